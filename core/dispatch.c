@@ -1,0 +1,579 @@
+/* dispatch.c — the object @jit returns.
+ *
+ * A call computes a small integer code per argument (Python type; for arrays
+ * dtype, ndim, layout, writability), finds the specialisation with those
+ * codes, unboxes the arguments onto the C stack, calls the machine code and
+ * boxes its result. No tuple is built and nothing is allocated on that path.
+ * A miss compiles a new specialisation: frontend (here) → libruchey.
+ */
+#define NPY_NO_DEPRECATED_API NPY_2_0_API_VERSION
+#include "core.h"
+
+#include <numpy/arrayobject.h>
+#include <structmember.h>
+#include <stddef.h>
+
+#define MAX_ARGS 32
+
+int disp_init_numpy(void) {
+  import_array1(-1);
+  return 0;
+}
+
+/* ---------------------------------------------------------------- type codes */
+
+/* Code layout: scalars are their TypeKind + 1; arrays set bit 31 and pack
+ * kind, ndim, layout and readonly. 0 means "cannot be compiled". */
+enum { CODE_ARRAY = 1u << 31 };
+
+static int dtype_kind(int type_num) {
+  switch (type_num) {
+  case NPY_BOOL: return TY_BOOL;
+  case NPY_INT8: return TY_I8;
+  case NPY_INT16: return TY_I16;
+  case NPY_INT32: return TY_I32;
+  case NPY_UINT8: return TY_U8;
+  case NPY_UINT16: return TY_U16;
+  case NPY_UINT32: return TY_U32;
+  case NPY_FLOAT32: return TY_F32;
+  case NPY_FLOAT64: return TY_F64;
+  default:
+    /* long and longlong are both 64-bit on the platforms we build for */
+    if (type_num == NPY_INT64 || type_num == NPY_LONGLONG) return TY_I64;
+    if (type_num == NPY_UINT64 || type_num == NPY_ULONGLONG) return TY_U64;
+    return -1;
+  }
+}
+
+static int kind_type_num(TypeKind k) {
+  static const int nums[TY_F64 + 1] = {NPY_BOOL, NPY_INT8, NPY_INT16, NPY_INT32, NPY_INT64,
+                                       NPY_UINT8, NPY_UINT16, NPY_UINT32, NPY_UINT64,
+                                       NPY_FLOAT32, NPY_FLOAT64};
+  return nums[k];
+}
+
+static uint32_t array_code(PyArrayObject *a) {
+  PyArray_Descr *d = PyArray_DESCR(a);
+  int kind = dtype_kind(d->type_num);
+  if (kind < 0 || !PyArray_ISNBO(d->byteorder) || PyArray_NDIM(a) > RC_MAX_NDIM) return 0;
+  int nd = PyArray_NDIM(a);
+  char layout = PyArray_IS_C_CONTIGUOUS(a) ? 'C' : PyArray_IS_F_CONTIGUOUS(a) ? 'F' : 'A';
+  if (nd == 0) layout = 'C';
+  uint32_t lay = layout == 'C' ? 0 : layout == 'F' ? 1 : 2;
+  return CODE_ARRAY | (uint32_t)kind << 16 | (uint32_t)nd << 8 | lay << 1 |
+         (PyArray_ISWRITEABLE(a) ? 0 : 1);
+}
+
+static uint32_t type_code(PyObject *o) {
+  PyTypeObject *t = Py_TYPE(o);
+  if (t == &PyFloat_Type) return TY_F64 + 1;
+  if (t == &PyLong_Type) return TY_I64 + 1;
+  if (t == &PyBool_Type) return TY_BOOL + 1;
+  if (PyArray_Check(o)) return array_code((PyArrayObject *)o);
+  if (PyArray_IsScalar(o, Generic)) {
+    PyArray_Descr *d = PyArray_DescrFromScalar(o);
+    int kind = dtype_kind(d->type_num);
+    Py_DECREF(d);
+    return kind < 0 ? 0 : (uint32_t)kind + 1;
+  }
+  return 0;
+}
+
+/* The ruchey Type a code stands for, allocated in arena. */
+static const Type *code_type(uint32_t code, Arena *arena) {
+  if (!(code & CODE_ARRAY)) return TYS(code - 1);
+  Type *t = arena_alloc(arena, sizeof(Type));
+  t->kind = TY_ARRAY;
+  t->elem = TYS((code >> 16) & 0xff);
+  t->ndim = (int)(code >> 8) & 0xff;
+  t->layout = "CFA"[(code >> 1) & 3];
+  t->readonly = code & 1;
+  return t;
+}
+
+/* ---------------------------------------------------------------- memory owners */
+
+/* The Python owner of a reference to memory allocated by compiled code: the
+ * base of every array returned from compiled code. */
+typedef struct {
+  PyObject_HEAD
+  RtMemInfo *mi;
+} MemInfoObject;
+
+static void meminfo_dealloc(MemInfoObject *self) {
+  core_api()->meminfo_release(self->mi);
+  Py_TYPE(self)->tp_free(self);
+}
+
+PyTypeObject MemInfoType = {
+  PyVarObject_HEAD_INIT(NULL, 0)
+  .tp_name = "ruchey._core.MemInfo",
+  .tp_basicsize = sizeof(MemInfoObject),
+  .tp_dealloc = (destructor)meminfo_dealloc,
+  .tp_flags = Py_TPFLAGS_DEFAULT,
+  .tp_doc = "Owns memory allocated by compiled code.",
+};
+
+/* ---------------------------------------------------------------- boxing */
+
+/* Size and alignment of a type's storage layout (as LLVM lays out structs). */
+static size_t storage_align(const Type *t);
+
+static size_t storage_size(const Type *t) {
+  if (t->kind == TY_ARRAY) return sizeof(RtArray);
+  if (t->kind == TY_TUPLE) {
+    size_t off = 0, align = 1;
+    for (int i = 0; i < t->nfields; i++) {
+      size_t a = storage_align(t->fields[i]);
+      off = (off + a - 1) / a * a + storage_size(t->fields[i]);
+      if (a > align) align = a;
+    }
+    return (off + align - 1) / align * align;
+  }
+  if (t->kind == TY_NONE) return 0;
+  return (size_t)ty_bits(t) / 8;
+}
+
+static size_t storage_align(const Type *t) {
+  if (t->kind == TY_ARRAY) return 8;
+  if (t->kind == TY_TUPLE) {
+    size_t align = 1;
+    for (int i = 0; i < t->nfields; i++)
+      if (storage_align(t->fields[i]) > align) align = storage_align(t->fields[i]);
+    return align;
+  }
+  return t->kind == TY_NONE ? 1 : storage_size(t);
+}
+
+static PyObject *box_array(const Type *t, RtArray *a) {
+  npy_intp shape[RC_MAX_NDIM], strides[RC_MAX_NDIM];
+  for (int d = 0; d < t->ndim; d++) {
+    shape[d] = (npy_intp)a->shape[d];
+    strides[d] = (npy_intp)a->strides[d];
+  }
+  PyObject *base;
+  if (a->meminfo) {
+    MemInfoObject *owner = PyObject_New(MemInfoObject, &MemInfoType);
+    if (!owner) {
+      core_api()->meminfo_release(a->meminfo);
+      return NULL;
+    }
+    owner->mi = a->meminfo;
+    base = (PyObject *)owner;
+  } else {
+    /* an argument array (or a view of one) handed back */
+    PyArrayObject *p = (PyArrayObject *)a->parent;
+    if (PyArray_DATA(p) == a->data && PyArray_NDIM(p) == t->ndim &&
+        !memcmp(PyArray_DIMS(p), shape, sizeof(npy_intp) * (size_t)t->ndim) &&
+        !memcmp(PyArray_STRIDES(p), strides, sizeof(npy_intp) * (size_t)t->ndim))
+      return Py_NewRef((PyObject *)p);
+    base = Py_NewRef((PyObject *)p);
+  }
+  PyArray_Descr *descr = PyArray_DescrFromType(kind_type_num(t->elem->kind));
+  int flags = t->readonly ? 0 : NPY_ARRAY_WRITEABLE;
+  PyObject *arr = PyArray_NewFromDescr(&PyArray_Type, descr, t->ndim, shape, strides, a->data,
+                                       flags, NULL);
+  if (!arr || PyArray_SetBaseObject((PyArrayObject *)arr, base) < 0) {
+    Py_XDECREF(arr);
+    Py_DECREF(base);
+    return NULL;
+  }
+  return arr;
+}
+
+static PyObject *box(const Type *t, char *p) {
+  switch (t->kind) {
+  case TY_NONE: Py_RETURN_NONE;
+  case TY_BOOL: return PyBool_FromLong(*(uint8_t *)p);
+  case TY_I8: return PyLong_FromLong(*(int8_t *)p);
+  case TY_I16: return PyLong_FromLong(*(int16_t *)p);
+  case TY_I32: return PyLong_FromLong(*(int32_t *)p);
+  case TY_I64: return PyLong_FromLongLong(*(int64_t *)p);
+  case TY_U8: return PyLong_FromUnsignedLong(*(uint8_t *)p);
+  case TY_U16: return PyLong_FromUnsignedLong(*(uint16_t *)p);
+  case TY_U32: return PyLong_FromUnsignedLong(*(uint32_t *)p);
+  case TY_U64: return PyLong_FromUnsignedLongLong(*(uint64_t *)p);
+  case TY_F32: return PyFloat_FromDouble(*(float *)p);
+  case TY_F64: return PyFloat_FromDouble(*(double *)p);
+  case TY_ARRAY: return box_array(t, (RtArray *)p);
+  case TY_TUPLE: {
+    PyObject *tup = PyTuple_New(t->nfields);
+    size_t off = 0;
+    for (int i = 0; tup && i < t->nfields; i++) {
+      size_t a = storage_align(t->fields[i]);
+      off = (off + a - 1) / a * a;
+      PyObject *item = box(t->fields[i], p + off);
+      if (!item) Py_CLEAR(tup);
+      else PyTuple_SET_ITEM(tup, i, item);
+      off += storage_size(t->fields[i]);
+    }
+    return tup;
+  }
+  default:
+    PyErr_SetString(PyExc_TypeError, "ruchey: cannot return this type to Python");
+    return NULL;
+  }
+}
+
+/* ---------------------------------------------------------------- unboxing */
+
+/* One argument's unboxed value: scalars in the union, arrays in an RtArray. */
+typedef union Slot {
+  int64_t i;
+  uint64_t u;
+  double f;
+  float f32;
+  uint8_t b;
+  RtArray *arr;
+} Slot;
+
+static int unbox(PyObject *o, uint32_t code, Slot *slot, RtArray *arr, void **arg) {
+  *arg = slot;
+  if (code & CODE_ARRAY) {
+    PyArrayObject *a = (PyArrayObject *)o;
+    arr->meminfo = NULL;
+    arr->parent = o;
+    arr->data = PyArray_DATA(a);
+    int nd = PyArray_NDIM(a);
+    memcpy(arr->shape, PyArray_DIMS(a), sizeof(int64_t) * (size_t)nd);
+    memcpy(arr->strides, PyArray_STRIDES(a), sizeof(int64_t) * (size_t)nd);
+    *arg = arr;
+    return 0;
+  }
+  TypeKind k = (TypeKind)(code - 1);
+  if (PyArray_IsScalar(o, Generic)) {
+    PyArray_ScalarAsCtype(o, slot);
+    return 0;
+  }
+  switch (k) {
+  case TY_F64: slot->f = PyFloat_AS_DOUBLE(o); return 0;
+  case TY_BOOL: slot->b = o == Py_True; return 0;
+  default: {
+    int overflow;
+    slot->i = PyLong_AsLongLongAndOverflow(o, &overflow);
+    if (overflow) {
+      PyErr_SetString(PyExc_OverflowError, "Python int too large to convert to int64");
+      return -1;
+    }
+    return 0;
+  }
+  }
+}
+
+/* ---------------------------------------------------------------- the dispatcher */
+
+typedef struct Spec {
+  uint32_t codes[MAX_ARGS];
+  int (*entry)(void *ret, void **args);
+  const Type *ret_type;   /* in the dispatcher's arena */
+  size_t ret_size;
+} Spec;
+
+typedef struct {
+  PyObject_HEAD
+  vectorcallfunc vectorcall;
+  PyObject *py_func;
+  PyObject *dict;
+  PyObject *signatures;   /* list of str, one per Spec */
+  PyObject *weakrefs;
+  CompileOptions opts;
+  bool nogil;
+  int nparams;
+  Spec *specs;
+  int nspecs;
+  Arena arena;            /* return types of the specialisations */
+} Dispatcher;
+
+static const Type *clone_type(const Type *t, Arena *a) {
+  if (ty_is_scalar(t) || t->kind == TY_NONE) return TYS(t->kind);
+  Type *c = arena_alloc(a, sizeof(Type));
+  *c = *t;
+  if (t->elem) c->elem = TYS(t->elem->kind);
+  if (t->kind == TY_TUPLE) {
+    c->fields = arena_alloc(a, sizeof(Type *) * (size_t)(t->nfields ? t->nfields : 1));
+    for (int i = 0; i < t->nfields; i++) c->fields[i] = clone_type(t->fields[i], a);
+  }
+  return c;
+}
+
+static PyObject *signature_text(const uint32_t *codes, int n) {
+  char buf[4096] = "(", tb[256];
+  size_t used = 1;
+  Arena tmp = {0};
+  for (int i = 0; i < n && used < sizeof buf; i++) {
+    ty_format(code_type(codes[i], &tmp), tb, sizeof tb);
+    used += (size_t)snprintf(buf + used, sizeof buf - used, "%s%s", i ? ", " : "", tb);
+  }
+  arena_free(&tmp);
+  if (used < sizeof buf) snprintf(buf + used, sizeof buf - used, n == 1 ? ",)" : ")");
+  return PyUnicode_FromString(buf);
+}
+
+/* Reads the function and compiles it for the argument codes. */
+static bool compile_for(Dispatcher *self, const uint32_t *codes, OutputKind out, CompileResult *res,
+                        Arena *arena) {
+  const RucheyAPI *api = core_api();
+  if (!api) return false;
+  Diag diag = {0};
+  Func *f = fe_read_function(self->py_func, arena, &diag);
+  if (!f) {
+    if (diag.kind) {
+      PyObject *file = ((PyCodeObject *)PyFunction_GetCode(self->py_func))->co_filename;
+      core_raise_diag(&diag, PyUnicode_AsUTF8(file));
+    }
+    return false;
+  }
+  const Type **argtypes = arena_alloc(arena, sizeof(Type *) * (size_t)(self->nparams ? self->nparams : 1));
+  for (int i = 0; i < self->nparams; i++) argtypes[i] = code_type(codes[i], arena);
+  if (!api->compile(f, argtypes, &self->opts, out, res, &diag)) {
+    core_raise_diag(&diag, f->filename);
+    return false;
+  }
+  return true;
+}
+
+static Spec *add_spec(Dispatcher *self, const uint32_t *codes) {
+  Arena arena = {0};
+  CompileResult res;
+  bool ok = compile_for(self, codes, OUT_JIT, &res, &arena);
+  Spec *s = NULL;
+  if (ok) {
+    Spec *grown = PyMem_Realloc(self->specs, sizeof(Spec) * (size_t)(self->nspecs + 1));
+    PyObject *sig = signature_text(codes, self->nparams);
+    if (grown && sig && PyList_Append(self->signatures, sig) == 0) {
+      self->specs = grown;
+      s = &grown[self->nspecs++];
+      memcpy(s->codes, codes, sizeof s->codes);
+      s->entry = res.entry;
+      s->ret_type = clone_type(res.ret_type, &self->arena);
+      s->ret_size = storage_size(s->ret_type);
+    } else {
+      if (grown) self->specs = grown;
+      if (!PyErr_Occurred()) PyErr_NoMemory();
+    }
+    Py_XDECREF(sig);
+  }
+  arena_free(&arena);
+  return s;
+}
+
+static Spec *find_spec(Dispatcher *self, const uint32_t *codes) {
+  size_t n = sizeof(uint32_t) * (size_t)self->nparams;
+  for (int i = 0; i < self->nspecs; i++)
+    if (!memcmp(self->specs[i].codes, codes, n)) return &self->specs[i];
+  return NULL;
+}
+
+static PyObject *raise_runtime_error(void) {
+  RtError *e = core_api()->last_error();
+  PyObject *exc;
+  switch (e->status) {
+  case RT_ERR_ZERODIV: exc = PyExc_ZeroDivisionError; break;
+  case RT_ERR_INDEX: exc = PyExc_IndexError; break;
+  case RT_ERR_VALUE: exc = PyExc_ValueError; break;
+  case RT_ERR_MEMORY: exc = PyExc_MemoryError; break;
+  case RT_ERR_ASSERT: exc = PyExc_AssertionError; break;
+  case RT_ERR_OVERFLOW: exc = PyExc_OverflowError; break;
+  default: exc = PyExc_RuntimeError; break;
+  }
+  PyErr_SetString(exc, e->msg ? e->msg : "error in compiled code");
+  return NULL;
+}
+
+static PyObject *type_error(Dispatcher *self, PyObject *const *args, int i) {
+  PyObject *sep = PyUnicode_FromString(", ");
+  PyObject *accepted = sep ? PyUnicode_Join(sep, self->signatures) : NULL;
+  Py_XDECREF(sep);
+  PyErr_Format(PyExc_TypeError,
+               "%S: argument %d of type '%s' is not supported (accepted: int, float, bool, "
+               "NumPy scalars and arrays of bool, int8-64, uint8-64, float32/64; compiled so far: [%U])",
+               self->py_func, i + 1, Py_TYPE(args[i])->tp_name, accepted ? accepted : Py_None);
+  Py_XDECREF(accepted);
+  return NULL;
+}
+
+/* Calls with positional arguments exactly matching the parameters. */
+static PyObject *call_positional(Dispatcher *self, PyObject *const *args) {
+  uint32_t codes[MAX_ARGS] = {0};
+  for (int i = 0; i < self->nparams; i++)
+    if (!(codes[i] = type_code(args[i]))) return type_error(self, args, i);
+  Spec *s = find_spec(self, codes);
+  if (!s && !(s = add_spec(self, codes))) return NULL;
+  Slot slots[MAX_ARGS];
+  RtArray arrays[MAX_ARGS];
+  void *argp[MAX_ARGS];
+  for (int i = 0; i < self->nparams; i++)
+    if (unbox(args[i], codes[i], &slots[i], &arrays[i], &argp[i]) < 0) return NULL;
+  _Alignas(16) char ret[512];
+  char *retp = s->ret_size <= sizeof ret ? ret : PyMem_Malloc(s->ret_size);
+  if (!retp) return PyErr_NoMemory();
+  int status;
+  if (self->nogil) {
+    Py_BEGIN_ALLOW_THREADS
+    status = s->entry(retp, argp);
+    Py_END_ALLOW_THREADS
+  } else {
+    status = s->entry(retp, argp);
+  }
+  PyObject *result = status ? raise_runtime_error() : box(s->ret_type, retp);
+  if (retp != ret) PyMem_Free(retp);
+  return result;
+}
+
+/* Keyword arguments and defaults: bind like Python, then call. */
+static PyObject *call_binding(Dispatcher *self, PyObject *const *args, size_t nargs, PyObject *kwnames) {
+  PyObject *inspect = PyImport_ImportModule("inspect");
+  PyObject *sig = inspect ? PyObject_CallMethod(inspect, "signature", "O", self->py_func) : NULL;
+  Py_XDECREF(inspect);
+  if (!sig) return NULL;
+  PyObject *pos = PyTuple_New((Py_ssize_t)nargs), *kw = PyDict_New();
+  for (size_t i = 0; pos && i < nargs; i++) PyTuple_SET_ITEM(pos, (Py_ssize_t)i, Py_NewRef(args[i]));
+  for (Py_ssize_t i = 0; kwnames && kw && i < PyTuple_GET_SIZE(kwnames); i++)
+    PyDict_SetItem(kw, PyTuple_GET_ITEM(kwnames, i), args[nargs + (size_t)i]);
+  PyObject *bind = PyObject_GetAttrString(sig, "bind");
+  PyObject *bound = bind && pos && kw ? PyObject_Call(bind, pos, kw) : NULL;
+  PyObject *result = NULL;
+  if (bound && PyObject_CallMethod(bound, "apply_defaults", NULL)) {
+    Py_DECREF(Py_None);
+    PyObject *full = PyObject_GetAttrString(bound, "args");
+    if (full && PyTuple_GET_SIZE(full) == self->nparams)
+      result = call_positional(self, &PyTuple_GET_ITEM(full, 0));
+    Py_XDECREF(full);
+  }
+  Py_XDECREF(bound); Py_XDECREF(bind); Py_XDECREF(pos); Py_XDECREF(kw); Py_DECREF(sig);
+  return result;
+}
+
+static PyObject *dispatcher_vectorcall(PyObject *callable, PyObject *const *args, size_t nargsf,
+                                       PyObject *kwnames) {
+  Dispatcher *self = (Dispatcher *)callable;
+  size_t nargs = PyVectorcall_NARGS(nargsf);
+  if (!kwnames && nargs == (size_t)self->nparams) return call_positional(self, args);
+  return call_binding(self, args, nargs, kwnames);
+}
+
+static int dispatcher_init(Dispatcher *self, PyObject *args, PyObject *kwds) {
+  static char *kwlist[] = {"py_func", "boundscheck", "fastmath", "error_model", "nogil", NULL};
+  PyObject *func;
+  int boundscheck = 0, fastmath = 0, nogil = 0;
+  const char *error_model = "python";
+  if (!PyArg_ParseTupleAndKeywords(args, kwds, "O|ppsp", kwlist, &func, &boundscheck, &fastmath,
+                                   &error_model, &nogil))
+    return -1;
+  if (!PyFunction_Check(func)) {
+    PyErr_SetString(PyExc_TypeError, "ruchey.jit needs a Python function");
+    return -1;
+  }
+  if (strcmp(error_model, "python") && strcmp(error_model, "numpy")) {
+    PyErr_SetString(PyExc_ValueError, "error_model must be 'python' or 'numpy'");
+    return -1;
+  }
+  PyCodeObject *code = (PyCodeObject *)PyFunction_GetCode(func);
+  if (code->co_argcount + code->co_kwonlyargcount > MAX_ARGS) {
+    PyErr_Format(PyExc_TypeError, "ruchey compiles functions of at most %d parameters", MAX_ARGS);
+    return -1;
+  }
+  Py_XSETREF(self->py_func, Py_NewRef(func));
+  Py_XSETREF(self->signatures, PyList_New(0));
+  if (!self->signatures) return -1;
+  self->nparams = code->co_argcount;
+  self->opts.boundscheck = boundscheck;
+  self->opts.fastmath = fastmath;
+  self->opts.error_model_numpy = !strcmp(error_model, "numpy");
+  self->nogil = nogil;
+  self->vectorcall = dispatcher_vectorcall;
+  return 0;
+}
+
+static void dispatcher_dealloc(Dispatcher *self) {
+  PyObject_GC_UnTrack(self);
+  if (self->weakrefs) PyObject_ClearWeakRefs((PyObject *)self);
+  Py_CLEAR(self->py_func);
+  Py_CLEAR(self->dict);
+  Py_CLEAR(self->signatures);
+  PyMem_Free(self->specs);
+  arena_free(&self->arena);
+  Py_TYPE(self)->tp_free(self);
+}
+
+static int dispatcher_traverse(Dispatcher *self, visitproc visit, void *arg) {
+  Py_VISIT(self->py_func);
+  Py_VISIT(self->dict);
+  return 0;
+}
+
+static int dispatcher_clear(Dispatcher *self) {
+  Py_CLEAR(self->dict);
+  return 0;
+}
+
+/* inspect_llvm() / inspect_asm(): each compiled signature compiled again to
+ * text (the JIT keeps only machine code). */
+static PyObject *inspect_text(Dispatcher *self, OutputKind out) {
+  PyObject *d = PyDict_New();
+  for (int i = 0; d && i < self->nspecs; i++) {
+    Arena arena = {0};
+    CompileResult res;
+    bool ok = compile_for(self, self->specs[i].codes, out, &res, &arena);
+    arena_free(&arena);
+    PyObject *text = ok ? PyUnicode_FromString(res.text) : NULL;
+    if (ok) free(res.text);
+    if (!text || PyDict_SetItem(d, PyList_GET_ITEM(self->signatures, i), text) < 0) Py_CLEAR(d);
+    Py_XDECREF(text);
+  }
+  return d;
+}
+
+static PyObject *dispatcher_inspect_llvm(Dispatcher *self, PyObject *unused) {
+  return inspect_text(self, OUT_LLVM_IR);
+}
+
+static PyObject *dispatcher_inspect_asm(Dispatcher *self, PyObject *unused) {
+  return inspect_text(self, OUT_ASM);
+}
+
+static PyObject *dispatcher_get(PyObject *self, PyObject *obj, PyObject *type) {
+  return Py_NewRef(self);  /* a jitted function stored on a class stays a plain function */
+}
+
+static PyMethodDef dispatcher_methods[] = {
+  {"inspect_llvm", (PyCFunction)dispatcher_inspect_llvm, METH_NOARGS,
+   "The optimised LLVM IR of each compiled signature, as a dict."},
+  {"inspect_asm", (PyCFunction)dispatcher_inspect_asm, METH_NOARGS,
+   "The machine code of each compiled signature, as assembly text in a dict."},
+  {NULL, NULL, 0, NULL},
+};
+
+static PyMemberDef dispatcher_members[] = {
+  {"py_func", T_OBJECT, offsetof(Dispatcher, py_func), READONLY, "The Python function compiled."},
+  {"signatures", T_OBJECT, offsetof(Dispatcher, signatures), READONLY,
+   "The argument types of each compiled specialisation."},
+  {NULL, 0, 0, 0, NULL},
+};
+
+static PyGetSetDef dispatcher_getset[] = {
+  {"__dict__", PyObject_GenericGetDict, PyObject_GenericSetDict, NULL, NULL},
+  {NULL, NULL, NULL, NULL, NULL},
+};
+
+PyTypeObject DispatcherType = {
+  PyVarObject_HEAD_INIT(NULL, 0)
+  .tp_name = "ruchey.Dispatcher",
+  .tp_basicsize = sizeof(Dispatcher),
+  .tp_dealloc = (destructor)dispatcher_dealloc,
+  .tp_vectorcall_offset = offsetof(Dispatcher, vectorcall),
+  .tp_call = PyVectorcall_Call,
+  .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC | Py_TPFLAGS_HAVE_VECTORCALL |
+              Py_TPFLAGS_BASETYPE,
+  .tp_doc = "A function compiled by ruchey on first call for each set of argument types.",
+  .tp_traverse = (traverseproc)dispatcher_traverse,
+  .tp_clear = (inquiry)dispatcher_clear,
+  .tp_methods = dispatcher_methods,
+  .tp_members = dispatcher_members,
+  .tp_getset = dispatcher_getset,
+  .tp_descr_get = dispatcher_get,
+  .tp_dictoffset = offsetof(Dispatcher, dict),
+  .tp_weaklistoffset = offsetof(Dispatcher, weakrefs),
+  .tp_init = (initproc)dispatcher_init,
+  .tp_new = PyType_GenericNew,
+};

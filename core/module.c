@@ -1,0 +1,162 @@
+/* module.c — the ruchey._core module: loading libruchey, the identities of
+ * the Python objects compiled code may name, and TypingError.
+ *
+ * Importing this module loads neither LLVM nor libruchey: core_api() does,
+ * on the first compile.
+ */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <libgen.h>
+
+#include "core.h"
+
+PyObject *core_TypingError;
+
+const RucheyAPI *core_api(void) {
+  static const RucheyAPI *api;
+  if (api) return api;
+  Dl_info info;
+  if (!dladdr((void *)core_api, &info) || !info.dli_fname) {
+    PyErr_SetString(PyExc_ImportError, "ruchey: cannot locate the _core extension on disk");
+    return NULL;
+  }
+  char dir[4096], path[4200];
+  snprintf(dir, sizeof dir, "%s", info.dli_fname);
+  snprintf(path, sizeof path, "%s/libruchey.so", dirname(dir));
+  void *lib = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+  if (!lib) {
+    PyErr_Format(PyExc_ImportError, "ruchey: cannot load the compiler library: %s", dlerror());
+    return NULL;
+  }
+  const RucheyAPI *(*get)(void) = (const RucheyAPI *(*)(void))dlsym(lib, "ruchey_api");
+  const RucheyAPI *a = get ? get() : NULL;
+  if (!a || a->version != RUCHEY_API_VERSION) {
+    PyErr_Format(PyExc_ImportError, "ruchey: %s does not match this extension", path);
+    return NULL;
+  }
+  return api = a;
+}
+
+/* ---------------------------------------------------------------- object identities */
+
+/* A dict from Python object to small int, filled by name on first use. */
+typedef struct { const char *module, *name; int id; } Named;
+
+static PyObject *build_table(const Named *entries, size_t n) {
+  PyObject *table = PyDict_New();
+  for (size_t i = 0; table && i < n; i++) {
+    PyObject *mod = PyImport_ImportModule(entries[i].module);
+    PyObject *obj = mod ? PyObject_GetAttrString(mod, entries[i].name) : NULL;
+    PyObject *id = PyLong_FromLong(entries[i].id);
+    if (obj && id) PyDict_SetItem(table, obj, id);
+    PyErr_Clear();  /* a name missing from this NumPy version is simply absent */
+    Py_XDECREF(mod); Py_XDECREF(obj); Py_XDECREF(id);
+  }
+  return table;
+}
+
+static int lookup(PyObject **table, const Named *entries, size_t n, PyObject *obj) {
+  if (!*table && !(*table = build_table(entries, n))) {
+    PyErr_Clear();
+    return -1;
+  }
+  PyObject *id = PyDict_GetItemWithError(*table, obj);  /* unhashable: not ours */
+  if (!id) {
+    PyErr_Clear();
+    return -1;
+  }
+  return (int)PyLong_AsLong(id);
+}
+
+int core_builtin_id(PyObject *obj) {
+  static const Named builtins[] = {
+    {"builtins", "range", BI_RANGE}, {"builtins", "len", BI_LEN}, {"builtins", "abs", BI_ABS},
+    {"builtins", "min", BI_MIN}, {"builtins", "max", BI_MAX}, {"builtins", "int", BI_INT},
+    {"builtins", "float", BI_FLOAT}, {"builtins", "bool", BI_BOOL},
+    {"ruchey", "prange", BI_RANGE},
+    {"numpy", "empty", BI_NP_EMPTY}, {"numpy", "zeros", BI_NP_ZEROS}, {"numpy", "ones", BI_NP_ONES},
+    {"numpy", "empty_like", BI_NP_EMPTY_LIKE}, {"numpy", "zeros_like", BI_NP_ZEROS_LIKE},
+    {"numpy", "ones_like", BI_NP_ONES_LIKE},
+  };
+  static PyObject *table;
+  return lookup(&table, builtins, sizeof builtins / sizeof builtins[0], obj);
+}
+
+int core_module_id(PyObject *obj) {
+  if (!PyModule_Check(obj)) return -1;
+  const char *name = PyModule_GetName(obj);
+  if (!name) { PyErr_Clear(); return -1; }
+  if (!strcmp(name, "numpy")) return MOD_NUMPY;
+  if (!strcmp(name, "math")) return MOD_MATH;
+  return -1;
+}
+
+int core_dtype_kind(PyObject *obj) {
+  static const Named dtypes[] = {
+    {"numpy", "bool_", TY_BOOL}, {"numpy", "int8", TY_I8}, {"numpy", "int16", TY_I16},
+    {"numpy", "int32", TY_I32}, {"numpy", "int64", TY_I64}, {"numpy", "uint8", TY_U8},
+    {"numpy", "uint16", TY_U16}, {"numpy", "uint32", TY_U32}, {"numpy", "uint64", TY_U64},
+    {"numpy", "float32", TY_F32}, {"numpy", "float64", TY_F64},
+    {"builtins", "bool", TY_BOOL}, {"builtins", "int", TY_I64}, {"builtins", "float", TY_F64},
+  };
+  static PyObject *table;
+  return lookup(&table, dtypes, sizeof dtypes / sizeof dtypes[0], obj);
+}
+
+/* ---------------------------------------------------------------- errors */
+
+void core_raise_diag(const Diag *d, const char *filename) {
+  if (d->kind != DIAG_TYPING) {
+    PyErr_Format(PyExc_RuntimeError, "ruchey internal error: %s", d->msg);
+    return;
+  }
+  PyObject *linecache = PyImport_ImportModule("linecache");
+  PyObject *line = linecache ? PyObject_CallMethod(linecache, "getline", "si", filename, d->line) : NULL;
+  Py_XDECREF(linecache);
+  const char *src = line ? PyUnicode_AsUTF8(line) : "";
+  PyErr_Clear();
+  size_t n = strlen(src);
+  while (n && (src[n - 1] == '\n' || src[n - 1] == '\r')) n--;
+  PyErr_Format(core_TypingError, "%s\n\nFile \"%s\", line %d, column %d:\n    %.*s\n    %*s^",
+               d->msg, filename, d->line, d->col + 1, (int)n, src, d->col, "");
+  Py_XDECREF(line);
+}
+
+/* ---------------------------------------------------------------- the module */
+
+static PyObject *core_llvm_version(PyObject *self, PyObject *unused) {
+  const RucheyAPI *api = core_api();
+  return api ? PyUnicode_FromString(api->llvm_version()) : NULL;
+}
+
+static PyObject *core_host_cpu(PyObject *self, PyObject *unused) {
+  const RucheyAPI *api = core_api();
+  return api ? PyUnicode_FromString(api->host_cpu()) : NULL;
+}
+
+static PyMethodDef core_methods[] = {
+  {"llvm_version", core_llvm_version, METH_NOARGS, "The version of LLVM inside libruchey (loads it)."},
+  {"host_cpu", core_host_cpu, METH_NOARGS, "The CPU LLVM compiles for (loads it)."},
+  {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef core_module = {
+  PyModuleDef_HEAD_INIT, "ruchey._core", "ruchey's compiler front end and dispatcher.", -1,
+  core_methods,
+};
+
+PyMODINIT_FUNC PyInit__core(void) {
+  if (disp_init_numpy() < 0) return NULL;
+  PyObject *m = PyModule_Create(&core_module);
+  if (!m) return NULL;
+  core_TypingError = PyErr_NewExceptionWithDoc(
+      "ruchey.TypingError", "Code that ruchey cannot compile: the message points at the source line.",
+      NULL, NULL);
+  if (!core_TypingError || PyModule_AddObjectRef(m, "TypingError", core_TypingError) < 0 ||
+      PyType_Ready(&DispatcherType) < 0 || PyType_Ready(&MemInfoType) < 0 ||
+      PyModule_AddObjectRef(m, "Dispatcher", (PyObject *)&DispatcherType) < 0) {
+    Py_DECREF(m);
+    return NULL;
+  }
+  return m;
+}

@@ -1,0 +1,273 @@
+/* ruchey.h — the IR, the types and the C API of libruchey.
+ *
+ * Grouped by the stage that owns each part, in pipeline order:
+ * arena and IR (built by the frontend in ruchey._core), types (infer.c),
+ * compile options and results (jit.c), runtime (runtime.c).
+ * libruchey itself contains no Python: the frontend and the dispatcher live
+ * in the CPython extension and reach the library through RucheyAPI.
+ */
+#ifndef RUCHEY_H
+#define RUCHEY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define RUCHEY_API_VERSION 1
+#define RC_MAX_NDIM 8
+
+/* ---------------------------------------------------------------- arena */
+
+/* Every IR node and type of one compilation lives in one arena, freed
+ * whole when the compilation ends. Inline so that the extension can build
+ * the IR before libruchey is loaded. */
+typedef struct ArenaBlock {
+  struct ArenaBlock *next;
+  size_t used, size;
+  _Alignas(16) char data[];
+} ArenaBlock;
+
+typedef struct Arena {
+  ArenaBlock *head;
+} Arena;
+
+static inline void *arena_alloc(Arena *a, size_t n) {
+  n = (n + 15) & ~(size_t)15;
+  if (!a->head || a->head->used + n > a->head->size) {
+    size_t size = n > 16384 ? n : 16384;
+    ArenaBlock *b = (ArenaBlock *)malloc(sizeof(ArenaBlock) + size);
+    if (!b) abort();
+    b->next = a->head;
+    b->used = 0;
+    b->size = size;
+    a->head = b;
+  }
+  void *p = a->head->data + a->head->used;
+  a->head->used += n;
+  return memset(p, 0, n);
+}
+
+static inline char *arena_strdup(Arena *a, const char *s) {
+  size_t n = strlen(s) + 1;
+  return (char *)memcpy(arena_alloc(a, n), s, n);
+}
+
+static inline void arena_free(Arena *a) {
+  while (a->head) {
+    ArenaBlock *next = a->head->next;
+    free(a->head);
+    a->head = next;
+  }
+}
+
+/* ---------------------------------------------------------------- types (infer.c) */
+
+typedef enum {
+  TY_BOOL, TY_I8, TY_I16, TY_I32, TY_I64, TY_U8, TY_U16, TY_U32, TY_U64,
+  TY_F32, TY_F64,
+  TY_NONE,    /* a function that returns nothing */
+  TY_ARRAY,   /* a NumPy array: elem, ndim, layout */
+  TY_TUPLE,   /* a fixed-size heterogeneous tuple */
+  TY_RANGE,   /* the value of range(...), only as a for-loop iterable */
+  TY_DTYPE,   /* a dtype used as an allocation argument: elem */
+  TY_MODULE,  /* numpy, math: only as the base of an attribute */
+  TY_COUNT
+} TypeKind;
+
+typedef struct Type Type;
+struct Type {
+  TypeKind kind;
+  const Type *elem;      /* TY_ARRAY, TY_DTYPE: the scalar element type */
+  int ndim;              /* TY_ARRAY */
+  char layout;           /* TY_ARRAY: 'C' contiguous, 'F' Fortran, 'A' any strides */
+  bool readonly;         /* TY_ARRAY: writing is a TypingError */
+  int nfields;           /* TY_TUPLE */
+  const Type **fields;   /* TY_TUPLE */
+};
+
+/* Scalar singletons, indexed by TypeKind up to TY_NONE (types.c, which is
+ * built into both libruchey and the extension: types are compared by value). */
+extern const Type ty_scalars[TY_NONE + 1];
+#define TYS(k) (&ty_scalars[(k)])
+
+static inline bool ty_is_scalar(const Type *t) { return t->kind <= TY_F64; }
+static inline bool ty_is_int(const Type *t) { return t->kind >= TY_I8 && t->kind <= TY_U64; }
+static inline bool ty_is_signed(const Type *t) { return t->kind >= TY_I8 && t->kind <= TY_I64; }
+static inline bool ty_is_float(const Type *t) { return t->kind == TY_F32 || t->kind == TY_F64; }
+/* Width in bits of a scalar; bool counts as 8 in memory. */
+int ty_bits(const Type *t);
+bool ty_equal(const Type *a, const Type *b);
+/* Writes a Numba-style spelling ("float64", "array(float64, 1d, C)"). */
+void ty_format(const Type *t, char *buf, size_t n);
+
+/* ---------------------------------------------------------------- IR (frontend.c) */
+
+typedef enum {
+  /* expressions */
+  N_INT,        /* ival: integer literal */
+  N_FLOAT,      /* fval: float literal */
+  N_BOOL,       /* ival: True/False */
+  N_VAR,        /* var: a local variable (parameters first) */
+  N_MODULE,     /* ival: a module (ModuleId) used as an attribute base */
+  N_DTYPE,      /* ival: TypeKind of a NumPy scalar type used as a dtype */
+  N_BINOP,      /* op: BinOp; lhs, rhs */
+  N_UNARY,      /* op: UnaryOp; lhs */
+  N_COMPARE,    /* list: operands, ops: CmpOp per pair (chained) */
+  N_BOOLOP,     /* op: OP_AND/OP_OR; list: operands */
+  N_IFEXP,      /* cond ? lhs : rhs */
+  N_CALL,       /* op: Builtin; list: positional args; kw: keyword args */
+  N_INDEX,      /* lhs[rhs]; rhs may be N_TUPLE */
+  N_ATTR,       /* lhs.attr, op: AttrId */
+  N_TUPLE,      /* list: elements */
+  /* statements */
+  N_ASSIGN,     /* lhs (N_VAR, N_INDEX or N_TUPLE of targets) = rhs */
+  N_AUGASSIGN,  /* lhs op= rhs */
+  N_IF,         /* if cond: body else: orelse */
+  N_FOR,        /* for lhs(N_VAR) in cond(range call): body else: orelse */
+  N_WHILE,      /* while cond: body else: orelse */
+  N_BREAK, N_CONTINUE, N_PASS,
+  N_RETURN,     /* return lhs (NULL: None) */
+  N_EXPR,       /* an expression evaluated for its effect */
+  N_BLOCK,      /* body: statements in sequence (a = b = c) */
+  N_COUNT
+} NodeKind;
+
+typedef enum {
+  OP_ADD, OP_SUB, OP_MUL, OP_DIV, OP_FLOORDIV, OP_MOD, OP_POW,
+  OP_LSHIFT, OP_RSHIFT, OP_BITAND, OP_BITOR, OP_BITXOR,
+  OP_NEG, OP_POS, OP_NOT, OP_INVERT,
+  OP_AND, OP_OR,
+  OP_EQ, OP_NE, OP_LT, OP_LE, OP_GT, OP_GE,
+  OP_COUNT
+} Op;
+
+typedef enum { MOD_NUMPY, MOD_MATH } ModuleId;
+
+typedef enum {
+  BI_RANGE, BI_LEN, BI_ABS, BI_MIN, BI_MAX, BI_INT, BI_FLOAT, BI_BOOL,
+  BI_NP_EMPTY, BI_NP_ZEROS, BI_NP_ONES,
+  BI_NP_EMPTY_LIKE, BI_NP_ZEROS_LIKE, BI_NP_ONES_LIKE,
+  BI_COUNT
+} Builtin;
+
+typedef enum { ATTR_SHAPE, ATTR_SIZE, ATTR_NDIM, ATTR_DTYPE } AttrId;
+
+typedef struct Node Node;
+
+typedef struct NodeList {
+  Node **items;
+  int len;
+} NodeList;
+
+struct Node {
+  NodeKind kind;
+  int line, col;        /* 1-based line in the file, 0-based column */
+  const Type *ty;       /* set by infer for expressions */
+  int op;               /* Op, Builtin or AttrId by kind */
+  int64_t ival;
+  double fval;
+  int var;              /* N_VAR: index into Func.var_names */
+  Node *lhs, *rhs, *cond;
+  NodeList list;        /* operands, elements, positional arguments */
+  int *ops;             /* N_COMPARE: one CmpOp per adjacent pair */
+  NodeList kw;          /* N_CALL: keyword argument values */
+  const char **kw_names;/* N_CALL: their names */
+  NodeList body, orelse;
+};
+
+typedef struct Func {
+  const char *name;
+  const char *filename;
+  int nparams;          /* the first nparams variables are the parameters */
+  int nvars;
+  const char **var_names;
+  const Type **var_types; /* set by infer */
+  const Type *ret_type;   /* set by infer */
+  NodeList body;
+  Arena *arena;
+  int line;             /* line of the def statement */
+} Func;
+
+/* ---------------------------------------------------------------- diagnostics */
+
+typedef enum { DIAG_TYPING = 1, DIAG_INTERNAL } DiagKind;
+
+/* A compile-time error at a source position; the extension turns it into
+ * ruchey.TypingError quoting the line. */
+typedef struct Diag {
+  DiagKind kind;
+  int line, col;
+  char msg[1024];
+} Diag;
+
+/* ---------------------------------------------------------------- compile (jit.c) */
+
+typedef struct CompileOptions {
+  bool boundscheck;
+  bool fastmath;
+  bool error_model_numpy;  /* division by zero gives inf/nan instead of raising */
+} CompileOptions;
+
+typedef enum { OUT_JIT, OUT_LLVM_IR, OUT_ASM } OutputKind;
+
+typedef struct CompileResult {
+  /* OUT_JIT: int entry(void *ret, void **args); returns an RtStatus */
+  int (*entry)(void *ret, void **args);
+  const Type *ret_type;  /* allocated in the Func's arena */
+  char *text;            /* OUT_LLVM_IR, OUT_ASM: malloc'd text */
+} CompileResult;
+
+/* ---------------------------------------------------------------- runtime (runtime.c) */
+
+/* Reference-counted memory behind arrays allocated by compiled code. */
+typedef struct RtMemInfo {
+  int64_t refcount;
+  void *data;
+} RtMemInfo;
+
+/* An array as compiled code sees it. Arrays that came in as arguments have
+ * meminfo NULL and parent the PyObject they were unboxed from. */
+typedef struct RtArray {
+  RtMemInfo *meminfo;
+  void *parent;
+  char *data;
+  int64_t shape[RC_MAX_NDIM];   /* only the first ndim are used */
+  int64_t strides[RC_MAX_NDIM]; /* in bytes; follow shape[ndim] in LLVM */
+} RtArray;
+
+typedef enum {
+  RT_OK = 0,
+  RT_ERR_ZERODIV, RT_ERR_INDEX, RT_ERR_VALUE, RT_ERR_MEMORY,
+  RT_ERR_ASSERT, RT_ERR_OVERFLOW, RT_ERR_RUNTIME
+} RtStatus;
+
+/* What a failed call left behind, per thread. */
+typedef struct RtError {
+  RtStatus status;
+  const char *msg;
+} RtError;
+
+/* ---------------------------------------------------------------- the library's API */
+
+/* Everything the extension needs from libruchey, fetched with dlsym once. */
+typedef struct RucheyAPI {
+  int version;
+  bool (*compile)(Func *f, const Type **argtypes, const CompileOptions *opts,
+                  OutputKind out, CompileResult *res, Diag *diag);
+  void (*meminfo_release)(RtMemInfo *mi);
+  RtError *(*last_error)(void);
+  const char *(*llvm_version)(void);
+  const char *(*host_cpu)(void);
+} RucheyAPI;
+
+const RucheyAPI *ruchey_api(void);
+
+/* Stage interfaces inside libruchey. */
+bool ty_infer(Func *f, const Type **argtypes, Diag *diag);
+void rt_register_symbols(void (*define)(const char *name, void *addr, void *ctx), void *ctx);
+RtError *rt_last_error(void);
+void rt_meminfo_release(RtMemInfo *mi);
+
+#endif

@@ -1,0 +1,581 @@
+/* infer.c — types every expression and variable of a Func.
+ *
+ * A variable has one type: the unification of everything assigned to it
+ * (int64 ∪ float64 = float64, as Numba). Loops can feed a variable's type
+ * back into itself, so the body is typed repeatedly until no variable's type
+ * changes; a last pass reports what is still unknown. Python literals are
+ * "weak" as in NumPy 2 (NEP 50): 1.0 does not widen a float32 operand.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+
+#include "ruchey.h"
+
+typedef struct Infer {
+  Func *f;
+  Diag *diag;
+  bool changed;     /* a variable's type changed in this pass */
+  bool final;       /* last pass: unknown types are errors */
+  const Type *ret;  /* unification of the returned values' types */
+  bool returns_none, returns_value;
+} Infer;
+
+static const Type *ty_expr(Infer *in, Node *n);
+static bool ty_block(Infer *in, NodeList *l);
+
+/* ---------------------------------------------------------------- errors, constructors */
+
+static const Type *ty_error(Infer *in, const Node *n, const char *fmt, ...) {
+  if (in->diag->kind) return NULL;
+  in->diag->kind = DIAG_TYPING;
+  in->diag->line = n->line;
+  in->diag->col = n->col;
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(in->diag->msg, sizeof in->diag->msg, fmt, ap);
+  va_end(ap);
+  return NULL;
+}
+
+static bool failed(Infer *in) { return in->diag->kind != 0; }
+
+static const char *tname(const Type *t, char *buf) {
+  ty_format(t, buf, 128);
+  return buf;
+}
+
+static const Type *ty_array(Infer *in, const Type *elem, int ndim, char layout) {
+  Type *t = arena_alloc(in->f->arena, sizeof(Type));
+  t->kind = TY_ARRAY;
+  t->elem = elem;
+  t->ndim = ndim;
+  t->layout = layout;
+  return t;
+}
+
+static const Type *ty_tuple(Infer *in, int n, const Type **fields) {
+  Type *t = arena_alloc(in->f->arena, sizeof(Type));
+  t->kind = TY_TUPLE;
+  t->nfields = n;
+  t->fields = arena_alloc(in->f->arena, sizeof(Type *) * (size_t)(n ? n : 1));
+  memcpy(t->fields, fields, sizeof(Type *) * (size_t)n);
+  return t;
+}
+
+static const Type *ty_dtype(Infer *in, const Type *elem) {
+  Type *t = arena_alloc(in->f->arena, sizeof(Type));
+  t->kind = TY_DTYPE;
+  t->elem = elem;
+  return t;
+}
+
+/* ---------------------------------------------------------------- promotion */
+
+/* A literal written in the source, whose type yields to the other operand's
+ * (NEP 50). */
+static bool is_weak(const Node *n) {
+  if (n->kind == N_UNARY && (n->op == OP_NEG || n->op == OP_POS)) return is_weak(n->lhs);
+  return n->kind == N_INT || n->kind == N_FLOAT;
+}
+
+/* NumPy's promotion of two scalar types, with Numba's rule that integer
+ * arithmetic happens in at least 64 bits. */
+static const Type *promote(const Type *a, const Type *b) {
+  if (ty_is_float(a) || ty_is_float(b)) {
+    bool a32 = a->kind == TY_F32 || (!ty_is_float(a) && ty_bits(a) <= 16);
+    bool b32 = b->kind == TY_F32 || (!ty_is_float(b) && ty_bits(b) <= 16);
+    return a32 && b32 ? TYS(TY_F32) : TYS(TY_F64);
+  }
+  bool au = a->kind >= TY_U8 && a->kind <= TY_U64, bu = b->kind >= TY_U8 && b->kind <= TY_U64;
+  if (au && bu) return TYS(TY_U64);
+  if ((au && a->kind == TY_U64) || (bu && b->kind == TY_U64)) return TYS(TY_F64);
+  return TYS(TY_I64);
+}
+
+/* Promotion of binary operands, honouring weak literals. */
+static const Type *promote_operands(const Node *l, const Type *a, const Node *r, const Type *b) {
+  bool wl = is_weak(l), wr = is_weak(r);
+  if (wl != wr) {
+    const Type *strong = wl ? b : a, *weak = wl ? a : b;
+    if (ty_is_float(strong)) return strong;
+    if (ty_is_int(strong) && ty_is_int(weak)) return promote(strong, strong);
+  }
+  return promote(a, b);
+}
+
+/* The type a variable takes when both a and b are assigned to it. */
+static const Type *unify(Infer *in, const Type *a, const Type *b) {
+  if (ty_equal(a, b)) return a;
+  if (ty_is_scalar(a) && ty_is_scalar(b)) {
+    if (a->kind == TY_BOOL) return b;
+    if (b->kind == TY_BOOL) return a;
+    if (ty_is_int(a) && ty_is_int(b)) return promote(a, b);
+    return ty_is_float(a) && ty_is_float(b) ? (a->kind > b->kind ? a : b) : TYS(TY_F64);
+  }
+  if (a->kind == TY_ARRAY && b->kind == TY_ARRAY && a->ndim == b->ndim &&
+      ty_equal(a->elem, b->elem)) {
+    Type *t = (Type *)ty_array(in, a->elem, a->ndim, a->layout == b->layout ? a->layout : 'A');
+    t->readonly = a->readonly || b->readonly;
+    return t;
+  }
+  if (a->kind == TY_TUPLE && b->kind == TY_TUPLE && a->nfields == b->nfields) {
+    const Type *fields[64];
+    if (a->nfields > 64) return NULL;
+    for (int i = 0; i < a->nfields; i++)
+      if (!(fields[i] = unify(in, a->fields[i], b->fields[i]))) return NULL;
+    return ty_tuple(in, a->nfields, fields);
+  }
+  return NULL;
+}
+
+/* ---------------------------------------------------------------- variables */
+
+static void assign_var(Infer *in, Node *target, const Type *t) {
+  const Type **slot = &in->f->var_types[target->var];
+  if (!*slot) {
+    *slot = t;
+    in->changed = true;
+  } else if (!ty_equal(*slot, t)) {
+    const Type *u = unify(in, *slot, t);
+    char b1[128], b2[128];
+    if (!u) {
+      ty_error(in, target, "variable '%s' is assigned both %s and %s, which cannot be unified",
+               in->f->var_names[target->var], tname(*slot, b1), tname(t, b2));
+      return;
+    }
+    if (!ty_equal(u, *slot)) {
+      *slot = u;
+      in->changed = true;
+    }
+  }
+  target->ty = *slot;
+}
+
+static const Type *ty_var(Infer *in, Node *n) {
+  const Type *t = in->f->var_types[n->var];
+  if (!t && in->final)
+    return ty_error(in, n, "variable '%s' is used before it is assigned, or its type cannot be inferred",
+                    in->f->var_names[n->var]);
+  return t;
+}
+
+/* ---------------------------------------------------------------- expressions */
+
+static const Type *need_scalar(Infer *in, Node *n, const Type *t, const char *what) {
+  char b[128];
+  if (t && !ty_is_scalar(t))
+    return ty_error(in, n, "%s needs a number, got %s", what, tname(t, b));
+  return t;
+}
+
+static const Type *ty_binop_types(Infer *in, Node *n, int op, Node *l, const Type *a, Node *r,
+                                  const Type *b) {
+  char b1[128], b2[128];
+  if (!ty_is_scalar(a) || !ty_is_scalar(b))
+    return ty_error(in, n, "operator is not supported between %s and %s (array expressions are not supported: write a loop)",
+                    tname(a, b1), tname(b, b2));
+  switch (op) {
+  case OP_DIV:
+    if (ty_is_int(a) && ty_is_int(b)) return TYS(TY_F64);
+    if (a->kind == TY_BOOL && b->kind == TY_BOOL) return TYS(TY_F64);
+    return promote_operands(l, a, r, b);
+  case OP_POW:
+    /* An integer power is an integer, except with a literal negative exponent,
+     * where Python gives a float. */
+    if (!ty_is_float(a) && !ty_is_float(b) && r->kind == N_UNARY && r->op == OP_NEG &&
+        r->lhs->kind == N_INT)
+      return TYS(TY_F64);
+    return promote_operands(l, a, r, b);
+  case OP_LSHIFT: case OP_RSHIFT: case OP_BITAND: case OP_BITOR: case OP_BITXOR:
+    if (ty_is_float(a) || ty_is_float(b))
+      return ty_error(in, n, "bit operations need integers, got %s and %s", tname(a, b1), tname(b, b2));
+    if (a->kind == TY_BOOL && b->kind == TY_BOOL && op >= OP_BITAND) return TYS(TY_BOOL);
+    return promote_operands(l, a, r, b);
+  default:
+    return promote_operands(l, a, r, b);
+  }
+}
+
+static const Type *ty_binop(Infer *in, Node *n) {
+  const Type *a = ty_expr(in, n->lhs), *b = ty_expr(in, n->rhs);
+  if (!a || !b) return NULL;
+  return ty_binop_types(in, n, n->op, n->lhs, a, n->rhs, b);
+}
+
+static const Type *ty_unary(Infer *in, Node *n) {
+  const Type *a = need_scalar(in, n, ty_expr(in, n->lhs), "unary operator");
+  if (!a) return NULL;
+  switch (n->op) {
+  case OP_NOT: return TYS(TY_BOOL);
+  case OP_INVERT:
+    if (ty_is_float(a)) return ty_error(in, n, "~ needs an integer");
+    return a->kind == TY_BOOL ? TYS(TY_I64) : promote(a, a);
+  default:
+    return ty_is_float(a) ? a : promote(a, a);
+  }
+}
+
+static const Type *ty_compare(Infer *in, Node *n) {
+  for (int i = 0; i < n->list.len; i++)
+    if (!need_scalar(in, n->list.items[i], ty_expr(in, n->list.items[i]), "comparison"))
+      return NULL;
+  return TYS(TY_BOOL);
+}
+
+static const Type *ty_boolop(Infer *in, Node *n) {
+  const Type *t = NULL;
+  for (int i = 0; i < n->list.len; i++) {
+    const Type *e = need_scalar(in, n->list.items[i], ty_expr(in, n->list.items[i]), "and/or");
+    if (!e) return NULL;
+    t = t ? unify(in, t, e) : e;
+  }
+  return t;
+}
+
+static const Type *ty_ifexp(Infer *in, Node *n) {
+  const Type *c = need_scalar(in, n->cond, ty_expr(in, n->cond), "condition");
+  const Type *a = ty_expr(in, n->lhs), *b = ty_expr(in, n->rhs);
+  if (!c || !a || !b) return NULL;
+  const Type *u = unify(in, a, b);
+  char b1[128], b2[128];
+  if (!u) return ty_error(in, n, "the two branches have types %s and %s, which cannot be unified",
+                          tname(a, b1), tname(b, b2));
+  return u;
+}
+
+static const Type *ty_index(Infer *in, Node *n) {
+  const Type *base = ty_expr(in, n->lhs), *idx = ty_expr(in, n->rhs);
+  char b1[128], b2[128];
+  if (!base || !idx) return NULL;
+  if (base->kind == TY_TUPLE) {
+    if (n->rhs->kind != N_INT && !(n->rhs->kind == N_UNARY && n->rhs->op == OP_NEG &&
+                                   n->rhs->lhs->kind == N_INT))
+      return ty_error(in, n, "a tuple can only be indexed with a constant integer");
+    int64_t i = n->rhs->kind == N_INT ? n->rhs->ival : -n->rhs->lhs->ival;
+    if (i < 0) i += base->nfields;
+    if (i < 0 || i >= base->nfields) return ty_error(in, n, "tuple index out of range");
+    return base->fields[i];
+  }
+  if (base->kind != TY_ARRAY) return ty_error(in, n, "%s cannot be indexed", tname(base, b1));
+  int nidx = idx->kind == TY_TUPLE ? idx->nfields : 1;
+  for (int i = 0; i < nidx; i++) {
+    const Type *it = idx->kind == TY_TUPLE ? idx->fields[i] : idx;
+    if (!ty_is_int(it) && it->kind != TY_BOOL)
+      return ty_error(in, n, "array index must be an integer, got %s", tname(it, b2));
+  }
+  if (nidx != base->ndim)
+    return ty_error(in, n, "%d-dimensional array indexed with %d indices (only full indexing is supported)",
+                    base->ndim, nidx);
+  return base->elem;
+}
+
+static const Type *ty_attr(Infer *in, Node *n) {
+  const Type *base = ty_expr(in, n->lhs);
+  char b[128];
+  if (!base) return NULL;
+  if (base->kind != TY_ARRAY)
+    return ty_error(in, n, "%s has no attribute 'shape', 'size', 'ndim' or 'dtype'", tname(base, b));
+  switch (n->op) {
+  case ATTR_SHAPE: {
+    const Type *f[RC_MAX_NDIM];
+    for (int i = 0; i < base->ndim; i++) f[i] = TYS(TY_I64);
+    return ty_tuple(in, base->ndim, f);
+  }
+  case ATTR_DTYPE: return ty_dtype(in, base->elem);
+  default: return TYS(TY_I64);
+  }
+}
+
+static const Type *ty_tuple_expr(Infer *in, Node *n) {
+  const Type *f[64];
+  if (n->list.len > 64) return ty_error(in, n, "tuples of more than 64 elements are not supported");
+  for (int i = 0; i < n->list.len; i++)
+    if (!(f[i] = ty_expr(in, n->list.items[i]))) return NULL;
+  return ty_tuple(in, n->list.len, f);
+}
+
+/* ---------------------------------------------------------------- calls */
+
+static Node *kwarg(Node *n, const char *name) {
+  for (int i = 0; i < n->kw.len; i++)
+    if (strcmp(n->kw_names[i], name) == 0) return n->kw.items[i];
+  return NULL;
+}
+
+static const Type *check_arity(Infer *in, Node *n, const char *fname, int lo, int hi,
+                               const char *const *kwnames) {
+  if (n->list.len < lo || n->list.len > hi)
+    return ty_error(in, n, "%s() takes %d to %d positional arguments, got %d", fname, lo, hi,
+                    n->list.len);
+  for (int i = 0; i < n->kw.len; i++) {
+    bool known = false;
+    for (int k = 0; kwnames && kwnames[k]; k++) known |= !strcmp(kwnames[k], n->kw_names[i]);
+    if (!known) return ty_error(in, n, "%s() got an unsupported keyword argument '%s'", fname, n->kw_names[i]);
+  }
+  return TYS(TY_NONE);
+}
+
+/* The dtype argument of an allocation: positional slot pos or dtype=. */
+static const Type *dtype_arg(Infer *in, Node *n, int pos, const Type *dflt) {
+  Node *d = n->list.len > pos ? n->list.items[pos] : kwarg(n, "dtype");
+  if (!d) return dflt;
+  const Type *t = ty_expr(in, d);
+  if (!t) return NULL;
+  if (t->kind != TY_DTYPE)
+    return ty_error(in, d, "dtype must be a NumPy scalar type such as numpy.float64");
+  return t->elem;
+}
+
+/* The shape argument of numpy.empty/zeros/ones: an int or a tuple of ints. */
+static int shape_ndim(Infer *in, Node *shape) {
+  const Type *t = ty_expr(in, shape);
+  char b[128];
+  if (!t) return -1;
+  if (ty_is_int(t)) return 1;
+  if (t->kind == TY_TUPLE && t->nfields <= RC_MAX_NDIM) {
+    for (int i = 0; i < t->nfields; i++)
+      if (!ty_is_int(t->fields[i])) goto bad;
+    return t->nfields;
+  }
+bad:
+  ty_error(in, shape, "shape must be an int or a tuple of ints, got %s", tname(t, b));
+  return -1;
+}
+
+static const char *const builtin_names[BI_COUNT] = {
+  "range", "len", "abs", "min", "max", "int", "float", "bool",
+  "numpy.empty", "numpy.zeros", "numpy.ones",
+  "numpy.empty_like", "numpy.zeros_like", "numpy.ones_like",
+};
+
+static const Type range_type = {.kind = TY_RANGE};
+
+static const Type *ty_call(Infer *in, Node *n) {
+  static const char *const dtype_kw[] = {"dtype", NULL};
+  const char *name = builtin_names[n->op];
+  const Type *args[8];
+  char b[128];
+  if (n->op != BI_NP_EMPTY && n->op != BI_NP_ZEROS && n->op != BI_NP_ONES &&
+      n->op < BI_NP_EMPTY_LIKE) {
+    if (!check_arity(in, n, name, n->op == BI_MIN || n->op == BI_MAX ? 2 : 1,
+                     n->op == BI_RANGE ? 3 : n->op == BI_MIN || n->op == BI_MAX ? 8 : 1, NULL))
+      return NULL;
+    for (int i = 0; i < n->list.len; i++)
+      if (!(args[i] = ty_expr(in, n->list.items[i]))) return NULL;
+  }
+  switch (n->op) {
+  case BI_RANGE:
+    for (int i = 0; i < n->list.len; i++)
+      if (!ty_is_int(args[i]) && args[i]->kind != TY_BOOL)
+        return ty_error(in, n->list.items[i], "range() arguments must be integers, got %s",
+                        tname(args[i], b));
+    return &range_type;
+  case BI_LEN:
+    if (args[0]->kind == TY_ARRAY || args[0]->kind == TY_TUPLE) return TYS(TY_I64);
+    return ty_error(in, n, "len() of %s is not supported", tname(args[0], b));
+  case BI_ABS:
+    if (!need_scalar(in, n, args[0], "abs()")) return NULL;
+    return ty_is_float(args[0]) ? args[0] : promote(args[0], args[0]);
+  case BI_MIN: case BI_MAX: {
+    const Type *t = NULL;
+    for (int i = 0; i < n->list.len; i++) {
+      if (!need_scalar(in, n->list.items[i], args[i], name)) return NULL;
+      t = t ? unify(in, t, args[i]) : args[i];
+    }
+    return t;
+  }
+  case BI_INT: return need_scalar(in, n, args[0], "int()") ? TYS(TY_I64) : NULL;
+  case BI_FLOAT: return need_scalar(in, n, args[0], "float()") ? TYS(TY_F64) : NULL;
+  case BI_BOOL: return need_scalar(in, n, args[0], "bool()") ? TYS(TY_BOOL) : NULL;
+  case BI_NP_EMPTY: case BI_NP_ZEROS: case BI_NP_ONES: {
+    if (!check_arity(in, n, name, 1, 2, dtype_kw)) return NULL;
+    int ndim = shape_ndim(in, n->list.items[0]);
+    const Type *elem = ndim > 0 ? dtype_arg(in, n, 1, TYS(TY_F64)) : NULL;
+    return elem ? ty_array(in, elem, ndim, 'C') : NULL;
+  }
+  default: {  /* the *_like allocations */
+    if (!check_arity(in, n, name, 1, 2, dtype_kw)) return NULL;
+    const Type *proto = ty_expr(in, n->list.items[0]);
+    if (!proto) return NULL;
+    if (proto->kind != TY_ARRAY) return ty_error(in, n, "%s() needs an array, got %s", name, tname(proto, b));
+    const Type *elem = dtype_arg(in, n, 1, proto->elem);
+    return elem ? ty_array(in, elem, proto->ndim, 'C') : NULL;
+  }
+  }
+}
+
+static const Type *ty_expr_kind(Infer *in, Node *n) {
+  switch (n->kind) {
+  case N_INT: return TYS(TY_I64);
+  case N_FLOAT: return TYS(TY_F64);
+  case N_BOOL: return TYS(TY_BOOL);
+  case N_VAR: return ty_var(in, n);
+  case N_DTYPE: return ty_dtype(in, TYS(n->ival));
+  case N_MODULE: return ty_error(in, n, "a module cannot be used as a value");
+  case N_BINOP: return ty_binop(in, n);
+  case N_UNARY: return ty_unary(in, n);
+  case N_COMPARE: return ty_compare(in, n);
+  case N_BOOLOP: return ty_boolop(in, n);
+  case N_IFEXP: return ty_ifexp(in, n);
+  case N_CALL: return ty_call(in, n);
+  case N_INDEX: return ty_index(in, n);
+  case N_ATTR: return ty_attr(in, n);
+  case N_TUPLE: return ty_tuple_expr(in, n);
+  default: return ty_error(in, n, "internal error: statement used as an expression");
+  }
+}
+
+static const Type *ty_expr(Infer *in, Node *n) {
+  if (failed(in)) return NULL;
+  return n->ty = ty_expr_kind(in, n);
+}
+
+/* ---------------------------------------------------------------- statements */
+
+static void ty_store(Infer *in, Node *target, const Type *t, Node *at) {
+  char b1[128], b2[128];
+  if (target->kind == N_VAR) {
+    if (t->kind == TY_RANGE || t->kind == TY_DTYPE || t->kind == TY_NONE)
+      ty_error(in, at, "a value of type %s cannot be stored in a variable", tname(t, b1));
+    else
+      assign_var(in, target, t);
+  } else if (target->kind == N_INDEX) {
+    const Type *elem = ty_expr(in, target);
+    if (!elem) return;
+    if (target->lhs->ty->kind == TY_TUPLE) {
+      ty_error(in, target, "tuples are immutable");
+    } else if (target->lhs->ty->readonly) {
+      ty_error(in, target, "cannot write to a read-only array");
+    } else if (!ty_is_scalar(t)) {
+      ty_error(in, at, "cannot store %s into an element of %s", tname(t, b1),
+               tname(target->lhs->ty, b2));
+    }
+  } else {  /* tuple unpacking */
+    if (t->kind != TY_TUPLE || t->nfields != target->list.len) {
+      ty_error(in, at, "cannot unpack %s into %d targets", tname(t, b1), target->list.len);
+      return;
+    }
+    for (int i = 0; i < target->list.len && !failed(in); i++)
+      ty_store(in, target->list.items[i], t->fields[i], at);
+    target->ty = t;
+  }
+}
+
+static void ty_return(Infer *in, Node *n) {
+  if (!n->lhs) {
+    in->returns_none = true;
+    return;
+  }
+  const Type *t = ty_expr(in, n->lhs);
+  char b1[128], b2[128];
+  if (!t) return;
+  if (t->kind == TY_RANGE || t->kind == TY_DTYPE) {
+    ty_error(in, n, "cannot return a value of type %s", tname(t, b1));
+    return;
+  }
+  in->returns_value = true;
+  const Type *u = in->ret ? unify(in, in->ret, t) : t;
+  if (!u) ty_error(in, n, "returned types %s and %s cannot be unified", tname(in->ret, b1), tname(t, b2));
+  in->ret = u;
+}
+
+static void ty_cond(Infer *in, Node *c) {
+  need_scalar(in, c, ty_expr(in, c), "condition");
+}
+
+static void ty_stmt(Infer *in, Node *n) {
+  switch (n->kind) {
+  case N_ASSIGN: {
+    const Type *t = ty_expr(in, n->rhs);
+    if (t) ty_store(in, n->lhs, t, n->rhs);
+    break;
+  }
+  case N_AUGASSIGN: {
+    const Type *cur = ty_expr(in, n->lhs), *t = ty_expr(in, n->rhs);
+    if (!cur || !t) break;
+    const Type *r = ty_binop_types(in, n, n->op, n->lhs, cur, n->rhs, t);
+    n->ty = r;
+    if (r) ty_store(in, n->lhs, r, n);
+    break;
+  }
+  case N_IF: case N_WHILE:
+    ty_cond(in, n->cond);
+    ty_block(in, &n->body);
+    ty_block(in, &n->orelse);
+    break;
+  case N_FOR:
+    if (ty_expr(in, n->cond)) ty_store(in, n->lhs, TYS(TY_I64), n->lhs);
+    ty_block(in, &n->body);
+    ty_block(in, &n->orelse);
+    break;
+  case N_RETURN: ty_return(in, n); break;
+  case N_EXPR: ty_expr(in, n->lhs); break;
+  case N_BLOCK: ty_block(in, &n->body); break;
+  default: break;
+  }
+}
+
+static bool ty_block(Infer *in, NodeList *l) {
+  for (int i = 0; i < l->len && !failed(in); i++) ty_stmt(in, l->items[i]);
+  return !failed(in);
+}
+
+static bool block_returns(const NodeList *l);
+
+/* Whether a break in l (not inside a nested loop) leaves the loop. */
+static bool block_breaks(const NodeList *l) {
+  for (int i = 0; i < l->len; i++) {
+    const Node *n = l->items[i];
+    if (n->kind == N_BREAK) return true;
+    if ((n->kind == N_IF || n->kind == N_BLOCK) &&
+        (block_breaks(&n->body) || block_breaks(&n->orelse)))
+      return true;
+    if ((n->kind == N_FOR || n->kind == N_WHILE) && block_breaks(&n->orelse)) return true;
+  }
+  return false;
+}
+
+/* Whether control can never fall off the end of statement n. */
+static bool stmt_returns(const Node *n) {
+  switch (n->kind) {
+  case N_RETURN: return true;
+  case N_IF: return block_returns(&n->body) && block_returns(&n->orelse);
+  case N_BLOCK: return block_returns(&n->body);
+  case N_WHILE:  /* while True: without a break leaves only by returning */
+    return n->cond->kind == N_BOOL && n->cond->ival && !block_breaks(&n->body);
+  default: return false;
+  }
+}
+
+static bool block_returns(const NodeList *l) {
+  for (int i = 0; i < l->len; i++)
+    if (stmt_returns(l->items[i])) return true;
+  return false;
+}
+
+bool ty_infer(Func *f, const Type **argtypes, Diag *diag) {
+  Infer in = {.f = f, .diag = diag};
+  for (int i = 0; i < f->nparams; i++) f->var_types[i] = argtypes[i];
+  for (int pass = 0; pass < 64; pass++) {
+    in.changed = false;
+    in.ret = NULL;
+    in.returns_none = in.returns_value = false;
+    if (!ty_block(&in, &f->body)) return false;
+    if (!in.changed) break;
+  }
+  in.final = true;
+  in.ret = NULL;
+  in.returns_none = in.returns_value = false;
+  if (!ty_block(&in, &f->body)) return false;
+  if (in.returns_value && !block_returns(&f->body)) in.returns_none = true;
+  if (in.returns_value && in.returns_none) {
+    char b[128];
+    diag->kind = DIAG_TYPING;
+    diag->line = f->line;
+    snprintf(diag->msg, sizeof diag->msg,
+             "function '%s' returns %s on some paths and None on others", f->name, tname(in.ret, b));
+    return false;
+  }
+  f->ret_type = in.returns_value ? in.ret : TYS(TY_NONE);
+  return true;
+}

@@ -1,0 +1,232 @@
+/* jit.c — from a Func to callable machine code, and libruchey's API table.
+ *
+ * LLVM starts on the first compile (never when the library loads): one
+ * TargetMachine for the host CPU with all its features (without them the
+ * code would be SSE2 only), one LLJIT per process. Each specialisation is
+ * typed, lowered into its own module, optimised at O3 by our TargetMachine,
+ * emitted as an object file and added to the JIT. Compiles are serialised
+ * by one mutex: LLVM contexts and the JIT dylib are shared state.
+ */
+#include <pthread.h>
+#include <stdio.h>
+
+#include <llvm-c/Analysis.h>
+#include <llvm-c/Error.h>
+#include <llvm-c/LLJIT.h>
+#include <llvm-c/Orc.h>
+#include <llvm-c/Target.h>
+#include <llvm-c/TargetMachine.h>
+#include <llvm-c/Transforms/PassBuilder.h>
+
+#include "stages.h"
+
+#define EXPORT __attribute__((visibility("default")))
+
+static struct {
+  pthread_once_t once;
+  pthread_mutex_t lock;
+  LLVMTargetMachineRef tm;
+  LLVMOrcLLJITRef jit;
+  char *cpu, *features;
+  char error[512];  /* why initialisation failed, if it did */
+  unsigned long counter;  /* makes each specialisation's symbol unique */
+} J = {PTHREAD_ONCE_INIT, PTHREAD_MUTEX_INITIALIZER};
+
+static void take_error(LLVMErrorRef err, char *buf, size_t n) {
+  char *msg = LLVMGetErrorMessage(err);
+  snprintf(buf, n, "%s", msg);
+  LLVMDisposeErrorMessage(msg);
+}
+
+/* Runtime functions are defined in the JIT by address: libruchey is loaded
+ * RTLD_LOCAL, so the process symbol table does not see them. */
+typedef struct SymbolBatch {
+  LLVMOrcCSymbolMapPair pairs[16];
+  size_t n;
+} SymbolBatch;
+
+static void add_symbol(const char *name, void *addr, void *ctx) {
+  SymbolBatch *b = ctx;
+  LLVMJITSymbolFlags flags = {LLVMJITSymbolGenericFlagsExported | LLVMJITSymbolGenericFlagsCallable, 0};
+  b->pairs[b->n].Name = LLVMOrcLLJITMangleAndIntern(J.jit, name);
+  b->pairs[b->n].Sym = (LLVMJITEvaluatedSymbol){(LLVMOrcExecutorAddress)(uintptr_t)addr, flags};
+  b->n++;
+}
+
+static void jit_start(void) {
+  LLVMInitializeNativeTarget();
+  LLVMInitializeNativeAsmPrinter();
+  char *triple = LLVMGetDefaultTargetTriple();
+  J.cpu = LLVMGetHostCPUName();
+  J.features = LLVMGetHostCPUFeatures();
+  LLVMTargetRef target;
+  char *msg = NULL;
+  if (LLVMGetTargetFromTriple(triple, &target, &msg)) {
+    snprintf(J.error, sizeof J.error, "no LLVM target for %s: %s", triple, msg);
+    LLVMDisposeMessage(msg);
+    LLVMDisposeMessage(triple);
+    return;
+  }
+  J.tm = LLVMCreateTargetMachine(target, triple, J.cpu, J.features, LLVMCodeGenLevelAggressive,
+                                 LLVMRelocDefault, LLVMCodeModelJITDefault);
+  LLVMDisposeMessage(triple);
+  LLVMErrorRef err = LLVMOrcCreateLLJIT(&J.jit, NULL);
+  if (err) {
+    take_error(err, J.error, sizeof J.error);
+    J.tm = NULL;
+    return;
+  }
+  LLVMOrcJITDylibRef jd = LLVMOrcLLJITGetMainJITDylib(J.jit);
+  /* libm and libc for math functions called by compiled code */
+  LLVMOrcDefinitionGeneratorRef gen;
+  err = LLVMOrcCreateDynamicLibrarySearchGeneratorForProcess(
+      &gen, LLVMOrcLLJITGetGlobalPrefix(J.jit), NULL, NULL);
+  if (!err) LLVMOrcJITDylibAddGenerator(jd, gen);
+  else LLVMConsumeError(err);
+  SymbolBatch batch = {.n = 0};
+  rt_register_symbols(add_symbol, &batch);
+  err = LLVMOrcJITDylibDefine(jd, LLVMOrcAbsoluteSymbols(batch.pairs, batch.n));
+  if (err) take_error(err, J.error, sizeof J.error);
+}
+
+static bool fail(Diag *d, const char *fmt, const char *detail) {
+  d->kind = DIAG_INTERNAL;
+  snprintf(d->msg, sizeof d->msg, fmt, detail);
+  return false;
+}
+
+static bool optimise(LLVMModuleRef m, const CompileOptions *opts, Diag *d) {
+  LLVMPassBuilderOptionsRef po = LLVMCreatePassBuilderOptions();
+  LLVMPassBuilderOptionsSetLoopVectorization(po, 1);
+  LLVMPassBuilderOptionsSetSLPVectorization(po, 1);
+  LLVMPassBuilderOptionsSetLoopUnrolling(po, 1);
+  (void)opts;
+  LLVMErrorRef err = LLVMRunPasses(m, "default<O3>", J.tm, po);
+  LLVMDisposePassBuilderOptions(po);
+  if (!err) return true;
+  char buf[512];
+  take_error(err, buf, sizeof buf);
+  return fail(d, "LLVM optimisation failed: %s", buf);
+}
+
+/* Marks every defined function with the host CPU, so code generation and
+ * the optimiser's cost model agree on what the CPU can do. */
+static void set_target_attributes(LLVMModuleRef m, const CompileOptions *opts) {
+  LLVMContextRef c = LLVMGetModuleContext(m);
+  for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f)) {
+    if (LLVMIsDeclaration(f)) continue;
+    LLVMAddAttributeAtIndex(f, LLVMAttributeFunctionIndex,
+                            LLVMCreateStringAttribute(c, "target-cpu", 10, J.cpu, (unsigned)strlen(J.cpu)));
+    LLVMAddAttributeAtIndex(f, LLVMAttributeFunctionIndex,
+                            LLVMCreateStringAttribute(c, "target-features", 15, J.features,
+                                                      (unsigned)strlen(J.features)));
+    if (opts->fastmath)
+      LLVMAddAttributeAtIndex(f, LLVMAttributeFunctionIndex,
+                              LLVMCreateStringAttribute(c, "unsafe-fp-math", 14, "true", 4));
+  }
+}
+
+static bool emit(LLVMModuleRef m, LLVMCodeGenFileType kind, LLVMMemoryBufferRef *out, Diag *d) {
+  char *msg = NULL;
+  if (LLVMTargetMachineEmitToMemoryBuffer(J.tm, m, kind, &msg, out)) {
+    fail(d, "LLVM code generation failed: %s", msg);
+    LLVMDisposeMessage(msg);
+    return false;
+  }
+  return true;
+}
+
+static char *buffer_text(LLVMMemoryBufferRef buf) {
+  size_t n = LLVMGetBufferSize(buf);
+  char *s = malloc(n + 1);
+  memcpy(s, LLVMGetBufferStart(buf), n);
+  s[n] = 0;
+  LLVMDisposeMemoryBuffer(buf);
+  return s;
+}
+
+/* Adds the object to the JIT and finds the entry point's address. */
+static bool load_object(LLVMMemoryBufferRef obj, const char *symbol, CompileResult *res, Diag *d) {
+  LLVMOrcJITDylibRef jd = LLVMOrcLLJITGetMainJITDylib(J.jit);
+  char buf[512];
+  LLVMErrorRef err = LLVMOrcLLJITAddObjectFile(J.jit, jd, obj);
+  LLVMOrcExecutorAddress addr = 0;
+  if (!err) err = LLVMOrcLLJITLookup(J.jit, &addr, symbol);
+  if (err) {
+    take_error(err, buf, sizeof buf);
+    return fail(d, "loading compiled code failed: %s", buf);
+  }
+  res->entry = (int (*)(void *, void **))(uintptr_t)addr;
+  return true;
+}
+
+static bool generate(Func *f, const CompileOptions *opts, OutputKind out, CompileResult *res, Diag *d) {
+  char symbol[160];
+  snprintf(symbol, sizeof symbol, "%.100s.%lu", f->name, ++J.counter);
+  LLVMContextRef c = LLVMContextCreate();
+  LLVMModuleRef m = lo_function(f, opts, c, symbol);
+  char *triple = LLVMGetTargetMachineTriple(J.tm);
+  LLVMSetTarget(m, triple);
+  LLVMDisposeMessage(triple);
+  LLVMTargetDataRef layout = LLVMCreateTargetDataLayout(J.tm);
+  LLVMSetModuleDataLayout(m, layout);
+  LLVMDisposeTargetData(layout);
+  set_target_attributes(m, opts);
+  char *msg = NULL;
+  bool ok = !LLVMVerifyModule(m, LLVMReturnStatusAction, &msg) ||
+            fail(d, "internal error: invalid LLVM IR: %s", msg);
+  LLVMDisposeMessage(msg);
+  ok = ok && optimise(m, opts, d);
+  LLVMMemoryBufferRef buf = NULL;
+  if (ok && out == OUT_LLVM_IR) {
+    res->text = LLVMPrintModuleToString(m);
+  } else if (ok && out == OUT_ASM) {
+    ok = emit(m, LLVMAssemblyFile, &buf, d);
+    if (ok) res->text = buffer_text(buf);
+  } else if (ok) {
+    ok = emit(m, LLVMObjectFile, &buf, d) && load_object(buf, symbol, res, d);
+  }
+  LLVMDisposeModule(m);
+  LLVMContextDispose(c);
+  return ok;
+}
+
+static bool jit_compile(Func *f, const Type **argtypes, const CompileOptions *opts, OutputKind out,
+                        CompileResult *res, Diag *d) {
+  pthread_once(&J.once, jit_start);
+  if (!J.tm) return fail(d, "LLVM could not start: %s", J.error);
+  memset(res, 0, sizeof *res);
+  pthread_mutex_lock(&J.lock);
+  bool ok = ty_infer(f, argtypes, d);
+  if (ok) {
+    res->ret_type = f->ret_type;
+    ok = generate(f, opts, out, res, d);
+  }
+  pthread_mutex_unlock(&J.lock);
+  return ok;
+}
+
+static const char *llvm_version(void) {
+  static char buf[32];
+  unsigned major, minor, patch;
+  LLVMGetVersion(&major, &minor, &patch);
+  snprintf(buf, sizeof buf, "%u.%u.%u", major, minor, patch);
+  return buf;
+}
+
+static const char *host_cpu(void) {
+  pthread_once(&J.once, jit_start);
+  return J.cpu ? J.cpu : "unknown";
+}
+
+EXPORT const RucheyAPI *ruchey_api(void) {
+  static const RucheyAPI api = {
+    .version = RUCHEY_API_VERSION,
+    .compile = jit_compile,
+    .meminfo_release = rt_meminfo_release,
+    .last_error = rt_last_error,
+    .llvm_version = llvm_version,
+    .host_cpu = host_cpu,
+  };
+  return &api;
+}

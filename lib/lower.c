@@ -1,0 +1,1068 @@
+/* lower.c — typed IR to LLVM IR.
+ *
+ * One LLVM function per specialisation, with the entry ABI
+ *   i32 f(ptr ret, ptr args)
+ * where args points to one pointer per parameter (to an i64, a double, a
+ * byte for bool, or an RtArray) and ret receives the result in its storage
+ * layout. The i32 is an RtStatus; on failure the thread's RtError holds the
+ * message. Locals are allocas (SROA/mem2reg make them SSA). Arrays carry a
+ * reference-counted meminfo: every array value an expression makes is a new
+ * reference, variables own one each, and every exit releases them.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+
+#include <llvm-c/Core.h>
+
+#include "ruchey.h"
+#include "stages.h"
+
+typedef struct Loop {
+  LLVMBasicBlockRef brk, cont;
+} Loop;
+
+typedef struct Lower {
+  Func *f;
+  const CompileOptions *opts;
+  LLVMContextRef c;
+  LLVMModuleRef m;
+  LLVMBuilderRef b;
+  LLVMValueRef fn;
+  LLVMValueRef ret_ptr;
+  LLVMValueRef status;       /* i32 alloca read by the exit block */
+  LLVMValueRef *slots;       /* one alloca per variable */
+  LLVMBasicBlockRef exit_bb; /* releases the locals and returns status */
+  Loop *loop;                /* innermost loop, for break/continue */
+  LLVMTypeRef i1, i8, i32, i64, f32, f64, ptr;
+  LLVMTypeRef rtarray;       /* RtArray's memory layout */
+  Diag *diag;
+} Lower;
+
+static LLVMValueRef lo_expr(Lower *l, Node *n);
+static void lo_block(Lower *l, NodeList *b);
+
+/* ---------------------------------------------------------------- types */
+
+static LLVMTypeRef lo_type(Lower *l, const Type *t) {
+  switch (t->kind) {
+  case TY_BOOL: return l->i1;
+  case TY_I8: case TY_U8: return l->i8;
+  case TY_I16: case TY_U16: return LLVMInt16TypeInContext(l->c);
+  case TY_I32: case TY_U32: return l->i32;
+  case TY_I64: case TY_U64: return l->i64;
+  case TY_F32: return l->f32;
+  case TY_F64: return l->f64;
+  case TY_ARRAY: {
+    LLVMTypeRef dims = LLVMArrayType2(l->i64, (uint64_t)t->ndim);
+    LLVMTypeRef f[5] = {l->ptr, l->ptr, l->ptr, dims, dims};
+    return LLVMStructTypeInContext(l->c, f, 5, 0);
+  }
+  case TY_TUPLE: {
+    LLVMTypeRef f[64];
+    for (int i = 0; i < t->nfields; i++) f[i] = lo_type(l, t->fields[i]);
+    return LLVMStructTypeInContext(l->c, f, (unsigned)t->nfields, 0);
+  }
+  default: return l->i8;  /* none, range, dtype: never loaded */
+  }
+}
+
+/* How a value of type t lies in memory: array elements, arguments, results. */
+static LLVMTypeRef lo_storage_type(Lower *l, const Type *t) {
+  if (t->kind == TY_BOOL) return l->i8;
+  if (t->kind == TY_ARRAY) return l->rtarray;
+  if (t->kind == TY_TUPLE) {
+    LLVMTypeRef f[64];
+    for (int i = 0; i < t->nfields; i++) f[i] = lo_storage_type(l, t->fields[i]);
+    return LLVMStructTypeInContext(l->c, f, (unsigned)t->nfields, 0);
+  }
+  return lo_type(l, t);
+}
+
+static bool has_arrays(const Type *t) {
+  if (t->kind == TY_ARRAY) return true;
+  if (t->kind == TY_TUPLE)
+    for (int i = 0; i < t->nfields; i++)
+      if (has_arrays(t->fields[i])) return true;
+  return false;
+}
+
+static LLVMValueRef const_i64(Lower *l, int64_t v) {
+  return LLVMConstInt(l->i64, (unsigned long long)v, 1);
+}
+
+static LLVMValueRef const_i32(Lower *l, int v) {
+  return LLVMConstInt(l->i32, (unsigned long long)v, 1);
+}
+
+/* ---------------------------------------------------------------- blocks, helpers */
+
+static LLVMBasicBlockRef new_block(Lower *l, const char *name) {
+  return LLVMAppendBasicBlockInContext(l->c, l->fn, name);
+}
+
+static void position(Lower *l, LLVMBasicBlockRef bb) { LLVMPositionBuilderAtEnd(l->b, bb); }
+
+/* An alloca in the entry block, so that mem2reg can promote it. */
+static LLVMValueRef entry_alloca(Lower *l, LLVMTypeRef t, const char *name) {
+  LLVMBasicBlockRef cur = LLVMGetInsertBlock(l->b);
+  LLVMBasicBlockRef entry = LLVMGetEntryBasicBlock(l->fn);
+  LLVMValueRef first = LLVMGetFirstInstruction(entry);
+  if (first)
+    LLVMPositionBuilderBefore(l->b, first);
+  else
+    position(l, entry);
+  LLVMValueRef a = LLVMBuildAlloca(l->b, t, name);
+  position(l, cur);
+  return a;
+}
+
+/* Declares (once) a function of the module or an external one. */
+static LLVMValueRef get_fn(Lower *l, const char *name, LLVMTypeRef ty) {
+  LLVMValueRef f = LLVMGetNamedFunction(l->m, name);
+  return f ? f : LLVMAddFunction(l->m, name, ty);
+}
+
+static LLVMValueRef call(Lower *l, const char *name, LLVMTypeRef ret, LLVMTypeRef *params,
+                         LLVMValueRef *args, unsigned n) {
+  LLVMTypeRef ft = LLVMFunctionType(ret, params, n, 0);
+  return LLVMBuildCall2(l->b, ft, get_fn(l, name, ft), args, n, "");
+}
+
+static LLVMValueRef intrinsic(Lower *l, const char *name, LLVMTypeRef *overloads, unsigned no,
+                              LLVMValueRef *args, unsigned n) {
+  unsigned id = LLVMLookupIntrinsicID(name, strlen(name));
+  LLVMValueRef f = LLVMGetIntrinsicDeclaration(l->m, id, overloads, no);
+  return LLVMBuildCall2(l->b, LLVMIntrinsicGetType(l->c, id, overloads, no), f, args, n, "");
+}
+
+/* Raises status with a constant message: records it, then leaves through the
+ * exit block, which releases the locals. */
+static void raise_status(Lower *l, RtStatus status, const char *msg) {
+  LLVMValueRef text = LLVMBuildGlobalStringPtr(l->b, msg, "msg");
+  LLVMTypeRef p[2] = {l->i32, l->ptr};
+  LLVMValueRef a[2] = {const_i32(l, status), text};
+  call(l, "rt_set_error", LLVMVoidTypeInContext(l->c), p, a, 2);
+  LLVMBuildStore(l->b, const_i32(l, status), l->status);
+  LLVMBuildBr(l->b, l->exit_bb);
+}
+
+/* if (cond) raise status; execution continues in a fresh block. */
+static void raise_if(Lower *l, LLVMValueRef cond, RtStatus status, const char *msg) {
+  LLVMBasicBlockRef fail = new_block(l, "raise"), ok = new_block(l, "ok");
+  LLVMValueRef expect = LLVMConstInt(l->i1, 0, 0);
+  LLVMTypeRef ov[1] = {l->i1};
+  LLVMValueRef args[2] = {cond, expect};
+  cond = intrinsic(l, "llvm.expect.i1", ov, 1, args, 2);
+  LLVMBuildCondBr(l->b, cond, fail, ok);
+  position(l, fail);
+  raise_status(l, status, msg);
+  position(l, ok);
+}
+
+/* ---------------------------------------------------------------- reference counts */
+
+/* incref/decref of a meminfo (NULL for borrowed argument arrays): small
+ * internal functions that LLVM inlines. */
+static LLVMValueRef refcount_fn(Lower *l, bool inc) {
+  const char *name = inc ? "rc.incref" : "rc.decref";
+  LLVMValueRef f = LLVMGetNamedFunction(l->m, name);
+  if (f) return f;
+  LLVMTypeRef ft = LLVMFunctionType(LLVMVoidTypeInContext(l->c), &l->ptr, 1, 0);
+  f = LLVMAddFunction(l->m, name, ft);
+  LLVMSetLinkage(f, LLVMInternalLinkage);
+  LLVMBuilderRef b = LLVMCreateBuilderInContext(l->c);
+  LLVMBasicBlockRef entry = LLVMAppendBasicBlockInContext(l->c, f, "entry");
+  LLVMBasicBlockRef live = LLVMAppendBasicBlockInContext(l->c, f, "live");
+  LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(l->c, f, "done");
+  LLVMPositionBuilderAtEnd(b, entry);
+  LLVMValueRef mi = LLVMGetParam(f, 0);
+  LLVMBuildCondBr(b, LLVMBuildIsNull(b, mi, ""), done, live);
+  LLVMPositionBuilderAtEnd(b, live);
+  LLVMValueRef old = LLVMBuildAtomicRMW(b, inc ? LLVMAtomicRMWBinOpAdd : LLVMAtomicRMWBinOpSub,
+                                        mi, LLVMConstInt(l->i64, 1, 0),
+                                        LLVMAtomicOrderingAcquireRelease, 0);
+  if (inc) {
+    LLVMBuildBr(b, done);
+  } else {
+    LLVMBasicBlockRef release = LLVMAppendBasicBlockInContext(l->c, f, "release");
+    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntEQ, old, LLVMConstInt(l->i64, 1, 0), ""), release,
+                    done);
+    LLVMPositionBuilderAtEnd(b, release);
+    LLVMTypeRef rft = LLVMFunctionType(LLVMVoidTypeInContext(l->c), &l->ptr, 1, 0);
+    LLVMValueRef rel = get_fn(l, "rt_meminfo_free", rft);
+    LLVMBuildCall2(b, rft, rel, &mi, 1, "");
+    LLVMBuildBr(b, done);
+  }
+  LLVMPositionBuilderAtEnd(b, done);
+  LLVMBuildRetVoid(b);
+  LLVMDisposeBuilder(b);
+  return f;
+}
+
+/* Adjusts the reference counts of every array inside a value of type t. */
+static void lo_refcount(Lower *l, const Type *t, LLVMValueRef v, bool inc) {
+  if (t->kind == TY_ARRAY) {
+    LLVMValueRef mi = LLVMBuildExtractValue(l->b, v, 0, "meminfo");
+    LLVMValueRef f = refcount_fn(l, inc);
+    LLVMBuildCall2(l->b, LLVMGlobalGetValueType(f), f, &mi, 1, "");
+  } else if (t->kind == TY_TUPLE) {
+    for (int i = 0; i < t->nfields; i++)
+      if (has_arrays(t->fields[i]))
+        lo_refcount(l, t->fields[i], LLVMBuildExtractValue(l->b, v, (unsigned)i, ""), inc);
+  }
+}
+
+/* Whether evaluating n yields a new reference (an allocation, a tuple or
+ * conditional built from owned parts) rather than a borrowed one. */
+static bool is_fresh(const Node *n) {
+  return n->kind == N_CALL || n->kind == N_TUPLE || n->kind == N_IFEXP || n->kind == N_BOOLOP;
+}
+
+/* Evaluates n as an owned reference. */
+static LLVMValueRef lo_owned(Lower *l, Node *n) {
+  LLVMValueRef v = lo_expr(l, n);
+  if (!is_fresh(n) && has_arrays(n->ty)) lo_refcount(l, n->ty, v, true);
+  return v;
+}
+
+/* Releases what evaluating n made, once its value has been used. */
+static void lo_done_with(Lower *l, Node *n, LLVMValueRef v) {
+  if (is_fresh(n) && has_arrays(n->ty)) lo_refcount(l, n->ty, v, false);
+}
+
+/* ---------------------------------------------------------------- conversions */
+
+static LLVMValueRef lo_truth(Lower *l, LLVMValueRef v, const Type *t) {
+  if (t->kind == TY_BOOL) return v;
+  if (ty_is_float(t)) return LLVMBuildFCmp(l->b, LLVMRealUNE, v, LLVMConstNull(lo_type(l, t)), "");
+  return LLVMBuildICmp(l->b, LLVMIntNE, v, LLVMConstNull(lo_type(l, t)), "");
+}
+
+static LLVMValueRef lo_convert(Lower *l, LLVMValueRef v, const Type *from, const Type *to) {
+  if (ty_equal(from, to) || from->kind == TY_ARRAY) return v;  /* layouts share a struct */
+  LLVMTypeRef dst = lo_type(l, to);
+  if (to->kind == TY_TUPLE) {
+    LLVMValueRef r = LLVMGetUndef(dst);
+    for (int i = 0; i < to->nfields; i++) {
+      LLVMValueRef f = LLVMBuildExtractValue(l->b, v, (unsigned)i, "");
+      r = LLVMBuildInsertValue(l->b, r, lo_convert(l, f, from->fields[i], to->fields[i]),
+                               (unsigned)i, "");
+    }
+    return r;
+  }
+  if (to->kind == TY_BOOL) return lo_truth(l, v, from);
+  if (from->kind == TY_BOOL)
+    return ty_is_float(to) ? LLVMBuildUIToFP(l->b, v, dst, "") : LLVMBuildZExt(l->b, v, dst, "");
+  if (ty_is_int(from) && ty_is_int(to))
+    return LLVMBuildIntCast2(l->b, v, dst, ty_is_signed(from), "");
+  if (ty_is_int(from))
+    return ty_is_signed(from) ? LLVMBuildSIToFP(l->b, v, dst, "") : LLVMBuildUIToFP(l->b, v, dst, "");
+  if (ty_is_int(to)) {
+    /* saturating, so NaN and out-of-range values are defined */
+    LLVMTypeRef ov[2] = {dst, lo_type(l, from)};
+    return intrinsic(l, ty_is_signed(to) ? "llvm.fptosi.sat" : "llvm.fptoui.sat", ov, 2, &v, 1);
+  }
+  return LLVMBuildFPCast(l->b, v, dst, "");
+}
+
+/* Evaluates n and converts it to t. */
+static LLVMValueRef lo_expr_as(Lower *l, Node *n, const Type *t) {
+  return lo_convert(l, lo_expr(l, n), n->ty, t);
+}
+
+/* ---------------------------------------------------------------- arrays */
+
+static LLVMValueRef arr_field(Lower *l, LLVMValueRef a, unsigned field, unsigned i) {
+  unsigned idx[2] = {field, i};
+  return LLVMBuildExtractValue(l->b, LLVMBuildExtractValue(l->b, a, idx[0], ""), idx[1], "");
+}
+
+static LLVMValueRef arr_shape(Lower *l, LLVMValueRef a, int d) { return arr_field(l, a, 3, (unsigned)d); }
+
+/* The byte stride of dimension d. Contiguous layouts compute it from the
+ * shape, which lets LLVM see unit strides and vectorise. */
+static LLVMValueRef arr_stride(Lower *l, const Type *t, LLVMValueRef a, int d) {
+  if (t->layout == 'A') return arr_field(l, a, 4, (unsigned)d);
+  LLVMValueRef s = const_i64(l, ty_bits(t->elem) / 8);
+  if (t->layout == 'C')
+    for (int k = t->ndim - 1; k > d; k--) s = LLVMBuildMul(l->b, s, arr_shape(l, a, k), "");
+  else
+    for (int k = 0; k < d; k++) s = LLVMBuildMul(l->b, s, arr_shape(l, a, k), "");
+  return s;
+}
+
+/* The address of a[idx...]: negative indices wrap as in Python; with
+ * boundscheck, out-of-range indices raise IndexError. */
+static LLVMValueRef lo_element_addr(Lower *l, const Type *t, LLVMValueRef a, LLVMValueRef *idx) {
+  LLVMValueRef offset = const_i64(l, 0);
+  for (int d = 0; d < t->ndim; d++) {
+    LLVMValueRef n = arr_shape(l, a, d), i = idx[d];
+    LLVMValueRef neg = LLVMBuildICmp(l->b, LLVMIntSLT, i, const_i64(l, 0), "");
+    i = LLVMBuildSelect(l->b, neg, LLVMBuildAdd(l->b, i, n, ""), i, "idx");
+    if (l->opts->boundscheck) {
+      LLVMValueRef bad = LLVMBuildICmp(l->b, LLVMIntUGE, i, n, "");
+      raise_if(l, bad, RT_ERR_INDEX, "index is out of bounds");
+    }
+    offset = LLVMBuildAdd(l->b, offset, LLVMBuildMul(l->b, i, arr_stride(l, t, a, d), ""), "");
+  }
+  LLVMValueRef data = LLVMBuildExtractValue(l->b, a, 2, "data");
+  return LLVMBuildGEP2(l->b, l->i8, data, &offset, 1, "elt");
+}
+
+static LLVMValueRef lo_load_scalar(Lower *l, const Type *t, LLVMValueRef addr) {
+  LLVMValueRef v = LLVMBuildLoad2(l->b, lo_storage_type(l, t), addr, "");
+  return t->kind == TY_BOOL ? LLVMBuildTrunc(l->b, v, l->i1, "") : v;
+}
+
+static void lo_store_scalar(Lower *l, const Type *t, LLVMValueRef addr, LLVMValueRef v) {
+  if (t->kind == TY_BOOL) v = LLVMBuildZExt(l->b, v, l->i8, "");
+  LLVMBuildStore(l->b, v, addr);
+}
+
+/* Evaluates the indices of an N_INDEX as int64s. */
+static void lo_indices(Lower *l, Node *idx, LLVMValueRef *out) {
+  if (idx->ty->kind == TY_TUPLE) {
+    LLVMValueRef t = lo_expr(l, idx);
+    for (int i = 0; i < idx->ty->nfields; i++)
+      out[i] = lo_convert(l, LLVMBuildExtractValue(l->b, t, (unsigned)i, ""), idx->ty->fields[i],
+                          TYS(TY_I64));
+  } else {
+    out[0] = lo_expr_as(l, idx, TYS(TY_I64));
+  }
+}
+
+/* The address of the array element an N_INDEX names; *base gets the array. */
+static LLVMValueRef lo_index_addr(Lower *l, Node *n, LLVMValueRef *base) {
+  *base = lo_expr(l, n->lhs);
+  LLVMValueRef idx[RC_MAX_NDIM];
+  lo_indices(l, n->rhs, idx);
+  return lo_element_addr(l, n->lhs->ty, *base, idx);
+}
+
+/* Reads an array from its RtArray memory layout. */
+static LLVMValueRef lo_load_rtarray(Lower *l, const Type *t, LLVMValueRef p) {
+  LLVMValueRef v = LLVMGetUndef(lo_type(l, t));
+  for (unsigned f = 0; f < 3; f++) {
+    LLVMValueRef fp = LLVMBuildStructGEP2(l->b, l->rtarray, p, f, "");
+    v = LLVMBuildInsertValue(l->b, v, LLVMBuildLoad2(l->b, l->ptr, fp, ""), f, "");
+  }
+  for (unsigned f = 3; f < 5; f++) {
+    LLVMValueRef dims = LLVMBuildStructGEP2(l->b, l->rtarray, p, f, "");
+    for (int d = 0; d < t->ndim; d++) {
+      LLVMValueRef idx[2] = {const_i64(l, 0), const_i64(l, d)};
+      LLVMValueRef dp = LLVMBuildGEP2(l->b, LLVMArrayType2(l->i64, RC_MAX_NDIM), dims, idx, 2, "");
+      unsigned path[2] = {f, (unsigned)d};
+      LLVMValueRef agg = LLVMBuildExtractValue(l->b, v, path[0], "");
+      agg = LLVMBuildInsertValue(l->b, agg, LLVMBuildLoad2(l->b, l->i64, dp, ""), path[1], "");
+      v = LLVMBuildInsertValue(l->b, v, agg, f, "");
+    }
+  }
+  return v;
+}
+
+static void lo_store_rtarray(Lower *l, const Type *t, LLVMValueRef p, LLVMValueRef v) {
+  for (unsigned f = 0; f < 3; f++)
+    LLVMBuildStore(l->b, LLVMBuildExtractValue(l->b, v, f, ""),
+                   LLVMBuildStructGEP2(l->b, l->rtarray, p, f, ""));
+  for (unsigned f = 3; f < 5; f++) {
+    LLVMValueRef dims = LLVMBuildStructGEP2(l->b, l->rtarray, p, f, "");
+    for (int d = 0; d < t->ndim; d++) {
+      LLVMValueRef idx[2] = {const_i64(l, 0), const_i64(l, d)};
+      LLVMValueRef dp = LLVMBuildGEP2(l->b, LLVMArrayType2(l->i64, RC_MAX_NDIM), dims, idx, 2, "");
+      LLVMValueRef val = f == 4 ? arr_stride(l, t, v, d) : arr_field(l, v, f, (unsigned)d);
+      LLVMBuildStore(l->b, val, dp);
+    }
+  }
+}
+
+/* Loads or stores a value of any type in its storage layout. */
+static LLVMValueRef lo_load_storage(Lower *l, const Type *t, LLVMValueRef p) {
+  if (t->kind == TY_ARRAY) return lo_load_rtarray(l, t, p);
+  if (t->kind == TY_TUPLE) {
+    LLVMValueRef v = LLVMGetUndef(lo_type(l, t));
+    for (int i = 0; i < t->nfields; i++) {
+      LLVMValueRef fp = LLVMBuildStructGEP2(l->b, lo_storage_type(l, t), p, (unsigned)i, "");
+      v = LLVMBuildInsertValue(l->b, v, lo_load_storage(l, t->fields[i], fp), (unsigned)i, "");
+    }
+    return v;
+  }
+  return lo_load_scalar(l, t, p);
+}
+
+static void lo_store_storage(Lower *l, const Type *t, LLVMValueRef p, LLVMValueRef v) {
+  if (t->kind == TY_ARRAY) {
+    lo_store_rtarray(l, t, p, v);
+  } else if (t->kind == TY_TUPLE) {
+    for (int i = 0; i < t->nfields; i++) {
+      LLVMValueRef fp = LLVMBuildStructGEP2(l->b, lo_storage_type(l, t), p, (unsigned)i, "");
+      lo_store_storage(l, t->fields[i], fp, LLVMBuildExtractValue(l->b, v, (unsigned)i, ""));
+    }
+  } else {
+    lo_store_scalar(l, t, p, v);
+  }
+}
+
+/* Fills n contiguous elements from data with value v. */
+static void lo_fill(Lower *l, const Type *elem, LLVMValueRef data, LLVMValueRef n, LLVMValueRef v) {
+  LLVMBasicBlockRef pre = LLVMGetInsertBlock(l->b);
+  LLVMBasicBlockRef head = new_block(l, "fill"), body = new_block(l, "fill.body"),
+                    done = new_block(l, "fill.done");
+  LLVMBuildBr(l->b, head);
+  position(l, head);
+  LLVMValueRef i = LLVMBuildPhi(l->b, l->i64, "i");
+  LLVMBuildCondBr(l->b, LLVMBuildICmp(l->b, LLVMIntSLT, i, n, ""), body, done);
+  position(l, body);
+  LLVMValueRef p = LLVMBuildGEP2(l->b, lo_storage_type(l, elem), data, &i, 1, "");
+  lo_store_scalar(l, elem, p, v);
+  LLVMValueRef next = LLVMBuildAdd(l->b, i, const_i64(l, 1), "");
+  LLVMBuildBr(l->b, head);
+  LLVMValueRef in_v[2] = {const_i64(l, 0), next};
+  LLVMBasicBlockRef in_b[2] = {pre, body};
+  LLVMAddIncoming(i, in_v, in_b, 2);
+  position(l, done);
+}
+
+/* A new C-contiguous array of type t with the given shape; fill is 0 (zeros),
+ * 1 (ones) or -1 (uninitialised). */
+static LLVMValueRef lo_alloc_array(Lower *l, const Type *t, LLVMValueRef *shape, int fill) {
+  LLVMValueRef count = const_i64(l, 1), anyneg = LLVMConstInt(l->i1, 0, 0);
+  for (int d = 0; d < t->ndim; d++) {
+    count = LLVMBuildMul(l->b, count, shape[d], "");
+    anyneg = LLVMBuildOr(l->b, anyneg, LLVMBuildICmp(l->b, LLVMIntSLT, shape[d], const_i64(l, 0), ""), "");
+  }
+  raise_if(l, anyneg, RT_ERR_VALUE, "negative dimensions are not allowed");
+  int itemsize = ty_bits(t->elem) / 8;
+  LLVMValueRef nbytes = LLVMBuildMul(l->b, count, const_i64(l, itemsize), "nbytes");
+  LLVMValueRef mi = call(l, "rt_alloc", l->ptr, &l->i64, &nbytes, 1);
+  raise_if(l, LLVMBuildIsNull(l->b, mi, ""), RT_ERR_MEMORY, "cannot allocate array");
+  LLVMValueRef datap = LLVMBuildStructGEP2(
+      l->b, LLVMStructTypeInContext(l->c, (LLVMTypeRef[]){l->i64, l->ptr}, 2, 0), mi, 1, "");
+  LLVMValueRef data = LLVMBuildLoad2(l->b, l->ptr, datap, "data");
+  LLVMValueRef a = LLVMGetUndef(lo_type(l, t));
+  a = LLVMBuildInsertValue(l->b, a, mi, 0, "");
+  a = LLVMBuildInsertValue(l->b, a, LLVMConstNull(l->ptr), 1, "");
+  a = LLVMBuildInsertValue(l->b, a, data, 2, "");
+  LLVMValueRef shp = LLVMGetUndef(LLVMArrayType2(l->i64, (uint64_t)t->ndim)), str = shp;
+  LLVMValueRef stride = const_i64(l, itemsize);
+  for (int d = t->ndim - 1; d >= 0; d--) {
+    shp = LLVMBuildInsertValue(l->b, shp, shape[d], (unsigned)d, "");
+    str = LLVMBuildInsertValue(l->b, str, stride, (unsigned)d, "");
+    stride = LLVMBuildMul(l->b, stride, shape[d], "");
+  }
+  a = LLVMBuildInsertValue(l->b, a, shp, 3, "");
+  a = LLVMBuildInsertValue(l->b, a, str, 4, "");
+  if (fill == 0) {
+    LLVMBuildMemSet(l->b, data, LLVMConstInt(l->i8, 0, 0), nbytes, 64);
+  } else if (fill == 1) {
+    LLVMValueRef one = ty_is_float(t->elem) ? LLVMConstReal(lo_type(l, t->elem), 1.0)
+                                            : LLVMConstInt(lo_type(l, t->elem), 1, 0);
+    lo_fill(l, t->elem, data, count, one);
+  }
+  return a;
+}
+
+/* ---------------------------------------------------------------- arithmetic */
+
+static LLVMValueRef lo_int_divmod(Lower *l, int op, const Type *t, LLVMValueRef a, LLVMValueRef b) {
+  LLVMTypeRef ty = lo_type(l, t);
+  LLVMValueRef zero = LLVMConstNull(ty);
+  LLVMValueRef bzero = LLVMBuildICmp(l->b, LLVMIntEQ, b, zero, "");
+  if (!l->opts->error_model_numpy) {
+    raise_if(l, bzero, RT_ERR_ZERODIV,
+             op == OP_MOD ? "integer modulo by zero" : "integer division or modulo by zero");
+  } else {  /* NumPy gives 0 for integer division by zero */
+    b = LLVMBuildSelect(l->b, bzero, LLVMConstInt(ty, 1, 0), b, "");
+  }
+  LLVMValueRef r;
+  if (!ty_is_signed(t)) {
+    r = op == OP_MOD ? LLVMBuildURem(l->b, a, b, "") : LLVMBuildUDiv(l->b, a, b, "");
+  } else {
+    /* MIN // -1 overflows the machine division: -1 always divides exactly,
+     * so divide by 1 and negate (wrapping), as int64 arithmetic does. */
+    LLVMValueRef minus1 = LLVMBuildICmp(l->b, LLVMIntEQ, b, LLVMConstAllOnes(ty), "");
+    LLVMValueRef bb = LLVMBuildSelect(l->b, minus1, LLVMConstInt(ty, 1, 0), b, "");
+    LLVMValueRef q = LLVMBuildSDiv(l->b, a, bb, ""), m = LLVMBuildSRem(l->b, a, bb, "");
+    q = LLVMBuildSelect(l->b, minus1, LLVMBuildNeg(l->b, a, ""), q, "");
+    /* floor: a remainder whose sign differs from the divisor moves down */
+    LLVMValueRef adjust = LLVMBuildAnd(
+        l->b, LLVMBuildICmp(l->b, LLVMIntNE, m, zero, ""),
+        LLVMBuildICmp(l->b, LLVMIntSLT, LLVMBuildXor(l->b, m, b, ""), zero, ""), "");
+    if (op == OP_MOD)
+      r = LLVMBuildSelect(l->b, adjust, LLVMBuildAdd(l->b, m, b, ""), m, "");
+    else
+      r = LLVMBuildSelect(l->b, adjust, LLVMBuildSub(l->b, q, LLVMConstInt(ty, 1, 0), ""), q, "");
+  }
+  if (l->opts->error_model_numpy) r = LLVMBuildSelect(l->b, bzero, zero, r, "");
+  return r;
+}
+
+/* Python's float floor division and modulo (CPython's float_divmod). */
+static LLVMValueRef lo_float_divmod(Lower *l, int op, const Type *t, LLVMValueRef a, LLVMValueRef b) {
+  LLVMTypeRef ty = lo_type(l, t);
+  LLVMValueRef zero = LLVMConstReal(ty, 0.0);
+  if (!l->opts->error_model_numpy)
+    raise_if(l, LLVMBuildFCmp(l->b, LLVMRealOEQ, b, zero, ""), RT_ERR_ZERODIV,
+             op == OP_MOD ? "float modulo" : "float floor division by zero");
+  LLVMValueRef mod = LLVMBuildFRem(l->b, a, b, "");
+  LLVMValueRef div = LLVMBuildFDiv(l->b, LLVMBuildFSub(l->b, a, mod, ""), b, "");
+  LLVMValueRef modnz = LLVMBuildFCmp(l->b, LLVMRealUNE, mod, zero, "");
+  LLVMValueRef signs = LLVMBuildXor(l->b, LLVMBuildFCmp(l->b, LLVMRealOLT, b, zero, ""),
+                                    LLVMBuildFCmp(l->b, LLVMRealOLT, mod, zero, ""), "");
+  LLVMValueRef fix = LLVMBuildAnd(l->b, modnz, signs, "");
+  LLVMValueRef one = LLVMConstReal(ty, 1.0);
+  LLVMTypeRef ov[1] = {ty};
+  if (op == OP_MOD) {
+    LLVMValueRef cs[2] = {zero, b};
+    LLVMValueRef signed_zero = intrinsic(l, "llvm.copysign", ov, 1, cs, 2);
+    LLVMValueRef m = LLVMBuildSelect(l->b, fix, LLVMBuildFAdd(l->b, mod, b, ""), mod, "");
+    return LLVMBuildSelect(l->b, modnz, m, signed_zero, "");
+  }
+  div = LLVMBuildSelect(l->b, fix, LLVMBuildFSub(l->b, div, one, ""), div, "");
+  LLVMValueRef fl = intrinsic(l, "llvm.floor", ov, 1, &div, 1);
+  LLVMValueRef up = LLVMBuildFCmp(l->b, LLVMRealOGT, LLVMBuildFSub(l->b, div, fl, ""),
+                                  LLVMConstReal(ty, 0.5), "");
+  fl = LLVMBuildSelect(l->b, up, LLVMBuildFAdd(l->b, fl, one, ""), fl, "");
+  LLVMValueRef cs[2] = {zero, LLVMBuildFDiv(l->b, a, b, "")};
+  LLVMValueRef signed_zero = intrinsic(l, "llvm.copysign", ov, 1, cs, 2);
+  LLVMValueRef divnz = LLVMBuildFCmp(l->b, LLVMRealUNE, div, zero, "");
+  return LLVMBuildSelect(l->b, divnz, fl, signed_zero, "");
+}
+
+/* Integer power by repeated squaring; a negative exponent raises, since the
+ * result type was fixed as an integer. */
+static LLVMValueRef lo_int_pow(Lower *l, const Type *t, LLVMValueRef a, LLVMValueRef e) {
+  LLVMTypeRef ty = lo_type(l, t);
+  if (ty_is_signed(t))
+    raise_if(l, LLVMBuildICmp(l->b, LLVMIntSLT, e, LLVMConstNull(ty), ""), RT_ERR_VALUE,
+             "integer power with a negative exponent: use a float base");
+  LLVMBasicBlockRef pre = LLVMGetInsertBlock(l->b);
+  LLVMBasicBlockRef head = new_block(l, "pow"), body = new_block(l, "pow.body"),
+                    done = new_block(l, "pow.done");
+  LLVMBuildBr(l->b, head);
+  position(l, head);
+  LLVMValueRef acc = LLVMBuildPhi(l->b, ty, "acc"), base = LLVMBuildPhi(l->b, ty, "base"),
+               exp = LLVMBuildPhi(l->b, ty, "exp");
+  LLVMBuildCondBr(l->b, LLVMBuildICmp(l->b, LLVMIntNE, exp, LLVMConstNull(ty), ""), body, done);
+  position(l, body);
+  LLVMValueRef odd = LLVMBuildTrunc(l->b, exp, l->i1, "");
+  LLVMValueRef acc2 = LLVMBuildSelect(l->b, odd, LLVMBuildMul(l->b, acc, base, ""), acc, "");
+  LLVMValueRef base2 = LLVMBuildMul(l->b, base, base, "");
+  LLVMValueRef exp2 = LLVMBuildLShr(l->b, exp, LLVMConstInt(ty, 1, 0), "");
+  LLVMBuildBr(l->b, head);
+  LLVMBasicBlockRef from[2] = {pre, body};
+  LLVMValueRef acc_in[2] = {LLVMConstInt(ty, 1, 0), acc2}, base_in[2] = {a, base2},
+               exp_in[2] = {e, exp2};
+  LLVMAddIncoming(acc, acc_in, from, 2);
+  LLVMAddIncoming(base, base_in, from, 2);
+  LLVMAddIncoming(exp, exp_in, from, 2);
+  position(l, done);
+  return acc;
+}
+
+/* Shifts as on Python ints, wrapped to the width: a negative count raises,
+ * counts past the width give 0 (or -1 for a negative value shifted right). */
+static LLVMValueRef lo_shift(Lower *l, int op, const Type *t, LLVMValueRef a, LLVMValueRef n) {
+  LLVMTypeRef ty = lo_type(l, t);
+  if (ty_is_signed(t))
+    raise_if(l, LLVMBuildICmp(l->b, LLVMIntSLT, n, LLVMConstNull(ty), ""), RT_ERR_VALUE,
+             "negative shift count");
+  LLVMValueRef width = LLVMConstInt(ty, (unsigned long long)ty_bits(t), 0);
+  LLVMValueRef big = LLVMBuildICmp(l->b, LLVMIntUGE, n, width, "");
+  LLVMValueRef safe = LLVMBuildSelect(l->b, big, LLVMConstNull(ty), n, "");
+  if (op == OP_LSHIFT)
+    return LLVMBuildSelect(l->b, big, LLVMConstNull(ty), LLVMBuildShl(l->b, a, safe, ""), "");
+  if (!ty_is_signed(t))
+    return LLVMBuildSelect(l->b, big, LLVMConstNull(ty), LLVMBuildLShr(l->b, a, safe, ""), "");
+  LLVMValueRef sh = LLVMBuildSelect(l->b, big, LLVMConstInt(ty, (unsigned long long)ty_bits(t) - 1, 0), n, "");
+  return LLVMBuildAShr(l->b, a, sh, "");
+}
+
+/* a op b, both already converted to t (the operation's operand type). */
+static LLVMValueRef lo_arith(Lower *l, int op, const Type *t, LLVMValueRef a, LLVMValueRef b) {
+  bool fl = ty_is_float(t);
+  LLVMTypeRef ty = lo_type(l, t);
+  switch (op) {
+  case OP_ADD: return fl ? LLVMBuildFAdd(l->b, a, b, "") : LLVMBuildAdd(l->b, a, b, "");
+  case OP_SUB: return fl ? LLVMBuildFSub(l->b, a, b, "") : LLVMBuildSub(l->b, a, b, "");
+  case OP_MUL: return fl ? LLVMBuildFMul(l->b, a, b, "") : LLVMBuildMul(l->b, a, b, "");
+  case OP_DIV:
+    if (!l->opts->error_model_numpy)
+      raise_if(l, LLVMBuildFCmp(l->b, LLVMRealOEQ, b, LLVMConstReal(ty, 0.0), ""), RT_ERR_ZERODIV,
+               "division by zero");
+    return LLVMBuildFDiv(l->b, a, b, "");
+  case OP_FLOORDIV: case OP_MOD:
+    return fl ? lo_float_divmod(l, op, t, a, b) : lo_int_divmod(l, op, t, a, b);
+  case OP_POW:
+    if (fl) {
+      LLVMTypeRef ov[1] = {ty};
+      LLVMValueRef args[2] = {a, b};
+      return intrinsic(l, "llvm.pow", ov, 1, args, 2);
+    }
+    return lo_int_pow(l, t, a, b);
+  case OP_LSHIFT: case OP_RSHIFT: return lo_shift(l, op, t, a, b);
+  case OP_BITAND: return LLVMBuildAnd(l->b, a, b, "");
+  case OP_BITOR: return LLVMBuildOr(l->b, a, b, "");
+  default: return LLVMBuildXor(l->b, a, b, "");
+  }
+}
+
+/* The type both operands of op are converted to before it is applied:
+ * true division works in floats even when the result type came from ints. */
+static const Type *operand_type(int op, const Type *result) {
+  if (op == OP_DIV && !ty_is_float(result)) return TYS(TY_F64);
+  if (result->kind == TY_BOOL && op >= OP_BITAND && op <= OP_BITXOR) return TYS(TY_BOOL);
+  return result;
+}
+
+static LLVMValueRef lo_binop_values(Lower *l, int op, const Type *result, LLVMValueRef a,
+                                    const Type *ta, LLVMValueRef b, const Type *tb) {
+  const Type *t = operand_type(op, result);
+  return lo_arith(l, op, t, lo_convert(l, a, ta, t), lo_convert(l, b, tb, t));
+}
+
+static LLVMValueRef lo_binop(Lower *l, Node *n) {
+  LLVMValueRef a = lo_expr(l, n->lhs), b = lo_expr(l, n->rhs);
+  return lo_binop_values(l, n->op, n->ty, a, n->lhs->ty, b, n->rhs->ty);
+}
+
+static LLVMValueRef lo_unary(Lower *l, Node *n) {
+  LLVMValueRef v = lo_expr(l, n->lhs);
+  if (n->op == OP_NOT) return LLVMBuildNot(l->b, lo_truth(l, v, n->lhs->ty), "");
+  v = lo_convert(l, v, n->lhs->ty, n->ty);
+  if (n->op == OP_POS) return v;
+  if (n->op == OP_INVERT) return LLVMBuildNot(l->b, v, "");
+  return ty_is_float(n->ty) ? LLVMBuildFNeg(l->b, v, "") : LLVMBuildNeg(l->b, v, "");
+}
+
+static LLVMValueRef lo_compare_values(Lower *l, int op, LLVMValueRef a, const Type *ta,
+                                      LLVMValueRef b, const Type *tb) {
+  const Type *t = ty_is_float(ta) || ty_is_float(tb) ? TYS(TY_F64)
+                  : ta->kind == TY_BOOL && tb->kind == TY_BOOL ? TYS(TY_I64)
+                  : (ta->kind == TY_U64 || tb->kind == TY_U64) &&
+                            ty_is_signed(ta) != ty_is_signed(tb) ? TYS(TY_F64)
+                  : ta->kind == TY_U64 && tb->kind == TY_U64 ? TYS(TY_U64) : TYS(TY_I64);
+  if (ty_is_float(ta) && ty_equal(ta, tb)) t = ta;
+  a = lo_convert(l, a, ta, t);
+  b = lo_convert(l, b, tb, t);
+  if (ty_is_float(t)) {
+    static const LLVMRealPredicate fp[] = {LLVMRealOEQ, LLVMRealUNE, LLVMRealOLT,
+                                           LLVMRealOLE, LLVMRealOGT, LLVMRealOGE};
+    return LLVMBuildFCmp(l->b, fp[op - OP_EQ], a, b, "");
+  }
+  static const LLVMIntPredicate sp[] = {LLVMIntEQ, LLVMIntNE, LLVMIntSLT, LLVMIntSLE, LLVMIntSGT, LLVMIntSGE};
+  static const LLVMIntPredicate up[] = {LLVMIntEQ, LLVMIntNE, LLVMIntULT, LLVMIntULE, LLVMIntUGT, LLVMIntUGE};
+  return LLVMBuildICmp(l->b, (ty_is_signed(t) ? sp : up)[op - OP_EQ], a, b, "");
+}
+
+/* a < b < c: each operand evaluated once, stopping at the first false. */
+static LLVMValueRef lo_compare(Lower *l, Node *n) {
+  LLVMValueRef result = entry_alloca(l, l->i1, "cmp");
+  LLVMBasicBlockRef done = new_block(l, "cmp.done");
+  LLVMValueRef a = lo_expr(l, n->list.items[0]);
+  for (int i = 0; i + 1 < n->list.len; i++) {
+    LLVMValueRef b = lo_expr(l, n->list.items[i + 1]);
+    LLVMValueRef c = lo_compare_values(l, n->ops[i], a, n->list.items[i]->ty, b,
+                                       n->list.items[i + 1]->ty);
+    LLVMBuildStore(l->b, c, result);
+    if (i + 2 < n->list.len) {
+      LLVMBasicBlockRef next = new_block(l, "cmp.next");
+      LLVMBuildCondBr(l->b, c, next, done);
+      position(l, next);
+    }
+    a = b;
+  }
+  LLVMBuildBr(l->b, done);
+  position(l, done);
+  return LLVMBuildLoad2(l->b, l->i1, result, "");
+}
+
+/* and/or give the first operand that decides, as Python does. */
+static LLVMValueRef lo_boolop(Lower *l, Node *n) {
+  LLVMValueRef result = entry_alloca(l, lo_type(l, n->ty), "boolop");
+  LLVMBasicBlockRef done = new_block(l, "boolop.done");
+  for (int i = 0; i < n->list.len; i++) {
+    Node *e = n->list.items[i];
+    LLVMValueRef v = lo_expr(l, e);
+    LLVMBuildStore(l->b, lo_convert(l, v, e->ty, n->ty), result);
+    if (i + 1 < n->list.len) {
+      LLVMBasicBlockRef next = new_block(l, "boolop.next");
+      LLVMValueRef t = lo_truth(l, v, e->ty);
+      if (n->op == OP_AND)
+        LLVMBuildCondBr(l->b, t, next, done);
+      else
+        LLVMBuildCondBr(l->b, t, done, next);
+      position(l, next);
+    }
+  }
+  LLVMBuildBr(l->b, done);
+  position(l, done);
+  return LLVMBuildLoad2(l->b, lo_type(l, n->ty), result, "");
+}
+
+static LLVMValueRef lo_ifexp(Lower *l, Node *n) {
+  LLVMValueRef result = entry_alloca(l, lo_type(l, n->ty), "ifexp");
+  LLVMBasicBlockRef then = new_block(l, "ifexp.then"), other = new_block(l, "ifexp.else"),
+                    done = new_block(l, "ifexp.done");
+  LLVMBuildCondBr(l->b, lo_truth(l, lo_expr(l, n->cond), n->cond->ty), then, other);
+  position(l, then);
+  LLVMBuildStore(l->b, lo_convert(l, lo_owned(l, n->lhs), n->lhs->ty, n->ty), result);
+  LLVMBuildBr(l->b, done);
+  position(l, other);
+  LLVMBuildStore(l->b, lo_convert(l, lo_owned(l, n->rhs), n->rhs->ty, n->ty), result);
+  LLVMBuildBr(l->b, done);
+  position(l, done);
+  return LLVMBuildLoad2(l->b, lo_type(l, n->ty), result, "");
+}
+
+/* ---------------------------------------------------------------- calls */
+
+static LLVMValueRef lo_minmax(Lower *l, Node *n) {
+  LLVMValueRef r = lo_expr_as(l, n->list.items[0], n->ty);
+  for (int i = 1; i < n->list.len; i++) {
+    LLVMValueRef v = lo_expr_as(l, n->list.items[i], n->ty);
+    /* min keeps the first of equal (or unordered) values, as Python's does */
+    LLVMValueRef better = lo_compare_values(l, n->op == BI_MIN ? OP_LT : OP_GT, v, n->ty, r, n->ty);
+    r = LLVMBuildSelect(l->b, better, v, r, "");
+  }
+  return r;
+}
+
+static LLVMValueRef lo_abs(Lower *l, Node *n) {
+  LLVMValueRef v = lo_expr_as(l, n->list.items[0], n->ty);
+  LLVMTypeRef ov[1] = {lo_type(l, n->ty)};
+  if (ty_is_float(n->ty)) return intrinsic(l, "llvm.fabs", ov, 1, &v, 1);
+  if (!ty_is_signed(n->ty)) return v;
+  LLVMValueRef args[2] = {v, LLVMConstInt(l->i1, 0, 0)};
+  return intrinsic(l, "llvm.abs", ov, 1, args, 2);
+}
+
+static LLVMValueRef lo_alloc_call(Lower *l, Node *n) {
+  LLVMValueRef shape[RC_MAX_NDIM];
+  int fill = n->op == BI_NP_ZEROS || n->op == BI_NP_ZEROS_LIKE ? 0
+             : n->op == BI_NP_ONES || n->op == BI_NP_ONES_LIKE ? 1 : -1;
+  Node *arg = n->list.items[0];
+  LLVMValueRef v = lo_expr(l, arg);
+  if (n->op >= BI_NP_EMPTY_LIKE) {
+    for (int d = 0; d < n->ty->ndim; d++) shape[d] = arr_shape(l, v, d);
+    lo_done_with(l, arg, v);
+  } else if (arg->ty->kind == TY_TUPLE) {
+    for (int d = 0; d < n->ty->ndim; d++)
+      shape[d] = lo_convert(l, LLVMBuildExtractValue(l->b, v, (unsigned)d, ""), arg->ty->fields[d],
+                            TYS(TY_I64));
+  } else {
+    shape[0] = lo_convert(l, v, arg->ty, TYS(TY_I64));
+  }
+  return lo_alloc_array(l, n->ty, shape, fill);
+}
+
+static LLVMValueRef lo_call(Lower *l, Node *n) {
+  switch (n->op) {
+  case BI_LEN: {
+    Node *a = n->list.items[0];
+    if (a->ty->kind == TY_TUPLE) return const_i64(l, a->ty->nfields);
+    LLVMValueRef v = lo_expr(l, a);
+    LLVMValueRef len = a->ty->ndim ? arr_shape(l, v, 0) : const_i64(l, 0);
+    lo_done_with(l, a, v);
+    return len;
+  }
+  case BI_ABS: return lo_abs(l, n);
+  case BI_MIN: case BI_MAX: return lo_minmax(l, n);
+  case BI_INT: case BI_FLOAT: case BI_BOOL: return lo_expr_as(l, n->list.items[0], n->ty);
+  case BI_RANGE: return LLVMGetUndef(l->i8);  /* only reached through lo_for */
+  default: return lo_alloc_call(l, n);
+  }
+}
+
+/* ---------------------------------------------------------------- other expressions */
+
+static LLVMValueRef lo_attr(Lower *l, Node *n) {
+  const Type *t = n->lhs->ty;
+  if (n->op == ATTR_NDIM || n->op == ATTR_DTYPE) return const_i64(l, t->ndim);
+  LLVMValueRef a = lo_expr(l, n->lhs), r;
+  if (n->op == ATTR_SHAPE) {
+    r = LLVMGetUndef(lo_type(l, n->ty));
+    for (int d = 0; d < t->ndim; d++)
+      r = LLVMBuildInsertValue(l->b, r, arr_shape(l, a, d), (unsigned)d, "");
+  } else {
+    r = const_i64(l, 1);
+    for (int d = 0; d < t->ndim; d++) r = LLVMBuildMul(l->b, r, arr_shape(l, a, d), "");
+  }
+  lo_done_with(l, n->lhs, a);
+  return r;
+}
+
+static LLVMValueRef lo_index(Lower *l, Node *n) {
+  if (n->lhs->ty->kind == TY_TUPLE) {
+    int64_t i = n->rhs->kind == N_INT ? n->rhs->ival : -n->rhs->lhs->ival;
+    if (i < 0) i += n->lhs->ty->nfields;
+    LLVMValueRef t = lo_expr(l, n->lhs);
+    return LLVMBuildExtractValue(l->b, t, (unsigned)i, "");
+  }
+  LLVMValueRef base;
+  LLVMValueRef addr = lo_index_addr(l, n, &base);
+  LLVMValueRef v = lo_load_scalar(l, n->ty, addr);
+  lo_done_with(l, n->lhs, base);
+  return v;
+}
+
+static LLVMValueRef lo_tuple(Lower *l, Node *n) {
+  LLVMValueRef t = LLVMGetUndef(lo_type(l, n->ty));
+  for (int i = 0; i < n->list.len; i++)
+    t = LLVMBuildInsertValue(l->b, t, lo_owned(l, n->list.items[i]), (unsigned)i, "");
+  return t;
+}
+
+static LLVMValueRef lo_expr(Lower *l, Node *n) {
+  switch (n->kind) {
+  case N_INT: return const_i64(l, n->ival);
+  case N_FLOAT: return LLVMConstReal(l->f64, n->fval);
+  case N_BOOL: return LLVMConstInt(l->i1, (unsigned long long)n->ival, 0);
+  case N_VAR: return LLVMBuildLoad2(l->b, lo_type(l, n->ty), l->slots[n->var], l->f->var_names[n->var]);
+  case N_BINOP: return lo_binop(l, n);
+  case N_UNARY: return lo_unary(l, n);
+  case N_COMPARE: return lo_compare(l, n);
+  case N_BOOLOP: return lo_boolop(l, n);
+  case N_IFEXP: return lo_ifexp(l, n);
+  case N_CALL: return lo_call(l, n);
+  case N_INDEX: return lo_index(l, n);
+  case N_ATTR: return lo_attr(l, n);
+  case N_TUPLE: return lo_tuple(l, n);
+  default: return LLVMGetUndef(l->i8);  /* dtypes and modules have no runtime value */
+  }
+}
+
+/* ---------------------------------------------------------------- statements */
+
+/* Stores an owned value into a target: a variable (releasing what it held),
+ * an array element, or a tuple of targets. */
+static void lo_store(Lower *l, Node *target, const Type *t, LLVMValueRef v) {
+  if (target->kind == N_VAR) {
+    const Type *vt = l->f->var_types[target->var];
+    LLVMValueRef slot = l->slots[target->var];
+    if (has_arrays(vt)) lo_refcount(l, vt, LLVMBuildLoad2(l->b, lo_type(l, vt), slot, ""), false);
+    LLVMBuildStore(l->b, lo_convert(l, v, t, vt), slot);
+  } else if (target->kind == N_INDEX) {
+    LLVMValueRef base;
+    LLVMValueRef addr = lo_index_addr(l, target, &base);
+    lo_store_scalar(l, target->ty, addr, lo_convert(l, v, t, target->ty));
+    lo_done_with(l, target->lhs, base);
+  } else {
+    for (int i = 0; i < target->list.len; i++)
+      lo_store(l, target->list.items[i], t->fields[i], LLVMBuildExtractValue(l->b, v, (unsigned)i, ""));
+  }
+}
+
+/* a op= b. For an element a[i] the address is computed once. n->ty is the
+ * type of the operation's result, converted to the target's type on store. */
+static void lo_augassign(Lower *l, Node *n) {
+  Node *target = n->lhs;
+  if (target->kind == N_VAR) {
+    LLVMValueRef cur = lo_expr(l, target), rhs = lo_expr(l, n->rhs);
+    LLVMValueRef r = lo_binop_values(l, n->op, n->ty, cur, target->ty, rhs, n->rhs->ty);
+    lo_store(l, target, n->ty, r);
+    return;
+  }
+  LLVMValueRef base;
+  LLVMValueRef addr = lo_index_addr(l, target, &base);
+  LLVMValueRef cur = lo_load_scalar(l, target->ty, addr);
+  LLVMValueRef rhs = lo_expr(l, n->rhs);
+  LLVMValueRef r = lo_binop_values(l, n->op, n->ty, cur, target->ty, rhs, n->rhs->ty);
+  lo_store_scalar(l, target->ty, addr, lo_convert(l, r, n->ty, target->ty));
+  lo_done_with(l, target->lhs, base);
+}
+
+static bool terminated(Lower *l) { return LLVMGetBasicBlockTerminator(LLVMGetInsertBlock(l->b)) != NULL; }
+
+static void lo_if(Lower *l, Node *n) {
+  LLVMBasicBlockRef then = new_block(l, "then"), other = new_block(l, "else"),
+                    done = new_block(l, "endif");
+  LLVMBuildCondBr(l->b, lo_truth(l, lo_expr(l, n->cond), n->cond->ty), then, other);
+  position(l, then);
+  lo_block(l, &n->body);
+  if (!terminated(l)) LLVMBuildBr(l->b, done);
+  position(l, other);
+  lo_block(l, &n->orelse);
+  if (!terminated(l)) LLVMBuildBr(l->b, done);
+  position(l, done);
+}
+
+static void lo_loop_body(Lower *l, Node *n, LLVMBasicBlockRef brk, LLVMBasicBlockRef cont) {
+  Loop loop = {brk, cont}, *outer = l->loop;
+  l->loop = &loop;
+  lo_block(l, &n->body);
+  if (!terminated(l)) LLVMBuildBr(l->b, cont);
+  l->loop = outer;
+}
+
+static void lo_while(Lower *l, Node *n) {
+  LLVMBasicBlockRef head = new_block(l, "while"), body = new_block(l, "while.body"),
+                    other = new_block(l, "while.else"), done = new_block(l, "while.end");
+  LLVMBuildBr(l->b, head);
+  position(l, head);
+  LLVMBuildCondBr(l->b, lo_truth(l, lo_expr(l, n->cond), n->cond->ty), body, other);
+  position(l, body);
+  lo_loop_body(l, n, done, head);
+  position(l, other);
+  lo_block(l, &n->orelse);
+  if (!terminated(l)) LLVMBuildBr(l->b, done);
+  position(l, done);
+}
+
+/* for v in range(start, stop, step). The counter is separate from v, so that
+ * v keeps its last value after the loop, and a body that assigns v does not
+ * change the iteration, as in Python. */
+static void lo_for(Lower *l, Node *n) {
+  Node *r = n->cond;
+  LLVMValueRef start = const_i64(l, 0), stop, step = const_i64(l, 1);
+  int64_t const_step = 1;
+  bool step_known = true;
+  if (r->list.len == 1) {
+    stop = lo_expr_as(l, r->list.items[0], TYS(TY_I64));
+  } else {
+    start = lo_expr_as(l, r->list.items[0], TYS(TY_I64));
+    stop = lo_expr_as(l, r->list.items[1], TYS(TY_I64));
+    if (r->list.len == 3) {
+      Node *s = r->list.items[2];
+      step = lo_expr_as(l, s, TYS(TY_I64));
+      step_known = LLVMIsAConstantInt(step) != NULL;
+      if (step_known) const_step = LLVMConstIntGetSExtValue(step);
+      if (!step_known || const_step == 0)
+        raise_if(l, LLVMBuildICmp(l->b, LLVMIntEQ, step, const_i64(l, 0), ""), RT_ERR_VALUE,
+                 "range() arg 3 must not be zero");
+    }
+  }
+  LLVMValueRef counter = entry_alloca(l, l->i64, "counter");
+  LLVMBuildStore(l->b, start, counter);
+  LLVMBasicBlockRef head = new_block(l, "for"), body = new_block(l, "for.body"),
+                    latch = new_block(l, "for.next"), other = new_block(l, "for.else"),
+                    done = new_block(l, "for.end");
+  LLVMBuildBr(l->b, head);
+  position(l, head);
+  LLVMValueRef i = LLVMBuildLoad2(l->b, l->i64, counter, "i");
+  LLVMValueRef up = LLVMBuildICmp(l->b, LLVMIntSLT, i, stop, "");
+  LLVMValueRef cond = up;
+  if (!step_known) {
+    LLVMValueRef down = LLVMBuildICmp(l->b, LLVMIntSGT, i, stop, "");
+    LLVMValueRef pos = LLVMBuildICmp(l->b, LLVMIntSGT, step, const_i64(l, 0), "");
+    cond = LLVMBuildSelect(l->b, pos, up, down, "");
+  } else if (const_step < 0) {
+    cond = LLVMBuildICmp(l->b, LLVMIntSGT, i, stop, "");
+  }
+  LLVMBuildCondBr(l->b, cond, body, other);
+  position(l, body);
+  LLVMBuildStore(l->b, i, l->slots[n->lhs->var]);
+  lo_loop_body(l, n, done, latch);
+  position(l, latch);
+  LLVMBuildStore(l->b, LLVMBuildAdd(l->b, LLVMBuildLoad2(l->b, l->i64, counter, ""), step, ""), counter);
+  LLVMBuildBr(l->b, head);
+  position(l, other);
+  lo_block(l, &n->orelse);
+  if (!terminated(l)) LLVMBuildBr(l->b, done);
+  position(l, done);
+}
+
+static void lo_return(Lower *l, Node *n) {
+  if (n->lhs) {
+    LLVMValueRef v = lo_convert(l, lo_owned(l, n->lhs), n->lhs->ty, l->f->ret_type);
+    lo_store_storage(l, l->f->ret_type, l->ret_ptr, v);
+  }
+  LLVMBuildStore(l->b, const_i32(l, RT_OK), l->status);
+  LLVMBuildBr(l->b, l->exit_bb);
+}
+
+static void lo_stmt(Lower *l, Node *n) {
+  switch (n->kind) {
+  case N_ASSIGN: lo_store(l, n->lhs, n->rhs->ty, lo_owned(l, n->rhs)); break;
+  case N_AUGASSIGN: lo_augassign(l, n); break;
+  case N_IF: lo_if(l, n); break;
+  case N_WHILE: lo_while(l, n); break;
+  case N_FOR: lo_for(l, n); break;
+  case N_RETURN: lo_return(l, n); break;
+  case N_BREAK: LLVMBuildBr(l->b, l->loop->brk); break;
+  case N_CONTINUE: LLVMBuildBr(l->b, l->loop->cont); break;
+  case N_EXPR: {
+    LLVMValueRef v = lo_expr(l, n->lhs);
+    lo_done_with(l, n->lhs, v);
+    break;
+  }
+  case N_BLOCK: lo_block(l, &n->body); break;
+  default: break;
+  }
+}
+
+/* Statements after a return, break or continue are unreachable: they are
+ * not emitted. */
+static void lo_block(Lower *l, NodeList *b) {
+  for (int i = 0; i < b->len && !terminated(l); i++) lo_stmt(l, b->items[i]);
+}
+
+/* ---------------------------------------------------------------- the function */
+
+/* The exit block: release every local that can hold arrays, return status. */
+static void lo_exit(Lower *l) {
+  position(l, l->exit_bb);
+  for (int v = 0; v < l->f->nvars; v++) {
+    const Type *t = l->f->var_types[v];
+    if (t && has_arrays(t)) lo_refcount(l, t, LLVMBuildLoad2(l->b, lo_type(l, t), l->slots[v], ""), false);
+  }
+  LLVMBuildRet(l->b, LLVMBuildLoad2(l->b, l->i32, l->status, "status"));
+}
+
+static void lo_prologue(Lower *l) {
+  LLVMValueRef args = LLVMGetParam(l->fn, 1);
+  l->status = entry_alloca(l, l->i32, "status");
+  l->slots = arena_alloc(l->f->arena, sizeof(LLVMValueRef) * (size_t)(l->f->nvars ? l->f->nvars : 1));
+  for (int v = 0; v < l->f->nvars; v++) {
+    const Type *t = l->f->var_types[v];
+    if (!t) continue;  /* never assigned: never read either */
+    l->slots[v] = entry_alloca(l, lo_type(l, t), l->f->var_names[v]);
+    if (v < l->f->nparams) {
+      LLVMValueRef idx = const_i64(l, v);
+      LLVMValueRef pp = LLVMBuildGEP2(l->b, l->ptr, args, &idx, 1, "");
+      LLVMValueRef p = LLVMBuildLoad2(l->b, l->ptr, pp, "");
+      LLVMBuildStore(l->b, lo_load_storage(l, t, p), l->slots[v]);
+    } else if (has_arrays(t)) {
+      LLVMBuildStore(l->b, LLVMConstNull(lo_type(l, t)), l->slots[v]);
+    }
+  }
+}
+
+static void lo_init(Lower *l, LLVMContextRef c) {
+  l->c = c;
+  l->i1 = LLVMInt1TypeInContext(c);
+  l->i8 = LLVMInt8TypeInContext(c);
+  l->i32 = LLVMInt32TypeInContext(c);
+  l->i64 = LLVMInt64TypeInContext(c);
+  l->f32 = LLVMFloatTypeInContext(c);
+  l->f64 = LLVMDoubleTypeInContext(c);
+  l->ptr = LLVMPointerTypeInContext(c, 0);
+  LLVMTypeRef dims = LLVMArrayType2(l->i64, RC_MAX_NDIM);
+  LLVMTypeRef f[5] = {l->ptr, l->ptr, l->ptr, dims, dims};
+  l->rtarray = LLVMStructTypeInContext(c, f, 5, 0);
+}
+
+LLVMModuleRef lo_function(Func *f, const CompileOptions *opts, LLVMContextRef c, const char *symbol) {
+  Lower l = {.f = f, .opts = opts};
+  lo_init(&l, c);
+  l.m = LLVMModuleCreateWithNameInContext(f->name, c);
+  l.b = LLVMCreateBuilderInContext(c);
+  LLVMTypeRef params[2] = {l.ptr, l.ptr};
+  l.fn = LLVMAddFunction(l.m, symbol, LLVMFunctionType(l.i32, params, 2, 0));
+  for (unsigned i = 0; i < 2; i++) {
+    unsigned kind = LLVMGetEnumAttributeKindForName("noalias", 7);
+    LLVMAddAttributeAtIndex(l.fn, i + 1, LLVMCreateEnumAttribute(c, kind, 0));
+  }
+  l.ret_ptr = LLVMGetParam(l.fn, 0);
+  LLVMBasicBlockRef entry = new_block(&l, "entry");
+  l.exit_bb = new_block(&l, "exit");
+  position(&l, entry);
+  lo_prologue(&l);
+  lo_block(&l, &f->body);
+  if (!terminated(&l)) {  /* falling off the end returns None */
+    LLVMBuildStore(l.b, const_i32(&l, RT_OK), l.status);
+    LLVMBuildBr(l.b, l.exit_bb);
+  }
+  lo_exit(&l);
+  LLVMDisposeBuilder(l.b);
+  return l.m;
+}

@@ -1,0 +1,31 @@
+"""python -m ruchey -s: what ruchey runs on."""
+import os
+import platform
+import sys
+
+
+def system_report():
+    from ruchey import _core
+    import numpy
+    lines = [
+        ("ruchey", __import__("ruchey").__version__),
+        ("Python", sys.version.split()[0]),
+        ("NumPy", numpy.__version__),
+        ("LLVM", _core.llvm_version()),
+        ("CPU", f"{_core.host_cpu()} ({platform.machine()})"),
+        ("CPU cores", str(os.cpu_count())),
+    ]
+    width = max(len(k) for k, _ in lines)
+    return "\n".join(f"{k:<{width}} : {v}" for k, v in lines)
+
+
+def main(argv):
+    if argv[1:] in (["-s"], ["--sysinfo"]):
+        print(system_report())
+        return 0
+    print("usage: python -m ruchey -s   (print the system ruchey runs on)")
+    return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
