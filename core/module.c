@@ -117,8 +117,10 @@ void core_raise_diag(const Diag *d, const char *filename) {
   PyErr_Clear();
   size_t n = strlen(src);
   while (n && (src[n - 1] == '\n' || src[n - 1] == '\r')) n--;
-  PyErr_Format(core_TypingError, "%s\n\nFile \"%s\", line %d, column %d:\n    %.*s\n    %*s^",
-               d->msg, filename, d->line, d->col + 1, (int)n, src, d->col, "");
+  char text[sizeof d->msg + 8192];
+  snprintf(text, sizeof text, "%s\n\nFile \"%s\", line %d, column %d:\n    %.*s\n    %*s^", d->msg,
+           filename, d->line, d->col + 1, (int)n, src, d->col, "");
+  PyErr_SetString(core_TypingError, text);
   Py_XDECREF(line);
 }
 

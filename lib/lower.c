@@ -908,52 +908,54 @@ static void lo_while(Lower *l, Node *n) {
   position(l, done);
 }
 
-/* for v in range(start, stop, step). The counter is separate from v, so that
- * v keeps its last value after the loop, and a body that assigns v does not
- * change the iteration, as in Python. */
+/* The number of values of range(start, stop, step), computed in unsigned
+ * arithmetic so that ranges spanning the whole int64 line are exact. */
+static LLVMValueRef range_count(Lower *l, LLVMValueRef start, LLVMValueRef stop, LLVMValueRef step) {
+  LLVMValueRef zero = const_i64(l, 0), one = const_i64(l, 1);
+  LLVMValueRef up = LLVMBuildICmp(l->b, LLVMIntSGT, step, zero, "");
+  LLVMValueRef lo = LLVMBuildSelect(l->b, up, start, stop, ""), hi = LLVMBuildSelect(l->b, up, stop, start, "");
+  LLVMValueRef mag = LLVMBuildSelect(l->b, up, step, LLVMBuildNeg(l->b, step, ""), "");
+  LLVMValueRef span = LLVMBuildSub(l->b, LLVMBuildSub(l->b, hi, lo, ""), one, "");
+  LLVMValueRef n = LLVMBuildAdd(l->b, LLVMBuildUDiv(l->b, span, mag, ""), one, "");
+  return LLVMBuildSelect(l->b, LLVMBuildICmp(l->b, LLVMIntSLT, lo, hi, ""), n, zero, "trips");
+}
+
+/* for v in range(start, stop, step): a counted loop k = 0..n-1 with
+ * v = start + k*step. The counter is separate from v, so that v keeps its
+ * last value after the loop, and a body that assigns v does not change the
+ * iteration, as in Python. */
 static void lo_for(Lower *l, Node *n) {
   Node *r = n->cond;
   LLVMValueRef start = const_i64(l, 0), stop, step = const_i64(l, 1);
-  int64_t const_step = 1;
-  bool step_known = true;
   if (r->list.len == 1) {
     stop = lo_expr_as(l, r->list.items[0], TYS(TY_I64));
   } else {
     start = lo_expr_as(l, r->list.items[0], TYS(TY_I64));
     stop = lo_expr_as(l, r->list.items[1], TYS(TY_I64));
-    if (r->list.len == 3) {
-      Node *s = r->list.items[2];
-      step = lo_expr_as(l, s, TYS(TY_I64));
-      step_known = LLVMIsAConstantInt(step) != NULL;
-      if (step_known) const_step = LLVMConstIntGetSExtValue(step);
-      if (!step_known || const_step == 0)
-        raise_if(l, LLVMBuildICmp(l->b, LLVMIntEQ, step, const_i64(l, 0), ""), RT_ERR_VALUE,
-                 "range() arg 3 must not be zero");
-    }
   }
+  if (r->list.len == 3) {
+    step = lo_expr_as(l, r->list.items[2], TYS(TY_I64));
+    if (!LLVMIsAConstantInt(step) || LLVMConstIntGetSExtValue(step) == 0)
+      raise_if(l, LLVMBuildICmp(l->b, LLVMIntEQ, step, const_i64(l, 0), ""), RT_ERR_VALUE,
+               "range() arg 3 must not be zero");
+  }
+  LLVMValueRef trips = range_count(l, start, stop, step);
   LLVMValueRef counter = entry_alloca(l, l->i64, "counter");
-  LLVMBuildStore(l->b, start, counter);
+  LLVMBuildStore(l->b, const_i64(l, 0), counter);
   LLVMBasicBlockRef head = new_block(l, "for"), body = new_block(l, "for.body"),
                     latch = new_block(l, "for.next"), other = new_block(l, "for.else"),
                     done = new_block(l, "for.end");
   LLVMBuildBr(l->b, head);
   position(l, head);
-  LLVMValueRef i = LLVMBuildLoad2(l->b, l->i64, counter, "i");
-  LLVMValueRef up = LLVMBuildICmp(l->b, LLVMIntSLT, i, stop, "");
-  LLVMValueRef cond = up;
-  if (!step_known) {
-    LLVMValueRef down = LLVMBuildICmp(l->b, LLVMIntSGT, i, stop, "");
-    LLVMValueRef pos = LLVMBuildICmp(l->b, LLVMIntSGT, step, const_i64(l, 0), "");
-    cond = LLVMBuildSelect(l->b, pos, up, down, "");
-  } else if (const_step < 0) {
-    cond = LLVMBuildICmp(l->b, LLVMIntSGT, i, stop, "");
-  }
-  LLVMBuildCondBr(l->b, cond, body, other);
+  LLVMValueRef k = LLVMBuildLoad2(l->b, l->i64, counter, "k");
+  LLVMBuildCondBr(l->b, LLVMBuildICmp(l->b, LLVMIntULT, k, trips, ""), body, other);
   position(l, body);
-  LLVMBuildStore(l->b, i, l->slots[n->lhs->var]);
+  LLVMBuildStore(l->b, LLVMBuildAdd(l->b, start, LLVMBuildMul(l->b, k, step, ""), ""),
+                 l->slots[n->lhs->var]);
   lo_loop_body(l, n, done, latch);
   position(l, latch);
-  LLVMBuildStore(l->b, LLVMBuildAdd(l->b, LLVMBuildLoad2(l->b, l->i64, counter, ""), step, ""), counter);
+  LLVMValueRef next = LLVMBuildAdd(l->b, LLVMBuildLoad2(l->b, l->i64, counter, ""), const_i64(l, 1), "");
+  LLVMBuildStore(l->b, next, counter);
   LLVMBuildBr(l->b, head);
   position(l, other);
   lo_block(l, &n->orelse);

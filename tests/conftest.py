@@ -1,0 +1,169 @@
+"""Shared helpers for the ruchey test suite.
+
+Every compiled behaviour is checked against the function's own Python original
+(``f.py_func``) on generated inputs, see :func:`assert_same`.
+
+Set ``RUCHEY_TEST_AS_NUMBA=1`` to run the suite with numba standing in for
+ruchey (to validate the tests themselves).  Tests decorated with
+:func:`numba_deviation` check spec behaviour where numba differs; in that mode
+they are strict xfails.
+"""
+import math
+import os
+import subprocess
+import sys
+import textwrap
+
+import numpy
+import pytest
+
+AS_NUMBA = os.environ.get("RUCHEY_TEST_AS_NUMBA") == "1"
+
+if AS_NUMBA:
+    os.environ.setdefault("NUMBA_DISABLE_ERROR_MESSAGE_HIGHLIGHTING", "1")
+    import numba
+    import numba.core.errors
+
+    numba.TypingError = numba.core.errors.TypingError
+    sys.modules["ruchey"] = numba
+
+
+def pytest_configure(config):
+    if AS_NUMBA:  # numba's deprecation notices about reflected lists are noise here
+        config.addinivalue_line(
+            "filterwarnings", "ignore::numba.core.errors.NumbaPendingDeprecationWarning")
+
+
+def numba_deviation(reason):
+    """Mark a test of spec behaviour that numba (the stand-in) does not follow."""
+    return pytest.mark.xfail(AS_NUMBA, reason="numba deviates: " + reason, strict=True)
+
+
+# ---------------------------------------------------------------- inputs
+
+SIZES = (0, 1, 7, 1000, 100003)
+
+
+def make_rng(seed):
+    return numpy.random.default_rng(seed)
+
+
+def random_ints(rng, count, lo=-(2**31), hi=2**31):
+    """Python ints: edge values, small values and values spread over [lo, hi)."""
+    edge = [v for v in (0, 1, -1, 2, -2, 3, -3, 7, -7, lo, hi - 1) if lo <= v < hi]
+    small = rng.integers(max(lo, -20), min(hi, 21), size=count).tolist()
+    wide = rng.integers(lo, hi, size=count).tolist()
+    return [int(v) for v in edge + small + wide]
+
+
+SPECIAL_FLOATS = (0.0, -0.0, 1.0, -1.0, 0.5, -1.5, 3.0, -7.0, 0.1, 1e300, -1e-300,
+                  math.inf, -math.inf, math.nan)
+
+
+def random_floats(rng, count, special=True):
+    """Python floats of mixed magnitudes and signs, plus special values."""
+    mags = 10.0 ** rng.integers(-6, 7, size=count)
+    values = [float(v) for v in rng.standard_normal(count) * mags]
+    return list(SPECIAL_FLOATS) + values if special else values
+
+
+def random_pairs(rng, xs, ys, count):
+    """``count`` pairs drawn from xs x ys (always including the first few of each)."""
+    pairs = [(x, y) for x in xs[:14] for y in ys[:14]]
+    ix = rng.integers(0, len(xs), size=count)
+    iy = rng.integers(0, len(ys), size=count)
+    return pairs + [(xs[i], ys[j]) for i, j in zip(ix.tolist(), iy.tolist())]
+
+
+def float_array(rng, n):
+    return rng.standard_normal(n) * 100.0
+
+
+def int_array(rng, n, lo=-1000, hi=1000):
+    return rng.integers(lo, hi, size=n, dtype=numpy.int64)
+
+
+# ---------------------------------------------------------------- comparison
+
+def _copy_arg(a):
+    return a.copy() if isinstance(a, numpy.ndarray) else a
+
+
+def assert_same_value(expected, got, rel=None, what="result"):
+    """Compare a compiled result with the Python result: value and type.
+
+    Arrays: ndarray, same dtype, shape and values (exactly, NaN == NaN).
+    Scalars: bool -> bool; int -> Python int (or numpy.int64); float -> float
+    (exactly, incl. the sign of zero, unless ``rel`` gives a relative tolerance).
+    """
+    if isinstance(expected, numpy.ndarray):
+        assert isinstance(got, numpy.ndarray), f"{what}: expected ndarray, got {type(got)}"
+        assert got.dtype == expected.dtype, f"{what}: dtype {got.dtype} != {expected.dtype}"
+        assert got.shape == expected.shape, f"{what}: shape {got.shape} != {expected.shape}"
+        if rel is None:
+            numpy.testing.assert_array_equal(got, expected, err_msg=what, strict=True)
+        else:
+            numpy.testing.assert_allclose(got, expected, rtol=rel, err_msg=what)
+    elif isinstance(expected, (bool, numpy.bool_)):
+        assert type(got) is bool, f"{what}: expected bool, got {type(got)} {got!r}"
+        assert got == bool(expected), f"{what}: {got!r} != {expected!r}"
+    elif isinstance(expected, (int, numpy.integer)):
+        assert type(got) in (int, numpy.int64), f"{what}: expected int, got {type(got)} {got!r}"
+        assert int(got) == int(expected), f"{what}: {got!r} != {expected!r}"
+    elif isinstance(expected, (float, numpy.floating)):
+        assert isinstance(got, float), f"{what}: expected float, got {type(got)} {got!r}"
+        expected, got = float(expected), float(got)
+        if math.isnan(expected):
+            assert math.isnan(got), f"{what}: {got!r} != nan"
+        elif rel is None:
+            assert got == expected and math.copysign(1, got) == math.copysign(1, expected), \
+                f"{what}: {got!r} != {expected!r}"
+        else:
+            assert got == pytest.approx(expected, rel=rel, abs=0), \
+                f"{what}: {got!r} != {expected!r}"
+    else:
+        raise AssertionError(f"{what}: unexpected Python result type {type(expected)}")
+
+
+def assert_same(f, *args, rel=None):
+    """Call compiled ``f`` and ``f.py_func`` on (copies of) args and compare the
+    results and the arrays passed in (which either may have modified)."""
+    py_args = [_copy_arg(a) for a in args]
+    jit_args = [_copy_arg(a) for a in args]
+    with numpy.errstate(all="ignore"):  # numpy scalar overflow/NaN warnings
+        expected = f.py_func(*py_args)
+    got = f(*jit_args)
+    context = f"{getattr(f.py_func, '__name__', f)}{tuple(args) if len(repr(args)) < 200 else ''}"
+    assert_same_value(expected, got, rel=rel, what=context)
+    for i, (pa, ja) in enumerate(zip(py_args, jit_args)):
+        if isinstance(pa, numpy.ndarray):
+            assert_same_value(pa, ja, what=f"{context}: argument {i} after the call")
+    return got
+
+
+# ---------------------------------------------------------------- processes
+
+TESTS_DIR = os.path.dirname(os.path.abspath(__file__))
+
+
+def run_python_file(code, directory, timeout=300):
+    """Write ``code`` to a script in ``directory`` and run it in a fresh
+    interpreter that imports ruchey the same way as this session (incl. the
+    numba stand-in).  Returns the CompletedProcess."""
+    prelude = f"import sys\nsys.path.insert(0, {TESTS_DIR!r})\nimport conftest\n"
+    script = os.path.join(str(directory), "script_under_test.py")
+    with open(script, "w") as fh:
+        fh.write(prelude + textwrap.dedent(code))
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(p for p in sys.path if p)
+    return subprocess.run([sys.executable, script], capture_output=True, text=True,
+                          timeout=timeout, env=env, cwd=str(directory))
+
+
+def rss_bytes():
+    """Resident set size of this process (Linux), or None."""
+    try:
+        with open("/proc/self/statm") as fh:
+            return int(fh.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError, IndexError):
+        return None

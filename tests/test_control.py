@@ -1,0 +1,376 @@
+"""Control flow: if/elif/else, for over range (1, 2, 3 args), while, early return."""
+import ast
+import inspect
+import subprocess
+
+import pytest
+import ruchey
+
+from conftest import (assert_same, float_array, int_array, make_rng, numba_deviation,
+                      random_floats, random_ints, random_pairs, run_python_file)
+
+# ---------------------------------------------------------------- if / elif / else
+
+
+@ruchey.jit
+def classify(x):
+    if x < 0:
+        return -1
+    elif x == 0:
+        return 0
+    elif x < 10:
+        return 1
+    else:
+        return 2
+
+
+@ruchey.jit
+def clamp(x, lo, hi):
+    r = x
+    if r < lo:
+        r = lo
+    if r > hi:
+        r = hi
+    return r
+
+
+@ruchey.jit
+def nested_if(a, b):
+    if a > 0:
+        if b > 0:
+            r = a + b
+        else:
+            r = a - b
+    else:
+        if b > a:
+            r = b * 2
+        elif b == a:
+            r = a - b
+        else:
+            r = a * b
+    return r
+
+
+@ruchey.jit
+def select(flag, a, b):
+    if flag:
+        return a
+    else:
+        return b
+
+
+@ruchey.jit
+def truthiness(x):
+    if x:
+        return 1
+    return 0
+
+
+def test_if_elif_else_picks_first_true_branch():
+    rng = make_rng(30)
+    for x in random_ints(rng, 100, -100, 100) + [-1, 0, 1, 9, 10, 11]:
+        assert_same(classify, x)
+    for x in random_floats(rng, 100) + [9.999, 10.0, -0.0]:
+        assert_same(classify, x)
+
+
+def test_if_without_else_falls_through():
+    rng = make_rng(31)
+    for x in random_ints(rng, 200, -50, 50):
+        assert_same(clamp, x, -10, 10)
+    for x in random_floats(rng, 100, special=False):
+        assert_same(clamp, x, -1.0, 1.0)
+
+
+def test_nested_if_assigns_variable_on_every_path():
+    rng = make_rng(32)
+    values = random_ints(rng, 40, -100, 100)
+    for a, b in random_pairs(rng, values, values, 300):
+        assert_same(nested_if, a, b)
+    floats = random_floats(rng, 40, special=False)
+    for a, b in random_pairs(rng, floats, floats, 200):
+        assert_same(nested_if, a, b)
+
+
+def test_if_on_bool_argument():
+    rng = make_rng(33)
+    for a, b in random_pairs(rng, random_ints(rng, 20), random_ints(rng, 20), 20):
+        assert_same(select, True, a, b)
+        assert_same(select, False, a, b)
+    assert_same(select, True, 1.5, -2.5)
+    assert_same(select, False, 1.5, -2.5)
+
+
+def test_if_on_int_and_float_uses_python_truthiness():
+    for x in (0, 1, -1, 2**40, 0.0, -0.0, 0.5, -2.5, float("nan")):
+        assert_same(truthiness, x)
+
+
+# ---------------------------------------------------------------- for over range
+
+
+@ruchey.jit
+def sum_range1(n):
+    s = 0
+    for i in range(n):
+        s += i * i - 3 * i
+    return s
+
+
+@ruchey.jit
+def sum_range2(a, b):
+    s = 0
+    for i in range(a, b):
+        s += i * 7 - 5
+    return s
+
+
+@ruchey.jit
+def sum_range3(a, b, step):
+    s = 0
+    count = 0
+    for i in range(a, b, step):
+        s = (s * 3 + i % 1000) % 1000003
+        count += 1
+    return s * 1000 + count
+
+
+@ruchey.jit
+def countdown_weighted(n):
+    s = 0
+    for i in range(n, 0, -1):
+        s = s * 2 % 1000000007 + i
+    return s
+
+
+@ruchey.jit
+def nested_loops(n, m):
+    s = 0
+    for i in range(n):
+        for j in range(i, m):
+            s += i * j - j
+    return s
+
+
+@ruchey.jit
+def float_accumulate(n, x):
+    s = 0.0
+    for i in range(n):
+        s = s * x + i
+    return s
+
+
+@ruchey.jit
+def reassign_loop_variable(n):
+    s = 0
+    for i in range(n):
+        i = i * 10
+        s += i
+    return s
+
+
+def test_for_range_one_arg_matches_python():
+    for n in [0, 1, 2, 7, 1000, 100003, -1, -5] + random_ints(make_rng(34), 20, -10, 500):
+        assert_same(sum_range1, n)
+
+
+def test_for_range_two_args_matches_python():
+    rng = make_rng(35)
+    values = random_ints(rng, 40, -300, 300)
+    for a, b in random_pairs(rng, values, values, 200):
+        assert_same(sum_range2, a, b)
+    assert sum_range2(5, 5) == 0 and sum_range2(5, 2) == 0
+
+
+def test_for_range_three_args_positive_step_matches_python():
+    rng = make_rng(36)
+    values = random_ints(rng, 40, -300, 300)
+    steps = [1, 2, 3, 7, 1000] + rng.integers(1, 50, size=20).tolist()
+    for a, b in random_pairs(rng, values, values, 150):
+        for step in steps[:8]:
+            assert_same(sum_range3, a, b, step)
+    for step in steps:
+        assert_same(sum_range3, -17, 500, int(step))
+
+
+def test_for_range_negative_step_counts_down():
+    rng = make_rng(37)
+    values = random_ints(rng, 40, -300, 300)
+    steps = [-1, -2, -3, -7, -1000] + rng.integers(-50, 0, size=20).tolist()
+    for a, b in random_pairs(rng, values, values, 150):
+        for step in steps[:8]:
+            assert_same(sum_range3, a, b, step)
+    for step in steps:
+        assert_same(sum_range3, 500, -17, int(step))
+    for n in (0, 1, 2, 7, 1000, -3):
+        assert_same(countdown_weighted, n)
+
+
+def _sum_range3_in_subprocess(cases, directory):
+    """Run compiled sum_range3 on ``cases`` in a fresh interpreter with a deadline:
+    a loop whose counter wraps around at the int64 limit would never terminate."""
+    code = ("import ruchey\n" + inspect.getsource(sum_range3.py_func)
+            + f"\nresults = [sum_range3(*c) for c in {cases!r}]"
+            + "\nprint([(type(r).__name__, int(r)) for r in results])\n")
+    try:
+        proc = run_python_file(code, directory, timeout=30)
+    except subprocess.TimeoutExpired:
+        pytest.fail(f"compiled range loop did not terminate for one of {cases}")
+    assert proc.returncode == 0, proc.stderr[-4000:]
+    results = ast.literal_eval(proc.stdout.strip().splitlines()[-1])
+    for case, (type_name, value) in zip(cases, results):
+        assert type_name in ("int", "int64"), (case, type_name)
+        assert value == sum_range3.py_func(*case), case
+    assert len(results) == len(cases)
+
+
+def test_for_range_near_int64_limits_does_not_overflow(tmp_path):
+    big = 2**62
+    cases = [(big, -big, -(big // 5)), (0, 2**63 - 1, 2**61),
+             (2**63 - 1, 2**63 - 10, -1), (2**63 - 10, 2**63 - 1, 1),
+             (-(2**63), -(2**63) + 5, 2), (2**63 - 3, 2**63 - 1, 5),
+             (-(2**63) + 4, -(2**63), -3)]
+    _sum_range3_in_subprocess(cases, tmp_path)
+
+
+@numba_deviation("range trip count overflows when stop - start exceeds int64")
+def test_for_range_whose_span_exceeds_int64(tmp_path):
+    big = 2**62
+    cases = [(-big, big, big // 3), (-(2**63), 2**63 - 1, 2**62),
+             (2**63 - 1, -(2**63), -(2**61))]
+    _sum_range3_in_subprocess(cases, tmp_path)
+
+
+def test_nested_for_loops_with_dependent_bounds():
+    for n, m in [(0, 0), (1, 1), (7, 5), (5, 7), (60, 80), (-2, 4)]:
+        assert_same(nested_loops, n, m)
+
+
+def test_for_loop_float_accumulation_is_exact_in_serial_order():
+    rng = make_rng(38)
+    for n in (0, 1, 7, 1000):
+        for x in rng.uniform(-1.1, 1.1, size=5).tolist():
+            assert_same(float_accumulate, n, x)
+
+
+def test_reassigning_loop_variable_does_not_change_iteration():
+    for n in (0, 1, 7, 100):
+        assert_same(reassign_loop_variable, n)
+
+
+# ---------------------------------------------------------------- while
+
+
+@ruchey.jit
+def collatz_steps(n):
+    steps = 0
+    while n != 1:
+        if n % 2 == 0:
+            n = n // 2
+        else:
+            n = 3 * n + 1
+        steps += 1
+    return steps
+
+
+@ruchey.jit
+def gcd(a, b):
+    while b != 0:
+        t = a % b
+        a = b
+        b = t
+    return a
+
+
+@ruchey.jit
+def float_halvings(x):
+    count = 0
+    while x > 1.0:
+        x = x / 2.0
+        count += 1
+    return count
+
+
+@ruchey.jit
+def while_false_never_runs(n):
+    s = 5
+    while n > 100:
+        s = -1
+        n -= 1
+    return s
+
+
+def test_while_loop_collatz_matches_python():
+    for n in [1, 2, 3, 7, 27, 97, 871] + random_ints(make_rng(39), 50, 1, 10**6):
+        assert_same(collatz_steps, n)
+
+
+def test_while_loop_gcd_with_negative_operands_matches_python():
+    rng = make_rng(40)
+    values = random_ints(rng, 60, -10**9, 10**9)
+    for a, b in random_pairs(rng, values, values, 300):
+        assert_same(gcd, a, b)
+
+
+def test_while_loop_with_float_condition():
+    for x in random_floats(make_rng(41), 100, special=False) + [1e300, 1.0, 2.0]:
+        assert_same(float_halvings, x)
+
+
+def test_while_loop_whose_condition_is_initially_false_never_runs():
+    for n in (0, 100, 101, 5000):
+        assert_same(while_false_never_runs, n)
+
+
+# ---------------------------------------------------------------- early return
+
+
+@ruchey.jit
+def smallest_divisor(n):
+    d = 2
+    while d * d <= n:
+        if n % d == 0:
+            return d
+        d += 1
+    return n
+
+
+@ruchey.jit
+def first_index_above(x, t):
+    for i in range(len(x)):
+        if x[i] > t:
+            return i
+    return -1
+
+
+@ruchey.jit
+def early_return_before_loop(n):
+    if n <= 0:
+        return -n
+    s = 0
+    for i in range(n):
+        if i * i > n:
+            return s
+        s += i
+    return s + 1000
+
+
+def test_early_return_from_while_loop():
+    for n in [2, 3, 4, 9, 25, 97, 1000003] + random_ints(make_rng(42), 80, 2, 10**7):
+        assert_same(smallest_divisor, n)
+
+
+def test_early_return_from_for_loop_over_array():
+    rng = make_rng(43)
+    for n in (0, 1, 7, 1000, 100003):
+        x = float_array(rng, n)
+        for t in (-1e9, 0.0, 150.0, 300.0, 1e9):
+            assert_same(first_index_above, x, t)
+        xi = int_array(rng, n)
+        for t in (-2000, 0, 990, 2000):
+            assert_same(first_index_above, xi, t)
+
+
+def test_early_return_before_and_inside_loop():
+    for n in (-5, 0, 1, 2, 3, 10, 1000):
+        assert_same(early_return_before_loop, n)

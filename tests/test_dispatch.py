@@ -1,0 +1,252 @@
+"""Dispatcher: decorator forms, lazy compilation, one specialisation per tuple of
+argument types, .py_func, .signatures, inspect_llvm/inspect_asm, bad argument types."""
+import numpy
+import pytest
+import ruchey
+from ruchey import jit, njit
+
+from conftest import assert_same, float_array, int_array, make_rng, numba_deviation
+
+
+def _poly(a, b):
+    t = a * 3 - b
+    return t * t + a // 2
+
+
+def _decorate(form):
+    if form == "jit":
+        return jit(_poly)
+    if form == "jit()":
+        return jit()(_poly)
+    if form == "njit":
+        return njit(_poly)
+    if form == "njit()":
+        return njit()(_poly)
+    if form == "jit(nopython=True)":
+        return jit(nopython=True)(_poly)
+    if form == "ruchey.jit":
+        return ruchey.jit(_poly)
+    raise AssertionError(form)
+
+
+DECORATOR_FORMS = ["jit", "jit()", "njit", "njit()", "jit(nopython=True)", "ruchey.jit"]
+
+
+@pytest.mark.parametrize("form", DECORATOR_FORMS)
+def test_decorator_forms_compile_and_keep_py_func(form):
+    f = _decorate(form)
+    assert f.py_func is _poly
+    assert f.signatures == []
+    rng = make_rng(150)
+    for a, b in zip(rng.integers(-1000, 1000, 30).tolist(), rng.integers(-1000, 1000, 30).tolist()):
+        assert_same(f, a, b)
+    assert len(f.signatures) == 1
+
+
+def test_decorator_syntax_with_and_without_parentheses():
+    @jit
+    def f1(x):
+        return x + 1
+
+    @jit()
+    def f2(x):
+        return x + 2
+
+    @njit
+    def f3(x):
+        return x + 3
+
+    @jit(nopython=True)
+    def f4(x):
+        return x + 4
+
+    assert (f1(10), f2(10), f3(10), f4(10)) == (11, 12, 13, 14)
+    assert f1.py_func(10) == 11 and f4.py_func.__name__ == "f4"
+
+
+def test_compilation_is_lazy_until_first_call():
+    def uses_unsupported_code(x):
+        return undefined_global_in_lazy_test + x  # noqa: F821
+
+    f = jit(uses_unsupported_code)  # must not raise: nothing is compiled yet
+    assert f.signatures == []
+    g = jit(_poly)
+    assert g.signatures == []
+    assert g(2, 1) == _poly(2, 1)
+    assert len(g.signatures) == 1
+
+
+def test_one_specialisation_per_argument_type_tuple():
+    @jit
+    def f(a, b):
+        return a + b
+
+    assert f.signatures == []
+    assert_same(f, 1, 2)
+    assert len(f.signatures) == 1
+    assert_same(f, -5, 7)  # same types: no new specialisation
+    assert len(f.signatures) == 1
+    assert_same(f, 1.5, 2.5)
+    assert len(f.signatures) == 2
+    assert_same(f, 1, 2.5)
+    assert_same(f, 2.5, 1)
+    assert len(f.signatures) == 4
+    assert_same(f, True, False)
+    assert len(f.signatures) == 5
+    assert_same(f, 3, 4)
+    assert_same(f, 0.5, 0.25)
+    assert len(f.signatures) == 5
+    assert len(set(f.signatures)) == 5
+
+
+def test_array_specialisations_by_dtype_not_by_length():
+    @jit
+    def first_or_zero(x):
+        if len(x) > 0:
+            return x[0] * 2
+        return 0
+
+    rng = make_rng(151)
+    for n in (1, 7, 1000):
+        assert_same(first_or_zero, float_array(rng, n))
+    assert len(first_or_zero.signatures) == 1
+    for n in (1, 7):
+        assert_same(first_or_zero, int_array(rng, n))
+    assert len(first_or_zero.signatures) == 2
+
+
+def test_results_are_correct_for_every_specialisation_after_growth():
+    @jit
+    def f(a, b):
+        return a * 2 - b
+
+    rng = make_rng(152)
+    args = [(3, 4), (1.5, -2.0), (3, 0.5), (True, 2), (-7, 2**40), (0.25, True)]
+    for _ in range(3):
+        for a, b in args:
+            assert_same(f, a, b)
+        rng.shuffle(args)
+    assert len(f.signatures) == 5
+
+
+def test_inspect_llvm_has_one_ir_text_per_signature():
+    @jit
+    def f(a, b):
+        return a * b + 1
+
+    f(2, 3)
+    f(2.0, 3.0)
+    llvm = f.inspect_llvm()
+    assert isinstance(llvm, dict)
+    assert set(llvm) == set(f.signatures) and len(llvm) == 2
+    for sig, text in llvm.items():
+        assert isinstance(text, str) and "define" in text
+
+
+def test_inspect_llvm_for_array_function():
+    @jit
+    def f(x, y):
+        out = numpy.empty_like(x)
+        for i in range(len(x)):
+            out[i] = x[i] + y[i]
+        return out
+
+    f(numpy.ones(3), numpy.ones(3))
+    (text,) = f.inspect_llvm().values()
+    assert "define" in text
+
+
+def test_inspect_asm_has_one_assembly_text_per_signature():
+    @jit
+    def f(a):
+        return a - 1
+
+    f(5)
+    f(5.0)
+    asm = f.inspect_asm()
+    assert isinstance(asm, dict)
+    assert set(asm) == set(f.signatures) and len(asm) == 2
+    for text in asm.values():
+        assert isinstance(text, str) and text.strip()
+
+
+BAD_ARGUMENTS = [[1, 2, 3], "abc", object(), None]
+BAD_IDS = ["list", "str", "object", "None"]
+
+
+@jit
+def add_one(x):
+    return x + 1
+
+
+@jit
+def array_total(x):
+    s = 0.0
+    for i in range(len(x)):
+        s += x[i]
+    return s
+
+
+@numba_deviation("raises TypingError (not a TypeError) or accepts lists/str/None")
+@pytest.mark.parametrize("bad", BAD_ARGUMENTS, ids=BAD_IDS)
+def test_unsupported_argument_type_raises_type_error_scalar_function(bad):
+    with pytest.raises(TypeError):
+        add_one(bad)
+
+
+@numba_deviation("raises TypingError (not a TypeError) or accepts lists/str/None")
+@pytest.mark.parametrize("bad", BAD_ARGUMENTS, ids=BAD_IDS)
+def test_unsupported_argument_type_raises_type_error_array_function(bad):
+    with pytest.raises(TypeError):
+        array_total(bad)
+
+
+@numba_deviation("raises TypingError (not a TypeError)")
+def test_unsupported_argument_in_second_position_raises_type_error():
+    @jit
+    def f(a, b):
+        return a + b
+
+    assert f(1, 2) == 3
+    with pytest.raises(TypeError):
+        f(1, object())
+    with pytest.raises(TypeError):
+        f(1, None)
+
+
+def test_wrong_number_of_arguments_raises_type_error():
+    @jit
+    def f(a, b):
+        return a + b
+
+    with pytest.raises(TypeError):
+        f(1)
+    with pytest.raises(TypeError):
+        f(1, 2, 3)
+    assert f(1, 2) == 3
+
+
+def test_dispatcher_still_works_after_bad_arguments():
+    @jit
+    def f(x):
+        s = 0.0
+        for i in range(len(x)):
+            s += x[i] * 2.0
+        return s
+
+    rng = make_rng(153)
+    assert_same(f, float_array(rng, 7))
+    for bad in BAD_ARGUMENTS + [1, 2.5]:
+        try:
+            f(bad)
+        except Exception:
+            pass
+    for n in (0, 1, 7, 1000):
+        assert_same(f, float_array(rng, n))
+    for bad in BAD_ARGUMENTS:
+        try:
+            add_one(bad)
+        except Exception:
+            pass
+    assert_same(add_one, 41)
+    assert_same(add_one, 4.5)

@@ -1,0 +1,253 @@
+"""Code outside the supported subset raises ruchey.TypingError at the first call,
+with a message naming the file and line and quoting the offending source line;
+bad input never crashes the interpreter."""
+import inspect
+import os
+import re
+
+import numpy
+import pytest
+import ruchey
+
+from conftest import assert_same, float_array, make_rng, numba_deviation, run_python_file
+
+MARK = "# <- unsupported"
+THIS_FILE = os.path.basename(__file__)
+
+
+def python_helper(a):
+    return a + 1
+
+
+def string_literal(x):
+    s = "abc"  # <- unsupported
+    return x
+
+
+def list_literal(x):
+    a = [x, x]  # <- unsupported
+    return x
+
+
+def with_statement(x):
+    with open("no_such_file") as fh:  # <- unsupported
+        x = x + 1
+    return x
+
+
+def try_statement(x):
+    y = x
+    try:  # <- unsupported
+        y = x + 1
+    except Exception:
+        y = 0
+    return y
+
+
+def lambda_expression(x):
+    g = lambda a: a + 1  # <- unsupported  # noqa: E731
+    return x
+
+
+def call_python_function(x):
+    y = x * 2
+    return python_helper(y)  # <- unsupported
+
+
+def unknown_global(x):
+    y = x + 1
+    return y + name_that_is_not_defined_anywhere  # <- unsupported  # noqa: F821
+
+
+def call_in_loop_body(n):
+    s = 0
+    for i in range(n):
+        if i > 3:
+            s += i
+        else:
+            s = s + python_helper(i)  # <- unsupported
+    return s
+
+
+def index_a_scalar(x):
+    y = x
+    return y[0]  # <- unsupported
+
+
+CASES = [
+    pytest.param(string_literal, id="string_literal",
+                 marks=numba_deviation("string literals are supported")),
+    pytest.param(list_literal, id="list_literal",
+                 marks=numba_deviation("list literals are supported")),
+    pytest.param(with_statement, id="with_statement",
+                 marks=numba_deviation("raises UnsupportedBytecodeError, not TypingError")),
+    pytest.param(try_statement, id="try_statement",
+                 marks=numba_deviation("try/except is supported")),
+    pytest.param(lambda_expression, id="lambda",
+                 marks=numba_deviation("inner lambdas are supported")),
+    pytest.param(call_python_function, id="call_python_function"),
+    pytest.param(unknown_global, id="unknown_global",
+                 marks=numba_deviation("NameError message has no file/line/source")),
+    pytest.param(call_in_loop_body, id="call_in_loop_body"),
+    pytest.param(index_a_scalar, id="index_a_scalar"),
+]
+
+
+def offending_line(pyfunc):
+    """(line number, source text without the marker comment) of the marked line."""
+    lines, start = inspect.getsourcelines(pyfunc)
+    for k, line in enumerate(lines):
+        if MARK in line:
+            return start + k, line.split("#")[0].strip()
+    raise AssertionError(f"no marked line in {pyfunc.__name__}")
+
+
+def assert_message_locates(error, pyfunc):
+    lineno, code = offending_line(pyfunc)
+    msg = str(error)
+    assert THIS_FILE in msg, f"file name missing from message:\n{msg}"
+    assert re.search(rf"(?<!\d){lineno}(?!\d)", msg), f"line {lineno} missing from message:\n{msg}"
+    assert code in msg, f"source line {code!r} missing from message:\n{msg}"
+
+
+def test_typing_error_is_an_exception_class():
+    assert isinstance(ruchey.TypingError, type)
+    assert issubclass(ruchey.TypingError, Exception)
+
+
+@pytest.mark.parametrize("pyfunc", CASES)
+def test_unsupported_code_raises_typing_error_naming_file_line_and_source(pyfunc):
+    f = ruchey.jit(pyfunc)  # lazy: decorating does not raise
+    with pytest.raises(ruchey.TypingError) as excinfo:
+        f(3)
+    assert_message_locates(excinfo.value, pyfunc)
+
+
+@pytest.mark.parametrize("pyfunc", [call_python_function, call_in_loop_body, index_a_scalar])
+def test_typing_error_is_raised_again_on_every_call(pyfunc):
+    f = ruchey.jit(pyfunc)
+    for _ in range(3):
+        with pytest.raises(ruchey.TypingError):
+            f(10)
+    with pytest.raises(ruchey.TypingError):
+        f(2.5)
+    assert f.signatures == []
+
+
+def test_dispatcher_still_works_for_good_inputs_after_typing_error():
+    f = ruchey.jit(index_a_scalar)
+    with pytest.raises(ruchey.TypingError) as excinfo:
+        f(5)
+    assert_message_locates(excinfo.value, index_a_scalar)
+    rng = make_rng(160)
+    for n in (1, 7, 1000):
+        assert_same(f, float_array(rng, n))
+    with pytest.raises(ruchey.TypingError):
+        f(5.0)
+    assert_same(f, numpy.arange(5, dtype=numpy.int64))
+
+
+def test_unsupported_code_in_one_function_does_not_affect_others():
+    bad = ruchey.jit(call_python_function)
+    good = ruchey.jit(python_helper)
+    with pytest.raises(ruchey.TypingError):
+        bad(1)
+    assert_same(good, 41)
+    assert_same(good, -1.5)
+
+
+NO_CRASH_SCRIPT = '''
+import gc
+import numpy
+import ruchey
+
+
+@ruchey.jit
+def arr_sum(x, y):
+    result_arr = numpy.empty_like(x)
+    for i in range(len(x)):
+        result_arr[i] = x[i] + y[i]
+    return result_arr
+
+
+@ruchey.jit
+def scale(x, a):
+    for i in range(len(x)):
+        x[i] *= a
+    return x
+
+
+def helper(a):
+    return a
+
+
+def uses_string(x):
+    s = "abc"
+    return x
+
+
+def uses_list(x):
+    a = [x, x]
+    return x
+
+
+def uses_with(x):
+    with open("no_such_file") as fh:
+        x = x + 1
+    return x
+
+
+def uses_try(x):
+    try:
+        x = x + 1
+    except Exception:
+        x = 0
+    return x
+
+
+def uses_lambda(x):
+    g = lambda a: a + 1
+    return x
+
+
+def uses_helper(x):
+    return helper(x)
+
+
+def uses_unknown(x):
+    return x + not_defined_anywhere
+
+
+bad_values = [None, object(), [1.0, 2.0, 3.0], "abc", 2**70, numpy.zeros((3, 3)),
+              numpy.zeros(12)[::2], numpy.zeros(4, dtype=numpy.int32)]
+outcomes = []
+for b in bad_values:
+    # a good partner array of the same length, so that nothing reads out of bounds
+    good = numpy.ones(len(b) if isinstance(b, numpy.ndarray) else 3)
+    for call in (lambda: arr_sum(good, b), lambda: scale(b, 2.0), lambda: scale(good, b)):
+        try:
+            call()
+            outcomes.append("ok")
+        except Exception as e:
+            outcomes.append(type(e).__name__)
+for pyfunc in (uses_string, uses_list, uses_with, uses_try, uses_lambda, uses_helper,
+               uses_unknown):
+    f = ruchey.jit(pyfunc)
+    for arg in (1,):
+        try:
+            f(arg)
+        except Exception as e:
+            outcomes.append(type(e).__name__)
+gc.collect()
+x = numpy.arange(5.0)
+r = arr_sum(x, x)
+assert r.tolist() == [0.0, 2.0, 4.0, 6.0, 8.0], r
+print("SURVIVED", len(outcomes))
+'''
+
+
+def test_bad_arguments_and_unsupported_code_do_not_crash_the_interpreter(tmp_path):
+    proc = run_python_file(NO_CRASH_SCRIPT, tmp_path)
+    assert proc.returncode == 0, (f"interpreter died, rc={proc.returncode}\n"
+                                  f"stdout:\n{proc.stdout}\nstderr:\n{proc.stderr[-4000:]}")
+    assert "SURVIVED" in proc.stdout
