@@ -309,6 +309,73 @@ static PyObject *signature_text(const uint32_t *codes, int n) {
   return PyUnicode_FromString(buf);
 }
 
+static Spec *find_spec(Dispatcher *self, const uint32_t *codes);
+static Spec *add_spec(Dispatcher *self, const uint32_t *codes);
+
+/* The compiles in progress on this thread, innermost last: a call that
+ * names one of them is recursion. */
+typedef struct Compiling {
+  Dispatcher *disp;
+  const uint32_t *codes;
+} Compiling;
+static _Thread_local Compiling compiling[64];
+static _Thread_local int ncompiling;
+
+static uint32_t code_of_type(const Type *t) {
+  if (ty_is_scalar(t)) return (uint32_t)t->kind + 1;
+  if (t->kind != TY_ARRAY) return 0;
+  uint32_t lay = t->layout == 'C' ? 0 : t->layout == 'F' ? 1 : 2;
+  return CODE_ARRAY | (uint32_t)t->elem->kind << 16 | (uint32_t)t->ndim << 8 | lay << 1 | t->readonly;
+}
+
+static bool diag_from_exception(Diag *diag) {
+  PyObject *type, *value, *tb;
+  PyErr_Fetch(&type, &value, &tb);
+  PyObject *text = value ? PyObject_Str(value) : NULL;
+  diag->kind = type == core_TypingError ? DIAG_TYPING : DIAG_INTERNAL;
+  snprintf(diag->msg, sizeof diag->msg, "%s", text ? PyUnicode_AsUTF8(text) : "error");
+  Py_XDECREF(text); Py_XDECREF(type); Py_XDECREF(value); Py_XDECREF(tb);
+  PyErr_Clear();
+  return false;
+}
+
+/* ResolveCall for libruchey: compiles (or finds) the callee's
+ * specialisation for the argument types. */
+static bool resolve_call(void *ctx, void *callee, const Type **args, int nargs, CallTarget *out, Diag *diag) {
+  Dispatcher *disp = callee;
+  uint32_t codes[MAX_ARGS] = {0};
+  char tb[128];
+  if (nargs != disp->nparams) {
+    snprintf(diag->msg, sizeof diag->msg, "wrong number of arguments");
+    diag->kind = DIAG_TYPING;
+    return false;
+  }
+  for (int i = 0; i < nargs; i++) {
+    if (!(codes[i] = code_of_type(args[i]))) {
+      ty_format(args[i], tb, sizeof tb);
+      diag->kind = DIAG_TYPING;
+      snprintf(diag->msg, sizeof diag->msg, "argument %d of type %s cannot be passed to a ruchey function", i + 1, tb);
+      return false;
+    }
+  }
+  for (int i = 0; i < ncompiling; i++) {
+    if (compiling[i].disp != disp || memcmp(compiling[i].codes, codes, sizeof(uint32_t) * (size_t)nargs)) continue;
+    if (i == ncompiling - 1) {
+      out->self = true;
+      return true;
+    }
+    diag->kind = DIAG_TYPING;
+    snprintf(diag->msg, sizeof diag->msg, "mutual recursion between ruchey functions is not supported yet");
+    return false;
+  }
+  Spec *s = find_spec(disp, codes);
+  if (!s && !(s = add_spec(disp, codes))) return diag_from_exception(diag);
+  out->self = false;
+  out->entry = s->entry;
+  out->ret_type = s->ret_type;
+  return true;
+}
+
 /* Reads the function and compiles it for the argument codes. */
 static bool compile_for(Dispatcher *self, const uint32_t *codes, OutputKind out, CompileResult *res,
                         Arena *arena) {
@@ -325,11 +392,17 @@ static bool compile_for(Dispatcher *self, const uint32_t *codes, OutputKind out,
   }
   const Type **argtypes = arena_alloc(arena, sizeof(Type *) * (size_t)(self->nparams ? self->nparams : 1));
   for (int i = 0; i < self->nparams; i++) argtypes[i] = code_type(codes[i], arena);
-  if (!api->compile(f, argtypes, &self->opts, out, res, &diag)) {
-    core_raise_diag(&diag, f->filename);
+  if (ncompiling == 64) {
+    PyErr_SetString(PyExc_RecursionError, "ruchey: calls between compiled functions nest too deeply");
     return false;
   }
-  return true;
+  CompileOptions opts = self->opts;
+  opts.resolve = resolve_call;
+  compiling[ncompiling++] = (Compiling){self, codes};
+  bool ok = api->compile(f, argtypes, &opts, out, res, &diag);
+  ncompiling--;
+  if (!ok) core_raise_diag(&diag, f->filename);
+  return ok;
 }
 
 static Spec *add_spec(Dispatcher *self, const uint32_t *codes) {
@@ -376,7 +449,11 @@ static PyObject *raise_runtime_error(void) {
   case RT_ERR_OVERFLOW: exc = PyExc_OverflowError; break;
   default: exc = PyExc_RuntimeError; break;
   }
-  PyErr_SetString(exc, e->msg ? e->msg : "error in compiled code");
+  if (e->status == RT_ERR_RAISE) exc = e->exc_class;
+  if (e->msg)
+    PyErr_SetString(exc, e->msg);
+  else
+    PyErr_SetNone(exc);
   return NULL;
 }
 

@@ -324,24 +324,8 @@ static Node *fe_ifexp(Fe *fe, PyObject *e) {
   return n->rhs ? n : NULL;
 }
 
-static Node *fe_call(Fe *fe, PyObject *e) {
-  PyObject *func = field(e, "func");
-  PyObject *obj = static_object(fe, func);
-  int builtin = obj ? core_builtin_id(obj) : -1;
-  Node *n = NULL;
-  if (builtin < 0) {
-    PyObject *desc = PyObject_Repr(obj ? obj : func);
-    const char *what = desc ? PyUnicode_AsUTF8(desc) : "?";
-    if (!obj)
-      fe_error(fe, e, "only calls to known functions (numpy, math, builtins) are supported");
-    else
-      fe_error(fe, e, "cannot call %s from compiled code: it is not a supported function", what);
-    Py_XDECREF(desc);
-    PyErr_Clear();
-    goto done;
-  }
-  n = new_node(fe, N_CALL, e);
-  n->op = builtin;
+/* Converts the call's positional and keyword arguments into n. */
+static bool fe_call_args(Fe *fe, PyObject *e, Node *n) {
   PyObject *args = field(e, "args"), *kws = field(e, "keywords");
   bool ok = fe_exprs(fe, args, &n->list);
   int nk = (int)PyList_GET_SIZE(kws);
@@ -358,27 +342,109 @@ static Node *fe_call(Fe *fe, PyObject *e) {
     }
     Py_DECREF(name); Py_DECREF(value);
   }
-  for (int i = 0; ok && i < n->list.len; i++)
-    if (is_kind(PyList_GET_ITEM(args, i), "Starred"))
-      ok = fe_error(fe, e, "*args in calls is not supported") != NULL;
   Py_DECREF(args); Py_DECREF(kws);
-  if (!ok) n = NULL;
-done:
+  return ok;
+}
+
+/* A call to another ruchey function: keyword arguments and defaults are
+ * bound here, like Python binds them, so the call is positional. */
+static bool fe_bind_jit_call(Fe *fe, PyObject *e, Node *n, PyObject *disp) {
+  PyObject *func = PyObject_GetAttrString(disp, "py_func");
+  PyCodeObject *code = (PyCodeObject *)PyFunction_GetCode(func);
+  int np = code->co_argcount;
+  PyObject *defaults = PyFunction_GetDefaults(func);
+  int nd = defaults ? (int)PyTuple_GET_SIZE(defaults) : 0;
+  PyObject *names = PyCode_GetVarnames(code);
+  NodeList bound = new_list(fe, np);
+  bool ok = n->list.len <= np ||
+            fe_error(fe, e, "too many arguments in call to %s()", PyUnicode_AsUTF8(code->co_name));
+  for (int i = 0; ok && i < n->list.len; i++) bound.items[i] = n->list.items[i];
+  for (int k = 0; ok && k < n->kw.len; k++) {
+    int slot = -1;
+    for (int i = 0; i < np; i++) {
+      PyObject *name = PyTuple_GET_ITEM(names, i);
+      if (!strcmp(PyUnicode_AsUTF8(name), n->kw_names[k])) slot = i;
+    }
+    if (slot < 0 || bound.items[slot])
+      ok = fe_error(fe, e, "%s() got an unexpected or repeated keyword argument '%s'",
+                    PyUnicode_AsUTF8(code->co_name), n->kw_names[k]) != NULL;
+    else
+      bound.items[slot] = n->kw.items[k];
+  }
+  for (int i = 0; ok && i < np; i++) {
+    if (bound.items[i]) continue;
+    int d = i - (np - nd);
+    if (d < 0)
+      ok = fe_error(fe, e, "%s() missing argument '%s'", PyUnicode_AsUTF8(code->co_name),
+                    PyUnicode_AsUTF8(PyTuple_GET_ITEM(names, i))) != NULL;
+    else if (!(bound.items[i] = constant_node(fe, PyTuple_GET_ITEM(defaults, d), e)))
+      ok = fe_error(fe, e, "the default of parameter '%s' must be a number or bool",
+                    PyUnicode_AsUTF8(PyTuple_GET_ITEM(names, i))) != NULL;
+  }
+  Py_DECREF(names);
+  Py_DECREF(func);
+  n->list = bound;
+  n->kw.len = 0;
+  n->callee = disp;
+  return ok;
+}
+
+static Node *fe_call(Fe *fe, PyObject *e) {
+  PyObject *func = field(e, "func");
+  PyObject *obj = static_object(fe, func);
+  bool is_jit = obj && PyObject_TypeCheck(obj, &DispatcherType);
+  int builtin = is_jit ? BI_JIT : obj ? core_builtin_id(obj) : -1;
+  int cast = builtin < 0 && obj ? core_dtype_kind(obj) : -1;
+  if (cast >= 0) builtin = BI_CAST;
+  Node *n = NULL;
+  if (builtin < 0) {
+    PyObject *desc = obj ? PyObject_Repr(obj) : NULL;
+    if (!obj)
+      fe_error(fe, e, "only calls to ruchey functions and known functions (numpy, math, builtins) are supported");
+    else
+      fe_error(fe, e, "cannot call %s from compiled code: it is not a ruchey function or a supported "
+               "numpy, math or builtin function", desc ? PyUnicode_AsUTF8(desc) : "this object");
+    Py_XDECREF(desc);
+    PyErr_Clear();
+  } else {
+    n = new_node(fe, N_CALL, e);
+    n->op = builtin;
+    n->ival = cast;
+    if (!fe_call_args(fe, e, n) || (is_jit && !fe_bind_jit_call(fe, e, n, obj))) n = NULL;
+  }
   Py_XDECREF(obj);
   Py_DECREF(func);
+  return n;
+}
+
+/* lower:upper:step inside an index; missing parts stay NULL. */
+static Node *fe_slice(Fe *fe, PyObject *e) {
+  PyObject *lo = field(e, "lower"), *hi = field(e, "upper"), *st = field(e, "step");
+  Node *n = new_node(fe, N_SLICE, e);
+  if ((lo != Py_None && !(n->lhs = fe_expr(fe, lo))) || (hi != Py_None && !(n->rhs = fe_expr(fe, hi))) ||
+      (st != Py_None && !(n->cond = fe_expr(fe, st))))
+    n = NULL;
+  Py_DECREF(lo); Py_DECREF(hi); Py_DECREF(st);
+  return n;
+}
+
+/* An index: an expression, a slice, or a tuple of those. */
+static Node *fe_index(Fe *fe, PyObject *e) {
+  if (is_kind(e, "Slice")) return fe_slice(fe, e);
+  if (!is_kind(e, "Tuple")) return fe_expr(fe, e);
+  PyObject *elts = field(e, "elts");
+  Node *n = new_node(fe, N_TUPLE, e);
+  n->list = new_list(fe, (int)PyList_GET_SIZE(elts));
+  for (int i = 0; n && i < n->list.len; i++)
+    if (!(n->list.items[i] = fe_index(fe, PyList_GET_ITEM(elts, i)))) n = NULL;
+  Py_DECREF(elts);
   return n;
 }
 
 static Node *fe_subscript(Fe *fe, PyObject *e) {
   PyObject *v = field(e, "value"), *s = field(e, "slice");
   Node *n = new_node(fe, N_INDEX, e);
-  if (is_kind(s, "Slice"))
-    n = fe_error(fe, e, "slicing is not supported yet");
-  else {
-    n->lhs = fe_expr(fe, v);
-    n->rhs = n->lhs ? fe_expr(fe, s) : NULL;
-    if (!n->rhs) n = NULL;
-  }
+  if (!(n->lhs = fe_expr(fe, v)) || !(n->rhs = fe_index(fe, s))) n = NULL;
   Py_DECREF(v); Py_DECREF(s);
   return n;
 }
@@ -570,14 +636,60 @@ static Node *fe_expr_stmt(Fe *fe, PyObject *s) {
   return n;
 }
 
+/* A message argument: a constant string, or nothing. */
+static bool fe_message(Fe *fe, PyObject *e, const char **out) {
+  *out = NULL;
+  if (e == Py_None) return true;
+  PyObject *v = is_kind(e, "Constant") ? field(e, "value") : NULL;
+  bool ok = v && PyUnicode_Check(v);
+  if (ok) *out = arena_strdup(fe->arena, PyUnicode_AsUTF8(v));
+  Py_XDECREF(v);
+  return ok || fe_error(fe, e, "the message must be a constant string");
+}
+
+static Node *fe_assert(Fe *fe, PyObject *s) {
+  PyObject *t = field(s, "test"), *m = field(s, "msg");
+  Node *n = new_node(fe, N_ASSERT, s);
+  if (!(n->cond = fe_expr(fe, t)) || !fe_message(fe, m, &n->str)) n = NULL;
+  Py_DECREF(t); Py_DECREF(m);
+  return n;
+}
+
+/* raise E, raise E("constant"): E must be an exception class known at
+ * compile time. The class is kept alive for as long as the code may run. */
+static Node *fe_raise(Fe *fe, PyObject *s) {
+  PyObject *exc = field(s, "exc");
+  Node *n = new_node(fe, N_RAISE, s);
+  PyObject *call = NULL, *cls = NULL;
+  if (exc == Py_None) {
+    n = fe_error(fe, s, "bare 'raise' is not supported in compiled code");
+    goto done;
+  }
+  if (is_kind(exc, "Call")) {
+    call = field(exc, "func");
+    PyObject *args = field(exc, "args"), *kws = field(exc, "keywords");
+    if (PyList_GET_SIZE(args) > 1 || PyList_GET_SIZE(kws))
+      n = fe_error(fe, exc, "an exception raised in compiled code takes at most one constant message");
+    else if (PyList_GET_SIZE(args) == 1 && !fe_message(fe, PyList_GET_ITEM(args, 0), &n->str))
+      n = NULL;
+    Py_DECREF(args); Py_DECREF(kws);
+  }
+  cls = n ? static_object(fe, call ? call : exc) : NULL;
+  if (n && !(cls && PyType_Check(cls) && PyType_IsSubtype((PyTypeObject *)cls, (PyTypeObject *)PyExc_Exception)))
+    n = fe_error(fe, s, "raise needs an exception class known at compile time");
+  if (n) n->callee = Py_NewRef(cls);
+done:
+  Py_XDECREF(cls); Py_XDECREF(call); Py_DECREF(exc);
+  return n;
+}
+
 static const struct { const char *kind, *what; } unsupported_stmts[] = {
   {"Try", "try/except"}, {"TryStar", "try/except*"}, {"With", "with"},
   {"AsyncWith", "async with"}, {"FunctionDef", "nested functions"},
   {"AsyncFunctionDef", "nested functions"}, {"ClassDef", "classes"},
   {"Global", "global declarations"}, {"Nonlocal", "nonlocal declarations"},
   {"Delete", "del"}, {"Import", "import"}, {"ImportFrom", "import"},
-  {"AsyncFor", "async for"}, {"Match", "match"}, {"Raise", "raise"},
-  {"Assert", "assert"},
+  {"AsyncFor", "async for"}, {"Match", "match"},
 };
 
 static Node *fe_stmt(Fe *fe, PyObject *s) {
@@ -592,6 +704,8 @@ static Node *fe_stmt(Fe *fe, PyObject *s) {
   if (!strcmp(k, "Pass")) return new_node(fe, N_PASS, s);
   if (!strcmp(k, "Break")) return new_node(fe, N_BREAK, s);
   if (!strcmp(k, "Continue")) return new_node(fe, N_CONTINUE, s);
+  if (!strcmp(k, "Assert")) return fe_assert(fe, s);
+  if (!strcmp(k, "Raise")) return fe_raise(fe, s);
   for (size_t i = 0; i < sizeof unsupported_stmts / sizeof unsupported_stmts[0]; i++)
     if (!strcmp(k, unsupported_stmts[i].kind))
       return fe_error(fe, s, "'%s' is not supported in compiled code", unsupported_stmts[i].what);

@@ -42,25 +42,24 @@ const RucheyAPI *core_api(void) {
 /* A dict from Python object to small int, filled by name on first use. */
 typedef struct { const char *module, *name; int id; } Named;
 
+static void table_add(PyObject *table, const char *module, const char *name, int id) {
+  PyObject *mod = PyImport_ImportModule(module);
+  PyObject *obj = mod ? PyObject_GetAttrString(mod, name) : NULL;
+  PyObject *key = PyLong_FromLong(id);
+  if (obj && key) PyDict_SetItem(table, obj, key);
+  PyErr_Clear();  /* a name missing from this NumPy version is simply absent */
+  Py_XDECREF(mod); Py_XDECREF(obj); Py_XDECREF(key);
+}
+
 static PyObject *build_table(const Named *entries, size_t n) {
   PyObject *table = PyDict_New();
-  for (size_t i = 0; table && i < n; i++) {
-    PyObject *mod = PyImport_ImportModule(entries[i].module);
-    PyObject *obj = mod ? PyObject_GetAttrString(mod, entries[i].name) : NULL;
-    PyObject *id = PyLong_FromLong(entries[i].id);
-    if (obj && id) PyDict_SetItem(table, obj, id);
-    PyErr_Clear();  /* a name missing from this NumPy version is simply absent */
-    Py_XDECREF(mod); Py_XDECREF(obj); Py_XDECREF(id);
-  }
+  for (size_t i = 0; table && i < n; i++)
+    table_add(table, entries[i].module, entries[i].name, entries[i].id);
   return table;
 }
 
-static int lookup(PyObject **table, const Named *entries, size_t n, PyObject *obj) {
-  if (!*table && !(*table = build_table(entries, n))) {
-    PyErr_Clear();
-    return -1;
-  }
-  PyObject *id = PyDict_GetItemWithError(*table, obj);  /* unhashable: not ours */
+static int lookup(PyObject *table, PyObject *obj) {
+  PyObject *id = table ? PyDict_GetItemWithError(table, obj) : NULL;  /* unhashable: not ours */
   if (!id) {
     PyErr_Clear();
     return -1;
@@ -68,18 +67,40 @@ static int lookup(PyObject **table, const Named *entries, size_t n, PyObject *ob
   return (int)PyLong_AsLong(id);
 }
 
-int core_builtin_id(PyObject *obj) {
+/* builtins, numpy allocation, and every math/numpy function of RC_MATH_FUNCS */
+static PyObject *builtin_table(void) {
   static const Named builtins[] = {
     {"builtins", "range", BI_RANGE}, {"builtins", "len", BI_LEN}, {"builtins", "abs", BI_ABS},
     {"builtins", "min", BI_MIN}, {"builtins", "max", BI_MAX}, {"builtins", "int", BI_INT},
-    {"builtins", "float", BI_FLOAT}, {"builtins", "bool", BI_BOOL},
+    {"builtins", "float", BI_FLOAT}, {"builtins", "bool", BI_BOOL}, {"builtins", "round", BI_ROUND},
     {"ruchey", "prange", BI_RANGE},
     {"numpy", "empty", BI_NP_EMPTY}, {"numpy", "zeros", BI_NP_ZEROS}, {"numpy", "ones", BI_NP_ONES},
     {"numpy", "empty_like", BI_NP_EMPTY_LIKE}, {"numpy", "zeros_like", BI_NP_ZEROS_LIKE},
-    {"numpy", "ones_like", BI_NP_ONES_LIKE},
+    {"numpy", "ones_like", BI_NP_ONES_LIKE}, {"numpy", "arange", BI_NP_ARANGE},
+    {"numpy", "abs", BI_NP + MF_NPABS},
   };
+  static const char *const math_names[MF_COUNT] = {
+#define X(id, m, np, n, libm) m,
+    RC_MATH_FUNCS(X)
+#undef X
+  };
+  static const char *const numpy_names[MF_COUNT] = {
+#define X(id, m, np, n, libm) np,
+    RC_MATH_FUNCS(X)
+#undef X
+  };
+  PyObject *table = build_table(builtins, sizeof builtins / sizeof builtins[0]);
+  for (int f = 0; table && f < MF_COUNT; f++) {
+    if (math_names[f]) table_add(table, "math", math_names[f], BI_MATH + f);
+    if (numpy_names[f]) table_add(table, "numpy", numpy_names[f], BI_NP + f);
+  }
+  return table;
+}
+
+int core_builtin_id(PyObject *obj) {
   static PyObject *table;
-  return lookup(&table, builtins, sizeof builtins / sizeof builtins[0], obj);
+  if (!table) table = builtin_table();
+  return lookup(table, obj);
 }
 
 int core_module_id(PyObject *obj) {
@@ -100,7 +121,8 @@ int core_dtype_kind(PyObject *obj) {
     {"builtins", "bool", TY_BOOL}, {"builtins", "int", TY_I64}, {"builtins", "float", TY_F64},
   };
   static PyObject *table;
-  return lookup(&table, dtypes, sizeof dtypes / sizeof dtypes[0], obj);
+  if (!table) table = build_table(dtypes, sizeof dtypes / sizeof dtypes[0]);
+  return lookup(table, obj);
 }
 
 /* ---------------------------------------------------------------- errors */

@@ -121,6 +121,7 @@ typedef enum {
   N_INDEX,      /* lhs[rhs]; rhs may be N_TUPLE */
   N_ATTR,       /* lhs.attr, op: AttrId */
   N_TUPLE,      /* list: elements */
+  N_SLICE,      /* lhs:rhs:cond (each may be NULL), only inside an index */
   /* statements */
   N_ASSIGN,     /* lhs (N_VAR, N_INDEX or N_TUPLE of targets) = rhs */
   N_AUGASSIGN,  /* lhs op= rhs */
@@ -131,6 +132,8 @@ typedef enum {
   N_RETURN,     /* return lhs (NULL: None) */
   N_EXPR,       /* an expression evaluated for its effect */
   N_BLOCK,      /* body: statements in sequence (a = b = c) */
+  N_ASSERT,     /* assert cond, message (str: the message, or NULL) */
+  N_RAISE,      /* raise exc(str): callee is the exception class */
   N_COUNT
 } NodeKind;
 
@@ -145,11 +148,69 @@ typedef enum {
 
 typedef enum { MOD_NUMPY, MOD_MATH } ModuleId;
 
+/* The math functions compiled code can call: X(id, name in math, name in
+ * numpy, arity, libm function or NULL). math.* follows CPython (domain errors
+ * raise ValueError, floor/ceil/trunc give ints); numpy.* follows NumPy (nan,
+ * floats). */
+#define RC_MATH_FUNCS(X)                                   \
+  X(SQRT, "sqrt", "sqrt", 1, "sqrt")                       \
+  X(EXP, "exp", "exp", 1, "exp")                           \
+  X(EXP2, "exp2", "exp2", 1, "exp2")                       \
+  X(EXPM1, "expm1", "expm1", 1, "expm1")                   \
+  X(LOG, "log", "log", 1, "log")                           \
+  X(LOG2, "log2", "log2", 1, "log2")                       \
+  X(LOG10, "log10", "log10", 1, "log10")                   \
+  X(LOG1P, "log1p", "log1p", 1, "log1p")                   \
+  X(SIN, "sin", "sin", 1, "sin")                           \
+  X(COS, "cos", "cos", 1, "cos")                           \
+  X(TAN, "tan", "tan", 1, "tan")                           \
+  X(ASIN, "asin", "arcsin", 1, "asin")                     \
+  X(ACOS, "acos", "arccos", 1, "acos")                     \
+  X(ATAN, "atan", "arctan", 1, "atan")                     \
+  X(SINH, "sinh", "sinh", 1, "sinh")                       \
+  X(COSH, "cosh", "cosh", 1, "cosh")                       \
+  X(TANH, "tanh", "tanh", 1, "tanh")                       \
+  X(ASINH, "asinh", "arcsinh", 1, "asinh")                 \
+  X(ACOSH, "acosh", "arccosh", 1, "acosh")                 \
+  X(ATANH, "atanh", "arctanh", 1, "atanh")                 \
+  X(ERF, "erf", NULL, 1, "erf")                            \
+  X(ERFC, "erfc", NULL, 1, "erfc")                         \
+  X(GAMMA, "gamma", NULL, 1, "tgamma")                     \
+  X(LGAMMA, "lgamma", NULL, 1, "lgamma")                   \
+  X(CBRT, "cbrt", "cbrt", 1, "cbrt")                       \
+  X(FABS, "fabs", "fabs", 1, NULL)                         \
+  X(FLOOR, "floor", "floor", 1, NULL)                      \
+  X(CEIL, "ceil", "ceil", 1, NULL)                         \
+  X(TRUNC, "trunc", "trunc", 1, NULL)                      \
+  X(RINT, NULL, "rint", 1, NULL)                           \
+  X(ISNAN, "isnan", "isnan", 1, NULL)                      \
+  X(ISINF, "isinf", "isinf", 1, NULL)                      \
+  X(ISFINITE, "isfinite", "isfinite", 1, NULL)             \
+  X(DEGREES, "degrees", "degrees", 1, NULL)                \
+  X(RADIANS, "radians", "radians", 1, NULL)                \
+  X(SIGN, NULL, "sign", 1, NULL)                           \
+  X(ATAN2, "atan2", "arctan2", 2, "atan2")                 \
+  X(HYPOT, "hypot", "hypot", 2, "hypot")                   \
+  X(COPYSIGN, "copysign", "copysign", 2, NULL)             \
+  X(FMOD, "fmod", "fmod", 2, "fmod")                       \
+  X(POW, "pow", "power", 2, NULL)                          \
+  X(NPABS, NULL, "absolute", 1, NULL)                      \
+  X(FMIN, NULL, "minimum", 2, NULL)                        \
+  X(FMAX, NULL, "maximum", 2, NULL)
+
+#define RC_MATH_ENUM(id, m, np, n, libm) MF_##id,
+typedef enum { RC_MATH_FUNCS(RC_MATH_ENUM) MF_COUNT } MathFn;
+#undef RC_MATH_ENUM
+
 typedef enum {
-  BI_RANGE, BI_LEN, BI_ABS, BI_MIN, BI_MAX, BI_INT, BI_FLOAT, BI_BOOL,
+  BI_RANGE, BI_LEN, BI_ABS, BI_MIN, BI_MAX, BI_INT, BI_FLOAT, BI_BOOL, BI_ROUND,
   BI_NP_EMPTY, BI_NP_ZEROS, BI_NP_ONES,
-  BI_NP_EMPTY_LIKE, BI_NP_ZEROS_LIKE, BI_NP_ONES_LIKE,
-  BI_COUNT
+  BI_NP_EMPTY_LIKE, BI_NP_ZEROS_LIKE, BI_NP_ONES_LIKE, BI_NP_ARANGE,
+  BI_JIT,                        /* a call to another ruchey function: Node.callee */
+  BI_CAST,                       /* numpy.float32(x) and the like: ival is the TypeKind */
+  BI_MATH,                       /* math.<f>: BI_MATH + MathFn */
+  BI_NP = BI_MATH + MF_COUNT,    /* numpy.<f>: BI_NP + MathFn */
+  BI_COUNT = BI_NP + MF_COUNT
 } Builtin;
 
 typedef enum { ATTR_SHAPE, ATTR_SIZE, ATTR_NDIM, ATTR_DTYPE } AttrId;
@@ -175,6 +236,9 @@ struct Node {
   NodeList kw;          /* N_CALL: keyword argument values */
   const char **kw_names;/* N_CALL: their names */
   NodeList body, orelse;
+  const char *str;      /* N_ASSERT, N_RAISE: the constant message */
+  void *callee;         /* N_CALL BI_JIT: the dispatcher; N_RAISE: the class */
+  struct CallTarget *target; /* N_CALL BI_JIT: set by infer */
 };
 
 typedef struct Func {
@@ -204,13 +268,29 @@ typedef struct Diag {
 
 /* ---------------------------------------------------------------- compile (jit.c) */
 
+/* What a call to another ruchey function resolves to. */
+typedef struct CallTarget {
+  bool self;             /* a recursive call to the function being compiled */
+  int (*entry)(void *ret, void **args);  /* otherwise: its compiled entry */
+  const Type *ret_type;  /* NULL while a recursive call's type is unknown */
+} CallTarget;
+
+/* Asks the extension to compile callee for argument types (which may
+ * recurse into compile); false with diag set on failure. */
+typedef bool (*ResolveCall)(void *ctx, void *callee, const Type **args, int nargs,
+                            CallTarget *out, Diag *diag);
+
 typedef struct CompileOptions {
+  ResolveCall resolve;     /* calls to other ruchey functions */
+  void *resolve_ctx;
   bool boundscheck;
   bool fastmath;
   bool error_model_numpy;  /* division by zero gives inf/nan instead of raising */
 } CompileOptions;
 
 typedef enum { OUT_JIT, OUT_LLVM_IR, OUT_ASM } OutputKind;
+
+
 
 typedef struct CompileResult {
   /* OUT_JIT: int entry(void *ret, void **args); returns an RtStatus */
@@ -240,13 +320,15 @@ typedef struct RtArray {
 typedef enum {
   RT_OK = 0,
   RT_ERR_ZERODIV, RT_ERR_INDEX, RT_ERR_VALUE, RT_ERR_MEMORY,
-  RT_ERR_ASSERT, RT_ERR_OVERFLOW, RT_ERR_RUNTIME
+  RT_ERR_ASSERT, RT_ERR_OVERFLOW, RT_ERR_RUNTIME,
+  RT_ERR_RAISE   /* raise in compiled code: exc_class says which */
 } RtStatus;
 
 /* What a failed call left behind, per thread. */
 typedef struct RtError {
   RtStatus status;
-  const char *msg;
+  const char *msg;       /* NULL: raised without a message */
+  void *exc_class;       /* RT_ERR_RAISE: the Python exception class */
 } RtError;
 
 /* ---------------------------------------------------------------- the library's API */
@@ -265,7 +347,7 @@ typedef struct RucheyAPI {
 const RucheyAPI *ruchey_api(void);
 
 /* Stage interfaces inside libruchey. */
-bool ty_infer(Func *f, const Type **argtypes, Diag *diag);
+bool ty_infer(Func *f, const Type **argtypes, const CompileOptions *opts, Diag *diag);
 void rt_register_symbols(void (*define)(const char *name, void *addr, void *ctx), void *ctx);
 RtError *rt_last_error(void);
 void rt_meminfo_release(RtMemInfo *mi);

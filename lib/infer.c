@@ -13,6 +13,7 @@
 
 typedef struct Infer {
   Func *f;
+  const CompileOptions *opts;
   Diag *diag;
   bool changed;     /* a variable's type changed in this pass */
   bool final;       /* last pass: unknown types are errors */
@@ -244,9 +245,9 @@ static const Type *ty_ifexp(Infer *in, Node *n) {
 }
 
 static const Type *ty_index(Infer *in, Node *n) {
-  const Type *base = ty_expr(in, n->lhs), *idx = ty_expr(in, n->rhs);
+  const Type *base = ty_expr(in, n->lhs);
   char b1[128], b2[128];
-  if (!base || !idx) return NULL;
+  if (!base) return NULL;
   if (base->kind == TY_TUPLE) {
     if (n->rhs->kind != N_INT && !(n->rhs->kind == N_UNARY && n->rhs->op == OP_NEG &&
                                    n->rhs->lhs->kind == N_INT))
@@ -254,19 +255,50 @@ static const Type *ty_index(Infer *in, Node *n) {
     int64_t i = n->rhs->kind == N_INT ? n->rhs->ival : -n->rhs->lhs->ival;
     if (i < 0) i += base->nfields;
     if (i < 0 || i >= base->nfields) return ty_error(in, n, "tuple index out of range");
+    if (!ty_expr(in, n->rhs)) return NULL;
     return base->fields[i];
   }
   if (base->kind != TY_ARRAY) return ty_error(in, n, "%s cannot be indexed", tname(base, b1));
-  int nidx = idx->kind == TY_TUPLE ? idx->nfields : 1;
+  Node *single[1] = {n->rhs};
+  Node **items = n->rhs->kind == N_TUPLE ? n->rhs->list.items : single;
+  int nidx = n->rhs->kind == N_TUPLE ? n->rhs->list.len : 1;
+  if (nidx > base->ndim)
+    return ty_error(in, n, "too many indices: %d for a %d-dimensional array", nidx, base->ndim);
+  /* A view stays C-contiguous when it is some ints, then at most one slice
+   * without a step, then nothing (the rest of the dimensions whole). */
+  int kept = base->ndim - nidx;
+  bool contiguous = base->layout == 'C';
   for (int i = 0; i < nidx; i++) {
-    const Type *it = idx->kind == TY_TUPLE ? idx->fields[i] : idx;
-    if (!ty_is_int(it) && it->kind != TY_BOOL)
-      return ty_error(in, n, "array index must be an integer, got %s", tname(it, b2));
+    Node *it = items[i];
+    if (it->kind == N_SLICE) {
+      Node *parts[3] = {it->lhs, it->rhs, it->cond};
+      for (int k = 0; k < 3; k++) {
+        const Type *pt = parts[k] ? ty_expr(in, parts[k]) : TYS(TY_I64);
+        if (!pt) return NULL;
+        if (!ty_is_int(pt) && pt->kind != TY_BOOL)
+          return ty_error(in, parts[k], "slice bounds must be integers, got %s", tname(pt, b2));
+      }
+      bool unit = !it->cond || (it->cond->kind == N_INT && it->cond->ival == 1);
+      if (!unit || i != nidx - 1) contiguous = false;
+      kept++;
+    } else {
+      const Type *t = ty_expr(in, it);
+      if (!t) return NULL;
+      if (!ty_is_int(t) && t->kind != TY_BOOL)
+        return ty_error(in, it, "array index must be an integer or a slice, got %s", tname(t, b2));
+    }
   }
-  if (nidx != base->ndim)
-    return ty_error(in, n, "%d-dimensional array indexed with %d indices (only full indexing is supported)",
-                    base->ndim, nidx);
-  return base->elem;
+  if (n->rhs->kind == N_TUPLE) {
+    const Type *f[RC_MAX_NDIM];
+    for (int i = 0; i < nidx; i++) f[i] = items[i]->ty ? items[i]->ty : TYS(TY_I64);
+    n->rhs->ty = ty_tuple(in, nidx, f);
+  } else if (n->rhs->kind == N_SLICE) {
+    n->rhs->ty = TYS(TY_I64);
+  }
+  if (kept == 0) return base->elem;
+  Type *view = (Type *)ty_array(in, base->elem, kept, contiguous ? 'C' : 'A');
+  view->readonly = base->readonly;
+  return view;
 }
 
 static const Type *ty_attr(Infer *in, Node *n) {
@@ -342,23 +374,108 @@ bad:
   return -1;
 }
 
-static const char *const builtin_names[BI_COUNT] = {
-  "range", "len", "abs", "min", "max", "int", "float", "bool",
+static const char *const builtin_names[BI_MATH] = {
+  "range", "len", "abs", "min", "max", "int", "float", "bool", "round",
   "numpy.empty", "numpy.zeros", "numpy.ones",
-  "numpy.empty_like", "numpy.zeros_like", "numpy.ones_like",
+  "numpy.empty_like", "numpy.zeros_like", "numpy.ones_like", "numpy.arange",
+  "a ruchey function", "a NumPy scalar type",
 };
+
+static const struct { const char *math, *numpy; int nargs; } math_fns[MF_COUNT] = {
+#define X(id, m, np, n, libm) {m, np, n},
+  RC_MATH_FUNCS(X)
+#undef X
+};
+
+/* math.f(x) and numpy.f(x) on scalars. math.* computes in float64 and
+ * gives ints from floor/ceil/trunc, as CPython; numpy.* keeps float32 and
+ * integer types where NumPy does. */
+static const Type *ty_math(Infer *in, Node *n, const Type **args) {
+  bool is_np = n->op >= BI_NP;
+  MathFn f = (MathFn)(n->op - (is_np ? BI_NP : BI_MATH));
+  const char *name = is_np ? math_fns[f].numpy : math_fns[f].math;
+  if (n->list.len != math_fns[f].nargs || n->kw.len)
+    return ty_error(in, n, "%s.%s() takes %d argument(s)", is_np ? "numpy" : "math", name,
+                    math_fns[f].nargs);
+  const Type *t = args[0];
+  for (int i = 0; i < n->list.len; i++) {
+    if (!need_scalar(in, n->list.items[i], args[i], name)) return NULL;
+    if (i) t = promote(t, args[i]);
+  }
+  switch (f) {
+  case MF_ISNAN: case MF_ISINF: case MF_ISFINITE: return TYS(TY_BOOL);
+  case MF_FLOOR: case MF_CEIL: case MF_TRUNC:
+    if (!is_np) return TYS(TY_I64);
+    break;
+  case MF_NPABS: case MF_SIGN: case MF_FMIN: case MF_FMAX: case MF_POW:
+    if (is_np && !ty_is_float(t)) return promote(t, t);
+    break;
+  default: break;
+  }
+  if (is_np && (t->kind == TY_F32 || (ty_is_int(t) && ty_bits(t) <= 16 && n->list.len == 1)))
+    return TYS(TY_F32);
+  return TYS(TY_F64);
+}
+
+static const Type *ty_arange(Infer *in, Node *n, const Type **args) {
+  char b[128];
+  static const char *const dtype_kw[] = {"dtype", NULL};
+  if (!check_arity(in, n, "numpy.arange", 1, 3, dtype_kw)) return NULL;
+  const Type *t = TYS(TY_I64);
+  for (int i = 0; i < n->list.len; i++) {
+    if (!ty_is_scalar(args[i])) return ty_error(in, n->list.items[i], "numpy.arange() needs numbers, got %s", tname(args[i], b));
+    if (ty_is_float(args[i])) t = TYS(TY_F64);
+  }
+  const Type *elem = dtype_arg(in, n, 99, t);
+  return elem ? ty_array(in, elem, 1, 'C') : NULL;
+}
+
+/* A call to another ruchey function: the extension compiles it for these
+ * argument types (or says it is this function, recursively). */
+static const Type *ty_jit_call(Infer *in, Node *n, const Type **args) {
+  if (!in->opts || !in->opts->resolve) return ty_error(in, n, "calls to other functions are not available here");
+  CallTarget *target = arena_alloc(in->f->arena, sizeof(CallTarget));
+  Diag inner = {0};
+  if (!in->opts->resolve(in->opts->resolve_ctx, n->callee, args, n->list.len, target, &inner)) {
+    if (inner.kind == DIAG_TYPING && inner.msg[0])
+      return ty_error(in, n, "in the function called here:\n%s", inner.msg);
+    return ty_error(in, n, "%s", inner.msg[0] ? inner.msg : "the called function cannot be compiled");
+  }
+  n->target = target;
+  if (!target->self) return target->ret_type;
+  /* recursion: the type comes from the returns typed so far */
+  if (in->ret) return in->ret;
+  if (in->final)
+    return ty_error(in, n, "the type of this recursive call is unknown: return a value on a "
+                    "non-recursive path before recursing");
+  return NULL;
+}
 
 static const Type range_type = {.kind = TY_RANGE};
 
 static const Type *ty_call(Infer *in, Node *n) {
   static const char *const dtype_kw[] = {"dtype", NULL};
-  const char *name = builtin_names[n->op];
-  const Type *args[8];
+  const Type *args[64];
   char b[128];
+  if (n->list.len > 64) return ty_error(in, n, "too many arguments");
+  if (n->op >= BI_NP_ARANGE) {
+    for (int i = 0; i < n->list.len; i++)
+      if (!(args[i] = ty_expr(in, n->list.items[i]))) return NULL;
+    switch (n->op) {
+    case BI_NP_ARANGE: return ty_arange(in, n, args);
+    case BI_JIT: return ty_jit_call(in, n, args);
+    case BI_CAST:
+      if (n->list.len != 1 || n->kw.len) return ty_error(in, n, "a NumPy scalar type takes one argument");
+      return need_scalar(in, n, args[0], "conversion") ? TYS(n->ival) : NULL;
+    default: return ty_math(in, n, args);
+    }
+  }
+  const char *name = builtin_names[n->op];
   if (n->op != BI_NP_EMPTY && n->op != BI_NP_ZEROS && n->op != BI_NP_ONES &&
       n->op < BI_NP_EMPTY_LIKE) {
     if (!check_arity(in, n, name, n->op == BI_MIN || n->op == BI_MAX ? 2 : 1,
-                     n->op == BI_RANGE ? 3 : n->op == BI_MIN || n->op == BI_MAX ? 8 : 1, NULL))
+                     n->op == BI_RANGE ? 3 : n->op == BI_MIN || n->op == BI_MAX ? 64
+                     : n->op == BI_ROUND ? 2 : 1, NULL))
       return NULL;
     for (int i = 0; i < n->list.len; i++)
       if (!(args[i] = ty_expr(in, n->list.items[i]))) return NULL;
@@ -387,6 +504,13 @@ static const Type *ty_call(Infer *in, Node *n) {
   case BI_INT: return need_scalar(in, n, args[0], "int()") ? TYS(TY_I64) : NULL;
   case BI_FLOAT: return need_scalar(in, n, args[0], "float()") ? TYS(TY_F64) : NULL;
   case BI_BOOL: return need_scalar(in, n, args[0], "bool()") ? TYS(TY_BOOL) : NULL;
+  case BI_ROUND:
+    if (!need_scalar(in, n, args[0], "round()")) return NULL;
+    if (n->list.len == 2) {
+      if (!ty_is_int(args[1])) return ty_error(in, n->list.items[1], "round() ndigits must be an integer");
+      return ty_is_float(args[0]) ? args[0] : promote(args[0], args[0]);
+    }
+    return TYS(TY_I64);
   case BI_NP_EMPTY: case BI_NP_ZEROS: case BI_NP_ONES: {
     if (!check_arity(in, n, name, 1, 2, dtype_kw)) return NULL;
     int ndim = shape_ndim(in, n->list.items[0]);
@@ -511,6 +635,7 @@ static void ty_stmt(Infer *in, Node *n) {
   case N_RETURN: ty_return(in, n); break;
   case N_EXPR: ty_expr(in, n->lhs); break;
   case N_BLOCK: ty_block(in, &n->body); break;
+  case N_ASSERT: ty_cond(in, n->cond); break;
   default: break;
   }
 }
@@ -538,7 +663,7 @@ static bool block_breaks(const NodeList *l) {
 /* Whether control can never fall off the end of statement n. */
 static bool stmt_returns(const Node *n) {
   switch (n->kind) {
-  case N_RETURN: return true;
+  case N_RETURN: case N_RAISE: return true;
   case N_IF: return block_returns(&n->body) && block_returns(&n->orelse);
   case N_BLOCK: return block_returns(&n->body);
   case N_WHILE:  /* while True: without a break leaves only by returning */
@@ -553,8 +678,8 @@ static bool block_returns(const NodeList *l) {
   return false;
 }
 
-bool ty_infer(Func *f, const Type **argtypes, Diag *diag) {
-  Infer in = {.f = f, .diag = diag};
+bool ty_infer(Func *f, const Type **argtypes, const CompileOptions *opts, Diag *diag) {
+  Infer in = {.f = f, .opts = opts, .diag = diag};
   for (int i = 0; i < f->nparams; i++) f->var_types[i] = argtypes[i];
   for (int pass = 0; pass < 64; pass++) {
     in.changed = false;

@@ -5,8 +5,12 @@
  * code would be SSE2 only), one LLJIT per process. Each specialisation is
  * typed, lowered into its own module, optimised at O3 by our TargetMachine,
  * emitted as an object file and added to the JIT. Compiles are serialised
- * by one mutex: LLVM contexts and the JIT dylib are shared state.
+ * by one recursive mutex (typing a call compiles the callee first, inside
+ * the caller's compile): the JIT dylib and the symbol counter are shared.
  */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE  /* the recursive mutex initialiser */
+#endif
 #include <pthread.h>
 #include <stdio.h>
 
@@ -30,7 +34,7 @@ static struct {
   char *cpu, *features;
   char error[512];  /* why initialisation failed, if it did */
   unsigned long counter;  /* makes each specialisation's symbol unique */
-} J = {PTHREAD_ONCE_INIT, PTHREAD_MUTEX_INITIALIZER};
+} J = {PTHREAD_ONCE_INIT, PTHREAD_RECURSIVE_MUTEX_INITIALIZER_NP};
 
 static void take_error(LLVMErrorRef err, char *buf, size_t n) {
   char *msg = LLVMGetErrorMessage(err);
@@ -197,7 +201,7 @@ static bool jit_compile(Func *f, const Type **argtypes, const CompileOptions *op
   if (!J.tm) return fail(d, "LLVM could not start: %s", J.error);
   memset(res, 0, sizeof *res);
   pthread_mutex_lock(&J.lock);
-  bool ok = ty_infer(f, argtypes, d);
+  bool ok = ty_infer(f, argtypes, opts, d);
   if (ok) {
     res->ret_type = f->ret_type;
     ok = generate(f, opts, out, res, d);

@@ -10,6 +10,7 @@
  * reference, variables own one each, and every exit releases them.
  */
 #include <stdarg.h>
+#include <math.h>
 #include <stdio.h>
 
 #include <llvm-c/Core.h>
@@ -40,6 +41,7 @@ typedef struct Lower {
 
 static LLVMValueRef lo_expr(Lower *l, Node *n);
 static void lo_block(Lower *l, NodeList *b);
+static LLVMValueRef range_count(Lower *l, LLVMValueRef start, LLVMValueRef stop, LLVMValueRef step);
 
 /* ---------------------------------------------------------------- types */
 
@@ -137,8 +139,12 @@ static LLVMValueRef intrinsic(Lower *l, const char *name, LLVMTypeRef *overloads
 
 /* Raises status with a constant message: records it, then leaves through the
  * exit block, which releases the locals. */
+static LLVMValueRef const_string(Lower *l, const char *s) {
+  return s ? LLVMBuildGlobalStringPtr(l->b, s, "msg") : LLVMConstNull(l->ptr);
+}
+
 static void raise_status(Lower *l, RtStatus status, const char *msg) {
-  LLVMValueRef text = LLVMBuildGlobalStringPtr(l->b, msg, "msg");
+  LLVMValueRef text = const_string(l, msg);
   LLVMTypeRef p[2] = {l->i32, l->ptr};
   LLVMValueRef a[2] = {const_i32(l, status), text};
   call(l, "rt_set_error", LLVMVoidTypeInContext(l->c), p, a, 2);
@@ -215,6 +221,7 @@ static void lo_refcount(Lower *l, const Type *t, LLVMValueRef v, bool inc) {
 /* Whether evaluating n yields a new reference (an allocation, a tuple or
  * conditional built from owned parts) rather than a borrowed one. */
 static bool is_fresh(const Node *n) {
+  if (n->kind == N_INDEX) return n->ty->kind == TY_ARRAY;  /* a view holds its own reference */
   return n->kind == N_CALL || n->kind == N_TUPLE || n->kind == N_IFEXP || n->kind == N_BOOLOP;
 }
 
@@ -714,6 +721,299 @@ static LLVMValueRef lo_ifexp(Lower *l, Node *n) {
   return LLVMBuildLoad2(l->b, lo_type(l, n->ty), result, "");
 }
 
+/* ---------------------------------------------------------------- math */
+
+static const char *const libm_names[MF_COUNT] = {
+#define X(id, m, np, n, libm) libm,
+  RC_MATH_FUNCS(X)
+#undef X
+};
+
+static LLVMValueRef fconst(Lower *l, const Type *t, double v) { return LLVMConstReal(lo_type(l, t), v); }
+
+static LLVMValueRef call_intrinsic1(Lower *l, const char *name, const Type *t, LLVMValueRef x) {
+  LLVMTypeRef ov[1] = {lo_type(l, t)};
+  return intrinsic(l, name, ov, 1, &x, 1);
+}
+
+static LLVMValueRef call_intrinsic2(Lower *l, const char *name, const Type *t, LLVMValueRef x,
+                                    LLVMValueRef y) {
+  LLVMTypeRef ov[1] = {lo_type(l, t)};
+  LLVMValueRef a[2] = {x, y};
+  return intrinsic(l, name, ov, 1, a, 2);
+}
+
+/* A libm function by name: sin for float64, sinf for float32. */
+static LLVMValueRef call_libm(Lower *l, const char *name, const Type *t, LLVMValueRef *args, unsigned n) {
+  char buf[32];
+  snprintf(buf, sizeof buf, "%s%s", name, t->kind == TY_F32 ? "f" : "");
+  LLVMTypeRef ft = lo_type(l, t), params[2] = {ft, ft};
+  LLVMValueRef r = call(l, buf, ft, params, args, n);
+  return r;
+}
+
+static LLVMValueRef is_integral(Lower *l, const Type *t, LLVMValueRef x) {
+  return LLVMBuildFCmp(l->b, LLVMRealOEQ, call_intrinsic1(l, "llvm.floor", t, x), x, "");
+}
+
+static LLVMValueRef fcmp(Lower *l, LLVMRealPredicate p, LLVMValueRef a, LLVMValueRef b) {
+  return LLVMBuildFCmp(l->b, p, a, b, "");
+}
+
+/* CPython's math module raises ValueError outside a function's domain. */
+static void math_domain_check(Lower *l, MathFn f, const Type *t, LLVMValueRef *a) {
+  LLVMValueRef x = a[0], bad = NULL, zero = fconst(l, t, 0), one = fconst(l, t, 1);
+  LLVMValueRef ax = call_intrinsic1(l, "llvm.fabs", t, x), inf = fconst(l, t, INFINITY);
+  switch (f) {
+  case MF_SQRT: bad = fcmp(l, LLVMRealOLT, x, zero); break;
+  case MF_LOG: case MF_LOG2: case MF_LOG10: bad = fcmp(l, LLVMRealOLE, x, zero); break;
+  case MF_LOG1P: bad = fcmp(l, LLVMRealOLE, x, LLVMConstReal(lo_type(l, t), -1)); break;
+  case MF_ASIN: case MF_ACOS: bad = fcmp(l, LLVMRealOGT, ax, one); break;
+  case MF_ACOSH: bad = fcmp(l, LLVMRealOLT, x, one); break;
+  case MF_ATANH: bad = fcmp(l, LLVMRealOGE, ax, one); break;
+  case MF_SIN: case MF_COS: case MF_TAN: bad = fcmp(l, LLVMRealOEQ, ax, inf); break;
+  case MF_GAMMA: case MF_LGAMMA:
+    bad = LLVMBuildAnd(l->b, fcmp(l, LLVMRealOLE, x, zero), is_integral(l, t, x), "");
+    if (f == MF_GAMMA) bad = LLVMBuildOr(l->b, bad, fcmp(l, LLVMRealOEQ, x, LLVMConstReal(lo_type(l, t), -INFINITY)), "");
+    break;
+  case MF_FMOD:
+    bad = LLVMBuildOr(l->b, fcmp(l, LLVMRealOEQ, a[1], zero), fcmp(l, LLVMRealOEQ, ax, inf), "");
+    bad = LLVMBuildAnd(l->b, bad, fcmp(l, LLVMRealORD, a[1], x), "");
+    break;
+  case MF_POW: {
+    LLVMValueRef y = a[1];
+    LLVMValueRef zero_neg = LLVMBuildAnd(l->b, fcmp(l, LLVMRealOEQ, x, zero), fcmp(l, LLVMRealOLT, y, zero), "");
+    LLVMValueRef yfinite = fcmp(l, LLVMRealOLT, call_intrinsic1(l, "llvm.fabs", t, y), inf);
+    LLVMValueRef neg_frac = LLVMBuildAnd(l->b, LLVMBuildAnd(l->b, fcmp(l, LLVMRealOLT, x, zero),
+                                         fcmp(l, LLVMRealOGT, x, LLVMConstReal(lo_type(l, t), -INFINITY)), ""),
+                                         LLVMBuildAnd(l->b, yfinite, LLVMBuildNot(l->b, is_integral(l, t, y), ""), ""), "");
+    bad = LLVMBuildOr(l->b, zero_neg, neg_frac, "");
+    break;
+  }
+  default: return;
+  }
+  raise_if(l, bad, RT_ERR_VALUE, "math domain error");
+}
+
+/* ... and OverflowError where a finite argument gives an infinite result. */
+static void math_range_check(Lower *l, MathFn f, const Type *t, LLVMValueRef *a, int n, LLVMValueRef r) {
+  if (f != MF_EXP && f != MF_EXP2 && f != MF_EXPM1 && f != MF_SINH && f != MF_COSH && f != MF_POW &&
+      f != MF_GAMMA && f != MF_LGAMMA)
+    return;
+  LLVMValueRef inf = fconst(l, t, INFINITY);
+  LLVMValueRef bad = fcmp(l, LLVMRealOEQ, call_intrinsic1(l, "llvm.fabs", t, r), inf);
+  for (int i = 0; i < n; i++)
+    bad = LLVMBuildAnd(l->b, bad, fcmp(l, LLVMRealOLT, call_intrinsic1(l, "llvm.fabs", t, a[i]), inf), "");
+  raise_if(l, bad, RT_ERR_OVERFLOW, "math range error");
+}
+
+/* float -> int as Python's int(): NaN and infinities raise. */
+static LLVMValueRef float_to_int_checked(Lower *l, const Type *t, LLVMValueRef x) {
+  raise_if(l, fcmp(l, LLVMRealUNO, x, x), RT_ERR_VALUE, "cannot convert float NaN to integer");
+  raise_if(l, fcmp(l, LLVMRealOEQ, call_intrinsic1(l, "llvm.fabs", t, x), fconst(l, t, INFINITY)),
+           RT_ERR_OVERFLOW, "cannot convert float infinity to integer");
+  return lo_convert(l, x, t, TYS(TY_I64));
+}
+
+/* A math function on values already converted to the float type t. */
+static LLVMValueRef lo_math_float(Lower *l, MathFn f, bool is_np, const Type *t, LLVMValueRef *a, int n) {
+  static const char *const intrinsics[MF_COUNT] = {
+    [MF_SQRT] = "llvm.sqrt", [MF_EXP] = "llvm.exp", [MF_EXP2] = "llvm.exp2", [MF_LOG] = "llvm.log",
+    [MF_LOG2] = "llvm.log2", [MF_LOG10] = "llvm.log10", [MF_SIN] = "llvm.sin", [MF_COS] = "llvm.cos",
+    [MF_FABS] = "llvm.fabs", [MF_NPABS] = "llvm.fabs", [MF_FLOOR] = "llvm.floor",
+    [MF_CEIL] = "llvm.ceil", [MF_TRUNC] = "llvm.trunc", [MF_RINT] = "llvm.rint",
+  };
+  if (!is_np) math_domain_check(l, f, t, a);
+  LLVMValueRef x = a[0], r;
+  switch (f) {
+  case MF_ISNAN: return fcmp(l, LLVMRealUNO, x, x);
+  case MF_ISINF: return fcmp(l, LLVMRealOEQ, call_intrinsic1(l, "llvm.fabs", t, x), fconst(l, t, INFINITY));
+  case MF_ISFINITE: return fcmp(l, LLVMRealOLT, call_intrinsic1(l, "llvm.fabs", t, x), fconst(l, t, INFINITY));
+  case MF_DEGREES: return LLVMBuildFMul(l->b, x, fconst(l, t, 180.0 / M_PI), "");
+  case MF_RADIANS: return LLVMBuildFMul(l->b, x, fconst(l, t, M_PI / 180.0), "");
+  case MF_COPYSIGN: return call_intrinsic2(l, "llvm.copysign", t, x, a[1]);
+  case MF_FMIN: return call_intrinsic2(l, "llvm.minimum", t, x, a[1]);
+  case MF_FMAX: return call_intrinsic2(l, "llvm.maximum", t, x, a[1]);
+  case MF_SIGN: {
+    LLVMValueRef pos = LLVMBuildUIToFP(l->b, fcmp(l, LLVMRealOGT, x, fconst(l, t, 0)), lo_type(l, t), "");
+    LLVMValueRef neg = LLVMBuildUIToFP(l->b, fcmp(l, LLVMRealOLT, x, fconst(l, t, 0)), lo_type(l, t), "");
+    r = LLVMBuildFSub(l->b, pos, neg, "");
+    return LLVMBuildSelect(l->b, fcmp(l, LLVMRealUNO, x, x), x, r, "");
+  }
+  case MF_POW: r = call_intrinsic2(l, "llvm.pow", t, x, a[1]); break;
+  default:
+    r = intrinsics[f] ? call_intrinsic1(l, intrinsics[f], t, x) : call_libm(l, libm_names[f], t, a, (unsigned)n);
+  }
+  if (!is_np) math_range_check(l, f, t, a, n, r);
+  if (!is_np && (f == MF_FLOOR || f == MF_CEIL || f == MF_TRUNC)) return float_to_int_checked(l, t, r);
+  return r;
+}
+
+/* numpy functions that keep integer arguments integers. */
+static LLVMValueRef lo_math_int(Lower *l, MathFn f, const Type *t, LLVMValueRef *a) {
+  LLVMTypeRef ty = lo_type(l, t);
+  LLVMValueRef zero = LLVMConstNull(ty);
+  switch (f) {
+  case MF_NPABS: {
+    LLVMTypeRef ov[1] = {ty};
+    LLVMValueRef args[2] = {a[0], LLVMConstInt(l->i1, 0, 0)};
+    return ty_is_signed(t) ? intrinsic(l, "llvm.abs", ov, 1, args, 2) : a[0];
+  }
+  case MF_SIGN: {
+    LLVMValueRef pos = LLVMBuildZExt(l->b, LLVMBuildICmp(l->b, ty_is_signed(t) ? LLVMIntSGT : LLVMIntUGT, a[0], zero, ""), ty, "");
+    LLVMValueRef neg = LLVMBuildZExt(l->b, LLVMBuildICmp(l->b, LLVMIntSLT, a[0], zero, ""), ty, "");
+    return LLVMBuildSub(l->b, pos, ty_is_signed(t) ? neg : zero, "");
+  }
+  case MF_FMIN: case MF_FMAX: {
+    LLVMValueRef lt = lo_compare_values(l, f == MF_FMIN ? OP_LT : OP_GT, a[0], t, a[1], t);
+    return LLVMBuildSelect(l->b, lt, a[0], a[1], "");
+  }
+  default: return lo_int_pow(l, t, a[0], a[1]);
+  }
+}
+
+static LLVMValueRef lo_math(Lower *l, Node *n) {
+  bool is_np = n->op >= BI_NP;
+  MathFn f = (MathFn)(n->op - (is_np ? BI_NP : BI_MATH));
+  LLVMValueRef a[2] = {NULL, NULL};
+  bool int_args = true;
+  for (int i = 0; i < n->list.len; i++) int_args = int_args && !ty_is_float(n->list.items[i]->ty);
+  if (int_args && (f == MF_ISNAN || f == MF_ISINF)) return LLVMConstInt(l->i1, 0, 0);
+  if (int_args && f == MF_ISFINITE) return LLVMConstInt(l->i1, 1, 0);
+  if (!is_np && int_args && (f == MF_FLOOR || f == MF_CEIL || f == MF_TRUNC))
+    return lo_expr_as(l, n->list.items[0], TYS(TY_I64));
+  if (ty_is_int(n->ty) && is_np) {
+    for (int i = 0; i < n->list.len; i++) a[i] = lo_expr_as(l, n->list.items[i], n->ty);
+    return lo_math_int(l, f, n->ty, a);
+  }
+  /* the float type the function computes in */
+  const Type *t = ty_is_float(n->ty) ? n->ty : TYS(TY_F64);
+  if (n->ty->kind == TY_BOOL || ty_is_int(n->ty)) {
+    t = TYS(TY_F64);
+    for (int i = 0; i < n->list.len; i++)
+      if (n->list.items[i]->ty->kind == TY_F32 && is_np) t = TYS(TY_F32);
+  }
+  for (int i = 0; i < n->list.len; i++) a[i] = lo_expr_as(l, n->list.items[i], t);
+  return lo_math_float(l, f, is_np, t, a, n->list.len);
+}
+
+/* round(x) to the nearest int, halves to even; round(x, nd) keeps the type. */
+static LLVMValueRef lo_round(Lower *l, Node *n) {
+  Node *x = n->list.items[0];
+  if (n->list.len == 1) {
+    if (!ty_is_float(x->ty)) return lo_expr_as(l, x, TYS(TY_I64));
+    LLVMValueRef v = lo_expr(l, x);
+    return float_to_int_checked(l, x->ty, call_intrinsic1(l, "llvm.roundeven", x->ty, v));
+  }
+  LLVMValueRef nd = lo_expr_as(l, n->list.items[1], TYS(TY_I64));
+  if (ty_is_float(n->ty)) {
+    const Type *t = n->ty;
+    LLVMValueRef v = lo_expr_as(l, x, t);
+    LLVMValueRef neg = LLVMBuildICmp(l->b, LLVMIntSLT, nd, const_i64(l, 0), "");
+    LLVMValueRef mag = LLVMBuildSelect(l->b, neg, LLVMBuildNeg(l->b, nd, ""), nd, "");
+    LLVMValueRef p = call_intrinsic2(l, "llvm.pow", t, fconst(l, t, 10.0), LLVMBuildSIToFP(l->b, mag, lo_type(l, t), ""));
+    LLVMValueRef up = LLVMBuildFDiv(l->b, call_intrinsic1(l, "llvm.roundeven", t, LLVMBuildFMul(l->b, v, p, "")), p, "");
+    LLVMValueRef down = LLVMBuildFMul(l->b, call_intrinsic1(l, "llvm.roundeven", t, LLVMBuildFDiv(l->b, v, p, "")), p, "");
+    LLVMValueRef r = LLVMBuildSelect(l->b, neg, down, up, "");
+    /* values too large to have digits at that place come back unchanged */
+    LLVMValueRef finite = fcmp(l, LLVMRealOLT, call_intrinsic1(l, "llvm.fabs", t, r), fconst(l, t, INFINITY));
+    return LLVMBuildSelect(l->b, finite, r, v, "");
+  }
+  /* an int rounded to a negative number of digits: to a multiple of 10**-nd, halves to even */
+  LLVMValueRef v = lo_expr_as(l, x, TYS(TY_I64));
+  LLVMValueRef neg = LLVMBuildICmp(l->b, LLVMIntSLT, nd, const_i64(l, 0), "");
+  LLVMValueRef p = lo_int_pow(l, TYS(TY_I64), const_i64(l, 10),
+                              LLVMBuildSelect(l->b, neg, LLVMBuildNeg(l->b, nd, ""), const_i64(l, 0), ""));
+  LLVMValueRef q = lo_int_divmod(l, OP_FLOORDIV, TYS(TY_I64), v, p);
+  LLVMValueRef r = LLVMBuildSub(l->b, v, LLVMBuildMul(l->b, q, p, ""), "");
+  LLVMValueRef twice = LLVMBuildMul(l->b, r, const_i64(l, 2), "");
+  LLVMValueRef above = LLVMBuildICmp(l->b, LLVMIntSGT, twice, p, "");
+  LLVMValueRef half_odd = LLVMBuildAnd(l->b, LLVMBuildICmp(l->b, LLVMIntEQ, twice, p, ""),
+                                       LLVMBuildTrunc(l->b, q, l->i1, ""), "");
+  q = LLVMBuildSelect(l->b, LLVMBuildOr(l->b, above, half_odd, ""), LLVMBuildAdd(l->b, q, const_i64(l, 1), ""), q, "");
+  return LLVMBuildMul(l->b, q, p, "");
+}
+
+/* numpy.arange: int arguments count exactly; float ones as NumPy does,
+ * ceil((stop - start) / step) values start + i*step. */
+static LLVMValueRef lo_arange(Lower *l, Node *n) {
+  bool floats = false;
+  for (int i = 0; i < n->list.len; i++) floats = floats || ty_is_float(n->list.items[i]->ty);
+  const Type *t = floats ? TYS(TY_F64) : TYS(TY_I64);
+  LLVMValueRef start = floats ? fconst(l, t, 0) : const_i64(l, 0), stop, step = floats ? fconst(l, t, 1) : const_i64(l, 1);
+  if (n->list.len == 1) {
+    stop = lo_expr_as(l, n->list.items[0], t);
+  } else {
+    start = lo_expr_as(l, n->list.items[0], t);
+    stop = lo_expr_as(l, n->list.items[1], t);
+    if (n->list.len == 3) step = lo_expr_as(l, n->list.items[2], t);
+  }
+  LLVMValueRef count;
+  if (floats) {
+    raise_if(l, fcmp(l, LLVMRealOEQ, step, fconst(l, t, 0)), RT_ERR_ZERODIV, "division by zero");
+    LLVMValueRef c = call_intrinsic1(l, "llvm.ceil", t, LLVMBuildFDiv(l->b, LLVMBuildFSub(l->b, stop, start, ""), step, ""));
+    c = call_intrinsic2(l, "llvm.maxnum", t, c, fconst(l, t, 0));
+    count = lo_convert(l, c, t, TYS(TY_I64));
+  } else {
+    raise_if(l, LLVMBuildICmp(l->b, LLVMIntEQ, step, const_i64(l, 0), ""), RT_ERR_ZERODIV, "division by zero");
+    count = range_count(l, start, stop, step);
+  }
+  LLVMValueRef a = lo_alloc_array(l, n->ty, &count, -1);
+  LLVMValueRef data = LLVMBuildExtractValue(l->b, a, 2, "");
+  /* fill: data[i] = start + i*step */
+  LLVMBasicBlockRef pre = LLVMGetInsertBlock(l->b);
+  LLVMBasicBlockRef head = new_block(l, "arange"), body = new_block(l, "arange.body"), done = new_block(l, "arange.done");
+  LLVMBuildBr(l->b, head);
+  position(l, head);
+  LLVMValueRef i = LLVMBuildPhi(l->b, l->i64, "i");
+  LLVMBuildCondBr(l->b, LLVMBuildICmp(l->b, LLVMIntSLT, i, count, ""), body, done);
+  position(l, body);
+  LLVMValueRef iv = floats ? LLVMBuildSIToFP(l->b, i, lo_type(l, t), "") : i;
+  LLVMValueRef v = floats ? LLVMBuildFAdd(l->b, start, LLVMBuildFMul(l->b, iv, step, ""), "")
+                          : LLVMBuildAdd(l->b, start, LLVMBuildMul(l->b, iv, step, ""), "");
+  LLVMValueRef p = LLVMBuildGEP2(l->b, lo_storage_type(l, n->ty->elem), data, &i, 1, "");
+  lo_store_scalar(l, n->ty->elem, p, lo_convert(l, v, t, n->ty->elem));
+  LLVMValueRef next = LLVMBuildAdd(l->b, i, const_i64(l, 1), "");
+  LLVMBuildBr(l->b, head);
+  LLVMValueRef in_v[2] = {const_i64(l, 0), next};
+  LLVMBasicBlockRef in_b[2] = {pre, body};
+  LLVMAddIncoming(i, in_v, in_b, 2);
+  position(l, done);
+  return a;
+}
+
+/* A call to another ruchey function through the entry ABI: arguments in
+ * their storage layout, the result read back; a failure status propagates
+ * (the callee already recorded the error). */
+static LLVMValueRef lo_jit_call(Lower *l, Node *n) {
+  int na = n->list.len;
+  LLVMValueRef argv = entry_alloca(l, LLVMArrayType2(l->ptr, (uint64_t)(na ? na : 1)), "argv");
+  LLVMValueRef *vals = arena_alloc(l->f->arena, sizeof(LLVMValueRef) * (size_t)(na ? na : 1));
+  for (int i = 0; i < na; i++) {
+    Node *a = n->list.items[i];
+    LLVMValueRef slot = entry_alloca(l, lo_storage_type(l, a->ty), "arg");
+    vals[i] = lo_expr(l, a);
+    lo_store_storage(l, a->ty, slot, vals[i]);
+    LLVMValueRef idx[2] = {const_i64(l, 0), const_i64(l, i)};
+    LLVMBuildStore(l->b, slot, LLVMBuildGEP2(l->b, LLVMArrayType2(l->ptr, (uint64_t)(na ? na : 1)), argv, idx, 2, ""));
+  }
+  LLVMValueRef ret = entry_alloca(l, lo_storage_type(l, n->ty), "ret");
+  LLVMTypeRef params[2] = {l->ptr, l->ptr};
+  LLVMTypeRef ft = LLVMFunctionType(l->i32, params, 2, 0);
+  LLVMValueRef fn = n->target->self ? l->fn
+                    : LLVMConstIntToPtr(LLVMConstInt(l->i64, (unsigned long long)(uintptr_t)n->target->entry, 0), l->ptr);
+  LLVMValueRef cargs[2] = {ret, argv};
+  LLVMValueRef status = LLVMBuildCall2(l->b, ft, fn, cargs, 2, "status");
+  for (int i = 0; i < na; i++) lo_done_with(l, n->list.items[i], vals[i]);
+  LLVMBasicBlockRef fail = new_block(l, "call.fail"), ok = new_block(l, "call.ok");
+  LLVMBuildCondBr(l->b, LLVMBuildICmp(l->b, LLVMIntNE, status, const_i32(l, RT_OK), ""), fail, ok);
+  position(l, fail);
+  LLVMBuildStore(l->b, status, l->status);
+  LLVMBuildBr(l->b, l->exit_bb);
+  position(l, ok);
+  return n->ty->kind == TY_NONE ? LLVMGetUndef(l->i8) : lo_load_storage(l, n->ty, ret);
+}
+
 /* ---------------------------------------------------------------- calls */
 
 static LLVMValueRef lo_minmax(Lower *l, Node *n) {
@@ -768,8 +1068,12 @@ static LLVMValueRef lo_call(Lower *l, Node *n) {
   case BI_ABS: return lo_abs(l, n);
   case BI_MIN: case BI_MAX: return lo_minmax(l, n);
   case BI_INT: case BI_FLOAT: case BI_BOOL: return lo_expr_as(l, n->list.items[0], n->ty);
+  case BI_ROUND: return lo_round(l, n);
   case BI_RANGE: return LLVMGetUndef(l->i8);  /* only reached through lo_for */
-  default: return lo_alloc_call(l, n);
+  case BI_NP_ARANGE: return lo_arange(l, n);
+  case BI_CAST: return lo_expr_as(l, n->list.items[0], n->ty);
+  case BI_JIT: return lo_jit_call(l, n);
+  default: return n->op >= BI_MATH ? lo_math(l, n) : lo_alloc_call(l, n);
   }
 }
 
@@ -791,7 +1095,80 @@ static LLVMValueRef lo_attr(Lower *l, Node *n) {
   return r;
 }
 
+/* Python's slice.indices() for one dimension of length len: start, step,
+ * and the length of the view. */
+static void slice_bounds(Lower *l, Node *sl, LLVMValueRef len, LLVMValueRef *start,
+                         LLVMValueRef *step, LLVMValueRef *count) {
+  LLVMValueRef zero = const_i64(l, 0), one = const_i64(l, 1);
+  *step = sl->cond ? lo_expr_as(l, sl->cond, TYS(TY_I64)) : one;
+  if (sl->cond)
+    raise_if(l, LLVMBuildICmp(l->b, LLVMIntEQ, *step, zero, ""), RT_ERR_VALUE, "slice step cannot be zero");
+  LLVMValueRef neg = LLVMBuildICmp(l->b, LLVMIntSLT, *step, zero, "");
+  LLVMValueRef lower = LLVMBuildSelect(l->b, neg, const_i64(l, -1), zero, "");
+  LLVMValueRef upper = LLVMBuildSelect(l->b, neg, LLVMBuildSub(l->b, len, one, ""), len, "");
+  LLVMValueRef bound[2];
+  Node *given[2] = {sl->lhs, sl->rhs};
+  for (int k = 0; k < 2; k++) {
+    LLVMValueRef dflt = LLVMBuildSelect(l->b, neg, k ? lower : upper, k ? upper : lower, "");
+    if (!given[k]) {
+      bound[k] = dflt;
+      continue;
+    }
+    LLVMValueRef v = lo_expr_as(l, given[k], TYS(TY_I64));
+    LLVMValueRef isneg = LLVMBuildICmp(l->b, LLVMIntSLT, v, zero, "");
+    v = LLVMBuildSelect(l->b, isneg, LLVMBuildAdd(l->b, v, len, ""), v, "");
+    v = LLVMBuildSelect(l->b, LLVMBuildICmp(l->b, LLVMIntSLT, v, lower, ""), lower, v, "");
+    bound[k] = LLVMBuildSelect(l->b, LLVMBuildICmp(l->b, LLVMIntSGT, v, upper, ""), upper, v, "");
+  }
+  *start = bound[0];
+  *count = range_count(l, bound[0], bound[1], *step);
+}
+
+/* a[...] with slices: a view sharing a's memory (and holding a reference). */
+static LLVMValueRef lo_view(Lower *l, Node *n) {
+  const Type *bt = n->lhs->ty;
+  LLVMValueRef base = lo_expr(l, n->lhs);
+  Node *single[1] = {n->rhs};
+  Node **items = n->rhs->kind == N_TUPLE ? n->rhs->list.items : single;
+  int nidx = n->rhs->kind == N_TUPLE ? n->rhs->list.len : 1;
+  LLVMValueRef offset = const_i64(l, 0);
+  LLVMTypeRef dims = LLVMArrayType2(l->i64, (uint64_t)n->ty->ndim);
+  LLVMValueRef shape = LLVMGetUndef(dims), strides = LLVMGetUndef(dims);
+  unsigned out = 0;
+  for (int d = 0; d < bt->ndim; d++) {
+    LLVMValueRef len = arr_shape(l, base, d), stride = arr_stride(l, bt, base, d);
+    if (d < nidx && items[d]->kind != N_SLICE) {
+      LLVMValueRef i = lo_expr_as(l, items[d], TYS(TY_I64));
+      LLVMValueRef isneg = LLVMBuildICmp(l->b, LLVMIntSLT, i, const_i64(l, 0), "");
+      i = LLVMBuildSelect(l->b, isneg, LLVMBuildAdd(l->b, i, len, ""), i, "");
+      raise_if(l, LLVMBuildICmp(l->b, LLVMIntUGE, i, len, ""), RT_ERR_INDEX, "index is out of bounds");
+      offset = LLVMBuildAdd(l->b, offset, LLVMBuildMul(l->b, i, stride, ""), "");
+      continue;
+    }
+    if (d < nidx) {
+      LLVMValueRef start, step, count;
+      slice_bounds(l, items[d], len, &start, &step, &count);
+      offset = LLVMBuildAdd(l->b, offset, LLVMBuildMul(l->b, start, stride, ""), "");
+      len = count;
+      stride = LLVMBuildMul(l->b, stride, step, "");
+    }
+    shape = LLVMBuildInsertValue(l->b, shape, len, out, "");
+    strides = LLVMBuildInsertValue(l->b, strides, stride, out++, "");
+  }
+  LLVMValueRef data = LLVMBuildExtractValue(l->b, base, 2, "");
+  LLVMValueRef v = LLVMGetUndef(lo_type(l, n->ty));
+  v = LLVMBuildInsertValue(l->b, v, LLVMBuildExtractValue(l->b, base, 0, ""), 0, "");
+  v = LLVMBuildInsertValue(l->b, v, LLVMBuildExtractValue(l->b, base, 1, ""), 1, "");
+  v = LLVMBuildInsertValue(l->b, v, LLVMBuildGEP2(l->b, l->i8, data, &offset, 1, ""), 2, "");
+  v = LLVMBuildInsertValue(l->b, v, shape, 3, "");
+  v = LLVMBuildInsertValue(l->b, v, strides, 4, "");
+  lo_refcount(l, n->ty, v, true);
+  lo_done_with(l, n->lhs, base);
+  return v;
+}
+
 static LLVMValueRef lo_index(Lower *l, Node *n) {
+  if (n->ty->kind == TY_ARRAY) return lo_view(l, n);
   if (n->lhs->ty->kind == TY_TUPLE) {
     int64_t i = n->rhs->kind == N_INT ? n->rhs->ival : -n->rhs->lhs->ival;
     if (i < 0) i += n->lhs->ty->nfields;
@@ -988,6 +1365,20 @@ static void lo_stmt(Lower *l, Node *n) {
     break;
   }
   case N_BLOCK: lo_block(l, &n->body); break;
+  case N_ASSERT: {
+    LLVMValueRef ok = lo_truth(l, lo_expr(l, n->cond), n->cond->ty);
+    raise_if(l, LLVMBuildNot(l->b, ok, ""), RT_ERR_ASSERT, n->str);
+    break;
+  }
+  case N_RAISE: {
+    LLVMValueRef cls = LLVMConstIntToPtr(LLVMConstInt(l->i64, (unsigned long long)(uintptr_t)n->callee, 0), l->ptr);
+    LLVMTypeRef p[2] = {l->ptr, l->ptr};
+    LLVMValueRef a[2] = {cls, const_string(l, n->str)};
+    call(l, "rt_raise", LLVMVoidTypeInContext(l->c), p, a, 2);
+    LLVMBuildStore(l->b, const_i32(l, RT_ERR_RAISE), l->status);
+    LLVMBuildBr(l->b, l->exit_bb);
+    break;
+  }
   default: break;
   }
 }
@@ -1022,7 +1413,10 @@ static void lo_prologue(Lower *l) {
       LLVMValueRef idx = const_i64(l, v);
       LLVMValueRef pp = LLVMBuildGEP2(l->b, l->ptr, args, &idx, 1, "");
       LLVMValueRef p = LLVMBuildLoad2(l->b, l->ptr, pp, "");
-      LLVMBuildStore(l->b, lo_load_storage(l, t, p), l->slots[v]);
+      LLVMValueRef value = lo_load_storage(l, t, p);
+      /* the exit releases every local, parameters too: take a reference */
+      if (has_arrays(t)) lo_refcount(l, t, value, true);
+      LLVMBuildStore(l->b, value, l->slots[v]);
     } else if (has_arrays(t)) {
       LLVMBuildStore(l->b, LLVMConstNull(lo_type(l, t)), l->slots[v]);
     }

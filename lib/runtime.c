@@ -38,6 +38,15 @@ static _Thread_local RtError last_error;
 void rt_set_error(int status, const char *msg) {
   last_error.status = (RtStatus)status;
   last_error.msg = msg;
+  last_error.exc_class = NULL;
+}
+
+/* raise cls(msg) in compiled code; cls is a Python class the extension
+ * keeps alive. */
+void rt_raise(void *cls, const char *msg) {
+  last_error.status = RT_ERR_RAISE;
+  last_error.msg = msg;
+  last_error.exc_class = cls;
 }
 
 RtError *rt_last_error(void) { return &last_error; }
@@ -46,4 +55,5 @@ void rt_register_symbols(void (*define)(const char *name, void *addr, void *ctx)
   define("rt_alloc", (void *)rt_alloc, ctx);
   define("rt_meminfo_free", (void *)rt_meminfo_free, ctx);
   define("rt_set_error", (void *)rt_set_error, ctx);
+  define("rt_raise", (void *)rt_raise, ctx);
 }
