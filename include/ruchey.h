@@ -331,6 +331,22 @@ typedef struct RtError {
   void *exc_class;       /* RT_ERR_RAISE: the Python exception class */
 } RtError;
 
+/* ---------------------------------------------------------------- thread pool (pool.c) */
+
+/* One chunk of a parallel loop: iterations [begin, end), run by pool
+ * thread `thread` (0 is the caller). */
+typedef void (*PoolBody)(void *ctx, int64_t begin, int64_t end, int64_t thread);
+
+/* Runs body over [0, n) in one contiguous chunk per thread of the pool
+ * (started on first use); the calling thread takes chunk 0 and the call
+ * returns when every chunk is done. Called from inside a pool thread (a
+ * nested parallel loop) it runs the whole range serially on that thread. */
+void pool_parallel_for(PoolBody body, void *ctx, int64_t n);
+int64_t pool_get_num_threads(void);  /* threads a parallel loop uses now */
+int pool_set_num_threads(int64_t n); /* -1 if n < 1 or above the pool size */
+int64_t pool_max_threads(void);      /* the pool size */
+int64_t pool_thread_id(void);        /* 0 outside the pool */
+
 /* ---------------------------------------------------------------- the library's API */
 
 /* Everything the extension needs from libruchey, fetched with dlsym once. */
