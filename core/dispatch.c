@@ -227,6 +227,9 @@ typedef union Slot {
   RtArray *arr;
 } Slot;
 
+/* Unboxes o as the type `code` stands for. The exact type is the fast
+ * path; a compatible one (an int for a float64 parameter of an explicit
+ * signature) is converted as Python would. */
 static int unbox(PyObject *o, uint32_t code, Slot *slot, RtArray *arr, void **arg) {
   *arg = slot;
   if (code & CODE_ARRAY) {
@@ -241,23 +244,65 @@ static int unbox(PyObject *o, uint32_t code, Slot *slot, RtArray *arr, void **ar
     return 0;
   }
   TypeKind k = (TypeKind)(code - 1);
-  if (PyArray_IsScalar(o, Generic)) {
-    PyArray_ScalarAsCtype(o, slot);
-    return 0;
-  }
-  switch (k) {
-  case TY_F64: slot->f = PyFloat_AS_DOUBLE(o); return 0;
-  case TY_BOOL: slot->b = o == Py_True; return 0;
-  default: {
-    int overflow;
-    slot->i = PyLong_AsLongLongAndOverflow(o, &overflow);
-    if (overflow) {
-      PyErr_SetString(PyExc_OverflowError, "Python int too large to convert to int64");
-      return -1;
+  if (type_code(o) == code) {
+    if (PyArray_IsScalar(o, Generic)) {
+      PyArray_ScalarAsCtype(o, slot);
+      return 0;
     }
-    return 0;
+    if (k == TY_F64) {
+      slot->f = PyFloat_AS_DOUBLE(o);
+      return 0;
+    }
+    if (k == TY_BOOL) {
+      slot->b = o == Py_True;
+      return 0;
+    }
   }
+  if (k == TY_F64 || k == TY_F32) {
+    double v = PyFloat_AsDouble(o);
+    if (k == TY_F64) slot->f = v;
+    else slot->f32 = (float)v;
+    return v == -1.0 && PyErr_Occurred() ? -1 : 0;
   }
+  if (k == TY_BOOL) {
+    int t = PyObject_IsTrue(o);
+    slot->b = (uint8_t)t;
+    return t < 0 ? -1 : 0;
+  }
+  PyObject *index = PyNumber_Index(o);
+  if (!index) return -1;
+  int overflow;
+  int64_t v = ty_is_signed(TYS(k)) ? PyLong_AsLongLongAndOverflow(index, &overflow)
+                                   : (int64_t)PyLong_AsUnsignedLongLong(index);
+  Py_DECREF(index);
+  if (PyErr_Occurred()) return -1;
+  if (ty_is_signed(TYS(k)) && overflow) {
+    PyErr_SetString(PyExc_OverflowError, "Python int too large to convert to int64");
+    return -1;
+  }
+  switch (ty_bits(TYS(k))) {  /* store at the parameter's width */
+  case 8: slot->b = (uint8_t)v; break;
+  case 16: memcpy(slot, &(int16_t){(int16_t)v}, 2); break;
+  case 32: memcpy(slot, &(int32_t){(int32_t)v}, 4); break;
+  default: slot->i = v; break;
+  }
+  return 0;
+}
+
+/* Whether an argument of type `have` can be passed as `want`: the same, an
+ * array of any layout for an 'A' parameter, or a number for a wider one. */
+static bool code_accepts(uint32_t want, uint32_t have) {
+  if (want == have) return true;
+  if ((want & CODE_ARRAY) && (have & CODE_ARRAY)) {
+    bool same = (want >> 8) == (have >> 8);                    /* kind and ndim */
+    bool layout = ((want >> 1) & 3) == 2 || ((want >> 1) & 3) == ((have >> 1) & 3);
+    bool writable = (want & 1) || !(have & 1);
+    return same && layout && writable;
+  }
+  if ((want | have) & CODE_ARRAY) return false;
+  TypeKind w = (TypeKind)(want - 1), h = (TypeKind)(have - 1);
+  if (ty_is_float(TYS(w))) return true;
+  return ty_is_int(TYS(w)) && (h == TY_BOOL || ty_is_int(TYS(h)));
 }
 
 /* ---------------------------------------------------------------- the dispatcher */
@@ -266,6 +311,7 @@ typedef struct Spec {
   uint32_t codes[MAX_ARGS];
   int (*entry)(void *ret, void **args);
   const Type *ret_type;   /* in the dispatcher's arena */
+  const Type *declared_ret; /* the explicit signature's return type, or NULL */
   size_t ret_size;
 } Spec;
 
@@ -278,6 +324,7 @@ typedef struct {
   PyObject *weakrefs;
   CompileOptions opts;
   bool nogil;
+  bool sealed;            /* explicit signatures given: no compiles on a miss */
   int nparams;
   Spec *specs;
   int nspecs;
@@ -310,7 +357,7 @@ static PyObject *signature_text(const uint32_t *codes, int n) {
 }
 
 static Spec *find_spec(Dispatcher *self, const uint32_t *codes);
-static Spec *add_spec(Dispatcher *self, const uint32_t *codes);
+static Spec *add_spec(Dispatcher *self, const uint32_t *codes, const Type *declared_ret);
 
 /* The compiles in progress on this thread, innermost last: a call that
  * names one of them is recursion. */
@@ -369,7 +416,7 @@ static bool resolve_call(void *ctx, void *callee, const Type **args, int nargs, 
     return false;
   }
   Spec *s = find_spec(disp, codes);
-  if (!s && !(s = add_spec(disp, codes))) return diag_from_exception(diag);
+  if (!s && !(s = add_spec(disp, codes, NULL))) return diag_from_exception(diag);
   out->self = false;
   out->entry = s->entry;
   out->ret_type = s->ret_type;
@@ -377,8 +424,8 @@ static bool resolve_call(void *ctx, void *callee, const Type **args, int nargs, 
 }
 
 /* Reads the function and compiles it for the argument codes. */
-static bool compile_for(Dispatcher *self, const uint32_t *codes, OutputKind out, CompileResult *res,
-                        Arena *arena) {
+static bool compile_for(Dispatcher *self, const uint32_t *codes, const Type *declared_ret,
+                        OutputKind out, CompileResult *res, Arena *arena) {
   const RucheyAPI *api = core_api();
   if (!api) return false;
   Diag diag = {0};
@@ -398,6 +445,7 @@ static bool compile_for(Dispatcher *self, const uint32_t *codes, OutputKind out,
   }
   CompileOptions opts = self->opts;
   opts.resolve = resolve_call;
+  opts.declared_ret = declared_ret;
   compiling[ncompiling++] = (Compiling){self, codes};
   bool ok = api->compile(f, argtypes, &opts, out, res, &diag);
   ncompiling--;
@@ -405,10 +453,10 @@ static bool compile_for(Dispatcher *self, const uint32_t *codes, OutputKind out,
   return ok;
 }
 
-static Spec *add_spec(Dispatcher *self, const uint32_t *codes) {
+static Spec *add_spec(Dispatcher *self, const uint32_t *codes, const Type *declared_ret) {
   Arena arena = {0};
   CompileResult res;
-  bool ok = compile_for(self, codes, OUT_JIT, &res, &arena);
+  bool ok = compile_for(self, codes, declared_ret, OUT_JIT, &res, &arena);
   Spec *s = NULL;
   if (ok) {
     Spec *grown = PyMem_Realloc(self->specs, sizeof(Spec) * (size_t)(self->nspecs + 1));
@@ -419,6 +467,7 @@ static Spec *add_spec(Dispatcher *self, const uint32_t *codes) {
       memcpy(s->codes, codes, sizeof s->codes);
       s->entry = res.entry;
       s->ret_type = clone_type(res.ret_type, &self->arena);
+      s->declared_ret = declared_ret ? s->ret_type : NULL;
       s->ret_size = storage_size(s->ret_type);
     } else {
       if (grown) self->specs = grown;
@@ -434,6 +483,16 @@ static Spec *find_spec(Dispatcher *self, const uint32_t *codes) {
   size_t n = sizeof(uint32_t) * (size_t)self->nparams;
   for (int i = 0; i < self->nspecs; i++)
     if (!memcmp(self->specs[i].codes, codes, n)) return &self->specs[i];
+  return NULL;
+}
+
+/* The first explicit signature the arguments can be converted to. */
+static Spec *find_compatible(Dispatcher *self, const uint32_t *codes) {
+  for (int i = 0; i < self->nspecs; i++) {
+    bool ok = true;
+    for (int a = 0; ok && a < self->nparams; a++) ok = code_accepts(self->specs[i].codes[a], codes[a]);
+    if (ok) return &self->specs[i];
+  }
   return NULL;
 }
 
@@ -469,18 +528,29 @@ static PyObject *type_error(Dispatcher *self, PyObject *const *args, int i) {
   return NULL;
 }
 
+static PyObject *no_match(Dispatcher *self, const uint32_t *codes) {
+  PyObject *seen = signature_text(codes, self->nparams);
+  PyObject *sep = PyUnicode_FromString(", ");
+  PyObject *accepted = sep ? PyUnicode_Join(sep, self->signatures) : NULL;
+  PyErr_Format(PyExc_TypeError, "%S: no matching definition for argument types %U; compiled signatures: [%U]",
+               self->py_func, seen, accepted);
+  Py_XDECREF(seen); Py_XDECREF(sep); Py_XDECREF(accepted);
+  return NULL;
+}
+
 /* Calls with positional arguments exactly matching the parameters. */
 static PyObject *call_positional(Dispatcher *self, PyObject *const *args) {
   uint32_t codes[MAX_ARGS] = {0};
   for (int i = 0; i < self->nparams; i++)
     if (!(codes[i] = type_code(args[i]))) return type_error(self, args, i);
   Spec *s = find_spec(self, codes);
-  if (!s && !(s = add_spec(self, codes))) return NULL;
+  if (!s && self->sealed && !(s = find_compatible(self, codes))) return no_match(self, codes);
+  if (!s && !(s = add_spec(self, codes, NULL))) return NULL;
   Slot slots[MAX_ARGS];
   RtArray arrays[MAX_ARGS];
   void *argp[MAX_ARGS];
   for (int i = 0; i < self->nparams; i++)
-    if (unbox(args[i], codes[i], &slots[i], &arrays[i], &argp[i]) < 0) return NULL;
+    if (unbox(args[i], s->codes[i], &slots[i], &arrays[i], &argp[i]) < 0) return NULL;
   _Alignas(16) char ret[512];
   char *retp = s->ret_size <= sizeof ret ? ret : PyMem_Malloc(s->ret_size);
   if (!retp) return PyErr_NoMemory();
@@ -591,7 +661,7 @@ static PyObject *inspect_text(Dispatcher *self, OutputKind out) {
   for (int i = 0; d && i < self->nspecs; i++) {
     Arena arena = {0};
     CompileResult res;
-    bool ok = compile_for(self, self->specs[i].codes, out, &res, &arena);
+    bool ok = compile_for(self, self->specs[i].codes, self->specs[i].declared_ret, out, &res, &arena);
     arena_free(&arena);
     PyObject *text = ok ? PyUnicode_FromString(res.text) : NULL;
     if (ok) free(res.text);
@@ -609,6 +679,48 @@ static PyObject *dispatcher_inspect_asm(Dispatcher *self, PyObject *unused) {
   return inspect_text(self, OUT_ASM);
 }
 
+/* Reads (kind, ndim, layout) as a type code; "none" as the none type. */
+static bool describe_code(PyObject *d, uint32_t *code) {
+  int kind, ndim;
+  const char *layout;
+  if (!PyArg_ParseTuple(d, "iis", &kind, &ndim, &layout)) return false;
+  if (kind < 0 || kind > TY_F64 || ndim < 0 || ndim > RC_MAX_NDIM || !strchr("CFA", layout[0])) {
+    PyErr_SetString(PyExc_ValueError, "invalid type description");
+    return false;
+  }
+  Type t = {.kind = TY_ARRAY, .elem = TYS(kind), .ndim = ndim, .layout = layout[0]};
+  *code = code_of_type(ndim ? &t : TYS(kind));
+  return true;
+}
+
+/* _compile(args, ret): compiles an explicit signature now; args is a tuple
+ * of (kind, ndim, layout), ret one of those, "none", or None (inferred). */
+static PyObject *dispatcher_compile_signature(Dispatcher *self, PyObject *a) {
+  PyObject *args, *ret;
+  if (!PyArg_ParseTuple(a, "O!O", &PyTuple_Type, &args, &ret)) return NULL;
+  if (PyTuple_GET_SIZE(args) != self->nparams)
+    return PyErr_Format(PyExc_TypeError, "the signature has %zd arguments, the function %d",
+                        PyTuple_GET_SIZE(args), self->nparams);
+  uint32_t codes[MAX_ARGS] = {0};
+  for (int i = 0; i < self->nparams; i++)
+    if (!describe_code(PyTuple_GET_ITEM(args, i), &codes[i])) return NULL;
+  const Type *declared = NULL;
+  Arena tmp = {0};
+  if (PyUnicode_Check(ret)) {
+    declared = TYS(TY_NONE);
+  } else if (ret != Py_None) {
+    uint32_t rc;
+    if (!describe_code(ret, &rc)) return NULL;
+    declared = code_type(rc, &tmp);
+  }
+  self->sealed = true;
+  Spec *s = find_spec(self, codes);
+  bool ok = s || add_spec(self, codes, declared);
+  arena_free(&tmp);
+  if (!ok) return NULL;
+  Py_RETURN_NONE;
+}
+
 static PyObject *dispatcher_get(PyObject *self, PyObject *obj, PyObject *type) {
   return Py_NewRef(self);  /* a jitted function stored on a class stays a plain function */
 }
@@ -616,6 +728,8 @@ static PyObject *dispatcher_get(PyObject *self, PyObject *obj, PyObject *type) {
 static PyMethodDef dispatcher_methods[] = {
   {"inspect_llvm", (PyCFunction)dispatcher_inspect_llvm, METH_NOARGS,
    "The optimised LLVM IR of each compiled signature, as a dict."},
+  {"_compile", (PyCFunction)dispatcher_compile_signature, METH_VARARGS,
+   "Compile an explicit signature now (used by jit with signatures)."},
   {"inspect_asm", (PyCFunction)dispatcher_inspect_asm, METH_NOARGS,
    "The machine code of each compiled signature, as assembly text in a dict."},
   {NULL, NULL, 0, NULL},

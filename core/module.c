@@ -158,9 +158,95 @@ static PyObject *core_host_cpu(PyObject *self, PyObject *unused) {
   return api ? PyUnicode_FromString(api->host_cpu()) : NULL;
 }
 
+/* ---------------------------------------------------------------- the thread pool */
+
+/* These load libruchey but start no thread: the pool starts with the first
+ * parallel loop. */
+
+static PyObject *core_get_num_threads(PyObject *self, PyObject *unused) {
+  const RucheyAPI *api = core_api();
+  return api ? PyLong_FromLongLong(api->get_num_threads()) : NULL;
+}
+
+static PyObject *core_max_threads(PyObject *self, PyObject *unused) {
+  const RucheyAPI *api = core_api();
+  return api ? PyLong_FromLongLong(api->max_threads()) : NULL;
+}
+
+static PyObject *core_get_thread_id(PyObject *self, PyObject *unused) {
+  const RucheyAPI *api = core_api();
+  return api ? PyLong_FromLongLong(api->thread_id()) : NULL;
+}
+
+/* Any integer (an int, a NumPy integer) is accepted; one out of [1, pool
+ * size], however large, is a ValueError as in Numba. */
+static PyObject *core_set_num_threads(PyObject *self, PyObject *arg) {
+  const RucheyAPI *api = core_api();
+  if (!api) return NULL;
+  PyObject *index = PyNumber_Index(arg);
+  if (!index) {
+    PyErr_Format(PyExc_TypeError, "The number of threads specified must be an integer, not %.100s",
+                 Py_TYPE(arg)->tp_name);
+    return NULL;
+  }
+  int overflow;
+  long long n = PyLong_AsLongLongAndOverflow(index, &overflow);
+  Py_DECREF(index);
+  if (n == -1 && PyErr_Occurred()) return NULL;
+  if (overflow || api->set_num_threads(n) < 0) {
+    PyErr_Format(PyExc_ValueError, "The number of threads must be between 1 and %lld",
+                 (long long)api->max_threads());
+    return NULL;
+  }
+  Py_RETURN_NONE;
+}
+
+/* For the tests: one parallel loop over range(n), GIL released, whose body
+ * records each chunk. Returns [(begin, end, thread, pool_thread_id()), ...]
+ * in thread order. */
+typedef struct { const RucheyAPI *api; int64_t (*chunks)[4]; } ChunkLog;
+
+static void log_chunk(void *ctx, int64_t begin, int64_t end, int64_t thread) {
+  ChunkLog *log = ctx;
+  int64_t *c = log->chunks[thread];
+  c[0] = begin, c[1] = end, c[2] = thread, c[3] = log->api->thread_id();
+}
+
+static PyObject *core_parallel_chunks(PyObject *self, PyObject *arg) {
+  const RucheyAPI *api = core_api();
+  long long n = api ? PyLong_AsLongLong(arg) : -1;
+  if (!api || (n == -1 && PyErr_Occurred())) return NULL;
+  int64_t slots = api->max_threads();
+  ChunkLog log = {api, PyMem_Calloc((size_t)slots, sizeof *log.chunks)};
+  if (!log.chunks) return PyErr_NoMemory();
+  for (int64_t i = 0; i < slots; i++) log.chunks[i][2] = -1;
+  Py_BEGIN_ALLOW_THREADS
+  api->parallel_for(log_chunk, &log, n);
+  Py_END_ALLOW_THREADS
+  PyObject *list = PyList_New(0);
+  for (int64_t i = 0; list && i < slots; i++) {
+    int64_t *c = log.chunks[i];
+    PyObject *t = c[2] < 0 ? NULL : Py_BuildValue("(LLLL)", c[0], c[1], c[2], c[3]);
+    if (t && PyList_Append(list, t) < 0) Py_CLEAR(list);
+    Py_XDECREF(t);
+  }
+  PyMem_Free(log.chunks);
+  return list;
+}
+
 static PyMethodDef core_methods[] = {
   {"llvm_version", core_llvm_version, METH_NOARGS, "The version of LLVM inside libruchey (loads it)."},
   {"host_cpu", core_host_cpu, METH_NOARGS, "The CPU LLVM compiles for (loads it)."},
+  {"get_num_threads", core_get_num_threads, METH_NOARGS,
+   "The number of threads a parallel loop started by this thread uses."},
+  {"set_num_threads", core_set_num_threads, METH_O,
+   "Sets the number of threads parallel loops started by this thread use, 1 to max_threads()."},
+  {"max_threads", core_max_threads, METH_NOARGS,
+   "The size of the thread pool: RUCHEY_NUM_THREADS, else the CPUs available."},
+  {"get_thread_id", core_get_thread_id, METH_NOARGS,
+   "The index of the pool thread running this code: 0 outside parallel loops."},
+  {"_parallel_chunks", core_parallel_chunks, METH_O,
+   "Tests the pool: runs an empty parallel loop over range(n), returns its chunks."},
   {NULL, NULL, 0, NULL},
 };
 
@@ -169,18 +255,33 @@ static struct PyModuleDef core_module = {
   core_methods,
 };
 
+/* The scalar type names in TypeKind order, for ruchey.types. */
+static PyObject *scalar_names(void) {
+  PyObject *t = PyTuple_New(TY_F64 + 1);
+  for (int k = 0; t && k <= TY_F64; k++) {
+    char buf[32];
+    ty_format(TYS(k), buf, sizeof buf);
+    PyTuple_SET_ITEM(t, k, PyUnicode_FromString(buf));
+  }
+  return t;
+}
+
 PyMODINIT_FUNC PyInit__core(void) {
   if (disp_init_numpy() < 0) return NULL;
   PyObject *m = PyModule_Create(&core_module);
   if (!m) return NULL;
+  PyObject *names = scalar_names();
   core_TypingError = PyErr_NewExceptionWithDoc(
       "ruchey.TypingError", "Code that ruchey cannot compile: the message points at the source line.",
       NULL, NULL);
   if (!core_TypingError || PyModule_AddObjectRef(m, "TypingError", core_TypingError) < 0 ||
       PyType_Ready(&DispatcherType) < 0 || PyType_Ready(&MemInfoType) < 0 ||
-      PyModule_AddObjectRef(m, "Dispatcher", (PyObject *)&DispatcherType) < 0) {
+      PyModule_AddObjectRef(m, "Dispatcher", (PyObject *)&DispatcherType) < 0 ||
+      !names || PyModule_AddObjectRef(m, "SCALAR_NAMES", names) < 0) {
+    Py_XDECREF(names);
     Py_DECREF(m);
     return NULL;
   }
+  Py_DECREF(names);
   return m;
 }

@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define RUCHEY_API_VERSION 1
+#define RUCHEY_API_VERSION 2
 #define RC_MAX_NDIM 8
 
 /* ---------------------------------------------------------------- arena */
@@ -283,6 +283,7 @@ typedef bool (*ResolveCall)(void *ctx, void *callee, const Type **args, int narg
 typedef struct CompileOptions {
   ResolveCall resolve;     /* calls to other ruchey functions */
   void *resolve_ctx;
+  const Type *declared_ret;/* an explicit signature's return type, or NULL */
   bool boundscheck;
   bool fastmath;
   bool error_model_numpy;  /* division by zero gives inf/nan instead of raising */
@@ -334,7 +335,9 @@ typedef struct RtError {
 /* ---------------------------------------------------------------- thread pool (pool.c) */
 
 /* One chunk of a parallel loop: iterations [begin, end), run by pool
- * thread `thread` (0 is the caller). */
+ * thread `thread` (0 is the caller, and the whole range when the loop runs
+ * serially). `thread` is below pool_get_num_threads() of the thread that
+ * started the loop, which its workers inherit. */
 typedef void (*PoolBody)(void *ctx, int64_t begin, int64_t end, int64_t thread);
 
 /* Runs body over [0, n) in one contiguous chunk per thread of the pool
@@ -358,6 +361,12 @@ typedef struct RucheyAPI {
   RtError *(*last_error)(void);
   const char *(*llvm_version)(void);
   const char *(*host_cpu)(void);
+  /* the thread pool (pool.c) */
+  void (*parallel_for)(PoolBody body, void *ctx, int64_t n);
+  int64_t (*get_num_threads)(void);
+  int (*set_num_threads)(int64_t n);
+  int64_t (*max_threads)(void);
+  int64_t (*thread_id)(void);
 } RucheyAPI;
 
 const RucheyAPI *ruchey_api(void);

@@ -702,5 +702,20 @@ bool ty_infer(Func *f, const Type **argtypes, const CompileOptions *opts, Diag *
     return false;
   }
   f->ret_type = in.returns_value ? in.ret : TYS(TY_NONE);
+  if (opts && opts->declared_ret && !ty_equal(opts->declared_ret, f->ret_type)) {
+    const Type *want = opts->declared_ret;
+    bool ok = (ty_is_scalar(want) && ty_is_scalar(f->ret_type)) ||
+              (want->kind == TY_ARRAY && f->ret_type->kind == TY_ARRAY && want->ndim == f->ret_type->ndim &&
+               ty_equal(want->elem, f->ret_type->elem));
+    if (!ok) {
+      char b1[128], b2[128];
+      diag->kind = DIAG_TYPING;
+      diag->line = f->line;
+      snprintf(diag->msg, sizeof diag->msg, "function '%s' returns %s, but its signature declares %s",
+               f->name, tname(f->ret_type, b1), tname(want, b2));
+      return false;
+    }
+    f->ret_type = want;
+  }
   return true;
 }

@@ -1,7 +1,7 @@
 """The decorators: thin glue that hands a function to the C dispatcher."""
 import functools
 
-from ruchey import _core
+from ruchey import _core, types
 
 _OPTIONS = ("nopython", "nogil", "parallel", "cache", "fastmath", "boundscheck", "error_model",
             "inline", "forceobj", "looplift")
@@ -22,17 +22,29 @@ def _dispatcher(func, options):
     return disp
 
 
+def _compile_signatures(disp, signatures):
+    for sig in signatures:
+        sig = types.parse_signature(sig)
+        ret = sig.return_type.describe() if sig.return_type is not None else None
+        disp._compile(tuple(t.describe() for t in sig.args), ret)
+    return disp
+
+
 def jit(signature_or_function=None, **options):
     """Compile a function to machine code at its first call.
 
     ``@jit``, ``@jit(...)`` and ``@njit`` all compile in nopython mode: the
     function runs without the interpreter, or is refused with a TypingError.
+    With signatures (``@njit("float64(float64[:], int64)")`` or a list of
+    them) the function is compiled at once, for those types only.
     """
-    if callable(signature_or_function):
+    if callable(signature_or_function) and not isinstance(signature_or_function, (types.Type, types.NoneType)):
         return _dispatcher(signature_or_function, options)
-    if signature_or_function is not None:
-        raise TypeError("explicit signatures are not supported yet; call with no signature")
-    return lambda func: _dispatcher(func, options)
+    if signature_or_function is None:
+        return lambda func: _dispatcher(func, options)
+    sigs = signature_or_function
+    sigs = list(sigs) if isinstance(sigs, list) else [sigs]
+    return lambda func: _compile_signatures(_dispatcher(func, options), sigs)
 
 
 njit = jit

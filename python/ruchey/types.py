@@ -1,0 +1,110 @@
+"""Numba-style type objects for explicit signatures.
+
+``ruchey.float64``, ``ruchey.int64[:]``, ``ruchey.float32[:, ::1]`` and
+``ruchey.float64(ruchey.float64[:], ruchey.int64)`` work as in Numba, and so do
+the same written as strings: ``@njit("float64(float64[:], int64)")``.
+A type is described to the dispatcher as (scalar kind, ndim, layout); the
+scalar kinds are numbered in the compiler's order, which _core exports.
+"""
+from ruchey import _core
+
+
+class Type:
+    """A scalar type, or an array type when ndim > 0."""
+
+    def __init__(self, kind, ndim=0, layout="C"):
+        self.kind, self.ndim, self.layout = kind, ndim, layout
+
+    @property
+    def name(self):
+        return _core.SCALAR_NAMES[self.kind]
+
+    def __getitem__(self, dims):
+        """float64[:] (any layout), float64[::1] (C), float64[::1, :] (F)."""
+        if self.ndim:
+            raise TypeError("an array type cannot be indexed again")
+        dims = dims if isinstance(dims, tuple) else (dims,)
+        if not all(isinstance(d, slice) and d.start is None and d.stop is None and d.step in (None, 1)
+                   for d in dims):
+            raise TypeError(f"array dimensions are written ':' or '::1', got {dims!r}")
+        unit = [d.step == 1 for d in dims]
+        layout = "A"
+        if unit[-1] and not any(unit[:-1]):
+            layout = "C"
+        elif unit[0] and not any(unit[1:]) and len(dims) > 1:
+            layout = "F"
+        return Type(self.kind, len(dims), layout)
+
+    def __call__(self, *args):
+        """float64(int64, float64[:]) is a signature."""
+        return Signature(self, args)
+
+    def describe(self):
+        return (self.kind, self.ndim, self.layout)
+
+    def __eq__(self, other):
+        return isinstance(other, Type) and self.describe() == other.describe()
+
+    def __hash__(self):
+        return hash(self.describe())
+
+    def __repr__(self):
+        if not self.ndim:
+            return self.name
+        return f"array({self.name}, {self.ndim}d, {self.layout})"
+
+
+class NoneType:
+    """The return type of a function that returns nothing."""
+
+    def __call__(self, *args):
+        return Signature(self, args)
+
+    def describe(self):
+        return "none"
+
+    def __repr__(self):
+        return "none"
+
+
+class Signature:
+    """Argument types and a return type (None: inferred)."""
+
+    def __init__(self, return_type, args):
+        for a in args:
+            if not isinstance(a, Type):
+                raise TypeError(f"not a ruchey type in a signature: {a!r}")
+        self.return_type, self.args = return_type, tuple(args)
+
+    def __repr__(self):
+        return f"{self.return_type!r}({', '.join(map(repr, self.args))})"
+
+
+_SCALARS = {name: Type(kind) for kind, name in enumerate(_core.SCALAR_NAMES)}
+_ALIASES = {
+    "boolean": "bool", "bool_": "bool", "b1": "bool",
+    "i1": "int8", "i2": "int16", "i4": "int32", "i8": "int64", "intp": "int64", "intc": "int32",
+    "u1": "uint8", "u2": "uint16", "u4": "uint32", "u8": "uint64", "uintp": "uint64",
+    "f4": "float32", "f8": "float64", "float_": "float64", "double": "float64",
+}
+namespace = dict(_SCALARS)
+namespace.update({alias: _SCALARS[name] for alias, name in _ALIASES.items()})
+void = none = NoneType()
+namespace.update(void=void, none=none)
+globals().update(namespace)
+
+
+def parse_signature(sig):
+    """A signature from a string, a Signature, or a tuple of argument types."""
+    if isinstance(sig, str):
+        try:
+            sig = eval(sig, {"__builtins__": {}}, namespace)  # the names are only ruchey types
+        except Exception as exc:
+            raise TypeError(f"cannot parse signature {sig!r}: {exc}") from None
+    if isinstance(sig, Type):
+        sig = (sig,)
+    if isinstance(sig, tuple):
+        sig = Signature(None, sig)
+    if not isinstance(sig, Signature):
+        raise TypeError(f"not a signature: {sig!r}")
+    return sig
