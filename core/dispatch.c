@@ -458,6 +458,7 @@ static Spec *add_spec(Dispatcher *self, const uint32_t *codes, const Type *decla
   CompileResult res;
   bool ok = compile_for(self, codes, declared_ret, OUT_JIT, &res, &arena);
   Spec *s = NULL;
+  if (ok && res.warning[0] && PyErr_WarnEx(PyExc_RuntimeWarning, res.warning, 1) < 0) ok = false;
   if (ok) {
     Spec *grown = PyMem_Realloc(self->specs, sizeof(Spec) * (size_t)(self->nspecs + 1));
     PyObject *sig = signature_text(codes, self->nparams);
@@ -600,12 +601,12 @@ static PyObject *dispatcher_vectorcall(PyObject *callable, PyObject *const *args
 }
 
 static int dispatcher_init(Dispatcher *self, PyObject *args, PyObject *kwds) {
-  static char *kwlist[] = {"py_func", "boundscheck", "fastmath", "error_model", "nogil", NULL};
+  static char *kwlist[] = {"py_func", "boundscheck", "fastmath", "error_model", "nogil", "parallel", NULL};
   PyObject *func;
-  int boundscheck = 0, fastmath = 0, nogil = 0;
+  int boundscheck = 0, fastmath = 0, nogil = 0, parallel = 0;
   const char *error_model = "python";
-  if (!PyArg_ParseTupleAndKeywords(args, kwds, "O|ppsp", kwlist, &func, &boundscheck, &fastmath,
-                                   &error_model, &nogil))
+  if (!PyArg_ParseTupleAndKeywords(args, kwds, "O|ppspp", kwlist, &func, &boundscheck, &fastmath,
+                                   &error_model, &nogil, &parallel))
     return -1;
   if (!PyFunction_Check(func)) {
     PyErr_SetString(PyExc_TypeError, "ruchey.jit needs a Python function");
@@ -627,7 +628,9 @@ static int dispatcher_init(Dispatcher *self, PyObject *args, PyObject *kwds) {
   self->opts.boundscheck = boundscheck;
   self->opts.fastmath = fastmath;
   self->opts.error_model_numpy = !strcmp(error_model, "numpy");
-  self->nogil = nogil;
+  self->opts.parallel = parallel;
+  /* the pool must not wait on a thread that holds the GIL */
+  self->nogil = nogil || parallel;
   self->vectorcall = dispatcher_vectorcall;
   return 0;
 }

@@ -17,6 +17,7 @@ typedef struct Fe {
   Func *f;
   PyObject *globals;    /* the function's __globals__ */
   PyObject *builtins;   /* the builtins module's dict */
+  PyObject *pyfunc;     /* the function read */
   int line_offset;      /* added to ast line numbers to give file lines */
   int col_offset;       /* indentation removed by dedent */
   const char **vars;
@@ -129,6 +130,22 @@ static void collect_locals(Fe *fe, PyObject *node) {
 
 /* ---------------------------------------------------------------- globals */
 
+/* A variable of an enclosing function (a closure cell), frozen like a
+ * global; a new reference or NULL. */
+static PyObject *closure_value(Fe *fe, const char *name) {
+  PyCodeObject *code = (PyCodeObject *)PyFunction_GetCode(fe->pyfunc);
+  PyObject *cells = PyFunction_GetClosure(fe->pyfunc);
+  PyObject *free = cells ? PyCode_GetFreevars(code) : NULL;
+  PyObject *value = NULL;
+  for (Py_ssize_t i = 0; free && i < PyTuple_GET_SIZE(free); i++)
+    if (!strcmp(PyUnicode_AsUTF8(PyTuple_GET_ITEM(free, i)), name)) {
+      value = PyCell_GET(PyTuple_GET_ITEM(cells, i));
+      Py_XINCREF(value);
+    }
+  Py_XDECREF(free);
+  return value;
+}
+
 /* A global or attribute path that names a Python object at compile time
  * (numpy, numpy.empty, math.pi, a constant); a new reference or NULL. */
 static PyObject *static_object(Fe *fe, PyObject *e) {
@@ -136,6 +153,10 @@ static PyObject *static_object(Fe *fe, PyObject *e) {
     PyObject *id = field(e, "id");
     const char *name = PyUnicode_AsUTF8(id);
     PyObject *obj = NULL;
+    if (find_var(fe, name) < 0 && (obj = closure_value(fe, name))) {
+      Py_DECREF(id);
+      return obj;
+    }
     if (find_var(fe, name) < 0) {
       obj = PyDict_GetItemWithError(fe->globals, id);
       if (!obj && !PyErr_Occurred()) obj = PyDict_GetItemWithError(fe->builtins, id);
@@ -177,6 +198,13 @@ static Node *constant_node(Fe *fe, PyObject *obj, PyObject *e) {
   if (PyFloat_Check(obj)) {
     Node *n = new_node(fe, N_FLOAT, e);
     n->fval = PyFloat_AS_DOUBLE(obj);
+    return n;
+  }
+  if (PyTuple_Check(obj)) {  /* a global tuple of numbers, frozen like they are */
+    Node *n = new_node(fe, N_TUPLE, e);
+    n->list = new_list(fe, (int)PyTuple_GET_SIZE(obj));
+    for (int i = 0; i < n->list.len; i++)
+      if (!(n->list.items[i] = constant_node(fe, PyTuple_GET_ITEM(obj, i), e))) return NULL;
     return n;
   }
   return NULL;
@@ -602,7 +630,7 @@ static Node *fe_for(Fe *fe, PyObject *s) {
   else
     ok = (n->lhs = fe_target(fe, t)) != NULL;
   ok = ok && (n->cond = fe_expr(fe, it)) != NULL;
-  if (ok && !(n->cond->kind == N_CALL && n->cond->op == BI_RANGE))
+  if (ok && !(n->cond->kind == N_CALL && (n->cond->op == BI_RANGE || n->cond->op == BI_PRANGE)))
     ok = fe_error(fe, it, "for loops must iterate over range(...) or prange(...)") != NULL;
   ok = ok && fe_block(fe, b, &n->body) && fe_block(fe, o, &n->orelse);
   Py_DECREF(t); Py_DECREF(it); Py_DECREF(b); Py_DECREF(o);
@@ -776,9 +804,16 @@ static PyObject *parse_function(Fe *fe, PyObject *pyfunc) {
   Py_XINCREF(def);
   Py_DECREF(body);
   if (def && !is_kind(def, "FunctionDef")) {
-    Py_DECREF(def);
-    def = NULL;
-    PyErr_SetString(PyExc_TypeError, "ruchey can only compile plain functions (def)");
+    /* a lambda: the first one on its source line */
+    PyObject *walk = PyObject_CallMethod(ast, "walk", "O", def);
+    PyObject *nodes = walk ? PySequence_List(walk) : NULL;
+    Py_CLEAR(def);
+    for (Py_ssize_t i = 0; nodes && !def && i < PyList_GET_SIZE(nodes); i++)
+      if (is_kind(PyList_GET_ITEM(nodes, i), "Lambda")) def = Py_NewRef(PyList_GET_ITEM(nodes, i));
+    Py_XDECREF(walk);
+    Py_XDECREF(nodes);
+    if (!def && !PyErr_Occurred())
+      PyErr_SetString(PyExc_TypeError, "ruchey can only compile functions defined with def or lambda");
   }
 done:
   Py_XDECREF(inspect); Py_XDECREF(ast); Py_XDECREF(textwrap);
@@ -790,6 +825,7 @@ Func *fe_read_function(PyObject *pyfunc, Arena *arena, Diag *diag) {
   Fe fe = {.arena = arena, .diag = diag};
   fe.f = arena_alloc(arena, sizeof(Func));
   fe.f->arena = arena;
+  fe.pyfunc = pyfunc;
   fe.globals = PyFunction_GetGlobals(pyfunc);
   fe.builtins = PyEval_GetBuiltins();
   PyObject *code = PyFunction_GetCode(pyfunc);
@@ -799,6 +835,17 @@ Func *fe_read_function(PyObject *pyfunc, Arena *arena, Diag *diag) {
   if (!def) return NULL;
   fe.f->line = ast_int_attr(def, "lineno") + fe.line_offset;
   PyObject *body = field(def, "body");
+  if (is_kind(def, "Lambda")) {  /* lambda args: expr is def f(args): return expr */
+    PyObject *ret = PyObject_CallMethod(PyImport_AddModule("ast"), "Return", "O", body);
+    if (ret) Py_XDECREF(PyObject_CallMethod(PyImport_AddModule("ast"), "copy_location", "OO", ret, def));
+    Py_SETREF(body, ret ? PyList_New(1) : NULL);
+    if (!body) {
+      Py_XDECREF(ret);
+      Py_DECREF(def);
+      return NULL;
+    }
+    PyList_SET_ITEM(body, 0, ret);
+  }
   bool ok = fe_params(&fe, def);
   if (ok) {
     for (Py_ssize_t i = 0; i < PyList_GET_SIZE(body); i++)

@@ -73,7 +73,7 @@ static PyObject *builtin_table(void) {
     {"builtins", "range", BI_RANGE}, {"builtins", "len", BI_LEN}, {"builtins", "abs", BI_ABS},
     {"builtins", "min", BI_MIN}, {"builtins", "max", BI_MAX}, {"builtins", "int", BI_INT},
     {"builtins", "float", BI_FLOAT}, {"builtins", "bool", BI_BOOL}, {"builtins", "round", BI_ROUND},
-    {"ruchey", "prange", BI_RANGE},
+    {"ruchey", "prange", BI_PRANGE},
     {"numpy", "empty", BI_NP_EMPTY}, {"numpy", "zeros", BI_NP_ZEROS}, {"numpy", "ones", BI_NP_ONES},
     {"numpy", "empty_like", BI_NP_EMPTY_LIKE}, {"numpy", "zeros_like", BI_NP_ZEROS_LIKE},
     {"numpy", "ones_like", BI_NP_ONES_LIKE}, {"numpy", "arange", BI_NP_ARANGE},

@@ -203,7 +203,7 @@ typedef enum { RC_MATH_FUNCS(RC_MATH_ENUM) MF_COUNT } MathFn;
 #undef RC_MATH_ENUM
 
 typedef enum {
-  BI_RANGE, BI_LEN, BI_ABS, BI_MIN, BI_MAX, BI_INT, BI_FLOAT, BI_BOOL, BI_ROUND,
+  BI_RANGE, BI_PRANGE, BI_LEN, BI_ABS, BI_MIN, BI_MAX, BI_INT, BI_FLOAT, BI_BOOL, BI_ROUND,
   BI_NP_EMPTY, BI_NP_ZEROS, BI_NP_ONES,
   BI_NP_EMPTY_LIKE, BI_NP_ZEROS_LIKE, BI_NP_ONES_LIKE, BI_NP_ARANGE,
   BI_JIT,                        /* a call to another ruchey function: Node.callee */
@@ -286,6 +286,7 @@ typedef struct CompileOptions {
   const Type *declared_ret;/* an explicit signature's return type, or NULL */
   bool boundscheck;
   bool fastmath;
+  bool parallel;           /* prange loops run on the thread pool */
   bool error_model_numpy;  /* division by zero gives inf/nan instead of raising */
 } CompileOptions;
 
@@ -298,6 +299,7 @@ typedef struct CompileResult {
   int (*entry)(void *ret, void **args);
   const Type *ret_type;  /* allocated in the Func's arena */
   char *text;            /* OUT_LLVM_IR, OUT_ASM: malloc'd text */
+  char warning[512];     /* a prange loop that runs serially, and why */
 } CompileResult;
 
 /* ---------------------------------------------------------------- runtime (runtime.c) */

@@ -375,7 +375,7 @@ bad:
 }
 
 static const char *const builtin_names[BI_MATH] = {
-  "range", "len", "abs", "min", "max", "int", "float", "bool", "round",
+  "range", "prange", "len", "abs", "min", "max", "int", "float", "bool", "round",
   "numpy.empty", "numpy.zeros", "numpy.ones",
   "numpy.empty_like", "numpy.zeros_like", "numpy.ones_like", "numpy.arange",
   "a ruchey function", "a NumPy scalar type",
@@ -474,14 +474,14 @@ static const Type *ty_call(Infer *in, Node *n) {
   if (n->op != BI_NP_EMPTY && n->op != BI_NP_ZEROS && n->op != BI_NP_ONES &&
       n->op < BI_NP_EMPTY_LIKE) {
     if (!check_arity(in, n, name, n->op == BI_MIN || n->op == BI_MAX ? 2 : 1,
-                     n->op == BI_RANGE ? 3 : n->op == BI_MIN || n->op == BI_MAX ? 64
+                     n->op == BI_RANGE || n->op == BI_PRANGE ? 3 : n->op == BI_MIN || n->op == BI_MAX ? 64
                      : n->op == BI_ROUND ? 2 : 1, NULL))
       return NULL;
     for (int i = 0; i < n->list.len; i++)
       if (!(args[i] = ty_expr(in, n->list.items[i]))) return NULL;
   }
   switch (n->op) {
-  case BI_RANGE:
+  case BI_RANGE: case BI_PRANGE:
     for (int i = 0; i < n->list.len; i++)
       if (!ty_is_int(args[i]) && args[i]->kind != TY_BOOL)
         return ty_error(in, n->list.items[i], "range() arguments must be integers, got %s",

@@ -168,7 +168,7 @@ static bool generate(Func *f, const CompileOptions *opts, OutputKind out, Compil
   char symbol[160];
   snprintf(symbol, sizeof symbol, "%.100s.%lu", f->name, ++J.counter);
   LLVMContextRef c = LLVMContextCreate();
-  LLVMModuleRef m = lo_function(f, opts, c, symbol);
+  LLVMModuleRef m = lo_function(f, opts, c, symbol, res);
   char *triple = LLVMGetTargetMachineTriple(J.tm);
   LLVMSetTarget(m, triple);
   LLVMDisposeMessage(triple);
@@ -231,6 +231,11 @@ EXPORT const RucheyAPI *ruchey_api(void) {
     .last_error = rt_last_error,
     .llvm_version = llvm_version,
     .host_cpu = host_cpu,
+    .parallel_for = pool_parallel_for,
+    .get_num_threads = pool_get_num_threads,
+    .set_num_threads = pool_set_num_threads,
+    .max_threads = pool_max_threads,
+    .thread_id = pool_thread_id,
   };
   return &api;
 }

@@ -36,12 +36,19 @@ typedef struct Lower {
   Loop *loop;                /* innermost loop, for break/continue */
   LLVMTypeRef i1, i8, i32, i64, f32, f64, ptr;
   LLVMTypeRef rtarray;       /* RtArray's memory layout */
-  Diag *diag;
+  CompileResult *res;        /* for warnings */
+  /* Arrays made by the statement being emitted and not yet handed to an
+   * owner: an error raised now releases them. */
+  LLVMValueRef temps[64];
+  const Type *temp_types[64];
+  int ntemps;
+  int nregions;              /* parallel regions outlined so far */
 } Lower;
 
 static LLVMValueRef lo_expr(Lower *l, Node *n);
 static void lo_block(Lower *l, NodeList *b);
 static LLVMValueRef range_count(Lower *l, LLVMValueRef start, LLVMValueRef stop, LLVMValueRef step);
+static void lo_refcount(Lower *l, const Type *t, LLVMValueRef v, bool inc);
 
 /* ---------------------------------------------------------------- types */
 
@@ -144,6 +151,7 @@ static LLVMValueRef const_string(Lower *l, const char *s) {
 }
 
 static void raise_status(Lower *l, RtStatus status, const char *msg) {
+  for (int i = 0; i < l->ntemps; i++) lo_refcount(l, l->temp_types[i], l->temps[i], false);
   LLVMValueRef text = const_string(l, msg);
   LLVMTypeRef p[2] = {l->i32, l->ptr};
   LLVMValueRef a[2] = {const_i32(l, status), text};
@@ -226,15 +234,35 @@ static bool is_fresh(const Node *n) {
 }
 
 /* Evaluates n as an owned reference. */
+static void temp_made(Lower *l, const Type *t, LLVMValueRef v) {
+  if (l->ntemps == 64) return;  /* deeper nests only leak on errors */
+  l->temps[l->ntemps] = v;
+  l->temp_types[l->ntemps++] = t;
+}
+
+static void temp_taken(Lower *l, LLVMValueRef v) {
+  for (int i = l->ntemps - 1; i >= 0; i--)
+    if (l->temps[i] == v) {
+      memmove(&l->temps[i], &l->temps[i + 1], sizeof(LLVMValueRef) * (size_t)(l->ntemps - i - 1));
+      memmove(&l->temp_types[i], &l->temp_types[i + 1], sizeof(Type *) * (size_t)(l->ntemps - i - 1));
+      l->ntemps--;
+      return;
+    }
+}
+
 static LLVMValueRef lo_owned(Lower *l, Node *n) {
   LLVMValueRef v = lo_expr(l, n);
-  if (!is_fresh(n) && has_arrays(n->ty)) lo_refcount(l, n->ty, v, true);
+  if (!has_arrays(n->ty)) return v;
+  if (is_fresh(n)) temp_taken(l, v);
+  else lo_refcount(l, n->ty, v, true);
   return v;
 }
 
 /* Releases what evaluating n made, once its value has been used. */
 static void lo_done_with(Lower *l, Node *n, LLVMValueRef v) {
-  if (is_fresh(n) && has_arrays(n->ty)) lo_refcount(l, n->ty, v, false);
+  if (!is_fresh(n) || !has_arrays(n->ty)) return;
+  temp_taken(l, v);
+  lo_refcount(l, n->ty, v, false);
 }
 
 /* ---------------------------------------------------------------- conversions */
@@ -774,6 +802,7 @@ static void math_domain_check(Lower *l, MathFn f, const Type *t, LLVMValueRef *a
   case MF_SIN: case MF_COS: case MF_TAN: bad = fcmp(l, LLVMRealOEQ, ax, inf); break;
   case MF_GAMMA: case MF_LGAMMA:
     bad = LLVMBuildAnd(l->b, fcmp(l, LLVMRealOLE, x, zero), is_integral(l, t, x), "");
+    bad = LLVMBuildAnd(l->b, bad, fcmp(l, LLVMRealONE, x, LLVMConstReal(lo_type(l, t), -INFINITY)), "");
     if (f == MF_GAMMA) bad = LLVMBuildOr(l->b, bad, fcmp(l, LLVMRealOEQ, x, LLVMConstReal(lo_type(l, t), -INFINITY)), "");
     break;
   case MF_FMOD:
@@ -1069,7 +1098,7 @@ static LLVMValueRef lo_call(Lower *l, Node *n) {
   case BI_MIN: case BI_MAX: return lo_minmax(l, n);
   case BI_INT: case BI_FLOAT: case BI_BOOL: return lo_expr_as(l, n->list.items[0], n->ty);
   case BI_ROUND: return lo_round(l, n);
-  case BI_RANGE: return LLVMGetUndef(l->i8);  /* only reached through lo_for */
+  case BI_RANGE: case BI_PRANGE: return LLVMGetUndef(l->i8);  /* only reached through lo_for */
   case BI_NP_ARANGE: return lo_arange(l, n);
   case BI_CAST: return lo_expr_as(l, n->list.items[0], n->ty);
   case BI_JIT: return lo_jit_call(l, n);
@@ -1189,7 +1218,7 @@ static LLVMValueRef lo_tuple(Lower *l, Node *n) {
   return t;
 }
 
-static LLVMValueRef lo_expr(Lower *l, Node *n) {
+static LLVMValueRef lo_expr_kind(Lower *l, Node *n) {
   switch (n->kind) {
   case N_INT: return const_i64(l, n->ival);
   case N_FLOAT: return LLVMConstReal(l->f64, n->fval);
@@ -1206,6 +1235,12 @@ static LLVMValueRef lo_expr(Lower *l, Node *n) {
   case N_TUPLE: return lo_tuple(l, n);
   default: return LLVMGetUndef(l->i8);  /* dtypes and modules have no runtime value */
   }
+}
+
+static LLVMValueRef lo_expr(Lower *l, Node *n) {
+  LLVMValueRef v = lo_expr_kind(l, n);
+  if (is_fresh(n) && has_arrays(n->ty)) temp_made(l, n->ty, v);
+  return v;
 }
 
 /* ---------------------------------------------------------------- statements */
@@ -1301,22 +1336,41 @@ static LLVMValueRef range_count(Lower *l, LLVMValueRef start, LLVMValueRef stop,
  * v = start + k*step. The counter is separate from v, so that v keeps its
  * last value after the loop, and a body that assigns v does not change the
  * iteration, as in Python. */
-static void lo_for(Lower *l, Node *n) {
-  Node *r = n->cond;
-  LLVMValueRef start = const_i64(l, 0), stop, step = const_i64(l, 1);
+/* Evaluates range(...)'s start and step and its number of values. */
+static LLVMValueRef lo_range(Lower *l, Node *r, LLVMValueRef *start, LLVMValueRef *step) {
+  LLVMValueRef stop;
+  *start = const_i64(l, 0);
+  *step = const_i64(l, 1);
   if (r->list.len == 1) {
     stop = lo_expr_as(l, r->list.items[0], TYS(TY_I64));
   } else {
-    start = lo_expr_as(l, r->list.items[0], TYS(TY_I64));
+    *start = lo_expr_as(l, r->list.items[0], TYS(TY_I64));
     stop = lo_expr_as(l, r->list.items[1], TYS(TY_I64));
   }
   if (r->list.len == 3) {
-    step = lo_expr_as(l, r->list.items[2], TYS(TY_I64));
-    if (!LLVMIsAConstantInt(step) || LLVMConstIntGetSExtValue(step) == 0)
-      raise_if(l, LLVMBuildICmp(l->b, LLVMIntEQ, step, const_i64(l, 0), ""), RT_ERR_VALUE,
+    *step = lo_expr_as(l, r->list.items[2], TYS(TY_I64));
+    if (!LLVMIsAConstantInt(*step) || LLVMConstIntGetSExtValue(*step) == 0)
+      raise_if(l, LLVMBuildICmp(l->b, LLVMIntEQ, *step, const_i64(l, 0), ""), RT_ERR_VALUE,
                "range() arg 3 must not be zero");
   }
-  LLVMValueRef trips = range_count(l, start, stop, step);
+  return range_count(l, *start, stop, *step);
+}
+
+static void lo_parallel_for(Lower *l, Node *n, const ParPlan *plan);
+
+static void lo_for(Lower *l, Node *n) {
+  if (n->cond->op == BI_PRANGE && l->opts->parallel) {
+    ParPlan plan = {0};
+    if (par_analyse(l->f, n, &plan)) {
+      lo_parallel_for(l, n, &plan);
+      return;
+    }
+    if (l->res && !l->res->warning[0])
+      snprintf(l->res->warning, sizeof l->res->warning,
+               "%s:%d: this prange loop runs serially: it has %s", l->f->filename, plan.line, plan.why);
+  }
+  LLVMValueRef start, step;
+  LLVMValueRef trips = lo_range(l, n->cond, &start, &step);
   LLVMValueRef counter = entry_alloca(l, l->i64, "counter");
   LLVMBuildStore(l->b, const_i64(l, 0), counter);
   LLVMBasicBlockRef head = new_block(l, "for"), body = new_block(l, "for.body"),
@@ -1350,6 +1404,7 @@ static void lo_return(Lower *l, Node *n) {
 }
 
 static void lo_stmt(Lower *l, Node *n) {
+  l->ntemps = 0;  /* every statement hands its arrays to an owner or releases them */
   switch (n->kind) {
   case N_ASSIGN: lo_store(l, n->lhs, n->rhs->ty, lo_owned(l, n->rhs)); break;
   case N_AUGASSIGN: lo_augassign(l, n); break;
@@ -1387,6 +1442,220 @@ static void lo_stmt(Lower *l, Node *n) {
  * not emitted. */
 static void lo_block(Lower *l, NodeList *b) {
   for (int i = 0; i < b->len && !terminated(l); i++) lo_stmt(l, b->items[i]);
+}
+
+/* ---------------------------------------------------------------- parallel loops */
+
+/* The identity of a reduction: what each thread's partial starts from. */
+static LLVMValueRef reduction_identity(Lower *l, int op, const Type *t) {
+  LLVMTypeRef ty = lo_type(l, t);
+  if (ty_is_float(t)) {
+    double v = op == OP_MUL ? 1.0 : op == OP_LT ? INFINITY : op == OP_GT ? -INFINITY : 0.0;
+    return LLVMConstReal(ty, v);
+  }
+  bool sgn = ty_is_signed(t);
+  int bits = t->kind == TY_BOOL ? 1 : ty_bits(t);
+  switch (op) {
+  case OP_MUL: return LLVMConstInt(ty, 1, 0);
+  case OP_BITAND: return LLVMConstAllOnes(ty);
+  case OP_LT: return sgn ? LLVMConstInt(ty, (1ull << (bits - 1)) - 1, 0) : LLVMConstAllOnes(ty);
+  case OP_GT: return sgn ? LLVMConstInt(ty, 1ull << (bits - 1), 0) : LLVMConstNull(ty);
+  default: return LLVMConstNull(ty);
+  }
+}
+
+static LLVMValueRef reduction_combine(Lower *l, int op, const Type *t, LLVMValueRef a, LLVMValueRef b) {
+  if (op == OP_LT || op == OP_GT)
+    return LLVMBuildSelect(l->b, lo_compare_values(l, op, b, t, a, t), b, a, "");
+  if (t->kind == TY_BOOL) return op == OP_BITAND ? LLVMBuildAnd(l->b, a, b, "") : LLVMBuildOr(l->b, a, b, "");
+  return lo_arith(l, op, t, a, b);
+}
+
+/* The context a region's chunks share: the first error, the range, the
+ * partials of the reductions, and the shared variables by value. */
+enum { CTX_STATUS, CTX_MSG, CTX_CLASS, CTX_START, CTX_STEP, CTX_PARTIALS, CTX_VARS };
+
+static LLVMTypeRef region_context_type(Lower *l, const ParPlan *plan, int *field) {
+  LLVMTypeRef f[CTX_VARS + 256];
+  int nf = CTX_VARS;
+  f[CTX_STATUS] = l->i32;
+  f[CTX_MSG] = f[CTX_CLASS] = f[CTX_PARTIALS] = l->ptr;
+  f[CTX_START] = f[CTX_STEP] = l->i64;
+  for (int v = 0; v < l->f->nvars && nf < CTX_VARS + 256; v++)
+    if (plan->kind[v] == PAR_SHARED) {
+      field[v] = nf;
+      f[nf++] = lo_type(l, l->f->var_types[v]);
+    }
+  return LLVMStructTypeInContext(l->c, f, (unsigned)nf, 0);
+}
+
+static LLVMTypeRef partials_type(Lower *l, const ParPlan *plan, int *slot) {
+  LLVMTypeRef f[256];
+  int nf = 0;
+  for (int v = 0; v < l->f->nvars; v++)
+    if (plan->kind[v] == PAR_REDUCTION) {
+      slot[v] = nf;
+      f[nf++] = lo_type(l, l->f->var_types[v]);
+    }
+  if (!nf) f[nf++] = l->i8;
+  return LLVMStructTypeInContext(l->c, f, (unsigned)nf, 0);
+}
+
+/* The outlined body: void chunk(ctx, begin, end, thread) runs iterations
+ * [begin, end) with its own copies of the private and reduction variables. */
+static LLVMValueRef lo_region_body(Lower *l, Node *n, const ParPlan *plan, LLVMTypeRef ctxty,
+                                   const int *field, LLVMTypeRef partty, const int *slot) {
+  Lower saved = *l;
+  char name[200];
+  snprintf(name, sizeof name, "%s.prange%d", LLVMGetValueName(saved.fn), l->nregions++);
+  LLVMTypeRef params[4] = {l->ptr, l->i64, l->i64, l->i64};
+  l->fn = LLVMAddFunction(l->m, name, LLVMFunctionType(LLVMVoidTypeInContext(l->c), params, 4, 0));
+  LLVMSetLinkage(l->fn, LLVMInternalLinkage);
+  LLVMValueRef ctx = LLVMGetParam(l->fn, 0);
+  LLVMBasicBlockRef entry = new_block(l, "entry");
+  l->exit_bb = new_block(l, "exit");
+  l->loop = NULL;
+  position(l, entry);
+  l->status = entry_alloca(l, l->i32, "status");
+  LLVMBuildStore(l->b, const_i32(l, RT_OK), l->status);
+  l->slots = arena_alloc(l->f->arena, sizeof(LLVMValueRef) * (size_t)l->f->nvars);
+  for (int v = 0; v < l->f->nvars; v++) {
+    const Type *t = l->f->var_types[v];
+    if (plan->kind[v] == PAR_UNUSED || !t) continue;
+    l->slots[v] = entry_alloca(l, lo_type(l, t), l->f->var_names[v]);
+    LLVMValueRef init = NULL;
+    if (plan->kind[v] == PAR_SHARED)
+      init = LLVMBuildLoad2(l->b, lo_type(l, t), LLVMBuildStructGEP2(l->b, ctxty, ctx, (unsigned)field[v], ""), "");
+    else if (plan->kind[v] == PAR_REDUCTION)
+      init = reduction_identity(l, plan->red_op[v], t);
+    else if (has_arrays(t))
+      init = LLVMConstNull(lo_type(l, t));
+    if (init) LLVMBuildStore(l->b, init, l->slots[v]);
+  }
+  LLVMValueRef start = LLVMBuildLoad2(l->b, l->i64, LLVMBuildStructGEP2(l->b, ctxty, ctx, CTX_START, ""), "");
+  LLVMValueRef step = LLVMBuildLoad2(l->b, l->i64, LLVMBuildStructGEP2(l->b, ctxty, ctx, CTX_STEP, ""), "");
+  LLVMValueRef counter = entry_alloca(l, l->i64, "k");
+  LLVMBuildStore(l->b, LLVMGetParam(l->fn, 1), counter);
+  LLVMBasicBlockRef head = new_block(l, "chunk"), body = new_block(l, "chunk.body"),
+                    latch = new_block(l, "chunk.next"), done = new_block(l, "chunk.end");
+  LLVMBuildBr(l->b, head);
+  position(l, head);
+  LLVMValueRef k = LLVMBuildLoad2(l->b, l->i64, counter, "");
+  LLVMBuildCondBr(l->b, LLVMBuildICmp(l->b, LLVMIntSLT, k, LLVMGetParam(l->fn, 2), ""), body, done);
+  position(l, body);
+  LLVMBuildStore(l->b, LLVMBuildAdd(l->b, start, LLVMBuildMul(l->b, k, step, ""), ""), l->slots[n->lhs->var]);
+  lo_loop_body(l, n, done, latch);
+  position(l, latch);
+  LLVMBuildStore(l->b, LLVMBuildAdd(l->b, LLVMBuildLoad2(l->b, l->i64, counter, ""), const_i64(l, 1), ""), counter);
+  LLVMBuildBr(l->b, head);
+  position(l, done);
+  LLVMValueRef parts = LLVMBuildLoad2(l->b, l->ptr, LLVMBuildStructGEP2(l->b, ctxty, ctx, CTX_PARTIALS, ""), "");
+  LLVMValueRef mine = LLVMBuildGEP2(l->b, partty, parts, (LLVMValueRef[]){LLVMGetParam(l->fn, 3)}, 1, "");
+  for (int v = 0; v < l->f->nvars; v++)
+    if (plan->kind[v] == PAR_REDUCTION)
+      LLVMBuildStore(l->b, LLVMBuildLoad2(l->b, lo_type(l, l->f->var_types[v]), l->slots[v], ""),
+                     LLVMBuildStructGEP2(l->b, partty, mine, (unsigned)slot[v], ""));
+  LLVMBuildBr(l->b, l->exit_bb);
+  /* exit: the first failing chunk records its error for the caller */
+  position(l, l->exit_bb);
+  LLVMBasicBlockRef save = new_block(l, "save"), ret = new_block(l, "ret");
+  LLVMBuildCondBr(l->b, LLVMBuildICmp(l->b, LLVMIntNE, LLVMBuildLoad2(l->b, l->i32, l->status, ""), const_i32(l, 0), ""), save, ret);
+  position(l, save);
+  call(l, "rt_error_save", LLVMVoidTypeInContext(l->c), &l->ptr, &ctx, 1);
+  LLVMBuildBr(l->b, ret);
+  position(l, ret);
+  for (int v = 0; v < l->f->nvars; v++) {
+    const Type *t = l->f->var_types[v];
+    if (plan->kind[v] == PAR_PRIVATE && t && has_arrays(t))
+      lo_refcount(l, t, LLVMBuildLoad2(l->b, lo_type(l, t), l->slots[v], ""), false);
+  }
+  LLVMBuildRetVoid(l->b);
+  LLVMValueRef fn = l->fn;
+  int nregions = l->nregions;
+  *l = saved;
+  l->nregions = nregions;
+  position(l, LLVMGetInsertBlock(saved.b));
+  return fn;
+}
+
+/* for i in prange(...) with parallel=True: the body is outlined and run
+ * over the pool; each thread reduces into its own partial, and the caller
+ * combines the partials in thread order. */
+static void lo_parallel_for(Lower *l, Node *n, const ParPlan *plan) {
+  int *field = arena_alloc(l->f->arena, sizeof(int) * (size_t)l->f->nvars);
+  int *slot = arena_alloc(l->f->arena, sizeof(int) * (size_t)l->f->nvars);
+  LLVMTypeRef ctxty = region_context_type(l, plan, field);
+  LLVMTypeRef partty = partials_type(l, plan, slot);
+  LLVMBasicBlockRef here = LLVMGetInsertBlock(l->b);
+  LLVMValueRef body = lo_region_body(l, n, plan, ctxty, field, partty, slot);
+  position(l, here);
+  LLVMValueRef start, step;
+  LLVMValueRef trips = lo_range(l, n->cond, &start, &step);
+  LLVMValueRef ctx = entry_alloca(l, ctxty, "region");
+  LLVMBuildStore(l->b, const_i32(l, RT_OK), LLVMBuildStructGEP2(l->b, ctxty, ctx, CTX_STATUS, ""));
+  LLVMBuildStore(l->b, start, LLVMBuildStructGEP2(l->b, ctxty, ctx, CTX_START, ""));
+  LLVMBuildStore(l->b, step, LLVMBuildStructGEP2(l->b, ctxty, ctx, CTX_STEP, ""));
+  for (int v = 0; v < l->f->nvars; v++)
+    if (plan->kind[v] == PAR_SHARED)
+      LLVMBuildStore(l->b, LLVMBuildLoad2(l->b, lo_type(l, l->f->var_types[v]), l->slots[v], ""),
+                     LLVMBuildStructGEP2(l->b, ctxty, ctx, (unsigned)field[v], ""));
+  /* the partials live on the stack for the duration of the loop only */
+  LLVMTypeRef ptrov[1] = {l->ptr};
+  LLVMValueRef sp = intrinsic(l, "llvm.stacksave", ptrov, 1, NULL, 0);
+  LLVMValueRef nthreads = call(l, "pool_get_num_threads", l->i64, NULL, NULL, 0);
+  LLVMValueRef parts = LLVMBuildArrayAlloca(l->b, partty, nthreads, "partials");
+  LLVMBuildStore(l->b, parts, LLVMBuildStructGEP2(l->b, ctxty, ctx, CTX_PARTIALS, ""));
+  /* partials of threads that get no chunk stay at the identity */
+  for (int v = 0; v < l->f->nvars; v++) {
+    if (plan->kind[v] != PAR_REDUCTION) continue;
+    LLVMValueRef id = reduction_identity(l, plan->red_op[v], l->f->var_types[v]);
+    LLVMBasicBlockRef pre = LLVMGetInsertBlock(l->b), h = new_block(l, "init"), b = new_block(l, "init.body"), d = new_block(l, "init.done");
+    LLVMBuildBr(l->b, h);
+    position(l, h);
+    LLVMValueRef t = LLVMBuildPhi(l->b, l->i64, "t");
+    LLVMBuildCondBr(l->b, LLVMBuildICmp(l->b, LLVMIntSLT, t, nthreads, ""), b, d);
+    position(l, b);
+    LLVMValueRef p = LLVMBuildGEP2(l->b, partty, parts, &t, 1, "");
+    LLVMBuildStore(l->b, id, LLVMBuildStructGEP2(l->b, partty, p, (unsigned)slot[v], ""));
+    LLVMValueRef next = LLVMBuildAdd(l->b, t, const_i64(l, 1), "");
+    LLVMBuildBr(l->b, h);
+    LLVMAddIncoming(t, (LLVMValueRef[]){const_i64(l, 0), next}, (LLVMBasicBlockRef[]){pre, b}, 2);
+    position(l, d);
+  }
+  LLVMTypeRef pp[3] = {l->ptr, l->ptr, l->i64};
+  call(l, "pool_parallel_for", LLVMVoidTypeInContext(l->c), pp, (LLVMValueRef[]){body, ctx, trips}, 3);
+  LLVMValueRef st = LLVMBuildLoad2(l->b, l->i32, LLVMBuildStructGEP2(l->b, ctxty, ctx, CTX_STATUS, ""), "");
+  LLVMBasicBlockRef fail = new_block(l, "region.fail"), ok = new_block(l, "region.ok");
+  LLVMBuildCondBr(l->b, LLVMBuildICmp(l->b, LLVMIntNE, st, const_i32(l, 0), ""), fail, ok);
+  position(l, fail);
+  call(l, "rt_error_restore", LLVMVoidTypeInContext(l->c), &l->ptr, &ctx, 1);
+  intrinsic(l, "llvm.stackrestore", ptrov, 1, &sp, 1);
+  LLVMBuildStore(l->b, st, l->status);
+  LLVMBuildBr(l->b, l->exit_bb);
+  position(l, ok);
+  for (int v = 0; v < l->f->nvars; v++) {
+    if (plan->kind[v] != PAR_REDUCTION) continue;
+    const Type *t = l->f->var_types[v];
+    LLVMValueRef acc = LLVMBuildLoad2(l->b, lo_type(l, t), l->slots[v], "");
+    LLVMValueRef accslot = entry_alloca(l, lo_type(l, t), "acc");
+    LLVMBuildStore(l->b, acc, accslot);
+    LLVMBasicBlockRef pre = LLVMGetInsertBlock(l->b), h = new_block(l, "combine"), b = new_block(l, "combine.body"), d = new_block(l, "combine.done");
+    LLVMBuildBr(l->b, h);
+    position(l, h);
+    LLVMValueRef tt = LLVMBuildPhi(l->b, l->i64, "t");
+    LLVMBuildCondBr(l->b, LLVMBuildICmp(l->b, LLVMIntSLT, tt, nthreads, ""), b, d);
+    position(l, b);
+    LLVMValueRef p = LLVMBuildGEP2(l->b, partty, parts, &tt, 1, "");
+    LLVMValueRef part = LLVMBuildLoad2(l->b, lo_type(l, t), LLVMBuildStructGEP2(l->b, partty, p, (unsigned)slot[v], ""), "");
+    LLVMValueRef cur = LLVMBuildLoad2(l->b, lo_type(l, t), accslot, "");
+    LLVMBuildStore(l->b, reduction_combine(l, plan->red_op[v], t, cur, part), accslot);
+    LLVMValueRef next = LLVMBuildAdd(l->b, tt, const_i64(l, 1), "");
+    LLVMBuildBr(l->b, h);
+    LLVMAddIncoming(tt, (LLVMValueRef[]){const_i64(l, 0), next}, (LLVMBasicBlockRef[]){pre, LLVMGetInsertBlock(l->b)}, 2);
+    position(l, d);
+    LLVMBuildStore(l->b, LLVMBuildLoad2(l->b, lo_type(l, t), accslot, ""), l->slots[v]);
+  }
+  intrinsic(l, "llvm.stackrestore", ptrov, 1, &sp, 1);
 }
 
 /* ---------------------------------------------------------------- the function */
@@ -1437,8 +1706,9 @@ static void lo_init(Lower *l, LLVMContextRef c) {
   l->rtarray = LLVMStructTypeInContext(c, f, 5, 0);
 }
 
-LLVMModuleRef lo_function(Func *f, const CompileOptions *opts, LLVMContextRef c, const char *symbol) {
-  Lower l = {.f = f, .opts = opts};
+LLVMModuleRef lo_function(Func *f, const CompileOptions *opts, LLVMContextRef c, const char *symbol,
+                          CompileResult *res) {
+  Lower l = {.f = f, .opts = opts, .res = res};
   lo_init(&l, c);
   l.m = LLVMModuleCreateWithNameInContext(f->name, c);
   l.b = LLVMCreateBuilderInContext(c);

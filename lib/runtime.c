@@ -1,4 +1,5 @@
-/* runtime.c — what compiled code calls: array memory and error reporting.
+/* runtime.c — what compiled code calls: array memory and error reporting
+ * (and the thread pool of pool.c, registered here with the rest).
  *
  * Array memory is one block: the RtMemInfo header, then the data aligned to
  * 64 bytes (a cache line, and the widest vector). The reference count is
@@ -51,9 +52,27 @@ void rt_raise(void *cls, const char *msg) {
 
 RtError *rt_last_error(void) { return &last_error; }
 
+/* A chunk of a parallel loop failed on a pool thread: the first failure is
+ * copied where the caller's thread can re-raise it. */
+void rt_error_save(RtError *dst) {
+  int ok = RT_OK;
+  if (__atomic_compare_exchange_n((int *)&dst->status, &ok, (int)last_error.status, false,
+                                  __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+    dst->msg = last_error.msg;
+    dst->exc_class = last_error.exc_class;
+  }
+}
+
+void rt_error_restore(const RtError *src) { last_error = *src; }
+
 void rt_register_symbols(void (*define)(const char *name, void *addr, void *ctx), void *ctx) {
   define("rt_alloc", (void *)rt_alloc, ctx);
   define("rt_meminfo_free", (void *)rt_meminfo_free, ctx);
   define("rt_set_error", (void *)rt_set_error, ctx);
   define("rt_raise", (void *)rt_raise, ctx);
+  define("rt_error_save", (void *)rt_error_save, ctx);
+  define("rt_error_restore", (void *)rt_error_restore, ctx);
+  define("pool_parallel_for", (void *)pool_parallel_for, ctx);
+  define("pool_get_num_threads", (void *)pool_get_num_threads, ctx);
+  define("pool_thread_id", (void *)pool_thread_id, ctx);
 }

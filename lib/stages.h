@@ -8,6 +8,20 @@
 #include "ruchey.h"
 
 /* lower.c: one module holding the function `symbol` with the entry ABI. */
-LLVMModuleRef lo_function(Func *f, const CompileOptions *opts, LLVMContextRef c, const char *symbol);
+LLVMModuleRef lo_function(Func *f, const CompileOptions *opts, LLVMContextRef c, const char *symbol,
+                          CompileResult *res);
+
+/* parallel.c: how each variable is treated in a prange loop. */
+typedef enum { PAR_UNUSED, PAR_SHARED, PAR_PRIVATE, PAR_REDUCTION } ParKind;
+
+typedef struct ParPlan {
+  int *kind;      /* ParKind per variable */
+  int *red_op;    /* PAR_REDUCTION: OP_ADD (+ and -), OP_MUL, OP_BIT*, OP_LT (min), OP_GT (max) */
+  int line;       /* where the reason to stay serial is */
+  char why[256];  /* empty when the loop can run in parallel */
+} ParPlan;
+
+/* false (with plan->why) when the loop must run serially */
+bool par_analyse(Func *f, const Node *loop, ParPlan *plan);
 
 #endif

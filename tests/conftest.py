@@ -93,10 +93,17 @@ def assert_same_value(expected, got, rel=None, what="result"):
     """Compare a compiled result with the Python result: value and type.
 
     Arrays: ndarray, same dtype, shape and values (exactly, NaN == NaN).
+    Tuples: element by element; None: None.
     Scalars: bool -> bool; int -> Python int (or numpy.int64); float -> float
     (exactly, incl. the sign of zero, unless ``rel`` gives a relative tolerance).
     """
-    if isinstance(expected, numpy.ndarray):
+    if expected is None:
+        assert got is None, f"{what}: expected None, got {got!r}"
+    elif isinstance(expected, tuple):
+        assert isinstance(got, tuple) and len(got) == len(expected), f"{what}: {got!r} != {expected!r}"
+        for i, (e, g) in enumerate(zip(expected, got)):
+            assert_same_value(e, g, rel=rel, what=f"{what}[{i}]")
+    elif isinstance(expected, numpy.ndarray):
         assert isinstance(got, numpy.ndarray), f"{what}: expected ndarray, got {type(got)}"
         assert got.dtype == expected.dtype, f"{what}: dtype {got.dtype} != {expected.dtype}"
         assert got.shape == expected.shape, f"{what}: shape {got.shape} != {expected.shape}"

@@ -17,6 +17,7 @@ def _dispatcher(func, options):
         fastmath=bool(options.get("fastmath")),
         error_model=options.get("error_model", "python"),
         nogil=bool(options.get("nogil")),
+        parallel=bool(options.get("parallel")),
     )
     functools.update_wrapper(disp, func)
     return disp

@@ -1,0 +1,197 @@
+/* parallel.c — which prange loops can run on several threads, and how.
+ *
+ * A prange body runs as chunks on the pool, so every variable it touches is
+ * classified: shared (only read: captured by value), private (assigned
+ * before any read in each iteration, and not used outside the loop), or a
+ * reduction (only updated by `v op= e` with op in + - * | & ^, or by
+ * `v = min(v, e)` / `v = max(v, e)`). Anything else — a variable carried
+ * from one iteration to the next, a break out of the loop, a return — would
+ * race, so the loop runs serially and the reason is given as a warning.
+ */
+#include <stdio.h>
+
+#include "stages.h"
+
+typedef struct Use {
+  int reads;          /* reads inside the loop body */
+  int stores;         /* plain assignments inside the body */
+  int reductions;     /* reduction-form updates inside the body */
+  int red_op;         /* the reduction's operator (OP_ADD for + and -) */
+  bool mixed;         /* reductions with incompatible operators */
+  bool first_is_store;/* its first appearance in the body is a store outside any if */
+  bool seen;
+} Use;
+
+typedef struct Scan {
+  Use *use;
+  const char *unsafe;  /* why the loop cannot run in parallel */
+  int unsafe_line;
+} Scan;
+
+static void scan_expr(Scan *s, const Node *n);
+
+static void mark_seen(Scan *s, int v, bool store, bool top) {
+  if (!s->use[v].seen) s->use[v].first_is_store = store && top;
+  s->use[v].seen = true;
+}
+
+static void scan_list(Scan *s, const NodeList *l) {
+  for (int i = 0; i < l->len; i++) scan_expr(s, l->items[i]);
+}
+
+static void scan_expr(Scan *s, const Node *n) {
+  if (!n) return;
+  if (n->kind == N_VAR) {
+    mark_seen(s, n->var, false, false);
+    s->use[n->var].reads++;
+    return;
+  }
+  scan_expr(s, n->lhs);
+  scan_expr(s, n->rhs);
+  scan_expr(s, n->cond);
+  scan_list(s, &n->list);
+  scan_list(s, &n->kw);
+}
+
+static void set_unsafe(Scan *s, const Node *n, const char *why) {
+  if (s->unsafe) return;
+  s->unsafe = why;
+  s->unsafe_line = n->line;
+}
+
+static int reduction_class(int op) { return op == OP_SUB ? OP_ADD : op; }
+
+static void note_reduction(Scan *s, int v, int op, bool top) {
+  Use *u = &s->use[v];
+  mark_seen(s, v, false, top);
+  if (u->reductions && u->red_op != reduction_class(op)) u->mixed = true;
+  u->red_op = reduction_class(op);
+  u->reductions++;
+}
+
+/* v = min(v, e) or v = max(v, e), with e not reading v: the reduction's
+ * other operand, or NULL. */
+static const Node *minmax_update(const Node *assign) {
+  const Node *t = assign->lhs, *r = assign->rhs;
+  if (t->kind != N_VAR || r->kind != N_CALL || (r->op != BI_MIN && r->op != BI_MAX) ||
+      r->list.len != 2 || r->kw.len)
+    return NULL;
+  for (int i = 0; i < 2; i++) {
+    const Node *a = r->list.items[i], *other = r->list.items[1 - i];
+    if (a->kind == N_VAR && a->var == t->var && !(other->kind == N_VAR && other->var == t->var))
+      return other;
+  }
+  return NULL;
+}
+
+static void scan_target(Scan *s, const Node *t, bool top) {
+  if (t->kind == N_VAR) {
+    mark_seen(s, t->var, true, top);
+    s->use[t->var].stores++;
+  } else if (t->kind == N_INDEX) {
+    scan_expr(s, t);
+  } else {
+    for (int i = 0; i < t->list.len; i++) scan_target(s, t->list.items[i], top);
+  }
+}
+
+static void scan_block(Scan *s, const NodeList *b, bool top, int depth);
+
+static void scan_stmt(Scan *s, const Node *n, bool top, int depth) {
+  const Node *other;
+  switch (n->kind) {
+  case N_ASSIGN:
+    if ((other = minmax_update(n))) {
+      scan_expr(s, other);
+      note_reduction(s, n->lhs->var, n->rhs->op == BI_MIN ? OP_LT : OP_GT, top);
+    } else {
+      scan_expr(s, n->rhs);
+      scan_target(s, n->lhs, top);
+    }
+    break;
+  case N_AUGASSIGN:
+    scan_expr(s, n->rhs);
+    if (n->lhs->kind == N_VAR && (n->op == OP_ADD || n->op == OP_SUB || n->op == OP_MUL ||
+                                  n->op == OP_BITOR || n->op == OP_BITAND || n->op == OP_BITXOR))
+      note_reduction(s, n->lhs->var, n->op, top);
+    else if (n->lhs->kind == N_VAR)
+      set_unsafe(s, n, "an augmented assignment that is not a reduction (+ - * | & ^)");
+    else
+      scan_expr(s, n->lhs);
+    break;
+  case N_IF:
+    scan_expr(s, n->cond);
+    scan_block(s, &n->body, false, depth);
+    scan_block(s, &n->orelse, false, depth);
+    break;
+  case N_WHILE:  /* a loop body, unlike a branch, runs what it assigns before what follows */
+    scan_expr(s, n->cond);
+    scan_block(s, &n->body, top, depth + 1);
+    scan_block(s, &n->orelse, false, depth);
+    break;
+  case N_FOR:
+    scan_list(s, &n->cond->list);
+    scan_target(s, n->lhs, top);
+    scan_block(s, &n->body, top, depth + 1);
+    scan_block(s, &n->orelse, false, depth);
+    break;
+  case N_BLOCK: scan_block(s, &n->body, top, depth); break;
+  case N_BREAK:
+    if (depth == 0) set_unsafe(s, n, "a break out of the prange loop");
+    break;
+  case N_RETURN: set_unsafe(s, n, "a return inside the prange loop"); break;
+  case N_EXPR: scan_expr(s, n->lhs); break;
+  case N_ASSERT: scan_expr(s, n->cond); break;
+  default: break;
+  }
+}
+
+static void scan_block(Scan *s, const NodeList *b, bool top, int depth) {
+  for (int i = 0; i < b->len; i++) scan_stmt(s, b->items[i], top, depth);
+}
+
+/* Counts every read of each variable in the whole function. */
+static void count_reads(const Node *n, int *reads) {
+  if (!n) return;
+  if (n->kind == N_VAR) reads[n->var]++;
+  const Node *kids[3] = {n->lhs, n->rhs, n->cond};
+  for (int i = 0; i < 3; i++)
+    if (kids[i] && !(n->kind == N_ASSIGN && i == 0 && kids[i]->kind == N_VAR)) count_reads(kids[i], reads);
+  const NodeList *lists[4] = {&n->list, &n->kw, &n->body, &n->orelse};
+  for (int l = 0; l < 4; l++)
+    for (int i = 0; i < lists[l]->len; i++) count_reads(lists[l]->items[i], reads);
+}
+
+bool par_analyse(Func *f, const Node *loop, ParPlan *plan) {
+  Arena *a = f->arena;
+  Scan s = {.use = arena_alloc(a, sizeof(Use) * (size_t)f->nvars)};
+  mark_seen(&s, loop->lhs->var, true, true);
+  s.use[loop->lhs->var].stores++;
+  scan_block(&s, &loop->body, true, 0);
+  int *all_reads = arena_alloc(a, sizeof(int) * (size_t)f->nvars);
+  for (int i = 0; i < f->body.len; i++) count_reads(f->body.items[i], all_reads);
+  plan->kind = arena_alloc(a, sizeof(int) * (size_t)f->nvars);
+  plan->red_op = arena_alloc(a, sizeof(int) * (size_t)f->nvars);
+  for (int v = 0; v < f->nvars && !s.unsafe; v++) {
+    Use *u = &s.use[v];
+    plan->kind[v] = PAR_UNUSED;
+    if (!u->seen) continue;
+    if (u->reductions) {
+      if (u->stores || u->reads || u->mixed) set_unsafe(&s, loop, "a reduction variable that is also read or assigned");
+      plan->kind[v] = PAR_REDUCTION;
+      plan->red_op[v] = u->red_op;
+      if (!ty_is_scalar(f->var_types[v])) set_unsafe(&s, loop, "a reduction on a non-scalar variable");
+    } else if (u->stores) {
+      bool read_outside = all_reads[v] > u->reads;
+      if (v != loop->lhs->var && ((u->reads && !u->first_is_store) || read_outside))
+        set_unsafe(&s, loop, "a variable carried between iterations or used after the loop");
+      plan->kind[v] = PAR_PRIVATE;
+    } else {
+      plan->kind[v] = PAR_SHARED;
+    }
+    if (s.unsafe) snprintf(plan->why, sizeof plan->why, "%s ('%s')", s.unsafe, f->var_names[v]);
+  }
+  if (s.unsafe && !plan->why[0]) snprintf(plan->why, sizeof plan->why, "%s", s.unsafe);
+  plan->line = s.unsafe ? (s.unsafe_line ? s.unsafe_line : loop->line) : 0;
+  return !s.unsafe;
+}

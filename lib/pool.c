@@ -1,0 +1,303 @@
+/* pool.c — the persistent thread pool that runs parallel loops.
+ *
+ * One pool per process, started by the first parallel loop that needs it
+ * (never when the library loads, never by asking for the thread count):
+ * RUCHEY_NUM_THREADS threads if that is an integer in [1, POOL_LIMIT], else
+ * one per CPU the process may run on. The calling thread is thread 0 and
+ * runs chunk 0 itself; worker i runs chunk i. Chunks are contiguous and
+ * their sizes differ by at most one.
+ *
+ * Latency: a loop of a few microseconds must not pay a system call per
+ * worker. Each worker owns a slot (one cache line) holding its chunk and a
+ * sequence number; the caller fills the slot and bumps the number. Every
+ * wait — a worker for its next chunk, the caller for the last worker —
+ * spins on the word for at most SPIN_NS, then sleeps on a futex. Loops run
+ * back to back never enter the kernel, and an idle pool burns no CPU.
+ *
+ * Whole loops are serialised by one mutex: a second thread calling
+ * pool_parallel_for waits for the first loop to end, then gets the whole
+ * pool. A call made from inside a loop body (a nested loop) runs serially
+ * on its own thread, since the pool is busy with the outer loop and waiting
+ * for it would deadlock.
+ *
+ * The thread count set by pool_set_num_threads is per calling thread, as
+ * Numba's set_num_threads; a loop's workers inherit their caller's count,
+ * so bodies see the same pool_get_num_threads() on every thread.
+ *
+ * fork: the child has none of the workers. A pthread_atfork child handler
+ * forgets them, and the child's first parallel loop starts a new pool.
+ *
+ * Linux only: the waits are futexes.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <limits.h>
+#include <linux/futex.h>
+#include <pthread.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "ruchey.h"
+
+#define POOL_LIMIT 1024   /* the most threads a pool may have */
+#define SPIN_NS 100000    /* how long a waiter spins before it sleeps */
+#define CACHE_LINE 64
+
+/* One worker's mailbox, alone on its cache line. */
+typedef struct Slot {
+  _Alignas(CACHE_LINE) _Atomic uint32_t seq;  /* bumped by the caller per chunk */
+  _Atomic int sleeping;                        /* the worker sleeps on seq: wake it */
+  int64_t begin, end;                          /* the chunk, written before seq */
+  int64_t threads;                             /* the caller's thread count */
+} Slot;
+
+static struct {
+  pthread_mutex_t lock;   /* held for a whole parallel loop */
+  Slot *slots;            /* [1, workers]; slot 0 is the caller's and unused */
+  int64_t workers;        /* live workers; -1 until the pool starts */
+  PoolBody body;          /* the loop being run, written before any seq */
+  void *ctx;
+  /* written by every worker at the end of its chunk: its own cache line */
+  _Alignas(CACHE_LINE) _Atomic uint32_t remaining;  /* worker chunks not done */
+  _Atomic int caller_sleeping;                       /* the caller sleeps on remaining */
+} P = {.lock = PTHREAD_MUTEX_INITIALIZER, .workers = -1};
+
+static _Atomic int64_t pool_size;         /* 0 until first asked */
+static _Thread_local int64_t tl_threads;  /* set_num_threads here; 0: the pool size */
+static _Thread_local int64_t tl_id;       /* this thread's index in the pool */
+static _Thread_local bool tl_inside;      /* running a chunk: nested loops are serial */
+static _Thread_local bool tl_fork_locked; /* this thread took P.lock to fork */
+
+/* ---------------------------------------------------------------- waiting on a word */
+
+static inline void cpu_relax(void) {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();  /* yields the core to its hyperthread, saves power */
+#elif defined(__aarch64__)
+  __asm__ __volatile__("yield");
+#endif
+}
+
+static uint64_t now_ns(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
+}
+
+static void futex_wait(_Atomic uint32_t *w, uint32_t old) {
+  syscall(SYS_futex, (uint32_t *)w, FUTEX_WAIT_PRIVATE, old, NULL, NULL, 0);
+}
+
+static void futex_wake(_Atomic uint32_t *w) {
+  syscall(SYS_futex, (uint32_t *)w, FUTEX_WAKE_PRIVATE, INT_MAX, NULL, NULL, 0);
+}
+
+/* More pool threads than CPUs: a spinning thread would hold the CPU that
+ * the thread it waits for needs, so spinners yield it instead. */
+static bool oversubscribed;
+
+/* Spins until *w != old or SPIN_NS pass; returns the last value seen. The
+ * clock is read every 64 pauses only: a pause is 10 to 150 cycles. */
+static uint32_t spin(_Atomic uint32_t *w, uint32_t old) {
+  uint64_t deadline = now_ns() + SPIN_NS;
+  for (unsigned i = 1;; i++) {
+    uint32_t v = atomic_load_explicit(w, memory_order_acquire);
+    if (v != old || (i % 64 == 0 && now_ns() >= deadline)) return v;
+    if (oversubscribed) sched_yield();
+    else cpu_relax();
+  }
+}
+
+/* Waits until *w != old and returns the new value. Only one thread waits on
+ * a given word. Sleeping is a Dekker handshake with wake_if_sleeping: the
+ * waiter publishes `sleeping` then reads the word, the waker writes the word
+ * then reads `sleeping` (all sequentially consistent), so at least one of
+ * them sees the other's write and no wake-up is lost; the futex itself
+ * rechecks the word, so a wake that comes early is harmless. */
+static uint32_t await_change(_Atomic uint32_t *w, uint32_t old, _Atomic int *sleeping) {
+  uint32_t v = spin(w, old);
+  while (v == old) {
+    atomic_store(sleeping, 1);
+    if (atomic_load(w) == old) futex_wait(w, old);
+    atomic_store(sleeping, 0);
+    v = atomic_load(w);
+  }
+  return v;
+}
+
+/* The waker's half: call after changing the word (seq_cst). */
+static void wake_if_sleeping(_Atomic uint32_t *w, _Atomic int *sleeping) {
+  if (atomic_load(sleeping)) futex_wake(w);
+}
+
+/* ---------------------------------------------------------------- size and count */
+
+/* CPUs this process may run on (its affinity mask, as taskset and cgroups
+ * cpusets set it), else those online. */
+static int64_t cpu_count(void) {
+  cpu_set_t set;
+  if (sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) > 0) return CPU_COUNT(&set);
+  long n = sysconf(_SC_NPROCESSORS_ONLN);
+  return n > 0 ? n : 1;
+}
+
+/* RUCHEY_NUM_THREADS if it is an integer in [1, POOL_LIMIT], else the CPUs. */
+static int64_t configured_size(void) {
+  const char *s = getenv("RUCHEY_NUM_THREADS");
+  if (s && *s) {
+    char *end;
+    errno = 0;
+    long long v = strtoll(s, &end, 10);
+    while (*end == ' ' || *end == '\t' || *end == '\n') end++;
+    if (!errno && !*end && v >= 1 && v <= POOL_LIMIT) return v;
+  }
+  int64_t n = cpu_count();
+  return n < POOL_LIMIT ? n : POOL_LIMIT;
+}
+
+/* Fixed at the first call; several threads computing it agree. */
+int64_t pool_max_threads(void) {
+  int64_t n = atomic_load_explicit(&pool_size, memory_order_relaxed);
+  if (!n) {
+    n = configured_size();
+    atomic_store_explicit(&pool_size, n, memory_order_relaxed);
+  }
+  return n;
+}
+
+int64_t pool_get_num_threads(void) { return tl_threads ? tl_threads : pool_max_threads(); }
+
+int pool_set_num_threads(int64_t n) {
+  if (n < 1 || n > pool_max_threads()) return -1;
+  tl_threads = n;
+  return 0;
+}
+
+int64_t pool_thread_id(void) { return tl_id; }
+
+/* ---------------------------------------------------------------- workers */
+
+static void *worker_main(void *arg) {
+  int64_t id = (int64_t)(intptr_t)arg;
+  Slot *s = &P.slots[id];
+  tl_id = id;
+  tl_inside = true;
+  uint32_t seen = 0;  /* slots start at 0, before the thread exists */
+  for (;;) {
+    seen = await_change(&s->seq, seen, &s->sleeping);
+    tl_threads = s->threads;
+    P.body(P.ctx, s->begin, s->end, id);
+    /* the last worker out wakes the caller; P may belong to the next loop
+     * by the time sleeping is read, and a spurious wake is harmless */
+    if (atomic_fetch_sub(&P.remaining, 1) == 1) wake_if_sleeping(&P.remaining, &P.caller_sleeping);
+  }
+  return NULL;
+}
+
+/* fork with P.lock held (unless this thread is inside a loop, where taking
+ * it would deadlock), so the child copies a pool that is not mid-loop. */
+static void fork_prepare(void) {
+  tl_fork_locked = !tl_inside;
+  if (tl_fork_locked) pthread_mutex_lock(&P.lock);
+}
+
+static void fork_parent(void) {
+  if (tl_fork_locked) pthread_mutex_unlock(&P.lock);
+  tl_fork_locked = false;
+}
+
+/* The child's workers do not exist: forget them (the slots are reused). */
+static void fork_child(void) {
+  pthread_mutex_init(&P.lock, NULL);
+  P.workers = -1;
+  atomic_store(&P.remaining, 0);
+  atomic_store(&P.caller_sleeping, 0);
+  tl_fork_locked = false;
+}
+
+/* Workers block asynchronous signals, so SIGINT and friends reach the
+ * threads that expect them (Python handles them in its main thread); faults
+ * stay deliverable so a crash in a worker still reports. */
+static void block_async_signals(sigset_t *old) {
+  sigset_t set;
+  sigfillset(&set);
+  static const int faults[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGTRAP, SIGABRT, SIGSYS};
+  for (size_t i = 0; i < sizeof faults / sizeof faults[0]; i++) sigdelset(&set, faults[i]);
+  pthread_sigmask(SIG_SETMASK, &set, old);
+}
+
+/* Under P.lock. A worker that cannot be created leaves a smaller pool. */
+static void start_workers(void) {
+  static bool atfork_registered;  /* kept across fork: handlers are inherited */
+  if (!atfork_registered) atfork_registered = !pthread_atfork(fork_prepare, fork_parent, fork_child);
+  int64_t want = pool_max_threads() - 1;
+  oversubscribed = want + 1 > cpu_count();
+  P.workers = 0;
+  if (!P.slots) P.slots = aligned_alloc(CACHE_LINE, sizeof(Slot) * (size_t)(want + 1));
+  if (!P.slots) return;
+  memset(P.slots, 0, sizeof(Slot) * (size_t)(want + 1));
+  pthread_attr_t attr;
+  pthread_attr_init(&attr);
+  pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+  sigset_t old;
+  block_async_signals(&old);
+  for (int64_t i = 1; i <= want; i++) {
+    pthread_t t;
+    if (pthread_create(&t, &attr, worker_main, (void *)(intptr_t)i)) break;
+    P.workers = i;
+  }
+  pthread_sigmask(SIG_SETMASK, &old, NULL);
+  pthread_attr_destroy(&attr);
+}
+
+/* ---------------------------------------------------------------- parallel loops */
+
+/* Where chunk i of n iterations split k ways begins: the first n % k chunks
+ * have one iteration more. */
+static int64_t chunk_begin(int64_t n, int64_t k, int64_t i) {
+  int64_t rem = n % k;
+  return i * (n / k) + (i < rem ? i : rem);
+}
+
+/* Under P.lock, with 2 <= k <= workers + 1 and k <= n. */
+static void run(PoolBody body, void *ctx, int64_t n, int64_t k) {
+  P.body = body;
+  P.ctx = ctx;
+  atomic_store_explicit(&P.remaining, (uint32_t)(k - 1), memory_order_relaxed);
+  int64_t threads = pool_get_num_threads();
+  for (int64_t i = 1; i < k; i++) {
+    Slot *s = &P.slots[i];
+    s->begin = chunk_begin(n, k, i);
+    s->end = chunk_begin(n, k, i + 1);
+    s->threads = threads;
+    atomic_fetch_add(&s->seq, 1);  /* publishes the chunk, body and remaining */
+    wake_if_sleeping(&s->seq, &s->sleeping);
+  }
+  tl_inside = true;
+  body(ctx, 0, chunk_begin(n, k, 1), 0);
+  tl_inside = false;
+  uint32_t r;
+  while ((r = atomic_load(&P.remaining)) != 0) await_change(&P.remaining, r, &P.caller_sleeping);
+}
+
+/* A serial run is the single chunk 0, whichever thread runs it: per-chunk
+ * storage sized by the thread count always has room for it. */
+void pool_parallel_for(PoolBody body, void *ctx, int64_t n) {
+  if (n <= 0) return;
+  int64_t k = pool_get_num_threads();
+  if (k > n) k = n;
+  if (tl_inside || k <= 1) {
+    body(ctx, 0, n, 0);
+    return;
+  }
+  pthread_mutex_lock(&P.lock);
+  if (P.workers < 0) start_workers();
+  if (k > P.workers + 1) k = P.workers + 1;
+  if (k > 1) run(body, ctx, n, k);
+  pthread_mutex_unlock(&P.lock);
+  if (k <= 1) body(ctx, 0, n, 0);
+}

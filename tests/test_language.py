@@ -1,0 +1,518 @@
+"""The nopython subset beyond the seed: dtypes, dimensions, layouts, views,
+statements and expressions, each compared with the function's py_func."""
+import math
+
+import numpy
+import numpy as np
+import pytest
+
+import ruchey
+from ruchey import njit
+
+from conftest import assert_same, float_array, make_rng, random_floats, random_ints
+
+DTYPES = (np.bool_, np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uint32,
+          np.uint64, np.float32, np.float64)
+
+
+@njit
+def total_and_copy(a):
+    out = np.empty_like(a)
+    s = 0
+    for i in range(a.shape[0]):
+        out[i] = a[i]
+        s += a[i]
+    return s, out
+
+
+@pytest.mark.parametrize("dtype", DTYPES, ids=lambda d: np.dtype(d).name)
+def test_every_dtype_reads_writes_and_sums(dtype):
+    rng = make_rng(1)
+    # small values: the sum fits every dtype (ruchey sums ints in 64 bits, as Numba)
+    a = (rng.integers(0, 100, 37) % (2 if dtype is np.bool_ else 3)).astype(dtype)
+    got_sum, got_copy = total_and_copy(a)
+    exp_sum, exp_copy = total_and_copy.py_func(a)
+    assert got_sum == exp_sum
+    np.testing.assert_array_equal(got_copy, exp_copy, strict=True)
+
+
+@njit
+def sum2d(a):
+    s = 0.0
+    for i in range(a.shape[0]):
+        for j in range(a.shape[1]):
+            s += a[i, j] * (i + 1) - j
+    return s
+
+
+@pytest.mark.parametrize("make", [
+    lambda a: a,                      # C
+    lambda a: np.asfortranarray(a),   # F
+    lambda a: a.T,                    # F view
+    lambda a: a[::2, 1::3],           # strided
+    lambda a: a[:, 1:2],              # a column block
+], ids=["C", "F", "T", "strided", "column"])
+def test_2d_layouts_index_like_numpy(make):
+    a = make(float_array(make_rng(2), 12 * 9).reshape(12, 9))
+    assert_same(sum2d, a)
+
+
+def test_layouts_get_their_own_specialisations():
+    @njit
+    def first(a):
+        return a[0, 0]
+    a = np.arange(12.0).reshape(3, 4)
+    for v in (a, np.asfortranarray(a), a[:, ::2]):  # not through assert_same: it copies
+        assert first(v) == first.py_func(v)
+    assert len(first.signatures) == 3
+
+
+def test_three_dimensional_arrays_and_shape_tuples():
+    @njit
+    def cube(n):
+        a = np.zeros((n, n + 1, 2), dtype=np.int32)
+        d0, d1, d2 = a.shape
+        for i in range(d0):
+            for j in range(d1):
+                for k in range(d2):
+                    a[i, j, k] = i * 100 + j * 10 + k
+        return a, a.ndim, a.size
+    for n in (0, 1, 3):
+        assert_same(cube, n)
+
+
+def test_read_only_arrays_read_but_writing_is_a_typing_error():
+    @njit
+    def read(a):
+        return a[1] * 2
+
+    @njit
+    def write(a):
+        a[0] = 1.0
+    a = np.arange(3.0)
+    a.setflags(write=False)
+    assert_same(read, a)
+    with pytest.raises(ruchey.TypingError, match="read-only"):
+        write(a)
+
+
+def test_views_made_inside_slicing_like_python():
+    @njit
+    def views(a, i, j):
+        s = 0.0
+        b = a[i:j]
+        for k in range(len(b)):
+            s += b[k]
+        return s, a[::-1], a[1:-1:2], a[j:i:-1], a[-3:]
+    a = np.arange(10.0)
+    for i, j in [(0, 10), (2, 5), (5, 2), (-4, -1), (0, 0), (-100, 100)]:
+        assert_same(views, a, i, j)
+
+
+def test_views_of_2d_rows_columns_and_blocks():
+    @njit
+    def parts(a):
+        return a[1], a[1, :], a[:, 2], a[1:3, ::2], a[::-1, ::-1]
+    assert_same(parts, np.arange(20.0).reshape(4, 5))
+
+
+def test_writing_through_a_view_changes_the_base():
+    @njit
+    def fill_row(a, r, v):
+        row = a[r]
+        for j in range(len(row)):
+            row[j] = v
+        a[:, 0][r] = -v
+    assert_same(fill_row, np.zeros((3, 4)), 1, 7.0)
+
+
+def test_returned_view_of_a_local_array_keeps_its_memory():
+    @njit
+    def middle(n):
+        a = np.arange(n)
+        return a[1:n - 1]
+    r = middle(1000)
+    assert_same(middle, 1000)
+    del middle
+    assert r.sum() == sum(range(1, 999))
+
+
+def test_tuple_build_unpack_index_and_return():
+    @njit
+    def tup(a, b):
+        t = (a, b, a + b)
+        x, y, z = t
+        y, x = x, y
+        return t[2], t[-1], x, y, z, (x, (y, z))
+    assert_same(tup, 3, 4)
+    assert_same(tup, 1.5, -2.0)
+
+
+def test_break_continue_and_loop_else():
+    @njit
+    def search(a, target):
+        found = -1
+        for i in range(len(a)):
+            if a[i] < 0:
+                continue
+            if a[i] == target:
+                found = i
+                break
+        else:
+            found = -2
+        k = 0
+        while k < 10:
+            k += 1
+            if k == 5:
+                break
+        else:
+            k = 100
+        return found, k
+    a = np.array([3, -1, 5, 7, 5])
+    for t in (5, 7, 9, -1):
+        assert_same(search, a, t)
+
+
+def test_several_returns_of_unifiable_types():
+    @njit
+    def sign(x):
+        if x > 0:
+            return 1
+        elif x < 0:
+            return -1.5
+        return 0
+    for x in (3, -2, 0):  # the returns unify to float64, as in Numba
+        assert sign(x) == sign.py_func(x) and type(sign(x)) is float
+
+
+def test_bit_operations_and_shifts_on_ints():
+    @njit
+    def bits(a, b):
+        return a & b, a | b, a ^ b, ~a, a << (b & 31), a >> (b & 31), -a
+    rng = make_rng(3)
+    for a, b in zip(random_ints(rng, 40), random_ints(rng, 40)):
+        assert_same(bits, a, abs(b))
+
+
+def test_chained_comparisons_short_circuit_and_conditionals():
+    @njit
+    def logic(a, b, c):
+        r1 = a < b <= c
+        r2 = a == b or b > c and not c
+        r3 = (a if a > b else b) if c else -1
+        r4 = a and b
+        r5 = a or c
+        return r1, r2, r3, r4, r5
+    vals = (-1, 0, 2)
+    for a in vals:
+        for b in vals:
+            for c in vals:
+                assert_same(logic, a, b, c)
+
+
+def test_assert_raises_assertion_error_with_message():
+    @njit
+    def positive(x):
+        assert x > 0, "x must be positive"
+        assert x < 100
+        return x
+    assert_same(positive, 5)
+    with pytest.raises(AssertionError, match="x must be positive"):
+        positive(-1)
+    with pytest.raises(AssertionError):
+        positive(1000)
+
+
+class MyError(Exception):
+    pass
+
+
+def test_raise_gives_the_exception_cpython_would():
+    @njit
+    def check(x):
+        if x == 1:
+            raise ValueError("one is not allowed")
+        if x == 2:
+            raise MyError("two")
+        if x == 3:
+            raise KeyError
+        return x
+    assert_same(check, 0)
+    for x, exc, msg in ((1, ValueError, "one is not allowed"), (2, MyError, "two"), (3, KeyError, "")):
+        with pytest.raises(exc) as info:
+            check(x)
+        with pytest.raises(exc) as py_info:
+            check.py_func(x)
+        assert str(info.value) == str(py_info.value) and msg in str(info.value)
+
+
+def test_builtins_abs_min_max_int_float_bool_round():
+    @njit
+    def builtins(x, y):
+        return abs(x), min(x, y), max(x, y, 0.5), int(x), float(y), bool(x), round(x), round(x, 2), round(y, -1)
+    rng = make_rng(4)
+    for x, y in zip(random_floats(rng, 30, special=False), random_floats(rng, 30, special=False)):
+        assert_same(builtins, x, y)
+    for x in (0.5, 1.5, 2.5, -0.5, -2.5, 3.7):
+        assert_same(builtins, x, 1.0)
+
+
+MATH_1 = ["sqrt", "exp", "expm1", "log", "log2", "log10", "log1p", "sin", "cos", "tan", "asin",
+          "acos", "atan", "sinh", "cosh", "tanh", "asinh", "acosh", "atanh", "erf", "erfc", "gamma",
+          "lgamma", "fabs", "floor", "ceil", "trunc", "isnan", "isinf", "isfinite", "degrees",
+          "radians"]
+
+
+def make_math(name, module):
+    src = f"def f(x):\n    return {module}.{name}(x)\n"
+    namespace = {module: math if module == "math" else np}
+    code = compile(src, f"<{module}.{name}>", "exec")
+    import linecache
+    linecache.cache[f"<{module}.{name}>"] = (len(src), None, src.splitlines(True), f"<{module}.{name}>")
+    exec(code, namespace)
+    return njit(namespace["f"])
+
+
+@pytest.mark.parametrize("name", MATH_1)
+def test_math_functions_match_cpython_including_domain_errors(name):
+    f = make_math(name, "math")
+    values = [0.3, 0.9, 2.5, -0.7, -3.0, 0.0, -0.0, 1.0, 10.0, 1e-8, 700.0, math.inf, -math.inf, math.nan]
+    for x in values:
+        try:
+            expected = f.py_func(x)
+        except (ValueError, OverflowError) as exc:
+            with pytest.raises(type(exc)):
+                f(x)
+            continue
+        rel = None if name in ("fabs", "floor", "ceil", "trunc", "isnan", "isinf", "isfinite",
+                               "sqrt") else 1e-14
+        assert_same(f, x, rel=rel if isinstance(expected, float) and math.isfinite(expected) else None)
+
+
+def test_math_two_argument_functions():
+    @njit
+    def two(x, y):
+        return math.atan2(x, y), math.hypot(x, y), math.copysign(x, y), math.fmod(x, y), math.pow(x, y)
+    for x, y in [(1.5, 2.0), (-3.0, 2.0), (2.0, -2.0), (0.0, 1.0), (-8.0, 3.0)]:
+        assert_same(two, x, y, rel=1e-15)
+    with pytest.raises(ValueError):
+        two(-8.0, 0.5)
+    assert math.pi == njit(lambda: math.pi)()  # constants of math are frozen
+
+
+NUMPY_1 = ["sqrt", "exp", "log", "sin", "cos", "tanh", "arcsin", "floor", "ceil", "trunc", "rint",
+           "absolute", "sign", "isnan", "isfinite", "cbrt"]
+
+
+@pytest.mark.parametrize("name", NUMPY_1)
+def test_numpy_scalar_functions_follow_numpy(name):
+    f = make_math(name, "np")
+    for x in (0.25, 2.0, -1.5, 0.0, -0.0, 4.0, math.inf, math.nan):
+        with np.errstate(all="ignore"):
+            expected = f.py_func(x)
+        got = f(x)
+        if isinstance(expected, np.bool_):
+            assert got is bool(expected)
+        else:
+            assert (math.isnan(got) and math.isnan(expected)) or got == pytest.approx(float(expected), rel=1e-14)
+
+
+def test_numpy_functions_keep_float32_and_integers():
+    @njit
+    def keep(x, k):
+        return np.sqrt(x), np.absolute(k), np.sign(k), np.maximum(k, 3), np.minimum(x, x)
+    r = keep(np.float32(2.0), -5)
+    assert r[1:4] == (5, -1, 3)
+    assert r[0] == pytest.approx(float(np.sqrt(np.float32(2.0))), rel=1e-7)
+
+
+def test_float32_arithmetic_with_python_literals_stays_float32():
+    @njit
+    def scale(a):
+        out = np.empty_like(a)
+        for i in range(len(a)):
+            out[i] = a[i] * 1.1 + 2
+        return out, a[0] * 1.1
+    a = np.array([1.5, 2.25, -3.0], dtype=np.float32)
+    got, first = scale(a)
+    np.testing.assert_array_equal(got, a * np.float32(1.1) + np.float32(2))
+    assert first == float(a[0] * np.float32(1.1))
+
+
+def test_allocations_with_shapes_and_dtypes():
+    @njit
+    def alloc(n):
+        a = np.zeros((n, 2), dtype=np.float32)
+        b = np.ones(n, np.int16)
+        c = np.empty((2, n))
+        d = np.zeros_like(b, dtype=np.float64)
+        e = np.ones_like(a)
+        f = np.arange(n)
+        g = np.arange(1, n, 2)
+        h = np.arange(0.5, n, 0.25)
+        i = np.arange(n, 0, -3, dtype=np.int8)
+        return a, b, c.shape, d, e, f, g, h, i
+    for n in (0, 1, 5):
+        assert_same(alloc, n)
+    with pytest.raises(ValueError, match="negative"):
+        alloc(-1)
+
+
+def test_dtype_from_an_array_allocates_alike():
+    @njit
+    def like(a):
+        b = np.zeros(3, dtype=a.dtype)
+        b[0] = a[0]
+        return b
+    assert_same(like, np.array([7], dtype=np.uint8))
+
+
+def test_numpy_scalar_types_convert():
+    @njit
+    def conv(x):
+        return np.float32(x), np.int32(x), np.uint8(x), np.float64(np.int64(x))
+    assert conv(3.75) == (3.75, 3, 3, 3.0)
+
+
+def test_calls_between_ruchey_functions_with_defaults_and_keywords():
+    @njit
+    def scaled(x, factor=2.0, offset=0):
+        return x * factor + offset
+
+    @njit
+    def caller(x):
+        return scaled(x) + scaled(x, 3.0) + scaled(x, offset=1) + scaled(offset=2, x=x, factor=0.5)
+    for x in (0.0, 1.5, -4.0):
+        assert_same(caller, x)
+    assert len(scaled.signatures) == 1
+
+
+def test_calls_pass_and_return_arrays():
+    @njit
+    def doubled(a):
+        out = np.empty_like(a)
+        for i in range(len(a)):
+            out[i] = 2 * a[i]
+        return out
+
+    @njit
+    def twice(a):
+        return doubled(doubled(a))[1:]
+    assert_same(twice, np.arange(6.0))
+
+
+def test_self_recursion_where_a_plain_return_fixes_the_type():
+    @njit
+    def fib(n):
+        if n < 2:
+            return n
+        return fib(n - 1) + fib(n - 2)
+
+    @njit
+    def fact(n):
+        if n <= 1:
+            return 1.0
+        return n * fact(n - 1)
+    for n in (0, 1, 2, 10, 20):
+        assert_same(fib, n)
+        assert_same(fact, n)
+
+
+def test_recursion_without_a_base_type_is_a_typing_error():
+    @njit
+    def forever(n):
+        return forever(n - 1)
+    with pytest.raises(ruchey.TypingError, match="recursive"):
+        forever(3)
+
+
+G_INT = 7
+G_FLOAT = 0.5
+G_TUPLE = (2, 3.5)
+
+
+def test_globals_are_frozen_at_compile_time():
+    global G_INT
+
+    @njit
+    def use():
+        return G_INT * G_FLOAT + G_TUPLE[0] * G_TUPLE[1], G_TUPLE
+    assert_same(use)
+    old = G_INT
+    G_INT = 100
+    try:
+        assert use()[0] == old * G_FLOAT + 7.0  # compiled before the change
+    finally:
+        G_INT = old
+
+
+def test_explicit_signatures_compile_eagerly():
+    @njit("float64(float64[:], int64)")
+    def weighted(a, k):
+        s = 0.0
+        for i in range(len(a)):
+            s += a[i] * k
+        return s
+    assert len(weighted.signatures) == 1
+    a = np.arange(5.0)
+    assert_same(weighted, a, 3)
+    assert weighted(a[::2], True) == weighted.py_func(a[::2], 1)  # 'A' accepts views; bool converts
+    with pytest.raises(TypeError, match="no matching definition"):
+        weighted(np.arange(5), 3)
+
+    @njit([ruchey.int64(ruchey.int64), ruchey.float64(ruchey.float64)])
+    def inc(x):
+        return x + 1
+    assert inc.signatures == ["(int64,)", "(float64,)"]
+    assert_same(inc, 41)
+    assert_same(inc, 0.5)
+
+
+def test_error_model_numpy_gives_inf_and_nan():
+    @njit(error_model="numpy")
+    def div(a, b):
+        return a / b, a // b, a % b
+
+    @njit(error_model="numpy")
+    def idiv(a, b):
+        return a // b
+    assert div(1.0, 0.0)[0] == math.inf
+    assert math.isnan(div(0.0, 0.0)[0])
+    assert idiv(7, 0) == 0
+    with pytest.raises(ZeroDivisionError):
+        njit(div.py_func)(1.0, 0.0)
+
+
+def test_boundscheck_raises_index_error_and_negative_indices_wrap():
+    @njit(boundscheck=True)
+    def get(a, i):
+        return a[i]
+
+    @njit
+    def get_unchecked(a, i):
+        return a[i]
+    a = np.arange(5)
+    for i in (0, 4, -1, -5):
+        assert_same(get, a, i)
+        assert_same(get_unchecked, a, i)
+    for i in (5, -6, 100):
+        with pytest.raises(IndexError):
+            get(a, i)
+
+
+def test_temporary_arrays_in_a_loop_run_in_bounded_memory():
+    from conftest import rss_bytes
+
+    @njit
+    def churn(n):
+        s = 0.0
+        for i in range(n):
+            t = np.empty(1000)
+            t[0] = i
+            s += t[0] + np.zeros(10)[3]
+        return s
+    churn(10)
+    before = rss_bytes()
+    assert churn(1_000_000) == churn.py_func(1000) + sum(range(1000, 1_000_000))
+    if before is not None:
+        assert rss_bytes() - before < 50 * 2**20  # 10^6 arrays of 8 kB would be 8 GB
