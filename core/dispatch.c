@@ -325,6 +325,12 @@ typedef struct {
   CompileOptions opts;
   bool nogil;
   bool sealed;            /* explicit signatures given: no compiles on a miss */
+  /* One thread compiles this function at a time, so that threads calling a
+   * new signature at once get one compilation. Re-entered by its owner
+   * (compiling f(int) may compile f(float) for a call inside it). */
+  PyThread_type_lock compile_lock;
+  unsigned long lock_owner;
+  int lock_depth;
   int nparams;
   Spec *specs;
   int nspecs;
@@ -358,6 +364,7 @@ static PyObject *signature_text(const uint32_t *codes, int n) {
 
 static Spec *find_spec(Dispatcher *self, const uint32_t *codes);
 static Spec *add_spec(Dispatcher *self, const uint32_t *codes, const Type *declared_ret);
+static Spec *compile_miss(Dispatcher *self, const uint32_t *codes);
 
 /* The compiles in progress on this thread, innermost last: a call that
  * names one of them is recursion. */
@@ -416,7 +423,7 @@ static bool resolve_call(void *ctx, void *callee, const Type **args, int nargs, 
     return false;
   }
   Spec *s = find_spec(disp, codes);
-  if (!s && !(s = add_spec(disp, codes, NULL))) return diag_from_exception(diag);
+  if (!s && !(s = compile_miss(disp, codes))) return diag_from_exception(diag);
   out->self = false;
   out->entry = s->entry;
   out->ret_type = s->ret_type;
@@ -447,8 +454,13 @@ static bool compile_for(Dispatcher *self, const uint32_t *codes, const Type *dec
   opts.resolve = resolve_call;
   opts.declared_ret = declared_ret;
   compiling[ncompiling++] = (Compiling){self, codes};
-  bool ok = api->compile(f, argtypes, &opts, out, res, &diag);
+  bool ok = api->infer(f, argtypes, &opts, &diag);
   ncompiling--;
+  if (ok) {
+    Py_BEGIN_ALLOW_THREADS  /* LLVM's part: other Python threads run meanwhile */
+    ok = api->generate(f, &opts, out, res, &diag);
+    Py_END_ALLOW_THREADS
+  }
   if (!ok) core_raise_diag(&diag, f->filename);
   return ok;
 }
@@ -539,6 +551,36 @@ static PyObject *no_match(Dispatcher *self, const uint32_t *codes) {
   return NULL;
 }
 
+static void lock_compiles(Dispatcher *self) {
+  unsigned long me = PyThread_get_thread_ident();
+  if (self->lock_owner == me) {
+    self->lock_depth++;
+    return;
+  }
+  if (!PyThread_acquire_lock(self->compile_lock, NOWAIT_LOCK)) {
+    Py_BEGIN_ALLOW_THREADS
+    PyThread_acquire_lock(self->compile_lock, WAIT_LOCK);
+    Py_END_ALLOW_THREADS
+  }
+  self->lock_owner = me;
+  self->lock_depth = 1;
+}
+
+static void unlock_compiles(Dispatcher *self) {
+  if (--self->lock_depth) return;
+  self->lock_owner = 0;
+  PyThread_release_lock(self->compile_lock);
+}
+
+/* A miss: compile the signature unless another thread just did. */
+static Spec *compile_miss(Dispatcher *self, const uint32_t *codes) {
+  lock_compiles(self);
+  Spec *s = find_spec(self, codes);
+  if (!s) s = add_spec(self, codes, NULL);
+  unlock_compiles(self);
+  return s;
+}
+
 /* Calls with positional arguments exactly matching the parameters. */
 static PyObject *call_positional(Dispatcher *self, PyObject *const *args) {
   uint32_t codes[MAX_ARGS] = {0};
@@ -546,7 +588,11 @@ static PyObject *call_positional(Dispatcher *self, PyObject *const *args) {
     if (!(codes[i] = type_code(args[i]))) return type_error(self, args, i);
   Spec *s = find_spec(self, codes);
   if (!s && self->sealed && !(s = find_compatible(self, codes))) return no_match(self, codes);
-  if (!s && !(s = add_spec(self, codes, NULL))) return NULL;
+  if (!s && !(s = compile_miss(self, codes))) return NULL;
+  /* what the call needs from s: another thread may grow self->specs while
+   * this one runs without the GIL */
+  int (*entry)(void *, void **) = s->entry;
+  const Type *ret_type = s->ret_type;
   Slot slots[MAX_ARGS];
   RtArray arrays[MAX_ARGS];
   void *argp[MAX_ARGS];
@@ -558,12 +604,12 @@ static PyObject *call_positional(Dispatcher *self, PyObject *const *args) {
   int status;
   if (self->nogil) {
     Py_BEGIN_ALLOW_THREADS
-    status = s->entry(retp, argp);
+    status = entry(retp, argp);
     Py_END_ALLOW_THREADS
   } else {
-    status = s->entry(retp, argp);
+    status = entry(retp, argp);
   }
-  PyObject *result = status ? raise_runtime_error() : box(s->ret_type, retp);
+  PyObject *result = status ? raise_runtime_error() : box(ret_type, retp);
   if (retp != ret) PyMem_Free(retp);
   return result;
 }
@@ -621,6 +667,10 @@ static int dispatcher_init(Dispatcher *self, PyObject *args, PyObject *kwds) {
     PyErr_Format(PyExc_TypeError, "ruchey compiles functions of at most %d parameters", MAX_ARGS);
     return -1;
   }
+  if (!self->compile_lock && !(self->compile_lock = PyThread_allocate_lock())) {
+    PyErr_NoMemory();
+    return -1;
+  }
   Py_XSETREF(self->py_func, Py_NewRef(func));
   Py_XSETREF(self->signatures, PyList_New(0));
   if (!self->signatures) return -1;
@@ -643,6 +693,7 @@ static void dispatcher_dealloc(Dispatcher *self) {
   Py_CLEAR(self->signatures);
   PyMem_Free(self->specs);
   arena_free(&self->arena);
+  if (self->compile_lock) PyThread_free_lock(self->compile_lock);
   Py_TYPE(self)->tp_free(self);
 }
 
@@ -717,8 +768,10 @@ static PyObject *dispatcher_compile_signature(Dispatcher *self, PyObject *a) {
     declared = code_type(rc, &tmp);
   }
   self->sealed = true;
+  lock_compiles(self);
   Spec *s = find_spec(self, codes);
   bool ok = s || add_spec(self, codes, declared);
+  unlock_compiles(self);
   arena_free(&tmp);
   if (!ok) return NULL;
   Py_RETURN_NONE;

@@ -357,8 +357,12 @@ int64_t pool_thread_id(void);        /* 0 outside the pool */
 /* Everything the extension needs from libruchey, fetched with dlsym once. */
 typedef struct RucheyAPI {
   int version;
-  bool (*compile)(Func *f, const Type **argtypes, const CompileOptions *opts,
-                  OutputKind out, CompileResult *res, Diag *diag);
+  /* Types f for the argument types (calling opts->resolve for callees);
+   * needs the caller's locks (the GIL) for those callbacks. */
+  bool (*infer)(Func *f, const Type **argtypes, const CompileOptions *opts, Diag *diag);
+  /* Lowers, optimises and loads a typed f; touches nothing of the caller's,
+   * so it may run without the GIL and concurrently with other compiles. */
+  bool (*generate)(Func *f, const CompileOptions *opts, OutputKind out, CompileResult *res, Diag *diag);
   void (*meminfo_release)(RtMemInfo *mi);
   RtError *(*last_error)(void);
   const char *(*llvm_version)(void);

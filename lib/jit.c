@@ -4,13 +4,12 @@
  * TargetMachine for the host CPU with all its features (without them the
  * code would be SSE2 only), one LLJIT per process. Each specialisation is
  * typed, lowered into its own module, optimised at O3 by our TargetMachine,
- * emitted as an object file and added to the JIT. Compiles are serialised
- * by one recursive mutex (typing a call compiles the callee first, inside
- * the caller's compile): the JIT dylib and the symbol counter are shared.
+ * emitted as an object file and added to the JIT. Typing (which may call
+ * back into the extension to compile callees) and generating are separate
+ * calls, so the extension can let other Python threads run while LLVM
+ * works; generation needs no lock: each compile has its own LLVM context,
+ * each thread its own TargetMachine, and the LLJIT is thread-safe.
  */
-#ifndef _GNU_SOURCE
-#define _GNU_SOURCE  /* the recursive mutex initialiser */
-#endif
 #include <pthread.h>
 #include <stdio.h>
 
@@ -28,13 +27,24 @@
 
 static struct {
   pthread_once_t once;
-  pthread_mutex_t lock;
-  LLVMTargetMachineRef tm;
+  LLVMTargetRef target;
+  char *triple;
+  LLVMTargetMachineRef tm;  /* proves the target works; threads make their own */
   LLVMOrcLLJITRef jit;
   char *cpu, *features;
   char error[512];  /* why initialisation failed, if it did */
   unsigned long counter;  /* makes each specialisation's symbol unique */
-} J = {PTHREAD_ONCE_INIT, PTHREAD_RECURSIVE_MUTEX_INITIALIZER_NP};
+} J = {PTHREAD_ONCE_INIT};
+
+/* A TargetMachine is not safe to share between concurrent compiles. */
+static _Thread_local LLVMTargetMachineRef thread_tm;
+
+static LLVMTargetMachineRef host_tm(void) {
+  if (!thread_tm)
+    thread_tm = LLVMCreateTargetMachine(J.target, J.triple, J.cpu, J.features, LLVMCodeGenLevelAggressive,
+                                        LLVMRelocDefault, LLVMCodeModelJITDefault);
+  return thread_tm;
+}
 
 static void take_error(LLVMErrorRef err, char *buf, size_t n) {
   char *msg = LLVMGetErrorMessage(err);
@@ -60,20 +70,16 @@ static void add_symbol(const char *name, void *addr, void *ctx) {
 static void jit_start(void) {
   LLVMInitializeNativeTarget();
   LLVMInitializeNativeAsmPrinter();
-  char *triple = LLVMGetDefaultTargetTriple();
+  J.triple = LLVMGetDefaultTargetTriple();
   J.cpu = LLVMGetHostCPUName();
   J.features = LLVMGetHostCPUFeatures();
-  LLVMTargetRef target;
   char *msg = NULL;
-  if (LLVMGetTargetFromTriple(triple, &target, &msg)) {
-    snprintf(J.error, sizeof J.error, "no LLVM target for %s: %s", triple, msg);
+  if (LLVMGetTargetFromTriple(J.triple, &J.target, &msg)) {
+    snprintf(J.error, sizeof J.error, "no LLVM target for %s: %s", J.triple, msg);
     LLVMDisposeMessage(msg);
-    LLVMDisposeMessage(triple);
     return;
   }
-  J.tm = LLVMCreateTargetMachine(target, triple, J.cpu, J.features, LLVMCodeGenLevelAggressive,
-                                 LLVMRelocDefault, LLVMCodeModelJITDefault);
-  LLVMDisposeMessage(triple);
+  J.tm = host_tm();
   LLVMErrorRef err = LLVMOrcCreateLLJIT(&J.jit, NULL);
   if (err) {
     take_error(err, J.error, sizeof J.error);
@@ -105,7 +111,7 @@ static bool optimise(LLVMModuleRef m, const CompileOptions *opts, Diag *d) {
   LLVMPassBuilderOptionsSetSLPVectorization(po, 1);
   LLVMPassBuilderOptionsSetLoopUnrolling(po, 1);
   (void)opts;
-  LLVMErrorRef err = LLVMRunPasses(m, "default<O3>", J.tm, po);
+  LLVMErrorRef err = LLVMRunPasses(m, "default<O3>", host_tm(), po);
   LLVMDisposePassBuilderOptions(po);
   if (!err) return true;
   char buf[512];
@@ -132,7 +138,7 @@ static void set_target_attributes(LLVMModuleRef m, const CompileOptions *opts) {
 
 static bool emit(LLVMModuleRef m, LLVMCodeGenFileType kind, LLVMMemoryBufferRef *out, Diag *d) {
   char *msg = NULL;
-  if (LLVMTargetMachineEmitToMemoryBuffer(J.tm, m, kind, &msg, out)) {
+  if (LLVMTargetMachineEmitToMemoryBuffer(host_tm(), m, kind, &msg, out)) {
     fail(d, "LLVM code generation failed: %s", msg);
     LLVMDisposeMessage(msg);
     return false;
@@ -166,13 +172,11 @@ static bool load_object(LLVMMemoryBufferRef obj, const char *symbol, CompileResu
 
 static bool generate(Func *f, const CompileOptions *opts, OutputKind out, CompileResult *res, Diag *d) {
   char symbol[160];
-  snprintf(symbol, sizeof symbol, "%.100s.%lu", f->name, ++J.counter);
+  snprintf(symbol, sizeof symbol, "%.100s.%lu", f->name, __atomic_add_fetch(&J.counter, 1, __ATOMIC_RELAXED));
   LLVMContextRef c = LLVMContextCreate();
   LLVMModuleRef m = lo_function(f, opts, c, symbol, res);
-  char *triple = LLVMGetTargetMachineTriple(J.tm);
-  LLVMSetTarget(m, triple);
-  LLVMDisposeMessage(triple);
-  LLVMTargetDataRef layout = LLVMCreateTargetDataLayout(J.tm);
+  LLVMSetTarget(m, J.triple);
+  LLVMTargetDataRef layout = LLVMCreateTargetDataLayout(host_tm());
   LLVMSetModuleDataLayout(m, layout);
   LLVMDisposeTargetData(layout);
   set_target_attributes(m, opts);
@@ -195,19 +199,20 @@ static bool generate(Func *f, const CompileOptions *opts, OutputKind out, Compil
   return ok;
 }
 
-static bool jit_compile(Func *f, const Type **argtypes, const CompileOptions *opts, OutputKind out,
-                        CompileResult *res, Diag *d) {
+static bool jit_started(Diag *d) {
   pthread_once(&J.once, jit_start);
-  if (!J.tm) return fail(d, "LLVM could not start: %s", J.error);
+  return J.tm || fail(d, "LLVM could not start: %s", J.error);
+}
+
+static bool jit_infer(Func *f, const Type **argtypes, const CompileOptions *opts, Diag *d) {
+  return jit_started(d) && ty_infer(f, argtypes, opts, d);
+}
+
+static bool jit_generate(Func *f, const CompileOptions *opts, OutputKind out, CompileResult *res, Diag *d) {
   memset(res, 0, sizeof *res);
-  pthread_mutex_lock(&J.lock);
-  bool ok = ty_infer(f, argtypes, opts, d);
-  if (ok) {
-    res->ret_type = f->ret_type;
-    ok = generate(f, opts, out, res, d);
-  }
-  pthread_mutex_unlock(&J.lock);
-  return ok;
+  if (!jit_started(d)) return false;
+  res->ret_type = f->ret_type;
+  return generate(f, opts, out, res, d);
 }
 
 static const char *llvm_version(void) {
@@ -226,7 +231,8 @@ static const char *host_cpu(void) {
 EXPORT const RucheyAPI *ruchey_api(void) {
   static const RucheyAPI api = {
     .version = RUCHEY_API_VERSION,
-    .compile = jit_compile,
+    .infer = jit_infer,
+    .generate = jit_generate,
     .meminfo_release = rt_meminfo_release,
     .last_error = rt_last_error,
     .llvm_version = llvm_version,
