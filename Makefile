@@ -1,10 +1,11 @@
 # make demo   — install what is missing, build, run the seed's examples
 # make test   — install what is missing, build, run every test
 # make bench  — the benchmark suite (bench/results/)
+# make leakcheck — the test suite under LeakSanitizer, failing on leaks from ruchey
 PYTHON ?= python3
 export PYTHON
 
-.PHONY: deps build demo test bench clean
+.PHONY: deps build demo test bench leakcheck clean
 
 deps:
 	@bash scripts/install-deps.sh
@@ -21,6 +22,9 @@ test: build
 
 bench: build
 	$(PYTHON) bench/bench.py
+
+leakcheck: build
+	$(PYTHON) scripts/leakcheck.py $(PYTHON) -m pytest tests -q -p no:cacheprovider
 
 clean:
 	rm -rf build

@@ -29,21 +29,27 @@ static struct {
   pthread_once_t once;
   LLVMTargetRef target;
   char *triple;
-  LLVMTargetMachineRef tm;  /* proves the target works; threads make their own */
+  bool started;             /* the target and the JIT are ready */
   LLVMOrcLLJITRef jit;
   char *cpu, *features;
   char error[512];  /* why initialisation failed, if it did */
   unsigned long counter;  /* makes each specialisation's symbol unique */
 } J = {PTHREAD_ONCE_INIT};
 
-/* A TargetMachine is not safe to share between concurrent compiles. */
-static _Thread_local LLVMTargetMachineRef thread_tm;
+/* A TargetMachine is not safe to share between concurrent compiles: each
+ * thread makes its own, released when the thread exits. */
+static pthread_key_t tm_key;
+
+static void dispose_tm(void *tm) { LLVMDisposeTargetMachine(tm); }
 
 static LLVMTargetMachineRef host_tm(void) {
-  if (!thread_tm)
-    thread_tm = LLVMCreateTargetMachine(J.target, J.triple, J.cpu, J.features, LLVMCodeGenLevelAggressive,
-                                        LLVMRelocDefault, LLVMCodeModelJITDefault);
-  return thread_tm;
+  LLVMTargetMachineRef tm = pthread_getspecific(tm_key);
+  if (!tm) {
+    tm = LLVMCreateTargetMachine(J.target, J.triple, J.cpu, J.features, LLVMCodeGenLevelAggressive,
+                                 LLVMRelocDefault, LLVMCodeModelJITDefault);
+    pthread_setspecific(tm_key, tm);
+  }
+  return tm;
 }
 
 static void take_error(LLVMErrorRef err, char *buf, size_t n) {
@@ -70,6 +76,7 @@ static void add_symbol(const char *name, void *addr, void *ctx) {
 static void jit_start(void) {
   LLVMInitializeNativeTarget();
   LLVMInitializeNativeAsmPrinter();
+  pthread_key_create(&tm_key, dispose_tm);
   J.triple = LLVMGetDefaultTargetTriple();
   J.cpu = LLVMGetHostCPUName();
   J.features = LLVMGetHostCPUFeatures();
@@ -79,11 +86,11 @@ static void jit_start(void) {
     LLVMDisposeMessage(msg);
     return;
   }
-  J.tm = host_tm();
+  J.started = host_tm() != NULL;
   LLVMErrorRef err = LLVMOrcCreateLLJIT(&J.jit, NULL);
   if (err) {
     take_error(err, J.error, sizeof J.error);
-    J.tm = NULL;
+    J.started = false;
     return;
   }
   LLVMOrcJITDylibRef jd = LLVMOrcLLJITGetMainJITDylib(J.jit);
@@ -201,7 +208,7 @@ static bool generate(Func *f, const CompileOptions *opts, OutputKind out, Compil
 
 static bool jit_started(Diag *d) {
   pthread_once(&J.once, jit_start);
-  return J.tm || fail(d, "LLVM could not start: %s", J.error);
+  return J.started || fail(d, "LLVM could not start: %s", J.error);
 }
 
 static bool jit_infer(Func *f, const Type **argtypes, const CompileOptions *opts, Diag *d) {
