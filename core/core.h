@@ -14,7 +14,7 @@ extern PyObject *core_TypingError;
 const RucheyAPI *core_api(void);
 /* Compile-time identities of Python objects named in compiled code; -1 and
  * no exception when the object is not one of them. */
-int core_builtin_id(PyObject *obj);
+int core_builtin_id(PyObject *obj, int *ival);  /* ival: a CUDA intrinsic's axis or op */
 int core_module_id(PyObject *obj);
 int core_dtype_kind(PyObject *obj);
 /* Raises a Diag as ruchey.TypingError (or RuntimeError for internal

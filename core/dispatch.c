@@ -581,8 +581,9 @@ static Spec *compile_miss(Dispatcher *self, const uint32_t *codes) {
   return s;
 }
 
-/* Calls with positional arguments exactly matching the parameters. */
-static PyObject *call_positional(Dispatcher *self, PyObject *const *args) {
+/* Calls with positional arguments exactly matching the parameters; extra,
+ * if not NULL, is passed after them (a kernel's LaunchConfig). */
+static PyObject *call_with(Dispatcher *self, PyObject *const *args, void *extra) {
   uint32_t codes[MAX_ARGS] = {0};
   for (int i = 0; i < self->nparams; i++)
     if (!(codes[i] = type_code(args[i]))) return type_error(self, args, i);
@@ -595,9 +596,10 @@ static PyObject *call_positional(Dispatcher *self, PyObject *const *args) {
   const Type *ret_type = s->ret_type;
   Slot slots[MAX_ARGS];
   RtArray arrays[MAX_ARGS];
-  void *argp[MAX_ARGS];
+  void *argp[MAX_ARGS + 1];
   for (int i = 0; i < self->nparams; i++)
     if (unbox(args[i], s->codes[i], &slots[i], &arrays[i], &argp[i]) < 0) return NULL;
+  argp[self->nparams] = extra;
   _Alignas(16) char ret[512];
   char *retp = s->ret_size <= sizeof ret ? ret : PyMem_Malloc(s->ret_size);
   if (!retp) return PyErr_NoMemory();
@@ -631,7 +633,7 @@ static PyObject *call_binding(Dispatcher *self, PyObject *const *args, size_t na
     Py_DECREF(Py_None);
     PyObject *full = PyObject_GetAttrString(bound, "args");
     if (full && PyTuple_GET_SIZE(full) == self->nparams)
-      result = call_positional(self, &PyTuple_GET_ITEM(full, 0));
+      result = call_with(self, &PyTuple_GET_ITEM(full, 0), NULL);
     Py_XDECREF(full);
   }
   Py_XDECREF(bound); Py_XDECREF(bind); Py_XDECREF(pos); Py_XDECREF(kw); Py_DECREF(sig);
@@ -642,17 +644,21 @@ static PyObject *dispatcher_vectorcall(PyObject *callable, PyObject *const *args
                                        PyObject *kwnames) {
   Dispatcher *self = (Dispatcher *)callable;
   size_t nargs = PyVectorcall_NARGS(nargsf);
-  if (!kwnames && nargs == (size_t)self->nparams) return call_positional(self, args);
+  if (self->opts.kernel)
+    return PyErr_Format(PyExc_ValueError,
+                        "launch configuration was not specified: launch a kernel as kernel[blocks, threads](args)");
+  if (!kwnames && nargs == (size_t)self->nparams) return call_with(self, args, NULL);
   return call_binding(self, args, nargs, kwnames);
 }
 
 static int dispatcher_init(Dispatcher *self, PyObject *args, PyObject *kwds) {
-  static char *kwlist[] = {"py_func", "boundscheck", "fastmath", "error_model", "nogil", "parallel", NULL};
+  static char *kwlist[] = {"py_func", "boundscheck", "fastmath", "error_model", "nogil", "parallel",
+                           "kernel", "debug", NULL};
   PyObject *func;
-  int boundscheck = 0, fastmath = 0, nogil = 0, parallel = 0;
+  int boundscheck = 0, fastmath = 0, nogil = 0, parallel = 0, kernel = 0, debug = 0;
   const char *error_model = "python";
-  if (!PyArg_ParseTupleAndKeywords(args, kwds, "O|ppspp", kwlist, &func, &boundscheck, &fastmath,
-                                   &error_model, &nogil, &parallel))
+  if (!PyArg_ParseTupleAndKeywords(args, kwds, "O|ppspppp", kwlist, &func, &boundscheck, &fastmath,
+                                   &error_model, &nogil, &parallel, &kernel, &debug))
     return -1;
   if (!PyFunction_Check(func)) {
     PyErr_SetString(PyExc_TypeError, "ruchey.jit needs a Python function");
@@ -679,8 +685,11 @@ static int dispatcher_init(Dispatcher *self, PyObject *args, PyObject *kwds) {
   self->opts.fastmath = fastmath;
   self->opts.error_model_numpy = !strcmp(error_model, "numpy");
   self->opts.parallel = parallel;
+  self->opts.kernel = kernel;
+  self->opts.debug = debug;
+  self->opts.boundscheck = boundscheck || debug;
   /* the pool must not wait on a thread that holds the GIL */
-  self->nogil = nogil || parallel;
+  self->nogil = nogil || parallel || kernel;
   self->vectorcall = dispatcher_vectorcall;
   return 0;
 }
@@ -777,6 +786,38 @@ static PyObject *dispatcher_compile_signature(Dispatcher *self, PyObject *a) {
   Py_RETURN_NONE;
 }
 
+static bool read_dims(PyObject *t, int64_t *out, const char *what) {
+  if (!PyTuple_Check(t) || PyTuple_GET_SIZE(t) != 3) {
+    PyErr_Format(PyExc_TypeError, "%s must be a 3-tuple", what);
+    return false;
+  }
+  for (int d = 0; d < 3; d++) {
+    out[d] = PyLong_AsLongLong(PyTuple_GET_ITEM(t, d));
+    if (out[d] == -1 && PyErr_Occurred()) return false;
+    if (out[d] < 1) {
+      PyErr_Format(PyExc_ValueError, "%s must be positive, got %lld", what, (long long)out[d]);
+      return false;
+    }
+  }
+  return true;
+}
+
+/* _launch(grid, block, dynamic_shared_bytes, args): runs a kernel on the
+ * CPU backend; grid and block are 3-tuples. */
+static PyObject *dispatcher_launch(Dispatcher *self, PyObject *a) {
+  PyObject *grid, *block, *args;
+  long long dyn;
+  if (!PyArg_ParseTuple(a, "OOLO!", &grid, &block, &dyn, &PyTuple_Type, &args)) return NULL;
+  if (!self->opts.kernel) return PyErr_Format(PyExc_TypeError, "%S is not a kernel", self->py_func);
+  LaunchConfig cfg = {.dynamic_shared = dyn};
+  if (!read_dims(grid, cfg.grid, "the grid") || !read_dims(block, cfg.block, "the block")) return NULL;
+  if (dyn < 0) return PyErr_Format(PyExc_ValueError, "dynamic shared memory must not be negative");
+  if (PyTuple_GET_SIZE(args) != self->nparams)
+    return PyErr_Format(PyExc_TypeError, "%S takes %d arguments, got %zd", self->py_func, self->nparams,
+                        PyTuple_GET_SIZE(args));
+  return call_with(self, &PyTuple_GET_ITEM(args, 0), &cfg);
+}
+
 static PyObject *dispatcher_get(PyObject *self, PyObject *obj, PyObject *type) {
   return Py_NewRef(self);  /* a jitted function stored on a class stays a plain function */
 }
@@ -784,6 +825,7 @@ static PyObject *dispatcher_get(PyObject *self, PyObject *obj, PyObject *type) {
 static PyMethodDef dispatcher_methods[] = {
   {"inspect_llvm", (PyCFunction)dispatcher_inspect_llvm, METH_NOARGS,
    "The optimised LLVM IR of each compiled signature, as a dict."},
+  {"_launch", (PyCFunction)dispatcher_launch, METH_VARARGS, "Run a kernel over a grid on the CPU backend."},
   {"_compile", (PyCFunction)dispatcher_compile_signature, METH_VARARGS,
    "Compile an explicit signature now (used by jit with signatures)."},
   {"inspect_asm", (PyCFunction)dispatcher_inspect_asm, METH_NOARGS,

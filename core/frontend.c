@@ -170,7 +170,11 @@ static PyObject *static_object(Fe *fe, PyObject *e) {
     PyObject *value = field(e, "value");
     PyObject *base = static_object(fe, value);
     Py_DECREF(value);
-    if (!base || !PyModule_Check(base)) { Py_XDECREF(base); return NULL; }
+    /* modules, and ruchey.cuda's namespaces (cuda.threadIdx, cuda.atomic) */
+    if (!base || !(PyModule_Check(base) || PyObject_HasAttrString(base, "__ruchey_namespace__"))) {
+      Py_XDECREF(base);
+      return NULL;
+    }
     PyObject *attr = field(e, "attr");
     PyObject *obj = PyObject_GetAttr(base, attr);
     if (!obj) PyErr_Clear();
@@ -219,6 +223,13 @@ static Node *global_value(Fe *fe, PyObject *obj, PyObject *e, const char *name) 
   if (mod >= 0) {
     n = new_node(fe, N_MODULE, e);
     n->ival = mod;
+    return n;
+  }
+  int axis, id = core_builtin_id(obj, &axis);
+  if (id >= BI_CUDA_TID && id <= BI_CUDA_GDIM) {  /* cuda.threadIdx.x and the like */
+    n = new_node(fe, N_CALL, e);
+    n->op = id;
+    n->ival = axis;
     return n;
   }
   int dtype = core_dtype_kind(obj);
@@ -421,7 +432,8 @@ static Node *fe_call(Fe *fe, PyObject *e) {
   PyObject *func = field(e, "func");
   PyObject *obj = static_object(fe, func);
   bool is_jit = obj && PyObject_TypeCheck(obj, &DispatcherType);
-  int builtin = is_jit ? BI_JIT : obj ? core_builtin_id(obj) : -1;
+  int axis = 0;
+  int builtin = is_jit ? BI_JIT : obj ? core_builtin_id(obj, &axis) : -1;
   int cast = builtin < 0 && obj ? core_dtype_kind(obj) : -1;
   if (cast >= 0) builtin = BI_CAST;
   Node *n = NULL;
@@ -437,7 +449,7 @@ static Node *fe_call(Fe *fe, PyObject *e) {
   } else {
     n = new_node(fe, N_CALL, e);
     n->op = builtin;
-    n->ival = cast;
+    n->ival = cast >= 0 ? cast : axis;
     if (!fe_call_args(fe, e, n) || (is_jit && !fe_bind_jit_call(fe, e, n, obj))) n = NULL;
   }
   Py_XDECREF(obj);

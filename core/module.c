@@ -42,9 +42,17 @@ const RucheyAPI *core_api(void) {
 /* A dict from Python object to small int, filled by name on first use. */
 typedef struct { const char *module, *name; int id; } Named;
 
+/* name may be dotted: "threadIdx.x" is an attribute of an attribute. */
 static void table_add(PyObject *table, const char *module, const char *name, int id) {
   PyObject *mod = PyImport_ImportModule(module);
-  PyObject *obj = mod ? PyObject_GetAttrString(mod, name) : NULL;
+  PyObject *obj = mod ? Py_NewRef(mod) : NULL;
+  char part[64];
+  for (const char *p = name; obj && *p;) {
+    size_t n = strcspn(p, ".");
+    snprintf(part, sizeof part, "%.*s", (int)n, p);
+    Py_SETREF(obj, PyObject_GetAttrString(obj, part));
+    p += n + (p[n] == '.');
+  }
   PyObject *key = PyLong_FromLong(id);
   if (obj && key) PyDict_SetItem(table, obj, key);
   PyErr_Clear();  /* a name missing from this NumPy version is simply absent */
@@ -67,7 +75,23 @@ static int lookup(PyObject *table, PyObject *obj) {
   return (int)PyLong_AsLong(id);
 }
 
-/* builtins, numpy allocation, and every math/numpy function of RC_MATH_FUNCS */
+/* ruchey.cuda's intrinsics, with their axis or atomic operation */
+typedef struct { const char *name; int id, ival; } CudaNamed;
+static const CudaNamed cuda_names[] = {
+  {"threadIdx.x", BI_CUDA_TID, 0}, {"threadIdx.y", BI_CUDA_TID, 1}, {"threadIdx.z", BI_CUDA_TID, 2},
+  {"blockIdx.x", BI_CUDA_BID, 0}, {"blockIdx.y", BI_CUDA_BID, 1}, {"blockIdx.z", BI_CUDA_BID, 2},
+  {"blockDim.x", BI_CUDA_BDIM, 0}, {"blockDim.y", BI_CUDA_BDIM, 1}, {"blockDim.z", BI_CUDA_BDIM, 2},
+  {"gridDim.x", BI_CUDA_GDIM, 0}, {"gridDim.y", BI_CUDA_GDIM, 1}, {"gridDim.z", BI_CUDA_GDIM, 2},
+  {"grid", BI_CUDA_GRID, 0}, {"gridsize", BI_CUDA_GRIDSIZE, 0}, {"syncthreads", BI_CUDA_SYNC, 0},
+  {"shared.array", BI_CUDA_SHARED, 0}, {"local.array", BI_CUDA_LOCAL, 0},
+  {"atomic.add", BI_CUDA_ATOMIC, ATOM_ADD}, {"atomic.sub", BI_CUDA_ATOMIC, ATOM_SUB},
+  {"atomic.max", BI_CUDA_ATOMIC, ATOM_MAX}, {"atomic.min", BI_CUDA_ATOMIC, ATOM_MIN},
+  {"atomic.exch", BI_CUDA_ATOMIC, ATOM_EXCH}, {"atomic.cas", BI_CUDA_ATOMIC, ATOM_CAS},
+};
+#define NCUDA (int)(sizeof cuda_names / sizeof cuda_names[0])
+
+/* builtins, numpy allocation, every math/numpy function of RC_MATH_FUNCS,
+ * and ruchey.cuda's intrinsics (as BI_COUNT + their index) */
 static PyObject *builtin_table(void) {
   static const Named builtins[] = {
     {"builtins", "range", BI_RANGE}, {"builtins", "len", BI_LEN}, {"builtins", "abs", BI_ABS},
@@ -94,13 +118,18 @@ static PyObject *builtin_table(void) {
     if (math_names[f]) table_add(table, "math", math_names[f], BI_MATH + f);
     if (numpy_names[f]) table_add(table, "numpy", numpy_names[f], BI_NP + f);
   }
+  for (int i = 0; table && i < NCUDA; i++) table_add(table, "ruchey.cuda", cuda_names[i].name, BI_COUNT + i);
   return table;
 }
 
-int core_builtin_id(PyObject *obj) {
+int core_builtin_id(PyObject *obj, int *ival) {
   static PyObject *table;
   if (!table) table = builtin_table();
-  return lookup(table, obj);
+  int id = lookup(table, obj);
+  *ival = 0;
+  if (id < BI_COUNT) return id;
+  *ival = cuda_names[id - BI_COUNT].ival;
+  return cuda_names[id - BI_COUNT].id;
 }
 
 int core_module_id(PyObject *obj) {

@@ -207,6 +207,9 @@ typedef enum {
   BI_NP_EMPTY, BI_NP_ZEROS, BI_NP_ONES,
   BI_NP_EMPTY_LIKE, BI_NP_ZEROS_LIKE, BI_NP_ONES_LIKE, BI_NP_ARANGE,
   BI_JIT,                        /* a call to another ruchey function: Node.callee */
+  /* CUDA kernels (ruchey.cuda): ival is the axis (0-2) or the atomic op */
+  BI_CUDA_TID, BI_CUDA_BID, BI_CUDA_BDIM, BI_CUDA_GDIM,
+  BI_CUDA_GRID, BI_CUDA_GRIDSIZE, BI_CUDA_SYNC, BI_CUDA_SHARED, BI_CUDA_LOCAL, BI_CUDA_ATOMIC,
   BI_CAST,                       /* numpy.float32(x) and the like: ival is the TypeKind */
   BI_MATH,                       /* math.<f>: BI_MATH + MathFn */
   BI_NP = BI_MATH + MF_COUNT,    /* numpy.<f>: BI_NP + MathFn */
@@ -214,6 +217,8 @@ typedef enum {
 } Builtin;
 
 typedef enum { ATTR_SHAPE, ATTR_SIZE, ATTR_NDIM, ATTR_DTYPE } AttrId;
+
+typedef enum { ATOM_ADD, ATOM_SUB, ATOM_MAX, ATOM_MIN, ATOM_EXCH, ATOM_CAS } AtomicOp;
 
 typedef struct Node Node;
 
@@ -287,6 +292,8 @@ typedef struct CompileOptions {
   bool boundscheck;
   bool fastmath;
   bool parallel;           /* prange loops run on the thread pool */
+  bool kernel;             /* a @cuda.jit kernel: runs a grid of blocks of threads */
+  bool debug;              /* kernels: out-of-bounds indexing names the thread */
   bool error_model_numpy;  /* division by zero gives inf/nan instead of raising */
 } CompileOptions;
 
@@ -333,6 +340,12 @@ typedef struct RtError {
   const char *msg;       /* NULL: raised without a message */
   void *exc_class;       /* RT_ERR_RAISE: the Python exception class */
 } RtError;
+
+/* A kernel launch, passed after the kernel's arguments. */
+typedef struct LaunchConfig {
+  int64_t grid[3], block[3];
+  int64_t dynamic_shared;  /* bytes of cuda.shared.array(0, ...) per block */
+} LaunchConfig;
 
 /* ---------------------------------------------------------------- thread pool (pool.c) */
 

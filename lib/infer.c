@@ -176,9 +176,8 @@ static const Type *ty_binop_types(Infer *in, Node *n, int op, Node *l, const Typ
     return ty_error(in, n, "operator is not supported between %s and %s (array expressions are not supported: write a loop)",
                     tname(a, b1), tname(b, b2));
   switch (op) {
-  case OP_DIV:
-    if (ty_is_int(a) && ty_is_int(b)) return TYS(TY_F64);
-    if (a->kind == TY_BOOL && b->kind == TY_BOOL) return TYS(TY_F64);
+  case OP_DIV:  /* true division of ints and bools gives a float64 */
+    if (!ty_is_float(a) && !ty_is_float(b)) return TYS(TY_F64);
     return promote_operands(l, a, r, b);
   case OP_POW:
     /* An integer power is an integer, except with a literal negative exponent,
@@ -378,7 +377,10 @@ static const char *const builtin_names[BI_MATH] = {
   "range", "prange", "len", "abs", "min", "max", "int", "float", "bool", "round",
   "numpy.empty", "numpy.zeros", "numpy.ones",
   "numpy.empty_like", "numpy.zeros_like", "numpy.ones_like", "numpy.arange",
-  "a ruchey function", "a NumPy scalar type",
+  "a ruchey function",
+  "cuda.threadIdx", "cuda.blockIdx", "cuda.blockDim", "cuda.gridDim", "cuda.grid", "cuda.gridsize",
+  "cuda.syncthreads", "cuda.shared.array", "cuda.local.array", "cuda.atomic",
+  "a NumPy scalar type",
 };
 
 static const struct { const char *math, *numpy; int nargs; } math_fns[MF_COUNT] = {
@@ -430,6 +432,64 @@ static const Type *ty_arange(Infer *in, Node *n, const Type **args) {
   return elem ? ty_array(in, elem, 1, 'C') : NULL;
 }
 
+/* An integer literal argument, or -1. */
+static int64_t literal_int(const Node *n) { return n && n->kind == N_INT ? n->ival : -1; }
+
+/* cuda.shared.array / cuda.local.array(shape, dtype): constant shapes. */
+static const Type *ty_cuda_array(Infer *in, Node *n) {
+  Node *shape = n->list.len > 0 ? n->list.items[0] : kwarg(n, "shape");
+  if (!shape) return ty_error(in, n, "%s() needs a shape", builtin_names[n->op]);
+  int ndim = shape->kind == N_TUPLE ? shape->list.len : 1;
+  for (int i = 0; i < ndim; i++)
+    if (literal_int(shape->kind == N_TUPLE ? shape->list.items[i] : shape) < 0)
+      return ty_error(in, shape, "the shape of %s() must be constant integers", builtin_names[n->op]);
+  if (ndim < 1 || ndim > RC_MAX_NDIM) return ty_error(in, shape, "unsupported number of dimensions");
+  const Type *elem = dtype_arg(in, n, 1, NULL);
+  if (!elem) return failed(in) ? NULL : ty_error(in, n, "%s() needs a dtype", builtin_names[n->op]);
+  ty_expr(in, shape);
+  return ty_array(in, elem, ndim, 'C');
+}
+
+static const Type *ty_atomic(Infer *in, Node *n, const Type **args) {
+  char b[128];
+  int want = n->ival == ATOM_CAS ? 4 : 3;
+  if (n->list.len != want) return ty_error(in, n, "this atomic operation takes %d arguments", want);
+  const Type *a = args[0], *idx = args[1];
+  if (a->kind != TY_ARRAY) return ty_error(in, n, "atomics need an array, got %s", tname(a, b));
+  int nidx = idx->kind == TY_TUPLE ? idx->nfields : 1;
+  for (int i = 0; i < nidx; i++)
+    if (!ty_is_int(idx->kind == TY_TUPLE ? idx->fields[i] : idx))
+      return ty_error(in, n->list.items[1], "an atomic's index must be integers");
+  if (nidx != a->ndim) return ty_error(in, n, "the index must name one element of the %d-d array", a->ndim);
+  TypeKind k = a->elem->kind;
+  if (k != TY_I32 && k != TY_I64 && k != TY_U32 && k != TY_U64 && k != TY_F32 && k != TY_F64)
+    return ty_error(in, n, "atomics work on int32, int64, uint32, uint64, float32 and float64, not %s", tname(a->elem, b));
+  if (n->ival == ATOM_CAS && ty_is_float(a->elem)) return ty_error(in, n, "compare-and-swap needs an integer array");
+  for (int i = 2; i < want; i++)
+    if (!need_scalar(in, n->list.items[i], args[i], "an atomic")) return NULL;
+  return a->elem;
+}
+
+static const Type *ty_cuda(Infer *in, Node *n, const Type **args) {
+  if (!in->opts || !in->opts->kernel)
+    return ty_error(in, n, "%s is only valid inside a @cuda.jit kernel", builtin_names[n->op]);
+  switch (n->op) {
+  case BI_CUDA_TID: case BI_CUDA_BID: case BI_CUDA_BDIM: case BI_CUDA_GDIM: return TYS(TY_I64);
+  case BI_CUDA_GRID: case BI_CUDA_GRIDSIZE: {
+    int64_t nd = n->list.len == 1 ? literal_int(n->list.items[0]) : -1;
+    if (nd < 1 || nd > 3) return ty_error(in, n, "%s() takes a constant 1, 2 or 3", builtin_names[n->op]);
+    if (nd == 1) return TYS(TY_I64);
+    const Type *f[3] = {TYS(TY_I64), TYS(TY_I64), TYS(TY_I64)};
+    return ty_tuple(in, (int)nd, f);
+  }
+  case BI_CUDA_SYNC:
+    if (n->list.len) return ty_error(in, n, "cuda.syncthreads() takes no arguments");
+    return TYS(TY_NONE);
+  case BI_CUDA_SHARED: case BI_CUDA_LOCAL: return ty_cuda_array(in, n);
+  default: return ty_atomic(in, n, args);
+  }
+}
+
 /* A call to another ruchey function: the extension compiles it for these
  * argument types (or says it is this function, recursively). */
 static const Type *ty_jit_call(Infer *in, Node *n, const Type **args) {
@@ -461,6 +521,7 @@ static const Type *ty_call(Infer *in, Node *n) {
   if (n->op >= BI_NP_ARANGE) {
     for (int i = 0; i < n->list.len; i++)
       if (!(args[i] = ty_expr(in, n->list.items[i]))) return NULL;
+    if (n->op >= BI_CUDA_TID && n->op <= BI_CUDA_ATOMIC) return ty_cuda(in, n, args);
     switch (n->op) {
     case BI_NP_ARANGE: return ty_arange(in, n, args);
     case BI_JIT: return ty_jit_call(in, n, args);
@@ -512,6 +573,8 @@ static const Type *ty_call(Infer *in, Node *n) {
     }
     return TYS(TY_I64);
   case BI_NP_EMPTY: case BI_NP_ZEROS: case BI_NP_ONES: {
+    if (in->opts && in->opts->kernel)
+      return ty_error(in, n, "kernels cannot allocate arrays: use cuda.local.array or cuda.shared.array");
     if (!check_arity(in, n, name, 1, 2, dtype_kw)) return NULL;
     int ndim = shape_ndim(in, n->list.items[0]);
     const Type *elem = ndim > 0 ? dtype_arg(in, n, 1, TYS(TY_F64)) : NULL;
@@ -702,6 +765,12 @@ bool ty_infer(Func *f, const Type **argtypes, const CompileOptions *opts, Diag *
     return false;
   }
   f->ret_type = in.returns_value ? in.ret : TYS(TY_NONE);
+  if (opts && opts->kernel && in.returns_value) {
+    diag->kind = DIAG_TYPING;
+    diag->line = f->line;
+    snprintf(diag->msg, sizeof diag->msg, "kernel '%s' returns a value: a @cuda.jit kernel must return None", f->name);
+    return false;
+  }
   if (opts && opts->declared_ret && !ty_equal(opts->declared_ret, f->ret_type)) {
     const Type *want = opts->declared_ret;
     bool ok = (ty_is_scalar(want) && ty_is_scalar(f->ret_type)) ||

@@ -32,6 +32,7 @@ typedef struct Lower {
   LLVMValueRef ret_ptr;
   LLVMValueRef status;       /* i32 alloca read by the exit block */
   LLVMValueRef *slots;       /* one alloca per variable */
+  LLVMValueRef launch;       /* kernels: the LaunchConfig */
   LLVMBasicBlockRef exit_bb; /* releases the locals and returns status */
   Loop *loop;                /* innermost loop, for break/continue */
   LLVMTypeRef i1, i8, i32, i64, f32, f64, ptr;
@@ -42,6 +43,18 @@ typedef struct Lower {
   LLVMValueRef temps[64];
   const Type *temp_types[64];
   int ntemps;
+  /* kernels (CPU backend): the current thread and block, as SSA values */
+  LLVMValueRef tid[3], bid[3], bdim[3], gdim[3];
+  LLVMValueRef nthreads;      /* threads in a block */
+  LLVMValueRef thread;        /* the linear index of the current thread */
+  LLVMBasicBlockRef next_thread; /* where a return goes: the next thread */
+  bool fission;               /* the kernel has barriers: variables per thread */
+  LLVMValueRef *var_base;     /* fission: each variable's per-thread storage */
+  LLVMValueRef done;          /* fission: per-thread "has returned" bytes */
+  LLVMValueRef dyn_shared;    /* cuda.shared.array(0, ...) storage */
+  Node **mem_nodes;           /* shared/local array call sites ... */
+  LLVMValueRef *mem_base;     /* ... and their storage */
+  int nmem;
   int nregions;              /* parallel regions outlined so far */
 } Lower;
 
@@ -49,6 +62,11 @@ static LLVMValueRef lo_expr(Lower *l, Node *n);
 static void lo_block(Lower *l, NodeList *b);
 static LLVMValueRef range_count(Lower *l, LLVMValueRef start, LLVMValueRef stop, LLVMValueRef step);
 static void lo_refcount(Lower *l, const Type *t, LLVMValueRef v, bool inc);
+static void lo_stmt(Lower *l, Node *n);
+static LLVMValueRef lo_grid(Lower *l, Node *n);
+static LLVMValueRef lo_cuda_array(Lower *l, Node *n);
+static LLVMValueRef lo_atomic(Lower *l, Node *n);
+static LLVMTypeRef launch_type(Lower *l);
 
 /* ---------------------------------------------------------------- types */
 
@@ -153,9 +171,15 @@ static LLVMValueRef const_string(Lower *l, const char *s) {
 static void raise_status(Lower *l, RtStatus status, const char *msg) {
   for (int i = 0; i < l->ntemps; i++) lo_refcount(l, l->temp_types[i], l->temps[i], false);
   LLVMValueRef text = const_string(l, msg);
-  LLVMTypeRef p[2] = {l->i32, l->ptr};
-  LLVMValueRef a[2] = {const_i32(l, status), text};
-  call(l, "rt_set_error", LLVMVoidTypeInContext(l->c), p, a, 2);
+  if (l->opts->kernel && l->tid[0]) {  /* say which thread: a GPU could not */
+    LLVMTypeRef p[8] = {l->i32, l->ptr, l->i64, l->i64, l->i64, l->i64, l->i64, l->i64};
+    LLVMValueRef a[8] = {const_i32(l, status), text, l->tid[0], l->tid[1], l->tid[2], l->bid[0], l->bid[1], l->bid[2]};
+    call(l, "rt_kernel_error", LLVMVoidTypeInContext(l->c), p, a, 8);
+  } else {
+    LLVMTypeRef p[2] = {l->i32, l->ptr};
+    LLVMValueRef a[2] = {const_i32(l, status), text};
+    call(l, "rt_set_error", LLVMVoidTypeInContext(l->c), p, a, 2);
+  }
   LLVMBuildStore(l->b, const_i32(l, status), l->status);
   LLVMBuildBr(l->b, l->exit_bb);
 }
@@ -215,6 +239,7 @@ static LLVMValueRef refcount_fn(Lower *l, bool inc) {
 
 /* Adjusts the reference counts of every array inside a value of type t. */
 static void lo_refcount(Lower *l, const Type *t, LLVMValueRef v, bool inc) {
+  if (l->opts->kernel) return;  /* kernel arrays are arguments, shared or local: none owns memory */
   if (t->kind == TY_ARRAY) {
     LLVMValueRef mi = LLVMBuildExtractValue(l->b, v, 0, "meminfo");
     LLVMValueRef f = refcount_fn(l, inc);
@@ -1102,6 +1127,14 @@ static LLVMValueRef lo_call(Lower *l, Node *n) {
   case BI_NP_ARANGE: return lo_arange(l, n);
   case BI_CAST: return lo_expr_as(l, n->list.items[0], n->ty);
   case BI_JIT: return lo_jit_call(l, n);
+  case BI_CUDA_TID: return l->tid[n->ival];
+  case BI_CUDA_BID: return l->bid[n->ival];
+  case BI_CUDA_BDIM: return l->bdim[n->ival];
+  case BI_CUDA_GDIM: return l->gdim[n->ival];
+  case BI_CUDA_GRID: case BI_CUDA_GRIDSIZE: return lo_grid(l, n);
+  case BI_CUDA_SYNC: return LLVMGetUndef(l->i8);  /* a segment boundary, placed by lo_kernel_block */
+  case BI_CUDA_SHARED: case BI_CUDA_LOCAL: return lo_cuda_array(l, n);
+  case BI_CUDA_ATOMIC: return lo_atomic(l, n);
   default: return n->op >= BI_MATH ? lo_math(l, n) : lo_alloc_call(l, n);
   }
 }
@@ -1395,6 +1428,12 @@ static void lo_for(Lower *l, Node *n) {
 }
 
 static void lo_return(Lower *l, Node *n) {
+  if (l->opts->kernel) {  /* this thread is done: on to the next */
+    if (l->fission)
+      LLVMBuildStore(l->b, LLVMConstInt(l->i8, 1, 0), LLVMBuildGEP2(l->b, l->i8, l->done, &l->thread, 1, ""));
+    LLVMBuildBr(l->b, l->next_thread);
+    return;
+  }
   if (n->lhs) {
     LLVMValueRef v = lo_convert(l, lo_owned(l, n->lhs), n->lhs->ty, l->f->ret_type);
     lo_store_storage(l, l->f->ret_type, l->ret_ptr, v);
@@ -1412,8 +1451,12 @@ static void lo_stmt(Lower *l, Node *n) {
   case N_WHILE: lo_while(l, n); break;
   case N_FOR: lo_for(l, n); break;
   case N_RETURN: lo_return(l, n); break;
-  case N_BREAK: LLVMBuildBr(l->b, l->loop->brk); break;
-  case N_CONTINUE: LLVMBuildBr(l->b, l->loop->cont); break;
+  case N_BREAK: case N_CONTINUE:
+    if (!l->loop)  /* out of a loop that holds a syncthreads, from one thread */
+      raise_status(l, RT_ERR_RUNTIME, "break/continue out of a loop containing cuda.syncthreads() is not supported");
+    else
+      LLVMBuildBr(l->b, n->kind == N_BREAK ? l->loop->brk : l->loop->cont);
+    break;
   case N_EXPR: {
     LLVMValueRef v = lo_expr(l, n->lhs);
     lo_done_with(l, n->lhs, v);
@@ -1658,6 +1701,432 @@ static void lo_parallel_for(Lower *l, Node *n, const ParPlan *plan) {
   intrinsic(l, "llvm.stackrestore", ptrov, 1, &sp, 1);
 }
 
+/* ---------------------------------------------------------------- kernels on the CPU */
+
+/* A @cuda.jit kernel becomes: an entry that runs the grid's blocks over the
+ * thread pool, and a chunk function that runs blocks [begin, end) one after
+ * the other. A block without syncthreads is one loop over its threads (tx
+ * innermost, so LLVM can vectorise across threads). A block with
+ * syncthreads is split at each barrier into loops over all its threads
+ * (loop fission, as MCUDA and PoCL do): statements that contain a barrier
+ * (if/for/while around it) run once per block with their conditions checked
+ * to be the same for every thread, and every variable lives in per-thread
+ * storage so values cross the barriers. */
+
+static LLVMValueRef lo_grid(Lower *l, Node *n) {
+  int nd = (int)n->list.items[0]->ival;
+  LLVMValueRef v[3];
+  for (int d = 0; d < nd; d++)
+    v[d] = n->op == BI_CUDA_GRID
+               ? LLVMBuildAdd(l->b, l->tid[d], LLVMBuildMul(l->b, l->bid[d], l->bdim[d], ""), "")
+               : LLVMBuildMul(l->b, l->bdim[d], l->gdim[d], "");
+  if (nd == 1) return v[0];
+  LLVMValueRef t = LLVMGetUndef(lo_type(l, n->ty));
+  for (int d = 0; d < nd; d++) t = LLVMBuildInsertValue(l->b, t, v[d], (unsigned)d, "");
+  return t;
+}
+
+static int64_t array_elems(const Type *t, const Node *shape, int64_t *dims) {
+  int64_t count = 1;
+  for (int d = 0; d < t->ndim; d++) {
+    dims[d] = shape->kind == N_TUPLE ? shape->list.items[d]->ival : shape->ival;
+    count *= dims[d];
+  }
+  return count;
+}
+
+static Node *cuda_shape(Node *n) {
+  if (n->list.len) return n->list.items[0];
+  for (int i = 0; i < n->kw.len; i++)
+    if (!strcmp(n->kw_names[i], "shape")) return n->kw.items[i];
+  return NULL;
+}
+
+/* cuda.shared.array / cuda.local.array: storage made at the chunk's entry
+ * (see kernel_memory); local arrays under fission have one per thread. */
+static LLVMValueRef lo_cuda_array(Lower *l, Node *n) {
+  int64_t dims[RC_MAX_NDIM];
+  int64_t count = array_elems(n->ty, cuda_shape(n), dims);
+  int size = ty_bits(n->ty->elem) / 8;
+  LLVMValueRef data = NULL, shape0 = const_i64(l, dims[0]);
+  for (int i = 0; i < l->nmem; i++)
+    if (l->mem_nodes[i] == n) data = l->mem_base[i];
+  if (n->op == BI_CUDA_SHARED && count == 0) {
+    data = l->dyn_shared;
+    LLVMValueRef bytes = LLVMBuildLoad2(l->b, l->i64, LLVMBuildStructGEP2(l->b, launch_type(l), l->launch, 2, ""), "");
+    shape0 = LLVMBuildSDiv(l->b, bytes, const_i64(l, size), "");
+  } else if (n->op == BI_CUDA_LOCAL && l->fission) {
+    LLVMValueRef off = LLVMBuildMul(l->b, l->thread, const_i64(l, count * size), "");
+    data = LLVMBuildGEP2(l->b, l->i8, data, &off, 1, "");
+  }
+  LLVMValueRef a = LLVMConstNull(lo_type(l, n->ty));
+  a = LLVMBuildInsertValue(l->b, a, data, 2, "");
+  LLVMValueRef shp = LLVMGetUndef(LLVMArrayType2(l->i64, (uint64_t)n->ty->ndim));
+  for (int d = 0; d < n->ty->ndim; d++)
+    shp = LLVMBuildInsertValue(l->b, shp, d ? const_i64(l, dims[d]) : shape0, (unsigned)d, "");
+  return LLVMBuildInsertValue(l->b, a, shp, 3, "");
+}
+
+static LLVMValueRef lo_atomic(Lower *l, Node *n) {
+  Node *arr = n->list.items[0];
+  const Type *elem = arr->ty->elem;
+  LLVMValueRef base = lo_expr(l, arr), idx[RC_MAX_NDIM];
+  lo_indices(l, n->list.items[1], idx);
+  LLVMValueRef addr = lo_element_addr(l, arr->ty, base, idx);
+  LLVMValueRef v = lo_expr_as(l, n->list.items[2], elem);
+  if (n->ival == ATOM_CAS) {
+    LLVMValueRef nv = lo_expr_as(l, n->list.items[3], elem);
+    LLVMValueRef r = LLVMBuildAtomicCmpXchg(l->b, addr, v, nv, LLVMAtomicOrderingMonotonic,
+                                            LLVMAtomicOrderingMonotonic, 0);
+    return LLVMBuildExtractValue(l->b, r, 0, "");
+  }
+  bool fl = ty_is_float(elem), sgn = ty_is_signed(elem);
+  LLVMAtomicRMWBinOp op;
+  switch (n->ival) {
+  case ATOM_ADD: op = fl ? LLVMAtomicRMWBinOpFAdd : LLVMAtomicRMWBinOpAdd; break;
+  case ATOM_SUB: op = fl ? LLVMAtomicRMWBinOpFSub : LLVMAtomicRMWBinOpSub; break;
+  case ATOM_MAX: op = fl ? LLVMAtomicRMWBinOpFMax : sgn ? LLVMAtomicRMWBinOpMax : LLVMAtomicRMWBinOpUMax; break;
+  case ATOM_MIN: op = fl ? LLVMAtomicRMWBinOpFMin : sgn ? LLVMAtomicRMWBinOpMin : LLVMAtomicRMWBinOpUMin; break;
+  default: op = LLVMAtomicRMWBinOpXchg; break;
+  }
+  return LLVMBuildAtomicRMW(l->b, op, addr, v, LLVMAtomicOrderingMonotonic, 0);
+}
+
+static LLVMTypeRef launch_type(Lower *l) {
+  LLVMTypeRef three = LLVMArrayType2(l->i64, 3);
+  LLVMTypeRef f[3] = {three, three, l->i64};
+  return LLVMStructTypeInContext(l->c, f, 3, 0);
+}
+
+static bool stmt_has_barrier(const Node *n);
+
+static bool block_has_barrier(const NodeList *b) {
+  for (int i = 0; i < b->len; i++)
+    if (stmt_has_barrier(b->items[i])) return true;
+  return false;
+}
+
+static bool stmt_has_barrier(const Node *n) {
+  if (n->kind == N_EXPR) return n->lhs->kind == N_CALL && n->lhs->op == BI_CUDA_SYNC;
+  return block_has_barrier(&n->body) || block_has_barrier(&n->orelse);
+}
+
+/* Collects the shared and local array call sites of a statement list. */
+static void find_memory(Lower *l, Node *n) {
+  if (!n) return;
+  if (n->kind == N_CALL && (n->op == BI_CUDA_SHARED || n->op == BI_CUDA_LOCAL) && l->nmem < 256)
+    l->mem_nodes[l->nmem++] = n;
+  Node *kids[3] = {n->lhs, n->rhs, n->cond};
+  for (int i = 0; i < 3; i++) find_memory(l, kids[i]);
+  NodeList *lists[4] = {&n->list, &n->kw, &n->body, &n->orelse};
+  for (int k = 0; k < 4; k++)
+    for (int i = 0; i < lists[k]->len; i++) find_memory(l, lists[k]->items[i]);
+}
+
+/* Storage for every shared/local array at the chunk's entry. */
+static void kernel_memory(Lower *l) {
+  l->mem_nodes = arena_alloc(l->f->arena, sizeof(Node *) * 256);
+  l->mem_base = arena_alloc(l->f->arena, sizeof(LLVMValueRef) * 256);
+  for (int i = 0; i < l->f->body.len; i++) find_memory(l, l->f->body.items[i]);
+  for (int i = 0; i < l->nmem; i++) {
+    Node *n = l->mem_nodes[i];
+    int64_t dims[RC_MAX_NDIM];
+    int64_t bytes = array_elems(n->ty, cuda_shape(n), dims) * (ty_bits(n->ty->elem) / 8);
+    LLVMValueRef count = const_i64(l, bytes ? bytes : 1);
+    if (n->op == BI_CUDA_LOCAL && l->fission) count = LLVMBuildMul(l->b, count, l->nthreads, "");
+    LLVMValueRef a = LLVMBuildArrayAlloca(l->b, l->i8, count, "shared");
+    LLVMSetAlignment(a, 64);
+    l->mem_base[i] = a;
+  }
+  LLVMValueRef dyn = LLVMBuildLoad2(l->b, l->i64, LLVMBuildStructGEP2(l->b, launch_type(l), l->launch, 2, ""), "");
+  l->dyn_shared = LLVMBuildArrayAlloca(l->b, l->i8, LLVMBuildAdd(l->b, dyn, const_i64(l, 1), ""), "dynshared");
+  LLVMSetAlignment(l->dyn_shared, 64);
+}
+
+/* Points every variable's slot at thread t's storage (fission). */
+static void bind_thread_slots(Lower *l, LLVMValueRef t) {
+  l->thread = t;
+  if (!l->fission) return;
+  for (int v = 0; v < l->f->nvars; v++)
+    if (l->var_base[v])
+      l->slots[v] = LLVMBuildGEP2(l->b, lo_type(l, l->f->var_types[v]), l->var_base[v], &t, 1, "");
+}
+
+typedef void (*ThreadBody)(Lower *l, void *arg);
+
+/* for tz, ty, tx over the block: body(arg) for each live thread. */
+static void thread_loop(Lower *l, ThreadBody body, void *arg) {
+  LLVMBasicBlockRef pre = LLVMGetInsertBlock(l->b);
+  LLVMBasicBlockRef heads[3], latches[3], bodies[3];
+  LLVMValueRef idx[3];
+  LLVMBasicBlockRef after = new_block(l, "threads.done");
+  for (int d = 2; d >= 0; d--) {
+    heads[d] = new_block(l, "thread");
+    bodies[d] = new_block(l, "thread.body");
+    latches[d] = new_block(l, "thread.next");
+    LLVMBuildBr(l->b, heads[d]);
+    position(l, heads[d]);
+    idx[d] = LLVMBuildPhi(l->b, l->i64, "t");
+    LLVMBuildCondBr(l->b, LLVMBuildICmp(l->b, LLVMIntSLT, idx[d], l->bdim[d], ""), bodies[d],
+                    d == 2 ? after : latches[d + 1]);
+    position(l, bodies[d]);
+  }
+  for (int d = 0; d < 3; d++) l->tid[d] = idx[d];
+  LLVMValueRef t = LLVMBuildAdd(l->b, LLVMBuildMul(l->b, LLVMBuildAdd(l->b, LLVMBuildMul(l->b, idx[2], l->bdim[1], ""), idx[1], ""),
+                                                  l->bdim[0], ""), idx[0], "tid");
+  bind_thread_slots(l, t);
+  l->next_thread = latches[0];
+  if (l->fission) {  /* threads that returned sit out the rest of the block */
+    LLVMBasicBlockRef live = new_block(l, "thread.live");
+    LLVMValueRef gone = LLVMBuildLoad2(l->b, l->i8, LLVMBuildGEP2(l->b, l->i8, l->done, &t, 1, ""), "");
+    LLVMBuildCondBr(l->b, LLVMBuildICmp(l->b, LLVMIntNE, gone, LLVMConstInt(l->i8, 0, 0), ""), latches[0], live);
+    position(l, live);
+  }
+  body(l, arg);
+  if (!terminated(l)) LLVMBuildBr(l->b, latches[0]);
+  for (int d = 0; d < 3; d++) {
+    position(l, latches[d]);
+    LLVMValueRef next = LLVMBuildAdd(l->b, idx[d], const_i64(l, 1), "");
+    LLVMBuildBr(l->b, heads[d]);
+    LLVMBasicBlockRef from_outer = d == 2 ? pre : bodies[d + 1];
+    LLVMAddIncoming(idx[d], (LLVMValueRef[]){const_i64(l, 0), next}, (LLVMBasicBlockRef[]){from_outer, latches[d]}, 2);
+  }
+  position(l, after);
+  memset(l->tid, 0, sizeof l->tid);
+}
+
+typedef struct Segment {
+  NodeList *stmts;
+  int from, to;
+} Segment;
+
+static void run_segment(Lower *l, void *arg) {
+  Segment *sg = arg;
+  Loop *outer = l->loop;
+  l->loop = NULL;  /* a break here cannot leave a loop run once per block */
+  for (int i = sg->from; i < sg->to && !terminated(l); i++) lo_stmt(l, sg->stmts->items[i]);
+  l->loop = outer;
+}
+
+static void init_params(Lower *l, void *arg) {
+  LLVMValueRef *vals = arg;
+  for (int v = 0; v < l->f->nparams; v++)
+    if (l->slots[v]) LLVMBuildStore(l->b, vals[v], l->slots[v]);
+}
+
+typedef struct Uniform {
+  Node *cond;
+  LLVMValueRef trues, live;  /* i64 allocas */
+} Uniform;
+
+static void count_cond(Lower *l, void *arg) {
+  Uniform *u = arg;
+  LLVMValueRef c = LLVMBuildZExt(l->b, lo_truth(l, lo_expr(l, u->cond), u->cond->ty), l->i64, "");
+  LLVMBuildStore(l->b, LLVMBuildAdd(l->b, LLVMBuildLoad2(l->b, l->i64, u->trues, ""), c, ""), u->trues);
+  LLVMBuildStore(l->b, LLVMBuildAdd(l->b, LLVMBuildLoad2(l->b, l->i64, u->live, ""), const_i64(l, 1), ""), u->live);
+}
+
+/* A condition around a barrier, evaluated by every live thread: all must
+ * agree, or the barrier would be reached by only some of them. */
+static LLVMValueRef uniform_cond(Lower *l, Node *cond) {
+  Uniform u = {cond, entry_alloca(l, l->i64, "trues"), entry_alloca(l, l->i64, "live")};
+  LLVMBuildStore(l->b, const_i64(l, 0), u.trues);
+  LLVMBuildStore(l->b, const_i64(l, 0), u.live);
+  thread_loop(l, count_cond, &u);
+  LLVMValueRef trues = LLVMBuildLoad2(l->b, l->i64, u.trues, "");
+  LLVMValueRef live = LLVMBuildLoad2(l->b, l->i64, u.live, "");
+  LLVMValueRef split = LLVMBuildAnd(l->b, LLVMBuildICmp(l->b, LLVMIntNE, trues, const_i64(l, 0), ""),
+                                    LLVMBuildICmp(l->b, LLVMIntNE, trues, live, ""), "");
+  raise_if(l, split, RT_ERR_RUNTIME, "cuda.syncthreads() is reached by only some threads of a block "
+                                     "(a condition around it differs between threads)");
+  return LLVMBuildICmp(l->b, LLVMIntNE, trues, const_i64(l, 0), "");
+}
+
+static void store_loop_var(Lower *l, void *arg) {
+  LLVMValueRef *kv = arg;
+  LLVMBuildStore(l->b, kv[1], l->slots[(int)LLVMConstIntGetSExtValue(kv[0])]);
+}
+
+static void lo_kernel_block(Lower *l, NodeList *b);
+
+/* A statement holding a barrier, run once per block. */
+static void lo_kernel_uniform(Lower *l, Node *n) {
+  if (n->kind == N_BLOCK) {
+    lo_kernel_block(l, &n->body);
+  } else if (n->kind == N_IF) {
+    LLVMBasicBlockRef then = new_block(l, "uif.then"), other = new_block(l, "uif.else"), done = new_block(l, "uif.end");
+    LLVMBuildCondBr(l->b, uniform_cond(l, n->cond), then, other);
+    position(l, then);
+    lo_kernel_block(l, &n->body);
+    LLVMBuildBr(l->b, done);
+    position(l, other);
+    lo_kernel_block(l, &n->orelse);
+    LLVMBuildBr(l->b, done);
+    position(l, done);
+  } else if (n->kind == N_WHILE) {
+    LLVMBasicBlockRef head = new_block(l, "uwhile"), body = new_block(l, "uwhile.body"), done = new_block(l, "uwhile.end");
+    LLVMBuildBr(l->b, head);
+    position(l, head);
+    LLVMBuildCondBr(l->b, uniform_cond(l, n->cond), body, done);
+    position(l, body);
+    lo_kernel_block(l, &n->body);
+    LLVMBuildBr(l->b, head);
+    position(l, done);
+    lo_kernel_block(l, &n->orelse);
+  } else {  /* N_FOR: the range as thread 0 sees it */
+    bind_thread_slots(l, const_i64(l, 0));
+    for (int d = 0; d < 3; d++) l->tid[d] = const_i64(l, 0);
+    LLVMValueRef start, step;
+    LLVMValueRef trips = lo_range(l, n->cond, &start, &step);
+    memset(l->tid, 0, sizeof l->tid);
+    LLVMValueRef counter = entry_alloca(l, l->i64, "ufor");
+    LLVMBuildStore(l->b, const_i64(l, 0), counter);
+    LLVMBasicBlockRef head = new_block(l, "ufor"), body = new_block(l, "ufor.body"), done = new_block(l, "ufor.end");
+    LLVMBuildBr(l->b, head);
+    position(l, head);
+    LLVMValueRef k = LLVMBuildLoad2(l->b, l->i64, counter, "");
+    LLVMBuildCondBr(l->b, LLVMBuildICmp(l->b, LLVMIntSLT, k, trips, ""), body, done);
+    position(l, body);
+    LLVMValueRef kv[2] = {const_i64(l, n->lhs->var), LLVMBuildAdd(l->b, start, LLVMBuildMul(l->b, k, step, ""), "")};
+    thread_loop(l, store_loop_var, kv);
+    lo_kernel_block(l, &n->body);
+    LLVMBuildStore(l->b, LLVMBuildAdd(l->b, LLVMBuildLoad2(l->b, l->i64, counter, ""), const_i64(l, 1), ""), counter);
+    LLVMBuildBr(l->b, head);
+    position(l, done);
+    lo_kernel_block(l, &n->orelse);
+  }
+}
+
+/* Splits statements at barriers: runs of barrier-free statements become
+ * loops over the block's threads. */
+static void lo_kernel_block(Lower *l, NodeList *b) {
+  int from = 0;
+  for (int i = 0; i <= b->len; i++) {
+    if (i < b->len && !stmt_has_barrier(b->items[i])) continue;
+    if (i > from) thread_loop(l, run_segment, &(Segment){b, from, i});
+    if (i < b->len && b->items[i]->kind != N_EXPR) lo_kernel_uniform(l, b->items[i]);
+    from = i + 1;
+  }
+}
+
+static void run_whole_body(Lower *l, void *arg) {
+  LLVMValueRef *vals = arg;
+  for (int v = 0; v < l->f->nparams; v++)
+    if (l->slots[v]) LLVMBuildStore(l->b, vals[v], l->slots[v]);
+  lo_block(l, &l->f->body);
+}
+
+/* void chunk(ctx, begin, end, thread): blocks [begin, end) of the grid. */
+static LLVMValueRef lo_kernel_chunk(Lower *l, LLVMTypeRef ctxty) {
+  LLVMTypeRef params[4] = {l->ptr, l->i64, l->i64, l->i64};
+  char name[200];
+  snprintf(name, sizeof name, "%s.blocks", LLVMGetValueName(l->fn));
+  l->fn = LLVMAddFunction(l->m, name, LLVMFunctionType(LLVMVoidTypeInContext(l->c), params, 4, 0));
+  LLVMSetLinkage(l->fn, LLVMInternalLinkage);
+  LLVMValueRef ctx = LLVMGetParam(l->fn, 0);
+  LLVMBasicBlockRef entry = new_block(l, "entry");
+  l->exit_bb = new_block(l, "exit");
+  position(l, entry);
+  l->status = entry_alloca(l, l->i32, "status");
+  LLVMBuildStore(l->b, const_i32(l, RT_OK), l->status);
+  LLVMValueRef args = LLVMBuildLoad2(l->b, l->ptr, LLVMBuildStructGEP2(l->b, ctxty, ctx, 3, ""), "args");
+  LLVMValueRef li = const_i64(l, l->f->nparams);
+  l->launch = LLVMBuildLoad2(l->b, l->ptr, LLVMBuildGEP2(l->b, l->ptr, args, &li, 1, ""), "launch");
+  LLVMTypeRef lt = launch_type(l), three = LLVMArrayType2(l->i64, 3);
+  for (int d = 0; d < 3; d++) {
+    LLVMValueRef ix[2] = {const_i64(l, 0), const_i64(l, d)};
+    l->gdim[d] = LLVMBuildLoad2(l->b, l->i64, LLVMBuildGEP2(l->b, three, LLVMBuildStructGEP2(l->b, lt, l->launch, 0, ""), ix, 2, ""), "");
+    l->bdim[d] = LLVMBuildLoad2(l->b, l->i64, LLVMBuildGEP2(l->b, three, LLVMBuildStructGEP2(l->b, lt, l->launch, 1, ""), ix, 2, ""), "");
+  }
+  l->nthreads = LLVMBuildMul(l->b, LLVMBuildMul(l->b, l->bdim[0], l->bdim[1], ""), l->bdim[2], "nthreads");
+  LLVMValueRef *vals = arena_alloc(l->f->arena, sizeof(LLVMValueRef) * (size_t)(l->f->nparams + 1));
+  for (int v = 0; v < l->f->nparams; v++) {
+    LLVMValueRef idx = const_i64(l, v);
+    LLVMValueRef p = LLVMBuildLoad2(l->b, l->ptr, LLVMBuildGEP2(l->b, l->ptr, args, &idx, 1, ""), "");
+    vals[v] = lo_load_storage(l, l->f->var_types[v], p);
+  }
+  l->slots = arena_alloc(l->f->arena, sizeof(LLVMValueRef) * (size_t)(l->f->nvars ? l->f->nvars : 1));
+  l->var_base = arena_alloc(l->f->arena, sizeof(LLVMValueRef) * (size_t)(l->f->nvars ? l->f->nvars : 1));
+  for (int v = 0; v < l->f->nvars; v++) {
+    const Type *t = l->f->var_types[v];
+    if (!t) continue;
+    if (l->fission)
+      l->var_base[v] = LLVMBuildArrayAlloca(l->b, lo_type(l, t), l->nthreads, l->f->var_names[v]);
+    else
+      l->slots[v] = entry_alloca(l, lo_type(l, t), l->f->var_names[v]);
+  }
+  if (l->fission) l->done = LLVMBuildArrayAlloca(l->b, l->i8, l->nthreads, "done");
+  kernel_memory(l);
+  /* the blocks of this chunk */
+  LLVMValueRef counter = entry_alloca(l, l->i64, "block");
+  LLVMBuildStore(l->b, LLVMGetParam(l->fn, 1), counter);
+  LLVMBasicBlockRef head = new_block(l, "blocks"), body = new_block(l, "blocks.body"), done = new_block(l, "blocks.end");
+  LLVMBuildBr(l->b, head);
+  position(l, head);
+  LLVMValueRef b = LLVMBuildLoad2(l->b, l->i64, counter, "");
+  LLVMBuildCondBr(l->b, LLVMBuildICmp(l->b, LLVMIntSLT, b, LLVMGetParam(l->fn, 2), ""), body, done);
+  position(l, body);
+  l->bid[0] = LLVMBuildSRem(l->b, b, l->gdim[0], "");
+  LLVMValueRef rest = LLVMBuildSDiv(l->b, b, l->gdim[0], "");
+  l->bid[1] = LLVMBuildSRem(l->b, rest, l->gdim[1], "");
+  l->bid[2] = LLVMBuildSDiv(l->b, rest, l->gdim[1], "");
+  if (l->fission) {
+    LLVMBuildMemSet(l->b, l->done, LLVMConstInt(l->i8, 0, 0), l->nthreads, 1);
+    thread_loop(l, init_params, vals);
+    lo_kernel_block(l, &l->f->body);
+  } else {
+    thread_loop(l, run_whole_body, vals);
+  }
+  LLVMBuildStore(l->b, LLVMBuildAdd(l->b, LLVMBuildLoad2(l->b, l->i64, counter, ""), const_i64(l, 1), ""), counter);
+  LLVMBuildBr(l->b, head);
+  position(l, done);
+  LLVMBuildBr(l->b, l->exit_bb);
+  position(l, l->exit_bb);
+  LLVMBasicBlockRef save = new_block(l, "save"), ret = new_block(l, "ret");
+  LLVMBuildCondBr(l->b, LLVMBuildICmp(l->b, LLVMIntNE, LLVMBuildLoad2(l->b, l->i32, l->status, ""), const_i32(l, 0), ""), save, ret);
+  position(l, save);
+  call(l, "rt_error_save", LLVMVoidTypeInContext(l->c), &l->ptr, &ctx, 1);
+  LLVMBuildBr(l->b, ret);
+  position(l, ret);
+  LLVMBuildRetVoid(l->b);
+  return l->fn;
+}
+
+/* The kernel's entry: the grid's blocks over the pool. */
+static void lo_kernel(Lower *l) {
+  LLVMTypeRef f[4] = {l->i32, l->ptr, l->ptr, l->ptr};  /* RtError, then the arguments */
+  LLVMTypeRef ctxty = LLVMStructTypeInContext(l->c, f, 4, 0);
+  LLVMValueRef entry_fn = l->fn;
+  LLVMBasicBlockRef entry = LLVMGetInsertBlock(l->b);
+  l->fission = block_has_barrier(&l->f->body);
+  LLVMValueRef chunk = lo_kernel_chunk(l, ctxty);
+  l->fn = entry_fn;
+  position(l, entry);
+  LLVMValueRef args = LLVMGetParam(l->fn, 1);
+  LLVMValueRef ctx = LLVMBuildAlloca(l->b, ctxty, "ctx");
+  LLVMBuildStore(l->b, const_i32(l, RT_OK), LLVMBuildStructGEP2(l->b, ctxty, ctx, 0, ""));
+  LLVMBuildStore(l->b, args, LLVMBuildStructGEP2(l->b, ctxty, ctx, 3, ""));
+  LLVMValueRef li = const_i64(l, l->f->nparams);
+  LLVMValueRef launch = LLVMBuildLoad2(l->b, l->ptr, LLVMBuildGEP2(l->b, l->ptr, args, &li, 1, ""), "launch");
+  LLVMValueRef nblocks = const_i64(l, 1);
+  for (int d = 0; d < 3; d++) {
+    LLVMValueRef ix[2] = {const_i64(l, 0), const_i64(l, d)};
+    LLVMValueRef g = LLVMBuildLoad2(l->b, l->i64, LLVMBuildGEP2(l->b, LLVMArrayType2(l->i64, 3),
+                                    LLVMBuildStructGEP2(l->b, launch_type(l), launch, 0, ""), ix, 2, ""), "");
+    nblocks = LLVMBuildMul(l->b, nblocks, g, "");
+  }
+  LLVMTypeRef pp[3] = {l->ptr, l->ptr, l->i64};
+  call(l, "pool_parallel_for", LLVMVoidTypeInContext(l->c), pp, (LLVMValueRef[]){chunk, ctx, nblocks}, 3);
+  LLVMValueRef st = LLVMBuildLoad2(l->b, l->i32, LLVMBuildStructGEP2(l->b, ctxty, ctx, 0, ""), "");
+  LLVMBasicBlockRef fail = new_block(l, "fail"), ok = new_block(l, "ok");
+  LLVMBuildCondBr(l->b, LLVMBuildICmp(l->b, LLVMIntNE, st, const_i32(l, 0), ""), fail, ok);
+  position(l, fail);
+  call(l, "rt_error_restore", LLVMVoidTypeInContext(l->c), &l->ptr, &ctx, 1);
+  LLVMBuildRet(l->b, st);
+  position(l, ok);
+  LLVMBuildRet(l->b, const_i32(l, RT_OK));
+}
+
 /* ---------------------------------------------------------------- the function */
 
 /* The exit block: release every local that can hold arrays, return status. */
@@ -1720,6 +2189,12 @@ LLVMModuleRef lo_function(Func *f, const CompileOptions *opts, LLVMContextRef c,
   }
   l.ret_ptr = LLVMGetParam(l.fn, 0);
   LLVMBasicBlockRef entry = new_block(&l, "entry");
+  if (opts->kernel) {
+    position(&l, entry);
+    lo_kernel(&l);
+    LLVMDisposeBuilder(l.b);
+    return l.m;
+  }
   l.exit_bb = new_block(&l, "exit");
   position(&l, entry);
   lo_prologue(&l);

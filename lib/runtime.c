@@ -42,6 +42,16 @@ void rt_set_error(int status, const char *msg) {
   last_error.exc_class = NULL;
 }
 
+/* An error in a kernel on the CPU backend: the message says which thread of
+ * which block, something a GPU could not tell. */
+void rt_kernel_error(int status, const char *msg, int64_t tx, int64_t ty, int64_t tz, int64_t bx,
+                     int64_t by, int64_t bz) {
+  static _Thread_local char text[256];
+  snprintf(text, sizeof text, "%s in thread (%lld, %lld, %lld) of block (%lld, %lld, %lld)", msg,
+           (long long)tx, (long long)ty, (long long)tz, (long long)bx, (long long)by, (long long)bz);
+  rt_set_error(status, text);
+}
+
 /* raise cls(msg) in compiled code; cls is a Python class the extension
  * keeps alive. */
 void rt_raise(void *cls, const char *msg) {
@@ -70,6 +80,7 @@ void rt_register_symbols(void (*define)(const char *name, void *addr, void *ctx)
   define("rt_meminfo_free", (void *)rt_meminfo_free, ctx);
   define("rt_set_error", (void *)rt_set_error, ctx);
   define("rt_raise", (void *)rt_raise, ctx);
+  define("rt_kernel_error", (void *)rt_kernel_error, ctx);
   define("rt_error_save", (void *)rt_error_save, ctx);
   define("rt_error_restore", (void *)rt_error_restore, ctx);
   define("pool_parallel_for", (void *)pool_parallel_for, ctx);
