@@ -319,6 +319,18 @@ static Node *fe_binop(Fe *fe, PyObject *e) {
 
 static Node *fe_unary(Fe *fe, PyObject *e) {
   PyObject *op = field(e, "op"), *v = field(e, "operand");
+  /* -9223372036854775808: the literal alone would not fit in int64 */
+  if (is_kind(op, "USub") && is_kind(v, "Constant")) {
+    PyObject *c = field(v, "value");
+    PyObject *neg = PyLong_CheckExact(c) ? PyNumber_Negative(c) : NULL;
+    Node *n = neg ? constant_node(fe, neg, e) : NULL;
+    Py_XDECREF(neg);
+    Py_DECREF(c);
+    if (n || fe->diag->kind) {
+      Py_DECREF(op); Py_DECREF(v);
+      return n;
+    }
+  }
   Node *n = new_node(fe, N_UNARY, e);
   n->op = op_from_ast(op);
   n->lhs = fe_expr(fe, v);

@@ -182,8 +182,8 @@ static const Type *ty_binop_types(Infer *in, Node *n, int op, Node *l, const Typ
   case OP_POW:
     /* An integer power is an integer, except with a literal negative exponent,
      * where Python gives a float. */
-    if (!ty_is_float(a) && !ty_is_float(b) && r->kind == N_UNARY && r->op == OP_NEG &&
-        r->lhs->kind == N_INT)
+    if (!ty_is_float(a) && !ty_is_float(b) &&
+        ((r->kind == N_INT && r->ival < 0) || (r->kind == N_UNARY && r->op == OP_NEG && r->lhs->kind == N_INT)))
       return TYS(TY_F64);
     return promote_operands(l, a, r, b);
   case OP_LSHIFT: case OP_RSHIFT: case OP_BITAND: case OP_BITOR: case OP_BITXOR:

@@ -656,7 +656,19 @@ static LLVMValueRef lo_arith(Lower *l, int op, const Type *t, LLVMValueRef a, LL
     if (fl) {
       LLVMTypeRef ov[1] = {ty};
       LLVMValueRef args[2] = {a, b};
-      return intrinsic(l, "llvm.pow", ov, 1, args, 2);
+      LLVMValueRef zero = LLVMConstReal(ty, 0.0), inf = LLVMConstReal(ty, INFINITY);
+      if (!l->opts->error_model_numpy)
+        raise_if(l, LLVMBuildAnd(l->b, LLVMBuildFCmp(l->b, LLVMRealOEQ, a, zero, ""),
+                                 LLVMBuildFCmp(l->b, LLVMRealOLT, b, zero, ""), ""),
+                 RT_ERR_ZERODIV, "0.0 cannot be raised to a negative power");
+      LLVMValueRef r = intrinsic(l, "llvm.pow", ov, 1, args, 2);
+      if (!l->opts->error_model_numpy) {  /* finite ** finite overflowing, as CPython */
+        LLVMValueRef fin = LLVMBuildAnd(l->b, LLVMBuildFCmp(l->b, LLVMRealOLT, intrinsic(l, "llvm.fabs", ov, 1, &a, 1), inf, ""),
+                                        LLVMBuildFCmp(l->b, LLVMRealOLT, intrinsic(l, "llvm.fabs", ov, 1, &b, 1), inf, ""), "");
+        LLVMValueRef big = LLVMBuildFCmp(l->b, LLVMRealOEQ, intrinsic(l, "llvm.fabs", ov, 1, &r, 1), inf, "");
+        raise_if(l, LLVMBuildAnd(l->b, fin, big, ""), RT_ERR_OVERFLOW, "(34, 'Numerical result out of range')");
+      }
+      return r;
     }
     return lo_int_pow(l, t, a, b);
   case OP_LSHIFT: case OP_RSHIFT: return lo_shift(l, op, t, a, b);
@@ -694,8 +706,37 @@ static LLVMValueRef lo_unary(Lower *l, Node *n) {
   return ty_is_float(n->ty) ? LLVMBuildFNeg(l->b, v, "") : LLVMBuildNeg(l->b, v, "");
 }
 
+/* A signed int against a float, exactly as Python compares them: the int
+ * rounded to a float decides unless it ties, then the float (integral
+ * there) decides as an int. */
+static LLVMValueRef compare_int_float(Lower *l, int op, LLVMValueRef i, LLVMValueRef x, bool int_first) {
+  LLVMValueRef fi = LLVMBuildSIToFP(l->b, i, l->f64, "");
+  LLVMValueRef a = int_first ? fi : x, b = int_first ? x : fi;
+  static const LLVMRealPredicate fp[] = {LLVMRealOEQ, LLVMRealUNE, LLVMRealOLT, LLVMRealOLE, LLVMRealOGT, LLVMRealOGE};
+  static const LLVMIntPredicate ip[] = {LLVMIntEQ, LLVMIntNE, LLVMIntSLT, LLVMIntSLE, LLVMIntSGT, LLVMIntSGE};
+  LLVMValueRef by_float = LLVMBuildFCmp(l->b, fp[op - OP_EQ], a, b, "");
+  LLVMValueRef tie = LLVMBuildFCmp(l->b, LLVMRealOEQ, fi, x, "");
+  /* at a tie x is integral; 2**63 itself is above every int64 */
+  LLVMValueRef top = LLVMBuildFCmp(l->b, LLVMRealOGE, x, LLVMConstReal(l->f64, 9223372036854775808.0), "");
+  LLVMValueRef xi = LLVMBuildSelect(l->b, top, LLVMConstInt(l->i64, INT64_MAX, 0),
+                                    LLVMBuildFPToSI(l->b, LLVMBuildSelect(l->b, top, LLVMConstReal(l->f64, 0), x, ""), l->i64, ""), "");
+  LLVMValueRef ia = int_first ? i : xi, ib = int_first ? xi : i;
+  LLVMValueRef by_int = LLVMBuildICmp(l->b, ip[op - OP_EQ], ia, ib, "");
+  /* x = 2**63 ties with INT64_MAX rounded, yet is above every int64 */
+  LLVMValueRef at_top = LLVMBuildSelect(l->b, top,
+      LLVMConstInt(l->i1, (op == OP_NE || (int_first ? (op == OP_LT || op == OP_LE) : (op == OP_GT || op == OP_GE))), 0),
+      by_int, "");
+  return LLVMBuildSelect(l->b, tie, at_top, by_float, "");
+}
+
 static LLVMValueRef lo_compare_values(Lower *l, int op, LLVMValueRef a, const Type *ta,
                                       LLVMValueRef b, const Type *tb) {
+  if (ty_is_float(ta) != ty_is_float(tb) && (ty_is_signed(ta) || ty_is_signed(tb)) &&
+      (ta->kind == TY_I64 || tb->kind == TY_I64)) {
+    bool int_first = !ty_is_float(ta);
+    LLVMValueRef x = int_first ? lo_convert(l, b, tb, TYS(TY_F64)) : lo_convert(l, a, ta, TYS(TY_F64));
+    return compare_int_float(l, op, int_first ? a : b, x, int_first);
+  }
   const Type *t = ty_is_float(ta) || ty_is_float(tb) ? TYS(TY_F64)
                   : ta->kind == TY_BOOL && tb->kind == TY_BOOL ? TYS(TY_I64)
                   : (ta->kind == TY_U64 || tb->kind == TY_U64) &&
@@ -951,6 +992,23 @@ static LLVMValueRef lo_math(Lower *l, Node *n) {
   return lo_math_float(l, f, is_np, t, a, n->list.len);
 }
 
+/* int(x) of a float: NaN and infinities raise as in Python; values beyond
+ * int64 wrap, like the int64 arithmetic they stand for. */
+static LLVMValueRef lo_python_int(Lower *l, Node *arg) {
+  const Type *t = TYS(TY_F64);
+  LLVMValueRef x = lo_expr_as(l, arg, t);
+  raise_if(l, fcmp(l, LLVMRealUNO, x, x), RT_ERR_VALUE, "cannot convert float NaN to integer");
+  raise_if(l, fcmp(l, LLVMRealOEQ, call_intrinsic1(l, "llvm.fabs", t, x), fconst(l, t, INFINITY)),
+           RT_ERR_OVERFLOW, "cannot convert float infinity to integer");
+  LLVMValueRef tr = call_intrinsic1(l, "llvm.trunc", t, x);
+  LLVMValueRef w = LLVMBuildFRem(l->b, tr, fconst(l, t, 18446744073709551616.0), "");
+  w = LLVMBuildSelect(l->b, fcmp(l, LLVMRealOGE, w, fconst(l, t, 9223372036854775808.0)),
+                      LLVMBuildFSub(l->b, w, fconst(l, t, 18446744073709551616.0), ""), w, "");
+  w = LLVMBuildSelect(l->b, fcmp(l, LLVMRealOLT, w, fconst(l, t, -9223372036854775808.0)),
+                      LLVMBuildFAdd(l->b, w, fconst(l, t, 18446744073709551616.0), ""), w, "");
+  return LLVMBuildFPToSI(l->b, w, l->i64, "");
+}
+
 /* round(x) to the nearest int, halves to even; round(x, nd) keeps the type. */
 static LLVMValueRef lo_round(Lower *l, Node *n) {
   Node *x = n->list.items[0];
@@ -1121,7 +1179,10 @@ static LLVMValueRef lo_call(Lower *l, Node *n) {
   }
   case BI_ABS: return lo_abs(l, n);
   case BI_MIN: case BI_MAX: return lo_minmax(l, n);
-  case BI_INT: case BI_FLOAT: case BI_BOOL: return lo_expr_as(l, n->list.items[0], n->ty);
+  case BI_INT:
+    if (ty_is_float(n->list.items[0]->ty)) return lo_python_int(l, n->list.items[0]);
+    return lo_expr_as(l, n->list.items[0], n->ty);
+  case BI_FLOAT: case BI_BOOL: return lo_expr_as(l, n->list.items[0], n->ty);
   case BI_ROUND: return lo_round(l, n);
   case BI_RANGE: case BI_PRANGE: return LLVMGetUndef(l->i8);  /* only reached through lo_for */
   case BI_NP_ARANGE: return lo_arange(l, n);

@@ -64,17 +64,8 @@ RAN = set()                            # names of the generating tests that ran
 # Sub-cases where ruchey is known to differ from CPython.  A mismatch is
 # tolerated only in a call in which one of these sub-cases actually occurred.
 KNOWN_BUGS = {
-    "int_float_compare":
-        "comparing an int with a float converts the int to float (CPython compares exactly)",
     "int_truediv":
         "int / int rounds twice (int->float, then divide); CPython rounds the exact quotient once",
-    "int_of_float":
-        "int(x) of NaN/inf does not raise, of a float outside int64 saturates instead of wrapping",
-    "bool_int_truediv":
-        "int / bool and bool / int give the float's bit pattern as an int (or invalid LLVM IR)",
-    "float_pow_raises":
-        "float ** that CPython rejects (0.0 ** negative: ZeroDivisionError, overflow: "
-        "OverflowError) returns inf",
 }
 
 
@@ -131,17 +122,11 @@ _CMP = {"<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge
 
 def CMPX(op, x, y):
     """A comparison between an int and a float: CPython compares exactly."""
-    f = _CMP[op]
-    exact = f(x, y)
-    if f(float(x), float(y)) != exact:
-        TRACE.bugs.add("int_float_compare")
-    return exact
+    return _CMP[op](x, y)
 
 
 def TDIV(x, y):
     """int / int: CPython divides exactly and rounds once."""
-    if type(x) is not type(y):
-        TRACE.bugs.add("bool_int_truediv")
     r = x / y
     if r != float(x) / float(y):
         TRACE.bugs.add("int_truediv")
@@ -150,22 +135,12 @@ def TDIV(x, y):
 
 def INTF(x):
     """int(float): raises for NaN/inf (as CPython), wraps outside int64."""
-    if math.isnan(x) or math.isinf(x):
-        TRACE.bugs.add("int_of_float")
-        return int(x)  # raises ValueError / OverflowError
-    v = int(x)
-    if not -2**63 <= v < 2**63:
-        TRACE.bugs.add("int_of_float")
-    return W(v)
+    return W(int(x))  # int() raises ValueError / OverflowError for NaN / inf
 
 
 def FPOW(x, y):
     """A float-valued **, as CPython computes it."""
-    try:
-        r = x ** y
-    except (OverflowError, ZeroDivisionError):
-        TRACE.bugs.add("float_pow_raises")
-        raise
+    r = x ** y  # may raise OverflowError / ZeroDivisionError, as compiled code must
     assert type(r) is float, f"test bug: {x!r} ** {y!r} gives {r!r}"
     return r
 
@@ -298,15 +273,6 @@ def gen_expr(draw, g, depth, need="num", inner=0):
     if kind == "truediv":
         (lt, ls, lr), (rt, rs, rr) = sub(), sub()
         ref = f"({lr} / {rr})" if F in (lt, rt) else f"TDIV({lr}, {rr})"
-        if {lt, rt} == {B, I}:
-            # known bug: the whole function fails to compile; keep 1 in 8 of them
-            if draw.integers(0, 7):
-                if lt == B:
-                    ls, lr = f"int({ls})", f"int({lr})"
-                else:
-                    rs, rr = f"int({rs})", f"int({rr})"
-            else:
-                g.static_bugs.add("bool_int_truediv")
         return F, f"({ls} / {rs})", ref
     if kind == "floordiv":
         op = draw.sampled_from(["//", "%"])
@@ -902,11 +868,10 @@ def xfail_bug(reason):
     return pytest.mark.xfail(strict=True, reason="ruchey bug: " + reason)
 
 
-@xfail_bug(KNOWN_BUGS["int_float_compare"])
 @pytest.mark.parametrize("op, expected", [("==", False), ("!=", True), ("<=", False),
                                           (">", True)])
-def test_bug_int_float_comparison_is_exact(op, expected):
-    # 2**53 + 1 is not a float: CPython compares exactly, ruchey rounds it to 2.0**53
+def test_int_float_comparison_is_exact(op, expected):
+    # 2**53 + 1 is not a float: the comparison is exact, as in CPython
     expect_python(f"def f(a, b):\n    return a {op} b\n", (2**53 + 1, 2.0**53), expected)
 
 
@@ -916,45 +881,37 @@ def test_bug_int_true_division_rounds_once():
     expect_python("def f(a, b):\n    return a / b\n", (2**53 + 1, 3), (2**53 + 1) / 3)
 
 
-@xfail_bug(KNOWN_BUGS["bool_int_truediv"])
 @pytest.mark.parametrize("args, expected", [((3, True), 3.0), ((True, 2), 0.5)])
-def test_bug_int_bool_true_division_is_a_float(args, expected):
-    # ruchey returns 4613937818241073152 (the bits of 3.0) for 3 / True
+def test_int_bool_true_division_is_a_float(args, expected):
     expect_python("def f(a, b):\n    return a / b\n", args, expected)
 
 
-@xfail_bug(KNOWN_BUGS["bool_int_truediv"])
-def test_bug_int_bool_true_division_compiles_in_a_condition():
-    # internal error: invalid LLVM IR: Both operands to ICmp instruction are not of the same type
+def test_int_bool_true_division_compiles_in_a_condition():
     expect_python("def f(a, b):\n    return 1.0 if a / b else 0.0\n", (3, True), 1.0)
 
 
-@xfail_bug(KNOWN_BUGS["int_of_float"])
 @pytest.mark.parametrize("x, expected", [
-    (math.nan, ValueError),                           # ruchey: 0
-    (math.inf, OverflowError),                        # ruchey: 9223372036854775807
-    (-math.inf, OverflowError),                       # ruchey: -9223372036854775808
-    (1e19, 10**19 - 2**64),                           # ruchey: 9223372036854775807 (saturates)
+    (math.nan, ValueError),
+    (math.inf, OverflowError),
+    (-math.inf, OverflowError),
+    (1e19, 10**19 - 2**64),
 ], ids=["nan", "inf", "-inf", "1e19"])
-def test_bug_int_of_nonfinite_or_huge_float(x, expected):
+def test_int_of_nonfinite_or_huge_float(x, expected):
     expect_python("def f(x):\n    return int(x)\n", (x,), expected)
 
 
-@xfail_bug(KNOWN_BUGS["float_pow_raises"])
 @pytest.mark.parametrize("src, args, expected", [
-    ("def f(x, y):\n    return x ** y\n", (0.0, -1.0), ZeroDivisionError),  # ruchey: inf
-    ("def f(x, y):\n    return x ** y\n", (-0.0, -3), ZeroDivisionError),   # ruchey: -inf
-    ("def f(x):\n    return x ** -2\n", (0,), ZeroDivisionError),          # ruchey: inf
-    ("def f(x, y):\n    return x ** y\n", (1e300, 2.0), OverflowError),    # ruchey: inf
-    ("def f(x):\n    return x ** 2\n", (1e300,), OverflowError),           # ruchey: inf
+    ("def f(x, y):\n    return x ** y\n", (0.0, -1.0), ZeroDivisionError),
+    ("def f(x, y):\n    return x ** y\n", (-0.0, -3), ZeroDivisionError),
+    ("def f(x):\n    return x ** -2\n", (0,), ZeroDivisionError),
+    ("def f(x, y):\n    return x ** y\n", (1e300, 2.0), OverflowError),
+    ("def f(x):\n    return x ** 2\n", (1e300,), OverflowError),
 ], ids=["zero-neg", "negzero-int", "int-literal", "overflow", "overflow-int-literal"])
-def test_bug_float_power_errors(src, args, expected):
+def test_float_power_errors(src, args, expected):
     expect_python(src, args, expected)
 
 
-@xfail_bug("the int64 minimum written as a literal, -9223372036854775808, is refused "
-           "(TypingError: integer constant does not fit in int64)")
-def test_bug_int64_min_literal():
+def test_int64_min_literal():
     expect_python("def f(a):\n    return -9223372036854775808 + a\n", (0,), -(2**63))
 
 
