@@ -516,3 +516,41 @@ def test_temporary_arrays_in_a_loop_run_in_bounded_memory():
     assert churn(1_000_000) == churn.py_func(1000) + sum(range(1000, 1_000_000))
     if before is not None:
         assert rss_bytes() - before < 50 * 2**20  # 10^6 arrays of 8 kB would be 8 GB
+
+
+UNSUPPORTED = {
+    "dict": ("def f(x):\n    d = {1: x}  # here\n    return x\n", "dicts"),
+    "set": ("def f(x):\n    s = {x}  # here\n    return x\n", "sets"),
+    "generator": ("def f(x):\n    yield x  # here\n", "generators"),
+    "global": ("def f(x):\n    global G_INT  # here\n    G_INT = x\n    return x\n", "global"),
+    "print": ("def f(x):\n    print(x)  # here\n    return x\n", "print"),
+    "class": ("def f(x):\n    class C:  # here\n        pass\n    return x\n", "classes"),
+    "string": ("def f(x):\n    s = 'text'  # here\n    return x\n", "strings"),
+    "with": ("def f(x):\n    with x:  # here\n        pass\n    return x\n", "with"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(UNSUPPORTED))
+def test_unsupported_constructs_are_typing_errors_pointing_at_the_line(name, tmp_path):
+    src, word = UNSUPPORTED[name]
+    path = tmp_path / f"mod_{name}.py"
+    path.write_text("import numpy\nG_INT = 1\n" + src)
+    import importlib.util
+    spec = importlib.util.spec_from_file_location(f"mod_{name}", path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    line = 2 + src.splitlines().index(next(l for l in src.splitlines() if "# here" in l)) + 1
+    with pytest.raises(ruchey.TypingError) as info:
+        njit(mod.f)(1)
+    msg = str(info.value)
+    assert word in msg and f"line {line}" in msg and "# here" in msg and str(path) in msg
+
+
+def test_wrong_argument_types_list_signatures_and_the_type_seen():
+    @njit
+    def f(x):
+        return x
+    f(1)
+    with pytest.raises(TypeError) as info:
+        f("text")
+    assert "str" in str(info.value) and "(int64,)" in str(info.value)
