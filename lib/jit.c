@@ -19,7 +19,9 @@
 #include <llvm-c/Orc.h>
 #include <llvm-c/Target.h>
 #include <llvm-c/TargetMachine.h>
+#include <llvm-c/Support.h>
 #include <llvm-c/Transforms/PassBuilder.h>
+#include <dlfcn.h>
 
 #include "stages.h"
 
@@ -73,7 +75,18 @@ static void add_symbol(const char *name, void *addr, void *ctx) {
   b->n++;
 }
 
+/* sin, exp and the like vectorise only when LLVM may call glibc's vector
+ * math library (libmvec): tell LLVM, and load it so the JIT finds it. */
+static void use_vector_math(void) {
+#if defined(__x86_64__)
+  if (!dlopen("libmvec.so.1", RTLD_NOW | RTLD_GLOBAL)) return;
+  const char *argv[] = {"ruchey", "-vector-library=LIBMVEC-X86"};
+  LLVMParseCommandLineOptions(2, argv, NULL);
+#endif
+}
+
 static void jit_start(void) {
+  use_vector_math();
   LLVMInitializeNativeTarget();
   LLVMInitializeNativeAsmPrinter();
   pthread_key_create(&tm_key, dispose_tm);
@@ -137,6 +150,10 @@ static void set_target_attributes(LLVMModuleRef m, const CompileOptions *opts) {
     LLVMAddAttributeAtIndex(f, LLVMAttributeFunctionIndex,
                             LLVMCreateStringAttribute(c, "target-features", 15, J.features,
                                                       (unsigned)strlen(J.features)));
+    /* on AVX-512 CPUs LLVM prefers 256-bit vectors unless told otherwise */
+    if (strstr(J.features, "+avx512f"))
+      LLVMAddAttributeAtIndex(f, LLVMAttributeFunctionIndex,
+                              LLVMCreateStringAttribute(c, "prefer-vector-width", 19, "512", 3));
     if (opts->fastmath)
       LLVMAddAttributeAtIndex(f, LLVMAttributeFunctionIndex,
                               LLVMCreateStringAttribute(c, "unsafe-fp-math", 14, "true", 4));
