@@ -312,6 +312,7 @@ typedef struct Spec {
   int (*entry)(void *ret, void **args);
   const Type *ret_type;   /* in the dispatcher's arena */
   const Type *declared_ret; /* the explicit signature's return type, or NULL */
+  bool device;            /* called from kernels: takes the CUDA thread after its arguments */
   size_t ret_size;
 } Spec;
 
@@ -362,9 +363,9 @@ static PyObject *signature_text(const uint32_t *codes, int n) {
   return PyUnicode_FromString(buf);
 }
 
-static Spec *find_spec(Dispatcher *self, const uint32_t *codes);
-static Spec *add_spec(Dispatcher *self, const uint32_t *codes, const Type *declared_ret);
-static Spec *compile_miss(Dispatcher *self, const uint32_t *codes);
+static Spec *find_spec(Dispatcher *self, const uint32_t *codes, bool device);
+static Spec *add_spec(Dispatcher *self, const uint32_t *codes, const Type *declared_ret, bool device);
+static Spec *compile_miss(Dispatcher *self, const uint32_t *codes, bool device);
 
 /* The compiles in progress on this thread, innermost last: a call that
  * names one of them is recursion. */
@@ -395,7 +396,8 @@ static bool diag_from_exception(Diag *diag) {
 
 /* ResolveCall for libruchey: compiles (or finds) the callee's
  * specialisation for the argument types. */
-static bool resolve_call(void *ctx, void *callee, const Type **args, int nargs, CallTarget *out, Diag *diag) {
+static bool resolve_call(void *ctx, void *callee, const Type **args, int nargs, bool device,
+                         CallTarget *out, Diag *diag) {
   Dispatcher *disp = callee;
   uint32_t codes[MAX_ARGS] = {0};
   char tb[128];
@@ -422,8 +424,8 @@ static bool resolve_call(void *ctx, void *callee, const Type **args, int nargs, 
     snprintf(diag->msg, sizeof diag->msg, "mutual recursion between ruchey functions is not supported yet");
     return false;
   }
-  Spec *s = find_spec(disp, codes);
-  if (!s && !(s = compile_miss(disp, codes))) return diag_from_exception(diag);
+  Spec *s = find_spec(disp, codes, device);
+  if (!s && !(s = compile_miss(disp, codes, device))) return diag_from_exception(diag);
   out->self = false;
   out->entry = s->entry;
   out->ret_type = s->ret_type;
@@ -431,7 +433,7 @@ static bool resolve_call(void *ctx, void *callee, const Type **args, int nargs, 
 }
 
 /* Reads the function and compiles it for the argument codes. */
-static bool compile_for(Dispatcher *self, const uint32_t *codes, const Type *declared_ret,
+static bool compile_for(Dispatcher *self, const uint32_t *codes, const Type *declared_ret, bool device,
                         OutputKind out, CompileResult *res, Arena *arena) {
   const RucheyAPI *api = core_api();
   if (!api) return false;
@@ -453,6 +455,7 @@ static bool compile_for(Dispatcher *self, const uint32_t *codes, const Type *dec
   CompileOptions opts = self->opts;
   opts.resolve = resolve_call;
   opts.declared_ret = declared_ret;
+  opts.device = device;
   compiling[ncompiling++] = (Compiling){self, codes};
   bool ok = api->infer(f, argtypes, &opts, &diag);
   ncompiling--;
@@ -465,10 +468,10 @@ static bool compile_for(Dispatcher *self, const uint32_t *codes, const Type *dec
   return ok;
 }
 
-static Spec *add_spec(Dispatcher *self, const uint32_t *codes, const Type *declared_ret) {
+static Spec *add_spec(Dispatcher *self, const uint32_t *codes, const Type *declared_ret, bool device) {
   Arena arena = {0};
   CompileResult res;
-  bool ok = compile_for(self, codes, declared_ret, OUT_JIT, &res, &arena);
+  bool ok = compile_for(self, codes, declared_ret, device, OUT_JIT, &res, &arena);
   Spec *s = NULL;
   if (ok && res.warning[0] && PyErr_WarnEx(PyExc_RuntimeWarning, res.warning, 1) < 0) ok = false;
   if (ok) {
@@ -481,6 +484,7 @@ static Spec *add_spec(Dispatcher *self, const uint32_t *codes, const Type *decla
       s->entry = res.entry;
       s->ret_type = clone_type(res.ret_type, &self->arena);
       s->declared_ret = declared_ret ? s->ret_type : NULL;
+      s->device = device;
       s->ret_size = storage_size(s->ret_type);
     } else {
       if (grown) self->specs = grown;
@@ -492,17 +496,17 @@ static Spec *add_spec(Dispatcher *self, const uint32_t *codes, const Type *decla
   return s;
 }
 
-static Spec *find_spec(Dispatcher *self, const uint32_t *codes) {
+static Spec *find_spec(Dispatcher *self, const uint32_t *codes, bool device) {
   size_t n = sizeof(uint32_t) * (size_t)self->nparams;
   for (int i = 0; i < self->nspecs; i++)
-    if (!memcmp(self->specs[i].codes, codes, n)) return &self->specs[i];
+    if (self->specs[i].device == device && !memcmp(self->specs[i].codes, codes, n)) return &self->specs[i];
   return NULL;
 }
 
 /* The first explicit signature the arguments can be converted to. */
 static Spec *find_compatible(Dispatcher *self, const uint32_t *codes) {
   for (int i = 0; i < self->nspecs; i++) {
-    bool ok = true;
+    bool ok = !self->specs[i].device;
     for (int a = 0; ok && a < self->nparams; a++) ok = code_accepts(self->specs[i].codes[a], codes[a]);
     if (ok) return &self->specs[i];
   }
@@ -573,10 +577,10 @@ static void unlock_compiles(Dispatcher *self) {
 }
 
 /* A miss: compile the signature unless another thread just did. */
-static Spec *compile_miss(Dispatcher *self, const uint32_t *codes) {
+static Spec *compile_miss(Dispatcher *self, const uint32_t *codes, bool device) {
   lock_compiles(self);
-  Spec *s = find_spec(self, codes);
-  if (!s) s = add_spec(self, codes, NULL);
+  Spec *s = find_spec(self, codes, device);
+  if (!s) s = add_spec(self, codes, NULL, device);
   unlock_compiles(self);
   return s;
 }
@@ -587,9 +591,9 @@ static PyObject *call_with(Dispatcher *self, PyObject *const *args, void *extra)
   uint32_t codes[MAX_ARGS] = {0};
   for (int i = 0; i < self->nparams; i++)
     if (!(codes[i] = type_code(args[i]))) return type_error(self, args, i);
-  Spec *s = find_spec(self, codes);
+  Spec *s = find_spec(self, codes, false);
   if (!s && self->sealed && !(s = find_compatible(self, codes))) return no_match(self, codes);
-  if (!s && !(s = compile_miss(self, codes))) return NULL;
+  if (!s && !(s = compile_miss(self, codes, false))) return NULL;
   /* what the call needs from s: another thread may grow self->specs while
    * this one runs without the GIL */
   int (*entry)(void *, void **) = s->entry;
@@ -724,7 +728,8 @@ static PyObject *inspect_text(Dispatcher *self, OutputKind out) {
   for (int i = 0; d && i < self->nspecs; i++) {
     Arena arena = {0};
     CompileResult res;
-    bool ok = compile_for(self, self->specs[i].codes, self->specs[i].declared_ret, out, &res, &arena);
+    bool ok = compile_for(self, self->specs[i].codes, self->specs[i].declared_ret, self->specs[i].device,
+                          out, &res, &arena);
     arena_free(&arena);
     PyObject *text = ok ? PyUnicode_FromString(res.text) : NULL;
     if (ok) free(res.text);
@@ -778,8 +783,8 @@ static PyObject *dispatcher_compile_signature(Dispatcher *self, PyObject *a) {
   }
   self->sealed = true;
   lock_compiles(self);
-  Spec *s = find_spec(self, codes);
-  bool ok = s || add_spec(self, codes, declared);
+  Spec *s = find_spec(self, codes, false);
+  bool ok = s || add_spec(self, codes, declared, false);
   unlock_compiles(self);
   arena_free(&tmp);
   if (!ok) return NULL;

@@ -282,7 +282,7 @@ typedef struct CallTarget {
 
 /* Asks the extension to compile callee for argument types (which may
  * recurse into compile); false with diag set on failure. */
-typedef bool (*ResolveCall)(void *ctx, void *callee, const Type **args, int nargs,
+typedef bool (*ResolveCall)(void *ctx, void *callee, const Type **args, int nargs, bool device,
                             CallTarget *out, Diag *diag);
 
 typedef struct CompileOptions {
@@ -293,6 +293,7 @@ typedef struct CompileOptions {
   bool fastmath;
   bool parallel;           /* prange loops run on the thread pool */
   bool kernel;             /* a @cuda.jit kernel: runs a grid of blocks of threads */
+  bool device;             /* a function called from a kernel: the CUDA thread (RtThread) follows its arguments */
   bool debug;              /* kernels: out-of-bounds indexing names the thread */
   bool error_model_numpy;  /* division by zero gives inf/nan instead of raising */
 } CompileOptions;
@@ -346,6 +347,11 @@ typedef struct LaunchConfig {
   int64_t grid[3], block[3];
   int64_t dynamic_shared;  /* bytes of cuda.shared.array(0, ...) per block */
 } LaunchConfig;
+
+/* The CUDA thread a device function runs as: tid, bid, bdim, gdim. */
+typedef struct RtThread {
+  int64_t v[12];
+} RtThread;
 
 /* ---------------------------------------------------------------- thread pool (pool.c) */
 

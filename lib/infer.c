@@ -471,8 +471,11 @@ static const Type *ty_atomic(Infer *in, Node *n, const Type **args) {
 }
 
 static const Type *ty_cuda(Infer *in, Node *n, const Type **args) {
-  if (!in->opts || !in->opts->kernel)
+  if (!in->opts || !(in->opts->kernel || in->opts->device))
     return ty_error(in, n, "%s is only valid inside a @cuda.jit kernel", builtin_names[n->op]);
+  if (in->opts->device && (n->op == BI_CUDA_SYNC || n->op == BI_CUDA_SHARED))
+    return ty_error(in, n, "%s inside a device function is not supported on the CPU backend yet: "
+                    "use it in the kernel", builtin_names[n->op]);
   switch (n->op) {
   case BI_CUDA_TID: case BI_CUDA_BID: case BI_CUDA_BDIM: case BI_CUDA_GDIM: return TYS(TY_I64);
   case BI_CUDA_GRID: case BI_CUDA_GRIDSIZE: {
@@ -496,7 +499,8 @@ static const Type *ty_jit_call(Infer *in, Node *n, const Type **args) {
   if (!in->opts || !in->opts->resolve) return ty_error(in, n, "calls to other functions are not available here");
   CallTarget *target = arena_alloc(in->f->arena, sizeof(CallTarget));
   Diag inner = {0};
-  if (!in->opts->resolve(in->opts->resolve_ctx, n->callee, args, n->list.len, target, &inner)) {
+  bool device = in->opts->kernel || in->opts->device;
+  if (!in->opts->resolve(in->opts->resolve_ctx, n->callee, args, n->list.len, device, target, &inner)) {
     if (inner.kind == DIAG_TYPING && inner.msg[0])
       return ty_error(in, n, "in the function called here:\n%s", inner.msg);
     return ty_error(in, n, "%s", inner.msg[0] ? inner.msg : "the called function cannot be compiled");

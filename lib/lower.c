@@ -171,7 +171,7 @@ static LLVMValueRef const_string(Lower *l, const char *s) {
 static void raise_status(Lower *l, RtStatus status, const char *msg) {
   for (int i = 0; i < l->ntemps; i++) lo_refcount(l, l->temp_types[i], l->temps[i], false);
   LLVMValueRef text = const_string(l, msg);
-  if (l->opts->kernel && l->tid[0]) {  /* say which thread: a GPU could not */
+  if ((l->opts->kernel || l->opts->device) && l->tid[0]) {  /* say which thread: a GPU could not */
     LLVMTypeRef p[8] = {l->i32, l->ptr, l->i64, l->i64, l->i64, l->i64, l->i64, l->i64};
     LLVMValueRef a[8] = {const_i32(l, status), text, l->tid[0], l->tid[1], l->tid[2], l->bid[0], l->bid[1], l->bid[2]};
     call(l, "rt_kernel_error", LLVMVoidTypeInContext(l->c), p, a, 8);
@@ -1099,7 +1099,21 @@ static LLVMValueRef lo_arange(Lower *l, Node *n) {
  * (the callee already recorded the error). */
 static LLVMValueRef lo_jit_call(Lower *l, Node *n) {
   int na = n->list.len;
-  LLVMValueRef argv = entry_alloca(l, LLVMArrayType2(l->ptr, (uint64_t)(na ? na : 1)), "argv");
+  bool pass_thread = l->opts->kernel || l->opts->device;
+  LLVMTypeRef argvty = LLVMArrayType2(l->ptr, (uint64_t)(na + 1));
+  LLVMValueRef argv = entry_alloca(l, argvty, "argv");
+  if (pass_thread) {  /* the device function learns which CUDA thread it runs as */
+    LLVMTypeRef tty = LLVMArrayType2(l->i64, 12);
+    LLVMValueRef th = entry_alloca(l, tty, "thread");
+    LLVMValueRef *parts[4] = {l->tid, l->bid, l->bdim, l->gdim};
+    for (int k = 0; k < 12; k++) {
+      LLVMValueRef ix[2] = {const_i64(l, 0), const_i64(l, k)};
+      LLVMValueRef v = parts[k / 3][k % 3] ? parts[k / 3][k % 3] : const_i64(l, 0);
+      LLVMBuildStore(l->b, v, LLVMBuildGEP2(l->b, tty, th, ix, 2, ""));
+    }
+    LLVMValueRef ix[2] = {const_i64(l, 0), const_i64(l, na)};
+    LLVMBuildStore(l->b, th, LLVMBuildGEP2(l->b, argvty, argv, ix, 2, ""));
+  }
   LLVMValueRef *vals = arena_alloc(l->f->arena, sizeof(LLVMValueRef) * (size_t)(na ? na : 1));
   for (int i = 0; i < na; i++) {
     Node *a = n->list.items[i];
@@ -1107,7 +1121,7 @@ static LLVMValueRef lo_jit_call(Lower *l, Node *n) {
     vals[i] = lo_expr(l, a);
     lo_store_storage(l, a->ty, slot, vals[i]);
     LLVMValueRef idx[2] = {const_i64(l, 0), const_i64(l, i)};
-    LLVMBuildStore(l->b, slot, LLVMBuildGEP2(l->b, LLVMArrayType2(l->ptr, (uint64_t)(na ? na : 1)), argv, idx, 2, ""));
+    LLVMBuildStore(l->b, slot, LLVMBuildGEP2(l->b, argvty, argv, idx, 2, ""));
   }
   LLVMValueRef ret = entry_alloca(l, lo_storage_type(l, n->ty), "ret");
   LLVMTypeRef params[2] = {l->ptr, l->ptr};
@@ -2200,8 +2214,20 @@ static void lo_exit(Lower *l) {
   LLVMBuildRet(l->b, LLVMBuildLoad2(l->b, l->i32, l->status, "status"));
 }
 
+/* A device function reads the CUDA thread it runs as after its arguments. */
+static void load_thread(Lower *l, LLVMValueRef args) {
+  LLVMValueRef li = const_i64(l, l->f->nparams);
+  LLVMValueRef th = LLVMBuildLoad2(l->b, l->ptr, LLVMBuildGEP2(l->b, l->ptr, args, &li, 1, ""), "thread");
+  LLVMValueRef *parts[4] = {l->tid, l->bid, l->bdim, l->gdim};
+  for (int k = 0; k < 12; k++) {
+    LLVMValueRef ix = const_i64(l, k);
+    parts[k / 3][k % 3] = LLVMBuildLoad2(l->b, l->i64, LLVMBuildGEP2(l->b, l->i64, th, &ix, 1, ""), "");
+  }
+}
+
 static void lo_prologue(Lower *l) {
   LLVMValueRef args = LLVMGetParam(l->fn, 1);
+  if (l->opts->device) load_thread(l, args);
   l->status = entry_alloca(l, l->i32, "status");
   l->slots = arena_alloc(l->f->arena, sizeof(LLVMValueRef) * (size_t)(l->f->nvars ? l->f->nvars : 1));
   for (int v = 0; v < l->f->nvars; v++) {
