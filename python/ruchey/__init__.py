@@ -15,3 +15,11 @@ from ruchey.types import (bool_, boolean, double, float32, float64, int8, int16,
 __version__ = "0.1.0"
 __all__ = ["jit", "njit", "prange", "TypingError", "get_num_threads", "set_num_threads",
            "get_thread_id"]
+
+
+def __getattr__(name):
+    """ruchey.cuda is imported on first use, keeping ``import ruchey`` fast."""
+    if name == "cuda":
+        import importlib
+        return importlib.import_module("ruchey.cuda")
+    raise AttributeError(f"module 'ruchey' has no attribute {name!r}")

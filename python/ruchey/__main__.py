@@ -6,6 +6,7 @@ import sys
 
 def system_report():
     from ruchey import _core
+    from ruchey.cuda import runtime as cuda_runtime
     import numpy
     lines = [
         ("ruchey", __import__("ruchey").__version__),
@@ -14,7 +15,8 @@ def system_report():
         ("LLVM", _core.llvm_version()),
         ("CPU", f"{_core.host_cpu()} ({platform.machine()})"),
         ("CPU cores", str(os.cpu_count())),
-    ]
+        ("CUDA devices", f"{len(cuda_runtime.list_devices()) or 'none'} found"),
+    ] + [("CUDA", line) for line in cuda_runtime.summary()]
     width = max(len(k) for k, _ in lines)
     return "\n".join(f"{k:<{width}} : {v}" for k, v in lines)
 

@@ -1,0 +1,44 @@
+"""ruchey.cuda: numba-cuda's API for CUDA kernels.
+
+``from ruchey import cuda`` (or ``import ruchey as numba; from numba import
+cuda``) runs numba-cuda code unchanged::
+
+    @cuda.jit
+    def double(io_arr):
+        i = cuda.grid(1)
+        if i < io_arr.size:
+            io_arr[i] *= 2
+
+    double[(n + 255) // 256, 256](arr)
+
+Kernels run on ruchey's CPU backend (every thread of every block, on ruchey's
+thread pool); ``RUCHEY_CUDA_BACKEND`` (``cpu`` or ``gpu``, read at each launch)
+chooses the backend, and this build has no GPU backend. Device arrays
+(cuda.to_device, cuda.device_array) live in host memory behind the same API.
+
+This module is imported by the compiler the first time it compiles a function
+(it recognises cuda.threadIdx.x and the like by identity), so it stays light.
+"""
+from ruchey.cuda.devicearray import (DeviceNDArray, device_array, device_array_like,
+                                     is_cuda_array, managed_array, mapped_array, pinned,
+                                     pinned_array, pinned_array_like, to_device)
+from ruchey.cuda.intrinsics import (atomic, blockDim, blockIdx, grid, gridDim, gridsize, local,
+                                    shared, syncthreads, threadIdx)
+from ruchey.cuda.kernels import CUDADispatcher, jit
+from ruchey.cuda.runtime import (CPUBackendDevice, CudaSupportError, Event, Stream, close,
+                                 default_stream, detect, event, event_elapsed_time,
+                                 get_current_device, is_available, legacy_default_stream,
+                                 list_devices, per_thread_default_stream, select_device, stream,
+                                 synchronize)
+
+__all__ = [
+    "jit", "CUDADispatcher",
+    "threadIdx", "blockIdx", "blockDim", "gridDim", "grid", "gridsize", "syncthreads",
+    "shared", "local", "atomic",
+    "to_device", "device_array", "device_array_like", "DeviceNDArray", "is_cuda_array",
+    "pinned_array", "pinned_array_like", "mapped_array", "managed_array", "pinned",
+    "synchronize", "stream", "Stream", "default_stream", "legacy_default_stream",
+    "per_thread_default_stream", "event", "Event", "event_elapsed_time",
+    "is_available", "detect", "get_current_device", "select_device", "list_devices", "close",
+    "CPUBackendDevice", "CudaSupportError",
+]

@@ -1,0 +1,253 @@
+"""cuda.jit: kernels, their launch configurations, and device functions."""
+import functools
+import numbers
+import threading
+
+import numpy as np
+
+from ruchey import _core, decorators, types
+from ruchey.cuda.devicearray import DeviceNDArray
+from ruchey.cuda.runtime import CPUBackendDevice, check_backend, check_stream
+
+MISSING_LAUNCH_CONFIG = """
+Kernel launch configuration was not specified. Use the syntax:
+
+kernel_function[blockspergrid, threadsperblock](arg0, arg1, ..., argn)
+
+or kernel_function[blockspergrid, threadsperblock, stream, dynamic_shared_memory_bytes](...).
+"""
+
+_MAX_BLOCK = (CPUBackendDevice.MAX_BLOCK_DIM_X, CPUBackendDevice.MAX_BLOCK_DIM_Y,
+              CPUBackendDevice.MAX_BLOCK_DIM_Z)
+_MAX_GRID = (CPUBackendDevice.MAX_GRID_DIM_X, CPUBackendDevice.MAX_GRID_DIM_Y,
+             CPUBackendDevice.MAX_GRID_DIM_Z)
+_MAX_THREADS = CPUBackendDevice.MAX_THREADS_PER_BLOCK
+
+
+def _dim3(dim, name, limits):
+    """An int or a sequence of 1-3 ints as a 3-tuple padded with 1s, checked
+    against CUDA's limits."""
+    if dim is None:
+        raise ValueError(MISSING_LAUNCH_CONFIG)
+    dims = list(dim) if isinstance(dim, (tuple, list)) else [dim]
+    if not 1 <= len(dims) <= 3:
+        raise ValueError(f"{name} must be a sequence of 1, 2 or 3 integers, got {dims!r}")
+    for v in dims:
+        if not isinstance(v, numbers.Integral) or isinstance(v, (bool, np.bool_)):
+            raise TypeError(f"{name} must be a sequence of integers, got {dims!r}")
+    dims = [int(v) for v in dims] + [1] * (3 - len(dims))
+    for axis, v, limit in zip("xyz", dims, limits):
+        if v <= 0:
+            raise ValueError(f"{name} must be positive in every dimension, got "
+                             f"{name}.{axis} = {v}")
+        if v > limit:
+            raise ValueError(f"{name}.{axis} = {v} exceeds CUDA's limit of {limit}")
+    return tuple(dims)
+
+
+def normalize_kernel_dimensions(griddim, blockdim):
+    """(griddim, blockdim) as two checked 3-tuples."""
+    if griddim is None or blockdim is None:
+        raise ValueError(MISSING_LAUNCH_CONFIG)
+    griddim = _dim3(griddim, "griddim", _MAX_GRID)
+    blockdim = _dim3(blockdim, "blockdim", _MAX_BLOCK)
+    threads = blockdim[0] * blockdim[1] * blockdim[2]
+    if threads > _MAX_THREADS:
+        raise ValueError(f"blockdim {blockdim} has {threads} threads; a block has at most "
+                         f"{_MAX_THREADS}")
+    return griddim, blockdim
+
+
+_SCALARS = (int, float, complex, np.number, np.bool_)  # bool is an int
+
+
+def _kernel_arg(arg, index):
+    if isinstance(arg, np.ndarray):
+        return arg
+    if isinstance(arg, DeviceNDArray):
+        return arg._ary
+    if isinstance(arg, _SCALARS):
+        return arg
+    raise TypeError(
+        f"kernel argument {index} has unsupported type {type(arg).__name__}: a kernel takes "
+        "NumPy arrays, device arrays (cuda.to_device, cuda.device_array) and scalars "
+        "(Python int, float, bool or NumPy numbers)")
+
+
+class _LaunchConfiguration:
+    """kernel[griddim, blockdim, stream, sharedmem]: call it with the kernel's
+    arguments to launch."""
+
+    def __init__(self, dispatcher, griddim, blockdim, stream, sharedmem):
+        self.dispatcher = dispatcher
+        self.griddim = griddim
+        self.blockdim = blockdim
+        self.stream = stream
+        self.sharedmem = sharedmem
+
+    def __call__(self, *args):
+        check_backend()
+        args = tuple(_kernel_arg(a, i) for i, a in enumerate(args))
+        self.dispatcher._compiled()._launch(self.griddim, self.blockdim, self.sharedmem, args)
+
+    def __repr__(self):
+        return (f"<launch of {self.dispatcher.__name__}[{self.griddim}, {self.blockdim}, "
+                f"stream={self.stream!r}, sharedmem={self.sharedmem}]>")
+
+
+class CUDADispatcher:
+    """A @cuda.jit kernel: launch it with ``kernel[griddim, blockdim](*args)``.
+
+    It is compiled for the types of its arguments at the first launch with
+    them, and runs on the CPU backend: each thread of each block runs the
+    function, with cuda.threadIdx, cuda.blockIdx, ... telling which.
+    """
+
+    def __init__(self, py_func, debug=False, boundscheck=False, fastmath=False):
+        self.py_func = py_func
+        self.debug = bool(debug)
+        self.boundscheck = bool(boundscheck)
+        self.fastmath = bool(fastmath)
+        self._disp = None
+        self._lock = threading.Lock()
+        functools.update_wrapper(self, py_func)
+
+    def _compiled(self):
+        """The C dispatcher (made at the first launch)."""
+        disp = self._disp
+        if disp is None:
+            with self._lock:
+                if self._disp is None:
+                    options = dict(kernel=True, boundscheck=self.boundscheck, debug=self.debug,
+                                   error_model="python" if self.debug else "numpy")
+                    if self.fastmath:
+                        options["fastmath"] = True
+                    disp = _core.Dispatcher(self.py_func, **options)
+                    functools.update_wrapper(disp, self.py_func)
+                    self._disp = disp
+                disp = self._disp
+        return disp
+
+    def __call__(self, *args, **kwargs):
+        raise ValueError(MISSING_LAUNCH_CONFIG)
+
+    def __getitem__(self, config):
+        if not isinstance(config, tuple) or len(config) not in (2, 3, 4):
+            raise ValueError("must specify at least the griddim and blockdim: "
+                             "kernel[griddim, blockdim], kernel[griddim, blockdim, stream] or "
+                             "kernel[griddim, blockdim, stream, dynamic_shared_memory_bytes]")
+        return self.configure(*config)
+
+    def configure(self, griddim, blockdim, stream=0, sharedmem=0):
+        griddim, blockdim = normalize_kernel_dimensions(griddim, blockdim)
+        check_stream(stream)
+        if not isinstance(sharedmem, numbers.Integral) or isinstance(sharedmem, bool):
+            raise TypeError(f"the dynamic shared memory size must be an int (bytes), got "
+                            f"{sharedmem!r}")
+        if sharedmem < 0:
+            raise ValueError(f"the dynamic shared memory size must be >= 0, got {sharedmem}")
+        return _LaunchConfiguration(self, griddim, blockdim, stream, int(sharedmem))
+
+    def forall(self, ntasks, tpb=0, stream=0, sharedmem=0):
+        """A 1-D launch of ``ntasks`` threads (the kernel checks ``cuda.grid(1) < ntasks``)."""
+        if not isinstance(ntasks, numbers.Integral) or ntasks < 0:
+            raise ValueError(f"ntasks must be a non-negative int, got {ntasks!r}")
+        tpb = int(tpb) or 256
+        if ntasks == 0:
+            return lambda *args: None
+        return self.configure((int(ntasks) + tpb - 1) // tpb, tpb, stream, sharedmem)
+
+    @property
+    def signatures(self):
+        """The argument types of each compiled specialisation."""
+        return self._disp.signatures if self._disp is not None else []
+
+    def inspect_llvm(self, signature=None):
+        """The LLVM IR of each compiled specialisation, as a dict (or that of
+        ``signature``)."""
+        if self._disp is None:
+            return {} if signature is None else {}[signature]
+        irs = self._disp.inspect_llvm()
+        return irs if signature is None else irs[signature]
+
+    def inspect_asm(self, signature=None):
+        """The machine code of each compiled specialisation, as a dict (or that
+        of ``signature``)."""
+        if self._disp is None:
+            return {} if signature is None else {}[signature]
+        asm = self._disp.inspect_asm()
+        return asm if signature is None else asm[signature]
+
+    def __repr__(self):
+        return f"<ruchey.cuda kernel {getattr(self, '__qualname__', self.py_func)}>"
+
+
+# ---------------------------------------------------------------- cuda.jit
+
+_IGNORED = {"opt", "lineinfo", "cache", "inline", "forceinline", "max_registers",
+            "launch_bounds", "lto"}
+
+
+def _is_function(obj):
+    return callable(obj) and not isinstance(obj, (types.Type, types.NoneType))
+
+
+def _check_kernel_signatures(sigs):
+    """A kernel's signatures: accepted and ignored (the kernel compiles at the
+    first launch), except that a kernel returns nothing."""
+    for sig in sigs:
+        try:
+            parsed = types.parse_signature(sig)
+        except TypeError:
+            continue  # a signature ruchey cannot read yet: ignored
+        if parsed.return_type is not None and not isinstance(parsed.return_type, types.NoneType):
+            raise TypeError("CUDA kernel must have void return type.")
+
+
+def jit(func_or_sig=None, device=False, debug=None, boundscheck=None, fastmath=False, link=None,
+        extensions=None, **kws):
+    """Compile a function for CUDA: a kernel, or with ``device=True`` a
+    device function that kernels call.
+
+    ``@cuda.jit``, ``@cuda.jit(debug=True)``, ``@cuda.jit("void(float64[:])")``;
+    kernels run on ruchey's CPU backend. ``debug=True`` checks for exceptions
+    in the kernel (out-of-range indices raise IndexError naming the thread and
+    block); ``boundscheck=True`` checks indices only.
+    """
+    unknown = set(kws) - _IGNORED
+    if unknown:
+        raise TypeError(f"unsupported cuda.jit option(s): {', '.join(sorted(unknown))}")
+    if link:
+        raise NotImplementedError("cuda.jit(link=...) links CUDA C/C++ or PTX code, which the "
+                                  "CPU backend cannot run")
+    if extensions:
+        raise NotImplementedError("cuda.jit(extensions=...) is not supported")
+    debug, boundscheck = bool(debug), bool(boundscheck)
+
+    if _is_function(func_or_sig):
+        sigs = None
+    elif func_or_sig is None:
+        sigs = None
+    else:
+        sigs = list(func_or_sig) if isinstance(func_or_sig, list) else [func_or_sig]
+
+    def wrap(func):
+        if not _is_function(func):
+            raise TypeError(f"cuda.jit compiles a function, not {func!r}")
+        if device:
+            # a device function is an njit function: kernels call it, with
+            # numba-cuda's error model (Python's only with debug=True)
+            options = dict(boundscheck=boundscheck or debug,
+                           error_model="python" if debug else "numpy")
+            if fastmath:
+                options["fastmath"] = True
+            if sigs is None:
+                return decorators.jit(func, **options)
+            return decorators.jit(sigs, **options)(func)
+        if sigs is not None:
+            _check_kernel_signatures(sigs)
+        return CUDADispatcher(func, debug=debug, boundscheck=boundscheck, fastmath=fastmath)
+
+    if _is_function(func_or_sig):
+        return wrap(func_or_sig)
+    return wrap

@@ -1,0 +1,633 @@
+"""ruchey.cuda's Python API (numba-cuda's): everything that runs no kernel.
+
+Launch configurations and their validation, argument checking, device arrays
+and copies, streams and events, the device description, the backend choice,
+and the intrinsics used outside a kernel. Kernels that run are in
+test_kernels.py.
+
+Skipped with RUCHEY_TEST_AS_NUMBA=1: numba's CUDA simulator (the only numba
+CUDA that runs without a GPU) implements another subset of this API.
+"""
+import re
+import subprocess
+import sys
+
+import numpy
+import pytest
+
+import ruchey
+from ruchey import cuda
+
+from conftest import AS_NUMBA, run_python_file
+
+pytestmark = pytest.mark.skipif(AS_NUMBA, reason="ruchey.cuda's API on the CPU backend; "
+                                "numba's CUDA simulator implements another subset")
+
+
+def noop(x):
+    pass
+
+
+@pytest.fixture
+def kernel():
+    return cuda.jit(noop)
+
+
+# ---------------------------------------------------------------- import
+
+def test_import_ruchey_does_not_import_cuda(tmp_path):
+    r = run_python_file("""
+        import sys
+        import ruchey
+        assert "ruchey.cuda" not in sys.modules, sorted(m for m in sys.modules if "ruchey" in m)
+        from ruchey import cuda
+        assert sys.modules["ruchey.cuda"] is cuda is ruchey.cuda
+        import ruchey.cuda as c2
+        assert c2 is cuda
+        print("ok")
+    """, tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.strip() == "ok"
+
+
+def test_cuda_is_an_attribute_of_ruchey():
+    assert ruchey.cuda is cuda
+    with pytest.raises(AttributeError):
+        ruchey.no_such_attribute_xyz
+
+
+# ---------------------------------------------------------------- intrinsics
+
+DIM3 = ("threadIdx", "blockIdx", "blockDim", "gridDim")
+
+
+def all_intrinsics():
+    objs = {f"{ns}.{a}": getattr(getattr(cuda, ns), a) for ns in DIM3 for a in "xyz"}
+    objs.update({name: getattr(cuda, name) for name in ("grid", "gridsize", "syncthreads")})
+    objs["shared.array"] = cuda.shared.array
+    objs["local.array"] = cuda.local.array
+    for op in ("add", "sub", "max", "min", "exch", "cas"):
+        objs[f"atomic.{op}"] = getattr(cuda.atomic, op)
+    return objs
+
+
+def test_intrinsics_are_unique_objects_stable_across_lookups():
+    objs = all_intrinsics()
+    assert len({id(o) for o in objs.values()}) == len(objs)
+    for name, obj in objs.items():
+        value = cuda
+        for part in name.split("."):
+            value = getattr(value, part)
+        assert value is obj, name
+    assert cuda.threadIdx.x is cuda.threadIdx.x
+    assert cuda.atomic.add is cuda.atomic.add
+
+
+def test_namespaces_are_marked_for_the_compiler():
+    for ns in DIM3 + ("shared", "local", "atomic"):
+        assert getattr(type(getattr(cuda, ns)), "__ruchey_namespace__", False) is True, ns
+    assert not hasattr(cuda.grid, "__ruchey_namespace__")
+
+
+def test_intrinsics_are_hashable_by_identity():
+    objs = all_intrinsics()
+    table = {obj: name for name, obj in objs.items()}
+    assert all(table[obj] == name for name, obj in objs.items())
+
+
+def test_namespaces_are_read_only():
+    with pytest.raises(AttributeError):
+        cuda.threadIdx.x = 3
+    assert isinstance(cuda.threadIdx.x, type(cuda.grid))
+
+
+@pytest.mark.parametrize("call", [
+    lambda: cuda.syncthreads(),
+    lambda: cuda.grid(1),
+    lambda: cuda.gridsize(2),
+    lambda: cuda.shared.array(16, numpy.float64),
+    lambda: cuda.local.array(4, numpy.int64),
+    lambda: cuda.atomic.add(numpy.zeros(1), 0, 1.0),
+    lambda: cuda.atomic.sub(numpy.zeros(1), 0, 1.0),
+    lambda: cuda.atomic.max(numpy.zeros(1), 0, 1.0),
+    lambda: cuda.atomic.min(numpy.zeros(1), 0, 1.0),
+    lambda: cuda.atomic.exch(numpy.zeros(1), 0, 1.0),
+    lambda: cuda.atomic.cas(numpy.zeros(1, numpy.int64), 0, 0, 1),
+    lambda: cuda.threadIdx.x + 1,
+    lambda: 2 * cuda.blockIdx.y,
+    lambda: cuda.blockDim.z < 3,
+    lambda: range(cuda.gridDim.x),
+], ids=["syncthreads", "grid", "gridsize", "shared", "local", "add", "sub", "max", "min", "exch",
+        "cas", "threadIdx+1", "2*blockIdx", "blockDim<3", "range(gridDim)"])
+def test_intrinsics_outside_a_kernel_raise_runtime_error(call):
+    with pytest.raises(RuntimeError, match=r"only valid inside a @cuda\.jit kernel"):
+        call()
+
+
+def test_calling_a_kernels_py_func_raises_runtime_error():
+    @cuda.jit
+    def k(a):
+        i = cuda.threadIdx.x + cuda.blockIdx.x * cuda.blockDim.x
+        a[i] = 1
+
+    with pytest.raises(RuntimeError, match=r"cuda\.(blockIdx|threadIdx)\.x is only valid inside"):
+        k.py_func(numpy.zeros(4))
+
+
+# ---------------------------------------------------------------- cuda.jit
+
+def test_jit_forms_keep_the_function():
+    def k1(a):
+        """doc of k1"""
+        a[0] = 1
+
+    for kern in (cuda.jit(k1), cuda.jit()(k1), cuda.jit(debug=True, opt=False)(k1),
+                 cuda.jit("void(float64[:])")(k1),
+                 cuda.jit(["void(float64[:])", "void(int64[:])"])(k1),
+                 cuda.jit(lineinfo=True, cache=False)(k1), cuda.jit(fastmath=True)(k1)):
+        assert kern.py_func is k1
+        assert kern.__name__ == "k1"
+        assert kern.__doc__ == "doc of k1"
+
+
+def test_jit_boundscheck_is_accepted():
+    kern = cuda.jit(boundscheck=True)(noop)
+    assert kern.py_func is noop
+
+
+def test_kernel_has_no_signatures_before_its_first_launch(kernel):
+    assert list(kernel.signatures) == []
+    assert kernel.inspect_llvm() == {}
+
+
+def test_kernel_signature_must_return_void():
+    with pytest.raises(TypeError, match="void return type"):
+        cuda.jit("float64(float64[:])")(noop)
+
+
+def test_jit_rejects_unknown_options():
+    with pytest.raises(TypeError, match="no_such_option"):
+        cuda.jit(no_such_option=True)(noop)
+
+
+def test_jit_refuses_link():
+    with pytest.raises(NotImplementedError, match="link"):
+        cuda.jit(link=["kernel.cu"])(noop)
+
+
+def test_device_function_is_an_njit_dispatcher_callable_from_python():
+    def twice(v):
+        return v * 2
+
+    dev = cuda.jit(device=True)(twice)
+    assert type(dev) is type(ruchey.njit(twice))
+    assert dev.py_func is twice and dev.__name__ == "twice"
+    assert dev(21) == 42
+
+
+def test_device_function_with_signature_compiles_eagerly():
+    def add(a, b):
+        return a + b
+
+    dev = cuda.jit("float64(float64, float64)", device=True)(add)
+    assert len(dev.signatures) == 1
+    assert dev(1.5, 2.0) == 3.5
+
+
+def test_device_function_follows_numba_cuda_error_model():
+    def div(a, b):
+        return a / b
+
+    assert cuda.jit(device=True)(div)(1.0, 0.0) == numpy.inf  # error_model="numpy"
+    with pytest.raises(ZeroDivisionError):
+        cuda.jit(device=True, debug=True)(div)(1.0, 0.0)
+
+
+# ---------------------------------------------------------------- launch configurations
+
+def test_calling_a_kernel_without_configuration_raises(kernel):
+    with pytest.raises(ValueError, match="launch configuration was not specified"):
+        kernel(numpy.zeros(3))
+
+
+def test_calling_a_kernel_without_configuration_raises_with_no_args():
+    with pytest.raises(ValueError, match="launch configuration was not specified"):
+        cuda.jit(lambda: None)()
+
+
+@pytest.mark.parametrize("griddim, blockdim, grid3, block3", [
+    (1, 1, (1, 1, 1), (1, 1, 1)),
+    (4, 256, (4, 1, 1), (256, 1, 1)),
+    ((4,), (256,), (4, 1, 1), (256, 1, 1)),
+    ((2, 3), (4, 5), (2, 3, 1), (4, 5, 1)),
+    ((2, 3, 4), (8, 8, 4), (2, 3, 4), (8, 8, 4)),
+    ([2, 3], [16, 16], (2, 3, 1), (16, 16, 1)),
+    (numpy.int64(7), numpy.int32(32), (7, 1, 1), (32, 1, 1)),
+    (2**31 - 1, 1024, (2**31 - 1, 1, 1), (1024, 1, 1)),
+    ((1, 65535, 65535), (1, 1, 64), (1, 65535, 65535), (1, 1, 64)),
+    (1, (1, 1024), (1, 1, 1), (1, 1024, 1)),
+    (1, (32, 32), (1, 1, 1), (32, 32, 1)),
+    (1, (4, 4, 64), (1, 1, 1), (4, 4, 64)),
+])
+def test_configuration_pads_dimensions_with_ones(kernel, griddim, blockdim, grid3, block3):
+    launch = kernel[griddim, blockdim]
+    assert launch.griddim == grid3 and launch.blockdim == block3
+    assert all(type(v) is int for v in launch.griddim + launch.blockdim)
+    assert callable(launch)
+
+
+def test_configuration_with_stream_and_dynamic_shared_memory(kernel):
+    s = cuda.stream()
+    assert kernel[1, 1, s].stream is s
+    launch = kernel[(2, 2), (8, 8), s, 1024]
+    assert launch.stream is s and launch.sharedmem == 1024
+    assert kernel[1, 1, 0, 64].sharedmem == 64
+    assert kernel[1, 1, 0].griddim == (1, 1, 1)
+
+
+@pytest.mark.parametrize("config, pattern", [
+    ((0, 1), "griddim must be positive"),
+    ((1, 0), "blockdim must be positive"),
+    ((-1, 32), "griddim must be positive"),
+    ((1, -32), "blockdim must be positive"),
+    (((4, 0), 32), "griddim must be positive"),
+    ((1, (32, 1, 0)), "blockdim must be positive"),
+    ((1, 1025), "blockdim.x = 1025 exceeds"),
+    ((1, (1, 1025)), "blockdim.y = 1025 exceeds"),
+    ((1, (1, 1, 65)), "blockdim.z = 65 exceeds"),
+    ((1, (32, 33)), "1056 threads; a block has at most 1024"),
+    ((1, (16, 16, 8)), "2048 threads; a block has at most 1024"),
+    ((2**31, 1), "griddim.x = 2147483648 exceeds"),
+    (((1, 65536), 1), "griddim.y = 65536 exceeds"),
+    (((1, 1, 65536), 1), "griddim.z = 65536 exceeds"),
+    (((1, 1, 1, 1), 1), "griddim must be a sequence of 1, 2 or 3 integers"),
+    ((1, (1, 1, 1, 1)), "blockdim must be a sequence of 1, 2 or 3 integers"),
+    (((), 1), "griddim must be a sequence of 1, 2 or 3 integers"),
+    ((None, 32), "launch configuration was not specified"),
+    ((4, None), "launch configuration was not specified"),
+    ((1, 1, 0, -1), "dynamic shared memory size must be >= 0"),
+])
+def test_invalid_configuration_raises_value_error(kernel, config, pattern):
+    with pytest.raises(ValueError, match=re.escape(pattern)):
+        kernel[config]
+
+
+@pytest.mark.parametrize("config", [(), (1,), (1, 2, 0, 0, 0)])
+def test_configuration_needs_two_to_four_items(kernel, config):
+    with pytest.raises(ValueError, match="must specify at least the griddim and blockdim"):
+        kernel[config]
+    if len(config) == 1:
+        with pytest.raises(ValueError, match="must specify at least the griddim and blockdim"):
+            kernel[config[0]]
+
+
+def test_non_integral_dimensions_raise_type_error(kernel):
+    msg = "{} must be a sequence of integers, got [{}]"
+    with pytest.raises(TypeError, match=re.escape(msg.format("griddim", 2.0))):
+        kernel[2.0, 3]
+    with pytest.raises(TypeError, match=re.escape(msg.format("blockdim", 3.0))):
+        kernel[2, 3.0]
+
+
+def test_invalid_stream_or_shared_memory_type_raises_type_error(kernel):
+    with pytest.raises(TypeError, match="stream"):
+        kernel[1, 1, "default"]
+    with pytest.raises(TypeError, match="stream"):
+        kernel[1, 1, 5]
+    with pytest.raises(TypeError, match="shared memory"):
+        kernel[1, 1, 0, 1.5]
+
+
+# ---------------------------------------------------------------- arguments
+
+@pytest.mark.parametrize("bad", [[1.0, 2.0], (1, 2), None, "text", {"a": 1}, object(), b"xy"],
+                         ids=["list", "tuple", "None", "str", "dict", "object", "bytes"])
+def test_unsupported_argument_raises_type_error_listing_accepted_types(kernel, bad):
+    with pytest.raises(TypeError) as info:
+        kernel[1, 1](bad)
+    msg = str(info.value)
+    assert "argument 0" in msg and type(bad).__name__ in msg
+    for accepted in ("NumPy arrays", "device arrays", "int", "float", "bool"):
+        assert accepted in msg, msg
+
+
+def test_argument_error_names_its_position():
+    k = cuda.jit(lambda a, b, c: None)
+    with pytest.raises(TypeError, match="argument 2 has unsupported type list"):
+        k[1, 1](numpy.zeros(2), 1.0, [1])
+
+
+# ---------------------------------------------------------------- backend
+
+def test_gpu_backend_raises_at_launch(kernel, monkeypatch):
+    monkeypatch.setenv("RUCHEY_CUDA_BACKEND", "gpu")
+    launch = kernel[1, 1]  # configuring is fine, launching is not
+    with pytest.raises(cuda.CudaSupportError,
+                       match="the GPU backend is not available in this build"):
+        launch(numpy.zeros(1))
+    assert issubclass(cuda.CudaSupportError, RuntimeError)
+    assert cuda.is_available() is False
+
+
+def test_invalid_backend_name_raises_at_launch(kernel, monkeypatch):
+    monkeypatch.setenv("RUCHEY_CUDA_BACKEND", "tpu")
+    with pytest.raises(ValueError, match="RUCHEY_CUDA_BACKEND must be 'cpu' or 'gpu'"):
+        kernel[1, 1](numpy.zeros(1))
+
+
+def test_is_available_is_false_without_a_gpu_backend(monkeypatch):
+    assert cuda.is_available() is False
+    monkeypatch.setenv("RUCHEY_CUDA_BACKEND", "cpu")
+    assert cuda.is_available() is False
+
+
+def test_detect_reports_no_devices_and_the_cpu_backend(capsys):
+    assert cuda.detect() is False
+    out = capsys.readouterr().out
+    assert "Found 0 CUDA devices" in out
+    assert f"CPU backend with {ruchey.get_num_threads()} threads" in out
+
+
+def test_current_device_describes_the_cpu_backend():
+    dev = cuda.get_current_device()
+    assert dev is cuda.get_current_device()
+    assert dev.id == 0
+    assert dev.name.startswith("ruchey CPU backend (") and dev.name.endswith(")")
+    assert dev.MAX_THREADS_PER_BLOCK == 1024
+    assert (dev.MAX_BLOCK_DIM_X, dev.MAX_BLOCK_DIM_Y, dev.MAX_BLOCK_DIM_Z) == (1024, 1024, 64)
+    assert dev.WARP_SIZE == 32
+    assert dev.MULTIPROCESSOR_COUNT == ruchey.get_num_threads()
+    cc = dev.compute_capability
+    assert isinstance(cc, tuple) and len(cc) == 2 and all(type(v) is int for v in cc)
+    assert cuda.select_device(0) is dev
+    assert cuda.list_devices() == []
+
+
+def test_multiprocessor_count_follows_set_num_threads():
+    before = ruchey.get_num_threads()
+    try:
+        ruchey.set_num_threads(1)
+        assert cuda.get_current_device().MULTIPROCESSOR_COUNT == 1
+    finally:
+        ruchey.set_num_threads(before)
+
+
+def test_sysinfo_reports_cuda_section():
+    r = subprocess.run([sys.executable, "-m", "ruchey", "-s"], capture_output=True, text=True,
+                       timeout=120)
+    assert r.returncode == 0, r.stderr
+    assert re.search(r"^CUDA devices\s*: none found", r.stdout, re.M), r.stdout
+    m = re.search(r"kernels run on the CPU backend with (\d+) threads", r.stdout)
+    assert m and int(m.group(1)) >= 1, r.stdout
+
+
+def test_synchronize_and_close_are_harmless():
+    assert cuda.synchronize() is None
+    cuda.synchronize()
+
+
+# ---------------------------------------------------------------- streams and events
+
+def test_streams():
+    s1, s2 = cuda.stream(), cuda.stream()
+    assert s1 is not s2
+    assert s1.synchronize() is None
+    with s1.auto_synchronize():
+        d = cuda.to_device(numpy.arange(4.0), stream=s1)
+        assert d.copy_to_host(stream=s1).tolist() == [0.0, 1.0, 2.0, 3.0]
+    assert cuda.default_stream() is cuda.default_stream()
+
+
+def test_stream_callback_runs():
+    s = cuda.stream()
+    seen = []
+    s.add_callback(lambda stream, status, arg: seen.append((stream, status, arg)), "x")
+    assert seen == [(s, None, "x")]
+
+
+def test_events_measure_elapsed_time():
+    start, end = cuda.event(), cuda.event()
+    start.record()
+    sum(range(1000))
+    end.record()
+    end.synchronize()
+    assert end.query() is True
+    assert cuda.event_elapsed_time(start, end) >= 0.0
+    assert start.elapsed_time(end) >= 0.0
+
+
+def test_unrecorded_event_has_no_elapsed_time():
+    with pytest.raises(RuntimeError, match="never recorded"):
+        cuda.event_elapsed_time(cuda.event(), cuda.event())
+
+
+# ---------------------------------------------------------------- device arrays
+
+def test_to_device_describes_the_array():
+    host = numpy.arange(12, dtype=numpy.float32).reshape(3, 4)
+    d = cuda.to_device(host)
+    assert type(d).__name__ == "DeviceNDArray"
+    assert cuda.is_cuda_array(d) and not cuda.is_cuda_array(host)
+    assert d.shape == (3, 4) and d.size == 12 and d.ndim == 2
+    assert d.dtype == numpy.float32 and d.strides == host.strides and d.nbytes == 48
+    assert len(d) == 3
+    assert d.is_c_contiguous() and not d.is_f_contiguous()
+
+
+def test_to_device_copies():
+    host = numpy.arange(10.0)
+    d = cuda.to_device(host)
+    host[:] = -1.0
+    back = d.copy_to_host()
+    numpy.testing.assert_array_equal(back, numpy.arange(10.0), strict=True)
+    assert not numpy.shares_memory(back, host)
+    back2 = d.copy_to_host()
+    assert not numpy.shares_memory(back, back2)
+    back[:] = 5.0
+    numpy.testing.assert_array_equal(d.copy_to_host(), numpy.arange(10.0))
+
+
+@pytest.mark.parametrize("dtype", [numpy.bool_, numpy.int8, numpy.uint16, numpy.int32,
+                                   numpy.int64, numpy.uint64, numpy.float32, numpy.float64])
+def test_round_trip_keeps_dtype_and_values(dtype):
+    host = (numpy.arange(-50, 50) % 7).astype(dtype)
+    back = cuda.to_device(host).copy_to_host()
+    assert back.dtype == host.dtype
+    numpy.testing.assert_array_equal(back, host, strict=True)
+
+
+def test_round_trip_of_fortran_and_3d_arrays():
+    f = numpy.asfortranarray(numpy.arange(30.0).reshape(5, 6))
+    d = cuda.to_device(f)
+    assert d.is_f_contiguous()
+    numpy.testing.assert_array_equal(d.copy_to_host(), f, strict=True)
+    a3 = numpy.arange(60, dtype=numpy.int64).reshape(3, 4, 5)
+    numpy.testing.assert_array_equal(cuda.to_device(a3).copy_to_host(), a3, strict=True)
+
+
+def test_copy_to_host_into_given_array():
+    d = cuda.to_device(numpy.arange(6, dtype=numpy.int64))
+    out = numpy.zeros(6, dtype=numpy.int64)
+    r = d.copy_to_host(out)
+    assert r is out
+    numpy.testing.assert_array_equal(out, numpy.arange(6))
+    out2 = numpy.zeros(6, dtype=numpy.int64)
+    assert d.copy_to_host(ary=out2, stream=cuda.stream()) is out2
+    numpy.testing.assert_array_equal(out2, numpy.arange(6))
+
+
+def test_copy_to_host_into_incompatible_array_raises():
+    d = cuda.to_device(numpy.arange(6, dtype=numpy.int64))
+    with pytest.raises(TypeError, match="incompatible dtype"):
+        d.copy_to_host(numpy.zeros(6, dtype=numpy.float64))
+    with pytest.raises(ValueError, match="incompatible shape"):
+        d.copy_to_host(numpy.zeros(7, dtype=numpy.int64))
+
+
+def test_copy_to_device():
+    d = cuda.device_array(5, dtype=numpy.float64)
+    d.copy_to_device(numpy.arange(5.0))
+    numpy.testing.assert_array_equal(d.copy_to_host(), numpy.arange(5.0))
+    other = cuda.to_device(numpy.full(5, 3.0))
+    d.copy_to_device(other)
+    numpy.testing.assert_array_equal(d.copy_to_host(), numpy.full(5, 3.0))
+    with pytest.raises(TypeError, match="incompatible dtype"):
+        d.copy_to_device(numpy.arange(5, dtype=numpy.int32))
+    with pytest.raises(ValueError, match="incompatible shape"):
+        d.copy_to_device(numpy.arange(4.0))
+
+
+def test_to_device_into_existing_array():
+    d = cuda.device_array(4, dtype=numpy.int32)
+    r = cuda.to_device(numpy.arange(4, dtype=numpy.int32), to=d)
+    assert r is d or r is None  # numba-cuda returns ``to`` (its simulator returns None)
+    numpy.testing.assert_array_equal(d.copy_to_host(), numpy.arange(4, dtype=numpy.int32))
+
+
+def test_to_device_without_copy_allocates_alike():
+    d = cuda.to_device(numpy.arange(8.0).reshape(2, 4), copy=False)
+    assert d.shape == (2, 4) and d.dtype == numpy.float64
+
+
+def test_to_device_refuses_non_contiguous_arrays():
+    with pytest.raises(ValueError, match="non-contiguous"):
+        cuda.to_device(numpy.arange(20.0)[::2])
+    with pytest.raises(ValueError, match="non-contiguous"):
+        cuda.to_device(numpy.arange(20.0).reshape(4, 5)[:, 1:3])
+
+
+def test_device_array_shapes_and_orders():
+    d = cuda.device_array(7)
+    assert d.shape == (7,) and d.dtype == numpy.float64
+    d = cuda.device_array((3, 4), dtype=numpy.int16)
+    assert d.shape == (3, 4) and d.dtype == numpy.int16 and d.is_c_contiguous()
+    d = cuda.device_array((3, 4), dtype=numpy.float32, order="F")
+    assert d.is_f_contiguous() and not d.is_c_contiguous()
+    d = cuda.device_array((2, 3), dtype=numpy.float64, strides=(8, 16))
+    assert d.strides == (8, 16)
+    d = cuda.device_array(shape=(2, 2), dtype=numpy.int64, stream=cuda.stream())
+    assert d.shape == (2, 2)
+
+
+def test_device_array_like():
+    f = numpy.asfortranarray(numpy.zeros((4, 3), dtype=numpy.int32))
+    d = cuda.device_array_like(f)
+    assert d.shape == (4, 3) and d.dtype == numpy.int32 and d.is_f_contiguous()
+    d2 = cuda.device_array_like(d)
+    assert d2.shape == (4, 3) and d2.dtype == numpy.int32 and d2.is_f_contiguous()
+    c = cuda.device_array_like(numpy.zeros((2, 5), dtype=numpy.uint8), stream=cuda.stream())
+    assert c.shape == (2, 5) and c.is_c_contiguous()
+
+
+def test_slicing_returns_device_array_views():
+    host = numpy.arange(10.0)
+    d = cuda.to_device(host)
+    v = d[1:5]
+    assert type(v) is type(d)
+    assert v.shape == (4,)
+    numpy.testing.assert_array_equal(v.copy_to_host(), host[1:5], strict=True)
+    v[0] = 99.0  # writes through to the parent
+    assert d.copy_to_host()[1] == 99.0
+    assert d[3] == 3.0 and isinstance(d[3], numpy.floating)
+    assert d[-1] == 9.0
+    stepped = d[::3]
+    numpy.testing.assert_array_equal(stepped.copy_to_host(), d.copy_to_host()[::3])
+
+
+def test_slicing_2d():
+    host = numpy.arange(20, dtype=numpy.int64).reshape(4, 5)
+    d = cuda.to_device(host)
+    row = d[2]
+    assert row.shape == (5,)
+    numpy.testing.assert_array_equal(row.copy_to_host(), host[2], strict=True)
+    col = d[:, 1]
+    assert col.shape == (4,) and not col.is_c_contiguous()
+    numpy.testing.assert_array_equal(col.copy_to_host(), host[:, 1], strict=True)
+    assert d[1, 3] == 8
+    numpy.testing.assert_array_equal(d[1:3, 2:4].copy_to_host(), host[1:3, 2:4], strict=True)
+
+
+def test_setitem():
+    d = cuda.to_device(numpy.zeros(6, dtype=numpy.int64))
+    d[2] = 7
+    d[3:6] = numpy.array([1, 2, 3])
+    d[0:2] = cuda.to_device(numpy.array([5, 6]))
+    numpy.testing.assert_array_equal(d.copy_to_host(), [5, 6, 7, 1, 2, 3])
+
+
+def test_transpose_reshape_ravel():
+    host = numpy.arange(12.0).reshape(3, 4)
+    d = cuda.to_device(host)
+    numpy.testing.assert_array_equal(d.T.copy_to_host(), host.T, strict=True)
+    r = d.reshape(4, 3)
+    assert r.shape == (4, 3)
+    numpy.testing.assert_array_equal(r.copy_to_host(), host.reshape(4, 3), strict=True)
+    assert d.reshape((2, 6)).shape == (2, 6)
+    numpy.testing.assert_array_equal(d.ravel().copy_to_host(), host.ravel(), strict=True)
+    with pytest.raises(NotImplementedError, match="requires copying"):
+        d.T.reshape(12)
+
+
+def test_len_of_device_arrays():
+    assert len(cuda.device_array((5, 2))) == 5
+    assert len(cuda.to_device(numpy.arange(3))) == 3
+
+
+def test_split():
+    d = cuda.to_device(numpy.arange(10))
+    parts = list(d.split(4))
+    assert [p.shape for p in parts] == [(4,), (4,), (2,)]
+    numpy.testing.assert_array_equal(numpy.concatenate([p.copy_to_host() for p in parts]),
+                                     numpy.arange(10))
+
+
+def test_asarray_copies_to_host_like_numba_cuda():
+    d = cuda.to_device(numpy.arange(4.0))
+    h = numpy.asarray(d)
+    assert type(h) is numpy.ndarray
+    numpy.testing.assert_array_equal(h, numpy.arange(4.0), strict=True)
+    h[:] = 0.0
+    numpy.testing.assert_array_equal(d.copy_to_host(), numpy.arange(4.0))
+
+
+def test_device_array_repr_and_no_arithmetic():
+    d = cuda.to_device(numpy.arange(4.0))
+    assert "DeviceNDArray" in repr(d) and "(4,)" in repr(d)
+    with pytest.raises(TypeError):
+        d + 1
+
+
+def test_copies_refuse_invalid_streams():
+    with pytest.raises(TypeError, match="stream"):
+        cuda.to_device(numpy.arange(3), stream="s")
+    with pytest.raises(TypeError, match="stream"):
+        cuda.to_device(numpy.arange(3)).copy_to_host(stream=3)
+
+
+def test_pinned_and_mapped_arrays_are_host_arrays():
+    p = cuda.pinned_array((3, 2), dtype=numpy.int32)
+    assert isinstance(p, numpy.ndarray) and p.shape == (3, 2) and p.dtype == numpy.int32
+    with cuda.pinned(p):
+        pass
+    m = cuda.mapped_array(4, dtype=numpy.float64)
+    assert m.shape == (4,)
