@@ -1,5 +1,6 @@
 """ruchey demo: JIT-compile a plain Python loop and compare it with pure
-Python, NumPy and Numba on 1,000,000 float64 elements.
+Python, NumPy and Numba on 1,000,000 float64 elements; then run the seed's
+CUDA kernel, on the CPU backend when there is no GPU.
 
 Run with `make demo` or `python3 examples/demo.py`.
 """
@@ -15,7 +16,7 @@ from pathlib import Path
 sys.path.append(str(Path(__file__).resolve().parents[1]))
 
 import numpy
-from ruchey import jit
+from ruchey import cuda, get_num_threads, jit
 
 
 @jit
@@ -24,6 +25,22 @@ def arr_sum(x, y):
     for i in range(len(x)):
         result_arr[i] = x[i] + y[i]
     return result_arr
+
+
+@cuda.jit
+def call_for_kernel(io_arr):
+    thread_x = cuda.threadIdx.x
+    thread_y = cuda.blockIdx.x
+    block_width = cuda.blockDim.x
+    t_position = thread_x + thread_y * block_width
+    if t_position < io_arr.size:
+        io_arr[t_position] *= 2
+
+
+@jit
+def double_loop(io_arr):
+    for i in range(io_arr.size):
+        io_arr[i] *= 2
 
 
 N = 1_000_000
@@ -138,5 +155,24 @@ def main():
         print("  Numba: skipped (numba is not importable)")
 
 
+def kernel_demo():
+    n = 1 << 20
+    a = numpy.arange(n, dtype=numpy.float64)
+    launch = call_for_kernel[(n + 255) // 256, 256]
+    first = time.perf_counter()
+    launch(a)
+    first = time.perf_counter() - first
+    check_exact("call_for_kernel", a, numpy.arange(n, dtype=numpy.float64) * 2)
+    where = ("a GPU" if cuda.is_available() else
+             f"the CPU backend, {get_num_threads()} threads")
+    print(f"\nthe seed's CUDA kernel, {n:,} threads in blocks of 256, on {where}: OK")
+    kernel_time = median_time(lambda: launch(a), REPEATS)
+    double_loop(a)
+    loop_time = median_time(lambda: double_loop(a), REPEATS)
+    print(f"  first launch (compile + run) {fmt(first)}; steady state {fmt(kernel_time)} "
+          f"({kernel_time / n * 1e9:.2f} ns per CUDA thread); the same @jit loop {fmt(loop_time)}")
+
+
 if __name__ == "__main__":
     main()
+    kernel_demo()
