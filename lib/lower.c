@@ -2091,6 +2091,12 @@ static void run_whole_body(Lower *l, void *arg) {
   lo_block(l, &l->f->body);
 }
 
+/* Tells LLVM that 0 <= v < limit. */
+static void assume_below(Lower *l, LLVMValueRef v, int64_t limit) {
+  LLVMValueRef c = LLVMBuildICmp(l->b, LLVMIntULT, v, const_i64(l, limit), "");
+  intrinsic(l, "llvm.assume", NULL, 0, &c, 1);
+}
+
 /* void chunk(ctx, begin, end, thread): blocks [begin, end) of the grid. */
 static LLVMValueRef lo_kernel_chunk(Lower *l, LLVMTypeRef ctxty) {
   LLVMTypeRef params[4] = {l->ptr, l->i64, l->i64, l->i64};
@@ -2112,6 +2118,12 @@ static LLVMValueRef lo_kernel_chunk(Lower *l, LLVMTypeRef ctxty) {
     LLVMValueRef ix[2] = {const_i64(l, 0), const_i64(l, d)};
     l->gdim[d] = LLVMBuildLoad2(l->b, l->i64, LLVMBuildGEP2(l->b, three, LLVMBuildStructGEP2(l->b, lt, l->launch, 0, ""), ix, 2, ""), "");
     l->bdim[d] = LLVMBuildLoad2(l->b, l->i64, LLVMBuildGEP2(l->b, three, LLVMBuildStructGEP2(l->b, lt, l->launch, 1, ""), ix, 2, ""), "");
+  }
+  /* the launch was checked: telling LLVM the ranges lets it prove the
+   * index arithmetic of a kernel non-negative and vectorise across threads */
+  for (int d = 0; d < 3; d++) {
+    assume_below(l, l->bdim[d], 1025);
+    assume_below(l, l->gdim[d], (int64_t)1 << 31);
   }
   l->nthreads = LLVMBuildMul(l->b, LLVMBuildMul(l->b, l->bdim[0], l->bdim[1], ""), l->bdim[2], "nthreads");
   LLVMValueRef *vals = arena_alloc(l->f->arena, sizeof(LLVMValueRef) * (size_t)(l->f->nparams + 1));
@@ -2145,6 +2157,7 @@ static LLVMValueRef lo_kernel_chunk(Lower *l, LLVMTypeRef ctxty) {
   LLVMValueRef rest = LLVMBuildSDiv(l->b, b, l->gdim[0], "");
   l->bid[1] = LLVMBuildSRem(l->b, rest, l->gdim[1], "");
   l->bid[2] = LLVMBuildSDiv(l->b, rest, l->gdim[1], "");
+  for (int d = 0; d < 3; d++) assume_below(l, l->bid[d], (int64_t)1 << 31);
   if (l->fission) {
     LLVMBuildMemSet(l->b, l->done, LLVMConstInt(l->i8, 0, 0), l->nthreads, 1);
     thread_loop(l, init_params, vals);
