@@ -28,5 +28,6 @@ Func *fe_read_function(PyObject *pyfunc, Arena *arena, Diag *diag);
 extern PyTypeObject DispatcherType;
 extern PyTypeObject MemInfoType;
 int disp_init_numpy(void);
+PyObject *disp_compile_ptx(PyObject *module, PyObject *args);
 
 #endif

@@ -823,6 +823,53 @@ static PyObject *dispatcher_launch(Dispatcher *self, PyObject *a) {
   return call_with(self, &PyTuple_GET_ITEM(args, 0), &cfg);
 }
 
+/* compile_ptx(pyfunc, args, cc): a kernel as PTX for compute capability cc
+ * (e.g. 80), args as for _compile. Returns (ptx, "none"). */
+PyObject *disp_compile_ptx(PyObject *module, PyObject *a) {
+  PyObject *func, *args;
+  int cc;
+  if (!PyArg_ParseTuple(a, "O!O!i", &PyFunction_Type, &func, &PyTuple_Type, &args, &cc)) return NULL;
+  const RucheyAPI *api = core_api();
+  if (!api) return NULL;
+  int n = (int)PyTuple_GET_SIZE(args);
+  if (n > MAX_ARGS) return PyErr_Format(PyExc_TypeError, "too many arguments");
+  Arena arena = {0};
+  Diag diag = {0};
+  PyObject *result = NULL;
+  Func *f = fe_read_function(func, &arena, &diag);
+  if (!f) {
+    if (diag.kind) core_raise_diag(&diag, PyUnicode_AsUTF8(((PyCodeObject *)PyFunction_GetCode(func))->co_filename));
+    goto done;
+  }
+  if (f->nparams != n) {
+    PyErr_Format(PyExc_TypeError, "the signature has %d arguments, the function %d", n, f->nparams);
+    goto done;
+  }
+  const Type **argtypes = arena_alloc(&arena, sizeof(Type *) * (size_t)(n ? n : 1));
+  for (int i = 0; i < n; i++) {
+    uint32_t code;
+    if (!describe_code(PyTuple_GET_ITEM(args, i), &code)) goto done;
+    argtypes[i] = code_type(code, &arena);
+  }
+  CompileOptions opts = {.kernel = true, .gpu_cc = cc, .error_model_numpy = true};
+  CompileResult res;
+  bool ok = api->infer(f, argtypes, &opts, &diag);
+  if (ok) {
+    Py_BEGIN_ALLOW_THREADS
+    ok = api->generate(f, &opts, OUT_PTX, &res, &diag);
+    Py_END_ALLOW_THREADS
+  }
+  if (!ok) {
+    core_raise_diag(&diag, f->filename);
+    goto done;
+  }
+  result = Py_BuildValue("(ss)", res.text, "none");
+  free(res.text);
+done:
+  arena_free(&arena);
+  return result;
+}
+
 static PyObject *dispatcher_get(PyObject *self, PyObject *obj, PyObject *type) {
   return Py_NewRef(self);  /* a jitted function stored on a class stays a plain function */
 }

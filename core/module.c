@@ -270,6 +270,7 @@ static PyObject *core_parallel_chunks(PyObject *self, PyObject *arg) {
 }
 
 static PyMethodDef core_methods[] = {
+  {"compile_ptx", disp_compile_ptx, METH_VARARGS, "A kernel as PTX: (pyfunc, argument types, cc)."},
   {"llvm_version", core_llvm_version, METH_NOARGS, "The version of LLVM inside libruchey (loads it)."},
   {"host_cpu", core_host_cpu, METH_NOARGS, "The CPU LLVM compiles for (loads it)."},
   {"get_num_threads", core_get_num_threads, METH_NOARGS,

@@ -295,10 +295,11 @@ typedef struct CompileOptions {
   bool kernel;             /* a @cuda.jit kernel: runs a grid of blocks of threads */
   bool device;             /* a function called from a kernel: the CUDA thread (RtThread) follows its arguments */
   bool debug;              /* kernels: out-of-bounds indexing names the thread */
+  int gpu_cc;              /* OUT_PTX: the compute capability (75 for 7.5); 0 for the CPU */
   bool error_model_numpy;  /* division by zero gives inf/nan instead of raising */
 } CompileOptions;
 
-typedef enum { OUT_JIT, OUT_LLVM_IR, OUT_ASM } OutputKind;
+typedef enum { OUT_JIT, OUT_LLVM_IR, OUT_ASM, OUT_PTX } OutputKind;
 
 
 

@@ -497,6 +497,8 @@ static const Type *ty_cuda(Infer *in, Node *n, const Type **args) {
  * argument types (or says it is this function, recursively). */
 static const Type *ty_jit_call(Infer *in, Node *n, const Type **args) {
   if (!in->opts || !in->opts->resolve) return ty_error(in, n, "calls to other functions are not available here");
+  if (in->opts->gpu_cc)
+    return ty_error(in, n, "calls to device functions are not supported in PTX yet");
   CallTarget *target = arena_alloc(in->f->arena, sizeof(CallTarget));
   Diag inner = {0};
   bool device = in->opts->kernel || in->opts->device;

@@ -49,6 +49,7 @@ typedef struct Lower {
   LLVMValueRef thread;        /* the linear index of the current thread */
   LLVMBasicBlockRef next_thread; /* where a return goes: the next thread */
   bool fission;               /* the kernel has barriers: variables per thread */
+  bool gpu;                   /* lowering for NVPTX: one thread per call, real barriers */
   LLVMValueRef *var_base;     /* fission: each variable's per-thread storage */
   LLVMValueRef done;          /* fission: per-thread "has returned" bytes */
   LLVMValueRef dyn_shared;    /* cuda.shared.array(0, ...) storage */
@@ -155,8 +156,26 @@ static LLVMValueRef call(Lower *l, const char *name, LLVMTypeRef ret, LLVMTypeRe
   return LLVMBuildCall2(l->b, ft, get_fn(l, name, ft), args, n, "");
 }
 
+/* NVPTX has no instructions for these: on the GPU they are libdevice's. */
+static const char *libdevice_name(const char *intrinsic) {
+  static const char *const mapped[][2] = {
+    {"llvm.exp", "exp"}, {"llvm.exp2", "exp2"}, {"llvm.log", "log"}, {"llvm.log2", "log2"},
+    {"llvm.log10", "log10"}, {"llvm.sin", "sin"}, {"llvm.cos", "cos"}, {"llvm.pow", "pow"},
+  };
+  for (size_t i = 0; i < sizeof mapped / sizeof mapped[0]; i++)
+    if (!strcmp(intrinsic, mapped[i][0])) return mapped[i][1];
+  return NULL;
+}
+
 static LLVMValueRef intrinsic(Lower *l, const char *name, LLVMTypeRef *overloads, unsigned no,
                               LLVMValueRef *args, unsigned n) {
+  const char *dev = l->gpu ? libdevice_name(name) : NULL;
+  if (dev) {
+    char buf[32];
+    snprintf(buf, sizeof buf, "__nv_%s%s", dev, overloads[0] == l->f32 ? "f" : "");
+    LLVMTypeRef params[2] = {overloads[0], overloads[0]};
+    return call(l, buf, overloads[0], params, args, n);
+  }
   unsigned id = LLVMLookupIntrinsicID(name, strlen(name));
   LLVMValueRef f = LLVMGetIntrinsicDeclaration(l->m, id, overloads, no);
   return LLVMBuildCall2(l->b, LLVMIntrinsicGetType(l->c, id, overloads, no), f, args, n, "");
@@ -169,6 +188,11 @@ static LLVMValueRef const_string(Lower *l, const char *s) {
 }
 
 static void raise_status(Lower *l, RtStatus status, const char *msg) {
+  if (l->gpu) {  /* a GPU thread cannot raise: stop the kernel, the launch reports it */
+    intrinsic(l, "llvm.trap", NULL, 0, NULL, 0);
+    LLVMBuildUnreachable(l->b);
+    return;
+  }
   for (int i = 0; i < l->ntemps; i++) lo_refcount(l, l->temp_types[i], l->temps[i], false);
   LLVMValueRef text = const_string(l, msg);
   if ((l->opts->kernel || l->opts->device) && l->tid[0]) {  /* say which thread: a GPU could not */
@@ -840,7 +864,7 @@ static LLVMValueRef call_intrinsic2(Lower *l, const char *name, const Type *t, L
 /* A libm function by name: sin for float64, sinf for float32. */
 static LLVMValueRef call_libm(Lower *l, const char *name, const Type *t, LLVMValueRef *args, unsigned n) {
   char buf[32];
-  snprintf(buf, sizeof buf, "%s%s", name, t->kind == TY_F32 ? "f" : "");
+  snprintf(buf, sizeof buf, "%s%s%s", l->gpu ? "__nv_" : "", name, t->kind == TY_F32 ? "f" : "");
   LLVMTypeRef ft = lo_type(l, t), params[2] = {ft, ft};
   LLVMValueRef r = call(l, buf, ft, params, args, n);
   return r;
@@ -1207,7 +1231,9 @@ static LLVMValueRef lo_call(Lower *l, Node *n) {
   case BI_CUDA_BDIM: return l->bdim[n->ival];
   case BI_CUDA_GDIM: return l->gdim[n->ival];
   case BI_CUDA_GRID: case BI_CUDA_GRIDSIZE: return lo_grid(l, n);
-  case BI_CUDA_SYNC: return LLVMGetUndef(l->i8);  /* a segment boundary, placed by lo_kernel_block */
+  case BI_CUDA_SYNC:
+    if (l->gpu) call(l, "llvm.nvvm.barrier0", LLVMVoidTypeInContext(l->c), NULL, NULL, 0);
+    return LLVMGetUndef(l->i8);  /* on the CPU, a segment boundary placed by lo_kernel_block */
   case BI_CUDA_SHARED: case BI_CUDA_LOCAL: return lo_cuda_array(l, n);
   case BI_CUDA_ATOMIC: return lo_atomic(l, n);
   default: return n->op >= BI_MATH ? lo_math(l, n) : lo_alloc_call(l, n);
@@ -1819,14 +1845,20 @@ static Node *cuda_shape(Node *n) {
 
 /* cuda.shared.array / cuda.local.array: storage made at the chunk's entry
  * (see kernel_memory); local arrays under fission have one per thread. */
+static LLVMValueRef gpu_array_data(Lower *l, Node *n, int64_t count);
+
 static LLVMValueRef lo_cuda_array(Lower *l, Node *n) {
   int64_t dims[RC_MAX_NDIM];
   int64_t count = array_elems(n->ty, cuda_shape(n), dims);
   int size = ty_bits(n->ty->elem) / 8;
   LLVMValueRef data = NULL, shape0 = const_i64(l, dims[0]);
+  if (l->gpu) data = gpu_array_data(l, n, count);
   for (int i = 0; i < l->nmem; i++)
     if (l->mem_nodes[i] == n) data = l->mem_base[i];
-  if (n->op == BI_CUDA_SHARED && count == 0) {
+  if (l->gpu) {
+    if (n->op == BI_CUDA_SHARED && count == 0)  /* the launch says how much: no bound known here */
+      shape0 = const_i64(l, INT64_MAX / size);
+  } else if (n->op == BI_CUDA_SHARED && count == 0) {
     data = l->dyn_shared;
     LLVMValueRef bytes = LLVMBuildLoad2(l->b, l->i64, LLVMBuildStructGEP2(l->b, launch_type(l), l->launch, 2, ""), "");
     shape0 = LLVMBuildSDiv(l->b, bytes, const_i64(l, size), "");
@@ -2215,6 +2247,94 @@ static void lo_kernel(Lower *l) {
   LLVMBuildRet(l->b, const_i32(l, RT_OK));
 }
 
+/* ---------------------------------------------------------------- kernels on the GPU (NVPTX) */
+
+/* On the GPU a kernel is one function run by every thread: thread indices
+ * are special registers, syncthreads is bar.sync, shared arrays are globals
+ * in address space 3, local arrays allocas. Arrays arrive as (data,
+ * shape..., strides...) parameters. */
+
+static LLVMValueRef sreg(Lower *l, const char *reg, int axis) {
+  char name[64];
+  snprintf(name, sizeof name, "llvm.nvvm.read.ptx.sreg.%s.%c", reg, "xyz"[axis]);
+  return LLVMBuildZExt(l->b, call(l, name, l->i32, NULL, NULL, 0), l->i64, "");
+}
+
+static LLVMValueRef gpu_array_data(Lower *l, Node *n, int64_t count) {
+  LLVMTypeRef elem = lo_storage_type(l, n->ty->elem);
+  if (n->op == BI_CUDA_LOCAL)
+    return LLVMBuildArrayAlloca(l->b, elem, const_i64(l, count), "local");
+  LLVMTypeRef ty = LLVMArrayType2(elem, (uint64_t)count);
+  LLVMValueRef g = LLVMAddGlobalInAddressSpace(l->m, ty, count ? "shared" : "dynshared", 3);
+  if (count) {  /* one per call site */
+    LLVMSetInitializer(g, LLVMGetUndef(ty));
+    LLVMSetLinkage(g, LLVMInternalLinkage);
+  } else {  /* extern: sized by the launch */
+    LLVMSetLinkage(g, LLVMExternalLinkage);
+  }
+  LLVMSetAlignment(g, 16);
+  return LLVMBuildAddrSpaceCast(l->b, g, l->ptr, "");
+}
+
+/* Parameters: scalars as themselves, arrays as data, shape[ndim], strides[ndim]. */
+static LLVMTypeRef gpu_kernel_type(Lower *l) {
+  LLVMTypeRef params[256];
+  unsigned np = 0;
+  for (int v = 0; v < l->f->nparams && np < 240; v++) {
+    const Type *t = l->f->var_types[v];
+    if (t->kind != TY_ARRAY) {
+      params[np++] = lo_type(l, t);
+      continue;
+    }
+    params[np++] = l->ptr;
+    for (int d = 0; d < 2 * t->ndim; d++) params[np++] = l->i64;
+  }
+  return LLVMFunctionType(LLVMVoidTypeInContext(l->c), params, np, 0);
+}
+
+static void lo_gpu_kernel(Lower *l, const char *symbol) {
+  l->fn = LLVMAddFunction(l->m, symbol, gpu_kernel_type(l));
+  LLVMSetFunctionCallConv(l->fn, 71);  /* PTX_Kernel: an entry point, not a .func */
+  LLVMBasicBlockRef entry = new_block(l, "entry");
+  l->exit_bb = new_block(l, "exit");
+  l->next_thread = l->exit_bb;  /* return: this thread is done */
+  position(l, entry);
+  l->status = entry_alloca(l, l->i32, "status");
+  for (int d = 0; d < 3; d++) {
+    l->tid[d] = sreg(l, "tid", d);
+    l->bid[d] = sreg(l, "ctaid", d);
+    l->bdim[d] = sreg(l, "ntid", d);
+    l->gdim[d] = sreg(l, "nctaid", d);
+  }
+  l->slots = arena_alloc(l->f->arena, sizeof(LLVMValueRef) * (size_t)(l->f->nvars ? l->f->nvars : 1));
+  unsigned p = 0;
+  for (int v = 0; v < l->f->nvars; v++) {
+    const Type *t = l->f->var_types[v];
+    if (!t) continue;
+    l->slots[v] = entry_alloca(l, lo_type(l, t), l->f->var_names[v]);
+    if (v >= l->f->nparams) continue;
+    LLVMValueRef val;
+    if (t->kind != TY_ARRAY) {
+      val = LLVMGetParam(l->fn, p++);
+    } else {
+      val = LLVMConstNull(lo_type(l, t));
+      val = LLVMBuildInsertValue(l->b, val, LLVMGetParam(l->fn, p++), 2, "");
+      for (unsigned f = 3; f < 5; f++)
+        for (int d = 0; d < t->ndim; d++) {
+          unsigned path[2] = {f, (unsigned)d};
+          LLVMValueRef agg = LLVMBuildExtractValue(l->b, val, path[0], "");
+          agg = LLVMBuildInsertValue(l->b, agg, LLVMGetParam(l->fn, p++), path[1], "");
+          val = LLVMBuildInsertValue(l->b, val, agg, f, "");
+        }
+    }
+    LLVMBuildStore(l->b, val, l->slots[v]);
+  }
+  lo_block(l, &l->f->body);
+  if (!terminated(l)) LLVMBuildBr(l->b, l->exit_bb);
+  position(l, l->exit_bb);
+  LLVMBuildRetVoid(l->b);
+}
+
 /* ---------------------------------------------------------------- the function */
 
 /* The exit block: release every local that can hold arrays, return status. */
@@ -2281,6 +2401,12 @@ LLVMModuleRef lo_function(Func *f, const CompileOptions *opts, LLVMContextRef c,
   lo_init(&l, c);
   l.m = LLVMModuleCreateWithNameInContext(f->name, c);
   l.b = LLVMCreateBuilderInContext(c);
+  if (opts->gpu_cc) {
+    l.gpu = true;
+    lo_gpu_kernel(&l, symbol);
+    LLVMDisposeBuilder(l.b);
+    return l.m;
+  }
   LLVMTypeRef params[2] = {l.ptr, l.ptr};
   l.fn = LLVMAddFunction(l.m, symbol, LLVMFunctionType(l.i32, params, 2, 0));
   for (unsigned i = 0; i < 2; i++) {

@@ -11,6 +11,9 @@
 LLVMModuleRef lo_function(Func *f, const CompileOptions *opts, LLVMContextRef c, const char *symbol,
                           CompileResult *res);
 
+/* ptx.c: a kernel typed with opts->gpu_cc, as PTX text in res->text. */
+bool ptx_generate(Func *f, const CompileOptions *opts, CompileResult *res, Diag *d);
+
 /* parallel.c: how each variable is treated in a prange loop. */
 typedef enum { PAR_UNUSED, PAR_SHARED, PAR_PRIVATE, PAR_REDUCTION } ParKind;
 

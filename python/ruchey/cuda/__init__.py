@@ -25,6 +25,7 @@ from ruchey.cuda.devicearray import (DeviceNDArray, device_array, device_array_l
 from ruchey.cuda.intrinsics import (atomic, blockDim, blockIdx, grid, gridDim, gridsize, local,
                                     shared, syncthreads, threadIdx)
 from ruchey.cuda.kernels import CUDADispatcher, jit
+from ruchey.cuda.ptx import compile_ptx, compile_ptx_for_current_device
 from ruchey.cuda.runtime import (CPUBackendDevice, CudaSupportError, Event, Stream, close,
                                  default_stream, detect, event, event_elapsed_time,
                                  get_current_device, is_available, legacy_default_stream,
@@ -32,7 +33,7 @@ from ruchey.cuda.runtime import (CPUBackendDevice, CudaSupportError, Event, Stre
                                  synchronize)
 
 __all__ = [
-    "jit", "CUDADispatcher",
+    "jit", "CUDADispatcher", "compile_ptx", "compile_ptx_for_current_device",
     "threadIdx", "blockIdx", "blockDim", "gridDim", "grid", "gridsize", "syncthreads",
     "shared", "local", "atomic",
     "to_device", "device_array", "device_array_like", "DeviceNDArray", "is_cuda_array",

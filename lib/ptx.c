@@ -1,0 +1,141 @@
+/* ptx.c — kernels to PTX through LLVM's NVPTX backend.
+ *
+ * The kernel is lowered for the GPU (lower.c, lo_gpu_kernel), linked with
+ * the libdevice functions it calls, optimised at O3 for the chosen
+ * compute capability and printed as PTX. LLVM 19 emits up to sm_90 (newer
+ * devices JIT-compile sm_90 PTX); CUDA 13's ptxas starts at sm_75.
+ */
+#include <pthread.h>
+#include <stdio.h>
+
+#include <llvm-c/Analysis.h>
+#include <llvm-c/BitReader.h>
+#include <llvm-c/Linker.h>
+#include <llvm-c/Target.h>
+#include <llvm-c/TargetMachine.h>
+#include <llvm-c/Transforms/PassBuilder.h>
+
+#include "stages.h"
+
+#define NVPTX_TRIPLE "nvptx64-nvidia-cuda"
+
+static pthread_once_t nvptx_once = PTHREAD_ONCE_INIT;
+
+static void nvptx_start(void) {
+  LLVMInitializeNVPTXTargetInfo();
+  LLVMInitializeNVPTXTarget();
+  LLVMInitializeNVPTXTargetMC();
+  LLVMInitializeNVPTXAsmPrinter();
+}
+
+static bool fail(Diag *d, const char *fmt, const char *detail) {
+  d->kind = DIAG_INTERNAL;
+  snprintf(d->msg, sizeof d->msg, fmt, detail);
+  return false;
+}
+
+/* Compute capabilities below 7.5 are refused by current ptxas; above 9.0
+ * LLVM 19 has no target, and sm_90 PTX runs there through the driver. */
+static int clamp_cc(int cc) { return cc < 75 ? 75 : cc > 90 ? 90 : cc; }
+
+static LLVMTargetMachineRef nvptx_tm(int cc, Diag *d) {
+  pthread_once(&nvptx_once, nvptx_start);
+  LLVMTargetRef target;
+  char *msg = NULL;
+  if (LLVMGetTargetFromTriple(NVPTX_TRIPLE, &target, &msg)) {
+    fail(d, "no NVPTX target in this LLVM: %s", msg);
+    LLVMDisposeMessage(msg);
+    return NULL;
+  }
+  char cpu[16];
+  snprintf(cpu, sizeof cpu, "sm_%d", clamp_cc(cc));
+  return LLVMCreateTargetMachine(target, NVPTX_TRIPLE, cpu, "", LLVMCodeGenLevelAggressive,
+                                 LLVMRelocDefault, LLVMCodeModelDefault);
+}
+
+/* libdevice.10.bc from the CUDA toolkit: $CUDA_HOME first, then the
+ * standard location. */
+static LLVMMemoryBufferRef read_libdevice(Diag *d) {
+  const char *home = getenv("CUDA_HOME");
+  char path[4096];
+  const char *bases[] = {home, "/usr/local/cuda"};
+  for (int i = 0; i < 2; i++) {
+    if (!bases[i]) continue;
+    snprintf(path, sizeof path, "%s/nvvm/libdevice/libdevice.10.bc", bases[i]);
+    LLVMMemoryBufferRef buf;
+    char *msg = NULL;
+    if (!LLVMCreateMemoryBufferWithContentsOfFile(path, &buf, &msg)) return buf;
+    LLVMDisposeMessage(msg);
+  }
+  fail(d, "%s", "libdevice.10.bc not found: set CUDA_HOME to the CUDA toolkit");
+  return NULL;
+}
+
+static bool calls_libdevice(LLVMModuleRef m) {
+  for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f))
+    if (LLVMIsDeclaration(f) && !strncmp(LLVMGetValueName(f), "__nv_", 5)) return true;
+  return false;
+}
+
+/* Links the libdevice functions the kernel calls. Making every libdevice
+ * function linkonce_odr first lets the linker take only what is used. */
+static bool link_libdevice(LLVMModuleRef m, Diag *d) {
+  if (!calls_libdevice(m)) return true;
+  LLVMMemoryBufferRef buf = read_libdevice(d);
+  if (!buf) return false;
+  LLVMModuleRef lib;
+  bool bad = LLVMParseBitcodeInContext2(LLVMGetModuleContext(m), buf, &lib);
+  LLVMDisposeMemoryBuffer(buf);
+  if (bad) return fail(d, "%s", "libdevice.10.bc could not be read");
+  for (LLVMValueRef f = LLVMGetFirstFunction(lib); f; f = LLVMGetNextFunction(f))
+    if (!LLVMIsDeclaration(f)) LLVMSetLinkage(f, LLVMLinkOnceODRLinkage);
+  LLVMSetTarget(lib, NVPTX_TRIPLE);
+  LLVMSetDataLayout(lib, LLVMGetDataLayoutStr(m));
+  if (LLVMLinkModules2(m, lib)) return fail(d, "%s", "linking libdevice failed");
+  /* NVVMReflect (inside O3) reads this: no flush-to-zero of denormals */
+  LLVMContextRef c = LLVMGetModuleContext(m);
+  LLVMAddModuleFlag(m, LLVMModuleFlagBehaviorOverride, "nvvm-reflect-ftz", 16,
+                    LLVMValueAsMetadata(LLVMConstInt(LLVMInt32TypeInContext(c), 0, 0)));
+  return true;
+}
+
+bool ptx_generate(Func *f, const CompileOptions *opts, CompileResult *res, Diag *d) {
+  LLVMTargetMachineRef tm = nvptx_tm(opts->gpu_cc, d);
+  if (!tm) return false;
+  LLVMContextRef c = LLVMContextCreate();
+  LLVMModuleRef m = lo_function(f, opts, c, f->name, res);
+  LLVMSetTarget(m, NVPTX_TRIPLE);
+  LLVMTargetDataRef layout = LLVMCreateTargetDataLayout(tm);
+  LLVMSetModuleDataLayout(m, layout);
+  LLVMDisposeTargetData(layout);
+  char *msg = NULL;
+  bool ok = !LLVMVerifyModule(m, LLVMReturnStatusAction, &msg) || fail(d, "internal error: invalid LLVM IR: %s", msg);
+  LLVMDisposeMessage(msg);
+  ok = ok && link_libdevice(m, d);
+  if (ok) {
+    LLVMPassBuilderOptionsRef po = LLVMCreatePassBuilderOptions();
+    LLVMErrorRef err = LLVMRunPasses(m, "default<O3>", tm, po);
+    LLVMDisposePassBuilderOptions(po);
+    if (err) {
+      char *text = LLVMGetErrorMessage(err);
+      ok = fail(d, "LLVM optimisation failed: %s", text);
+      LLVMDisposeErrorMessage(text);
+    }
+  }
+  LLVMMemoryBufferRef buf = NULL;
+  if (ok && LLVMTargetMachineEmitToMemoryBuffer(tm, m, LLVMAssemblyFile, &msg, &buf)) {
+    ok = fail(d, "PTX generation failed: %s", msg);
+    LLVMDisposeMessage(msg);
+  }
+  if (ok) {
+    size_t n = LLVMGetBufferSize(buf);
+    res->text = malloc(n + 1);
+    memcpy(res->text, LLVMGetBufferStart(buf), n);
+    res->text[n] = 0;
+    LLVMDisposeMemoryBuffer(buf);
+  }
+  LLVMDisposeModule(m);
+  LLVMContextDispose(c);
+  LLVMDisposeTargetMachine(tm);
+  return ok;
+}
