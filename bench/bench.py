@@ -1,363 +1,466 @@
-"""Benchmarks: ruchey vs Numba vs pure Python vs NumPy.
+"""Benchmarks: ruchey vs Numba vs NumPy vs C vs pure Python.
 
-    python3 bench/bench.py [--quick] [--json PATH]
+    python3 bench/bench.py [--quick] [--json PATH] [--png PATH] [--only K,...]
 
-Prints a table of medians with ratios and PASS/FAIL against the project
-targets, and writes every figure (with raw samples and machine info) as JSON.
+Kernels (bench/kernels.py, each written once as plain Python) are compiled
+from the identical source by ruchey and by Numba and run beside a
+NumPy-vectorised version (bench/specs.py), a C version (bench/kernels.c,
+gcc -O3 -march=native, called through ctypes) and CPython itself.  Every
+implementation's result is checked against pure Python (and NumPy) before it
+is timed.  Measured:
 
-To add a benchmark, write a function taking a Context and returning a list
-of Rows, and decorate it with @benchmark; targets refer to rows by key.
+  - steady state: median seconds per call after warm-up, per kernel;
+  - first call: compile + run in a fresh interpreter, per kernel;
+  - import time beyond NumPy, memory added by import + one compile;
+  - call overhead for the common argument shapes;
+  - threads (bench/threads.py): a parallel prange reduction against its
+    serial loop, first-call latency of parallel=True, the pool's wake-up +
+    join cost and the overhead of a small prange.
+
+Prints tables and PASS/FAIL against the performance targets, writes every
+figure (raw samples, machine, failures with their error text) as JSON and a
+PNG chart of the ratios.  A kernel a compiler fails on is a recorded failure,
+not an abort.
 """
 import argparse
+import copy
 import datetime
 import importlib
-import inspect
-import json
 import os
 import platform
-import statistics
-import subprocess
 import sys
-import tempfile
-import time
-import timeit
-from dataclasses import asdict, dataclass, field
+import traceback
+from dataclasses import asdict, dataclass
 from pathlib import Path
 
-import numpy
+# NumPy's matmul runs on OpenBLAS, whose threads busy-wait after each call;
+# on a small shared machine they steal the CPU from whatever is timed next
+# (matmul's figures swung 3x between runs).  One BLAS thread keeps every
+# column steady; the choice is in the JSON's settings.
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
-REPO_ROOT = Path(__file__).resolve().parents[1]
+import numpy  # noqa: E402 - after the environment above
+
+import cbuild
+import jitload
+import report
+import specs
+import threads
+from timing import REPO_ROOT, ChildError, geomean, round_robin, run_child
+
 DEFAULT_JSON = REPO_ROOT / "bench" / "results" / "bench.json"
+DEFAULT_PNG = REPO_ROOT / "bench" / "results" / "ratios.png"
+JITS = ("ruchey", "numba")
+IMPLEMENTATIONS = ("ruchey", "numba", "numpy", "c")   # timed at full size
 
-# Let a source checkout find its in-tree ruchey; an installed ruchey still
-# wins because the checkout is appended after site-packages.  Child scripts
-# repeat this so they import the same ruchey as this process.
-sys.path.append(str(REPO_ROOT))
-
-COLUMNS = ("ruchey", "numba", "numpy", "python")
-RATIOS = {  # name -> (numerator column, denominator column)
-    "ruchey/numba": ("ruchey", "numba"),
-    "ruchey/numpy": ("ruchey", "numpy"),
-    "python/ruchey": ("python", "ruchey"),
-}
-STEADY_N = 1_000_000
-FIRST_CALL_N = 1000
-
-
-# --- the functions under test (also the source the child processes compile)
-
-def arr_sum(x, y):
-    result_arr = numpy.empty_like(x)
-    for i in range(len(x)):
-        result_arr[i] = x[i] + y[i]
-    return result_arr
-
-
-def add(a, b):
-    return a + b
-
-
-# --- configuration and results
 
 @dataclass(frozen=True)
 class Settings:
+    kernel_budget_s: float = 4.0       # steady-state time per kernel, all columns
+    min_rounds: int = 7
+    max_rounds: int = 51
+    python_repeats: int = 3
+    first_call_repeats: int = 3
     import_repeats: int = 11
-    first_call_repeats: int = 7
-    steady_repeats: int = 51
-    python_n: int = 100_000      # pure Python runs ~0.2 us/element
-    python_repeats: int = 5
+    memory_repeats: int = 3
     overhead_calls: int = 100_000
     overhead_samples: int = 7
+    threads_budget_s: float = 8.0            # the 1e7 reduction, all columns
+    threads_overhead_budget_s: float = 2.0   # each tiny-prange comparison
+    threads_first_call_repeats: int = 5
 
 
-# Keeps the subprocess repeat counts at the required minimums (7 and 5).
-QUICK = Settings(import_repeats=7, first_call_repeats=5, steady_repeats=15,
-                 python_n=20_000, python_repeats=3, overhead_calls=20_000,
-                 overhead_samples=5)
+QUICK = Settings(kernel_budget_s=1.0, min_rounds=5, max_rounds=21,
+                 python_repeats=1, first_call_repeats=1, import_repeats=5,
+                 memory_repeats=1, overhead_calls=20_000, overhead_samples=5,
+                 threads_budget_s=3.0, threads_overhead_budget_s=0.5,
+                 threads_first_call_repeats=3)
 
 
-@dataclass
-class Compiler:
-    """A JIT under test: `module.decorator` is applied to plain functions."""
-    label: str
-    decorator: str
-    module: object = None
-    missing: str = None          # why the module could not be imported
+class Run:
+    """Everything measured, and every failure, in one place."""
 
-    def jit(self, fn):
-        return getattr(self.module, self.decorator)(fn)
+    def __init__(self, settings):
+        self.settings = settings
+        self.jits = {}            # label -> kernels module jitted by it
+        self.missing = {}         # label -> why it is unavailable
+        self.c_lib = None
+        self.c_command = None
+        self.failures = []        # dicts: kernel, implementation, phase, error
+        self.kernels = []         # dicts, one per kernel
+        self.processes = {}       # import_time / memory figures
+        self.overhead = []        # dicts, one per argument shape
+        self.threads = {}         # bench/threads.py's section
 
+    def fail(self, kernel, implementation, phase, error):
+        self.failures.append(dict(kernel=kernel, implementation=implementation,
+                                  phase=phase, error=error.strip()))
+        print(f"  FAILED {kernel}/{implementation} ({phase}): "
+              f"{error.strip().splitlines()[0]}", file=sys.stderr, flush=True)
 
-@dataclass
-class Row:
-    key: str                     # stable id, used by targets and the JSON
-    label: str                   # what the table shows
-    values: dict                 # column -> median seconds (None = n/a)
-    samples: dict = field(default_factory=dict)  # column -> raw seconds
-    note: str = ""               # printed under the table
-
-    def ratio(self, name):
-        top, bottom = (self.values.get(c) for c in RATIOS[name])
-        return top / bottom if top is not None and bottom else None
-
-
-@dataclass
-class Context:
-    settings: Settings
-    compilers: list
-    errors: list = field(default_factory=list)
-
-    def available(self):
-        return [c for c in self.compilers if c.module is not None]
+    def failed(self, kernel, implementation):
+        return any(f["kernel"] == kernel and f["implementation"] == implementation
+                   for f in self.failures)
 
 
-@dataclass(frozen=True)
-class Target:
-    description: str
-    row_key: str
-    ratio: str
-    op: str                      # "<=" or ">="
-    threshold: float
-
-    def verdict(self, rows_by_key):
-        row = rows_by_key.get(self.row_key)
-        value = row.ratio(self.ratio) if row else None
-        if value is None:
-            return value, "n/a"
-        ok = value <= self.threshold if self.op == "<=" else value >= self.threshold
-        return value, "PASS" if ok else "FAIL"
+def error_text(exc):
+    return f"{type(exc).__name__}: {exc}"
 
 
-TARGETS = [
-    Target("arr_sum 1e6: >= 100x faster than pure Python",
-           "arr_sum_steady", "python/ruchey", ">=", 100),
-    Target("arr_sum 1e6: <= 1.1x NumPy x+y",
-           "arr_sum_steady", "ruchey/numpy", "<=", 1.1),
-    Target("first call: <= 1/10 of numba's",
-           "first_call", "ruchey/numba", "<=", 0.1),
-    Target("import beyond numpy: <= 1/10 of numba's",
-           "import_time", "ruchey/numba", "<=", 0.1),
-]
+# --- steady state ------------------------------------------------------------
+
+def fresh(args):
+    """A deep copy, for kernels that update their array arguments."""
+    return copy.deepcopy(args)
 
 
-# --- shared timing helpers
-
-def median_per_call(stmt, namespace, number, repeats):
-    """Median seconds per execution of `stmt`, timeit-style (GC off)."""
-    timer = timeit.Timer(stmt, globals=namespace)
-    samples = [t / number for t in timer.repeat(repeat=repeats, number=number)]
-    return statistics.median(samples), samples
-
-
-def run_child(source, repeats):
-    """Run `source` as a script in `repeats` fresh interpreters.
-
-    The script is written to a file (not passed with -c) so that a JIT that
-    reads function source through `inspect` works.  Each child prints one
-    JSON object on its last stdout line; the parent adds the wall time of
-    the whole process as "process_wall_s".
-    """
-    with tempfile.TemporaryDirectory() as tmp:
-        script = Path(tmp) / "child.py"
-        script.write_text(source)
-        results = []
-        for _ in range(repeats):
-            start = time.perf_counter()
-            proc = subprocess.run([sys.executable, str(script)],
-                                  capture_output=True, text=True)
-            wall = time.perf_counter() - start
-            if proc.returncode != 0:
-                # The last stderr line names the exception; enough for a table.
-                last = (proc.stderr.strip().splitlines() or ["no stderr"])[-1]
-                raise RuntimeError(f"child exited {proc.returncode}: {last}")
-            result = json.loads(proc.stdout.strip().splitlines()[-1])
-            result["process_wall_s"] = wall
-            results.append(result)
-        return results
+def implementations(run, kernel):
+    """label -> callable, for everything that runs this kernel at full size."""
+    impls = {}
+    for label, module in run.jits.items():
+        impls[label] = getattr(module, kernel.name)
+    if kernel.numpy is not None:
+        impls["numpy"] = kernel.numpy
+    if run.c_lib is not None:
+        impls["c"] = kernel.c(run.c_lib)
+    return impls
 
 
-def for_each_compiler(ctx, case, measure):
-    """Return {label: measure(compiler)} for each importable JIT.
+def steady_kernel(run, kernel, python_module):
+    s = run.settings
+    name = kernel.name
+    print(f"running {name} ...", file=sys.stderr, flush=True)
+    small = kernel.make_args(kernel.python_size)
+    full = kernel.make_args(kernel.size)
+    reference_small = specs.outputs(*_call(getattr(python_module, name), small))
+    reference_full = (specs.outputs(*_call(kernel.numpy, full))
+                      if kernel.numpy is not None else None)
+    if kernel.python_size == kernel.size:
+        reference_full = reference_small
 
-    A failure is recorded rather than raised, so one broken case does not
-    hide the other figures while the compiler is under development.
-    """
-    results = {}
-    for compiler in ctx.available():
+    timed = {}
+    for label, fn in implementations(run, kernel).items():
         try:
-            results[compiler.label] = measure(compiler)
-        except Exception as exc:  # noqa: BLE001 - reported in output + JSON
-            ctx.errors.append(f"{case}/{compiler.label}: {exc}")
-    return results
+            # The first call compiles; checked at the reduced size against
+            # pure Python, at the full size against NumPy (itself checked).
+            problem = specs.mismatch(specs.outputs(*_call(fn, small)),
+                                     reference_small)
+            if problem is None and reference_full is not None:
+                got = specs.outputs(*_call(fn, full))
+                problem = specs.mismatch(got, reference_full)
+                if problem:
+                    problem = "at full size: " + problem
+            if problem:
+                run.fail(name, label, "check", "wrong result: " + problem)
+                continue
+        except Exception as exc:  # noqa: BLE001 - a failure is a table entry
+            run.fail(name, label, "compile/run", error_text(exc)
+                     if label not in JITS else _jit_error(exc))
+            continue
+        timed[label] = fn
+
+    row = dict(kernel=name, size=kernel.describe(kernel.size),
+               python_size=kernel.describe(kernel.python_size),
+               numpy_note=kernel.numpy_note, values={}, samples={})
+    if timed:
+        calls = {label: (lambda fn=fn: fn(*full)) for label, fn in timed.items()}
+        values, samples = round_robin(calls, s.kernel_budget_s, s.min_rounds,
+                                      s.max_rounds)
+        row["values"].update(values)
+        row["samples"].update(samples)
+        row["rounds"] = len(next(iter(samples.values())))
+
+    # Pure Python at the reduced size, scaled by the work ratio.
+    py_fn = getattr(python_module, name)
+    scale = kernel.work(kernel.size) / kernel.work(kernel.python_size)
+    values, samples = round_robin({"python": lambda: py_fn(*small)}, 0.0,
+                                  s.python_repeats, s.python_repeats,
+                                  warmup=False)
+    row["values"]["python"] = values["python"] * scale
+    row["samples"]["python"] = [t * scale for t in samples["python"]]
+    row["python_scale"] = scale
+    run.kernels.append(row)
 
 
-def measure_each(ctx, case, measure):
-    """Like for_each_compiler, for measure(compiler) -> (median, samples)."""
-    results = for_each_compiler(ctx, case, measure)
-    return ({label: r[0] for label, r in results.items()},
-            {label: r[1] for label, r in results.items()})
+def _call(fn, args):
+    args = fresh(args)
+    return fn(*args), args
 
 
-def child_row(key, label, runs, result_key, note=""):
-    """A Row of medians of `result_key` over each column's child results."""
-    samples = {column: [r[result_key] for r in results]
-               for column, results in runs.items()}
-    values = {column: statistics.median(s) for column, s in samples.items()}
-    return Row(key, label, values, samples, note)
+def _jit_error(exc):
+    text = error_text(exc)
+    if not str(exc).strip():
+        text += "\n" + traceback.format_exc(limit=3)
+    return text
 
 
-def random_pair(n):
-    rng = numpy.random.default_rng(0)
-    return rng.random(n), rng.random(n)
+# --- first call in a fresh process ------------------------------------------
+
+FIRST_CALL_CHILD = """\
+import numpy
+import {label}
+import jitload, specs
+kernel = specs.BY_NAME[{name!r}]
+args = kernel.make_args(kernel.python_size)
+fn = getattr(jitload.load({label!r}), {name!r})
+start = time.perf_counter()
+fn(*args)
+done = time.perf_counter()
+print(json.dumps(dict(first_call_s=done - start)))
+"""
 
 
-# --- benchmark registry
+def first_calls(run):
+    for row in run.kernels:
+        name = row["kernel"]
+        print(f"first call of {name} ...", file=sys.stderr, flush=True)
+        row["first_call"], row["first_call_samples"] = {}, {}
+        for label in run.jits:
+            if run.failed(name, label):
+                continue           # already recorded; it would fail again
+            try:
+                results = run_child(FIRST_CALL_CHILD.format(label=label, name=name),
+                                    run.settings.first_call_repeats)
+            except ChildError as exc:
+                run.fail(name, label, "first call", str(exc))
+                continue
+            samples = [r["first_call_s"] for r in results]
+            row["first_call_samples"][label] = samples
+            row["first_call"][label] = sorted(samples)[len(samples) // 2]
 
-BENCHMARKS = []
 
-
-def benchmark(fn):
-    BENCHMARKS.append(fn)
-    return fn
-
+# --- process figures ----------------------------------------------------------
 
 IMPORT_CHILD = """\
-import json, sys, time
-sys.path.append({repo_root!r})
 start = time.perf_counter()
 import numpy
 numpy_done = time.perf_counter()
-import {module}
+import {label}
 module_done = time.perf_counter()
 print(json.dumps(dict(numpy_s=numpy_done - start,
                       module_s=module_done - numpy_done)))
 """
 
+MEMORY_CHILD = """\
+import os, resource
 
-@benchmark
-def import_time(ctx):
-    runs = for_each_compiler(ctx, "import_time", lambda compiler: run_child(
-        IMPORT_CHILD.format(repo_root=str(REPO_ROOT), module=compiler.label),
-        ctx.settings.import_repeats))
-    row = child_row("import_time", "import, beyond numpy (s)", runs,
-                    "module_s",
-                    note="import: fresh interpreter per sample; the numpy "
-                         "column is numpy's own import time, for scale")
-    numpy_samples = [r["numpy_s"] for results in runs.values() for r in results]
-    if numpy_samples:
-        row.values["numpy"] = statistics.median(numpy_samples)
-        row.samples["numpy"] = numpy_samples
-    return [row]
+# ru_maxrss survives execve on Linux: a child of this (large) suite starts
+# with the suite's high-water mark.  A process forked here gets a fresh one,
+# starting from this small interpreter's size.
+pid = os.fork()
+if pid:
+    sys.exit(os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1]))
 
-
-FIRST_CALL_CHILD = """\
-import json, sys, time
-sys.path.append({repo_root!r})
-start = time.perf_counter()
 import numpy
-from {module} import {decorator}
-imported = time.perf_counter()
+import kernels
 
-@{decorator}
-{function_source}
-rng = numpy.random.default_rng(0)
-x, y = rng.random({n}), rng.random({n})
-call_start = time.perf_counter()
-result = arr_sum(x, y)
-call_done = time.perf_counter()
-if not numpy.array_equal(result, x + y):
-    sys.exit("arr_sum returned a wrong result")
-print(json.dumps(dict(import_s=imported - start,
-                      first_call_s=call_done - call_start,
-                      total_s=call_done - start)))
+def max_rss():
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+
+def status(field):   # VmRSS (now) and VmHWM (peak) of this address space
+    with open("/proc/self/status") as f:
+        for line in f:
+            if line.startswith(field + ":"):
+                return int(line.split()[1]) * 1024
+
+x = numpy.random.default_rng(0).random(1000)
+base_max, base, base_hwm = max_rss(), status("VmRSS"), status("VmHWM")
+from {label} import njit
+imported_max = max_rss()
+f = njit(kernels.arr_sum)
+f(x, x)
+done_max, done, done_hwm = max_rss(), status("VmRSS"), status("VmHWM")
+print(json.dumps(dict(import_max_rss=imported_max - base_max,
+                      added_max_rss=done_max - base_max,
+                      added_hwm=done_hwm - base_hwm, added_rss=done - base,
+                      base_max_rss=base_max)), flush=True)
 """
 
 
-@benchmark
-def first_call(ctx):
-    def measure(compiler):
-        source = FIRST_CALL_CHILD.format(
-            repo_root=str(REPO_ROOT), module=compiler.label,
-            decorator=compiler.decorator, n=FIRST_CALL_N,
-            function_source=inspect.getsource(arr_sum))
-        return run_child(source, ctx.settings.first_call_repeats)
+def median(values):
+    values = sorted(values)
+    n = len(values)
+    return (values[n // 2] + values[(n - 1) // 2]) / 2
 
-    runs = for_each_compiler(ctx, "first_call", measure)
-    return [
-        child_row("first_call", f"arr_sum first call, n={FIRST_CALL_N} (s)",
-                  runs, "first_call_s",
-                  note="first call: fresh interpreter per sample; includes "
-                       "compilation"),
-        child_row("first_call_total", "import numpy+jit + first call (s)",
-                  runs, "total_s"),
-        child_row("first_call_process", "whole process wall time (s)",
-                  runs, "process_wall_s",
-                  note="process wall time: interpreter start to exit, "
-                       "measured by the parent"),
+
+def process_figures(run):
+    s = run.settings
+    imports, memory = {}, {}
+    for label in run.jits:
+        print(f"import time and memory of {label} ...", file=sys.stderr,
+              flush=True)
+        try:
+            results = run_child(IMPORT_CHILD.format(label=label), s.import_repeats)
+            imports[label] = dict(
+                median_s=median([r["module_s"] for r in results]),
+                samples=[r["module_s"] for r in results],
+                numpy_median_s=median([r["numpy_s"] for r in results]))
+        except ChildError as exc:
+            run.fail("import", label, "import", str(exc))
+        try:
+            results = run_child(MEMORY_CHILD.format(label=label), s.memory_repeats)
+            memory[label] = {key: median([r[key] for r in results])
+                             for key in results[0] if key != "process_wall_s"}
+            memory[label]["samples"] = [r["added_max_rss"] for r in results]
+        except ChildError as exc:
+            run.fail("memory", label, "import + compile arr_sum", str(exc))
+    run.processes = dict(import_time=imports, memory=memory)
+
+
+# --- call overhead ---------------------------------------------------------------
+
+def overhead_shapes():
+    a, b, c = (numpy.zeros(10) for _ in range(3))
+    return [  # (label, function in kernels.py, arguments)
+        ("f()", "call_none", ()),
+        ("f(1)", "call_int", (1,)),
+        ("f(1.0, 2)", "call_float_int", (1.0, 2)),
+        ("f(a)  one array", "call_array", (a,)),
+        ("f(a, b, c)  three arrays", "call_three_arrays", (a, b, c)),
+        ("f(a) -> new array", "call_array_out", (a,)),
     ]
 
 
-@benchmark
-def arr_sum_steady(ctx):
-    s = ctx.settings
-    x, y = random_pair(STEADY_N)
-    expected = x + y
-
-    def measure(compiler):
-        fn = compiler.jit(arr_sum)
-        # The first call compiles; it also proves the result is right.
-        if not numpy.array_equal(fn(x, y), expected):
-            raise RuntimeError("arr_sum returned a wrong result")
-        return median_per_call("fn(x, y)", {"fn": fn, "x": x, "y": y},
-                               1, s.steady_repeats)
-
-    values, samples = measure_each(ctx, "arr_sum_steady", measure)
-    values["numpy"], samples["numpy"] = median_per_call(
-        "x + y", {"x": x, "y": y}, 1, s.steady_repeats)
-
-    # Pure Python is linear in n: time a prefix and scale it up.
-    scale = STEADY_N / s.python_n
-    px, py = x[:s.python_n], y[:s.python_n]
-    median, raw = median_per_call("fn(x, y)", {"fn": arr_sum, "x": px, "y": py},
-                                  1, s.python_repeats)
-    values["python"] = median * scale
-    samples["python"] = [t * scale for t in raw]
-    return [Row("arr_sum_steady", f"arr_sum n={STEADY_N:,} steady (s)",
-                values, samples,
-                note=f"arr_sum steady: python column timed at "
-                     f"n={s.python_n:,} and scaled x{scale:g}")]
-
-
-@benchmark
-def call_overhead(ctx):
-    s = ctx.settings
-    x1, y1 = random_pair(1)
-
-    def overhead_row(key, label, fn, args, numpy_stmt=None):
-        namespace = {"fn": fn, "a": args[0], "b": args[1]}
-
-        def measure(compiler):
-            namespace["jitted"] = compiler.jit(fn)
-            namespace["jitted"](*args)  # compile outside the timed loop
-            return median_per_call("jitted(a, b)", namespace,
-                                   s.overhead_calls, s.overhead_samples)
-
-        values, samples = measure_each(ctx, key, measure)
-        values["python"], samples["python"] = median_per_call(
-            "fn(a, b)", namespace, s.overhead_calls, s.overhead_samples)
-        if numpy_stmt:
-            values["numpy"], samples["numpy"] = median_per_call(
-                numpy_stmt, namespace, s.overhead_calls, s.overhead_samples)
-        return Row(key, label, values, samples)
-
-    return [
-        overhead_row("call_add", "call add(1, 2) (s/call)", add, (1, 2)),
-        overhead_row("call_arr_sum_1", "call arr_sum n=1 (s/call)",
-                     arr_sum, (x1, y1), numpy_stmt="a + b"),
-    ]
+def call_overhead(run, python_module):
+    s = run.settings
+    print("call overhead ...", file=sys.stderr, flush=True)
+    for shape, name, args in overhead_shapes():
+        calls = {}
+        for label, module in list(run.jits.items()) + [("python", python_module)]:
+            fn = getattr(module, name)
+            try:
+                fn(*args)                      # compile outside the timing
+            except Exception as exc:  # noqa: BLE001
+                run.fail(name, label, "call overhead", _jit_error(exc))
+                continue
+            calls[label] = (fn, args)
+        # timeit-style: a loop of `overhead_calls` direct calls per sample,
+        # samples alternating between columns; the same loop without the
+        # call ("loop") is timed alongside and subtracted
+        loops = {label: _overhead_loop(fn, args) for label, (fn, args) in calls.items()}
+        loops["loop"] = _overhead_loop(None, args)
+        samples = {label: [] for label in loops}
+        for _ in range(s.overhead_samples):
+            for label, loop in loops.items():
+                samples[label].append(loop(s.overhead_calls) / s.overhead_calls)
+        empty = median(samples.pop("loop"))
+        run.overhead.append(dict(
+            shape=shape, function=name, loop_s=empty,
+            values={k: max(median(v) - empty, 0.0) for k, v in samples.items()},
+            gross=({k: median(v) for k, v in samples.items()}),
+            samples=samples))
 
 
-# --- machine info, output
+def _overhead_loop(fn, args):
+    """A timer of n calls fn(*args), with the arguments as locals (no
+    unpacking in the loop), as timeit compiles it; fn=None times the loop
+    alone."""
+    names = [f"a{i}" for i in range(len(args))]
+    body = f"fn({', '.join(names)})" if fn is not None else "pass"
+    source = (f"def loop(n, fn, {', '.join(names) + ', ' if names else ''}"
+              f"perf_counter=__import__('time').perf_counter):\n"
+              f"    start = perf_counter()\n"
+              f"    for _ in range(n):\n"
+              f"        {body}\n"
+              f"    return perf_counter() - start\n")
+    namespace = {}
+    exec(source, namespace)
+    loop = namespace["loop"]
+
+    def timed(n):
+        import gc
+        enabled = gc.isenabled()
+        gc.disable()
+        try:
+            return loop(n, fn, *args)
+        finally:
+            if enabled:
+                gc.enable()
+    return timed
+
+
+# --- targets ---------------------------------------------------------------------
+
+def ratio(top, bottom):
+    return top / bottom if top is not None and bottom else None
+
+
+def targets(run):
+    """[(description, value, op, threshold, verdict, detail)]"""
+    out = []
+
+    def add(description, value, op, threshold, detail=""):
+        if value is None:
+            verdict = "n/a"
+        else:
+            ok = value <= threshold if op == "<=" else value >= threshold
+            verdict = "PASS" if ok else "FAIL"
+        out.append(dict(description=description, value=value, op=op,
+                        threshold=threshold, verdict=verdict, detail=detail))
+
+    n_kernels = len(specs.KERNELS)
+    vs_numba = {r["kernel"]: ratio(r["values"].get("ruchey"), r["values"].get("numba"))
+                for r in run.kernels}
+    vs_c = {r["kernel"]: ratio(r["values"].get("ruchey"), r["values"].get("c"))
+            for r in run.kernels}
+    first = {r["kernel"]: ratio(r.get("first_call", {}).get("ruchey"),
+                                r.get("first_call", {}).get("numba"))
+             for r in run.kernels}
+
+    def over(d):
+        got = {k: v for k, v in d.items() if v is not None}
+        return got, f"over {len(got)} of {n_kernels} kernels"
+
+    got, detail = over(vs_numba)
+    add("steady state: geometric mean <= 1.0x Numba", geomean(got.values()),
+        "<=", 1.0, detail)
+    got_c, detail_c = over(vs_c)
+    add("steady state: geometric mean <= 1.05x C", geomean(got_c.values()),
+        "<=", 1.05, detail_c)
+    worst = max(got, key=got.get) if got else None
+    add("steady state: no kernel worse than 1.2x Numba",
+        got[worst] if worst else None, "<=", 1.2,
+        f"worst: {worst}; {detail}" if worst else detail)
+    got_f, detail_f = over(first)
+    worst_f = max(got_f, key=got_f.get) if got_f else None
+    add("first call: every kernel <= 1/10 of Numba's",
+        got_f[worst_f] if worst_f else None, "<=", 0.1,
+        f"worst: {worst_f}; {detail_f}" if worst_f else detail_f)
+    shapes = {o["shape"]: ratio(o["values"].get("ruchey"), o["values"].get("numba"))
+              for o in run.overhead}
+    shapes = {k: v for k, v in shapes.items() if v is not None}
+    worst_s = max(shapes, key=shapes.get) if shapes else None
+    add("call overhead: <= 0.6x Numba's for every argument shape",
+        shapes[worst_s] if worst_s else None, "<=", 0.6,
+        f"worst: {worst_s}" if worst_s else "")
+    memory = run.processes.get("memory", {})
+    add("memory added by import + one compile <= 0.5x Numba's",
+        ratio(memory.get("ruchey", {}).get("added_max_rss"),
+              memory.get("numba", {}).get("added_max_rss")), "<=", 0.5,
+        "max RSS, fresh process, beyond numpy")
+    imports = run.processes.get("import_time", {})
+    add("import beyond numpy: <= 1/10 of Numba's",
+        ratio(imports.get("ruchey", {}).get("median_s"),
+              imports.get("numba", {}).get("median_s")), "<=", 0.1)
+    arr_sum = next((r for r in run.kernels if r["kernel"] == "arr_sum"), None)
+    if arr_sum:
+        v = arr_sum["values"]
+        add("arr_sum 1e6: >= 100x faster than pure Python",
+            ratio(v.get("python"), v.get("ruchey")), ">=", 100)
+        add("arr_sum 1e6: <= 1.1x NumPy x+y",
+            ratio(v.get("ruchey"), v.get("numpy")), "<=", 1.1)
+    if "ruchey" in run.jits:
+        broken = sorted({f["kernel"] for f in run.failures
+                         if f["implementation"] == "ruchey"
+                         and f["kernel"] in specs.BY_NAME})
+        add("every kernel compiles and matches the reference",
+            float(n_kernels - len(broken)), ">=", float(n_kernels),
+            f"failing: {', '.join(broken)}" if broken else "")
+    threads.targets(run, add, ratio)
+    return out
+
+
+# --- main ------------------------------------------------------------------------
 
 def cpu_model():
     try:
@@ -370,115 +473,82 @@ def cpu_model():
     return platform.processor() or platform.machine()
 
 
-def machine_info(compilers):
-    info = {
-        "cpu_model": cpu_model(),
-        "nproc": os.cpu_count(),
-        "usable_cpus": len(os.sched_getaffinity(0)),
-        "platform": platform.platform(),
-        "python": platform.python_version(),
-        "numpy": numpy.__version__,
-    }
-    for c in compilers:
-        info[c.label] = (getattr(c.module, "__version__", "unknown")
-                         if c.module else None)
+def machine_info(run):
+    info = dict(cpu_model=cpu_model(), nproc=os.cpu_count(),
+                usable_cpus=len(os.sched_getaffinity(0)),
+                platform=platform.platform(), python=platform.python_version(),
+                numpy=numpy.__version__, c_compiler=cbuild.compiler_version(),
+                c_command=run.c_command)
+    for label in JITS:
+        module = sys.modules.get(label)
+        info[label] = getattr(module, "__version__", "unknown") if module else None
     return info
 
 
-def load_compilers():
-    compilers = []
-    for label, decorator in (("ruchey", "jit"), ("numba", "njit")):
-        compiler = Compiler(label, decorator)
+def load(run, only):
+    for label in JITS:
         try:
-            compiler.module = importlib.import_module(label)
+            importlib.import_module(label)
+            run.jits[label] = jitload.load(label)
         except ImportError as exc:
-            compiler.missing = str(exc)
-        compilers.append(compiler)
-    return compilers
-
-
-def fmt_seconds(seconds):
-    if seconds is None:
-        return "n/a"
-    for scale, unit in ((1, "s"), (1e-3, "ms"), (1e-6, "us"), (1e-9, "ns")):
-        shown = f"{seconds / scale:.3g}"
-        # Compare the rounded figure so 999.7 ns shows as "1 us".
-        if float(shown) >= 1 or unit == "ns":
-            return f"{shown} {unit}"
-
-
-def fmt_ratio(value):
-    return "n/a" if value is None else f"{value:.3g}x"
-
-
-def print_table(machine, rows, verdicts, ctx):
-    print(f"machine: {machine['cpu_model']}, {machine['nproc']} cpus; "
-          f"python {machine['python']}, numpy {machine['numpy']}, "
-          f"ruchey {machine['ruchey'] or 'n/a'}, "
-          f"numba {machine['numba'] or 'n/a'}")
-    header = (f"{'benchmark':<36}" + "".join(f"{c:>10}" for c in COLUMNS)
-              + "".join(f"{r:>15}" for r in RATIOS))
-    print("\n" + header + "\n" + "-" * len(header))
-    for row in rows:
-        print(f"{row.label:<36}"
-              + "".join(f"{fmt_seconds(row.values.get(c)):>10}" for c in COLUMNS)
-              + "".join(f"{fmt_ratio(row.ratio(r)):>15}" for r in RATIOS))
-    print("\nnotes:")
-    for row in rows:
-        if row.note:
-            print(f"  {row.note}")
-    for compiler in ctx.compilers:
-        if compiler.missing:
-            print(f"  {compiler.label}: n/a ({compiler.missing})")
-    for error in ctx.errors:
-        print(f"  ERROR {error}")
-    print("\ntargets:")
-    for target, (value, verdict) in verdicts:
-        print(f"  {verdict:<5} {target.description:<46} "
-              f"{target.ratio} = {fmt_ratio(value)} "
-              f"(target {target.op} {target.threshold:g})")
-
-
-def write_json(path, machine, settings, rows, verdicts, ctx):
-    path.parent.mkdir(parents=True, exist_ok=True)
-    report = {
-        "timestamp": datetime.datetime.now(datetime.timezone.utc).isoformat(),
-        "machine": machine,
-        "settings": asdict(settings),
-        "unit": "seconds (per call for call_* rows)",
-        "rows": [dict(asdict(row), ratios={r: row.ratio(r) for r in RATIOS})
-                 for row in rows],
-        "targets": [dict(asdict(t), value=value, verdict=verdict)
-                    for t, (value, verdict) in verdicts],
-        "unavailable": {c.label: c.missing for c in ctx.compilers if c.missing},
-        "errors": ctx.errors,
-    }
-    path.write_text(json.dumps(report, indent=2) + "\n")
+            run.missing[label] = str(exc)
+    try:
+        run.c_lib, run.c_command = cbuild.build()
+    except (RuntimeError, OSError) as exc:
+        run.missing["c"] = str(exc)
+    kernels = specs.KERNELS
+    if only:
+        unknown = set(only) - set(specs.BY_NAME) - {"threads"}
+        if unknown:
+            sys.exit(f"unknown kernel(s): {', '.join(sorted(unknown))}")
+        kernels = [k for k in kernels if k.name in only]
+    return kernels
 
 
 def parse_args():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true",
-                        help="fewer repeats (subprocess minimums still apply)")
+                        help="fewer repeats and shorter time budgets "
+                             "(same sizes)")
     parser.add_argument("--json", type=Path, default=DEFAULT_JSON,
                         help=f"output path (default: {DEFAULT_JSON})")
+    parser.add_argument("--png", type=Path, default=DEFAULT_PNG,
+                        help=f"chart path (default: {DEFAULT_PNG})")
+    parser.add_argument("--only", type=lambda s: s.split(","), default=None,
+                        help="comma-separated kernel names, 'threads' for "
+                             "the threads section (default: all)")
     return parser.parse_args()
 
 
 def main():
     args = parse_args()
     settings = QUICK if args.quick else Settings()
-    ctx = Context(settings, load_compilers())
-    rows = []
-    for bench in BENCHMARKS:
-        print(f"running {bench.__name__} ...", file=sys.stderr, flush=True)
-        rows += bench(ctx)
-    rows_by_key = {row.key: row for row in rows}
-    verdicts = [(t, t.verdict(rows_by_key)) for t in TARGETS]
-    machine = machine_info(ctx.compilers)
-    print_table(machine, rows, verdicts, ctx)
-    write_json(args.json, machine, settings, rows, verdicts, ctx)
+    run = Run(settings)
+    start = datetime.datetime.now(datetime.timezone.utc)
+    kernels = load(run, args.only)
+    python_module = jitload.load(None)
+    for kernel in kernels:
+        steady_kernel(run, kernel, python_module)
+    call_overhead(run, python_module)
+    first_calls(run)
+    process_figures(run)
+    if not args.only or "threads" in args.only:
+        threads.measure(run, {label: sys.modules[label] for label in run.jits})
+    verdicts = targets(run)
+    machine = machine_info(run)
+    elapsed = (datetime.datetime.now(datetime.timezone.utc) - start).total_seconds()
+    report.print_report(machine, run, verdicts)
+    report.write_json(args.json, machine,
+                      dict(asdict(settings), quick=args.quick,
+                           OPENBLAS_NUM_THREADS=os.environ["OPENBLAS_NUM_THREADS"]),
+                      run, verdicts, start, elapsed)
     print(f"\nJSON written to {args.json}")
+    try:
+        report.write_chart(args.png, run, verdicts)
+        print(f"chart written to {args.png}")
+    except ImportError as exc:
+        print(f"no chart: {exc} (pip install matplotlib)")
+    print(f"total {elapsed:.0f} s")
 
 
 if __name__ == "__main__":

@@ -440,9 +440,38 @@ static bool fe_bind_jit_call(Fe *fe, PyObject *e, Node *n, PyObject *disp) {
   return ok;
 }
 
+/* a.copy(): the one array method compiled so far, as numpy.copy(a). */
+static Node *fe_method_call(Fe *fe, PyObject *e, PyObject *func) {
+  PyObject *attr = field(func, "attr"), *value = field(func, "value");
+  PyObject *args = field(e, "args"), *kws = field(e, "keywords");
+  Node *n = NULL;
+  if (strcmp(PyUnicode_AsUTF8(attr), "copy") || PyList_GET_SIZE(args) || PyList_GET_SIZE(kws)) {
+    fe_error(fe, e, "the method '%s' is not supported in compiled code (of array methods, copy() is)",
+             PyUnicode_AsUTF8(attr));
+  } else {
+    n = new_node(fe, N_CALL, e);
+    n->op = BI_COPY;
+    n->list = new_list(fe, 1);
+    if (!(n->list.items[0] = fe_expr(fe, value))) n = NULL;
+  }
+  Py_DECREF(attr); Py_DECREF(value); Py_DECREF(args); Py_DECREF(kws);
+  return n;
+}
+
 static Node *fe_call(Fe *fe, PyObject *e) {
   PyObject *func = field(e, "func");
   PyObject *obj = static_object(fe, func);
+  if (!obj && is_kind(func, "Attribute")) {
+    PyObject *base = field(func, "value");
+    PyObject *base_obj = static_object(fe, base);
+    Py_DECREF(base);
+    if (!base_obj) {  /* a method of a value */
+      Node *n = fe_method_call(fe, e, func);
+      Py_DECREF(func);
+      return n;
+    }
+    Py_DECREF(base_obj);
+  }
   bool is_jit = obj && PyObject_TypeCheck(obj, &DispatcherType);
   int axis = 0;
   int builtin = is_jit ? BI_JIT : obj ? core_builtin_id(obj, &axis) : -1;
@@ -510,12 +539,12 @@ static Node *fe_attribute(Fe *fe, PyObject *e) {
     Py_DECREF(obj);
     return n;
   }
-  static const char *const names[] = {"shape", "size", "ndim", "dtype"};
+  static const char *const names[] = {"shape", "size", "ndim", "dtype", "T"};
   PyObject *attr = field(e, "attr"), *v = field(e, "value");
   const char *name = PyUnicode_AsUTF8(attr);
   Node *n = new_node(fe, N_ATTR, e);
   n->op = -1;
-  for (int i = 0; i < 4; i++)
+  for (int i = 0; i < 5; i++)
     if (strcmp(name, names[i]) == 0) n->op = i;
   if (n->op < 0)
     n = fe_error(fe, e, "attribute '%s' is not supported", name);

@@ -100,7 +100,7 @@ static PyObject *builtin_table(void) {
     {"ruchey", "prange", BI_PRANGE},
     {"numpy", "empty", BI_NP_EMPTY}, {"numpy", "zeros", BI_NP_ZEROS}, {"numpy", "ones", BI_NP_ONES},
     {"numpy", "empty_like", BI_NP_EMPTY_LIKE}, {"numpy", "zeros_like", BI_NP_ZEROS_LIKE},
-    {"numpy", "ones_like", BI_NP_ONES_LIKE}, {"numpy", "arange", BI_NP_ARANGE},
+    {"numpy", "ones_like", BI_NP_ONES_LIKE}, {"numpy", "arange", BI_NP_ARANGE}, {"numpy", "copy", BI_COPY},
     {"numpy", "abs", BI_NP + MF_NPABS},
   };
   static const char *const math_names[MF_COUNT] = {

@@ -206,6 +206,7 @@ typedef enum {
   BI_RANGE, BI_PRANGE, BI_LEN, BI_ABS, BI_MIN, BI_MAX, BI_INT, BI_FLOAT, BI_BOOL, BI_ROUND,
   BI_NP_EMPTY, BI_NP_ZEROS, BI_NP_ONES,
   BI_NP_EMPTY_LIKE, BI_NP_ZEROS_LIKE, BI_NP_ONES_LIKE, BI_NP_ARANGE,
+  BI_COPY,                       /* numpy.copy(a), a.copy() */
   BI_JIT,                        /* a call to another ruchey function: Node.callee */
   /* CUDA kernels (ruchey.cuda): ival is the axis (0-2) or the atomic op */
   BI_CUDA_TID, BI_CUDA_BID, BI_CUDA_BDIM, BI_CUDA_GDIM,
@@ -216,7 +217,7 @@ typedef enum {
   BI_COUNT = BI_NP + MF_COUNT
 } Builtin;
 
-typedef enum { ATTR_SHAPE, ATTR_SIZE, ATTR_NDIM, ATTR_DTYPE } AttrId;
+typedef enum { ATTR_SHAPE, ATTR_SIZE, ATTR_NDIM, ATTR_DTYPE, ATTR_T } AttrId;
 
 typedef enum { ATOM_ADD, ATOM_SUB, ATOM_MAX, ATOM_MIN, ATOM_EXCH, ATOM_CAS } AtomicOp;
 

@@ -305,7 +305,7 @@ static const Type *ty_attr(Infer *in, Node *n) {
   char b[128];
   if (!base) return NULL;
   if (base->kind != TY_ARRAY)
-    return ty_error(in, n, "%s has no attribute 'shape', 'size', 'ndim' or 'dtype'", tname(base, b));
+    return ty_error(in, n, "%s has no attribute 'shape', 'size', 'ndim', 'dtype' or 'T'", tname(base, b));
   switch (n->op) {
   case ATTR_SHAPE: {
     const Type *f[RC_MAX_NDIM];
@@ -313,6 +313,12 @@ static const Type *ty_attr(Infer *in, Node *n) {
     return ty_tuple(in, base->ndim, f);
   }
   case ATTR_DTYPE: return ty_dtype(in, base->elem);
+  case ATTR_T: {  /* the transpose: a view with the dimensions reversed */
+    char layout = base->ndim < 2 ? base->layout : base->layout == 'C' ? 'F' : base->layout == 'F' ? 'C' : 'A';
+    Type *t = (Type *)ty_array(in, base->elem, base->ndim, layout);
+    t->readonly = base->readonly;
+    return t;
+  }
   default: return TYS(TY_I64);
   }
 }
@@ -376,7 +382,7 @@ bad:
 static const char *const builtin_names[BI_MATH] = {
   "range", "prange", "len", "abs", "min", "max", "int", "float", "bool", "round",
   "numpy.empty", "numpy.zeros", "numpy.ones",
-  "numpy.empty_like", "numpy.zeros_like", "numpy.ones_like", "numpy.arange",
+  "numpy.empty_like", "numpy.zeros_like", "numpy.ones_like", "numpy.arange", "copy",
   "a ruchey function",
   "cuda.threadIdx", "cuda.blockIdx", "cuda.blockDim", "cuda.gridDim", "cuda.grid", "cuda.gridsize",
   "cuda.syncthreads", "cuda.shared.array", "cuda.local.array", "cuda.atomic",
@@ -530,6 +536,12 @@ static const Type *ty_call(Infer *in, Node *n) {
     if (n->op >= BI_CUDA_TID && n->op <= BI_CUDA_ATOMIC) return ty_cuda(in, n, args);
     switch (n->op) {
     case BI_NP_ARANGE: return ty_arange(in, n, args);
+    case BI_COPY:
+      if (n->list.len != 1 || n->kw.len || args[0]->kind != TY_ARRAY)
+        return ty_error(in, n, "copy() copies one array");
+      if (in->opts && in->opts->kernel)
+        return ty_error(in, n, "kernels cannot allocate arrays: use cuda.local.array or cuda.shared.array");
+      return ty_array(in, args[0]->elem, args[0]->ndim, 'C');
     case BI_JIT: return ty_jit_call(in, n, args);
     case BI_CAST:
       if (n->list.len != 1 || n->kw.len) return ty_error(in, n, "a NumPy scalar type takes one argument");
@@ -639,6 +651,9 @@ static void ty_store(Infer *in, Node *target, const Type *t, Node *at) {
       ty_error(in, target, "tuples are immutable");
     } else if (target->lhs->ty->readonly) {
       ty_error(in, target, "cannot write to a read-only array");
+    } else if (elem->kind == TY_ARRAY) {  /* a view: filled with a scalar, or copied into */
+      if (!ty_is_scalar(t) && !(t->kind == TY_ARRAY && t->ndim == elem->ndim))
+        ty_error(in, at, "cannot store %s into %s", tname(t, b1), tname(elem, b2));
     } else if (!ty_is_scalar(t)) {
       ty_error(in, at, "cannot store %s into an element of %s", tname(t, b1),
                tname(target->lhs->ty, b2));

@@ -62,6 +62,7 @@ typedef struct Lower {
 static LLVMValueRef lo_expr(Lower *l, Node *n);
 static void lo_block(Lower *l, NodeList *b);
 static LLVMValueRef range_count(Lower *l, LLVMValueRef start, LLVMValueRef stop, LLVMValueRef step);
+static void lo_store_view(Lower *l, Node *target, const Type *t, LLVMValueRef v);
 static void lo_refcount(Lower *l, const Type *t, LLVMValueRef v, bool inc);
 static void lo_stmt(Lower *l, Node *n);
 static LLVMValueRef lo_grid(Lower *l, Node *n);
@@ -278,7 +279,8 @@ static void lo_refcount(Lower *l, const Type *t, LLVMValueRef v, bool inc) {
 /* Whether evaluating n yields a new reference (an allocation, a tuple or
  * conditional built from owned parts) rather than a borrowed one. */
 static bool is_fresh(const Node *n) {
-  if (n->kind == N_INDEX) return n->ty->kind == TY_ARRAY;  /* a view holds its own reference */
+  /* a view holds its own reference */
+  if (n->kind == N_INDEX || n->kind == N_ATTR) return n->ty->kind == TY_ARRAY;
   return n->kind == N_CALL || n->kind == N_TUPLE || n->kind == N_IFEXP || n->kind == N_BOOLOP;
 }
 
@@ -1024,13 +1026,27 @@ static LLVMValueRef lo_python_int(Lower *l, Node *arg) {
   raise_if(l, fcmp(l, LLVMRealUNO, x, x), RT_ERR_VALUE, "cannot convert float NaN to integer");
   raise_if(l, fcmp(l, LLVMRealOEQ, call_intrinsic1(l, "llvm.fabs", t, x), fconst(l, t, INFINITY)),
            RT_ERR_OVERFLOW, "cannot convert float infinity to integer");
+  /* the common case converts directly; only values past int64 take the
+   * (slow, fmod) wrapping path */
+  LLVMValueRef fits = LLVMBuildAnd(l->b, fcmp(l, LLVMRealOLT, x, fconst(l, t, 9223372036854775808.0)),
+                                   fcmp(l, LLVMRealOGE, x, fconst(l, t, -9223372036854775808.0)), "");
+  LLVMBasicBlockRef pre = LLVMGetInsertBlock(l->b), wrap = new_block(l, "int.wrap"), done = new_block(l, "int.done");
+  LLVMValueRef direct = LLVMBuildFPToSI(l->b, LLVMBuildSelect(l->b, fits, x, fconst(l, t, 0), ""), l->i64, "");
+  LLVMBuildCondBr(l->b, fits, done, wrap);
+  position(l, wrap);
   LLVMValueRef tr = call_intrinsic1(l, "llvm.trunc", t, x);
   LLVMValueRef w = LLVMBuildFRem(l->b, tr, fconst(l, t, 18446744073709551616.0), "");
   w = LLVMBuildSelect(l->b, fcmp(l, LLVMRealOGE, w, fconst(l, t, 9223372036854775808.0)),
                       LLVMBuildFSub(l->b, w, fconst(l, t, 18446744073709551616.0), ""), w, "");
   w = LLVMBuildSelect(l->b, fcmp(l, LLVMRealOLT, w, fconst(l, t, -9223372036854775808.0)),
                       LLVMBuildFAdd(l->b, w, fconst(l, t, 18446744073709551616.0), ""), w, "");
-  return LLVMBuildFPToSI(l->b, w, l->i64, "");
+  LLVMValueRef wrapped = LLVMBuildFPToSI(l->b, w, l->i64, "");
+  LLVMBasicBlockRef wrap_end = LLVMGetInsertBlock(l->b);
+  LLVMBuildBr(l->b, done);
+  position(l, done);
+  LLVMValueRef r = LLVMBuildPhi(l->b, l->i64, "int");
+  LLVMAddIncoming(r, (LLVMValueRef[]){direct, wrapped}, (LLVMBasicBlockRef[]){pre, wrap_end}, 2);
+  return r;
 }
 
 /* round(x) to the nearest int, halves to even; round(x, nd) keeps the type. */
@@ -1116,6 +1132,89 @@ static LLVMValueRef lo_arange(Lower *l, Node *n) {
   LLVMAddIncoming(i, in_v, in_b, 2);
   position(l, done);
   return a;
+}
+
+typedef void (*ElementBody)(Lower *l, LLVMValueRef *idx, void *arg);
+
+/* Runs body for every index of an array of the given shape, in C order. */
+static void for_each_index(Lower *l, int ndim, LLVMValueRef *shape, ElementBody body, void *arg) {
+  LLVMValueRef idx[RC_MAX_NDIM], counters[RC_MAX_NDIM];
+  if (ndim == 0) {  /* a 0-d array has one element */
+    body(l, idx, arg);
+    return;
+  }
+  LLVMBasicBlockRef heads[RC_MAX_NDIM], latches[RC_MAX_NDIM] = {NULL}, done = new_block(l, "each.done");
+  for (int d = 0; d < ndim; d++) {
+    counters[d] = entry_alloca(l, l->i64, "k");
+    LLVMBuildStore(l->b, const_i64(l, 0), counters[d]);
+    heads[d] = new_block(l, "each");
+    latches[d] = new_block(l, "each.next");
+    LLVMBuildBr(l->b, heads[d]);
+    position(l, heads[d]);
+    idx[d] = LLVMBuildLoad2(l->b, l->i64, counters[d], "");
+    LLVMBasicBlockRef inner = new_block(l, "each.body");
+    LLVMBuildCondBr(l->b, LLVMBuildICmp(l->b, LLVMIntSLT, idx[d], shape[d], ""), inner, d ? latches[d - 1] : done);
+    position(l, inner);
+  }
+  body(l, idx, arg);
+  LLVMBuildBr(l->b, latches[ndim - 1]);
+  for (int d = ndim - 1; d >= 0; d--) {
+    position(l, latches[d]);
+    LLVMBuildStore(l->b, LLVMBuildAdd(l->b, LLVMBuildLoad2(l->b, l->i64, counters[d], ""), const_i64(l, 1), ""), counters[d]);
+    if (d + 1 < ndim) LLVMBuildStore(l->b, const_i64(l, 0), counters[d + 1]);
+    LLVMBuildBr(l->b, heads[d]);
+  }
+  position(l, done);
+}
+
+typedef struct CopyArgs {
+  const Type *from, *to;
+  LLVMValueRef src, dst, scalar;  /* scalar: a value to fill with instead of src */
+} CopyArgs;
+
+static void copy_element(Lower *l, LLVMValueRef *idx, void *arg) {
+  CopyArgs *c = arg;
+  LLVMValueRef v = c->scalar ? c->scalar
+                             : lo_convert(l, lo_load_scalar(l, c->from->elem, lo_element_addr(l, c->from, c->src, idx)),
+                                          c->from->elem, c->to->elem);
+  lo_store_scalar(l, c->to->elem, lo_element_addr(l, c->to, c->dst, idx), v);
+}
+
+/* a.copy(): a new C-contiguous array; contiguous sources are one memcpy,
+ * others a loop over every element. */
+static LLVMValueRef lo_copy(Lower *l, Node *n) {
+  Node *arg = n->list.items[0];
+  const Type *st = arg->ty;
+  LLVMValueRef src = lo_expr(l, arg), shape[RC_MAX_NDIM];
+  for (int d = 0; d < st->ndim; d++) shape[d] = arr_shape(l, src, d);
+  LLVMValueRef dst = lo_alloc_array(l, n->ty, shape, -1);
+  if (st->layout == 'C') {
+    LLVMValueRef bytes = const_i64(l, ty_bits(st->elem) / 8);
+    for (int d = 0; d < st->ndim; d++) bytes = LLVMBuildMul(l->b, bytes, shape[d], "");
+    LLVMBuildMemCpy(l->b, LLVMBuildExtractValue(l->b, dst, 2, ""), 1, LLVMBuildExtractValue(l->b, src, 2, ""), 1, bytes);
+  } else {
+    for_each_index(l, st->ndim, shape, copy_element, &(CopyArgs){st, n->ty, src, dst, NULL});
+  }
+  lo_done_with(l, arg, src);
+  return dst;
+}
+
+/* view[...] = value: a scalar fills the view; an array of the same shape is
+ * copied into it element by element (shapes checked). */
+static void lo_store_view(Lower *l, Node *target, const Type *t, LLVMValueRef v) {
+  const Type *vt = target->ty;
+  LLVMValueRef view = lo_expr(l, target), shape[RC_MAX_NDIM];
+  for (int d = 0; d < vt->ndim; d++) shape[d] = arr_shape(l, view, d);
+  if (t->kind == TY_ARRAY) {
+    LLVMValueRef bad = LLVMConstInt(l->i1, 0, 0);
+    for (int d = 0; d < vt->ndim; d++)
+      bad = LLVMBuildOr(l->b, bad, LLVMBuildICmp(l->b, LLVMIntNE, shape[d], arr_shape(l, v, d), ""), "");
+    raise_if(l, bad, RT_ERR_VALUE, "could not broadcast: the shapes differ");
+    for_each_index(l, vt->ndim, shape, copy_element, &(CopyArgs){t, vt, v, view, NULL});
+  } else {
+    for_each_index(l, vt->ndim, shape, copy_element, &(CopyArgs){NULL, vt, NULL, view, lo_convert(l, v, t, vt->elem)});
+  }
+  lo_done_with(l, target, view);
 }
 
 /* A call to another ruchey function through the entry ABI: arguments in
@@ -1224,6 +1323,7 @@ static LLVMValueRef lo_call(Lower *l, Node *n) {
   case BI_ROUND: return lo_round(l, n);
   case BI_RANGE: case BI_PRANGE: return LLVMGetUndef(l->i8);  /* only reached through lo_for */
   case BI_NP_ARANGE: return lo_arange(l, n);
+  case BI_COPY: return lo_copy(l, n);
   case BI_CAST: return lo_expr_as(l, n->list.items[0], n->ty);
   case BI_JIT: return lo_jit_call(l, n);
   case BI_CUDA_TID: return l->tid[n->ival];
@@ -1246,6 +1346,19 @@ static LLVMValueRef lo_attr(Lower *l, Node *n) {
   const Type *t = n->lhs->ty;
   if (n->op == ATTR_NDIM || n->op == ATTR_DTYPE) return const_i64(l, t->ndim);
   LLVMValueRef a = lo_expr(l, n->lhs), r;
+  if (n->op == ATTR_T) {
+    r = a;
+    for (int d = 0; d < t->ndim; d++) {
+      unsigned s3[2] = {3, (unsigned)(t->ndim - 1 - d)}, s4[2] = {4, (unsigned)(t->ndim - 1 - d)};
+      LLVMValueRef shp = LLVMBuildExtractValue(l->b, r, 3, ""), str = LLVMBuildExtractValue(l->b, r, 4, "");
+      shp = LLVMBuildInsertValue(l->b, shp, arr_shape(l, a, d), s3[1], "");
+      str = LLVMBuildInsertValue(l->b, str, arr_stride(l, t, a, d), s4[1], "");
+      r = LLVMBuildInsertValue(l->b, LLVMBuildInsertValue(l->b, r, shp, 3, ""), str, 4, "");
+    }
+    lo_refcount(l, n->ty, r, true);
+    lo_done_with(l, n->lhs, a);
+    return r;
+  }
   if (n->op == ATTR_SHAPE) {
     r = LLVMGetUndef(lo_type(l, n->ty));
     for (int d = 0; d < t->ndim; d++)
@@ -1387,6 +1500,9 @@ static void lo_store(Lower *l, Node *target, const Type *t, LLVMValueRef v) {
     LLVMValueRef slot = l->slots[target->var];
     if (has_arrays(vt)) lo_refcount(l, vt, LLVMBuildLoad2(l->b, lo_type(l, vt), slot, ""), false);
     LLVMBuildStore(l->b, lo_convert(l, v, t, vt), slot);
+  } else if (target->kind == N_INDEX && target->ty->kind == TY_ARRAY) {
+    lo_store_view(l, target, t, v);
+    if (has_arrays(t)) lo_refcount(l, t, v, false);  /* the stored value was owned */
   } else if (target->kind == N_INDEX) {
     LLVMValueRef base;
     LLVMValueRef addr = lo_index_addr(l, target, &base);
@@ -1800,6 +1916,11 @@ static void lo_parallel_for(Lower *l, Node *n, const ParPlan *plan) {
     LLVMBuildStore(l->b, LLVMBuildLoad2(l->b, lo_type(l, t), accslot, ""), l->slots[v]);
   }
   intrinsic(l, "llvm.stackrestore", ptrov, 1, &sp, 1);
+  /* the loop variable ends at the last value, as after a serial loop */
+  LLVMValueRef ran = LLVMBuildICmp(l->b, LLVMIntSGT, trips, const_i64(l, 0), "");
+  LLVMValueRef last = LLVMBuildAdd(l->b, start, LLVMBuildMul(l->b, LLVMBuildSub(l->b, trips, const_i64(l, 1), ""), step, ""), "");
+  LLVMValueRef var = l->slots[n->lhs->var];
+  LLVMBuildStore(l->b, LLVMBuildSelect(l->b, ran, last, LLVMBuildLoad2(l->b, l->i64, var, ""), ""), var);
 }
 
 /* ---------------------------------------------------------------- kernels on the CPU */

@@ -150,13 +150,30 @@ static void scan_block(Scan *s, const NodeList *b, bool top, int depth) {
   for (int i = 0; i < b->len; i++) scan_stmt(s, b->items[i], top, depth);
 }
 
-/* Counts every read of each variable in the whole function. */
+static void count_reads(const Node *n, int *reads);
+
+/* Reads inside an assignment target: the array and index of a[i], not the
+ * names assigned. */
+static void count_target_reads(const Node *t, int *reads) {
+  if (t->kind == N_INDEX) count_reads(t, reads);
+  else if (t->kind == N_TUPLE)
+    for (int i = 0; i < t->list.len; i++) count_target_reads(t->list.items[i], reads);
+}
+
+/* Counts every read of each variable in the whole function, as scan_expr
+ * does inside the loop. */
 static void count_reads(const Node *n, int *reads) {
   if (!n) return;
-  if (n->kind == N_VAR) reads[n->var]++;
-  const Node *kids[3] = {n->lhs, n->rhs, n->cond};
-  for (int i = 0; i < 3; i++)
-    if (kids[i] && !(n->kind == N_ASSIGN && i == 0 && kids[i]->kind == N_VAR)) count_reads(kids[i], reads);
+  if (n->kind == N_VAR) {
+    reads[n->var]++;
+    return;
+  }
+  bool assigns = n->kind == N_ASSIGN || n->kind == N_AUGASSIGN || n->kind == N_FOR;
+  if (assigns) count_target_reads(n->lhs, reads);
+  else count_reads(n->lhs, reads);
+  if (n->kind == N_FOR) count_reads(n->cond, reads);
+  const Node *kids[2] = {n->rhs, n->kind == N_FOR ? NULL : n->cond};
+  for (int i = 0; i < 2; i++) count_reads(kids[i], reads);
   const NodeList *lists[4] = {&n->list, &n->kw, &n->body, &n->orelse};
   for (int l = 0; l < 4; l++)
     for (int i = 0; i < lists[l]->len; i++) count_reads(lists[l]->items[i], reads);
@@ -176,15 +193,20 @@ bool par_analyse(Func *f, const Node *loop, ParPlan *plan) {
     Use *u = &s.use[v];
     plan->kind[v] = PAR_UNUSED;
     if (!u->seen) continue;
-    if (u->reductions) {
+    bool read_outside = all_reads[v] > u->reads;
+    if (u->stores && (u->first_is_store || v == loop->lhs->var)) {
+      /* assigned before any use in each iteration: each thread's own, even
+       * when later updated with += */
+      if (read_outside && v != loop->lhs->var)
+        set_unsafe(&s, loop, "a variable assigned in the loop and used after it");
+      plan->kind[v] = PAR_PRIVATE;
+    } else if (u->reductions) {
       if (u->stores || u->reads || u->mixed) set_unsafe(&s, loop, "a reduction variable that is also read or assigned");
       plan->kind[v] = PAR_REDUCTION;
       plan->red_op[v] = u->red_op;
       if (!ty_is_scalar(f->var_types[v])) set_unsafe(&s, loop, "a reduction on a non-scalar variable");
     } else if (u->stores) {
-      bool read_outside = all_reads[v] > u->reads;
-      if (v != loop->lhs->var && ((u->reads && !u->first_is_store) || read_outside))
-        set_unsafe(&s, loop, "a variable carried between iterations or used after the loop");
+      set_unsafe(&s, loop, "a variable carried between iterations");
       plan->kind[v] = PAR_PRIVATE;
     } else {
       plan->kind[v] = PAR_SHARED;

@@ -16,7 +16,8 @@ fi
 
 need_pip=()
 for spec in numpy:numpy pytest:pytest hypothesis:hypothesis numba:numba \
-            mesonpy:meson-python mesonbuild:meson ninja:ninja; do
+            mesonpy:meson-python mesonbuild:meson ninja:ninja \
+            matplotlib:matplotlib; do
   mod=${spec%%:*}; pkg=${spec#*:}
   $PYTHON -c "import $mod" 2>/dev/null || need_pip+=("$pkg")
 done

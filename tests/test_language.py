@@ -554,3 +554,22 @@ def test_wrong_argument_types_list_signatures_and_the_type_seen():
     with pytest.raises(TypeError) as info:
         f("text")
     assert "str" in str(info.value) and "(int64,)" in str(info.value)
+
+
+def test_copy_transpose_and_assignment_into_views():
+    @njit
+    def rows(a, b):
+        c = a.copy()
+        c[0] = 5
+        c[1, :] = b[0]
+        c[2][1:3] = -1.0
+        c[:, 3] = b[:, 0]
+        return c, np.copy(a[::2]), a.T, a.T.copy()
+    a = np.arange(12.0).reshape(3, 4)
+    assert_same(rows, a, np.arange(12.0).reshape(3, 4) * 10)
+
+    @njit
+    def mismatch(a, b):
+        a[0] = b
+    with pytest.raises(ValueError):
+        mismatch(np.zeros((2, 3)), np.zeros(4))

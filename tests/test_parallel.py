@@ -1,0 +1,1070 @@
+"""prange loops under ``parallel=True``: each loop is compared with the same
+function compiled without ``parallel`` (prange is then range) and with its
+Python original.  Ints must match exactly; float sums and products only to
+``rel=1e-12``, since each thread sums its own chunk.
+
+Also: the range forms of prange, nested prange, the unsafe loops that run
+serially with a RuntimeWarning naming file:line, errors raised inside a
+parallel body, races (every case repeated with 1, 2 and more threads than
+cores), and the GIL released by ``nogil=True`` / ``parallel=True``.
+
+The cases are plain functions (no decorator), so each test can compile a
+fresh dispatcher: the serial-fallback warning is given at compile time.
+"""
+import hashlib
+import inspect
+import math
+import os
+import threading
+import time
+import warnings
+from concurrent.futures import ThreadPoolExecutor
+
+import numpy
+import numpy as np
+import pytest
+
+from conftest import AS_NUMBA, assert_same_value, numba_deviation, run_python_file
+
+import ruchey
+from ruchey import njit, prange
+
+REL = 1e-12
+REPEATS = 50
+
+
+def max_threads():
+    if AS_NUMBA:
+        return ruchey.config.NUMBA_NUM_THREADS
+    return ruchey._core.max_threads()
+
+
+@pytest.fixture(autouse=True)
+def restore_thread_count():
+    yield
+    ruchey.set_num_threads(max_threads())
+
+
+def copies(args):
+    return [a.copy() if isinstance(a, np.ndarray) else a for a in args]
+
+
+def quiet(fn, *args):
+    """Call fn ignoring RuntimeWarnings (serial fallbacks, numpy overflow)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        with np.errstate(all="ignore"):
+            return fn(*args)
+
+
+def compare(expected, exp_args, got, got_args, rel, what):
+    assert_same_value(expected, got, rel=rel, what=what)
+    for i, (e, g) in enumerate(zip(exp_args, got_args)):
+        if isinstance(e, np.ndarray):
+            assert_same_value(e, g, rel=rel, what=f"{what}: argument {i} after the call")
+
+
+# ---------------------------------------------------------------- the cases
+# Each returns something that depends on every iteration.
+
+def add_int(x):
+    s = 7
+    for i in prange(len(x)):
+        s += x[i]
+    return s
+
+
+def sub_int(x):
+    s = 3
+    for i in prange(len(x)):
+        s -= x[i]
+    return s
+
+
+def mul_int(x):
+    p = 3
+    for i in prange(len(x)):
+        p *= x[i]
+    return p
+
+
+def or_int(x):
+    o = 64
+    for i in prange(len(x)):
+        o |= x[i]
+    return o
+
+
+def and_int(x):
+    a = -1
+    for i in prange(len(x)):
+        a &= ~(1 << (x[i] % 40))
+    return a
+
+
+def xor_int(x):
+    v = 12345
+    for i in prange(len(x)):
+        v ^= x[i] * (i + 1)
+    return v
+
+
+def add_float(x):
+    s = 0.5
+    for i in prange(len(x)):
+        s += x[i]
+    return s
+
+
+def sub_float(x):
+    s = 1.0
+    for i in prange(len(x)):
+        s -= x[i] * 2.0
+    return s
+
+
+def mul_float(x):
+    p = 2.0
+    for i in prange(len(x)):
+        p *= 1.0 + x[i] * 1e-3
+    return p
+
+
+def add_and_sub_same_var(x):
+    s = 0
+    for i in prange(len(x)):
+        s += x[i]
+        s -= i
+    return s
+
+
+def min_max_int(x):
+    lo = 10**12
+    hi = -(10**12)
+    lo2 = 10**12
+    hi2 = -(10**12)
+    for i in prange(len(x)):
+        lo = min(lo, x[i])
+        hi = max(hi, x[i])
+        lo2 = min(x[i] * 3 - i, lo2)  # the variable as second argument
+        hi2 = max(x[i] - i, hi2)
+    return lo, hi, lo2, hi2
+
+
+def min_max_float(x):
+    lo = math.inf
+    hi = -math.inf
+    for i in prange(len(x)):
+        lo = min(lo, x[i])
+        hi = max(x[i] * 2.0, hi)
+    return lo, hi
+
+
+def min_max_start_beyond(x):
+    """Initial values that win: the combination starts from them."""
+    lo = -5000
+    hi = 5000
+    for i in prange(len(x)):
+        lo = min(lo, x[i])
+        hi = max(hi, x[i])
+    return lo, hi
+
+
+def several_int(x):
+    s = 0
+    d = 100
+    p = 1
+    o = 0
+    a = -1
+    v = 0
+    lo = 10**9
+    hi = -(10**9)
+    for i in prange(len(x)):
+        s += x[i]
+        d -= x[i] * i
+        p *= -1
+        o |= x[i] & 0xff
+        a &= x[i] | 0x100
+        v ^= i
+        lo = min(lo, x[i])
+        hi = max(hi, x[i])
+    return s, d, p, o, a, v, lo, hi
+
+
+def several_float(x):
+    s = 0.0
+    sq = 0.0
+    d = 0.0
+    p = 1.0
+    lo = math.inf
+    hi = -math.inf
+    for i in prange(len(x)):
+        s += x[i]
+        sq += x[i] * x[i]
+        d -= x[i] / 3.0
+        p *= 1.0 + x[i] * 1e-4
+        lo = min(lo, x[i])
+        hi = max(hi, x[i])
+    return s, sq, d, p, lo, hi
+
+
+def int_and_float(x):
+    count = 0
+    s = 0.0
+    for i in prange(len(x)):
+        if x[i] > 0:
+            count += 1
+            s += x[i]
+    return count, s
+
+
+def reduction_from_argument(x, start):
+    s = start
+    for i in prange(len(x)):
+        s += x[i]
+    return s
+
+
+def reduction_of_index(n):
+    s = 0
+    for i in prange(n):
+        s += i * i
+    return s
+
+
+def reduction_in_inner_loop(x):
+    s = 0.0
+    for i in prange(x.shape[0]):
+        for j in range(x.shape[1]):
+            s += x[i, j] * (j + 1)
+    return s
+
+
+def reduction_in_inner_while(x):
+    s = 0.0
+    for i in prange(x.shape[0]):
+        j = 0
+        while j < x.shape[1]:
+            s += x[i, j]
+            j += 1
+    return s
+
+
+def two_loops(x):
+    s = 0.0
+    for i in prange(len(x)):
+        s += x[i]
+    t = 0.0
+    for i in prange(len(x)):
+        t += x[i] * s
+    return s, t
+
+
+def prange_in_serial_loop(x):
+    s = 0.0
+    for r in range(4):
+        for i in prange(len(x)):
+            s += x[i] * r
+    return s
+
+
+def map_write(x):
+    out = np.empty_like(x)
+    for i in prange(len(x)):
+        out[i] = x[i] * 2.0 + 1.0
+    return out
+
+
+def reverse_write(x):
+    n = len(x)
+    out = np.zeros_like(x)
+    for i in prange(n):
+        out[n - 1 - i] = x[i] - i
+    return out
+
+
+def in_place(x):
+    for i in prange(len(x)):
+        x[i] = x[i] * x[i] - 1.0
+    return 0
+
+
+def write_two_and_reduce(x):
+    a = np.empty_like(x)
+    b = np.empty(len(x), dtype=np.int64)
+    s = 0.0
+    for i in prange(len(x)):
+        a[i] = x[i] + 1.0
+        b[i] = i * 3
+        s += x[i]
+    return a, b, s
+
+
+def write_stepped(n):
+    out = np.zeros(n + 1, dtype=np.int64)
+    for i in prange(0, n, 2):
+        out[i] = i
+        out[i + 1] = -i
+    return out
+
+
+def write_rows(x):
+    out = np.empty_like(x)
+    for i in prange(x.shape[0]):
+        for j in range(x.shape[1]):
+            out[i, j] = x[i, j] * (i - j)
+    return out
+
+
+def private_temps(x):
+    out = np.empty_like(x)
+    for i in prange(len(x)):
+        t = x[i] * 2.0
+        u = t + 1.0
+        out[i] = u * t
+    return out
+
+
+def private_temps_and_reduction(x):
+    s = 0.0
+    for i in prange(len(x)):
+        t = x[i] * x[i]
+        s += t
+    return s
+
+
+def private_also_before_loop(x):
+    t = 0.0
+    out = np.empty_like(x)
+    for i in prange(len(x)):
+        t = x[i] - 1.0
+        out[i] = t * t
+    return out
+
+
+def private_tuple_unpack(x):
+    out = np.empty_like(x)
+    for i in prange(len(x)):
+        a, b = x[i], x[i] * 2.0
+        out[i] = a - b * b
+    return out
+
+
+def private_in_both_branches(x):
+    out = np.empty_like(x)
+    for i in prange(len(x)):
+        if x[i] > 0:
+            t = x[i]
+        else:
+            t = -x[i] * 2.0
+        out[i] = t
+    return out
+
+
+def private_accumulator(x):
+    out = np.empty(x.shape[0])
+    for i in prange(x.shape[0]):
+        acc = 0.0
+        for j in range(x.shape[1]):
+            acc += x[i, j]
+        out[i] = acc
+    return out
+
+
+def nested_prange(x):
+    out = np.zeros_like(x)
+    s = 0.0
+    for i in prange(x.shape[0]):
+        for j in prange(x.shape[1]):
+            out[i, j] = x[i, j] + i
+            s += x[i, j]
+    return out, s
+
+
+def prange_args(a, b, c):
+    s = 0
+    count = 0
+    lo = 10**9
+    hi = -(10**9)
+    for i in prange(a, b, c):
+        s += i // 7 + i % 13
+        count += 1
+        lo = min(lo, i)
+        hi = max(hi, i)
+    return s, count, lo, hi
+
+
+def prange_one(n):
+    s = 0
+    for i in prange(n):
+        s += (i + 1) * (i % 7)
+    return s
+
+
+def prange_two(a, b):
+    s = 0
+    for i in prange(a, b):
+        s += (i + 1) * (i % 7)
+    return s
+
+
+def rng(seed):
+    return np.random.default_rng(seed)
+
+
+N = 10007
+INTS = rng(1).integers(-1000, 1000, N)
+FLOATS = rng(2).standard_normal(N) * 10.0
+POS = rng(3).random(N) + 0.5
+
+
+def product_ints():
+    """+-1 with a few 2s and 3s: the product fits int64."""
+    v = rng(4).choice(np.array([1, -1], dtype=np.int64), 1000)
+    v[rng(5).choice(1000, 40, replace=False)] = 2
+    v[rng(6).choice(1000, 10, replace=False)] = 3
+    v[:20] = v[:20].clip(-1, 1)  # keep 2**<=40 * 3**<=10 < 2**63
+    return v
+
+
+GRID = rng(7).standard_normal((61, 37))
+
+# name -> (function, arguments, rel for floats)
+CASES = {
+    "add_int": (add_int, (INTS,), None),
+    "sub_int": (sub_int, (INTS,), None),
+    "mul_int": (mul_int, (product_ints(),), None),
+    "or_int": (or_int, (rng(8).integers(0, 2**40, 50),), None),
+    "and_int": (and_int, (rng(9).integers(0, 1000, 30),), None),
+    "xor_int": (xor_int, (INTS,), None),
+    "add_float": (add_float, (FLOATS,), REL),
+    "sub_float": (sub_float, (FLOATS,), REL),
+    "mul_float": (mul_float, (FLOATS,), REL),
+    "add_and_sub_same_var": (add_and_sub_same_var, (INTS,), None),
+    "min_max_int": (min_max_int, (INTS,), None),
+    "min_max_float": (min_max_float, (FLOATS,), None),
+    "min_max_start_beyond": (min_max_start_beyond, (INTS,), None),
+    "several_int": (several_int, (INTS,), None),
+    "several_float": (several_float, (FLOATS,), REL),
+    "int_and_float": (int_and_float, (FLOATS,), REL),
+    "reduction_from_argument": (reduction_from_argument, (POS, 2.5), REL),
+    "reduction_of_index": (reduction_of_index, (100003,), None),
+    "reduction_in_inner_loop": (reduction_in_inner_loop, (GRID,), REL),
+    "reduction_in_inner_while": (reduction_in_inner_while, (GRID,), REL),
+    "two_loops": (two_loops, (POS,), REL),
+    "prange_in_serial_loop": (prange_in_serial_loop, (POS,), REL),
+    "map_write": (map_write, (FLOATS,), None),
+    "reverse_write": (reverse_write, (FLOATS,), None),
+    "in_place": (in_place, (FLOATS,), None),
+    "write_two_and_reduce": (write_two_and_reduce, (POS,), REL),
+    "write_stepped": (write_stepped, (1001,), None),
+    "write_rows": (write_rows, (GRID,), None),
+    "private_temps": (private_temps, (FLOATS,), None),
+    "private_temps_and_reduction": (private_temps_and_reduction, (FLOATS,), REL),
+    "private_also_before_loop": (private_also_before_loop, (FLOATS,), None),
+    "private_tuple_unpack": (private_tuple_unpack, (FLOATS,), None),
+    "private_in_both_branches": (private_in_both_branches, (FLOATS,), None),
+    "private_accumulator": (private_accumulator, (GRID,), None),
+    "nested_prange": (nested_prange, (GRID,), REL),
+    "prange_one": (prange_one, (10**5 + 3,), None),
+    "prange_two": (prange_two, (-500, 7001), None),
+    "prange_args": (prange_args, (1000, -7, -3), None),
+}
+
+# Safe loops that ruchey nevertheless runs serially (with a RuntimeWarning).
+SERIAL_FALLBACK_BUGS = {
+    "private_in_both_branches": "a private assigned in both branches of an if/else before its "
+                                "use is taken for a variable carried between iterations",
+}
+
+
+# Cases numba (the stand-in, RUCHEY_TEST_AS_NUMBA=1) refuses: no |= &= ^=
+# reductions, no += and -= on one variable, no prange with a variable step.
+NUMBA_REFUSES = {"or_int", "and_int", "xor_int", "add_and_sub_same_var", "several_int",
+                 "write_stepped", "prange_args"}
+TESTED_CASES = [name for name in CASES if not (AS_NUMBA and name in NUMBA_REFUSES)]
+
+
+def case_params(bugs=None):
+    params = []
+    for name in CASES:
+        marks = []
+        if name in NUMBA_REFUSES:
+            marks.append(numba_deviation("reduction operator or variable prange step"))
+        if bugs and name in bugs and not AS_NUMBA:
+            marks.append(pytest.mark.xfail(strict=True, reason=bugs[name]))
+        params.append(pytest.param(name, marks=marks, id=name))
+    return params
+
+
+def expected_of(name):
+    fn, args, _ = CASES[name]
+    py_args = copies(args)
+    with np.errstate(all="ignore"):
+        return fn(*py_args), py_args
+
+
+def check(compiled, name, expected=None, what=""):
+    fn, args, rel = CASES[name]
+    expected, py_args = expected if expected is not None else expected_of(name)
+    got_args = copies(args)
+    got = quiet(compiled, *got_args)
+    compare(expected, py_args, got, got_args, rel, f"{name}{what}")
+
+
+# ---------------------------------------------------------------- results
+
+@pytest.mark.parametrize("name", case_params())
+def test_parallel_matches_serial_and_python(name):
+    fn, args, rel = CASES[name]
+    expected, py_args = expected_of(name)
+    serial_args = copies(args)
+    serial = quiet(njit(fn), *serial_args)
+    # the serial loop runs in Python's order: exact
+    compare(expected, py_args, serial, serial_args, None, f"{name} serial")
+    par_args = copies(args)
+    par = quiet(njit(parallel=True)(fn), *par_args)
+    compare(expected, py_args, par, par_args, rel, f"{name} parallel vs python")
+    compare(serial, serial_args, par, par_args, rel, f"{name} parallel vs serial")
+
+
+@pytest.mark.parametrize("name", case_params(SERIAL_FALLBACK_BUGS))
+def test_safe_loops_run_in_parallel_without_warning(name):
+    fn, args, rel = CASES[name]
+    compiled = njit(parallel=True)(fn)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        with np.errstate(all="ignore"):
+            compiled(*copies(args))
+    runtime = [str(w.message) for w in caught if issubclass(w.category, RuntimeWarning)]
+    assert not runtime, runtime
+
+
+@pytest.mark.parametrize("threads", ["1", "2", "max"])
+def test_races(threads):
+    """Every case REPEATS times with the same thread count."""
+    n = max_threads() if threads == "max" else int(threads)
+    if n > max_threads():
+        pytest.skip(f"pool has {max_threads()} threads")
+    ruchey.set_num_threads(n)
+    for name in TESTED_CASES:
+        fn = CASES[name][0]
+        compiled = njit(parallel=True)(fn)
+        expected = expected_of(name)
+        for r in range(REPEATS):
+            check(compiled, name, expected, what=f" repeat {r}, {n} threads")
+
+
+RACES_MANY_THREADS = """
+import warnings
+import numpy as np
+import ruchey
+import test_parallel as t
+warnings.simplefilter("ignore", RuntimeWarning)
+failures = []
+print("threads", ruchey.get_num_threads())
+for threads in (3, 8):
+    ruchey.set_num_threads(threads)
+    for name in t.TESTED_CASES:
+        compiled = ruchey.njit(parallel=True)(t.CASES[name][0])
+        expected = t.expected_of(name)
+        for r in range(15):
+            try:
+                t.check(compiled, name, expected, what=f" repeat {r}, {threads} threads")
+            except AssertionError as e:
+                failures.append(str(e).splitlines()[0])
+                break
+    # n smaller than the thread count
+    for n in (0, 1, 2, 3, 7):
+        f = ruchey.njit(parallel=True)(t.prange_one)
+        assert f(n) == t.prange_one(n), (threads, n)
+print("failures", len(failures))
+for f in failures:
+    print(f)
+"""
+
+
+def test_races_more_threads_than_cores(tmp_path, monkeypatch):
+    """A fresh interpreter with a pool of 8 threads (more than the cores)."""
+    monkeypatch.setenv("RUCHEY_NUM_THREADS", "8")
+    monkeypatch.setenv("NUMBA_NUM_THREADS", "8")
+    proc = run_python_file(RACES_MANY_THREADS, tmp_path, timeout=120)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "threads 8" in proc.stdout, proc.stdout
+    assert "failures 0" in proc.stdout, proc.stdout
+
+
+# ---------------------------------------------------------------- range forms
+
+RANGE_ARGS = [
+    (0, 10, 1), (10, 0, -1), (100, -7, -3), (7, -20, -4), (-5, 5, 2), (-500, 1001, 7),
+    (0, 3, 5),                               # one iteration
+    (5, 5, 1), (10, 0, 1), (0, 10, -1), (3, 3, -2),  # empty
+    (0, 1, 1), (0, 2, 1), (1, 0, -1),        # fewer iterations than threads
+    (-(2**62), 2**62, 2**60), (2**62, -(2**62), -(2**61)),  # large bounds
+]
+
+
+@numba_deviation("no prange with a variable step")
+@pytest.mark.parametrize("args", RANGE_ARGS, ids=str)
+@pytest.mark.parametrize("threads", [1, 2])
+def test_prange_three_args(args, threads):
+    if threads > max_threads():
+        pytest.skip(f"pool has {max_threads()} threads")
+    ruchey.set_num_threads(threads)
+    f = njit(parallel=True)(prange_args)
+    assert_same_value(prange_args(*args), f(*args), what=f"prange{args}")
+
+
+@pytest.mark.parametrize("n", [-5, 0, 1, 2, 3, 4, 17, 100003])
+def test_prange_one_arg(n):
+    f = njit(parallel=True)(prange_one)
+    for threads in range(1, max_threads() + 1):
+        ruchey.set_num_threads(threads)
+        assert f(n) == prange_one(n)
+
+
+@pytest.mark.parametrize("a,b", [(0, 0), (5, 0), (-3, -2), (-500, 7001), (10, 13)])
+def test_prange_two_args(a, b):
+    f = njit(parallel=True)(prange_two)
+    assert f(a, b) == prange_two(a, b)
+
+
+@numba_deviation("no prange with a variable step")
+def test_prange_step_zero():
+    f = njit(parallel=True)(prange_args)
+    with pytest.raises(ValueError):
+        f(0, 10, 0)
+    assert f(0, 10, 1) == prange_args(0, 10, 1)
+
+
+def test_prange_outside_parallel_is_range():
+    """Without parallel=True, prange is range: carried values, break and return
+    work as in Python and nothing is said about them."""
+    def carried(n):
+        s = 1
+        last = -1
+        for i in prange(n):
+            s = s * 3 % 1000003 + i
+            last = i
+            if s == 17:
+                break
+            if i == 10**6:
+                return -1, -1, -1
+        return s, last, i
+
+    f = njit(carried)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        for n in (1, 5, 1000):
+            assert f(n) == carried(n)
+
+
+def test_loop_index_after_parallel_loop():
+    """Python's value of the index after the loop (its last value), or the
+    loop runs serially with a warning; never an uninitialised value."""
+    def last_index(n):
+        s = 0
+        for i in prange(n):
+            s += i
+        return s, i
+
+    f = njit(parallel=True)(last_index)
+    if AS_NUMBA:
+        pytest.skip("numba refuses to compile this")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        got = [f(n) for n in (1, 2, 3, 10, 1001)]
+    assert got == [last_index(n) for n in (1, 2, 3, 10, 1001)]
+
+
+
+# ---------------------------------------------------------------- serial fallbacks
+
+def unsafe_break(x):
+    s = 0.0
+    for i in prange(len(x)):
+        if x[i] > 2.0:
+            break  # <- reported
+        s += x[i]
+    return s
+
+
+def unsafe_return(x):
+    s = 0.0
+    for i in prange(len(x)):
+        if x[i] > 2.0:
+            return float(i)  # <- reported
+    return s
+
+
+def unsafe_carried(x):
+    s = 0.0
+    for i in prange(len(x)):  # <- reported
+        s = s * 0.5 + x[i]
+    return s
+
+
+def unsafe_used_after(x):
+    t = 0.0
+    for i in prange(len(x)):  # <- reported
+        t = x[i] * 2.0
+    return t
+
+
+def unsafe_reduction_read(x):
+    s = 0.0
+    count = 0
+    for i in prange(len(x)):  # <- reported
+        s += x[i]
+        if s > 10.0:
+            count += 1
+    return s, count
+
+
+def unsafe_reduction_assigned(x):
+    s = 0.0
+    for i in prange(len(x)):  # <- reported
+        s += x[i]
+        if x[i] > 2.0:
+            s = 0.0
+    return s
+
+
+def unsafe_mixed_reduction(x):
+    s = 1.0
+    for i in prange(len(x)):  # <- reported
+        s += x[i]
+        s *= 0.5
+    return s
+
+
+def unsafe_not_a_reduction(x):
+    s = 1e300
+    for i in prange(len(x)):
+        s /= 1.0 + abs(x[i])  # <- reported
+    return s
+
+
+def unsafe_read_carried_array_index(n):
+    k = 0
+    out = np.zeros(n, dtype=np.int64)
+    for i in prange(n):  # <- reported
+        out[k] = i
+        k = i
+    return out
+
+
+UNSAFE = [unsafe_break, unsafe_return, unsafe_carried, unsafe_used_after,
+          unsafe_reduction_read, unsafe_reduction_assigned, unsafe_mixed_reduction,
+          unsafe_not_a_reduction, unsafe_read_carried_array_index]
+
+
+def reported_line(fn):
+    lines, first = inspect.getsourcelines(fn)
+    marked = [first + k for k, line in enumerate(lines) if "# <- reported" in line]
+    assert len(marked) == 1
+    return marked[0]
+
+
+@numba_deviation("numba has no serial fallback with a warning")
+@pytest.mark.parametrize("fn", UNSAFE, ids=lambda f: f.__name__)
+def test_unsafe_loop_runs_serially_with_warning(fn):
+    arg = 1001 if fn is unsafe_read_carried_array_index else FLOATS[:1001]
+    f = njit(parallel=True)(fn)
+    with pytest.warns(RuntimeWarning) as record:
+        got = f(copies([arg])[0])
+    messages = [str(w.message) for w in record if issubclass(w.category, RuntimeWarning)]
+    where = f"{os.path.basename(__file__)}:{reported_line(fn)}"
+    assert any(where in m for m in messages), (where, messages)
+    expected = fn(copies([arg])[0])
+    assert_same_value(expected, got, what=fn.__name__)  # the serial answer: exact
+    # compiled once: the warning is not repeated, the answer is the same
+    for threads in range(1, max_threads() + 1):
+        ruchey.set_num_threads(threads)
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            assert_same_value(expected, f(copies([arg])[0]), what=fn.__name__)
+
+
+@numba_deviation("numba has no serial fallback with a warning")
+def test_unsafe_warning_names_this_file_and_says_serial():
+    f = njit(parallel=True)(unsafe_carried)
+    with pytest.warns(RuntimeWarning, match="serial") as record:
+        f(FLOATS[:10])
+    assert any(__file__ in str(w.message) for w in record), [str(w.message) for w in record]
+
+
+def test_unsafe_loop_without_parallel_says_nothing():
+    for fn in UNSAFE:
+        arg = 101 if fn is unsafe_read_carried_array_index else FLOATS[:101]
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            assert_same_value(fn(copies([arg])[0]), njit(fn)(copies([arg])[0]),
+                              what=fn.__name__)
+
+
+# ---------------------------------------------------------------- errors
+
+def divide(n, k):
+    s = 0
+    for i in prange(n):
+        s += 1000 // (i - k)
+    return s
+
+
+def index_past(x, n):
+    s = 0.0
+    for i in prange(n):
+        s += x[i]
+    return s
+
+
+def raise_at(n, k):
+    s = 0
+    for i in prange(n):
+        if i == k:
+            raise ValueError("boom at k")
+        s += i
+    return s
+
+
+def assert_at(n, k):
+    s = 0
+    for i in prange(n):
+        assert i != k, "i reached k"
+        s += i
+    return s
+
+
+def raise_in_nested(x, k):
+    out = np.zeros_like(x)
+    for i in prange(x.shape[0]):
+        for j in prange(x.shape[1]):
+            if i * x.shape[1] + j == k:
+                raise KeyError("nested")
+            out[i, j] = x[i, j]
+    return out
+
+
+@numba_deviation("errors inside parfors are not raised, or refused")
+@pytest.mark.parametrize("threads", [1, 2])
+@pytest.mark.parametrize("k", [0, 1, 499, 500, 998, 999], ids=lambda k: f"k{k}")
+def test_zero_division_in_body(threads, k):
+    if threads > max_threads():
+        pytest.skip(f"pool has {max_threads()} threads")
+    ruchey.set_num_threads(threads)
+    f = njit(parallel=True)(divide)
+    with pytest.raises(ZeroDivisionError):
+        f(1000, k)
+    assert f(1000, 5000) == divide(1000, 5000)  # the pool still works
+
+
+@numba_deviation("errors inside parfors are not raised, or refused")
+@pytest.mark.parametrize("n", [101, 1000, 10**6])
+def test_index_error_with_boundscheck(n):
+    x = np.arange(100.0)
+    f = njit(parallel=True, boundscheck=True)(index_past)
+    with pytest.raises(IndexError):
+        f(x, n)
+    assert f(x, 100) == index_past(x, 100)
+
+
+@pytest.mark.parametrize("k", [0, 77, 99])
+def test_raise_in_body(k):
+    f = njit(parallel=True)(raise_at)
+    with pytest.raises(ValueError, match="boom at k"):
+        f(100, k)
+    assert f(100, 100) == raise_at(100, 100)
+
+
+@numba_deviation("errors inside parfors are not raised, or refused")
+@pytest.mark.parametrize("k", [0, 77, 99])
+def test_assert_in_body(k):
+    f = njit(parallel=True)(assert_at)
+    with pytest.raises(AssertionError, match="i reached k"):
+        f(100, k)
+    assert f(100, -1) == assert_at(100, -1)
+
+
+@numba_deviation("errors inside parfors are not raised, or refused")
+def test_every_iteration_raises():
+    f = njit(parallel=True)(raise_at)
+    g = njit(parallel=True)(divide)
+    for _ in range(REPEATS):
+        with pytest.raises(ZeroDivisionError):
+            g(1, 0)
+    with pytest.raises(ZeroDivisionError):  # every chunk's first iteration
+        njit(parallel=True)(zero_division_everywhere)(1000)
+    assert f(10, 11) == raise_at(10, 11)
+
+
+def zero_division_everywhere(n):
+    s = 0
+    for i in prange(n):
+        s += i // (i - i)
+    return s
+
+
+def test_raise_in_nested_prange():
+    f = njit(parallel=True)(raise_in_nested)
+    with pytest.raises(KeyError):
+        quiet(f, GRID, 1000)
+    np.testing.assert_array_equal(quiet(f, GRID, -1), GRID)
+
+
+@numba_deviation("errors inside parfors are not raised, or refused")
+def test_errors_repeatedly_in_many_threads(tmp_path, monkeypatch):
+    monkeypatch.setenv("RUCHEY_NUM_THREADS", "8")
+    monkeypatch.setenv("NUMBA_NUM_THREADS", "8")
+    proc = run_python_file("""
+import ruchey, pytest
+import test_parallel as t
+f = ruchey.njit(parallel=True)(t.divide)
+for threads in range(1, 9):
+    ruchey.set_num_threads(threads)
+    for k in range(0, 1000, 37):
+        with pytest.raises(ZeroDivisionError):
+            f(1000, k)
+    assert f(1000, 5000) == t.divide(1000, 5000)
+print("ok")
+""", tmp_path, timeout=120)
+    assert proc.returncode == 0 and "ok" in proc.stdout, proc.stdout + proc.stderr
+
+
+# ---------------------------------------------------------------- threads from Python
+
+def spin(n):
+    s = 0.0
+    for i in range(n):
+        s += math.sqrt(i + 1.0) * 1e-9
+    return s
+
+
+def calibrated_n(f, seconds):
+    n = 10**6
+    f(n)
+    while True:
+        start = time.perf_counter()
+        f(n)
+        took = time.perf_counter() - start
+        if took > 0.02:
+            return max(1, int(n * seconds / took))
+        n *= 4
+
+
+def concurrency(fn, pool):
+    """(sequential, concurrent) wall times of two calls of fn()."""
+    start = time.perf_counter()
+    first = [fn(), fn()]
+    sequential = time.perf_counter() - start
+    start = time.perf_counter()
+    second = [fut.result() for fut in [pool.submit(fn), pool.submit(fn)]]
+    concurrent = time.perf_counter() - start
+    assert first == second
+    return sequential, concurrent
+
+
+HASHED = b"ruchey" * (1 << 20)
+
+
+def hash_for(seconds):
+    """A control that releases the GIL (hashlib on big buffers) for ~seconds."""
+    start = time.perf_counter()
+    hashlib.sha256(HASHED).digest()
+    repeats = max(1, int(seconds / max(time.perf_counter() - start, 1e-6)))
+    return lambda: [hashlib.sha256(HASHED).digest() for _ in range(repeats)][-1]
+
+
+@pytest.mark.skipif(min(os.cpu_count() or 1, len(os.sched_getaffinity(0))) < 2,
+                    reason="needs 2 CPUs")
+def test_nogil_calls_run_concurrently():
+    """Two calls from two Python threads take less than 0.8x two calls in a
+    row.  A shared machine may not have two idle CPUs, so each try is framed
+    by a control (hashlib, known to release the GIL): the test fails only if
+    a try whose controls before and after both ran concurrently did not, and
+    is skipped if no control did."""
+    f = njit(nogil=True)(spin)
+    n = calibrated_n(f, 0.2)
+    control = hash_for(0.1)
+    ratios, valid = [], []
+    with ThreadPoolExecutor(2) as pool:
+        seq, conc = concurrency(control, pool)
+        before = conc / seq
+        for _ in range(4):
+            seq, conc = concurrency(lambda: f(n), pool)
+            ratios.append(conc / seq)
+            if ratios[-1] < 0.8:
+                return
+            seq, conc = concurrency(control, pool)
+            after = conc / seq
+            if before < 0.8 and after < 0.8:
+                valid.append((before, ratios[-1], after))
+            before = after
+    if not valid:
+        pytest.skip(f"machine too busy: hashlib never ran 2 threads concurrently "
+                    f"(ruchey ratios {[round(r, 2) for r in ratios]})")
+    assert False, f"(control, ruchey, control) concurrent/sequential: {valid}"
+
+
+@pytest.mark.parametrize("options", [
+    {"nogil": True},
+    pytest.param({"parallel": True}, marks=numba_deviation("parallel=True keeps the GIL")),
+], ids=str)
+def test_gil_released_during_call(options):
+    """While a compiled call runs in another thread this thread keeps running
+    Python: the longest pause it sees is much shorter than the call."""
+    f = njit(**options)(spin)
+    n = calibrated_n(f, 0.3)
+    longest = 0.0
+    box = {}
+
+    def call():
+        start = time.perf_counter()
+        f(n)
+        box["took"] = time.perf_counter() - start
+
+    worker = threading.Thread(target=call)
+    last = time.perf_counter()
+    worker.start()
+    while worker.is_alive():
+        now = time.perf_counter()
+        longest = max(longest, now - last)
+        last = now
+    worker.join()
+    assert longest < 0.5 * box["took"], (longest, box["took"])
+
+
+def test_parallel_function_from_several_python_threads():
+    f = njit(parallel=True)(several_float)
+    g = njit(parallel=True)(min_max_int if AS_NUMBA else several_int)
+    inputs = [rng(100 + k).standard_normal(5000 + 13 * k) for k in range(8)]
+    int_inputs = [rng(200 + k).integers(-10**6, 10**6, 3000 + 7 * k) for k in range(8)]
+    expected = [several_float(x) for x in inputs]
+    int_expected = [g.py_func(x) for x in int_inputs]
+
+    def caller(k):
+        if k % 2:
+            ruchey.set_num_threads(1 + k % max_threads())
+        for _ in range(30):
+            assert_same_value(expected[k], f(inputs[k]), rel=REL, what=f"thread {k}")
+            assert_same_value(int_expected[k], g(int_inputs[k]), what=f"thread {k}")
+        return k
+
+    with ThreadPoolExecutor(4) as pool:
+        assert sorted(pool.map(caller, range(8))) == list(range(8))
+
+
+@numba_deviation("errors inside parfors are not raised, or refused")
+def test_parallel_errors_from_several_python_threads():
+    f = njit(parallel=True)(divide)
+
+    def caller(k):
+        for r in range(30):
+            with pytest.raises(ZeroDivisionError):
+                f(1000, (k * 131 + r * 17) % 1000)
+            assert f(1000, 2000) == divide(1000, 2000)
+        return k
+
+    with ThreadPoolExecutor(4) as pool:
+        assert sorted(pool.map(caller, range(4))) == list(range(4))
