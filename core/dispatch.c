@@ -372,6 +372,9 @@ static Spec *compile_miss(Dispatcher *self, const uint32_t *codes, bool device);
 typedef struct Compiling {
   Dispatcher *disp;
   const uint32_t *codes;
+  Func *func;          /* its return type so far, for a mutually recursive call */
+  void **entry_cell;   /* where its entry will be, for code compiled meanwhile */
+  bool cell_used;      /* some code calls through the cell: it lives forever */
 } Compiling;
 static _Thread_local Compiling compiling[64];
 static _Thread_local int ncompiling;
@@ -420,9 +423,17 @@ static bool resolve_call(void *ctx, void *callee, const Type **args, int nargs, 
       out->self = true;
       return true;
     }
-    diag->kind = DIAG_TYPING;
-    snprintf(diag->msg, sizeof diag->msg, "mutual recursion between ruchey functions is not supported yet");
-    return false;
+    /* mutual recursion: call through the cell its entry will be put in */
+    if (!compiling[i].entry_cell) {
+      diag->kind = DIAG_TYPING;
+      snprintf(diag->msg, sizeof diag->msg, "mutual recursion is not supported here");
+      return false;
+    }
+    compiling[i].cell_used = true;
+    out->self = false;
+    out->indirect = compiling[i].entry_cell;
+    out->ret_type = compiling[i].func->ret_type;
+    return true;
   }
   Spec *s = find_spec(disp, codes, device);
   if (!s && !(s = compile_miss(disp, codes, device))) return diag_from_exception(diag);
@@ -430,6 +441,15 @@ static bool resolve_call(void *ctx, void *callee, const Type **args, int nargs, 
   out->entry = s->entry;
   out->ret_type = s->ret_type;
   return true;
+}
+
+/* What a mutually recursive call reaches when its callee failed to compile. */
+static int failed_callee(void *ret, void **args) {
+  RtError *e = core_api()->last_error();
+  e->status = RT_ERR_RUNTIME;
+  e->msg = "this calls a ruchey function whose compilation failed";
+  e->exc_class = NULL;
+  return RT_ERR_RUNTIME;
 }
 
 /* Reads the function and compiles it for the argument codes. */
@@ -456,14 +476,17 @@ static bool compile_for(Dispatcher *self, const uint32_t *codes, const Type *dec
   opts.resolve = resolve_call;
   opts.declared_ret = declared_ret;
   opts.device = device;
-  compiling[ncompiling++] = (Compiling){self, codes};
+  void **cell = out == OUT_JIT ? PyMem_Calloc(1, sizeof(void *)) : NULL;
+  compiling[ncompiling++] = (Compiling){self, codes, f, cell, false};
   bool ok = api->infer(f, argtypes, &opts, &diag);
-  ncompiling--;
+  bool cell_used = compiling[--ncompiling].cell_used;
   if (ok) {
     Py_BEGIN_ALLOW_THREADS  /* LLVM's part: other Python threads run meanwhile */
     ok = api->generate(f, &opts, out, res, &diag);
     Py_END_ALLOW_THREADS
   }
+  if (cell) *cell = ok ? (void *)res->entry : (void *)failed_callee;
+  if (!cell_used) PyMem_Free(cell);  /* else compiled code reads it for as long as it runs */
   if (!ok) core_raise_diag(&diag, f->filename);
   return ok;
 }

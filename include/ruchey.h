@@ -277,7 +277,8 @@ typedef struct Diag {
 /* What a call to another ruchey function resolves to. */
 typedef struct CallTarget {
   bool self;             /* a recursive call to the function being compiled */
-  int (*entry)(void *ret, void **args);  /* otherwise: its compiled entry */
+  int (*entry)(void *ret, void **args);  /* otherwise: its compiled entry, */
+  void **indirect;       /* or where that entry will be (mutual recursion) */
   const Type *ret_type;  /* NULL while a recursive call's type is unknown */
 } CallTarget;
 

@@ -514,7 +514,12 @@ static const Type *ty_jit_call(Infer *in, Node *n, const Type **args) {
     return ty_error(in, n, "%s", inner.msg[0] ? inner.msg : "the called function cannot be compiled");
   }
   n->target = target;
-  if (!target->self) return target->ret_type;
+  if (!target->self) {
+    if (!target->ret_type && in->final)
+      return ty_error(in, n, "the type of this mutually recursive call is unknown: return a value "
+                      "on a non-recursive path before the call");
+    return target->ret_type;
+  }
   /* recursion: the type comes from the returns typed so far */
   if (in->ret) return in->ret;
   if (in->final)
@@ -685,6 +690,7 @@ static void ty_return(Infer *in, Node *n) {
   const Type *u = in->ret ? unify(in, in->ret, t) : t;
   if (!u) ty_error(in, n, "returned types %s and %s cannot be unified", tname(in->ret, b1), tname(t, b2));
   in->ret = u;
+  in->f->ret_type = u;  /* so far: what a mutually recursive callee sees */
 }
 
 static void ty_cond(Infer *in, Node *c) {

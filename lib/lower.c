@@ -1251,6 +1251,8 @@ static LLVMValueRef lo_jit_call(Lower *l, Node *n) {
   LLVMTypeRef ft = LLVMFunctionType(l->i32, params, 2, 0);
   LLVMValueRef fn = n->target->self ? l->fn
                     : LLVMConstIntToPtr(LLVMConstInt(l->i64, (unsigned long long)(uintptr_t)n->target->entry, 0), l->ptr);
+  if (n->target->indirect)  /* compiled after this function: read its entry when called */
+    fn = LLVMBuildLoad2(l->b, l->ptr, LLVMConstIntToPtr(LLVMConstInt(l->i64, (unsigned long long)(uintptr_t)n->target->indirect, 0), l->ptr), "entry");
   LLVMValueRef cargs[2] = {ret, argv};
   LLVMValueRef status = LLVMBuildCall2(l->b, ft, fn, cargs, 2, "status");
   for (int i = 0; i < na; i++) lo_done_with(l, n->list.items[i], vals[i]);

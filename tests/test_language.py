@@ -573,3 +573,23 @@ def test_copy_transpose_and_assignment_into_views():
         a[0] = b
     with pytest.raises(ValueError):
         mismatch(np.zeros((2, 3)), np.zeros(4))
+
+
+@njit
+def is_even(n):
+    if n == 0:
+        return True
+    return is_odd(n - 1)
+
+
+@njit
+def is_odd(n):
+    if n == 0:
+        return False
+    return is_even(n - 1)
+
+
+def test_mutual_recursion_where_a_plain_return_fixes_the_type():
+    for n in (0, 1, 7, 10, 101):
+        assert_same(is_even, n)
+        assert_same(is_odd, n)
