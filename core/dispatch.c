@@ -546,6 +546,7 @@ static PyObject *raise_runtime_error(void) {
   case RT_ERR_MEMORY: exc = PyExc_MemoryError; break;
   case RT_ERR_ASSERT: exc = PyExc_AssertionError; break;
   case RT_ERR_OVERFLOW: exc = PyExc_OverflowError; break;
+  case RT_ERR_UNBOUND: exc = PyExc_UnboundLocalError; break;
   default: exc = PyExc_RuntimeError; break;
   }
   if (e->status == RT_ERR_RAISE) exc = e->exc_class;

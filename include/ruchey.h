@@ -334,7 +334,7 @@ typedef struct RtArray {
 typedef enum {
   RT_OK = 0,
   RT_ERR_ZERODIV, RT_ERR_INDEX, RT_ERR_VALUE, RT_ERR_MEMORY,
-  RT_ERR_ASSERT, RT_ERR_OVERFLOW, RT_ERR_RUNTIME,
+  RT_ERR_ASSERT, RT_ERR_OVERFLOW, RT_ERR_RUNTIME, RT_ERR_UNBOUND,
   RT_ERR_RAISE   /* raise in compiled code: exc_class says which */
 } RtStatus;
 

@@ -32,6 +32,7 @@ typedef struct Lower {
   LLVMValueRef ret_ptr;
   LLVMValueRef status;       /* i32 alloca read by the exit block */
   LLVMValueRef *slots;       /* one alloca per variable */
+  LLVMValueRef *assigned;    /* i1 allocas: variables that may be read unassigned */
   LLVMValueRef launch;       /* kernels: the LaunchConfig */
   LLVMBasicBlockRef exit_bb; /* releases the locals and returns status */
   Loop *loop;                /* innermost loop, for break/continue */
@@ -65,6 +66,7 @@ static LLVMValueRef range_count(Lower *l, LLVMValueRef start, LLVMValueRef stop,
 static void lo_store_view(Lower *l, Node *target, const Type *t, LLVMValueRef v);
 static void lo_refcount(Lower *l, const Type *t, LLVMValueRef v, bool inc);
 static void lo_stmt(Lower *l, Node *n);
+static void mark_assigned(Lower *l, int var);
 static LLVMValueRef lo_grid(Lower *l, Node *n);
 static LLVMValueRef lo_cuda_array(Lower *l, Node *n);
 static LLVMValueRef lo_atomic(Lower *l, Node *n);
@@ -1467,12 +1469,30 @@ static LLVMValueRef lo_tuple(Lower *l, Node *n) {
   return t;
 }
 
+/* Python raises UnboundLocalError for a read of a variable not assigned on
+ * the path taken; variables that may be read so carry an "assigned" flag,
+ * which LLVM folds away wherever a store visibly precedes the read. */
+static LLVMValueRef lo_load_var(Lower *l, Node *n) {
+  if (l->assigned && l->assigned[n->var]) {
+    char msg[300];
+    snprintf(msg, sizeof msg, "cannot access local variable '%s' where it is not associated with a value",
+             l->f->var_names[n->var]);
+    LLVMValueRef set = LLVMBuildLoad2(l->b, l->i1, l->assigned[n->var], "");
+    raise_if(l, LLVMBuildNot(l->b, set, ""), RT_ERR_UNBOUND, arena_strdup(l->f->arena, msg));
+  }
+  return LLVMBuildLoad2(l->b, lo_type(l, n->ty), l->slots[n->var], l->f->var_names[n->var]);
+}
+
+static void mark_assigned(Lower *l, int var) {
+  if (l->assigned && l->assigned[var]) LLVMBuildStore(l->b, LLVMConstInt(l->i1, 1, 0), l->assigned[var]);
+}
+
 static LLVMValueRef lo_expr_kind(Lower *l, Node *n) {
   switch (n->kind) {
   case N_INT: return const_i64(l, n->ival);
   case N_FLOAT: return LLVMConstReal(l->f64, n->fval);
   case N_BOOL: return LLVMConstInt(l->i1, (unsigned long long)n->ival, 0);
-  case N_VAR: return LLVMBuildLoad2(l->b, lo_type(l, n->ty), l->slots[n->var], l->f->var_names[n->var]);
+  case N_VAR: return lo_load_var(l, n);
   case N_BINOP: return lo_binop(l, n);
   case N_UNARY: return lo_unary(l, n);
   case N_COMPARE: return lo_compare(l, n);
@@ -1502,6 +1522,7 @@ static void lo_store(Lower *l, Node *target, const Type *t, LLVMValueRef v) {
     LLVMValueRef slot = l->slots[target->var];
     if (has_arrays(vt)) lo_refcount(l, vt, LLVMBuildLoad2(l->b, lo_type(l, vt), slot, ""), false);
     LLVMBuildStore(l->b, lo_convert(l, v, t, vt), slot);
+    mark_assigned(l, target->var);
   } else if (target->kind == N_INDEX && target->ty->kind == TY_ARRAY) {
     lo_store_view(l, target, t, v);
     if (has_arrays(t)) lo_refcount(l, t, v, false);  /* the stored value was owned */
@@ -1635,6 +1656,7 @@ static void lo_for(Lower *l, Node *n) {
   position(l, body);
   LLVMBuildStore(l->b, LLVMBuildAdd(l->b, start, LLVMBuildMul(l->b, k, step, ""), ""),
                  l->slots[n->lhs->var]);
+  mark_assigned(l, n->lhs->var);
   lo_loop_body(l, n, done, latch);
   position(l, latch);
   LLVMValueRef next = LLVMBuildAdd(l->b, LLVMBuildLoad2(l->b, l->i64, counter, ""), const_i64(l, 1), "");
@@ -1768,6 +1790,7 @@ static LLVMTypeRef partials_type(Lower *l, const ParPlan *plan, int *slot) {
 static LLVMValueRef lo_region_body(Lower *l, Node *n, const ParPlan *plan, LLVMTypeRef ctxty,
                                    const int *field, LLVMTypeRef partty, const int *slot) {
   Lower saved = *l;
+  l->assigned = NULL;  /* the caller's flags; every variable here is given a value first */
   char name[200];
   snprintf(name, sizeof name, "%s.prange%d", LLVMGetValueName(saved.fn), l->nregions++);
   LLVMTypeRef params[4] = {l->ptr, l->i64, l->i64, l->i64};
@@ -1923,6 +1946,9 @@ static void lo_parallel_for(Lower *l, Node *n, const ParPlan *plan) {
   LLVMValueRef last = LLVMBuildAdd(l->b, start, LLVMBuildMul(l->b, LLVMBuildSub(l->b, trips, const_i64(l, 1), ""), step, ""), "");
   LLVMValueRef var = l->slots[n->lhs->var];
   LLVMBuildStore(l->b, LLVMBuildSelect(l->b, ran, last, LLVMBuildLoad2(l->b, l->i64, var, ""), ""), var);
+  LLVMValueRef *flag = l->assigned ? &l->assigned[n->lhs->var] : NULL;
+  if (flag && *flag)
+    LLVMBuildStore(l->b, LLVMBuildOr(l->b, LLVMBuildLoad2(l->b, l->i1, *flag, ""), ran, ""), *flag);
 }
 
 /* ---------------------------------------------------------------- kernels on the CPU */
@@ -2481,6 +2507,59 @@ static void load_thread(Lower *l, LLVMValueRef args) {
   }
 }
 
+/* Marks variables whose first appearance in the body is an assignment at
+ * its top level (or a parameter): those are assigned before any read. */
+static void first_uses(const Node *n, bool top, signed char *state);
+
+static void first_uses_list(const NodeList *b, bool top, signed char *state) {
+  for (int i = 0; i < b->len; i++) first_uses(b->items[i], top, state);
+}
+
+static void first_uses(const Node *n, bool top, signed char *state) {
+  if (!n) return;
+  if (n->kind == N_VAR) {
+    if (!state[n->var]) state[n->var] = -1;  /* read first: may be unassigned */
+    return;
+  }
+  if (n->kind == N_ASSIGN) {
+    first_uses(n->rhs, top, state);
+    const Node *t = n->lhs;
+    if (t->kind == N_VAR) {
+      if (!state[t->var]) state[t->var] = top ? 1 : -1;
+    } else if (t->kind == N_TUPLE) {
+      for (int i = 0; i < t->list.len; i++) {
+        const Node *e = t->list.items[i];
+        if (e->kind == N_VAR) { if (!state[e->var]) state[e->var] = top ? 1 : -1; }
+        else first_uses(e, top, state);
+      }
+    } else {
+      first_uses(t, top, state);
+    }
+    return;
+  }
+  bool nested = n->kind == N_IF || n->kind == N_WHILE || n->kind == N_FOR;
+  first_uses(n->cond, top, state);
+  if (n->kind == N_FOR && !state[n->lhs->var]) state[n->lhs->var] = -1;  /* the loop may not run */
+  if (n->kind != N_FOR) first_uses(n->lhs, top, state);
+  first_uses(n->rhs, top, state);
+  first_uses_list(&n->list, top, state);
+  first_uses_list(&n->kw, top, state);
+  first_uses_list(&n->body, top && !nested, state);
+  first_uses_list(&n->orelse, top && !nested, state);
+}
+
+static void unbound_flags(Lower *l) {
+  signed char *state = arena_alloc(l->f->arena, (size_t)(l->f->nvars ? l->f->nvars : 1));
+  for (int v = 0; v < l->f->nparams; v++) state[v] = 1;
+  first_uses_list(&l->f->body, true, state);
+  l->assigned = arena_alloc(l->f->arena, sizeof(LLVMValueRef) * (size_t)(l->f->nvars ? l->f->nvars : 1));
+  for (int v = 0; v < l->f->nvars; v++) {
+    if (state[v] != -1 || !l->f->var_types[v]) continue;
+    l->assigned[v] = entry_alloca(l, l->i1, "assigned");
+    LLVMBuildStore(l->b, LLVMConstInt(l->i1, 0, 0), l->assigned[v]);
+  }
+}
+
 static void lo_prologue(Lower *l) {
   LLVMValueRef args = LLVMGetParam(l->fn, 1);
   if (l->opts->device) load_thread(l, args);
@@ -2502,6 +2581,7 @@ static void lo_prologue(Lower *l) {
       LLVMBuildStore(l->b, LLVMConstNull(lo_type(l, t)), l->slots[v]);
     }
   }
+  unbound_flags(l);
 }
 
 static void lo_init(Lower *l, LLVMContextRef c) {

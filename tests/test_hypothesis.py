@@ -915,9 +915,7 @@ def test_int64_min_literal():
     expect_python("def f(a):\n    return -9223372036854775808 + a\n", (0,), -(2**63))
 
 
-@xfail_bug("reading a local that is unbound on the path taken returns garbage "
-           "instead of raising UnboundLocalError")
-def test_bug_unbound_local_raises():
+def test_unbound_local_raises():
     src = "def f(n):\n    for i in range(n):\n        pass\n    return i\n"
     expect_python(src, (3,), 2)
     expect_python(src, (0,), UnboundLocalError)
