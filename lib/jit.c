@@ -63,7 +63,7 @@ static void take_error(LLVMErrorRef err, char *buf, size_t n) {
 /* Runtime functions are defined in the JIT by address: libruchey is loaded
  * RTLD_LOCAL, so the process symbol table does not see them. */
 typedef struct SymbolBatch {
-  LLVMOrcCSymbolMapPair pairs[16];
+  LLVMOrcCSymbolMapPair pairs[32];
   size_t n;
 } SymbolBatch;
 

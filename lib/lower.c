@@ -714,8 +714,53 @@ static const Type *operand_type(int op, const Type *result) {
   return result;
 }
 
+/* int / int rounded once, as CPython: small operands divide exactly as
+ * doubles; larger ones divide in 128-bit integers, scaled so the quotient
+ * has 64 significant bits, with a sticky bit for the remainder, and the
+ * conversion to double rounds that once. */
+static LLVMValueRef lo_int_truediv(Lower *l, LLVMValueRef a, LLVMValueRef b) {
+  if (!l->opts->error_model_numpy)
+    raise_if(l, LLVMBuildICmp(l->b, LLVMIntEQ, b, const_i64(l, 0), ""), RT_ERR_ZERODIV, "division by zero");
+  LLVMTypeRef ov[1] = {l->i64};
+  LLVMValueRef absargs[2] = {a, LLVMConstInt(l->i1, 0, 0)};
+  LLVMValueRef na = intrinsic(l, "llvm.abs", ov, 1, absargs, 2);
+  absargs[0] = b;
+  LLVMValueRef nb = intrinsic(l, "llvm.abs", ov, 1, absargs, 2);
+  LLVMValueRef limit = const_i64(l, (int64_t)1 << 53);
+  LLVMValueRef small = LLVMBuildAnd(l->b, LLVMBuildICmp(l->b, LLVMIntULE, na, limit, ""),
+                                    LLVMBuildICmp(l->b, LLVMIntULE, nb, limit, ""), "");
+  LLVMBasicBlockRef pre = LLVMGetInsertBlock(l->b), wide = new_block(l, "div.wide"), done = new_block(l, "div.done");
+  LLVMValueRef quick = LLVMBuildFDiv(l->b, LLVMBuildSIToFP(l->b, a, l->f64, ""), LLVMBuildSIToFP(l->b, b, l->f64, ""), "");
+  LLVMBuildCondBr(l->b, small, done, wide);
+  position(l, wide);
+  LLVMTypeRef i128 = LLVMInt128TypeInContext(l->c);
+  LLVMValueRef zu[2] = {na, LLVMConstInt(l->i1, 0, 0)};
+  LLVMValueRef lz = intrinsic(l, "llvm.ctlz", ov, 1, zu, 2);
+  LLVMValueRef k = LLVMBuildAdd(l->b, const_i64(l, 64), lz, "k");
+  LLVMValueRef num = LLVMBuildShl(l->b, LLVMBuildZExt(l->b, na, i128, ""), LLVMBuildZExt(l->b, k, i128, ""), "");
+  LLVMValueRef den = LLVMBuildZExt(l->b, nb, i128, "");
+  LLVMValueRef q = LLVMBuildUDiv(l->b, num, den, ""), r = LLVMBuildURem(l->b, num, den, "");
+  LLVMValueRef sticky = LLVMBuildZExt(l->b, LLVMBuildICmp(l->b, LLVMIntNE, r, LLVMConstNull(i128), ""), i128, "");
+  LLVMValueRef mag = LLVMBuildUIToFP(l->b, LLVMBuildOr(l->b, q, sticky, ""), l->f64, "");
+  /* 2**-k, built from its exponent bits */
+  LLVMValueRef scale = LLVMBuildBitCast(l->b, LLVMBuildShl(l->b, LLVMBuildSub(l->b, const_i64(l, 1023), k, ""), const_i64(l, 52), ""), l->f64, "");
+  mag = LLVMBuildFMul(l->b, mag, scale, "");
+  LLVMValueRef neg = LLVMBuildICmp(l->b, LLVMIntSLT, LLVMBuildXor(l->b, a, b, ""), const_i64(l, 0), "");
+  LLVMValueRef exact = LLVMBuildSelect(l->b, neg, LLVMBuildFNeg(l->b, mag, ""), mag, "");
+  LLVMBasicBlockRef wide_end = LLVMGetInsertBlock(l->b);
+  LLVMBuildBr(l->b, done);
+  position(l, done);
+  LLVMValueRef res = LLVMBuildPhi(l->b, l->f64, "quot");
+  LLVMAddIncoming(res, (LLVMValueRef[]){quick, exact}, (LLVMBasicBlockRef[]){pre, wide_end}, 2);
+  return res;
+}
+
 static LLVMValueRef lo_binop_values(Lower *l, int op, const Type *result, LLVMValueRef a,
                                     const Type *ta, LLVMValueRef b, const Type *tb) {
+  if (op == OP_DIV && !ty_is_float(ta) && !ty_is_float(tb) && ta->kind != TY_U64 && tb->kind != TY_U64 &&
+      !l->gpu)
+    return lo_convert(l, lo_int_truediv(l, lo_convert(l, a, ta, TYS(TY_I64)), lo_convert(l, b, tb, TYS(TY_I64))),
+                      TYS(TY_F64), result);
   const Type *t = operand_type(op, result);
   return lo_arith(l, op, t, lo_convert(l, a, ta, t), lo_convert(l, b, tb, t));
 }

@@ -75,7 +75,21 @@ void rt_error_save(RtError *dst) {
 
 void rt_error_restore(const RtError *src) { last_error = *src; }
 
+/* libgcc's 128-bit helpers, which LLVM calls for int / int beyond 2**53 */
+unsigned __int128 __udivti3(unsigned __int128, unsigned __int128);
+unsigned __int128 __umodti3(unsigned __int128, unsigned __int128);
+double __floatuntidf(unsigned __int128);
+double __floattidf(__int128);
+__int128 __divti3(__int128, __int128);
+__int128 __modti3(__int128, __int128);
+
 void rt_register_symbols(void (*define)(const char *name, void *addr, void *ctx), void *ctx) {
+  define("__udivti3", (void *)__udivti3, ctx);
+  define("__umodti3", (void *)__umodti3, ctx);
+  define("__floatuntidf", (void *)__floatuntidf, ctx);
+  define("__floattidf", (void *)__floattidf, ctx);
+  define("__divti3", (void *)__divti3, ctx);
+  define("__modti3", (void *)__modti3, ctx);
   define("rt_alloc", (void *)rt_alloc, ctx);
   define("rt_meminfo_free", (void *)rt_meminfo_free, ctx);
   define("rt_set_error", (void *)rt_set_error, ctx);

@@ -64,8 +64,6 @@ RAN = set()                            # names of the generating tests that ran
 # Sub-cases where ruchey is known to differ from CPython.  A mismatch is
 # tolerated only in a call in which one of these sub-cases actually occurred.
 KNOWN_BUGS = {
-    "int_truediv":
-        "int / int rounds twice (int->float, then divide); CPython rounds the exact quotient once",
 }
 
 
@@ -127,10 +125,7 @@ def CMPX(op, x, y):
 
 def TDIV(x, y):
     """int / int: CPython divides exactly and rounds once."""
-    r = x / y
-    if r != float(x) / float(y):
-        TRACE.bugs.add("int_truediv")
-    return r
+    return x / y
 
 
 def INTF(x):
@@ -875,8 +870,7 @@ def test_int_float_comparison_is_exact(op, expected):
     expect_python(f"def f(a, b):\n    return a {op} b\n", (2**53 + 1, 2.0**53), expected)
 
 
-@xfail_bug(KNOWN_BUGS["int_truediv"])
-def test_bug_int_true_division_rounds_once():
+def test_int_true_division_rounds_once():
     # exact 3002399751580331.0 (2**53 + 1 = 3 * 1000799917193443.6...); ruchey: ...330.5
     expect_python("def f(a, b):\n    return a / b\n", (2**53 + 1, 3), (2**53 + 1) / 3)
 
