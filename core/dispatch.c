@@ -443,6 +443,17 @@ static bool resolve_call(void *ctx, void *callee, const Type **args, int nargs, 
   return true;
 }
 
+/* Entry cells that compiled code reads: kept for the life of the process,
+ * as the code is. */
+static void keep_cell(void **cell) {
+  static void ***kept;
+  static size_t nkept;
+  void ***grown = PyMem_Realloc(kept, sizeof(void **) * (nkept + 1));
+  if (!grown) return;  /* then the cell is simply never freed */
+  kept = grown;
+  kept[nkept++] = cell;
+}
+
 /* What a mutually recursive call reaches when its callee failed to compile. */
 static int failed_callee(void *ret, void **args) {
   RtError *e = core_api()->last_error();
@@ -486,7 +497,8 @@ static bool compile_for(Dispatcher *self, const uint32_t *codes, const Type *dec
     Py_END_ALLOW_THREADS
   }
   if (cell) *cell = ok ? (void *)res->entry : (void *)failed_callee;
-  if (!cell_used) PyMem_Free(cell);  /* else compiled code reads it for as long as it runs */
+  if (!cell_used) PyMem_Free(cell);
+  else keep_cell(cell);
   if (!ok) core_raise_diag(&diag, f->filename);
   return ok;
 }
