@@ -1830,6 +1830,20 @@ static LLVMTypeRef partials_type(Lower *l, const ParPlan *plan, int *slot) {
   return LLVMStructTypeInContext(l->c, f, (unsigned)nf, 0);
 }
 
+/* The exit of a chunk run on the pool: the first failing chunk records its
+ * error in ctx (an RtError) for the caller; the builder is left where the
+ * chunk returns. */
+static void chunk_exit(Lower *l, LLVMValueRef ctx) {
+  position(l, l->exit_bb);
+  LLVMBasicBlockRef save = new_block(l, "save"), ret = new_block(l, "ret");
+  LLVMValueRef failed = LLVMBuildICmp(l->b, LLVMIntNE, LLVMBuildLoad2(l->b, l->i32, l->status, ""), const_i32(l, 0), "");
+  LLVMBuildCondBr(l->b, failed, save, ret);
+  position(l, save);
+  call(l, "rt_error_save", LLVMVoidTypeInContext(l->c), &l->ptr, &ctx, 1);
+  LLVMBuildBr(l->b, ret);
+  position(l, ret);
+}
+
 /* The outlined body: void chunk(ctx, begin, end, thread) runs iterations
  * [begin, end) with its own copies of the private and reduction variables. */
 static LLVMValueRef lo_region_body(Lower *l, Node *n, const ParPlan *plan, LLVMTypeRef ctxty,
@@ -1886,14 +1900,7 @@ static LLVMValueRef lo_region_body(Lower *l, Node *n, const ParPlan *plan, LLVMT
       LLVMBuildStore(l->b, LLVMBuildLoad2(l->b, lo_type(l, l->f->var_types[v]), l->slots[v], ""),
                      LLVMBuildStructGEP2(l->b, partty, mine, (unsigned)slot[v], ""));
   LLVMBuildBr(l->b, l->exit_bb);
-  /* exit: the first failing chunk records its error for the caller */
-  position(l, l->exit_bb);
-  LLVMBasicBlockRef save = new_block(l, "save"), ret = new_block(l, "ret");
-  LLVMBuildCondBr(l->b, LLVMBuildICmp(l->b, LLVMIntNE, LLVMBuildLoad2(l->b, l->i32, l->status, ""), const_i32(l, 0), ""), save, ret);
-  position(l, save);
-  call(l, "rt_error_save", LLVMVoidTypeInContext(l->c), &l->ptr, &ctx, 1);
-  LLVMBuildBr(l->b, ret);
-  position(l, ret);
+  chunk_exit(l, ctx);
   for (int v = 0; v < l->f->nvars; v++) {
     const Type *t = l->f->var_types[v];
     if (plan->kind[v] == PAR_PRIVATE && t && has_arrays(t))
@@ -2395,13 +2402,7 @@ static LLVMValueRef lo_kernel_chunk(Lower *l, LLVMTypeRef ctxty) {
   LLVMBuildBr(l->b, head);
   position(l, done);
   LLVMBuildBr(l->b, l->exit_bb);
-  position(l, l->exit_bb);
-  LLVMBasicBlockRef save = new_block(l, "save"), ret = new_block(l, "ret");
-  LLVMBuildCondBr(l->b, LLVMBuildICmp(l->b, LLVMIntNE, LLVMBuildLoad2(l->b, l->i32, l->status, ""), const_i32(l, 0), ""), save, ret);
-  position(l, save);
-  call(l, "rt_error_save", LLVMVoidTypeInContext(l->c), &l->ptr, &ctx, 1);
-  LLVMBuildBr(l->b, ret);
-  position(l, ret);
+  chunk_exit(l, ctx);
   LLVMBuildRetVoid(l->b);
   return l->fn;
 }
