@@ -833,7 +833,15 @@ static PyObject *parse_function(Fe *fe, PyObject *pyfunc) {
   PyObject *lines = NULL, *src = NULL, *dedented = NULL, *tree = NULL, *def = NULL;
   if (!textwrap) goto done;
   lines = PyObject_CallMethod(inspect, "getsourcelines", "O", pyfunc);
-  if (!lines) goto done;
+  if (!lines) {
+    if (PyErr_ExceptionMatches(PyExc_OSError)) {  /* python -c, or a plain REPL */
+      PyErr_Clear();
+      PyErr_Format(core_TypingError,
+                   "cannot read the source of %S: ruchey compiles from source, so define "
+                   "the function in a file (or in IPython/Jupyter, which keep the source)", pyfunc);
+    }
+    goto done;
+  }
   PyObject *sep = PyUnicode_FromString("");
   src = PyUnicode_Join(sep, PyTuple_GET_ITEM(lines, 0));
   Py_DECREF(sep);

@@ -251,3 +251,13 @@ def test_bad_arguments_and_unsupported_code_do_not_crash_the_interpreter(tmp_pat
     assert proc.returncode == 0, (f"interpreter died, rc={proc.returncode}\n"
                                   f"stdout:\n{proc.stdout}\nstderr:\n{proc.stderr[-4000:]}")
     assert "SURVIVED" in proc.stdout
+
+
+def test_function_without_source_is_a_clear_typing_error():
+    import subprocess
+    import sys
+    code = ("import ruchey\n"
+            "f = ruchey.njit(eval('lambda x: x'))\n"
+            "try:\n    f(1)\nexcept ruchey.TypingError as e:\n    print('source' in str(e))\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0 and out.stdout.strip() == "True", out.stderr
