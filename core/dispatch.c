@@ -634,15 +634,30 @@ static PyObject *call_with(Dispatcher *self, PyObject *const *args, void *extra)
    * this one runs without the GIL */
   int (*entry)(void *, void **) = s->entry;
   const Type *ret_type = s->ret_type;
+  /* a small frame: no stack probes on the hot path; many arrays go to the heap */
   Slot slots[MAX_ARGS];
-  RtArray arrays[MAX_ARGS];
+  RtArray few[4];
+  int narrays = 0;
+  for (int i = 0; i < self->nparams; i++) narrays += (s->codes[i] & CODE_ARRAY) != 0;
+  RtArray *arrays = narrays <= 4 ? few : PyMem_Malloc(sizeof(RtArray) * (size_t)narrays);
   void *argp[MAX_ARGS + 1];
-  for (int i = 0; i < self->nparams; i++)
-    if (unbox(args[i], s->codes[i], &slots[i], &arrays[i], &argp[i]) < 0) return NULL;
-  argp[self->nparams] = extra;
-  _Alignas(16) char ret[512];
+  _Alignas(16) char ret[256];
   char *retp = s->ret_size <= sizeof ret ? ret : PyMem_Malloc(s->ret_size);
-  if (!retp) return PyErr_NoMemory();
+  if (!arrays || !retp) {
+    if (arrays && arrays != few) PyMem_Free(arrays);
+    if (retp && retp != ret) PyMem_Free(retp);
+    return PyErr_NoMemory();
+  }
+  int a = 0;
+  for (int i = 0; i < self->nparams; i++) {
+    RtArray *slot_array = (s->codes[i] & CODE_ARRAY) ? &arrays[a++] : NULL;
+    if (unbox(args[i], s->codes[i], &slots[i], slot_array, &argp[i]) < 0) {
+      if (arrays != few) PyMem_Free(arrays);
+      if (retp != ret) PyMem_Free(retp);
+      return NULL;
+    }
+  }
+  argp[self->nparams] = extra;
   int status;
   if (self->nogil) {
     Py_BEGIN_ALLOW_THREADS
@@ -653,6 +668,7 @@ static PyObject *call_with(Dispatcher *self, PyObject *const *args, void *extra)
   }
   PyObject *result = status ? raise_runtime_error() : box(ret_type, retp);
   if (retp != ret) PyMem_Free(retp);
+  if (arrays != few) PyMem_Free(arrays);
   return result;
 }
 
