@@ -52,6 +52,7 @@ typedef struct Lower {
   bool fission;               /* the kernel has barriers: variables per thread */
   bool gpu;                   /* lowering for NVPTX: one thread per call, real barriers */
   LLVMValueRef *var_base;     /* fission: each variable's per-thread storage */
+  bool *uniform;              /* fission: variables equal in every thread of a block */
   LLVMValueRef done;          /* fission: per-thread "has returned" bytes */
   LLVMValueRef dyn_shared;    /* cuda.shared.array(0, ...) storage */
   Node **mem_nodes;           /* shared/local array call sites ... */
@@ -2256,6 +2257,14 @@ static void store_loop_var(Lower *l, void *arg) {
 }
 
 static void lo_kernel_block(Lower *l, NodeList *b);
+static bool expr_uniform(Lower *l, const Node *n);
+
+/* The condition of a statement holding a barrier: evaluated once when it is
+ * uniform, else by every thread and checked to agree. */
+static LLVMValueRef block_cond(Lower *l, Node *cond) {
+  if (!expr_uniform(l, cond)) return uniform_cond(l, cond);
+  return lo_truth(l, lo_expr(l, cond), cond->ty);
+}
 
 /* A statement holding a barrier, run once per block. */
 static void lo_kernel_uniform(Lower *l, Node *n) {
@@ -2263,7 +2272,7 @@ static void lo_kernel_uniform(Lower *l, Node *n) {
     lo_kernel_block(l, &n->body);
   } else if (n->kind == N_IF) {
     LLVMBasicBlockRef then = new_block(l, "uif.then"), other = new_block(l, "uif.else"), done = new_block(l, "uif.end");
-    LLVMBuildCondBr(l->b, uniform_cond(l, n->cond), then, other);
+    LLVMBuildCondBr(l->b, block_cond(l, n->cond), then, other);
     position(l, then);
     lo_kernel_block(l, &n->body);
     LLVMBuildBr(l->b, done);
@@ -2275,7 +2284,7 @@ static void lo_kernel_uniform(Lower *l, Node *n) {
     LLVMBasicBlockRef head = new_block(l, "uwhile"), body = new_block(l, "uwhile.body"), done = new_block(l, "uwhile.end");
     LLVMBuildBr(l->b, head);
     position(l, head);
-    LLVMBuildCondBr(l->b, uniform_cond(l, n->cond), body, done);
+    LLVMBuildCondBr(l->b, block_cond(l, n->cond), body, done);
     position(l, body);
     lo_kernel_block(l, &n->body);
     LLVMBuildBr(l->b, head);
@@ -2296,7 +2305,10 @@ static void lo_kernel_uniform(Lower *l, Node *n) {
     LLVMBuildCondBr(l->b, LLVMBuildICmp(l->b, LLVMIntSLT, k, trips, ""), body, done);
     position(l, body);
     LLVMValueRef kv[2] = {const_i64(l, n->lhs->var), LLVMBuildAdd(l->b, start, LLVMBuildMul(l->b, k, step, ""), "")};
-    thread_loop(l, store_loop_var, kv);
+    if (l->uniform[n->lhs->var])
+      LLVMBuildStore(l->b, kv[1], l->slots[n->lhs->var]);
+    else
+      thread_loop(l, store_loop_var, kv);
     lo_kernel_block(l, &n->body);
     LLVMBuildStore(l->b, LLVMBuildAdd(l->b, LLVMBuildLoad2(l->b, l->i64, counter, ""), const_i64(l, 1), ""), counter);
     LLVMBuildBr(l->b, head);
@@ -2305,14 +2317,113 @@ static void lo_kernel_uniform(Lower *l, Node *n) {
   }
 }
 
+/* Uniformity (fission only): a variable is uniform when every thread of a
+ * block holds the same value in it — assigned only from uniform values
+ * (constants, parameters, blockIdx/blockDim/gridDim, shared arrays, other
+ * uniform variables) by statements every thread runs the same way. Uniform
+ * variables need one slot per block, their updates run once per block, and
+ * conditions on them need no per-thread check. */
+static bool expr_uniform(Lower *l, const Node *n) {
+  if (!n) return true;
+  switch (n->kind) {
+  case N_INT: case N_FLOAT: case N_BOOL: case N_DTYPE: case N_MODULE: return true;
+  case N_VAR: return l->uniform[n->var];
+  case N_INDEX: return n->lhs->ty->kind == TY_TUPLE && expr_uniform(l, n->lhs);
+  case N_CALL:
+    switch (n->op) {
+    case BI_CUDA_TID: case BI_CUDA_GRID: case BI_CUDA_LOCAL: case BI_CUDA_ATOMIC: case BI_JIT:
+    case BI_CUDA_SYNC:
+      return false;
+    case BI_CUDA_SHARED: return true;  /* one per block */
+    default: break;
+    }
+    for (int i = 0; i < n->list.len; i++)
+      if (!expr_uniform(l, n->list.items[i])) return false;
+    return true;
+  default:
+    if (!expr_uniform(l, n->lhs) || !expr_uniform(l, n->rhs) || !expr_uniform(l, n->cond)) return false;
+    for (int i = 0; i < n->list.len; i++)
+      if (!expr_uniform(l, n->list.items[i])) return false;
+    return true;
+  }
+}
+
+static bool demote(Lower *l, int v) {
+  bool was = l->uniform[v];
+  l->uniform[v] = false;
+  return was;
+}
+
+/* Demotes what a statement run inside a thread loop assigns non-uniformly;
+ * top: not nested in a per-thread if/loop. Returns whether anything changed. */
+static bool uniform_thread_stmt(Lower *l, const Node *n, bool ctx, bool top) {
+  bool changed = false;
+  const Node *t = n->lhs;
+  switch (n->kind) {
+  case N_ASSIGN:
+    if (t->kind == N_VAR && !(ctx && top && expr_uniform(l, n->rhs))) changed |= demote(l, t->var);
+    if (t->kind == N_TUPLE)
+      for (int i = 0; i < t->list.len; i++)
+        if (t->list.items[i]->kind == N_VAR) changed |= demote(l, t->list.items[i]->var);
+    return changed;
+  case N_AUGASSIGN:
+    if (t->kind == N_VAR && !(ctx && top && expr_uniform(l, n->rhs))) changed |= demote(l, t->var);
+    return changed;
+  case N_FOR:
+    changed |= demote(l, t->var);
+    __attribute__((fallthrough));  /* its body runs per thread, as an if's */
+  case N_IF: case N_WHILE:
+    for (int i = 0; i < n->body.len; i++) changed |= uniform_thread_stmt(l, n->body.items[i], ctx, false);
+    for (int i = 0; i < n->orelse.len; i++) changed |= uniform_thread_stmt(l, n->orelse.items[i], ctx, false);
+    return changed;
+  case N_BLOCK:
+    for (int i = 0; i < n->body.len; i++) changed |= uniform_thread_stmt(l, n->body.items[i], ctx, top);
+    return changed;
+  default: return false;
+  }
+}
+
+static bool uniform_block(Lower *l, const NodeList *b, bool ctx) {
+  bool changed = false;
+  for (int i = 0; i < b->len; i++) {
+    const Node *n = b->items[i];
+    if (!stmt_has_barrier(n)) {
+      changed |= uniform_thread_stmt(l, n, ctx, true);
+      continue;
+    }
+    bool c = ctx;
+    if (n->kind == N_IF || n->kind == N_WHILE) c = ctx && expr_uniform(l, n->cond);
+    if (n->kind == N_FOR) {
+      for (int k = 0; k < n->cond->list.len; k++) c = c && expr_uniform(l, n->cond->list.items[k]);
+      if (!c) changed |= demote(l, n->lhs->var);
+    }
+    changed |= uniform_block(l, &n->body, c) | uniform_block(l, &n->orelse, c);
+  }
+  return changed;
+}
+
+static void find_uniform(Lower *l) {
+  l->uniform = arena_alloc(l->f->arena, sizeof(bool) * (size_t)(l->f->nvars ? l->f->nvars : 1));
+  for (int v = 0; v < l->f->nvars; v++) l->uniform[v] = l->f->var_types[v] != NULL;
+  while (uniform_block(l, &l->f->body, true)) {
+  }
+}
+
+/* A barrier-free statement that updates a uniform variable: run once per block. */
+static bool uniform_update(Lower *l, const Node *n) {
+  return (n->kind == N_ASSIGN || n->kind == N_AUGASSIGN) && n->lhs->kind == N_VAR && l->uniform[n->lhs->var];
+}
+
 /* Splits statements at barriers: runs of barrier-free statements become
  * loops over the block's threads. */
 static void lo_kernel_block(Lower *l, NodeList *b) {
   int from = 0;
   for (int i = 0; i <= b->len; i++) {
-    if (i < b->len && !stmt_has_barrier(b->items[i])) continue;
+    bool once = i < b->len && !stmt_has_barrier(b->items[i]) && uniform_update(l, b->items[i]);
+    if (i < b->len && !stmt_has_barrier(b->items[i]) && !once) continue;
     if (i > from) thread_loop(l, run_segment, &(Segment){b, from, i});
-    if (i < b->len && b->items[i]->kind != N_EXPR) lo_kernel_uniform(l, b->items[i]);
+    if (once) lo_stmt(l, b->items[i]);
+    else if (i < b->len && b->items[i]->kind != N_EXPR) lo_kernel_uniform(l, b->items[i]);
     from = i + 1;
   }
 }
@@ -2367,10 +2478,11 @@ static LLVMValueRef lo_kernel_chunk(Lower *l, LLVMTypeRef ctxty) {
   }
   l->slots = arena_alloc(l->f->arena, sizeof(LLVMValueRef) * (size_t)(l->f->nvars ? l->f->nvars : 1));
   l->var_base = arena_alloc(l->f->arena, sizeof(LLVMValueRef) * (size_t)(l->f->nvars ? l->f->nvars : 1));
+  if (l->fission) find_uniform(l);
   for (int v = 0; v < l->f->nvars; v++) {
     const Type *t = l->f->var_types[v];
     if (!t) continue;
-    if (l->fission)
+    if (l->fission && !l->uniform[v])
       l->var_base[v] = LLVMBuildArrayAlloca(l->b, lo_type(l, t), l->nthreads, l->f->var_names[v]);
     else
       l->slots[v] = entry_alloca(l, lo_type(l, t), l->f->var_names[v]);
