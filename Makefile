@@ -22,6 +22,7 @@ test: build
 
 bench: build
 	$(PYTHON) bench/bench.py
+	$(PYTHON) bench/cuda_kernels.py
 
 leakcheck: build
 	$(PYTHON) scripts/leakcheck.py $(PYTHON) -m pytest tests -q -p no:cacheprovider
