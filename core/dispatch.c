@@ -313,6 +313,7 @@ typedef struct Spec {
   const Type *ret_type;   /* in the dispatcher's arena */
   const Type *declared_ret; /* the explicit signature's return type, or NULL */
   bool device;            /* called from kernels: takes the CUDA thread after its arguments */
+  bool barrier;           /* reaches cuda.syncthreads() */
   size_t ret_size;
 } Spec;
 
@@ -440,6 +441,7 @@ static bool resolve_call(void *ctx, void *callee, const Type **args, int nargs, 
   out->self = false;
   out->entry = s->entry;
   out->ret_type = s->ret_type;
+  out->barrier = s->barrier;
   return true;
 }
 
@@ -520,6 +522,7 @@ static Spec *add_spec(Dispatcher *self, const uint32_t *codes, const Type *decla
       s->ret_type = clone_type(res.ret_type, &self->arena);
       s->declared_ret = declared_ret ? s->ret_type : NULL;
       s->device = device;
+      s->barrier = res.barrier;
       s->ret_size = storage_size(s->ret_type);
     } else {
       if (grown) self->specs = grown;

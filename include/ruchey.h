@@ -258,6 +258,7 @@ typedef struct Func {
   NodeList body;
   Arena *arena;
   int line;             /* line of the def statement */
+  bool barrier;         /* set by infer: reaches cuda.syncthreads() */
 } Func;
 
 /* ---------------------------------------------------------------- diagnostics */
@@ -279,6 +280,7 @@ typedef struct CallTarget {
   bool self;             /* a recursive call to the function being compiled */
   int (*entry)(void *ret, void **args);  /* otherwise: its compiled entry, */
   void **indirect;       /* or where that entry will be (mutual recursion) */
+  bool barrier;          /* it reaches cuda.syncthreads(): callers run as fibers */
   const Type *ret_type;  /* NULL while a recursive call's type is unknown */
 } CallTarget;
 
@@ -311,6 +313,7 @@ typedef struct CompileResult {
   const Type *ret_type;  /* allocated in the Func's arena */
   char *text;            /* OUT_LLVM_IR, OUT_ASM: malloc'd text */
   char warning[512];     /* a prange loop that runs serially, and why */
+  bool barrier;          /* the function reaches cuda.syncthreads() */
 } CompileResult;
 
 /* ---------------------------------------------------------------- runtime (runtime.c) */
@@ -403,6 +406,10 @@ const RucheyAPI *ruchey_api(void);
 bool ty_infer(Func *f, const Type **argtypes, const CompileOptions *opts, Diag *diag);
 void rt_register_symbols(void (*define)(const char *name, void *addr, void *ctx), void *ctx);
 RtError *rt_last_error(void);
+void rt_set_error(int status, const char *msg);
+/* fiber.c */
+int rt_fiber_block(int (*body)(void *ctx, int64_t thread), void *ctx, int64_t n);
+void rt_fiber_barrier(void);
 void rt_meminfo_release(RtMemInfo *mi);
 
 #endif

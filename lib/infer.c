@@ -479,7 +479,8 @@ static const Type *ty_atomic(Infer *in, Node *n, const Type **args) {
 static const Type *ty_cuda(Infer *in, Node *n, const Type **args) {
   if (!in->opts || !(in->opts->kernel || in->opts->device))
     return ty_error(in, n, "%s is only valid inside a @cuda.jit kernel", builtin_names[n->op]);
-  if (in->opts->device && (n->op == BI_CUDA_SYNC || n->op == BI_CUDA_SHARED))
+  if (n->op == BI_CUDA_SYNC) in->f->barrier = true;
+  if (in->opts->device && n->op == BI_CUDA_SHARED)
     return ty_error(in, n, "%s inside a device function is not supported on the CPU backend yet: "
                     "use it in the kernel", builtin_names[n->op]);
   switch (n->op) {
@@ -514,6 +515,7 @@ static const Type *ty_jit_call(Infer *in, Node *n, const Type **args) {
     return ty_error(in, n, "%s", inner.msg[0] ? inner.msg : "the called function cannot be compiled");
   }
   n->target = target;
+  if (target->barrier) in->f->barrier = true;
   if (!target->self) {
     if (!target->ret_type && in->final)
       return ty_error(in, n, "the type of this mutually recursive call is unknown: return a value "

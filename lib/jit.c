@@ -236,6 +236,7 @@ static bool jit_generate(Func *f, const CompileOptions *opts, OutputKind out, Co
   memset(res, 0, sizeof *res);
   if (!jit_started(d)) return false;
   res->ret_type = f->ret_type;
+  res->barrier = f->barrier;
   return out == OUT_PTX ? ptx_generate(f, opts, res, d) : generate(f, opts, out, res, d);
 }
 

@@ -53,6 +53,7 @@ typedef struct Lower {
   bool gpu;                   /* lowering for NVPTX: one thread per call, real barriers */
   LLVMValueRef *var_base;     /* fission: each variable's per-thread storage */
   bool *uniform;              /* fission: variables equal in every thread of a block */
+  bool fibers;                /* the block's threads run as fibers (see fiber.c) */
   LLVMValueRef done;          /* fission: per-thread "has returned" bytes */
   LLVMValueRef dyn_shared;    /* cuda.shared.array(0, ...) storage */
   Node **mem_nodes;           /* shared/local array call sites ... */
@@ -1383,6 +1384,7 @@ static LLVMValueRef lo_call(Lower *l, Node *n) {
   case BI_CUDA_GRID: case BI_CUDA_GRIDSIZE: return lo_grid(l, n);
   case BI_CUDA_SYNC:
     if (l->gpu) call(l, "llvm.nvvm.barrier0", LLVMVoidTypeInContext(l->c), NULL, NULL, 0);
+    else if (l->fibers || l->opts->device) call(l, "rt_fiber_barrier", LLVMVoidTypeInContext(l->c), NULL, NULL, 0);
     return LLVMGetUndef(l->i8);  /* on the CPU, a segment boundary placed by lo_kernel_block */
   case BI_CUDA_SHARED: case BI_CUDA_LOCAL: return lo_cuda_array(l, n);
   case BI_CUDA_ATOMIC: return lo_atomic(l, n);
@@ -2055,6 +2057,8 @@ static LLVMValueRef lo_cuda_array(Lower *l, Node *n) {
   int size = ty_bits(n->ty->elem) / 8;
   LLVMValueRef data = NULL, shape0 = const_i64(l, dims[0]);
   if (l->gpu) data = gpu_array_data(l, n, count);
+  else if (l->fibers && n->op == BI_CUDA_LOCAL)  /* on the fiber's own stack */
+    data = entry_alloca(l, LLVMArrayType2(lo_storage_type(l, n->ty->elem), (uint64_t)count), "local");
   for (int i = 0; i < l->nmem; i++)
     if (l->mem_nodes[i] == n) data = l->mem_base[i];
   if (l->gpu) {
@@ -2441,6 +2445,126 @@ static void assume_below(Lower *l, LLVMValueRef v, int64_t limit) {
   intrinsic(l, "llvm.assume", NULL, 0, &c, 1);
 }
 
+/* ---------------------------------------------------------------- kernels as fibers */
+
+/* Whether every barrier sits under conditions and loops the same in every
+ * thread, so that loop fission can run it. */
+static bool barriers_uniform(Lower *l, const NodeList *b) {
+  for (int i = 0; i < b->len; i++) {
+    const Node *n = b->items[i];
+    if (!stmt_has_barrier(n) || n->kind == N_EXPR) continue;
+    if ((n->kind == N_IF || n->kind == N_WHILE) && !expr_uniform(l, n->cond)) return false;
+    if (n->kind == N_FOR)
+      for (int k = 0; k < n->cond->list.len; k++)
+        if (!expr_uniform(l, n->cond->list.items[k])) return false;
+    if (!barriers_uniform(l, &n->body) || !barriers_uniform(l, &n->orelse)) return false;
+  }
+  return true;
+}
+
+static bool calls_barrier(const Node *n);
+
+static bool calls_barrier_list(const NodeList *b) {
+  for (int i = 0; i < b->len; i++)
+    if (calls_barrier(b->items[i])) return true;
+  return false;
+}
+
+/* Whether n calls a device function that reaches cuda.syncthreads(). */
+static bool calls_barrier(const Node *n) {
+  if (!n) return false;
+  if (n->kind == N_CALL && n->op == BI_JIT && n->target && n->target->barrier) return true;
+  if (calls_barrier(n->lhs) || calls_barrier(n->rhs) || calls_barrier(n->cond)) return true;
+  const NodeList *lists[4] = {&n->list, &n->kw, &n->body, &n->orelse};
+  for (int k = 0; k < 4; k++)
+    for (int i = 0; i < lists[k]->len; i++)
+      if (calls_barrier(lists[k]->items[i])) return true;
+  return false;
+}
+
+/* What a fiber thread reads of its block: the arguments, the block's index,
+ * the dynamic and static shared memory. */
+enum { BCTX_ARGS, BCTX_BID, BCTX_DYN, BCTX_MEM };
+
+static LLVMTypeRef block_context_type(Lower *l) {
+  LLVMTypeRef f[4] = {l->ptr, LLVMArrayType2(l->i64, 3), l->ptr,
+                      LLVMArrayType2(l->ptr, (uint64_t)(l->nmem ? l->nmem : 1))};
+  return LLVMStructTypeInContext(l->c, f, 4, 0);
+}
+
+static LLVMValueRef bctx_field(Lower *l, LLVMTypeRef bty, LLVMValueRef bctx, unsigned f, int i) {
+  LLVMValueRef ix[3] = {const_i64(l, 0), const_i32(l, (int)f), const_i64(l, i)};
+  return LLVMBuildGEP2(l->b, bty, bctx, ix, f == BCTX_BID || f == BCTX_MEM ? 3 : 2, "");
+}
+
+/* i32 thread(bctx, t): one CUDA thread of a block, run as a fiber. */
+static LLVMValueRef lo_fiber_thread(Lower *l, LLVMTypeRef bty) {
+  Lower saved = *l;
+  char name[200];
+  snprintf(name, sizeof name, "%s.thread", LLVMGetValueName(l->fn));
+  LLVMTypeRef params[2] = {l->ptr, l->i64};
+  l->fn = LLVMAddFunction(l->m, name, LLVMFunctionType(l->i32, params, 2, 0));
+  LLVMSetLinkage(l->fn, LLVMInternalLinkage);
+  LLVMValueRef bctx = LLVMGetParam(l->fn, 0), t = LLVMGetParam(l->fn, 1);
+  LLVMBasicBlockRef entry = new_block(l, "entry");
+  l->exit_bb = l->next_thread = new_block(l, "exit");
+  l->loop = NULL;
+  l->fission = false;
+  position(l, entry);
+  l->status = entry_alloca(l, l->i32, "status");
+  LLVMBuildStore(l->b, const_i32(l, RT_OK), l->status);
+  LLVMValueRef args = LLVMBuildLoad2(l->b, l->ptr, bctx_field(l, bty, bctx, BCTX_ARGS, 0), "args");
+  LLVMValueRef li = const_i64(l, l->f->nparams);
+  l->launch = LLVMBuildLoad2(l->b, l->ptr, LLVMBuildGEP2(l->b, l->ptr, args, &li, 1, ""), "launch");
+  LLVMTypeRef lt = launch_type(l), three = LLVMArrayType2(l->i64, 3);
+  for (int d = 0; d < 3; d++) {
+    LLVMValueRef ix[2] = {const_i64(l, 0), const_i64(l, d)};
+    l->gdim[d] = LLVMBuildLoad2(l->b, l->i64, LLVMBuildGEP2(l->b, three, LLVMBuildStructGEP2(l->b, lt, l->launch, 0, ""), ix, 2, ""), "");
+    l->bdim[d] = LLVMBuildLoad2(l->b, l->i64, LLVMBuildGEP2(l->b, three, LLVMBuildStructGEP2(l->b, lt, l->launch, 1, ""), ix, 2, ""), "");
+    l->bid[d] = LLVMBuildLoad2(l->b, l->i64, bctx_field(l, bty, bctx, BCTX_BID, d), "");
+  }
+  l->tid[0] = LLVMBuildSRem(l->b, t, l->bdim[0], "");
+  LLVMValueRef rest = LLVMBuildSDiv(l->b, t, l->bdim[0], "");
+  l->tid[1] = LLVMBuildSRem(l->b, rest, l->bdim[1], "");
+  l->tid[2] = LLVMBuildSDiv(l->b, rest, l->bdim[1], "");
+  l->thread = t;
+  l->dyn_shared = LLVMBuildLoad2(l->b, l->ptr, bctx_field(l, bty, bctx, BCTX_DYN, 0), "");
+  l->mem_base = arena_alloc(l->f->arena, sizeof(LLVMValueRef) * 256);
+  for (int i = 0; i < l->nmem; i++)
+    l->mem_base[i] = LLVMBuildLoad2(l->b, l->ptr, bctx_field(l, bty, bctx, BCTX_MEM, i), "");
+  l->slots = arena_alloc(l->f->arena, sizeof(LLVMValueRef) * (size_t)(l->f->nvars ? l->f->nvars : 1));
+  for (int v = 0; v < l->f->nvars; v++) {
+    const Type *ty = l->f->var_types[v];
+    if (!ty) continue;
+    l->slots[v] = entry_alloca(l, lo_type(l, ty), l->f->var_names[v]);
+    if (v < l->f->nparams) {
+      LLVMValueRef idx = const_i64(l, v);
+      LLVMValueRef p = LLVMBuildLoad2(l->b, l->ptr, LLVMBuildGEP2(l->b, l->ptr, args, &idx, 1, ""), "");
+      LLVMBuildStore(l->b, lo_load_storage(l, ty, p), l->slots[v]);
+    }
+  }
+  lo_block(l, &l->f->body);
+  if (!terminated(l)) LLVMBuildBr(l->b, l->exit_bb);
+  position(l, l->exit_bb);
+  LLVMBuildRet(l->b, LLVMBuildLoad2(l->b, l->i32, l->status, ""));
+  LLVMValueRef fn = l->fn;
+  *l = saved;
+  return fn;
+}
+
+/* A block as fibers: one per thread, scheduled by rt_fiber_block. */
+static void lo_fiber_block(Lower *l, LLVMValueRef fn, LLVMTypeRef bty, LLVMValueRef bctx) {
+  for (int d = 0; d < 3; d++) LLVMBuildStore(l->b, l->bid[d], bctx_field(l, bty, bctx, BCTX_BID, d));
+  LLVMTypeRef p[3] = {l->ptr, l->ptr, l->i64};
+  LLVMValueRef st = call(l, "rt_fiber_block", l->i32, p, (LLVMValueRef[]){fn, bctx, l->nthreads}, 3);
+  LLVMBasicBlockRef fail = new_block(l, "block.fail"), ok = new_block(l, "block.ok");
+  LLVMBuildCondBr(l->b, LLVMBuildICmp(l->b, LLVMIntNE, st, const_i32(l, 0), ""), fail, ok);
+  position(l, fail);
+  LLVMBuildStore(l->b, st, l->status);
+  LLVMBuildBr(l->b, l->exit_bb);
+  position(l, ok);
+}
+
 /* void chunk(ctx, begin, end, thread): blocks [begin, end) of the grid. */
 static LLVMValueRef lo_kernel_chunk(Lower *l, LLVMTypeRef ctxty) {
   LLVMTypeRef params[4] = {l->ptr, l->i64, l->i64, l->i64};
@@ -2478,7 +2602,6 @@ static LLVMValueRef lo_kernel_chunk(Lower *l, LLVMTypeRef ctxty) {
   }
   l->slots = arena_alloc(l->f->arena, sizeof(LLVMValueRef) * (size_t)(l->f->nvars ? l->f->nvars : 1));
   l->var_base = arena_alloc(l->f->arena, sizeof(LLVMValueRef) * (size_t)(l->f->nvars ? l->f->nvars : 1));
-  if (l->fission) find_uniform(l);
   for (int v = 0; v < l->f->nvars; v++) {
     const Type *t = l->f->var_types[v];
     if (!t) continue;
@@ -2489,6 +2612,18 @@ static LLVMValueRef lo_kernel_chunk(Lower *l, LLVMTypeRef ctxty) {
   }
   if (l->fission) l->done = LLVMBuildArrayAlloca(l->b, l->i8, l->nthreads, "done");
   kernel_memory(l);
+  LLVMTypeRef bty = NULL;
+  LLVMValueRef bctx = NULL, thread_fn = NULL;
+  if (l->fibers) {
+    bty = block_context_type(l);
+    bctx = LLVMBuildAlloca(l->b, bty, "block");
+    LLVMBuildStore(l->b, args, bctx_field(l, bty, bctx, BCTX_ARGS, 0));
+    LLVMBuildStore(l->b, l->dyn_shared, bctx_field(l, bty, bctx, BCTX_DYN, 0));
+    for (int i = 0; i < l->nmem; i++) LLVMBuildStore(l->b, l->mem_base[i], bctx_field(l, bty, bctx, BCTX_MEM, i));
+    LLVMBasicBlockRef here = LLVMGetInsertBlock(l->b);
+    thread_fn = lo_fiber_thread(l, bty);
+    position(l, here);
+  }
   /* the blocks of this chunk */
   LLVMValueRef counter = entry_alloca(l, l->i64, "block");
   LLVMBuildStore(l->b, LLVMGetParam(l->fn, 1), counter);
@@ -2503,7 +2638,9 @@ static LLVMValueRef lo_kernel_chunk(Lower *l, LLVMTypeRef ctxty) {
   l->bid[1] = LLVMBuildSRem(l->b, rest, l->gdim[1], "");
   l->bid[2] = LLVMBuildSDiv(l->b, rest, l->gdim[1], "");
   for (int d = 0; d < 3; d++) assume_below(l, l->bid[d], (int64_t)1 << 31);
-  if (l->fission) {
+  if (l->fibers) {
+    lo_fiber_block(l, thread_fn, bty, bctx);
+  } else if (l->fission) {
     LLVMBuildMemSet(l->b, l->done, LLVMConstInt(l->i8, 0, 0), l->nthreads, 1);
     thread_loop(l, init_params, vals);
     lo_kernel_block(l, &l->f->body);
@@ -2526,6 +2663,11 @@ static void lo_kernel(Lower *l) {
   LLVMValueRef entry_fn = l->fn;
   LLVMBasicBlockRef entry = LLVMGetInsertBlock(l->b);
   l->fission = block_has_barrier(&l->f->body);
+  if (l->fission) find_uniform(l);
+  /* barriers the fission cannot reach: under conditions that differ
+   * between threads, or inside device functions */
+  l->fibers = calls_barrier_list(&l->f->body) || (l->fission && !barriers_uniform(l, &l->f->body));
+  if (l->fibers) l->fission = false;
   LLVMValueRef chunk = lo_kernel_chunk(l, ctxty);
   l->fn = entry_fn;
   position(l, entry);
@@ -2570,7 +2712,7 @@ static LLVMValueRef sreg(Lower *l, const char *reg, int axis) {
 static LLVMValueRef gpu_array_data(Lower *l, Node *n, int64_t count) {
   LLVMTypeRef elem = lo_storage_type(l, n->ty->elem);
   if (n->op == BI_CUDA_LOCAL)
-    return LLVMBuildArrayAlloca(l->b, elem, const_i64(l, count), "local");
+    return entry_alloca(l, LLVMArrayType2(elem, (uint64_t)count), "local");
   LLVMTypeRef ty = LLVMArrayType2(elem, (uint64_t)count);
   LLVMValueRef g = LLVMAddGlobalInAddressSpace(l->m, ty, count ? "shared" : "dynshared", 3);
   if (count) {  /* one per call site */

@@ -798,3 +798,69 @@ def test_cpu_backend_chosen_explicitly(monkeypatch):
     with pytest.raises(cuda.CudaSupportError, match="not available in this build"):
         call_for_kernel[1, 32](x)
     numpy.testing.assert_array_equal(x, numpy.arange(10.0) * 2)  # nothing ran
+
+
+# ---------------------------------------------------------------- barriers the fission cannot reach: fibers
+
+@cuda.jit(device=True)
+def _block_total(sh, tid, n):
+    cuda.syncthreads()
+    s = n // 2
+    while s > 0:
+        if tid < s:
+            sh[tid] += sh[tid + s]
+        cuda.syncthreads()
+        s //= 2
+    return sh[0]
+
+
+@cuda.jit
+def _sums_through_device_function(x, out):
+    sh = cuda.shared.array(128, float64)
+    tid = cuda.threadIdx.x
+    i = cuda.grid(1)
+    sh[tid] = x[i] if i < x.size else 0.0
+    t = _block_total(sh, tid, cuda.blockDim.x)
+    if tid == 0:
+        out[cuda.blockIdx.x] = t
+
+
+@pytest.mark.parametrize("n", [1, 128, 1000])
+def test_syncthreads_inside_a_device_function(n):
+    x = numpy.random.default_rng(n).random(n)
+    blocks = (n + 127) // 128
+    out = numpy.zeros(blocks)
+    _sums_through_device_function[blocks, 128](x, out)
+    numpy.testing.assert_allclose(out, [x[b * 128:(b + 1) * 128].sum() for b in range(blocks)])
+
+
+def test_barrier_under_a_condition_only_known_at_run_time():
+    @cuda.jit
+    def reverse_if_positive(a, out):
+        tid = cuda.threadIdx.x
+        sh = cuda.shared.array(32, float64)
+        sh[tid] = a[tid]
+        if a[0] > 0:  # the same in every thread, which the compiler cannot prove
+            cuda.syncthreads()
+            out[tid] = sh[31 - tid]
+    a = numpy.arange(1.0, 33.0)
+    out = numpy.zeros(32)
+    reverse_if_positive[1, 32](a, out)
+    numpy.testing.assert_array_equal(out, a[::-1])
+
+
+def test_fiber_threads_that_return_early_count_as_arrived():
+    @cuda.jit
+    def early(a, out):
+        tid = cuda.threadIdx.x
+        sh = cuda.shared.array(16, float64)
+        if tid >= a.size:
+            return
+        sh[tid] = a[tid]
+        if a[0] >= 0:
+            cuda.syncthreads()
+        out[tid] = sh[(tid + 1) % a.size]
+    a = numpy.arange(10.0)
+    out = numpy.zeros(10)
+    early[1, 16](a, out)
+    numpy.testing.assert_array_equal(out, numpy.roll(a, -1))

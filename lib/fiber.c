@@ -1,0 +1,141 @@
+/* fiber.c — a block's CUDA threads as fibers, for barriers the loop fission
+ * cannot reach (inside device functions, under conditions that differ
+ * between threads).
+ *
+ * Each thread of the block runs on its own small stack; cuda.syncthreads()
+ * switches back to the scheduler, which resumes every thread once all live
+ * ones have arrived (threads that returned count as arrived, as on GPUs since
+ * Volta). The switch is a few instructions of assembly: glibc's swapcontext
+ * saves the signal mask with a system call and is about 15 times slower.
+ */
+#include <pthread.h>
+#include <stdio.h>
+
+#include "ruchey.h"
+
+#define FIBER_STACK (64 * 1024)
+
+typedef struct Fiber {
+  void *sp;      /* saved stack pointer while switched out */
+  int state;     /* FIBER_READY, FIBER_WAITING at a barrier, FIBER_DONE */
+} Fiber;
+
+enum { FIBER_READY, FIBER_WAITING, FIBER_DONE };
+
+typedef struct Sched {
+  void *sp;                         /* the scheduler's own stack pointer */
+  Fiber *fibers;
+  int64_t n, cur;
+  int (*body)(void *ctx, int64_t thread);
+  void *ctx;
+  int status;                       /* the first failing thread's status */
+} Sched;
+
+static _Thread_local Sched *current;
+static _Thread_local char *stacks;  /* reused by every block this thread runs */
+static _Thread_local int64_t nstacks;
+static pthread_key_t stacks_key;    /* frees them when the thread exits */
+static pthread_once_t stacks_once = PTHREAD_ONCE_INIT;
+
+static void make_stacks_key(void) { pthread_key_create(&stacks_key, free); }
+
+#if defined(__x86_64__)
+/* rt_fiber_switch(void **save_sp, void *next_sp): saves the callee-saved
+ * registers and the FP control words on this stack, then resumes next. */
+__asm__(".text\n"
+        ".p2align 4\n"
+        ".hidden rt_fiber_switch\n"
+        ".type rt_fiber_switch,@function\n"
+        "rt_fiber_switch:\n"
+        "  pushq %rbp\n  pushq %rbx\n  pushq %r12\n  pushq %r13\n  pushq %r14\n  pushq %r15\n"
+        "  subq $8, %rsp\n  stmxcsr (%rsp)\n  fnstcw 4(%rsp)\n"
+        "  movq %rsp, (%rdi)\n"
+        "  movq %rsi, %rsp\n"
+        "  ldmxcsr (%rsp)\n  fldcw 4(%rsp)\n  addq $8, %rsp\n"
+        "  popq %r15\n  popq %r14\n  popq %r13\n  popq %r12\n  popq %rbx\n  popq %rbp\n"
+        "  ret\n"
+        ".size rt_fiber_switch, .-rt_fiber_switch\n");
+void rt_fiber_switch(void **save_sp, void *next_sp);
+#define HAVE_FIBERS 1
+#endif
+
+#ifdef HAVE_FIBERS
+/* Where a new fiber starts: run the thread, then return to the scheduler
+ * for good. */
+static void fiber_start(void) {
+  Sched *s = current;
+  int status = s->body(s->ctx, s->cur);
+  if (status && !s->status) s->status = status;
+  s->fibers[s->cur].state = FIBER_DONE;
+  rt_fiber_switch(&s->fibers[s->cur].sp, s->sp);
+}
+
+/* A fresh stack laid out as rt_fiber_switch leaves one: FP control words,
+ * six registers, then fiber_start as the return address. */
+static void *new_fiber_stack(char *base) {
+  uint64_t *top = (uint64_t *)(((uintptr_t)base + FIBER_STACK) & ~(uintptr_t)15);
+  top[-1] = 0;                               /* fiber_start's (unused) return address */
+  top[-2] = (uint64_t)(uintptr_t)fiber_start;
+  for (int r = 3; r <= 8; r++) top[-r] = 0;  /* rbp rbx r12 r13 r14 r15 */
+  uint32_t *fp = (uint32_t *)&top[-9];
+  fp[0] = 0x1F80;                            /* MXCSR: round to nearest, exceptions masked */
+  fp[1] = 0x037F;                            /* x87 control word */
+  return &top[-9];
+}
+#endif
+
+/* Called by compiled code at cuda.syncthreads() in fiber mode. */
+void rt_fiber_barrier(void) {
+#ifdef HAVE_FIBERS
+  Sched *s = current;
+  if (!s) return;  /* a block of one thread */
+  s->fibers[s->cur].state = FIBER_WAITING;
+  rt_fiber_switch(&s->fibers[s->cur].sp, s->sp);
+#endif
+}
+
+/* Runs body(ctx, t) for every thread t of a block as fibers; returns the
+ * first failing thread's status. A failure stops the block: the other
+ * threads are abandoned where they wait (kernels hold no resources). */
+int rt_fiber_block(int (*body)(void *, int64_t), void *ctx, int64_t n) {
+#ifdef HAVE_FIBERS
+  if (nstacks < n) {
+    free(stacks);
+    stacks = malloc((size_t)n * FIBER_STACK);  /* untouched pages cost nothing */
+    nstacks = stacks ? n : 0;
+    pthread_once(&stacks_once, make_stacks_key);
+    pthread_setspecific(stacks_key, stacks);
+    if (!stacks) {
+      rt_set_error(RT_ERR_MEMORY, "cannot allocate fiber stacks for a kernel block");
+      return RT_ERR_MEMORY;
+    }
+  }
+  Fiber fibers[n];
+  Sched s = {.fibers = fibers, .n = n, .body = body, .ctx = ctx};
+  for (int64_t t = 0; t < n; t++) {
+    fibers[t].sp = new_fiber_stack(stacks + t * FIBER_STACK);
+    fibers[t].state = FIBER_READY;
+  }
+  Sched *outer = current;
+  current = &s;
+  for (bool waiting = true; waiting && !s.status;) {
+    for (int64_t t = 0; t < n && !s.status; t++) {
+      if (fibers[t].state != FIBER_READY) continue;
+      s.cur = t;
+      rt_fiber_switch(&s.sp, fibers[t].sp);
+    }
+    waiting = false;  /* every live thread is at the barrier: release them */
+    for (int64_t t = 0; t < n; t++)
+      if (fibers[t].state == FIBER_WAITING) {
+        fibers[t].state = FIBER_READY;
+        waiting = true;
+      }
+  }
+  current = outer;
+  return s.status;
+#else
+  (void)body; (void)ctx; (void)n;
+  rt_set_error(RT_ERR_RUNTIME, "this kernel needs fibers, which this CPU architecture lacks");
+  return RT_ERR_RUNTIME;
+#endif
+}
