@@ -409,7 +409,7 @@ RtError *rt_last_error(void);
 void rt_set_error(int status, const char *msg);
 /* fiber.c */
 int rt_fiber_block(int (*body)(void *ctx, int64_t thread), void *ctx, int64_t n);
-void rt_fiber_barrier(void);
+void rt_fiber_barrier(const char *site);
 void rt_meminfo_release(RtMemInfo *mi);
 
 #endif

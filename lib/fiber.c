@@ -16,8 +16,9 @@
 #define FIBER_STACK (64 * 1024)
 
 typedef struct Fiber {
-  void *sp;      /* saved stack pointer while switched out */
-  int state;     /* FIBER_READY, FIBER_WAITING at a barrier, FIBER_DONE */
+  void *sp;         /* saved stack pointer while switched out */
+  int state;        /* FIBER_READY, FIBER_WAITING at a barrier, FIBER_DONE */
+  const char *site; /* FIBER_WAITING: which syncthreads (file:line) */
 } Fiber;
 
 enum { FIBER_READY, FIBER_WAITING, FIBER_DONE };
@@ -85,11 +86,12 @@ static void *new_fiber_stack(char *base) {
 #endif
 
 /* Called by compiled code at cuda.syncthreads() in fiber mode. */
-void rt_fiber_barrier(void) {
+void rt_fiber_barrier(const char *site) {
 #ifdef HAVE_FIBERS
   Sched *s = current;
   if (!s) return;  /* a block of one thread */
   s->fibers[s->cur].state = FIBER_WAITING;
+  s->fibers[s->cur].site = site;
   rt_fiber_switch(&s->fibers[s->cur].sp, s->sp);
 #endif
 }
@@ -124,12 +126,23 @@ int rt_fiber_block(int (*body)(void *, int64_t), void *ctx, int64_t n) {
       s.cur = t;
       rt_fiber_switch(&s.sp, fibers[t].sp);
     }
-    waiting = false;  /* every live thread is at the barrier: release them */
-    for (int64_t t = 0; t < n; t++)
-      if (fibers[t].state == FIBER_WAITING) {
-        fibers[t].state = FIBER_READY;
-        waiting = true;
+    /* every live thread waits: at one barrier, release them; at two
+     * different ones, the block would hang on a GPU */
+    waiting = false;
+    const char *site = NULL;
+    for (int64_t t = 0; t < n && !s.status; t++) {
+      if (fibers[t].state != FIBER_WAITING) continue;
+      if (site && strcmp(site, fibers[t].site)) {
+        static _Thread_local char msg[700];
+        snprintf(msg, sizeof msg, "cuda.syncthreads() reached by only some threads of a block: "
+                 "some wait at %s, others at %s", site, fibers[t].site);
+        rt_set_error(RT_ERR_RUNTIME, msg);
+        s.status = RT_ERR_RUNTIME;
       }
+      site = fibers[t].site;
+      fibers[t].state = FIBER_READY;
+      waiting = true;
+    }
   }
   current = outer;
   return s.status;

@@ -1384,7 +1384,12 @@ static LLVMValueRef lo_call(Lower *l, Node *n) {
   case BI_CUDA_GRID: case BI_CUDA_GRIDSIZE: return lo_grid(l, n);
   case BI_CUDA_SYNC:
     if (l->gpu) call(l, "llvm.nvvm.barrier0", LLVMVoidTypeInContext(l->c), NULL, NULL, 0);
-    else if (l->fibers || l->opts->device) call(l, "rt_fiber_barrier", LLVMVoidTypeInContext(l->c), NULL, NULL, 0);
+    else if (l->fibers || l->opts->device) {  /* the site tells apart barriers threads wait at */
+      char site[300];
+      snprintf(site, sizeof site, "%s:%d", l->f->filename, n->line);
+      LLVMValueRef text = const_string(l, site);
+      call(l, "rt_fiber_barrier", LLVMVoidTypeInContext(l->c), &l->ptr, &text, 1);
+    }
     return LLVMGetUndef(l->i8);  /* on the CPU, a segment boundary placed by lo_kernel_block */
   case BI_CUDA_SHARED: case BI_CUDA_LOCAL: return lo_cuda_array(l, n);
   case BI_CUDA_ATOMIC: return lo_atomic(l, n);
@@ -2227,34 +2232,6 @@ static void init_params(Lower *l, void *arg) {
     if (l->slots[v]) LLVMBuildStore(l->b, vals[v], l->slots[v]);
 }
 
-typedef struct Uniform {
-  Node *cond;
-  LLVMValueRef trues, live;  /* i64 allocas */
-} Uniform;
-
-static void count_cond(Lower *l, void *arg) {
-  Uniform *u = arg;
-  LLVMValueRef c = LLVMBuildZExt(l->b, lo_truth(l, lo_expr(l, u->cond), u->cond->ty), l->i64, "");
-  LLVMBuildStore(l->b, LLVMBuildAdd(l->b, LLVMBuildLoad2(l->b, l->i64, u->trues, ""), c, ""), u->trues);
-  LLVMBuildStore(l->b, LLVMBuildAdd(l->b, LLVMBuildLoad2(l->b, l->i64, u->live, ""), const_i64(l, 1), ""), u->live);
-}
-
-/* A condition around a barrier, evaluated by every live thread: all must
- * agree, or the barrier would be reached by only some of them. */
-static LLVMValueRef uniform_cond(Lower *l, Node *cond) {
-  Uniform u = {cond, entry_alloca(l, l->i64, "trues"), entry_alloca(l, l->i64, "live")};
-  LLVMBuildStore(l->b, const_i64(l, 0), u.trues);
-  LLVMBuildStore(l->b, const_i64(l, 0), u.live);
-  thread_loop(l, count_cond, &u);
-  LLVMValueRef trues = LLVMBuildLoad2(l->b, l->i64, u.trues, "");
-  LLVMValueRef live = LLVMBuildLoad2(l->b, l->i64, u.live, "");
-  LLVMValueRef split = LLVMBuildAnd(l->b, LLVMBuildICmp(l->b, LLVMIntNE, trues, const_i64(l, 0), ""),
-                                    LLVMBuildICmp(l->b, LLVMIntNE, trues, live, ""), "");
-  raise_if(l, split, RT_ERR_RUNTIME, "cuda.syncthreads() is reached by only some threads of a block "
-                                     "(a condition around it differs between threads)");
-  return LLVMBuildICmp(l->b, LLVMIntNE, trues, const_i64(l, 0), "");
-}
-
 static void store_loop_var(Lower *l, void *arg) {
   LLVMValueRef *kv = arg;
   LLVMBuildStore(l->b, kv[1], l->slots[(int)LLVMConstIntGetSExtValue(kv[0])]);
@@ -2263,10 +2240,9 @@ static void store_loop_var(Lower *l, void *arg) {
 static void lo_kernel_block(Lower *l, NodeList *b);
 static bool expr_uniform(Lower *l, const Node *n);
 
-/* The condition of a statement holding a barrier: evaluated once when it is
- * uniform, else by every thread and checked to agree. */
+/* The condition of a statement holding a barrier, evaluated once per block:
+ * it is uniform, or the kernel would run as fibers. */
 static LLVMValueRef block_cond(Lower *l, Node *cond) {
-  if (!expr_uniform(l, cond)) return uniform_cond(l, cond);
   return lo_truth(l, lo_expr(l, cond), cond->ty);
 }
 

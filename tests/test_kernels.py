@@ -864,3 +864,16 @@ def test_fiber_threads_that_return_early_count_as_arrived():
     out = numpy.zeros(10)
     early[1, 16](a, out)
     numpy.testing.assert_array_equal(out, numpy.roll(a, -1))
+
+
+def test_threads_waiting_at_different_barriers_raise_instead_of_hanging():
+    @cuda.jit
+    def split(a):
+        tid = cuda.threadIdx.x
+        if tid < a[0]:
+            cuda.syncthreads()
+        else:
+            cuda.syncthreads()
+        a[tid + 1] = tid
+    with pytest.raises(RuntimeError, match="only some threads"):
+        split[1, 8](numpy.array([4.0] + [0.0] * 8))
