@@ -54,6 +54,8 @@ typedef struct Lower {
   LLVMValueRef *var_base;     /* fission: each variable's per-thread storage */
   bool *uniform;              /* fission: variables equal in every thread of a block */
   bool fibers;                /* the block's threads run as fibers (see fiber.c) */
+  Node **remat;               /* fission: a variable's one defining value, recomputed per thread */
+  int *remat_order, nremat;
   LLVMValueRef done;          /* fission: per-thread "has returned" bytes */
   LLVMValueRef dyn_shared;    /* cuda.shared.array(0, ...) storage */
   Node **mem_nodes;           /* shared/local array call sites ... */
@@ -2168,6 +2170,11 @@ static void bind_thread_slots(Lower *l, LLVMValueRef t) {
   for (int v = 0; v < l->f->nvars; v++)
     if (l->var_base[v])
       l->slots[v] = LLVMBuildGEP2(l->b, lo_type(l, l->f->var_types[v]), l->var_base[v], &t, 1, "");
+  for (int i = 0; i < l->nremat; i++) {  /* cheaper to recompute than to keep per thread */
+    int v = l->remat_order[i];
+    Node *rhs = l->remat[v];
+    LLVMBuildStore(l->b, lo_convert(l, lo_expr(l, rhs), rhs->ty, l->f->var_types[v]), l->slots[v]);
+  }
 }
 
 typedef void (*ThreadBody)(Lower *l, void *arg);
@@ -2271,8 +2278,8 @@ static void lo_kernel_uniform(Lower *l, Node *n) {
     position(l, done);
     lo_kernel_block(l, &n->orelse);
   } else {  /* N_FOR: the range as thread 0 sees it */
-    bind_thread_slots(l, const_i64(l, 0));
     for (int d = 0; d < 3; d++) l->tid[d] = const_i64(l, 0);
+    bind_thread_slots(l, const_i64(l, 0));
     LLVMValueRef start, step;
     LLVMValueRef trips = lo_range(l, n->cond, &start, &step);
     memset(l->tid, 0, sizeof l->tid);
@@ -2382,11 +2389,66 @@ static bool uniform_block(Lower *l, const NodeList *b, bool ctx) {
   return changed;
 }
 
+/* Counts the assignments of each variable anywhere in n. */
+static void count_stores(const Node *n, int *stores) {
+  if (!n) return;
+  if ((n->kind == N_ASSIGN || n->kind == N_AUGASSIGN || n->kind == N_FOR) && n->lhs->kind == N_VAR)
+    stores[n->lhs->var] += n->kind == N_AUGASSIGN ? 2 : 1;
+  if (n->kind == N_ASSIGN && n->lhs->kind == N_TUPLE)
+    for (int i = 0; i < n->lhs->list.len; i++)
+      if (n->lhs->list.items[i]->kind == N_VAR) stores[n->lhs->list.items[i]->var] += 2;
+  const NodeList *lists[2] = {&n->body, &n->orelse};
+  for (int k = 0; k < 2; k++)
+    for (int i = 0; i < lists[k]->len; i++) count_stores(lists[k]->items[i], stores);
+}
+
+/* A value each thread can recompute at no risk: thread and block indices,
+ * constants, unchanged parameters, earlier recomputable variables, and
+ * arithmetic that cannot raise. */
+static bool thread_pure(Lower *l, const Node *n, const int *stores) {
+  if (!n) return true;
+  switch (n->kind) {
+  case N_INT: case N_FLOAT: case N_BOOL: return true;
+  case N_VAR:
+    /* variables that never change after their one assignment */
+    return (n->var < l->f->nparams && stores[n->var] == 0) || l->remat[n->var] ||
+           (l->uniform[n->var] && stores[n->var] <= 1);
+  case N_CALL:
+    return n->op >= BI_CUDA_TID && n->op <= BI_CUDA_GRIDSIZE;
+  case N_BINOP:
+    if (n->op == OP_DIV || n->op == OP_FLOORDIV || n->op == OP_MOD || n->op == OP_POW) return false;
+    return thread_pure(l, n->lhs, stores) && thread_pure(l, n->rhs, stores);
+  case N_UNARY: case N_ATTR: return thread_pure(l, n->lhs, stores);
+  case N_COMPARE:
+    for (int i = 0; i < n->list.len; i++)
+      if (!thread_pure(l, n->list.items[i], stores)) return false;
+    return true;
+  default: return false;
+  }
+}
+
+static void find_remat(Lower *l) {
+  int *stores = arena_alloc(l->f->arena, sizeof(int) * (size_t)(l->f->nvars ? l->f->nvars : 1));
+  for (int i = 0; i < l->f->body.len; i++) count_stores(l->f->body.items[i], stores);
+  l->remat = arena_alloc(l->f->arena, sizeof(Node *) * (size_t)(l->f->nvars ? l->f->nvars : 1));
+  l->remat_order = arena_alloc(l->f->arena, sizeof(int) * (size_t)(l->f->nvars ? l->f->nvars : 1));
+  for (int i = 0; i < l->f->body.len; i++) {
+    Node *n = l->f->body.items[i];
+    if (n->kind != N_ASSIGN || n->lhs->kind != N_VAR) continue;
+    int v = n->lhs->var;
+    /* uniform ones already live once per block */
+    if (stores[v] != 1 || l->uniform[v] || !ty_is_scalar(n->lhs->ty) || !thread_pure(l, n->rhs, stores)) continue;
+    l->remat[v] = n->rhs;
+    l->remat_order[l->nremat++] = v;
+  }
+}
+
 static void find_uniform(Lower *l) {
   l->uniform = arena_alloc(l->f->arena, sizeof(bool) * (size_t)(l->f->nvars ? l->f->nvars : 1));
   for (int v = 0; v < l->f->nvars; v++) l->uniform[v] = l->f->var_types[v] != NULL;
   while (uniform_block(l, &l->f->body, true)) {
   }
+  find_remat(l);
 }
 
 /* A barrier-free statement that updates a uniform variable: run once per block. */
@@ -2581,7 +2643,7 @@ static LLVMValueRef lo_kernel_chunk(Lower *l, LLVMTypeRef ctxty) {
   for (int v = 0; v < l->f->nvars; v++) {
     const Type *t = l->f->var_types[v];
     if (!t) continue;
-    if (l->fission && !l->uniform[v])
+    if (l->fission && !l->uniform[v] && !l->remat[v])
       l->var_base[v] = LLVMBuildArrayAlloca(l->b, lo_type(l, t), l->nthreads, l->f->var_names[v]);
     else
       l->slots[v] = entry_alloca(l, lo_type(l, t), l->f->var_names[v]);
