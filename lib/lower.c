@@ -398,7 +398,7 @@ static LLVMValueRef lo_element_addr(Lower *l, const Type *t, LLVMValueRef a, LLV
     offset = LLVMBuildAdd(l->b, offset, LLVMBuildMul(l->b, i, arr_stride(l, t, a, d), ""), "");
   }
   LLVMValueRef data = LLVMBuildExtractValue(l->b, a, 2, "data");
-  return LLVMBuildGEP2(l->b, l->i8, data, &offset, 1, "elt");
+  return LLVMBuildInBoundsGEP2(l->b, l->i8, data, &offset, 1, "elt");  /* in bounds: lets LLVM see affine addresses */
 }
 
 static LLVMValueRef lo_load_scalar(Lower *l, const Type *t, LLVMValueRef addr) {
@@ -1657,7 +1657,13 @@ static LLVMValueRef range_count(Lower *l, LLVMValueRef start, LLVMValueRef stop,
   LLVMValueRef mag = LLVMBuildSelect(l->b, up, step, LLVMBuildNeg(l->b, step, ""), "");
   LLVMValueRef span = LLVMBuildSub(l->b, LLVMBuildSub(l->b, hi, lo, ""), one, "");
   LLVMValueRef n = LLVMBuildAdd(l->b, LLVMBuildUDiv(l->b, span, mag, ""), one, "");
-  return LLVMBuildSelect(l->b, LLVMBuildICmp(l->b, LLVMIntSLT, lo, hi, ""), n, zero, "trips");
+  n = LLVMBuildSelect(l->b, LLVMBuildICmp(l->b, LLVMIntSLT, lo, hi, ""), n, zero, "");
+  /* No loop runs 2**62 times: capping the count there changes nothing a
+   * program can observe, and tells LLVM the counter is never negative, so
+   * index wrap-around checks fold away and loops vectorise. */
+  LLVMTypeRef ov[1] = {l->i64};
+  LLVMValueRef args[2] = {n, const_i64(l, (int64_t)1 << 62)};
+  return intrinsic(l, "llvm.umin", ov, 1, args, 2);
 }
 
 /* for v in range(start, stop, step): a counted loop k = 0..n-1 with
