@@ -1658,12 +1658,13 @@ static LLVMValueRef range_count(Lower *l, LLVMValueRef start, LLVMValueRef stop,
   LLVMValueRef span = LLVMBuildSub(l->b, LLVMBuildSub(l->b, hi, lo, ""), one, "");
   LLVMValueRef n = LLVMBuildAdd(l->b, LLVMBuildUDiv(l->b, span, mag, ""), one, "");
   n = LLVMBuildSelect(l->b, LLVMBuildICmp(l->b, LLVMIntSLT, lo, hi, ""), n, zero, "");
-  /* No loop runs 2**62 times: capping the count there changes nothing a
-   * program can observe, and tells LLVM the counter is never negative, so
-   * index wrap-around checks fold away and loops vectorise. */
-  LLVMTypeRef ov[1] = {l->i64};
-  LLVMValueRef args[2] = {n, const_i64(l, (int64_t)1 << 62)};
-  return intrinsic(l, "llvm.umin", ov, 1, args, 2);
+  /* No loop runs 2**62 times (that would take a century): saying so lets
+   * LLVM prove the counter and small offsets of it non-negative, so index
+   * wrap-around checks fold away and stencils vectorise. A range longer
+   * than that can only be left by a break, long before the count matters. */
+  LLVMValueRef small = LLVMBuildICmp(l->b, LLVMIntULE, n, const_i64(l, (int64_t)1 << 62), "");
+  intrinsic(l, "llvm.assume", NULL, 0, &small, 1);
+  return n;
 }
 
 /* for v in range(start, stop, step): a counted loop k = 0..n-1 with
