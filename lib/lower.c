@@ -1074,17 +1074,19 @@ static LLVMValueRef lo_math(Lower *l, Node *n) {
 static LLVMValueRef lo_python_int(Lower *l, Node *arg) {
   const Type *t = TYS(TY_F64);
   LLVMValueRef x = lo_expr_as(l, arg, t);
+  /* one test for the common case: in int64's range (NaN is not); NaN,
+   * infinities and wrapping live on the slow path */
+  LLVMValueRef fits = LLVMBuildAnd(l->b, fcmp(l, LLVMRealOLT, x, fconst(l, t, 9223372036854775808.0)),
+                                   fcmp(l, LLVMRealOGE, x, fconst(l, t, -9223372036854775808.0)), "");
+  LLVMBasicBlockRef pre = LLVMGetInsertBlock(l->b), slow = new_block(l, "int.slow"), done = new_block(l, "int.done");
+  LLVMValueRef direct = LLVMBuildFPToSI(l->b, LLVMBuildSelect(l->b, fits, x, fconst(l, t, 0), ""), l->i64, "");
+  LLVMValueRef likely[2] = {fits, LLVMConstInt(l->i1, 1, 0)};
+  LLVMTypeRef ov[1] = {l->i1};
+  LLVMBuildCondBr(l->b, intrinsic(l, "llvm.expect.i1", ov, 1, likely, 2), done, slow);
+  position(l, slow);
   raise_if(l, fcmp(l, LLVMRealUNO, x, x), RT_ERR_VALUE, "cannot convert float NaN to integer");
   raise_if(l, fcmp(l, LLVMRealOEQ, call_intrinsic1(l, "llvm.fabs", t, x), fconst(l, t, INFINITY)),
            RT_ERR_OVERFLOW, "cannot convert float infinity to integer");
-  /* the common case converts directly; only values past int64 take the
-   * (slow, fmod) wrapping path */
-  LLVMValueRef fits = LLVMBuildAnd(l->b, fcmp(l, LLVMRealOLT, x, fconst(l, t, 9223372036854775808.0)),
-                                   fcmp(l, LLVMRealOGE, x, fconst(l, t, -9223372036854775808.0)), "");
-  LLVMBasicBlockRef pre = LLVMGetInsertBlock(l->b), wrap = new_block(l, "int.wrap"), done = new_block(l, "int.done");
-  LLVMValueRef direct = LLVMBuildFPToSI(l->b, LLVMBuildSelect(l->b, fits, x, fconst(l, t, 0), ""), l->i64, "");
-  LLVMBuildCondBr(l->b, fits, done, wrap);
-  position(l, wrap);
   LLVMValueRef tr = call_intrinsic1(l, "llvm.trunc", t, x);
   LLVMValueRef w = LLVMBuildFRem(l->b, tr, fconst(l, t, 18446744073709551616.0), "");
   w = LLVMBuildSelect(l->b, fcmp(l, LLVMRealOGE, w, fconst(l, t, 9223372036854775808.0)),
@@ -1092,11 +1094,11 @@ static LLVMValueRef lo_python_int(Lower *l, Node *arg) {
   w = LLVMBuildSelect(l->b, fcmp(l, LLVMRealOLT, w, fconst(l, t, -9223372036854775808.0)),
                       LLVMBuildFAdd(l->b, w, fconst(l, t, 18446744073709551616.0), ""), w, "");
   LLVMValueRef wrapped = LLVMBuildFPToSI(l->b, w, l->i64, "");
-  LLVMBasicBlockRef wrap_end = LLVMGetInsertBlock(l->b);
+  LLVMBasicBlockRef slow_end = LLVMGetInsertBlock(l->b);
   LLVMBuildBr(l->b, done);
   position(l, done);
   LLVMValueRef r = LLVMBuildPhi(l->b, l->i64, "int");
-  LLVMAddIncoming(r, (LLVMValueRef[]){direct, wrapped}, (LLVMBasicBlockRef[]){pre, wrap_end}, 2);
+  LLVMAddIncoming(r, (LLVMValueRef[]){direct, wrapped}, (LLVMBasicBlockRef[]){pre, slow_end}, 2);
   return r;
 }
 
