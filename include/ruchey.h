@@ -297,7 +297,8 @@ typedef struct CompileOptions {
   bool fastmath;
   bool parallel;           /* prange loops run on the thread pool */
   bool kernel;             /* a @cuda.jit kernel: runs a grid of blocks of threads */
-  bool device;             /* a function called from a kernel: the CUDA thread (RtThread) follows its arguments */
+  bool device;             /* a function called from a kernel: after its arguments comes the CUDA
+                            * thread it runs as, int64 tid[3], bid[3], bdim[3], gdim[3] */
   bool debug;              /* kernels: out-of-bounds indexing names the thread */
   int gpu_cc;              /* OUT_PTX: the compute capability (75 for 7.5); 0 for the CPU */
   bool error_model_numpy;  /* division by zero gives inf/nan instead of raising */
@@ -353,11 +354,6 @@ typedef struct LaunchConfig {
   int64_t grid[3], block[3];
   int64_t dynamic_shared;  /* bytes of cuda.shared.array(0, ...) per block */
 } LaunchConfig;
-
-/* The CUDA thread a device function runs as: tid, bid, bdim, gdim. */
-typedef struct RtThread {
-  int64_t v[12];
-} RtThread;
 
 /* ---------------------------------------------------------------- thread pool (pool.c) */
 

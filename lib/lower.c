@@ -1792,6 +1792,21 @@ static void lo_block(Lower *l, NodeList *b) {
   for (int i = 0; i < b->len && !terminated(l); i++) lo_stmt(l, b->items[i]);
 }
 
+/* Starts an internal function named after the current one plus suffix and
+ * makes it the one being emitted: entry and exit blocks, status RT_OK. */
+static void begin_outlined(Lower *l, const char *suffix, LLVMTypeRef ft) {
+  char name[200];
+  snprintf(name, sizeof name, "%s%s", LLVMGetValueName(l->fn), suffix);
+  l->fn = LLVMAddFunction(l->m, name, ft);
+  LLVMSetLinkage(l->fn, LLVMInternalLinkage);
+  LLVMBasicBlockRef entry = new_block(l, "entry");
+  l->exit_bb = new_block(l, "exit");
+  l->loop = NULL;
+  position(l, entry);
+  l->status = entry_alloca(l, l->i32, "status");
+  LLVMBuildStore(l->b, const_i32(l, RT_OK), l->status);
+}
+
 /* ---------------------------------------------------------------- parallel loops */
 
 /* The identity of a reduction: what each thread's partial starts from. */
@@ -1869,18 +1884,11 @@ static LLVMValueRef lo_region_body(Lower *l, Node *n, const ParPlan *plan, LLVMT
                                    const int *field, LLVMTypeRef partty, const int *slot) {
   Lower saved = *l;
   l->assigned = NULL;  /* the caller's flags; every variable here is given a value first */
-  char name[200];
-  snprintf(name, sizeof name, "%s.prange%d", LLVMGetValueName(saved.fn), l->nregions++);
+  char suffix[32];
+  snprintf(suffix, sizeof suffix, ".prange%d", l->nregions++);
   LLVMTypeRef params[4] = {l->ptr, l->i64, l->i64, l->i64};
-  l->fn = LLVMAddFunction(l->m, name, LLVMFunctionType(LLVMVoidTypeInContext(l->c), params, 4, 0));
-  LLVMSetLinkage(l->fn, LLVMInternalLinkage);
+  begin_outlined(l, suffix, LLVMFunctionType(LLVMVoidTypeInContext(l->c), params, 4, 0));
   LLVMValueRef ctx = LLVMGetParam(l->fn, 0);
-  LLVMBasicBlockRef entry = new_block(l, "entry");
-  l->exit_bb = new_block(l, "exit");
-  l->loop = NULL;
-  position(l, entry);
-  l->status = entry_alloca(l, l->i32, "status");
-  LLVMBuildStore(l->b, const_i32(l, RT_OK), l->status);
   l->slots = arena_alloc(l->f->arena, sizeof(LLVMValueRef) * (size_t)l->f->nvars);
   for (int v = 0; v < l->f->nvars; v++) {
     const Type *t = l->f->var_types[v];
@@ -2140,27 +2148,38 @@ static bool stmt_has_barrier(const Node *n) {
   return block_has_barrier(&n->body) || block_has_barrier(&n->orelse);
 }
 
-/* Collects the shared and local array call sites of a statement list. */
-static void find_memory(Lower *l, Node *n) {
+/* Calls visit on n and every node below it, in source order. */
+static void walk_tree(Node *n, void (*visit)(Node *n, void *ctx), void *ctx) {
   if (!n) return;
-  if (n->kind == N_CALL && (n->op == BI_CUDA_SHARED || n->op == BI_CUDA_LOCAL) && l->nmem < 256)
-    l->mem_nodes[l->nmem++] = n;
+  visit(n, ctx);
   Node *kids[3] = {n->lhs, n->rhs, n->cond};
-  for (int i = 0; i < 3; i++) find_memory(l, kids[i]);
+  for (int i = 0; i < 3; i++) walk_tree(kids[i], visit, ctx);
   NodeList *lists[4] = {&n->list, &n->kw, &n->body, &n->orelse};
   for (int k = 0; k < 4; k++)
-    for (int i = 0; i < lists[k]->len; i++) find_memory(l, lists[k]->items[i]);
+    for (int i = 0; i < lists[k]->len; i++) walk_tree(lists[k]->items[i], visit, ctx);
+}
+
+static void walk_body(Func *f, void (*visit)(Node *n, void *ctx), void *ctx) {
+  for (int i = 0; i < f->body.len; i++) walk_tree(f->body.items[i], visit, ctx);
+}
+
+/* Collects the shared and local array call sites. */
+static void note_memory(Node *n, void *ctx) {
+  Lower *l = ctx;
+  if (n->kind == N_CALL && (n->op == BI_CUDA_SHARED || n->op == BI_CUDA_LOCAL) && l->nmem < 256)
+    l->mem_nodes[l->nmem++] = n;
 }
 
 /* Storage for every shared/local array at the chunk's entry. */
 static void kernel_memory(Lower *l) {
   l->mem_nodes = arena_alloc(l->f->arena, sizeof(Node *) * 256);
   l->mem_base = arena_alloc(l->f->arena, sizeof(LLVMValueRef) * 256);
-  for (int i = 0; i < l->f->body.len; i++) find_memory(l, l->f->body.items[i]);
+  walk_body(l->f, note_memory, l);
   for (int i = 0; i < l->nmem; i++) {
     Node *n = l->mem_nodes[i];
     int64_t dims[RC_MAX_NDIM];
     int64_t bytes = array_elems(n->ty, cuda_shape(n), dims) * (ty_bits(n->ty->elem) / 8);
+    if (n->op == BI_CUDA_LOCAL && l->fibers) continue;  /* on each fiber's own stack */
     LLVMValueRef count = const_i64(l, bytes ? bytes : 1);
     if (n->op == BI_CUDA_LOCAL && l->fission) count = LLVMBuildMul(l->b, count, l->nthreads, "");
     LLVMValueRef a = LLVMBuildArrayAlloca(l->b, l->i8, count, "shared");
@@ -2492,6 +2511,24 @@ static void assume_below(Lower *l, LLVMValueRef v, int64_t limit) {
   intrinsic(l, "llvm.assume", NULL, 0, &c, 1);
 }
 
+/* Reads the LaunchConfig after the kernel's arguments: grid and block
+ * dimensions. The launch was checked: telling LLVM their ranges lets it
+ * prove a kernel's index arithmetic non-negative and vectorise across
+ * threads. */
+static void load_launch(Lower *l, LLVMValueRef args) {
+  LLVMValueRef li = const_i64(l, l->f->nparams);
+  l->launch = LLVMBuildLoad2(l->b, l->ptr, LLVMBuildGEP2(l->b, l->ptr, args, &li, 1, ""), "launch");
+  LLVMTypeRef lt = launch_type(l), three = LLVMArrayType2(l->i64, 3);
+  LLVMValueRef grid = LLVMBuildStructGEP2(l->b, lt, l->launch, 0, ""), block = LLVMBuildStructGEP2(l->b, lt, l->launch, 1, "");
+  for (int d = 0; d < 3; d++) {
+    LLVMValueRef ix[2] = {const_i64(l, 0), const_i64(l, d)};
+    l->gdim[d] = LLVMBuildLoad2(l->b, l->i64, LLVMBuildGEP2(l->b, three, grid, ix, 2, ""), "");
+    l->bdim[d] = LLVMBuildLoad2(l->b, l->i64, LLVMBuildGEP2(l->b, three, block, ix, 2, ""), "");
+    assume_below(l, l->bdim[d], 1025);
+    assume_below(l, l->gdim[d], (int64_t)1 << 31);
+  }
+}
+
 /* ---------------------------------------------------------------- kernels as fibers */
 
 /* Whether every barrier sits under conditions and loops the same in every
@@ -2509,24 +2546,9 @@ static bool barriers_uniform(Lower *l, const NodeList *b) {
   return true;
 }
 
-static bool calls_barrier(const Node *n);
-
-static bool calls_barrier_list(const NodeList *b) {
-  for (int i = 0; i < b->len; i++)
-    if (calls_barrier(b->items[i])) return true;
-  return false;
-}
-
-/* Whether n calls a device function that reaches cuda.syncthreads(). */
-static bool calls_barrier(const Node *n) {
-  if (!n) return false;
-  if (n->kind == N_CALL && n->op == BI_JIT && n->target && n->target->barrier) return true;
-  if (calls_barrier(n->lhs) || calls_barrier(n->rhs) || calls_barrier(n->cond)) return true;
-  const NodeList *lists[4] = {&n->list, &n->kw, &n->body, &n->orelse};
-  for (int k = 0; k < 4; k++)
-    for (int i = 0; i < lists[k]->len; i++)
-      if (calls_barrier(lists[k]->items[i])) return true;
-  return false;
+/* Notes a call to a device function that reaches cuda.syncthreads(). */
+static void note_barrier_call(Node *n, void *ctx) {
+  if (n->kind == N_CALL && n->op == BI_JIT && n->target && n->target->barrier) *(bool *)ctx = true;
 }
 
 /* What a fiber thread reads of its block: the arguments, the block's index,
@@ -2547,29 +2569,14 @@ static LLVMValueRef bctx_field(Lower *l, LLVMTypeRef bty, LLVMValueRef bctx, uns
 /* i32 thread(bctx, t): one CUDA thread of a block, run as a fiber. */
 static LLVMValueRef lo_fiber_thread(Lower *l, LLVMTypeRef bty) {
   Lower saved = *l;
-  char name[200];
-  snprintf(name, sizeof name, "%s.thread", LLVMGetValueName(l->fn));
   LLVMTypeRef params[2] = {l->ptr, l->i64};
-  l->fn = LLVMAddFunction(l->m, name, LLVMFunctionType(l->i32, params, 2, 0));
-  LLVMSetLinkage(l->fn, LLVMInternalLinkage);
-  LLVMValueRef bctx = LLVMGetParam(l->fn, 0), t = LLVMGetParam(l->fn, 1);
-  LLVMBasicBlockRef entry = new_block(l, "entry");
-  l->exit_bb = l->next_thread = new_block(l, "exit");
-  l->loop = NULL;
+  begin_outlined(l, ".thread", LLVMFunctionType(l->i32, params, 2, 0));
+  l->next_thread = l->exit_bb;
   l->fission = false;
-  position(l, entry);
-  l->status = entry_alloca(l, l->i32, "status");
-  LLVMBuildStore(l->b, const_i32(l, RT_OK), l->status);
+  LLVMValueRef bctx = LLVMGetParam(l->fn, 0), t = LLVMGetParam(l->fn, 1);
   LLVMValueRef args = LLVMBuildLoad2(l->b, l->ptr, bctx_field(l, bty, bctx, BCTX_ARGS, 0), "args");
-  LLVMValueRef li = const_i64(l, l->f->nparams);
-  l->launch = LLVMBuildLoad2(l->b, l->ptr, LLVMBuildGEP2(l->b, l->ptr, args, &li, 1, ""), "launch");
-  LLVMTypeRef lt = launch_type(l), three = LLVMArrayType2(l->i64, 3);
-  for (int d = 0; d < 3; d++) {
-    LLVMValueRef ix[2] = {const_i64(l, 0), const_i64(l, d)};
-    l->gdim[d] = LLVMBuildLoad2(l->b, l->i64, LLVMBuildGEP2(l->b, three, LLVMBuildStructGEP2(l->b, lt, l->launch, 0, ""), ix, 2, ""), "");
-    l->bdim[d] = LLVMBuildLoad2(l->b, l->i64, LLVMBuildGEP2(l->b, three, LLVMBuildStructGEP2(l->b, lt, l->launch, 1, ""), ix, 2, ""), "");
-    l->bid[d] = LLVMBuildLoad2(l->b, l->i64, bctx_field(l, bty, bctx, BCTX_BID, d), "");
-  }
+  load_launch(l, args);
+  for (int d = 0; d < 3; d++) l->bid[d] = LLVMBuildLoad2(l->b, l->i64, bctx_field(l, bty, bctx, BCTX_BID, d), "");
   l->tid[0] = LLVMBuildSRem(l->b, t, l->bdim[0], "");
   LLVMValueRef rest = LLVMBuildSDiv(l->b, t, l->bdim[0], "");
   l->tid[1] = LLVMBuildSRem(l->b, rest, l->bdim[1], "");
@@ -2615,31 +2622,10 @@ static void lo_fiber_block(Lower *l, LLVMValueRef fn, LLVMTypeRef bty, LLVMValue
 /* void chunk(ctx, begin, end, thread): blocks [begin, end) of the grid. */
 static LLVMValueRef lo_kernel_chunk(Lower *l, LLVMTypeRef ctxty) {
   LLVMTypeRef params[4] = {l->ptr, l->i64, l->i64, l->i64};
-  char name[200];
-  snprintf(name, sizeof name, "%s.blocks", LLVMGetValueName(l->fn));
-  l->fn = LLVMAddFunction(l->m, name, LLVMFunctionType(LLVMVoidTypeInContext(l->c), params, 4, 0));
-  LLVMSetLinkage(l->fn, LLVMInternalLinkage);
+  begin_outlined(l, ".blocks", LLVMFunctionType(LLVMVoidTypeInContext(l->c), params, 4, 0));
   LLVMValueRef ctx = LLVMGetParam(l->fn, 0);
-  LLVMBasicBlockRef entry = new_block(l, "entry");
-  l->exit_bb = new_block(l, "exit");
-  position(l, entry);
-  l->status = entry_alloca(l, l->i32, "status");
-  LLVMBuildStore(l->b, const_i32(l, RT_OK), l->status);
   LLVMValueRef args = LLVMBuildLoad2(l->b, l->ptr, LLVMBuildStructGEP2(l->b, ctxty, ctx, 3, ""), "args");
-  LLVMValueRef li = const_i64(l, l->f->nparams);
-  l->launch = LLVMBuildLoad2(l->b, l->ptr, LLVMBuildGEP2(l->b, l->ptr, args, &li, 1, ""), "launch");
-  LLVMTypeRef lt = launch_type(l), three = LLVMArrayType2(l->i64, 3);
-  for (int d = 0; d < 3; d++) {
-    LLVMValueRef ix[2] = {const_i64(l, 0), const_i64(l, d)};
-    l->gdim[d] = LLVMBuildLoad2(l->b, l->i64, LLVMBuildGEP2(l->b, three, LLVMBuildStructGEP2(l->b, lt, l->launch, 0, ""), ix, 2, ""), "");
-    l->bdim[d] = LLVMBuildLoad2(l->b, l->i64, LLVMBuildGEP2(l->b, three, LLVMBuildStructGEP2(l->b, lt, l->launch, 1, ""), ix, 2, ""), "");
-  }
-  /* the launch was checked: telling LLVM the ranges lets it prove the
-   * index arithmetic of a kernel non-negative and vectorise across threads */
-  for (int d = 0; d < 3; d++) {
-    assume_below(l, l->bdim[d], 1025);
-    assume_below(l, l->gdim[d], (int64_t)1 << 31);
-  }
+  load_launch(l, args);
   l->nthreads = LLVMBuildMul(l->b, LLVMBuildMul(l->b, l->bdim[0], l->bdim[1], ""), l->bdim[2], "nthreads");
   LLVMValueRef *vals = arena_alloc(l->f->arena, sizeof(LLVMValueRef) * (size_t)(l->f->nparams + 1));
   for (int v = 0; v < l->f->nparams; v++) {
@@ -2713,7 +2699,9 @@ static void lo_kernel(Lower *l) {
   if (l->fission) find_uniform(l);
   /* barriers the fission cannot reach: under conditions that differ
    * between threads, or inside device functions */
-  l->fibers = calls_barrier_list(&l->f->body) || (l->fission && !barriers_uniform(l, &l->f->body));
+  bool barrier_calls = false;
+  walk_body(l->f, note_barrier_call, &barrier_calls);
+  l->fibers = barrier_calls || (l->fission && !barriers_uniform(l, &l->f->body));
   if (l->fibers) l->fission = false;
   LLVMValueRef chunk = lo_kernel_chunk(l, ctxty);
   l->fn = entry_fn;
