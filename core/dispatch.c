@@ -314,6 +314,7 @@ typedef struct Spec {
   const Type *declared_ret; /* the explicit signature's return type, or NULL */
   bool device;            /* called from kernels: takes the CUDA thread after its arguments */
   bool barrier;           /* reaches cuda.syncthreads() */
+  int narrays;            /* array arguments, for the call's unboxing space */
   size_t ret_size;
 } Spec;
 
@@ -523,6 +524,8 @@ static Spec *add_spec(Dispatcher *self, const uint32_t *codes, const Type *decla
       s->declared_ret = declared_ret ? s->ret_type : NULL;
       s->device = device;
       s->barrier = res.barrier;
+      s->narrays = 0;
+      for (int i = 0; i < self->nparams; i++) s->narrays += (codes[i] & CODE_ARRAY) != 0;
       s->ret_size = storage_size(s->ret_type);
     } else {
       if (grown) self->specs = grown;
@@ -640,9 +643,7 @@ static PyObject *call_with(Dispatcher *self, PyObject *const *args, void *extra)
   /* a small frame: no stack probes on the hot path; many arrays go to the heap */
   Slot slots[MAX_ARGS];
   RtArray few[4];
-  int narrays = 0;
-  for (int i = 0; i < self->nparams; i++) narrays += (s->codes[i] & CODE_ARRAY) != 0;
-  RtArray *arrays = narrays <= 4 ? few : PyMem_Malloc(sizeof(RtArray) * (size_t)narrays);
+  RtArray *arrays = s->narrays <= 4 ? few : PyMem_Malloc(sizeof(RtArray) * (size_t)s->narrays);
   void *argp[MAX_ARGS + 1];
   _Alignas(16) char ret[256];
   char *retp = s->ret_size <= sizeof ret ? ret : PyMem_Malloc(s->ret_size);

@@ -90,8 +90,7 @@ static const CudaNamed cuda_names[] = {
 };
 #define NCUDA (int)(sizeof cuda_names / sizeof cuda_names[0])
 
-/* builtins, numpy allocation, every math/numpy function of RC_MATH_FUNCS,
- * and ruchey.cuda's intrinsics (as BI_COUNT + their index) */
+/* builtins, numpy allocation, every math/numpy function of RC_MATH_FUNCS */
 static PyObject *builtin_table(void) {
   static const Named builtins[] = {
     {"builtins", "range", BI_RANGE}, {"builtins", "len", BI_LEN}, {"builtins", "abs", BI_ABS},
@@ -118,18 +117,31 @@ static PyObject *builtin_table(void) {
     if (math_names[f]) table_add(table, "math", math_names[f], BI_MATH + f);
     if (numpy_names[f]) table_add(table, "numpy", numpy_names[f], BI_NP + f);
   }
-  for (int i = 0; table && i < NCUDA; i++) table_add(table, "ruchey.cuda", cuda_names[i].name, BI_COUNT + i);
+  return table;
+}
+
+/* ruchey.cuda's intrinsics (as their index), once a program has imported
+ * ruchey.cuda: code that uses none pays nothing for them. */
+static PyObject *cuda_table(void) {
+  static PyObject *table;
+  if (table) return table;
+  PyObject *modules = PyImport_GetModuleDict();
+  if (!PyDict_GetItemString(modules, "ruchey.cuda")) return NULL;
+  table = PyDict_New();
+  for (int i = 0; table && i < NCUDA; i++) table_add(table, "ruchey.cuda", cuda_names[i].name, i);
   return table;
 }
 
 int core_builtin_id(PyObject *obj, int *ival) {
   static PyObject *table;
   if (!table) table = builtin_table();
-  int id = lookup(table, obj);
   *ival = 0;
-  if (id < BI_COUNT) return id;
-  *ival = cuda_names[id - BI_COUNT].ival;
-  return cuda_names[id - BI_COUNT].id;
+  int id = lookup(table, obj);
+  if (id >= 0) return id;
+  int cuda = lookup(cuda_table(), obj);
+  if (cuda < 0) return -1;
+  *ival = cuda_names[cuda].ival;
+  return cuda_names[cuda].id;
 }
 
 int core_module_id(PyObject *obj) {
