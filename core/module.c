@@ -249,29 +249,29 @@ static PyObject *core_set_num_threads(PyObject *self, PyObject *arg) {
 }
 
 /* For the tests: one parallel loop over range(n), GIL released, whose body
- * records each chunk. Returns [(begin, end, thread, pool_thread_id()), ...]
- * in thread order. */
+ * records each chunk. Returns [(begin, end, chunk, pool_thread_id()), ...]
+ * in chunk order. */
 typedef struct { const RucheyAPI *api; int64_t (*chunks)[4]; } ChunkLog;
 
-static void log_chunk(void *ctx, int64_t begin, int64_t end, int64_t thread) {
+static void log_chunk(void *ctx, int64_t begin, int64_t end, int64_t chunk) {
   ChunkLog *log = ctx;
-  int64_t *c = log->chunks[thread];
-  c[0] = begin, c[1] = end, c[2] = thread, c[3] = log->api->thread_id();
+  int64_t *c = log->chunks[chunk];
+  c[0] = begin, c[1] = end, c[2] = chunk, c[3] = log->api->thread_id();
 }
 
 static PyObject *core_parallel_chunks(PyObject *self, PyObject *arg) {
   const RucheyAPI *api = core_api();
   long long n = api ? PyLong_AsLongLong(arg) : -1;
   if (!api || (n == -1 && PyErr_Occurred())) return NULL;
-  int64_t slots = api->max_threads();
-  ChunkLog log = {api, PyMem_Calloc((size_t)slots, sizeof *log.chunks)};
+  int64_t count = api->chunk_count(n);
+  ChunkLog log = {api, PyMem_Calloc((size_t)count, sizeof *log.chunks)};
   if (!log.chunks) return PyErr_NoMemory();
-  for (int64_t i = 0; i < slots; i++) log.chunks[i][2] = -1;
+  for (int64_t i = 0; i < count; i++) log.chunks[i][2] = -1;
   Py_BEGIN_ALLOW_THREADS
-  api->parallel_for(log_chunk, &log, n);
+  api->parallel_for(log_chunk, &log, n, count);
   Py_END_ALLOW_THREADS
   PyObject *list = PyList_New(0);
-  for (int64_t i = 0; list && i < slots; i++) {
+  for (int64_t i = 0; list && i < count; i++) {
     int64_t *c = log.chunks[i];
     PyObject *t = c[2] < 0 ? NULL : Py_BuildValue("(LLLL)", c[0], c[1], c[2], c[3]);
     if (t && PyList_Append(list, t) < 0) Py_CLEAR(list);

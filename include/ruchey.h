@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define RUCHEY_API_VERSION 2
+#define RUCHEY_API_VERSION 3
 #define RC_MAX_NDIM 8
 
 /* ---------------------------------------------------------------- arena */
@@ -357,17 +357,19 @@ typedef struct LaunchConfig {
 
 /* ---------------------------------------------------------------- thread pool (pool.c) */
 
-/* One chunk of a parallel loop: iterations [begin, end), run by pool
- * thread `thread` (0 is the caller, and the whole range when the loop runs
- * serially). `thread` is below pool_get_num_threads() of the thread that
- * started the loop, which its workers inherit. */
-typedef void (*PoolBody)(void *ctx, int64_t begin, int64_t end, int64_t thread);
+/* One chunk of a parallel loop: iterations [begin, end), the loop's chunk
+ * number `chunk` (0 when the loop runs serially: the whole range). */
+typedef void (*PoolBody)(void *ctx, int64_t begin, int64_t end, int64_t chunk);
 
-/* Runs body over [0, n) in one contiguous chunk per thread of the pool
- * (started on first use); the calling thread takes chunk 0 and the call
+/* How many chunks pool_parallel_for cuts a loop of n iterations into when
+ * called from this thread now: per-chunk storage (reduction partials) is
+ * sized by it. At least 1. */
+int64_t pool_chunk_count(int64_t n);
+/* Runs body over [0, n) cut into `chunks` contiguous chunks, taken in turn
+ * by the threads of the pool (started on first use) and the calling thread;
  * returns when every chunk is done. Called from inside a pool thread (a
  * nested parallel loop) it runs the whole range serially on that thread. */
-void pool_parallel_for(PoolBody body, void *ctx, int64_t n);
+void pool_parallel_for(PoolBody body, void *ctx, int64_t n, int64_t chunks);
 int64_t pool_get_num_threads(void);  /* threads a parallel loop uses now */
 int pool_set_num_threads(int64_t n); /* -1 if n < 1 or above the pool size */
 int64_t pool_max_threads(void);      /* the pool size */
@@ -389,7 +391,8 @@ typedef struct RucheyAPI {
   const char *(*llvm_version)(void);
   const char *(*host_cpu)(void);
   /* the thread pool (pool.c) */
-  void (*parallel_for)(PoolBody body, void *ctx, int64_t n);
+  void (*parallel_for)(PoolBody body, void *ctx, int64_t n, int64_t chunks);
+  int64_t (*chunk_count)(int64_t n);
   int64_t (*get_num_threads)(void);
   int (*set_num_threads)(int64_t n);
   int64_t (*max_threads)(void);

@@ -263,6 +263,7 @@ EXPORT const RucheyAPI *ruchey_api(void) {
     .llvm_version = llvm_version,
     .host_cpu = host_cpu,
     .parallel_for = pool_parallel_for,
+    .chunk_count = pool_chunk_count,
     .get_num_threads = pool_get_num_threads,
     .set_num_threads = pool_set_num_threads,
     .max_threads = pool_max_threads,

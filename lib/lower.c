@@ -1943,8 +1943,8 @@ static LLVMValueRef lo_region_body(Lower *l, Node *n, const ParPlan *plan, LLVMT
 }
 
 /* for i in prange(...) with parallel=True: the body is outlined and run
- * over the pool; each thread reduces into its own partial, and the caller
- * combines the partials in thread order. */
+ * over the pool; each chunk reduces into its own partial, and the caller
+ * combines the partials in chunk order. */
 static void lo_parallel_for(Lower *l, Node *n, const ParPlan *plan) {
   int *field = arena_alloc(l->f->arena, sizeof(int) * (size_t)l->f->nvars);
   int *slot = arena_alloc(l->f->arena, sizeof(int) * (size_t)l->f->nvars);
@@ -1966,10 +1966,10 @@ static void lo_parallel_for(Lower *l, Node *n, const ParPlan *plan) {
   /* the partials live on the stack for the duration of the loop only */
   LLVMTypeRef ptrov[1] = {l->ptr};
   LLVMValueRef sp = intrinsic(l, "llvm.stacksave", ptrov, 1, NULL, 0);
-  LLVMValueRef nthreads = call(l, "pool_get_num_threads", l->i64, NULL, NULL, 0);
-  LLVMValueRef parts = LLVMBuildArrayAlloca(l->b, partty, nthreads, "partials");
+  LLVMValueRef nchunks = call(l, "pool_chunk_count", l->i64, &l->i64, &trips, 1);
+  LLVMValueRef parts = LLVMBuildArrayAlloca(l->b, partty, nchunks, "partials");
   LLVMBuildStore(l->b, parts, LLVMBuildStructGEP2(l->b, ctxty, ctx, CTX_PARTIALS, ""));
-  /* partials of threads that get no chunk stay at the identity */
+  /* a serial run fills partial 0 only: the others stay at the identity */
   for (int v = 0; v < l->f->nvars; v++) {
     if (plan->kind[v] != PAR_REDUCTION) continue;
     LLVMValueRef id = reduction_identity(l, plan->red_op[v], l->f->var_types[v]);
@@ -1977,7 +1977,7 @@ static void lo_parallel_for(Lower *l, Node *n, const ParPlan *plan) {
     LLVMBuildBr(l->b, h);
     position(l, h);
     LLVMValueRef t = LLVMBuildPhi(l->b, l->i64, "t");
-    LLVMBuildCondBr(l->b, LLVMBuildICmp(l->b, LLVMIntSLT, t, nthreads, ""), b, d);
+    LLVMBuildCondBr(l->b, LLVMBuildICmp(l->b, LLVMIntSLT, t, nchunks, ""), b, d);
     position(l, b);
     LLVMValueRef p = LLVMBuildGEP2(l->b, partty, parts, &t, 1, "");
     LLVMBuildStore(l->b, id, LLVMBuildStructGEP2(l->b, partty, p, (unsigned)slot[v], ""));
@@ -1986,8 +1986,8 @@ static void lo_parallel_for(Lower *l, Node *n, const ParPlan *plan) {
     LLVMAddIncoming(t, (LLVMValueRef[]){const_i64(l, 0), next}, (LLVMBasicBlockRef[]){pre, b}, 2);
     position(l, d);
   }
-  LLVMTypeRef pp[3] = {l->ptr, l->ptr, l->i64};
-  call(l, "pool_parallel_for", LLVMVoidTypeInContext(l->c), pp, (LLVMValueRef[]){body, ctx, trips}, 3);
+  LLVMTypeRef pp[4] = {l->ptr, l->ptr, l->i64, l->i64};
+  call(l, "pool_parallel_for", LLVMVoidTypeInContext(l->c), pp, (LLVMValueRef[]){body, ctx, trips, nchunks}, 4);
   LLVMValueRef st = LLVMBuildLoad2(l->b, l->i32, LLVMBuildStructGEP2(l->b, ctxty, ctx, CTX_STATUS, ""), "");
   LLVMBasicBlockRef fail = new_block(l, "region.fail"), ok = new_block(l, "region.ok");
   LLVMBuildCondBr(l->b, LLVMBuildICmp(l->b, LLVMIntNE, st, const_i32(l, 0), ""), fail, ok);
@@ -2007,7 +2007,7 @@ static void lo_parallel_for(Lower *l, Node *n, const ParPlan *plan) {
     LLVMBuildBr(l->b, h);
     position(l, h);
     LLVMValueRef tt = LLVMBuildPhi(l->b, l->i64, "t");
-    LLVMBuildCondBr(l->b, LLVMBuildICmp(l->b, LLVMIntSLT, tt, nthreads, ""), b, d);
+    LLVMBuildCondBr(l->b, LLVMBuildICmp(l->b, LLVMIntSLT, tt, nchunks, ""), b, d);
     position(l, b);
     LLVMValueRef p = LLVMBuildGEP2(l->b, partty, parts, &tt, 1, "");
     LLVMValueRef part = LLVMBuildLoad2(l->b, lo_type(l, t), LLVMBuildStructGEP2(l->b, partty, p, (unsigned)slot[v], ""), "");
@@ -2719,8 +2719,9 @@ static void lo_kernel(Lower *l) {
                                     LLVMBuildStructGEP2(l->b, launch_type(l), launch, 0, ""), ix, 2, ""), "");
     nblocks = LLVMBuildMul(l->b, nblocks, g, "");
   }
-  LLVMTypeRef pp[3] = {l->ptr, l->ptr, l->i64};
-  call(l, "pool_parallel_for", LLVMVoidTypeInContext(l->c), pp, (LLVMValueRef[]){chunk, ctx, nblocks}, 3);
+  LLVMValueRef nchunks = call(l, "pool_chunk_count", l->i64, &l->i64, &nblocks, 1);
+  LLVMTypeRef pp[4] = {l->ptr, l->ptr, l->i64, l->i64};
+  call(l, "pool_parallel_for", LLVMVoidTypeInContext(l->c), pp, (LLVMValueRef[]){chunk, ctx, nblocks, nchunks}, 4);
   LLVMValueRef st = LLVMBuildLoad2(l->b, l->i32, LLVMBuildStructGEP2(l->b, ctxty, ctx, 0, ""), "");
   LLVMBasicBlockRef fail = new_block(l, "fail"), ok = new_block(l, "ok");
   LLVMBuildCondBr(l->b, LLVMBuildICmp(l->b, LLVMIntNE, st, const_i32(l, 0), ""), fail, ok);

@@ -3,9 +3,15 @@
  * One pool per process, started by the first parallel loop that needs it
  * (never when the library loads, never by asking for the thread count):
  * RUCHEY_NUM_THREADS threads if that is an integer in [1, POOL_LIMIT], else
- * one per CPU the process may run on. The calling thread is thread 0 and
- * runs chunk 0 itself; worker i runs chunk i. Chunks are contiguous and
- * their sizes differ by at most one.
+ * one per CPU the process may run on.
+ *
+ * A loop is cut into contiguous chunks whose sizes differ by at most one,
+ * several per thread (pool_chunk_count), and the threads — the caller is
+ * thread 0 — take the next chunk from a shared counter until none is left.
+ * On a shared machine a thread whose CPU is taken away holds up only the
+ * chunk it is running, not a fixed share of the loop. Chunk boundaries
+ * depend only on the loop's length and the thread count, so reductions
+ * combined in chunk order give the same result on every run.
  *
  * Latency: a loop of a few microseconds must not pay a system call per
  * worker. Each worker owns a slot (one cache line) holding its chunk and a
@@ -46,12 +52,13 @@
 #define POOL_LIMIT 1024   /* the most threads a pool may have */
 #define SPIN_NS 100000    /* how long a waiter spins before it sleeps */
 #define CACHE_LINE 64
+#define CHUNKS_PER_THREAD 32 /* a thread that falls behind delays 1/32 of its share */
+#define MIN_CHUNK 256        /* iterations: shorter loops get one chunk per thread */
 
 /* One worker's mailbox, alone on its cache line. */
 typedef struct Slot {
-  _Alignas(CACHE_LINE) _Atomic uint32_t seq;  /* bumped by the caller per chunk */
+  _Alignas(CACHE_LINE) _Atomic uint32_t seq;  /* bumped by the caller per loop */
   _Atomic int sleeping;                        /* the worker sleeps on seq: wake it */
-  int64_t begin, end;                          /* the chunk, written before seq */
   int64_t threads;                             /* the caller's thread count */
 } Slot;
 
@@ -61,6 +68,8 @@ static struct {
   int64_t workers;        /* live workers; -1 until the pool starts */
   PoolBody body;          /* the loop being run, written before any seq */
   void *ctx;
+  int64_t n, chunks;
+  _Alignas(CACHE_LINE) _Atomic int64_t next;         /* the next chunk to take */
   /* written by every worker at the end of its chunk: its own cache line */
   _Alignas(CACHE_LINE) _Atomic uint32_t remaining;  /* worker chunks not done */
   _Atomic int caller_sleeping;                       /* the caller sleeps on remaining */
@@ -179,6 +188,37 @@ int pool_set_num_threads(int64_t n) {
 
 int64_t pool_thread_id(void) { return tl_id; }
 
+/* ---------------------------------------------------------------- chunks */
+
+/* Where chunk i of n iterations split k ways begins: the first n % k chunks
+ * have one iteration more. */
+static int64_t chunk_begin(int64_t n, int64_t k, int64_t i) {
+  int64_t rem = n % k;
+  return i * (n / k) + (i < rem ? i : rem);
+}
+
+/* Chunks of at least MIN_CHUNK iterations, CHUNKS_PER_THREAD per thread at
+ * most, one per thread at least (and one per iteration at most); a loop
+ * that runs serially is one chunk. */
+int64_t pool_chunk_count(int64_t n) {
+  int64_t k = tl_inside ? 1 : pool_get_num_threads();
+  if (k <= 1) return 1;
+  int64_t c = n / MIN_CHUNK;
+  if (c > k * CHUNKS_PER_THREAD) c = k * CHUNKS_PER_THREAD;
+  if (c < k) c = k;
+  if (c > n) c = n;
+  return c > 0 ? c : 1;
+}
+
+/* Takes chunks of the current loop until none is left. */
+static void run_chunks(void) {
+  for (;;) {
+    int64_t c = atomic_fetch_add_explicit(&P.next, 1, memory_order_relaxed);
+    if (c >= P.chunks) return;
+    P.body(P.ctx, chunk_begin(P.n, P.chunks, c), chunk_begin(P.n, P.chunks, c + 1), c);
+  }
+}
+
 /* ---------------------------------------------------------------- workers */
 
 static void *worker_main(void *arg) {
@@ -190,7 +230,7 @@ static void *worker_main(void *arg) {
   for (;;) {
     seen = await_change(&s->seq, seen, &s->sleeping);
     tl_threads = s->threads;
-    P.body(P.ctx, s->begin, s->end, id);
+    run_chunks();
     /* the last worker out wakes the caller; P may belong to the next loop
      * by the time sleeping is read, and a spurious wake is harmless */
     if (atomic_fetch_sub(&P.remaining, 1) == 1) wake_if_sleeping(&P.remaining, &P.caller_sleeping);
@@ -256,40 +296,34 @@ static void start_workers(void) {
 
 /* ---------------------------------------------------------------- parallel loops */
 
-/* Where chunk i of n iterations split k ways begins: the first n % k chunks
- * have one iteration more. */
-static int64_t chunk_begin(int64_t n, int64_t k, int64_t i) {
-  int64_t rem = n % k;
-  return i * (n / k) + (i < rem ? i : rem);
-}
-
-/* Under P.lock, with 2 <= k <= workers + 1 and k <= n. */
-static void run(PoolBody body, void *ctx, int64_t n, int64_t k) {
+/* Under P.lock, with 2 <= k <= workers + 1 and k <= chunks. */
+static void run(PoolBody body, void *ctx, int64_t n, int64_t chunks, int64_t k) {
   P.body = body;
   P.ctx = ctx;
+  P.n = n;
+  P.chunks = chunks;
+  atomic_store_explicit(&P.next, 0, memory_order_relaxed);
   atomic_store_explicit(&P.remaining, (uint32_t)(k - 1), memory_order_relaxed);
   int64_t threads = pool_get_num_threads();
   for (int64_t i = 1; i < k; i++) {
     Slot *s = &P.slots[i];
-    s->begin = chunk_begin(n, k, i);
-    s->end = chunk_begin(n, k, i + 1);
     s->threads = threads;
-    atomic_fetch_add(&s->seq, 1);  /* publishes the chunk, body and remaining */
+    atomic_fetch_add(&s->seq, 1);  /* publishes the loop, next and remaining */
     wake_if_sleeping(&s->seq, &s->sleeping);
   }
   tl_inside = true;
-  body(ctx, 0, chunk_begin(n, k, 1), 0);
+  run_chunks();
   tl_inside = false;
   uint32_t r;
   while ((r = atomic_load(&P.remaining)) != 0) await_change(&P.remaining, r, &P.caller_sleeping);
 }
 
-/* A serial run is the single chunk 0, whichever thread runs it: per-chunk
- * storage sized by the thread count always has room for it. */
-void pool_parallel_for(PoolBody body, void *ctx, int64_t n) {
+/* A serial run is the single chunk 0 over the whole range, whichever
+ * thread runs it: per-chunk storage always has room for it. */
+void pool_parallel_for(PoolBody body, void *ctx, int64_t n, int64_t chunks) {
   if (n <= 0) return;
   int64_t k = pool_get_num_threads();
-  if (k > n) k = n;
+  if (k > chunks) k = chunks;
   if (tl_inside || k <= 1) {
     body(ctx, 0, n, 0);
     return;
@@ -297,7 +331,7 @@ void pool_parallel_for(PoolBody body, void *ctx, int64_t n) {
   pthread_mutex_lock(&P.lock);
   if (P.workers < 0) start_workers();
   if (k > P.workers + 1) k = P.workers + 1;
-  if (k > 1) run(body, ctx, n, k);
+  if (k > 1) run(body, ctx, n, chunks, k);
   pthread_mutex_unlock(&P.lock);
   if (k <= 1) body(ctx, 0, n, 0);
 }

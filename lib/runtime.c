@@ -101,5 +101,6 @@ void rt_register_symbols(void (*define)(const char *name, void *addr, void *ctx)
   define("rt_error_restore", (void *)rt_error_restore, ctx);
   define("pool_parallel_for", (void *)pool_parallel_for, ctx);
   define("pool_get_num_threads", (void *)pool_get_num_threads, ctx);
+  define("pool_chunk_count", (void *)pool_chunk_count, ctx);
   define("pool_thread_id", (void *)pool_thread_id, ctx);
 }

@@ -4,7 +4,7 @@ lazy start, fork safety, and lib/pool.c itself through tests/c/test_pool.c.
 Parallel loops cannot be written in Python yet (no prange lowering), so the
 pool is driven through ``ruchey._core._parallel_chunks(n)``: one empty
 parallel loop over range(n) that reports its chunks as
-(begin, end, thread, get_thread_id() inside).
+(begin, end, chunk, get_thread_id() inside).
 """
 import os
 import shutil
@@ -39,11 +39,23 @@ def restore_thread_count():
     ruchey.set_num_threads(max_threads())
 
 
+def chunk_count(n, threads):
+    """lib/pool.c's rule: chunks of at least 256 iterations, 32 per thread at
+    most, one per thread at least, one per iteration at most; one chunk for
+    a loop run serially."""
+    if n <= 0:
+        return 0
+    if threads <= 1:
+        return 1
+    return min(n, max(threads, min(n // 256, 32 * threads)))
+
+
 def check_chunks(chunks, n, threads):
-    """Contiguous chunks covering range(n), one per thread, sizes within 1."""
-    k = min(n, threads)
+    """Contiguous chunks covering range(n), each run once by one of the
+    loop's threads, sizes within 1."""
+    k = chunk_count(n, threads)
     assert [c[2] for c in chunks] == list(range(k)), chunks
-    assert [c[3] for c in chunks] == list(range(k)), "get_thread_id() inside the chunk"
+    assert all(0 <= c[3] < min(threads, k) for c in chunks), "get_thread_id() inside the chunk"
     bounds = [0] + [c[1] for c in chunks]
     assert [c[0] for c in chunks] == bounds[:-1] and bounds[-1] == n, chunks
     sizes = [c[1] - c[0] for c in chunks]

@@ -2,8 +2,9 @@
  *
  *   cc -std=c11 -O2 -pthread -Iinclude lib/pool.c tests/c/test_pool.c
  *
- * Checks that every index is visited exactly once, that chunks are balanced
- * and contiguous, that nested loops run serially, that concurrent callers
+ * Checks that every index is visited exactly once, that chunks are balanced,
+ * contiguous and each run once by one of the loop's threads, that a thread
+ * count of one runs the loop as one chunk, that nested loops run serially, that concurrent callers
  * neither deadlock nor mix, and that a forked child runs loops. Prints the
  * latency of an empty 2-thread loop (not asserted). Exit status 0 on success.
  */
@@ -29,52 +30,58 @@ static int failures;
   } while (0)
 
 #define MAX_THREADS 1024
+#define MAX_CHUNKS (32 * MAX_THREADS)
 
 /* ---------------------------------------------------------------- coverage and balance */
 
 typedef struct {
   unsigned char *hits;               /* per index */
-  int64_t begin[MAX_THREADS], end[MAX_THREADS];
-  int calls[MAX_THREADS];            /* chunks per thread index */
-  int64_t ids[MAX_THREADS];          /* pool_thread_id() seen by each chunk */
-  int64_t seen_threads[MAX_THREADS]; /* pool_get_num_threads() inside */
+  int64_t begin[MAX_CHUNKS], end[MAX_CHUNKS];
+  int calls[MAX_CHUNKS];             /* runs of each chunk */
+  int64_t ids[MAX_CHUNKS];           /* pool_thread_id() seen by each chunk */
+  int64_t seen_threads[MAX_CHUNKS];  /* pool_get_num_threads() inside */
 } Visit;
 
-static void visit(void *ctx, int64_t begin, int64_t end, int64_t thread) {
+static void visit(void *ctx, int64_t begin, int64_t end, int64_t chunk) {
   Visit *v = ctx;
   for (int64_t i = begin; i < end; i++) v->hits[i]++;
-  v->begin[thread] = begin;
-  v->end[thread] = end;
-  v->calls[thread]++;
-  v->ids[thread] = pool_thread_id();
-  v->seen_threads[thread] = pool_get_num_threads();
+  v->begin[chunk] = begin;
+  v->end[chunk] = end;
+  v->calls[chunk]++;
+  v->ids[chunk] = pool_thread_id();
+  v->seen_threads[chunk] = pool_get_num_threads();
 }
 
 static void check_loop(int64_t n, int64_t threads) {
   static Visit v;
   memset(&v, 0, sizeof v);
   v.hits = calloc((size_t)(n > 0 ? n : 1), 1);
-  pool_parallel_for(visit, &v, n);
+  int64_t chunks = pool_chunk_count(n);
+  CHECK(chunks >= 1 && chunks <= MAX_CHUNKS, "n=%lld: %lld chunks", (long long)n, (long long)chunks);
+  CHECK(threads > 1 || chunks == 1, "n=%lld: %lld chunks on one thread", (long long)n, (long long)chunks);
+  CHECK(n < threads || chunks >= threads, "n=%lld: %lld chunks for %lld threads", (long long)n,
+        (long long)chunks, (long long)threads);
+  pool_parallel_for(visit, &v, n, chunks);
   int64_t bad = 0;
   for (int64_t i = 0; i < n; i++) bad += v.hits[i] != 1;
   CHECK(bad == 0, "n=%lld threads=%lld: %lld indices not visited exactly once", (long long)n,
         (long long)threads, (long long)bad);
-  int64_t k = n < threads ? n : threads;
+  int64_t k = n < chunks ? n : chunks;
   int64_t prev_end = 0, lo = n, hi = 0;
-  for (int64_t t = 0; t < k; t++) {
-    CHECK(v.calls[t] == 1, "n=%lld: thread %lld ran %d chunks", (long long)n, (long long)t, v.calls[t]);
-    CHECK(v.begin[t] == prev_end, "n=%lld: chunk %lld not contiguous", (long long)n, (long long)t);
-    CHECK(v.ids[t] == t, "n=%lld: chunk %lld ran on pool thread %lld", (long long)n, (long long)t,
-          (long long)v.ids[t]);
-    CHECK(v.seen_threads[t] == threads, "n=%lld: thread %lld sees %lld threads", (long long)n,
-          (long long)t, (long long)v.seen_threads[t]);
-    int64_t size = v.end[t] - v.begin[t];
+  for (int64_t c = 0; c < k; c++) {
+    CHECK(v.calls[c] == 1, "n=%lld: chunk %lld ran %d times", (long long)n, (long long)c, v.calls[c]);
+    CHECK(v.begin[c] == prev_end, "n=%lld: chunk %lld not contiguous", (long long)n, (long long)c);
+    CHECK(v.ids[c] >= 0 && v.ids[c] < threads, "n=%lld: chunk %lld ran on pool thread %lld",
+          (long long)n, (long long)c, (long long)v.ids[c]);
+    CHECK(v.seen_threads[c] == threads, "n=%lld: chunk %lld sees %lld threads", (long long)n,
+          (long long)c, (long long)v.seen_threads[c]);
+    int64_t size = v.end[c] - v.begin[c];
     lo = size < lo ? size : lo;
     hi = size > hi ? size : hi;
-    prev_end = v.end[t];
+    prev_end = v.end[c];
   }
-  for (int64_t t = k; t < MAX_THREADS; t++)
-    CHECK(v.calls[t] == 0, "n=%lld: thread %lld beyond %lld ran", (long long)n, (long long)t, (long long)k);
+  for (int64_t c = k; c < MAX_CHUNKS; c++)
+    CHECK(v.calls[c] == 0, "n=%lld: chunk %lld beyond %lld ran", (long long)n, (long long)c, (long long)k);
   if (n > 0) CHECK(prev_end == n && hi - lo <= 1, "n=%lld: chunks end at %lld, sizes %lld..%lld",
                    (long long)n, (long long)prev_end, (long long)lo, (long long)hi);
   free(v.hits);
@@ -111,19 +118,19 @@ typedef struct {
 
 typedef struct { int64_t calls, bad, id; } Inner;
 
-static void inner_body(void *ctx, int64_t begin, int64_t end, int64_t thread) {
+static void inner_body(void *ctx, int64_t begin, int64_t end, int64_t chunk) {
   Inner *in = ctx;
   in->calls++;
-  in->bad += begin != 0 || end != 100 || thread != 0 || pool_thread_id() != in->id;
+  in->bad += begin != 0 || end != 100 || chunk != 0 || pool_thread_id() != in->id;
 }
 
-static void outer_body(void *ctx, int64_t begin, int64_t end, int64_t thread) {
+static void outer_body(void *ctx, int64_t begin, int64_t end, int64_t chunk) {
   Nest *nest = ctx;
   for (int64_t i = begin; i < end; i++) {
     Inner in = {0, 0, pool_thread_id()};
-    pool_parallel_for(inner_body, &in, 100);
-    nest->inner_calls[thread] += in.calls;
-    nest->inner_bad[thread] += in.bad;
+    pool_parallel_for(inner_body, &in, 100, pool_chunk_count(100));
+    nest->inner_calls[in.id] += in.calls;
+    nest->inner_bad[in.id] += in.bad;
   }
 }
 
@@ -131,7 +138,7 @@ static void test_nested(void) {
   static Nest nest;
   memset(&nest, 0, sizeof nest);
   int64_t k = pool_get_num_threads(), n = 64;
-  pool_parallel_for(outer_body, &nest, n);
+  pool_parallel_for(outer_body, &nest, n, pool_chunk_count(n));
   int64_t calls = 0, bad = 0;
   for (int64_t t = 0; t < MAX_THREADS; t++) calls += nest.inner_calls[t], bad += nest.inner_bad[t];
   CHECK(calls == n, "nested: %lld inner chunks for %lld outer iterations (threads %lld)",
@@ -143,7 +150,7 @@ static void test_nested(void) {
 
 typedef struct { _Atomic int64_t *sum; int64_t *hits; } Sum;
 
-static void sum_body(void *ctx, int64_t begin, int64_t end, int64_t thread) {
+static void sum_body(void *ctx, int64_t begin, int64_t end, int64_t chunk) {
   Sum *s = ctx;
   int64_t local = 0;
   for (int64_t i = begin; i < end; i++) local += i, s->hits[i]++;
@@ -158,7 +165,7 @@ static void *caller_main(void *arg) {
     _Atomic int64_t sum = 0;
     memset(hits, 0, sizeof *hits * (size_t)n);
     Sum s = {&sum, hits};
-    pool_parallel_for(sum_body, &s, n);
+    pool_parallel_for(sum_body, &s, n, pool_chunk_count(n));
     int64_t bad = 0;
     for (int64_t i = 0; i < n; i++) bad += hits[i] != 1;
     CHECK(sum == n * (n - 1) / 2 && bad == 0, "caller %lld round %d: sum %lld, %lld bad indices",
@@ -194,7 +201,7 @@ static void test_fork(void) {
 
 /* ---------------------------------------------------------------- latency */
 
-static void empty(void *ctx, int64_t begin, int64_t end, int64_t thread) {}
+static void empty(void *ctx, int64_t begin, int64_t end, int64_t chunk) {}
 
 static double now_us(void) {
   struct timespec t;
@@ -215,7 +222,7 @@ static void report_latency(int64_t threads, const char *what, useconds_t pause_u
   for (int i = 0; i < reps; i++) {
     if (pause_us) usleep(pause_us);
     double t0 = now_us();
-    pool_parallel_for(empty, NULL, threads);
+    pool_parallel_for(empty, NULL, threads, pool_chunk_count(threads));
     t[i] = now_us() - t0;
   }
   qsort(t, (size_t)reps, sizeof t[0], by_value);
