@@ -207,6 +207,7 @@ typedef enum {
   BI_NP_EMPTY, BI_NP_ZEROS, BI_NP_ONES,
   BI_NP_EMPTY_LIKE, BI_NP_ZEROS_LIKE, BI_NP_ONES_LIKE, BI_NP_ARANGE,
   BI_COPY,                       /* numpy.copy(a), a.copy() */
+  BI_THREAD_ID, BI_NUM_THREADS,  /* ruchey.get_thread_id(), ruchey.get_num_threads() */
   BI_JIT,                        /* a call to another ruchey function: Node.callee */
   /* CUDA kernels (ruchey.cuda): ival is the axis (0-2) or the atomic op */
   BI_CUDA_TID, BI_CUDA_BID, BI_CUDA_BDIM, BI_CUDA_GDIM,

@@ -383,6 +383,7 @@ static const char *const builtin_names[BI_MATH] = {
   "range", "prange", "len", "abs", "min", "max", "int", "float", "bool", "round",
   "numpy.empty", "numpy.zeros", "numpy.ones",
   "numpy.empty_like", "numpy.zeros_like", "numpy.ones_like", "numpy.arange", "copy",
+  "get_thread_id", "get_num_threads",
   "a ruchey function",
   "cuda.threadIdx", "cuda.blockIdx", "cuda.blockDim", "cuda.gridDim", "cuda.grid", "cuda.gridsize",
   "cuda.syncthreads", "cuda.shared.array", "cuda.local.array", "cuda.atomic",
@@ -549,6 +550,12 @@ static const Type *ty_call(Infer *in, Node *n) {
       if (in->opts && in->opts->kernel)
         return ty_error(in, n, "kernels cannot allocate arrays: use cuda.local.array or cuda.shared.array");
       return ty_array(in, args[0]->elem, args[0]->ndim, 'C');
+    case BI_THREAD_ID: case BI_NUM_THREADS:
+      if (n->list.len || n->kw.len) return ty_error(in, n, "%s() takes no arguments", builtin_names[n->op]);
+      if (in->opts && (in->opts->kernel || in->opts->device))
+        return ty_error(in, n, "%s() is not available in CUDA kernels: use cuda.grid() and the like",
+                        builtin_names[n->op]);
+      return TYS(TY_I64);
     case BI_JIT: return ty_jit_call(in, n, args);
     case BI_CAST:
       if (n->list.len != 1 || n->kw.len) return ty_error(in, n, "a NumPy scalar type takes one argument");

@@ -1380,6 +1380,8 @@ static LLVMValueRef lo_call(Lower *l, Node *n) {
   case BI_NP_ARANGE: return lo_arange(l, n);
   case BI_COPY: return lo_copy(l, n);
   case BI_CAST: return lo_expr_as(l, n->list.items[0], n->ty);
+  case BI_THREAD_ID: return call(l, "pool_thread_id", l->i64, NULL, NULL, 0);
+  case BI_NUM_THREADS: return call(l, "pool_get_num_threads", l->i64, NULL, NULL, 0);
   case BI_JIT: return lo_jit_call(l, n);
   case BI_CUDA_TID: return l->tid[n->ival];
   case BI_CUDA_BID: return l->bid[n->ival];

@@ -631,3 +631,13 @@ def test_pinned_and_mapped_arrays_are_host_arrays():
         pass
     m = cuda.mapped_array(4, dtype=numpy.float64)
     assert m.shape == (4,)
+
+
+@pytest.mark.skipif(AS_NUMBA, reason="ruchey's message")
+def test_pool_thread_id_refused_in_kernels():
+    @cuda.jit
+    def kernel(out):
+        out[0] = ruchey.get_thread_id()
+
+    with pytest.raises(ruchey.TypingError, match=r"get_thread_id\(\) is not available in CUDA kernels"):
+        kernel[1, 1](numpy.zeros(1, dtype=numpy.int64))

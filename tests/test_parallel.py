@@ -678,6 +678,67 @@ def test_loop_index_after_parallel_loop():
     assert got == [last_index(n) for n in (1, 2, 3, 10, 1001)]
 
 
+def float_sum(x):
+    s = 0.0
+    for i in prange(len(x)):
+        s += math.sqrt(x[i]) * math.sin(x[i])
+    return s
+
+
+@pytest.mark.parametrize("threads", [1, 2, "max"])
+def test_float_reduction_same_on_every_run(threads):
+    """Chunks are taken by whichever thread is free, but their bounds and
+    the order their partials are combined in depend only on the length and
+    the thread count: a float sum is the same on every run."""
+    ruchey.set_num_threads(max_threads() if threads == "max" else min(threads, max_threads()))
+    x = np.random.default_rng(7).random(200_003)
+    f = njit(parallel=True)(float_sum)
+    first = f(x)
+    assert all(f(x) == first for _ in range(REPEATS))
+    assert first == pytest.approx(float_sum(x), rel=REL)
+
+
+def per_thread_sums(x):
+    acc = np.zeros(ruchey.get_num_threads())
+    for i in prange(len(x)):
+        acc[ruchey.get_thread_id()] += x[i]
+    return acc
+
+
+@pytest.mark.parametrize("threads", [1, 2, "max"])
+def test_thread_id_and_count_inside_the_loop(threads):
+    """get_thread_id() and get_num_threads() in compiled code, as in Numba:
+    per-thread accumulators indexed by the thread running the iteration."""
+    n = max_threads() if threads == "max" else min(threads, max_threads())
+    ruchey.set_num_threads(n)
+    x = np.arange(100_000) % 7 + 0.0
+    f = njit(parallel=True)(per_thread_sums)
+    for _ in range(REPEATS // 5):
+        acc = f(x)
+        assert acc.shape == (n,)
+        assert acc.sum() == x.sum()  # small integers: exact in any order
+    assert per_thread_sums.__globals__["ruchey"] is ruchey
+    if n == 1:
+        assert list(f(x)) == list(per_thread_sums(x))
+
+
+def test_thread_id_outside_parallel_loops_is_zero():
+    @njit
+    def ids():
+        return ruchey.get_thread_id(), ruchey.get_num_threads()
+
+    assert ids() == ids.py_func() == (0, ruchey.get_num_threads())
+
+
+@pytest.mark.skipif(AS_NUMBA, reason="ruchey's message")
+def test_thread_id_takes_no_arguments():
+    @njit
+    def bad():
+        return ruchey.get_thread_id(1)
+
+    with pytest.raises(ruchey.TypingError, match=r"get_thread_id\(\) takes no arguments"):
+        bad()
+
 
 # ---------------------------------------------------------------- serial fallbacks
 
