@@ -29,6 +29,7 @@ typedef struct Lower {
   LLVMModuleRef m;
   LLVMBuilderRef b;
   LLVMValueRef fn;
+  LLVMValueRef impl;         /* the body, arguments as values: recursive calls go here */
   LLVMValueRef ret_ptr;
   LLVMValueRef status;       /* i32 alloca read by the exit block */
   LLVMValueRef *slots;       /* one alloca per variable */
@@ -1270,25 +1271,56 @@ static void lo_store_view(Lower *l, Node *target, const Type *t, LLVMValueRef v)
   lo_done_with(l, target, view);
 }
 
-/* A call to another ruchey function through the entry ABI: arguments in
- * their storage layout, the result read back; a failure status propagates
- * (the callee already recorded the error). */
-static LLVMValueRef lo_jit_call(Lower *l, Node *n) {
+/* The CUDA thread a device function runs as, for its callee: int64
+ * tid[3], bid[3], bdim[3], gdim[3] in memory. */
+static LLVMValueRef thread_record(Lower *l) {
+  LLVMTypeRef tty = LLVMArrayType2(l->i64, 12);
+  LLVMValueRef th = entry_alloca(l, tty, "thread");
+  LLVMValueRef *parts[4] = {l->tid, l->bid, l->bdim, l->gdim};
+  for (int k = 0; k < 12; k++) {
+    LLVMValueRef ix[2] = {const_i64(l, 0), const_i64(l, k)};
+    LLVMValueRef v = parts[k / 3][k % 3] ? parts[k / 3][k % 3] : const_i64(l, 0);
+    LLVMBuildStore(l->b, v, LLVMBuildGEP2(l->b, tty, th, ix, 2, ""));
+  }
+  return th;
+}
+
+/* After a call: a failure status propagates (the callee already recorded
+ * the error); otherwise the result is read back from ret. */
+static LLVMValueRef call_result(Lower *l, Node *n, LLVMValueRef status, LLVMValueRef ret) {
+  LLVMBasicBlockRef fail = new_block(l, "call.fail"), ok = new_block(l, "call.ok");
+  LLVMBuildCondBr(l->b, LLVMBuildICmp(l->b, LLVMIntNE, status, const_i32(l, RT_OK), ""), fail, ok);
+  position(l, fail);
+  LLVMBuildStore(l->b, status, l->status);
+  LLVMBuildBr(l->b, l->exit_bb);
+  position(l, ok);
+  return n->ty->kind == TY_NONE ? LLVMGetUndef(l->i8) : lo_load_storage(l, n->ty, ret);
+}
+
+/* A recursive call: straight to the body, arguments as values. */
+static LLVMValueRef lo_self_call(Lower *l, Node *n) {
   int na = n->list.len;
-  bool pass_thread = l->opts->kernel || l->opts->device;
+  LLVMValueRef *args = arena_alloc(l->f->arena, sizeof(LLVMValueRef) * (size_t)(na + 2));
+  LLVMValueRef ret = entry_alloca(l, lo_storage_type(l, n->ty), "ret");
+  args[0] = ret;
+  for (int i = 0; i < na; i++) args[i + 1] = lo_expr_as(l, n->list.items[i], l->f->var_types[i]);
+  if (l->opts->device) args[na + 1] = thread_record(l);
+  LLVMValueRef status = LLVMBuildCall2(l->b, LLVMGlobalGetValueType(l->impl), l->impl, args,
+                                       (unsigned)(na + 1 + l->opts->device), "status");
+  for (int i = 0; i < na; i++) lo_done_with(l, n->list.items[i], args[i + 1]);
+  return call_result(l, n, status, ret);
+}
+
+/* A call to another ruchey function through the entry ABI: arguments in
+ * their storage layout, the result read back. */
+static LLVMValueRef lo_jit_call(Lower *l, Node *n) {
+  if (n->target->self) return lo_self_call(l, n);
+  int na = n->list.len;
   LLVMTypeRef argvty = LLVMArrayType2(l->ptr, (uint64_t)(na + 1));
   LLVMValueRef argv = entry_alloca(l, argvty, "argv");
-  if (pass_thread) {  /* the device function learns which CUDA thread it runs as */
-    LLVMTypeRef tty = LLVMArrayType2(l->i64, 12);
-    LLVMValueRef th = entry_alloca(l, tty, "thread");
-    LLVMValueRef *parts[4] = {l->tid, l->bid, l->bdim, l->gdim};
-    for (int k = 0; k < 12; k++) {
-      LLVMValueRef ix[2] = {const_i64(l, 0), const_i64(l, k)};
-      LLVMValueRef v = parts[k / 3][k % 3] ? parts[k / 3][k % 3] : const_i64(l, 0);
-      LLVMBuildStore(l->b, v, LLVMBuildGEP2(l->b, tty, th, ix, 2, ""));
-    }
+  if (l->opts->kernel || l->opts->device) {  /* the device function learns which CUDA thread it runs as */
     LLVMValueRef ix[2] = {const_i64(l, 0), const_i64(l, na)};
-    LLVMBuildStore(l->b, th, LLVMBuildGEP2(l->b, argvty, argv, ix, 2, ""));
+    LLVMBuildStore(l->b, thread_record(l), LLVMBuildGEP2(l->b, argvty, argv, ix, 2, ""));
   }
   LLVMValueRef *vals = arena_alloc(l->f->arena, sizeof(LLVMValueRef) * (size_t)(na ? na : 1));
   for (int i = 0; i < na; i++) {
@@ -1302,20 +1334,13 @@ static LLVMValueRef lo_jit_call(Lower *l, Node *n) {
   LLVMValueRef ret = entry_alloca(l, lo_storage_type(l, n->ty), "ret");
   LLVMTypeRef params[2] = {l->ptr, l->ptr};
   LLVMTypeRef ft = LLVMFunctionType(l->i32, params, 2, 0);
-  LLVMValueRef fn = n->target->self ? l->fn
-                    : LLVMConstIntToPtr(LLVMConstInt(l->i64, (unsigned long long)(uintptr_t)n->target->entry, 0), l->ptr);
+  LLVMValueRef fn = LLVMConstIntToPtr(LLVMConstInt(l->i64, (unsigned long long)(uintptr_t)n->target->entry, 0), l->ptr);
   if (n->target->indirect)  /* compiled after this function: read its entry when called */
     fn = LLVMBuildLoad2(l->b, l->ptr, LLVMConstIntToPtr(LLVMConstInt(l->i64, (unsigned long long)(uintptr_t)n->target->indirect, 0), l->ptr), "entry");
   LLVMValueRef cargs[2] = {ret, argv};
   LLVMValueRef status = LLVMBuildCall2(l->b, ft, fn, cargs, 2, "status");
   for (int i = 0; i < na; i++) lo_done_with(l, n->list.items[i], vals[i]);
-  LLVMBasicBlockRef fail = new_block(l, "call.fail"), ok = new_block(l, "call.ok");
-  LLVMBuildCondBr(l->b, LLVMBuildICmp(l->b, LLVMIntNE, status, const_i32(l, RT_OK), ""), fail, ok);
-  position(l, fail);
-  LLVMBuildStore(l->b, status, l->status);
-  LLVMBuildBr(l->b, l->exit_bb);
-  position(l, ok);
-  return n->ty->kind == TY_NONE ? LLVMGetUndef(l->i8) : lo_load_storage(l, n->ty, ret);
+  return call_result(l, n, status, ret);
 }
 
 /* ---------------------------------------------------------------- calls */
@@ -2834,10 +2859,8 @@ static void lo_exit(Lower *l) {
   LLVMBuildRet(l->b, LLVMBuildLoad2(l->b, l->i32, l->status, "status"));
 }
 
-/* A device function reads the CUDA thread it runs as after its arguments. */
-static void load_thread(Lower *l, LLVMValueRef args) {
-  LLVMValueRef li = const_i64(l, l->f->nparams);
-  LLVMValueRef th = LLVMBuildLoad2(l->b, l->ptr, LLVMBuildGEP2(l->b, l->ptr, args, &li, 1, ""), "thread");
+/* A device function reads the CUDA thread it runs as (thread_record). */
+static void load_thread(Lower *l, LLVMValueRef th) {
   LLVMValueRef *parts[4] = {l->tid, l->bid, l->bdim, l->gdim};
   for (int k = 0; k < 12; k++) {
     LLVMValueRef ix = const_i64(l, k);
@@ -2898,9 +2921,10 @@ static void unbound_flags(Lower *l) {
   }
 }
 
+/* The body's start: its arguments (values after ret, then a device
+ * function's thread record) into their variables. */
 static void lo_prologue(Lower *l) {
-  LLVMValueRef args = LLVMGetParam(l->fn, 1);
-  if (l->opts->device) load_thread(l, args);
+  if (l->opts->device) load_thread(l, LLVMGetParam(l->fn, (unsigned)l->f->nparams + 1));
   l->status = entry_alloca(l, l->i32, "status");
   l->slots = arena_alloc(l->f->arena, sizeof(LLVMValueRef) * (size_t)(l->f->nvars ? l->f->nvars : 1));
   for (int v = 0; v < l->f->nvars; v++) {
@@ -2908,10 +2932,7 @@ static void lo_prologue(Lower *l) {
     if (!t) continue;  /* never assigned: never read either */
     l->slots[v] = entry_alloca(l, lo_type(l, t), l->f->var_names[v]);
     if (v < l->f->nparams) {
-      LLVMValueRef idx = const_i64(l, v);
-      LLVMValueRef pp = LLVMBuildGEP2(l->b, l->ptr, args, &idx, 1, "");
-      LLVMValueRef p = LLVMBuildLoad2(l->b, l->ptr, pp, "");
-      LLVMValueRef value = lo_load_storage(l, t, p);
+      LLVMValueRef value = LLVMGetParam(l->fn, (unsigned)v + 1);
       /* the exit releases every local, parameters too: take a reference */
       if (has_arrays(t)) lo_refcount(l, t, value, true);
       LLVMBuildStore(l->b, value, l->slots[v]);
@@ -2920,6 +2941,54 @@ static void lo_prologue(Lower *l) {
     }
   }
   unbound_flags(l);
+}
+
+static void add_noalias(Lower *l, LLVMValueRef fn, unsigned param) {
+  unsigned kind = LLVMGetEnumAttributeKindForName("noalias", 7);
+  LLVMAddAttributeAtIndex(fn, param + 1, LLVMCreateEnumAttribute(l->c, kind, 0));
+}
+
+/* The body as an internal function: i32 status (ptr ret, the arguments as
+ * values..., [a device function's thread record]). Recursive calls pass
+ * their arguments in registers; LLVM may inline it into the entry. */
+static void lo_impl(Lower *l, const char *symbol) {
+  int np = l->f->nparams + 1 + l->opts->device;
+  LLVMTypeRef *params = arena_alloc(l->f->arena, sizeof(LLVMTypeRef) * (size_t)np);
+  params[0] = l->ptr;
+  for (int v = 0; v < l->f->nparams; v++) params[v + 1] = lo_type(l, l->f->var_types[v]);
+  if (l->opts->device) params[np - 1] = l->ptr;
+  char name[300];
+  snprintf(name, sizeof name, "%s.body", symbol);
+  l->impl = l->fn = LLVMAddFunction(l->m, name, LLVMFunctionType(l->i32, params, (unsigned)np, 0));
+  LLVMSetLinkage(l->fn, LLVMInternalLinkage);
+  add_noalias(l, l->fn, 0);
+  l->ret_ptr = LLVMGetParam(l->fn, 0);
+  LLVMBasicBlockRef entry = new_block(l, "entry");
+  l->exit_bb = new_block(l, "exit");
+  position(l, entry);
+  lo_prologue(l);
+  lo_block(l, &l->f->body);
+  if (!terminated(l)) {  /* falling off the end returns None */
+    LLVMBuildStore(l->b, const_i32(l, RT_OK), l->status);
+    LLVMBuildBr(l->b, l->exit_bb);
+  }
+  lo_exit(l);
+}
+
+/* The entry ABI, int entry(void *ret, void **args): each argument read
+ * from its storage layout, then the body called. */
+static void lo_entry(Lower *l) {
+  position(l, new_block(l, "entry"));
+  int np = l->f->nparams + 1 + l->opts->device;
+  LLVMValueRef *vals = arena_alloc(l->f->arena, sizeof(LLVMValueRef) * (size_t)np);
+  LLVMValueRef args = LLVMGetParam(l->fn, 1);
+  vals[0] = LLVMGetParam(l->fn, 0);
+  for (int v = 0; v < np - 1; v++) {
+    LLVMValueRef idx = const_i64(l, v);
+    LLVMValueRef p = LLVMBuildLoad2(l->b, l->ptr, LLVMBuildGEP2(l->b, l->ptr, args, &idx, 1, ""), "");
+    vals[v + 1] = v < l->f->nparams ? lo_load_storage(l, l->f->var_types[v], p) : p;
+  }
+  LLVMBuildRet(l->b, LLVMBuildCall2(l->b, LLVMGlobalGetValueType(l->impl), l->impl, vals, (unsigned)np, ""));
 }
 
 static void lo_init(Lower *l, LLVMContextRef c) {
@@ -2949,28 +3018,18 @@ LLVMModuleRef lo_function(Func *f, const CompileOptions *opts, LLVMContextRef c,
     return l.m;
   }
   LLVMTypeRef params[2] = {l.ptr, l.ptr};
-  l.fn = LLVMAddFunction(l.m, symbol, LLVMFunctionType(l.i32, params, 2, 0));
-  for (unsigned i = 0; i < 2; i++) {
-    unsigned kind = LLVMGetEnumAttributeKindForName("noalias", 7);
-    LLVMAddAttributeAtIndex(l.fn, i + 1, LLVMCreateEnumAttribute(c, kind, 0));
-  }
-  l.ret_ptr = LLVMGetParam(l.fn, 0);
-  LLVMBasicBlockRef entry = new_block(&l, "entry");
+  LLVMValueRef entry_fn = LLVMAddFunction(l.m, symbol, LLVMFunctionType(l.i32, params, 2, 0));
+  for (unsigned i = 0; i < 2; i++) add_noalias(&l, entry_fn, i);
+  l.fn = entry_fn;
   if (opts->kernel) {
-    position(&l, entry);
+    position(&l, new_block(&l, "entry"));
     lo_kernel(&l);
     LLVMDisposeBuilder(l.b);
     return l.m;
   }
-  l.exit_bb = new_block(&l, "exit");
-  position(&l, entry);
-  lo_prologue(&l);
-  lo_block(&l, &f->body);
-  if (!terminated(&l)) {  /* falling off the end returns None */
-    LLVMBuildStore(l.b, const_i32(&l, RT_OK), l.status);
-    LLVMBuildBr(l.b, l.exit_bb);
-  }
-  lo_exit(&l);
+  lo_impl(&l, symbol);
+  l.fn = entry_fn;
+  lo_entry(&l);
   LLVMDisposeBuilder(l.b);
   return l.m;
 }
