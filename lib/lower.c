@@ -1070,36 +1070,63 @@ static LLVMValueRef lo_math(Lower *l, Node *n) {
   return lo_math_float(l, f, is_np, t, a, n->list.len);
 }
 
+/* int(x) for a finite x beyond int64, wrapped like the int64 arithmetic it
+ * stands for: such an x is its 53-bit significand shifted left by
+ * exponent - 52 (at least 11), so modulo 2**64 it is that shift done in
+ * 64-bit integers, negated for a negative x. Integer operations without
+ * branches or calls: loops calling int() stay small enough to unroll. */
+static LLVMValueRef wrap_big_float(Lower *l, LLVMValueRef x) {
+  LLVMValueRef bits = LLVMBuildBitCast(l->b, x, l->i64, "");
+  LLVMValueRef exp = LLVMBuildAnd(l->b, LLVMBuildLShr(l->b, bits, const_i64(l, 52), ""), const_i64(l, 0x7ff), "");
+  LLVMValueRef shift = LLVMBuildSub(l->b, exp, const_i64(l, 1075), "");
+  LLVMValueRef mant = LLVMBuildOr(l->b, LLVMBuildAnd(l->b, bits, const_i64(l, (1LL << 52) - 1), ""),
+                                  const_i64(l, 1LL << 52), "");
+  LLVMValueRef big = LLVMBuildICmp(l->b, LLVMIntUGE, shift, const_i64(l, 64), "");
+  LLVMValueRef mag = LLVMBuildSelect(l->b, big, const_i64(l, 0), LLVMBuildShl(l->b, mant, shift, ""), "");
+  LLVMValueRef neg = LLVMBuildICmp(l->b, LLVMIntSLT, bits, const_i64(l, 0), "");
+  return LLVMBuildSelect(l->b, neg, LLVMBuildNeg(l->b, mag, ""), mag, "");
+}
+
 /* int(x) of a float: NaN and infinities raise as in Python; values beyond
- * int64 wrap, like the int64 arithmetic they stand for. */
+ * int64 wrap (wrap_big_float). */
 static LLVMValueRef lo_python_int(Lower *l, Node *arg) {
   const Type *t = TYS(TY_F64);
   LLVMValueRef x = lo_expr_as(l, arg, t);
-  /* one test for the common case: in int64's range (NaN is not); NaN,
-   * infinities and wrapping live on the slow path */
-  LLVMValueRef fits = LLVMBuildAnd(l->b, fcmp(l, LLVMRealOLT, x, fconst(l, t, 9223372036854775808.0)),
-                                   fcmp(l, LLVMRealOGE, x, fconst(l, t, -9223372036854775808.0)), "");
+  LLVMValueRef direct, fits;
+#if defined(__x86_64__)
+  if (!l->gpu) {
+    /* cvttsd2si gives INT64_MIN for NaN and anything beyond int64: one
+     * integer test (the slow path also gets x == -2**63, and agrees) */
+    LLVMTypeRef v2 = LLVMVectorType(l->f64, 2);
+    LLVMValueRef xv = LLVMBuildInsertElement(l->b, LLVMGetUndef(v2), x, const_i32(l, 0), "");
+    direct = call(l, "llvm.x86.sse2.cvttsd2si64", l->i64, &v2, &xv, 1);
+    fits = LLVMBuildICmp(l->b, LLVMIntNE, direct, const_i64(l, INT64_MIN), "");
+  } else
+#endif
+  {
+    /* in int64's range (NaN is not) */
+    fits = LLVMBuildAnd(l->b, fcmp(l, LLVMRealOLT, x, fconst(l, t, 9223372036854775808.0)),
+                        fcmp(l, LLVMRealOGE, x, fconst(l, t, -9223372036854775808.0)), "");
+    direct = LLVMBuildFPToSI(l->b, LLVMBuildSelect(l->b, fits, x, fconst(l, t, 0), ""), l->i64, "");
+  }
+  /* NaN, infinities and wrapping live on the slow path */
   LLVMBasicBlockRef pre = LLVMGetInsertBlock(l->b), slow = new_block(l, "int.slow"), done = new_block(l, "int.done");
-  LLVMValueRef direct = LLVMBuildFPToSI(l->b, LLVMBuildSelect(l->b, fits, x, fconst(l, t, 0), ""), l->i64, "");
   LLVMValueRef likely[2] = {fits, LLVMConstInt(l->i1, 1, 0)};
   LLVMTypeRef ov[1] = {l->i1};
   LLVMBuildCondBr(l->b, intrinsic(l, "llvm.expect.i1", ov, 1, likely, 2), done, slow);
   position(l, slow);
+  /* one test in the loop for both: the raise blocks are outside it */
+  LLVMBasicBlockRef bad = new_block(l, "int.bad"), wrap = new_block(l, "int.wrap");
+  LLVMBuildCondBr(l->b, fcmp(l, LLVMRealUGE, call_intrinsic1(l, "llvm.fabs", t, x), fconst(l, t, INFINITY)), bad, wrap);
+  position(l, bad);
   raise_if(l, fcmp(l, LLVMRealUNO, x, x), RT_ERR_VALUE, "cannot convert float NaN to integer");
-  raise_if(l, fcmp(l, LLVMRealOEQ, call_intrinsic1(l, "llvm.fabs", t, x), fconst(l, t, INFINITY)),
-           RT_ERR_OVERFLOW, "cannot convert float infinity to integer");
-  LLVMValueRef tr = call_intrinsic1(l, "llvm.trunc", t, x);
-  LLVMValueRef w = LLVMBuildFRem(l->b, tr, fconst(l, t, 18446744073709551616.0), "");
-  w = LLVMBuildSelect(l->b, fcmp(l, LLVMRealOGE, w, fconst(l, t, 9223372036854775808.0)),
-                      LLVMBuildFSub(l->b, w, fconst(l, t, 18446744073709551616.0), ""), w, "");
-  w = LLVMBuildSelect(l->b, fcmp(l, LLVMRealOLT, w, fconst(l, t, -9223372036854775808.0)),
-                      LLVMBuildFAdd(l->b, w, fconst(l, t, 18446744073709551616.0), ""), w, "");
-  LLVMValueRef wrapped = LLVMBuildFPToSI(l->b, w, l->i64, "");
-  LLVMBasicBlockRef slow_end = LLVMGetInsertBlock(l->b);
+  raise_status(l, RT_ERR_OVERFLOW, "cannot convert float infinity to integer");
+  position(l, wrap);
+  LLVMValueRef wrapped = wrap_big_float(l, x);
   LLVMBuildBr(l->b, done);
   position(l, done);
   LLVMValueRef r = LLVMBuildPhi(l->b, l->i64, "int");
-  LLVMAddIncoming(r, (LLVMValueRef[]){direct, wrapped}, (LLVMBasicBlockRef[]){pre, slow_end}, 2);
+  LLVMAddIncoming(r, (LLVMValueRef[]){direct, wrapped}, (LLVMBasicBlockRef[]){pre, wrap}, 2);
   return r;
 }
 

@@ -303,3 +303,23 @@ def test_augmented_assignment_on_locals_matches_python():
     floats = random_floats(rng, 100, special=False)
     for a, b in random_pairs(rng, floats, floats, 200):
         assert_same(augmented_locals, a, b)
+
+
+@ruchey.jit
+def to_int(x):
+    return int(x)
+
+
+def test_int_of_floats_beyond_int64_wraps_like_int64_arithmetic():
+    """int(x) is Python's exact int, kept in int64 as the int64 arithmetic
+    it stands for: modulo 2**64. Every exponent from 2**52 up, both signs,
+    and the edges of int64's range."""
+    rng = make_rng(63)
+    values = [2.0**63, -2.0**63, 2.0**64, -2.0**64, 2.0**63 - 1024, -2.0**63 + 1024, 1.7e308, -5e-324]
+    values += [math.copysign(float(rng.uniform(1, 2)) * 2.0**e, float(rng.choice([-1, 1])))
+               for e in range(52, 1024) for _ in range(8)]
+    for x in values:
+        exact = int(x) % 2**64
+        assert to_int(x) == (exact - 2**64 if exact >= 2**63 else exact), x
+    for x in rng.uniform(-2.0**63, 2.0**63, 1000).tolist():
+        assert to_int(x) == to_int.py_func(x)
