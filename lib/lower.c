@@ -14,6 +14,7 @@
 #include <stdio.h>
 
 #include <llvm-c/Core.h>
+#include <llvm-c/DebugInfo.h>
 
 #include "ruchey.h"
 #include "stages.h"
@@ -1749,6 +1750,21 @@ static LLVMValueRef lo_range(Lower *l, Node *r, LLVMValueRef *start, LLVMValueRe
 
 static void lo_parallel_for(Lower *l, Node *n, const ParPlan *plan);
 
+/* Marks the loop ending in latch as not to be vectorised. A range whose
+ * step is not a constant touches memory at a stride LLVM cannot see: its
+ * vector loop would compute each lane's address and store the lanes one by
+ * one, slower than the plain loop (a sieve's inner loop ran 25% slower). */
+static void no_vectorize(Lower *l, LLVMValueRef latch) {
+  LLVMMetadataRef self = LLVMTemporaryMDNode(l->c, NULL, 0);
+  const char *key = "llvm.loop.vectorize.enable";
+  LLVMMetadataRef hint[2] = {LLVMMDStringInContext2(l->c, key, strlen(key)),
+                             LLVMValueAsMetadata(LLVMConstInt(l->i1, 0, 0))};
+  LLVMMetadataRef ops[2] = {self, LLVMMDNodeInContext2(l->c, hint, 2)};
+  LLVMMetadataRef loop = LLVMMDNodeInContext2(l->c, ops, 2);
+  LLVMMetadataReplaceAllUsesWith(self, loop);
+  LLVMSetMetadata(latch, LLVMGetMDKindIDInContext(l->c, "llvm.loop", 9), LLVMMetadataAsValue(l->c, loop));
+}
+
 static void lo_for(Lower *l, Node *n) {
   if (n->cond->op == BI_PRANGE && l->opts->parallel) {
     ParPlan plan = {0};
@@ -1779,7 +1795,8 @@ static void lo_for(Lower *l, Node *n) {
   position(l, latch);
   LLVMValueRef next = LLVMBuildAdd(l->b, LLVMBuildLoad2(l->b, l->i64, counter, ""), const_i64(l, 1), "");
   LLVMBuildStore(l->b, next, counter);
-  LLVMBuildBr(l->b, head);
+  LLVMValueRef back = LLVMBuildBr(l->b, head);
+  if (!LLVMIsAConstant(step)) no_vectorize(l, back);
   position(l, other);
   lo_block(l, &n->orelse);
   if (!terminated(l)) LLVMBuildBr(l->b, done);
