@@ -243,6 +243,18 @@ static int unbox(PyObject *o, uint32_t code, Slot *slot, RtArray *arr, void **ar
     *arg = arr;
     return 0;
   }
+  /* the common scalars first: a Python int for int64, a float for float64 */
+  if (code == TY_I64 + 1 && PyLong_CheckExact(o)) {
+    int overflow;
+    slot->i = PyLong_AsLongLongAndOverflow(o, &overflow);
+    if (!overflow) return 0;
+    PyErr_SetString(PyExc_OverflowError, "Python int too large to convert to int64");
+    return -1;
+  }
+  if (code == TY_F64 + 1 && PyFloat_CheckExact(o)) {
+    slot->f = PyFloat_AS_DOUBLE(o);
+    return 0;
+  }
   TypeKind k = (TypeKind)(code - 1);
   if (type_code(o) == code) {
     if (PyArray_IsScalar(o, Generic)) {
@@ -518,7 +530,8 @@ static Spec *add_spec(Dispatcher *self, const uint32_t *codes, const Type *decla
     if (grown && sig && PyList_Append(self->signatures, sig) == 0) {
       self->specs = grown;
       s = &grown[self->nspecs++];
-      memcpy(s->codes, codes, sizeof s->codes);
+      memset(s->codes, 0, sizeof s->codes);
+      memcpy(s->codes, codes, sizeof(uint32_t) * (size_t)self->nparams);
       s->entry = res.entry;
       s->ret_type = clone_type(res.ret_type, &self->arena);
       s->declared_ret = declared_ret ? s->ret_type : NULL;
@@ -537,10 +550,15 @@ static Spec *add_spec(Dispatcher *self, const uint32_t *codes, const Type *decla
   return s;
 }
 
+/* On every call: a plain loop, since most functions have a few arguments
+ * and one or two specialisations. */
 static Spec *find_spec(Dispatcher *self, const uint32_t *codes, bool device) {
-  size_t n = sizeof(uint32_t) * (size_t)self->nparams;
-  for (int i = 0; i < self->nspecs; i++)
-    if (self->specs[i].device == device && !memcmp(self->specs[i].codes, codes, n)) return &self->specs[i];
+  for (int i = 0; i < self->nspecs; i++) {
+    Spec *s = &self->specs[i];
+    int a = 0;
+    while (a < self->nparams && s->codes[a] == codes[a]) a++;
+    if (a == self->nparams && s->device == device) return s;
+  }
   return NULL;
 }
 
@@ -630,7 +648,7 @@ static Spec *compile_miss(Dispatcher *self, const uint32_t *codes, bool device) 
 /* Calls with positional arguments exactly matching the parameters; extra,
  * if not NULL, is passed after them (a kernel's LaunchConfig). */
 static PyObject *call_with(Dispatcher *self, PyObject *const *args, void *extra) {
-  uint32_t codes[MAX_ARGS] = {0};
+  uint32_t codes[MAX_ARGS];  /* the first nparams only */
   for (int i = 0; i < self->nparams; i++)
     if (!(codes[i] = type_code(args[i]))) return type_error(self, args, i);
   Spec *s = find_spec(self, codes, false);
