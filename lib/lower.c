@@ -31,7 +31,7 @@ typedef struct Lower {
   LLVMBuilderRef b;
   LLVMValueRef fn;
   LLVMValueRef impl;         /* the body, arguments as values: recursive calls go here */
-  LLVMValueRef ret_ptr;
+  LLVMValueRef ret_val;       /* the body's result, returned with the status */
   LLVMValueRef status;       /* i32 alloca read by the exit block */
   LLVMValueRef *slots;       /* one alloca per variable */
   LLVMValueRef *assigned;    /* i1 allocas: variables that may be read unassigned */
@@ -1314,29 +1314,27 @@ static LLVMValueRef thread_record(Lower *l) {
 }
 
 /* After a call: a failure status propagates (the callee already recorded
- * the error); otherwise the result is read back from ret. */
-static LLVMValueRef call_result(Lower *l, Node *n, LLVMValueRef status, LLVMValueRef ret) {
+ * the error). */
+static void check_call(Lower *l, LLVMValueRef status) {
   LLVMBasicBlockRef fail = new_block(l, "call.fail"), ok = new_block(l, "call.ok");
   LLVMBuildCondBr(l->b, LLVMBuildICmp(l->b, LLVMIntNE, status, const_i32(l, RT_OK), ""), fail, ok);
   position(l, fail);
   LLVMBuildStore(l->b, status, l->status);
   LLVMBuildBr(l->b, l->exit_bb);
   position(l, ok);
-  return n->ty->kind == TY_NONE ? LLVMGetUndef(l->i8) : lo_load_storage(l, n->ty, ret);
 }
 
-/* A recursive call: straight to the body, arguments as values. */
+/* A recursive call: straight to the body, arguments and result as values. */
 static LLVMValueRef lo_self_call(Lower *l, Node *n) {
   int na = n->list.len;
-  LLVMValueRef *args = arena_alloc(l->f->arena, sizeof(LLVMValueRef) * (size_t)(na + 2));
-  LLVMValueRef ret = entry_alloca(l, lo_storage_type(l, n->ty), "ret");
-  args[0] = ret;
-  for (int i = 0; i < na; i++) args[i + 1] = lo_expr_as(l, n->list.items[i], l->f->var_types[i]);
-  if (l->opts->device) args[na + 1] = thread_record(l);
-  LLVMValueRef status = LLVMBuildCall2(l->b, LLVMGlobalGetValueType(l->impl), l->impl, args,
-                                       (unsigned)(na + 1 + l->opts->device), "status");
-  for (int i = 0; i < na; i++) lo_done_with(l, n->list.items[i], args[i + 1]);
-  return call_result(l, n, status, ret);
+  LLVMValueRef *args = arena_alloc(l->f->arena, sizeof(LLVMValueRef) * (size_t)(na + 1));
+  for (int i = 0; i < na; i++) args[i] = lo_expr_as(l, n->list.items[i], l->f->var_types[i]);
+  if (l->opts->device) args[na] = thread_record(l);
+  LLVMValueRef r = LLVMBuildCall2(l->b, LLVMGlobalGetValueType(l->impl), l->impl, args,
+                                  (unsigned)(na + l->opts->device), "");
+  for (int i = 0; i < na; i++) lo_done_with(l, n->list.items[i], args[i]);
+  check_call(l, LLVMBuildExtractValue(l->b, r, 0, "status"));
+  return n->ty->kind == TY_NONE ? LLVMGetUndef(l->i8) : LLVMBuildExtractValue(l->b, r, 1, "");
 }
 
 /* A call to another ruchey function through the entry ABI: arguments in
@@ -1368,7 +1366,8 @@ static LLVMValueRef lo_jit_call(Lower *l, Node *n) {
   LLVMValueRef cargs[2] = {ret, argv};
   LLVMValueRef status = LLVMBuildCall2(l->b, ft, fn, cargs, 2, "status");
   for (int i = 0; i < na; i++) lo_done_with(l, n->list.items[i], vals[i]);
-  return call_result(l, n, status, ret);
+  check_call(l, status);
+  return n->ty->kind == TY_NONE ? LLVMGetUndef(l->i8) : lo_load_storage(l, n->ty, ret);
 }
 
 /* ---------------------------------------------------------------- calls */
@@ -1812,7 +1811,7 @@ static void lo_return(Lower *l, Node *n) {
   }
   if (n->lhs) {
     LLVMValueRef v = lo_convert(l, lo_owned(l, n->lhs), n->lhs->ty, l->f->ret_type);
-    lo_store_storage(l, l->f->ret_type, l->ret_ptr, v);
+    LLVMBuildStore(l->b, v, l->ret_val);
   }
   LLVMBuildStore(l->b, const_i32(l, RT_OK), l->status);
   LLVMBuildBr(l->b, l->exit_bb);
@@ -2893,14 +2892,18 @@ static void lo_gpu_kernel(Lower *l, const char *symbol) {
 
 /* ---------------------------------------------------------------- the function */
 
-/* The exit block: release every local that can hold arrays, return status. */
+/* The exit block: release every local that can hold arrays, return the
+ * status and the result. */
 static void lo_exit(Lower *l) {
   position(l, l->exit_bb);
   for (int v = 0; v < l->f->nvars; v++) {
     const Type *t = l->f->var_types[v];
     if (t && has_arrays(t)) lo_refcount(l, t, LLVMBuildLoad2(l->b, lo_type(l, t), l->slots[v], ""), false);
   }
-  LLVMBuildRet(l->b, LLVMBuildLoad2(l->b, l->i32, l->status, "status"));
+  LLVMTypeRef rty = LLVMGetReturnType(LLVMGlobalGetValueType(l->fn));
+  LLVMValueRef r = LLVMBuildInsertValue(l->b, LLVMGetUndef(rty), LLVMBuildLoad2(l->b, l->i32, l->status, "status"), 0, "");
+  r = LLVMBuildInsertValue(l->b, r, LLVMBuildLoad2(l->b, lo_type(l, l->f->ret_type), l->ret_val, ""), 1, "");
+  LLVMBuildRet(l->b, r);
 }
 
 /* A device function reads the CUDA thread it runs as (thread_record). */
@@ -2965,10 +2968,10 @@ static void unbound_flags(Lower *l) {
   }
 }
 
-/* The body's start: its arguments (values after ret, then a device
- * function's thread record) into their variables. */
+/* The body's start: its arguments (values, then a device function's
+ * thread record) into their variables. */
 static void lo_prologue(Lower *l) {
-  if (l->opts->device) load_thread(l, LLVMGetParam(l->fn, (unsigned)l->f->nparams + 1));
+  if (l->opts->device) load_thread(l, LLVMGetParam(l->fn, (unsigned)l->f->nparams));
   l->status = entry_alloca(l, l->i32, "status");
   l->slots = arena_alloc(l->f->arena, sizeof(LLVMValueRef) * (size_t)(l->f->nvars ? l->f->nvars : 1));
   for (int v = 0; v < l->f->nvars; v++) {
@@ -2976,7 +2979,7 @@ static void lo_prologue(Lower *l) {
     if (!t) continue;  /* never assigned: never read either */
     l->slots[v] = entry_alloca(l, lo_type(l, t), l->f->var_names[v]);
     if (v < l->f->nparams) {
-      LLVMValueRef value = LLVMGetParam(l->fn, (unsigned)v + 1);
+      LLVMValueRef value = LLVMGetParam(l->fn, (unsigned)v);
       /* the exit releases every local, parameters too: take a reference */
       if (has_arrays(t)) lo_refcount(l, t, value, true);
       LLVMBuildStore(l->b, value, l->slots[v]);
@@ -2992,24 +2995,25 @@ static void add_noalias(Lower *l, LLVMValueRef fn, unsigned param) {
   LLVMAddAttributeAtIndex(fn, param + 1, LLVMCreateEnumAttribute(l->c, kind, 0));
 }
 
-/* The body as an internal function: i32 status (ptr ret, the arguments as
- * values..., [a device function's thread record]). Recursive calls pass
- * their arguments in registers; LLVM may inline it into the entry. */
+/* The body as an internal function: {i32 status, result} (the arguments
+ * as values..., [a device function's thread record]). Recursive calls pass
+ * everything in registers: when the body cannot fail, LLVM drops the
+ * status and can turn fib(n - 1) + fib(n - 2) into a loop and one call. */
 static void lo_impl(Lower *l, const char *symbol) {
-  int np = l->f->nparams + 1 + l->opts->device;
-  LLVMTypeRef *params = arena_alloc(l->f->arena, sizeof(LLVMTypeRef) * (size_t)np);
-  params[0] = l->ptr;
-  for (int v = 0; v < l->f->nparams; v++) params[v + 1] = lo_type(l, l->f->var_types[v]);
+  int np = l->f->nparams + l->opts->device;
+  LLVMTypeRef *params = arena_alloc(l->f->arena, sizeof(LLVMTypeRef) * (size_t)(np ? np : 1));
+  for (int v = 0; v < l->f->nparams; v++) params[v] = lo_type(l, l->f->var_types[v]);
   if (l->opts->device) params[np - 1] = l->ptr;
+  LLVMTypeRef result[2] = {l->i32, lo_type(l, l->f->ret_type)};
   char name[300];
   snprintf(name, sizeof name, "%s.body", symbol);
-  l->impl = l->fn = LLVMAddFunction(l->m, name, LLVMFunctionType(l->i32, params, (unsigned)np, 0));
+  LLVMTypeRef ft = LLVMFunctionType(LLVMStructTypeInContext(l->c, result, 2, 0), params, (unsigned)np, 0);
+  l->impl = l->fn = LLVMAddFunction(l->m, name, ft);
   LLVMSetLinkage(l->fn, LLVMInternalLinkage);
-  add_noalias(l, l->fn, 0);
-  l->ret_ptr = LLVMGetParam(l->fn, 0);
   LLVMBasicBlockRef entry = new_block(l, "entry");
   l->exit_bb = new_block(l, "exit");
   position(l, entry);
+  l->ret_val = entry_alloca(l, result[1], "result");
   lo_prologue(l);
   lo_block(l, &l->f->body);
   if (!terminated(l)) {  /* falling off the end returns None */
@@ -3020,19 +3024,21 @@ static void lo_impl(Lower *l, const char *symbol) {
 }
 
 /* The entry ABI, int entry(void *ret, void **args): each argument read
- * from its storage layout, then the body called. */
+ * from its storage layout, the body called, its result stored in ret. */
 static void lo_entry(Lower *l) {
   position(l, new_block(l, "entry"));
-  int np = l->f->nparams + 1 + l->opts->device;
-  LLVMValueRef *vals = arena_alloc(l->f->arena, sizeof(LLVMValueRef) * (size_t)np);
+  int np = l->f->nparams + l->opts->device;
+  LLVMValueRef *vals = arena_alloc(l->f->arena, sizeof(LLVMValueRef) * (size_t)(np ? np : 1));
   LLVMValueRef args = LLVMGetParam(l->fn, 1);
-  vals[0] = LLVMGetParam(l->fn, 0);
-  for (int v = 0; v < np - 1; v++) {
+  for (int v = 0; v < np; v++) {
     LLVMValueRef idx = const_i64(l, v);
     LLVMValueRef p = LLVMBuildLoad2(l->b, l->ptr, LLVMBuildGEP2(l->b, l->ptr, args, &idx, 1, ""), "");
-    vals[v + 1] = v < l->f->nparams ? lo_load_storage(l, l->f->var_types[v], p) : p;
+    vals[v] = v < l->f->nparams ? lo_load_storage(l, l->f->var_types[v], p) : p;
   }
-  LLVMBuildRet(l->b, LLVMBuildCall2(l->b, LLVMGlobalGetValueType(l->impl), l->impl, vals, (unsigned)np, ""));
+  LLVMValueRef r = LLVMBuildCall2(l->b, LLVMGlobalGetValueType(l->impl), l->impl, vals, (unsigned)np, "");
+  if (l->f->ret_type->kind != TY_NONE)
+    lo_store_storage(l, l->f->ret_type, LLVMGetParam(l->fn, 0), LLVMBuildExtractValue(l->b, r, 1, ""));
+  LLVMBuildRet(l->b, LLVMBuildExtractValue(l->b, r, 0, "status"));
 }
 
 static void lo_init(Lower *l, LLVMContextRef c) {
