@@ -7,18 +7,23 @@
  *
  * A loop is cut into contiguous chunks whose sizes differ by at most one,
  * several per thread (pool_chunk_count), and the threads — the caller is
- * thread 0 — take the next chunk from a shared counter until none is left.
- * On a shared machine a thread whose CPU is taken away holds up only the
- * chunk it is running, not a fixed share of the loop. Chunk boundaries
- * depend only on the loop's length and the thread count, so reductions
- * combined in chunk order give the same result on every run.
+ * thread 0 — claim the next chunk from a shared word until none is left;
+ * the caller returns once every chunk is done. On a shared machine a
+ * thread whose CPU is taken away holds up only the chunk it is running,
+ * and a worker that wakes late finds nothing left and is not waited for.
+ * Chunk boundaries depend only on the loop's length and the thread count,
+ * so reductions combined in chunk order give the same result on every run.
+ *
+ * The claim word holds the loop's generation (high half) and its next
+ * chunk (low half): a claim is a compare-and-swap that fails once the loop
+ * is over, so a late worker never touches a finished loop's context.
  *
  * Latency: a loop of a few microseconds must not pay a system call per
- * worker. Each worker owns a slot (one cache line) holding its chunk and a
- * sequence number; the caller fills the slot and bumps the number. Every
- * wait — a worker for its next chunk, the caller for the last worker —
- * spins on the word for at most SPIN_NS, then sleeps on a futex. Loops run
- * back to back never enter the kernel, and an idle pool burns no CPU.
+ * worker. Each worker owns a slot (one cache line) holding a sequence
+ * number, which the caller bumps to start it on a loop. Every wait — a
+ * worker for the next loop, the caller for the last chunk — spins on the
+ * word for at most SPIN_NS, then sleeps on a futex. Loops run back to back
+ * never enter the kernel, and an idle pool burns no CPU.
  *
  * Whole loops are serialised by one mutex: a second thread calling
  * pool_parallel_for waits for the first loop to end, then gets the whole
@@ -27,15 +32,17 @@
  * for it would deadlock.
  *
  * The thread count set by pool_set_num_threads is per calling thread, as
- * Numba's set_num_threads; a loop's workers inherit their caller's count,
- * so bodies see the same pool_get_num_threads() on every thread.
+ * Numba's set_num_threads; a loop's workers take their caller's count, so
+ * bodies see the same pool_get_num_threads() on every thread.
  *
  * fork: the child has none of the workers. A pthread_atfork child handler
  * forgets them, and the child's first parallel loop starts a new pool.
  *
  * Linux only: the waits are futexes.
  */
-#define _GNU_SOURCE
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE  /* sched_getaffinity, CPU_COUNT */
+#endif
 #include <errno.h>
 #include <limits.h>
 #include <linux/futex.h>
@@ -59,20 +66,23 @@
 typedef struct Slot {
   _Alignas(CACHE_LINE) _Atomic uint32_t seq;  /* bumped by the caller per loop */
   _Atomic int sleeping;                        /* the worker sleeps on seq: wake it */
-  int64_t threads;                             /* the caller's thread count */
 } Slot;
 
 static struct {
   pthread_mutex_t lock;   /* held for a whole parallel loop */
   Slot *slots;            /* [1, workers]; slot 0 is the caller's and unused */
   int64_t workers;        /* live workers; -1 until the pool starts */
-  PoolBody body;          /* the loop being run, written before any seq */
+  uint32_t generation;    /* loops run so far */
+  /* the loop being run: written before the claim word opens it, read by a
+   * thread only after a claim of that loop succeeded */
+  PoolBody body;
   void *ctx;
-  int64_t n, chunks;
-  _Alignas(CACHE_LINE) _Atomic int64_t next;         /* the next chunk to take */
-  /* written by every worker at the end of its chunk: its own cache line */
-  _Alignas(CACHE_LINE) _Atomic uint32_t remaining;  /* worker chunks not done */
-  _Atomic int caller_sleeping;                       /* the caller sleeps on remaining */
+  int64_t n, threads;
+  _Atomic uint32_t chunks;
+  _Alignas(CACHE_LINE) _Atomic uint64_t claim;     /* generation << 32 | next chunk */
+  /* written at the end of every chunk: its own cache line */
+  _Alignas(CACHE_LINE) _Atomic uint32_t done;      /* chunks finished */
+  _Atomic int caller_sleeping;                      /* the caller sleeps on done */
 } P = {.lock = PTHREAD_MUTEX_INITIALIZER, .workers = -1};
 
 static _Atomic int64_t pool_size;         /* 0 until first asked */
@@ -210,12 +220,31 @@ int64_t pool_chunk_count(int64_t n) {
   return c > 0 ? c : 1;
 }
 
-/* Takes chunks of the current loop until none is left. */
-static void run_chunks(void) {
+/* Claims a chunk of the loop now open, if one is left. A successful claim
+ * means the loop is still running: its fields are that loop's until every
+ * chunk, this one included, is done. */
+static bool claim_chunk(uint32_t *chunk) {
+  uint64_t c = atomic_load_explicit(&P.claim, memory_order_acquire);
   for (;;) {
-    int64_t c = atomic_fetch_add_explicit(&P.next, 1, memory_order_relaxed);
-    if (c >= P.chunks) return;
-    P.body(P.ctx, chunk_begin(P.n, P.chunks, c), chunk_begin(P.n, P.chunks, c + 1), c);
+    uint32_t next = (uint32_t)c;
+    if (next >= atomic_load_explicit(&P.chunks, memory_order_relaxed)) return false;
+    if (atomic_compare_exchange_weak_explicit(&P.claim, &c, c + 1, memory_order_acq_rel,
+                                              memory_order_acquire)) {
+      *chunk = next;
+      return true;
+    }
+  }
+}
+
+/* Runs chunks of the open loop until none is left to claim; the thread
+ * that finishes the last one wakes the caller. */
+static void run_chunks(void) {
+  uint32_t c;
+  while (claim_chunk(&c)) {
+    uint32_t k = atomic_load_explicit(&P.chunks, memory_order_relaxed);
+    tl_threads = P.threads;
+    P.body(P.ctx, chunk_begin(P.n, k, c), chunk_begin(P.n, k, c + 1), c);
+    if (atomic_fetch_add(&P.done, 1) + 1 == k) wake_if_sleeping(&P.done, &P.caller_sleeping);
   }
 }
 
@@ -229,11 +258,7 @@ static void *worker_main(void *arg) {
   uint32_t seen = 0;  /* slots start at 0, before the thread exists */
   for (;;) {
     seen = await_change(&s->seq, seen, &s->sleeping);
-    tl_threads = s->threads;
     run_chunks();
-    /* the last worker out wakes the caller; P may belong to the next loop
-     * by the time sleeping is read, and a spurious wake is harmless */
-    if (atomic_fetch_sub(&P.remaining, 1) == 1) wake_if_sleeping(&P.remaining, &P.caller_sleeping);
   }
   return NULL;
 }
@@ -254,7 +279,9 @@ static void fork_parent(void) {
 static void fork_child(void) {
   pthread_mutex_init(&P.lock, NULL);
   P.workers = -1;
-  atomic_store(&P.remaining, 0);
+  atomic_store(&P.claim, (uint64_t)P.generation << 32);  /* no chunk left to claim */
+  atomic_store(&P.chunks, 0);
+  atomic_store(&P.done, 0);
   atomic_store(&P.caller_sleeping, 0);
   tl_fork_locked = false;
 }
@@ -296,26 +323,27 @@ static void start_workers(void) {
 
 /* ---------------------------------------------------------------- parallel loops */
 
-/* Under P.lock, with 2 <= k <= workers + 1 and k <= chunks. */
+/* Under P.lock, with 2 <= k <= workers + 1 and k <= chunks. Workers 1..k-1
+ * are woken; the caller waits for the chunks, not for them. */
 static void run(PoolBody body, void *ctx, int64_t n, int64_t chunks, int64_t k) {
   P.body = body;
   P.ctx = ctx;
   P.n = n;
-  P.chunks = chunks;
-  atomic_store_explicit(&P.next, 0, memory_order_relaxed);
-  atomic_store_explicit(&P.remaining, (uint32_t)(k - 1), memory_order_relaxed);
-  int64_t threads = pool_get_num_threads();
+  P.threads = pool_get_num_threads();
+  atomic_store_explicit(&P.chunks, (uint32_t)chunks, memory_order_relaxed);
+  atomic_store_explicit(&P.done, 0, memory_order_relaxed);
+  P.generation++;
+  atomic_store_explicit(&P.claim, (uint64_t)P.generation << 32, memory_order_release);
   for (int64_t i = 1; i < k; i++) {
     Slot *s = &P.slots[i];
-    s->threads = threads;
-    atomic_fetch_add(&s->seq, 1);  /* publishes the loop, next and remaining */
+    atomic_fetch_add(&s->seq, 1);
     wake_if_sleeping(&s->seq, &s->sleeping);
   }
   tl_inside = true;
   run_chunks();
   tl_inside = false;
-  uint32_t r;
-  while ((r = atomic_load(&P.remaining)) != 0) await_change(&P.remaining, r, &P.caller_sleeping);
+  uint32_t d;
+  while ((d = atomic_load(&P.done)) != (uint32_t)chunks) await_change(&P.done, d, &P.caller_sleeping);
 }
 
 /* A serial run is the single chunk 0 over the whole range, whichever
