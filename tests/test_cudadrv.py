@@ -379,3 +379,46 @@ def test_debug_kernels_run_on_the_cpu_backend(on_fake):
             raise AssertionError("debug=True reports the index error")
         assert fake.fake_launches() == 0
     """)
+
+
+# ---------------------------------------------------------------- bench/gpu_check.sh's comparison
+
+COMPARED = """
+import numpy
+from ruchey import cuda
+
+
+@cuda.jit
+def fake_double(a):  # the fake driver runs this one
+    i = cuda.grid(1)
+    if i < a.size:
+        a[i] *= 2
+
+
+@cuda.jit
+def add_one(a):  # and not this one
+    i = cuda.grid(1)
+    if i < a.size:
+        a[i] += 1
+
+
+def test_agrees():
+    fake_double[1, 32](numpy.arange(10.0))
+
+
+def test_disagrees():
+    add_one[1, 32](cuda.to_device(numpy.arange(10.0)))
+"""
+
+
+def test_compare_mode_runs_each_gpu_launch_on_the_cpu_backend_too(fake_driver, tmp_path):
+    import sys
+    (tmp_path / "test_compared.py").write_text(COMPARED)
+    env = dict(os.environ, RUCHEY_CUDA_DRIVER=fake_driver, RUCHEY_CUDA_COMPARE="1",
+               PYTHONPATH=os.pathsep.join([TESTS_DIR] + [p for p in sys.path if p]))
+    env.pop("RUCHEY_CUDA_BACKEND", None)
+    r = subprocess.run([sys.executable, "-m", "pytest", "-p", "conftest", "-q", "-p",
+                        "no:cacheprovider", str(tmp_path / "test_compared.py")],
+                       capture_output=True, text=True, env=env, cwd=str(tmp_path), timeout=300)
+    assert "1 failed, 1 passed" in r.stdout, r.stdout + r.stderr
+    assert "add_one: argument 0 on the GPU vs the CPU backend" in r.stdout, r.stdout
