@@ -118,7 +118,7 @@ def median_ms(lib, launch):
         launch()
         stop.record()
         stop.synchronize()
-        times.append(lib.event_elapsed_time(start, stop))
+        times.append(start.elapsed_time(stop))
     return sorted(times)[len(times) // 2]
 
 

@@ -46,8 +46,28 @@ def _dim3(dim, name, limits):
     return tuple(dims)
 
 
+def _plain(dim):
+    return type(dim) is int or (type(dim) is tuple and all(type(v) is int for v in dim))
+
+
+_checked_dims = {}  # (griddim, blockdim) of plain ints -> the checked 3-tuples
+
+
 def normalize_kernel_dimensions(griddim, blockdim):
-    """(griddim, blockdim) as two checked 3-tuples."""
+    """(griddim, blockdim) as two checked 3-tuples. Those written as ints or
+    tuples of ints are checked once: a launch in a loop finds them here."""
+    plain = _plain(griddim) and _plain(blockdim)
+    if plain:
+        dims = _checked_dims.get((griddim, blockdim))
+        if dims is not None:
+            return dims
+    dims = _normalize(griddim, blockdim)
+    if plain and len(_checked_dims) < 4096:
+        _checked_dims[griddim, blockdim] = dims
+    return dims
+
+
+def _normalize(griddim, blockdim):
     if griddim is None or blockdim is None:
         raise ValueError(MISSING_LAUNCH_CONFIG)
     griddim = _dim3(griddim, "griddim", _MAX_GRID)
