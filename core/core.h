@@ -30,4 +30,16 @@ extern PyTypeObject MemInfoType;
 int disp_init_numpy(void);
 PyObject *disp_compile_ptx(PyObject *module, PyObject *args);
 
+/* cudadrv.c: the CUDA driver, loaded on first use; each false or NULL
+ * comes with ruchey._core.CudaError set. */
+int cu_add_to_module(PyObject *m);
+bool cu_ready(void);           /* the driver started, a device's context current here */
+int cu_current_device(void);   /* its ordinal, once cu_ready() */
+int cu_current_cc(void);       /* its compute capability (90 for 9.0) */
+/* A kernel from PTX text: its CUfunction, and in *module what to unload. */
+void *cu_load_kernel(const char *ptx, const char *name, void **module);
+void cu_unload(void *module);
+bool cu_launch(void *function, const int64_t grid[3], const int64_t block[3], int64_t shared,
+               uintptr_t stream, void **params);
+
 #endif

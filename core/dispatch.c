@@ -350,7 +350,17 @@ typedef struct {
   Spec *specs;
   int nspecs;
   Arena arena;            /* return types of the specialisations */
+  struct GpuSpec *gpu_specs; /* a kernel's specialisations loaded on GPUs */
+  int ngpu_specs;
+  PyObject *gpu_signatures;  /* list of str, one per GpuSpec */
 } Dispatcher;
+
+/* A kernel specialisation compiled to PTX and loaded on one CUDA device. */
+typedef struct GpuSpec {
+  uint32_t codes[MAX_ARGS];
+  int device;
+  void *module, *function;
+} GpuSpec;
 
 static const Type *clone_type(const Type *t, Arena *a) {
   if (ty_is_scalar(t) || t->kind == TY_NONE) return TYS(t->kind);
@@ -413,10 +423,9 @@ static bool diag_from_exception(Diag *diag) {
 
 /* ResolveCall for libruchey: compiles (or finds) the callee's
  * specialisation for the argument types. */
-static bool resolve_call(void *ctx, void *callee, const Type **args, int nargs, bool device,
-                         CallTarget *out, Diag *diag) {
-  Dispatcher *disp = callee;
-  uint32_t codes[MAX_ARGS] = {0};
+/* The type codes of a call's arguments to disp; false with diag set when
+ * they cannot be passed. */
+static bool call_codes(Dispatcher *disp, const Type **args, int nargs, uint32_t *codes, Diag *diag) {
   char tb[128];
   if (nargs != disp->nparams) {
     snprintf(diag->msg, sizeof diag->msg, "wrong number of arguments");
@@ -431,6 +440,14 @@ static bool resolve_call(void *ctx, void *callee, const Type **args, int nargs, 
       return false;
     }
   }
+  return true;
+}
+
+static bool resolve_call(void *ctx, void *callee, const Type **args, int nargs, bool device,
+                         CallTarget *out, Diag *diag) {
+  Dispatcher *disp = callee;
+  uint32_t codes[MAX_ARGS] = {0};
+  if (!call_codes(disp, args, nargs, codes, diag)) return false;
   for (int i = 0; i < ncompiling; i++) {
     if (compiling[i].disp != disp || memcmp(compiling[i].codes, codes, sizeof(uint32_t) * (size_t)nargs)) continue;
     if (i == ncompiling - 1) {
@@ -458,6 +475,82 @@ static bool resolve_call(void *ctx, void *callee, const Type **args, int nargs, 
   return true;
 }
 
+/* ---------------------------------------------------------------- device functions on the GPU */
+
+/* A kernel's PTX holds every function it calls: each callee is read and
+ * typed into the kernel's arena, once per argument types, and lowered into
+ * the kernel's module under its own symbol. */
+typedef struct GpuCallee {
+  Dispatcher *disp;
+  uint32_t codes[MAX_ARGS];
+  Func *func;
+  CompileOptions opts;
+  const char *symbol;
+  bool typing;            /* being typed now: a call to it is recursion */
+} GpuCallee;
+
+typedef struct GpuCalls {
+  Arena *arena;           /* the kernel's compile */
+  int cc;
+  GpuCallee callees[32];
+  int n;
+} GpuCalls;
+
+static bool gpu_call_error(Diag *diag, const char *msg) {
+  diag->kind = DIAG_TYPING;
+  snprintf(diag->msg, sizeof diag->msg, "%s", msg);
+  return false;
+}
+
+static void gpu_target(GpuCallee *c, bool self, CallTarget *out) {
+  out->self = self;
+  out->func = c->func;
+  out->func_opts = &c->opts;
+  out->symbol = c->symbol;
+  out->ret_type = c->func->ret_type;
+}
+
+static bool resolve_gpu_call(void *ctx, void *callee, const Type **args, int nargs, bool device,
+                             CallTarget *out, Diag *diag) {
+  GpuCalls *g = ctx;
+  Dispatcher *disp = callee;
+  uint32_t codes[MAX_ARGS] = {0};
+  if (!call_codes(disp, args, nargs, codes, diag)) return false;
+  int innermost = -1;  /* the function being typed now */
+  for (int i = 0; i < g->n; i++)
+    if (g->callees[i].typing) innermost = i;
+  for (int i = 0; i < g->n; i++) {
+    GpuCallee *c = &g->callees[i];
+    if (c->disp != disp || memcmp(c->codes, codes, sizeof(uint32_t) * (size_t)nargs)) continue;
+    if (c->typing && i != innermost)
+      return gpu_call_error(diag, "mutual recursion between device functions is not supported on the GPU");
+    gpu_target(c, c->typing, out);
+    return true;
+  }
+  if (g->n == (int)(sizeof g->callees / sizeof g->callees[0]))
+    return gpu_call_error(diag, "a kernel calls too many different device functions");
+  Func *f = fe_read_function(disp->py_func, g->arena, diag);
+  if (!f) return diag->kind ? false : diag_from_exception(diag);
+  GpuCallee *c = &g->callees[g->n++];
+  *c = (GpuCallee){.disp = disp, .func = f, .opts = disp->opts, .typing = true};
+  memcpy(c->codes, codes, sizeof(uint32_t) * (size_t)nargs);
+  c->opts.kernel = false;
+  c->opts.device = true;
+  c->opts.gpu_cc = g->cc;
+  c->opts.declared_ret = NULL;
+  c->opts.resolve = resolve_gpu_call;
+  c->opts.resolve_ctx = g;
+  char symbol[256];
+  snprintf(symbol, sizeof symbol, "%s_%d", f->name, g->n);
+  c->symbol = arena_strdup(g->arena, symbol);
+  const Type **argtypes = arena_alloc(g->arena, sizeof(Type *) * (size_t)(nargs ? nargs : 1));
+  memcpy(argtypes, args, sizeof(Type *) * (size_t)nargs);
+  bool ok = core_api()->infer(f, argtypes, &c->opts, diag);
+  c->typing = false;
+  if (ok) gpu_target(c, false, out);
+  return ok;
+}
+
 /* Entry cells that compiled code reads: kept for the life of the process,
  * as the code is. */
 static void keep_cell(void **cell) {
@@ -480,7 +573,7 @@ static int failed_callee(void *ret, void **args) {
 
 /* Reads the function and compiles it for the argument codes. */
 static bool compile_for(Dispatcher *self, const uint32_t *codes, const Type *declared_ret, bool device,
-                        OutputKind out, CompileResult *res, Arena *arena) {
+                        OutputKind out, int gpu_cc, CompileResult *res, Arena *arena) {
   const RucheyAPI *api = core_api();
   if (!api) return false;
   Diag diag = {0};
@@ -502,6 +595,15 @@ static bool compile_for(Dispatcher *self, const uint32_t *codes, const Type *dec
   opts.resolve = resolve_call;
   opts.declared_ret = declared_ret;
   opts.device = device;
+  GpuCalls *gpu = NULL;
+  if (out == OUT_PTX) {
+    gpu = arena_alloc(arena, sizeof(GpuCalls));
+    gpu->arena = arena;
+    gpu->cc = gpu_cc;
+    opts.gpu_cc = gpu_cc;
+    opts.resolve = resolve_gpu_call;
+    opts.resolve_ctx = gpu;
+  }
   void **cell = out == OUT_JIT ? PyMem_Calloc(1, sizeof(void *)) : NULL;
   compiling[ncompiling++] = (Compiling){self, codes, f, cell, false};
   bool ok = api->infer(f, argtypes, &opts, &diag);
@@ -521,7 +623,7 @@ static bool compile_for(Dispatcher *self, const uint32_t *codes, const Type *dec
 static Spec *add_spec(Dispatcher *self, const uint32_t *codes, const Type *declared_ret, bool device) {
   Arena arena = {0};
   CompileResult res;
-  bool ok = compile_for(self, codes, declared_ret, device, OUT_JIT, &res, &arena);
+  bool ok = compile_for(self, codes, declared_ret, device, OUT_JIT, 0, &res, &arena);
   Spec *s = NULL;
   if (ok && res.warning[0] && PyErr_WarnEx(PyExc_RuntimeWarning, res.warning, 1) < 0) ok = false;
   if (ok) {
@@ -757,7 +859,8 @@ static int dispatcher_init(Dispatcher *self, PyObject *args, PyObject *kwds) {
   }
   Py_XSETREF(self->py_func, Py_NewRef(func));
   Py_XSETREF(self->signatures, PyList_New(0));
-  if (!self->signatures) return -1;
+  Py_XSETREF(self->gpu_signatures, PyList_New(0));
+  if (!self->signatures || !self->gpu_signatures) return -1;
   self->nparams = code->co_argcount;
   self->opts.boundscheck = boundscheck;
   self->opts.fastmath = fastmath;
@@ -779,6 +882,9 @@ static void dispatcher_dealloc(Dispatcher *self) {
   Py_CLEAR(self->dict);
   Py_CLEAR(self->signatures);
   PyMem_Free(self->specs);
+  for (int i = 0; i < self->ngpu_specs; i++) cu_unload(self->gpu_specs[i].module);
+  PyMem_Free(self->gpu_specs);
+  Py_CLEAR(self->gpu_signatures);
   arena_free(&self->arena);
   if (self->compile_lock) PyThread_free_lock(self->compile_lock);
   Py_TYPE(self)->tp_free(self);
@@ -797,13 +903,13 @@ static int dispatcher_clear(Dispatcher *self) {
 
 /* inspect_llvm() / inspect_asm(): each compiled signature compiled again to
  * text (the JIT keeps only machine code). */
-static PyObject *inspect_text(Dispatcher *self, OutputKind out) {
+static PyObject *inspect_text(Dispatcher *self, OutputKind out, int gpu_cc) {
   PyObject *d = PyDict_New();
   for (int i = 0; d && i < self->nspecs; i++) {
     Arena arena = {0};
     CompileResult res;
     bool ok = compile_for(self, self->specs[i].codes, self->specs[i].declared_ret, self->specs[i].device,
-                          out, &res, &arena);
+                          out, gpu_cc, &res, &arena);
     arena_free(&arena);
     PyObject *text = ok ? PyUnicode_FromString(res.text) : NULL;
     if (ok) free(res.text);
@@ -814,11 +920,20 @@ static PyObject *inspect_text(Dispatcher *self, OutputKind out) {
 }
 
 static PyObject *dispatcher_inspect_llvm(Dispatcher *self, PyObject *unused) {
-  return inspect_text(self, OUT_LLVM_IR);
+  return inspect_text(self, OUT_LLVM_IR, 0);
 }
 
 static PyObject *dispatcher_inspect_asm(Dispatcher *self, PyObject *unused) {
-  return inspect_text(self, OUT_ASM);
+  return inspect_text(self, OUT_ASM, 0);
+}
+
+/* inspect_ptx(cc): each compiled signature of a kernel as PTX for compute
+ * capability cc. */
+static PyObject *dispatcher_inspect_ptx(Dispatcher *self, PyObject *arg) {
+  int cc = PyLong_AsLong(arg);
+  if (cc == -1 && PyErr_Occurred()) return NULL;
+  if (!self->opts.kernel) return PyErr_Format(PyExc_TypeError, "%S is not a kernel", self->py_func);
+  return inspect_text(self, OUT_PTX, cc);
 }
 
 /* Reads (kind, ndim, layout) as a type code; "none" as the none type. */
@@ -897,12 +1012,127 @@ static PyObject *dispatcher_launch(Dispatcher *self, PyObject *a) {
   return call_with(self, &PyTuple_GET_ITEM(args, 0), &cfg);
 }
 
-/* compile_ptx(pyfunc, args, cc): a kernel as PTX for compute capability cc
- * (e.g. 80), args as for _compile. Returns (ptx, "none"). */
+/* ---------------------------------------------------------------- kernels on the GPU */
+
+static GpuSpec *find_gpu_spec(Dispatcher *self, const uint32_t *codes, int device) {
+  size_t n = sizeof(uint32_t) * (size_t)self->nparams;
+  for (int i = 0; i < self->ngpu_specs; i++)
+    if (self->gpu_specs[i].device == device && !memcmp(self->gpu_specs[i].codes, codes, n))
+      return &self->gpu_specs[i];
+  return NULL;
+}
+
+/* Compiles the kernel to PTX for the current device and loads it there. */
+static GpuSpec *add_gpu_spec(Dispatcher *self, const uint32_t *codes) {
+  Arena arena = {0};
+  CompileResult res;
+  GpuSpec *s = NULL;
+  if (compile_for(self, codes, NULL, false, OUT_PTX, cu_current_cc(), &res, &arena)) {
+    const char *name = PyUnicode_AsUTF8(((PyCodeObject *)PyFunction_GetCode(self->py_func))->co_name);
+    void *module = NULL;
+    void *function = name ? cu_load_kernel(res.text, name, &module) : NULL;
+    free(res.text);
+    GpuSpec *grown = function ? PyMem_Realloc(self->gpu_specs, sizeof(GpuSpec) * (size_t)(self->ngpu_specs + 1)) : NULL;
+    PyObject *sig = grown ? signature_text(codes, self->nparams) : NULL;
+    if (grown) self->gpu_specs = grown;
+    if (sig && PyList_Append(self->gpu_signatures, sig) == 0) {
+      s = &grown[self->ngpu_specs++];
+      memcpy(s->codes, codes, sizeof s->codes);
+      s->device = cu_current_device();
+      s->module = module;
+      s->function = function;
+    } else if (function) {
+      cu_unload(module);
+      if (!PyErr_Occurred()) PyErr_NoMemory();
+    }
+    Py_XDECREF(sig);
+  }
+  arena_free(&arena);
+  return s;
+}
+
+static GpuSpec *compile_gpu_miss(Dispatcher *self, const uint32_t *codes) {
+  lock_compiles(self);
+  GpuSpec *s = find_gpu_spec(self, codes, cu_current_device());
+  if (!s) s = add_gpu_spec(self, codes);
+  unlock_compiles(self);
+  return s;
+}
+
+/* Kernel parameters: one 8-byte slot each, as lower.c's gpu_kernel_type
+ * declares them: a scalar as itself; an array as its data pointer, shape
+ * and strides (in bytes). Arrays here are device arrays seen through NumPy:
+ * their data pointer is a device address. */
+static int pack_params(Dispatcher *self, PyObject *const *args, const uint32_t *codes, uint64_t *slots,
+                       void **params) {
+  int np = 0;
+  for (int i = 0; i < self->nparams; i++) {
+    if (codes[i] & CODE_ARRAY) {
+      PyArrayObject *a = (PyArrayObject *)args[i];
+      int nd = PyArray_NDIM(a);
+      slots[np++] = (uint64_t)(uintptr_t)PyArray_DATA(a);
+      for (int d = 0; d < nd; d++) slots[np++] = (uint64_t)PyArray_DIMS(a)[d];
+      for (int d = 0; d < nd; d++) slots[np++] = (uint64_t)PyArray_STRIDES(a)[d];
+      continue;
+    }
+    Slot value = {0};
+    void *unused;
+    if (unbox(args[i], codes[i], &value, NULL, &unused) < 0) return -1;
+    memcpy(&slots[np++], &value, sizeof(uint64_t));
+  }
+  for (int p = 0; p < np; p++) params[p] = &slots[p];
+  return np;
+}
+
+/* _launch_gpu(grid, block, dynamic_shared_bytes, stream, args): launches the
+ * kernel on the current CUDA device, on the stream handle (0: the default
+ * stream), compiling it for these argument types and the device first. */
+static PyObject *dispatcher_launch_gpu(Dispatcher *self, PyObject *a) {
+  PyObject *grid, *block, *args;
+  long long dyn;
+  unsigned long long stream;
+  if (!PyArg_ParseTuple(a, "OOLKO!", &grid, &block, &dyn, &stream, &PyTuple_Type, &args)) return NULL;
+  if (!self->opts.kernel) return PyErr_Format(PyExc_TypeError, "%S is not a kernel", self->py_func);
+  LaunchConfig cfg = {.dynamic_shared = dyn};
+  if (!read_dims(grid, cfg.grid, "the grid") || !read_dims(block, cfg.block, "the block")) return NULL;
+  if (dyn < 0) return PyErr_Format(PyExc_ValueError, "dynamic shared memory must not be negative");
+  if (PyTuple_GET_SIZE(args) != self->nparams)
+    return PyErr_Format(PyExc_TypeError, "%S takes %d arguments, got %zd", self->py_func, self->nparams,
+                        PyTuple_GET_SIZE(args));
+  PyObject *const *argv = &PyTuple_GET_ITEM(args, 0);
+  uint32_t codes[MAX_ARGS] = {0};
+  for (int i = 0; i < self->nparams; i++)
+    if (!(codes[i] = type_code(argv[i]))) return type_error(self, argv, i);
+  if (!cu_ready()) return NULL;
+  GpuSpec *s = find_gpu_spec(self, codes, cu_current_device());
+  if (!s && !(s = compile_gpu_miss(self, codes))) return NULL;
+  void *function = s->function;  /* s may move once the GIL is let go */
+  uint64_t slots[MAX_ARGS * (1 + 2 * RC_MAX_NDIM)];
+  void *params[MAX_ARGS * (1 + 2 * RC_MAX_NDIM)];
+  if (pack_params(self, argv, codes, slots, params) < 0) return NULL;
+  if (!cu_launch(function, cfg.grid, cfg.block, dyn, (uintptr_t)stream, params)) return NULL;
+  Py_RETURN_NONE;
+}
+
+/* A return type as Python sees it: (kind, ndim, layout) like a signature's
+ * types, "none", or the type's name. */
+static PyObject *describe_type(const Type *t) {
+  if (t->kind == TY_NONE) return PyUnicode_FromString("none");
+  if (ty_is_scalar(t)) return Py_BuildValue("(iis)", (int)t->kind, 0, "C");
+  if (t->kind == TY_ARRAY) return Py_BuildValue("(iiC)", (int)t->elem->kind, t->ndim, t->layout);
+  char buf[256];
+  ty_format(t, buf, sizeof buf);
+  return PyUnicode_FromString(buf);
+}
+
+/* compile_ptx(pyfunc, args, cc, device): a kernel (or with device a device
+ * function, as a .func) as PTX for compute capability cc (e.g. 80), args as
+ * for _compile. Returns (ptx, return type as describe_type gives it). */
 PyObject *disp_compile_ptx(PyObject *module, PyObject *a) {
   PyObject *func, *args;
-  int cc;
-  if (!PyArg_ParseTuple(a, "O!O!i", &PyFunction_Type, &func, &PyTuple_Type, &args, &cc)) return NULL;
+  int cc, device = 0;
+  if (!PyArg_ParseTuple(a, "O!O!i|p", &PyFunction_Type, &func, &PyTuple_Type, &args, &cc, &device))
+    return NULL;
   const RucheyAPI *api = core_api();
   if (!api) return NULL;
   int n = (int)PyTuple_GET_SIZE(args);
@@ -925,7 +1155,11 @@ PyObject *disp_compile_ptx(PyObject *module, PyObject *a) {
     if (!describe_code(PyTuple_GET_ITEM(args, i), &code)) goto done;
     argtypes[i] = code_type(code, &arena);
   }
-  CompileOptions opts = {.kernel = true, .gpu_cc = cc, .error_model_numpy = true};
+  GpuCalls *gpu = arena_alloc(&arena, sizeof(GpuCalls));
+  gpu->arena = &arena;
+  gpu->cc = cc;
+  CompileOptions opts = {.kernel = !device, .device = device, .gpu_cc = cc, .error_model_numpy = true,
+                         .resolve = resolve_gpu_call, .resolve_ctx = gpu};
   CompileResult res;
   bool ok = api->infer(f, argtypes, &opts, &diag);
   if (ok) {
@@ -934,10 +1168,11 @@ PyObject *disp_compile_ptx(PyObject *module, PyObject *a) {
     Py_END_ALLOW_THREADS
   }
   if (!ok) {
-    core_raise_diag(&diag, f->filename);
+    if (!PyErr_Occurred()) core_raise_diag(&diag, f->filename);
     goto done;
   }
-  result = Py_BuildValue("(ss)", res.text, "none");
+  PyObject *restype = describe_type(f->ret_type);
+  if (restype) result = Py_BuildValue("(sN)", res.text, restype);
   free(res.text);
 done:
   arena_free(&arena);
@@ -952,6 +1187,10 @@ static PyMethodDef dispatcher_methods[] = {
   {"inspect_llvm", (PyCFunction)dispatcher_inspect_llvm, METH_NOARGS,
    "The optimised LLVM IR of each compiled signature, as a dict."},
   {"_launch", (PyCFunction)dispatcher_launch, METH_VARARGS, "Run a kernel over a grid on the CPU backend."},
+  {"_launch_gpu", (PyCFunction)dispatcher_launch_gpu, METH_VARARGS,
+   "Launch a kernel on the current CUDA device: (grid, block, shared bytes, stream handle, args)."},
+  {"inspect_ptx", (PyCFunction)dispatcher_inspect_ptx, METH_O,
+   "A kernel's PTX for compute capability cc (e.g. 80), per compiled signature, as a dict."},
   {"_compile", (PyCFunction)dispatcher_compile_signature, METH_VARARGS,
    "Compile an explicit signature now (used by jit with signatures)."},
   {"inspect_asm", (PyCFunction)dispatcher_inspect_asm, METH_NOARGS,
@@ -963,6 +1202,8 @@ static PyMemberDef dispatcher_members[] = {
   {"py_func", T_OBJECT, offsetof(Dispatcher, py_func), READONLY, "The Python function compiled."},
   {"signatures", T_OBJECT, offsetof(Dispatcher, signatures), READONLY,
    "The argument types of each compiled specialisation."},
+  {"gpu_signatures", T_OBJECT, offsetof(Dispatcher, gpu_signatures), READONLY,
+   "A kernel's: the argument types of each specialisation loaded on a GPU."},
   {NULL, 0, 0, 0, NULL},
 };
 

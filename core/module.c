@@ -283,7 +283,8 @@ static PyObject *core_parallel_chunks(PyObject *self, PyObject *arg) {
 }
 
 static PyMethodDef core_methods[] = {
-  {"compile_ptx", disp_compile_ptx, METH_VARARGS, "A kernel as PTX: (pyfunc, argument types, cc)."},
+  {"compile_ptx", disp_compile_ptx, METH_VARARGS,
+   "A kernel (or a device function) as PTX: (pyfunc, argument types, cc[, device])."},
   {"llvm_version", core_llvm_version, METH_NOARGS, "The version of LLVM inside libruchey (loads it)."},
   {"host_cpu", core_host_cpu, METH_NOARGS, "The CPU LLVM compiles for (loads it)."},
   {"get_num_threads", core_get_num_threads, METH_NOARGS,
@@ -326,7 +327,7 @@ PyMODINIT_FUNC PyInit__core(void) {
   if (!core_TypingError || PyModule_AddObjectRef(m, "TypingError", core_TypingError) < 0 ||
       PyType_Ready(&DispatcherType) < 0 || PyType_Ready(&MemInfoType) < 0 ||
       PyModule_AddObjectRef(m, "Dispatcher", (PyObject *)&DispatcherType) < 0 ||
-      !names || PyModule_AddObjectRef(m, "SCALAR_NAMES", names) < 0) {
+      !names || PyModule_AddObjectRef(m, "SCALAR_NAMES", names) < 0 || cu_add_to_module(m) < 0) {
     Py_XDECREF(names);
     Py_DECREF(m);
     return NULL;

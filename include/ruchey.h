@@ -276,6 +276,8 @@ typedef struct Diag {
 
 /* ---------------------------------------------------------------- compile (jit.c) */
 
+struct CompileOptions;
+
 /* What a call to another ruchey function resolves to. */
 typedef struct CallTarget {
   bool self;             /* a recursive call to the function being compiled */
@@ -283,6 +285,10 @@ typedef struct CallTarget {
   void **indirect;       /* or where that entry will be (mutual recursion) */
   bool barrier;          /* it reaches cuda.syncthreads(): callers run as fibers */
   const Type *ret_type;  /* NULL while a recursive call's type is unknown */
+  /* On the GPU the callee is lowered into the caller's module: */
+  Func *func;            /* the callee, typed for these arguments */
+  const struct CompileOptions *func_opts; /* the options it was typed with */
+  const char *symbol;    /* its name in the module, one per (callee, types) */
 } CallTarget;
 
 /* Asks the extension to compile callee for argument types (which may
@@ -299,7 +305,8 @@ typedef struct CompileOptions {
   bool parallel;           /* prange loops run on the thread pool */
   bool kernel;             /* a @cuda.jit kernel: runs a grid of blocks of threads */
   bool device;             /* a function called from a kernel: after its arguments comes the CUDA
-                            * thread it runs as, int64 tid[3], bid[3], bdim[3], gdim[3] */
+                            * thread it runs as, int64 tid[3], bid[3], bdim[3], gdim[3]; with
+                            * gpu_cc, a PTX .func taking its arguments as values */
   bool debug;              /* kernels: out-of-bounds indexing names the thread */
   int gpu_cc;              /* OUT_PTX: the compute capability (75 for 7.5); 0 for the CPU */
   bool error_model_numpy;  /* division by zero gives inf/nan instead of raising */

@@ -505,8 +505,6 @@ static const Type *ty_cuda(Infer *in, Node *n, const Type **args) {
  * argument types (or says it is this function, recursively). */
 static const Type *ty_jit_call(Infer *in, Node *n, const Type **args) {
   if (!in->opts || !in->opts->resolve) return ty_error(in, n, "calls to other functions are not available here");
-  if (in->opts->gpu_cc)
-    return ty_error(in, n, "calls to device functions are not supported in PTX yet");
   CallTarget *target = arena_alloc(in->f->arena, sizeof(CallTarget));
   Diag inner = {0};
   bool device = in->opts->kernel || in->opts->device;
@@ -533,11 +531,19 @@ static const Type *ty_jit_call(Infer *in, Node *n, const Type **args) {
 
 static const Type range_type = {.kind = TY_RANGE};
 
+/* Kernels have no heap to put arrays in; neither has a device function
+ * compiled for the GPU (on the CPU it may allocate). */
+static bool no_allocation(const Infer *in) {
+  return in->opts && (in->opts->kernel || in->opts->gpu_cc);
+}
+
 static const Type *ty_call(Infer *in, Node *n) {
   static const char *const dtype_kw[] = {"dtype", NULL};
   const Type *args[64];
   char b[128];
   if (n->list.len > 64) return ty_error(in, n, "too many arguments");
+  if (n->op >= BI_NP_EMPTY && n->op <= BI_COPY && no_allocation(in))
+    return ty_error(in, n, "kernels cannot allocate arrays: use cuda.local.array or cuda.shared.array");
   if (n->op >= BI_NP_ARANGE) {
     for (int i = 0; i < n->list.len; i++)
       if (!(args[i] = ty_expr(in, n->list.items[i]))) return NULL;
@@ -547,8 +553,6 @@ static const Type *ty_call(Infer *in, Node *n) {
     case BI_COPY:
       if (n->list.len != 1 || n->kw.len || args[0]->kind != TY_ARRAY)
         return ty_error(in, n, "copy() copies one array");
-      if (in->opts && in->opts->kernel)
-        return ty_error(in, n, "kernels cannot allocate arrays: use cuda.local.array or cuda.shared.array");
       return ty_array(in, args[0]->elem, args[0]->ndim, 'C');
     case BI_THREAD_ID: case BI_NUM_THREADS:
       if (n->list.len || n->kw.len) return ty_error(in, n, "%s() takes no arguments", builtin_names[n->op]);
@@ -605,8 +609,6 @@ static const Type *ty_call(Infer *in, Node *n) {
     }
     return TYS(TY_I64);
   case BI_NP_EMPTY: case BI_NP_ZEROS: case BI_NP_ONES: {
-    if (in->opts && in->opts->kernel)
-      return ty_error(in, n, "kernels cannot allocate arrays: use cuda.local.array or cuda.shared.array");
     if (!check_arity(in, n, name, 1, 2, dtype_kw)) return NULL;
     int ndim = shape_ndim(in, n->list.items[0]);
     const Type *elem = ndim > 0 ? dtype_arg(in, n, 1, TYS(TY_F64)) : NULL;

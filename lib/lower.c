@@ -77,6 +77,8 @@ static LLVMValueRef lo_grid(Lower *l, Node *n);
 static LLVMValueRef lo_cuda_array(Lower *l, Node *n);
 static LLVMValueRef lo_atomic(Lower *l, Node *n);
 static LLVMTypeRef launch_type(Lower *l);
+static void unbound_flags(Lower *l);
+static void lo_init(Lower *l, LLVMContextRef c);
 
 /* ---------------------------------------------------------------- types */
 
@@ -272,7 +274,9 @@ static LLVMValueRef refcount_fn(Lower *l, bool inc) {
 
 /* Adjusts the reference counts of every array inside a value of type t. */
 static void lo_refcount(Lower *l, const Type *t, LLVMValueRef v, bool inc) {
-  if (l->opts->kernel) return;  /* kernel arrays are arguments, shared or local: none owns memory */
+  /* kernel arrays are arguments, shared or local (and GPU code allocates
+   * none): none owns memory */
+  if (l->opts->kernel || l->gpu) return;
   if (t->kind == TY_ARRAY) {
     LLVMValueRef mi = LLVMBuildExtractValue(l->b, v, 0, "meminfo");
     LLVMValueRef f = refcount_fn(l, inc);
@@ -1337,9 +1341,12 @@ static LLVMValueRef lo_self_call(Lower *l, Node *n) {
   return n->ty->kind == TY_NONE ? LLVMGetUndef(l->i8) : LLVMBuildExtractValue(l->b, r, 1, "");
 }
 
+static LLVMValueRef lo_gpu_call(Lower *l, Node *n);
+
 /* A call to another ruchey function through the entry ABI: arguments in
  * their storage layout, the result read back. */
 static LLVMValueRef lo_jit_call(Lower *l, Node *n) {
+  if (l->gpu) return lo_gpu_call(l, n);
   if (n->target->self) return lo_self_call(l, n);
   int na = n->list.len;
   LLVMTypeRef argvty = LLVMArrayType2(l->ptr, (uint64_t)(na + 1));
@@ -2847,12 +2854,11 @@ static LLVMTypeRef gpu_kernel_type(Lower *l) {
   return LLVMFunctionType(LLVMVoidTypeInContext(l->c), params, np, 0);
 }
 
-static void lo_gpu_kernel(Lower *l, const char *symbol) {
-  l->fn = LLVMAddFunction(l->m, symbol, gpu_kernel_type(l));
-  LLVMSetFunctionCallConv(l->fn, 71);  /* PTX_Kernel: an entry point, not a .func */
+/* The entry block of a GPU function: the thread's indices from the special
+ * registers, a slot per variable. */
+static void gpu_prologue(Lower *l) {
   LLVMBasicBlockRef entry = new_block(l, "entry");
   l->exit_bb = new_block(l, "exit");
-  l->next_thread = l->exit_bb;  /* return: this thread is done */
   position(l, entry);
   l->status = entry_alloca(l, l->i32, "status");
   for (int d = 0; d < 3; d++) {
@@ -2862,6 +2868,13 @@ static void lo_gpu_kernel(Lower *l, const char *symbol) {
     l->gdim[d] = sreg(l, "nctaid", d);
   }
   l->slots = arena_alloc(l->f->arena, sizeof(LLVMValueRef) * (size_t)(l->f->nvars ? l->f->nvars : 1));
+}
+
+static void lo_gpu_kernel(Lower *l, const char *symbol) {
+  l->fn = LLVMAddFunction(l->m, symbol, gpu_kernel_type(l));
+  LLVMSetFunctionCallConv(l->fn, 71);  /* PTX_Kernel: an entry point, not a .func */
+  gpu_prologue(l);
+  l->next_thread = l->exit_bb;  /* return: this thread is done */
   unsigned p = 0;
   for (int v = 0; v < l->f->nvars; v++) {
     const Type *t = l->f->var_types[v];
@@ -2888,6 +2901,60 @@ static void lo_gpu_kernel(Lower *l, const char *symbol) {
   if (!terminated(l)) LLVMBuildBr(l->b, l->exit_bb);
   position(l, l->exit_bb);
   LLVMBuildRetVoid(l->b);
+}
+
+/* A device function on the GPU: a .func taking its arguments as values
+ * (arrays as their descriptor) and returning its result. Errors trap, as in
+ * kernels, so there is no status to return. */
+static LLVMTypeRef gpu_device_type(Lower *l) {
+  LLVMTypeRef params[64];
+  for (int v = 0; v < l->f->nparams; v++) params[v] = lo_type(l, l->f->var_types[v]);
+  const Type *rt = l->f->ret_type;
+  LLVMTypeRef ret = rt->kind == TY_NONE ? LLVMVoidTypeInContext(l->c) : lo_type(l, rt);
+  return LLVMFunctionType(ret, params, (unsigned)l->f->nparams, 0);
+}
+
+static void lo_gpu_device(Lower *l, LLVMValueRef fn) {
+  l->fn = fn;
+  gpu_prologue(l);
+  const Type *rt = l->f->ret_type;
+  if (rt->kind != TY_NONE) l->ret_val = entry_alloca(l, lo_type(l, rt), "result");
+  for (int v = 0; v < l->f->nvars; v++) {
+    const Type *t = l->f->var_types[v];
+    if (!t) continue;
+    l->slots[v] = entry_alloca(l, lo_type(l, t), l->f->var_names[v]);
+    if (v < l->f->nparams) LLVMBuildStore(l->b, LLVMGetParam(fn, (unsigned)v), l->slots[v]);
+  }
+  unbound_flags(l);
+  lo_block(l, &l->f->body);
+  if (!terminated(l)) LLVMBuildBr(l->b, l->exit_bb);
+  position(l, l->exit_bb);
+  if (rt->kind == TY_NONE) LLVMBuildRetVoid(l->b);
+  else LLVMBuildRet(l->b, LLVMBuildLoad2(l->b, lo_type(l, rt), l->ret_val, ""));
+}
+
+/* The callee of a call on the GPU, lowered into this module the first time
+ * it is called (target->symbol is one per callee and argument types). */
+static LLVMValueRef gpu_callee(Lower *l, const CallTarget *target) {
+  LLVMValueRef fn = LLVMGetNamedFunction(l->m, target->symbol);
+  if (fn) return fn;
+  Lower sub = {.f = target->func, .opts = target->func_opts, .res = l->res, .gpu = true, .m = l->m};
+  lo_init(&sub, l->c);
+  sub.b = LLVMCreateBuilderInContext(l->c);
+  fn = LLVMAddFunction(l->m, target->symbol, gpu_device_type(&sub));
+  LLVMSetLinkage(fn, LLVMInternalLinkage);
+  lo_gpu_device(&sub, fn);
+  LLVMDisposeBuilder(sub.b);
+  return fn;
+}
+
+static LLVMValueRef lo_gpu_call(Lower *l, Node *n) {
+  LLVMValueRef fn = n->target->self ? l->fn : gpu_callee(l, n->target);
+  LLVMValueRef args[64];
+  int na = n->list.len;
+  for (int i = 0; i < na; i++) args[i] = lo_expr(l, n->list.items[i]);
+  LLVMValueRef r = LLVMBuildCall2(l->b, LLVMGlobalGetValueType(fn), fn, args, (unsigned)na, "");
+  return n->ty->kind == TY_NONE ? LLVMGetUndef(l->i8) : r;
 }
 
 /* ---------------------------------------------------------------- the function */
@@ -3063,7 +3130,10 @@ LLVMModuleRef lo_function(Func *f, const CompileOptions *opts, LLVMContextRef c,
   l.b = LLVMCreateBuilderInContext(c);
   if (opts->gpu_cc) {
     l.gpu = true;
-    lo_gpu_kernel(&l, symbol);
+    if (opts->device)  /* compile_ptx(device=True): the device function alone */
+      lo_gpu_device(&l, LLVMAddFunction(l.m, symbol, gpu_device_type(&l)));
+    else
+      lo_gpu_kernel(&l, symbol);
     LLVMDisposeBuilder(l.b);
     return l.m;
   }

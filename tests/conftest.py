@@ -32,6 +32,68 @@ def pytest_configure(config):
     if AS_NUMBA:  # numba's deprecation notices about reflected lists are noise here
         config.addinivalue_line(
             "filterwarnings", "ignore::numba.core.errors.NumbaPendingDeprecationWarning")
+    for line in (
+            "cpu_backend: tests behaviour only the CPU backend has; its kernels run there "
+            "(RUCHEY_CUDA_BACKEND=cpu) even on a machine with a GPU",
+            "no_gpu: describes a machine without a GPU; skipped where there is one",
+            "order_dependent: its kernels' results depend on the order threads run in, so "
+            "RUCHEY_CUDA_COMPARE does not compare them between the backends"):
+        config.addinivalue_line("markers", line)
+
+
+# ---------------------------------------------------------------- backends
+
+COMPARE = os.environ.get("RUCHEY_CUDA_COMPARE") == "1"
+
+
+def _gpu_present():
+    from ruchey import cuda
+    return cuda.is_available()
+
+
+@pytest.fixture(autouse=True)
+def _cuda_backend(request, monkeypatch):
+    """Applies the backend markers; with RUCHEY_CUDA_COMPARE=1 every GPU launch
+    is run again on the CPU backend and the results compared."""
+    if AS_NUMBA:
+        yield
+        return
+    if request.node.get_closest_marker("cpu_backend"):
+        monkeypatch.setenv("RUCHEY_CUDA_BACKEND", "cpu")
+    if request.node.get_closest_marker("no_gpu") and _gpu_present():
+        pytest.skip("describes a machine without a GPU")
+    if COMPARE and not request.node.get_closest_marker("order_dependent"):
+        from ruchey.cuda import kernels
+        monkeypatch.setattr(kernels._LaunchConfiguration, "launch_gpu",
+                            _compared_launch(kernels._LaunchConfiguration.launch_gpu))
+    yield
+
+
+def _host_copy(arg):
+    from ruchey.cuda import DeviceNDArray
+    if isinstance(arg, DeviceNDArray):
+        return arg.copy_to_host()
+    return arg.copy() if isinstance(arg, numpy.ndarray) else arg
+
+
+def _compared_launch(launch_gpu):
+    def launch(self, args):
+        cpu_args = [_host_copy(a) for a in args]
+        launch_gpu(self, args)
+        self.launch_cpu(cpu_args)
+        for i, (arg, expected) in enumerate(zip(args, cpu_args)):
+            if not isinstance(expected, numpy.ndarray):
+                continue
+            got = _host_copy(arg)
+            what = f"{self.dispatcher.__name__}: argument {i} on the GPU vs the CPU backend"
+            if expected.dtype.kind == "f":  # libdevice's math and fused multiply-adds differ in ulps
+                rtol = 1e-5 if expected.dtype == numpy.float32 else 1e-12
+                scale = numpy.max(numpy.abs(expected[numpy.isfinite(expected)]), initial=1.0)
+                numpy.testing.assert_allclose(got, expected, rtol=rtol, atol=rtol * scale,
+                                              err_msg=what)
+            else:
+                numpy.testing.assert_array_equal(got, expected, err_msg=what)
+    return launch
 
 
 def numba_deviation(reason):
@@ -146,6 +208,30 @@ def assert_same(f, *args, rel=None):
         if isinstance(pa, numpy.ndarray):
             assert_same_value(pa, ja, what=f"{context}: argument {i} after the call")
     return got
+
+
+# ---------------------------------------------------------------- PTX
+
+def find_ptxas():
+    """The CUDA toolkit's ptxas ($CUDA_HOME, the standard place, the PATH), or None."""
+    import shutil
+    home = os.environ.get("CUDA_HOME", "/usr/local/cuda")
+    path = os.path.join(home, "bin", "ptxas")
+    return path if os.path.exists(path) else shutil.which("ptxas")
+
+
+PTXAS = find_ptxas()
+needs_ptxas = pytest.mark.skipif(PTXAS is None, reason="the CUDA toolkit's ptxas is not installed")
+
+
+def ptxas_errors(ptx, arch, directory, name="kernel"):
+    """What ptxas says about ptx for arch (e.g. "sm_80"); "" when it accepts it."""
+    path = os.path.join(str(directory), f"{name}.ptx")
+    with open(path, "w") as fh:
+        fh.write(ptx)
+    result = subprocess.run([PTXAS, f"-arch={arch}", path, "-o", path + ".cubin"],
+                            capture_output=True, text=True)
+    return "" if result.returncode == 0 else result.stderr or f"ptxas exit {result.returncode}"
 
 
 # ---------------------------------------------------------------- processes

@@ -1,24 +1,17 @@
-"""Kernels compiled to PTX (cuda.compile_ptx) and checked by the CUDA
-toolkit's ptxas for sm_80 and sm_90. Needs no GPU; skipped without ptxas."""
+"""Kernels and device functions compiled to PTX (cuda.compile_ptx) and
+checked by the CUDA toolkit's ptxas for sm_80 and sm_90. Needs no GPU;
+skipped without ptxas. (test_kernels.py checks the PTX of its own kernels.)"""
 import math
-import os
-import shutil
-import subprocess
 
 import numpy as np
 import pytest
 
+import ruchey
 from ruchey import cuda, float32, float64, int32, int64
 
+from conftest import AS_NUMBA, needs_ptxas, ptxas_errors
 
-def find_ptxas():
-    home = os.environ.get("CUDA_HOME", "/usr/local/cuda")
-    path = os.path.join(home, "bin", "ptxas")
-    return path if os.path.exists(path) else shutil.which("ptxas")
-
-
-PTXAS = find_ptxas()
-needs_ptxas = pytest.mark.skipif(PTXAS is None, reason="the CUDA toolkit's ptxas is not installed")
+pytestmark = pytest.mark.skipif(AS_NUMBA, reason="ruchey's PTX")
 
 
 def seed(io_arr):
@@ -105,6 +98,65 @@ def local_and_dynamic(x, out):
     out[i % out.size] = tmp[3] + dyn[0]
 
 
+@cuda.jit(device=True)
+def clamp_square(v, lo, hi):
+    r = v * v
+    if r < lo:
+        return lo
+    if r > hi:
+        return hi
+    return r
+
+
+@cuda.jit(device=True)
+def factorial(n):
+    if n <= 1:
+        return 1
+    return n * factorial(n - 1)
+
+
+@cuda.jit(device=True)
+def block_total(sh, tid, n):
+    cuda.syncthreads()
+    s = n // 2
+    while s > 0:
+        if tid < s:
+            sh[tid] += sh[tid + s]
+        cuda.syncthreads()
+        s //= 2
+    return sh[0]
+
+
+@cuda.jit(device=True)
+def thread_index_and_scratch(a):
+    tmp = cuda.local.array(3, float32)
+    i = cuda.threadIdx.x + cuda.blockIdx.x * cuda.blockDim.x
+    for k in range(3):
+        tmp[k] = a[i % a.size] * k
+    return i, tmp[2] + math.sin(tmp[1])
+
+
+def calls_device_functions(x, out, lo, hi):
+    sh = cuda.shared.array(128, float64)
+    i = cuda.grid(1)
+    tid = cuda.threadIdx.x
+    sh[tid] = x[i] if i < x.size else 0.0
+    t = block_total(sh, tid, cuda.blockDim.x)
+    if i < x.size:
+        out[i] = clamp_square(x[i], lo, hi) + t + factorial(i % 7)
+
+
+def calls_a_device_function_with_arrays(a, out):
+    i, v = thread_index_and_scratch(a)
+    if i < out.size:
+        out[i] = v
+
+
+def every_scalar_type(out, b, i8, i16, i32, i64, u8, u16, u32, u64, f32, f64):
+    if cuda.grid(1) == 0 and b:
+        out[0] = i8 + i16 + i32 + i64 + u8 + u16 + u32 + u64 + f32 + f64
+
+
 KERNELS = [
     (seed, "void(float64[:])"),
     (grid_stride, "void(float32[::1], float32[::1], float32)"),
@@ -114,6 +166,10 @@ KERNELS = [
     (matmul, "void(float32[:, ::1], float32[:, ::1], float32[:, ::1])"),
     (histogram, "void(int64[::1], int64[::1])"),
     (local_and_dynamic, "void(float32[::1], int64[::1])"),
+    (calls_device_functions, "void(float64[::1], float64[::1], float64, float64)"),
+    (calls_a_device_function_with_arrays, "void(float32[:], float32[::1])"),
+    (every_scalar_type, "void(float64[::1], boolean, int8, int16, int32, int64, uint8, uint16, "
+                        "uint32, uint64, float32, float64)"),
 ]
 
 
@@ -140,8 +196,81 @@ def test_barriers_shared_memory_and_libdevice_appear_in_the_ptx():
 @pytest.mark.parametrize("arch", ["sm_80", "sm_90"])
 def test_ptxas_accepts_every_kernel(kernel, sig, arch, tmp_path):
     ptx, _ = cuda.compile_ptx(kernel, sig, cc=(int(arch[3]), int(arch[4])))
-    path = tmp_path / f"{kernel.__name__}.ptx"
-    path.write_text(ptx)
-    result = subprocess.run([PTXAS, f"-arch={arch}", str(path), "-o", str(tmp_path / "out.cubin")],
-                            capture_output=True, text=True)
-    assert result.returncode == 0, result.stderr
+    assert ptxas_errors(ptx, arch, tmp_path, kernel.__name__) == ""
+
+
+# ---------------------------------------------------------------- device functions
+
+def test_a_kernel_holds_the_device_functions_it_calls():
+    ptx, _ = cuda.compile_ptx(calls_device_functions,
+                              "void(float64[::1], float64[::1], float64, float64)", cc=(8, 0))
+    assert ptx.count(".entry") == 1 and "bar.sync" in ptx
+
+
+def test_kernel_parameters_are_data_shape_strides_then_scalars():
+    ptx, _ = cuda.compile_ptx(every_scalar_type, KERNELS[-1][1], cc=(8, 0))
+    params = ptx.split(".entry every_scalar_type(")[1].split(")")[0]
+    types = [line.split()[1] for line in params.strip().splitlines()]
+    assert types == [".u64", ".u64", ".u64",  # out: data, shape[0], strides[0]
+                     ".u8", ".u8", ".u16", ".u32", ".u64", ".u8", ".u16", ".u32", ".u64",
+                     ".f32", ".f64"]
+
+
+def test_compile_ptx_of_a_device_function_gives_a_func_and_its_return_type():
+    ptx, restype = cuda.compile_ptx(clamp_square, "(float64, float64, float64)", device=True,
+                                    cc=(8, 0))
+    assert ".visible .func" in ptx and "clamp_square" in ptx and ".entry" not in ptx
+    assert restype == ruchey.float64
+    ptx, restype = cuda.compile_ptx(factorial, "int64(int64)", device=True, cc=(9, 0))
+    assert restype == ruchey.int64 and ".target sm_90" in ptx
+
+
+def test_compile_ptx_of_a_device_function_checks_a_declared_return_type():
+    with pytest.raises(TypeError, match="returns float64, its signature says int32"):
+        cuda.compile_ptx(clamp_square, "int32(float64, float64, float64)", device=True)
+
+
+def test_device_function_returning_nothing_gives_void():
+    def store(a, v):
+        a[0] = v
+    _, restype = cuda.compile_ptx(store, "(float32[::1], float32)", device=True)
+    assert restype is ruchey.void
+
+
+@needs_ptxas
+@pytest.mark.parametrize("arch", ["sm_80", "sm_90"])
+def test_ptxas_accepts_device_functions(arch, tmp_path):
+    for func, sig in [(clamp_square, "(float64, float64, float64)"), (factorial, "(int64,)"),
+                      (block_total, "(float64[::1], int64, int64)")]:
+        ptx, _ = cuda.compile_ptx(func, sig, device=True, cc=(int(arch[3]), int(arch[4])))
+        assert ptxas_errors(ptx, arch, tmp_path, func.__name__) == ""
+
+
+def test_device_function_allocating_an_array_is_a_typing_error_on_the_gpu():
+    @cuda.jit(device=True)
+    def scratch(n):
+        return np.zeros(n)[0]
+
+    def kernel(out):
+        out[0] = scratch(3)
+
+    with pytest.raises(ruchey.TypingError, match="cannot allocate arrays"):
+        cuda.compile_ptx(kernel, "void(float64[::1])")
+
+
+@cuda.jit(device=True)
+def ping(n):
+    return 0 if n <= 0 else pong(n - 1)
+
+
+@cuda.jit(device=True)
+def pong(n):
+    return 1 if n <= 0 else ping(n - 1)
+
+
+def test_mutual_recursion_of_device_functions_is_a_typing_error_on_the_gpu():
+    def kernel(out):
+        out[0] = ping(5)
+
+    with pytest.raises(ruchey.TypingError, match="mutual recursion"):
+        cuda.compile_ptx(kernel, "void(int64[::1])")

@@ -11,10 +11,13 @@ cuda``) runs numba-cuda code unchanged::
 
     double[(n + 255) // 256, 256](arr)
 
-Kernels run on ruchey's CPU backend (every thread of every block, on ruchey's
-thread pool); ``RUCHEY_CUDA_BACKEND`` (``cpu`` or ``gpu``, read at each launch)
-chooses the backend, and this build has no GPU backend. Device arrays
-(cuda.to_device, cuda.device_array) live in host memory behind the same API.
+Kernels run on an NVIDIA GPU when the CUDA driver finds one (compiled to PTX,
+loaded and launched through the driver API), otherwise on ruchey's CPU
+backend (every thread of every block, on ruchey's thread pool).
+``RUCHEY_CUDA_BACKEND`` (read at each launch) overrides the choice: ``cpu``
+forces the CPU backend, ``gpu`` requires a GPU. Device arrays
+(cuda.to_device, cuda.device_array) live in the chosen device's memory behind
+the same API.
 
 This module is imported by the compiler the first time it compiles a function
 (it recognises cuda.threadIdx.x and the like by identity), so it stays light.
@@ -26,7 +29,8 @@ from ruchey.cuda.intrinsics import (atomic, blockDim, blockIdx, grid, gridDim, g
                                     shared, syncthreads, threadIdx)
 from ruchey.cuda.kernels import CUDADispatcher, jit
 from ruchey.cuda.ptx import compile_ptx, compile_ptx_for_current_device
-from ruchey.cuda.runtime import (CPUBackendDevice, CudaSupportError, Event, Stream, close,
+from ruchey.cuda.runtime import (CPUBackendDevice, CudaError, CudaSupportError, Event, GPUDevice,
+                                 Stream, close,
                                  default_stream, detect, event, event_elapsed_time,
                                  get_current_device, is_available, legacy_default_stream,
                                  list_devices, per_thread_default_stream, select_device, stream,
@@ -41,5 +45,5 @@ __all__ = [
     "synchronize", "stream", "Stream", "default_stream", "legacy_default_stream",
     "per_thread_default_stream", "event", "Event", "event_elapsed_time",
     "is_available", "detect", "get_current_device", "select_device", "list_devices", "close",
-    "CPUBackendDevice", "CudaSupportError",
+    "CPUBackendDevice", "GPUDevice", "CudaSupportError", "CudaError",
 ]

@@ -1,15 +1,24 @@
-"""Device arrays on the CPU backend: a DeviceNDArray owns a private NumPy array.
+"""Device arrays: a DeviceNDArray lives on the GPU, or on the CPU backend in a
+private NumPy array; which is chosen when it is made (cuda.to_device,
+cuda.device_array, ...), as kernels are.
 
 The API is numba-cuda's (cuda.to_device, cuda.device_array, copy_to_host, ...):
 data moves only through explicit copies, exactly as between a host and a GPU,
 so code written for one runs unchanged on the other.
+
+On the GPU the array's ``_ary`` is a NumPy array whose data pointer is the
+device address: NumPy gives views, shapes and strides, and kernels receive
+it as they receive host arrays, but its data is never read through it; every
+read and write goes through the driver's copies. ``_mem`` owns the device
+memory, shared by every view.
 """
 import contextlib
 import math
 
 import numpy as np
 
-from ruchey.cuda.runtime import check_stream
+from ruchey import _core
+from ruchey.cuda.runtime import check_stream, use_gpu
 
 _NONCONTIGUOUS = ("Array contains non-contiguous buffer and cannot be transferred as a single "
                   "memory region. Please ensure contiguous buffer with numpy "
@@ -42,20 +51,145 @@ def _copy(dst, src):
     np.copyto(dst, src if src.shape == dst.shape else src.reshape(dst.shape))
 
 
+# ---------------------------------------------------------------- device memory seen through NumPy
+
+class _DeviceData:
+    """Describes device memory to NumPy (the array interface), and keeps it
+    alive as the base of the array NumPy makes."""
+
+    def __init__(self, mem, ptr, shape, strides, dtype):
+        self.mem = mem
+        self.__array_interface__ = {"version": 3, "shape": shape, "strides": strides,
+                                    "typestr": dtype.str, "data": (ptr, False)}
+
+
+def _contiguous_strides(shape, itemsize, order):
+    strides, step = [], itemsize
+    for n in (shape if order == "F" else reversed(shape)):
+        strides.append(step)
+        step *= max(n, 1)
+    return tuple(strides if order == "F" else reversed(strides))
+
+
+def _extent(ary):
+    """The bytes an array spans, [lo, hi) from its data pointer."""
+    if ary.size == 0:
+        return 0, 0
+    lo = hi = 0
+    for n, s in zip(ary.shape, ary.strides):
+        if s < 0:
+            lo += (n - 1) * s
+        else:
+            hi += (n - 1) * s
+    return lo, hi + ary.itemsize
+
+
+def _gpu_empty(shape, dtype, strides=None, order="C"):
+    """(layout, memory) of a new device array."""
+    shape = tuple(int(n) for n in shape) if isinstance(shape, (tuple, list)) else (int(shape),)
+    dtype = np.dtype(dtype)
+    if strides is None:
+        strides = _contiguous_strides(shape, dtype.itemsize, order)
+    strides = tuple(int(s) for s in strides)
+    probe = np.lib.stride_tricks.as_strided(np.empty(1, dtype), shape, strides)  # reads nothing
+    lo, hi = _extent(probe)
+    if lo < 0:
+        raise ValueError("a device array cannot have negative strides")
+    mem = _core.DeviceMemory(hi)
+    return np.asarray(_DeviceData(mem, mem.ptr, shape, strides, dtype)), mem
+
+
+def _address(ary):
+    return ary.__array_interface__["data"][0]
+
+
+def _dense(ary):
+    return ary.flags.c_contiguous or ary.flags.f_contiguous
+
+
+def _fetch(ary):
+    """A host array of a device layout's shape and strides, with its values."""
+    lo, hi = _extent(ary)
+    buf = np.empty(hi - lo, np.uint8)
+    if hi > lo:
+        _core.cuda_memcpy_dtoh(buf, _address(ary) + lo, hi - lo)
+    return np.ndarray(ary.shape, ary.dtype, buffer=buf, offset=-lo, strides=ary.strides), buf
+
+
+def _store(ary, values):
+    """ary[...] = values, ary a device layout: the bytes it spans are
+    written (read first when the array has gaps)."""
+    if ary.size == 0:
+        return
+    if _dense(ary):
+        host = np.empty_like(ary, order="K")  # the same strides; reads nothing
+        host[...] = values
+        _core.cuda_memcpy_htod(_address(ary), host, host.nbytes)
+        return
+    host, buf = _fetch(ary)
+    host[...] = values
+    lo = _extent(ary)[0]
+    _core.cuda_memcpy_htod(_address(ary) + lo, buf, buf.nbytes)
+
+
+def _to_host(ary):
+    """The values of a device layout, as a new host array."""
+    host = np.empty_like(ary, order="K")
+    if _dense(ary):
+        if ary.size:
+            _core.cuda_memcpy_dtoh(host, _address(ary), host.nbytes)
+    else:
+        np.copyto(host, _fetch(ary)[0])
+    return host
+
+
+def _view_index(item):
+    """item with an Ellipsis added, so that NumPy makes a view (0-d for an
+    element) instead of reading; and whether item names one element."""
+    item = item if isinstance(item, tuple) else (item,)
+    for i in item:
+        if isinstance(i, (list, np.ndarray)) or not (
+                i is None or i is Ellipsis or isinstance(i, (slice, int, np.integer))):
+            raise NotImplementedError(f"indexing a device array with {i!r} (only integers, "
+                                      "slices, None and ...) would need a copy")
+    has_ellipsis = any(i is Ellipsis for i in item)
+    return (item if has_ellipsis else item + (Ellipsis,)), not has_ellipsis
+
+
 class DeviceNDArray:
-    """An array in the memory of the device kernels run on (the CPU backend)."""
+    """An array in the memory of the device kernels run on: the GPU, or the
+    CPU backend."""
 
     def __init__(self, shape, strides=None, dtype=np.float64, stream=0, order="C"):
         check_stream(stream)
-        self._ary = np.ndarray(shape, dtype=dtype, strides=strides, order=order)
+        if use_gpu():
+            self._ary, self._mem = _gpu_empty(shape, dtype, strides, order)
+        else:
+            self._ary, self._mem = np.ndarray(shape, dtype=dtype, strides=strides, order=order), None
         self.stream = stream
 
     @classmethod
-    def _wrap(cls, ary, stream=0):
+    def _wrap(cls, ary, stream=0, mem=None):
         self = cls.__new__(cls)
         self._ary = ary
+        self._mem = mem
         self.stream = stream
         return self
+
+    def _like(self, ary, stream=None):
+        """A view of this array's memory."""
+        return DeviceNDArray._wrap(ary, self.stream if stream is None else stream, self._mem)
+
+    @property
+    def on_gpu(self):
+        """Whether the array is in a GPU's memory (else on the CPU backend)."""
+        return self._mem is not None
+
+    @property
+    def device_ctypes_pointer(self):
+        """The address of the first element (in the GPU's memory on the GPU)."""
+        import ctypes
+        return ctypes.c_void_p(_address(self._ary))
 
     # ---------------------------------------------------------- description
 
@@ -104,8 +238,8 @@ class DeviceNDArray:
         return self._ary.shape[0]
 
     def __repr__(self):
-        return (f"<ruchey.cuda.DeviceNDArray shape={self.shape} dtype={self.dtype} "
-                "on the CPU backend>")
+        where = "on the GPU" if self._mem is not None else "on the CPU backend"
+        return f"<ruchey.cuda.DeviceNDArray shape={self.shape} dtype={self.dtype} {where}>"
 
     # ---------------------------------------------------------- copies
 
@@ -113,25 +247,35 @@ class DeviceNDArray:
         """Copy to ``ary`` (a host array of the same dtype and shape), or to a
         new host array; returns the host array."""
         check_stream(stream)
-        if ary is None:
+        if ary is not None and not isinstance(ary, np.ndarray):
+            raise TypeError(f"copy_to_host copies into a NumPy array, not {type(ary).__name__}")
+        if ary is not None:
+            _check_compatible(self._ary, ary)
+        if self._mem is not None:
+            host = _to_host(self._ary)
+        else:
             host = np.empty_like(self._ary, order="K")
             np.copyto(host, self._ary)
+        if ary is None:
             return host
-        if not isinstance(ary, np.ndarray):
-            raise TypeError(f"copy_to_host copies into a NumPy array, not {type(ary).__name__}")
-        _check_compatible(self._ary, ary)
-        _copy(ary, self._ary)
+        _copy(ary, host)
         return ary
 
     def copy_to_device(self, ary, stream=0):
         """Copy ``ary`` (a host or device array of the same dtype and shape)
         into this array."""
         check_stream(stream)
-        src = ary._ary if isinstance(ary, DeviceNDArray) else np.asarray(ary)
+        if isinstance(ary, DeviceNDArray):
+            src = ary._ary if ary._mem is None else _to_host(ary._ary)
+        else:
+            src = np.asarray(ary)
         if src.size == 0 and self._ary.size == 0:
             return
         _check_compatible(self._ary, src)
-        _copy(self._ary, src)
+        if self._mem is None:
+            _copy(self._ary, src)
+        else:
+            _store(self._ary, src if src.shape == self.shape else src.reshape(self.shape))
 
     def __array__(self, dtype=None, copy=None):
         """A host copy (numba-cuda's behaviour: np.asarray(d) copies to the host)."""
@@ -148,6 +292,12 @@ class DeviceNDArray:
     def getitem(self, item, stream=0):
         """self[item]: a device array view, or an element copied to the host."""
         check_stream(stream)
+        if self._mem is not None:
+            index, element = _view_index(item)
+            view = self._ary[index]
+            if element and view.ndim == 0:
+                return _fetch(view)[0][()]
+            return self._like(view, stream or self.stream)
         result = self._ary[item]
         if isinstance(result, np.ndarray):
             return DeviceNDArray._wrap(result, stream or self.stream)
@@ -160,8 +310,11 @@ class DeviceNDArray:
         """self[key] = value, for a scalar, a host array or a device array."""
         check_stream(stream)
         if isinstance(value, DeviceNDArray):
-            value = value._ary
-        self._ary[key] = value
+            value = value._ary if value._mem is None else _to_host(value._ary)
+        if self._mem is not None:
+            _store(self._ary[_view_index(key)[0]], value)
+        else:
+            self._ary[key] = value
 
     # ---------------------------------------------------------- views
 
@@ -170,36 +323,47 @@ class DeviceNDArray:
         return self.transpose()
 
     def transpose(self, axes=None):
-        return DeviceNDArray._wrap(self._ary.transpose(axes), self.stream)
+        return self._like(self._ary.transpose(axes))
 
-    def _no_copy(self, result):
+    def _no_copy(self, make, order):
+        """The view make() gives; NotImplementedError if it needs a copy. On
+        the GPU NumPy must not even try (it would read device memory): only
+        arrays contiguous in that order reshape, as in numba-cuda."""
+        if self._mem is not None:
+            ary = self._ary
+            if order == "A":
+                order = "F" if ary.flags.f_contiguous and not ary.flags.c_contiguous else "C"
+            if ary.size and not (ary.flags.c_contiguous if order == "C" else ary.flags.f_contiguous):
+                raise NotImplementedError("operation requires copying")
+            return self._like(make())
+        result = make()
         if result.size and not np.may_share_memory(result, self._ary):
             raise NotImplementedError("operation requires copying")
-        return DeviceNDArray._wrap(result, self.stream)
+        return self._like(result)
 
     def reshape(self, *newshape, order="C"):
         """A view of another shape; NotImplementedError if that needs a copy."""
         if len(newshape) == 1 and isinstance(newshape[0], (tuple, list)):
             newshape = tuple(newshape[0])
-        return self._no_copy(self._ary.reshape(newshape, order=order))
+        return self._no_copy(lambda: self._ary.reshape(newshape, order=order), order)
 
     def ravel(self, order="C", stream=0):
         """A 1-D view; NotImplementedError if the array is not contiguous."""
         check_stream(stream)
-        return self._no_copy(self._ary.ravel(order=order))
+        return self._no_copy(lambda: self._ary.ravel(order=order), order)
 
     def squeeze(self, axis=None, stream=0):
         check_stream(stream)
-        return DeviceNDArray._wrap(self._ary.squeeze(axis), stream or self.stream)
+        return self._like(self._ary.squeeze(axis), stream or self.stream)
 
     def view(self, dtype):
         """The same memory seen as another dtype."""
-        return DeviceNDArray._wrap(self._ary.view(dtype), self.stream)
+        return self._like(self._ary.view(dtype))
 
     def bind(self, stream=0):
         """The same array with ``stream`` as its default stream."""
         check_stream(stream)
-        return DeviceNDArray._wrap(self._ary, stream)
+        return self._like(self._ary, stream)
 
     def split(self, section, stream=0):
         """Views of consecutive pieces of ``section`` elements (of a 1-D array)."""
@@ -209,8 +373,7 @@ class DeviceNDArray:
         if self.strides[0] != self.dtype.itemsize:
             raise ValueError("only support unit stride")
         for i in range(math.ceil(self.size / section)):
-            yield DeviceNDArray._wrap(self._ary[i * section:(i + 1) * section],
-                                      stream or self.stream)
+            yield self._like(self._ary[i * section:(i + 1) * section], stream or self.stream)
 
 
 # ---------------------------------------------------------------- constructors
@@ -229,6 +392,12 @@ def to_device(obj, stream=0, copy=True, to=None):
         return obj
     ary = np.asarray(obj)
     _sentry_contiguous(ary)
+    if use_gpu():
+        host = ary if _dense(ary) else np.array(ary, order="K")  # broadcast dimensions filled in
+        layout, mem = _gpu_empty(host.shape, host.dtype, host.strides)
+        if copy and host.size:
+            _core.cuda_memcpy_htod(mem.ptr, host, host.nbytes)
+        return DeviceNDArray._wrap(layout, stream, mem)
     dev = np.empty_like(ary, order="K", subok=False)
     if copy:
         np.copyto(dev, ary)
@@ -247,7 +416,12 @@ def _host_layout(ary):
 def device_array_like(ary, stream=0):
     """A new device array of the shape, dtype and layout (C or F) of ``ary``."""
     check_stream(stream)
-    return DeviceNDArray._wrap(np.empty_like(_host_layout(ary), order="K", subok=False), stream)
+    like = _host_layout(ary)
+    if use_gpu():
+        order = "F" if like.flags.f_contiguous and not like.flags.c_contiguous else "C"
+        layout, mem = _gpu_empty(like.shape, like.dtype, order=order)
+        return DeviceNDArray._wrap(layout, stream, mem)
+    return DeviceNDArray._wrap(np.empty_like(like, order="K", subok=False), stream)
 
 
 def is_cuda_array(obj):

@@ -7,7 +7,8 @@ import numpy as np
 
 from ruchey import _core, decorators, types
 from ruchey.cuda.devicearray import DeviceNDArray
-from ruchey.cuda.runtime import CPUBackendDevice, check_backend, check_stream
+from ruchey.cuda.devicearray import to_device
+from ruchey.cuda.runtime import CPUBackendDevice, check_stream, stream_handle, use_gpu
 
 MISSING_LAUNCH_CONFIG = """
 Kernel launch configuration was not specified. Use the syntax:
@@ -45,8 +46,28 @@ def _dim3(dim, name, limits):
     return tuple(dims)
 
 
+def _plain(dim):
+    return type(dim) is int or (type(dim) is tuple and all(type(v) is int for v in dim))
+
+
+_checked_dims = {}  # (griddim, blockdim) of plain ints -> the checked 3-tuples
+
+
 def normalize_kernel_dimensions(griddim, blockdim):
-    """(griddim, blockdim) as two checked 3-tuples."""
+    """(griddim, blockdim) as two checked 3-tuples. Those written as ints or
+    tuples of ints are checked once: a launch in a loop finds them here."""
+    plain = _plain(griddim) and _plain(blockdim)
+    if plain:
+        dims = _checked_dims.get((griddim, blockdim))
+        if dims is not None:
+            return dims
+    dims = _normalize(griddim, blockdim)
+    if plain and len(_checked_dims) < 4096:
+        _checked_dims[griddim, blockdim] = dims
+    return dims
+
+
+def _normalize(griddim, blockdim):
     if griddim is None or blockdim is None:
         raise ValueError(MISSING_LAUNCH_CONFIG)
     griddim = _dim3(griddim, "griddim", _MAX_GRID)
@@ -61,17 +82,50 @@ def normalize_kernel_dimensions(griddim, blockdim):
 _SCALARS = (int, float, complex, np.number, np.bool_)  # bool is an int
 
 
-def _kernel_arg(arg, index):
-    if isinstance(arg, np.ndarray):
-        return arg
-    if isinstance(arg, DeviceNDArray):
-        return arg._ary
-    if isinstance(arg, _SCALARS):
-        return arg
-    raise TypeError(
+def _bad_argument(arg, index):
+    return TypeError(
         f"kernel argument {index} has unsupported type {type(arg).__name__}: a kernel takes "
         "NumPy arrays, device arrays (cuda.to_device, cuda.device_array) and scalars "
         "(Python int, float, bool or NumPy numbers)")
+
+
+def _cpu_args(args):
+    """The arguments as the CPU backend takes them, and the GPU arrays among
+    them with the host copies that stand in for them (copied back after)."""
+    out, back = [], []
+    for i, arg in enumerate(args):
+        if isinstance(arg, DeviceNDArray):
+            if arg._mem is None:
+                arg = arg._ary
+            else:
+                host = arg.copy_to_host()
+                back.append((arg, host))
+                arg = host
+        elif not isinstance(arg, (np.ndarray,) + _SCALARS):
+            raise _bad_argument(arg, i)
+        out.append(arg)
+    return tuple(out), back
+
+
+def _gpu_args(args, stream):
+    """The arguments as the GPU takes them, and the host arrays among them
+    with the device copies that stand in for them: copied in now and back
+    after the launch, as numba-cuda does."""
+    out, back = [], []
+    for i, arg in enumerate(args):
+        if isinstance(arg, DeviceNDArray) and arg._mem is not None:
+            arg = arg._ary
+        elif isinstance(arg, (np.ndarray, DeviceNDArray)):
+            host = arg._ary if isinstance(arg, DeviceNDArray) else arg
+            staged = host if host.flags.c_contiguous or host.flags.f_contiguous else \
+                np.array(host, order="K")
+            dev = to_device(staged, stream=stream)
+            back.append((host, dev))
+            arg = dev._ary
+        elif not isinstance(arg, _SCALARS):
+            raise _bad_argument(arg, i)
+        out.append(arg)
+    return tuple(out), back
 
 
 class _LaunchConfiguration:
@@ -86,9 +140,27 @@ class _LaunchConfiguration:
         self.sharedmem = sharedmem
 
     def __call__(self, *args):
-        check_backend()
-        args = tuple(_kernel_arg(a, i) for i, a in enumerate(args))
+        if use_gpu() and not self.dispatcher.checks_indices:
+            self.launch_gpu(args)
+        else:
+            self.launch_cpu(args)
+
+    def launch_cpu(self, args):
+        """Run the kernel on the CPU backend: when it returns, every thread has."""
+        args, back = _cpu_args(args)
         self.dispatcher._compiled()._launch(self.griddim, self.blockdim, self.sharedmem, args)
+        for dev, host in back:
+            dev.copy_to_device(host)
+
+    def launch_gpu(self, args):
+        """Launch the kernel on the GPU; it runs asynchronously unless host
+        arrays have to be copied back."""
+        args, back = _gpu_args(args, self.stream)
+        self.dispatcher._compiled()._launch_gpu(self.griddim, self.blockdim, self.sharedmem,
+                                                stream_handle(self.stream), args)
+        for host, dev in back:
+            if host.flags.writeable:
+                dev.copy_to_host(host)
 
     def __repr__(self):
         return (f"<launch of {self.dispatcher.__name__}[{self.griddim}, {self.blockdim}, "
@@ -99,8 +171,12 @@ class CUDADispatcher:
     """A @cuda.jit kernel: launch it with ``kernel[griddim, blockdim](*args)``.
 
     It is compiled for the types of its arguments at the first launch with
-    them, and runs on the CPU backend: each thread of each block runs the
-    function, with cuda.threadIdx, cuda.blockIdx, ... telling which.
+    them: to PTX for the GPU when there is one, else for the CPU backend,
+    where each thread of each block runs the function, with cuda.threadIdx,
+    cuda.blockIdx, ... telling which. Kernels compiled with debug=True or
+    boundscheck=True run on the CPU backend, which reports an out-of-range
+    index with the thread and block that made it: a GPU thread could only
+    stop the kernel, which leaves the GPU's context unusable.
     """
 
     def __init__(self, py_func, debug=False, boundscheck=False, fastmath=False):
@@ -108,6 +184,7 @@ class CUDADispatcher:
         self.debug = bool(debug)
         self.boundscheck = bool(boundscheck)
         self.fastmath = bool(fastmath)
+        self.checks_indices = self.debug or self.boundscheck  # then it runs on the CPU backend
         self._disp = None
         self._lock = threading.Lock()
         functools.update_wrapper(self, py_func)
@@ -160,7 +237,10 @@ class CUDADispatcher:
     @property
     def signatures(self):
         """The argument types of each compiled specialisation."""
-        return self._disp.signatures if self._disp is not None else []
+        if self._disp is None:
+            return []
+        sigs = list(self._disp.signatures)
+        return sigs + [s for s in self._disp.gpu_signatures if s not in sigs]
 
     def inspect_llvm(self, signature=None):
         """The LLVM IR of each compiled specialisation, as a dict (or that of
@@ -169,6 +249,13 @@ class CUDADispatcher:
             return {} if signature is None else {}[signature]
         irs = self._disp.inspect_llvm()
         return irs if signature is None else irs[signature]
+
+    def inspect_ptx(self, cc=(7, 5)):
+        """The PTX of each compiled specialisation for compute capability cc,
+        as a dict keyed by signature."""
+        if self._disp is None:
+            return {}
+        return self._disp.inspect_ptx(cc[0] * 10 + cc[1])
 
     def inspect_asm(self, signature=None):
         """The machine code of each compiled specialisation, as a dict (or that

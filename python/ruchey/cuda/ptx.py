@@ -1,22 +1,40 @@
-"""cuda.compile_ptx: kernels as PTX text through LLVM's NVPTX backend, as in
-numba-cuda. Works without a GPU or the CUDA driver."""
+"""cuda.compile_ptx: kernels and device functions as PTX text through LLVM's
+NVPTX backend, as in numba-cuda. Works without a GPU or the CUDA driver."""
 from ruchey import _core, types
+
+
+def _return_type(described):
+    if described == "none":
+        return types.void
+    if isinstance(described, tuple):
+        return types.Type(*described)
+    return described  # a tuple type, by name
 
 
 def compile_ptx(pyfunc, sig, debug=False, lineinfo=False, device=False, fastmath=False, cc=None,
                 opt=True, abi="numba"):
-    """(ptx, return type) of pyfunc compiled as a kernel for the argument
-    types of sig, for compute capability cc (default (7, 5); LLVM emits up
-    to sm_90, which newer GPUs run through the driver's JIT)."""
-    if device:
-        raise NotImplementedError("compile_ptx(device=True) is not supported yet: compile the kernel")
+    """(ptx, return type) of pyfunc compiled for the argument types of sig,
+    for compute capability cc (default (7, 5); LLVM emits up to sm_90, which
+    newer GPUs run through the driver's JIT).
+
+    A kernel (the default) is an ``.entry`` taking each array as its data
+    pointer, shape and strides in bytes; with ``device=True`` the function
+    is a ``.func`` taking its arguments and returning its result as values
+    (the C ABI of numba-cuda's ``abi="c"``), its return type inferred unless
+    sig declares one."""
     sig = types.parse_signature(sig)
-    if sig.return_type is not None and not isinstance(sig.return_type, types.NoneType):
+    declared = sig.return_type
+    if not device and declared is not None and not isinstance(declared, types.NoneType):
         raise TypeError("a kernel's signature must return void")
     major, minor = cc if cc is not None else (7, 5)
     ptx, restype = _core.compile_ptx(getattr(pyfunc, "py_func", pyfunc),
-                                     tuple(t.describe() for t in sig.args), major * 10 + minor)
-    return ptx, types.void if restype == "none" else restype
+                                     tuple(t.describe() for t in sig.args), major * 10 + minor,
+                                     bool(device))
+    restype = _return_type(restype)
+    if device and declared is not None and restype != declared and \
+            not (isinstance(declared, types.NoneType) and restype is types.void):
+        raise TypeError(f"{pyfunc.__name__} returns {restype!r}, its signature says {declared!r}")
+    return ptx, restype
 
 
 def compile_ptx_for_current_device(pyfunc, sig, debug=False, lineinfo=False, device=False,

@@ -1,8 +1,11 @@
 """Devices, streams, events and the choice of backend.
 
-Kernels run on ruchey's CPU backend, one launch at a time and synchronously:
-a launch returns when every thread has finished, so streams and events keep
-numba-cuda's API but have nothing to wait for.
+Kernels run on a CUDA GPU when the driver (libcuda.so.1, loaded on first
+use) finds one, otherwise on ruchey's CPU backend; ``RUCHEY_CUDA_BACKEND``
+(read at each launch) overrides: ``cpu`` forces the CPU backend, ``gpu``
+requires a GPU. On the CPU backend a launch returns when every thread has
+finished, so streams and events keep numba-cuda's API with nothing to wait
+for; on the GPU they are the driver's.
 """
 import contextlib
 import functools
@@ -11,41 +14,66 @@ import os
 import platform
 import time
 
+from ruchey import _core
+
 
 class CudaSupportError(RuntimeError):
     """The requested CUDA support (a GPU backend) is not available."""
 
 
+CudaError = _core.CudaError  # an error reported by the CUDA driver
+
 _BACKEND_VAR = "RUCHEY_CUDA_BACKEND"
 
 
 def backend():
-    """The backend kernels run on, from $RUCHEY_CUDA_BACKEND (read at each launch):
-    "cpu" (the default) or "gpu"."""
-    value = os.environ.get(_BACKEND_VAR, "").strip().lower() or "cpu"
-    if value not in ("cpu", "gpu"):
+    """The backend $RUCHEY_CUDA_BACKEND asks for (read at each launch): "cpu",
+    "gpu", or "" (unset: the GPU if there is one)."""
+    value = os.environ.get(_BACKEND_VAR, "").strip().lower()
+    if value not in ("", "cpu", "gpu"):
         raise ValueError(f"{_BACKEND_VAR} must be 'cpu' or 'gpu', got "
                          f"{os.environ.get(_BACKEND_VAR)!r}")
     return value
 
 
-def check_backend():
-    """Raise unless kernels can run on the backend $RUCHEY_CUDA_BACKEND asks for."""
-    if backend() == "gpu":
+@functools.lru_cache(maxsize=None)
+def gpu_problem():
+    """Why kernels cannot run on a GPU ("" when they can): the driver is
+    loaded and asked for devices once per process."""
+    try:
+        _core.cuda_driver()
+        if _core.cuda_device_count() == 0:
+            return "the CUDA driver found no GPU"
+        _core.cuda_current_device()  # the first device's context, made current
+    except CudaError as exc:
+        return str(exc)
+    return ""
+
+
+def use_gpu():
+    """Whether the next launch or allocation goes to the GPU; raises
+    CudaSupportError when RUCHEY_CUDA_BACKEND=gpu but no GPU can be used."""
+    choice = backend()
+    if choice == "cpu":
+        return False
+    problem = gpu_problem()
+    if choice == "gpu" and problem:
         raise CudaSupportError(
-            f"{_BACKEND_VAR}=gpu, but the GPU backend is not available in this build: "
-            f"unset {_BACKEND_VAR} (or set it to 'cpu') to run kernels on the CPU backend")
+            f"{_BACKEND_VAR}=gpu, but no GPU can be used: {problem}. Unset {_BACKEND_VAR} "
+            f"(or set it to 'cpu') to run kernels on the CPU backend")
+    return not problem
 
 
 def is_available():
-    """Whether a CUDA GPU can run kernels: never in this build (kernels run on
-    the CPU backend)."""
-    return False
+    """Whether a CUDA GPU can run kernels (a driver and a device were found)."""
+    return not gpu_problem()
 
 
 def synchronize():
-    """Wait for every launch and copy to finish: they already have (the CPU
-    backend runs them synchronously)."""
+    """Wait for every launch and copy to finish (on the CPU backend they
+    already have)."""
+    if is_available():
+        _core.cuda_synchronize()
 
 
 # ---------------------------------------------------------------- streams
@@ -54,19 +82,34 @@ _handles = itertools.count(1)
 
 
 class Stream:
-    """A CUDA stream (cuda.stream()). Work on the CPU backend completes before
-    the call that queued it returns, so a stream has nothing to wait for."""
+    """A CUDA stream (cuda.stream()). On the GPU, launches and copies queue
+    on it; on the CPU backend work completes before the call that queued it
+    returns, so it has nothing to wait for. ``handle`` is the driver's
+    handle on the GPU (0: the default stream)."""
 
     def __init__(self, handle=None, kind="user"):
+        self._owned = handle is None and use_gpu()
+        if self._owned:
+            handle = _core.cuda_stream_create()
         self.handle = next(_handles) if handle is None else handle
         self._kind = kind
 
+    def __del__(self):
+        if getattr(self, "_owned", False):
+            with contextlib.suppress(Exception):  # at exit the driver may be gone
+                _core.cuda_stream_destroy(self.handle)
+
     def __repr__(self):
         what = "stream" if self._kind == "user" else f"{self._kind} stream"
-        return f"<CUDA {what} {self.handle} on the ruchey CPU backend>"
+        where = "on the GPU" if self._owned else "on the ruchey CPU backend"
+        return f"<CUDA {what} {self.handle:#x} {where}>"
 
     def synchronize(self):
-        """Wait until the work queued on this stream is done (it is)."""
+        """Wait until the work queued on this stream is done."""
+        if self._owned:
+            _core.cuda_stream_synchronize(self.handle)
+        elif self.handle == 0 and is_available():
+            _core.cuda_stream_synchronize(0)
 
     @contextlib.contextmanager
     def auto_synchronize(self):
@@ -76,7 +119,8 @@ class Stream:
 
     def add_callback(self, callback, arg=None):
         """Call ``callback(stream, status, arg)`` once the queued work is done:
-        now, with status None (success)."""
+        after synchronizing, with status None (success)."""
+        self.synchronize()
         callback(self, None, arg)
 
 
@@ -111,29 +155,47 @@ def check_stream(stream):
     raise TypeError(f"a stream must be a Stream (cuda.stream()) or 0, got {stream!r}")
 
 
+def stream_handle(stream):
+    """The driver's handle of a launch's or copy's stream (0: the default)."""
+    return stream.handle if isinstance(stream, Stream) and stream._owned else 0
+
+
 # ---------------------------------------------------------------- events
 
 class Event:
-    """A CUDA event (cuda.event()): records the host time at record()."""
+    """A CUDA event (cuda.event()). On the GPU it is the driver's; on the CPU
+    backend it records the host time at record()."""
 
     def __init__(self, timing=True):
         self.timing = bool(timing)
         self._time = None
+        self._handle = _core.cuda_event_create(self.timing) if use_gpu() else None
+
+    def __del__(self):
+        if getattr(self, "_handle", None) is not None:
+            with contextlib.suppress(Exception):
+                _core.cuda_event_destroy(self._handle)
 
     def record(self, stream=0):
         check_stream(stream)
         self._time = time.perf_counter()
+        if self._handle is not None:
+            _core.cuda_event_record(self._handle, stream_handle(stream))
 
     def synchronize(self):
-        """Wait for the event to complete (it has, once recorded)."""
+        """Wait for the event to complete."""
+        if self._handle is not None:
+            _core.cuda_event_synchronize(self._handle)
 
     def wait(self, stream=0):
-        """Make ``stream`` wait for this event (it has nothing to wait for)."""
+        """Make ``stream`` wait for this event."""
         check_stream(stream)
+        if self._handle is not None:
+            _core.cuda_stream_wait_event(stream_handle(stream), self._handle)
 
     def query(self):
-        """Whether the work before the event is done: always."""
-        return True
+        """Whether the work before the event is done."""
+        return True if self._handle is None else _core.cuda_event_query(self._handle)
 
     def elapsed_time(self, evtend):
         """Milliseconds between this event and ``evtend``."""
@@ -153,6 +215,8 @@ def event_elapsed_time(evtstart, evtend):
             raise RuntimeError("elapsed time of an event made with timing=False")
         if e._time is None:
             raise RuntimeError("elapsed time of an event that was never recorded")
+    if evtstart._handle is not None and evtend._handle is not None:
+        return _core.cuda_event_elapsed_time(evtstart._handle, evtend._handle)
     return (evtend._time - evtstart._time) * 1000.0
 
 
@@ -175,7 +239,6 @@ def cpu_model():
 
 def num_threads():
     """The threads kernels run on (those of ruchey's thread pool, as parallel loops)."""
-    from ruchey import _core
     return _core.get_num_threads()
 
 
@@ -211,50 +274,95 @@ class CPUBackendDevice:
         return f"<CUDA device {self.id} '{self.name}'>"
 
 
+class GPUDevice:
+    """A CUDA GPU as numba-cuda's Device describes it: id, name,
+    compute_capability, total memory and the driver's attributes."""
+
+    def __init__(self, ordinal):
+        info = _core.cuda_device_info(ordinal)
+        self.id = ordinal
+        self.name = info.pop("name")
+        self.compute_capability = info.pop("compute_capability")
+        self.total_memory = info.pop("total_memory")
+        for key, value in info.items():
+            setattr(self, key, value)
+
+    def reset(self):
+        """Wait for the device's work (its memory is freed with its arrays)."""
+        _core.cuda_synchronize()
+
+    def __repr__(self):
+        return f"<CUDA device {self.id} '{self.name}'>"
+
+
 _device = CPUBackendDevice()
 
 
+@functools.lru_cache(maxsize=None)
+def _gpu_device(ordinal):
+    return GPUDevice(ordinal)
+
+
 def get_current_device():
-    """The device kernels run on: the CPU backend."""
+    """The device kernels run on: the current GPU, or the CPU backend."""
+    if use_gpu():
+        return _gpu_device(_core.cuda_current_device())
     return _device
 
 
 def select_device(device_id=0):
-    """Select the device kernels run on: only 0, the CPU backend."""
+    """Select the device kernels run on: a GPU by its number, or 0 for the
+    CPU backend when there is no GPU."""
+    if use_gpu():
+        _core.cuda_select_device(device_id)
+        return _gpu_device(device_id)
     if device_id != 0:
         raise CudaSupportError(f"no device {device_id!r}: kernels run on the CPU backend "
-                               "(device 0) in this build")
+                               "(device 0)")
     return _device
 
 
 def list_devices():
-    """The CUDA GPUs found: none (this build has no GPU backend)."""
-    return []
+    """The CUDA GPUs found."""
+    if gpu_problem():
+        return []
+    return [_gpu_device(i) for i in range(_core.cuda_device_count())]
 
 
 def close():
-    """Release the current context: nothing to release on the CPU backend."""
+    """Wait for the device's work; memory is freed with its arrays."""
+    synchronize()
 
 
 def summary():
     """Lines that say where kernels run, for detect() and python -m ruchey -s."""
-    lines = [f"kernels run on the CPU backend with {num_threads()} threads ({cpu_model()})"]
     try:
-        if backend() == "gpu":
-            lines.append(f"{_BACKEND_VAR}=gpu: the GPU backend is not available in this build, "
-                         "launches will raise CudaSupportError")
-    except ValueError as exc:
-        lines.append(str(exc))
+        gpu = use_gpu()
+    except (ValueError, CudaSupportError) as exc:
+        return [str(exc)]
+    if gpu:
+        dev = get_current_device()
+        return [f"kernels run on the GPU: device {dev.id}, {dev.name}"]
+    lines = [f"kernels run on the CPU backend with {num_threads()} threads ({cpu_model()})"]
+    if backend() != "cpu" and gpu_problem():
+        lines.append(f"no GPU: {gpu_problem()}")
     return lines
 
 
 def detect():
-    """Print the CUDA devices found (none) and where kernels run. Returns
-    whether a supported GPU was found: False."""
+    """Print the CUDA devices found (name, compute capability, memory,
+    multiprocessors) and where kernels run. Returns whether a supported GPU
+    was found."""
     devices = list_devices()
     print(f"Found {len(devices)} CUDA devices")
+    for dev in devices:
+        major, minor = dev.compute_capability
+        print(f"id {dev.id}    {dev.name!r:<40} [SUPPORTED]")
+        print(f"{'Compute Capability':>40}: {major}.{minor}")
+        print(f"{'Memory':>40}: {dev.total_memory / 2**30:.1f} GiB")
+        print(f"{'Multiprocessors':>40}: {dev.MULTIPROCESSOR_COUNT}")
     for line in summary():
         print(line[0].upper() + line[1:])
     print("Summary:")
-    print(f"\t0/{len(devices)} devices are supported")
-    return False
+    print(f"\t{len(devices)}/{len(devices)} devices are supported")
+    return bool(devices)

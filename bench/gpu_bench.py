@@ -1,0 +1,249 @@
+"""Kernels on a GPU: ruchey against the same kernels in CUDA C (nvcc -O3,
+bench/gpu_kernels.cu) and in numba-cuda. Needs a GPU; run by
+bench/gpu_check.sh.
+
+    python3 bench/gpu_bench.py [--nvcc BINARY] [--json FILE]
+
+Kernel time is the median of CUDA-event-timed launches on device arrays;
+launch overhead the host time of one launch of an empty kernel taking 0 to
+4 arrays (kernel[1, 1](...) each time, as users write it). Targets: kernel
+time at most 1.1x nvcc's, launch overhead below numba-cuda's.
+"""
+import argparse
+import json
+import os
+import subprocess
+import sys
+import time
+import types
+import warnings
+
+import numpy as np
+
+from ruchey import cuda, float32
+
+N = 1 << 24        # vector kernels
+M = 2048           # matmul: M x M
+REPEATS = 20
+LAUNCHES = 3000
+TPB = 16
+
+
+def seed(io_arr):
+    thread_x = cuda.threadIdx.x
+    thread_y = cuda.blockIdx.x
+    block_width = cuda.blockDim.x
+    t_position = thread_x + thread_y * block_width
+    if t_position < io_arr.size:
+        io_arr[t_position] *= 2
+
+
+def vector_add(a, b, c):
+    i = cuda.grid(1)
+    if i < c.size:
+        c[i] = a[i] + b[i]
+
+
+def matmul(A, B, C):
+    sA = cuda.shared.array((TPB, TPB), float32)
+    sB = cuda.shared.array((TPB, TPB), float32)
+    x, y = cuda.grid(2)
+    tx = cuda.threadIdx.x
+    ty = cuda.threadIdx.y
+    tmp = float32(0.0)
+    for i in range(cuda.gridDim.x):
+        sA[ty, tx] = 0
+        sB[ty, tx] = 0
+        if y < A.shape[0] and tx + i * TPB < A.shape[1]:
+            sA[ty, tx] = A[y, tx + i * TPB]
+        if x < B.shape[1] and ty + i * TPB < B.shape[0]:
+            sB[ty, tx] = B[ty + i * TPB, x]
+        cuda.syncthreads()
+        for j in range(TPB):
+            tmp += sA[ty, j] * sB[j, tx]
+        cuda.syncthreads()
+    if y < C.shape[0] and x < C.shape[1]:
+        C[y, x] = tmp
+
+
+def reduce(x, out):
+    sh = cuda.shared.array(256, float32)
+    tid = cuda.threadIdx.x
+    i = cuda.grid(1)
+    sh[tid] = x[i] if i < x.size else float32(0.0)
+    cuda.syncthreads()
+    s = cuda.blockDim.x // 2
+    while s > 0:
+        if tid < s:
+            sh[tid] += sh[tid + s]
+        cuda.syncthreads()
+        s //= 2
+    if tid == 0:
+        cuda.atomic.add(out, 0, sh[0])
+
+
+def args0():
+    pass
+
+
+def args1(a):
+    pass
+
+
+def args2(a, b):
+    pass
+
+
+def args3(a, b, c):
+    pass
+
+
+def args4(a, b, c, d):
+    pass
+
+
+KERNELS = (seed, vector_add, matmul, reduce)
+EMPTY = (args0, args1, args2, args3, args4)
+
+
+# ---------------------------------------------------------------- one library's numbers
+
+def median_ms(lib, launch):
+    start, stop = lib.event(), lib.event()
+    launch()
+    lib.synchronize()
+    times = []
+    for _ in range(REPEATS):
+        start.record()
+        launch()
+        stop.record()
+        stop.synchronize()
+        times.append(start.elapsed_time(stop))
+    return sorted(times)[len(times) // 2]
+
+
+def launch_us(lib, launch):
+    launch()
+    lib.synchronize()
+    t0 = time.perf_counter()
+    for _ in range(LAUNCHES):
+        launch()
+    t1 = time.perf_counter()
+    lib.synchronize()
+    return (t1 - t0) / LAUNCHES * 1e6
+
+
+def measure(lib, jit):
+    """Kernel times (ms) and launch overheads (µs) with one library's
+    cuda module and decorator; checks each kernel's result first."""
+    seed_k, add_k, mm_k, red_k = (jit(f) for f in KERNELS)
+    rng = np.random.default_rng(1)
+    x64 = rng.standard_normal(N)
+    a, b = rng.random(N, dtype=np.float32), rng.random(N, dtype=np.float32)
+    A, B = rng.random((M, M), dtype=np.float32), rng.random((M, M), dtype=np.float32)
+    d_io, d_a, d_b = lib.to_device(x64), lib.to_device(a), lib.to_device(b)
+    d_c, d_out = lib.device_array(N, np.float32), lib.to_device(np.zeros(1, np.float32))
+    d_A, d_B, d_C = lib.to_device(A), lib.to_device(B), lib.device_array((M, M), np.float32)
+    blocks, mgrid = (N + 255) // 256, ((M + TPB - 1) // TPB,) * 2
+
+    seed_k[blocks, 256](d_io)
+    add_k[blocks, 256](d_a, d_b, d_c)
+    mm_k[mgrid, (TPB, TPB)](d_A, d_B, d_C)
+    red_k[blocks, 256](d_a, d_out)
+    assert np.array_equal(d_io.copy_to_host(), x64 * 2)
+    assert np.array_equal(d_c.copy_to_host(), a + b)
+    C = d_C.copy_to_host()
+    assert np.linalg.norm(C - A.astype(np.float64) @ B) / np.linalg.norm(C) < 1e-5
+    assert abs(d_out.copy_to_host()[0] / a.astype(np.float64).sum() - 1) < 1e-4
+
+    times = {
+        "seed": median_ms(lib, lambda: seed_k[blocks, 256](d_io)),
+        "vector_add": median_ms(lib, lambda: add_k[blocks, 256](d_a, d_b, d_c)),
+        "matmul": median_ms(lib, lambda: mm_k[mgrid, (TPB, TPB)](d_A, d_B, d_C)),
+        "reduce": median_ms(lib, lambda: red_k[blocks, 256](d_a, d_out)),
+    }
+    empties = [jit(f) for f in EMPTY]
+    arrays = [lib.device_array(16, np.float32) for _ in range(4)]
+    launches = [launch_us(lib, lambda k=k, n=n: k[1, 1](*arrays[:n])) for n, k in enumerate(empties)]
+    return times, launches
+
+
+def numba_measure():
+    """The same kernels through numba-cuda, or None without it."""
+    os.environ.setdefault("NUMBA_CUDA_LOW_OCCUPANCY_WARNINGS", "0")
+    try:
+        import numba
+        from numba import cuda as ncuda
+        if not ncuda.is_available():
+            return None
+    except Exception as exc:  # not installed, or no driver it can use
+        print(f"numba-cuda unavailable: {exc}", file=sys.stderr)
+        return None
+
+    def jit(f):  # the same code, with numba's cuda and float32 as its globals
+        g = dict(f.__globals__, cuda=ncuda, float32=numba.float32)
+        return ncuda.jit(types.FunctionType(f.__code__, g, f.__name__))
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return measure(ncuda, jit)
+
+
+def nvcc_measure(binary):
+    if not binary or not os.path.exists(binary):
+        return None
+    out = subprocess.run([binary, str(N), str(M), str(REPEATS)], capture_output=True, text=True,
+                         check=True).stdout
+    data = json.loads(out)
+    return {k: data[k] for k in ("seed", "vector_add", "matmul", "reduce")}, data["launch_us"]
+
+
+def ratio(a, b):
+    return f"{a / b:5.2f}x" if a is not None and b else "   - "
+
+
+def fmt(v, spec):
+    return format(v, spec) if v is not None else "-".rjust(len(format(0.0, spec)))
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--nvcc", help="bench/gpu_kernels.cu built by nvcc")
+    parser.add_argument("--json", help="write the numbers here")
+    opts = parser.parse_args()
+    if not cuda.is_available():
+        print("no GPU: nothing to time")
+        return 1
+    dev = cuda.get_current_device()
+    ours = measure(cuda, cuda.jit)
+    theirs = nvcc_measure(opts.nvcc)
+    numba = numba_measure()
+    print(f"\n{dev.name}, compute capability {dev.compute_capability}; N={N}, matmul {M}x{M}")
+    print(f"{'kernel time (ms)':<18}{'ruchey':>10}{'nvcc':>10}{'numba':>10}{'ruchey/nvcc':>13}"
+          f"{'ruchey/numba':>14}")
+    for name in ours[0]:
+        r = ours[0][name]
+        c = theirs[0][name] if theirs else None
+        n = numba[0][name] if numba else None
+        print(f"{name:<18}{fmt(r, '10.4f')}{fmt(c, '10.4f')}{fmt(n, '10.4f')}{ratio(r, c):>13}"
+              f"{ratio(r, n):>14}")
+    print(f"{'launch (µs)':<18}{'ruchey':>10}{'nvcc':>10}{'numba':>10}{'ruchey/nvcc':>13}"
+          f"{'ruchey/numba':>14}")
+    for k, r in enumerate(ours[1]):
+        c = theirs[1][k] if theirs else None
+        n = numba[1][k] if numba else None
+        print(f"{f'{k} arrays':<18}{fmt(r, '10.2f')}{fmt(c, '10.2f')}{fmt(n, '10.2f')}"
+              f"{ratio(r, c):>13}{ratio(r, n):>14}")
+    result = {"device": dev.name, "compute_capability": list(dev.compute_capability),
+              "sizes": {"N": N, "M": M, "repeats": REPEATS, "launches": LAUNCHES},
+              "ruchey": {"kernel_ms": ours[0], "launch_us": ours[1]},
+              "nvcc": theirs and {"kernel_ms": theirs[0], "launch_us": theirs[1]},
+              "numba_cuda": numba and {"kernel_ms": numba[0], "launch_us": numba[1]}}
+    if opts.json:
+        with open(opts.json, "w") as fh:
+            json.dump(result, fh, indent=1)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

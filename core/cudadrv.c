@@ -1,0 +1,503 @@
+/* cudadrv.c — the CUDA driver API, loaded with dlopen on first use.
+ *
+ * ruchey builds and imports without CUDA: nothing here runs until a GPU is
+ * asked for. $RUCHEY_CUDA_DRIVER names another driver library to load
+ * instead of libcuda.so.1 (the tests point it at a fake one). Each device is
+ * used through its primary context, made current on every thread that
+ * calls in. Errors become ruchey._core.CudaError naming the call, the
+ * driver's error name and its description.
+ */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+
+#include "core.h"
+
+#include <structmember.h>
+
+typedef int CUresult;
+typedef int CUdevice;
+typedef uint64_t CUdeviceptr;
+typedef void *CUcontext, *CUmodule, *CUfunction, *CUstream, *CUevent;
+
+enum {
+  CUDA_ERROR_NOT_READY = 600,
+  CU_JIT_ERROR_LOG_BUFFER = 5,
+  CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES = 6,
+  CU_EVENT_DISABLE_TIMING = 2,
+};
+
+/* The entry points ruchey calls, with the names of their current versions. */
+static struct {
+  CUresult (*Init)(unsigned flags);
+  CUresult (*GetErrorName)(CUresult r, const char **s);
+  CUresult (*GetErrorString)(CUresult r, const char **s);
+  CUresult (*DriverGetVersion)(int *v);
+  CUresult (*DeviceGetCount)(int *n);
+  CUresult (*DeviceGet)(CUdevice *d, int ordinal);
+  CUresult (*DeviceGetName)(char *name, int len, CUdevice d);
+  CUresult (*DeviceGetAttribute)(int *v, int attr, CUdevice d);
+  CUresult (*DeviceTotalMem)(size_t *bytes, CUdevice d);
+  CUresult (*DevicePrimaryCtxRetain)(CUcontext *c, CUdevice d);
+  CUresult (*CtxSetCurrent)(CUcontext c);
+  CUresult (*CtxSynchronize)(void);
+  CUresult (*MemGetInfo)(size_t *free, size_t *total);
+  CUresult (*ModuleLoadDataEx)(CUmodule *m, const void *image, unsigned n, int *opts, void **vals);
+  CUresult (*ModuleGetFunction)(CUfunction *f, CUmodule m, const char *name);
+  CUresult (*ModuleUnload)(CUmodule m);
+  CUresult (*LaunchKernel)(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx,
+                           unsigned by, unsigned bz, unsigned shared, CUstream s, void **params,
+                           void **extra);
+  CUresult (*MemAlloc)(CUdeviceptr *p, size_t bytes);
+  CUresult (*MemFree)(CUdeviceptr p);
+  CUresult (*MemcpyHtoD)(CUdeviceptr dst, const void *src, size_t bytes);
+  CUresult (*MemcpyDtoH)(void *dst, CUdeviceptr src, size_t bytes);
+  CUresult (*MemcpyDtoD)(CUdeviceptr dst, CUdeviceptr src, size_t bytes);
+  CUresult (*StreamCreate)(CUstream *s, unsigned flags);
+  CUresult (*StreamDestroy)(CUstream s);
+  CUresult (*StreamSynchronize)(CUstream s);
+  CUresult (*StreamWaitEvent)(CUstream s, CUevent e, unsigned flags);
+  CUresult (*EventCreate)(CUevent *e, unsigned flags);
+  CUresult (*EventDestroy)(CUevent e);
+  CUresult (*EventRecord)(CUevent e, CUstream s);
+  CUresult (*EventSynchronize)(CUevent e);
+  CUresult (*EventQuery)(CUevent e);
+  CUresult (*EventElapsedTime)(float *ms, CUevent start, CUevent end);
+} cu;
+
+#define ENTRY(field, name) {name, (void **)&cu.field}
+static const struct { const char *name; void **slot; } entries[] = {
+  ENTRY(Init, "cuInit"), ENTRY(GetErrorName, "cuGetErrorName"),
+  ENTRY(GetErrorString, "cuGetErrorString"), ENTRY(DriverGetVersion, "cuDriverGetVersion"),
+  ENTRY(DeviceGetCount, "cuDeviceGetCount"), ENTRY(DeviceGet, "cuDeviceGet"),
+  ENTRY(DeviceGetName, "cuDeviceGetName"), ENTRY(DeviceGetAttribute, "cuDeviceGetAttribute"),
+  ENTRY(DeviceTotalMem, "cuDeviceTotalMem_v2"),
+  ENTRY(DevicePrimaryCtxRetain, "cuDevicePrimaryCtxRetain"),
+  ENTRY(CtxSetCurrent, "cuCtxSetCurrent"), ENTRY(CtxSynchronize, "cuCtxSynchronize"),
+  ENTRY(MemGetInfo, "cuMemGetInfo_v2"), ENTRY(ModuleLoadDataEx, "cuModuleLoadDataEx"),
+  ENTRY(ModuleGetFunction, "cuModuleGetFunction"), ENTRY(ModuleUnload, "cuModuleUnload"),
+  ENTRY(LaunchKernel, "cuLaunchKernel"), ENTRY(MemAlloc, "cuMemAlloc_v2"),
+  ENTRY(MemFree, "cuMemFree_v2"), ENTRY(MemcpyHtoD, "cuMemcpyHtoD_v2"),
+  ENTRY(MemcpyDtoH, "cuMemcpyDtoH_v2"), ENTRY(MemcpyDtoD, "cuMemcpyDtoD_v2"),
+  ENTRY(StreamCreate, "cuStreamCreate"), ENTRY(StreamDestroy, "cuStreamDestroy_v2"),
+  ENTRY(StreamSynchronize, "cuStreamSynchronize"), ENTRY(StreamWaitEvent, "cuStreamWaitEvent"),
+  ENTRY(EventCreate, "cuEventCreate"), ENTRY(EventDestroy, "cuEventDestroy_v2"),
+  ENTRY(EventRecord, "cuEventRecord"), ENTRY(EventSynchronize, "cuEventSynchronize"),
+  ENTRY(EventQuery, "cuEventQuery"), ENTRY(EventElapsedTime, "cuEventElapsedTime"),
+};
+
+static PyObject *CudaError;
+static enum { DRV_UNTRIED, DRV_READY, DRV_FAILED } driver_state;
+static char driver_problem[1024];  /* why the driver cannot be used */
+
+/* The device in use and its primary context, made current on each thread
+ * as it first calls in (a context is current per thread). */
+static int current_ordinal = -1;
+static CUcontext current_ctx;
+static int current_cc;
+static _Thread_local CUcontext bound_ctx;
+
+static bool cu_check(CUresult r, const char *call) {
+  if (r == 0) return true;
+  const char *name = NULL, *text = NULL;
+  if (cu.GetErrorName) cu.GetErrorName(r, &name);
+  if (cu.GetErrorString) cu.GetErrorString(r, &text);
+  PyErr_Format(CudaError, "%s failed: %s (%d): %s", call, name ? name : "CUDA_ERROR_UNKNOWN", r,
+               text ? text : "unknown error");
+  return false;
+}
+
+static bool driver_failed(const char *fmt, const char *a, const char *b) {
+  snprintf(driver_problem, sizeof driver_problem, fmt, a, b);
+  driver_state = DRV_FAILED;
+  PyErr_SetString(CudaError, driver_problem);
+  return false;
+}
+
+/* Loads the driver library and initialises it, once. */
+static bool cu_driver(void) {
+  if (driver_state == DRV_READY) return true;
+  if (driver_state == DRV_FAILED) {
+    PyErr_SetString(CudaError, driver_problem);
+    return false;
+  }
+  const char *path = getenv("RUCHEY_CUDA_DRIVER");
+  if (!path || !*path) path = "libcuda.so.1";
+  void *lib = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+  if (!lib) return driver_failed("the CUDA driver (%s) cannot be loaded: %s", path, dlerror());
+  for (size_t i = 0; i < sizeof entries / sizeof entries[0]; i++)
+    if (!(*entries[i].slot = dlsym(lib, entries[i].name)))
+      return driver_failed("the CUDA driver %s has no %s: it is too old", path, entries[i].name);
+  CUresult r = cu.Init(0);
+  if (r) {
+    const char *name = NULL;
+    cu.GetErrorName(r, &name);
+    return driver_failed("the CUDA driver did not start (cuInit: %s) %s", name ? name : "error",
+                         "- is a GPU present and its kernel module loaded?");
+  }
+  driver_state = DRV_READY;
+  return true;
+}
+
+static bool cu_select_ordinal(int ordinal) {
+  if (!cu_driver()) return false;
+  int n = 0;
+  if (!cu_check(cu.DeviceGetCount(&n), "cuDeviceGetCount")) return false;
+  if (ordinal < 0 || ordinal >= n) {
+    PyErr_Format(CudaError, "there is no CUDA device %d (%d found)", ordinal, n);
+    return false;
+  }
+  CUdevice dev;
+  CUcontext ctx;
+  int major = 0, minor = 0;
+  if (!cu_check(cu.DeviceGet(&dev, ordinal), "cuDeviceGet") ||
+      !cu_check(cu.DevicePrimaryCtxRetain(&ctx, dev), "cuDevicePrimaryCtxRetain") ||
+      !cu_check(cu.DeviceGetAttribute(&major, 75, dev), "cuDeviceGetAttribute") ||
+      !cu_check(cu.DeviceGetAttribute(&minor, 76, dev), "cuDeviceGetAttribute") ||
+      !cu_check(cu.CtxSetCurrent(ctx), "cuCtxSetCurrent"))
+    return false;
+  current_ordinal = ordinal;
+  current_ctx = bound_ctx = ctx;
+  current_cc = major * 10 + minor;
+  return true;
+}
+
+bool cu_ready(void) {
+  if (current_ordinal < 0) return cu_select_ordinal(0);
+  if (bound_ctx != current_ctx) {
+    if (!cu_check(cu.CtxSetCurrent(current_ctx), "cuCtxSetCurrent")) return false;
+    bound_ctx = current_ctx;
+  }
+  return true;
+}
+
+int cu_current_device(void) { return current_ordinal; }
+int cu_current_cc(void) { return current_cc; }
+
+void *cu_load_kernel(const char *ptx, const char *name, void **module) {
+  if (!cu_ready()) return NULL;
+  char log[8192] = "";
+  int opts[2] = {CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
+  void *vals[2] = {log, (void *)(uintptr_t)sizeof log};
+  CUmodule m;
+  CUresult r = cu.ModuleLoadDataEx(&m, ptx, 2, opts, vals);
+  if (r) {
+    const char *err = NULL;
+    cu.GetErrorName(r, &err);
+    PyErr_Format(CudaError, "the CUDA driver could not load the PTX of kernel '%s' (%s):\n%s", name,
+                 err ? err : "error", log[0] ? log : "(no log)");
+    return NULL;
+  }
+  CUfunction f;
+  if (!cu_check(cu.ModuleGetFunction(&f, m, name), "cuModuleGetFunction")) {
+    cu.ModuleUnload(m);
+    return NULL;
+  }
+  *module = m;
+  return f;
+}
+
+void cu_unload(void *module) {
+  if (driver_state == DRV_READY && module) cu.ModuleUnload(module);
+}
+
+bool cu_launch(void *function, const int64_t grid[3], const int64_t block[3], int64_t shared,
+               uintptr_t stream, void **params) {
+  if (!cu_ready()) return false;
+  return cu_check(cu.LaunchKernel(function, (unsigned)grid[0], (unsigned)grid[1], (unsigned)grid[2],
+                                  (unsigned)block[0], (unsigned)block[1], (unsigned)block[2],
+                                  (unsigned)shared, (CUstream)stream, params, NULL),
+                  "cuLaunchKernel");
+}
+
+/* ---------------------------------------------------------------- device memory */
+
+/* Device memory owned by a Python object: freed when the last device array
+ * using it dies. */
+typedef struct {
+  PyObject_HEAD
+  CUdeviceptr ptr;
+  Py_ssize_t size;
+} DeviceMemory;
+
+static PyObject *devmem_new(PyTypeObject *type, PyObject *args, PyObject *kwds) {
+  Py_ssize_t size;
+  if (!PyArg_ParseTuple(args, "n", &size)) return NULL;
+  if (size < 0) return PyErr_Format(PyExc_ValueError, "negative allocation size");
+  if (!cu_ready()) return NULL;
+  DeviceMemory *self = (DeviceMemory *)type->tp_alloc(type, 0);
+  if (!self) return NULL;
+  /* a real allocation even for empty arrays: every array has an address */
+  if (!cu_check(cu.MemAlloc(&self->ptr, size ? (size_t)size : 1), "cuMemAlloc")) {
+    Py_DECREF(self);
+    return NULL;
+  }
+  self->size = size;
+  return (PyObject *)self;
+}
+
+static void devmem_dealloc(DeviceMemory *self) {
+  PyObject *type, *value, *tb;
+  PyErr_Fetch(&type, &value, &tb);  /* it may die while an exception propagates */
+  if (self->ptr && cu_ready()) cu.MemFree(self->ptr);
+  PyErr_Restore(type, value, tb);   /* a driver already shut down has freed it */
+  Py_TYPE(self)->tp_free(self);
+}
+
+static PyMemberDef devmem_members[] = {
+  {"ptr", T_ULONGLONG, offsetof(DeviceMemory, ptr), READONLY, "The device address."},
+  {"size", T_PYSSIZET, offsetof(DeviceMemory, size), READONLY, "The size in bytes."},
+  {NULL, 0, 0, 0, NULL},
+};
+
+PyTypeObject DeviceMemoryType = {
+  PyVarObject_HEAD_INIT(NULL, 0)
+  .tp_name = "ruchey._core.DeviceMemory",
+  .tp_basicsize = sizeof(DeviceMemory),
+  .tp_dealloc = (destructor)devmem_dealloc,
+  .tp_flags = Py_TPFLAGS_DEFAULT,
+  .tp_doc = "DeviceMemory(nbytes): memory on the current CUDA device, freed with the object.",
+  .tp_members = devmem_members,
+  .tp_new = devmem_new,
+};
+
+/* ---------------------------------------------------------------- module functions */
+
+static PyObject *cu_none(bool ok) { return ok ? Py_NewRef(Py_None) : NULL; }
+
+static PyObject *py_driver(PyObject *m, PyObject *unused) {
+  int version = 0;
+  if (!cu_driver() || !cu_check(cu.DriverGetVersion(&version), "cuDriverGetVersion")) return NULL;
+  return PyLong_FromLong(version);
+}
+
+static PyObject *py_device_count(PyObject *m, PyObject *unused) {
+  int n = 0;
+  if (!cu_driver() || !cu_check(cu.DeviceGetCount(&n), "cuDeviceGetCount")) return NULL;
+  return PyLong_FromLong(n);
+}
+
+/* The attributes numba-cuda's Device has, by their driver numbers. */
+static const struct { const char *name; int attr; } attributes[] = {
+  {"MAX_THREADS_PER_BLOCK", 1}, {"MAX_BLOCK_DIM_X", 2}, {"MAX_BLOCK_DIM_Y", 3},
+  {"MAX_BLOCK_DIM_Z", 4}, {"MAX_GRID_DIM_X", 5}, {"MAX_GRID_DIM_Y", 6}, {"MAX_GRID_DIM_Z", 7},
+  {"MAX_SHARED_MEMORY_PER_BLOCK", 8}, {"WARP_SIZE", 10}, {"MULTIPROCESSOR_COUNT", 16},
+  {"PCI_BUS_ID", 33}, {"PCI_DEVICE_ID", 34},
+};
+
+/* device_info(ordinal): a dict of the device's name, compute capability,
+ * total memory and attributes. */
+static PyObject *py_device_info(PyObject *m, PyObject *arg) {
+  int ordinal = PyLong_AsLong(arg);
+  if (ordinal == -1 && PyErr_Occurred()) return NULL;
+  CUdevice dev;
+  char name[256] = "";
+  size_t total = 0;
+  int major = 0, minor = 0;
+  if (!cu_driver() || !cu_check(cu.DeviceGet(&dev, ordinal), "cuDeviceGet") ||
+      !cu_check(cu.DeviceGetName(name, sizeof name, dev), "cuDeviceGetName") ||
+      !cu_check(cu.DeviceTotalMem(&total, dev), "cuDeviceTotalMem") ||
+      !cu_check(cu.DeviceGetAttribute(&major, 75, dev), "cuDeviceGetAttribute") ||
+      !cu_check(cu.DeviceGetAttribute(&minor, 76, dev), "cuDeviceGetAttribute"))
+    return NULL;
+  PyObject *d = Py_BuildValue("{s:s,s:(ii),s:K}", "name", name, "compute_capability", major, minor,
+                              "total_memory", (unsigned long long)total);
+  for (size_t i = 0; d && i < sizeof attributes / sizeof attributes[0]; i++) {
+    int v = 0;
+    PyObject *value = cu_check(cu.DeviceGetAttribute(&v, attributes[i].attr, dev), "cuDeviceGetAttribute")
+                          ? PyLong_FromLong(v) : NULL;
+    if (!value || PyDict_SetItemString(d, attributes[i].name, value) < 0) Py_CLEAR(d);
+    Py_XDECREF(value);
+  }
+  return d;
+}
+
+static PyObject *py_select_device(PyObject *m, PyObject *arg) {
+  int ordinal = PyLong_AsLong(arg);
+  if (ordinal == -1 && PyErr_Occurred()) return NULL;
+  return cu_none(cu_select_ordinal(ordinal));
+}
+
+static PyObject *py_current_device(PyObject *m, PyObject *unused) {
+  if (!cu_ready()) return NULL;
+  return PyLong_FromLong(current_ordinal);
+}
+
+static PyObject *py_synchronize(PyObject *m, PyObject *unused) {
+  if (!cu_ready()) return NULL;
+  CUresult r;
+  Py_BEGIN_ALLOW_THREADS
+  r = cu.CtxSynchronize();
+  Py_END_ALLOW_THREADS
+  return cu_none(cu_check(r, "cuCtxSynchronize"));
+}
+
+static PyObject *py_mem_info(PyObject *m, PyObject *unused) {
+  size_t free_bytes = 0, total = 0;
+  if (!cu_ready() || !cu_check(cu.MemGetInfo(&free_bytes, &total), "cuMemGetInfo")) return NULL;
+  return Py_BuildValue("(KK)", (unsigned long long)free_bytes, (unsigned long long)total);
+}
+
+/* memcpy_htod(dst, host, nbytes) / memcpy_dtoh(host, src, nbytes): host is
+ * a contiguous buffer of at least nbytes (writable for dtoh), its bytes
+ * copied in memory order. */
+static PyObject *memcpy_host(PyObject *const *args, Py_ssize_t n, bool to_device) {
+  if (n != 3) return PyErr_Format(PyExc_TypeError, "memcpy takes 3 arguments");
+  unsigned long long dev = PyLong_AsUnsignedLongLong(args[to_device ? 0 : 1]);
+  Py_ssize_t bytes = PyLong_AsSsize_t(args[2]);
+  if (PyErr_Occurred()) return NULL;
+  Py_buffer view;
+  int flags = PyBUF_ANY_CONTIGUOUS | (to_device ? 0 : PyBUF_WRITABLE);  /* C or Fortran order */
+  if (PyObject_GetBuffer(args[to_device ? 1 : 0], &view, flags) < 0)
+    return NULL;
+  bool ok = bytes >= 0 && bytes <= view.len;
+  if (!ok) PyErr_Format(PyExc_ValueError, "copy of %zd bytes with a host buffer of %zd", bytes, view.len);
+  ok = ok && cu_ready();
+  if (ok && bytes) {
+    CUresult r;
+    Py_BEGIN_ALLOW_THREADS
+    r = to_device ? cu.MemcpyHtoD(dev, view.buf, (size_t)bytes) : cu.MemcpyDtoH(view.buf, dev, (size_t)bytes);
+    Py_END_ALLOW_THREADS
+    ok = cu_check(r, to_device ? "cuMemcpyHtoD" : "cuMemcpyDtoH");
+  }
+  PyBuffer_Release(&view);
+  return cu_none(ok);
+}
+
+static PyObject *py_memcpy_htod(PyObject *m, PyObject *const *args, Py_ssize_t n) {
+  return memcpy_host(args, n, true);
+}
+
+static PyObject *py_memcpy_dtoh(PyObject *m, PyObject *const *args, Py_ssize_t n) {
+  return memcpy_host(args, n, false);
+}
+
+static PyObject *py_memcpy_dtod(PyObject *m, PyObject *args) {
+  unsigned long long dst, src;
+  Py_ssize_t bytes;
+  if (!PyArg_ParseTuple(args, "KKn", &dst, &src, &bytes) || !cu_ready()) return NULL;
+  return cu_none(!bytes || cu_check(cu.MemcpyDtoD(dst, src, (size_t)bytes), "cuMemcpyDtoD"));
+}
+
+/* Streams and events are plain handles (ints); their Python owners destroy
+ * them. */
+static PyObject *handle(void *h) { return PyLong_FromUnsignedLongLong((uintptr_t)h); }
+
+static bool read_handle(PyObject *o, void **h) {
+  unsigned long long v = PyLong_AsUnsignedLongLong(o);
+  *h = (void *)(uintptr_t)v;
+  return !PyErr_Occurred();
+}
+
+static PyObject *py_stream_create(PyObject *m, PyObject *unused) {
+  CUstream s;
+  if (!cu_ready() || !cu_check(cu.StreamCreate(&s, 0), "cuStreamCreate")) return NULL;
+  return handle(s);
+}
+
+static PyObject *py_stream_destroy(PyObject *m, PyObject *arg) {
+  void *s;
+  if (!read_handle(arg, &s) || !cu_ready()) return NULL;
+  return cu_none(cu_check(cu.StreamDestroy(s), "cuStreamDestroy"));
+}
+
+static PyObject *py_stream_synchronize(PyObject *m, PyObject *arg) {
+  void *s;
+  if (!read_handle(arg, &s) || !cu_ready()) return NULL;
+  CUresult r;
+  Py_BEGIN_ALLOW_THREADS
+  r = cu.StreamSynchronize(s);
+  Py_END_ALLOW_THREADS
+  return cu_none(cu_check(r, "cuStreamSynchronize"));
+}
+
+static PyObject *py_stream_wait_event(PyObject *m, PyObject *args) {
+  void *s, *e;
+  if (PyTuple_GET_SIZE(args) != 2 || !read_handle(PyTuple_GET_ITEM(args, 0), &s) ||
+      !read_handle(PyTuple_GET_ITEM(args, 1), &e) || !cu_ready())
+    return PyErr_Occurred() ? NULL : PyErr_Format(PyExc_TypeError, "stream_wait_event(stream, event)");
+  return cu_none(cu_check(cu.StreamWaitEvent(s, e, 0), "cuStreamWaitEvent"));
+}
+
+static PyObject *py_event_create(PyObject *m, PyObject *timing) {
+  CUevent e;
+  unsigned flags = PyObject_IsTrue(timing) ? 0 : CU_EVENT_DISABLE_TIMING;
+  if (!cu_ready() || !cu_check(cu.EventCreate(&e, flags), "cuEventCreate")) return NULL;
+  return handle(e);
+}
+
+static PyObject *py_event_destroy(PyObject *m, PyObject *arg) {
+  void *e;
+  if (!read_handle(arg, &e) || !cu_ready()) return NULL;
+  return cu_none(cu_check(cu.EventDestroy(e), "cuEventDestroy"));
+}
+
+static PyObject *py_event_record(PyObject *m, PyObject *args) {
+  void *e, *s;
+  if (PyTuple_GET_SIZE(args) != 2 || !read_handle(PyTuple_GET_ITEM(args, 0), &e) ||
+      !read_handle(PyTuple_GET_ITEM(args, 1), &s) || !cu_ready())
+    return PyErr_Occurred() ? NULL : PyErr_Format(PyExc_TypeError, "event_record(event, stream)");
+  return cu_none(cu_check(cu.EventRecord(e, s), "cuEventRecord"));
+}
+
+static PyObject *py_event_synchronize(PyObject *m, PyObject *arg) {
+  void *e;
+  if (!read_handle(arg, &e) || !cu_ready()) return NULL;
+  CUresult r;
+  Py_BEGIN_ALLOW_THREADS
+  r = cu.EventSynchronize(e);
+  Py_END_ALLOW_THREADS
+  return cu_none(cu_check(r, "cuEventSynchronize"));
+}
+
+static PyObject *py_event_query(PyObject *m, PyObject *arg) {
+  void *e;
+  if (!read_handle(arg, &e) || !cu_ready()) return NULL;
+  CUresult r = cu.EventQuery(e);
+  if (r == CUDA_ERROR_NOT_READY) Py_RETURN_FALSE;
+  return cu_check(r, "cuEventQuery") ? Py_NewRef(Py_True) : NULL;
+}
+
+static PyObject *py_event_elapsed_time(PyObject *m, PyObject *args) {
+  void *a, *b;
+  float ms = 0;
+  if (PyTuple_GET_SIZE(args) != 2 || !read_handle(PyTuple_GET_ITEM(args, 0), &a) ||
+      !read_handle(PyTuple_GET_ITEM(args, 1), &b) || !cu_ready())
+    return PyErr_Occurred() ? NULL : PyErr_Format(PyExc_TypeError, "event_elapsed_time(start, end)");
+  if (!cu_check(cu.EventElapsedTime(&ms, a, b), "cuEventElapsedTime")) return NULL;
+  return PyFloat_FromDouble(ms);
+}
+
+static PyMethodDef cu_methods[] = {
+  {"cuda_driver", py_driver, METH_NOARGS, "Load and start the CUDA driver; its version."},
+  {"cuda_device_count", py_device_count, METH_NOARGS, "The number of CUDA devices."},
+  {"cuda_device_info", py_device_info, METH_O, "A CUDA device's name, compute capability, memory and attributes."},
+  {"cuda_select_device", py_select_device, METH_O, "Make a device's primary context current."},
+  {"cuda_current_device", py_current_device, METH_NOARGS, "The ordinal of the device in use."},
+  {"cuda_synchronize", py_synchronize, METH_NOARGS, "Wait for all work on the device."},
+  {"cuda_mem_info", py_mem_info, METH_NOARGS, "(free, total) bytes of device memory."},
+  {"cuda_memcpy_htod", (PyCFunction)(void (*)(void))py_memcpy_htod, METH_FASTCALL, "Copy host bytes to the device."},
+  {"cuda_memcpy_dtoh", (PyCFunction)(void (*)(void))py_memcpy_dtoh, METH_FASTCALL, "Copy device bytes to the host."},
+  {"cuda_memcpy_dtod", py_memcpy_dtod, METH_VARARGS, "Copy bytes between device addresses."},
+  {"cuda_stream_create", py_stream_create, METH_NOARGS, "A new stream handle."},
+  {"cuda_stream_destroy", py_stream_destroy, METH_O, "Destroy a stream."},
+  {"cuda_stream_synchronize", py_stream_synchronize, METH_O, "Wait for a stream's work."},
+  {"cuda_stream_wait_event", py_stream_wait_event, METH_VARARGS, "Make a stream wait for an event."},
+  {"cuda_event_create", py_event_create, METH_O, "A new event handle (timing or not)."},
+  {"cuda_event_destroy", py_event_destroy, METH_O, "Destroy an event."},
+  {"cuda_event_record", py_event_record, METH_VARARGS, "Record an event on a stream."},
+  {"cuda_event_synchronize", py_event_synchronize, METH_O, "Wait for an event."},
+  {"cuda_event_query", py_event_query, METH_O, "Whether an event has completed."},
+  {"cuda_event_elapsed_time", py_event_elapsed_time, METH_VARARGS, "Milliseconds between two events."},
+  {NULL, NULL, 0, NULL},
+};
+
+int cu_add_to_module(PyObject *m) {
+  CudaError = PyErr_NewExceptionWithDoc("ruchey._core.CudaError",
+                                        "An error reported by the CUDA driver, or no usable driver.",
+                                        PyExc_RuntimeError, NULL);
+  if (!CudaError || PyModule_AddObjectRef(m, "CudaError", CudaError) < 0) return -1;
+  if (PyType_Ready(&DeviceMemoryType) < 0 ||
+      PyModule_AddObjectRef(m, "DeviceMemory", (PyObject *)&DeviceMemoryType) < 0)
+    return -1;
+  return PyModule_AddFunctions(m, cu_methods);
+}

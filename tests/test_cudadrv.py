@@ -1,0 +1,424 @@
+"""The GPU backend's driver layer (core/cudadrv.c) against a fake CUDA driver.
+
+tests/c/fakecuda.c is built into a shared library and loaded in place of
+libcuda.so.1 (RUCHEY_CUDA_DRIVER), in a fresh interpreter per test so that
+this process keeps its own backend. The fake has one device, keeps "device"
+memory in host memory and records every launch with its parameters' bytes,
+so argument packing is checked exactly: pointers equal the device
+allocations, shapes and strides (in bytes) follow C, Fortran and strided
+layouts, scalars have their type's size and value. Its kernel named
+fake_double doubles a float64 vector, so results can be followed end to end.
+"""
+import os
+import shutil
+import subprocess
+import textwrap
+
+import pytest
+
+from conftest import AS_NUMBA, TESTS_DIR, run_python_file
+
+pytestmark = pytest.mark.skipif(AS_NUMBA or not shutil.which("cc"),
+                                reason="ruchey's driver layer, tested with a C compiler")
+
+PRELUDE = """
+import ctypes, os, struct
+import numpy
+from ruchey import cuda
+
+DRIVER = os.environ["RUCHEY_CUDA_DRIVER"]
+fake = ctypes.CDLL(DRIVER) if os.path.exists(DRIVER) else None
+
+
+def launch(i):
+    name = ctypes.create_string_buffer(128)
+    grid, block = (ctypes.c_uint * 3)(), (ctypes.c_uint * 3)()
+    shared, stream = ctypes.c_uint(), ctypes.c_uint64()
+    assert fake.fake_launch_info(i, name, 128, grid, block, ctypes.byref(shared),
+                                 ctypes.byref(stream)) == 0
+    sizes, raw = (ctypes.c_int * 128)(), (ctypes.c_ubyte * 1024)()
+    n = fake.fake_launch_params(i, sizes, raw)
+    params, off = [], 0
+    for size in sizes[:n]:
+        params.append(bytes(raw[off:off + size]))
+        off += size
+    return dict(name=name.value.decode(), grid=tuple(grid), block=tuple(block),
+                shared=shared.value, stream=stream.value, params=params)
+
+
+def u64(b):
+    return struct.unpack("<Q", b)[0]
+
+
+def i64(b):
+    return struct.unpack("<q", b)[0]
+
+
+def address(d):
+    return d.device_ctypes_pointer.value
+
+
+@cuda.jit
+def fake_double(a):
+    i = cuda.grid(1)
+    if i < a.size:
+        a[i] *= 2
+"""
+
+
+@pytest.fixture(scope="module")
+def fake_driver(tmp_path_factory):
+    out = str(tmp_path_factory.mktemp("fakecuda") / "fakecuda.so")
+    subprocess.run(["cc", "-std=c11", "-O1", "-shared", "-fPIC",
+                    os.path.join(TESTS_DIR, "c", "fakecuda.c"), "-o", out], check=True)
+    return out
+
+
+@pytest.fixture
+def on_fake(fake_driver, tmp_path, monkeypatch):
+    """Runs code (after PRELUDE) with the fake driver; returns its output."""
+    def run(code, **env):
+        monkeypatch.setenv("RUCHEY_CUDA_DRIVER", fake_driver)
+        monkeypatch.delenv("RUCHEY_CUDA_BACKEND", raising=False)
+        for key, value in env.items():
+            monkeypatch.setenv(key, value)
+        r = run_python_file(PRELUDE + textwrap.dedent(code), tmp_path)
+        assert r.returncode == 0, r.stdout + r.stderr
+        return r.stdout
+    return run
+
+
+# ---------------------------------------------------------------- devices
+
+def test_detect_and_current_device_describe_the_gpu(on_fake):
+    out = on_fake("""
+        assert cuda.is_available() and cuda.detect() is True
+        dev = cuda.get_current_device()
+        assert dev.name == "ruchey fake GPU" and dev.id == 0
+        assert dev.compute_capability == (9, 0)
+        assert dev.MULTIPROCESSOR_COUNT == 132 and dev.total_memory == 80 << 30
+        assert dev.MAX_THREADS_PER_BLOCK == 1024 and dev.WARP_SIZE == 32
+        assert cuda.list_devices()[0] is dev and cuda.select_device(0) is dev
+        ptx, _ = cuda.compile_ptx_for_current_device(fake_double.py_func, "void(float64[::1])")
+        assert ".target sm_90" in ptx
+    """)
+    assert "Found 1 CUDA devices" in out and "'ruchey fake GPU'" in out
+    assert "Compute Capability: 9.0" in out and "Multiprocessors: 132" in out
+    assert "80.0 GiB" in out and "Kernels run on the GPU: device 0, ruchey fake GPU" in out
+
+
+def test_sysinfo_lists_the_gpu(on_fake, tmp_path):
+    on_fake("""
+        from ruchey.__main__ import system_report
+        report = system_report()
+        assert "CUDA devices : 1 found" in report, report
+        assert "kernels run on the GPU" in report, report
+    """)
+
+
+# ---------------------------------------------------------------- argument packing
+
+def test_arrays_are_passed_as_pointer_shape_and_strides_in_bytes(on_fake):
+    on_fake("""
+        @cuda.jit
+        def three(c, f, s):
+            pass
+
+        c = cuda.to_device(numpy.zeros((3, 5)))
+        f = cuda.to_device(numpy.asfortranarray(numpy.zeros((4, 6), dtype=numpy.float32)))
+        base = cuda.to_device(numpy.arange(20, dtype=numpy.int32))
+        s = base[3::4]
+        three[1, 1](c, f, s)
+        p = launch(0)["params"]
+        assert [len(b) for b in p] == [8] * 13
+        assert u64(p[0]) == address(c) and [i64(b) for b in p[1:5]] == [3, 5, 40, 8]
+        assert u64(p[5]) == address(f) and [i64(b) for b in p[6:10]] == [4, 6, 4, 16]
+        assert u64(p[10]) == address(base) + 12 and [i64(b) for b in p[11:13]] == [5, 16]
+        assert address(s) == address(base) + 12
+    """)
+
+
+def test_scalars_are_passed_at_their_types_size(on_fake):
+    on_fake("""
+        @cuda.jit
+        def scalars(out, b, i8, i16, i32, i64, u8, u16, u32, u64, f32, f64):
+            pass
+
+        out = cuda.device_array(1)
+        values = (True, numpy.int8(-3), numpy.int16(-300), numpy.int32(-70000), -2**40,
+                  numpy.uint8(250), numpy.uint16(65000), numpy.uint32(4000000000),
+                  numpy.uint64(2**63 + 5), numpy.float32(1.5), 2.25)
+        scalars[1, 1](out, *values)
+        p = launch(0)["params"]
+        assert [len(b) for b in p] == [8, 8, 8, 1, 1, 2, 4, 8, 1, 2, 4, 8, 4, 8]
+        got = [struct.unpack("<" + f, b)[0] for f, b in zip("?bhiqBHIQfd", p[3:])]
+        assert got == [True, -3, -300, -70000, -2**40, 250, 65000, 4000000000, 2**63 + 5, 1.5, 2.25]
+    """)
+
+
+def test_launch_configuration_reaches_the_driver(on_fake):
+    on_fake("""
+        d = cuda.to_device(numpy.ones(8))
+        s = cuda.stream()
+        fake_double[(3, 2), (4, 5, 6), s, 256](d)
+        fake_double[7, 32](d)
+        first, second = launch(0), launch(1)
+        assert first["name"] == "fake_double"
+        assert first["grid"] == (3, 2, 1) and first["block"] == (4, 5, 6)
+        assert first["shared"] == 256 and first["stream"] == s.handle != 0
+        assert second["grid"] == (7, 1, 1) and second["stream"] == 0 and second["shared"] == 0
+        assert d.copy_to_host().tolist() == [4.0] * 8
+    """)
+
+
+def test_a_kernel_is_loaded_once_per_signature(on_fake):
+    on_fake("""
+        d = cuda.to_device(numpy.ones(8))
+        for _ in range(3):
+            fake_double[1, 8](d)
+        assert fake.fake_live_modules() == 1 and fake.fake_launches() == 3
+        fake_double[1, 8](cuda.to_device(numpy.ones(8, dtype=numpy.float32)))
+        assert fake.fake_live_modules() == 2
+        assert len(fake_double.signatures) == 2
+    """)
+
+
+def test_kernels_calling_device_functions_load_on_the_gpu(on_fake):
+    on_fake("""
+        @cuda.jit(device=True)
+        def twice(v):
+            return v * 2
+
+        @cuda.jit
+        def apply(a):
+            i = cuda.grid(1)
+            if i < a.size:
+                a[i] = twice(a[i])
+
+        apply[1, 8](cuda.device_array(8))
+        assert launch(0)["name"] == "apply"
+    """)
+
+
+# ---------------------------------------------------------------- memory
+
+def test_host_arrays_are_copied_in_and_back(on_fake):
+    on_fake("""
+        x = numpy.arange(10.0)
+        fake_double[1, 32](x)
+        assert x.tolist() == [2.0 * i for i in range(10)]
+        y = numpy.arange(12.0)
+        fake_double[1, 32](y[::3])  # a strided host view goes through a contiguous copy
+        assert y.tolist() == [2.0 * i if i % 3 == 0 else i for i in range(12)]
+        assert i64(launch(1)["params"][2]) == 8
+        assert fake.fake_live_allocations() == 0
+    """)
+
+
+def test_device_arrays_round_trip_and_free_their_memory(on_fake):
+    on_fake("""
+        import gc
+        host = numpy.arange(24.0).reshape(2, 3, 4)
+        d = cuda.to_device(host)
+        f = cuda.to_device(numpy.asfortranarray(host[0]))
+        assert fake.fake_live_allocations() == 2
+        assert (d.copy_to_host() == host).all() and (f.copy_to_host() == host[0]).all()
+        assert f.copy_to_host().flags.f_contiguous
+        assert (d[1, :, 1:3].copy_to_host() == host[1, :, 1:3]).all()
+        assert d[1, 2, 3] == 23.0 and d.T.copy_to_host().shape == (4, 3, 2)
+        d[0, 1] = -1.0
+        d[1, :, ::2] = numpy.zeros((3, 2))
+        expected = host.copy()
+        expected[0, 1] = -1.0
+        expected[1, :, ::2] = 0
+        assert (d.copy_to_host() == expected).all()
+        assert (numpy.asarray(d.reshape(6, 4)) == expected.reshape(6, 4)).all()
+        try:
+            d[:, 1].reshape(8)
+        except NotImplementedError:
+            pass
+        else:
+            raise AssertionError("reshaping a strided device view needs a copy")
+        view = d[1]
+        del d
+        gc.collect()
+        assert fake.fake_live_allocations() == 2  # the view keeps the memory
+        assert (view.copy_to_host() == expected[1]).all()
+        del view, f
+        gc.collect()
+        assert fake.fake_live_allocations() == 0
+        e = cuda.device_array((0, 3))
+        assert e.copy_to_host().shape == (0, 3)
+        c = cuda.device_array_like(numpy.zeros((2, 2), order="F"))
+        assert c.is_f_contiguous()
+        c.copy_to_device(numpy.ones((2, 2)))
+        d2 = cuda.to_device(numpy.zeros((2, 2)))
+        d2.copy_to_device(c)
+        assert d2.copy_to_host().tolist() == [[1.0, 1.0], [1.0, 1.0]]
+    """)
+
+
+# ---------------------------------------------------------------- streams and events
+
+def test_streams_and_events_are_the_drivers(on_fake):
+    on_fake("""
+        import gc
+        s = cuda.stream()
+        start, end = cuda.event(), cuda.event()
+        start.record(s)
+        fake_double[1, 8, s](cuda.to_device(numpy.ones(8), stream=s))
+        end.record(s)
+        end.synchronize()
+        s.synchronize()
+        assert end.query() is True and cuda.event_elapsed_time(start, end) >= 0.0
+        end.wait(s)
+        assert fake.fake_live_streams() == 1 and fake.fake_live_events() == 2
+        quiet = cuda.event(timing=False)
+        quiet.record()
+        try:
+            cuda.event_elapsed_time(start, quiet)
+        except RuntimeError:
+            pass
+        else:
+            raise AssertionError("an event without timing has no elapsed time")
+        cuda.synchronize()
+        del s, start, end, quiet
+        gc.collect()
+        assert fake.fake_live_streams() == 0 and fake.fake_live_events() == 0
+    """)
+
+
+# ---------------------------------------------------------------- errors and the backend choice
+
+def test_the_jit_log_of_a_failed_module_load_is_in_the_error(on_fake):
+    on_fake("""
+        fake.fake_fail_module_loads(b"ptxas fatal : Unresolved extern function 'nope'")
+        try:
+            fake_double[1, 8](numpy.ones(8))
+        except cuda.CudaError as exc:
+            msg = str(exc)
+        else:
+            raise AssertionError("the module load should fail")
+        assert "kernel 'fake_double'" in msg and "CUDA_ERROR_INVALID_PTX" in msg, msg
+        assert "Unresolved extern function 'nope'" in msg, msg
+        fake.fake_fail_module_loads(None)
+        x = numpy.ones(8)
+        fake_double[1, 8](x)  # a later launch compiles and loads again
+        assert x.tolist() == [2.0] * 8
+    """)
+
+
+def test_without_a_driver_kernels_run_on_the_cpu(on_fake):
+    on_fake("""
+        assert not cuda.is_available() and cuda.list_devices() == []
+        x = numpy.arange(4.0)
+        fake_double[1, 8](x)
+        assert x.tolist() == [0.0, 2.0, 4.0, 6.0]
+        assert not cuda.to_device(x).on_gpu
+        os.environ["RUCHEY_CUDA_BACKEND"] = "gpu"
+        try:
+            fake_double[1, 8](x)
+        except cuda.CudaSupportError as exc:
+            assert "cannot be loaded" in str(exc), exc
+        else:
+            raise AssertionError("RUCHEY_CUDA_BACKEND=gpu without a driver must raise")
+    """, RUCHEY_CUDA_DRIVER="/nonexistent/libcuda.so.1")
+
+
+def test_a_driver_without_a_device_means_the_cpu_backend(on_fake):
+    on_fake("""
+        assert not cuda.is_available()
+        x = numpy.arange(4.0)
+        fake_double[1, 8](x)
+        assert x.tolist() == [0.0, 2.0, 4.0, 6.0] and fake.fake_launches() == 0
+        os.environ["RUCHEY_CUDA_BACKEND"] = "gpu"
+        try:
+            cuda.to_device(x)
+        except cuda.CudaSupportError as exc:
+            assert "did not start" in str(exc), exc
+        else:
+            raise AssertionError("RUCHEY_CUDA_BACKEND=gpu without a device must raise")
+    """, FAKECUDA_NO_DEVICE="1")
+
+
+def test_backend_cpu_keeps_kernels_off_the_gpu(on_fake):
+    on_fake("""
+        x = numpy.arange(4.0)
+        fake_double[1, 8](x)
+        d = cuda.to_device(x)
+        assert not d.on_gpu and cuda.get_current_device().name.startswith("ruchey CPU backend")
+        assert x.tolist() == [0.0, 2.0, 4.0, 6.0] and fake.fake_launches() == 0
+    """, RUCHEY_CUDA_BACKEND="cpu")
+
+
+def test_arrays_follow_a_launch_to_the_other_backend(on_fake):
+    on_fake("""
+        d = cuda.to_device(numpy.arange(4.0))
+        assert d.on_gpu
+        os.environ["RUCHEY_CUDA_BACKEND"] = "cpu"
+        fake_double[1, 8](d)  # runs on the CPU backend: copied out of the GPU and back
+        assert fake.fake_launches() == 0 and d.copy_to_host().tolist() == [0.0, 2.0, 4.0, 6.0]
+        c = cuda.to_device(numpy.arange(4.0))
+        del os.environ["RUCHEY_CUDA_BACKEND"]
+        fake_double[1, 8](c)  # made on the CPU backend, launched on the GPU
+        assert fake.fake_launches() == 1 and c.copy_to_host().tolist() == [0.0, 2.0, 4.0, 6.0]
+    """)
+
+
+def test_debug_kernels_run_on_the_cpu_backend(on_fake):
+    on_fake("""
+        @cuda.jit(debug=True)
+        def oob(a):
+            a[cuda.grid(1)] = 1.0
+
+        try:
+            oob[1, 8](cuda.to_device(numpy.zeros(4)))
+        except IndexError as exc:
+            assert "thread" in str(exc) and "block" in str(exc), exc
+        else:
+            raise AssertionError("debug=True reports the index error")
+        assert fake.fake_launches() == 0
+    """)
+
+
+# ---------------------------------------------------------------- bench/gpu_check.sh's comparison
+
+COMPARED = """
+import numpy
+from ruchey import cuda
+
+
+@cuda.jit
+def fake_double(a):  # the fake driver runs this one
+    i = cuda.grid(1)
+    if i < a.size:
+        a[i] *= 2
+
+
+@cuda.jit
+def add_one(a):  # and not this one
+    i = cuda.grid(1)
+    if i < a.size:
+        a[i] += 1
+
+
+def test_agrees():
+    fake_double[1, 32](numpy.arange(10.0))
+
+
+def test_disagrees():
+    add_one[1, 32](cuda.to_device(numpy.arange(10.0)))
+"""
+
+
+def test_compare_mode_runs_each_gpu_launch_on_the_cpu_backend_too(fake_driver, tmp_path):
+    import sys
+    (tmp_path / "test_compared.py").write_text(COMPARED)
+    env = dict(os.environ, RUCHEY_CUDA_DRIVER=fake_driver, RUCHEY_CUDA_COMPARE="1",
+               PYTHONPATH=os.pathsep.join([TESTS_DIR] + [p for p in sys.path if p]))
+    env.pop("RUCHEY_CUDA_BACKEND", None)
+    r = subprocess.run([sys.executable, "-m", "pytest", "-p", "conftest", "-q", "-p",
+                        "no:cacheprovider", str(tmp_path / "test_compared.py")],
+                       capture_output=True, text=True, env=env, cwd=str(tmp_path), timeout=300)
+    assert "1 failed, 1 passed" in r.stdout, r.stdout + r.stderr
+    assert "add_one: argument 0 on the GPU vs the CPU backend" in r.stdout, r.stdout
