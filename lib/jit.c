@@ -75,18 +75,28 @@ static void add_symbol(const char *name, void *addr, void *ctx) {
   b->n++;
 }
 
-/* sin, exp and the like vectorise only when LLVM may call glibc's vector
+/* LLVM's options, set once before the first compile.
+ *
+ * An int converted to float (vcvtsi2sd) merges into a register it leaves
+ * undefined; LLVM adds a dependency-breaking xor only if it saw that
+ * register written nearby, and it does not count a call's clobbers. After
+ * a call to sin in a loop, the next conversion then waited for the
+ * register sin wrote last: calls that could overlap ran one after another
+ * (2.5x slower than C). Any clearance is now too short: always the xor.
+ *
+ * sin, exp and the like vectorise only when LLVM may call glibc's vector
  * math library (libmvec): tell LLVM, and load it so the JIT finds it. */
-static void use_vector_math(void) {
+static void set_llvm_options(void) {
+  const char *argv[3] = {"ruchey", "-undef-reg-clearance=1000000000"};
+  int argc = 2;
 #if defined(__x86_64__)
-  if (!dlopen("libmvec.so.1", RTLD_NOW | RTLD_GLOBAL)) return;
-  const char *argv[] = {"ruchey", "-vector-library=LIBMVEC-X86"};
-  LLVMParseCommandLineOptions(2, argv, NULL);
+  if (dlopen("libmvec.so.1", RTLD_NOW | RTLD_GLOBAL)) argv[argc++] = "-vector-library=LIBMVEC-X86";
 #endif
+  LLVMParseCommandLineOptions(argc, argv, NULL);
 }
 
 static void jit_start(void) {
-  use_vector_math();
+  set_llvm_options();
   LLVMInitializeNativeTarget();
   LLVMInitializeNativeAsmPrinter();
   pthread_key_create(&tm_key, dispose_tm);
