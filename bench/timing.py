@@ -29,7 +29,10 @@ def round_robin(calls, budget_s, min_rounds, max_rounds, min_sample_s=0.002,
     Each callable is called once as a warm-up and once to estimate its time;
     a sample is `number` back-to-back calls (enough to last min_sample_s),
     and the samples of all callables are taken in alternating rounds, so a
-    noisy neighbour slows them all alike instead of one.  The number of
+    noisy neighbour slows them all alike instead of one.  Each round starts
+    one callable later than the last, so each follows every other equally
+    often: an OpenMP pool still spinning after its loop (C's, Numba's) takes
+    a core from whichever callable comes next.  The number of
     rounds fits `budget_s`, within [min_rounds, max_rounds].
     With warmup=False (slow pure Python) there are exactly min_rounds
     samples of one call each, and no extra calls.
@@ -51,9 +54,10 @@ def round_robin(calls, budget_s, min_rounds, max_rounds, min_sample_s=0.002,
     gc_was_enabled = gc.isenabled()
     gc.disable()
     try:
-        for _ in range(rounds):
-            for label, fn in calls.items():
-                n = number[label]
+        labels = list(calls)
+        for r in range(rounds):
+            for label in labels[r % len(labels):] + labels[:r % len(labels)]:
+                fn, n = calls[label], number[label]
                 start = time.perf_counter()
                 for _ in range(n):
                     fn()
