@@ -84,11 +84,16 @@ static void add_symbol(const char *name, void *addr, void *ctx) {
  * register sin wrote last: calls that could overlap ran one after another
  * (2.5x slower than C). Any clearance is now too short: always the xor.
  *
+ * A float reduction (s += f(x[i])) may not be reassociated, which kept such
+ * loops scalar. Ordered reductions vectorise them anyway: the f(x[i]) of
+ * several iterations are computed at once and added to s one by one, in
+ * the loop's order, so the sum is exactly the serial one.
+ *
  * sin, exp and the like vectorise only when LLVM may call glibc's vector
  * math library (libmvec): tell LLVM, and load it so the JIT finds it. */
 static void set_llvm_options(void) {
-  const char *argv[3] = {"ruchey", "-undef-reg-clearance=1000000000"};
-  int argc = 2;
+  const char *argv[4] = {"ruchey", "-undef-reg-clearance=1000000000", "-force-ordered-reductions"};
+  int argc = 3;
 #if defined(__x86_64__)
   if (dlopen("libmvec.so.1", RTLD_NOW | RTLD_GLOBAL)) argv[argc++] = "-vector-library=LIBMVEC-X86";
 #endif

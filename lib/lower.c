@@ -64,6 +64,7 @@ typedef struct Lower {
   LLVMValueRef *mem_base;     /* ... and their storage */
   int nmem;
   int nregions;              /* parallel regions outlined so far */
+  LLVMValueRef deferred;     /* i1 alloca: checks set it instead of raising (lo_range_loop) */
 } Lower;
 
 static LLVMValueRef lo_expr(Lower *l, Node *n);
@@ -219,8 +220,13 @@ static void raise_status(Lower *l, RtStatus status, const char *msg) {
   LLVMBuildBr(l->b, l->exit_bb);
 }
 
-/* if (cond) raise status; execution continues in a fresh block. */
+/* if (cond) raise status; execution continues in a fresh block. In a loop
+ * run with its errors deferred, cond is only noted. */
 static void raise_if(Lower *l, LLVMValueRef cond, RtStatus status, const char *msg) {
+  if (l->deferred) {
+    LLVMBuildStore(l->b, LLVMBuildOr(l->b, LLVMBuildLoad2(l->b, l->i1, l->deferred, ""), cond, ""), l->deferred);
+    return;
+  }
   LLVMBasicBlockRef fail = new_block(l, "raise"), ok = new_block(l, "ok");
   LLVMValueRef expect = LLVMConstInt(l->i1, 0, 0);
   LLVMTypeRef ov[1] = {l->i1};
@@ -1125,7 +1131,8 @@ static LLVMValueRef lo_python_int(Lower *l, Node *arg) {
   LLVMBuildCondBr(l->b, fcmp(l, LLVMRealUGE, call_intrinsic1(l, "llvm.fabs", t, x), fconst(l, t, INFINITY)), bad, wrap);
   position(l, bad);
   raise_if(l, fcmp(l, LLVMRealUNO, x, x), RT_ERR_VALUE, "cannot convert float NaN to integer");
-  raise_status(l, RT_ERR_OVERFLOW, "cannot convert float infinity to integer");
+  raise_if(l, LLVMConstInt(l->i1, 1, 0), RT_ERR_OVERFLOW, "cannot convert float infinity to integer");
+  LLVMBuildBr(l->b, wrap);
   position(l, wrap);
   LLVMValueRef wrapped = wrap_big_float(l, x);
   LLVMBuildBr(l->b, done);
@@ -1771,6 +1778,159 @@ static void no_vectorize(Lower *l, LLVMValueRef latch) {
   LLVMSetMetadata(latch, LLVMGetMDKindIDInContext(l->c, "llvm.loop", 9), LLVMMetadataAsValue(l->c, loop));
 }
 
+/* ---------------------------------------------------------------- loops with deferred errors */
+
+/* A loop whose body can raise (math domain errors, int() of NaN) has an
+ * exit to the error on every iteration, and LLVM vectorises no loop with
+ * two exits. When the body changes nothing but scalar variables, it may
+ * first run with its checks only noted (Lower.deferred): one exit, so it
+ * vectorises. If a check failed, the variables get back their values from
+ * before the loop and it runs again with its checks, raising where Python
+ * would. Loops that write arrays, allocate, call compiled functions or
+ * could trap when a check is skipped (integer division, bounds checks)
+ * are left as they are. */
+static bool deferrable_expr(const Node *n);
+
+static bool deferrable_list(const NodeList *list) {
+  for (int i = 0; i < list->len; i++)
+    if (!deferrable_expr(list->items[i])) return false;
+  return true;
+}
+
+/* a / b, a // b, a % b on integers divide in hardware, which traps on zero */
+static bool integer_division(int op, const Type *a, const Type *b) {
+  return (op == OP_DIV || op == OP_FLOORDIV || op == OP_MOD) && !ty_is_float(a) && !ty_is_float(b);
+}
+
+static bool deferrable_expr(const Node *n) {
+  switch (n->kind) {
+  case N_INT: case N_FLOAT: case N_BOOL: case N_VAR: case N_MODULE: case N_DTYPE: return true;
+  case N_BINOP:
+    return !integer_division(n->op, n->lhs->ty, n->rhs->ty) && deferrable_expr(n->lhs) && deferrable_expr(n->rhs);
+  case N_UNARY: return deferrable_expr(n->lhs);
+  case N_COMPARE: case N_BOOLOP: case N_TUPLE: return deferrable_list(&n->list);
+  case N_IFEXP: return deferrable_expr(n->cond) && deferrable_expr(n->lhs) && deferrable_expr(n->rhs);
+  case N_INDEX: return ty_is_scalar(n->ty) && n->lhs->kind == N_VAR && deferrable_expr(n->rhs);
+  case N_ATTR: return (ty_is_scalar(n->ty) || n->ty->kind == TY_TUPLE) && deferrable_expr(n->lhs);
+  case N_CALL:
+    if (!ty_is_scalar(n->ty) || n->kw.len) return false;
+    switch (n->op) {
+    case BI_ABS: case BI_MIN: case BI_MAX: case BI_INT: case BI_FLOAT: case BI_BOOL: case BI_LEN:
+    case BI_CAST: case BI_THREAD_ID: case BI_NUM_THREADS:
+      return deferrable_list(&n->list);
+    case BI_ROUND: return n->list.len == 1 && deferrable_list(&n->list);
+    default: return n->op >= BI_MATH && deferrable_list(&n->list);
+    }
+  default: return false;
+  }
+}
+
+static bool deferrable_target(Lower *l, const Node *t) {
+  if (t->kind == N_TUPLE) {
+    for (int i = 0; i < t->list.len; i++)
+      if (!deferrable_target(l, t->list.items[i])) return false;
+    return true;
+  }
+  return t->kind == N_VAR && ty_is_scalar(l->f->var_types[t->var]);
+}
+
+static bool deferrable_body(Lower *l, const NodeList *body) {
+  for (int i = 0; i < body->len; i++) {
+    const Node *n = body->items[i];
+    switch (n->kind) {
+    case N_ASSIGN:
+      if (!deferrable_target(l, n->lhs) || !deferrable_expr(n->rhs)) return false;
+      break;
+    case N_AUGASSIGN:
+      if (!deferrable_target(l, n->lhs) || integer_division(n->op, n->lhs->ty, n->rhs->ty) ||
+          !deferrable_expr(n->rhs))
+        return false;
+      break;
+    case N_IF:
+      if (!deferrable_expr(n->cond) || !deferrable_body(l, &n->body) || !deferrable_body(l, &n->orelse))
+        return false;
+      break;
+    case N_CONTINUE: case N_PASS: break;
+    default: return false;
+    }
+  }
+  return true;
+}
+
+/* The variables the loop assigns (all scalars, by deferrable_body). */
+static void note_assigned(const Node *t, bool *out) {
+  if (t->kind == N_VAR) out[t->var] = true;
+  else if (t->kind == N_TUPLE)
+    for (int i = 0; i < t->list.len; i++) note_assigned(t->list.items[i], out);
+}
+
+static void assigned_in(const NodeList *body, bool *out) {
+  for (int i = 0; i < body->len; i++) {
+    const Node *n = body->items[i];
+    if (n->kind == N_ASSIGN || n->kind == N_AUGASSIGN) note_assigned(n->lhs, out);
+    if (n->kind == N_IF) {
+      assigned_in(&n->body, out);
+      assigned_in(&n->orelse, out);
+    }
+  }
+}
+
+/* range(a, b, c) with c not a literal: see no_vectorize */
+static bool variable_step(const Node *range) {
+  return range->list.len == 3 && range->list.items[2]->kind != N_INT;
+}
+
+/* for var in range: the iterations k0 <= k < k1, var = start + k * step;
+ * on to `exhausted` when they are done, to `brk` on break. */
+static void lo_counted_loop(Lower *l, Node *n, LLVMValueRef start, LLVMValueRef step, LLVMValueRef k0,
+                            LLVMValueRef k1, LLVMBasicBlockRef exhausted, LLVMBasicBlockRef brk) {
+  LLVMValueRef counter = entry_alloca(l, l->i64, "counter");
+  LLVMBuildStore(l->b, k0, counter);
+  LLVMBasicBlockRef head = new_block(l, "for"), body = new_block(l, "for.body"), latch = new_block(l, "for.next");
+  LLVMBuildBr(l->b, head);
+  position(l, head);
+  LLVMValueRef k = LLVMBuildLoad2(l->b, l->i64, counter, "k");
+  LLVMBuildCondBr(l->b, LLVMBuildICmp(l->b, LLVMIntSLT, k, k1, ""), body, exhausted);
+  position(l, body);
+  LLVMBuildStore(l->b, LLVMBuildAdd(l->b, start, LLVMBuildMul(l->b, k, step, ""), ""), l->slots[n->lhs->var]);
+  mark_assigned(l, n->lhs->var);
+  lo_loop_body(l, n, brk, latch);
+  position(l, latch);
+  LLVMValueRef next = LLVMBuildAdd(l->b, LLVMBuildLoad2(l->b, l->i64, counter, ""), const_i64(l, 1), "");
+  LLVMBuildStore(l->b, next, counter);
+  LLVMValueRef back = LLVMBuildBr(l->b, head);
+  if (variable_step(n->cond)) no_vectorize(l, back);
+}
+
+/* lo_counted_loop, first with errors deferred where the body allows it. */
+static void lo_range_loop(Lower *l, Node *n, LLVMValueRef start, LLVMValueRef step, LLVMValueRef k0,
+                          LLVMValueRef k1, LLVMBasicBlockRef exhausted, LLVMBasicBlockRef brk) {
+  if (l->deferred || l->opts->boundscheck || l->opts->kernel || l->opts->device || l->gpu ||
+      !deferrable_body(l, &n->body)) {
+    lo_counted_loop(l, n, start, step, k0, k1, exhausted, brk);
+    return;
+  }
+  int nv = l->f->nvars;
+  bool *vars = arena_alloc(l->f->arena, (size_t)nv);
+  LLVMValueRef *saved = arena_alloc(l->f->arena, sizeof(LLVMValueRef) * (size_t)nv);
+  assigned_in(&n->body, vars);
+  vars[n->lhs->var] = true;
+  for (int v = 0; v < nv; v++)
+    if (vars[v]) saved[v] = LLVMBuildLoad2(l->b, lo_type(l, l->f->var_types[v]), l->slots[v], "");
+  l->deferred = entry_alloca(l, l->i1, "deferred");
+  LLVMBuildStore(l->b, LLVMConstInt(l->i1, 0, 0), l->deferred);
+  LLVMBasicBlockRef checked = new_block(l, "for.checked"), again = new_block(l, "for.again");
+  lo_counted_loop(l, n, start, step, k0, k1, checked, brk);
+  position(l, checked);
+  LLVMValueRef failed = LLVMBuildLoad2(l->b, l->i1, l->deferred, "");
+  l->deferred = NULL;
+  LLVMBuildCondBr(l->b, failed, again, exhausted);
+  position(l, again);
+  for (int v = 0; v < nv; v++)
+    if (vars[v]) LLVMBuildStore(l->b, saved[v], l->slots[v]);
+  lo_counted_loop(l, n, start, step, k0, k1, exhausted, brk);
+}
+
 static void lo_for(Lower *l, Node *n) {
   if (n->cond->op == BI_PRANGE && l->opts->parallel) {
     ParPlan plan = {0};
@@ -1784,25 +1944,8 @@ static void lo_for(Lower *l, Node *n) {
   }
   LLVMValueRef start, step;
   LLVMValueRef trips = lo_range(l, n->cond, &start, &step);
-  LLVMValueRef counter = entry_alloca(l, l->i64, "counter");
-  LLVMBuildStore(l->b, const_i64(l, 0), counter);
-  LLVMBasicBlockRef head = new_block(l, "for"), body = new_block(l, "for.body"),
-                    latch = new_block(l, "for.next"), other = new_block(l, "for.else"),
-                    done = new_block(l, "for.end");
-  LLVMBuildBr(l->b, head);
-  position(l, head);
-  LLVMValueRef k = LLVMBuildLoad2(l->b, l->i64, counter, "k");
-  LLVMBuildCondBr(l->b, LLVMBuildICmp(l->b, LLVMIntULT, k, trips, ""), body, other);
-  position(l, body);
-  LLVMBuildStore(l->b, LLVMBuildAdd(l->b, start, LLVMBuildMul(l->b, k, step, ""), ""),
-                 l->slots[n->lhs->var]);
-  mark_assigned(l, n->lhs->var);
-  lo_loop_body(l, n, done, latch);
-  position(l, latch);
-  LLVMValueRef next = LLVMBuildAdd(l->b, LLVMBuildLoad2(l->b, l->i64, counter, ""), const_i64(l, 1), "");
-  LLVMBuildStore(l->b, next, counter);
-  LLVMValueRef back = LLVMBuildBr(l->b, head);
-  if (!LLVMIsAConstant(step)) no_vectorize(l, back);
+  LLVMBasicBlockRef other = new_block(l, "for.else"), done = new_block(l, "for.end");
+  lo_range_loop(l, n, start, step, const_i64(l, 0), trips, other, done);
   position(l, other);
   lo_block(l, &n->orelse);
   if (!terminated(l)) LLVMBuildBr(l->b, done);
@@ -1982,20 +2125,8 @@ static LLVMValueRef lo_region_body(Lower *l, Node *n, const ParPlan *plan, LLVMT
   }
   LLVMValueRef start = LLVMBuildLoad2(l->b, l->i64, LLVMBuildStructGEP2(l->b, ctxty, ctx, CTX_START, ""), "");
   LLVMValueRef step = LLVMBuildLoad2(l->b, l->i64, LLVMBuildStructGEP2(l->b, ctxty, ctx, CTX_STEP, ""), "");
-  LLVMValueRef counter = entry_alloca(l, l->i64, "k");
-  LLVMBuildStore(l->b, LLVMGetParam(l->fn, 1), counter);
-  LLVMBasicBlockRef head = new_block(l, "chunk"), body = new_block(l, "chunk.body"),
-                    latch = new_block(l, "chunk.next"), done = new_block(l, "chunk.end");
-  LLVMBuildBr(l->b, head);
-  position(l, head);
-  LLVMValueRef k = LLVMBuildLoad2(l->b, l->i64, counter, "");
-  LLVMBuildCondBr(l->b, LLVMBuildICmp(l->b, LLVMIntSLT, k, LLVMGetParam(l->fn, 2), ""), body, done);
-  position(l, body);
-  LLVMBuildStore(l->b, LLVMBuildAdd(l->b, start, LLVMBuildMul(l->b, k, step, ""), ""), l->slots[n->lhs->var]);
-  lo_loop_body(l, n, done, latch);
-  position(l, latch);
-  LLVMBuildStore(l->b, LLVMBuildAdd(l->b, LLVMBuildLoad2(l->b, l->i64, counter, ""), const_i64(l, 1), ""), counter);
-  LLVMBuildBr(l->b, head);
+  LLVMBasicBlockRef done = new_block(l, "chunk.end");
+  lo_range_loop(l, n, start, step, LLVMGetParam(l->fn, 1), LLVMGetParam(l->fn, 2), done, done);
   position(l, done);
   LLVMValueRef parts = LLVMBuildLoad2(l->b, l->ptr, LLVMBuildStructGEP2(l->b, ctxty, ctx, CTX_PARTIALS, ""), "");
   LLVMValueRef mine = LLVMBuildGEP2(l->b, partty, parts, (LLVMValueRef[]){LLVMGetParam(l->fn, 3)}, 1, "");
