@@ -1,0 +1,185 @@
+"""Loops that only compute scalars run first with their error checks noted
+instead of raised (so that LLVM can vectorise them), and again with the
+checks when one failed. Whatever the path, the result, the variables after
+the loop and the exception raised must be Python's: each function is run
+compiled and as its py_func on generated inputs, with the bad value at
+every kind of position."""
+import math
+import platform
+
+import numpy as np
+import pytest
+
+import ruchey
+from conftest import AS_NUMBA, assert_same, make_rng, numba_deviation
+
+raises_like_python = numba_deviation("math domain errors and int() of NaN do not raise")
+
+# libmvec's vector sin/exp/log are within a few ulp of libm's
+REL = 1e-12
+
+
+@ruchey.njit
+def sqrt_sin_sum(x):
+    s = 0.0
+    for i in range(len(x)):
+        s += math.sqrt(x[i]) * math.sin(x[i])
+    return s
+
+
+@ruchey.njit
+def log_sum_and_last(x):
+    s = 0.0
+    last = -1.0
+    for i in range(x.shape[0]):
+        v = math.log(x[i])
+        s += v
+        last = v
+    return s, last, i
+
+
+@ruchey.njit
+def int_bins(x, scale):
+    total = 0
+    for i in range(len(x)):
+        total += int(x[i] * scale)
+    return total
+
+
+@ruchey.njit
+def branchy(x, cut):
+    pos = 0.0
+    neg = 0.0
+    count = 0
+    for i in range(len(x)):
+        v = x[i]
+        if v > cut:
+            pos += math.exp(-v)
+            count += 1
+        elif v < -cut:
+            neg += math.exp(v)
+        else:
+            continue
+        count += 1
+    return pos, neg, count
+
+
+@ruchey.njit
+def with_else(x):
+    m = 0.0
+    for i in range(len(x)):
+        m = max(m, math.acos(x[i]))
+    else:
+        m += 1.0
+    return m
+
+
+@ruchey.njit
+def int_division_stays_checked(a, d):
+    s = 0
+    for i in range(len(a)):
+        s += a[i] // d[i]
+    return s
+
+
+def arrays(n, seed):
+    rng = make_rng(seed)
+    return rng.uniform(0.1, 4.0, n)
+
+
+@pytest.mark.parametrize("n", [0, 1, 3, 8, 17, 1000, 10_007])
+def test_clean_inputs_match_python(n):
+    x = arrays(n, n)
+    assert_same(sqrt_sin_sum, x, rel=REL)
+    if n:
+        assert_same(log_sum_and_last, x, rel=REL)
+    assert_same(int_bins, x, 1000.0)
+    assert_same(branchy, x - 2.0, 0.5, rel=REL)
+    assert_same(with_else, x / 5.0, rel=REL)
+
+
+@raises_like_python
+@pytest.mark.parametrize("where", ["first", "middle", "last"])
+@pytest.mark.parametrize("n", [1, 9, 1000])
+def test_error_raised_where_python_raises_it(n, where):
+    k = {"first": 0, "middle": n // 2, "last": n - 1}[where]
+    cases = [
+        (sqrt_sin_sum, -1.0, ValueError, "math domain error"),
+        (sqrt_sin_sum, math.inf, ValueError, "math domain error"),
+        (log_sum_and_last, 0.0, ValueError, "math domain error"),
+        (with_else, 2.0, ValueError, "math domain error"),
+    ]
+    for f, bad, exc, msg in cases:
+        x = arrays(n, 7) / (5.0 if f is with_else else 1.0)
+        x[k] = bad
+        with pytest.raises(exc, match=msg):
+            f.py_func(x)
+        with pytest.raises(exc, match=msg):
+            f(x)
+
+
+@raises_like_python
+@pytest.mark.parametrize("bad, exc", [(math.nan, ValueError), (math.inf, OverflowError),
+                                      (-math.inf, OverflowError)])
+def test_int_of_nonfinite_in_a_loop(bad, exc):
+    x = arrays(100, 3)
+    x[40] = bad
+    with pytest.raises(exc):
+        int_bins.py_func(x, 10.0)
+    with pytest.raises(exc):
+        int_bins(x, 10.0)
+    x[40] = 1e30  # beyond int64: no error, the int64 sum wraps
+    exact = int_bins.py_func(x, 10.0) % 2**64
+    assert int_bins(x, 10.0) == (exact - 2**64 if exact >= 2**63 else exact)
+
+
+@raises_like_python
+def test_random_bad_values_many_times():
+    rng = make_rng(11)
+    for trial in range(200):
+        n = int(rng.integers(1, 300))
+        x = arrays(n, trial)
+        bad_at = rng.integers(0, n, size=int(rng.integers(0, 3)))
+        x[bad_at] = -1.0
+        try:
+            expected = sqrt_sin_sum.py_func(x)
+        except ValueError:
+            with pytest.raises(ValueError):
+                sqrt_sin_sum(x)
+        else:
+            assert sqrt_sin_sum(x) == pytest.approx(expected, rel=REL)
+
+
+def test_integer_division_by_zero_still_raises():
+    a = np.arange(1, 50)
+    d = np.ones(49, dtype=np.int64)
+    assert_same(int_division_stays_checked, a, d)
+    d[20] = 0
+    with pytest.raises(ZeroDivisionError):
+        int_division_stays_checked(a, d)
+
+
+@pytest.mark.skipif(AS_NUMBA or platform.machine() != "x86_64", reason="ruchey's code on x86-64")
+def test_checked_reduction_is_vectorised():
+    """The point of deferring: the loop with sqrt's and sin's checks becomes
+    vector code calling glibc's vector sin."""
+    ir = next(iter(sqrt_sin_sum.inspect_llvm().values()))
+    assert "x double> @llvm.sqrt" in ir
+    assert "_ZGV" in ir and "v_sin(" in ir
+
+
+@ruchey.njit(parallel=True)
+def par_checked(x):
+    s = 0.0
+    for i in ruchey.prange(len(x)):
+        s += math.sqrt(x[i])
+    return s
+
+
+@raises_like_python
+def test_parallel_chunks_defer_too():
+    x = arrays(100_000, 5)
+    assert par_checked(x) == pytest.approx(par_checked.py_func(x), rel=REL)
+    x[77_777] = -3.0
+    with pytest.raises(ValueError, match="math domain error"):
+        par_checked(x)
