@@ -35,6 +35,7 @@ static struct {
   LLVMOrcLLJITRef jit;
   char *cpu, *features;
   char error[512];  /* why initialisation failed, if it did */
+  void *libmvec;    /* glibc's vector math library, when it loads */
   unsigned long counter;  /* makes each specialisation's symbol unique */
 } J = {PTHREAD_ONCE_INIT};
 
@@ -95,7 +96,7 @@ static void set_llvm_options(void) {
   const char *argv[4] = {"ruchey", "-undef-reg-clearance=1000000000", "-force-ordered-reductions"};
   int argc = 3;
 #if defined(__x86_64__)
-  if (dlopen("libmvec.so.1", RTLD_NOW | RTLD_GLOBAL)) argv[argc++] = "-vector-library=LIBMVEC-X86";
+  if ((J.libmvec = dlopen("libmvec.so.1", RTLD_NOW | RTLD_GLOBAL))) argv[argc++] = "-vector-library=LIBMVEC-X86";
 #endif
   LLVMParseCommandLineOptions(argc, argv, NULL);
 }
@@ -175,6 +176,93 @@ static void set_target_attributes(LLVMModuleRef m, const CompileOptions *opts) {
   }
 }
 
+/* ---------------------------------------------------------------- vector math */
+
+/* LLVM's own list of libmvec functions stops at sin, cos, exp, log and pow
+ * in 2 and 4 lanes. glibc (2.35 on) has far more, and 8-lane AVX-512
+ * versions: each math call is told about every vector version this CPU
+ * can run and this libmvec has, so a loop calling erf or tanh vectorises
+ * too, 8 lanes wide on AVX-512. */
+static const char *const vector_math[] = {
+  "acos", "acosh", "asin", "asinh", "atan", "atanh", "cbrt", "cos", "cosh", "erf", "erfc", "exp",
+  "exp10", "exp2", "expm1", "log", "log10", "log1p", "log2", "sin", "sinh", "tan", "tanh",
+  "atan2", "hypot", "pow",  /* two arguments */
+};
+
+/* libmvec's name of a call's function: "sin" for llvm.sin.f64, sin and
+ * llvm.sin.f32 / sinf alike (the float version is the type's business). */
+static bool vector_math_base(const char *callee, bool f32, char *base, size_t n) {
+  const char *name = strncmp(callee, "llvm.", 5) ? callee : callee + 5;
+  size_t len = strcspn(name, ".");
+  if (f32 && name == callee && len && name[len - 1] == 'f') len--;  /* sinf */
+  if (len >= n) return false;
+  memcpy(base, name, len);
+  base[len] = 0;
+  for (size_t i = 0; i < sizeof vector_math / sizeof vector_math[0]; i++)
+    if (!strcmp(base, vector_math[i])) return true;
+  return false;
+}
+
+/* Declares the vector versions of one call and names them in its
+ * vector-function-abi-variant attribute; `used` collects the declarations. */
+static void add_vector_versions(LLVMModuleRef m, LLVMValueRef call, LLVMValueRef *used, unsigned *nused) {
+  LLVMValueRef callee = LLVMGetCalledValue(call);
+  LLVMTypeRef fty = LLVMGlobalGetValueType(callee);
+  LLVMTypeRef ret = LLVMGetReturnType(fty);
+  bool f32 = LLVMGetTypeKind(ret) == LLVMFloatTypeKind;
+  unsigned arity = LLVMCountParamTypes(fty);
+  char base[32];
+  if ((!f32 && LLVMGetTypeKind(ret) != LLVMDoubleTypeKind) || arity < 1 || arity > 2 ||
+      !vector_math_base(LLVMGetValueName(callee), f32, base, sizeof base))
+    return;
+  /* ISA letter, lanes for float64, the CPU feature it needs */
+  static const struct { char isa; unsigned lanes; const char *feature; } isas[] = {
+    {'b', 2, "+sse4.2"}, {'d', 4, "+avx2"}, {'e', 8, "+avx512f"},
+  };
+  char variants[1024] = "";
+  size_t len = 0;
+  for (size_t i = 0; i < sizeof isas / sizeof isas[0]; i++) {
+    if (!strstr(J.features, isas[i].feature)) continue;
+    unsigned lanes = isas[i].lanes * (f32 ? 2 : 1);
+    char vname[64];
+    snprintf(vname, sizeof vname, "_ZGV%cN%u%s_%s%s", isas[i].isa, lanes, arity == 2 ? "vv" : "v", base,
+             f32 ? "f" : "");
+    if (!dlsym(J.libmvec, vname)) continue;  /* an older libmvec */
+    LLVMValueRef vf = LLVMGetNamedFunction(m, vname);
+    if (!vf) {
+      LLVMTypeRef vty = LLVMVectorType(ret, lanes), params[2] = {vty, vty};
+      vf = LLVMAddFunction(m, vname, LLVMFunctionType(vty, params, arity, 0));
+      if (*nused < 64) used[(*nused)++] = vf;
+    }
+    len += (size_t)snprintf(variants + len, sizeof variants - len, "%s_ZGV_LLVM_N%u%s_%s(%s)", len ? "," : "",
+                            lanes, arity == 2 ? "vv" : "v", LLVMGetValueName(callee), vname);
+  }
+  if (!len) return;
+  LLVMContextRef c = LLVMGetModuleContext(m);
+  const char *key = "vector-function-abi-variant";
+  LLVMAddCallSiteAttribute(call, LLVMAttributeFunctionIndex,
+                           LLVMCreateStringAttribute(c, key, (unsigned)strlen(key), variants, (unsigned)len));
+}
+
+/* Every math call of m learns its vector versions; the declarations are
+ * kept alive (llvm.compiler.used) until the vectoriser has looked. */
+static void add_vector_math(LLVMModuleRef m) {
+  if (!J.libmvec) return;
+  LLVMValueRef used[64];
+  unsigned nused = 0;
+  for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f))
+    for (LLVMBasicBlockRef b = LLVMGetFirstBasicBlock(f); b; b = LLVMGetNextBasicBlock(b))
+      for (LLVMValueRef i = LLVMGetFirstInstruction(b); i; i = LLVMGetNextInstruction(i))
+        if (LLVMIsACallInst(i) && LLVMIsAFunction(LLVMGetCalledValue(i))) add_vector_versions(m, i, used, &nused);
+  if (!nused || LLVMGetNamedGlobal(m, "llvm.compiler.used")) return;
+  LLVMContextRef c = LLVMGetModuleContext(m);
+  LLVMTypeRef ptr = LLVMPointerTypeInContext(c, 0);
+  LLVMValueRef g = LLVMAddGlobal(m, LLVMArrayType2(ptr, nused), "llvm.compiler.used");
+  LLVMSetLinkage(g, LLVMAppendingLinkage);
+  LLVMSetSection(g, "llvm.metadata");
+  LLVMSetInitializer(g, LLVMConstArray2(ptr, used, nused));
+}
+
 static bool emit(LLVMModuleRef m, LLVMCodeGenFileType kind, LLVMMemoryBufferRef *out, Diag *d) {
   char *msg = NULL;
   if (LLVMTargetMachineEmitToMemoryBuffer(host_tm(), m, kind, &msg, out)) {
@@ -219,6 +307,7 @@ static bool generate(Func *f, const CompileOptions *opts, OutputKind out, Compil
   LLVMSetModuleDataLayout(m, layout);
   LLVMDisposeTargetData(layout);
   set_target_attributes(m, opts);
+  add_vector_math(m);
   char *msg = NULL;
   bool ok = !LLVMVerifyModule(m, LLVMReturnStatusAction, &msg) ||
             fail(d, "internal error: invalid LLVM IR: %s", msg);

@@ -78,6 +78,7 @@ static LLVMValueRef lo_grid(Lower *l, Node *n);
 static LLVMValueRef lo_cuda_array(Lower *l, Node *n);
 static LLVMValueRef lo_atomic(Lower *l, Node *n);
 static LLVMTypeRef launch_type(Lower *l);
+static void walk_body(Func *f, void (*visit)(Node *n, void *ctx), void *ctx);
 static void unbound_flags(Lower *l);
 static void lo_init(Lower *l, LLVMContextRef c);
 
@@ -926,12 +927,20 @@ static LLVMValueRef call_intrinsic2(Lower *l, const char *name, const Type *t, L
   return intrinsic(l, name, ov, 1, a, 2);
 }
 
-/* A libm function by name: sin for float64, sinf for float32. */
+/* A libm function by name: sin for float64, sinf for float32. It may set
+ * errno, which nothing reads: declared as touching no memory, so loops
+ * calling it can vectorise (jit.c's vector math) and calls can move. */
 static LLVMValueRef call_libm(Lower *l, const char *name, const Type *t, LLVMValueRef *args, unsigned n) {
   char buf[32];
   snprintf(buf, sizeof buf, "%s%s%s", l->gpu ? "__nv_" : "", name, t->kind == TY_F32 ? "f" : "");
   LLVMTypeRef ft = lo_type(l, t), params[2] = {ft, ft};
   LLVMValueRef r = call(l, buf, ft, params, args, n);
+  LLVMValueRef fn = LLVMGetCalledValue(r);
+  static const char *const attrs[] = {"nounwind", "willreturn", "nosync", "nofree", "memory"};
+  for (int i = 0; i < 5; i++) {
+    unsigned kind = LLVMGetEnumAttributeKindForName(attrs[i], strlen(attrs[i]));
+    LLVMAddAttributeAtIndex(fn, LLVMAttributeFunctionIndex, LLVMCreateEnumAttribute(l->c, kind, 0));
+  }
   return r;
 }
 
@@ -1782,18 +1791,25 @@ static void no_vectorize(Lower *l, LLVMValueRef latch) {
 
 /* A loop whose body can raise (math domain errors, int() of NaN) has an
  * exit to the error on every iteration, and LLVM vectorises no loop with
- * two exits. When the body changes nothing but scalar variables, it may
- * first run with its checks only noted (Lower.deferred): one exit, so it
- * vectorises. If a check failed, the variables get back their values from
- * before the loop and it runs again with its checks, raising where Python
- * would. Loops that write arrays, allocate, call compiled functions or
- * could trap when a check is skipped (integer division, bounds checks)
- * are left as they are. */
-static bool deferrable_expr(const Node *n);
+ * two exits. When the body changes nothing but scalar variables and arrays
+ * the function made itself, it may first run with its checks only noted
+ * (Lower.deferred): one exit, so it vectorises. If a check failed, the
+ * variables get back their values from before the loop and it runs again
+ * with its checks, raising where Python would; what the first run wrote
+ * past that point is in arrays that die with the exception. Loops that
+ * write other arrays, read the arrays they write, allocate, call compiled
+ * functions or could trap when a check is skipped (integer division,
+ * bounds checks) are left as they are. */
+typedef struct Defer {
+  Lower *l;
+  bool *written;  /* per variable: an array the loop writes */
+} Defer;
 
-static bool deferrable_list(const NodeList *list) {
+static bool deferrable_expr(const Defer *d, const Node *n);
+
+static bool deferrable_list(const Defer *d, const NodeList *list) {
   for (int i = 0; i < list->len; i++)
-    if (!deferrable_expr(list->items[i])) return false;
+    if (!deferrable_expr(d, list->items[i])) return false;
   return true;
 }
 
@@ -1802,52 +1818,58 @@ static bool integer_division(int op, const Type *a, const Type *b) {
   return (op == OP_DIV || op == OP_FLOORDIV || op == OP_MOD) && !ty_is_float(a) && !ty_is_float(b);
 }
 
-static bool deferrable_expr(const Node *n) {
+static bool deferrable_expr(const Defer *d, const Node *n) {
   switch (n->kind) {
-  case N_INT: case N_FLOAT: case N_BOOL: case N_VAR: case N_MODULE: case N_DTYPE: return true;
+  case N_INT: case N_FLOAT: case N_BOOL: case N_MODULE: case N_DTYPE: return true;
+  case N_VAR: return !d->written[n->var];
   case N_BINOP:
-    return !integer_division(n->op, n->lhs->ty, n->rhs->ty) && deferrable_expr(n->lhs) && deferrable_expr(n->rhs);
-  case N_UNARY: return deferrable_expr(n->lhs);
-  case N_COMPARE: case N_BOOLOP: case N_TUPLE: return deferrable_list(&n->list);
-  case N_IFEXP: return deferrable_expr(n->cond) && deferrable_expr(n->lhs) && deferrable_expr(n->rhs);
-  case N_INDEX: return ty_is_scalar(n->ty) && n->lhs->kind == N_VAR && deferrable_expr(n->rhs);
-  case N_ATTR: return (ty_is_scalar(n->ty) || n->ty->kind == TY_TUPLE) && deferrable_expr(n->lhs);
+    return !integer_division(n->op, n->lhs->ty, n->rhs->ty) && deferrable_expr(d, n->lhs) &&
+           deferrable_expr(d, n->rhs);
+  case N_UNARY: return deferrable_expr(d, n->lhs);
+  case N_COMPARE: case N_BOOLOP: case N_TUPLE: return deferrable_list(d, &n->list);
+  case N_IFEXP: return deferrable_expr(d, n->cond) && deferrable_expr(d, n->lhs) && deferrable_expr(d, n->rhs);
+  case N_INDEX: return ty_is_scalar(n->ty) && n->lhs->kind == N_VAR && deferrable_expr(d, n->lhs) &&
+                       deferrable_expr(d, n->rhs);
+  case N_ATTR: return (ty_is_scalar(n->ty) || n->ty->kind == TY_TUPLE) && deferrable_expr(d, n->lhs);
   case N_CALL:
     if (!ty_is_scalar(n->ty) || n->kw.len) return false;
     switch (n->op) {
     case BI_ABS: case BI_MIN: case BI_MAX: case BI_INT: case BI_FLOAT: case BI_BOOL: case BI_LEN:
     case BI_CAST: case BI_THREAD_ID: case BI_NUM_THREADS:
-      return deferrable_list(&n->list);
-    case BI_ROUND: return n->list.len == 1 && deferrable_list(&n->list);
-    default: return n->op >= BI_MATH && deferrable_list(&n->list);
+      return deferrable_list(d, &n->list);
+    case BI_ROUND: return n->list.len == 1 && deferrable_list(d, &n->list);
+    default: return n->op >= BI_MATH && deferrable_list(d, &n->list);
     }
   default: return false;
   }
 }
 
-static bool deferrable_target(Lower *l, const Node *t) {
+static bool deferrable_target(const Defer *d, const Node *t) {
   if (t->kind == N_TUPLE) {
     for (int i = 0; i < t->list.len; i++)
-      if (!deferrable_target(l, t->list.items[i])) return false;
+      if (!deferrable_target(d, t->list.items[i])) return false;
     return true;
   }
-  return t->kind == N_VAR && ty_is_scalar(l->f->var_types[t->var]);
+  if (t->kind == N_INDEX)  /* an element of an array the function made */
+    return ty_is_scalar(t->ty) && t->lhs->kind == N_VAR && d->written[t->lhs->var] &&
+           deferrable_expr(d, t->rhs);
+  return t->kind == N_VAR && ty_is_scalar(d->l->f->var_types[t->var]);
 }
 
-static bool deferrable_body(Lower *l, const NodeList *body) {
+static bool deferrable_body(const Defer *d, const NodeList *body) {
   for (int i = 0; i < body->len; i++) {
     const Node *n = body->items[i];
     switch (n->kind) {
     case N_ASSIGN:
-      if (!deferrable_target(l, n->lhs) || !deferrable_expr(n->rhs)) return false;
+      if (!deferrable_target(d, n->lhs) || !deferrable_expr(d, n->rhs)) return false;
       break;
     case N_AUGASSIGN:
-      if (!deferrable_target(l, n->lhs) || integer_division(n->op, n->lhs->ty, n->rhs->ty) ||
-          !deferrable_expr(n->rhs))
+      if (n->lhs->kind != N_VAR || !deferrable_target(d, n->lhs) ||
+          integer_division(n->op, n->lhs->ty, n->rhs->ty) || !deferrable_expr(d, n->rhs))
         return false;
       break;
     case N_IF:
-      if (!deferrable_expr(n->cond) || !deferrable_body(l, &n->body) || !deferrable_body(l, &n->orelse))
+      if (!deferrable_expr(d, n->cond) || !deferrable_body(d, &n->body) || !deferrable_body(d, &n->orelse))
         return false;
       break;
     case N_CONTINUE: case N_PASS: break;
@@ -1857,7 +1879,50 @@ static bool deferrable_body(Lower *l, const NodeList *body) {
   return true;
 }
 
-/* The variables the loop assigns (all scalars, by deferrable_body). */
+/* Whether variable var only ever holds arrays this call allocated. */
+typedef struct { int var; bool fresh; } Fresh;
+
+static bool names_var(const Node *t, int var) {
+  if (t->kind == N_VAR) return t->var == var;
+  if (t->kind == N_TUPLE)
+    for (int i = 0; i < t->list.len; i++)
+      if (names_var(t->list.items[i], var)) return true;
+  return false;
+}
+
+static void check_fresh(Node *n, void *ctx) {
+  Fresh *c = ctx;
+  if ((n->kind != N_ASSIGN && n->kind != N_AUGASSIGN) || !names_var(n->lhs, c->var)) return;
+  bool allocates = n->kind == N_ASSIGN && n->lhs->kind == N_VAR && n->rhs->kind == N_CALL &&
+                   ((n->rhs->op >= BI_NP_EMPTY && n->rhs->op <= BI_NP_ARANGE) || n->rhs->op == BI_COPY);
+  if (!allocates) c->fresh = false;
+}
+
+/* The arrays the loop's element stores write, if each is one the function
+ * made itself; false if some store writes another. */
+static bool note_written(Lower *l, const NodeList *body, bool *written) {
+  for (int i = 0; i < body->len; i++) {
+    const Node *n = body->items[i];
+    if (n->kind == N_IF && (!note_written(l, &n->body, written) || !note_written(l, &n->orelse, written)))
+      return false;
+    if (n->kind != N_ASSIGN || n->lhs->kind != N_INDEX) continue;
+    const Node *base = n->lhs->lhs;
+    if (base->kind != N_VAR || base->var < l->f->nparams) return false;
+    Fresh c = {base->var, true};
+    walk_body(l->f, check_fresh, &c);
+    if (!c.fresh) return false;
+    written[base->var] = true;
+  }
+  return true;
+}
+
+static bool deferrable_loop(Lower *l, Node *n) {
+  if (l->deferred || l->opts->boundscheck || l->opts->kernel || l->opts->device || l->gpu) return false;
+  Defer d = {l, arena_alloc(l->f->arena, (size_t)l->f->nvars)};
+  return note_written(l, &n->body, d.written) && deferrable_body(&d, &n->body);
+}
+
+/* The scalar variables the loop assigns. */
 static void note_assigned(const Node *t, bool *out) {
   if (t->kind == N_VAR) out[t->var] = true;
   else if (t->kind == N_TUPLE)
@@ -1905,8 +1970,7 @@ static void lo_counted_loop(Lower *l, Node *n, LLVMValueRef start, LLVMValueRef 
 /* lo_counted_loop, first with errors deferred where the body allows it. */
 static void lo_range_loop(Lower *l, Node *n, LLVMValueRef start, LLVMValueRef step, LLVMValueRef k0,
                           LLVMValueRef k1, LLVMBasicBlockRef exhausted, LLVMBasicBlockRef brk) {
-  if (l->deferred || l->opts->boundscheck || l->opts->kernel || l->opts->device || l->gpu ||
-      !deferrable_body(l, &n->body)) {
+  if (!deferrable_loop(l, n)) {
     lo_counted_loop(l, n, start, step, k0, k1, exhausted, brk);
     return;
   }
