@@ -183,3 +183,56 @@ def test_parallel_chunks_defer_too():
     x[77_777] = -3.0
     with pytest.raises(ValueError, match="math domain error"):
         par_checked(x)
+
+
+@ruchey.njit
+def local_out(x):
+    out = np.empty_like(x)
+    for i in range(len(x)):
+        out[i] = math.log(x[i]) * math.erf(x[i])
+    return out
+
+
+@ruchey.njit
+def into_argument(x, out):
+    for i in range(len(x)):
+        out[i] = math.log(x[i])
+
+
+@ruchey.njit
+def reads_what_it_writes(x):
+    out = np.zeros_like(x)
+    for i in range(1, len(x)):
+        out[i] = out[i - 1] + math.sqrt(x[i])
+    return out
+
+
+def test_arrays_made_here_are_written_as_python_writes_them():
+    x = arrays(1001, 13)
+    assert_same(local_out, x, rel=REL)
+    assert_same(reads_what_it_writes, x, rel=REL)
+
+
+@raises_like_python
+def test_error_in_a_loop_writing_arrays():
+    x = arrays(1001, 17)
+    x[500] = -2.0
+    for f in (local_out, reads_what_it_writes):
+        with pytest.raises(ValueError, match="math domain error"):
+            f.py_func(x)
+        with pytest.raises(ValueError, match="math domain error"):
+            f(x)
+
+
+@raises_like_python
+def test_argument_array_written_up_to_the_error_only():
+    """A loop writing an array the caller can see is not run ahead: after
+    the error, the elements before it are written and the rest untouched."""
+    x = arrays(1001, 19)
+    x[600] = 0.0
+    expected, got = np.full(1001, 7.0), np.full(1001, 7.0)
+    with pytest.raises(ValueError):
+        into_argument.py_func(x, expected)
+    with pytest.raises(ValueError):
+        into_argument(x, got)
+    np.testing.assert_array_equal(got, expected)
