@@ -79,6 +79,7 @@ static LLVMValueRef lo_cuda_array(Lower *l, Node *n);
 static LLVMValueRef lo_atomic(Lower *l, Node *n);
 static LLVMTypeRef launch_type(Lower *l);
 static void walk_body(Func *f, void (*visit)(Node *n, void *ctx), void *ctx);
+static void walk_tree(Node *n, void (*visit)(Node *n, void *ctx), void *ctx);
 static void unbound_flags(Lower *l);
 static void lo_init(Lower *l, LLVMContextRef c);
 
@@ -1772,17 +1773,16 @@ static LLVMValueRef lo_range(Lower *l, Node *r, LLVMValueRef *start, LLVMValueRe
 
 static void lo_parallel_for(Lower *l, Node *n, const ParPlan *plan);
 
-/* Marks the loop ending in latch as not to be vectorised. A range whose
- * step is not a constant touches memory at a stride LLVM cannot see: its
- * vector loop would compute each lane's address and store the lanes one by
- * one, slower than the plain loop (a sieve's inner loop ran 25% slower). */
-static void no_vectorize(Lower *l, LLVMValueRef latch) {
+/* Marks the loop ending in latch as not to be vectorised, and with
+ * `unroll` false as not to be unrolled either. */
+static void loop_hints(Lower *l, LLVMValueRef latch, bool unroll) {
   LLVMMetadataRef self = LLVMTemporaryMDNode(l->c, NULL, 0);
-  const char *key = "llvm.loop.vectorize.enable";
-  LLVMMetadataRef hint[2] = {LLVMMDStringInContext2(l->c, key, strlen(key)),
+  const char *vec = "llvm.loop.vectorize.enable", *unr = "llvm.loop.unroll.disable";
+  LLVMMetadataRef hint[2] = {LLVMMDStringInContext2(l->c, vec, strlen(vec)),
                              LLVMValueAsMetadata(LLVMConstInt(l->i1, 0, 0))};
-  LLVMMetadataRef ops[2] = {self, LLVMMDNodeInContext2(l->c, hint, 2)};
-  LLVMMetadataRef loop = LLVMMDNodeInContext2(l->c, ops, 2);
+  LLVMMetadataRef no_unroll = LLVMMDStringInContext2(l->c, unr, strlen(unr));
+  LLVMMetadataRef ops[3] = {self, LLVMMDNodeInContext2(l->c, hint, 2), LLVMMDNodeInContext2(l->c, &no_unroll, 1)};
+  LLVMMetadataRef loop = LLVMMDNodeInContext2(l->c, ops, unroll ? 2 : 3);
   LLVMMetadataReplaceAllUsesWith(self, loop);
   LLVMSetMetadata(latch, LLVMGetMDKindIDInContext(l->c, "llvm.loop", 9), LLVMMetadataAsValue(l->c, loop));
 }
@@ -1916,10 +1916,40 @@ static bool note_written(Lower *l, const NodeList *body, bool *written) {
   return true;
 }
 
+/* What deferring would buy: the checks in the loop, and whether it calls
+ * a math function dearer than an instruction. */
+typedef struct { bool checked, dear; } Gain;
+
+static void note_gain(Node *n, void *ctx) {
+  Gain *g = ctx;
+  if (n->kind == N_CALL && n->op >= BI_MATH) {
+    int f = (n->op - BI_MATH) % MF_COUNT;
+    g->checked = true;
+    g->dear |= f != MF_SQRT && f != MF_FABS && f != MF_NPABS && f != MF_FLOOR && f != MF_CEIL &&
+               f != MF_TRUNC && f != MF_RINT && f != MF_ISNAN && f != MF_ISINF && f != MF_ISFINITE &&
+               f != MF_DEGREES && f != MF_RADIANS && f != MF_SIGN && f != MF_COPYSIGN && f != MF_FMIN &&
+               f != MF_FMAX;
+  }
+  if (n->kind == N_CALL && (n->op == BI_INT || n->op == BI_ROUND)) g->checked = true;
+  if (n->kind == N_BINOP && (n->op == OP_DIV || n->op == OP_FLOORDIV || n->op == OP_MOD || n->op == OP_POW))
+    g->checked = true;
+  if (n->kind == N_AUGASSIGN && (n->op == OP_DIV || n->op == OP_FLOORDIV || n->op == OP_MOD || n->op == OP_POW))
+    g->checked = true;
+}
+
+/* Deferring compiles the loop twice: worth it for a loop that writes
+ * arrays (a map over sqrt then runs 8 lanes wide) or calls a dear math
+ * function, not for a reduction whose only check guards a sqrt (its
+ * vector form, bound by the ordered sum, gains little). */
 static bool deferrable_loop(Lower *l, Node *n) {
   if (l->deferred || l->opts->boundscheck || l->opts->kernel || l->opts->device || l->gpu) return false;
+  Gain g = {false, false};
+  for (int i = 0; i < n->body.len; i++) walk_tree(n->body.items[i], note_gain, &g);
   Defer d = {l, arena_alloc(l->f->arena, (size_t)l->f->nvars)};
-  return note_written(l, &n->body, d.written) && deferrable_body(&d, &n->body);
+  if (!g.checked || !note_written(l, &n->body, d.written)) return false;
+  bool writes = false;
+  for (int v = 0; v < l->f->nvars; v++) writes |= d.written[v];
+  return (g.dear || writes) && deferrable_body(&d, &n->body);
 }
 
 /* The scalar variables the loop assigns. */
@@ -1940,15 +1970,19 @@ static void assigned_in(const NodeList *body, bool *out) {
   }
 }
 
-/* range(a, b, c) with c not a literal: see no_vectorize */
+/* range(a, b, c) with c not a literal touches memory at a stride LLVM
+ * cannot see: its vector loop would compute each lane's address and store
+ * the lanes one by one, slower than the plain loop (a sieve's inner loop
+ * ran 25% slower). */
 static bool variable_step(const Node *range) {
   return range->list.len == 3 && range->list.items[2]->kind != N_INT;
 }
 
 /* for var in range: the iterations k0 <= k < k1, var = start + k * step;
- * on to `exhausted` when they are done, to `brk` on break. */
+ * on to `exhausted` when they are done, to `brk` on break. A rerun (see
+ * lo_range_loop) runs only to raise: it is left plain, to compile fast. */
 static void lo_counted_loop(Lower *l, Node *n, LLVMValueRef start, LLVMValueRef step, LLVMValueRef k0,
-                            LLVMValueRef k1, LLVMBasicBlockRef exhausted, LLVMBasicBlockRef brk) {
+                            LLVMValueRef k1, LLVMBasicBlockRef exhausted, LLVMBasicBlockRef brk, bool rerun) {
   LLVMValueRef counter = entry_alloca(l, l->i64, "counter");
   LLVMBuildStore(l->b, k0, counter);
   LLVMBasicBlockRef head = new_block(l, "for"), body = new_block(l, "for.body"), latch = new_block(l, "for.next");
@@ -1964,14 +1998,14 @@ static void lo_counted_loop(Lower *l, Node *n, LLVMValueRef start, LLVMValueRef 
   LLVMValueRef next = LLVMBuildAdd(l->b, LLVMBuildLoad2(l->b, l->i64, counter, ""), const_i64(l, 1), "");
   LLVMBuildStore(l->b, next, counter);
   LLVMValueRef back = LLVMBuildBr(l->b, head);
-  if (variable_step(n->cond)) no_vectorize(l, back);
+  if (rerun || variable_step(n->cond)) loop_hints(l, back, !rerun);
 }
 
 /* lo_counted_loop, first with errors deferred where the body allows it. */
 static void lo_range_loop(Lower *l, Node *n, LLVMValueRef start, LLVMValueRef step, LLVMValueRef k0,
                           LLVMValueRef k1, LLVMBasicBlockRef exhausted, LLVMBasicBlockRef brk) {
   if (!deferrable_loop(l, n)) {
-    lo_counted_loop(l, n, start, step, k0, k1, exhausted, brk);
+    lo_counted_loop(l, n, start, step, k0, k1, exhausted, brk, false);
     return;
   }
   int nv = l->f->nvars;
@@ -1984,7 +2018,7 @@ static void lo_range_loop(Lower *l, Node *n, LLVMValueRef start, LLVMValueRef st
   l->deferred = entry_alloca(l, l->i1, "deferred");
   LLVMBuildStore(l->b, LLVMConstInt(l->i1, 0, 0), l->deferred);
   LLVMBasicBlockRef checked = new_block(l, "for.checked"), again = new_block(l, "for.again");
-  lo_counted_loop(l, n, start, step, k0, k1, checked, brk);
+  lo_counted_loop(l, n, start, step, k0, k1, checked, brk, false);
   position(l, checked);
   LLVMValueRef failed = LLVMBuildLoad2(l->b, l->i1, l->deferred, "");
   l->deferred = NULL;
@@ -1992,7 +2026,7 @@ static void lo_range_loop(Lower *l, Node *n, LLVMValueRef start, LLVMValueRef st
   position(l, again);
   for (int v = 0; v < nv; v++)
     if (vars[v]) LLVMBuildStore(l->b, saved[v], l->slots[v]);
-  lo_counted_loop(l, n, start, step, k0, k1, exhausted, brk);
+  lo_counted_loop(l, n, start, step, k0, k1, exhausted, brk, true);
 }
 
 static void lo_for(Lower *l, Node *n) {
