@@ -2221,10 +2221,23 @@ static LLVMValueRef lo_region_body(Lower *l, Node *n, const ParPlan *plan, LLVMT
       init = LLVMConstNull(lo_type(l, t));
     if (init) LLVMBuildStore(l->b, init, l->slots[v]);
   }
-  LLVMValueRef start = LLVMBuildLoad2(l->b, l->i64, LLVMBuildStructGEP2(l->b, ctxty, ctx, CTX_START, ""), "");
-  LLVMValueRef step = LLVMBuildLoad2(l->b, l->i64, LLVMBuildStructGEP2(l->b, ctxty, ctx, CTX_STEP, ""), "");
+  /* a literal start and step stay constants: x[i] then reads memory at a
+   * stride LLVM can see, and i is known not to be negative (read from ctx,
+   * they made the vector loop gather) */
+  Node *range = n->cond;
+  LLVMValueRef start = range->list.len < 2 ? const_i64(l, 0)
+                       : range->list.items[0]->kind == N_INT ? const_i64(l, range->list.items[0]->ival)
+                       : LLVMBuildLoad2(l->b, l->i64, LLVMBuildStructGEP2(l->b, ctxty, ctx, CTX_START, ""), "");
+  LLVMValueRef step = range->list.len < 3 ? const_i64(l, 1)
+                      : range->list.items[2]->kind == N_INT ? const_i64(l, range->list.items[2]->ival)
+                      : LLVMBuildLoad2(l->b, l->i64, LLVMBuildStructGEP2(l->b, ctxty, ctx, CTX_STEP, ""), "");
+  /* chunks never start below 0: iteration numbers are not negative, nor
+   * (with a literal start of 0 or more) the indices made from them */
+  LLVMValueRef begin = LLVMGetParam(l->fn, 1);
+  LLVMValueRef nonneg = LLVMBuildICmp(l->b, LLVMIntSGE, begin, const_i64(l, 0), "");
+  intrinsic(l, "llvm.assume", NULL, 0, &nonneg, 1);
   LLVMBasicBlockRef done = new_block(l, "chunk.end");
-  lo_range_loop(l, n, start, step, LLVMGetParam(l->fn, 1), LLVMGetParam(l->fn, 2), done, done);
+  lo_range_loop(l, n, start, step, begin, LLVMGetParam(l->fn, 2), done, done);
   position(l, done);
   LLVMValueRef parts = LLVMBuildLoad2(l->b, l->ptr, LLVMBuildStructGEP2(l->b, ctxty, ctx, CTX_PARTIALS, ""), "");
   LLVMValueRef mine = LLVMBuildGEP2(l->b, partty, parts, (LLVMValueRef[]){LLVMGetParam(l->fn, 3)}, 1, "");
