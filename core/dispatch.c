@@ -157,7 +157,7 @@ static size_t storage_align(const Type *t) {
   return t->kind == TY_NONE ? 1 : storage_size(t);
 }
 
-static PyObject *box_array(const Type *t, RtArray *a) {
+static __attribute__((noinline)) PyObject *box_array(const Type *t, RtArray *a) {
   npy_intp shape[RC_MAX_NDIM], strides[RC_MAX_NDIM];
   for (int d = 0; d < t->ndim; d++) {
     shape[d] = (npy_intp)a->shape[d];
@@ -803,7 +803,11 @@ static inline __attribute__((always_inline)) PyObject *call_with(Dispatcher *sel
   } else {
     status = entry(retp, argp);
   }
-  PyObject *result = status ? raise_runtime_error() : box(ret_type, retp);
+  /* the common results without box()'s frame: an int64, a float64 */
+  PyObject *result = status                         ? raise_runtime_error()
+                     : ret_type->kind == TY_I64 ? box_int64(*(int64_t *)retp)
+                     : ret_type->kind == TY_F64 ? PyFloat_FromDouble(*(double *)retp)
+                                                : box(ret_type, retp);
   if (retp != ret) PyMem_Free(retp);
   if (arrays != few) PyMem_Free(arrays);
   return result;
