@@ -1803,9 +1803,28 @@ static void loop_hints(Lower *l, LLVMValueRef latch, bool unroll) {
 typedef struct Defer {
   Lower *l;
   bool *written;  /* per variable: an array the loop writes */
+  bool *changed;  /* per variable: a scalar the loop assigns (not the loop variable) */
 } Defer;
 
 static bool deferrable_expr(const Defer *d, const Node *n);
+
+/* An index the first run may use although a check failed: made of
+ * literals, the loop variable and values the loop does not change, by + -
+ * and *. (int(nan) or a value computed from it would be a wild address.) */
+static bool safe_index(const Defer *d, const Node *n) {
+  switch (n->kind) {
+  case N_INT: return true;
+  case N_VAR: return !d->changed[n->var] && ty_is_int(n->ty);
+  case N_UNARY: return n->op == OP_NEG && safe_index(d, n->lhs);
+  case N_BINOP:
+    return (n->op == OP_ADD || n->op == OP_SUB || n->op == OP_MUL) && safe_index(d, n->lhs) && safe_index(d, n->rhs);
+  case N_TUPLE:
+    for (int i = 0; i < n->list.len; i++)
+      if (!safe_index(d, n->list.items[i])) return false;
+    return true;
+  default: return false;
+  }
+}
 
 static bool deferrable_list(const Defer *d, const NodeList *list) {
   for (int i = 0; i < list->len; i++)
@@ -1829,7 +1848,7 @@ static bool deferrable_expr(const Defer *d, const Node *n) {
   case N_COMPARE: case N_BOOLOP: case N_TUPLE: return deferrable_list(d, &n->list);
   case N_IFEXP: return deferrable_expr(d, n->cond) && deferrable_expr(d, n->lhs) && deferrable_expr(d, n->rhs);
   case N_INDEX: return ty_is_scalar(n->ty) && n->lhs->kind == N_VAR && deferrable_expr(d, n->lhs) &&
-                       deferrable_expr(d, n->rhs);
+                       safe_index(d, n->rhs);
   case N_ATTR: return (ty_is_scalar(n->ty) || n->ty->kind == TY_TUPLE) && deferrable_expr(d, n->lhs);
   case N_CALL:
     if (!ty_is_scalar(n->ty) || n->kw.len) return false;
@@ -1851,8 +1870,7 @@ static bool deferrable_target(const Defer *d, const Node *t) {
     return true;
   }
   if (t->kind == N_INDEX)  /* an element of an array the function made */
-    return ty_is_scalar(t->ty) && t->lhs->kind == N_VAR && d->written[t->lhs->var] &&
-           deferrable_expr(d, t->rhs);
+    return ty_is_scalar(t->ty) && t->lhs->kind == N_VAR && d->written[t->lhs->var] && safe_index(d, t->rhs);
   return t->kind == N_VAR && ty_is_scalar(d->l->f->var_types[t->var]);
 }
 
@@ -1916,6 +1934,8 @@ static bool note_written(Lower *l, const NodeList *body, bool *written) {
   return true;
 }
 
+static void assigned_in(const NodeList *body, bool *out);
+
 /* What deferring would buy: the checks in the loop, and whether it calls
  * a math function dearer than an instruction. */
 typedef struct { bool checked, dear; } Gain;
@@ -1945,8 +1965,9 @@ static bool deferrable_loop(Lower *l, Node *n) {
   if (l->deferred || l->opts->boundscheck || l->opts->kernel || l->opts->device || l->gpu) return false;
   Gain g = {false, false};
   for (int i = 0; i < n->body.len; i++) walk_tree(n->body.items[i], note_gain, &g);
-  Defer d = {l, arena_alloc(l->f->arena, (size_t)l->f->nvars)};
+  Defer d = {l, arena_alloc(l->f->arena, (size_t)l->f->nvars), arena_alloc(l->f->arena, (size_t)l->f->nvars)};
   if (!g.checked || !note_written(l, &n->body, d.written)) return false;
+  assigned_in(&n->body, d.changed);
   bool writes = false;
   for (int v = 0; v < l->f->nvars; v++) writes |= d.written[v];
   return (g.dear || writes) && deferrable_body(&d, &n->body);
@@ -2013,8 +2034,13 @@ static void lo_range_loop(Lower *l, Node *n, LLVMValueRef start, LLVMValueRef st
   LLVMValueRef *saved = arena_alloc(l->f->arena, sizeof(LLVMValueRef) * (size_t)nv);
   assigned_in(&n->body, vars);
   vars[n->lhs->var] = true;
-  for (int v = 0; v < nv; v++)
-    if (vars[v]) saved[v] = LLVMBuildLoad2(l->b, lo_type(l, l->f->var_types[v]), l->slots[v], "");
+  /* the values, and whether each is bound (UnboundLocalError), as before the loop */
+  LLVMValueRef *bound = arena_alloc(l->f->arena, sizeof(LLVMValueRef) * (size_t)nv);
+  for (int v = 0; v < nv; v++) {
+    if (!vars[v]) continue;
+    saved[v] = LLVMBuildLoad2(l->b, lo_type(l, l->f->var_types[v]), l->slots[v], "");
+    if (l->assigned && l->assigned[v]) bound[v] = LLVMBuildLoad2(l->b, l->i1, l->assigned[v], "");
+  }
   l->deferred = entry_alloca(l, l->i1, "deferred");
   LLVMBuildStore(l->b, LLVMConstInt(l->i1, 0, 0), l->deferred);
   LLVMBasicBlockRef checked = new_block(l, "for.checked"), again = new_block(l, "for.again");
@@ -2024,8 +2050,10 @@ static void lo_range_loop(Lower *l, Node *n, LLVMValueRef start, LLVMValueRef st
   l->deferred = NULL;
   LLVMBuildCondBr(l->b, failed, again, exhausted);
   position(l, again);
-  for (int v = 0; v < nv; v++)
+  for (int v = 0; v < nv; v++) {
     if (vars[v]) LLVMBuildStore(l->b, saved[v], l->slots[v]);
+    if (bound[v]) LLVMBuildStore(l->b, bound[v], l->assigned[v]);
+  }
   lo_counted_loop(l, n, start, step, k0, k1, exhausted, brk, true);
 }
 

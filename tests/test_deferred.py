@@ -236,3 +236,58 @@ def test_argument_array_written_up_to_the_error_only():
     with pytest.raises(ValueError):
         into_argument(x, got)
     np.testing.assert_array_equal(got, expected)
+
+
+@ruchey.njit
+def unbound_at_first(x):
+    for i in range(len(x)):
+        if x[i] > 2.0:
+            s = s + math.log(x[i])
+        else:
+            s = math.log(x[i])
+    return s
+
+
+@raises_like_python
+def test_unbound_local_raised_after_a_deferred_run():
+    """The first run reads s unbound at i = 0 and binds it later: the rerun
+    must start with s unbound again, as Python does."""
+    x = arrays(50, 23) + 2.5
+    with pytest.raises(UnboundLocalError):
+        unbound_at_first.py_func(x)
+    with pytest.raises(UnboundLocalError):
+        unbound_at_first(x)
+    x[0] = 1.0
+    assert_same(unbound_at_first, x, rel=REL)
+
+
+@ruchey.njit
+def index_from_int(x, scale):
+    out = np.zeros(16)
+    for i in range(len(x)):
+        k = int(x[i] * scale)
+        out[k] = math.sin(x[i])
+    return out
+
+
+@ruchey.njit
+def index_from_int_inline(x, scale):
+    out = np.zeros(16)
+    for i in range(len(x)):
+        out[int(x[i] * scale)] = math.exp(x[i])
+    return out
+
+
+@raises_like_python
+@pytest.mark.parametrize("f", [index_from_int, index_from_int_inline])
+def test_index_from_a_failed_check_is_never_used(f):
+    """int(nan) raises before the element is written: the loop is not run
+    ahead with a wild index."""
+    x = arrays(1000, 29) / 4.0
+    assert_same(f, x, 4.0, rel=REL)
+    for bad in (math.nan, math.inf, -math.inf):
+        x[123] = bad
+        with pytest.raises((ValueError, OverflowError)):
+            f.py_func(x, 4.0)
+        with pytest.raises((ValueError, OverflowError)):
+            f(x, 4.0)
