@@ -5,7 +5,10 @@
  * 64 bytes (a cache line, and the widest vector). The reference count is
  * changed atomically by compiled code; the last release frees the block.
  */
+#include <stdint.h>
 #include <stdio.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "ruchey.h"
 
@@ -16,6 +19,19 @@ typedef struct Block {
   _Alignas(DATA_ALIGN) char data[];
 } Block;
 
+/* As NumPy does, large arrays ask for transparent huge pages (the kernel's
+ * "madvise" mode): a fresh 8 MB result then faults a few times, not 2048
+ * times (filling one took 4 ms instead of 1 once the C library had handed
+ * the memory back to the system). */
+static void advise_huge_pages(void *p, size_t n) {
+#ifdef MADV_HUGEPAGE
+  if (n < ((size_t)4 << 20)) return;
+  uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+  uintptr_t lo = ((uintptr_t)p + page - 1) & ~(page - 1), hi = ((uintptr_t)p + n) & ~(page - 1);
+  if (hi > lo) madvise((void *)lo, hi - lo, MADV_HUGEPAGE);
+#endif
+}
+
 RtMemInfo *rt_alloc(int64_t nbytes) {
   if (nbytes < 0) return NULL;
   Block *b = aligned_alloc(DATA_ALIGN, (sizeof(Block) + (size_t)nbytes + DATA_ALIGN - 1) &
@@ -23,6 +39,7 @@ RtMemInfo *rt_alloc(int64_t nbytes) {
   if (!b) return NULL;
   b->info.refcount = 1;
   b->info.data = b->data;
+  advise_huge_pages(b->data, (size_t)nbytes);
   return &b->info;
 }
 
