@@ -1013,19 +1013,34 @@ static bool read_dims(PyObject *t, int64_t *out, const char *what) {
   return true;
 }
 
+/* A launch's grid and block (3-tuples), dynamic shared memory and
+ * arguments, checked against the kernel. */
+static bool read_launch(Dispatcher *self, PyObject *grid, PyObject *block, long long dyn, PyObject *args,
+                        LaunchConfig *cfg) {
+  *cfg = (LaunchConfig){.dynamic_shared = dyn};
+  if (!self->opts.kernel)
+    PyErr_Format(PyExc_TypeError, "%S is not a kernel", self->py_func);
+  else if (!read_dims(grid, cfg->grid, "the grid") || !read_dims(block, cfg->block, "the block"))
+    return false;
+  else if (dyn < 0)
+    PyErr_Format(PyExc_ValueError, "dynamic shared memory must not be negative");
+  else if (PyTuple_GET_SIZE(args) != self->nparams)
+    PyErr_Format(PyExc_TypeError, "%S takes %d arguments, got %zd", self->py_func, self->nparams,
+                 PyTuple_GET_SIZE(args));
+  else
+    return true;
+  return false;
+}
+
 /* _launch(grid, block, dynamic_shared_bytes, args): runs a kernel on the
- * CPU backend; grid and block are 3-tuples. */
+ * CPU backend. */
 static PyObject *dispatcher_launch(Dispatcher *self, PyObject *a) {
   PyObject *grid, *block, *args;
   long long dyn;
-  if (!PyArg_ParseTuple(a, "OOLO!", &grid, &block, &dyn, &PyTuple_Type, &args)) return NULL;
-  if (!self->opts.kernel) return PyErr_Format(PyExc_TypeError, "%S is not a kernel", self->py_func);
-  LaunchConfig cfg = {.dynamic_shared = dyn};
-  if (!read_dims(grid, cfg.grid, "the grid") || !read_dims(block, cfg.block, "the block")) return NULL;
-  if (dyn < 0) return PyErr_Format(PyExc_ValueError, "dynamic shared memory must not be negative");
-  if (PyTuple_GET_SIZE(args) != self->nparams)
-    return PyErr_Format(PyExc_TypeError, "%S takes %d arguments, got %zd", self->py_func, self->nparams,
-                        PyTuple_GET_SIZE(args));
+  LaunchConfig cfg;
+  if (!PyArg_ParseTuple(a, "OOLO!", &grid, &block, &dyn, &PyTuple_Type, &args) ||
+      !read_launch(self, grid, block, dyn, args, &cfg))
+    return NULL;
   return call_with(self, &PyTuple_GET_ITEM(args, 0), &cfg);
 }
 
@@ -1108,14 +1123,10 @@ static PyObject *dispatcher_launch_gpu(Dispatcher *self, PyObject *a) {
   PyObject *grid, *block, *args;
   long long dyn;
   unsigned long long stream;
-  if (!PyArg_ParseTuple(a, "OOLKO!", &grid, &block, &dyn, &stream, &PyTuple_Type, &args)) return NULL;
-  if (!self->opts.kernel) return PyErr_Format(PyExc_TypeError, "%S is not a kernel", self->py_func);
-  LaunchConfig cfg = {.dynamic_shared = dyn};
-  if (!read_dims(grid, cfg.grid, "the grid") || !read_dims(block, cfg.block, "the block")) return NULL;
-  if (dyn < 0) return PyErr_Format(PyExc_ValueError, "dynamic shared memory must not be negative");
-  if (PyTuple_GET_SIZE(args) != self->nparams)
-    return PyErr_Format(PyExc_TypeError, "%S takes %d arguments, got %zd", self->py_func, self->nparams,
-                        PyTuple_GET_SIZE(args));
+  LaunchConfig cfg;
+  if (!PyArg_ParseTuple(a, "OOLKO!", &grid, &block, &dyn, &stream, &PyTuple_Type, &args) ||
+      !read_launch(self, grid, block, dyn, args, &cfg))
+    return NULL;
   PyObject *const *argv = &PyTuple_GET_ITEM(args, 0);
   uint32_t codes[MAX_ARGS] = {0};
   for (int i = 0; i < self->nparams; i++)
