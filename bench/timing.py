@@ -2,6 +2,7 @@
 import gc
 import json
 import math
+import random
 import statistics
 import subprocess
 import sys
@@ -29,10 +30,10 @@ def round_robin(calls, budget_s, min_rounds, max_rounds, min_sample_s=0.002,
     Each callable is called once as a warm-up and once to estimate its time;
     a sample is `number` back-to-back calls (enough to last min_sample_s),
     and the samples of all callables are taken in alternating rounds, so a
-    noisy neighbour slows them all alike instead of one.  Each round starts
-    one callable later than the last, so each follows every other equally
-    often: an OpenMP pool still spinning after its loop (C's, Numba's) takes
-    a core from whichever callable comes next.  The number of
+    noisy neighbour slows them all alike instead of one.  Each round takes
+    the callables in a new order (a seeded shuffle), so none always follows
+    the same one: an OpenMP pool still spinning after its loop (C's,
+    Numba's) takes a core from whichever callable comes next.  The number of
     rounds fits `budget_s`, within [min_rounds, max_rounds].
     With warmup=False (slow pure Python) there are exactly min_rounds
     samples of one call each, and no extra calls.
@@ -54,9 +55,11 @@ def round_robin(calls, budget_s, min_rounds, max_rounds, min_sample_s=0.002,
     gc_was_enabled = gc.isenabled()
     gc.disable()
     try:
+        order = random.Random(0)
         labels = list(calls)
-        for r in range(rounds):
-            for label in labels[r % len(labels):] + labels[:r % len(labels)]:
+        for _ in range(rounds):
+            order.shuffle(labels)
+            for label in labels:
                 fn, n = calls[label], number[label]
                 start = time.perf_counter()
                 for _ in range(n):
