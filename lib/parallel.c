@@ -2,7 +2,9 @@
  *
  * A prange body runs as chunks on the pool, so every variable it touches is
  * classified: shared (only read: captured by value), private (assigned
- * before any read in each iteration, and not used outside the loop), or a
+ * before any read on every path through an iteration — both branches of an
+ * if count, a loop that may not run does not — and not used outside the
+ * loop), or a
  * reduction (only updated by `v op= e` with op in + - * | & ^, or by
  * `v = min(v, e)` / `v = max(v, e)`). Anything else — a variable carried
  * from one iteration to the next, a break out of the loop, a return — would
@@ -18,7 +20,7 @@ typedef struct Use {
   int reductions;     /* reduction-form updates inside the body */
   int red_op;         /* the reduction's operator (OP_ADD for + and -) */
   bool mixed;         /* reductions with incompatible operators */
-  bool first_is_store;/* its first appearance in the body is a store outside any if */
+  bool read_early;    /* read where an iteration may not have assigned it yet */
   bool seen;
 } Use;
 
@@ -30,10 +32,7 @@ typedef struct Scan {
 
 static void scan_expr(Scan *s, const Node *n);
 
-static void mark_seen(Scan *s, int v, bool store, bool top) {
-  if (!s->use[v].seen) s->use[v].first_is_store = store && top;
-  s->use[v].seen = true;
-}
+static void mark_seen(Scan *s, int v) { s->use[v].seen = true; }
 
 static void scan_list(Scan *s, const NodeList *l) {
   for (int i = 0; i < l->len; i++) scan_expr(s, l->items[i]);
@@ -42,7 +41,7 @@ static void scan_list(Scan *s, const NodeList *l) {
 static void scan_expr(Scan *s, const Node *n) {
   if (!n) return;
   if (n->kind == N_VAR) {
-    mark_seen(s, n->var, false, false);
+    mark_seen(s, n->var);
     s->use[n->var].reads++;
     return;
   }
@@ -61,9 +60,9 @@ static void set_unsafe(Scan *s, const Node *n, const char *why) {
 
 static int reduction_class(int op) { return op == OP_SUB ? OP_ADD : op; }
 
-static void note_reduction(Scan *s, int v, int op, bool top) {
+static void note_reduction(Scan *s, int v, int op) {
   Use *u = &s->use[v];
-  mark_seen(s, v, false, top);
+  mark_seen(s, v);
   if (u->reductions && u->red_op != reduction_class(op)) u->mixed = true;
   u->red_op = reduction_class(op);
   u->reductions++;
@@ -84,36 +83,36 @@ static const Node *minmax_update(const Node *assign) {
   return NULL;
 }
 
-static void scan_target(Scan *s, const Node *t, bool top) {
+static void scan_target(Scan *s, const Node *t) {
   if (t->kind == N_VAR) {
-    mark_seen(s, t->var, true, top);
+    mark_seen(s, t->var);
     s->use[t->var].stores++;
   } else if (t->kind == N_INDEX) {
     scan_expr(s, t);
   } else {
-    for (int i = 0; i < t->list.len; i++) scan_target(s, t->list.items[i], top);
+    for (int i = 0; i < t->list.len; i++) scan_target(s, t->list.items[i]);
   }
 }
 
-static void scan_block(Scan *s, const NodeList *b, bool top, int depth);
+static void scan_block(Scan *s, const NodeList *b, int depth);
 
-static void scan_stmt(Scan *s, const Node *n, bool top, int depth) {
+static void scan_stmt(Scan *s, const Node *n, int depth) {
   const Node *other;
   switch (n->kind) {
   case N_ASSIGN:
     if ((other = minmax_update(n))) {
       scan_expr(s, other);
-      note_reduction(s, n->lhs->var, n->rhs->op == BI_MIN ? OP_LT : OP_GT, top);
+      note_reduction(s, n->lhs->var, n->rhs->op == BI_MIN ? OP_LT : OP_GT);
     } else {
       scan_expr(s, n->rhs);
-      scan_target(s, n->lhs, top);
+      scan_target(s, n->lhs);
     }
     break;
   case N_AUGASSIGN:
     scan_expr(s, n->rhs);
     if (n->lhs->kind == N_VAR && (n->op == OP_ADD || n->op == OP_SUB || n->op == OP_MUL ||
                                   n->op == OP_BITOR || n->op == OP_BITAND || n->op == OP_BITXOR))
-      note_reduction(s, n->lhs->var, n->op, top);
+      note_reduction(s, n->lhs->var, n->op);
     else if (n->lhs->kind == N_VAR)
       set_unsafe(s, n, "an augmented assignment that is not a reduction (+ - * | & ^)");
     else
@@ -121,21 +120,21 @@ static void scan_stmt(Scan *s, const Node *n, bool top, int depth) {
     break;
   case N_IF:
     scan_expr(s, n->cond);
-    scan_block(s, &n->body, false, depth);
-    scan_block(s, &n->orelse, false, depth);
+    scan_block(s, &n->body, depth);
+    scan_block(s, &n->orelse, depth);
     break;
-  case N_WHILE:  /* a loop body, unlike a branch, runs what it assigns before what follows */
+  case N_WHILE:
     scan_expr(s, n->cond);
-    scan_block(s, &n->body, top, depth + 1);
-    scan_block(s, &n->orelse, false, depth);
+    scan_block(s, &n->body, depth + 1);
+    scan_block(s, &n->orelse, depth);
     break;
   case N_FOR:
     scan_list(s, &n->cond->list);
-    scan_target(s, n->lhs, top);
-    scan_block(s, &n->body, top, depth + 1);
-    scan_block(s, &n->orelse, false, depth);
+    scan_target(s, n->lhs);
+    scan_block(s, &n->body, depth + 1);
+    scan_block(s, &n->orelse, depth);
     break;
-  case N_BLOCK: scan_block(s, &n->body, top, depth); break;
+  case N_BLOCK: scan_block(s, &n->body, depth); break;
   case N_BREAK:
     if (depth == 0) set_unsafe(s, n, "a break out of the prange loop");
     break;
@@ -146,8 +145,8 @@ static void scan_stmt(Scan *s, const Node *n, bool top, int depth) {
   }
 }
 
-static void scan_block(Scan *s, const NodeList *b, bool top, int depth) {
-  for (int i = 0; i < b->len; i++) scan_stmt(s, b->items[i], top, depth);
+static void scan_block(Scan *s, const NodeList *b, int depth) {
+  for (int i = 0; i < b->len; i++) scan_stmt(s, b->items[i], depth);
 }
 
 static void count_reads(const Node *n, int *reads);
@@ -179,12 +178,84 @@ static void count_reads(const Node *n, int *reads) {
     for (int i = 0; i < lists[l]->len; i++) count_reads(lists[l]->items[i], reads);
 }
 
+/* ---------------------------------------------------------------- definite assignment */
+
+/* Walks an iteration in order with `done`, the variables assigned on every
+ * path so far; a read of one not in it is early. */
+static void early_expr(const Node *n, const bool *done, Use *use) {
+  if (!n) return;
+  if (n->kind == N_VAR) {
+    if (!done[n->var]) use[n->var].read_early = true;
+    return;
+  }
+  early_expr(n->lhs, done, use);
+  early_expr(n->rhs, done, use);
+  early_expr(n->cond, done, use);
+  for (int i = 0; i < n->list.len; i++) early_expr(n->list.items[i], done, use);
+  for (int i = 0; i < n->kw.len; i++) early_expr(n->kw.items[i], done, use);
+}
+
+static void early_target(const Node *t, bool *done, Use *use) {
+  if (t->kind == N_VAR) done[t->var] = true;
+  else if (t->kind == N_INDEX) early_expr(t, done, use);
+  else
+    for (int i = 0; i < t->list.len; i++) early_target(t->list.items[i], done, use);
+}
+
+static void early_block(const NodeList *b, bool *done, Use *use, int nvars, Arena *a);
+
+static void early_stmt(const Node *n, bool *done, Use *use, int nvars, Arena *a) {
+  switch (n->kind) {
+  case N_ASSIGN:
+    early_expr(n->rhs, done, use);
+    early_target(n->lhs, done, use);
+    break;
+  case N_AUGASSIGN:  /* reads its target: a reduction, or carried */
+    early_expr(n->rhs, done, use);
+    early_expr(n->lhs, done, use);
+    break;
+  case N_IF: {  /* assigned after the if: assigned in both branches */
+    early_expr(n->cond, done, use);
+    bool *other = arena_alloc(a, (size_t)nvars);
+    memcpy(other, done, (size_t)nvars);
+    early_block(&n->body, done, use, nvars, a);
+    early_block(&n->orelse, other, use, nvars, a);
+    for (int v = 0; v < nvars; v++) done[v] = done[v] && other[v];
+    break;
+  }
+  case N_WHILE: case N_FOR: {  /* may run no iteration: assigns nothing for sure */
+    bool *inner = arena_alloc(a, (size_t)nvars);
+    memcpy(inner, done, (size_t)nvars);
+    if (n->kind == N_FOR) {
+      for (int i = 0; i < n->cond->list.len; i++) early_expr(n->cond->list.items[i], done, use);
+      inner[n->lhs->var] = true;
+    } else {
+      early_expr(n->cond, done, use);
+    }
+    early_block(&n->body, inner, use, nvars, a);
+    early_block(&n->orelse, done, use, nvars, a);
+    break;
+  }
+  case N_BLOCK: early_block(&n->body, done, use, nvars, a); break;
+  case N_EXPR: early_expr(n->lhs, done, use); break;
+  case N_ASSERT: early_expr(n->cond, done, use); break;
+  default: break;
+  }
+}
+
+static void early_block(const NodeList *b, bool *done, Use *use, int nvars, Arena *a) {
+  for (int i = 0; i < b->len; i++) early_stmt(b->items[i], done, use, nvars, a);
+}
+
 bool par_analyse(Func *f, const Node *loop, ParPlan *plan) {
   Arena *a = f->arena;
   Scan s = {.use = arena_alloc(a, sizeof(Use) * (size_t)f->nvars)};
-  mark_seen(&s, loop->lhs->var, true, true);
+  mark_seen(&s, loop->lhs->var);
   s.use[loop->lhs->var].stores++;
-  scan_block(&s, &loop->body, true, 0);
+  scan_block(&s, &loop->body, 0);
+  bool *done = arena_alloc(a, (size_t)(f->nvars ? f->nvars : 1));
+  done[loop->lhs->var] = true;
+  early_block(&loop->body, done, s.use, f->nvars, a);
   int *all_reads = arena_alloc(a, sizeof(int) * (size_t)f->nvars);
   for (int i = 0; i < f->body.len; i++) count_reads(f->body.items[i], all_reads);
   plan->kind = arena_alloc(a, sizeof(int) * (size_t)f->nvars);
@@ -194,7 +265,7 @@ bool par_analyse(Func *f, const Node *loop, ParPlan *plan) {
     plan->kind[v] = PAR_UNUSED;
     if (!u->seen) continue;
     bool read_outside = all_reads[v] > u->reads;
-    if (u->stores && (u->first_is_store || v == loop->lhs->var)) {
+    if (u->stores && (!u->read_early || v == loop->lhs->var)) {
       /* assigned before any use in each iteration: each thread's own, even
        * when later updated with += */
       if (read_outside && v != loop->lhs->var)

@@ -472,12 +472,6 @@ CASES = {
 }
 
 # Safe loops that ruchey nevertheless runs serially (with a RuntimeWarning).
-SERIAL_FALLBACK_BUGS = {
-    "private_in_both_branches": "a private assigned in both branches of an if/else before its "
-                                "use is taken for a variable carried between iterations",
-}
-
-
 # Cases numba (the stand-in, RUCHEY_TEST_AS_NUMBA=1) refuses: no |= &= ^=
 # reductions, no += and -= on one variable, no prange with a variable step.
 NUMBA_REFUSES = {"or_int", "and_int", "xor_int", "add_and_sub_same_var", "several_int",
@@ -485,14 +479,12 @@ NUMBA_REFUSES = {"or_int", "and_int", "xor_int", "add_and_sub_same_var", "severa
 TESTED_CASES = [name for name in CASES if not (AS_NUMBA and name in NUMBA_REFUSES)]
 
 
-def case_params(bugs=None):
+def case_params():
     params = []
     for name in CASES:
         marks = []
         if name in NUMBA_REFUSES:
             marks.append(numba_deviation("reduction operator or variable prange step"))
-        if bugs and name in bugs and not AS_NUMBA:
-            marks.append(pytest.mark.xfail(strict=True, reason=bugs[name]))
         params.append(pytest.param(name, marks=marks, id=name))
     return params
 
@@ -528,7 +520,7 @@ def test_parallel_matches_serial_and_python(name):
     compare(serial, serial_args, par, par_args, rel, f"{name} parallel vs serial")
 
 
-@pytest.mark.parametrize("name", case_params(SERIAL_FALLBACK_BUGS))
+@pytest.mark.parametrize("name", case_params())
 def test_safe_loops_run_in_parallel_without_warning(name):
     fn, args, rel = CASES[name]
     compiled = njit(parallel=True)(fn)
@@ -816,9 +808,30 @@ def unsafe_read_carried_array_index(n):
     return out
 
 
+def unsafe_assigned_in_one_branch(x):
+    out = np.empty_like(x)
+    t = 0.0
+    for i in prange(len(x)):  # <- reported
+        if x[i] > 0:
+            t = x[i]
+        out[i] = t  # the last positive value: carried
+    return out
+
+
+def unsafe_assigned_in_inner_loop(x):
+    out = np.empty_like(x)
+    t = 0.0
+    for i in prange(len(x)):  # <- reported
+        for j in range(i % 3):
+            t = x[i] + j
+        out[i] = t  # the inner loop may not run: carried
+    return out
+
+
 UNSAFE = [unsafe_break, unsafe_return, unsafe_carried, unsafe_used_after,
           unsafe_reduction_read, unsafe_reduction_assigned, unsafe_mixed_reduction,
-          unsafe_not_a_reduction, unsafe_read_carried_array_index]
+          unsafe_not_a_reduction, unsafe_read_carried_array_index, unsafe_assigned_in_one_branch,
+          unsafe_assigned_in_inner_loop]
 
 
 def reported_line(fn):
