@@ -1804,6 +1804,7 @@ typedef struct Defer {
   Lower *l;
   bool *written;  /* per variable: an array the loop writes */
   bool *changed;  /* per variable: a scalar the loop assigns (not the loop variable) */
+  int loop_var;
 } Defer;
 
 static bool deferrable_expr(const Defer *d, const Node *n);
@@ -1814,7 +1815,9 @@ static bool deferrable_expr(const Defer *d, const Node *n);
 static bool safe_index(const Defer *d, const Node *n) {
   switch (n->kind) {
   case N_INT: return true;
-  case N_VAR: return !d->changed[n->var] && ty_is_int(n->ty);
+  case N_VAR:  /* and bound: an unbound one would be read as garbage */
+    return !d->changed[n->var] && ty_is_int(n->ty) &&
+           (n->var == d->loop_var || !d->l->assigned || !d->l->assigned[n->var]);
   case N_UNARY: return n->op == OP_NEG && safe_index(d, n->lhs);
   case N_BINOP:
     return (n->op == OP_ADD || n->op == OP_SUB || n->op == OP_MUL) && safe_index(d, n->lhs) && safe_index(d, n->rhs);
@@ -1965,7 +1968,8 @@ static bool deferrable_loop(Lower *l, Node *n) {
   if (l->deferred || l->opts->boundscheck || l->opts->kernel || l->opts->device || l->gpu) return false;
   Gain g = {false, false};
   for (int i = 0; i < n->body.len; i++) walk_tree(n->body.items[i], note_gain, &g);
-  Defer d = {l, arena_alloc(l->f->arena, (size_t)l->f->nvars), arena_alloc(l->f->arena, (size_t)l->f->nvars)};
+  Defer d = {l, arena_alloc(l->f->arena, (size_t)l->f->nvars), arena_alloc(l->f->arena, (size_t)l->f->nvars),
+             n->lhs->var};
   if (!g.checked || !note_written(l, &n->body, d.written)) return false;
   assigned_in(&n->body, d.changed);
   bool writes = false;

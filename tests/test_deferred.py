@@ -291,3 +291,23 @@ def test_index_from_a_failed_check_is_never_used(f):
             f.py_func(x, 4.0)
         with pytest.raises((ValueError, OverflowError)):
             f(x, 4.0)
+
+
+@ruchey.njit
+def maybe_unbound_index(x, flag):
+    out = np.zeros(len(x))
+    if flag:
+        k = 3
+    for i in range(len(x)):
+        out[k] = math.sin(x[i])
+    return out
+
+
+@raises_like_python
+def test_index_that_may_be_unbound_raises():
+    x = arrays(100, 31)
+    assert_same(maybe_unbound_index, x, True, rel=REL)
+    with pytest.raises(UnboundLocalError):
+        maybe_unbound_index.py_func(x, False)
+    with pytest.raises(UnboundLocalError):
+        maybe_unbound_index(x, False)
