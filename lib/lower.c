@@ -2293,6 +2293,35 @@ static LLVMValueRef lo_region_body(Lower *l, Node *n, const ParPlan *plan, LLVMT
   return fn;
 }
 
+/* The reduction partials of a region: one struct per chunk. */
+typedef struct Partials {
+  const ParPlan *plan;
+  LLVMTypeRef type;
+  LLVMValueRef base;
+  const int *slot;   /* each reduction variable's field */
+  int var;           /* the reduction being initialised or combined */
+} Partials;
+
+static LLVMValueRef partial_addr(Lower *l, const Partials *pa, LLVMValueRef chunk) {
+  LLVMValueRef p = LLVMBuildGEP2(l->b, pa->type, pa->base, &chunk, 1, "");
+  return LLVMBuildStructGEP2(l->b, pa->type, p, (unsigned)pa->slot[pa->var], "");
+}
+
+static void init_partial(Lower *l, LLVMValueRef *chunk, void *arg) {
+  Partials *pa = arg;
+  LLVMBuildStore(l->b, reduction_identity(l, pa->plan->red_op[pa->var], l->f->var_types[pa->var]),
+                 partial_addr(l, pa, chunk[0]));
+}
+
+static void combine_partial(Lower *l, LLVMValueRef *chunk, void *arg) {
+  Partials *pa = arg;
+  const Type *t = l->f->var_types[pa->var];
+  LLVMValueRef part = LLVMBuildLoad2(l->b, lo_type(l, t), partial_addr(l, pa, chunk[0]), "");
+  LLVMValueRef acc = l->slots[pa->var];
+  LLVMValueRef cur = LLVMBuildLoad2(l->b, lo_type(l, t), acc, "");
+  LLVMBuildStore(l->b, reduction_combine(l, pa->plan->red_op[pa->var], t, cur, part), acc);
+}
+
 /* for i in prange(...) with parallel=True: the body is outlined and run
  * over the pool; each chunk reduces into its own partial, and the caller
  * combines the partials in chunk order. */
@@ -2321,22 +2350,9 @@ static void lo_parallel_for(Lower *l, Node *n, const ParPlan *plan) {
   LLVMValueRef parts = LLVMBuildArrayAlloca(l->b, partty, nchunks, "partials");
   LLVMBuildStore(l->b, parts, LLVMBuildStructGEP2(l->b, ctxty, ctx, CTX_PARTIALS, ""));
   /* a serial run fills partial 0 only: the others stay at the identity */
-  for (int v = 0; v < l->f->nvars; v++) {
-    if (plan->kind[v] != PAR_REDUCTION) continue;
-    LLVMValueRef id = reduction_identity(l, plan->red_op[v], l->f->var_types[v]);
-    LLVMBasicBlockRef pre = LLVMGetInsertBlock(l->b), h = new_block(l, "init"), b = new_block(l, "init.body"), d = new_block(l, "init.done");
-    LLVMBuildBr(l->b, h);
-    position(l, h);
-    LLVMValueRef t = LLVMBuildPhi(l->b, l->i64, "t");
-    LLVMBuildCondBr(l->b, LLVMBuildICmp(l->b, LLVMIntSLT, t, nchunks, ""), b, d);
-    position(l, b);
-    LLVMValueRef p = LLVMBuildGEP2(l->b, partty, parts, &t, 1, "");
-    LLVMBuildStore(l->b, id, LLVMBuildStructGEP2(l->b, partty, p, (unsigned)slot[v], ""));
-    LLVMValueRef next = LLVMBuildAdd(l->b, t, const_i64(l, 1), "");
-    LLVMBuildBr(l->b, h);
-    LLVMAddIncoming(t, (LLVMValueRef[]){const_i64(l, 0), next}, (LLVMBasicBlockRef[]){pre, b}, 2);
-    position(l, d);
-  }
+  Partials pa = {plan, partty, parts, slot, 0};
+  for (pa.var = 0; pa.var < l->f->nvars; pa.var++)
+    if (plan->kind[pa.var] == PAR_REDUCTION) for_each_index(l, 1, &nchunks, init_partial, &pa);
   LLVMTypeRef pp[4] = {l->ptr, l->ptr, l->i64, l->i64};
   call(l, "pool_parallel_for", LLVMVoidTypeInContext(l->c), pp, (LLVMValueRef[]){body, ctx, trips, nchunks}, 4);
   LLVMValueRef st = LLVMBuildLoad2(l->b, l->i32, LLVMBuildStructGEP2(l->b, ctxty, ctx, CTX_STATUS, ""), "");
@@ -2348,28 +2364,9 @@ static void lo_parallel_for(Lower *l, Node *n, const ParPlan *plan) {
   LLVMBuildStore(l->b, st, l->status);
   LLVMBuildBr(l->b, l->exit_bb);
   position(l, ok);
-  for (int v = 0; v < l->f->nvars; v++) {
-    if (plan->kind[v] != PAR_REDUCTION) continue;
-    const Type *t = l->f->var_types[v];
-    LLVMValueRef acc = LLVMBuildLoad2(l->b, lo_type(l, t), l->slots[v], "");
-    LLVMValueRef accslot = entry_alloca(l, lo_type(l, t), "acc");
-    LLVMBuildStore(l->b, acc, accslot);
-    LLVMBasicBlockRef pre = LLVMGetInsertBlock(l->b), h = new_block(l, "combine"), b = new_block(l, "combine.body"), d = new_block(l, "combine.done");
-    LLVMBuildBr(l->b, h);
-    position(l, h);
-    LLVMValueRef tt = LLVMBuildPhi(l->b, l->i64, "t");
-    LLVMBuildCondBr(l->b, LLVMBuildICmp(l->b, LLVMIntSLT, tt, nchunks, ""), b, d);
-    position(l, b);
-    LLVMValueRef p = LLVMBuildGEP2(l->b, partty, parts, &tt, 1, "");
-    LLVMValueRef part = LLVMBuildLoad2(l->b, lo_type(l, t), LLVMBuildStructGEP2(l->b, partty, p, (unsigned)slot[v], ""), "");
-    LLVMValueRef cur = LLVMBuildLoad2(l->b, lo_type(l, t), accslot, "");
-    LLVMBuildStore(l->b, reduction_combine(l, plan->red_op[v], t, cur, part), accslot);
-    LLVMValueRef next = LLVMBuildAdd(l->b, tt, const_i64(l, 1), "");
-    LLVMBuildBr(l->b, h);
-    LLVMAddIncoming(tt, (LLVMValueRef[]){const_i64(l, 0), next}, (LLVMBasicBlockRef[]){pre, LLVMGetInsertBlock(l->b)}, 2);
-    position(l, d);
-    LLVMBuildStore(l->b, LLVMBuildLoad2(l->b, lo_type(l, t), accslot, ""), l->slots[v]);
-  }
+  /* the variable's value before the loop, then every chunk's partial in order */
+  for (pa.var = 0; pa.var < l->f->nvars; pa.var++)
+    if (plan->kind[pa.var] == PAR_REDUCTION) for_each_index(l, 1, &nchunks, combine_partial, &pa);
   intrinsic(l, "llvm.stackrestore", ptrov, 1, &sp, 1);
   /* the loop variable ends at the last value, as after a serial loop */
   LLVMValueRef ran = LLVMBuildICmp(l->b, LLVMIntSGT, trips, const_i64(l, 0), "");
