@@ -382,10 +382,29 @@ static PyObject *py_memcpy_dtod(PyObject *m, PyObject *args) {
  * them. */
 static PyObject *handle(void *h) { return PyLong_FromUnsignedLongLong((uintptr_t)h); }
 
+/* One handle argument, with the driver ready. */
 static bool read_handle(PyObject *o, void **h) {
   unsigned long long v = PyLong_AsUnsignedLongLong(o);
   *h = (void *)(uintptr_t)v;
-  return !PyErr_Occurred();
+  return !PyErr_Occurred() && cu_ready();
+}
+
+/* Two handle arguments (a tuple), with the driver ready; usage names them. */
+static bool read_handles(PyObject *args, void **a, void **b, const char *usage) {
+  if (PyTuple_GET_SIZE(args) != 2) {
+    PyErr_Format(PyExc_TypeError, "%s", usage);
+    return false;
+  }
+  return read_handle(PyTuple_GET_ITEM(args, 0), a) && read_handle(PyTuple_GET_ITEM(args, 1), b);
+}
+
+/* A wait on a stream or an event, without the GIL. */
+static PyObject *wait_for(CUresult (*wait)(void *), void *h, const char *name) {
+  CUresult r;
+  Py_BEGIN_ALLOW_THREADS
+  r = wait(h);
+  Py_END_ALLOW_THREADS
+  return cu_none(cu_check(r, name));
 }
 
 static PyObject *py_stream_create(PyObject *m, PyObject *unused) {
@@ -396,25 +415,17 @@ static PyObject *py_stream_create(PyObject *m, PyObject *unused) {
 
 static PyObject *py_stream_destroy(PyObject *m, PyObject *arg) {
   void *s;
-  if (!read_handle(arg, &s) || !cu_ready()) return NULL;
-  return cu_none(cu_check(cu.StreamDestroy(s), "cuStreamDestroy"));
+  return read_handle(arg, &s) ? cu_none(cu_check(cu.StreamDestroy(s), "cuStreamDestroy")) : NULL;
 }
 
 static PyObject *py_stream_synchronize(PyObject *m, PyObject *arg) {
   void *s;
-  if (!read_handle(arg, &s) || !cu_ready()) return NULL;
-  CUresult r;
-  Py_BEGIN_ALLOW_THREADS
-  r = cu.StreamSynchronize(s);
-  Py_END_ALLOW_THREADS
-  return cu_none(cu_check(r, "cuStreamSynchronize"));
+  return read_handle(arg, &s) ? wait_for(cu.StreamSynchronize, s, "cuStreamSynchronize") : NULL;
 }
 
 static PyObject *py_stream_wait_event(PyObject *m, PyObject *args) {
   void *s, *e;
-  if (PyTuple_GET_SIZE(args) != 2 || !read_handle(PyTuple_GET_ITEM(args, 0), &s) ||
-      !read_handle(PyTuple_GET_ITEM(args, 1), &e) || !cu_ready())
-    return PyErr_Occurred() ? NULL : PyErr_Format(PyExc_TypeError, "stream_wait_event(stream, event)");
+  if (!read_handles(args, &s, &e, "stream_wait_event(stream, event)")) return NULL;
   return cu_none(cu_check(cu.StreamWaitEvent(s, e, 0), "cuStreamWaitEvent"));
 }
 
@@ -427,31 +438,23 @@ static PyObject *py_event_create(PyObject *m, PyObject *timing) {
 
 static PyObject *py_event_destroy(PyObject *m, PyObject *arg) {
   void *e;
-  if (!read_handle(arg, &e) || !cu_ready()) return NULL;
-  return cu_none(cu_check(cu.EventDestroy(e), "cuEventDestroy"));
+  return read_handle(arg, &e) ? cu_none(cu_check(cu.EventDestroy(e), "cuEventDestroy")) : NULL;
 }
 
 static PyObject *py_event_record(PyObject *m, PyObject *args) {
   void *e, *s;
-  if (PyTuple_GET_SIZE(args) != 2 || !read_handle(PyTuple_GET_ITEM(args, 0), &e) ||
-      !read_handle(PyTuple_GET_ITEM(args, 1), &s) || !cu_ready())
-    return PyErr_Occurred() ? NULL : PyErr_Format(PyExc_TypeError, "event_record(event, stream)");
+  if (!read_handles(args, &e, &s, "event_record(event, stream)")) return NULL;
   return cu_none(cu_check(cu.EventRecord(e, s), "cuEventRecord"));
 }
 
 static PyObject *py_event_synchronize(PyObject *m, PyObject *arg) {
   void *e;
-  if (!read_handle(arg, &e) || !cu_ready()) return NULL;
-  CUresult r;
-  Py_BEGIN_ALLOW_THREADS
-  r = cu.EventSynchronize(e);
-  Py_END_ALLOW_THREADS
-  return cu_none(cu_check(r, "cuEventSynchronize"));
+  return read_handle(arg, &e) ? wait_for(cu.EventSynchronize, e, "cuEventSynchronize") : NULL;
 }
 
 static PyObject *py_event_query(PyObject *m, PyObject *arg) {
   void *e;
-  if (!read_handle(arg, &e) || !cu_ready()) return NULL;
+  if (!read_handle(arg, &e)) return NULL;
   CUresult r = cu.EventQuery(e);
   if (r == CUDA_ERROR_NOT_READY) Py_RETURN_FALSE;
   return cu_check(r, "cuEventQuery") ? Py_NewRef(Py_True) : NULL;
@@ -460,10 +463,9 @@ static PyObject *py_event_query(PyObject *m, PyObject *arg) {
 static PyObject *py_event_elapsed_time(PyObject *m, PyObject *args) {
   void *a, *b;
   float ms = 0;
-  if (PyTuple_GET_SIZE(args) != 2 || !read_handle(PyTuple_GET_ITEM(args, 0), &a) ||
-      !read_handle(PyTuple_GET_ITEM(args, 1), &b) || !cu_ready())
-    return PyErr_Occurred() ? NULL : PyErr_Format(PyExc_TypeError, "event_elapsed_time(start, end)");
-  if (!cu_check(cu.EventElapsedTime(&ms, a, b), "cuEventElapsedTime")) return NULL;
+  if (!read_handles(args, &a, &b, "event_elapsed_time(start, end)") ||
+      !cu_check(cu.EventElapsedTime(&ms, a, b), "cuEventElapsedTime"))
+    return NULL;
   return PyFloat_FromDouble(ms);
 }
 
