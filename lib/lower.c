@@ -1995,17 +1995,13 @@ static void assigned_in(const NodeList *body, bool *out) {
   }
 }
 
-/* range(a, b, c) with c not a literal touches memory at a stride LLVM
- * cannot see: its vector loop would compute each lane's address and store
- * the lanes one by one, slower than the plain loop (a sieve's inner loop
- * ran 25% slower). */
-static bool variable_step(const Node *range) {
-  return range->list.len == 3 && range->list.items[2]->kind != N_INT;
-}
-
 /* for var in range: the iterations k0 <= k < k1, var = start + k * step;
- * on to `exhausted` when they are done, to `brk` on break. A rerun (see
- * lo_range_loop) runs only to raise: it is left plain, to compile fast. */
+ * on to `exhausted` when they are done, to `brk` on break. A step that is
+ * not a constant touches memory at a stride LLVM cannot see: its vector
+ * loop would compute each lane's address and store the lanes one by one,
+ * slower than the plain loop (a sieve's inner loop ran 25% slower). A
+ * rerun (see lo_range_loop) runs only to raise: it is left plain, to
+ * compile fast. */
 static void lo_counted_loop(Lower *l, Node *n, LLVMValueRef start, LLVMValueRef step, LLVMValueRef k0,
                             LLVMValueRef k1, LLVMBasicBlockRef exhausted, LLVMBasicBlockRef brk, bool rerun) {
   LLVMValueRef counter = entry_alloca(l, l->i64, "counter");
@@ -2023,7 +2019,7 @@ static void lo_counted_loop(Lower *l, Node *n, LLVMValueRef start, LLVMValueRef 
   LLVMValueRef next = LLVMBuildAdd(l->b, LLVMBuildLoad2(l->b, l->i64, counter, ""), const_i64(l, 1), "");
   LLVMBuildStore(l->b, next, counter);
   LLVMValueRef back = LLVMBuildBr(l->b, head);
-  if (rerun || variable_step(n->cond)) loop_hints(l, back, !rerun);
+  if (rerun || !LLVMIsAConstant(step)) loop_hints(l, back, !rerun);
 }
 
 /* lo_counted_loop, first with errors deferred where the body allows it. */
@@ -2231,7 +2227,8 @@ static void chunk_exit(Lower *l, LLVMValueRef ctx) {
 /* The outlined body: void chunk(ctx, begin, end, thread) runs iterations
  * [begin, end) with its own copies of the private and reduction variables. */
 static LLVMValueRef lo_region_body(Lower *l, Node *n, const ParPlan *plan, LLVMTypeRef ctxty,
-                                   const int *field, LLVMTypeRef partty, const int *slot) {
+                                   const int *field, LLVMTypeRef partty, const int *slot,
+                                   LLVMValueRef start, LLVMValueRef step) {
   Lower saved = *l;
   l->assigned = NULL;  /* the caller's flags; every variable here is given a value first */
   char suffix[32];
@@ -2253,16 +2250,13 @@ static LLVMValueRef lo_region_body(Lower *l, Node *n, const ParPlan *plan, LLVMT
       init = LLVMConstNull(lo_type(l, t));
     if (init) LLVMBuildStore(l->b, init, l->slots[v]);
   }
-  /* a literal start and step stay constants: x[i] then reads memory at a
-   * stride LLVM can see, and i is known not to be negative (read from ctx,
-   * they made the vector loop gather) */
-  Node *range = n->cond;
-  LLVMValueRef start = range->list.len < 2 ? const_i64(l, 0)
-                       : range->list.items[0]->kind == N_INT ? const_i64(l, range->list.items[0]->ival)
-                       : LLVMBuildLoad2(l->b, l->i64, LLVMBuildStructGEP2(l->b, ctxty, ctx, CTX_START, ""), "");
-  LLVMValueRef step = range->list.len < 3 ? const_i64(l, 1)
-                      : range->list.items[2]->kind == N_INT ? const_i64(l, range->list.items[2]->ival)
-                      : LLVMBuildLoad2(l->b, l->i64, LLVMBuildStructGEP2(l->b, ctxty, ctx, CTX_STEP, ""), "");
+  /* a constant start and step (the caller's range) stay constants: x[i]
+   * then reads memory at a stride LLVM can see, and i is known not to be
+   * negative (read from ctx, they made the vector loop gather) */
+  if (!LLVMIsAConstant(start))
+    start = LLVMBuildLoad2(l->b, l->i64, LLVMBuildStructGEP2(l->b, ctxty, ctx, CTX_START, ""), "");
+  if (!LLVMIsAConstant(step))
+    step = LLVMBuildLoad2(l->b, l->i64, LLVMBuildStructGEP2(l->b, ctxty, ctx, CTX_STEP, ""), "");
   /* chunks never start below 0: iteration numbers are not negative, nor
    * (with a literal start of 0 or more) the indices made from them */
   LLVMValueRef begin = LLVMGetParam(l->fn, 1);
@@ -2330,11 +2324,11 @@ static void lo_parallel_for(Lower *l, Node *n, const ParPlan *plan) {
   int *slot = arena_alloc(l->f->arena, sizeof(int) * (size_t)l->f->nvars);
   LLVMTypeRef ctxty = region_context_type(l, plan, field);
   LLVMTypeRef partty = partials_type(l, plan, slot);
-  LLVMBasicBlockRef here = LLVMGetInsertBlock(l->b);
-  LLVMValueRef body = lo_region_body(l, n, plan, ctxty, field, partty, slot);
-  position(l, here);
   LLVMValueRef start, step;
   LLVMValueRef trips = lo_range(l, n->cond, &start, &step);
+  LLVMBasicBlockRef here = LLVMGetInsertBlock(l->b);
+  LLVMValueRef body = lo_region_body(l, n, plan, ctxty, field, partty, slot, start, step);
+  position(l, here);
   LLVMValueRef ctx = entry_alloca(l, ctxty, "region");
   LLVMBuildStore(l->b, const_i32(l, RT_OK), LLVMBuildStructGEP2(l->b, ctxty, ctx, CTX_STATUS, ""));
   LLVMBuildStore(l->b, start, LLVMBuildStructGEP2(l->b, ctxty, ctx, CTX_START, ""));
