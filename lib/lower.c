@@ -1963,15 +1963,15 @@ static void note_gain(Node *n, void *ctx) {
 /* Deferring compiles the loop twice: worth it for a loop that writes
  * arrays (a map over sqrt then runs 8 lanes wide) or calls a dear math
  * function, not for a reduction whose only check guards a sqrt (its
- * vector form, bound by the ordered sum, gains little). */
-static bool deferrable_loop(Lower *l, Node *n) {
+ * vector form, bound by the ordered sum, gains little). Fills `changed`
+ * with the scalars the loop assigns. */
+static bool deferrable_loop(Lower *l, Node *n, bool *changed) {
   if (l->deferred || l->opts->boundscheck || l->opts->kernel || l->opts->device || l->gpu) return false;
   Gain g = {false, false};
   for (int i = 0; i < n->body.len; i++) walk_tree(n->body.items[i], note_gain, &g);
-  Defer d = {l, arena_alloc(l->f->arena, (size_t)l->f->nvars), arena_alloc(l->f->arena, (size_t)l->f->nvars),
-             n->lhs->var};
+  Defer d = {l, arena_alloc(l->f->arena, (size_t)l->f->nvars), changed, n->lhs->var};
   if (!g.checked || !note_written(l, &n->body, d.written)) return false;
-  assigned_in(&n->body, d.changed);
+  assigned_in(&n->body, changed);
   bool writes = false;
   for (int v = 0; v < l->f->nvars; v++) writes |= d.written[v];
   return (g.dear || writes) && deferrable_body(&d, &n->body);
@@ -2025,14 +2025,13 @@ static void lo_counted_loop(Lower *l, Node *n, LLVMValueRef start, LLVMValueRef 
 /* lo_counted_loop, first with errors deferred where the body allows it. */
 static void lo_range_loop(Lower *l, Node *n, LLVMValueRef start, LLVMValueRef step, LLVMValueRef k0,
                           LLVMValueRef k1, LLVMBasicBlockRef exhausted, LLVMBasicBlockRef brk) {
-  if (!deferrable_loop(l, n)) {
+  int nv = l->f->nvars;
+  bool *vars = arena_alloc(l->f->arena, (size_t)nv);  /* the scalars the loop assigns */
+  if (!deferrable_loop(l, n, vars)) {
     lo_counted_loop(l, n, start, step, k0, k1, exhausted, brk, false);
     return;
   }
-  int nv = l->f->nvars;
-  bool *vars = arena_alloc(l->f->arena, (size_t)nv);
   LLVMValueRef *saved = arena_alloc(l->f->arena, sizeof(LLVMValueRef) * (size_t)nv);
-  assigned_in(&n->body, vars);
   vars[n->lhs->var] = true;
   /* the values, and whether each is bound (UnboundLocalError), as before the loop */
   LLVMValueRef *bound = arena_alloc(l->f->arena, sizeof(LLVMValueRef) * (size_t)nv);
