@@ -193,7 +193,11 @@ static __attribute__((noinline)) PyObject *box_array(const Type *t, RtArray *a) 
   return arr;
 }
 
-static PyObject *box(const Type *t, char *p) {
+static __attribute__((noinline)) PyObject *box_tuple(const Type *t, char *p);
+
+/* A result as a Python object. Inline on the call path: the scalars need
+ * no frame of their own; arrays and tuples are boxed out of line. */
+static inline PyObject *box(const Type *t, char *p) {
   switch (t->kind) {
   case TY_NONE: Py_RETURN_NONE;
   case TY_BOOL: return PyBool_FromLong(*(uint8_t *)p);
@@ -208,23 +212,25 @@ static PyObject *box(const Type *t, char *p) {
   case TY_F32: return PyFloat_FromDouble(*(float *)p);
   case TY_F64: return PyFloat_FromDouble(*(double *)p);
   case TY_ARRAY: return box_array(t, (RtArray *)p);
-  case TY_TUPLE: {
-    PyObject *tup = PyTuple_New(t->nfields);
-    size_t off = 0;
-    for (int i = 0; tup && i < t->nfields; i++) {
-      size_t a = storage_align(t->fields[i]);
-      off = (off + a - 1) / a * a;
-      PyObject *item = box(t->fields[i], p + off);
-      if (!item) Py_CLEAR(tup);
-      else PyTuple_SET_ITEM(tup, i, item);
-      off += storage_size(t->fields[i]);
-    }
-    return tup;
-  }
+  case TY_TUPLE: return box_tuple(t, p);
   default:
     PyErr_SetString(PyExc_TypeError, "ruchey: cannot return this type to Python");
     return NULL;
   }
+}
+
+static PyObject *box_tuple(const Type *t, char *p) {
+  PyObject *tup = PyTuple_New(t->nfields);
+  size_t off = 0;
+  for (int i = 0; tup && i < t->nfields; i++) {
+    size_t a = storage_align(t->fields[i]);
+    off = (off + a - 1) / a * a;
+    PyObject *item = box(t->fields[i], p + off);
+    if (!item) Py_CLEAR(tup);
+    else PyTuple_SET_ITEM(tup, i, item);
+    off += storage_size(t->fields[i]);
+  }
+  return tup;
 }
 
 /* ---------------------------------------------------------------- unboxing */
@@ -803,11 +809,7 @@ static inline __attribute__((always_inline)) PyObject *call_with(Dispatcher *sel
   } else {
     status = entry(retp, argp);
   }
-  /* the common results without box()'s frame: an int64, a float64 */
-  PyObject *result = status                         ? raise_runtime_error()
-                     : ret_type->kind == TY_I64 ? box_int64(*(int64_t *)retp)
-                     : ret_type->kind == TY_F64 ? PyFloat_FromDouble(*(double *)retp)
-                                                : box(ret_type, retp);
+  PyObject *result = status ? raise_runtime_error() : box(ret_type, retp);
   if (retp != ret) PyMem_Free(retp);
   if (arrays != few) PyMem_Free(arrays);
   return result;
