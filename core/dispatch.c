@@ -765,13 +765,23 @@ static Spec *compile_miss(Dispatcher *self, const uint32_t *codes, bool device) 
   return s;
 }
 
+/* Each argument's type code; false, with the TypeError raised, for an
+ * argument that cannot be compiled. */
+static inline bool read_codes(Dispatcher *self, PyObject *const *args, uint32_t *codes) {
+  for (int i = 0; i < self->nparams; i++)
+    if (!(codes[i] = type_code(args[i]))) {
+      type_error(self, args, i);
+      return false;
+    }
+  return true;
+}
+
 /* Calls with positional arguments exactly matching the parameters; extra,
  * if not NULL, is passed after them (a kernel's LaunchConfig). */
 static inline __attribute__((always_inline)) PyObject *call_with(Dispatcher *self, PyObject *const *args,
                                                                  void *extra) {
   uint32_t codes[MAX_ARGS];  /* the first nparams only */
-  for (int i = 0; i < self->nparams; i++)
-    if (!(codes[i] = type_code(args[i]))) return type_error(self, args, i);
+  if (!read_codes(self, args, codes)) return NULL;
   Spec *s = find_spec(self, codes, false);
   if (!s && self->sealed && !(s = find_compatible(self, codes))) return no_match(self, codes);
   if (!s && !(s = compile_miss(self, codes, false))) return NULL;
@@ -1131,9 +1141,7 @@ static PyObject *dispatcher_launch_gpu(Dispatcher *self, PyObject *a) {
     return NULL;
   PyObject *const *argv = &PyTuple_GET_ITEM(args, 0);
   uint32_t codes[MAX_ARGS] = {0};
-  for (int i = 0; i < self->nparams; i++)
-    if (!(codes[i] = type_code(argv[i]))) return type_error(self, argv, i);
-  if (!cu_ready()) return NULL;
+  if (!read_codes(self, argv, codes) || !cu_ready()) return NULL;
   GpuSpec *s = find_gpu_spec(self, codes, cu_current_device());
   if (!s && !(s = compile_gpu_miss(self, codes))) return NULL;
   void *function = s->function;  /* s may move once the GIL is let go */
