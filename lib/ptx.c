@@ -99,6 +99,20 @@ static bool link_libdevice(LLVMModuleRef m, Diag *d) {
   return true;
 }
 
+/* A float multiply followed by an add may become one fused multiply-add,
+ * as nvcc (--fmad=true) and numba-cuda (NVVM's -fma=1) do by default: an
+ * FMA is one instruction where the pair is two, and it rounds once. Only
+ * the kernel's own code is marked, before libdevice is linked in. */
+static void allow_contraction(LLVMModuleRef m) {
+  for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f))
+    for (LLVMBasicBlockRef b = LLVMGetFirstBasicBlock(f); b; b = LLVMGetNextBasicBlock(b))
+      for (LLVMValueRef i = LLVMGetFirstInstruction(b); i; i = LLVMGetNextInstruction(i)) {
+        LLVMOpcode op = LLVMGetInstructionOpcode(i);
+        if (op == LLVMFMul || op == LLVMFAdd || op == LLVMFSub)
+          LLVMSetFastMathFlags(i, LLVMGetFastMathFlags(i) | LLVMFastMathAllowContract);
+      }
+}
+
 bool ptx_generate(Func *f, const CompileOptions *opts, CompileResult *res, Diag *d) {
   LLVMTargetMachineRef tm = nvptx_tm(opts->gpu_cc, d);
   if (!tm) return false;
@@ -111,6 +125,7 @@ bool ptx_generate(Func *f, const CompileOptions *opts, CompileResult *res, Diag 
   char *msg = NULL;
   bool ok = !LLVMVerifyModule(m, LLVMReturnStatusAction, &msg) || fail(d, "internal error: invalid LLVM IR: %s", msg);
   LLVMDisposeMessage(msg);
+  if (ok) allow_contraction(m);
   ok = ok && link_libdevice(m, d);
   if (ok) {
     LLVMPassBuilderOptionsRef po = LLVMCreatePassBuilderOptions();

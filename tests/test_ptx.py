@@ -191,6 +191,15 @@ def test_barriers_shared_memory_and_libdevice_appear_in_the_ptx():
     assert "sqrt.rn.f64" in ptx and "call" not in ptx.split(".entry")[1]  # libdevice's exp inlined
 
 
+def test_multiply_then_add_becomes_one_fused_multiply_add():
+    # as nvcc and numba-cuda do by default; the CPU backend rounds twice
+    ptx, _ = cuda.compile_ptx(grid_stride, "void(float64[::1], float64[::1], float64)", cc=(8, 0))
+    body = ptx.split(".entry")[1]
+    assert "fma.rn.f64" in body and "mul.rn.f64" not in body
+    ptx, _ = cuda.compile_ptx(grid_stride, "void(float32[::1], float32[::1], float32)", cc=(8, 0))
+    assert "fma.rn.f32" in ptx.split(".entry")[1]
+
+
 @needs_ptxas
 @pytest.mark.parametrize("kernel, sig", KERNELS, ids=[k.__name__ for k, _ in KERNELS])
 @pytest.mark.parametrize("arch", ["sm_80", "sm_90"])
