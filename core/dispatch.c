@@ -932,18 +932,33 @@ static int dispatcher_clear(Dispatcher *self) {
 
 /* inspect_llvm() / inspect_asm(): each compiled signature compiled again to
  * text (the JIT keeps only machine code). */
+/* Adds the text of one specialisation to d, under its signature. */
+static bool add_text(PyObject *d, PyObject *sig, Dispatcher *self, const uint32_t *codes,
+                     const Type *declared, bool device, OutputKind out, int gpu_cc) {
+  Arena arena = {0};
+  CompileResult res;
+  bool ok = compile_for(self, codes, declared, device, out, gpu_cc, &res, &arena);
+  arena_free(&arena);
+  PyObject *text = ok ? PyUnicode_FromString(res.text) : NULL;
+  if (ok) free(res.text);
+  ok = text && PyDict_SetItem(d, sig, text) == 0;
+  Py_XDECREF(text);
+  return ok;
+}
+
+/* The text of each specialisation, those only launched on a GPU too. */
 static PyObject *inspect_text(Dispatcher *self, OutputKind out, int gpu_cc) {
   PyObject *d = PyDict_New();
-  for (int i = 0; d && i < self->nspecs; i++) {
-    Arena arena = {0};
-    CompileResult res;
-    bool ok = compile_for(self, self->specs[i].codes, self->specs[i].declared_ret, self->specs[i].device,
-                          out, gpu_cc, &res, &arena);
-    arena_free(&arena);
-    PyObject *text = ok ? PyUnicode_FromString(res.text) : NULL;
-    if (ok) free(res.text);
-    if (!text || PyDict_SetItem(d, PyList_GET_ITEM(self->signatures, i), text) < 0) Py_CLEAR(d);
-    Py_XDECREF(text);
+  for (int i = 0; d && i < self->nspecs; i++)
+    if (!add_text(d, PyList_GET_ITEM(self->signatures, i), self, self->specs[i].codes,
+                  self->specs[i].declared_ret, self->specs[i].device, out, gpu_cc))
+      Py_CLEAR(d);
+  for (int i = 0; d && i < self->ngpu_specs; i++) {
+    PyObject *sig = PyList_GET_ITEM(self->gpu_signatures, i);
+    int known = PyDict_Contains(d, sig);
+    if (known < 0 || (!known && !add_text(d, sig, self, self->gpu_specs[i].codes, NULL, false, out,
+                                          gpu_cc)))
+      Py_CLEAR(d);
   }
   return d;
 }

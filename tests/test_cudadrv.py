@@ -184,6 +184,16 @@ def test_a_kernel_is_loaded_once_per_signature(on_fake):
     """)
 
 
+def test_kernels_launched_on_the_gpu_show_their_ptx(on_fake):
+    on_fake("""
+        fake_double[1, 8](cuda.to_device(numpy.ones(8)))
+        ptx = fake_double.inspect_ptx(cc=(9, 0))
+        assert len(ptx) == 1, ptx.keys()
+        assert ".target sm_90" in list(ptx.values())[0]
+        assert len(fake_double.inspect_llvm()) == 1
+    """)
+
+
 def test_kernels_calling_device_functions_load_on_the_gpu(on_fake):
     on_fake("""
         @cuda.jit(device=True)
