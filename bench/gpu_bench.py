@@ -2,12 +2,14 @@
 bench/gpu_kernels.cu) and in numba-cuda. Needs a GPU; run by
 bench/gpu_check.sh.
 
-    python3 bench/gpu_bench.py [--nvcc BINARY] [--json FILE]
+    python3 bench/gpu_bench.py [--nvcc BINARY] [--json FILE] [--ptx FILE]
 
 Kernel time is the median of CUDA-event-timed launches on device arrays;
 launch overhead the host time of one launch of an empty kernel taking 0 to
 4 arrays (kernel[1, 1](...) each time, as users write it). Targets: kernel
-time at most 1.1x nvcc's, launch overhead below numba-cuda's.
+time at most 1.1x nvcc's, launch overhead below numba-cuda's. A kernel
+whose result is wrong is reported and still timed. --ptx writes the PTX
+each JIT made of the four kernels, to compare.
 """
 import argparse
 import json
@@ -15,6 +17,7 @@ import os
 import subprocess
 import sys
 import time
+import traceback
 import types
 import warnings
 
@@ -22,7 +25,7 @@ import numpy as np
 
 from ruchey import cuda, float32
 
-N = 1 << 24        # vector kernels
+N = 1 << 26        # vector kernels: 256 MiB of float32, several times the L2
 M = 2048           # matmul: M x M
 REPEATS = 20
 LAUNCHES = 3000
@@ -133,10 +136,17 @@ def launch_us(lib, launch):
     return (t1 - t0) / LAUNCHES * 1e6
 
 
+def check(name, ok, problems):
+    if not ok:
+        print(f"WRONG RESULT: {name}", file=sys.stderr)
+        problems.append(name)
+
+
 def measure(lib, jit):
-    """Kernel times (ms) and launch overheads (µs) with one library's
-    cuda module and decorator; checks each kernel's result first."""
-    seed_k, add_k, mm_k, red_k = (jit(f) for f in KERNELS)
+    """Kernel times (ms), launch overheads (µs), the first launch of each
+    kernel (ms, compiling included) and the kernels whose result was wrong,
+    with one library's cuda module and decorator."""
+    seed_k, add_k, mm_k, red_k = kernels = [jit(f) for f in KERNELS]
     rng = np.random.default_rng(1)
     x64 = rng.standard_normal(N)
     a, b = rng.random(N, dtype=np.float32), rng.random(N, dtype=np.float32)
@@ -146,26 +156,33 @@ def measure(lib, jit):
     d_A, d_B, d_C = lib.to_device(A), lib.to_device(B), lib.device_array((M, M), np.float32)
     blocks, mgrid = (N + 255) // 256, ((M + TPB - 1) // TPB,) * 2
 
-    seed_k[blocks, 256](d_io)
-    add_k[blocks, 256](d_a, d_b, d_c)
-    mm_k[mgrid, (TPB, TPB)](d_A, d_B, d_C)
-    red_k[blocks, 256](d_a, d_out)
-    assert np.array_equal(d_io.copy_to_host(), x64 * 2)
-    assert np.array_equal(d_c.copy_to_host(), a + b)
-    C = d_C.copy_to_host()
-    assert np.linalg.norm(C - A.astype(np.float64) @ B) / np.linalg.norm(C) < 1e-5
-    assert abs(d_out.copy_to_host()[0] / a.astype(np.float64).sum() - 1) < 1e-4
-
-    times = {
-        "seed": median_ms(lib, lambda: seed_k[blocks, 256](d_io)),
-        "vector_add": median_ms(lib, lambda: add_k[blocks, 256](d_a, d_b, d_c)),
-        "matmul": median_ms(lib, lambda: mm_k[mgrid, (TPB, TPB)](d_A, d_B, d_C)),
-        "reduce": median_ms(lib, lambda: red_k[blocks, 256](d_a, d_out)),
+    launches = {
+        "seed": lambda: seed_k[blocks, 256](d_io),
+        "vector_add": lambda: add_k[blocks, 256](d_a, d_b, d_c),
+        "matmul": lambda: mm_k[mgrid, (TPB, TPB)](d_A, d_B, d_C),
+        "reduce": lambda: red_k[blocks, 256](d_a, d_out),
     }
+    first = {}
+    for name, launch in launches.items():
+        t0 = time.perf_counter()
+        launch()
+        lib.synchronize()
+        first[name] = (time.perf_counter() - t0) * 1e3
+    problems = []
+    check("seed", np.array_equal(d_io.copy_to_host(), x64 * 2), problems)
+    check("vector_add", np.array_equal(d_c.copy_to_host(), a + b), problems)
+    C = d_C.copy_to_host()
+    check("matmul", np.linalg.norm(C - A.astype(np.float64) @ B) / np.linalg.norm(C) < 1e-5,
+          problems)
+    check("reduce", abs(d_out.copy_to_host()[0] / a.astype(np.float64).sum() - 1) < 1e-4,
+          problems)
+
+    times = {name: median_ms(lib, launch) for name, launch in launches.items()}
     empties = [jit(f) for f in EMPTY]
     arrays = [lib.device_array(16, np.float32) for _ in range(4)]
-    launches = [launch_us(lib, lambda k=k, n=n: k[1, 1](*arrays[:n])) for n, k in enumerate(empties)]
-    return times, launches
+    overheads = [launch_us(lib, lambda k=k, n=n: k[1, 1](*arrays[:n]))
+                 for n, k in enumerate(empties)]
+    return times, overheads, first, problems, kernels
 
 
 def numba_measure():
@@ -186,7 +203,11 @@ def numba_measure():
 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        return measure(ncuda, jit)
+        try:
+            return measure(ncuda, jit)
+        except Exception:  # their failure must not cost ours
+            traceback.print_exc()
+            return None
 
 
 def nvcc_measure(binary):
@@ -206,10 +227,23 @@ def fmt(v, spec):
     return format(v, spec) if v is not None else "-".rjust(len(format(0.0, spec)))
 
 
+def ptx_text(ours, numba, cc):
+    """The PTX of the four kernels from ruchey and from numba-cuda."""
+    parts = []
+    for k, f in enumerate(KERNELS):
+        for ptx in ours[4][k].inspect_ptx(cc).values():
+            parts.append(f"// ======== ruchey: {f.__name__}\n{ptx}")
+        if numba:
+            for ptx in numba[4][k].inspect_asm().values():
+                parts.append(f"// ======== numba-cuda: {f.__name__}\n{ptx}")
+    return "\n".join(parts)
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--nvcc", help="bench/gpu_kernels.cu built by nvcc")
     parser.add_argument("--json", help="write the numbers here")
+    parser.add_argument("--ptx", help="write the kernels' PTX here")
     opts = parser.parse_args()
     if not cuda.is_available():
         print("no GPU: nothing to time")
@@ -234,15 +268,27 @@ def main():
         n = numba[1][k] if numba else None
         print(f"{f'{k} arrays':<18}{fmt(r, '10.2f')}{fmt(c, '10.2f')}{fmt(n, '10.2f')}"
               f"{ratio(r, c):>13}{ratio(r, n):>14}")
+    print(f"{'first launch (ms)':<18}{'ruchey':>10}{'':>10}{'numba':>10}{'':>13}{'ruchey/numba':>14}")
+    for name, r in ours[2].items():
+        n = numba[2][name] if numba else None
+        print(f"{name:<18}{fmt(r, '10.1f')}{'':>10}{fmt(n, '10.1f')}{'':>13}{ratio(r, n):>14}")
+    for who, res in (("ruchey", ours), ("numba-cuda", numba)):
+        if res and res[3]:
+            print(f"{who}: WRONG RESULTS from {', '.join(res[3])}")
+    if opts.ptx:
+        with open(opts.ptx, "w") as fh:
+            fh.write(ptx_text(ours, numba, dev.compute_capability))
     result = {"device": dev.name, "compute_capability": list(dev.compute_capability),
               "sizes": {"N": N, "M": M, "repeats": REPEATS, "launches": LAUNCHES},
-              "ruchey": {"kernel_ms": ours[0], "launch_us": ours[1]},
+              "ruchey": {"kernel_ms": ours[0], "launch_us": ours[1], "first_launch_ms": ours[2],
+                         "wrong": ours[3]},
               "nvcc": theirs and {"kernel_ms": theirs[0], "launch_us": theirs[1]},
-              "numba_cuda": numba and {"kernel_ms": numba[0], "launch_us": numba[1]}}
+              "numba_cuda": numba and {"kernel_ms": numba[0], "launch_us": numba[1],
+                                       "first_launch_ms": numba[2], "wrong": numba[3]}}
     if opts.json:
         with open(opts.json, "w") as fh:
             json.dump(result, fh, indent=1)
-    return 0
+    return 1 if ours[3] else 0
 
 
 if __name__ == "__main__":

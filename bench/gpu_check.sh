@@ -11,12 +11,16 @@
 #
 # Without a GPU the tests run on the CPU backend and the timings are
 # skipped, with a message saying why. Logs and gpu_bench.json go to $OUT
-# when it is set. The exit status is nonzero if a step failed.
+# when it is set. The exit status is nonzero if a step failed. The tests
+# and the timings each run under a time limit (TEST_LIMIT, BENCH_LIMIT
+# seconds), so that one hanging step leaves the other its time.
 set -uo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 CARRY=$(cd "${1:-$ROOT/gpu_carry}" 2>/dev/null && pwd) || CARRY=${1:-$ROOT/gpu_carry}
 PYTHON=${PYTHON:-python3}
 OUT=${OUT:-}
+TEST_LIMIT=${TEST_LIMIT:-240}
+BENCH_LIMIT=${BENCH_LIMIT:-180}
 WORK=$(mktemp -d)
 export PYTHONUNBUFFERED=1
 status=0
@@ -24,6 +28,7 @@ status=0
 step() { echo; echo "== $* ($SECONDS s)"; }
 failed() { echo "FAILED: $*"; status=1; }
 
+command -v nvidia-smi >/dev/null && nvidia-smi -L
 step "1. ruchey for $($PYTHON -c 'import sys; print(sys.version.split()[0])')"
 if [ ! -f "$CARRY/libruchey.so" ]; then
   echo "no $CARRY/libruchey.so: run bench/gpu_prepare.sh where ruchey is built, and carry gpu_carry/"
@@ -61,8 +66,9 @@ TESTS="tests/test_kernels.py tests/test_cuda_api.py tests/test_ptx.py tests/test
 cd "$ROOT"
 if [ "$GPU" = 1 ]; then
   echo "on the GPU, each launch compared with the CPU backend"
-  RUCHEY_CUDA_BACKEND=gpu RUCHEY_CUDA_COMPARE=1 "$PYTHON" -m pytest $TESTS -q -p no:cacheprovider \
-    2>&1 | tee ${OUT:+"$OUT/gpu_tests.log"} || failed "the CUDA tests on the GPU"
+  RUCHEY_CUDA_BACKEND=gpu RUCHEY_CUDA_COMPARE=1 timeout "$TEST_LIMIT" "$PYTHON" -m pytest $TESTS \
+    -q -rfE --tb=short -p no:cacheprovider 2>&1 | tee ${OUT:+"$OUT/gpu_tests.log"} \
+    || failed "the CUDA tests on the GPU"
 else
   echo "no GPU: the CUDA tests run on the CPU backend"
   "$PYTHON" -m pytest $TESTS -q -p no:cacheprovider || failed "the CUDA tests"
@@ -73,11 +79,12 @@ if [ "$GPU" != 1 ]; then
   echo "no GPU: no timings"
 elif ! command -v nvcc >/dev/null; then
   echo "no nvcc: timing without CUDA C"
-  "$PYTHON" bench/gpu_bench.py ${OUT:+--json "$OUT/gpu_bench.json"} || failed "the timings"
+  timeout "$BENCH_LIMIT" "$PYTHON" bench/gpu_bench.py ${OUT:+--json "$OUT/gpu_bench.json"} \
+    ${OUT:+--ptx "$OUT/gpu_ptx.txt"} || failed "the timings"
 else
   nvcc -O3 -arch=native bench/gpu_kernels.cu -o "$WORK/gpu_kernels" || failed "nvcc"
-  "$PYTHON" bench/gpu_bench.py --nvcc "$WORK/gpu_kernels" ${OUT:+--json "$OUT/gpu_bench.json"} \
-    || failed "the timings"
+  timeout "$BENCH_LIMIT" "$PYTHON" bench/gpu_bench.py --nvcc "$WORK/gpu_kernels" \
+    ${OUT:+--json "$OUT/gpu_bench.json"} ${OUT:+--ptx "$OUT/gpu_ptx.txt"} || failed "the timings"
 fi
 step "done: $([ $status = 0 ] && echo ok || echo 'with failures')"
 rm -rf "$WORK"
