@@ -4,6 +4,10 @@ bench/gpu_check.sh.
 
     python3 bench/gpu_bench.py [--nvcc BINARY] [--json FILE] [--ptx FILE]
 
+numba-cuda runs in a process of its own (this file with --numba-only),
+with NUMBA_PYTHONPATH, when set, first on its path: numba-cuda may need an
+older NumPy than the one ruchey was built for.
+
 Kernel time is the median of CUDA-event-timed launches on device arrays;
 launch overhead the host time of one launch of an empty kernel taking 0 to
 4 arrays (kernel[1, 1](...) each time, as users write it). Targets: kernel
@@ -17,13 +21,17 @@ import os
 import subprocess
 import sys
 import time
-import traceback
-import types
 import warnings
 
 import numpy as np
 
-from ruchey import cuda, float32
+NUMBA_ONLY = "--numba-only" in sys.argv
+if NUMBA_ONLY:
+    os.environ.setdefault("NUMBA_CUDA_LOW_OCCUPANCY_WARNINGS", "0")
+    warnings.simplefilter("ignore")
+    from numba import cuda, float32
+else:
+    from ruchey import cuda, float32
 
 N = 1 << 26        # vector kernels: 256 MiB of float32, several times the L2
 M = 2048           # matmul: M x M
@@ -142,18 +150,19 @@ def check(name, ok, problems):
         problems.append(name)
 
 
-def measure(lib, jit):
-    """Kernel times (ms), launch overheads (µs), the first launch of each
-    kernel (ms, compiling included) and the kernels whose result was wrong,
-    with one library's cuda module and decorator."""
-    seed_k, add_k, mm_k, red_k = kernels = [jit(f) for f in KERNELS]
+def measure():
+    """With this process's cuda module (ruchey's or numba-cuda's): kernel
+    times (ms), launch overheads (µs), the first launch of each kernel (ms,
+    compiling included), the kernels whose result was wrong, and the PTX of
+    each kernel."""
+    seed_k, add_k, mm_k, red_k = kernels = [cuda.jit(f) for f in KERNELS]
     rng = np.random.default_rng(1)
     x64 = rng.standard_normal(N)
     a, b = rng.random(N, dtype=np.float32), rng.random(N, dtype=np.float32)
     A, B = rng.random((M, M), dtype=np.float32), rng.random((M, M), dtype=np.float32)
-    d_io, d_a, d_b = lib.to_device(x64), lib.to_device(a), lib.to_device(b)
-    d_c, d_out = lib.device_array(N, np.float32), lib.to_device(np.zeros(1, np.float32))
-    d_A, d_B, d_C = lib.to_device(A), lib.to_device(B), lib.device_array((M, M), np.float32)
+    d_io, d_a, d_b = cuda.to_device(x64), cuda.to_device(a), cuda.to_device(b)
+    d_c, d_out = cuda.device_array(N, np.float32), cuda.to_device(np.zeros(1, np.float32))
+    d_A, d_B, d_C = cuda.to_device(A), cuda.to_device(B), cuda.device_array((M, M), np.float32)
     blocks, mgrid = (N + 255) // 256, ((M + TPB - 1) // TPB,) * 2
 
     launches = {
@@ -166,7 +175,7 @@ def measure(lib, jit):
     for name, launch in launches.items():
         t0 = time.perf_counter()
         launch()
-        lib.synchronize()
+        cuda.synchronize()
         first[name] = (time.perf_counter() - t0) * 1e3
     problems = []
     check("seed", np.array_equal(d_io.copy_to_host(), x64 * 2), problems)
@@ -177,37 +186,31 @@ def measure(lib, jit):
     check("reduce", abs(d_out.copy_to_host()[0] / a.astype(np.float64).sum() - 1) < 1e-4,
           problems)
 
-    times = {name: median_ms(lib, launch) for name, launch in launches.items()}
-    empties = [jit(f) for f in EMPTY]
-    arrays = [lib.device_array(16, np.float32) for _ in range(4)]
-    overheads = [launch_us(lib, lambda k=k, n=n: k[1, 1](*arrays[:n]))
+    times = {name: median_ms(cuda, launch) for name, launch in launches.items()}
+    empties = [cuda.jit(f) for f in EMPTY]
+    arrays = [cuda.device_array(16, np.float32) for _ in range(4)]
+    overheads = [launch_us(cuda, lambda k=k, n=n: k[1, 1](*arrays[:n]))
                  for n, k in enumerate(empties)]
-    return times, overheads, first, problems, kernels
+    cc = cuda.get_current_device().compute_capability
+    ptx = {f.__name__: "\n".join(k.inspect_ptx(cc).values() if not NUMBA_ONLY else
+                                 k.inspect_asm().values())
+           for f, k in zip(KERNELS, kernels)}
+    return {"kernel_ms": times, "launch_us": overheads, "first_launch_ms": first,
+            "wrong": problems, "ptx": ptx}
 
 
 def numba_measure():
-    """The same kernels through numba-cuda, or None without it."""
-    os.environ.setdefault("NUMBA_CUDA_LOW_OCCUPANCY_WARNINGS", "0")
-    try:
-        import numba
-        from numba import cuda as ncuda
-        if not ncuda.is_available():
-            return None
-    except Exception as exc:  # not installed, or no driver it can use
-        print(f"numba-cuda unavailable: {exc}", file=sys.stderr)
+    """numba-cuda's numbers from a process of its own, or None."""
+    env = dict(os.environ)
+    if os.environ.get("NUMBA_PYTHONPATH"):
+        env["PYTHONPATH"] = os.pathsep.join(filter(None, (os.environ["NUMBA_PYTHONPATH"],
+                                                          env.get("PYTHONPATH"))))
+    r = subprocess.run([sys.executable, __file__, "--numba-only"], capture_output=True,
+                       text=True, env=env)
+    if r.returncode:
+        print(f"numba-cuda failed:\n{r.stderr[-4000:]}", file=sys.stderr)
         return None
-
-    def jit(f):  # the same code, with numba's cuda and float32 as its globals
-        g = dict(f.__globals__, cuda=ncuda, float32=numba.float32)
-        return ncuda.jit(types.FunctionType(f.__code__, g, f.__name__))
-
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        try:
-            return measure(ncuda, jit)
-        except Exception:  # their failure must not cost ours
-            traceback.print_exc()
-            return None
+    return json.loads(r.stdout.strip().splitlines()[-1])
 
 
 def nvcc_measure(binary):
@@ -216,7 +219,8 @@ def nvcc_measure(binary):
     out = subprocess.run([binary, str(N), str(M), str(REPEATS)], capture_output=True, text=True,
                          check=True).stdout
     data = json.loads(out)
-    return {k: data[k] for k in ("seed", "vector_add", "matmul", "reduce")}, data["launch_us"]
+    return {"kernel_ms": {k: data[k] for k in ("seed", "vector_add", "matmul", "reduce")},
+            "launch_us": data["launch_us"]}
 
 
 def ratio(a, b):
@@ -227,16 +231,31 @@ def fmt(v, spec):
     return format(v, spec) if v is not None else "-".rjust(len(format(0.0, spec)))
 
 
-def ptx_text(ours, numba, cc):
-    """The PTX of the four kernels from ruchey and from numba-cuda."""
-    parts = []
-    for k, f in enumerate(KERNELS):
-        for ptx in ours[4][k].inspect_ptx(cc).values():
-            parts.append(f"// ======== ruchey: {f.__name__}\n{ptx}")
-        if numba:
-            for ptx in numba[4][k].inspect_asm().values():
-                parts.append(f"// ======== numba-cuda: {f.__name__}\n{ptx}")
-    return "\n".join(parts)
+def get(res, key, index):
+    return res[key][index] if res else None
+
+
+def report(dev, ours, theirs, numba):
+    print(f"\n{dev.name}, compute capability {dev.compute_capability}; N={N}, matmul {M}x{M}")
+    print(f"{'kernel time (ms)':<18}{'ruchey':>10}{'nvcc':>10}{'numba':>10}{'ruchey/nvcc':>13}"
+          f"{'ruchey/numba':>14}")
+    for name, r in ours["kernel_ms"].items():
+        c, n = get(theirs, "kernel_ms", name), get(numba, "kernel_ms", name)
+        print(f"{name:<18}{fmt(r, '10.4f')}{fmt(c, '10.4f')}{fmt(n, '10.4f')}{ratio(r, c):>13}"
+              f"{ratio(r, n):>14}")
+    print(f"{'launch (µs)':<18}{'ruchey':>10}{'nvcc':>10}{'numba':>10}{'ruchey/nvcc':>13}"
+          f"{'ruchey/numba':>14}")
+    for k, r in enumerate(ours["launch_us"]):
+        c, n = get(theirs, "launch_us", k), get(numba, "launch_us", k)
+        print(f"{f'{k} arrays':<18}{fmt(r, '10.2f')}{fmt(c, '10.2f')}{fmt(n, '10.2f')}"
+              f"{ratio(r, c):>13}{ratio(r, n):>14}")
+    print(f"{'first launch (ms)':<18}{'ruchey':>10}{'':>10}{'numba':>10}{'':>13}{'ruchey/numba':>14}")
+    for name, r in ours["first_launch_ms"].items():
+        n = get(numba, "first_launch_ms", name)
+        print(f"{name:<18}{fmt(r, '10.1f')}{'':>10}{fmt(n, '10.1f')}{'':>13}{ratio(r, n):>14}")
+    for who, res in (("ruchey", ours), ("numba-cuda", numba)):
+        if res and res["wrong"]:
+            print(f"{who}: WRONG RESULTS from {', '.join(res['wrong'])}")
 
 
 def main():
@@ -244,51 +263,34 @@ def main():
     parser.add_argument("--nvcc", help="bench/gpu_kernels.cu built by nvcc")
     parser.add_argument("--json", help="write the numbers here")
     parser.add_argument("--ptx", help="write the kernels' PTX here")
+    parser.add_argument("--numba-only", action="store_true", help=argparse.SUPPRESS)
     opts = parser.parse_args()
     if not cuda.is_available():
         print("no GPU: nothing to time")
         return 1
+    if opts.numba_only:
+        print(json.dumps(measure()))
+        return 0
     dev = cuda.get_current_device()
-    ours = measure(cuda, cuda.jit)
+    ours = measure()
     theirs = nvcc_measure(opts.nvcc)
     numba = numba_measure()
-    print(f"\n{dev.name}, compute capability {dev.compute_capability}; N={N}, matmul {M}x{M}")
-    print(f"{'kernel time (ms)':<18}{'ruchey':>10}{'nvcc':>10}{'numba':>10}{'ruchey/nvcc':>13}"
-          f"{'ruchey/numba':>14}")
-    for name in ours[0]:
-        r = ours[0][name]
-        c = theirs[0][name] if theirs else None
-        n = numba[0][name] if numba else None
-        print(f"{name:<18}{fmt(r, '10.4f')}{fmt(c, '10.4f')}{fmt(n, '10.4f')}{ratio(r, c):>13}"
-              f"{ratio(r, n):>14}")
-    print(f"{'launch (µs)':<18}{'ruchey':>10}{'nvcc':>10}{'numba':>10}{'ruchey/nvcc':>13}"
-          f"{'ruchey/numba':>14}")
-    for k, r in enumerate(ours[1]):
-        c = theirs[1][k] if theirs else None
-        n = numba[1][k] if numba else None
-        print(f"{f'{k} arrays':<18}{fmt(r, '10.2f')}{fmt(c, '10.2f')}{fmt(n, '10.2f')}"
-              f"{ratio(r, c):>13}{ratio(r, n):>14}")
-    print(f"{'first launch (ms)':<18}{'ruchey':>10}{'':>10}{'numba':>10}{'':>13}{'ruchey/numba':>14}")
-    for name, r in ours[2].items():
-        n = numba[2][name] if numba else None
-        print(f"{name:<18}{fmt(r, '10.1f')}{'':>10}{fmt(n, '10.1f')}{'':>13}{ratio(r, n):>14}")
-    for who, res in (("ruchey", ours), ("numba-cuda", numba)):
-        if res and res[3]:
-            print(f"{who}: WRONG RESULTS from {', '.join(res[3])}")
+    report(dev, ours, theirs, numba)
     if opts.ptx:
         with open(opts.ptx, "w") as fh:
-            fh.write(ptx_text(ours, numba, dev.compute_capability))
+            for who, res in (("ruchey", ours), ("numba-cuda", numba)):
+                for name, ptx in (res["ptx"] if res else {}).items():
+                    fh.write(f"// ======== {who}: {name}\n{ptx}\n")
+    for res in (ours, numba):
+        if res:
+            del res["ptx"]
     result = {"device": dev.name, "compute_capability": list(dev.compute_capability),
               "sizes": {"N": N, "M": M, "repeats": REPEATS, "launches": LAUNCHES},
-              "ruchey": {"kernel_ms": ours[0], "launch_us": ours[1], "first_launch_ms": ours[2],
-                         "wrong": ours[3]},
-              "nvcc": theirs and {"kernel_ms": theirs[0], "launch_us": theirs[1]},
-              "numba_cuda": numba and {"kernel_ms": numba[0], "launch_us": numba[1],
-                                       "first_launch_ms": numba[2], "wrong": numba[3]}}
+              "ruchey": ours, "nvcc": theirs, "numba_cuda": numba}
     if opts.json:
         with open(opts.json, "w") as fh:
             json.dump(result, fh, indent=1)
-    return 1 if ours[3] else 0
+    return 1 if ours["wrong"] else 0
 
 
 if __name__ == "__main__":

@@ -75,6 +75,10 @@ else
 fi
 
 step "3. timings"
+if [ "$GPU" = 1 ] && ls "$CARRY"/numba/*.whl >/dev/null 2>&1; then  # the NumPy numba-cuda can import
+  "$PYTHON" -m pip install -q --no-index --no-deps --target "$WORK/numba-site" "$CARRY"/numba/*.whl \
+    && export NUMBA_PYTHONPATH=$WORK/numba-site
+fi
 if [ "$GPU" != 1 ]; then
   echo "no GPU: no timings"
 elif ! command -v nvcc >/dev/null; then

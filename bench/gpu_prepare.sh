@@ -2,8 +2,11 @@
 # gpu_prepare.sh — gathers into gpu_carry/ what bench/gpu_check.sh needs on a
 # GPU machine that has Python, NumPy and a C compiler but neither LLVM nor a
 # network: libruchey.so from build/ (stripped: it holds LLVM), libdevice
-# from the CUDA toolkit if there is one here, and wheels of pytest and its
-# pure-Python dependencies (installed there only if pytest is missing).
+# from the CUDA toolkit if there is one here, wheels of pytest and its
+# pure-Python dependencies (installed there only if pytest is missing), and
+# a NumPy older than 2.5 for numba-cuda's process of the timings (the
+# numba-cuda of the device machine's image fails to import with NumPy 2.5,
+# which dropped np.row_stack).
 #
 #   bench/gpu_prepare.sh          after a build (make build)
 #
@@ -28,6 +31,9 @@ if [ -f "$LIBDEVICE" ]; then
 fi
 "$PYTHON" -m pip download -q --no-deps --only-binary=:all: --python-version 3.12 \
   -d "$CARRY/wheels" pytest pluggy iniconfig packaging pygments
+"$PYTHON" -m pip download -q --no-deps --only-binary=:all: --python-version 3.12 \
+  --implementation cp --platform manylinux_2_28_x86_64 --platform manylinux_2_17_x86_64 \
+  -d "$CARRY/numba" "numpy>=2,<2.5"
 du -sh "$CARRY"
 size=$(du -sm "$CARRY" | cut -f1)
 if [ "$size" -gt 60 ]; then

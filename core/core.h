@@ -33,6 +33,7 @@ PyObject *disp_compile_ptx(PyObject *module, PyObject *args);
 /* cudadrv.c: the CUDA driver, loaded on first use; each false or NULL
  * comes with ruchey._core.CudaError set. */
 int cu_add_to_module(PyObject *m);
+extern PyTypeObject DeviceMemoryType;  /* memory on a GPU, owned by a Python object */
 bool cu_ready(void);           /* the driver started, a device's context current here */
 int cu_current_device(void);   /* its ordinal, once cu_ready() */
 int cu_current_cc(void);       /* its compute capability (90 for 9.0) */

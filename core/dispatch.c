@@ -1143,18 +1143,10 @@ static int pack_params(Dispatcher *self, PyObject *const *args, const uint32_t *
   return np;
 }
 
-/* _launch_gpu(grid, block, dynamic_shared_bytes, stream, args): launches the
- * kernel on the current CUDA device, on the stream handle (0: the default
- * stream), compiling it for these argument types and the device first. */
-static PyObject *dispatcher_launch_gpu(Dispatcher *self, PyObject *a) {
-  PyObject *grid, *block, *args;
-  long long dyn;
-  unsigned long long stream;
-  LaunchConfig cfg;
-  if (!PyArg_ParseTuple(a, "OOLKO!", &grid, &block, &dyn, &stream, &PyTuple_Type, &args) ||
-      !read_launch(self, grid, block, dyn, args, &cfg))
-    return NULL;
-  PyObject *const *argv = &PyTuple_GET_ITEM(args, 0);
+/* Launches the kernel for these arguments (numbers and NumPy views of
+ * device memory) on the current device. */
+static PyObject *launch_on_gpu(Dispatcher *self, PyObject *const *argv, const LaunchConfig *cfg,
+                               uintptr_t stream) {
   uint32_t codes[MAX_ARGS] = {0};
   if (!read_codes(self, argv, codes) || !cu_ready()) return NULL;
   GpuSpec *s = find_gpu_spec(self, codes, cu_current_device());
@@ -1163,8 +1155,57 @@ static PyObject *dispatcher_launch_gpu(Dispatcher *self, PyObject *a) {
   uint64_t slots[MAX_ARGS * (1 + 2 * RC_MAX_NDIM)];
   void *params[MAX_ARGS * (1 + 2 * RC_MAX_NDIM)];
   if (pack_params(self, argv, codes, slots, params) < 0) return NULL;
-  if (!cu_launch(function, cfg.grid, cfg.block, dyn, (uintptr_t)stream, params)) return NULL;
+  if (!cu_launch(function, cfg->grid, cfg->block, cfg->dynamic_shared, stream, params)) return NULL;
   Py_RETURN_NONE;
+}
+
+/* What a GPU launch passes for one argument: a number as it is, a device
+ * array in the GPU's memory as its NumPy view of that memory (a new
+ * reference either way). NULL without an error for anything else (a host
+ * array, a device array on the CPU backend): the caller copies those to
+ * the GPU first. */
+static PyObject *gpu_argument(PyObject *arg) {
+  static PyObject *mem_name, *ary_name;
+  if (PyLong_Check(arg) || PyFloat_Check(arg) || PyComplex_Check(arg) || PyArray_IsScalar(arg, Generic))
+    return Py_NewRef(arg);
+  if (PyArray_Check(arg)) return NULL;
+  if (!mem_name && (!(mem_name = PyUnicode_InternFromString("_mem")) ||
+                    !(ary_name = PyUnicode_InternFromString("_ary"))))
+    return NULL;
+  PyObject *mem = PyObject_GetAttr(arg, mem_name);
+  PyObject *ary = mem && Py_IS_TYPE(mem, &DeviceMemoryType) ? PyObject_GetAttr(arg, ary_name) : NULL;
+  Py_XDECREF(mem);
+  if (ary && PyArray_Check(ary)) return ary;
+  Py_XDECREF(ary);
+  PyErr_Clear();
+  return NULL;
+}
+
+/* _launch_gpu(grid, block, dynamic_shared_bytes, stream, args): launches the
+ * kernel on the current CUDA device, on the stream handle (0: the default
+ * stream), compiling it for these argument types and the device first.
+ * Returns NotImplemented, launching nothing, when an argument must be
+ * copied to the GPU first (cuda/kernels.py does that, then launches). */
+static PyObject *dispatcher_launch_gpu(Dispatcher *self, PyObject *a) {
+  PyObject *grid, *block, *args;
+  long long dyn;
+  unsigned long long stream;
+  LaunchConfig cfg;
+  if (!PyArg_ParseTuple(a, "OOLKO!", &grid, &block, &dyn, &stream, &PyTuple_Type, &args) ||
+      !read_launch(self, grid, block, dyn, args, &cfg))
+    return NULL;
+  PyObject *argv[MAX_ARGS];
+  int n = 0;
+  for (; n < self->nparams; n++)
+    if (!(argv[n] = gpu_argument(PyTuple_GET_ITEM(args, n)))) break;
+  PyObject *result = NULL;
+  if (n < self->nparams) {
+    if (!PyErr_Occurred()) result = Py_NewRef(Py_NotImplemented);
+  } else {
+    result = launch_on_gpu(self, argv, &cfg, (uintptr_t)stream);
+  }
+  while (n > 0) Py_DECREF(argv[--n]);
+  return result;
 }
 
 /* A return type as Python sees it: (kind, ndim, layout) like a signature's

@@ -289,6 +289,18 @@ def test_non_integral_dimensions_raise_type_error(kernel):
         kernel[2, 3.0]
 
 
+def test_dimensions_equal_to_an_earlier_launchs_are_checked_too(kernel):
+    # kernel[1, 1] is remembered for launches in a loop; 1.0 == 1 and True == 1
+    launch = kernel[1, 1]
+    assert kernel[1, 1] is launch or AS_NUMBA
+    with pytest.raises(TypeError, match="griddim"):
+        kernel[1.0, 1]
+    with pytest.raises(TypeError, match="blockdim"):
+        kernel[1, True]
+    with pytest.raises(TypeError, match="stream"):
+        kernel[1, 1, 0.0]
+
+
 def test_invalid_stream_or_shared_memory_type_raises_type_error(kernel):
     with pytest.raises(TypeError, match="stream"):
         kernel[1, 1, "default"]

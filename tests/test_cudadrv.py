@@ -184,6 +184,23 @@ def test_a_kernel_is_loaded_once_per_signature(on_fake):
     """)
 
 
+def test_unsupported_arguments_of_a_gpu_launch_raise_type_error(on_fake):
+    on_fake("""
+        class Impostor:  # looks like a device array, owns no device memory
+            _mem = 1
+            _ary = numpy.ones(8)
+
+        for bad in ([1.0], None, "x", Impostor()):
+            try:
+                fake_double[1, 8](bad)
+            except TypeError as exc:
+                assert "argument 0 has unsupported type" in str(exc), exc
+            else:
+                raise AssertionError(f"{bad!r} was launched")
+        assert fake.fake_launches() == 0
+    """)
+
+
 def test_kernels_launched_on_the_gpu_show_their_ptx(on_fake):
     on_fake("""
         fake_double[1, 8](cuda.to_device(numpy.ones(8)))

@@ -50,6 +50,15 @@ def _plain(dim):
     return type(dim) is int or (type(dim) is tuple and all(type(v) is int for v in dim))
 
 
+def _plain_config(config):
+    """Whether kernel[...] was given ints and tuples of ints alone (the
+    default stream, 0, among them)."""
+    for v in config:
+        if type(v) is not int and not (type(v) is tuple and all(type(x) is int for x in v)):
+            return False
+    return True
+
+
 _checked_dims = {}  # (griddim, blockdim) of plain ints -> the checked 3-tuples
 
 
@@ -113,16 +122,14 @@ def _gpu_args(args, stream):
     after the launch, as numba-cuda does."""
     out, back = [], []
     for i, arg in enumerate(args):
-        if isinstance(arg, DeviceNDArray) and arg._mem is not None:
-            arg = arg._ary
-        elif isinstance(arg, (np.ndarray, DeviceNDArray)):
+        if isinstance(arg, (np.ndarray, DeviceNDArray)) and not (isinstance(arg, DeviceNDArray)
+                                                                 and arg.on_gpu):
             host = arg._ary if isinstance(arg, DeviceNDArray) else arg
             staged = host if host.flags.c_contiguous or host.flags.f_contiguous else \
                 np.array(host, order="K")
-            dev = to_device(staged, stream=stream)
-            back.append((host, dev))
-            arg = dev._ary
-        elif not isinstance(arg, _SCALARS):
+            arg = to_device(staged, stream=stream)
+            back.append((host, arg))
+        elif not isinstance(arg, _SCALARS + (DeviceNDArray,)):
             raise _bad_argument(arg, i)
         out.append(arg)
     return tuple(out), back
@@ -154,10 +161,15 @@ class _LaunchConfiguration:
 
     def launch_gpu(self, args):
         """Launch the kernel on the GPU; it runs asynchronously unless host
-        arrays have to be copied back."""
+        arrays have to be copied in and back, which the C dispatcher leaves
+        to this function."""
+        disp = self.dispatcher._compiled()
+        stream = 0 if self.stream is None or type(self.stream) is int else stream_handle(self.stream)
+        if disp._launch_gpu(self.griddim, self.blockdim, self.sharedmem, stream,
+                            args) is not NotImplemented:
+            return
         args, back = _gpu_args(args, self.stream)
-        self.dispatcher._compiled()._launch_gpu(self.griddim, self.blockdim, self.sharedmem,
-                                                stream_handle(self.stream), args)
+        disp._launch_gpu(self.griddim, self.blockdim, self.sharedmem, stream, args)
         for host, dev in back:
             if host.flags.writeable:
                 dev.copy_to_host(host)
@@ -186,6 +198,7 @@ class CUDADispatcher:
         self.fastmath = bool(fastmath)
         self.checks_indices = self.debug or self.boundscheck  # then it runs on the CPU backend
         self._disp = None
+        self._configs = {}  # kernel[...] of plain ints and the default stream -> its launch
         self._lock = threading.Lock()
         functools.update_wrapper(self, py_func)
 
@@ -209,11 +222,20 @@ class CUDADispatcher:
         raise ValueError(MISSING_LAUNCH_CONFIG)
 
     def __getitem__(self, config):
+        try:  # a configuration launched before: kernel[blocks, threads] in a loop
+            launch = self._configs.get(config)
+        except TypeError:  # holding a list: unhashable
+            launch = None
+        if launch is not None and _plain_config(config):  # 4.0 == 4, but 4.0 is refused
+            return launch
         if not isinstance(config, tuple) or len(config) not in (2, 3, 4):
             raise ValueError("must specify at least the griddim and blockdim: "
                              "kernel[griddim, blockdim], kernel[griddim, blockdim, stream] or "
                              "kernel[griddim, blockdim, stream, dynamic_shared_memory_bytes]")
-        return self.configure(*config)
+        launch = self.configure(*config)
+        if _plain_config(config) and len(self._configs) < 256:
+            self._configs[config] = launch
+        return launch
 
     def configure(self, griddim, blockdim, stream=0, sharedmem=0):
         griddim, blockdim = normalize_kernel_dimensions(griddim, blockdim)

@@ -29,7 +29,10 @@ _BACKEND_VAR = "RUCHEY_CUDA_BACKEND"
 def backend():
     """The backend $RUCHEY_CUDA_BACKEND asks for (read at each launch): "cpu",
     "gpu", or "" (unset: the GPU if there is one)."""
-    value = os.environ.get(_BACKEND_VAR, "").strip().lower()
+    value = _core.cuda_backend_variable()
+    if not value:
+        return ""
+    value = value.strip().lower()
     if value not in ("", "cpu", "gpu"):
         raise ValueError(f"{_BACKEND_VAR} must be 'cpu' or 'gpu', got "
                          f"{os.environ.get(_BACKEND_VAR)!r}")
