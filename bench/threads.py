@@ -2,7 +2,11 @@
 
   1. a compute-bound reduction, s += sqrt(x[i]) * sin(x[i]) over 1e7
      float64: parallel=True vs the same loop under plain njit, for ruchey and
-     Numba, and each one's speed-up (serial time / parallel time);
+     Numba, and each one's speed-up (serial time / parallel time); and what
+     the CPUs allow: ruchey's serial loop pinned to each CPU in turn. On a
+     shared virtual machine the CPUs need not be equally fast (one may share
+     its core with another tenant), so the attainable speed-up is the serial
+     time over 1 / sum(1 / time pinned to CPU k), not the CPU count;
   2. the first call (compile + pool start) of a small parallel=True prange
      function in a fresh interpreter;
   3. the cost of waking the pool and joining it: an (almost) empty
@@ -42,6 +46,18 @@ def par_sum(x):
 def par_tiny(x, out):
     for i in prange(len(x)):
         out[i] = x[i] * 2.0 + 1.0
+
+
+CPUS = sorted(os.sched_getaffinity(0))
+
+
+def pinned(cpu, fn, *args):
+    """fn(*args) with the calling thread held to one CPU."""
+    os.sched_setaffinity(0, {cpu})
+    try:
+        return fn(*args)
+    finally:
+        os.sched_setaffinity(0, CPUS)
 
 
 def with_prange(fn, module):
@@ -102,6 +118,9 @@ def reduction(run, jits, section):
                          "compile/run", f"{type(exc).__name__}: {exc}")
                 continue
             calls[key] = (lambda fn=fn: fn(x))
+            if label == "ruchey" and not parallel:
+                for cpu in CPUS:
+                    calls[("cpu", cpu)] = (lambda fn=fn, cpu=cpu: pinned(cpu, fn, x))
     with _Threads(jits, max_threads) as used:
         values, samples = round_robin(calls, s.threads_budget_s, s.min_rounds,
                                       s.max_rounds)
@@ -110,6 +129,14 @@ def reduction(run, jits, section):
     speedup = {label: ser[label] / par[label] if par[label] and ser[label] else None
                for label in jits}
     section["threads_used"] = used
+    cpu_rows = [dict(key=f"sum_cpu{cpu}", label=f"  serial njit pinned to CPU {cpu}", unit="s",
+                     values={"ruchey": values.get(("cpu", cpu))},
+                     samples={"ruchey": samples.get(("cpu", cpu))}) for cpu in CPUS]
+    pinned_times = [values.get(("cpu", cpu)) for cpu in CPUS]
+    attainable = (ser["ruchey"] * sum(1 / t for t in pinned_times)
+                  if ser.get("ruchey") and all(pinned_times) else None)
+    share = {label: speedup[label] / attainable if speedup[label] and attainable else None
+             for label in jits}
     section["rows"] += [
         dict(key="sum_parallel", label=f"sqrt*sin sum n={SUM_N:.0e}, parallel",
              unit="s", values=par,
@@ -118,6 +145,10 @@ def reduction(run, jits, section):
              samples={label: samples.get((label, False)) for label in jits}),
         dict(key="sum_speedup", label="  speed-up: serial / parallel", unit="x",
              values=speedup),
+        *cpu_rows,
+        dict(key="sum_attainable", label="  attainable: serial * sum(1 / pinned)", unit="x",
+             values={"ruchey": attainable}),
+        dict(key="sum_share", label="  speed-up / attainable", unit="x", values=share),
     ]
 
 
