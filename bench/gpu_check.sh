@@ -5,7 +5,7 @@
 # bench/gpu_prepare.sh), runs the CUDA tests on the GPU with every launch
 # also run on the CPU backend and compared (RUCHEY_CUDA_COMPARE=1), then
 # times kernels and launches against CUDA C built by nvcc -O3 and against
-# numba-cuda (bench/gpu_bench.py).
+# numba-cuda (bench/gpu_bench.py), and runs examples/demo.py.
 #
 #   bench/gpu_check.sh [carry folder]
 #
@@ -62,7 +62,8 @@ fi
 GPU=$("$PYTHON" -c 'from ruchey import cuda; print(int(cuda.is_available()))')
 
 step "2. the CUDA tests"
-TESTS="tests/test_kernels.py tests/test_cuda_api.py tests/test_ptx.py tests/test_cudadrv.py"
+TESTS="tests/test_kernels.py tests/test_cuda_api.py tests/test_ptx.py tests/test_cudadrv.py
+       tests/test_cuda_interop.py"
 cd "$ROOT"
 if [ "$GPU" = 1 ]; then
   echo "on the GPU, each launch compared with the CPU backend"
@@ -90,6 +91,9 @@ else
   timeout "$BENCH_LIMIT" "$PYTHON" bench/gpu_bench.py --nvcc "$WORK/gpu_kernels" \
     ${OUT:+--json "$OUT/gpu_bench.json"} ${OUT:+--ptx "$OUT/gpu_ptx.txt"} || failed "the timings"
 fi
+step "4. the demo (make demo's examples/demo.py)"
+timeout 120 "$PYTHON" examples/demo.py || failed "the demo"
+
 step "done: $([ $status = 0 ] && echo ok || echo 'with failures')"
 rm -rf "$WORK"
 exit $status

@@ -217,28 +217,43 @@ typedef struct {
   PyObject_HEAD
   CUdeviceptr ptr;
   Py_ssize_t size;
+  PyObject *owner;  /* memory another library allocated: kept alive, never freed here */
 } DeviceMemory;
 
+/* DeviceMemory(nbytes) allocates; DeviceMemory(nbytes, ptr, owner) stands
+ * for memory that owner (a CuPy array, a PyTorch tensor, ...) holds. */
 static PyObject *devmem_new(PyTypeObject *type, PyObject *args, PyObject *kwds) {
   Py_ssize_t size;
-  if (!PyArg_ParseTuple(args, "n", &size)) return NULL;
+  unsigned long long ptr = 0;
+  PyObject *owner = NULL;
+  if (!PyArg_ParseTuple(args, "n|KO", &size, &ptr, &owner)) return NULL;
   if (size < 0) return PyErr_Format(PyExc_ValueError, "negative allocation size");
+  if (PyTuple_GET_SIZE(args) == 2) return PyErr_Format(PyExc_TypeError, "foreign memory needs its owner");
   if (!cu_ready()) return NULL;
   DeviceMemory *self = (DeviceMemory *)type->tp_alloc(type, 0);
   if (!self) return NULL;
+  self->size = size;
+  if (owner) {
+    self->ptr = ptr;
+    self->owner = Py_NewRef(owner);
+    return (PyObject *)self;
+  }
   /* a real allocation even for empty arrays: every array has an address */
   if (!cu_check(cu.MemAlloc(&self->ptr, size ? (size_t)size : 1), "cuMemAlloc")) {
+    self->ptr = 0;
     Py_DECREF(self);
     return NULL;
   }
-  self->size = size;
   return (PyObject *)self;
 }
 
 static void devmem_dealloc(DeviceMemory *self) {
   PyObject *type, *value, *tb;
   PyErr_Fetch(&type, &value, &tb);  /* it may die while an exception propagates */
-  if (self->ptr && cu_ready()) cu.MemFree(self->ptr);
+  if (self->owner)
+    Py_DECREF(self->owner);
+  else if (self->ptr && cu_ready())
+    cu.MemFree(self->ptr);
   PyErr_Restore(type, value, tb);   /* a driver already shut down has freed it */
   Py_TYPE(self)->tp_free(self);
 }
@@ -246,6 +261,8 @@ static void devmem_dealloc(DeviceMemory *self) {
 static PyMemberDef devmem_members[] = {
   {"ptr", T_ULONGLONG, offsetof(DeviceMemory, ptr), READONLY, "The device address."},
   {"size", T_PYSSIZET, offsetof(DeviceMemory, size), READONLY, "The size in bytes."},
+  {"owner", T_OBJECT, offsetof(DeviceMemory, owner), READONLY,
+   "The object holding foreign memory, or None for memory allocated here."},
   {NULL, 0, 0, 0, NULL},
 };
 
@@ -255,7 +272,8 @@ PyTypeObject DeviceMemoryType = {
   .tp_basicsize = sizeof(DeviceMemory),
   .tp_dealloc = (destructor)devmem_dealloc,
   .tp_flags = Py_TPFLAGS_DEFAULT,
-  .tp_doc = "DeviceMemory(nbytes): memory on the current CUDA device, freed with the object.",
+  .tp_doc = "DeviceMemory(nbytes): memory on the current CUDA device, freed with the object;\n"
+            "DeviceMemory(nbytes, ptr, owner): memory that owner holds, kept alive by this object.",
   .tp_members = devmem_members,
   .tp_new = devmem_new,
 };

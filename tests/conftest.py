@@ -70,9 +70,11 @@ def _cuda_backend(request, monkeypatch):
 
 
 def _host_copy(arg):
-    from ruchey.cuda import DeviceNDArray
-    if isinstance(arg, DeviceNDArray):
+    from ruchey import cuda
+    if isinstance(arg, cuda.DeviceNDArray):
         return arg.copy_to_host()
+    if hasattr(arg, "__cuda_array_interface__"):  # CuPy's, PyTorch's
+        return cuda.as_cuda_array(arg).copy_to_host()
     return arg.copy() if isinstance(arg, numpy.ndarray) else arg
 
 

@@ -329,6 +329,24 @@ def test_argument_error_names_its_position():
         k[1, 1](numpy.zeros(2), 1.0, [1])
 
 
+class _GpuOnly:
+    """Stands for a CuPy array or a PyTorch CUDA tensor: GPU memory."""
+    __cuda_array_interface__ = dict(shape=(4,), typestr="<f8", data=(0x7f0000000000, False),
+                                    strides=None, version=3, stream=None)
+
+
+@pytest.mark.no_gpu
+@pytest.mark.skipif(AS_NUMBA, reason="ruchey's CPU backend")
+def test_gpu_memory_cannot_reach_the_cpu_backend(kernel):
+    with pytest.raises(TypeError, match="argument 0 .* in a GPU's memory"):
+        kernel[1, 1](_GpuOnly())
+    with pytest.raises(cuda.CudaSupportError, match="CPU backend"):
+        cuda.as_cuda_array(_GpuOnly())
+    assert cuda.is_cuda_array(_GpuOnly())
+    d = cuda.to_device(numpy.zeros(3))  # in host memory, on the CPU backend
+    assert cuda.is_cuda_array(d) and not hasattr(d, "__cuda_array_interface__")
+
+
 # ---------------------------------------------------------------- backend
 
 @pytest.mark.skipif(not AS_NUMBA and cuda.is_available(), reason="a GPU is present")

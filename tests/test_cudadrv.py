@@ -201,6 +201,78 @@ def test_unsupported_arguments_of_a_gpu_launch_raise_type_error(on_fake):
     """)
 
 
+# ---------------------------------------------------------------- CUDA Array Interface
+
+def test_gpu_arrays_expose_the_cuda_array_interface(on_fake):
+    on_fake("""
+        d = cuda.to_device(numpy.arange(12.0).reshape(3, 4))
+        desc = d.__cuda_array_interface__
+        assert desc["shape"] == (3, 4) and desc["typestr"] == "<f8" and desc["version"] == 3
+        assert desc["strides"] is None and desc["data"] == (address(d), False)
+        assert desc["stream"] == 1  # the legacy default stream
+        t = d.T.__cuda_array_interface__
+        assert t["strides"] == (8, 32) and t["data"][0] == address(d)
+        s = cuda.stream()
+        assert cuda.device_array(4, stream=s).__cuda_array_interface__["stream"] == s.handle
+        assert cuda.is_cuda_array(d)
+    """)
+
+
+def test_foreign_gpu_arrays_are_used_in_place(on_fake):
+    on_fake("""
+        import gc, weakref
+
+        class Foreign:  # another library's GPU array, as CuPy or PyTorch show it
+            def __init__(self, dev):
+                self.dev = dev
+                self.__cuda_array_interface__ = dict(dev.__cuda_array_interface__, stream=None)
+
+        original = cuda.to_device(numpy.arange(8.0))
+        foreign = Foreign(original)
+        assert cuda.is_cuda_array(foreign)
+        view = cuda.as_cuda_array(foreign)
+        assert address(view) == address(original) and view.shape == (8,)
+        fake_double[1, 8](foreign)  # launched on the memory itself
+        fake_double[1, 8](view)
+        assert (original.copy_to_host() == numpy.arange(8.0) * 4).all()
+        # the view keeps the foreign owner alive, and frees nothing itself
+        allocations = fake.fake_live_allocations()
+        alive = weakref.ref(foreign)
+        del foreign
+        gc.collect()
+        assert alive() is not None
+        del view
+        gc.collect()
+        assert alive() is None and fake.fake_live_allocations() == allocations
+
+        strided = cuda.from_cuda_array_interface(
+            dict(shape=(2,), typestr="<f8", data=(address(original) + 8, False), strides=(32,),
+                 version=3, stream=None), owner=original)
+        assert (strided.copy_to_host() == [4.0, 20.0]).all()
+    """)
+
+
+def test_bad_cuda_array_interfaces_raise(on_fake):
+    on_fake("""
+        base = cuda.to_device(numpy.zeros(4))
+        desc = dict(base.__cuda_array_interface__)
+        for change, error in ((dict(stream=0), ValueError), (dict(strides=(-8,)), ValueError),
+                              (dict(mask=object()), NotImplementedError)):
+            try:
+                cuda.from_cuda_array_interface(dict(desc, **change), owner=base)
+            except error:
+                pass
+            else:
+                raise AssertionError(f"{change} was accepted")
+        try:
+            cuda.as_cuda_array(numpy.zeros(3))
+        except TypeError as exc:
+            assert "__cuda_array_interface__" in str(exc)
+        else:
+            raise AssertionError("a host array was taken for a GPU array")
+    """)
+
+
 def test_kernels_launched_on_the_gpu_show_their_ptx(on_fake):
     on_fake("""
         fake_double[1, 8](cuda.to_device(numpy.ones(8)))

@@ -22,9 +22,10 @@ the same API.
 This module is imported by the compiler the first time it compiles a function
 (it recognises cuda.threadIdx.x and the like by identity), so it stays light.
 """
-from ruchey.cuda.devicearray import (DeviceNDArray, device_array, device_array_like,
-                                     is_cuda_array, managed_array, mapped_array, pinned,
-                                     pinned_array, pinned_array_like, to_device)
+from ruchey.cuda.devicearray import (DeviceNDArray, as_cuda_array, device_array,
+                                     device_array_like, from_cuda_array_interface, is_cuda_array,
+                                     managed_array, mapped_array, pinned, pinned_array,
+                                     pinned_array_like, to_device)
 from ruchey.cuda.intrinsics import (atomic, blockDim, blockIdx, grid, gridDim, gridsize, local,
                                     shared, syncthreads, threadIdx)
 from ruchey.cuda.kernels import CUDADispatcher, jit
@@ -41,6 +42,7 @@ __all__ = [
     "threadIdx", "blockIdx", "blockDim", "gridDim", "grid", "gridsize", "syncthreads",
     "shared", "local", "atomic",
     "to_device", "device_array", "device_array_like", "DeviceNDArray", "is_cuda_array",
+    "as_cuda_array", "from_cuda_array_interface",
     "pinned_array", "pinned_array_like", "mapped_array", "managed_array", "pinned",
     "synchronize", "stream", "Stream", "default_stream", "legacy_default_stream",
     "per_thread_default_stream", "event", "Event", "event_elapsed_time",

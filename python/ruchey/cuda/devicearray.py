@@ -18,7 +18,7 @@ import math
 import numpy as np
 
 from ruchey import _core
-from ruchey.cuda.runtime import check_stream, use_gpu
+from ruchey.cuda.runtime import CudaSupportError, check_stream, stream_handle, use_gpu
 
 _NONCONTIGUOUS = ("Array contains non-contiguous buffer and cannot be transferred as a single "
                   "memory region. Please ensure contiguous buffer with numpy "
@@ -184,6 +184,20 @@ class DeviceNDArray:
     def on_gpu(self):
         """Whether the array is in a GPU's memory (else on the CPU backend)."""
         return self._mem is not None
+
+    @property
+    def __cuda_array_interface__(self):
+        """The CUDA Array Interface (version 3), through which CuPy, PyTorch
+        and others use the array without a copy; a GPU array's only."""
+        if self._mem is None:
+            raise AttributeError("a device array on the CPU backend is not in a GPU's memory: "
+                                 "it has no __cuda_array_interface__")
+        ary = self._ary
+        return {"shape": ary.shape, "typestr": ary.dtype.str, "version": 3,
+                "strides": None if ary.flags.c_contiguous else ary.strides,
+                "data": (_address(ary), False),
+                # work queued on the array's stream (or the legacy default one) comes first
+                "stream": stream_handle(self.stream) or 1}
 
     @property
     def device_ctypes_pointer(self):
@@ -425,8 +439,52 @@ def device_array_like(ary, stream=0):
 
 
 def is_cuda_array(obj):
-    """Whether ``obj`` is a device array."""
-    return isinstance(obj, DeviceNDArray)
+    """Whether ``obj`` is a device array, or an object in a GPU's memory that
+    exposes the CUDA Array Interface (a CuPy array, a PyTorch CUDA tensor)."""
+    return isinstance(obj, DeviceNDArray) or hasattr(obj, "__cuda_array_interface__")
+
+
+def from_cuda_array_interface(desc, owner=None, sync=True):
+    """A device array over the GPU memory a ``__cuda_array_interface__``
+    dictionary describes, without a copy; ``owner`` (which holds that memory)
+    is kept alive as long as the array. With ``sync``, the stream the
+    interface names is waited for first, as the interface asks."""
+    if not use_gpu():
+        raise CudaSupportError("a CUDA array interface describes memory on a GPU, and kernels "
+                               "run on the CPU backend here")
+    if desc.get("mask") is not None:
+        raise NotImplementedError("masked CUDA arrays are not supported")
+    shape = tuple(int(n) for n in desc["shape"])
+    dtype = np.dtype(desc["typestr"])
+    strides = desc.get("strides")
+    strides = (_contiguous_strides(shape, dtype.itemsize, "C") if strides is None
+               else tuple(int(v) for v in strides))
+    ptr = int(desc["data"][0] or 0)
+    probe = np.lib.stride_tricks.as_strided(np.empty(1, dtype), shape, strides)  # reads nothing
+    lo, hi = _extent(probe)
+    if lo < 0:
+        raise ValueError("a device array cannot have negative strides")
+    stream = desc.get("stream") if desc.get("version", 0) >= 3 else None
+    if stream == 0:
+        raise ValueError("the CUDA array interface forbids stream 0: 1 is the legacy default "
+                         "stream, 2 the per-thread default stream")
+    if sync and stream is not None:
+        _core.cuda_stream_synchronize(int(stream))
+    mem = _core.DeviceMemory(hi, ptr, owner)
+    return DeviceNDArray._wrap(np.asarray(_DeviceData(mem, ptr, shape, strides, dtype)), 0, mem)
+
+
+def as_cuda_array(obj, sync=True):
+    """A device array sharing the GPU memory of ``obj``, which exposes the
+    CUDA Array Interface (a CuPy array, a PyTorch CUDA tensor, ...)."""
+    if isinstance(obj, DeviceNDArray):
+        return obj
+    try:
+        desc = obj.__cuda_array_interface__
+    except AttributeError:
+        raise TypeError(f"{type(obj).__name__} does not expose __cuda_array_interface__") \
+            from None
+    return from_cuda_array_interface(desc, owner=obj, sync=sync)
 
 
 # Host memory: pinned, mapped and managed memory are plain NumPy arrays on the

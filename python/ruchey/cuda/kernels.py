@@ -6,8 +6,7 @@ import threading
 import numpy as np
 
 from ruchey import _core, decorators, types
-from ruchey.cuda.devicearray import DeviceNDArray
-from ruchey.cuda.devicearray import to_device
+from ruchey.cuda.devicearray import DeviceNDArray, as_cuda_array, to_device
 from ruchey.cuda.runtime import CPUBackendDevice, check_stream, stream_handle, use_gpu
 
 MISSING_LAUNCH_CONFIG = """
@@ -94,8 +93,9 @@ _SCALARS = (int, float, complex, np.number, np.bool_)  # bool is an int
 def _bad_argument(arg, index):
     return TypeError(
         f"kernel argument {index} has unsupported type {type(arg).__name__}: a kernel takes "
-        "NumPy arrays, device arrays (cuda.to_device, cuda.device_array) and scalars "
-        "(Python int, float, bool or NumPy numbers)")
+        "NumPy arrays, device arrays (cuda.to_device, cuda.device_array, or any array with "
+        "__cuda_array_interface__ on a GPU) and scalars (Python int, float, bool or NumPy "
+        "numbers)")
 
 
 def _cpu_args(args):
@@ -110,6 +110,9 @@ def _cpu_args(args):
                 host = arg.copy_to_host()
                 back.append((arg, host))
                 arg = host
+        elif hasattr(arg, "__cuda_array_interface__"):
+            raise TypeError(f"kernel argument {i} ({type(arg).__name__}) is in a GPU's memory, "
+                            "and kernels run on the CPU backend here")
         elif not isinstance(arg, (np.ndarray,) + _SCALARS):
             raise _bad_argument(arg, i)
         out.append(arg)
@@ -129,6 +132,8 @@ def _gpu_args(args, stream):
                 np.array(host, order="K")
             arg = to_device(staged, stream=stream)
             back.append((host, arg))
+        elif hasattr(arg, "__cuda_array_interface__") and not isinstance(arg, DeviceNDArray):
+            arg = as_cuda_array(arg)  # a CuPy array, a PyTorch tensor: used where it is
         elif not isinstance(arg, _SCALARS + (DeviceNDArray,)):
             raise _bad_argument(arg, i)
         out.append(arg)
@@ -169,7 +174,9 @@ class _LaunchConfiguration:
                             args) is not NotImplemented:
             return
         args, back = _gpu_args(args, self.stream)
-        disp._launch_gpu(self.griddim, self.blockdim, self.sharedmem, stream, args)
+        if disp._launch_gpu(self.griddim, self.blockdim, self.sharedmem, stream,
+                            args) is NotImplemented:
+            raise RuntimeError("internal error: a kernel argument is still not on the GPU")
         for host, dev in back:
             if host.flags.writeable:
                 dev.copy_to_host(host)
