@@ -9,6 +9,7 @@
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
+#include <limits.h>
 
 #include "core.h"
 
@@ -44,6 +45,7 @@ static struct {
   CUresult (*ModuleLoadDataEx)(CUmodule *m, const void *image, unsigned n, int *opts, void **vals);
   CUresult (*ModuleGetFunction)(CUfunction *f, CUmodule m, const char *name);
   CUresult (*ModuleUnload)(CUmodule m);
+  CUresult (*FuncSetAttribute)(CUfunction f, int attr, int value);
   CUresult (*LaunchKernel)(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx,
                            unsigned by, unsigned bz, unsigned shared, CUstream s, void **params,
                            void **extra);
@@ -75,6 +77,7 @@ static const struct { const char *name; void **slot; } entries[] = {
   ENTRY(CtxSetCurrent, "cuCtxSetCurrent"), ENTRY(CtxSynchronize, "cuCtxSynchronize"),
   ENTRY(MemGetInfo, "cuMemGetInfo_v2"), ENTRY(ModuleLoadDataEx, "cuModuleLoadDataEx"),
   ENTRY(ModuleGetFunction, "cuModuleGetFunction"), ENTRY(ModuleUnload, "cuModuleUnload"),
+  ENTRY(FuncSetAttribute, "cuFuncSetAttribute"),
   ENTRY(LaunchKernel, "cuLaunchKernel"), ENTRY(MemAlloc, "cuMemAlloc_v2"),
   ENTRY(MemFree, "cuMemFree_v2"), ENTRY(MemcpyHtoD, "cuMemcpyHtoD_v2"),
   ENTRY(MemcpyDtoH, "cuMemcpyDtoH_v2"), ENTRY(MemcpyDtoD, "cuMemcpyDtoD_v2"),
@@ -200,9 +203,32 @@ void cu_unload(void *module) {
   if (driver_state == DRV_READY && module) cu.ModuleUnload(module);
 }
 
+/* Beyond 48 KiB of dynamic shared memory a kernel must opt in, up to what
+ * the device allows a block (227 KiB on Hopper), as CUDA C does with
+ * cudaFuncSetAttribute; ruchey opts in at the launch that asks. */
+#define SHARED_WITHOUT_OPT_IN 49152
+#define CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES 8
+#define CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN 97
+
+static bool allow_dynamic_shared(void *function, int64_t shared) {
+  if (shared <= SHARED_WITHOUT_OPT_IN) return true;
+  if (shared <= INT_MAX &&
+      !cu.FuncSetAttribute(function, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, (int)shared))
+    return true;
+  int most = 0;
+  CUdevice dev;
+  if (cu.DeviceGet(&dev, current_ordinal) ||
+      cu.DeviceGetAttribute(&most, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN, dev))
+    most = SHARED_WITHOUT_OPT_IN;
+  PyErr_Format(CudaError, "the launch asks for %lld bytes of dynamic shared memory; a block of "
+               "this kernel may have at most %d bytes of shared memory on this device, its "
+               "static shared arrays included", (long long)shared, most);
+  return false;
+}
+
 bool cu_launch(void *function, const int64_t grid[3], const int64_t block[3], int64_t shared,
                uintptr_t stream, void **params) {
-  if (!cu_ready()) return false;
+  if (!cu_ready() || !allow_dynamic_shared(function, shared)) return false;
   return cu_check(cu.LaunchKernel(function, (unsigned)grid[0], (unsigned)grid[1], (unsigned)grid[2],
                                   (unsigned)block[0], (unsigned)block[1], (unsigned)block[2],
                                   (unsigned)shared, (CUstream)stream, params, NULL),

@@ -201,6 +201,23 @@ def test_unsupported_arguments_of_a_gpu_launch_raise_type_error(on_fake):
     """)
 
 
+def test_dynamic_shared_memory_beyond_48_kib_opts_in(on_fake):
+    on_fake("""
+        d = cuda.to_device(numpy.ones(8))
+        fake_double[1, 8, 0, 49152](d)
+        fake_double[1, 8, 0, 100 * 1024](d)  # the fake refuses this without the opt-in
+        assert launch(1)["shared"] == 100 * 1024
+        try:
+            fake_double[1, 8, 0, 300 * 1024](d)
+        except cuda.CudaError as exc:
+            assert "307200 bytes of dynamic shared memory" in str(exc), exc
+            assert "at most 232448 bytes" in str(exc), exc
+        else:
+            raise AssertionError("300 KiB of shared memory was launched")
+        assert fake.fake_launches() == 2
+    """)
+
+
 # ---------------------------------------------------------------- CUDA Array Interface
 
 def test_gpu_arrays_expose_the_cuda_array_interface(on_fake):

@@ -431,6 +431,27 @@ def test_dynamic_shared_memory(blocks, threads):
     numpy.testing.assert_array_equal(x, expected[:, ::-1].ravel(), strict=True)
 
 
+@cuda.jit
+def reverse_in_shared(x):
+    # one block: every thread moves its share of x through shared memory
+    dyn = cuda.shared.array(0, float64)
+    n = x.shape[0]
+    for i in range(cuda.threadIdx.x, n, cuda.blockDim.x):
+        dyn[i] = x[i]
+    cuda.syncthreads()
+    for i in range(cuda.threadIdx.x, n, cuda.blockDim.x):
+        x[i] = dyn[n - 1 - i]
+
+
+@pytest.mark.parametrize("n", [6144, 12800, 28000])  # 48 KiB, 100 KiB, 219 KiB
+def test_dynamic_shared_memory_beyond_48_kib(n):
+    # on a GPU a launch over 48 KiB opts in, as cudaFuncSetAttribute does in CUDA C
+    x = make_rng(n).standard_normal(n)
+    expected = x[::-1].copy()
+    reverse_in_shared[1, 256, 0, n * 8](x)
+    numpy.testing.assert_array_equal(x, expected, strict=True)
+
+
 def test_dynamic_shared_memory_with_a_stream():
     x = cuda.to_device(numpy.arange(64, dtype=numpy.float32))
     reverse_each_block[2, 32, cuda.stream(), 32 * 4](x)

@@ -31,7 +31,11 @@ typedef struct Function {
   char name[128];
   int nparams;
   int sizes[MAX_PARAMS];
+  int max_dynamic_shared;  /* opted in by cuFuncSetAttribute; 48 KiB without */
 } Function;
+
+#define SHARED_DEFAULT 49152
+#define SHARED_OPTIN 232448  /* an H100's or H200's shared memory per block */
 
 typedef struct Module {
   int nfunctions;
@@ -160,6 +164,7 @@ CUresult cuDeviceGetAttribute(int *v, int attr, int d) {
   case 34: *v = 0; break;
   case 75: *v = 9; break;
   case 76: *v = 0; break;
+  case 97: *v = SHARED_OPTIN; break;
   default: return INVALID_VALUE;
   }
   return d == 0 ? OK : INVALID_DEVICE;
@@ -253,6 +258,13 @@ CUresult cuModuleUnload(void *module) {
 
 /* ---------------------------------------------------------------- launches */
 
+CUresult cuFuncSetAttribute(void *function, int attr, int value) {
+  Function *f = function;
+  if (!f || attr != 8 || value < 0 || value > SHARED_OPTIN) return INVALID_VALUE;
+  f->max_dynamic_shared = value;
+  return OK;
+}
+
 static void run_fake_double(void **params) {
   char *data = *(char **)params[0];
   int64_t n = *(int64_t *)params[1], stride = *(int64_t *)params[2];
@@ -264,6 +276,7 @@ CUresult cuLaunchKernel(void *function, unsigned gx, unsigned gy, unsigned gz, u
                         void **extra) {
   Function *f = function;
   if (!f || !params || nlaunches == MAX_LAUNCHES) return INVALID_VALUE;
+  if (shared > SHARED_DEFAULT && shared > (unsigned)f->max_dynamic_shared) return INVALID_VALUE;
   Launch *l = &launches[nlaunches++];
   snprintf(l->name, sizeof l->name, "%s", f->name);
   unsigned dims[6] = {gx, gy, gz, bx, by, bz};
