@@ -5,7 +5,8 @@
 # bench/gpu_prepare.sh), runs the CUDA tests on the GPU with every launch
 # also run on the CPU backend and compared (RUCHEY_CUDA_COMPARE=1), then
 # times kernels and launches against CUDA C built by nvcc -O3 and against
-# numba-cuda (bench/gpu_bench.py), and runs examples/demo.py.
+# numba-cuda (bench/gpu_bench.py), runs examples/demo.py, and last the
+# whole test suite on this machine's Python and NumPy (SUITE_LIMIT seconds).
 #
 #   bench/gpu_check.sh [carry folder]
 #
@@ -21,6 +22,7 @@ PYTHON=${PYTHON:-python3}
 OUT=${OUT:-}
 TEST_LIMIT=${TEST_LIMIT:-240}
 BENCH_LIMIT=${BENCH_LIMIT:-180}
+SUITE_LIMIT=${SUITE_LIMIT:-300}
 WORK=$(mktemp -d)
 export PYTHONUNBUFFERED=1
 status=0
@@ -93,6 +95,10 @@ else
 fi
 step "4. the demo (make demo's examples/demo.py)"
 timeout 120 "$PYTHON" examples/demo.py || failed "the demo"
+
+step "5. the whole test suite on Python $("$PYTHON" -c 'import sys; print(sys.version.split()[0])')"
+timeout "$SUITE_LIMIT" "$PYTHON" -m pytest tests -q -rfE --tb=short -p no:cacheprovider 2>&1 \
+  | tee ${OUT:+"$OUT/suite.log"} || failed "the test suite"
 
 step "done: $([ $status = 0 ] && echo ok || echo 'with failures')"
 rm -rf "$WORK"
