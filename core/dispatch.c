@@ -1219,13 +1219,14 @@ static PyObject *describe_type(const Type *t) {
   return PyUnicode_FromString(buf);
 }
 
-/* compile_ptx(pyfunc, args, cc, device): a kernel (or with device a device
- * function, as a .func) as PTX for compute capability cc (e.g. 80), args as
- * for _compile. Returns (ptx, return type as describe_type gives it). */
+/* compile_ptx(pyfunc, args, cc, device, fastmath): a kernel (or with device
+ * a device function, as a .func) as PTX for compute capability cc (e.g. 80),
+ * args as for _compile. Returns (ptx, return type as describe_type gives it). */
 PyObject *disp_compile_ptx(PyObject *module, PyObject *a) {
   PyObject *func, *args;
-  int cc, device = 0;
-  if (!PyArg_ParseTuple(a, "O!O!i|p", &PyFunction_Type, &func, &PyTuple_Type, &args, &cc, &device))
+  int cc, device = 0, fastmath = 0;
+  if (!PyArg_ParseTuple(a, "O!O!i|pp", &PyFunction_Type, &func, &PyTuple_Type, &args, &cc, &device,
+                        &fastmath))
     return NULL;
   const RucheyAPI *api = core_api();
   if (!api) return NULL;
@@ -1253,6 +1254,7 @@ PyObject *disp_compile_ptx(PyObject *module, PyObject *a) {
   gpu->arena = &arena;
   gpu->cc = cc;
   CompileOptions opts = {.kernel = !device, .device = device, .gpu_cc = cc, .error_model_numpy = true,
+                         .fastmath = fastmath,
                          .resolve = resolve_gpu_call, .resolve_ctx = gpu};
   CompileResult res;
   bool ok = api->infer(f, argtypes, &opts, &diag);

@@ -307,6 +307,7 @@ static bool generate(Func *f, const CompileOptions *opts, OutputKind out, Compil
   LLVMSetModuleDataLayout(m, layout);
   LLVMDisposeTargetData(layout);
   set_target_attributes(m, opts);
+  if (opts->fastmath) lo_add_fp_flags(m, LO_FASTMATH_FLAGS);
   add_vector_math(m);
   char *msg = NULL;
   bool ok = !LLVMVerifyModule(m, LLVMReturnStatusAction, &msg) ||

@@ -170,6 +170,23 @@ static LLVMValueRef call(Lower *l, const char *name, LLVMTypeRef ret, LLVMTypeRe
   return LLVMBuildCall2(l->b, ft, get_fn(l, name, ft), args, n, "");
 }
 
+void lo_add_fp_flags(LLVMModuleRef m, LLVMFastMathFlags flags) {
+  for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f))
+    for (LLVMBasicBlockRef b = LLVMGetFirstBasicBlock(f); b; b = LLVMGetNextBasicBlock(b))
+      for (LLVMValueRef i = LLVMGetFirstInstruction(b); i; i = LLVMGetNextInstruction(i))
+        if (LLVMCanValueUseFastMathFlags(i)) LLVMSetFastMathFlags(i, LLVMGetFastMathFlags(i) | flags);
+}
+
+/* With fastmath, float32 math on the GPU takes libdevice's fast versions
+ * (hardware approximations), as numba-cuda does. */
+static bool fast_libdevice(Lower *l, const char *name, LLVMTypeRef t) {
+  static const char *const fast[] = {"sin", "cos", "tan", "exp", "log", "log2", "log10", "pow"};
+  if (!l->gpu || !l->opts->fastmath || t != l->f32) return false;
+  for (size_t i = 0; i < sizeof fast / sizeof fast[0]; i++)
+    if (!strcmp(name, fast[i])) return true;
+  return false;
+}
+
 /* NVPTX has no instructions for these: on the GPU they are libdevice's. */
 static const char *libdevice_name(const char *intrinsic) {
   static const char *const mapped[][2] = {
@@ -183,10 +200,15 @@ static const char *libdevice_name(const char *intrinsic) {
 
 static LLVMValueRef intrinsic(Lower *l, const char *name, LLVMTypeRef *overloads, unsigned no,
                               LLVMValueRef *args, unsigned n) {
+  if (l->gpu && l->opts->fastmath && overloads[0] == l->f32 && !strcmp(name, "llvm.sqrt")) {
+    name = "llvm.nvvm.sqrt.approx.ftz.f";  /* fastmath's square root, as numba-cuda's */
+    no = 0;
+  }
   const char *dev = l->gpu ? libdevice_name(name) : NULL;
   if (dev) {
     char buf[32];
-    snprintf(buf, sizeof buf, "__nv_%s%s", dev, overloads[0] == l->f32 ? "f" : "");
+    snprintf(buf, sizeof buf, "__nv_%s%s%s", fast_libdevice(l, dev, overloads[0]) ? "fast_" : "", dev,
+             overloads[0] == l->f32 ? "f" : "");
     LLVMTypeRef params[2] = {overloads[0], overloads[0]};
     return call(l, buf, overloads[0], params, args, n);
   }
@@ -683,6 +705,18 @@ static LLVMValueRef lo_shift(Lower *l, int op, const Type *t, LLVMValueRef a, LL
   return LLVMBuildAShr(l->b, a, sh, "");
 }
 
+/* a / b for floats. With fastmath on the GPU a float32 quotient is the
+ * hardware's approximation (div.approx.ftz), as numba-cuda's fastmath:
+ * NVPTX picks it only for a whole target's unsafe math. */
+static LLVMValueRef float_div(Lower *l, LLVMValueRef a, LLVMValueRef b) {
+  if (!l->gpu || !l->opts->fastmath || LLVMTypeOf(a) != l->f32) return LLVMBuildFDiv(l->b, a, b, "");
+  static const char name[] = "llvm.nvvm.div.approx.ftz.f";
+  unsigned id = LLVMLookupIntrinsicID(name, sizeof name - 1);
+  LLVMValueRef args[2] = {a, b};
+  return LLVMBuildCall2(l->b, LLVMIntrinsicGetType(l->c, id, NULL, 0),
+                        LLVMGetIntrinsicDeclaration(l->m, id, NULL, 0), args, 2, "");
+}
+
 /* a op b, both already converted to t (the operation's operand type). */
 static LLVMValueRef lo_arith(Lower *l, int op, const Type *t, LLVMValueRef a, LLVMValueRef b) {
   bool fl = ty_is_float(t);
@@ -695,7 +729,7 @@ static LLVMValueRef lo_arith(Lower *l, int op, const Type *t, LLVMValueRef a, LL
     if (!l->opts->error_model_numpy)
       raise_if(l, LLVMBuildFCmp(l->b, LLVMRealOEQ, b, LLVMConstReal(ty, 0.0), ""), RT_ERR_ZERODIV,
                "division by zero");
-    return LLVMBuildFDiv(l->b, a, b, "");
+    return float_div(l, a, b);
   case OP_FLOORDIV: case OP_MOD:
     return fl ? lo_float_divmod(l, op, t, a, b) : lo_int_divmod(l, op, t, a, b);
   case OP_POW:
@@ -933,8 +967,9 @@ static LLVMValueRef call_intrinsic2(Lower *l, const char *name, const Type *t, L
  * calling it can vectorise (jit.c's vector math) and calls can move. */
 static LLVMValueRef call_libm(Lower *l, const char *name, const Type *t, LLVMValueRef *args, unsigned n) {
   char buf[32];
-  snprintf(buf, sizeof buf, "%s%s%s", l->gpu ? "__nv_" : "", name, t->kind == TY_F32 ? "f" : "");
   LLVMTypeRef ft = lo_type(l, t), params[2] = {ft, ft};
+  snprintf(buf, sizeof buf, "%s%s%s%s", l->gpu ? "__nv_" : "", fast_libdevice(l, name, ft) ? "fast_" : "",
+           name, t->kind == TY_F32 ? "f" : "");
   LLVMValueRef r = call(l, buf, ft, params, args, n);
   LLVMValueRef fn = LLVMGetCalledValue(r);
   static const char *const attrs[] = {"nounwind", "willreturn", "nosync", "nofree", "memory"};

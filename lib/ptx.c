@@ -79,7 +79,7 @@ static bool calls_libdevice(LLVMModuleRef m) {
 
 /* Links the libdevice functions the kernel calls. Making every libdevice
  * function linkonce_odr first lets the linker take only what is used. */
-static bool link_libdevice(LLVMModuleRef m, Diag *d) {
+static bool link_libdevice(LLVMModuleRef m, Diag *d, bool ftz) {
   if (!calls_libdevice(m)) return true;
   LLVMMemoryBufferRef buf = read_libdevice(d);
   if (!buf) return false;
@@ -92,25 +92,33 @@ static bool link_libdevice(LLVMModuleRef m, Diag *d) {
   LLVMSetTarget(lib, NVPTX_TRIPLE);
   LLVMSetDataLayout(lib, LLVMGetDataLayoutStr(m));
   if (LLVMLinkModules2(m, lib)) return fail(d, "%s", "linking libdevice failed");
-  /* NVVMReflect (inside O3) reads this: no flush-to-zero of denormals */
+  /* NVVMReflect (inside O3) reads this: libdevice flushes float32
+   * denormals to zero only with fastmath */
   LLVMContextRef c = LLVMGetModuleContext(m);
   LLVMAddModuleFlag(m, LLVMModuleFlagBehaviorOverride, "nvvm-reflect-ftz", 16,
-                    LLVMValueAsMetadata(LLVMConstInt(LLVMInt32TypeInContext(c), 0, 0)));
+                    LLVMValueAsMetadata(LLVMConstInt(LLVMInt32TypeInContext(c), ftz, 0)));
   return true;
 }
 
 /* A float multiply followed by an add may become one fused multiply-add,
  * as nvcc (--fmad=true) and numba-cuda (NVVM's -fma=1) do by default: an
- * FMA is one instruction where the pair is two, and it rounds once. Only
- * the kernel's own code is marked, before libdevice is linked in. */
-static void allow_contraction(LLVMModuleRef m) {
+ * FMA is one instruction where the pair is two, and it rounds once. With
+ * fastmath, as numba-cuda: all of LO_FASTMATH_FLAGS, float32 division and
+ * square root approximate, float32 denormals flushed to zero. Only the
+ * kernel's own code is marked, before libdevice is linked in. */
+static void set_fp_options(LLVMModuleRef m, bool fastmath) {
+  lo_add_fp_flags(m, LLVMFastMathAllowContract | (fastmath ? LO_FASTMATH_FLAGS : 0));
+  if (!fastmath) return;
+  LLVMContextRef c = LLVMGetModuleContext(m);
+  static const char *const attrs[][2] = {
+    {"unsafe-fp-math", "true"},                            /* NVPTX: div.approx, sqrt.approx */
+    {"denormal-fp-math-f32", "preserve-sign,preserve-sign"},  /* NVPTX: .ftz */
+  };
   for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f))
-    for (LLVMBasicBlockRef b = LLVMGetFirstBasicBlock(f); b; b = LLVMGetNextBasicBlock(b))
-      for (LLVMValueRef i = LLVMGetFirstInstruction(b); i; i = LLVMGetNextInstruction(i)) {
-        LLVMOpcode op = LLVMGetInstructionOpcode(i);
-        if (op == LLVMFMul || op == LLVMFAdd || op == LLVMFSub)
-          LLVMSetFastMathFlags(i, LLVMGetFastMathFlags(i) | LLVMFastMathAllowContract);
-      }
+    for (size_t i = 0; !LLVMIsDeclaration(f) && i < sizeof attrs / sizeof attrs[0]; i++)
+      LLVMAddAttributeAtIndex(f, LLVMAttributeFunctionIndex,
+                              LLVMCreateStringAttribute(c, attrs[i][0], (unsigned)strlen(attrs[i][0]),
+                                                        attrs[i][1], (unsigned)strlen(attrs[i][1])));
 }
 
 bool ptx_generate(Func *f, const CompileOptions *opts, CompileResult *res, Diag *d) {
@@ -125,8 +133,8 @@ bool ptx_generate(Func *f, const CompileOptions *opts, CompileResult *res, Diag 
   char *msg = NULL;
   bool ok = !LLVMVerifyModule(m, LLVMReturnStatusAction, &msg) || fail(d, "internal error: invalid LLVM IR: %s", msg);
   LLVMDisposeMessage(msg);
-  if (ok) allow_contraction(m);
-  ok = ok && link_libdevice(m, d);
+  if (ok) set_fp_options(m, opts->fastmath);
+  ok = ok && link_libdevice(m, d, opts->fastmath);
   if (ok) {
     LLVMPassBuilderOptionsRef po = LLVMCreatePassBuilderOptions();
     LLVMErrorRef err = LLVMRunPasses(m, "default<O3>", tm, po);

@@ -11,6 +11,17 @@
 LLVMModuleRef lo_function(Func *f, const CompileOptions *opts, LLVMContextRef c, const char *symbol,
                           CompileResult *res);
 
+/* What fastmath=True allows: reassociation (reductions vectorise), no
+ * signed zeros, reciprocals, contraction and approximate functions. Not
+ * "no NaNs" or "no infinities": the checks that raise Python's errors test
+ * for those, and must not be folded away. */
+#define LO_FASTMATH_FLAGS                                                           \
+  (LLVMFastMathAllowReassoc | LLVMFastMathNoSignedZeros | LLVMFastMathAllowReciprocal | \
+   LLVMFastMathAllowContract | LLVMFastMathApproxFunc)
+
+/* lower.c: adds flags to every floating-point operation of the module. */
+void lo_add_fp_flags(LLVMModuleRef m, LLVMFastMathFlags flags);
+
 /* ptx.c: a kernel typed with opts->gpu_cc, as PTX text in res->text. */
 bool ptx_generate(Func *f, const CompileOptions *opts, CompileResult *res, Diag *d);
 

@@ -431,6 +431,26 @@ def test_dynamic_shared_memory(blocks, threads):
     numpy.testing.assert_array_equal(x, expected[:, ::-1].ravel(), strict=True)
 
 
+def fast_kernel(x, y, out):
+    i = cuda.grid(1)
+    if i < out.size:
+        out[i] = numpy.sqrt(x[i]) / y[i] + numpy.sin(x[i]) * numpy.exp(y[i])
+
+
+@pytest.mark.parametrize("fastmath", [False, True])
+def test_fastmath_kernels_stay_close_to_the_exact_result(fastmath):
+    # on a GPU fastmath takes the hardware's approximations (a few ulps)
+    rng = make_rng(3)
+    n = 10007
+    x = rng.uniform(0.5, 3.0, n).astype(numpy.float32)
+    y = rng.uniform(0.5, 2.0, n).astype(numpy.float32)
+    out = numpy.zeros(n, numpy.float32)
+    cuda.jit(fastmath=fastmath)(fast_kernel)[(n + 255) // 256, 256](x, y, out)
+    x64, y64 = x.astype(numpy.float64), y.astype(numpy.float64)
+    expected = numpy.sqrt(x64) / y64 + numpy.sin(x64) * numpy.exp(y64)
+    numpy.testing.assert_allclose(out, expected, rtol=1e-5 if fastmath else 1e-6, atol=1e-6)
+
+
 @cuda.jit
 def reverse_in_shared(x):
     # one block: every thread moves its share of x through shared memory

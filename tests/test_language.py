@@ -1,6 +1,7 @@
 """The nopython subset beyond the seed: dtypes, dimensions, layouts, views,
 statements and expressions, each compared with the function's py_func."""
 import math
+import re
 
 import numpy
 import numpy as np
@@ -9,7 +10,7 @@ import pytest
 import ruchey
 from ruchey import njit
 
-from conftest import assert_same, float_array, make_rng, random_floats, random_ints
+from conftest import AS_NUMBA, assert_same, float_array, make_rng, random_floats, random_ints
 
 DTYPES = (np.bool_, np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uint32,
           np.uint64, np.float32, np.float64)
@@ -481,6 +482,48 @@ def test_error_model_numpy_gives_inf_and_nan():
     assert idiv(7, 0) == 0
     with pytest.raises(ZeroDivisionError):
         njit(div.py_func)(1.0, 0.0)
+
+
+def fm_sum(x):
+    s = 0.0
+    for i in range(x.shape[0]):
+        s += x[i] * x[i]
+    return s
+
+
+def fm_checked(x):
+    s = 0.0
+    for i in range(x.shape[0]):
+        s += math.sqrt(x[i])
+    return s
+
+
+@pytest.mark.skipif(AS_NUMBA, reason="ruchey's IR")
+def test_fastmath_reassociates_float_reductions():
+    # the sum may be added in any order, so it vectorises unordered
+    fast, plain = njit(fastmath=True)(fm_sum), njit(fm_sum)
+    rng = make_rng(11)
+    for n in (0, 1, 7, 1000, 100003):
+        x = float_array(rng, n)
+        assert fast(x) == pytest.approx(fm_sum(x), rel=1e-12, abs=1e-300)
+        assert_same(plain, x)  # without fastmath: Python's order, exactly
+    ir = list(fast.inspect_llvm().values())[0]
+    assert re.search(r"fadd reassoc[a-z ]* <\d+ x double>", ir), "no vector partial sums"
+    assert "reassoc" not in list(plain.inspect_llvm().values())[0]
+
+
+@pytest.mark.skipif(AS_NUMBA, reason="Numba's fastmath assumes there are no NaNs or infinities")
+def test_fastmath_keeps_nans_infinities_and_pythons_errors():
+    # no "no NaNs" or "no infinities" assumptions: the checks still hold
+    fast = njit(fastmath=True)(fm_sum)
+    assert math.isnan(fast(np.array([1.0, np.nan, 2.0])))
+    assert fast(np.array([1.0, np.inf])) == math.inf
+    checked = njit(fastmath=True)(fm_checked)
+    x = np.abs(float_array(make_rng(12), 1000))
+    assert checked(x) == pytest.approx(fm_checked(x), rel=1e-12)
+    x[500] = -1.0
+    with pytest.raises(ValueError, match="math domain error"):
+        checked(x)
 
 
 def test_boundscheck_raises_index_error_and_negative_indices_wrap():

@@ -200,6 +200,32 @@ def test_multiply_then_add_becomes_one_fused_multiply_add():
     assert "fma.rn.f32" in ptx.split(".entry")[1]
 
 
+def fast_math(x, y, out):
+    i = cuda.grid(1)
+    if i < out.size:
+        out[i] = np.sqrt(x[i]) / y[i] + np.sin(x[i]) * np.exp(y[i])
+
+
+FAST_SIG = "void(float32[::1], float32[::1], float32[::1])"
+
+
+def test_fastmath_uses_the_hardware_approximations():
+    # as numba-cuda's fastmath: approximate float32 division, square root and
+    # libdevice's fast functions, denormals flushed to zero
+    fast = cuda.compile_ptx(fast_math, FAST_SIG, cc=(8, 0), fastmath=True)[0]
+    exact = cuda.compile_ptx(fast_math, FAST_SIG, cc=(8, 0))[0]
+    for op in ("div.approx.ftz.f32", "sqrt.approx.ftz.f32", "sin.approx.ftz.f32"):
+        assert op in fast, op
+    assert "div.rn.f32" in exact and "sqrt.rn.f32" in exact and "sin.approx" not in exact
+
+
+@needs_ptxas
+@pytest.mark.parametrize("arch", ["sm_80", "sm_90"])
+def test_ptxas_accepts_fastmath_kernels(arch, tmp_path):
+    ptx, _ = cuda.compile_ptx(fast_math, FAST_SIG, cc=(int(arch[3]), int(arch[4])), fastmath=True)
+    assert ptxas_errors(ptx, arch, tmp_path, "fast_math") == ""
+
+
 @needs_ptxas
 @pytest.mark.parametrize("kernel, sig", KERNELS, ids=[k.__name__ for k, _ in KERNELS])
 @pytest.mark.parametrize("arch", ["sm_80", "sm_90"])

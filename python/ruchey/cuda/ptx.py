@@ -29,7 +29,7 @@ def compile_ptx(pyfunc, sig, debug=False, lineinfo=False, device=False, fastmath
     major, minor = cc if cc is not None else (7, 5)
     ptx, restype = _core.compile_ptx(getattr(pyfunc, "py_func", pyfunc),
                                      tuple(t.describe() for t in sig.args), major * 10 + minor,
-                                     bool(device))
+                                     bool(device), bool(fastmath))
     restype = _return_type(restype)
     if device and declared is not None and restype != declared and \
             not (isinstance(declared, types.NoneType) and restype is types.void):
