@@ -397,8 +397,10 @@ static const struct { const char *math, *numpy; int nargs; } math_fns[MF_COUNT] 
 };
 
 /* math.f(x) and numpy.f(x) on scalars. math.* computes in float64 and
- * gives ints from floor/ceil/trunc, as CPython; numpy.* keeps float32 and
- * integer types where NumPy does. */
+ * gives ints from floor/ceil/trunc, as CPython, except on float32 in CUDA
+ * kernels and device functions (float32 there, as numba-cuda: a GPU's
+ * float64 math is far slower); numpy.* keeps float32 and integer types
+ * where NumPy does. */
 static const Type *ty_math(Infer *in, Node *n, const Type **args) {
   bool is_np = n->op >= BI_NP;
   MathFn f = (MathFn)(n->op - (is_np ? BI_NP : BI_MATH));
@@ -423,6 +425,8 @@ static const Type *ty_math(Infer *in, Node *n, const Type **args) {
   }
   if (is_np && (t->kind == TY_F32 || (ty_is_int(t) && ty_bits(t) <= 16 && n->list.len == 1)))
     return TYS(TY_F32);
+  if (t->kind == TY_F32 && in->opts && (in->opts->kernel || in->opts->device))
+    return TYS(TY_F32);  /* CUDA code: math.* on float32 stays float32, as in numba-cuda */
   return TYS(TY_F64);
 }
 

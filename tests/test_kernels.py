@@ -9,6 +9,7 @@ early returns, and debug=True bounds errors that name the thread and block.
 RUCHEY_TEST_AS_NUMBA=1 NUMBA_ENABLE_CUDASIM=1 runs them on numba's CUDA
 simulator (slowly), to check the tests themselves.
 """
+import math
 import re
 
 import numpy
@@ -435,6 +436,26 @@ def fast_kernel(x, y, out):
     i = cuda.grid(1)
     if i < out.size:
         out[i] = numpy.sqrt(x[i]) / y[i] + numpy.sin(x[i]) * numpy.exp(y[i])
+
+
+def math_kernel(x, out):
+    i = cuda.grid(1)
+    if i < out.size:
+        out[i] = math.sin(x[i]) * math.exp(x[i]) + math.sqrt(x[i]) + math.log(x[i])
+
+
+@pytest.mark.parametrize("dtype", [numpy.float32, numpy.float64])
+def test_math_functions_in_kernels_compute_in_the_arrays_precision(dtype):
+    # float32 math stays float32 in kernels, as numba-cuda (float64 on a GPU is slow)
+    x = make_rng(4).uniform(0.1, 3.0, 4099).astype(dtype)
+    out = numpy.zeros_like(x)
+    cuda.jit(math_kernel)[17, 256](x, out)
+    x64 = x.astype(numpy.float64)
+    expected = numpy.sin(x64) * numpy.exp(x64) + numpy.sqrt(x64) + numpy.log(x64)
+    if dtype == numpy.float32:  # a few float32 roundings
+        numpy.testing.assert_allclose(out, expected, rtol=1e-6, atol=1e-5)
+    else:
+        numpy.testing.assert_allclose(out, expected, rtol=1e-13)
 
 
 @pytest.mark.parametrize("fastmath", [False, True])

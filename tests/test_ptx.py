@@ -209,6 +209,19 @@ def fast_math(x, y, out):
 FAST_SIG = "void(float32[::1], float32[::1], float32[::1])"
 
 
+def math_f32(x, out):
+    i = cuda.grid(1)
+    if i < out.size:
+        out[i] = math.sin(x[i]) * math.exp(x[i]) + math.sqrt(x[i])
+
+
+def test_math_on_float32_stays_float32_in_kernels():
+    # as numba-cuda: __nv_sinf, not a float64 sin between two conversions
+    ptx, _ = cuda.compile_ptx(math_f32, "void(float32[::1], float32[::1])", cc=(8, 0))
+    body = ptx.split(".entry")[1]
+    assert "sqrt.rn.f32" in body and "cvt.f64.f32" not in body and "sqrt.rn.f64" not in body
+
+
 def test_fastmath_uses_the_hardware_approximations():
     # as numba-cuda's fastmath: approximate float32 division, square root and
     # libdevice's fast functions, denormals flushed to zero
