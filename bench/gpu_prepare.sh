@@ -5,7 +5,7 @@
 # from the CUDA toolkit if there is one here, wheels of pytest and its
 # pure-Python dependencies (installed there only if pytest is missing), and
 # a NumPy older than 2.5 for numba-cuda's process of the timings (the
-# numba-cuda of the device machine's image fails to import with NumPy 2.5,
+# numba-cuda releases built before NumPy 2.5 fail to import with it,
 # which dropped np.row_stack).
 #
 #   bench/gpu_prepare.sh          after a build (make build)
