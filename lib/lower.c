@@ -177,11 +177,15 @@ void lo_add_fp_flags(LLVMModuleRef m, LLVMFastMathFlags flags) {
         if (LLVMCanValueUseFastMathFlags(i)) LLVMSetFastMathFlags(i, LLVMGetFastMathFlags(i) | flags);
 }
 
-/* With fastmath, float32 math on the GPU takes libdevice's fast versions
- * (hardware approximations), as numba-cuda does. */
+/* With fastmath, float32 on the GPU takes the hardware's approximations,
+ * as numba-cuda's fastmath: division, square root (NVPTX picks them only
+ * for a whole target's unsafe math, so they are asked for by name) and
+ * libdevice's fast functions. */
+static bool gpu_fast_f32(Lower *l, LLVMTypeRef t) { return l->gpu && l->opts->fastmath && t == l->f32; }
+
 static bool fast_libdevice(Lower *l, const char *name, LLVMTypeRef t) {
   static const char *const fast[] = {"sin", "cos", "tan", "exp", "log", "log2", "log10", "pow"};
-  if (!l->gpu || !l->opts->fastmath || t != l->f32) return false;
+  if (!gpu_fast_f32(l, t)) return false;
   for (size_t i = 0; i < sizeof fast / sizeof fast[0]; i++)
     if (!strcmp(name, fast[i])) return true;
   return false;
@@ -200,10 +204,6 @@ static const char *libdevice_name(const char *intrinsic) {
 
 static LLVMValueRef intrinsic(Lower *l, const char *name, LLVMTypeRef *overloads, unsigned no,
                               LLVMValueRef *args, unsigned n) {
-  if (l->gpu && l->opts->fastmath && overloads[0] == l->f32 && !strcmp(name, "llvm.sqrt")) {
-    name = "llvm.nvvm.sqrt.approx.ftz.f";  /* fastmath's square root, as numba-cuda's */
-    no = 0;
-  }
   const char *dev = l->gpu ? libdevice_name(name) : NULL;
   if (dev) {
     char buf[32];
@@ -705,16 +705,11 @@ static LLVMValueRef lo_shift(Lower *l, int op, const Type *t, LLVMValueRef a, LL
   return LLVMBuildAShr(l->b, a, sh, "");
 }
 
-/* a / b for floats. With fastmath on the GPU a float32 quotient is the
- * hardware's approximation (div.approx.ftz), as numba-cuda's fastmath:
- * NVPTX picks it only for a whole target's unsafe math. */
+/* a / b for floats (gpu_fast_f32: div.approx.ftz). */
 static LLVMValueRef float_div(Lower *l, LLVMValueRef a, LLVMValueRef b) {
-  if (!l->gpu || !l->opts->fastmath || LLVMTypeOf(a) != l->f32) return LLVMBuildFDiv(l->b, a, b, "");
-  static const char name[] = "llvm.nvvm.div.approx.ftz.f";
-  unsigned id = LLVMLookupIntrinsicID(name, sizeof name - 1);
+  if (!gpu_fast_f32(l, LLVMTypeOf(a))) return LLVMBuildFDiv(l->b, a, b, "");
   LLVMValueRef args[2] = {a, b};
-  return LLVMBuildCall2(l->b, LLVMIntrinsicGetType(l->c, id, NULL, 0),
-                        LLVMGetIntrinsicDeclaration(l->m, id, NULL, 0), args, 2, "");
+  return intrinsic(l, "llvm.nvvm.div.approx.ftz.f", NULL, 0, args, 2);
 }
 
 /* a op b, both already converted to t (the operation's operand type). */
@@ -1047,7 +1042,7 @@ static LLVMValueRef float_to_int_checked(Lower *l, const Type *t, LLVMValueRef x
 /* A math function on values already converted to the float type t. */
 static LLVMValueRef lo_math_float(Lower *l, MathFn f, bool is_np, const Type *t, LLVMValueRef *a, int n) {
   static const char *const intrinsics[MF_COUNT] = {
-    [MF_SQRT] = "llvm.sqrt", [MF_EXP] = "llvm.exp", [MF_EXP2] = "llvm.exp2", [MF_LOG] = "llvm.log",
+    [MF_EXP] = "llvm.exp", [MF_EXP2] = "llvm.exp2", [MF_LOG] = "llvm.log",
     [MF_LOG2] = "llvm.log2", [MF_LOG10] = "llvm.log10", [MF_SIN] = "llvm.sin", [MF_COS] = "llvm.cos",
     [MF_FABS] = "llvm.fabs", [MF_NPABS] = "llvm.fabs", [MF_FLOOR] = "llvm.floor",
     [MF_CEIL] = "llvm.ceil", [MF_TRUNC] = "llvm.trunc", [MF_RINT] = "llvm.rint",
@@ -1070,6 +1065,10 @@ static LLVMValueRef lo_math_float(Lower *l, MathFn f, bool is_np, const Type *t,
     return LLVMBuildSelect(l->b, fcmp(l, LLVMRealUNO, x, x), x, r, "");
   }
   case MF_POW: r = call_intrinsic2(l, "llvm.pow", t, x, a[1]); break;
+  case MF_SQRT:  /* gpu_fast_f32: sqrt.approx.ftz */
+    r = gpu_fast_f32(l, lo_type(l, t)) ? intrinsic(l, "llvm.nvvm.sqrt.approx.ftz.f", NULL, 0, &x, 1)
+                                       : call_intrinsic1(l, "llvm.sqrt", t, x);
+    break;
   default:
     r = intrinsics[f] ? call_intrinsic1(l, intrinsics[f], t, x) : call_libm(l, libm_names[f], t, a, (unsigned)n);
   }

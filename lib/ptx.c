@@ -103,22 +103,18 @@ static bool link_libdevice(LLVMModuleRef m, Diag *d, bool ftz) {
 /* A float multiply followed by an add may become one fused multiply-add,
  * as nvcc (--fmad=true) and numba-cuda (NVVM's -fma=1) do by default: an
  * FMA is one instruction where the pair is two, and it rounds once. With
- * fastmath, as numba-cuda: all of LO_FASTMATH_FLAGS, float32 division and
- * square root approximate, float32 denormals flushed to zero. Only the
- * kernel's own code is marked, before libdevice is linked in. */
+ * fastmath, as numba-cuda: all of LO_FASTMATH_FLAGS and float32 denormals
+ * flushed to zero (lower.c asks for the approximate division and square
+ * root). Only the kernel's own code is marked, before libdevice is linked. */
 static void set_fp_options(LLVMModuleRef m, bool fastmath) {
   lo_add_fp_flags(m, LLVMFastMathAllowContract | (fastmath ? LO_FASTMATH_FLAGS : 0));
   if (!fastmath) return;
   LLVMContextRef c = LLVMGetModuleContext(m);
-  static const char *const attrs[][2] = {
-    {"unsafe-fp-math", "true"},                            /* NVPTX: div.approx, sqrt.approx */
-    {"denormal-fp-math-f32", "preserve-sign,preserve-sign"},  /* NVPTX: .ftz */
-  };
+  static const char key[] = "denormal-fp-math-f32", value[] = "preserve-sign,preserve-sign";
   for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f))
-    for (size_t i = 0; !LLVMIsDeclaration(f) && i < sizeof attrs / sizeof attrs[0]; i++)
+    if (!LLVMIsDeclaration(f))
       LLVMAddAttributeAtIndex(f, LLVMAttributeFunctionIndex,
-                              LLVMCreateStringAttribute(c, attrs[i][0], (unsigned)strlen(attrs[i][0]),
-                                                        attrs[i][1], (unsigned)strlen(attrs[i][1])));
+                              LLVMCreateStringAttribute(c, key, sizeof key - 1, value, sizeof value - 1));
 }
 
 bool ptx_generate(Func *f, const CompileOptions *opts, CompileResult *res, Diag *d) {

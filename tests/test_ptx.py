@@ -215,6 +215,13 @@ def math_f32(x, out):
         out[i] = math.sin(x[i]) * math.exp(x[i]) + math.sqrt(x[i])
 
 
+def test_fastmath_math_functions_keep_their_checks():
+    # math.* checks its domain (a trap on the GPU): with fastmath too
+    ptx, _ = cuda.compile_ptx(math_f32, "void(float32[::1], float32[::1])", cc=(8, 0),
+                              fastmath=True)
+    assert "sqrt.approx.ftz.f32" in ptx and "sin.approx.ftz.f32" in ptx and "trap" in ptx
+
+
 def test_math_on_float32_stays_float32_in_kernels():
     # as numba-cuda: __nv_sinf, not a float64 sin between two conversions
     ptx, _ = cuda.compile_ptx(math_f32, "void(float32[::1], float32[::1])", cc=(8, 0))
