@@ -930,9 +930,8 @@ static int dispatcher_clear(Dispatcher *self) {
   return 0;
 }
 
-/* inspect_llvm() / inspect_asm(): each compiled signature compiled again to
- * text (the JIT keeps only machine code). */
-/* Adds the text of one specialisation to d, under its signature. */
+/* Adds the text of one specialisation to d, under its signature: compiled
+ * again (the JIT keeps only machine code). */
 static bool add_text(PyObject *d, PyObject *sig, Dispatcher *self, const uint32_t *codes,
                      const Type *declared, bool device, OutputKind out, int gpu_cc) {
   Arena arena = {0};
@@ -946,7 +945,8 @@ static bool add_text(PyObject *d, PyObject *sig, Dispatcher *self, const uint32_
   return ok;
 }
 
-/* The text of each specialisation, those only launched on a GPU too. */
+/* inspect_llvm() / inspect_asm() / inspect_ptx(): the text of each
+ * specialisation, those only launched on a GPU too. */
 static PyObject *inspect_text(Dispatcher *self, OutputKind out, int gpu_cc) {
   PyObject *d = PyDict_New();
   for (int i = 0; d && i < self->nspecs; i++)

@@ -84,6 +84,15 @@ def _extent(ary):
     return lo, hi + ary.itemsize
 
 
+def _device_bytes(shape, strides, dtype):
+    """The bytes device memory of this layout spans from its first element."""
+    probe = np.lib.stride_tricks.as_strided(np.empty(1, dtype), shape, strides)  # reads nothing
+    lo, hi = _extent(probe)
+    if lo < 0:
+        raise ValueError("a device array cannot have negative strides")
+    return hi
+
+
 def _gpu_empty(shape, dtype, strides=None, order="C"):
     """(layout, memory) of a new device array."""
     shape = tuple(int(n) for n in shape) if isinstance(shape, (tuple, list)) else (int(shape),)
@@ -91,11 +100,7 @@ def _gpu_empty(shape, dtype, strides=None, order="C"):
     if strides is None:
         strides = _contiguous_strides(shape, dtype.itemsize, order)
     strides = tuple(int(s) for s in strides)
-    probe = np.lib.stride_tricks.as_strided(np.empty(1, dtype), shape, strides)  # reads nothing
-    lo, hi = _extent(probe)
-    if lo < 0:
-        raise ValueError("a device array cannot have negative strides")
-    mem = _core.DeviceMemory(hi)
+    mem = _core.DeviceMemory(_device_bytes(shape, strides, dtype))
     return np.asarray(_DeviceData(mem, mem.ptr, shape, strides, dtype)), mem
 
 
@@ -460,17 +465,14 @@ def from_cuda_array_interface(desc, owner=None, sync=True):
     strides = (_contiguous_strides(shape, dtype.itemsize, "C") if strides is None
                else tuple(int(v) for v in strides))
     ptr = int(desc["data"][0] or 0)
-    probe = np.lib.stride_tricks.as_strided(np.empty(1, dtype), shape, strides)  # reads nothing
-    lo, hi = _extent(probe)
-    if lo < 0:
-        raise ValueError("a device array cannot have negative strides")
+    size = _device_bytes(shape, strides, dtype)
     stream = desc.get("stream") if desc.get("version", 0) >= 3 else None
     if stream == 0:
         raise ValueError("the CUDA array interface forbids stream 0: 1 is the legacy default "
                          "stream, 2 the per-thread default stream")
     if sync and stream is not None:
         _core.cuda_stream_synchronize(int(stream))
-    mem = _core.DeviceMemory(hi, ptr, owner)
+    mem = _core.DeviceMemory(size, ptr, owner)
     return DeviceNDArray._wrap(np.asarray(_DeviceData(mem, ptr, shape, strides, dtype)), 0, mem)
 
 

@@ -52,10 +52,7 @@ def _plain(dim):
 def _plain_config(config):
     """Whether kernel[...] was given ints and tuples of ints alone (the
     default stream, 0, among them)."""
-    for v in config:
-        if type(v) is not int and not (type(v) is tuple and all(type(x) is int for x in v)):
-            return False
-    return True
+    return all(map(_plain, config))
 
 
 _checked_dims = {}  # (griddim, blockdim) of plain ints -> the checked 3-tuples
@@ -125,16 +122,17 @@ def _gpu_args(args, stream):
     after the launch, as numba-cuda does."""
     out, back = [], []
     for i, arg in enumerate(args):
-        if isinstance(arg, (np.ndarray, DeviceNDArray)) and not (isinstance(arg, DeviceNDArray)
-                                                                 and arg.on_gpu):
+        if isinstance(arg, DeviceNDArray) and arg.on_gpu:
+            pass
+        elif isinstance(arg, (np.ndarray, DeviceNDArray)):
             host = arg._ary if isinstance(arg, DeviceNDArray) else arg
             staged = host if host.flags.c_contiguous or host.flags.f_contiguous else \
                 np.array(host, order="K")
             arg = to_device(staged, stream=stream)
             back.append((host, arg))
-        elif hasattr(arg, "__cuda_array_interface__") and not isinstance(arg, DeviceNDArray):
+        elif hasattr(arg, "__cuda_array_interface__"):
             arg = as_cuda_array(arg)  # a CuPy array, a PyTorch tensor: used where it is
-        elif not isinstance(arg, _SCALARS + (DeviceNDArray,)):
+        elif not isinstance(arg, _SCALARS):
             raise _bad_argument(arg, i)
         out.append(arg)
     return tuple(out), back

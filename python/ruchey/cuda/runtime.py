@@ -10,7 +10,6 @@ for; on the GPU they are the driver's.
 import contextlib
 import functools
 import itertools
-import os
 import platform
 import time
 
@@ -29,13 +28,12 @@ _BACKEND_VAR = "RUCHEY_CUDA_BACKEND"
 def backend():
     """The backend $RUCHEY_CUDA_BACKEND asks for (read at each launch): "cpu",
     "gpu", or "" (unset: the GPU if there is one)."""
-    value = _core.cuda_backend_variable()
-    if not value:
+    raw = _core.cuda_backend_variable()
+    if not raw:
         return ""
-    value = value.strip().lower()
+    value = raw.strip().lower()
     if value not in ("", "cpu", "gpu"):
-        raise ValueError(f"{_BACKEND_VAR} must be 'cpu' or 'gpu', got "
-                         f"{os.environ.get(_BACKEND_VAR)!r}")
+        raise ValueError(f"{_BACKEND_VAR} must be 'cpu' or 'gpu', got {raw!r}")
     return value
 
 
