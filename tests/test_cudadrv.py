@@ -58,6 +58,14 @@ def address(d):
     return d.device_ctypes_pointer.value
 
 
+def raised(error, call, what):  # the error call() raises; AssertionError(what) if none
+    try:
+        call()
+    except error as exc:
+        return exc
+    raise AssertionError(what)
+
+
 @cuda.jit
 def fake_double(a):
     i = cuda.grid(1)
@@ -191,12 +199,8 @@ def test_unsupported_arguments_of_a_gpu_launch_raise_type_error(on_fake):
             _ary = numpy.ones(8)
 
         for bad in ([1.0], None, "x", Impostor()):
-            try:
-                fake_double[1, 8](bad)
-            except TypeError as exc:
-                assert "argument 0 has unsupported type" in str(exc), exc
-            else:
-                raise AssertionError(f"{bad!r} was launched")
+            exc = raised(TypeError, lambda: fake_double[1, 8](bad), f"{bad!r} was launched")
+            assert "argument 0 has unsupported type" in str(exc), exc
         assert fake.fake_launches() == 0
     """)
 
@@ -207,13 +211,10 @@ def test_dynamic_shared_memory_beyond_48_kib_opts_in(on_fake):
         fake_double[1, 8, 0, 49152](d)
         fake_double[1, 8, 0, 100 * 1024](d)  # the fake refuses this without the opt-in
         assert launch(1)["shared"] == 100 * 1024
-        try:
-            fake_double[1, 8, 0, 300 * 1024](d)
-        except cuda.CudaError as exc:
-            assert "307200 bytes of dynamic shared memory" in str(exc), exc
-            assert "at most 232448 bytes" in str(exc), exc
-        else:
-            raise AssertionError("300 KiB of shared memory was launched")
+        exc = raised(cuda.CudaError, lambda: fake_double[1, 8, 0, 300 * 1024](d),
+                     "300 KiB of shared memory was launched")
+        assert "307200 bytes of dynamic shared memory" in str(exc), exc
+        assert "at most 232448 bytes" in str(exc), exc
         assert fake.fake_launches() == 2
     """)
 
@@ -275,18 +276,11 @@ def test_bad_cuda_array_interfaces_raise(on_fake):
         desc = dict(base.__cuda_array_interface__)
         for change, error in ((dict(stream=0), ValueError), (dict(strides=(-8,)), ValueError),
                               (dict(mask=object()), NotImplementedError)):
-            try:
-                cuda.from_cuda_array_interface(dict(desc, **change), owner=base)
-            except error:
-                pass
-            else:
-                raise AssertionError(f"{change} was accepted")
-        try:
-            cuda.as_cuda_array(numpy.zeros(3))
-        except TypeError as exc:
-            assert "__cuda_array_interface__" in str(exc)
-        else:
-            raise AssertionError("a host array was taken for a GPU array")
+            raised(error, lambda: cuda.from_cuda_array_interface(dict(desc, **change), owner=base),
+                   f"{change} was accepted")
+        exc = raised(TypeError, lambda: cuda.as_cuda_array(numpy.zeros(3)),
+                     "a host array was taken for a GPU array")
+        assert "__cuda_array_interface__" in str(exc)
     """)
 
 
@@ -350,12 +344,8 @@ def test_device_arrays_round_trip_and_free_their_memory(on_fake):
         expected[1, :, ::2] = 0
         assert (d.copy_to_host() == expected).all()
         assert (numpy.asarray(d.reshape(6, 4)) == expected.reshape(6, 4)).all()
-        try:
-            d[:, 1].reshape(8)
-        except NotImplementedError:
-            pass
-        else:
-            raise AssertionError("reshaping a strided device view needs a copy")
+        raised(NotImplementedError, lambda: d[:, 1].reshape(8),
+               "reshaping a strided device view needs a copy")
         view = d[1]
         del d
         gc.collect()
@@ -392,12 +382,8 @@ def test_streams_and_events_are_the_drivers(on_fake):
         assert fake.fake_live_streams() == 1 and fake.fake_live_events() == 2
         quiet = cuda.event(timing=False)
         quiet.record()
-        try:
-            cuda.event_elapsed_time(start, quiet)
-        except RuntimeError:
-            pass
-        else:
-            raise AssertionError("an event without timing has no elapsed time")
+        raised(RuntimeError, lambda: cuda.event_elapsed_time(start, quiet),
+               "an event without timing has no elapsed time")
         cuda.synchronize()
         del s, start, end, quiet
         gc.collect()
@@ -410,12 +396,8 @@ def test_streams_and_events_are_the_drivers(on_fake):
 def test_the_jit_log_of_a_failed_module_load_is_in_the_error(on_fake):
     on_fake("""
         fake.fake_fail_module_loads(b"ptxas fatal : Unresolved extern function 'nope'")
-        try:
-            fake_double[1, 8](numpy.ones(8))
-        except cuda.CudaError as exc:
-            msg = str(exc)
-        else:
-            raise AssertionError("the module load should fail")
+        msg = str(raised(cuda.CudaError, lambda: fake_double[1, 8](numpy.ones(8)),
+                         "the module load should fail"))
         assert "kernel 'fake_double'" in msg and "CUDA_ERROR_INVALID_PTX" in msg, msg
         assert "Unresolved extern function 'nope'" in msg, msg
         fake.fake_fail_module_loads(None)
@@ -433,12 +415,9 @@ def test_without_a_driver_kernels_run_on_the_cpu(on_fake):
         assert x.tolist() == [0.0, 2.0, 4.0, 6.0]
         assert not cuda.to_device(x).on_gpu
         os.environ["RUCHEY_CUDA_BACKEND"] = "gpu"
-        try:
-            fake_double[1, 8](x)
-        except cuda.CudaSupportError as exc:
-            assert "cannot be loaded" in str(exc), exc
-        else:
-            raise AssertionError("RUCHEY_CUDA_BACKEND=gpu without a driver must raise")
+        exc = raised(cuda.CudaSupportError, lambda: fake_double[1, 8](x),
+                     "RUCHEY_CUDA_BACKEND=gpu without a driver must raise")
+        assert "cannot be loaded" in str(exc), exc
     """, RUCHEY_CUDA_DRIVER="/nonexistent/libcuda.so.1")
 
 
@@ -449,12 +428,9 @@ def test_a_driver_without_a_device_means_the_cpu_backend(on_fake):
         fake_double[1, 8](x)
         assert x.tolist() == [0.0, 2.0, 4.0, 6.0] and fake.fake_launches() == 0
         os.environ["RUCHEY_CUDA_BACKEND"] = "gpu"
-        try:
-            cuda.to_device(x)
-        except cuda.CudaSupportError as exc:
-            assert "did not start" in str(exc), exc
-        else:
-            raise AssertionError("RUCHEY_CUDA_BACKEND=gpu without a device must raise")
+        exc = raised(cuda.CudaSupportError, lambda: cuda.to_device(x),
+                     "RUCHEY_CUDA_BACKEND=gpu without a device must raise")
+        assert "did not start" in str(exc), exc
     """, FAKECUDA_NO_DEVICE="1")
 
 
@@ -488,12 +464,9 @@ def test_debug_kernels_run_on_the_cpu_backend(on_fake):
         def oob(a):
             a[cuda.grid(1)] = 1.0
 
-        try:
-            oob[1, 8](cuda.to_device(numpy.zeros(4)))
-        except IndexError as exc:
-            assert "thread" in str(exc) and "block" in str(exc), exc
-        else:
-            raise AssertionError("debug=True reports the index error")
+        exc = raised(IndexError, lambda: oob[1, 8](cuda.to_device(numpy.zeros(4))),
+                     "debug=True reports the index error")
+        assert "thread" in str(exc) and "block" in str(exc), exc
         assert fake.fake_launches() == 0
     """)
 
