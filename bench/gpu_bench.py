@@ -117,12 +117,12 @@ KERNELS = (seed, vector_add, matmul, reduce)
 EMPTY = (args0, args1, args2, args3, args4)
 
 
-# ---------------------------------------------------------------- one library's numbers
+# ---------------------------------------------------------------- this process's cuda module
 
-def median_ms(lib, launch):
-    start, stop = lib.event(), lib.event()
+def median_ms(launch):
+    start, stop = cuda.event(), cuda.event()
     launch()
-    lib.synchronize()
+    cuda.synchronize()
     times = []
     for _ in range(REPEATS):
         start.record()
@@ -133,14 +133,14 @@ def median_ms(lib, launch):
     return sorted(times)[len(times) // 2]
 
 
-def launch_us(lib, launch):
+def launch_us(launch):
     launch()
-    lib.synchronize()
+    cuda.synchronize()
     t0 = time.perf_counter()
     for _ in range(LAUNCHES):
         launch()
     t1 = time.perf_counter()
-    lib.synchronize()
+    cuda.synchronize()
     return (t1 - t0) / LAUNCHES * 1e6
 
 
@@ -186,10 +186,10 @@ def measure():
     check("reduce", abs(d_out.copy_to_host()[0] / a.astype(np.float64).sum() - 1) < 1e-4,
           problems)
 
-    times = {name: median_ms(cuda, launch) for name, launch in launches.items()}
+    times = {name: median_ms(launch) for name, launch in launches.items()}
     empties = [cuda.jit(f) for f in EMPTY]
     arrays = [cuda.device_array(16, np.float32) for _ in range(4)]
-    overheads = [launch_us(cuda, lambda k=k, n=n: k[1, 1](*arrays[:n]))
+    overheads = [launch_us(lambda k=k, n=n: k[1, 1](*arrays[:n]))
                  for n, k in enumerate(empties)]
     cc = cuda.get_current_device().compute_capability
     ptx = {f.__name__: "\n".join(k.inspect_ptx(cc).values() if not NUMBA_ONLY else
