@@ -31,7 +31,8 @@ step() { echo; echo "== $* ($SECONDS s)"; }
 failed() { echo "FAILED: $*"; status=1; }
 
 command -v nvidia-smi >/dev/null && nvidia-smi -L
-step "1. ruchey for $($PYTHON -c 'import sys; print(sys.version.split()[0])')"
+PYVER=$("$PYTHON" -c 'import sys; print(sys.version.split()[0])')
+step "1. ruchey for Python $PYVER"
 if [ ! -f "$CARRY/libruchey.so" ]; then
   echo "no $CARRY/libruchey.so: run bench/gpu_prepare.sh where ruchey is built, and carry gpu_carry/"
   exit 2
@@ -96,7 +97,7 @@ fi
 step "4. the demo (make demo's examples/demo.py)"
 timeout 120 "$PYTHON" examples/demo.py || failed "the demo"
 
-step "5. the whole test suite on Python $("$PYTHON" -c 'import sys; print(sys.version.split()[0])')"
+step "5. the whole test suite on Python $PYVER"
 timeout "$SUITE_LIMIT" "$PYTHON" -m pytest tests -q -rfE --tb=short -p no:cacheprovider 2>&1 \
   | tee ${OUT:+"$OUT/suite.log"} || failed "the test suite"
 
