@@ -99,6 +99,8 @@ static inline bool ty_is_float(const Type *t) { return t->kind == TY_F32 || t->k
 /* Width in bits of a scalar; bool counts as 8 in memory. */
 int ty_bits(const Type *t);
 bool ty_equal(const Type *a, const Type *b);
+/* Whether a value of type t holds arrays (whose memory is reference-counted). */
+bool ty_has_arrays(const Type *t);
 /* Writes a Numba-style spelling ("float64", "array(float64, 1d, C)"). */
 void ty_format(const Type *t, char *buf, size_t n);
 
@@ -246,6 +248,7 @@ struct Node {
   const char *str;      /* N_ASSERT, N_RAISE: the constant message */
   void *callee;         /* N_CALL BI_JIT: the dispatcher; N_RAISE: the class */
   struct CallTarget *target; /* N_CALL BI_JIT: set by infer */
+  struct LoopPlan *plan;     /* N_FOR: set by the analyses (lib/analysis) */
 };
 
 typedef struct Func {
@@ -260,6 +263,7 @@ typedef struct Func {
   Arena *arena;
   int line;             /* line of the def statement */
   bool barrier;         /* set by infer: reaches cuda.syncthreads() */
+  struct FuncPlan *plan;  /* set by the analyses (lib/analysis) before lowering */
 } Func;
 
 /* ---------------------------------------------------------------- diagnostics */

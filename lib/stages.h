@@ -7,7 +7,7 @@
 
 #include "ruchey.h"
 
-/* lower.c: one module holding the function `symbol` with the entry ABI. */
+/* lower/function.c: one module holding the function `symbol` with the entry ABI. */
 LLVMModuleRef lo_function(Func *f, const CompileOptions *opts, LLVMContextRef c, const char *symbol,
                           CompileResult *res);
 
@@ -19,23 +19,10 @@ LLVMModuleRef lo_function(Func *f, const CompileOptions *opts, LLVMContextRef c,
   (LLVMFastMathAllowReassoc | LLVMFastMathNoSignedZeros | LLVMFastMathAllowReciprocal | \
    LLVMFastMathAllowContract | LLVMFastMathApproxFunc)
 
-/* lower.c: adds flags to every floating-point operation of the module. */
+/* lower/emit.c: adds flags to every floating-point operation of the module. */
 void lo_add_fp_flags(LLVMModuleRef m, LLVMFastMathFlags flags);
 
 /* ptx.c: a kernel typed with opts->gpu_cc, as PTX text in res->text. */
 bool ptx_generate(Func *f, const CompileOptions *opts, CompileResult *res, Diag *d);
-
-/* parallel.c: how each variable is treated in a prange loop. */
-typedef enum { PAR_UNUSED, PAR_SHARED, PAR_PRIVATE, PAR_REDUCTION } ParKind;
-
-typedef struct ParPlan {
-  int *kind;      /* ParKind per variable */
-  int *red_op;    /* PAR_REDUCTION: OP_ADD (+ and -), OP_MUL, OP_BIT*, OP_LT (min), OP_GT (max) */
-  int line;       /* where the reason to stay serial is */
-  char why[256];  /* empty when the loop can run in parallel */
-} ParPlan;
-
-/* false (with plan->why) when the loop must run serially */
-bool par_analyse(Func *f, const Node *loop, ParPlan *plan);
 
 #endif

@@ -41,6 +41,14 @@ bool ty_equal(const Type *a, const Type *b) {
   }
 }
 
+bool ty_has_arrays(const Type *t) {
+  if (t->kind == TY_ARRAY) return true;
+  if (t->kind == TY_TUPLE)
+    for (int i = 0; i < t->nfields; i++)
+      if (ty_has_arrays(t->fields[i])) return true;
+  return false;
+}
+
 void ty_format(const Type *t, char *buf, size_t n) {
   if (n == 0) return;
   if (t->kind <= TY_NONE) {

@@ -1,4 +1,4 @@
-/* parallel.c — which prange loops can run on several threads, and how.
+/* analysis/parallel.c — which prange loops can run on several threads, and how.
  *
  * A prange body runs as chunks on the pool, so every variable it touches is
  * classified: shared (only read: captured by value), private (assigned
@@ -12,7 +12,8 @@
  */
 #include <stdio.h>
 
-#include "stages.h"
+#include "analysis/analysis.h"
+#include "ir.h"
 
 typedef struct Use {
   int reads;          /* reads inside the loop body */
@@ -30,27 +31,19 @@ typedef struct Scan {
   int unsafe_line;
 } Scan;
 
-static void scan_expr(Scan *s, const Node *n);
-
 static void mark_seen(Scan *s, int v) { s->use[v].seen = true; }
 
-static void scan_list(Scan *s, const NodeList *l) {
-  for (int i = 0; i < l->len; i++) scan_expr(s, l->items[i]);
-}
-
-static void scan_expr(Scan *s, const Node *n) {
-  if (!n) return;
+static bool note_read(Node *n, void *ctx) {
+  Scan *s = ctx;
   if (n->kind == N_VAR) {
     mark_seen(s, n->var);
     s->use[n->var].reads++;
-    return;
   }
-  scan_expr(s, n->lhs);
-  scan_expr(s, n->rhs);
-  scan_expr(s, n->cond);
-  scan_list(s, &n->list);
-  scan_list(s, &n->kw);
+  return true;
 }
+
+/* Counts the reads of every variable in expression n. */
+static void scan_expr(Scan *s, const Node *n) { ir_walk((Node *)n, note_read, s); }
 
 static void set_unsafe(Scan *s, const Node *n, const char *why) {
   if (s->unsafe) return;
@@ -129,7 +122,7 @@ static void scan_stmt(Scan *s, const Node *n, int depth) {
     scan_block(s, &n->orelse, depth);
     break;
   case N_FOR:
-    scan_list(s, &n->cond->list);
+    scan_expr(s, n->cond);
     scan_target(s, n->lhs);
     scan_block(s, &n->body, depth + 1);
     scan_block(s, &n->orelse, depth);
@@ -149,50 +142,47 @@ static void scan_block(Scan *s, const NodeList *b, int depth) {
   for (int i = 0; i < b->len; i++) scan_stmt(s, b->items[i], depth);
 }
 
-static void count_reads(const Node *n, int *reads);
+static bool count_read(Node *n, void *ctx);
 
 /* Reads inside an assignment target: the array and index of a[i], not the
  * names assigned. */
-static void count_target_reads(const Node *t, int *reads) {
-  if (t->kind == N_INDEX) count_reads(t, reads);
+static void count_target_reads(Node *t, int *reads) {
+  if (t->kind == N_INDEX) ir_walk(t, count_read, reads);
   else if (t->kind == N_TUPLE)
     for (int i = 0; i < t->list.len; i++) count_target_reads(t->list.items[i], reads);
 }
 
 /* Counts every read of each variable in the whole function, as scan_expr
  * does inside the loop. */
-static void count_reads(const Node *n, int *reads) {
-  if (!n) return;
-  if (n->kind == N_VAR) {
-    reads[n->var]++;
-    return;
-  }
-  bool assigns = n->kind == N_ASSIGN || n->kind == N_AUGASSIGN || n->kind == N_FOR;
-  if (assigns) count_target_reads(n->lhs, reads);
-  else count_reads(n->lhs, reads);
-  if (n->kind == N_FOR) count_reads(n->cond, reads);
-  const Node *kids[2] = {n->rhs, n->kind == N_FOR ? NULL : n->cond};
-  for (int i = 0; i < 2; i++) count_reads(kids[i], reads);
-  const NodeList *lists[4] = {&n->list, &n->kw, &n->body, &n->orelse};
-  for (int l = 0; l < 4; l++)
-    for (int i = 0; i < lists[l]->len; i++) count_reads(lists[l]->items[i], reads);
+static bool count_read(Node *n, void *ctx) {
+  int *reads = ctx;
+  if (n->kind == N_VAR) reads[n->var]++;
+  if (n->kind != N_ASSIGN && n->kind != N_AUGASSIGN && n->kind != N_FOR) return true;
+  count_target_reads(n->lhs, reads);
+  ir_walk(n->rhs, count_read, reads);
+  ir_walk(n->cond, count_read, reads);
+  ir_walk_list(&n->body, count_read, reads);
+  ir_walk_list(&n->orelse, count_read, reads);
+  return false;
 }
 
 /* ---------------------------------------------------------------- definite assignment */
 
 /* Walks an iteration in order with `done`, the variables assigned on every
  * path so far; a read of one not in it is early. */
+typedef struct Early {
+  const bool *done;
+  Use *use;
+} Early;
+
+static bool note_early(Node *n, void *ctx) {
+  Early *e = ctx;
+  if (n->kind == N_VAR && !e->done[n->var]) e->use[n->var].read_early = true;
+  return true;
+}
+
 static void early_expr(const Node *n, const bool *done, Use *use) {
-  if (!n) return;
-  if (n->kind == N_VAR) {
-    if (!done[n->var]) use[n->var].read_early = true;
-    return;
-  }
-  early_expr(n->lhs, done, use);
-  early_expr(n->rhs, done, use);
-  early_expr(n->cond, done, use);
-  for (int i = 0; i < n->list.len; i++) early_expr(n->list.items[i], done, use);
-  for (int i = 0; i < n->kw.len; i++) early_expr(n->kw.items[i], done, use);
+  ir_walk((Node *)n, note_early, &(Early){done, use});
 }
 
 static void early_target(const Node *t, bool *done, Use *use) {
@@ -247,7 +237,7 @@ static void early_block(const NodeList *b, bool *done, Use *use, int nvars, Aren
   for (int i = 0; i < b->len; i++) early_stmt(b->items[i], done, use, nvars, a);
 }
 
-bool par_analyse(Func *f, const Node *loop, ParPlan *plan) {
+bool an_parallel(Func *f, const Node *loop, ParPlan *plan) {
   Arena *a = f->arena;
   Scan s = {.use = arena_alloc(a, sizeof(Use) * (size_t)f->nvars)};
   mark_seen(&s, loop->lhs->var);
@@ -257,7 +247,7 @@ bool par_analyse(Func *f, const Node *loop, ParPlan *plan) {
   done[loop->lhs->var] = true;
   early_block(&loop->body, done, s.use, f->nvars, a);
   int *all_reads = arena_alloc(a, sizeof(int) * (size_t)f->nvars);
-  for (int i = 0; i < f->body.len; i++) count_reads(f->body.items[i], all_reads);
+  ir_walk_list(&f->body, count_read, all_reads);
   plan->kind = arena_alloc(a, sizeof(int) * (size_t)f->nvars);
   plan->red_op = arena_alloc(a, sizeof(int) * (size_t)f->nvars);
   for (int v = 0; v < f->nvars && !s.unsafe; v++) {

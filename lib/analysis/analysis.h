@@ -1,0 +1,58 @@
+/* analysis.h — what libruchey learns about a typed function before it
+ * lowers it. Each analysis is a pure function of the typed IR (and the
+ * compile options); an_function runs them all once per function and leaves
+ * the results on the Func and on its loops, where lowering reads them.
+ */
+#ifndef RUCHEY_ANALYSIS_H
+#define RUCHEY_ANALYSIS_H
+
+#include "ruchey.h"
+
+/* parallel.c: how each variable is treated in a prange loop. */
+typedef enum { PAR_UNUSED, PAR_SHARED, PAR_PRIVATE, PAR_REDUCTION } ParKind;
+
+typedef struct ParPlan {
+  int *kind;      /* ParKind per variable */
+  int *red_op;    /* PAR_REDUCTION: OP_ADD (+ and -), OP_MUL, OP_BIT*, OP_LT (min), OP_GT (max) */
+  int line;       /* where the reason to stay serial is */
+  char why[256];  /* empty when the loop can run in parallel */
+} ParPlan;
+
+/* What lowering needs to know about one for loop. */
+typedef struct LoopPlan {
+  ParPlan *par;     /* a prange loop of a parallel function: its plan (par->why if serial) */
+  bool deferrable;  /* its errors may be noted on a first run and raised on a second (defer.c) */
+  bool *assigned;   /* deferrable: per variable, the scalars the body assigns */
+} LoopPlan;
+
+/* kernel.c: how a CPU kernel runs its block's threads. */
+typedef struct KernelPlan {
+  bool fission;     /* the kernel has barriers, split into loops over the threads */
+  bool fibers;      /* barriers fission cannot reach: the threads run as fibers */
+  bool *uniform;    /* fission: per variable, equal in every thread of a block */
+  Node **remat;     /* fission: a variable's one defining value, recomputed per thread */
+  int *remat_order, nremat;
+} KernelPlan;
+
+/* What the analyses leave on a Func. */
+typedef struct FuncPlan {
+  bool *maybe_unbound;  /* per variable: may be read on a path that did not assign it */
+  KernelPlan *kernel;   /* a CPU kernel's plan */
+} FuncPlan;
+
+/* Runs every analysis of f (once: later calls do nothing). */
+void an_function(Func *f, const CompileOptions *opts);
+
+/* parallel.c: false (with plan->why) when the loop must run serially */
+bool an_parallel(Func *f, const Node *loop, ParPlan *plan);
+/* defer.c: whether loop may run first with its errors deferred; fills
+ * assigned with the scalars its body assigns */
+bool an_deferrable(Func *f, const CompileOptions *opts, const Node *loop, bool *assigned);
+/* unbound.c: per variable, whether a read may find it unassigned */
+bool *an_maybe_unbound(Func *f);
+/* kernel.c */
+KernelPlan *an_kernel(Func *f);
+bool an_has_barrier(const Node *stmt);        /* stmt holds a cuda.syncthreads() */
+bool an_uniform(const KernelPlan *k, const Node *expr);  /* the same in every thread of a block */
+
+#endif

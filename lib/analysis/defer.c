@@ -1,0 +1,212 @@
+/* analysis/defer.c — which loops may run first with their errors deferred.
+ *
+ * A loop whose body can raise (math domain errors, int() of NaN) has an
+ * exit to the error on every iteration, and LLVM vectorises no loop with
+ * two exits. When the body changes nothing but scalar variables and arrays
+ * the function made itself, it may first run with its checks only noted
+ * (lowering's Lower.deferred): one exit, so it vectorises. If a check failed, the
+ * variables get back their values from before the loop and it runs again
+ * with its checks, raising where Python would; what the first run wrote
+ * past that point is in arrays that die with the exception. Loops that
+ * write other arrays, read the arrays they write, allocate, call compiled
+ * functions or could trap when a check is skipped (integer division,
+ * bounds checks) are left as they are.
+ */
+#include "analysis/analysis.h"
+#include "ir.h"
+
+typedef struct Defer {
+  Func *f;
+  bool *written;  /* per variable: an array the loop writes */
+  bool *changed;  /* per variable: a scalar the loop assigns (not the loop variable) */
+  int loop_var;
+} Defer;
+
+static bool deferrable_expr(const Defer *d, const Node *n);
+
+/* An index the first run may use although a check failed: made of
+ * literals, the loop variable and values the loop does not change, by + -
+ * and *. (int(nan) or a value computed from it would be a wild address.) */
+static bool safe_index(const Defer *d, const Node *n) {
+  switch (n->kind) {
+  case N_INT: return true;
+  case N_VAR:  /* and bound: an unbound one would be read as garbage */
+    return !d->changed[n->var] && ty_is_int(n->ty) &&
+           (n->var == d->loop_var || !d->f->plan->maybe_unbound[n->var]);
+  case N_UNARY: return n->op == OP_NEG && safe_index(d, n->lhs);
+  case N_BINOP:
+    return (n->op == OP_ADD || n->op == OP_SUB || n->op == OP_MUL) && safe_index(d, n->lhs) && safe_index(d, n->rhs);
+  case N_TUPLE:
+    for (int i = 0; i < n->list.len; i++)
+      if (!safe_index(d, n->list.items[i])) return false;
+    return true;
+  default: return false;
+  }
+}
+
+static bool deferrable_list(const Defer *d, const NodeList *list) {
+  for (int i = 0; i < list->len; i++)
+    if (!deferrable_expr(d, list->items[i])) return false;
+  return true;
+}
+
+/* a / b, a // b, a % b on integers divide in hardware, which traps on zero */
+static bool integer_division(int op, const Type *a, const Type *b) {
+  return (op == OP_DIV || op == OP_FLOORDIV || op == OP_MOD) && !ty_is_float(a) && !ty_is_float(b);
+}
+
+static bool deferrable_expr(const Defer *d, const Node *n) {
+  switch (n->kind) {
+  case N_INT: case N_FLOAT: case N_BOOL: case N_MODULE: case N_DTYPE: return true;
+  case N_VAR: return !d->written[n->var];
+  case N_BINOP:
+    return !integer_division(n->op, n->lhs->ty, n->rhs->ty) && deferrable_expr(d, n->lhs) &&
+           deferrable_expr(d, n->rhs);
+  case N_UNARY: return deferrable_expr(d, n->lhs);
+  case N_COMPARE: case N_BOOLOP: case N_TUPLE: return deferrable_list(d, &n->list);
+  case N_IFEXP: return deferrable_expr(d, n->cond) && deferrable_expr(d, n->lhs) && deferrable_expr(d, n->rhs);
+  case N_INDEX: return ty_is_scalar(n->ty) && n->lhs->kind == N_VAR && deferrable_expr(d, n->lhs) &&
+                       safe_index(d, n->rhs);
+  case N_ATTR: return (ty_is_scalar(n->ty) || n->ty->kind == TY_TUPLE) && deferrable_expr(d, n->lhs);
+  case N_CALL:
+    if (!ty_is_scalar(n->ty) || n->kw.len) return false;
+    switch (n->op) {
+    case BI_ABS: case BI_MIN: case BI_MAX: case BI_INT: case BI_FLOAT: case BI_BOOL: case BI_LEN:
+    case BI_CAST: case BI_THREAD_ID: case BI_NUM_THREADS:
+      return deferrable_list(d, &n->list);
+    case BI_ROUND: return n->list.len == 1 && deferrable_list(d, &n->list);
+    default: return n->op >= BI_MATH && deferrable_list(d, &n->list);
+    }
+  default: return false;
+  }
+}
+
+static bool deferrable_target(const Defer *d, const Node *t) {
+  if (t->kind == N_TUPLE) {
+    for (int i = 0; i < t->list.len; i++)
+      if (!deferrable_target(d, t->list.items[i])) return false;
+    return true;
+  }
+  if (t->kind == N_INDEX)  /* an element of an array the function made */
+    return ty_is_scalar(t->ty) && t->lhs->kind == N_VAR && d->written[t->lhs->var] && safe_index(d, t->rhs);
+  return t->kind == N_VAR && ty_is_scalar(d->f->var_types[t->var]);
+}
+
+static bool deferrable_body(const Defer *d, const NodeList *body) {
+  for (int i = 0; i < body->len; i++) {
+    const Node *n = body->items[i];
+    switch (n->kind) {
+    case N_ASSIGN:
+      if (!deferrable_target(d, n->lhs) || !deferrable_expr(d, n->rhs)) return false;
+      break;
+    case N_AUGASSIGN:
+      if (n->lhs->kind != N_VAR || !deferrable_target(d, n->lhs) ||
+          integer_division(n->op, n->lhs->ty, n->rhs->ty) || !deferrable_expr(d, n->rhs))
+        return false;
+      break;
+    case N_IF:
+      if (!deferrable_expr(d, n->cond) || !deferrable_body(d, &n->body) || !deferrable_body(d, &n->orelse))
+        return false;
+      break;
+    case N_CONTINUE: case N_PASS: break;
+    default: return false;
+    }
+  }
+  return true;
+}
+
+/* Whether variable var only ever holds arrays this call allocated. */
+typedef struct { int var; bool fresh; } Fresh;
+
+static bool names_var(const Node *t, int var) {
+  if (t->kind == N_VAR) return t->var == var;
+  if (t->kind == N_TUPLE)
+    for (int i = 0; i < t->list.len; i++)
+      if (names_var(t->list.items[i], var)) return true;
+  return false;
+}
+
+static bool check_fresh(Node *n, void *ctx) {
+  Fresh *c = ctx;
+  if ((n->kind != N_ASSIGN && n->kind != N_AUGASSIGN) || !names_var(n->lhs, c->var)) return true;
+  bool allocates = n->kind == N_ASSIGN && n->lhs->kind == N_VAR && n->rhs->kind == N_CALL &&
+                   ((n->rhs->op >= BI_NP_EMPTY && n->rhs->op <= BI_NP_ARANGE) || n->rhs->op == BI_COPY);
+  if (!allocates) c->fresh = false;
+  return true;
+}
+
+/* The arrays the loop's element stores write, if each is one the function
+ * made itself; false if some store writes another. */
+static bool note_written(Func *f, const NodeList *body, bool *written) {
+  for (int i = 0; i < body->len; i++) {
+    const Node *n = body->items[i];
+    if (n->kind == N_IF && (!note_written(f, &n->body, written) || !note_written(f, &n->orelse, written)))
+      return false;
+    if (n->kind != N_ASSIGN || n->lhs->kind != N_INDEX) continue;
+    const Node *base = n->lhs->lhs;
+    if (base->kind != N_VAR || base->var < f->nparams) return false;
+    Fresh c = {base->var, true};
+    ir_walk_list(&f->body, check_fresh, &c);
+    if (!c.fresh) return false;
+    written[base->var] = true;
+  }
+  return true;
+}
+
+/* The scalar variables the loop assigns. */
+static void note_assigned(const Node *t, bool *out) {
+  if (t->kind == N_VAR) out[t->var] = true;
+  else if (t->kind == N_TUPLE)
+    for (int i = 0; i < t->list.len; i++) note_assigned(t->list.items[i], out);
+}
+
+static void assigned_in(const NodeList *body, bool *out) {
+  for (int i = 0; i < body->len; i++) {
+    const Node *n = body->items[i];
+    if (n->kind == N_ASSIGN || n->kind == N_AUGASSIGN) note_assigned(n->lhs, out);
+    if (n->kind == N_IF) {
+      assigned_in(&n->body, out);
+      assigned_in(&n->orelse, out);
+    }
+  }
+}
+
+
+/* What deferring would buy: the checks in the loop, and whether it calls
+ * a math function dearer than an instruction. */
+typedef struct { bool checked, dear; } Gain;
+
+static bool note_gain(Node *n, void *ctx) {
+  Gain *g = ctx;
+  if (n->kind == N_CALL && n->op >= BI_MATH) {
+    int f = (n->op - BI_MATH) % MF_COUNT;
+    g->checked = true;
+    g->dear |= f != MF_SQRT && f != MF_FABS && f != MF_NPABS && f != MF_FLOOR && f != MF_CEIL &&
+               f != MF_TRUNC && f != MF_RINT && f != MF_ISNAN && f != MF_ISINF && f != MF_ISFINITE &&
+               f != MF_DEGREES && f != MF_RADIANS && f != MF_SIGN && f != MF_COPYSIGN && f != MF_FMIN &&
+               f != MF_FMAX;
+  }
+  if (n->kind == N_CALL && (n->op == BI_INT || n->op == BI_ROUND)) g->checked = true;
+  if (n->kind == N_BINOP && (n->op == OP_DIV || n->op == OP_FLOORDIV || n->op == OP_MOD || n->op == OP_POW))
+    g->checked = true;
+  if (n->kind == N_AUGASSIGN && (n->op == OP_DIV || n->op == OP_FLOORDIV || n->op == OP_MOD || n->op == OP_POW))
+    g->checked = true;
+  return true;
+}
+
+/* Deferring compiles the loop twice: worth it for a loop that writes
+ * arrays (a map over sqrt then runs 8 lanes wide) or calls a dear math
+ * function, not for a reduction whose only check guards a sqrt (its
+ * vector form, bound by the ordered sum, gains little). Fills `changed`
+ * with the scalars the loop assigns. */
+bool an_deferrable(Func *f, const CompileOptions *opts, const Node *n, bool *changed) {
+  if (opts->boundscheck || opts->kernel || opts->device || opts->gpu_cc) return false;
+  Gain g = {false, false};
+  ir_walk_list(&n->body, note_gain, &g);
+  Defer d = {f, arena_alloc(f->arena, (size_t)f->nvars), changed, n->lhs->var};
+  if (!g.checked || !note_written(f, &n->body, d.written)) return false;
+  assigned_in(&n->body, changed);
+  bool writes = false;
+  for (int v = 0; v < f->nvars; v++) writes |= d.written[v];
+  return (g.dear || writes) && deferrable_body(&d, &n->body);
+}

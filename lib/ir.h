@@ -1,0 +1,17 @@
+/* ir.h — the one walker over ruchey's IR, for every pass of libruchey. */
+#ifndef RUCHEY_IR_H
+#define RUCHEY_IR_H
+
+#include "ruchey.h"
+
+/* Called on a node before its children; returning false skips them (the
+ * visitor then handles the subtree itself, or ignores it). */
+typedef bool (*IrVisit)(Node *n, void *ctx);
+
+/* Visits n and, unless visit declines, every node below it, children in the
+ * order Python evaluates them: an assignment's value before its target, a
+ * loop's iterable and target before its body and else. */
+void ir_walk(Node *n, IrVisit visit, void *ctx);
+void ir_walk_list(const NodeList *l, IrVisit visit, void *ctx);
+
+#endif

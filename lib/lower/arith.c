@@ -1,0 +1,291 @@
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "lower/lower.h"
+
+/* ---------------------------------------------------------------- arithmetic */
+
+LLVMValueRef lo_int_divmod(Lower *l, int op, const Type *t, LLVMValueRef a, LLVMValueRef b) {
+  LLVMTypeRef ty = lo_type(l, t);
+  LLVMValueRef zero = LLVMConstNull(ty);
+  LLVMValueRef bzero = LLVMBuildICmp(l->b, LLVMIntEQ, b, zero, "");
+  if (!l->opts->error_model_numpy) {
+    lo_raise_if(l, bzero, RT_ERR_ZERODIV,
+             op == OP_MOD ? "integer modulo by zero" : "integer division or modulo by zero");
+  } else {  /* NumPy gives 0 for integer division by zero */
+    b = LLVMBuildSelect(l->b, bzero, LLVMConstInt(ty, 1, 0), b, "");
+  }
+  LLVMValueRef r;
+  if (!ty_is_signed(t)) {
+    r = op == OP_MOD ? LLVMBuildURem(l->b, a, b, "") : LLVMBuildUDiv(l->b, a, b, "");
+  } else {
+    /* MIN // -1 overflows the machine division: -1 always divides exactly,
+     * so divide by 1 and negate (wrapping), as int64 arithmetic does. */
+    LLVMValueRef minus1 = LLVMBuildICmp(l->b, LLVMIntEQ, b, LLVMConstAllOnes(ty), "");
+    LLVMValueRef bb = LLVMBuildSelect(l->b, minus1, LLVMConstInt(ty, 1, 0), b, "");
+    LLVMValueRef q = LLVMBuildSDiv(l->b, a, bb, ""), m = LLVMBuildSRem(l->b, a, bb, "");
+    q = LLVMBuildSelect(l->b, minus1, LLVMBuildNeg(l->b, a, ""), q, "");
+    /* floor: a remainder whose sign differs from the divisor moves down */
+    LLVMValueRef adjust = LLVMBuildAnd(
+        l->b, LLVMBuildICmp(l->b, LLVMIntNE, m, zero, ""),
+        LLVMBuildICmp(l->b, LLVMIntSLT, LLVMBuildXor(l->b, m, b, ""), zero, ""), "");
+    if (op == OP_MOD)
+      r = LLVMBuildSelect(l->b, adjust, LLVMBuildAdd(l->b, m, b, ""), m, "");
+    else
+      r = LLVMBuildSelect(l->b, adjust, LLVMBuildSub(l->b, q, LLVMConstInt(ty, 1, 0), ""), q, "");
+  }
+  if (l->opts->error_model_numpy) r = LLVMBuildSelect(l->b, bzero, zero, r, "");
+  return r;
+}
+
+/* Python's float floor division and modulo (CPython's float_divmod). */
+static LLVMValueRef lo_float_divmod(Lower *l, int op, const Type *t, LLVMValueRef a, LLVMValueRef b) {
+  LLVMTypeRef ty = lo_type(l, t);
+  LLVMValueRef zero = LLVMConstReal(ty, 0.0);
+  if (!l->opts->error_model_numpy)
+    lo_raise_if(l, LLVMBuildFCmp(l->b, LLVMRealOEQ, b, zero, ""), RT_ERR_ZERODIV,
+             op == OP_MOD ? "float modulo" : "float floor division by zero");
+  LLVMValueRef mod = LLVMBuildFRem(l->b, a, b, "");
+  LLVMValueRef div = LLVMBuildFDiv(l->b, LLVMBuildFSub(l->b, a, mod, ""), b, "");
+  LLVMValueRef modnz = LLVMBuildFCmp(l->b, LLVMRealUNE, mod, zero, "");
+  LLVMValueRef signs = LLVMBuildXor(l->b, LLVMBuildFCmp(l->b, LLVMRealOLT, b, zero, ""),
+                                    LLVMBuildFCmp(l->b, LLVMRealOLT, mod, zero, ""), "");
+  LLVMValueRef fix = LLVMBuildAnd(l->b, modnz, signs, "");
+  LLVMValueRef one = LLVMConstReal(ty, 1.0);
+  LLVMTypeRef ov[1] = {ty};
+  if (op == OP_MOD) {
+    LLVMValueRef cs[2] = {zero, b};
+    LLVMValueRef signed_zero = lo_intrinsic(l, "llvm.copysign", ov, 1, cs, 2);
+    LLVMValueRef m = LLVMBuildSelect(l->b, fix, LLVMBuildFAdd(l->b, mod, b, ""), mod, "");
+    return LLVMBuildSelect(l->b, modnz, m, signed_zero, "");
+  }
+  div = LLVMBuildSelect(l->b, fix, LLVMBuildFSub(l->b, div, one, ""), div, "");
+  LLVMValueRef fl = lo_intrinsic(l, "llvm.floor", ov, 1, &div, 1);
+  LLVMValueRef up = LLVMBuildFCmp(l->b, LLVMRealOGT, LLVMBuildFSub(l->b, div, fl, ""),
+                                  LLVMConstReal(ty, 0.5), "");
+  fl = LLVMBuildSelect(l->b, up, LLVMBuildFAdd(l->b, fl, one, ""), fl, "");
+  LLVMValueRef cs[2] = {zero, LLVMBuildFDiv(l->b, a, b, "")};
+  LLVMValueRef signed_zero = lo_intrinsic(l, "llvm.copysign", ov, 1, cs, 2);
+  LLVMValueRef divnz = LLVMBuildFCmp(l->b, LLVMRealUNE, div, zero, "");
+  return LLVMBuildSelect(l->b, divnz, fl, signed_zero, "");
+}
+
+/* Integer power by repeated squaring; a negative exponent raises, since the
+ * result type was fixed as an integer. */
+LLVMValueRef lo_int_pow(Lower *l, const Type *t, LLVMValueRef a, LLVMValueRef e) {
+  LLVMTypeRef ty = lo_type(l, t);
+  if (ty_is_signed(t))
+    lo_raise_if(l, LLVMBuildICmp(l->b, LLVMIntSLT, e, LLVMConstNull(ty), ""), RT_ERR_VALUE,
+             "integer power with a negative exponent: use a float base");
+  LLVMBasicBlockRef pre = LLVMGetInsertBlock(l->b);
+  LLVMBasicBlockRef head = new_block(l, "pow"), body = new_block(l, "pow.body"),
+                    done = new_block(l, "pow.done");
+  LLVMBuildBr(l->b, head);
+  position(l, head);
+  LLVMValueRef acc = LLVMBuildPhi(l->b, ty, "acc"), base = LLVMBuildPhi(l->b, ty, "base"),
+               exp = LLVMBuildPhi(l->b, ty, "exp");
+  LLVMBuildCondBr(l->b, LLVMBuildICmp(l->b, LLVMIntNE, exp, LLVMConstNull(ty), ""), body, done);
+  position(l, body);
+  LLVMValueRef odd = LLVMBuildTrunc(l->b, exp, l->mod->i1, "");
+  LLVMValueRef acc2 = LLVMBuildSelect(l->b, odd, LLVMBuildMul(l->b, acc, base, ""), acc, "");
+  LLVMValueRef base2 = LLVMBuildMul(l->b, base, base, "");
+  LLVMValueRef exp2 = LLVMBuildLShr(l->b, exp, LLVMConstInt(ty, 1, 0), "");
+  LLVMBuildBr(l->b, head);
+  LLVMBasicBlockRef from[2] = {pre, body};
+  LLVMValueRef acc_in[2] = {LLVMConstInt(ty, 1, 0), acc2}, base_in[2] = {a, base2},
+               exp_in[2] = {e, exp2};
+  LLVMAddIncoming(acc, acc_in, from, 2);
+  LLVMAddIncoming(base, base_in, from, 2);
+  LLVMAddIncoming(exp, exp_in, from, 2);
+  position(l, done);
+  return acc;
+}
+
+/* Shifts as on Python ints, wrapped to the width: a negative count raises,
+ * counts past the width give 0 (or -1 for a negative value shifted right). */
+static LLVMValueRef lo_shift(Lower *l, int op, const Type *t, LLVMValueRef a, LLVMValueRef n) {
+  LLVMTypeRef ty = lo_type(l, t);
+  if (ty_is_signed(t))
+    lo_raise_if(l, LLVMBuildICmp(l->b, LLVMIntSLT, n, LLVMConstNull(ty), ""), RT_ERR_VALUE,
+             "negative shift count");
+  LLVMValueRef width = LLVMConstInt(ty, (unsigned long long)ty_bits(t), 0);
+  LLVMValueRef big = LLVMBuildICmp(l->b, LLVMIntUGE, n, width, "");
+  LLVMValueRef safe = LLVMBuildSelect(l->b, big, LLVMConstNull(ty), n, "");
+  if (op == OP_LSHIFT)
+    return LLVMBuildSelect(l->b, big, LLVMConstNull(ty), LLVMBuildShl(l->b, a, safe, ""), "");
+  if (!ty_is_signed(t))
+    return LLVMBuildSelect(l->b, big, LLVMConstNull(ty), LLVMBuildLShr(l->b, a, safe, ""), "");
+  LLVMValueRef sh = LLVMBuildSelect(l->b, big, LLVMConstInt(ty, (unsigned long long)ty_bits(t) - 1, 0), n, "");
+  return LLVMBuildAShr(l->b, a, sh, "");
+}
+
+/* a / b for floats (lo_gpu_fast_f32: div.approx.ftz). */
+static LLVMValueRef float_div(Lower *l, LLVMValueRef a, LLVMValueRef b) {
+  if (!lo_gpu_fast_f32(l, LLVMTypeOf(a))) return LLVMBuildFDiv(l->b, a, b, "");
+  LLVMValueRef args[2] = {a, b};
+  return lo_intrinsic(l, "llvm.nvvm.div.approx.ftz.f", NULL, 0, args, 2);
+}
+
+/* a op b, both already converted to t (the operation's operand type). */
+LLVMValueRef lo_arith(Lower *l, int op, const Type *t, LLVMValueRef a, LLVMValueRef b) {
+  bool fl = ty_is_float(t);
+  LLVMTypeRef ty = lo_type(l, t);
+  switch (op) {
+  case OP_ADD: return fl ? LLVMBuildFAdd(l->b, a, b, "") : LLVMBuildAdd(l->b, a, b, "");
+  case OP_SUB: return fl ? LLVMBuildFSub(l->b, a, b, "") : LLVMBuildSub(l->b, a, b, "");
+  case OP_MUL: return fl ? LLVMBuildFMul(l->b, a, b, "") : LLVMBuildMul(l->b, a, b, "");
+  case OP_DIV:
+    if (!l->opts->error_model_numpy)
+      lo_raise_if(l, LLVMBuildFCmp(l->b, LLVMRealOEQ, b, LLVMConstReal(ty, 0.0), ""), RT_ERR_ZERODIV,
+               "division by zero");
+    return float_div(l, a, b);
+  case OP_FLOORDIV: case OP_MOD:
+    return fl ? lo_float_divmod(l, op, t, a, b) : lo_int_divmod(l, op, t, a, b);
+  case OP_POW:
+    if (fl) {
+      LLVMTypeRef ov[1] = {ty};
+      LLVMValueRef args[2] = {a, b};
+      LLVMValueRef zero = LLVMConstReal(ty, 0.0), inf = LLVMConstReal(ty, INFINITY);
+      if (!l->opts->error_model_numpy)
+        lo_raise_if(l, LLVMBuildAnd(l->b, LLVMBuildFCmp(l->b, LLVMRealOEQ, a, zero, ""),
+                                 LLVMBuildFCmp(l->b, LLVMRealOLT, b, zero, ""), ""),
+                 RT_ERR_ZERODIV, "0.0 cannot be raised to a negative power");
+      LLVMValueRef r = lo_intrinsic(l, "llvm.pow", ov, 1, args, 2);
+      if (!l->opts->error_model_numpy) {  /* finite ** finite overflowing, as CPython */
+        LLVMValueRef fin = LLVMBuildAnd(l->b, LLVMBuildFCmp(l->b, LLVMRealOLT, lo_intrinsic(l, "llvm.fabs", ov, 1, &a, 1), inf, ""),
+                                        LLVMBuildFCmp(l->b, LLVMRealOLT, lo_intrinsic(l, "llvm.fabs", ov, 1, &b, 1), inf, ""), "");
+        LLVMValueRef big = LLVMBuildFCmp(l->b, LLVMRealOEQ, lo_intrinsic(l, "llvm.fabs", ov, 1, &r, 1), inf, "");
+        lo_raise_if(l, LLVMBuildAnd(l->b, fin, big, ""), RT_ERR_OVERFLOW, "(34, 'Numerical result out of range')");
+      }
+      return r;
+    }
+    return lo_int_pow(l, t, a, b);
+  case OP_LSHIFT: case OP_RSHIFT: return lo_shift(l, op, t, a, b);
+  case OP_BITAND: return LLVMBuildAnd(l->b, a, b, "");
+  case OP_BITOR: return LLVMBuildOr(l->b, a, b, "");
+  default: return LLVMBuildXor(l->b, a, b, "");
+  }
+}
+
+/* The type both operands of op are converted to before it is applied:
+ * true division works in floats even when the result type came from ints. */
+static const Type *operand_type(int op, const Type *result) {
+  if (op == OP_DIV && !ty_is_float(result)) return TYS(TY_F64);
+  if (result->kind == TY_BOOL && op >= OP_BITAND && op <= OP_BITXOR) return TYS(TY_BOOL);
+  return result;
+}
+
+/* int / int rounded once, as CPython: small operands divide exactly as
+ * doubles; larger ones divide in 128-bit integers, scaled so the quotient
+ * has 64 significant bits, with a sticky bit for the remainder, and the
+ * conversion to double rounds that once. */
+static LLVMValueRef lo_int_truediv(Lower *l, LLVMValueRef a, LLVMValueRef b) {
+  if (!l->opts->error_model_numpy)
+    lo_raise_if(l, LLVMBuildICmp(l->b, LLVMIntEQ, b, const_i64(l, 0), ""), RT_ERR_ZERODIV, "division by zero");
+  LLVMTypeRef ov[1] = {l->mod->i64};
+  LLVMValueRef absargs[2] = {a, LLVMConstInt(l->mod->i1, 0, 0)};
+  LLVMValueRef na = lo_intrinsic(l, "llvm.abs", ov, 1, absargs, 2);
+  absargs[0] = b;
+  LLVMValueRef nb = lo_intrinsic(l, "llvm.abs", ov, 1, absargs, 2);
+  LLVMValueRef limit = const_i64(l, (int64_t)1 << 53);
+  LLVMValueRef small = LLVMBuildAnd(l->b, LLVMBuildICmp(l->b, LLVMIntULE, na, limit, ""),
+                                    LLVMBuildICmp(l->b, LLVMIntULE, nb, limit, ""), "");
+  LLVMBasicBlockRef pre = LLVMGetInsertBlock(l->b), wide = new_block(l, "div.wide"), done = new_block(l, "div.done");
+  LLVMValueRef quick = LLVMBuildFDiv(l->b, LLVMBuildSIToFP(l->b, a, l->mod->f64, ""), LLVMBuildSIToFP(l->b, b, l->mod->f64, ""), "");
+  LLVMBuildCondBr(l->b, small, done, wide);
+  position(l, wide);
+  LLVMTypeRef i128 = LLVMInt128TypeInContext(l->mod->c);
+  LLVMValueRef zu[2] = {na, LLVMConstInt(l->mod->i1, 0, 0)};
+  LLVMValueRef lz = lo_intrinsic(l, "llvm.ctlz", ov, 1, zu, 2);
+  LLVMValueRef k = LLVMBuildAdd(l->b, const_i64(l, 64), lz, "k");
+  LLVMValueRef num = LLVMBuildShl(l->b, LLVMBuildZExt(l->b, na, i128, ""), LLVMBuildZExt(l->b, k, i128, ""), "");
+  LLVMValueRef den = LLVMBuildZExt(l->b, nb, i128, "");
+  LLVMValueRef q = LLVMBuildUDiv(l->b, num, den, ""), r = LLVMBuildURem(l->b, num, den, "");
+  LLVMValueRef sticky = LLVMBuildZExt(l->b, LLVMBuildICmp(l->b, LLVMIntNE, r, LLVMConstNull(i128), ""), i128, "");
+  LLVMValueRef mag = LLVMBuildUIToFP(l->b, LLVMBuildOr(l->b, q, sticky, ""), l->mod->f64, "");
+  /* 2**-k, built from its exponent bits */
+  LLVMValueRef scale = LLVMBuildBitCast(l->b, LLVMBuildShl(l->b, LLVMBuildSub(l->b, const_i64(l, 1023), k, ""), const_i64(l, 52), ""), l->mod->f64, "");
+  mag = LLVMBuildFMul(l->b, mag, scale, "");
+  LLVMValueRef neg = LLVMBuildICmp(l->b, LLVMIntSLT, LLVMBuildXor(l->b, a, b, ""), const_i64(l, 0), "");
+  LLVMValueRef exact = LLVMBuildSelect(l->b, neg, LLVMBuildFNeg(l->b, mag, ""), mag, "");
+  LLVMBasicBlockRef wide_end = LLVMGetInsertBlock(l->b);
+  LLVMBuildBr(l->b, done);
+  position(l, done);
+  LLVMValueRef res = LLVMBuildPhi(l->b, l->mod->f64, "quot");
+  LLVMAddIncoming(res, (LLVMValueRef[]){quick, exact}, (LLVMBasicBlockRef[]){pre, wide_end}, 2);
+  return res;
+}
+
+LLVMValueRef lo_binop_values(Lower *l, int op, const Type *result, LLVMValueRef a,
+                                    const Type *ta, LLVMValueRef b, const Type *tb) {
+  if (op == OP_DIV && !ty_is_float(ta) && !ty_is_float(tb) && ta->kind != TY_U64 && tb->kind != TY_U64 &&
+      !l->mod->gpu)
+    return lo_convert(l, lo_int_truediv(l, lo_convert(l, a, ta, TYS(TY_I64)), lo_convert(l, b, tb, TYS(TY_I64))),
+                      TYS(TY_F64), result);
+  const Type *t = operand_type(op, result);
+  return lo_arith(l, op, t, lo_convert(l, a, ta, t), lo_convert(l, b, tb, t));
+}
+
+LLVMValueRef lo_binop(Lower *l, Node *n) {
+  LLVMValueRef a = lo_expr(l, n->lhs), b = lo_expr(l, n->rhs);
+  return lo_binop_values(l, n->op, n->ty, a, n->lhs->ty, b, n->rhs->ty);
+}
+
+LLVMValueRef lo_unary(Lower *l, Node *n) {
+  LLVMValueRef v = lo_expr(l, n->lhs);
+  if (n->op == OP_NOT) return LLVMBuildNot(l->b, lo_truth(l, v, n->lhs->ty), "");
+  v = lo_convert(l, v, n->lhs->ty, n->ty);
+  if (n->op == OP_POS) return v;
+  if (n->op == OP_INVERT) return LLVMBuildNot(l->b, v, "");
+  return ty_is_float(n->ty) ? LLVMBuildFNeg(l->b, v, "") : LLVMBuildNeg(l->b, v, "");
+}
+
+/* A signed int against a float, exactly as Python compares them: the int
+ * rounded to a float decides unless it ties, then the float (integral
+ * there) decides as an int. */
+static LLVMValueRef compare_int_float(Lower *l, int op, LLVMValueRef i, LLVMValueRef x, bool int_first) {
+  LLVMValueRef fi = LLVMBuildSIToFP(l->b, i, l->mod->f64, "");
+  LLVMValueRef a = int_first ? fi : x, b = int_first ? x : fi;
+  static const LLVMRealPredicate fp[] = {LLVMRealOEQ, LLVMRealUNE, LLVMRealOLT, LLVMRealOLE, LLVMRealOGT, LLVMRealOGE};
+  static const LLVMIntPredicate ip[] = {LLVMIntEQ, LLVMIntNE, LLVMIntSLT, LLVMIntSLE, LLVMIntSGT, LLVMIntSGE};
+  LLVMValueRef by_float = LLVMBuildFCmp(l->b, fp[op - OP_EQ], a, b, "");
+  LLVMValueRef tie = LLVMBuildFCmp(l->b, LLVMRealOEQ, fi, x, "");
+  /* at a tie x is integral; 2**63 itself is above every int64 */
+  LLVMValueRef top = LLVMBuildFCmp(l->b, LLVMRealOGE, x, LLVMConstReal(l->mod->f64, 9223372036854775808.0), "");
+  LLVMValueRef xi = LLVMBuildSelect(l->b, top, LLVMConstInt(l->mod->i64, INT64_MAX, 0),
+                                    LLVMBuildFPToSI(l->b, LLVMBuildSelect(l->b, top, LLVMConstReal(l->mod->f64, 0), x, ""), l->mod->i64, ""), "");
+  LLVMValueRef ia = int_first ? i : xi, ib = int_first ? xi : i;
+  LLVMValueRef by_int = LLVMBuildICmp(l->b, ip[op - OP_EQ], ia, ib, "");
+  /* x = 2**63 ties with INT64_MAX rounded, yet is above every int64 */
+  LLVMValueRef at_top = LLVMBuildSelect(l->b, top,
+      LLVMConstInt(l->mod->i1, (op == OP_NE || (int_first ? (op == OP_LT || op == OP_LE) : (op == OP_GT || op == OP_GE))), 0),
+      by_int, "");
+  return LLVMBuildSelect(l->b, tie, at_top, by_float, "");
+}
+
+LLVMValueRef lo_compare_values(Lower *l, int op, LLVMValueRef a, const Type *ta,
+                                      LLVMValueRef b, const Type *tb) {
+  if (ty_is_float(ta) != ty_is_float(tb) && (ty_is_signed(ta) || ty_is_signed(tb)) &&
+      (ta->kind == TY_I64 || tb->kind == TY_I64)) {
+    bool int_first = !ty_is_float(ta);
+    LLVMValueRef x = int_first ? lo_convert(l, b, tb, TYS(TY_F64)) : lo_convert(l, a, ta, TYS(TY_F64));
+    return compare_int_float(l, op, int_first ? a : b, x, int_first);
+  }
+  const Type *t = ty_is_float(ta) || ty_is_float(tb) ? TYS(TY_F64)
+                  : ta->kind == TY_BOOL && tb->kind == TY_BOOL ? TYS(TY_I64)
+                  : (ta->kind == TY_U64 || tb->kind == TY_U64) &&
+                            ty_is_signed(ta) != ty_is_signed(tb) ? TYS(TY_F64)
+                  : ta->kind == TY_U64 && tb->kind == TY_U64 ? TYS(TY_U64) : TYS(TY_I64);
+  if (ty_is_float(ta) && ty_equal(ta, tb)) t = ta;
+  a = lo_convert(l, a, ta, t);
+  b = lo_convert(l, b, tb, t);
+  if (ty_is_float(t)) {
+    static const LLVMRealPredicate fp[] = {LLVMRealOEQ, LLVMRealUNE, LLVMRealOLT,
+                                           LLVMRealOLE, LLVMRealOGT, LLVMRealOGE};
+    return LLVMBuildFCmp(l->b, fp[op - OP_EQ], a, b, "");
+  }
+  static const LLVMIntPredicate sp[] = {LLVMIntEQ, LLVMIntNE, LLVMIntSLT, LLVMIntSLE, LLVMIntSGT, LLVMIntSGE};
+  static const LLVMIntPredicate up[] = {LLVMIntEQ, LLVMIntNE, LLVMIntULT, LLVMIntULE, LLVMIntUGT, LLVMIntUGE};
+  return LLVMBuildICmp(l->b, (ty_is_signed(t) ? sp : up)[op - OP_EQ], a, b, "");
+}

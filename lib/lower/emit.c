@@ -1,0 +1,205 @@
+/* lower/emit.c — helpers every part of lowering emits with: allocas,
+ * calls of runtime, libm, libdevice and LLVM intrinsic functions, raising
+ * Python's exceptions, and the one builder of counted loops. */
+#include <stdio.h>
+#include <string.h>
+
+#include "lower/lower.h"
+
+/* An alloca in the entry block, so that mem2reg can promote it. */
+LLVMValueRef lo_alloca(Lower *l, LLVMTypeRef t, const char *name) {
+  LLVMBasicBlockRef cur = LLVMGetInsertBlock(l->b);
+  LLVMBasicBlockRef entry = LLVMGetEntryBasicBlock(l->fn);
+  LLVMValueRef first = LLVMGetFirstInstruction(entry);
+  if (first)
+    LLVMPositionBuilderBefore(l->b, first);
+  else
+    position(l, entry);
+  LLVMValueRef a = LLVMBuildAlloca(l->b, t, name);
+  position(l, cur);
+  return a;
+}
+
+/* Declares (once) a function of the module or an external one. */
+LLVMValueRef lo_get_fn(Lower *l, const char *name, LLVMTypeRef ty) {
+  LLVMValueRef f = LLVMGetNamedFunction(l->mod->m, name);
+  return f ? f : LLVMAddFunction(l->mod->m, name, ty);
+}
+
+LLVMValueRef lo_call_fn(Lower *l, const char *name, LLVMTypeRef ret, LLVMTypeRef *params,
+                        LLVMValueRef *args, unsigned n) {
+  LLVMTypeRef ft = LLVMFunctionType(ret, params, n, 0);
+  return LLVMBuildCall2(l->b, ft, lo_get_fn(l, name, ft), args, n, "");
+}
+
+void lo_add_fp_flags(LLVMModuleRef m, LLVMFastMathFlags flags) {
+  for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f))
+    for (LLVMBasicBlockRef b = LLVMGetFirstBasicBlock(f); b; b = LLVMGetNextBasicBlock(b))
+      for (LLVMValueRef i = LLVMGetFirstInstruction(b); i; i = LLVMGetNextInstruction(i))
+        if (LLVMCanValueUseFastMathFlags(i)) LLVMSetFastMathFlags(i, LLVMGetFastMathFlags(i) | flags);
+}
+
+/* With fastmath, float32 on the GPU takes the hardware's approximations,
+ * as numba-cuda's fastmath: division, square root (NVPTX picks them only
+ * for a whole target's unsafe math, so they are asked for by name) and
+ * libdevice's fast functions. */
+bool lo_gpu_fast_f32(Lower *l, LLVMTypeRef t) { return l->mod->gpu && l->opts->fastmath && t == l->mod->f32; }
+
+static bool fast_libdevice(Lower *l, const char *name, LLVMTypeRef t) {
+  static const char *const fast[] = {"sin", "cos", "tan", "exp", "log", "log2", "log10", "pow"};
+  if (!lo_gpu_fast_f32(l, t)) return false;
+  for (size_t i = 0; i < sizeof fast / sizeof fast[0]; i++)
+    if (!strcmp(name, fast[i])) return true;
+  return false;
+}
+
+/* NVPTX has no instructions for these: on the GPU they are libdevice's. */
+static const char *libdevice_name(const char *intrinsic) {
+  static const char *const mapped[][2] = {
+    {"llvm.exp", "exp"}, {"llvm.exp2", "exp2"}, {"llvm.log", "log"}, {"llvm.log2", "log2"},
+    {"llvm.log10", "log10"}, {"llvm.sin", "sin"}, {"llvm.cos", "cos"}, {"llvm.pow", "pow"},
+  };
+  for (size_t i = 0; i < sizeof mapped / sizeof mapped[0]; i++)
+    if (!strcmp(intrinsic, mapped[i][0])) return mapped[i][1];
+  return NULL;
+}
+
+LLVMValueRef lo_intrinsic(Lower *l, const char *name, LLVMTypeRef *overloads, unsigned no,
+                              LLVMValueRef *args, unsigned n) {
+  const char *dev = l->mod->gpu ? libdevice_name(name) : NULL;
+  if (dev) {
+    char buf[32];
+    snprintf(buf, sizeof buf, "__nv_%s%s%s", fast_libdevice(l, dev, overloads[0]) ? "fast_" : "", dev,
+             overloads[0] == l->mod->f32 ? "f" : "");
+    LLVMTypeRef params[2] = {overloads[0], overloads[0]};
+    return lo_call_fn(l, buf, overloads[0], params, args, n);
+  }
+  unsigned id = LLVMLookupIntrinsicID(name, strlen(name));
+  LLVMValueRef f = LLVMGetIntrinsicDeclaration(l->mod->m, id, overloads, no);
+  return LLVMBuildCall2(l->b, LLVMIntrinsicGetType(l->mod->c, id, overloads, no), f, args, n, "");
+}
+
+LLVMValueRef lo_intrinsic1(Lower *l, const char *name, const Type *t, LLVMValueRef x) {
+  LLVMTypeRef ov[1] = {lo_type(l, t)};
+  return lo_intrinsic(l, name, ov, 1, &x, 1);
+}
+
+LLVMValueRef lo_intrinsic2(Lower *l, const char *name, const Type *t, LLVMValueRef x,
+                                    LLVMValueRef y) {
+  LLVMTypeRef ov[1] = {lo_type(l, t)};
+  LLVMValueRef a[2] = {x, y};
+  return lo_intrinsic(l, name, ov, 1, a, 2);
+}
+
+/* A libm function by name: sin for float64, sinf for float32. It may set
+ * errno, which nothing reads: declared as touching no memory, so loops
+ * calling it can vectorise (jit.c's vector math) and calls can move. */
+LLVMValueRef lo_libm(Lower *l, const char *name, const Type *t, LLVMValueRef *args, unsigned n) {
+  char buf[32];
+  LLVMTypeRef ft = lo_type(l, t), params[2] = {ft, ft};
+  snprintf(buf, sizeof buf, "%s%s%s%s", l->mod->gpu ? "__nv_" : "", fast_libdevice(l, name, ft) ? "fast_" : "",
+           name, t->kind == TY_F32 ? "f" : "");
+  LLVMValueRef r = lo_call_fn(l, buf, ft, params, args, n);
+  LLVMValueRef fn = LLVMGetCalledValue(r);
+  static const char *const attrs[] = {"nounwind", "willreturn", "nosync", "nofree", "memory"};
+  for (int i = 0; i < 5; i++) {
+    unsigned kind = LLVMGetEnumAttributeKindForName(attrs[i], strlen(attrs[i]));
+    LLVMAddAttributeAtIndex(fn, LLVMAttributeFunctionIndex, LLVMCreateEnumAttribute(l->mod->c, kind, 0));
+  }
+  return r;
+}
+
+/* Raises status with a constant message: records it, then leaves through the
+ * exit block, which releases the locals. */
+LLVMValueRef lo_string(Lower *l, const char *s) {
+  return s ? LLVMBuildGlobalStringPtr(l->b, s, "msg") : LLVMConstNull(l->mod->ptr);
+}
+
+void lo_raise(Lower *l, RtStatus status, const char *msg) {
+  if (l->mod->gpu) {  /* a GPU thread cannot raise: stop the kernel, the launch reports it */
+    lo_intrinsic(l, "llvm.trap", NULL, 0, NULL, 0);
+    LLVMBuildUnreachable(l->b);
+    return;
+  }
+  for (int i = 0; i < l->ntemps; i++) lo_refcount(l, l->temp_types[i], l->temps[i], false);
+  LLVMValueRef text = lo_string(l, msg);
+  if ((l->opts->kernel || l->opts->device) && l->tid[0]) {  /* say which thread: a GPU could not */
+    LLVMTypeRef p[8] = {l->mod->i32, l->mod->ptr, l->mod->i64, l->mod->i64, l->mod->i64, l->mod->i64, l->mod->i64, l->mod->i64};
+    LLVMValueRef a[8] = {const_i32(l, status), text, l->tid[0], l->tid[1], l->tid[2], l->bid[0], l->bid[1], l->bid[2]};
+    lo_call_fn(l, "rt_kernel_error", void_type(l), p, a, 8);
+  } else {
+    LLVMTypeRef p[2] = {l->mod->i32, l->mod->ptr};
+    LLVMValueRef a[2] = {const_i32(l, status), text};
+    lo_call_fn(l, "rt_set_error", void_type(l), p, a, 2);
+  }
+  LLVMBuildStore(l->b, const_i32(l, status), l->status);
+  LLVMBuildBr(l->b, l->exit_bb);
+}
+
+/* if (cond) raise status; execution continues in a fresh block. In a loop
+ * run with its errors deferred, cond is only noted. */
+void lo_raise_if(Lower *l, LLVMValueRef cond, RtStatus status, const char *msg) {
+  if (l->deferred) {
+    LLVMBuildStore(l->b, LLVMBuildOr(l->b, LLVMBuildLoad2(l->b, l->mod->i1, l->deferred, ""), cond, ""), l->deferred);
+    return;
+  }
+  LLVMBasicBlockRef fail = new_block(l, "raise"), ok = new_block(l, "ok");
+  LLVMValueRef expect = LLVMConstInt(l->mod->i1, 0, 0);
+  LLVMTypeRef ov[1] = {l->mod->i1};
+  LLVMValueRef args[2] = {cond, expect};
+  cond = lo_intrinsic(l, "llvm.expect.i1", ov, 1, args, 2);
+  LLVMBuildCondBr(l->b, cond, fail, ok);
+  position(l, fail);
+  lo_raise(l, status, msg);
+  position(l, ok);
+}
+
+/* Marks the loop ending in latch as not to be vectorised, and with
+ * `unroll` false as not to be unrolled either. */
+void lo_loop_hints(Lower *l, LLVMValueRef latch, bool unroll) {
+  LLVMMetadataRef self = LLVMTemporaryMDNode(l->mod->c, NULL, 0);
+  const char *vec = "llvm.loop.vectorize.enable", *unr = "llvm.loop.unroll.disable";
+  LLVMMetadataRef hint[2] = {LLVMMDStringInContext2(l->mod->c, vec, strlen(vec)),
+                             LLVMValueAsMetadata(LLVMConstInt(l->mod->i1, 0, 0))};
+  LLVMMetadataRef no_unroll = LLVMMDStringInContext2(l->mod->c, unr, strlen(unr));
+  LLVMMetadataRef ops[3] = {self, LLVMMDNodeInContext2(l->mod->c, hint, 2), LLVMMDNodeInContext2(l->mod->c, &no_unroll, 1)};
+  LLVMMetadataRef loop = LLVMMDNodeInContext2(l->mod->c, ops, unroll ? 2 : 3);
+  LLVMMetadataReplaceAllUsesWith(self, loop);
+  LLVMSetMetadata(latch, LLVMGetMDKindIDInContext(l->mod->c, "llvm.loop", 9), LLVMMetadataAsValue(l->mod->c, loop));
+}
+
+LoLoop lo_loop_begin(Lower *l, LLVMValueRef from, LLVMValueRef to, LLVMBasicBlockRef exit, const char *name) {
+  LoLoop loop = {.counter = lo_alloca(l, l->mod->i64, name)};
+  LLVMBuildStore(l->b, from, loop.counter);
+  loop.head = new_block(l, name);
+  LLVMBasicBlockRef body = new_block(l, "body");
+  loop.latch = new_block(l, "next");
+  loop.exit = exit ? exit : new_block(l, "end");
+  LLVMBuildBr(l->b, loop.head);
+  position(l, loop.head);
+  loop.index = LLVMBuildLoad2(l->b, l->mod->i64, loop.counter, "k");
+  LLVMBuildCondBr(l->b, LLVMBuildICmp(l->b, LLVMIntSLT, loop.index, to, ""), body, loop.exit);
+  position(l, body);
+  return loop;
+}
+
+LLVMValueRef lo_loop_end(Lower *l, LoLoop *loop) {
+  if (!terminated(l)) LLVMBuildBr(l->b, loop->latch);
+  position(l, loop->latch);
+  LLVMValueRef next = LLVMBuildAdd(l->b, LLVMBuildLoad2(l->b, l->mod->i64, loop->counter, ""), const_i64(l, 1), "");
+  LLVMBuildStore(l->b, next, loop->counter);
+  LLVMValueRef back = LLVMBuildBr(l->b, loop->head);
+  position(l, loop->exit);
+  return back;
+}
+
+void lo_for_each_index(Lower *l, int ndim, LLVMValueRef *shape, ElementBody body, void *arg) {
+  LLVMValueRef idx[RC_MAX_NDIM];
+  LoLoop loops[RC_MAX_NDIM];
+  for (int d = 0; d < ndim; d++) {  /* a 0-d array has one element: no loop */
+    loops[d] = lo_loop_begin(l, const_i64(l, 0), shape[d], NULL, "each");
+    idx[d] = loops[d].index;
+  }
+  body(l, idx, arg);
+  for (int d = ndim - 1; d >= 0; d--) lo_loop_end(l, &loops[d]);
+}

@@ -1,0 +1,120 @@
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "lower/lower.h"
+
+/* a < b < c: each operand evaluated once, stopping at the first false. */
+static LLVMValueRef lo_compare(Lower *l, Node *n) {
+  LLVMValueRef result = lo_alloca(l, l->mod->i1, "cmp");
+  LLVMBasicBlockRef done = new_block(l, "cmp.done");
+  LLVMValueRef a = lo_expr(l, n->list.items[0]);
+  for (int i = 0; i + 1 < n->list.len; i++) {
+    LLVMValueRef b = lo_expr(l, n->list.items[i + 1]);
+    LLVMValueRef c = lo_compare_values(l, n->ops[i], a, n->list.items[i]->ty, b,
+                                       n->list.items[i + 1]->ty);
+    LLVMBuildStore(l->b, c, result);
+    if (i + 2 < n->list.len) {
+      LLVMBasicBlockRef next = new_block(l, "cmp.next");
+      LLVMBuildCondBr(l->b, c, next, done);
+      position(l, next);
+    }
+    a = b;
+  }
+  LLVMBuildBr(l->b, done);
+  position(l, done);
+  return LLVMBuildLoad2(l->b, l->mod->i1, result, "");
+}
+
+/* and/or give the first operand that decides, as Python does. */
+static LLVMValueRef lo_boolop(Lower *l, Node *n) {
+  LLVMValueRef result = lo_alloca(l, lo_type(l, n->ty), "boolop");
+  LLVMBasicBlockRef done = new_block(l, "boolop.done");
+  for (int i = 0; i < n->list.len; i++) {
+    Node *e = n->list.items[i];
+    LLVMValueRef v = lo_expr(l, e);
+    LLVMBuildStore(l->b, lo_convert(l, v, e->ty, n->ty), result);
+    if (i + 1 < n->list.len) {
+      LLVMBasicBlockRef next = new_block(l, "boolop.next");
+      LLVMValueRef t = lo_truth(l, v, e->ty);
+      if (n->op == OP_AND)
+        LLVMBuildCondBr(l->b, t, next, done);
+      else
+        LLVMBuildCondBr(l->b, t, done, next);
+      position(l, next);
+    }
+  }
+  LLVMBuildBr(l->b, done);
+  position(l, done);
+  return LLVMBuildLoad2(l->b, lo_type(l, n->ty), result, "");
+}
+
+static LLVMValueRef lo_ifexp(Lower *l, Node *n) {
+  LLVMValueRef result = lo_alloca(l, lo_type(l, n->ty), "ifexp");
+  LLVMBasicBlockRef then = new_block(l, "ifexp.then"), other = new_block(l, "ifexp.else"),
+                    done = new_block(l, "ifexp.done");
+  LLVMBuildCondBr(l->b, lo_truth(l, lo_expr(l, n->cond), n->cond->ty), then, other);
+  position(l, then);
+  LLVMBuildStore(l->b, lo_convert(l, lo_owned(l, n->lhs), n->lhs->ty, n->ty), result);
+  LLVMBuildBr(l->b, done);
+  position(l, other);
+  LLVMBuildStore(l->b, lo_convert(l, lo_owned(l, n->rhs), n->rhs->ty, n->ty), result);
+  LLVMBuildBr(l->b, done);
+  position(l, done);
+  return LLVMBuildLoad2(l->b, lo_type(l, n->ty), result, "");
+}
+
+static LLVMValueRef lo_tuple(Lower *l, Node *n) {
+  LLVMValueRef t = LLVMGetUndef(lo_type(l, n->ty));
+  for (int i = 0; i < n->list.len; i++)
+    t = LLVMBuildInsertValue(l->b, t, lo_owned(l, n->list.items[i]), (unsigned)i, "");
+  return t;
+}
+
+/* Python raises UnboundLocalError for a read of a variable not assigned on
+ * the path taken; variables that may be read so carry an "assigned" flag,
+ * which LLVM folds away wherever a store visibly precedes the read. */
+static LLVMValueRef lo_load_var(Lower *l, Node *n) {
+  if (l->assigned && l->assigned[n->var]) {
+    char msg[300];
+    snprintf(msg, sizeof msg, "cannot access local variable '%s' where it is not associated with a value",
+             l->f->var_names[n->var]);
+    LLVMValueRef set = LLVMBuildLoad2(l->b, l->mod->i1, l->assigned[n->var], "");
+    lo_raise_if(l, LLVMBuildNot(l->b, set, ""), RT_ERR_UNBOUND, arena_strdup(l->f->arena, msg));
+  }
+  return LLVMBuildLoad2(l->b, lo_type(l, n->ty), l->slots[n->var], l->f->var_names[n->var]);
+}
+
+void lo_mark_assigned(Lower *l, int var) {
+  if (l->assigned && l->assigned[var]) LLVMBuildStore(l->b, LLVMConstInt(l->mod->i1, 1, 0), l->assigned[var]);
+}
+
+static LLVMValueRef lo_expr_kind(Lower *l, Node *n) {
+  switch (n->kind) {
+  case N_INT: return const_i64(l, n->ival);
+  case N_FLOAT: return LLVMConstReal(l->mod->f64, n->fval);
+  case N_BOOL: return LLVMConstInt(l->mod->i1, (unsigned long long)n->ival, 0);
+  case N_VAR: return lo_load_var(l, n);
+  case N_BINOP: return lo_binop(l, n);
+  case N_UNARY: return lo_unary(l, n);
+  case N_COMPARE: return lo_compare(l, n);
+  case N_BOOLOP: return lo_boolop(l, n);
+  case N_IFEXP: return lo_ifexp(l, n);
+  case N_CALL: return lo_call(l, n);
+  case N_INDEX: return lo_index(l, n);
+  case N_ATTR: return lo_attr(l, n);
+  case N_TUPLE: return lo_tuple(l, n);
+  default: return LLVMGetUndef(l->mod->i8);  /* dtypes and modules have no runtime value */
+  }
+}
+
+LLVMValueRef lo_expr(Lower *l, Node *n) {
+  LLVMValueRef v = lo_expr_kind(l, n);
+  if (lo_is_fresh(n) && ty_has_arrays(n->ty)) lo_temp_made(l, n->ty, v);
+  return v;
+}
+
+/* Evaluates n and converts it to t. */
+LLVMValueRef lo_expr_as(Lower *l, Node *n, const Type *t) {
+  return lo_convert(l, lo_expr(l, n), n->ty, t);
+}

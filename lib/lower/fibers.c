@@ -1,0 +1,82 @@
+/* lower/fibers.c — CUDA kernels on the CPU whose barriers loop fission
+ * cannot reach (under conditions that differ between threads, or inside
+ * device functions): each thread of a block runs as a fiber (fiber.c),
+ * and a barrier switches to the next one. */
+#include "lower/lower.h"
+
+/* What a fiber thread reads of its block: the arguments, the block's index,
+ * the dynamic and static shared memory. */
+enum { BCTX_ARGS, BCTX_BID, BCTX_DYN, BCTX_MEM };
+
+LLVMTypeRef lo_block_context_type(Lower *l) {
+  LLVMTypeRef f[4] = {l->mod->ptr, LLVMArrayType2(l->mod->i64, 3), l->mod->ptr,
+                      LLVMArrayType2(l->mod->ptr, (uint64_t)(l->nmem ? l->nmem : 1))};
+  return LLVMStructTypeInContext(l->mod->c, f, 4, 0);
+}
+
+static LLVMValueRef bctx_field(Lower *l, LLVMTypeRef bty, LLVMValueRef bctx, unsigned f, int i) {
+  LLVMValueRef ix[3] = {const_i64(l, 0), const_i32(l, (int)f), const_i64(l, i)};
+  return LLVMBuildGEP2(l->b, bty, bctx, ix, f == BCTX_BID || f == BCTX_MEM ? 3 : 2, "");
+}
+
+/* i32 thread(bctx, t): one CUDA thread of a block, run as a fiber. */
+LLVMValueRef lo_fiber_thread(Lower *chunk, LLVMTypeRef bty) {
+  Lower sub, *l = &sub;
+  LLVMTypeRef params[2] = {chunk->mod->ptr, chunk->mod->i64};
+  lo_begin_outlined(l, chunk, ".thread", LLVMFunctionType(chunk->mod->i32, params, 2, 0));
+  l->next_thread = l->exit_bb;
+  l->kplan = chunk->kplan;
+  l->fibers = true;
+  l->nmem = chunk->nmem;
+  l->mem_nodes = chunk->mem_nodes;
+  LLVMValueRef bctx = LLVMGetParam(l->fn, 0), t = LLVMGetParam(l->fn, 1);
+  LLVMValueRef args = LLVMBuildLoad2(l->b, l->mod->ptr, bctx_field(l, bty, bctx, BCTX_ARGS, 0), "args");
+  lo_load_launch(l, args);
+  for (int d = 0; d < 3; d++) l->bid[d] = LLVMBuildLoad2(l->b, l->mod->i64, bctx_field(l, bty, bctx, BCTX_BID, d), "");
+  l->tid[0] = LLVMBuildSRem(l->b, t, l->bdim[0], "");
+  LLVMValueRef rest = LLVMBuildSDiv(l->b, t, l->bdim[0], "");
+  l->tid[1] = LLVMBuildSRem(l->b, rest, l->bdim[1], "");
+  l->tid[2] = LLVMBuildSDiv(l->b, rest, l->bdim[1], "");
+  l->thread = t;
+  l->dyn_shared = LLVMBuildLoad2(l->b, l->mod->ptr, bctx_field(l, bty, bctx, BCTX_DYN, 0), "");
+  l->mem_base = arena_alloc(l->f->arena, sizeof(LLVMValueRef) * 256);
+  for (int i = 0; i < l->nmem; i++)
+    l->mem_base[i] = LLVMBuildLoad2(l->b, l->mod->ptr, bctx_field(l, bty, bctx, BCTX_MEM, i), "");
+  l->slots = arena_alloc(l->f->arena, sizeof(LLVMValueRef) * (size_t)(l->f->nvars ? l->f->nvars : 1));
+  for (int v = 0; v < l->f->nvars; v++) {
+    const Type *ty = l->f->var_types[v];
+    if (!ty) continue;
+    l->slots[v] = lo_alloca(l, lo_type(l, ty), l->f->var_names[v]);
+    if (v < l->f->nparams) {
+      LLVMValueRef idx = const_i64(l, v);
+      LLVMValueRef p = LLVMBuildLoad2(l->b, l->mod->ptr, LLVMBuildGEP2(l->b, l->mod->ptr, args, &idx, 1, ""), "");
+      LLVMBuildStore(l->b, lo_load_storage(l, ty, p), l->slots[v]);
+    }
+  }
+  lo_block(l, &l->f->body);
+  if (!terminated(l)) LLVMBuildBr(l->b, l->exit_bb);
+  position(l, l->exit_bb);
+  LLVMBuildRet(l->b, LLVMBuildLoad2(l->b, l->mod->i32, l->status, ""));
+  lo_func_done(l);
+  return l->fn;
+}
+
+/* Fills what the block's fibers read (bctx): the arguments and the shared memory. */
+void lo_fiber_context(Lower *l, LLVMTypeRef bty, LLVMValueRef bctx, LLVMValueRef args) {
+  LLVMBuildStore(l->b, args, bctx_field(l, bty, bctx, BCTX_ARGS, 0));
+  LLVMBuildStore(l->b, l->dyn_shared, bctx_field(l, bty, bctx, BCTX_DYN, 0));
+  for (int i = 0; i < l->nmem; i++) LLVMBuildStore(l->b, l->mem_base[i], bctx_field(l, bty, bctx, BCTX_MEM, i));
+}
+
+/* A block as fibers: one per thread, scheduled by rt_fiber_block. */
+void lo_fiber_block(Lower *l, LLVMValueRef fn, LLVMTypeRef bty, LLVMValueRef bctx) {
+  for (int d = 0; d < 3; d++) LLVMBuildStore(l->b, l->bid[d], bctx_field(l, bty, bctx, BCTX_BID, d));
+  LLVMTypeRef p[3] = {l->mod->ptr, l->mod->ptr, l->mod->i64};
+  LLVMValueRef st = lo_call_fn(l, "rt_fiber_block", l->mod->i32, p, (LLVMValueRef[]){fn, bctx, l->nthreads}, 3);
+  LLVMBasicBlockRef fail = new_block(l, "block.fail"), ok = new_block(l, "block.ok");
+  LLVMBuildCondBr(l->b, LLVMBuildICmp(l->b, LLVMIntNE, st, const_i32(l, 0), ""), fail, ok);
+  position(l, fail);
+  LLVMBuildStore(l->b, st, l->status);
+  LLVMBuildBr(l->b, l->exit_bb);
+  position(l, ok);
+}

@@ -1,0 +1,180 @@
+/* lower/function.c — a function's frame: its prologue (arguments into
+ * variables), its exit (locals released, status and result returned), the
+ * entry ABI through which Python and other code call it, and the start of
+ * the functions lowering outlines (parallel regions, kernel chunks). */
+#include <stdio.h>
+
+#include "lower/lower.h"
+
+void lo_func_init(Lower *l, LowerModule *mod, Func *f, const CompileOptions *opts) {
+  *l = (Lower){.mod = mod, .f = f, .opts = opts};
+  an_function(f, opts);
+  l->b = LLVMCreateBuilderInContext(mod->c);
+}
+
+void lo_func_done(Lower *l) { LLVMDisposeBuilder(l->b); }
+
+void lo_begin_outlined(Lower *sub, Lower *l, const char *suffix, LLVMTypeRef ft) {
+  char name[200];
+  snprintf(name, sizeof name, "%s%s%d", LLVMGetValueName(l->fn), suffix, l->mod->nregions++);
+  lo_func_init(sub, l->mod, l->f, l->opts);
+  sub->fn = LLVMAddFunction(l->mod->m, name, ft);
+  LLVMSetLinkage(sub->fn, LLVMInternalLinkage);
+  LLVMBasicBlockRef entry = new_block(sub, "entry");
+  sub->exit_bb = new_block(sub, "exit");
+  position(sub, entry);
+  sub->status = lo_alloca(sub, l->mod->i32, "status");
+  LLVMBuildStore(sub->b, const_i32(sub, RT_OK), sub->status);
+}
+
+/* The exit of a chunk run on the pool: the first failing chunk records its
+ * error in ctx (an RtError) for the caller; the builder is left where the
+ * chunk returns. */
+void lo_chunk_exit(Lower *l, LLVMValueRef ctx) {
+  position(l, l->exit_bb);
+  LLVMBasicBlockRef save = new_block(l, "save"), ret = new_block(l, "ret");
+  LLVMValueRef failed = LLVMBuildICmp(l->b, LLVMIntNE, LLVMBuildLoad2(l->b, l->mod->i32, l->status, ""), const_i32(l, 0), "");
+  LLVMBuildCondBr(l->b, failed, save, ret);
+  position(l, save);
+  lo_call_fn(l, "rt_error_save", void_type(l), &l->mod->ptr, &ctx, 1);
+  LLVMBuildBr(l->b, ret);
+  position(l, ret);
+}
+
+/* ---------------------------------------------------------------- the function */
+
+/* The exit block: release every local that can hold arrays, return the
+ * status and the result. */
+static void lo_exit(Lower *l) {
+  position(l, l->exit_bb);
+  for (int v = 0; v < l->f->nvars; v++) {
+    const Type *t = l->f->var_types[v];
+    if (t && ty_has_arrays(t)) lo_refcount(l, t, LLVMBuildLoad2(l->b, lo_type(l, t), l->slots[v], ""), false);
+  }
+  LLVMTypeRef rty = LLVMGetReturnType(LLVMGlobalGetValueType(l->fn));
+  LLVMValueRef r = LLVMBuildInsertValue(l->b, LLVMGetUndef(rty), LLVMBuildLoad2(l->b, l->mod->i32, l->status, "status"), 0, "");
+  r = LLVMBuildInsertValue(l->b, r, LLVMBuildLoad2(l->b, lo_type(l, l->f->ret_type), l->ret_val, ""), 1, "");
+  LLVMBuildRet(l->b, r);
+}
+
+/* A device function reads the CUDA thread it runs as (lo_thread_record). */
+static void load_thread(Lower *l, LLVMValueRef th) {
+  LLVMValueRef *parts[4] = {l->tid, l->bid, l->bdim, l->gdim};
+  for (int k = 0; k < 12; k++) {
+    LLVMValueRef ix = const_i64(l, k);
+    parts[k / 3][k % 3] = LLVMBuildLoad2(l->b, l->mod->i64, LLVMBuildGEP2(l->b, l->mod->i64, th, &ix, 1, ""), "");
+  }
+}
+
+/* An "assigned" flag for each variable a read may find unassigned
+ * (analysis/unbound.c), false until a store sets it. */
+void lo_unbound_flags(Lower *l) {
+  l->assigned = arena_alloc(l->f->arena, sizeof(LLVMValueRef) * (size_t)(l->f->nvars ? l->f->nvars : 1));
+  for (int v = 0; v < l->f->nvars; v++) {
+    if (!l->f->plan->maybe_unbound[v]) continue;
+    l->assigned[v] = lo_alloca(l, l->mod->i1, "assigned");
+    LLVMBuildStore(l->b, const_bool(l, false), l->assigned[v]);
+  }
+}
+
+/* The body's start: its arguments (values, then a device function's
+ * thread record) into their variables. */
+static void lo_prologue(Lower *l) {
+  if (l->opts->device) load_thread(l, LLVMGetParam(l->fn, (unsigned)l->f->nparams));
+  l->status = lo_alloca(l, l->mod->i32, "status");
+  l->slots = arena_alloc(l->f->arena, sizeof(LLVMValueRef) * (size_t)(l->f->nvars ? l->f->nvars : 1));
+  for (int v = 0; v < l->f->nvars; v++) {
+    const Type *t = l->f->var_types[v];
+    if (!t) continue;  /* never assigned: never read either */
+    l->slots[v] = lo_alloca(l, lo_type(l, t), l->f->var_names[v]);
+    if (v < l->f->nparams) {
+      LLVMValueRef value = LLVMGetParam(l->fn, (unsigned)v);
+      /* the exit releases every local, parameters too: take a reference */
+      if (ty_has_arrays(t)) lo_refcount(l, t, value, true);
+      LLVMBuildStore(l->b, value, l->slots[v]);
+    } else if (ty_has_arrays(t)) {
+      LLVMBuildStore(l->b, LLVMConstNull(lo_type(l, t)), l->slots[v]);
+    }
+  }
+  lo_unbound_flags(l);
+}
+
+static void add_noalias(LowerModule *mod, LLVMValueRef fn, unsigned param) {
+  unsigned kind = LLVMGetEnumAttributeKindForName("noalias", 7);
+  LLVMAddAttributeAtIndex(fn, param + 1, LLVMCreateEnumAttribute(mod->c, kind, 0));
+}
+
+/* The body as an internal function: {i32 status, result} (the arguments
+ * as values..., [a device function's thread record]). Recursive calls pass
+ * everything in registers: when the body cannot fail, LLVM drops the
+ * status and can turn fib(n - 1) + fib(n - 2) into a loop and one call. */
+static void lo_impl(Lower *l, const char *symbol) {
+  int np = l->f->nparams + l->opts->device;
+  LLVMTypeRef *params = arena_alloc(l->f->arena, sizeof(LLVMTypeRef) * (size_t)(np ? np : 1));
+  for (int v = 0; v < l->f->nparams; v++) params[v] = lo_type(l, l->f->var_types[v]);
+  if (l->opts->device) params[np - 1] = l->mod->ptr;
+  LLVMTypeRef result[2] = {l->mod->i32, lo_type(l, l->f->ret_type)};
+  char name[300];
+  snprintf(name, sizeof name, "%s.body", symbol);
+  LLVMTypeRef ft = LLVMFunctionType(LLVMStructTypeInContext(l->mod->c, result, 2, 0), params, (unsigned)np, 0);
+  l->impl = l->fn = LLVMAddFunction(l->mod->m, name, ft);
+  LLVMSetLinkage(l->fn, LLVMInternalLinkage);
+  LLVMBasicBlockRef entry = new_block(l, "entry");
+  l->exit_bb = new_block(l, "exit");
+  position(l, entry);
+  l->ret_val = lo_alloca(l, result[1], "result");
+  lo_prologue(l);
+  lo_block(l, &l->f->body);
+  if (!terminated(l)) {  /* falling off the end returns None */
+    LLVMBuildStore(l->b, const_i32(l, RT_OK), l->status);
+    LLVMBuildBr(l->b, l->exit_bb);
+  }
+  lo_exit(l);
+}
+
+/* The entry ABI, int entry(void *ret, void **args): each argument read
+ * from its storage layout, the body called, its result stored in ret. */
+static void lo_entry(Lower *l) {
+  position(l, new_block(l, "entry"));
+  int np = l->f->nparams + l->opts->device;
+  LLVMValueRef *vals = arena_alloc(l->f->arena, sizeof(LLVMValueRef) * (size_t)(np ? np : 1));
+  LLVMValueRef args = LLVMGetParam(l->fn, 1);
+  for (int v = 0; v < np; v++) {
+    LLVMValueRef idx = const_i64(l, v);
+    LLVMValueRef p = LLVMBuildLoad2(l->b, l->mod->ptr, LLVMBuildGEP2(l->b, l->mod->ptr, args, &idx, 1, ""), "");
+    vals[v] = v < l->f->nparams ? lo_load_storage(l, l->f->var_types[v], p) : p;
+  }
+  LLVMValueRef r = LLVMBuildCall2(l->b, LLVMGlobalGetValueType(l->impl), l->impl, vals, (unsigned)np, "");
+  if (l->f->ret_type->kind != TY_NONE)
+    lo_store_storage(l, l->f->ret_type, LLVMGetParam(l->fn, 0), LLVMBuildExtractValue(l->b, r, 1, ""));
+  LLVMBuildRet(l->b, LLVMBuildExtractValue(l->b, r, 0, "status"));
+}
+
+LLVMModuleRef lo_function(Func *f, const CompileOptions *opts, LLVMContextRef c, const char *symbol,
+                          CompileResult *res) {
+  LowerModule mod;
+  lo_module_init(&mod, c, LLVMModuleCreateWithNameInContext(f->name, c), res);
+  mod.gpu = opts->gpu_cc != 0;
+  Lower l;
+  lo_func_init(&l, &mod, f, opts);
+  if (mod.gpu && opts->device) {  /* compile_ptx(device=True): the device function alone */
+    lo_gpu_device(&l, LLVMAddFunction(mod.m, symbol, lo_gpu_device_type(&l)));
+  } else if (mod.gpu) {
+    lo_gpu_kernel(&l, symbol);
+  } else {
+    LLVMTypeRef params[2] = {mod.ptr, mod.ptr};
+    LLVMValueRef entry_fn = LLVMAddFunction(mod.m, symbol, LLVMFunctionType(mod.i32, params, 2, 0));
+    for (unsigned i = 0; i < 2; i++) add_noalias(&mod, entry_fn, i);
+    l.fn = entry_fn;
+    if (opts->kernel) {
+      position(&l, new_block(&l, "entry"));
+      lo_kernel(&l);
+    } else {
+      lo_impl(&l, symbol);
+      l.fn = entry_fn;
+      lo_entry(&l);
+    }
+  }
+  lo_func_done(&l);
+  return mod.m;
+}

@@ -1,0 +1,157 @@
+/* lower/gpu.c — CUDA kernels and device functions for NVPTX.
+ *
+ * On the GPU a kernel is one function run by every thread: thread indices
+ * are special registers, syncthreads is bar.sync, shared arrays are globals
+ * in address space 3, local arrays allocas. Arrays arrive as (data,
+ * shape..., strides...) parameters.
+ */
+#include <stdio.h>
+
+#include "lower/lower.h"
+
+/* ---------------------------------------------------------------- kernels on the GPU (NVPTX) */
+
+/* On the GPU a kernel is one function run by every thread: thread indices
+ * are special registers, syncthreads is bar.sync, shared arrays are globals
+ * in address space 3, local arrays allocas. Arrays arrive as (data,
+ * shape..., strides...) parameters. */
+
+static LLVMValueRef sreg(Lower *l, const char *reg, int axis) {
+  char name[64];
+  snprintf(name, sizeof name, "llvm.nvvm.read.ptx.sreg.%s.%c", reg, "xyz"[axis]);
+  return LLVMBuildZExt(l->b, lo_call_fn(l, name, l->mod->i32, NULL, NULL, 0), l->mod->i64, "");
+}
+
+LLVMValueRef lo_gpu_array_data(Lower *l, Node *n, int64_t count) {
+  LLVMTypeRef elem = lo_storage_type(l, n->ty->elem);
+  if (n->op == BI_CUDA_LOCAL)
+    return lo_alloca(l, LLVMArrayType2(elem, (uint64_t)count), "local");
+  LLVMTypeRef ty = LLVMArrayType2(elem, (uint64_t)count);
+  LLVMValueRef g = LLVMAddGlobalInAddressSpace(l->mod->m, ty, count ? "shared" : "dynshared", 3);
+  if (count) {  /* one per call site */
+    LLVMSetInitializer(g, LLVMGetUndef(ty));
+    LLVMSetLinkage(g, LLVMInternalLinkage);
+  } else {  /* extern: sized by the launch */
+    LLVMSetLinkage(g, LLVMExternalLinkage);
+  }
+  LLVMSetAlignment(g, 16);
+  return LLVMBuildAddrSpaceCast(l->b, g, l->mod->ptr, "");
+}
+
+/* Parameters: scalars as themselves, arrays as data, shape[ndim], strides[ndim]. */
+static LLVMTypeRef gpu_kernel_type(Lower *l) {
+  LLVMTypeRef params[256];
+  unsigned np = 0;
+  for (int v = 0; v < l->f->nparams && np < 240; v++) {
+    const Type *t = l->f->var_types[v];
+    if (t->kind != TY_ARRAY) {
+      params[np++] = lo_type(l, t);
+      continue;
+    }
+    params[np++] = l->mod->ptr;
+    for (int d = 0; d < 2 * t->ndim; d++) params[np++] = l->mod->i64;
+  }
+  return LLVMFunctionType(void_type(l), params, np, 0);
+}
+
+/* The entry block of a GPU function: the thread's indices from the special
+ * registers, a slot per variable. */
+static void gpu_prologue(Lower *l) {
+  LLVMBasicBlockRef entry = new_block(l, "entry");
+  l->exit_bb = new_block(l, "exit");
+  position(l, entry);
+  l->status = lo_alloca(l, l->mod->i32, "status");
+  for (int d = 0; d < 3; d++) {
+    l->tid[d] = sreg(l, "tid", d);
+    l->bid[d] = sreg(l, "ctaid", d);
+    l->bdim[d] = sreg(l, "ntid", d);
+    l->gdim[d] = sreg(l, "nctaid", d);
+  }
+  l->slots = arena_alloc(l->f->arena, sizeof(LLVMValueRef) * (size_t)(l->f->nvars ? l->f->nvars : 1));
+}
+
+void lo_gpu_kernel(Lower *l, const char *symbol) {
+  l->fn = LLVMAddFunction(l->mod->m, symbol, gpu_kernel_type(l));
+  LLVMSetFunctionCallConv(l->fn, 71);  /* PTX_Kernel: an entry point, not a .func */
+  gpu_prologue(l);
+  l->next_thread = l->exit_bb;  /* return: this thread is done */
+  unsigned p = 0;
+  for (int v = 0; v < l->f->nvars; v++) {
+    const Type *t = l->f->var_types[v];
+    if (!t) continue;
+    l->slots[v] = lo_alloca(l, lo_type(l, t), l->f->var_names[v]);
+    if (v >= l->f->nparams) continue;
+    LLVMValueRef val;
+    if (t->kind != TY_ARRAY) {
+      val = LLVMGetParam(l->fn, p++);
+    } else {
+      val = LLVMConstNull(lo_type(l, t));
+      val = LLVMBuildInsertValue(l->b, val, LLVMGetParam(l->fn, p++), 2, "");
+      for (unsigned f = 3; f < 5; f++)
+        for (int d = 0; d < t->ndim; d++) {
+          unsigned path[2] = {f, (unsigned)d};
+          LLVMValueRef agg = LLVMBuildExtractValue(l->b, val, path[0], "");
+          agg = LLVMBuildInsertValue(l->b, agg, LLVMGetParam(l->fn, p++), path[1], "");
+          val = LLVMBuildInsertValue(l->b, val, agg, f, "");
+        }
+    }
+    LLVMBuildStore(l->b, val, l->slots[v]);
+  }
+  lo_block(l, &l->f->body);
+  if (!terminated(l)) LLVMBuildBr(l->b, l->exit_bb);
+  position(l, l->exit_bb);
+  LLVMBuildRetVoid(l->b);
+}
+
+/* A device function on the GPU: a .func taking its arguments as values
+ * (arrays as their descriptor) and returning its result. Errors trap, as in
+ * kernels, so there is no status to return. */
+LLVMTypeRef lo_gpu_device_type(Lower *l) {
+  LLVMTypeRef params[64];
+  for (int v = 0; v < l->f->nparams; v++) params[v] = lo_type(l, l->f->var_types[v]);
+  const Type *rt = l->f->ret_type;
+  LLVMTypeRef ret = rt->kind == TY_NONE ? void_type(l) : lo_type(l, rt);
+  return LLVMFunctionType(ret, params, (unsigned)l->f->nparams, 0);
+}
+
+void lo_gpu_device(Lower *l, LLVMValueRef fn) {
+  l->fn = fn;
+  gpu_prologue(l);
+  const Type *rt = l->f->ret_type;
+  if (rt->kind != TY_NONE) l->ret_val = lo_alloca(l, lo_type(l, rt), "result");
+  for (int v = 0; v < l->f->nvars; v++) {
+    const Type *t = l->f->var_types[v];
+    if (!t) continue;
+    l->slots[v] = lo_alloca(l, lo_type(l, t), l->f->var_names[v]);
+    if (v < l->f->nparams) LLVMBuildStore(l->b, LLVMGetParam(fn, (unsigned)v), l->slots[v]);
+  }
+  lo_unbound_flags(l);
+  lo_block(l, &l->f->body);
+  if (!terminated(l)) LLVMBuildBr(l->b, l->exit_bb);
+  position(l, l->exit_bb);
+  if (rt->kind == TY_NONE) LLVMBuildRetVoid(l->b);
+  else LLVMBuildRet(l->b, LLVMBuildLoad2(l->b, lo_type(l, rt), l->ret_val, ""));
+}
+
+/* The callee of a call on the GPU, lowered into this module the first time
+ * it is called (target->symbol is one per callee and argument types). */
+static LLVMValueRef gpu_callee(Lower *l, const CallTarget *target) {
+  LLVMValueRef fn = LLVMGetNamedFunction(l->mod->m, target->symbol);
+  if (fn) return fn;
+  Lower sub;
+  lo_func_init(&sub, l->mod, target->func, target->func_opts);
+  fn = LLVMAddFunction(l->mod->m, target->symbol, lo_gpu_device_type(&sub));
+  LLVMSetLinkage(fn, LLVMInternalLinkage);
+  lo_gpu_device(&sub, fn);
+  lo_func_done(&sub);
+  return fn;
+}
+
+LLVMValueRef lo_gpu_call(Lower *l, Node *n) {
+  LLVMValueRef fn = n->target->self ? l->fn : gpu_callee(l, n->target);
+  LLVMValueRef args[64];
+  int na = n->list.len;
+  for (int i = 0; i < na; i++) args[i] = lo_expr(l, n->list.items[i]);
+  LLVMValueRef r = LLVMBuildCall2(l->b, LLVMGlobalGetValueType(fn), fn, args, (unsigned)na, "");
+  return n->ty->kind == TY_NONE ? LLVMGetUndef(l->mod->i8) : r;
+}

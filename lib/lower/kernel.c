@@ -1,0 +1,310 @@
+/* lower/kernel.c — CUDA kernels on the CPU.
+ *
+ * A @cuda.jit kernel becomes: an entry that runs the grid's blocks over the
+ * thread pool, and a chunk function that runs blocks [begin, end) one after
+ * the other. A block without syncthreads is one loop over its threads (tx
+ * innermost, so LLVM can vectorise across threads). A block with
+ * syncthreads is split at each barrier into loops over all its threads
+ * (loop fission, as MCUDA and PoCL do): statements that contain a barrier
+ * (if/for/while around it) run once per block with their conditions checked
+ * to be the same for every thread, and every variable lives in per-thread
+ * storage so values cross the barriers. Which of these a kernel gets, and
+ * which variables are uniform, analysis/kernel.c decides; barriers it
+ * cannot split at make the threads fibers (fibers.c).
+ */
+#include <string.h>
+
+#include "lower/lower.h"
+#include "ir.h"
+
+LLVMTypeRef lo_launch_type(Lower *l) {
+  LLVMTypeRef three = LLVMArrayType2(l->mod->i64, 3);
+  LLVMTypeRef f[3] = {three, three, l->mod->i64};
+  return LLVMStructTypeInContext(l->mod->c, f, 3, 0);
+}
+
+/* Collects the shared and local array call sites. */
+static bool note_memory(Node *n, void *ctx) {
+  Lower *l = ctx;
+  if (n->kind == N_CALL && (n->op == BI_CUDA_SHARED || n->op == BI_CUDA_LOCAL) && l->nmem < 256)
+    l->mem_nodes[l->nmem++] = n;
+  return true;
+}
+
+/* Storage for every shared/local array at the chunk's entry. */
+static void kernel_memory(Lower *l) {
+  l->mem_nodes = arena_alloc(l->f->arena, sizeof(Node *) * 256);
+  l->mem_base = arena_alloc(l->f->arena, sizeof(LLVMValueRef) * 256);
+  ir_walk_list(&l->f->body, note_memory, l);
+  for (int i = 0; i < l->nmem; i++) {
+    Node *n = l->mem_nodes[i];
+    int64_t dims[RC_MAX_NDIM];
+    int64_t bytes = lo_cuda_array_elems(n->ty, lo_cuda_shape(n), dims) * (ty_bits(n->ty->elem) / 8);
+    if (n->op == BI_CUDA_LOCAL && l->fibers) continue;  /* on each fiber's own stack */
+    LLVMValueRef count = const_i64(l, bytes ? bytes : 1);
+    if (n->op == BI_CUDA_LOCAL && l->fission) count = LLVMBuildMul(l->b, count, l->nthreads, "");
+    LLVMValueRef a = LLVMBuildArrayAlloca(l->b, l->mod->i8, count, "shared");
+    LLVMSetAlignment(a, 64);
+    l->mem_base[i] = a;
+  }
+  LLVMValueRef dyn = LLVMBuildLoad2(l->b, l->mod->i64, LLVMBuildStructGEP2(l->b, lo_launch_type(l), l->launch, 2, ""), "");
+  l->dyn_shared = LLVMBuildArrayAlloca(l->b, l->mod->i8, LLVMBuildAdd(l->b, dyn, const_i64(l, 1), ""), "dynshared");
+  LLVMSetAlignment(l->dyn_shared, 64);
+}
+
+/* Points every variable's slot at thread t's storage (fission). */
+static void bind_thread_slots(Lower *l, LLVMValueRef t) {
+  l->thread = t;
+  if (!l->fission) return;
+  for (int v = 0; v < l->f->nvars; v++)
+    if (l->var_base[v])
+      l->slots[v] = LLVMBuildGEP2(l->b, lo_type(l, l->f->var_types[v]), l->var_base[v], &t, 1, "");
+  for (int i = 0; i < l->kplan->nremat; i++) {  /* cheaper to recompute than to keep per thread */
+    int v = l->kplan->remat_order[i];
+    Node *rhs = l->kplan->remat[v];
+    LLVMBuildStore(l->b, lo_convert(l, lo_expr(l, rhs), rhs->ty, l->f->var_types[v]), l->slots[v]);
+  }
+}
+
+typedef void (*ThreadBody)(Lower *l, void *arg);
+
+/* for tz, ty, tx over the block: body(arg) for each live thread. */
+static void thread_loop(Lower *l, ThreadBody body, void *arg) {
+  LoLoop loops[3];
+  for (int d = 2; d >= 0; d--) {
+    loops[d] = lo_loop_begin(l, const_i64(l, 0), l->bdim[d], NULL, "thread");
+    l->tid[d] = loops[d].index;
+  }
+  LLVMValueRef t = LLVMBuildAdd(l->b, LLVMBuildMul(l->b, LLVMBuildAdd(l->b, LLVMBuildMul(l->b, l->tid[2], l->bdim[1], ""), l->tid[1], ""),
+                                                  l->bdim[0], ""), l->tid[0], "tid");
+  bind_thread_slots(l, t);
+  l->next_thread = loops[0].latch;
+  if (l->fission) {  /* threads that returned sit out the rest of the block */
+    LLVMBasicBlockRef live = new_block(l, "thread.live");
+    LLVMValueRef gone = LLVMBuildLoad2(l->b, l->mod->i8, LLVMBuildGEP2(l->b, l->mod->i8, l->done, &t, 1, ""), "");
+    LLVMBuildCondBr(l->b, LLVMBuildICmp(l->b, LLVMIntNE, gone, LLVMConstInt(l->mod->i8, 0, 0), ""), loops[0].latch, live);
+    position(l, live);
+  }
+  body(l, arg);
+  for (int d = 0; d < 3; d++) lo_loop_end(l, &loops[d]);
+  memset(l->tid, 0, sizeof l->tid);
+}
+
+typedef struct Segment {
+  NodeList *stmts;
+  int from, to;
+} Segment;
+
+static void run_segment(Lower *l, void *arg) {
+  Segment *sg = arg;
+  Loop *outer = l->loop;
+  l->loop = NULL;  /* a break here cannot leave a loop run once per block */
+  for (int i = sg->from; i < sg->to && !terminated(l); i++) lo_stmt(l, sg->stmts->items[i]);
+  l->loop = outer;
+}
+
+static void init_params(Lower *l, void *arg) {
+  LLVMValueRef *vals = arg;
+  for (int v = 0; v < l->f->nparams; v++)
+    if (l->slots[v]) LLVMBuildStore(l->b, vals[v], l->slots[v]);
+}
+
+static void store_loop_var(Lower *l, void *arg) {
+  LLVMValueRef *kv = arg;
+  LLVMBuildStore(l->b, kv[1], l->slots[(int)LLVMConstIntGetSExtValue(kv[0])]);
+}
+
+static void lo_kernel_block(Lower *l, NodeList *b);
+
+/* The condition of a statement holding a barrier, evaluated once per block:
+ * it is uniform, or the kernel would run as fibers. */
+static LLVMValueRef block_cond(Lower *l, Node *cond) {
+  return lo_truth(l, lo_expr(l, cond), cond->ty);
+}
+
+/* A statement holding a barrier, run once per block. */
+static void lo_kernel_uniform(Lower *l, Node *n) {
+  if (n->kind == N_BLOCK) {
+    lo_kernel_block(l, &n->body);
+  } else if (n->kind == N_IF) {
+    LLVMBasicBlockRef then = new_block(l, "uif.then"), other = new_block(l, "uif.else"), done = new_block(l, "uif.end");
+    LLVMBuildCondBr(l->b, block_cond(l, n->cond), then, other);
+    position(l, then);
+    lo_kernel_block(l, &n->body);
+    LLVMBuildBr(l->b, done);
+    position(l, other);
+    lo_kernel_block(l, &n->orelse);
+    LLVMBuildBr(l->b, done);
+    position(l, done);
+  } else if (n->kind == N_WHILE) {
+    LLVMBasicBlockRef head = new_block(l, "uwhile"), body = new_block(l, "uwhile.body"), done = new_block(l, "uwhile.end");
+    LLVMBuildBr(l->b, head);
+    position(l, head);
+    LLVMBuildCondBr(l->b, block_cond(l, n->cond), body, done);
+    position(l, body);
+    lo_kernel_block(l, &n->body);
+    LLVMBuildBr(l->b, head);
+    position(l, done);
+    lo_kernel_block(l, &n->orelse);
+  } else {  /* N_FOR: the range as thread 0 sees it */
+    for (int d = 0; d < 3; d++) l->tid[d] = const_i64(l, 0);
+    bind_thread_slots(l, const_i64(l, 0));
+    LLVMValueRef start, step;
+    LLVMValueRef trips = lo_range(l, n->cond, &start, &step);
+    memset(l->tid, 0, sizeof l->tid);
+    LoLoop loop = lo_loop_begin(l, const_i64(l, 0), trips, NULL, "ufor");
+    LLVMValueRef kv[2] = {const_i64(l, n->lhs->var), LLVMBuildAdd(l->b, start, LLVMBuildMul(l->b, loop.index, step, ""), "")};
+    if (l->kplan->uniform[n->lhs->var])
+      LLVMBuildStore(l->b, kv[1], l->slots[n->lhs->var]);
+    else
+      thread_loop(l, store_loop_var, kv);
+    lo_kernel_block(l, &n->body);
+    lo_loop_end(l, &loop);
+    lo_kernel_block(l, &n->orelse);
+  }
+}
+
+/* A barrier-free statement that updates a uniform variable: run once per block. */
+static bool uniform_update(Lower *l, const Node *n) {
+  return (n->kind == N_ASSIGN || n->kind == N_AUGASSIGN) && n->lhs->kind == N_VAR && l->kplan->uniform[n->lhs->var];
+}
+
+/* Splits statements at barriers: runs of barrier-free statements become
+ * loops over the block's threads. */
+static void lo_kernel_block(Lower *l, NodeList *b) {
+  int from = 0;
+  for (int i = 0; i <= b->len; i++) {
+    bool once = i < b->len && !an_has_barrier(b->items[i]) && uniform_update(l, b->items[i]);
+    if (i < b->len && !an_has_barrier(b->items[i]) && !once) continue;
+    if (i > from) thread_loop(l, run_segment, &(Segment){b, from, i});
+    if (once) lo_stmt(l, b->items[i]);
+    else if (i < b->len && b->items[i]->kind != N_EXPR) lo_kernel_uniform(l, b->items[i]);
+    from = i + 1;
+  }
+}
+
+static void run_whole_body(Lower *l, void *arg) {
+  LLVMValueRef *vals = arg;
+  for (int v = 0; v < l->f->nparams; v++)
+    if (l->slots[v]) LLVMBuildStore(l->b, vals[v], l->slots[v]);
+  lo_block(l, &l->f->body);
+}
+
+/* Tells LLVM that 0 <= v < limit. */
+static void assume_below(Lower *l, LLVMValueRef v, int64_t limit) {
+  LLVMValueRef c = LLVMBuildICmp(l->b, LLVMIntULT, v, const_i64(l, limit), "");
+  lo_intrinsic(l, "llvm.assume", NULL, 0, &c, 1);
+}
+
+/* Reads the LaunchConfig after the kernel's arguments: grid and block
+ * dimensions. The launch was checked: telling LLVM their ranges lets it
+ * prove a kernel's index arithmetic non-negative and vectorise across
+ * threads. */
+void lo_load_launch(Lower *l, LLVMValueRef args) {
+  LLVMValueRef li = const_i64(l, l->f->nparams);
+  l->launch = LLVMBuildLoad2(l->b, l->mod->ptr, LLVMBuildGEP2(l->b, l->mod->ptr, args, &li, 1, ""), "launch");
+  LLVMTypeRef lt = lo_launch_type(l), three = LLVMArrayType2(l->mod->i64, 3);
+  LLVMValueRef grid = LLVMBuildStructGEP2(l->b, lt, l->launch, 0, ""), block = LLVMBuildStructGEP2(l->b, lt, l->launch, 1, "");
+  for (int d = 0; d < 3; d++) {
+    LLVMValueRef ix[2] = {const_i64(l, 0), const_i64(l, d)};
+    l->gdim[d] = LLVMBuildLoad2(l->b, l->mod->i64, LLVMBuildGEP2(l->b, three, grid, ix, 2, ""), "");
+    l->bdim[d] = LLVMBuildLoad2(l->b, l->mod->i64, LLVMBuildGEP2(l->b, three, block, ix, 2, ""), "");
+    assume_below(l, l->bdim[d], 1025);
+    assume_below(l, l->gdim[d], (int64_t)1 << 31);
+  }
+}
+
+/* void chunk(ctx, begin, end, thread): blocks [begin, end) of the grid. */
+static LLVMValueRef lo_kernel_chunk(Lower *kernel, LLVMTypeRef ctxty) {
+  Lower sub, *l = &sub;
+  LLVMTypeRef params[4] = {kernel->mod->ptr, kernel->mod->i64, kernel->mod->i64, kernel->mod->i64};
+  lo_begin_outlined(l, kernel, ".blocks", LLVMFunctionType(void_type(kernel), params, 4, 0));
+  l->kplan = kernel->kplan;
+  l->fission = kernel->kplan->fission;
+  l->fibers = kernel->kplan->fibers;
+  LLVMValueRef ctx = LLVMGetParam(l->fn, 0);
+  LLVMValueRef args = LLVMBuildLoad2(l->b, l->mod->ptr, LLVMBuildStructGEP2(l->b, ctxty, ctx, 3, ""), "args");
+  lo_load_launch(l, args);
+  l->nthreads = LLVMBuildMul(l->b, LLVMBuildMul(l->b, l->bdim[0], l->bdim[1], ""), l->bdim[2], "nthreads");
+  LLVMValueRef *vals = arena_alloc(l->f->arena, sizeof(LLVMValueRef) * (size_t)(l->f->nparams + 1));
+  for (int v = 0; v < l->f->nparams; v++) {
+    LLVMValueRef idx = const_i64(l, v);
+    LLVMValueRef p = LLVMBuildLoad2(l->b, l->mod->ptr, LLVMBuildGEP2(l->b, l->mod->ptr, args, &idx, 1, ""), "");
+    vals[v] = lo_load_storage(l, l->f->var_types[v], p);
+  }
+  l->slots = arena_alloc(l->f->arena, sizeof(LLVMValueRef) * (size_t)(l->f->nvars ? l->f->nvars : 1));
+  l->var_base = arena_alloc(l->f->arena, sizeof(LLVMValueRef) * (size_t)(l->f->nvars ? l->f->nvars : 1));
+  for (int v = 0; v < l->f->nvars; v++) {
+    const Type *t = l->f->var_types[v];
+    if (!t) continue;
+    if (l->fission && !l->kplan->uniform[v] && !l->kplan->remat[v])
+      l->var_base[v] = LLVMBuildArrayAlloca(l->b, lo_type(l, t), l->nthreads, l->f->var_names[v]);
+    else
+      l->slots[v] = lo_alloca(l, lo_type(l, t), l->f->var_names[v]);
+  }
+  if (l->fission) l->done = LLVMBuildArrayAlloca(l->b, l->mod->i8, l->nthreads, "done");
+  kernel_memory(l);
+  LLVMTypeRef bty = NULL;
+  LLVMValueRef bctx = NULL, thread_fn = NULL;
+  if (l->fibers) {
+    bty = lo_block_context_type(l);
+    bctx = LLVMBuildAlloca(l->b, bty, "block");
+    lo_fiber_context(l, bty, bctx, args);
+    thread_fn = lo_fiber_thread(l, bty);
+  }
+  /* the blocks of this chunk */
+  LoLoop blocks = lo_loop_begin(l, LLVMGetParam(l->fn, 1), LLVMGetParam(l->fn, 2), NULL, "blocks");
+  LLVMValueRef b = blocks.index;
+  l->bid[0] = LLVMBuildSRem(l->b, b, l->gdim[0], "");
+  LLVMValueRef rest = LLVMBuildSDiv(l->b, b, l->gdim[0], "");
+  l->bid[1] = LLVMBuildSRem(l->b, rest, l->gdim[1], "");
+  l->bid[2] = LLVMBuildSDiv(l->b, rest, l->gdim[1], "");
+  for (int d = 0; d < 3; d++) assume_below(l, l->bid[d], (int64_t)1 << 31);
+  if (l->fibers) {
+    lo_fiber_block(l, thread_fn, bty, bctx);
+  } else if (l->fission) {
+    LLVMBuildMemSet(l->b, l->done, LLVMConstInt(l->mod->i8, 0, 0), l->nthreads, 1);
+    thread_loop(l, init_params, vals);
+    lo_kernel_block(l, &l->f->body);
+  } else {
+    thread_loop(l, run_whole_body, vals);
+  }
+  lo_loop_end(l, &blocks);
+  LLVMBuildBr(l->b, l->exit_bb);
+  lo_chunk_exit(l, ctx);
+  LLVMBuildRetVoid(l->b);
+  lo_func_done(l);
+  return l->fn;
+}
+
+/* The kernel's entry: the grid's blocks over the pool. */
+void lo_kernel(Lower *l) {
+  LLVMTypeRef f[4] = {l->mod->i32, l->mod->ptr, l->mod->ptr, l->mod->ptr};  /* RtError, then the arguments */
+  LLVMTypeRef ctxty = LLVMStructTypeInContext(l->mod->c, f, 4, 0);
+  l->kplan = l->f->plan->kernel;
+  LLVMValueRef chunk = lo_kernel_chunk(l, ctxty);
+  LLVMValueRef args = LLVMGetParam(l->fn, 1);
+  LLVMValueRef ctx = LLVMBuildAlloca(l->b, ctxty, "ctx");
+  LLVMBuildStore(l->b, const_i32(l, RT_OK), LLVMBuildStructGEP2(l->b, ctxty, ctx, 0, ""));
+  LLVMBuildStore(l->b, args, LLVMBuildStructGEP2(l->b, ctxty, ctx, 3, ""));
+  LLVMValueRef li = const_i64(l, l->f->nparams);
+  LLVMValueRef launch = LLVMBuildLoad2(l->b, l->mod->ptr, LLVMBuildGEP2(l->b, l->mod->ptr, args, &li, 1, ""), "launch");
+  LLVMValueRef nblocks = const_i64(l, 1);
+  for (int d = 0; d < 3; d++) {
+    LLVMValueRef ix[2] = {const_i64(l, 0), const_i64(l, d)};
+    LLVMValueRef g = LLVMBuildLoad2(l->b, l->mod->i64, LLVMBuildGEP2(l->b, LLVMArrayType2(l->mod->i64, 3),
+                                    LLVMBuildStructGEP2(l->b, lo_launch_type(l), launch, 0, ""), ix, 2, ""), "");
+    nblocks = LLVMBuildMul(l->b, nblocks, g, "");
+  }
+  LLVMValueRef nchunks = lo_call_fn(l, "pool_chunk_count", l->mod->i64, &l->mod->i64, &nblocks, 1);
+  LLVMTypeRef pp[4] = {l->mod->ptr, l->mod->ptr, l->mod->i64, l->mod->i64};
+  lo_call_fn(l, "pool_parallel_for", void_type(l), pp, (LLVMValueRef[]){chunk, ctx, nblocks, nchunks}, 4);
+  LLVMValueRef st = LLVMBuildLoad2(l->b, l->mod->i32, LLVMBuildStructGEP2(l->b, ctxty, ctx, 0, ""), "");
+  LLVMBasicBlockRef fail = new_block(l, "fail"), ok = new_block(l, "ok");
+  LLVMBuildCondBr(l->b, LLVMBuildICmp(l->b, LLVMIntNE, st, const_i32(l, 0), ""), fail, ok);
+  position(l, fail);
+  lo_call_fn(l, "rt_error_restore", void_type(l), &l->mod->ptr, &ctx, 1);
+  LLVMBuildRet(l->b, st);
+  position(l, ok);
+  LLVMBuildRet(l->b, const_i32(l, RT_OK));
+}

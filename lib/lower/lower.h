@@ -1,0 +1,254 @@
+/* lower.h — the lowering stage: typed IR to LLVM IR.
+ *
+ * Shared by the files of lib/lower/, one concern each:
+ *   function.c  a function's entry and exit, the entry ABI, lo_function
+ *   emit.c      LLVM helpers: blocks, allocas, calls, intrinsics, raising, loop nests
+ *   model.c     how values of each type are held (LLVM types, storage layout, conversions)
+ *   refcount.c  reference counts of array memory
+ *   arith.c     arithmetic and comparisons with Python's semantics
+ *   arrays.c    element addresses, views, allocation, copies
+ *   expr.c      expressions
+ *   stmt.c      statements and loops (errors deferred where the analysis allows)
+ *   calls.c     calls between compiled functions
+ *   prange.c    parallel regions on the thread pool
+ *   kernel.c    CUDA kernels on the CPU: blocks over the pool, threads as loops (fission)
+ *   fibers.c    CUDA kernels on the CPU whose threads run as fibers
+ *   gpu.c       CUDA kernels and device functions for NVPTX
+ * The builtins' lowerers live with their typers in lib/builtins/.
+ *
+ * One module is lowered at a time (LowerModule); each function emitted into
+ * it, outlined ones too, has its own state (Lower) pointing at the module.
+ */
+#ifndef RUCHEY_LOWER_H
+#define RUCHEY_LOWER_H
+
+#include <llvm-c/Core.h>
+#include <llvm-c/DebugInfo.h>
+
+#include "analysis/analysis.h"
+#include "stages.h"
+
+/* What every function of one module shares. */
+typedef struct LowerModule {
+  LLVMContextRef c;
+  LLVMModuleRef m;
+  LLVMTypeRef i1, i8, i32, i64, f32, f64, ptr;
+  LLVMTypeRef rtarray;       /* RtArray's memory layout */
+  CompileResult *res;        /* for warnings */
+  bool gpu;                  /* lowering for NVPTX: one thread per call, real barriers */
+  int nregions;              /* outlined functions so far, for unique names */
+} LowerModule;
+
+typedef struct Loop {
+  LLVMBasicBlockRef brk, cont;
+} Loop;
+
+/* The state of the one function being emitted. */
+typedef struct Lower {
+  LowerModule *mod;
+  Func *f;
+  const CompileOptions *opts;
+  LLVMBuilderRef b;
+  LLVMValueRef fn;
+  LLVMValueRef impl;         /* the body, arguments as values: recursive calls go here */
+  LLVMValueRef ret_val;      /* the body's result, returned with the status */
+  LLVMValueRef status;       /* i32 alloca read by the exit block */
+  LLVMValueRef *slots;       /* one alloca per variable */
+  LLVMValueRef *assigned;    /* i1 allocas: variables that may be read unassigned */
+  LLVMBasicBlockRef exit_bb; /* releases the locals and returns status */
+  Loop *loop;                /* innermost loop, for break/continue */
+  /* Arrays made by the statement being emitted and not yet handed to an
+   * owner: an error raised now releases them. */
+  LLVMValueRef temps[64];
+  const Type *temp_types[64];
+  int ntemps;
+  LLVMValueRef deferred;     /* i1 alloca: checks set it instead of raising (stmt.c) */
+  /* CUDA kernels and device functions: the current thread and block */
+  LLVMValueRef tid[3], bid[3], bdim[3], gdim[3];
+  LLVMValueRef launch;       /* CPU kernels: the LaunchConfig */
+  LLVMValueRef nthreads;     /* threads in a block */
+  LLVMValueRef thread;       /* the linear index of the current thread */
+  LLVMBasicBlockRef next_thread; /* where a return goes: the next thread */
+  const KernelPlan *kplan;   /* CPU kernels: the analysis' plan */
+  bool fission;              /* the kernel has barriers: variables per thread */
+  bool fibers;               /* the block's threads run as fibers (see fiber.c) */
+  LLVMValueRef *var_base;    /* fission: each variable's per-thread storage */
+  LLVMValueRef done;         /* fission: per-thread "has returned" bytes */
+  LLVMValueRef dyn_shared;   /* cuda.shared.array(0, ...) storage */
+  Node **mem_nodes;          /* shared/local array call sites ... */
+  LLVMValueRef *mem_base;    /* ... and their storage */
+  int nmem;
+} Lower;
+
+/* ---------------------------------------------------------------- small helpers */
+
+static inline LLVMValueRef const_i64(Lower *l, int64_t v) {
+  return LLVMConstInt(l->mod->i64, (unsigned long long)v, 1);
+}
+
+static inline LLVMValueRef const_i32(Lower *l, int v) {
+  return LLVMConstInt(l->mod->i32, (unsigned long long)v, 1);
+}
+
+static inline LLVMValueRef const_bool(Lower *l, bool v) { return LLVMConstInt(l->mod->i1, v, 0); }
+
+static inline LLVMBasicBlockRef new_block(Lower *l, const char *name) {
+  return LLVMAppendBasicBlockInContext(l->mod->c, l->fn, name);
+}
+
+static inline void position(Lower *l, LLVMBasicBlockRef bb) { LLVMPositionBuilderAtEnd(l->b, bb); }
+
+/* Whether the block being emitted already ends (a return, break, raise). */
+static inline bool terminated(Lower *l) {
+  return LLVMGetBasicBlockTerminator(LLVMGetInsertBlock(l->b)) != NULL;
+}
+
+static inline LLVMValueRef fcmp(Lower *l, LLVMRealPredicate p, LLVMValueRef a, LLVMValueRef b) {
+  return LLVMBuildFCmp(l->b, p, a, b, "");
+}
+
+static inline LLVMTypeRef void_type(Lower *l) { return LLVMVoidTypeInContext(l->mod->c); }
+
+/* ---------------------------------------------------------------- emit.c */
+
+LLVMValueRef lo_alloca(Lower *l, LLVMTypeRef t, const char *name);  /* in the entry block */
+LLVMValueRef lo_get_fn(Lower *l, const char *name, LLVMTypeRef ty);
+LLVMValueRef lo_call_fn(Lower *l, const char *name, LLVMTypeRef ret, LLVMTypeRef *params,
+                        LLVMValueRef *args, unsigned n);
+LLVMValueRef lo_intrinsic(Lower *l, const char *name, LLVMTypeRef *overloads, unsigned no,
+                          LLVMValueRef *args, unsigned n);
+LLVMValueRef lo_intrinsic1(Lower *l, const char *name, const Type *t, LLVMValueRef x);
+LLVMValueRef lo_intrinsic2(Lower *l, const char *name, const Type *t, LLVMValueRef x, LLVMValueRef y);
+LLVMValueRef lo_libm(Lower *l, const char *name, const Type *t, LLVMValueRef *args, unsigned n);
+bool lo_gpu_fast_f32(Lower *l, LLVMTypeRef t);
+LLVMValueRef lo_string(Lower *l, const char *s);
+void lo_raise(Lower *l, RtStatus status, const char *msg);
+void lo_raise_if(Lower *l, LLVMValueRef cond, RtStatus status, const char *msg);
+void lo_loop_hints(Lower *l, LLVMValueRef latch, bool unroll);
+
+/* The one loop builder: for k in [from, to), the body emitted between
+ * lo_loop_begin (which positions there, k in loop.index) and lo_loop_end
+ * (which closes it and positions after it, at loop.exit). */
+typedef struct LoLoop {
+  LLVMValueRef counter;           /* i64 alloca */
+  LLVMValueRef index;             /* the counter's value in the body */
+  LLVMBasicBlockRef head, latch, exit;
+} LoLoop;
+/* exit: where the loop goes when done, or NULL for a new block */
+LoLoop lo_loop_begin(Lower *l, LLVMValueRef from, LLVMValueRef to, LLVMBasicBlockRef exit, const char *name);
+LLVMValueRef lo_loop_end(Lower *l, LoLoop *loop);  /* returns the back edge, for lo_loop_hints */
+
+typedef void (*ElementBody)(Lower *l, LLVMValueRef *idx, void *arg);
+/* Runs body for every index of an array of the given shape, in C order. */
+void lo_for_each_index(Lower *l, int ndim, LLVMValueRef *shape, ElementBody body, void *arg);
+
+/* ---------------------------------------------------------------- model.c */
+
+LLVMTypeRef lo_type(Lower *l, const Type *t);
+LLVMTypeRef lo_storage_type(Lower *l, const Type *t);
+LLVMValueRef lo_fconst(Lower *l, const Type *t, double v);
+LLVMValueRef lo_truth(Lower *l, LLVMValueRef v, const Type *t);
+LLVMValueRef lo_convert(Lower *l, LLVMValueRef v, const Type *from, const Type *to);
+LLVMValueRef lo_arr_field(Lower *l, LLVMValueRef a, unsigned field, unsigned i);
+LLVMValueRef lo_arr_shape(Lower *l, LLVMValueRef a, int d);
+LLVMValueRef lo_arr_stride(Lower *l, const Type *t, LLVMValueRef a, int d);
+LLVMValueRef lo_load_scalar(Lower *l, const Type *t, LLVMValueRef addr);
+void lo_store_scalar(Lower *l, const Type *t, LLVMValueRef addr, LLVMValueRef v);
+LLVMValueRef lo_load_storage(Lower *l, const Type *t, LLVMValueRef p);
+void lo_store_storage(Lower *l, const Type *t, LLVMValueRef p, LLVMValueRef v);
+void lo_module_init(LowerModule *mod, LLVMContextRef c, LLVMModuleRef m, CompileResult *res);
+
+/* ---------------------------------------------------------------- refcount.c */
+
+void lo_refcount(Lower *l, const Type *t, LLVMValueRef v, bool inc);
+bool lo_is_fresh(const Node *n);
+void lo_temp_made(Lower *l, const Type *t, LLVMValueRef v);
+LLVMValueRef lo_owned(Lower *l, Node *n);
+void lo_done_with(Lower *l, Node *n, LLVMValueRef v);
+
+/* ---------------------------------------------------------------- arith.c */
+
+LLVMValueRef lo_arith(Lower *l, int op, const Type *t, LLVMValueRef a, LLVMValueRef b);
+LLVMValueRef lo_int_divmod(Lower *l, int op, const Type *t, LLVMValueRef a, LLVMValueRef b);
+LLVMValueRef lo_int_pow(Lower *l, const Type *t, LLVMValueRef a, LLVMValueRef e);
+LLVMValueRef lo_binop_values(Lower *l, int op, const Type *result, LLVMValueRef a, const Type *ta,
+                             LLVMValueRef b, const Type *tb);
+LLVMValueRef lo_compare_values(Lower *l, int op, LLVMValueRef a, const Type *ta, LLVMValueRef b,
+                               const Type *tb);
+LLVMValueRef lo_binop(Lower *l, Node *n);
+LLVMValueRef lo_unary(Lower *l, Node *n);
+
+/* ---------------------------------------------------------------- arrays.c */
+
+LLVMValueRef lo_element_addr(Lower *l, const Type *t, LLVMValueRef a, LLVMValueRef *idx);
+void lo_indices(Lower *l, Node *idx, LLVMValueRef *out);
+LLVMValueRef lo_index_addr(Lower *l, Node *n, LLVMValueRef *base);
+LLVMValueRef lo_alloc_array(Lower *l, const Type *t, LLVMValueRef *shape, int fill);
+void lo_fill(Lower *l, const Type *elem, LLVMValueRef data, LLVMValueRef n, LLVMValueRef v);
+LLVMValueRef lo_copy(Lower *l, Node *n);  /* a.copy(): a new C-contiguous array */
+void lo_store_view(Lower *l, Node *target, const Type *t, LLVMValueRef v);
+LLVMValueRef lo_index(Lower *l, Node *n);
+
+/* ---------------------------------------------------------------- expr.c */
+
+LLVMValueRef lo_expr(Lower *l, Node *n);
+LLVMValueRef lo_expr_as(Lower *l, Node *n, const Type *t);
+void lo_mark_assigned(Lower *l, int var);
+
+/* ---------------------------------------------------------------- stmt.c */
+
+void lo_stmt(Lower *l, Node *n);
+void lo_block(Lower *l, NodeList *b);
+LLVMValueRef lo_range_count(Lower *l, LLVMValueRef start, LLVMValueRef stop, LLVMValueRef step);
+LLVMValueRef lo_range(Lower *l, Node *r, LLVMValueRef *start, LLVMValueRef *step);
+/* for n's variable over iterations [k0, k1) of start + k*step, errors
+ * deferred where the analysis allows; on to exhausted, or brk on break */
+void lo_range_loop(Lower *l, Node *n, LLVMValueRef start, LLVMValueRef step, LLVMValueRef k0,
+                   LLVMValueRef k1, LLVMBasicBlockRef exhausted, LLVMBasicBlockRef brk);
+
+/* ---------------------------------------------------------------- calls.c */
+
+LLVMValueRef lo_jit_call(Lower *l, Node *n);
+LLVMValueRef lo_thread_record(Lower *l);
+void lo_check_call(Lower *l, LLVMValueRef status);
+
+/* ---------------------------------------------------------------- function.c */
+
+/* Starts a function state for lowering f into mod (its own builder). */
+void lo_func_init(Lower *l, LowerModule *mod, Func *f, const CompileOptions *opts);
+void lo_func_done(Lower *l);
+/* Starts an internal function named after l's own plus suffix, emitted by
+ * sub (same module and Func): entry and exit blocks, status RT_OK. */
+void lo_begin_outlined(Lower *sub, Lower *l, const char *suffix, LLVMTypeRef ft);
+/* The exit of a chunk run on the pool: the first failing chunk records its
+ * error in ctx (an RtError) for the caller. */
+void lo_chunk_exit(Lower *l, LLVMValueRef ctx);
+
+/* ---------------------------------------------------------------- prange.c */
+
+void lo_parallel_for(Lower *l, Node *n, const ParPlan *plan);
+
+/* ---------------------------------------------------------------- kernel.c, fibers.c, gpu.c */
+
+void lo_kernel(Lower *l);
+LLVMTypeRef lo_launch_type(Lower *l);
+void lo_load_launch(Lower *l, LLVMValueRef args);
+LLVMValueRef lo_fiber_thread(Lower *l, LLVMTypeRef bty);
+LLVMTypeRef lo_block_context_type(Lower *l);
+void lo_fiber_block(Lower *l, LLVMValueRef fn, LLVMTypeRef bty, LLVMValueRef bctx);
+void lo_fiber_context(Lower *l, LLVMTypeRef bty, LLVMValueRef bctx, LLVMValueRef args);
+void lo_gpu_kernel(Lower *l, const char *symbol);
+void lo_gpu_device(Lower *l, LLVMValueRef fn);
+void lo_unbound_flags(Lower *l);
+LLVMTypeRef lo_gpu_device_type(Lower *l);
+LLVMValueRef lo_gpu_call(Lower *l, Node *n);
+LLVMValueRef lo_gpu_array_data(Lower *l, Node *n, int64_t count);
+
+/* ---------------------------------------------------------------- builtins (for now here) */
+
+LLVMValueRef lo_call(Lower *l, Node *n);
+LLVMValueRef lo_attr(Lower *l, Node *n);
+int64_t lo_cuda_array_elems(const Type *t, const Node *shape, int64_t *dims);
+Node *lo_cuda_shape(Node *n);
+
+#endif

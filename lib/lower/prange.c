@@ -1,0 +1,205 @@
+/* lower/prange.c — prange loops of parallel functions (analysis/parallel.c
+ * decides which): the body is outlined into a chunk function the thread
+ * pool runs over parts of the range; each chunk reduces into its own
+ * partial, and the caller combines the partials in chunk order, so a float
+ * sum comes out the same on every run. */
+#include <math.h>
+
+#include "lower/lower.h"
+
+/* ---------------------------------------------------------------- parallel loops */
+
+/* The identity of a reduction: what each thread's partial starts from. */
+static LLVMValueRef reduction_identity(Lower *l, int op, const Type *t) {
+  LLVMTypeRef ty = lo_type(l, t);
+  if (ty_is_float(t)) {
+    double v = op == OP_MUL ? 1.0 : op == OP_LT ? INFINITY : op == OP_GT ? -INFINITY : 0.0;
+    return LLVMConstReal(ty, v);
+  }
+  bool sgn = ty_is_signed(t);
+  int bits = t->kind == TY_BOOL ? 1 : ty_bits(t);
+  switch (op) {
+  case OP_MUL: return LLVMConstInt(ty, 1, 0);
+  case OP_BITAND: return LLVMConstAllOnes(ty);
+  case OP_LT: return sgn ? LLVMConstInt(ty, (1ull << (bits - 1)) - 1, 0) : LLVMConstAllOnes(ty);
+  case OP_GT: return sgn ? LLVMConstInt(ty, 1ull << (bits - 1), 0) : LLVMConstNull(ty);
+  default: return LLVMConstNull(ty);
+  }
+}
+
+static LLVMValueRef reduction_combine(Lower *l, int op, const Type *t, LLVMValueRef a, LLVMValueRef b) {
+  if (op == OP_LT || op == OP_GT)
+    return LLVMBuildSelect(l->b, lo_compare_values(l, op, b, t, a, t), b, a, "");
+  if (t->kind == TY_BOOL) return op == OP_BITAND ? LLVMBuildAnd(l->b, a, b, "") : LLVMBuildOr(l->b, a, b, "");
+  return lo_arith(l, op, t, a, b);
+}
+
+/* The context a region's chunks share: the first error, the range, the
+ * partials of the reductions, and the shared variables by value. */
+enum { CTX_STATUS, CTX_MSG, CTX_CLASS, CTX_START, CTX_STEP, CTX_PARTIALS, CTX_VARS };
+
+static LLVMTypeRef region_context_type(Lower *l, const ParPlan *plan, int *field) {
+  LLVMTypeRef f[CTX_VARS + 256];
+  int nf = CTX_VARS;
+  f[CTX_STATUS] = l->mod->i32;
+  f[CTX_MSG] = f[CTX_CLASS] = f[CTX_PARTIALS] = l->mod->ptr;
+  f[CTX_START] = f[CTX_STEP] = l->mod->i64;
+  for (int v = 0; v < l->f->nvars && nf < CTX_VARS + 256; v++)
+    if (plan->kind[v] == PAR_SHARED) {
+      field[v] = nf;
+      f[nf++] = lo_type(l, l->f->var_types[v]);
+    }
+  return LLVMStructTypeInContext(l->mod->c, f, (unsigned)nf, 0);
+}
+
+static LLVMTypeRef partials_type(Lower *l, const ParPlan *plan, int *slot) {
+  LLVMTypeRef f[256];
+  int nf = 0;
+  for (int v = 0; v < l->f->nvars; v++)
+    if (plan->kind[v] == PAR_REDUCTION) {
+      slot[v] = nf;
+      f[nf++] = lo_type(l, l->f->var_types[v]);
+    }
+  if (!nf) f[nf++] = l->mod->i8;
+  return LLVMStructTypeInContext(l->mod->c, f, (unsigned)nf, 0);
+}
+
+/* The outlined body: void chunk(ctx, begin, end, thread) runs iterations
+ * [begin, end) with its own copies of the private and reduction variables. */
+static LLVMValueRef lo_region_body(Lower *caller, Node *n, const ParPlan *plan, LLVMTypeRef ctxty,
+                                   const int *field, LLVMTypeRef partty, const int *slot,
+                                   LLVMValueRef start, LLVMValueRef step) {
+  /* no "assigned" flags: every variable here is given a value first */
+  Lower sub, *l = &sub;
+  LLVMTypeRef params[4] = {caller->mod->ptr, caller->mod->i64, caller->mod->i64, caller->mod->i64};
+  lo_begin_outlined(l, caller, ".prange", LLVMFunctionType(void_type(caller), params, 4, 0));
+  LLVMValueRef ctx = LLVMGetParam(l->fn, 0);
+  l->slots = arena_alloc(l->f->arena, sizeof(LLVMValueRef) * (size_t)l->f->nvars);
+  for (int v = 0; v < l->f->nvars; v++) {
+    const Type *t = l->f->var_types[v];
+    if (plan->kind[v] == PAR_UNUSED || !t) continue;
+    l->slots[v] = lo_alloca(l, lo_type(l, t), l->f->var_names[v]);
+    LLVMValueRef init = NULL;
+    if (plan->kind[v] == PAR_SHARED)
+      init = LLVMBuildLoad2(l->b, lo_type(l, t), LLVMBuildStructGEP2(l->b, ctxty, ctx, (unsigned)field[v], ""), "");
+    else if (plan->kind[v] == PAR_REDUCTION)
+      init = reduction_identity(l, plan->red_op[v], t);
+    else if (ty_has_arrays(t))
+      init = LLVMConstNull(lo_type(l, t));
+    if (init) LLVMBuildStore(l->b, init, l->slots[v]);
+  }
+  /* a constant start and step (the caller's range) stay constants: x[i]
+   * then reads memory at a stride LLVM can see, and i is known not to be
+   * negative (read from ctx, they made the vector loop gather) */
+  if (!LLVMIsAConstant(start))
+    start = LLVMBuildLoad2(l->b, l->mod->i64, LLVMBuildStructGEP2(l->b, ctxty, ctx, CTX_START, ""), "");
+  if (!LLVMIsAConstant(step))
+    step = LLVMBuildLoad2(l->b, l->mod->i64, LLVMBuildStructGEP2(l->b, ctxty, ctx, CTX_STEP, ""), "");
+  /* chunks never start below 0: iteration numbers are not negative, nor
+   * (with a literal start of 0 or more) the indices made from them */
+  LLVMValueRef begin = LLVMGetParam(l->fn, 1);
+  LLVMValueRef nonneg = LLVMBuildICmp(l->b, LLVMIntSGE, begin, const_i64(l, 0), "");
+  lo_intrinsic(l, "llvm.assume", NULL, 0, &nonneg, 1);
+  LLVMBasicBlockRef done = new_block(l, "chunk.end");
+  lo_range_loop(l, n, start, step, begin, LLVMGetParam(l->fn, 2), done, done);
+  position(l, done);
+  LLVMValueRef parts = LLVMBuildLoad2(l->b, l->mod->ptr, LLVMBuildStructGEP2(l->b, ctxty, ctx, CTX_PARTIALS, ""), "");
+  LLVMValueRef mine = LLVMBuildGEP2(l->b, partty, parts, (LLVMValueRef[]){LLVMGetParam(l->fn, 3)}, 1, "");
+  for (int v = 0; v < l->f->nvars; v++)
+    if (plan->kind[v] == PAR_REDUCTION)
+      LLVMBuildStore(l->b, LLVMBuildLoad2(l->b, lo_type(l, l->f->var_types[v]), l->slots[v], ""),
+                     LLVMBuildStructGEP2(l->b, partty, mine, (unsigned)slot[v], ""));
+  LLVMBuildBr(l->b, l->exit_bb);
+  lo_chunk_exit(l, ctx);
+  for (int v = 0; v < l->f->nvars; v++) {
+    const Type *t = l->f->var_types[v];
+    if (plan->kind[v] == PAR_PRIVATE && t && ty_has_arrays(t))
+      lo_refcount(l, t, LLVMBuildLoad2(l->b, lo_type(l, t), l->slots[v], ""), false);
+  }
+  LLVMBuildRetVoid(l->b);
+  lo_func_done(l);
+  return l->fn;
+}
+
+/* The reduction partials of a region: one struct per chunk. */
+typedef struct Partials {
+  const ParPlan *plan;
+  LLVMTypeRef type;
+  LLVMValueRef base;
+  const int *slot;   /* each reduction variable's field */
+  int var;           /* the reduction being initialised or combined */
+} Partials;
+
+static LLVMValueRef partial_addr(Lower *l, const Partials *pa, LLVMValueRef chunk) {
+  LLVMValueRef p = LLVMBuildGEP2(l->b, pa->type, pa->base, &chunk, 1, "");
+  return LLVMBuildStructGEP2(l->b, pa->type, p, (unsigned)pa->slot[pa->var], "");
+}
+
+static void init_partial(Lower *l, LLVMValueRef *chunk, void *arg) {
+  Partials *pa = arg;
+  LLVMBuildStore(l->b, reduction_identity(l, pa->plan->red_op[pa->var], l->f->var_types[pa->var]),
+                 partial_addr(l, pa, chunk[0]));
+}
+
+static void combine_partial(Lower *l, LLVMValueRef *chunk, void *arg) {
+  Partials *pa = arg;
+  const Type *t = l->f->var_types[pa->var];
+  LLVMValueRef part = LLVMBuildLoad2(l->b, lo_type(l, t), partial_addr(l, pa, chunk[0]), "");
+  LLVMValueRef acc = l->slots[pa->var];
+  LLVMValueRef cur = LLVMBuildLoad2(l->b, lo_type(l, t), acc, "");
+  LLVMBuildStore(l->b, reduction_combine(l, pa->plan->red_op[pa->var], t, cur, part), acc);
+}
+
+/* for i in prange(...) with parallel=True: the body is outlined and run
+ * over the pool; each chunk reduces into its own partial, and the caller
+ * combines the partials in chunk order. */
+void lo_parallel_for(Lower *l, Node *n, const ParPlan *plan) {
+  int *field = arena_alloc(l->f->arena, sizeof(int) * (size_t)l->f->nvars);
+  int *slot = arena_alloc(l->f->arena, sizeof(int) * (size_t)l->f->nvars);
+  LLVMTypeRef ctxty = region_context_type(l, plan, field);
+  LLVMTypeRef partty = partials_type(l, plan, slot);
+  LLVMValueRef start, step;
+  LLVMValueRef trips = lo_range(l, n->cond, &start, &step);
+  LLVMValueRef body = lo_region_body(l, n, plan, ctxty, field, partty, slot, start, step);
+  LLVMValueRef ctx = lo_alloca(l, ctxty, "region");
+  LLVMBuildStore(l->b, const_i32(l, RT_OK), LLVMBuildStructGEP2(l->b, ctxty, ctx, CTX_STATUS, ""));
+  LLVMBuildStore(l->b, start, LLVMBuildStructGEP2(l->b, ctxty, ctx, CTX_START, ""));
+  LLVMBuildStore(l->b, step, LLVMBuildStructGEP2(l->b, ctxty, ctx, CTX_STEP, ""));
+  for (int v = 0; v < l->f->nvars; v++)
+    if (plan->kind[v] == PAR_SHARED)
+      LLVMBuildStore(l->b, LLVMBuildLoad2(l->b, lo_type(l, l->f->var_types[v]), l->slots[v], ""),
+                     LLVMBuildStructGEP2(l->b, ctxty, ctx, (unsigned)field[v], ""));
+  /* the partials live on the stack for the duration of the loop only */
+  LLVMTypeRef ptrov[1] = {l->mod->ptr};
+  LLVMValueRef sp = lo_intrinsic(l, "llvm.stacksave", ptrov, 1, NULL, 0);
+  LLVMValueRef nchunks = lo_call_fn(l, "pool_chunk_count", l->mod->i64, &l->mod->i64, &trips, 1);
+  LLVMValueRef parts = LLVMBuildArrayAlloca(l->b, partty, nchunks, "partials");
+  LLVMBuildStore(l->b, parts, LLVMBuildStructGEP2(l->b, ctxty, ctx, CTX_PARTIALS, ""));
+  /* a serial run fills partial 0 only: the others stay at the identity */
+  Partials pa = {plan, partty, parts, slot, 0};
+  for (pa.var = 0; pa.var < l->f->nvars; pa.var++)
+    if (plan->kind[pa.var] == PAR_REDUCTION) lo_for_each_index(l, 1, &nchunks, init_partial, &pa);
+  LLVMTypeRef pp[4] = {l->mod->ptr, l->mod->ptr, l->mod->i64, l->mod->i64};
+  lo_call_fn(l, "pool_parallel_for", void_type(l), pp, (LLVMValueRef[]){body, ctx, trips, nchunks}, 4);
+  LLVMValueRef st = LLVMBuildLoad2(l->b, l->mod->i32, LLVMBuildStructGEP2(l->b, ctxty, ctx, CTX_STATUS, ""), "");
+  LLVMBasicBlockRef fail = new_block(l, "region.fail"), ok = new_block(l, "region.ok");
+  LLVMBuildCondBr(l->b, LLVMBuildICmp(l->b, LLVMIntNE, st, const_i32(l, 0), ""), fail, ok);
+  position(l, fail);
+  lo_call_fn(l, "rt_error_restore", void_type(l), &l->mod->ptr, &ctx, 1);
+  lo_intrinsic(l, "llvm.stackrestore", ptrov, 1, &sp, 1);
+  LLVMBuildStore(l->b, st, l->status);
+  LLVMBuildBr(l->b, l->exit_bb);
+  position(l, ok);
+  /* the variable's value before the loop, then every chunk's partial in order */
+  for (pa.var = 0; pa.var < l->f->nvars; pa.var++)
+    if (plan->kind[pa.var] == PAR_REDUCTION) lo_for_each_index(l, 1, &nchunks, combine_partial, &pa);
+  lo_intrinsic(l, "llvm.stackrestore", ptrov, 1, &sp, 1);
+  /* the loop variable ends at the last value, as after a serial loop */
+  LLVMValueRef ran = LLVMBuildICmp(l->b, LLVMIntSGT, trips, const_i64(l, 0), "");
+  LLVMValueRef last = LLVMBuildAdd(l->b, start, LLVMBuildMul(l->b, LLVMBuildSub(l->b, trips, const_i64(l, 1), ""), step, ""), "");
+  LLVMValueRef var = l->slots[n->lhs->var];
+  LLVMBuildStore(l->b, LLVMBuildSelect(l->b, ran, last, LLVMBuildLoad2(l->b, l->mod->i64, var, ""), ""), var);
+  LLVMValueRef *flag = l->assigned ? &l->assigned[n->lhs->var] : NULL;
+  if (flag && *flag)
+    LLVMBuildStore(l->b, LLVMBuildOr(l->b, LLVMBuildLoad2(l->b, l->mod->i1, *flag, ""), ran, ""), *flag);
+}

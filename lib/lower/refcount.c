@@ -1,0 +1,101 @@
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "lower/lower.h"
+
+/* ---------------------------------------------------------------- reference counts */
+
+/* incref/decref of a meminfo (NULL for borrowed argument arrays): small
+ * internal functions that LLVM inlines. */
+static LLVMValueRef refcount_fn(Lower *l, bool inc) {
+  const char *name = inc ? "rc.incref" : "rc.decref";
+  LLVMValueRef f = LLVMGetNamedFunction(l->mod->m, name);
+  if (f) return f;
+  LLVMTypeRef ft = LLVMFunctionType(void_type(l), &l->mod->ptr, 1, 0);
+  f = LLVMAddFunction(l->mod->m, name, ft);
+  LLVMSetLinkage(f, LLVMInternalLinkage);
+  LLVMBuilderRef b = LLVMCreateBuilderInContext(l->mod->c);
+  LLVMBasicBlockRef entry = LLVMAppendBasicBlockInContext(l->mod->c, f, "entry");
+  LLVMBasicBlockRef live = LLVMAppendBasicBlockInContext(l->mod->c, f, "live");
+  LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(l->mod->c, f, "done");
+  LLVMPositionBuilderAtEnd(b, entry);
+  LLVMValueRef mi = LLVMGetParam(f, 0);
+  LLVMBuildCondBr(b, LLVMBuildIsNull(b, mi, ""), done, live);
+  LLVMPositionBuilderAtEnd(b, live);
+  LLVMValueRef old = LLVMBuildAtomicRMW(b, inc ? LLVMAtomicRMWBinOpAdd : LLVMAtomicRMWBinOpSub,
+                                        mi, LLVMConstInt(l->mod->i64, 1, 0),
+                                        LLVMAtomicOrderingAcquireRelease, 0);
+  if (inc) {
+    LLVMBuildBr(b, done);
+  } else {
+    LLVMBasicBlockRef release = LLVMAppendBasicBlockInContext(l->mod->c, f, "release");
+    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntEQ, old, LLVMConstInt(l->mod->i64, 1, 0), ""), release,
+                    done);
+    LLVMPositionBuilderAtEnd(b, release);
+    LLVMTypeRef rft = LLVMFunctionType(void_type(l), &l->mod->ptr, 1, 0);
+    LLVMValueRef rel = lo_get_fn(l, "rt_meminfo_free", rft);
+    LLVMBuildCall2(b, rft, rel, &mi, 1, "");
+    LLVMBuildBr(b, done);
+  }
+  LLVMPositionBuilderAtEnd(b, done);
+  LLVMBuildRetVoid(b);
+  LLVMDisposeBuilder(b);
+  return f;
+}
+
+/* Adjusts the reference counts of every array inside a value of type t. */
+void lo_refcount(Lower *l, const Type *t, LLVMValueRef v, bool inc) {
+  /* kernel arrays are arguments, shared or local (and GPU code allocates
+   * none): none owns memory */
+  if (l->opts->kernel || l->mod->gpu) return;
+  if (t->kind == TY_ARRAY) {
+    LLVMValueRef mi = LLVMBuildExtractValue(l->b, v, 0, "meminfo");
+    LLVMValueRef f = refcount_fn(l, inc);
+    LLVMBuildCall2(l->b, LLVMGlobalGetValueType(f), f, &mi, 1, "");
+  } else if (t->kind == TY_TUPLE) {
+    for (int i = 0; i < t->nfields; i++)
+      if (ty_has_arrays(t->fields[i]))
+        lo_refcount(l, t->fields[i], LLVMBuildExtractValue(l->b, v, (unsigned)i, ""), inc);
+  }
+}
+
+/* Whether evaluating n yields a new reference (an allocation, a tuple or
+ * conditional built from owned parts) rather than a borrowed one. */
+bool lo_is_fresh(const Node *n) {
+  /* a view holds its own reference */
+  if (n->kind == N_INDEX || n->kind == N_ATTR) return n->ty->kind == TY_ARRAY;
+  return n->kind == N_CALL || n->kind == N_TUPLE || n->kind == N_IFEXP || n->kind == N_BOOLOP;
+}
+
+/* Evaluates n as an owned reference. */
+void lo_temp_made(Lower *l, const Type *t, LLVMValueRef v) {
+  if (l->ntemps == 64) return;  /* deeper nests only leak on errors */
+  l->temps[l->ntemps] = v;
+  l->temp_types[l->ntemps++] = t;
+}
+
+static void temp_taken(Lower *l, LLVMValueRef v) {
+  for (int i = l->ntemps - 1; i >= 0; i--)
+    if (l->temps[i] == v) {
+      memmove(&l->temps[i], &l->temps[i + 1], sizeof(LLVMValueRef) * (size_t)(l->ntemps - i - 1));
+      memmove(&l->temp_types[i], &l->temp_types[i + 1], sizeof(Type *) * (size_t)(l->ntemps - i - 1));
+      l->ntemps--;
+      return;
+    }
+}
+
+LLVMValueRef lo_owned(Lower *l, Node *n) {
+  LLVMValueRef v = lo_expr(l, n);
+  if (!ty_has_arrays(n->ty)) return v;
+  if (lo_is_fresh(n)) temp_taken(l, v);
+  else lo_refcount(l, n->ty, v, true);
+  return v;
+}
+
+/* Releases what evaluating n made, once its value has been used. */
+void lo_done_with(Lower *l, Node *n, LLVMValueRef v) {
+  if (!lo_is_fresh(n) || !ty_has_arrays(n->ty)) return;
+  temp_taken(l, v);
+  lo_refcount(l, n->ty, v, false);
+}

@@ -1,0 +1,259 @@
+/* lower/stmt.c — statements: assignments, conditionals, loops (a for
+ * loop over range is a counted loop, run first with its errors deferred
+ * where the analysis allows), return, raise, assert. */
+#include <stdio.h>
+
+#include "lower/lower.h"
+
+/* ---------------------------------------------------------------- statements */
+
+/* Stores an owned value into a target: a variable (releasing what it held),
+ * an array element, or a tuple of targets. */
+static void lo_store(Lower *l, Node *target, const Type *t, LLVMValueRef v) {
+  if (target->kind == N_VAR) {
+    const Type *vt = l->f->var_types[target->var];
+    LLVMValueRef slot = l->slots[target->var];
+    if (ty_has_arrays(vt)) lo_refcount(l, vt, LLVMBuildLoad2(l->b, lo_type(l, vt), slot, ""), false);
+    LLVMBuildStore(l->b, lo_convert(l, v, t, vt), slot);
+    lo_mark_assigned(l, target->var);
+  } else if (target->kind == N_INDEX && target->ty->kind == TY_ARRAY) {
+    lo_store_view(l, target, t, v);
+    if (ty_has_arrays(t)) lo_refcount(l, t, v, false);  /* the stored value was owned */
+  } else if (target->kind == N_INDEX) {
+    LLVMValueRef base;
+    LLVMValueRef addr = lo_index_addr(l, target, &base);
+    lo_store_scalar(l, target->ty, addr, lo_convert(l, v, t, target->ty));
+    lo_done_with(l, target->lhs, base);
+  } else {
+    for (int i = 0; i < target->list.len; i++)
+      lo_store(l, target->list.items[i], t->fields[i], LLVMBuildExtractValue(l->b, v, (unsigned)i, ""));
+  }
+}
+
+/* a op= b. For an element a[i] the address is computed once. n->ty is the
+ * type of the operation's result, converted to the target's type on store. */
+static void lo_augassign(Lower *l, Node *n) {
+  Node *target = n->lhs;
+  if (target->kind == N_VAR) {
+    LLVMValueRef cur = lo_expr(l, target), rhs = lo_expr(l, n->rhs);
+    LLVMValueRef r = lo_binop_values(l, n->op, n->ty, cur, target->ty, rhs, n->rhs->ty);
+    lo_store(l, target, n->ty, r);
+    return;
+  }
+  LLVMValueRef base;
+  LLVMValueRef addr = lo_index_addr(l, target, &base);
+  LLVMValueRef cur = lo_load_scalar(l, target->ty, addr);
+  LLVMValueRef rhs = lo_expr(l, n->rhs);
+  LLVMValueRef r = lo_binop_values(l, n->op, n->ty, cur, target->ty, rhs, n->rhs->ty);
+  lo_store_scalar(l, target->ty, addr, lo_convert(l, r, n->ty, target->ty));
+  lo_done_with(l, target->lhs, base);
+}
+
+static void lo_if(Lower *l, Node *n) {
+  LLVMBasicBlockRef then = new_block(l, "then"), other = new_block(l, "else"),
+                    done = new_block(l, "endif");
+  LLVMBuildCondBr(l->b, lo_truth(l, lo_expr(l, n->cond), n->cond->ty), then, other);
+  position(l, then);
+  lo_block(l, &n->body);
+  if (!terminated(l)) LLVMBuildBr(l->b, done);
+  position(l, other);
+  lo_block(l, &n->orelse);
+  if (!terminated(l)) LLVMBuildBr(l->b, done);
+  position(l, done);
+}
+
+static void lo_loop_body(Lower *l, Node *n, LLVMBasicBlockRef brk, LLVMBasicBlockRef cont) {
+  Loop loop = {brk, cont}, *outer = l->loop;
+  l->loop = &loop;
+  lo_block(l, &n->body);
+  if (!terminated(l)) LLVMBuildBr(l->b, cont);
+  l->loop = outer;
+}
+
+static void lo_while(Lower *l, Node *n) {
+  LLVMBasicBlockRef head = new_block(l, "while"), body = new_block(l, "while.body"),
+                    other = new_block(l, "while.else"), done = new_block(l, "while.end");
+  LLVMBuildBr(l->b, head);
+  position(l, head);
+  LLVMBuildCondBr(l->b, lo_truth(l, lo_expr(l, n->cond), n->cond->ty), body, other);
+  position(l, body);
+  lo_loop_body(l, n, done, head);
+  position(l, other);
+  lo_block(l, &n->orelse);
+  if (!terminated(l)) LLVMBuildBr(l->b, done);
+  position(l, done);
+}
+
+/* The number of values of range(start, stop, step), computed in unsigned
+ * arithmetic so that ranges spanning the whole int64 line are exact. */
+LLVMValueRef lo_range_count(Lower *l, LLVMValueRef start, LLVMValueRef stop, LLVMValueRef step) {
+  LLVMValueRef zero = const_i64(l, 0), one = const_i64(l, 1);
+  LLVMValueRef up = LLVMBuildICmp(l->b, LLVMIntSGT, step, zero, "");
+  LLVMValueRef lo = LLVMBuildSelect(l->b, up, start, stop, ""), hi = LLVMBuildSelect(l->b, up, stop, start, "");
+  LLVMValueRef mag = LLVMBuildSelect(l->b, up, step, LLVMBuildNeg(l->b, step, ""), "");
+  LLVMValueRef span = LLVMBuildSub(l->b, LLVMBuildSub(l->b, hi, lo, ""), one, "");
+  LLVMValueRef n = LLVMBuildAdd(l->b, LLVMBuildUDiv(l->b, span, mag, ""), one, "");
+  n = LLVMBuildSelect(l->b, LLVMBuildICmp(l->b, LLVMIntSLT, lo, hi, ""), n, zero, "");
+  /* No loop runs 2**62 times (that would take a century): saying so lets
+   * LLVM prove the counter and small offsets of it non-negative, so index
+   * wrap-around checks fold away and stencils vectorise. A range longer
+   * than that can only be left by a break, long before the count matters. */
+  LLVMValueRef small = LLVMBuildICmp(l->b, LLVMIntULE, n, const_i64(l, (int64_t)1 << 62), "");
+  lo_intrinsic(l, "llvm.assume", NULL, 0, &small, 1);
+  return n;
+}
+
+/* for v in range(start, stop, step): a counted loop k = 0..n-1 with
+ * v = start + k*step. The counter is separate from v, so that v keeps its
+ * last value after the loop, and a body that assigns v does not change the
+ * iteration, as in Python. */
+/* Evaluates range(...)'s start and step and its number of values. */
+LLVMValueRef lo_range(Lower *l, Node *r, LLVMValueRef *start, LLVMValueRef *step) {
+  LLVMValueRef stop;
+  *start = const_i64(l, 0);
+  *step = const_i64(l, 1);
+  if (r->list.len == 1) {
+    stop = lo_expr_as(l, r->list.items[0], TYS(TY_I64));
+  } else {
+    *start = lo_expr_as(l, r->list.items[0], TYS(TY_I64));
+    stop = lo_expr_as(l, r->list.items[1], TYS(TY_I64));
+  }
+  if (r->list.len == 3) {
+    *step = lo_expr_as(l, r->list.items[2], TYS(TY_I64));
+    if (!LLVMIsAConstantInt(*step) || LLVMConstIntGetSExtValue(*step) == 0)
+      lo_raise_if(l, LLVMBuildICmp(l->b, LLVMIntEQ, *step, const_i64(l, 0), ""), RT_ERR_VALUE,
+               "range() arg 3 must not be zero");
+  }
+  return lo_range_count(l, *start, stop, *step);
+}
+
+/* for var in range: the iterations k0 <= k < k1, var = start + k * step;
+ * on to `exhausted` when they are done, to `brk` on break. A step that is
+ * not a constant touches memory at a stride LLVM cannot see: its vector
+ * loop would compute each lane's address and store the lanes one by one,
+ * slower than the plain loop (a sieve's inner loop ran 25% slower). A
+ * rerun (see lo_range_loop) runs only to raise: it is left plain, to
+ * compile fast. */
+static void lo_counted_loop(Lower *l, Node *n, LLVMValueRef start, LLVMValueRef step, LLVMValueRef k0,
+                            LLVMValueRef k1, LLVMBasicBlockRef exhausted, LLVMBasicBlockRef brk, bool rerun) {
+  LoLoop loop = lo_loop_begin(l, k0, k1, exhausted, "for");
+  LLVMBuildStore(l->b, LLVMBuildAdd(l->b, start, LLVMBuildMul(l->b, loop.index, step, ""), ""), l->slots[n->lhs->var]);
+  lo_mark_assigned(l, n->lhs->var);
+  lo_loop_body(l, n, brk, loop.latch);
+  LLVMValueRef back = lo_loop_end(l, &loop);
+  if (rerun || !LLVMIsAConstant(step)) lo_loop_hints(l, back, !rerun);
+}
+
+/* lo_counted_loop, first with errors deferred where the analysis allows
+ * it (analysis/defer.c): the loop runs with its checks only noted, and
+ * again from its start with them if one failed. A loop inside a first
+ * run is not deferred again. */
+void lo_range_loop(Lower *l, Node *n, LLVMValueRef start, LLVMValueRef step, LLVMValueRef k0,
+                   LLVMValueRef k1, LLVMBasicBlockRef exhausted, LLVMBasicBlockRef brk) {
+  if (l->deferred || !n->plan->deferrable) {
+    lo_counted_loop(l, n, start, step, k0, k1, exhausted, brk, false);
+    return;
+  }
+  int nv = l->f->nvars;
+  LLVMValueRef *saved = arena_alloc(l->f->arena, sizeof(LLVMValueRef) * (size_t)nv);
+  /* the values, and whether each is bound (UnboundLocalError), as before the loop */
+  LLVMValueRef *bound = arena_alloc(l->f->arena, sizeof(LLVMValueRef) * (size_t)nv);
+  for (int v = 0; v < nv; v++) {
+    if (!n->plan->assigned[v] && v != n->lhs->var) continue;
+    saved[v] = LLVMBuildLoad2(l->b, lo_type(l, l->f->var_types[v]), l->slots[v], "");
+    if (l->assigned && l->assigned[v]) bound[v] = LLVMBuildLoad2(l->b, l->mod->i1, l->assigned[v], "");
+  }
+  l->deferred = lo_alloca(l, l->mod->i1, "deferred");
+  LLVMBuildStore(l->b, const_bool(l, false), l->deferred);
+  LLVMBasicBlockRef checked = new_block(l, "for.checked"), again = new_block(l, "for.again");
+  lo_counted_loop(l, n, start, step, k0, k1, checked, brk, false);
+  position(l, checked);
+  LLVMValueRef failed = LLVMBuildLoad2(l->b, l->mod->i1, l->deferred, "");
+  l->deferred = NULL;
+  LLVMBuildCondBr(l->b, failed, again, exhausted);
+  position(l, again);
+  for (int v = 0; v < nv; v++) {
+    if (saved[v]) LLVMBuildStore(l->b, saved[v], l->slots[v]);
+    if (bound[v]) LLVMBuildStore(l->b, bound[v], l->assigned[v]);
+  }
+  lo_counted_loop(l, n, start, step, k0, k1, exhausted, brk, true);
+}
+
+static void lo_for(Lower *l, Node *n) {
+  const ParPlan *plan = n->plan->par;
+  if (plan && !plan->why[0]) {
+    lo_parallel_for(l, n, plan);
+    return;
+  }
+  if (plan && l->mod->res && !l->mod->res->warning[0])
+    snprintf(l->mod->res->warning, sizeof l->mod->res->warning,
+             "%s:%d: this prange loop runs serially: it has %s", l->f->filename, plan->line, plan->why);
+  LLVMValueRef start, step;
+  LLVMValueRef trips = lo_range(l, n->cond, &start, &step);
+  LLVMBasicBlockRef other = new_block(l, "for.else"), done = new_block(l, "for.end");
+  lo_range_loop(l, n, start, step, const_i64(l, 0), trips, other, done);
+  position(l, other);
+  lo_block(l, &n->orelse);
+  if (!terminated(l)) LLVMBuildBr(l->b, done);
+  position(l, done);
+}
+
+static void lo_return(Lower *l, Node *n) {
+  if (l->opts->kernel) {  /* this thread is done: on to the next */
+    if (l->fission)
+      LLVMBuildStore(l->b, LLVMConstInt(l->mod->i8, 1, 0), LLVMBuildGEP2(l->b, l->mod->i8, l->done, &l->thread, 1, ""));
+    LLVMBuildBr(l->b, l->next_thread);
+    return;
+  }
+  if (n->lhs) {
+    LLVMValueRef v = lo_convert(l, lo_owned(l, n->lhs), n->lhs->ty, l->f->ret_type);
+    LLVMBuildStore(l->b, v, l->ret_val);
+  }
+  LLVMBuildStore(l->b, const_i32(l, RT_OK), l->status);
+  LLVMBuildBr(l->b, l->exit_bb);
+}
+
+void lo_stmt(Lower *l, Node *n) {
+  l->ntemps = 0;  /* every statement hands its arrays to an owner or releases them */
+  switch (n->kind) {
+  case N_ASSIGN: lo_store(l, n->lhs, n->rhs->ty, lo_owned(l, n->rhs)); break;
+  case N_AUGASSIGN: lo_augassign(l, n); break;
+  case N_IF: lo_if(l, n); break;
+  case N_WHILE: lo_while(l, n); break;
+  case N_FOR: lo_for(l, n); break;
+  case N_RETURN: lo_return(l, n); break;
+  case N_BREAK: case N_CONTINUE:
+    if (!l->loop)  /* out of a loop that holds a syncthreads, from one thread */
+      lo_raise(l, RT_ERR_RUNTIME, "break/continue out of a loop containing cuda.syncthreads() is not supported");
+    else
+      LLVMBuildBr(l->b, n->kind == N_BREAK ? l->loop->brk : l->loop->cont);
+    break;
+  case N_EXPR: {
+    LLVMValueRef v = lo_expr(l, n->lhs);
+    lo_done_with(l, n->lhs, v);
+    break;
+  }
+  case N_BLOCK: lo_block(l, &n->body); break;
+  case N_ASSERT: {
+    LLVMValueRef ok = lo_truth(l, lo_expr(l, n->cond), n->cond->ty);
+    lo_raise_if(l, LLVMBuildNot(l->b, ok, ""), RT_ERR_ASSERT, n->str);
+    break;
+  }
+  case N_RAISE: {
+    LLVMValueRef cls = LLVMConstIntToPtr(LLVMConstInt(l->mod->i64, (unsigned long long)(uintptr_t)n->callee, 0), l->mod->ptr);
+    LLVMTypeRef p[2] = {l->mod->ptr, l->mod->ptr};
+    LLVMValueRef a[2] = {cls, lo_string(l, n->str)};
+    lo_call_fn(l, "rt_raise", void_type(l), p, a, 2);
+    LLVMBuildStore(l->b, const_i32(l, RT_ERR_RAISE), l->status);
+    LLVMBuildBr(l->b, l->exit_bb);
+    break;
+  }
+  default: break;
+  }
+}
+
+/* Statements after a return, break or continue are unreachable: they are
+ * not emitted. */
+void lo_block(Lower *l, NodeList *b) {
+  for (int i = 0; i < b->len && !terminated(l); i++) lo_stmt(l, b->items[i]);
+}
