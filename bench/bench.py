@@ -2,6 +2,9 @@
 
     python3 bench/bench.py [--quick] [--json PATH] [--png PATH] [--only K,...]
 
+    --only takes kernel names, call-pair names and the sections 'calls' and
+    'threads', e.g. `--only calls` runs just the calls section.
+
 Kernels (bench/kernels.py, each written once as plain Python) are compiled
 from the identical source by ruchey and by Numba and run beside a
 NumPy-vectorised version (bench/specs.py), a C version (bench/kernels.c,
@@ -13,6 +16,10 @@ is timed.  Measured:
   - first call: compile + run in a fresh interpreter, per kernel;
   - import time beyond NumPy, memory added by import + one compile;
   - call overhead for the common argument shapes;
+  - calls between compiled functions: loops calling a small compiled helper
+    per element against the same loops with the helper written inline, per
+    JIT (kernels.py's call pairs; a section of its own, outside the
+    steady-state geometric mean);
   - threads (bench/threads.py): a parallel prange reduction against its
     serial loop, first-call latency of parallel=True, the pool's wake-up +
     join cost and the overhead of a small prange.
@@ -90,6 +97,7 @@ class Run:
         self.kernels = []         # dicts, one per kernel
         self.processes = {}       # import_time / memory figures
         self.overhead = []        # dicts, one per argument shape
+        self.calls = []           # dicts, one per call pair
         self.threads = {}         # bench/threads.py's section
 
     def fail(self, kernel, implementation, phase, error):
@@ -141,15 +149,9 @@ def steady_kernel(run, kernel, python_module):
     timed = {}
     for label, fn in implementations(run, kernel).items():
         try:
-            # The first call compiles; checked at the reduced size against
-            # pure Python, at the full size against NumPy (itself checked).
-            problem = specs.mismatch(specs.outputs(*_call(fn, small)),
-                                     reference_small)
-            if problem is None and reference_full is not None:
-                got = specs.outputs(*_call(fn, full))
-                problem = specs.mismatch(got, reference_full)
-                if problem:
-                    problem = "at full size: " + problem
+            # checked at the reduced size against pure Python, at the full
+            # size against NumPy (itself checked)
+            problem = check(fn, small, reference_small, full, reference_full)
             if problem:
                 run.fail(name, label, "check", "wrong result: " + problem)
                 continue
@@ -182,6 +184,17 @@ def steady_kernel(run, kernel, python_module):
     run.kernels.append(row)
 
 
+def check(fn, small, reference_small, full=None, reference_full=None):
+    """None if fn's outputs match the references, else what differs.  The
+    first call compiles."""
+    problem = specs.mismatch(specs.outputs(*_call(fn, small)), reference_small)
+    if problem is None and reference_full is not None:
+        problem = specs.mismatch(specs.outputs(*_call(fn, full)), reference_full)
+        if problem:
+            problem = "at full size: " + problem
+    return problem
+
+
 def _call(fn, args):
     args = fresh(args)
     return fn(*args), args
@@ -192,6 +205,58 @@ def _jit_error(exc):
     if not str(exc).strip():
         text += "\n" + traceback.format_exc(limit=3)
     return text
+
+
+# --- calls between compiled functions -------------------------------------------
+
+VERSIONS = ("inline", "called")   # inline first: it checks the called one
+
+
+def call_pair(run, pair, python_module):
+    """Times both kernels of a call pair for each JIT, in the steady state's
+    alternating rounds, after checking called == inline == pure Python."""
+    s = run.settings
+    print(f"calls: {pair.name} ...", file=sys.stderr, flush=True)
+    small = pair.make_args(pair.python_size)
+    full = pair.make_args(pair.size)
+    reference = specs.outputs(*_call(getattr(python_module, pair.inline), small))
+    problem = specs.mismatch(
+        specs.outputs(*_call(getattr(python_module, pair.called), small)), reference)
+    if problem:   # the pair itself is wrong: kernels.py's two loops differ
+        run.fail(pair.called, "python", "check", "differs from the inline "
+                 "loop: " + problem)
+    calls = {}
+    for label, module in run.jits.items():
+        reference_full = None     # this JIT's inline result, once checked
+        for version in VERSIONS:
+            kernel = getattr(pair, version)
+            fn = getattr(module, kernel)
+            try:
+                problem = check(fn, small, reference, full, reference_full)
+            except Exception as exc:  # noqa: BLE001 - a failure is a table entry
+                run.fail(kernel, label, "compile/run", _jit_error(exc))
+                continue
+            if problem:
+                run.fail(kernel, label, "check", "wrong result: " + problem)
+                continue
+            if reference_full is None:
+                reference_full = specs.outputs(*_call(fn, full))
+            calls[(label, version)] = (lambda fn=fn: fn(*full))
+
+    row = dict(pair=pair.name, called=pair.called, inline=pair.inline,
+               call=pair.call, size=pair.describe(pair.size),
+               values={}, samples={}, ratios={})
+    if calls:
+        # one kernel's budget for all four columns: the pair is one figure
+        values, samples = round_robin(calls, s.kernel_budget_s, s.min_rounds,
+                                      s.max_rounds)
+        for label in run.jits:
+            row["values"][label] = {v: values.get((label, v)) for v in VERSIONS}
+            row["samples"][label] = {v: samples.get((label, v)) for v in VERSIONS}
+            row["ratios"][label] = ratio(values.get((label, "called")),
+                                         values.get((label, "inline")))
+        row["rounds"] = len(next(iter(samples.values())))
+    run.calls.append(row)
 
 
 # --- first call in a fresh process ------------------------------------------
@@ -456,6 +521,13 @@ def targets(run):
         add("every kernel compiles and matches the reference",
             float(n_kernels - len(broken)), ">=", float(n_kernels),
             f"failing: {', '.join(broken)}" if broken else "")
+    called = {r["pair"]: r["ratios"].get("ruchey") for r in run.calls}
+    called = {k: v for k, v in called.items() if v is not None}
+    worst_c = max(called, key=called.get) if called else None
+    detail = f"over {len(called)} of {len(specs.CALL_PAIRS)} pairs"
+    add("calls: a helper called per element <= 1.1x inline",
+        called[worst_c] if worst_c else None, "<=", 1.1,
+        f"worst: {worst_c}; {detail}" if worst_c else detail)
     threads.targets(run, add, ratio)
     return out
 
@@ -496,13 +568,22 @@ def load(run, only):
         run.c_lib, run.c_command = cbuild.build()
     except (RuntimeError, OSError) as exc:
         run.missing["c"] = str(exc)
-    kernels = specs.KERNELS
-    if only:
-        unknown = set(only) - set(specs.BY_NAME) - {"threads"}
-        if unknown:
-            sys.exit(f"unknown kernel(s): {', '.join(sorted(unknown))}")
-        kernels = [k for k in kernels if k.name in only]
-    return kernels
+    return select(only)
+
+
+def select(only):
+    """The kernels and call pairs to run: every one without --only, else
+    those it names ('calls' naming every pair)."""
+    if not only:
+        return specs.KERNELS, specs.CALL_PAIRS
+    unknown = (set(only) - set(specs.BY_NAME) - set(specs.PAIRS_BY_NAME)
+               - {"calls", "threads"})
+    if unknown:
+        sys.exit("unknown kernel(s), pair(s) or section(s): "
+                 + ", ".join(sorted(unknown)))
+    kernels = [k for k in specs.KERNELS if k.name in only]
+    pairs = [p for p in specs.CALL_PAIRS if "calls" in only or p.name in only]
+    return kernels, pairs
 
 
 def parse_args():
@@ -515,8 +596,9 @@ def parse_args():
     parser.add_argument("--png", type=Path, default=DEFAULT_PNG,
                         help=f"chart path (default: {DEFAULT_PNG})")
     parser.add_argument("--only", type=lambda s: s.split(","), default=None,
-                        help="comma-separated kernel names, 'threads' for "
-                             "the threads section (default: all)")
+                        help="comma-separated kernel and call-pair names, "
+                             "'calls' or 'threads' for those sections "
+                             "(default: all)")
     return parser.parse_args()
 
 
@@ -525,13 +607,18 @@ def main():
     settings = QUICK if args.quick else Settings()
     run = Run(settings)
     start = datetime.datetime.now(datetime.timezone.utc)
-    kernels = load(run, args.only)
+    kernels, pairs = load(run, args.only)
     python_module = jitload.load(None)
     for kernel in kernels:
         steady_kernel(run, kernel, python_module)
-    call_overhead(run, python_module)
-    first_calls(run)
-    process_figures(run)
+    for pair in pairs:
+        call_pair(run, pair, python_module)
+    # these go with the kernels: when --only names sections alone
+    # (`--only calls`, `--only threads`), just those sections run
+    if not args.only or kernels:
+        call_overhead(run, python_module)
+        first_calls(run)
+        process_figures(run)
     if not args.only or "threads" in args.only:
         threads.measure(run, {label: sys.modules[label] for label in run.jits})
     verdicts = targets(run)

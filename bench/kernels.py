@@ -3,9 +3,10 @@
 Every function here is run as it is by CPython (the reference), and compiled
 from this identical source by ruchey and by Numba: `jitload.load()` executes
 this file once per compiler as a fresh module and replaces each function by
-its jitted version, so calls between functions (fib's recursion) and `prange`
-resolve to the compiler under test.  Nothing here may depend on either
-compiler; `prange` is plain `range` until a compiler's is substituted.
+its jitted version, so calls between functions (fib's recursion, the
+helpers of the call pairs) and `prange` resolve to the compiler under test.
+Nothing here may depend on either compiler; `prange` is plain `range` until
+a compiler's is substituted.
 
 The NumPy-vectorised versions, the inputs and the sizes are in specs.py, the
 C versions in kernels.c.
@@ -180,6 +181,72 @@ def prange_reduce(x):
     for i in prange(x.shape[0]):
         total += math.exp(-x[i] * x[i])
     return total
+
+
+# --- calls between compiled functions --------------------------------------
+# Pairs of kernels, each the same loop twice: once calling a small helper
+# per element (the helper is compiled too, so the call is one between
+# compiled functions), once with the helper's body written inline.  A JIT
+# that inlines the helper runs both alike; one that calls it through a
+# pointer pays a call per element and loses the optimisations across it.
+
+def sqdist_term(a, b):
+    d = a - b
+    return d * d
+
+
+def sqdist_called(x, y):
+    s = 0.0
+    for i in range(x.shape[0]):
+        s += sqdist_term(x[i], y[i])
+    return s
+
+
+def sqdist_inline(x, y):
+    s = 0.0
+    for i in range(x.shape[0]):
+        d = x[i] - y[i]
+        s += d * d
+    return s
+
+
+def row(m, i):
+    """A helper returning an array: row i of m, a view."""
+    return m[i]
+
+
+def rows_called(m):
+    s = 0.0
+    for i in range(m.shape[0]):
+        r = row(m, i)
+        s += r[0] * r[0] + r[1] * r[1] + r[2] * r[2]
+    return s
+
+
+def rows_inline(m):
+    s = 0.0
+    for i in range(m.shape[0]):
+        r = m[i]
+        s += r[0] * r[0] + r[1] * r[1] + r[2] * r[2]
+    return s
+
+
+def logistic_step(a, r):
+    return r * a * (1.0 - a)
+
+
+def logistic_called(a, r, n):
+    """n steps of the logistic map: each step needs the last one's result,
+    so the call (or the inlined body) is on the loop's critical path."""
+    for _ in range(n):
+        a = logistic_step(a, r)
+    return a
+
+
+def logistic_inline(a, r, n):
+    for _ in range(n):
+        a = r * a * (1.0 - a)
+    return a
 
 
 # --- call overhead: the smallest functions of each argument shape ---------

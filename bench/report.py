@@ -6,6 +6,7 @@ import os
 import threads
 
 STEADY_COLUMNS = ("ruchey", "numba", "numpy", "c", "python")
+JITS = ("ruchey", "numba")
 
 
 def fmt_seconds(seconds):
@@ -60,6 +61,36 @@ def print_report(machine, run, verdicts):
         target = failed_first if f["phase"] == "first call" else failed
         target.setdefault(f["kernel"], set()).add(f["implementation"])
 
+    # a section that did not run (--only) prints no empty table
+    if run.kernels:
+        _print_steady(run, failed)
+        _print_first_calls(run, failed, failed_first)
+    if run.processes:
+        _print_process(run)
+    if run.overhead:
+        _print_overhead(run)
+    _print_calls(run, failed)
+
+    for label, why in run.missing.items():
+        print(f"\n{label}: n/a ({why})")
+    if run.failures:
+        print(f"\nfailures ({len(run.failures)}):")
+        for f in run.failures:
+            print(f"  {f['kernel']} / {f['implementation']} ({f['phase']}):")
+            for text in f["error"].splitlines():
+                print(f"      {text}")
+
+    threads.print_section(run, fmt_seconds, fmt_ratio, ratio)
+
+    print("\ntargets:")
+    for t in verdicts:
+        value = (f"{t['value']:.3g}" if t["value"] is not None else "n/a")
+        detail = f"  [{t['detail']}]" if t["detail"] else ""
+        print(f"  {t['verdict']:<5} {t['description']:<56} = {value:>6} "
+              f"(target {t['op']} {t['threshold']:g}){detail}")
+
+
+def _print_steady(run, failed):
     print("\nsteady state: median time per call after warm-up "
           "(rounds alternate between columns)")
     header = (f"{'kernel':<19}{'size':<22}"
@@ -96,6 +127,8 @@ def print_report(machine, run, verdicts):
     if notes:
         print("  - no NumPy version: " + "; ".join(notes))
 
+
+def _print_first_calls(run, failed, failed_first):
     print("\nfirst call in a fresh process: compile + run at the reduced size "
           f"(median of {run.settings.first_call_repeats})")
     header = f"{'kernel':<19}{'ruchey':>10}{'numba':>10}{'r/numba':>9}"
@@ -108,6 +141,8 @@ def print_report(machine, run, verdicts):
         print(f"{row['kernel']:<19}{cells}"
               f"{fmt_ratio(ratio(fc.get('ruchey'), fc.get('numba'))):>9}")
 
+
+def _print_process(run):
     print("\nprocess (fresh interpreters)")
     header = f"{'figure':<44}{'ruchey':>12}{'numba':>12}{'r/numba':>9}"
     print(header + "\n" + "-" * len(header))
@@ -125,6 +160,8 @@ def print_report(machine, run, verdicts):
     line("  same, VmHWM of /proc/self/status", "added_hwm", memory, fmt_mib)
     line("  same, current RSS (VmRSS)", "added_rss", memory, fmt_mib)
 
+
+def _print_overhead(run):
     loops = [o["loop_s"] for o in run.overhead]
     print("\ncall overhead: time per call, median of timeit-style loops, net "
           "of the empty loop"
@@ -140,23 +177,29 @@ def print_report(machine, run, verdicts):
                         for c in ("ruchey", "numba", "python"))
               + f"{fmt_ratio(ratio(v.get('ruchey'), v.get('numba'))):>9}")
 
-    for label, why in run.missing.items():
-        print(f"\n{label}: n/a ({why})")
-    if run.failures:
-        print(f"\nfailures ({len(run.failures)}):")
-        for f in run.failures:
-            print(f"  {f['kernel']} / {f['implementation']} ({f['phase']}):")
-            for text in f["error"].splitlines():
-                print(f"      {text}")
 
-    threads.print_section(run, fmt_seconds, fmt_ratio, ratio)
-
-    print("\ntargets:")
-    for t in verdicts:
-        value = (f"{t['value']:.3g}" if t["value"] is not None else "n/a")
-        detail = f"  [{t['detail']}]" if t["detail"] else ""
-        print(f"  {t['verdict']:<5} {t['description']:<56} = {value:>6} "
-              f"(target {t['op']} {t['threshold']:g}){detail}")
+def _print_calls(run, failed):
+    if not run.calls:
+        return
+    print("\ncalls between compiled functions: median time per call after "
+          "warm-up (rounds alternate between columns)\nof a loop calling a "
+          "small compiled helper per element (called) and of the same loop "
+          "with the helper's\nbody written inline; ratio = called / inline")
+    groups = f"{'':<26}" + "".join(f"  {f' {label} ':-^28}" for label in JITS)
+    header = (f"{'pair':<10}{'size':<16}"
+              + f"{'called':>10}{'inline':>10}{'ratio':>10}" * len(JITS))
+    print(groups + "\n" + header + "\n" + "-" * len(header))
+    for row in run.calls:
+        cells = ""
+        for label in JITS:
+            times = row["values"].get(label, {})
+            for version in ("called", "inline"):   # row[version]: the kernel
+                bad = label in failed.get(row[version], ())
+                cells += f"{'FAILED' if bad else fmt_seconds(times.get(version)):>10}"
+            cells += f"{fmt_ratio(row['ratios'].get(label)):>10}"
+        print(f"{row['pair']:<10}{row['size']:<16}{cells}")
+    print("  the calls: " + "; ".join(f"{r['pair']}: {r['call']}"
+                                      for r in run.calls))
 
 
 def write_json(path, machine, settings, run, verdicts, start, elapsed):
@@ -183,6 +226,7 @@ def write_json(path, machine, settings, run, verdicts, start, elapsed):
         "call_overhead": [dict(o, ratio=ratio(o["values"].get("ruchey"),
                                               o["values"].get("numba")))
                           for o in run.overhead],
+        "calls": run.calls,
         "threads": run.threads,
         "targets": verdicts,
         "failures": run.failures,

@@ -354,3 +354,46 @@ def mismatch(got, expected):
                     f"first at {tuple(int(w) for w in where)}: "
                     f"{g[tuple(where)]!r} vs {e[tuple(where)]!r}")
     return None
+
+
+# --- calls between compiled functions: the pairs of bench.py's calls section
+# Not in KERNELS: each pair times a JIT against itself (the loop calling a
+# helper / the same loop with the helper inline), and the steady-state
+# geometric mean over KERNELS must stay comparable with earlier runs.
+
+@dataclass(frozen=True)
+class CallPair:
+    name: str
+    called: str                  # kernels.py: the loop calling a helper
+    inline: str                  # kernels.py: the same loop, helper inline
+    call: str                    # the call in the loop, for the table's note
+    size: int                    # timed
+    python_size: int             # checked against pure Python
+    make_args: Callable          # size -> tuple of arguments
+    describe: Callable           # size -> short text for the table
+
+
+def rows_args(n):
+    return (rng().random((n, 3)),)
+
+
+def logistic_args(n):
+    # r = 3.5: the map settles on a stable 4-cycle, so a rounding difference
+    # (a fused multiply-add, a reordered product) dies out instead of growing
+    # as it would at a chaotic r, and every implementation ends on one value
+    return 0.5, 3.5, n
+
+
+CALL_PAIRS = [
+    CallPair("sqdist", "sqdist_called", "sqdist_inline",
+             "s += sqdist_term(x[i], y[i])", 1_000_000, 100_000, arr_sum_args,
+             lambda n: f"n={n:,}"),
+    CallPair("rows", "rows_called", "rows_inline",
+             "r = row(m, i), a view of m[i]", 1_000_000, 100_000, rows_args,
+             lambda n: f"{n:,}x3"),
+    CallPair("logistic", "logistic_called", "logistic_inline",
+             "a = logistic_step(a, r)", 1_000_000, 100_000, logistic_args,
+             lambda n: f"{n:,} steps"),
+]
+
+PAIRS_BY_NAME = {p.name: p for p in CALL_PAIRS}
