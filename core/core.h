@@ -1,4 +1,13 @@
-/* core.h — shared by the files of the ruchey._core extension. */
+/* core.h — shared by the files of the ruchey._core extension:
+ *   module.c    the module, loading libruchey, the identities of the Python objects compiled code names
+ *   frontend.c  a Python function's source to ruchey's IR
+ *   typeof.c    the interned type of each argument; type descriptions from ruchey.types
+ *   box.c       arguments unboxed for compiled code, results boxed for Python
+ *   compile.c   the compile pipeline: frontend, libruchey's typing and generation, callees
+ *   dispatch.c  the Dispatcher: specialisations and the call path
+ *   launch.c    kernel launches, on the CPU backend and on a GPU
+ *   cudadrv.c   the CUDA driver
+ */
 #ifndef RUCHEY_CORE_H
 #define RUCHEY_CORE_H
 
@@ -7,7 +16,10 @@
 
 #include "ruchey.h"
 
-/* module.c */
+#define MAX_ARGS 32
+
+/* ---------------------------------------------------------------- module.c */
+
 extern PyObject *core_TypingError;
 /* libruchey, loaded on first use (the first compile), or NULL with an
  * exception set. */
@@ -21,17 +33,129 @@ int core_dtype_kind(PyObject *obj);
  * errors), quoting the source line with a caret. */
 void core_raise_diag(const Diag *d, const char *filename);
 
-/* frontend.c */
+/* ---------------------------------------------------------------- frontend.c */
+
 Func *fe_read_function(PyObject *pyfunc, Arena *arena, Diag *diag);
 
-/* dispatch.c */
-extern PyTypeObject DispatcherType;
-extern PyTypeObject MemInfoType;
-int disp_init_numpy(void);
-PyObject *disp_compile_ptx(PyObject *module, PyObject *args);
+/* ---------------------------------------------------------------- typeof.c */
 
-/* cudadrv.c: the CUDA driver, loaded on first use; each false or NULL
- * comes with ruchey._core.CudaError set. */
+/* Loaded with libruchey: the types without parameters, by TypeKind. */
+extern const Type *core_plain;
+/* The type of an argument's value, or NULL (no exception) if compiled code
+ * cannot take it. Python numbers, NumPy scalars and arrays take a fast
+ * path through a table of fingerprints, as Numba's _typeof.cpp. Needs
+ * libruchey loaded (core_plain set). */
+const Type *disp_typeof(PyObject *o);
+/* A NumPy dtype number's TypeKind (-1: none), and back. */
+int disp_dtype_kind(int type_num);
+int disp_kind_type_num(TypeKind k);
+/* ruchey.types' description (kind, ndim, layout) as a type; NULL with an
+ * exception if invalid. */
+const Type *disp_described_type(PyObject *d);
+/* A return type as Python sees it: (kind, ndim, layout), "none", or its name. */
+PyObject *disp_describe_type(const Type *t);
+/* "(float64, array(int64, 1d, C))" */
+PyObject *disp_signature_text(const Type *const *types, int n);
+/* Whether an argument of type `have` can be passed for a parameter of an
+ * explicit signature's type `want` (converted). */
+bool disp_type_accepts(const Type *want, const Type *have);
+
+/* ---------------------------------------------------------------- box.c */
+
+extern PyTypeObject MemInfoType;
+/* One argument's unboxed value: scalars in the union, arrays in an RtArray. */
+typedef union Slot {
+  int64_t i;
+  uint64_t u;
+  double f;
+  float f32;
+  uint8_t b;
+} Slot;
+/* Unboxes o as type t into slot (or arr, for arrays); *arg points at the
+ * value. A compatible Python value converts as Python would. */
+int disp_unbox(PyObject *o, const Type *t, Slot *slot, RtArray *arr, void **arg);
+/* A result in its storage layout as a Python object (a new reference). */
+PyObject *disp_box(const Type *t, char *p);
+/* The exception a failed call of compiled code left in the thread's RtError. */
+PyObject *disp_raise_runtime_error(void);
+
+/* ---------------------------------------------------------------- dispatch.c */
+
+/* One compiled specialisation of a function. */
+typedef struct Spec {
+  const Type *args[MAX_ARGS]; /* the argument types, interned */
+  int (*entry)(void *ret, void **args);
+  const Type *ret_type;
+  const Type *declared_ret;   /* the explicit signature's return type, or NULL */
+  bool device;                /* called from kernels: takes the CUDA thread after its arguments */
+  bool barrier;               /* reaches cuda.syncthreads() */
+  int narrays;                /* array arguments, for the call's unboxing space */
+} Spec;
+
+typedef struct Dispatcher {
+  PyObject_HEAD
+  vectorcallfunc vectorcall;
+  PyObject *py_func;
+  PyObject *dict;
+  PyObject *signatures;   /* list of str, one per Spec */
+  PyObject *weakrefs;
+  CompileOptions opts;
+  bool nogil;
+  bool sealed;            /* explicit signatures given: no compiles on a miss */
+  /* One thread compiles this function at a time, so that threads calling a
+   * new signature at once get one compilation. Re-entered by its owner
+   * (compiling f(int) may compile f(float) for a call inside it). */
+  PyThread_type_lock compile_lock;
+  unsigned long lock_owner;
+  int lock_depth;
+  int nparams;
+  Spec *specs;
+  int nspecs;
+  struct GpuSpec *gpu_specs; /* a kernel's specialisations loaded on GPUs */
+  int ngpu_specs;
+  PyObject *gpu_signatures;  /* list of str, one per GpuSpec */
+} Dispatcher;
+
+extern PyTypeObject DispatcherType;
+void disp_lock_compiles(Dispatcher *self);
+void disp_unlock_compiles(Dispatcher *self);
+Spec *disp_find_spec(Dispatcher *self, const Type *const *args, bool device);
+/* Compiles the signature unless another thread just did (the lock taken). */
+Spec *disp_compile_miss(Dispatcher *self, const Type *const *args, bool device);
+/* Each argument's type; false, with the TypeError raised, for an argument
+ * that cannot be compiled. */
+bool disp_arg_types(Dispatcher *self, PyObject *const *args, const Type **types);
+/* Calls with positional arguments exactly matching the parameters; extra,
+ * if not NULL, is passed after them (a kernel's LaunchConfig). */
+PyObject *disp_call(Dispatcher *self, PyObject *const *args, void *extra);
+int disp_init_numpy(void);
+
+/* ---------------------------------------------------------------- compile.c */
+
+/* Reads self's function and compiles it for the argument types: machine
+ * code (OUT_JIT), its text, or PTX for compute capability gpu_cc. False
+ * with a Python exception set. */
+bool cp_compile(Dispatcher *self, const Type *const *args, const Type *declared_ret, bool device,
+                OutputKind out, int gpu_cc, CompileResult *res, Arena *arena);
+PyObject *cp_compile_ptx(PyObject *module, PyObject *args);
+
+/* ---------------------------------------------------------------- launch.c */
+
+/* A kernel specialisation compiled to PTX and loaded on one CUDA device. */
+typedef struct GpuSpec {
+  const Type *args[MAX_ARGS];
+  int device;
+  void *module, *function;
+} GpuSpec;
+
+PyObject *launch_cpu(Dispatcher *self, PyObject *args);  /* Dispatcher._launch */
+PyObject *launch_gpu(Dispatcher *self, PyObject *args);  /* Dispatcher._launch_gpu */
+void launch_unload(Dispatcher *self);
+
+/* ---------------------------------------------------------------- cudadrv.c */
+
+/* The CUDA driver, loaded on first use; each false or NULL comes with
+ * ruchey._core.CudaError set. */
 int cu_add_to_module(PyObject *m);
 extern PyTypeObject DeviceMemoryType;  /* memory on a GPU, owned by a Python object */
 bool cu_ready(void);           /* the driver started, a device's context current here */

@@ -34,6 +34,7 @@ const RucheyAPI *core_api(void) {
     PyErr_Format(PyExc_ImportError, "ruchey: %s does not match this extension", path);
     return NULL;
   }
+  core_plain = a->plain;
   return api = a;
 }
 
@@ -283,7 +284,7 @@ static PyObject *core_parallel_chunks(PyObject *self, PyObject *arg) {
 }
 
 static PyMethodDef core_methods[] = {
-  {"compile_ptx", disp_compile_ptx, METH_VARARGS,
+  {"compile_ptx", cp_compile_ptx, METH_VARARGS,
    "A kernel (or a device function) as PTX: (pyfunc, argument types, cc[, device])."},
   {"llvm_version", core_llvm_version, METH_NOARGS, "The version of LLVM inside libruchey (loads it)."},
   {"host_cpu", core_host_cpu, METH_NOARGS, "The CPU LLVM compiles for (loads it)."},
@@ -305,14 +306,18 @@ static struct PyModuleDef core_module = {
   core_methods,
 };
 
-/* The scalar type names in TypeKind order, for ruchey.types. */
+/* The scalar types' names, numbered as their kinds, for ruchey.types
+ * (types.def puts the scalars first). */
 static PyObject *scalar_names(void) {
-  PyObject *t = PyTuple_New(TY_F64 + 1);
-  for (int k = 0; t && k <= TY_F64; k++) {
-    char buf[32];
-    ty_format(TYS(k), buf, sizeof buf);
-    PyTuple_SET_ITEM(t, k, PyUnicode_FromString(buf));
-  }
+  static const struct { const char *name; unsigned flags; } kinds[] = {
+#define X(kind, name, flags, bits) {name, flags},
+#include "types.def"
+#undef X
+  };
+  int n = 0;
+  while (kinds[n].flags & TF_SCALAR) n++;
+  PyObject *t = PyTuple_New(n);
+  for (int k = 0; t && k < n; k++) PyTuple_SET_ITEM(t, k, PyUnicode_FromString(kinds[k].name));
   return t;
 }
 

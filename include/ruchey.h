@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define RUCHEY_API_VERSION 3
+#define RUCHEY_API_VERSION 4
 #define RC_MAX_NDIM 8
 
 /* ---------------------------------------------------------------- arena */
@@ -62,47 +62,65 @@ static inline void arena_free(Arena *a) {
   }
 }
 
-/* ---------------------------------------------------------------- types (infer.c) */
+/* ---------------------------------------------------------------- types (types.c) */
+
+/* What a kind of type is (types.def gives each kind its flags). */
+enum {
+  TF_SCALAR = 1 << 0,   /* a number or bool: held in a register */
+  TF_INT = 1 << 1,
+  TF_SIGNED = 1 << 2,
+  TF_FLOAT = 1 << 3,
+  TF_BOOL = 1 << 4,
+  TF_REFS = 1 << 5,     /* holds arrays, whose memory is reference-counted */
+  TF_NOVALUE = 1 << 6,  /* only used where it is written (range, dtype, module) */
+};
 
 typedef enum {
-  TY_BOOL, TY_I8, TY_I16, TY_I32, TY_I64, TY_U8, TY_U16, TY_U32, TY_U64,
-  TY_F32, TY_F64,
-  TY_NONE,    /* a function that returns nothing */
-  TY_ARRAY,   /* a NumPy array: elem, ndim, layout */
-  TY_TUPLE,   /* a fixed-size heterogeneous tuple */
-  TY_RANGE,   /* the value of range(...), only as a for-loop iterable */
-  TY_DTYPE,   /* a dtype used as an allocation argument: elem */
-  TY_MODULE,  /* numpy, math: only as the base of an attribute */
+#define X(kind, name, flags, bits) TY_##kind,
+#include "types.def"
+#undef X
   TY_COUNT
 } TypeKind;
 
+/* A type. Types are interned by libruchey: equal types are the same
+ * object, compared by address, and live as long as the process. */
 typedef struct Type Type;
 struct Type {
   TypeKind kind;
+  unsigned flags;        /* the kind's TF_ flags, and TF_REFS for a tuple holding arrays */
+  int bits;              /* a scalar's width */
   const Type *elem;      /* TY_ARRAY, TY_DTYPE: the scalar element type */
   int ndim;              /* TY_ARRAY */
   char layout;           /* TY_ARRAY: 'C' contiguous, 'F' Fortran, 'A' any strides */
   bool readonly;         /* TY_ARRAY: writing is a TypingError */
   int nfields;           /* TY_TUPLE */
-  const Type **fields;   /* TY_TUPLE */
+  const Type *const *fields; /* TY_TUPLE */
+  /* the data model: how a value lies in memory as an argument, a result,
+   * an array element or a tuple field (as LLVM lays out its structs) */
+  size_t size, align;
+  const size_t *offsets; /* TY_TUPLE: each field's offset */
+  const char *name;      /* as Numba spells it: "float64", "array(float64, 1d, C)", "(int64, float64)" */
 };
 
-/* Scalar singletons, indexed by TypeKind up to TY_NONE (types.c, which is
- * built into both libruchey and the extension: types are compared by value). */
-extern const Type ty_scalars[TY_NONE + 1];
-#define TYS(k) (&ty_scalars[(k)])
-
-static inline bool ty_is_scalar(const Type *t) { return t->kind <= TY_F64; }
-static inline bool ty_is_int(const Type *t) { return t->kind >= TY_I8 && t->kind <= TY_U64; }
-static inline bool ty_is_signed(const Type *t) { return t->kind >= TY_I8 && t->kind <= TY_I64; }
-static inline bool ty_is_float(const Type *t) { return t->kind == TY_F32 || t->kind == TY_F64; }
-/* Width in bits of a scalar; bool counts as 8 in memory. */
-int ty_bits(const Type *t);
-bool ty_equal(const Type *a, const Type *b);
+static inline bool ty_is_scalar(const Type *t) { return t->flags & TF_SCALAR; }
+static inline bool ty_is_int(const Type *t) { return t->flags & TF_INT; }
+static inline bool ty_is_signed(const Type *t) { return t->flags & TF_SIGNED; }
+static inline bool ty_is_float(const Type *t) { return t->flags & TF_FLOAT; }
+static inline bool ty_is_unsigned(const Type *t) { return (t->flags & (TF_INT | TF_SIGNED)) == TF_INT; }
 /* Whether a value of type t holds arrays (whose memory is reference-counted). */
-bool ty_has_arrays(const Type *t);
-/* Writes a Numba-style spelling ("float64", "array(float64, 1d, C)"). */
-void ty_format(const Type *t, char *buf, size_t n);
+static inline bool ty_has_arrays(const Type *t) { return t->flags & TF_REFS; }
+/* Width in bits of a scalar; bool counts as 8 in memory. */
+static inline int ty_bits(const Type *t) { return t->bits; }
+
+#ifdef RUCHEY_LIB
+/* The types' constructors, in libruchey (the extension reaches them through
+ * RucheyAPI, so that there is one table of types in the process). */
+extern const Type ty_plain[TY_COUNT];  /* the kinds without parameters */
+#define TYS(k) (&ty_plain[(k)])
+const Type *ty_array(const Type *elem, int ndim, char layout, bool readonly);
+const Type *ty_tuple(int n, const Type *const *fields);
+const Type *ty_dtype(const Type *elem);
+#endif
 
 /* ---------------------------------------------------------------- IR (frontend.c) */
 
@@ -392,6 +410,10 @@ int64_t pool_thread_id(void);        /* 0 outside the pool */
 /* Everything the extension needs from libruchey, fetched with dlsym once. */
 typedef struct RucheyAPI {
   int version;
+  /* the types (types.c): one table in the process */
+  const Type *plain;   /* the kinds without parameters (scalars, none), indexed by TypeKind */
+  const Type *(*array)(const Type *elem, int ndim, char layout, bool readonly);
+  const Type *(*tuple)(int n, const Type *const *fields);
   /* Types f for the argument types (calling opts->resolve for callees);
    * needs the caller's locks (the GIL) for those callbacks. */
   bool (*infer)(Func *f, const Type **argtypes, const CompileOptions *opts, Diag *diag);

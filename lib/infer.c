@@ -40,36 +40,6 @@ static const Type *ty_error(Infer *in, const Node *n, const char *fmt, ...) {
 
 static bool failed(Infer *in) { return in->diag->kind != 0; }
 
-static const char *tname(const Type *t, char *buf) {
-  ty_format(t, buf, 128);
-  return buf;
-}
-
-static const Type *ty_array(Infer *in, const Type *elem, int ndim, char layout) {
-  Type *t = arena_alloc(in->f->arena, sizeof(Type));
-  t->kind = TY_ARRAY;
-  t->elem = elem;
-  t->ndim = ndim;
-  t->layout = layout;
-  return t;
-}
-
-static const Type *ty_tuple(Infer *in, int n, const Type **fields) {
-  Type *t = arena_alloc(in->f->arena, sizeof(Type));
-  t->kind = TY_TUPLE;
-  t->nfields = n;
-  t->fields = arena_alloc(in->f->arena, sizeof(Type *) * (size_t)(n ? n : 1));
-  memcpy(t->fields, fields, sizeof(Type *) * (size_t)n);
-  return t;
-}
-
-static const Type *ty_dtype(Infer *in, const Type *elem) {
-  Type *t = arena_alloc(in->f->arena, sizeof(Type));
-  t->kind = TY_DTYPE;
-  t->elem = elem;
-  return t;
-}
-
 /* ---------------------------------------------------------------- promotion */
 
 /* A literal written in the source, whose type yields to the other operand's
@@ -106,7 +76,7 @@ static const Type *promote_operands(const Node *l, const Type *a, const Node *r,
 
 /* The type a variable takes when both a and b are assigned to it. */
 static const Type *unify(Infer *in, const Type *a, const Type *b) {
-  if (ty_equal(a, b)) return a;
+  if (a == b) return a;
   if (ty_is_scalar(a) && ty_is_scalar(b)) {
     if (a->kind == TY_BOOL) return b;
     if (b->kind == TY_BOOL) return a;
@@ -114,17 +84,15 @@ static const Type *unify(Infer *in, const Type *a, const Type *b) {
     return ty_is_float(a) && ty_is_float(b) ? (a->kind > b->kind ? a : b) : TYS(TY_F64);
   }
   if (a->kind == TY_ARRAY && b->kind == TY_ARRAY && a->ndim == b->ndim &&
-      ty_equal(a->elem, b->elem)) {
-    Type *t = (Type *)ty_array(in, a->elem, a->ndim, a->layout == b->layout ? a->layout : 'A');
-    t->readonly = a->readonly || b->readonly;
-    return t;
+      (a->elem == b->elem)) {
+    return ty_array(a->elem, a->ndim, a->layout == b->layout ? a->layout : 'A', a->readonly || b->readonly);
   }
   if (a->kind == TY_TUPLE && b->kind == TY_TUPLE && a->nfields == b->nfields) {
     const Type *fields[64];
     if (a->nfields > 64) return NULL;
     for (int i = 0; i < a->nfields; i++)
       if (!(fields[i] = unify(in, a->fields[i], b->fields[i]))) return NULL;
-    return ty_tuple(in, a->nfields, fields);
+    return ty_tuple(a->nfields, fields);
   }
   return NULL;
 }
@@ -136,15 +104,14 @@ static void assign_var(Infer *in, Node *target, const Type *t) {
   if (!*slot) {
     *slot = t;
     in->changed = true;
-  } else if (!ty_equal(*slot, t)) {
+  } else if (*slot != t) {
     const Type *u = unify(in, *slot, t);
-    char b1[128], b2[128];
     if (!u) {
       ty_error(in, target, "variable '%s' is assigned both %s and %s, which cannot be unified",
-               in->f->var_names[target->var], tname(*slot, b1), tname(t, b2));
+               in->f->var_names[target->var], (*slot)->name, t->name);
       return;
     }
-    if (!ty_equal(u, *slot)) {
+    if (u != *slot) {
       *slot = u;
       in->changed = true;
     }
@@ -163,18 +130,16 @@ static const Type *ty_var(Infer *in, Node *n) {
 /* ---------------------------------------------------------------- expressions */
 
 static const Type *need_scalar(Infer *in, Node *n, const Type *t, const char *what) {
-  char b[128];
   if (t && !ty_is_scalar(t))
-    return ty_error(in, n, "%s needs a number, got %s", what, tname(t, b));
+    return ty_error(in, n, "%s needs a number, got %s", what, t->name);
   return t;
 }
 
 static const Type *ty_binop_types(Infer *in, Node *n, int op, Node *l, const Type *a, Node *r,
                                   const Type *b) {
-  char b1[128], b2[128];
   if (!ty_is_scalar(a) || !ty_is_scalar(b))
     return ty_error(in, n, "operator is not supported between %s and %s (array expressions are not supported: write a loop)",
-                    tname(a, b1), tname(b, b2));
+                    a->name, b->name);
   switch (op) {
   case OP_DIV:  /* true division of ints and bools gives a float64 */
     if (!ty_is_float(a) && !ty_is_float(b)) return TYS(TY_F64);
@@ -188,7 +153,7 @@ static const Type *ty_binop_types(Infer *in, Node *n, int op, Node *l, const Typ
     return promote_operands(l, a, r, b);
   case OP_LSHIFT: case OP_RSHIFT: case OP_BITAND: case OP_BITOR: case OP_BITXOR:
     if (ty_is_float(a) || ty_is_float(b))
-      return ty_error(in, n, "bit operations need integers, got %s and %s", tname(a, b1), tname(b, b2));
+      return ty_error(in, n, "bit operations need integers, got %s and %s", a->name, b->name);
     if (a->kind == TY_BOOL && b->kind == TY_BOOL && op >= OP_BITAND) return TYS(TY_BOOL);
     return promote_operands(l, a, r, b);
   default:
@@ -237,15 +202,13 @@ static const Type *ty_ifexp(Infer *in, Node *n) {
   const Type *a = ty_expr(in, n->lhs), *b = ty_expr(in, n->rhs);
   if (!c || !a || !b) return NULL;
   const Type *u = unify(in, a, b);
-  char b1[128], b2[128];
   if (!u) return ty_error(in, n, "the two branches have types %s and %s, which cannot be unified",
-                          tname(a, b1), tname(b, b2));
+                          a->name, b->name);
   return u;
 }
 
 static const Type *ty_index(Infer *in, Node *n) {
   const Type *base = ty_expr(in, n->lhs);
-  char b1[128], b2[128];
   if (!base) return NULL;
   if (base->kind == TY_TUPLE) {
     if (n->rhs->kind != N_INT && !(n->rhs->kind == N_UNARY && n->rhs->op == OP_NEG &&
@@ -257,7 +220,7 @@ static const Type *ty_index(Infer *in, Node *n) {
     if (!ty_expr(in, n->rhs)) return NULL;
     return base->fields[i];
   }
-  if (base->kind != TY_ARRAY) return ty_error(in, n, "%s cannot be indexed", tname(base, b1));
+  if (base->kind != TY_ARRAY) return ty_error(in, n, "%s cannot be indexed", base->name);
   Node *single[1] = {n->rhs};
   Node **items = n->rhs->kind == N_TUPLE ? n->rhs->list.items : single;
   int nidx = n->rhs->kind == N_TUPLE ? n->rhs->list.len : 1;
@@ -275,7 +238,7 @@ static const Type *ty_index(Infer *in, Node *n) {
         const Type *pt = parts[k] ? ty_expr(in, parts[k]) : TYS(TY_I64);
         if (!pt) return NULL;
         if (!ty_is_int(pt) && pt->kind != TY_BOOL)
-          return ty_error(in, parts[k], "slice bounds must be integers, got %s", tname(pt, b2));
+          return ty_error(in, parts[k], "slice bounds must be integers, got %s", pt->name);
       }
       bool unit = !it->cond || (it->cond->kind == N_INT && it->cond->ival == 1);
       if (!unit || i != nidx - 1) contiguous = false;
@@ -284,40 +247,35 @@ static const Type *ty_index(Infer *in, Node *n) {
       const Type *t = ty_expr(in, it);
       if (!t) return NULL;
       if (!ty_is_int(t) && t->kind != TY_BOOL)
-        return ty_error(in, it, "array index must be an integer or a slice, got %s", tname(t, b2));
+        return ty_error(in, it, "array index must be an integer or a slice, got %s", t->name);
     }
   }
   if (n->rhs->kind == N_TUPLE) {
     const Type *f[RC_MAX_NDIM];
     for (int i = 0; i < nidx; i++) f[i] = items[i]->ty ? items[i]->ty : TYS(TY_I64);
-    n->rhs->ty = ty_tuple(in, nidx, f);
+    n->rhs->ty = ty_tuple(nidx, f);
   } else if (n->rhs->kind == N_SLICE) {
     n->rhs->ty = TYS(TY_I64);
   }
   if (kept == 0) return base->elem;
-  Type *view = (Type *)ty_array(in, base->elem, kept, contiguous ? 'C' : 'A');
-  view->readonly = base->readonly;
-  return view;
+  return ty_array(base->elem, kept, contiguous ? 'C' : 'A', base->readonly);
 }
 
 static const Type *ty_attr(Infer *in, Node *n) {
   const Type *base = ty_expr(in, n->lhs);
-  char b[128];
   if (!base) return NULL;
   if (base->kind != TY_ARRAY)
-    return ty_error(in, n, "%s has no attribute 'shape', 'size', 'ndim', 'dtype' or 'T'", tname(base, b));
+    return ty_error(in, n, "%s has no attribute 'shape', 'size', 'ndim', 'dtype' or 'T'", base->name);
   switch (n->op) {
   case ATTR_SHAPE: {
     const Type *f[RC_MAX_NDIM];
     for (int i = 0; i < base->ndim; i++) f[i] = TYS(TY_I64);
-    return ty_tuple(in, base->ndim, f);
+    return ty_tuple(base->ndim, f);
   }
-  case ATTR_DTYPE: return ty_dtype(in, base->elem);
+  case ATTR_DTYPE: return ty_dtype(base->elem);
   case ATTR_T: {  /* the transpose: a view with the dimensions reversed */
     char layout = base->ndim < 2 ? base->layout : base->layout == 'C' ? 'F' : base->layout == 'F' ? 'C' : 'A';
-    Type *t = (Type *)ty_array(in, base->elem, base->ndim, layout);
-    t->readonly = base->readonly;
-    return t;
+    return ty_array(base->elem, base->ndim, layout, base->readonly);
   }
   default: return TYS(TY_I64);
   }
@@ -328,7 +286,7 @@ static const Type *ty_tuple_expr(Infer *in, Node *n) {
   if (n->list.len > 64) return ty_error(in, n, "tuples of more than 64 elements are not supported");
   for (int i = 0; i < n->list.len; i++)
     if (!(f[i] = ty_expr(in, n->list.items[i]))) return NULL;
-  return ty_tuple(in, n->list.len, f);
+  return ty_tuple(n->list.len, f);
 }
 
 /* ---------------------------------------------------------------- calls */
@@ -366,7 +324,6 @@ static const Type *dtype_arg(Infer *in, Node *n, int pos, const Type *dflt) {
 /* The shape argument of numpy.empty/zeros/ones: an int or a tuple of ints. */
 static int shape_ndim(Infer *in, Node *shape) {
   const Type *t = ty_expr(in, shape);
-  char b[128];
   if (!t) return -1;
   if (ty_is_int(t)) return 1;
   if (t->kind == TY_TUPLE && t->nfields <= RC_MAX_NDIM) {
@@ -375,7 +332,7 @@ static int shape_ndim(Infer *in, Node *shape) {
     return t->nfields;
   }
 bad:
-  ty_error(in, shape, "shape must be an int or a tuple of ints, got %s", tname(t, b));
+  ty_error(in, shape, "shape must be an int or a tuple of ints, got %s", t->name);
   return -1;
 }
 
@@ -431,16 +388,15 @@ static const Type *ty_math(Infer *in, Node *n, const Type **args) {
 }
 
 static const Type *ty_arange(Infer *in, Node *n, const Type **args) {
-  char b[128];
   static const char *const dtype_kw[] = {"dtype", NULL};
   if (!check_arity(in, n, "numpy.arange", 1, 3, dtype_kw)) return NULL;
   const Type *t = TYS(TY_I64);
   for (int i = 0; i < n->list.len; i++) {
-    if (!ty_is_scalar(args[i])) return ty_error(in, n->list.items[i], "numpy.arange() needs numbers, got %s", tname(args[i], b));
+    if (!ty_is_scalar(args[i])) return ty_error(in, n->list.items[i], "numpy.arange() needs numbers, got %s", args[i]->name);
     if (ty_is_float(args[i])) t = TYS(TY_F64);
   }
   const Type *elem = dtype_arg(in, n, 99, t);
-  return elem ? ty_array(in, elem, 1, 'C') : NULL;
+  return elem ? ty_array(elem, 1, 'C', false) : NULL;
 }
 
 /* An integer literal argument, or -1. */
@@ -458,15 +414,14 @@ static const Type *ty_cuda_array(Infer *in, Node *n) {
   const Type *elem = dtype_arg(in, n, 1, NULL);
   if (!elem) return failed(in) ? NULL : ty_error(in, n, "%s() needs a dtype", builtin_names[n->op]);
   ty_expr(in, shape);
-  return ty_array(in, elem, ndim, 'C');
+  return ty_array(elem, ndim, 'C', false);
 }
 
 static const Type *ty_atomic(Infer *in, Node *n, const Type **args) {
-  char b[128];
   int want = n->ival == ATOM_CAS ? 4 : 3;
   if (n->list.len != want) return ty_error(in, n, "this atomic operation takes %d arguments", want);
   const Type *a = args[0], *idx = args[1];
-  if (a->kind != TY_ARRAY) return ty_error(in, n, "atomics need an array, got %s", tname(a, b));
+  if (a->kind != TY_ARRAY) return ty_error(in, n, "atomics need an array, got %s", a->name);
   int nidx = idx->kind == TY_TUPLE ? idx->nfields : 1;
   for (int i = 0; i < nidx; i++)
     if (!ty_is_int(idx->kind == TY_TUPLE ? idx->fields[i] : idx))
@@ -474,7 +429,7 @@ static const Type *ty_atomic(Infer *in, Node *n, const Type **args) {
   if (nidx != a->ndim) return ty_error(in, n, "the index must name one element of the %d-d array", a->ndim);
   TypeKind k = a->elem->kind;
   if (k != TY_I32 && k != TY_I64 && k != TY_U32 && k != TY_U64 && k != TY_F32 && k != TY_F64)
-    return ty_error(in, n, "atomics work on int32, int64, uint32, uint64, float32 and float64, not %s", tname(a->elem, b));
+    return ty_error(in, n, "atomics work on int32, int64, uint32, uint64, float32 and float64, not %s", a->elem->name);
   if (n->ival == ATOM_CAS && ty_is_float(a->elem)) return ty_error(in, n, "compare-and-swap needs an integer array");
   for (int i = 2; i < want; i++)
     if (!need_scalar(in, n->list.items[i], args[i], "an atomic")) return NULL;
@@ -495,7 +450,7 @@ static const Type *ty_cuda(Infer *in, Node *n, const Type **args) {
     if (nd < 1 || nd > 3) return ty_error(in, n, "%s() takes a constant 1, 2 or 3", builtin_names[n->op]);
     if (nd == 1) return TYS(TY_I64);
     const Type *f[3] = {TYS(TY_I64), TYS(TY_I64), TYS(TY_I64)};
-    return ty_tuple(in, (int)nd, f);
+    return ty_tuple((int)nd, f);
   }
   case BI_CUDA_SYNC:
     if (n->list.len) return ty_error(in, n, "cuda.syncthreads() takes no arguments");
@@ -533,8 +488,6 @@ static const Type *ty_jit_call(Infer *in, Node *n, const Type **args) {
   return NULL;
 }
 
-static const Type range_type = {.kind = TY_RANGE};
-
 /* Kernels have no heap to put arrays in; neither has a device function
  * compiled for the GPU (on the CPU it may allocate). */
 static bool no_allocation(const Infer *in) {
@@ -544,7 +497,6 @@ static bool no_allocation(const Infer *in) {
 static const Type *ty_call(Infer *in, Node *n) {
   static const char *const dtype_kw[] = {"dtype", NULL};
   const Type *args[64];
-  char b[128];
   if (n->list.len > 64) return ty_error(in, n, "too many arguments");
   if (n->op >= BI_NP_EMPTY && n->op <= BI_COPY && no_allocation(in))
     return ty_error(in, n, "kernels cannot allocate arrays: use cuda.local.array or cuda.shared.array");
@@ -557,7 +509,7 @@ static const Type *ty_call(Infer *in, Node *n) {
     case BI_COPY:
       if (n->list.len != 1 || n->kw.len || args[0]->kind != TY_ARRAY)
         return ty_error(in, n, "copy() copies one array");
-      return ty_array(in, args[0]->elem, args[0]->ndim, 'C');
+      return ty_array(args[0]->elem, args[0]->ndim, 'C', false);
     case BI_THREAD_ID: case BI_NUM_THREADS:
       if (n->list.len || n->kw.len) return ty_error(in, n, "%s() takes no arguments", builtin_names[n->op]);
       if (in->opts && (in->opts->kernel || in->opts->device))
@@ -586,11 +538,11 @@ static const Type *ty_call(Infer *in, Node *n) {
     for (int i = 0; i < n->list.len; i++)
       if (!ty_is_int(args[i]) && args[i]->kind != TY_BOOL)
         return ty_error(in, n->list.items[i], "range() arguments must be integers, got %s",
-                        tname(args[i], b));
-    return &range_type;
+                        args[i]->name);
+    return TYS(TY_RANGE);
   case BI_LEN:
     if (args[0]->kind == TY_ARRAY || args[0]->kind == TY_TUPLE) return TYS(TY_I64);
-    return ty_error(in, n, "len() of %s is not supported", tname(args[0], b));
+    return ty_error(in, n, "len() of %s is not supported", args[0]->name);
   case BI_ABS:
     if (!need_scalar(in, n, args[0], "abs()")) return NULL;
     return ty_is_float(args[0]) ? args[0] : promote(args[0], args[0]);
@@ -616,15 +568,15 @@ static const Type *ty_call(Infer *in, Node *n) {
     if (!check_arity(in, n, name, 1, 2, dtype_kw)) return NULL;
     int ndim = shape_ndim(in, n->list.items[0]);
     const Type *elem = ndim > 0 ? dtype_arg(in, n, 1, TYS(TY_F64)) : NULL;
-    return elem ? ty_array(in, elem, ndim, 'C') : NULL;
+    return elem ? ty_array(elem, ndim, 'C', false) : NULL;
   }
   default: {  /* the *_like allocations */
     if (!check_arity(in, n, name, 1, 2, dtype_kw)) return NULL;
     const Type *proto = ty_expr(in, n->list.items[0]);
     if (!proto) return NULL;
-    if (proto->kind != TY_ARRAY) return ty_error(in, n, "%s() needs an array, got %s", name, tname(proto, b));
+    if (proto->kind != TY_ARRAY) return ty_error(in, n, "%s() needs an array, got %s", name, proto->name);
     const Type *elem = dtype_arg(in, n, 1, proto->elem);
-    return elem ? ty_array(in, elem, proto->ndim, 'C') : NULL;
+    return elem ? ty_array(elem, proto->ndim, 'C', false) : NULL;
   }
   }
 }
@@ -635,7 +587,7 @@ static const Type *ty_expr_kind(Infer *in, Node *n) {
   case N_FLOAT: return TYS(TY_F64);
   case N_BOOL: return TYS(TY_BOOL);
   case N_VAR: return ty_var(in, n);
-  case N_DTYPE: return ty_dtype(in, TYS(n->ival));
+  case N_DTYPE: return ty_dtype(TYS(n->ival));
   case N_MODULE: return ty_error(in, n, "a module cannot be used as a value");
   case N_BINOP: return ty_binop(in, n);
   case N_UNARY: return ty_unary(in, n);
@@ -658,10 +610,9 @@ static const Type *ty_expr(Infer *in, Node *n) {
 /* ---------------------------------------------------------------- statements */
 
 static void ty_store(Infer *in, Node *target, const Type *t, Node *at) {
-  char b1[128], b2[128];
   if (target->kind == N_VAR) {
     if (t->kind == TY_RANGE || t->kind == TY_DTYPE || t->kind == TY_NONE)
-      ty_error(in, at, "a value of type %s cannot be stored in a variable", tname(t, b1));
+      ty_error(in, at, "a value of type %s cannot be stored in a variable", t->name);
     else
       assign_var(in, target, t);
   } else if (target->kind == N_INDEX) {
@@ -673,14 +624,14 @@ static void ty_store(Infer *in, Node *target, const Type *t, Node *at) {
       ty_error(in, target, "cannot write to a read-only array");
     } else if (elem->kind == TY_ARRAY) {  /* a view: filled with a scalar, or copied into */
       if (!ty_is_scalar(t) && !(t->kind == TY_ARRAY && t->ndim == elem->ndim))
-        ty_error(in, at, "cannot store %s into %s", tname(t, b1), tname(elem, b2));
+        ty_error(in, at, "cannot store %s into %s", t->name, elem->name);
     } else if (!ty_is_scalar(t)) {
-      ty_error(in, at, "cannot store %s into an element of %s", tname(t, b1),
-               tname(target->lhs->ty, b2));
+      ty_error(in, at, "cannot store %s into an element of %s", t->name,
+               target->lhs->ty->name);
     }
   } else {  /* tuple unpacking */
     if (t->kind != TY_TUPLE || t->nfields != target->list.len) {
-      ty_error(in, at, "cannot unpack %s into %d targets", tname(t, b1), target->list.len);
+      ty_error(in, at, "cannot unpack %s into %d targets", t->name, target->list.len);
       return;
     }
     for (int i = 0; i < target->list.len && !failed(in); i++)
@@ -695,15 +646,14 @@ static void ty_return(Infer *in, Node *n) {
     return;
   }
   const Type *t = ty_expr(in, n->lhs);
-  char b1[128], b2[128];
   if (!t) return;
   if (t->kind == TY_RANGE || t->kind == TY_DTYPE) {
-    ty_error(in, n, "cannot return a value of type %s", tname(t, b1));
+    ty_error(in, n, "cannot return a value of type %s", t->name);
     return;
   }
   in->returns_value = true;
   const Type *u = in->ret ? unify(in, in->ret, t) : t;
-  if (!u) ty_error(in, n, "returned types %s and %s cannot be unified", tname(in->ret, b1), tname(t, b2));
+  if (!u) ty_error(in, n, "returned types %s and %s cannot be unified", in->ret->name, t->name);
   in->ret = u;
   in->f->ret_type = u;  /* so far: what a mutually recursive callee sees */
 }
@@ -799,11 +749,10 @@ bool ty_infer(Func *f, const Type **argtypes, const CompileOptions *opts, Diag *
   if (!ty_block(&in, &f->body)) return false;
   if (in.returns_value && !block_returns(&f->body)) in.returns_none = true;
   if (in.returns_value && in.returns_none) {
-    char b[128];
     diag->kind = DIAG_TYPING;
     diag->line = f->line;
     snprintf(diag->msg, sizeof diag->msg,
-             "function '%s' returns %s on some paths and None on others", f->name, tname(in.ret, b));
+             "function '%s' returns %s on some paths and None on others", f->name, in.ret->name);
     return false;
   }
   f->ret_type = in.returns_value ? in.ret : TYS(TY_NONE);
@@ -813,17 +762,16 @@ bool ty_infer(Func *f, const Type **argtypes, const CompileOptions *opts, Diag *
     snprintf(diag->msg, sizeof diag->msg, "kernel '%s' returns a value: a @cuda.jit kernel must return None", f->name);
     return false;
   }
-  if (opts && opts->declared_ret && !ty_equal(opts->declared_ret, f->ret_type)) {
+  if (opts && opts->declared_ret && !(opts->declared_ret == f->ret_type)) {
     const Type *want = opts->declared_ret;
     bool ok = (ty_is_scalar(want) && ty_is_scalar(f->ret_type)) ||
               (want->kind == TY_ARRAY && f->ret_type->kind == TY_ARRAY && want->ndim == f->ret_type->ndim &&
-               ty_equal(want->elem, f->ret_type->elem));
+               (want->elem == f->ret_type->elem));
     if (!ok) {
-      char b1[128], b2[128];
       diag->kind = DIAG_TYPING;
       diag->line = f->line;
       snprintf(diag->msg, sizeof diag->msg, "function '%s' returns %s, but its signature declares %s",
-               f->name, tname(f->ret_type, b1), tname(want, b2));
+               f->name, f->ret_type->name, want->name);
       return false;
     }
     f->ret_type = want;

@@ -361,6 +361,9 @@ static const char *host_cpu(void) {
 EXPORT const RucheyAPI *ruchey_api(void) {
   static const RucheyAPI api = {
     .version = RUCHEY_API_VERSION,
+    .plain = ty_plain,
+    .array = ty_array,
+    .tuple = ty_tuple,
     .infer = jit_infer,
     .generate = jit_generate,
     .meminfo_release = rt_meminfo_release,

@@ -1,82 +1,163 @@
-/* types.c — ruchey's types: scalar singletons, equality, spelling.
- * Built into both libruchey and the extension, so types are compared by
- * value (ty_equal), never by address. */
+/* types.c — ruchey's types, interned.
+ *
+ * Every type is made once: a constructor asked for a type that exists
+ * returns the existing object, so equal types are the same pointer and a
+ * type's name, size, alignment and field offsets (the data model the
+ * lowering, the boxing and the unboxing all read) are computed once, here.
+ * Types live as long as the process, as the code compiled for them does;
+ * the extension reaches these constructors through RucheyAPI, so there is
+ * one table in the process.
+ */
+#include <pthread.h>
+#include <stdarg.h>
 #include <stdio.h>
 
 #include "ruchey.h"
 
-#define SCALAR(k) {.kind = (k)}
-const Type ty_scalars[TY_NONE + 1] = {
-  SCALAR(TY_BOOL), SCALAR(TY_I8), SCALAR(TY_I16), SCALAR(TY_I32), SCALAR(TY_I64),
-  SCALAR(TY_U8), SCALAR(TY_U16), SCALAR(TY_U32), SCALAR(TY_U64),
-  SCALAR(TY_F32), SCALAR(TY_F64), SCALAR(TY_NONE),
+/* ---------------------------------------------------------------- kinds */
+
+static const struct { const char *name; unsigned flags; int bits; } kinds[TY_COUNT] = {
+#define X(kind, name, flags, bits) [TY_##kind] = {name, flags, bits},
+#include "types.def"
+#undef X
 };
 
-static const char *const scalar_names[TY_NONE + 1] = {
-  "bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
-  "float32", "float64", "none",
+#define PLAIN(k) [k] = {.kind = (k), .flags = kinds[k].flags, .bits = kinds[k].bits,        \
+                        .size = (size_t)kinds[k].bits / 8, .align = kinds[k].bits ? (size_t)kinds[k].bits / 8 : 1, \
+                        .name = kinds[k].name}
+const Type ty_plain[TY_COUNT] = {
+  PLAIN(TY_BOOL), PLAIN(TY_I8), PLAIN(TY_I16), PLAIN(TY_I32), PLAIN(TY_I64),
+  PLAIN(TY_U8), PLAIN(TY_U16), PLAIN(TY_U32), PLAIN(TY_U64), PLAIN(TY_F32), PLAIN(TY_F64),
+  PLAIN(TY_NONE), PLAIN(TY_RANGE), PLAIN(TY_MODULE),
 };
+#undef PLAIN
 
-int ty_bits(const Type *t) {
-  static const int bits[TY_F64 + 1] = {8, 8, 16, 32, 64, 8, 16, 32, 64, 32, 64};
-  return bits[t->kind];
+/* ---------------------------------------------------------------- the table */
+
+/* All made types, in a hash table keyed by their parts (themselves
+ * interned, so compared by address); the memory is never freed. Compiles
+ * type under the GIL but lower without it, so the table has a lock. */
+static struct {
+  pthread_mutex_t lock;
+  Arena arena;
+  Type **buckets;
+  size_t nbuckets, count;
+} T = {PTHREAD_MUTEX_INITIALIZER};
+
+static size_t hash_parts(const Type *k) {
+  size_t h = (size_t)k->kind * 0x9e3779b97f4a7c15u;
+  h ^= (uintptr_t)k->elem + ((size_t)k->ndim << 8) + ((size_t)k->layout << 16) + ((size_t)k->readonly << 24);
+  for (int i = 0; i < k->nfields; i++) h = h * 31 + (uintptr_t)k->fields[i];
+  return h ^ (h >> 29);
 }
 
-bool ty_equal(const Type *a, const Type *b) {
-  if (a == b) return true;
-  if (!a || !b || a->kind != b->kind) return false;
-  switch (a->kind) {
-  case TY_ARRAY:
-    return a->ndim == b->ndim && a->layout == b->layout &&
-           a->readonly == b->readonly && ty_equal(a->elem, b->elem);
-  case TY_DTYPE:
-    return ty_equal(a->elem, b->elem);
-  case TY_TUPLE:
-    if (a->nfields != b->nfields) return false;
-    for (int i = 0; i < a->nfields; i++)
-      if (!ty_equal(a->fields[i], b->fields[i])) return false;
-    return true;
-  default:
-    return true;
-  }
+static bool same_parts(const Type *a, const Type *b) {
+  if (a->kind != b->kind || a->elem != b->elem || a->ndim != b->ndim || a->layout != b->layout ||
+      a->readonly != b->readonly || a->nfields != b->nfields)
+    return false;
+  for (int i = 0; i < a->nfields; i++)
+    if (a->fields[i] != b->fields[i]) return false;
+  return true;
 }
 
-bool ty_has_arrays(const Type *t) {
-  if (t->kind == TY_ARRAY) return true;
-  if (t->kind == TY_TUPLE)
-    for (int i = 0; i < t->nfields; i++)
-      if (ty_has_arrays(t->fields[i])) return true;
-  return false;
+/* Open addressing, grown at half full. */
+static Type **slot_of(const Type *key, size_t h) {
+  for (size_t i = h & (T.nbuckets - 1);; i = (i + 1) & (T.nbuckets - 1))
+    if (!T.buckets[i] || same_parts(T.buckets[i], key)) return &T.buckets[i];
 }
 
-void ty_format(const Type *t, char *buf, size_t n) {
-  if (n == 0) return;
-  if (t->kind <= TY_NONE) {
-    snprintf(buf, n, "%s", scalar_names[t->kind]);
-    return;
-  }
-  char inner[256];
+static void grow(void) {
+  Type **old = T.buckets;
+  size_t n = T.nbuckets;
+  T.nbuckets = n ? n * 2 : 256;
+  T.buckets = calloc(T.nbuckets, sizeof(Type *));
+  if (!T.buckets) abort();
+  for (size_t i = 0; i < n; i++)
+    if (old[i]) *slot_of(old[i], hash_parts(old[i])) = old[i];
+  free(old);
+}
+
+static char *format(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+static char *format(const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  int n = vsnprintf(NULL, 0, fmt, ap);
+  va_end(ap);
+  char *s = arena_alloc(&T.arena, (size_t)n + 1);
+  va_start(ap, fmt);
+  vsnprintf(s, (size_t)n + 1, fmt, ap);
+  va_end(ap);
+  return s;
+}
+
+/* The name and data model of a new type (key's parts filled in). */
+static void complete(Type *t) {
+  t->flags = kinds[t->kind].flags;
   switch (t->kind) {
   case TY_ARRAY:
-    ty_format(t->elem, inner, sizeof inner);
-    snprintf(buf, n, "%sarray(%s, %dd, %c)", t->readonly ? "readonly " : "", inner,
-             t->ndim, t->layout);
-    return;
+    t->size = sizeof(RtArray);
+    t->align = _Alignof(RtArray);
+    t->name = format("%sarray(%s, %dd, %c)", t->readonly ? "readonly " : "", t->elem->name, t->ndim, t->layout);
+    break;
   case TY_DTYPE:
-    ty_format(t->elem, inner, sizeof inner);
-    snprintf(buf, n, "dtype(%s)", inner);
-    return;
+    t->align = 1;
+    t->name = format("dtype(%s)", t->elem->name);
+    break;
   case TY_TUPLE: {
-    size_t used = (size_t)snprintf(buf, n, "(");
-    for (int i = 0; i < t->nfields && used < n; i++) {
-      ty_format(t->fields[i], inner, sizeof inner);
-      used += (size_t)snprintf(buf + used, n - used, "%s%s", i ? ", " : "", inner);
+    size_t *offsets = arena_alloc(&T.arena, sizeof(size_t) * (size_t)(t->nfields ? t->nfields : 1));
+    size_t off = 0, align = 1, len = 3;
+    for (int i = 0; i < t->nfields; i++) {
+      const Type *f = t->fields[i];
+      off = (off + f->align - 1) / f->align * f->align;
+      offsets[i] = off;
+      off += f->size;
+      if (f->align > align) align = f->align;
+      t->flags |= f->flags & TF_REFS;
+      len += strlen(f->name) + 2;
     }
-    if (used < n) snprintf(buf + used, n - used, t->nfields == 1 ? ",)" : ")");
-    return;
+    t->offsets = offsets;
+    t->align = align;
+    t->size = (off + align - 1) / align * align;
+    char *name = arena_alloc(&T.arena, len + 1), *p = name;
+    *p++ = '(';
+    for (int i = 0; i < t->nfields; i++) p += sprintf(p, "%s%s", i ? ", " : "", t->fields[i]->name);
+    strcpy(p, t->nfields == 1 ? ",)" : ")");
+    t->name = name;
+    break;
   }
-  case TY_RANGE: snprintf(buf, n, "range"); return;
-  case TY_MODULE: snprintf(buf, n, "module"); return;
-  default: snprintf(buf, n, "?"); return;
+  default: break;
   }
 }
+
+/* The interned type with key's parts. */
+static const Type *intern(const Type *key) {
+  pthread_mutex_lock(&T.lock);
+  if (2 * (T.count + 1) > T.nbuckets) grow();
+  Type **slot = slot_of(key, hash_parts(key));
+  if (!*slot) {
+    Type *t = arena_alloc(&T.arena, sizeof(Type));
+    *t = *key;
+    if (key->nfields) {
+      const Type **fields = arena_alloc(&T.arena, sizeof(Type *) * (size_t)key->nfields);
+      memcpy(fields, key->fields, sizeof(Type *) * (size_t)key->nfields);
+      t->fields = fields;
+    }
+    complete(t);
+    *slot = t;
+    T.count++;
+  }
+  const Type *t = *slot;
+  pthread_mutex_unlock(&T.lock);
+  return t;
+}
+
+const Type *ty_array(const Type *elem, int ndim, char layout, bool readonly) {
+  return intern(&(Type){.kind = TY_ARRAY, .elem = elem, .ndim = ndim, .layout = layout, .readonly = readonly});
+}
+
+const Type *ty_tuple(int n, const Type *const *fields) {
+  return intern(&(Type){.kind = TY_TUPLE, .nfields = n, .fields = fields});
+}
+
+const Type *ty_dtype(const Type *elem) { return intern(&(Type){.kind = TY_DTYPE, .elem = elem}); }

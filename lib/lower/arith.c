@@ -277,7 +277,7 @@ LLVMValueRef lo_compare_values(Lower *l, int op, LLVMValueRef a, const Type *ta,
                   : (ta->kind == TY_U64 || tb->kind == TY_U64) &&
                             ty_is_signed(ta) != ty_is_signed(tb) ? TYS(TY_F64)
                   : ta->kind == TY_U64 && tb->kind == TY_U64 ? TYS(TY_U64) : TYS(TY_I64);
-  if (ty_is_float(ta) && ty_equal(ta, tb)) t = ta;
+  if (ty_is_float(ta) && ta == tb) t = ta;
   a = lo_convert(l, a, ta, t);
   b = lo_convert(l, b, tb, t);
   if (ty_is_float(t)) {

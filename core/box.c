@@ -1,0 +1,220 @@
+/* box.c — values between Python and compiled code: arguments unboxed onto
+ * the caller's C stack, results boxed as Python objects (arrays made by
+ * compiled code become NumPy arrays owning their memory).
+ */
+#define NPY_NO_DEPRECATED_API NPY_2_0_API_VERSION
+#define NO_IMPORT_ARRAY
+#define PY_ARRAY_UNIQUE_SYMBOL ruchey_ARRAY_API
+#include "core.h"
+
+#include <numpy/arrayobject.h>
+
+/* ---------------------------------------------------------------- memory owners */
+
+/* The Python owner of a reference to memory allocated by compiled code: the
+ * base of every array returned from compiled code. */
+typedef struct {
+  PyObject_HEAD
+  RtMemInfo *mi;
+} MemInfoObject;
+
+static void meminfo_dealloc(MemInfoObject *self) {
+  core_api()->meminfo_release(self->mi);
+  Py_TYPE(self)->tp_free(self);
+}
+
+PyTypeObject MemInfoType = {
+  PyVarObject_HEAD_INIT(NULL, 0)
+  .tp_name = "ruchey._core.MemInfo",
+  .tp_basicsize = sizeof(MemInfoObject),
+  .tp_dealloc = (destructor)meminfo_dealloc,
+  .tp_flags = Py_TPFLAGS_DEFAULT,
+  .tp_doc = "Owns memory allocated by compiled code.",
+};
+
+/* ---------------------------------------------------------------- boxing */
+
+/* Python's small ints, -5 to 256, held here: an int64 result among them is
+ * returned without a call into CPython (a few ns of every call's cost). */
+enum { SMALL_MIN = -5, SMALL_MAX = 256 };
+static PyObject *small_ints[SMALL_MAX - SMALL_MIN + 1];
+
+static PyObject *box_int64(int64_t v) {
+  if (v >= SMALL_MIN && v <= SMALL_MAX) {
+    PyObject **cached = &small_ints[v - SMALL_MIN];
+    if (!*cached) *cached = PyLong_FromLong((long)v);
+    return Py_XNewRef(*cached);
+  }
+  return PyLong_FromLongLong(v);
+}
+
+static __attribute__((noinline)) PyObject *box_array(const Type *t, RtArray *a) {
+  npy_intp shape[RC_MAX_NDIM], strides[RC_MAX_NDIM];
+  for (int d = 0; d < t->ndim; d++) {
+    shape[d] = (npy_intp)a->shape[d];
+    strides[d] = (npy_intp)a->strides[d];
+  }
+  PyObject *base;
+  if (a->meminfo) {
+    MemInfoObject *owner = PyObject_New(MemInfoObject, &MemInfoType);
+    if (!owner) {
+      core_api()->meminfo_release(a->meminfo);
+      return NULL;
+    }
+    owner->mi = a->meminfo;
+    base = (PyObject *)owner;
+  } else {
+    /* an argument array (or a view of one) handed back */
+    PyArrayObject *p = (PyArrayObject *)a->parent;
+    if (PyArray_DATA(p) == a->data && PyArray_NDIM(p) == t->ndim &&
+        !memcmp(PyArray_DIMS(p), shape, sizeof(npy_intp) * (size_t)t->ndim) &&
+        !memcmp(PyArray_STRIDES(p), strides, sizeof(npy_intp) * (size_t)t->ndim))
+      return Py_NewRef((PyObject *)p);
+    base = Py_NewRef((PyObject *)p);
+  }
+  PyArray_Descr *descr = PyArray_DescrFromType(disp_kind_type_num(t->elem->kind));
+  int flags = t->readonly ? 0 : NPY_ARRAY_WRITEABLE;
+  PyObject *arr = PyArray_NewFromDescr(&PyArray_Type, descr, t->ndim, shape, strides, a->data,
+                                       flags, NULL);
+  if (!arr || PyArray_SetBaseObject((PyArrayObject *)arr, base) < 0) {
+    Py_XDECREF(arr);
+    Py_DECREF(base);
+    return NULL;
+  }
+  return arr;
+}
+
+static __attribute__((noinline)) PyObject *box_tuple(const Type *t, char *p) {
+  PyObject *tup = PyTuple_New(t->nfields);
+  for (int i = 0; tup && i < t->nfields; i++) {
+    PyObject *item = disp_box(t->fields[i], p + t->offsets[i]);
+    if (!item) Py_CLEAR(tup);
+    else PyTuple_SET_ITEM(tup, i, item);
+  }
+  return tup;
+}
+
+PyObject *disp_box(const Type *t, char *p) {
+  switch (t->kind) {
+  case TY_NONE: Py_RETURN_NONE;
+  case TY_BOOL: return PyBool_FromLong(*(uint8_t *)p);
+  case TY_I8: return PyLong_FromLong(*(int8_t *)p);
+  case TY_I16: return PyLong_FromLong(*(int16_t *)p);
+  case TY_I32: return PyLong_FromLong(*(int32_t *)p);
+  case TY_I64: return box_int64(*(int64_t *)p);
+  case TY_U8: return PyLong_FromUnsignedLong(*(uint8_t *)p);
+  case TY_U16: return PyLong_FromUnsignedLong(*(uint16_t *)p);
+  case TY_U32: return PyLong_FromUnsignedLong(*(uint32_t *)p);
+  case TY_U64: return PyLong_FromUnsignedLongLong(*(uint64_t *)p);
+  case TY_F32: return PyFloat_FromDouble(*(float *)p);
+  case TY_F64: return PyFloat_FromDouble(*(double *)p);
+  case TY_ARRAY: return box_array(t, (RtArray *)p);
+  case TY_TUPLE: return box_tuple(t, p);
+  default:
+    PyErr_Format(PyExc_TypeError, "ruchey: cannot return a value of type %s to Python", t->name);
+    return NULL;
+  }
+}
+
+/* ---------------------------------------------------------------- unboxing */
+
+static int unbox_array(PyObject *o, RtArray *arr, void **arg) {
+  PyArrayObject *a = (PyArrayObject *)o;
+  arr->meminfo = NULL;
+  arr->parent = o;
+  arr->data = PyArray_DATA(a);
+  int nd = PyArray_NDIM(a);
+  memcpy(arr->shape, PyArray_DIMS(a), sizeof(int64_t) * (size_t)nd);
+  memcpy(arr->strides, PyArray_STRIDES(a), sizeof(int64_t) * (size_t)nd);
+  *arg = arr;
+  return 0;
+}
+
+/* A number of another type for a scalar parameter (an explicit
+ * signature's), converted as Python converts it. */
+static int unbox_converted(PyObject *o, const Type *t, Slot *slot) {
+  if (ty_is_float(t)) {
+    double v = PyFloat_AsDouble(o);
+    if (t->kind == TY_F64) slot->f = v;
+    else slot->f32 = (float)v;
+    return v == -1.0 && PyErr_Occurred() ? -1 : 0;
+  }
+  if (t->kind == TY_BOOL) {
+    int truth = PyObject_IsTrue(o);
+    slot->b = (uint8_t)truth;
+    return truth < 0 ? -1 : 0;
+  }
+  PyObject *index = PyNumber_Index(o);
+  if (!index) return -1;
+  int overflow = 0;
+  int64_t v = ty_is_signed(t) ? PyLong_AsLongLongAndOverflow(index, &overflow)
+                              : (int64_t)PyLong_AsUnsignedLongLong(index);
+  Py_DECREF(index);
+  if (PyErr_Occurred()) return -1;
+  if (overflow) {
+    PyErr_SetString(PyExc_OverflowError, "Python int too large to convert to int64");
+    return -1;
+  }
+  switch (ty_bits(t)) {  /* store at the parameter's width */
+  case 8: slot->b = (uint8_t)v; break;
+  case 16: memcpy(slot, &(int16_t){(int16_t)v}, 2); break;
+  case 32: memcpy(slot, &(int32_t){(int32_t)v}, 4); break;
+  default: slot->i = v; break;
+  }
+  return 0;
+}
+
+int disp_unbox(PyObject *o, const Type *t, Slot *slot, RtArray *arr, void **arg) {
+  *arg = slot;
+  if (t->kind == TY_ARRAY) return unbox_array(o, arr, arg);
+  /* the common scalars first: a Python int for int64, a float for float64 */
+  if (t->kind == TY_I64 && PyLong_CheckExact(o)) {
+    int overflow;
+    slot->i = PyLong_AsLongLongAndOverflow(o, &overflow);
+    if (!overflow) return 0;
+    PyErr_SetString(PyExc_OverflowError, "Python int too large to convert to int64");
+    return -1;
+  }
+  if (t->kind == TY_F64 && PyFloat_CheckExact(o)) {
+    slot->f = PyFloat_AS_DOUBLE(o);
+    return 0;
+  }
+  if (disp_typeof(o) == t) {
+    if (PyArray_IsScalar(o, Generic)) {
+      PyArray_ScalarAsCtype(o, slot);
+      return 0;
+    }
+    if (t->kind == TY_F64) {
+      slot->f = PyFloat_AS_DOUBLE(o);
+      return 0;
+    }
+    if (t->kind == TY_BOOL) {
+      slot->b = o == Py_True;
+      return 0;
+    }
+  }
+  return unbox_converted(o, t, slot);
+}
+
+/* ---------------------------------------------------------------- errors */
+
+PyObject *disp_raise_runtime_error(void) {
+  RtError *e = core_api()->last_error();
+  PyObject *exc;
+  switch (e->status) {
+  case RT_ERR_ZERODIV: exc = PyExc_ZeroDivisionError; break;
+  case RT_ERR_INDEX: exc = PyExc_IndexError; break;
+  case RT_ERR_VALUE: exc = PyExc_ValueError; break;
+  case RT_ERR_MEMORY: exc = PyExc_MemoryError; break;
+  case RT_ERR_ASSERT: exc = PyExc_AssertionError; break;
+  case RT_ERR_OVERFLOW: exc = PyExc_OverflowError; break;
+  case RT_ERR_UNBOUND: exc = PyExc_UnboundLocalError; break;
+  case RT_ERR_RAISE: exc = e->exc_class; break;
+  default: exc = PyExc_RuntimeError; break;
+  }
+  if (e->msg)
+    PyErr_SetString(exc, e->msg);
+  else
+    PyErr_SetNone(exc);
+  return NULL;
+}

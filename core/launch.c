@@ -1,0 +1,200 @@
+/* launch.c — kernel launches: kernel[grid, block](args) on the CPU
+ * backend (the compiled kernel runs the grid over the thread pool) or on
+ * the current CUDA device (compiled to PTX, loaded once per device). */
+#define NPY_NO_DEPRECATED_API NPY_2_0_API_VERSION
+#define NO_IMPORT_ARRAY
+#define PY_ARRAY_UNIQUE_SYMBOL ruchey_ARRAY_API
+#include "core.h"
+
+#include <numpy/arrayobject.h>
+
+static bool read_dims(PyObject *t, int64_t *out, const char *what) {
+  if (!PyTuple_Check(t) || PyTuple_GET_SIZE(t) != 3) {
+    PyErr_Format(PyExc_TypeError, "%s must be a 3-tuple", what);
+    return false;
+  }
+  for (int d = 0; d < 3; d++) {
+    out[d] = PyLong_AsLongLong(PyTuple_GET_ITEM(t, d));
+    if (out[d] == -1 && PyErr_Occurred()) return false;
+    if (out[d] < 1) {
+      PyErr_Format(PyExc_ValueError, "%s must be positive, got %lld", what, (long long)out[d]);
+      return false;
+    }
+  }
+  return true;
+}
+
+/* A launch's grid and block (3-tuples), dynamic shared memory and
+ * arguments, checked against the kernel. */
+static bool read_launch(Dispatcher *self, PyObject *grid, PyObject *block, long long dyn, PyObject *args,
+                        LaunchConfig *cfg) {
+  *cfg = (LaunchConfig){.dynamic_shared = dyn};
+  if (!self->opts.kernel)
+    PyErr_Format(PyExc_TypeError, "%S is not a kernel", self->py_func);
+  else if (!read_dims(grid, cfg->grid, "the grid") || !read_dims(block, cfg->block, "the block"))
+    return false;
+  else if (dyn < 0)
+    PyErr_Format(PyExc_ValueError, "dynamic shared memory must not be negative");
+  else if (PyTuple_GET_SIZE(args) != self->nparams)
+    PyErr_Format(PyExc_TypeError, "%S takes %d arguments, got %zd", self->py_func, self->nparams,
+                 PyTuple_GET_SIZE(args));
+  else
+    return true;
+  return false;
+}
+
+/* _launch(grid, block, dynamic_shared_bytes, args): runs a kernel on the
+ * CPU backend. */
+PyObject *launch_cpu(Dispatcher *self, PyObject *a) {
+  PyObject *grid, *block, *args;
+  long long dyn;
+  LaunchConfig cfg;
+  if (!PyArg_ParseTuple(a, "OOLO!", &grid, &block, &dyn, &PyTuple_Type, &args) ||
+      !read_launch(self, grid, block, dyn, args, &cfg))
+    return NULL;
+  return disp_call(self, &PyTuple_GET_ITEM(args, 0), &cfg);
+}
+
+/* ---------------------------------------------------------------- kernels on the GPU */
+
+static GpuSpec *find_gpu_spec(Dispatcher *self, const Type *const *args, int device) {
+  size_t n = sizeof(Type *) * (size_t)self->nparams;
+  for (int i = 0; i < self->ngpu_specs; i++)
+    if (self->gpu_specs[i].device == device && !memcmp(self->gpu_specs[i].args, args, n))
+      return &self->gpu_specs[i];
+  return NULL;
+}
+
+/* Compiles the kernel to PTX for the current device and loads it there. */
+static GpuSpec *add_gpu_spec(Dispatcher *self, const Type *const *args) {
+  Arena arena = {0};
+  CompileResult res;
+  GpuSpec *s = NULL;
+  if (cp_compile(self, args, NULL, false, OUT_PTX, cu_current_cc(), &res, &arena)) {
+    const char *name = PyUnicode_AsUTF8(((PyCodeObject *)PyFunction_GetCode(self->py_func))->co_name);
+    void *module = NULL;
+    void *function = name ? cu_load_kernel(res.text, name, &module) : NULL;
+    free(res.text);
+    GpuSpec *grown = function ? PyMem_Realloc(self->gpu_specs, sizeof(GpuSpec) * (size_t)(self->ngpu_specs + 1)) : NULL;
+    PyObject *sig = grown ? disp_signature_text(args, self->nparams) : NULL;
+    if (grown) self->gpu_specs = grown;
+    if (sig && PyList_Append(self->gpu_signatures, sig) == 0) {
+      s = &grown[self->ngpu_specs++];
+      memcpy(s->args, args, sizeof s->args);
+      s->device = cu_current_device();
+      s->module = module;
+      s->function = function;
+    } else if (function) {
+      cu_unload(module);
+      if (!PyErr_Occurred()) PyErr_NoMemory();
+    }
+    Py_XDECREF(sig);
+  }
+  arena_free(&arena);
+  return s;
+}
+
+static GpuSpec *compile_gpu_miss(Dispatcher *self, const Type *const *args) {
+  disp_lock_compiles(self);
+  GpuSpec *s = find_gpu_spec(self, args, cu_current_device());
+  if (!s) s = add_gpu_spec(self, args);
+  disp_unlock_compiles(self);
+  return s;
+}
+
+/* Kernel parameters: one 8-byte slot each, as lower.c's gpu_kernel_type
+ * declares them: a scalar as itself; an array as its data pointer, shape
+ * and strides (in bytes). Arrays here are device arrays seen through NumPy:
+ * their data pointer is a device address. */
+static int pack_params(Dispatcher *self, PyObject *const *args, const Type *const *types, uint64_t *slots,
+                       void **params) {
+  int np = 0;
+  for (int i = 0; i < self->nparams; i++) {
+    if (types[i]->kind == TY_ARRAY) {
+      PyArrayObject *a = (PyArrayObject *)args[i];
+      int nd = PyArray_NDIM(a);
+      slots[np++] = (uint64_t)(uintptr_t)PyArray_DATA(a);
+      for (int d = 0; d < nd; d++) slots[np++] = (uint64_t)PyArray_DIMS(a)[d];
+      for (int d = 0; d < nd; d++) slots[np++] = (uint64_t)PyArray_STRIDES(a)[d];
+      continue;
+    }
+    Slot value = {0};
+    void *unused;
+    if (disp_unbox(args[i], types[i], &value, NULL, &unused) < 0) return -1;
+    memcpy(&slots[np++], &value, sizeof(uint64_t));
+  }
+  for (int p = 0; p < np; p++) params[p] = &slots[p];
+  return np;
+}
+
+/* Launches the kernel for these arguments (numbers and NumPy views of
+ * device memory) on the current device. */
+static PyObject *launch_on_gpu(Dispatcher *self, PyObject *const *argv, const LaunchConfig *cfg,
+                               uintptr_t stream) {
+  const Type *types[MAX_ARGS];
+  if (!disp_arg_types(self, argv, types) || !cu_ready()) return NULL;
+  GpuSpec *s = find_gpu_spec(self, types, cu_current_device());
+  if (!s && !(s = compile_gpu_miss(self, types))) return NULL;
+  void *function = s->function;  /* s may move once the GIL is let go */
+  uint64_t slots[MAX_ARGS * (1 + 2 * RC_MAX_NDIM)];
+  void *params[MAX_ARGS * (1 + 2 * RC_MAX_NDIM)];
+  if (pack_params(self, argv, types, slots, params) < 0) return NULL;
+  if (!cu_launch(function, cfg->grid, cfg->block, cfg->dynamic_shared, stream, params)) return NULL;
+  Py_RETURN_NONE;
+}
+
+/* What a GPU launch passes for one argument: a number as it is, a device
+ * array in the GPU's memory as its NumPy view of that memory (a new
+ * reference either way). NULL without an error for anything else (a host
+ * array, a device array on the CPU backend): the caller copies those to
+ * the GPU first. */
+static PyObject *gpu_argument(PyObject *arg) {
+  static PyObject *mem_name, *ary_name;
+  if (PyLong_Check(arg) || PyFloat_Check(arg) || PyComplex_Check(arg) || PyArray_IsScalar(arg, Generic))
+    return Py_NewRef(arg);
+  if (PyArray_Check(arg)) return NULL;
+  if (!mem_name && (!(mem_name = PyUnicode_InternFromString("_mem")) ||
+                    !(ary_name = PyUnicode_InternFromString("_ary"))))
+    return NULL;
+  PyObject *mem = PyObject_GetAttr(arg, mem_name);
+  PyObject *ary = mem && Py_IS_TYPE(mem, &DeviceMemoryType) ? PyObject_GetAttr(arg, ary_name) : NULL;
+  Py_XDECREF(mem);
+  if (ary && PyArray_Check(ary)) return ary;
+  Py_XDECREF(ary);
+  PyErr_Clear();
+  return NULL;
+}
+
+/* _launch_gpu(grid, block, dynamic_shared_bytes, stream, args): launches the
+ * kernel on the current CUDA device, on the stream handle (0: the default
+ * stream), compiling it for these argument types and the device first.
+ * Returns NotImplemented, launching nothing, when an argument must be
+ * copied to the GPU first (cuda/kernels.py does that, then launches). */
+PyObject *launch_gpu(Dispatcher *self, PyObject *a) {
+  PyObject *grid, *block, *args;
+  long long dyn;
+  unsigned long long stream;
+  LaunchConfig cfg;
+  if (!PyArg_ParseTuple(a, "OOLKO!", &grid, &block, &dyn, &stream, &PyTuple_Type, &args) ||
+      !read_launch(self, grid, block, dyn, args, &cfg))
+    return NULL;
+  PyObject *argv[MAX_ARGS];
+  int n = 0;
+  for (; n < self->nparams; n++)
+    if (!(argv[n] = gpu_argument(PyTuple_GET_ITEM(args, n)))) break;
+  PyObject *result = NULL;
+  if (n < self->nparams) {
+    if (!PyErr_Occurred()) result = Py_NewRef(Py_NotImplemented);
+  } else {
+    result = launch_on_gpu(self, argv, &cfg, (uintptr_t)stream);
+  }
+  while (n > 0) Py_DECREF(argv[--n]);
+  return result;
+}
+
+void launch_unload(Dispatcher *self) {
+  for (int i = 0; i < self->ngpu_specs; i++) cu_unload(self->gpu_specs[i].module);
+  PyMem_Free(self->gpu_specs);
+  self->gpu_specs = NULL;
+  self->ngpu_specs = 0;
+}

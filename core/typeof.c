@@ -1,0 +1,122 @@
+/* typeof.c — the type of each argument a compiled function is called with.
+ *
+ * Specialisations are keyed on interned types (libruchey's types.c: equal
+ * types are one object). The common arguments — Python ints, floats and
+ * bools, NumPy scalars and arrays — get theirs through a small integer
+ * fingerprint (kind, ndim, layout, writability) and a table from it to
+ * the type, as Numba's _typeof.cpp does: no allocation, no call into
+ * libruchey on the call path.
+ */
+#define NPY_NO_DEPRECATED_API NPY_2_0_API_VERSION
+#define NO_IMPORT_ARRAY
+#define PY_ARRAY_UNIQUE_SYMBOL ruchey_ARRAY_API
+#include "core.h"
+
+#include <numpy/arrayobject.h>
+
+const Type *core_plain;
+
+/* ---------------------------------------------------------------- dtypes */
+
+int disp_dtype_kind(int type_num) {
+  switch (type_num) {
+  case NPY_BOOL: return TY_BOOL;
+  case NPY_INT8: return TY_I8;
+  case NPY_INT16: return TY_I16;
+  case NPY_INT32: return TY_I32;
+  case NPY_UINT8: return TY_U8;
+  case NPY_UINT16: return TY_U16;
+  case NPY_UINT32: return TY_U32;
+  case NPY_FLOAT32: return TY_F32;
+  case NPY_FLOAT64: return TY_F64;
+  default:
+    /* long and longlong are both 64-bit on the platforms we build for */
+    if (type_num == NPY_INT64 || type_num == NPY_LONGLONG) return TY_I64;
+    if (type_num == NPY_UINT64 || type_num == NPY_ULONGLONG) return TY_U64;
+    return -1;
+  }
+}
+
+int disp_kind_type_num(TypeKind k) {
+  static const int nums[TY_COUNT] = {
+    [TY_BOOL] = NPY_BOOL, [TY_I8] = NPY_INT8, [TY_I16] = NPY_INT16, [TY_I32] = NPY_INT32,
+    [TY_I64] = NPY_INT64, [TY_U8] = NPY_UINT8, [TY_U16] = NPY_UINT16, [TY_U32] = NPY_UINT32,
+    [TY_U64] = NPY_UINT64, [TY_F32] = NPY_FLOAT32, [TY_F64] = NPY_FLOAT64,
+  };
+  return nums[k];
+}
+
+/* ---------------------------------------------------------------- arrays */
+
+/* An array's fingerprint: its place in the table below. */
+enum { NLAYOUTS = 3, NARRAYS = (TY_F64 + 1) * (RC_MAX_NDIM + 1) * NLAYOUTS * 2 };
+static const Type *array_types[NARRAYS];
+
+static const Type *array_type(PyArrayObject *a) {
+  PyArray_Descr *d = PyArray_DESCR(a);
+  int kind = disp_dtype_kind(d->type_num), nd = PyArray_NDIM(a);
+  if (kind < 0 || !PyArray_ISNBO(d->byteorder) || nd > RC_MAX_NDIM) return NULL;
+  int lay = nd == 0 || PyArray_IS_C_CONTIGUOUS(a) ? 0 : PyArray_IS_F_CONTIGUOUS(a) ? 1 : 2;
+  bool readonly = !PyArray_ISWRITEABLE(a);
+  int print = ((kind * (RC_MAX_NDIM + 1) + nd) * NLAYOUTS + lay) * 2 + readonly;
+  const Type *t = array_types[print];
+  if (!t)
+    t = array_types[print] = core_api()->array(&core_plain[kind], nd, "CFA"[lay], readonly);
+  return t;
+}
+
+const Type *disp_typeof(PyObject *o) {
+  PyTypeObject *t = Py_TYPE(o);
+  if (t == &PyFloat_Type) return &core_plain[TY_F64];
+  if (t == &PyLong_Type) return &core_plain[TY_I64];
+  if (t == &PyBool_Type) return &core_plain[TY_BOOL];
+  if (PyArray_Check(o)) return array_type((PyArrayObject *)o);
+  if (PyArray_IsScalar(o, Generic)) {
+    PyArray_Descr *d = PyArray_DescrFromScalar(o);
+    int kind = disp_dtype_kind(d->type_num);
+    Py_DECREF(d);
+    return kind < 0 ? NULL : &core_plain[kind];
+  }
+  return NULL;
+}
+
+/* ---------------------------------------------------------------- descriptions */
+
+const Type *disp_described_type(PyObject *d) {
+  int kind, ndim;
+  const char *layout;
+  if (!PyArg_ParseTuple(d, "iis", &kind, &ndim, &layout)) return NULL;
+  if (kind < 0 || kind >= TY_COUNT || !(core_plain[kind].flags & TF_SCALAR) || ndim < 0 ||
+      ndim > RC_MAX_NDIM || !strchr("CFA", layout[0])) {
+    PyErr_SetString(PyExc_ValueError, "invalid type description");
+    return NULL;
+  }
+  if (!ndim) return &core_plain[kind];
+  return core_api()->array(&core_plain[kind], ndim, layout[0], false);
+}
+
+PyObject *disp_describe_type(const Type *t) {
+  if (t->kind == TY_NONE) return PyUnicode_FromString("none");
+  if (ty_is_scalar(t)) return Py_BuildValue("(iis)", (int)t->kind, 0, "C");
+  if (t->kind == TY_ARRAY) return Py_BuildValue("(iiC)", (int)t->elem->kind, t->ndim, t->layout);
+  return PyUnicode_FromString(t->name);
+}
+
+PyObject *disp_signature_text(const Type *const *types, int n) {
+  char buf[4096] = "(";
+  size_t used = 1;
+  for (int i = 0; i < n && used < sizeof buf; i++)
+    used += (size_t)snprintf(buf + used, sizeof buf - used, "%s%s", i ? ", " : "", types[i]->name);
+  if (used < sizeof buf) snprintf(buf + used, sizeof buf - used, n == 1 ? ",)" : ")");
+  return PyUnicode_FromString(buf);
+}
+
+bool disp_type_accepts(const Type *want, const Type *have) {
+  if (want == have) return true;
+  if (want->kind == TY_ARRAY && have->kind == TY_ARRAY)
+    return want->elem == have->elem && want->ndim == have->ndim &&
+           (want->layout == 'A' || want->layout == have->layout) && (want->readonly || !have->readonly);
+  if (!ty_is_scalar(want) || !ty_is_scalar(have)) return false;
+  if (ty_is_float(want)) return true;
+  return ty_is_int(want) && (have->kind == TY_BOOL || ty_is_int(have));
+}
