@@ -160,7 +160,8 @@ void lo_module_init(LowerModule *mod, LLVMContextRef c, LLVMModuleRef m, Compile
 
 /* ---------------------------------------------------------------- refcount.c */
 
-void lo_refcount(Lower *l, const Type *t, LLVMValueRef v, bool inc);
+void lo_refcount(Lower *l, const Type *t, LLVMValueRef v, bool inc);  /* model.c: every array in v */
+void lo_meminfo_refcount(Lower *l, LLVMValueRef meminfo, bool inc);  /* one array's memory (NULL: borrowed) */
 bool lo_is_fresh(const Node *n);
 void lo_temp_made(Lower *l, const Type *t, LLVMValueRef v);
 LLVMValueRef lo_owned(Lower *l, Node *n);

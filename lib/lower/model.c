@@ -1,45 +1,133 @@
 /* lower/model.c — how a value of each type is held: its LLVM type in
  * registers, its layout in memory (array elements, arguments, results),
  * and conversions between types as Python and NumPy convert. */
+#include <stdio.h>
+
 #include "lower/lower.h"
 
-/* ---------------------------------------------------------------- types */
+/* ---------------------------------------------------------------- the data model */
 
-/* ---------------------------------------------------------------- types */
+/* One row per kind of type: how its values are held in registers and in
+ * memory (arguments, results, array elements, tuple fields: the layout
+ * types.c computes sizes and offsets for), and the references they hold.
+ * A kind without a row cannot reach lowering (typing refuses it). */
+typedef struct Model {
+  LLVMTypeRef (*value)(Lower *l, const Type *t);
+  LLVMTypeRef (*storage)(Lower *l, const Type *t);
+  LLVMValueRef (*load)(Lower *l, const Type *t, LLVMValueRef p);
+  void (*store)(Lower *l, const Type *t, LLVMValueRef p, LLVMValueRef v);
+  void (*refcount)(Lower *l, const Type *t, LLVMValueRef v, bool inc);  /* NULL: holds none */
+} Model;
 
-LLVMTypeRef lo_type(Lower *l, const Type *t) {
-  switch (t->kind) {
-  case TY_BOOL: return l->mod->i1;
-  case TY_I8: case TY_U8: return l->mod->i8;
-  case TY_I16: case TY_U16: return LLVMInt16TypeInContext(l->mod->c);
-  case TY_I32: case TY_U32: return l->mod->i32;
-  case TY_I64: case TY_U64: return l->mod->i64;
-  case TY_F32: return l->mod->f32;
-  case TY_F64: return l->mod->f64;
-  case TY_ARRAY: {
-    LLVMTypeRef dims = LLVMArrayType2(l->mod->i64, (uint64_t)t->ndim);
-    LLVMTypeRef f[5] = {l->mod->ptr, l->mod->ptr, l->mod->ptr, dims, dims};
-    return LLVMStructTypeInContext(l->mod->c, f, 5, 0);
+static const Model *model(const Type *t);
+
+static LLVMTypeRef int_value(Lower *l, const Type *t) { return LLVMIntTypeInContext(l->mod->c, (unsigned)t->bits); }
+static LLVMTypeRef float_value(Lower *l, const Type *t) { return t->bits == 32 ? l->mod->f32 : l->mod->f64; }
+static LLVMTypeRef bool_value(Lower *l, const Type *t) { return l->mod->i1; }
+static LLVMTypeRef byte(Lower *l, const Type *t) { return l->mod->i8; }
+static LLVMTypeRef same_storage(Lower *l, const Type *t) { return model(t)->value(l, t); }
+
+static LLVMValueRef plain_load(Lower *l, const Type *t, LLVMValueRef p) {
+  return LLVMBuildLoad2(l->b, model(t)->storage(l, t), p, "");
+}
+
+static void plain_store(Lower *l, const Type *t, LLVMValueRef p, LLVMValueRef v) { LLVMBuildStore(l->b, v, p); }
+
+/* a bool is an i1 in registers, a byte in memory */
+static LLVMValueRef bool_load(Lower *l, const Type *t, LLVMValueRef p) {
+  return LLVMBuildTrunc(l->b, LLVMBuildLoad2(l->b, l->mod->i8, p, ""), l->mod->i1, "");
+}
+
+static void bool_store(Lower *l, const Type *t, LLVMValueRef p, LLVMValueRef v) {
+  LLVMBuildStore(l->b, LLVMBuildZExt(l->b, v, l->mod->i8, ""), p);
+}
+
+/* none, range, dtype and module values are never loaded */
+static LLVMValueRef no_load(Lower *l, const Type *t, LLVMValueRef p) { return LLVMGetUndef(l->mod->i8); }
+static void no_store(Lower *l, const Type *t, LLVMValueRef p, LLVMValueRef v) {}
+
+/* An array in registers: {meminfo, parent, data, shape[ndim], strides[ndim]};
+ * in memory an RtArray (RC_MAX_NDIM dimensions). */
+static LLVMTypeRef array_value(Lower *l, const Type *t) {
+  LLVMTypeRef dims = LLVMArrayType2(l->mod->i64, (uint64_t)t->ndim);
+  LLVMTypeRef f[5] = {l->mod->ptr, l->mod->ptr, l->mod->ptr, dims, dims};
+  return LLVMStructTypeInContext(l->mod->c, f, 5, 0);
+}
+
+static LLVMTypeRef array_storage(Lower *l, const Type *t) { return l->mod->rtarray; }
+
+static LLVMValueRef array_load(Lower *l, const Type *t, LLVMValueRef p);
+static void array_store(Lower *l, const Type *t, LLVMValueRef p, LLVMValueRef v);
+
+static void array_refcount(Lower *l, const Type *t, LLVMValueRef v, bool inc) {
+  lo_meminfo_refcount(l, LLVMBuildExtractValue(l->b, v, 0, "meminfo"), inc);
+}
+
+/* A tuple: a struct of its fields, in registers and in memory alike. */
+static LLVMTypeRef tuple_type(Lower *l, const Type *t, bool storage) {
+  LLVMTypeRef f[64];
+  for (int i = 0; i < t->nfields; i++)
+    f[i] = storage ? model(t->fields[i])->storage(l, t->fields[i]) : model(t->fields[i])->value(l, t->fields[i]);
+  return LLVMStructTypeInContext(l->mod->c, f, (unsigned)t->nfields, 0);
+}
+
+static LLVMTypeRef tuple_value(Lower *l, const Type *t) { return tuple_type(l, t, false); }
+static LLVMTypeRef tuple_storage(Lower *l, const Type *t) { return tuple_type(l, t, true); }
+
+static LLVMValueRef tuple_load(Lower *l, const Type *t, LLVMValueRef p) {
+  LLVMValueRef v = LLVMGetUndef(tuple_value(l, t));
+  for (int i = 0; i < t->nfields; i++) {
+    LLVMValueRef fp = LLVMBuildStructGEP2(l->b, tuple_storage(l, t), p, (unsigned)i, "");
+    v = LLVMBuildInsertValue(l->b, v, lo_load_storage(l, t->fields[i], fp), (unsigned)i, "");
   }
-  case TY_TUPLE: {
-    LLVMTypeRef f[64];
-    for (int i = 0; i < t->nfields; i++) f[i] = lo_type(l, t->fields[i]);
-    return LLVMStructTypeInContext(l->mod->c, f, (unsigned)t->nfields, 0);
-  }
-  default: return l->mod->i8;  /* none, range, dtype: never loaded */
+  return v;
+}
+
+static void tuple_store(Lower *l, const Type *t, LLVMValueRef p, LLVMValueRef v) {
+  for (int i = 0; i < t->nfields; i++) {
+    LLVMValueRef fp = LLVMBuildStructGEP2(l->b, tuple_storage(l, t), p, (unsigned)i, "");
+    lo_store_storage(l, t->fields[i], fp, LLVMBuildExtractValue(l->b, v, (unsigned)i, ""));
   }
 }
 
-/* How a value of type t lies in memory: array elements, arguments, results. */
-LLVMTypeRef lo_storage_type(Lower *l, const Type *t) {
-  if (t->kind == TY_BOOL) return l->mod->i8;
-  if (t->kind == TY_ARRAY) return l->mod->rtarray;
-  if (t->kind == TY_TUPLE) {
-    LLVMTypeRef f[64];
-    for (int i = 0; i < t->nfields; i++) f[i] = lo_storage_type(l, t->fields[i]);
-    return LLVMStructTypeInContext(l->mod->c, f, (unsigned)t->nfields, 0);
+static void tuple_refcount(Lower *l, const Type *t, LLVMValueRef v, bool inc) {
+  for (int i = 0; i < t->nfields; i++)
+    if (ty_has_arrays(t->fields[i]))
+      lo_refcount(l, t->fields[i], LLVMBuildExtractValue(l->b, v, (unsigned)i, ""), inc);
+}
+
+#define INT_MODEL {int_value, same_storage, plain_load, plain_store, NULL}
+#define FLOAT_MODEL {float_value, same_storage, plain_load, plain_store, NULL}
+#define NO_VALUE {byte, byte, no_load, no_store, NULL}
+static const Model models[TY_COUNT] = {
+  [TY_BOOL] = {bool_value, byte, bool_load, bool_store, NULL},
+  [TY_I8] = INT_MODEL, [TY_I16] = INT_MODEL, [TY_I32] = INT_MODEL, [TY_I64] = INT_MODEL,
+  [TY_U8] = INT_MODEL, [TY_U16] = INT_MODEL, [TY_U32] = INT_MODEL, [TY_U64] = INT_MODEL,
+  [TY_F32] = FLOAT_MODEL, [TY_F64] = FLOAT_MODEL,
+  [TY_ARRAY] = {array_value, array_storage, array_load, array_store, array_refcount},
+  [TY_TUPLE] = {tuple_value, tuple_storage, tuple_load, tuple_store, tuple_refcount},
+  [TY_NONE] = NO_VALUE, [TY_RANGE] = NO_VALUE, [TY_DTYPE] = NO_VALUE, [TY_MODULE] = NO_VALUE,
+};
+
+static const Model *model(const Type *t) {
+  const Model *m = &models[t->kind];
+  if (!m->value) {  /* typing let through a type lowering has no row for */
+    fprintf(stderr, "ruchey: internal error: no data model for %s\n", t->name);
+    abort();
   }
-  return lo_type(l, t);
+  return m;
+}
+
+LLVMTypeRef lo_type(Lower *l, const Type *t) { return model(t)->value(l, t); }
+LLVMTypeRef lo_storage_type(Lower *l, const Type *t) { return model(t)->storage(l, t); }
+LLVMValueRef lo_load_storage(Lower *l, const Type *t, LLVMValueRef p) { return model(t)->load(l, t, p); }
+void lo_store_storage(Lower *l, const Type *t, LLVMValueRef p, LLVMValueRef v) { model(t)->store(l, t, p, v); }
+
+void lo_refcount(Lower *l, const Type *t, LLVMValueRef v, bool inc) {
+  /* kernel arrays are arguments, shared or local (and GPU code allocates
+   * none): none owns memory */
+  if (l->opts->kernel || l->mod->gpu || !model(t)->refcount) return;
+  model(t)->refcount(l, t, v, inc);
 }
 
 LLVMValueRef lo_fconst(Lower *l, const Type *t, double v) { return LLVMConstReal(lo_type(l, t), v); }
@@ -100,18 +188,12 @@ LLVMValueRef lo_arr_stride(Lower *l, const Type *t, LLVMValueRef a, int d) {
   return s;
 }
 
-LLVMValueRef lo_load_scalar(Lower *l, const Type *t, LLVMValueRef addr) {
-  LLVMValueRef v = LLVMBuildLoad2(l->b, lo_storage_type(l, t), addr, "");
-  return t->kind == TY_BOOL ? LLVMBuildTrunc(l->b, v, l->mod->i1, "") : v;
-}
-
-void lo_store_scalar(Lower *l, const Type *t, LLVMValueRef addr, LLVMValueRef v) {
-  if (t->kind == TY_BOOL) v = LLVMBuildZExt(l->b, v, l->mod->i8, "");
-  LLVMBuildStore(l->b, v, addr);
-}
+/* A scalar (an array element) at addr. */
+LLVMValueRef lo_load_scalar(Lower *l, const Type *t, LLVMValueRef addr) { return model(t)->load(l, t, addr); }
+void lo_store_scalar(Lower *l, const Type *t, LLVMValueRef addr, LLVMValueRef v) { model(t)->store(l, t, addr, v); }
 
 /* Reads an array from its RtArray memory layout. */
-static LLVMValueRef lo_load_rtarray(Lower *l, const Type *t, LLVMValueRef p) {
+static LLVMValueRef array_load(Lower *l, const Type *t, LLVMValueRef p) {
   LLVMValueRef v = LLVMGetUndef(lo_type(l, t));
   for (unsigned f = 0; f < 3; f++) {
     LLVMValueRef fp = LLVMBuildStructGEP2(l->b, l->mod->rtarray, p, f, "");
@@ -131,7 +213,7 @@ static LLVMValueRef lo_load_rtarray(Lower *l, const Type *t, LLVMValueRef p) {
   return v;
 }
 
-static void lo_store_rtarray(Lower *l, const Type *t, LLVMValueRef p, LLVMValueRef v) {
+static void array_store(Lower *l, const Type *t, LLVMValueRef p, LLVMValueRef v) {
   for (unsigned f = 0; f < 3; f++)
     LLVMBuildStore(l->b, LLVMBuildExtractValue(l->b, v, f, ""),
                    LLVMBuildStructGEP2(l->b, l->mod->rtarray, p, f, ""));
@@ -143,33 +225,6 @@ static void lo_store_rtarray(Lower *l, const Type *t, LLVMValueRef p, LLVMValueR
       LLVMValueRef val = f == 4 ? lo_arr_stride(l, t, v, d) : lo_arr_field(l, v, f, (unsigned)d);
       LLVMBuildStore(l->b, val, dp);
     }
-  }
-}
-
-/* Loads or stores a value of any type in its storage layout. */
-LLVMValueRef lo_load_storage(Lower *l, const Type *t, LLVMValueRef p) {
-  if (t->kind == TY_ARRAY) return lo_load_rtarray(l, t, p);
-  if (t->kind == TY_TUPLE) {
-    LLVMValueRef v = LLVMGetUndef(lo_type(l, t));
-    for (int i = 0; i < t->nfields; i++) {
-      LLVMValueRef fp = LLVMBuildStructGEP2(l->b, lo_storage_type(l, t), p, (unsigned)i, "");
-      v = LLVMBuildInsertValue(l->b, v, lo_load_storage(l, t->fields[i], fp), (unsigned)i, "");
-    }
-    return v;
-  }
-  return lo_load_scalar(l, t, p);
-}
-
-void lo_store_storage(Lower *l, const Type *t, LLVMValueRef p, LLVMValueRef v) {
-  if (t->kind == TY_ARRAY) {
-    lo_store_rtarray(l, t, p, v);
-  } else if (t->kind == TY_TUPLE) {
-    for (int i = 0; i < t->nfields; i++) {
-      LLVMValueRef fp = LLVMBuildStructGEP2(l->b, lo_storage_type(l, t), p, (unsigned)i, "");
-      lo_store_storage(l, t->fields[i], fp, LLVMBuildExtractValue(l->b, v, (unsigned)i, ""));
-    }
-  } else {
-    lo_store_scalar(l, t, p, v);
   }
 }
 

@@ -45,19 +45,9 @@ static LLVMValueRef refcount_fn(Lower *l, bool inc) {
 }
 
 /* Adjusts the reference counts of every array inside a value of type t. */
-void lo_refcount(Lower *l, const Type *t, LLVMValueRef v, bool inc) {
-  /* kernel arrays are arguments, shared or local (and GPU code allocates
-   * none): none owns memory */
-  if (l->opts->kernel || l->mod->gpu) return;
-  if (t->kind == TY_ARRAY) {
-    LLVMValueRef mi = LLVMBuildExtractValue(l->b, v, 0, "meminfo");
-    LLVMValueRef f = refcount_fn(l, inc);
-    LLVMBuildCall2(l->b, LLVMGlobalGetValueType(f), f, &mi, 1, "");
-  } else if (t->kind == TY_TUPLE) {
-    for (int i = 0; i < t->nfields; i++)
-      if (ty_has_arrays(t->fields[i]))
-        lo_refcount(l, t->fields[i], LLVMBuildExtractValue(l->b, v, (unsigned)i, ""), inc);
-  }
+void lo_meminfo_refcount(Lower *l, LLVMValueRef meminfo, bool inc) {
+  LLVMValueRef f = refcount_fn(l, inc);
+  LLVMBuildCall2(l->b, LLVMGlobalGetValueType(f), f, &meminfo, 1, "");
 }
 
 /* Whether evaluating n yields a new reference (an allocation, a tuple or
