@@ -26,7 +26,8 @@ extern PyObject *core_TypingError;
 const RucheyAPI *core_api(void);
 /* Compile-time identities of Python objects named in compiled code; -1 and
  * no exception when the object is not one of them. */
-int core_builtin_id(PyObject *obj, int *ival);  /* ival: a CUDA intrinsic's axis or op */
+const Builtin *core_builtin(PyObject *obj);          /* a builtin's Python object */
+const Builtin *core_builtin_named(const char *name); /* a builtin no object names ("a ruchey function") */
 int core_module_id(PyObject *obj);
 int core_dtype_kind(PyObject *obj);
 /* Raises a Diag as ruchey.TypingError (or RuntimeError for internal

@@ -225,11 +225,10 @@ static Node *global_value(Fe *fe, PyObject *obj, PyObject *e, const char *name) 
     n->ival = mod;
     return n;
   }
-  int axis, id = core_builtin_id(obj, &axis);
-  if (id >= BI_CUDA_TID && id <= BI_CUDA_GDIM) {  /* cuda.threadIdx.x and the like */
+  const Builtin *bi = core_builtin(obj);
+  if (bi && (bi->flags & BF_NOCALL)) {  /* cuda.threadIdx.x and the like */
     n = new_node(fe, N_CALL, e);
-    n->op = id;
-    n->ival = axis;
+    n->bi = bi;
     return n;
   }
   int dtype = core_dtype_kind(obj);
@@ -440,21 +439,22 @@ static bool fe_bind_jit_call(Fe *fe, PyObject *e, Node *n, PyObject *disp) {
   return ok;
 }
 
-/* a.copy(): the one array method compiled so far, as numpy.copy(a). */
+/* value.name(args): the receiver is the first argument; infer finds the
+ * method from its type. */
 static Node *fe_method_call(Fe *fe, PyObject *e, PyObject *func) {
   PyObject *attr = field(func, "attr"), *value = field(func, "value");
-  PyObject *args = field(e, "args"), *kws = field(e, "keywords");
-  Node *n = NULL;
-  if (strcmp(PyUnicode_AsUTF8(attr), "copy") || PyList_GET_SIZE(args) || PyList_GET_SIZE(kws)) {
-    fe_error(fe, e, "the method '%s' is not supported in compiled code (of array methods, copy() is)",
-             PyUnicode_AsUTF8(attr));
+  Node *n = new_node(fe, N_CALL, e);
+  n->str = arena_strdup(fe->arena, PyUnicode_AsUTF8(attr));
+  Node *receiver = fe_expr(fe, value);
+  if (!receiver || !fe_call_args(fe, e, n)) {
+    n = NULL;
   } else {
-    n = new_node(fe, N_CALL, e);
-    n->op = BI_COPY;
-    n->list = new_list(fe, 1);
-    if (!(n->list.items[0] = fe_expr(fe, value))) n = NULL;
+    NodeList args = new_list(fe, n->list.len + 1);
+    args.items[0] = receiver;
+    for (int i = 0; i < n->list.len; i++) args.items[i + 1] = n->list.items[i];
+    n->list = args;
   }
-  Py_DECREF(attr); Py_DECREF(value); Py_DECREF(args); Py_DECREF(kws);
+  Py_DECREF(attr); Py_DECREF(value);
   return n;
 }
 
@@ -473,12 +473,11 @@ static Node *fe_call(Fe *fe, PyObject *e) {
     Py_DECREF(base_obj);
   }
   bool is_jit = obj && PyObject_TypeCheck(obj, &DispatcherType);
-  int axis = 0;
-  int builtin = is_jit ? BI_JIT : obj ? core_builtin_id(obj, &axis) : -1;
-  int cast = builtin < 0 && obj ? core_dtype_kind(obj) : -1;
-  if (cast >= 0) builtin = BI_CAST;
+  const Builtin *builtin = is_jit ? core_builtin_named("a ruchey function") : obj ? core_builtin(obj) : NULL;
+  int cast = !builtin && obj ? core_dtype_kind(obj) : -1;
+  if (cast >= 0) builtin = core_builtin_named("a NumPy scalar type");
   Node *n = NULL;
-  if (builtin < 0) {
+  if (!builtin) {
     PyObject *desc = obj ? PyObject_Repr(obj) : NULL;
     if (!obj)
       fe_error(fe, e, "only calls to ruchey functions and known functions (numpy, math, builtins) are supported");
@@ -489,8 +488,8 @@ static Node *fe_call(Fe *fe, PyObject *e) {
     PyErr_Clear();
   } else {
     n = new_node(fe, N_CALL, e);
-    n->op = builtin;
-    n->ival = cast >= 0 ? cast : axis;
+    n->bi = builtin;
+    n->ival = cast;
     if (!fe_call_args(fe, e, n) || (is_jit && !fe_bind_jit_call(fe, e, n, obj))) n = NULL;
   }
   Py_XDECREF(obj);
@@ -539,16 +538,12 @@ static Node *fe_attribute(Fe *fe, PyObject *e) {
     Py_DECREF(obj);
     return n;
   }
-  static const char *const names[] = {"shape", "size", "ndim", "dtype", "T"};
+  /* an attribute of a value: infer finds it from the value's type */
   PyObject *attr = field(e, "attr"), *v = field(e, "value");
   const char *name = PyUnicode_AsUTF8(attr);
   Node *n = new_node(fe, N_ATTR, e);
-  n->op = -1;
-  for (int i = 0; i < 5; i++)
-    if (strcmp(name, names[i]) == 0) n->op = i;
-  if (n->op < 0)
-    n = fe_error(fe, e, "attribute '%s' is not supported", name);
-  else if (!(n->lhs = fe_expr(fe, v)))
+  n->str = arena_strdup(fe->arena, name);
+  if (!(n->lhs = fe_expr(fe, v)))
     n = NULL;
   else if (n->lhs->kind == N_MODULE)
     n = fe_error(fe, e, "module has no supported attribute '%s'", name);
@@ -683,7 +678,7 @@ static Node *fe_for(Fe *fe, PyObject *s) {
   else
     ok = (n->lhs = fe_target(fe, t)) != NULL;
   ok = ok && (n->cond = fe_expr(fe, it)) != NULL;
-  if (ok && !(n->cond->kind == N_CALL && (n->cond->op == BI_RANGE || n->cond->op == BI_PRANGE)))
+  if (ok && !(n->cond->kind == N_CALL && n->cond->bi && (n->cond->bi->flags & BF_RANGE)))
     ok = fe_error(fe, it, "for loops must iterate over range(...) or prange(...)") != NULL;
   ok = ok && fe_block(fe, b, &n->body) && fe_block(fe, o, &n->orelse);
   Py_DECREF(t); Py_DECREF(it); Py_DECREF(b); Py_DECREF(o);

@@ -76,74 +76,46 @@ static int lookup(PyObject *table, PyObject *obj) {
   return (int)PyLong_AsLong(id);
 }
 
-/* ruchey.cuda's intrinsics, with their axis or atomic operation */
-typedef struct { const char *name; int id, ival; } CudaNamed;
-static const CudaNamed cuda_names[] = {
-  {"threadIdx.x", BI_CUDA_TID, 0}, {"threadIdx.y", BI_CUDA_TID, 1}, {"threadIdx.z", BI_CUDA_TID, 2},
-  {"blockIdx.x", BI_CUDA_BID, 0}, {"blockIdx.y", BI_CUDA_BID, 1}, {"blockIdx.z", BI_CUDA_BID, 2},
-  {"blockDim.x", BI_CUDA_BDIM, 0}, {"blockDim.y", BI_CUDA_BDIM, 1}, {"blockDim.z", BI_CUDA_BDIM, 2},
-  {"gridDim.x", BI_CUDA_GDIM, 0}, {"gridDim.y", BI_CUDA_GDIM, 1}, {"gridDim.z", BI_CUDA_GDIM, 2},
-  {"grid", BI_CUDA_GRID, 0}, {"gridsize", BI_CUDA_GRIDSIZE, 0}, {"syncthreads", BI_CUDA_SYNC, 0},
-  {"shared.array", BI_CUDA_SHARED, 0}, {"local.array", BI_CUDA_LOCAL, 0},
-  {"atomic.add", BI_CUDA_ATOMIC, ATOM_ADD}, {"atomic.sub", BI_CUDA_ATOMIC, ATOM_SUB},
-  {"atomic.max", BI_CUDA_ATOMIC, ATOM_MAX}, {"atomic.min", BI_CUDA_ATOMIC, ATOM_MIN},
-  {"atomic.exch", BI_CUDA_ATOMIC, ATOM_EXCH}, {"atomic.cas", BI_CUDA_ATOMIC, ATOM_CAS},
-};
-#define NCUDA (int)(sizeof cuda_names / sizeof cuda_names[0])
-
-/* builtins, numpy allocation, every math/numpy function of RC_MATH_FUNCS */
-static PyObject *builtin_table(void) {
-  static const Named builtins[] = {
-    {"builtins", "range", BI_RANGE}, {"builtins", "len", BI_LEN}, {"builtins", "abs", BI_ABS},
-    {"builtins", "min", BI_MIN}, {"builtins", "max", BI_MAX}, {"builtins", "int", BI_INT},
-    {"builtins", "float", BI_FLOAT}, {"builtins", "bool", BI_BOOL}, {"builtins", "round", BI_ROUND},
-    {"ruchey", "prange", BI_PRANGE}, {"ruchey", "get_thread_id", BI_THREAD_ID},
-    {"ruchey", "get_num_threads", BI_NUM_THREADS},
-    {"numpy", "empty", BI_NP_EMPTY}, {"numpy", "zeros", BI_NP_ZEROS}, {"numpy", "ones", BI_NP_ONES},
-    {"numpy", "empty_like", BI_NP_EMPTY_LIKE}, {"numpy", "zeros_like", BI_NP_ZEROS_LIKE},
-    {"numpy", "ones_like", BI_NP_ONES_LIKE}, {"numpy", "arange", BI_NP_ARANGE}, {"numpy", "copy", BI_COPY},
-    {"numpy", "abs", BI_NP + MF_NPABS},
-  };
-  static const char *const math_names[MF_COUNT] = {
-#define X(id, m, np, n, libm) m,
-    RC_MATH_FUNCS(X)
-#undef X
-  };
-  static const char *const numpy_names[MF_COUNT] = {
-#define X(id, m, np, n, libm) np,
-    RC_MATH_FUNCS(X)
-#undef X
-  };
-  PyObject *table = build_table(builtins, sizeof builtins / sizeof builtins[0]);
-  for (int f = 0; table && f < MF_COUNT; f++) {
-    if (math_names[f]) table_add(table, "math", math_names[f], BI_MATH + f);
-    if (numpy_names[f]) table_add(table, "numpy", numpy_names[f], BI_NP + f);
-  }
-  return table;
-}
-
-/* ruchey.cuda's intrinsics (as their index), once a program has imported
- * ruchey.cuda: code that uses none pays nothing for them. */
-static PyObject *cuda_table(void) {
-  static PyObject *table;
-  if (table) return table;
+/* The builtins' rows (lib/builtins) whose Python objects compiled code may
+ * name, from the object to the row's number. Rows of ruchey's submodules
+ * not imported yet (ruchey.cuda) are added once they are: code that uses
+ * none of their objects pays nothing for them. */
+static const char *add_builtins(PyObject *table, const RucheyAPI *api) {
   PyObject *modules = PyImport_GetModuleDict();
-  if (!PyDict_GetItemString(modules, "ruchey.cuda")) return NULL;
-  table = PyDict_New();
-  for (int i = 0; table && i < NCUDA; i++) table_add(table, "ruchey.cuda", cuda_names[i].name, i);
-  return table;
+  const char *waiting = NULL;  /* a submodule whose rows wait for its import */
+  const Builtin *b;
+  for (int i = 0; (b = api->builtin_at(i)); i++) {
+    if (b->kind != BK_FUNCTION || !b->module) continue;
+    if (!strncmp(b->module, "ruchey.", 7) && !PyDict_GetItemString(modules, b->module)) waiting = b->module;
+    else table_add(table, b->module, b->path, i);
+  }
+  return waiting;
 }
 
-int core_builtin_id(PyObject *obj, int *ival) {
+const Builtin *core_builtin(PyObject *obj) {
   static PyObject *table;
-  if (!table) table = builtin_table();
-  *ival = 0;
+  static const char *waiting;
+  const RucheyAPI *api = core_api();
+  if (!api) return NULL;
+  if (!table) {
+    if (!(table = PyDict_New())) {
+      PyErr_Clear();
+      return NULL;
+    }
+    waiting = add_builtins(table, api);
+  } else if (waiting && PyDict_GetItemString(PyImport_GetModuleDict(), waiting)) {
+    waiting = add_builtins(table, api);
+  }
   int id = lookup(table, obj);
-  if (id >= 0) return id;
-  int cuda = lookup(cuda_table(), obj);
-  if (cuda < 0) return -1;
-  *ival = cuda_names[cuda].ival;
-  return cuda_names[cuda].id;
+  return id < 0 ? NULL : api->builtin_at(id);
+}
+
+const Builtin *core_builtin_named(const char *name) {
+  const RucheyAPI *api = core_api();
+  const Builtin *b;
+  for (int i = 0; api && (b = api->builtin_at(i)); i++)
+    if (!strcmp(b->name, name)) return b;
+  return NULL;
 }
 
 int core_module_id(PyObject *obj) {

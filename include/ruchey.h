@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define RUCHEY_API_VERSION 4
+#define RUCHEY_API_VERSION 5
 #define RC_MAX_NDIM 8
 
 /* ---------------------------------------------------------------- arena */
@@ -137,9 +137,9 @@ typedef enum {
   N_COMPARE,    /* list: operands, ops: CmpOp per pair (chained) */
   N_BOOLOP,     /* op: OP_AND/OP_OR; list: operands */
   N_IFEXP,      /* cond ? lhs : rhs */
-  N_CALL,       /* op: Builtin; list: positional args; kw: keyword args */
+  N_CALL,       /* bi: the builtin; list: positional args (a method's receiver first); kw: keyword args */
   N_INDEX,      /* lhs[rhs]; rhs may be N_TUPLE */
-  N_ATTR,       /* lhs.attr, op: AttrId */
+  N_ATTR,       /* lhs.str; bi: the attribute's builtin, set by infer */
   N_TUPLE,      /* list: elements */
   N_SLICE,      /* lhs:rhs:cond (each may be NULL), only inside an index */
   /* statements */
@@ -168,79 +168,6 @@ typedef enum {
 
 typedef enum { MOD_NUMPY, MOD_MATH } ModuleId;
 
-/* The math functions compiled code can call: X(id, name in math, name in
- * numpy, arity, libm function or NULL). math.* follows CPython (domain errors
- * raise ValueError, floor/ceil/trunc give ints); numpy.* follows NumPy (nan,
- * floats). */
-#define RC_MATH_FUNCS(X)                                   \
-  X(SQRT, "sqrt", "sqrt", 1, "sqrt")                       \
-  X(EXP, "exp", "exp", 1, "exp")                           \
-  X(EXP2, "exp2", "exp2", 1, "exp2")                       \
-  X(EXPM1, "expm1", "expm1", 1, "expm1")                   \
-  X(LOG, "log", "log", 1, "log")                           \
-  X(LOG2, "log2", "log2", 1, "log2")                       \
-  X(LOG10, "log10", "log10", 1, "log10")                   \
-  X(LOG1P, "log1p", "log1p", 1, "log1p")                   \
-  X(SIN, "sin", "sin", 1, "sin")                           \
-  X(COS, "cos", "cos", 1, "cos")                           \
-  X(TAN, "tan", "tan", 1, "tan")                           \
-  X(ASIN, "asin", "arcsin", 1, "asin")                     \
-  X(ACOS, "acos", "arccos", 1, "acos")                     \
-  X(ATAN, "atan", "arctan", 1, "atan")                     \
-  X(SINH, "sinh", "sinh", 1, "sinh")                       \
-  X(COSH, "cosh", "cosh", 1, "cosh")                       \
-  X(TANH, "tanh", "tanh", 1, "tanh")                       \
-  X(ASINH, "asinh", "arcsinh", 1, "asinh")                 \
-  X(ACOSH, "acosh", "arccosh", 1, "acosh")                 \
-  X(ATANH, "atanh", "arctanh", 1, "atanh")                 \
-  X(ERF, "erf", NULL, 1, "erf")                            \
-  X(ERFC, "erfc", NULL, 1, "erfc")                         \
-  X(GAMMA, "gamma", NULL, 1, "tgamma")                     \
-  X(LGAMMA, "lgamma", NULL, 1, "lgamma")                   \
-  X(CBRT, "cbrt", "cbrt", 1, "cbrt")                       \
-  X(FABS, "fabs", "fabs", 1, NULL)                         \
-  X(FLOOR, "floor", "floor", 1, NULL)                      \
-  X(CEIL, "ceil", "ceil", 1, NULL)                         \
-  X(TRUNC, "trunc", "trunc", 1, NULL)                      \
-  X(RINT, NULL, "rint", 1, NULL)                           \
-  X(ISNAN, "isnan", "isnan", 1, NULL)                      \
-  X(ISINF, "isinf", "isinf", 1, NULL)                      \
-  X(ISFINITE, "isfinite", "isfinite", 1, NULL)             \
-  X(DEGREES, "degrees", "degrees", 1, NULL)                \
-  X(RADIANS, "radians", "radians", 1, NULL)                \
-  X(SIGN, NULL, "sign", 1, NULL)                           \
-  X(ATAN2, "atan2", "arctan2", 2, "atan2")                 \
-  X(HYPOT, "hypot", "hypot", 2, "hypot")                   \
-  X(COPYSIGN, "copysign", "copysign", 2, NULL)             \
-  X(FMOD, "fmod", "fmod", 2, "fmod")                       \
-  X(POW, "pow", "power", 2, NULL)                          \
-  X(NPABS, NULL, "absolute", 1, NULL)                      \
-  X(FMIN, NULL, "minimum", 2, NULL)                        \
-  X(FMAX, NULL, "maximum", 2, NULL)
-
-#define RC_MATH_ENUM(id, m, np, n, libm) MF_##id,
-typedef enum { RC_MATH_FUNCS(RC_MATH_ENUM) MF_COUNT } MathFn;
-#undef RC_MATH_ENUM
-
-typedef enum {
-  BI_RANGE, BI_PRANGE, BI_LEN, BI_ABS, BI_MIN, BI_MAX, BI_INT, BI_FLOAT, BI_BOOL, BI_ROUND,
-  BI_NP_EMPTY, BI_NP_ZEROS, BI_NP_ONES,
-  BI_NP_EMPTY_LIKE, BI_NP_ZEROS_LIKE, BI_NP_ONES_LIKE, BI_NP_ARANGE,
-  BI_COPY,                       /* numpy.copy(a), a.copy() */
-  BI_THREAD_ID, BI_NUM_THREADS,  /* ruchey.get_thread_id(), ruchey.get_num_threads() */
-  BI_JIT,                        /* a call to another ruchey function: Node.callee */
-  /* CUDA kernels (ruchey.cuda): ival is the axis (0-2) or the atomic op */
-  BI_CUDA_TID, BI_CUDA_BID, BI_CUDA_BDIM, BI_CUDA_GDIM,
-  BI_CUDA_GRID, BI_CUDA_GRIDSIZE, BI_CUDA_SYNC, BI_CUDA_SHARED, BI_CUDA_LOCAL, BI_CUDA_ATOMIC,
-  BI_CAST,                       /* numpy.float32(x) and the like: ival is the TypeKind */
-  BI_MATH,                       /* math.<f>: BI_MATH + MathFn */
-  BI_NP = BI_MATH + MF_COUNT,    /* numpy.<f>: BI_NP + MathFn */
-  BI_COUNT = BI_NP + MF_COUNT
-} Builtin;
-
-typedef enum { ATTR_SHAPE, ATTR_SIZE, ATTR_NDIM, ATTR_DTYPE, ATTR_T } AttrId;
-
-typedef enum { ATOM_ADD, ATOM_SUB, ATOM_MAX, ATOM_MIN, ATOM_EXCH, ATOM_CAS } AtomicOp;
 
 typedef struct Node Node;
 
@@ -253,7 +180,9 @@ struct Node {
   NodeKind kind;
   int line, col;        /* 1-based line in the file, 0-based column */
   const Type *ty;       /* set by infer for expressions */
-  int op;               /* Op, Builtin or AttrId by kind */
+  int op;               /* N_BINOP, N_UNARY, N_BOOLOP, N_AUGASSIGN: the Op */
+  const struct Builtin *bi; /* N_CALL, N_ATTR: what is called or read (a method's or
+                             * attribute's is set by infer, from its receiver's type) */
   int64_t ival;
   double fval;
   int var;              /* N_VAR: index into Func.var_names */
@@ -263,9 +192,9 @@ struct Node {
   NodeList kw;          /* N_CALL: keyword argument values */
   const char **kw_names;/* N_CALL: their names */
   NodeList body, orelse;
-  const char *str;      /* N_ASSERT, N_RAISE: the constant message */
-  void *callee;         /* N_CALL BI_JIT: the dispatcher; N_RAISE: the class */
-  struct CallTarget *target; /* N_CALL BI_JIT: set by infer */
+  const char *str;      /* N_ASSERT, N_RAISE: the constant message; N_ATTR, a method's N_CALL: the name */
+  void *callee;         /* N_CALL of a ruchey function: the dispatcher; N_RAISE: the class */
+  struct CallTarget *target; /* N_CALL of a ruchey function: set by infer */
   struct LoopPlan *plan;     /* N_FOR: set by the analyses (lib/analysis) */
 };
 
@@ -283,6 +212,52 @@ typedef struct Func {
   bool barrier;         /* set by infer: reaches cuda.syncthreads() */
   struct FuncPlan *plan;  /* set by the analyses (lib/analysis) before lowering */
 } Func;
+
+/* ---------------------------------------------------------------- builtins (lib/builtins) */
+
+/* What a builtin is: passes ask these flags, never which builtin it is. */
+enum {
+  BF_PURE = 1 << 0,         /* a scalar from its arguments alone, errors raised through checks
+                             * (a loop calling it may run with its errors deferred) */
+  BF_RAISES = 1 << 1,       /* may raise a Python exception */
+  BF_CHEAP = 1 << 2,        /* an instruction or two */
+  BF_ALLOCATES = 1 << 3,    /* returns an array it allocated: not in kernels or on the GPU */
+  BF_KERNEL = 1 << 4,       /* only in CUDA kernels and device functions */
+  BF_VARIES = 1 << 5,       /* may differ between the threads of a CUDA block */
+  BF_THREAD_INDEX = 1 << 6, /* a function of the CUDA thread's position only */
+  BF_BARRIER = 1 << 7,      /* cuda.syncthreads() */
+  BF_BLOCK_MEMORY = 1 << 8, /* storage made at a kernel's entry (cuda.shared/local.array) */
+  BF_PER_THREAD = 1 << 9,   /* with BF_BLOCK_MEMORY: one per thread (local arrays) */
+  BF_NOCALL = 1 << 10,      /* named without a call (cuda.threadIdx.x) */
+  BF_RANGE = 1 << 11,       /* range(...): only a for loop's iterable */
+  BF_PARALLEL = 1 << 12,    /* prange: the loop runs on the pool with parallel=True */
+};
+
+typedef enum { BK_FUNCTION, BK_METHOD, BK_ATTRIBUTE } BuiltinKind;
+
+struct Infer;
+struct Lower;
+struct LLVMOpaqueValue;
+
+/* One builtin: a row of a family's table (lib/builtins/: python.c, math.c,
+ * numpy.c, cuda.c). A function is found by the identity of its Python
+ * object (module and path); a method or attribute by its receiver's kind
+ * and its name. The typer runs once the call's arguments are typed; the
+ * lowerer emits it. */
+typedef struct Builtin {
+  const char *name;         /* as messages spell it: "numpy.empty", "len", "array.copy" */
+  const char *module;       /* a function's module ("numpy", "builtins", "ruchey.cuda"), or NULL */
+  const char *path;         /* its attribute path there ("threadIdx.x"); a method's or attribute's name */
+  BuiltinKind kind;
+  TypeKind receiver;        /* methods and attributes: the kind of value they belong to */
+  int min_args, max_args;   /* positional arguments (a method's receiver not counted) */
+  const char *const *keywords; /* the keyword arguments taken, NULL-terminated, or NULL */
+  unsigned flags;           /* BF_ */
+  int ival;                 /* the row's constant: an axis, an atomic operation, a math function */
+  int reduce_op;            /* v = f(v, e) in a prange loop is a reduction with this operator, or 0 */
+  const Type *(*type)(struct Infer *in, Node *n, const Type **args);
+  struct LLVMOpaqueValue *(*lower)(struct Lower *l, Node *n);
+} Builtin;
 
 /* ---------------------------------------------------------------- diagnostics */
 
@@ -420,6 +395,8 @@ typedef struct RucheyAPI {
   /* Lowers, optimises and loads a typed f; touches nothing of the caller's,
    * so it may run without the GIL and concurrently with other compiles. */
   bool (*generate)(Func *f, const CompileOptions *opts, OutputKind out, CompileResult *res, Diag *diag);
+  /* the builtins, for the frontend: NULL past the last */
+  const Builtin *(*builtin_at)(int i);
   void (*meminfo_release)(RtMemInfo *mi);
   RtError *(*last_error)(void);
   const char *(*llvm_version)(void);

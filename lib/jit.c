@@ -23,6 +23,7 @@
 #include <llvm-c/Transforms/PassBuilder.h>
 #include <dlfcn.h>
 
+#include "builtins/builtins.h"
 #include "stages.h"
 
 #define EXPORT __attribute__((visibility("default")))
@@ -364,6 +365,7 @@ EXPORT const RucheyAPI *ruchey_api(void) {
     .plain = ty_plain,
     .array = ty_array,
     .tuple = ty_tuple,
+    .builtin_at = bi_at,
     .infer = jit_infer,
     .generate = jit_generate,
     .meminfo_release = rt_meminfo_release,

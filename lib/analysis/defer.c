@@ -70,13 +70,7 @@ static bool deferrable_expr(const Defer *d, const Node *n) {
   case N_ATTR: return (ty_is_scalar(n->ty) || n->ty->kind == TY_TUPLE) && deferrable_expr(d, n->lhs);
   case N_CALL:
     if (!ty_is_scalar(n->ty) || n->kw.len) return false;
-    switch (n->op) {
-    case BI_ABS: case BI_MIN: case BI_MAX: case BI_INT: case BI_FLOAT: case BI_BOOL: case BI_LEN:
-    case BI_CAST: case BI_THREAD_ID: case BI_NUM_THREADS:
-      return deferrable_list(d, &n->list);
-    case BI_ROUND: return n->list.len == 1 && deferrable_list(d, &n->list);
-    default: return n->op >= BI_MATH && deferrable_list(d, &n->list);
-    }
+    return (n->bi->flags & BF_PURE) && deferrable_list(d, &n->list);
   default: return false;
   }
 }
@@ -130,7 +124,7 @@ static bool check_fresh(Node *n, void *ctx) {
   Fresh *c = ctx;
   if ((n->kind != N_ASSIGN && n->kind != N_AUGASSIGN) || !names_var(n->lhs, c->var)) return true;
   bool allocates = n->kind == N_ASSIGN && n->lhs->kind == N_VAR && n->rhs->kind == N_CALL &&
-                   ((n->rhs->op >= BI_NP_EMPTY && n->rhs->op <= BI_NP_ARANGE) || n->rhs->op == BI_COPY);
+                   (n->rhs->bi->flags & BF_ALLOCATES);
   if (!allocates) c->fresh = false;
   return true;
 }
@@ -178,15 +172,10 @@ typedef struct { bool checked, dear; } Gain;
 
 static bool note_gain(Node *n, void *ctx) {
   Gain *g = ctx;
-  if (n->kind == N_CALL && n->op >= BI_MATH) {
-    int f = (n->op - BI_MATH) % MF_COUNT;
-    g->checked = true;
-    g->dear |= f != MF_SQRT && f != MF_FABS && f != MF_NPABS && f != MF_FLOOR && f != MF_CEIL &&
-               f != MF_TRUNC && f != MF_RINT && f != MF_ISNAN && f != MF_ISINF && f != MF_ISFINITE &&
-               f != MF_DEGREES && f != MF_RADIANS && f != MF_SIGN && f != MF_COPYSIGN && f != MF_FMIN &&
-               f != MF_FMAX;
+  if (n->kind == N_CALL) {
+    g->checked |= (n->bi->flags & BF_RAISES) != 0;
+    g->dear |= !(n->bi->flags & BF_CHEAP);
   }
-  if (n->kind == N_CALL && (n->op == BI_INT || n->op == BI_ROUND)) g->checked = true;
   if (n->kind == N_BINOP && (n->op == OP_DIV || n->op == OP_FLOORDIV || n->op == OP_MOD || n->op == OP_POW))
     g->checked = true;
   if (n->kind == N_AUGASSIGN && (n->op == OP_DIV || n->op == OP_FLOORDIV || n->op == OP_MOD || n->op == OP_POW))

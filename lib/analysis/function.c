@@ -14,7 +14,7 @@ static bool plan_loop(Node *n, void *ctx) {
   if (n->kind != N_FOR) return true;
   Func *f = p->f;
   LoopPlan *plan = arena_alloc(f->arena, sizeof(LoopPlan));
-  if (n->cond->op == BI_PRANGE && p->opts->parallel) {
+  if ((n->cond->bi->flags & BF_PARALLEL) && p->opts->parallel) {
     plan->par = arena_alloc(f->arena, sizeof(ParPlan));
     an_parallel(f, n, plan->par);
   }

@@ -13,7 +13,7 @@
 static bool block_has_barrier(const NodeList *b);
 
 bool an_has_barrier(const Node *n) {
-  if (n->kind == N_EXPR) return n->lhs->kind == N_CALL && n->lhs->op == BI_CUDA_SYNC;
+  if (n->kind == N_EXPR) return n->lhs->kind == N_CALL && (n->lhs->bi->flags & BF_BARRIER);
   return block_has_barrier(&n->body) || block_has_barrier(&n->orelse);
 }
 
@@ -45,16 +45,9 @@ static bool note_varying(Node *n, void *ctx) {
     ir_walk(n->lhs, note_varying, u);
     return false;
   case N_CALL:
-    switch (n->op) {
-    case BI_CUDA_TID: case BI_CUDA_GRID: case BI_CUDA_LOCAL: case BI_CUDA_ATOMIC: case BI_JIT:
-    case BI_CUDA_SYNC:
-      u->uniform = false;
-      return false;
-    case BI_CUDA_SHARED: return false;  /* one per block */
-    default:
-      ir_walk_list(&n->list, note_varying, u);
-      return false;
-    }
+    if (n->bi->flags & BF_VARIES) u->uniform = false;
+    else ir_walk_list(&n->list, note_varying, u);
+    return false;
   default:
     return u->uniform;
   }
@@ -151,7 +144,7 @@ static bool thread_pure(const Func *f, const KernelPlan *k, const Node *n, const
     return (n->var < f->nparams && stores[n->var] == 0) || k->remat[n->var] ||
            (k->uniform[n->var] && stores[n->var] <= 1);
   case N_CALL:
-    return n->op >= BI_CUDA_TID && n->op <= BI_CUDA_GRIDSIZE;
+    return n->bi->flags & BF_THREAD_INDEX;
   case N_BINOP:
     if (n->op == OP_DIV || n->op == OP_FLOORDIV || n->op == OP_MOD || n->op == OP_POW) return false;
     return thread_pure(f, k, n->lhs, stores) && thread_pure(f, k, n->rhs, stores);
@@ -204,7 +197,7 @@ static bool barriers_uniform(const KernelPlan *k, const NodeList *b) {
 
 /* Notes a call to a device function that reaches cuda.syncthreads(). */
 static bool note_barrier_call(Node *n, void *ctx) {
-  if (n->kind == N_CALL && n->op == BI_JIT && n->target && n->target->barrier) *(bool *)ctx = true;
+  if (n->kind == N_CALL && n->target && n->target->barrier) *(bool *)ctx = true;
   return true;
 }
 

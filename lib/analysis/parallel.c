@@ -65,7 +65,7 @@ static void note_reduction(Scan *s, int v, int op) {
  * other operand, or NULL. */
 static const Node *minmax_update(const Node *assign) {
   const Node *t = assign->lhs, *r = assign->rhs;
-  if (t->kind != N_VAR || r->kind != N_CALL || (r->op != BI_MIN && r->op != BI_MAX) ||
+  if (t->kind != N_VAR || r->kind != N_CALL || !r->bi->reduce_op ||
       r->list.len != 2 || r->kw.len)
     return NULL;
   for (int i = 0; i < 2; i++) {
@@ -95,7 +95,7 @@ static void scan_stmt(Scan *s, const Node *n, int depth) {
   case N_ASSIGN:
     if ((other = minmax_update(n))) {
       scan_expr(s, other);
-      note_reduction(s, n->lhs->var, n->rhs->op == BI_MIN ? OP_LT : OP_GT);
+      note_reduction(s, n->lhs->var, n->rhs->bi->reduce_op);
     } else {
       scan_expr(s, n->rhs);
       scan_target(s, n->lhs);

@@ -100,9 +100,9 @@ static LLVMValueRef lo_expr_kind(Lower *l, Node *n) {
   case N_COMPARE: return lo_compare(l, n);
   case N_BOOLOP: return lo_boolop(l, n);
   case N_IFEXP: return lo_ifexp(l, n);
-  case N_CALL: return lo_call(l, n);
+  case N_CALL: return n->bi->lower(l, n);
   case N_INDEX: return lo_index(l, n);
-  case N_ATTR: return lo_attr(l, n);
+  case N_ATTR: return n->bi->lower(l, n);
   case N_TUPLE: return lo_tuple(l, n);
   default: return LLVMGetUndef(l->mod->i8);  /* dtypes and modules have no runtime value */
   }

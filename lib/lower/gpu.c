@@ -24,7 +24,7 @@ static LLVMValueRef sreg(Lower *l, const char *reg, int axis) {
 
 LLVMValueRef lo_gpu_array_data(Lower *l, Node *n, int64_t count) {
   LLVMTypeRef elem = lo_storage_type(l, n->ty->elem);
-  if (n->op == BI_CUDA_LOCAL)
+  if (n->bi->flags & BF_PER_THREAD)
     return lo_alloca(l, LLVMArrayType2(elem, (uint64_t)count), "local");
   LLVMTypeRef ty = LLVMArrayType2(elem, (uint64_t)count);
   LLVMValueRef g = LLVMAddGlobalInAddressSpace(l->mod->m, ty, count ? "shared" : "dynshared", 3);

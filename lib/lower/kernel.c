@@ -26,7 +26,7 @@ LLVMTypeRef lo_launch_type(Lower *l) {
 /* Collects the shared and local array call sites. */
 static bool note_memory(Node *n, void *ctx) {
   Lower *l = ctx;
-  if (n->kind == N_CALL && (n->op == BI_CUDA_SHARED || n->op == BI_CUDA_LOCAL) && l->nmem < 256)
+  if (n->kind == N_CALL && (n->bi->flags & BF_BLOCK_MEMORY) && l->nmem < 256)
     l->mem_nodes[l->nmem++] = n;
   return true;
 }
@@ -40,9 +40,9 @@ static void kernel_memory(Lower *l) {
     Node *n = l->mem_nodes[i];
     int64_t dims[RC_MAX_NDIM];
     int64_t bytes = lo_cuda_array_elems(n->ty, lo_cuda_shape(n), dims) * (ty_bits(n->ty->elem) / 8);
-    if (n->op == BI_CUDA_LOCAL && l->fibers) continue;  /* on each fiber's own stack */
+    if ((n->bi->flags & BF_PER_THREAD) && l->fibers) continue;  /* on each fiber's own stack */
     LLVMValueRef count = const_i64(l, bytes ? bytes : 1);
-    if (n->op == BI_CUDA_LOCAL && l->fission) count = LLVMBuildMul(l->b, count, l->nthreads, "");
+    if ((n->bi->flags & BF_PER_THREAD) && l->fission) count = LLVMBuildMul(l->b, count, l->nthreads, "");
     LLVMValueRef a = LLVMBuildArrayAlloca(l->b, l->mod->i8, count, "shared");
     LLVMSetAlignment(a, 64);
     l->mem_base[i] = a;

@@ -14,7 +14,8 @@
  *   kernel.c    CUDA kernels on the CPU: blocks over the pool, threads as loops (fission)
  *   fibers.c    CUDA kernels on the CPU whose threads run as fibers
  *   gpu.c       CUDA kernels and device functions for NVPTX
- * The builtins' lowerers live with their typers in lib/builtins/.
+ * The builtins' lowerers live with their typers in lib/builtins/ (each
+ * N_CALL and N_ATTR is lowered by its row's lowerer).
  *
  * One module is lowered at a time (LowerModule); each function emitted into
  * it, outlined ones too, has its own state (Lower) pointing at the module.
@@ -177,6 +178,7 @@ LLVMValueRef lo_binop_values(Lower *l, int op, const Type *result, LLVMValueRef 
 LLVMValueRef lo_compare_values(Lower *l, int op, LLVMValueRef a, const Type *ta, LLVMValueRef b,
                                const Type *tb);
 LLVMValueRef lo_binop(Lower *l, Node *n);
+LLVMValueRef lo_float_to_int(Lower *l, const Type *from, LLVMValueRef x);  /* Python's int(), wrapping beyond int64 */
 LLVMValueRef lo_unary(Lower *l, Node *n);
 
 /* ---------------------------------------------------------------- arrays.c */
@@ -245,11 +247,11 @@ LLVMTypeRef lo_gpu_device_type(Lower *l);
 LLVMValueRef lo_gpu_call(Lower *l, Node *n);
 LLVMValueRef lo_gpu_array_data(Lower *l, Node *n, int64_t count);
 
-/* ---------------------------------------------------------------- builtins (for now here) */
+/* ---------------------------------------------------------------- builtins/cuda.c */
 
-LLVMValueRef lo_call(Lower *l, Node *n);
-LLVMValueRef lo_attr(Lower *l, Node *n);
-int64_t lo_cuda_array_elems(const Type *t, const Node *shape, int64_t *dims);
+/* A shared or local array's shape (its first argument or shape=), its
+ * dimensions and its number of elements. */
 Node *lo_cuda_shape(Node *n);
+int64_t lo_cuda_array_elems(const Type *t, const Node *shape, int64_t *dims);
 
 #endif

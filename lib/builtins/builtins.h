@@ -1,0 +1,26 @@
+/* builtins.h — the builtins' families: one table of rows per file, each
+ * row with its typer and lowerer beside it (Lua's luaL_Reg, Numba's
+ * @overload). Adding a function is a row and two small functions in its
+ * family's file; the compiler's passes ask the rows' flags.
+ */
+#ifndef RUCHEY_BUILTINS_H
+#define RUCHEY_BUILTINS_H
+
+#include "infer.h"
+#include "lower/lower.h"
+
+/* The families, each ending with a row whose name is NULL. */
+extern const Builtin bi_python[];  /* python.c: Python's builtins, ruchey's own functions */
+extern const Builtin bi_math[];    /* math.c: math.* and NumPy's scalar functions */
+extern const Builtin bi_numpy[];   /* numpy.c: arrays: allocation, attributes, methods */
+extern const Builtin bi_cuda[];    /* cuda.c: the CUDA kernel language */
+
+/* registry.c */
+const Builtin *bi_at(int i);   /* every row in turn; NULL past the last */
+/* A method or attribute of a kind of value, or NULL. */
+const Builtin *bi_member(TypeKind receiver, BuiltinKind kind, const char *name);
+
+/* A row that types its arguments and lowers them itself: none. */
+#define BI_END {NULL, NULL, NULL, 0, 0, 0, 0, NULL, 0, 0, 0, NULL, NULL}
+
+#endif

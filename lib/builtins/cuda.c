@@ -1,0 +1,221 @@
+/* builtins/cuda.c — the CUDA kernel language (ruchey.cuda): the thread's
+ * and block's indices, cuda.grid and cuda.gridsize, syncthreads, shared
+ * and local arrays, atomics. Each lowers for the CPU backend (kernel.c,
+ * fibers.c: indices are the loops' counters) and for the GPU (gpu.c:
+ * special registers).
+ */
+#include <stdio.h>
+
+#include "builtins/builtins.h"
+
+typedef enum { ATOM_ADD, ATOM_SUB, ATOM_MAX, ATOM_MIN, ATOM_EXCH, ATOM_CAS } AtomicOp;
+
+/* ---------------------------------------------------------------- indices */
+
+static const Type *ty_index(Infer *in, Node *n, const Type **args) { return TYS(TY_I64); }
+
+static LLVMValueRef lo_tid(Lower *l, Node *n) { return l->tid[n->bi->ival]; }
+static LLVMValueRef lo_bid(Lower *l, Node *n) { return l->bid[n->bi->ival]; }
+static LLVMValueRef lo_bdim(Lower *l, Node *n) { return l->bdim[n->bi->ival]; }
+static LLVMValueRef lo_gdim(Lower *l, Node *n) { return l->gdim[n->bi->ival]; }
+
+/* An integer literal argument, or -1. */
+static int64_t literal_int(const Node *n) { return n && n->kind == N_INT ? n->ival : -1; }
+
+/* cuda.grid(ndim), cuda.gridsize(ndim): an int, or a tuple of 2 or 3 */
+static const Type *ty_grid(Infer *in, Node *n, const Type **args) {
+  int64_t nd = literal_int(n->list.items[0]);
+  if (nd < 1 || nd > 3) return ty_error(in, n, "%s() takes a constant 1, 2 or 3", n->bi->name);
+  if (nd == 1) return TYS(TY_I64);
+  const Type *f[3] = {TYS(TY_I64), TYS(TY_I64), TYS(TY_I64)};
+  return ty_tuple((int)nd, f);
+}
+
+static LLVMValueRef lo_grid(Lower *l, Node *n) {
+  int nd = (int)n->list.items[0]->ival;
+  LLVMValueRef v[3];
+  for (int d = 0; d < nd; d++)
+    v[d] = n->bi->flags & BF_VARIES
+               ? LLVMBuildAdd(l->b, l->tid[d], LLVMBuildMul(l->b, l->bid[d], l->bdim[d], ""), "")
+               : LLVMBuildMul(l->b, l->bdim[d], l->gdim[d], "");
+  if (nd == 1) return v[0];
+  LLVMValueRef t = LLVMGetUndef(lo_type(l, n->ty));
+  for (int d = 0; d < nd; d++) t = LLVMBuildInsertValue(l->b, t, v[d], (unsigned)d, "");
+  return t;
+}
+
+/* ---------------------------------------------------------------- syncthreads */
+
+static const Type *ty_sync(Infer *in, Node *n, const Type **args) {
+  in->f->barrier = true;
+  return TYS(TY_NONE);
+}
+
+/* On the GPU bar.sync; on the CPU a fiber switch, or (fission) a boundary
+ * between loops over the threads that kernel.c places. */
+static LLVMValueRef lo_sync(Lower *l, Node *n) {
+  if (l->mod->gpu) {
+    lo_call_fn(l, "llvm.nvvm.barrier0", void_type(l), NULL, NULL, 0);
+  } else if (l->fibers || l->opts->device) {  /* the site tells apart barriers threads wait at */
+    char site[300];
+    snprintf(site, sizeof site, "%s:%d", l->f->filename, n->line);
+    LLVMValueRef text = lo_string(l, site);
+    lo_call_fn(l, "rt_fiber_barrier", void_type(l), &l->mod->ptr, &text, 1);
+  }
+  return LLVMGetUndef(l->mod->i8);
+}
+
+/* ---------------------------------------------------------------- shared and local arrays */
+
+static const char *const array_kw[] = {"shape", "dtype", NULL};
+
+static const Type *dtype_of(Infer *in, Node *n) {
+  Node *d = n->list.len > 1 ? n->list.items[1] : ty_kwarg(n, "dtype");
+  if (!d) return NULL;
+  if (d->ty->kind != TY_DTYPE) return ty_error(in, d, "dtype must be a NumPy scalar type such as numpy.float64");
+  return d->ty->elem;
+}
+
+int64_t lo_cuda_array_elems(const Type *t, const Node *shape, int64_t *dims) {
+  int64_t count = 1;
+  for (int d = 0; d < t->ndim; d++) {
+    dims[d] = shape->kind == N_TUPLE ? shape->list.items[d]->ival : shape->ival;
+    count *= dims[d];
+  }
+  return count;
+}
+
+Node *lo_cuda_shape(Node *n) {
+  if (n->list.len) return n->list.items[0];
+  for (int i = 0; i < n->kw.len; i++)
+    if (!strcmp(n->kw_names[i], "shape")) return n->kw.items[i];
+  return NULL;
+}
+
+/* cuda.shared.array / cuda.local.array(shape, dtype): constant shapes. */
+static const Type *ty_cuda_array(Infer *in, Node *n, const Type **args) {
+  if (in->opts->device && !(n->bi->flags & BF_PER_THREAD))
+    return ty_error(in, n, "%s inside a device function is not supported on the CPU backend yet: "
+                    "use it in the kernel", n->bi->name);
+  Node *shape = lo_cuda_shape(n);
+  if (!shape) return ty_error(in, n, "%s() needs a shape", n->bi->name);
+  int ndim = shape->kind == N_TUPLE ? shape->list.len : 1;
+  for (int i = 0; i < ndim; i++)
+    if (literal_int(shape->kind == N_TUPLE ? shape->list.items[i] : shape) < 0)
+      return ty_error(in, shape, "the shape of %s() must be constant integers", n->bi->name);
+  if (ndim < 1 || ndim > RC_MAX_NDIM) return ty_error(in, shape, "unsupported number of dimensions");
+  const Type *elem = dtype_of(in, n);
+  if (!elem) return ty_failed(in) ? NULL : ty_error(in, n, "%s() needs a dtype", n->bi->name);
+  return ty_array(elem, ndim, 'C', false);
+}
+
+static LLVMValueRef lo_cuda_array(Lower *l, Node *n) {
+  int64_t dims[RC_MAX_NDIM];
+  int64_t count = lo_cuda_array_elems(n->ty, lo_cuda_shape(n), dims);
+  int size = ty_bits(n->ty->elem) / 8;
+  LLVMValueRef data = NULL, shape0 = const_i64(l, dims[0]);
+  if (l->mod->gpu) data = lo_gpu_array_data(l, n, count);
+  else if (l->fibers && (n->bi->flags & BF_PER_THREAD))  /* on the fiber's own stack */
+    data = lo_alloca(l, LLVMArrayType2(lo_storage_type(l, n->ty->elem), (uint64_t)count), "local");
+  for (int i = 0; i < l->nmem; i++)
+    if (l->mem_nodes[i] == n) data = l->mem_base[i];
+  if (l->mod->gpu) {
+    if (!(n->bi->flags & BF_PER_THREAD) && count == 0)  /* the launch says how much: no bound known here */
+      shape0 = const_i64(l, INT64_MAX / size);
+  } else if (!(n->bi->flags & BF_PER_THREAD) && count == 0) {
+    data = l->dyn_shared;
+    LLVMValueRef bytes = LLVMBuildLoad2(l->b, l->mod->i64, LLVMBuildStructGEP2(l->b, lo_launch_type(l), l->launch, 2, ""), "");
+    shape0 = LLVMBuildSDiv(l->b, bytes, const_i64(l, size), "");
+  } else if ((n->bi->flags & BF_PER_THREAD) && l->fission) {
+    LLVMValueRef off = LLVMBuildMul(l->b, l->thread, const_i64(l, count * size), "");
+    data = LLVMBuildGEP2(l->b, l->mod->i8, data, &off, 1, "");
+  }
+  LLVMValueRef a = LLVMConstNull(lo_type(l, n->ty));
+  a = LLVMBuildInsertValue(l->b, a, data, 2, "");
+  LLVMValueRef shp = LLVMGetUndef(LLVMArrayType2(l->mod->i64, (uint64_t)n->ty->ndim));
+  for (int d = 0; d < n->ty->ndim; d++)
+    shp = LLVMBuildInsertValue(l->b, shp, d ? const_i64(l, dims[d]) : shape0, (unsigned)d, "");
+  return LLVMBuildInsertValue(l->b, a, shp, 3, "");
+}
+
+/* ---------------------------------------------------------------- atomics */
+
+static const Type *ty_atomic(Infer *in, Node *n, const Type **args) {
+  int want = n->bi->max_args;
+  const Type *a = args[0], *idx = args[1];
+  if (a->kind != TY_ARRAY) return ty_error(in, n, "atomics need an array, got %s", a->name);
+  int nidx = idx->kind == TY_TUPLE ? idx->nfields : 1;
+  for (int i = 0; i < nidx; i++)
+    if (!ty_is_int(idx->kind == TY_TUPLE ? idx->fields[i] : idx))
+      return ty_error(in, n->list.items[1], "an atomic's index must be integers");
+  if (nidx != a->ndim) return ty_error(in, n, "the index must name one element of the %d-d array", a->ndim);
+  TypeKind k = a->elem->kind;
+  if (k != TY_I32 && k != TY_I64 && k != TY_U32 && k != TY_U64 && k != TY_F32 && k != TY_F64)
+    return ty_error(in, n, "atomics work on int32, int64, uint32, uint64, float32 and float64, not %s", a->elem->name);
+  if (n->bi->ival == ATOM_CAS && ty_is_float(a->elem)) return ty_error(in, n, "compare-and-swap needs an integer array");
+  for (int i = 2; i < want; i++)
+    if (!ty_need_scalar(in, n->list.items[i], args[i], "an atomic")) return NULL;
+  return a->elem;
+}
+
+static LLVMValueRef lo_atomic(Lower *l, Node *n) {
+  Node *arr = n->list.items[0];
+  const Type *elem = arr->ty->elem;
+  LLVMValueRef base = lo_expr(l, arr), idx[RC_MAX_NDIM];
+  lo_indices(l, n->list.items[1], idx);
+  LLVMValueRef addr = lo_element_addr(l, arr->ty, base, idx);
+  LLVMValueRef v = lo_expr_as(l, n->list.items[2], elem);
+  if (n->bi->ival == ATOM_CAS) {
+    LLVMValueRef nv = lo_expr_as(l, n->list.items[3], elem);
+    LLVMValueRef r = LLVMBuildAtomicCmpXchg(l->b, addr, v, nv, LLVMAtomicOrderingMonotonic,
+                                            LLVMAtomicOrderingMonotonic, 0);
+    return LLVMBuildExtractValue(l->b, r, 0, "");
+  }
+  bool fl = ty_is_float(elem), sgn = ty_is_signed(elem);
+  LLVMAtomicRMWBinOp op;
+  switch (n->bi->ival) {
+  case ATOM_ADD: op = fl ? LLVMAtomicRMWBinOpFAdd : LLVMAtomicRMWBinOpAdd; break;
+  case ATOM_SUB: op = fl ? LLVMAtomicRMWBinOpFSub : LLVMAtomicRMWBinOpSub; break;
+  case ATOM_MAX: op = fl ? LLVMAtomicRMWBinOpFMax : sgn ? LLVMAtomicRMWBinOpMax : LLVMAtomicRMWBinOpUMax; break;
+  case ATOM_MIN: op = fl ? LLVMAtomicRMWBinOpFMin : sgn ? LLVMAtomicRMWBinOpMin : LLVMAtomicRMWBinOpUMin; break;
+  default: op = LLVMAtomicRMWBinOpXchg; break;
+  }
+  return LLVMBuildAtomicRMW(l->b, op, addr, v, LLVMAtomicOrderingMonotonic, 0);
+}
+
+/* ---------------------------------------------------------------- the rows */
+
+#define INTRINSIC(name, path, flags, ival, type, lower, lo, hi) \
+  {name, "ruchey.cuda", path, BK_FUNCTION, 0, lo, hi, NULL, BF_KERNEL | (flags), ival, 0, type, lower}
+#define INDEX(name, path, flags, axis, lower) \
+  INTRINSIC(name, path, BF_NOCALL | BF_THREAD_INDEX | BF_PURE | BF_CHEAP | (flags), axis, ty_index, lower, 0, 0)
+#define ATOMIC(name, op, n) INTRINSIC("cuda.atomic." name, "atomic." name, BF_VARIES, op, ty_atomic, lo_atomic, n, n)
+
+const Builtin bi_cuda[] = {
+  INDEX("cuda.threadIdx", "threadIdx.x", BF_VARIES, 0, lo_tid),
+  INDEX("cuda.threadIdx", "threadIdx.y", BF_VARIES, 1, lo_tid),
+  INDEX("cuda.threadIdx", "threadIdx.z", BF_VARIES, 2, lo_tid),
+  INDEX("cuda.blockIdx", "blockIdx.x", 0, 0, lo_bid),
+  INDEX("cuda.blockIdx", "blockIdx.y", 0, 1, lo_bid),
+  INDEX("cuda.blockIdx", "blockIdx.z", 0, 2, lo_bid),
+  INDEX("cuda.blockDim", "blockDim.x", 0, 0, lo_bdim),
+  INDEX("cuda.blockDim", "blockDim.y", 0, 1, lo_bdim),
+  INDEX("cuda.blockDim", "blockDim.z", 0, 2, lo_bdim),
+  INDEX("cuda.gridDim", "gridDim.x", 0, 0, lo_gdim),
+  INDEX("cuda.gridDim", "gridDim.y", 0, 1, lo_gdim),
+  INDEX("cuda.gridDim", "gridDim.z", 0, 2, lo_gdim),
+  INTRINSIC("cuda.grid", "grid", BF_THREAD_INDEX | BF_VARIES | BF_PURE | BF_CHEAP, 0, ty_grid, lo_grid, 1, 1),
+  INTRINSIC("cuda.gridsize", "gridsize", BF_THREAD_INDEX | BF_PURE | BF_CHEAP, 0, ty_grid, lo_grid, 1, 1),
+  INTRINSIC("cuda.syncthreads", "syncthreads", BF_BARRIER | BF_VARIES, 0, ty_sync, lo_sync, 0, 0),
+  {"cuda.shared.array", "ruchey.cuda", "shared.array", BK_FUNCTION, 0, 0, 2, array_kw, BF_KERNEL | BF_BLOCK_MEMORY,
+   0, 0, ty_cuda_array, lo_cuda_array},
+  {"cuda.local.array", "ruchey.cuda", "local.array", BK_FUNCTION, 0, 0, 2, array_kw,
+   BF_KERNEL | BF_BLOCK_MEMORY | BF_PER_THREAD | BF_VARIES, 0, 0, ty_cuda_array, lo_cuda_array},
+  ATOMIC("add", ATOM_ADD, 3),
+  ATOMIC("sub", ATOM_SUB, 3),
+  ATOMIC("max", ATOM_MAX, 3),
+  ATOMIC("min", ATOM_MIN, 3),
+  ATOMIC("exch", ATOM_EXCH, 3),
+  ATOMIC("cas", ATOM_CAS, 4),
+  BI_END,
+};

@@ -1,0 +1,309 @@
+/* builtins/math.c — the math module's functions and NumPy's scalar
+ * functions of the same names.
+ *
+ * math.* follows CPython: it computes in float64 (float32 stays float32 in
+ * CUDA code, as numba-cuda), raises ValueError outside a function's domain
+ * and OverflowError where a finite argument gives an infinite result, and
+ * floor/ceil/trunc give ints. numpy.* follows NumPy: nan and inf instead
+ * of errors, float32 kept, and abs, sign, minimum, maximum and power keep
+ * integers integers. Each function is a row of math_fns (how to compute
+ * it) and one row per module in the builtins' table below.
+ */
+#include <math.h>
+
+#include "builtins/builtins.h"
+
+/* ---------------------------------------------------------------- the functions */
+
+typedef LLVMValueRef (*MathCode)(Lower *l, const Type *t, LLVMValueRef *a);
+
+enum {
+  M_OVERFLOWS = 1 << 0,   /* math.f raises OverflowError on a finite argument's infinite result */
+  M_INT_RESULT = 1 << 1,  /* math.f gives an int */
+  M_PREDICATE = 1 << 2,   /* gives a bool; for int arguments, int_truth */
+  M_KEEPS_INT = 1 << 3,   /* numpy.f of ints is an int (int_code computes it) */
+};
+
+typedef struct MathFn {
+  const char *libm;        /* computed by this C function (float32: with an f), */
+  const char *intrinsic;   /* or this LLVM intrinsic, */
+  MathCode code;           /* or here */
+  MathCode domain;         /* math.f: true outside the domain (ValueError) */
+  unsigned flags;
+  bool int_truth;          /* M_PREDICATE: the answer for an int */
+  MathCode int_code;       /* M_KEEPS_INT: numpy.f of ints */
+} MathFn;
+
+static LLVMValueRef is_integral(Lower *l, const Type *t, LLVMValueRef x) {
+  return fcmp(l, LLVMRealOEQ, lo_intrinsic1(l, "llvm.floor", t, x), x);
+}
+
+static LLVMValueRef absolute(Lower *l, const Type *t, LLVMValueRef x) { return lo_intrinsic1(l, "llvm.fabs", t, x); }
+static LLVMValueRef inf(Lower *l, const Type *t) { return lo_fconst(l, t, INFINITY); }
+
+/* domains, as CPython's math module checks them */
+static LLVMValueRef below_zero(Lower *l, const Type *t, LLVMValueRef *a) { return fcmp(l, LLVMRealOLT, a[0], lo_fconst(l, t, 0)); }
+static LLVMValueRef not_positive(Lower *l, const Type *t, LLVMValueRef *a) { return fcmp(l, LLVMRealOLE, a[0], lo_fconst(l, t, 0)); }
+static LLVMValueRef to_minus_one(Lower *l, const Type *t, LLVMValueRef *a) { return fcmp(l, LLVMRealOLE, a[0], lo_fconst(l, t, -1)); }
+static LLVMValueRef beyond_one(Lower *l, const Type *t, LLVMValueRef *a) { return fcmp(l, LLVMRealOGT, absolute(l, t, a[0]), lo_fconst(l, t, 1)); }
+static LLVMValueRef below_one(Lower *l, const Type *t, LLVMValueRef *a) { return fcmp(l, LLVMRealOLT, a[0], lo_fconst(l, t, 1)); }
+static LLVMValueRef one_or_beyond(Lower *l, const Type *t, LLVMValueRef *a) { return fcmp(l, LLVMRealOGE, absolute(l, t, a[0]), lo_fconst(l, t, 1)); }
+static LLVMValueRef infinite(Lower *l, const Type *t, LLVMValueRef *a) { return fcmp(l, LLVMRealOEQ, absolute(l, t, a[0]), inf(l, t)); }
+
+/* lgamma's poles: the integers from 0 down (-inf itself is in its domain) */
+static LLVMValueRef pole(Lower *l, const Type *t, LLVMValueRef *a) {
+  LLVMValueRef bad = LLVMBuildAnd(l->b, fcmp(l, LLVMRealOLE, a[0], lo_fconst(l, t, 0)), is_integral(l, t, a[0]), "");
+  return LLVMBuildAnd(l->b, bad, fcmp(l, LLVMRealONE, a[0], lo_fconst(l, t, -INFINITY)), "");
+}
+
+static LLVMValueRef gamma_domain(Lower *l, const Type *t, LLVMValueRef *a) {
+  return LLVMBuildOr(l->b, pole(l, t, a), fcmp(l, LLVMRealOEQ, a[0], lo_fconst(l, t, -INFINITY)), "");
+}
+
+static LLVMValueRef fmod_domain(Lower *l, const Type *t, LLVMValueRef *a) {
+  LLVMValueRef bad = LLVMBuildOr(l->b, fcmp(l, LLVMRealOEQ, a[1], lo_fconst(l, t, 0)), infinite(l, t, a), "");
+  return LLVMBuildAnd(l->b, bad, fcmp(l, LLVMRealORD, a[1], a[0]), "");
+}
+
+static LLVMValueRef pow_domain(Lower *l, const Type *t, LLVMValueRef *a) {
+  LLVMValueRef x = a[0], y = a[1], zero = lo_fconst(l, t, 0);
+  LLVMValueRef zero_neg = LLVMBuildAnd(l->b, fcmp(l, LLVMRealOEQ, x, zero), fcmp(l, LLVMRealOLT, y, zero), "");
+  LLVMValueRef yfinite = fcmp(l, LLVMRealOLT, absolute(l, t, y), inf(l, t));
+  LLVMValueRef neg_frac = LLVMBuildAnd(l->b, LLVMBuildAnd(l->b, fcmp(l, LLVMRealOLT, x, zero),
+                                       fcmp(l, LLVMRealOGT, x, lo_fconst(l, t, -INFINITY)), ""),
+                                       LLVMBuildAnd(l->b, yfinite, LLVMBuildNot(l->b, is_integral(l, t, y), ""), ""), "");
+  return LLVMBuildOr(l->b, zero_neg, neg_frac, "");
+}
+
+/* computed here */
+static LLVMValueRef isnan_code(Lower *l, const Type *t, LLVMValueRef *a) { return fcmp(l, LLVMRealUNO, a[0], a[0]); }
+static LLVMValueRef isinf_code(Lower *l, const Type *t, LLVMValueRef *a) { return infinite(l, t, a); }
+static LLVMValueRef isfinite_code(Lower *l, const Type *t, LLVMValueRef *a) { return fcmp(l, LLVMRealOLT, absolute(l, t, a[0]), inf(l, t)); }
+static LLVMValueRef degrees_code(Lower *l, const Type *t, LLVMValueRef *a) { return LLVMBuildFMul(l->b, a[0], lo_fconst(l, t, 180.0 / M_PI), ""); }
+static LLVMValueRef radians_code(Lower *l, const Type *t, LLVMValueRef *a) { return LLVMBuildFMul(l->b, a[0], lo_fconst(l, t, M_PI / 180.0), ""); }
+static LLVMValueRef copysign_code(Lower *l, const Type *t, LLVMValueRef *a) { return lo_intrinsic2(l, "llvm.copysign", t, a[0], a[1]); }
+static LLVMValueRef minimum_code(Lower *l, const Type *t, LLVMValueRef *a) { return lo_intrinsic2(l, "llvm.minimum", t, a[0], a[1]); }
+static LLVMValueRef maximum_code(Lower *l, const Type *t, LLVMValueRef *a) { return lo_intrinsic2(l, "llvm.maximum", t, a[0], a[1]); }
+static LLVMValueRef pow_code(Lower *l, const Type *t, LLVMValueRef *a) { return lo_intrinsic2(l, "llvm.pow", t, a[0], a[1]); }
+
+static LLVMValueRef sign_code(Lower *l, const Type *t, LLVMValueRef *a) {
+  LLVMValueRef x = a[0];
+  LLVMValueRef pos = LLVMBuildUIToFP(l->b, fcmp(l, LLVMRealOGT, x, lo_fconst(l, t, 0)), lo_type(l, t), "");
+  LLVMValueRef neg = LLVMBuildUIToFP(l->b, fcmp(l, LLVMRealOLT, x, lo_fconst(l, t, 0)), lo_type(l, t), "");
+  return LLVMBuildSelect(l->b, fcmp(l, LLVMRealUNO, x, x), x, LLVMBuildFSub(l->b, pos, neg, ""), "");
+}
+
+/* on the GPU with fastmath, float32: sqrt.approx.ftz */
+static LLVMValueRef sqrt_code(Lower *l, const Type *t, LLVMValueRef *a) {
+  if (lo_gpu_fast_f32(l, lo_type(l, t))) return lo_intrinsic(l, "llvm.nvvm.sqrt.approx.ftz.f", NULL, 0, a, 1);
+  return lo_intrinsic1(l, "llvm.sqrt", t, a[0]);
+}
+
+/* numpy.f of ints */
+static LLVMValueRef int_abs(Lower *l, const Type *t, LLVMValueRef *a) {
+  LLVMTypeRef ov[1] = {lo_type(l, t)};
+  LLVMValueRef args[2] = {a[0], const_bool(l, false)};
+  return ty_is_signed(t) ? lo_intrinsic(l, "llvm.abs", ov, 1, args, 2) : a[0];
+}
+
+static LLVMValueRef int_sign(Lower *l, const Type *t, LLVMValueRef *a) {
+  LLVMTypeRef ty = lo_type(l, t);
+  LLVMValueRef zero = LLVMConstNull(ty);
+  LLVMValueRef pos = LLVMBuildZExt(l->b, LLVMBuildICmp(l->b, ty_is_signed(t) ? LLVMIntSGT : LLVMIntUGT, a[0], zero, ""), ty, "");
+  LLVMValueRef neg = LLVMBuildZExt(l->b, LLVMBuildICmp(l->b, LLVMIntSLT, a[0], zero, ""), ty, "");
+  return LLVMBuildSub(l->b, pos, ty_is_signed(t) ? neg : zero, "");
+}
+
+static LLVMValueRef int_min(Lower *l, const Type *t, LLVMValueRef *a) {
+  return LLVMBuildSelect(l->b, lo_compare_values(l, OP_LT, a[0], t, a[1], t), a[0], a[1], "");
+}
+
+static LLVMValueRef int_max(Lower *l, const Type *t, LLVMValueRef *a) {
+  return LLVMBuildSelect(l->b, lo_compare_values(l, OP_GT, a[0], t, a[1], t), a[0], a[1], "");
+}
+
+static LLVMValueRef int_pow(Lower *l, const Type *t, LLVMValueRef *a) { return lo_int_pow(l, t, a[0], a[1]); }
+
+enum {
+  SQRT, EXP, EXP2, EXPM1, LOG, LOG2, LOG10, LOG1P, SIN, COS, TAN, ASIN, ACOS, ATAN, SINH, COSH, TANH,
+  ASINH, ACOSH, ATANH, ERF, ERFC, GAMMA, LGAMMA, CBRT, FABS, FLOOR, CEIL, TRUNC, RINT, ISNAN, ISINF,
+  ISFINITE, DEGREES, RADIANS, SIGN, ATAN2, HYPOT, COPYSIGN, FMOD, POW, ABS, MINIMUM, MAXIMUM,
+};
+
+static const MathFn math_fns[] = {
+  [SQRT] = {.code = sqrt_code, .domain = below_zero},
+  [EXP] = {.intrinsic = "llvm.exp", .flags = M_OVERFLOWS},
+  [EXP2] = {.intrinsic = "llvm.exp2", .flags = M_OVERFLOWS},
+  [EXPM1] = {.libm = "expm1", .flags = M_OVERFLOWS},
+  [LOG] = {.intrinsic = "llvm.log", .domain = not_positive},
+  [LOG2] = {.intrinsic = "llvm.log2", .domain = not_positive},
+  [LOG10] = {.intrinsic = "llvm.log10", .domain = not_positive},
+  [LOG1P] = {.libm = "log1p", .domain = to_minus_one},
+  [SIN] = {.intrinsic = "llvm.sin", .domain = infinite},
+  [COS] = {.intrinsic = "llvm.cos", .domain = infinite},
+  [TAN] = {.libm = "tan", .domain = infinite},
+  [ASIN] = {.libm = "asin", .domain = beyond_one},
+  [ACOS] = {.libm = "acos", .domain = beyond_one},
+  [ATAN] = {.libm = "atan"},
+  [SINH] = {.libm = "sinh", .flags = M_OVERFLOWS},
+  [COSH] = {.libm = "cosh", .flags = M_OVERFLOWS},
+  [TANH] = {.libm = "tanh"},
+  [ASINH] = {.libm = "asinh"},
+  [ACOSH] = {.libm = "acosh", .domain = below_one},
+  [ATANH] = {.libm = "atanh", .domain = one_or_beyond},
+  [ERF] = {.libm = "erf"},
+  [ERFC] = {.libm = "erfc"},
+  [GAMMA] = {.libm = "tgamma", .domain = gamma_domain, .flags = M_OVERFLOWS},
+  [LGAMMA] = {.libm = "lgamma", .domain = pole, .flags = M_OVERFLOWS},
+  [CBRT] = {.libm = "cbrt"},
+  [FABS] = {.intrinsic = "llvm.fabs"},
+  [FLOOR] = {.intrinsic = "llvm.floor", .flags = M_INT_RESULT},
+  [CEIL] = {.intrinsic = "llvm.ceil", .flags = M_INT_RESULT},
+  [TRUNC] = {.intrinsic = "llvm.trunc", .flags = M_INT_RESULT},
+  [RINT] = {.intrinsic = "llvm.rint"},
+  [ISNAN] = {.code = isnan_code, .flags = M_PREDICATE, .int_truth = false},
+  [ISINF] = {.code = isinf_code, .flags = M_PREDICATE, .int_truth = false},
+  [ISFINITE] = {.code = isfinite_code, .flags = M_PREDICATE, .int_truth = true},
+  [DEGREES] = {.code = degrees_code},
+  [RADIANS] = {.code = radians_code},
+  [SIGN] = {.code = sign_code, .flags = M_KEEPS_INT, .int_code = int_sign},
+  [ATAN2] = {.libm = "atan2"},
+  [HYPOT] = {.libm = "hypot"},
+  [COPYSIGN] = {.code = copysign_code},
+  [FMOD] = {.libm = "fmod", .domain = fmod_domain},
+  [POW] = {.code = pow_code, .domain = pow_domain, .flags = M_OVERFLOWS | M_KEEPS_INT, .int_code = int_pow},
+  [ABS] = {.intrinsic = "llvm.fabs", .flags = M_KEEPS_INT, .int_code = int_abs},
+  [MINIMUM] = {.code = minimum_code, .flags = M_KEEPS_INT, .int_code = int_min},
+  [MAXIMUM] = {.code = maximum_code, .flags = M_KEEPS_INT, .int_code = int_max},
+};
+
+/* ---------------------------------------------------------------- typing */
+
+static bool is_numpy(const Node *n) { return !strcmp(n->bi->module, "numpy"); }
+
+/* The arguments promoted together, each a number. */
+static const Type *math_operands(Infer *in, Node *n, const Type **args) {
+  const Type *t = args[0];
+  for (int i = 0; i < n->list.len; i++) {
+    if (!ty_need_scalar(in, n->list.items[i], args[i], n->bi->path)) return NULL;
+    if (i) t = ty_promote(t, args[i]);
+  }
+  return t;
+}
+
+static const Type *ty_math(Infer *in, Node *n, const Type **args) {
+  const MathFn *m = &math_fns[n->bi->ival];
+  const Type *t = math_operands(in, n, args);
+  if (!t) return NULL;
+  if (m->flags & M_PREDICATE) return TYS(TY_BOOL);
+  if (m->flags & M_INT_RESULT) return TYS(TY_I64);
+  if (t->kind == TY_F32 && ty_in_cuda(in)) return TYS(TY_F32);  /* as numba-cuda: a GPU's float64 is slow */
+  return TYS(TY_F64);
+}
+
+static const Type *ty_numpy_math(Infer *in, Node *n, const Type **args) {
+  const MathFn *m = &math_fns[n->bi->ival];
+  const Type *t = math_operands(in, n, args);
+  if (!t) return NULL;
+  if (m->flags & M_PREDICATE) return TYS(TY_BOOL);
+  if ((m->flags & M_KEEPS_INT) && !ty_is_float(t)) return ty_promote(t, t);
+  if (t->kind == TY_F32 || (ty_is_int(t) && ty_bits(t) <= 16 && n->list.len == 1)) return TYS(TY_F32);
+  if (t->kind == TY_F32 && ty_in_cuda(in)) return TYS(TY_F32);
+  return TYS(TY_F64);
+}
+
+/* ---------------------------------------------------------------- lowering */
+
+/* ... and math.f raises OverflowError where finite arguments give an infinite result. */
+static void range_check(Lower *l, const Type *t, LLVMValueRef *a, int n, LLVMValueRef r) {
+  LLVMValueRef bad = fcmp(l, LLVMRealOEQ, absolute(l, t, r), inf(l, t));
+  for (int i = 0; i < n; i++) bad = LLVMBuildAnd(l->b, bad, fcmp(l, LLVMRealOLT, absolute(l, t, a[i]), inf(l, t)), "");
+  lo_raise_if(l, bad, RT_ERR_OVERFLOW, "math range error");
+}
+
+/* f on values already converted to the float type t. */
+static LLVMValueRef compute(Lower *l, const MathFn *m, bool python, const Type *t, LLVMValueRef *a, int n) {
+  if (python && m->domain) lo_raise_if(l, m->domain(l, t, a), RT_ERR_VALUE, "math domain error");
+  LLVMValueRef r = m->code ? m->code(l, t, a)
+                 : m->intrinsic ? lo_intrinsic1(l, m->intrinsic, t, a[0])
+                                : lo_libm(l, m->libm, t, a, (unsigned)n);
+  if (python && (m->flags & M_OVERFLOWS)) range_check(l, t, a, n, r);
+  if (python && (m->flags & M_INT_RESULT)) return lo_float_to_int(l, t, r);
+  return r;
+}
+
+static LLVMValueRef lo_math(Lower *l, Node *n) {
+  const MathFn *m = &math_fns[n->bi->ival];
+  bool numpy = is_numpy(n), int_args = true;
+  LLVMValueRef a[2] = {NULL, NULL};
+  for (int i = 0; i < n->list.len; i++) int_args = int_args && !ty_is_float(n->list.items[i]->ty);
+  if (int_args && (m->flags & M_PREDICATE)) return const_bool(l, m->int_truth);
+  if (!numpy && int_args && (m->flags & M_INT_RESULT)) return lo_expr_as(l, n->list.items[0], TYS(TY_I64));
+  if (numpy && ty_is_int(n->ty)) {
+    for (int i = 0; i < n->list.len; i++) a[i] = lo_expr_as(l, n->list.items[i], n->ty);
+    return m->int_code(l, n->ty, a);
+  }
+  /* the float type the function computes in */
+  const Type *t = ty_is_float(n->ty) ? n->ty : TYS(TY_F64);
+  if (numpy && !ty_is_float(n->ty))
+    for (int i = 0; i < n->list.len; i++)
+      if (n->list.items[i]->ty->kind == TY_F32) t = TYS(TY_F32);
+  for (int i = 0; i < n->list.len; i++) a[i] = lo_expr_as(l, n->list.items[i], t);
+  return compute(l, m, !numpy, t, a, n->list.len);
+}
+
+/* ---------------------------------------------------------------- the rows */
+
+/* name, the function (math_fns), its arity, its flags */
+#define MATH(name, fn, n, flags) \
+  {"math." name, "math", name, BK_FUNCTION, 0, n, n, NULL, BF_PURE | BF_RAISES | (flags), fn, 0, ty_math, lo_math}
+#define NUMPY(name, fn, n, flags) \
+  {"numpy." name, "numpy", name, BK_FUNCTION, 0, n, n, NULL, BF_PURE | (flags), fn, 0, ty_numpy_math, lo_math}
+
+const Builtin bi_math[] = {
+  MATH("sqrt", SQRT, 1, BF_CHEAP), NUMPY("sqrt", SQRT, 1, BF_CHEAP),
+  MATH("exp", EXP, 1, 0), NUMPY("exp", EXP, 1, 0),
+  MATH("exp2", EXP2, 1, 0), NUMPY("exp2", EXP2, 1, 0),
+  MATH("expm1", EXPM1, 1, 0), NUMPY("expm1", EXPM1, 1, 0),
+  MATH("log", LOG, 1, 0), NUMPY("log", LOG, 1, 0),
+  MATH("log2", LOG2, 1, 0), NUMPY("log2", LOG2, 1, 0),
+  MATH("log10", LOG10, 1, 0), NUMPY("log10", LOG10, 1, 0),
+  MATH("log1p", LOG1P, 1, 0), NUMPY("log1p", LOG1P, 1, 0),
+  MATH("sin", SIN, 1, 0), NUMPY("sin", SIN, 1, 0),
+  MATH("cos", COS, 1, 0), NUMPY("cos", COS, 1, 0),
+  MATH("tan", TAN, 1, 0), NUMPY("tan", TAN, 1, 0),
+  MATH("asin", ASIN, 1, 0), NUMPY("arcsin", ASIN, 1, 0),
+  MATH("acos", ACOS, 1, 0), NUMPY("arccos", ACOS, 1, 0),
+  MATH("atan", ATAN, 1, 0), NUMPY("arctan", ATAN, 1, 0),
+  MATH("sinh", SINH, 1, 0), NUMPY("sinh", SINH, 1, 0),
+  MATH("cosh", COSH, 1, 0), NUMPY("cosh", COSH, 1, 0),
+  MATH("tanh", TANH, 1, 0), NUMPY("tanh", TANH, 1, 0),
+  MATH("asinh", ASINH, 1, 0), NUMPY("arcsinh", ASINH, 1, 0),
+  MATH("acosh", ACOSH, 1, 0), NUMPY("arccosh", ACOSH, 1, 0),
+  MATH("atanh", ATANH, 1, 0), NUMPY("arctanh", ATANH, 1, 0),
+  MATH("erf", ERF, 1, 0),
+  MATH("erfc", ERFC, 1, 0),
+  MATH("gamma", GAMMA, 1, 0),
+  MATH("lgamma", LGAMMA, 1, 0),
+  MATH("cbrt", CBRT, 1, 0), NUMPY("cbrt", CBRT, 1, 0),
+  MATH("fabs", FABS, 1, BF_CHEAP), NUMPY("fabs", FABS, 1, BF_CHEAP),
+  MATH("floor", FLOOR, 1, BF_CHEAP), NUMPY("floor", FLOOR, 1, BF_CHEAP),
+  MATH("ceil", CEIL, 1, BF_CHEAP), NUMPY("ceil", CEIL, 1, BF_CHEAP),
+  MATH("trunc", TRUNC, 1, BF_CHEAP), NUMPY("trunc", TRUNC, 1, BF_CHEAP),
+  NUMPY("rint", RINT, 1, BF_CHEAP),
+  MATH("isnan", ISNAN, 1, BF_CHEAP), NUMPY("isnan", ISNAN, 1, BF_CHEAP),
+  MATH("isinf", ISINF, 1, BF_CHEAP), NUMPY("isinf", ISINF, 1, BF_CHEAP),
+  MATH("isfinite", ISFINITE, 1, BF_CHEAP), NUMPY("isfinite", ISFINITE, 1, BF_CHEAP),
+  MATH("degrees", DEGREES, 1, BF_CHEAP), NUMPY("degrees", DEGREES, 1, BF_CHEAP),
+  MATH("radians", RADIANS, 1, BF_CHEAP), NUMPY("radians", RADIANS, 1, BF_CHEAP),
+  NUMPY("sign", SIGN, 1, BF_CHEAP),
+  MATH("atan2", ATAN2, 2, 0), NUMPY("arctan2", ATAN2, 2, 0),
+  MATH("hypot", HYPOT, 2, 0), NUMPY("hypot", HYPOT, 2, 0),
+  MATH("copysign", COPYSIGN, 2, BF_CHEAP), NUMPY("copysign", COPYSIGN, 2, BF_CHEAP),
+  MATH("fmod", FMOD, 2, 0), NUMPY("fmod", FMOD, 2, 0),
+  MATH("pow", POW, 2, 0), NUMPY("power", POW, 2, 0),
+  NUMPY("absolute", ABS, 1, BF_CHEAP),
+  NUMPY("minimum", MINIMUM, 2, BF_CHEAP),
+  NUMPY("maximum", MAXIMUM, 2, BF_CHEAP),
+  BI_END,
+};

@@ -1,0 +1,220 @@
+/* builtins/python.c — Python's builtins (range, len, abs, min, max, int,
+ * float, bool, round), NumPy's scalar types called as conversions,
+ * ruchey's own functions (prange, get_thread_id, get_num_threads), and
+ * calls to other ruchey functions.
+ */
+#include <math.h>
+
+#include "builtins/builtins.h"
+
+/* ---------------------------------------------------------------- range, prange */
+
+static const Type *ty_range(Infer *in, Node *n, const Type **args) {
+  for (int i = 0; i < n->list.len; i++)
+    if (!ty_is_int(args[i]) && args[i]->kind != TY_BOOL)
+      return ty_error(in, n->list.items[i], "range() arguments must be integers, got %s", args[i]->name);
+  return TYS(TY_RANGE);
+}
+
+/* Only reached through a for loop (stmt.c), which reads the arguments. */
+static LLVMValueRef lo_range_value(Lower *l, Node *n) { return LLVMGetUndef(l->mod->i8); }
+
+/* ---------------------------------------------------------------- len, abs, min, max */
+
+static const Type *ty_len(Infer *in, Node *n, const Type **args) {
+  if (args[0]->kind == TY_ARRAY || args[0]->kind == TY_TUPLE) return TYS(TY_I64);
+  return ty_error(in, n, "len() of %s is not supported", args[0]->name);
+}
+
+static LLVMValueRef lo_len(Lower *l, Node *n) {
+  Node *a = n->list.items[0];
+  if (a->ty->kind == TY_TUPLE) return const_i64(l, a->ty->nfields);
+  LLVMValueRef v = lo_expr(l, a);
+  LLVMValueRef len = a->ty->ndim ? lo_arr_shape(l, v, 0) : const_i64(l, 0);
+  lo_done_with(l, a, v);
+  return len;
+}
+
+static const Type *ty_abs(Infer *in, Node *n, const Type **args) {
+  if (!ty_need_scalar(in, n, args[0], "abs()")) return NULL;
+  return ty_is_float(args[0]) ? args[0] : ty_promote(args[0], args[0]);
+}
+
+static LLVMValueRef lo_abs(Lower *l, Node *n) {
+  LLVMValueRef v = lo_expr_as(l, n->list.items[0], n->ty);
+  LLVMTypeRef ov[1] = {lo_type(l, n->ty)};
+  if (ty_is_float(n->ty)) return lo_intrinsic(l, "llvm.fabs", ov, 1, &v, 1);
+  if (!ty_is_signed(n->ty)) return v;
+  LLVMValueRef args[2] = {v, const_bool(l, false)};
+  return lo_intrinsic(l, "llvm.abs", ov, 1, args, 2);
+}
+
+static const Type *ty_minmax(Infer *in, Node *n, const Type **args) {
+  const Type *t = NULL;
+  for (int i = 0; i < n->list.len; i++) {
+    if (!ty_need_scalar(in, n->list.items[i], args[i], n->bi->name)) return NULL;
+    t = t ? ty_unify(t, args[i]) : args[i];
+  }
+  return t;
+}
+
+/* min keeps the first of equal (or unordered) values, as Python's does. */
+static LLVMValueRef lo_minmax(Lower *l, Node *n) {
+  LLVMValueRef r = lo_expr_as(l, n->list.items[0], n->ty);
+  for (int i = 1; i < n->list.len; i++) {
+    LLVMValueRef v = lo_expr_as(l, n->list.items[i], n->ty);
+    LLVMValueRef better = lo_compare_values(l, n->bi->reduce_op, v, n->ty, r, n->ty);
+    r = LLVMBuildSelect(l->b, better, v, r, "");
+  }
+  return r;
+}
+
+/* ---------------------------------------------------------------- conversions */
+
+static const Type *ty_int(Infer *in, Node *n, const Type **args) {
+  return ty_need_scalar(in, n, args[0], "int()") ? TYS(TY_I64) : NULL;
+}
+
+static LLVMValueRef lo_int(Lower *l, Node *n) {
+  Node *x = n->list.items[0];
+  if (ty_is_float(x->ty)) return lo_float_to_int(l, x->ty, lo_expr(l, x));
+  return lo_expr_as(l, x, n->ty);
+}
+
+static const Type *ty_float(Infer *in, Node *n, const Type **args) {
+  return ty_need_scalar(in, n, args[0], "float()") ? TYS(TY_F64) : NULL;
+}
+
+static const Type *ty_bool(Infer *in, Node *n, const Type **args) {
+  return ty_need_scalar(in, n, args[0], "bool()") ? TYS(TY_BOOL) : NULL;
+}
+
+/* numpy.float32(x) and the like: the node's ival is the type's kind. */
+static const Type *ty_cast(Infer *in, Node *n, const Type **args) {
+  return ty_need_scalar(in, n, args[0], "conversion") ? TYS(n->ival) : NULL;
+}
+
+static LLVMValueRef lo_convert_call(Lower *l, Node *n) { return lo_expr_as(l, n->list.items[0], n->ty); }
+
+/* ---------------------------------------------------------------- round */
+
+/* round(x) is an int; round(x, ndigits) keeps x's type. The latter, with
+ * integer division inside, is its own row: no loop runs it with its
+ * errors deferred. */
+static const Type *ty_round(Infer *in, Node *n, const Type **args) {
+  if (!ty_need_scalar(in, n, args[0], "round()")) return NULL;
+  if (n->list.len == 1) return TYS(TY_I64);
+  if (!ty_is_int(args[1])) return ty_error(in, n->list.items[1], "round() ndigits must be an integer");
+  n->bi = bi_named("round digits");
+  return ty_is_float(args[0]) ? args[0] : ty_promote(args[0], args[0]);
+}
+
+/* round(x, nd) of a float: halves to even at the digit; values too large to
+ * have digits there come back unchanged. */
+static LLVMValueRef round_float_digits(Lower *l, Node *x, const Type *t, LLVMValueRef nd) {
+  LLVMValueRef v = lo_expr_as(l, x, t);
+  LLVMValueRef neg = LLVMBuildICmp(l->b, LLVMIntSLT, nd, const_i64(l, 0), "");
+  LLVMValueRef mag = LLVMBuildSelect(l->b, neg, LLVMBuildNeg(l->b, nd, ""), nd, "");
+  LLVMValueRef p = lo_intrinsic2(l, "llvm.pow", t, lo_fconst(l, t, 10.0), LLVMBuildSIToFP(l->b, mag, lo_type(l, t), ""));
+  LLVMValueRef up = LLVMBuildFDiv(l->b, lo_intrinsic1(l, "llvm.roundeven", t, LLVMBuildFMul(l->b, v, p, "")), p, "");
+  LLVMValueRef down = LLVMBuildFMul(l->b, lo_intrinsic1(l, "llvm.roundeven", t, LLVMBuildFDiv(l->b, v, p, "")), p, "");
+  LLVMValueRef r = LLVMBuildSelect(l->b, neg, down, up, "");
+  LLVMValueRef finite = fcmp(l, LLVMRealOLT, lo_intrinsic1(l, "llvm.fabs", t, r), lo_fconst(l, t, INFINITY));
+  return LLVMBuildSelect(l->b, finite, r, v, "");
+}
+
+/* round(x, nd) of an int, nd negative: to a multiple of 10**-nd, halves to even. */
+static LLVMValueRef round_int_digits(Lower *l, Node *x, LLVMValueRef nd) {
+  LLVMValueRef v = lo_expr_as(l, x, TYS(TY_I64));
+  LLVMValueRef neg = LLVMBuildICmp(l->b, LLVMIntSLT, nd, const_i64(l, 0), "");
+  LLVMValueRef p = lo_int_pow(l, TYS(TY_I64), const_i64(l, 10),
+                              LLVMBuildSelect(l->b, neg, LLVMBuildNeg(l->b, nd, ""), const_i64(l, 0), ""));
+  LLVMValueRef q = lo_int_divmod(l, OP_FLOORDIV, TYS(TY_I64), v, p);
+  LLVMValueRef r = LLVMBuildSub(l->b, v, LLVMBuildMul(l->b, q, p, ""), "");
+  LLVMValueRef twice = LLVMBuildMul(l->b, r, const_i64(l, 2), "");
+  LLVMValueRef above = LLVMBuildICmp(l->b, LLVMIntSGT, twice, p, "");
+  LLVMValueRef half_odd = LLVMBuildAnd(l->b, LLVMBuildICmp(l->b, LLVMIntEQ, twice, p, ""),
+                                       LLVMBuildTrunc(l->b, q, l->mod->i1, ""), "");
+  q = LLVMBuildSelect(l->b, LLVMBuildOr(l->b, above, half_odd, ""), LLVMBuildAdd(l->b, q, const_i64(l, 1), ""), q, "");
+  return LLVMBuildMul(l->b, q, p, "");
+}
+
+/* round(x): to the nearest int, halves to even */
+static LLVMValueRef lo_round(Lower *l, Node *n) {
+  Node *x = n->list.items[0];
+  if (n->list.len == 1) {
+    if (!ty_is_float(x->ty)) return lo_expr_as(l, x, TYS(TY_I64));
+    return lo_float_to_int(l, x->ty, lo_intrinsic1(l, "llvm.roundeven", x->ty, lo_expr(l, x)));
+  }
+  LLVMValueRef nd = lo_expr_as(l, n->list.items[1], TYS(TY_I64));
+  return ty_is_float(n->ty) ? round_float_digits(l, x, n->ty, nd) : round_int_digits(l, x, nd);
+}
+
+/* ---------------------------------------------------------------- the thread pool */
+
+static const Type *ty_pool_query(Infer *in, Node *n, const Type **args) {
+  if (ty_in_cuda(in))
+    return ty_error(in, n, "%s() is not available in CUDA kernels: use cuda.grid() and the like", n->bi->name);
+  return TYS(TY_I64);
+}
+
+static LLVMValueRef lo_thread_id(Lower *l, Node *n) {
+  return lo_call_fn(l, "pool_thread_id", l->mod->i64, NULL, NULL, 0);
+}
+
+static LLVMValueRef lo_num_threads(Lower *l, Node *n) {
+  return lo_call_fn(l, "pool_get_num_threads", l->mod->i64, NULL, NULL, 0);
+}
+
+/* ---------------------------------------------------------------- calls to ruchey functions */
+
+/* The extension compiles the callee for these argument types (or says it
+ * is this function, recursively). */
+static const Type *ty_jit_call(Infer *in, Node *n, const Type **args) {
+  if (!in->opts || !in->opts->resolve) return ty_error(in, n, "calls to other functions are not available here");
+  CallTarget *target = arena_alloc(in->f->arena, sizeof(CallTarget));
+  Diag inner = {0};
+  if (!in->opts->resolve(in->opts->resolve_ctx, n->callee, args, n->list.len, ty_in_cuda(in), target, &inner)) {
+    if (inner.kind == DIAG_TYPING && inner.msg[0])
+      return ty_error(in, n, "in the function called here:\n%s", inner.msg);
+    return ty_error(in, n, "%s", inner.msg[0] ? inner.msg : "the called function cannot be compiled");
+  }
+  n->target = target;
+  if (target->barrier) in->f->barrier = true;
+  if (!target->self) {
+    if (!target->ret_type && in->final)
+      return ty_error(in, n, "the type of this mutually recursive call is unknown: return a value "
+                      "on a non-recursive path before the call");
+    return target->ret_type;
+  }
+  /* recursion: the type comes from the returns typed so far */
+  if (in->ret) return in->ret;
+  if (in->final)
+    return ty_error(in, n, "the type of this recursive call is unknown: return a value on a "
+                    "non-recursive path before recursing");
+  return NULL;
+}
+
+/* ---------------------------------------------------------------- the rows */
+
+#define FUNCTION(name, module, path, lo, hi, flags, type, lower) \
+  {name, module, path, BK_FUNCTION, 0, lo, hi, NULL, flags, 0, 0, type, lower}
+
+const Builtin bi_python[] = {
+  FUNCTION("range", "builtins", "range", 1, 3, BF_RANGE, ty_range, lo_range_value),
+  FUNCTION("prange", "ruchey", "prange", 1, 3, BF_RANGE | BF_PARALLEL, ty_range, lo_range_value),
+  FUNCTION("len", "builtins", "len", 1, 1, BF_PURE | BF_CHEAP, ty_len, lo_len),
+  FUNCTION("abs", "builtins", "abs", 1, 1, BF_PURE | BF_CHEAP, ty_abs, lo_abs),
+  {"min", "builtins", "min", BK_FUNCTION, 0, 2, 64, NULL, BF_PURE | BF_CHEAP, 0, OP_LT, ty_minmax, lo_minmax},
+  {"max", "builtins", "max", BK_FUNCTION, 0, 2, 64, NULL, BF_PURE | BF_CHEAP, 0, OP_GT, ty_minmax, lo_minmax},
+  FUNCTION("int", "builtins", "int", 1, 1, BF_PURE | BF_RAISES | BF_CHEAP, ty_int, lo_int),
+  FUNCTION("float", "builtins", "float", 1, 1, BF_PURE | BF_CHEAP, ty_float, lo_convert_call),
+  FUNCTION("bool", "builtins", "bool", 1, 1, BF_PURE | BF_CHEAP, ty_bool, lo_convert_call),
+  FUNCTION("round", "builtins", "round", 1, 2, BF_PURE | BF_RAISES | BF_CHEAP, ty_round, lo_round),
+  FUNCTION("round digits", NULL, NULL, 2, 2, BF_RAISES, ty_round, lo_round),
+  FUNCTION("a NumPy scalar type", NULL, NULL, 1, 1, BF_PURE | BF_CHEAP, ty_cast, lo_convert_call),
+  FUNCTION("get_thread_id", "ruchey", "get_thread_id", 0, 0, BF_PURE | BF_CHEAP, ty_pool_query, lo_thread_id),
+  FUNCTION("get_num_threads", "ruchey", "get_num_threads", 0, 0, BF_PURE | BF_CHEAP, ty_pool_query, lo_num_threads),
+  FUNCTION("a ruchey function", NULL, NULL, 0, 64, BF_RAISES | BF_VARIES, ty_jit_call, lo_jit_call),
+  BI_END,
+};

@@ -1,0 +1,26 @@
+/* builtins/registry.c — the families' rows, in one sequence, and the
+ * lookups of methods and attributes by their receiver and name. */
+#include "builtins/builtins.h"
+
+static const Builtin *const families[] = {bi_python, bi_math, bi_numpy, bi_cuda};
+
+const Builtin *bi_at(int i) {
+  for (size_t f = 0; f < sizeof families / sizeof families[0]; f++)
+    for (const Builtin *b = families[f]; b->name; b++)
+      if (i-- == 0) return b;
+  return NULL;
+}
+
+const Builtin *bi_named(const char *name) {
+  for (size_t f = 0; f < sizeof families / sizeof families[0]; f++)
+    for (const Builtin *b = families[f]; b->name; b++)
+      if (!strcmp(b->name, name)) return b;
+  return NULL;
+}
+
+const Builtin *bi_member(TypeKind receiver, BuiltinKind kind, const char *name) {
+  for (size_t f = 0; f < sizeof families / sizeof families[0]; f++)
+    for (const Builtin *b = families[f]; b->name; b++)
+      if (b->kind == kind && b->receiver == receiver && !strcmp(b->path, name)) return b;
+  return NULL;
+}

@@ -1,0 +1,38 @@
+/* infer.h — what the builtins' typers (lib/builtins/) use of infer.c. */
+#ifndef RUCHEY_INFER_H
+#define RUCHEY_INFER_H
+
+#include "ruchey.h"
+
+typedef struct Infer {
+  Func *f;
+  const CompileOptions *opts;
+  Diag *diag;
+  bool changed;     /* a variable's type changed in this pass */
+  bool final;       /* last pass: unknown types are errors */
+  const Type *ret;  /* unification of the returned values' types */
+  bool returns_none, returns_value;
+} Infer;
+
+/* Records a TypingError at n (the first one only); returns NULL. */
+const Type *ty_error(Infer *in, const Node *n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+bool ty_failed(const Infer *in);
+/* Types n (setting n->ty); NULL on an error, or while unknown before the last pass. */
+const Type *ty_expr(Infer *in, Node *n);
+/* NumPy's promotion of two scalar types, with Numba's rule that integer
+ * arithmetic happens in at least 64 bits. */
+const Type *ty_promote(const Type *a, const Type *b);
+/* The type a variable takes when both a and b are assigned to it, or NULL. */
+const Type *ty_unify(const Type *a, const Type *b);
+/* t, if a scalar; else an error saying what needed one. */
+const Type *ty_need_scalar(Infer *in, Node *n, const Type *t, const char *what);
+/* A keyword argument's value, or NULL. */
+Node *ty_kwarg(Node *n, const char *name);
+/* Typing a CUDA kernel or device function. */
+bool ty_in_cuda(const Infer *in);
+/* Typing code with no heap: kernels, and device functions for the GPU. */
+bool ty_no_allocation(const Infer *in);
+/* A builtin of the family tables by its name ("round digits"). */
+const Builtin *bi_named(const char *name);
+
+#endif
