@@ -255,7 +255,38 @@ static PyObject *core_parallel_chunks(PyObject *self, PyObject *arg) {
   return list;
 }
 
+/* The builtins' table as Python sees it, for tests generated from it:
+ * [(name, module, path, kind, min_args, max_args, {flag names}), ...]. */
+static PyObject *core_builtins(PyObject *self, PyObject *unused) {
+  static const struct { unsigned flag; const char *name; } flags[] = {
+    {BF_PURE, "pure"}, {BF_RAISES, "raises"}, {BF_CHEAP, "cheap"}, {BF_ALLOCATES, "allocates"},
+    {BF_KERNEL, "kernel"}, {BF_VARIES, "varies"}, {BF_THREAD_INDEX, "thread_index"},
+    {BF_BARRIER, "barrier"}, {BF_BLOCK_MEMORY, "block_memory"}, {BF_PER_THREAD, "per_thread"},
+    {BF_NOCALL, "nocall"}, {BF_RANGE, "range"}, {BF_PARALLEL, "parallel"},
+  };
+  static const char *const kinds[] = {[BK_FUNCTION] = "function", [BK_METHOD] = "method", [BK_ATTRIBUTE] = "attribute"};
+  const RucheyAPI *api = core_api();
+  PyObject *list = api ? PyList_New(0) : NULL;
+  const Builtin *b;
+  for (int i = 0; list && (b = api->builtin_at(i)); i++) {
+    PyObject *names = PySet_New(NULL);
+    for (size_t f = 0; names && f < sizeof flags / sizeof flags[0]; f++) {
+      if (!(b->flags & flags[f].flag)) continue;
+      PyObject *name = PyUnicode_FromString(flags[f].name);
+      if (!name || PySet_Add(names, name) < 0) Py_CLEAR(names);
+      Py_XDECREF(name);
+    }
+    PyObject *row = names ? Py_BuildValue("(szzsiiN)", b->name, b->module, b->path, kinds[b->kind], b->min_args,
+                                          b->max_args, names) : NULL;
+    if (!row || PyList_Append(list, row) < 0) Py_CLEAR(list);
+    Py_XDECREF(row);
+  }
+  return list;
+}
+
 static PyMethodDef core_methods[] = {
+  {"builtins", core_builtins, METH_NOARGS,
+   "The builtins compiled code can call, one row each: (name, module, path, kind, min_args, max_args, flags)."},
   {"compile_ptx", cp_compile_ptx, METH_VARARGS,
    "A kernel (or a device function) as PTX: (pyfunc, argument types, cc[, device])."},
   {"llvm_version", core_llvm_version, METH_NOARGS, "The version of LLVM inside libruchey (loads it)."},
