@@ -81,175 +81,124 @@ static bool raise_failure(const Diag *diag, PyObject *pyfunc) {
   return false;
 }
 
-/* ---------------------------------------------------------------- device functions on the GPU */
+/* ---------------------------------------------------------------- callees */
 
-/* A kernel's PTX holds every function it calls: each callee is read and
- * typed into the kernel's arena, once per argument types, and lowered into
- * the kernel's module under its own symbol. */
-typedef struct GpuCallee {
+/* Every function a compile calls is read and typed into the compile's
+ * arena, once per argument types, and lowered into the same module under
+ * its own symbol: calls between them are direct calls LLVM can inline.
+ * The function being compiled is the first; a call to one still being
+ * typed is recursion. */
+typedef struct Callee {
+  int index;              /* its place in the compile's list, in its symbol */
   Dispatcher *disp;
   const Type *args[MAX_ARGS];
+  bool device;            /* called from CUDA code */
   Func *func;
   CompileOptions opts;
-  const char *symbol;
-  bool typing;            /* being typed now: a call to it is recursion */
-} GpuCallee;
+  bool typing;            /* being typed now */
+} Callee;
 
-typedef struct GpuCalls {
-  Arena *arena;           /* the kernel's compile */
-  int cc;
-  GpuCallee callees[32];
-  int n;
-} GpuCalls;
+typedef struct Callees {
+  Arena *arena;           /* the compile's */
+  int cc;                 /* for the GPU: the compute capability; 0 on the CPU */
+  Callee **items;         /* each in the arena: CallTargets point at their options */
+  int n, cap;
+} Callees;
 
-static void gpu_target(GpuCallee *c, bool self, CallTarget *out) {
-  out->self = self;
-  out->func = c->func;
-  out->func_opts = &c->opts;
-  out->symbol = c->symbol;
-  out->ret_type = c->func->ret_type;
-}
+enum { MAX_CALLEES = 256 };
 
-static bool resolve_gpu_call(void *ctx, void *callee, const Type **args, int nargs, bool device,
-                             CallTarget *out, Diag *diag) {
-  GpuCalls *g = ctx;
-  Dispatcher *disp = callee;
-  if (!check_call(disp, args, nargs, diag)) return false;
-  int innermost = -1;  /* the function being typed now */
-  for (int i = 0; i < g->n; i++)
-    if (g->callees[i].typing) innermost = i;
-  for (int i = 0; i < g->n; i++) {
-    GpuCallee *c = &g->callees[i];
-    if (c->disp != disp || !same_args(c->args, args, nargs)) continue;
-    if (c->typing && i != innermost)
-      return call_error(diag, "%s", "mutual recursion between device functions is not supported on the GPU");
-    gpu_target(c, c->typing, out);
-    return true;
+static Callee *add_callee(Callees *c, Dispatcher *disp, const Type *const *args, bool device) {
+  if (c->n == c->cap) {
+    int cap = c->cap ? 2 * c->cap : 8;
+    Callee **grown = arena_alloc(c->arena, sizeof(Callee *) * (size_t)cap);
+    if (c->n) memcpy(grown, c->items, sizeof(Callee *) * (size_t)c->n);
+    c->items = grown;
+    c->cap = cap;
   }
-  if (g->n == (int)(sizeof g->callees / sizeof g->callees[0]))
-    return call_error(diag, "%s", "a kernel calls too many different device functions");
-  GpuCallee *c = &g->callees[g->n++];
-  *c = (GpuCallee){.disp = disp, .opts = disp->opts, .typing = true};
-  memcpy(c->args, args, sizeof(Type *) * (size_t)nargs);
-  c->opts.kernel = false;
-  c->opts.device = true;
-  c->opts.gpu_cc = g->cc;
-  c->opts.declared_ret = NULL;
-  c->opts.resolve = resolve_gpu_call;
-  c->opts.resolve_ctx = g;
-  Func *f = read_and_type(core_api(), disp->py_func, args, nargs, &c->opts, g->arena, diag, &c->func);
-  c->typing = false;
-  if (!f) return diag->kind ? false : diag_from_exception(diag);
+  Callee *e = c->items[c->n] = arena_alloc(c->arena, sizeof(Callee));
+  *e = (Callee){.index = c->n++, .disp = disp, .device = device, .opts = disp->opts, .typing = true};
+  memcpy(e->args, args, sizeof(Type *) * (size_t)disp->nparams);
+  e->opts.resolve_ctx = c;
+  return e;
+}
+
+static Callee *find_callee(Callees *c, Dispatcher *disp, const Type *const *args, bool device) {
+  for (int i = 0; i < c->n; i++) {
+    Callee *e = c->items[i];
+    if (e->disp == disp && e->device == device && same_args(e->args, args, disp->nparams)) return e;
+  }
+  return NULL;
+}
+
+/* Reads and types a callee for its entry; false with diag set. */
+static bool type_callee(Callees *c, Callee *e, Diag *diag) {
   char symbol[256];
-  snprintf(symbol, sizeof symbol, "%s_%d", c->func->name, g->n);
-  c->symbol = arena_strdup(g->arena, symbol);
-  gpu_target(c, false, out);
-  return true;
+  snprintf(symbol, sizeof symbol, "%s_%d", PyUnicode_AsUTF8(((PyCodeObject *)PyFunction_GetCode(e->disp->py_func))->co_name),
+           e->index);
+  Func *f = read_and_type(core_api(), e->disp->py_func, e->args, e->disp->nparams, &e->opts, c->arena, diag, &e->func);
+  if (e->func) e->func->symbol = arena_strdup(c->arena, symbol);
+  e->typing = false;
+  return f != NULL;
 }
 
-/* PTX options: every call resolved into the kernel's module. */
-static void gpu_options(CompileOptions *opts, int cc, Arena *arena) {
-  GpuCalls *gpu = arena_alloc(arena, sizeof(GpuCalls));
-  gpu->arena = arena;
-  gpu->cc = cc;
-  opts->gpu_cc = cc;
-  opts->resolve = resolve_gpu_call;
-  opts->resolve_ctx = gpu;
-}
-
-/* ---------------------------------------------------------------- calls on the CPU */
-
-/* The compiles in progress on this thread, innermost last: a call that
- * names one of them is recursion. */
-typedef struct Compiling {
-  Dispatcher *disp;
-  const Type *const *args;
-  Func *func;          /* its return type so far, for a mutually recursive call */
-  void **entry_cell;   /* where its entry will be, for code compiled meanwhile */
-  bool cell_used;      /* some code calls through the cell: it lives forever */
-} Compiling;
-static _Thread_local Compiling compiling[64];
-static _Thread_local int ncompiling;
-
-/* ResolveCall for the CPU: the callee's specialisation for the argument
- * types, compiled now if needed. */
 static bool resolve_call(void *ctx, void *callee, const Type **args, int nargs, bool device,
                          CallTarget *out, Diag *diag) {
+  Callees *c = ctx;
   Dispatcher *disp = callee;
   if (!check_call(disp, args, nargs, diag)) return false;
-  for (int i = 0; i < ncompiling; i++) {
-    if (compiling[i].disp != disp || !same_args(compiling[i].args, args, nargs)) continue;
-    if (i == ncompiling - 1) {
-      out->self = true;
-      return true;
-    }
-    /* mutual recursion: call through the cell its entry will be put in */
-    if (!compiling[i].entry_cell) return call_error(diag, "%s", "mutual recursion is not supported here");
-    compiling[i].cell_used = true;
-    out->self = false;
-    out->indirect = compiling[i].entry_cell;
-    out->ret_type = compiling[i].func->ret_type;
+  Callee *e = find_callee(c, disp, args, device);
+  if (e && e->typing) {  /* recursion: the innermost is this very function */
+    int innermost = c->n - 1;
+    while (!c->items[innermost]->typing) innermost--;
+    if (e != c->items[innermost] && c->cc)
+      return call_error(diag, "%s", "mutual recursion between device functions is not supported on the GPU");
+    *out = (CallTarget){.self = e == c->items[innermost], .func = e->func, .func_opts = &e->opts,
+                        .ret_type = e->func->ret_type};
     return true;
   }
-  Spec *s = disp_find_spec(disp, args, device);
-  if (!s && !(s = disp_compile_miss(disp, args, device))) return diag_from_exception(diag);
-  out->self = false;
-  out->entry = s->entry;
-  out->ret_type = s->ret_type;
-  out->barrier = s->barrier;
+  if (!e) {
+    if (c->n == MAX_CALLEES) return call_error(diag, "%s", "a function calls too many different functions");
+    e = add_callee(c, disp, args, device);
+    e->opts.kernel = false;
+    e->opts.device = device;
+    e->opts.gpu_cc = c->cc;
+    e->opts.declared_ret = NULL;
+    e->opts.resolve = resolve_call;
+    if (!type_callee(c, e, diag)) {
+      /* the callee's error, quoting its own source line */
+      if (!PyErr_Occurred()) core_raise_diag(diag, e->func ? e->func->filename : "?");
+      return diag_from_exception(diag);
+    }
+  }
+  *out = (CallTarget){.func = e->func, .func_opts = &e->opts, .ret_type = e->func->ret_type,
+                      .barrier = e->func->barrier};
   return true;
 }
 
-/* Entry cells that compiled code reads: kept for the life of the process,
- * as the code is. */
-static void keep_cell(void **cell) {
-  static void ***kept;
-  static size_t nkept;
-  void ***grown = PyMem_Realloc(kept, sizeof(void **) * (nkept + 1));
-  if (!grown) return;  /* then the cell is simply never freed */
-  kept = grown;
-  kept[nkept++] = cell;
-}
-
-/* What a mutually recursive call reaches when its callee failed to compile. */
-static int failed_callee(void *ret, void **args) {
-  RtError *e = core_api()->last_error();
-  e->status = RT_ERR_RUNTIME;
-  e->msg = "this calls a ruchey function whose compilation failed";
-  e->exc_class = NULL;
-  return RT_ERR_RUNTIME;
+/* Options for a compile whose calls resolve into its own module; the
+ * function compiled is the first callee. */
+static Callee *callee_options(CompileOptions *opts, Dispatcher *self, const Type *const *args, int cc,
+                              Arena *arena) {
+  Callees *c = arena_alloc(arena, sizeof(Callees));
+  c->arena = arena;
+  c->cc = cc;
+  opts->gpu_cc = cc;
+  opts->resolve = resolve_call;
+  opts->resolve_ctx = c;
+  return self ? add_callee(c, self, args, opts->kernel || opts->device) : NULL;
 }
 
 bool cp_compile(Dispatcher *self, const Type *const *args, const Type *declared_ret, bool device,
                 OutputKind out, int gpu_cc, CompileResult *res, Arena *arena) {
   const RucheyAPI *api = core_api();
   if (!api) return false;
-  if (ncompiling == 64) {
-    PyErr_SetString(PyExc_RecursionError, "ruchey: calls between compiled functions nest too deeply");
-    return false;
-  }
   CompileOptions opts = self->opts;
-  opts.resolve = resolve_call;
   opts.declared_ret = declared_ret;
   opts.device = device;
-  if (out == OUT_PTX) gpu_options(&opts, gpu_cc, arena);
+  Callee *root = callee_options(&opts, self, args, out == OUT_PTX ? gpu_cc : 0, arena);
+  root->opts = opts;
   Diag diag = {0};
-  void **cell = out == OUT_JIT ? PyMem_Calloc(1, sizeof(void *)) : NULL;
-  Func *f = fe_read_function(self->py_func, arena, &diag);
-  bool ok = f != NULL, cell_used = false;
-  if (ok) {
-    compiling[ncompiling++] = (Compiling){self, args, f, cell, false};
-    const Type **types = arena_alloc(arena, sizeof(Type *) * (size_t)(self->nparams ? self->nparams : 1));
-    memcpy(types, args, sizeof(Type *) * (size_t)self->nparams);
-    ok = api->infer(f, types, &opts, &diag);
-    cell_used = compiling[--ncompiling].cell_used;
-  }
-  ok = ok && generate(api, f, &opts, out, res, &diag);
-  if (cell) {
-    *cell = ok ? (void *)res->entry : (void *)failed_callee;
-    if (cell_used) keep_cell(cell);
-    else PyMem_Free(cell);
-  }
+  bool ok = type_callee(opts.resolve_ctx, root, &diag) && generate(api, root->func, &opts, out, res, &diag);
   return ok || raise_failure(&diag, self->py_func);
 }
 
@@ -276,7 +225,7 @@ PyObject *cp_compile_ptx(PyObject *module, PyObject *a) {
   Diag diag = {0};
   PyObject *result = NULL;
   CompileOptions opts = {.kernel = !device, .device = device, .error_model_numpy = true, .fastmath = fastmath};
-  gpu_options(&opts, cc, &arena);
+  callee_options(&opts, NULL, NULL, cc, &arena);
   CompileResult res;
   Func *read, *f = read_and_type(api, func, types, n, &opts, &arena, &diag, &read);
   if (f && generate(api, f, &opts, OUT_PTX, &res, &diag)) {

@@ -731,8 +731,34 @@ static Node *fe_assert(Fe *fe, PyObject *s) {
   return n;
 }
 
+/* The symbol compiled code names a class by: "exc:<module>.<qualname>",
+ * with "#n" after it where another class took that name first. The class
+ * is kept alive (here) for as long as the code may run. */
+static const char *class_symbol(Fe *fe, PyObject *cls) {
+  static PyObject *by_class, *by_name;  /* class -> name, name -> class */
+  if (!by_class && (!(by_class = PyDict_New()) || !(by_name = PyDict_New()))) return NULL;
+  PyObject *name = PyDict_GetItemWithError(by_class, cls);
+  if (name) return arena_strdup(fe->arena, PyUnicode_AsUTF8(name));
+  PyObject *module = PyObject_GetAttrString(cls, "__module__");
+  PyObject *qualname = PyObject_GetAttrString(cls, "__qualname__");
+  PyErr_Clear();
+  PyObject *base = PyUnicode_FromFormat("exc:%S.%S", module ? module : Py_None, qualname ? qualname : Py_None);
+  Py_XDECREF(module); Py_XDECREF(qualname);
+  name = base ? Py_NewRef(base) : NULL;
+  for (int k = 1; name && PyDict_Contains(by_name, name) == 1; k++)
+    Py_SETREF(name, PyUnicode_FromFormat("%U#%d", base, k));
+  Py_XDECREF(base);
+  if (!name || PyDict_SetItem(by_class, cls, name) < 0 || PyDict_SetItem(by_name, name, cls) < 0) {
+    Py_XDECREF(name);
+    return NULL;
+  }
+  const char *symbol = arena_strdup(fe->arena, PyUnicode_AsUTF8(name));
+  Py_DECREF(name);
+  return symbol;
+}
+
 /* raise E, raise E("constant"): E must be an exception class known at
- * compile time. The class is kept alive for as long as the code may run. */
+ * compile time. */
 static Node *fe_raise(Fe *fe, PyObject *s) {
   PyObject *exc = field(s, "exc");
   Node *n = new_node(fe, N_RAISE, s);
@@ -753,7 +779,10 @@ static Node *fe_raise(Fe *fe, PyObject *s) {
   cls = n ? static_object(fe, call ? call : exc) : NULL;
   if (n && !(cls && PyType_Check(cls) && PyType_IsSubtype((PyTypeObject *)cls, (PyTypeObject *)PyExc_Exception)))
     n = fe_error(fe, s, "raise needs an exception class known at compile time");
-  if (n) n->callee = Py_NewRef(cls);
+  if (n) {
+    n->callee = cls;
+    if (!(n->symbol = class_symbol(fe, cls))) n = NULL;
+  }
 done:
   Py_XDECREF(cls); Py_XDECREF(call); Py_DECREF(exc);
   return n;

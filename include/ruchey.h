@@ -194,6 +194,7 @@ struct Node {
   NodeList body, orelse;
   const char *str;      /* N_ASSERT, N_RAISE: the constant message; N_ATTR, a method's N_CALL: the name */
   void *callee;         /* N_CALL of a ruchey function: the dispatcher; N_RAISE: the class */
+  const char *symbol;   /* N_RAISE: the class's name at link time (generated code holds no address) */
   struct CallTarget *target; /* N_CALL of a ruchey function: set by infer */
   struct LoopPlan *plan;     /* N_FOR: set by the analyses (lib/analysis) */
 };
@@ -210,6 +211,8 @@ typedef struct Func {
   Arena *arena;
   int line;             /* line of the def statement */
   bool barrier;         /* set by infer: reaches cuda.syncthreads() */
+  const char *symbol;   /* set by the extension: the name of its body in a module, one per
+                         * function and argument types in a compile */
   struct FuncPlan *plan;  /* set by the analyses (lib/analysis) before lowering */
 } Func;
 
@@ -275,21 +278,20 @@ typedef struct Diag {
 
 struct CompileOptions;
 
-/* What a call to another ruchey function resolves to. */
+/* What a call to another ruchey function resolves to: the callee typed
+ * for the call's argument types, lowered into the caller's module (where
+ * LLVM may inline it) under its own symbol. */
 typedef struct CallTarget {
-  bool self;             /* a recursive call to the function being compiled */
-  int (*entry)(void *ret, void **args);  /* otherwise: its compiled entry, */
-  void **indirect;       /* or where that entry will be (mutual recursion) */
+  bool self;             /* a recursive call to the function being lowered */
   bool barrier;          /* it reaches cuda.syncthreads(): callers run as fibers */
   const Type *ret_type;  /* NULL while a recursive call's type is unknown */
-  /* On the GPU the callee is lowered into the caller's module: */
   Func *func;            /* the callee, typed for these arguments */
   const struct CompileOptions *func_opts; /* the options it was typed with */
-  const char *symbol;    /* its name in the module, one per (callee, types) */
 } CallTarget;
 
-/* Asks the extension to compile callee for argument types (which may
- * recurse into compile); false with diag set on failure. */
+/* Asks the extension for callee typed for argument types (reading and
+ * typing it within this compile, or finding it typed or being typed);
+ * false with diag set on failure. */
 typedef bool (*ResolveCall)(void *ctx, void *callee, const Type **args, int nargs, bool device,
                             CallTarget *out, Diag *diag);
 
@@ -319,6 +321,10 @@ typedef struct CompileResult {
   const Type *ret_type;  /* allocated in the Func's arena */
   char *text;            /* OUT_LLVM_IR, OUT_ASM: malloc'd text */
   char warning[512];     /* a prange loop that runs serially, and why */
+  /* objects the code names by symbol (exception classes), for the linker:
+   * in the Func's arena */
+  struct { const char *name; void *addr; } *externs;
+  int nexterns;
   bool barrier;          /* the function reaches cuda.syncthreads() */
 } CompileResult;
 

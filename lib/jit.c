@@ -38,7 +38,10 @@ static struct {
   char error[512];  /* why initialisation failed, if it did */
   void *libmvec;    /* glibc's vector math library, when it loads */
   unsigned long counter;  /* makes each specialisation's symbol unique */
-} J = {PTHREAD_ONCE_INIT};
+  pthread_mutex_t externs_lock;
+  char **externs;   /* the objects' symbols defined so far (CompileResult.externs) */
+  size_t nexterns;
+} J = {PTHREAD_ONCE_INIT, .externs_lock = PTHREAD_MUTEX_INITIALIZER};
 
 /* A TargetMachine is not safe to share between concurrent compiles: each
  * thread makes its own, released when the thread exits. */
@@ -283,11 +286,38 @@ static char *buffer_text(LLVMMemoryBufferRef buf) {
   return s;
 }
 
+/* The objects the code names by symbol (exception classes) as absolute
+ * symbols of the JIT, each defined once for the process. */
+static LLVMErrorRef define_externs(const CompileResult *res) {
+  LLVMErrorRef err = NULL;
+  pthread_mutex_lock(&J.externs_lock);
+  SymbolBatch batch = {.n = 0};
+  for (int i = 0; i < res->nexterns && !err; i++) {
+    bool known = false;
+    for (size_t k = 0; k < J.nexterns && !known; k++) known = !strcmp(J.externs[k], res->externs[i].name);
+    char **grown = known ? NULL : realloc(J.externs, sizeof(char *) * (J.nexterns + 1));
+    if (!grown) continue;
+    J.externs = grown;
+    J.externs[J.nexterns++] = strdup(res->externs[i].name);
+    add_symbol(res->externs[i].name, res->externs[i].addr, &batch);
+    if (batch.n == sizeof batch.pairs / sizeof batch.pairs[0]) {
+      err = LLVMOrcJITDylibDefine(LLVMOrcLLJITGetMainJITDylib(J.jit), LLVMOrcAbsoluteSymbols(batch.pairs, batch.n));
+      batch.n = 0;
+    }
+  }
+  if (batch.n && !err)
+    err = LLVMOrcJITDylibDefine(LLVMOrcLLJITGetMainJITDylib(J.jit), LLVMOrcAbsoluteSymbols(batch.pairs, batch.n));
+  pthread_mutex_unlock(&J.externs_lock);
+  return err;
+}
+
 /* Adds the object to the JIT and finds the entry point's address. */
 static bool load_object(LLVMMemoryBufferRef obj, const char *symbol, CompileResult *res, Diag *d) {
   LLVMOrcJITDylibRef jd = LLVMOrcLLJITGetMainJITDylib(J.jit);
   char buf[512];
-  LLVMErrorRef err = LLVMOrcLLJITAddObjectFile(J.jit, jd, obj);
+  LLVMErrorRef err = define_externs(res);
+  if (!err) err = LLVMOrcLLJITAddObjectFile(J.jit, jd, obj);
+  else LLVMDisposeMemoryBuffer(obj);
   LLVMOrcExecutorAddress addr = 0;
   if (!err) err = LLVMOrcLLJITLookup(J.jit, &addr, symbol);
   if (err) {

@@ -115,6 +115,24 @@ LLVMValueRef lo_string(Lower *l, const char *s) {
   return s ? LLVMBuildGlobalStringPtr(l->b, s, "msg") : LLVMConstNull(l->mod->ptr);
 }
 
+LLVMValueRef lo_extern(Lower *l, const char *name, void *addr) {
+  LLVMValueRef g = LLVMGetNamedGlobal(l->mod->m, name);
+  if (g) return g;
+  g = LLVMAddGlobal(l->mod->m, l->mod->i8, name);
+  LLVMSetLinkage(g, LLVMExternalLinkage);
+  CompileResult *res = l->mod->res;
+  if (res && (res->nexterns & (res->nexterns - 1)) == 0) {  /* full at 0, 1, 2, 4, ...: grow */
+    void *grown = arena_alloc(l->f->arena, sizeof *res->externs * (size_t)(res->nexterns ? 2 * res->nexterns : 1));
+    if (res->nexterns) memcpy(grown, res->externs, sizeof *res->externs * (size_t)res->nexterns);
+    res->externs = grown;
+  }
+  if (res) {
+    res->externs[res->nexterns].name = name;
+    res->externs[res->nexterns++].addr = addr;
+  }
+  return g;
+}
+
 void lo_raise(Lower *l, RtStatus status, const char *msg) {
   if (l->mod->gpu) {  /* a GPU thread cannot raise: stop the kernel, the launch reports it */
     lo_intrinsic(l, "llvm.trap", NULL, 0, NULL, 0);

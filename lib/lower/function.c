@@ -105,19 +105,18 @@ static void add_noalias(LowerModule *mod, LLVMValueRef fn, unsigned param) {
 }
 
 /* The body as an internal function: {i32 status, result} (the arguments
- * as values..., [a device function's thread record]). Recursive calls pass
- * everything in registers: when the body cannot fail, LLVM drops the
- * status and can turn fib(n - 1) + fib(n - 2) into a loop and one call. */
-static void lo_impl(Lower *l, const char *symbol) {
+ * as values..., [a device function's thread record]), named f->symbol.
+ * Calls between compiled functions pass everything in registers: LLVM can
+ * inline them, and when a body cannot fail, drop the status and turn
+ * fib(n - 1) + fib(n - 2) into a loop and one call. */
+LLVMValueRef lo_body(Lower *l) {
   int np = l->f->nparams + l->opts->device;
   LLVMTypeRef *params = arena_alloc(l->f->arena, sizeof(LLVMTypeRef) * (size_t)(np ? np : 1));
   for (int v = 0; v < l->f->nparams; v++) params[v] = lo_type(l, l->f->var_types[v]);
   if (l->opts->device) params[np - 1] = l->mod->ptr;
   LLVMTypeRef result[2] = {l->mod->i32, lo_type(l, l->f->ret_type)};
-  char name[300];
-  snprintf(name, sizeof name, "%s.body", symbol);
   LLVMTypeRef ft = LLVMFunctionType(LLVMStructTypeInContext(l->mod->c, result, 2, 0), params, (unsigned)np, 0);
-  l->impl = l->fn = LLVMAddFunction(l->mod->m, name, ft);
+  l->impl = l->fn = LLVMAddFunction(l->mod->m, l->f->symbol, ft);
   LLVMSetLinkage(l->fn, LLVMInternalLinkage);
   LLVMBasicBlockRef entry = new_block(l, "entry");
   l->exit_bb = new_block(l, "exit");
@@ -130,6 +129,7 @@ static void lo_impl(Lower *l, const char *symbol) {
     LLVMBuildBr(l->b, l->exit_bb);
   }
   lo_exit(l);
+  return l->impl;
 }
 
 /* The entry ABI, int entry(void *ret, void **args): each argument read
@@ -170,7 +170,8 @@ LLVMModuleRef lo_function(Func *f, const CompileOptions *opts, LLVMContextRef c,
       position(&l, new_block(&l, "entry"));
       lo_kernel(&l);
     } else {
-      lo_impl(&l, symbol);
+      if (!f->symbol) f->symbol = arena_strdup(f->arena, symbol);
+      lo_body(&l);
       l.fn = entry_fn;
       lo_entry(&l);
     }

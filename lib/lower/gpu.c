@@ -134,13 +134,13 @@ void lo_gpu_device(Lower *l, LLVMValueRef fn) {
 }
 
 /* The callee of a call on the GPU, lowered into this module the first time
- * it is called (target->symbol is one per callee and argument types). */
+ * it is called (its symbol is one per callee and argument types). */
 static LLVMValueRef gpu_callee(Lower *l, const CallTarget *target) {
-  LLVMValueRef fn = LLVMGetNamedFunction(l->mod->m, target->symbol);
+  LLVMValueRef fn = LLVMGetNamedFunction(l->mod->m, target->func->symbol);
   if (fn) return fn;
   Lower sub;
   lo_func_init(&sub, l->mod, target->func, target->func_opts);
-  fn = LLVMAddFunction(l->mod->m, target->symbol, lo_gpu_device_type(&sub));
+  fn = LLVMAddFunction(l->mod->m, target->func->symbol, lo_gpu_device_type(&sub));
   LLVMSetLinkage(fn, LLVMInternalLinkage);
   lo_gpu_device(&sub, fn);
   lo_func_done(&sub);

@@ -123,6 +123,9 @@ LLVMValueRef lo_intrinsic2(Lower *l, const char *name, const Type *t, LLVMValueR
 LLVMValueRef lo_libm(Lower *l, const char *name, const Type *t, LLVMValueRef *args, unsigned n);
 bool lo_gpu_fast_f32(Lower *l, LLVMTypeRef t);
 LLVMValueRef lo_string(Lower *l, const char *s);
+/* The address of an object of the process the code names: a symbol the
+ * linker resolves (CompileResult.externs), never a constant address. */
+LLVMValueRef lo_extern(Lower *l, const char *name, void *addr);
 void lo_raise(Lower *l, RtStatus status, const char *msg);
 void lo_raise_if(Lower *l, LLVMValueRef cond, RtStatus status, const char *msg);
 void lo_loop_hints(Lower *l, LLVMValueRef latch, bool unroll);
@@ -220,6 +223,8 @@ void lo_check_call(Lower *l, LLVMValueRef status);
 /* Starts a function state for lowering f into mod (its own builder). */
 void lo_func_init(Lower *l, LowerModule *mod, Func *f, const CompileOptions *opts);
 void lo_func_done(Lower *l);
+/* A function's body, as an internal function taking its arguments as values. */
+LLVMValueRef lo_body(Lower *l);
 /* Starts an internal function named after l's own plus suffix, emitted by
  * sub (same module and Func): entry and exit blocks, status RT_OK. */
 void lo_begin_outlined(Lower *sub, Lower *l, const char *suffix, LLVMTypeRef ft);

@@ -240,7 +240,11 @@ void lo_stmt(Lower *l, Node *n) {
     break;
   }
   case N_RAISE: {
-    LLVMValueRef cls = LLVMConstIntToPtr(LLVMConstInt(l->mod->i64, (unsigned long long)(uintptr_t)n->callee, 0), l->mod->ptr);
+    if (l->mod->gpu) {  /* a GPU thread cannot raise: it stops the kernel */
+      lo_raise(l, RT_ERR_RAISE, n->str);
+      break;
+    }
+    LLVMValueRef cls = lo_extern(l, n->symbol, n->callee);
     LLVMTypeRef p[2] = {l->mod->ptr, l->mod->ptr};
     LLVMValueRef a[2] = {cls, lo_string(l, n->str)};
     lo_call_fn(l, "rt_raise", void_type(l), p, a, 2);
