@@ -196,7 +196,10 @@ static const Type *ty_boolop(Infer *in, Node *n) {
 static const Type *ty_ifexp(Infer *in, Node *n) {
   const Type *c = ty_need_scalar(in, n->cond, ty_expr(in, n->cond), "condition");
   const Type *a = ty_expr(in, n->lhs), *b = ty_expr(in, n->rhs);
-  if (!c || !a || !b) return NULL;
+  if (!c || ty_failed(in)) return NULL;
+  /* a branch not typed yet (a recursive call before the function's return
+   * type is known): the other one's type, until a later pass */
+  if (!a || !b) return in->final ? NULL : a ? a : b;
   const Type *u = ty_unify(a, b);
   if (!u) return ty_error(in, n, "the two branches have types %s and %s, which cannot be unified",
                           a->name, b->name);

@@ -161,7 +161,7 @@ static bool optimise(LLVMModuleRef m, const CompileOptions *opts, Diag *d) {
 
 /* Marks every defined function with the host CPU, so code generation and
  * the optimiser's cost model agree on what the CPU can do. */
-static void set_target_attributes(LLVMModuleRef m, const CompileOptions *opts) {
+static void set_target_attributes(LLVMModuleRef m) {
   LLVMContextRef c = LLVMGetModuleContext(m);
   for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f)) {
     if (LLVMIsDeclaration(f)) continue;
@@ -174,9 +174,6 @@ static void set_target_attributes(LLVMModuleRef m, const CompileOptions *opts) {
     if (strstr(J.features, "+avx512f"))
       LLVMAddAttributeAtIndex(f, LLVMAttributeFunctionIndex,
                               LLVMCreateStringAttribute(c, "prefer-vector-width", 19, "512", 3));
-    if (opts->fastmath)
-      LLVMAddAttributeAtIndex(f, LLVMAttributeFunctionIndex,
-                              LLVMCreateStringAttribute(c, "unsafe-fp-math", 14, "true", 4));
   }
 }
 
@@ -337,8 +334,7 @@ static bool generate(Func *f, const CompileOptions *opts, OutputKind out, Compil
   LLVMTargetDataRef layout = LLVMCreateTargetDataLayout(host_tm());
   LLVMSetModuleDataLayout(m, layout);
   LLVMDisposeTargetData(layout);
-  set_target_attributes(m, opts);
-  if (opts->fastmath) lo_add_fp_flags(m, LO_FASTMATH_FLAGS);
+  set_target_attributes(m);
   add_vector_math(m);
   char *msg = NULL;
   bool ok = !LLVMVerifyModule(m, LLVMReturnStatusAction, &msg) ||

@@ -187,8 +187,10 @@ static const Type *ty_jit_call(Infer *in, Node *n, const Type **args) {
                       "on a non-recursive path before the call");
     return target->ret_type;
   }
-  /* recursion: the type comes from the returns typed so far */
+  /* recursion: the type comes from the returns typed so far, in this pass
+   * or the one before */
   if (in->ret) return in->ret;
+  if (in->f->ret_type) return in->f->ret_type;
   if (in->final)
     return ty_error(in, n, "the type of this recursive call is unknown: return a value on a "
                     "non-recursive path before recursing");

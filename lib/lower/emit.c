@@ -32,11 +32,23 @@ LLVMValueRef lo_call_fn(Lower *l, const char *name, LLVMTypeRef ret, LLVMTypeRef
   return LLVMBuildCall2(l->b, ft, lo_get_fn(l, name, ft), args, n, "");
 }
 
+static void add_fp_flags(LLVMValueRef f, LLVMFastMathFlags flags) {
+  for (LLVMBasicBlockRef b = LLVMGetFirstBasicBlock(f); b; b = LLVMGetNextBasicBlock(b))
+    for (LLVMValueRef i = LLVMGetFirstInstruction(b); i; i = LLVMGetNextInstruction(i))
+      if (LLVMCanValueUseFastMathFlags(i)) LLVMSetFastMathFlags(i, LLVMGetFastMathFlags(i) | flags);
+}
+
 void lo_add_fp_flags(LLVMModuleRef m, LLVMFastMathFlags flags) {
-  for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f))
-    for (LLVMBasicBlockRef b = LLVMGetFirstBasicBlock(f); b; b = LLVMGetNextBasicBlock(b))
-      for (LLVMValueRef i = LLVMGetFirstInstruction(b); i; i = LLVMGetNextInstruction(i))
-        if (LLVMCanValueUseFastMathFlags(i)) LLVMSetFastMathFlags(i, LLVMGetFastMathFlags(i) | flags);
+  for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f)) add_fp_flags(f, flags);
+}
+
+/* fastmath=True on the CPU, function by function: a callee lowered into a
+ * caller's module keeps its own options. */
+void lo_fastmath_function(Lower *l, LLVMValueRef fn) {
+  if (!l->opts->fastmath || l->mod->gpu) return;
+  add_fp_flags(fn, LO_FASTMATH_FLAGS);
+  LLVMAddAttributeAtIndex(fn, LLVMAttributeFunctionIndex,
+                          LLVMCreateStringAttribute(l->mod->c, "unsafe-fp-math", 14, "true", 4));
 }
 
 /* With fastmath, float32 on the GPU takes the hardware's approximations,

@@ -12,7 +12,10 @@ void lo_func_init(Lower *l, LowerModule *mod, Func *f, const CompileOptions *opt
   l->b = LLVMCreateBuilderInContext(mod->c);
 }
 
-void lo_func_done(Lower *l) { LLVMDisposeBuilder(l->b); }
+void lo_func_done(Lower *l) {
+  if (l->fn) lo_fastmath_function(l, l->fn);
+  LLVMDisposeBuilder(l->b);
+}
 
 void lo_begin_outlined(Lower *sub, Lower *l, const char *suffix, LLVMTypeRef ft) {
   char name[200];
@@ -129,6 +132,7 @@ LLVMValueRef lo_body(Lower *l) {
     LLVMBuildBr(l->b, l->exit_bb);
   }
   lo_exit(l);
+  lo_fastmath_function(l, l->impl);
   return l->impl;
 }
 

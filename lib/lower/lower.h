@@ -129,6 +129,7 @@ LLVMValueRef lo_extern(Lower *l, const char *name, void *addr);
 void lo_raise(Lower *l, RtStatus status, const char *msg);
 void lo_raise_if(Lower *l, LLVMValueRef cond, RtStatus status, const char *msg);
 void lo_loop_hints(Lower *l, LLVMValueRef latch, bool unroll);
+void lo_fastmath_function(Lower *l, LLVMValueRef fn);  /* with fastmath=True, its float operations */
 
 /* The one loop builder: for k in [from, to), the body emitted between
  * lo_loop_begin (which positions there, k in loop.index) and lo_loop_end

@@ -1,0 +1,225 @@
+"""Calls between compiled functions: the callee is lowered into the caller's
+module, so LLVM inlines small helpers and the loop around them vectorises;
+recursion and mutual recursion are direct calls; errors raised in a callee
+reach Python as they would from the callee called alone; generated code
+names the objects of the process by symbol, never by address."""
+import math
+import re
+
+import numpy
+import pytest
+import ruchey
+
+from conftest import AS_NUMBA, assert_same, float_array, make_rng
+
+ruchey_only = pytest.mark.skipif(AS_NUMBA, reason="inspects ruchey's LLVM IR")
+
+
+@ruchey.njit
+def sq_diff(a, b):
+    d = a - b
+    return d * d
+
+
+@ruchey.njit
+def sq_distance(x, y):
+    s = 0.0
+    for i in range(x.shape[0]):
+        s += sq_diff(x[i], y[i])
+    return s
+
+
+@ruchey.njit
+def row(m, i):
+    return m[i]
+
+
+@ruchey.njit
+def row_norms(m):
+    out = numpy.empty(m.shape[0])
+    for i in range(m.shape[0]):
+        r = row(m, i)
+        out[i] = math.sqrt(r[0] * r[0] + r[1] * r[1] + r[2] * r[2])
+    return out
+
+
+@ruchey.njit
+def logistic_step(a, r):
+    return r * a * (1.0 - a)
+
+
+@ruchey.njit
+def logistic(a, r, n):
+    for _ in range(n):
+        a = logistic_step(a, r)
+    return a
+
+
+def test_helper_in_a_reduction_matches_python():
+    rng = make_rng(1)
+    for n in (0, 1, 7, 100, 1001):
+        x, y = float_array(rng, n), float_array(rng, n)
+        assert_same(sq_distance, x, y, rel=1e-12)
+
+
+def test_helper_returning_a_view_matches_python():
+    rng = make_rng(2)
+    for n in (0, 1, 50):
+        m = rng.standard_normal((n, 3))
+        assert_same(row_norms, m, rel=1e-15)
+        assert_same(row_norms, numpy.asfortranarray(m), rel=1e-15)
+
+
+def test_scalar_state_stepped_by_a_helper_matches_python():
+    for a, n in ((0.1, 0), (0.1, 1), (0.3, 1000), (0.9, 12345)):
+        assert_same(logistic, a, 3.5, n)
+
+
+@ruchey_only
+def test_a_small_helper_is_inlined_and_its_loop_vectorised():
+    sq_distance(numpy.ones(8), numpy.ones(8))
+    ir = next(iter(sq_distance.inspect_llvm().values()))
+    # no call to the helper's body remains, and the loop works on vectors
+    assert not re.search(r"call .*@sq_diff_", ir), ir
+    assert re.search(r"<\d+ x double>", ir), ir
+
+
+def helper_that_raises(x):
+    if x < 0.0:
+        raise ValueError("negative input")
+    return math.sqrt(x)
+
+
+def sum_of_roots(a):
+    s = 0.0
+    for i in range(a.shape[0]):
+        s += checked_root(a[i])
+    return s
+
+
+checked_root = ruchey.njit(helper_that_raises)
+sum_roots = ruchey.njit(sum_of_roots)
+
+
+def test_an_error_raised_in_a_callee_reaches_python():
+    a = numpy.array([1.0, 4.0, -1.0, 9.0])
+    with pytest.raises(ValueError, match="negative input"):
+        sum_roots(a)
+    with pytest.raises(ValueError, match="negative input"):
+        sum_roots.py_func(a)
+    assert sum_roots(numpy.array([1.0, 4.0, 9.0])) == 6.0
+
+
+def classes_with_one_name():
+    """Two exception classes both called Problem, as a module reloaded or a
+    factory makes them: each raise must reach Python as its own class."""
+    made = []
+    for tag in ("first", "second"):
+        class Problem(Exception):
+            pass
+        Problem.tag = tag
+        made.append(Problem)
+    return made
+
+
+def test_classes_with_the_same_name_stay_apart():
+    first, second = classes_with_one_name()
+
+    def raise_first(x):
+        if x > 0:
+            raise first("one")
+        return x
+
+    def raise_second(x):
+        if x > 0:
+            raise second("two")
+        return x
+
+    f, g = ruchey.njit(raise_first), ruchey.njit(raise_second)
+    with pytest.raises(first) as one:
+        f(1)
+    with pytest.raises(second) as two:
+        g(1)
+    assert one.value.tag == "first" and two.value.tag == "second"
+    assert type(one.value) is first and type(two.value) is second
+
+
+@ruchey_only
+def test_generated_code_holds_no_address_of_the_process():
+    sum_roots(numpy.ones(3))
+    for ir in sum_roots.inspect_llvm().values():
+        assert "inttoptr" not in ir, ir
+        assert '@"exc:builtins.ValueError"' in ir
+
+
+@ruchey.njit
+def is_even(n):
+    if n == 0:
+        return True
+    return is_odd(n - 1)
+
+
+@ruchey.njit
+def is_odd(n):
+    if n == 0:
+        return False
+    return is_even(n - 1)
+
+
+def test_mutual_recursion_is_a_direct_call():
+    for n in (0, 1, 2, 7, 100, 1001):
+        assert is_even(n) == is_even.py_func(n)
+        assert is_odd(n) == is_odd.py_func(n)
+
+
+@ruchey.njit
+def fib(n):
+    return n if n < 2 else fib(n - 1) + fib(n - 2)
+
+
+@ruchey.njit
+def fib_sum(k):
+    s = 0
+    for i in range(k):
+        s += fib(i)
+    return s
+
+
+def test_a_recursive_callee_called_in_a_loop():
+    for k in (0, 1, 5, 20):
+        assert_same(fib_sum, k)
+
+
+@ruchey.njit(fastmath=True)
+def fast_sum(a):
+    s = 0.0
+    for i in range(a.shape[0]):
+        s += a[i]
+    return s
+
+
+@ruchey.njit
+def strict_caller(a):
+    return fast_sum(a) + 1.0
+
+
+def test_a_callee_keeps_its_own_options():
+    rng = make_rng(3)
+    a = rng.standard_normal(1000)
+    assert strict_caller(a) == pytest.approx(a.sum() + 1.0, rel=1e-12)
+
+
+@ruchey_only
+def test_the_callers_options_do_not_reach_the_callee():
+    """A callee compiled with error_model='python' still raises inside a
+    caller compiled with error_model='numpy'."""
+    @ruchey.njit
+    def divide(a, b):
+        return a / b
+
+    @ruchey.njit(error_model="numpy")
+    def caller(a, b):
+        return divide(a, b) + 0.0
+
+    with pytest.raises(ZeroDivisionError):
+        caller(1.0, 0.0)
