@@ -13,14 +13,12 @@
 #include <pthread.h>
 #include <stdio.h>
 
-#include <llvm-c/Analysis.h>
 #include <llvm-c/Error.h>
 #include <llvm-c/LLJIT.h>
 #include <llvm-c/Orc.h>
 #include <llvm-c/Target.h>
 #include <llvm-c/TargetMachine.h>
 #include <llvm-c/Support.h>
-#include <llvm-c/Transforms/PassBuilder.h>
 #include <dlfcn.h>
 
 #include "builtins/builtins.h"
@@ -139,26 +137,6 @@ static void jit_start(void) {
   if (err) take_error(err, J.error, sizeof J.error);
 }
 
-static bool fail(Diag *d, const char *fmt, const char *detail) {
-  d->kind = DIAG_INTERNAL;
-  snprintf(d->msg, sizeof d->msg, fmt, detail);
-  return false;
-}
-
-static bool optimise(LLVMModuleRef m, const CompileOptions *opts, Diag *d) {
-  LLVMPassBuilderOptionsRef po = LLVMCreatePassBuilderOptions();
-  LLVMPassBuilderOptionsSetLoopVectorization(po, 1);
-  LLVMPassBuilderOptionsSetSLPVectorization(po, 1);
-  LLVMPassBuilderOptionsSetLoopUnrolling(po, 1);
-  (void)opts;
-  LLVMErrorRef err = LLVMRunPasses(m, "default<O3>", host_tm(), po);
-  LLVMDisposePassBuilderOptions(po);
-  if (!err) return true;
-  char buf[512];
-  take_error(err, buf, sizeof buf);
-  return fail(d, "LLVM optimisation failed: %s", buf);
-}
-
 /* Marks every defined function with the host CPU, so code generation and
  * the optimiser's cost model agree on what the CPU can do. */
 static void set_target_attributes(LLVMModuleRef m) {
@@ -264,25 +242,6 @@ static void add_vector_math(LLVMModuleRef m) {
   LLVMSetInitializer(g, LLVMConstArray2(ptr, used, nused));
 }
 
-static bool emit(LLVMModuleRef m, LLVMCodeGenFileType kind, LLVMMemoryBufferRef *out, Diag *d) {
-  char *msg = NULL;
-  if (LLVMTargetMachineEmitToMemoryBuffer(host_tm(), m, kind, &msg, out)) {
-    fail(d, "LLVM code generation failed: %s", msg);
-    LLVMDisposeMessage(msg);
-    return false;
-  }
-  return true;
-}
-
-static char *buffer_text(LLVMMemoryBufferRef buf) {
-  size_t n = LLVMGetBufferSize(buf);
-  char *s = malloc(n + 1);
-  memcpy(s, LLVMGetBufferStart(buf), n);
-  s[n] = 0;
-  LLVMDisposeMemoryBuffer(buf);
-  return s;
-}
-
 /* The objects the code names by symbol (exception classes) as absolute
  * symbols of the JIT, each defined once for the process. */
 static LLVMErrorRef define_externs(const CompileResult *res) {
@@ -319,7 +278,7 @@ static bool load_object(LLVMMemoryBufferRef obj, const char *symbol, CompileResu
   if (!err) err = LLVMOrcLLJITLookup(J.jit, &addr, symbol);
   if (err) {
     take_error(err, buf, sizeof buf);
-    return fail(d, "loading compiled code failed: %s", buf);
+    return ll_fail(d, "loading compiled code failed: %s", buf);
   }
   res->entry = (int (*)(void *, void **))(uintptr_t)addr;
   return true;
@@ -329,27 +288,17 @@ static bool generate(Func *f, const CompileOptions *opts, OutputKind out, Compil
   char symbol[160];
   snprintf(symbol, sizeof symbol, "%.100s.%lu", f->name, __atomic_add_fetch(&J.counter, 1, __ATOMIC_RELAXED));
   LLVMContextRef c = LLVMContextCreate();
-  LLVMModuleRef m = lo_function(f, opts, c, symbol, res);
-  LLVMSetTarget(m, J.triple);
-  LLVMTargetDataRef layout = LLVMCreateTargetDataLayout(host_tm());
-  LLVMSetModuleDataLayout(m, layout);
-  LLVMDisposeTargetData(layout);
+  LLVMModuleRef m = ll_module(f, opts, c, symbol, res, host_tm(), J.triple);
   set_target_attributes(m);
   add_vector_math(m);
-  char *msg = NULL;
-  bool ok = !LLVMVerifyModule(m, LLVMReturnStatusAction, &msg) ||
-            fail(d, "internal error: invalid LLVM IR: %s", msg);
-  LLVMDisposeMessage(msg);
-  ok = ok && optimise(m, opts, d);
+  bool ok = ll_verify(m, d) && ll_optimise(m, host_tm(), true, d);
   LLVMMemoryBufferRef buf = NULL;
-  if (ok && out == OUT_LLVM_IR) {
+  if (ok && out == OUT_LLVM_IR)
     res->text = LLVMPrintModuleToString(m);
-  } else if (ok && out == OUT_ASM) {
-    ok = emit(m, LLVMAssemblyFile, &buf, d);
-    if (ok) res->text = buffer_text(buf);
-  } else if (ok) {
-    ok = emit(m, LLVMObjectFile, &buf, d) && load_object(buf, symbol, res, d);
-  }
+  else if (ok && out == OUT_ASM)
+    ok = ll_emit_text(m, host_tm(), &res->text, d);
+  else if (ok)
+    ok = ll_emit(m, host_tm(), LLVMObjectFile, &buf, d) && load_object(buf, symbol, res, d);
   LLVMDisposeModule(m);
   LLVMContextDispose(c);
   return ok;
@@ -357,7 +306,7 @@ static bool generate(Func *f, const CompileOptions *opts, OutputKind out, Compil
 
 static bool jit_started(Diag *d) {
   pthread_once(&J.once, jit_start);
-  return J.started || fail(d, "LLVM could not start: %s", J.error);
+  return J.started || ll_fail(d, "LLVM could not start: %s", J.error);
 }
 
 static bool jit_infer(Func *f, const Type **argtypes, const CompileOptions *opts, Diag *d) {

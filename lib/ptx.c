@@ -8,12 +8,10 @@
 #include <pthread.h>
 #include <stdio.h>
 
-#include <llvm-c/Analysis.h>
 #include <llvm-c/BitReader.h>
 #include <llvm-c/Linker.h>
 #include <llvm-c/Target.h>
 #include <llvm-c/TargetMachine.h>
-#include <llvm-c/Transforms/PassBuilder.h>
 
 #include "stages.h"
 
@@ -28,12 +26,6 @@ static void nvptx_start(void) {
   LLVMInitializeNVPTXAsmPrinter();
 }
 
-static bool fail(Diag *d, const char *fmt, const char *detail) {
-  d->kind = DIAG_INTERNAL;
-  snprintf(d->msg, sizeof d->msg, fmt, detail);
-  return false;
-}
-
 /* Compute capabilities below 7.5 are refused by current ptxas; above 9.0
  * LLVM 19 has no target, and sm_90 PTX runs there through the driver. */
 static int clamp_cc(int cc) { return cc < 75 ? 75 : cc > 90 ? 90 : cc; }
@@ -43,7 +35,7 @@ static LLVMTargetMachineRef nvptx_tm(int cc, Diag *d) {
   LLVMTargetRef target;
   char *msg = NULL;
   if (LLVMGetTargetFromTriple(NVPTX_TRIPLE, &target, &msg)) {
-    fail(d, "no NVPTX target in this LLVM: %s", msg);
+    ll_fail(d, "no NVPTX target in this LLVM: %s", msg);
     LLVMDisposeMessage(msg);
     return NULL;
   }
@@ -67,7 +59,7 @@ static LLVMMemoryBufferRef read_libdevice(Diag *d) {
     if (!LLVMCreateMemoryBufferWithContentsOfFile(path, &buf, &msg)) return buf;
     LLVMDisposeMessage(msg);
   }
-  fail(d, "%s", "libdevice.10.bc not found: set CUDA_HOME to the CUDA toolkit");
+  ll_fail(d, "%s", "libdevice.10.bc not found: set CUDA_HOME to the CUDA toolkit");
   return NULL;
 }
 
@@ -86,12 +78,12 @@ static bool link_libdevice(LLVMModuleRef m, Diag *d, bool ftz) {
   LLVMModuleRef lib;
   bool bad = LLVMParseBitcodeInContext2(LLVMGetModuleContext(m), buf, &lib);
   LLVMDisposeMemoryBuffer(buf);
-  if (bad) return fail(d, "%s", "libdevice.10.bc could not be read");
+  if (bad) return ll_fail(d, "%s", "libdevice.10.bc could not be read");
   for (LLVMValueRef f = LLVMGetFirstFunction(lib); f; f = LLVMGetNextFunction(f))
     if (!LLVMIsDeclaration(f)) LLVMSetLinkage(f, LLVMLinkOnceODRLinkage);
   LLVMSetTarget(lib, NVPTX_TRIPLE);
   LLVMSetDataLayout(lib, LLVMGetDataLayoutStr(m));
-  if (LLVMLinkModules2(m, lib)) return fail(d, "%s", "linking libdevice failed");
+  if (LLVMLinkModules2(m, lib)) return ll_fail(d, "%s", "linking libdevice failed");
   /* NVVMReflect (inside O3) reads this: libdevice flushes float32
    * denormals to zero only with fastmath */
   LLVMContextRef c = LLVMGetModuleContext(m);
@@ -121,38 +113,11 @@ bool ptx_generate(Func *f, const CompileOptions *opts, CompileResult *res, Diag 
   LLVMTargetMachineRef tm = nvptx_tm(opts->gpu_cc, d);
   if (!tm) return false;
   LLVMContextRef c = LLVMContextCreate();
-  LLVMModuleRef m = lo_function(f, opts, c, f->name, res);
-  LLVMSetTarget(m, NVPTX_TRIPLE);
-  LLVMTargetDataRef layout = LLVMCreateTargetDataLayout(tm);
-  LLVMSetModuleDataLayout(m, layout);
-  LLVMDisposeTargetData(layout);
-  char *msg = NULL;
-  bool ok = !LLVMVerifyModule(m, LLVMReturnStatusAction, &msg) || fail(d, "internal error: invalid LLVM IR: %s", msg);
-  LLVMDisposeMessage(msg);
+  LLVMModuleRef m = ll_module(f, opts, c, f->name, res, tm, NVPTX_TRIPLE);
+  bool ok = ll_verify(m, d);
   if (ok) set_fp_options(m, opts->fastmath);
-  ok = ok && link_libdevice(m, d, opts->fastmath);
-  if (ok) {
-    LLVMPassBuilderOptionsRef po = LLVMCreatePassBuilderOptions();
-    LLVMErrorRef err = LLVMRunPasses(m, "default<O3>", tm, po);
-    LLVMDisposePassBuilderOptions(po);
-    if (err) {
-      char *text = LLVMGetErrorMessage(err);
-      ok = fail(d, "LLVM optimisation failed: %s", text);
-      LLVMDisposeErrorMessage(text);
-    }
-  }
-  LLVMMemoryBufferRef buf = NULL;
-  if (ok && LLVMTargetMachineEmitToMemoryBuffer(tm, m, LLVMAssemblyFile, &msg, &buf)) {
-    ok = fail(d, "PTX generation failed: %s", msg);
-    LLVMDisposeMessage(msg);
-  }
-  if (ok) {
-    size_t n = LLVMGetBufferSize(buf);
-    res->text = malloc(n + 1);
-    memcpy(res->text, LLVMGetBufferStart(buf), n);
-    res->text[n] = 0;
-    LLVMDisposeMemoryBuffer(buf);
-  }
+  ok = ok && link_libdevice(m, d, opts->fastmath) && ll_optimise(m, tm, false, d) &&
+       ll_emit_text(m, tm, &res->text, d);
   LLVMDisposeModule(m);
   LLVMContextDispose(c);
   LLVMDisposeTargetMachine(tm);

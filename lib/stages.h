@@ -4,6 +4,7 @@
 #define RUCHEY_STAGES_H
 
 #include <llvm-c/Core.h>
+#include <llvm-c/TargetMachine.h>
 
 #include "ruchey.h"
 
@@ -21,6 +22,17 @@ LLVMModuleRef lo_function(Func *f, const CompileOptions *opts, LLVMContextRef c,
 
 /* lower/emit.c: adds flags to every floating-point operation of the module. */
 void lo_add_fp_flags(LLVMModuleRef m, LLVMFastMathFlags flags);
+
+/* llvm.c: the steps jit.c and ptx.c share. Each false comes with d set. */
+bool ll_fail(Diag *d, const char *fmt, const char *detail);
+/* f lowered into a new module of context c for a target */
+LLVMModuleRef ll_module(Func *f, const CompileOptions *opts, LLVMContextRef c, const char *symbol,
+                        CompileResult *res, LLVMTargetMachineRef tm, const char *triple);
+bool ll_verify(LLVMModuleRef m, Diag *d);
+/* the O3 pipeline; vectorise: with loop and SLP vectorisation and unrolling */
+bool ll_optimise(LLVMModuleRef m, LLVMTargetMachineRef tm, bool vectorise, Diag *d);
+bool ll_emit(LLVMModuleRef m, LLVMTargetMachineRef tm, LLVMCodeGenFileType kind, LLVMMemoryBufferRef *out, Diag *d);
+bool ll_emit_text(LLVMModuleRef m, LLVMTargetMachineRef tm, char **text, Diag *d);  /* assembly, malloc'd */
 
 /* ptx.c: a kernel typed with opts->gpu_cc, as PTX text in res->text. */
 bool ptx_generate(Func *f, const CompileOptions *opts, CompileResult *res, Diag *d);
