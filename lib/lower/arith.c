@@ -1,10 +1,10 @@
+/* lower/arith.c — arithmetic and comparisons with Python's semantics:
+ * floored division and modulo, powers, shifts, true division of ints
+ * rounded once, exact int/float comparisons, and the one rule for making
+ * a float an int. */
 #include <math.h>
-#include <stdio.h>
-#include <string.h>
 
 #include "lower/lower.h"
-
-/* ---------------------------------------------------------------- arithmetic */
 
 LLVMValueRef lo_int_divmod(Lower *l, int op, const Type *t, LLVMValueRef a, LLVMValueRef b) {
   LLVMTypeRef ty = lo_type(l, t);

@@ -121,8 +121,7 @@ LLVMValueRef lo_libm(Lower *l, const char *name, const Type *t, LLVMValueRef *ar
   return r;
 }
 
-/* Raises status with a constant message: records it, then leaves through the
- * exit block, which releases the locals. */
+/* A constant string (NULL: a null pointer). */
 LLVMValueRef lo_string(Lower *l, const char *s) {
   return s ? LLVMBuildGlobalStringPtr(l->b, s, "msg") : LLVMConstNull(l->mod->ptr);
 }
@@ -145,6 +144,8 @@ LLVMValueRef lo_extern(Lower *l, const char *name, void *addr) {
   return g;
 }
 
+/* Raises status with a constant message: records it, then leaves through the
+ * exit block, which releases the locals. */
 void lo_raise(Lower *l, RtStatus status, const char *msg) {
   if (l->mod->gpu) {  /* a GPU thread cannot raise: stop the kernel, the launch reports it */
     lo_intrinsic(l, "llvm.trap", NULL, 0, NULL, 0);

@@ -1,6 +1,7 @@
-#include <math.h>
+/* lower/expr.c — expressions: variables (UnboundLocalError where a read
+ * may find one unassigned), comparisons, and/or, conditional expressions,
+ * tuples, indexing; calls and attributes are their builtins' lowerers. */
 #include <stdio.h>
-#include <string.h>
 
 #include "lower/lower.h"
 

@@ -9,13 +9,6 @@
 
 #include "lower/lower.h"
 
-/* ---------------------------------------------------------------- kernels on the GPU (NVPTX) */
-
-/* On the GPU a kernel is one function run by every thread: thread indices
- * are special registers, syncthreads is bar.sync, shared arrays are globals
- * in address space 3, local arrays allocas. Arrays arrive as (data,
- * shape..., strides...) parameters. */
-
 static LLVMValueRef sreg(Lower *l, const char *reg, int axis) {
   char name[64];
   snprintf(name, sizeof name, "llvm.nvvm.read.ptx.sreg.%s.%c", reg, "xyz"[axis]);

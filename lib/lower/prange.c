@@ -7,8 +7,6 @@
 
 #include "lower/lower.h"
 
-/* ---------------------------------------------------------------- parallel loops */
-
 /* The identity of a reduction: what each thread's partial starts from. */
 static LLVMValueRef reduction_identity(Lower *l, int op, const Type *t) {
   LLVMTypeRef ty = lo_type(l, t);

@@ -1,10 +1,10 @@
-#include <math.h>
-#include <stdio.h>
-#include <string.h>
-
+/* lower/refcount.c — reference counts of the memory behind arrays.
+ *
+ * Every array value an expression makes is a new reference, variables own
+ * one each, and every exit releases them; an error raised in the middle of
+ * a statement releases the arrays the statement made so far (its temps).
+ */
 #include "lower/lower.h"
-
-/* ---------------------------------------------------------------- reference counts */
 
 /* incref/decref of a meminfo (NULL for borrowed argument arrays): small
  * internal functions that LLVM inlines. */

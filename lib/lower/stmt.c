@@ -103,11 +103,10 @@ LLVMValueRef lo_range_count(Lower *l, LLVMValueRef start, LLVMValueRef stop, LLV
   return n;
 }
 
-/* for v in range(start, stop, step): a counted loop k = 0..n-1 with
- * v = start + k*step. The counter is separate from v, so that v keeps its
- * last value after the loop, and a body that assigns v does not change the
- * iteration, as in Python. */
-/* Evaluates range(...)'s start and step and its number of values. */
+/* Evaluates range(...)'s start and step and its number of values. A for
+ * loop over it counts k = 0..n-1 with v = start + k*step: the counter is
+ * separate from v, so that v keeps its last value after the loop, and a
+ * body that assigns v does not change the iteration, as in Python. */
 LLVMValueRef lo_range(Lower *l, Node *r, LLVMValueRef *start, LLVMValueRef *step) {
   LLVMValueRef stop;
   *start = const_i64(l, 0);
