@@ -202,6 +202,37 @@ bool cp_compile(Dispatcher *self, const Type *const *args, const Type *declared_
   return ok || raise_failure(&diag, self->py_func);
 }
 
+/* ---------------------------------------------------------------- the analyses, for tests */
+
+/* _analyses(pyfunc, args, parallel, kernel): pyfunc typed for args (as
+ * ruchey.types describes them) and analysed, as libruchey's analyses
+ * describe what they found. */
+PyObject *cp_analyses(PyObject *module, PyObject *a) {
+  PyObject *func, *args;
+  int parallel = 0, kernel = 0;
+  if (!PyArg_ParseTuple(a, "O!O!|pp", &PyFunction_Type, &func, &PyTuple_Type, &args, &parallel, &kernel))
+    return NULL;
+  const RucheyAPI *api = core_api();
+  if (!api) return NULL;
+  int n = (int)PyTuple_GET_SIZE(args);
+  const Type *types[MAX_ARGS];
+  if (n > MAX_ARGS) return PyErr_Format(PyExc_TypeError, "too many arguments");
+  for (int i = 0; i < n; i++)
+    if (!(types[i] = disp_described_type(PyTuple_GET_ITEM(args, i)))) return NULL;
+  Arena arena = {0};
+  Diag diag = {0};
+  PyObject *result = NULL;
+  CompileOptions opts = {.parallel = parallel, .kernel = kernel};
+  callee_options(&opts, NULL, NULL, 0, &arena);
+  Func *read, *f = read_and_type(api, func, types, n, &opts, &arena, &diag, &read);
+  char *text = f ? api->describe_analyses(f, &opts) : NULL;
+  if (text) result = PyUnicode_FromString(text);
+  else raise_failure(&diag, func);
+  free(text);
+  arena_free(&arena);
+  return result;
+}
+
 /* ---------------------------------------------------------------- compile_ptx */
 
 /* compile_ptx(pyfunc, args, cc, device, fastmath): a kernel (or with device

@@ -139,6 +139,7 @@ int disp_init_numpy(void);
 bool cp_compile(Dispatcher *self, const Type *const *args, const Type *declared_ret, bool device,
                 OutputKind out, int gpu_cc, CompileResult *res, Arena *arena);
 PyObject *cp_compile_ptx(PyObject *module, PyObject *args);
+PyObject *cp_analyses(PyObject *module, PyObject *args);
 
 /* ---------------------------------------------------------------- launch.c */
 

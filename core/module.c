@@ -285,6 +285,8 @@ static PyObject *core_builtins(PyObject *self, PyObject *unused) {
 }
 
 static PyMethodDef core_methods[] = {
+  {"_analyses", cp_analyses, METH_VARARGS,
+   "For tests: (pyfunc, argument types[, parallel, kernel]) typed and analysed, described as text."},
   {"builtins", core_builtins, METH_NOARGS,
    "The builtins compiled code can call, one row each: (name, module, path, kind, min_args, max_args, flags)."},
   {"compile_ptx", cp_compile_ptx, METH_VARARGS,

@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define RUCHEY_API_VERSION 5
+#define RUCHEY_API_VERSION 6
 #define RC_MAX_NDIM 8
 
 /* ---------------------------------------------------------------- arena */
@@ -401,6 +401,9 @@ typedef struct RucheyAPI {
   /* Lowers, optimises and loads a typed f; touches nothing of the caller's,
    * so it may run without the GIL and concurrently with other compiles. */
   bool (*generate)(Func *f, const CompileOptions *opts, OutputKind out, CompileResult *res, Diag *diag);
+  /* A typed f's analyses (lib/analysis) described as lines of text, for
+   * tests; malloc'd. */
+  char *(*describe_analyses)(Func *f, const CompileOptions *opts);
   /* the builtins, for the frontend: NULL past the last */
   const Builtin *(*builtin_at)(int i);
   void (*meminfo_release)(RtMemInfo *mi);

@@ -21,6 +21,7 @@
 #include <llvm-c/Support.h>
 #include <dlfcn.h>
 
+#include "analysis/analysis.h"
 #include "builtins/builtins.h"
 #include "stages.h"
 
@@ -341,6 +342,7 @@ EXPORT const RucheyAPI *ruchey_api(void) {
     .array = ty_array,
     .tuple = ty_tuple,
     .builtin_at = bi_at,
+    .describe_analyses = an_describe,
     .infer = jit_infer,
     .generate = jit_generate,
     .meminfo_release = rt_meminfo_release,

@@ -42,6 +42,8 @@ typedef struct FuncPlan {
 
 /* Runs every analysis of f (once: later calls do nothing). */
 void an_function(Func *f, const CompileOptions *opts);
+/* What they found, as lines of text (malloc'd), for tests of the analyses. */
+char *an_describe(Func *f, const CompileOptions *opts);
 
 /* parallel.c: false (with plan->why) when the loop must run serially */
 bool an_parallel(Func *f, const Node *loop, ParPlan *plan);

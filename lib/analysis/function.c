@@ -1,6 +1,9 @@
 /* analysis/function.c — every analysis of a function, run once before it
  * is lowered; lowering only reads what they leave on the Func and its
  * loops. */
+#include <stdarg.h>
+#include <stdio.h>
+
 #include "analysis/analysis.h"
 #include "ir.h"
 
@@ -30,4 +33,89 @@ void an_function(Func *f, const CompileOptions *opts) {
   f->plan->maybe_unbound = an_maybe_unbound(f);
   ir_walk_list(&f->body, plan_loop, &(Planner){f, opts});
   if (opts->kernel && !opts->gpu_cc) f->plan->kernel = an_kernel(f);
+}
+
+/* ---------------------------------------------------------------- described, for tests */
+
+typedef struct Text {
+  char *buf;
+  size_t len, cap;
+} Text;
+
+static void put(Text *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void put(Text *t, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  int n = vsnprintf(NULL, 0, fmt, ap);
+  va_end(ap);
+  if (t->len + (size_t)n + 1 > t->cap) {
+    t->cap = 2 * (t->len + (size_t)n + 1);
+    t->buf = realloc(t->buf, t->cap);
+  }
+  va_start(ap, fmt);
+  vsnprintf(t->buf + t->len, t->cap - t->len, fmt, ap);
+  va_end(ap);
+  t->len += (size_t)n;
+}
+
+static void put_vars(Text *t, const Func *f, const char *what, const bool *set) {
+  put(t, "%s:", what);
+  for (int v = 0; v < f->nvars; v++)
+    if (set[v]) put(t, " %s", f->var_names[v]);
+  put(t, "\n");
+}
+
+static const char *reduction_name(int op) {
+  switch (op) {
+  case OP_ADD: return "+";
+  case OP_MUL: return "*";
+  case OP_BITOR: return "|";
+  case OP_BITAND: return "&";
+  case OP_BITXOR: return "^";
+  case OP_LT: return "min";
+  default: return "max";
+  }
+}
+
+static bool describe_loop(Node *n, void *ctx) {
+  if (n->kind != N_FOR) return true;
+  Text *t = ((void **)ctx)[0];
+  const Func *f = ((void **)ctx)[1];
+  const LoopPlan *p = n->plan;
+  if (p->deferrable) put_vars(t, f, "deferrable loop, assigning", p->assigned);
+  else put(t, "loop\n");
+  if (!p->par) return true;
+  if (p->par->why[0]) {
+    put(t, "prange serial: %s\n", p->par->why);
+    return true;
+  }
+  static const char *const kinds[] = {[PAR_SHARED] = "shared", [PAR_PRIVATE] = "private", [PAR_REDUCTION] = "reduction"};
+  put(t, "prange parallel:");
+  for (int v = 0; v < f->nvars; v++) {
+    int k = p->par->kind[v];
+    if (k == PAR_UNUSED) continue;
+    put(t, " %s=%s", f->var_names[v], kinds[k]);
+    if (k == PAR_REDUCTION) put(t, "(%s)", reduction_name(p->par->red_op[v]));
+  }
+  put(t, "\n");
+  return true;
+}
+
+char *an_describe(Func *f, const CompileOptions *opts) {
+  an_function(f, opts);
+  Text t = {0};
+  put_vars(&t, f, "maybe unbound", f->plan->maybe_unbound);
+  ir_walk_list(&f->body, describe_loop, (void *[]){&t, f});
+  const KernelPlan *k = f->plan->kernel;
+  if (k) {
+    put(&t, "kernel: %s\n", k->fibers ? "fibers" : k->fission ? "fission" : "loop");
+    if (k->fission) {
+      put_vars(&t, f, "uniform", k->uniform);
+      put(&t, "recomputed:");
+      for (int i = 0; i < k->nremat; i++) put(&t, " %s", f->var_names[k->remat_order[i]]);
+      put(&t, "\n");
+    }
+  }
+  return t.buf;
 }

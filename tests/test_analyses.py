@@ -1,0 +1,210 @@
+"""The analyses lowering reads (lib/analysis), tested alone on small
+functions: which variables a read may find unassigned, how each variable of
+a prange loop is shared, which loops may run with their errors deferred, and
+how a CPU kernel runs its block's threads. ruchey._core._analyses types a
+function for the given argument types and describes what they found."""
+import math
+
+import numpy
+import pytest
+
+from conftest import AS_NUMBA
+
+pytestmark = pytest.mark.skipif(AS_NUMBA, reason="ruchey's own analyses")
+
+if not AS_NUMBA:
+    from ruchey import _core, cuda, prange
+    from ruchey.types import float64, int64
+
+    F64, I64, ARR, ARR2 = float64.describe(), int64.describe(), float64[::1].describe(), float64[:, ::1].describe()
+
+
+def analyses(func, *args, parallel=False, kernel=False):
+    """{heading: [words after it]} per line of the description; loops in order under 'loops'."""
+    found = {"loops": []}
+    for line in _core._analyses(func, tuple(args), parallel, kernel).splitlines():
+        head, _, rest = line.partition(":")
+        if head in ("loop", "deferrable loop, assigning", "prange parallel", "prange serial"):
+            found["loops"].append((head, rest.split()))
+        else:
+            found[head] = rest.split()
+    return found
+
+
+# ---------------------------------------------------------------- unbound variables
+
+def assigned_in_one_branch(x):
+    if x > 0:
+        y = 1.0
+    return x + y
+
+
+def assigned_first(x):
+    y = 2.0 * x
+    z = y + 1.0
+    return z
+
+
+def test_a_variable_assigned_in_one_branch_may_be_unbound():
+    assert analyses(assigned_in_one_branch, F64)["maybe unbound"] == ["y"]
+
+
+def test_variables_assigned_before_any_read_are_bound():
+    assert analyses(assigned_first, F64)["maybe unbound"] == []
+
+
+def loop_variable_after_the_loop(n):
+    for i in range(n):
+        pass
+    return i
+
+
+def test_a_loop_variable_may_be_unbound_after_a_loop_that_did_not_run():
+    assert analyses(loop_variable_after_the_loop, I64)["maybe unbound"] == ["i"]
+
+
+# ---------------------------------------------------------------- prange
+
+def sum_and_max(x):
+    s = 0.0
+    m = -math.inf
+    for i in prange(x.shape[0]):
+        t = x[i] * 2.0
+        s += t
+        m = max(m, t)
+    return s + m
+
+
+def test_prange_variables_are_shared_private_or_reductions():
+    head, words = analyses(sum_and_max, ARR, parallel=True)["loops"][-1]
+    assert head == "prange parallel"
+    assert set(words) == {"x=shared", "i=private", "t=private", "s=reduction(+)", "m=reduction(max)"}
+
+
+def carried(x):
+    last = 0.0
+    for i in prange(x.shape[0]):
+        x[i] = last
+        last = x[i] + 1.0
+    return last
+
+
+def test_a_variable_carried_between_iterations_keeps_prange_serial():
+    loops = analyses(carried, ARR, parallel=True)["loops"]
+    assert loops[-1][0] == "prange serial"
+    assert "last" in " ".join(loops[-1][1])
+
+
+def test_without_parallel_a_prange_is_a_plain_loop():
+    loops = analyses(sum_and_max, ARR)["loops"]
+    assert [head for head, _ in loops] == ["loop"]
+
+
+# ---------------------------------------------------------------- deferred errors
+
+def roots_into_new_array(x):
+    out = numpy.empty(x.shape[0])
+    for i in range(x.shape[0]):
+        out[i] = math.sqrt(x[i])
+    return out
+
+
+def roots_into_argument(x, out):
+    for i in range(x.shape[0]):
+        out[i] = math.sqrt(x[i])
+
+
+def dear_reduction(x):
+    s = 0.0
+    for i in range(x.shape[0]):
+        s += math.exp(x[i])
+    return s
+
+
+def cheap_reduction(x):
+    s = 0.0
+    for i in range(x.shape[0]):
+        s += math.sqrt(x[i])
+    return s
+
+
+def no_checks(x):
+    s = 0.0
+    for i in range(x.shape[0]):
+        s += x[i] * 2.0
+    return s
+
+
+def integer_division(x, k):
+    s = 0
+    for i in range(x.shape[0]):
+        s += i // k
+    return s
+
+
+@pytest.mark.parametrize("func, args, deferrable, assigned", [
+    (roots_into_new_array, (ARR,), True, []),
+    (dear_reduction, (ARR,), True, ["s"]),
+], ids=["writes-own-array", "dear-math-reduction"])
+def test_loops_whose_errors_can_wait(func, args, deferrable, assigned):
+    [(head, words)] = analyses(func, *args)["loops"]
+    assert head == "deferrable loop, assigning" and words == assigned
+
+
+@pytest.mark.parametrize("func, args", [
+    (roots_into_argument, (ARR, ARR)),
+    (cheap_reduction, (ARR,)),
+    (no_checks, (ARR,)),
+    (integer_division, (ARR, I64)),
+], ids=["writes-an-argument", "cheap-check-reduction", "nothing-to-defer", "integer-division-traps"])
+def test_loops_run_with_their_checks(func, args):
+    assert analyses(func, *args)["loops"] == [("loop", [])]
+
+
+# ---------------------------------------------------------------- CPU kernels
+
+def plain_kernel(a):
+    i = cuda.grid(1)
+    if i < a.shape[0]:
+        a[i] *= 2.0
+
+
+def block_sum(a, out):
+    buf = cuda.shared.array(64, numpy.float64)
+    t = cuda.threadIdx.x
+    base = cuda.blockIdx.x * cuda.blockDim.x
+    buf[t] = a[base + t]
+    cuda.syncthreads()
+    w = 32
+    while w > 0:
+        if t < w:
+            buf[t] += buf[t + w]
+        cuda.syncthreads()
+        w //= 2
+    if t == 0:
+        out[cuda.blockIdx.x] = buf[0]
+
+
+def barrier_in_a_branch(a):
+    t = cuda.threadIdx.x
+    if a[t] > 0.0:
+        cuda.syncthreads()
+    a[t] = 1.0
+
+
+def test_a_kernel_without_barriers_is_one_loop_over_its_threads():
+    assert analyses(plain_kernel, ARR, kernel=True)["kernel"] == ["loop"]
+
+
+def test_a_kernel_with_uniform_barriers_is_split_at_them():
+    found = analyses(block_sum, ARR, ARR, kernel=True)
+    assert found["kernel"] == ["fission"]
+    # the loop counter and the block's base are the same in every thread of
+    # a block (one slot per block); the thread index is not, and is
+    # recomputed per thread rather than stored per thread
+    assert {"w", "base"} <= set(found["uniform"]) and "t" not in found["uniform"]
+    assert found["recomputed"] == ["t"]
+
+
+def test_a_barrier_under_a_thread_dependent_condition_makes_fibers():
+    assert analyses(barrier_in_a_branch, ARR, kernel=True)["kernel"] == ["fibers"]
