@@ -372,3 +372,44 @@ def test_allocated_results_are_freed_when_dropped():
     after = rss_bytes()
     if before is not None:
         assert after - before < 160 * 2**20, f"RSS grew by {(after - before) / 2**20:.0f} MiB"
+
+
+@ruchey.jit
+def full_matrix(n, value):
+    return numpy.full((n, 3), value)
+
+
+@ruchey.jit
+def full_float32(n, value):
+    return numpy.full(n, value, dtype=numpy.float32)
+
+
+@ruchey.jit
+def full_then_sum(n, value):
+    a = numpy.full(n, value)
+    s = 0.0
+    for i in range(n):
+        s += a[i]
+    return s
+
+
+def test_full_takes_the_fill_values_type():
+    rng = make_rng(121)
+    for n in SIZES:
+        for value in (float(rng.standard_normal()), int(rng.integers(-9, 9)), True, 0):
+            r = assert_same(full_matrix, n, value)
+            assert r.dtype == numpy.full(1, value).dtype
+
+
+def test_full_with_a_dtype_converts_the_fill_value():
+    for n in SIZES:
+        r = assert_same(full_float32, n, 1.0 / 3.0)
+        assert r.dtype == numpy.float32
+        assert_same(full_then_sum, n, 2.5)
+
+
+def test_full_with_a_negative_shape_raises_value_error():
+    with pytest.raises(ValueError):
+        full_matrix.py_func(-1, 1.0)
+    with pytest.raises(ValueError):
+        full_matrix(-1, 1.0)

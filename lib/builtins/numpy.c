@@ -62,6 +62,22 @@ static LLVMValueRef lo_alloc(Lower *l, Node *n) {
   return lo_alloc_array(l, n->ty, shape, n->bi->ival);
 }
 
+/* numpy.full(shape, fill_value, dtype=fill_value's type) */
+static const Type *ty_full(Infer *in, Node *n, const Type **args) {
+  int ndim = shape_ndim(in, n->list.items[0]);
+  if (ndim < 0 || !ty_need_scalar(in, n->list.items[1], args[1], "numpy.full()'s fill value")) return NULL;
+  const Type *elem = dtype_arg(in, n, 2, args[1]);
+  return elem ? ty_array(elem, ndim, 'C', false) : NULL;
+}
+
+static LLVMValueRef lo_full(Lower *l, Node *n) {
+  LLVMValueRef a = lo_alloc(l, n);
+  LLVMValueRef v = lo_expr_as(l, n->list.items[1], n->ty->elem), count = const_i64(l, 1);
+  for (int d = 0; d < n->ty->ndim; d++) count = LLVMBuildMul(l->b, count, lo_arr_shape(l, a, d), "");
+  lo_fill(l, n->ty->elem, LLVMBuildExtractValue(l->b, a, 2, "data"), count, v);
+  return a;
+}
+
 static const Type *ty_arange(Infer *in, Node *n, const Type **args) {
   const Type *t = TYS(TY_I64);
   for (int i = 0; i < n->list.len; i++) {
@@ -184,6 +200,7 @@ const Builtin bi_numpy[] = {
   ALLOC("empty_like", 1, 2, -1, ty_alloc_like, lo_alloc),
   ALLOC("zeros_like", 1, 2, 0, ty_alloc_like, lo_alloc),
   ALLOC("ones_like", 1, 2, 1, ty_alloc_like, lo_alloc),
+  ALLOC("full", 2, 3, -1, ty_full, lo_full),
   ALLOC("arange", 1, 3, 0, ty_arange, lo_arange),
   {"numpy.copy", "numpy", "copy", BK_FUNCTION, 0, 1, 1, NULL, BF_ALLOCATES, 0, 0, ty_copy, lo_copy},
   {"array.copy", NULL, "copy", BK_METHOD, TY_ARRAY, 0, 0, NULL, BF_ALLOCATES, 0, 0, ty_copy, lo_copy},
