@@ -19,6 +19,14 @@ static LLVMValueRef bctx_field(Lower *l, LLVMTypeRef bty, LLVMValueRef bctx, uns
   return LLVMBuildGEP2(l->b, bty, bctx, ix, f == BCTX_BID || f == BCTX_MEM ? 3 : 2, "");
 }
 
+/* A parameter's argument, read from the kernel's argument pointers. */
+static LLVMValueRef stored_argument(Lower *l, int v, void *args) {
+  if (v >= l->f->nparams) return NULL;
+  LLVMValueRef idx = const_i64(l, v);
+  LLVMValueRef p = LLVMBuildLoad2(l->b, l->mod->ptr, LLVMBuildGEP2(l->b, l->mod->ptr, args, &idx, 1, ""), "");
+  return lo_load_storage(l, l->f->var_types[v], p);
+}
+
 /* i32 thread(bctx, t): one CUDA thread of a block, run as a fiber. */
 LLVMValueRef lo_fiber_thread(Lower *chunk, LLVMTypeRef bty) {
   Lower sub, *l = &sub;
@@ -42,17 +50,7 @@ LLVMValueRef lo_fiber_thread(Lower *chunk, LLVMTypeRef bty) {
   l->mem_base = arena_alloc(l->f->arena, sizeof(LLVMValueRef) * 256);
   for (int i = 0; i < l->nmem; i++)
     l->mem_base[i] = LLVMBuildLoad2(l->b, l->mod->ptr, bctx_field(l, bty, bctx, BCTX_MEM, i), "");
-  l->slots = arena_alloc(l->f->arena, sizeof(LLVMValueRef) * (size_t)(l->f->nvars ? l->f->nvars : 1));
-  for (int v = 0; v < l->f->nvars; v++) {
-    const Type *ty = l->f->var_types[v];
-    if (!ty) continue;
-    l->slots[v] = lo_alloca(l, lo_type(l, ty), l->f->var_names[v]);
-    if (v < l->f->nparams) {
-      LLVMValueRef idx = const_i64(l, v);
-      LLVMValueRef p = LLVMBuildLoad2(l->b, l->mod->ptr, LLVMBuildGEP2(l->b, l->mod->ptr, args, &idx, 1, ""), "");
-      LLVMBuildStore(l->b, lo_load_storage(l, ty, p), l->slots[v]);
-    }
-  }
+  lo_slots(l, stored_argument, args);
   lo_block(l, &l->f->body);
   if (!terminated(l)) LLVMBuildBr(l->b, l->exit_bb);
   position(l, l->exit_bb);

@@ -12,6 +12,18 @@ void lo_func_init(Lower *l, LowerModule *mod, Func *f, const CompileOptions *opt
   l->b = LLVMCreateBuilderInContext(mod->c);
 }
 
+void lo_slots(Lower *l, SlotStart start, void *ctx) {
+  l->slots = arena_alloc(l->f->arena, sizeof(LLVMValueRef) * (size_t)(l->f->nvars ? l->f->nvars : 1));
+  for (int v = 0; v < l->f->nvars; v++) {
+    const Type *t = l->f->var_types[v];
+    if (!t) continue;  /* never assigned: never read either */
+    LLVMValueRef first = start ? start(l, v, ctx) : NULL;
+    if (first == LO_NO_SLOT) continue;
+    l->slots[v] = lo_alloca(l, lo_type(l, t), l->f->var_names[v]);
+    if (first) LLVMBuildStore(l->b, first, l->slots[v]);
+  }
+}
+
 void lo_func_done(Lower *l) {
   if (l->fn) lo_fastmath_function(l, l->fn);
   LLVMDisposeBuilder(l->b);
@@ -82,23 +94,20 @@ void lo_unbound_flags(Lower *l) {
 
 /* The body's start: its arguments (values, then a device function's
  * thread record) into their variables. */
+/* A parameter's argument; a local holding arrays starts empty (the exit
+ * releases every local). */
+static LLVMValueRef argument(Lower *l, int v, void *ctx) {
+  const Type *t = l->f->var_types[v];
+  if (v >= l->f->nparams) return ty_has_arrays(t) ? LLVMConstNull(lo_type(l, t)) : NULL;
+  LLVMValueRef value = LLVMGetParam(l->fn, (unsigned)v);
+  if (ty_has_arrays(t)) lo_refcount(l, t, value, true);  /* released at the exit too */
+  return value;
+}
+
 static void lo_prologue(Lower *l) {
   if (l->opts->device) load_thread(l, LLVMGetParam(l->fn, (unsigned)l->f->nparams));
   l->status = lo_alloca(l, l->mod->i32, "status");
-  l->slots = arena_alloc(l->f->arena, sizeof(LLVMValueRef) * (size_t)(l->f->nvars ? l->f->nvars : 1));
-  for (int v = 0; v < l->f->nvars; v++) {
-    const Type *t = l->f->var_types[v];
-    if (!t) continue;  /* never assigned: never read either */
-    l->slots[v] = lo_alloca(l, lo_type(l, t), l->f->var_names[v]);
-    if (v < l->f->nparams) {
-      LLVMValueRef value = LLVMGetParam(l->fn, (unsigned)v);
-      /* the exit releases every local, parameters too: take a reference */
-      if (ty_has_arrays(t)) lo_refcount(l, t, value, true);
-      LLVMBuildStore(l->b, value, l->slots[v]);
-    } else if (ty_has_arrays(t)) {
-      LLVMBuildStore(l->b, LLVMConstNull(lo_type(l, t)), l->slots[v]);
-    }
-  }
+  lo_slots(l, argument, NULL);
   lo_unbound_flags(l);
 }
 

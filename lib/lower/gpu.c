@@ -60,7 +60,30 @@ static void gpu_prologue(Lower *l) {
     l->bdim[d] = sreg(l, "ntid", d);
     l->gdim[d] = sreg(l, "nctaid", d);
   }
-  l->slots = arena_alloc(l->f->arena, sizeof(LLVMValueRef) * (size_t)(l->f->nvars ? l->f->nvars : 1));
+}
+
+/* A kernel's parameter from its PTX parameters: a scalar as itself, an
+ * array from its data, shape and strides; *next counts them. */
+static LLVMValueRef kernel_argument(Lower *l, int v, void *next) {
+  unsigned *p = next;
+  const Type *t = l->f->var_types[v];
+  if (v >= l->f->nparams) return NULL;
+  if (t->kind != TY_ARRAY) return LLVMGetParam(l->fn, (*p)++);
+  LLVMValueRef val = LLVMConstNull(lo_type(l, t));
+  val = LLVMBuildInsertValue(l->b, val, LLVMGetParam(l->fn, (*p)++), 2, "");
+  for (unsigned f = 3; f < 5; f++)
+    for (int d = 0; d < t->ndim; d++) {
+      unsigned path[2] = {f, (unsigned)d};
+      LLVMValueRef agg = LLVMBuildExtractValue(l->b, val, path[0], "");
+      agg = LLVMBuildInsertValue(l->b, agg, LLVMGetParam(l->fn, (*p)++), path[1], "");
+      val = LLVMBuildInsertValue(l->b, val, agg, f, "");
+    }
+  return val;
+}
+
+/* A device function's parameter: its argument, as a value. */
+static LLVMValueRef device_argument(Lower *l, int v, void *ctx) {
+  return v < l->f->nparams ? LLVMGetParam(l->fn, (unsigned)v) : NULL;
 }
 
 void lo_gpu_kernel(Lower *l, const char *symbol) {
@@ -68,28 +91,8 @@ void lo_gpu_kernel(Lower *l, const char *symbol) {
   LLVMSetFunctionCallConv(l->fn, 71);  /* PTX_Kernel: an entry point, not a .func */
   gpu_prologue(l);
   l->next_thread = l->exit_bb;  /* return: this thread is done */
-  unsigned p = 0;
-  for (int v = 0; v < l->f->nvars; v++) {
-    const Type *t = l->f->var_types[v];
-    if (!t) continue;
-    l->slots[v] = lo_alloca(l, lo_type(l, t), l->f->var_names[v]);
-    if (v >= l->f->nparams) continue;
-    LLVMValueRef val;
-    if (t->kind != TY_ARRAY) {
-      val = LLVMGetParam(l->fn, p++);
-    } else {
-      val = LLVMConstNull(lo_type(l, t));
-      val = LLVMBuildInsertValue(l->b, val, LLVMGetParam(l->fn, p++), 2, "");
-      for (unsigned f = 3; f < 5; f++)
-        for (int d = 0; d < t->ndim; d++) {
-          unsigned path[2] = {f, (unsigned)d};
-          LLVMValueRef agg = LLVMBuildExtractValue(l->b, val, path[0], "");
-          agg = LLVMBuildInsertValue(l->b, agg, LLVMGetParam(l->fn, p++), path[1], "");
-          val = LLVMBuildInsertValue(l->b, val, agg, f, "");
-        }
-    }
-    LLVMBuildStore(l->b, val, l->slots[v]);
-  }
+  unsigned next = 0;
+  lo_slots(l, kernel_argument, &next);
   lo_block(l, &l->f->body);
   if (!terminated(l)) LLVMBuildBr(l->b, l->exit_bb);
   position(l, l->exit_bb);
@@ -112,12 +115,7 @@ void lo_gpu_device(Lower *l, LLVMValueRef fn) {
   gpu_prologue(l);
   const Type *rt = l->f->ret_type;
   if (rt->kind != TY_NONE) l->ret_val = lo_alloca(l, lo_type(l, rt), "result");
-  for (int v = 0; v < l->f->nvars; v++) {
-    const Type *t = l->f->var_types[v];
-    if (!t) continue;
-    l->slots[v] = lo_alloca(l, lo_type(l, t), l->f->var_names[v]);
-    if (v < l->f->nparams) LLVMBuildStore(l->b, LLVMGetParam(fn, (unsigned)v), l->slots[v]);
-  }
+  lo_slots(l, device_argument, NULL);
   lo_unbound_flags(l);
   lo_block(l, &l->f->body);
   if (!terminated(l)) LLVMBuildBr(l->b, l->exit_bb);

@@ -214,6 +214,14 @@ void lo_load_launch(Lower *l, LLVMValueRef args) {
   }
 }
 
+/* Fission keeps a variable per thread unless it is the same in all of them
+ * or recomputed by each. */
+static bool per_thread(Lower *l, int v) {
+  return l->fission && l->f->var_types[v] && !l->kplan->uniform[v] && !l->kplan->remat[v];
+}
+
+static LLVMValueRef once_per_block(Lower *l, int v, void *ctx) { return per_thread(l, v) ? LO_NO_SLOT : NULL; }
+
 /* void chunk(ctx, begin, end, thread): blocks [begin, end) of the grid. */
 static LLVMValueRef lo_kernel_chunk(Lower *kernel, LLVMTypeRef ctxty) {
   Lower sub, *l = &sub;
@@ -232,16 +240,11 @@ static LLVMValueRef lo_kernel_chunk(Lower *kernel, LLVMTypeRef ctxty) {
     LLVMValueRef p = LLVMBuildLoad2(l->b, l->mod->ptr, LLVMBuildGEP2(l->b, l->mod->ptr, args, &idx, 1, ""), "");
     vals[v] = lo_load_storage(l, l->f->var_types[v], p);
   }
-  l->slots = arena_alloc(l->f->arena, sizeof(LLVMValueRef) * (size_t)(l->f->nvars ? l->f->nvars : 1));
+  lo_slots(l, once_per_block, NULL);
   l->var_base = arena_alloc(l->f->arena, sizeof(LLVMValueRef) * (size_t)(l->f->nvars ? l->f->nvars : 1));
-  for (int v = 0; v < l->f->nvars; v++) {
-    const Type *t = l->f->var_types[v];
-    if (!t) continue;
-    if (l->fission && !l->kplan->uniform[v] && !l->kplan->remat[v])
-      l->var_base[v] = LLVMBuildArrayAlloca(l->b, lo_type(l, t), l->nthreads, l->f->var_names[v]);
-    else
-      l->slots[v] = lo_alloca(l, lo_type(l, t), l->f->var_names[v]);
-  }
+  for (int v = 0; v < l->f->nvars; v++)
+    if (per_thread(l, v))
+      l->var_base[v] = LLVMBuildArrayAlloca(l->b, lo_type(l, l->f->var_types[v]), l->nthreads, l->f->var_names[v]);
   if (l->fission) l->done = LLVMBuildArrayAlloca(l->b, l->mod->i8, l->nthreads, "done");
   kernel_memory(l);
   LLVMTypeRef bty = NULL;

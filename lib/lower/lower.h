@@ -221,6 +221,12 @@ void lo_check_call(Lower *l, LLVMValueRef status);
 
 /* ---------------------------------------------------------------- function.c */
 
+/* The variables' slots (l->slots): one alloca per typed variable, stored
+ * with the first value start gives it (NULL: none), or none for a variable
+ * start answers LO_NO_SLOT. start NULL: every variable, no value. */
+typedef LLVMValueRef (*SlotStart)(Lower *l, int var, void *ctx);
+#define LO_NO_SLOT ((LLVMValueRef)(uintptr_t)1)
+void lo_slots(Lower *l, SlotStart start, void *ctx);
 /* Starts a function state for lowering f into mod (its own builder). */
 void lo_func_init(Lower *l, LowerModule *mod, Func *f, const CompileOptions *opts);
 void lo_func_done(Lower *l);

@@ -62,6 +62,27 @@ static LLVMTypeRef partials_type(Lower *l, const ParPlan *plan, int *slot) {
   return LLVMStructTypeInContext(l->mod->c, f, (unsigned)nf, 0);
 }
 
+typedef struct ChunkStart {
+  const ParPlan *plan;
+  LLVMTypeRef ctxty;
+  LLVMValueRef ctx;
+  const int *field;   /* each shared variable's field of ctx */
+} ChunkStart;
+
+/* A chunk's variables: the shared ones read from the context, the
+ * reductions from their identity, the private ones holding arrays empty. */
+static LLVMValueRef chunk_start(Lower *l, int v, void *arg) {
+  ChunkStart *c = arg;
+  const Type *t = l->f->var_types[v];
+  switch (c->plan->kind[v]) {
+  case PAR_UNUSED: return LO_NO_SLOT;
+  case PAR_SHARED:
+    return LLVMBuildLoad2(l->b, lo_type(l, t), LLVMBuildStructGEP2(l->b, c->ctxty, c->ctx, (unsigned)c->field[v], ""), "");
+  case PAR_REDUCTION: return reduction_identity(l, c->plan->red_op[v], t);
+  default: return ty_has_arrays(t) ? LLVMConstNull(lo_type(l, t)) : NULL;
+  }
+}
+
 /* The outlined body: void chunk(ctx, begin, end, thread) runs iterations
  * [begin, end) with its own copies of the private and reduction variables. */
 static LLVMValueRef lo_region_body(Lower *caller, Node *n, const ParPlan *plan, LLVMTypeRef ctxty,
@@ -72,20 +93,7 @@ static LLVMValueRef lo_region_body(Lower *caller, Node *n, const ParPlan *plan, 
   LLVMTypeRef params[4] = {caller->mod->ptr, caller->mod->i64, caller->mod->i64, caller->mod->i64};
   lo_begin_outlined(l, caller, ".prange", LLVMFunctionType(void_type(caller), params, 4, 0));
   LLVMValueRef ctx = LLVMGetParam(l->fn, 0);
-  l->slots = arena_alloc(l->f->arena, sizeof(LLVMValueRef) * (size_t)l->f->nvars);
-  for (int v = 0; v < l->f->nvars; v++) {
-    const Type *t = l->f->var_types[v];
-    if (plan->kind[v] == PAR_UNUSED || !t) continue;
-    l->slots[v] = lo_alloca(l, lo_type(l, t), l->f->var_names[v]);
-    LLVMValueRef init = NULL;
-    if (plan->kind[v] == PAR_SHARED)
-      init = LLVMBuildLoad2(l->b, lo_type(l, t), LLVMBuildStructGEP2(l->b, ctxty, ctx, (unsigned)field[v], ""), "");
-    else if (plan->kind[v] == PAR_REDUCTION)
-      init = reduction_identity(l, plan->red_op[v], t);
-    else if (ty_has_arrays(t))
-      init = LLVMConstNull(lo_type(l, t));
-    if (init) LLVMBuildStore(l->b, init, l->slots[v]);
-  }
+  lo_slots(l, chunk_start, &(ChunkStart){plan, ctxty, ctx, field});
   /* a constant start and step (the caller's range) stay constants: x[i]
    * then reads memory at a stride LLVM can see, and i is known not to be
    * negative (read from ctx, they made the vector loop gather) */
