@@ -5,7 +5,7 @@ import math
 import pytest
 import ruchey
 
-from conftest import assert_same, make_rng, random_floats, random_ints, random_pairs
+from conftest import AS_NUMBA, assert_same, make_rng, random_floats, random_ints, random_pairs
 
 
 @ruchey.jit
@@ -210,6 +210,15 @@ def test_float_power_with_int_exponent_matches_python():
         if a != 0.0:
             for b in range(-6, 7):
                 assert_same(power, a, b, rel=1e-14)
+
+
+@pytest.mark.xfail(not AS_NUMBA, strict=True, raises=ZeroDivisionError,
+                   reason="ruchey bug: 0.0 ** -inf raises ZeroDivisionError ('0.0 cannot be "
+                          "raised to a negative power'); CPython gives inf (an infinite exponent "
+                          "is checked before a zero base)")
+@pytest.mark.parametrize("a", [0.0, -0.0, 0])
+def test_zero_to_minus_infinity_is_infinity(a):
+    assert_same(power, a, -math.inf)
 
 
 def test_unary_minus_matches_python():
