@@ -470,12 +470,14 @@ def alloc_args(row):
     float64 array) and ``n`` (an int), or None when no rule fits.
 
     A method is called on ``a``; a function named ``*_like`` or ``copy``
-    takes ``a``; any other (empty, zeros, ones, arange) a size ``n``."""
+    takes ``a`` first, any other (empty, zeros, ones, full, arange) a size
+    ``n``; further required arguments (full's fill value) are 2.5."""
     name, module, path, kind, lo, hi, flags = row
     if kind == "method" and lo == 0:
         return ["a"]
-    if kind == "function" and lo <= 1 <= hi:
-        return ["a"] if path.endswith("_like") or path == "copy" else ["n"]
+    if kind == "function" and 1 <= hi and lo <= 2:
+        first = "a" if path.endswith("_like") or path == "copy" else "n"
+        return [first] + ["2.5"] * (max(lo, 1) - 1)
     return None
 
 
