@@ -319,16 +319,19 @@ def to_int(x):
     return int(x)
 
 
-def test_int_of_floats_beyond_int64_wraps_like_int64_arithmetic():
-    """int(x) is Python's exact int, kept in int64 as the int64 arithmetic
-    it stands for: modulo 2**64. Every exponent from 2**52 up, both signs,
-    and the edges of int64's range."""
+def test_int_of_floats_beyond_int64_raises_overflow_error():
+    """int(x) is Python's exact int where int64 holds it; beyond, where
+    Python would make a larger int, OverflowError. Every exponent from 2**52
+    up, both signs, and the edges of int64's range."""
     rng = make_rng(63)
     values = [2.0**63, -2.0**63, 2.0**64, -2.0**64, 2.0**63 - 1024, -2.0**63 + 1024, 1.7e308, -5e-324]
     values += [math.copysign(float(rng.uniform(1, 2)) * 2.0**e, float(rng.choice([-1, 1])))
                for e in range(52, 1024) for _ in range(8)]
     for x in values:
-        exact = int(x) % 2**64
-        assert to_int(x) == (exact - 2**64 if exact >= 2**63 else exact), x
+        if -2**63 <= int(x) < 2**63:
+            assert to_int(x) == int(x), x
+        else:
+            with pytest.raises(OverflowError, match="float too large to convert to int64"):
+                to_int(x)
     for x in rng.uniform(-2.0**63, 2.0**63, 1000).tolist():
         assert to_int(x) == to_int.py_func(x)

@@ -292,27 +292,11 @@ LLVMValueRef lo_compare_values(Lower *l, int op, LLVMValueRef a, const Type *ta,
 
 /* ---------------------------------------------------------------- floats to ints */
 
-/* int(x) for a finite x beyond int64, wrapped like the int64 arithmetic it
- * stands for: such an x is its 53-bit significand shifted left by
- * exponent - 52 (at least 11), so modulo 2**64 it is that shift done in
- * 64-bit integers, negated for a negative x. Integer operations without
- * branches or calls: loops calling int() stay small enough to unroll. */
-static LLVMValueRef wrap_big_float(Lower *l, LLVMValueRef x) {
-  LLVMValueRef bits = LLVMBuildBitCast(l->b, x, l->mod->i64, "");
-  LLVMValueRef exp = LLVMBuildAnd(l->b, LLVMBuildLShr(l->b, bits, const_i64(l, 52), ""), const_i64(l, 0x7ff), "");
-  LLVMValueRef shift = LLVMBuildSub(l->b, exp, const_i64(l, 1075), "");
-  LLVMValueRef mant = LLVMBuildOr(l->b, LLVMBuildAnd(l->b, bits, const_i64(l, (1LL << 52) - 1), ""),
-                                  const_i64(l, 1LL << 52), "");
-  LLVMValueRef big = LLVMBuildICmp(l->b, LLVMIntUGE, shift, const_i64(l, 64), "");
-  LLVMValueRef mag = LLVMBuildSelect(l->b, big, const_i64(l, 0), LLVMBuildShl(l->b, mant, shift, ""), "");
-  LLVMValueRef neg = LLVMBuildICmp(l->b, LLVMIntSLT, bits, const_i64(l, 0), "");
-  return LLVMBuildSelect(l->b, neg, LLVMBuildNeg(l->b, mag, ""), mag, "");
-}
-
 /* ruchey's one rule for a float made an int (int(), round(), math.floor,
  * math.ceil, math.trunc): NaN raises ValueError and the infinities
- * OverflowError, as in Python; a finite value beyond int64 wraps modulo
- * 2**64, as the int64 arithmetic it stands for does (wrap_big_float). */
+ * OverflowError, as in Python; a finite value beyond int64, where Python
+ * would make a larger int, raises OverflowError too rather than give a
+ * wrong one. */
 LLVMValueRef lo_float_to_int(Lower *l, const Type *from, LLVMValueRef x) {
   const Type *t = TYS(TY_F64);
   x = lo_convert(l, x, from, t);  /* exact from float32 */
@@ -333,24 +317,22 @@ LLVMValueRef lo_float_to_int(Lower *l, const Type *from, LLVMValueRef x) {
                         fcmp(l, LLVMRealOGE, x, lo_fconst(l, t, -9223372036854775808.0)), "");
     direct = LLVMBuildFPToSI(l->b, LLVMBuildSelect(l->b, fits, x, lo_fconst(l, t, 0), ""), l->mod->i64, "");
   }
-  /* NaN, infinities and wrapping live on the slow path */
-  LLVMBasicBlockRef pre = LLVMGetInsertBlock(l->b), slow = new_block(l, "int.slow"), done = new_block(l, "int.done");
-  LLVMValueRef likely[2] = {fits, LLVMConstInt(l->mod->i1, 1, 0)};
+  /* NaN, the infinities and values beyond int64 live on the slow path,
+   * out of the loop (-2**63 too, which fits) */
+  LLVMBasicBlockRef slow = new_block(l, "int.slow"), done = new_block(l, "int.done");
+  LLVMValueRef likely[2] = {fits, const_bool(l, true)};
   LLVMTypeRef ov[1] = {l->mod->i1};
+  LLVMValueRef r = lo_alloca(l, l->mod->i64, "int");
+  LLVMBuildStore(l->b, direct, r);
   LLVMBuildCondBr(l->b, lo_intrinsic(l, "llvm.expect.i1", ov, 1, likely, 2), done, slow);
   position(l, slow);
-  /* one test in the loop for both: the raise blocks are outside it */
-  LLVMBasicBlockRef bad = new_block(l, "int.bad"), wrap = new_block(l, "int.wrap");
-  LLVMBuildCondBr(l->b, fcmp(l, LLVMRealUGE, lo_intrinsic1(l, "llvm.fabs", t, x), lo_fconst(l, t, INFINITY)), bad, wrap);
-  position(l, bad);
   lo_raise_if(l, fcmp(l, LLVMRealUNO, x, x), RT_ERR_VALUE, "cannot convert float NaN to integer");
-  lo_raise_if(l, LLVMConstInt(l->mod->i1, 1, 0), RT_ERR_OVERFLOW, "cannot convert float infinity to integer");
-  LLVMBuildBr(l->b, wrap);
-  position(l, wrap);
-  LLVMValueRef wrapped = wrap_big_float(l, x);
+  lo_raise_if(l, fcmp(l, LLVMRealOEQ, lo_intrinsic1(l, "llvm.fabs", t, x), lo_fconst(l, t, INFINITY)),
+              RT_ERR_OVERFLOW, "cannot convert float infinity to integer");
+  lo_raise_if(l, fcmp(l, LLVMRealONE, x, lo_fconst(l, t, -9223372036854775808.0)), RT_ERR_OVERFLOW,
+              "float too large to convert to int64");
+  LLVMBuildStore(l->b, const_i64(l, INT64_MIN), r);
   LLVMBuildBr(l->b, done);
   position(l, done);
-  LLVMValueRef r = LLVMBuildPhi(l->b, l->mod->i64, "int");
-  LLVMAddIncoming(r, (LLVMValueRef[]){direct, wrapped}, (LLVMBasicBlockRef[]){pre, wrap}, 2);
-  return r;
+  return LLVMBuildLoad2(l->b, l->mod->i64, r, "");
 }
