@@ -181,10 +181,6 @@ def math_inputs(nargs):
 # starts to XPASS (and so fails) once the bug is fixed, as a reminder to drop
 # it from this table.
 KNOWN_MATH_BUGS = {
-    # math.pow(+-0.0, -inf) is inf in CPython (C99 Annex F); ruchey raises
-    # ValueError("math domain error"): its domain check treats -inf as any
-    # negative exponent of zero.
-    "pow": lambda x, y: x == 0 and y == -math.inf,
 }
 
 
@@ -232,9 +228,6 @@ def test_math_function_matches_cpython(row):
     assert not mismatches, f"{len(mismatches)} mismatches:\n" + "\n".join(mismatches[:30])
 
 
-@pytest.mark.xfail(strict=True, raises=ValueError,
-                   reason="ruchey bug: math.pow(0.0, -inf) raises ValueError "
-                   "('math domain error'); CPython gives inf")
 @pytest.mark.parametrize("x", [0.0, -0.0, 0])
 def test_math_pow_of_zero_to_minus_infinity_is_infinity(x):
     f = wrapper(ROWS[("math.pow", "pow")], 2)
@@ -333,38 +326,25 @@ def numpy_dtype_cases(row):
     return [(row, c) for c in combos]
 
 
-# Recent NumPy (2.4 here) keeps ints ints in floor, ceil and trunc; NumPy 1.x
-# gives floats, as ruchey does: a deviation only where NumPy does the former
+# NumPy 2.3 on keeps ints ints in floor, ceil and trunc, as ruchey does; NumPy
+# 1.x gave floats: a deviation only with such a NumPy
 NUMPY_ROUNDS_INTS_TO_INTS = np.floor(np.int64(1)).dtype.kind == "i"
-_ROUNDING_OF_INTS = ("ruchey deviation: numpy.{0} of an integer gives a float64 (NumPy 1.x's "
-                     "rule); the installed NumPy keeps the integer type")
-_FMOD_OF_INTS = ("ruchey bug: numpy.fmod of two ints gives a float64 (nan for a zero divisor); "
-                 "NumPy gives an int (0 for a zero divisor)")
+_ROUNDING_OF_INTS = ("ruchey deviation: numpy.{0} of an integer keeps the integer type (NumPy "
+                     "2.3's rule); the installed NumPy gives a float")
 
 # (path, dtypes) where ruchey is known to differ from NumPy: strict xfails, so a
 # fix shows up as an XPASS.
 KNOWN_NUMPY_BUGS = {
-    ("fmod", ("int64", "int64")): _FMOD_OF_INTS,
 }
-if NUMPY_ROUNDS_INTS_TO_INTS:
+if not NUMPY_ROUNDS_INTS_TO_INTS:
     for _name in ("floor", "ceil", "trunc"):
         for _dtype in ("int64", "int16"):
             KNOWN_NUMPY_BUGS[(_name, (_dtype,))] = _ROUNDING_OF_INTS.format(_name)
 
 
-def _zeros(sign_x, sign_y):
-    return lambda x, y: (x == 0 and y == 0 and math.copysign(1, x) == sign_x
-                         and math.copysign(1, y) == sign_y)
-
-
 # Sub-cases where ruchey is known to differ from NumPy; each has its own
 # strict-xfail test below (see KNOWN_MATH_BUGS).
 KNOWN_NUMPY_SUBCASES = {
-    # numpy.minimum/maximum of two zeros of opposite signs: NumPy gives its
-    # second argument (scalars and arrays alike), ruchey IEEE 754's minimum
-    # (-0.0) and maximum (+0.0) whatever the order
-    "minimum": _zeros(-1, 1),
-    "maximum": _zeros(1, -1),
 }
 
 
@@ -442,9 +422,6 @@ def test_numpy_function_matches_numpy_on_scalars(row, dtypes):
     assert not mismatches, f"{len(mismatches)} mismatches:\n" + "\n".join(mismatches[:30])
 
 
-@pytest.mark.xfail(strict=True, reason="ruchey bug: numpy.minimum(-0.0, 0.0) is -0.0 and "
-                   "numpy.maximum(0.0, -0.0) is 0.0 (IEEE's minimum/maximum); NumPy gives its "
-                   "second argument")
 @pytest.mark.parametrize("name, x, y", [("minimum", -0.0, 0.0), ("maximum", 0.0, -0.0)])
 def test_numpy_minimum_maximum_of_opposite_zeros_give_the_second_argument(name, x, y):
     f = wrapper(ROWS[(f"numpy.{name}", name)], 2)

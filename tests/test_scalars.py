@@ -212,10 +212,6 @@ def test_float_power_with_int_exponent_matches_python():
                 assert_same(power, a, b, rel=1e-14)
 
 
-@pytest.mark.xfail(not AS_NUMBA, strict=True, raises=ZeroDivisionError,
-                   reason="ruchey bug: 0.0 ** -inf raises ZeroDivisionError ('0.0 cannot be "
-                          "raised to a negative power'); CPython gives inf (an infinite exponent "
-                          "is checked before a zero base)")
 @pytest.mark.parametrize("a", [0.0, -0.0, 0])
 def test_zero_to_minus_infinity_is_infinity(a):
     assert_same(power, a, -math.inf)

@@ -65,10 +65,13 @@ static LLVMValueRef fmod_domain(Lower *l, const Type *t, LLVMValueRef *a) {
   return LLVMBuildAnd(l->b, bad, fcmp(l, LLVMRealORD, a[1], a[0]), "");
 }
 
+/* zero to a finite negative power (to -inf it is inf), a negative finite
+ * number to a finite non-integral one */
 static LLVMValueRef pow_domain(Lower *l, const Type *t, LLVMValueRef *a) {
   LLVMValueRef x = a[0], y = a[1], zero = lo_fconst(l, t, 0);
-  LLVMValueRef zero_neg = LLVMBuildAnd(l->b, fcmp(l, LLVMRealOEQ, x, zero), fcmp(l, LLVMRealOLT, y, zero), "");
   LLVMValueRef yfinite = fcmp(l, LLVMRealOLT, absolute(l, t, y), inf(l, t));
+  LLVMValueRef zero_neg = LLVMBuildAnd(l->b, fcmp(l, LLVMRealOEQ, x, zero),
+                                       LLVMBuildAnd(l->b, fcmp(l, LLVMRealOLT, y, zero), yfinite, ""), "");
   LLVMValueRef neg_frac = LLVMBuildAnd(l->b, LLVMBuildAnd(l->b, fcmp(l, LLVMRealOLT, x, zero),
                                        fcmp(l, LLVMRealOGT, x, lo_fconst(l, t, -INFINITY)), ""),
                                        LLVMBuildAnd(l->b, yfinite, LLVMBuildNot(l->b, is_integral(l, t, y), ""), ""), "");
@@ -82,8 +85,14 @@ static LLVMValueRef isfinite_code(Lower *l, const Type *t, LLVMValueRef *a) { re
 static LLVMValueRef degrees_code(Lower *l, const Type *t, LLVMValueRef *a) { return LLVMBuildFMul(l->b, a[0], lo_fconst(l, t, 180.0 / M_PI), ""); }
 static LLVMValueRef radians_code(Lower *l, const Type *t, LLVMValueRef *a) { return LLVMBuildFMul(l->b, a[0], lo_fconst(l, t, M_PI / 180.0), ""); }
 static LLVMValueRef copysign_code(Lower *l, const Type *t, LLVMValueRef *a) { return lo_intrinsic2(l, "llvm.copysign", t, a[0], a[1]); }
-static LLVMValueRef minimum_code(Lower *l, const Type *t, LLVMValueRef *a) { return lo_intrinsic2(l, "llvm.minimum", t, a[0], a[1]); }
-static LLVMValueRef maximum_code(Lower *l, const Type *t, LLVMValueRef *a) { return lo_intrinsic2(l, "llvm.maximum", t, a[0], a[1]); }
+/* NumPy's: a NaN wins, and of equal values (-0.0 and 0.0) the second */
+static LLVMValueRef min_or_max(Lower *l, LLVMRealPredicate first, LLVMValueRef *a) {
+  LLVMValueRef take = LLVMBuildOr(l->b, fcmp(l, first, a[0], a[1]), fcmp(l, LLVMRealUNO, a[0], a[0]), "");
+  return LLVMBuildSelect(l->b, take, a[0], a[1], "");
+}
+
+static LLVMValueRef minimum_code(Lower *l, const Type *t, LLVMValueRef *a) { return min_or_max(l, LLVMRealOLT, a); }
+static LLVMValueRef maximum_code(Lower *l, const Type *t, LLVMValueRef *a) { return min_or_max(l, LLVMRealOGT, a); }
 static LLVMValueRef pow_code(Lower *l, const Type *t, LLVMValueRef *a) { return lo_intrinsic2(l, "llvm.pow", t, a[0], a[1]); }
 
 static LLVMValueRef sign_code(Lower *l, const Type *t, LLVMValueRef *a) {
@@ -124,6 +133,21 @@ static LLVMValueRef int_max(Lower *l, const Type *t, LLVMValueRef *a) {
 
 static LLVMValueRef int_pow(Lower *l, const Type *t, LLVMValueRef *a) { return lo_int_pow(l, t, a[0], a[1]); }
 
+/* C's remainder (the dividend's sign); by zero 0, as NumPy gives */
+static LLVMValueRef int_fmod(Lower *l, const Type *t, LLVMValueRef *a) {
+  LLVMTypeRef ty = lo_type(l, t);
+  LLVMValueRef zero = LLVMConstNull(ty);
+  /* x % 0 and MIN % -1 would trap in hardware: both give 0 */
+  LLVMValueRef none = LLVMBuildICmp(l->b, LLVMIntEQ, a[1], zero, "");
+  if (ty_is_signed(t)) none = LLVMBuildOr(l->b, none, LLVMBuildICmp(l->b, LLVMIntEQ, a[1], LLVMConstAllOnes(ty), ""), "");
+  LLVMValueRef safe = LLVMBuildSelect(l->b, none, LLVMConstInt(ty, 1, 0), a[1], "");
+  LLVMValueRef r = ty_is_signed(t) ? LLVMBuildSRem(l->b, a[0], safe, "") : LLVMBuildURem(l->b, a[0], safe, "");
+  return LLVMBuildSelect(l->b, none, zero, r, "");
+}
+
+/* floor, ceil, trunc of an int: the int itself (NumPy 2.3 on) */
+static LLVMValueRef int_same(Lower *l, const Type *t, LLVMValueRef *a) { return a[0]; }
+
 enum {
   SQRT, EXP, EXP2, EXPM1, LOG, LOG2, LOG10, LOG1P, SIN, COS, TAN, ASIN, ACOS, ATAN, SINH, COSH, TANH,
   ASINH, ACOSH, ATANH, ERF, ERFC, GAMMA, LGAMMA, CBRT, FABS, FLOOR, CEIL, TRUNC, RINT, ISNAN, ISINF,
@@ -157,9 +181,9 @@ static const MathFn math_fns[] = {
   [LGAMMA] = {.libm = "lgamma", .domain = pole, .flags = M_OVERFLOWS},
   [CBRT] = {.libm = "cbrt"},
   [FABS] = {.intrinsic = "llvm.fabs"},
-  [FLOOR] = {.intrinsic = "llvm.floor", .flags = M_INT_RESULT},
-  [CEIL] = {.intrinsic = "llvm.ceil", .flags = M_INT_RESULT},
-  [TRUNC] = {.intrinsic = "llvm.trunc", .flags = M_INT_RESULT},
+  [FLOOR] = {.intrinsic = "llvm.floor", .flags = M_INT_RESULT | M_KEEPS_INT, .int_code = int_same},
+  [CEIL] = {.intrinsic = "llvm.ceil", .flags = M_INT_RESULT | M_KEEPS_INT, .int_code = int_same},
+  [TRUNC] = {.intrinsic = "llvm.trunc", .flags = M_INT_RESULT | M_KEEPS_INT, .int_code = int_same},
   [RINT] = {.intrinsic = "llvm.rint"},
   [ISNAN] = {.code = isnan_code, .flags = M_PREDICATE, .int_truth = false},
   [ISINF] = {.code = isinf_code, .flags = M_PREDICATE, .int_truth = false},
@@ -170,7 +194,7 @@ static const MathFn math_fns[] = {
   [ATAN2] = {.libm = "atan2"},
   [HYPOT] = {.libm = "hypot"},
   [COPYSIGN] = {.code = copysign_code},
-  [FMOD] = {.libm = "fmod", .domain = fmod_domain},
+  [FMOD] = {.libm = "fmod", .domain = fmod_domain, .flags = M_KEEPS_INT, .int_code = int_fmod},
   [POW] = {.code = pow_code, .domain = pow_domain, .flags = M_OVERFLOWS | M_KEEPS_INT, .int_code = int_pow},
   [ABS] = {.intrinsic = "llvm.fabs", .flags = M_KEEPS_INT, .int_code = int_abs},
   [MINIMUM] = {.code = minimum_code, .flags = M_KEEPS_INT, .int_code = int_min},

@@ -147,10 +147,12 @@ LLVMValueRef lo_arith(Lower *l, int op, const Type *t, LLVMValueRef a, LLVMValue
       LLVMTypeRef ov[1] = {ty};
       LLVMValueRef args[2] = {a, b};
       LLVMValueRef zero = LLVMConstReal(ty, 0.0), inf = LLVMConstReal(ty, INFINITY);
+      /* 0.0 ** -inf is inf: CPython sees the infinite exponent first */
       if (!l->opts->error_model_numpy)
         lo_raise_if(l, LLVMBuildAnd(l->b, LLVMBuildFCmp(l->b, LLVMRealOEQ, a, zero, ""),
-                                 LLVMBuildFCmp(l->b, LLVMRealOLT, b, zero, ""), ""),
-                 RT_ERR_ZERODIV, "0.0 cannot be raised to a negative power");
+                                    LLVMBuildAnd(l->b, LLVMBuildFCmp(l->b, LLVMRealOLT, b, zero, ""),
+                                                 LLVMBuildFCmp(l->b, LLVMRealONE, b, LLVMConstReal(ty, -INFINITY), ""), ""), ""),
+                    RT_ERR_ZERODIV, "0.0 cannot be raised to a negative power");
       LLVMValueRef r = lo_intrinsic(l, "llvm.pow", ov, 1, args, 2);
       if (!l->opts->error_model_numpy) {  /* finite ** finite overflowing, as CPython */
         LLVMValueRef fin = LLVMBuildAnd(l->b, LLVMBuildFCmp(l->b, LLVMRealOLT, lo_intrinsic(l, "llvm.fabs", ov, 1, &a, 1), inf, ""),
