@@ -5,7 +5,7 @@ import math
 import pytest
 import ruchey
 
-from conftest import AS_NUMBA, assert_same, make_rng, random_floats, random_ints, random_pairs
+from conftest import assert_same, make_rng, random_floats, random_ints, random_pairs
 
 
 @ruchey.jit
