@@ -260,6 +260,9 @@ typedef struct Builtin {
   int reduce_op;            /* v = f(v, e) in a prange loop is a reduction with this operator, or 0 */
   const Type *(*type)(struct Infer *in, Node *n, const Type **args);
   struct LLVMOpaqueValue *(*lower)(struct Lower *l, Node *n);
+  /* a ufunc: the function of one element of each argument (of the
+   * arguments' element types, to n's), fused into array expressions */
+  struct LLVMOpaqueValue *(*lower_elem)(struct Lower *l, Node *n, struct LLVMOpaqueValue **args);
 } Builtin;
 
 /* ---------------------------------------------------------------- diagnostics */

@@ -40,8 +40,8 @@ bool ty_no_allocation(const Infer *in) { return in->opts && (in->opts->kernel ||
 
 /* A literal written in the source, whose type yields to the other operand's
  * (NEP 50). */
-static bool is_weak(const Node *n) {
-  if (n->kind == N_UNARY && (n->op == OP_NEG || n->op == OP_POS)) return is_weak(n->lhs);
+bool ty_is_weak(const Node *n) {
+  if (n->kind == N_UNARY && (n->op == OP_NEG || n->op == OP_POS)) return ty_is_weak(n->lhs);
   return n->kind == N_INT || n->kind == N_FLOAT;
 }
 
@@ -61,7 +61,7 @@ const Type *ty_promote(const Type *a, const Type *b) {
 
 /* Promotion of binary operands, honouring weak literals. */
 static const Type *promote_operands(const Node *l, const Type *a, const Node *r, const Type *b) {
-  bool wl = is_weak(l), wr = is_weak(r);
+  bool wl = ty_is_weak(l), wr = ty_is_weak(r);
   if (wl != wr) {
     const Type *strong = wl ? b : a, *weak = wl ? a : b;
     if (ty_is_float(strong)) return strong;
@@ -133,9 +133,9 @@ const Type *ty_need_scalar(Infer *in, Node *n, const Type *t, const char *what) 
 
 static const Type *ty_binop_types(Infer *in, Node *n, int op, Node *l, const Type *a, Node *r,
                                   const Type *b) {
+  if (a->kind == TY_ARRAY || b->kind == TY_ARRAY) return ty_array_binop(in, n, op, l, a, r, b);
   if (!ty_is_scalar(a) || !ty_is_scalar(b))
-    return ty_error(in, n, "operator is not supported between %s and %s (array expressions are not supported: write a loop)",
-                    a->name, b->name);
+    return ty_error(in, n, "operator is not supported between %s and %s", a->name, b->name);
   switch (op) {
   case OP_DIV:  /* true division of ints and bools gives a float64 */
     if (!ty_is_float(a) && !ty_is_float(b)) return TYS(TY_F64);
@@ -164,8 +164,9 @@ static const Type *ty_binop(Infer *in, Node *n) {
 }
 
 static const Type *ty_unary(Infer *in, Node *n) {
-  const Type *a = ty_need_scalar(in, n, ty_expr(in, n->lhs), "unary operator");
-  if (!a) return NULL;
+  const Type *a = ty_expr(in, n->lhs);
+  if (a && a->kind == TY_ARRAY) return ty_array_unary(in, n, n->op, a);
+  if (!ty_need_scalar(in, n, a, "unary operator")) return NULL;
   switch (n->op) {
   case OP_NOT: return TYS(TY_BOOL);
   case OP_INVERT:
@@ -177,9 +178,16 @@ static const Type *ty_unary(Infer *in, Node *n) {
 }
 
 static const Type *ty_compare(Infer *in, Node *n) {
+  const Type *t[64];
+  bool arrays = false;
+  if (n->list.len > 64) return ty_error(in, n, "too many comparisons");
+  for (int i = 0; i < n->list.len; i++) {
+    if (!(t[i] = ty_expr(in, n->list.items[i]))) return NULL;
+    arrays |= t[i]->kind == TY_ARRAY;
+  }
+  if (arrays) return ty_array_compare(in, n, t[0], t[1]);
   for (int i = 0; i < n->list.len; i++)
-    if (!ty_need_scalar(in, n->list.items[i], ty_expr(in, n->list.items[i]), "comparison"))
-      return NULL;
+    if (!ty_need_scalar(in, n->list.items[i], t[i], "comparison")) return NULL;
   return TYS(TY_BOOL);
 }
 
@@ -422,6 +430,10 @@ static void ty_stmt(Infer *in, Node *n) {
     const Type *cur = ty_expr(in, n->lhs), *t = ty_expr(in, n->rhs);
     if (!cur || !t) break;
     const Type *r = ty_binop_types(in, n, n->op, n->lhs, cur, n->rhs, t);
+    if (cur->kind == TY_ARRAY) {  /* in place: the array keeps its identity and dtype */
+      n->ty = ty_array_update(in, n, cur, r);
+      break;
+    }
     n->ty = r;
     if (r) ty_store(in, n->lhs, r, n);
     break;

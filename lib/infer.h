@@ -26,6 +26,8 @@ const Type *ty_promote(const Type *a, const Type *b);
 const Type *ty_unify(const Type *a, const Type *b);
 /* t, if a scalar; else an error saying what needed one. */
 const Type *ty_need_scalar(Infer *in, Node *n, const Type *t, const char *what);
+/* A number written in the source, whose type yields to the other operand's (NEP 50). */
+bool ty_is_weak(const Node *n);
 /* A keyword argument's value, or NULL. */
 Node *ty_kwarg(Node *n, const char *name);
 /* Typing a CUDA kernel or device function. */

@@ -69,6 +69,37 @@ void rt_kernel_error(int status, const char *msg, int64_t tx, int64_t ty, int64_
   rt_set_error(status, text);
 }
 
+/* NumPy's ValueError for shapes that do not broadcast. desc holds shapes as
+ * ndim, then the dimensions: kind 0, a count and the operands' shapes;
+ * kind 1, an output's shape and the broadcast shape of the inputs. */
+static size_t put_shape(char *buf, size_t n, const int64_t **desc) {
+  int64_t ndim = *(*desc)++;
+  size_t used = (size_t)snprintf(buf, n, "(");
+  for (int64_t d = 0; d < ndim && used < n; d++)
+    used += (size_t)snprintf(buf + used, n - used, "%s%lld", d ? "," : "", (long long)*(*desc)++);
+  if (used < n) used += (size_t)snprintf(buf + used, n - used, ndim == 1 ? ",)" : ")");
+  return used < n ? used : n - 1;
+}
+
+void rt_shape_error(int64_t kind, const int64_t *desc) {
+  static _Thread_local char text[512];
+  size_t used;
+  if (kind == 0) {
+    int64_t count = *desc++;
+    used = (size_t)snprintf(text, sizeof text, "operands could not be broadcast together with shapes ");
+    for (int64_t i = 0; i < count && used < sizeof text - 1; i++) {
+      used += put_shape(text + used, sizeof text - used, &desc);
+      if (used < sizeof text - 1) text[used++] = ' ', text[used] = 0;
+    }
+  } else {
+    used = (size_t)snprintf(text, sizeof text, "non-broadcastable output operand with shape ");
+    used += put_shape(text + used, sizeof text - used, &desc);
+    used += (size_t)snprintf(text + used, sizeof text - used, " doesn't match the broadcast shape ");
+    put_shape(text + used, sizeof text - used, &desc);
+  }
+  rt_set_error(RT_ERR_VALUE, text);
+}
+
 /* raise cls(msg) in compiled code; cls is a Python class the extension
  * keeps alive. */
 void rt_raise(void *cls, const char *msg) {
@@ -111,6 +142,7 @@ void rt_register_symbols(void (*define)(const char *name, void *addr, void *ctx)
   define("rt_meminfo_free", (void *)rt_meminfo_free, ctx);
   define("rt_set_error", (void *)rt_set_error, ctx);
   define("rt_raise", (void *)rt_raise, ctx);
+  define("rt_shape_error", (void *)rt_shape_error, ctx);
   define("rt_kernel_error", (void *)rt_kernel_error, ctx);
   define("rt_fiber_block", (void *)rt_fiber_block, ctx);
   define("rt_fiber_barrier", (void *)rt_fiber_barrier, ctx);

@@ -56,6 +56,8 @@ static bool integer_division(int op, const Type *a, const Type *b) {
 }
 
 static bool deferrable_expr(const Defer *d, const Node *n) {
+  if ((n->kind == N_BINOP || n->kind == N_UNARY || n->kind == N_COMPARE) && n->ty->kind == TY_ARRAY)
+    return false;  /* an array expression: a new array */
   switch (n->kind) {
   case N_INT: case N_FLOAT: case N_BOOL: case N_MODULE: case N_DTYPE: return true;
   case N_VAR: return !d->written[n->var];

@@ -20,6 +20,17 @@ const Builtin *bi_at(int i);   /* every row in turn; NULL past the last */
 /* A method or attribute of a kind of value, or NULL. */
 const Builtin *bi_member(TypeKind receiver, BuiltinKind kind, const char *name);
 
+/* ufunc.c: NumPy's elementwise operations on arrays */
+const Type *np_promote(const Type *a, const Type *b);  /* NumPy's promote_types */
+int ty_broadcast_ndim(const Type *const *args, int n);
+/* a ufunc row's call with an array among its arguments: an array of elem */
+const Type *ty_elementwise(Infer *in, Node *n, const Type **args, const Type *elem);
+const Type *ty_array_binop(Infer *in, Node *n, int op, Node *l, const Type *a, Node *r, const Type *b);
+const Type *ty_array_unary(Infer *in, Node *n, int op, const Type *a);
+const Type *ty_array_compare(Infer *in, Node *n, const Type *a, const Type *b);
+/* target op= ...: the operation's result type, checked against the target */
+const Type *ty_array_update(Infer *in, Node *n, const Type *target, const Type *result);
+
 /* A row that types its arguments and lowers them itself: none. */
 #define BI_END {NULL, NULL, NULL, 0, 0, 0, 0, NULL, 0, 0, 0, NULL, NULL}
 

@@ -225,8 +225,27 @@ static const Type *ty_math(Infer *in, Node *n, const Type **args) {
   return TYS(TY_F64);
 }
 
+/* NumPy's dtype for f of arrays of dtype t (the arguments' promoted): ints
+ * kept where f keeps them, else the float that holds t (float32 up to 16
+ * bits, where NumPy would give float16 for 8: ruchey has no float16). */
+static const Type *array_dtype(const MathFn *m, const Type *t) {
+  if (m->flags & M_PREDICATE) return TYS(TY_BOOL);
+  if (ty_is_float(t) || ((m->flags & M_KEEPS_INT) && t->kind != TY_BOOL)) return t;
+  if ((m->flags & M_KEEPS_INT) && t->kind == TY_BOOL) return TYS(TY_I8);
+  return t->bits <= 16 ? TYS(TY_F32) : TYS(TY_F64);
+}
+
 static const Type *ty_numpy_math(Infer *in, Node *n, const Type **args) {
   const MathFn *m = &math_fns[n->bi->ival];
+  if (ty_broadcast_ndim(args, n->list.len)) {  /* on arrays: elementwise, NumPy's dtypes */
+    const Type *t = NULL;
+    for (int i = 0; i < n->list.len; i++) {
+      const Type *e = args[i]->kind == TY_ARRAY ? args[i]->elem : args[i];
+      if (!ty_is_scalar(e)) return ty_error(in, n->list.items[i], "%s() needs numbers or arrays, got %s", n->bi->name, args[i]->name);
+      t = t ? np_promote(t, e) : e;
+    }
+    return ty_elementwise(in, n, args, array_dtype(m, t));
+  }
   const Type *t = math_operands(in, n, args);
   if (!t) return NULL;
   if (m->flags & M_PREDICATE) return TYS(TY_BOOL);
@@ -256,24 +275,35 @@ static LLVMValueRef compute(Lower *l, const MathFn *m, bool python, const Type *
   return r;
 }
 
-static LLVMValueRef lo_math(Lower *l, Node *n) {
+static const Type *elem_of(const Type *t) { return t->kind == TY_ARRAY ? t->elem : t; }
+
+/* f of one element of each argument (values of the arguments' element
+ * types), to the element type of n. */
+static LLVMValueRef lo_math_elem(Lower *l, Node *n, LLVMValueRef *v) {
   const MathFn *m = &math_fns[n->bi->ival];
+  const Type *rt = elem_of(n->ty);
   bool numpy = is_numpy(n), int_args = true;
   LLVMValueRef a[2] = {NULL, NULL};
-  for (int i = 0; i < n->list.len; i++) int_args = int_args && !ty_is_float(n->list.items[i]->ty);
+  for (int i = 0; i < n->list.len; i++) int_args = int_args && !ty_is_float(elem_of(n->list.items[i]->ty));
   if (int_args && (m->flags & M_PREDICATE)) return const_bool(l, m->int_truth);
-  if (!numpy && int_args && (m->flags & M_INT_RESULT)) return lo_expr_as(l, n->list.items[0], TYS(TY_I64));
-  if (numpy && ty_is_int(n->ty)) {
-    for (int i = 0; i < n->list.len; i++) a[i] = lo_expr_as(l, n->list.items[i], n->ty);
-    return m->int_code(l, n->ty, a);
+  if (!numpy && int_args && (m->flags & M_INT_RESULT)) return lo_convert(l, v[0], n->list.items[0]->ty, TYS(TY_I64));
+  if (numpy && ty_is_int(rt)) {
+    for (int i = 0; i < n->list.len; i++) a[i] = lo_convert(l, v[i], elem_of(n->list.items[i]->ty), rt);
+    return m->int_code(l, rt, a);
   }
   /* the float type the function computes in */
-  const Type *t = ty_is_float(n->ty) ? n->ty : TYS(TY_F64);
-  if (numpy && !ty_is_float(n->ty))
+  const Type *t = ty_is_float(rt) ? rt : TYS(TY_F64);
+  if (numpy && !ty_is_float(rt))
     for (int i = 0; i < n->list.len; i++)
-      if (n->list.items[i]->ty->kind == TY_F32) t = TYS(TY_F32);
-  for (int i = 0; i < n->list.len; i++) a[i] = lo_expr_as(l, n->list.items[i], t);
+      if (elem_of(n->list.items[i]->ty)->kind == TY_F32) t = TYS(TY_F32);
+  for (int i = 0; i < n->list.len; i++) a[i] = lo_convert(l, v[i], elem_of(n->list.items[i]->ty), t);
   return compute(l, m, !numpy, t, a, n->list.len);
+}
+
+static LLVMValueRef lo_math(Lower *l, Node *n) {
+  LLVMValueRef v[2];
+  for (int i = 0; i < n->list.len; i++) v[i] = lo_expr(l, n->list.items[i]);
+  return lo_math_elem(l, n, v);
 }
 
 /* ---------------------------------------------------------------- the rows */
@@ -282,7 +312,8 @@ static LLVMValueRef lo_math(Lower *l, Node *n) {
 #define MATH(name, fn, n, flags) \
   {"math." name, "math", name, BK_FUNCTION, 0, n, n, NULL, BF_PURE | BF_RAISES | (flags), fn, 0, ty_math, lo_math}
 #define NUMPY(name, fn, n, flags) \
-  {"numpy." name, "numpy", name, BK_FUNCTION, 0, n, n, NULL, BF_PURE | (flags), fn, 0, ty_numpy_math, lo_math}
+  {"numpy." name, "numpy", name, BK_FUNCTION, 0, n, n, NULL, BF_PURE | (flags), fn, 0, ty_numpy_math, lo_math, \
+   lo_math_elem}
 
 const Builtin bi_math[] = {
   MATH("sqrt", SQRT, 1, BF_CHEAP), NUMPY("sqrt", SQRT, 1, BF_CHEAP),

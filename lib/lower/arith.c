@@ -10,7 +10,7 @@ LLVMValueRef lo_int_divmod(Lower *l, int op, const Type *t, LLVMValueRef a, LLVM
   LLVMTypeRef ty = lo_type(l, t);
   LLVMValueRef zero = LLVMConstNull(ty);
   LLVMValueRef bzero = LLVMBuildICmp(l->b, LLVMIntEQ, b, zero, "");
-  if (!l->opts->error_model_numpy) {
+  if (!lo_numpy_errors(l)) {
     lo_raise_if(l, bzero, RT_ERR_ZERODIV,
              op == OP_MOD ? "integer modulo by zero" : "integer division or modulo by zero");
   } else {  /* NumPy gives 0 for integer division by zero */
@@ -35,7 +35,7 @@ LLVMValueRef lo_int_divmod(Lower *l, int op, const Type *t, LLVMValueRef a, LLVM
     else
       r = LLVMBuildSelect(l->b, adjust, LLVMBuildSub(l->b, q, LLVMConstInt(ty, 1, 0), ""), q, "");
   }
-  if (l->opts->error_model_numpy) r = LLVMBuildSelect(l->b, bzero, zero, r, "");
+  if (lo_numpy_errors(l)) r = LLVMBuildSelect(l->b, bzero, zero, r, "");
   return r;
 }
 
@@ -43,7 +43,7 @@ LLVMValueRef lo_int_divmod(Lower *l, int op, const Type *t, LLVMValueRef a, LLVM
 static LLVMValueRef lo_float_divmod(Lower *l, int op, const Type *t, LLVMValueRef a, LLVMValueRef b) {
   LLVMTypeRef ty = lo_type(l, t);
   LLVMValueRef zero = LLVMConstReal(ty, 0.0);
-  if (!l->opts->error_model_numpy)
+  if (!lo_numpy_errors(l))
     lo_raise_if(l, LLVMBuildFCmp(l->b, LLVMRealOEQ, b, zero, ""), RT_ERR_ZERODIV,
              op == OP_MOD ? "float modulo" : "float floor division by zero");
   LLVMValueRef mod = LLVMBuildFRem(l->b, a, b, "");
@@ -106,7 +106,8 @@ LLVMValueRef lo_int_pow(Lower *l, const Type *t, LLVMValueRef a, LLVMValueRef e)
  * counts past the width give 0 (or -1 for a negative value shifted right). */
 static LLVMValueRef lo_shift(Lower *l, int op, const Type *t, LLVMValueRef a, LLVMValueRef n) {
   LLVMTypeRef ty = lo_type(l, t);
-  if (ty_is_signed(t))
+  /* NumPy takes a negative count as one past the width */
+  if (ty_is_signed(t) && !l->numpy_semantics)
     lo_raise_if(l, LLVMBuildICmp(l->b, LLVMIntSLT, n, LLVMConstNull(ty), ""), RT_ERR_VALUE,
              "negative shift count");
   LLVMValueRef width = LLVMConstInt(ty, (unsigned long long)ty_bits(t), 0);
@@ -136,7 +137,7 @@ LLVMValueRef lo_arith(Lower *l, int op, const Type *t, LLVMValueRef a, LLVMValue
   case OP_SUB: return fl ? LLVMBuildFSub(l->b, a, b, "") : LLVMBuildSub(l->b, a, b, "");
   case OP_MUL: return fl ? LLVMBuildFMul(l->b, a, b, "") : LLVMBuildMul(l->b, a, b, "");
   case OP_DIV:
-    if (!l->opts->error_model_numpy)
+    if (!lo_numpy_errors(l))
       lo_raise_if(l, LLVMBuildFCmp(l->b, LLVMRealOEQ, b, LLVMConstReal(ty, 0.0), ""), RT_ERR_ZERODIV,
                "division by zero");
     return float_div(l, a, b);
@@ -148,13 +149,13 @@ LLVMValueRef lo_arith(Lower *l, int op, const Type *t, LLVMValueRef a, LLVMValue
       LLVMValueRef args[2] = {a, b};
       LLVMValueRef zero = LLVMConstReal(ty, 0.0), inf = LLVMConstReal(ty, INFINITY);
       /* 0.0 ** -inf is inf: CPython sees the infinite exponent first */
-      if (!l->opts->error_model_numpy)
+      if (!lo_numpy_errors(l))
         lo_raise_if(l, LLVMBuildAnd(l->b, LLVMBuildFCmp(l->b, LLVMRealOEQ, a, zero, ""),
                                     LLVMBuildAnd(l->b, LLVMBuildFCmp(l->b, LLVMRealOLT, b, zero, ""),
                                                  LLVMBuildFCmp(l->b, LLVMRealONE, b, LLVMConstReal(ty, -INFINITY), ""), ""), ""),
                     RT_ERR_ZERODIV, "0.0 cannot be raised to a negative power");
       LLVMValueRef r = lo_intrinsic(l, "llvm.pow", ov, 1, args, 2);
-      if (!l->opts->error_model_numpy) {  /* finite ** finite overflowing, as CPython */
+      if (!lo_numpy_errors(l)) {  /* finite ** finite overflowing, as CPython */
         LLVMValueRef fin = LLVMBuildAnd(l->b, LLVMBuildFCmp(l->b, LLVMRealOLT, lo_intrinsic(l, "llvm.fabs", ov, 1, &a, 1), inf, ""),
                                         LLVMBuildFCmp(l->b, LLVMRealOLT, lo_intrinsic(l, "llvm.fabs", ov, 1, &b, 1), inf, ""), "");
         LLVMValueRef big = LLVMBuildFCmp(l->b, LLVMRealOEQ, lo_intrinsic(l, "llvm.fabs", ov, 1, &r, 1), inf, "");
@@ -183,7 +184,7 @@ static const Type *operand_type(int op, const Type *result) {
  * has 64 significant bits, with a sticky bit for the remainder, and the
  * conversion to double rounds that once. */
 static LLVMValueRef lo_int_truediv(Lower *l, LLVMValueRef a, LLVMValueRef b) {
-  if (!l->opts->error_model_numpy)
+  if (!lo_numpy_errors(l))
     lo_raise_if(l, LLVMBuildICmp(l->b, LLVMIntEQ, b, const_i64(l, 0), ""), RT_ERR_ZERODIV, "division by zero");
   LLVMTypeRef ov[1] = {l->mod->i64};
   LLVMValueRef absargs[2] = {a, LLVMConstInt(l->mod->i1, 0, 0)};
@@ -221,8 +222,9 @@ static LLVMValueRef lo_int_truediv(Lower *l, LLVMValueRef a, LLVMValueRef b) {
 
 LLVMValueRef lo_binop_values(Lower *l, int op, const Type *result, LLVMValueRef a,
                                     const Type *ta, LLVMValueRef b, const Type *tb) {
+  /* NumPy divides ints as the doubles they convert to */
   if (op == OP_DIV && !ty_is_float(ta) && !ty_is_float(tb) && ta->kind != TY_U64 && tb->kind != TY_U64 &&
-      !l->mod->gpu)
+      !l->mod->gpu && !l->numpy_semantics)
     return lo_convert(l, lo_int_truediv(l, lo_convert(l, a, ta, TYS(TY_I64)), lo_convert(l, b, tb, TYS(TY_I64))),
                       TYS(TY_F64), result);
   const Type *t = operand_type(op, result);

@@ -102,19 +102,24 @@ static void copy_element(Lower *l, LLVMValueRef *idx, void *arg) {
 
 /* a.copy(): a new C-contiguous array; contiguous sources are one memcpy,
  * others a loop over every element. */
-LLVMValueRef lo_copy(Lower *l, Node *n) {
-  Node *arg = n->list.items[0];
-  const Type *st = arg->ty;
-  LLVMValueRef src = lo_expr(l, arg), shape[RC_MAX_NDIM];
-  for (int d = 0; d < st->ndim; d++) shape[d] = lo_arr_shape(l, src, d);
-  LLVMValueRef dst = lo_alloc_array(l, n->ty, shape, -1);
-  if (st->layout == 'C') {
-    LLVMValueRef bytes = const_i64(l, ty_bits(st->elem) / 8);
-    for (int d = 0; d < st->ndim; d++) bytes = LLVMBuildMul(l->b, bytes, shape[d], "");
+LLVMValueRef lo_copy_array(Lower *l, const Type *to, const Type *from, LLVMValueRef src) {
+  LLVMValueRef shape[RC_MAX_NDIM];
+  for (int d = 0; d < from->ndim; d++) shape[d] = lo_arr_shape(l, src, d);
+  LLVMValueRef dst = lo_alloc_array(l, to, shape, -1);
+  if (from->layout == 'C' && from->elem == to->elem) {
+    LLVMValueRef bytes = const_i64(l, ty_bits(from->elem) / 8);
+    for (int d = 0; d < from->ndim; d++) bytes = LLVMBuildMul(l->b, bytes, shape[d], "");
     LLVMBuildMemCpy(l->b, LLVMBuildExtractValue(l->b, dst, 2, ""), 1, LLVMBuildExtractValue(l->b, src, 2, ""), 1, bytes);
   } else {
-    lo_for_each_index(l, st->ndim, shape, copy_element, &(CopyArgs){st, n->ty, src, dst, NULL});
+    lo_for_each_index(l, from->ndim, shape, copy_element, &(CopyArgs){from, to, src, dst, NULL});
   }
+  return dst;
+}
+
+LLVMValueRef lo_copy(Lower *l, Node *n) {
+  Node *arg = n->list.items[0];
+  LLVMValueRef src = lo_expr(l, arg);
+  LLVMValueRef dst = lo_copy_array(l, n->ty, arg->ty, src);
   lo_done_with(l, arg, src);
   return dst;
 }

@@ -167,6 +167,12 @@ void lo_raise(Lower *l, RtStatus status, const char *msg) {
   LLVMBuildBr(l->b, l->exit_bb);
 }
 
+void lo_raise_recorded(Lower *l, RtStatus status) {
+  for (int i = 0; i < l->ntemps; i++) lo_refcount(l, l->temp_types[i], l->temps[i], false);
+  LLVMBuildStore(l->b, const_i32(l, status), l->status);
+  LLVMBuildBr(l->b, l->exit_bb);
+}
+
 /* if (cond) raise status; execution continues in a fresh block. In a loop
  * run with its errors deferred, cond is only noted. */
 void lo_raise_if(Lower *l, LLVMValueRef cond, RtStatus status, const char *msg) {

@@ -91,6 +91,7 @@ void lo_mark_assigned(Lower *l, int var) {
 }
 
 static LLVMValueRef lo_expr_kind(Lower *l, Node *n) {
+  if (lo_is_elementwise(n)) return lo_array_expr(l, n);
   switch (n->kind) {
   case N_INT: return const_i64(l, n->ival);
   case N_FLOAT: return LLVMConstReal(l->mod->f64, n->fval);

@@ -60,9 +60,10 @@ typedef struct Lower {
   Loop *loop;                /* innermost loop, for break/continue */
   /* Arrays made by the statement being emitted and not yet handed to an
    * owner: an error raised now releases them. */
-  LLVMValueRef temps[64];
-  const Type *temp_types[64];
-  int ntemps;
+  LLVMValueRef *temps;
+  const Type **temp_types;
+  int ntemps, temps_cap;
+  bool numpy_semantics;      /* the elements of an array expression: NumPy's rules, not Python's (ufunc.c) */
   LLVMValueRef deferred;     /* i1 alloca: checks set it instead of raising (stmt.c) */
   /* CUDA kernels and device functions: the current thread and block */
   LLVMValueRef tid[3], bid[3], bdim[3], gdim[3];
@@ -110,6 +111,10 @@ static inline LLVMValueRef fcmp(Lower *l, LLVMRealPredicate p, LLVMValueRef a, L
 
 static inline LLVMTypeRef void_type(Lower *l) { return LLVMVoidTypeInContext(l->mod->c); }
 
+/* Division by zero gives inf, nan or 0 rather than raising: error_model="numpy",
+ * and the elements of array expressions, as NumPy computes them. */
+static inline bool lo_numpy_errors(Lower *l) { return l->opts->error_model_numpy || l->numpy_semantics; }
+
 /* ---------------------------------------------------------------- emit.c */
 
 LLVMValueRef lo_alloca(Lower *l, LLVMTypeRef t, const char *name);  /* in the entry block */
@@ -128,6 +133,7 @@ LLVMValueRef lo_string(Lower *l, const char *s);
 LLVMValueRef lo_extern(Lower *l, const char *name, void *addr);
 void lo_raise(Lower *l, RtStatus status, const char *msg);
 void lo_raise_if(Lower *l, LLVMValueRef cond, RtStatus status, const char *msg);
+void lo_raise_recorded(Lower *l, RtStatus status);  /* a runtime function recorded the message */
 void lo_loop_hints(Lower *l, LLVMValueRef latch, bool unroll);
 void lo_fastmath_function(Lower *l, LLVMValueRef fn);  /* with fastmath=True, its float operations */
 
@@ -171,6 +177,7 @@ bool lo_is_fresh(const Node *n);
 void lo_temp_made(Lower *l, const Type *t, LLVMValueRef v);
 LLVMValueRef lo_owned(Lower *l, Node *n);
 void lo_done_with(Lower *l, Node *n, LLVMValueRef v);
+void lo_release_temp(Lower *l, const Type *t, LLVMValueRef v);  /* a temp made by lowering itself */
 
 /* ---------------------------------------------------------------- arith.c */
 
@@ -193,6 +200,8 @@ LLVMValueRef lo_index_addr(Lower *l, Node *n, LLVMValueRef *base);
 LLVMValueRef lo_alloc_array(Lower *l, const Type *t, LLVMValueRef *shape, int fill);
 void lo_fill(Lower *l, const Type *elem, LLVMValueRef data, LLVMValueRef n, LLVMValueRef v);
 LLVMValueRef lo_copy(Lower *l, Node *n);  /* a.copy(): a new C-contiguous array */
+/* A new C-contiguous array of type to (its dtype converting) with src's elements. */
+LLVMValueRef lo_copy_array(Lower *l, const Type *to, const Type *from, LLVMValueRef src);
 void lo_store_view(Lower *l, Node *target, const Type *t, LLVMValueRef v);
 LLVMValueRef lo_index(Lower *l, Node *n);
 
@@ -258,6 +267,12 @@ void lo_unbound_flags(Lower *l);
 LLVMTypeRef lo_gpu_device_type(Lower *l);
 LLVMValueRef lo_gpu_call(Lower *l, Node *n);
 LLVMValueRef lo_gpu_array_data(Lower *l, Node *n, int64_t count);
+
+/* ---------------------------------------------------------------- builtins/ufunc.c */
+
+bool lo_is_elementwise(const Node *n);      /* lowered as one loop over the elements */
+LLVMValueRef lo_array_expr(Lower *l, Node *n); /* a new array */
+void lo_array_update(Lower *l, Node *n);     /* an augmented assignment to an array, in place */
 
 /* ---------------------------------------------------------------- builtins/cuda.c */
 

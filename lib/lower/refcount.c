@@ -55,12 +55,24 @@ void lo_meminfo_refcount(Lower *l, LLVMValueRef meminfo, bool inc) {
 bool lo_is_fresh(const Node *n) {
   /* a view holds its own reference */
   if (n->kind == N_INDEX || n->kind == N_ATTR) return n->ty->kind == TY_ARRAY;
+  if (n->kind == N_BINOP || n->kind == N_UNARY || n->kind == N_COMPARE) return n->ty->kind == TY_ARRAY;
   return n->kind == N_CALL || n->kind == N_TUPLE || n->kind == N_IFEXP || n->kind == N_BOOLOP;
 }
 
 /* Evaluates n as an owned reference. */
 void lo_temp_made(Lower *l, const Type *t, LLVMValueRef v) {
-  if (l->ntemps == 64) return;  /* deeper nests only leak on errors */
+  if (l->ntemps == l->temps_cap) {
+    int cap = l->temps_cap ? 2 * l->temps_cap : 16;
+    LLVMValueRef *temps = arena_alloc(l->f->arena, sizeof(LLVMValueRef) * (size_t)cap);
+    const Type **types = arena_alloc(l->f->arena, sizeof(Type *) * (size_t)cap);
+    if (l->ntemps) {
+      memcpy(temps, l->temps, sizeof(LLVMValueRef) * (size_t)l->ntemps);
+      memcpy(types, l->temp_types, sizeof(Type *) * (size_t)l->ntemps);
+    }
+    l->temps = temps;
+    l->temp_types = types;
+    l->temps_cap = cap;
+  }
   l->temps[l->ntemps] = v;
   l->temp_types[l->ntemps++] = t;
 }
@@ -73,6 +85,11 @@ static void temp_taken(Lower *l, LLVMValueRef v) {
       l->ntemps--;
       return;
     }
+}
+
+void lo_release_temp(Lower *l, const Type *t, LLVMValueRef v) {
+  temp_taken(l, v);
+  lo_refcount(l, t, v, false);
 }
 
 LLVMValueRef lo_owned(Lower *l, Node *n) {

@@ -34,6 +34,10 @@ static void lo_store(Lower *l, Node *target, const Type *t, LLVMValueRef v) {
  * type of the operation's result, converted to the target's type on store. */
 static void lo_augassign(Lower *l, Node *n) {
   Node *target = n->lhs;
+  if (target->ty->kind == TY_ARRAY) {
+    lo_array_update(l, n);
+    return;
+  }
   if (target->kind == N_VAR) {
     LLVMValueRef cur = lo_expr(l, target), rhs = lo_expr(l, n->rhs);
     LLVMValueRef r = lo_binop_values(l, n->op, n->ty, cur, target->ty, rhs, n->rhs->ty);

@@ -1,0 +1,534 @@
+/* builtins/ufunc.c — NumPy's elementwise operations on arrays: the
+ * operators (a * b + c, -a, a < b, a & b), the ufunc rows (numpy.sqrt of
+ * an array) and augmented assignment in place (a += b, a[1:] -= a[:-1]).
+ *
+ * Typing follows NumPy 2: its promotion of dtypes, with Python literals
+ * weak (NEP 50: x * 2.5 keeps a float32 x float32), and broadcasting of
+ * shapes. Lowering fuses a whole tree of elementwise operations into one
+ * loop nest, as Numba's array expressions do: the leaves (arrays, and
+ * scalars computed once) are evaluated first, then each element of the
+ * result is computed from theirs, with no temporary arrays. Where every
+ * array is C-contiguous with the result's shape the loop is flat, one
+ * index over the memory, which LLVM vectorises; otherwise it walks the
+ * dimensions with each operand's strides (0 where it is broadcast). The
+ * elements follow NumPy's rules, not Python's: ints wrap at their dtype's
+ * width, division by zero gives inf, nan or 0.
+ */
+#include <stdio.h>
+
+#include "builtins/builtins.h"
+
+/* ---------------------------------------------------------------- dtypes */
+
+static const Type *elem_of(const Type *t) { return t->kind == TY_ARRAY ? t->elem : t; }
+
+static const Type *int_of_bits(int bits, bool sign) {
+  switch (bits) {
+  case 8: return TYS(sign ? TY_I8 : TY_U8);
+  case 16: return TYS(sign ? TY_I16 : TY_U16);
+  case 32: return TYS(sign ? TY_I32 : TY_U32);
+  default: return TYS(sign ? TY_I64 : TY_U64);
+  }
+}
+
+const Type *np_promote(const Type *a, const Type *b) {
+  if (a == b || b->kind == TY_BOOL) return a;
+  if (a->kind == TY_BOOL) return b;
+  if (ty_is_float(a) || ty_is_float(b)) {
+    if (ty_is_float(a) && ty_is_float(b)) return a->bits >= b->bits ? a : b;
+    const Type *f = ty_is_float(a) ? a : b, *i = ty_is_float(a) ? b : a;
+    return f->kind == TY_F32 && i->bits <= 16 ? f : TYS(TY_F64);  /* float32 holds ints to 16 bits */
+  }
+  if (ty_is_signed(a) == ty_is_signed(b)) return a->bits >= b->bits ? a : b;
+  const Type *s = ty_is_signed(a) ? a : b, *u = ty_is_signed(a) ? b : a;
+  if (s->bits > u->bits) return s;
+  return u->bits == 64 ? TYS(TY_F64) : int_of_bits(2 * u->bits, true);
+}
+
+/* An operand's dtype beside the other's: a Python literal yields to an
+ * array (NEP 50), so int8 + 1 stays int8 and float32 * 2.5 float32. */
+static const Type *operand_dtype(const Node *n, const Type *t, const Type *other) {
+  if (t->kind == TY_ARRAY || !ty_is_weak(n) || other->kind != TY_ARRAY) return elem_of(t);
+  const Type *e = other->elem;
+  if (!ty_is_float(t)) return e->kind == TY_BOOL ? TYS(TY_I64) : e;
+  return ty_is_float(e) ? e : TYS(TY_F64);
+}
+
+/* ---------------------------------------------------------------- typing */
+
+int ty_broadcast_ndim(const Type *const *args, int n) {
+  int ndim = 0;
+  for (int i = 0; i < n; i++)
+    if (args[i]->kind == TY_ARRAY && args[i]->ndim > ndim) ndim = args[i]->ndim;
+  return ndim;
+}
+
+/* Arrays and numbers only; no array made in CUDA code (it has no heap). */
+static bool check_operands(Infer *in, Node *n, const Type *const *args, int nargs, const char *what) {
+  if (ty_no_allocation(in)) {
+    ty_error(in, n, "array expressions are not supported in CUDA kernels: write the loop over the elements");
+    return false;
+  }
+  for (int i = 0; i < nargs; i++)
+    if (args[i]->kind != TY_ARRAY && !ty_is_scalar(args[i])) {
+      ty_error(in, n, "%s is not supported on %s", what, args[i]->name);
+      return false;
+    }
+  return true;
+}
+
+const Type *ty_elementwise(Infer *in, Node *n, const Type **args, const Type *elem) {
+  if (!check_operands(in, n, args, n->list.len, n->bi->name)) return NULL;
+  return ty_array(elem, ty_broadcast_ndim(args, n->list.len), 'C', false);
+}
+
+static const char *op_text(int op) {
+  static const char *const text[OP_COUNT] = {
+    [OP_ADD] = "+", [OP_SUB] = "-", [OP_MUL] = "*", [OP_DIV] = "/", [OP_FLOORDIV] = "//",
+    [OP_MOD] = "%", [OP_POW] = "**", [OP_LSHIFT] = "<<", [OP_RSHIFT] = ">>", [OP_BITAND] = "&",
+    [OP_BITOR] = "|", [OP_BITXOR] = "^",
+  };
+  return text[op] ? text[op] : "?";
+}
+
+/* The dtype of a op b for operands of dtypes ea and eb, as NumPy's ufunc
+ * for the operator gives it; NULL (with the error) where it has none. */
+static const Type *binop_dtype(Infer *in, Node *n, int op, const Type *ea, const Type *eb) {
+  const Type *e = np_promote(ea, eb);
+  bool boolean = e->kind == TY_BOOL;
+  switch (op) {
+  case OP_SUB:
+    if (boolean)
+      return ty_error(in, n, "numpy boolean subtract, the `-` operator, is not supported, use the "
+                      "bitwise_xor, the `^` operator, or the logical_xor function instead");
+    return e;
+  case OP_DIV: return ty_is_float(e) ? e : TYS(TY_F64);
+  case OP_FLOORDIV: case OP_MOD: case OP_POW: return boolean ? TYS(TY_I8) : e;
+  case OP_LSHIFT: case OP_RSHIFT: case OP_BITAND: case OP_BITOR: case OP_BITXOR:
+    if (ty_is_float(e))
+      return ty_error(in, n, "the operator %s is not supported for arrays of %s and %s", op_text(op), ea->name,
+                      eb->name);
+    return boolean && (op == OP_LSHIFT || op == OP_RSHIFT) ? TYS(TY_I8) : e;
+  default: return e;
+  }
+}
+
+const Type *ty_array_binop(Infer *in, Node *n, int op, Node *l, const Type *a, Node *r, const Type *b) {
+  const Type *args[2] = {a, b};
+  if (!check_operands(in, n, args, 2, "an array expression")) return NULL;
+  const Type *e = binop_dtype(in, n, op, operand_dtype(l, a, b), operand_dtype(r, b, a));
+  return e ? ty_array(e, ty_broadcast_ndim(args, 2), 'C', false) : NULL;
+}
+
+const Type *ty_array_unary(Infer *in, Node *n, int op, const Type *a) {
+  if (!check_operands(in, n, &a, 1, "an array expression")) return NULL;
+  if (op == OP_NOT)
+    return ty_error(in, n, "the truth value of an array is ambiguous: use a.any() or a.all(), or ~ for "
+                    "the elements");
+  if (op == OP_NEG && a->elem->kind == TY_BOOL)
+    return ty_error(in, n, "the numpy boolean negative, the `-` operator, is not supported, use the `~` "
+                    "operator or the logical_not function instead");
+  if (op == OP_INVERT && ty_is_float(a->elem)) return ty_error(in, n, "~ needs an array of integers or bools");
+  return ty_array(a->elem, a->ndim, 'C', false);
+}
+
+const Type *ty_array_compare(Infer *in, Node *n, const Type *a, const Type *b) {
+  const Type *args[2] = {a, b};
+  if (n->list.len > 2)
+    return ty_error(in, n, "a chained comparison of arrays asks the truth value of an array, which is "
+                    "ambiguous: compare two at a time and combine with &");
+  if (!check_operands(in, n, args, 2, "a comparison")) return NULL;
+  return ty_array(TYS(TY_BOOL), ty_broadcast_ndim(args, 2), 'C', false);
+}
+
+/* NumPy's casting="same_kind": a result may go into an array of the same
+ * kind of number, or of a larger one (never float to int, int to bool). */
+static int kind_rank(const Type *t) { return t->kind == TY_BOOL ? 0 : ty_is_signed(t) || ty_is_unsigned(t) ? 1 : 2; }
+
+const Type *ty_array_update(Infer *in, Node *n, const Type *target, const Type *result) {
+  if (!result) return NULL;
+  if (kind_rank(result->elem) > kind_rank(target->elem))
+    return ty_error(in, n, "cannot cast the result of %s= from %s to the array's %s (NumPy's casting rule "
+                    "'same_kind')", op_text(n->op), result->elem->name, target->elem->name);
+  if (result->ndim > target->ndim)
+    return ty_error(in, n, "the result of %s= has %d dimensions, the array it updates %d", op_text(n->op),
+                    result->ndim, target->ndim);
+  return result;
+}
+
+/* ---------------------------------------------------------------- lowering */
+
+bool lo_is_elementwise(const Node *n) {
+  if (n->ty->kind != TY_ARRAY) return false;
+  switch (n->kind) {
+  case N_BINOP: case N_UNARY: case N_COMPARE: case N_AUGASSIGN: return true;
+  case N_CALL: return n->bi->lower_elem != NULL;
+  default: return false;
+  }
+}
+
+/* A leaf of the fused tree: an array or a number, evaluated once. */
+typedef struct Operand {
+  Node *node;
+  const Type *type;                /* how it is read: node->ty, or its copy's layout */
+  LLVMValueRef value;              /* what is read */
+  LLVMValueRef held;               /* what evaluating it gave, released after the loop */
+  LLVMValueRef copy;               /* a copy read instead, released after the loop (or NULL) */
+  LLVMValueRef step[RC_MAX_NDIM];  /* arrays: bytes per index of each result dimension (0: broadcast) */
+} Operand;
+
+typedef struct Fused {
+  Operand *ops;
+  int nops, cap;
+  const Type *out_type;            /* the array the elements go to */
+  LLVMValueRef out;
+  LLVMValueRef out_step[RC_MAX_NDIM];
+  LLVMValueRef shape[RC_MAX_NDIM];
+  LLVMValueRef flat;               /* the loop's one index, on the flat path */
+  LLVMValueRef *index;             /* the result dimensions' indices, on the strided path */
+} Fused;
+
+static void add_operand(Lower *l, Fused *fu, Node *n) {
+  if (fu->nops == fu->cap) {
+    fu->cap = fu->cap ? 2 * fu->cap : 8;
+    Operand *grown = arena_alloc(l->f->arena, sizeof(Operand) * (size_t)fu->cap);
+    if (fu->nops) memcpy(grown, fu->ops, sizeof(Operand) * (size_t)fu->nops);
+    fu->ops = grown;
+  }
+  fu->ops[fu->nops++] = (Operand){.node = n, .type = n->ty};
+}
+
+static int children(Node *n, Node **kids) {
+  switch (n->kind) {
+  case N_BINOP: case N_AUGASSIGN: kids[0] = n->lhs; kids[1] = n->rhs; return 2;
+  case N_UNARY: kids[0] = n->lhs; return 1;
+  default:
+    for (int i = 0; i < n->list.len && i < 8; i++) kids[i] = n->list.items[i];
+    return n->list.len;
+  }
+}
+
+/* The leaves of the tree below root, in Python's order of evaluation. */
+static void collect(Lower *l, Fused *fu, Node *n, bool root) {
+  if (!root && !lo_is_elementwise(n)) {
+    add_operand(l, fu, n);
+    return;
+  }
+  Node *kids[8];
+  int nk = children(n, kids);
+  for (int i = 0; i < nk; i++) collect(l, fu, kids[i], false);
+}
+
+static Operand *operand_of(Fused *fu, const Node *n) {
+  for (int i = 0; i < fu->nops; i++)
+    if (fu->ops[i].node == n) return &fu->ops[i];
+  return NULL;
+}
+
+/* A shape for rt_shape_error: ndim, then the dimensions. */
+static int describe_shape(Lower *l, LLVMValueRef *desc, int at, int ndim, const LLVMValueRef *dims) {
+  desc[at++] = const_i64(l, ndim);
+  for (int d = 0; d < ndim; d++) desc[at++] = dims[d];
+  return at;
+}
+
+/* Raises NumPy's ValueError naming the shapes: kind 0, the operands' shapes
+ * ("could not be broadcast together"), kind 1, the output's and the
+ * broadcast shape. */
+static void shape_error(Lower *l, LLVMValueRef bad, int kind, LLVMValueRef *desc, int n) {
+  LLVMBasicBlockRef fail = new_block(l, "shape.bad"), ok = new_block(l, "shape.ok");
+  LLVMBuildCondBr(l->b, bad, fail, ok);
+  position(l, fail);
+  LLVMTypeRef arr = LLVMArrayType2(l->mod->i64, (uint64_t)n);
+  LLVMValueRef mem = lo_alloca(l, arr, "shapes");
+  for (int i = 0; i < n; i++) {
+    LLVMValueRef ix[2] = {const_i64(l, 0), const_i64(l, i)};
+    LLVMBuildStore(l->b, desc[i], LLVMBuildGEP2(l->b, arr, mem, ix, 2, ""));
+  }
+  LLVMTypeRef p[2] = {l->mod->i64, l->mod->ptr};
+  lo_call_fn(l, "rt_shape_error", void_type(l), p, (LLVMValueRef[]){const_i64(l, kind), mem}, 2);
+  lo_raise_recorded(l, RT_ERR_VALUE);
+  position(l, ok);
+}
+
+static int array_operands(const Fused *fu) {
+  int n = 0;
+  for (int i = 0; i < fu->nops; i++) n += fu->ops[i].node->ty->kind == TY_ARRAY;
+  return n;
+}
+
+/* The broadcast shape of the operands (ndim dimensions), or NumPy's error. */
+static void broadcast(Lower *l, Fused *fu, int ndim, LLVMValueRef *shape) {
+  LLVMValueRef bad = const_bool(l, false), one = const_i64(l, 1);
+  for (int d = 0; d < ndim; d++) shape[d] = one;
+  for (int i = 0; i < fu->nops; i++) {
+    const Type *t = fu->ops[i].node->ty;
+    if (t->kind != TY_ARRAY) continue;
+    for (int od = 0; od < t->ndim; od++) {
+      int d = ndim - t->ndim + od;
+      LLVMValueRef s = lo_arr_shape(l, fu->ops[i].value, od);
+      shape[d] = LLVMBuildSelect(l->b, LLVMBuildICmp(l->b, LLVMIntEQ, shape[d], one, ""), s, shape[d], "");
+      LLVMValueRef clash = LLVMBuildAnd(l->b, LLVMBuildICmp(l->b, LLVMIntNE, s, one, ""),
+                                        LLVMBuildICmp(l->b, LLVMIntNE, s, shape[d], ""), "");
+      bad = LLVMBuildOr(l->b, bad, clash, "");
+    }
+  }
+  if (LLVMIsAConstantInt(bad) && !LLVMConstIntGetZExtValue(bad)) return;
+  int n = 0;
+  LLVMValueRef *desc = arena_alloc(l->f->arena, sizeof(LLVMValueRef) * (size_t)(array_operands(fu) * (RC_MAX_NDIM + 1) + 1));
+  desc[n++] = const_i64(l, array_operands(fu));
+  for (int i = 0; i < fu->nops; i++) {
+    const Type *t = fu->ops[i].node->ty;
+    if (t->kind != TY_ARRAY) continue;
+    LLVMValueRef dims[RC_MAX_NDIM];
+    for (int d = 0; d < t->ndim; d++) dims[d] = lo_arr_shape(l, fu->ops[i].value, d);
+    n = describe_shape(l, desc, n, t->ndim, dims);
+  }
+  shape_error(l, bad, 0, desc, n);
+}
+
+/* Each array operand's byte steps per result dimension: its stride, or 0
+ * where it is broadcast (a missing or length-1 dimension). */
+static void operand_steps(Lower *l, Fused *fu, int ndim) {
+  for (int i = 0; i < fu->nops; i++) {
+    Operand *o = &fu->ops[i];
+    const Type *t = o->type;
+    if (t->kind != TY_ARRAY) continue;
+    for (int d = 0; d < ndim; d++) {
+      int od = d - (ndim - t->ndim);
+      if (od < 0) {
+        o->step[d] = const_i64(l, 0);
+        continue;
+      }
+      LLVMValueRef one = LLVMBuildICmp(l->b, LLVMIntEQ, lo_arr_shape(l, o->value, od), const_i64(l, 1), "");
+      o->step[d] = LLVMBuildSelect(l->b, one, const_i64(l, 0), lo_arr_stride(l, t, o->value, od), "");
+    }
+  }
+}
+
+/* An array's element at the loop's position. */
+static LLVMValueRef element_addr(Lower *l, Fused *fu, const Type *t, LLVMValueRef a, const LLVMValueRef *step, int ndim) {
+  LLVMValueRef data = LLVMBuildExtractValue(l->b, a, 2, "data");
+  if (fu->flat) return LLVMBuildInBoundsGEP2(l->b, lo_storage_type(l, t->elem), data, &fu->flat, 1, "");
+  LLVMValueRef offset = const_i64(l, 0);
+  for (int d = 0; d < ndim; d++) offset = LLVMBuildAdd(l->b, offset, LLVMBuildMul(l->b, fu->index[d], step[d], ""), "");
+  return LLVMBuildInBoundsGEP2(l->b, l->mod->i8, data, &offset, 1, "");
+}
+
+static LLVMValueRef element(Lower *l, Fused *fu, Node *n, int ndim);
+
+static LLVMValueRef unary_element(Lower *l, Node *n, LLVMValueRef v) {
+  const Type *t = elem_of(n->ty);
+  v = lo_convert(l, v, elem_of(n->lhs->ty), t);
+  switch (n->op) {
+  case OP_NEG: return ty_is_float(t) ? LLVMBuildFNeg(l->b, v, "") : LLVMBuildNeg(l->b, v, "");
+  case OP_INVERT: return LLVMBuildNot(l->b, v, "");  /* a bool is i1: not is logical */
+  default: return v;
+  }
+}
+
+/* NumPy compares in the operands' common dtype (an int64 with a float64
+ * as two float64s, unlike Python). */
+static LLVMValueRef compare_element(Lower *l, Fused *fu, Node *n, int ndim) {
+  Node *a = n->list.items[0], *b = n->list.items[1];
+  const Type *ta = operand_dtype(a, a->ty, b->ty), *tb = operand_dtype(b, b->ty, a->ty);
+  const Type *t = np_promote(ta, tb);
+  LLVMValueRef va = lo_convert(l, element(l, fu, a, ndim), elem_of(a->ty), t);
+  LLVMValueRef vb = lo_convert(l, element(l, fu, b, ndim), elem_of(b->ty), t);
+  return lo_compare_values(l, n->ops[0], va, t, vb, t);
+}
+
+static LLVMValueRef element(Lower *l, Fused *fu, Node *n, int ndim) {
+  Operand *o = operand_of(fu, n);
+  if (o) {
+    if (n->ty->kind != TY_ARRAY) return o->value;
+    return lo_load_scalar(l, n->ty->elem, element_addr(l, fu, o->type, o->value, o->step, ndim));
+  }
+  switch (n->kind) {
+  case N_BINOP: case N_AUGASSIGN:
+    return lo_binop_values(l, n->op, elem_of(n->ty), element(l, fu, n->lhs, ndim), elem_of(n->lhs->ty),
+                           element(l, fu, n->rhs, ndim), elem_of(n->rhs->ty));
+  case N_UNARY: return unary_element(l, n, element(l, fu, n->lhs, ndim));
+  case N_COMPARE: return compare_element(l, fu, n, ndim);
+  default: {
+    LLVMValueRef args[8];
+    for (int i = 0; i < n->list.len && i < 8; i++) args[i] = element(l, fu, n->list.items[i], ndim);
+    return n->bi->lower_elem(l, n, args);
+  }
+  }
+}
+
+static void store_element(Lower *l, Fused *fu, Node *root, int ndim) {
+  bool saved = l->numpy_semantics;
+  l->numpy_semantics = true;
+  LLVMValueRef v = lo_convert(l, element(l, fu, root, ndim), elem_of(root->ty), fu->out_type->elem);
+  l->numpy_semantics = saved;
+  lo_store_scalar(l, fu->out_type->elem, element_addr(l, fu, fu->out_type, fu->out, fu->out_step, ndim), v);
+}
+
+/* Whether every array is C-contiguous with the output's very shape: then
+ * element i of each is at data + i * itemsize. */
+static LLVMValueRef flat_possible(Lower *l, Fused *fu, int ndim) {
+  if (fu->out_type->layout != 'C') return NULL;
+  LLVMValueRef same = const_bool(l, true);
+  for (int i = 0; i < fu->nops; i++) {
+    const Type *t = fu->ops[i].type;
+    if (t->kind != TY_ARRAY) continue;
+    if (t->layout != 'C' || t->ndim != ndim) return NULL;
+    for (int d = 0; d < ndim; d++)
+      same = LLVMBuildAnd(l->b, same, LLVMBuildICmp(l->b, LLVMIntEQ, lo_arr_shape(l, fu->ops[i].value, d),
+                                                    fu->shape[d], ""), "");
+  }
+  return same;
+}
+
+typedef struct StridedLoop {
+  Fused *fu;
+  Node *root;
+  int ndim;
+} StridedLoop;
+
+static void strided_element(Lower *l, LLVMValueRef *idx, void *arg) {
+  StridedLoop *s = arg;
+  s->fu->index = idx;
+  s->fu->flat = NULL;
+  store_element(l, s->fu, s->root, s->ndim);
+}
+
+/* The loop over the output's elements: flat where it can be, strided
+ * otherwise. */
+static void fused_loop(Lower *l, Fused *fu, Node *root) {
+  int ndim = fu->out_type->ndim;
+  operand_steps(l, fu, ndim);
+  for (int d = 0; d < ndim; d++)
+    fu->out_step[d] = lo_arr_stride(l, fu->out_type, fu->out, d);
+  LLVMValueRef flat = flat_possible(l, fu, ndim);
+  LLVMBasicBlockRef done = new_block(l, "elements.done");
+  if (flat) {
+    LLVMBasicBlockRef fast = new_block(l, "elements.flat"), slow = new_block(l, "elements.strided");
+    LLVMBuildCondBr(l->b, flat, fast, slow);
+    position(l, fast);
+    LLVMValueRef size = const_i64(l, 1);
+    for (int d = 0; d < ndim; d++) size = LLVMBuildMul(l->b, size, fu->shape[d], "");
+    LoLoop loop = lo_loop_begin(l, const_i64(l, 0), size, NULL, "element");
+    fu->flat = loop.index;
+    store_element(l, fu, root, ndim);
+    lo_loop_end(l, &loop);
+    LLVMBuildBr(l->b, done);
+    position(l, slow);
+  }
+  lo_for_each_index(l, ndim, fu->shape, strided_element, &(StridedLoop){fu, root, ndim});
+  LLVMBuildBr(l->b, done);
+  position(l, done);
+}
+
+static void evaluate_operands(Lower *l, Fused *fu) {
+  for (int i = 0; i < fu->nops; i++) fu->ops[i].value = fu->ops[i].held = lo_expr(l, fu->ops[i].node);
+}
+
+static void release_operands(Lower *l, Fused *fu) {
+  for (int i = 0; i < fu->nops; i++) {
+    Operand *o = &fu->ops[i];
+    if (o->copy) lo_release_temp(l, ty_array(o->type->elem, o->type->ndim, 'C', false), o->copy);
+    lo_done_with(l, o->node, o->held);
+  }
+}
+
+LLVMValueRef lo_array_expr(Lower *l, Node *n) {
+  Fused fu = {.out_type = n->ty};
+  collect(l, &fu, n, true);
+  evaluate_operands(l, &fu);
+  broadcast(l, &fu, n->ty->ndim, fu.shape);
+  fu.out = lo_alloc_array(l, n->ty, fu.shape, -1);
+  fused_loop(l, &fu, n);
+  release_operands(l, &fu);
+  return fu.out;
+}
+
+/* ---------------------------------------------------------------- in place */
+
+/* The first and one-past-the-last byte an array's elements occupy. */
+static void extent(Lower *l, const Type *t, LLVMValueRef a, LLVMValueRef *lo, LLVMValueRef *hi) {
+  LLVMValueRef data = LLVMBuildPtrToInt(l->b, LLVMBuildExtractValue(l->b, a, 2, ""), l->mod->i64, "");
+  LLVMValueRef down = const_i64(l, 0), up = const_i64(l, ty_bits(t->elem) / 8);
+  for (int d = 0; d < t->ndim; d++) {
+    LLVMValueRef span = LLVMBuildMul(l->b, LLVMBuildSub(l->b, lo_arr_shape(l, a, d), const_i64(l, 1), ""),
+                                     lo_arr_stride(l, t, a, d), "");
+    LLVMValueRef neg = LLVMBuildICmp(l->b, LLVMIntSLT, span, const_i64(l, 0), "");
+    down = LLVMBuildAdd(l->b, down, LLVMBuildSelect(l->b, neg, span, const_i64(l, 0), ""), "");
+    up = LLVMBuildAdd(l->b, up, LLVMBuildSelect(l->b, neg, const_i64(l, 0), span, ""), "");
+  }
+  *lo = LLVMBuildAdd(l->b, data, down, "");
+  *hi = LLVMBuildAdd(l->b, data, up, "");
+}
+
+static LLVMValueRef is_empty(Lower *l, const Type *t, LLVMValueRef a) {
+  LLVMValueRef empty = const_bool(l, false);
+  for (int d = 0; d < t->ndim; d++)
+    empty = LLVMBuildOr(l->b, empty, LLVMBuildICmp(l->b, LLVMIntEQ, lo_arr_shape(l, a, d), const_i64(l, 0), ""), "");
+  return empty;
+}
+
+/* An operand that shares memory with the output other than element for
+ * element (a[1:] -= a[:-1]) is read from a copy, as NumPy does: the result
+ * is the one computed from the values before the update. The copy is
+ * C-contiguous: an operand of Fortran layout is then read through its
+ * strides. */
+static void copy_if_overlapping(Lower *l, Fused *fu, Operand *o) {
+  const Type *t = o->type, *ot = fu->out_type;
+  LLVMValueRef lo1, hi1, lo2, hi2;
+  extent(l, t, o->value, &lo1, &hi1);
+  extent(l, ot, fu->out, &lo2, &hi2);
+  LLVMValueRef need = LLVMBuildAnd(l->b, LLVMBuildICmp(l->b, LLVMIntULT, lo1, hi2, ""),
+                                   LLVMBuildICmp(l->b, LLVMIntULT, lo2, hi1, ""), "");
+  LLVMValueRef empty = LLVMBuildOr(l->b, is_empty(l, t, o->value), is_empty(l, ot, fu->out), "");
+  need = LLVMBuildAnd(l->b, need, LLVMBuildNot(l->b, empty, ""), "");
+  if (t->elem == ot->elem && t->ndim == ot->ndim) {  /* the same elements in the same places: no copy */
+    LLVMValueRef same = LLVMBuildICmp(l->b, LLVMIntEQ, LLVMBuildExtractValue(l->b, o->value, 2, ""),
+                                      LLVMBuildExtractValue(l->b, fu->out, 2, ""), "");
+    for (int d = 0; d < t->ndim; d++) {
+      same = LLVMBuildAnd(l->b, same, LLVMBuildICmp(l->b, LLVMIntEQ, lo_arr_shape(l, o->value, d), lo_arr_shape(l, fu->out, d), ""), "");
+      same = LLVMBuildAnd(l->b, same, LLVMBuildICmp(l->b, LLVMIntEQ, lo_arr_stride(l, t, o->value, d), lo_arr_stride(l, ot, fu->out, d), ""), "");
+    }
+    need = LLVMBuildAnd(l->b, need, LLVMBuildNot(l->b, same, ""), "");
+  }
+  if (t->layout == 'F') o->type = ty_array(t->elem, t->ndim, 'A', t->readonly);
+  LLVMBasicBlockRef before = LLVMGetInsertBlock(l->b), copy = new_block(l, "overlap.copy"), done = new_block(l, "overlap.done");
+  LLVMBuildCondBr(l->b, need, copy, done);
+  position(l, copy);
+  const Type *ct = ty_array(t->elem, t->ndim, 'C', false);
+  LLVMValueRef copied = lo_copy_array(l, ct, t, o->value);
+  LLVMBasicBlockRef copy_end = LLVMGetInsertBlock(l->b);
+  LLVMBuildBr(l->b, done);
+  position(l, done);
+  LLVMValueRef v = LLVMBuildPhi(l->b, lo_type(l, t), "operand");
+  LLVMAddIncoming(v, (LLVMValueRef[]){o->value, copied}, (LLVMBasicBlockRef[]){before, copy_end}, 2);
+  /* what to release after the loop: the copy, or nothing */
+  LLVMValueRef owned = LLVMBuildPhi(l->b, lo_type(l, ct), "copy");
+  LLVMAddIncoming(owned, (LLVMValueRef[]){LLVMConstNull(lo_type(l, ct)), copied}, (LLVMBasicBlockRef[]){before, copy_end}, 2);
+  lo_temp_made(l, ct, owned);
+  o->value = v;
+  o->copy = owned;
+}
+
+void lo_array_update(Lower *l, Node *n) {
+  Fused fu = {.out_type = n->lhs->ty};
+  collect(l, &fu, n, true);
+  evaluate_operands(l, &fu);
+  fu.out = operand_of(&fu, n->lhs)->value;
+  for (int i = 0; i < fu.nops; i++)
+    if (fu.ops[i].node != n->lhs && fu.ops[i].node->ty->kind == TY_ARRAY) copy_if_overlapping(l, &fu, &fu.ops[i]);
+  int ndim = fu.out_type->ndim;
+  for (int d = 0; d < ndim; d++) fu.shape[d] = lo_arr_shape(l, fu.out, d);
+  /* the operands broadcast to the output's shape, as NumPy's ufuncs with out= */
+  LLVMValueRef bcast[RC_MAX_NDIM];
+  broadcast(l, &fu, ndim, bcast);
+  LLVMValueRef bad = const_bool(l, false);
+  for (int d = 0; d < ndim; d++) bad = LLVMBuildOr(l->b, bad, LLVMBuildICmp(l->b, LLVMIntNE, bcast[d], fu.shape[d], ""), "");
+  LLVMValueRef desc[2 * (RC_MAX_NDIM + 1)];
+  int nd = describe_shape(l, desc, 0, ndim, fu.shape);
+  nd = describe_shape(l, desc, nd, ndim, bcast);
+  shape_error(l, bad, 1, desc, nd);
+  fused_loop(l, &fu, n);
+  release_operands(l, &fu);
+}
