@@ -31,6 +31,11 @@ const Type *ty_array_compare(Infer *in, Node *n, const Type *a, const Type *b);
 /* target op= ...: the operation's result type, checked against the target */
 const Type *ty_array_update(Infer *in, Node *n, const Type *target, const Type *result);
 
+/* Each element of an array-valued node, in C order, handed to sink as
+ * a value of n->ty->elem; elementwise expressions make no temporary. */
+typedef void (*ElementSink)(Lower *l, LLVMValueRef v, void *arg);
+void lo_for_each_element(Lower *l, Node *n, ElementSink sink, void *arg);
+
 /* A row that types its arguments and lowers them itself: none. */
 #define BI_END {NULL, NULL, NULL, 0, 0, 0, 0, NULL, 0, 0, 0, NULL, NULL}
 

@@ -186,6 +186,8 @@ typedef struct Fused {
   LLVMValueRef shape[RC_MAX_NDIM];
   LLVMValueRef flat;               /* the loop's one index, on the flat path */
   LLVMValueRef *index;             /* the result dimensions' indices, on the strided path */
+  ElementSink sink;                /* where the elements go instead, if not to out */
+  void *sink_arg;
 } Fused;
 
 static void add_operand(Lower *l, Fused *fu, Node *n) {
@@ -361,8 +363,13 @@ static LLVMValueRef element(Lower *l, Fused *fu, Node *n, int ndim) {
 static void store_element(Lower *l, Fused *fu, Node *root, int ndim) {
   bool saved = l->numpy_semantics;
   l->numpy_semantics = true;
-  LLVMValueRef v = lo_convert(l, element(l, fu, root, ndim), elem_of(root->ty), fu->out_type->elem);
+  LLVMValueRef v = element(l, fu, root, ndim);
   l->numpy_semantics = saved;
+  if (fu->sink) {
+    fu->sink(l, v, fu->sink_arg);
+    return;
+  }
+  v = lo_convert(l, v, elem_of(root->ty), fu->out_type->elem);
   lo_store_scalar(l, fu->out_type->elem, element_addr(l, fu, fu->out_type, fu->out, fu->out_step, ndim), v);
 }
 
@@ -400,7 +407,7 @@ static void strided_element(Lower *l, LLVMValueRef *idx, void *arg) {
 static void fused_loop(Lower *l, Fused *fu, Node *root) {
   int ndim = fu->out_type->ndim;
   operand_steps(l, fu, ndim);
-  for (int d = 0; d < ndim; d++)
+  for (int d = 0; d < ndim && !fu->sink; d++)
     fu->out_step[d] = lo_arr_stride(l, fu->out_type, fu->out, d);
   LLVMValueRef flat = flat_possible(l, fu, ndim);
   LLVMBasicBlockRef done = new_block(l, "elements.done");
@@ -443,6 +450,18 @@ LLVMValueRef lo_array_expr(Lower *l, Node *n) {
   fused_loop(l, &fu, n);
   release_operands(l, &fu);
   return fu.out;
+}
+
+/* The elements of any array-valued n, in C order, to sink: an
+ * elementwise expression is computed element by element, never stored. */
+void lo_for_each_element(Lower *l, Node *n, ElementSink sink, void *arg) {
+  Fused fu = {.out_type = ty_array(n->ty->elem, n->ty->ndim, 'C', false), .sink = sink, .sink_arg = arg};
+  if (lo_is_elementwise(n)) collect(l, &fu, n, true);
+  else add_operand(l, &fu, n);
+  evaluate_operands(l, &fu);
+  broadcast(l, &fu, n->ty->ndim, fu.shape);
+  fused_loop(l, &fu, n);
+  release_operands(l, &fu);
 }
 
 /* ---------------------------------------------------------------- in place */
