@@ -325,7 +325,8 @@ static const Type *ty_call(Infer *in, Node *n) {
     return ty_error(in, n, "%s has no method '%s' in compiled code", args[0]->name, n->str);
   int given = n->list.len - (n->bi->kind == BK_METHOD);
   if (!check_place(in, n, n->bi) || !check_arity(in, n, n->bi, given)) return NULL;
-  return n->bi->type(in, n, args);
+  const Type *t = n->bi->type(in, n, args);
+  return n->bi->lower_elem ? ty_ufunc_out(in, n, t) : t;
 }
 
 /* a.attr: the attribute's row from a's type. */

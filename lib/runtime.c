@@ -91,6 +91,11 @@ void rt_shape_error(int64_t kind, const int64_t *desc) {
       used += put_shape(text + used, sizeof text - used, &desc);
       if (used < sizeof text - 1) text[used++] = ' ', text[used] = 0;
     }
+  } else if (kind == 2) {
+    used = (size_t)snprintf(text, sizeof text, "could not broadcast input array from shape ");
+    used += put_shape(text + used, sizeof text - used, &desc);
+    used += (size_t)snprintf(text + used, sizeof text - used, " into shape ");
+    put_shape(text + used, sizeof text - used, &desc);
   } else {
     used = (size_t)snprintf(text, sizeof text, "non-broadcastable output operand with shape ");
     used += put_shape(text + used, sizeof text - used, &desc);

@@ -14,6 +14,7 @@ extern const Builtin bi_python[];  /* python.c: Python's builtins, ruchey's own 
 extern const Builtin bi_math[];    /* math.c: math.* and NumPy's scalar functions */
 extern const Builtin bi_numpy[];   /* numpy.c: arrays: allocation, attributes, methods */
 extern const Builtin bi_cuda[];    /* cuda.c: the CUDA kernel language */
+extern const Builtin bi_operators[]; /* operators.c: NumPy's ufuncs for the operators */
 
 /* registry.c */
 const Builtin *bi_at(int i);   /* every row in turn; NULL past the last */
@@ -27,7 +28,16 @@ int ty_broadcast_ndim(const Type *const *args, int n);
 const Type *ty_elementwise(Infer *in, Node *n, const Type **args, const Type *elem);
 const Type *ty_array_binop(Infer *in, Node *n, int op, Node *l, const Type *a, Node *r, const Type *b);
 const Type *ty_array_unary(Infer *in, Node *n, int op, const Type *a);
+/* numpy.add(a, b) and its kin, of arrays or of numbers */
+const Type *ty_ufunc_binop(Infer *in, Node *n, int op, Node *l, const Type *a, Node *r, const Type *b);
+/* a op b (a comparison) of two elements, in the dtype NumPy compares them in */
+LLVMValueRef lo_ufunc_compare(Lower *l, int op, Node *a, LLVMValueRef va, Node *b, LLVMValueRef vb);
+/* a ufunc row's call on numbers: its lower_elem with NumPy's semantics */
+LLVMValueRef lo_ufunc_call(Lower *l, Node *n);
 const Type *ty_array_compare(Infer *in, Node *n, const Type *a, const Type *b);
+/* f(..., out=o) of a ufunc row whose call typed as result: o's type, the
+ * call rewritten to fill o (the result, when there is no out=) */
+const Type *ty_ufunc_out(Infer *in, Node *n, const Type *result);
 /* target op= ...: the operation's result type, checked against the target */
 const Type *ty_array_update(Infer *in, Node *n, const Type *target, const Type *result);
 

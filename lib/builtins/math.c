@@ -22,6 +22,9 @@ enum {
   M_INT_RESULT = 1 << 1,  /* math.f gives an int */
   M_PREDICATE = 1 << 2,   /* gives a bool; for int arguments, int_truth */
   M_KEEPS_INT = 1 << 3,   /* numpy.f of ints is an int (int_code computes it) */
+  M_KEEPS_BOOL = 1 << 4,  /* numpy.f of bools is a bool (else, with M_KEEPS_INT, an int8) */
+  M_NO_BOOL = 1 << 5,     /* numpy.f has no loop for bools */
+  M_DOUBLE = 1 << 6,      /* numpy.f computes in float64 whatever its arguments */
 };
 
 typedef struct MathFn {
@@ -94,6 +97,48 @@ static LLVMValueRef min_or_max(Lower *l, LLVMRealPredicate first, LLVMValueRef *
 static LLVMValueRef minimum_code(Lower *l, const Type *t, LLVMValueRef *a) { return min_or_max(l, LLVMRealOLT, a); }
 static LLVMValueRef maximum_code(Lower *l, const Type *t, LLVMValueRef *a) { return min_or_max(l, LLVMRealOGT, a); }
 static LLVMValueRef pow_code(Lower *l, const Type *t, LLVMValueRef *a) { return lo_intrinsic2(l, "llvm.pow", t, a[0], a[1]); }
+/* NumPy's fmin/fmax: NaN-ignoring (the second where it is NaN), and of
+ * equal values (-0.0 and 0.0) the first */
+static LLVMValueRef fmin_or_fmax(Lower *l, LLVMRealPredicate keep, LLVMValueRef *a) {
+  LLVMValueRef take = LLVMBuildOr(l->b, fcmp(l, keep, a[0], a[1]), fcmp(l, LLVMRealUNO, a[1], a[1]), "");
+  return LLVMBuildSelect(l->b, take, a[0], a[1], "");
+}
+
+static LLVMValueRef fmax_code(Lower *l, const Type *t, LLVMValueRef *a) { return fmin_or_fmax(l, LLVMRealOGE, a); }
+static LLVMValueRef fmin_code(Lower *l, const Type *t, LLVMValueRef *a) { return fmin_or_fmax(l, LLVMRealOLE, a); }
+static LLVMValueRef square_code(Lower *l, const Type *t, LLVMValueRef *a) { return LLVMBuildFMul(l->b, a[0], a[0], ""); }
+static LLVMValueRef reciprocal_code(Lower *l, const Type *t, LLVMValueRef *a) { return LLVMBuildFDiv(l->b, lo_fconst(l, t, 1), a[0], ""); }
+
+static LLVMValueRef signbit_code(Lower *l, const Type *t, LLVMValueRef *a) {
+  LLVMTypeRef bits = LLVMIntTypeInContext(l->mod->c, (unsigned)ty_bits(t));
+  return LLVMBuildICmp(l->b, LLVMIntSLT, LLVMBuildBitCast(l->b, a[0], bits, ""), LLVMConstNull(bits), "");
+}
+
+/* heaviside(x, h0): 0 below zero, h0 at it, 1 above, NaN for NaN */
+static LLVMValueRef heaviside_code(Lower *l, const Type *t, LLVMValueRef *a) {
+  LLVMValueRef x = a[0], zero = lo_fconst(l, t, 0);
+  LLVMValueRef r = LLVMBuildSelect(l->b, fcmp(l, LLVMRealOGT, x, zero), lo_fconst(l, t, 1), zero, "");
+  r = LLVMBuildSelect(l->b, fcmp(l, LLVMRealOEQ, x, zero), a[1], r, "");
+  return LLVMBuildSelect(l->b, fcmp(l, LLVMRealUNO, x, x), x, r, "");
+}
+
+/* log(exp(x) + exp(y)) without overflow: the larger plus log1p(exp(-|x - y|));
+ * equal values (infinities too) give x + log(2) */
+static LLVMValueRef logaddexp_with(Lower *l, const Type *t, LLVMValueRef *a, bool base2) {
+  LLVMValueRef x = a[0], y = a[1];
+  LLVMValueRef big = lo_intrinsic2(l, "llvm.maxnum", t, x, y);
+  LLVMValueRef d = LLVMBuildFNeg(l->b, absolute(l, t, LLVMBuildFSub(l->b, x, y, "")), "");
+  LLVMValueRef e = lo_intrinsic1(l, base2 ? "llvm.exp2" : "llvm.exp", t, d);
+  LLVMValueRef tail = lo_libm(l, "log1p", t, &e, 1);
+  if (base2) tail = LLVMBuildFMul(l->b, tail, lo_fconst(l, t, 1 / M_LN2), "");
+  LLVMValueRef r = LLVMBuildFAdd(l->b, big, tail, "");
+  LLVMValueRef same = LLVMBuildFAdd(l->b, x, lo_fconst(l, t, base2 ? 1.0 : M_LN2), "");
+  r = LLVMBuildSelect(l->b, fcmp(l, LLVMRealOEQ, x, y), same, r, "");
+  return LLVMBuildSelect(l->b, fcmp(l, LLVMRealUNO, x, y), LLVMBuildFAdd(l->b, x, y, ""), r, "");
+}
+
+static LLVMValueRef logaddexp_code(Lower *l, const Type *t, LLVMValueRef *a) { return logaddexp_with(l, t, a, false); }
+static LLVMValueRef logaddexp2_code(Lower *l, const Type *t, LLVMValueRef *a) { return logaddexp_with(l, t, a, true); }
 
 static LLVMValueRef sign_code(Lower *l, const Type *t, LLVMValueRef *a) {
   LLVMValueRef x = a[0];
@@ -145,6 +190,25 @@ static LLVMValueRef int_fmod(Lower *l, const Type *t, LLVMValueRef *a) {
   return LLVMBuildSelect(l->b, none, zero, r, "");
 }
 
+static LLVMValueRef int_square(Lower *l, const Type *t, LLVMValueRef *a) { return LLVMBuildMul(l->b, a[0], a[0], ""); }
+
+/* 1 / x in ints, truncated as C divides; of 0, what NumPy's loops give
+ * (an infinity converted to int32 or int64 by the machine): the smallest
+ * int32 or int64, and 0 for narrower and unsigned types */
+static LLVMValueRef int_reciprocal(Lower *l, const Type *t, LLVMValueRef *a) {
+  LLVMTypeRef ty = lo_type(l, t);
+  LLVMValueRef zero = LLVMConstNull(ty), one = LLVMConstInt(ty, 1, 0);
+  LLVMValueRef none = LLVMBuildICmp(l->b, LLVMIntEQ, a[0], zero, "");
+  LLVMValueRef safe = LLVMBuildSelect(l->b, none, one, a[0], "");
+  LLVMValueRef r = ty_is_signed(t) ? LLVMBuildSDiv(l->b, one, safe, "") : LLVMBuildUDiv(l->b, one, safe, "");
+  LLVMValueRef by_zero = ty_is_signed(t) && ty_bits(t) >= 32 ? LLVMConstInt(ty, 1ULL << (ty_bits(t) - 1), 0) : zero;
+  return LLVMBuildSelect(l->b, none, by_zero, r, "");
+}
+
+static LLVMValueRef int_signbit(Lower *l, const Type *t, LLVMValueRef *a) {
+  return ty_is_signed(t) ? LLVMBuildICmp(l->b, LLVMIntSLT, a[0], LLVMConstNull(lo_type(l, t)), "") : const_bool(l, false);
+}
+
 /* floor, ceil, trunc of an int: the int itself (NumPy 2.3 on) */
 static LLVMValueRef int_same(Lower *l, const Type *t, LLVMValueRef *a) { return a[0]; }
 
@@ -152,6 +216,7 @@ enum {
   SQRT, EXP, EXP2, EXPM1, LOG, LOG2, LOG10, LOG1P, SIN, COS, TAN, ASIN, ACOS, ATAN, SINH, COSH, TANH,
   ASINH, ACOSH, ATANH, ERF, ERFC, GAMMA, LGAMMA, CBRT, FABS, FLOOR, CEIL, TRUNC, RINT, ISNAN, ISINF,
   ISFINITE, DEGREES, RADIANS, SIGN, ATAN2, HYPOT, COPYSIGN, FMOD, POW, ABS, MINIMUM, MAXIMUM,
+  FMAX, FMIN, SQUARE, RECIPROCAL, SIGNBIT, HEAVISIDE, LOGADDEXP, LOGADDEXP2, FLOAT_POWER,
 };
 
 static const MathFn math_fns[] = {
@@ -181,24 +246,33 @@ static const MathFn math_fns[] = {
   [LGAMMA] = {.libm = "lgamma", .domain = pole, .flags = M_OVERFLOWS},
   [CBRT] = {.libm = "cbrt"},
   [FABS] = {.intrinsic = "llvm.fabs"},
-  [FLOOR] = {.intrinsic = "llvm.floor", .flags = M_INT_RESULT | M_KEEPS_INT, .int_code = int_same},
-  [CEIL] = {.intrinsic = "llvm.ceil", .flags = M_INT_RESULT | M_KEEPS_INT, .int_code = int_same},
-  [TRUNC] = {.intrinsic = "llvm.trunc", .flags = M_INT_RESULT | M_KEEPS_INT, .int_code = int_same},
+  [FLOOR] = {.intrinsic = "llvm.floor", .flags = M_INT_RESULT | M_KEEPS_INT | M_KEEPS_BOOL, .int_code = int_same},
+  [CEIL] = {.intrinsic = "llvm.ceil", .flags = M_INT_RESULT | M_KEEPS_INT | M_KEEPS_BOOL, .int_code = int_same},
+  [TRUNC] = {.intrinsic = "llvm.trunc", .flags = M_INT_RESULT | M_KEEPS_INT | M_KEEPS_BOOL, .int_code = int_same},
   [RINT] = {.intrinsic = "llvm.rint"},
   [ISNAN] = {.code = isnan_code, .flags = M_PREDICATE, .int_truth = false},
   [ISINF] = {.code = isinf_code, .flags = M_PREDICATE, .int_truth = false},
   [ISFINITE] = {.code = isfinite_code, .flags = M_PREDICATE, .int_truth = true},
   [DEGREES] = {.code = degrees_code},
   [RADIANS] = {.code = radians_code},
-  [SIGN] = {.code = sign_code, .flags = M_KEEPS_INT, .int_code = int_sign},
+  [SIGN] = {.code = sign_code, .flags = M_KEEPS_INT | M_NO_BOOL, .int_code = int_sign},
   [ATAN2] = {.libm = "atan2"},
   [HYPOT] = {.libm = "hypot"},
   [COPYSIGN] = {.code = copysign_code},
   [FMOD] = {.libm = "fmod", .domain = fmod_domain, .flags = M_KEEPS_INT, .int_code = int_fmod},
   [POW] = {.code = pow_code, .domain = pow_domain, .flags = M_OVERFLOWS | M_KEEPS_INT, .int_code = int_pow},
-  [ABS] = {.intrinsic = "llvm.fabs", .flags = M_KEEPS_INT, .int_code = int_abs},
-  [MINIMUM] = {.code = minimum_code, .flags = M_KEEPS_INT, .int_code = int_min},
-  [MAXIMUM] = {.code = maximum_code, .flags = M_KEEPS_INT, .int_code = int_max},
+  [ABS] = {.intrinsic = "llvm.fabs", .flags = M_KEEPS_INT | M_KEEPS_BOOL, .int_code = int_abs},
+  [MINIMUM] = {.code = minimum_code, .flags = M_KEEPS_INT | M_KEEPS_BOOL, .int_code = int_min},
+  [MAXIMUM] = {.code = maximum_code, .flags = M_KEEPS_INT | M_KEEPS_BOOL, .int_code = int_max},
+  [FMAX] = {.code = fmax_code, .flags = M_KEEPS_INT | M_KEEPS_BOOL, .int_code = int_max},
+  [FMIN] = {.code = fmin_code, .flags = M_KEEPS_INT | M_KEEPS_BOOL, .int_code = int_min},
+  [SQUARE] = {.code = square_code, .flags = M_KEEPS_INT, .int_code = int_square},
+  [RECIPROCAL] = {.code = reciprocal_code, .flags = M_KEEPS_INT, .int_code = int_reciprocal},
+  [SIGNBIT] = {.code = signbit_code, .flags = M_PREDICATE | M_KEEPS_INT, .int_code = int_signbit},
+  [HEAVISIDE] = {.code = heaviside_code},
+  [LOGADDEXP] = {.code = logaddexp_code},
+  [LOGADDEXP2] = {.code = logaddexp2_code},
+  [FLOAT_POWER] = {.code = pow_code, .flags = M_DOUBLE},
 };
 
 /* ---------------------------------------------------------------- typing */
@@ -227,11 +301,15 @@ static const Type *ty_math(Infer *in, Node *n, const Type **args) {
 
 /* NumPy's dtype for f of arrays of dtype t (the arguments' promoted): ints
  * kept where f keeps them, else the float that holds t (float32 up to 16
- * bits, where NumPy would give float16 for 8: ruchey has no float16). */
+ * bits, where NumPy would give float16 for 8: ruchey has no float16);
+ * NULL where NumPy has no loop for t. */
 static const Type *array_dtype(const MathFn *m, const Type *t) {
   if (m->flags & M_PREDICATE) return TYS(TY_BOOL);
-  if (ty_is_float(t) || ((m->flags & M_KEEPS_INT) && t->kind != TY_BOOL)) return t;
-  if ((m->flags & M_KEEPS_INT) && t->kind == TY_BOOL) return TYS(TY_I8);
+  if (m->flags & M_DOUBLE) return TYS(TY_F64);
+  if (ty_is_float(t)) return t;
+  if (t->kind == TY_BOOL && (m->flags & M_NO_BOOL)) return NULL;
+  if (t->kind == TY_BOOL && (m->flags & M_KEEPS_BOOL)) return t;
+  if (m->flags & M_KEEPS_INT) return t->kind == TY_BOOL ? TYS(TY_I8) : t;
   return t->bits <= 16 ? TYS(TY_F32) : TYS(TY_F64);
 }
 
@@ -244,12 +322,18 @@ static const Type *ty_numpy_math(Infer *in, Node *n, const Type **args) {
       if (!ty_is_scalar(e)) return ty_error(in, n->list.items[i], "%s() needs numbers or arrays, got %s", n->bi->name, args[i]->name);
       t = t ? np_promote(t, e) : e;
     }
-    return ty_elementwise(in, n, args, array_dtype(m, t));
+    const Type *e = array_dtype(m, t);
+    if (!e) return ty_error(in, n, "%s() is not defined for arrays of %s", n->bi->name, t->name);
+    return ty_elementwise(in, n, args, e);
   }
   const Type *t = math_operands(in, n, args);
   if (!t) return NULL;
   if (m->flags & M_PREDICATE) return TYS(TY_BOOL);
-  if ((m->flags & M_KEEPS_INT) && !ty_is_float(t)) return ty_promote(t, t);
+  if (m->flags & M_DOUBLE) return TYS(TY_F64);
+  if ((m->flags & M_KEEPS_INT) && !ty_is_float(t)) {  /* NumPy's dtype: numpy.square(int16) wraps at 16 bits */
+    const Type *e = array_dtype(m, t);
+    return e ? e : ty_error(in, n, "%s() is not defined for %s", n->bi->name, t->name);
+  }
   if (t->kind == TY_F32 || (ty_is_int(t) && ty_bits(t) <= 16 && n->list.len == 1)) return TYS(TY_F32);
   if (t->kind == TY_F32 && ty_in_cuda(in)) return TYS(TY_F32);
   return TYS(TY_F64);
@@ -285,11 +369,16 @@ static LLVMValueRef lo_math_elem(Lower *l, Node *n, LLVMValueRef *v) {
   bool numpy = is_numpy(n), int_args = true;
   LLVMValueRef a[2] = {NULL, NULL};
   for (int i = 0; i < n->list.len; i++) int_args = int_args && !ty_is_float(elem_of(n->list.items[i]->ty));
-  if (int_args && (m->flags & M_PREDICATE)) return const_bool(l, m->int_truth);
+  if (int_args && (m->flags & M_PREDICATE)) {
+    if (!m->int_code) return const_bool(l, m->int_truth);
+    const Type *t = elem_of(n->list.items[0]->ty);
+    return m->int_code(l, t, v);
+  }
   if (!numpy && int_args && (m->flags & M_INT_RESULT)) return lo_convert(l, v[0], n->list.items[0]->ty, TYS(TY_I64));
-  if (numpy && ty_is_int(rt)) {
-    for (int i = 0; i < n->list.len; i++) a[i] = lo_convert(l, v[i], elem_of(n->list.items[i]->ty), rt);
-    return m->int_code(l, rt, a);
+  if (numpy && int_args && (m->flags & M_KEEPS_INT)) {  /* in ints; bools as int8s */
+    const Type *t = rt->kind == TY_BOOL ? TYS(TY_I8) : rt;
+    for (int i = 0; i < n->list.len; i++) a[i] = lo_convert(l, v[i], elem_of(n->list.items[i]->ty), t);
+    return lo_convert(l, m->int_code(l, t, a), t, rt);
   }
   /* the float type the function computes in */
   const Type *t = ty_is_float(rt) ? rt : TYS(TY_F64);
@@ -311,8 +400,10 @@ static LLVMValueRef lo_math(Lower *l, Node *n) {
 /* name, the function (math_fns), its arity, its flags */
 #define MATH(name, fn, n, flags) \
   {"math." name, "math", name, BK_FUNCTION, 0, n, n, NULL, BF_PURE | BF_RAISES | (flags), fn, 0, ty_math, lo_math}
+static const char *const out_kw[] = {"out", NULL};
+
 #define NUMPY(name, fn, n, flags) \
-  {"numpy." name, "numpy", name, BK_FUNCTION, 0, n, n, NULL, BF_PURE | (flags), fn, 0, ty_numpy_math, lo_math, \
+  {"numpy." name, "numpy", name, BK_FUNCTION, 0, n, n, out_kw, BF_PURE | (flags), fn, 0, ty_numpy_math, lo_math, \
    lo_math_elem}
 
 const Builtin bi_math[] = {
@@ -360,5 +451,16 @@ const Builtin bi_math[] = {
   NUMPY("absolute", ABS, 1, BF_CHEAP),
   NUMPY("minimum", MINIMUM, 2, BF_CHEAP),
   NUMPY("maximum", MAXIMUM, 2, BF_CHEAP),
+  NUMPY("fmin", FMIN, 2, BF_CHEAP),
+  NUMPY("fmax", FMAX, 2, BF_CHEAP),
+  NUMPY("square", SQUARE, 1, BF_CHEAP),
+  NUMPY("reciprocal", RECIPROCAL, 1, BF_CHEAP),
+  NUMPY("signbit", SIGNBIT, 1, BF_CHEAP),
+  NUMPY("heaviside", HEAVISIDE, 2, BF_CHEAP),
+  NUMPY("logaddexp", LOGADDEXP, 2, 0),
+  NUMPY("logaddexp2", LOGADDEXP2, 2, 0),
+  NUMPY("float_power", FLOAT_POWER, 2, 0),
+  NUMPY("deg2rad", RADIANS, 1, BF_CHEAP),
+  NUMPY("rad2deg", DEGREES, 1, BF_CHEAP),
   BI_END,
 };

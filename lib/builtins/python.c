@@ -35,18 +35,28 @@ static LLVMValueRef lo_len(Lower *l, Node *n) {
   return len;
 }
 
+/* abs() of a number; of an array, numpy.absolute's */
 static const Type *ty_abs(Infer *in, Node *n, const Type **args) {
+  if (args[0]->kind == TY_ARRAY) return ty_elementwise(in, n, args, args[0]->elem);
   if (!ty_need_scalar(in, n, args[0], "abs()")) return NULL;
   return ty_is_float(args[0]) ? args[0] : ty_promote(args[0], args[0]);
 }
 
-static LLVMValueRef lo_abs(Lower *l, Node *n) {
-  LLVMValueRef v = lo_expr_as(l, n->list.items[0], n->ty);
-  LLVMTypeRef ov[1] = {lo_type(l, n->ty)};
-  if (ty_is_float(n->ty)) return lo_intrinsic(l, "llvm.fabs", ov, 1, &v, 1);
-  if (!ty_is_signed(n->ty)) return v;
-  LLVMValueRef args[2] = {v, const_bool(l, false)};
+/* v's absolute value: v of type t, the result's */
+static LLVMValueRef lo_abs_elem(Lower *l, Node *n, LLVMValueRef *v) {
+  const Type *t = n->ty->kind == TY_ARRAY ? n->ty->elem : n->ty;
+  const Type *from = n->list.items[0]->ty->kind == TY_ARRAY ? n->list.items[0]->ty->elem : n->list.items[0]->ty;
+  LLVMValueRef x = lo_convert(l, v[0], from, t);
+  LLVMTypeRef ov[1] = {lo_type(l, t)};
+  if (ty_is_float(t)) return lo_intrinsic(l, "llvm.fabs", ov, 1, &x, 1);
+  if (!ty_is_signed(t)) return x;
+  LLVMValueRef args[2] = {x, const_bool(l, false)};
   return lo_intrinsic(l, "llvm.abs", ov, 1, args, 2);
+}
+
+static LLVMValueRef lo_abs(Lower *l, Node *n) {
+  LLVMValueRef v = lo_expr(l, n->list.items[0]);
+  return lo_abs_elem(l, n, &v);
 }
 
 static const Type *ty_minmax(Infer *in, Node *n, const Type **args) {
@@ -206,7 +216,7 @@ const Builtin bi_python[] = {
   FUNCTION("range", "builtins", "range", 1, 3, BF_RANGE, ty_range, lo_range_value),
   FUNCTION("prange", "ruchey", "prange", 1, 3, BF_RANGE | BF_PARALLEL, ty_range, lo_range_value),
   FUNCTION("len", "builtins", "len", 1, 1, BF_PURE | BF_CHEAP, ty_len, lo_len),
-  FUNCTION("abs", "builtins", "abs", 1, 1, BF_PURE | BF_CHEAP, ty_abs, lo_abs),
+  {"abs", "builtins", "abs", BK_FUNCTION, 0, 1, 1, NULL, BF_PURE | BF_CHEAP, 0, 0, ty_abs, lo_abs, lo_abs_elem},
   {"min", "builtins", "min", BK_FUNCTION, 0, 2, 64, NULL, BF_PURE | BF_CHEAP, 0, OP_LT, ty_minmax, lo_minmax},
   {"max", "builtins", "max", BK_FUNCTION, 0, 2, 64, NULL, BF_PURE | BF_CHEAP, 0, OP_GT, ty_minmax, lo_minmax},
   FUNCTION("int", "builtins", "int", 1, 1, BF_PURE | BF_RAISES | BF_CHEAP, ty_int, lo_int),

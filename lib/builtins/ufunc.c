@@ -2,7 +2,7 @@
  * operators (a * b + c, -a, a < b, a & b), the ufunc rows (numpy.sqrt of
  * an array) and augmented assignment in place (a += b, a[1:] -= a[:-1]).
  *
- * Typing follows NumPy 2: its promotion of dtypes, with Python literals
+ * Typing follows NumPy 2: its promotion of dtypes, with Python numbers
  * weak (NEP 50: x * 2.5 keeps a float32 x float32), and broadcasting of
  * shapes. Lowering fuses a whole tree of elementwise operations into one
  * loop nest, as Numba's array expressions do: the leaves (arrays, and
@@ -45,10 +45,19 @@ const Type *np_promote(const Type *a, const Type *b) {
   return u->bits == 64 ? TYS(TY_F64) : int_of_bits(2 * u->bits, true);
 }
 
-/* An operand's dtype beside the other's: a Python literal yields to an
- * array (NEP 50), so int8 + 1 stays int8 and float32 * 2.5 float32. */
+/* Whether a number beside an array yields to it, as NumPy 2 lets a
+ * Python int, float or bool yield (NEP 50): a literal, or any value of
+ * Python's own types (bool, int64, float64), since a compiled function
+ * cannot tell a Python float argument from a numpy.float64. A float32 or
+ * an int8 comes from an array, and counts as its dtype, as in NumPy. */
+static bool yields_to_array(const Node *n, const Type *t) {
+  return ty_is_weak(n) || t->kind == TY_BOOL || t->kind == TY_I64 || t->kind == TY_F64;
+}
+
+/* An operand's dtype beside the other's: a Python number yields to an
+ * array, so int8 + 1 stays int8 and float32 * 2.5 float32. */
 static const Type *operand_dtype(const Node *n, const Type *t, const Type *other) {
-  if (t->kind == TY_ARRAY || !ty_is_weak(n) || other->kind != TY_ARRAY) return elem_of(t);
+  if (t->kind == TY_ARRAY || !yields_to_array(n, t) || other->kind != TY_ARRAY) return elem_of(t);
   const Type *e = other->elem;
   if (!ty_is_float(t)) return e->kind == TY_BOOL ? TYS(TY_I64) : e;
   return ty_is_float(e) ? e : TYS(TY_F64);
@@ -118,6 +127,14 @@ const Type *ty_array_binop(Infer *in, Node *n, int op, Node *l, const Type *a, N
   if (!check_operands(in, n, args, 2, "an array expression")) return NULL;
   const Type *e = binop_dtype(in, n, op, operand_dtype(l, a, b), operand_dtype(r, b, a));
   return e ? ty_array(e, ty_broadcast_ndim(args, 2), 'C', false) : NULL;
+}
+
+/* numpy.add(a, b) and its kin: of arrays as the operator; of two numbers
+ * a number of NumPy's dtype for them */
+const Type *ty_ufunc_binop(Infer *in, Node *n, int op, Node *l, const Type *a, Node *r, const Type *b) {
+  if (a->kind == TY_ARRAY || b->kind == TY_ARRAY) return ty_array_binop(in, n, op, l, a, r, b);
+  if (!ty_need_scalar(in, l, a, n->bi->name) || !ty_need_scalar(in, r, b, n->bi->name)) return NULL;
+  return binop_dtype(in, n, op, a, b);
 }
 
 const Type *ty_array_unary(Infer *in, Node *n, int op, const Type *a) {
@@ -253,22 +270,25 @@ static void shape_error(Lower *l, LLVMValueRef bad, int kind, LLVMValueRef *desc
   position(l, ok);
 }
 
-static int array_operands(const Fused *fu) {
-  int n = 0;
-  for (int i = 0; i < fu->nops; i++) n += fu->ops[i].node->ty->kind == TY_ARRAY;
-  return n;
-}
-
-/* The broadcast shape of the operands (ndim dimensions), or NumPy's error. */
-static void broadcast(Lower *l, Fused *fu, int ndim, LLVMValueRef *shape) {
+/* The broadcast shape of the operands (ndim dimensions), with the output
+ * among them when with_out (a ufunc's out=), or NumPy's error. */
+static void broadcast(Lower *l, Fused *fu, int ndim, LLVMValueRef *shape, bool with_out) {
   LLVMValueRef bad = const_bool(l, false), one = const_i64(l, 1);
+  int n = fu->nops + with_out, arrays = 0;
+  const Type *types[n];
+  LLVMValueRef values[n];
+  for (int i = 0; i < n; i++) {
+    types[i] = i < fu->nops ? fu->ops[i].node->ty : fu->out_type;
+    values[i] = i < fu->nops ? fu->ops[i].value : fu->out;
+    arrays += types[i]->kind == TY_ARRAY;
+  }
   for (int d = 0; d < ndim; d++) shape[d] = one;
-  for (int i = 0; i < fu->nops; i++) {
-    const Type *t = fu->ops[i].node->ty;
+  for (int i = 0; i < n; i++) {
+    const Type *t = types[i];
     if (t->kind != TY_ARRAY) continue;
     for (int od = 0; od < t->ndim; od++) {
       int d = ndim - t->ndim + od;
-      LLVMValueRef s = lo_arr_shape(l, fu->ops[i].value, od);
+      LLVMValueRef s = lo_arr_shape(l, values[i], od);
       shape[d] = LLVMBuildSelect(l->b, LLVMBuildICmp(l->b, LLVMIntEQ, shape[d], one, ""), s, shape[d], "");
       LLVMValueRef clash = LLVMBuildAnd(l->b, LLVMBuildICmp(l->b, LLVMIntNE, s, one, ""),
                                         LLVMBuildICmp(l->b, LLVMIntNE, s, shape[d], ""), "");
@@ -276,17 +296,17 @@ static void broadcast(Lower *l, Fused *fu, int ndim, LLVMValueRef *shape) {
     }
   }
   if (LLVMIsAConstantInt(bad) && !LLVMConstIntGetZExtValue(bad)) return;
-  int n = 0;
-  LLVMValueRef *desc = arena_alloc(l->f->arena, sizeof(LLVMValueRef) * (size_t)(array_operands(fu) * (RC_MAX_NDIM + 1) + 1));
-  desc[n++] = const_i64(l, array_operands(fu));
-  for (int i = 0; i < fu->nops; i++) {
-    const Type *t = fu->ops[i].node->ty;
+  int nd = 0;
+  LLVMValueRef *desc = arena_alloc(l->f->arena, sizeof(LLVMValueRef) * (size_t)(arrays * (RC_MAX_NDIM + 1) + 1));
+  desc[nd++] = const_i64(l, arrays);
+  for (int i = 0; i < n; i++) {
+    const Type *t = types[i];
     if (t->kind != TY_ARRAY) continue;
     LLVMValueRef dims[RC_MAX_NDIM];
-    for (int d = 0; d < t->ndim; d++) dims[d] = lo_arr_shape(l, fu->ops[i].value, d);
-    n = describe_shape(l, desc, n, t->ndim, dims);
+    for (int d = 0; d < t->ndim; d++) dims[d] = lo_arr_shape(l, values[i], d);
+    nd = describe_shape(l, desc, nd, t->ndim, dims);
   }
-  shape_error(l, bad, 0, desc, n);
+  shape_error(l, bad, 0, desc, nd);
 }
 
 /* Each array operand's byte steps per result dimension: its stride, or 0
@@ -333,11 +353,27 @@ static LLVMValueRef unary_element(Lower *l, Node *n, LLVMValueRef v) {
  * as two float64s, unlike Python). */
 static LLVMValueRef compare_element(Lower *l, Fused *fu, Node *n, int ndim) {
   Node *a = n->list.items[0], *b = n->list.items[1];
+  return lo_ufunc_compare(l, n->ops[0], a, element(l, fu, a, ndim), b, element(l, fu, b, ndim));
+}
+
+LLVMValueRef lo_ufunc_compare(Lower *l, int op, Node *a, LLVMValueRef va, Node *b, LLVMValueRef vb) {
   const Type *ta = operand_dtype(a, a->ty, b->ty), *tb = operand_dtype(b, b->ty, a->ty);
   const Type *t = np_promote(ta, tb);
-  LLVMValueRef va = lo_convert(l, element(l, fu, a, ndim), elem_of(a->ty), t);
-  LLVMValueRef vb = lo_convert(l, element(l, fu, b, ndim), elem_of(b->ty), t);
-  return lo_compare_values(l, n->ops[0], va, t, vb, t);
+  va = lo_convert(l, va, elem_of(a->ty), t);
+  vb = lo_convert(l, vb, elem_of(b->ty), t);
+  return lo_compare_values(l, op, va, t, vb, t);
+}
+
+/* A ufunc row's call on numbers: its element function on their values,
+ * with NumPy's semantics. */
+LLVMValueRef lo_ufunc_call(Lower *l, Node *n) {
+  LLVMValueRef v[8];
+  for (int i = 0; i < n->list.len && i < 8; i++) v[i] = lo_expr(l, n->list.items[i]);
+  bool saved = l->numpy_semantics;
+  l->numpy_semantics = true;
+  LLVMValueRef r = n->bi->lower_elem(l, n, v);
+  l->numpy_semantics = saved;
+  return r;
 }
 
 static LLVMValueRef element(Lower *l, Fused *fu, Node *n, int ndim) {
@@ -445,9 +481,11 @@ LLVMValueRef lo_array_expr(Lower *l, Node *n) {
   Fused fu = {.out_type = n->ty};
   collect(l, &fu, n, true);
   evaluate_operands(l, &fu);
-  broadcast(l, &fu, n->ty->ndim, fu.shape);
+  broadcast(l, &fu, n->ty->ndim, fu.shape, false);
   fu.out = lo_alloc_array(l, n->ty, fu.shape, -1);
+  lo_temp_made(l, n->ty, fu.out);  /* released if an element raises */
   fused_loop(l, &fu, n);
+  lo_temp_taken(l, fu.out);
   release_operands(l, &fu);
   return fu.out;
 }
@@ -459,7 +497,7 @@ void lo_for_each_element(Lower *l, Node *n, ElementSink sink, void *arg) {
   if (lo_is_elementwise(n)) collect(l, &fu, n, true);
   else add_operand(l, &fu, n);
   evaluate_operands(l, &fu);
-  broadcast(l, &fu, n->ty->ndim, fu.shape);
+  broadcast(l, &fu, n->ty->ndim, fu.shape, false);
   fused_loop(l, &fu, n);
   release_operands(l, &fu);
 }
@@ -530,24 +568,103 @@ static void copy_if_overlapping(Lower *l, Fused *fu, Operand *o) {
   o->copy = owned;
 }
 
+/* The operands broadcast to the output's shape (out holds it), as NumPy's
+ * ufuncs with out= and assignment into an array: else NumPy's error. An
+ * operand that is the output itself (skip) is read in place; any other
+ * that overlaps it is read from a copy. */
+static void fill_output(Lower *l, Fused *fu, Node *root, Node *skip, FillKind kind) {
+  for (int i = 0; i < fu->nops; i++)
+    if (fu->ops[i].node != skip && fu->ops[i].node->ty->kind == TY_ARRAY) copy_if_overlapping(l, fu, &fu->ops[i]);
+  int ndim = fu->out_type->ndim;
+  for (int d = 0; d < ndim; d++) fu->shape[d] = lo_arr_shape(l, fu->out, d);
+  LLVMValueRef bcast[RC_MAX_NDIM];
+  int bdim = kind == FILL_UFUNC ? ndim : root->ty->kind == TY_ARRAY ? root->ty->ndim : 0;
+  broadcast(l, fu, bdim, bcast, kind == FILL_UFUNC && !skip);
+  /* the input's shape against the output's trailing dimensions */
+  LLVMValueRef bad = const_bool(l, false), one = const_i64(l, 1);
+  for (int d = 0; d < bdim; d++) {
+    LLVMValueRef want = fu->shape[ndim - bdim + d], mismatch = LLVMBuildICmp(l->b, LLVMIntNE, bcast[d], want, "");
+    if (kind == FILL_ASSIGN) mismatch = LLVMBuildAnd(l->b, mismatch, LLVMBuildICmp(l->b, LLVMIntNE, bcast[d], one, ""), "");
+    bad = LLVMBuildOr(l->b, bad, mismatch, "");
+  }
+  if (LLVMIsAConstantInt(bad) && !LLVMConstIntGetZExtValue(bad)) return;
+  LLVMValueRef desc[2 * (RC_MAX_NDIM + 1)];
+  int nd = describe_shape(l, desc, 0, kind == FILL_ASSIGN ? bdim : ndim, kind == FILL_ASSIGN ? bcast : fu->shape);
+  nd = describe_shape(l, desc, nd, ndim, kind == FILL_ASSIGN ? fu->shape : bcast);
+  /* "could not broadcast input array from shape (4,) into shape (3,)", or
+   * "non-broadcastable output operand with shape (3,) doesn't match the broadcast shape (2,3)" */
+  shape_error(l, bad, kind == FILL_ASSIGN ? 2 : 1, desc, nd);
+}
+
 void lo_array_update(Lower *l, Node *n) {
   Fused fu = {.out_type = n->lhs->ty};
   collect(l, &fu, n, true);
   evaluate_operands(l, &fu);
   fu.out = operand_of(&fu, n->lhs)->value;
-  for (int i = 0; i < fu.nops; i++)
-    if (fu.ops[i].node != n->lhs && fu.ops[i].node->ty->kind == TY_ARRAY) copy_if_overlapping(l, &fu, &fu.ops[i]);
-  int ndim = fu.out_type->ndim;
-  for (int d = 0; d < ndim; d++) fu.shape[d] = lo_arr_shape(l, fu.out, d);
-  /* the operands broadcast to the output's shape, as NumPy's ufuncs with out= */
-  LLVMValueRef bcast[RC_MAX_NDIM];
-  broadcast(l, &fu, ndim, bcast);
-  LLVMValueRef bad = const_bool(l, false);
-  for (int d = 0; d < ndim; d++) bad = LLVMBuildOr(l->b, bad, LLVMBuildICmp(l->b, LLVMIntNE, bcast[d], fu.shape[d], ""), "");
-  LLVMValueRef desc[2 * (RC_MAX_NDIM + 1)];
-  int nd = describe_shape(l, desc, 0, ndim, fu.shape);
-  nd = describe_shape(l, desc, nd, ndim, bcast);
-  shape_error(l, bad, 1, desc, nd);
+  fill_output(l, &fu, n, n->lhs, FILL_UFUNC);
   fused_loop(l, &fu, n);
   release_operands(l, &fu);
+}
+
+void lo_array_fill(Lower *l, Node *root, const Type *t, LLVMValueRef target, FillKind kind) {
+  Fused fu = {.out_type = t, .out = target};
+  if (lo_is_elementwise(root)) collect(l, &fu, root, true);
+  else add_operand(l, &fu, root);
+  evaluate_operands(l, &fu);
+  fill_output(l, &fu, root, NULL, kind);
+  fused_loop(l, &fu, root);
+  release_operands(l, &fu);
+}
+
+/* ---------------------------------------------------------------- out= */
+
+/* numpy.f(x, y, out=o): o's elements set to f's and o returned. Typing
+ * rewrites the call into this row's, whose arguments are the call without
+ * out= (of its own dtype) and o. */
+static LLVMValueRef lo_ufunc_out(Lower *l, Node *n) {
+  Node *call = n->list.items[0], *out = n->list.items[1];
+  LLVMValueRef o = lo_expr(l, out);
+  lo_array_fill(l, call, out->ty, o, FILL_UFUNC);
+  lo_refcount(l, out->ty, o, true);  /* the result is a new reference to o */
+  lo_done_with(l, out, o);
+  return o;
+}
+
+/* o's type, if o can take the call's results (of type result) */
+static const Type *ty_out_operand(Infer *in, Node *call, const Type *result, Node *out) {
+  const Type *o = out->ty, *e = elem_of(result);
+  const char *name = call->bi->name;
+  if (o->kind != TY_ARRAY) return ty_error(in, out, "%s()'s out= must be an array, got %s", name, o->name);
+  if (o->readonly) return ty_error(in, out, "%s()'s out= is a read-only array", name);
+  if (kind_rank(e) > kind_rank(o->elem))
+    return ty_error(in, out, "cannot cast %s()'s output from %s to %s with casting rule 'same_kind'", name, e->name,
+                    o->elem->name);
+  int ndim = result->kind == TY_ARRAY ? result->ndim : 0;
+  if (ndim > o->ndim) return ty_error(in, out, "%s()'s out= has %d dimensions, its result %d", name, o->ndim, ndim);
+  return o;
+}
+
+static const Type *ty_ufunc_out_again(Infer *in, Node *n, const Type **args) {
+  return ty_out_operand(in, n->list.items[0], args[0], n->list.items[1]);
+}
+
+static const Builtin ufunc_out = {"numpy.ufunc.out", NULL, "out", BK_FUNCTION, 0, 2, 2, NULL, 0, 0, 0,
+                                  ty_ufunc_out_again, lo_ufunc_out};
+
+const Type *ty_ufunc_out(Infer *in, Node *n, const Type *result) {
+  Node *out = ty_kwarg(n, "out");
+  if (!out || !result) return result;
+  Node *call = arena_alloc(in->f->arena, sizeof(Node));
+  *call = *n;
+  call->kw = (NodeList){0};
+  call->kw_names = NULL;
+  call->ty = result->kind == TY_ARRAY ? result : ty_array(result, 0, 'C', false);
+  n->bi = &ufunc_out;
+  n->list.items = arena_alloc(in->f->arena, 2 * sizeof(Node *));
+  n->list.items[0] = call;
+  n->list.items[1] = out;
+  n->list.len = 2;
+  n->kw = (NodeList){0};
+  n->kw_names = NULL;
+  return ty_out_operand(in, call, call->ty, out);
 }

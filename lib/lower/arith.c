@@ -68,7 +68,10 @@ static LLVMValueRef lo_float_divmod(Lower *l, int op, const Type *t, LLVMValueRe
   LLVMValueRef cs[2] = {zero, LLVMBuildFDiv(l->b, a, b, "")};
   LLVMValueRef signed_zero = lo_intrinsic(l, "llvm.copysign", ov, 1, cs, 2);
   LLVMValueRef divnz = LLVMBuildFCmp(l->b, LLVMRealUNE, div, zero, "");
-  return LLVMBuildSelect(l->b, divnz, fl, signed_zero, "");
+  LLVMValueRef q = LLVMBuildSelect(l->b, divnz, fl, signed_zero, "");
+  if (!lo_numpy_errors(l)) return q;
+  /* NumPy: by zero, a / b (an infinity, or NaN) */
+  return LLVMBuildSelect(l->b, LLVMBuildFCmp(l->b, LLVMRealOEQ, b, zero, ""), LLVMBuildFDiv(l->b, a, b, ""), q, "");
 }
 
 /* Integer power by repeated squaring; a negative exponent raises, since the
@@ -77,7 +80,8 @@ LLVMValueRef lo_int_pow(Lower *l, const Type *t, LLVMValueRef a, LLVMValueRef e)
   LLVMTypeRef ty = lo_type(l, t);
   if (ty_is_signed(t))
     lo_raise_if(l, LLVMBuildICmp(l->b, LLVMIntSLT, e, LLVMConstNull(ty), ""), RT_ERR_VALUE,
-             "integer power with a negative exponent: use a float base");
+                l->numpy_semantics ? "Integers to negative integer powers are not allowed."
+                                   : "integer power with a negative exponent: use a float base");
   LLVMBasicBlockRef pre = LLVMGetInsertBlock(l->b);
   LLVMBasicBlockRef head = new_block(l, "pow"), body = new_block(l, "pow.body"),
                     done = new_block(l, "pow.done");

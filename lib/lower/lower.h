@@ -175,6 +175,7 @@ void lo_refcount(Lower *l, const Type *t, LLVMValueRef v, bool inc);  /* model.c
 void lo_meminfo_refcount(Lower *l, LLVMValueRef meminfo, bool inc);  /* one array's memory (NULL: borrowed) */
 bool lo_is_fresh(const Node *n);
 void lo_temp_made(Lower *l, const Type *t, LLVMValueRef v);
+void lo_temp_taken(Lower *l, LLVMValueRef v);  /* a temp handed on: no longer released on an error */
 LLVMValueRef lo_owned(Lower *l, Node *n);
 void lo_done_with(Lower *l, Node *n, LLVMValueRef v);
 void lo_release_temp(Lower *l, const Type *t, LLVMValueRef v);  /* a temp made by lowering itself */
@@ -273,6 +274,12 @@ LLVMValueRef lo_gpu_array_data(Lower *l, Node *n, int64_t count);
 bool lo_is_elementwise(const Node *n);      /* lowered as one loop over the elements */
 LLVMValueRef lo_array_expr(Lower *l, Node *n); /* a new array */
 void lo_array_update(Lower *l, Node *n);     /* an augmented assignment to an array, in place */
+/* Sets the elements of target (of type t) to root's (an array expression,
+ * an array or a number), broadcast to target's shape; overlapping inputs
+ * are read from copies. NumPy's errors: FILL_UFUNC as for out=,
+ * FILL_ASSIGN as for a[...] = value. */
+typedef enum { FILL_UFUNC, FILL_ASSIGN } FillKind;
+void lo_array_fill(Lower *l, Node *root, const Type *t, LLVMValueRef target, FillKind kind);
 
 /* ---------------------------------------------------------------- builtins/cuda.c */
 

@@ -1,0 +1,113 @@
+/* builtins/operators.c — NumPy's ufuncs for Python's operators:
+ * numpy.add, subtract, ..., the comparisons (numpy.less ...), the logical
+ * and bitwise functions, numpy.negative, positive and invert. On arrays
+ * they are the operators' array expressions (fused, broadcast, with
+ * NumPy's dtypes; out= as every ufunc); on numbers they compute as NumPy
+ * does: ints wrap, division by zero gives inf, nan or 0 without raising.
+ */
+#include "builtins/builtins.h"
+
+static const Type *elem_of(const Type *t) { return t->kind == TY_ARRAY ? t->elem : t; }
+
+static bool any_array(Node *n, const Type **args) {
+  for (int i = 0; i < n->list.len; i++)
+    if (args[i]->kind == TY_ARRAY) return true;
+  return false;
+}
+
+static bool numbers(Infer *in, Node *n, const Type **args) {
+  for (int i = 0; i < n->list.len; i++)
+    if (!ty_need_scalar(in, n->list.items[i], args[i], n->bi->name)) return false;
+  return true;
+}
+
+/* ---------------------------------------------------------------- typing */
+
+/* numpy.add(a, b) and its kin: the row's ival is the operator */
+static const Type *ty_arith(Infer *in, Node *n, const Type **args) {
+  return ty_ufunc_binop(in, n, (int)n->bi->ival, n->list.items[0], args[0], n->list.items[1], args[1]);
+}
+
+/* the comparisons and logical_and/or/xor/not: bools */
+static const Type *ty_predicate(Infer *in, Node *n, const Type **args) {
+  if (any_array(n, args)) return ty_elementwise(in, n, args, TYS(TY_BOOL));
+  return numbers(in, n, args) ? TYS(TY_BOOL) : NULL;
+}
+
+/* numpy.negative, positive, invert: the argument's dtype */
+static const Type *ty_unary_op(Infer *in, Node *n, const Type **args) {
+  int op = (int)n->bi->ival;
+  if (args[0]->kind == TY_ARRAY) return ty_array_unary(in, n, op, args[0]);
+  if (!numbers(in, n, args)) return NULL;
+  if (op == OP_INVERT && ty_is_float(args[0])) return ty_error(in, n, "%s() needs an integer or a bool", n->bi->name);
+  if (op == OP_NEG && args[0]->kind == TY_BOOL)
+    return ty_error(in, n, "the numpy boolean negative is not supported, use numpy.logical_not instead");
+  return args[0];
+}
+
+/* ---------------------------------------------------------------- elements */
+
+static LLVMValueRef lo_arith_elem(Lower *l, Node *n, LLVMValueRef *v) {
+  Node *a = n->list.items[0], *b = n->list.items[1];
+  return lo_binop_values(l, (int)n->bi->ival, elem_of(n->ty), v[0], elem_of(a->ty), v[1], elem_of(b->ty));
+}
+
+static LLVMValueRef lo_compare_elem(Lower *l, Node *n, LLVMValueRef *v) {
+  return lo_ufunc_compare(l, (int)n->bi->ival, n->list.items[0], v[0], n->list.items[1], v[1]);
+}
+
+/* logical_and/or/xor of the operands' truth: the row's ival is & | ^ */
+static LLVMValueRef lo_logical_elem(Lower *l, Node *n, LLVMValueRef *v) {
+  LLVMValueRef a = lo_truth(l, v[0], elem_of(n->list.items[0]->ty));
+  if (n->list.len == 1) return LLVMBuildNot(l->b, a, "");
+  return lo_arith(l, (int)n->bi->ival, TYS(TY_BOOL), a, lo_truth(l, v[1], elem_of(n->list.items[1]->ty)));
+}
+
+static LLVMValueRef lo_unary_elem(Lower *l, Node *n, LLVMValueRef *v) {
+  const Type *t = elem_of(n->ty);
+  LLVMValueRef x = lo_convert(l, v[0], elem_of(n->list.items[0]->ty), t);
+  switch (n->bi->ival) {
+  case OP_NEG: return ty_is_float(t) ? LLVMBuildFNeg(l->b, x, "") : LLVMBuildNeg(l->b, x, "");
+  case OP_INVERT: return LLVMBuildNot(l->b, x, "");
+  default: return x;
+  }
+}
+
+/* ---------------------------------------------------------------- the rows */
+
+static const char *const out_kw[] = {"out", NULL};
+
+#define UFUNC(name, op, n, type, elem) \
+  {"numpy." name, "numpy", name, BK_FUNCTION, 0, n, n, out_kw, BF_PURE | BF_CHEAP, op, 0, type, lo_ufunc_call, elem}
+#define ARITH(name, op) UFUNC(name, op, 2, ty_arith, lo_arith_elem)
+#define COMPARE(name, op) UFUNC(name, op, 2, ty_predicate, lo_compare_elem)
+
+const Builtin bi_operators[] = {
+  ARITH("add", OP_ADD),
+  ARITH("subtract", OP_SUB),
+  ARITH("multiply", OP_MUL),
+  ARITH("divide", OP_DIV),
+  ARITH("true_divide", OP_DIV),
+  ARITH("floor_divide", OP_FLOORDIV),
+  ARITH("remainder", OP_MOD),
+  ARITH("mod", OP_MOD),
+  ARITH("left_shift", OP_LSHIFT),
+  ARITH("right_shift", OP_RSHIFT),
+  ARITH("bitwise_and", OP_BITAND),
+  ARITH("bitwise_or", OP_BITOR),
+  ARITH("bitwise_xor", OP_BITXOR),
+  COMPARE("equal", OP_EQ),
+  COMPARE("not_equal", OP_NE),
+  COMPARE("less", OP_LT),
+  COMPARE("less_equal", OP_LE),
+  COMPARE("greater", OP_GT),
+  COMPARE("greater_equal", OP_GE),
+  UFUNC("logical_and", OP_BITAND, 2, ty_predicate, lo_logical_elem),
+  UFUNC("logical_or", OP_BITOR, 2, ty_predicate, lo_logical_elem),
+  UFUNC("logical_xor", OP_BITXOR, 2, ty_predicate, lo_logical_elem),
+  UFUNC("logical_not", OP_NOT, 1, ty_predicate, lo_logical_elem),
+  UFUNC("negative", OP_NEG, 1, ty_unary_op, lo_unary_elem),
+  UFUNC("positive", OP_POS, 1, ty_unary_op, lo_unary_elem),
+  UFUNC("invert", OP_INVERT, 1, ty_unary_op, lo_unary_elem),
+  BI_END,
+};
