@@ -135,7 +135,8 @@ static void collect_locals(Fe *fe, PyObject *node) {
 static PyObject *closure_value(Fe *fe, const char *name) {
   PyCodeObject *code = (PyCodeObject *)PyFunction_GetCode(fe->pyfunc);
   PyObject *cells = PyFunction_GetClosure(fe->pyfunc);
-  PyObject *free = cells ? PyCode_GetFreevars(code) : NULL;
+  /* the attribute, not PyCode_GetFreevars, which Python 3.10 lacks */
+  PyObject *free = cells ? PyObject_GetAttrString((PyObject *)code, "co_freevars") : NULL;
   PyObject *value = NULL;
   for (Py_ssize_t i = 0; free && i < PyTuple_GET_SIZE(free); i++)
     if (!strcmp(PyUnicode_AsUTF8(PyTuple_GET_ITEM(free, i)), name)) {
@@ -404,7 +405,7 @@ static bool fe_bind_jit_call(Fe *fe, PyObject *e, Node *n, PyObject *disp) {
   int np = code->co_argcount;
   PyObject *defaults = PyFunction_GetDefaults(func);
   int nd = defaults ? (int)PyTuple_GET_SIZE(defaults) : 0;
-  PyObject *names = PyCode_GetVarnames(code);
+  PyObject *names = PyObject_GetAttrString((PyObject *)code, "co_varnames");  /* 3.10 has no PyCode_GetVarnames */
   NodeList bound = new_list(fe, np);
   bool ok = n->list.len <= np ||
             fe_error(fe, e, "too many arguments in call to %s()", PyUnicode_AsUTF8(code->co_name));
