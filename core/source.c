@@ -191,8 +191,8 @@ static bool defines(PyObject *def, PyCodeObject *code) {
 }
 
 /* The def of code in block (the lines from its first, inspect's "block"),
- * or the first lambda on its first line that matches; a new reference, or
- * NULL with an exception only if the block does not parse. */
+ * or the first lambda in the block that matches; a new reference, or NULL
+ * (an exception only if the block does not parse). */
 static PyObject *parse_block(PyObject *block, PyCodeObject *code, int *col_offset) {
   PyObject *empty = PyUnicode_FromString("");
   PyObject *src = empty ? PyUnicode_Join(empty, block) : NULL;
@@ -202,8 +202,8 @@ static PyObject *parse_block(PyObject *block, PyCodeObject *code, int *col_offse
   PyObject *def = NULL;
   if (body && PyList_GET_SIZE(body) && !strcmp(Py_TYPE(PyList_GET_ITEM(body, 0))->tp_name, "FunctionDef")) {
     if (defines(PyList_GET_ITEM(body, 0), code)) def = Py_NewRef(PyList_GET_ITEM(body, 0));
-  } else if (body && PyList_GET_SIZE(body)) {
-    PyObject *walk = PyObject_CallMethod(PyImport_AddModule("ast"), "walk", "O", PyList_GET_ITEM(body, 0));
+  } else if (body && PyList_GET_SIZE(body)) {  /* the line's statements: `import m; f = jit(lambda ...)` */
+    PyObject *walk = PyObject_CallMethod(PyImport_AddModule("ast"), "walk", "O", tree);
     PyObject *nodes = walk ? PySequence_List(walk) : NULL;
     for (Py_ssize_t i = 0; nodes && !def && i < PyList_GET_SIZE(nodes); i++) {
       PyObject *node = PyList_GET_ITEM(nodes, i);

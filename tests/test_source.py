@@ -146,6 +146,11 @@ def test_function_whose_file_changed_after_import_is_not_compiled_from_the_new_t
     assert "reload" in proc.stdout
 
 
+def test_lambda_after_another_statement_on_its_line_compiles():
+    proc = run_command("import ruchey; print(ruchey.njit(lambda x: x + 1)(41))")
+    assert_printed(proc, ["42"])
+
+
 def test_lambdas_on_one_line_are_told_apart_by_their_parameters(tmp_path):
     script = '''
     import ruchey
