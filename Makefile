@@ -31,8 +31,11 @@ demo: build
 	$(PY) -m ruchey -s
 	$(PY) examples/demo.py
 
+# the documentation's examples in a run of their own: docs/ and tests/ each
+# have a conftest.py, which one pytest run would import as one module
 test: build
-	$(PY) -m pytest tests docs -q
+	$(PY) -m pytest tests -q
+	$(PY) -m pytest docs -q
 
 docs: build
 	@$(DEPS) --docs
@@ -49,8 +52,9 @@ leakcheck: build
 test-pythons: build
 	PYTHON=$(PY) bash scripts/test-pythons.sh
 
-wheel:
-	bash scripts/build-wheel.sh
+wheel: deps
+	PYTHONS=$(PY) bash scripts/build-wheel.sh
+	$(PY) -m pytest -q tests/test_wheel.py
 
 clean:
 	rm -rf build docs/_build

@@ -43,7 +43,8 @@ for entry in $MATRIX; do
   if "$venv/bin/python" -m pip install -q --disable-pip-version-check --no-build-isolation \
        -Cbuild-dir="build/pythons/build-$name" . &&
      "$venv/bin/python" -c 'import numpy, sys; print("   Python", sys.version.split()[0], "NumPy", numpy.__version__)' &&
-     "$venv/bin/python" -m pytest -q -p no:cacheprovider tests; then
+     "$venv/bin/python" -m pytest -q -p no:cacheprovider tests &&
+     "$venv/bin/python" -m pytest -q -p no:cacheprovider docs; then
     :
   else
     failed+=("$v $numpy")
