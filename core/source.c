@@ -26,6 +26,9 @@ static struct {
   PyObject *text, *filename;
 } recent[RECENT];
 static int newest;  /* recent[newest] is the last string compiled */
+/* Set while the hook's own Python code runs, and while ruchey parses a
+ * source: neither is a string of the user's. */
+static bool busy;
 
 /* ---------------------------------------------------------------- watching exec() */
 
@@ -43,7 +46,6 @@ static void keep_functions(PyObject *code, PyObject *text) {
  * or eval() runs it. Only names such as "<string>" are kept: a text from a
  * file is found in its file. */
 static int on_audit(const char *event, PyObject *args, void *unused) {
-  static bool busy;  /* the dictionary's own Python code must not come back here */
   bool compiled = !strcmp(event, "compile"), executed = !compiled && !strcmp(event, "exec");
   if ((!compiled && !executed) || busy || PyErr_Occurred() || !PyTuple_Check(args)) return 0;
   busy = true;
@@ -258,6 +260,7 @@ PyObject *src_parse_function(PyObject *pyfunc, int *line_offset, int *col_offset
   PyObject *textwrap = ast ? PyImport_ImportModule("textwrap") : NULL;
   PyObject *def = NULL;
   if (!textwrap) goto done;
+  busy = true;
   /* its file first, where inspect finds it */
   PyObject *found = PyObject_CallMethod(inspect, "getsourcelines", "O", pyfunc);
   bool in_file = found && PyUnicode_READ_CHAR(code->co_filename, 0) != '<';
@@ -276,6 +279,7 @@ PyObject *src_parse_function(PyObject *pyfunc, int *line_offset, int *col_offset
     Py_XDECREF(block);
   }
   Py_XDECREF(texts);
+  busy = false;
   if (!def) no_source(pyfunc, code, in_file);
 done:
   Py_XDECREF(inspect); Py_XDECREF(ast); Py_XDECREF(textwrap);

@@ -66,6 +66,23 @@ def test_functions_from_exec_eval_and_compile_of_strings_compile(tmp_path):
     assert_printed(run_python_file(EXEC_SCRIPT, tmp_path), ["7", "5", "-3", "64"])
 
 
+def test_compiled_string_is_remembered_while_ruchey_compiles_other_functions(tmp_path):
+    """ruchey's own parsing of sources is not taken for the user's strings."""
+    script = """
+    import types
+    import ruchey
+
+    def add(x, y):
+        return x + y
+
+    code = compile("def late(x):\\n    return x * 7\\n", "<late>", "exec")
+    for i in range(20):   # each compile parses a source of this file
+        ruchey.njit(add)(i, 1.0 * i) if i % 2 else ruchey.njit(add)(i, i)
+    print(ruchey.njit(types.FunctionType(code.co_consts[0], {}))(6))
+    """
+    assert_printed(run_python_file(script, tmp_path), ["42"])
+
+
 def test_function_made_from_another_functions_code_compiles(tmp_path):
     script = '''
     import types
