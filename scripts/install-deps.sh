@@ -6,13 +6,12 @@
 # PYTHON is the interpreter that builds and tests. When it is the path of a
 # virtual environment that does not exist yet (the Makefile asks for .venv
 # where the interpreter is externally managed, PEP 668), it is made from
-# BASE_PYTHON. LLVM_CONFIG, if set, names the LLVM 19 to use instead of
-# Debian's. Extra pip requirements (e.g. "numpy<2") come in PIP_EXTRA;
-# --docs adds what the documentation is built with.
+# BASE_PYTHON, apart from its packages (Debian's python3-numpy would be
+# older than ruchey's NumPy). LLVM_CONFIG, if set, names the LLVM 19 to use
+# instead of Debian's. --docs adds what the documentation is built with.
 set -euo pipefail
 PYTHON=${PYTHON:-python3}
 BASE_PYTHON=${BASE_PYTHON:-python3}
-PIP_EXTRA=${PIP_EXTRA:-}
 
 # Runs a shell command as root: directly, through sudo, or, where neither
 # can be done, says what to run as root and stops.
@@ -57,7 +56,7 @@ fi
 if [ ! -e "$PYTHON" ] && [[ "$PYTHON" == */bin/python ]]; then
   venv=${PYTHON%/bin/python}
   echo "making a virtual environment in $venv (from $BASE_PYTHON)"
-  "$BASE_PYTHON" -m venv --system-site-packages "$venv"
+  "$BASE_PYTHON" -m venv "$venv"
 fi
 
 need_pip=()
@@ -69,8 +68,6 @@ done
 command -v ninja >/dev/null 2>&1 || need_pip+=(ninja)
 # `install-deps.sh --docs`: what `make docs` builds the site with
 [ "${1:-}" = --docs ] && { "$PYTHON" -c "import sphinx, myst_parser" 2>/dev/null || need_pip+=(sphinx myst-parser); }
-# shellcheck disable=SC2206  # PIP_EXTRA is a list of requirements
-[ -n "$PIP_EXTRA" ] && need_pip+=($PIP_EXTRA)
 if [ ${#need_pip[@]} -gt 0 ]; then
   "$PYTHON" -m pip install -q --root-user-action=ignore "${need_pip[@]}"
 fi
