@@ -57,6 +57,7 @@ if [ ! -e "$PYTHON" ] && [[ "$PYTHON" == */bin/python ]]; then
   venv=${PYTHON%/bin/python}
   echo "making a virtual environment in $venv (from $BASE_PYTHON)"
   "$BASE_PYTHON" -m venv "$venv"
+  "$PYTHON" -m pip install -q --root-user-action=ignore -U pip  # -C needs pip 23.1 (Debian 12 has 23.0)
 fi
 
 need_pip=()
