@@ -1,31 +1,60 @@
 # make demo   — install what is missing, build, run the seed's examples
 # make test   — install what is missing, build, run every test
+# make docs   — the documentation site (docs/_build/html), its examples run as tests
 # make bench  — the benchmark suite (bench/results/)
 # make leakcheck — the test suite under LeakSanitizer, failing on leaks from ruchey
+# make test-pythons — the suite on the other supported Pythons and NumPy 1.x
+# make wheel  — a manylinux_2_28 wheel in dist/ (scripts/build-wheel.sh)
+#
+# PYTHON is the interpreter to build and test with (python3 by default). One
+# that is externally managed (PEP 668: Debian's /usr/bin/python3) takes no
+# packages from pip, so make builds and tests in a virtual environment made
+# from it, .venv; any other (a venv's, pyenv's, conda's) is used as it is.
 PYTHON ?= python3
-export PYTHON
+MANAGED := $(shell $(PYTHON) -c 'import os, sys, sysconfig; print(sys.prefix == sys.base_prefix and os.path.exists(os.path.join(sysconfig.get_path("stdlib"), "EXTERNALLY-MANAGED")))' 2>/dev/null)
+ifeq ($(MANAGED),True)
+PY := $(CURDIR)/.venv/bin/python
+else
+PY := $(PYTHON)
+endif
+DEPS = PYTHON=$(PY) BASE_PYTHON=$(PYTHON) bash scripts/install-deps.sh
 
-.PHONY: deps build demo test bench leakcheck clean
+.PHONY: deps build demo test docs bench leakcheck test-pythons wheel clean
 
 deps:
-	@bash scripts/install-deps.sh
+	@$(DEPS)
 
 build: deps
-	$(PYTHON) -m pip install -q --root-user-action=ignore --no-build-isolation -Cbuild-dir=build .
+	$(PY) -m pip install -q --root-user-action=ignore --no-build-isolation -Cbuild-dir=build .
 
 demo: build
-	$(PYTHON) -m ruchey -s
-	$(PYTHON) examples/demo.py
+	$(PY) -m ruchey -s
+	$(PY) examples/demo.py
 
+# the documentation's examples in a run of their own: docs/ and tests/ each
+# have a conftest.py, which one pytest run would import as one module
 test: build
-	$(PYTHON) -m pytest tests -q
+	$(PY) -m pytest tests -q
+	$(PY) -m pytest docs -q
+
+docs: build
+	@$(DEPS) --docs
+	$(PY) -m sphinx -q -W -b html docs docs/_build/html
+	$(PY) -m pytest -q docs
 
 bench: build
-	$(PYTHON) bench/bench.py
-	$(PYTHON) bench/cuda_kernels.py
+	$(PY) bench/bench.py
+	$(PY) bench/cuda_kernels.py
 
 leakcheck: build
-	$(PYTHON) scripts/leakcheck.py $(PYTHON) -m pytest tests -q -p no:cacheprovider
+	$(PY) scripts/leakcheck.py $(PY) -m pytest tests -q -p no:cacheprovider
+
+test-pythons: build
+	PYTHON=$(PY) bash scripts/test-pythons.sh
+
+wheel: deps
+	PYTHONS=$(PY) bash scripts/build-wheel.sh
+	$(PY) -m pytest -q tests/test_wheel.py
 
 clean:
-	rm -rf build
+	rm -rf build docs/_build

@@ -1,6 +1,7 @@
 /* core.h — shared by the files of the ruchey._core extension:
  *   module.c    the module, loading libruchey, the identities of the Python objects compiled code names
- *   frontend.c  a Python function's source to ruchey's IR
+ *   source.c    a Python function's source, wherever Python keeps it, parsed by ast
+ *   frontend.c  a Python function's syntax tree to ruchey's IR
  *   typeof.c    the interned type of each argument; type descriptions from ruchey.types
  *   box.c       arguments unboxed for compiled code, results boxed for Python
  *   compile.c   the compile pipeline: frontend, libruchey's typing and generation, callees
@@ -33,6 +34,16 @@ int core_dtype_kind(PyObject *obj);
 /* Raises a Diag as ruchey.TypingError (or RuntimeError for internal
  * errors), quoting the source line with a caret. */
 void core_raise_diag(const Diag *d, const char *filename);
+
+/* ---------------------------------------------------------------- source.c */
+
+/* Watches exec(), eval() and compile() of strings so that the functions
+ * defined in them can be compiled; once, at import. */
+int src_watch(void);
+/* The def (or lambda) node of pyfunc's source, a new reference, with the
+ * offsets that map its lines and columns to the source's; NULL with a
+ * TypingError that says what to do where no source defines it. */
+PyObject *src_parse_function(PyObject *pyfunc, int *line_offset, int *col_offset);
 
 /* ---------------------------------------------------------------- frontend.c */
 

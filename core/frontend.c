@@ -1,6 +1,6 @@
 /* frontend.c — reads a Python function into ruchey's IR.
  *
- * The source comes from inspect, the tree from Python's own ast module; this
+ * The tree comes from source.c (Python's own ast module); this
  * file walks that tree and builds IR nodes in the compile's arena, with the
  * file line and column of every node. Global names are resolved here, at
  * compile time, as Numba does: modules, known functions, numeric constants
@@ -135,7 +135,8 @@ static void collect_locals(Fe *fe, PyObject *node) {
 static PyObject *closure_value(Fe *fe, const char *name) {
   PyCodeObject *code = (PyCodeObject *)PyFunction_GetCode(fe->pyfunc);
   PyObject *cells = PyFunction_GetClosure(fe->pyfunc);
-  PyObject *free = cells ? PyCode_GetFreevars(code) : NULL;
+  /* the attribute, not PyCode_GetFreevars, which Python 3.10 lacks */
+  PyObject *free = cells ? PyObject_GetAttrString((PyObject *)code, "co_freevars") : NULL;
   PyObject *value = NULL;
   for (Py_ssize_t i = 0; free && i < PyTuple_GET_SIZE(free); i++)
     if (!strcmp(PyUnicode_AsUTF8(PyTuple_GET_ITEM(free, i)), name)) {
@@ -404,7 +405,7 @@ static bool fe_bind_jit_call(Fe *fe, PyObject *e, Node *n, PyObject *disp) {
   int np = code->co_argcount;
   PyObject *defaults = PyFunction_GetDefaults(func);
   int nd = defaults ? (int)PyTuple_GET_SIZE(defaults) : 0;
-  PyObject *names = PyCode_GetVarnames(code);
+  PyObject *names = PyObject_GetAttrString((PyObject *)code, "co_varnames");  /* 3.10 has no PyCode_GetVarnames */
   NodeList bound = new_list(fe, np);
   bool ok = n->list.len <= np ||
             fe_error(fe, e, "too many arguments in call to %s()", PyUnicode_AsUTF8(code->co_name));
@@ -848,64 +849,6 @@ static bool fe_params(Fe *fe, PyObject *def) {
   return ok;
 }
 
-/* Parses the source of pyfunc; returns the FunctionDef node (new ref) and
- * sets the line/column offsets that map its positions to the file. */
-static PyObject *parse_function(Fe *fe, PyObject *pyfunc) {
-  PyObject *inspect = PyImport_ImportModule("inspect");
-  PyObject *ast = inspect ? PyImport_ImportModule("ast") : NULL;
-  PyObject *textwrap = ast ? PyImport_ImportModule("textwrap") : NULL;
-  PyObject *lines = NULL, *src = NULL, *dedented = NULL, *tree = NULL, *def = NULL;
-  if (!textwrap) goto done;
-  lines = PyObject_CallMethod(inspect, "getsourcelines", "O", pyfunc);
-  if (!lines) {
-    if (PyErr_ExceptionMatches(PyExc_OSError)) {  /* python -c, or a plain REPL */
-      PyErr_Clear();
-      PyErr_Format(core_TypingError,
-                   "cannot read the source of %S: ruchey compiles from source, so define "
-                   "the function in a file (or in IPython/Jupyter, which keep the source)", pyfunc);
-    }
-    goto done;
-  }
-  PyObject *sep = PyUnicode_FromString("");
-  src = PyUnicode_Join(sep, PyTuple_GET_ITEM(lines, 0));
-  Py_DECREF(sep);
-  if (!src) goto done;
-  fe->line_offset = (int)PyLong_AsLong(PyTuple_GET_ITEM(lines, 1)) - 1;
-  dedented = PyObject_CallMethod(textwrap, "dedent", "O", src);
-  if (!dedented) goto done;
-  /* dedent removes the same indentation from every line: the first line's
-   * indentation is the column offset. */
-  {
-    PyObject *first = PyList_GET_ITEM(PyTuple_GET_ITEM(lines, 0), 0);
-    const char *s = PyUnicode_AsUTF8(first);
-    int indent = 0;
-    while (s[indent] == ' ' || s[indent] == '\t') indent++;
-    fe->col_offset = indent;
-  }
-  tree = PyObject_CallMethod(ast, "parse", "O", dedented);
-  if (!tree) goto done;
-  PyObject *body = field(tree, "body");
-  if (PyList_GET_SIZE(body) >= 1) def = PyList_GET_ITEM(body, 0);
-  Py_XINCREF(def);
-  Py_DECREF(body);
-  if (def && !is_kind(def, "FunctionDef")) {
-    /* a lambda: the first one on its source line */
-    PyObject *walk = PyObject_CallMethod(ast, "walk", "O", def);
-    PyObject *nodes = walk ? PySequence_List(walk) : NULL;
-    Py_CLEAR(def);
-    for (Py_ssize_t i = 0; nodes && !def && i < PyList_GET_SIZE(nodes); i++)
-      if (is_kind(PyList_GET_ITEM(nodes, i), "Lambda")) def = Py_NewRef(PyList_GET_ITEM(nodes, i));
-    Py_XDECREF(walk);
-    Py_XDECREF(nodes);
-    if (!def && !PyErr_Occurred())
-      PyErr_SetString(PyExc_TypeError, "ruchey can only compile functions defined with def or lambda");
-  }
-done:
-  Py_XDECREF(inspect); Py_XDECREF(ast); Py_XDECREF(textwrap);
-  Py_XDECREF(lines); Py_XDECREF(src); Py_XDECREF(dedented); Py_XDECREF(tree);
-  return def;
-}
-
 Func *fe_read_function(PyObject *pyfunc, Arena *arena, Diag *diag) {
   Fe fe = {.arena = arena, .diag = diag};
   fe.f = arena_alloc(arena, sizeof(Func));
@@ -916,7 +859,7 @@ Func *fe_read_function(PyObject *pyfunc, Arena *arena, Diag *diag) {
   PyObject *code = PyFunction_GetCode(pyfunc);
   fe.f->filename = arena_strdup(arena, PyUnicode_AsUTF8(((PyCodeObject *)code)->co_filename));
   fe.f->name = arena_strdup(arena, PyUnicode_AsUTF8(((PyCodeObject *)code)->co_name));
-  PyObject *def = parse_function(&fe, pyfunc);
+  PyObject *def = src_parse_function(pyfunc, &fe.line_offset, &fe.col_offset);
   if (!def) return NULL;
   fe.f->line = ast_int_attr(def, "lineno") + fe.line_offset;
   PyObject *body = field(def, "body");

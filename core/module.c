@@ -327,7 +327,7 @@ static PyObject *scalar_names(void) {
 }
 
 PyMODINIT_FUNC PyInit__core(void) {
-  if (disp_init_numpy() < 0) return NULL;
+  if (disp_init_numpy() < 0 || src_watch() < 0) return NULL;
   PyObject *m = PyModule_Create(&core_module);
   if (!m) return NULL;
   PyObject *names = scalar_names();

@@ -256,8 +256,11 @@ def test_bad_arguments_and_unsupported_code_do_not_crash_the_interpreter(tmp_pat
 def test_function_without_source_is_a_clear_typing_error():
     import subprocess
     import sys
-    code = ("import ruchey\n"
-            "f = ruchey.njit(eval('lambda x: x'))\n"
+    # compiled from a syntax tree: no text of it anywhere (a string given to
+    # eval() or exec() would compile, see test_source.py)
+    code = ("import ast, types, ruchey\n"
+            "tree = ast.parse('def f(x):\\n    return x\\n')\n"
+            "f = ruchey.njit(types.FunctionType(compile(tree, '<tree>', 'exec').co_consts[0], {}))\n"
             "try:\n    f(1)\nexcept ruchey.TypingError as e:\n    print('source' in str(e))\n")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert out.returncode == 0 and out.stdout.strip() == "True", out.stderr

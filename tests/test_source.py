@@ -1,0 +1,255 @@
+"""Functions without a source file compile, as in Numba: defined in
+``python -c``, typed into the REPL, run by exec()/eval()/compile() from a
+string, or made by types.FunctionType from another function's code. Each
+runs in a fresh interpreter, as a user would."""
+import os
+import re
+import select
+import subprocess
+import sys
+import time
+
+import pytest
+
+from conftest import TESTS_DIR, run_python_file
+
+PRELUDE = f"import sys; sys.path.insert(0, {TESTS_DIR!r}); import conftest\n"
+
+
+def run_command(code, **kwargs):
+    """``python -c code`` in a fresh interpreter that imports ruchey as the tests do."""
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in sys.path if p))
+    return subprocess.run([sys.executable, "-c", PRELUDE + code], capture_output=True, text=True,
+                          timeout=120, env=env, **kwargs)
+
+
+def assert_printed(proc, expected):
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.split() == expected, proc.stdout + proc.stderr
+
+
+def test_function_defined_in_python_c_compiles():
+    proc = run_command(
+        "import ruchey\n"
+        "@ruchey.njit\n"
+        "def total(n):\n"
+        "    s = 0\n"
+        "    for i in range(n):\n"
+        "        s += i * i\n"
+        "    return s\n"
+        "square = ruchey.njit(lambda x: x * x)\n"
+        "print(total(10), total.py_func(10), square(7))\n")
+    assert_printed(proc, ["285", "285", "49"])
+
+
+EXEC_SCRIPT = '''
+import types
+import ruchey
+
+namespace = {}
+exec("def scale(x, k):\\n    return x * k + 1\\n", namespace)
+exec("def scale(x, k):\\n    return x * k - 1\\n", namespace)   # another "<string>", same line
+first = ruchey.njit(types.FunctionType(compile("def scale(x, k):\\n    return x * k + 1\\n", "<string>",
+                                               "exec").co_consts[0], {}))
+second = ruchey.njit(namespace["scale"])
+lam = ruchey.njit(eval("lambda a, b: a - b"))
+ns2 = {}
+exec(compile("def cube(v):\\n    return v ** 3\\n", "<generated>", "exec"), ns2)
+cube = ruchey.njit(ns2["cube"])
+print(first(3, 2), second(3, 2), lam(5, 8), cube(4))
+'''
+
+
+def test_functions_from_exec_eval_and_compile_of_strings_compile(tmp_path):
+    """Each function compiles from the string it was made from, though every
+    one of them is in "<string>" at line 1 (or line 1 of "<generated>")."""
+    assert_printed(run_python_file(EXEC_SCRIPT, tmp_path), ["7", "5", "-3", "64"])
+
+
+def test_compiled_string_is_remembered_while_ruchey_compiles_other_functions(tmp_path):
+    """ruchey's own parsing of sources is not taken for the user's strings."""
+    script = """
+    import types
+    import ruchey
+
+    def add(x, y):
+        return x + y
+
+    code = compile("def late(x):\\n    return x * 7\\n", "<late>", "exec")
+    for i in range(20):   # each compile parses a source of this file
+        ruchey.njit(add)(i, 1.0 * i) if i % 2 else ruchey.njit(add)(i, i)
+    print(ruchey.njit(types.FunctionType(code.co_consts[0], {}))(6))
+    """
+    assert_printed(run_python_file(script, tmp_path), ["42"])
+
+
+def test_function_made_from_another_functions_code_compiles(tmp_path):
+    script = '''
+    import types
+    import ruchey
+
+    def double(x):
+        return 2 * x
+
+    ns = {}
+    exec("def halve(x):\\n    return x / 2\\n", ns)
+    made = types.FunctionType(double.__code__, {}, "made")
+    made_from_exec = types.FunctionType(ns["halve"].__code__, {"__builtins__": __builtins__})
+    print(ruchey.njit(made)(21), ruchey.njit(made_from_exec)(9))
+    '''
+    assert_printed(run_python_file(script, tmp_path), ["42", "4.5"])
+
+
+def test_exec_source_is_kept_only_while_its_functions_live(tmp_path):
+    """Strings run by exec() are remembered for the functions made from them,
+    not for ever: a program that generates code in a loop stays flat."""
+    script = '''
+    import gc, resource
+    import ruchey
+
+    def run(count):
+        for i in range(count):
+            exec(f"def f{i}(x):\\n    return x + {i}  # " + "." * 20000 + "\\n", {})
+        gc.collect()
+
+    run(2000)
+    before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    run(5000)   # 100 MB of source if it were all kept
+    grown_mib = (resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before) / 1024
+    print("GROWN", grown_mib)
+    assert grown_mib < 20, grown_mib
+    '''
+    proc = run_python_file(script, tmp_path)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+
+
+def test_function_with_no_source_anywhere_is_a_typing_error_that_says_what_to_do(tmp_path):
+    script = '''
+    import ast, types
+    import ruchey
+
+    tree = ast.parse("def f(x):\\n    return x\\n")   # compiled from a tree: no text anywhere
+    f = types.FunctionType(compile(tree, "<tree>", "exec").co_consts[0], {})
+    try:
+        ruchey.njit(f)(1)
+    except ruchey.TypingError as e:
+        print(str(e))
+    '''
+    proc = run_python_file(script, tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert "cannot find the source" in proc.stdout
+    assert "define the function in a file, or in a string given to exec() or compile()" in proc.stdout
+
+
+def test_function_whose_file_changed_after_import_is_not_compiled_from_the_new_text(tmp_path):
+    module = tmp_path / "edited.py"
+    module.write_text("def g(x):\n    return x + 1\n")
+    script = f'''
+    import linecache, sys
+    sys.path.insert(0, {str(tmp_path)!r})
+    import edited
+    import ruchey
+    with open(edited.__file__, "w") as fh:
+        fh.write("x = 1\\n\\ndef h(y, z):\\n    return y\\n")
+    linecache.checkcache()
+    try:
+        ruchey.njit(edited.g)(1)
+    except ruchey.TypingError as e:
+        print(str(e))
+    '''
+    proc = run_python_file(script, tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert "does not read as its definition" in proc.stdout, proc.stdout
+    assert "reload" in proc.stdout
+
+
+def test_lambda_after_another_statement_on_its_line_compiles():
+    proc = run_command("import ruchey; print(ruchey.njit(lambda x: x + 1)(41))")
+    assert_printed(proc, ["42"])
+
+
+def test_lambdas_on_one_line_are_told_apart_by_their_parameters(tmp_path):
+    script = '''
+    import ruchey
+    add, neg = (lambda a, b: a + b), (lambda c: -c)
+    print(ruchey.njit(neg)(3), ruchey.njit(add)(1, 2))
+    '''
+    assert_printed(run_python_file(script, tmp_path), ["-3", "3"])
+
+
+# ---------------------------------------------------------------- the REPL
+
+ANSI = re.compile(rb"\x1b\[[0-9;?]*[A-Za-z]|\x1b[=>]")
+
+
+def run_repl(lines, env=None, timeout=120):
+    """Types ``lines`` into an interactive interpreter on a pseudo-terminal,
+    each after its prompt, as a person would; returns what the screen showed."""
+    import pty
+    master, slave = pty.openpty()
+    env = dict(os.environ, TERM="xterm", PYTHON_COLORS="0",
+               PYTHONPATH=os.pathsep.join(p for p in sys.path if p), **(env or {}))
+    env.pop("PYTHONSTARTUP", None)
+    proc = subprocess.Popen([sys.executable, "-q"], stdin=slave, stdout=slave, stderr=slave, env=env,
+                            close_fds=True)
+    os.close(slave)
+    screen, pending = b"", [PRELUDE.strip()] + list(lines)
+    deadline = time.monotonic() + timeout
+    try:
+        while time.monotonic() < deadline and proc.poll() is None:
+            if select.select([master], [], [], 0.3)[0]:
+                try:
+                    screen += os.read(master, 65536)
+                except OSError:  # the interpreter has gone
+                    break
+            elif ANSI.sub(b"", screen).rstrip().endswith((b">>>", b"...")):
+                os.write(master, (pending.pop(0) + "\r").encode() if pending else b"\x04")
+    finally:
+        proc.kill() if proc.poll() is None else None
+        proc.wait()
+        os.close(master)
+    return ANSI.sub(b"", screen).decode(errors="replace")
+
+
+def needs_readline():
+    try:
+        import readline  # noqa: F401  (the REPL keeps its lines there)
+    except ImportError:
+        pytest.skip("this Python has no readline: its REPL keeps no lines")
+
+
+def test_function_typed_into_the_repl_compiles():
+    needs_readline()
+    screen = run_repl(["import ruchey",
+                       "def inc(x): return x + 1",
+                       "",
+                       "print('RESULT', ruchey.njit(inc)(41), ruchey.njit(lambda y: y * 3)(5))"])
+    assert "RESULT 42 15" in screen, screen
+
+
+def test_multiline_function_typed_into_the_basic_repl_compiles():
+    """The basic REPL (every REPL before Python 3.13; PYTHON_BASIC_REPL=1 since)."""
+    needs_readline()
+    screen = run_repl(["import ruchey",
+                       "@ruchey.njit",
+                       "def total(n):",
+                       "    s = 0",
+                       "    for i in range(n):",
+                       "        s += i",
+                       "    return s",
+                       "",
+                       "print('RESULT', total(10))"], env={"PYTHON_BASIC_REPL": "1"})
+    assert "RESULT 45" in screen, screen
+
+
+def test_function_in_a_piped_script_is_a_typing_error_that_says_what_to_do():
+    """``python < script`` keeps no text of the script anywhere."""
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in sys.path if p))
+    script = PRELUDE + ("import ruchey\n"
+                        "def f(x):\n    return x\n"
+                        "try:\n    ruchey.njit(f)(1)\n"
+                        "except ruchey.TypingError as e:\n    print(e)\n")
+    proc = subprocess.run([sys.executable], input=script, capture_output=True, text=True, timeout=120,
+                          env=env)
+    assert proc.returncode == 0, proc.stderr
+    assert "cannot find the source" in proc.stdout and "define the function in a file" in proc.stdout
