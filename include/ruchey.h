@@ -228,13 +228,18 @@ enum {
   BF_KERNEL = 1 << 4,       /* only in CUDA kernels and device functions */
   BF_VARIES = 1 << 5,       /* may differ between the threads of a CUDA block */
   BF_THREAD_INDEX = 1 << 6, /* a function of the CUDA thread's position only */
-  BF_BARRIER = 1 << 7,      /* cuda.syncthreads() */
+  BF_BARRIER = 1 << 7,      /* waits for every thread of the block (cuda.syncthreads()) */
   BF_BLOCK_MEMORY = 1 << 8, /* storage made at a kernel's entry (cuda.shared/local.array) */
   BF_PER_THREAD = 1 << 9,   /* with BF_BLOCK_MEMORY: one per thread (local arrays) */
   BF_NOCALL = 1 << 10,      /* named without a call (cuda.threadIdx.x) */
   BF_RANGE = 1 << 11,       /* range(...): only a for loop's iterable */
   BF_PARALLEL = 1 << 12,    /* prange: the loop runs on the pool with parallel=True */
+  BF_WARP = 1 << 13,        /* waits for the threads of its warp and combines their arguments
+                             * (cuda.shfl_sync, cuda.ballot_sync): ival is its CollectiveOp */
 };
+
+/* A builtin that synchronises threads: passes split kernels at it. */
+#define BF_COLLECTIVE (BF_BARRIER | BF_WARP)
 
 typedef enum { BK_FUNCTION, BK_METHOD, BK_ATTRIBUTE } BuiltinKind;
 
@@ -363,6 +368,23 @@ typedef struct RtError {
   void *exc_class;       /* RT_ERR_RAISE: the Python exception class */
 } RtError;
 
+/* What a collective gives each thread of a warp (or, the last four, of a
+ * block) from the arguments of all of them: the CPU backend's runtime
+ * computes it (warp.c), the GPU has instructions. A collective's arguments
+ * travel as 64-bit patterns: a0 the member mask, a1 the value or
+ * predicate, a2 the lane, delta or lane mask. */
+typedef enum {
+  COLL_SHFL_IDX, COLL_SHFL_UP, COLL_SHFL_DOWN, COLL_SHFL_XOR,
+  COLL_ALL, COLL_ANY, COLL_EQ, COLL_BALLOT,
+  COLL_MATCH_ANY, COLL_MATCH_ALL,   /* match_all: the mask, and bit 32 set when all matched */
+  COLL_ACTIVEMASK, COLL_SYNCWARP,
+  /* the block's: syncthreads(), syncthreads_count/_and/_or */
+  COLL_BLOCK_SYNC, COLL_BLOCK_COUNT, COLL_BLOCK_AND, COLL_BLOCK_OR,
+} CollectiveOp;
+
+#define RC_WARP 32
+#define COLL_IS_BLOCK(op) ((op) >= COLL_BLOCK_SYNC)
+
 /* A kernel launch, passed after the kernel's arguments. */
 typedef struct LaunchConfig {
   int64_t grid[3], block[3];
@@ -432,6 +454,16 @@ void rt_set_error(int status, const char *msg);
 /* fiber.c */
 int rt_fiber_block(int (*body)(void *ctx, int64_t thread), void *ctx, int64_t n);
 void rt_fiber_barrier(const char *site);
+uint64_t rt_fiber_collective(int op, const char *site, uint64_t a0, uint64_t a1, uint64_t a2);
+/* warp.c: a collective's results for the n threads of a block, from the
+ * arguments each gave (a0..a2[t]) and which have returned (done[t]) */
+void rt_collective(int op, int64_t n, const uint8_t *done, const uint64_t *a0, const uint64_t *a1,
+                   const uint64_t *a2, uint64_t *out);
+/* one warp's: the lanes in part take part, lane i's arguments are a[i] */
+void rt_warp_results(int op, uint32_t part, int nlanes, const uint64_t *a0, const uint64_t *a1,
+                     const uint64_t *a2, uint64_t *out);
+/* a block's (COLL_BLOCK_*): the threads not done take part */
+uint64_t rt_block_result(int op, int64_t n, const uint8_t *done, const uint64_t *pred);
 void rt_meminfo_release(RtMemInfo *mi);
 
 #endif

@@ -146,6 +146,8 @@ void rt_register_symbols(void (*define)(const char *name, void *addr, void *ctx)
   define("rt_kernel_error", (void *)rt_kernel_error, ctx);
   define("rt_fiber_block", (void *)rt_fiber_block, ctx);
   define("rt_fiber_barrier", (void *)rt_fiber_barrier, ctx);
+  define("rt_fiber_collective", (void *)rt_fiber_collective, ctx);
+  define("rt_collective", (void *)rt_collective, ctx);
   define("rt_error_save", (void *)rt_error_save, ctx);
   define("rt_error_restore", (void *)rt_error_restore, ctx);
   define("pool_parallel_for", (void *)pool_parallel_for, ctx);

@@ -14,6 +14,8 @@ extern const Builtin bi_python[];  /* python.c: Python's builtins, ruchey's own 
 extern const Builtin bi_math[];    /* math.c: math.* and NumPy's scalar functions */
 extern const Builtin bi_numpy[];   /* numpy.c: arrays: allocation, attributes, methods */
 extern const Builtin bi_cuda[];    /* cuda.c: the CUDA kernel language */
+extern const Builtin bi_warp[];    /* warp.c: lanes, warp collectives, fences */
+extern const Builtin bi_cudamath[];/* cudamath.c: CUDA's intrinsics on bits and numbers */
 
 /* registry.c */
 const Builtin *bi_at(int i);   /* every row in turn; NULL past the last */

@@ -52,6 +52,12 @@ static void kernel_memory(Lower *l) {
   LLVMSetAlignment(l->dyn_shared, 64);
 }
 
+LLVMValueRef lo_cuda_thread(Lower *l) {
+  if (l->thread) return l->thread;
+  LLVMValueRef yz = LLVMBuildAdd(l->b, LLVMBuildMul(l->b, l->tid[2], l->bdim[1], ""), l->tid[1], "");
+  return LLVMBuildAdd(l->b, LLVMBuildMul(l->b, yz, l->bdim[0], ""), l->tid[0], "thread");
+}
+
 /* Points every variable's slot at thread t's storage (fission). */
 static void bind_thread_slots(Lower *l, LLVMValueRef t) {
   l->thread = t;
@@ -116,6 +122,39 @@ static void store_loop_var(Lower *l, void *arg) {
 
 static void lo_kernel_block(Lower *l, NodeList *b);
 
+/* ---------------------------------------------------------------- collectives */
+
+/* Phase one of a collective: the thread's arguments into the gathered slots. */
+static void gather_arguments(Lower *l, void *arg) {
+  Node *call = arg;
+  LLVMValueRef t = l->thread;
+  for (int i = 0; i < call->list.len; i++) {
+    Node *a = call->list.items[i];
+    LLVMValueRef bits = lo_to_bits(l, lo_expr(l, a), a->ty);
+    LLVMValueRef slot = l->coll_args[lo_collective_slot(call->bi->ival, i)];
+    LLVMBuildStore(l->b, bits, LLVMBuildGEP2(l->b, l->mod->i64, slot, &t, 1, ""));
+  }
+}
+
+/* A statement whose whole value is a collective (analysis/collective.c put
+ * it so): every thread's arguments are gathered, the results computed for
+ * the block (a shuffle computes its own, inline), then every thread runs
+ * the statement with its result. The lanes of a warp so run in step. */
+static void lo_kernel_collective(Lower *l, Node *stmt, Node *call) {
+  int op = call->bi->ival;
+  if (!call->list.len && call->ty->kind == TY_NONE) return;  /* a barrier alone: the split is all */
+  if (call->list.len) thread_loop(l, gather_arguments, call);
+  if (op > COLL_SHFL_XOR && op != COLL_SYNCWARP) {
+    LLVMTypeRef p[7] = {l->mod->i32, l->mod->i64, l->mod->ptr, l->mod->ptr, l->mod->ptr, l->mod->ptr, l->mod->ptr};
+    LLVMValueRef a[7] = {const_i32(l, op), l->nthreads, l->done, l->coll_args[0], l->coll_args[1], l->coll_args[2], l->coll_out};
+    lo_call_fn(l, "rt_collective", void_type(l), p, a, 7);
+  }
+  if (stmt->kind == N_EXPR && call->ty->kind == TY_NONE) return;  /* syncwarp(mask) */
+  l->coll = call;
+  thread_loop(l, run_segment, &(Segment){&(NodeList){&stmt, 1}, 0, 1});
+  l->coll = NULL;
+}
+
 /* The condition of a statement holding a barrier, evaluated once per block:
  * it is uniform, or the kernel would run as fibers. */
 static LLVMValueRef block_cond(Lower *l, Node *cond) {
@@ -177,8 +216,10 @@ static void lo_kernel_block(Lower *l, NodeList *b) {
     bool once = i < b->len && !an_has_barrier(b->items[i]) && uniform_update(l, b->items[i]);
     if (i < b->len && !an_has_barrier(b->items[i]) && !once) continue;
     if (i > from) thread_loop(l, run_segment, &(Segment){b, from, i});
+    Node *call = i < b->len ? an_collective_call(b->items[i]) : NULL;
     if (once) lo_stmt(l, b->items[i]);
-    else if (i < b->len && b->items[i]->kind != N_EXPR) lo_kernel_uniform(l, b->items[i]);
+    else if (call) lo_kernel_collective(l, b->items[i], call);
+    else if (i < b->len) lo_kernel_uniform(l, b->items[i]);
     from = i + 1;
   }
 }
@@ -246,6 +287,12 @@ static LLVMValueRef lo_kernel_chunk(Lower *kernel, LLVMTypeRef ctxty) {
     if (per_thread(l, v))
       l->var_base[v] = LLVMBuildArrayAlloca(l->b, lo_type(l, l->f->var_types[v]), l->nthreads, l->f->var_names[v]);
   if (l->fission) l->done = LLVMBuildArrayAlloca(l->b, l->mod->i8, l->nthreads, "done");
+  for (int k = 0; k < 4 && l->kplan->exchange; k++) {
+    LLVMValueRef a = LLVMBuildArrayAlloca(l->b, l->mod->i64, l->nthreads, "exchange");
+    LLVMSetAlignment(a, 64);
+    if (k < 3) l->coll_args[k] = a;
+    else l->coll_out = a;
+  }
   kernel_memory(l);
   LLVMTypeRef bty = NULL;
   LLVMValueRef bctx = NULL, thread_fn = NULL;

@@ -80,6 +80,11 @@ typedef struct Lower {
   Node **mem_nodes;          /* shared/local array call sites ... */
   LLVMValueRef *mem_base;    /* ... and their storage */
   int nmem;
+  /* fission: the collective whose statement runs now, its arguments as
+   * every thread of the block gave them (i64 bits per thread, by slot:
+   * mask, value, lane) and its results per thread (warp.c) */
+  Node *coll;
+  LLVMValueRef coll_args[3], coll_out;
 } Lower;
 
 /* ---------------------------------------------------------------- small helpers */
@@ -168,6 +173,8 @@ void lo_store_scalar(Lower *l, const Type *t, LLVMValueRef addr, LLVMValueRef v)
 LLVMValueRef lo_load_storage(Lower *l, const Type *t, LLVMValueRef p);
 void lo_store_storage(Lower *l, const Type *t, LLVMValueRef p, LLVMValueRef v);
 void lo_module_init(LowerModule *mod, LLVMContextRef c, LLVMModuleRef m, CompileResult *res);
+LLVMValueRef lo_to_bits(Lower *l, LLVMValueRef v, const Type *t);       /* a scalar as i64 bits */
+LLVMValueRef lo_from_bits(Lower *l, LLVMValueRef bits, const Type *t);  /* and back */
 
 /* ---------------------------------------------------------------- refcount.c */
 
@@ -273,6 +280,12 @@ LLVMValueRef lo_gpu_array_data(Lower *l, Node *n, int64_t count);
 bool lo_is_elementwise(const Node *n);      /* lowered as one loop over the elements */
 LLVMValueRef lo_array_expr(Lower *l, Node *n); /* a new array */
 void lo_array_update(Lower *l, Node *n);     /* an augmented assignment to an array, in place */
+
+/* The linear index of the CUDA thread being lowered in its block (CPU). */
+LLVMValueRef lo_cuda_thread(Lower *l);
+/* Which of a collective's three argument slots (mask, value, lane) its
+ * argument i goes to: a block's collective has only a predicate. */
+static inline int lo_collective_slot(int op, int i) { return COLL_IS_BLOCK(op) ? i + 1 : i; }
 
 /* ---------------------------------------------------------------- builtins/cuda.c */
 

@@ -241,3 +241,20 @@ void lo_module_init(LowerModule *mod, LLVMContextRef c, LLVMModuleRef m, Compile
   LLVMTypeRef f[5] = {mod->ptr, mod->ptr, mod->ptr, dims, dims};
   mod->rtarray = LLVMStructTypeInContext(c, f, 5, 0);
 }
+
+/* ---------------------------------------------------------------- bit patterns */
+
+/* A scalar as 64 bits: a float's bits, an int extended by its sign, a
+ * bool 0 or 1. Collectives pass their arguments so (warp.c). */
+LLVMValueRef lo_to_bits(Lower *l, LLVMValueRef v, const Type *t) {
+  if (ty_is_float(t)) v = LLVMBuildBitCast(l->b, v, LLVMIntTypeInContext(l->mod->c, (unsigned)t->bits), "");
+  if (ty_is_signed(t)) return LLVMBuildSExt(l->b, v, l->mod->i64, "");
+  return t->bits == 64 && !ty_is_float(t) ? v : LLVMBuildZExt(l->b, v, l->mod->i64, "");
+}
+
+/* The value of type t whose bits lo_to_bits gave (a bool: any bit set). */
+LLVMValueRef lo_from_bits(Lower *l, LLVMValueRef bits, const Type *t) {
+  if (t->kind == TY_BOOL) return LLVMBuildICmp(l->b, LLVMIntNE, bits, const_i64(l, 0), "");
+  LLVMValueRef v = t->bits == 64 ? bits : LLVMBuildTrunc(l->b, bits, LLVMIntTypeInContext(l->mod->c, (unsigned)t->bits), "");
+  return ty_is_float(t) ? LLVMBuildBitCast(l->b, v, lo_type(l, t), "") : v;
+}
