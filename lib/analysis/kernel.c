@@ -208,6 +208,11 @@ static bool note_exchange(Node *n, void *ctx) {
   return true;
 }
 
+static bool note_return(Node *n, void *ctx) {
+  if (n->kind == N_RETURN) *(bool *)ctx = true;
+  return true;
+}
+
 /* Notes a call to a device function that reaches cuda.syncthreads(). */
 static bool note_barrier_call(Node *n, void *ctx) {
   if (n->kind == N_CALL && n->target && n->target->barrier) *(bool *)ctx = true;
@@ -222,6 +227,9 @@ KernelPlan *an_kernel(Func *f) {
   ir_walk_list(&f->body, note_barrier_call, &barrier_calls);
   k->fibers = barrier_calls || an_loose_collectives(f) || (k->fission && !barriers_uniform(k, &f->body));
   if (k->fibers) k->fission = false;
-  if (k->fission) ir_walk_list(&f->body, note_exchange, &k->exchange);
+  if (k->fission) {
+    ir_walk_list(&f->body, note_exchange, &k->exchange);
+    ir_walk_list(&f->body, note_return, &k->returns);
+  }
   return k;
 }

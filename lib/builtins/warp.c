@@ -171,27 +171,48 @@ static LLVMValueRef gpu_collective(Lower *l, Node *n) {
 
 /* ---------------------------------------------------------------- on the CPU */
 
+/* Thread i's gathered value (slot 1). */
+static LLVMValueRef gathered_value(Lower *l, LLVMValueRef i) {
+  return LLVMBuildLoad2(l->b, l->mod->i64, LLVMBuildGEP2(l->b, l->mod->i64, l->coll_args[1], &i, 1, ""), "");
+}
+
 /* A shuffle in a kernel split by fission: every lane's value was gathered;
  * this thread reads the source lane's (its own where PTX says so: a lane
- * out of range, beyond the block, or returned). */
+ * out of range, beyond the block, or returned). With a delta the same in
+ * every thread and no thread returned, the source is a neighbour at a
+ * fixed distance (for xor, a power of two, d below or d above): the
+ * neighbour's value and the thread's own are both loaded, the gathered
+ * slots having a warp's slack on each side, and one kept, which vectorises. */
 static LLVMValueRef fission_shfl(Lower *l, Node *n) {
+  int op = n->bi->ival;
   LLVMValueRef t = lo_cuda_thread(l), lane = lane_of(l);
-  LLVMValueRef d = LLVMBuildAnd(l->b, LLVMBuildLoad2(l->b, l->mod->i64, LLVMBuildGEP2(l->b, l->mod->i64, l->coll_args[2], &t, 1, ""), ""),
-                                const_i64(l, RC_WARP - 1), "");
-  LLVMValueRef j;
-  switch (n->bi->ival) {
+  LLVMValueRef b = l->coll_lane ? l->coll_lane
+                                : LLVMBuildLoad2(l->b, l->mod->i64, LLVMBuildGEP2(l->b, l->mod->i64, l->coll_args[2], &t, 1, ""), "");
+  LLVMValueRef d = LLVMBuildAnd(l->b, b, const_i64(l, RC_WARP - 1), "");
+  LLVMValueRef j;  /* the source lane; below 0 (up) counts as out of range, as unsigned */
+  switch (op) {
   case COLL_SHFL_IDX: j = d; break;
-  case COLL_SHFL_UP: j = LLVMBuildSub(l->b, lane, d, ""); break;  /* below 0: out of range, as unsigned */
+  case COLL_SHFL_UP: j = LLVMBuildSub(l->b, lane, d, ""); break;
   case COLL_SHFL_DOWN: j = LLVMBuildAdd(l->b, lane, d, ""); break;
   default: j = LLVMBuildXor(l->b, lane, d, ""); break;
   }
   LLVMValueRef src = LLVMBuildAdd(l->b, LLVMBuildSub(l->b, t, lane, ""), j, "");
   LLVMValueRef ok = LLVMBuildAnd(l->b, LLVMBuildICmp(l->b, LLVMIntULT, j, const_i64(l, RC_WARP), ""),
                                  LLVMBuildICmp(l->b, LLVMIntULT, src, l->nthreads, ""), "");
+  bool neighbours = l->coll_lane && op != COLL_SHFL_IDX && (op != COLL_SHFL_XOR || l->coll_pow2) && !l->kplan->returns;
+  if (neighbours) {
+    LLVMValueRef above = gathered_value(l, LLVMBuildAdd(l->b, t, d, ""));
+    LLVMValueRef below = gathered_value(l, LLVMBuildSub(l->b, t, d, ""));
+    LLVMValueRef has_d = LLVMBuildICmp(l->b, LLVMIntNE, LLVMBuildAnd(l->b, lane, d, ""), const_i64(l, 0), "");
+    LLVMValueRef other = op == COLL_SHFL_DOWN ? above : op == COLL_SHFL_UP ? below : LLVMBuildSelect(l->b, has_d, below, above, "");
+    return LLVMBuildSelect(l->b, ok, other, gathered_value(l, t), "");
+  }
   LLVMValueRef from = LLVMBuildSelect(l->b, ok, src, t, "");
-  LLVMValueRef gone = LLVMBuildLoad2(l->b, l->mod->i8, LLVMBuildGEP2(l->b, l->mod->i8, l->done, &from, 1, ""), "");
-  from = LLVMBuildSelect(l->b, LLVMBuildICmp(l->b, LLVMIntEQ, gone, LLVMConstInt(l->mod->i8, 0, 0), ""), from, t, "");
-  return LLVMBuildLoad2(l->b, l->mod->i64, LLVMBuildGEP2(l->b, l->mod->i64, l->coll_args[1], &from, 1, ""), "");
+  if (l->kplan->returns) {
+    LLVMValueRef gone = LLVMBuildLoad2(l->b, l->mod->i8, LLVMBuildGEP2(l->b, l->mod->i8, l->done, &from, 1, ""), "");
+    from = LLVMBuildSelect(l->b, LLVMBuildICmp(l->b, LLVMIntEQ, gone, LLVMConstInt(l->mod->i8, 0, 0), ""), from, t, "");
+  }
+  return gathered_value(l, from);
 }
 
 /* The result's bits on the CPU backend. */

@@ -85,7 +85,7 @@ static void thread_loop(Lower *l, ThreadBody body, void *arg) {
                                                   l->bdim[0], ""), l->tid[0], "tid");
   bind_thread_slots(l, t);
   l->next_thread = loops[0].latch;
-  if (l->fission) {  /* threads that returned sit out the rest of the block */
+  if (l->fission && l->kplan->returns) {  /* threads that returned sit out the rest of the block */
     LLVMBasicBlockRef live = new_block(l, "thread.live");
     LLVMValueRef gone = LLVMBuildLoad2(l->b, l->mod->i8, LLVMBuildGEP2(l->b, l->mod->i8, l->done, &t, 1, ""), "");
     LLVMBuildCondBr(l->b, LLVMBuildICmp(l->b, LLVMIntNE, gone, LLVMConstInt(l->mod->i8, 0, 0), ""), loops[0].latch, live);
@@ -112,7 +112,7 @@ static void run_segment(Lower *l, void *arg) {
 static void init_params(Lower *l, void *arg) {
   LLVMValueRef *vals = arg;
   for (int v = 0; v < l->f->nparams; v++)
-    if (l->slots[v]) LLVMBuildStore(l->b, vals[v], l->slots[v]);
+    if (l->slots[v] && l->var_base[v]) LLVMBuildStore(l->b, vals[v], l->slots[v]);
 }
 
 static void store_loop_var(Lower *l, void *arg) {
@@ -124,15 +124,25 @@ static void lo_kernel_block(Lower *l, NodeList *b);
 
 /* ---------------------------------------------------------------- collectives */
 
+/* What a shuffle on the CPU does not read: its member mask; and its lane
+ * or delta where every thread gives the same (then read once, and the
+ * source lanes are the thread's neighbours at a fixed distance, which
+ * vectorises). */
+static bool gathered(Lower *l, Node *call, int slot) {
+  if (call->bi->ival > COLL_SHFL_XOR) return true;
+  return slot == 1 || (slot == 2 && !l->coll_lane);
+}
+
 /* Phase one of a collective: the thread's arguments into the gathered slots. */
 static void gather_arguments(Lower *l, void *arg) {
   Node *call = arg;
   LLVMValueRef t = l->thread;
   for (int i = 0; i < call->list.len; i++) {
     Node *a = call->list.items[i];
+    int slot = lo_collective_slot(call->bi->ival, i);
     LLVMValueRef bits = lo_to_bits(l, lo_expr(l, a), a->ty);
-    LLVMValueRef slot = l->coll_args[lo_collective_slot(call->bi->ival, i)];
-    LLVMBuildStore(l->b, bits, LLVMBuildGEP2(l->b, l->mod->i64, slot, &t, 1, ""));
+    if (gathered(l, call, slot))
+      LLVMBuildStore(l->b, bits, LLVMBuildGEP2(l->b, l->mod->i64, l->coll_args[slot], &t, 1, ""));
   }
 }
 
@@ -143,7 +153,30 @@ static void gather_arguments(Lower *l, void *arg) {
 static void lo_kernel_collective(Lower *l, Node *stmt, Node *call) {
   int op = call->bi->ival;
   if (!call->list.len && call->ty->kind == TY_NONE) return;  /* a barrier alone: the split is all */
+  Node *lane = op <= COLL_SHFL_XOR ? call->list.items[2] : NULL;
+  l->coll_lane = lane && an_uniform(l->kplan, lane) ? lo_to_bits(l, lo_expr(l, lane), lane->ty) : NULL;
   if (call->list.len) thread_loop(l, gather_arguments, call);
+  if (op == COLL_SHFL_XOR && l->coll_lane && !l->kplan->returns) {
+    /* lane ^ d is lane + d or lane - d when d is a power of two, as it is
+     * in butterfly reductions: that loop vectorises, the other gathers */
+    LLVMValueRef d = LLVMBuildAnd(l->b, l->coll_lane, const_i64(l, RC_WARP - 1), "");
+    LLVMValueRef pow2 = LLVMBuildICmp(l->b, LLVMIntEQ, LLVMBuildAnd(l->b, d, LLVMBuildSub(l->b, d, const_i64(l, 1), ""), ""),
+                                      const_i64(l, 0), "");
+    LLVMBasicBlockRef fast = new_block(l, "xor.pow2"), slow = new_block(l, "xor.any"), done = new_block(l, "xor.done");
+    LLVMBuildCondBr(l->b, pow2, fast, slow);
+    for (int k = 0; k < 2; k++) {
+      position(l, k ? slow : fast);
+      l->coll = call;
+      l->coll_pow2 = !k;
+      thread_loop(l, run_segment, &(Segment){&(NodeList){&stmt, 1}, 0, 1});
+      LLVMBuildBr(l->b, done);
+    }
+    position(l, done);
+    l->coll = NULL;
+    l->coll_pow2 = false;
+    l->coll_lane = NULL;
+    return;
+  }
   if (op > COLL_SHFL_XOR && op != COLL_SYNCWARP) {
     LLVMTypeRef p[7] = {l->mod->i32, l->mod->i64, l->mod->ptr, l->mod->ptr, l->mod->ptr, l->mod->ptr, l->mod->ptr};
     LLVMValueRef a[7] = {const_i32(l, op), l->nthreads, l->done, l->coll_args[0], l->coll_args[1], l->coll_args[2], l->coll_out};
@@ -153,6 +186,7 @@ static void lo_kernel_collective(Lower *l, Node *stmt, Node *call) {
   l->coll = call;
   thread_loop(l, run_segment, &(Segment){&(NodeList){&stmt, 1}, 0, 1});
   l->coll = NULL;
+  l->coll_lane = NULL;
 }
 
 /* The condition of a statement holding a barrier, evaluated once per block:
@@ -287,9 +321,15 @@ static LLVMValueRef lo_kernel_chunk(Lower *kernel, LLVMTypeRef ctxty) {
     if (per_thread(l, v))
       l->var_base[v] = LLVMBuildArrayAlloca(l->b, lo_type(l, l->f->var_types[v]), l->nthreads, l->f->var_names[v]);
   if (l->fission) l->done = LLVMBuildArrayAlloca(l->b, l->mod->i8, l->nthreads, "done");
+  /* a warp's worth of slack on both sides: a shuffle by a delta the same
+   * in every thread loads its neighbours' values unconditionally, then
+   * keeps its own where PTX says so (fission_shfl) */
   for (int k = 0; k < 4 && l->kplan->exchange; k++) {
-    LLVMValueRef a = LLVMBuildArrayAlloca(l->b, l->mod->i64, l->nthreads, "exchange");
+    LLVMValueRef n = LLVMBuildAdd(l->b, l->nthreads, const_i64(l, 2 * RC_WARP), "");
+    LLVMValueRef a = LLVMBuildArrayAlloca(l->b, l->mod->i64, n, "exchange");
     LLVMSetAlignment(a, 64);
+    LLVMValueRef skip = const_i64(l, RC_WARP);
+    a = LLVMBuildGEP2(l->b, l->mod->i64, a, &skip, 1, "");
     if (k < 3) l->coll_args[k] = a;
     else l->coll_out = a;
   }
@@ -314,7 +354,12 @@ static LLVMValueRef lo_kernel_chunk(Lower *kernel, LLVMTypeRef ctxty) {
     lo_fiber_block(l, thread_fn, bty, bctx);
   } else if (l->fission) {
     LLVMBuildMemSet(l->b, l->done, LLVMConstInt(l->mod->i8, 0, 0), l->nthreads, 1);
-    thread_loop(l, init_params, vals);
+    bool per_thread_params = false;
+    for (int v = 0; v < l->f->nparams; v++) {
+      if (l->slots[v] && !l->var_base[v]) LLVMBuildStore(l->b, vals[v], l->slots[v]);  /* the block's own */
+      per_thread_params |= l->var_base[v] != NULL;
+    }
+    if (per_thread_params) thread_loop(l, init_params, vals);
     lo_kernel_block(l, &l->f->body);
   } else {
     thread_loop(l, run_whole_body, vals);

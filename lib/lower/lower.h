@@ -85,6 +85,8 @@ typedef struct Lower {
    * mask, value, lane) and its results per thread (warp.c) */
   Node *coll;
   LLVMValueRef coll_args[3], coll_out;
+  LLVMValueRef coll_lane;    /* a shuffle's lane or delta when the same in every thread, or NULL */
+  bool coll_pow2;            /* and, for shfl_xor_sync, a power of two */
 } Lower;
 
 /* ---------------------------------------------------------------- small helpers */
