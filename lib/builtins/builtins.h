@@ -15,6 +15,7 @@ extern const Builtin bi_math[];    /* math.c: math.* and NumPy's scalar function
 extern const Builtin bi_numpy[];   /* numpy.c: arrays: allocation, attributes, methods */
 extern const Builtin bi_cuda[];    /* cuda.c: the CUDA kernel language */
 extern const Builtin bi_warp[];    /* warp.c: lanes, warp collectives, fences */
+extern const Builtin bi_atomic[];  /* atomic.c: cuda.atomic.* */
 extern const Builtin bi_cudamath[];/* cudamath.c: CUDA's intrinsics on bits and numbers */
 
 /* registry.c */

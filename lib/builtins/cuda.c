@@ -1,14 +1,12 @@
 /* builtins/cuda.c — the CUDA kernel language (ruchey.cuda): the thread's
  * and block's indices, cuda.grid and cuda.gridsize, syncthreads, shared
- * and local arrays, atomics. Each lowers for the CPU backend (kernel.c,
- * fibers.c: indices are the loops' counters) and for the GPU (gpu.c:
- * special registers).
+ * and local arrays. Each lowers for the CPU backend (kernel.c, fibers.c:
+ * indices are the loops' counters) and for the GPU (gpu.c: special
+ * registers). Atomics are atomic.c's, warps' intrinsics warp.c's.
  */
 #include <stdio.h>
 
 #include "builtins/builtins.h"
-
-typedef enum { ATOM_ADD, ATOM_SUB, ATOM_MAX, ATOM_MIN, ATOM_EXCH, ATOM_CAS } AtomicOp;
 
 /* ---------------------------------------------------------------- indices */
 
@@ -138,58 +136,12 @@ static LLVMValueRef lo_cuda_array(Lower *l, Node *n) {
   return LLVMBuildInsertValue(l->b, a, shp, 3, "");
 }
 
-/* ---------------------------------------------------------------- atomics */
-
-static const Type *ty_atomic(Infer *in, Node *n, const Type **args) {
-  int want = n->bi->max_args;
-  const Type *a = args[0], *idx = args[1];
-  if (a->kind != TY_ARRAY) return ty_error(in, n, "atomics need an array, got %s", a->name);
-  int nidx = idx->kind == TY_TUPLE ? idx->nfields : 1;
-  for (int i = 0; i < nidx; i++)
-    if (!ty_is_int(idx->kind == TY_TUPLE ? idx->fields[i] : idx))
-      return ty_error(in, n->list.items[1], "an atomic's index must be integers");
-  if (nidx != a->ndim) return ty_error(in, n, "the index must name one element of the %d-d array", a->ndim);
-  TypeKind k = a->elem->kind;
-  if (k != TY_I32 && k != TY_I64 && k != TY_U32 && k != TY_U64 && k != TY_F32 && k != TY_F64)
-    return ty_error(in, n, "atomics work on int32, int64, uint32, uint64, float32 and float64, not %s", a->elem->name);
-  if (n->bi->ival == ATOM_CAS && ty_is_float(a->elem)) return ty_error(in, n, "compare-and-swap needs an integer array");
-  for (int i = 2; i < want; i++)
-    if (!ty_need_scalar(in, n->list.items[i], args[i], "an atomic")) return NULL;
-  return a->elem;
-}
-
-static LLVMValueRef lo_atomic(Lower *l, Node *n) {
-  Node *arr = n->list.items[0];
-  const Type *elem = arr->ty->elem;
-  LLVMValueRef base = lo_expr(l, arr), idx[RC_MAX_NDIM];
-  lo_indices(l, n->list.items[1], idx);
-  LLVMValueRef addr = lo_element_addr(l, arr->ty, base, idx);
-  LLVMValueRef v = lo_expr_as(l, n->list.items[2], elem);
-  if (n->bi->ival == ATOM_CAS) {
-    LLVMValueRef nv = lo_expr_as(l, n->list.items[3], elem);
-    LLVMValueRef r = LLVMBuildAtomicCmpXchg(l->b, addr, v, nv, LLVMAtomicOrderingMonotonic,
-                                            LLVMAtomicOrderingMonotonic, 0);
-    return LLVMBuildExtractValue(l->b, r, 0, "");
-  }
-  bool fl = ty_is_float(elem), sgn = ty_is_signed(elem);
-  LLVMAtomicRMWBinOp op;
-  switch (n->bi->ival) {
-  case ATOM_ADD: op = fl ? LLVMAtomicRMWBinOpFAdd : LLVMAtomicRMWBinOpAdd; break;
-  case ATOM_SUB: op = fl ? LLVMAtomicRMWBinOpFSub : LLVMAtomicRMWBinOpSub; break;
-  case ATOM_MAX: op = fl ? LLVMAtomicRMWBinOpFMax : sgn ? LLVMAtomicRMWBinOpMax : LLVMAtomicRMWBinOpUMax; break;
-  case ATOM_MIN: op = fl ? LLVMAtomicRMWBinOpFMin : sgn ? LLVMAtomicRMWBinOpMin : LLVMAtomicRMWBinOpUMin; break;
-  default: op = LLVMAtomicRMWBinOpXchg; break;
-  }
-  return LLVMBuildAtomicRMW(l->b, op, addr, v, LLVMAtomicOrderingMonotonic, 0);
-}
-
 /* ---------------------------------------------------------------- the rows */
 
 #define INTRINSIC(name, path, flags, ival, type, lower, lo, hi) \
   {name, "ruchey.cuda", path, BK_FUNCTION, 0, lo, hi, NULL, BF_KERNEL | (flags), ival, 0, type, lower}
 #define INDEX(name, path, flags, axis, lower) \
   INTRINSIC(name, path, BF_NOCALL | BF_THREAD_INDEX | BF_PURE | BF_CHEAP | (flags), axis, ty_index, lower, 0, 0)
-#define ATOMIC(name, op, n) INTRINSIC("cuda.atomic." name, "atomic." name, BF_VARIES, op, ty_atomic, lo_atomic, n, n)
 
 const Builtin bi_cuda[] = {
   INDEX("cuda.threadIdx", "threadIdx.x", BF_VARIES, 0, lo_tid),
@@ -211,11 +163,5 @@ const Builtin bi_cuda[] = {
    0, 0, ty_cuda_array, lo_cuda_array},
   {"cuda.local.array", "ruchey.cuda", "local.array", BK_FUNCTION, 0, 0, 2, array_kw,
    BF_KERNEL | BF_BLOCK_MEMORY | BF_PER_THREAD | BF_VARIES, 0, 0, ty_cuda_array, lo_cuda_array},
-  ATOMIC("add", ATOM_ADD, 3),
-  ATOMIC("sub", ATOM_SUB, 3),
-  ATOMIC("max", ATOM_MAX, 3),
-  ATOMIC("min", ATOM_MIN, 3),
-  ATOMIC("exch", ATOM_EXCH, 3),
-  ATOMIC("cas", ATOM_CAS, 4),
   BI_END,
 };
