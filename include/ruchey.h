@@ -142,6 +142,9 @@ typedef enum {
   N_ATTR,       /* lhs.str; bi: the attribute's builtin, set by infer */
   N_TUPLE,      /* list: elements */
   N_SLICE,      /* lhs:rhs:cond (each may be NULL), only inside an index */
+  N_STRING,     /* str: a constant string, only an argument of a builtin that takes them (print) */
+  N_CONST_ARRAY,/* a NumPy array global to the module, frozen: op its element's TypeKind, list
+                 * its shape (N_INTs), data its elements in C order, ival their bytes */
   /* statements */
   N_ASSIGN,     /* lhs (N_VAR, N_INDEX or N_TUPLE of targets) = rhs */
   N_AUGASSIGN,  /* lhs op= rhs */
@@ -194,6 +197,7 @@ struct Node {
   NodeList body, orelse;
   const char *str;      /* N_ASSERT, N_RAISE: the constant message; N_ATTR, a method's N_CALL: the name */
   void *callee;         /* N_CALL of a ruchey function: the dispatcher; N_RAISE: the class */
+  const void *data;     /* N_CONST_ARRAY: the elements */
   const char *symbol;   /* N_RAISE: the class's name at link time (generated code holds no address) */
   struct CallTarget *target; /* N_CALL of a ruchey function: set by infer */
   struct LoopPlan *plan;     /* N_FOR: set by the analyses (lib/analysis) */
@@ -236,6 +240,7 @@ enum {
   BF_PARALLEL = 1 << 12,    /* prange: the loop runs on the pool with parallel=True */
   BF_WARP = 1 << 13,        /* waits for the threads of its warp and combines their arguments
                              * (cuda.shfl_sync, cuda.ballot_sync): ival is its CollectiveOp */
+  BF_STRINGS = 1 << 14,     /* takes constant strings among its arguments (print) */
 };
 
 /* A builtin that synchronises threads: passes split kernels at it. */
@@ -465,5 +470,12 @@ void rt_warp_results(int op, uint32_t part, int nlanes, const uint64_t *a0, cons
 /* a block's (COLL_BLOCK_*): the threads not done take part */
 uint64_t rt_block_result(int op, int64_t n, const uint8_t *done, const uint64_t *pred);
 void rt_meminfo_release(RtMemInfo *mi);
+/* print.c: print() on the CPU: fmt's %lld %llu %f %s take args in turn, 8
+ * bytes each; a kernel's lines wait in the thread's buffer until its chunk
+ * of blocks ends (rt_print_flush), so that a block's lines come together */
+void rt_print(const char *fmt, const uint64_t *args, bool buffered);
+void rt_print_flush(void);
+/* runtime.c: a device function's shared array on the CPU backend */
+void *rt_block_shared(const void *site, int64_t bytes);
 
 #endif

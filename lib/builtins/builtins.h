@@ -17,6 +17,7 @@ extern const Builtin bi_cuda[];    /* cuda.c: the CUDA kernel language */
 extern const Builtin bi_warp[];    /* warp.c: lanes, warp collectives, fences */
 extern const Builtin bi_atomic[];  /* atomic.c: cuda.atomic.* */
 extern const Builtin bi_cudamath[];/* cudamath.c: CUDA's intrinsics on bits and numbers */
+extern const Builtin bi_print[];   /* print.c: print() */
 
 /* registry.c */
 const Builtin *bi_at(int i);   /* every row in turn; NULL past the last */

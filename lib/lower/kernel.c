@@ -40,7 +40,7 @@ static void kernel_memory(Lower *l) {
     Node *n = l->mem_nodes[i];
     int64_t dims[RC_MAX_NDIM];
     int64_t bytes = lo_cuda_array_elems(n->ty, lo_cuda_shape(n), dims) * (ty_bits(n->ty->elem) / 8);
-    if ((n->bi->flags & BF_PER_THREAD) && l->fibers) continue;  /* on each fiber's own stack */
+    if ((n->bi->flags & BF_PER_THREAD) && l->fibers) continue;  /* on each fiber's own stack: mem_base NULL */
     LLVMValueRef count = const_i64(l, bytes ? bytes : 1);
     if ((n->bi->flags & BF_PER_THREAD) && l->fission) count = LLVMBuildMul(l->b, count, l->nthreads, "");
     LLVMValueRef a = LLVMBuildArrayAlloca(l->b, l->mod->i8, count, "shared");
@@ -367,6 +367,7 @@ static LLVMValueRef lo_kernel_chunk(Lower *kernel, LLVMTypeRef ctxty) {
   lo_loop_end(l, &blocks);
   LLVMBuildBr(l->b, l->exit_bb);
   lo_chunk_exit(l, ctx);
+  lo_call_fn(l, "rt_print_flush", void_type(l), NULL, NULL, 0);  /* the chunk's blocks' print() lines */
   LLVMBuildRetVoid(l->b);
   lo_func_done(l);
   return l->fn;

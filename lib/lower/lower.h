@@ -213,6 +213,7 @@ LLVMValueRef lo_copy(Lower *l, Node *n);  /* a.copy(): a new C-contiguous array 
 LLVMValueRef lo_copy_array(Lower *l, const Type *to, const Type *from, LLVMValueRef src);
 void lo_store_view(Lower *l, Node *target, const Type *t, LLVMValueRef v);
 LLVMValueRef lo_index(Lower *l, Node *n);
+LLVMValueRef lo_const_array(Lower *l, Node *n);  /* a frozen global array, as constant data */
 
 /* ---------------------------------------------------------------- expr.c */
 

@@ -146,6 +146,10 @@ shared = _Namespace(
     "shared", "Memory shared by the threads of a block.",
     array="shared.array(shape, dtype): an array shared by the threads of the block; shape 0 "
           "uses the dynamic shared memory of the launch (its 4th parameter, in bytes).")
+const = _Namespace(
+    "const", "Constant memory.",
+    array_like="const.array_like(ary): ary, a NumPy array global to the module, copied into the "
+               "kernel's constant memory (read-only there).")
 local = _Namespace(
     "local", "Memory private to a thread.",
     array="local.array(shape, dtype): an array private to the thread.")
