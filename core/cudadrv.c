@@ -49,6 +49,9 @@ static struct {
   CUresult (*LaunchKernel)(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx,
                            unsigned by, unsigned bz, unsigned shared, CUstream s, void **params,
                            void **extra);
+  CUresult (*LaunchCooperativeKernel)(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx,
+                                      unsigned by, unsigned bz, unsigned shared, CUstream s, void **params);
+  CUresult (*OccupancyMaxActiveBlocksPerMultiprocessor)(int *blocks, CUfunction f, int threads, size_t shared);
   CUresult (*MemAlloc)(CUdeviceptr *p, size_t bytes);
   CUresult (*MemFree)(CUdeviceptr p);
   CUresult (*MemcpyHtoD)(CUdeviceptr dst, const void *src, size_t bytes);
@@ -78,7 +81,9 @@ static const struct { const char *name; void **slot; } entries[] = {
   ENTRY(MemGetInfo, "cuMemGetInfo_v2"), ENTRY(ModuleLoadDataEx, "cuModuleLoadDataEx"),
   ENTRY(ModuleGetFunction, "cuModuleGetFunction"), ENTRY(ModuleUnload, "cuModuleUnload"),
   ENTRY(FuncSetAttribute, "cuFuncSetAttribute"),
-  ENTRY(LaunchKernel, "cuLaunchKernel"), ENTRY(MemAlloc, "cuMemAlloc_v2"),
+  ENTRY(LaunchKernel, "cuLaunchKernel"), ENTRY(LaunchCooperativeKernel, "cuLaunchCooperativeKernel"),
+  ENTRY(OccupancyMaxActiveBlocksPerMultiprocessor, "cuOccupancyMaxActiveBlocksPerMultiprocessor"),
+  ENTRY(MemAlloc, "cuMemAlloc_v2"),
   ENTRY(MemFree, "cuMemFree_v2"), ENTRY(MemcpyHtoD, "cuMemcpyHtoD_v2"),
   ENTRY(MemcpyDtoH, "cuMemcpyDtoH_v2"), ENTRY(MemcpyDtoD, "cuMemcpyDtoD_v2"),
   ENTRY(StreamCreate, "cuStreamCreate"), ENTRY(StreamDestroy, "cuStreamDestroy_v2"),
@@ -227,12 +232,32 @@ static bool allow_dynamic_shared(void *function, int64_t shared) {
 }
 
 bool cu_launch(void *function, const int64_t grid[3], const int64_t block[3], int64_t shared,
-               uintptr_t stream, void **params) {
+               uintptr_t stream, void **params, bool cooperative) {
   if (!cu_ready() || !allow_dynamic_shared(function, shared)) return false;
+  if (cooperative)  /* every block resident at once, or CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE */
+    return cu_check(cu.LaunchCooperativeKernel(function, (unsigned)grid[0], (unsigned)grid[1], (unsigned)grid[2],
+                                               (unsigned)block[0], (unsigned)block[1], (unsigned)block[2],
+                                               (unsigned)shared, (CUstream)stream, params),
+                    "cuLaunchCooperativeKernel");
   return cu_check(cu.LaunchKernel(function, (unsigned)grid[0], (unsigned)grid[1], (unsigned)grid[2],
                                   (unsigned)block[0], (unsigned)block[1], (unsigned)block[2],
                                   (unsigned)shared, (CUstream)stream, params, NULL),
                   "cuLaunchKernel");
+}
+
+/* How many blocks of threads threads (and shared bytes of dynamic shared
+ * memory) can be resident at once on the device: per multiprocessor, times
+ * its multiprocessors. -1 with an exception on failure. */
+int64_t cu_max_resident_blocks(void *function, int64_t threads, int64_t shared) {
+  int per_sm = 0, sms = 0;
+  CUdevice dev;
+  if (!cu_ready() ||
+      !cu_check(cu.OccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, function, (int)threads, (size_t)shared),
+                "cuOccupancyMaxActiveBlocksPerMultiprocessor") ||
+      !cu_check(cu.DeviceGet(&dev, current_ordinal), "cuDeviceGet") ||
+      !cu_check(cu.DeviceGetAttribute(&sms, 16, dev), "cuDeviceGetAttribute"))  /* MULTIPROCESSOR_COUNT */
+    return -1;
+  return (int64_t)per_sm * sms;
 }
 
 /* ---------------------------------------------------------------- device memory */

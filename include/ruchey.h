@@ -215,6 +215,7 @@ typedef struct Func {
   Arena *arena;
   int line;             /* line of the def statement */
   bool barrier;         /* set by infer: reaches cuda.syncthreads() */
+  bool grid_sync;       /* set by infer: reaches a grid group's sync() (a cooperative launch) */
   const char *symbol;   /* set by the extension: the name of its body in a module, one per
                          * function and argument types in a compile */
   struct FuncPlan *plan;  /* set by the analyses (lib/analysis) before lowering */
@@ -241,6 +242,7 @@ enum {
   BF_WARP = 1 << 13,        /* waits for the threads of its warp and combines their arguments
                              * (cuda.shfl_sync, cuda.ballot_sync): ival is its CollectiveOp */
   BF_STRINGS = 1 << 14,     /* takes constant strings among its arguments (print) */
+  BF_GRID = 1 << 15,        /* with BF_BARRIER: waits for every thread of the grid (grid.sync()) */
 };
 
 /* A builtin that synchronises threads: passes split kernels at it. */
@@ -297,6 +299,7 @@ struct CompileOptions;
 typedef struct CallTarget {
   bool self;             /* a recursive call to the function being lowered */
   bool barrier;          /* it reaches cuda.syncthreads(): callers run as fibers */
+  bool grid_sync;        /* it reaches a grid group's sync() */
   const Type *ret_type;  /* NULL while a recursive call's type is unknown */
   Func *func;            /* the callee, typed for these arguments */
   const struct CompileOptions *func_opts; /* the options it was typed with */
@@ -339,6 +342,7 @@ typedef struct CompileResult {
   struct { const char *name; void *addr; } *externs;
   int nexterns;
   bool barrier;          /* the function reaches cuda.syncthreads() */
+  bool grid_sync;        /* a kernel that waits for its whole grid: launched cooperatively */
 } CompileResult;
 
 /* ---------------------------------------------------------------- runtime (runtime.c) */
@@ -459,6 +463,12 @@ void rt_set_error(int status, const char *msg);
 /* fiber.c */
 int rt_fiber_block(int (*body)(void *ctx, int64_t thread), void *ctx, int64_t n);
 void rt_fiber_barrier(const char *site);
+/* the blocks of a kernel that waits for its grid, each a fiber: chunk runs
+ * block b as chunk(ctx, b, b + 1, 0), and rt_grid_sync switches out of it
+ * until every block has reached the barrier */
+int rt_grid_run(void (*chunk)(void *ctx, int64_t begin, int64_t end, int64_t unused), void *ctx,
+                int64_t nblocks);
+void rt_grid_sync(void);
 uint64_t rt_fiber_collective(int op, const char *site, uint64_t a0, uint64_t a1, uint64_t a2);
 /* warp.c: a collective's results for the n threads of a block, from the
  * arguments each gave (a0..a2[t]) and which have returned (done[t]) */

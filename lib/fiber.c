@@ -14,6 +14,7 @@
  */
 #include <pthread.h>
 #include <stdio.h>
+#include <sys/mman.h>
 
 #include "ruchey.h"
 
@@ -78,12 +79,12 @@ static void fiber_start(void) {
   rt_fiber_switch(&s->fibers[s->cur].sp, s->sp);
 }
 
-/* A fresh stack laid out as rt_fiber_switch leaves one: FP control words,
- * six registers, then fiber_start as the return address. */
-static void *new_fiber_stack(char *base) {
-  uint64_t *top = (uint64_t *)(((uintptr_t)base + FIBER_STACK) & ~(uintptr_t)15);
-  top[-1] = 0;                               /* fiber_start's (unused) return address */
-  top[-2] = (uint64_t)(uintptr_t)fiber_start;
+/* A fresh stack ending at end, laid out as rt_fiber_switch leaves one: FP
+ * control words, six registers, then start as the return address. */
+static void *new_fiber_stack(char *end, void (*start)(void)) {
+  uint64_t *top = (uint64_t *)((uintptr_t)end & ~(uintptr_t)15);
+  top[-1] = 0;                               /* start's (unused) return address */
+  top[-2] = (uint64_t)(uintptr_t)start;
   for (int r = 3; r <= 8; r++) top[-r] = 0;  /* rbp rbx r12 r13 r14 r15 */
   uint32_t *fp = (uint32_t *)&top[-9];
   fp[0] = 0x1F80;                            /* MXCSR: round to nearest, exceptions masked */
@@ -217,7 +218,7 @@ int rt_fiber_block(int (*body)(void *, int64_t), void *ctx, int64_t n) {
   Fiber fibers[n];
   Sched s = {.fibers = fibers, .n = n, .body = body, .ctx = ctx};
   for (int64_t t = 0; t < n; t++) {
-    fibers[t].sp = new_fiber_stack(stacks + t * FIBER_STACK);
+    fibers[t].sp = new_fiber_stack(stacks + (t + 1) * FIBER_STACK, fiber_start);
     fibers[t].state = FIBER_READY;
   }
   Sched *outer = current;
@@ -238,6 +239,107 @@ int rt_fiber_block(int (*body)(void *, int64_t), void *ctx, int64_t n) {
 #else
   (void)body; (void)ctx; (void)n;
   rt_set_error(RT_ERR_RUNTIME, "this kernel needs fibers, which this CPU architecture lacks");
+  return RT_ERR_RUNTIME;
+#endif
+}
+
+/* ---------------------------------------------------------------- the grid's blocks (grid.sync) */
+
+/* A kernel that waits for its whole grid (cuda.cg.this_grid().sync()) runs
+ * each block as a fiber of its own, with a stack big enough for the
+ * block's per-thread storage and shared arrays: the pool resumes every
+ * block until it reaches the grid's barrier or ends, and when all have,
+ * resumes them again. A block may resume on another thread of the pool
+ * than it stopped on: compiled kernel code keeps nothing thread-local
+ * across the barrier (its errors are recorded before its chunk returns). */
+#define GRID_STACK ((size_t)8 << 20)
+#define GRID_GUARD ((size_t)4096)
+#define GRID_MAX_BLOCKS 4096
+
+typedef struct GridBlock {
+  void *sp;          /* while switched out */
+  void *resume_sp;   /* the pool thread's that resumed it */
+  int64_t index;
+  bool done;
+  struct Grid *grid;
+} GridBlock;
+
+typedef struct Grid {
+  void (*chunk)(void *ctx, int64_t begin, int64_t end, int64_t unused);
+  void *ctx;
+  GridBlock *blocks;
+} Grid;
+
+static _Thread_local GridBlock *running_block;
+
+#ifdef HAVE_FIBERS
+static void grid_block_start(void) {
+  GridBlock *b = running_block;
+  b->grid->chunk(b->grid->ctx, b->index, b->index + 1, 0);
+  b->done = true;
+  rt_fiber_switch(&b->sp, b->resume_sp);
+}
+
+static void resume_blocks(void *ctx, int64_t begin, int64_t end, int64_t chunk) {
+  Grid *g = ctx;
+  for (int64_t i = begin; i < end; i++) {
+    GridBlock *b = &g->blocks[i];
+    if (b->done) continue;
+    running_block = b;
+    rt_fiber_switch(&b->resume_sp, b->sp);
+    running_block = NULL;
+    rt_print_flush();
+  }
+}
+#endif
+
+void rt_grid_sync(void) {
+#ifdef HAVE_FIBERS
+  GridBlock *b = running_block;
+  if (b) rt_fiber_switch(&b->sp, b->resume_sp);
+#endif
+}
+
+int rt_grid_run(void (*chunk)(void *ctx, int64_t begin, int64_t end, int64_t unused), void *ctx,
+                int64_t nblocks) {
+#ifdef HAVE_FIBERS
+  static pthread_mutex_t one_at_a_time = PTHREAD_MUTEX_INITIALIZER;  /* the pool runs one grid */
+  if (nblocks > GRID_MAX_BLOCKS) {
+    static _Thread_local char msg[300];
+    snprintf(msg, sizeof msg, "CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE: a kernel that waits for its "
+             "grid runs at most %d blocks on the CPU backend, and this grid has %lld",
+             GRID_MAX_BLOCKS, (long long)nblocks);
+    rt_set_error(RT_ERR_RUNTIME, msg);
+    return RT_ERR_RUNTIME;
+  }
+  size_t bytes = (size_t)nblocks * GRID_STACK;
+  char *stacks = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  GridBlock *blocks = calloc((size_t)nblocks, sizeof(GridBlock));
+  if (stacks == MAP_FAILED || !blocks) {
+    if (stacks != MAP_FAILED) munmap(stacks, bytes);
+    free(blocks);
+    rt_set_error(RT_ERR_MEMORY, "cannot allocate the stacks of a grid's blocks");
+    return RT_ERR_MEMORY;
+  }
+  Grid g = {chunk, ctx, blocks};
+  for (int64_t i = 0; i < nblocks; i++) {
+    char *base = stacks + (size_t)i * GRID_STACK;
+    mprotect(base, GRID_GUARD, PROT_NONE);  /* an overflow faults instead of reaching the next block */
+    blocks[i] = (GridBlock){.sp = new_fiber_stack(base + GRID_STACK, grid_block_start), .index = i, .grid = &g};
+  }
+  pthread_mutex_lock(&one_at_a_time);
+  for (bool waiting = true; waiting;) {
+    pool_parallel_for(resume_blocks, &g, nblocks, pool_chunk_count(nblocks));
+    waiting = false;
+    for (int64_t i = 0; i < nblocks && !waiting; i++) waiting = !blocks[i].done;
+  }
+  pthread_mutex_unlock(&one_at_a_time);
+  munmap(stacks, bytes);
+  free(blocks);
+  return RT_OK;
+#else
+  (void)chunk; (void)ctx; (void)nblocks;
+  rt_set_error(RT_ERR_RUNTIME, "grid.sync() needs fibers, which this CPU architecture lacks");
   return RT_ERR_RUNTIME;
 #endif
 }

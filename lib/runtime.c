@@ -190,6 +190,8 @@ void rt_register_symbols(void (*define)(const char *name, void *addr, void *ctx)
   define("rt_fiber_collective", (void *)rt_fiber_collective, ctx);
   define("rt_block_shared", (void *)rt_block_shared, ctx);
   define("rt_print", (void *)rt_print, ctx);
+  define("rt_grid_run", (void *)rt_grid_run, ctx);
+  define("rt_grid_sync", (void *)rt_grid_sync, ctx);
   define("rt_print_flush", (void *)rt_print_flush, ctx);
   define("rt_collective", (void *)rt_collective, ctx);
   define("rt_error_save", (void *)rt_error_save, ctx);

@@ -219,6 +219,31 @@ def test_dynamic_shared_memory_beyond_48_kib_opts_in(on_fake):
     """)
 
 
+def test_a_kernel_that_waits_for_its_grid_is_launched_cooperatively(on_fake):
+    on_fake("""
+        from ruchey import int64
+
+        @cuda.jit
+        def rounds(a):
+            g = cuda.cg.this_grid()
+            for r in range(3):
+                a[cuda.grid(1)] += 1
+                g.sync()
+
+        d = cuda.to_device(numpy.zeros(64, dtype=numpy.int64))
+        fake_double[1, 8](cuda.to_device(numpy.ones(8)))
+        rounds[2, 32](d)
+        assert fake.fake_launch_cooperative(0) == 0 and fake.fake_launch_cooperative(1) == 1
+        # the fake fits 2048 threads on each of its 132 multiprocessors
+        assert rounds.max_cooperative_grid_blocks(256) == 8 * 132
+        assert rounds.overloads[(int64[::1],)].max_cooperative_grid_blocks((16, 4)) == 32 * 132
+        exc = raised(cuda.CudaError, lambda: rounds[8 * 132 + 1, 256](d), "a grid too large ran")
+        assert "cuLaunchCooperativeKernel" in str(exc), exc
+        assert "CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE" in str(exc), exc
+        assert fake.fake_launches() == 2
+    """)
+
+
 # ---------------------------------------------------------------- CUDA Array Interface
 
 def test_gpu_arrays_expose_the_cuda_array_interface(on_fake):

@@ -30,6 +30,7 @@ typedef struct KernelPlan {
   bool fission;     /* the kernel has barriers, split into loops over the threads */
   bool exchange;    /* fission: a collective passes values between threads */
   bool returns;     /* fission: a thread may return before the end (then it sits out the rest) */
+  bool grid;        /* waits for its grid (grid.sync()): each block runs as a fiber (rt_grid_run) */
   bool fibers;      /* barriers fission cannot reach: the threads run as fibers */
   bool *uniform;    /* fission: per variable, equal in every thread of a block */
   Node **remat;     /* fission: a variable's one defining value, recomputed per thread */

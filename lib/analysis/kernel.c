@@ -208,6 +208,11 @@ static bool note_exchange(Node *n, void *ctx) {
   return true;
 }
 
+static bool note_grid_sync(Node *n, void *ctx) {
+  if (n->kind == N_CALL && n->bi && (n->bi->flags & BF_GRID)) *(bool *)ctx = true;
+  return true;
+}
+
 static bool note_return(Node *n, void *ctx) {
   if (n->kind == N_RETURN) *(bool *)ctx = true;
   return true;
@@ -227,6 +232,7 @@ KernelPlan *an_kernel(Func *f) {
   ir_walk_list(&f->body, note_barrier_call, &barrier_calls);
   k->fibers = barrier_calls || an_loose_collectives(f) || (k->fission && !barriers_uniform(k, &f->body));
   if (k->fibers) k->fission = false;
+  ir_walk_list(&f->body, note_grid_sync, &k->grid);
   if (k->fission) {
     ir_walk_list(&f->body, note_exchange, &k->exchange);
     ir_walk_list(&f->body, note_return, &k->returns);

@@ -18,6 +18,7 @@ extern const Builtin bi_warp[];    /* warp.c: lanes, warp collectives, fences */
 extern const Builtin bi_atomic[];  /* atomic.c: cuda.atomic.* */
 extern const Builtin bi_cudamath[];/* cudamath.c: CUDA's intrinsics on bits and numbers */
 extern const Builtin bi_print[];   /* print.c: print() */
+extern const Builtin bi_grid[];    /* grid.c: cooperative groups (grid.sync()) */
 
 /* registry.c */
 const Builtin *bi_at(int i);   /* every row in turn; NULL past the last */

@@ -152,6 +152,10 @@ static void gather_arguments(Lower *l, void *arg) {
  * the statement with its result. The lanes of a warp so run in step. */
 static void lo_kernel_collective(Lower *l, Node *stmt, Node *call) {
   int op = call->bi->ival;
+  if (call->bi->flags & BF_GRID) {  /* the block waits for the grid's other blocks (fiber.c) */
+    lo_call_fn(l, "rt_grid_sync", void_type(l), NULL, NULL, 0);
+    return;
+  }
   if (!call->list.len && call->ty->kind == TY_NONE) return;  /* a barrier alone: the split is all */
   Node *lane = op <= COLL_SHFL_XOR ? call->list.items[2] : NULL;
   l->coll_lane = lane && an_uniform(l->kplan, lane) ? lo_to_bits(l, lo_expr(l, lane), lane->ty) : NULL;
@@ -392,9 +396,19 @@ void lo_kernel(Lower *l) {
                                     LLVMBuildStructGEP2(l->b, lo_launch_type(l), launch, 0, ""), ix, 2, ""), "");
     nblocks = LLVMBuildMul(l->b, nblocks, g, "");
   }
-  LLVMValueRef nchunks = lo_call_fn(l, "pool_chunk_count", l->mod->i64, &l->mod->i64, &nblocks, 1);
-  LLVMTypeRef pp[4] = {l->mod->ptr, l->mod->ptr, l->mod->i64, l->mod->i64};
-  lo_call_fn(l, "pool_parallel_for", void_type(l), pp, (LLVMValueRef[]){chunk, ctx, nblocks, nchunks}, 4);
+  if (l->kplan->grid) {  /* every block at once, each a fiber */
+    LLVMTypeRef gp[3] = {l->mod->ptr, l->mod->ptr, l->mod->i64};
+    LLVMValueRef st = lo_call_fn(l, "rt_grid_run", l->mod->i32, gp, (LLVMValueRef[]){chunk, ctx, nblocks}, 3);
+    LLVMBasicBlockRef refused = new_block(l, "grid.refused"), ran = new_block(l, "grid.ran");
+    LLVMBuildCondBr(l->b, LLVMBuildICmp(l->b, LLVMIntNE, st, const_i32(l, 0), ""), refused, ran);
+    position(l, refused);
+    LLVMBuildRet(l->b, st);
+    position(l, ran);
+  } else {
+    LLVMValueRef nchunks = lo_call_fn(l, "pool_chunk_count", l->mod->i64, &l->mod->i64, &nblocks, 1);
+    LLVMTypeRef pp[4] = {l->mod->ptr, l->mod->ptr, l->mod->i64, l->mod->i64};
+    lo_call_fn(l, "pool_parallel_for", void_type(l), pp, (LLVMValueRef[]){chunk, ctx, nblocks, nchunks}, 4);
+  }
   LLVMValueRef st = LLVMBuildLoad2(l->b, l->mod->i32, LLVMBuildStructGEP2(l->b, ctxty, ctx, 0, ""), "");
   LLVMBasicBlockRef fail = new_block(l, "fail"), ok = new_block(l, "ok");
   LLVMBuildCondBr(l->b, LLVMBuildICmp(l->b, LLVMIntNE, st, const_i32(l, 0), ""), fail, ok);

@@ -22,6 +22,7 @@ typedef int CUresult;
 enum {
   OK = 0, INVALID_VALUE = 1, NOT_INITIALIZED = 3, NO_DEVICE = 100, INVALID_DEVICE = 101,
   INVALID_PTX = 218, INVALID_HANDLE = 400, NOT_FOUND = 500, NOT_READY = 600,
+  COOPERATIVE_TOO_LARGE = 720,
 };
 
 #define MAX_PARAMS 128
@@ -44,6 +45,7 @@ typedef struct Module {
 
 typedef struct Launch {
   char name[128];
+  int cooperative;  /* by cuLaunchCooperativeKernel */
   unsigned grid[3], block[3], shared;
   uint64_t stream;
   int nparams;
@@ -84,6 +86,9 @@ int fake_launch_info(int i, char *name, int cap, unsigned *grid, unsigned *block
   return 0;
 }
 
+/* Whether launch i was cooperative. */
+int fake_launch_cooperative(int i) { return i >= 0 && i < nlaunches ? launches[i].cooperative : -1; }
+
 /* Launch i's parameters: their sizes and their bytes, one after another. */
 int fake_launch_params(int i, int *sizes, unsigned char *bytes) {
   if (i < 0 || i >= nlaunches) return -1;
@@ -113,6 +118,7 @@ CUresult cuGetErrorName(CUresult r, const char **s) {
   case INVALID_HANDLE: *s = "CUDA_ERROR_INVALID_HANDLE"; return OK;
   case NOT_FOUND: *s = "CUDA_ERROR_NOT_FOUND"; return OK;
   case NOT_READY: *s = "CUDA_ERROR_NOT_READY"; return OK;
+  case COOPERATIVE_TOO_LARGE: *s = "CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE"; return OK;
   default: *s = NULL; return INVALID_VALUE;
   }
 }
@@ -293,6 +299,26 @@ CUresult cuLaunchKernel(void *function, unsigned gx, unsigned gy, unsigned gz, u
   }
   if (!strcmp(f->name, "fake_double") && f->nparams >= 3) run_fake_double(params);
   return OK;
+}
+
+/* As many blocks as fit: 2048 threads per multiprocessor. */
+CUresult cuOccupancyMaxActiveBlocksPerMultiprocessor(int *blocks, void *function, int threads, size_t shared) {
+  if (!function || threads < 1 || threads > 1024) return INVALID_VALUE;
+  *blocks = 2048 / threads;
+  return OK;
+}
+
+/* A launch whose blocks must all be resident at once (grid.sync()): too
+ * many is CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE, as the driver says. */
+CUresult cuLaunchCooperativeKernel(void *function, unsigned gx, unsigned gy, unsigned gz, unsigned bx,
+                                   unsigned by, unsigned bz, unsigned shared, void *stream, void **params) {
+  int per_sm;
+  if (cuOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, function, (int)(bx * by * bz), shared) != OK)
+    return INVALID_VALUE;
+  if ((uint64_t)gx * gy * gz > (uint64_t)per_sm * 132) return COOPERATIVE_TOO_LARGE;
+  CUresult r = cuLaunchKernel(function, gx, gy, gz, bx, by, bz, shared, stream, params, NULL);
+  if (r == OK) launches[nlaunches - 1].cooperative = 1;
+  return r;
 }
 
 /* ---------------------------------------------------------------- memory */

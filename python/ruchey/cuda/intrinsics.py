@@ -146,6 +146,10 @@ shared = _Namespace(
     "shared", "Memory shared by the threads of a block.",
     array="shared.array(shape, dtype): an array shared by the threads of the block; shape 0 "
           "uses the dynamic shared memory of the launch (its 4th parameter, in bytes).")
+cg = _Namespace(
+    "cg", "Cooperative groups.",
+    this_grid="cg.this_grid(): the grid of the kernel; its sync() waits until every thread of the "
+              "grid reaches it (the kernel is then launched so that all its blocks run at once).")
 const = _Namespace(
     "const", "Constant memory.",
     array_like="const.array_like(ary): ary, a NumPy array global to the module, copied into the "

@@ -259,6 +259,7 @@ class CPUBackendDevice:
     MAX_GRID_DIM_Z = 65535
     MAX_SHARED_MEMORY_PER_BLOCK = 48 * 1024
     WARP_SIZE = 32
+    MAX_COOPERATIVE_BLOCKS = 4096  # a grid that waits for itself: each block a fiber (fiber.c)
 
     @property
     def name(self):
