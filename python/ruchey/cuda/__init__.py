@@ -59,3 +59,11 @@ __all__ = [
     "is_available", "detect", "get_current_device", "select_device", "list_devices", "close",
     "CPUBackendDevice", "GPUDevice", "CudaSupportError", "CudaError",
 ]
+
+
+def __getattr__(name):
+    """cuda.random, imported when first named (it makes device functions)."""
+    if name == "random":
+        import importlib
+        return importlib.import_module("ruchey.cuda.random")
+    raise AttributeError(f"module 'ruchey.cuda' has no attribute {name!r}")
