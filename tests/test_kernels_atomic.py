@@ -95,6 +95,7 @@ def claim(slots, winners):
             cuda.atomic.add(winners, 1, 1)
 
 
+@pytest.mark.order_dependent  # which thread wins
 @pytest.mark.parametrize("dtype", INTEGERS)
 def test_compare_and_swap_lets_one_thread_win(dtype):
     slots = numpy.zeros(2, dtype=dtype)

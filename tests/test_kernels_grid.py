@@ -112,6 +112,7 @@ def syncs_in_a_device_function(out):
     out[cuda.grid(1)] += out[(cuda.grid(1) + 4) % out.size]
 
 
+@pytest.mark.not_compared
 def test_grid_sync_in_a_device_function_on_the_gpu_or_a_clear_error_on_the_cpu():
     out = numpy.zeros(8, dtype=numpy.int64)
     if cuda.is_available() and not AS_NUMBA:

@@ -100,21 +100,32 @@ def shuffle_kernel(shfl, via):
 _shuffle_kernels = {}
 
 
-@pytest.mark.parametrize("via", ["kernel", "device function"])
-@pytest.mark.parametrize("mode", list(SHUFFLES))
-@pytest.mark.parametrize("dtype", [numpy.int32, numpy.int64, numpy.float32, numpy.float64])
-def test_shuffles_give_the_source_lanes_value(mode, via, dtype):
+def check_shuffles(mode, via, dtype, sizes):
     key = (mode, via)
     if key not in _shuffle_kernels:
         _shuffle_kernels[key] = shuffle_kernel(SHUFFLES[mode], via)
     kernel = _shuffle_kernels[key]
     rng = make_rng(7)
-    for n in (64, 40):  # whole warps, and a last warp of 8 lanes
+    for n in sizes:
         a = (rng.standard_normal(n) * 1e6).astype(dtype)
         for b in (0, 1, 5, 17, 31, 32, 33, -1):
             out = numpy.zeros(n, dtype=dtype)
             kernel[1, n](a, out, b)
             numpy.testing.assert_array_equal(out, shuffle_model(mode, a, b), err_msg=f"n={n} b={b}")
+
+
+@pytest.mark.parametrize("via", ["kernel", "device function"])
+@pytest.mark.parametrize("mode", list(SHUFFLES))
+@pytest.mark.parametrize("dtype", [numpy.int32, numpy.int64, numpy.float32, numpy.float64])
+def test_shuffles_give_the_source_lanes_value(mode, via, dtype):
+    check_shuffles(mode, via, dtype, (64, 96))
+
+
+@pytest.mark.cpu_backend  # a GPU leaves a shuffle from a lane beyond the block undefined
+@pytest.mark.parametrize("via", ["kernel", "device function"])
+@pytest.mark.parametrize("mode", list(SHUFFLES))
+def test_a_shuffle_from_beyond_the_block_gives_the_lanes_own_value(mode, via):
+    check_shuffles(mode, via, numpy.int64, (40,))  # a last warp of 8 lanes
 
 
 def test_64_bit_shuffles_move_every_bit():
@@ -205,7 +216,7 @@ def votes_in_a_device_function(p, mask, all_, any_, eq, ballot):
 
 @pytest.mark.parametrize("kernel", [votes, votes_in_a_device_function])
 @pytest.mark.parametrize("mask", [FULL, 0x0000FFFF, 0x80000001, 0])
-@pytest.mark.parametrize("n", [64, 45])
+@pytest.mark.parametrize("n", [64, pytest.param(45, marks=pytest.mark.cpu_backend)])  # lanes beyond the block: the CPU backend's rule
 def test_votes_combine_the_predicates_of_the_lanes_in_the_mask(kernel, mask, n):
     rng = make_rng(n)
     p = rng.integers(0, 2, size=n)
