@@ -94,6 +94,7 @@ static const struct { const char *name; void **slot; } entries[] = {
 };
 
 static PyObject *CudaError;
+static void *driver_lib;  /* the driver library, once loaded */
 static enum { DRV_UNTRIED, DRV_READY, DRV_FAILED } driver_state;
 static char driver_problem[1024];  /* why the driver cannot be used */
 
@@ -130,7 +131,7 @@ static bool cu_driver(void) {
   }
   const char *path = getenv("RUCHEY_CUDA_DRIVER");
   if (!path || !*path) path = "libcuda.so.1";
-  void *lib = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+  void *lib = driver_lib = dlopen(path, RTLD_NOW | RTLD_LOCAL);
   if (!lib) return driver_failed("the CUDA driver (%s) cannot be loaded: %s", path, dlerror());
   for (size_t i = 0; i < sizeof entries / sizeof entries[0]; i++)
     if (!(*entries[i].slot = dlsym(lib, entries[i].name)))
@@ -545,7 +546,17 @@ static PyObject *py_event_elapsed_time(PyObject *m, PyObject *args) {
   return PyFloat_FromDouble(ms);
 }
 
+/* cuda_profiler(on): cuProfilerStart/Stop, where the driver has them
+ * (profiling is a tool's business: without them there is nothing to do). */
+static PyObject *py_profiler(PyObject *m, PyObject *on) {
+  if (!cu_ready()) return NULL;
+  CUresult (*call)(void) = (CUresult(*)(void))dlsym(driver_lib, PyObject_IsTrue(on) ? "cuProfilerStart" : "cuProfilerStop");
+  if (call && !cu_check(call(), PyObject_IsTrue(on) ? "cuProfilerStart" : "cuProfilerStop")) return NULL;
+  Py_RETURN_NONE;
+}
+
 static PyMethodDef cu_methods[] = {
+  {"cuda_profiler", py_profiler, METH_O, "Start (True) or stop (False) the CUDA profiler."},
   {"cuda_backend_variable", py_backend_variable, METH_NOARGS, "The value of $RUCHEY_CUDA_BACKEND, or ''."},
   {"cuda_driver", py_driver, METH_NOARGS, "Load and start the CUDA driver; its version."},
   {"cuda_device_count", py_device_count, METH_NOARGS, "The number of CUDA devices."},

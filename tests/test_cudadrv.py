@@ -116,6 +116,16 @@ def test_detect_and_current_device_describe_the_gpu(on_fake):
     assert "80.0 GiB" in out and "Kernels run on the GPU: device 0, ruchey fake GPU" in out
 
 
+def test_gpus_select_their_device_and_the_profiler_is_optional(on_fake):
+    on_fake("""
+        assert len(cuda.gpus) == 1 and cuda.gpus[0] is cuda.get_current_device()
+        with cuda.gpus[0] as gpu:
+            assert gpu.name == "ruchey fake GPU" and cuda.gpus.current is gpu
+        cuda.profile_start()  # the fake has no cuProfilerStart: nothing to do
+        cuda.profile_stop()
+    """)
+
+
 def test_sysinfo_lists_the_gpu(on_fake, tmp_path):
     on_fake("""
         from ruchey.__main__ import system_report

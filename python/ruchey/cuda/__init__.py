@@ -35,8 +35,9 @@ from ruchey.cuda.intrinsics import (activemask, all_sync, any_sync, atomic, ball
                                     threadfence_block, threadfence_system, threadIdx, warpsize)
 from ruchey.cuda.kernels import CUDADispatcher, jit
 from ruchey.cuda.ptx import compile_ptx, compile_ptx_for_current_device
+from ruchey.cuda.reduction import Reduce, reduce
 from ruchey.cuda.runtime import (CPUBackendDevice, CudaError, CudaSupportError, Event, GPUDevice,
-                                 Stream, close,
+                                 Stream, close, gpus, profile_start, profile_stop, profiling,
                                  default_stream, detect, event, event_elapsed_time,
                                  get_current_device, is_available, legacy_default_stream,
                                  list_devices, per_thread_default_stream, select_device, stream,
@@ -58,6 +59,7 @@ __all__ = [
     "per_thread_default_stream", "event", "Event", "event_elapsed_time",
     "is_available", "detect", "get_current_device", "select_device", "list_devices", "close",
     "CPUBackendDevice", "GPUDevice", "CudaSupportError", "CudaError",
+    "reduce", "Reduce", "gpus", "profile_start", "profile_stop", "profiling",
 ]
 
 
