@@ -13,7 +13,8 @@ launch overhead the host time of one launch of an empty kernel taking 0 to
 4 arrays (kernel[1, 1](...) each time, as users write it). Targets: kernel
 time at most 1.1x nvcc's (the warp-shuffle reduction and the xoroshiro128+
 Monte Carlo kernel included, both also in the CUDA C file), launch overhead
-below numba-cuda's. A kernel
+below numba-cuda's; nvcc's vector_add as a SourceModule (NVRTC) within
+1.02x of nvcc, its launch at most numba-cuda's. A kernel
 whose result is wrong is reported and still timed. --ptx writes the PTX
 each JIT made of the four kernels, to compare.
 """
@@ -181,6 +182,33 @@ def check(name, ok, problems):
         problems.append(name)
 
 
+def cuda_c_kernel(name):
+    """A kernel of bench/gpu_kernels.cu, its source cut out of the file."""
+    with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "gpu_kernels.cu")) as fh:
+        text = fh.read()
+    start = text.index(f"__global__ void {name}(")
+    return text[start:text.index("\n}\n", start) + 3]
+
+
+def source_module_measure(d_a, d_b, d_c):
+    """ruchey.cuda.SourceModule: nvcc's vector_add compiled by NVRTC, its time
+    and the host time of one launch; None where it cannot run."""
+    if NUMBA_ONLY:
+        return None
+    try:
+        f = cuda.SourceModule(cuda_c_kernel("vector_add")).get_function("vector_add")
+    except Exception as exc:  # no NVRTC on this machine
+        print(f"SourceModule: {exc}", file=sys.stderr)
+        return None
+    blocks = (N + 255) // 256
+    f(d_a, d_b, d_c, N, block=(256, 1, 1), grid=(blocks, 1))
+    cuda.synchronize()
+    ok = np.array_equal(d_c.copy_to_host(), d_a.copy_to_host() + d_b.copy_to_host())
+    ms = median_ms(lambda: f(d_a, d_b, d_c, N, block=(256, 1, 1), grid=(blocks, 1)))
+    us = launch_us(lambda: f(d_a, d_b, d_c, 1, block=(1, 1, 1), grid=(1, 1)))
+    return {"vector_add_ms": ms, "launch_us": us, "right": ok}
+
+
 def measure():
     """With this process's cuda module (ruchey's or numba-cuda's): kernel
     times (ms), launch overheads (µs), the first launch of each kernel (ms,
@@ -236,7 +264,8 @@ def measure():
                                  k.inspect_asm().values())
            for f, k in zip(KERNELS, kernels)}
     return {"kernel_ms": times, "launch_us": overheads, "first_launch_ms": first,
-            "wrong": problems, "ptx": ptx, "monte_carlo_hits": hits}
+            "wrong": problems, "ptx": ptx, "monte_carlo_hits": hits,
+            "source_module": source_module_measure(d_a, d_b, d_c)}
 
 
 def numba_measure():
@@ -294,6 +323,13 @@ def report(dev, ours, theirs, numba):
     for name, r in ours["first_launch_ms"].items():
         n = get(numba, "first_launch_ms", name)
         print(f"{name:<18}{fmt(r, '10.1f')}{'':>10}{fmt(n, '10.1f')}{'':>13}{ratio(r, n):>14}")
+    sm = ours.get("source_module")
+    if sm:
+        c, n = get(theirs, "kernel_ms", "vector_add"), get(numba, "launch_us", 3)
+        print(f"SourceModule vector_add (nvcc's source): {sm['vector_add_ms']:.4f} ms, nvcc {fmt(c, '.4f')} "
+              f"({ratio(sm['vector_add_ms'], c).strip()}); one launch {sm['launch_us']:.2f} µs, numba-cuda's "
+              f"with 3 arrays {fmt(n, '.2f')} ({ratio(sm['launch_us'], n).strip()})"
+              f"{'' if sm['right'] else ' WRONG RESULT'}")
     for who, res in (("nvcc", theirs), ("numba-cuda", numba)):
         if res and res.get("monte_carlo_hits") is not None:
             same = res["monte_carlo_hits"] == ours["monte_carlo_hits"]

@@ -168,6 +168,7 @@ int cu_current_cc(void);       /* its compute capability (90 for 9.0) */
 /* A kernel from PTX text: its CUfunction, and in *module what to unload. */
 void *cu_load_kernel(const char *ptx, const char *name, void **module);
 void cu_unload(void *module);
+int nvrtc_add_to_module(PyObject *m);  /* nvrtc.c */
 bool cu_launch(void *function, const int64_t grid[3], const int64_t block[3], int64_t shared,
                uintptr_t stream, void **params, bool cooperative);
 int64_t cu_max_resident_blocks(void *function, int64_t threads, int64_t shared);

@@ -555,7 +555,71 @@ static PyObject *py_profiler(PyObject *m, PyObject *on) {
   Py_RETURN_NONE;
 }
 
+/* ---------------------------------------------------------------- raw modules (SourceModule) */
+
+/* cuda_module_load(ptx): a module handle, or CudaError with the JIT's log. */
+static PyObject *py_module_load(PyObject *m, PyObject *ptx) {
+  if (!PyBytes_Check(ptx)) return PyErr_Format(PyExc_TypeError, "PTX must be bytes");
+  if (!cu_ready()) return NULL;
+  char log[8192] = "";
+  int opts[2] = {CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
+  void *vals[2] = {log, (void *)(uintptr_t)sizeof log};
+  CUmodule mod;
+  CUresult r = cu.ModuleLoadDataEx(&mod, PyBytes_AS_STRING(ptx), 2, opts, vals);
+  if (r) {
+    const char *err = NULL;
+    cu.GetErrorName(r, &err);
+    return PyErr_Format(CudaError, "the CUDA driver could not load the module (%s):\n%s", err ? err : "error",
+                        log[0] ? log : "(no log)");
+  }
+  return handle(mod);
+}
+
+/* cuda_module_function((module, name)): the kernel's handle. */
+static PyObject *py_module_function(PyObject *m, PyObject *args) {
+  unsigned long long mod;
+  const char *name;
+  CUfunction f;
+  if (!PyArg_ParseTuple(args, "Ks", &mod, &name) || !cu_ready() ||
+      !cu_check(cu.ModuleGetFunction(&f, (CUmodule)(uintptr_t)mod, name), "cuModuleGetFunction"))
+    return NULL;
+  return handle(f);
+}
+
+static PyObject *py_module_unload(PyObject *m, PyObject *arg) {
+  void *mod;
+  if (!read_handle(arg, &mod)) return NULL;
+  cu_unload(mod);
+  Py_RETURN_NONE;
+}
+
+/* cuda_launch_raw(function, grid, block, shared, stream, params): params a
+ * tuple of bytes objects, each a parameter's value as the kernel takes it. */
+static PyObject *py_launch_raw(PyObject *m, PyObject *args) {
+  unsigned long long f, stream;
+  long long g[3], b[3], shared;
+  PyObject *params;
+  if (!PyArg_ParseTuple(args, "K(LLL)(LLL)LKO!", &f, &g[0], &g[1], &g[2], &b[0], &b[1], &b[2], &shared,
+                        &stream, &PyTuple_Type, &params))
+    return NULL;
+  Py_ssize_t n = PyTuple_GET_SIZE(params);
+  void *ptrs[256];
+  if (n > 256) return PyErr_Format(PyExc_TypeError, "a kernel takes at most 256 parameters");
+  for (Py_ssize_t i = 0; i < n; i++) {
+    PyObject *p = PyTuple_GET_ITEM(params, i);
+    if (!PyBytes_Check(p)) return PyErr_Format(PyExc_TypeError, "parameter %zd must be bytes", i);
+    ptrs[i] = PyBytes_AS_STRING(p);
+  }
+  int64_t grid[3] = {g[0], g[1], g[2]}, block[3] = {b[0], b[1], b[2]};
+  if (!cu_launch((void *)(uintptr_t)f, grid, block, shared, (uintptr_t)stream, ptrs, false)) return NULL;
+  Py_RETURN_NONE;
+}
+
 static PyMethodDef cu_methods[] = {
+  {"cuda_module_load", py_module_load, METH_O, "Load PTX as a module; its handle."},
+  {"cuda_module_function", py_module_function, METH_VARARGS, "A module's kernel by name; its handle."},
+  {"cuda_module_unload", py_module_unload, METH_O, "Unload a module."},
+  {"cuda_launch_raw", py_launch_raw, METH_VARARGS, "Launch a kernel with its parameters' bytes."},
   {"cuda_profiler", py_profiler, METH_O, "Start (True) or stop (False) the CUDA profiler."},
   {"cuda_backend_variable", py_backend_variable, METH_NOARGS, "The value of $RUCHEY_CUDA_BACKEND, or ''."},
   {"cuda_driver", py_driver, METH_NOARGS, "Load and start the CUDA driver; its version."},

@@ -83,6 +83,15 @@ def fake_driver(tmp_path_factory):
     return out
 
 
+@pytest.fixture(scope="module")
+def fake_nvrtc(tmp_path_factory):
+    out = str(tmp_path_factory.mktemp("fakenvrtc") / "fakenvrtc.so")
+    subprocess.run(["cc", "-std=c11", "-O1", "-shared", "-fPIC",
+                    os.path.join(TESTS_DIR, "c", "fakenvrtc.c"), "-o", out], check=True,
+                   env={k: v for k, v in os.environ.items() if k != "LD_PRELOAD"})
+    return out
+
+
 @pytest.fixture
 def on_fake(fake_driver, tmp_path, monkeypatch):
     """Runs code (after PRELUDE) with the fake driver; returns its output."""
@@ -547,3 +556,80 @@ def test_compare_mode_runs_each_gpu_launch_on_the_cpu_backend_too(fake_driver, t
                        capture_output=True, text=True, env=env, cwd=str(tmp_path), timeout=300)
     assert "1 failed, 1 passed" in r.stdout, r.stdout + r.stderr
     assert "add_one: argument 0 on the GPU vs the CPU backend" in r.stdout, r.stdout
+
+
+# ---------------------------------------------------------------- raw CUDA C kernels (fake NVRTC)
+
+RAW_PRELUDE = '''
+nvrtc = ctypes.CDLL(os.environ["RUCHEY_NVRTC"])
+nvrtc.fake_nvrtc_options.restype = ctypes.c_char_p
+SOURCE = """
+__global__ void scale(float *a, float s, int n) {
+    int i = threadIdx.x + blockIdx.x * blockDim.x;
+    if (i < n) a[i] *= s;
+}
+__global__ void mix(double *out, long n, double w, unsigned short k, char c) { }
+"""
+'''
+
+
+def test_a_source_modules_kernel_launches_with_its_parameters_packed(on_fake, fake_nvrtc):
+    on_fake(RAW_PRELUDE + """
+mod = cuda.SourceModule(SOURCE)
+assert "--gpu-architecture=compute_90" in nvrtc.fake_nvrtc_options().decode()
+scale, mix = mod.get_function("scale"), mod.get_function("mix")
+assert scale.params == ["u64", "f32", "u32"] and mix.params == ["u64", "u64", "f64", "u16", "u8"]
+d = cuda.to_device(numpy.ones(8, dtype=numpy.float32))
+s = cuda.stream()
+scale(d, numpy.float32(2.5), numpy.int32(8), block=(128, 1, 1), grid=(3, 2), shared=64, stream=s)
+first = launch(0)
+assert first["name"] == "scale" and first["grid"] == (3, 2, 1) and first["block"] == (128, 1, 1)
+assert first["shared"] == 64 and first["stream"] == s.handle
+assert u64(first["params"][0]) == address(d)
+assert struct.unpack("<f", first["params"][1])[0] == 2.5
+assert struct.unpack("<i", first["params"][2])[0] == 8
+host = numpy.zeros(4)
+mix(host, 7, 0.25, 65535, -3)  # a host array is copied in and back; Python numbers take the types
+p = launch(1)["params"]
+assert i64(p[1]) == 7 and struct.unpack("<d", p[2])[0] == 0.25
+assert struct.unpack("<H", p[3])[0] == 65535 and struct.unpack("<b", p[4])[0] == -3
+assert fake.fake_launches() == 2 and nvrtc.fake_nvrtc_compiles() == 1
+cuda.SourceModule(SOURCE)  # compiled once per source, options and device
+assert nvrtc.fake_nvrtc_compiles() == 1
+""", RUCHEY_NVRTC=fake_nvrtc)
+
+
+def test_raw_kernel_is_called_as_cupy_calls_it(on_fake, fake_nvrtc):
+    on_fake(RAW_PRELUDE + """
+k = cuda.RawKernel('extern "C" ' + SOURCE.strip(), "scale")
+d = cuda.to_device(numpy.ones(8, dtype=numpy.float32))
+k((4,), (32,), (d, numpy.float32(3), numpy.int32(8)), shared_mem=16)
+assert launch(0)["grid"] == (4, 1, 1) and launch(0)["block"] == (32, 1, 1)
+assert launch(0)["shared"] == 16
+mangled = cuda.RawKernel(SOURCE, "scale")  # no extern "C": the name is C++'s
+raised(LookupError, lambda: mangled((1,), (1,), (d, numpy.float32(1), numpy.int32(1))),
+       "a mangled kernel was found by its plain name")
+""", RUCHEY_NVRTC=fake_nvrtc)
+
+
+def test_raw_kernel_errors_are_python_exceptions(on_fake, fake_nvrtc):
+    on_fake(RAW_PRELUDE + """
+exc = raised(cuda.CompileError, lambda: cuda.SourceModule("#error no way" + chr(10) + SOURCE),
+             "an #error compiled")
+assert "NVRTC_ERROR_COMPILATION" in str(exc) and "kernel.cu(2): error" in exc.log, exc
+scale = cuda.SourceModule(SOURCE).get_function("scale")
+d = cuda.to_device(numpy.ones(2, dtype=numpy.float32))
+exc = raised(TypeError, lambda: scale(d, numpy.float64(2), numpy.int32(2)), "8 bytes went to a float")
+assert "takes 4" in str(exc), exc
+raised(TypeError, lambda: scale(d, 2.0), "two arguments for three parameters")
+raised(TypeError, lambda: scale(d, "x", 2), "a string was passed")
+raised(LookupError, lambda: cuda.SourceModule(SOURCE).get_function("nope"), "found nope")
+""", RUCHEY_NVRTC=fake_nvrtc)
+
+
+def test_without_nvrtc_raw_kernels_say_how_to_get_it(on_fake, tmp_path):
+    on_fake("""
+exc = raised(cuda.CudaSupportError, lambda: cuda.SourceModule("__global__ void k() {}"),
+             "compiled without NVRTC")
+assert "pip install nvidia-cuda-nvrtc" in str(exc), exc
+""", RUCHEY_NVRTC=str(tmp_path / "no-such-libnvrtc.so"))

@@ -36,6 +36,7 @@ from ruchey.cuda.intrinsics import (activemask, all_sync, any_sync, atomic, ball
 from ruchey.cuda.kernels import CUDADispatcher, jit
 from ruchey.cuda.ptx import compile_ptx, compile_ptx_for_current_device
 from ruchey.cuda.reduction import Reduce, reduce
+from ruchey.cuda.sourcemodule import CompileError, RawKernel, SourceModule
 from ruchey.cuda.runtime import (CPUBackendDevice, CudaError, CudaSupportError, Event, GPUDevice,
                                  Stream, close, gpus, profile_start, profile_stop, profiling,
                                  default_stream, detect, event, event_elapsed_time,
@@ -59,7 +60,7 @@ __all__ = [
     "per_thread_default_stream", "event", "Event", "event_elapsed_time",
     "is_available", "detect", "get_current_device", "select_device", "list_devices", "close",
     "CPUBackendDevice", "GPUDevice", "CudaSupportError", "CudaError",
-    "reduce", "Reduce", "gpus", "profile_start", "profile_stop", "profiling",
+    "SourceModule", "RawKernel", "CompileError", "reduce", "Reduce", "gpus", "profile_start", "profile_stop", "profiling",
 ]
 
 
