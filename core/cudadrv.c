@@ -57,6 +57,12 @@ static struct {
   CUresult (*MemcpyHtoD)(CUdeviceptr dst, const void *src, size_t bytes);
   CUresult (*MemcpyDtoH)(void *dst, CUdeviceptr src, size_t bytes);
   CUresult (*MemcpyDtoD)(CUdeviceptr dst, CUdeviceptr src, size_t bytes);
+  CUresult (*MemcpyHtoDAsync)(CUdeviceptr dst, const void *src, size_t bytes, CUstream s);
+  CUresult (*MemcpyDtoHAsync)(void *dst, CUdeviceptr src, size_t bytes, CUstream s);
+  CUresult (*MemHostAlloc)(void **p, size_t bytes, unsigned flags);
+  CUresult (*MemFreeHost)(void *p);
+  CUresult (*MemHostGetDevicePointer)(CUdeviceptr *d, void *p, unsigned flags);
+  CUresult (*MemAllocManaged)(CUdeviceptr *p, size_t bytes, unsigned flags);
   CUresult (*StreamCreate)(CUstream *s, unsigned flags);
   CUresult (*StreamDestroy)(CUstream s);
   CUresult (*StreamSynchronize)(CUstream s);
@@ -86,6 +92,9 @@ static const struct { const char *name; void **slot; } entries[] = {
   ENTRY(MemAlloc, "cuMemAlloc_v2"),
   ENTRY(MemFree, "cuMemFree_v2"), ENTRY(MemcpyHtoD, "cuMemcpyHtoD_v2"),
   ENTRY(MemcpyDtoH, "cuMemcpyDtoH_v2"), ENTRY(MemcpyDtoD, "cuMemcpyDtoD_v2"),
+  ENTRY(MemcpyHtoDAsync, "cuMemcpyHtoDAsync_v2"), ENTRY(MemcpyDtoHAsync, "cuMemcpyDtoHAsync_v2"),
+  ENTRY(MemHostAlloc, "cuMemHostAlloc"), ENTRY(MemFreeHost, "cuMemFreeHost"),
+  ENTRY(MemHostGetDevicePointer, "cuMemHostGetDevicePointer_v2"), ENTRY(MemAllocManaged, "cuMemAllocManaged"),
   ENTRY(StreamCreate, "cuStreamCreate"), ENTRY(StreamDestroy, "cuStreamDestroy_v2"),
   ENTRY(StreamSynchronize, "cuStreamSynchronize"), ENTRY(StreamWaitEvent, "cuStreamWaitEvent"),
   ENTRY(EventCreate, "cuEventCreate"), ENTRY(EventDestroy, "cuEventDestroy_v2"),
@@ -264,12 +273,18 @@ int64_t cu_max_resident_blocks(void *function, int64_t threads, int64_t shared) 
 /* ---------------------------------------------------------------- device memory */
 
 /* Device memory owned by a Python object: freed when the last device array
- * using it dies. */
+ * using it dies. Page-locked host memory the driver allocates (pinned,
+ * mapped into the device's address space, or managed: one address for
+ * both) is one too, its host side read through the buffer protocol. */
+typedef enum { MEM_DEVICE, MEM_PINNED, MEM_MAPPED, MEM_MANAGED } MemKind;
+
 typedef struct {
   PyObject_HEAD
   CUdeviceptr ptr;
   Py_ssize_t size;
   PyObject *owner;  /* memory another library allocated: kept alive, never freed here */
+  MemKind kind;
+  void *host;       /* the host's address of it (NULL for device memory) */
 } DeviceMemory;
 
 /* DeviceMemory(nbytes) allocates; DeviceMemory(nbytes, ptr, owner) stands
@@ -304,10 +319,51 @@ static void devmem_dealloc(DeviceMemory *self) {
   PyErr_Fetch(&type, &value, &tb);  /* it may die while an exception propagates */
   if (self->owner)
     Py_DECREF(self->owner);
+  else if ((self->kind == MEM_PINNED || self->kind == MEM_MAPPED) && self->host && cu_ready())
+    cu.MemFreeHost(self->host);
   else if (self->ptr && cu_ready())
     cu.MemFree(self->ptr);
   PyErr_Restore(type, value, tb);   /* a driver already shut down has freed it */
   Py_TYPE(self)->tp_free(self);
+}
+
+/* The host's side of pinned, mapped and managed memory, as bytes. */
+static int devmem_getbuffer(DeviceMemory *self, Py_buffer *view, int flags) {
+  if (!self->host) {
+    PyErr_SetString(PyExc_BufferError, "device memory has no host address");
+    return -1;
+  }
+  return PyBuffer_FillInfo(view, (PyObject *)self, self->host, self->size, 0, flags);
+}
+
+static PyBufferProcs devmem_buffer = {.bf_getbuffer = (getbufferproc)devmem_getbuffer};
+
+/* host_alloc(nbytes, kind): pinned (1), mapped (2) or managed (3) memory. */
+static PyObject *py_host_alloc(PyObject *m, PyObject *args) {
+  Py_ssize_t size;
+  int kind;
+  if (!PyArg_ParseTuple(args, "ni", &size, &kind) || !cu_ready()) return NULL;
+  if (size < 0 || kind < MEM_PINNED || kind > MEM_MANAGED) return PyErr_Format(PyExc_ValueError, "bad host allocation");
+  DeviceMemory *self = (DeviceMemory *)DeviceMemoryType.tp_alloc(&DeviceMemoryType, 0);
+  if (!self) return NULL;
+  self->size = size;
+  self->kind = (MemKind)kind;
+  size_t bytes = size ? (size_t)size : 1;
+  bool ok;
+  if (kind == MEM_MANAGED) {
+    ok = cu_check(cu.MemAllocManaged(&self->ptr, bytes, 1 /* CU_MEM_ATTACH_GLOBAL */), "cuMemAllocManaged");
+    self->host = ok ? (void *)(uintptr_t)self->ptr : NULL;
+  } else {
+    unsigned flags = kind == MEM_MAPPED ? 2 /* CU_MEMHOSTALLOC_DEVICEMAP */ : 0;
+    ok = cu_check(cu.MemHostAlloc(&self->host, bytes, flags), "cuMemHostAlloc");
+    if (ok && kind == MEM_MAPPED)
+      ok = cu_check(cu.MemHostGetDevicePointer(&self->ptr, self->host, 0), "cuMemHostGetDevicePointer");
+  }
+  if (!ok) {
+    Py_DECREF(self);
+    return NULL;
+  }
+  return (PyObject *)self;
 }
 
 static PyMemberDef devmem_members[] = {
@@ -315,6 +371,8 @@ static PyMemberDef devmem_members[] = {
   {"size", T_PYSSIZET, offsetof(DeviceMemory, size), READONLY, "The size in bytes."},
   {"owner", T_OBJECT, offsetof(DeviceMemory, owner), READONLY,
    "The object holding foreign memory, or None for memory allocated here."},
+  {"host", T_ULONGLONG, offsetof(DeviceMemory, host), READONLY,
+   "The host's address of pinned, mapped or managed memory (0 for device memory)."},
   {NULL, 0, 0, 0, NULL},
 };
 
@@ -328,6 +386,7 @@ PyTypeObject DeviceMemoryType = {
             "DeviceMemory(nbytes, ptr, owner): memory that owner holds, kept alive by this object.",
   .tp_members = devmem_members,
   .tp_new = devmem_new,
+  .tp_as_buffer = &devmem_buffer,
 };
 
 /* ---------------------------------------------------------------- module functions */
@@ -414,13 +473,16 @@ static PyObject *py_mem_info(PyObject *m, PyObject *unused) {
   return Py_BuildValue("(KK)", (unsigned long long)free_bytes, (unsigned long long)total);
 }
 
-/* memcpy_htod(dst, host, nbytes) / memcpy_dtoh(host, src, nbytes): host is
- * a contiguous buffer of at least nbytes (writable for dtoh), its bytes
- * copied in memory order. */
+/* memcpy_htod(dst, host, nbytes[, stream]) / memcpy_dtoh(host, src,
+ * nbytes[, stream]): host is a contiguous buffer of at least nbytes
+ * (writable for dtoh), its bytes copied in memory order. On a stream (not
+ * 0) the copy is queued there: with page-locked host memory the call
+ * returns before it is done, as CUDA's asynchronous copies do. */
 static PyObject *memcpy_host(PyObject *const *args, Py_ssize_t n, bool to_device) {
-  if (n != 3) return PyErr_Format(PyExc_TypeError, "memcpy takes 3 arguments");
+  if (n != 3 && n != 4) return PyErr_Format(PyExc_TypeError, "memcpy takes 3 or 4 arguments");
   unsigned long long dev = PyLong_AsUnsignedLongLong(args[to_device ? 0 : 1]);
   Py_ssize_t bytes = PyLong_AsSsize_t(args[2]);
+  CUstream stream = n == 4 ? (CUstream)(uintptr_t)PyLong_AsUnsignedLongLong(args[3]) : NULL;
   if (PyErr_Occurred()) return NULL;
   Py_buffer view;
   int flags = PyBUF_ANY_CONTIGUOUS | (to_device ? 0 : PyBUF_WRITABLE);  /* C or Fortran order */
@@ -432,9 +494,14 @@ static PyObject *memcpy_host(PyObject *const *args, Py_ssize_t n, bool to_device
   if (ok && bytes) {
     CUresult r;
     Py_BEGIN_ALLOW_THREADS
-    r = to_device ? cu.MemcpyHtoD(dev, view.buf, (size_t)bytes) : cu.MemcpyDtoH(view.buf, dev, (size_t)bytes);
+    if (stream)
+      r = to_device ? cu.MemcpyHtoDAsync(dev, view.buf, (size_t)bytes, stream)
+                    : cu.MemcpyDtoHAsync(view.buf, dev, (size_t)bytes, stream);
+    else
+      r = to_device ? cu.MemcpyHtoD(dev, view.buf, (size_t)bytes) : cu.MemcpyDtoH(view.buf, dev, (size_t)bytes);
     Py_END_ALLOW_THREADS
-    ok = cu_check(r, to_device ? "cuMemcpyHtoD" : "cuMemcpyDtoH");
+    ok = cu_check(r, stream ? (to_device ? "cuMemcpyHtoDAsync" : "cuMemcpyDtoHAsync")
+                            : (to_device ? "cuMemcpyHtoD" : "cuMemcpyDtoH"));
   }
   PyBuffer_Release(&view);
   return cu_none(ok);
@@ -616,6 +683,7 @@ static PyObject *py_launch_raw(PyObject *m, PyObject *args) {
 }
 
 static PyMethodDef cu_methods[] = {
+  {"cuda_host_alloc", py_host_alloc, METH_VARARGS, "Pinned (1), mapped (2) or managed (3) memory of n bytes."},
   {"cuda_module_load", py_module_load, METH_O, "Load PTX as a module; its handle."},
   {"cuda_module_function", py_module_function, METH_VARARGS, "A module's kernel by name; its handle."},
   {"cuda_module_unload", py_module_unload, METH_O, "Unload a module."},

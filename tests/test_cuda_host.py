@@ -60,3 +60,29 @@ def test_profiler_start_and_stop_around_work():
     cuda.profile_stop()
     with cuda.profiling():
         assert sum_reduce(numpy.ones(3)) == 3.0
+
+
+@cuda.jit
+def triple(a):
+    i = cuda.grid(1)
+    if i < a.size:
+        a[i] *= 3
+
+
+@pytest.mark.parametrize("make", [cuda.mapped_array, cuda.managed_array, cuda.pinned_array])
+def test_host_arrays_of_the_drivers_memory_are_kernel_arguments(make):
+    a = make(10, dtype=numpy.float64)
+    a[:] = numpy.arange(10.0)
+    triple[1, 16](a)
+    cuda.synchronize()
+    numpy.testing.assert_array_equal(numpy.asarray(a), numpy.arange(10.0) * 3)
+
+
+def test_copies_on_a_stream_into_pinned_memory():
+    s = cuda.stream()
+    src = numpy.arange(6.0).reshape(2, 3)
+    d = cuda.to_device(src, stream=s)
+    out = cuda.pinned_array_like(src)
+    d.copy_to_host(out, stream=s)
+    s.synchronize()
+    numpy.testing.assert_array_equal(out, src)

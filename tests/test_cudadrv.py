@@ -633,3 +633,52 @@ exc = raised(cuda.CudaSupportError, lambda: cuda.SourceModule("__global__ void k
              "compiled without NVRTC")
 assert "pip install nvidia-cuda-nvrtc" in str(exc), exc
 """, RUCHEY_NVRTC=str(tmp_path / "no-such-libnvrtc.so"))
+
+
+# ---------------------------------------------------------------- host memory and streams
+
+def test_pinned_memory_and_copies_on_a_stream_are_the_drivers(on_fake):
+    on_fake("""
+import gc
+fake.fake_live_host_allocations.restype = ctypes.c_long
+fake.fake_async_copies.restype = ctypes.c_long
+pinned = cuda.pinned_array((4, 3), dtype=numpy.float32)
+assert fake.fake_live_host_allocations() == 1 and pinned.shape == (4, 3)
+pinned[...] = numpy.arange(12, dtype=numpy.float32).reshape(4, 3)
+s = cuda.stream()
+d = cuda.to_device(pinned, stream=s)           # queued on s
+back = cuda.pinned_array_like(pinned)
+d.copy_to_host(back, stream=s)                 # queued on s: returns at once on a GPU
+s.synchronize()
+numpy.testing.assert_array_equal(back, pinned)
+d.copy_to_device(back * 2, stream=s)
+assert fake.fake_async_copies() == 3
+numpy.testing.assert_array_equal(d.copy_to_host(), pinned * 2)  # the default stream: waits
+assert fake.fake_async_copies() == 3
+del pinned, back
+gc.collect()
+assert fake.fake_live_host_allocations() == 0
+""")
+
+
+def test_mapped_and_managed_arrays_are_passed_where_they_are(on_fake):
+    on_fake("""
+import gc
+fake.fake_live_host_allocations.restype = ctypes.c_long
+mapped = cuda.mapped_array(8, dtype=numpy.float64)
+managed = cuda.managed_array(8, dtype=numpy.float64)
+mapped[:] = 1.0
+managed[:] = 2.0
+assert isinstance(mapped, numpy.ndarray) and isinstance(managed, numpy.ndarray)
+live = fake.fake_live_allocations()
+fake_double[1, 8](mapped)
+fake_double[1, 8](managed)
+assert u64(launch(0)["params"][0]) == mapped.__cuda_array_interface__["data"][0]
+assert u64(launch(1)["params"][0]) == managed.__cuda_array_interface__["data"][0]
+assert fake.fake_live_allocations() == live  # nothing was copied to the device
+numpy.testing.assert_array_equal(mapped, 2.0)  # the fake ran fake_double in place
+numpy.testing.assert_array_equal(managed, 4.0)
+del mapped, managed
+gc.collect()
+assert fake.fake_live_host_allocations() == 0
+""")

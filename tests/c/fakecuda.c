@@ -352,6 +352,49 @@ CUresult cuMemcpyDtoD_v2(uint64_t dst, uint64_t src, size_t bytes) {
   return OK;
 }
 
+/* Copies queued on a stream: done at once, as the fake runs nothing
+ * concurrently; counted, so that the tests see which copies were. */
+static long async_copies;
+long fake_async_copies(void) { return async_copies; }
+
+CUresult cuMemcpyHtoDAsync_v2(uint64_t dst, const void *src, size_t bytes, void *stream) {
+  async_copies++;
+  return cuMemcpyHtoD_v2(dst, src, bytes);
+}
+
+CUresult cuMemcpyDtoHAsync_v2(void *dst, uint64_t src, size_t bytes, void *stream) {
+  async_copies++;
+  return cuMemcpyDtoH_v2(dst, src, bytes);
+}
+
+/* Page-locked host memory (here plain host memory): pinned, or mapped for
+ * the device at an address of its own (here the same one); managed memory
+ * is device memory the host reads too. */
+static long live_host_allocations;
+long fake_live_host_allocations(void) { return live_host_allocations; }
+
+CUresult cuMemHostAlloc(void **p, size_t bytes, unsigned flags) {
+  *p = malloc(bytes);
+  if (!*p) return INVALID_VALUE;
+  live_host_allocations++;
+  return OK;
+}
+
+CUresult cuMemFreeHost(void *p) {
+  free(p);
+  live_host_allocations--;
+  return OK;
+}
+
+CUresult cuMemHostGetDevicePointer_v2(uint64_t *d, void *p, unsigned flags) {
+  *d = (uint64_t)(uintptr_t)p;
+  return OK;
+}
+
+CUresult cuMemAllocManaged(uint64_t *p, size_t bytes, unsigned flags) {
+  return cuMemAlloc_v2(p, bytes);
+}
+
 /* ---------------------------------------------------------------- streams, events */
 
 CUresult cuStreamCreate(void **s, unsigned flags) {

@@ -108,6 +108,8 @@ def _cpu_args(args):
                 host = arg.copy_to_host()
                 back.append((arg, host))
                 arg = host
+        elif isinstance(arg, np.ndarray):  # mapped and managed arrays too: the host reads them
+            arg = arg.view(np.ndarray) if type(arg) is not np.ndarray else arg
         elif hasattr(arg, "__cuda_array_interface__"):
             raise TypeError(f"kernel argument {i} ({type(arg).__name__}) is in a GPU's memory, "
                             "and kernels run on the CPU backend here")
@@ -125,6 +127,8 @@ def _gpu_args(args, stream):
     for i, arg in enumerate(args):
         if isinstance(arg, DeviceNDArray) and arg.on_gpu:
             pass
+        elif isinstance(arg, np.ndarray) and getattr(arg, "_mem", None) is not None:
+            arg = as_cuda_array(arg)  # mapped or managed: the GPU uses it where it is
         elif isinstance(arg, (np.ndarray, DeviceNDArray)):
             host = arg._ary if isinstance(arg, DeviceNDArray) else arg
             staged = host if host.flags.c_contiguous or host.flags.f_contiguous else \
