@@ -44,7 +44,7 @@ def test_a_compile_error_carries_nvrtcs_log(nvrtc):
 
 def test_nvrtc_makes_machine_code_for_a_gpus_architecture(nvrtc):
     from ruchey.cuda import sourcemodule
-    cubin = sourcemodule.compile_to_ptx('extern "C"' + SOURCE, (), (9, 0), cubin=True)
+    cubin = sourcemodule.compile_cuda_c('extern "C"' + SOURCE, (), (9, 0), cubin=True)
     assert cubin[:4] == b"\x7fELF"
 
 

@@ -99,7 +99,7 @@ def _arch(arch):
     return "compute_" + str(arch).split("_")[-1]
 
 
-def compile_to_ptx(source, options=(), arch=None, name="kernel.cu", cubin=False):
+def compile_cuda_c(source, options=(), arch=None, name="kernel.cu", cubin=False):
     """CUDA C source compiled by NVRTC (cached): its PTX, or with cubin the
     machine code for the architecture's real GPU (sm_90 for compute_90)."""
     _load_nvrtc()
@@ -207,7 +207,7 @@ class _Loaded:
             if module is None:
                 code = self.ptx + b"\0"
                 if _core.nvrtc_makes_cubins():
-                    code = compile_to_ptx(self.source, self.options, cubin=True)
+                    code = compile_cuda_c(self.source, self.options, cubin=True)
                 module = self._modules[device] = _core.cuda_module_load(code)
             fn = self._functions[device, name] = _core.cuda_module_function(module, name)
         return fn
@@ -220,7 +220,7 @@ def _load(source, options, arch=None):
     key = (source, tuple(options), _arch(arch))
     loaded = _loaded.get(key)
     if loaded is None:
-        loaded = _loaded[key] = _Loaded(source, tuple(options), compile_to_ptx(source, options, arch))
+        loaded = _loaded[key] = _Loaded(source, tuple(options), compile_cuda_c(source, options, arch))
     return loaded
 
 
