@@ -117,6 +117,56 @@ def mandelbrot(out, w, h, iters):
         out[y, x] = n
 
 
+@njit
+def sum_loop(x):
+    s = 0.0
+    for i in range(x.size):
+        s += x[i]
+    return s
+
+
+@cuda.jit
+def warp_shuffle_sum(x, out):
+    """One element per thread, summed down each warp by shuffles."""
+    i = cuda.grid(1)
+    v = x[i] if i < x.size else 0.0
+    offset = 16
+    while offset > 0:
+        v += cuda.shfl_down_sync(0xFFFFFFFF, v, offset)
+        offset //= 2
+    if cuda.laneid == 0:
+        cuda.atomic.add(out, 0, v)
+
+
+@cuda.jit
+def warp_shuffle_grid_stride_sum(x, out):
+    """The usual form: a grid-stride sum per thread, then a butterfly of shuffles."""
+    v = 0.0
+    for i in range(cuda.grid(1), x.size, cuda.gridsize(1)):
+        v += x[i]
+    for k in range(5):
+        v += cuda.shfl_xor_sync(0xFFFFFFFF, v, 1 << k)
+    if cuda.laneid == 0:
+        cuda.atomic.add(out, 0, v)
+
+
+@cuda.jit
+def grid_syncs(rounds, out):
+    g = cuda.cg.this_grid()
+    for _ in range(rounds):
+        g.sync()
+    out[cuda.grid(1)] = rounds
+
+
+def grid_sync_cost(blocks, threads=32, rounds=2000):
+    """Seconds per grid.sync(): a kernel of rounds barriers minus one of none."""
+    out = np.zeros(blocks * threads, np.int64)
+    grid_syncs[blocks, threads](rounds, out)
+    full = median_time(lambda: grid_syncs[blocks, threads](rounds, out), repeats=5)
+    empty = median_time(lambda: grid_syncs[blocks, threads](0, out), repeats=5)
+    return (full - empty) / rounds
+
+
 SIMULATOR = textwrap.dedent("""
     import time, numpy as np
     from numba import cuda
@@ -170,6 +220,17 @@ def main():
     rows.append(("16x16 tiled matmul 256^2", median_time(lambda: tiled_matmul[grid, (16, 16)](A, B, C)),
                  "@njit triple loop", median_time(lambda: matmul_loop(A, B, C2)), 3.0))
 
+    out1 = np.zeros(1)
+    expected = sum_loop(x)
+    for kernel, cfg in ((warp_shuffle_sum, ((n + 255) // 256, 256)), (warp_shuffle_grid_stride_sum, (64, 256))):
+        def run():
+            out1[0] = 0.0
+            kernel[cfg](x, out1)
+        run()
+        assert np.isclose(out1[0], expected)
+        rows.append((kernel.__name__.replace("_", " "), median_time(run), "@njit sum",
+                     median_time(lambda: sum_loop(x)), 3.0))
+
     w, h = 800, 600
     img = np.zeros((h, w), np.int64)
     cfg = ((w + 15) // 16, (h + 15) // 16), (16, 16)
@@ -193,6 +254,11 @@ def main():
         print(f"; Numba's simulator {sim * 1e6:.0f} us: {sim / per_thread:,.0f}x lower (>= 1e4 {verdict})")
     else:
         print("; Numba's simulator could not be run")
+    for blocks in (2, 64):
+        cost = grid_sync_cost(blocks)
+        verdict = "PASS" if cost <= 20e-6 else "FAIL"
+        print(f"grid.sync() of {blocks} blocks of 32 threads on {threads} threads: {cost * 1e6:.2f} us "
+              f"per barrier (<= 20 us {verdict})")
     verdict = "PASS" if t_one / t_all >= 1.8 else "FAIL"
     print(f"mandelbrot kernel 800x600x200: 1 thread {t_one * 1e3:.1f} ms, {threads} threads "
           f"{t_all * 1e3:.1f} ms: {t_one / t_all:.2f}x (>= 1.8 {verdict})")

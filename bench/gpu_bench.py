@@ -11,7 +11,10 @@ older NumPy than the one ruchey was built for.
 Kernel time is the median of CUDA-event-timed launches on device arrays;
 launch overhead the host time of one launch of an empty kernel taking 0 to
 4 arrays (kernel[1, 1](...) each time, as users write it). Targets: kernel
-time at most 1.1x nvcc's, launch overhead below numba-cuda's. A kernel
+time at most 1.1x nvcc's (the warp-shuffle reduction and the xoroshiro128+
+Monte Carlo kernel included, both also in the CUDA C file), launch overhead
+below numba-cuda's; nvcc's vector_add as a SourceModule (NVRTC) within
+1.02x of nvcc, its launch at most numba-cuda's. A kernel
 whose result is wrong is reported and still timed. --ptx writes the PTX
 each JIT made of the four kernels, to compare.
 """
@@ -30,14 +33,18 @@ if NUMBA_ONLY:
     os.environ.setdefault("NUMBA_CUDA_LOW_OCCUPANCY_WARNINGS", "0")
     warnings.simplefilter("ignore")
     from numba import cuda, float32
+    from numba.cuda.random import create_xoroshiro128p_states, xoroshiro128p_uniform_float32
 else:
     from ruchey import cuda, float32
+    from ruchey.cuda.random import create_xoroshiro128p_states, xoroshiro128p_uniform_float32
 
 N = 1 << 26        # vector kernels: 256 MiB of float32, several times the L2
 M = 2048           # matmul: M x M
 REPEATS = 20
 LAUNCHES = 3000
 TPB = 16
+MC_THREADS = 1 << 16  # Monte Carlo: generators (threads) ...
+MC_SAMPLES = 1024     # ... and points each
 
 
 def seed(io_arr):
@@ -93,6 +100,31 @@ def reduce(x, out):
         cuda.atomic.add(out, 0, sh[0])
 
 
+def warp_reduce(x, out):
+    """A grid-stride sum per thread, then shuffles down each warp."""
+    v = float32(0.0)
+    for i in range(cuda.grid(1), x.size, cuda.gridsize(1)):
+        v += x[i]
+    offset = 16
+    while offset > 0:
+        v += cuda.shfl_down_sync(0xFFFFFFFF, v, offset)
+        offset //= 2
+    if cuda.laneid == 0:
+        cuda.atomic.add(out, 0, v)
+
+
+def monte_carlo(states, samples, hits):
+    """Points in the unit square from each thread's xoroshiro128+ stream."""
+    i = cuda.grid(1)
+    inside = 0
+    for _ in range(samples):
+        x = xoroshiro128p_uniform_float32(states, i)
+        y = xoroshiro128p_uniform_float32(states, i)
+        if x * x + y * y <= float32(1.0):
+            inside += 1
+    cuda.atomic.add(hits, 0, inside)
+
+
 def args0():
     pass
 
@@ -113,7 +145,7 @@ def args4(a, b, c, d):
     pass
 
 
-KERNELS = (seed, vector_add, matmul, reduce)
+KERNELS = (seed, vector_add, matmul, reduce, warp_reduce, monte_carlo)
 EMPTY = (args0, args1, args2, args3, args4)
 
 
@@ -150,12 +182,39 @@ def check(name, ok, problems):
         problems.append(name)
 
 
+def cuda_c_kernel(name):
+    """A kernel of bench/gpu_kernels.cu, its source cut out of the file."""
+    with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "gpu_kernels.cu")) as fh:
+        text = fh.read()
+    start = text.index(f"__global__ void {name}(")
+    return text[start:text.index("\n}\n", start) + 3]
+
+
+def source_module_measure(d_a, d_b, d_c):
+    """ruchey.cuda.SourceModule: nvcc's vector_add compiled by NVRTC, its time
+    and the host time of one launch; None where it cannot run."""
+    if NUMBA_ONLY:
+        return None
+    try:
+        f = cuda.SourceModule(cuda_c_kernel("vector_add")).get_function("vector_add")
+    except Exception as exc:  # no NVRTC on this machine
+        print(f"SourceModule: {exc}", file=sys.stderr)
+        return None
+    blocks = (N + 255) // 256
+    f(d_a, d_b, d_c, N, block=(256, 1, 1), grid=(blocks, 1))
+    cuda.synchronize()
+    ok = np.array_equal(d_c.copy_to_host(), d_a.copy_to_host() + d_b.copy_to_host())
+    ms = median_ms(lambda: f(d_a, d_b, d_c, N, block=(256, 1, 1), grid=(blocks, 1)))
+    us = launch_us(lambda: f(d_a, d_b, d_c, 1, block=(1, 1, 1), grid=(1, 1)))
+    return {"vector_add_ms": ms, "launch_us": us, "right": ok}
+
+
 def measure():
     """With this process's cuda module (ruchey's or numba-cuda's): kernel
     times (ms), launch overheads (µs), the first launch of each kernel (ms,
     compiling included), the kernels whose result was wrong, and the PTX of
     each kernel."""
-    seed_k, add_k, mm_k, red_k = kernels = [cuda.jit(f) for f in KERNELS]
+    seed_k, add_k, mm_k, red_k, warp_k, mc_k = kernels = [cuda.jit(f) for f in KERNELS]
     rng = np.random.default_rng(1)
     x64 = rng.standard_normal(N)
     a, b = rng.random(N, dtype=np.float32), rng.random(N, dtype=np.float32)
@@ -164,12 +223,17 @@ def measure():
     d_c, d_out = cuda.device_array(N, np.float32), cuda.to_device(np.zeros(1, np.float32))
     d_A, d_B, d_C = cuda.to_device(A), cuda.to_device(B), cuda.device_array((M, M), np.float32)
     blocks, mgrid = (N + 255) // 256, ((M + TPB - 1) // TPB,) * 2
+    d_sum = cuda.to_device(np.zeros(1, np.float32))
+    states = create_xoroshiro128p_states(MC_THREADS, seed=1)
+    d_hits = cuda.to_device(np.zeros(1, np.int64))
 
     launches = {
         "seed": lambda: seed_k[blocks, 256](d_io),
         "vector_add": lambda: add_k[blocks, 256](d_a, d_b, d_c),
         "matmul": lambda: mm_k[mgrid, (TPB, TPB)](d_A, d_B, d_C),
         "reduce": lambda: red_k[blocks, 256](d_a, d_out),
+        "warp_reduce": lambda: warp_k[1024, 256](d_a, d_sum),
+        "monte_carlo": lambda: mc_k[MC_THREADS // 256, 256](states, MC_SAMPLES, d_hits),
     }
     first = {}
     for name, launch in launches.items():
@@ -185,6 +249,10 @@ def measure():
           problems)
     check("reduce", abs(d_out.copy_to_host()[0] / a.astype(np.float64).sum() - 1) < 1e-4,
           problems)
+    check("warp_reduce", abs(d_sum.copy_to_host()[0] / a.astype(np.float64).sum() - 1) < 1e-4,
+          problems)
+    hits = int(d_hits.copy_to_host()[0])  # the same streams under either JIT: the same count
+    check("monte_carlo", abs(4 * hits / (MC_THREADS * MC_SAMPLES) - np.pi) < 1e-3, problems)
 
     times = {name: median_ms(launch) for name, launch in launches.items()}
     empties = [cuda.jit(f) for f in EMPTY]
@@ -196,7 +264,8 @@ def measure():
                                  k.inspect_asm().values())
            for f, k in zip(KERNELS, kernels)}
     return {"kernel_ms": times, "launch_us": overheads, "first_launch_ms": first,
-            "wrong": problems, "ptx": ptx}
+            "wrong": problems, "ptx": ptx, "monte_carlo_hits": hits,
+            "source_module": source_module_measure(d_a, d_b, d_c)}
 
 
 def numba_measure():
@@ -219,8 +288,9 @@ def nvcc_measure(binary):
     out = subprocess.run([binary, str(N), str(M), str(REPEATS)], capture_output=True, text=True,
                          check=True).stdout
     data = json.loads(out)
-    return {"kernel_ms": {k: data[k] for k in ("seed", "vector_add", "matmul", "reduce")},
-            "launch_us": data["launch_us"]}
+    return {"kernel_ms": {k: data[k] for k in ("seed", "vector_add", "matmul", "reduce",
+                                               "warp_reduce", "monte_carlo") if k in data},
+            "launch_us": data["launch_us"], "monte_carlo_hits": data.get("monte_carlo_hits")}
 
 
 def ratio(a, b):
@@ -253,6 +323,18 @@ def report(dev, ours, theirs, numba):
     for name, r in ours["first_launch_ms"].items():
         n = get(numba, "first_launch_ms", name)
         print(f"{name:<18}{fmt(r, '10.1f')}{'':>10}{fmt(n, '10.1f')}{'':>13}{ratio(r, n):>14}")
+    sm = ours.get("source_module")
+    if sm:
+        c, n = get(theirs, "kernel_ms", "vector_add"), get(numba, "launch_us", 3)
+        print(f"SourceModule vector_add (nvcc's source): {sm['vector_add_ms']:.4f} ms, nvcc {fmt(c, '.4f')} "
+              f"({ratio(sm['vector_add_ms'], c).strip()}); one launch {sm['launch_us']:.2f} µs, numba-cuda's "
+              f"with 3 arrays {fmt(n, '.2f')} ({ratio(sm['launch_us'], n).strip()})"
+              f"{'' if sm['right'] else ' WRONG RESULT'}")
+    for who, res in (("nvcc", theirs), ("numba-cuda", numba)):
+        if res and res.get("monte_carlo_hits") is not None:
+            same = res["monte_carlo_hits"] == ours["monte_carlo_hits"]
+            print(f"monte_carlo: {ours['monte_carlo_hits']} hits, {who} "
+                  f"{res['monte_carlo_hits']}: {'the same streams' if same else 'DIFFERENT STREAMS'}")
     for who, res in (("ruchey", ours), ("numba-cuda", numba)):
         if res and res["wrong"]:
             print(f"{who}: WRONG RESULTS from {', '.join(res['wrong'])}")

@@ -66,7 +66,9 @@ GPU=$("$PYTHON" -c 'from ruchey import cuda; print(int(cuda.is_available()))')
 
 step "2. the CUDA tests"
 TESTS="tests/test_kernels.py tests/test_cuda_api.py tests/test_ptx.py tests/test_cudadrv.py
-       tests/test_cuda_interop.py"
+       tests/test_cuda_interop.py tests/test_kernels_warp.py tests/test_kernels_atomic.py
+       tests/test_kernels_memory.py tests/test_kernels_grid.py tests/test_cuda_random.py
+       tests/test_cuda_host.py tests/test_cuda_sourcemodule.py"
 cd "$ROOT"
 if [ "$GPU" = 1 ]; then
   echo "on the GPU, each launch compared with the CPU backend"

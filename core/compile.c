@@ -33,7 +33,7 @@ static bool diag_from_exception(Diag *diag) {
 static bool check_call(Dispatcher *disp, const Type **args, int nargs, Diag *diag) {
   if (nargs != disp->nparams) return call_error(diag, "%s", "wrong number of arguments");
   for (int i = 0; i < nargs; i++)
-    if (!ty_is_scalar(args[i]) && args[i]->kind != TY_ARRAY) {
+    if (!ty_is_scalar(args[i]) && args[i]->kind != TY_ARRAY && args[i]->kind != TY_GRID) {
       diag->kind = DIAG_TYPING;
       snprintf(diag->msg, sizeof diag->msg, "argument %d of type %s cannot be passed to a ruchey function",
                i + 1, args[i]->name);
@@ -171,7 +171,7 @@ static bool resolve_call(void *ctx, void *callee, const Type **args, int nargs, 
     }
   }
   *out = (CallTarget){.func = e->func, .func_opts = &e->opts, .ret_type = e->func->ret_type,
-                      .barrier = e->func->barrier};
+                      .barrier = e->func->barrier, .grid_sync = e->func->grid_sync};
   return true;
 }
 

@@ -159,10 +159,12 @@ typedef struct GpuSpec {
   const Type *args[MAX_ARGS];
   int device;
   void *module, *function;
+  bool cooperative;  /* it waits for its grid: launched with every block resident */
 } GpuSpec;
 
 PyObject *launch_cpu(Dispatcher *self, PyObject *args);  /* Dispatcher._launch */
 PyObject *launch_gpu(Dispatcher *self, PyObject *args);  /* Dispatcher._launch_gpu */
+PyObject *launch_max_cooperative_blocks(Dispatcher *self, PyObject *args);
 void launch_unload(Dispatcher *self);
 
 /* ---------------------------------------------------------------- cudadrv.c */
@@ -177,7 +179,9 @@ int cu_current_cc(void);       /* its compute capability (90 for 9.0) */
 /* A kernel from PTX text: its CUfunction, and in *module what to unload. */
 void *cu_load_kernel(const char *ptx, const char *name, void **module);
 void cu_unload(void *module);
+int nvrtc_add_to_module(PyObject *m);  /* nvrtc.c */
 bool cu_launch(void *function, const int64_t grid[3], const int64_t block[3], int64_t shared,
-               uintptr_t stream, void **params);
+               uintptr_t stream, void **params, bool cooperative);
+int64_t cu_max_resident_blocks(void *function, int64_t threads, int64_t shared);
 
 #endif

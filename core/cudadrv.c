@@ -49,11 +49,20 @@ static struct {
   CUresult (*LaunchKernel)(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx,
                            unsigned by, unsigned bz, unsigned shared, CUstream s, void **params,
                            void **extra);
+  CUresult (*LaunchCooperativeKernel)(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx,
+                                      unsigned by, unsigned bz, unsigned shared, CUstream s, void **params);
+  CUresult (*OccupancyMaxActiveBlocksPerMultiprocessor)(int *blocks, CUfunction f, int threads, size_t shared);
   CUresult (*MemAlloc)(CUdeviceptr *p, size_t bytes);
   CUresult (*MemFree)(CUdeviceptr p);
   CUresult (*MemcpyHtoD)(CUdeviceptr dst, const void *src, size_t bytes);
   CUresult (*MemcpyDtoH)(void *dst, CUdeviceptr src, size_t bytes);
   CUresult (*MemcpyDtoD)(CUdeviceptr dst, CUdeviceptr src, size_t bytes);
+  CUresult (*MemcpyHtoDAsync)(CUdeviceptr dst, const void *src, size_t bytes, CUstream s);
+  CUresult (*MemcpyDtoHAsync)(void *dst, CUdeviceptr src, size_t bytes, CUstream s);
+  CUresult (*MemHostAlloc)(void **p, size_t bytes, unsigned flags);
+  CUresult (*MemFreeHost)(void *p);
+  CUresult (*MemHostGetDevicePointer)(CUdeviceptr *d, void *p, unsigned flags);
+  CUresult (*MemAllocManaged)(CUdeviceptr *p, size_t bytes, unsigned flags);
   CUresult (*StreamCreate)(CUstream *s, unsigned flags);
   CUresult (*StreamDestroy)(CUstream s);
   CUresult (*StreamSynchronize)(CUstream s);
@@ -78,9 +87,14 @@ static const struct { const char *name; void **slot; } entries[] = {
   ENTRY(MemGetInfo, "cuMemGetInfo_v2"), ENTRY(ModuleLoadDataEx, "cuModuleLoadDataEx"),
   ENTRY(ModuleGetFunction, "cuModuleGetFunction"), ENTRY(ModuleUnload, "cuModuleUnload"),
   ENTRY(FuncSetAttribute, "cuFuncSetAttribute"),
-  ENTRY(LaunchKernel, "cuLaunchKernel"), ENTRY(MemAlloc, "cuMemAlloc_v2"),
+  ENTRY(LaunchKernel, "cuLaunchKernel"), ENTRY(LaunchCooperativeKernel, "cuLaunchCooperativeKernel"),
+  ENTRY(OccupancyMaxActiveBlocksPerMultiprocessor, "cuOccupancyMaxActiveBlocksPerMultiprocessor"),
+  ENTRY(MemAlloc, "cuMemAlloc_v2"),
   ENTRY(MemFree, "cuMemFree_v2"), ENTRY(MemcpyHtoD, "cuMemcpyHtoD_v2"),
   ENTRY(MemcpyDtoH, "cuMemcpyDtoH_v2"), ENTRY(MemcpyDtoD, "cuMemcpyDtoD_v2"),
+  ENTRY(MemcpyHtoDAsync, "cuMemcpyHtoDAsync_v2"), ENTRY(MemcpyDtoHAsync, "cuMemcpyDtoHAsync_v2"),
+  ENTRY(MemHostAlloc, "cuMemHostAlloc"), ENTRY(MemFreeHost, "cuMemFreeHost"),
+  ENTRY(MemHostGetDevicePointer, "cuMemHostGetDevicePointer_v2"), ENTRY(MemAllocManaged, "cuMemAllocManaged"),
   ENTRY(StreamCreate, "cuStreamCreate"), ENTRY(StreamDestroy, "cuStreamDestroy_v2"),
   ENTRY(StreamSynchronize, "cuStreamSynchronize"), ENTRY(StreamWaitEvent, "cuStreamWaitEvent"),
   ENTRY(EventCreate, "cuEventCreate"), ENTRY(EventDestroy, "cuEventDestroy_v2"),
@@ -89,6 +103,7 @@ static const struct { const char *name; void **slot; } entries[] = {
 };
 
 static PyObject *CudaError;
+static void *driver_lib;  /* the driver library, once loaded */
 static enum { DRV_UNTRIED, DRV_READY, DRV_FAILED } driver_state;
 static char driver_problem[1024];  /* why the driver cannot be used */
 
@@ -125,7 +140,7 @@ static bool cu_driver(void) {
   }
   const char *path = getenv("RUCHEY_CUDA_DRIVER");
   if (!path || !*path) path = "libcuda.so.1";
-  void *lib = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+  void *lib = driver_lib = dlopen(path, RTLD_NOW | RTLD_LOCAL);
   if (!lib) return driver_failed("the CUDA driver (%s) cannot be loaded: %s", path, dlerror());
   for (size_t i = 0; i < sizeof entries / sizeof entries[0]; i++)
     if (!(*entries[i].slot = dlsym(lib, entries[i].name)))
@@ -227,23 +242,49 @@ static bool allow_dynamic_shared(void *function, int64_t shared) {
 }
 
 bool cu_launch(void *function, const int64_t grid[3], const int64_t block[3], int64_t shared,
-               uintptr_t stream, void **params) {
+               uintptr_t stream, void **params, bool cooperative) {
   if (!cu_ready() || !allow_dynamic_shared(function, shared)) return false;
+  if (cooperative)  /* every block resident at once, or CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE */
+    return cu_check(cu.LaunchCooperativeKernel(function, (unsigned)grid[0], (unsigned)grid[1], (unsigned)grid[2],
+                                               (unsigned)block[0], (unsigned)block[1], (unsigned)block[2],
+                                               (unsigned)shared, (CUstream)stream, params),
+                    "cuLaunchCooperativeKernel");
   return cu_check(cu.LaunchKernel(function, (unsigned)grid[0], (unsigned)grid[1], (unsigned)grid[2],
                                   (unsigned)block[0], (unsigned)block[1], (unsigned)block[2],
                                   (unsigned)shared, (CUstream)stream, params, NULL),
                   "cuLaunchKernel");
 }
 
+/* How many blocks of threads threads (and shared bytes of dynamic shared
+ * memory) can be resident at once on the device: per multiprocessor, times
+ * its multiprocessors. -1 with an exception on failure. */
+int64_t cu_max_resident_blocks(void *function, int64_t threads, int64_t shared) {
+  int per_sm = 0, sms = 0;
+  CUdevice dev;
+  if (!cu_ready() ||
+      !cu_check(cu.OccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, function, (int)threads, (size_t)shared),
+                "cuOccupancyMaxActiveBlocksPerMultiprocessor") ||
+      !cu_check(cu.DeviceGet(&dev, current_ordinal), "cuDeviceGet") ||
+      !cu_check(cu.DeviceGetAttribute(&sms, 16, dev), "cuDeviceGetAttribute"))  /* MULTIPROCESSOR_COUNT */
+    return -1;
+  return (int64_t)per_sm * sms;
+}
+
 /* ---------------------------------------------------------------- device memory */
 
 /* Device memory owned by a Python object: freed when the last device array
- * using it dies. */
+ * using it dies. Page-locked host memory the driver allocates (pinned,
+ * mapped into the device's address space, or managed: one address for
+ * both) is one too, its host side read through the buffer protocol. */
+typedef enum { MEM_DEVICE, MEM_PINNED, MEM_MAPPED, MEM_MANAGED } MemKind;
+
 typedef struct {
   PyObject_HEAD
   CUdeviceptr ptr;
   Py_ssize_t size;
   PyObject *owner;  /* memory another library allocated: kept alive, never freed here */
+  MemKind kind;
+  void *host;       /* the host's address of it (NULL for device memory) */
 } DeviceMemory;
 
 /* DeviceMemory(nbytes) allocates; DeviceMemory(nbytes, ptr, owner) stands
@@ -278,10 +319,51 @@ static void devmem_dealloc(DeviceMemory *self) {
   PyErr_Fetch(&type, &value, &tb);  /* it may die while an exception propagates */
   if (self->owner)
     Py_DECREF(self->owner);
+  else if ((self->kind == MEM_PINNED || self->kind == MEM_MAPPED) && self->host && cu_ready())
+    cu.MemFreeHost(self->host);
   else if (self->ptr && cu_ready())
     cu.MemFree(self->ptr);
   PyErr_Restore(type, value, tb);   /* a driver already shut down has freed it */
   Py_TYPE(self)->tp_free(self);
+}
+
+/* The host's side of pinned, mapped and managed memory, as bytes. */
+static int devmem_getbuffer(DeviceMemory *self, Py_buffer *view, int flags) {
+  if (!self->host) {
+    PyErr_SetString(PyExc_BufferError, "device memory has no host address");
+    return -1;
+  }
+  return PyBuffer_FillInfo(view, (PyObject *)self, self->host, self->size, 0, flags);
+}
+
+static PyBufferProcs devmem_buffer = {.bf_getbuffer = (getbufferproc)devmem_getbuffer};
+
+/* host_alloc(nbytes, kind): pinned (1), mapped (2) or managed (3) memory. */
+static PyObject *py_host_alloc(PyObject *m, PyObject *args) {
+  Py_ssize_t size;
+  int kind;
+  if (!PyArg_ParseTuple(args, "ni", &size, &kind) || !cu_ready()) return NULL;
+  if (size < 0 || kind < MEM_PINNED || kind > MEM_MANAGED) return PyErr_Format(PyExc_ValueError, "bad host allocation");
+  DeviceMemory *self = (DeviceMemory *)DeviceMemoryType.tp_alloc(&DeviceMemoryType, 0);
+  if (!self) return NULL;
+  self->size = size;
+  self->kind = (MemKind)kind;
+  size_t bytes = size ? (size_t)size : 1;
+  bool ok;
+  if (kind == MEM_MANAGED) {
+    ok = cu_check(cu.MemAllocManaged(&self->ptr, bytes, 1 /* CU_MEM_ATTACH_GLOBAL */), "cuMemAllocManaged");
+    self->host = ok ? (void *)(uintptr_t)self->ptr : NULL;
+  } else {
+    unsigned flags = kind == MEM_MAPPED ? 2 /* CU_MEMHOSTALLOC_DEVICEMAP */ : 0;
+    ok = cu_check(cu.MemHostAlloc(&self->host, bytes, flags), "cuMemHostAlloc");
+    if (ok && kind == MEM_MAPPED)
+      ok = cu_check(cu.MemHostGetDevicePointer(&self->ptr, self->host, 0), "cuMemHostGetDevicePointer");
+  }
+  if (!ok) {
+    Py_DECREF(self);
+    return NULL;
+  }
+  return (PyObject *)self;
 }
 
 static PyMemberDef devmem_members[] = {
@@ -289,6 +371,8 @@ static PyMemberDef devmem_members[] = {
   {"size", T_PYSSIZET, offsetof(DeviceMemory, size), READONLY, "The size in bytes."},
   {"owner", T_OBJECT, offsetof(DeviceMemory, owner), READONLY,
    "The object holding foreign memory, or None for memory allocated here."},
+  {"host", T_ULONGLONG, offsetof(DeviceMemory, host), READONLY,
+   "The host's address of pinned, mapped or managed memory (0 for device memory)."},
   {NULL, 0, 0, 0, NULL},
 };
 
@@ -302,6 +386,7 @@ PyTypeObject DeviceMemoryType = {
             "DeviceMemory(nbytes, ptr, owner): memory that owner holds, kept alive by this object.",
   .tp_members = devmem_members,
   .tp_new = devmem_new,
+  .tp_as_buffer = &devmem_buffer,
 };
 
 /* ---------------------------------------------------------------- module functions */
@@ -388,13 +473,16 @@ static PyObject *py_mem_info(PyObject *m, PyObject *unused) {
   return Py_BuildValue("(KK)", (unsigned long long)free_bytes, (unsigned long long)total);
 }
 
-/* memcpy_htod(dst, host, nbytes) / memcpy_dtoh(host, src, nbytes): host is
- * a contiguous buffer of at least nbytes (writable for dtoh), its bytes
- * copied in memory order. */
+/* memcpy_htod(dst, host, nbytes[, stream]) / memcpy_dtoh(host, src,
+ * nbytes[, stream]): host is a contiguous buffer of at least nbytes
+ * (writable for dtoh), its bytes copied in memory order. On a stream (not
+ * 0) the copy is queued there: with page-locked host memory the call
+ * returns before it is done, as CUDA's asynchronous copies do. */
 static PyObject *memcpy_host(PyObject *const *args, Py_ssize_t n, bool to_device) {
-  if (n != 3) return PyErr_Format(PyExc_TypeError, "memcpy takes 3 arguments");
+  if (n != 3 && n != 4) return PyErr_Format(PyExc_TypeError, "memcpy takes 3 or 4 arguments");
   unsigned long long dev = PyLong_AsUnsignedLongLong(args[to_device ? 0 : 1]);
   Py_ssize_t bytes = PyLong_AsSsize_t(args[2]);
+  CUstream stream = n == 4 ? (CUstream)(uintptr_t)PyLong_AsUnsignedLongLong(args[3]) : NULL;
   if (PyErr_Occurred()) return NULL;
   Py_buffer view;
   int flags = PyBUF_ANY_CONTIGUOUS | (to_device ? 0 : PyBUF_WRITABLE);  /* C or Fortran order */
@@ -406,9 +494,14 @@ static PyObject *memcpy_host(PyObject *const *args, Py_ssize_t n, bool to_device
   if (ok && bytes) {
     CUresult r;
     Py_BEGIN_ALLOW_THREADS
-    r = to_device ? cu.MemcpyHtoD(dev, view.buf, (size_t)bytes) : cu.MemcpyDtoH(view.buf, dev, (size_t)bytes);
+    if (stream)
+      r = to_device ? cu.MemcpyHtoDAsync(dev, view.buf, (size_t)bytes, stream)
+                    : cu.MemcpyDtoHAsync(view.buf, dev, (size_t)bytes, stream);
+    else
+      r = to_device ? cu.MemcpyHtoD(dev, view.buf, (size_t)bytes) : cu.MemcpyDtoH(view.buf, dev, (size_t)bytes);
     Py_END_ALLOW_THREADS
-    ok = cu_check(r, to_device ? "cuMemcpyHtoD" : "cuMemcpyDtoH");
+    ok = cu_check(r, stream ? (to_device ? "cuMemcpyHtoDAsync" : "cuMemcpyDtoHAsync")
+                            : (to_device ? "cuMemcpyHtoD" : "cuMemcpyDtoH"));
   }
   PyBuffer_Release(&view);
   return cu_none(ok);
@@ -520,7 +613,82 @@ static PyObject *py_event_elapsed_time(PyObject *m, PyObject *args) {
   return PyFloat_FromDouble(ms);
 }
 
+/* cuda_profiler(on): cuProfilerStart/Stop, where the driver has them
+ * (profiling is a tool's business: without them there is nothing to do). */
+static PyObject *py_profiler(PyObject *m, PyObject *on) {
+  if (!cu_ready()) return NULL;
+  CUresult (*call)(void) = (CUresult(*)(void))dlsym(driver_lib, PyObject_IsTrue(on) ? "cuProfilerStart" : "cuProfilerStop");
+  if (call && !cu_check(call(), PyObject_IsTrue(on) ? "cuProfilerStart" : "cuProfilerStop")) return NULL;
+  Py_RETURN_NONE;
+}
+
+/* ---------------------------------------------------------------- raw modules (SourceModule) */
+
+/* cuda_module_load(ptx): a module handle, or CudaError with the JIT's log. */
+static PyObject *py_module_load(PyObject *m, PyObject *ptx) {
+  if (!PyBytes_Check(ptx)) return PyErr_Format(PyExc_TypeError, "PTX must be bytes");
+  if (!cu_ready()) return NULL;
+  char log[8192] = "";
+  int opts[2] = {CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
+  void *vals[2] = {log, (void *)(uintptr_t)sizeof log};
+  CUmodule mod;
+  CUresult r = cu.ModuleLoadDataEx(&mod, PyBytes_AS_STRING(ptx), 2, opts, vals);
+  if (r) {
+    const char *err = NULL;
+    cu.GetErrorName(r, &err);
+    return PyErr_Format(CudaError, "the CUDA driver could not load the module (%s):\n%s", err ? err : "error",
+                        log[0] ? log : "(no log)");
+  }
+  return handle(mod);
+}
+
+/* cuda_module_function((module, name)): the kernel's handle. */
+static PyObject *py_module_function(PyObject *m, PyObject *args) {
+  unsigned long long mod;
+  const char *name;
+  CUfunction f;
+  if (!PyArg_ParseTuple(args, "Ks", &mod, &name) || !cu_ready() ||
+      !cu_check(cu.ModuleGetFunction(&f, (CUmodule)(uintptr_t)mod, name), "cuModuleGetFunction"))
+    return NULL;
+  return handle(f);
+}
+
+static PyObject *py_module_unload(PyObject *m, PyObject *arg) {
+  void *mod;
+  if (!read_handle(arg, &mod)) return NULL;
+  cu_unload(mod);
+  Py_RETURN_NONE;
+}
+
+/* cuda_launch_raw(function, grid, block, shared, stream, params): params a
+ * tuple of bytes objects, each a parameter's value as the kernel takes it. */
+static PyObject *py_launch_raw(PyObject *m, PyObject *args) {
+  unsigned long long f, stream;
+  long long g[3], b[3], shared;
+  PyObject *params;
+  if (!PyArg_ParseTuple(args, "K(LLL)(LLL)LKO!", &f, &g[0], &g[1], &g[2], &b[0], &b[1], &b[2], &shared,
+                        &stream, &PyTuple_Type, &params))
+    return NULL;
+  Py_ssize_t n = PyTuple_GET_SIZE(params);
+  void *ptrs[256];
+  if (n > 256) return PyErr_Format(PyExc_TypeError, "a kernel takes at most 256 parameters");
+  for (Py_ssize_t i = 0; i < n; i++) {
+    PyObject *p = PyTuple_GET_ITEM(params, i);
+    if (!PyBytes_Check(p)) return PyErr_Format(PyExc_TypeError, "parameter %zd must be bytes", i);
+    ptrs[i] = PyBytes_AS_STRING(p);
+  }
+  int64_t grid[3] = {g[0], g[1], g[2]}, block[3] = {b[0], b[1], b[2]};
+  if (!cu_launch((void *)(uintptr_t)f, grid, block, shared, (uintptr_t)stream, ptrs, false)) return NULL;
+  Py_RETURN_NONE;
+}
+
 static PyMethodDef cu_methods[] = {
+  {"cuda_host_alloc", py_host_alloc, METH_VARARGS, "Pinned (1), mapped (2) or managed (3) memory of n bytes."},
+  {"cuda_module_load", py_module_load, METH_O, "Load PTX as a module; its handle."},
+  {"cuda_module_function", py_module_function, METH_VARARGS, "A module's kernel by name; its handle."},
+  {"cuda_module_unload", py_module_unload, METH_O, "Unload a module."},
+  {"cuda_launch_raw", py_launch_raw, METH_VARARGS, "Launch a kernel with its parameters' bytes."},
+  {"cuda_profiler", py_profiler, METH_O, "Start (True) or stop (False) the CUDA profiler."},
   {"cuda_backend_variable", py_backend_variable, METH_NOARGS, "The value of $RUCHEY_CUDA_BACKEND, or ''."},
   {"cuda_driver", py_driver, METH_NOARGS, "Load and start the CUDA driver; its version."},
   {"cuda_device_count", py_device_count, METH_NOARGS, "The number of CUDA devices."},

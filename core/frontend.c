@@ -215,11 +215,44 @@ static Node *constant_node(Fe *fe, PyObject *obj, PyObject *e) {
   return NULL;
 }
 
-/* A global value used in an expression: a frozen constant, a module, or a
- * dtype. Functions are only valid as callees. */
+/* A NumPy array global to the module, frozen at compile time as Numba
+ * freezes it (a copy of its elements in C order, read-only in compiled
+ * code); NULL if obj is none. */
+static Node *const_array(Fe *fe, PyObject *obj, PyObject *e) {
+  const Type *t = core_api() ? disp_typeof(obj) : NULL;
+  PyErr_Clear();
+  if (!t || t->kind != TY_ARRAY) return NULL;
+  PyObject *numpy = PyImport_ImportModule("numpy");
+  PyObject *c = numpy ? PyObject_CallMethod(numpy, "ascontiguousarray", "O", obj) : NULL;
+  Py_XDECREF(numpy);
+  Py_buffer view;
+  if (!c || PyObject_GetBuffer(c, &view, PyBUF_C_CONTIGUOUS | PyBUF_ND) < 0) {
+    Py_XDECREF(c);
+    PyErr_Clear();
+    return fe_error(fe, e, "cannot read this NumPy array's elements");
+  }
+  Node *n = new_node(fe, N_CONST_ARRAY, e);
+  n->op = t->elem->kind;
+  n->list = new_list(fe, view.ndim);
+  for (int d = 0; d < view.ndim; d++) {
+    Node *dim = new_node(fe, N_INT, e);
+    dim->ival = view.shape[d];
+    n->list.items[d] = dim;
+  }
+  n->ival = view.len;
+  void *data = arena_alloc(fe->arena, (size_t)view.len + 1);
+  memcpy(data, view.buf, (size_t)view.len);
+  n->data = data;
+  PyBuffer_Release(&view);
+  Py_DECREF(c);
+  return n;
+}
+
+/* A global value used in an expression: a frozen constant or array, a
+ * module, or a dtype. Functions are only valid as callees. */
 static Node *global_value(Fe *fe, PyObject *obj, PyObject *e, const char *name) {
   Node *n = constant_node(fe, obj, e);
-  if (n || fe->diag->kind) return n;
+  if (n || fe->diag->kind || (n = const_array(fe, obj, e)) || fe->diag->kind) return n;
   int mod = core_module_id(obj);
   if (mod >= 0) {
     n = new_node(fe, N_MODULE, e);
@@ -375,10 +408,28 @@ static Node *fe_ifexp(Fe *fe, PyObject *e) {
   return n->rhs ? n : NULL;
 }
 
-/* Converts the call's positional and keyword arguments into n. */
-static bool fe_call_args(Fe *fe, PyObject *e, Node *n) {
+/* A constant string argument of a builtin that takes them (print), or NULL. */
+static Node *fe_string(Fe *fe, PyObject *e) {
+  PyObject *v = is_kind(e, "Constant") ? field(e, "value") : NULL;
+  Node *n = NULL;
+  if (v && PyUnicode_Check(v)) {
+    n = new_node(fe, N_STRING, e);
+    n->str = arena_strdup(fe->arena, PyUnicode_AsUTF8(v));
+  }
+  Py_XDECREF(v);
+  return n;
+}
+
+/* Converts the call's positional and keyword arguments into n; strings:
+ * constant strings among them too. */
+static bool fe_call_args(Fe *fe, PyObject *e, Node *n, bool strings) {
   PyObject *args = field(e, "args"), *kws = field(e, "keywords");
-  bool ok = fe_exprs(fe, args, &n->list);
+  bool ok = true;
+  n->list = new_list(fe, (int)PyList_GET_SIZE(args));
+  for (int i = 0; ok && i < n->list.len; i++) {
+    PyObject *a = PyList_GET_ITEM(args, i);
+    ok = (n->list.items[i] = (strings ? fe_string(fe, a) : NULL)) || (n->list.items[i] = fe_expr(fe, a));
+  }
   int nk = (int)PyList_GET_SIZE(kws);
   n->kw = new_list(fe, nk);
   n->kw_names = arena_alloc(fe->arena, sizeof(char *) * (size_t)(nk ? nk : 1));
@@ -447,7 +498,7 @@ static Node *fe_method_call(Fe *fe, PyObject *e, PyObject *func) {
   Node *n = new_node(fe, N_CALL, e);
   n->str = arena_strdup(fe->arena, PyUnicode_AsUTF8(attr));
   Node *receiver = fe_expr(fe, value);
-  if (!receiver || !fe_call_args(fe, e, n)) {
+  if (!receiver || !fe_call_args(fe, e, n, false)) {
     n = NULL;
   } else {
     NodeList args = new_list(fe, n->list.len + 1);
@@ -466,7 +517,9 @@ static Node *fe_call(Fe *fe, PyObject *e) {
     PyObject *base = field(func, "value");
     PyObject *base_obj = static_object(fe, base);
     Py_DECREF(base);
-    if (!base_obj) {  /* a method of a value */
+    bool value = !base_obj || !(PyModule_Check(base_obj) || PyObject_HasAttrString(base_obj, "__ruchey_namespace__"));
+    if (value) {  /* a method of a value (a global array's too) */
+      Py_XDECREF(base_obj);
       Node *n = fe_method_call(fe, e, func);
       Py_DECREF(func);
       return n;
@@ -491,7 +544,7 @@ static Node *fe_call(Fe *fe, PyObject *e) {
     n = new_node(fe, N_CALL, e);
     n->bi = builtin;
     n->ival = cast;
-    if (!fe_call_args(fe, e, n) || (is_jit && !fe_bind_jit_call(fe, e, n, obj))) n = NULL;
+    if (!fe_call_args(fe, e, n, builtin->flags & BF_STRINGS) || (is_jit && !fe_bind_jit_call(fe, e, n, obj))) n = NULL;
   }
   Py_XDECREF(obj);
   Py_DECREF(func);
@@ -645,6 +698,19 @@ static Node *fe_assign(Fe *fe, PyObject *s) {
     }
   }
   Py_DECREF(targets); Py_DECREF(value);
+  return n;
+}
+
+/* x: T = value is x = value (the annotation is Python's alone, as in
+ * Numba); x: T alone does nothing. */
+static Node *fe_annassign(Fe *fe, PyObject *s) {
+  PyObject *t = field(s, "target"), *v = field(s, "value");
+  Node *n = new_node(fe, N_PASS, s);
+  if (v != Py_None) {
+    n->kind = N_ASSIGN;
+    if (!(n->rhs = fe_expr(fe, v)) || !(n->lhs = fe_target(fe, t))) n = NULL;
+  }
+  Py_DECREF(t); Py_DECREF(v);
   return n;
 }
 
@@ -802,6 +868,7 @@ static Node *fe_stmt(Fe *fe, PyObject *s) {
   const char *k = ast_kind(s);
   if (!strcmp(k, "Assign")) return fe_assign(fe, s);
   if (!strcmp(k, "AugAssign")) return fe_augassign(fe, s);
+  if (!strcmp(k, "AnnAssign")) return fe_annassign(fe, s);
   if (!strcmp(k, "If")) return fe_cond_stmt(fe, s, N_IF);
   if (!strcmp(k, "While")) return fe_cond_stmt(fe, s, N_WHILE);
   if (!strcmp(k, "For")) return fe_for(fe, s);

@@ -84,6 +84,7 @@ static GpuSpec *add_gpu_spec(Dispatcher *self, const Type *const *args) {
       s->device = cu_current_device();
       s->module = module;
       s->function = function;
+      s->cooperative = res.grid_sync;
     } else if (function) {
       cu_unload(module);
       if (!PyErr_Occurred()) PyErr_NoMemory();
@@ -136,10 +137,11 @@ static PyObject *launch_on_gpu(Dispatcher *self, PyObject *const *argv, const La
   GpuSpec *s = find_gpu_spec(self, types, cu_current_device());
   if (!s && !(s = compile_gpu_miss(self, types))) return NULL;
   void *function = s->function;  /* s may move once the GIL is let go */
+  bool cooperative = s->cooperative;
   uint64_t slots[MAX_ARGS * (1 + 2 * RC_MAX_NDIM)];
   void *params[MAX_ARGS * (1 + 2 * RC_MAX_NDIM)];
   if (pack_params(self, argv, types, slots, params) < 0) return NULL;
-  if (!cu_launch(function, cfg->grid, cfg->block, cfg->dynamic_shared, stream, params)) return NULL;
+  if (!cu_launch(function, cfg->grid, cfg->block, cfg->dynamic_shared, stream, params, cooperative)) return NULL;
   Py_RETURN_NONE;
 }
 
@@ -190,6 +192,32 @@ PyObject *launch_gpu(Dispatcher *self, PyObject *a) {
   }
   while (n > 0) Py_DECREF(argv[--n]);
   return result;
+}
+
+/* _max_cooperative_blocks(argument type descriptions or None, threads,
+ * dynamic shared bytes): how many blocks a cooperative launch of the
+ * kernel, compiled for those types (None: as first compiled) and the
+ * current device, may have. */
+PyObject *launch_max_cooperative_blocks(Dispatcher *self, PyObject *a) {
+  PyObject *described;
+  long long threads, shared;
+  if (!PyArg_ParseTuple(a, "OLL", &described, &threads, &shared) || !cu_ready()) return NULL;
+  const Type *types[MAX_ARGS] = {0};
+  if (described == Py_None) {
+    if (!self->ngpu_specs)
+      return PyErr_Format(PyExc_TypeError, "%S has not been compiled for the GPU yet: give a signature, "
+                          "or launch it once", self->py_func);
+    memcpy(types, self->gpu_specs[0].args, sizeof types);
+  } else if (!PyTuple_Check(described) || PyTuple_GET_SIZE(described) != self->nparams) {
+    return PyErr_Format(PyExc_TypeError, "%S takes %d arguments, not the signature's", self->py_func, self->nparams);
+  } else {
+    for (int i = 0; i < self->nparams; i++)
+      if (!(types[i] = disp_described_type(PyTuple_GET_ITEM(described, i)))) return NULL;
+  }
+  GpuSpec *s = find_gpu_spec(self, types, cu_current_device());
+  if (!s && !(s = compile_gpu_miss(self, types))) return NULL;
+  int64_t n = cu_max_resident_blocks(s->function, threads, shared);
+  return n < 0 ? NULL : PyLong_FromLongLong(n);
 }
 
 void launch_unload(Dispatcher *self) {

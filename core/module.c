@@ -262,7 +262,8 @@ static PyObject *core_builtins(PyObject *self, PyObject *unused) {
     {BF_PURE, "pure"}, {BF_RAISES, "raises"}, {BF_CHEAP, "cheap"}, {BF_ALLOCATES, "allocates"},
     {BF_KERNEL, "kernel"}, {BF_VARIES, "varies"}, {BF_THREAD_INDEX, "thread_index"},
     {BF_BARRIER, "barrier"}, {BF_BLOCK_MEMORY, "block_memory"}, {BF_PER_THREAD, "per_thread"},
-    {BF_NOCALL, "nocall"}, {BF_RANGE, "range"}, {BF_PARALLEL, "parallel"},
+    {BF_NOCALL, "nocall"}, {BF_RANGE, "range"}, {BF_PARALLEL, "parallel"}, {BF_WARP, "warp"},
+    {BF_STRINGS, "strings"}, {BF_GRID, "grid"},
   };
   static const char *const kinds[] = {[BK_FUNCTION] = "function", [BK_METHOD] = "method", [BK_ATTRIBUTE] = "attribute"};
   const RucheyAPI *api = core_api();
@@ -337,7 +338,8 @@ PyMODINIT_FUNC PyInit__core(void) {
   if (!core_TypingError || PyModule_AddObjectRef(m, "TypingError", core_TypingError) < 0 ||
       PyType_Ready(&DispatcherType) < 0 || PyType_Ready(&MemInfoType) < 0 ||
       PyModule_AddObjectRef(m, "Dispatcher", (PyObject *)&DispatcherType) < 0 ||
-      !names || PyModule_AddObjectRef(m, "SCALAR_NAMES", names) < 0 || cu_add_to_module(m) < 0) {
+      !names || PyModule_AddObjectRef(m, "SCALAR_NAMES", names) < 0 || cu_add_to_module(m) < 0 ||
+      nvrtc_add_to_module(m) < 0) {
     Py_XDECREF(names);
     Py_DECREF(m);
     return NULL;

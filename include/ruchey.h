@@ -142,6 +142,9 @@ typedef enum {
   N_ATTR,       /* lhs.str; bi: the attribute's builtin, set by infer */
   N_TUPLE,      /* list: elements */
   N_SLICE,      /* lhs:rhs:cond (each may be NULL), only inside an index */
+  N_STRING,     /* str: a constant string, only an argument of a builtin that takes them (print) */
+  N_CONST_ARRAY,/* a NumPy array global to the module, frozen: op its element's TypeKind, list
+                 * its shape (N_INTs), data its elements in C order, ival their bytes */
   /* statements */
   N_ASSIGN,     /* lhs (N_VAR, N_INDEX or N_TUPLE of targets) = rhs */
   N_AUGASSIGN,  /* lhs op= rhs */
@@ -194,6 +197,7 @@ struct Node {
   NodeList body, orelse;
   const char *str;      /* N_ASSERT, N_RAISE: the constant message; N_ATTR, a method's N_CALL: the name */
   void *callee;         /* N_CALL of a ruchey function: the dispatcher; N_RAISE: the class */
+  const void *data;     /* N_CONST_ARRAY: the elements */
   const char *symbol;   /* N_RAISE: the class's name at link time (generated code holds no address) */
   struct CallTarget *target; /* N_CALL of a ruchey function: set by infer */
   struct LoopPlan *plan;     /* N_FOR: set by the analyses (lib/analysis) */
@@ -211,6 +215,7 @@ typedef struct Func {
   Arena *arena;
   int line;             /* line of the def statement */
   bool barrier;         /* set by infer: reaches cuda.syncthreads() */
+  bool grid_sync;       /* set by infer: reaches a grid group's sync() (a cooperative launch) */
   const char *symbol;   /* set by the extension: the name of its body in a module, one per
                          * function and argument types in a compile */
   struct FuncPlan *plan;  /* set by the analyses (lib/analysis) before lowering */
@@ -228,13 +233,20 @@ enum {
   BF_KERNEL = 1 << 4,       /* only in CUDA kernels and device functions */
   BF_VARIES = 1 << 5,       /* may differ between the threads of a CUDA block */
   BF_THREAD_INDEX = 1 << 6, /* a function of the CUDA thread's position only */
-  BF_BARRIER = 1 << 7,      /* cuda.syncthreads() */
+  BF_BARRIER = 1 << 7,      /* waits for every thread of the block (cuda.syncthreads()) */
   BF_BLOCK_MEMORY = 1 << 8, /* storage made at a kernel's entry (cuda.shared/local.array) */
   BF_PER_THREAD = 1 << 9,   /* with BF_BLOCK_MEMORY: one per thread (local arrays) */
   BF_NOCALL = 1 << 10,      /* named without a call (cuda.threadIdx.x) */
   BF_RANGE = 1 << 11,       /* range(...): only a for loop's iterable */
   BF_PARALLEL = 1 << 12,    /* prange: the loop runs on the pool with parallel=True */
+  BF_WARP = 1 << 13,        /* waits for the threads of its warp and combines their arguments
+                             * (cuda.shfl_sync, cuda.ballot_sync): ival is its CollectiveOp */
+  BF_STRINGS = 1 << 14,     /* takes constant strings among its arguments (print) */
+  BF_GRID = 1 << 15,        /* with BF_BARRIER: waits for every thread of the grid (grid.sync()) */
 };
+
+/* A builtin that synchronises threads: passes split kernels at it. */
+#define BF_COLLECTIVE (BF_BARRIER | BF_WARP)
 
 typedef enum { BK_FUNCTION, BK_METHOD, BK_ATTRIBUTE } BuiltinKind;
 
@@ -287,6 +299,7 @@ struct CompileOptions;
 typedef struct CallTarget {
   bool self;             /* a recursive call to the function being lowered */
   bool barrier;          /* it reaches cuda.syncthreads(): callers run as fibers */
+  bool grid_sync;        /* it reaches a grid group's sync() */
   const Type *ret_type;  /* NULL while a recursive call's type is unknown */
   Func *func;            /* the callee, typed for these arguments */
   const struct CompileOptions *func_opts; /* the options it was typed with */
@@ -329,6 +342,7 @@ typedef struct CompileResult {
   struct { const char *name; void *addr; } *externs;
   int nexterns;
   bool barrier;          /* the function reaches cuda.syncthreads() */
+  bool grid_sync;        /* a kernel that waits for its whole grid: launched cooperatively */
 } CompileResult;
 
 /* ---------------------------------------------------------------- runtime (runtime.c) */
@@ -362,6 +376,23 @@ typedef struct RtError {
   const char *msg;       /* NULL: raised without a message */
   void *exc_class;       /* RT_ERR_RAISE: the Python exception class */
 } RtError;
+
+/* What a collective gives each thread of a warp (or, the last four, of a
+ * block) from the arguments of all of them: the CPU backend's runtime
+ * computes it (warp.c), the GPU has instructions. A collective's arguments
+ * travel as 64-bit patterns: a0 the member mask, a1 the value or
+ * predicate, a2 the lane, delta or lane mask. */
+typedef enum {
+  COLL_SHFL_IDX, COLL_SHFL_UP, COLL_SHFL_DOWN, COLL_SHFL_XOR,
+  COLL_ALL, COLL_ANY, COLL_EQ, COLL_BALLOT,
+  COLL_MATCH_ANY, COLL_MATCH_ALL,   /* match_all: the mask, and bit 32 set when all matched */
+  COLL_ACTIVEMASK, COLL_SYNCWARP,
+  /* the block's: syncthreads(), syncthreads_count/_and/_or */
+  COLL_BLOCK_SYNC, COLL_BLOCK_COUNT, COLL_BLOCK_AND, COLL_BLOCK_OR,
+} CollectiveOp;
+
+#define RC_WARP 32
+#define COLL_IS_BLOCK(op) ((op) >= COLL_BLOCK_SYNC)
 
 /* A kernel launch, passed after the kernel's arguments. */
 typedef struct LaunchConfig {
@@ -432,6 +463,29 @@ void rt_set_error(int status, const char *msg);
 /* fiber.c */
 int rt_fiber_block(int (*body)(void *ctx, int64_t thread), void *ctx, int64_t n);
 void rt_fiber_barrier(const char *site);
+/* the blocks of a kernel that waits for its grid, each a fiber: chunk runs
+ * block b as chunk(ctx, b, b + 1, 0), and rt_grid_sync switches out of it
+ * until every block has reached the barrier */
+int rt_grid_run(void (*chunk)(void *ctx, int64_t begin, int64_t end, int64_t unused), void *ctx,
+                int64_t nblocks);
+void rt_grid_sync(void);
+uint64_t rt_fiber_collective(int op, const char *site, uint64_t a0, uint64_t a1, uint64_t a2);
+/* warp.c: a collective's results for the n threads of a block, from the
+ * arguments each gave (a0..a2[t]) and which have returned (done[t]) */
+void rt_collective(int op, int64_t n, const uint8_t *done, const uint64_t *a0, const uint64_t *a1,
+                   const uint64_t *a2, uint64_t *out);
+/* one warp's: the lanes in part take part, lane i's arguments are a[i] */
+void rt_warp_results(int op, uint32_t part, int nlanes, const uint64_t *a0, const uint64_t *a1,
+                     const uint64_t *a2, uint64_t *out);
+/* a block's (COLL_BLOCK_*): the threads not done take part */
+uint64_t rt_block_result(int op, int64_t n, const uint8_t *done, const uint64_t *pred);
 void rt_meminfo_release(RtMemInfo *mi);
+/* print.c: print() on the CPU: fmt's %lld %llu %f %s take args in turn, 8
+ * bytes each; a kernel's lines wait in the thread's buffer until its chunk
+ * of blocks ends (rt_print_flush), so that a block's lines come together */
+void rt_print(const char *fmt, const uint64_t *args, bool buffered);
+void rt_print_flush(void);
+/* runtime.c: a device function's shared array on the CPU backend */
+void *rt_block_shared(const void *site, int64_t bytes);
 
 #endif

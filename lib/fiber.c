@@ -5,11 +5,16 @@
  * Each thread of the block runs on its own small stack; cuda.syncthreads()
  * switches back to the scheduler, which resumes every thread once all live
  * ones have arrived (threads that returned count as arrived, as on GPUs since
- * Volta). The switch is a few instructions of assembly: glibc's swapcontext
- * saves the signal mask with a system call and is about 15 times slower.
+ * Volta). A warp collective (cuda.shfl_sync, cuda.ballot_sync, ...) switches
+ * back too: once every live lane of its warp waits somewhere, the lanes
+ * waiting at the same call get their results together (warp.c) and go on,
+ * as the lanes a GPU runs converged would. The switch is a few instructions
+ * of assembly: glibc's swapcontext saves the signal mask with a system call
+ * and is about 15 times slower.
  */
 #include <pthread.h>
 #include <stdio.h>
+#include <sys/mman.h>
 
 #include "ruchey.h"
 
@@ -17,11 +22,14 @@
 
 typedef struct Fiber {
   void *sp;         /* saved stack pointer while switched out */
-  int state;        /* FIBER_READY, FIBER_WAITING at a barrier, FIBER_DONE */
-  const char *site; /* FIBER_WAITING: which syncthreads (file:line) */
+  int state;        /* FIBER_READY, FIBER_WAITING at a barrier, FIBER_WARP at a collective, FIBER_DONE */
+  const char *site; /* waiting: at which call (file:line[:col]) */
+  int op;           /* waiting: the CollectiveOp */
+  uint64_t arg[3];  /* waiting: its arguments */
+  uint64_t result;  /* its result, once released */
 } Fiber;
 
-enum { FIBER_READY, FIBER_WAITING, FIBER_DONE };
+enum { FIBER_READY, FIBER_WAITING, FIBER_WARP, FIBER_DONE };
 
 typedef struct Sched {
   void *sp;                         /* the scheduler's own stack pointer */
@@ -71,12 +79,12 @@ static void fiber_start(void) {
   rt_fiber_switch(&s->fibers[s->cur].sp, s->sp);
 }
 
-/* A fresh stack laid out as rt_fiber_switch leaves one: FP control words,
- * six registers, then fiber_start as the return address. */
-static void *new_fiber_stack(char *base) {
-  uint64_t *top = (uint64_t *)(((uintptr_t)base + FIBER_STACK) & ~(uintptr_t)15);
-  top[-1] = 0;                               /* fiber_start's (unused) return address */
-  top[-2] = (uint64_t)(uintptr_t)fiber_start;
+/* A fresh stack ending at end, laid out as rt_fiber_switch leaves one: FP
+ * control words, six registers, then start as the return address. */
+static void *new_fiber_stack(char *end, void (*start)(void)) {
+  uint64_t *top = (uint64_t *)((uintptr_t)end & ~(uintptr_t)15);
+  top[-1] = 0;                               /* start's (unused) return address */
+  top[-2] = (uint64_t)(uintptr_t)start;
   for (int r = 3; r <= 8; r++) top[-r] = 0;  /* rbp rbx r12 r13 r14 r15 */
   uint32_t *fp = (uint32_t *)&top[-9];
   fp[0] = 0x1F80;                            /* MXCSR: round to nearest, exceptions masked */
@@ -85,16 +93,111 @@ static void *new_fiber_stack(char *base) {
 }
 #endif
 
-/* Called by compiled code at cuda.syncthreads() in fiber mode. */
-void rt_fiber_barrier(const char *site) {
+/* Called by compiled code at a collective in fiber mode: waits with its
+ * arguments until released, then returns its result. */
+uint64_t rt_fiber_collective(int op, const char *site, uint64_t a0, uint64_t a1, uint64_t a2) {
+  uint64_t a[3] = {a0, a1, a2};
 #ifdef HAVE_FIBERS
   Sched *s = current;
-  if (!s) return;  /* a block of one thread */
-  s->fibers[s->cur].state = FIBER_WAITING;
-  s->fibers[s->cur].site = site;
-  rt_fiber_switch(&s->fibers[s->cur].sp, s->sp);
+  if (s) {
+    Fiber *f = &s->fibers[s->cur];
+    f->state = COLL_IS_BLOCK(op) ? FIBER_WAITING : FIBER_WARP;
+    f->site = site;
+    f->op = op;
+    memcpy(f->arg, a, sizeof a);
+    rt_fiber_switch(&f->sp, s->sp);
+    return f->result;
+  }
 #endif
+  /* a thread alone: its block has one thread */
+  uint8_t done = 0;
+  if (COLL_IS_BLOCK(op)) return rt_block_result(op, 1, &done, &a[1]);
+  uint64_t r = 0;
+  rt_warp_results(op, 1, 1, &a[0], &a[1], &a[2], &r);
+  return r;
 }
+
+/* Called by compiled code at cuda.syncthreads() in fiber mode. */
+void rt_fiber_barrier(const char *site) { rt_fiber_collective(COLL_BLOCK_SYNC, site, 0, 0, 0); }
+
+#ifdef HAVE_FIBERS
+/* Releases, warp by warp, the lanes waiting at the same collective; false
+ * when none waits at one. */
+static bool release_warps(Sched *s) {
+  bool released = false;
+  for (int64_t w = 0; w < s->n; w += RC_WARP) {
+    int nlanes = s->n - w < RC_WARP ? (int)(s->n - w) : RC_WARP;
+    Fiber *lanes = &s->fibers[w];
+    uint32_t grouped = 0;
+    for (int i = 0; i < nlanes; i++) {
+      if (lanes[i].state != FIBER_WARP || (grouped >> i & 1)) continue;
+      uint32_t part = 0;
+      uint64_t a[3][RC_WARP] = {{0}}, out[RC_WARP] = {0};
+      for (int j = i; j < nlanes; j++) {
+        if (lanes[j].state != FIBER_WARP || strcmp(lanes[j].site, lanes[i].site)) continue;
+        part |= 1u << j;
+        for (int k = 0; k < 3; k++) a[k][j] = lanes[j].arg[k];
+      }
+      rt_warp_results(lanes[i].op, part, nlanes, a[0], a[1], a[2], out);
+      for (int j = i; j < nlanes; j++)
+        if (part >> j & 1) {
+          lanes[j].result = out[j];
+          lanes[j].state = FIBER_READY;
+        }
+      grouped |= part;
+      released = true;
+    }
+  }
+  return released;
+}
+
+/* Releases the block's threads when every live one waits at the same
+ * syncthreads (with its value, for syncthreads_count and the like); false
+ * when none waits. */
+static bool release_block(Sched *s) {
+  const char *site = NULL;
+  int op = COLL_BLOCK_SYNC;
+  uint64_t result = 0;
+  for (int64_t t = 0; t < s->n && !s->status; t++) {
+    Fiber *f = &s->fibers[t];
+    if (f->state != FIBER_WAITING) continue;
+    if (site && strcmp(site, f->site)) {
+      static _Thread_local char msg[700];
+      snprintf(msg, sizeof msg, "cuda.syncthreads() reached by only some threads of a block: "
+               "some wait at %s, others at %s", site, f->site);
+      rt_set_error(RT_ERR_RUNTIME, msg);
+      s->status = RT_ERR_RUNTIME;
+    }
+    site = f->site;
+    op = f->op;
+  }
+  if (!site || s->status) return false;
+  if (op != COLL_BLOCK_SYNC) {
+    uint8_t *done = malloc((size_t)s->n);
+    uint64_t *pred = malloc(sizeof(uint64_t) * (size_t)s->n);
+    if (!done || !pred) {
+      free(done);
+      free(pred);
+      rt_set_error(RT_ERR_MEMORY, "out of memory in cuda.syncthreads_count()");
+      s->status = RT_ERR_MEMORY;
+      return false;
+    }
+    for (int64_t t = 0; t < s->n; t++) {
+      done[t] = s->fibers[t].state != FIBER_WAITING;
+      pred[t] = s->fibers[t].arg[1];
+    }
+    result = rt_block_result(op, s->n, done, pred);
+    free(done);
+    free(pred);
+  }
+  for (int64_t t = 0; t < s->n; t++)
+    if (s->fibers[t].state == FIBER_WAITING) {
+      s->fibers[t].result = result;
+      s->fibers[t].state = FIBER_READY;
+    }
+  return true;
+}
+#endif
 
 /* Runs body(ctx, t) for every thread t of a block as fibers; returns the
  * first failing thread's status. A failure stops the block: the other
@@ -115,7 +218,7 @@ int rt_fiber_block(int (*body)(void *, int64_t), void *ctx, int64_t n) {
   Fiber fibers[n];
   Sched s = {.fibers = fibers, .n = n, .body = body, .ctx = ctx};
   for (int64_t t = 0; t < n; t++) {
-    fibers[t].sp = new_fiber_stack(stacks + t * FIBER_STACK);
+    fibers[t].sp = new_fiber_stack(stacks + (t + 1) * FIBER_STACK, fiber_start);
     fibers[t].state = FIBER_READY;
   }
   Sched *outer = current;
@@ -126,29 +229,117 @@ int rt_fiber_block(int (*body)(void *, int64_t), void *ctx, int64_t n) {
       s.cur = t;
       rt_fiber_switch(&s.sp, fibers[t].sp);
     }
-    /* every live thread waits: at one barrier, release them; at two
-     * different ones, the block would hang on a GPU */
-    waiting = false;
-    const char *site = NULL;
-    for (int64_t t = 0; t < n && !s.status; t++) {
-      if (fibers[t].state != FIBER_WAITING) continue;
-      if (site && strcmp(site, fibers[t].site)) {
-        static _Thread_local char msg[700];
-        snprintf(msg, sizeof msg, "cuda.syncthreads() reached by only some threads of a block: "
-                 "some wait at %s, others at %s", site, fibers[t].site);
-        rt_set_error(RT_ERR_RUNTIME, msg);
-        s.status = RT_ERR_RUNTIME;
-      }
-      site = fibers[t].site;
-      fibers[t].state = FIBER_READY;
-      waiting = true;
-    }
+    /* every live thread waits: warps' collectives first, then, when every
+     * live thread waits at one syncthreads, the block (at two different
+     * ones, the block would hang on a GPU) */
+    waiting = !s.status && (release_warps(&s) || release_block(&s));
   }
   current = outer;
   return s.status;
 #else
   (void)body; (void)ctx; (void)n;
   rt_set_error(RT_ERR_RUNTIME, "this kernel needs fibers, which this CPU architecture lacks");
+  return RT_ERR_RUNTIME;
+#endif
+}
+
+/* ---------------------------------------------------------------- the grid's blocks (grid.sync) */
+
+/* A kernel that waits for its whole grid (cuda.cg.this_grid().sync()) runs
+ * each block as a fiber of its own, with a stack big enough for the
+ * block's per-thread storage and shared arrays: the pool resumes every
+ * block until it reaches the grid's barrier or ends, and when all have,
+ * resumes them again. A block may resume on another thread of the pool
+ * than it stopped on: compiled kernel code keeps nothing thread-local
+ * across the barrier (its errors are recorded before its chunk returns). */
+#define GRID_STACK ((size_t)8 << 20)
+#define GRID_GUARD ((size_t)4096)
+#define GRID_MAX_BLOCKS 4096
+
+typedef struct GridBlock {
+  void *sp;          /* while switched out */
+  void *resume_sp;   /* the pool thread's that resumed it */
+  int64_t index;
+  bool done;
+  struct Grid *grid;
+} GridBlock;
+
+typedef struct Grid {
+  void (*chunk)(void *ctx, int64_t begin, int64_t end, int64_t unused);
+  void *ctx;
+  GridBlock *blocks;
+} Grid;
+
+static _Thread_local GridBlock *running_block;
+
+#ifdef HAVE_FIBERS
+static void grid_block_start(void) {
+  GridBlock *b = running_block;
+  b->grid->chunk(b->grid->ctx, b->index, b->index + 1, 0);
+  b->done = true;
+  rt_fiber_switch(&b->sp, b->resume_sp);
+}
+
+static void resume_blocks(void *ctx, int64_t begin, int64_t end, int64_t chunk) {
+  Grid *g = ctx;
+  for (int64_t i = begin; i < end; i++) {
+    GridBlock *b = &g->blocks[i];
+    if (b->done) continue;
+    running_block = b;
+    rt_fiber_switch(&b->resume_sp, b->sp);
+    running_block = NULL;
+    rt_print_flush();
+  }
+}
+#endif
+
+void rt_grid_sync(void) {
+#ifdef HAVE_FIBERS
+  GridBlock *b = running_block;
+  if (b) rt_fiber_switch(&b->sp, b->resume_sp);
+#endif
+}
+
+int rt_grid_run(void (*chunk)(void *ctx, int64_t begin, int64_t end, int64_t unused), void *ctx,
+                int64_t nblocks) {
+#ifdef HAVE_FIBERS
+  static pthread_mutex_t one_at_a_time = PTHREAD_MUTEX_INITIALIZER;  /* the pool runs one grid */
+  if (nblocks > GRID_MAX_BLOCKS) {
+    static _Thread_local char msg[300];
+    snprintf(msg, sizeof msg, "CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE: a kernel that waits for its "
+             "grid runs at most %d blocks on the CPU backend, and this grid has %lld",
+             GRID_MAX_BLOCKS, (long long)nblocks);
+    rt_set_error(RT_ERR_RUNTIME, msg);
+    return RT_ERR_RUNTIME;
+  }
+  size_t bytes = (size_t)nblocks * GRID_STACK;
+  char *stacks = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  GridBlock *blocks = calloc((size_t)nblocks, sizeof(GridBlock));
+  if (stacks == MAP_FAILED || !blocks) {
+    if (stacks != MAP_FAILED) munmap(stacks, bytes);
+    free(blocks);
+    rt_set_error(RT_ERR_MEMORY, "cannot allocate the stacks of a grid's blocks");
+    return RT_ERR_MEMORY;
+  }
+  Grid g = {chunk, ctx, blocks};
+  for (int64_t i = 0; i < nblocks; i++) {
+    char *base = stacks + (size_t)i * GRID_STACK;
+    mprotect(base, GRID_GUARD, PROT_NONE);  /* an overflow faults instead of reaching the next block */
+    blocks[i] = (GridBlock){.sp = new_fiber_stack(base + GRID_STACK, grid_block_start), .index = i, .grid = &g};
+  }
+  pthread_mutex_lock(&one_at_a_time);
+  for (bool waiting = true; waiting;) {
+    pool_parallel_for(resume_blocks, &g, nblocks, pool_chunk_count(nblocks));
+    waiting = false;
+    for (int64_t i = 0; i < nblocks && !waiting; i++) waiting = !blocks[i].done;
+  }
+  pthread_mutex_unlock(&one_at_a_time);
+  munmap(stacks, bytes);
+  free(blocks);
+  return RT_OK;
+#else
+  (void)chunk; (void)ctx; (void)nblocks;
+  rt_set_error(RT_ERR_RUNTIME, "grid.sync() needs fibers, which this CPU architecture lacks");
   return RT_ERR_RUNTIME;
 #endif
 }

@@ -346,6 +346,8 @@ static const Type *ty_expr_kind(Infer *in, Node *n) {
   case N_BOOL: return TYS(TY_BOOL);
   case N_VAR: return ty_var(in, n);
   case N_DTYPE: return ty_dtype(TYS(n->ival));
+  case N_CONST_ARRAY: return ty_array(TYS(n->op), n->list.len, 'C', true);
+  case N_STRING: return TYS(TY_NONE);  /* only what takes strings reads it (print) */
   case N_MODULE: return ty_error(in, n, "a module cannot be used as a value");
   case N_BINOP: return ty_binop(in, n);
   case N_UNARY: return ty_unary(in, n);

@@ -38,3 +38,40 @@ void ir_walk(Node *n, IrVisit visit, void *ctx) {
   ir_walk_list(&n->body, visit, ctx);
   ir_walk_list(&n->orelse, visit, ctx);
 }
+
+/* Python's floor division and modulo of ints (b != 0). */
+static int64_t floor_div(int64_t a, int64_t b) { return a / b - ((a % b != 0) && ((a < 0) != (b < 0))); }
+
+bool ir_const_int(const Node *n, int64_t *out) {
+  int64_t a, b;
+  if (!n) return false;
+  switch (n->kind) {
+  case N_INT: *out = n->ival; return true;
+  case N_UNARY:
+    if (!ir_const_int(n->lhs, &a)) return false;
+    if (n->op == OP_POS) { *out = a; return true; }
+    if (n->op == OP_INVERT) { *out = ~a; return true; }
+    return n->op == OP_NEG && !__builtin_sub_overflow(0, a, out);
+  case N_BINOP:
+    if (!ir_const_int(n->lhs, &a) || !ir_const_int(n->rhs, &b)) return false;
+    switch (n->op) {
+    case OP_ADD: return !__builtin_add_overflow(a, b, out);
+    case OP_SUB: return !__builtin_sub_overflow(a, b, out);
+    case OP_MUL: return !__builtin_mul_overflow(a, b, out);
+    case OP_FLOORDIV: if (!b || (a == INT64_MIN && b == -1)) return false; *out = floor_div(a, b); return true;
+    case OP_MOD: if (!b || (a == INT64_MIN && b == -1)) return false; *out = a - floor_div(a, b) * b; return true;
+    case OP_LSHIFT: if (b < 0 || b > 62 || a < 0 || a > (INT64_MAX >> b)) return false; *out = a << b; return true;
+    case OP_RSHIFT: if (b < 0) return false; *out = b > 63 ? (a < 0 ? -1 : 0) : a >> b; return true;
+    case OP_BITAND: *out = a & b; return true;
+    case OP_BITOR: *out = a | b; return true;
+    case OP_BITXOR: *out = a ^ b; return true;
+    case OP_POW:
+      if (b < 0) return false;
+      for (*out = 1; b > 0; b--)
+        if (__builtin_mul_overflow(*out, a, out)) return false;
+      return true;
+    default: return false;
+    }
+  default: return false;
+  }
+}

@@ -14,4 +14,9 @@ typedef bool (*IrVisit)(Node *n, void *ctx);
 void ir_walk(Node *n, IrVisit visit, void *ctx);
 void ir_walk_list(const NodeList *l, IrVisit visit, void *ctx);
 
+/* The value of an integer constant expression: literals and frozen globals
+ * combined by unary - + ~ and + - * // % ** << >> & | ^ (TPB + 1); false
+ * for anything else, or where Python's int would leave int64. */
+bool ir_const_int(const Node *n, int64_t *out);
+
 #endif

@@ -319,6 +319,7 @@ static bool jit_generate(Func *f, const CompileOptions *opts, OutputKind out, Co
   if (!jit_started(d)) return false;
   res->ret_type = f->ret_type;
   res->barrier = f->barrier;
+  res->grid_sync = f->grid_sync;
   return out == OUT_PTX ? ptx_generate(f, opts, res, d) : generate(f, opts, out, res, d);
 }
 

@@ -112,6 +112,7 @@ static void set_fp_options(LLVMModuleRef m, bool fastmath) {
 bool ptx_generate(Func *f, const CompileOptions *opts, CompileResult *res, Diag *d) {
   LLVMTargetMachineRef tm = nvptx_tm(opts->gpu_cc, d);
   if (!tm) return false;
+  res->grid_sync = f->grid_sync;
   LLVMContextRef c = LLVMContextCreate();
   LLVMModuleRef m = ll_module(f, opts, c, f->name, res, tm, NVPTX_TRIPLE);
   bool ok = ll_verify(m, d);

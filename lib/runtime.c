@@ -5,6 +5,7 @@
  * 64 bytes (a cache line, and the widest vector). The reference count is
  * changed atomically by compiled code; the last release frees the block.
  */
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <sys/mman.h>
@@ -49,6 +50,46 @@ void rt_meminfo_free(RtMemInfo *mi) { free(mi); }
 /* Called by the extension when the Python object owning a reference dies. */
 void rt_meminfo_release(RtMemInfo *mi) {
   if (__atomic_sub_fetch(&mi->refcount, 1, __ATOMIC_ACQ_REL) == 0) rt_meminfo_free(mi);
+}
+
+/* ---------------------------------------------------------------- device functions' shared arrays */
+
+/* A device function's cuda.shared.array on the CPU backend: one block of
+ * memory per call site (named by the address of a global of its module)
+ * and per thread of the pool. A pool thread runs each block it takes whole,
+ * its CUDA threads as loops or fibers, so all of them see the same memory;
+ * blocks after it reuse it, as a GPU reuses shared memory. */
+typedef struct SharedSite {
+  const void *site;
+  int64_t bytes;
+  void *data;
+} SharedSite;
+
+static _Thread_local SharedSite *shared_sites;
+static _Thread_local int nshared_sites;
+static pthread_key_t shared_key;
+static pthread_once_t shared_once = PTHREAD_ONCE_INIT;
+
+static void free_shared_sites(void *p) {
+  SharedSite *sites = p;
+  for (int i = 0; sites && sites[i].site; i++) free(sites[i].data);
+  free(sites);
+}
+
+static void make_shared_key(void) { pthread_key_create(&shared_key, free_shared_sites); }
+
+void *rt_block_shared(const void *site, int64_t bytes) {
+  for (int i = 0; i < nshared_sites; i++)
+    if (shared_sites[i].site == site && shared_sites[i].bytes >= bytes) return shared_sites[i].data;
+  SharedSite *grown = realloc(shared_sites, sizeof(SharedSite) * (size_t)(nshared_sites + 2));
+  void *data = aligned_alloc(DATA_ALIGN, ((size_t)bytes + DATA_ALIGN - 1) & ~(size_t)(DATA_ALIGN - 1));
+  if (!grown || !data) abort();  /* a few bytes per call site */
+  shared_sites = grown;
+  shared_sites[nshared_sites++] = (SharedSite){site, bytes, data};
+  shared_sites[nshared_sites] = (SharedSite){0};
+  pthread_once(&shared_once, make_shared_key);
+  pthread_setspecific(shared_key, shared_sites);
+  return data;
 }
 
 static _Thread_local RtError last_error;
@@ -151,6 +192,13 @@ void rt_register_symbols(void (*define)(const char *name, void *addr, void *ctx)
   define("rt_kernel_error", (void *)rt_kernel_error, ctx);
   define("rt_fiber_block", (void *)rt_fiber_block, ctx);
   define("rt_fiber_barrier", (void *)rt_fiber_barrier, ctx);
+  define("rt_fiber_collective", (void *)rt_fiber_collective, ctx);
+  define("rt_block_shared", (void *)rt_block_shared, ctx);
+  define("rt_print", (void *)rt_print, ctx);
+  define("rt_grid_run", (void *)rt_grid_run, ctx);
+  define("rt_grid_sync", (void *)rt_grid_sync, ctx);
+  define("rt_print_flush", (void *)rt_print_flush, ctx);
+  define("rt_collective", (void *)rt_collective, ctx);
   define("rt_error_save", (void *)rt_error_save, ctx);
   define("rt_error_restore", (void *)rt_error_restore, ctx);
   define("pool_parallel_for", (void *)pool_parallel_for, ctx);

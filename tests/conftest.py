@@ -37,7 +37,9 @@ def pytest_configure(config):
             "(RUCHEY_CUDA_BACKEND=cpu) even on a machine with a GPU",
             "no_gpu: describes a machine without a GPU; skipped where there is one",
             "order_dependent: its kernels' results depend on the order threads run in, so "
-            "RUCHEY_CUDA_COMPARE does not compare them between the backends"):
+            "RUCHEY_CUDA_COMPARE does not compare them between the backends",
+            "not_compared: the CPU backend does otherwise by design (it refuses the kernel, or "
+            "prints its lines again), so RUCHEY_CUDA_COMPARE does not run it there too"):
         config.addinivalue_line("markers", line)
 
 
@@ -62,7 +64,8 @@ def _cuda_backend(request, monkeypatch):
         monkeypatch.setenv("RUCHEY_CUDA_BACKEND", "cpu")
     if request.node.get_closest_marker("no_gpu") and _gpu_present():
         pytest.skip("describes a machine without a GPU")
-    if COMPARE and not request.node.get_closest_marker("order_dependent"):
+    if COMPARE and not (request.node.get_closest_marker("order_dependent") or
+                        request.node.get_closest_marker("not_compared")):
         from ruchey.cuda import kernels
         monkeypatch.setattr(kernels._LaunchConfiguration, "launch_gpu",
                             _compared_launch(kernels._LaunchConfiguration.launch_gpu))

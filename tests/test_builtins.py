@@ -288,7 +288,8 @@ def test_row_names_an_existing_python_object(row):
 
 def test_table_rows_are_well_formed():
     known_flags = {"pure", "raises", "cheap", "allocates", "kernel", "varies", "thread_index",
-                   "barrier", "block_memory", "per_thread", "nocall", "range", "parallel"}
+                   "barrier", "block_memory", "per_thread", "nocall", "range", "parallel", "warp",
+                   "strings", "grid"}
     assert len(TABLE) > 0
     for row in TABLE:
         name, module, path, kind, lo, hi, flags = row
@@ -538,8 +539,11 @@ def test_allocating_row_is_refused_in_a_kernel_compiled_for_the_gpu(row):
 KERNEL_ROWS = rows(lambda r: "kernel" in r[6])
 
 # Rows whose arguments the rules of kernel_args cannot make: skipped, by name,
-# with the reason (none at present).
+# with the reason.
 KERNEL_NOT_GENERATED = {
+    "cuda.const.array_like": "takes a NumPy array global to the module (test_kernels_memory.py)",
+    "cuda.atomic.inc": "works on uint32 and uint64 arrays, the rules make int64 (test_kernels_atomic.py)",
+    "cuda.atomic.dec": "works on uint32 and uint64 arrays, the rules make int64 (test_kernels_atomic.py)",
 }
 
 
@@ -548,10 +552,17 @@ def kernel_args(row):
     array), or None when no rule fits: none for an index read without a call
     (cuda.threadIdx.x), a shape and a dtype for shared/local arrays, the
     constant 1 for cuda.grid/gridsize, an array, an index and values for the
-    atomics."""
+    atomics, a full member mask then 1s for the warp collectives, 1s for the
+    pure intrinsics of several numbers (fma, selp), a grid for its sync()."""
     name, module, path, kind, lo, hi, flags = row
+    if kind == "method" and "grid" in flags:
+        return ["cuda.cg.this_grid()"]
     if "nocall" in flags or hi == 0:
         return []
+    if "warp" in flags:
+        return ["0xFFFFFFFF"] + ["1"] * (lo - 1) if lo else []
+    if lo == hi and lo >= 2 and "pure" in flags:
+        return ["1"] * lo
     if "block_memory" in flags:
         return ["4", "numpy.int64"]
     if lo == hi == 1:
@@ -566,8 +577,12 @@ def kernel_cases():
     for row in KERNEL_ROWS:
         reason = KERNEL_NOT_GENERATED.get(row[0])
         marks = [pytest.mark.skip(reason=f"arguments not generated: {reason}")] if reason else []
-        cases.append(pytest.param(row, marks=marks, id=row[1] + "." + row[2]))
+        cases.append(pytest.param(row, marks=marks, id=row_id(row)))
     return cases
+
+
+def kernel_imports(row):
+    return "import ruchey\nimport numpy\nfrom ruchey import cuda\n" + (f"import {row[1]} as mod\n" if row[1] else "")
 
 
 @pytest.mark.parametrize("row", kernel_cases())
@@ -575,7 +590,7 @@ def test_kernel_row_is_refused_outside_a_kernel(row):
     args = kernel_args(row)
     assert args is not None, (f"{row[0]}: no rule makes its arguments; add one to kernel_args "
                               f"or name the row in KERNEL_NOT_GENERATED")
-    src = (f"import ruchey\nimport numpy\nimport {row[1]} as mod\n\n@ruchey.njit\ndef f(a):\n"
+    src = (kernel_imports(row) + f"\n@ruchey.njit\ndef f(a):\n"
            f"    {call_source(row, args)}\n    return 0\n")
     f = define(src)
     with pytest.raises(ruchey.TypingError, match=r"only valid inside a @cuda\.jit kernel"):
@@ -589,7 +604,6 @@ def test_kernel_row_is_accepted_in_a_kernel(row):
     above is about the place, not the arguments)."""
     from ruchey import cuda  # noqa: F401
     args = kernel_args(row)
-    src = (f"import ruchey\nimport numpy\nfrom ruchey import cuda\nimport {row[1]} as mod\n\n"
-           f"@cuda.jit\ndef f(a):\n    {call_source(row, args)}\n")
+    src = kernel_imports(row) + f"\n@cuda.jit\ndef f(a):\n    {call_source(row, args)}\n"
     kernel = define(src)
     kernel[1, 1](np.zeros(4, np.int64))

@@ -83,6 +83,15 @@ def fake_driver(tmp_path_factory):
     return out
 
 
+@pytest.fixture(scope="module")
+def fake_nvrtc(tmp_path_factory):
+    out = str(tmp_path_factory.mktemp("fakenvrtc") / "fakenvrtc.so")
+    subprocess.run(["cc", "-std=c11", "-O1", "-shared", "-fPIC",
+                    os.path.join(TESTS_DIR, "c", "fakenvrtc.c"), "-o", out], check=True,
+                   env={k: v for k, v in os.environ.items() if k != "LD_PRELOAD"})
+    return out
+
+
 @pytest.fixture
 def on_fake(fake_driver, tmp_path, monkeypatch):
     """Runs code (after PRELUDE) with the fake driver; returns its output."""
@@ -114,6 +123,16 @@ def test_detect_and_current_device_describe_the_gpu(on_fake):
     assert "Found 1 CUDA devices" in out and "'ruchey fake GPU'" in out
     assert "Compute Capability: 9.0" in out and "Multiprocessors: 132" in out
     assert "80.0 GiB" in out and "Kernels run on the GPU: device 0, ruchey fake GPU" in out
+
+
+def test_gpus_select_their_device_and_the_profiler_is_optional(on_fake):
+    on_fake("""
+        assert len(cuda.gpus) == 1 and cuda.gpus[0] is cuda.get_current_device()
+        with cuda.gpus[0] as gpu:
+            assert gpu.name == "ruchey fake GPU" and cuda.gpus.current is gpu
+        cuda.profile_start()  # the fake has no cuProfilerStart: nothing to do
+        cuda.profile_stop()
+    """)
 
 
 def test_sysinfo_lists_the_gpu(on_fake, tmp_path):
@@ -215,6 +234,31 @@ def test_dynamic_shared_memory_beyond_48_kib_opts_in(on_fake):
                      "300 KiB of shared memory was launched")
         assert "307200 bytes of dynamic shared memory" in str(exc), exc
         assert "at most 232448 bytes" in str(exc), exc
+        assert fake.fake_launches() == 2
+    """)
+
+
+def test_a_kernel_that_waits_for_its_grid_is_launched_cooperatively(on_fake):
+    on_fake("""
+        from ruchey import int64
+
+        @cuda.jit
+        def rounds(a):
+            g = cuda.cg.this_grid()
+            for r in range(3):
+                a[cuda.grid(1)] += 1
+                g.sync()
+
+        d = cuda.to_device(numpy.zeros(64, dtype=numpy.int64))
+        fake_double[1, 8](cuda.to_device(numpy.ones(8)))
+        rounds[2, 32](d)
+        assert fake.fake_launch_cooperative(0) == 0 and fake.fake_launch_cooperative(1) == 1
+        # the fake fits 2048 threads on each of its 132 multiprocessors
+        assert rounds.max_cooperative_grid_blocks(256) == 8 * 132
+        assert rounds.overloads[(int64[::1],)].max_cooperative_grid_blocks((16, 4)) == 32 * 132
+        exc = raised(cuda.CudaError, lambda: rounds[8 * 132 + 1, 256](d), "a grid too large ran")
+        assert "cuLaunchCooperativeKernel" in str(exc), exc
+        assert "CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE" in str(exc), exc
         assert fake.fake_launches() == 2
     """)
 
@@ -512,3 +556,129 @@ def test_compare_mode_runs_each_gpu_launch_on_the_cpu_backend_too(fake_driver, t
                        capture_output=True, text=True, env=env, cwd=str(tmp_path), timeout=300)
     assert "1 failed, 1 passed" in r.stdout, r.stdout + r.stderr
     assert "add_one: argument 0 on the GPU vs the CPU backend" in r.stdout, r.stdout
+
+
+# ---------------------------------------------------------------- raw CUDA C kernels (fake NVRTC)
+
+RAW_PRELUDE = '''
+nvrtc = ctypes.CDLL(os.environ["RUCHEY_NVRTC"])
+nvrtc.fake_nvrtc_options.restype = ctypes.c_char_p
+SOURCE = """
+__global__ void scale(float *a, float s, int n) {
+    int i = threadIdx.x + blockIdx.x * blockDim.x;
+    if (i < n) a[i] *= s;
+}
+__global__ void mix(double *out, long n, double w, unsigned short k, char c) { }
+"""
+'''
+
+
+def test_a_source_modules_kernel_launches_with_its_parameters_packed(on_fake, fake_nvrtc):
+    on_fake(RAW_PRELUDE + """
+mod = cuda.SourceModule(SOURCE)
+assert "--gpu-architecture=compute_90" in nvrtc.fake_nvrtc_options().decode()
+scale, mix = mod.get_function("scale"), mod.get_function("mix")
+assert scale.params == ["u64", "f32", "u32"] and mix.params == ["u64", "u64", "f64", "u16", "u8"]
+d = cuda.to_device(numpy.ones(8, dtype=numpy.float32))
+s = cuda.stream()
+scale(d, numpy.float32(2.5), numpy.int32(8), block=(128, 1, 1), grid=(3, 2), shared=64, stream=s)
+first = launch(0)
+assert first["name"] == "scale" and first["grid"] == (3, 2, 1) and first["block"] == (128, 1, 1)
+assert first["shared"] == 64 and first["stream"] == s.handle
+assert u64(first["params"][0]) == address(d)
+assert struct.unpack("<f", first["params"][1])[0] == 2.5
+assert struct.unpack("<i", first["params"][2])[0] == 8
+host = numpy.zeros(4)
+mix(host, 7, 0.25, 65535, -3)  # a host array is copied in and back; Python numbers take the types
+p = launch(1)["params"]
+assert i64(p[1]) == 7 and struct.unpack("<d", p[2])[0] == 0.25
+assert struct.unpack("<H", p[3])[0] == 65535 and struct.unpack("<b", p[4])[0] == -3
+assert fake.fake_launches() == 2 and nvrtc.fake_nvrtc_compiles() == 1
+cuda.SourceModule(SOURCE)  # compiled once per source, options and device
+assert nvrtc.fake_nvrtc_compiles() == 1
+""", RUCHEY_NVRTC=fake_nvrtc)
+
+
+def test_raw_kernel_is_called_as_cupy_calls_it(on_fake, fake_nvrtc):
+    on_fake(RAW_PRELUDE + """
+k = cuda.RawKernel('extern "C" ' + SOURCE.strip(), "scale")
+d = cuda.to_device(numpy.ones(8, dtype=numpy.float32))
+k((4,), (32,), (d, numpy.float32(3), numpy.int32(8)), shared_mem=16)
+assert launch(0)["grid"] == (4, 1, 1) and launch(0)["block"] == (32, 1, 1)
+assert launch(0)["shared"] == 16
+mangled = cuda.RawKernel(SOURCE, "scale")  # no extern "C": the name is C++'s
+raised(LookupError, lambda: mangled((1,), (1,), (d, numpy.float32(1), numpy.int32(1))),
+       "a mangled kernel was found by its plain name")
+""", RUCHEY_NVRTC=fake_nvrtc)
+
+
+def test_raw_kernel_errors_are_python_exceptions(on_fake, fake_nvrtc):
+    on_fake(RAW_PRELUDE + """
+exc = raised(cuda.CompileError, lambda: cuda.SourceModule("#error no way" + chr(10) + SOURCE),
+             "an #error compiled")
+assert "NVRTC_ERROR_COMPILATION" in str(exc) and "kernel.cu(2): error" in exc.log, exc
+scale = cuda.SourceModule(SOURCE).get_function("scale")
+d = cuda.to_device(numpy.ones(2, dtype=numpy.float32))
+exc = raised(TypeError, lambda: scale(d, numpy.float64(2), numpy.int32(2)), "8 bytes went to a float")
+assert "takes 4" in str(exc), exc
+raised(TypeError, lambda: scale(d, 2.0), "two arguments for three parameters")
+raised(TypeError, lambda: scale(d, "x", 2), "a string was passed")
+raised(LookupError, lambda: cuda.SourceModule(SOURCE).get_function("nope"), "found nope")
+""", RUCHEY_NVRTC=fake_nvrtc)
+
+
+def test_without_nvrtc_raw_kernels_say_how_to_get_it(on_fake, tmp_path):
+    on_fake("""
+exc = raised(cuda.CudaSupportError, lambda: cuda.SourceModule("__global__ void k() {}"),
+             "compiled without NVRTC")
+assert "pip install nvidia-cuda-nvrtc" in str(exc), exc
+""", RUCHEY_NVRTC=str(tmp_path / "no-such-libnvrtc.so"))
+
+
+# ---------------------------------------------------------------- host memory and streams
+
+def test_pinned_memory_and_copies_on_a_stream_are_the_drivers(on_fake):
+    on_fake("""
+import gc
+fake.fake_live_host_allocations.restype = ctypes.c_long
+fake.fake_async_copies.restype = ctypes.c_long
+pinned = cuda.pinned_array((4, 3), dtype=numpy.float32)
+assert fake.fake_live_host_allocations() == 1 and pinned.shape == (4, 3)
+pinned[...] = numpy.arange(12, dtype=numpy.float32).reshape(4, 3)
+s = cuda.stream()
+d = cuda.to_device(pinned, stream=s)           # queued on s
+back = cuda.pinned_array_like(pinned)
+d.copy_to_host(back, stream=s)                 # queued on s: returns at once on a GPU
+s.synchronize()
+numpy.testing.assert_array_equal(back, pinned)
+d.copy_to_device(back * 2, stream=s)
+assert fake.fake_async_copies() == 3
+numpy.testing.assert_array_equal(d.copy_to_host(), pinned * 2)  # the default stream: waits
+assert fake.fake_async_copies() == 3
+del pinned, back
+gc.collect()
+assert fake.fake_live_host_allocations() == 0
+""")
+
+
+def test_mapped_and_managed_arrays_are_passed_where_they_are(on_fake):
+    on_fake("""
+import gc
+fake.fake_live_host_allocations.restype = ctypes.c_long
+mapped = cuda.mapped_array(8, dtype=numpy.float64)
+managed = cuda.managed_array(8, dtype=numpy.float64)
+mapped[:] = 1.0
+managed[:] = 2.0
+assert isinstance(mapped, numpy.ndarray) and isinstance(managed, numpy.ndarray)
+live = fake.fake_live_allocations()
+fake_double[1, 8](mapped)
+fake_double[1, 8](managed)
+assert u64(launch(0)["params"][0]) == mapped.__cuda_array_interface__["data"][0]
+assert u64(launch(1)["params"][0]) == managed.__cuda_array_interface__["data"][0]
+assert fake.fake_live_allocations() == live  # nothing was copied to the device
+numpy.testing.assert_array_equal(mapped, 2.0)  # the fake ran fake_double in place
+numpy.testing.assert_array_equal(managed, 4.0)
+del mapped, managed
+gc.collect()
+assert fake.fake_live_host_allocations() == 0
+""")

@@ -28,6 +28,9 @@ typedef struct LoopPlan {
 /* kernel.c: how a CPU kernel runs its block's threads. */
 typedef struct KernelPlan {
   bool fission;     /* the kernel has barriers, split into loops over the threads */
+  bool exchange;    /* fission: a collective passes values between threads */
+  bool returns;     /* fission: a thread may return before the end (then it sits out the rest) */
+  bool grid;        /* waits for its grid (grid.sync()): each block runs as a fiber (rt_grid_run) */
   bool fibers;      /* barriers fission cannot reach: the threads run as fibers */
   bool *uniform;    /* fission: per variable, equal in every thread of a block */
   Node **remat;     /* fission: a variable's one defining value, recomputed per thread */
@@ -54,7 +57,11 @@ bool an_deferrable(Func *f, const CompileOptions *opts, const Node *loop, bool *
 bool *an_maybe_unbound(Func *f);
 /* kernel.c */
 KernelPlan *an_kernel(Func *f);
-bool an_has_barrier(const Node *stmt);        /* stmt holds a cuda.syncthreads() */
+bool an_has_barrier(const Node *stmt);        /* stmt holds a collective (cuda.syncthreads()) */
 bool an_uniform(const KernelPlan *k, const Node *expr);  /* the same in every thread of a block */
+/* collective.c */
+void an_hoist_collectives(Func *f);           /* a CPU kernel's collectives into statements of their own */
+Node *an_collective_call(const Node *stmt);   /* the collective that is stmt's whole value, or NULL */
+bool an_loose_collectives(Func *f);           /* some collective is not (only some evaluations reach it) */
 
 #endif

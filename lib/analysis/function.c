@@ -30,6 +30,7 @@ static bool plan_loop(Node *n, void *ctx) {
 void an_function(Func *f, const CompileOptions *opts) {
   if (f->plan) return;
   f->plan = arena_alloc(f->arena, sizeof(FuncPlan));
+  if (opts->kernel && !opts->gpu_cc) an_hoist_collectives(f);
   f->plan->maybe_unbound = an_maybe_unbound(f);
   ir_walk_list(&f->body, plan_loop, &(Planner){f, opts});
   if (opts->kernel && !opts->gpu_cc) f->plan->kernel = an_kernel(f);

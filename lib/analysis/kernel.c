@@ -5,7 +5,9 @@
  * threads (fission): statements holding a barrier run once per block, so
  * their conditions must be the same in every thread (uniform); barriers
  * the split cannot reach (under conditions that differ between threads, or
- * inside device functions) make the block's threads run as fibers.
+ * inside device functions) make the block's threads run as fibers. Warp
+ * collectives (shuffles, votes) count as barriers: fission runs the warps'
+ * lanes in step, as a barrier of the whole block does.
  */
 #include "analysis/analysis.h"
 #include "ir.h"
@@ -13,7 +15,7 @@
 static bool block_has_barrier(const NodeList *b);
 
 bool an_has_barrier(const Node *n) {
-  if (n->kind == N_EXPR) return n->lhs->kind == N_CALL && (n->lhs->bi->flags & BF_BARRIER);
+  if (an_collective_call(n)) return true;
   return block_has_barrier(&n->body) || block_has_barrier(&n->orelse);
 }
 
@@ -109,6 +111,10 @@ static bool uniform_block(KernelPlan *k, const NodeList *b, bool ctx) {
       changed |= uniform_thread_stmt(k, n, ctx, true);
       continue;
     }
+    if (an_collective_call(n)) {  /* its value differs between threads */
+      changed |= uniform_thread_stmt(k, n, false, true);
+      continue;
+    }
     bool c = ctx;
     if (n->kind == N_IF || n->kind == N_WHILE) c = ctx && an_uniform(k, n->cond);
     if (n->kind == N_FOR) {
@@ -195,6 +201,23 @@ static bool barriers_uniform(const KernelPlan *k, const NodeList *b) {
   return true;
 }
 
+/* Notes a collective passing values between threads (not a plain barrier). */
+static bool note_exchange(Node *n, void *ctx) {
+  const Node *call = an_collective_call(n);
+  if (call && (call->list.len || call->ty->kind != TY_NONE)) *(bool *)ctx = true;
+  return true;
+}
+
+static bool note_grid_sync(Node *n, void *ctx) {
+  if (n->kind == N_CALL && n->bi && (n->bi->flags & BF_GRID)) *(bool *)ctx = true;
+  return true;
+}
+
+static bool note_return(Node *n, void *ctx) {
+  if (n->kind == N_RETURN) *(bool *)ctx = true;
+  return true;
+}
+
 /* Notes a call to a device function that reaches cuda.syncthreads(). */
 static bool note_barrier_call(Node *n, void *ctx) {
   if (n->kind == N_CALL && n->target && n->target->barrier) *(bool *)ctx = true;
@@ -207,7 +230,12 @@ KernelPlan *an_kernel(Func *f) {
   if (k->fission) find_uniform(f, k);
   bool barrier_calls = false;
   ir_walk_list(&f->body, note_barrier_call, &barrier_calls);
-  k->fibers = barrier_calls || (k->fission && !barriers_uniform(k, &f->body));
+  k->fibers = barrier_calls || an_loose_collectives(f) || (k->fission && !barriers_uniform(k, &f->body));
   if (k->fibers) k->fission = false;
+  ir_walk_list(&f->body, note_grid_sync, &k->grid);
+  if (k->fission) {
+    ir_walk_list(&f->body, note_exchange, &k->exchange);
+    ir_walk_list(&f->body, note_return, &k->returns);
+  }
   return k;
 }

@@ -15,6 +15,11 @@ extern const Builtin bi_math[];    /* math.c: math.* and NumPy's scalar function
 extern const Builtin bi_numpy[];   /* numpy.c: arrays: allocation, attributes, methods */
 extern const Builtin bi_cuda[];    /* cuda.c: the CUDA kernel language */
 extern const Builtin bi_operators[]; /* operators.c: NumPy's ufuncs for the operators */
+extern const Builtin bi_warp[];    /* warp.c: lanes, warp collectives, fences */
+extern const Builtin bi_atomic[];  /* atomic.c: cuda.atomic.* */
+extern const Builtin bi_cudamath[];/* cudamath.c: CUDA's intrinsics on bits and numbers */
+extern const Builtin bi_print[];   /* print.c: print() */
+extern const Builtin bi_grid[];    /* grid.c: cooperative groups (grid.sync()) */
 
 /* registry.c */
 const Builtin *bi_at(int i);   /* every row in turn; NULL past the last */

@@ -1,14 +1,13 @@
 /* builtins/cuda.c — the CUDA kernel language (ruchey.cuda): the thread's
  * and block's indices, cuda.grid and cuda.gridsize, syncthreads, shared
- * and local arrays, atomics. Each lowers for the CPU backend (kernel.c,
- * fibers.c: indices are the loops' counters) and for the GPU (gpu.c:
- * special registers).
+ * and local arrays. Each lowers for the CPU backend (kernel.c, fibers.c:
+ * indices are the loops' counters) and for the GPU (gpu.c: special
+ * registers). Atomics are atomic.c's, warps' intrinsics warp.c's.
  */
 #include <stdio.h>
 
 #include "builtins/builtins.h"
-
-typedef enum { ATOM_ADD, ATOM_SUB, ATOM_MAX, ATOM_MIN, ATOM_EXCH, ATOM_CAS } AtomicOp;
+#include "ir.h"
 
 /* ---------------------------------------------------------------- indices */
 
@@ -19,8 +18,11 @@ static LLVMValueRef lo_bid(Lower *l, Node *n) { return l->bid[n->bi->ival]; }
 static LLVMValueRef lo_bdim(Lower *l, Node *n) { return l->bdim[n->bi->ival]; }
 static LLVMValueRef lo_gdim(Lower *l, Node *n) { return l->gdim[n->bi->ival]; }
 
-/* An integer literal argument, or -1. */
-static int64_t literal_int(const Node *n) { return n && n->kind == N_INT ? n->ival : -1; }
+/* An integer constant argument (a literal, a global, TPB + 1), or -1. */
+static int64_t literal_int(const Node *n) {
+  int64_t v;
+  return ir_const_int(n, &v) ? v : -1;
+}
 
 /* cuda.grid(ndim), cuda.gridsize(ndim): an int, or a tuple of 2 or 3 */
 static const Type *ty_grid(Infer *in, Node *n, const Type **args) {
@@ -32,7 +34,7 @@ static const Type *ty_grid(Infer *in, Node *n, const Type **args) {
 }
 
 static LLVMValueRef lo_grid(Lower *l, Node *n) {
-  int nd = (int)n->list.items[0]->ival;
+  int nd = (int)literal_int(n->list.items[0]);
   LLVMValueRef v[3];
   for (int d = 0; d < nd; d++)
     v[d] = n->bi->flags & BF_VARIES
@@ -79,7 +81,7 @@ static const Type *dtype_of(Infer *in, Node *n) {
 int64_t lo_cuda_array_elems(const Type *t, const Node *shape, int64_t *dims) {
   int64_t count = 1;
   for (int d = 0; d < t->ndim; d++) {
-    dims[d] = shape->kind == N_TUPLE ? shape->list.items[d]->ival : shape->ival;
+    dims[d] = literal_int(shape->kind == N_TUPLE ? shape->list.items[d] : shape);
     count *= dims[d];
   }
   return count;
@@ -94,19 +96,32 @@ Node *lo_cuda_shape(Node *n) {
 
 /* cuda.shared.array / cuda.local.array(shape, dtype): constant shapes. */
 static const Type *ty_cuda_array(Infer *in, Node *n, const Type **args) {
-  if (in->opts->device && !(n->bi->flags & BF_PER_THREAD))
-    return ty_error(in, n, "%s inside a device function is not supported on the CPU backend yet: "
-                    "use it in the kernel", n->bi->name);
   Node *shape = lo_cuda_shape(n);
   if (!shape) return ty_error(in, n, "%s() needs a shape", n->bi->name);
   int ndim = shape->kind == N_TUPLE ? shape->list.len : 1;
   for (int i = 0; i < ndim; i++)
     if (literal_int(shape->kind == N_TUPLE ? shape->list.items[i] : shape) < 0)
-      return ty_error(in, shape, "the shape of %s() must be constant integers", n->bi->name);
+      return ty_error(in, shape, "the shape of %s() must be constant integers: literals, module "
+                      "globals or expressions of them such as TPB + 1", n->bi->name);
   if (ndim < 1 || ndim > RC_MAX_NDIM) return ty_error(in, shape, "unsupported number of dimensions");
+  if (in->opts->device && !in->opts->gpu_cc && !(n->bi->flags & BF_PER_THREAD) && literal_int(shape) == 0)
+    return ty_error(in, n, "the dynamic shared memory (cuda.shared.array(0, ...)) is only the kernel's on "
+                    "the CPU backend: take it there and pass it to the device function");
   const Type *elem = dtype_of(in, n);
   if (!elem) return ty_failed(in) ? NULL : ty_error(in, n, "%s() needs a dtype", n->bi->name);
   return ty_array(elem, ndim, 'C', false);
+}
+
+/* A shared array of a device function on the CPU backend: the memory the
+ * runtime keeps for this call site and the thread running the block, which
+ * runs every thread of the block (as loops or as fibers). */
+static LLVMValueRef block_shared(Lower *l, int64_t bytes) {
+  LLVMValueRef site = LLVMAddGlobal(l->mod->m, l->mod->i8, "shared.site");  /* its address names the call */
+  LLVMSetInitializer(site, LLVMConstInt(l->mod->i8, 0, 0));
+  LLVMSetLinkage(site, LLVMInternalLinkage);
+  LLVMTypeRef p[2] = {l->mod->ptr, l->mod->i64};
+  LLVMValueRef a[2] = {site, const_i64(l, bytes)};
+  return lo_call_fn(l, "rt_block_shared", l->mod->ptr, p, a, 2);
 }
 
 static LLVMValueRef lo_cuda_array(Lower *l, Node *n) {
@@ -114,11 +129,14 @@ static LLVMValueRef lo_cuda_array(Lower *l, Node *n) {
   int64_t count = lo_cuda_array_elems(n->ty, lo_cuda_shape(n), dims);
   int size = ty_bits(n->ty->elem) / 8;
   LLVMValueRef data = NULL, shape0 = const_i64(l, dims[0]);
-  if (l->mod->gpu) data = lo_gpu_array_data(l, n, count);
-  else if (l->fibers && (n->bi->flags & BF_PER_THREAD))  /* on the fiber's own stack */
-    data = lo_alloca(l, LLVMArrayType2(lo_storage_type(l, n->ty->elem), (uint64_t)count), "local");
-  for (int i = 0; i < l->nmem; i++)
+  for (int i = 0; i < l->nmem; i++)  /* a kernel's, made at its chunk's entry (kernel.c) */
     if (l->mem_nodes[i] == n) data = l->mem_base[i];
+  if (l->mod->gpu)
+    data = lo_gpu_array_data(l, n, count);
+  else if (!data && (n->bi->flags & BF_PER_THREAD))  /* a fiber's or a device function's own */
+    data = lo_alloca(l, LLVMArrayType2(lo_storage_type(l, n->ty->elem), (uint64_t)count), "local");
+  else if (!data && count)  /* a device function's: its block's (runtime.c) */
+    data = block_shared(l, count * size);
   if (l->mod->gpu) {
     if (!(n->bi->flags & BF_PER_THREAD) && count == 0)  /* the launch says how much: no bound known here */
       shape0 = const_i64(l, INT64_MAX / size);
@@ -138,50 +156,18 @@ static LLVMValueRef lo_cuda_array(Lower *l, Node *n) {
   return LLVMBuildInsertValue(l->b, a, shp, 3, "");
 }
 
-/* ---------------------------------------------------------------- atomics */
+/* ---------------------------------------------------------------- constant memory */
 
-static const Type *ty_atomic(Infer *in, Node *n, const Type **args) {
-  int want = n->bi->max_args;
-  const Type *a = args[0], *idx = args[1];
-  if (a->kind != TY_ARRAY) return ty_error(in, n, "atomics need an array, got %s", a->name);
-  int nidx = idx->kind == TY_TUPLE ? idx->nfields : 1;
-  for (int i = 0; i < nidx; i++)
-    if (!ty_is_int(idx->kind == TY_TUPLE ? idx->fields[i] : idx))
-      return ty_error(in, n->list.items[1], "an atomic's index must be integers");
-  if (nidx != a->ndim) return ty_error(in, n, "the index must name one element of the %d-d array", a->ndim);
-  TypeKind k = a->elem->kind;
-  if (k != TY_I32 && k != TY_I64 && k != TY_U32 && k != TY_U64 && k != TY_F32 && k != TY_F64)
-    return ty_error(in, n, "atomics work on int32, int64, uint32, uint64, float32 and float64, not %s", a->elem->name);
-  if (n->bi->ival == ATOM_CAS && ty_is_float(a->elem)) return ty_error(in, n, "compare-and-swap needs an integer array");
-  for (int i = 2; i < want; i++)
-    if (!ty_need_scalar(in, n->list.items[i], args[i], "an atomic")) return NULL;
-  return a->elem;
+/* cuda.const.array_like(arr): arr, a NumPy array global to the module, is
+ * frozen into the code already (on the GPU, in constant memory). */
+static const Type *ty_const_array(Infer *in, Node *n, const Type **args) {
+  if (n->list.items[0]->kind != N_CONST_ARRAY)
+    return ty_error(in, n->list.items[0], "cuda.const.array_like() takes a NumPy array global to the "
+                    "module (its elements are copied into the kernel), not %s", args[0]->name);
+  return args[0];
 }
 
-static LLVMValueRef lo_atomic(Lower *l, Node *n) {
-  Node *arr = n->list.items[0];
-  const Type *elem = arr->ty->elem;
-  LLVMValueRef base = lo_expr(l, arr), idx[RC_MAX_NDIM];
-  lo_indices(l, n->list.items[1], idx);
-  LLVMValueRef addr = lo_element_addr(l, arr->ty, base, idx);
-  LLVMValueRef v = lo_expr_as(l, n->list.items[2], elem);
-  if (n->bi->ival == ATOM_CAS) {
-    LLVMValueRef nv = lo_expr_as(l, n->list.items[3], elem);
-    LLVMValueRef r = LLVMBuildAtomicCmpXchg(l->b, addr, v, nv, LLVMAtomicOrderingMonotonic,
-                                            LLVMAtomicOrderingMonotonic, 0);
-    return LLVMBuildExtractValue(l->b, r, 0, "");
-  }
-  bool fl = ty_is_float(elem), sgn = ty_is_signed(elem);
-  LLVMAtomicRMWBinOp op;
-  switch (n->bi->ival) {
-  case ATOM_ADD: op = fl ? LLVMAtomicRMWBinOpFAdd : LLVMAtomicRMWBinOpAdd; break;
-  case ATOM_SUB: op = fl ? LLVMAtomicRMWBinOpFSub : LLVMAtomicRMWBinOpSub; break;
-  case ATOM_MAX: op = fl ? LLVMAtomicRMWBinOpFMax : sgn ? LLVMAtomicRMWBinOpMax : LLVMAtomicRMWBinOpUMax; break;
-  case ATOM_MIN: op = fl ? LLVMAtomicRMWBinOpFMin : sgn ? LLVMAtomicRMWBinOpMin : LLVMAtomicRMWBinOpUMin; break;
-  default: op = LLVMAtomicRMWBinOpXchg; break;
-  }
-  return LLVMBuildAtomicRMW(l->b, op, addr, v, LLVMAtomicOrderingMonotonic, 0);
-}
+static LLVMValueRef lo_const_array_like(Lower *l, Node *n) { return lo_expr(l, n->list.items[0]); }
 
 /* ---------------------------------------------------------------- the rows */
 
@@ -189,7 +175,6 @@ static LLVMValueRef lo_atomic(Lower *l, Node *n) {
   {name, "ruchey.cuda", path, BK_FUNCTION, 0, lo, hi, NULL, BF_KERNEL | (flags), ival, 0, type, lower}
 #define INDEX(name, path, flags, axis, lower) \
   INTRINSIC(name, path, BF_NOCALL | BF_THREAD_INDEX | BF_PURE | BF_CHEAP | (flags), axis, ty_index, lower, 0, 0)
-#define ATOMIC(name, op, n) INTRINSIC("cuda.atomic." name, "atomic." name, BF_VARIES, op, ty_atomic, lo_atomic, n, n)
 
 const Builtin bi_cuda[] = {
   INDEX("cuda.threadIdx", "threadIdx.x", BF_VARIES, 0, lo_tid),
@@ -206,16 +191,11 @@ const Builtin bi_cuda[] = {
   INDEX("cuda.gridDim", "gridDim.z", 0, 2, lo_gdim),
   INTRINSIC("cuda.grid", "grid", BF_THREAD_INDEX | BF_VARIES | BF_PURE | BF_CHEAP, 0, ty_grid, lo_grid, 1, 1),
   INTRINSIC("cuda.gridsize", "gridsize", BF_THREAD_INDEX | BF_PURE | BF_CHEAP, 0, ty_grid, lo_grid, 1, 1),
-  INTRINSIC("cuda.syncthreads", "syncthreads", BF_BARRIER | BF_VARIES, 0, ty_sync, lo_sync, 0, 0),
+  INTRINSIC("cuda.syncthreads", "syncthreads", BF_BARRIER | BF_VARIES, COLL_BLOCK_SYNC, ty_sync, lo_sync, 0, 0),
   {"cuda.shared.array", "ruchey.cuda", "shared.array", BK_FUNCTION, 0, 0, 2, array_kw, BF_KERNEL | BF_BLOCK_MEMORY,
    0, 0, ty_cuda_array, lo_cuda_array},
   {"cuda.local.array", "ruchey.cuda", "local.array", BK_FUNCTION, 0, 0, 2, array_kw,
    BF_KERNEL | BF_BLOCK_MEMORY | BF_PER_THREAD | BF_VARIES, 0, 0, ty_cuda_array, lo_cuda_array},
-  ATOMIC("add", ATOM_ADD, 3),
-  ATOMIC("sub", ATOM_SUB, 3),
-  ATOMIC("max", ATOM_MAX, 3),
-  ATOMIC("min", ATOM_MIN, 3),
-  ATOMIC("exch", ATOM_EXCH, 3),
-  ATOMIC("cas", ATOM_CAS, 4),
+  INTRINSIC("cuda.const.array_like", "const.array_like", BF_PURE | BF_CHEAP, 0, ty_const_array, lo_const_array_like, 1, 1),
   BI_END,
 };

@@ -191,6 +191,7 @@ static const Type *ty_jit_call(Infer *in, Node *n, const Type **args) {
   }
   n->target = target;
   if (target->barrier) in->f->barrier = true;
+  if (target->grid_sync) in->f->grid_sync = true;
   if (!target->self) {
     if (!target->ret_type && in->final)
       return ty_error(in, n, "the type of this mutually recursive call is unknown: return a value "

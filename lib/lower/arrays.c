@@ -1,6 +1,8 @@
 /* lower/arrays.c — arrays: element addresses (negative indices wrap,
  * bounds checked on request), views made by slicing, allocation, filling
  * and copying. */
+#include <stdio.h>
+
 #include "lower/lower.h"
 
 /* The address of a[idx...]: negative indices wrap as in Python; with
@@ -227,4 +229,36 @@ LLVMValueRef lo_index(Lower *l, Node *n) {
   LLVMValueRef v = lo_load_scalar(l, n->ty, addr);
   lo_done_with(l, n->lhs, base);
   return v;
+}
+
+/* A NumPy array global to the module: its frozen elements are constant
+ * data of the module (on the GPU in constant memory when they fit its
+ * 64 KiB, else in global memory), viewed as a read-only C-contiguous array
+ * owned by nothing. */
+LLVMValueRef lo_const_array(Lower *l, Node *n) {
+  unsigned space = l->mod->gpu ? (n->ival <= 65536 ? 4 : 1) : 0;
+  uint64_t hash = 14695981039346656037u;  /* FNV-1a: one global per content, however often it is named */
+  for (int64_t i = 0; i < n->ival; i++) hash = (hash ^ ((const unsigned char *)n->data)[i]) * 1099511628211u;
+  char name[64];
+  snprintf(name, sizeof name, "frozen.%016llx.%lld", (unsigned long long)hash, (long long)n->ival);
+  LLVMValueRef g = LLVMGetNamedGlobal(l->mod->m, name);
+  if (!g) {
+    LLVMValueRef bytes = LLVMConstStringInContext(l->mod->c, n->data, (unsigned)n->ival, 1);
+    g = LLVMAddGlobalInAddressSpace(l->mod->m, LLVMTypeOf(bytes), name, space);
+    LLVMSetInitializer(g, bytes);
+    LLVMSetGlobalConstant(g, 1);
+    LLVMSetLinkage(g, LLVMInternalLinkage);
+    LLVMSetAlignment(g, l->mod->gpu ? 16 : 64);
+  }
+  LLVMValueRef data = space ? LLVMConstAddrSpaceCast(g, l->mod->ptr) : g;
+  LLVMValueRef dims[RC_MAX_NDIM], strides[RC_MAX_NDIM];
+  int64_t stride = ty_bits(n->ty->elem) / 8;
+  for (int d = n->ty->ndim - 1; d >= 0; d--) {
+    dims[d] = const_i64(l, n->list.items[d]->ival);
+    strides[d] = const_i64(l, stride);
+    stride *= n->list.items[d]->ival;
+  }
+  LLVMValueRef a = LLVMBuildInsertValue(l->b, LLVMConstNull(lo_type(l, n->ty)), data, 2, "");
+  a = LLVMBuildInsertValue(l->b, a, LLVMConstArray2(l->mod->i64, dims, (uint64_t)n->ty->ndim), 3, "");
+  return LLVMBuildInsertValue(l->b, a, LLVMConstArray2(l->mod->i64, strides, (uint64_t)n->ty->ndim), 4, "");
 }

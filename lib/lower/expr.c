@@ -106,6 +106,7 @@ static LLVMValueRef lo_expr_kind(Lower *l, Node *n) {
   case N_INDEX: return lo_index(l, n);
   case N_ATTR: return n->bi->lower(l, n);
   case N_TUPLE: return lo_tuple(l, n);
+  case N_CONST_ARRAY: return lo_const_array(l, n);
   default: return LLVMGetUndef(l->mod->i8);  /* dtypes and modules have no runtime value */
   }
 }

@@ -48,8 +48,9 @@ LLVMValueRef lo_fiber_thread(Lower *chunk, LLVMTypeRef bty) {
   l->thread = t;
   l->dyn_shared = LLVMBuildLoad2(l->b, l->mod->ptr, bctx_field(l, bty, bctx, BCTX_DYN, 0), "");
   l->mem_base = arena_alloc(l->f->arena, sizeof(LLVMValueRef) * 256);
-  for (int i = 0; i < l->nmem; i++)
-    l->mem_base[i] = LLVMBuildLoad2(l->b, l->mod->ptr, bctx_field(l, bty, bctx, BCTX_MEM, i), "");
+  for (int i = 0; i < l->nmem; i++)  /* local arrays are each fiber's own (lo_cuda_array) */
+    if (!(l->mem_nodes[i]->bi->flags & BF_PER_THREAD))
+      l->mem_base[i] = LLVMBuildLoad2(l->b, l->mod->ptr, bctx_field(l, bty, bctx, BCTX_MEM, i), "");
   lo_slots(l, stored_argument, args);
   lo_block(l, &l->f->body);
   if (!terminated(l)) LLVMBuildBr(l->b, l->exit_bb);
@@ -63,7 +64,8 @@ LLVMValueRef lo_fiber_thread(Lower *chunk, LLVMTypeRef bty) {
 void lo_fiber_context(Lower *l, LLVMTypeRef bty, LLVMValueRef bctx, LLVMValueRef args) {
   LLVMBuildStore(l->b, args, bctx_field(l, bty, bctx, BCTX_ARGS, 0));
   LLVMBuildStore(l->b, l->dyn_shared, bctx_field(l, bty, bctx, BCTX_DYN, 0));
-  for (int i = 0; i < l->nmem; i++) LLVMBuildStore(l->b, l->mem_base[i], bctx_field(l, bty, bctx, BCTX_MEM, i));
+  for (int i = 0; i < l->nmem; i++)
+    if (l->mem_base[i]) LLVMBuildStore(l->b, l->mem_base[i], bctx_field(l, bty, bctx, BCTX_MEM, i));
 }
 
 /* A block as fibers: one per thread, scheduled by rt_fiber_block. */

@@ -40,7 +40,7 @@ static void kernel_memory(Lower *l) {
     Node *n = l->mem_nodes[i];
     int64_t dims[RC_MAX_NDIM];
     int64_t bytes = lo_cuda_array_elems(n->ty, lo_cuda_shape(n), dims) * (ty_bits(n->ty->elem) / 8);
-    if ((n->bi->flags & BF_PER_THREAD) && l->fibers) continue;  /* on each fiber's own stack */
+    if ((n->bi->flags & BF_PER_THREAD) && l->fibers) continue;  /* on each fiber's own stack: mem_base NULL */
     LLVMValueRef count = const_i64(l, bytes ? bytes : 1);
     if ((n->bi->flags & BF_PER_THREAD) && l->fission) count = LLVMBuildMul(l->b, count, l->nthreads, "");
     LLVMValueRef a = LLVMBuildArrayAlloca(l->b, l->mod->i8, count, "shared");
@@ -50,6 +50,12 @@ static void kernel_memory(Lower *l) {
   LLVMValueRef dyn = LLVMBuildLoad2(l->b, l->mod->i64, LLVMBuildStructGEP2(l->b, lo_launch_type(l), l->launch, 2, ""), "");
   l->dyn_shared = LLVMBuildArrayAlloca(l->b, l->mod->i8, LLVMBuildAdd(l->b, dyn, const_i64(l, 1), ""), "dynshared");
   LLVMSetAlignment(l->dyn_shared, 64);
+}
+
+LLVMValueRef lo_cuda_thread(Lower *l) {
+  if (l->thread) return l->thread;
+  LLVMValueRef yz = LLVMBuildAdd(l->b, LLVMBuildMul(l->b, l->tid[2], l->bdim[1], ""), l->tid[1], "");
+  return LLVMBuildAdd(l->b, LLVMBuildMul(l->b, yz, l->bdim[0], ""), l->tid[0], "thread");
 }
 
 /* Points every variable's slot at thread t's storage (fission). */
@@ -79,7 +85,7 @@ static void thread_loop(Lower *l, ThreadBody body, void *arg) {
                                                   l->bdim[0], ""), l->tid[0], "tid");
   bind_thread_slots(l, t);
   l->next_thread = loops[0].latch;
-  if (l->fission) {  /* threads that returned sit out the rest of the block */
+  if (l->fission && l->kplan->returns) {  /* threads that returned sit out the rest of the block */
     LLVMBasicBlockRef live = new_block(l, "thread.live");
     LLVMValueRef gone = LLVMBuildLoad2(l->b, l->mod->i8, LLVMBuildGEP2(l->b, l->mod->i8, l->done, &t, 1, ""), "");
     LLVMBuildCondBr(l->b, LLVMBuildICmp(l->b, LLVMIntNE, gone, LLVMConstInt(l->mod->i8, 0, 0), ""), loops[0].latch, live);
@@ -106,7 +112,7 @@ static void run_segment(Lower *l, void *arg) {
 static void init_params(Lower *l, void *arg) {
   LLVMValueRef *vals = arg;
   for (int v = 0; v < l->f->nparams; v++)
-    if (l->slots[v]) LLVMBuildStore(l->b, vals[v], l->slots[v]);
+    if (l->slots[v] && l->var_base[v]) LLVMBuildStore(l->b, vals[v], l->slots[v]);
 }
 
 static void store_loop_var(Lower *l, void *arg) {
@@ -115,6 +121,77 @@ static void store_loop_var(Lower *l, void *arg) {
 }
 
 static void lo_kernel_block(Lower *l, NodeList *b);
+
+/* ---------------------------------------------------------------- collectives */
+
+/* What a shuffle on the CPU does not read: its member mask; and its lane
+ * or delta where every thread gives the same (then read once, and the
+ * source lanes are the thread's neighbours at a fixed distance, which
+ * vectorises). */
+static bool gathered(Lower *l, Node *call, int slot) {
+  if (call->bi->ival > COLL_SHFL_XOR) return true;
+  return slot == 1 || (slot == 2 && !l->coll_lane);
+}
+
+/* Phase one of a collective: the thread's arguments into the gathered slots. */
+static void gather_arguments(Lower *l, void *arg) {
+  Node *call = arg;
+  LLVMValueRef t = l->thread;
+  for (int i = 0; i < call->list.len; i++) {
+    Node *a = call->list.items[i];
+    int slot = lo_collective_slot(call->bi->ival, i);
+    LLVMValueRef bits = lo_to_bits(l, lo_expr(l, a), a->ty);
+    if (gathered(l, call, slot))
+      LLVMBuildStore(l->b, bits, LLVMBuildGEP2(l->b, l->mod->i64, l->coll_args[slot], &t, 1, ""));
+  }
+}
+
+/* A statement whose whole value is a collective (analysis/collective.c put
+ * it so): every thread's arguments are gathered, the results computed for
+ * the block (a shuffle computes its own, inline), then every thread runs
+ * the statement with its result. The lanes of a warp so run in step. */
+static void lo_kernel_collective(Lower *l, Node *stmt, Node *call) {
+  int op = call->bi->ival;
+  if (call->bi->flags & BF_GRID) {  /* the block waits for the grid's other blocks (fiber.c) */
+    lo_call_fn(l, "rt_grid_sync", void_type(l), NULL, NULL, 0);
+    return;
+  }
+  if (!call->list.len && call->ty->kind == TY_NONE) return;  /* a barrier alone: the split is all */
+  Node *lane = op <= COLL_SHFL_XOR ? call->list.items[2] : NULL;
+  l->coll_lane = lane && an_uniform(l->kplan, lane) ? lo_to_bits(l, lo_expr(l, lane), lane->ty) : NULL;
+  if (call->list.len) thread_loop(l, gather_arguments, call);
+  if (op == COLL_SHFL_XOR && l->coll_lane && !l->kplan->returns) {
+    /* lane ^ d is lane + d or lane - d when d is a power of two, as it is
+     * in butterfly reductions: that loop vectorises, the other gathers */
+    LLVMValueRef d = LLVMBuildAnd(l->b, l->coll_lane, const_i64(l, RC_WARP - 1), "");
+    LLVMValueRef pow2 = LLVMBuildICmp(l->b, LLVMIntEQ, LLVMBuildAnd(l->b, d, LLVMBuildSub(l->b, d, const_i64(l, 1), ""), ""),
+                                      const_i64(l, 0), "");
+    LLVMBasicBlockRef fast = new_block(l, "xor.pow2"), slow = new_block(l, "xor.any"), done = new_block(l, "xor.done");
+    LLVMBuildCondBr(l->b, pow2, fast, slow);
+    for (int k = 0; k < 2; k++) {
+      position(l, k ? slow : fast);
+      l->coll = call;
+      l->coll_pow2 = !k;
+      thread_loop(l, run_segment, &(Segment){&(NodeList){&stmt, 1}, 0, 1});
+      LLVMBuildBr(l->b, done);
+    }
+    position(l, done);
+    l->coll = NULL;
+    l->coll_pow2 = false;
+    l->coll_lane = NULL;
+    return;
+  }
+  if (op > COLL_SHFL_XOR && op != COLL_SYNCWARP) {
+    LLVMTypeRef p[7] = {l->mod->i32, l->mod->i64, l->mod->ptr, l->mod->ptr, l->mod->ptr, l->mod->ptr, l->mod->ptr};
+    LLVMValueRef a[7] = {const_i32(l, op), l->nthreads, l->done, l->coll_args[0], l->coll_args[1], l->coll_args[2], l->coll_out};
+    lo_call_fn(l, "rt_collective", void_type(l), p, a, 7);
+  }
+  if (stmt->kind == N_EXPR && call->ty->kind == TY_NONE) return;  /* syncwarp(mask) */
+  l->coll = call;
+  thread_loop(l, run_segment, &(Segment){&(NodeList){&stmt, 1}, 0, 1});
+  l->coll = NULL;
+  l->coll_lane = NULL;
+}
 
 /* The condition of a statement holding a barrier, evaluated once per block:
  * it is uniform, or the kernel would run as fibers. */
@@ -177,8 +254,10 @@ static void lo_kernel_block(Lower *l, NodeList *b) {
     bool once = i < b->len && !an_has_barrier(b->items[i]) && uniform_update(l, b->items[i]);
     if (i < b->len && !an_has_barrier(b->items[i]) && !once) continue;
     if (i > from) thread_loop(l, run_segment, &(Segment){b, from, i});
+    Node *call = i < b->len ? an_collective_call(b->items[i]) : NULL;
     if (once) lo_stmt(l, b->items[i]);
-    else if (i < b->len && b->items[i]->kind != N_EXPR) lo_kernel_uniform(l, b->items[i]);
+    else if (call) lo_kernel_collective(l, b->items[i], call);
+    else if (i < b->len) lo_kernel_uniform(l, b->items[i]);
     from = i + 1;
   }
 }
@@ -246,6 +325,18 @@ static LLVMValueRef lo_kernel_chunk(Lower *kernel, LLVMTypeRef ctxty) {
     if (per_thread(l, v))
       l->var_base[v] = LLVMBuildArrayAlloca(l->b, lo_type(l, l->f->var_types[v]), l->nthreads, l->f->var_names[v]);
   if (l->fission) l->done = LLVMBuildArrayAlloca(l->b, l->mod->i8, l->nthreads, "done");
+  /* a warp's worth of slack on both sides: a shuffle by a delta the same
+   * in every thread loads its neighbours' values unconditionally, then
+   * keeps its own where PTX says so (fission_shfl) */
+  for (int k = 0; k < 4 && l->kplan->exchange; k++) {
+    LLVMValueRef n = LLVMBuildAdd(l->b, l->nthreads, const_i64(l, 2 * RC_WARP), "");
+    LLVMValueRef a = LLVMBuildArrayAlloca(l->b, l->mod->i64, n, "exchange");
+    LLVMSetAlignment(a, 64);
+    LLVMValueRef skip = const_i64(l, RC_WARP);
+    a = LLVMBuildGEP2(l->b, l->mod->i64, a, &skip, 1, "");
+    if (k < 3) l->coll_args[k] = a;
+    else l->coll_out = a;
+  }
   kernel_memory(l);
   LLVMTypeRef bty = NULL;
   LLVMValueRef bctx = NULL, thread_fn = NULL;
@@ -267,7 +358,12 @@ static LLVMValueRef lo_kernel_chunk(Lower *kernel, LLVMTypeRef ctxty) {
     lo_fiber_block(l, thread_fn, bty, bctx);
   } else if (l->fission) {
     LLVMBuildMemSet(l->b, l->done, LLVMConstInt(l->mod->i8, 0, 0), l->nthreads, 1);
-    thread_loop(l, init_params, vals);
+    bool per_thread_params = false;
+    for (int v = 0; v < l->f->nparams; v++) {
+      if (l->slots[v] && !l->var_base[v]) LLVMBuildStore(l->b, vals[v], l->slots[v]);  /* the block's own */
+      per_thread_params |= l->var_base[v] != NULL;
+    }
+    if (per_thread_params) thread_loop(l, init_params, vals);
     lo_kernel_block(l, &l->f->body);
   } else {
     thread_loop(l, run_whole_body, vals);
@@ -275,6 +371,7 @@ static LLVMValueRef lo_kernel_chunk(Lower *kernel, LLVMTypeRef ctxty) {
   lo_loop_end(l, &blocks);
   LLVMBuildBr(l->b, l->exit_bb);
   lo_chunk_exit(l, ctx);
+  lo_call_fn(l, "rt_print_flush", void_type(l), NULL, NULL, 0);  /* the chunk's blocks' print() lines */
   LLVMBuildRetVoid(l->b);
   lo_func_done(l);
   return l->fn;
@@ -299,9 +396,19 @@ void lo_kernel(Lower *l) {
                                     LLVMBuildStructGEP2(l->b, lo_launch_type(l), launch, 0, ""), ix, 2, ""), "");
     nblocks = LLVMBuildMul(l->b, nblocks, g, "");
   }
-  LLVMValueRef nchunks = lo_call_fn(l, "pool_chunk_count", l->mod->i64, &l->mod->i64, &nblocks, 1);
-  LLVMTypeRef pp[4] = {l->mod->ptr, l->mod->ptr, l->mod->i64, l->mod->i64};
-  lo_call_fn(l, "pool_parallel_for", void_type(l), pp, (LLVMValueRef[]){chunk, ctx, nblocks, nchunks}, 4);
+  if (l->kplan->grid) {  /* every block at once, each a fiber */
+    LLVMTypeRef gp[3] = {l->mod->ptr, l->mod->ptr, l->mod->i64};
+    LLVMValueRef st = lo_call_fn(l, "rt_grid_run", l->mod->i32, gp, (LLVMValueRef[]){chunk, ctx, nblocks}, 3);
+    LLVMBasicBlockRef refused = new_block(l, "grid.refused"), ran = new_block(l, "grid.ran");
+    LLVMBuildCondBr(l->b, LLVMBuildICmp(l->b, LLVMIntNE, st, const_i32(l, 0), ""), refused, ran);
+    position(l, refused);
+    LLVMBuildRet(l->b, st);
+    position(l, ran);
+  } else {
+    LLVMValueRef nchunks = lo_call_fn(l, "pool_chunk_count", l->mod->i64, &l->mod->i64, &nblocks, 1);
+    LLVMTypeRef pp[4] = {l->mod->ptr, l->mod->ptr, l->mod->i64, l->mod->i64};
+    lo_call_fn(l, "pool_parallel_for", void_type(l), pp, (LLVMValueRef[]){chunk, ctx, nblocks, nchunks}, 4);
+  }
   LLVMValueRef st = LLVMBuildLoad2(l->b, l->mod->i32, LLVMBuildStructGEP2(l->b, ctxty, ctx, 0, ""), "");
   LLVMBasicBlockRef fail = new_block(l, "fail"), ok = new_block(l, "ok");
   LLVMBuildCondBr(l->b, LLVMBuildICmp(l->b, LLVMIntNE, st, const_i32(l, 0), ""), fail, ok);

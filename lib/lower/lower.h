@@ -80,6 +80,13 @@ typedef struct Lower {
   Node **mem_nodes;          /* shared/local array call sites ... */
   LLVMValueRef *mem_base;    /* ... and their storage */
   int nmem;
+  /* fission: the collective whose statement runs now, its arguments as
+   * every thread of the block gave them (i64 bits per thread, by slot:
+   * mask, value, lane) and its results per thread (warp.c) */
+  Node *coll;
+  LLVMValueRef coll_args[3], coll_out;
+  LLVMValueRef coll_lane;    /* a shuffle's lane or delta when the same in every thread, or NULL */
+  bool coll_pow2;            /* and, for shfl_xor_sync, a power of two */
 } Lower;
 
 /* ---------------------------------------------------------------- small helpers */
@@ -168,6 +175,8 @@ void lo_store_scalar(Lower *l, const Type *t, LLVMValueRef addr, LLVMValueRef v)
 LLVMValueRef lo_load_storage(Lower *l, const Type *t, LLVMValueRef p);
 void lo_store_storage(Lower *l, const Type *t, LLVMValueRef p, LLVMValueRef v);
 void lo_module_init(LowerModule *mod, LLVMContextRef c, LLVMModuleRef m, CompileResult *res);
+LLVMValueRef lo_to_bits(Lower *l, LLVMValueRef v, const Type *t);       /* a scalar as i64 bits */
+LLVMValueRef lo_from_bits(Lower *l, LLVMValueRef bits, const Type *t);  /* and back */
 
 /* ---------------------------------------------------------------- refcount.c */
 
@@ -205,6 +214,7 @@ LLVMValueRef lo_copy(Lower *l, Node *n);  /* a.copy(): a new C-contiguous array 
 LLVMValueRef lo_copy_array(Lower *l, const Type *to, const Type *from, LLVMValueRef src);
 void lo_store_view(Lower *l, Node *target, const Type *t, LLVMValueRef v);
 LLVMValueRef lo_index(Lower *l, Node *n);
+LLVMValueRef lo_const_array(Lower *l, Node *n);  /* a frozen global array, as constant data */
 
 /* ---------------------------------------------------------------- expr.c */
 
@@ -280,6 +290,12 @@ void lo_array_update(Lower *l, Node *n);     /* an augmented assignment to an ar
  * FILL_ASSIGN as for a[...] = value. */
 typedef enum { FILL_UFUNC, FILL_ASSIGN } FillKind;
 void lo_array_fill(Lower *l, Node *root, const Type *t, LLVMValueRef target, FillKind kind);
+
+/* The linear index of the CUDA thread being lowered in its block (CPU). */
+LLVMValueRef lo_cuda_thread(Lower *l);
+/* Which of a collective's three argument slots (mask, value, lane) its
+ * argument i goes to: a block's collective has only a predicate. */
+static inline int lo_collective_slot(int op, int i) { return COLL_IS_BLOCK(op) ? i + 1 : i; }
 
 /* ---------------------------------------------------------------- builtins/cuda.c */
 

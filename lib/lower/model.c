@@ -107,6 +107,7 @@ static const Model models[TY_COUNT] = {
   [TY_ARRAY] = {array_value, array_storage, array_load, array_store, array_refcount},
   [TY_TUPLE] = {tuple_value, tuple_storage, tuple_load, tuple_store, tuple_refcount},
   [TY_NONE] = NO_VALUE, [TY_RANGE] = NO_VALUE, [TY_DTYPE] = NO_VALUE, [TY_MODULE] = NO_VALUE,
+  [TY_GRID] = NO_VALUE,
 };
 
 static const Model *model(const Type *t) {
@@ -240,4 +241,21 @@ void lo_module_init(LowerModule *mod, LLVMContextRef c, LLVMModuleRef m, Compile
   LLVMTypeRef dims = LLVMArrayType2(mod->i64, RC_MAX_NDIM);
   LLVMTypeRef f[5] = {mod->ptr, mod->ptr, mod->ptr, dims, dims};
   mod->rtarray = LLVMStructTypeInContext(c, f, 5, 0);
+}
+
+/* ---------------------------------------------------------------- bit patterns */
+
+/* A scalar as 64 bits: a float's bits, an int extended by its sign, a
+ * bool 0 or 1. Collectives pass their arguments so (warp.c). */
+LLVMValueRef lo_to_bits(Lower *l, LLVMValueRef v, const Type *t) {
+  if (ty_is_float(t)) v = LLVMBuildBitCast(l->b, v, LLVMIntTypeInContext(l->mod->c, (unsigned)t->bits), "");
+  if (ty_is_signed(t)) return LLVMBuildSExt(l->b, v, l->mod->i64, "");
+  return t->bits == 64 && !ty_is_float(t) ? v : LLVMBuildZExt(l->b, v, l->mod->i64, "");
+}
+
+/* The value of type t whose bits lo_to_bits gave (a bool: any bit set). */
+LLVMValueRef lo_from_bits(Lower *l, LLVMValueRef bits, const Type *t) {
+  if (t->kind == TY_BOOL) return LLVMBuildICmp(l->b, LLVMIntNE, bits, const_i64(l, 0), "");
+  LLVMValueRef v = t->bits == 64 ? bits : LLVMBuildTrunc(l->b, bits, LLVMIntTypeInContext(l->mod->c, (unsigned)t->bits), "");
+  return ty_is_float(t) ? LLVMBuildBitCast(l->b, v, lo_type(l, t), "") : v;
 }

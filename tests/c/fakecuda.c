@@ -22,6 +22,7 @@ typedef int CUresult;
 enum {
   OK = 0, INVALID_VALUE = 1, NOT_INITIALIZED = 3, NO_DEVICE = 100, INVALID_DEVICE = 101,
   INVALID_PTX = 218, INVALID_HANDLE = 400, NOT_FOUND = 500, NOT_READY = 600,
+  COOPERATIVE_TOO_LARGE = 720,
 };
 
 #define MAX_PARAMS 128
@@ -44,6 +45,7 @@ typedef struct Module {
 
 typedef struct Launch {
   char name[128];
+  int cooperative;  /* by cuLaunchCooperativeKernel */
   unsigned grid[3], block[3], shared;
   uint64_t stream;
   int nparams;
@@ -84,6 +86,9 @@ int fake_launch_info(int i, char *name, int cap, unsigned *grid, unsigned *block
   return 0;
 }
 
+/* Whether launch i was cooperative. */
+int fake_launch_cooperative(int i) { return i >= 0 && i < nlaunches ? launches[i].cooperative : -1; }
+
 /* Launch i's parameters: their sizes and their bytes, one after another. */
 int fake_launch_params(int i, int *sizes, unsigned char *bytes) {
   if (i < 0 || i >= nlaunches) return -1;
@@ -113,6 +118,7 @@ CUresult cuGetErrorName(CUresult r, const char **s) {
   case INVALID_HANDLE: *s = "CUDA_ERROR_INVALID_HANDLE"; return OK;
   case NOT_FOUND: *s = "CUDA_ERROR_NOT_FOUND"; return OK;
   case NOT_READY: *s = "CUDA_ERROR_NOT_READY"; return OK;
+  case COOPERATIVE_TOO_LARGE: *s = "CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE"; return OK;
   default: *s = NULL; return INVALID_VALUE;
   }
 }
@@ -295,6 +301,26 @@ CUresult cuLaunchKernel(void *function, unsigned gx, unsigned gy, unsigned gz, u
   return OK;
 }
 
+/* As many blocks as fit: 2048 threads per multiprocessor. */
+CUresult cuOccupancyMaxActiveBlocksPerMultiprocessor(int *blocks, void *function, int threads, size_t shared) {
+  if (!function || threads < 1 || threads > 1024) return INVALID_VALUE;
+  *blocks = 2048 / threads;
+  return OK;
+}
+
+/* A launch whose blocks must all be resident at once (grid.sync()): too
+ * many is CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE, as the driver says. */
+CUresult cuLaunchCooperativeKernel(void *function, unsigned gx, unsigned gy, unsigned gz, unsigned bx,
+                                   unsigned by, unsigned bz, unsigned shared, void *stream, void **params) {
+  int per_sm;
+  if (cuOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, function, (int)(bx * by * bz), shared) != OK)
+    return INVALID_VALUE;
+  if ((uint64_t)gx * gy * gz > (uint64_t)per_sm * 132) return COOPERATIVE_TOO_LARGE;
+  CUresult r = cuLaunchKernel(function, gx, gy, gz, bx, by, bz, shared, stream, params, NULL);
+  if (r == OK) launches[nlaunches - 1].cooperative = 1;
+  return r;
+}
+
 /* ---------------------------------------------------------------- memory */
 
 CUresult cuMemAlloc_v2(uint64_t *p, size_t bytes) {
@@ -324,6 +350,49 @@ CUresult cuMemcpyDtoH_v2(void *dst, uint64_t src, size_t bytes) {
 CUresult cuMemcpyDtoD_v2(uint64_t dst, uint64_t src, size_t bytes) {
   memmove((void *)(uintptr_t)dst, (void *)(uintptr_t)src, bytes);
   return OK;
+}
+
+/* Copies queued on a stream: done at once, as the fake runs nothing
+ * concurrently; counted, so that the tests see which copies were. */
+static long async_copies;
+long fake_async_copies(void) { return async_copies; }
+
+CUresult cuMemcpyHtoDAsync_v2(uint64_t dst, const void *src, size_t bytes, void *stream) {
+  async_copies++;
+  return cuMemcpyHtoD_v2(dst, src, bytes);
+}
+
+CUresult cuMemcpyDtoHAsync_v2(void *dst, uint64_t src, size_t bytes, void *stream) {
+  async_copies++;
+  return cuMemcpyDtoH_v2(dst, src, bytes);
+}
+
+/* Page-locked host memory (here plain host memory): pinned, or mapped for
+ * the device at an address of its own (here the same one); managed memory
+ * is device memory the host reads too. */
+static long live_host_allocations;
+long fake_live_host_allocations(void) { return live_host_allocations; }
+
+CUresult cuMemHostAlloc(void **p, size_t bytes, unsigned flags) {
+  *p = malloc(bytes);
+  if (!*p) return INVALID_VALUE;
+  live_host_allocations++;
+  return OK;
+}
+
+CUresult cuMemFreeHost(void *p) {
+  free(p);
+  live_host_allocations--;
+  return OK;
+}
+
+CUresult cuMemHostGetDevicePointer_v2(uint64_t *d, void *p, unsigned flags) {
+  *d = (uint64_t)(uintptr_t)p;
+  return OK;
+}
+
+CUresult cuMemAllocManaged(uint64_t *p, size_t bytes, unsigned flags) {
+  return cuMemAlloc_v2(p, bytes);
 }
 
 /* ---------------------------------------------------------------- streams, events */

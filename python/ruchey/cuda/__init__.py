@@ -26,12 +26,19 @@ from ruchey.cuda.devicearray import (DeviceNDArray, as_cuda_array, device_array,
                                      device_array_like, from_cuda_array_interface, is_cuda_array,
                                      managed_array, mapped_array, pinned, pinned_array,
                                      pinned_array_like, to_device)
-from ruchey.cuda.intrinsics import (atomic, blockDim, blockIdx, grid, gridDim, gridsize, local,
-                                    shared, syncthreads, threadIdx)
+from ruchey.cuda.intrinsics import (activemask, all_sync, any_sync, atomic, ballot_sync, blockDim,
+                                    blockIdx, brev, cbrt, cg, clz, const, eq_sync, ffs, fma, grid, gridDim,
+                                    gridsize, laneid, lanemask_lt, local, match_all_sync,
+                                    match_any_sync, popc, selp, shared, shfl_down_sync, shfl_sync,
+                                    shfl_up_sync, shfl_xor_sync, syncthreads, syncthreads_and,
+                                    syncthreads_count, syncthreads_or, syncwarp, threadfence,
+                                    threadfence_block, threadfence_system, threadIdx, warpsize)
 from ruchey.cuda.kernels import CUDADispatcher, jit
 from ruchey.cuda.ptx import compile_ptx, compile_ptx_for_current_device
+from ruchey.cuda.reduction import Reduce, reduce
+from ruchey.cuda.sourcemodule import CompileError, RawKernel, SourceModule
 from ruchey.cuda.runtime import (CPUBackendDevice, CudaError, CudaSupportError, Event, GPUDevice,
-                                 Stream, close,
+                                 Stream, close, gpus, profile_start, profile_stop, profiling,
                                  default_stream, detect, event, event_elapsed_time,
                                  get_current_device, is_available, legacy_default_stream,
                                  list_devices, per_thread_default_stream, select_device, stream,
@@ -40,7 +47,12 @@ from ruchey.cuda.runtime import (CPUBackendDevice, CudaError, CudaSupportError, 
 __all__ = [
     "jit", "CUDADispatcher", "compile_ptx", "compile_ptx_for_current_device",
     "threadIdx", "blockIdx", "blockDim", "gridDim", "grid", "gridsize", "syncthreads",
-    "shared", "local", "atomic",
+    "shared", "local", "const", "cg", "atomic", "syncthreads_count", "syncthreads_and", "syncthreads_or",
+    "threadfence", "threadfence_block", "threadfence_system",
+    "warpsize", "laneid", "syncwarp", "shfl_sync", "shfl_up_sync", "shfl_down_sync",
+    "shfl_xor_sync", "all_sync", "any_sync", "eq_sync", "ballot_sync", "match_any_sync",
+    "match_all_sync", "activemask", "lanemask_lt",
+    "popc", "brev", "clz", "ffs", "fma", "cbrt", "selp",
     "to_device", "device_array", "device_array_like", "DeviceNDArray", "is_cuda_array",
     "as_cuda_array", "from_cuda_array_interface",
     "pinned_array", "pinned_array_like", "mapped_array", "managed_array", "pinned",
@@ -48,4 +60,13 @@ __all__ = [
     "per_thread_default_stream", "event", "Event", "event_elapsed_time",
     "is_available", "detect", "get_current_device", "select_device", "list_devices", "close",
     "CPUBackendDevice", "GPUDevice", "CudaSupportError", "CudaError",
+    "SourceModule", "RawKernel", "CompileError", "reduce", "Reduce", "gpus", "profile_start", "profile_stop", "profiling",
 ]
+
+
+def __getattr__(name):
+    """cuda.random, imported when first named (it makes device functions)."""
+    if name == "random":
+        import importlib
+        return importlib.import_module("ruchey.cuda.random")
+    raise AttributeError(f"module 'ruchey.cuda' has no attribute {name!r}")

@@ -270,6 +270,12 @@ class DeviceNDArray:
             raise TypeError(f"copy_to_host copies into a NumPy array, not {type(ary).__name__}")
         if ary is not None:
             _check_compatible(self._ary, ary)
+        handle = stream_handle(stream)
+        if self._mem is not None and handle and ary is not None and _dense(self._ary) and \
+                ary.strides == self._ary.strides:  # queued on the stream: returns at once into page-locked memory
+            if ary.size:
+                _core.cuda_memcpy_dtoh(ary, _address(self._ary), ary.nbytes, handle)
+            return ary
         if self._mem is not None:
             host = _to_host(self._ary)
         else:
@@ -291,8 +297,11 @@ class DeviceNDArray:
         if src.size == 0 and self._ary.size == 0:
             return
         _check_compatible(self._ary, src)
+        handle = stream_handle(stream)
         if self._mem is None:
             _copy(self._ary, src)
+        elif handle and _dense(self._ary) and src.strides == self._ary.strides:  # queued on the stream
+            _core.cuda_memcpy_htod(_address(self._ary), src, src.nbytes, handle)
         else:
             _store(self._ary, src if src.shape == self.shape else src.reshape(self.shape))
 
@@ -415,7 +424,7 @@ def to_device(obj, stream=0, copy=True, to=None):
         host = ary if _dense(ary) else np.array(ary, order="K")  # broadcast dimensions filled in
         layout, mem = _gpu_empty(host.shape, host.dtype, host.strides)
         if copy and host.size:
-            _core.cuda_memcpy_htod(mem.ptr, host, host.nbytes)
+            _core.cuda_memcpy_htod(mem.ptr, host, host.nbytes, stream_handle(stream))
         return DeviceNDArray._wrap(layout, stream, mem)
     dev = np.empty_like(ary, order="K", subok=False)
     if copy:
@@ -489,27 +498,71 @@ def as_cuda_array(obj, sync=True):
     return from_cuda_array_interface(desc, owner=obj, sync=sync)
 
 
-# Host memory: pinned, mapped and managed memory are plain NumPy arrays on the
-# CPU backend (kernels take host arrays as they are).
+# Host memory: on the GPU backend the driver's (page-locked, mapped, managed);
+# on the CPU backend plain NumPy arrays (kernels take host arrays as they are).
+
+_PINNED, _MAPPED, _MANAGED = 1, 2, 3  # the driver's kinds of host memory (cudadrv.c)
+
+
+def _host_memory(kind, shape, dtype, strides, order, cls=np.ndarray):
+    """An array in host memory the driver allocated (page-locked, mapped or
+    managed) on the GPU backend; a plain host array on the CPU backend."""
+    dtype = np.dtype(dtype)
+    if not use_gpu():
+        return np.ndarray(shape, dtype=dtype, strides=strides, order=order).view(cls)
+    shape = (shape,) if isinstance(shape, (int, np.integer)) else tuple(shape)
+    strides = _contiguous_strides(shape, dtype.itemsize, order) if strides is None else tuple(strides)
+    mem = _core.cuda_host_alloc(_device_bytes(shape, strides, dtype), kind)
+    ary = np.ndarray(shape, dtype=dtype, buffer=mem, strides=strides).view(cls)
+    if cls is not np.ndarray:
+        ary._mem = mem  # the device's view of it: its __cuda_array_interface__
+    return ary
+
+
+class _DeviceVisibleArray(np.ndarray):
+    """A host array the GPU reads and writes where it is: kernels get its
+    device address (its __cuda_array_interface__), nothing is copied."""
+
+    @property
+    def __cuda_array_interface__(self):
+        mem = getattr(self, "_mem", None)
+        if mem is None:
+            raise AttributeError("a view of a mapped or managed array has no device address")
+        return {"shape": self.shape, "strides": None if self.flags.c_contiguous else self.strides,
+                "typestr": self.dtype.str, "data": (mem.ptr, False), "version": 3}
+
+
+class MappedNDArray(_DeviceVisibleArray):
+    """cuda.mapped_array: page-locked host memory mapped into the GPU's."""
+
+
+class ManagedNDArray(_DeviceVisibleArray):
+    """cuda.managed_array: memory the driver moves between host and GPU."""
+
 
 def pinned_array(shape, dtype=np.float64, strides=None, order="C"):
-    return np.ndarray(shape, dtype=dtype, strides=strides, order=order)
+    """A host array in page-locked memory, which copies on a stream do not wait for."""
+    return _host_memory(_PINNED, shape, dtype, strides, order)
 
 
 def pinned_array_like(ary):
-    return np.empty_like(_host_layout(ary), order="K", subok=False)
+    host = _host_layout(ary)
+    return pinned_array(host.shape, host.dtype, order="F" if host.flags.f_contiguous and
+                        not host.flags.c_contiguous else "C")
 
 
 def mapped_array(shape, dtype=np.float64, strides=None, order="C", stream=0, portable=False,
                  wc=False):
+    """A host array the GPU reads and writes in place (on the CPU backend, a host array)."""
     check_stream(stream)
-    return np.ndarray(shape, dtype=dtype, strides=strides, order=order)
+    return _host_memory(_MAPPED, shape, dtype, strides, order, MappedNDArray)
 
 
 def managed_array(shape, dtype=np.float64, strides=None, order="C", stream=0,
                   attach_global=True):
+    """An array in managed memory, shared by host and GPU (on the CPU backend, a host array)."""
     check_stream(stream)
-    return np.ndarray(shape, dtype=dtype, strides=strides, order=order)
+    return _host_memory(_MANAGED, shape, dtype, strides, order, ManagedNDArray)
 
 
 @contextlib.contextmanager

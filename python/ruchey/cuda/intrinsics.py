@@ -75,11 +75,85 @@ gridsize = _Intrinsic(
                 "tuple of ndim ints.")
 syncthreads = _Intrinsic(
     "syncthreads", "syncthreads(): wait until every thread of the block reaches this point.")
+syncthreads_count = _Intrinsic(
+    "syncthreads_count", "syncthreads_count(predicate): syncthreads(), giving how many threads "
+                         "of the block had a true predicate (int32).")
+syncthreads_and = _Intrinsic(
+    "syncthreads_and", "syncthreads_and(predicate): syncthreads(), giving 1 if the predicate was "
+                       "true in every thread of the block, else 0.")
+syncthreads_or = _Intrinsic(
+    "syncthreads_or", "syncthreads_or(predicate): syncthreads(), giving 1 if the predicate was "
+                      "true in any thread of the block, else 0.")
+threadfence = _Intrinsic(
+    "threadfence", "threadfence(): order this thread's memory accesses for the whole device.")
+threadfence_block = _Intrinsic(
+    "threadfence_block", "threadfence_block(): order this thread's memory accesses for its block.")
+threadfence_system = _Intrinsic(
+    "threadfence_system", "threadfence_system(): order this thread's memory accesses for the "
+                          "host too.")
+
+# ---------------------------------------------------------------- warps
+
+warpsize = _Intrinsic("warpsize", "The number of threads in a warp: 32.")
+laneid = _Intrinsic("laneid", "The thread's lane in its warp: its linear index in the block "
+                              "modulo 32.")
+syncwarp = _Intrinsic(
+    "syncwarp", "syncwarp(mask=0xffffffff): wait until the lanes of the warp named in mask "
+                "reach this point.")
+shfl_sync = _Intrinsic(
+    "shfl_sync", "shfl_sync(mask, value, src_lane): value as lane src_lane (modulo 32) holds it.")
+shfl_up_sync = _Intrinsic(
+    "shfl_up_sync", "shfl_up_sync(mask, value, delta): value from lane laneid - delta, or the "
+                    "thread's own below lane 0.")
+shfl_down_sync = _Intrinsic(
+    "shfl_down_sync", "shfl_down_sync(mask, value, delta): value from lane laneid + delta, or "
+                      "the thread's own beyond lane 31.")
+shfl_xor_sync = _Intrinsic(
+    "shfl_xor_sync", "shfl_xor_sync(mask, value, lane_mask): value from lane laneid ^ lane_mask.")
+all_sync = _Intrinsic(
+    "all_sync", "all_sync(mask, predicate): whether the predicate is true in every lane of mask.")
+any_sync = _Intrinsic(
+    "any_sync", "any_sync(mask, predicate): whether the predicate is true in any lane of mask.")
+eq_sync = _Intrinsic(
+    "eq_sync", "eq_sync(mask, predicate): whether the predicate is the same in every lane of "
+               "mask.")
+ballot_sync = _Intrinsic(
+    "ballot_sync", "ballot_sync(mask, predicate): a uint32 with bit i set where lane i of mask "
+                   "has a true predicate.")
+match_any_sync = _Intrinsic(
+    "match_any_sync", "match_any_sync(mask, value): the lanes of mask holding the same value as "
+                      "this one, as a uint32 mask.")
+match_all_sync = _Intrinsic(
+    "match_all_sync", "match_all_sync(mask, value): (mask, True) if every lane of mask holds "
+                      "the same value, else (0, False).")
+activemask = _Intrinsic(
+    "activemask", "activemask(): the lanes of the warp running this call together, as a uint32 "
+                  "mask.")
+lanemask_lt = _Intrinsic(
+    "lanemask_lt", "lanemask_lt(): a uint32 with the bits of the lanes below this one set.")
+
+# ---------------------------------------------------------------- bits and arithmetic
+
+popc = _Intrinsic("popc", "popc(x): the number of bits set in the integer x.")
+brev = _Intrinsic("brev", "brev(x): the bits of x reversed (uint32 or uint64).")
+clz = _Intrinsic("clz", "clz(x): the number of leading zero bits of the integer x.")
+ffs = _Intrinsic("ffs", "ffs(x): the position (from 1) of the lowest bit set in x, or 0.")
+fma = _Intrinsic("fma", "fma(a, b, c): a * b + c rounded once.")
+cbrt = _Intrinsic("cbrt", "cbrt(x): the cube root of x.")
+selp = _Intrinsic("selp", "selp(predicate, a, b): a if the predicate is true, else b.")
 
 shared = _Namespace(
     "shared", "Memory shared by the threads of a block.",
     array="shared.array(shape, dtype): an array shared by the threads of the block; shape 0 "
           "uses the dynamic shared memory of the launch (its 4th parameter, in bytes).")
+cg = _Namespace(
+    "cg", "Cooperative groups.",
+    this_grid="cg.this_grid(): the grid of the kernel; its sync() waits until every thread of the "
+              "grid reaches it (the kernel is then launched so that all its blocks run at once).")
+const = _Namespace(
+    "const", "Constant memory.",
+    array_like="const.array_like(ary): ary, a NumPy array global to the module, copied into the "
+               "kernel's constant memory (read-only there).")
 local = _Namespace(
     "local", "Memory private to a thread.",
     array="local.array(shape, dtype): an array private to the thread.")
@@ -87,8 +161,19 @@ atomic = _Namespace(
     "atomic", "Atomic read-modify-write of an array element; each returns the old value.",
     add="atomic.add(ary, idx, val): ary[idx] += val",
     sub="atomic.sub(ary, idx, val): ary[idx] -= val",
-    max="atomic.max(ary, idx, val): ary[idx] = max(ary[idx], val)",
-    min="atomic.min(ary, idx, val): ary[idx] = min(ary[idx], val)",
+    and_="atomic.and_(ary, idx, val): ary[idx] &= val",
+    or_="atomic.or_(ary, idx, val): ary[idx] |= val",
+    xor="atomic.xor(ary, idx, val): ary[idx] ^= val",
+    inc="atomic.inc(ary, idx, val): ary[idx] = 0 if ary[idx] >= val else ary[idx] + 1",
+    dec="atomic.dec(ary, idx, val): ary[idx] = val if ary[idx] == 0 or ary[idx] > val "
+        "else ary[idx] - 1",
     exch="atomic.exch(ary, idx, val): ary[idx] = val",
+    max="atomic.max(ary, idx, val): ary[idx] = max(ary[idx], val); a NaN on either side "
+        "leaves it as it is",
+    min="atomic.min(ary, idx, val): ary[idx] = min(ary[idx], val); a NaN on either side "
+        "leaves it as it is",
+    nanmax="atomic.nanmax(ary, idx, val): ary[idx] = max(ary[idx], val), NaN counting as missing",
+    nanmin="atomic.nanmin(ary, idx, val): ary[idx] = min(ary[idx], val), NaN counting as missing",
+    compare_and_swap="atomic.compare_and_swap(ary, old, val): ary[0] = val if ary[0] == old",
     cas="atomic.cas(ary, idx, old, val): ary[idx] = val if ary[idx] == old",
 )

@@ -1,5 +1,6 @@
 """cuda.jit: kernels, their launch configurations, and device functions."""
 import functools
+import math
 import numbers
 import threading
 
@@ -107,6 +108,8 @@ def _cpu_args(args):
                 host = arg.copy_to_host()
                 back.append((arg, host))
                 arg = host
+        elif isinstance(arg, np.ndarray):  # mapped and managed arrays too: the host reads them
+            arg = arg.view(np.ndarray) if type(arg) is not np.ndarray else arg
         elif hasattr(arg, "__cuda_array_interface__"):
             raise TypeError(f"kernel argument {i} ({type(arg).__name__}) is in a GPU's memory, "
                             "and kernels run on the CPU backend here")
@@ -124,6 +127,8 @@ def _gpu_args(args, stream):
     for i, arg in enumerate(args):
         if isinstance(arg, DeviceNDArray) and arg.on_gpu:
             pass
+        elif isinstance(arg, np.ndarray) and getattr(arg, "_mem", None) is not None:
+            arg = as_cuda_array(arg)  # mapped or managed: the GPU uses it where it is
         elif isinstance(arg, (np.ndarray, DeviceNDArray)):
             host = arg._ary if isinstance(arg, DeviceNDArray) else arg
             staged = host if host.flags.c_contiguous or host.flags.f_contiguous else \
@@ -261,6 +266,26 @@ class CUDADispatcher:
             return lambda *args: None
         return self.configure((int(ntasks) + tpb - 1) // tpb, tpb, stream, sharedmem)
 
+    def max_cooperative_grid_blocks(self, blockdim, dynsmemsize=0, signature=None):
+        """The most blocks of ``blockdim`` threads (and ``dynsmemsize`` bytes of
+        dynamic shared memory) a kernel that waits for its grid
+        (``cuda.cg.this_grid().sync()``) may be launched with: on the GPU,
+        as many as fit on it at once for the kernel compiled for
+        ``signature`` (default: its first compiled one); on the CPU
+        backend, where each block is a fiber, a fixed number."""
+        threads = math.prod(blockdim) if isinstance(blockdim, (tuple, list)) else int(blockdim)
+        if not use_gpu():
+            return CPUBackendDevice.MAX_COOPERATIVE_BLOCKS
+        described = None if signature is None else \
+            tuple(t.describe() for t in types.parse_signature(signature).args)
+        return self._compiled()._max_cooperative_blocks(described, threads, int(dynsmemsize))
+
+    @property
+    def overloads(self):
+        """numba-cuda's ``kernel.overloads[signature]``: the kernel compiled for
+        a signature, here with its ``max_cooperative_grid_blocks``."""
+        return _Overloads(self)
+
     @property
     def signatures(self):
         """The argument types of each compiled specialisation."""
@@ -294,6 +319,26 @@ class CUDADispatcher:
 
     def __repr__(self):
         return f"<ruchey.cuda kernel {getattr(self, '__qualname__', self.py_func)}>"
+
+
+class _Overload:
+    """A kernel for one signature (numba-cuda's _Kernel, as far as it is used)."""
+
+    def __init__(self, dispatcher, signature):
+        self._dispatcher = dispatcher
+        self.signature = signature
+
+    def max_cooperative_grid_blocks(self, blockdim, dynsmemsize=0):
+        return self._dispatcher.max_cooperative_grid_blocks(blockdim, dynsmemsize, self.signature)
+
+
+class _Overloads:
+    def __init__(self, dispatcher):
+        self._dispatcher = dispatcher
+
+    def __getitem__(self, signature):
+        types.parse_signature(signature)  # a TypeError now for what is no signature
+        return _Overload(self._dispatcher, signature)
 
 
 # ---------------------------------------------------------------- cuda.jit

@@ -259,6 +259,7 @@ class CPUBackendDevice:
     MAX_GRID_DIM_Z = 65535
     MAX_SHARED_MEMORY_PER_BLOCK = 48 * 1024
     WARP_SIZE = 32
+    MAX_COOPERATIVE_BLOCKS = 4096  # a grid that waits for itself: each block a fiber (fiber.c)
 
     @property
     def name(self):
@@ -270,6 +271,12 @@ class CPUBackendDevice:
 
     def reset(self):
         """Release the device's resources (there are none to release)."""
+
+    def __enter__(self):  # with cuda.gpus[0]: the one device, always current
+        return self
+
+    def __exit__(self, *exc):
+        return False
 
     def __repr__(self):
         return f"<CUDA device {self.id} '{self.name}'>"
@@ -291,6 +298,16 @@ class GPUDevice:
     def reset(self):
         """Wait for the device's work (its memory is freed with its arrays)."""
         _core.cuda_synchronize()
+
+    def __enter__(self):
+        """with cuda.gpus[i]: kernels and arrays go to this GPU until the block ends."""
+        self._previous = _core.cuda_current_device()
+        select_device(self.id)
+        return self
+
+    def __exit__(self, *exc):
+        select_device(self._previous)
+        return False
 
     def __repr__(self):
         return f"<CUDA device {self.id} '{self.name}'>"
@@ -328,6 +345,55 @@ def list_devices():
     if gpu_problem():
         return []
     return [_gpu_device(i) for i in range(_core.cuda_device_count())]
+
+
+class _Gpus:
+    """cuda.gpus: the devices kernels can run on (the GPUs, or the CPU
+    backend alone), each a context manager that makes it current."""
+
+    def _devices(self):
+        return list_devices() if use_gpu() else [_device]
+
+    def __getitem__(self, index):
+        return self._devices()[index]
+
+    def __len__(self):
+        return len(self._devices())
+
+    def __iter__(self):
+        return iter(self._devices())
+
+    @property
+    def current(self):
+        return get_current_device()
+
+    def __repr__(self):
+        return f"<cuda.gpus: {self._devices()!r}>"
+
+
+gpus = _Gpus()
+
+
+def profile_start():
+    """Start the CUDA profiler's collection (nothing on the CPU backend)."""
+    if use_gpu():
+        _core.cuda_profiler(True)
+
+
+def profile_stop():
+    """Stop the CUDA profiler's collection (nothing on the CPU backend)."""
+    if use_gpu():
+        _core.cuda_profiler(False)
+
+
+@contextlib.contextmanager
+def profiling():
+    """A context in which the CUDA profiler collects."""
+    profile_start()
+    try:
+        yield
+    finally:
+        profile_stop()
 
 
 def close():

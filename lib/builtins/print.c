@@ -1,0 +1,88 @@
+/* builtins/print.c — print() in compiled code, as numba-cuda prints in
+ * kernels: the arguments separated by spaces, then a newline; ints as
+ * %lld (%llu unsigned), floats as %f, bools as True/False, constant strings
+ * as themselves. The format is made here; the GPU's vprintf or the CPU
+ * backend's rt_print (print.c, which keeps a block's lines together)
+ * fills it in.
+ */
+#include "builtins/builtins.h"
+
+static const Type *ty_print(Infer *in, Node *n, const Type **args) {
+  if (!ty_in_cuda(in))  /* where Python's own formatting (repr of floats) would be expected */
+    return ty_error(in, n, "print() is supported in CUDA kernels and device functions, not yet in @njit functions");
+  for (int i = 0; i < n->list.len; i++)
+    if (n->list.items[i]->kind != N_STRING && !ty_is_scalar(args[i]))
+      return ty_error(in, n->list.items[i], "print() prints numbers, bools and constant strings in "
+                      "compiled code, not %s", args[i]->name);
+  return TYS(TY_NONE);
+}
+
+typedef struct Format {
+  char *text;
+  size_t len, cap;
+  Arena *arena;
+} Format;
+
+static void put(Format *f, const char *s) {
+  size_t n = strlen(s);
+  if (f->len + n + 1 > f->cap) {
+    f->cap = 2 * (f->len + n + 1);
+    char *grown = arena_alloc(f->arena, f->cap);
+    memcpy(grown, f->text, f->len);
+    f->text = grown;
+  }
+  memcpy(f->text + f->len, s, n + 1);
+  f->len += n;
+}
+
+/* One argument: its directive in the format, its 8 bytes in *slot. */
+static void print_item(Lower *l, Format *f, Node *a, LLVMValueRef *slot) {
+  if (a->kind == N_STRING) {
+    for (const char *c = a->str; *c; c++) put(f, *c == '%' ? "%%" : (char[]){*c, 0});
+    *slot = NULL;
+    return;
+  }
+  LLVMValueRef v = lo_expr(l, a);
+  if (a->ty->kind == TY_BOOL) {
+    put(f, "%s");
+    v = LLVMBuildSelect(l->b, v, lo_string(l, "True"), lo_string(l, "False"), "");
+    *slot = LLVMBuildPtrToInt(l->b, v, l->mod->i64, "");
+  } else if (ty_is_float(a->ty)) {
+    put(f, "%f");
+    *slot = LLVMBuildBitCast(l->b, lo_convert(l, v, a->ty, TYS(TY_F64)), l->mod->i64, "");
+  } else {
+    put(f, ty_is_signed(a->ty) ? "%lld" : "%llu");
+    *slot = lo_convert(l, v, a->ty, ty_is_signed(a->ty) ? TYS(TY_I64) : TYS(TY_U64));
+  }
+}
+
+static LLVMValueRef lo_print(Lower *l, Node *n) {
+  Format f = {.arena = l->f->arena};
+  put(&f, "");
+  int nargs = n->list.len ? n->list.len : 1;
+  LLVMValueRef args = lo_alloca(l, LLVMArrayType2(l->mod->i64, (uint64_t)nargs), "print");
+  int used = 0;
+  for (int i = 0; i < n->list.len; i++) {
+    if (i) put(&f, " ");
+    LLVMValueRef slot;
+    print_item(l, &f, n->list.items[i], &slot);
+    if (!slot) continue;
+    LLVMValueRef ix[2] = {const_i64(l, 0), const_i64(l, used++)};
+    LLVMBuildStore(l->b, slot, LLVMBuildGEP2(l->b, LLVMArrayType2(l->mod->i64, (uint64_t)nargs), args, ix, 2, ""));
+  }
+  put(&f, "\n");
+  LLVMValueRef fmt = lo_string(l, f.text);
+  if (l->mod->gpu) {
+    LLVMTypeRef p[2] = {l->mod->ptr, l->mod->ptr};
+    lo_call_fn(l, "vprintf", l->mod->i32, p, (LLVMValueRef[]){fmt, args}, 2);
+  } else {
+    LLVMTypeRef p[3] = {l->mod->ptr, l->mod->ptr, l->mod->i1};
+    lo_call_fn(l, "rt_print", void_type(l), p, (LLVMValueRef[]){fmt, args, const_bool(l, true)}, 3);
+  }
+  return LLVMGetUndef(l->mod->i8);
+}
+
+const Builtin bi_print[] = {
+  {"print", "builtins", "print", BK_FUNCTION, 0, 0, 32, NULL, BF_STRINGS, 0, 0, ty_print, lo_print},
+  BI_END,
+};

@@ -1,0 +1,88 @@
+"""Host-side API of numba-cuda: cuda.reduce, cuda.gpus as context managers,
+the profiler's start and stop, checked against NumPy."""
+import numpy
+import pytest
+
+from ruchey import cuda
+
+from conftest import make_rng
+
+sum_reduce = cuda.reduce(lambda a, b: a + b)
+
+
+@cuda.reduce
+def max_reduce(a, b):
+    return max(a, b)
+
+
+@pytest.mark.parametrize("n", [1, 7, 1000, 100003])
+@pytest.mark.parametrize("dtype", [numpy.int32, numpy.int64, numpy.float64])
+def test_sum_reduce_adds_every_element(n, dtype):
+    a = make_rng(n).integers(-1000, 1000, size=n).astype(dtype)
+    got = sum_reduce(a)
+    assert got == a.sum() and type(got) is numpy.dtype(dtype).type
+
+
+def test_reduce_applies_init_once_as_numba_cuda_does():
+    a = make_rng(2).standard_normal(5000) - 10.0  # all negative
+    assert max_reduce(a, init=-numpy.inf) == a.max()
+    assert max_reduce(a) == 0.0  # numba-cuda's default init, 0, takes part
+    assert sum_reduce(numpy.arange(10.0), init=100) == 145.0
+
+
+def test_reduce_of_device_arrays_sizes_results_and_empty_arrays():
+    d = cuda.to_device(numpy.arange(10, dtype=numpy.int32))
+    res = cuda.device_array(3, dtype=numpy.int32)
+    assert sum_reduce(d, res=res) is None
+    assert res.copy_to_host()[0] == 45
+    assert sum_reduce(d, size=4) == 6
+    assert sum_reduce(numpy.zeros(0), init=5) == 5.0
+
+
+def test_reduce_needs_a_1d_array():
+    with pytest.raises(TypeError, match="only support 1D array"):
+        sum_reduce(numpy.zeros((2, 2)))
+
+
+def test_gpus_are_the_devices_each_a_context_manager():
+    assert len(cuda.gpus) == len(list(cuda.gpus)) >= 1
+    first = cuda.gpus[0]
+    with first as dev:
+        assert dev is first and cuda.gpus.current.id == first.id
+        a = cuda.to_device(numpy.arange(4.0))
+        assert a.copy_to_host().sum() == 6.0
+    assert cuda.get_current_device().id == first.id
+
+
+def test_profiler_start_and_stop_around_work():
+    cuda.profile_start()
+    sum_reduce(numpy.ones(10))
+    cuda.profile_stop()
+    with cuda.profiling():
+        assert sum_reduce(numpy.ones(3)) == 3.0
+
+
+@cuda.jit
+def triple(a):
+    i = cuda.grid(1)
+    if i < a.size:
+        a[i] *= 3
+
+
+@pytest.mark.parametrize("make", [cuda.mapped_array, cuda.managed_array, cuda.pinned_array])
+def test_host_arrays_of_the_drivers_memory_are_kernel_arguments(make):
+    a = make(10, dtype=numpy.float64)
+    a[:] = numpy.arange(10.0)
+    triple[1, 16](a)
+    cuda.synchronize()
+    numpy.testing.assert_array_equal(numpy.asarray(a), numpy.arange(10.0) * 3)
+
+
+def test_copies_on_a_stream_into_pinned_memory():
+    s = cuda.stream()
+    src = numpy.arange(6.0).reshape(2, 3)
+    d = cuda.to_device(src, stream=s)
+    out = cuda.pinned_array_like(src)
+    d.copy_to_host(out, stream=s)
+    s.synchronize()
+    numpy.testing.assert_array_equal(out, src)

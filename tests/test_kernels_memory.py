@@ -1,0 +1,380 @@
+"""Memory and constants in kernels: shared and local arrays shaped by
+module-level constants and constant expressions (TPB + 1), shared and local
+arrays inside device functions, NumPy arrays global to the module (frozen
+into the code, as numba-cuda copies them to constant memory) and
+cuda.const.array_like, annotated assignments, and print() in kernels."""
+import numpy
+import pytest
+
+import ruchey
+from ruchey import cuda, float32, float64, int64
+
+from conftest import AS_NUMBA, make_rng, needs_ptxas, ptxas_errors
+
+TPB = 16
+SHAPE = (4, 6)
+
+
+# ---------------------------------------------------------------- shapes
+
+
+@cuda.jit
+def shaped_by_constants(out):
+    padded = cuda.shared.array((TPB, TPB + 1), float32)
+    halves = cuda.local.array(TPB // 2, int64)
+    tiles = cuda.local.array(SHAPE, float64)
+    powers = cuda.shared.array(2 ** 3 + (1 << 2) - TPB % 5, int64)
+    i = cuda.grid(1)
+    if i == 0:
+        out[0] = padded.shape[0]
+        out[1] = padded.shape[1]
+        out[2] = halves.size
+        out[3] = tiles.shape[0] * 10 + tiles.shape[1]
+        out[4] = powers.size
+
+
+def test_shapes_from_module_constants_and_constant_expressions():
+    out = numpy.zeros(5, dtype=numpy.int64)
+    shaped_by_constants[1, 4](out)
+    numpy.testing.assert_array_equal(out, [TPB, TPB + 1, TPB // 2, 46, 2 ** 3 + (1 << 2) - TPB % 5])
+
+
+@cuda.jit
+def padded_transpose(a, out):
+    tile = cuda.shared.array((TPB, TPB + 1), float64)  # the extra column avoids bank conflicts
+    x, y = cuda.grid(2)
+    tx, ty = cuda.threadIdx.x, cuda.threadIdx.y
+    if x < a.shape[1] and y < a.shape[0]:
+        tile[ty, tx] = a[y, x]
+    cuda.syncthreads()
+    x = cuda.blockIdx.y * TPB + tx
+    y = cuda.blockIdx.x * TPB + ty
+    if x < a.shape[0] and y < a.shape[1]:
+        out[y, x] = tile[tx, ty]
+
+
+def test_a_padded_shared_tile_transposes():
+    a = make_rng(4).standard_normal((40, 35))
+    out = numpy.zeros((35, 40))
+    padded_transpose[(3, 3), (TPB, TPB)](a, out)
+    numpy.testing.assert_array_equal(out, a.T)
+
+
+def test_a_shape_that_is_not_constant_is_a_typing_error():
+    @cuda.jit
+    def kernel(out, n):
+        tmp = cuda.local.array(n + 1, float64)
+        out[0] = tmp.size
+
+    with pytest.raises(ruchey.TypingError, match="must be constant integers: literals, module globals"):
+        kernel[1, 1](numpy.zeros(1), 3)
+
+
+# ---------------------------------------------------------------- in device functions
+
+
+@cuda.jit(device=True)
+def block_total(v):
+    partial = cuda.shared.array(TPB * 4, float64)
+    t = cuda.threadIdx.x
+    partial[t] = v
+    cuda.syncthreads()
+    step = cuda.blockDim.x // 2
+    while step > 0:
+        if t < step:
+            partial[t] += partial[t + step]
+        cuda.syncthreads()
+        step //= 2
+    total = partial[0]
+    cuda.syncthreads()  # before the next call overwrites it
+    return total
+
+
+@cuda.jit
+def twice_reduced(x, sums, squares):
+    i = cuda.grid(1)
+    sums[i] = block_total(x[i])
+    squares[i] = block_total(x[i] * x[i])
+
+
+def test_a_device_functions_shared_array_is_its_blocks():
+    x = make_rng(6).integers(-100, 100, size=4 * 64).astype(numpy.float64)
+    sums, squares = numpy.zeros_like(x), numpy.zeros_like(x)
+    twice_reduced[4, 64](x, sums, squares)
+    per_block = x.reshape(4, 64)
+    numpy.testing.assert_array_equal(sums, numpy.repeat(per_block.sum(axis=1), 64))
+    numpy.testing.assert_array_equal(squares, numpy.repeat((per_block ** 2).sum(axis=1), 64))
+
+
+@cuda.jit(device=True)
+def scratch_sum(a, i):
+    tmp = cuda.local.array(3, float32)
+    for k in range(3):
+        tmp[k] = a[i] * k
+    return tmp[0] + tmp[1] + tmp[2]
+
+
+@cuda.jit
+def through_scratch(a, out):
+    i = cuda.grid(1)
+    if i < a.size:
+        out[i] = scratch_sum(a, i)
+
+
+@cuda.jit(device=True)
+def wait():
+    cuda.syncthreads()
+
+
+@cuda.jit
+def local_across_a_barrier(out):
+    tmp = cuda.local.array(2, int64)
+    i = cuda.grid(1)
+    tmp[0] = i
+    tmp[1] = -i
+    wait()  # a barrier in a device function: the threads run as fibers
+    out[i] = tmp[0] * 10 + tmp[1]
+
+
+def test_local_arrays_in_device_functions_and_in_fiber_kernels_are_each_threads():
+    a = numpy.arange(40, dtype=numpy.float32)
+    out = numpy.zeros_like(a)
+    through_scratch[2, 32](a, out)
+    numpy.testing.assert_array_equal(out, a * 3)
+    out = numpy.zeros(64, dtype=numpy.int64)
+    local_across_a_barrier[2, 32](out)
+    numpy.testing.assert_array_equal(out, numpy.arange(64) * 9)
+
+
+@pytest.mark.cpu_backend
+def test_dynamic_shared_memory_in_a_device_function_is_a_typing_error_on_the_cpu_backend():
+    @cuda.jit(device=True)
+    def dynamic():
+        return cuda.shared.array(0, float64)[0]
+
+    @cuda.jit
+    def kernel(out):
+        out[0] = dynamic()
+
+    with pytest.raises(ruchey.TypingError, match="dynamic shared memory"):
+        kernel[1, 1, 0, 64](numpy.zeros(1))
+
+
+# ---------------------------------------------------------------- global arrays
+
+
+LUT = numpy.array([0.5, 1.5, 2.5, 3.5, 4.5])
+WEIGHTS = numpy.arange(12, dtype=numpy.int32).reshape(3, 4)
+STRIDED = numpy.arange(20.0)[::3]
+FLAGS = numpy.array([True, False, True])
+
+
+@cuda.jit
+def reads_globals(out):
+    i = cuda.grid(1)
+    if i < out.shape[0]:
+        out[i, 0] = LUT[i % LUT.size]
+        out[i, 1] = WEIGHTS[i % 3, i % 4] + WEIGHTS.shape[1]
+        out[i, 2] = STRIDED[i % STRIDED.size]
+        out[i, 3] = FLAGS[i % 3]
+
+
+def test_module_global_arrays_are_read_in_kernels():
+    out = numpy.zeros((10, 4))
+    reads_globals[1, 16](out)
+    i = numpy.arange(10)
+    expected = numpy.stack([LUT[i % 5], WEIGHTS[i % 3, i % 4] + 4, STRIDED[i % STRIDED.size],
+                            FLAGS[i % 3]], axis=1)
+    numpy.testing.assert_array_equal(out, expected)
+
+
+@cuda.jit
+def with_const_memory(out):
+    table = cuda.const.array_like(LUT)
+    i = cuda.grid(1)
+    if i < out.size:
+        out[i] = table[i % table.size] * 2
+
+
+def test_const_array_like_gives_the_global_array():
+    out = numpy.zeros(8)
+    with_const_memory[1, 8](out)
+    numpy.testing.assert_array_equal(out, LUT[numpy.arange(8) % 5] * 2)
+
+
+def test_global_arrays_are_frozen_when_compiled():
+    values = numpy.array([1.0, 2.0])
+    globals()["CHANGING"] = values
+
+    @ruchey.njit
+    def first():
+        return CHANGING[0]  # noqa: F821 (set above)
+
+    assert first() == 1.0
+    values[0] = 5.0
+    assert first() == 1.0  # as Numba: the elements were copied at compile time
+    assert first.py_func() == 5.0
+
+
+@pytest.mark.skipif(AS_NUMBA, reason="ruchey's message")
+def test_writing_a_global_array_is_a_typing_error():
+    @cuda.jit
+    def kernel():
+        LUT[0] = 1.0
+
+    with pytest.raises(ruchey.TypingError, match="read-only array"):
+        kernel[1, 1]()
+
+
+@pytest.mark.skipif(AS_NUMBA, reason="ruchey's message")
+def test_const_array_like_of_an_argument_is_a_typing_error():
+    @cuda.jit
+    def kernel(a):
+        t = cuda.const.array_like(a)
+        a[0] = t[1]
+
+    with pytest.raises(ruchey.TypingError, match="takes a NumPy array global to the module"):
+        kernel[1, 1](numpy.zeros(2))
+
+
+def test_global_arrays_in_njit_functions():
+    @ruchey.njit
+    def weighted(i, j):
+        return WEIGHTS[i, j] * LUT[j] + WEIGHTS.copy()[0, 1]
+
+    for i in range(3):
+        for j in range(4):
+            assert weighted(i, j) == weighted.py_func(i, j)
+
+
+@pytest.mark.skipif(AS_NUMBA, reason="ruchey's PTX")
+def test_global_arrays_are_in_constant_memory_on_the_gpu():
+    ptx, _ = cuda.compile_ptx(with_const_memory.py_func, "void(float64[::1])", cc=(8, 0))
+    assert ".const .align 16 .b8 frozen" in ptx and "ld.const.f64" in ptx
+
+
+# ---------------------------------------------------------------- annotated assignments
+
+
+@cuda.jit
+def annotated(a, out):
+    i: int = cuda.grid(1)
+    scale: float
+    if i < a.size:
+        v: float = a[i] * 2
+        out[i] = v
+
+
+def test_annotated_assignments_assign_and_bare_annotations_do_nothing():
+    a = numpy.arange(10.0)
+    out = numpy.zeros(10)
+    annotated[1, 16](a, out)
+    numpy.testing.assert_array_equal(out, a * 2)
+
+    @ruchey.njit
+    def total(n):
+        s: float = 0.0
+        count: int
+        for k in range(n):
+            s += k
+        return s
+
+    assert total(10) == total.py_func(10) == 45.0
+
+
+# ---------------------------------------------------------------- print
+
+
+def lines_printed(capfd):
+    return capfd.readouterr().out.splitlines()
+
+
+@cuda.jit
+def prints(a):
+    i = cuda.grid(1)
+    if i < a.size:
+        print("thread", i, "holds", a[i], a[i] > 1, "of 100%")
+
+
+@pytest.mark.not_compared
+@pytest.mark.skipif(AS_NUMBA, reason="numba-cuda's format")
+def test_print_in_a_kernel_formats_as_numba_cuda(capfd):
+    prints[2, 4](numpy.array([0.5, 1.5, 2.25], dtype=numpy.float32))
+    cuda.synchronize()
+    assert sorted(lines_printed(capfd)) == ["thread 0 holds 0.500000 False of 100%",
+                                            "thread 1 holds 1.500000 True of 100%",
+                                            "thread 2 holds 2.250000 True of 100%"]
+
+
+@pytest.mark.cpu_backend  # a GPU's printf buffer orders warps as they ran
+@pytest.mark.skipif(AS_NUMBA, reason="numba-cuda's format")
+def test_print_in_a_kernel_comes_out_block_by_block_in_thread_order(capfd):
+    a = numpy.arange(100, dtype=numpy.int64)
+    prints[4, 32](a)
+    expected = [f"thread {i} holds {i} {i > 1} of 100%" for i in range(100)]
+    assert lines_printed(capfd) == expected
+    prints[1, 3](numpy.array([0.5, 1.5, -2.25]))
+    assert lines_printed(capfd) == ["thread 0 holds 0.500000 False of 100%",
+                                    "thread 1 holds 1.500000 True of 100%",
+                                    "thread 2 holds -2.250000 False of 100%"]
+
+
+@cuda.jit(device=True)
+def report(i, v):
+    print(i, v)
+
+
+@cuda.jit
+def prints_through_a_device_function(a):
+    i = cuda.grid(1)
+    if i < a.size:
+        report(i, a[i])
+
+
+@pytest.mark.not_compared
+@pytest.mark.skipif(AS_NUMBA, reason="numba-cuda's format")
+def test_print_in_a_device_function(capfd):
+    prints_through_a_device_function[1, 8](numpy.array([3, 252, 5], dtype=numpy.uint8))
+    cuda.synchronize()
+    assert sorted(lines_printed(capfd)) == ["0 3", "1 252", "2 5"]
+
+
+@pytest.mark.skipif(AS_NUMBA, reason="ruchey's messages")
+def test_print_of_an_array_and_print_in_njit_are_typing_errors():
+    @cuda.jit
+    def kernel(a):
+        print(a)
+
+    with pytest.raises(ruchey.TypingError, match="print\\(\\) prints numbers, bools and constant strings"):
+        kernel[1, 1](numpy.zeros(2))
+
+    @ruchey.njit
+    def host(x):
+        print(x)
+
+    with pytest.raises(ruchey.TypingError, match="not yet in @njit functions"):
+        host(1)
+
+
+# ---------------------------------------------------------------- PTX
+
+
+MEMORY_KERNELS = [
+    (shaped_by_constants, "void(int64[::1])"),
+    (padded_transpose, "void(float64[:, ::1], float64[:, ::1])"),
+    (twice_reduced, "void(float64[::1], float64[::1], float64[::1])"),
+    (reads_globals, "void(float64[:, ::1])"),
+    (with_const_memory, "void(float64[::1])"),
+    (annotated, "void(float64[::1], float64[::1])"),
+    (prints, "void(float32[::1])"),
+    (prints_through_a_device_function, "void(uint8[::1])"),
+]
+
+
+@needs_ptxas
+@pytest.mark.skipif(AS_NUMBA, reason="ruchey's PTX")
+@pytest.mark.parametrize("arch", ["sm_80", "sm_90"])
+def test_ptxas_accepts_the_memory_kernels(arch, tmp_path):
+    for kernel, sig in MEMORY_KERNELS:
+        ptx, _ = cuda.compile_ptx(kernel.py_func, sig, cc=(int(arch[3]), int(arch[4])))
+        assert ptxas_errors(ptx, arch, tmp_path, kernel.__name__) == ""
