@@ -374,10 +374,53 @@ static Node *fe_ifexp(Fe *fe, PyObject *e) {
   return n->rhs ? n : NULL;
 }
 
-/* Converts the call's positional and keyword arguments into n. */
-static bool fe_call_args(Fe *fe, PyObject *e, Node *n) {
+/* A string naming a NumPy dtype ("f8", "float32", "bool") as a dtype; NULL
+ * (no error) for any other string. */
+static Node *dtype_name(Fe *fe, PyObject *e, PyObject *s) {
+  PyObject *numpy = PyImport_ImportModule("numpy");
+  PyObject *descr = numpy ? PyObject_CallMethod(numpy, "dtype", "O", s) : NULL;
+  PyObject *type = descr ? PyObject_GetAttrString(descr, "type") : NULL;
+  int kind = type ? core_dtype_kind(type) : -1;
+  PyErr_Clear();
+  Py_XDECREF(numpy); Py_XDECREF(descr); Py_XDECREF(type);
+  if (kind < 0) return NULL;
+  Node *n = new_node(fe, N_DTYPE, e);
+  n->ival = kind;
+  return n;
+}
+
+/* An argument of a builtin: an expression, a dtype's name, or a literal
+ * list, read as a tuple of its elements (numpy.array([[1, 2], [3, 4]]),
+ * numpy.concatenate([a, b])) since compiled code has no list type. */
+static Node *fe_arg(Fe *fe, PyObject *e) {
+  if (is_kind(e, "Constant")) {
+    PyObject *v = field(e, "value");
+    Node *n = PyUnicode_Check(v) ? dtype_name(fe, e, v) : NULL;
+    Py_DECREF(v);
+    if (n) return n;
+  }
+  if (!is_kind(e, "List") && !is_kind(e, "Tuple")) return fe_expr(fe, e);
+  PyObject *elts = field(e, "elts");
+  Node *n = new_node(fe, N_TUPLE, e);
+  n->list = new_list(fe, (int)PyList_GET_SIZE(elts));
+  for (int i = 0; n && i < n->list.len; i++)
+    if (!(n->list.items[i] = fe_arg(fe, PyList_GET_ITEM(elts, i)))) n = NULL;
+  Py_DECREF(elts);
+  return n;
+}
+
+static bool fe_args(Fe *fe, PyObject *list, NodeList *out) {
+  *out = new_list(fe, (int)PyList_GET_SIZE(list));
+  for (int i = 0; i < out->len; i++)
+    if (!(out->items[i] = fe_arg(fe, PyList_GET_ITEM(list, i)))) return false;
+  return true;
+}
+
+/* Converts the call's positional and keyword arguments into n; those of
+ * a builtin (not of a ruchey function) may be dtype names and lists. */
+static bool fe_call_args(Fe *fe, PyObject *e, Node *n, bool builtin) {
   PyObject *args = field(e, "args"), *kws = field(e, "keywords");
-  bool ok = fe_exprs(fe, args, &n->list);
+  bool ok = builtin ? fe_args(fe, args, &n->list) : fe_exprs(fe, args, &n->list);
   int nk = (int)PyList_GET_SIZE(kws);
   n->kw = new_list(fe, nk);
   n->kw_names = arena_alloc(fe->arena, sizeof(char *) * (size_t)(nk ? nk : 1));
@@ -388,7 +431,7 @@ static bool fe_call_args(Fe *fe, PyObject *e, Node *n) {
       ok = fe_error(fe, e, "**kwargs in calls is not supported") != NULL;
     else {
       n->kw_names[i] = arena_strdup(fe->arena, PyUnicode_AsUTF8(name));
-      ok = (n->kw.items[i] = fe_expr(fe, value)) != NULL;
+      ok = (n->kw.items[i] = builtin ? fe_arg(fe, value) : fe_expr(fe, value)) != NULL;
     }
     Py_DECREF(name); Py_DECREF(value);
   }
@@ -446,7 +489,7 @@ static Node *fe_method_call(Fe *fe, PyObject *e, PyObject *func) {
   Node *n = new_node(fe, N_CALL, e);
   n->str = arena_strdup(fe->arena, PyUnicode_AsUTF8(attr));
   Node *receiver = fe_expr(fe, value);
-  if (!receiver || !fe_call_args(fe, e, n)) {
+  if (!receiver || !fe_call_args(fe, e, n, true)) {
     n = NULL;
   } else {
     NodeList args = new_list(fe, n->list.len + 1);
@@ -490,7 +533,7 @@ static Node *fe_call(Fe *fe, PyObject *e) {
     n = new_node(fe, N_CALL, e);
     n->bi = builtin;
     n->ival = cast;
-    if (!fe_call_args(fe, e, n) || (is_jit && !fe_bind_jit_call(fe, e, n, obj))) n = NULL;
+    if (!fe_call_args(fe, e, n, !is_jit) || (is_jit && !fe_bind_jit_call(fe, e, n, obj))) n = NULL;
   }
   Py_XDECREF(obj);
   Py_DECREF(func);

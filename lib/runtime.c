@@ -100,6 +100,38 @@ void rt_shape_error(int64_t kind, const int64_t *desc) {
   rt_set_error(RT_ERR_VALUE, text);
 }
 
+/* An error whose message holds numbers known at run time ("axis 3 is out
+ * of bounds for array of dimension 2"): fmt takes up to four int64s as
+ * %lld. */
+void rt_error_format(int status, const char *fmt, int64_t a, int64_t b, int64_t c, int64_t d) {
+  static _Thread_local char text[512];
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wformat-nonliteral"
+  snprintf(text, sizeof text, fmt, (long long)a, (long long)b, (long long)c, (long long)d);
+#pragma GCC diagnostic pop
+  rt_set_error(status, text);
+}
+
+/* NumPy's ValueError for a reshape to a shape of another size: negative
+ * dimensions (the unknown one) print as "newaxis", leading ones not at
+ * all, as NumPy's convert_shape_to_string does. */
+void rt_reshape_error(int64_t size, int64_t ndim, const int64_t *dims) {
+  static _Thread_local char text[512];
+  size_t used = (size_t)snprintf(text, sizeof text, "cannot reshape array of size %lld into shape ", (long long)size);
+  int64_t i = 0;
+  while (i < ndim && dims[i] < 0) i++;
+  if (i == ndim) {
+    snprintf(text + used, sizeof text - used, "()");
+  } else {
+    used += (size_t)snprintf(text + used, sizeof text - used, "(%lld", (long long)dims[i++]);
+    for (; i < ndim && used < sizeof text; i++)
+      used += dims[i] < 0 ? (size_t)snprintf(text + used, sizeof text - used, ",newaxis")
+                          : (size_t)snprintf(text + used, sizeof text - used, ",%lld", (long long)dims[i]);
+    if (used < sizeof text) snprintf(text + used, sizeof text - used, ndim == 1 ? ",)" : ")");
+  }
+  rt_set_error(RT_ERR_VALUE, text);
+}
+
 /* raise cls(msg) in compiled code; cls is a Python class the extension
  * keeps alive. */
 void rt_raise(void *cls, const char *msg) {
@@ -143,6 +175,8 @@ void rt_register_symbols(void (*define)(const char *name, void *addr, void *ctx)
   define("rt_set_error", (void *)rt_set_error, ctx);
   define("rt_raise", (void *)rt_raise, ctx);
   define("rt_shape_error", (void *)rt_shape_error, ctx);
+  define("rt_error_format", (void *)rt_error_format, ctx);
+  define("rt_reshape_error", (void *)rt_reshape_error, ctx);
   define("rt_kernel_error", (void *)rt_kernel_error, ctx);
   define("rt_fiber_block", (void *)rt_fiber_block, ctx);
   define("rt_fiber_barrier", (void *)rt_fiber_barrier, ctx);

@@ -48,8 +48,8 @@ void lo_fill(Lower *l, const Type *elem, LLVMValueRef data, LLVMValueRef n, LLVM
   lo_loop_end(l, &loop);
 }
 
-/* A new C-contiguous array of type t with the given shape; fill is 0 (zeros),
- * 1 (ones) or -1 (uninitialised). */
+/* A new array of type t (C-contiguous, or Fortran-ordered for an 'F' t)
+ * with the given shape; fill is 0 (zeros), 1 (ones) or -1 (uninitialised). */
 LLVMValueRef lo_alloc_array(Lower *l, const Type *t, LLVMValueRef *shape, int fill) {
   LLVMValueRef count = const_i64(l, 1), anyneg = LLVMConstInt(l->mod->i1, 0, 0);
   for (int d = 0; d < t->ndim; d++) {
@@ -70,7 +70,8 @@ LLVMValueRef lo_alloc_array(Lower *l, const Type *t, LLVMValueRef *shape, int fi
   a = LLVMBuildInsertValue(l->b, a, data, 2, "");
   LLVMValueRef shp = LLVMGetUndef(LLVMArrayType2(l->mod->i64, (uint64_t)t->ndim)), str = shp;
   LLVMValueRef stride = const_i64(l, itemsize);
-  for (int d = t->ndim - 1; d >= 0; d--) {
+  for (int k = 0; k < t->ndim; k++) {
+    int d = t->layout == 'F' ? k : t->ndim - 1 - k;
     shp = LLVMBuildInsertValue(l->b, shp, shape[d], (unsigned)d, "");
     str = LLVMBuildInsertValue(l->b, str, stride, (unsigned)d, "");
     stride = LLVMBuildMul(l->b, stride, shape[d], "");
@@ -100,13 +101,13 @@ static void copy_element(Lower *l, LLVMValueRef *idx, void *arg) {
   lo_store_scalar(l, c->to->elem, lo_element_addr(l, c->to, c->dst, idx), v);
 }
 
-/* a.copy(): a new C-contiguous array; contiguous sources are one memcpy,
- * others a loop over every element. */
+/* a.copy(): a new array of to's layout; a source of that layout and dtype
+ * is one memcpy, others a loop over every element. */
 LLVMValueRef lo_copy_array(Lower *l, const Type *to, const Type *from, LLVMValueRef src) {
   LLVMValueRef shape[RC_MAX_NDIM];
   for (int d = 0; d < from->ndim; d++) shape[d] = lo_arr_shape(l, src, d);
   LLVMValueRef dst = lo_alloc_array(l, to, shape, -1);
-  if (from->layout == 'C' && from->elem == to->elem) {
+  if (from->layout == to->layout && from->layout != 'A' && from->elem == to->elem) {
     LLVMValueRef bytes = const_i64(l, ty_bits(from->elem) / 8);
     for (int d = 0; d < from->ndim; d++) bytes = LLVMBuildMul(l->b, bytes, shape[d], "");
     LLVMBuildMemCpy(l->b, LLVMBuildExtractValue(l->b, dst, 2, ""), 1, LLVMBuildExtractValue(l->b, src, 2, ""), 1, bytes);

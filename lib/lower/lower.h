@@ -134,6 +134,8 @@ LLVMValueRef lo_extern(Lower *l, const char *name, void *addr);
 void lo_raise(Lower *l, RtStatus status, const char *msg);
 void lo_raise_if(Lower *l, LLVMValueRef cond, RtStatus status, const char *msg);
 void lo_raise_recorded(Lower *l, RtStatus status);  /* a runtime function recorded the message */
+/* if (cond) raise status, fmt's %lld filled with up to four int64 args */
+void lo_raise_format_if(Lower *l, LLVMValueRef cond, RtStatus status, const char *fmt, LLVMValueRef *args, int n);
 void lo_loop_hints(Lower *l, LLVMValueRef latch, bool unroll);
 void lo_fastmath_function(Lower *l, LLVMValueRef fn);  /* with fastmath=True, its float operations */
 
@@ -175,6 +177,7 @@ void lo_refcount(Lower *l, const Type *t, LLVMValueRef v, bool inc);  /* model.c
 void lo_meminfo_refcount(Lower *l, LLVMValueRef meminfo, bool inc);  /* one array's memory (NULL: borrowed) */
 bool lo_is_fresh(const Node *n);
 void lo_temp_made(Lower *l, const Type *t, LLVMValueRef v);
+void lo_temp_taken(Lower *l, LLVMValueRef v);  /* handed to an owner: no longer released on an error */
 LLVMValueRef lo_owned(Lower *l, Node *n);
 void lo_done_with(Lower *l, Node *n, LLVMValueRef v);
 void lo_release_temp(Lower *l, const Type *t, LLVMValueRef v);  /* a temp made by lowering itself */

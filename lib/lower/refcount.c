@@ -77,7 +77,7 @@ void lo_temp_made(Lower *l, const Type *t, LLVMValueRef v) {
   l->temp_types[l->ntemps++] = t;
 }
 
-static void temp_taken(Lower *l, LLVMValueRef v) {
+void lo_temp_taken(Lower *l, LLVMValueRef v) {
   for (int i = l->ntemps - 1; i >= 0; i--)
     if (l->temps[i] == v) {
       memmove(&l->temps[i], &l->temps[i + 1], sizeof(LLVMValueRef) * (size_t)(l->ntemps - i - 1));
@@ -88,14 +88,14 @@ static void temp_taken(Lower *l, LLVMValueRef v) {
 }
 
 void lo_release_temp(Lower *l, const Type *t, LLVMValueRef v) {
-  temp_taken(l, v);
+  lo_temp_taken(l, v);
   lo_refcount(l, t, v, false);
 }
 
 LLVMValueRef lo_owned(Lower *l, Node *n) {
   LLVMValueRef v = lo_expr(l, n);
   if (!ty_has_arrays(n->ty)) return v;
-  if (lo_is_fresh(n)) temp_taken(l, v);
+  if (lo_is_fresh(n)) lo_temp_taken(l, v);
   else lo_refcount(l, n->ty, v, true);
   return v;
 }
@@ -103,6 +103,6 @@ LLVMValueRef lo_owned(Lower *l, Node *n) {
 /* Releases what evaluating n made, once its value has been used. */
 void lo_done_with(Lower *l, Node *n, LLVMValueRef v) {
   if (!lo_is_fresh(n) || !ty_has_arrays(n->ty)) return;
-  temp_taken(l, v);
+  lo_temp_taken(l, v);
   lo_refcount(l, n->ty, v, false);
 }
