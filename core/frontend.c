@@ -409,6 +409,15 @@ static Node *fe_arg(Fe *fe, PyObject *e) {
   return n;
 }
 
+/* A string constant that is not a dtype's name. */
+static bool names_no_dtype(Fe *fe, PyObject *e) {
+  if (!is_kind(e, "Constant")) return false;
+  PyObject *v = field(e, "value");
+  bool other = PyUnicode_Check(v) && !dtype_name(fe, e, v);
+  Py_DECREF(v);
+  return other;
+}
+
 static bool fe_args(Fe *fe, PyObject *list, NodeList *out) {
   *out = new_list(fe, (int)PyList_GET_SIZE(list));
   for (int i = 0; i < out->len; i++)
@@ -431,7 +440,11 @@ static bool fe_call_args(Fe *fe, PyObject *e, Node *n, bool builtin) {
       ok = fe_error(fe, e, "**kwargs in calls is not supported") != NULL;
     else {
       n->kw_names[i] = arena_strdup(fe->arena, PyUnicode_AsUTF8(name));
-      ok = (n->kw.items[i] = builtin ? fe_arg(fe, value) : fe_expr(fe, value)) != NULL;
+      if (builtin && names_no_dtype(fe, value))
+        ok = fe_error(fe, value, "%s() got an unsupported keyword argument '%s' (strings are only supported as "
+                      "dtypes' names)", n->bi ? n->bi->name : n->str, n->kw_names[i]) != NULL;
+      else
+        ok = (n->kw.items[i] = builtin ? fe_arg(fe, value) : fe_expr(fe, value)) != NULL;
     }
     Py_DECREF(name); Py_DECREF(value);
   }

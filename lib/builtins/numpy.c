@@ -128,16 +128,19 @@ static LLVMValueRef lo_full(Lower *l, Node *n) {
 /* ---------------------------------------------------------------- arange, linspace */
 
 /* The type arange's arguments are computed in: float64 if one is a float. */
+static int arange_nargs(Node *n) { return n->list.len < 3 ? n->list.len : 3; }
+
 static const Type *arange_args_type(Node *n) {
-  for (int i = 0; i < n->list.len; i++)
+  for (int i = 0; i < arange_nargs(n); i++)
     if (ty_is_float(n->list.items[i]->ty)) return TYS(TY_F64);
   return TYS(TY_I64);
 }
 
+/* numpy.arange([start, ]stop[, step][, dtype]) */
 static const Type *ty_arange(Infer *in, Node *n, const Type **args) {
-  for (int i = 0; i < n->list.len; i++)
+  for (int i = 0; i < arange_nargs(n); i++)
     if (!ty_is_scalar(args[i])) return ty_error(in, n->list.items[i], "numpy.arange() needs numbers, got %s", args[i]->name);
-  const Type *elem = np_dtype_arg(in, n, 99, arange_args_type(n));
+  const Type *elem = np_dtype_arg(in, n, 3, arange_args_type(n));
   if (elem && elem->kind == TY_BOOL)
     return ty_error(in, n, "numpy.arange() cannot make bools (NumPy has no fill function for them)");
   return elem ? ty_array(elem, 1, 'C', false) : NULL;
@@ -169,7 +172,7 @@ static LLVMValueRef lo_arange(Lower *l, Node *n) {
   } else {
     start = lo_expr_as(l, n->list.items[0], t);
     stop = lo_expr_as(l, n->list.items[1], t);
-    if (n->list.len == 3) step = lo_expr_as(l, n->list.items[2], t);
+    if (n->list.len >= 3) step = lo_expr_as(l, n->list.items[2], t);
   }
   LLVMValueRef count = arange_count(l, t, start, stop, step);
   LLVMValueRef second = floats ? LLVMBuildFAdd(l->b, start, step, "") : LLVMBuildAdd(l->b, start, step, "");
@@ -531,7 +534,7 @@ const Builtin bi_numpy[] = {
   ALLOC("ones_like", 1, 2, dtype_kw, 1, ty_alloc_like, lo_alloc),
   ALLOC("full", 2, 3, dtype_kw, -1, ty_full, lo_full),
   ALLOC("full_like", 2, 3, dtype_kw, -1, ty_full_like, lo_full),
-  ALLOC("arange", 1, 3, dtype_kw, 0, ty_arange, lo_arange),
+  ALLOC("arange", 1, 4, dtype_kw, 0, ty_arange, lo_arange),
   ALLOC("linspace", 2, 5, linspace_kw, 0, ty_linspace, lo_linspace),
   ALLOC("eye", 1, 4, eye_kw, 1, ty_eye, lo_eye),
   ALLOC("identity", 1, 2, dtype_kw, 0, ty_eye, lo_eye),
