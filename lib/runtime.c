@@ -132,6 +132,35 @@ void rt_reshape_error(int64_t size, int64_t ndim, const int64_t *dims) {
   rt_set_error(RT_ERR_VALUE, text);
 }
 
+/* Copies the elements of an array of the shape between any strides, elements
+ * of one dtype (itemsize bytes): compiled code's copies that convert
+ * nothing (concatenate, a strided array made contiguous) call this rather
+ * than emit a loop nest of their own, which costs compile time. */
+void rt_copy_strided(int64_t ndim, const int64_t *shape, char *dst, const int64_t *dst_strides, const char *src,
+                     const int64_t *src_strides, int64_t itemsize) {
+  if (ndim == 0) {
+    memcpy(dst, src, (size_t)itemsize);
+    return;
+  }
+  int64_t n = shape[0], ds = dst_strides[0], ss = src_strides[0];
+  if (ndim > 1) {
+    for (int64_t i = 0; i < n; i++)
+      rt_copy_strided(ndim - 1, shape + 1, dst + i * ds, dst_strides + 1, src + i * ss, src_strides + 1, itemsize);
+    return;
+  }
+  if (ds == itemsize && ss == itemsize) {
+    memcpy(dst, src, (size_t)(n * itemsize));
+    return;
+  }
+  switch (itemsize) {  /* constant sizes: each element a load and a store */
+  case 1: for (int64_t i = 0; i < n; i++) dst[i * ds] = src[i * ss]; break;
+  case 2: for (int64_t i = 0; i < n; i++) memcpy(dst + i * ds, src + i * ss, 2); break;
+  case 4: for (int64_t i = 0; i < n; i++) memcpy(dst + i * ds, src + i * ss, 4); break;
+  case 8: for (int64_t i = 0; i < n; i++) memcpy(dst + i * ds, src + i * ss, 8); break;
+  default: for (int64_t i = 0; i < n; i++) memcpy(dst + i * ds, src + i * ss, (size_t)itemsize); break;
+  }
+}
+
 /* raise cls(msg) in compiled code; cls is a Python class the extension
  * keeps alive. */
 void rt_raise(void *cls, const char *msg) {
@@ -177,6 +206,7 @@ void rt_register_symbols(void (*define)(const char *name, void *addr, void *ctx)
   define("rt_shape_error", (void *)rt_shape_error, ctx);
   define("rt_error_format", (void *)rt_error_format, ctx);
   define("rt_reshape_error", (void *)rt_reshape_error, ctx);
+  define("rt_copy_strided", (void *)rt_copy_strided, ctx);
   define("rt_kernel_error", (void *)rt_kernel_error, ctx);
   define("rt_fiber_block", (void *)rt_fiber_block, ctx);
   define("rt_fiber_barrier", (void *)rt_fiber_barrier, ctx);

@@ -57,8 +57,6 @@ LLVMValueRef np_view(Lower *l, const Type *t, LLVMValueRef base, LLVMValueRef da
 LLVMValueRef np_is_c_contiguous(Lower *l, const Type *t, LLVMValueRef a);  /* at run time */
 /* a as a C-contiguous array (an owned reference): itself where it is, a copy otherwise. */
 LLVMValueRef np_as_c_contiguous(Lower *l, const Type *t, LLVMValueRef a);
-/* Copies src's elements into dst of the same shape, converting. */
-void np_copy_into(Lower *l, const Type *dt, LLVMValueRef dst, const Type *st, LLVMValueRef src);
 
 /* A row that types its arguments and lowers them itself: none. */
 #define BI_END {NULL, NULL, NULL, 0, 0, 0, 0, NULL, 0, 0, 0, NULL, NULL}

@@ -415,7 +415,7 @@ static void store_leaf(Lower *l, Fill *f, const Type *t, LLVMValueRef v) {
   const Type *bt = ty_array(e, t->ndim, 'A', false);
   LLVMValueRef block = np_view(l, bt, f->out, LLVMBuildGEP2(l->b, lo_storage_type(l, e), data, &first, 1, ""),
                                f->leaf_shape, strides);
-  np_copy_into(l, bt, block, t, v);
+  lo_copy_elements(l, bt, block, t, v);
 }
 
 static LLVMValueRef lo_array_of(Lower *l, Node *n) {

@@ -168,23 +168,6 @@ static LLVMValueRef addr_at(Lower *l, const Type *t, LLVMValueRef a, const LLVMV
   return LLVMBuildInBoundsGEP2(l->b, l->mod->i8, data_of(l, a), &offset, 1, "");
 }
 
-typedef struct CopyInto {
-  const Type *dt, *st;
-  LLVMValueRef dst, src;
-} CopyInto;
-
-static void copy_one(Lower *l, LLVMValueRef *idx, void *arg) {
-  CopyInto *c = arg;
-  LLVMValueRef v = lo_load_scalar(l, c->st->elem, addr_at(l, c->st, c->src, idx));
-  lo_store_scalar(l, c->dt->elem, addr_at(l, c->dt, c->dst, idx), lo_convert(l, v, c->st->elem, c->dt->elem));
-}
-
-void np_copy_into(Lower *l, const Type *dt, LLVMValueRef dst, const Type *st, LLVMValueRef src) {
-  LLVMValueRef shape[RC_MAX_NDIM];
-  shape_of(l, st, src, shape, NULL);
-  lo_for_each_index(l, st->ndim, shape, copy_one, &(CopyInto){dt, st, dst, src});
-}
-
 /* An axis computed at run time, normalised into [0, ndim), or NumPy's
  * AxisError (a ValueError). */
 static LLVMValueRef runtime_axis(Lower *l, Node *axis, int ndim) {
@@ -596,6 +579,14 @@ static int joined_ndim(int how, int ndim) {
   }
 }
 
+/* NumPy's casting='same_kind': to a kind of number as general or more (bool,
+ * unsigned, signed, float, in that order). */
+static bool same_kind(const Type *from, const Type *to) {
+  int kf = from->kind == TY_BOOL ? 0 : ty_is_float(from) ? 3 : ty_is_signed(from) ? 2 : 1;
+  int kt = to->kind == TY_BOOL ? 0 : ty_is_float(to) ? 3 : ty_is_signed(to) ? 2 : 1;
+  return kf <= kt;
+}
+
 static const Type *ty_join(Infer *in, Node *n, const Type **args) {
   const Type *seq = args[0], *elem = NULL;
   if (ty_in_cuda(in)) return ty_error(in, n, "%s() is not supported in CUDA kernels", n->bi->name);
@@ -617,8 +608,12 @@ static const Type *ty_join(Infer *in, Node *n, const Type **args) {
   if (ndim > RC_MAX_NDIM) return ty_error(in, n, "%s(): at most %d dimensions", n->bi->name, RC_MAX_NDIM);
   Node *axis = np_arg(in, n, 1, n->bi->keywords == join_kw ? "axis" : NULL);
   if (ty_failed(in) || !int_arg(in, n, axis, "axis")) return NULL;
-  elem = np_dtype_arg(in, n, 99, elem);
-  return elem ? ty_array(elem, ndim, 'C', false) : NULL;
+  const Type *to = np_dtype_arg(in, n, 99, elem);
+  for (int i = 0; to && i < seq->nfields; i++)
+    if (!same_kind(seq->fields[i]->elem, to))
+      return ty_error(in, n, "%s(): Cannot cast array data from dtype('%s') to dtype('%s') according to the rule "
+                      "'same_kind'", n->bi->name, seq->fields[i]->elem->name, to->name);
+  return to ? ty_array(to, ndim, 'C', false) : NULL;
 }
 
 /* One array's shape and strides as the join sees it, in ndim dimensions
@@ -709,7 +704,7 @@ static LLVMValueRef lo_join(Lower *l, Node *n) {
     LLVMValueRef block = np_view(l, block_t, out, data, shapes[i], out_strides);
     const Type *src_t = ty_array(seq->fields[i]->elem, ndim, 'A', false);
     LLVMValueRef src = np_view(l, src_t, arrays[i], data_of(l, arrays[i]), shapes[i], strides[i]);
-    np_copy_into(l, block_t, block, src_t, src);
+    lo_copy_elements(l, block_t, block, src_t, src);
     LLVMValueRef len = const_i64(l, 0);
     for (int d = 0; d < ndim; d++) len = pick(l, is_dim(l, axis, d), shapes[i][d], len);
     offset = LLVMBuildAdd(l->b, offset, len, "");

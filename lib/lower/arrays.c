@@ -101,8 +101,36 @@ static void copy_element(Lower *l, LLVMValueRef *idx, void *arg) {
   lo_store_scalar(l, c->to->elem, lo_element_addr(l, c->to, c->dst, idx), v);
 }
 
+/* The dimensions of a's shape (or strides) in memory, for a runtime function. */
+static LLVMValueRef dims_in_memory(Lower *l, const Type *t, LLVMValueRef a, bool strides) {
+  LLVMTypeRef arr = LLVMArrayType2(l->mod->i64, (uint64_t)(t->ndim ? t->ndim : 1));
+  LLVMValueRef mem = lo_alloca(l, arr, strides ? "strides" : "shape");
+  for (int d = 0; d < t->ndim; d++) {
+    LLVMValueRef ix[2] = {const_i64(l, 0), const_i64(l, d)};
+    LLVMValueRef v = strides ? lo_arr_stride(l, t, a, d) : lo_arr_shape(l, a, d);
+    LLVMBuildStore(l->b, v, LLVMBuildGEP2(l->b, arr, mem, ix, 2, ""));
+  }
+  return mem;
+}
+
+/* Elements of one dtype are copied by the runtime's rt_copy_strided (a call
+ * compiles faster than a loop nest), others converted one by one. */
+void lo_copy_elements(Lower *l, const Type *dt, LLVMValueRef dst, const Type *st, LLVMValueRef src) {
+  if (dt->elem != st->elem) {
+    LLVMValueRef shape[RC_MAX_NDIM];
+    for (int d = 0; d < st->ndim; d++) shape[d] = lo_arr_shape(l, src, d);
+    lo_for_each_index(l, st->ndim, shape, copy_element, &(CopyArgs){st, dt, src, dst, NULL});
+    return;
+  }
+  LLVMTypeRef p[7] = {l->mod->i64, l->mod->ptr, l->mod->ptr, l->mod->ptr, l->mod->ptr, l->mod->ptr, l->mod->i64};
+  LLVMValueRef a[7] = {const_i64(l, st->ndim), dims_in_memory(l, st, src, false), LLVMBuildExtractValue(l->b, dst, 2, ""),
+                       dims_in_memory(l, dt, dst, true), LLVMBuildExtractValue(l->b, src, 2, ""),
+                       dims_in_memory(l, st, src, true), const_i64(l, ty_bits(st->elem) / 8)};
+  lo_call_fn(l, "rt_copy_strided", void_type(l), p, a, 7);
+}
+
 /* a.copy(): a new array of to's layout; a source of that layout and dtype
- * is one memcpy, others a loop over every element. */
+ * is one memcpy, others copied element by element. */
 LLVMValueRef lo_copy_array(Lower *l, const Type *to, const Type *from, LLVMValueRef src) {
   LLVMValueRef shape[RC_MAX_NDIM];
   for (int d = 0; d < from->ndim; d++) shape[d] = lo_arr_shape(l, src, d);
@@ -112,7 +140,7 @@ LLVMValueRef lo_copy_array(Lower *l, const Type *to, const Type *from, LLVMValue
     for (int d = 0; d < from->ndim; d++) bytes = LLVMBuildMul(l->b, bytes, shape[d], "");
     LLVMBuildMemCpy(l->b, LLVMBuildExtractValue(l->b, dst, 2, ""), 1, LLVMBuildExtractValue(l->b, src, 2, ""), 1, bytes);
   } else {
-    lo_for_each_index(l, from->ndim, shape, copy_element, &(CopyArgs){from, to, src, dst, NULL});
+    lo_copy_elements(l, to, dst, from, src);
   }
   return dst;
 }

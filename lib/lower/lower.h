@@ -205,6 +205,8 @@ void lo_fill(Lower *l, const Type *elem, LLVMValueRef data, LLVMValueRef n, LLVM
 LLVMValueRef lo_copy(Lower *l, Node *n);  /* a.copy(): a new C-contiguous array */
 /* A new C-contiguous array of type to (its dtype converting) with src's elements. */
 LLVMValueRef lo_copy_array(Lower *l, const Type *to, const Type *from, LLVMValueRef src);
+/* Copies src's elements into dst of the same shape, converting dtypes. */
+void lo_copy_elements(Lower *l, const Type *dt, LLVMValueRef dst, const Type *st, LLVMValueRef src);
 void lo_store_view(Lower *l, Node *target, const Type *t, LLVMValueRef v);
 LLVMValueRef lo_index(Lower *l, Node *n);
 
