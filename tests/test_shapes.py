@@ -53,15 +53,16 @@ def reshape_3d(a):
 
 @pytest.mark.parametrize("dtype", DTYPES)
 def test_reshape_every_dtype(dtype):
-    for a in arrays([dtype], ("C", "strided"), [(4, 6), (24,), (2, 3, 4)], seed=1):
+    for a in arrays([dtype], ("C", "strided"), [(4, 6)], seed=1):
         check(reshape_forms, a, 4, flags=a.flags.c_contiguous)  # others: NumPy's views where it can, ruchey's copies
-        check(reshape_3d, a, flags=a.flags.c_contiguous)
+    check(reshape_3d, array(RNG, dtype, (24,)), flags=True)
 
 
 @pytest.mark.parametrize("layout", LAYOUTS)
 def test_reshape_every_layout(layout):
-    for a in arrays([np.int32, np.float64], (layout,), [(4, 6), (2, 3, 4), (24,), (0, 4)], seed=2):
+    for a in arrays([np.int32], (layout,), [(4, 6), (2, 3, 4), (24,), (0, 4)], seed=2):
         check(reshape_forms, a, 4, flags=a.flags.c_contiguous)
+        check(reshape_3d, a if a.size == 24 else np.zeros(24, np.int32), flags=a.flags.c_contiguous)
 
 
 @ruchey.njit
@@ -117,7 +118,12 @@ def ravels(a):
 
 @pytest.mark.parametrize("dtype", DTYPES)
 def test_ravel_and_flatten_every_dtype(dtype):
-    for a in arrays([dtype], ("C", "F", "strided"), [(), (5,), (3, 4), (0, 3)], seed=3):
+    check(ravels, array(RNG, dtype, (3, 4), "F"), flags=True)
+
+
+@pytest.mark.parametrize("layout", LAYOUTS)
+def test_ravel_and_flatten_every_layout(layout):
+    for a in arrays([np.uint16], (layout,), [(), (5,), (3, 4), (0, 3), (2, 3, 2)], seed=3):
         check(ravels, a, flags=True)
 
 
@@ -157,14 +163,13 @@ def transposes_3d(a):
 
 @pytest.mark.parametrize("dtype", DTYPES)
 def test_transpose_every_dtype(dtype):
-    for a in arrays([dtype], ("C", "F"), [(), (5,), (3, 4), (0, 2)], seed=4):
-        check(transposes, a, flags=True)
-    check(transposes_3d, array(RNG, dtype, (2, 3, 4)), flags=True)
+    check(transposes, array(RNG, dtype, (3, 4)), flags=True)
+    check(transposes_3d, array(RNG, dtype, (2, 3, 4), "F"), flags=True)
 
 
 @pytest.mark.parametrize("layout", LAYOUTS)
 def test_transpose_every_layout_is_a_view(layout):
-    for a in arrays([np.float32], (layout,), [(3, 4), (2, 3, 4), (4, 0)], seed=5):
+    for a in arrays([np.float32], (layout,), [(), (5,), (3, 4), (2, 3, 4), (4, 0)], seed=5):
         for t in transposes(a):
             assert np.shares_memory(t, a) or not a.size
         check(transposes, a, flags=True)
@@ -193,7 +198,7 @@ def squeezes(a):
 
 @pytest.mark.parametrize("dtype", DTYPES)
 def test_squeeze_named_axes(dtype):
-    for layout in ("C", "F", "strided"):
+    for layout in ("C", "F", "strided") if dtype is np.float64 else ("strided",):
         a = array(RNG, dtype, (3, 1, 2, 1), layout)
         check(squeezes, a, flags=True)
         assert all(np.shares_memory(s, a) for s in squeezes(a))
@@ -229,8 +234,9 @@ def expand_0d(a):
 
 @pytest.mark.parametrize("dtype", DTYPES)
 def test_expand_dims(dtype):
-    for a in arrays([dtype], ("C", "F", "strided"), [(4,), (3, 2)], seed=6):
+    for a in arrays([dtype], ("F", "strided") if dtype is np.float64 else ("C",), [(3, 2)], seed=6):
         check(expands, a, flags=True)
+    check(expands, array(RNG, dtype, (4,)), flags=True)
     check(expand_0d, array(RNG, dtype, ()), flags=True)
     a = array(RNG, dtype, (3, 2))
     e = expands(a)[1]
@@ -258,11 +264,11 @@ def castable(a, to):
 
 @pytest.mark.parametrize("to", DTYPES)
 def test_astype_every_pair_of_dtypes(to):
-    f = define(f"@ruchey.njit\ndef f(a):\n    return a.astype(np.{np.dtype(to).name}), a.astype(dtype='{np.dtype(to).str}')\n")
+    f = define(f"@ruchey.njit\ndef f(a):\n    return a.astype(dtype='{np.dtype(to).str}')\n")
     for dtype in DTYPES:
-        a = castable(array(RNG, dtype, (3, 4)), to)
+        a = castable(array(RNG, dtype, (7,)), to)
         got = check(f, a, flags=True)
-        assert not np.shares_memory(got[0], a)
+        assert not np.shares_memory(got, a)
     for layout in ("F", "strided"):
         check(f, castable(array(RNG, np.float64, (3, 4), layout), to), flags=True)
 
@@ -297,9 +303,9 @@ def filled(a, v):
 
 @pytest.mark.parametrize("dtype", DTYPES)
 def test_fill_every_dtype_and_layout(dtype):
-    for a in arrays([dtype], LAYOUTS, [(), (5,), (3, 4), (0, 2)], seed=7):
+    for a in arrays([dtype], LAYOUTS if dtype is np.int16 else ("strided",), [(), (5,), (3, 4), (0, 2)], seed=7):
         check(filled, a, a.dtype.type(1))
-        check(filled, a, True)
+    check(filled, array(RNG, dtype, (3, 4)), 2.5)
     base = np.zeros((4, 6), dtype)
     filled(base[::2, 1::2], 1)
     expected = np.zeros((4, 6), dtype)
@@ -335,8 +341,13 @@ def test_joins_every_dtype(dtype):
                                     (np.uint64, np.int64), (np.float32, np.float64)])
 def test_joins_promote_dtypes(ta, tb):
     rng = make_rng(9)
-    check(joins_1d, array(rng, ta, (3,)), array(rng, tb, (3,)))
-    check(joins_2d, array(rng, ta, (2, 2)), array(rng, tb, (2, 2), "reversed"), 0)
+    check(concat_stack, array(rng, ta, (3,)), array(rng, tb, (3,)))
+    check(concat_stack, array(rng, ta, (2, 2)), array(rng, tb, (2, 2), "reversed"))
+
+
+@ruchey.njit
+def concat_stack(a, b):
+    return np.concatenate((a, b)), np.stack((b, a), -1)
 
 
 @ruchey.njit
@@ -405,15 +416,16 @@ def rolls(a, shift):
 
 @pytest.mark.parametrize("dtype", DTYPES)
 def test_roll_every_dtype(dtype):
-    for a in arrays([dtype], ("C", "strided"), [(7,), (3, 4), (0, 3)], seed=10):
-        for shift in (0, 1, -1, 5, -13, 100):
-            check(rolls, a, shift)
+    a = array(RNG, dtype, (3, 4), "strided")
+    for shift in (0, 1, -1, 5, -13, 100):
+        check(rolls, a, shift)
 
 
 @pytest.mark.parametrize("layout", LAYOUTS)
 def test_roll_every_layout(layout):
-    for shift in (2, -3):
-        check(rolls, array(RNG, np.int16, (2, 3, 4), layout), shift)
+    for a in arrays([np.int16], (layout,), [(7,), (2, 3, 4), (0, 3)], seed=10):
+        for shift in (2, -3, 7):
+            check(rolls, a, shift)
 
 
 @ruchey.njit
@@ -423,7 +435,8 @@ def tiles(a, n):
 
 @pytest.mark.parametrize("dtype", DTYPES)
 def test_tile_every_dtype(dtype):
-    for a in arrays([dtype], ("C", "F"), [(), (3,), (2, 3), (0, 2)], seed=11):
+    shape_list = [(), (3,), (2, 3), (0, 2)] if dtype is np.int32 else [(2, 3)]
+    for a in arrays([dtype], ("C", "F"), shape_list, seed=11):
         for n in (0, 1, 3):
             check(tiles, a, n)
 
@@ -440,7 +453,8 @@ def repeats(a, n):
 
 @pytest.mark.parametrize("dtype", DTYPES)
 def test_repeat_every_dtype(dtype):
-    for a in arrays([dtype], ("C", "strided"), [(4,), (2, 3), (0, 3)], seed=12):
+    shape_list = [(4,), (2, 3), (0, 3)] if dtype is np.uint8 else [(2, 3)]
+    for a in arrays([dtype], ("strided",), shape_list, seed=12):
         for n in (0, 1, 3):
             check(repeats, a, n)
 
@@ -470,7 +484,9 @@ def flips_2d(a, axis):
 
 @pytest.mark.parametrize("dtype", DTYPES)
 def test_flips_are_views(dtype):
-    for a in arrays([dtype], LAYOUTS, [(5,), (3, 4), (0, 2), (2, 3, 2)], seed=13):
+    layouts = LAYOUTS if dtype is np.float32 else ("C",)
+    shape_list = [(5,), (3, 4), (0, 2), (2, 3, 2)] if dtype is np.float32 else [(3, 4)]
+    for a in arrays([dtype], layouts, shape_list, seed=13):
         check(flips, a, flags=True)
         if a.ndim >= 2:
             check(flips_2d, a, 1, flags=True)
@@ -502,7 +518,9 @@ def nonzeros(a):
 
 @pytest.mark.parametrize("dtype", DTYPES)
 def test_nonzero_every_dtype(dtype):
-    for a in arrays([dtype], ("C", "F", "strided"), [(7,), (3, 4), (0, 3), (2, 3, 2)], seed=14):
+    layouts = ("C", "F", "strided") if dtype is np.int8 else ("C",)
+    shape_list = [(7,), (3, 4), (0, 3), (2, 3, 2)] if dtype is np.int8 else [(3, 4)]
+    for a in arrays([dtype], layouts, shape_list, seed=14):
         if a.dtype.kind in "iu":
             a = a % 3
         check(nonzeros, a)
@@ -534,10 +552,10 @@ def where_scalars(c, x):
 @pytest.mark.parametrize("tx", DTYPES)
 def test_where_promotes_like_numpy(tx):
     rng = make_rng(15)
-    c = rng.random((3, 4)) < 0.5
-    for ty in DTYPES:
-        check(where3, c, array(rng, tx, (3, 4)), array(rng, ty, (3, 4)))
-    check(where_scalars, c, array(rng, tx, (3, 4)))
+    c = rng.random(5) < 0.5
+    for ty in {np.bool_, np.int8, np.uint64, np.float32, tx}:
+        check(where3, c, array(rng, tx, (5,)), array(rng, ty, (5,)))
+    check(where_scalars, c, array(rng, tx, (5,)))
 
 
 @pytest.mark.parametrize("layout", LAYOUTS)
@@ -577,7 +595,7 @@ def clip_literals(a):
 @pytest.mark.parametrize("dtype", DTYPES)
 def test_clip_every_dtype(dtype):
     rng = make_rng(17)
-    for layout in ("C", "F", "strided"):
+    for layout in ("C", "F", "strided") if dtype is np.float64 else ("strided",):
         a = array(rng, dtype, (3, 4), layout)
         check(clip_literals, a, flags=layout != "F")
         lo, hi = array(rng, dtype, (4,)), array(rng, dtype, (3, 1))
