@@ -640,3 +640,63 @@ def test_unsupported_keywords_of_shape_functions_name_function_and_keyword():
         f = define(f"@ruchey.njit\ndef f(a):\n    return {call}\n")
         with pytest.raises(ruchey.TypingError, match=rf"{name}.*'{kw}'"):
             f(np.zeros(3))
+
+
+# ---------------------------------------------------------------- ownership
+
+
+@ruchey.njit
+def nonzero_in_a_loop(a, n):
+    s = 0
+    for _ in range(n):
+        g = np.nonzero(a > 0)
+        i, j = np.nonzero(a)
+        s += g[0].size + np.nonzero(a)[1].size + i.size + j[0]
+    return s
+
+
+def test_nonzero_results_indexed_and_unpacked_in_a_loop():
+    check(nonzero_in_a_loop, array(RNG, np.float64, (6, 7)), 5)
+
+
+@ruchey.njit
+def shape_functions_in_a_loop(a, n):
+    s = 0.0
+    for _ in range(n):
+        b = a.reshape(-1)
+        c = a.T.reshape(a.size)
+        d = np.concatenate((a, np.where(a > 0, a, -a)), axis=1)
+        e = np.stack([np.flip(a), np.roll(a, 3)])
+        f = np.array([np.tile(a, 2)[:, :a.shape[1]], np.repeat(a, 2, axis=0)[::2]])
+        g = np.ascontiguousarray(np.expand_dims(a, 0).squeeze(0).T)
+        s += b[0] + c[1] + d[0, -1] + e[1, 0, 0] + f[1, -1, -1] + g[0, 1]
+    return s
+
+
+def test_shape_functions_run_in_constant_memory():
+    from conftest import rss_bytes
+    a = array(RNG, np.float64, (300, 400))
+    check(shape_functions_in_a_loop, a, 3)
+    before = rss_bytes()
+    shape_functions_in_a_loop(a, 300)  # 2.6 GB in total if nothing were freed
+    after = rss_bytes()
+    if before is not None:
+        assert after - before < 100 * 2**20, f"RSS grew by {(after - before) / 2**20:.0f} MiB"
+
+
+@ruchey.njit
+def reshape_fails_after_making_arrays(a, n):
+    b = np.concatenate((a, a))
+    return b.reshape(n, -1) + np.ones(1)
+
+
+def test_errors_release_the_arrays_made_before():
+    from conftest import rss_bytes
+    a = np.zeros(100_000)
+    before = rss_bytes()
+    for _ in range(300):  # 480 MB if the concatenation leaked
+        with pytest.raises(ValueError, match="cannot reshape array of size 200000 into shape"):
+            reshape_fails_after_making_arrays(a, 7)
+    after = rss_bytes()
+    if before is not None:
+        assert after - before < 100 * 2**20, f"RSS grew by {(after - before) / 2**20:.0f} MiB"

@@ -244,13 +244,18 @@ static LLVMValueRef lo_view(Lower *l, Node *n) {
 }
 
 LLVMValueRef lo_index(Lower *l, Node *n) {
-  if (n->ty->kind == TY_ARRAY) return lo_view(l, n);
   if (n->lhs->ty->kind == TY_TUPLE) {
     int64_t i = n->rhs->kind == N_INT ? n->rhs->ival : -n->rhs->lhs->ival;
     if (i < 0) i += n->lhs->ty->nfields;
     LLVMValueRef t = lo_expr(l, n->lhs);
-    return LLVMBuildExtractValue(l->b, t, (unsigned)i, "");
+    LLVMValueRef v = LLVMBuildExtractValue(l->b, t, (unsigned)i, "");
+    /* arrays in the field are handed out as new references, as views are
+     * (lo_is_fresh), so the tuple can go */
+    lo_refcount(l, n->ty, v, true);
+    lo_done_with(l, n->lhs, t);
+    return v;
   }
+  if (n->ty->kind == TY_ARRAY) return lo_view(l, n);
   LLVMValueRef base;
   LLVMValueRef addr = lo_index_addr(l, n, &base);
   LLVMValueRef v = lo_load_scalar(l, n->ty, addr);
