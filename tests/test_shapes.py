@@ -362,6 +362,24 @@ def test_joins_of_0d_and_empty_arrays():
 
 
 @ruchey.njit
+def joins_mixed(a, b):
+    return np.column_stack((a, b)), np.vstack((a, b.T)), np.hstack((b, b)), np.concatenate((b, b), 1)
+
+
+@ruchey.njit
+def stack_fortran(a):
+    return np.stack((a, a)), np.stack((a, a), axis=-1)
+
+
+def test_joins_of_fortran_arrays_are_fortran_and_of_mixed_dimensions():
+    f = array(RNG, np.float64, (3, 2), "F")
+    check(joins_mixed, array(RNG, np.float64, (3,)), f, flags=True)
+    check(joins_mixed, array(RNG, np.float64, (3,)), np.ascontiguousarray(f), flags=True)
+    check(joins_0d_and_empty, np.array(3.0), np.array(4))
+    check(stack_fortran, f)  # NumPy orders the result neither way, ruchey C
+
+
+@ruchey.njit
 def concat_dtype(a, b):
     return np.concatenate((a, b), dtype=np.float32), np.stack((a, b), dtype="i8"), np.hstack((a, b), dtype=np.int16)
 
@@ -425,7 +443,7 @@ def test_roll_every_dtype(dtype):
 def test_roll_every_layout(layout):
     for a in arrays([np.int16], (layout,), [(7,), (2, 3, 4), (0, 3)], seed=10):
         for shift in (2, -3, 7):
-            check(rolls, a, shift)
+            check(rolls, a, shift, flags=True)
 
 
 @ruchey.njit
@@ -433,6 +451,7 @@ def tiles(a, n):
     return np.tile(a, n), np.tile(a, (n, 2)), np.tile(a, (2, 1, n))
 
 
+# tile's result is C-ordered; NumPy's is a copy of A in A's order where every rep is 1
 @pytest.mark.parametrize("dtype", DTYPES)
 def test_tile_every_dtype(dtype):
     shape_list = [(), (3,), (2, 3), (0, 2)] if dtype is np.int32 else [(2, 3)]
@@ -494,6 +513,16 @@ def test_flips_are_views(dtype):
         if a.size:
             v = flips(a)[0]
             assert np.shares_memory(v, a)
+
+
+@ruchey.njit
+def flip_0d(a):
+    return np.flip(a), np.flip(a)
+
+
+def test_flip_of_0d_is_its_element_as_numpy():
+    for dtype in (np.bool_, np.int8, np.float32):
+        check(flip_0d, np.array(1, dtype))
 
 
 def test_flip_writes_through_and_checks_dimensions():
@@ -700,3 +729,12 @@ def test_errors_release_the_arrays_made_before():
     after = rss_bytes()
     if before is not None:
         assert after - before < 100 * 2**20, f"RSS grew by {(after - before) / 2**20:.0f} MiB"
+
+
+@pytest.mark.cpu_backend
+@pytest.mark.parametrize("call", ["a.reshape(4)", "a.T.ravel()", "np.transpose(a)", "np.flip(a)",
+                                  "np.ascontiguousarray(a)", "np.asarray((1, 2))", "np.expand_dims(a, 0)"])
+def test_shape_functions_are_refused_in_kernels(call):
+    f = define(f"from ruchey import cuda\n\n@cuda.jit\ndef f(a):\n    b = {call}\n")
+    with pytest.raises(ruchey.TypingError, match="kernel"):
+        f[1, 1](np.zeros(4))

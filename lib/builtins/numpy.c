@@ -369,6 +369,7 @@ static const Type *ty_array_of(Infer *in, Node *n, const Type **args) {
 /* numpy.asarray(a, dtype=None): a itself when it is an array of that dtype */
 static const Type *ty_asarray(Infer *in, Node *n, const Type **args) {
   if (is_array(args[0]) && np_dtype_arg(in, n, 1, args[0]->elem) == args[0]->elem) return args[0];
+  if (ty_no_allocation(in)) return ty_error(in, n, "kernels cannot allocate arrays: %s() here would", n->bi->name);
   return ty_array_of(in, n, args);
 }
 
@@ -456,6 +457,7 @@ static const Type *ty_copy(Infer *in, Node *n, const Type **args) {
  * time) and of that dtype, else a C-contiguous copy; at least 1-d. */
 static const Type *ty_ascontiguous(Infer *in, Node *n, const Type **args) {
   const Type *t = args[0];
+  if (ty_no_allocation(in)) return ty_error(in, n, "kernels cannot allocate arrays: %s() may copy", n->bi->name);
   if (!is_array(t) && !ty_is_scalar(t)) return ty_error(in, n, "%s() needs an array or a number, got %s", n->bi->name, t->name);
   const Type *elem = np_dtype_arg(in, n, 1, is_array(t) ? t->elem : t);
   if (!elem) return NULL;

@@ -587,6 +587,21 @@ static bool same_kind(const Type *from, const Type *to) {
   return kf <= kt;
 }
 
+/* NumPy orders a join's result as its inputs are ordered: Fortran where
+ * every input of two or more dimensions is (arrays of fewer are both), C
+ * otherwise (also for stack, whose result NumPy orders neither way when
+ * its inputs are Fortran). */
+static char joined_layout(int how, const Type *seq) {
+  bool fortran = false;
+  for (int i = 0; i < seq->nfields; i++) {
+    const Type *t = seq->fields[i];
+    if (t->ndim < 2) continue;
+    if (t->layout != 'F') return 'C';
+    fortran = true;
+  }
+  return fortran && how != JOIN_STACK ? 'F' : 'C';
+}
+
 static const Type *ty_join(Infer *in, Node *n, const Type **args) {
   const Type *seq = args[0], *elem = NULL;
   if (ty_in_cuda(in)) return ty_error(in, n, "%s() is not supported in CUDA kernels", n->bi->name);
@@ -613,7 +628,7 @@ static const Type *ty_join(Infer *in, Node *n, const Type **args) {
     if (!same_kind(seq->fields[i]->elem, to))
       return ty_error(in, n, "%s(): Cannot cast array data from dtype('%s') to dtype('%s') according to the rule "
                       "'same_kind'", n->bi->name, seq->fields[i]->elem->name, to->name);
-  return to ? ty_array(to, ndim, 'C', false) : NULL;
+  return to ? ty_array(to, ndim, joined_layout((int)n->bi->ival, seq), false) : NULL;
 }
 
 /* One array's shape and strides as the join sees it, in ndim dimensions
@@ -722,7 +737,8 @@ static const Type *ty_roll(Infer *in, Node *n, const Type **args) {
   if (!t || !int_arg(in, n, n->list.items[1], "shift")) return NULL;
   Node *axis = np_arg(in, n, 2, "axis");
   if (ty_failed(in) || !int_arg(in, n, axis, "axis")) return NULL;
-  return ty_array(t->elem, t->ndim, 'C', false);
+  /* along an axis NumPy fills empty_like(a): Fortran order kept */
+  return ty_array(t->elem, t->ndim, axis && t->layout == 'F' && t->ndim > 1 ? 'F' : 'C', false);
 }
 
 /* shift reduced into [0, n) (0 when n is 0) */
@@ -907,6 +923,7 @@ static const Type *ty_flip(Infer *in, Node *n, const Type **args) {
   } else if (!int_arg(in, n, axis, "axis")) {
     return NULL;
   }
+  if (!t->ndim && !axis) return t->elem;  /* NumPy indexes a 0-d array with (), giving its element */
   return ty_array(t->elem, t->ndim, t->ndim ? 'A' : t->layout, t->readonly);
 }
 
@@ -914,6 +931,11 @@ static LLVMValueRef lo_flip(Lower *l, Node *n) {
   Node *arg = n->list.items[0], *axis = np_arg_node(n, 1, "axis");
   const Type *t = arg->ty;
   LLVMValueRef a = lo_expr(l, arg), shape[RC_MAX_NDIM], strides[RC_MAX_NDIM], flipped[RC_MAX_NDIM];
+  if (!is_array(n->ty)) {
+    LLVMValueRef v = lo_load_scalar(l, t->elem, data_of(l, a));
+    lo_done_with(l, arg, a);
+    return v;
+  }
   shape_of(l, t, a, shape, strides);
   for (int d = 0; d < t->ndim; d++) flipped[d] = const_bool(l, n->bi->ival < 0 ? !axis : d == n->bi->ival);
   if (axis) {
