@@ -16,7 +16,6 @@ from conftest import assert_same_value
 
 DTYPES = [np.bool_, np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uint32,
           np.uint64, np.float32, np.float64]
-NUMBERS = [d for d in DTYPES if d is not np.bool_]
 
 LAYOUTS = ("C", "F", "strided", "reversed")
 

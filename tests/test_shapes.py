@@ -11,15 +11,19 @@ import numpy as np
 import pytest
 
 import ruchey
-from arraygen import (DTYPES, LAYOUTS, NUMBERS, array, assert_same_array, check, define, layout_flags,
-                      shapes)
-from conftest import make_rng
+from arraygen import DTYPES, LAYOUTS, array, assert_same_array, check, define, shapes
+from conftest import AS_NUMBA, make_rng
+
+# Numba lacks many of these functions or differs from NumPy in them (squeeze,
+# layouts, where's dtypes, errors): the file checks ruchey against NumPy and
+# is skipped with RUCHEY_TEST_AS_NUMBA=1 (see test_creation.py).
+pytestmark = pytest.mark.skipif(AS_NUMBA, reason="checks NumPy's behaviour, which numba's differs from here")
 
 RNG = make_rng(2024)
 
 
 def arrays(dtypes=(np.float64,), layouts=LAYOUTS, shape_list=None, seed=0):
-    """(array, description) for each dtype, layout and shape."""
+    """An array of each dtype, layout and shape (shapes(): every ndim to 3, empty ones)."""
     rng = make_rng(seed)
     out = []
     for dtype in dtypes:
@@ -27,15 +31,6 @@ def arrays(dtypes=(np.float64,), layouts=LAYOUTS, shape_list=None, seed=0):
             for shape in shape_list or shapes():
                 out.append(array(rng, dtype, shape, layout))
     return out
-
-
-def writes_through(view, base, value=1):
-    """Whether writing to the view's first element changes base."""
-    if not view.size:
-        return True
-    before = base.copy()
-    view.reshape(-1)[:1] = value if view.dtype != np.bool_ else not view.reshape(-1)[0]
-    return not np.array_equal(before, base, equal_nan=True) or np.shares_memory(view, base)
 
 
 # ---------------------------------------------------------------- reshape, ravel, flatten
