@@ -194,6 +194,10 @@ void lo_raise_if(Lower *l, LLVMValueRef cond, RtStatus status, const char *msg) 
 /* if (cond) raise status with a message holding up to four numbers known
  * at run time (fmt's %lld, see rt_error_format). */
 void lo_raise_format_if(Lower *l, LLVMValueRef cond, RtStatus status, const char *fmt, LLVMValueRef *args, int n) {
+  if (l->deferred || l->mod->gpu) {  /* noted, or a trap: no message is formatted */
+    lo_raise_if(l, cond, status, fmt);
+    return;
+  }
   LLVMBasicBlockRef fail = new_block(l, "raise"), ok = new_block(l, "ok");
   LLVMBuildCondBr(l->b, cond, fail, ok);
   position(l, fail);

@@ -202,8 +202,8 @@ void lo_indices(Lower *l, Node *idx, LLVMValueRef *out);
 LLVMValueRef lo_index_addr(Lower *l, Node *n, LLVMValueRef *base);
 LLVMValueRef lo_alloc_array(Lower *l, const Type *t, LLVMValueRef *shape, int fill);
 void lo_fill(Lower *l, const Type *elem, LLVMValueRef data, LLVMValueRef n, LLVMValueRef v);
-LLVMValueRef lo_copy(Lower *l, Node *n);  /* a.copy(): a new C-contiguous array */
-/* A new C-contiguous array of type to (its dtype converting) with src's elements. */
+LLVMValueRef lo_copy(Lower *l, Node *n);  /* a.copy(), numpy.copy(a): a new array of n's type */
+/* A new array of type to (its dtype converting, in its layout) with src's elements. */
 LLVMValueRef lo_copy_array(Lower *l, const Type *to, const Type *from, LLVMValueRef src);
 /* Copies src's elements into dst of the same shape, converting dtypes. */
 void lo_copy_elements(Lower *l, const Type *dt, LLVMValueRef dst, const Type *st, LLVMValueRef src);
