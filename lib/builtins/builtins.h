@@ -48,13 +48,11 @@ int np_shape_ndim(Infer *in, Node *shape);
 /* Evaluates a shape into int64 dimensions; returns how many. */
 int lo_shape_arg(Lower *l, Node *shape, LLVMValueRef *dims);
 
-/* shape.c: views and copies */
-bool np_const_int(const Node *n, int64_t *v);  /* an int written in the source */
+/* shape.c: views */
 /* An array value of type t on base's memory (data, shape, strides); it
  * holds no reference of its own. */
 LLVMValueRef np_view(Lower *l, const Type *t, LLVMValueRef base, LLVMValueRef data, const LLVMValueRef *shape,
                      const LLVMValueRef *strides);
-LLVMValueRef np_is_c_contiguous(Lower *l, const Type *t, LLVMValueRef a);  /* at run time */
 /* a as a C-contiguous array (an owned reference): itself where it is, a copy otherwise. */
 LLVMValueRef np_as_c_contiguous(Lower *l, const Type *t, LLVMValueRef a);
 

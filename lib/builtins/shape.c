@@ -17,7 +17,8 @@
 
 /* ---------------------------------------------------------------- typing helpers */
 
-bool np_const_int(const Node *n, int64_t *v) {
+/* An int written in the source. */
+static bool const_int(const Node *n, int64_t *v) {
   if (n->kind != N_INT && n->kind != N_BOOL) return false;
   *v = n->ival;
   return true;
@@ -46,7 +47,7 @@ static int const_axes(Infer *in, Node *n, Node *axis, int ndim, int *axes) {
   }
   for (int i = 0; i < count; i++) {
     int64_t v;
-    if (!np_const_int(items[i], &v)) {
+    if (!const_int(items[i], &v)) {
       ty_error(in, items[i], "%s()'s axis must be a constant int or a tuple of them", n->bi->name);
       return -1;
     }
@@ -123,7 +124,8 @@ static void c_strides(Lower *l, const Type *elem, int ndim, const LLVMValueRef *
   }
 }
 
-LLVMValueRef np_is_c_contiguous(Lower *l, const Type *t, LLVMValueRef a) {
+/* Whether a is C-contiguous at run time (an empty array is). */
+static LLVMValueRef is_c_contiguous(Lower *l, const Type *t, LLVMValueRef a) {
   if (t->layout == 'C' || t->ndim == 0) return const_bool(l, true);
   LLVMValueRef ok = const_bool(l, true), empty = const_bool(l, false), want = const_i64(l, ty_bits(t->elem) / 8);
   for (int d = t->ndim - 1; d >= 0; d--) {
@@ -145,7 +147,7 @@ LLVMValueRef np_as_c_contiguous(Lower *l, const Type *t, LLVMValueRef a) {
   if (t->layout == 'C') return owned_view(l, ct, a, data_of(l, a), shape, strides);
   LLVMBasicBlockRef same = new_block(l, "contiguous.same"), copy = new_block(l, "contiguous.copy"),
                     done = new_block(l, "contiguous.done");
-  LLVMBuildCondBr(l->b, np_is_c_contiguous(l, t, a), same, copy);
+  LLVMBuildCondBr(l->b, is_c_contiguous(l, t, a), same, copy);
   position(l, same);
   LLVMValueRef view = owned_view(l, ct, a, data_of(l, a), shape, strides);
   LLVMBasicBlockRef same_end = LLVMGetInsertBlock(l->b);
