@@ -67,6 +67,7 @@ static __attribute__((noinline)) PyObject *box_array(const Type *t, RtArray *a) 
     /* an argument array (or a view of one) handed back */
     PyArrayObject *p = (PyArrayObject *)a->parent;
     if (PyArray_DATA(p) == a->data && PyArray_NDIM(p) == t->ndim &&
+        PyArray_TYPE(p) == disp_kind_type_num(t->elem->kind) &&
         !memcmp(PyArray_DIMS(p), shape, sizeof(npy_intp) * (size_t)t->ndim) &&
         !memcmp(PyArray_STRIDES(p), strides, sizeof(npy_intp) * (size_t)t->ndim))
       return Py_NewRef((PyObject *)p);

@@ -420,16 +420,74 @@ static Node *fe_string(Fe *fe, PyObject *e) {
   return n;
 }
 
-/* Converts the call's positional and keyword arguments into n; strings:
- * constant strings among them too. */
-static bool fe_call_args(Fe *fe, PyObject *e, Node *n, bool strings) {
-  PyObject *args = field(e, "args"), *kws = field(e, "keywords");
-  bool ok = true;
-  n->list = new_list(fe, (int)PyList_GET_SIZE(args));
-  for (int i = 0; ok && i < n->list.len; i++) {
-    PyObject *a = PyList_GET_ITEM(args, i);
-    ok = (n->list.items[i] = (strings ? fe_string(fe, a) : NULL)) || (n->list.items[i] = fe_expr(fe, a));
+/* A string naming a NumPy dtype ("f8", "float32", "bool") as a dtype; NULL
+ * (no error) for any other string. */
+static Node *dtype_name(Fe *fe, PyObject *e, PyObject *s) {
+  PyObject *numpy = PyImport_ImportModule("numpy");
+  PyObject *descr = numpy ? PyObject_CallMethod(numpy, "dtype", "O", s) : NULL;
+  PyObject *type = descr ? PyObject_GetAttrString(descr, "type") : NULL;
+  int kind = type ? core_dtype_kind(type) : -1;
+  PyErr_Clear();
+  Py_XDECREF(numpy); Py_XDECREF(descr); Py_XDECREF(type);
+  if (kind < 0) return NULL;
+  Node *n = new_node(fe, N_DTYPE, e);
+  n->ival = kind;
+  return n;
+}
+
+/* An argument of a builtin: an expression, a dtype's name, or a literal
+ * list, read as a tuple of its elements (numpy.array([[1, 2], [3, 4]]),
+ * numpy.concatenate([a, b])) since compiled code has no list type. */
+static Node *fe_arg(Fe *fe, PyObject *e) {
+  if (is_kind(e, "Constant")) {
+    PyObject *v = field(e, "value");
+    Node *n = PyUnicode_Check(v) ? dtype_name(fe, e, v) : NULL;
+    Py_DECREF(v);
+    if (n) return n;
   }
+  if (!is_kind(e, "List") && !is_kind(e, "Tuple")) return fe_expr(fe, e);
+  PyObject *elts = field(e, "elts");
+  Node *n = new_node(fe, N_TUPLE, e);
+  n->list = new_list(fe, (int)PyList_GET_SIZE(elts));
+  for (int i = 0; n && i < n->list.len; i++)
+    if (!(n->list.items[i] = fe_arg(fe, PyList_GET_ITEM(elts, i)))) n = NULL;
+  Py_DECREF(elts);
+  return n;
+}
+
+/* A string constant that is not a dtype's name. */
+static bool names_no_dtype(Fe *fe, PyObject *e) {
+  if (!is_kind(e, "Constant")) return false;
+  PyObject *v = field(e, "value");
+  bool other = PyUnicode_Check(v) && !dtype_name(fe, e, v);
+  Py_DECREF(v);
+  return other;
+}
+
+static bool fe_args(Fe *fe, PyObject *list, NodeList *out) {
+  *out = new_list(fe, (int)PyList_GET_SIZE(list));
+  for (int i = 0; i < out->len; i++)
+    if (!(out->items[i] = fe_arg(fe, PyList_GET_ITEM(list, i)))) return false;
+  return true;
+}
+
+/* How a call's arguments are read: those of a builtin may be dtype names
+ * and literal lists (ARGS_BUILTIN), and of print constant strings too
+ * (ARGS_STRINGS); a ruchey function's are expressions. */
+enum { ARGS_BUILTIN = 1, ARGS_STRINGS = 2 };
+
+static Node *fe_call_arg(Fe *fe, PyObject *a, unsigned how) {
+  Node *n = how & ARGS_STRINGS ? fe_string(fe, a) : NULL;
+  if (n) return n;
+  return how & ARGS_BUILTIN ? fe_arg(fe, a) : fe_expr(fe, a);
+}
+
+/* Converts the call's positional and keyword arguments into n. */
+static bool fe_call_args(Fe *fe, PyObject *e, Node *n, unsigned how) {
+  PyObject *args = field(e, "args"), *kws = field(e, "keywords");
+  bool ok = true, builtin = how & ARGS_BUILTIN;
+  n->list = new_list(fe, (int)PyList_GET_SIZE(args));
+  for (int i = 0; ok && i < n->list.len; i++) ok = (n->list.items[i] = fe_call_arg(fe, PyList_GET_ITEM(args, i), how)) != NULL;
   int nk = (int)PyList_GET_SIZE(kws);
   n->kw = new_list(fe, nk);
   n->kw_names = arena_alloc(fe->arena, sizeof(char *) * (size_t)(nk ? nk : 1));
@@ -440,7 +498,11 @@ static bool fe_call_args(Fe *fe, PyObject *e, Node *n, bool strings) {
       ok = fe_error(fe, e, "**kwargs in calls is not supported") != NULL;
     else {
       n->kw_names[i] = arena_strdup(fe->arena, PyUnicode_AsUTF8(name));
-      ok = (n->kw.items[i] = fe_expr(fe, value)) != NULL;
+      if (builtin && !(how & ARGS_STRINGS) && names_no_dtype(fe, value))
+        ok = fe_error(fe, value, "%s() got an unsupported keyword argument '%s' (strings are only supported as "
+                      "dtypes' names)", n->bi ? n->bi->name : n->str, n->kw_names[i]) != NULL;
+      else
+        ok = (n->kw.items[i] = fe_call_arg(fe, value, how)) != NULL;
     }
     Py_DECREF(name); Py_DECREF(value);
   }
@@ -498,7 +560,7 @@ static Node *fe_method_call(Fe *fe, PyObject *e, PyObject *func) {
   Node *n = new_node(fe, N_CALL, e);
   n->str = arena_strdup(fe->arena, PyUnicode_AsUTF8(attr));
   Node *receiver = fe_expr(fe, value);
-  if (!receiver || !fe_call_args(fe, e, n, false)) {
+  if (!receiver || !fe_call_args(fe, e, n, ARGS_BUILTIN)) {
     n = NULL;
   } else {
     NodeList args = new_list(fe, n->list.len + 1);
@@ -544,7 +606,8 @@ static Node *fe_call(Fe *fe, PyObject *e) {
     n = new_node(fe, N_CALL, e);
     n->bi = builtin;
     n->ival = cast;
-    if (!fe_call_args(fe, e, n, builtin->flags & BF_STRINGS) || (is_jit && !fe_bind_jit_call(fe, e, n, obj))) n = NULL;
+    unsigned how = is_jit ? 0 : ARGS_BUILTIN | (builtin->flags & BF_STRINGS ? ARGS_STRINGS : 0);
+    if (!fe_call_args(fe, e, n, how) || (is_jit && !fe_bind_jit_call(fe, e, n, obj))) n = NULL;
   }
   Py_XDECREF(obj);
   Py_DECREF(func);

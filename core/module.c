@@ -143,7 +143,22 @@ int core_dtype_kind(PyObject *obj) {
   };
   static PyObject *table;
   if (!table) table = build_table(dtypes, sizeof dtypes / sizeof dtypes[0]);
-  return lookup(table, obj);
+  static PyObject *dtype_class;
+  if (!dtype_class) {
+    PyObject *numpy = PyImport_ImportModule("numpy");
+    dtype_class = numpy ? PyObject_GetAttrString(numpy, "dtype") : NULL;
+    Py_XDECREF(numpy);
+    PyErr_Clear();
+  }
+  int kind = lookup(table, obj);
+  if (kind < 0 && dtype_class && PyObject_IsInstance(obj, dtype_class) == 1) {
+    /* a dtype object (numpy.dtype("f4")) stands for its scalar type */
+    PyObject *type = PyObject_GetAttrString(obj, "type");
+    kind = type ? lookup(table, type) : -1;
+    Py_XDECREF(type);
+  }
+  PyErr_Clear();
+  return kind;
 }
 
 /* ---------------------------------------------------------------- errors */

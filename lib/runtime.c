@@ -146,6 +146,67 @@ void rt_shape_error(int64_t kind, const int64_t *desc) {
   rt_set_error(RT_ERR_VALUE, text);
 }
 
+/* An error whose message holds numbers known at run time ("axis 3 is out
+ * of bounds for array of dimension 2"): fmt takes up to four int64s as
+ * %lld. */
+void rt_error_format(int status, const char *fmt, int64_t a, int64_t b, int64_t c, int64_t d) {
+  static _Thread_local char text[512];
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wformat-nonliteral"
+  snprintf(text, sizeof text, fmt, (long long)a, (long long)b, (long long)c, (long long)d);
+#pragma GCC diagnostic pop
+  rt_set_error(status, text);
+}
+
+/* NumPy's ValueError for a reshape to a shape of another size: negative
+ * dimensions (the unknown one) print as "newaxis", leading ones not at
+ * all, as NumPy's convert_shape_to_string does. */
+void rt_reshape_error(int64_t size, int64_t ndim, const int64_t *dims) {
+  static _Thread_local char text[512];
+  size_t used = (size_t)snprintf(text, sizeof text, "cannot reshape array of size %lld into shape ", (long long)size);
+  int64_t i = 0;
+  while (i < ndim && dims[i] < 0) i++;
+  if (i == ndim) {
+    snprintf(text + used, sizeof text - used, "()");
+  } else {
+    used += (size_t)snprintf(text + used, sizeof text - used, "(%lld", (long long)dims[i++]);
+    for (; i < ndim && used < sizeof text; i++)
+      used += dims[i] < 0 ? (size_t)snprintf(text + used, sizeof text - used, ",newaxis")
+                          : (size_t)snprintf(text + used, sizeof text - used, ",%lld", (long long)dims[i]);
+    if (used < sizeof text) snprintf(text + used, sizeof text - used, ndim == 1 ? ",)" : ")");
+  }
+  rt_set_error(RT_ERR_VALUE, text);
+}
+
+/* Copies the elements of an array of the shape between any strides, elements
+ * of one dtype (itemsize bytes): compiled code's copies that convert
+ * nothing (concatenate, a strided array made contiguous) call this rather
+ * than emit a loop nest of their own, which costs compile time. */
+void rt_copy_strided(int64_t ndim, const int64_t *shape, char *dst, const int64_t *dst_strides, const char *src,
+                     const int64_t *src_strides, int64_t itemsize) {
+  if (ndim == 0) {
+    memcpy(dst, src, (size_t)itemsize);
+    return;
+  }
+  int64_t n = shape[0], ds = dst_strides[0], ss = src_strides[0];
+  if (ndim > 1) {
+    for (int64_t i = 0; i < n; i++)
+      rt_copy_strided(ndim - 1, shape + 1, dst + i * ds, dst_strides + 1, src + i * ss, src_strides + 1, itemsize);
+    return;
+  }
+  if (ds == itemsize && ss == itemsize) {
+    memcpy(dst, src, (size_t)(n * itemsize));
+    return;
+  }
+  switch (itemsize) {  /* constant sizes: each element a load and a store */
+  case 1: for (int64_t i = 0; i < n; i++) dst[i * ds] = src[i * ss]; break;
+  case 2: for (int64_t i = 0; i < n; i++) memcpy(dst + i * ds, src + i * ss, 2); break;
+  case 4: for (int64_t i = 0; i < n; i++) memcpy(dst + i * ds, src + i * ss, 4); break;
+  case 8: for (int64_t i = 0; i < n; i++) memcpy(dst + i * ds, src + i * ss, 8); break;
+  default: for (int64_t i = 0; i < n; i++) memcpy(dst + i * ds, src + i * ss, (size_t)itemsize); break;
+  }
+}
+
 /* raise cls(msg) in compiled code; cls is a Python class the extension
  * keeps alive. */
 void rt_raise(void *cls, const char *msg) {
@@ -189,6 +250,9 @@ void rt_register_symbols(void (*define)(const char *name, void *addr, void *ctx)
   define("rt_set_error", (void *)rt_set_error, ctx);
   define("rt_raise", (void *)rt_raise, ctx);
   define("rt_shape_error", (void *)rt_shape_error, ctx);
+  define("rt_error_format", (void *)rt_error_format, ctx);
+  define("rt_reshape_error", (void *)rt_reshape_error, ctx);
+  define("rt_copy_strided", (void *)rt_copy_strided, ctx);
   define("rt_kernel_error", (void *)rt_kernel_error, ctx);
   define("rt_fiber_block", (void *)rt_fiber_block, ctx);
   define("rt_fiber_barrier", (void *)rt_fiber_barrier, ctx);

@@ -11,7 +11,8 @@ editing this file, and a removed row is caught by the completeness test.
   where CPython's is "math domain error" / "math range error"). Integer results
   (floor, ceil, trunc) are CPython's exact int where int64 holds it, and
   OverflowError beyond (ruchey's rule where CPython makes a larger int).
-* ``numpy.*`` rows: compared with NumPy's own function on NumPy scalars of
+* ``numpy.*`` rows of numbers (the pure ones: ufuncs such as sqrt, clip):
+  compared with NumPy's own function on NumPy scalars of
   float64, float32, int64 (and int16 for one-argument functions): the kind of
   the result (a float, int or bool NumPy result gives a Python float, int or
   bool), its value (NaN-aware; a float32 result must be a float32 value) or
@@ -47,7 +48,7 @@ import pytest
 
 import ruchey
 
-from conftest import AS_NUMBA
+from conftest import AS_NUMBA, assert_same_value
 
 pytestmark = pytest.mark.skipif(AS_NUMBA, reason="generated from ruchey's builtins table "
                                 "(ruchey._core.builtins()), which numba does not have")
@@ -304,7 +305,9 @@ def test_table_rows_are_well_formed():
 # ---------------------------------------------------------------- numpy.*: NumPy on scalars
 
 NUMPY_ALLOC_ROWS = rows(lambda r: "allocates" in r[6] and (r[1] == "numpy" or r[1] is None))
-NUMPY_SCALAR_ROWS = rows(lambda r: r[1] == "numpy" and r[3] == "function" and "allocates" not in r[6])
+# numpy's functions of numbers (ufuncs): the pure rows; the others are shape
+# functions and views, tested in test_shapes.py and test_creation.py
+NUMPY_SCALAR_ROWS = rows(lambda r: r[1] == "numpy" and r[3] == "function" and "pure" in r[6])
 
 NUMPY_FLOATS = [0.5, 1.5, 2.0, 3.7, 10.0, 100.25, 1e-10, 123456.789, 0.0, -0.0, -0.5, -1.0, -1.5,
                 -2.5, -100.25, 1.0, 0.99, -0.99, 1.01, 1e308, -1e308, 710.0, 1000.0, 89.0, 5e-324,
@@ -331,7 +334,7 @@ def numpy_inputs(nargs, dtypes):
         dtype, = dtypes
         values = {"int64": NUMPY_INT64, "int16": NUMPY_INT16}.get(dtype, NUMPY_FLOATS)
         return [(x,) for x in scalars(dtype, values)]
-    if nargs == 2:
+    if nargs in (2, 3):
         pools = [scalars(d, NUMPY_PAIR_INTS if d.startswith("int") else NUMPY_PAIR_FLOATS)
                  for d in dtypes]
         return list(itertools.product(*pools))
@@ -467,14 +470,36 @@ ALLOC_NOT_GENERATED = {
 }
 
 
+# Rows whose arguments no rule of alloc_args fits, by name: their argument
+# expressions.
+ALLOC_ARGS = {
+    "array.astype": ["a", "numpy.float32"],
+    "array.repeat": ["a", "2"],
+    "numpy.linspace": ["0.0", "1.0", "n"],
+    "numpy.concatenate": ["(a, a)"],
+    "numpy.stack": ["(a, a)"],
+    "numpy.hstack": ["(a, a)"],
+    "numpy.vstack": ["(a, a)"],
+    "numpy.column_stack": ["(a, a)"],
+    "numpy.roll": ["a", "2"],
+    "numpy.tile": ["a", "2"],
+    "numpy.repeat": ["a", "2"],
+    "numpy.where": ["a", "a", "0.0"],
+    "numpy.nonzero": ["a"],
+}
+
+
 def alloc_args(row):
     """Argument expressions for an allocating row, from the names ``a`` (a
     float64 array) and ``n`` (an int), or None when no rule fits.
 
-    A method is called on ``a``; a function named ``*_like`` or ``copy``
-    takes ``a`` first, any other (empty, zeros, ones, full, arange) a size
-    ``n``; further required arguments (full's fill value) are 2.5."""
+    A row named in ALLOC_ARGS takes its arguments from there; a method is
+    called on ``a``; a function named ``*_like`` or ``copy`` takes ``a``
+    first, any other (empty, zeros, ones, full, arange) a size ``n``;
+    further required arguments (full's fill value) are 2.5."""
     name, module, path, kind, lo, hi, flags = row
+    if name in ALLOC_ARGS:
+        return ALLOC_ARGS[name]
     if kind == "method" and lo == 0:
         return ["a"]
     if kind == "function" and 1 <= hi and lo <= 2:
@@ -510,6 +535,9 @@ def test_allocating_row_matches_numpy(row):
     f = alloc_source(row, "ruchey.njit", "    return r\n")
     out, a, n = np.zeros(1), np.arange(6.0) * 1.5 - 2.0, 5
     expected, got = f.py_func(out, a.copy(), n), f(out, a, n)
+    if isinstance(expected, tuple):  # numpy.nonzero's index arrays
+        assert_same_value(expected, got)
+        return
     assert isinstance(got, np.ndarray) and got.dtype == expected.dtype and got.shape == expected.shape
     if "empty" not in row[2]:  # numpy.empty* leave the values undefined
         np.testing.assert_array_equal(got, expected, strict=True)

@@ -12,7 +12,8 @@
 /* The families, each ending with a row whose name is NULL. */
 extern const Builtin bi_python[];  /* python.c: Python's builtins, ruchey's own functions */
 extern const Builtin bi_math[];    /* math.c: math.* and NumPy's scalar functions */
-extern const Builtin bi_numpy[];   /* numpy.c: arrays: allocation, attributes, methods */
+extern const Builtin bi_numpy[];   /* numpy.c: arrays: creation, attributes, copies */
+extern const Builtin bi_shape[];   /* shape.c: arrays: shape functions, where, clip */
 extern const Builtin bi_cuda[];    /* cuda.c: the CUDA kernel language */
 extern const Builtin bi_operators[]; /* operators.c: NumPy's ufuncs for the operators */
 extern const Builtin bi_warp[];    /* warp.c: lanes, warp collectives, fences */
@@ -50,6 +51,25 @@ const Type *ty_array_update(Infer *in, Node *n, const Type *target, const Type *
  * a value of n->ty->elem; elementwise expressions make no temporary. */
 typedef void (*ElementSink)(Lower *l, LLVMValueRef v, void *arg);
 void lo_for_each_element(Lower *l, Node *n, ElementSink sink, void *arg);
+
+/* numpy.c: the arguments of NumPy's functions. An argument is found at
+ * its position pos (counting a method's receiver) or by its keyword name. */
+Node *np_arg(Infer *in, Node *n, int pos, const char *name);  /* an error if given both ways */
+Node *np_arg_node(Node *n, int pos, const char *name);        /* once typed */
+/* The dtype at pos or dtype= (a scalar type), dflt if none is given. */
+const Type *np_dtype_arg(Infer *in, Node *n, int pos, const Type *dflt);
+/* A shape (an int or a tuple of ints): its number of dimensions, or -1. */
+int np_shape_ndim(Infer *in, Node *shape);
+/* Evaluates a shape into int64 dimensions; returns how many. */
+int lo_shape_arg(Lower *l, Node *shape, LLVMValueRef *dims);
+
+/* shape.c: views */
+/* An array value of type t on base's memory (data, shape, strides); it
+ * holds no reference of its own. */
+LLVMValueRef np_view(Lower *l, const Type *t, LLVMValueRef base, LLVMValueRef data, const LLVMValueRef *shape,
+                     const LLVMValueRef *strides);
+/* a as a C-contiguous array (an owned reference): itself where it is, a copy otherwise. */
+LLVMValueRef np_as_c_contiguous(Lower *l, const Type *t, LLVMValueRef a);
 
 /* A row that types its arguments and lowers them itself: none. */
 #define BI_END {NULL, NULL, NULL, 0, 0, 0, 0, NULL, 0, 0, 0, NULL, NULL}

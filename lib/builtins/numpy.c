@@ -1,6 +1,12 @@
-/* builtins/numpy.c — NumPy arrays in compiled code: allocation
- * (numpy.empty, zeros, ones, the *_like forms, arange, copy), the
- * attributes of an array (shape, size, ndim, dtype, T) and its methods.
+/* builtins/numpy.c — NumPy arrays in compiled code: creation (numpy.empty,
+ * zeros, ones, full and their *_like forms, arange, linspace, eye,
+ * identity, array, asarray, copy, ascontiguousarray, dtype), the
+ * attributes of an array (shape, size, ndim, dtype, T) and its copy.
+ *
+ * A dtype is written as NumPy allows: a scalar type (numpy.float32, float,
+ * bool), a dtype object (numpy.dtype("f4"), a.dtype) or a dtype's name
+ * ("f8", "int32"); the frontend reads names and dtype objects as the
+ * scalar types they stand for. The shape functions are in shape.c.
  */
 #include "builtins/builtins.h"
 
@@ -8,16 +14,29 @@
 
 static const char *const dtype_kw[] = {"dtype", NULL};
 
-/* The dtype argument of an allocation: positional slot pos or dtype=. */
-static const Type *dtype_arg(Infer *in, Node *n, int pos, const Type *dflt) {
-  Node *d = n->list.len > pos ? n->list.items[pos] : ty_kwarg(n, "dtype");
-  if (!d) return dflt;
-  if (d->ty->kind != TY_DTYPE) return ty_error(in, d, "dtype must be a NumPy scalar type such as numpy.float64");
+/* Argument pos (counting a method's receiver) or the keyword name; NULL if
+ * neither is given, and an error if both are. */
+Node *np_arg_node(Node *n, int pos, const char *name) {
+  Node *kw = name ? ty_kwarg(n, name) : NULL;
+  return n->list.len > pos ? n->list.items[pos] : kw;
+}
+
+Node *np_arg(Infer *in, Node *n, int pos, const char *name) {
+  if (n->list.len > pos && name && ty_kwarg(n, name))
+    ty_error(in, ty_kwarg(n, name), "%s() got multiple values for argument '%s'", n->bi->name, name);
+  return np_arg_node(n, pos, name);
+}
+
+const Type *np_dtype_arg(Infer *in, Node *n, int pos, const Type *dflt) {
+  Node *d = np_arg(in, n, pos, "dtype");
+  if (!d || ty_failed(in)) return ty_failed(in) ? NULL : dflt;
+  if (d->ty->kind != TY_DTYPE)
+    return ty_error(in, d, "%s()'s dtype must be a NumPy dtype, a scalar type such as numpy.float64 or a "
+                    "dtype's name such as \"f8\", got %s", n->bi->name, d->ty->name);
   return d->ty->elem;
 }
 
-/* The shape argument of numpy.empty/zeros/ones: an int or a tuple of ints. */
-static int shape_ndim(Infer *in, Node *shape) {
+int np_shape_ndim(Infer *in, Node *shape) {
   const Type *t = shape->ty;
   if (ty_is_int(t)) return 1;
   if (t->kind == TY_TUPLE && t->nfields <= RC_MAX_NDIM) {
@@ -25,49 +44,77 @@ static int shape_ndim(Infer *in, Node *shape) {
     while (ints < t->nfields && ty_is_int(t->fields[ints])) ints++;
     if (ints == t->nfields) return t->nfields;
   }
-  ty_error(in, shape, "shape must be an int or a tuple of ints, got %s", t->name);
+  ty_error(in, shape, "a shape must be an int or a tuple of at most %d ints, got %s", RC_MAX_NDIM, t->name);
   return -1;
 }
 
-/* ---------------------------------------------------------------- allocation */
+int lo_shape_arg(Lower *l, Node *shape, LLVMValueRef *dims) {
+  LLVMValueRef v = lo_expr(l, shape);
+  if (shape->ty->kind != TY_TUPLE) {
+    dims[0] = lo_convert(l, v, shape->ty, TYS(TY_I64));
+    return 1;
+  }
+  for (int d = 0; d < shape->ty->nfields; d++)
+    dims[d] = lo_convert(l, LLVMBuildExtractValue(l->b, v, (unsigned)d, ""), shape->ty->fields[d], TYS(TY_I64));
+  return shape->ty->nfields;
+}
+
+static bool is_array(const Type *t) { return t->kind == TY_ARRAY; }
+
+static const Type *need_array(Infer *in, Node *n, const Type *t) {
+  if (!is_array(t)) return ty_error(in, n, "%s() needs an array, got %s", n->bi->name, t->name);
+  return t;
+}
+
+/* The layout NumPy's order='K' gives a new array like one of type t:
+ * Fortran order kept, C otherwise (NumPy follows the strides of other
+ * views too, which ruchey's types do not know). */
+static char like_layout(const Type *t) { return t->layout == 'F' && t->ndim > 1 ? 'F' : 'C'; }
+
+/* ---------------------------------------------------------------- empty, zeros, ones, full */
 
 /* numpy.empty/zeros/ones(shape, dtype=float64); the row's ival is the
  * fill: 0 (zeros), 1 (ones) or -1 (uninitialised) */
 static const Type *ty_alloc(Infer *in, Node *n, const Type **args) {
-  int ndim = shape_ndim(in, n->list.items[0]);
-  const Type *elem = ndim > 0 ? dtype_arg(in, n, 1, TYS(TY_F64)) : NULL;
+  int ndim = np_shape_ndim(in, n->list.items[0]);
+  const Type *elem = ndim >= 0 ? np_dtype_arg(in, n, 1, TYS(TY_F64)) : NULL;
   return elem ? ty_array(elem, ndim, 'C', false) : NULL;
 }
 
 /* numpy.empty_like/zeros_like/ones_like(a, dtype=a.dtype) */
 static const Type *ty_alloc_like(Infer *in, Node *n, const Type **args) {
-  if (args[0]->kind != TY_ARRAY) return ty_error(in, n, "%s() needs an array, got %s", n->bi->name, args[0]->name);
-  const Type *elem = dtype_arg(in, n, 1, args[0]->elem);
-  return elem ? ty_array(elem, args[0]->ndim, 'C', false) : NULL;
+  if (!need_array(in, n, args[0])) return NULL;
+  const Type *elem = np_dtype_arg(in, n, 1, args[0]->elem);
+  return elem ? ty_array(elem, args[0]->ndim, like_layout(args[0]), false) : NULL;
 }
 
 static LLVMValueRef lo_alloc(Lower *l, Node *n) {
   LLVMValueRef shape[RC_MAX_NDIM];
   Node *arg = n->list.items[0];
-  LLVMValueRef v = lo_expr(l, arg);
-  if (arg->ty->kind == TY_ARRAY) {  /* the *_like forms */
+  if (is_array(arg->ty)) {  /* the *_like forms */
+    LLVMValueRef v = lo_expr(l, arg);
     for (int d = 0; d < n->ty->ndim; d++) shape[d] = lo_arr_shape(l, v, d);
     lo_done_with(l, arg, v);
-  } else if (arg->ty->kind == TY_TUPLE) {
-    for (int d = 0; d < n->ty->ndim; d++)
-      shape[d] = lo_convert(l, LLVMBuildExtractValue(l->b, v, (unsigned)d, ""), arg->ty->fields[d], TYS(TY_I64));
   } else {
-    shape[0] = lo_convert(l, v, arg->ty, TYS(TY_I64));
+    lo_shape_arg(l, arg, shape);
   }
   return lo_alloc_array(l, n->ty, shape, n->bi->ival);
 }
 
 /* numpy.full(shape, fill_value, dtype=fill_value's type) */
 static const Type *ty_full(Infer *in, Node *n, const Type **args) {
-  int ndim = shape_ndim(in, n->list.items[0]);
+  int ndim = np_shape_ndim(in, n->list.items[0]);
   if (ndim < 0 || !ty_need_scalar(in, n->list.items[1], args[1], "numpy.full()'s fill value")) return NULL;
-  const Type *elem = dtype_arg(in, n, 2, args[1]);
+  const Type *elem = np_dtype_arg(in, n, 2, args[1]);
   return elem ? ty_array(elem, ndim, 'C', false) : NULL;
+}
+
+/* numpy.full_like(a, fill_value, dtype=a.dtype) */
+static const Type *ty_full_like(Infer *in, Node *n, const Type **args) {
+  if (!need_array(in, n, args[0]) || !ty_need_scalar(in, n->list.items[1], args[1], "numpy.full_like()'s fill value"))
+    return NULL;
+  const Type *elem = np_dtype_arg(in, n, 2, args[0]->elem);
+  return elem ? ty_array(elem, args[0]->ndim, like_layout(args[0]), false) : NULL;
 }
 
 static LLVMValueRef lo_full(Lower *l, Node *n) {
@@ -78,61 +125,371 @@ static LLVMValueRef lo_full(Lower *l, Node *n) {
   return a;
 }
 
+/* ---------------------------------------------------------------- arange, linspace */
+
+/* The type arange's arguments are computed in: float64 if one is a float. */
+static int arange_nargs(Node *n) { return n->list.len < 3 ? n->list.len : 3; }
+
+static const Type *arange_args_type(Node *n) {
+  for (int i = 0; i < arange_nargs(n); i++)
+    if (ty_is_float(n->list.items[i]->ty)) return TYS(TY_F64);
+  return TYS(TY_I64);
+}
+
+/* numpy.arange([start, ]stop[, step][, dtype]) */
 static const Type *ty_arange(Infer *in, Node *n, const Type **args) {
-  const Type *t = TYS(TY_I64);
-  for (int i = 0; i < n->list.len; i++) {
+  for (int i = 0; i < arange_nargs(n); i++)
     if (!ty_is_scalar(args[i])) return ty_error(in, n->list.items[i], "numpy.arange() needs numbers, got %s", args[i]->name);
-    if (ty_is_float(args[i])) t = TYS(TY_F64);
-  }
-  const Type *elem = dtype_arg(in, n, 99, t);
+  const Type *elem = np_dtype_arg(in, n, 3, arange_args_type(n));
+  if (elem && elem->kind == TY_BOOL)
+    return ty_error(in, n, "numpy.arange() cannot make bools (NumPy has no fill function for them)");
   return elem ? ty_array(elem, 1, 'C', false) : NULL;
 }
 
-/* numpy.arange: int arguments count exactly; float ones as NumPy does,
- * ceil((stop - start) / step) values start + i*step. */
+/* The number of values of arange(start, stop, step), as NumPy counts them:
+ * ceil((stop - start) / step), at least 0. */
+static LLVMValueRef arange_count(Lower *l, const Type *t, LLVMValueRef start, LLVMValueRef stop, LLVMValueRef step) {
+  if (!ty_is_float(t)) {
+    lo_raise_if(l, LLVMBuildICmp(l->b, LLVMIntEQ, step, const_i64(l, 0), ""), RT_ERR_ZERODIV, "division by zero");
+    return lo_range_count(l, start, stop, step);
+  }
+  lo_raise_if(l, fcmp(l, LLVMRealOEQ, step, lo_fconst(l, t, 0)), RT_ERR_ZERODIV, "division by zero");
+  LLVMValueRef c = lo_intrinsic1(l, "llvm.ceil", t, LLVMBuildFDiv(l->b, LLVMBuildFSub(l->b, stop, start, ""), step, ""));
+  lo_raise_if(l, fcmp(l, LLVMRealUNO, c, c), RT_ERR_VALUE, "arange: cannot compute length");
+  c = lo_intrinsic2(l, "llvm.maxnum", t, c, lo_fconst(l, t, 0));
+  return lo_convert(l, c, t, TYS(TY_I64));
+}
+
+/* numpy.arange fills as NumPy does: the first two values are start and
+ * start + step converted to the dtype, the others first + i*(second - first)
+ * computed in the dtype. */
 static LLVMValueRef lo_arange(Lower *l, Node *n) {
-  bool floats = false;
-  for (int i = 0; i < n->list.len; i++) floats = floats || ty_is_float(n->list.items[i]->ty);
-  const Type *t = floats ? TYS(TY_F64) : TYS(TY_I64);
+  const Type *t = arange_args_type(n), *e = n->ty->elem;
+  bool floats = ty_is_float(t);
   LLVMValueRef start = floats ? lo_fconst(l, t, 0) : const_i64(l, 0), stop, step = floats ? lo_fconst(l, t, 1) : const_i64(l, 1);
   if (n->list.len == 1) {
     stop = lo_expr_as(l, n->list.items[0], t);
   } else {
     start = lo_expr_as(l, n->list.items[0], t);
     stop = lo_expr_as(l, n->list.items[1], t);
-    if (n->list.len == 3) step = lo_expr_as(l, n->list.items[2], t);
+    if (n->list.len >= 3) step = lo_expr_as(l, n->list.items[2], t);
   }
-  LLVMValueRef count;
-  if (floats) {
-    lo_raise_if(l, fcmp(l, LLVMRealOEQ, step, lo_fconst(l, t, 0)), RT_ERR_ZERODIV, "division by zero");
-    LLVMValueRef c = lo_intrinsic1(l, "llvm.ceil", t, LLVMBuildFDiv(l->b, LLVMBuildFSub(l->b, stop, start, ""), step, ""));
-    c = lo_intrinsic2(l, "llvm.maxnum", t, c, lo_fconst(l, t, 0));
-    count = lo_convert(l, c, t, TYS(TY_I64));
-  } else {
-    lo_raise_if(l, LLVMBuildICmp(l->b, LLVMIntEQ, step, const_i64(l, 0), ""), RT_ERR_ZERODIV, "division by zero");
-    count = lo_range_count(l, start, stop, step);
-  }
+  LLVMValueRef count = arange_count(l, t, start, stop, step);
+  LLVMValueRef second = floats ? LLVMBuildFAdd(l->b, start, step, "") : LLVMBuildAdd(l->b, start, step, "");
+  LLVMValueRef b0 = lo_convert(l, start, t, e), b1 = lo_convert(l, second, t, e);
+  LLVMValueRef delta = ty_is_float(e) ? LLVMBuildFSub(l->b, b1, b0, "") : LLVMBuildSub(l->b, b1, b0, "");
   LLVMValueRef a = lo_alloc_array(l, n->ty, &count, -1);
   LLVMValueRef data = LLVMBuildExtractValue(l->b, a, 2, "");
-  /* fill: data[i] = start + i*step */
   LoLoop loop = lo_loop_begin(l, const_i64(l, 0), count, NULL, "arange");
-  LLVMValueRef i = loop.index;
-  LLVMValueRef iv = floats ? LLVMBuildSIToFP(l->b, i, lo_type(l, t), "") : i;
-  LLVMValueRef v = floats ? LLVMBuildFAdd(l->b, start, LLVMBuildFMul(l->b, iv, step, ""), "")
-                          : LLVMBuildAdd(l->b, start, LLVMBuildMul(l->b, iv, step, ""), "");
-  LLVMValueRef p = LLVMBuildGEP2(l->b, lo_storage_type(l, n->ty->elem), data, &i, 1, "");
-  lo_store_scalar(l, n->ty->elem, p, lo_convert(l, v, t, n->ty->elem));
+  LLVMValueRef i = lo_convert(l, loop.index, TYS(TY_I64), e);
+  LLVMValueRef v = ty_is_float(e) ? LLVMBuildFAdd(l->b, b0, LLVMBuildFMul(l->b, i, delta, ""), "")
+                                  : LLVMBuildAdd(l->b, b0, LLVMBuildMul(l->b, i, delta, ""), "");
+  lo_store_scalar(l, e, LLVMBuildGEP2(l->b, lo_storage_type(l, e), data, &loop.index, 1, ""), v);
+  lo_loop_end(l, &loop);
+  LLVMValueRef first[2] = {b0, b1};
+  for (int k = 0; k < 2; k++) {
+    LLVMBasicBlockRef put = new_block(l, "arange.first"), done = new_block(l, "arange.done");
+    LLVMBuildCondBr(l->b, LLVMBuildICmp(l->b, LLVMIntSGT, count, const_i64(l, k), ""), put, done);
+    position(l, put);
+    LLVMValueRef at = const_i64(l, k);
+    lo_store_scalar(l, e, LLVMBuildGEP2(l->b, lo_storage_type(l, e), data, &at, 1, ""), first[k]);
+    LLVMBuildBr(l->b, done);
+    position(l, done);
+  }
+  return a;
+}
+
+static const char *const linspace_kw[] = {"num", "endpoint", "dtype", NULL};
+
+/* The float type linspace computes in: float32 where its ends are (a
+ * number written in the source yields), else float64. */
+static const Type *linspace_type(Node *n) {
+  const Type *t = NULL;
+  for (int i = 0; i < 2; i++) {
+    Node *a = n->list.items[i];
+    if (!ty_is_weak(a)) t = t ? np_promote(t, a->ty) : a->ty;
+  }
+  return t && t->kind == TY_F32 ? t : TYS(TY_F64);
+}
+
+/* numpy.linspace(start, stop, num=50, endpoint=True, dtype=None) */
+static const Type *ty_linspace(Infer *in, Node *n, const Type **args) {
+  for (int i = 0; i < 2; i++)
+    if (!ty_need_scalar(in, n->list.items[i], args[i], "numpy.linspace()'s start and stop")) return NULL;
+  Node *num = np_arg(in, n, 2, "num"), *endpoint = np_arg(in, n, 3, "endpoint");
+  if (num && !ty_is_int(num->ty)) return ty_error(in, num, "numpy.linspace()'s num must be an int, got %s", num->ty->name);
+  if (endpoint && !ty_is_scalar(endpoint->ty)) return ty_error(in, endpoint, "numpy.linspace()'s endpoint must be a bool");
+  const Type *elem = np_dtype_arg(in, n, 4, linspace_type(n));
+  return elem ? ty_array(elem, 1, 'C', false) : NULL;
+}
+
+/* As NumPy: y[i] = i*step + start with step = (stop - start)/div, div
+ * being num - 1 with the endpoint, num without; where step is 0 (the ends
+ * equal, or so close that step underflows) y[i] = i/div*delta + start; the
+ * last value is stop itself with the endpoint; ints are floored. */
+static LLVMValueRef lo_linspace(Lower *l, Node *n) {
+  const Type *t = linspace_type(n), *e = n->ty->elem;
+  LLVMValueRef start = lo_expr_as(l, n->list.items[0], t), stop = lo_expr_as(l, n->list.items[1], t);
+  Node *num_node = np_arg_node(n, 2, "num"), *end_node = np_arg_node(n, 3, "endpoint");
+  LLVMValueRef num = num_node ? lo_expr_as(l, num_node, TYS(TY_I64)) : const_i64(l, 50);
+  LLVMValueRef endpoint = end_node ? lo_expr_as(l, end_node, TYS(TY_BOOL)) : const_bool(l, true);
+  lo_raise_format_if(l, LLVMBuildICmp(l->b, LLVMIntSLT, num, const_i64(l, 0), ""), RT_ERR_VALUE,
+                     "Number of samples, %lld, must be non-negative.", &num, 1);
+  LLVMValueRef div = LLVMBuildSelect(l->b, endpoint, LLVMBuildSub(l->b, num, const_i64(l, 1), ""), num, "");
+  LLVMValueRef fdiv = lo_convert(l, div, TYS(TY_I64), t);
+  LLVMValueRef delta = LLVMBuildFSub(l->b, stop, start, ""), step = LLVMBuildFDiv(l->b, delta, fdiv, "");
+  LLVMValueRef positive = LLVMBuildICmp(l->b, LLVMIntSGT, div, const_i64(l, 0), "");
+  LLVMValueRef step_zero = fcmp(l, LLVMRealOEQ, step, lo_fconst(l, t, 0));
+  LLVMValueRef a = lo_alloc_array(l, n->ty, &num, -1);
+  LLVMValueRef data = LLVMBuildExtractValue(l->b, a, 2, "");
+  LoLoop loop = lo_loop_begin(l, const_i64(l, 0), num, NULL, "linspace");
+  LLVMValueRef i = lo_convert(l, loop.index, TYS(TY_I64), t);
+  LLVMValueRef tiny = LLVMBuildFMul(l->b, LLVMBuildFDiv(l->b, i, fdiv, ""), delta, "");
+  LLVMValueRef y = LLVMBuildSelect(l->b, step_zero, tiny, LLVMBuildFMul(l->b, i, step, ""), "");
+  y = LLVMBuildSelect(l->b, positive, y, LLVMBuildFMul(l->b, i, delta, ""), "");
+  y = LLVMBuildFAdd(l->b, y, start, "");
+  if (ty_is_int(e)) y = lo_intrinsic1(l, "llvm.floor", t, y);
+  lo_store_scalar(l, e, LLVMBuildGEP2(l->b, lo_storage_type(l, e), data, &loop.index, 1, ""), lo_convert(l, y, t, e));
+  lo_loop_end(l, &loop);
+  LLVMBasicBlockRef put = new_block(l, "linspace.stop"), done = new_block(l, "linspace.done");
+  LLVMBuildCondBr(l->b, LLVMBuildAnd(l->b, endpoint, LLVMBuildICmp(l->b, LLVMIntSGT, num, const_i64(l, 1), ""), ""), put, done);
+  position(l, put);
+  LLVMValueRef last = LLVMBuildSub(l->b, num, const_i64(l, 1), "");
+  if (ty_is_int(e)) stop = lo_intrinsic1(l, "llvm.floor", t, stop);
+  lo_store_scalar(l, e, LLVMBuildGEP2(l->b, lo_storage_type(l, e), data, &last, 1, ""), lo_convert(l, stop, t, e));
+  LLVMBuildBr(l->b, done);
+  position(l, done);
+  return a;
+}
+
+/* ---------------------------------------------------------------- eye, identity */
+
+static const char *const eye_kw[] = {"M", "k", "dtype", NULL};
+
+/* numpy.eye(N, M=N, k=0, dtype=float64) and numpy.identity(n, dtype=float64) */
+static const Type *ty_eye(Infer *in, Node *n, const Type **args) {
+  bool eye = n->bi->ival;
+  Node *sizes[3] = {n->list.items[0], eye ? np_arg(in, n, 1, "M") : NULL, eye ? np_arg(in, n, 2, "k") : NULL};
+  for (int i = 0; i < 3; i++)
+    if (sizes[i] && !ty_is_int(sizes[i]->ty))
+      return ty_error(in, sizes[i], "%s() needs ints for its sizes, got %s", n->bi->name, sizes[i]->ty->name);
+  const Type *elem = np_dtype_arg(in, n, eye ? 3 : 1, TYS(TY_F64));
+  return elem ? ty_array(elem, 2, 'C', false) : NULL;
+}
+
+static LLVMValueRef lo_eye(Lower *l, Node *n) {
+  bool eye = n->bi->ival;
+  Node *m_node = eye ? np_arg_node(n, 1, "M") : NULL, *k_node = eye ? np_arg_node(n, 2, "k") : NULL;
+  LLVMValueRef shape[2];
+  shape[0] = lo_expr_as(l, n->list.items[0], TYS(TY_I64));
+  shape[1] = m_node ? lo_expr_as(l, m_node, TYS(TY_I64)) : shape[0];
+  LLVMValueRef k = k_node ? lo_expr_as(l, k_node, TYS(TY_I64)) : const_i64(l, 0);
+  LLVMValueRef a = lo_alloc_array(l, n->ty, shape, 0);
+  /* the ones: rows i with 0 <= i + k < M */
+  LoLoop loop = lo_loop_begin(l, const_i64(l, 0), shape[0], NULL, "eye");
+  LLVMValueRef j = LLVMBuildAdd(l->b, loop.index, k, "");
+  LLVMValueRef inside = LLVMBuildAnd(l->b, LLVMBuildICmp(l->b, LLVMIntSGE, j, const_i64(l, 0), ""),
+                                     LLVMBuildICmp(l->b, LLVMIntSLT, j, shape[1], ""), "");
+  LLVMBasicBlockRef put = new_block(l, "eye.one"), next = new_block(l, "eye.next");
+  LLVMBuildCondBr(l->b, inside, put, next);
+  position(l, put);
+  LLVMValueRef idx[2] = {loop.index, j};
+  lo_store_scalar(l, n->ty->elem, lo_element_addr(l, n->ty, a, idx), lo_convert(l, const_i64(l, 1), TYS(TY_I64), n->ty->elem));
+  LLVMBuildBr(l->b, next);
+  position(l, next);
   lo_loop_end(l, &loop);
   return a;
 }
 
-/* ---------------------------------------------------------------- calls */
+/* ---------------------------------------------------------------- array, asarray */
 
-/* numpy.copy(a) and a.copy(): a new C-contiguous array */
-static const Type *ty_copy(Infer *in, Node *n, const Type **args) {
-  if (args[0]->kind != TY_ARRAY) return ty_error(in, n, "copy() copies an array, not %s", args[0]->name);
-  return ty_array(args[0]->elem, args[0]->ndim, 'C', false);
+/* numpy.array's argument: a number, an array, or nested tuples (lists in
+ * the source) of numbers or of arrays, each level of one length. Fills
+ * dims (the nesting's lengths) and the dtype NumPy gives the values
+ * (promote_types of all of them: a Python number is not weak here). */
+typedef struct Nested {
+  int ndim;                /* the tuples' levels */
+  int64_t dims[RC_MAX_NDIM];
+  const Type *elem;        /* the values' promoted dtype */
+  const Type *leaf;        /* the arrays' type at the leaves, or NULL for numbers */
+  bool ragged;
+} Nested;
+
+static void nested_leaves(Nested *s, const Type *t, int depth) {
+  if (t->kind == TY_TUPLE) {
+    if (depth >= s->ndim || depth >= RC_MAX_NDIM || s->dims[depth] != t->nfields) {
+      s->ragged = true;
+      return;
+    }
+    for (int i = 0; i < t->nfields; i++) nested_leaves(s, t->fields[i], depth + 1);
+    return;
+  }
+  if (depth != s->ndim || (is_array(t) ? !s->leaf || s->leaf->ndim != t->ndim : s->leaf != NULL) ||
+      !(is_array(t) || ty_is_scalar(t))) {
+    s->ragged = true;
+    return;
+  }
+  const Type *e = is_array(t) ? t->elem : t;
+  s->elem = s->elem ? np_promote(s->elem, e) : e;
 }
+
+static Nested nested_shape(const Type *t) {
+  Nested s = {0};
+  const Type *first = t;
+  while (first->kind == TY_TUPLE && s.ndim < RC_MAX_NDIM) {
+    s.dims[s.ndim++] = first->nfields;
+    if (!first->nfields) break;
+    first = first->fields[0];
+  }
+  if (first->kind == TY_TUPLE && first->nfields) s.ragged = true;
+  if (is_array(first)) s.leaf = first;
+  nested_leaves(&s, t, 0);
+  if (!s.elem) s.elem = TYS(TY_F64);  /* numpy.array(()) */
+  return s;
+}
+
+/* numpy.array(object, dtype=None): always a new array */
+static const Type *ty_array_of(Infer *in, Node *n, const Type **args) {
+  const Type *t = args[0];
+  if (is_array(t)) {
+    const Type *elem = np_dtype_arg(in, n, 1, t->elem);
+    return elem ? ty_array(elem, t->ndim, like_layout(t), false) : NULL;
+  }
+  if (!ty_is_scalar(t) && t->kind != TY_TUPLE)
+    return ty_error(in, n, "%s() needs numbers, arrays or tuples or lists of them, got %s", n->bi->name, t->name);
+  Nested s = nested_shape(t);
+  int ndim = s.ndim + (s.leaf ? s.leaf->ndim : 0);
+  if (s.ragged || ndim > RC_MAX_NDIM)
+    return ty_error(in, n, "%s(): the sequence %s has an inhomogeneous shape (each level must hold elements of "
+                    "one length, all numbers or all arrays of one number of dimensions)", n->bi->name, t->name);
+  const Type *elem = np_dtype_arg(in, n, 1, s.elem);
+  return elem ? ty_array(elem, ndim, 'C', false) : NULL;
+}
+
+/* numpy.asarray(a, dtype=None): a itself when it is an array of that dtype */
+static const Type *ty_asarray(Infer *in, Node *n, const Type **args) {
+  if (is_array(args[0]) && np_dtype_arg(in, n, 1, args[0]->elem) == args[0]->elem) return args[0];
+  if (ty_no_allocation(in)) return ty_error(in, n, "kernels cannot allocate arrays: %s() here would", n->bi->name);
+  return ty_array_of(in, n, args);
+}
+
+typedef struct Fill {
+  const Type *to;          /* the new array */
+  LLVMValueRef out;
+  LLVMValueRef leaf_shape[RC_MAX_NDIM]; /* the first array leaf's shape */
+  LLVMValueRef bad;        /* an array leaf's shape differs from the first's */
+  int64_t at;              /* the next leaf's place, in leaves */
+} Fill;
+
+/* Calls leaf for each leaf of the nested tuple v of type t, in C order. */
+static void each_leaf(Lower *l, Fill *f, const Type *t, LLVMValueRef v,
+                      void (*leaf)(Lower *l, Fill *f, const Type *t, LLVMValueRef v)) {
+  if (t->kind != TY_TUPLE) {
+    leaf(l, f, t, v);
+    return;
+  }
+  for (int i = 0; i < t->nfields; i++) each_leaf(l, f, t->fields[i], LLVMBuildExtractValue(l->b, v, (unsigned)i, ""), leaf);
+}
+
+static void check_leaf(Lower *l, Fill *f, const Type *t, LLVMValueRef v) {
+  for (int d = 0; d < t->ndim; d++) {
+    if (!f->leaf_shape[d]) f->leaf_shape[d] = lo_arr_shape(l, v, d);
+    f->bad = LLVMBuildOr(l->b, f->bad, LLVMBuildICmp(l->b, LLVMIntNE, lo_arr_shape(l, v, d), f->leaf_shape[d], ""), "");
+  }
+}
+
+/* A number stored at its place, or an array copied into its block. */
+static void store_leaf(Lower *l, Fill *f, const Type *t, LLVMValueRef v) {
+  const Type *e = f->to->elem;
+  LLVMValueRef data = LLVMBuildExtractValue(l->b, f->out, 2, "");
+  if (!is_array(t)) {
+    LLVMValueRef at = const_i64(l, f->at++);
+    lo_store_scalar(l, e, LLVMBuildGEP2(l->b, lo_storage_type(l, e), data, &at, 1, ""), lo_convert(l, v, t, e));
+    return;
+  }
+  LLVMValueRef count = const_i64(l, 1), strides[RC_MAX_NDIM];
+  for (int d = t->ndim - 1; d >= 0; d--) {
+    strides[d] = LLVMBuildMul(l->b, count, const_i64(l, ty_bits(e) / 8), "");
+    count = LLVMBuildMul(l->b, count, f->leaf_shape[d], "");
+  }
+  LLVMValueRef first = LLVMBuildMul(l->b, const_i64(l, f->at++), count, "");
+  const Type *bt = ty_array(e, t->ndim, 'A', false);
+  LLVMValueRef block = np_view(l, bt, f->out, LLVMBuildGEP2(l->b, lo_storage_type(l, e), data, &first, 1, ""),
+                               f->leaf_shape, strides);
+  lo_copy_elements(l, bt, block, t, v);
+}
+
+static LLVMValueRef lo_array_of(Lower *l, Node *n) {
+  Node *arg = n->list.items[0];
+  const Type *t = arg->ty;
+  if (is_array(t) && t == n->ty && !n->bi->ival) return lo_owned(l, arg);  /* asarray of an array */
+  LLVMValueRef v = lo_expr(l, arg);
+  if (is_array(t)) {
+    LLVMValueRef r = lo_copy_array(l, n->ty, t, v);
+    lo_done_with(l, arg, v);
+    return r;
+  }
+  Nested s = nested_shape(t);
+  Fill f = {.to = n->ty, .bad = const_bool(l, false)};
+  LLVMValueRef shape[RC_MAX_NDIM];
+  for (int d = 0; d < s.ndim; d++) shape[d] = const_i64(l, s.dims[d]);
+  if (s.leaf) {
+    each_leaf(l, &f, t, v, check_leaf);
+    lo_raise_if(l, f.bad, RT_ERR_VALUE, "setting an array element with a sequence: the arrays have different shapes");
+    for (int d = 0; d < s.leaf->ndim; d++) shape[s.ndim + d] = f.leaf_shape[d];
+  }
+  f.out = lo_alloc_array(l, n->ty, shape, -1);
+  each_leaf(l, &f, t, v, store_leaf);
+  lo_done_with(l, arg, v);
+  return f.out;
+}
+
+/* ---------------------------------------------------------------- copies */
+
+/* numpy.copy(a) keeps a Fortran array's order (order='K'); a.copy() is C
+ * (order='C'). */
+static const Type *ty_copy(Infer *in, Node *n, const Type **args) {
+  if (!need_array(in, n, args[0])) return NULL;
+  return ty_array(args[0]->elem, args[0]->ndim, n->bi->kind == BK_METHOD ? 'C' : like_layout(args[0]), false);
+}
+
+/* numpy.ascontiguousarray(a, dtype=None): a itself if C-contiguous (at run
+ * time) and of that dtype, else a C-contiguous copy; at least 1-d. */
+static const Type *ty_ascontiguous(Infer *in, Node *n, const Type **args) {
+  const Type *t = args[0];
+  if (ty_no_allocation(in)) return ty_error(in, n, "kernels cannot allocate arrays: %s() may copy", n->bi->name);
+  if (!is_array(t) && !ty_is_scalar(t)) return ty_error(in, n, "%s() needs an array or a number, got %s", n->bi->name, t->name);
+  const Type *elem = np_dtype_arg(in, n, 1, is_array(t) ? t->elem : t);
+  if (!elem) return NULL;
+  return ty_array(elem, is_array(t) && t->ndim ? t->ndim : 1, 'C', is_array(t) && t->readonly && elem == t->elem);
+}
+
+static LLVMValueRef lo_ascontiguous(Lower *l, Node *n) {
+  Node *arg = n->list.items[0];
+  const Type *t = arg->ty, *ct = n->ty;
+  LLVMValueRef v = lo_expr(l, arg), r;
+  if (!is_array(t) || !t->ndim) {  /* a number or a 0-d array: 1 element */
+    LLVMValueRef x = is_array(t) ? lo_load_scalar(l, t->elem, LLVMBuildExtractValue(l->b, v, 2, "")) : v;
+    LLVMValueRef one = const_i64(l, 1);
+    r = lo_alloc_array(l, ct, &one, -1);
+    lo_store_scalar(l, ct->elem, LLVMBuildExtractValue(l->b, r, 2, ""), lo_convert(l, x, is_array(t) ? t->elem : t, ct->elem));
+  } else if (t->elem != ct->elem) {
+    r = lo_copy_array(l, ct, t, v);
+  } else {
+    r = np_as_c_contiguous(l, t, v);
+  }
+  lo_done_with(l, arg, v);
+  return r;
+}
+
+/* numpy.dtype(x): the dtype x names, as an argument of the functions that take one */
+static const Type *ty_dtype_call(Infer *in, Node *n, const Type **args) {
+  if (args[0]->kind != TY_DTYPE)
+    return ty_error(in, n, "numpy.dtype() needs a dtype's name or a scalar type known at compile time, got %s", args[0]->name);
+  return args[0];
+}
+
+static LLVMValueRef lo_no_value(Lower *l, Node *n) { return LLVMGetUndef(l->mod->i8); }
 
 /* ---------------------------------------------------------------- attributes */
 
@@ -162,52 +519,38 @@ static LLVMValueRef lo_ndim(Lower *l, Node *n) { return const_i64(l, n->lhs->ty-
 
 /* a.dtype: a type, used as an allocation's argument; no value at run time */
 static const Type *ty_dtype_attr(Infer *in, Node *n, const Type **args) { return ty_dtype(args[0]->elem); }
-static LLVMValueRef lo_no_value(Lower *l, Node *n) { return LLVMGetUndef(l->mod->i8); }
-
-/* a.T: a view with the dimensions reversed */
-static const Type *ty_transpose(Infer *in, Node *n, const Type **args) {
-  const Type *a = args[0];
-  char layout = a->ndim < 2 ? a->layout : a->layout == 'C' ? 'F' : a->layout == 'F' ? 'C' : 'A';
-  return ty_array(a->elem, a->ndim, layout, a->readonly);
-}
-
-static LLVMValueRef lo_transpose(Lower *l, Node *n) {
-  const Type *t = n->lhs->ty;
-  LLVMValueRef a = lo_expr(l, n->lhs), r = a;
-  for (int d = 0; d < t->ndim; d++) {
-    unsigned to = (unsigned)(t->ndim - 1 - d);
-    LLVMValueRef shp = LLVMBuildExtractValue(l->b, r, 3, ""), str = LLVMBuildExtractValue(l->b, r, 4, "");
-    shp = LLVMBuildInsertValue(l->b, shp, lo_arr_shape(l, a, d), to, "");
-    str = LLVMBuildInsertValue(l->b, str, lo_arr_stride(l, t, a, d), to, "");
-    r = LLVMBuildInsertValue(l->b, LLVMBuildInsertValue(l->b, r, shp, 3, ""), str, 4, "");
-  }
-  lo_refcount(l, n->ty, r, true);
-  lo_done_with(l, n->lhs, a);
-  return r;
-}
 
 /* ---------------------------------------------------------------- the rows */
 
-#define ALLOC(name, lo, hi, fill, type, lower) \
-  {"numpy." name, "numpy", name, BK_FUNCTION, 0, lo, hi, dtype_kw, BF_ALLOCATES, fill, 0, type, lower}
+#define ALLOC(name, lo, hi, kw, fill, type, lower) \
+  {"numpy." name, "numpy", name, BK_FUNCTION, 0, lo, hi, kw, BF_ALLOCATES, fill, 0, type, lower}
 #define ATTRIBUTE(name, flags, type, lower) \
   {"array." name, NULL, name, BK_ATTRIBUTE, TY_ARRAY, 0, 0, NULL, BF_PURE | BF_CHEAP | (flags), 0, 0, type, lower}
 
 const Builtin bi_numpy[] = {
-  ALLOC("empty", 1, 2, -1, ty_alloc, lo_alloc),
-  ALLOC("zeros", 1, 2, 0, ty_alloc, lo_alloc),
-  ALLOC("ones", 1, 2, 1, ty_alloc, lo_alloc),
-  ALLOC("empty_like", 1, 2, -1, ty_alloc_like, lo_alloc),
-  ALLOC("zeros_like", 1, 2, 0, ty_alloc_like, lo_alloc),
-  ALLOC("ones_like", 1, 2, 1, ty_alloc_like, lo_alloc),
-  ALLOC("full", 2, 3, -1, ty_full, lo_full),
-  ALLOC("arange", 1, 3, 0, ty_arange, lo_arange),
-  {"numpy.copy", "numpy", "copy", BK_FUNCTION, 0, 1, 1, NULL, BF_ALLOCATES, 0, 0, ty_copy, lo_copy},
+  ALLOC("empty", 1, 2, dtype_kw, -1, ty_alloc, lo_alloc),
+  ALLOC("zeros", 1, 2, dtype_kw, 0, ty_alloc, lo_alloc),
+  ALLOC("ones", 1, 2, dtype_kw, 1, ty_alloc, lo_alloc),
+  ALLOC("empty_like", 1, 2, dtype_kw, -1, ty_alloc_like, lo_alloc),
+  ALLOC("zeros_like", 1, 2, dtype_kw, 0, ty_alloc_like, lo_alloc),
+  ALLOC("ones_like", 1, 2, dtype_kw, 1, ty_alloc_like, lo_alloc),
+  ALLOC("full", 2, 3, dtype_kw, -1, ty_full, lo_full),
+  ALLOC("full_like", 2, 3, dtype_kw, -1, ty_full_like, lo_full),
+  ALLOC("arange", 1, 4, dtype_kw, 0, ty_arange, lo_arange),
+  ALLOC("linspace", 2, 5, linspace_kw, 0, ty_linspace, lo_linspace),
+  ALLOC("eye", 1, 4, eye_kw, 1, ty_eye, lo_eye),
+  ALLOC("identity", 1, 2, dtype_kw, 0, ty_eye, lo_eye),
+  ALLOC("array", 1, 2, dtype_kw, 1, ty_array_of, lo_array_of),
+  /* asarray and ascontiguousarray may return their argument: not BF_ALLOCATES */
+  {"numpy.asarray", "numpy", "asarray", BK_FUNCTION, 0, 1, 2, dtype_kw, 0, 0, 0, ty_asarray, lo_array_of},
+  {"numpy.ascontiguousarray", "numpy", "ascontiguousarray", BK_FUNCTION, 0, 1, 2, dtype_kw, 0, 0, 0, ty_ascontiguous,
+   lo_ascontiguous},
+  ALLOC("copy", 1, 1, NULL, 0, ty_copy, lo_copy),
   {"array.copy", NULL, "copy", BK_METHOD, TY_ARRAY, 0, 0, NULL, BF_ALLOCATES, 0, 0, ty_copy, lo_copy},
+  {"numpy.dtype", "numpy", "dtype", BK_FUNCTION, 0, 1, 1, NULL, BF_CHEAP, 0, 0, ty_dtype_call, lo_no_value},
   ATTRIBUTE("shape", 0, ty_shape, lo_shape),
   ATTRIBUTE("size", 0, ty_int_attr, lo_size),
   ATTRIBUTE("ndim", 0, ty_int_attr, lo_ndim),
   ATTRIBUTE("dtype", 0, ty_dtype_attr, lo_no_value),
-  ATTRIBUTE("T", 0, ty_transpose, lo_transpose),
   BI_END,
 };

@@ -50,8 +50,8 @@ void lo_fill(Lower *l, const Type *elem, LLVMValueRef data, LLVMValueRef n, LLVM
   lo_loop_end(l, &loop);
 }
 
-/* A new C-contiguous array of type t with the given shape; fill is 0 (zeros),
- * 1 (ones) or -1 (uninitialised). */
+/* A new array of type t (C-contiguous, or Fortran-ordered for an 'F' t)
+ * with the given shape; fill is 0 (zeros), 1 (ones) or -1 (uninitialised). */
 LLVMValueRef lo_alloc_array(Lower *l, const Type *t, LLVMValueRef *shape, int fill) {
   LLVMValueRef count = const_i64(l, 1), anyneg = LLVMConstInt(l->mod->i1, 0, 0);
   for (int d = 0; d < t->ndim; d++) {
@@ -72,7 +72,8 @@ LLVMValueRef lo_alloc_array(Lower *l, const Type *t, LLVMValueRef *shape, int fi
   a = LLVMBuildInsertValue(l->b, a, data, 2, "");
   LLVMValueRef shp = LLVMGetUndef(LLVMArrayType2(l->mod->i64, (uint64_t)t->ndim)), str = shp;
   LLVMValueRef stride = const_i64(l, itemsize);
-  for (int d = t->ndim - 1; d >= 0; d--) {
+  for (int k = 0; k < t->ndim; k++) {
+    int d = t->layout == 'F' ? k : t->ndim - 1 - k;
     shp = LLVMBuildInsertValue(l->b, shp, shape[d], (unsigned)d, "");
     str = LLVMBuildInsertValue(l->b, str, stride, (unsigned)d, "");
     stride = LLVMBuildMul(l->b, stride, shape[d], "");
@@ -102,18 +103,46 @@ static void copy_element(Lower *l, LLVMValueRef *idx, void *arg) {
   lo_store_scalar(l, c->to->elem, lo_element_addr(l, c->to, c->dst, idx), v);
 }
 
-/* a.copy(): a new C-contiguous array; contiguous sources are one memcpy,
- * others a loop over every element. */
+/* The dimensions of a's shape (or strides) in memory, for a runtime function. */
+static LLVMValueRef dims_in_memory(Lower *l, const Type *t, LLVMValueRef a, bool strides) {
+  LLVMTypeRef arr = LLVMArrayType2(l->mod->i64, (uint64_t)(t->ndim ? t->ndim : 1));
+  LLVMValueRef mem = lo_alloca(l, arr, strides ? "strides" : "shape");
+  for (int d = 0; d < t->ndim; d++) {
+    LLVMValueRef ix[2] = {const_i64(l, 0), const_i64(l, d)};
+    LLVMValueRef v = strides ? lo_arr_stride(l, t, a, d) : lo_arr_shape(l, a, d);
+    LLVMBuildStore(l->b, v, LLVMBuildGEP2(l->b, arr, mem, ix, 2, ""));
+  }
+  return mem;
+}
+
+/* Elements of one dtype are copied by the runtime's rt_copy_strided (a call
+ * compiles faster than a loop nest), others converted one by one. */
+void lo_copy_elements(Lower *l, const Type *dt, LLVMValueRef dst, const Type *st, LLVMValueRef src) {
+  if (dt->elem != st->elem) {
+    LLVMValueRef shape[RC_MAX_NDIM];
+    for (int d = 0; d < st->ndim; d++) shape[d] = lo_arr_shape(l, src, d);
+    lo_for_each_index(l, st->ndim, shape, copy_element, &(CopyArgs){st, dt, src, dst, NULL});
+    return;
+  }
+  LLVMTypeRef p[7] = {l->mod->i64, l->mod->ptr, l->mod->ptr, l->mod->ptr, l->mod->ptr, l->mod->ptr, l->mod->i64};
+  LLVMValueRef a[7] = {const_i64(l, st->ndim), dims_in_memory(l, st, src, false), LLVMBuildExtractValue(l->b, dst, 2, ""),
+                       dims_in_memory(l, dt, dst, true), LLVMBuildExtractValue(l->b, src, 2, ""),
+                       dims_in_memory(l, st, src, true), const_i64(l, ty_bits(st->elem) / 8)};
+  lo_call_fn(l, "rt_copy_strided", void_type(l), p, a, 7);
+}
+
+/* a.copy(): a new array of to's layout; a source of that layout and dtype
+ * is one memcpy, others copied element by element. */
 LLVMValueRef lo_copy_array(Lower *l, const Type *to, const Type *from, LLVMValueRef src) {
   LLVMValueRef shape[RC_MAX_NDIM];
   for (int d = 0; d < from->ndim; d++) shape[d] = lo_arr_shape(l, src, d);
   LLVMValueRef dst = lo_alloc_array(l, to, shape, -1);
-  if (from->layout == 'C' && from->elem == to->elem) {
+  if (from->layout == to->layout && from->layout != 'A' && from->elem == to->elem) {
     LLVMValueRef bytes = const_i64(l, ty_bits(from->elem) / 8);
     for (int d = 0; d < from->ndim; d++) bytes = LLVMBuildMul(l->b, bytes, shape[d], "");
     LLVMBuildMemCpy(l->b, LLVMBuildExtractValue(l->b, dst, 2, ""), 1, LLVMBuildExtractValue(l->b, src, 2, ""), 1, bytes);
   } else {
-    lo_for_each_index(l, from->ndim, shape, copy_element, &(CopyArgs){from, to, src, dst, NULL});
+    lo_copy_elements(l, to, dst, from, src);
   }
   return dst;
 }
@@ -217,13 +246,18 @@ static LLVMValueRef lo_view(Lower *l, Node *n) {
 }
 
 LLVMValueRef lo_index(Lower *l, Node *n) {
-  if (n->ty->kind == TY_ARRAY) return lo_view(l, n);
   if (n->lhs->ty->kind == TY_TUPLE) {
     int64_t i = n->rhs->kind == N_INT ? n->rhs->ival : -n->rhs->lhs->ival;
     if (i < 0) i += n->lhs->ty->nfields;
     LLVMValueRef t = lo_expr(l, n->lhs);
-    return LLVMBuildExtractValue(l->b, t, (unsigned)i, "");
+    LLVMValueRef v = LLVMBuildExtractValue(l->b, t, (unsigned)i, "");
+    /* arrays in the field are handed out as new references, as views are
+     * (lo_is_fresh), so the tuple can go */
+    lo_refcount(l, n->ty, v, true);
+    lo_done_with(l, n->lhs, t);
+    return v;
   }
+  if (n->ty->kind == TY_ARRAY) return lo_view(l, n);
   LLVMValueRef base;
   LLVMValueRef addr = lo_index_addr(l, n, &base);
   LLVMValueRef v = lo_load_scalar(l, n->ty, addr);

@@ -191,6 +191,24 @@ void lo_raise_if(Lower *l, LLVMValueRef cond, RtStatus status, const char *msg) 
   position(l, ok);
 }
 
+/* if (cond) raise status with a message holding up to four numbers known
+ * at run time (fmt's %lld, see rt_error_format). */
+void lo_raise_format_if(Lower *l, LLVMValueRef cond, RtStatus status, const char *fmt, LLVMValueRef *args, int n) {
+  if (l->deferred || l->mod->gpu) {  /* noted, or a trap: no message is formatted */
+    lo_raise_if(l, cond, status, fmt);
+    return;
+  }
+  LLVMBasicBlockRef fail = new_block(l, "raise"), ok = new_block(l, "ok");
+  LLVMBuildCondBr(l->b, cond, fail, ok);
+  position(l, fail);
+  LLVMTypeRef p[6] = {l->mod->i32, l->mod->ptr, l->mod->i64, l->mod->i64, l->mod->i64, l->mod->i64};
+  LLVMValueRef a[6] = {const_i32(l, status), lo_string(l, fmt), const_i64(l, 0), const_i64(l, 0), const_i64(l, 0), const_i64(l, 0)};
+  for (int i = 0; i < n && i < 4; i++) a[2 + i] = args[i];
+  lo_call_fn(l, "rt_error_format", void_type(l), p, a, 6);
+  lo_raise_recorded(l, status);
+  position(l, ok);
+}
+
 /* Marks the loop ending in latch as not to be vectorised, and with
  * `unroll` false as not to be unrolled either. */
 void lo_loop_hints(Lower *l, LLVMValueRef latch, bool unroll) {

@@ -141,6 +141,8 @@ LLVMValueRef lo_extern(Lower *l, const char *name, void *addr);
 void lo_raise(Lower *l, RtStatus status, const char *msg);
 void lo_raise_if(Lower *l, LLVMValueRef cond, RtStatus status, const char *msg);
 void lo_raise_recorded(Lower *l, RtStatus status);  /* a runtime function recorded the message */
+/* if (cond) raise status, fmt's %lld filled with up to four int64 args */
+void lo_raise_format_if(Lower *l, LLVMValueRef cond, RtStatus status, const char *fmt, LLVMValueRef *args, int n);
 void lo_loop_hints(Lower *l, LLVMValueRef latch, bool unroll);
 void lo_fastmath_function(Lower *l, LLVMValueRef fn);  /* with fastmath=True, its float operations */
 
@@ -184,7 +186,7 @@ void lo_refcount(Lower *l, const Type *t, LLVMValueRef v, bool inc);  /* model.c
 void lo_meminfo_refcount(Lower *l, LLVMValueRef meminfo, bool inc);  /* one array's memory (NULL: borrowed) */
 bool lo_is_fresh(const Node *n);
 void lo_temp_made(Lower *l, const Type *t, LLVMValueRef v);
-void lo_temp_taken(Lower *l, LLVMValueRef v);  /* a temp handed on: no longer released on an error */
+void lo_temp_taken(Lower *l, LLVMValueRef v);  /* handed to an owner: no longer released on an error */
 LLVMValueRef lo_owned(Lower *l, Node *n);
 void lo_done_with(Lower *l, Node *n, LLVMValueRef v);
 void lo_release_temp(Lower *l, const Type *t, LLVMValueRef v);  /* a temp made by lowering itself */
@@ -209,9 +211,11 @@ void lo_indices(Lower *l, Node *idx, LLVMValueRef *out);
 LLVMValueRef lo_index_addr(Lower *l, Node *n, LLVMValueRef *base);
 LLVMValueRef lo_alloc_array(Lower *l, const Type *t, LLVMValueRef *shape, int fill);
 void lo_fill(Lower *l, const Type *elem, LLVMValueRef data, LLVMValueRef n, LLVMValueRef v);
-LLVMValueRef lo_copy(Lower *l, Node *n);  /* a.copy(): a new C-contiguous array */
-/* A new C-contiguous array of type to (its dtype converting) with src's elements. */
+LLVMValueRef lo_copy(Lower *l, Node *n);  /* a.copy(), numpy.copy(a): a new array of n's type */
+/* A new array of type to (its dtype converting, in its layout) with src's elements. */
 LLVMValueRef lo_copy_array(Lower *l, const Type *to, const Type *from, LLVMValueRef src);
+/* Copies src's elements into dst of the same shape, converting dtypes. */
+void lo_copy_elements(Lower *l, const Type *dt, LLVMValueRef dst, const Type *st, LLVMValueRef src);
 void lo_store_view(Lower *l, Node *target, const Type *t, LLVMValueRef v);
 LLVMValueRef lo_index(Lower *l, Node *n);
 LLVMValueRef lo_const_array(Lower *l, Node *n);  /* a frozen global array, as constant data */

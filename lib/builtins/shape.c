@@ -1,0 +1,1171 @@
+/* builtins/shape.c — NumPy's shape functions in compiled code: views
+ * (reshape, ravel, transpose and .T, squeeze, expand_dims, view, flip),
+ * copies (flatten, astype, concatenate and the stacks, roll, tile,
+ * repeat), a.fill, numpy.nonzero, and numpy.where and numpy.clip, which are
+ * elementwise (their rows have a lower_elem: ufunc.c fuses them into the
+ * array expressions around them).
+ *
+ * Results have NumPy's shapes, dtypes and layouts, and views share memory
+ * where NumPy's do, with one difference: reshape and ravel of an array
+ * that is not C-contiguous at run time copy it (NumPy makes a view where
+ * the strides allow one). Arguments that decide a result's number of
+ * dimensions or its layout (transpose's, squeeze's and expand_dims' axes)
+ * must be constants; others (concatenate's axis, roll's shift) may be
+ * computed at run time.
+ */
+#include "builtins/builtins.h"
+
+/* ---------------------------------------------------------------- typing helpers */
+
+/* An int written in the source. */
+static bool const_int(const Node *n, int64_t *v) {
+  if (n->kind != N_INT && n->kind != N_BOOL) return false;
+  *v = n->ival;
+  return true;
+}
+
+static bool is_array(const Type *t) { return t->kind == TY_ARRAY; }
+
+/* The array a shape function works on (its first argument, a method's
+ * receiver), or an error. No CUDA code: these make or hold array memory. */
+static const Type *array_operand(Infer *in, Node *n, const Type *t) {
+  if (ty_in_cuda(in)) return ty_error(in, n, "%s() is not supported in CUDA kernels", n->bi->name);
+  if (!is_array(t)) return ty_error(in, n, "%s() needs an array, got %s", n->bi->name, t->name);
+  return t;
+}
+
+/* Constant axes, each normalised into [0, ndim) and distinct: an int or a
+ * tuple of ints. Returns how many, or -1 with the error. */
+static int const_axes(Infer *in, Node *n, Node *axis, int ndim, int *axes) {
+  Node *one[1] = {axis};
+  Node **items = axis->kind == N_TUPLE ? axis->list.items : one;
+  int count = axis->kind == N_TUPLE ? axis->list.len : 1;
+  if (axis->kind != N_TUPLE && axis->ty->kind == TY_TUPLE) count = -1;
+  if (count < 0 || count > RC_MAX_NDIM) {
+    ty_error(in, axis, "%s()'s axes must be constant ints, at most %d of them", n->bi->name, RC_MAX_NDIM);
+    return -1;
+  }
+  for (int i = 0; i < count; i++) {
+    int64_t v;
+    if (!const_int(items[i], &v)) {
+      ty_error(in, items[i], "%s()'s axis must be a constant int or a tuple of them", n->bi->name);
+      return -1;
+    }
+    if (v < -ndim || v >= ndim) {
+      ty_error(in, items[i], "%s(): axis %lld is out of bounds for array of dimension %d", n->bi->name, (long long)v, ndim);
+      return -1;
+    }
+    axes[i] = (int)(v < 0 ? v + ndim : v);
+    for (int k = 0; k < i; k++)
+      if (axes[k] == axes[i]) {
+        ty_error(in, items[i], "%s(): repeated axis", n->bi->name);
+        return -1;
+      }
+  }
+  return count;
+}
+
+static bool int_arg(Infer *in, Node *n, Node *a, const char *what) {
+  if (a && !ty_is_int(a->ty) && a->ty->kind != TY_BOOL) {
+    ty_error(in, a, "%s()'s %s must be an int, got %s", n->bi->name, what, a->ty->name);
+    return false;
+  }
+  return true;
+}
+
+/* ---------------------------------------------------------------- lowering helpers */
+
+LLVMValueRef np_view(Lower *l, const Type *t, LLVMValueRef base, LLVMValueRef data, const LLVMValueRef *shape,
+                     const LLVMValueRef *strides) {
+  LLVMTypeRef dims = LLVMArrayType2(l->mod->i64, (uint64_t)t->ndim);
+  LLVMValueRef shp = LLVMGetUndef(dims), str = shp;
+  for (int d = 0; d < t->ndim; d++) {
+    shp = LLVMBuildInsertValue(l->b, shp, shape[d], (unsigned)d, "");
+    str = LLVMBuildInsertValue(l->b, str, strides[d], (unsigned)d, "");
+  }
+  LLVMValueRef v = LLVMGetUndef(lo_type(l, t));
+  v = LLVMBuildInsertValue(l->b, v, LLVMBuildExtractValue(l->b, base, 0, ""), 0, "");
+  v = LLVMBuildInsertValue(l->b, v, LLVMBuildExtractValue(l->b, base, 1, ""), 1, "");
+  v = LLVMBuildInsertValue(l->b, v, data, 2, "");
+  v = LLVMBuildInsertValue(l->b, v, shp, 3, "");
+  v = LLVMBuildInsertValue(l->b, v, str, 4, "");
+  return v;
+}
+
+/* A view returned to the caller: it holds its own reference. */
+static LLVMValueRef owned_view(Lower *l, const Type *t, LLVMValueRef base, LLVMValueRef data, const LLVMValueRef *shape,
+                               const LLVMValueRef *strides) {
+  LLVMValueRef v = np_view(l, t, base, data, shape, strides);
+  lo_refcount(l, t, v, true);
+  return v;
+}
+
+static LLVMValueRef data_of(Lower *l, LLVMValueRef a) { return LLVMBuildExtractValue(l->b, a, 2, "data"); }
+
+static void shape_of(Lower *l, const Type *t, LLVMValueRef a, LLVMValueRef *shape, LLVMValueRef *strides) {
+  for (int d = 0; d < t->ndim; d++) {
+    shape[d] = lo_arr_shape(l, a, d);
+    if (strides) strides[d] = lo_arr_stride(l, t, a, d);
+  }
+}
+
+static LLVMValueRef size_of(Lower *l, int ndim, const LLVMValueRef *shape) {
+  LLVMValueRef size = const_i64(l, 1);
+  for (int d = 0; d < ndim; d++) size = LLVMBuildMul(l->b, size, shape[d], "");
+  return size;
+}
+
+/* The strides of a C-contiguous array of the shape. */
+static void c_strides(Lower *l, const Type *elem, int ndim, const LLVMValueRef *shape, LLVMValueRef *strides) {
+  LLVMValueRef s = const_i64(l, ty_bits(elem) / 8);
+  for (int d = ndim - 1; d >= 0; d--) {
+    strides[d] = s;
+    s = LLVMBuildMul(l->b, s, shape[d], "");
+  }
+}
+
+/* Whether a is C-contiguous at run time (an empty array is). */
+static LLVMValueRef is_c_contiguous(Lower *l, const Type *t, LLVMValueRef a) {
+  if (t->layout == 'C' || t->ndim == 0) return const_bool(l, true);
+  LLVMValueRef ok = const_bool(l, true), empty = const_bool(l, false), want = const_i64(l, ty_bits(t->elem) / 8);
+  for (int d = t->ndim - 1; d >= 0; d--) {
+    LLVMValueRef n = lo_arr_shape(l, a, d);
+    LLVMValueRef fits = LLVMBuildOr(l->b, LLVMBuildICmp(l->b, LLVMIntEQ, n, const_i64(l, 1), ""),
+                                    LLVMBuildICmp(l->b, LLVMIntEQ, lo_arr_stride(l, t, a, d), want, ""), "");
+    ok = LLVMBuildAnd(l->b, ok, fits, "");
+    empty = LLVMBuildOr(l->b, empty, LLVMBuildICmp(l->b, LLVMIntEQ, n, const_i64(l, 0), ""), "");
+    want = LLVMBuildMul(l->b, want, n, "");
+  }
+  return LLVMBuildOr(l->b, ok, empty, "");
+}
+
+LLVMValueRef np_as_c_contiguous(Lower *l, const Type *t, LLVMValueRef a) {
+  const Type *ct = ty_array(t->elem, t->ndim, 'C', t->readonly);
+  LLVMValueRef shape[RC_MAX_NDIM], strides[RC_MAX_NDIM];
+  shape_of(l, t, a, shape, NULL);
+  c_strides(l, t->elem, t->ndim, shape, strides);
+  if (t->layout == 'C') return owned_view(l, ct, a, data_of(l, a), shape, strides);
+  LLVMBasicBlockRef same = new_block(l, "contiguous.same"), copy = new_block(l, "contiguous.copy"),
+                    done = new_block(l, "contiguous.done");
+  LLVMBuildCondBr(l->b, is_c_contiguous(l, t, a), same, copy);
+  position(l, same);
+  LLVMValueRef view = owned_view(l, ct, a, data_of(l, a), shape, strides);
+  LLVMBasicBlockRef same_end = LLVMGetInsertBlock(l->b);
+  LLVMBuildBr(l->b, done);
+  position(l, copy);
+  LLVMValueRef copied = lo_copy_array(l, ty_array(t->elem, t->ndim, 'C', false), t, a);
+  LLVMBasicBlockRef copy_end = LLVMGetInsertBlock(l->b);
+  LLVMBuildBr(l->b, done);
+  position(l, done);
+  LLVMValueRef r = LLVMBuildPhi(l->b, lo_type(l, ct), "contiguous");
+  LLVMAddIncoming(r, (LLVMValueRef[]){view, copied}, (LLVMBasicBlockRef[]){same_end, copy_end}, 2);
+  return r;
+}
+
+/* The address of a[idx...], indices in range. */
+static LLVMValueRef addr_at(Lower *l, const Type *t, LLVMValueRef a, const LLVMValueRef *idx) {
+  LLVMValueRef offset = const_i64(l, 0);
+  for (int d = 0; d < t->ndim; d++)
+    offset = LLVMBuildAdd(l->b, offset, LLVMBuildMul(l->b, idx[d], lo_arr_stride(l, t, a, d), ""), "");
+  return LLVMBuildInBoundsGEP2(l->b, l->mod->i8, data_of(l, a), &offset, 1, "");
+}
+
+/* An axis computed at run time, normalised into [0, ndim), or NumPy's
+ * AxisError (a ValueError). */
+static LLVMValueRef runtime_axis(Lower *l, Node *axis, int ndim) {
+  if (!axis) return const_i64(l, 0);
+  LLVMValueRef v = lo_expr_as(l, axis, TYS(TY_I64)), n = const_i64(l, ndim);
+  LLVMValueRef bad = LLVMBuildOr(l->b, LLVMBuildICmp(l->b, LLVMIntSLT, v, LLVMBuildNeg(l->b, n, ""), ""),
+                                 LLVMBuildICmp(l->b, LLVMIntSGE, v, n, ""), "");
+  lo_raise_format_if(l, bad, RT_ERR_VALUE, "axis %lld is out of bounds for array of dimension %lld",
+                     (LLVMValueRef[]){v, n}, 2);
+  return LLVMBuildSelect(l->b, LLVMBuildICmp(l->b, LLVMIntSLT, v, const_i64(l, 0), ""), LLVMBuildAdd(l->b, v, n, ""), v, "");
+}
+
+static LLVMValueRef is_dim(Lower *l, LLVMValueRef axis, int d) {
+  return LLVMBuildICmp(l->b, LLVMIntEQ, axis, const_i64(l, d), "");
+}
+
+static LLVMValueRef pick(Lower *l, LLVMValueRef c, LLVMValueRef a, LLVMValueRef b) {
+  return LLVMBuildSelect(l->b, c, a, b, "");
+}
+
+/* ---------------------------------------------------------------- reshape, ravel, flatten */
+
+/* The new shape's arguments: the ints after the array, or one tuple. */
+static Node **shape_items(Node *n, int *count, bool *tuple) {
+  Node *first = n->list.len > 1 ? n->list.items[1] : NULL;
+  *tuple = n->list.len == 2 && first->ty->kind == TY_TUPLE;
+  if (*tuple) {
+    *count = first->ty->nfields;
+    return NULL;
+  }
+  *count = n->list.len - 1;
+  return n->list.items + 1;
+}
+
+static const Type *ty_reshape(Infer *in, Node *n, const Type **args) {
+  const Type *t = array_operand(in, n, args[0]);
+  if (!t) return NULL;
+  int count;
+  bool tuple;
+  Node **items = shape_items(n, &count, &tuple);
+  if (!tuple && !count) return ty_error(in, n, "%s() needs the new shape", n->bi->name);
+  if (tuple && np_shape_ndim(in, n->list.items[1]) < 0) return NULL;
+  for (int i = 0; !tuple && i < count; i++)
+    if (!ty_is_int(items[i]->ty))
+      return ty_error(in, items[i], "%s()'s shape must be ints or a tuple of ints, got %s", n->bi->name, items[i]->ty->name);
+  if (count > RC_MAX_NDIM) return ty_error(in, n, "%s(): at most %d dimensions", n->bi->name, RC_MAX_NDIM);
+  return ty_array(t->elem, count, 'C', t->readonly);
+}
+
+/* The new shape's dimensions as int64s. */
+static int reshape_dims(Lower *l, Node *n, LLVMValueRef *dims) {
+  int count;
+  bool tuple;
+  Node **items = shape_items(n, &count, &tuple);
+  if (tuple) return lo_shape_arg(l, n->list.items[1], dims);
+  for (int i = 0; i < count; i++) dims[i] = lo_expr_as(l, items[i], TYS(TY_I64));
+  return count;
+}
+
+static void reshape_error(Lower *l, LLVMValueRef bad, LLVMValueRef size, int ndim, const LLVMValueRef *dims) {
+  LLVMBasicBlockRef fail = new_block(l, "reshape.bad"), ok = new_block(l, "reshape.ok");
+  LLVMBuildCondBr(l->b, bad, fail, ok);
+  position(l, fail);
+  LLVMTypeRef arr = LLVMArrayType2(l->mod->i64, (uint64_t)(ndim ? ndim : 1));
+  LLVMValueRef mem = lo_alloca(l, arr, "dims");
+  for (int d = 0; d < ndim; d++) {
+    LLVMValueRef ix[2] = {const_i64(l, 0), const_i64(l, d)};
+    LLVMBuildStore(l->b, dims[d], LLVMBuildGEP2(l->b, arr, mem, ix, 2, ""));
+  }
+  LLVMTypeRef p[3] = {l->mod->i64, l->mod->i64, l->mod->ptr};
+  lo_call_fn(l, "rt_reshape_error", void_type(l), p, (LLVMValueRef[]){size, const_i64(l, ndim), mem}, 3);
+  lo_raise_recorded(l, RT_ERR_VALUE);
+  position(l, ok);
+}
+
+/* NumPy's rules: one negative dimension is the unknown one, the others'
+ * product must divide the size (and not be 0); without one it must be
+ * the size. Fills the unknown dimension in. */
+static void check_new_shape(Lower *l, LLVMValueRef size, int ndim, LLVMValueRef *dims) {
+  LLVMValueRef unknown = const_i64(l, 0), known = const_i64(l, 1), zero = const_i64(l, 0);
+  for (int d = 0; d < ndim; d++) {
+    LLVMValueRef neg = LLVMBuildICmp(l->b, LLVMIntSLT, dims[d], zero, "");
+    unknown = LLVMBuildAdd(l->b, unknown, LLVMBuildZExt(l->b, neg, l->mod->i64, ""), "");
+    known = LLVMBuildMul(l->b, known, pick(l, neg, const_i64(l, 1), dims[d]), "");
+  }
+  lo_raise_if(l, LLVMBuildICmp(l->b, LLVMIntSGT, unknown, const_i64(l, 1), ""), RT_ERR_VALUE,
+              "can only specify one unknown dimension");
+  LLVMValueRef has_unknown = LLVMBuildICmp(l->b, LLVMIntEQ, unknown, const_i64(l, 1), "");
+  LLVMValueRef known_zero = LLVMBuildICmp(l->b, LLVMIntEQ, known, zero, "");
+  LLVMValueRef divisor = pick(l, known_zero, const_i64(l, 1), known);
+  LLVMValueRef rest = LLVMBuildSRem(l->b, size, divisor, "");
+  LLVMValueRef bad_unknown = LLVMBuildOr(l->b, known_zero, LLVMBuildICmp(l->b, LLVMIntNE, rest, zero, ""), "");
+  LLVMValueRef bad = pick(l, has_unknown, bad_unknown, LLVMBuildICmp(l->b, LLVMIntNE, size, known, ""));
+  reshape_error(l, bad, size, ndim, dims);
+  LLVMValueRef missing = LLVMBuildSDiv(l->b, size, divisor, "");
+  for (int d = 0; d < ndim; d++)
+    dims[d] = pick(l, LLVMBuildICmp(l->b, LLVMIntSLT, dims[d], zero, ""), missing, dims[d]);
+}
+
+/* a's memory with a new C-contiguous shape: a view if a is C-contiguous,
+ * else of a copy; an owned reference. */
+static LLVMValueRef reshaped(Lower *l, const Type *rt, const Type *t, LLVMValueRef a, LLVMValueRef *dims) {
+  LLVMValueRef c = np_as_c_contiguous(l, t, a), strides[RC_MAX_NDIM];
+  c_strides(l, rt->elem, rt->ndim, dims, strides);
+  /* c's reference is the result's */
+  return np_view(l, rt, c, data_of(l, c), dims, strides);
+}
+
+static LLVMValueRef lo_reshape(Lower *l, Node *n) {
+  Node *arg = n->list.items[0];
+  const Type *t = arg->ty;
+  LLVMValueRef a = lo_expr(l, arg), shape[RC_MAX_NDIM], dims[RC_MAX_NDIM];
+  shape_of(l, t, a, shape, NULL);
+  int ndim = reshape_dims(l, n, dims);
+  check_new_shape(l, size_of(l, t->ndim, shape), ndim, dims);
+  LLVMValueRef r = reshaped(l, n->ty, t, a, dims);
+  lo_done_with(l, arg, a);
+  return r;
+}
+
+/* numpy.ravel(a), a.ravel(): 1-d, a view where a is C-contiguous */
+static const Type *ty_ravel(Infer *in, Node *n, const Type **args) {
+  const Type *t = array_operand(in, n, args[0]);
+  return t ? ty_array(t->elem, 1, 'C', t->readonly) : NULL;
+}
+
+static LLVMValueRef lo_ravel(Lower *l, Node *n) {
+  Node *arg = n->list.items[0];
+  LLVMValueRef a = lo_expr(l, arg), shape[RC_MAX_NDIM];
+  shape_of(l, arg->ty, a, shape, NULL);
+  LLVMValueRef size = size_of(l, arg->ty->ndim, shape);
+  LLVMValueRef r = reshaped(l, n->ty, arg->ty, a, &size);
+  lo_done_with(l, arg, a);
+  return r;
+}
+
+/* a.flatten(): always a copy */
+static const Type *ty_flatten(Infer *in, Node *n, const Type **args) {
+  const Type *t = array_operand(in, n, args[0]);
+  return t ? ty_array(t->elem, 1, 'C', false) : NULL;
+}
+
+static LLVMValueRef lo_flatten(Lower *l, Node *n) {
+  Node *arg = n->list.items[0];
+  const Type *t = arg->ty, *ct = ty_array(t->elem, t->ndim, 'C', false);
+  LLVMValueRef a = lo_expr(l, arg), shape[RC_MAX_NDIM];
+  LLVMValueRef copy = lo_copy_array(l, ct, t, a);
+  shape_of(l, t, a, shape, NULL);
+  LLVMValueRef size = size_of(l, t->ndim, shape), stride = const_i64(l, ty_bits(t->elem) / 8);
+  LLVMValueRef r = np_view(l, n->ty, copy, data_of(l, copy), &size, &stride);  /* the copy's reference */
+  lo_done_with(l, arg, a);
+  return r;
+}
+
+/* ---------------------------------------------------------------- transpose */
+
+/* The permutation of transpose's axes: given as ints after the array, one
+ * tuple, or axes=; reversed when none is given. -1 with the error (in
+ * NULL when typing is done). */
+static int transpose_axes(Infer *in, Node *n, int ndim, int *perm) {
+  Node *axes = ty_kwarg(n, "axes");
+  Node tuple = {.kind = N_TUPLE, .line = n->line, .col = n->col, .list = {n->list.items + 1, n->list.len - 1}};
+  if (!axes && n->list.len == 2) axes = n->list.items[1];
+  if (!axes && n->list.len > 2) axes = &tuple;  /* a.transpose(1, 0, 2) */
+  if (!axes) {
+    for (int d = 0; d < ndim; d++) perm[d] = ndim - 1 - d;
+    return ndim;
+  }
+  int count = const_axes(in, n, axes, ndim, perm);
+  if (count >= 0 && count != ndim) {
+    if (in) ty_error(in, axes, "%s(): axes don't match array", n->bi->name);
+    return -1;
+  }
+  return count;
+}
+
+static char permuted_layout(const Type *t, const int *perm) {
+  bool same = true, reversed = true;
+  for (int d = 0; d < t->ndim; d++) {
+    same = same && perm[d] == d;
+    reversed = reversed && perm[d] == t->ndim - 1 - d;
+  }
+  if (same || t->ndim < 2) return t->layout;
+  if (reversed) return t->layout == 'C' ? 'F' : t->layout == 'F' ? 'C' : 'A';
+  return 'A';
+}
+
+static const Type *ty_transpose(Infer *in, Node *n, const Type **args) {
+  const Type *t = array_operand(in, n, args[0]);
+  int perm[RC_MAX_NDIM];
+  if (!t || transpose_axes(in, n, t->ndim, perm) < 0) return NULL;
+  return ty_array(t->elem, t->ndim, permuted_layout(t, perm), t->readonly);
+}
+
+static LLVMValueRef permuted(Lower *l, const Type *rt, const Type *t, LLVMValueRef a, const int *perm) {
+  LLVMValueRef shape[RC_MAX_NDIM], strides[RC_MAX_NDIM], s[RC_MAX_NDIM], st[RC_MAX_NDIM];
+  shape_of(l, t, a, s, st);
+  for (int d = 0; d < t->ndim; d++) {
+    shape[d] = s[perm[d]];
+    strides[d] = st[perm[d]];
+  }
+  return owned_view(l, rt, a, data_of(l, a), shape, strides);
+}
+
+static LLVMValueRef lo_transpose(Lower *l, Node *n) {
+  Node *arg = n->list.items[0];
+  int perm[RC_MAX_NDIM];
+  transpose_axes(NULL, n, arg->ty->ndim, perm);
+  LLVMValueRef a = lo_expr(l, arg), r = permuted(l, n->ty, arg->ty, a, perm);
+  lo_done_with(l, arg, a);
+  return r;
+}
+
+/* a.T: the dimensions reversed (also in CUDA code: a view makes nothing) */
+static const Type *ty_T(Infer *in, Node *n, const Type **args) {
+  int perm[RC_MAX_NDIM];
+  for (int d = 0; d < args[0]->ndim; d++) perm[d] = args[0]->ndim - 1 - d;
+  return ty_array(args[0]->elem, args[0]->ndim, permuted_layout(args[0], perm), args[0]->readonly);
+}
+
+static LLVMValueRef lo_T(Lower *l, Node *n) {
+  int perm[RC_MAX_NDIM];
+  for (int d = 0; d < n->lhs->ty->ndim; d++) perm[d] = n->lhs->ty->ndim - 1 - d;
+  LLVMValueRef a = lo_expr(l, n->lhs), r = permuted(l, n->ty, n->lhs->ty, a, perm);
+  lo_done_with(l, n->lhs, a);
+  return r;
+}
+
+/* ---------------------------------------------------------------- squeeze, expand_dims */
+
+static const char *const axis_kw[] = {"axis", NULL};
+
+/* The axes squeeze removes (flags in drop); -1 with the error. Without
+ * axis the dimensions of length 1 are removed, and which those are is
+ * known only at run time: ruchey's types need the number of dimensions,
+ * so axis is then required (Numba has no squeeze at all). */
+static int squeeze_axes(Infer *in, Node *n, int ndim, bool *drop) {
+  Node *axis = np_arg_node(n, 1, "axis");
+  for (int d = 0; d < ndim; d++) drop[d] = false;
+  if (!axis) {
+    if (ndim == 0) return 0;
+    if (in) ty_error(in, n, "%s() without axis removes the dimensions of length 1, which are known only at run "
+                     "time: give the axes to remove, as axis=", n->bi->name);
+    return -1;
+  }
+  int axes[RC_MAX_NDIM];
+  int count = const_axes(in, n, axis, ndim, axes);
+  for (int i = 0; i < count; i++) drop[axes[i]] = true;
+  return count;
+}
+
+static const Type *ty_squeeze(Infer *in, Node *n, const Type **args) {
+  const Type *t = array_operand(in, n, args[0]);
+  bool drop[RC_MAX_NDIM];
+  if (!t) return NULL;
+  np_arg(in, n, 1, "axis");  /* an error if given twice */
+  if (ty_failed(in)) return NULL;
+  int count = squeeze_axes(in, n, t->ndim, drop);
+  return count < 0 ? NULL : ty_array(t->elem, t->ndim - count, t->layout, t->readonly);
+}
+
+static LLVMValueRef lo_squeeze(Lower *l, Node *n) {
+  Node *arg = n->list.items[0];
+  const Type *t = arg->ty;
+  bool drop[RC_MAX_NDIM];
+  squeeze_axes(NULL, n, t->ndim, drop);
+  LLVMValueRef a = lo_expr(l, arg), s[RC_MAX_NDIM], st[RC_MAX_NDIM], shape[RC_MAX_NDIM], strides[RC_MAX_NDIM];
+  shape_of(l, t, a, s, st);
+  LLVMValueRef bad = const_bool(l, false);
+  int k = 0;
+  for (int d = 0; d < t->ndim; d++) {
+    if (drop[d]) {
+      bad = LLVMBuildOr(l->b, bad, LLVMBuildICmp(l->b, LLVMIntNE, s[d], const_i64(l, 1), ""), "");
+      continue;
+    }
+    shape[k] = s[d];
+    strides[k++] = st[d];
+  }
+  lo_raise_if(l, bad, RT_ERR_VALUE, "cannot select an axis to squeeze out which has size not equal to one");
+  LLVMValueRef r = owned_view(l, n->ty, a, data_of(l, a), shape, strides);
+  lo_done_with(l, arg, a);
+  return r;
+}
+
+/* numpy.expand_dims(a, axis): axes of length 1 inserted at the (constant)
+ * positions of the result */
+static int expand_axes(Infer *in, Node *n, int ndim, bool *added) {
+  Node *axis = np_arg_node(n, 1, "axis");
+  int count = axis->kind == N_TUPLE ? axis->list.len : 1, axes[RC_MAX_NDIM];
+  if (ndim + count > RC_MAX_NDIM) return in ? (ty_error(in, n, "%s(): at most %d dimensions", n->bi->name, RC_MAX_NDIM), -1) : -1;
+  for (int d = 0; d < ndim + count; d++) added[d] = false;
+  if (const_axes(in, n, axis, ndim + count, axes) < 0) return -1;
+  for (int i = 0; i < count; i++) added[axes[i]] = true;
+  return count;
+}
+
+static const Type *ty_expand_dims(Infer *in, Node *n, const Type **args) {
+  const Type *t = array_operand(in, n, args[0]);
+  bool added[RC_MAX_NDIM];
+  if (!t || !np_arg(in, n, 1, "axis")) return ty_failed(in) ? NULL : ty_error(in, n, "%s() needs axis", n->bi->name);
+  int count = expand_axes(in, n, t->ndim, added);
+  return count < 0 ? NULL : ty_array(t->elem, t->ndim + count, t->ndim ? t->layout : 'C', t->readonly);
+}
+
+static LLVMValueRef lo_expand_dims(Lower *l, Node *n) {
+  Node *arg = n->list.items[0];
+  const Type *t = arg->ty;
+  bool added[RC_MAX_NDIM];
+  int count = expand_axes(NULL, n, t->ndim, added);
+  LLVMValueRef a = lo_expr(l, arg), s[RC_MAX_NDIM], st[RC_MAX_NDIM], shape[RC_MAX_NDIM], strides[RC_MAX_NDIM];
+  shape_of(l, t, a, s, st);
+  /* an inserted axis takes the stride a C (or F) array of the new shape would
+   * have there: the layout stays true */
+  int k = 0;
+  for (int d = 0; d < t->ndim + count; d++) {
+    if (!added[d]) {
+      shape[d] = s[k];
+      strides[d] = st[k++];
+    } else {
+      shape[d] = const_i64(l, 1);
+      strides[d] = NULL;
+    }
+  }
+  LLVMValueRef cs[RC_MAX_NDIM];
+  c_strides(l, t->elem, t->ndim + count, shape, cs);
+  for (int d = 0; d < t->ndim + count; d++)
+    if (!strides[d]) strides[d] = cs[d];
+  LLVMValueRef r = owned_view(l, n->ty, a, data_of(l, a), shape, strides);
+  lo_done_with(l, arg, a);
+  return r;
+}
+
+/* ---------------------------------------------------------------- astype, view, fill */
+
+/* a.astype(dtype): a converted copy, of a's order if Fortran (order='K') */
+static const Type *ty_astype(Infer *in, Node *n, const Type **args) {
+  const Type *t = array_operand(in, n, args[0]);
+  if (!t) return NULL;
+  if (!np_arg(in, n, 1, "dtype")) return ty_failed(in) ? NULL : ty_error(in, n, "%s() needs a dtype", n->bi->name);
+  const Type *elem = np_dtype_arg(in, n, 1, NULL);
+  return elem ? ty_array(elem, t->ndim, t->layout == 'F' && t->ndim > 1 ? 'F' : 'C', false) : NULL;
+}
+
+static LLVMValueRef lo_astype(Lower *l, Node *n) {
+  Node *arg = n->list.items[0];
+  LLVMValueRef a = lo_expr(l, arg), r = lo_copy_array(l, n->ty, arg->ty, a);
+  lo_done_with(l, arg, a);
+  return r;
+}
+
+/* a.view(dtype): the same memory read as another dtype of the same size */
+static const Type *ty_view(Infer *in, Node *n, const Type **args) {
+  const Type *t = array_operand(in, n, args[0]);
+  if (!t) return NULL;
+  if (!np_arg(in, n, 1, "dtype")) return ty_failed(in) ? NULL : ty_error(in, n, "%s() needs a dtype", n->bi->name);
+  const Type *elem = np_dtype_arg(in, n, 1, NULL);
+  if (elem && ty_bits(elem) != ty_bits(t->elem))
+    return ty_error(in, n, "%s(): viewing %s as %s changes the item size, which only dtypes of one size may do "
+                    "in compiled code", n->bi->name, t->elem->name, elem->name);
+  return elem ? ty_array(elem, t->ndim, t->layout, t->readonly) : NULL;
+}
+
+static LLVMValueRef lo_view_as(Lower *l, Node *n) { return lo_owned(l, n->list.items[0]); }
+
+/* a.fill(value) */
+static const Type *ty_fill(Infer *in, Node *n, const Type **args) {
+  const Type *t = array_operand(in, n, args[0]);
+  if (!t || !ty_need_scalar(in, n->list.items[1], args[1], "array.fill()")) return NULL;
+  if (t->readonly) return ty_error(in, n, "cannot write to a read-only array");
+  return TYS(TY_NONE);
+}
+
+typedef struct FillArgs {
+  const Type *t;
+  LLVMValueRef a, v;
+} FillArgs;
+
+static void fill_one(Lower *l, LLVMValueRef *idx, void *arg) {
+  FillArgs *f = arg;
+  lo_store_scalar(l, f->t->elem, addr_at(l, f->t, f->a, idx), f->v);
+}
+
+static LLVMValueRef lo_fill_method(Lower *l, Node *n) {
+  Node *arg = n->list.items[0];
+  LLVMValueRef a = lo_expr(l, arg), shape[RC_MAX_NDIM];
+  LLVMValueRef v = lo_expr_as(l, n->list.items[1], arg->ty->elem);
+  shape_of(l, arg->ty, a, shape, NULL);
+  lo_for_each_index(l, arg->ty->ndim, shape, fill_one, &(FillArgs){arg->ty, a, v});
+  lo_done_with(l, arg, a);
+  return LLVMGetUndef(l->mod->i8);
+}
+
+/* ---------------------------------------------------------------- concatenate and the stacks */
+
+/* How each function sees its arrays before joining them along one axis:
+ * the row's ival. */
+enum { JOIN_CONCATENATE, JOIN_STACK, JOIN_HSTACK, JOIN_VSTACK, JOIN_COLUMNS };
+
+static const char *const join_kw[] = {"axis", "dtype", NULL};
+static const char *const stack_kw[] = {"dtype", NULL};
+
+/* The number of dimensions an array of ndim takes in the join. */
+static int joined_ndim(int how, int ndim) {
+  switch (how) {
+  case JOIN_STACK: return ndim + 1;
+  case JOIN_HSTACK: return ndim ? ndim : 1;
+  case JOIN_VSTACK: case JOIN_COLUMNS: return ndim < 2 ? 2 : ndim;
+  default: return ndim;
+  }
+}
+
+/* NumPy's casting='same_kind': to a kind of number as general or more (bool,
+ * unsigned, signed, float, in that order). */
+static bool same_kind(const Type *from, const Type *to) {
+  int kf = from->kind == TY_BOOL ? 0 : ty_is_float(from) ? 3 : ty_is_signed(from) ? 2 : 1;
+  int kt = to->kind == TY_BOOL ? 0 : ty_is_float(to) ? 3 : ty_is_signed(to) ? 2 : 1;
+  return kf <= kt;
+}
+
+/* NumPy orders a join's result as its inputs are ordered: Fortran where
+ * every input of two or more dimensions is (arrays of fewer are both), C
+ * otherwise (also for stack, whose result NumPy orders neither way when
+ * its inputs are Fortran). */
+static char joined_layout(int how, const Type *seq) {
+  bool fortran = false;
+  for (int i = 0; i < seq->nfields; i++) {
+    const Type *t = seq->fields[i];
+    if (t->ndim < 2) continue;
+    if (t->layout != 'F') return 'C';
+    fortran = true;
+  }
+  return fortran && how != JOIN_STACK ? 'F' : 'C';
+}
+
+static const Type *ty_join(Infer *in, Node *n, const Type **args) {
+  const Type *seq = args[0], *elem = NULL;
+  if (ty_in_cuda(in)) return ty_error(in, n, "%s() is not supported in CUDA kernels", n->bi->name);
+  if (seq->kind != TY_TUPLE || !seq->nfields)
+    return ty_error(in, n, "%s() needs a tuple or list of arrays, got %s", n->bi->name, seq->name);
+  int ndim = -1;
+  for (int i = 0; i < seq->nfields; i++) {
+    const Type *t = seq->fields[i];
+    if (!is_array(t)) return ty_error(in, n, "%s() joins arrays, got %s", n->bi->name, t->name);
+    if (n->bi->ival == JOIN_CONCATENATE && !t->ndim)
+      return ty_error(in, n, "%s(): zero-dimensional arrays cannot be concatenated", n->bi->name);
+    int nd = joined_ndim((int)n->bi->ival, t->ndim);
+    if (ndim >= 0 && nd != ndim)
+      return ty_error(in, n, "%s(): all the input arrays must have the same number of dimensions, but %s and %s "
+                      "differ", n->bi->name, seq->fields[0]->name, t->name);
+    ndim = nd;
+    elem = elem ? np_promote(elem, t->elem) : t->elem;
+  }
+  if (ndim > RC_MAX_NDIM) return ty_error(in, n, "%s(): at most %d dimensions", n->bi->name, RC_MAX_NDIM);
+  Node *axis = np_arg(in, n, 1, n->bi->keywords == join_kw ? "axis" : NULL);
+  if (ty_failed(in) || !int_arg(in, n, axis, "axis")) return NULL;
+  const Type *to = np_dtype_arg(in, n, 99, elem);
+  for (int i = 0; to && i < seq->nfields; i++)
+    if (!same_kind(seq->fields[i]->elem, to))
+      return ty_error(in, n, "%s(): Cannot cast array data from dtype('%s') to dtype('%s') according to the rule "
+                      "'same_kind'", n->bi->name, seq->fields[i]->elem->name, to->name);
+  return to ? ty_array(to, ndim, joined_layout((int)n->bi->ival, seq), false) : NULL;
+}
+
+/* One array's shape and strides as the join sees it, in ndim dimensions
+ * (axis: where stack puts its new one). */
+static void joined_view(Lower *l, int how, const Type *t, LLVMValueRef a, int ndim, LLVMValueRef axis,
+                        LLVMValueRef *shape, LLVMValueRef *strides) {
+  LLVMValueRef s[RC_MAX_NDIM], st[RC_MAX_NDIM], one = const_i64(l, 1), zero = const_i64(l, 0);
+  shape_of(l, t, a, s, st);
+  int lead = ndim - t->ndim;  /* dimensions added */
+  for (int d = 0; d < ndim; d++) {
+    switch (how) {
+    case JOIN_STACK: {  /* a new dimension at axis */
+      LLVMValueRef before = LLVMBuildICmp(l->b, LLVMIntSLT, const_i64(l, d), axis, "");
+      LLVMValueRef here = is_dim(l, axis, d);
+      LLVMValueRef ss = d < t->ndim ? s[d] : one, sst = d < t->ndim ? st[d] : zero;
+      LLVMValueRef ps = d ? s[d - 1] : one, pst = d ? st[d - 1] : zero;
+      shape[d] = pick(l, before, ss, pick(l, here, one, ps));
+      strides[d] = pick(l, before, sst, pick(l, here, zero, pst));
+      break;
+    }
+    case JOIN_COLUMNS:  /* (n,) becomes (n, 1), () (1, 1) */
+      if (lead) {
+        shape[d] = d == 0 && t->ndim == 1 ? s[0] : one;
+        strides[d] = d == 0 && t->ndim == 1 ? st[0] : zero;
+        break;
+      }
+      /* fall through */
+    default:  /* dimensions of length 1 added in front */
+      shape[d] = d < lead ? one : s[d - lead];
+      strides[d] = d < lead ? zero : st[d - lead];
+    }
+  }
+}
+
+/* The axis the arrays are joined along. */
+static LLVMValueRef join_axis(Lower *l, Node *n, int ndim) {
+  Node *axis = np_arg_node(n, 1, n->bi->keywords == join_kw ? "axis" : NULL);
+  switch (n->bi->ival) {
+  case JOIN_CONCATENATE: return runtime_axis(l, axis, ndim);
+  case JOIN_STACK: return runtime_axis(l, axis, ndim);
+  case JOIN_HSTACK: return const_i64(l, ndim == 1 ? 0 : 1);
+  case JOIN_VSTACK: return const_i64(l, 0);
+  default: return const_i64(l, 1);
+  }
+}
+
+static LLVMValueRef lo_join(Lower *l, Node *n) {
+  Node *arg = n->list.items[0];
+  const Type *seq = arg->ty, *rt = n->ty;
+  int how = (int)n->bi->ival, ndim = rt->ndim, count = seq->nfields;
+  LLVMValueRef tuple = lo_expr(l, arg);
+  LLVMValueRef axis = join_axis(l, n, ndim);
+  LLVMValueRef *arrays = arena_alloc(l->f->arena, sizeof(LLVMValueRef) * (size_t)count);
+  LLVMValueRef (*shapes)[RC_MAX_NDIM] = arena_alloc(l->f->arena, sizeof *shapes * (size_t)count);
+  LLVMValueRef (*strides)[RC_MAX_NDIM] = arena_alloc(l->f->arena, sizeof *strides * (size_t)count);
+  LLVMValueRef out_shape[RC_MAX_NDIM], bad = const_bool(l, false);
+  for (int i = 0; i < count; i++) {
+    arrays[i] = LLVMBuildExtractValue(l->b, tuple, (unsigned)i, "");
+    joined_view(l, how, seq->fields[i], arrays[i], ndim, axis, shapes[i], strides[i]);
+  }
+  for (int d = 0; d < ndim; d++) out_shape[d] = shapes[0][d];
+  for (int i = 1; i < count; i++)
+    for (int d = 0; d < ndim; d++) {
+      LLVMValueRef along = is_dim(l, axis, d);
+      LLVMValueRef differ = LLVMBuildICmp(l->b, LLVMIntNE, shapes[i][d], shapes[0][d], "");
+      out_shape[d] = pick(l, along, LLVMBuildAdd(l->b, out_shape[d], shapes[i][d], ""), out_shape[d]);
+      if (how == JOIN_STACK) {
+        bad = LLVMBuildOr(l->b, bad, differ, "");
+        continue;
+      }
+      LLVMValueRef wrong = LLVMBuildAnd(l->b, differ, LLVMBuildNot(l->b, along, ""), "");
+      LLVMValueRef args[4] = {const_i64(l, d), shapes[0][d], const_i64(l, i), shapes[i][d]};
+      lo_raise_format_if(l, wrong, RT_ERR_VALUE, "all the input array dimensions except for the concatenation axis "
+                         "must match exactly, but along dimension %lld, the array at index 0 has size %lld and the "
+                         "array at index %lld has size %lld", args, 4);
+    }
+  if (how == JOIN_STACK) lo_raise_if(l, bad, RT_ERR_VALUE, "all input arrays must have the same shape");
+  LLVMValueRef out = lo_alloc_array(l, rt, out_shape, -1), out_strides[RC_MAX_NDIM];
+  for (int d = 0; d < ndim; d++) out_strides[d] = lo_arr_stride(l, rt, out, d);
+  /* each array copied into its block: a view of out starting at its offset along the axis */
+  LLVMValueRef offset = const_i64(l, 0);
+  const Type *block_t = ty_array(rt->elem, ndim, 'A', false);
+  for (int i = 0; i < count; i++) {
+    LLVMValueRef step = const_i64(l, 0);
+    for (int d = 0; d < ndim; d++) step = pick(l, is_dim(l, axis, d), out_strides[d], step);
+    LLVMValueRef at = LLVMBuildMul(l->b, offset, step, "");
+    LLVMValueRef data = LLVMBuildGEP2(l->b, l->mod->i8, data_of(l, out), &at, 1, "");
+    LLVMValueRef block = np_view(l, block_t, out, data, shapes[i], out_strides);
+    const Type *src_t = ty_array(seq->fields[i]->elem, ndim, 'A', false);
+    LLVMValueRef src = np_view(l, src_t, arrays[i], data_of(l, arrays[i]), shapes[i], strides[i]);
+    lo_copy_elements(l, block_t, block, src_t, src);
+    LLVMValueRef len = const_i64(l, 0);
+    for (int d = 0; d < ndim; d++) len = pick(l, is_dim(l, axis, d), shapes[i][d], len);
+    offset = LLVMBuildAdd(l->b, offset, len, "");
+  }
+  lo_done_with(l, arg, tuple);
+  return out;
+}
+
+/* ---------------------------------------------------------------- roll, tile, repeat */
+
+/* numpy.roll(a, shift, axis=None): elements moved shift places along axis,
+ * or along the flattened array */
+static const Type *ty_roll(Infer *in, Node *n, const Type **args) {
+  const Type *t = array_operand(in, n, args[0]);
+  if (!t || !int_arg(in, n, n->list.items[1], "shift")) return NULL;
+  Node *axis = np_arg(in, n, 2, "axis");
+  if (ty_failed(in) || !int_arg(in, n, axis, "axis")) return NULL;
+  /* along an axis NumPy fills empty_like(a): Fortran order kept */
+  return ty_array(t->elem, t->ndim, axis && t->layout == 'F' && t->ndim > 1 ? 'F' : 'C', false);
+}
+
+/* shift reduced into [0, n) (0 when n is 0) */
+static LLVMValueRef wrap_shift(Lower *l, LLVMValueRef shift, LLVMValueRef n) {
+  LLVMValueRef empty = LLVMBuildICmp(l->b, LLVMIntEQ, n, const_i64(l, 0), "");
+  LLVMValueRef safe = pick(l, empty, const_i64(l, 1), n);
+  LLVMValueRef r = LLVMBuildSRem(l->b, shift, safe, "");
+  r = pick(l, LLVMBuildICmp(l->b, LLVMIntSLT, r, const_i64(l, 0), ""), LLVMBuildAdd(l->b, r, safe, ""), r);
+  return pick(l, empty, const_i64(l, 0), r);
+}
+
+typedef struct Moved {
+  const Type *t, *rt;
+  LLVMValueRef a, out, flat;   /* flat: the element counter (flattened roll) */
+  LLVMValueRef axis, shift, size;
+  LLVMValueRef reps;           /* repeat: how many times */
+} Moved;
+
+static LLVMValueRef plus_wrapped(Lower *l, LLVMValueRef i, LLVMValueRef s, LLVMValueRef n) {
+  LLVMValueRef j = LLVMBuildAdd(l->b, i, s, "");
+  return pick(l, LLVMBuildICmp(l->b, LLVMIntSGE, j, n, ""), LLVMBuildSub(l->b, j, n, ""), j);
+}
+
+static void roll_one(Lower *l, LLVMValueRef *idx, void *arg) {
+  Moved *m = arg;
+  LLVMValueRef v = lo_load_scalar(l, m->t->elem, addr_at(l, m->t, m->a, idx));
+  if (!m->axis) {  /* flattened: out.flat[(i + shift) % size] = a.flat[i] */
+    LLVMValueRef i = LLVMBuildLoad2(l->b, l->mod->i64, m->flat, "");
+    LLVMValueRef j = plus_wrapped(l, i, m->shift, m->size);
+    lo_store_scalar(l, m->t->elem, LLVMBuildGEP2(l->b, lo_storage_type(l, m->t->elem), data_of(l, m->out), &j, 1, ""), v);
+    LLVMBuildStore(l->b, LLVMBuildAdd(l->b, i, const_i64(l, 1), ""), m->flat);
+    return;
+  }
+  LLVMValueRef to[RC_MAX_NDIM];
+  for (int d = 0; d < m->t->ndim; d++)
+    to[d] = pick(l, is_dim(l, m->axis, d), plus_wrapped(l, idx[d], m->shift, lo_arr_shape(l, m->a, d)), idx[d]);
+  lo_store_scalar(l, m->t->elem, addr_at(l, m->rt, m->out, to), v);
+}
+
+static LLVMValueRef lo_roll(Lower *l, Node *n) {
+  Node *arg = n->list.items[0], *axis = np_arg_node(n, 2, "axis");
+  const Type *t = arg->ty;
+  LLVMValueRef a = lo_expr(l, arg), shape[RC_MAX_NDIM];
+  Moved m = {.t = t, .rt = n->ty, .a = a};
+  LLVMValueRef shift = lo_expr_as(l, n->list.items[1], TYS(TY_I64));
+  shape_of(l, t, a, shape, NULL);
+  m.size = size_of(l, t->ndim, shape);
+  if (axis) {
+    m.axis = runtime_axis(l, axis, t->ndim);
+    LLVMValueRef len = const_i64(l, 0);
+    for (int d = 0; d < t->ndim; d++) len = pick(l, is_dim(l, m.axis, d), shape[d], len);
+    m.shift = wrap_shift(l, shift, len);
+  } else {
+    m.shift = wrap_shift(l, shift, m.size);
+    m.flat = lo_alloca(l, l->mod->i64, "flat");
+    LLVMBuildStore(l->b, const_i64(l, 0), m.flat);
+  }
+  m.out = lo_alloc_array(l, n->ty, shape, -1);
+  lo_for_each_index(l, t->ndim, shape, roll_one, &m);
+  lo_done_with(l, arg, a);
+  return m.out;
+}
+
+/* numpy.tile(A, reps): A repeated reps times along each dimension, reps an
+ * int or a tuple of ints */
+static int tile_ndim(const Type *t, const Type *reps) {
+  int r = reps->kind == TY_TUPLE ? reps->nfields : 1;
+  return t->ndim > r ? t->ndim : r;
+}
+
+static const Type *ty_tile(Infer *in, Node *n, const Type **args) {
+  const Type *t = array_operand(in, n, args[0]);
+  if (!t || np_shape_ndim(in, n->list.items[1]) < 0) return NULL;
+  int ndim = tile_ndim(t, args[1]);
+  if (ndim > RC_MAX_NDIM) return ty_error(in, n, "%s(): at most %d dimensions", n->bi->name, RC_MAX_NDIM);
+  return ty_array(t->elem, ndim, 'C', false);
+}
+
+typedef struct Tiled {
+  const Type *t, *rt;
+  LLVMValueRef a, out;
+  LLVMValueRef src_shape[RC_MAX_NDIM];  /* A's shape with 1s in front */
+} Tiled;
+
+static void tile_one(Lower *l, LLVMValueRef *idx, void *arg) {
+  Tiled *c = arg;
+  int lead = c->rt->ndim - c->t->ndim;
+  LLVMValueRef from[RC_MAX_NDIM];
+  for (int d = lead; d < c->rt->ndim; d++) from[d - lead] = LLVMBuildURem(l->b, idx[d], c->src_shape[d], "");
+  LLVMValueRef v = lo_load_scalar(l, c->t->elem, addr_at(l, c->t, c->a, from));
+  lo_store_scalar(l, c->rt->elem, addr_at(l, c->rt, c->out, idx), v);
+}
+
+static LLVMValueRef lo_tile(Lower *l, Node *n) {
+  Node *arg = n->list.items[0];
+  const Type *t = arg->ty, *rt = n->ty;
+  LLVMValueRef a = lo_expr(l, arg), reps[RC_MAX_NDIM], r[RC_MAX_NDIM], shape[RC_MAX_NDIM];
+  int nreps = lo_shape_arg(l, n->list.items[1], reps);
+  Tiled c = {.t = t, .rt = rt, .a = a};
+  for (int d = 0; d < rt->ndim; d++) {
+    int k = d - (rt->ndim - nreps), s = d - (rt->ndim - t->ndim);
+    r[d] = k >= 0 ? reps[k] : const_i64(l, 1);
+    c.src_shape[d] = s >= 0 ? lo_arr_shape(l, a, s) : const_i64(l, 1);
+    shape[d] = LLVMBuildMul(l->b, c.src_shape[d], r[d], "");
+  }
+  /* NumPy's error for negative reps, before any product hides the sign */
+  LLVMValueRef neg = const_bool(l, false);
+  for (int d = 0; d < rt->ndim; d++) neg = LLVMBuildOr(l->b, neg, LLVMBuildICmp(l->b, LLVMIntSLT, r[d], const_i64(l, 0), ""), "");
+  lo_raise_if(l, neg, RT_ERR_VALUE, "negative dimensions are not allowed");
+  c.out = lo_alloc_array(l, rt, shape, -1);
+  lo_for_each_index(l, rt->ndim, shape, tile_one, &c);
+  lo_done_with(l, arg, a);
+  return c.out;
+}
+
+/* numpy.repeat(a, repeats, axis=None), a.repeat(...): each element repeated,
+ * along axis or in the flattened array; repeats one int */
+static const Type *ty_repeat(Infer *in, Node *n, const Type **args) {
+  const Type *t = array_operand(in, n, args[0]);
+  if (!t) return NULL;
+  if (!ty_is_int(args[1]))
+    return ty_error(in, n->list.items[1], "%s()'s repeats must be an int (arrays of counts are not supported), got %s",
+                    n->bi->name, args[1]->name);
+  Node *axis = np_arg(in, n, 2, "axis");
+  if (ty_failed(in) || !int_arg(in, n, axis, "axis")) return NULL;
+  return ty_array(t->elem, axis ? t->ndim : 1, 'C', false);
+}
+
+static void repeat_one(Lower *l, LLVMValueRef *idx, void *arg) {
+  Moved *m = arg;
+  LLVMValueRef v = lo_load_scalar(l, m->t->elem, addr_at(l, m->t, m->a, idx));
+  LoLoop loop = lo_loop_begin(l, const_i64(l, 0), m->reps, NULL, "repeat");
+  if (!m->axis) {
+    LLVMValueRef i = LLVMBuildLoad2(l->b, l->mod->i64, m->flat, "");
+    lo_store_scalar(l, m->t->elem, LLVMBuildGEP2(l->b, lo_storage_type(l, m->t->elem), data_of(l, m->out), &i, 1, ""), v);
+    LLVMBuildStore(l->b, LLVMBuildAdd(l->b, i, const_i64(l, 1), ""), m->flat);
+  } else {
+    LLVMValueRef to[RC_MAX_NDIM];
+    for (int d = 0; d < m->t->ndim; d++)
+      to[d] = pick(l, is_dim(l, m->axis, d), LLVMBuildAdd(l->b, LLVMBuildMul(l->b, idx[d], m->reps, ""), loop.index, ""), idx[d]);
+    lo_store_scalar(l, m->t->elem, addr_at(l, m->rt, m->out, to), v);
+  }
+  lo_loop_end(l, &loop);
+}
+
+static LLVMValueRef lo_repeat(Lower *l, Node *n) {
+  Node *arg = n->list.items[0], *axis = np_arg_node(n, 2, "axis");
+  const Type *t = arg->ty;
+  LLVMValueRef a = lo_expr(l, arg), shape[RC_MAX_NDIM], out_shape[RC_MAX_NDIM];
+  Moved m = {.t = t, .rt = n->ty, .a = a};
+  m.reps = lo_expr_as(l, n->list.items[1], TYS(TY_I64));
+  shape_of(l, t, a, shape, NULL);
+  if (axis) {
+    m.axis = runtime_axis(l, axis, t->ndim);
+    for (int d = 0; d < t->ndim; d++) out_shape[d] = pick(l, is_dim(l, m.axis, d), LLVMBuildMul(l->b, shape[d], m.reps, ""), shape[d]);
+  } else {
+    out_shape[0] = LLVMBuildMul(l->b, size_of(l, t->ndim, shape), m.reps, "");
+    m.flat = lo_alloca(l, l->mod->i64, "flat");
+    LLVMBuildStore(l->b, const_i64(l, 0), m.flat);
+  }
+  m.out = lo_alloc_array(l, n->ty, out_shape, -1);
+  lo_for_each_index(l, t->ndim, shape, repeat_one, &m);
+  lo_done_with(l, arg, a);
+  return m.out;
+}
+
+/* ---------------------------------------------------------------- flip */
+
+/* numpy.flip(m, axis=None), fliplr (axis 1), flipud (axis 0): a view
+ * walking the flipped dimensions backwards; the row's ival is the axis
+ * of fliplr/flipud, -1 for flip */
+static const Type *ty_flip(Infer *in, Node *n, const Type **args) {
+  const Type *t = array_operand(in, n, args[0]);
+  if (!t) return NULL;
+  int need = (int)n->bi->ival + 1;
+  if (t->ndim < need) return ty_error(in, n, "%s(): Input must be >= %d-d.", n->bi->name, need);
+  Node *axis = np_arg(in, n, 1, "axis");
+  if (ty_failed(in)) return NULL;
+  if (axis && axis->ty->kind == TY_TUPLE) {
+    for (int i = 0; i < axis->ty->nfields; i++)
+      if (!ty_is_int(axis->ty->fields[i])) return ty_error(in, axis, "%s()'s axis must be ints", n->bi->name);
+  } else if (!int_arg(in, n, axis, "axis")) {
+    return NULL;
+  }
+  if (!t->ndim && !axis) return t->elem;  /* NumPy indexes a 0-d array with (), giving its element */
+  return ty_array(t->elem, t->ndim, t->ndim ? 'A' : t->layout, t->readonly);
+}
+
+static LLVMValueRef lo_flip(Lower *l, Node *n) {
+  Node *arg = n->list.items[0], *axis = np_arg_node(n, 1, "axis");
+  const Type *t = arg->ty;
+  LLVMValueRef a = lo_expr(l, arg), shape[RC_MAX_NDIM], strides[RC_MAX_NDIM], flipped[RC_MAX_NDIM];
+  if (!is_array(n->ty)) {
+    LLVMValueRef v = lo_load_scalar(l, t->elem, data_of(l, a));
+    lo_done_with(l, arg, a);
+    return v;
+  }
+  shape_of(l, t, a, shape, strides);
+  for (int d = 0; d < t->ndim; d++) flipped[d] = const_bool(l, n->bi->ival < 0 ? !axis : d == n->bi->ival);
+  if (axis) {
+    LLVMValueRef v = lo_expr(l, axis);
+    int count = axis->ty->kind == TY_TUPLE ? axis->ty->nfields : 1;
+    for (int i = 0; i < count; i++) {
+      LLVMValueRef ax = axis->ty->kind == TY_TUPLE
+                            ? lo_convert(l, LLVMBuildExtractValue(l->b, v, (unsigned)i, ""), axis->ty->fields[i], TYS(TY_I64))
+                            : lo_convert(l, v, axis->ty, TYS(TY_I64));
+      LLVMValueRef nd = const_i64(l, t->ndim);
+      LLVMValueRef bad = LLVMBuildOr(l->b, LLVMBuildICmp(l->b, LLVMIntSLT, ax, LLVMBuildNeg(l->b, nd, ""), ""),
+                                     LLVMBuildICmp(l->b, LLVMIntSGE, ax, nd, ""), "");
+      lo_raise_format_if(l, bad, RT_ERR_VALUE, "axis %lld is out of bounds for array of dimension %lld",
+                         (LLVMValueRef[]){ax, nd}, 2);
+      ax = pick(l, LLVMBuildICmp(l->b, LLVMIntSLT, ax, const_i64(l, 0), ""), LLVMBuildAdd(l->b, ax, nd, ""), ax);
+      for (int d = 0; d < t->ndim; d++) flipped[d] = LLVMBuildOr(l->b, flipped[d], is_dim(l, ax, d), "");
+    }
+  }
+  LLVMValueRef offset = const_i64(l, 0);
+  for (int d = 0; d < t->ndim; d++) {
+    LLVMValueRef last = LLVMBuildSub(l->b, shape[d], const_i64(l, 1), "");
+    last = pick(l, LLVMBuildICmp(l->b, LLVMIntSLT, last, const_i64(l, 0), ""), const_i64(l, 0), last);
+    offset = LLVMBuildAdd(l->b, offset, pick(l, flipped[d], LLVMBuildMul(l->b, last, strides[d], ""), const_i64(l, 0)), "");
+    strides[d] = pick(l, flipped[d], LLVMBuildNeg(l->b, strides[d], ""), strides[d]);
+  }
+  LLVMValueRef data = LLVMBuildGEP2(l->b, l->mod->i8, data_of(l, a), &offset, 1, "");
+  LLVMValueRef r = owned_view(l, n->ty, a, data, shape, strides);
+  lo_done_with(l, arg, a);
+  return r;
+}
+
+/* ---------------------------------------------------------------- nonzero */
+
+/* numpy.nonzero(a), a.nonzero(), numpy.where(a): a tuple of index arrays,
+ * one per dimension, of the elements that are true */
+static const Type *ty_nonzero(Infer *in, Node *n, const Type **args) {
+  const Type *t = array_operand(in, n, args[0]);
+  if (!t) return NULL;
+  if (!t->ndim)
+    return ty_error(in, n, "%s(): Calling nonzero on 0d arrays is not allowed. Use np.atleast_1d(scalar).nonzero() "
+                    "instead.", n->bi->name);
+  const Type *f[RC_MAX_NDIM];
+  for (int d = 0; d < t->ndim; d++) f[d] = ty_array(TYS(TY_I64), 1, 'C', false);
+  return ty_tuple(t->ndim, f);
+}
+
+typedef struct Nonzero {
+  const Type *t;
+  LLVMValueRef a, count;       /* count: i64 alloca */
+  LLVMValueRef *out;           /* the index arrays, on the second pass */
+} Nonzero;
+
+static void nonzero_one(Lower *l, LLVMValueRef *idx, void *arg) {
+  Nonzero *z = arg;
+  LLVMValueRef v = lo_load_scalar(l, z->t->elem, addr_at(l, z->t, z->a, idx));
+  LLVMValueRef truth = lo_truth(l, v, z->t->elem);
+  LLVMValueRef k = LLVMBuildLoad2(l->b, l->mod->i64, z->count, "");
+  if (z->out) {
+    LLVMBasicBlockRef put = new_block(l, "nonzero.put"), next = new_block(l, "nonzero.next");
+    LLVMBuildCondBr(l->b, truth, put, next);
+    position(l, put);
+    for (int d = 0; d < z->t->ndim; d++)
+      LLVMBuildStore(l->b, idx[d], LLVMBuildGEP2(l->b, l->mod->i64, data_of(l, z->out[d]), &k, 1, ""));
+    LLVMBuildBr(l->b, next);
+    position(l, next);
+  }
+  LLVMBuildStore(l->b, LLVMBuildAdd(l->b, k, LLVMBuildZExt(l->b, truth, l->mod->i64, ""), ""), z->count);
+}
+
+static LLVMValueRef lo_nonzero(Lower *l, Node *n) {
+  Node *arg = n->list.items[0];
+  const Type *t = arg->ty, *it = ty_array(TYS(TY_I64), 1, 'C', false);
+  LLVMValueRef a = lo_expr(l, arg), shape[RC_MAX_NDIM], out[RC_MAX_NDIM];
+  shape_of(l, t, a, shape, NULL);
+  Nonzero z = {.t = t, .a = a, .count = lo_alloca(l, l->mod->i64, "nonzero")};
+  LLVMBuildStore(l->b, const_i64(l, 0), z.count);
+  lo_for_each_index(l, t->ndim, shape, nonzero_one, &z);
+  LLVMValueRef count = LLVMBuildLoad2(l->b, l->mod->i64, z.count, "");
+  LLVMValueRef r = LLVMGetUndef(lo_type(l, n->ty));
+  for (int d = 0; d < t->ndim; d++) {
+    out[d] = lo_alloc_array(l, it, &count, -1);
+    lo_temp_made(l, it, out[d]);  /* released if a later allocation fails */
+    r = LLVMBuildInsertValue(l->b, r, out[d], (unsigned)d, "");
+  }
+  LLVMBuildStore(l->b, const_i64(l, 0), z.count);
+  z.out = out;
+  lo_for_each_index(l, t->ndim, shape, nonzero_one, &z);
+  for (int d = 0; d < t->ndim; d++) lo_temp_taken(l, out[d]);
+  lo_done_with(l, arg, a);
+  return r;
+}
+
+/* ---------------------------------------------------------------- where, clip */
+
+/* The dtype NumPy gives values of these operands together: a Python
+ * number written in the source is weak (NEP 50): it takes the others'
+ * kind of number where it fits in it (an int among ints, any number among
+ * floats), and only adds its own kind otherwise. */
+static const Type *weak_promote(Node **nodes, int n) {
+  const Type *strong = NULL;
+  bool weak_int = false, weak_float = false;
+  for (int i = 0; i < n; i++) {
+    const Type *t = nodes[i]->ty, *e = is_array(t) ? t->elem : t;
+    if (!is_array(t) && ty_is_weak(nodes[i])) {
+      weak_float |= ty_is_float(e);
+      weak_int |= !ty_is_float(e);
+    } else {
+      strong = strong ? np_promote(strong, e) : e;
+    }
+  }
+  if (weak_float && (!strong || !ty_is_float(strong))) return TYS(TY_F64);
+  if (weak_int && (!strong || strong->kind == TY_BOOL)) return TYS(TY_I64);
+  return strong;
+}
+
+static const Type *elem_of(const Type *t) { return is_array(t) ? t->elem : t; }
+
+static const Type *ty_where(Infer *in, Node *n, const Type **args) {
+  if (n->list.len == 1) return ty_nonzero(in, n, args);
+  if (n->list.len == 2) return ty_error(in, n, "%s(): either both or neither of x and y should be given", n->bi->name);
+  for (int i = 0; i < 3; i++)
+    if (!is_array(args[i]) && !ty_is_scalar(args[i]))
+      return ty_error(in, n->list.items[i], "%s() needs arrays or numbers, got %s", n->bi->name, args[i]->name);
+  return ty_elementwise(in, n, args, weak_promote(n->list.items + 1, 2));
+}
+
+static LLVMValueRef where_elem(Lower *l, Node *n, LLVMValueRef *v) {
+  const Type *e = elem_of(n->ty);
+  LLVMValueRef c = lo_truth(l, v[0], elem_of(n->list.items[0]->ty));
+  LLVMValueRef x = lo_convert(l, v[1], elem_of(n->list.items[1]->ty), e);
+  LLVMValueRef y = lo_convert(l, v[2], elem_of(n->list.items[2]->ty), e);
+  return pick(l, c, x, y);
+}
+
+/* numpy.where(c) is numpy.nonzero(c); where(c, x, y) is elementwise
+ * (ufunc.c calls where_elem) */
+static LLVMValueRef lo_where(Lower *l, Node *n) { return lo_nonzero(l, n); }
+
+/* numpy.clip(a, a_min, a_max), a.clip(a_min, a_max): elementwise on arrays,
+ * a number of numbers */
+static const Type *ty_clip(Infer *in, Node *n, const Type **args) {
+  for (int i = 0; i < 3; i++)
+    if (!is_array(args[i]) && !ty_is_scalar(args[i]))
+      return ty_error(in, n->list.items[i], "%s() needs arrays or numbers, got %s", n->bi->name, args[i]->name);
+  const Type *e = weak_promote(n->list.items, 3);
+  if (!ty_broadcast_ndim(args, 3)) return e;
+  return ty_elementwise(in, n, args, e);
+}
+
+/* A bound written as a Python int beyond the range of an integer dtype
+ * clips nothing there: NumPy's clip takes it as the range's end. */
+static LLVMValueRef clip_bound(Lower *l, Node *b, LLVMValueRef v, const Type *e) {
+  if (b->kind != N_INT || !ty_is_int(e)) return lo_convert(l, v, elem_of(b->ty), e);
+  int64_t x = b->ival, bits = ty_bits(e);
+  if (ty_is_signed(e) && bits < 64) {
+    int64_t hi = ((int64_t)1 << (bits - 1)) - 1, lo = -hi - 1;
+    x = x < lo ? lo : x > hi ? hi : x;
+  } else if (!ty_is_signed(e)) {
+    x = x < 0 ? 0 : (bits < 64 && x > ((int64_t)1 << bits) - 1) ? ((int64_t)1 << bits) - 1 : x;
+  }
+  return LLVMConstInt(lo_type(l, e), (unsigned long long)x, 1);
+}
+
+/* As NumPy's: min(max(x, lo), hi), a NaN anywhere giving NaN. */
+static LLVMValueRef clip_elem(Lower *l, Node *n, LLVMValueRef *v) {
+  const Type *e = elem_of(n->ty);
+  LLVMValueRef x = lo_convert(l, v[0], elem_of(n->list.items[0]->ty), e);
+  LLVMValueRef lo = clip_bound(l, n->list.items[1], v[1], e), hi = clip_bound(l, n->list.items[2], v[2], e);
+  if (ty_is_float(e)) {
+    LLVMValueRef m = pick(l, LLVMBuildOr(l->b, fcmp(l, LLVMRealUNO, x, x), fcmp(l, LLVMRealOGT, x, lo), ""), x, lo);
+    return pick(l, LLVMBuildOr(l->b, fcmp(l, LLVMRealUNO, m, m), fcmp(l, LLVMRealOLT, m, hi), ""), m, hi);
+  }
+  LLVMIntPredicate gt = ty_is_signed(e) ? LLVMIntSGT : LLVMIntUGT, lt = ty_is_signed(e) ? LLVMIntSLT : LLVMIntULT;
+  if (e->kind == TY_BOOL) gt = LLVMIntUGT, lt = LLVMIntULT;
+  LLVMValueRef m = pick(l, LLVMBuildICmp(l->b, gt, x, lo, ""), x, lo);
+  return pick(l, LLVMBuildICmp(l->b, lt, m, hi, ""), m, hi);
+}
+
+static LLVMValueRef lo_clip(Lower *l, Node *n) {
+  LLVMValueRef v[3];
+  for (int i = 0; i < 3; i++) v[i] = lo_expr(l, n->list.items[i]);
+  return clip_elem(l, n, v);
+}
+
+/* ---------------------------------------------------------------- the rows */
+
+#define FUNCTION(name, lo, hi, kw, flags, ival, type, lower) \
+  {"numpy." name, "numpy", name, BK_FUNCTION, 0, lo, hi, kw, flags, ival, 0, type, lower}
+#define METHOD(name, lo, hi, kw, flags, ival, type, lower) \
+  {"array." name, NULL, name, BK_METHOD, TY_ARRAY, lo, hi, kw, flags, ival, 0, type, lower}
+
+static const char *const transpose_kw[] = {"axes", NULL};
+static const char *const dtype_kw[] = {"dtype", NULL};
+
+const Builtin bi_shape[] = {
+  /* views (reshape and ravel copy an array that is not C-contiguous) */
+  FUNCTION("reshape", 2, 2, NULL, 0, 0, ty_reshape, lo_reshape),
+  METHOD("reshape", 1, RC_MAX_NDIM, NULL, 0, 0, ty_reshape, lo_reshape),
+  FUNCTION("ravel", 1, 1, NULL, 0, 0, ty_ravel, lo_ravel),
+  METHOD("ravel", 0, 0, NULL, 0, 0, ty_ravel, lo_ravel),
+  FUNCTION("transpose", 1, 2, transpose_kw, 0, 0, ty_transpose, lo_transpose),
+  METHOD("transpose", 0, RC_MAX_NDIM, NULL, 0, 0, ty_transpose, lo_transpose),
+  {"array.T", NULL, "T", BK_ATTRIBUTE, TY_ARRAY, 0, 0, NULL, BF_PURE | BF_CHEAP, 0, 0, ty_T, lo_T},
+  FUNCTION("squeeze", 1, 2, axis_kw, 0, 0, ty_squeeze, lo_squeeze),
+  METHOD("squeeze", 0, 1, axis_kw, 0, 0, ty_squeeze, lo_squeeze),
+  FUNCTION("expand_dims", 1, 2, axis_kw, 0, 0, ty_expand_dims, lo_expand_dims),
+  METHOD("view", 0, 1, dtype_kw, 0, 0, ty_view, lo_view_as),
+  FUNCTION("flip", 1, 2, axis_kw, 0, -1, ty_flip, lo_flip),
+  FUNCTION("fliplr", 1, 1, NULL, 0, 1, ty_flip, lo_flip),
+  FUNCTION("flipud", 1, 1, NULL, 0, 0, ty_flip, lo_flip),
+  /* copies */
+  METHOD("flatten", 0, 0, NULL, BF_ALLOCATES, 0, ty_flatten, lo_flatten),
+  METHOD("astype", 0, 1, dtype_kw, BF_ALLOCATES, 0, ty_astype, lo_astype),
+  FUNCTION("concatenate", 1, 2, join_kw, BF_ALLOCATES, JOIN_CONCATENATE, ty_join, lo_join),
+  FUNCTION("stack", 1, 2, join_kw, BF_ALLOCATES, JOIN_STACK, ty_join, lo_join),
+  FUNCTION("hstack", 1, 1, stack_kw, BF_ALLOCATES, JOIN_HSTACK, ty_join, lo_join),
+  FUNCTION("vstack", 1, 1, stack_kw, BF_ALLOCATES, JOIN_VSTACK, ty_join, lo_join),
+  FUNCTION("column_stack", 1, 1, NULL, BF_ALLOCATES, JOIN_COLUMNS, ty_join, lo_join),
+  FUNCTION("roll", 2, 3, axis_kw, BF_ALLOCATES, 0, ty_roll, lo_roll),
+  FUNCTION("tile", 2, 2, NULL, BF_ALLOCATES, 0, ty_tile, lo_tile),
+  FUNCTION("repeat", 2, 3, axis_kw, BF_ALLOCATES, 0, ty_repeat, lo_repeat),
+  METHOD("repeat", 1, 2, axis_kw, BF_ALLOCATES, 0, ty_repeat, lo_repeat),
+  FUNCTION("nonzero", 1, 1, NULL, BF_ALLOCATES, 0, ty_nonzero, lo_nonzero),
+  METHOD("nonzero", 0, 0, NULL, BF_ALLOCATES, 0, ty_nonzero, lo_nonzero),
+  METHOD("fill", 1, 1, NULL, 0, 0, ty_fill, lo_fill_method),
+  /* elementwise: fused into the array expressions around them */
+  {"numpy.where", "numpy", "where", BK_FUNCTION, 0, 1, 3, NULL, BF_ALLOCATES, 0, 0, ty_where, lo_where, where_elem},
+  {"numpy.clip", "numpy", "clip", BK_FUNCTION, 0, 3, 3, NULL, BF_PURE | BF_CHEAP, 0, 0, ty_clip, lo_clip, clip_elem},
+  {"array.clip", NULL, "clip", BK_METHOD, TY_ARRAY, 2, 2, NULL, BF_PURE | BF_CHEAP, 0, 0, ty_clip, lo_clip, clip_elem},
+  BI_END,
+};

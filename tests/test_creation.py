@@ -1,0 +1,375 @@
+"""NumPy's array creation in compiled code: empty/zeros/ones/full and their
+*_like forms, arange, linspace, eye, identity, array, asarray, copy,
+ascontiguousarray -- shapes given as ints, tuples (made at run time too) or
+a.shape, dtypes spelled every way NumPy allows; compared with NumPy (dtype,
+shape, values, contiguity) on generated arguments."""
+import numpy as np
+import pytest
+
+import ruchey
+from arraygen import DTYPES, LAYOUTS, array, assert_same_array, check, define, layout_flags
+from conftest import AS_NUMBA, make_rng
+
+# Numba differs from NumPy in most of what is tested here (arange's and
+# linspace's values, dtypes given by name, layouts of copies, asarray of
+# lists, ...): the file checks ruchey against NumPy and is skipped with
+# RUCHEY_TEST_AS_NUMBA=1 (256 of 417 tests in both files fail with Numba 0.68).
+pytestmark = pytest.mark.skipif(AS_NUMBA, reason="checks NumPy's behaviour, which numba's differs from here")
+
+# ---------------------------------------------------------------- dtypes
+
+# How a dtype may be written: (source text, the dtype NumPy makes of it).
+DTYPE_SPELLINGS = [
+    ("np.float32", np.float32), ("np.float64", np.float64), ("np.int8", np.int8),
+    ("np.uint16", np.uint16), ("np.int32", np.int32), ("np.uint64", np.uint64),
+    ("np.bool_", np.bool_), ("bool", np.bool_), ("int", np.int64), ("float", np.float64),
+    ('"f8"', np.float64), ('"float32"', np.float32), ('"i4"', np.int32), ('"int64"', np.int64),
+    ('"bool"', np.bool_), ('"u1"', np.uint8), ('"uint32"', np.uint32), ('"i2"', np.int16),
+    ('np.dtype("f4")', np.float32), ("np.dtype(np.int16)", np.int16), ("DT", np.uint8),
+]
+DT = np.dtype("u1")  # a dtype object held in a global
+
+
+@pytest.mark.parametrize("spelling, dtype", DTYPE_SPELLINGS, ids=[s for s, _ in DTYPE_SPELLINGS])
+def test_dtype_spellings_give_numpys_dtype(spelling, dtype):
+    f = define(f"@ruchey.njit\ndef f(n, a):\n"
+               f"    return (np.zeros(n, dtype={spelling}), np.ones((n, 2), {spelling}),\n"
+               f"            np.full(n, 3, dtype={spelling}), np.empty_like(a, dtype={spelling}).shape,\n"
+               f"            np.zeros_like(a, {spelling}), np.ones_like(a, dtype={spelling}),\n"
+               f"            np.full_like(a, 1, dtype={spelling}), np.arange(n, dtype={spelling}))\n",
+               env={"DT": DT})
+    if np.dtype(dtype) == np.bool_:  # NumPy cannot arange bools
+        f = define(f"@ruchey.njit\ndef f(n, a):\n"
+                   f"    return (np.zeros(n, dtype={spelling}), np.ones((n, 2), {spelling}),\n"
+                   f"            np.full(n, 3, dtype={spelling}), np.empty_like(a, dtype={spelling}).shape,\n"
+                   f"            np.zeros_like(a, {spelling}), np.ones_like(a, dtype={spelling}),\n"
+                   f"            np.full_like(a, 1, dtype={spelling}), np.zeros(2, {spelling}))\n",
+                   env={"DT": DT})
+    got = check(f, 4, np.arange(6.0).reshape(2, 3))
+    assert got[0].dtype == np.dtype(dtype)
+
+
+def test_dtype_of_an_array_and_its_dtype_object_are_dtypes():
+    f = define("@ruchey.njit\ndef f(a):\n"
+               "    return np.zeros(3, a.dtype), np.ones(2, dtype=np.dtype(a.dtype)), a.astype(a.dtype)\n")
+    for dtype in DTYPES:
+        check(f, np.ones(4, dtype))
+
+
+def test_unknown_dtype_name_is_a_typing_error():
+    f = define('@ruchey.njit\ndef f(n):\n    return np.zeros(n, dtype="nonsense")\n')
+    with pytest.raises(ruchey.TypingError, match="numpy.zeros.*dtype"):
+        f(3)
+
+
+def test_dtype_that_is_not_a_dtype_is_a_typing_error():
+    f = define("@ruchey.njit\ndef f(n):\n    return np.zeros(n, dtype=n)\n")
+    with pytest.raises(ruchey.TypingError, match="numpy.zeros.*dtype"):
+        f(3)
+
+
+@pytest.mark.parametrize("call", ['np.zeros(n, order="F")', "np.ones(n, like=n)",
+                                  "np.empty(n, np.float64, dtype=np.float64)",
+                                  "np.linspace(0, 1, n, retstep=True)", "np.eye(n, order=1)"])
+def test_unsupported_keyword_is_a_typing_error_naming_function_and_keyword(call):
+    f = define(f"@ruchey.njit\ndef f(n):\n    return {call}\n")
+    name = call.split("(")[0].replace("np.", "numpy.")
+    keyword = call.split(", ")[-1].split("=")[0]
+    with pytest.raises(ruchey.TypingError, match=rf"{name}.*'?{keyword}"):
+        f(3)
+
+
+# ---------------------------------------------------------------- empty, zeros, ones, full
+
+
+@ruchey.njit
+def made_with_shapes(n, m):
+    shape = (n, m)
+    a = np.zeros(shape)
+    return (np.zeros(n), np.ones((n, m, 2), np.int16), np.full((m, n), 7.5), np.zeros(a.shape, np.uint8),
+            np.ones((n, 3)), np.full(n, True), np.zeros(()), np.full((), 2, np.int8),
+            np.ones((np.int32(n), np.uint8(m))), np.empty((n, m)).shape)
+
+
+@pytest.mark.parametrize("n, m", [(0, 0), (1, 3), (4, 0), (5, 6)])
+def test_shapes_as_ints_tuples_run_time_tuples_and_a_shape(n, m):
+    check(made_with_shapes, n, m)
+
+
+@ruchey.njit
+def full_of(n, v):
+    return np.full(n, v), np.full((n, 2), v, np.float32), np.full_like(np.zeros(n, np.int16), v)
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_full_takes_the_fill_values_dtype(dtype):
+    rng = make_rng(11)
+    for v in np.asarray(array(rng, dtype, (4,))).tolist():
+        check(full_of, 3, dtype(v))
+
+
+@ruchey.njit
+def full_literals(n):
+    return np.full(n, 2), np.full(n, 2.5), np.full(n, False), np.full_like(np.ones(n, np.uint8), 200.7)
+
+
+def test_full_of_python_literals():
+    with np.errstate(all="ignore"):
+        check(full_literals, 3)
+
+
+@ruchey.njit
+def likes(a):
+    return (np.empty_like(a).shape, np.zeros_like(a), np.ones_like(a), np.full_like(a, 3),
+            np.zeros_like(a, np.float32), np.empty_like(a))
+
+
+@pytest.mark.parametrize("layout", ["C", "F", "strided"])
+@pytest.mark.parametrize("shape", [(), (4,), (3, 5), (0, 3), (2, 3, 4)])
+def test_like_forms_keep_shape_and_fortran_order(layout, shape):
+    a = array(make_rng(3), np.float64, shape, layout)
+    got = likes(a)
+    expected = likes.py_func(a)
+    for e, g in zip(expected[1:5], got[1:5]):
+        assert_same_array(e, g, flags=True)
+    assert got[0] == expected[0]
+    assert layout_flags(got[5]) == layout_flags(expected[5]) and got[5].dtype == a.dtype
+
+
+@ruchey.njit
+def negative_shape(n):
+    return np.zeros((3, n))
+
+
+def test_negative_dimension_raises_numpys_value_error():
+    with pytest.raises(ValueError, match="negative dimensions are not allowed"):
+        negative_shape(-1)
+    with pytest.raises(ValueError, match="negative dimensions are not allowed"):
+        negative_shape.py_func(-1)
+
+
+def test_shape_of_floats_is_a_typing_error():
+    f = define("@ruchey.njit\ndef f(x):\n    return np.zeros((2, x))\n")
+    with pytest.raises(ruchey.TypingError, match="shape"):
+        f(1.5)
+
+
+# ---------------------------------------------------------------- arange
+
+
+@ruchey.njit
+def arange3(start, stop, step):
+    return np.arange(start, stop, step)
+
+
+@ruchey.njit
+def arange_typed(start, stop, step):
+    return (np.arange(start, stop, step, dtype=np.float32), np.arange(start, stop, step, dtype=np.int64),
+            np.arange(start, stop, step, np.int16))
+
+
+@ruchey.njit
+def arange_forms(a, b):
+    return np.arange(a), np.arange(a, b), np.arange(b, dtype=np.float32)
+
+
+def test_arange_of_floats_matches_numpy_value_for_value():
+    rng = make_rng(5)
+    for _ in range(300):
+        start = float(rng.normal() * 10)
+        step = float(rng.normal() * rng.choice([0.01, 1, 10]))
+        stop = start + step * float(rng.integers(0, 40)) + float(rng.normal())
+        check(arange3, start, stop, step)
+        check(arange_typed, start, stop, step)
+
+
+def test_arange_of_ints_and_mixed_numbers():
+    rng = make_rng(6)
+    for _ in range(200):
+        a, b = (int(v) for v in rng.integers(-50, 50, 2))
+        step = int(rng.choice([-7, -3, -1, 1, 2, 5]))
+        check(arange3, a, b, step)
+        check(arange3, a, float(b) + 0.5, step)
+        check(arange_typed, a, b, step)
+        check(arange_forms, a, b)
+
+
+def test_arange_step_zero_raises():
+    for args in [(0, 5, 0), (0.0, 1.0, 0.0)]:
+        with pytest.raises(ZeroDivisionError):
+            arange3.py_func(*args)
+        with pytest.raises(ZeroDivisionError):
+            arange3(*args)
+
+
+def test_arange_of_bools_is_a_typing_error():
+    f = define("@ruchey.njit\ndef f(n):\n    return np.arange(n, dtype=np.bool_)\n")
+    with pytest.raises(ruchey.TypingError, match="arange"):
+        f(2)
+
+
+# ---------------------------------------------------------------- linspace
+
+
+@ruchey.njit
+def linspace_all(start, stop, num, endpoint):
+    return (np.linspace(start, stop, num, endpoint), np.linspace(start, stop, num=num, endpoint=endpoint),
+            np.linspace(start, stop, num, endpoint, dtype=np.int64), np.linspace(start, stop, num, dtype=np.float32),
+            np.linspace(start, stop, num, endpoint=endpoint, dtype=np.int16))
+
+
+@ruchey.njit
+def linspace_default(start, stop):
+    return np.linspace(start, stop)
+
+
+def test_linspace_matches_numpy_exactly():
+    rng = make_rng(8)
+    cases = [(0.0, 1.0), (1.0, 1.0), (-3.0, 7.5), (5.0, -5.0), (0.0, 1e-320), (-1e4, 3e4), (0.0, 0.1)]
+    cases += [(float(rng.normal() * 100), float(rng.normal() * 100)) for _ in range(40)]
+    with np.errstate(all="ignore"):
+        for start, stop in cases:
+            for num in (0, 1, 2, 3, 7, 50):
+                for endpoint in (True, False):
+                    check(linspace_all, start, stop, num, endpoint)
+            check(linspace_default, start, stop)
+        check(linspace_default, 1e300, -1e300)
+        check(linspace_default, -1e308, 1e308)
+
+
+def test_linspace_of_ints_and_float32():
+    for start, stop in [(0, 10), (-3, 4), (7, -2)]:
+        check(linspace_all, start, stop, 6, True)
+        check(linspace_all, np.float32(start), np.float32(stop) / np.float32(3), 6, False)
+    f = define("@ruchey.njit\ndef f(x, n):\n    return np.linspace(x, 2, n), np.linspace(x, 2.5, n)\n")
+    check(f, np.float32(0.1), 9)
+
+
+def test_linspace_negative_num_raises_numpys_value_error():
+    with pytest.raises(ValueError, match=r"Number of samples, -1, must be non-negative\."):
+        linspace_all(0.0, 1.0, -1, True)
+
+
+# ---------------------------------------------------------------- eye, identity
+
+
+@ruchey.njit
+def eyes(n, m, k):
+    return (np.eye(n), np.eye(n, m), np.eye(n, m, k), np.eye(n, M=m, k=k, dtype=np.int32),
+            np.eye(n, m, k, bool), np.identity(n), np.identity(n, dtype="u2"))
+
+
+@pytest.mark.parametrize("n, m", [(0, 0), (1, 1), (3, 3), (3, 5), (5, 2)])
+def test_eye_and_identity(n, m):
+    for k in range(-6, 7):
+        check(eyes, n, m, k)
+
+
+def test_eye_negative_size_raises():
+    with pytest.raises(ValueError, match="negative dimensions"):
+        eyes(-1, 2, 0)
+
+
+# ---------------------------------------------------------------- array, asarray
+
+
+@ruchey.njit
+def literals(x, i):
+    return (np.array([1, 2, 3]), np.array([[1, 2], [3, 4.5]]), np.array((True, False)),
+            np.array([True, 2]), np.array([x, i]), np.array([[x], [x]], dtype=np.float32),
+            np.array(x), np.array(3), np.array([]), np.array(((), ())), np.array([[[1], [2]], [[3], [4]]]),
+            np.asarray([1.5, i]), np.asarray((i, i), dtype=np.uint8), np.array([i, np.int8(2)]))
+
+
+@pytest.mark.parametrize("x, i", [(1.5, 2), (np.float32(0.25), np.int16(-3)), (-0.0, np.uint8(200)),
+                                  (np.float32(2), np.int8(-1))])
+def test_array_of_literal_sequences_has_numpys_dtype_and_shape(x, i):
+    check(literals, x, i)
+
+
+@ruchey.njit
+def copies_and_views(a):
+    b = np.array(a)
+    c = np.asarray(a)
+    d = np.asarray(a, dtype=np.float32)
+    e = np.array(a, dtype=np.int64)
+    return b, c, d, e
+
+
+@pytest.mark.parametrize("layout", LAYOUTS)
+def test_array_copies_asarray_does_not(layout):
+    a = array(make_rng(9), np.float64, (3, 4), layout)
+    a[np.isnan(a) | np.isinf(a)] = 1.0
+    check(copies_and_views, a, flags=True)
+    b, c, d, e = copies_and_views(a)
+    assert np.shares_memory(c, a) and not np.shares_memory(b, a) and not np.shares_memory(d, a)
+    c[0, 0] = 123.0
+    assert a[0, 0] == 123.0 and b[0, 0] != 123.0
+
+
+@ruchey.njit
+def stacked(a, b):
+    return np.array([a, b]), np.array((a, a, b)), np.array([[a], [b]])
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_array_of_arrays_stacks_them(dtype):
+    rng = make_rng(10)
+    check(stacked, array(rng, dtype, (2, 3)), array(rng, dtype, (2, 3), "strided"))
+    check(stacked, array(rng, dtype, (3,)), array(rng, np.float32, (3,)))
+
+
+@pytest.mark.parametrize("shape", [(), (4,), (0, 2)])
+def test_array_of_arrays_of_any_shape(shape):
+    rng = make_rng(10)
+    check(stacked, array(rng, np.int16, shape), array(rng, np.int16, shape))
+
+
+def test_array_of_arrays_of_different_shapes_raises():
+    f = define("@ruchey.njit\ndef f(a, b):\n    return np.array([a, b])\n")
+    with pytest.raises(ValueError):
+        f(np.zeros(3), np.zeros(4))
+
+
+@pytest.mark.parametrize("source", ["np.array([[1, 2], [3]])", "np.array([1, (2, 3)])",
+                                    "np.array([a, 1.0])", "np.array([a, a[0]])"])
+def test_ragged_sequence_is_a_typing_error(source):
+    f = define(f"@ruchey.njit\ndef f(a):\n    return {source}\n")
+    with pytest.raises(ruchey.TypingError, match="inhomogeneous"):
+        f(np.zeros((2, 2)))
+
+
+# ---------------------------------------------------------------- copy, ascontiguousarray
+
+
+@ruchey.njit
+def both_copies(a):
+    return np.copy(a), a.copy()
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("layout", LAYOUTS)
+def test_copies_are_new_memory_numpy_copy_keeps_fortran_order(dtype, layout):
+    a = array(make_rng(12), dtype, (3, 4), layout)
+    x, y = check(both_copies, a, flags=True)
+    assert not np.shares_memory(x, a) and not np.shares_memory(y, a)
+
+
+@ruchey.njit
+def contiguous(a):
+    return np.ascontiguousarray(a)
+
+
+@ruchey.njit
+def contiguous_as(a):
+    return np.ascontiguousarray(a, dtype=np.float32), np.ascontiguousarray(2.5), np.ascontiguousarray(a[0])
+
+
+@pytest.mark.parametrize("layout", LAYOUTS)
+@pytest.mark.parametrize("shape", [(), (5,), (3, 4), (0, 3), (4, 1)])
+def test_ascontiguousarray_is_a_itself_where_c_contiguous_else_a_copy(layout, shape):
+    a = array(make_rng(13), np.int32, shape, layout)
+    check(contiguous, a, flags=True)
+    if a.ndim and a.size:
+        check(contiguous_as, a, flags=True)
+    assert np.shares_memory(contiguous(a), a) == (a.flags.c_contiguous and a.size > 0 and a.ndim > 0)

@@ -1,0 +1,741 @@
+"""NumPy's shape functions in compiled code, compared with NumPy on
+generated arrays of every dtype and layout (C, Fortran, strided, reversed,
+empty, 0-d): results' dtype, shape, values and contiguity, views writing
+through to their base where NumPy's do, NumPy's errors.
+
+Deviations (see lib/builtins/shape.c): reshape and ravel of an array that is
+not C-contiguous copy it; squeeze needs axis= (the dimensions of length 1
+are known only at run time); axes that decide a result's type are
+constants."""
+import numpy as np
+import pytest
+
+import ruchey
+from arraygen import DTYPES, LAYOUTS, array, assert_same_array, check, define, shapes
+from conftest import AS_NUMBA, make_rng
+
+# Numba lacks many of these functions or differs from NumPy in them (squeeze,
+# layouts, where's dtypes, errors): the file checks ruchey against NumPy and
+# is skipped with RUCHEY_TEST_AS_NUMBA=1 (see test_creation.py).
+pytestmark = pytest.mark.skipif(AS_NUMBA, reason="checks NumPy's behaviour, which numba's differs from here")
+
+RNG = make_rng(2024)
+
+
+def arrays(dtypes=(np.float64,), layouts=LAYOUTS, shape_list=None, seed=0):
+    """An array of each dtype, layout and shape (shapes(): every ndim to 3, empty ones)."""
+    rng = make_rng(seed)
+    out = []
+    for dtype in dtypes:
+        for layout in layouts:
+            for shape in shape_list or shapes():
+                out.append(array(rng, dtype, shape, layout))
+    return out
+
+
+# ---------------------------------------------------------------- reshape, ravel, flatten
+
+
+@ruchey.njit
+def reshape_forms(a, n):
+    return a.reshape(n, -1), a.reshape((-1, n)), np.reshape(a, (n, a.size // n)), a.reshape(a.size), a.reshape(-1)
+
+
+@ruchey.njit
+def reshape_3d(a):
+    return a.reshape(2, 3, -1), a.reshape((1, -1, 2, 1))
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_reshape_every_dtype(dtype):
+    for a in arrays([dtype], ("C", "strided"), [(4, 6)], seed=1):
+        check(reshape_forms, a, 4, flags=a.flags.c_contiguous)  # others: NumPy's views where it can, ruchey's copies
+    check(reshape_3d, array(RNG, dtype, (24,)), flags=True)
+
+
+@pytest.mark.parametrize("layout", LAYOUTS)
+def test_reshape_every_layout(layout):
+    for a in arrays([np.int32], (layout,), [(4, 6), (2, 3, 4), (24,), (0, 4)], seed=2):
+        check(reshape_forms, a, 4, flags=a.flags.c_contiguous)
+        check(reshape_3d, a if a.size == 24 else np.zeros(24, np.int32), flags=a.flags.c_contiguous)
+
+
+@ruchey.njit
+def reshape_and_write(a):
+    b = a.reshape(-1)
+    b[0] = 99
+    return b
+
+
+def test_reshape_of_c_contiguous_array_is_a_view():
+    a = np.arange(12.0).reshape(3, 4)
+    b = reshape_and_write(a)
+    assert a[0, 0] == 99 and np.shares_memory(a, b)
+    f = np.asfortranarray(np.arange(12.0).reshape(3, 4))
+    c = reshape_and_write(f)  # a copy (NumPy too: a Fortran array is not C-contiguous)
+    assert f[0, 0] == 0 and c[0] == 99
+
+
+@ruchey.njit
+def reshape_to(a, s0, s1):
+    return a.reshape(s0, s1)
+
+
+@ruchey.njit
+def reshape_to1(a, s0):
+    return a.reshape(s0)
+
+
+@ruchey.njit
+def reshape_to0(a):
+    return a.reshape(())
+
+
+@pytest.mark.parametrize("size, shape", [(6, (4, 2)), (6, (4, -1)), (6, (-1, -1)), (6, (0, -1)), (0, (-1, 0)),
+                                         (6, (5,)), (6, ()), (0, (3, -2)), (6, (-2, 3)), (6, (2, -3))])
+def test_reshape_errors_and_unknown_dimension_as_numpy(size, shape):
+    a = np.arange(size, dtype=np.float64)
+    f = {0: reshape_to0, 1: reshape_to1, 2: reshape_to}[len(shape)]
+    try:
+        expected = f.py_func(a, *shape)
+    except ValueError as e:
+        with pytest.raises(ValueError) as info:
+            f(a, *shape)
+        assert str(info.value) == str(e)
+    else:
+        assert_same_array(expected, f(a, *shape))
+
+
+@ruchey.njit
+def ravels(a):
+    return a.ravel(), np.ravel(a), a.flatten()
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_ravel_and_flatten_every_dtype(dtype):
+    check(ravels, array(RNG, dtype, (3, 4), "F"), flags=True)
+
+
+@pytest.mark.parametrize("layout", LAYOUTS)
+def test_ravel_and_flatten_every_layout(layout):
+    for a in arrays([np.uint16], (layout,), [(), (5,), (3, 4), (0, 3), (2, 3, 2)], seed=3):
+        check(ravels, a, flags=True)
+
+
+@pytest.mark.parametrize("layout", LAYOUTS)
+def test_ravel_is_a_view_where_c_contiguous_flatten_never(layout):
+    a = array(RNG, np.int64, (3, 4), layout)
+    r, _, fl = ravels(a)
+    assert np.shares_memory(r, a) == a.flags.c_contiguous
+    assert not np.shares_memory(fl, a)
+
+
+def test_reshape_without_shape_is_a_typing_error():
+    f = define("@ruchey.njit\ndef f(a):\n    return a.reshape()\n")
+    with pytest.raises(ruchey.TypingError, match="reshape"):
+        f(np.zeros(3))
+    g = define("@ruchey.njit\ndef f(a):\n    return a.reshape(2, 1.5)\n")
+    with pytest.raises(ruchey.TypingError, match="reshape"):
+        g(np.zeros(3))
+    h = define("@ruchey.njit\ndef f(a):\n    return a.reshape(3, order='F')\n")
+    with pytest.raises(ruchey.TypingError, match="reshape.*'order'"):
+        h(np.zeros(3))
+
+
+# ---------------------------------------------------------------- transpose
+
+
+@ruchey.njit
+def transposes(a):
+    return a.T, a.transpose(), np.transpose(a)
+
+
+@ruchey.njit
+def transposes_3d(a):
+    return (a.transpose(1, 0, 2), a.transpose((2, 0, 1)), np.transpose(a, (0, 2, 1)),
+            np.transpose(a, axes=(-1, -2, -3)), a.transpose(0, 1, 2))
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_transpose_every_dtype(dtype):
+    check(transposes, array(RNG, dtype, (3, 4)), flags=True)
+    check(transposes_3d, array(RNG, dtype, (2, 3, 4), "F"), flags=True)
+
+
+@pytest.mark.parametrize("layout", LAYOUTS)
+def test_transpose_every_layout_is_a_view(layout):
+    for a in arrays([np.float32], (layout,), [(), (5,), (3, 4), (2, 3, 4), (4, 0)], seed=5):
+        for t in transposes(a):
+            assert np.shares_memory(t, a) or not a.size
+        check(transposes, a, flags=True)
+        if a.ndim == 3:
+            check(transposes_3d, a, flags=True)
+    a = array(RNG, np.float32, (3, 4), layout)
+    t = transposes(a)[0]
+    t[1, 2] = 42.0
+    assert a[2, 1] == 42.0
+
+
+@pytest.mark.parametrize("axes", ["(0, 0)", "(0,)", "(0, 2)", "(0, 1, 2)", "ax"])
+def test_transpose_with_wrong_axes_is_a_typing_error(axes):
+    f = define(f"@ruchey.njit\ndef f(a):\n    ax = (1, 0)\n    return a.transpose({axes})\n")
+    with pytest.raises(ruchey.TypingError, match="transpose"):
+        f(np.zeros((2, 3)))
+
+
+# ---------------------------------------------------------------- squeeze, expand_dims
+
+
+@ruchey.njit
+def squeezes(a):
+    return a.squeeze(axis=1), np.squeeze(a, 3), np.squeeze(a, axis=(1, -1)), a.squeeze((1, 3))
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_squeeze_named_axes(dtype):
+    for layout in ("C", "F", "strided") if dtype is np.float64 else ("strided",):
+        a = array(RNG, dtype, (3, 1, 2, 1), layout)
+        check(squeezes, a, flags=True)
+        assert all(np.shares_memory(s, a) for s in squeezes(a))
+
+
+@ruchey.njit
+def squeeze0(a):
+    return a.squeeze(), np.squeeze(a)
+
+
+def test_squeeze_of_0d_without_axis_and_its_errors():
+    check(squeeze0, np.array(2.5))
+    with pytest.raises(ValueError, match="cannot select an axis to squeeze out which has size not equal to one"):
+        squeezes(np.zeros((3, 2, 2, 1)))
+    f = define("@ruchey.njit\ndef f(a):\n    return a.squeeze()\n")
+    with pytest.raises(ruchey.TypingError, match="squeeze.*axis"):
+        f(np.zeros((3, 1)))
+    g = define("@ruchey.njit\ndef f(a):\n    return a.squeeze(axis=2)\n")
+    with pytest.raises(ruchey.TypingError, match="out of bounds"):
+        g(np.zeros((3, 1)))
+
+
+@ruchey.njit
+def expands(a):
+    return (np.expand_dims(a, 0), np.expand_dims(a, -1), np.expand_dims(a, axis=1),
+            np.expand_dims(a, (0, 2)), np.expand_dims(a, axis=(-1, 0)))
+
+
+@ruchey.njit
+def expand_0d(a):
+    return np.expand_dims(a, 0), np.expand_dims(a, (-1, 0))
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_expand_dims(dtype):
+    for a in arrays([dtype], ("F", "strided") if dtype is np.float64 else ("C",), [(3, 2)], seed=6):
+        check(expands, a, flags=True)
+    check(expands, array(RNG, dtype, (4,)), flags=True)
+    check(expand_0d, array(RNG, dtype, ()), flags=True)
+    a = array(RNG, dtype, (3, 2))
+    e = expands(a)[1]
+    e[2, 1, 0] = e[0, 1, 0]
+    assert a[2, 1].tobytes() == a[0, 1].tobytes()
+
+
+def test_expand_dims_repeated_axis_is_a_typing_error():
+    f = define("@ruchey.njit\ndef f(a):\n    return np.expand_dims(a, (0, 0))\n")
+    with pytest.raises(ruchey.TypingError, match="repeated axis"):
+        f(np.zeros(3))
+
+
+# ---------------------------------------------------------------- astype, view, fill
+
+
+def castable(a, to):
+    """a with values every dtype holds (NumPy's casts of floats beyond an
+    integer type's range, and of NaN, are undefined in C and differ by
+    platform; ruchey's saturate)."""
+    if np.dtype(to).kind in "iub" and a.dtype.kind == "f":
+        a = np.where(np.isfinite(a), a, 1).clip(0, 100)
+    return a
+
+
+@pytest.mark.parametrize("to", DTYPES)
+def test_astype_every_pair_of_dtypes(to):
+    f = define(f"@ruchey.njit\ndef f(a):\n    return a.astype(dtype='{np.dtype(to).str}')\n")
+    for dtype in DTYPES:
+        a = castable(array(RNG, dtype, (7,)), to)
+        got = check(f, a, flags=True)
+        assert not np.shares_memory(got, a)
+    for layout in ("F", "strided"):
+        check(f, castable(array(RNG, np.float64, (3, 4), layout), to), flags=True)
+
+
+SAME_SIZE = [(np.int64, np.float64), (np.float64, np.uint64), (np.int32, np.float32),
+             (np.uint32, np.int32), (np.int16, np.uint16), (np.int8, np.uint8), (np.uint8, np.bool_)]
+
+
+@pytest.mark.parametrize("dtype, to", SAME_SIZE)
+def test_view_as_another_dtype_of_the_same_size_shares_memory(dtype, to):
+    f = define(f"@ruchey.njit\ndef f(a):\n    v = a.view(np.{np.dtype(to).name})\n    return v\n")
+    for layout in ("C", "F", "strided"):
+        a = array(RNG, dtype, (3, 4), layout)
+        if to is np.bool_:
+            a = (a % 2).astype(dtype)
+        v = check(f, a, flags=True)
+        v = f(a)
+        assert np.shares_memory(v, a) and v.dtype == np.dtype(to)
+
+
+def test_view_as_a_dtype_of_another_size_is_a_typing_error():
+    f = define("@ruchey.njit\ndef f(a):\n    return a.view(np.int32)\n")
+    with pytest.raises(ruchey.TypingError, match="item size"):
+        f(np.zeros(4))
+
+
+@ruchey.njit
+def filled(a, v):
+    a.fill(v)
+    return a
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_fill_every_dtype_and_layout(dtype):
+    for a in arrays([dtype], LAYOUTS if dtype is np.int16 else ("strided",), [(), (5,), (3, 4), (0, 2)], seed=7):
+        check(filled, a, a.dtype.type(1))
+    check(filled, array(RNG, dtype, (3, 4)), 2.5)
+    base = np.zeros((4, 6), dtype)
+    filled(base[::2, 1::2], 1)
+    expected = np.zeros((4, 6), dtype)
+    expected[::2, 1::2] = 1
+    assert_same_array(expected, base)
+
+
+# ---------------------------------------------------------------- concatenate and the stacks
+
+
+@ruchey.njit
+def joins_1d(a, b):
+    return (np.concatenate((a, b)), np.concatenate([a, b, a]), np.stack((a, b)), np.stack([a, b], axis=1),
+            np.stack((a, b), -1), np.hstack((a, b)), np.vstack([a, b]), np.column_stack((a, b)))
+
+
+@ruchey.njit
+def joins_2d(a, b, axis):
+    return (np.concatenate((a, b)), np.concatenate((a, b), axis=1), np.concatenate((a, b), axis),
+            np.stack((a, b), axis), np.stack((a, b), axis=2), np.hstack((a, b)), np.vstack((a, b)),
+            np.column_stack([a, b]), np.concatenate((a, b), -1))
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_joins_every_dtype(dtype):
+    rng = make_rng(8)
+    check(joins_1d, array(rng, dtype, (4,)), array(rng, dtype, (4,), "strided"), flags=True)
+    for axis in (0, 1, -1, -2):
+        check(joins_2d, array(rng, dtype, (3, 4)), array(rng, dtype, (3, 4), "F"), axis, flags=True)
+
+
+@pytest.mark.parametrize("ta, tb", [(np.int8, np.uint8), (np.int32, np.float32), (np.bool_, np.int16),
+                                    (np.uint64, np.int64), (np.float32, np.float64)])
+def test_joins_promote_dtypes(ta, tb):
+    rng = make_rng(9)
+    check(concat_stack, array(rng, ta, (3,)), array(rng, tb, (3,)))
+    check(concat_stack, array(rng, ta, (2, 2)), array(rng, tb, (2, 2), "reversed"))
+
+
+@ruchey.njit
+def concat_stack(a, b):
+    return np.concatenate((a, b)), np.stack((b, a), -1)
+
+
+@ruchey.njit
+def joins_0d_and_empty(a, b):
+    return np.hstack((a, b)), np.vstack((a, b)), np.column_stack((a, b)), np.stack((a, b))
+
+
+def test_joins_of_0d_and_empty_arrays():
+    check(joins_0d_and_empty, np.array(1.5), np.array(2.5))
+    check(joins_1d, np.zeros(0), np.zeros(0))
+    check(joins_2d, np.zeros((0, 3)), np.ones((0, 3)), 0)
+
+
+@ruchey.njit
+def joins_mixed(a, b):
+    return np.column_stack((a, b)), np.vstack((a, b.T)), np.hstack((b, b)), np.concatenate((b, b), 1)
+
+
+@ruchey.njit
+def stack_fortran(a):
+    return np.stack((a, a)), np.stack((a, a), axis=-1)
+
+
+def test_joins_of_fortran_arrays_are_fortran_and_of_mixed_dimensions():
+    f = array(RNG, np.float64, (3, 2), "F")
+    check(joins_mixed, array(RNG, np.float64, (3,)), f, flags=True)
+    check(joins_mixed, array(RNG, np.float64, (3,)), np.ascontiguousarray(f), flags=True)
+    check(joins_0d_and_empty, np.array(3.0), np.array(4))
+    check(stack_fortran, f)  # NumPy orders the result neither way, ruchey C
+
+
+@ruchey.njit
+def concat_dtype(a, b):
+    return np.concatenate((a, b), dtype=np.float32), np.stack((a, b), dtype="i8"), np.hstack((a, b), dtype=np.int16)
+
+
+def test_join_with_dtype_casts_within_kinds():
+    check(concat_dtype, np.arange(3), np.arange(3, dtype=np.uint8))
+    with pytest.raises(TypeError, match="same_kind"):
+        concat_dtype.py_func(np.arange(3), np.arange(3.0))
+    with pytest.raises(ruchey.TypingError, match="same_kind"):
+        concat_dtype(np.arange(3), np.arange(3.0))
+
+
+@ruchey.njit
+def concat_axis(a, b, axis):
+    return np.concatenate((a, b), axis=axis)
+
+
+@ruchey.njit
+def stack_axis(a, b, axis):
+    return np.stack((a, b), axis=axis)
+
+
+def test_join_shape_and_axis_errors_as_numpy():
+    a, b = np.zeros((2, 3)), np.zeros((2, 4))
+    for f, args in [(concat_axis, (a, b, 0)), (concat_axis, (a, a, 2)), (concat_axis, (a, a, -3)),
+                    (stack_axis, (a, b, 0)), (stack_axis, (a, a, 3)), (stack_axis, (a, a, -4))]:
+        with pytest.raises(ValueError) as expected:
+            f.py_func(*args)
+        with pytest.raises(ValueError) as got:
+            f(*args)
+        assert str(got.value) == str(expected.value)
+    check(concat_axis, a, b, 1)
+    check(stack_axis, a, a, -3)
+
+
+@pytest.mark.parametrize("call", ["np.concatenate((a, a[0]))", "np.concatenate((a, 1.0))",
+                                  "np.concatenate(a)", "np.concatenate(())", "np.vstack((a, a[0][0]))",
+                                  "np.concatenate((a, a), axis=1.5)", "np.concatenate((a, a), out=a)"])
+def test_join_of_wrong_arguments_is_a_typing_error(call):
+    f = define(f"@ruchey.njit\ndef f(a):\n    return {call}\n")
+    with pytest.raises(ruchey.TypingError, match="numpy.(concatenate|vstack)"):
+        f(np.zeros((2, 2)))
+
+
+# ---------------------------------------------------------------- roll, tile, repeat
+
+
+@ruchey.njit
+def rolls(a, shift):
+    return np.roll(a, shift), np.roll(a, shift, axis=0), np.roll(a, shift, -1)
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_roll_every_dtype(dtype):
+    a = array(RNG, dtype, (3, 4), "strided")
+    for shift in (0, 1, -1, 5, -13, 100):
+        check(rolls, a, shift)
+
+
+@pytest.mark.parametrize("layout", LAYOUTS)
+def test_roll_every_layout(layout):
+    for a in arrays([np.int16], (layout,), [(7,), (2, 3, 4), (0, 3)], seed=10):
+        for shift in (2, -3, 7):
+            check(rolls, a, shift, flags=True)
+
+
+@ruchey.njit
+def tiles(a, n):
+    return np.tile(a, n), np.tile(a, (n, 2)), np.tile(a, (2, 1, n))
+
+
+# tile's result is C-ordered; NumPy's is a copy of A in A's order where every rep is 1
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_tile_every_dtype(dtype):
+    shape_list = [(), (3,), (2, 3), (0, 2)] if dtype is np.int32 else [(2, 3)]
+    for a in arrays([dtype], ("C", "F"), shape_list, seed=11):
+        for n in (0, 1, 3):
+            check(tiles, a, n)
+
+
+def test_tile_negative_reps_raise():
+    with pytest.raises(ValueError, match="negative dimensions are not allowed"):
+        tiles(np.zeros(3), -1)
+
+
+@ruchey.njit
+def repeats(a, n):
+    return np.repeat(a, n), a.repeat(n), np.repeat(a, n, axis=0), a.repeat(n, axis=-1)
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_repeat_every_dtype(dtype):
+    shape_list = [(4,), (2, 3), (0, 3)] if dtype is np.uint8 else [(2, 3)]
+    for a in arrays([dtype], ("strided",), shape_list, seed=12):
+        for n in (0, 1, 3):
+            check(repeats, a, n)
+
+
+def test_repeat_every_layout_and_errors():
+    for layout in LAYOUTS:
+        check(repeats, array(RNG, np.float32, (2, 3, 2), layout), 2)
+    with pytest.raises(ValueError, match="negative dimensions are not allowed"):
+        repeats(np.zeros(3), -1)
+    f = define("@ruchey.njit\ndef f(a):\n    return np.repeat(a, a)\n")
+    with pytest.raises(ruchey.TypingError, match="repeats"):
+        f(np.zeros(3, np.int64))
+
+
+# ---------------------------------------------------------------- flip
+
+
+@ruchey.njit
+def flips(a):
+    return np.flip(a), np.flip(a, 0), np.flip(a, axis=-1), np.flipud(a)
+
+
+@ruchey.njit
+def flips_2d(a, axis):
+    return np.fliplr(a), np.flip(a, axis), np.flip(a, (0, 1)), np.flip(a, axis=(axis,))
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_flips_are_views(dtype):
+    layouts = LAYOUTS if dtype is np.float32 else ("C",)
+    shape_list = [(5,), (3, 4), (0, 2), (2, 3, 2)] if dtype is np.float32 else [(3, 4)]
+    for a in arrays([dtype], layouts, shape_list, seed=13):
+        check(flips, a, flags=True)
+        if a.ndim >= 2:
+            check(flips_2d, a, 1, flags=True)
+            check(flips_2d, a, -2, flags=True)
+        if a.size:
+            v = flips(a)[0]
+            assert np.shares_memory(v, a)
+
+
+@ruchey.njit
+def flip_0d(a):
+    return np.flip(a), np.flip(a)
+
+
+def test_flip_of_0d_is_its_element_as_numpy():
+    for dtype in (np.bool_, np.int8, np.float32):
+        check(flip_0d, np.array(1, dtype))
+
+
+def test_flip_writes_through_and_checks_dimensions():
+    a = np.arange(6.0).reshape(2, 3)
+    flips(a)[0][0, 0] = 42.0
+    assert a[1, 2] == 42.0
+    for name in ("fliplr", "flipud"):
+        f = define(f"@ruchey.njit\ndef f(a):\n    return np.{name}(a)\n")
+        with pytest.raises(ruchey.TypingError, match="Input must be"):
+            f(np.array(1.0) if name == "flipud" else np.zeros(3))
+    with pytest.raises(ValueError, match="axis 2 is out of bounds for array of dimension 2"):
+        flips_2d(a, 2)
+
+
+# ---------------------------------------------------------------- nonzero
+
+
+@ruchey.njit
+def nonzeros(a):
+    return np.nonzero(a), a.nonzero(), np.where(a)
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_nonzero_every_dtype(dtype):
+    layouts = ("C", "F", "strided") if dtype is np.int8 else ("C",)
+    shape_list = [(7,), (3, 4), (0, 3), (2, 3, 2)] if dtype is np.int8 else [(3, 4)]
+    for a in arrays([dtype], layouts, shape_list, seed=14):
+        if a.dtype.kind in "iu":
+            a = a % 3
+        check(nonzeros, a)
+
+
+def test_nonzero_of_0d_is_a_typing_error():
+    with pytest.raises(ruchey.TypingError, match="0d arrays"):
+        nonzeros(np.array(1.0))
+
+
+# ---------------------------------------------------------------- where
+
+
+@ruchey.njit
+def where3(c, x, y):
+    return np.where(c, x, y)
+
+
+@ruchey.njit
+def where_fused(c, x, y):
+    return np.where(c > 0, x * 2, y) + 1
+
+
+@ruchey.njit
+def where_scalars(c, x):
+    return np.where(c, x, 0), np.where(c, 1.5, x), np.where(c, 2, 3), np.where(c, x, np.float32(1))
+
+
+# each dtype with itself and the next, and pairs of kinds that promote to a third dtype
+WHERE_PAIRS = ([(t, t) for t in DTYPES] + list(zip(DTYPES, DTYPES[1:] + DTYPES[:1]))
+               + [(np.int8, np.uint8), (np.int64, np.uint64), (np.uint32, np.int16), (np.float32, np.int32),
+                  (np.float32, np.int16), (np.bool_, np.uint16)])
+
+
+@pytest.mark.parametrize("tx, ty", WHERE_PAIRS, ids=[f"{np.dtype(x)}-{np.dtype(y)}" for x, y in WHERE_PAIRS])
+def test_where_promotes_like_numpy(tx, ty):
+    rng = make_rng(15)
+    c = rng.random(5) < 0.5
+    check(where3, c, array(rng, tx, (5,)), array(rng, ty, (5,)))
+    if tx is ty:
+        check(where_scalars, c, array(rng, tx, (5,)))
+
+
+@pytest.mark.parametrize("layout", LAYOUTS)
+def test_where_broadcasts_any_layouts(layout):
+    rng = make_rng(16)
+    for cs, xs, ys in [((3, 4), (3, 4), (3, 4)), ((3, 1), (4,), (3, 4)), ((), (2, 3), ()), ((4,), (3, 4), (1,)),
+                       ((0, 4), (4,), ()), ((2, 3, 4), (3, 4), (2, 1, 4))]:
+        c = array(rng, np.float64, cs, layout) > 0
+        x = array(rng, np.float32, xs, layout)
+        y = array(rng, np.int16, ys, layout)
+        check(where3, c, x, y, flags=layout != "F")  # array expressions are C (NumPy's keep Fortran order)
+        check(where_fused, array(rng, np.int8, cs, layout), x, y)
+    with pytest.raises(ValueError, match="could not be broadcast"):
+        where3(np.zeros(3, bool), np.zeros(4), 1.0)
+
+
+def test_where_of_numbers_is_a_0d_array_and_two_arguments_an_error():
+    check(where3, True, 1.5, 2)
+    f = define("@ruchey.njit\ndef f(a):\n    return np.where(a, a)\n")
+    with pytest.raises(ruchey.TypingError, match="both or neither"):
+        f(np.zeros(3))
+
+
+# ---------------------------------------------------------------- clip
+
+
+@ruchey.njit
+def clip3(a, lo, hi):
+    return np.clip(a, lo, hi)
+
+
+@ruchey.njit
+def clip_literals(a):
+    return np.clip(a, 0, 100), np.clip(a, -200, 300), np.clip(a, 0.5, 2), a.clip(-1, 1), np.clip(a, 3, 1)
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_clip_every_dtype(dtype):
+    rng = make_rng(17)
+    for layout in ("C", "F", "strided") if dtype is np.float64 else ("strided",):
+        a = array(rng, dtype, (3, 4), layout)
+        check(clip_literals, a, flags=layout != "F")
+        lo, hi = array(rng, dtype, (4,)), array(rng, dtype, (3, 1))
+        check(clip3, a, lo, hi, flags=layout != "F")
+        check(clip3, a, lo[0], hi[1, 0])
+
+
+def test_clip_nans_and_mixed_bounds():
+    a = np.array([np.nan, -np.inf, np.inf, -0.0, 0.0, 1.5, -2.5])
+    for lo, hi in [(0.0, 1.0), (np.nan, 1.0), (0.0, np.nan), (-0.0, 0.0), (0.0, -0.0), (2.0, -2.0)]:
+        check(clip3, a, lo, hi)
+        # a float argument is a float64 in compiled code (NumPy's Python floats are weak)
+        check(clip3, a.astype(np.float32), np.float32(lo), np.float32(hi))
+    check(clip3, np.arange(5, dtype=np.int8), np.int16(1), np.int16(3))
+    check(clip3, 3, 0, 2)
+    check(clip3, np.float32(1.5), np.float32(0), np.float32(1))
+    check(clip_numbers, np.float32(1.5), np.int8(-7))
+
+
+@ruchey.njit
+def clip_numbers(x, i):
+    return np.clip(x, 0, 1), np.clip(i, -3, 300), np.clip(i, 0.5, x), np.clip(3, 0, 2)
+
+
+@ruchey.njit
+def clip_fused(a, b):
+    return np.clip(a * 2, -1, b) - np.where(a > b, a, b)
+
+
+def test_clip_and_where_fuse_into_array_expressions():
+    rng = make_rng(18)
+    check(clip_fused, rng.standard_normal((5, 3)), rng.standard_normal(3))
+
+
+def test_unsupported_keywords_of_shape_functions_name_function_and_keyword():
+    for call, name, kw in [("np.clip(a, 0, 1, out=a)", "numpy.clip", "out"),
+                           ("np.where(a, a, a, out=a)", "numpy.where", "out"),
+                           ("np.roll(a, 1, shift=1)", "numpy.roll", "shift"),
+                           ("a.astype(np.int8, copy=False)", "array.astype", "copy"),
+                           ("np.transpose(a, foo=1)", "numpy.transpose", "foo"),
+                           ("np.ravel(a, order='F')", "numpy.ravel", "order")]:
+        f = define(f"@ruchey.njit\ndef f(a):\n    return {call}\n")
+        with pytest.raises(ruchey.TypingError, match=rf"{name}.*'{kw}'"):
+            f(np.zeros(3))
+
+
+# ---------------------------------------------------------------- ownership
+
+
+@ruchey.njit
+def nonzero_in_a_loop(a, n):
+    s = 0
+    for _ in range(n):
+        g = np.nonzero(a > 0)
+        i, j = np.nonzero(a)
+        s += g[0].size + np.nonzero(a)[1].size + i.size + j[0]
+    return s
+
+
+def test_nonzero_results_indexed_and_unpacked_in_a_loop():
+    check(nonzero_in_a_loop, array(RNG, np.float64, (6, 7)), 5)
+
+
+@ruchey.njit
+def shape_functions_in_a_loop(a, n):
+    s = 0.0
+    for _ in range(n):
+        b = a.reshape(-1)
+        c = a.T.reshape(a.size)
+        d = np.concatenate((a, np.where(a > 0, a, -a)), axis=1)
+        e = np.stack([np.flip(a), np.roll(a, 3)])
+        f = np.array([np.tile(a, 2)[:, :a.shape[1]], np.repeat(a, 2, axis=0)[::2]])
+        g = np.ascontiguousarray(np.expand_dims(a, 0).squeeze(0).T)
+        s += b[0] + c[1] + d[0, -1] + e[1, 0, 0] + f[1, -1, -1] + g[0, 1]
+    return s
+
+
+def test_shape_functions_run_in_constant_memory():
+    from conftest import rss_bytes
+    a = array(RNG, np.float64, (100, 120))
+    check(shape_functions_in_a_loop, a, 3)
+    before = rss_bytes()
+    shape_functions_in_a_loop(a, 300)  # 400 MB in total if nothing were freed
+    after = rss_bytes()
+    if before is not None:
+        assert after - before < 100 * 2**20, f"RSS grew by {(after - before) / 2**20:.0f} MiB"
+
+
+@ruchey.njit
+def reshape_fails_after_making_arrays(a, n):
+    b = np.concatenate((a, a))
+    return b.reshape(n, -1) + np.ones(1)
+
+
+def test_errors_release_the_arrays_made_before():
+    from conftest import rss_bytes
+    a = np.zeros(100_000)
+    before = rss_bytes()
+    for _ in range(300):  # 480 MB if the concatenation leaked
+        with pytest.raises(ValueError, match="cannot reshape array of size 200000 into shape"):
+            reshape_fails_after_making_arrays(a, 7)
+    after = rss_bytes()
+    if before is not None:
+        assert after - before < 100 * 2**20, f"RSS grew by {(after - before) / 2**20:.0f} MiB"
+
+
+@pytest.mark.cpu_backend
+@pytest.mark.parametrize("call", ["a.reshape(4)", "a.T.ravel()", "np.transpose(a)", "np.flip(a)",
+                                  "np.ascontiguousarray(a)", "np.asarray((1, 2))", "np.expand_dims(a, 0)"])
+def test_shape_functions_are_refused_in_kernels(call):
+    f = define(f"from ruchey import cuda\n\n@cuda.jit\ndef f(a):\n    b = {call}\n")
+    with pytest.raises(ruchey.TypingError, match="kernel"):
+        f[1, 1](np.zeros(4))
