@@ -214,10 +214,19 @@ static Node *constant_node(Fe *fe, PyObject *obj, PyObject *e) {
   return NULL;
 }
 
+/* None (numpy.newaxis) and Ellipsis, which only an index may hold (infer
+ * says so elsewhere); NULL for other objects. */
+static Node *index_constant(Fe *fe, PyObject *obj, PyObject *e) {
+  if (obj == Py_None) return new_node(fe, N_NONE, e);
+  if (obj == Py_Ellipsis) return new_node(fe, N_ELLIPSIS, e);
+  return NULL;
+}
+
 /* A global value used in an expression: a frozen constant, a module, or a
  * dtype. Functions are only valid as callees. */
 static Node *global_value(Fe *fe, PyObject *obj, PyObject *e, const char *name) {
   Node *n = constant_node(fe, obj, e);
+  if (!n && !fe->diag->kind) n = index_constant(fe, obj, e);
   if (n || fe->diag->kind) return n;
   int mod = core_module_id(obj);
   if (mod >= 0) {
@@ -269,11 +278,10 @@ static Node *fe_name(Fe *fe, PyObject *e) {
 static Node *fe_constant(Fe *fe, PyObject *e) {
   PyObject *v = field(e, "value");
   Node *n = constant_node(fe, v, e);
+  if (!n && !fe->diag->kind) n = index_constant(fe, v, e);
   if (!n && !fe->diag->kind) {
     if (PyUnicode_Check(v))
       fe_error(fe, e, "strings are not supported in compiled code");
-    else if (v == Py_None)
-      fe_error(fe, e, "None is only supported as a return value");
     else
       fe_error(fe, e, "constants of type '%s' are not supported", Py_TYPE(v)->tp_name);
   }

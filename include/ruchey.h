@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define RUCHEY_API_VERSION 6
+#define RUCHEY_API_VERSION 7
 #define RC_MAX_NDIM 8
 
 /* ---------------------------------------------------------------- arena */
@@ -142,11 +142,14 @@ typedef enum {
   N_ATTR,       /* lhs.str; bi: the attribute's builtin, set by infer */
   N_TUPLE,      /* list: elements */
   N_SLICE,      /* lhs:rhs:cond (each may be NULL), only inside an index */
+  N_NONE,       /* None (numpy.newaxis): a new axis inside an index */
+  N_ELLIPSIS,   /* ... (Ellipsis): the dimensions an index does not name */
   /* statements */
   N_ASSIGN,     /* lhs (N_VAR, N_INDEX or N_TUPLE of targets) = rhs */
   N_AUGASSIGN,  /* lhs op= rhs */
   N_IF,         /* if cond: body else: orelse */
-  N_FOR,        /* for lhs(N_VAR) in cond(range call): body else: orelse */
+  N_FOR,        /* for lhs(N_VAR) in cond(range call): body else: orelse (the frontend
+                 * turns loops over arrays, enumerate and zip into these) */
   N_WHILE,      /* while cond: body else: orelse */
   N_BREAK, N_CONTINUE, N_PASS,
   N_RETURN,     /* return lhs (NULL: None) */

@@ -202,7 +202,6 @@ void lo_fill(Lower *l, const Type *elem, LLVMValueRef data, LLVMValueRef n, LLVM
 LLVMValueRef lo_copy(Lower *l, Node *n);  /* a.copy(): a new C-contiguous array */
 /* A new C-contiguous array of type to (its dtype converting) with src's elements. */
 LLVMValueRef lo_copy_array(Lower *l, const Type *to, const Type *from, LLVMValueRef src);
-void lo_store_view(Lower *l, Node *target, const Type *t, LLVMValueRef v);
 LLVMValueRef lo_index(Lower *l, Node *n);
 
 /* ---------------------------------------------------------------- expr.c */
@@ -273,6 +272,13 @@ LLVMValueRef lo_gpu_array_data(Lower *l, Node *n, int64_t count);
 bool lo_is_elementwise(const Node *n);      /* lowered as one loop over the elements */
 LLVMValueRef lo_array_expr(Lower *l, Node *n); /* a new array */
 void lo_array_update(Lower *l, Node *n);     /* an augmented assignment to an array, in place */
+
+/* ---------------------------------------------------------------- builtins/indexing.c */
+
+bool ix_is_advanced(const Node *n);   /* an N_INDEX with an array in its index: a new array */
+LLVMValueRef lo_array_index(Lower *l, Node *n);  /* a[index] of an array type: a view or a new array */
+void lo_index_store(Lower *l, Node *target, const Type *t, LLVMValueRef v);  /* where it is an array */
+void lo_index_update(Lower *l, Node *n);  /* a[advanced index] op= value */
 
 /* ---------------------------------------------------------------- builtins/cuda.c */
 
