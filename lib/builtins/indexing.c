@@ -650,14 +650,9 @@ typedef struct Pack {
   LLVMValueRef scalar; /* x[mask] = scalar: the value */
 } Pack;
 
-static void count_true(Lower *l, LLVMValueRef m, LLVMValueRef *at, void *arg) {
-  Pack *p = arg;
-  LLVMValueRef n = LLVMBuildLoad2(l->b, l->mod->i64, p->count, "");
-  LLVMBuildStore(l->b, LLVMBuildAdd(l->b, n, LLVMBuildZExt(l->b, m, l->mod->i64, ""), ""), p->count);
-}
-
 /* out[k] = x; k += m: every element is stored, the selected ones kept (the
- * result has room for one more), so the loop has no branch to mispredict. */
+ * result has room for all and one more), so the loop has no branch to
+ * mispredict. */
 static void pack_selected(Lower *l, LLVMValueRef m, LLVMValueRef *at, void *arg) {
   Pack *p = arg;
   LLVMValueRef k = LLVMBuildLoad2(l->b, l->mod->i64, p->count, "");
@@ -685,23 +680,75 @@ static Fused *mask_walk(Lower *l, Node *n, Indexed *x) {
   return fu;
 }
 
+static LLVMValueRef elements(Lower *l, const View *v) {
+  LLVMValueRef size = const_i64(l, 1);
+  for (int d = 0; d < v->ndim; d++) size = LLVMBuildMul(l->b, size, v->shape[d], "");
+  return size;
+}
+
+/* A mask and an array both C-contiguous: the mask read 32 bytes at a
+ * time, the elements under 32 False bytes never read (a sparse mask costs
+ * little more than reading it). */
+static void pack_words(Lower *l, const Indexed *x, Pack *p) {
+  const Type *e = x->bt->elem, *b = TYS(TY_BOOL);
+  LLVMTypeRef wt = LLVMIntTypeInContext(l->mod->c, 256);
+  LLVMValueRef n = elements(l, &x->v), eight = const_i64(l, 32);
+  LLVMValueRef mask = LLVMBuildExtractValue(l->b, x->array, 2, ""), data = LLVMBuildExtractValue(l->b, x->base, 2, "");
+  LLVMValueRef words = LLVMBuildUDiv(l->b, n, eight, "");
+  LoLoop w = lo_loop_begin(l, const_i64(l, 0), words, NULL, "words");
+  LLVMValueRef first = LLVMBuildMul(l->b, w.index, eight, "");
+  LLVMValueRef word = LLVMBuildLoad2(l->b, wt, LLVMBuildGEP2(l->b, l->mod->i8, mask, &first, 1, ""), "");
+  LLVMSetAlignment(word, 1);
+  LLVMBasicBlockRef some = new_block(l, "word.some");
+  LLVMBuildCondBr(l->b, LLVMBuildICmp(l->b, LLVMIntEQ, word, LLVMConstNull(wt), ""), w.latch, some);
+  position(l, some);
+  LoLoop j = lo_loop_begin(l, first, LLVMBuildAdd(l->b, first, eight, ""), NULL, "byte");
+  LLVMValueRef m = lo_load_scalar(l, b, LLVMBuildGEP2(l->b, l->mod->i8, mask, &j.index, 1, ""));
+  LLVMValueRef at = LLVMBuildGEP2(l->b, lo_storage_type(l, e), data, &j.index, 1, "");
+  pack_selected(l, m, &at, p);
+  lo_loop_end(l, &j);
+  lo_loop_end(l, &w);
+  LoLoop t = lo_loop_begin(l, LLVMBuildMul(l->b, words, eight, ""), n, NULL, "tail");
+  LLVMValueRef mt = lo_load_scalar(l, b, LLVMBuildGEP2(l->b, l->mod->i8, mask, &t.index, 1, ""));
+  LLVMValueRef att = LLVMBuildGEP2(l->b, lo_storage_type(l, e), data, &t.index, 1, "");
+  pack_selected(l, mt, &att, p);
+  lo_loop_end(l, &t);
+}
+
+/* x[mask], the mask of x's shape: one pass packs the selected elements
+ * into room for all of them, then the rest of the room is given back. */
 static LLVMValueRef select_masked(Lower *l, Node *n) {
   Indexed x;
-  Fused *fu = mask_walk(l, n, &x);
-  Pack p = {.elem = x.bt->elem, .count = lo_alloca(l, l->mod->i64, "count")};
-  LLVMBuildStore(l->b, const_i64(l, 0), p.count);
-  lo_walk_run(l, fu, n->rhs, count_true, &p);
-  LLVMValueRef count = LLVMBuildLoad2(l->b, l->mod->i64, p.count, "");
-  LLVMValueRef room = LLVMBuildAdd(l->b, count, const_i64(l, 1), "");
+  const Type *mt = n->rhs->ty;
+  bool words = !lo_is_elementwise(n->rhs) && mt->layout == 'C' && n->lhs->ty->layout == 'C';
+  Fused *fu = NULL;
+  if (words) {
+    evaluate(l, n, &x, true);
+    make_view(l, &x);
+    LLVMValueRef mshape[RC_MAX_NDIM];
+    item_shape(l, &x, mshape);
+    check_mask_shape(l, &x, mshape);
+  } else {
+    fu = mask_walk(l, n, &x);
+  }
+  LLVMValueRef room = LLVMBuildAdd(l->b, elements(l, &x.v), const_i64(l, 1), "");
   LLVMValueRef out = lo_alloc_array(l, n->ty, &room, -1);
-  LLVMValueRef shape = LLVMBuildInsertValue(l->b, LLVMBuildExtractValue(l->b, out, 3, ""), count, 0, "");
-  out = LLVMBuildInsertValue(l->b, out, shape, 3, "");
-  p.out = LLVMBuildExtractValue(l->b, out, 2, "");
+  Pack p = {.elem = x.bt->elem, .count = lo_alloca(l, l->mod->i64, "count"), .out = LLVMBuildExtractValue(l->b, out, 2, "")};
   LLVMBuildStore(l->b, const_i64(l, 0), p.count);
-  lo_walk_run(l, fu, n->rhs, pack_selected, &p);
-  lo_walk_end(l, fu);
+  if (words) pack_words(l, &x, &p);
+  else lo_walk_run(l, fu, n->rhs, pack_selected, &p);
+  if (fu) lo_walk_end(l, fu);
   done_with(l, &x);
-  return out;
+  LLVMValueRef count = LLVMBuildLoad2(l->b, l->mod->i64, p.count, "");
+  LLVMValueRef nbytes = LLVMBuildMul(l->b, count, const_i64(l, ty_bits(x.bt->elem) / 8), "");
+  LLVMTypeRef params[2] = {l->mod->ptr, l->mod->i64};
+  LLVMValueRef mi = lo_call_fn(l, "rt_shrink", l->mod->ptr, params,
+                               (LLVMValueRef[]){LLVMBuildExtractValue(l->b, out, 0, ""), nbytes}, 2);
+  LLVMValueRef data = LLVMBuildLoad2(l->b, l->mod->ptr, LLVMBuildGEP2(l->b, l->mod->i8, mi, (LLVMValueRef[]){const_i64(l, 8)}, 1, ""), "");
+  out = LLVMBuildInsertValue(l->b, out, mi, 0, "");
+  out = LLVMBuildInsertValue(l->b, out, data, 2, "");
+  LLVMValueRef shape = LLVMBuildInsertValue(l->b, LLVMBuildExtractValue(l->b, out, 3, ""), count, 0, "");
+  return LLVMBuildInsertValue(l->b, out, shape, 3, "");
 }
 
 /* ---------------------------------------------------------------- the entry points */
