@@ -395,6 +395,11 @@ static void ty_stmt(Infer *in, Node *n) {
     if (!cur || !t) break;
     const Type *r = ty_binop_types(in, n, n->op, n->lhs, cur, n->rhs, t);
     if (cur->kind == TY_ARRAY) {  /* in place: the array keeps its identity and dtype */
+      const Node *t = n->lhs;
+      if (cur->readonly || (t->kind == N_INDEX && t->lhs->ty->kind == TY_ARRAY && t->lhs->ty->readonly)) {
+        ty_error(in, t, "cannot write to a read-only array");
+        break;
+      }
       n->ty = ty_array_update(in, n, cur, r);
       break;
     }

@@ -52,8 +52,8 @@ void lo_walk_end(Lower *l, Fused *fu);    /* releases the leaves */
 /* src, or a copy of it where it shares memory with dst (see ufunc.c) */
 LLVMValueRef lo_unshared(Lower *l, const Type **t, LLVMValueRef src, const Type *dt, LLVMValueRef dst,
                          bool same_place, LLVMValueRef *copy);
-void lo_raise_shape_error(Lower *l, LLVMValueRef bad, int kind, int n1, const LLVMValueRef *s1, int n2,
-                          const LLVMValueRef *s2);
+void lo_raise_shape_error(Lower *l, LLVMValueRef bad, int kind, int nshapes, const int *ndim,
+                          const LLVMValueRef *const *shapes);
 
 /* A row that types its arguments and lowers them itself: none. */
 #define BI_END {NULL, NULL, NULL, 0, 0, 0, 0, NULL, 0, 0, 0, NULL, NULL}

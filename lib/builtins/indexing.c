@@ -200,9 +200,10 @@ const Type *ty_array_index(Infer *in, Node *n, const Type *bt) {
                       "and slices");
     return ty_array(bt->elem, ix.ndim, 'C', false);
   }
-  bool newaxis = false;
-  for (int i = 0; i < ix.nitems; i++) newaxis |= ix.kind[i] == IX_NEWAXIS;
-  if (ix.ndim == 0 && !newaxis) return bt->elem;
+  /* ints alone name an element; with an Ellipsis NumPy gives a 0-d view */
+  bool ellipsis = false;
+  for (int i = 0; i < ix.nitems; i++) ellipsis |= ix.kind[i] == IX_ELLIPSIS;
+  if (ix.ndim == 0 && !ellipsis) return bt->elem;
   return ty_array(bt->elem, ix.ndim, view_contiguous(bt, &ix) ? 'C' : 'A', bt->readonly);
 }
 
@@ -403,13 +404,21 @@ static LLVMValueRef addr_at(Lower *l, LLVMValueRef data, int ndim, const LLVMVal
 
 /* ---------------------------------------------------------------- the array item's entries */
 
-/* The array item's shape, checked against V: a mask's dimensions must be
- * those it covers (NumPy's IndexError names the first that is not). */
+static LLVMValueRef product(Lower *l, int n, const LLVMValueRef *dims) {
+  LLVMValueRef size = const_i64(l, 1);
+  for (int d = 0; d < n; d++) size = LLVMBuildMul(l->b, size, dims[d], "");
+  return size;
+}
+
+/* A mask's shape, checked against V: its dimensions must be those it
+ * covers (NumPy's IndexError names the first that is not), unless it is
+ * empty (NumPy then selects nothing). */
 static void check_mask_shape(Lower *l, const Indexed *x, const LLVMValueRef *mshape) {
+  LLVMValueRef some = LLVMBuildICmp(l->b, LLVMIntNE, product(l, x->ix.covers, mshape), const_i64(l, 0), "");
   for (int j = 0; j < x->ix.covers; j++) {
     LLVMValueRef have = x->v.shape[x->ix.at + j];
-    raise_index_error_if(l, LLVMBuildICmp(l->b, LLVMIntNE, have, mshape[j], ""), 1,
-                         const_i64(l, x->v.axis[x->ix.at + j]), have, mshape[j]);
+    LLVMValueRef bad = LLVMBuildAnd(l->b, some, LLVMBuildICmp(l->b, LLVMIntNE, have, mshape[j], ""), "");
+    raise_index_error_if(l, bad, 1, const_i64(l, x->v.axis[x->ix.at + j]), have, mshape[j]);
   }
 }
 
@@ -618,7 +627,7 @@ static void broadcast_value(Lower *l, const Type *vt, LLVMValueRef v, int ndim, 
     step[d] = LLVMBuildSelect(l->b, unit, const_i64(l, 0), lo_arr_stride(l, vt, v, od), "");
   }
   if (!(LLVMIsAConstantInt(bad) && !LLVMConstIntGetZExtValue(bad)))
-    lo_raise_shape_error(l, bad, kind, vt->ndim, vshape, ndim, shape);
+    lo_raise_shape_error(l, bad, kind, 2, (int[]){vt->ndim, ndim}, (const LLVMValueRef *[]){vshape, shape});
 }
 
 /* Scatters value (t: a scalar, or an array read from a copy where it
@@ -680,19 +689,13 @@ static Fused *mask_walk(Lower *l, Node *n, Indexed *x) {
   return fu;
 }
 
-static LLVMValueRef elements(Lower *l, const View *v) {
-  LLVMValueRef size = const_i64(l, 1);
-  for (int d = 0; d < v->ndim; d++) size = LLVMBuildMul(l->b, size, v->shape[d], "");
-  return size;
-}
-
 /* A mask and an array both C-contiguous: the mask read 32 bytes at a
  * time, the elements under 32 False bytes never read (a sparse mask costs
  * little more than reading it). */
-static void pack_words(Lower *l, const Indexed *x, Pack *p) {
+static void pack_words(Lower *l, const Indexed *x, LLVMValueRef n, Pack *p) {
   const Type *e = x->bt->elem, *b = TYS(TY_BOOL);
   LLVMTypeRef wt = LLVMIntTypeInContext(l->mod->c, 256);
-  LLVMValueRef n = elements(l, &x->v), eight = const_i64(l, 32);
+  LLVMValueRef eight = const_i64(l, 32);
   LLVMValueRef mask = LLVMBuildExtractValue(l->b, x->array, 2, ""), data = LLVMBuildExtractValue(l->b, x->base, 2, "");
   LLVMValueRef words = LLVMBuildUDiv(l->b, n, eight, "");
   LoLoop w = lo_loop_begin(l, const_i64(l, 0), words, NULL, "words");
@@ -722,20 +725,22 @@ static LLVMValueRef select_masked(Lower *l, Node *n) {
   const Type *mt = n->rhs->ty;
   bool words = !lo_is_elementwise(n->rhs) && mt->layout == 'C' && n->lhs->ty->layout == 'C';
   Fused *fu = NULL;
+  LLVMValueRef mshape[RC_MAX_NDIM];
   if (words) {
     evaluate(l, n, &x, true);
     make_view(l, &x);
-    LLVMValueRef mshape[RC_MAX_NDIM];
     item_shape(l, &x, mshape);
     check_mask_shape(l, &x, mshape);
   } else {
     fu = mask_walk(l, n, &x);
+    memcpy(mshape, lo_walk_shape(fu), sizeof(LLVMValueRef) * (size_t)mt->ndim);
   }
-  LLVMValueRef room = LLVMBuildAdd(l->b, elements(l, &x.v), const_i64(l, 1), "");
+  LLVMValueRef size = product(l, mt->ndim, mshape);
+  LLVMValueRef room = LLVMBuildAdd(l->b, size, const_i64(l, 1), "");
   LLVMValueRef out = lo_alloc_array(l, n->ty, &room, -1);
   Pack p = {.elem = x.bt->elem, .count = lo_alloca(l, l->mod->i64, "count"), .out = LLVMBuildExtractValue(l->b, out, 2, "")};
   LLVMBuildStore(l->b, const_i64(l, 0), p.count);
-  if (words) pack_words(l, &x, &p);
+  if (words) pack_words(l, &x, size, &p);
   else lo_walk_run(l, fu, n->rhs, pack_selected, &p);
   if (fu) lo_walk_end(l, fu);
   done_with(l, &x);
@@ -894,7 +899,9 @@ void lo_index_update(Lower *l, Node *n) {
   if (u.rt->kind == TY_ARRAY) {
     LLVMValueRef rshape[RC_MAX_NDIM];
     for (int d = 0; d < u.rt->ndim; d++) rshape[d] = lo_arr_shape(l, u.rhs, d);
-    LLVMValueRef bad = const_bool(l, u.rt->ndim > ndim), one = const_i64(l, 1);
+    /* NumPy's errors of the in-place ufunc: shapes that do not broadcast,
+     * or broadcast beyond the selected elements' */
+    LLVMValueRef clash = const_bool(l, false), wider = clash, one = const_i64(l, 1);
     for (int d = 0; d < ndim; d++) {
       int od = d - (ndim - u.rt->ndim);
       if (od < 0) {
@@ -902,11 +909,21 @@ void lo_index_update(Lower *l, Node *n) {
         continue;
       }
       LLVMValueRef unit = LLVMBuildICmp(l->b, LLVMIntEQ, rshape[od], one, "");
-      bad = LLVMBuildOr(l->b, bad, LLVMBuildAnd(l->b, LLVMBuildNot(l->b, unit, ""),
-                                                LLVMBuildICmp(l->b, LLVMIntNE, rshape[od], shape[d], ""), ""), "");
+      LLVMValueRef differ = LLVMBuildAnd(l->b, LLVMBuildNot(l->b, unit, ""),
+                                         LLVMBuildICmp(l->b, LLVMIntNE, rshape[od], shape[d], ""), "");
+      LLVMValueRef here = LLVMBuildICmp(l->b, LLVMIntEQ, shape[d], one, "");
+      clash = LLVMBuildOr(l->b, clash, LLVMBuildAnd(l->b, differ, LLVMBuildNot(l->b, here, ""), ""), "");
+      wider = LLVMBuildOr(l->b, wider, LLVMBuildAnd(l->b, differ, here, ""), "");
       u.step[d] = LLVMBuildSelect(l->b, unit, const_i64(l, 0), lo_arr_stride(l, u.rt, u.rhs, od), "");
     }
-    lo_raise_shape_error(l, bad, 1, ndim, shape, u.rt->ndim, rshape);
+    lo_raise_shape_error(l, clash, 0, 3, (int[]){ndim, u.rt->ndim, ndim},
+                         (const LLVMValueRef *[]){shape, rshape, shape});
+    LLVMValueRef bshape[RC_MAX_NDIM];
+    for (int d = 0; d < ndim; d++) {
+      int od = d - (ndim - u.rt->ndim);
+      bshape[d] = od < 0 ? shape[d] : LLVMBuildSelect(l->b, LLVMBuildICmp(l->b, LLVMIntEQ, shape[d], one, ""), rshape[od], shape[d], "");
+    }
+    lo_raise_shape_error(l, wider, 1, 2, (int[]){ndim, ndim}, (const LLVMValueRef *[]){shape, bshape});
   }
   lo_for_each_index(l, ndim, shape, update_element, &u);
   lo_done_with(l, n->rhs, u.rhs);

@@ -612,12 +612,13 @@ void lo_walk_run(Lower *l, Fused *fu, Node *n, WalkSink sink, void *arg) {
 
 void lo_walk_end(Lower *l, Fused *fu) { release_operands(l, fu); }
 
-/* NumPy's ValueError naming two shapes (rt_shape_error's kinds 1 to 3)
- * where bad holds. */
-void lo_raise_shape_error(Lower *l, LLVMValueRef bad, int kind, int n1, const LLVMValueRef *s1, int n2,
-                          const LLVMValueRef *s2) {
-  LLVMValueRef desc[2 * (RC_MAX_NDIM + 1)];
-  int nd = describe_shape(l, desc, 0, n1, s1);
-  nd = describe_shape(l, desc, nd, n2, s2);
+/* NumPy's ValueError naming shapes where bad holds: kind 0, operands'
+ * shapes that do not broadcast; kinds 1 to 3, two shapes (rt_shape_error). */
+void lo_raise_shape_error(Lower *l, LLVMValueRef bad, int kind, int nshapes, const int *ndim,
+                          const LLVMValueRef *const *shapes) {
+  LLVMValueRef desc[4 * (RC_MAX_NDIM + 1) + 1];
+  int nd = 0;
+  if (kind == 0) desc[nd++] = const_i64(l, nshapes);
+  for (int i = 0; i < nshapes && i < 4; i++) nd = describe_shape(l, desc, nd, ndim[i], shapes[i]);
   shape_error(l, bad, kind, desc, nd);
 }
