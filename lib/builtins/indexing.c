@@ -240,8 +240,8 @@ void ty_index_store(Infer *in, Node *target, const Type *t, Node *at) {
  * numbers in them. Noted only, in a loop run with its errors deferred. */
 static void raise_index_error_if(Lower *l, LLVMValueRef bad, int kind, LLVMValueRef a, LLVMValueRef b, LLVMValueRef c) {
   RtStatus status = kind == 2 ? RT_ERR_VALUE : RT_ERR_INDEX;
-  if (l->deferred || l->mod->gpu) {
-    lo_raise_if(l, bad, status, "index out of bounds");
+  if (l->deferred || l->mod->gpu || l->opts->kernel || l->opts->device) {  /* (a kernel's names the thread) */
+    lo_raise_if(l, bad, status, "index is out of bounds");
     return;
   }
   LLVMBasicBlockRef fail = new_block(l, "index.bad"), ok = new_block(l, "index.ok");
@@ -447,15 +447,45 @@ static void count_true_at(Lower *l, LLVMValueRef *idx, void *arg) {
   LLVMBuildStore(l->b, LLVMBuildAdd(l->b, LLVMBuildLoad2(l->b, l->mod->i64, c->total, ""), m, ""), c->total);
 }
 
+/* Whether the int array's value at idx is out of bounds; *i gets it. */
+static LLVMValueRef int_out_of_bounds(Lower *l, const Indexed *x, LLVMValueRef *idx, LLVMValueRef *i) {
+  const Type *at = x->ix.item[x->ix.array]->ty;
+  LLVMValueRef len = x->v.shape[x->ix.at];
+  *i = entry_value(l, x, idx);
+  if (ty_is_unsigned(at->elem)) return LLVMBuildICmp(l->b, LLVMIntUGE, *i, len, "");
+  return LLVMBuildOr(l->b, LLVMBuildICmp(l->b, LLVMIntSGE, *i, len, ""),
+                     LLVMBuildICmp(l->b, LLVMIntSLT, *i, LLVMBuildNeg(l->b, len, ""), ""), "");
+}
+
+typedef struct Bounds {
+  const Indexed *x;
+  LLVMValueRef any;  /* i1 alloca: a value out of bounds so far */
+} Bounds;
+
+static void note_int_at(Lower *l, LLVMValueRef *idx, void *arg) {
+  Bounds *b = arg;
+  LLVMValueRef i, bad = int_out_of_bounds(l, b->x, idx, &i);
+  LLVMBuildStore(l->b, LLVMBuildOr(l->b, LLVMBuildLoad2(l->b, l->mod->i1, b->any, ""), bad, ""), b->any);
+}
+
 static void check_int_at(Lower *l, LLVMValueRef *idx, void *arg) {
   const Indexed *x = arg;
-  const Type *at = x->ix.item[x->ix.array]->ty;
-  LLVMValueRef len = x->v.shape[x->ix.at], i = entry_value(l, x, idx);
-  LLVMValueRef bad = ty_is_unsigned(at->elem)
-                         ? LLVMBuildICmp(l->b, LLVMIntUGE, i, len, "")
-                         : LLVMBuildOr(l->b, LLVMBuildICmp(l->b, LLVMIntSGE, i, len, ""),
-                                       LLVMBuildICmp(l->b, LLVMIntSLT, i, LLVMBuildNeg(l->b, len, ""), ""), "");
-  raise_index_error_if(l, bad, 0, i, const_i64(l, x->v.axis[x->ix.at]), len);
+  LLVMValueRef i, bad = int_out_of_bounds(l, x, idx, &i);
+  raise_index_error_if(l, bad, 0, i, const_i64(l, x->v.axis[x->ix.at]), x->v.shape[x->ix.at]);
+}
+
+/* Every value of the int array checked: a loop that only notes a bad one
+ * (it vectorises), then, if there was one, a loop that raises at the first. */
+static void check_ints(Lower *l, const Indexed *x, int ndim, LLVMValueRef *shape) {
+  Bounds b = {x, lo_alloca(l, l->mod->i1, "out")};
+  LLVMBuildStore(l->b, const_bool(l, false), b.any);
+  lo_for_each_index(l, ndim, shape, note_int_at, &b);
+  LLVMBasicBlockRef bad = new_block(l, "bounds.bad"), ok = new_block(l, "bounds.ok");
+  LLVMBuildCondBr(l->b, LLVMBuildLoad2(l->b, l->mod->i1, b.any, ""), bad, ok);
+  position(l, bad);
+  lo_for_each_index(l, ndim, shape, check_int_at, (void *)x);
+  LLVMBuildBr(l->b, ok);
+  position(l, ok);
 }
 
 /* Checks the array item against V and gives the shape of its entries in
@@ -466,7 +496,7 @@ static void entries_shape(Lower *l, Indexed *x, LLVMValueRef *shape) {
   item_shape(l, x, ishape);
   const Type *at = x->ix.item[x->ix.array]->ty;
   if (x->ix.kind[x->ix.array] == IX_INTS) {
-    lo_for_each_index(l, at->ndim, ishape, check_int_at, x);
+    check_ints(l, x, at->ndim, ishape);
     for (int d = 0; d < at->ndim; d++) shape[d] = ishape[d];
     return;
   }
@@ -795,19 +825,65 @@ static void fill_element(Lower *l, LLVMValueRef *idx, void *arg) {
   lo_store_scalar(l, f->vt->elem, dst, v);
 }
 
+/* Both C-contiguous and of one shape: one copy of the memory, or one flat
+ * loop converting the elements. */
+static void flat_copy(Lower *l, Fill *f, LLVMValueRef size) {
+  LLVMValueRef dst = LLVMBuildExtractValue(l->b, f->view, 2, ""), src = LLVMBuildExtractValue(l->b, f->src, 2, "");
+  if (f->t->elem == f->vt->elem) {
+    LLVMValueRef bytes = LLVMBuildMul(l->b, size, const_i64(l, ty_bits(f->t->elem) / 8), "");
+    LLVMBuildMemMove(l->b, dst, 1, src, 1, bytes);  /* (the same memory when a[:] = a) */
+    return;
+  }
+  LoLoop k = lo_loop_begin(l, const_i64(l, 0), size, NULL, "flat");
+  LLVMValueRef v = lo_load_scalar(l, f->t->elem, LLVMBuildGEP2(l->b, lo_storage_type(l, f->t->elem), src, &k.index, 1, ""));
+  lo_store_scalar(l, f->vt->elem, LLVMBuildGEP2(l->b, lo_storage_type(l, f->vt->elem), dst, &k.index, 1, ""),
+                  lo_convert(l, v, f->t->elem, f->vt->elem));
+  lo_loop_end(l, &k);
+}
+
 /* view = value: a scalar fills it; an array broadcasts into it, read from
- * a copy where it overlaps it other than element for element. */
+ * a copy where it overlaps it other than element for element. Where the
+ * value's last dimension is contiguous (a row broadcast down the rows),
+ * the loop is emitted for that step as a constant too, so that it
+ * vectorises. */
 static void assign_view(Lower *l, const Indexed *x, const Type *vt, const Type *t, LLVMValueRef v) {
   Fill f = {.vt = vt, .t = t, .view = view_value(l, x, vt)};
+  LLVMValueRef *shape = (LLVMValueRef *)x->v.shape;
   if (t->kind != TY_ARRAY) {
     f.scalar = lo_convert(l, v, t, vt->elem);
-    lo_for_each_index(l, vt->ndim, (LLVMValueRef *)x->v.shape, fill_element, &f);
+    lo_for_each_index(l, vt->ndim, shape, fill_element, &f);
     return;
   }
   LLVMValueRef copy;
   f.src = lo_unshared(l, &f.t, v, vt, f.view, true, &copy);
-  broadcast_value(l, f.t, f.src, vt->ndim, x->v.shape, 2, f.step);
-  lo_for_each_index(l, vt->ndim, (LLVMValueRef *)x->v.shape, fill_element, &f);
+  broadcast_value(l, f.t, f.src, vt->ndim, shape, 2, f.step);
+  LLVMBasicBlockRef done = new_block(l, "assign.done");
+  if (vt->layout == 'C' && f.t->layout == 'C' && f.t->ndim == vt->ndim && vt->ndim) {
+    LLVMValueRef same = const_bool(l, true);
+    for (int d = 0; d < vt->ndim; d++)
+      same = LLVMBuildAnd(l->b, same, LLVMBuildICmp(l->b, LLVMIntEQ, lo_arr_shape(l, f.src, d), shape[d], ""), "");
+    LLVMBasicBlockRef flat = new_block(l, "assign.flat"), other = new_block(l, "assign.strided");
+    LLVMBuildCondBr(l->b, same, flat, other);
+    position(l, flat);
+    flat_copy(l, &f, product(l, vt->ndim, shape));
+    LLVMBuildBr(l->b, done);
+    position(l, other);
+  }
+  if (vt->ndim) {
+    int last = vt->ndim - 1;
+    LLVMValueRef unit = const_i64(l, ty_bits(f.t->elem) / 8), general = f.step[last];
+    LLVMBasicBlockRef dense = new_block(l, "assign.dense"), other = new_block(l, "assign.any");
+    LLVMBuildCondBr(l->b, LLVMBuildICmp(l->b, LLVMIntEQ, general, unit, ""), dense, other);
+    position(l, dense);
+    f.step[last] = unit;
+    lo_for_each_index(l, vt->ndim, shape, fill_element, &f);
+    LLVMBuildBr(l->b, done);
+    position(l, other);
+    f.step[last] = general;
+  }
+  lo_for_each_index(l, vt->ndim, shape, fill_element, &f);
+  LLVMBuildBr(l->b, done);
+  position(l, done);
   lo_release_temp(l, ty_array(t->elem, t->ndim, 'C', false), copy);
 }
 
