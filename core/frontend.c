@@ -843,6 +843,7 @@ static Node *walk_element(Fe *fe, Walk *w, PyObject *it, Node *seq) {
   Node *use = var_node(fe, var, it);
   w->len[w->nlen++] = call_node(fe, it, "len", &use, 1);
   Node *e = new_node(fe, N_INDEX, it);
+  e->str = "iteration";
   e->lhs = var_node(fe, var, it);
   e->rhs = var_node(fe, w->k, it);
   return e;

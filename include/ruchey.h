@@ -195,7 +195,8 @@ struct Node {
   NodeList kw;          /* N_CALL: keyword argument values */
   const char **kw_names;/* N_CALL: their names */
   NodeList body, orelse;
-  const char *str;      /* N_ASSERT, N_RAISE: the constant message; N_ATTR, a method's N_CALL: the name */
+  const char *str;      /* N_ASSERT, N_RAISE: the constant message; N_ATTR, a method's N_CALL: the name;
+                         * N_INDEX: "iteration" where a for loop reads its sequence's element */
   void *callee;         /* N_CALL of a ruchey function: the dispatcher; N_RAISE: the class */
   const char *symbol;   /* N_RAISE: the class's name at link time (generated code holds no address) */
   struct CallTarget *target; /* N_CALL of a ruchey function: set by infer */

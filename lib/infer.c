@@ -217,6 +217,10 @@ static const Type *ty_ifexp(Infer *in, Node *n) {
 static const Type *ty_index(Infer *in, Node *n) {
   const Type *base = ty_expr(in, n->lhs);
   if (!base) return NULL;
+  if (n->str && (base->kind != TY_ARRAY || base->ndim == 0))  /* for v in base */
+    return ty_error(in, n, base->kind == TY_ARRAY ? "iteration over a 0-d array"
+                                                   : "for loops over %s are not supported: iterate over an array, "
+                                                     "a range, enumerate or zip", base->name);
   if (base->kind == TY_TUPLE) {
     if (n->rhs->kind != N_INT && !(n->rhs->kind == N_UNARY && n->rhs->op == OP_NEG &&
                                    n->rhs->lhs->kind == N_INT))

@@ -343,7 +343,7 @@ def add_at(x, idx):
     x[idx] += 2
 
 
-INDEX_DTYPES = [np.int8, np.int32, np.int64, np.uint16, np.uint64, np.intp]
+INDEX_DTYPES = [np.int8, np.int64, np.uint16, np.uint64]
 
 
 def indices(rng, n, count, dtype):
@@ -768,7 +768,17 @@ def enumerate_outside_loop(x):
     return x
 
 
+@ruchey.jit
+def loop_over_tuple(a):
+    s = 0.0
+    for v in (a, a):
+        s += v
+    return s
+
+
 def test_unsupported_loops_are_typing_errors():
+    typing_error(total, np.array(1.0), match=r"iteration over a 0-d array(.|\n)*for v in x")
+    typing_error(loop_over_tuple, 1.0, match=r"for loops over \(float64, float64\) are not supported")
     typing_error(loop_over_range_unpacked, 3, match=r"single name")
     typing_error(zip_strict, np.zeros(3), match=r"strict")
     typing_error(zip_prange, np.zeros(3), match=r"prange\(\) can only be the iterable")

@@ -14,10 +14,12 @@
  * is, or first when the ints and the array are not next to each other
  * (a[0, :, idx]), NumPy's rule.
  *
- * x[mask] with a mask of x's shape, the common case, is fused: the mask
- * expression (x[x > 0]) is walked element by element, never stored (once to
- * count, once to pack the selected elements without a branch), and
- * x[mask] = scalar is one pass that vectorises.
+ * x[mask] with a mask of x's shape, the common case, is one pass without a
+ * branch: the selected elements are packed into room for all of them, the
+ * rest given back after; a mask expression (x[x > 0]) is walked element by
+ * element, fused, never stored, and a plain contiguous mask is read 32
+ * bytes at a time, skipping runs of False. x[mask] = scalar is one pass
+ * that vectorises.
  */
 #include "builtins/builtins.h"
 
@@ -725,23 +727,23 @@ static Fused *mask_walk(Lower *l, Node *n, Indexed *x) {
 static void pack_words(Lower *l, const Indexed *x, LLVMValueRef n, Pack *p) {
   const Type *e = x->bt->elem, *b = TYS(TY_BOOL);
   LLVMTypeRef wt = LLVMIntTypeInContext(l->mod->c, 256);
-  LLVMValueRef eight = const_i64(l, 32);
+  LLVMValueRef block = const_i64(l, 32);
   LLVMValueRef mask = LLVMBuildExtractValue(l->b, x->array, 2, ""), data = LLVMBuildExtractValue(l->b, x->base, 2, "");
-  LLVMValueRef words = LLVMBuildUDiv(l->b, n, eight, "");
+  LLVMValueRef words = LLVMBuildUDiv(l->b, n, block, "");
   LoLoop w = lo_loop_begin(l, const_i64(l, 0), words, NULL, "words");
-  LLVMValueRef first = LLVMBuildMul(l->b, w.index, eight, "");
+  LLVMValueRef first = LLVMBuildMul(l->b, w.index, block, "");
   LLVMValueRef word = LLVMBuildLoad2(l->b, wt, LLVMBuildGEP2(l->b, l->mod->i8, mask, &first, 1, ""), "");
   LLVMSetAlignment(word, 1);
   LLVMBasicBlockRef some = new_block(l, "word.some");
   LLVMBuildCondBr(l->b, LLVMBuildICmp(l->b, LLVMIntEQ, word, LLVMConstNull(wt), ""), w.latch, some);
   position(l, some);
-  LoLoop j = lo_loop_begin(l, first, LLVMBuildAdd(l->b, first, eight, ""), NULL, "byte");
+  LoLoop j = lo_loop_begin(l, first, LLVMBuildAdd(l->b, first, block, ""), NULL, "byte");
   LLVMValueRef m = lo_load_scalar(l, b, LLVMBuildGEP2(l->b, l->mod->i8, mask, &j.index, 1, ""));
   LLVMValueRef at = LLVMBuildGEP2(l->b, lo_storage_type(l, e), data, &j.index, 1, "");
   pack_selected(l, m, &at, p);
   lo_loop_end(l, &j);
   lo_loop_end(l, &w);
-  LoLoop t = lo_loop_begin(l, LLVMBuildMul(l->b, words, eight, ""), n, NULL, "tail");
+  LoLoop t = lo_loop_begin(l, LLVMBuildMul(l->b, words, block, ""), n, NULL, "tail");
   LLVMValueRef mt = lo_load_scalar(l, b, LLVMBuildGEP2(l->b, l->mod->i8, mask, &t.index, 1, ""));
   LLVMValueRef att = LLVMBuildGEP2(l->b, lo_storage_type(l, e), data, &t.index, 1, "");
   pack_selected(l, mt, &att, p);
@@ -779,7 +781,8 @@ static LLVMValueRef select_masked(Lower *l, Node *n) {
   LLVMTypeRef params[2] = {l->mod->ptr, l->mod->i64};
   LLVMValueRef mi = lo_call_fn(l, "rt_shrink", l->mod->ptr, params,
                                (LLVMValueRef[]){LLVMBuildExtractValue(l->b, out, 0, ""), nbytes}, 2);
-  LLVMValueRef data = LLVMBuildLoad2(l->b, l->mod->ptr, LLVMBuildGEP2(l->b, l->mod->i8, mi, (LLVMValueRef[]){const_i64(l, 8)}, 1, ""), "");
+  LLVMTypeRef info = LLVMStructTypeInContext(l->mod->c, (LLVMTypeRef[]){l->mod->i64, l->mod->ptr}, 2, 0);
+  LLVMValueRef data = LLVMBuildLoad2(l->b, l->mod->ptr, LLVMBuildStructGEP2(l->b, info, mi, 1, ""), "data");
   out = LLVMBuildInsertValue(l->b, out, mi, 0, "");
   out = LLVMBuildInsertValue(l->b, out, data, 2, "");
   LLVMValueRef shape = LLVMBuildInsertValue(l->b, LLVMBuildExtractValue(l->b, out, 3, ""), count, 0, "");
