@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 import ruchey
 
-from conftest import assert_same, make_rng
+from conftest import assert_same, make_rng, needs_ptxas, ptxas_errors
 
 DTYPES = [np.bool_, np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uint32, np.uint64,
           np.float32, np.float64]
@@ -784,3 +784,45 @@ def test_unsupported_loops_are_typing_errors():
     typing_error(zip_prange, np.zeros(3), match=r"prange\(\) can only be the iterable")
     with pytest.raises(ruchey.TypingError):
         enumerate_outside_loop(np.zeros(3))
+
+
+# ---------------------------------------------------------------- in CUDA kernels
+
+
+def kernel_views_and_loops(x, out):
+    i = ruchey.cuda.grid(1)
+    if i < out.size:
+        s = 0.0
+        for j, v in enumerate(x):
+            s += v * j
+        for a, b in zip(x, x[::-1]):
+            s -= a * b
+        row = x[None, :]
+        out[i] = s + row[0, i] + x[..., i][()]
+
+
+@pytest.mark.cpu_backend
+def test_views_and_loops_over_arrays_in_kernels():
+    k = ruchey.cuda.jit(kernel_views_and_loops)
+    x = np.arange(8.0)
+    out = np.zeros(8)
+    k[2, 4](x, out)
+    expected = np.zeros(8)
+    for i in range(8):
+        expected[i] = (x * np.arange(8)).sum() - (x * x[::-1]).sum() + x[i] * 2
+    assert (out == expected).all()
+
+
+@needs_ptxas
+def test_views_and_loops_over_arrays_compile_for_the_gpu(tmp_path):
+    ptx, _ = ruchey.cuda.compile_ptx(kernel_views_and_loops, "void(float64[::1], float64[::1])", cc=(8, 0))
+    assert ptxas_errors(ptx, "sm_80", tmp_path) == ""
+
+
+def kernel_with_mask(x, m):
+    x[m] = 0
+
+
+def test_indexing_with_an_array_is_refused_in_kernels():
+    with pytest.raises(ruchey.TypingError, match="indexing with an array makes a new array"):
+        ruchey.cuda.compile_ptx(kernel_with_mask, "void(float64[::1], boolean[::1])", cc=(8, 0))
