@@ -43,17 +43,6 @@ RtMemInfo *rt_alloc(int64_t nbytes) {
   return &b->info;
 }
 
-/* Gives back the end of a block compiled code filled only partly (x[mask]
- * allocates room for every element and packs the selected ones in one
- * pass): shrinking keeps the block in place in practice; if the C library
- * moves it, the data moves with it (aligned as malloc aligns). */
-RtMemInfo *rt_shrink(RtMemInfo *mi, int64_t nbytes) {
-  Block *b = realloc((Block *)mi, sizeof(Block) + (size_t)nbytes);
-  if (!b) return mi;  /* keeps the larger block */
-  b->info.data = b->data;
-  return &b->info;
-}
-
 /* Called by compiled code when the count reaches zero. */
 void rt_meminfo_free(RtMemInfo *mi) { free(mi); }
 
@@ -179,7 +168,6 @@ void rt_register_symbols(void (*define)(const char *name, void *addr, void *ctx)
   define("rt_raise", (void *)rt_raise, ctx);
   define("rt_shape_error", (void *)rt_shape_error, ctx);
   define("rt_index_error", (void *)rt_index_error, ctx);
-  define("rt_shrink", (void *)rt_shrink, ctx);
   define("rt_kernel_error", (void *)rt_kernel_error, ctx);
   define("rt_fiber_block", (void *)rt_fiber_block, ctx);
   define("rt_fiber_barrier", (void *)rt_fiber_barrier, ctx);

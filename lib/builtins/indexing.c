@@ -14,12 +14,12 @@
  * is, or first when the ints and the array are not next to each other
  * (a[0, :, idx]), NumPy's rule.
  *
- * x[mask] with a mask of x's shape, the common case, is one pass without a
- * branch: the selected elements are packed into room for all of them, the
- * rest given back after; a mask expression (x[x > 0]) is walked element by
- * element, fused, never stored, and a plain contiguous mask is read 32
- * bytes at a time, skipping runs of False. x[mask] = scalar is one pass
- * that vectorises.
+ * x[mask] with a mask of x's shape, the common case, is a count of the
+ * True values, then one pass without a branch that packs the selected
+ * elements: a mask expression (x[x > 0]) is walked element by element,
+ * fused, never stored; a plain contiguous mask is read 32 bytes at a time,
+ * skipping runs of False and copying runs of True. x[mask] = scalar is one
+ * pass that vectorises.
  */
 #include "builtins/builtins.h"
 
@@ -691,6 +691,12 @@ typedef struct Pack {
   LLVMValueRef scalar; /* x[mask] = scalar: the value */
 } Pack;
 
+static void count_true(Lower *l, LLVMValueRef m, LLVMValueRef *at, void *arg) {
+  Pack *p = arg;
+  LLVMValueRef n = LLVMBuildLoad2(l->b, l->mod->i64, p->count, "");
+  LLVMBuildStore(l->b, LLVMBuildAdd(l->b, n, LLVMBuildZExt(l->b, m, l->mod->i64, ""), ""), p->count);
+}
+
 /* out[k] = x; k += m: every element is stored, the selected ones kept (the
  * result has room for all and one more), so the loop has no branch to
  * mispredict. */
@@ -726,17 +732,33 @@ static Fused *mask_walk(Lower *l, Node *n, Indexed *x) {
  * little more than reading it). */
 static void pack_words(Lower *l, const Indexed *x, LLVMValueRef n, Pack *p) {
   const Type *e = x->bt->elem, *b = TYS(TY_BOOL);
-  LLVMTypeRef wt = LLVMIntTypeInContext(l->mod->c, 256);
   LLVMValueRef block = const_i64(l, 32);
   LLVMValueRef mask = LLVMBuildExtractValue(l->b, x->array, 2, ""), data = LLVMBuildExtractValue(l->b, x->base, 2, "");
   LLVMValueRef words = LLVMBuildUDiv(l->b, n, block, "");
   LoLoop w = lo_loop_begin(l, const_i64(l, 0), words, NULL, "words");
   LLVMValueRef first = LLVMBuildMul(l->b, w.index, block, "");
-  LLVMValueRef word = LLVMBuildLoad2(l->b, wt, LLVMBuildGEP2(l->b, l->mod->i8, mask, &first, 1, ""), "");
-  LLVMSetAlignment(word, 1);
-  LLVMBasicBlockRef some = new_block(l, "word.some");
-  LLVMBuildCondBr(l->b, LLVMBuildICmp(l->b, LLVMIntEQ, word, LLVMConstNull(wt), ""), w.latch, some);
+  /* four words: any True is in their or, all True is their and */
+  LLVMValueRef any = const_i64(l, 0), every = const_i64(l, -1);
+  for (int q = 0; q < 4; q++) {
+    LLVMValueRef at = LLVMBuildAdd(l->b, first, const_i64(l, 8 * q), "");
+    LLVMValueRef word = LLVMBuildLoad2(l->b, l->mod->i64, LLVMBuildGEP2(l->b, l->mod->i8, mask, &at, 1, ""), "");
+    LLVMSetAlignment(word, 1);
+    any = LLVMBuildOr(l->b, any, word, "");
+    every = LLVMBuildAnd(l->b, every, word, "");
+  }
+  LLVMBasicBlockRef some = new_block(l, "word.some"), all = new_block(l, "word.all"), mixed = new_block(l, "word.mixed");
+  LLVMBuildCondBr(l->b, LLVMBuildICmp(l->b, LLVMIntEQ, any, const_i64(l, 0), ""), w.latch, some);
   position(l, some);
+  LLVMValueRef ones = const_i64(l, 0x0101010101010101);
+  LLVMBuildCondBr(l->b, LLVMBuildICmp(l->b, LLVMIntEQ, every, ones, ""), all, mixed);
+  position(l, all);  /* 32 True: the elements copied as they are */
+  LLVMValueRef k = LLVMBuildLoad2(l->b, l->mod->i64, p->count, "");
+  LLVMValueRef to = LLVMBuildGEP2(l->b, lo_storage_type(l, e), p->out, &k, 1, "");
+  LLVMValueRef from = LLVMBuildGEP2(l->b, lo_storage_type(l, e), data, &first, 1, "");
+  LLVMBuildMemCpy(l->b, to, 1, from, 1, const_i64(l, 32 * (ty_bits(e) / 8)));
+  LLVMBuildStore(l->b, LLVMBuildAdd(l->b, k, block, ""), p->count);
+  LLVMBuildBr(l->b, w.latch);
+  position(l, mixed);
   LoLoop j = lo_loop_begin(l, first, LLVMBuildAdd(l->b, first, block, ""), NULL, "byte");
   LLVMValueRef m = lo_load_scalar(l, b, LLVMBuildGEP2(l->b, l->mod->i8, mask, &j.index, 1, ""));
   LLVMValueRef at = LLVMBuildGEP2(l->b, lo_storage_type(l, e), data, &j.index, 1, "");
@@ -750,41 +772,66 @@ static void pack_words(Lower *l, const Indexed *x, LLVMValueRef n, Pack *p) {
   lo_loop_end(l, &t);
 }
 
-/* x[mask], the mask of x's shape: one pass packs the selected elements
- * into room for all of them, then the rest of the room is given back. */
+/* The True values of a contiguous mask of n bools (bytes 0 or 1): eight at
+ * a time, each word's population count. */
+static LLVMValueRef count_words(Lower *l, LLVMValueRef mask, LLVMValueRef n) {
+  LLVMValueRef total = lo_alloca(l, l->mod->i64, "true"), eight = const_i64(l, 8);
+  LLVMBuildStore(l->b, const_i64(l, 0), total);
+  LLVMValueRef words = LLVMBuildUDiv(l->b, n, eight, "");
+  LoLoop w = lo_loop_begin(l, const_i64(l, 0), words, NULL, "count");
+  LLVMValueRef first = LLVMBuildMul(l->b, w.index, eight, "");
+  LLVMValueRef word = LLVMBuildLoad2(l->b, l->mod->i64, LLVMBuildGEP2(l->b, l->mod->i8, mask, &first, 1, ""), "");
+  LLVMSetAlignment(word, 1);
+  LLVMValueRef ones = lo_intrinsic1(l, "llvm.ctpop", TYS(TY_I64), word);
+  LLVMBuildStore(l->b, LLVMBuildAdd(l->b, LLVMBuildLoad2(l->b, l->mod->i64, total, ""), ones, ""), total);
+  lo_loop_end(l, &w);
+  LoLoop t = lo_loop_begin(l, LLVMBuildMul(l->b, words, eight, ""), n, NULL, "count.tail");
+  LLVMValueRef byte = LLVMBuildLoad2(l->b, l->mod->i8, LLVMBuildGEP2(l->b, l->mod->i8, mask, &t.index, 1, ""), "");
+  LLVMBuildStore(l->b, LLVMBuildAdd(l->b, LLVMBuildLoad2(l->b, l->mod->i64, total, ""), LLVMBuildZExt(l->b, byte, l->mod->i64, ""), ""), total);
+  lo_loop_end(l, &t);
+  return LLVMBuildLoad2(l->b, l->mod->i64, total, "count");
+}
+
+/* x[mask], the mask of x's shape: the True values counted (a contiguous
+ * mask a bit count per eight bools, a mask expression walked), then one
+ * pass packs the selected elements into room for one more than them. The
+ * count is known before the allocation: a result sized to it costs fewer
+ * page faults than room for every element given back after. */
 static LLVMValueRef select_masked(Lower *l, Node *n) {
   Indexed x;
   const Type *mt = n->rhs->ty;
   bool words = !lo_is_elementwise(n->rhs) && mt->layout == 'C' && n->lhs->ty->layout == 'C';
   Fused *fu = NULL;
-  LLVMValueRef mshape[RC_MAX_NDIM];
+  Pack p = {.elem = n->lhs->ty->elem, .count = lo_alloca(l, l->mod->i64, "count")};
+  LLVMValueRef mshape[RC_MAX_NDIM], count;
   if (words) {
     evaluate(l, n, &x, true);
     make_view(l, &x);
     item_shape(l, &x, mshape);
     check_mask_shape(l, &x, mshape);
+    count = count_words(l, LLVMBuildExtractValue(l->b, x.array, 2, ""), product(l, mt->ndim, mshape));
   } else {
     fu = mask_walk(l, n, &x);
-    memcpy(mshape, lo_walk_shape(fu), sizeof(LLVMValueRef) * (size_t)mt->ndim);
+    LLVMBuildStore(l->b, const_i64(l, 0), p.count);
+    lo_walk_run(l, fu, n->rhs, count_true, &p);
+    count = LLVMBuildLoad2(l->b, l->mod->i64, p.count, "true");
   }
-  LLVMValueRef size = product(l, mt->ndim, mshape);
-  LLVMValueRef room = LLVMBuildAdd(l->b, size, const_i64(l, 1), "");
+  LLVMValueRef room = LLVMBuildAdd(l->b, count, const_i64(l, 1), "");
   LLVMValueRef out = lo_alloc_array(l, n->ty, &room, -1);
-  Pack p = {.elem = x.bt->elem, .count = lo_alloca(l, l->mod->i64, "count"), .out = LLVMBuildExtractValue(l->b, out, 2, "")};
+  p.out = LLVMBuildExtractValue(l->b, out, 2, "");
   LLVMBuildStore(l->b, const_i64(l, 0), p.count);
-  if (words) pack_words(l, &x, size, &p);
-  else lo_walk_run(l, fu, n->rhs, pack_selected, &p);
-  if (fu) lo_walk_end(l, fu);
+  if (words) {  /* (nothing to pack: the mask is not read again) */
+    LLVMBasicBlockRef pack = new_block(l, "pack"), packed = new_block(l, "packed");
+    LLVMBuildCondBr(l->b, LLVMBuildICmp(l->b, LLVMIntEQ, count, const_i64(l, 0), ""), packed, pack);
+    position(l, pack);
+    pack_words(l, &x, product(l, mt->ndim, mshape), &p);
+    LLVMBuildBr(l->b, packed);
+    position(l, packed);
+  } else {
+    lo_walk_run(l, fu, n->rhs, pack_selected, &p);
+    lo_walk_end(l, fu);
+  }
   done_with(l, &x);
-  LLVMValueRef count = LLVMBuildLoad2(l->b, l->mod->i64, p.count, "");
-  LLVMValueRef nbytes = LLVMBuildMul(l->b, count, const_i64(l, ty_bits(x.bt->elem) / 8), "");
-  LLVMTypeRef params[2] = {l->mod->ptr, l->mod->i64};
-  LLVMValueRef mi = lo_call_fn(l, "rt_shrink", l->mod->ptr, params,
-                               (LLVMValueRef[]){LLVMBuildExtractValue(l->b, out, 0, ""), nbytes}, 2);
-  LLVMTypeRef info = LLVMStructTypeInContext(l->mod->c, (LLVMTypeRef[]){l->mod->i64, l->mod->ptr}, 2, 0);
-  LLVMValueRef data = LLVMBuildLoad2(l->b, l->mod->ptr, LLVMBuildStructGEP2(l->b, info, mi, 1, ""), "data");
-  out = LLVMBuildInsertValue(l->b, out, mi, 0, "");
-  out = LLVMBuildInsertValue(l->b, out, data, 2, "");
   LLVMValueRef shape = LLVMBuildInsertValue(l->b, LLVMBuildExtractValue(l->b, out, 3, ""), count, 0, "");
   return LLVMBuildInsertValue(l->b, out, shape, 3, "");
 }
