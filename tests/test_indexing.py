@@ -193,6 +193,8 @@ def test_mask_of_a_long_array_in_blocks():
         m = np.zeros(n, bool)
         m[-1] = True
         assert_same(select, x, m)
+        m[5:45] = True  # a run of True across blocks
+        assert_same(select, x, m)
 
 
 @ruchey.jit
