@@ -248,10 +248,19 @@ static Node *const_array(Fe *fe, PyObject *obj, PyObject *e) {
   return n;
 }
 
+/* None (numpy.newaxis) and Ellipsis, which only an index may hold (infer
+ * says so elsewhere); NULL for other objects. */
+static Node *index_constant(Fe *fe, PyObject *obj, PyObject *e) {
+  if (obj == Py_None) return new_node(fe, N_NONE, e);
+  if (obj == Py_Ellipsis) return new_node(fe, N_ELLIPSIS, e);
+  return NULL;
+}
+
 /* A global value used in an expression: a frozen constant or array, a
  * module, or a dtype. Functions are only valid as callees. */
 static Node *global_value(Fe *fe, PyObject *obj, PyObject *e, const char *name) {
   Node *n = constant_node(fe, obj, e);
+  if (!n && !fe->diag->kind) n = index_constant(fe, obj, e);
   if (n || fe->diag->kind || (n = const_array(fe, obj, e)) || fe->diag->kind) return n;
   int mod = core_module_id(obj);
   if (mod >= 0) {
@@ -303,11 +312,10 @@ static Node *fe_name(Fe *fe, PyObject *e) {
 static Node *fe_constant(Fe *fe, PyObject *e) {
   PyObject *v = field(e, "value");
   Node *n = constant_node(fe, v, e);
+  if (!n && !fe->diag->kind) n = index_constant(fe, v, e);
   if (!n && !fe->diag->kind) {
     if (PyUnicode_Check(v))
       fe_error(fe, e, "strings are not supported in compiled code");
-    else if (v == Py_None)
-      fe_error(fe, e, "None is only supported as a return value");
     else
       fe_error(fe, e, "constants of type '%s' are not supported", Py_TYPE(v)->tp_name);
   }
@@ -798,21 +806,222 @@ static Node *fe_cond_stmt(Fe *fe, PyObject *s, NodeKind kind) {
   return ok ? n : NULL;
 }
 
+/* ---------------------------------------------------------------- for loops */
+
+/* A for loop over anything but a range becomes a loop over a hidden
+ * counter, so that every later stage sees a counted loop:
+ *     for target in seq: body   ->   $seq = seq
+ *                                     for $k in range(len($seq)):
+ *                                         target = $seq[$k]; body
+ * enumerate and zip (of arrays, ranges, and of each other) nest the same
+ * way, the counter running to the shortest length. What is iterated is
+ * evaluated once, before the loop, as Python does; its elements are read
+ * as the loop reaches them (rows of an N-d array are views). */
+typedef struct Walk {
+  Node *pre[64];   /* statements before the loop: the sequences, evaluated once */
+  int npre;
+  Node *len[64];   /* their lengths */
+  int nlen;
+  int k;           /* the counter's variable */
+} Walk;
+
+static Node *var_node(Fe *fe, int var, PyObject *e) {
+  Node *v = new_node(fe, N_VAR, e);
+  v->var = var;
+  return v;
+}
+
+static int hidden_var(Fe *fe, const char *what) {
+  char name[32];
+  snprintf(name, sizeof name, "$%s%d", what, fe->ntemps++);
+  return add_var(fe, name);
+}
+
+static Node *call_node(Fe *fe, PyObject *e, const char *builtin, Node **args, int n) {
+  Node *c = new_node(fe, N_CALL, e);
+  c->bi = core_builtin_named(builtin);
+  c->list = new_list(fe, n);
+  for (int i = 0; i < n; i++) c->list.items[i] = args[i];
+  return c;
+}
+
+static Node *binop_node(Fe *fe, PyObject *e, int op, Node *a, Node *b) {
+  Node *n = new_node(fe, N_BINOP, e);
+  n->op = op;
+  n->lhs = a;
+  n->rhs = b;
+  return n;
+}
+
+static Node *int_node(Fe *fe, PyObject *e, int64_t v) {
+  Node *n = new_node(fe, N_INT, e);
+  n->ival = v;
+  return n;
+}
+
+/* value evaluated once, before the loop, into a hidden variable (its
+ * number); -1 (with the error) past the limit. */
+static int evaluated_once(Fe *fe, Walk *w, PyObject *e, Node *value) {
+  if (w->npre == 64) {
+    fe_error(fe, e, "this for loop iterates over too many sequences");
+    return -1;
+  }
+  int var = hidden_var(fe, "seq");
+  Node *a = new_node(fe, N_ASSIGN, e);
+  a->lhs = var_node(fe, var, e);
+  a->rhs = value;
+  w->pre[w->npre++] = a;
+  return var;
+}
+
+/* Whether e calls the builtin name (not a global that shadows it). */
+static bool calls_builtin(Fe *fe, PyObject *e, const char *name) {
+  if (!is_kind(e, "Call")) return false;
+  PyObject *func = field(e, "func");
+  PyObject *obj = static_object(fe, func);
+  bool is = obj && obj == PyDict_GetItemString(fe->builtins, name);
+  Py_XDECREF(obj);
+  Py_DECREF(func);
+  return is;
+}
+
+static Node *walk_element(Fe *fe, Walk *w, PyObject *it, Node *seq);
+
+/* range(start, stop, step) walked: start + k * step, to its length. */
+static Node *walk_range(Fe *fe, Walk *w, PyObject *it, Node *r) {
+  if (r->bi->flags & BF_PARALLEL)
+    return fe_error(fe, it, "prange() can only be the iterable of a for loop itself");
+  if (r->kw.len) return fe_error(fe, it, "range() takes no keyword arguments");
+  Node *uses[3];
+  for (int i = 0; i < r->list.len; i++) {
+    int var = evaluated_once(fe, w, it, r->list.items[i]);
+    if (var < 0) return NULL;
+    uses[i] = var_node(fe, var, it);
+  }
+  Node *range = call_node(fe, it, "range", uses, r->list.len);
+  w->len[w->nlen++] = call_node(fe, it, "len", &range, 1);
+  Node *start = r->list.len > 1 ? var_node(fe, uses[0]->var, it) : int_node(fe, it, 0);
+  Node *step = r->list.len == 3 ? var_node(fe, uses[2]->var, it) : int_node(fe, it, 1);
+  return binop_node(fe, it, OP_ADD, start, binop_node(fe, it, OP_MUL, var_node(fe, w->k, it), step));
+}
+
+static Node *tuple_node(Fe *fe, PyObject *e, int n) {
+  Node *t = new_node(fe, N_TUPLE, e);
+  t->list = new_list(fe, n);
+  return t;
+}
+
+/* enumerate's start: its second argument, or its keyword start (borrowed
+ * from the call's tree), or NULL; false (with the error) for others. */
+static bool enumerate_start(Fe *fe, PyObject *it, PyObject *args, PyObject *kws, PyObject **start) {
+  Py_ssize_t na = PyList_GET_SIZE(args), nk = PyList_GET_SIZE(kws);
+  *start = na == 2 ? PyList_GET_ITEM(args, 1) : NULL;
+  if (na < 1 || na + nk > 2) return fe_error(fe, it, "enumerate() takes a sequence and a start") != NULL;
+  if (!nk) return true;
+  PyObject *kw = PyList_GET_ITEM(kws, 0), *arg = field(kw, "arg"), *value = field(kw, "value");
+  bool ok = arg != Py_None && !strcmp(PyUnicode_AsUTF8(arg), "start");
+  if (ok) *start = value;  /* the tree holds it */
+  Py_DECREF(arg); Py_DECREF(value);
+  return ok || fe_error(fe, it, "enumerate() takes no keyword argument but start") != NULL;
+}
+
+/* enumerate(seq, start=0): (start + k, seq's element). */
+static Node *walk_enumerate(Fe *fe, Walk *w, PyObject *it) {
+  PyObject *args = field(it, "args"), *kws = field(it, "keywords"), *start;
+  Node *t = NULL, *elem, *first = NULL;
+  if (enumerate_start(fe, it, args, kws, &start) && (elem = walk_element(fe, w, PyList_GET_ITEM(args, 0), NULL)) &&
+      (first = start ? fe_expr(fe, start) : int_node(fe, it, 0))) {
+    int var = first->kind == N_INT ? -1 : evaluated_once(fe, w, it, first);
+    if (var >= 0) first = var_node(fe, var, it);
+    if (!fe->diag->kind) {
+      t = tuple_node(fe, it, 2);
+      t->list.items[0] = binop_node(fe, it, OP_ADD, first, var_node(fe, w->k, it));
+      t->list.items[1] = elem;
+    }
+  }
+  Py_DECREF(args); Py_DECREF(kws);
+  return t;
+}
+
+/* zip(a, b, ...): a tuple of their elements, to the shortest. */
+static Node *walk_zip(Fe *fe, Walk *w, PyObject *it) {
+  PyObject *args = field(it, "args"), *kws = field(it, "keywords");
+  Node *t = NULL;
+  int na = (int)PyList_GET_SIZE(args);
+  if (PyList_GET_SIZE(kws))
+    fe_error(fe, it, "zip() keyword arguments (strict=) are not supported");
+  else if (na == 0)
+    fe_error(fe, it, "zip() needs at least one sequence in compiled code");
+  else
+    t = tuple_node(fe, it, na);
+  for (int i = 0; t && i < na; i++)
+    if (!(t->list.items[i] = walk_element(fe, w, PyList_GET_ITEM(args, i), NULL))) t = NULL;
+  Py_DECREF(args); Py_DECREF(kws);
+  return t;
+}
+
+/* The element at the counter of what `it` iterates (seq: it converted
+ * already, or NULL). */
+static Node *walk_element(Fe *fe, Walk *w, PyObject *it, Node *seq) {
+  if (w->nlen == 64) return fe_error(fe, it, "this for loop iterates over too many sequences");
+  if (!seq && calls_builtin(fe, it, "enumerate")) return walk_enumerate(fe, w, it);
+  if (!seq && calls_builtin(fe, it, "zip")) return walk_zip(fe, w, it);
+  if (!seq && !(seq = fe_expr(fe, it))) return NULL;
+  if (seq->kind == N_CALL && seq->bi && (seq->bi->flags & BF_RANGE)) return walk_range(fe, w, it, seq);
+  int var = evaluated_once(fe, w, it, seq);
+  if (var < 0) return NULL;
+  Node *use = var_node(fe, var, it);
+  w->len[w->nlen++] = call_node(fe, it, "len", &use, 1);
+  Node *e = new_node(fe, N_INDEX, it);
+  e->str = "iteration";
+  e->lhs = var_node(fe, var, it);
+  e->rhs = var_node(fe, w->k, it);
+  return e;
+}
+
+/* for target in seq: the block of the walk's statements and the counted loop. */
+static Node *fe_for_each(Fe *fe, PyObject *s, PyObject *t, PyObject *it, Node *seq, PyObject *b, PyObject *o) {
+  Walk *w = arena_alloc(fe->arena, sizeof(Walk));
+  w->k = hidden_var(fe, "k");
+  Node *elem = walk_element(fe, w, it, seq);
+  Node *bind = new_node(fe, N_ASSIGN, t);
+  NodeList body;
+  Node *loop = new_node(fe, N_FOR, s);
+  if (!elem || !(bind->lhs = fe_target(fe, t)) || !fe_block(fe, b, &body) || !fe_block(fe, o, &loop->orelse))
+    return NULL;
+  bind->rhs = elem;
+  Node *count = w->nlen == 1 ? w->len[0] : call_node(fe, it, "min", w->len, w->nlen);
+  loop->lhs = var_node(fe, w->k, s);
+  loop->cond = call_node(fe, it, "range", &count, 1);
+  loop->body = new_list(fe, body.len + 1);
+  loop->body.items[0] = bind;
+  for (int i = 0; i < body.len; i++) loop->body.items[i + 1] = body.items[i];
+  Node *block = new_node(fe, N_BLOCK, s);
+  block->body = new_list(fe, w->npre + 1);
+  for (int i = 0; i < w->npre; i++) block->body.items[i] = w->pre[i];
+  block->body.items[w->npre] = loop;
+  return block;
+}
+
 static Node *fe_for(Fe *fe, PyObject *s) {
   PyObject *t = field(s, "target"), *it = field(s, "iter"), *b = field(s, "body"),
            *o = field(s, "orelse");
-  Node *n = new_node(fe, N_FOR, s);
-  bool ok = true;
-  if (!is_kind(t, "Name"))
-    ok = fe_error(fe, t, "for-loop target must be a single name") != NULL;
-  else
-    ok = (n->lhs = fe_target(fe, t)) != NULL;
-  ok = ok && (n->cond = fe_expr(fe, it)) != NULL;
-  if (ok && !(n->cond->kind == N_CALL && n->cond->bi && (n->cond->bi->flags & BF_RANGE)))
-    ok = fe_error(fe, it, "for loops must iterate over range(...) or prange(...)") != NULL;
-  ok = ok && fe_block(fe, b, &n->body) && fe_block(fe, o, &n->orelse);
+  Node *n = NULL, *seq = NULL;
+  bool walk = calls_builtin(fe, it, "enumerate") || calls_builtin(fe, it, "zip");
+  if (!walk && (seq = fe_expr(fe, it))) {
+    bool range = seq->kind == N_CALL && seq->bi && (seq->bi->flags & BF_RANGE);
+    walk = !range;
+    if (range && !is_kind(t, "Name")) {
+      fe_error(fe, t, "a for loop over range(...) or prange(...) takes a single name");
+    } else if (range) {
+      n = new_node(fe, N_FOR, s);
+      n->cond = seq;
+      if (!(n->lhs = fe_target(fe, t)) || !fe_block(fe, b, &n->body) || !fe_block(fe, o, &n->orelse)) n = NULL;
+    }
+  }
+  if (walk && !fe->diag->kind) n = fe_for_each(fe, s, t, it, seq, b, o);
   Py_DECREF(t); Py_DECREF(it); Py_DECREF(b); Py_DECREF(o);
-  return ok ? n : NULL;
+  return n;
 }
 
 static Node *fe_return(Fe *fe, PyObject *s) {

@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define RUCHEY_API_VERSION 6
+#define RUCHEY_API_VERSION 7
 #define RC_MAX_NDIM 8
 
 /* ---------------------------------------------------------------- arena */
@@ -145,11 +145,14 @@ typedef enum {
   N_STRING,     /* str: a constant string, only an argument of a builtin that takes them (print) */
   N_CONST_ARRAY,/* a NumPy array global to the module, frozen: op its element's TypeKind, list
                  * its shape (N_INTs), data its elements in C order, ival their bytes */
+  N_NONE,       /* None (numpy.newaxis): a new axis inside an index */
+  N_ELLIPSIS,   /* ... (Ellipsis): the dimensions an index does not name */
   /* statements */
   N_ASSIGN,     /* lhs (N_VAR, N_INDEX or N_TUPLE of targets) = rhs */
   N_AUGASSIGN,  /* lhs op= rhs */
   N_IF,         /* if cond: body else: orelse */
-  N_FOR,        /* for lhs(N_VAR) in cond(range call): body else: orelse */
+  N_FOR,        /* for lhs(N_VAR) in cond(range call): body else: orelse (the frontend
+                 * turns loops over arrays, enumerate and zip into these) */
   N_WHILE,      /* while cond: body else: orelse */
   N_BREAK, N_CONTINUE, N_PASS,
   N_RETURN,     /* return lhs (NULL: None) */
@@ -195,7 +198,8 @@ struct Node {
   NodeList kw;          /* N_CALL: keyword argument values */
   const char **kw_names;/* N_CALL: their names */
   NodeList body, orelse;
-  const char *str;      /* N_ASSERT, N_RAISE: the constant message; N_ATTR, a method's N_CALL: the name */
+  const char *str;      /* N_ASSERT, N_RAISE: the constant message; N_ATTR, a method's N_CALL: the name;
+                         * N_INDEX: "iteration" where a for loop reads its sequence's element */
   void *callee;         /* N_CALL of a ruchey function: the dispatcher; N_RAISE: the class */
   const void *data;     /* N_CONST_ARRAY: the elements */
   const char *symbol;   /* N_RAISE: the class's name at link time (generated code holds no address) */

@@ -217,6 +217,10 @@ static const Type *ty_ifexp(Infer *in, Node *n) {
 static const Type *ty_index(Infer *in, Node *n) {
   const Type *base = ty_expr(in, n->lhs);
   if (!base) return NULL;
+  if (n->str && (base->kind != TY_ARRAY || base->ndim == 0))  /* for v in base */
+    return ty_error(in, n, base->kind == TY_ARRAY ? "iteration over a 0-d array"
+                                                   : "for loops over %s are not supported: iterate over an array, "
+                                                     "a range, enumerate or zip", base->name);
   if (base->kind == TY_TUPLE) {
     if (n->rhs->kind != N_INT && !(n->rhs->kind == N_UNARY && n->rhs->op == OP_NEG &&
                                    n->rhs->lhs->kind == N_INT))
@@ -228,44 +232,7 @@ static const Type *ty_index(Infer *in, Node *n) {
     return base->fields[i];
   }
   if (base->kind != TY_ARRAY) return ty_error(in, n, "%s cannot be indexed", base->name);
-  Node *single[1] = {n->rhs};
-  Node **items = n->rhs->kind == N_TUPLE ? n->rhs->list.items : single;
-  int nidx = n->rhs->kind == N_TUPLE ? n->rhs->list.len : 1;
-  if (nidx > base->ndim)
-    return ty_error(in, n, "too many indices: %d for a %d-dimensional array", nidx, base->ndim);
-  /* A view stays C-contiguous when it is some ints, then at most one slice
-   * without a step, then nothing (the rest of the dimensions whole). */
-  int kept = base->ndim - nidx;
-  bool contiguous = base->layout == 'C';
-  for (int i = 0; i < nidx; i++) {
-    Node *it = items[i];
-    if (it->kind == N_SLICE) {
-      Node *parts[3] = {it->lhs, it->rhs, it->cond};
-      for (int k = 0; k < 3; k++) {
-        const Type *pt = parts[k] ? ty_expr(in, parts[k]) : TYS(TY_I64);
-        if (!pt) return NULL;
-        if (!ty_is_int(pt) && pt->kind != TY_BOOL)
-          return ty_error(in, parts[k], "slice bounds must be integers, got %s", pt->name);
-      }
-      bool unit = !it->cond || (it->cond->kind == N_INT && it->cond->ival == 1);
-      if (!unit || i != nidx - 1) contiguous = false;
-      kept++;
-    } else {
-      const Type *t = ty_expr(in, it);
-      if (!t) return NULL;
-      if (!ty_is_int(t) && t->kind != TY_BOOL)
-        return ty_error(in, it, "array index must be an integer or a slice, got %s", t->name);
-    }
-  }
-  if (n->rhs->kind == N_TUPLE) {
-    const Type *f[RC_MAX_NDIM];
-    for (int i = 0; i < nidx; i++) f[i] = items[i]->ty ? items[i]->ty : TYS(TY_I64);
-    n->rhs->ty = ty_tuple(nidx, f);
-  } else if (n->rhs->kind == N_SLICE) {
-    n->rhs->ty = TYS(TY_I64);
-  }
-  if (kept == 0) return base->elem;
-  return ty_array(base->elem, kept, contiguous ? 'C' : 'A', base->readonly);
+  return ty_array_index(in, n, base);
 }
 
 static const Type *ty_tuple_expr(Infer *in, Node *n) {
@@ -358,6 +325,8 @@ static const Type *ty_expr_kind(Infer *in, Node *n) {
   case N_INDEX: return ty_index(in, n);
   case N_ATTR: return ty_attr(in, n);
   case N_TUPLE: return ty_tuple_expr(in, n);
+  case N_NONE: return ty_error(in, n, "None is only supported as a return value, or in an index (numpy.newaxis)");
+  case N_ELLIPSIS: return ty_error(in, n, "Ellipsis (...) is only supported in an index");
   default: return ty_error(in, n, "internal error: statement used as an expression");
   }
 }
@@ -382,9 +351,8 @@ static void ty_store(Infer *in, Node *target, const Type *t, Node *at) {
       ty_error(in, target, "tuples are immutable");
     } else if (target->lhs->ty->readonly) {
       ty_error(in, target, "cannot write to a read-only array");
-    } else if (elem->kind == TY_ARRAY) {  /* a view: filled with a scalar, or copied into */
-      if (!ty_is_scalar(t) && !(t->kind == TY_ARRAY && t->ndim == elem->ndim))
-        ty_error(in, at, "cannot store %s into %s", t->name, elem->name);
+    } else if (elem->kind == TY_ARRAY) {  /* a view, or the elements an array index selects */
+      ty_index_store(in, target, t, at);
     } else if (!ty_is_scalar(t)) {
       ty_error(in, at, "cannot store %s into an element of %s", t->name,
                target->lhs->ty->name);
@@ -434,6 +402,11 @@ static void ty_stmt(Infer *in, Node *n) {
     if (!cur || !t) break;
     const Type *r = ty_binop_types(in, n, n->op, n->lhs, cur, n->rhs, t);
     if (cur->kind == TY_ARRAY) {  /* in place: the array keeps its identity and dtype */
+      const Node *t = n->lhs;
+      if (cur->readonly || (t->kind == N_INDEX && t->lhs->ty->kind == TY_ARRAY && t->lhs->ty->readonly)) {
+        ty_error(in, t, "cannot write to a read-only array");
+        break;
+      }
       n->ty = ty_array_update(in, n, cur, r);
       break;
     }

@@ -34,6 +34,9 @@ Node *ty_kwarg(Node *n, const char *name);
 bool ty_in_cuda(const Infer *in);
 /* Typing code with no heap: kernels, and device functions for the GPU. */
 bool ty_no_allocation(const Infer *in);
+/* builtins/indexing.c: a[index] of an array, and a[index] = t where it selects an array */
+const Type *ty_array_index(Infer *in, Node *n, const Type *base);
+void ty_index_store(Infer *in, Node *target, const Type *t, Node *at);
 /* A builtin of the family tables by its name ("round digits"). */
 const Builtin *bi_named(const char *name);
 

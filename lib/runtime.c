@@ -132,15 +132,16 @@ void rt_shape_error(int64_t kind, const int64_t *desc) {
       used += put_shape(text + used, sizeof text - used, &desc);
       if (used < sizeof text - 1) text[used++] = ' ', text[used] = 0;
     }
-  } else if (kind == 2) {
-    used = (size_t)snprintf(text, sizeof text, "could not broadcast input array from shape ");
-    used += put_shape(text + used, sizeof text - used, &desc);
-    used += (size_t)snprintf(text + used, sizeof text - used, " into shape ");
-    put_shape(text + used, sizeof text - used, &desc);
   } else {
-    used = (size_t)snprintf(text, sizeof text, "non-broadcastable output operand with shape ");
+    static const char *const words[4][2] = {
+      {"", ""},
+      {"non-broadcastable output operand with shape ", " doesn't match the broadcast shape "},
+      {"could not broadcast input array from shape ", " into shape "},  /* a[...] = value */
+      {"shape mismatch: value array of shape ", " could not be broadcast to indexing result of shape "},
+    };
+    used = (size_t)snprintf(text, sizeof text, "%s", words[kind & 3][0]);
     used += put_shape(text + used, sizeof text - used, &desc);
-    used += (size_t)snprintf(text + used, sizeof text - used, " doesn't match the broadcast shape ");
+    used += (size_t)snprintf(text + used, sizeof text - used, "%s", words[kind & 3][1]);
     put_shape(text + used, sizeof text - used, &desc);
   }
   rt_set_error(RT_ERR_VALUE, text);
@@ -207,6 +208,24 @@ void rt_copy_strided(int64_t ndim, const int64_t *shape, char *dst, const int64_
   }
 }
 
+/* NumPy's errors of indexing that name numbers: kind 0, an index out of
+ * bounds (a the index, b the axis, c its size); 1, a boolean index of the
+ * wrong length (a the axis, b its size, c the mask's); 2, a masked
+ * assignment of the wrong number of values (a given, b selected). */
+void rt_index_error(int64_t kind, int64_t a, int64_t b, int64_t c) {
+  static _Thread_local char text[256];
+  long long x = a, y = b, z = c;
+  if (kind == 0)
+    snprintf(text, sizeof text, "index %lld is out of bounds for axis %lld with size %lld", x, y, z);
+  else if (kind == 1)
+    snprintf(text, sizeof text, "boolean index did not match indexed array along axis %lld; size of axis is "
+             "%lld but size of corresponding boolean axis is %lld", x, y, z);
+  else
+    snprintf(text, sizeof text, "NumPy boolean array indexing assignment cannot assign %lld input values to "
+             "the %lld output values where the mask is true", x, y);
+  rt_set_error(kind == 2 ? RT_ERR_VALUE : RT_ERR_INDEX, text);
+}
+
 /* raise cls(msg) in compiled code; cls is a Python class the extension
  * keeps alive. */
 void rt_raise(void *cls, const char *msg) {
@@ -253,6 +272,7 @@ void rt_register_symbols(void (*define)(const char *name, void *addr, void *ctx)
   define("rt_error_format", (void *)rt_error_format, ctx);
   define("rt_reshape_error", (void *)rt_reshape_error, ctx);
   define("rt_copy_strided", (void *)rt_copy_strided, ctx);
+  define("rt_index_error", (void *)rt_index_error, ctx);
   define("rt_kernel_error", (void *)rt_kernel_error, ctx);
   define("rt_fiber_block", (void *)rt_fiber_block, ctx);
   define("rt_fiber_barrier", (void *)rt_fiber_barrier, ctx);

@@ -71,6 +71,25 @@ LLVMValueRef np_view(Lower *l, const Type *t, LLVMValueRef base, LLVMValueRef da
 /* a as a C-contiguous array (an owned reference): itself where it is, a copy otherwise. */
 LLVMValueRef np_as_c_contiguous(Lower *l, const Type *t, LLVMValueRef a);
 
+/* Walks: an array-valued node's elements in passes over one evaluation of
+ * its leaves, with companion arrays (of its shape: the caller checks)
+ * walked in step, each pass handing sink each element in C order with the
+ * companions' element addresses there. */
+#define LO_WALK_COMPANIONS 2
+typedef struct Fused Fused;
+typedef void (*WalkSink)(Lower *l, LLVMValueRef v, LLVMValueRef *companions, void *arg);
+Fused *lo_walk_begin(Lower *l, Node *n);  /* evaluates the leaves, broadcasts their shapes */
+LLVMValueRef *lo_walk_shape(Fused *fu);    /* n->ty->ndim dimensions */
+void lo_walk_companion(Lower *l, Fused *fu, const Type *t, LLVMValueRef a);
+void lo_walk_unshare(Lower *l, Fused *fu, const Type *t, LLVMValueRef a);  /* before writing a */
+void lo_walk_run(Lower *l, Fused *fu, Node *n, WalkSink sink, void *arg);
+void lo_walk_end(Lower *l, Fused *fu);    /* releases the leaves */
+/* src, or a copy of it where it shares memory with dst (see ufunc.c) */
+LLVMValueRef lo_unshared(Lower *l, const Type **t, LLVMValueRef src, const Type *dt, LLVMValueRef dst,
+                         bool same_place, LLVMValueRef *copy);
+void lo_raise_shape_error(Lower *l, LLVMValueRef bad, int kind, int nshapes, const int *ndim,
+                          const LLVMValueRef *const *shapes);
+
 /* A row that types its arguments and lowers them itself: none. */
 #define BI_END {NULL, NULL, NULL, 0, 0, 0, 0, NULL, 0, 0, 0, NULL, NULL}
 

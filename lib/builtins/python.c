@@ -22,13 +22,17 @@ static LLVMValueRef lo_range_value(Lower *l, Node *n) { return LLVMGetUndef(l->m
 /* ---------------------------------------------------------------- len, abs, min, max */
 
 static const Type *ty_len(Infer *in, Node *n, const Type **args) {
-  if (args[0]->kind == TY_ARRAY || args[0]->kind == TY_TUPLE) return TYS(TY_I64);
+  if (args[0]->kind == TY_ARRAY || args[0]->kind == TY_TUPLE || args[0]->kind == TY_RANGE) return TYS(TY_I64);
   return ty_error(in, n, "len() of %s is not supported", args[0]->name);
 }
 
 static LLVMValueRef lo_len(Lower *l, Node *n) {
   Node *a = n->list.items[0];
   if (a->ty->kind == TY_TUPLE) return const_i64(l, a->ty->nfields);
+  if (a->ty->kind == TY_RANGE) {  /* (zip's ranges, stmt.c) */
+    LLVMValueRef start, step;
+    return lo_range(l, a, &start, &step);
+  }
   LLVMValueRef v = lo_expr(l, a);
   LLVMValueRef len = a->ty->ndim ? lo_arr_shape(l, v, 0) : const_i64(l, 0);
   lo_done_with(l, a, v);

@@ -194,7 +194,7 @@ typedef struct Operand {
   LLVMValueRef step[RC_MAX_NDIM];  /* arrays: bytes per index of each result dimension (0: broadcast) */
 } Operand;
 
-typedef struct Fused {
+struct Fused {
   Operand *ops;
   int nops, cap;
   const Type *out_type;            /* the array the elements go to */
@@ -204,8 +204,13 @@ typedef struct Fused {
   LLVMValueRef flat;               /* the loop's one index, on the flat path */
   LLVMValueRef *index;             /* the result dimensions' indices, on the strided path */
   ElementSink sink;                /* where the elements go instead, if not to out */
+  WalkSink walk;                   /* or there, with the companions' elements */
   void *sink_arg;
-} Fused;
+  int ncomp;                       /* companions: arrays of the result's shape walked in step */
+  const Type *comp_type[LO_WALK_COMPANIONS];
+  LLVMValueRef comp[LO_WALK_COMPANIONS];
+  LLVMValueRef comp_step[LO_WALK_COMPANIONS][RC_MAX_NDIM];
+};
 
 static void add_operand(Lower *l, Fused *fu, Node *n) {
   if (fu->nops == fu->cap) {
@@ -309,23 +314,24 @@ static void broadcast(Lower *l, Fused *fu, int ndim, LLVMValueRef *shape, bool w
   shape_error(l, bad, 0, desc, nd);
 }
 
-/* Each array operand's byte steps per result dimension: its stride, or 0
- * where it is broadcast (a missing or length-1 dimension). */
-static void operand_steps(Lower *l, Fused *fu, int ndim) {
-  for (int i = 0; i < fu->nops; i++) {
-    Operand *o = &fu->ops[i];
-    const Type *t = o->type;
-    if (t->kind != TY_ARRAY) continue;
-    for (int d = 0; d < ndim; d++) {
-      int od = d - (ndim - t->ndim);
-      if (od < 0) {
-        o->step[d] = const_i64(l, 0);
-        continue;
-      }
-      LLVMValueRef one = LLVMBuildICmp(l->b, LLVMIntEQ, lo_arr_shape(l, o->value, od), const_i64(l, 1), "");
-      o->step[d] = LLVMBuildSelect(l->b, one, const_i64(l, 0), lo_arr_stride(l, t, o->value, od), "");
+/* An array's byte steps per result dimension: its stride, or 0 where it
+ * is broadcast (a missing or length-1 dimension). */
+static void array_steps(Lower *l, const Type *t, LLVMValueRef a, int ndim, LLVMValueRef *step) {
+  for (int d = 0; d < ndim; d++) {
+    int od = d - (ndim - t->ndim);
+    if (od < 0) {
+      step[d] = const_i64(l, 0);
+      continue;
     }
+    LLVMValueRef one = LLVMBuildICmp(l->b, LLVMIntEQ, lo_arr_shape(l, a, od), const_i64(l, 1), "");
+    step[d] = LLVMBuildSelect(l->b, one, const_i64(l, 0), lo_arr_stride(l, t, a, od), "");
   }
+}
+
+static void operand_steps(Lower *l, Fused *fu, int ndim) {
+  for (int i = 0; i < fu->nops; i++)
+    if (fu->ops[i].type->kind == TY_ARRAY) array_steps(l, fu->ops[i].type, fu->ops[i].value, ndim, fu->ops[i].step);
+  for (int i = 0; i < fu->ncomp; i++) array_steps(l, fu->comp_type[i], fu->comp[i], ndim, fu->comp_step[i]);
 }
 
 /* An array's element at the loop's position. */
@@ -405,6 +411,12 @@ static void store_element(Lower *l, Fused *fu, Node *root, int ndim) {
     fu->sink(l, v, fu->sink_arg);
     return;
   }
+  if (fu->walk) {
+    LLVMValueRef at[LO_WALK_COMPANIONS];
+    for (int i = 0; i < fu->ncomp; i++) at[i] = element_addr(l, fu, fu->comp_type[i], fu->comp[i], fu->comp_step[i], ndim);
+    fu->walk(l, v, at, fu->sink_arg);
+    return;
+  }
   v = lo_convert(l, v, elem_of(root->ty), fu->out_type->elem);
   lo_store_scalar(l, fu->out_type->elem, element_addr(l, fu, fu->out_type, fu->out, fu->out_step, ndim), v);
 }
@@ -422,6 +434,8 @@ static LLVMValueRef flat_possible(Lower *l, Fused *fu, int ndim) {
       same = LLVMBuildAnd(l->b, same, LLVMBuildICmp(l->b, LLVMIntEQ, lo_arr_shape(l, fu->ops[i].value, d),
                                                     fu->shape[d], ""), "");
   }
+  for (int i = 0; i < fu->ncomp; i++)
+    if (fu->comp_type[i]->layout != 'C') return NULL;  /* of the result's shape: the caller checked */
   return same;
 }
 
@@ -443,7 +457,7 @@ static void strided_element(Lower *l, LLVMValueRef *idx, void *arg) {
 static void fused_loop(Lower *l, Fused *fu, Node *root) {
   int ndim = fu->out_type->ndim;
   operand_steps(l, fu, ndim);
-  for (int d = 0; d < ndim && !fu->sink; d++)
+  for (int d = 0; d < ndim && fu->out; d++)
     fu->out_step[d] = lo_arr_stride(l, fu->out_type, fu->out, d);
   LLVMValueRef flat = flat_possible(l, fu, ndim);
   LLVMBasicBlockRef done = new_block(l, "elements.done");
@@ -526,74 +540,75 @@ static LLVMValueRef is_empty(Lower *l, const Type *t, LLVMValueRef a) {
   return empty;
 }
 
-/* An operand that shares memory with the output other than element for
- * element (a[1:] -= a[:-1]) is read from a copy, as NumPy does: the result
- * is the one computed from the values before the update. The copy is
- * C-contiguous: an operand of Fortran layout is then read through its
- * strides. */
-static void copy_if_overlapping(Lower *l, Fused *fu, Operand *o) {
-  const Type *t = o->type, *ot = fu->out_type;
+/* An array read while dst is written, as NumPy does: where it shares
+ * memory with dst (other than element for element, when same_place is
+ * allowed: a[1:] -= a[:-1] needs a copy, a += a none), it is read from a
+ * copy, so that the result is the one computed from the values before the
+ * update. The copy is C-contiguous: *t becomes how to read what is
+ * returned (an array of Fortran layout is then read through its strides);
+ * *made gets what to release after use (a null array when nothing was
+ * copied), registered as a temporary meanwhile. */
+LLVMValueRef lo_unshared(Lower *l, const Type **tp, LLVMValueRef src, const Type *ot, LLVMValueRef dst,
+                         bool same_place, LLVMValueRef *made) {
+  const Type *t = *tp;
   LLVMValueRef lo1, hi1, lo2, hi2;
-  extent(l, t, o->value, &lo1, &hi1);
-  extent(l, ot, fu->out, &lo2, &hi2);
+  extent(l, t, src, &lo1, &hi1);
+  extent(l, ot, dst, &lo2, &hi2);
   LLVMValueRef need = LLVMBuildAnd(l->b, LLVMBuildICmp(l->b, LLVMIntULT, lo1, hi2, ""),
                                    LLVMBuildICmp(l->b, LLVMIntULT, lo2, hi1, ""), "");
-  LLVMValueRef empty = LLVMBuildOr(l->b, is_empty(l, t, o->value), is_empty(l, ot, fu->out), "");
+  LLVMValueRef empty = LLVMBuildOr(l->b, is_empty(l, t, src), is_empty(l, ot, dst), "");
   need = LLVMBuildAnd(l->b, need, LLVMBuildNot(l->b, empty, ""), "");
-  if (t->elem == ot->elem && t->ndim == ot->ndim) {  /* the same elements in the same places: no copy */
-    LLVMValueRef same = LLVMBuildICmp(l->b, LLVMIntEQ, LLVMBuildExtractValue(l->b, o->value, 2, ""),
-                                      LLVMBuildExtractValue(l->b, fu->out, 2, ""), "");
+  if (same_place && t->elem == ot->elem && t->ndim == ot->ndim) {  /* the same elements in the same places: no copy */
+    LLVMValueRef same = LLVMBuildICmp(l->b, LLVMIntEQ, LLVMBuildExtractValue(l->b, src, 2, ""),
+                                      LLVMBuildExtractValue(l->b, dst, 2, ""), "");
     for (int d = 0; d < t->ndim; d++) {
-      same = LLVMBuildAnd(l->b, same, LLVMBuildICmp(l->b, LLVMIntEQ, lo_arr_shape(l, o->value, d), lo_arr_shape(l, fu->out, d), ""), "");
-      same = LLVMBuildAnd(l->b, same, LLVMBuildICmp(l->b, LLVMIntEQ, lo_arr_stride(l, t, o->value, d), lo_arr_stride(l, ot, fu->out, d), ""), "");
+      same = LLVMBuildAnd(l->b, same, LLVMBuildICmp(l->b, LLVMIntEQ, lo_arr_shape(l, src, d), lo_arr_shape(l, dst, d), ""), "");
+      same = LLVMBuildAnd(l->b, same, LLVMBuildICmp(l->b, LLVMIntEQ, lo_arr_stride(l, t, src, d), lo_arr_stride(l, ot, dst, d), ""), "");
     }
     need = LLVMBuildAnd(l->b, need, LLVMBuildNot(l->b, same, ""), "");
   }
-  if (t->layout == 'F') o->type = ty_array(t->elem, t->ndim, 'A', t->readonly);
+  if (t->layout == 'F') *tp = ty_array(t->elem, t->ndim, 'A', t->readonly);
   LLVMBasicBlockRef before = LLVMGetInsertBlock(l->b), copy = new_block(l, "overlap.copy"), done = new_block(l, "overlap.done");
   LLVMBuildCondBr(l->b, need, copy, done);
   position(l, copy);
   const Type *ct = ty_array(t->elem, t->ndim, 'C', false);
-  LLVMValueRef copied = lo_copy_array(l, ct, t, o->value);
+  LLVMValueRef copied = lo_copy_array(l, ct, t, src);
   LLVMBasicBlockRef copy_end = LLVMGetInsertBlock(l->b);
   LLVMBuildBr(l->b, done);
   position(l, done);
   LLVMValueRef v = LLVMBuildPhi(l->b, lo_type(l, t), "operand");
-  LLVMAddIncoming(v, (LLVMValueRef[]){o->value, copied}, (LLVMBasicBlockRef[]){before, copy_end}, 2);
+  LLVMAddIncoming(v, (LLVMValueRef[]){src, copied}, (LLVMBasicBlockRef[]){before, copy_end}, 2);
   /* what to release after the loop: the copy, or nothing */
   LLVMValueRef owned = LLVMBuildPhi(l->b, lo_type(l, ct), "copy");
   LLVMAddIncoming(owned, (LLVMValueRef[]){LLVMConstNull(lo_type(l, ct)), copied}, (LLVMBasicBlockRef[]){before, copy_end}, 2);
   lo_temp_made(l, ct, owned);
-  o->value = v;
-  o->copy = owned;
+  *made = owned;
+  return v;
+}
+
+static void copy_if_overlapping(Lower *l, Fused *fu, Operand *o) {
+  o->value = lo_unshared(l, &o->type, o->value, fu->out_type, fu->out, true, &o->copy);
 }
 
 /* The operands broadcast to the output's shape (out holds it), as NumPy's
- * ufuncs with out= and assignment into an array: else NumPy's error. An
- * operand that is the output itself (skip) is read in place; any other
- * that overlaps it is read from a copy. */
-static void fill_output(Lower *l, Fused *fu, Node *root, Node *skip, FillKind kind) {
+ * ufuncs with out= and in-place operators: else NumPy's error. An operand
+ * that is the output itself (skip, an in-place operator's target) is read
+ * in place; any other that overlaps it is read from a copy. */
+static void fill_output(Lower *l, Fused *fu, Node *skip) {
   for (int i = 0; i < fu->nops; i++)
     if (fu->ops[i].node != skip && fu->ops[i].node->ty->kind == TY_ARRAY) copy_if_overlapping(l, fu, &fu->ops[i]);
   int ndim = fu->out_type->ndim;
   for (int d = 0; d < ndim; d++) fu->shape[d] = lo_arr_shape(l, fu->out, d);
   LLVMValueRef bcast[RC_MAX_NDIM];
-  int bdim = kind == FILL_UFUNC ? ndim : root->ty->kind == TY_ARRAY ? root->ty->ndim : 0;
-  broadcast(l, fu, bdim, bcast, kind == FILL_UFUNC && !skip);
-  /* the input's shape against the output's trailing dimensions */
-  LLVMValueRef bad = const_bool(l, false), one = const_i64(l, 1);
-  for (int d = 0; d < bdim; d++) {
-    LLVMValueRef want = fu->shape[ndim - bdim + d], mismatch = LLVMBuildICmp(l->b, LLVMIntNE, bcast[d], want, "");
-    if (kind == FILL_ASSIGN) mismatch = LLVMBuildAnd(l->b, mismatch, LLVMBuildICmp(l->b, LLVMIntNE, bcast[d], one, ""), "");
-    bad = LLVMBuildOr(l->b, bad, mismatch, "");
-  }
+  broadcast(l, fu, ndim, bcast, !skip);
+  LLVMValueRef bad = const_bool(l, false);
+  for (int d = 0; d < ndim; d++) bad = LLVMBuildOr(l->b, bad, LLVMBuildICmp(l->b, LLVMIntNE, bcast[d], fu->shape[d], ""), "");
   if (LLVMIsAConstantInt(bad) && !LLVMConstIntGetZExtValue(bad)) return;
+  /* "non-broadcastable output operand with shape (3,) doesn't match the broadcast shape (2,3)" */
   LLVMValueRef desc[2 * (RC_MAX_NDIM + 1)];
-  int nd = describe_shape(l, desc, 0, kind == FILL_ASSIGN ? bdim : ndim, kind == FILL_ASSIGN ? bcast : fu->shape);
-  nd = describe_shape(l, desc, nd, ndim, kind == FILL_ASSIGN ? fu->shape : bcast);
-  /* "could not broadcast input array from shape (4,) into shape (3,)", or
-   * "non-broadcastable output operand with shape (3,) doesn't match the broadcast shape (2,3)" */
-  shape_error(l, bad, kind == FILL_ASSIGN ? 2 : 1, desc, nd);
+  int nd = describe_shape(l, desc, 0, ndim, fu->shape);
+  nd = describe_shape(l, desc, nd, ndim, bcast);
+  shape_error(l, bad, 1, desc, nd);
 }
 
 void lo_array_update(Lower *l, Node *n) {
@@ -601,18 +616,8 @@ void lo_array_update(Lower *l, Node *n) {
   collect(l, &fu, n, true);
   evaluate_operands(l, &fu);
   fu.out = operand_of(&fu, n->lhs)->value;
-  fill_output(l, &fu, n, n->lhs, FILL_UFUNC);
+  fill_output(l, &fu, n->lhs);
   fused_loop(l, &fu, n);
-  release_operands(l, &fu);
-}
-
-void lo_array_fill(Lower *l, Node *root, const Type *t, LLVMValueRef target, FillKind kind) {
-  Fused fu = {.out_type = t, .out = target};
-  if (lo_is_elementwise(root)) collect(l, &fu, root, true);
-  else add_operand(l, &fu, root);
-  evaluate_operands(l, &fu);
-  fill_output(l, &fu, root, NULL, kind);
-  fused_loop(l, &fu, root);
   release_operands(l, &fu);
 }
 
@@ -624,7 +629,12 @@ void lo_array_fill(Lower *l, Node *root, const Type *t, LLVMValueRef target, Fil
 static LLVMValueRef lo_ufunc_out(Lower *l, Node *n) {
   Node *call = n->list.items[0], *out = n->list.items[1];
   LLVMValueRef o = lo_expr(l, out);
-  lo_array_fill(l, call, out->ty, o, FILL_UFUNC);
+  Fused fu = {.out_type = out->ty, .out = o};
+  collect(l, &fu, call, true);
+  evaluate_operands(l, &fu);
+  fill_output(l, &fu, NULL);
+  fused_loop(l, &fu, call);
+  release_operands(l, &fu);
   lo_refcount(l, out->ty, o, true);  /* the result is a new reference to o */
   lo_done_with(l, out, o);
   return o;
@@ -667,4 +677,53 @@ const Type *ty_ufunc_out(Infer *in, Node *n, const Type *result) {
   n->kw = (NodeList){0};
   n->kw_names = NULL;
   return ty_out_operand(in, call, call->ty, out);
+}
+
+/* ---------------------------------------------------------------- walks */
+
+/* An elementwise expression (or any array-valued node) walked in passes
+ * over one evaluation of its leaves (lib/builtins/indexing.c: x[x > 0]
+ * counts, then packs). */
+Fused *lo_walk_begin(Lower *l, Node *n) {
+  Fused *fu = arena_alloc(l->f->arena, sizeof(Fused));
+  fu->out_type = ty_array(n->ty->elem, n->ty->ndim, 'C', false);
+  if (lo_is_elementwise(n)) collect(l, fu, n, true);
+  else add_operand(l, fu, n);
+  evaluate_operands(l, fu);
+  broadcast(l, fu, n->ty->ndim, fu->shape, false);
+  return fu;
+}
+
+LLVMValueRef *lo_walk_shape(Fused *fu) { return fu->shape; }
+
+void lo_walk_companion(Lower *l, Fused *fu, const Type *t, LLVMValueRef a) {
+  fu->comp_type[fu->ncomp] = t;
+  fu->comp[fu->ncomp++] = a;
+}
+
+/* The leaves that share memory with a, which the walk writes element for
+ * element, are read from copies. */
+void lo_walk_unshare(Lower *l, Fused *fu, const Type *t, LLVMValueRef a) {
+  for (int i = 0; i < fu->nops; i++)
+    if (fu->ops[i].node->ty->kind == TY_ARRAY)
+      fu->ops[i].value = lo_unshared(l, &fu->ops[i].type, fu->ops[i].value, t, a, true, &fu->ops[i].copy);
+}
+
+void lo_walk_run(Lower *l, Fused *fu, Node *n, WalkSink sink, void *arg) {
+  fu->walk = sink;
+  fu->sink_arg = arg;
+  fused_loop(l, fu, n);
+}
+
+void lo_walk_end(Lower *l, Fused *fu) { release_operands(l, fu); }
+
+/* NumPy's ValueError naming shapes where bad holds: kind 0, operands'
+ * shapes that do not broadcast; kinds 1 to 3, two shapes (rt_shape_error). */
+void lo_raise_shape_error(Lower *l, LLVMValueRef bad, int kind, int nshapes, const int *ndim,
+                          const LLVMValueRef *const *shapes) {
+  LLVMValueRef desc[4 * (RC_MAX_NDIM + 1) + 1];
+  int nd = 0;
+  if (kind == 0) desc[nd++] = const_i64(l, nshapes);
+  for (int i = 0; i < nshapes && i < 4; i++) nd = describe_shape(l, desc, nd, ndim[i], shapes[i]);
+  shape_error(l, bad, kind, desc, nd);
 }

@@ -1,6 +1,6 @@
 /* lower/arrays.c — arrays: element addresses (negative indices wrap,
- * bounds checked on request), views made by slicing, allocation, filling
- * and copying. */
+ * bounds checked on request), allocation, filling and copying (views and
+ * the rest of NumPy's indexing: builtins/indexing.c). */
 #include <stdio.h>
 
 #include "lower/lower.h"
@@ -25,7 +25,11 @@ LLVMValueRef lo_element_addr(Lower *l, const Type *t, LLVMValueRef a, LLVMValueR
 
 /* Evaluates the indices of an N_INDEX as int64s. */
 void lo_indices(Lower *l, Node *idx, LLVMValueRef *out) {
-  if (idx->ty->kind == TY_TUPLE) {
+  if (idx->kind == N_TUPLE) {  /* written out: each int in turn (an Ellipsis names no dimension here) */
+    int k = 0;
+    for (int i = 0; i < idx->list.len; i++)
+      if (idx->list.items[i]->kind != N_ELLIPSIS) out[k++] = lo_expr_as(l, idx->list.items[i], TYS(TY_I64));
+  } else if (idx->ty->kind == TY_TUPLE) {
     LLVMValueRef t = lo_expr(l, idx);
     for (int i = 0; i < idx->ty->nfields; i++)
       out[i] = lo_convert(l, LLVMBuildExtractValue(l->b, t, (unsigned)i, ""), idx->ty->fields[i],
@@ -92,14 +96,13 @@ LLVMValueRef lo_alloc_array(Lower *l, const Type *t, LLVMValueRef *shape, int fi
 
 typedef struct CopyArgs {
   const Type *from, *to;
-  LLVMValueRef src, dst, scalar;  /* scalar: a value to fill with instead of src */
+  LLVMValueRef src, dst;
 } CopyArgs;
 
 static void copy_element(Lower *l, LLVMValueRef *idx, void *arg) {
   CopyArgs *c = arg;
-  LLVMValueRef v = c->scalar ? c->scalar
-                             : lo_convert(l, lo_load_scalar(l, c->from->elem, lo_element_addr(l, c->from, c->src, idx)),
-                                          c->from->elem, c->to->elem);
+  LLVMValueRef v = lo_convert(l, lo_load_scalar(l, c->from->elem, lo_element_addr(l, c->from, c->src, idx)),
+                              c->from->elem, c->to->elem);
   lo_store_scalar(l, c->to->elem, lo_element_addr(l, c->to, c->dst, idx), v);
 }
 
@@ -155,96 +158,6 @@ LLVMValueRef lo_copy(Lower *l, Node *n) {
   return dst;
 }
 
-/* view[...] = value: a scalar fills the view; an array of the same shape is
- * copied into it element by element (shapes checked). */
-void lo_store_view(Lower *l, Node *target, const Type *t, LLVMValueRef v) {
-  const Type *vt = target->ty;
-  LLVMValueRef view = lo_expr(l, target), shape[RC_MAX_NDIM];
-  for (int d = 0; d < vt->ndim; d++) shape[d] = lo_arr_shape(l, view, d);
-  if (t->kind == TY_ARRAY) {
-    LLVMValueRef bad = LLVMConstInt(l->mod->i1, 0, 0);
-    for (int d = 0; d < vt->ndim; d++)
-      bad = LLVMBuildOr(l->b, bad, LLVMBuildICmp(l->b, LLVMIntNE, shape[d], lo_arr_shape(l, v, d), ""), "");
-    lo_raise_if(l, bad, RT_ERR_VALUE, "could not broadcast: the shapes differ");
-    lo_for_each_index(l, vt->ndim, shape, copy_element, &(CopyArgs){t, vt, v, view, NULL});
-  } else {
-    lo_for_each_index(l, vt->ndim, shape, copy_element, &(CopyArgs){NULL, vt, NULL, view, lo_convert(l, v, t, vt->elem)});
-  }
-  lo_done_with(l, target, view);
-}
-
-/* Python's slice.indices() for one dimension of length len: start, step,
- * and the length of the view. */
-static void slice_bounds(Lower *l, Node *sl, LLVMValueRef len, LLVMValueRef *start,
-                         LLVMValueRef *step, LLVMValueRef *count) {
-  LLVMValueRef zero = const_i64(l, 0), one = const_i64(l, 1);
-  *step = sl->cond ? lo_expr_as(l, sl->cond, TYS(TY_I64)) : one;
-  if (sl->cond)
-    lo_raise_if(l, LLVMBuildICmp(l->b, LLVMIntEQ, *step, zero, ""), RT_ERR_VALUE, "slice step cannot be zero");
-  LLVMValueRef neg = LLVMBuildICmp(l->b, LLVMIntSLT, *step, zero, "");
-  LLVMValueRef lower = LLVMBuildSelect(l->b, neg, const_i64(l, -1), zero, "");
-  LLVMValueRef upper = LLVMBuildSelect(l->b, neg, LLVMBuildSub(l->b, len, one, ""), len, "");
-  LLVMValueRef bound[2];
-  Node *given[2] = {sl->lhs, sl->rhs};
-  for (int k = 0; k < 2; k++) {
-    LLVMValueRef dflt = LLVMBuildSelect(l->b, neg, k ? lower : upper, k ? upper : lower, "");
-    if (!given[k]) {
-      bound[k] = dflt;
-      continue;
-    }
-    LLVMValueRef v = lo_expr_as(l, given[k], TYS(TY_I64));
-    LLVMValueRef isneg = LLVMBuildICmp(l->b, LLVMIntSLT, v, zero, "");
-    v = LLVMBuildSelect(l->b, isneg, LLVMBuildAdd(l->b, v, len, ""), v, "");
-    v = LLVMBuildSelect(l->b, LLVMBuildICmp(l->b, LLVMIntSLT, v, lower, ""), lower, v, "");
-    bound[k] = LLVMBuildSelect(l->b, LLVMBuildICmp(l->b, LLVMIntSGT, v, upper, ""), upper, v, "");
-  }
-  *start = bound[0];
-  *count = lo_range_count(l, bound[0], bound[1], *step);
-}
-
-/* a[...] with slices: a view sharing a's memory (and holding a reference). */
-static LLVMValueRef lo_view(Lower *l, Node *n) {
-  const Type *bt = n->lhs->ty;
-  LLVMValueRef base = lo_expr(l, n->lhs);
-  Node *single[1] = {n->rhs};
-  Node **items = n->rhs->kind == N_TUPLE ? n->rhs->list.items : single;
-  int nidx = n->rhs->kind == N_TUPLE ? n->rhs->list.len : 1;
-  LLVMValueRef offset = const_i64(l, 0);
-  LLVMTypeRef dims = LLVMArrayType2(l->mod->i64, (uint64_t)n->ty->ndim);
-  LLVMValueRef shape = LLVMGetUndef(dims), strides = LLVMGetUndef(dims);
-  unsigned out = 0;
-  for (int d = 0; d < bt->ndim; d++) {
-    LLVMValueRef len = lo_arr_shape(l, base, d), stride = lo_arr_stride(l, bt, base, d);
-    if (d < nidx && items[d]->kind != N_SLICE) {
-      LLVMValueRef i = lo_expr_as(l, items[d], TYS(TY_I64));
-      LLVMValueRef isneg = LLVMBuildICmp(l->b, LLVMIntSLT, i, const_i64(l, 0), "");
-      i = LLVMBuildSelect(l->b, isneg, LLVMBuildAdd(l->b, i, len, ""), i, "");
-      lo_raise_if(l, LLVMBuildICmp(l->b, LLVMIntUGE, i, len, ""), RT_ERR_INDEX, "index is out of bounds");
-      offset = LLVMBuildAdd(l->b, offset, LLVMBuildMul(l->b, i, stride, ""), "");
-      continue;
-    }
-    if (d < nidx) {
-      LLVMValueRef start, step, count;
-      slice_bounds(l, items[d], len, &start, &step, &count);
-      offset = LLVMBuildAdd(l->b, offset, LLVMBuildMul(l->b, start, stride, ""), "");
-      len = count;
-      stride = LLVMBuildMul(l->b, stride, step, "");
-    }
-    shape = LLVMBuildInsertValue(l->b, shape, len, out, "");
-    strides = LLVMBuildInsertValue(l->b, strides, stride, out++, "");
-  }
-  LLVMValueRef data = LLVMBuildExtractValue(l->b, base, 2, "");
-  LLVMValueRef v = LLVMGetUndef(lo_type(l, n->ty));
-  v = LLVMBuildInsertValue(l->b, v, LLVMBuildExtractValue(l->b, base, 0, ""), 0, "");
-  v = LLVMBuildInsertValue(l->b, v, LLVMBuildExtractValue(l->b, base, 1, ""), 1, "");
-  v = LLVMBuildInsertValue(l->b, v, LLVMBuildGEP2(l->b, l->mod->i8, data, &offset, 1, ""), 2, "");
-  v = LLVMBuildInsertValue(l->b, v, shape, 3, "");
-  v = LLVMBuildInsertValue(l->b, v, strides, 4, "");
-  lo_refcount(l, n->ty, v, true);
-  lo_done_with(l, n->lhs, base);
-  return v;
-}
-
 LLVMValueRef lo_index(Lower *l, Node *n) {
   if (n->lhs->ty->kind == TY_TUPLE) {
     int64_t i = n->rhs->kind == N_INT ? n->rhs->ival : -n->rhs->lhs->ival;
@@ -257,7 +170,7 @@ LLVMValueRef lo_index(Lower *l, Node *n) {
     lo_done_with(l, n->lhs, t);
     return v;
   }
-  if (n->ty->kind == TY_ARRAY) return lo_view(l, n);
+  if (n->ty->kind == TY_ARRAY) return lo_array_index(l, n);
   LLVMValueRef base;
   LLVMValueRef addr = lo_index_addr(l, n, &base);
   LLVMValueRef v = lo_load_scalar(l, n->ty, addr);

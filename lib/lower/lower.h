@@ -288,18 +288,19 @@ LLVMValueRef lo_gpu_array_data(Lower *l, Node *n, int64_t count);
 bool lo_is_elementwise(const Node *n);      /* lowered as one loop over the elements */
 LLVMValueRef lo_array_expr(Lower *l, Node *n); /* a new array */
 void lo_array_update(Lower *l, Node *n);     /* an augmented assignment to an array, in place */
-/* Sets the elements of target (of type t) to root's (an array expression,
- * an array or a number), broadcast to target's shape; overlapping inputs
- * are read from copies. NumPy's errors: FILL_UFUNC as for out=,
- * FILL_ASSIGN as for a[...] = value. */
-typedef enum { FILL_UFUNC, FILL_ASSIGN } FillKind;
-void lo_array_fill(Lower *l, Node *root, const Type *t, LLVMValueRef target, FillKind kind);
 
 /* The linear index of the CUDA thread being lowered in its block (CPU). */
 LLVMValueRef lo_cuda_thread(Lower *l);
 /* Which of a collective's three argument slots (mask, value, lane) its
  * argument i goes to: a block's collective has only a predicate. */
 static inline int lo_collective_slot(int op, int i) { return COLL_IS_BLOCK(op) ? i + 1 : i; }
+
+/* ---------------------------------------------------------------- builtins/indexing.c */
+
+bool ix_is_advanced(const Node *n);   /* an N_INDEX with an array in its index: a new array */
+LLVMValueRef lo_array_index(Lower *l, Node *n);  /* a[index] of an array type: a view or a new array */
+void lo_index_store(Lower *l, Node *target, const Type *t, LLVMValueRef v);  /* where it is an array */
+void lo_index_update(Lower *l, Node *n);  /* a[advanced index] op= value */
 
 /* ---------------------------------------------------------------- builtins/cuda.c */
 

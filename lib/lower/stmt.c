@@ -17,7 +17,7 @@ static void lo_store(Lower *l, Node *target, const Type *t, LLVMValueRef v) {
     LLVMBuildStore(l->b, lo_convert(l, v, t, vt), slot);
     lo_mark_assigned(l, target->var);
   } else if (target->kind == N_INDEX && target->ty->kind == TY_ARRAY) {
-    lo_store_view(l, target, t, v);
+    lo_index_store(l, target, t, v);
     if (ty_has_arrays(t)) lo_refcount(l, t, v, false);  /* the stored value was owned */
   } else if (target->kind == N_INDEX) {
     LLVMValueRef base;
@@ -35,7 +35,8 @@ static void lo_store(Lower *l, Node *target, const Type *t, LLVMValueRef v) {
 static void lo_augassign(Lower *l, Node *n) {
   Node *target = n->lhs;
   if (target->ty->kind == TY_ARRAY) {
-    lo_array_update(l, n);
+    if (ix_is_advanced(target)) lo_index_update(l, n);
+    else lo_array_update(l, n);
     return;
   }
   if (target->kind == N_VAR) {

@@ -1,0 +1,1059 @@
+/* builtins/indexing.c — NumPy's indexing of arrays: a[index] read, written
+ * (a[index] = value) and updated (a[index] += value).
+ *
+ * An index is an item or a tuple of items, each an int, a slice, None
+ * (numpy.newaxis), Ellipsis, or one array: of bools (a mask) or of ints
+ * (fancy indexing). Without an array the result is a view sharing the
+ * array's memory (basic indexing); with one it is a new array (advanced
+ * indexing), as in NumPy. Lowering first evaluates the items in order and
+ * makes the view V that the items other than the array select, keeping the
+ * dimensions the array covers whole; advanced indexing then gathers from V,
+ * or scatters into it, along those dimensions: the array's entries (a
+ * mask's True positions, an int array's values) in C order, each with the
+ * sub-array of V's other dimensions. Their dimensions come where the array
+ * is, or first when the ints and the array are not next to each other
+ * (a[0, :, idx]), NumPy's rule.
+ *
+ * x[mask] with a mask of x's shape, the common case, is a count of the
+ * True values, then one pass without a branch that packs the selected
+ * elements: a mask expression (x[x > 0]) is walked element by element,
+ * fused, never stored; a plain contiguous mask is read 32 bytes at a time,
+ * skipping runs of False and copying runs of True. x[mask] = scalar is one
+ * pass that vectorises.
+ */
+#include "builtins/builtins.h"
+
+#define MAX_ITEMS 32
+
+typedef enum { IX_INT, IX_SLICE, IX_NEWAXIS, IX_ELLIPSIS, IX_MASK, IX_INTS } ItemKind;
+
+/* What an index does, worked out from its items' types alone (the same
+ * for typing and lowering). */
+typedef struct Index {
+  int nitems;
+  Node *item[MAX_ITEMS];
+  ItemKind kind[MAX_ITEMS];
+  int dims[MAX_ITEMS];  /* the array's dimensions each item names (an Ellipsis: those no other does) */
+  int array;            /* the item that is an array, or -1 */
+  bool array_first;     /* its dimensions go first in the result: the ints and it are apart */
+  int view_ndim;        /* dimensions of V */
+  int at, covers;       /* the dimensions of V the array covers: [at, at + covers) */
+  int array_ndim;       /* dimensions it gives the result: 1 for a mask, an int array's ndim */
+  int ndim;             /* dimensions of the result */
+} Index;
+
+static const char *const bad_item =
+    "only integers, slices (`:`), ellipsis (`...`), numpy.newaxis (`None`) and integer or boolean arrays "
+    "are valid indices";
+
+/* An error while typing (in), or nothing while lowering, where the index
+ * has been typed already. */
+static bool index_error(Infer *in, const Node *at, const char *msg, int a, int b) {
+  if (in) ty_error(in, at, msg, a, b);
+  return false;
+}
+
+static ItemKind item_kind(const Node *it) {
+  switch (it->kind) {
+  case N_SLICE: return IX_SLICE;
+  case N_NONE: return IX_NEWAXIS;
+  case N_ELLIPSIS: return IX_ELLIPSIS;
+  default:
+    if (it->ty->kind != TY_ARRAY) return IX_INT;
+    return it->ty->elem->kind == TY_BOOL ? IX_MASK : IX_INTS;
+  }
+}
+
+/* Whether the ints and the array of an advanced index are next to each
+ * other (NumPy then puts the array's dimensions where it is). */
+static bool advanced_adjacent(const Index *ix) {
+  int first = -1, last = -1;
+  for (int i = 0; i < ix->nitems; i++)
+    if (ix->kind[i] == IX_INT || i == ix->array) {
+      if (first < 0) first = i;
+      last = i;
+    }
+  for (int i = first; i <= last; i++)
+    if (ix->kind[i] != IX_INT && i != ix->array) return false;
+  return true;
+}
+
+/* The index n applied to an array of type bt; false (with a TypingError
+ * while typing) where NumPy would refuse it or ruchey does not do it. */
+static bool index_form(Infer *in, const Node *n, const Type *bt, Index *ix) {
+  const Node *rhs = n->rhs;
+  bool tuple = rhs->kind == N_TUPLE;
+  *ix = (Index){.nitems = tuple ? rhs->list.len : 1, .array = -1};
+  if (ix->nitems > MAX_ITEMS) return index_error(in, n, "an index of more than %d items is not supported", MAX_ITEMS, 0);
+  int named = 0, ellipsis = -1;
+  for (int i = 0; i < ix->nitems; i++) {
+    Node *it = tuple ? rhs->list.items[i] : (Node *)rhs;
+    ix->item[i] = it;
+    ItemKind k = ix->kind[i] = item_kind(it);
+    if (k == IX_ELLIPSIS) {
+      if (ellipsis >= 0) return index_error(in, it, "an index can only have a single ellipsis ('...')", 0, 0);
+      ellipsis = i;
+      continue;
+    }
+    if (k == IX_MASK || k == IX_INTS) {
+      if (ix->array >= 0)
+        return index_error(in, it, "indexing with more than one array at a time (a[idx1, idx2]) is not supported: "
+                           "index one axis at a time", 0, 0);
+      if (k == IX_MASK && it->ty->ndim == 0)
+        return index_error(in, it, "a 0-dimensional boolean index is not supported", 0, 0);
+      ix->array = i;
+    }
+    ix->dims[i] = k == IX_NEWAXIS ? 0 : k == IX_MASK ? it->ty->ndim : 1;
+    named += ix->dims[i];
+  }
+  if (named > bt->ndim)
+    return index_error(in, n, "too many indices for array: array is %d-dimensional, but %d were indexed", bt->ndim, named);
+  if (ellipsis >= 0) ix->dims[ellipsis] = bt->ndim - named;
+  int vd = 0;
+  for (int i = 0; i < ix->nitems; i++) {
+    if (i == ix->array) ix->at = vd;
+    if (ix->kind[i] != IX_INT) vd += ix->kind[i] == IX_NEWAXIS ? 1 : ix->dims[i];
+  }
+  ix->view_ndim = vd + bt->ndim - named - (ellipsis >= 0 ? ix->dims[ellipsis] : 0);
+  ix->ndim = ix->view_ndim;
+  if (ix->array >= 0) {
+    const Node *a = ix->item[ix->array];
+    ix->covers = ix->dims[ix->array];
+    ix->array_ndim = ix->kind[ix->array] == IX_MASK ? 1 : a->ty->ndim;
+    ix->array_first = !advanced_adjacent(ix);
+    ix->ndim = ix->view_ndim - ix->covers + ix->array_ndim;
+  }
+  if (ix->ndim > RC_MAX_NDIM)
+    return index_error(in, n, "the result would have %d dimensions, more than the %d supported", ix->ndim, RC_MAX_NDIM);
+  return true;
+}
+
+/* ---------------------------------------------------------------- typing */
+
+static bool whole_slice(const Node *s) {
+  return !s->lhs && !s->rhs && (!s->cond || (s->cond->kind == N_INT && s->cond->ival == 1));
+}
+
+/* Whether a view of a C-contiguous array stays C-contiguous: some ints,
+ * then at most one slice with unit step, then whole dimensions only (new
+ * axes, of length 1, do not matter). */
+static bool view_contiguous(const Type *bt, const Index *ix) {
+  if (bt->layout != 'C') return false;
+  bool past = false;  /* past the one partial slice or a whole dimension */
+  for (int i = 0; i < ix->nitems; i++) {
+    const Node *it = ix->item[i];
+    switch (ix->kind[i]) {
+    case IX_INT: if (past) return false; break;
+    case IX_ELLIPSIS: if (ix->dims[i]) past = true; break;
+    case IX_SLICE:
+      if (!whole_slice(it)) {
+        bool unit = !it->cond || (it->cond->kind == N_INT && it->cond->ival == 1);
+        if (!unit || past) return false;
+      }
+      past = true;
+      break;
+    default: break;
+    }
+  }
+  return true;
+}
+
+static bool type_item(Infer *in, Node *it) {
+  if (it->kind == N_NONE || it->kind == N_ELLIPSIS) {
+    it->ty = TYS(TY_NONE);
+    return true;
+  }
+  if (it->kind == N_SLICE) {
+    Node *parts[3] = {it->lhs, it->rhs, it->cond};
+    for (int k = 0; k < 3; k++) {
+      const Type *pt = parts[k] ? ty_expr(in, parts[k]) : TYS(TY_I64);
+      if (!pt) return false;
+      if (!ty_is_int(pt) && pt->kind != TY_BOOL)
+        return ty_error(in, parts[k], "slice indices must be integers, got %s", pt->name) != NULL;
+    }
+    it->ty = TYS(TY_I64);
+    return true;
+  }
+  const Type *t = ty_expr(in, it);
+  if (!t) return false;
+  if (ty_is_int(t) || t->kind == TY_BOOL) return true;
+  if (t->kind == TY_ARRAY && (ty_is_int(t->elem) || t->elem->kind == TY_BOOL)) return true;
+  if (t->kind == TY_ARRAY) return ty_error(in, it, "arrays used as indices must be of integer (or boolean) type, got %s", t->name) != NULL;
+  return ty_error(in, it, "%s, got %s", bad_item, t->name) != NULL;
+}
+
+const Type *ty_array_index(Infer *in, Node *n, const Type *bt) {
+  Node *rhs = n->rhs;
+  bool tuple = rhs->kind == N_TUPLE;
+  int nitems = tuple ? rhs->list.len : 1;
+  for (int i = 0; i < nitems; i++)
+    if (!type_item(in, tuple ? rhs->list.items[i] : rhs)) return NULL;
+  if (tuple) {
+    const Type *f[MAX_ITEMS];
+    if (nitems > MAX_ITEMS) return ty_error(in, n, "an index of more than %d items is not supported", MAX_ITEMS);
+    for (int i = 0; i < nitems; i++) f[i] = rhs->list.items[i]->ty;
+    rhs->ty = ty_tuple(nitems, f);
+  }
+  Index ix;
+  if (!index_form(in, n, bt, &ix)) return NULL;
+  if (ix.array >= 0) {
+    if (ty_no_allocation(in))
+      return ty_error(in, n, "indexing with an array makes a new array, which kernels cannot: index with ints "
+                      "and slices");
+    return ty_array(bt->elem, ix.ndim, 'C', false);
+  }
+  /* ints alone name an element; with an Ellipsis NumPy gives a 0-d view */
+  bool ellipsis = false;
+  for (int i = 0; i < ix.nitems; i++) ellipsis |= ix.kind[i] == IX_ELLIPSIS;
+  if (ix.ndim == 0 && !ellipsis) return bt->elem;
+  return ty_array(bt->elem, ix.ndim, view_contiguous(bt, &ix) ? 'C' : 'A', bt->readonly);
+}
+
+/* x[mask] with one mask of x's shape: NumPy's own rules for assigning to
+ * it, and the fused paths. */
+static bool whole_mask(const Node *n) {
+  const Node *m = n->rhs;
+  return m->kind != N_TUPLE && m->ty->kind == TY_ARRAY && m->ty->elem->kind == TY_BOOL &&
+         m->ty->ndim == n->lhs->ty->ndim;
+}
+
+bool ix_is_advanced(const Node *n) {
+  Index ix;
+  return n->kind == N_INDEX && n->lhs->ty->kind == TY_ARRAY && index_form(NULL, n, n->lhs->ty, &ix) && ix.array >= 0;
+}
+
+/* target[index] = value, where target[index] is an array (a view, or the
+ * elements an array index selects). */
+void ty_index_store(Infer *in, Node *target, const Type *t, Node *at) {
+  const Type *sel = target->ty;
+  if (ty_is_scalar(t)) return;
+  if (t->kind != TY_ARRAY) {
+    ty_error(in, at, "cannot store %s into %s", t->name, sel->name);
+    return;
+  }
+  if (whole_mask(target) && t->ndim > 1)
+    ty_error(in, at, "NumPy boolean array indexing assignment requires a 0 or 1-dimensional input, input has %d "
+             "dimensions", t->ndim);
+}
+
+/* ---------------------------------------------------------------- errors */
+
+/* if (bad) raise rt_index_error(kind, a, b, c): NumPy's messages with
+ * numbers in them. Noted only, in a loop run with its errors deferred. */
+static void raise_index_error_if(Lower *l, LLVMValueRef bad, int kind, LLVMValueRef a, LLVMValueRef b, LLVMValueRef c) {
+  RtStatus status = kind == 2 ? RT_ERR_VALUE : RT_ERR_INDEX;
+  if (l->deferred || l->mod->gpu || l->opts->kernel || l->opts->device) {  /* (a kernel's names the thread) */
+    lo_raise_if(l, bad, status, "index is out of bounds");
+    return;
+  }
+  LLVMBasicBlockRef fail = new_block(l, "index.bad"), ok = new_block(l, "index.ok");
+  LLVMValueRef args[2] = {bad, const_bool(l, false)};
+  LLVMTypeRef i1 = l->mod->i1;
+  LLVMBuildCondBr(l->b, lo_intrinsic(l, "llvm.expect.i1", &i1, 1, args, 2), fail, ok);
+  position(l, fail);
+  LLVMTypeRef p[4] = {l->mod->i64, l->mod->i64, l->mod->i64, l->mod->i64};
+  lo_call_fn(l, "rt_index_error", void_type(l), p, (LLVMValueRef[]){const_i64(l, kind), a, b, c}, 4);
+  lo_raise_recorded(l, status);
+  position(l, ok);
+}
+
+/* i in [-len, len), wrapped to [0, len); else NumPy's IndexError. */
+static LLVMValueRef wrap_checked(Lower *l, LLVMValueRef i, LLVMValueRef len, int axis) {
+  LLVMValueRef neg = LLVMBuildICmp(l->b, LLVMIntSLT, i, const_i64(l, 0), "");
+  LLVMValueRef k = LLVMBuildSelect(l->b, neg, LLVMBuildAdd(l->b, i, len, ""), i, "idx");
+  raise_index_error_if(l, LLVMBuildICmp(l->b, LLVMIntUGE, k, len, ""), 0, i, const_i64(l, axis), len);
+  return k;
+}
+
+/* ---------------------------------------------------------------- the view V */
+
+typedef struct View {
+  int ndim;
+  LLVMValueRef data, shape[RC_MAX_NDIM], stride[RC_MAX_NDIM];
+  int axis[RC_MAX_NDIM];  /* the array's axis each dimension is, -1 for a new one */
+} View;
+
+/* An index evaluated: the array, its items, and V. */
+typedef struct Indexed {
+  Index ix;
+  Node *n;
+  const Type *bt;
+  LLVMValueRef base;
+  LLVMValueRef value[MAX_ITEMS];     /* IX_INT: the int64 */
+  LLVMValueRef part[MAX_ITEMS][3];   /* IX_SLICE: start, stop, step as given (NULL: absent) */
+  LLVMValueRef array;                /* the array item, or NULL (walked fused, or none) */
+  View v;
+} Indexed;
+
+/* Python's slice.indices() for a dimension of length len: start, step and
+ * the length of the view. */
+static void slice_bounds(Lower *l, LLVMValueRef *given, LLVMValueRef len, LLVMValueRef *start,
+                         LLVMValueRef *step, LLVMValueRef *count) {
+  LLVMValueRef zero = const_i64(l, 0), one = const_i64(l, 1);
+  *step = given[2] ? given[2] : one;
+  if (given[2]) lo_raise_if(l, LLVMBuildICmp(l->b, LLVMIntEQ, *step, zero, ""), RT_ERR_VALUE, "slice step cannot be zero");
+  LLVMValueRef neg = LLVMBuildICmp(l->b, LLVMIntSLT, *step, zero, "");
+  LLVMValueRef lower = LLVMBuildSelect(l->b, neg, const_i64(l, -1), zero, "");
+  LLVMValueRef upper = LLVMBuildSelect(l->b, neg, LLVMBuildSub(l->b, len, one, ""), len, "");
+  LLVMValueRef bound[2];
+  for (int k = 0; k < 2; k++) {
+    LLVMValueRef v = given[k];
+    if (!v) {
+      bound[k] = LLVMBuildSelect(l->b, neg, k ? lower : upper, k ? upper : lower, "");
+      continue;
+    }
+    LLVMValueRef isneg = LLVMBuildICmp(l->b, LLVMIntSLT, v, zero, "");
+    v = LLVMBuildSelect(l->b, isneg, LLVMBuildAdd(l->b, v, len, ""), v, "");
+    v = LLVMBuildSelect(l->b, LLVMBuildICmp(l->b, LLVMIntSLT, v, lower, ""), lower, v, "");
+    bound[k] = LLVMBuildSelect(l->b, LLVMBuildICmp(l->b, LLVMIntSGT, v, upper, ""), upper, v, "");
+  }
+  *start = bound[0];
+  *count = lo_range_count(l, bound[0], bound[1], *step);
+}
+
+/* The array, then the items in order, as Python builds the index before
+ * using it; the array item too unless it is to be walked fused. */
+static void evaluate(Lower *l, Node *n, Indexed *x, bool array_too) {
+  memset(x, 0, sizeof *x);
+  x->n = n;
+  x->bt = n->lhs->ty;
+  index_form(NULL, n, x->bt, &x->ix);
+  x->base = lo_expr(l, n->lhs);
+  for (int i = 0; i < x->ix.nitems; i++) {
+    Node *it = x->ix.item[i];
+    switch (x->ix.kind[i]) {
+    case IX_INT: x->value[i] = lo_expr_as(l, it, TYS(TY_I64)); break;
+    case IX_SLICE: {
+      Node *parts[3] = {it->lhs, it->rhs, it->cond};
+      for (int k = 0; k < 3; k++) x->part[i][k] = parts[k] ? lo_expr_as(l, parts[k], TYS(TY_I64)) : NULL;
+      break;
+    }
+    case IX_MASK: case IX_INTS:
+      if (array_too) x->array = lo_expr(l, it);
+      break;
+    default: break;
+    }
+  }
+}
+
+static void add_dim(View *v, LLVMValueRef len, LLVMValueRef stride, int axis) {
+  v->shape[v->ndim] = len;
+  v->stride[v->ndim] = stride;
+  v->axis[v->ndim++] = axis;
+}
+
+/* V: the ints applied (checked), the slices and new axes made, the
+ * dimensions of an Ellipsis, of the array item and after the items kept
+ * whole. */
+static void make_view(Lower *l, Indexed *x) {
+  const Type *bt = x->bt;
+  View *v = &x->v;
+  LLVMValueRef offset = const_i64(l, 0);
+  int d = 0;
+  for (int i = 0; i < x->ix.nitems; i++) {
+    switch (x->ix.kind[i]) {
+    case IX_INT: {
+      LLVMValueRef k = wrap_checked(l, x->value[i], lo_arr_shape(l, x->base, d), d);
+      offset = LLVMBuildAdd(l->b, offset, LLVMBuildMul(l->b, k, lo_arr_stride(l, bt, x->base, d), ""), "");
+      d++;
+      break;
+    }
+    case IX_SLICE: {
+      LLVMValueRef start, step, count, stride = lo_arr_stride(l, bt, x->base, d);
+      slice_bounds(l, x->part[i], lo_arr_shape(l, x->base, d), &start, &step, &count);
+      offset = LLVMBuildAdd(l->b, offset, LLVMBuildMul(l->b, start, stride, ""), "");
+      add_dim(v, count, LLVMBuildMul(l->b, stride, step, ""), d++);
+      break;
+    }
+    case IX_NEWAXIS: add_dim(v, const_i64(l, 1), const_i64(l, 0), -1); break;
+    default:
+      for (int k = 0; k < x->ix.dims[i]; k++, d++) add_dim(v, lo_arr_shape(l, x->base, d), lo_arr_stride(l, bt, x->base, d), d);
+    }
+  }
+  for (; d < bt->ndim; d++) add_dim(v, lo_arr_shape(l, x->base, d), lo_arr_stride(l, bt, x->base, d), d);
+  LLVMValueRef data = LLVMBuildExtractValue(l->b, x->base, 2, "");
+  v->data = LLVMBuildGEP2(l->b, l->mod->i8, data, &offset, 1, "view");
+}
+
+/* V as an array value of type t (sharing the base's memory; no reference
+ * taken). */
+static LLVMValueRef view_value(Lower *l, const Indexed *x, const Type *t) {
+  LLVMTypeRef dims = LLVMArrayType2(l->mod->i64, (uint64_t)t->ndim);
+  LLVMValueRef shape = LLVMGetUndef(dims), strides = LLVMGetUndef(dims);
+  for (int d = 0; d < t->ndim; d++) {
+    shape = LLVMBuildInsertValue(l->b, shape, x->v.shape[d], (unsigned)d, "");
+    strides = LLVMBuildInsertValue(l->b, strides, x->v.stride[d], (unsigned)d, "");
+  }
+  LLVMValueRef v = LLVMGetUndef(lo_type(l, t));
+  v = LLVMBuildInsertValue(l->b, v, LLVMBuildExtractValue(l->b, x->base, 0, ""), 0, "");
+  v = LLVMBuildInsertValue(l->b, v, LLVMBuildExtractValue(l->b, x->base, 1, ""), 1, "");
+  v = LLVMBuildInsertValue(l->b, v, x->v.data, 2, "");
+  v = LLVMBuildInsertValue(l->b, v, shape, 3, "");
+  return LLVMBuildInsertValue(l->b, v, strides, 4, "");
+}
+
+static void done_with(Lower *l, Indexed *x) {
+  if (x->array) lo_done_with(l, x->ix.item[x->ix.array], x->array);
+  lo_done_with(l, x->n->lhs, x->base);
+}
+
+/* data + the sum of idx[d] * step[d] */
+static LLVMValueRef addr_at(Lower *l, LLVMValueRef data, int ndim, const LLVMValueRef *idx, const LLVMValueRef *step) {
+  LLVMValueRef offset = const_i64(l, 0);
+  for (int d = 0; d < ndim; d++) offset = LLVMBuildAdd(l->b, offset, LLVMBuildMul(l->b, idx[d], step[d], ""), "");
+  return LLVMBuildInBoundsGEP2(l->b, l->mod->i8, data, &offset, 1, "");
+}
+
+/* ---------------------------------------------------------------- the array item's entries */
+
+static LLVMValueRef product(Lower *l, int n, const LLVMValueRef *dims) {
+  LLVMValueRef size = const_i64(l, 1);
+  for (int d = 0; d < n; d++) size = LLVMBuildMul(l->b, size, dims[d], "");
+  return size;
+}
+
+/* A mask's shape, checked against V: its dimensions must be those it
+ * covers (NumPy's IndexError names the first that is not), unless it is
+ * empty (NumPy then selects nothing). */
+static void check_mask_shape(Lower *l, const Indexed *x, const LLVMValueRef *mshape) {
+  LLVMValueRef some = LLVMBuildICmp(l->b, LLVMIntNE, product(l, x->ix.covers, mshape), const_i64(l, 0), "");
+  for (int j = 0; j < x->ix.covers; j++) {
+    LLVMValueRef have = x->v.shape[x->ix.at + j];
+    LLVMValueRef bad = LLVMBuildAnd(l->b, some, LLVMBuildICmp(l->b, LLVMIntNE, have, mshape[j], ""), "");
+    raise_index_error_if(l, bad, 1, const_i64(l, x->v.axis[x->ix.at + j]), have, mshape[j]);
+  }
+}
+
+/* The array item's element at idx, an int64 (an unsigned one never negative). */
+static LLVMValueRef entry_value(Lower *l, const Indexed *x, const LLVMValueRef *idx) {
+  const Type *at = x->ix.item[x->ix.array]->ty;
+  LLVMValueRef step[RC_MAX_NDIM];
+  for (int d = 0; d < at->ndim; d++) step[d] = lo_arr_stride(l, at, x->array, d);
+  LLVMValueRef v = lo_load_scalar(l, at->elem, addr_at(l, LLVMBuildExtractValue(l->b, x->array, 2, ""), at->ndim, idx, step));
+  return lo_convert(l, v, at->elem, ty_is_unsigned(at->elem) ? TYS(TY_U64) : TYS(TY_I64));
+}
+
+static void item_shape(Lower *l, const Indexed *x, LLVMValueRef *shape) {
+  const Type *at = x->ix.item[x->ix.array]->ty;
+  for (int d = 0; d < at->ndim; d++) shape[d] = lo_arr_shape(l, x->array, d);
+}
+
+typedef struct Count {
+  const Indexed *x;
+  LLVMValueRef total;  /* i64 alloca */
+} Count;
+
+static void count_true_at(Lower *l, LLVMValueRef *idx, void *arg) {
+  Count *c = arg;
+  LLVMValueRef m = entry_value(l, c->x, idx);
+  LLVMBuildStore(l->b, LLVMBuildAdd(l->b, LLVMBuildLoad2(l->b, l->mod->i64, c->total, ""), m, ""), c->total);
+}
+
+/* Whether the int array's value at idx is out of bounds; *i gets it. */
+static LLVMValueRef int_out_of_bounds(Lower *l, const Indexed *x, LLVMValueRef *idx, LLVMValueRef *i) {
+  const Type *at = x->ix.item[x->ix.array]->ty;
+  LLVMValueRef len = x->v.shape[x->ix.at];
+  *i = entry_value(l, x, idx);
+  if (ty_is_unsigned(at->elem)) return LLVMBuildICmp(l->b, LLVMIntUGE, *i, len, "");
+  return LLVMBuildOr(l->b, LLVMBuildICmp(l->b, LLVMIntSGE, *i, len, ""),
+                     LLVMBuildICmp(l->b, LLVMIntSLT, *i, LLVMBuildNeg(l->b, len, ""), ""), "");
+}
+
+typedef struct Bounds {
+  const Indexed *x;
+  LLVMValueRef any;  /* i1 alloca: a value out of bounds so far */
+} Bounds;
+
+static void note_int_at(Lower *l, LLVMValueRef *idx, void *arg) {
+  Bounds *b = arg;
+  LLVMValueRef i, bad = int_out_of_bounds(l, b->x, idx, &i);
+  LLVMBuildStore(l->b, LLVMBuildOr(l->b, LLVMBuildLoad2(l->b, l->mod->i1, b->any, ""), bad, ""), b->any);
+}
+
+static void check_int_at(Lower *l, LLVMValueRef *idx, void *arg) {
+  const Indexed *x = arg;
+  LLVMValueRef i, bad = int_out_of_bounds(l, x, idx, &i);
+  raise_index_error_if(l, bad, 0, i, const_i64(l, x->v.axis[x->ix.at]), x->v.shape[x->ix.at]);
+}
+
+/* Every value of the int array checked: a loop that only notes a bad one
+ * (it vectorises), then, if there was one, a loop that raises at the first. */
+static void check_ints(Lower *l, const Indexed *x, int ndim, LLVMValueRef *shape) {
+  Bounds b = {x, lo_alloca(l, l->mod->i1, "out")};
+  LLVMBuildStore(l->b, const_bool(l, false), b.any);
+  lo_for_each_index(l, ndim, shape, note_int_at, &b);
+  LLVMBasicBlockRef bad = new_block(l, "bounds.bad"), ok = new_block(l, "bounds.ok");
+  LLVMBuildCondBr(l->b, LLVMBuildLoad2(l->b, l->mod->i1, b.any, ""), bad, ok);
+  position(l, bad);
+  lo_for_each_index(l, ndim, shape, check_int_at, (void *)x);
+  LLVMBuildBr(l->b, ok);
+  position(l, ok);
+}
+
+/* Checks the array item against V and gives the shape of its entries in
+ * the result: a mask's number of True values, an int array's shape (every
+ * value checked first, so that nothing is written before an IndexError). */
+static void entries_shape(Lower *l, Indexed *x, LLVMValueRef *shape) {
+  LLVMValueRef ishape[RC_MAX_NDIM];
+  item_shape(l, x, ishape);
+  const Type *at = x->ix.item[x->ix.array]->ty;
+  if (x->ix.kind[x->ix.array] == IX_INTS) {
+    check_ints(l, x, at->ndim, ishape);
+    for (int d = 0; d < at->ndim; d++) shape[d] = ishape[d];
+    return;
+  }
+  check_mask_shape(l, x, ishape);
+  Count c = {x, lo_alloca(l, l->mod->i64, "true")};
+  LLVMBuildStore(l->b, const_i64(l, 0), c.total);
+  lo_for_each_index(l, at->ndim, ishape, count_true_at, &c);
+  shape[0] = LLVMBuildLoad2(l->b, l->mod->i64, c.total, "count");
+}
+
+/* Each entry of the array item, in C order: pos, its position among the
+ * result's array dimensions, and coord, the coordinates it names in the
+ * dimensions of V it covers (checked by entries_shape). */
+typedef void (*EntryBody)(Lower *l, LLVMValueRef *pos, LLVMValueRef *coord, void *arg);
+
+typedef struct Entries {
+  const Indexed *x;
+  EntryBody body;
+  void *arg;
+  LLVMValueRef counter;  /* masks: the True values so far */
+} Entries;
+
+static void int_entry(Lower *l, LLVMValueRef *idx, void *arg) {
+  Entries *e = arg;
+  LLVMValueRef i = entry_value(l, e->x, idx), len = e->x->v.shape[e->x->ix.at];
+  LLVMValueRef neg = LLVMBuildICmp(l->b, LLVMIntSLT, i, const_i64(l, 0), "");
+  if (!ty_is_unsigned(e->x->ix.item[e->x->ix.array]->ty->elem)) i = LLVMBuildSelect(l->b, neg, LLVMBuildAdd(l->b, i, len, ""), i, "");
+  e->body(l, idx, &i, e->arg);
+}
+
+static void mask_entry(Lower *l, LLVMValueRef *idx, void *arg) {
+  Entries *e = arg;
+  LLVMBasicBlockRef yes = new_block(l, "mask.true"), next = new_block(l, "mask.next");
+  LLVMValueRef m = LLVMBuildTrunc(l->b, entry_value(l, e->x, idx), l->mod->i1, "");
+  LLVMBuildCondBr(l->b, m, yes, next);
+  position(l, yes);
+  LLVMValueRef j = LLVMBuildLoad2(l->b, l->mod->i64, e->counter, "");
+  e->body(l, &j, idx, e->arg);
+  LLVMBuildStore(l->b, LLVMBuildAdd(l->b, j, const_i64(l, 1), ""), e->counter);
+  LLVMBuildBr(l->b, next);
+  position(l, next);
+}
+
+static void for_each_entry(Lower *l, const Indexed *x, EntryBody body, void *arg) {
+  LLVMValueRef ishape[RC_MAX_NDIM];
+  item_shape(l, x, ishape);
+  Entries e = {x, body, arg, NULL};
+  int nd = x->ix.item[x->ix.array]->ty->ndim;
+  if (x->ix.kind[x->ix.array] == IX_INTS) {
+    lo_for_each_index(l, nd, ishape, int_entry, &e);
+    return;
+  }
+  e.counter = lo_alloca(l, l->mod->i64, "selected");
+  LLVMBuildStore(l->b, const_i64(l, 0), e.counter);
+  lo_for_each_index(l, nd, ishape, mask_entry, &e);
+}
+
+/* ---------------------------------------------------------------- gather and scatter */
+
+/* The result of an advanced index: its shape from V's and the entries'. */
+static int result_shape(const Indexed *x, const LLVMValueRef *eshape, LLVMValueRef *shape) {
+  const Index *ix = &x->ix;
+  int n = 0;
+  if (ix->array_first)
+    for (int d = 0; d < ix->array_ndim; d++) shape[n++] = eshape[d];
+  for (int d = 0; d < ix->view_ndim; d++) {
+    if (d == ix->at && !ix->array_first)
+      for (int k = 0; k < ix->array_ndim; k++) shape[n++] = eshape[k];
+    if (d < ix->at || d >= ix->at + ix->covers) shape[n++] = x->v.shape[d];
+  }
+  return n;
+}
+
+/* Elements moved between V (at the entries) and an array of the result's
+ * shape: gathered into it, or scattered from it (or from a scalar). */
+typedef struct Move {
+  const Indexed *x;
+  bool into_view;
+  const Type *elem;            /* the other side's element type */
+  LLVMValueRef data;           /* the other side's data ... */
+  LLVMValueRef step[RC_MAX_NDIM]; /* ... and byte steps per result dimension (0: broadcast) */
+  LLVMValueRef scalar;         /* scattered instead, of V's element type */
+  LLVMValueRef other[RC_MAX_NDIM]; /* the lengths of V's dimensions the array does not cover */
+  int nother;
+  LLVMValueRef *pos, *coord;   /* the entry being moved */
+} Move;
+
+static void move_element(Lower *l, LLVMValueRef *o, void *arg) {
+  Move *m = arg;
+  const Index *ix = &m->x->ix;
+  LLVMValueRef vidx[RC_MAX_NDIM], ridx[RC_MAX_NDIM];
+  int k = 0, r = 0;
+  if (ix->array_first)
+    for (int d = 0; d < ix->array_ndim; d++) ridx[r++] = m->pos[d];
+  for (int d = 0; d < ix->view_ndim; d++) {
+    if (d == ix->at && !ix->array_first)
+      for (int j = 0; j < ix->array_ndim; j++) ridx[r++] = m->pos[j];
+    if (d >= ix->at && d < ix->at + ix->covers) {
+      vidx[d] = m->coord[d - ix->at];
+    } else {
+      vidx[d] = o[k];
+      ridx[r++] = o[k++];
+    }
+  }
+  const Type *ve = m->x->bt->elem;
+  LLVMValueRef vaddr = addr_at(l, m->x->v.data, ix->view_ndim, vidx, m->x->v.stride);
+  if (m->into_view) {
+    LLVMValueRef v = m->scalar ? m->scalar
+                               : lo_convert(l, lo_load_scalar(l, m->elem, addr_at(l, m->data, r, ridx, m->step)), m->elem, ve);
+    lo_store_scalar(l, ve, vaddr, v);
+  } else {
+    lo_store_scalar(l, ve, addr_at(l, m->data, r, ridx, m->step), lo_load_scalar(l, ve, vaddr));
+  }
+}
+
+static void move_entry(Lower *l, LLVMValueRef *pos, LLVMValueRef *coord, void *arg) {
+  Move *m = arg;
+  m->pos = pos;
+  m->coord = coord;
+  lo_for_each_index(l, m->nother, m->other, move_element, m);
+}
+
+static void move(Lower *l, Move *m) {
+  const Index *ix = &m->x->ix;
+  for (int d = 0; d < ix->view_ndim; d++)
+    if (d < ix->at || d >= ix->at + ix->covers) m->other[m->nother++] = m->x->v.shape[d];
+  for_each_entry(l, m->x, move_entry, m);
+}
+
+/* A new array of type t holding V's elements at the entries. */
+static LLVMValueRef gather(Lower *l, const Indexed *x, const Type *t, const LLVMValueRef *shape) {
+  LLVMValueRef out = lo_alloc_array(l, t, (LLVMValueRef *)shape, -1);
+  Move m = {.x = x, .elem = t->elem, .data = LLVMBuildExtractValue(l->b, out, 2, "")};
+  for (int d = 0; d < t->ndim; d++) m.step[d] = lo_arr_stride(l, t, out, d);
+  move(l, &m);
+  return out;
+}
+
+/* The byte steps to read an array of type vt at each index of a result of
+ * the given shape: its strides, 0 where it is broadcast (missing or
+ * length-1 dimensions; extra leading ones must be 1); NumPy's ValueError
+ * (rt_shape_error's kind) where it does not broadcast. */
+static void broadcast_value(Lower *l, const Type *vt, LLVMValueRef v, int ndim, const LLVMValueRef *shape, int kind,
+                            LLVMValueRef *step) {
+  LLVMValueRef bad = const_bool(l, false), one = const_i64(l, 1), vshape[RC_MAX_NDIM];
+  int extra = vt->ndim - ndim;
+  for (int d = 0; d < vt->ndim; d++) vshape[d] = lo_arr_shape(l, v, d);
+  for (int d = 0; d < extra; d++) bad = LLVMBuildOr(l->b, bad, LLVMBuildICmp(l->b, LLVMIntNE, vshape[d], one, ""), "");
+  for (int d = 0; d < ndim; d++) {
+    int od = d + extra;
+    if (od < 0) {
+      step[d] = const_i64(l, 0);
+      continue;
+    }
+    LLVMValueRef unit = LLVMBuildICmp(l->b, LLVMIntEQ, vshape[od], one, "");
+    bad = LLVMBuildOr(l->b, bad, LLVMBuildAnd(l->b, LLVMBuildNot(l->b, unit, ""),
+                                              LLVMBuildICmp(l->b, LLVMIntNE, vshape[od], shape[d], ""), ""), "");
+    step[d] = LLVMBuildSelect(l->b, unit, const_i64(l, 0), lo_arr_stride(l, vt, v, od), "");
+  }
+  if (!(LLVMIsAConstantInt(bad) && !LLVMConstIntGetZExtValue(bad)))
+    lo_raise_shape_error(l, bad, kind, 2, (int[]){vt->ndim, ndim}, (const LLVMValueRef *[]){vshape, shape});
+}
+
+/* Scatters value (t: a scalar, or an array read from a copy where it
+ * shares memory with V) into V at the entries. */
+static void scatter(Lower *l, const Indexed *x, const Type *t, LLVMValueRef v, int ndim, const LLVMValueRef *shape,
+                    int kind) {
+  Move m = {.x = x, .into_view = true};
+  if (t->kind != TY_ARRAY) {
+    m.scalar = lo_convert(l, v, t, x->bt->elem);
+    move(l, &m);
+    return;
+  }
+  LLVMValueRef copy;
+  const Type *vt = ty_array(x->bt->elem, x->ix.view_ndim, 'A', false);
+  LLVMValueRef src = lo_unshared(l, &t, v, vt, view_value(l, x, vt), false, &copy);
+  broadcast_value(l, t, src, ndim, shape, kind, m.step);
+  m.elem = t->elem;
+  m.data = LLVMBuildExtractValue(l->b, src, 2, "");
+  move(l, &m);
+  lo_release_temp(l, ty_array(t->elem, t->ndim, 'C', false), copy);
+}
+
+/* ---------------------------------------------------------------- x[mask], fused */
+
+typedef struct Pack {
+  const Type *elem;
+  LLVMValueRef out;    /* the result's data */
+  LLVMValueRef count;  /* i64 alloca: True values so far */
+  LLVMValueRef scalar; /* x[mask] = scalar: the value */
+} Pack;
+
+static void count_true(Lower *l, LLVMValueRef m, LLVMValueRef *at, void *arg) {
+  Pack *p = arg;
+  LLVMValueRef n = LLVMBuildLoad2(l->b, l->mod->i64, p->count, "");
+  LLVMBuildStore(l->b, LLVMBuildAdd(l->b, n, LLVMBuildZExt(l->b, m, l->mod->i64, ""), ""), p->count);
+}
+
+/* out[k] = x; k += m: every element is stored, the selected ones kept (the
+ * result has room for all and one more), so the loop has no branch to
+ * mispredict. */
+static void pack_selected(Lower *l, LLVMValueRef m, LLVMValueRef *at, void *arg) {
+  Pack *p = arg;
+  LLVMValueRef k = LLVMBuildLoad2(l->b, l->mod->i64, p->count, "");
+  LLVMValueRef dst = LLVMBuildInBoundsGEP2(l->b, lo_storage_type(l, p->elem), p->out, &k, 1, "");
+  lo_store_scalar(l, p->elem, dst, lo_load_scalar(l, p->elem, at[0]));
+  LLVMBuildStore(l->b, LLVMBuildAdd(l->b, k, LLVMBuildZExt(l->b, m, l->mod->i64, ""), ""), p->count);
+}
+
+/* x[mask] = scalar: every element rewritten, with itself or the value, so
+ * the loop vectorises. */
+static void put_selected(Lower *l, LLVMValueRef m, LLVMValueRef *at, void *arg) {
+  Pack *p = arg;
+  LLVMValueRef old = lo_load_scalar(l, p->elem, at[0]);
+  lo_store_scalar(l, p->elem, at[0], LLVMBuildSelect(l->b, m, p->scalar, old, ""));
+}
+
+/* Starts the walk over x[mask]'s mask, x evaluated first, the mask's shape
+ * checked against x's. */
+static Fused *mask_walk(Lower *l, Node *n, Indexed *x) {
+  evaluate(l, n, x, false);
+  make_view(l, x);
+  Fused *fu = lo_walk_begin(l, n->rhs);
+  check_mask_shape(l, x, lo_walk_shape(fu));
+  lo_walk_companion(l, fu, x->bt, x->base);
+  return fu;
+}
+
+/* A mask and an array both C-contiguous: the mask read 32 bytes at a
+ * time, the elements under 32 False bytes never read (a sparse mask costs
+ * little more than reading it). */
+static void pack_words(Lower *l, const Indexed *x, LLVMValueRef n, Pack *p) {
+  const Type *e = x->bt->elem, *b = TYS(TY_BOOL);
+  LLVMValueRef block = const_i64(l, 32);
+  LLVMValueRef mask = LLVMBuildExtractValue(l->b, x->array, 2, ""), data = LLVMBuildExtractValue(l->b, x->base, 2, "");
+  LLVMValueRef words = LLVMBuildUDiv(l->b, n, block, "");
+  LoLoop w = lo_loop_begin(l, const_i64(l, 0), words, NULL, "words");
+  LLVMValueRef first = LLVMBuildMul(l->b, w.index, block, "");
+  /* four words: any True is in their or, all True is their and */
+  LLVMValueRef any = const_i64(l, 0), every = const_i64(l, -1);
+  for (int q = 0; q < 4; q++) {
+    LLVMValueRef at = LLVMBuildAdd(l->b, first, const_i64(l, 8 * q), "");
+    LLVMValueRef word = LLVMBuildLoad2(l->b, l->mod->i64, LLVMBuildGEP2(l->b, l->mod->i8, mask, &at, 1, ""), "");
+    LLVMSetAlignment(word, 1);
+    any = LLVMBuildOr(l->b, any, word, "");
+    every = LLVMBuildAnd(l->b, every, word, "");
+  }
+  LLVMBasicBlockRef some = new_block(l, "word.some"), all = new_block(l, "word.all"), mixed = new_block(l, "word.mixed");
+  LLVMBuildCondBr(l->b, LLVMBuildICmp(l->b, LLVMIntEQ, any, const_i64(l, 0), ""), w.latch, some);
+  position(l, some);
+  LLVMValueRef ones = const_i64(l, 0x0101010101010101);
+  LLVMBuildCondBr(l->b, LLVMBuildICmp(l->b, LLVMIntEQ, every, ones, ""), all, mixed);
+  position(l, all);  /* 32 True: the elements copied as they are */
+  LLVMValueRef k = LLVMBuildLoad2(l->b, l->mod->i64, p->count, "");
+  LLVMValueRef to = LLVMBuildGEP2(l->b, lo_storage_type(l, e), p->out, &k, 1, "");
+  LLVMValueRef from = LLVMBuildGEP2(l->b, lo_storage_type(l, e), data, &first, 1, "");
+  LLVMBuildMemCpy(l->b, to, 1, from, 1, const_i64(l, 32 * (ty_bits(e) / 8)));
+  LLVMBuildStore(l->b, LLVMBuildAdd(l->b, k, block, ""), p->count);
+  LLVMBuildBr(l->b, w.latch);
+  position(l, mixed);
+  LoLoop j = lo_loop_begin(l, first, LLVMBuildAdd(l->b, first, block, ""), NULL, "byte");
+  LLVMValueRef m = lo_load_scalar(l, b, LLVMBuildGEP2(l->b, l->mod->i8, mask, &j.index, 1, ""));
+  LLVMValueRef at = LLVMBuildGEP2(l->b, lo_storage_type(l, e), data, &j.index, 1, "");
+  pack_selected(l, m, &at, p);
+  lo_loop_end(l, &j);
+  lo_loop_end(l, &w);
+  LoLoop t = lo_loop_begin(l, LLVMBuildMul(l->b, words, block, ""), n, NULL, "tail");
+  LLVMValueRef mt = lo_load_scalar(l, b, LLVMBuildGEP2(l->b, l->mod->i8, mask, &t.index, 1, ""));
+  LLVMValueRef att = LLVMBuildGEP2(l->b, lo_storage_type(l, e), data, &t.index, 1, "");
+  pack_selected(l, mt, &att, p);
+  lo_loop_end(l, &t);
+}
+
+/* The True values of a contiguous mask of n bools (bytes 0 or 1): eight at
+ * a time, each word's population count. */
+static LLVMValueRef count_words(Lower *l, LLVMValueRef mask, LLVMValueRef n) {
+  LLVMValueRef total = lo_alloca(l, l->mod->i64, "true"), eight = const_i64(l, 8);
+  LLVMBuildStore(l->b, const_i64(l, 0), total);
+  LLVMValueRef words = LLVMBuildUDiv(l->b, n, eight, "");
+  LoLoop w = lo_loop_begin(l, const_i64(l, 0), words, NULL, "count");
+  LLVMValueRef first = LLVMBuildMul(l->b, w.index, eight, "");
+  LLVMValueRef word = LLVMBuildLoad2(l->b, l->mod->i64, LLVMBuildGEP2(l->b, l->mod->i8, mask, &first, 1, ""), "");
+  LLVMSetAlignment(word, 1);
+  LLVMValueRef ones = lo_intrinsic1(l, "llvm.ctpop", TYS(TY_I64), word);
+  LLVMBuildStore(l->b, LLVMBuildAdd(l->b, LLVMBuildLoad2(l->b, l->mod->i64, total, ""), ones, ""), total);
+  lo_loop_end(l, &w);
+  LoLoop t = lo_loop_begin(l, LLVMBuildMul(l->b, words, eight, ""), n, NULL, "count.tail");
+  LLVMValueRef byte = LLVMBuildLoad2(l->b, l->mod->i8, LLVMBuildGEP2(l->b, l->mod->i8, mask, &t.index, 1, ""), "");
+  LLVMBuildStore(l->b, LLVMBuildAdd(l->b, LLVMBuildLoad2(l->b, l->mod->i64, total, ""), LLVMBuildZExt(l->b, byte, l->mod->i64, ""), ""), total);
+  lo_loop_end(l, &t);
+  return LLVMBuildLoad2(l->b, l->mod->i64, total, "count");
+}
+
+/* x[mask], the mask of x's shape: the True values counted (a contiguous
+ * mask a bit count per eight bools, a mask expression walked), then one
+ * pass packs the selected elements into room for one more than them. The
+ * count is known before the allocation: a result sized to it costs fewer
+ * page faults than room for every element given back after. */
+static LLVMValueRef select_masked(Lower *l, Node *n) {
+  Indexed x;
+  const Type *mt = n->rhs->ty;
+  bool words = !lo_is_elementwise(n->rhs) && mt->layout == 'C' && n->lhs->ty->layout == 'C';
+  Fused *fu = NULL;
+  Pack p = {.elem = n->lhs->ty->elem, .count = lo_alloca(l, l->mod->i64, "count")};
+  LLVMValueRef mshape[RC_MAX_NDIM], count;
+  if (words) {
+    evaluate(l, n, &x, true);
+    make_view(l, &x);
+    item_shape(l, &x, mshape);
+    check_mask_shape(l, &x, mshape);
+    count = count_words(l, LLVMBuildExtractValue(l->b, x.array, 2, ""), product(l, mt->ndim, mshape));
+  } else {
+    fu = mask_walk(l, n, &x);
+    LLVMBuildStore(l->b, const_i64(l, 0), p.count);
+    lo_walk_run(l, fu, n->rhs, count_true, &p);
+    count = LLVMBuildLoad2(l->b, l->mod->i64, p.count, "true");
+  }
+  LLVMValueRef room = LLVMBuildAdd(l->b, count, const_i64(l, 1), "");
+  LLVMValueRef out = lo_alloc_array(l, n->ty, &room, -1);
+  p.out = LLVMBuildExtractValue(l->b, out, 2, "");
+  LLVMBuildStore(l->b, const_i64(l, 0), p.count);
+  if (words) {  /* (nothing to pack: the mask is not read again) */
+    LLVMBasicBlockRef pack = new_block(l, "pack"), packed = new_block(l, "packed");
+    LLVMBuildCondBr(l->b, LLVMBuildICmp(l->b, LLVMIntEQ, count, const_i64(l, 0), ""), packed, pack);
+    position(l, pack);
+    pack_words(l, &x, product(l, mt->ndim, mshape), &p);
+    LLVMBuildBr(l->b, packed);
+    position(l, packed);
+  } else {
+    lo_walk_run(l, fu, n->rhs, pack_selected, &p);
+    lo_walk_end(l, fu);
+  }
+  done_with(l, &x);
+  LLVMValueRef shape = LLVMBuildInsertValue(l->b, LLVMBuildExtractValue(l->b, out, 3, ""), count, 0, "");
+  return LLVMBuildInsertValue(l->b, out, shape, 3, "");
+}
+
+/* ---------------------------------------------------------------- the entry points */
+
+/* a[index] as an array: a view, or a new array of the selected elements. */
+LLVMValueRef lo_array_index(Lower *l, Node *n) {
+  if (ix_is_advanced(n) && whole_mask(n)) return select_masked(l, n);
+  Indexed x;
+  evaluate(l, n, &x, true);
+  make_view(l, &x);
+  LLVMValueRef v;
+  if (x.ix.array < 0) {
+    v = view_value(l, &x, n->ty);
+    lo_refcount(l, n->ty, v, true);  /* a view holds a reference to the memory */
+  } else {
+    LLVMValueRef eshape[RC_MAX_NDIM], shape[RC_MAX_NDIM];
+    entries_shape(l, &x, eshape);
+    result_shape(&x, eshape, shape);
+    v = gather(l, &x, n->ty, shape);
+  }
+  done_with(l, &x);
+  return v;
+}
+
+typedef struct Fill {
+  const Type *vt, *t;   /* the view's type, the value's */
+  LLVMValueRef view, src, scalar;
+  LLVMValueRef step[RC_MAX_NDIM];
+} Fill;
+
+static void fill_element(Lower *l, LLVMValueRef *idx, void *arg) {
+  Fill *f = arg;
+  LLVMValueRef dst = lo_element_addr(l, f->vt, f->view, idx);
+  LLVMValueRef v = f->scalar;
+  if (!v) {
+    LLVMValueRef src = addr_at(l, LLVMBuildExtractValue(l->b, f->src, 2, ""), f->vt->ndim, idx, f->step);
+    v = lo_convert(l, lo_load_scalar(l, f->t->elem, src), f->t->elem, f->vt->elem);
+  }
+  lo_store_scalar(l, f->vt->elem, dst, v);
+}
+
+/* Both C-contiguous and of one shape: one copy of the memory, or one flat
+ * loop converting the elements. */
+static void flat_copy(Lower *l, Fill *f, LLVMValueRef size) {
+  LLVMValueRef dst = LLVMBuildExtractValue(l->b, f->view, 2, ""), src = LLVMBuildExtractValue(l->b, f->src, 2, "");
+  if (f->t->elem == f->vt->elem) {
+    LLVMValueRef bytes = LLVMBuildMul(l->b, size, const_i64(l, ty_bits(f->t->elem) / 8), "");
+    LLVMBuildMemMove(l->b, dst, 1, src, 1, bytes);  /* (the same memory when a[:] = a) */
+    return;
+  }
+  LoLoop k = lo_loop_begin(l, const_i64(l, 0), size, NULL, "flat");
+  LLVMValueRef v = lo_load_scalar(l, f->t->elem, LLVMBuildGEP2(l->b, lo_storage_type(l, f->t->elem), src, &k.index, 1, ""));
+  lo_store_scalar(l, f->vt->elem, LLVMBuildGEP2(l->b, lo_storage_type(l, f->vt->elem), dst, &k.index, 1, ""),
+                  lo_convert(l, v, f->t->elem, f->vt->elem));
+  lo_loop_end(l, &k);
+}
+
+/* view = value: a scalar fills it; an array broadcasts into it, read from
+ * a copy where it overlaps it other than element for element. Where the
+ * value's last dimension is contiguous (a row broadcast down the rows),
+ * the loop is emitted for that step as a constant too, so that it
+ * vectorises. */
+static void assign_view(Lower *l, const Indexed *x, const Type *vt, const Type *t, LLVMValueRef v) {
+  Fill f = {.vt = vt, .t = t, .view = view_value(l, x, vt)};
+  LLVMValueRef *shape = (LLVMValueRef *)x->v.shape;
+  if (t->kind != TY_ARRAY) {
+    f.scalar = lo_convert(l, v, t, vt->elem);
+    lo_for_each_index(l, vt->ndim, shape, fill_element, &f);
+    return;
+  }
+  LLVMValueRef copy;
+  f.src = lo_unshared(l, &f.t, v, vt, f.view, true, &copy);
+  broadcast_value(l, f.t, f.src, vt->ndim, shape, 2, f.step);
+  LLVMBasicBlockRef done = new_block(l, "assign.done");
+  if (vt->layout == 'C' && f.t->layout == 'C' && f.t->ndim == vt->ndim && vt->ndim) {
+    LLVMValueRef same = const_bool(l, true);
+    for (int d = 0; d < vt->ndim; d++)
+      same = LLVMBuildAnd(l->b, same, LLVMBuildICmp(l->b, LLVMIntEQ, lo_arr_shape(l, f.src, d), shape[d], ""), "");
+    LLVMBasicBlockRef flat = new_block(l, "assign.flat"), other = new_block(l, "assign.strided");
+    LLVMBuildCondBr(l->b, same, flat, other);
+    position(l, flat);
+    flat_copy(l, &f, product(l, vt->ndim, shape));
+    LLVMBuildBr(l->b, done);
+    position(l, other);
+  }
+  if (vt->ndim) {
+    int last = vt->ndim - 1;
+    LLVMValueRef unit = const_i64(l, ty_bits(f.t->elem) / 8), general = f.step[last];
+    LLVMBasicBlockRef dense = new_block(l, "assign.dense"), other = new_block(l, "assign.any");
+    LLVMBuildCondBr(l->b, LLVMBuildICmp(l->b, LLVMIntEQ, general, unit, ""), dense, other);
+    position(l, dense);
+    f.step[last] = unit;
+    lo_for_each_index(l, vt->ndim, shape, fill_element, &f);
+    LLVMBuildBr(l->b, done);
+    position(l, other);
+    f.step[last] = general;
+  }
+  lo_for_each_index(l, vt->ndim, shape, fill_element, &f);
+  LLVMBuildBr(l->b, done);
+  position(l, done);
+  lo_release_temp(l, ty_array(t->elem, t->ndim, 'C', false), copy);
+}
+
+/* x[mask] = scalar, the mask of x's shape: one pass, fused. */
+static void put_masked(Lower *l, Node *target, const Type *t, LLVMValueRef v) {
+  Indexed x;
+  Fused *fu = mask_walk(l, target, &x);
+  lo_walk_unshare(l, fu, x.bt, x.base);
+  Pack p = {.elem = x.bt->elem, .scalar = lo_convert(l, v, t, x.bt->elem)};
+  lo_walk_run(l, fu, target->rhs, put_selected, &p);
+  lo_walk_end(l, fu);
+  done_with(l, &x);
+}
+
+/* x[mask] = values, the mask of x's shape: NumPy's rule that the values
+ * are as many as the True values, or one. */
+static void check_mask_values(Lower *l, const Type *t, LLVMValueRef v, LLVMValueRef count) {
+  if (t->ndim == 0) return;
+  LLVMValueRef size = lo_arr_shape(l, v, 0);
+  LLVMValueRef bad = LLVMBuildAnd(l->b, LLVMBuildICmp(l->b, LLVMIntNE, size, count, ""),
+                                  LLVMBuildICmp(l->b, LLVMIntNE, size, const_i64(l, 1), ""), "");
+  raise_index_error_if(l, bad, 2, size, count, const_i64(l, 0));
+}
+
+/* target[index] = v (owned by the caller), where target[index] is an array. */
+void lo_index_store(Lower *l, Node *target, const Type *t, LLVMValueRef v) {
+  bool advanced = ix_is_advanced(target);
+  if (advanced && whole_mask(target) && t->kind != TY_ARRAY) {
+    put_masked(l, target, t, v);
+    return;
+  }
+  Indexed x;
+  evaluate(l, target, &x, true);
+  make_view(l, &x);
+  if (!advanced) {
+    assign_view(l, &x, target->ty, t, v);
+  } else {
+    LLVMValueRef eshape[RC_MAX_NDIM], shape[RC_MAX_NDIM];
+    entries_shape(l, &x, eshape);
+    int ndim = result_shape(&x, eshape, shape);
+    if (whole_mask(target) && t->kind == TY_ARRAY) check_mask_values(l, t, v, eshape[0]);
+    /* the array item too is read while V is written */
+    const Type *it = x.ix.item[x.ix.array]->ty, *vt = ty_array(x.bt->elem, x.ix.view_ndim, 'A', false);
+    LLVMValueRef copy, given = x.array;
+    x.array = lo_unshared(l, &it, given, vt, view_value(l, &x, vt), false, &copy);
+    scatter(l, &x, t, v, ndim, shape, 3);
+    lo_release_temp(l, ty_array(it->elem, it->ndim, 'C', false), copy);
+    x.array = given;
+  }
+  done_with(l, &x);
+}
+
+typedef struct Update {
+  Node *n;
+  const Type *tt, *rt;    /* the selected elements' array, the right side */
+  LLVMValueRef tmp, rhs;
+  LLVMValueRef step[RC_MAX_NDIM];
+} Update;
+
+static void update_element(Lower *l, LLVMValueRef *idx, void *arg) {
+  Update *u = arg;
+  const Type *e = u->tt->elem, *re = u->n->ty->elem;
+  LLVMValueRef addr = lo_element_addr(l, u->tt, u->tmp, idx);
+  LLVMValueRef b = u->rt->kind == TY_ARRAY
+                       ? lo_load_scalar(l, u->rt->elem, addr_at(l, LLVMBuildExtractValue(l->b, u->rhs, 2, ""), u->tt->ndim, idx, u->step))
+                       : u->rhs;
+  bool saved = l->numpy_semantics;
+  l->numpy_semantics = true;
+  LLVMValueRef r = lo_binop_values(l, u->n->op, re, lo_load_scalar(l, e, addr), e, b,
+                                   u->rt->kind == TY_ARRAY ? u->rt->elem : u->rt);
+  l->numpy_semantics = saved;
+  lo_store_scalar(l, e, addr, lo_convert(l, r, re, e));
+}
+
+/* x[advanced index] op= value, as NumPy: the selected elements gathered,
+ * updated, scattered back (an index named twice is updated once). */
+void lo_index_update(Lower *l, Node *n) {
+  Node *target = n->lhs;
+  Indexed x;
+  evaluate(l, target, &x, true);
+  make_view(l, &x);
+  LLVMValueRef eshape[RC_MAX_NDIM], shape[RC_MAX_NDIM];
+  entries_shape(l, &x, eshape);
+  int ndim = result_shape(&x, eshape, shape);
+  Update u = {.n = n, .tt = target->ty, .rt = n->rhs->ty};
+  u.tmp = gather(l, &x, u.tt, shape);
+  lo_temp_made(l, u.tt, u.tmp);
+  u.rhs = lo_expr(l, n->rhs);
+  if (u.rt->kind == TY_ARRAY) {
+    LLVMValueRef rshape[RC_MAX_NDIM];
+    for (int d = 0; d < u.rt->ndim; d++) rshape[d] = lo_arr_shape(l, u.rhs, d);
+    /* NumPy's errors of the in-place ufunc: shapes that do not broadcast,
+     * or broadcast beyond the selected elements' */
+    LLVMValueRef clash = const_bool(l, false), wider = clash, one = const_i64(l, 1);
+    for (int d = 0; d < ndim; d++) {
+      int od = d - (ndim - u.rt->ndim);
+      if (od < 0) {
+        u.step[d] = const_i64(l, 0);
+        continue;
+      }
+      LLVMValueRef unit = LLVMBuildICmp(l->b, LLVMIntEQ, rshape[od], one, "");
+      LLVMValueRef differ = LLVMBuildAnd(l->b, LLVMBuildNot(l->b, unit, ""),
+                                         LLVMBuildICmp(l->b, LLVMIntNE, rshape[od], shape[d], ""), "");
+      LLVMValueRef here = LLVMBuildICmp(l->b, LLVMIntEQ, shape[d], one, "");
+      clash = LLVMBuildOr(l->b, clash, LLVMBuildAnd(l->b, differ, LLVMBuildNot(l->b, here, ""), ""), "");
+      wider = LLVMBuildOr(l->b, wider, LLVMBuildAnd(l->b, differ, here, ""), "");
+      u.step[d] = LLVMBuildSelect(l->b, unit, const_i64(l, 0), lo_arr_stride(l, u.rt, u.rhs, od), "");
+    }
+    lo_raise_shape_error(l, clash, 0, 3, (int[]){ndim, u.rt->ndim, ndim},
+                         (const LLVMValueRef *[]){shape, rshape, shape});
+    LLVMValueRef bshape[RC_MAX_NDIM];
+    for (int d = 0; d < ndim; d++) {
+      int od = d - (ndim - u.rt->ndim);
+      bshape[d] = od < 0 ? shape[d] : LLVMBuildSelect(l->b, LLVMBuildICmp(l->b, LLVMIntEQ, shape[d], one, ""), rshape[od], shape[d], "");
+    }
+    lo_raise_shape_error(l, wider, 1, 2, (int[]){ndim, ndim}, (const LLVMValueRef *[]){shape, bshape});
+  }
+  lo_for_each_index(l, ndim, shape, update_element, &u);
+  lo_done_with(l, n->rhs, u.rhs);
+  scatter(l, &x, u.tt, u.tmp, ndim, shape, 3);
+  lo_release_temp(l, u.tt, u.tmp);
+  done_with(l, &x);
+}
