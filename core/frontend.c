@@ -374,21 +374,31 @@ static Node *fe_ifexp(Fe *fe, PyObject *e) {
   return n->rhs ? n : NULL;
 }
 
-/* Converts the call's positional and keyword arguments into n. */
-static bool fe_call_args(Fe *fe, PyObject *e, Node *n) {
+static bool is_none_constant(PyObject *e) {
+  if (!is_kind(e, "Constant")) return false;
+  PyObject *v = field(e, "value");
+  Py_DECREF(v);
+  return v == Py_None;
+}
+
+/* Converts the call's positional and keyword arguments into n. A builtin's
+ * keyword given None is left out: NumPy's None means the default (axis=None,
+ * dtype=None). */
+static bool fe_call_args(Fe *fe, PyObject *e, Node *n, bool builtin) {
   PyObject *args = field(e, "args"), *kws = field(e, "keywords");
   bool ok = fe_exprs(fe, args, &n->list);
   int nk = (int)PyList_GET_SIZE(kws);
   n->kw = new_list(fe, nk);
+  n->kw.len = 0;
   n->kw_names = arena_alloc(fe->arena, sizeof(char *) * (size_t)(nk ? nk : 1));
   for (int i = 0; ok && i < nk; i++) {
     PyObject *kw = PyList_GET_ITEM(kws, i);
     PyObject *name = field(kw, "arg"), *value = field(kw, "value");
-    if (name == Py_None)
+    if (name == Py_None) {
       ok = fe_error(fe, e, "**kwargs in calls is not supported") != NULL;
-    else {
-      n->kw_names[i] = arena_strdup(fe->arena, PyUnicode_AsUTF8(name));
-      ok = (n->kw.items[i] = fe_expr(fe, value)) != NULL;
+    } else if (!builtin || !is_none_constant(value)) {
+      n->kw_names[n->kw.len] = arena_strdup(fe->arena, PyUnicode_AsUTF8(name));
+      ok = (n->kw.items[n->kw.len++] = fe_expr(fe, value)) != NULL;
     }
     Py_DECREF(name); Py_DECREF(value);
   }
@@ -446,7 +456,7 @@ static Node *fe_method_call(Fe *fe, PyObject *e, PyObject *func) {
   Node *n = new_node(fe, N_CALL, e);
   n->str = arena_strdup(fe->arena, PyUnicode_AsUTF8(attr));
   Node *receiver = fe_expr(fe, value);
-  if (!receiver || !fe_call_args(fe, e, n)) {
+  if (!receiver || !fe_call_args(fe, e, n, true)) {
     n = NULL;
   } else {
     NodeList args = new_list(fe, n->list.len + 1);
@@ -490,7 +500,7 @@ static Node *fe_call(Fe *fe, PyObject *e) {
     n = new_node(fe, N_CALL, e);
     n->bi = builtin;
     n->ival = cast;
-    if (!fe_call_args(fe, e, n) || (is_jit && !fe_bind_jit_call(fe, e, n, obj))) n = NULL;
+    if (!fe_call_args(fe, e, n, !is_jit) || (is_jit && !fe_bind_jit_call(fe, e, n, obj))) n = NULL;
   }
   Py_XDECREF(obj);
   Py_DECREF(func);

@@ -100,6 +100,13 @@ void rt_shape_error(int64_t kind, const int64_t *desc) {
   rt_set_error(RT_ERR_VALUE, text);
 }
 
+/* An error whose message holds one number: fmt has one %lld. */
+void rt_error_int(int status, const char *fmt, int64_t v) {
+  static _Thread_local char text[256];
+  snprintf(text, sizeof text, fmt, (long long)v);
+  rt_set_error(status, text);
+}
+
 /* raise cls(msg) in compiled code; cls is a Python class the extension
  * keeps alive. */
 void rt_raise(void *cls, const char *msg) {
@@ -143,6 +150,8 @@ void rt_register_symbols(void (*define)(const char *name, void *addr, void *ctx)
   define("rt_set_error", (void *)rt_set_error, ctx);
   define("rt_raise", (void *)rt_raise, ctx);
   define("rt_shape_error", (void *)rt_shape_error, ctx);
+  define("rt_error_int", (void *)rt_error_int, ctx);
+  define("rt_partition", (void *)rt_partition, ctx);
   define("rt_kernel_error", (void *)rt_kernel_error, ctx);
   define("rt_fiber_block", (void *)rt_fiber_block, ctx);
   define("rt_fiber_barrier", (void *)rt_fiber_barrier, ctx);

@@ -14,6 +14,7 @@ extern const Builtin bi_python[];  /* python.c: Python's builtins, ruchey's own 
 extern const Builtin bi_math[];    /* math.c: math.* and NumPy's scalar functions */
 extern const Builtin bi_numpy[];   /* numpy.c: arrays: allocation, attributes, methods */
 extern const Builtin bi_cuda[];    /* cuda.c: the CUDA kernel language */
+extern const Builtin bi_reduce[];  /* reduce.c: NumPy's reductions (sum, mean, argmax, median ...) */
 
 /* registry.c */
 const Builtin *bi_at(int i);   /* every row in turn; NULL past the last */
@@ -35,6 +36,18 @@ const Type *ty_array_update(Infer *in, Node *n, const Type *target, const Type *
  * a value of n->ty->elem; elementwise expressions make no temporary. */
 typedef void (*ElementSink)(Lower *l, LLVMValueRef v, void *arg);
 void lo_for_each_element(Lower *l, Node *n, ElementSink sink, void *arg);
+/* The same in steps, for consumers that read the elements more than once
+ * or by position: the leaves evaluated once (begin), then the elements by
+ * flat C index where every array is C-contiguous with the result's shape
+ * (lo_elements_flat: an i1 saying whether, or NULL where never), or by the
+ * loop in C order, as often as needed; end releases the leaves. */
+typedef struct Fused Elements;
+Elements *lo_elements_begin(Lower *l, Node *n);
+LLVMValueRef lo_elements_shape(Elements *e, int d);
+LLVMValueRef lo_elements_flat(Lower *l, Elements *e);
+LLVMValueRef lo_element_at(Lower *l, Elements *e, LLVMValueRef i);
+void lo_elements_each(Lower *l, Elements *e, ElementSink sink, void *arg);
+void lo_elements_end(Lower *l, Elements *e);
 
 /* A row that types its arguments and lowers them itself: none. */
 #define BI_END {NULL, NULL, NULL, 0, 0, 0, 0, NULL, 0, 0, 0, NULL, NULL}

@@ -2,7 +2,7 @@
  * lookups of methods and attributes by their receiver and name. */
 #include "builtins/builtins.h"
 
-static const Builtin *const families[] = {bi_python, bi_math, bi_numpy, bi_cuda};
+static const Builtin *const families[] = {bi_python, bi_math, bi_numpy, bi_cuda, bi_reduce};
 
 const Builtin *bi_at(int i) {
   for (size_t f = 0; f < sizeof families / sizeof families[0]; f++)

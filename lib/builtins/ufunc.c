@@ -177,7 +177,8 @@ typedef struct Operand {
   LLVMValueRef step[RC_MAX_NDIM];  /* arrays: bytes per index of each result dimension (0: broadcast) */
 } Operand;
 
-typedef struct Fused {
+struct Fused {
+  Node *root;                      /* the expression computed */
   Operand *ops;
   int nops, cap;
   const Type *out_type;            /* the array the elements go to */
@@ -188,7 +189,8 @@ typedef struct Fused {
   LLVMValueRef *index;             /* the result dimensions' indices, on the strided path */
   ElementSink sink;                /* where the elements go instead, if not to out */
   void *sink_arg;
-} Fused;
+};
+typedef struct Fused Fused;
 
 static void add_operand(Lower *l, Fused *fu, Node *n) {
   if (fu->nops == fu->cap) {
@@ -452,16 +454,41 @@ LLVMValueRef lo_array_expr(Lower *l, Node *n) {
   return fu.out;
 }
 
-/* The elements of any array-valued n, in C order, to sink: an
- * elementwise expression is computed element by element, never stored. */
+Elements *lo_elements_begin(Lower *l, Node *n) {
+  Fused *fu = arena_alloc(l->f->arena, sizeof *fu);
+  *fu = (Fused){.root = n, .out_type = ty_array(n->ty->elem, n->ty->ndim, 'C', false)};
+  if (lo_is_elementwise(n)) collect(l, fu, n, true);
+  else add_operand(l, fu, n);
+  evaluate_operands(l, fu);
+  broadcast(l, fu, n->ty->ndim, fu->shape);
+  return fu;
+}
+
+LLVMValueRef lo_elements_shape(Elements *e, int d) { return e->shape[d]; }
+
+LLVMValueRef lo_elements_flat(Lower *l, Elements *e) { return flat_possible(l, e, e->out_type->ndim); }
+
+LLVMValueRef lo_element_at(Lower *l, Elements *e, LLVMValueRef i) {
+  bool saved = l->numpy_semantics;
+  l->numpy_semantics = true;
+  e->flat = i;
+  LLVMValueRef v = element(l, e, e->root, e->out_type->ndim);
+  l->numpy_semantics = saved;
+  return v;
+}
+
+void lo_elements_each(Lower *l, Elements *e, ElementSink sink, void *arg) {
+  e->sink = sink;
+  e->sink_arg = arg;
+  fused_loop(l, e, e->root);
+}
+
+void lo_elements_end(Lower *l, Elements *e) { release_operands(l, e); }
+
 void lo_for_each_element(Lower *l, Node *n, ElementSink sink, void *arg) {
-  Fused fu = {.out_type = ty_array(n->ty->elem, n->ty->ndim, 'C', false), .sink = sink, .sink_arg = arg};
-  if (lo_is_elementwise(n)) collect(l, &fu, n, true);
-  else add_operand(l, &fu, n);
-  evaluate_operands(l, &fu);
-  broadcast(l, &fu, n->ty->ndim, fu.shape);
-  fused_loop(l, &fu, n);
-  release_operands(l, &fu);
+  Elements *e = lo_elements_begin(l, n);
+  lo_elements_each(l, e, sink, arg);
+  lo_elements_end(l, e);
 }
 
 /* ---------------------------------------------------------------- in place */
