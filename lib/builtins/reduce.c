@@ -85,9 +85,14 @@ struct Call {
   const Type *elem;    /* the elements' type */
   const Type *res;     /* one result's type */
   LLVMValueRef ddof;   /* var, std: as float64 */
+  const char *axis_error; /* NumPy's message for an axis out of bounds (average's names its argument) */
 };
 
 static const Reduction reductions[R_COUNT];
+
+/* NumPy's AxisError, as a format of the axis (%%lld, kept for the run
+ * time) and the dimensions (%d) */
+static const char axis_error[] = "axis %%lld is out of bounds for array of dimension %d";
 
 /* ---------------------------------------------------------------- arguments */
 
@@ -589,30 +594,18 @@ static void end_loop(Lower *l, LoLoop *loop) { lo_loop_hints(l, lo_loop_end(l, l
 
 /* ------------------------------------------------ NumPy's pairwise sum */
 
-/* total += the prepared elements [start + from, start + to), one by one */
-static void add_each(Lower *l, const Pass *p, const Src *s, LLVMValueRef start, LLVMValueRef from, LLVMValueRef to,
-                     LLVMValueRef total) {
-  LoLoop loop = lo_loop_begin(l, from, to, NULL, "pw.each");
-  LLVMValueRef x = load_prepared(l, p, s, LLVMBuildAdd(l->b, start, loop.index, ""), 1);
-  LLVMBuildStore(l->b, add(l, p->acc, LLVMBuildLoad2(l->b, lo_type(l, p->acc), total, ""), x), total);
-  end_loop(l, &loop);
-}
-
 /* A block of at most 128: fewer than 8 one by one from 0; else 8
  * accumulators from the first 8, added as ((0+1)+(2+3))+((4+5)+(6+7)),
  * then the rest one by one. */
 static LLVMValueRef pairwise_block(Lower *l, const Pass *p, const Src *s, LLVMValueRef start, LLVMValueRef count) {
   const Type *t = p->acc;
-  LLVMValueRef total = lo_alloca(l, lo_type(l, t), "pw.total");
-  LLVMBasicBlockRef few = new_block(l, "pw.few"), lanes = new_block(l, "pw.lanes"), done = new_block(l, "pw.block.done");
-  LLVMBuildCondBr(l->b, LLVMBuildICmp(l->b, LLVMIntSLT, count, const_i64(l, PAIRWISE), ""), few, lanes);
-  position(l, few);
-  LLVMBuildStore(l->b, LLVMConstNull(lo_type(l, t)), total);
-  add_each(l, p, s, start, const_i64(l, 0), count, total);
-  LLVMBuildBr(l->b, done);
+  LLVMValueRef total = var_of(l, LLVMConstNull(lo_type(l, t)), "pw.total");
+  LLVMValueRef lanes_used = LLVMBuildICmp(l->b, LLVMIntSGE, count, const_i64(l, PAIRWISE), "");
+  LLVMValueRef whole = select_(l, lanes_used, LLVMBuildAnd(l->b, count, const_i64(l, -PAIRWISE), ""), const_i64(l, 0));
+  LLVMBasicBlockRef lanes = new_block(l, "pw.lanes"), rest = new_block(l, "pw.rest");
+  LLVMBuildCondBr(l->b, lanes_used, lanes, rest);
   position(l, lanes);
   LLVMValueRef acc = var_of(l, load_prepared(l, p, s, start, PAIRWISE), "pw.acc");
-  LLVMValueRef whole = LLVMBuildAnd(l->b, count, const_i64(l, -PAIRWISE), "");
   LoLoop loop = lo_loop_begin(l, const_i64(l, 1), LLVMBuildLShr(l->b, whole, const_i64(l, 3), ""), NULL, "pw.step");
   LLVMValueRef at = LLVMBuildAdd(l->b, start, LLVMBuildShl(l->b, loop.index, const_i64(l, 3), ""), "");
   LLVMBuildStore(l->b, add(l, t, load_var(l, acc), load_prepared(l, p, s, at, PAIRWISE)), acc);
@@ -622,10 +615,13 @@ static LLVMValueRef pairwise_block(Lower *l, const Pass *p, const Src *s, LLVMVa
   LLVMValueRef sum = add(l, t, add(l, t, add(l, t, x[0], x[1]), add(l, t, x[2], x[3])),
                          add(l, t, add(l, t, x[4], x[5]), add(l, t, x[6], x[7])));
   LLVMBuildStore(l->b, sum, total);
-  add_each(l, p, s, start, whole, count, total);
-  LLVMBuildBr(l->b, done);
-  position(l, done);
-  return LLVMBuildLoad2(l->b, lo_type(l, t), total, "");
+  LLVMBuildBr(l->b, rest);
+  position(l, rest);
+  LoLoop each = lo_loop_begin(l, whole, count, NULL, "pw.each");
+  LLVMValueRef y = load_prepared(l, p, s, LLVMBuildAdd(l->b, start, each.index, ""), 1);
+  LLVMBuildStore(l->b, add(l, t, load_var(l, total), y), total);
+  end_loop(l, &each);
+  return load_var(l, total);
 }
 
 /* NumPy's pairwise sum of [start, start + count): a block up to 128, else
@@ -737,7 +733,7 @@ static State run_row(Lower *l, const Pass *p, const Src *s, State in, LLVMValueR
   bool plain = (p->kind == K_ARGMIN || p->kind == K_ARGMAX) && ty_is_float(p->acc);
   int w = in_order(p) ? 1 : is_arg(p->kind) ? ARG_LANES : LANES;
   State start = identity(l, p, 1);
-  LLVMValueRef whole = const_i64(l, 0), probe = lo_fconst(l, p->acc, 0);
+  LLVMValueRef whole = const_i64(l, 0), probe = plain ? lo_fconst(l, p->acc, 0) : NULL;
   if (w > 1) {
     /* an arg* kind's lanes note the step they took a value at: lane j
      * of step k is element k*w + j (a lane never taken: its first) */
@@ -760,7 +756,7 @@ static State run_row(Lower *l, const Pass *p, const Src *s, State in, LLVMValueR
     whole = LLVMBuildMul(l->b, LLVMBuildSDiv(l->b, s->n, const_i64(l, w), ""), const_i64(l, w), "");
   }
   StateVar tv = state_var(l, start);
-  LLVMValueRef sum = var_of(l, probe, "probe");
+  LLVMValueRef sum = plain ? var_of(l, probe, "probe") : NULL;
   LoLoop rest = lo_loop_begin(l, whole, s->n, NULL, "rest");
   LLVMValueRef x = load_prepared(l, p, s, rest.index, 1);
   state_store(l, &tv, step(l, p, state_load(l, &tv), x, LLVMBuildAdd(l->b, base, rest.index, ""), plain));
@@ -951,7 +947,8 @@ static const Reduction reductions[R_COUNT] = {
 static Call call_of(Lower *l, Node *n, ReductionId id, Node *a) {
   Node *ddof = ty_kwarg(n, "ddof");
   const Type *f64 = TYS(TY_F64);
-  return (Call){&reductions[id], elem_of(a->ty), elem_of(n->ty), ddof ? lo_expr_as(l, ddof, f64) : lo_fconst(l, f64, 0)};
+  return (Call){&reductions[id], elem_of(a->ty), elem_of(n->ty), ddof ? lo_expr_as(l, ddof, f64) : lo_fconst(l, f64, 0),
+                axis_error};
 }
 
 static void check_empty(Lower *l, const Call *c, LLVMValueRef n) {
@@ -1030,9 +1027,10 @@ static void raise_with_int(Lower *l, LLVMValueRef bad, RtStatus status, const ch
 typedef LLVMValueRef (*AxisBody)(Lower *l, int k, void *arg);
 
 /* body for the axis an argument names, of an array of ndim dimensions: a
- * constant axis directly; one known at run time checked, then by a switch
- * over the dimensions. The result is of type t. */
-static LLVMValueRef for_axis(Lower *l, Node *axis, int ndim, const Type *t, AxisBody body, void *arg) {
+ * constant axis directly; one known at run time checked (error: a format
+ * of the axis and ndim), then by a switch over the dimensions. The result
+ * is of type t. */
+static LLVMValueRef for_axis(Lower *l, Node *axis, int ndim, const Type *t, AxisBody body, void *arg, const char *error) {
   int64_t k;
   if (literal_int(axis, &k)) return body(l, (int)(k < 0 ? k + ndim : k), arg);
   LLVMValueRef given = lo_expr_as(l, axis, TYS(TY_I64));
@@ -1040,8 +1038,8 @@ static LLVMValueRef for_axis(Lower *l, Node *axis, int ndim, const Type *t, Axis
   LLVMValueRef v = select_(l, neg, LLVMBuildAdd(l->b, given, const_i64(l, ndim), ""), given);
   LLVMValueRef bad = or_(l, LLVMBuildICmp(l->b, LLVMIntSLT, v, const_i64(l, 0), ""),
                          LLVMBuildICmp(l->b, LLVMIntSGE, v, const_i64(l, ndim), ""));
-  char fmt[96];
-  snprintf(fmt, sizeof fmt, "axis %%lld is out of bounds for array of dimension %d", ndim);
+  char fmt[128];
+  snprintf(fmt, sizeof fmt, error, ndim);
   raise_with_int(l, bad, RT_ERR_VALUE, arena_strdup(l->f->arena, fmt), given);
   LLVMValueRef out = lo_alloca(l, lo_type(l, t), "axis.result");
   LLVMBasicBlockRef done = new_block(l, "axis.done");
@@ -1160,10 +1158,10 @@ static LLVMValueRef reduce(Lower *l, const Call *c, Node *n, Node *a, Node *axis
   int64_t k;
   int d = ndim_of(a->ty);
   if (!axis || (d == 1 && literal_int(axis, &k))) return reduce_all(l, c, a);
-  if (d == 1) return for_axis(l, axis, 1, n->ty, reduce_whole, &(Whole){c, a});
+  if (d == 1) return for_axis(l, axis, 1, n->ty, reduce_whole, &(Whole){c, a}, c->axis_error);
   LLVMValueRef v = lo_expr(l, a);
   Along along = {c, a->ty, n->ty, v};
-  LLVMValueRef r = for_axis(l, axis, d, n->ty, reduce_along, &along);
+  LLVMValueRef r = for_axis(l, axis, d, n->ty, reduce_along, &along, c->axis_error);
   lo_done_with(l, a, v);
   return r;
 }
@@ -1280,7 +1278,7 @@ static LLVMValueRef lo_accumulate(Lower *l, Node *n) {
   Node *a = n->list.items[0], *axis = arg_node(n, 1, "axis");
   if (!axis) return accumulate_all(l, n, a);
   RunningAlong r = {n->bi->ival, a->ty, n->ty, lo_expr(l, a)};
-  LLVMValueRef out = for_axis(l, axis, a->ty->ndim, n->ty, accumulate_along, &r);
+  LLVMValueRef out = for_axis(l, axis, a->ty->ndim, n->ty, accumulate_along, &r, axis_error);
   lo_done_with(l, a, r.v);
   return out;
 }
@@ -1372,7 +1370,7 @@ static LLVMValueRef lo_diff(Lower *l, Node *n) {
   raise_with_int(l, LLVMBuildICmp(l->b, LLVMIntSLT, d.order, const_i64(l, 0), ""), RT_ERR_VALUE,
                  "order must be non-negative but got %lld", d.order);
   int nd = a->ty->ndim;
-  LLVMValueRef r = axis ? for_axis(l, axis, nd, n->ty, diff_along, &d) : diff_along(l, nd - 1, &d);
+  LLVMValueRef r = axis ? for_axis(l, axis, nd, n->ty, diff_along, &d, axis_error) : diff_along(l, nd - 1, &d);
   lo_done_with(l, a, d.v);
   return r;
 }
@@ -1528,9 +1526,12 @@ static LLVMValueRef element_value(Lower *l, void *arg) {
   return kth(l, a->e, a->data, a->count, LLVMBuildMul(l->b, a->q, LLVMBuildSub(l->b, a->count, const_i64(l, 1), ""), ""));
 }
 
-static void check_not_empty(Lower *l, LLVMValueRef count) {
-  lo_raise_if(l, LLVMBuildICmp(l->b, LLVMIntEQ, count, const_i64(l, 0), ""), RT_ERR_INDEX,
-              "index -1 is out of bounds for axis 0 with size 0");
+/* NumPy's IndexError for a quantile of no elements: its partition's or its take's. */
+static void check_not_empty(Lower *l, const Type *e, LLVMValueRef count, bool take) {
+  const char *msg = ty_is_float(e) ? "index -1 is out of bounds for axis 0 with size 0"
+                    : take ? "cannot do a non-empty take from an empty axes."
+                           : "index 0 is out of bounds for axis 0 with size 0";
+  lo_raise_if(l, LLVMBuildICmp(l->b, LLVMIntEQ, count, const_i64(l, 0), ""), RT_ERR_INDEX, msg);
 }
 
 typedef struct QuantileArray {
@@ -1554,7 +1555,7 @@ static LLVMValueRef quantiles(Lower *l, QuantileArgs *a, Node *q, LLVMValueRef n
   for (int d = 0; d < q->ty->ndim; d++) shape[d] = lo_arr_shape(l, qv, d);
   QuantileArray qa = {a, q->ty, qv, NULL, nan, true};
   lo_for_each_index(l, q->ty->ndim, shape, quantile_element, &qa);
-  check_not_empty(l, a->count);
+  check_not_empty(l, a->e, a->count, false);
   qa.out = lo_alloc_array(l, a->n->ty, shape, -1);
   qa.check = false;
   lo_for_each_index(l, q->ty->ndim, shape, quantile_element, &qa);
@@ -1576,11 +1577,11 @@ static LLVMValueRef lo_quantile(Lower *l, Node *n) {
   } else if (int_quantile(n)) {
     qa.q = lo_expr_as(l, q, TYS(TY_I64));
     lo_raise_if(l, LLVMBuildICmp(l->b, LLVMIntUGT, qa.q, const_i64(l, 1), ""), RT_ERR_VALUE, "Quantiles must be in the range [0, 1]");
-    check_not_empty(l, qa.count);
+    check_not_empty(l, e, qa.count, true);
     r = unless_nan(l, nan, qa.t, element_value, &qa);
   } else {
     qa.q = fraction(l, n, lo_expr_as(l, q, TYS(TY_F64)));
-    check_not_empty(l, qa.count);
+    check_not_empty(l, e, qa.count, false);
     r = unless_nan(l, nan, qa.t, quantile_value, &qa);
   }
   lo_release_temp(l, wt, work);
@@ -1647,7 +1648,14 @@ static LLVMValueRef lo_average(Lower *l, Node *n) {
   Node *a = n->list.items[0], *w = arg_node(n, 2, "weights");
   if (w) return weighted_average(l, n, a, w);
   Call c = call_of(l, n, R_MEAN, a);
-  return reduce(l, &c, n, a, arg_node(n, 1, "axis"));
+  c.axis_error = "axis: axis %%lld is out of bounds for array of dimension %d";
+  LLVMValueRef r = reduce(l, &c, n, a, arg_node(n, 1, "axis"));
+  if (n->ty->kind != TY_ARRAY) return r;
+  /* NumPy then divides a.size by the result's size, in Python */
+  lo_temp_made(l, n->ty, r);
+  lo_raise_if(l, LLVMBuildICmp(l->b, LLVMIntEQ, size_of(l, n->ty, r), const_i64(l, 0), ""), RT_ERR_ZERODIV, "division by zero");
+  hand_over(l, n->ty, r);
+  return r;
 }
 
 /* ---------------------------------------------------------------- isclose, allclose, array_equal */
@@ -1729,7 +1737,7 @@ static const Type *ty_allclose(Infer *in, Node *n, const Type **args) {
 }
 
 static LLVMValueRef lo_allclose(Lower *l, Node *n) {
-  Call c = {&reductions[R_ALL], TYS(TY_BOOL), TYS(TY_BOOL), NULL};
+  Call c = {&reductions[R_ALL], TYS(TY_BOOL), TYS(TY_BOOL), NULL, axis_error};
   return reduce_all(l, &c, n->lhs);
 }
 
