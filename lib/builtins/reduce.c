@@ -32,7 +32,8 @@
 #define PAIRWISE 8      /* NumPy's pairwise sum: 8 accumulators ... */
 #define PAIRWISE_BLOCK 128 /* ... over blocks of at most 128 elements */
 #define BUFFER 8192     /* NumPy's buffer: elements cast or gathered at a time */
-#define COLUMNS 16      /* adjacent outputs reduced together */
+#define COLUMNS 32      /* adjacent outputs reduced together (more lines of memory read per step) ... */
+#define FEW_COLUMNS 16  /* ... where a lane holds more than a value (min, max, argmin ...) */
 
 /* ---------------------------------------------------------------- the reductions */
 
@@ -196,7 +197,7 @@ static LLVMTypeRef lanes_of(Lower *l, const Type *t, int w) {
 static LLVMValueRef splat(Lower *l, LLVMValueRef v, int w) {
   if (w == 1 || width(v) == w) return v;
   if (LLVMIsConstant(v)) {
-    LLVMValueRef lanes[COLUMNS > LANES ? COLUMNS : LANES];
+    LLVMValueRef lanes[COLUMNS];
     for (int i = 0; i < w; i++) lanes[i] = v;
     return LLVMConstVector(lanes, (unsigned)w);
   }
@@ -211,7 +212,7 @@ static LLVMValueRef lane(Lower *l, LLVMValueRef v, int i) {
 
 /* 0, 1, ... w-1 */
 static LLVMValueRef iota(Lower *l, int w) {
-  LLVMValueRef lanes[LANES > COLUMNS ? LANES : COLUMNS];
+  LLVMValueRef lanes[COLUMNS];
   for (int i = 0; i < w; i++) lanes[i] = const_i64(l, i);
   return w == 1 ? lanes[0] : LLVMConstVector(lanes, (unsigned)w);
 }
@@ -1106,14 +1107,16 @@ static void column_results(Lower *l, Along *a, LLVMValueRef *oidx, LLVMValueRef 
 
 static void columns(Lower *l, LLVMValueRef *idx, void *arg) {
   Along *a = arg;
+  Kind k = a->c->r->kind;
+  int w = k == K_SUM || k == K_PROD || k == K_ANY || k == K_ALL ? COLUMNS : FEW_COLUMNS;
   LLVMValueRef oidx[RC_MAX_NDIM];
   for (int o = 0, j = 0; o < a->ot->ndim; o++)
     if (o != a->mo) oidx[o] = idx[j++];
-  LLVMValueRef nm = lo_arr_shape(l, a->v, a->m), blocks = LLVMBuildSDiv(l->b, nm, const_i64(l, COLUMNS), "");
+  LLVMValueRef nm = lo_arr_shape(l, a->v, a->m), blocks = LLVMBuildSDiv(l->b, nm, const_i64(l, w), "");
   LoLoop loop = lo_loop_begin(l, const_i64(l, 0), blocks, NULL, "columns");
-  column_results(l, a, oidx, LLVMBuildMul(l->b, loop.index, const_i64(l, COLUMNS), ""), COLUMNS);
+  column_results(l, a, oidx, LLVMBuildMul(l->b, loop.index, const_i64(l, w), ""), w);
   lo_loop_end(l, &loop);
-  LoLoop rest = lo_loop_begin(l, LLVMBuildMul(l->b, blocks, const_i64(l, COLUMNS), ""), nm, NULL, "column");
+  LoLoop rest = lo_loop_begin(l, LLVMBuildMul(l->b, blocks, const_i64(l, w), ""), nm, NULL, "column");
   column_results(l, a, oidx, rest.index, 1);
   lo_loop_end(l, &rest);
 }
