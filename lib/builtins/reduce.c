@@ -1382,8 +1382,9 @@ static LLVMValueRef lo_diff(Lower *l, Node *n) {
 
 enum { Q_MEDIAN, Q_PERCENTILE, Q_QUANTILE };
 
-static bool int_quantile(const Node *n) {
-  Node *q = n->list.len > 1 ? n->list.items[1] : ty_kwarg((Node *)n, "q");
+/* quantile(a, q) of an int q (0 or 1): an element itself, of a's dtype. */
+static bool int_quantile(Node *n) {
+  Node *q = arg_node(n, 1, "q");
   return n->bi->ival == Q_QUANTILE && ty_is_scalar(q->ty) && !ty_is_float(q->ty);
 }
 
