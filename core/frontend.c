@@ -490,7 +490,16 @@ static Node *fe_call_arg(Fe *fe, PyObject *a, unsigned how) {
   return how & ARGS_BUILTIN ? fe_arg(fe, a) : fe_expr(fe, a);
 }
 
-/* Converts the call's positional and keyword arguments into n. */
+static bool is_none_constant(PyObject *e) {
+  if (!is_kind(e, "Constant")) return false;
+  PyObject *v = field(e, "value");
+  Py_DECREF(v);
+  return v == Py_None;
+}
+
+/* Converts the call's positional and keyword arguments into n. A builtin's
+ * keyword given None is left out: NumPy's None means the default (axis=None,
+ * dtype=None). */
 static bool fe_call_args(Fe *fe, PyObject *e, Node *n, unsigned how) {
   PyObject *args = field(e, "args"), *kws = field(e, "keywords");
   bool ok = true, builtin = how & ARGS_BUILTIN;
@@ -498,19 +507,20 @@ static bool fe_call_args(Fe *fe, PyObject *e, Node *n, unsigned how) {
   for (int i = 0; ok && i < n->list.len; i++) ok = (n->list.items[i] = fe_call_arg(fe, PyList_GET_ITEM(args, i), how)) != NULL;
   int nk = (int)PyList_GET_SIZE(kws);
   n->kw = new_list(fe, nk);
+  n->kw.len = 0;
   n->kw_names = arena_alloc(fe->arena, sizeof(char *) * (size_t)(nk ? nk : 1));
   for (int i = 0; ok && i < nk; i++) {
     PyObject *kw = PyList_GET_ITEM(kws, i);
     PyObject *name = field(kw, "arg"), *value = field(kw, "value");
-    if (name == Py_None)
+    if (name == Py_None) {
       ok = fe_error(fe, e, "**kwargs in calls is not supported") != NULL;
-    else {
-      n->kw_names[i] = arena_strdup(fe->arena, PyUnicode_AsUTF8(name));
+    } else if (!builtin || !is_none_constant(value)) {
+      const char *kw_name = n->kw_names[n->kw.len] = arena_strdup(fe->arena, PyUnicode_AsUTF8(name));
       if (builtin && !(how & ARGS_STRINGS) && names_no_dtype(fe, value))
         ok = fe_error(fe, value, "%s() got an unsupported keyword argument '%s' (strings are only supported as "
-                      "dtypes' names)", n->bi ? n->bi->name : n->str, n->kw_names[i]) != NULL;
+                      "dtypes' names)", n->bi ? n->bi->name : n->str, kw_name) != NULL;
       else
-        ok = (n->kw.items[i] = fe_call_arg(fe, value, how)) != NULL;
+        ok = (n->kw.items[n->kw.len++] = fe_call_arg(fe, value, how)) != NULL;
     }
     Py_DECREF(name); Py_DECREF(value);
   }

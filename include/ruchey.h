@@ -371,7 +371,8 @@ typedef enum {
   RT_OK = 0,
   RT_ERR_ZERODIV, RT_ERR_INDEX, RT_ERR_VALUE, RT_ERR_MEMORY,
   RT_ERR_ASSERT, RT_ERR_OVERFLOW, RT_ERR_RUNTIME, RT_ERR_UNBOUND,
-  RT_ERR_RAISE   /* raise in compiled code: exc_class says which */
+  RT_ERR_RAISE,  /* raise in compiled code: exc_class says which */
+  RT_ERR_TYPE,
 } RtStatus;
 
 /* What a failed call left behind, per thread. */
@@ -464,6 +465,8 @@ bool ty_infer(Func *f, const Type **argtypes, const CompileOptions *opts, Diag *
 void rt_register_symbols(void (*define)(const char *name, void *addr, void *ctx), void *ctx);
 RtError *rt_last_error(void);
 void rt_set_error(int status, const char *msg);
+void rt_error_int(int status, const char *fmt, int64_t v);  /* a message holding one number */
+void rt_partition(void *data, int64_t n, int64_t k, int32_t kind);  /* builtins/reduce.c */
 /* fiber.c */
 int rt_fiber_block(int (*body)(void *ctx, int64_t thread), void *ctx, int64_t n);
 void rt_fiber_barrier(const char *site);

@@ -65,18 +65,26 @@ static void take_error(LLVMErrorRef err, char *buf, size_t n) {
 }
 
 /* Runtime functions are defined in the JIT by address: libruchey is loaded
- * RTLD_LOCAL, so the process symbol table does not see them. */
+ * RTLD_LOCAL, so the process symbol table does not see them. They go in
+ * batches, each defined when full (the first error kept). */
 typedef struct SymbolBatch {
   LLVMOrcCSymbolMapPair pairs[32];
   size_t n;
+  LLVMErrorRef err;
 } SymbolBatch;
+
+static void define_batch(SymbolBatch *b) {
+  if (b->n && !b->err)
+    b->err = LLVMOrcJITDylibDefine(LLVMOrcLLJITGetMainJITDylib(J.jit), LLVMOrcAbsoluteSymbols(b->pairs, b->n));
+  b->n = 0;
+}
 
 static void add_symbol(const char *name, void *addr, void *ctx) {
   SymbolBatch *b = ctx;
   LLVMJITSymbolFlags flags = {LLVMJITSymbolGenericFlagsExported | LLVMJITSymbolGenericFlagsCallable, 0};
   b->pairs[b->n].Name = LLVMOrcLLJITMangleAndIntern(J.jit, name);
   b->pairs[b->n].Sym = (LLVMJITEvaluatedSymbol){(LLVMOrcExecutorAddress)(uintptr_t)addr, flags};
-  b->n++;
+  if (++b->n == sizeof b->pairs / sizeof b->pairs[0]) define_batch(b);
 }
 
 /* LLVM's options, set once before the first compile.
@@ -134,8 +142,8 @@ static void jit_start(void) {
   else LLVMConsumeError(err);
   SymbolBatch batch = {.n = 0};
   rt_register_symbols(add_symbol, &batch);
-  err = LLVMOrcJITDylibDefine(jd, LLVMOrcAbsoluteSymbols(batch.pairs, batch.n));
-  if (err) take_error(err, J.error, sizeof J.error);
+  define_batch(&batch);
+  if (batch.err) take_error(batch.err, J.error, sizeof J.error);
 }
 
 /* Marks every defined function with the host CPU, so code generation and
@@ -246,10 +254,9 @@ static void add_vector_math(LLVMModuleRef m) {
 /* The objects the code names by symbol (exception classes) as absolute
  * symbols of the JIT, each defined once for the process. */
 static LLVMErrorRef define_externs(const CompileResult *res) {
-  LLVMErrorRef err = NULL;
   pthread_mutex_lock(&J.externs_lock);
   SymbolBatch batch = {.n = 0};
-  for (int i = 0; i < res->nexterns && !err; i++) {
+  for (int i = 0; i < res->nexterns && !batch.err; i++) {
     bool known = false;
     for (size_t k = 0; k < J.nexterns && !known; k++) known = !strcmp(J.externs[k], res->externs[i].name);
     char **grown = known ? NULL : realloc(J.externs, sizeof(char *) * (J.nexterns + 1));
@@ -257,15 +264,10 @@ static LLVMErrorRef define_externs(const CompileResult *res) {
     J.externs = grown;
     J.externs[J.nexterns++] = strdup(res->externs[i].name);
     add_symbol(res->externs[i].name, res->externs[i].addr, &batch);
-    if (batch.n == sizeof batch.pairs / sizeof batch.pairs[0]) {
-      err = LLVMOrcJITDylibDefine(LLVMOrcLLJITGetMainJITDylib(J.jit), LLVMOrcAbsoluteSymbols(batch.pairs, batch.n));
-      batch.n = 0;
-    }
   }
-  if (batch.n && !err)
-    err = LLVMOrcJITDylibDefine(LLVMOrcLLJITGetMainJITDylib(J.jit), LLVMOrcAbsoluteSymbols(batch.pairs, batch.n));
+  define_batch(&batch);
   pthread_mutex_unlock(&J.externs_lock);
-  return err;
+  return batch.err;
 }
 
 /* Adds the object to the JIT and finds the entry point's address. */

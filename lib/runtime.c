@@ -226,6 +226,13 @@ void rt_index_error(int64_t kind, int64_t a, int64_t b, int64_t c) {
   rt_set_error(kind == 2 ? RT_ERR_VALUE : RT_ERR_INDEX, text);
 }
 
+/* An error whose message holds one number: fmt has one %lld. */
+void rt_error_int(int status, const char *fmt, int64_t v) {
+  static _Thread_local char text[256];
+  snprintf(text, sizeof text, fmt, (long long)v);
+  rt_set_error(status, text);
+}
+
 /* raise cls(msg) in compiled code; cls is a Python class the extension
  * keeps alive. */
 void rt_raise(void *cls, const char *msg) {
@@ -273,6 +280,8 @@ void rt_register_symbols(void (*define)(const char *name, void *addr, void *ctx)
   define("rt_reshape_error", (void *)rt_reshape_error, ctx);
   define("rt_copy_strided", (void *)rt_copy_strided, ctx);
   define("rt_index_error", (void *)rt_index_error, ctx);
+  define("rt_error_int", (void *)rt_error_int, ctx);
+  define("rt_partition", (void *)rt_partition, ctx);
   define("rt_kernel_error", (void *)rt_kernel_error, ctx);
   define("rt_fiber_block", (void *)rt_fiber_block, ctx);
   define("rt_fiber_barrier", (void *)rt_fiber_barrier, ctx);

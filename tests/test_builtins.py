@@ -38,6 +38,7 @@ fixing one makes its test XPASS (fail) as a reminder to drop it from the list.
 The table is ruchey's, so the file is skipped with RUCHEY_TEST_AS_NUMBA=1.
 """
 import importlib
+import inspect
 import itertools
 import linecache
 import math
@@ -489,22 +490,36 @@ ALLOC_ARGS = {
 }
 
 
+def numpy_parameters(path):
+    """The names of NumPy's function's required parameters, or [] where it has no signature."""
+    try:
+        parameters = inspect.signature(getattr(np, path)).parameters.values()
+    except (TypeError, ValueError):
+        return []
+    return [p.name for p in parameters if p.default is inspect.Parameter.empty]
+
+
 def alloc_args(row):
     """Argument expressions for an allocating row, from the names ``a`` (a
     float64 array) and ``n`` (an int), or None when no rule fits.
 
     A row named in ALLOC_ARGS takes its arguments from there; a method is
-    called on ``a``; a function named ``*_like`` or ``copy`` takes ``a``
-    first, any other (empty, zeros, ones, full, arange) a size ``n``;
-    further required arguments (full's fill value) are 2.5."""
+    called on ``a``; a function named ``*_like`` or ``copy``, or whose first
+    parameter NumPy names ``a`` or ``a1`` (sum, isclose, array_equal ...)
+    takes ``a`` first, any other (empty, zeros, ones, full, arange) a size
+    ``n``; further required arguments are ``a`` for a second array (``b``,
+    ``a2``), 0.25 for a quantile ``q``, else 2.5 (full's fill value);
+    required are the row's and NumPy's."""
     name, module, path, kind, lo, hi, flags = row
     if name in ALLOC_ARGS:
         return ALLOC_ARGS[name]
     if kind == "method" and lo == 0:
         return ["a"]
     if kind == "function" and 1 <= hi and lo <= 2:
-        first = "a" if path.endswith("_like") or path == "copy" else "n"
-        return [first] + ["2.5"] * (max(lo, 1) - 1)
+        params = numpy_parameters(path) if module == "numpy" else []
+        first = "a" if path.endswith("_like") or path == "copy" or params[:1] in (["a"], ["a1"]) else "n"
+        more = {"b": "a", "a2": "a", "q": "0.25"}
+        return [first] + [more.get(p, "2.5") for p in (params + [""] * lo)[1:max(lo, len(params), 1)]]
     return None
 
 
@@ -535,8 +550,8 @@ def test_allocating_row_matches_numpy(row):
     f = alloc_source(row, "ruchey.njit", "    return r\n")
     out, a, n = np.zeros(1), np.arange(6.0) * 1.5 - 2.0, 5
     expected, got = f.py_func(out, a.copy(), n), f(out, a, n)
-    if isinstance(expected, tuple):  # numpy.nonzero's index arrays
-        assert_same_value(expected, got)
+    if not isinstance(expected, np.ndarray):  # a reduction's number, numpy.nonzero's tuple
+        assert_same_value(expected, got, what=row[0])
         return
     assert isinstance(got, np.ndarray) and got.dtype == expected.dtype and got.shape == expected.shape
     if "empty" not in row[2]:  # numpy.empty* leave the values undefined

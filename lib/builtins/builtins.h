@@ -21,6 +21,7 @@ extern const Builtin bi_atomic[];  /* atomic.c: cuda.atomic.* */
 extern const Builtin bi_cudamath[];/* cudamath.c: CUDA's intrinsics on bits and numbers */
 extern const Builtin bi_print[];   /* print.c: print() */
 extern const Builtin bi_grid[];    /* grid.c: cooperative groups (grid.sync()) */
+extern const Builtin bi_reduce[];  /* reduce.c: NumPy's reductions (sum, mean, argmax, median ...) */
 
 /* registry.c */
 const Builtin *bi_at(int i);   /* every row in turn; NULL past the last */
@@ -51,6 +52,25 @@ const Type *ty_array_update(Infer *in, Node *n, const Type *target, const Type *
  * a value of n->ty->elem; elementwise expressions make no temporary. */
 typedef void (*ElementSink)(Lower *l, LLVMValueRef v, void *arg);
 void lo_for_each_element(Lower *l, Node *n, ElementSink sink, void *arg);
+/* The same in steps, for consumers that read the elements more than once
+ * or by position: the leaves evaluated once (begin), then the elements by
+ * flat C index where every array is C-contiguous with the result's shape
+ * (lo_elements_flat: an i1 saying whether, or NULL where never), or by
+ * loops in C order, as often as needed (each, or walk: with companion
+ * arrays of the result's shape walked in step, whose element addresses
+ * the sink gets); end releases the leaves. */
+#define LO_WALK_COMPANIONS 2
+typedef struct Fused Elements;
+typedef void (*WalkSink)(Lower *l, LLVMValueRef v, LLVMValueRef *companions, void *arg);
+Elements *lo_elements_begin(Lower *l, Node *n);  /* evaluates the leaves, broadcasts their shapes */
+LLVMValueRef lo_elements_shape(Elements *e, int d);
+LLVMValueRef lo_elements_flat(Lower *l, Elements *e);
+LLVMValueRef lo_element_at(Lower *l, Elements *e, LLVMValueRef i);
+void lo_elements_each(Lower *l, Elements *e, ElementSink sink, void *arg);
+void lo_elements_companion(Lower *l, Elements *e, const Type *t, LLVMValueRef a);
+void lo_elements_unshare(Lower *l, Elements *e, const Type *t, LLVMValueRef a);  /* before writing a */
+void lo_elements_walk(Lower *l, Elements *e, WalkSink sink, void *arg);
+void lo_elements_end(Lower *l, Elements *e);
 
 /* numpy.c: the arguments of NumPy's functions. An argument is found at
  * its position pos (counting a method's receiver) or by its keyword name. */
@@ -71,19 +91,6 @@ LLVMValueRef np_view(Lower *l, const Type *t, LLVMValueRef base, LLVMValueRef da
 /* a as a C-contiguous array (an owned reference): itself where it is, a copy otherwise. */
 LLVMValueRef np_as_c_contiguous(Lower *l, const Type *t, LLVMValueRef a);
 
-/* Walks: an array-valued node's elements in passes over one evaluation of
- * its leaves, with companion arrays (of its shape: the caller checks)
- * walked in step, each pass handing sink each element in C order with the
- * companions' element addresses there. */
-#define LO_WALK_COMPANIONS 2
-typedef struct Fused Fused;
-typedef void (*WalkSink)(Lower *l, LLVMValueRef v, LLVMValueRef *companions, void *arg);
-Fused *lo_walk_begin(Lower *l, Node *n);  /* evaluates the leaves, broadcasts their shapes */
-LLVMValueRef *lo_walk_shape(Fused *fu);    /* n->ty->ndim dimensions */
-void lo_walk_companion(Lower *l, Fused *fu, const Type *t, LLVMValueRef a);
-void lo_walk_unshare(Lower *l, Fused *fu, const Type *t, LLVMValueRef a);  /* before writing a */
-void lo_walk_run(Lower *l, Fused *fu, Node *n, WalkSink sink, void *arg);
-void lo_walk_end(Lower *l, Fused *fu);    /* releases the leaves */
 /* src, or a copy of it where it shares memory with dst (see ufunc.c) */
 LLVMValueRef lo_unshared(Lower *l, const Type **t, LLVMValueRef src, const Type *dt, LLVMValueRef dst,
                          bool same_place, LLVMValueRef *copy);

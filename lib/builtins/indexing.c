@@ -718,12 +718,14 @@ static void put_selected(Lower *l, LLVMValueRef m, LLVMValueRef *at, void *arg) 
 
 /* Starts the walk over x[mask]'s mask, x evaluated first, the mask's shape
  * checked against x's. */
-static Fused *mask_walk(Lower *l, Node *n, Indexed *x) {
+static Elements *mask_walk(Lower *l, Node *n, Indexed *x) {
   evaluate(l, n, x, false);
   make_view(l, x);
-  Fused *fu = lo_walk_begin(l, n->rhs);
-  check_mask_shape(l, x, lo_walk_shape(fu));
-  lo_walk_companion(l, fu, x->bt, x->base);
+  Elements *fu = lo_elements_begin(l, n->rhs);
+  LLVMValueRef mshape[RC_MAX_NDIM];
+  for (int d = 0; d < n->rhs->ty->ndim; d++) mshape[d] = lo_elements_shape(fu, d);
+  check_mask_shape(l, x, mshape);
+  lo_elements_companion(l, fu, x->bt, x->base);
   return fu;
 }
 
@@ -801,7 +803,7 @@ static LLVMValueRef select_masked(Lower *l, Node *n) {
   Indexed x;
   const Type *mt = n->rhs->ty;
   bool words = !lo_is_elementwise(n->rhs) && mt->layout == 'C' && n->lhs->ty->layout == 'C';
-  Fused *fu = NULL;
+  Elements *fu = NULL;
   Pack p = {.elem = n->lhs->ty->elem, .count = lo_alloca(l, l->mod->i64, "count")};
   LLVMValueRef mshape[RC_MAX_NDIM], count;
   if (words) {
@@ -813,7 +815,7 @@ static LLVMValueRef select_masked(Lower *l, Node *n) {
   } else {
     fu = mask_walk(l, n, &x);
     LLVMBuildStore(l->b, const_i64(l, 0), p.count);
-    lo_walk_run(l, fu, n->rhs, count_true, &p);
+    lo_elements_walk(l, fu, count_true, &p);
     count = LLVMBuildLoad2(l->b, l->mod->i64, p.count, "true");
   }
   LLVMValueRef room = LLVMBuildAdd(l->b, count, const_i64(l, 1), "");
@@ -828,8 +830,8 @@ static LLVMValueRef select_masked(Lower *l, Node *n) {
     LLVMBuildBr(l->b, packed);
     position(l, packed);
   } else {
-    lo_walk_run(l, fu, n->rhs, pack_selected, &p);
-    lo_walk_end(l, fu);
+    lo_elements_walk(l, fu, pack_selected, &p);
+    lo_elements_end(l, fu);
   }
   done_with(l, &x);
   LLVMValueRef shape = LLVMBuildInsertValue(l->b, LLVMBuildExtractValue(l->b, out, 3, ""), count, 0, "");
@@ -940,11 +942,11 @@ static void assign_view(Lower *l, const Indexed *x, const Type *vt, const Type *
 /* x[mask] = scalar, the mask of x's shape: one pass, fused. */
 static void put_masked(Lower *l, Node *target, const Type *t, LLVMValueRef v) {
   Indexed x;
-  Fused *fu = mask_walk(l, target, &x);
-  lo_walk_unshare(l, fu, x.bt, x.base);
+  Elements *fu = mask_walk(l, target, &x);
+  lo_elements_unshare(l, fu, x.bt, x.base);
   Pack p = {.elem = x.bt->elem, .scalar = lo_convert(l, v, t, x.bt->elem)};
-  lo_walk_run(l, fu, target->rhs, put_selected, &p);
-  lo_walk_end(l, fu);
+  lo_elements_walk(l, fu, put_selected, &p);
+  lo_elements_end(l, fu);
   done_with(l, &x);
 }
 

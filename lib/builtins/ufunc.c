@@ -194,7 +194,9 @@ typedef struct Operand {
   LLVMValueRef step[RC_MAX_NDIM];  /* arrays: bytes per index of each result dimension (0: broadcast) */
 } Operand;
 
+typedef struct Fused Fused;
 struct Fused {
+  Node *root;                      /* the expression computed */
   Operand *ops;
   int nops, cap;
   const Type *out_type;            /* the array the elements go to */
@@ -504,16 +506,42 @@ LLVMValueRef lo_array_expr(Lower *l, Node *n) {
   return fu.out;
 }
 
-/* The elements of any array-valued n, in C order, to sink: an
- * elementwise expression is computed element by element, never stored. */
+Elements *lo_elements_begin(Lower *l, Node *n) {
+  Fused *fu = arena_alloc(l->f->arena, sizeof *fu);
+  *fu = (Fused){.root = n, .out_type = ty_array(n->ty->elem, n->ty->ndim, 'C', false)};
+  if (lo_is_elementwise(n)) collect(l, fu, n, true);
+  else add_operand(l, fu, n);
+  evaluate_operands(l, fu);
+  broadcast(l, fu, n->ty->ndim, fu->shape, false);
+  return fu;
+}
+
+LLVMValueRef lo_elements_shape(Elements *e, int d) { return e->shape[d]; }
+
+LLVMValueRef lo_elements_flat(Lower *l, Elements *e) { return flat_possible(l, e, e->out_type->ndim); }
+
+LLVMValueRef lo_element_at(Lower *l, Elements *e, LLVMValueRef i) {
+  bool saved = l->numpy_semantics;
+  l->numpy_semantics = true;
+  e->flat = i;
+  LLVMValueRef v = element(l, e, e->root, e->out_type->ndim);
+  l->numpy_semantics = saved;
+  return v;
+}
+
+void lo_elements_each(Lower *l, Elements *e, ElementSink sink, void *arg) {
+  e->walk = NULL;
+  e->sink = sink;
+  e->sink_arg = arg;
+  fused_loop(l, e, e->root);
+}
+
+void lo_elements_end(Lower *l, Elements *e) { release_operands(l, e); }
+
 void lo_for_each_element(Lower *l, Node *n, ElementSink sink, void *arg) {
-  Fused fu = {.out_type = ty_array(n->ty->elem, n->ty->ndim, 'C', false), .sink = sink, .sink_arg = arg};
-  if (lo_is_elementwise(n)) collect(l, &fu, n, true);
-  else add_operand(l, &fu, n);
-  evaluate_operands(l, &fu);
-  broadcast(l, &fu, n->ty->ndim, fu.shape, false);
-  fused_loop(l, &fu, n);
-  release_operands(l, &fu);
+  Elements *e = lo_elements_begin(l, n);
+  lo_elements_each(l, e, sink, arg);
+  lo_elements_end(l, e);
 }
 
 /* ---------------------------------------------------------------- in place */
@@ -681,41 +709,26 @@ const Type *ty_ufunc_out(Infer *in, Node *n, const Type *result) {
 
 /* ---------------------------------------------------------------- walks */
 
-/* An elementwise expression (or any array-valued node) walked in passes
- * over one evaluation of its leaves (lib/builtins/indexing.c: x[x > 0]
- * counts, then packs). */
-Fused *lo_walk_begin(Lower *l, Node *n) {
-  Fused *fu = arena_alloc(l->f->arena, sizeof(Fused));
-  fu->out_type = ty_array(n->ty->elem, n->ty->ndim, 'C', false);
-  if (lo_is_elementwise(n)) collect(l, fu, n, true);
-  else add_operand(l, fu, n);
-  evaluate_operands(l, fu);
-  broadcast(l, fu, n->ty->ndim, fu->shape, false);
-  return fu;
-}
-
-LLVMValueRef *lo_walk_shape(Fused *fu) { return fu->shape; }
-
-void lo_walk_companion(Lower *l, Fused *fu, const Type *t, LLVMValueRef a) {
+void lo_elements_companion(Lower *l, Elements *fu, const Type *t, LLVMValueRef a) {
   fu->comp_type[fu->ncomp] = t;
   fu->comp[fu->ncomp++] = a;
 }
 
 /* The leaves that share memory with a, which the walk writes element for
  * element, are read from copies. */
-void lo_walk_unshare(Lower *l, Fused *fu, const Type *t, LLVMValueRef a) {
+void lo_elements_unshare(Lower *l, Elements *fu, const Type *t, LLVMValueRef a) {
   for (int i = 0; i < fu->nops; i++)
     if (fu->ops[i].node->ty->kind == TY_ARRAY)
       fu->ops[i].value = lo_unshared(l, &fu->ops[i].type, fu->ops[i].value, t, a, true, &fu->ops[i].copy);
 }
 
-void lo_walk_run(Lower *l, Fused *fu, Node *n, WalkSink sink, void *arg) {
+void lo_elements_walk(Lower *l, Elements *fu, WalkSink sink, void *arg) {
+  fu->sink = NULL;
   fu->walk = sink;
   fu->sink_arg = arg;
-  fused_loop(l, fu, n);
+  fused_loop(l, fu, fu->root);
 }
 
-void lo_walk_end(Lower *l, Fused *fu) { release_operands(l, fu); }
 
 /* NumPy's ValueError naming shapes where bad holds: kind 0, operands'
  * shapes that do not broadcast; kinds 1 to 3, two shapes (rt_shape_error). */

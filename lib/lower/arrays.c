@@ -124,7 +124,7 @@ void lo_copy_elements(Lower *l, const Type *dt, LLVMValueRef dst, const Type *st
   if (dt->elem != st->elem) {
     LLVMValueRef shape[RC_MAX_NDIM];
     for (int d = 0; d < st->ndim; d++) shape[d] = lo_arr_shape(l, src, d);
-    lo_for_each_index(l, st->ndim, shape, copy_element, &(CopyArgs){st, dt, src, dst, NULL});
+    lo_for_each_index(l, st->ndim, shape, copy_element, &(CopyArgs){st, dt, src, dst});
     return;
   }
   LLVMTypeRef p[7] = {l->mod->i64, l->mod->ptr, l->mod->ptr, l->mod->ptr, l->mod->ptr, l->mod->ptr, l->mod->i64};
