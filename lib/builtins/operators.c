@@ -37,6 +37,7 @@ static const Type *ty_predicate(Infer *in, Node *n, const Type **args) {
 /* numpy.negative, positive, invert: the argument's dtype */
 static const Type *ty_unary_op(Infer *in, Node *n, const Type **args) {
   int op = (int)n->bi->ival;
+  if (op == OP_POS && elem_of(args[0])->kind == TY_BOOL) return ty_error(in, n, "numpy.positive() is not defined for bools");
   if (args[0]->kind == TY_ARRAY) return ty_array_unary(in, n, op, args[0]);
   if (!numbers(in, n, args)) return NULL;
   if (op == OP_INVERT && ty_is_float(args[0])) return ty_error(in, n, "%s() needs an integer or a bool", n->bi->name);

@@ -59,6 +59,7 @@ static bool yields_to_array(const Node *n, const Type *t) {
 static const Type *operand_dtype(const Node *n, const Type *t, const Type *other) {
   if (t->kind == TY_ARRAY || !yields_to_array(n, t) || other->kind != TY_ARRAY) return elem_of(t);
   const Type *e = other->elem;
+  if (t->kind == TY_BOOL) return e;
   if (!ty_is_float(t)) return e->kind == TY_BOOL ? TYS(TY_I64) : e;
   return ty_is_float(e) ? e : TYS(TY_F64);
 }
@@ -158,13 +159,19 @@ const Type *ty_array_compare(Infer *in, Node *n, const Type *a, const Type *b) {
   return ty_array(TYS(TY_BOOL), ty_broadcast_ndim(args, 2), 'C', false);
 }
 
-/* NumPy's casting="same_kind": a result may go into an array of the same
- * kind of number, or of a larger one (never float to int, int to bool). */
-static int kind_rank(const Type *t) { return t->kind == TY_BOOL ? 0 : ty_is_signed(t) || ty_is_unsigned(t) ? 1 : 2; }
+/* NumPy's casting="same_kind": a value may go into an array of the same
+ * kind of number (bool, signed, unsigned, float), or of any type that
+ * holds all its values (uint8 into int16; never int32 into uint16, float
+ * into int). */
+static char kind_of(const Type *t) { return t->kind == TY_BOOL ? 'b' : ty_is_signed(t) ? 'i' : ty_is_unsigned(t) ? 'u' : 'f'; }
+
+static bool same_kind_cast(const Type *from, const Type *to) {
+  return kind_of(from) == kind_of(to) || np_promote(from, to) == to;
+}
 
 const Type *ty_array_update(Infer *in, Node *n, const Type *target, const Type *result) {
   if (!result) return NULL;
-  if (kind_rank(result->elem) > kind_rank(target->elem))
+  if (!same_kind_cast(result->elem, target->elem))
     return ty_error(in, n, "cannot cast the result of %s= from %s to the array's %s (NumPy's casting rule "
                     "'same_kind')", op_text(n->op), result->elem->name, target->elem->name);
   if (result->ndim > target->ndim)
@@ -674,7 +681,7 @@ static const Type *ty_out_operand(Infer *in, Node *call, const Type *result, Nod
   const char *name = call->bi->name;
   if (o->kind != TY_ARRAY) return ty_error(in, out, "%s()'s out= must be an array, got %s", name, o->name);
   if (o->readonly) return ty_error(in, out, "%s()'s out= is a read-only array", name);
-  if (kind_rank(e) > kind_rank(o->elem))
+  if (!same_kind_cast(e, o->elem))
     return ty_error(in, out, "cannot cast %s()'s output from %s to %s with casting rule 'same_kind'", name, e->name,
                     o->elem->name);
   int ndim = result->kind == TY_ARRAY ? result->ndim : 0;

@@ -136,6 +136,9 @@ static LLVMValueRef float_div(Lower *l, LLVMValueRef a, LLVMValueRef b) {
 LLVMValueRef lo_arith(Lower *l, int op, const Type *t, LLVMValueRef a, LLVMValueRef b) {
   bool fl = ty_is_float(t);
   LLVMTypeRef ty = lo_type(l, t);
+  /* NumPy's bools add as "or" and multiply as "and" */
+  if (t->kind == TY_BOOL && op == OP_ADD) return LLVMBuildOr(l->b, a, b, "");
+  if (t->kind == TY_BOOL && op == OP_MUL) return LLVMBuildAnd(l->b, a, b, "");
   switch (op) {
   case OP_ADD: return fl ? LLVMBuildFAdd(l->b, a, b, "") : LLVMBuildAdd(l->b, a, b, "");
   case OP_SUB: return fl ? LLVMBuildFSub(l->b, a, b, "") : LLVMBuildSub(l->b, a, b, "");
