@@ -489,9 +489,11 @@ uint64_t rt_block_result(int op, int64_t n, const uint8_t *done, const uint64_t 
 void rt_meminfo_release(RtMemInfo *mi);
 /* print.c: print() on the CPU: fmt's %lld %llu %f %s take args in turn, 8
  * bytes each; a kernel's lines wait in the thread's buffer until its chunk
- * of blocks ends (rt_print_flush), so that a block's lines come together */
+ * of blocks ends (rt_print_flush, with the chunk's first block), then until
+ * the launch ends (rt_print_write_out), which writes them in block order */
 void rt_print(const char *fmt, const uint64_t *args, bool buffered);
-void rt_print_flush(void);
+void rt_print_flush(int64_t first_block);
+void rt_print_write_out(void);
 /* runtime.c: a device function's shared array on the CPU backend */
 void *rt_block_shared(const void *site, int64_t bytes);
 

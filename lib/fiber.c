@@ -288,7 +288,7 @@ static void resume_blocks(void *ctx, int64_t begin, int64_t end, int64_t chunk) 
     running_block = b;
     rt_fiber_switch(&b->resume_sp, b->sp);
     running_block = NULL;
-    rt_print_flush();
+    rt_print_flush(i);
   }
 }
 #endif
@@ -330,6 +330,7 @@ int rt_grid_run(void (*chunk)(void *ctx, int64_t begin, int64_t end, int64_t unu
   pthread_mutex_lock(&one_at_a_time);
   for (bool waiting = true; waiting;) {
     pool_parallel_for(resume_blocks, &g, nblocks, pool_chunk_count(nblocks));
+    rt_print_write_out();  /* the lines of each step between grid barriers */
     waiting = false;
     for (int64_t i = 0; i < nblocks && !waiting; i++) waiting = !blocks[i].done;
   }

@@ -2,10 +2,13 @@
  *
  * The format (builtins/print.c) holds only %lld, %llu, %f, %s and %%, each
  * directive taking the next 8-byte argument. A kernel's lines go to a
- * buffer of the pool thread running it, written out when the thread's
- * chunk of blocks ends: each block's lines then come out together, its
- * threads' in their order, as a GPU's printf buffer shows them.
+ * buffer of the pool thread running it; when the thread's chunk of blocks
+ * ends, the buffer joins the launch's pieces, and when the launch ends the
+ * pieces are written in the order of their first block: each block's lines
+ * come out together, its threads' in their order, as a GPU's printf buffer
+ * shows them, and the same every run whichever thread ran which chunk.
  */
+#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -81,8 +84,48 @@ void rt_print(const char *fmt, const uint64_t *args, bool buffered) {
   free(line.text);
 }
 
-void rt_print_flush(void) {
+/* A chunk's lines, waiting for the launch to end. */
+typedef struct Piece {
+  int64_t first_block;
+  Buffer text;
+} Piece;
+
+static pthread_mutex_t pieces_lock = PTHREAD_MUTEX_INITIALIZER;
+static Piece *pieces;
+static size_t npieces, pieces_cap;
+
+void rt_print_flush(int64_t first_block) {
   if (!lines.len) return;
-  write_out(lines.text, lines.len);
-  lines.len = 0;
+  pthread_mutex_lock(&pieces_lock);
+  if (npieces == pieces_cap) {
+    size_t cap = 2 * pieces_cap + 16;
+    Piece *grown = realloc(pieces, cap * sizeof *pieces);
+    if (!grown) {  /* out of memory: the lines go out now, in whatever order */
+      pthread_mutex_unlock(&pieces_lock);
+      write_out(lines.text, lines.len);
+      lines.len = 0;
+      return;
+    }
+    pieces = grown;
+    pieces_cap = cap;
+  }
+  pieces[npieces++] = (Piece){first_block, lines};
+  pthread_mutex_unlock(&pieces_lock);
+  lines = (Buffer){0};
+}
+
+static int by_first_block(const void *a, const void *b) {
+  int64_t x = ((const Piece *)a)->first_block, y = ((const Piece *)b)->first_block;
+  return (x > y) - (x < y);
+}
+
+void rt_print_write_out(void) {
+  pthread_mutex_lock(&pieces_lock);
+  qsort(pieces, npieces, sizeof *pieces, by_first_block);
+  for (size_t i = 0; i < npieces; i++) {
+    write_out(pieces[i].text.text, pieces[i].text.len);
+    free(pieces[i].text.text);
+  }
+  npieces = 0;
+  pthread_mutex_unlock(&pieces_lock);
 }

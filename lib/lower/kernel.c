@@ -371,7 +371,8 @@ static LLVMValueRef lo_kernel_chunk(Lower *kernel, LLVMTypeRef ctxty) {
   lo_loop_end(l, &blocks);
   LLVMBuildBr(l->b, l->exit_bb);
   lo_chunk_exit(l, ctx);
-  lo_call_fn(l, "rt_print_flush", void_type(l), NULL, NULL, 0);  /* the chunk's blocks' print() lines */
+  LLVMValueRef first = LLVMGetParam(l->fn, 1);
+  lo_call_fn(l, "rt_print_flush", void_type(l), &l->mod->i64, &first, 1);  /* the chunk's blocks' print() lines */
   LLVMBuildRetVoid(l->b);
   lo_func_done(l);
   return l->fn;
@@ -408,6 +409,7 @@ void lo_kernel(Lower *l) {
     LLVMValueRef nchunks = lo_call_fn(l, "pool_chunk_count", l->mod->i64, &l->mod->i64, &nblocks, 1);
     LLVMTypeRef pp[4] = {l->mod->ptr, l->mod->ptr, l->mod->i64, l->mod->i64};
     lo_call_fn(l, "pool_parallel_for", void_type(l), pp, (LLVMValueRef[]){chunk, ctx, nblocks, nchunks}, 4);
+    lo_call_fn(l, "rt_print_write_out", void_type(l), NULL, NULL, 0);
   }
   LLVMValueRef st = LLVMBuildLoad2(l->b, l->mod->i32, LLVMBuildStructGEP2(l->b, ctxty, ctx, 0, ""), "");
   LLVMBasicBlockRef fail = new_block(l, "fail"), ok = new_block(l, "ok");
