@@ -461,8 +461,27 @@ static void strided_element(Lower *l, LLVMValueRef *idx, void *arg) {
   store_element(l, s->fu, s->root, s->ndim);
 }
 
+static LLVMValueRef element_count(Lower *l, Fused *fu, int ndim) {
+  LLVMValueRef size = const_i64(l, 1);
+  for (int d = 0; d < ndim; d++) size = LLVMBuildMul(l->b, size, fu->shape[d], "");
+  return size;
+}
+
+static void on_the_pool(Lower *l, Fused *fu, Node *root, LLVMValueRef flat);
+
+/* Fewer elements than this are not worth waking the pool's threads for
+ * (a wake-up costs a few microseconds, an element a nanosecond or so). */
+#define POOL_MIN_ELEMENTS (1 << 15)
+
+/* Whether the elements go to an array on the pool when there are enough:
+ * with parallel=True, on the CPU, not already inside a chunk (a nested
+ * loop would run serially anyway) and not into a reduction's sink. */
+static bool pool_allowed(Lower *l, Fused *fu) {
+  return l->opts->parallel && !l->outlined && !l->mod->gpu && !l->kplan && fu->out && !fu->sink && !fu->walk;
+}
+
 /* The loop over the output's elements: flat where it can be, strided
- * otherwise. */
+ * otherwise; on the pool where pool_allowed and big enough. */
 static void fused_loop(Lower *l, Fused *fu, Node *root) {
   int ndim = fu->out_type->ndim;
   operand_steps(l, fu, ndim);
@@ -470,13 +489,20 @@ static void fused_loop(Lower *l, Fused *fu, Node *root) {
     fu->out_step[d] = lo_arr_stride(l, fu->out_type, fu->out, d);
   LLVMValueRef flat = flat_possible(l, fu, ndim);
   LLVMBasicBlockRef done = new_block(l, "elements.done");
+  if (pool_allowed(l, fu) && ndim > 0) {
+    LLVMBasicBlockRef pool = new_block(l, "elements.pool"), here = new_block(l, "elements.here");
+    LLVMValueRef big = LLVMBuildICmp(l->b, LLVMIntSGE, element_count(l, fu, ndim), const_i64(l, POOL_MIN_ELEMENTS), "");
+    LLVMBuildCondBr(l->b, big, pool, here);
+    position(l, pool);
+    on_the_pool(l, fu, root, flat ? flat : const_bool(l, false));
+    LLVMBuildBr(l->b, done);
+    position(l, here);
+  }
   if (flat) {
     LLVMBasicBlockRef fast = new_block(l, "elements.flat"), slow = new_block(l, "elements.strided");
     LLVMBuildCondBr(l->b, flat, fast, slow);
     position(l, fast);
-    LLVMValueRef size = const_i64(l, 1);
-    for (int d = 0; d < ndim; d++) size = LLVMBuildMul(l->b, size, fu->shape[d], "");
-    LoLoop loop = lo_loop_begin(l, const_i64(l, 0), size, NULL, "element");
+    LoLoop loop = lo_loop_begin(l, const_i64(l, 0), element_count(l, fu, ndim), NULL, "element");
     fu->flat = loop.index;
     store_element(l, fu, root, ndim);
     lo_loop_end(l, &loop);
@@ -486,6 +512,120 @@ static void fused_loop(Lower *l, Fused *fu, Node *root) {
   lo_for_each_index(l, ndim, fu->shape, strided_element, &(StridedLoop){fu, root, ndim});
   LLVMBuildBr(l->b, done);
   position(l, done);
+}
+
+/* ---------------------------------------------------------------- on the pool */
+
+/* A chunk's context: the first error (an RtError, for lo_chunk_exit),
+ * whether the flat loop applies, then every value the loop reads. The
+ * chunks cut the flat index range, or the first dimension. */
+enum { PX_STATUS, PX_MSG, PX_CLASS, PX_FLAT, PX_VALUES };
+
+/* Each value the element loop reads, in one order for the caller (which
+ * stores them) and the chunk (which loads them): the output, its steps and
+ * the shape, then each operand and its steps. */
+static int loop_values(Fused *fu, int ndim, LLVMValueRef **at, const Type **ty) {
+  int n = 0;
+  at[n] = &fu->out, ty[n++] = fu->out_type;
+  for (int d = 0; d < ndim; d++) at[n] = &fu->out_step[d], ty[n++] = NULL;
+  for (int d = 0; d < ndim; d++) at[n] = &fu->shape[d], ty[n++] = NULL;
+  for (int i = 0; i < fu->nops; i++) {
+    Operand *o = &fu->ops[i];
+    at[n] = &o->value, ty[n++] = o->type;
+    if (o->type->kind == TY_ARRAY)
+      for (int d = 0; d < ndim; d++) at[n] = &o->step[d], ty[n++] = NULL;  /* NULL: an i64 */
+  }
+  return n;
+}
+
+static LLVMTypeRef pool_context_type(Lower *l, const Type *const *ty, int n) {
+  LLVMTypeRef *f = arena_alloc(l->f->arena, sizeof(LLVMTypeRef) * (size_t)(PX_VALUES + n));
+  f[PX_STATUS] = l->mod->i32;
+  f[PX_MSG] = f[PX_CLASS] = l->mod->ptr;
+  f[PX_FLAT] = l->mod->i1;
+  for (int i = 0; i < n; i++) f[PX_VALUES + i] = ty[i] ? lo_type(l, ty[i]) : l->mod->i64;
+  return LLVMStructTypeInContext(l->mod->c, f, (unsigned)(PX_VALUES + n), 0);
+}
+
+typedef struct ChunkRows {
+  Fused *fu;
+  Node *root;
+  int ndim;
+  LLVMValueRef row;  /* the first dimension's index */
+} ChunkRows;
+
+static void chunk_row_element(Lower *l, LLVMValueRef *inner, void *arg) {
+  ChunkRows *c = arg;
+  LLVMValueRef idx[RC_MAX_NDIM];
+  idx[0] = c->row;
+  for (int d = 1; d < c->ndim; d++) idx[d] = inner[d - 1];
+  strided_element(l, idx, &(StridedLoop){c->fu, c->root, c->ndim});
+}
+
+/* void chunk(ctx, begin, end, thread): the elements [begin, end) of the
+ * flat range, or the rows [begin, end) of the first dimension. */
+static LLVMValueRef pool_chunk(Lower *caller, Fused *fu, Node *root, LLVMTypeRef ctxty, int n) {
+  Lower sub, *l = &sub;
+  LLVMTypeRef params[4] = {caller->mod->ptr, caller->mod->i64, caller->mod->i64, caller->mod->i64};
+  lo_begin_outlined(l, caller, ".elements", LLVMFunctionType(void_type(caller), params, 4, 0));
+  LLVMValueRef ctx = LLVMGetParam(l->fn, 0), begin = LLVMGetParam(l->fn, 1), end = LLVMGetParam(l->fn, 2);
+  int ndim = fu->out_type->ndim;
+  Fused cf = *fu;  /* the same loop, reading the caller's values from ctx */
+  cf.ops = arena_alloc(l->f->arena, sizeof(Operand) * (size_t)(fu->nops ? fu->nops : 1));
+  if (fu->nops) memcpy(cf.ops, fu->ops, sizeof(Operand) * (size_t)fu->nops);
+  LLVMValueRef **at = arena_alloc(l->f->arena, sizeof(LLVMValueRef *) * (size_t)n);
+  const Type **ty = arena_alloc(l->f->arena, sizeof(Type *) * (size_t)n);
+  loop_values(&cf, ndim, at, ty);
+  for (int i = 0; i < n; i++)
+    *at[i] = LLVMBuildLoad2(l->b, ty[i] ? lo_type(l, ty[i]) : l->mod->i64,
+                            LLVMBuildStructGEP2(l->b, ctxty, ctx, (unsigned)(PX_VALUES + i), ""), "");
+  LLVMValueRef flat = LLVMBuildLoad2(l->b, l->mod->i1, LLVMBuildStructGEP2(l->b, ctxty, ctx, PX_FLAT, ""), "");
+  LLVMBasicBlockRef fast = new_block(l, "chunk.flat"), slow = new_block(l, "chunk.strided");
+  LLVMBuildCondBr(l->b, flat, fast, slow);
+  position(l, fast);
+  LoLoop loop = lo_loop_begin(l, begin, end, NULL, "element");
+  cf.flat = loop.index;
+  store_element(l, &cf, root, ndim);
+  lo_loop_end(l, &loop);
+  LLVMBuildBr(l->b, l->exit_bb);
+  position(l, slow);
+  LoLoop rows = lo_loop_begin(l, begin, end, NULL, "row");
+  lo_for_each_index(l, ndim - 1, cf.shape + 1, chunk_row_element, &(ChunkRows){&cf, root, ndim, rows.index});
+  lo_loop_end(l, &rows);
+  LLVMBuildBr(l->b, l->exit_bb);
+  lo_chunk_exit(l, ctx);
+  LLVMBuildRetVoid(l->b);
+  lo_func_done(l);
+  return l->fn;
+}
+
+/* The element loop cut into chunks the pool runs; the first error a chunk
+ * raises is raised here once all are done. Each element is computed as
+ * the serial loop computes it, so the results are the same. */
+static void on_the_pool(Lower *l, Fused *fu, Node *root, LLVMValueRef flat) {
+  int ndim = fu->out_type->ndim;
+  int n = 1 + 2 * ndim;
+  for (int i = 0; i < fu->nops; i++) n += 1 + (fu->ops[i].type->kind == TY_ARRAY ? ndim : 0);
+  LLVMValueRef **at = arena_alloc(l->f->arena, sizeof(LLVMValueRef *) * (size_t)n);
+  const Type **ty = arena_alloc(l->f->arena, sizeof(Type *) * (size_t)n);
+  n = loop_values(fu, ndim, at, ty);
+  LLVMTypeRef ctxty = pool_context_type(l, ty, n);
+  LLVMValueRef body = pool_chunk(l, fu, root, ctxty, n);
+  LLVMValueRef ctx = lo_alloca(l, ctxty, "elements");
+  LLVMBuildStore(l->b, const_i32(l, RT_OK), LLVMBuildStructGEP2(l->b, ctxty, ctx, PX_STATUS, ""));
+  LLVMBuildStore(l->b, flat, LLVMBuildStructGEP2(l->b, ctxty, ctx, PX_FLAT, ""));
+  for (int i = 0; i < n; i++) LLVMBuildStore(l->b, *at[i], LLVMBuildStructGEP2(l->b, ctxty, ctx, (unsigned)(PX_VALUES + i), ""));
+  LLVMValueRef trips = LLVMBuildSelect(l->b, flat, element_count(l, fu, ndim), fu->shape[0], "");
+  LLVMValueRef nchunks = lo_call_fn(l, "pool_chunk_count", l->mod->i64, &l->mod->i64, &trips, 1);
+  LLVMTypeRef pp[4] = {l->mod->ptr, l->mod->ptr, l->mod->i64, l->mod->i64};
+  lo_call_fn(l, "pool_parallel_for", void_type(l), pp, (LLVMValueRef[]){body, ctx, trips, nchunks}, 4);
+  LLVMValueRef st = LLVMBuildLoad2(l->b, l->mod->i32, LLVMBuildStructGEP2(l->b, ctxty, ctx, PX_STATUS, ""), "");
+  LLVMBasicBlockRef fail = new_block(l, "elements.fail"), ok = new_block(l, "elements.ok");
+  LLVMBuildCondBr(l->b, LLVMBuildICmp(l->b, LLVMIntNE, st, const_i32(l, RT_OK), ""), fail, ok);
+  position(l, fail);
+  lo_call_fn(l, "rt_error_restore", void_type(l), &l->mod->ptr, &ctx, 1);
+  lo_raise_status(l, st);
+  position(l, ok);
 }
 
 static void evaluate_operands(Lower *l, Fused *fu) {

@@ -167,9 +167,11 @@ void lo_raise(Lower *l, RtStatus status, const char *msg) {
   LLVMBuildBr(l->b, l->exit_bb);
 }
 
-void lo_raise_recorded(Lower *l, RtStatus status) {
+void lo_raise_recorded(Lower *l, RtStatus status) { lo_raise_status(l, const_i32(l, status)); }
+
+void lo_raise_status(Lower *l, LLVMValueRef status) {
   for (int i = 0; i < l->ntemps; i++) lo_refcount(l, l->temp_types[i], l->temps[i], false);
-  LLVMBuildStore(l->b, const_i32(l, status), l->status);
+  LLVMBuildStore(l->b, status, l->status);
   LLVMBuildBr(l->b, l->exit_bb);
 }
 

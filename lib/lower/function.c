@@ -33,6 +33,7 @@ void lo_begin_outlined(Lower *sub, Lower *l, const char *suffix, LLVMTypeRef ft)
   char name[200];
   snprintf(name, sizeof name, "%s%s%d", LLVMGetValueName(l->fn), suffix, l->mod->nregions++);
   lo_func_init(sub, l->mod, l->f, l->opts);
+  sub->outlined = true;
   sub->fn = LLVMAddFunction(l->mod->m, name, ft);
   LLVMSetLinkage(sub->fn, LLVMInternalLinkage);
   LLVMBasicBlockRef entry = new_block(sub, "entry");

@@ -64,6 +64,7 @@ typedef struct Lower {
   const Type **temp_types;
   int ntemps, temps_cap;
   bool numpy_semantics;      /* the elements of an array expression: NumPy's rules, not Python's (ufunc.c) */
+  bool outlined;             /* a chunk the pool runs (lo_begin_outlined) */
   LLVMValueRef deferred;     /* i1 alloca: checks set it instead of raising (stmt.c) */
   /* CUDA kernels and device functions: the current thread and block */
   LLVMValueRef tid[3], bid[3], bdim[3], gdim[3];
@@ -141,6 +142,7 @@ LLVMValueRef lo_extern(Lower *l, const char *name, void *addr);
 void lo_raise(Lower *l, RtStatus status, const char *msg);
 void lo_raise_if(Lower *l, LLVMValueRef cond, RtStatus status, const char *msg);
 void lo_raise_recorded(Lower *l, RtStatus status);  /* a runtime function recorded the message */
+void lo_raise_status(Lower *l, LLVMValueRef status);  /* the same, with a status known at run time */
 /* if (cond) raise status, fmt's %lld filled with up to four int64 args */
 void lo_raise_format_if(Lower *l, LLVMValueRef cond, RtStatus status, const char *fmt, LLVMValueRef *args, int n);
 void lo_loop_hints(Lower *l, LLVMValueRef latch, bool unroll);
