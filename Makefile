@@ -44,6 +44,7 @@ docs: build
 
 bench: build
 	$(PY) bench/bench.py
+	$(PY) bench/numpy_ops.py
 	$(PY) bench/cuda_kernels.py
 
 leakcheck: build
