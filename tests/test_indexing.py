@@ -7,12 +7,14 @@ Every case runs the compiled function and its Python original (NumPy) on
 generated arrays of every dtype and several layouts (C, Fortran, strided,
 reversed, empty) and compares results and the arguments afterwards; errors
 are compared with NumPy's own exception type and message."""
+import gc
+
 import numpy
 import numpy as np
 import pytest
 import ruchey
 
-from conftest import assert_same, make_rng, needs_ptxas, ptxas_errors
+from conftest import assert_same, make_rng, needs_ptxas, ptxas_errors, rss_bytes
 
 DTYPES = [np.bool_, np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uint32, np.uint64,
           np.float32, np.float64]
@@ -517,6 +519,16 @@ def test_out_of_bounds_on_an_inner_axis_names_it():
     a = np.zeros((3, 4))
     same_error(take_forms, a, np.array([0, 1]), 7)
     same_error(take_3d, np.zeros((2, 3, 4)), np.array([4]))
+
+
+def test_a_tuple_item_that_raises_releases_the_items_before_it():
+    a, idx = np.zeros((300, 400)), np.arange(300)
+    gc.collect()
+    before = rss_bytes()
+    for _ in range(300):  # a[idx], a[idx, :], a[:, idx]: 2.6 MB made before a[7, idx] raises
+        with pytest.raises(IndexError):
+            take_forms(a, idx, 700)
+    assert rss_bytes() - before < 64 * 2**20
 
 
 def test_mask_of_the_wrong_shape_raises_numpys_index_error():

@@ -21,7 +21,13 @@ def meson_setup(build_dir, env=None, python=sys.executable):
     """Configures the build, as pip's first step does; returns the CompletedProcess."""
     return subprocess.run([python, "-m", "mesonbuild.mesonmain", "setup", str(build_dir), ROOT],
                           capture_output=True, text=True, timeout=300,
-                          env=dict(os.environ, **(env or {})))
+                          env=dict(without_leak_checker(), **(env or {})))
+
+
+def without_leak_checker():
+    """The environment, less the leak checker's preload: the compilers meson
+    tries must not report CPython's and their own allocations."""
+    return {k: v for k, v in os.environ.items() if k != "LD_PRELOAD"}
 
 
 def fake_llvm_config(directory, version, static_ok=True):

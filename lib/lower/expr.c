@@ -65,10 +65,19 @@ static LLVMValueRef lo_ifexp(Lower *l, Node *n) {
   return LLVMBuildLoad2(l->b, lo_type(l, n->ty), result, "");
 }
 
+/* The items in turn; those holding arrays are temporaries until the tuple
+ * holds them all, so that an item that raises releases the ones before it. */
 static LLVMValueRef lo_tuple(Lower *l, Node *n) {
   LLVMValueRef t = LLVMGetUndef(lo_type(l, n->ty));
+  LLVMValueRef *items = arena_alloc(l->f->arena, sizeof(LLVMValueRef) * (size_t)(n->list.len + 1));
+  for (int i = 0; i < n->list.len; i++) {
+    Node *item = n->list.items[i];
+    items[i] = lo_owned(l, item);
+    if (ty_has_arrays(item->ty)) lo_temp_made(l, item->ty, items[i]);
+    t = LLVMBuildInsertValue(l->b, t, items[i], (unsigned)i, "");
+  }
   for (int i = 0; i < n->list.len; i++)
-    t = LLVMBuildInsertValue(l->b, t, lo_owned(l, n->list.items[i]), (unsigned)i, "");
+    if (ty_has_arrays(n->list.items[i]->ty)) lo_temp_taken(l, items[i]);
   return t;
 }
 
