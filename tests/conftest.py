@@ -19,6 +19,12 @@ import pytest
 
 AS_NUMBA = os.environ.get("RUCHEY_TEST_AS_NUMBA") == "1"
 
+# ruchey gives NumPy 2's results (dtypes, messages, rounding) with every
+# NumPy; tests comparing with the installed NumPy where NumPy 1.x differs
+# run on NumPy 2 only
+NUMPY1 = numpy.lib.NumpyVersion(numpy.__version__) < "2.0.0"
+numpy2_only = pytest.mark.skipif(NUMPY1, reason="NumPy 1.x differs here: ruchey gives NumPy 2's result")
+
 if AS_NUMBA:
     os.environ.setdefault("NUMBA_DISABLE_ERROR_MESSAGE_HIGHLIGHTING", "1")
     import numba

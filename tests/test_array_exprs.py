@@ -13,7 +13,7 @@ import pytest
 import ruchey
 
 from arraygen import DTYPES, array, check, define, values
-from conftest import AS_NUMBA, make_rng, rss_bytes
+from conftest import AS_NUMBA, NUMPY1, make_rng, rss_bytes
 
 pytestmark = pytest.mark.skipif(AS_NUMBA, reason="NumPy 2's promotion rules, which Numba does not follow")
 
@@ -310,6 +310,8 @@ def test_ufunc_on_arrays_matches_numpy(name, dtype):
         return
     if expected.dtype == np.float16:
         pytest.skip("NumPy's float16 result: ruchey has no float16 and gives float32")
+    if NUMPY1 and name in ("floor", "ceil", "trunc") and np.dtype(dtype).kind in "iu":
+        pytest.skip("NumPy 1.x rounds integers to floats: ruchey keeps their dtype, as NumPy 2")
     close_enough(expected, f(*args), f"numpy.{name}({np.dtype(dtype).name})")
 
 

@@ -20,7 +20,7 @@ import pytest
 
 import ruchey
 
-from conftest import AS_NUMBA, assert_same_value, make_rng
+from conftest import AS_NUMBA, NUMPY1, assert_same_value, make_rng, numpy2_only
 
 pytestmark = pytest.mark.skipif(AS_NUMBA, reason="numba's reductions differ in dtypes and errors "
                                 "(np.sum of int8 is int64 in NumPy, errors at run time)")
@@ -135,9 +135,23 @@ REFUSED = {("np.ptp(a)", "bool"): "boolean subtract", ("np.percentile(a, 30)", "
            ("np.quantile(a, 0.7)", "bool"): "boolean subtract"}
 
 
+# where NumPy 1.x differs from NumPy 2: percentile and quantile of float32
+# (computed in float64), the message of nanargmin/nanargmax of nothing but
+# NaN, AxisError's message
+NUMPY1_DIFFERS = {"np.percentile": ("float32",), "np.quantile": ("float32",), "np.nanargmin": None,
+                  "np.nanargmax": None, "np.average": None}
+
+
+def skip_where_numpy1_differs(expr, dtype):
+    name = expr.split("(")[0]
+    if NUMPY1 and name in NUMPY1_DIFFERS and NUMPY1_DIFFERS[name] in (None, (np.dtype(dtype).name,)):
+        pytest.skip(f"NumPy 1.x differs from NumPy 2 in {name}: ruchey gives NumPy 2's result")
+
+
 @pytest.mark.parametrize("dtype", DTYPES, ids=DTYPE_IDS)
 @pytest.mark.parametrize("expr", REDUCTIONS)
 def test_reduction_of_1d_arrays_matches_numpy(expr, dtype):
+    skip_where_numpy1_differs(expr, dtype)
     rng = make_rng(hash((expr, np.dtype(dtype).name)) % 2**32)
     refused = REFUSED.get((expr, np.dtype(dtype).name))
     if refused:
@@ -155,6 +169,7 @@ INTEGER_PATHS = ["np.sum(a)", "np.mean(a)", "np.max(a)", "np.argmin(a)", "np.any
 @pytest.mark.parametrize("expr, dtype", [(e, np.float64) for e in REDUCTIONS] + [(e, np.uint8) for e in INTEGER_PATHS],
                          ids=[f"{e}-float64" for e in REDUCTIONS] + [f"{e}-uint8" for e in INTEGER_PATHS])
 def test_reduction_of_any_layout_matches_numpy(expr, dtype):
+    skip_where_numpy1_differs(expr, dtype)
     rng = make_rng(hash((expr, "layouts")) % 2**32)
     for shape in [(0,), (9,), (1000,)] + SHAPES:
         for a in layouts(rng, dtype, shape):
@@ -190,6 +205,7 @@ NAN_REDUCTIONS = ["np.sum(a)", "np.mean(a)", "np.std(a)", "np.min(a)", "np.max(a
 @pytest.mark.parametrize("dtype", [np.float32, np.float64], ids=["float32", "float64"])
 @pytest.mark.parametrize("expr", NAN_REDUCTIONS)
 def test_reduction_of_arrays_with_nan_matches_numpy(expr, dtype):
+    skip_where_numpy1_differs(expr, dtype)
     rng = make_rng(hash((expr, "nan")) % 2**32)
     for shape in [(1,), (9,), (40,), (1000,), (6, 5)]:
         for fraction in (0.02, 0.3, 1.0):
@@ -243,6 +259,7 @@ def axis_cases():
 
 @pytest.mark.parametrize("expr, dtype", axis_cases())
 def test_reduction_along_an_axis_matches_numpy(expr, dtype):
+    skip_where_numpy1_differs(expr, dtype)
     if ("ptp" in expr or "diff" in expr) and dtype == np.bool_:
         return
     rng = make_rng(hash((expr, np.dtype(dtype).name, "axis")) % 2**32)
@@ -277,6 +294,7 @@ def test_a_constant_axis_out_of_bounds_is_refused():
 
 # ---------------------------------------------------------------- accuracy
 
+@numpy2_only  # NumPy 1.x's SIMD sum groups the elements otherwise
 @pytest.mark.parametrize("dtype", [np.float32, np.float64], ids=["float32", "float64"])
 def test_float_sums_are_numpys_pairwise_sums(dtype):
     """Bit for bit where the elements are read in NumPy's order: contiguous
@@ -433,6 +451,7 @@ def test_weighted_average_matches_numpy(dtype):
 
 @pytest.mark.parametrize("dtype", [np.float64, np.float32, np.int64, np.uint8], ids=["float64", "float32", "int64", "uint8"])
 def test_percentile_and_quantile_match_numpy(dtype):
+    skip_where_numpy1_differs("np.percentile", dtype)
     rng = make_rng(14)
     qs = [0, 0.5, 25, 33.3, 50, 99.9, 100]
     for shape in [(1,), (2,), (7,), (100,), (5, 6)]:
