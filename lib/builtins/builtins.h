@@ -21,7 +21,20 @@ extern const Builtin bi_atomic[];  /* atomic.c: cuda.atomic.* */
 extern const Builtin bi_cudamath[];/* cudamath.c: CUDA's intrinsics on bits and numbers */
 extern const Builtin bi_print[];   /* print.c: print() */
 extern const Builtin bi_grid[];    /* grid.c: cooperative groups (grid.sync()) */
-extern const Builtin bi_reduce[];  /* reduce.c: NumPy's reductions (sum, mean, argmax, median ...) */
+extern const Builtin bi_reduce[];  /* reduce.c: NumPy's reductions (sum, mean, argmax ...) */
+extern const Builtin bi_statistics[]; /* statistics.c: cumsum, diff, median, quantiles, isclose */
+
+/* The elements' type of an array, or a number's own; dimensions (0 for a number). */
+static inline const Type *elem_of(const Type *t) { return t->kind == TY_ARRAY ? t->elem : t; }
+static inline int ndim_of(const Type *t) { return t->kind == TY_ARRAY ? t->ndim : 0; }
+
+/* args.c: the checks NumPy functions' typers make of their arguments */
+Node *bi_arg(Node *n, int pos, const char *kw);  /* at position pos (the array is 0, methods too) or by keyword */
+bool bi_literal_int(const Node *x, int64_t *v);  /* an int literal, negative ones too */
+bool bi_need_values(Infer *in, Node *n, Node *a);  /* an array or a number, else a TypingError */
+bool bi_check_axis(Infer *in, Node *n, Node *axis, int ndim);  /* an int; a constant one within ndim */
+bool bi_check_dtype(Infer *in, Node *n, Node *d, const Type **out);  /* dtype=: *out, NULL when not given */
+bool bi_check_number(Infer *in, Node *n, Node *x, const char *what);  /* absent, or a number */
 
 /* registry.c */
 const Builtin *bi_at(int i);   /* every row in turn; NULL past the last */

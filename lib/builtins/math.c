@@ -359,7 +359,6 @@ static LLVMValueRef compute(Lower *l, const MathFn *m, bool python, const Type *
   return r;
 }
 
-static const Type *elem_of(const Type *t) { return t->kind == TY_ARRAY ? t->elem : t; }
 
 /* f of one element of each argument (values of the arguments' element
  * types), to the element type of n. */

@@ -7,7 +7,6 @@
  */
 #include "builtins/builtins.h"
 
-static const Type *elem_of(const Type *t) { return t->kind == TY_ARRAY ? t->elem : t; }
 
 static bool any_array(Node *n, const Type **args) {
   for (int i = 0; i < n->list.len; i++)

@@ -1053,7 +1053,6 @@ static const Type *weak_promote(Node **nodes, int n) {
   return strong;
 }
 
-static const Type *elem_of(const Type *t) { return is_array(t) ? t->elem : t; }
 
 static const Type *ty_where(Infer *in, Node *n, const Type **args) {
   if (n->list.len == 1) return ty_nonzero(in, n, args);

@@ -20,7 +20,6 @@
 
 /* ---------------------------------------------------------------- dtypes */
 
-static const Type *elem_of(const Type *t) { return t->kind == TY_ARRAY ? t->elem : t; }
 
 static const Type *int_of_bits(int bits, bool sign) {
   switch (bits) {

@@ -1,0 +1,54 @@
+/* builtins/args.c — the checks NumPy functions' typers make of their
+ * arguments: by position or keyword, axes, dtype=, numbers. */
+#include "builtins/builtins.h"
+
+/* The argument at position pos (the array is 0, for methods too) or by keyword. */
+Node *bi_arg(Node *n, int pos, const char *kw) {
+  if (n->list.len > pos) return n->list.items[pos];
+  return kw ? ty_kwarg(n, kw) : NULL;
+}
+
+bool bi_literal_int(const Node *x, int64_t *v) {
+  if (x->kind == N_INT) {
+    *v = x->ival;
+    return true;
+  }
+  if (x->kind == N_UNARY && x->op == OP_NEG && x->lhs->kind == N_INT) {
+    *v = -x->lhs->ival;
+    return true;
+  }
+  return false;
+}
+
+bool bi_need_values(Infer *in, Node *n, Node *a) {
+  if (a->ty->kind == TY_ARRAY || ty_is_scalar(a->ty)) return true;
+  return ty_error(in, a, "%s() needs an array or a number, got %s", n->bi->name, a->ty->name) != NULL;
+}
+
+/* An axis: an int, a constant one within the dimensions. */
+bool bi_check_axis(Infer *in, Node *n, Node *axis, int ndim) {
+  int64_t k;
+  if (!ty_is_int(axis->ty))
+    return ty_error(in, axis, "%s(): axis must be an integer, got %s", n->bi->name, axis->ty->name) != NULL;
+  if (bi_literal_int(axis, &k) && (k < -ndim || k >= ndim))
+    return ty_error(in, axis, "%s(): axis %lld is out of bounds for array of dimension %d", n->bi->name,
+                    (long long)k, ndim) != NULL;
+  if (ndim == 0)
+    return ty_error(in, axis, "%s(): a number or 0-d array has no axis", n->bi->name) != NULL;
+  return true;
+}
+
+/* dtype=: a NumPy scalar type; *out stays NULL when not given. */
+bool bi_check_dtype(Infer *in, Node *n, Node *d, const Type **out) {
+  *out = NULL;
+  if (!d) return true;
+  if (d->ty->kind != TY_DTYPE)
+    return ty_error(in, d, "%s(): dtype must be a NumPy scalar type such as numpy.float64", n->bi->name) != NULL;
+  *out = d->ty->elem;
+  return true;
+}
+
+bool bi_check_number(Infer *in, Node *n, Node *x, const char *what) {
+  if (!x || ty_is_scalar(x->ty)) return true;
+  return ty_error(in, x, "%s(): %s must be a number, got %s", n->bi->name, what, x->ty->name) != NULL;
+}

@@ -1,0 +1,644 @@
+/* builtins/statistics.c — NumPy's statistics beside the reductions, in
+ * compiled code: cumsum and cumprod, diff, median, percentile and quantile
+ * (a partial sort of a copy: quickselect at run time), isclose, allclose
+ * and array_equal, as functions and (cumsum, cumprod) as array methods.
+ * Their arithmetic and axis dispatch are reduce.c's (reduce.h).
+ */
+#include <math.h>
+#include <stdio.h>
+
+#include "builtins/reduce.h"
+
+/* ---------------------------------------------------------------- cumsum, cumprod */
+
+enum { CUM_SUM, CUM_PROD };
+
+static const Type *ty_accumulate(Infer *in, Node *n, const Type **args) {
+  Node *a = n->list.items[0], *axis = bi_arg(n, 1, "axis");
+  const Type *dtype;
+  if (!bi_need_values(in, n, a) || (axis && !bi_check_axis(in, n, axis, ndim_of(a->ty))) ||
+      !bi_check_dtype(in, n, bi_arg(n, 2, "dtype"), &dtype))
+    return NULL;
+  return ty_array(rd_sum_dtype(elem_of(a->ty), dtype), axis ? a->ty->ndim : 1, 'C', false);
+}
+
+/* Every element of e, in C order, to sink: by flat index where it can. */
+static void each_element(Lower *l, Elements *e, LLVMValueRef count, ElementSink sink, void *arg) {
+  LLVMValueRef flat = lo_elements_flat(l, e);
+  LLVMBasicBlockRef done = new_block(l, "each.done");
+  if (flat) {
+    LLVMBasicBlockRef by_index = new_block(l, "each.flat"), strided = new_block(l, "each.strided");
+    LLVMBuildCondBr(l->b, flat, by_index, strided);
+    position(l, by_index);
+    LoLoop loop = lo_loop_begin(l, const_i64(l, 0), count, NULL, "each");
+    sink(l, lo_element_at(l, e, loop.index), arg);
+    lo_loop_end(l, &loop);
+    LLVMBuildBr(l->b, done);
+    position(l, strided);
+  }
+  lo_elements_each(l, e, sink, arg);
+  LLVMBuildBr(l->b, done);
+  position(l, done);
+}
+
+static LLVMValueRef elements_count(Lower *l, Elements *e, int ndim) {
+  LLVMValueRef n = const_i64(l, 1);
+  for (int d = 0; d < ndim; d++) n = LLVMBuildMul(l->b, n, lo_elements_shape(e, d), "");
+  return n;
+}
+
+/* The running sum or product: the first element as it is, then op(previous, x). */
+static LLVMValueRef running(Lower *l, int op, const Type *t, LLVMValueRef first, LLVMValueRef prev, LLVMValueRef x) {
+  return rd_select(l, first, x, op == CUM_SUM ? rd_add(l, t, prev, x) : rd_mul(l, t, prev, x));
+}
+
+typedef struct Running {
+  int op;
+  const Type *from, *to;
+  LLVMValueRef data, k, acc;  /* the result's memory, the elements so far, the last result */
+} Running;
+
+static void running_element(Lower *l, LLVMValueRef v, void *arg) {
+  Running *r = arg;
+  LLVMValueRef k = rd_load(l, r->k), x = lo_convert(l, v, r->from, r->to);
+  LLVMValueRef first = LLVMBuildICmp(l->b, LLVMIntEQ, k, const_i64(l, 0), "");
+  LLVMValueRef y = running(l, r->op, r->to, first, rd_load(l, r->acc), x);
+  LLVMBuildStore(l->b, y, r->acc);
+  lo_store_scalar(l, r->to, LLVMBuildInBoundsGEP2(l->b, lo_storage_type(l, r->to), r->data, &k, 1, ""), y);
+  LLVMBuildStore(l->b, LLVMBuildAdd(l->b, k, const_i64(l, 1), ""), r->k);
+}
+
+/* Over all the elements, in C order: a 1-d result. */
+static LLVMValueRef accumulate_all(Lower *l, Node *n, Node *a) {
+  const Type *to = n->ty->elem;
+  if (a->ty->kind != TY_ARRAY) {
+    LLVMValueRef one = const_i64(l, 1), out = lo_alloc_array(l, n->ty, &one, -1);
+    lo_store_scalar(l, to, rd_data(l, out), lo_expr_as(l, a, to));
+    return out;
+  }
+  Elements *e = lo_elements_begin(l, a);
+  LLVMValueRef count = elements_count(l, e, a->ty->ndim), out = lo_alloc_array(l, n->ty, &count, -1);
+  Running r = {n->bi->ival, a->ty->elem, to, rd_data(l, out), rd_var(l, const_i64(l, 0), "running.k"),
+               rd_var(l, LLVMConstNull(lo_type(l, to)), "running")};
+  each_element(l, e, count, running_element, &r);
+  lo_elements_end(l, e);
+  return out;
+}
+
+typedef struct RunningAlong {
+  int op;
+  const Type *t, *ot;
+  LLVMValueRef v, out;
+  int k;
+} RunningAlong;
+
+static void running_along_element(Lower *l, LLVMValueRef *idx, void *arg) {
+  RunningAlong *r = arg;
+  LLVMValueRef x = lo_convert(l, lo_load_scalar(l, r->t->elem, rd_element_ptr(l, r->t, r->v, idx)), r->t->elem, r->ot->elem);
+  LLVMValueRef at = rd_element_ptr(l, r->ot, r->out, idx);
+  LLVMValueRef first = LLVMBuildICmp(l->b, LLVMIntEQ, idx[r->k], const_i64(l, 0), "");
+  /* the previous result along the axis (at the first, the slot itself: not used) */
+  LLVMValueRef back = LLVMBuildNeg(l->b, lo_arr_stride(l, r->ot, r->out, r->k), "");
+  LLVMValueRef prev = lo_load_scalar(l, r->ot->elem, rd_select(l, first, at, rd_byte_at(l, at, back)));
+  lo_store_scalar(l, r->ot->elem, at, running(l, r->op, r->ot->elem, first, prev, x));
+}
+
+static LLVMValueRef accumulate_along(Lower *l, int k, void *arg) {
+  RunningAlong *r = arg;
+  LLVMValueRef shape[RC_MAX_NDIM];
+  for (int d = 0; d < r->t->ndim; d++) shape[d] = lo_arr_shape(l, r->v, d);
+  r->k = k;
+  r->out = lo_alloc_array(l, r->ot, shape, -1);
+  lo_for_each_index(l, r->t->ndim, shape, running_along_element, r);
+  return r->out;
+}
+
+static LLVMValueRef lo_accumulate(Lower *l, Node *n) {
+  Node *a = n->list.items[0], *axis = bi_arg(n, 1, "axis");
+  if (!axis) return accumulate_all(l, n, a);
+  RunningAlong r = {n->bi->ival, a->ty, n->ty, lo_expr(l, a)};
+  LLVMValueRef out = rd_for_axis(l, axis, a->ty->ndim, n->ty, accumulate_along, &r, rd_axis_error);
+  lo_done_with(l, a, r.v);
+  return out;
+}
+
+/* ---------------------------------------------------------------- diff */
+
+static const Type *ty_diff(Infer *in, Node *n, const Type **args) {
+  Node *a = n->list.items[0], *order = bi_arg(n, 1, "n"), *axis = bi_arg(n, 2, "axis");
+  int64_t k;
+  if (a->ty->kind != TY_ARRAY || a->ty->ndim == 0)
+    return ty_error(in, a, "numpy.diff(): diff requires input that is at least one dimensional");
+  if (order && !ty_is_int(order->ty)) return ty_error(in, order, "numpy.diff(): n must be an integer, got %s", order->ty->name);
+  if (order && bi_literal_int(order, &k) && k < 0)
+    return ty_error(in, order, "numpy.diff(): order must be non-negative but got %lld", (long long)k);
+  if (axis && !bi_check_axis(in, n, axis, a->ty->ndim)) return NULL;
+  return ty_array(a->ty->elem, a->ty->ndim, 'C', false);
+}
+
+typedef struct DiffPass {
+  const Type *st, *dt;
+  LLVMValueRef src, dst;
+  int k;
+  bool copy;  /* dst = src, not src's next along k minus src */
+} DiffPass;
+
+static void diff_element(Lower *l, LLVMValueRef *idx, void *arg) {
+  DiffPass *d = arg;
+  const Type *e = d->st->elem;
+  LLVMValueRef p = rd_element_ptr(l, d->st, d->src, idx), x = lo_load_scalar(l, e, p);
+  if (!d->copy) x = rd_sub(l, e, lo_load_scalar(l, e, rd_byte_at(l, p, lo_arr_stride(l, d->st, d->src, d->k))), x);
+  lo_store_scalar(l, e, rd_element_ptr(l, d->dt, d->dst, idx), x);
+}
+
+/* Over dst's shape: in C order, so that src may be dst (each element is
+ * read before it is written, and its next one after). */
+static void diff_pass(Lower *l, DiffPass d, LLVMValueRef *shape) {
+  lo_for_each_index(l, d.dt->ndim, shape, diff_element, &d);
+}
+
+typedef struct Diff {
+  const Type *t, *ot;
+  LLVMValueRef v, order;
+} Diff;
+
+static LLVMValueRef shorter(Lower *l, LLVMValueRef len, LLVMValueRef by) {
+  LLVMValueRef r = LLVMBuildSub(l->b, len, by, "");
+  return rd_select(l, LLVMBuildICmp(l->b, LLVMIntSLT, r, const_i64(l, 0), ""), const_i64(l, 0), r);
+}
+
+/* The n-th difference along k: once straight into the result; more times
+ * in place in a temporary one shorter, then copied. */
+static LLVMValueRef diff_along(Lower *l, int k, void *arg) {
+  Diff *d = arg;
+  int nd = d->t->ndim;
+  LLVMValueRef shape[RC_MAX_NDIM], part[RC_MAX_NDIM], len = lo_arr_shape(l, d->v, k);
+  for (int i = 0; i < nd; i++) shape[i] = part[i] = lo_arr_shape(l, d->v, i);
+  shape[k] = shorter(l, len, d->order);
+  LLVMValueRef out = lo_alloc_array(l, d->ot, shape, -1);
+  LLVMBasicBlockRef copy = new_block(l, "diff.none"), once = new_block(l, "diff.once"), more = new_block(l, "diff.more");
+  LLVMBasicBlockRef done = new_block(l, "diff.done");
+  LLVMValueRef sw = LLVMBuildSwitch(l->b, d->order, more, 2);
+  LLVMAddCase(sw, const_i64(l, 0), copy);
+  LLVMAddCase(sw, const_i64(l, 1), once);
+  position(l, copy);
+  diff_pass(l, (DiffPass){d->t, d->ot, d->v, out, k, true}, shape);
+  LLVMBuildBr(l->b, done);
+  position(l, once);
+  diff_pass(l, (DiffPass){d->t, d->ot, d->v, out, k, false}, shape);
+  LLVMBuildBr(l->b, done);
+  position(l, more);
+  part[k] = shorter(l, len, const_i64(l, 1));
+  LLVMValueRef tmp = lo_alloc_array(l, d->ot, part, -1);
+  lo_temp_made(l, d->ot, tmp);
+  diff_pass(l, (DiffPass){d->t, d->ot, d->v, tmp, k, false}, part);
+  LoLoop again = lo_loop_begin(l, const_i64(l, 2), LLVMBuildAdd(l->b, d->order, const_i64(l, 1), ""), NULL, "diff.again");
+  part[k] = shorter(l, len, again.index);
+  diff_pass(l, (DiffPass){d->ot, d->ot, tmp, tmp, k, false}, part);
+  lo_loop_end(l, &again);
+  diff_pass(l, (DiffPass){d->ot, d->ot, tmp, out, k, true}, shape);
+  lo_release_temp(l, d->ot, tmp);
+  LLVMBuildBr(l->b, done);
+  position(l, done);
+  return out;
+}
+
+static LLVMValueRef lo_diff(Lower *l, Node *n) {
+  Node *a = n->list.items[0], *order = bi_arg(n, 1, "n"), *axis = bi_arg(n, 2, "axis");
+  Diff d = {a->ty, n->ty, lo_expr(l, a), order ? lo_expr_as(l, order, TYS(TY_I64)) : const_i64(l, 1)};
+  rd_raise_with_int(l, LLVMBuildICmp(l->b, LLVMIntSLT, d.order, const_i64(l, 0), ""), RT_ERR_VALUE,
+                 "order must be non-negative but got %lld", d.order);
+  int nd = a->ty->ndim;
+  LLVMValueRef r = axis ? rd_for_axis(l, axis, nd, n->ty, diff_along, &d, rd_axis_error) : diff_along(l, nd - 1, &d);
+  lo_done_with(l, a, d.v);
+  return r;
+}
+
+/* ---------------------------------------------------------------- median, percentile, quantile */
+
+enum { Q_MEDIAN, Q_PERCENTILE, Q_QUANTILE };
+
+/* quantile(a, q) of an int q (0 or 1): an element itself, of a's dtype. */
+static bool int_quantile(Node *n) {
+  Node *q = bi_arg(n, 1, "q");
+  return n->bi->ival == Q_QUANTILE && ty_is_scalar(q->ty) && !ty_is_float(q->ty);
+}
+
+static const Type *ty_quantile(Infer *in, Node *n, const Type **args) {
+  Node *a = n->list.items[0], *q = bi_arg(n, 1, "q");
+  if (!bi_need_values(in, n, a)) return NULL;
+  const Type *e = elem_of(a->ty);
+  if (n->bi->ival == Q_MEDIAN) return rd_mean_dtype(e);
+  if (e->kind == TY_BOOL) return ty_error(in, n, "%s(): %s", n->bi->name, rd_boolean_subtract);
+  if (!q) return ty_error(in, n, "%s() missing argument 'q'", n->bi->name);
+  if (q->ty->kind == TY_ARRAY && q->ty->ndim > 0 && q->ty->elem->kind != TY_BOOL) return ty_array(TYS(TY_F64), q->ty->ndim, 'C', false);
+  if (!ty_is_scalar(q->ty) || q->ty->kind == TY_BOOL)
+    return ty_error(in, q, "%s(): q must be a number or an array of numbers, got %s", n->bi->name, q->ty->name);
+  if (int_quantile(n)) return e;  /* q 0 or 1: an element itself */
+  return ty_is_float(e) ? e : TYS(TY_F64);
+}
+
+typedef struct Gather {
+  const Type *elem;
+  LLVMValueRef data, k, nan;
+} Gather;
+
+static void gather_element(Lower *l, LLVMValueRef v, void *arg) {
+  Gather *g = arg;
+  LLVMValueRef k = rd_load(l, g->k);
+  lo_store_scalar(l, g->elem, LLVMBuildInBoundsGEP2(l->b, lo_storage_type(l, g->elem), g->data, &k, 1, ""), v);
+  LLVMBuildStore(l->b, LLVMBuildAdd(l->b, k, const_i64(l, 1), ""), g->k);
+  LLVMBuildStore(l->b, rd_or(l, rd_load(l, g->nan), rd_is_nan(l, g->elem, v)), g->nan);
+}
+
+/* a's elements in a new 1-d array (a temp, partitioned in place); their
+ * number, and whether one is NaN. */
+static LLVMValueRef gather(Lower *l, Node *a, LLVMValueRef *count, LLVMValueRef *nan) {
+  const Type *e = elem_of(a->ty), *t = ty_array(e, 1, 'C', false);
+  Elements *el = a->ty->kind == TY_ARRAY ? lo_elements_begin(l, a) : NULL;
+  *count = el ? elements_count(l, el, a->ty->ndim) : const_i64(l, 1);
+  LLVMValueRef work = lo_alloc_array(l, t, count, -1);
+  lo_temp_made(l, t, work);
+  Gather g = {e, rd_data(l, work), rd_var(l, const_i64(l, 0), "gather.k"), rd_var(l, const_bool(l, false), "gather.nan")};
+  if (el) {
+    each_element(l, el, *count, gather_element, &g);
+    lo_elements_end(l, el);
+  } else {
+    gather_element(l, lo_expr(l, a), &g);
+  }
+  *nan = rd_load(l, g.nan);
+  return work;
+}
+
+/* The k-th smallest of n elements at data, which rt_partition moves into place. */
+static LLVMValueRef kth(Lower *l, const Type *t, LLVMValueRef data, LLVMValueRef n, LLVMValueRef k) {
+  LLVMTypeRef p[4] = {l->mod->ptr, l->mod->i64, l->mod->i64, l->mod->i32};
+  lo_call_fn(l, "rt_partition", void_type(l), p, (LLVMValueRef[]){data, n, k, const_i32(l, (int)t->kind)}, 4);
+  return lo_load_scalar(l, t, LLVMBuildInBoundsGEP2(l->b, lo_storage_type(l, t), data, &k, 1, ""));
+}
+
+/* NumPy's median: the mean of the middle one or two. */
+static LLVMValueRef median_of(Lower *l, const Type *e, const Type *r, LLVMValueRef data, LLVMValueRef n) {
+  LLVMValueRef half = LLVMBuildLShr(l->b, n, const_i64(l, 1), ""), hi = kth(l, e, data, n, half);
+  LLVMValueRef out = rd_var(l, LLVMConstNull(lo_type(l, r)), "median"), zero = LLVMConstNull(lo_type(l, r));
+  LLVMBasicBlockRef one = new_block(l, "median.odd"), two = new_block(l, "median.even"), done = new_block(l, "median");
+  LLVMBuildCondBr(l->b, LLVMBuildTrunc(l->b, n, l->mod->i1, ""), one, two);
+  position(l, one);
+  LLVMBuildStore(l->b, rd_divide(l, r, rd_add(l, r, zero, lo_convert(l, hi, e, r)), lo_fconst(l, TYS(TY_F64), 1)), out);
+  LLVMBuildBr(l->b, done);
+  position(l, two);
+  LLVMValueRef lo = kth(l, e, data, half, LLVMBuildSub(l->b, half, const_i64(l, 1), ""));
+  LLVMValueRef total = rd_add(l, r, rd_add(l, r, zero, lo_convert(l, lo, e, r)), lo_convert(l, hi, e, r));
+  LLVMBuildStore(l->b, rd_divide(l, r, total, lo_fconst(l, TYS(TY_F64), 2)), out);
+  LLVMBuildBr(l->b, done);
+  position(l, done);
+  return rd_load(l, out);
+}
+
+/* q (float64) as a fraction, checked. */
+static LLVMValueRef fraction(Lower *l, Node *n, LLVMValueRef q) {
+  bool percent = n->bi->ival == Q_PERCENTILE;
+  if (percent) q = LLVMBuildFDiv(l->b, q, lo_fconst(l, TYS(TY_F64), 100), "");
+  LLVMValueRef bad = rd_or(l, LLVMBuildFCmp(l->b, LLVMRealULT, q, lo_fconst(l, TYS(TY_F64), 0), ""),
+                         LLVMBuildFCmp(l->b, LLVMRealUGT, q, lo_fconst(l, TYS(TY_F64), 1), ""));
+  lo_raise_if(l, bad, RT_ERR_VALUE, percent ? "Percentiles must be in the range [0, 100]" : "Quantiles must be in the range [0, 1]");
+  return q;
+}
+
+/* NumPy's "linear" quantile q of the n elements at data (none NaN), its
+ * interpolation computed in type lt as NumPy's _lerp: from the lower
+ * neighbour below gamma 0.5, from the upper one above. */
+static LLVMValueRef quantile_of(Lower *l, const Type *e, const Type *lt, LLVMValueRef data, LLVMValueRef n, LLVMValueRef q) {
+  const Type *f64 = TYS(TY_F64);
+  LLVMValueRef last = LLVMBuildSub(l->b, n, const_i64(l, 1), ""), lastf = LLVMBuildSIToFP(l->b, last, l->mod->f64, "");
+  LLVMValueRef at = LLVMBuildFMul(l->b, lastf, q, ""), below = lo_intrinsic1(l, "llvm.floor", f64, at);
+  LLVMValueRef top = LLVMBuildFCmp(l->b, LLVMRealOGE, at, lastf, "");
+  LLVMValueRef prev = rd_select(l, top, last, LLVMBuildFPToSI(l->b, below, l->mod->i64, ""));
+  LLVMValueRef gamma = LLVMBuildFSub(l->b, at, rd_select(l, top, lo_fconst(l, f64, -1), below), "");
+  LLVMValueRef a = kth(l, e, data, n, prev), b = rd_var(l, a, "quantile.next");
+  LLVMBasicBlockRef next = new_block(l, "quantile.next"), done = new_block(l, "quantile");
+  LLVMBuildCondBr(l->b, top, done, next);
+  position(l, next);
+  LLVMValueRef rest = LLVMBuildAdd(l->b, prev, const_i64(l, 1), "");
+  LLVMValueRef after = LLVMBuildInBoundsGEP2(l->b, lo_storage_type(l, e), data, &rest, 1, "");
+  LLVMBuildStore(l->b, kth(l, e, after, LLVMBuildSub(l->b, n, rest, ""), const_i64(l, 0)), b);
+  LLVMBuildBr(l->b, done);
+  position(l, done);
+  LLVMValueRef bv = rd_load(l, b), diff = lo_convert(l, rd_sub(l, e, bv, a), e, lt);
+  LLVMValueRef t = lo_convert(l, gamma, f64, lt), rest_t = lo_convert(l, LLVMBuildFSub(l->b, lo_fconst(l, f64, 1), gamma, ""), f64, lt);
+  LLVMValueRef low = rd_add(l, lt, lo_convert(l, a, e, lt), rd_mul(l, lt, diff, t));
+  LLVMValueRef high = rd_sub(l, lt, lo_convert(l, bv, e, lt), rd_mul(l, lt, diff, rest_t));
+  return rd_select(l, LLVMBuildFCmp(l->b, LLVMRealOGE, gamma, lo_fconst(l, f64, 0.5), ""), high, low);
+}
+
+/* f() unless the elements hold a NaN (then NaN of type t). */
+typedef LLVMValueRef (*Quantile)(Lower *l, void *arg);
+
+static LLVMValueRef unless_nan(Lower *l, LLVMValueRef nan, const Type *t, Quantile f, void *arg) {
+  LLVMValueRef out = rd_var(l, ty_is_float(t) ? lo_fconst(l, t, NAN) : LLVMConstNull(lo_type(l, t)), "quantile.result");
+  LLVMBasicBlockRef compute = new_block(l, "quantile.compute"), done = new_block(l, "quantile.done");
+  LLVMBuildCondBr(l->b, nan, done, compute);
+  position(l, compute);
+  LLVMBuildStore(l->b, f(l, arg), out);
+  LLVMBuildBr(l->b, done);
+  position(l, done);
+  return rd_load(l, out);
+}
+
+typedef struct QuantileArgs {
+  Node *n;
+  const Type *e, *t;
+  LLVMValueRef data, count, q;
+} QuantileArgs;
+
+static LLVMValueRef median_value(Lower *l, void *arg) {
+  QuantileArgs *a = arg;
+  return median_of(l, a->e, a->t, a->data, a->count);
+}
+
+static LLVMValueRef quantile_value(Lower *l, void *arg) {
+  QuantileArgs *a = arg;
+  return quantile_of(l, a->e, a->t, a->data, a->count, a->q);
+}
+
+static LLVMValueRef element_value(Lower *l, void *arg) {
+  QuantileArgs *a = arg;
+  return kth(l, a->e, a->data, a->count, LLVMBuildMul(l->b, a->q, LLVMBuildSub(l->b, a->count, const_i64(l, 1), ""), ""));
+}
+
+/* NumPy's IndexError for a quantile of no elements: its partition's or its take's. */
+static void check_not_empty(Lower *l, const Type *e, LLVMValueRef count, bool take) {
+  const char *msg = ty_is_float(e) ? "index -1 is out of bounds for axis 0 with size 0"
+                    : take ? "cannot do a non-empty take from an empty axes."
+                           : "index 0 is out of bounds for axis 0 with size 0";
+  lo_raise_if(l, LLVMBuildICmp(l->b, LLVMIntEQ, count, const_i64(l, 0), ""), RT_ERR_INDEX, msg);
+}
+
+typedef struct QuantileArray {
+  QuantileArgs *a;
+  const Type *qt;
+  LLVMValueRef qv, out, nan;
+  bool check;  /* the pass that checks every q, before any is computed */
+} QuantileArray;
+
+static void quantile_element(Lower *l, LLVMValueRef *idx, void *arg) {
+  QuantileArray *qa = arg;
+  LLVMValueRef q = lo_load_scalar(l, qa->qt->elem, rd_element_ptr(l, qa->qt, qa->qv, idx));
+  qa->a->q = fraction(l, qa->a->n, lo_convert(l, q, qa->qt->elem, TYS(TY_F64)));
+  if (qa->check) return;
+  LLVMValueRef r = unless_nan(l, qa->nan, qa->a->t, quantile_value, qa->a);
+  lo_store_scalar(l, qa->a->t, rd_element_ptr(l, qa->a->n->ty, qa->out, idx), r);
+}
+
+static LLVMValueRef quantiles(Lower *l, QuantileArgs *a, Node *q, LLVMValueRef nan) {
+  LLVMValueRef qv = lo_expr(l, q), shape[RC_MAX_NDIM];
+  for (int d = 0; d < q->ty->ndim; d++) shape[d] = lo_arr_shape(l, qv, d);
+  QuantileArray qa = {a, q->ty, qv, NULL, nan, true};
+  lo_for_each_index(l, q->ty->ndim, shape, quantile_element, &qa);
+  check_not_empty(l, a->e, a->count, false);
+  qa.out = lo_alloc_array(l, a->n->ty, shape, -1);
+  qa.check = false;
+  lo_for_each_index(l, q->ty->ndim, shape, quantile_element, &qa);
+  lo_done_with(l, q, qv);
+  return qa.out;
+}
+
+static LLVMValueRef lo_quantile(Lower *l, Node *n) {
+  Node *a = n->list.items[0], *q = bi_arg(n, 1, "q");
+  const Type *e = elem_of(a->ty), *wt = ty_array(e, 1, 'C', false);
+  QuantileArgs qa = {n, e, n->ty->kind == TY_ARRAY ? n->ty->elem : n->ty};
+  LLVMValueRef nan, work = gather(l, a, &qa.count, &nan), r;
+  qa.data = rd_data(l, work);
+  if (n->bi->ival == Q_MEDIAN) {
+    nan = rd_or(l, nan, LLVMBuildICmp(l->b, LLVMIntEQ, qa.count, const_i64(l, 0), ""));
+    r = unless_nan(l, nan, qa.t, median_value, &qa);
+  } else if (q->ty->kind == TY_ARRAY) {
+    r = quantiles(l, &qa, q, nan);
+  } else if (int_quantile(n)) {
+    qa.q = lo_expr_as(l, q, TYS(TY_I64));
+    lo_raise_if(l, LLVMBuildICmp(l->b, LLVMIntUGT, qa.q, const_i64(l, 1), ""), RT_ERR_VALUE, "Quantiles must be in the range [0, 1]");
+    check_not_empty(l, e, qa.count, true);
+    r = unless_nan(l, nan, qa.t, element_value, &qa);
+  } else {
+    qa.q = fraction(l, n, lo_expr_as(l, q, TYS(TY_F64)));
+    check_not_empty(l, e, qa.count, false);
+    r = unless_nan(l, nan, qa.t, quantile_value, &qa);
+  }
+  lo_release_temp(l, wt, work);
+  return r;
+}
+
+/* ---------------------------------------------------------------- isclose, allclose, array_equal */
+
+static const char *const close_kw[] = {"rtol", "atol", "equal_nan", NULL};
+
+/* isclose's and allclose's arguments made positional (a, b, rtol, atol,
+ * equal_nan), NumPy's defaults where not given: isclose's elements are
+ * then a ufunc's. */
+static void close_arguments(Infer *in, Node *n) {
+  if (n->list.len == 5) return;
+  NodeList all = {arena_alloc(in->f->arena, 5 * sizeof(Node *)), 5};
+  for (int i = 0; i < 5; i++) {
+    Node *v = i < n->list.len ? n->list.items[i] : ty_kwarg(n, close_kw[i - 2]);
+    if (!v) {
+      v = arena_alloc(in->f->arena, sizeof *v);
+      *v = (Node){.kind = i == 4 ? N_BOOL : N_FLOAT, .line = n->line, .col = n->col, .fval = i == 2 ? 1e-05 : 1e-08,
+                  .ty = i == 4 ? TYS(TY_BOOL) : TYS(TY_F64)};
+    }
+    all.items[i] = v;
+  }
+  n->list = all;
+  n->kw.len = 0;
+}
+
+static const Type *close_type(Infer *in, Node *n) {
+  const Type *types[5];
+  for (int i = 0; i < 5; i++) {
+    types[i] = n->list.items[i]->ty;
+    if (i >= 2 && !ty_is_scalar(types[i]))
+      return ty_error(in, n->list.items[i], "%s(): %s must be a number, got %s", n->bi->name, close_kw[i - 2], types[i]->name);
+  }
+  if (types[0]->kind == TY_ARRAY || types[1]->kind == TY_ARRAY) return ty_elementwise(in, n, types, TYS(TY_BOOL));
+  for (int i = 0; i < 2; i++)
+    if (!ty_is_scalar(types[i])) return ty_error(in, n, "%s() needs arrays or numbers, got %s", n->bi->name, types[i]->name);
+  return TYS(TY_BOOL);
+}
+
+static const Type *ty_isclose(Infer *in, Node *n, const Type **args) {
+  close_arguments(in, n);
+  return close_type(in, n);
+}
+
+/* NumPy's isclose of one pair: |x - y| <= atol + rtol*|y| where y is
+ * finite, or x == y; y (and the tolerance) in y's float type, the
+ * difference in x's and y's common one. */
+static LLVMValueRef close_element(Lower *l, Node *n, LLVMValueRef *args) {
+  Node *x = n->list.items[0], *y = n->list.items[1];
+  const Type *tx = elem_of(x->ty), *ty = elem_of(y->ty), *f64 = TYS(TY_F64);
+  bool xweak = ty_is_weak(x), yweak = ty_is_weak(y);
+  const Type *yd = !yweak && ty_is_float(ty) ? ty : f64;
+  const Type *t = yweak ? (!xweak && ty_is_float(tx) ? tx : f64) : xweak ? yd : np_promote(tx, yd);
+  LLVMValueRef yv = lo_convert(l, args[1], ty, yd), xt = lo_convert(l, args[0], tx, t), yt = lo_convert(l, yv, yd, t);
+  LLVMValueRef rtol = lo_convert(l, args[2], n->list.items[2]->ty, yd), atol = lo_convert(l, args[3], n->list.items[3]->ty, yd);
+  LLVMValueRef ay = lo_intrinsic1(l, "llvm.fabs", yd, yv);
+  LLVMValueRef tol = lo_convert(l, LLVMBuildFAdd(l->b, atol, LLVMBuildFMul(l->b, rtol, ay, ""), ""), yd, t);
+  LLVMValueRef d = lo_intrinsic1(l, "llvm.fabs", t, LLVMBuildFSub(l->b, xt, yt, ""));
+  LLVMValueRef r = rd_and(l, LLVMBuildFCmp(l->b, LLVMRealOLE, d, tol, ""), LLVMBuildFCmp(l->b, LLVMRealOLT, ay, lo_fconst(l, yd, INFINITY), ""));
+  r = rd_or(l, r, LLVMBuildFCmp(l->b, LLVMRealOEQ, xt, yt, ""));
+  LLVMValueRef both_nan = rd_and(l, rd_is_nan(l, tx, args[0]), rd_is_nan(l, ty, args[1]));
+  return rd_or(l, r, rd_and(l, lo_truth(l, args[4], n->list.items[4]->ty), both_nan));
+}
+
+static LLVMValueRef lo_isclose(Lower *l, Node *n) {
+  LLVMValueRef args[5];
+  for (int i = 0; i < 5; i++) args[i] = lo_expr(l, n->list.items[i]);
+  return close_element(l, n, args);
+}
+
+/* allclose is all() of an isclose call made here (n->lhs), the same arguments. */
+static const Type *ty_allclose(Infer *in, Node *n, const Type **args) {
+  close_arguments(in, n);
+  Node *c = n->lhs;
+  if (!c) {
+    c = n->lhs = arena_alloc(in->f->arena, sizeof *c);
+    *c = (Node){.kind = N_CALL, .line = n->line, .col = n->col, .bi = bi_named("numpy.isclose"), .list = n->list, .ival = -1};
+  }
+  return (c->ty = close_type(in, c)) ? TYS(TY_BOOL) : NULL;
+}
+
+static LLVMValueRef lo_allclose(Lower *l, Node *n) {
+  return rd_all(l, n->lhs);
+}
+
+static const Type *ty_array_equal(Infer *in, Node *n, const Type **args) {
+  if (!bi_need_values(in, n, n->list.items[0]) || !bi_need_values(in, n, n->list.items[1]) ||
+      !bi_check_number(in, n, bi_arg(n, 2, "equal_nan"), "equal_nan"))
+    return NULL;
+  return TYS(TY_BOOL);
+}
+
+typedef struct Equal {
+  const Type *ta, *tb;
+  LLVMValueRef va, vb, equal_nan, all;
+} Equal;
+
+static LLVMValueRef pair_equal(Lower *l, const Equal *q, LLVMValueRef x, LLVMValueRef y) {
+  const Type *ea = elem_of(q->ta), *eb = elem_of(q->tb), *t = np_promote(ea, eb);
+  LLVMValueRef eq = lo_compare_values(l, OP_EQ, lo_convert(l, x, ea, t), t, lo_convert(l, y, eb, t), t);
+  return rd_or(l, eq, rd_and(l, q->equal_nan, rd_and(l, rd_is_nan(l, ea, x), rd_is_nan(l, eb, y))));
+}
+
+static void equal_element(Lower *l, LLVMValueRef *idx, void *arg) {
+  Equal *q = arg;
+  LLVMValueRef x = lo_load_scalar(l, q->ta->elem, rd_element_ptr(l, q->ta, q->va, idx));
+  LLVMValueRef y = lo_load_scalar(l, q->tb->elem, rd_element_ptr(l, q->tb, q->vb, idx));
+  LLVMBuildStore(l->b, rd_and(l, rd_load(l, q->all), pair_equal(l, q, x, y)), q->all);
+}
+
+/* NumPy's array_equal: the same shape and equal elements (NaN equal to NaN with equal_nan). */
+static LLVMValueRef lo_array_equal(Lower *l, Node *n) {
+  Node *a = n->list.items[0], *b = n->list.items[1], *en = bi_arg(n, 2, "equal_nan");
+  Equal q = {a->ty, b->ty, lo_expr(l, a), lo_expr(l, b), const_bool(l, false)};
+  if (en) q.equal_nan = lo_truth(l, lo_expr(l, en), en->ty);
+  int nd = ndim_of(a->ty);
+  LLVMValueRef r;
+  if (nd != ndim_of(b->ty)) {
+    r = const_bool(l, false);
+  } else if (nd == 0) {
+    LLVMValueRef x = a->ty->kind == TY_ARRAY ? lo_load_scalar(l, a->ty->elem, rd_data(l, q.va)) : q.va;
+    LLVMValueRef y = b->ty->kind == TY_ARRAY ? lo_load_scalar(l, b->ty->elem, rd_data(l, q.vb)) : q.vb;
+    r = pair_equal(l, &q, x, y);
+  } else {
+    LLVMValueRef same = const_bool(l, true), shape[RC_MAX_NDIM];
+    for (int d = 0; d < nd; d++) {
+      shape[d] = lo_arr_shape(l, q.va, d);
+      same = rd_and(l, same, LLVMBuildICmp(l->b, LLVMIntEQ, shape[d], lo_arr_shape(l, q.vb, d), ""));
+    }
+    q.all = rd_var(l, same, "equal");
+    LLVMBasicBlockRef compare = new_block(l, "equal.compare"), done = new_block(l, "equal.done");
+    LLVMBuildCondBr(l->b, same, compare, done);
+    position(l, compare);
+    lo_for_each_index(l, nd, shape, equal_element, &q);
+    LLVMBuildBr(l->b, done);
+    position(l, done);
+    r = rd_load(l, q.all);
+  }
+  lo_done_with(l, b, q.vb);
+  lo_done_with(l, a, q.va);
+  return r;
+}
+
+/* ---------------------------------------------------------------- the rows */
+
+static const char *const axis_dtype_kw[] = {"axis", "dtype", NULL};
+static const char *const q_kw[] = {"q", NULL};
+static const char *const diff_kw[] = {"n", "axis", NULL};
+static const char *const equal_nan_kw[] = {"equal_nan", NULL};
+
+const Builtin bi_statistics[] = {
+  RD_FUNCTION("cumsum", CUM_SUM, 3, axis_dtype_kw, ty_accumulate, lo_accumulate),
+  RD_METHOD("cumsum", CUM_SUM, 3, axis_dtype_kw, ty_accumulate, lo_accumulate),
+  RD_FUNCTION("cumprod", CUM_PROD, 3, axis_dtype_kw, ty_accumulate, lo_accumulate),
+  RD_METHOD("cumprod", CUM_PROD, 3, axis_dtype_kw, ty_accumulate, lo_accumulate),
+  RD_FUNCTION("diff", 0, 3, diff_kw, ty_diff, lo_diff),
+  RD_FUNCTION("median", Q_MEDIAN, 1, NULL, ty_quantile, lo_quantile),
+  RD_FUNCTION("percentile", Q_PERCENTILE, 2, q_kw, ty_quantile, lo_quantile),
+  RD_FUNCTION("quantile", Q_QUANTILE, 2, q_kw, ty_quantile, lo_quantile),
+  {"numpy.isclose", "numpy", "isclose", BK_FUNCTION, 0, 2, 5, close_kw, RD_FLAGS, 0, 0, ty_isclose, lo_isclose, close_element},
+  {"numpy.allclose", "numpy", "allclose", BK_FUNCTION, 0, 2, 5, close_kw, RD_FLAGS, 0, 0, ty_allclose, lo_allclose},
+  {"numpy.array_equal", "numpy", "array_equal", BK_FUNCTION, 0, 2, 3, equal_nan_kw, RD_FLAGS, 0, 0, ty_array_equal, lo_array_equal},
+  BI_END,
+};
+
+/* ---------------------------------------------------------------- at run time */
+
+/* Quickselect: v[k] becomes the k-th smallest of v[0..n), the ones before
+ * it no larger, the ones after no smaller (no NaN among them). */
+#define PARTITION(name, T)                                                    \
+  static void name(T *v, int64_t n, int64_t k) {                              \
+    int64_t lo = 0, hi = n - 1;                                               \
+    while (hi > lo) {                                                         \
+      int64_t mid = lo + (hi - lo) / 2, i = lo, j = hi;                       \
+      T pivot = v[mid];                                                       \
+      if (v[lo] > pivot) pivot = v[lo] < v[hi] ? v[lo] : v[hi] > pivot ? v[hi] : pivot; \
+      else if (v[hi] < pivot) pivot = v[hi] > v[lo] ? v[hi] : v[lo];          \
+      while (i <= j) {                                                        \
+        while (v[i] < pivot) i++;                                             \
+        while (pivot < v[j]) j--;                                             \
+        if (i <= j) {                                                         \
+          T t = v[i];                                                         \
+          v[i++] = v[j];                                                      \
+          v[j--] = t;                                                         \
+        }                                                                     \
+      }                                                                       \
+      if (k <= j) hi = j;                                                     \
+      else if (k >= i) lo = i;                                                \
+      else return;                                                            \
+    }                                                                         \
+  }
+
+PARTITION(partition_i8, int8_t)
+PARTITION(partition_i16, int16_t)
+PARTITION(partition_i32, int32_t)
+PARTITION(partition_i64, int64_t)
+PARTITION(partition_u8, uint8_t)
+PARTITION(partition_u16, uint16_t)
+PARTITION(partition_u32, uint32_t)
+PARTITION(partition_u64, uint64_t)
+PARTITION(partition_f32, float)
+PARTITION(partition_f64, double)
+
+void rt_partition(void *data, int64_t n, int64_t k, int32_t kind) {
+  switch (kind) {
+  case TY_I8: partition_i8(data, n, k); break;
+  case TY_I16: partition_i16(data, n, k); break;
+  case TY_I32: partition_i32(data, n, k); break;
+  case TY_I64: partition_i64(data, n, k); break;
+  case TY_BOOL: case TY_U8: partition_u8(data, n, k); break;
+  case TY_U16: partition_u16(data, n, k); break;
+  case TY_U32: partition_u32(data, n, k); break;
+  case TY_U64: partition_u64(data, n, k); break;
+  case TY_F32: partition_f32(data, n, k); break;
+  default: partition_f64(data, n, k); break;
+  }
+}
