@@ -154,3 +154,142 @@ def test_many_big_results_run_in_flat_memory():
     for _ in range(2000):
         fused(a, b, c)
     assert rss_bytes() - before < 64 * 2**20
+
+
+# ---------------------------------------------------------------- reductions
+# A long row's reduction runs on the pool: each chunk reduces its part and
+# the partials are merged in chunk order. Ints, min/max, arg*, any and all
+# are the serial results exactly; float sums are sums of the chunks'
+# pairwise sums (NumPy's accuracy, not its last bits).
+
+def all_reductions(x):
+    return (np.sum(x), np.prod(x), np.min(x), np.max(x), np.argmin(x), np.argmax(x), np.any(x), np.all(x),
+            np.count_nonzero(x), np.ptp(x), x.mean(), x.var(), x.std(ddof=1))
+
+
+def truth_reductions(x):
+    return np.sum(x), np.any(x), np.all(x), np.count_nonzero(x), np.argmax(x), np.argmin(x), x.mean()
+
+
+def nan_reductions(x):
+    return np.nansum(x), np.nanmin(x), np.nanmax(x), np.nanargmin(x), np.nanargmax(x), np.nanmean(x), np.nanvar(x)
+
+
+def product_sum(a, b):
+    return np.sum(a * b), np.average(a, weights=b)
+
+
+def along_rows(a):
+    return np.sum(a, axis=1), np.argmax(a, axis=1), np.max(a, axis=-1), a.mean(axis=1)
+
+
+PARALLEL = {f: ruchey.njit(parallel=True)(f) for f in (all_reductions, truth_reductions, nan_reductions, product_sum, along_rows)}
+SERIAL = {f: ruchey.njit(f) for f in PARALLEL}
+
+REDUCE_SHAPES = [(7,), (2**15 - 1,), (2**15,), (100003,), (300, 400)]
+
+
+def assert_reductions_equal(got, want, x, exact):
+    for g, w in zip(got, want):
+        if exact or np.asarray(w).dtype.kind in "iub":
+            np.testing.assert_array_equal(g, w)
+            continue
+        eps = np.finfo(np.asarray(w).dtype).eps
+        with np.errstate(all="ignore"):
+            scale = np.nansum(np.abs(x.astype(np.float64)))
+        np.testing.assert_allclose(g, w, rtol=64 * eps, atol=64 * eps * scale, equal_nan=True)
+
+
+def run_both(f, *args):
+    with np.errstate(all="ignore"):
+        return PARALLEL[f](*args), SERIAL[f](*args)
+
+
+@pytest.mark.parametrize("shape", REDUCE_SHAPES)
+@pytest.mark.parametrize("layout", LAYOUTS)
+@pytest.mark.parametrize("dtype", [np.int64, np.uint8, np.int32])
+def test_integer_reductions_on_the_pool_equal_the_serial_ones(shape, layout, dtype):
+    x = array(RNG, dtype, shape, layout) % 7 + 1  # products that do not overflow to 0 at once
+    for n in thread_counts():
+        ruchey.set_num_threads(n)
+        got, want = run_both(all_reductions, x)
+        assert_reductions_equal(got[:10], want[:10], x, exact=True)
+        assert_reductions_equal(got[10:], want[10:], x, exact=False)
+
+
+@pytest.mark.parametrize("shape", REDUCE_SHAPES)
+@pytest.mark.parametrize("layout", LAYOUTS)
+@pytest.mark.parametrize("fill", [None, True, False])
+def test_boolean_reductions_on_the_pool_equal_the_serial_ones(shape, layout, fill):
+    x = array(RNG, np.bool_, shape, layout)
+    if fill is not None:
+        x[...] = fill
+    for n in thread_counts():
+        ruchey.set_num_threads(n)
+        got, want = run_both(truth_reductions, x)
+        assert_reductions_equal(got, want, x, exact=True)
+        assert_reductions_equal(got, truth_reductions(x), x, exact=False)
+
+
+@pytest.mark.parametrize("shape", REDUCE_SHAPES)
+@pytest.mark.parametrize("layout", LAYOUTS)
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_float_reductions_on_the_pool_agree_with_numpy(shape, layout, dtype):
+    x = array(RNG, dtype, shape, layout)
+    x[...] = np.where(np.isfinite(x), x, 1.5)
+    for n in thread_counts():
+        ruchey.set_num_threads(n)
+        got, want = run_both(all_reductions, x)
+        # min, max, argmin, argmax, any, all, count_nonzero, ptp: exactly
+        assert_reductions_equal(got[2:10], want[2:10], x, exact=True)
+        assert_reductions_equal(got, all_reductions(x), x, exact=False)
+
+
+@pytest.mark.parametrize("n", [100003, 2**17])
+@pytest.mark.parametrize("where", [0.1, 0.5, 0.999])
+def test_nan_in_any_chunk_decides_as_serially(n, where):
+    x = RNG.standard_normal(n)
+    x[int(n * where)] = np.nan
+    for k in thread_counts():
+        ruchey.set_num_threads(k)
+        got, want = run_both(all_reductions, x)
+        assert_reductions_equal(got, want, x, exact=False)
+        assert np.isnan(got[2]) and np.isnan(got[3]) and got[4] == got[5] == int(n * where)
+        got, want = run_both(nan_reductions, x)
+        assert_reductions_equal(got, want, x, exact=False)
+        assert_reductions_equal(got, nan_reductions(x), x, exact=False)
+
+
+def test_ties_across_chunks_give_the_first_index():
+    x = np.zeros(300000)
+    for at in (250000, 70000, 150000):
+        x[at] = -1.0
+        x[at + 1] = 2.0
+    for k in thread_counts():
+        ruchey.set_num_threads(k)
+        got, _ = run_both(all_reductions, x)
+        assert (got[4], got[5]) == (70000, 70001)
+
+
+@pytest.mark.parametrize("n", [5, 100003])
+def test_sums_of_products_and_weighted_averages_on_the_pool(n):
+    a, b = RNG.standard_normal(n), RNG.random(n) + 0.5
+    got, want = run_both(product_sum, a, b)
+    assert_reductions_equal(got, product_sum(a, b), a * b, exact=False)
+    assert_reductions_equal(got, want, a * b, exact=False)
+
+
+@pytest.mark.parametrize("shape", [(3, 100003), (2, 40000), (5, 7)])
+def test_long_rows_of_an_axis_reduction_on_the_pool(shape):
+    a = RNG.standard_normal(shape)
+    got, want = run_both(along_rows, a)
+    assert_reductions_equal(got, along_rows(a), a, exact=False)
+    np.testing.assert_array_equal(got[1], want[1])
+    np.testing.assert_array_equal(got[2], want[2])
+
+
+def test_float_sums_on_the_pool_are_the_same_on_every_run():
+    x = RNG.standard_normal(1000003)
+    first = PARALLEL[all_reductions](x)
+    for _ in range(20):
+        assert PARALLEL[all_reductions](x) == first

@@ -42,31 +42,9 @@ typedef enum {
   R_NANARGMIN, R_NANARGMAX, R_COUNT
 } ReductionId;
 
-/* What a pass does with each element. */
-typedef enum {
-  K_SUM, K_PROD,
-  K_MIN, K_MAX,        /* NaN wins (numpy.minimum) */
-  K_FMIN, K_FMAX,      /* NaN loses (numpy.fmin): nanmin */
-  K_ARGMIN, K_ARGMAX,  /* the first NaN wins, else the first of the extremes */
-  K_NANARGMIN, K_NANARGMAX,
-  K_ANY, K_ALL,
-  K_MINMAX,            /* ptp: the min in v, the max in i */
-} Kind;
-
-/* What an element becomes before it is accumulated. */
-typedef enum {
-  P_NONE,              /* converted to the accumulator's type */
-  P_NAN_ZERO, P_NAN_ONE, /* NaN counts as 0 (nansum) or 1 (nanprod) */
-  P_TRUTH,             /* 1 where nonzero (count_nonzero, any, all) */
-  P_NOT_NAN,           /* 1 where not NaN (the count of nanmean) */
-  P_DEVIATION,         /* (x - center)**2 (var) */
-  P_DEVIATION_NAN,     /* the same, 0 for NaN (nanvar) */
-} Prep;
-
 /* The result's dtype from the elements' (and dtype=). */
 typedef enum { RULE_SUM, RULE_MEAN, RULE_SAME, RULE_INDEX, RULE_BOOL } Rule;
 
-typedef struct Src Src;
 typedef struct Call Call;
 /* One output's result (lanes of them, for a column source) from its elements. */
 typedef LLVMValueRef (*Finish)(Lower *l, const Call *c, Src *s);
@@ -249,7 +227,7 @@ LLVMValueRef rd_divide(Lower *l, const Type *acc, LLVMValueRef total, LLVMValueR
   return cast_lanes(l, q, f64, acc);
 }
 
-static int item_size(const Type *t) { return ty_bits(t) / 8; }
+int rd_item_size(const Type *t) { return ty_bits(t) / 8; }
 
 /* The number of elements of an array value. */
 static LLVMValueRef size_of(Lower *l, const Type *t, LLVMValueRef v) {
@@ -271,7 +249,7 @@ static LLVMValueRef row_load(Lower *l, const Type *t, LLVMValueRef data, LLVMVal
   LLVMTypeRef st = lo_storage_type(l, t);
   if (w > 1 && unit) {
     LLVMValueRef v = LLVMBuildLoad2(l->b, LLVMVectorType(st, (unsigned)w), LLVMBuildInBoundsGEP2(l->b, st, data, &i, 1, ""), "");
-    LLVMSetAlignment(v, (unsigned)item_size(t));
+    LLVMSetAlignment(v, (unsigned)rd_item_size(t));
     return t->kind == TY_BOOL ? LLVMBuildICmp(l->b, LLVMIntNE, v, LLVMConstNull(LLVMTypeOf(v)), "") : v;
   }
   LLVMValueRef r = LLVMGetUndef(lanes_of(l, t, w));
@@ -291,7 +269,7 @@ static void store_lanes(Lower *l, const Type *t, LLVMValueRef p, LLVMValueRef v,
   int w = width(v);
   if (w > 1 && unit) {
     if (t->kind == TY_BOOL) v = LLVMBuildZExt(l->b, v, LLVMVectorType(l->mod->i8, (unsigned)w), "");
-    LLVMSetAlignment(LLVMBuildStore(l->b, v, p), (unsigned)item_size(t));
+    LLVMSetAlignment(LLVMBuildStore(l->b, v, p), (unsigned)rd_item_size(t));
     return;
   }
   for (int j = 0; j < w; j++)
@@ -299,23 +277,6 @@ static void store_lanes(Lower *l, const Type *t, LLVMValueRef p, LLVMValueRef v,
 }
 
 /* ---------------------------------------------------------------- sources */
-
-typedef enum { SRC_ONE, SRC_ROW, SRC_FLAT, SRC_STREAM, SRC_COLUMNS } SrcKind;
-
-struct Src {
-  SrcKind kind;
-  const Type *elem;          /* what the elements are */
-  LLVMValueRef n;            /* elements per output */
-  LLVMValueRef one;          /* SRC_ONE: the element */
-  LLVMValueRef data, stride; /* SRC_ROW, SRC_COLUMNS: element i at data + i*stride bytes */
-  bool unit;                 /* SRC_ROW: contiguous; SRC_COLUMNS: the outputs' columns adjacent */
-  LLVMValueRef lane_stride;  /* SRC_COLUMNS: bytes from one output's column to the next */
-  int w;                     /* SRC_COLUMNS: outputs at once */
-  const Type *raw, *raw2;    /* SRC_ROW of a product: the factors' types (elem is theirs promoted), */
-  LLVMValueRef data2;        /* and the second factor's contiguous memory */
-  Elements *elems;           /* SRC_FLAT, SRC_STREAM: an expression's elements */
-  LLVMValueRef inner;        /* SRC_STREAM: its innermost dimension */
-};
 
 /* w elements from element i (a column source: element i of w outputs). */
 static LLVMValueRef src_load(Lower *l, const Src *s, LLVMValueRef i, int w) {
@@ -344,23 +305,6 @@ static LLVMValueRef src_load(Lower *l, const Src *s, LLVMValueRef i, int w) {
 }
 
 /* ---------------------------------------------------------------- passes */
-
-typedef struct Pass {
-  Kind kind;
-  Prep prep;
-  const Type *elem;      /* the source's elements */
-  const Type *acc;       /* what they are accumulated as */
-  const Type *dev;       /* P_DEVIATION: x - center is computed in this type */
-  LLVMValueRef center;   /* P_DEVIATION: the mean, of type dev (a lane per output) */
-} Pass;
-
-/* A pass's accumulator: a value, the index of an arg* kind's value (or
- * ptp's max), and for float min/max a flag that a NaN was seen (the
- * values then compare without NaN, which vectorises): a mask as wide as
- * the values, all ones in a lane that saw one. */
-typedef struct State {
-  LLVMValueRef v, i, nan;
-} State;
 
 static bool is_arg(Kind k) { return k >= K_ARGMIN && k <= K_NANARGMAX; }
 static bool flags_nan(const Pass *p) {
@@ -401,7 +345,7 @@ static LLVMValueRef load_prepared(Lower *l, const Pass *p, const Src *s, LLVMVal
   return prepare(l, p, src_load(l, s, i, w));
 }
 
-static State identity(Lower *l, const Pass *p, int w) {
+State rd_identity(Lower *l, const Pass *p, int w) {
   const Type *t = p->acc;
   State s = {NULL, NULL, NULL};
   switch (p->kind) {
@@ -460,7 +404,7 @@ static State step(Lower *l, const Pass *p, State s, LLVMValueRef x, LLVMValueRef
 }
 
 /* b's elements merged into a's (lanes, or runs of elements, of one output). */
-static State merge(Lower *l, const Pass *p, State a, State b) {
+State rd_merge(Lower *l, const Pass *p, State a, State b) {
   const Type *t = p->acc;
   State r;
   if (is_arg(p->kind)) {
@@ -489,7 +433,7 @@ static LLVMValueRef lanes(Lower *l, LLVMValueRef v, int lo, int w) {
 /* The lanes merged into one: halves merged, as a tree. */
 static State fold(Lower *l, const Pass *p, State s) {
   for (int w = width(s.v) / 2; w >= 1; w /= 2)
-    s = merge(l, p, (State){lanes(l, s.v, 0, w), lanes(l, s.i, 0, w), lanes(l, s.nan, 0, w)},
+    s = rd_merge(l, p, (State){lanes(l, s.v, 0, w), lanes(l, s.i, 0, w), lanes(l, s.nan, 0, w)},
               (State){lanes(l, s.v, w, w), lanes(l, s.i, w, w), lanes(l, s.nan, w, w)});
   return s;
 }
@@ -674,19 +618,19 @@ static State first_nan(Lower *l, const Pass *p, const Src *s, State r, LLVMValue
 
 /* A row or flat source's elements merged into in; base: the index of the
  * first. Lanes of LANES elements, folded, then the rest one by one. */
-static State run_row(Lower *l, const Pass *p, const Src *s, State in, LLVMValueRef base) {
+State rd_run_row(Lower *l, const Pass *p, const Src *s, State in, LLVMValueRef base) {
   if (pairwise_sum(p)) {
     in.v = float_sum(l, p, s, in.v);
     return in;
   }
   bool plain = (p->kind == K_ARGMIN || p->kind == K_ARGMAX) && ty_is_float(p->acc);
   int w = in_order(p) ? 1 : is_arg(p->kind) ? ARG_LANES : LANES;
-  State start = identity(l, p, 1);
+  State start = rd_identity(l, p, 1);
   LLVMValueRef whole = const_i64(l, 0), probe = plain ? lo_fconst(l, p->acc, 0) : NULL;
   if (w > 1) {
     /* an arg* kind's lanes note the step they took a value at: lane j
      * of step k is element k*w + j (a lane never taken: its first) */
-    StateVar sv = state_var(l, identity(l, p, w));
+    StateVar sv = state_var(l, rd_identity(l, p, w));
     LLVMValueRef k = rd_var(l, splat(l, const_i64(l, 0), w), "lanes.step");
     LLVMValueRef sum = plain ? rd_var(l, splat(l, probe, w), "lanes.probe") : NULL;
     LoLoop loop = lo_loop_begin(l, const_i64(l, 0), LLVMBuildSDiv(l->b, s->n, const_i64(l, w), ""), NULL, "lanes");
@@ -713,7 +657,7 @@ static State run_row(Lower *l, const Pass *p, const Src *s, State in, LLVMValueR
   end_loop(l, &rest);
   State r = state_load(l, &tv);
   if (plain) r = first_nan(l, p, s, r, rd_load(l, sum), base);
-  return merge(l, p, in, r);
+  return rd_merge(l, p, in, r);
 }
 
 /* The stream's buffer: one per function, BUFFER elements of up to 8 bytes. */
@@ -737,9 +681,9 @@ typedef struct Stream {
 
 static void flush(Lower *l, Stream *st, LLVMValueRef count) {
   Src row = {.kind = SRC_ROW, .elem = st->elem, .n = count, .data = st->buf, .unit = true,
-             .stride = const_i64(l, item_size(st->elem))};
+             .stride = const_i64(l, rd_item_size(st->elem))};
   LLVMValueRef base = rd_load(l, st->base);
-  state_store(l, &st->acc, run_row(l, st->p, &row, state_load(l, &st->acc), base));
+  state_store(l, &st->acc, rd_run_row(l, st->p, &row, state_load(l, &st->acc), base));
   LLVMBuildStore(l->b, LLVMBuildAdd(l->b, base, count, ""), st->base);
   LLVMBuildStore(l->b, const_i64(l, 0), st->k);
 }
@@ -766,7 +710,7 @@ static State run_stream(Lower *l, const Pass *p, const Src *s) {
   LLVMValueRef rows = LLVMBuildSDiv(l->b, const_i64(l, BUFFER), rd_select(l, fits, s->inner, const_i64(l, 1)), "");
   LLVMValueRef limit = rd_select(l, fits, LLVMBuildMul(l->b, rows, s->inner, ""), const_i64(l, BUFFER));
   Stream st = {p, s->elem, stream_buffer(l), rd_var(l, const_i64(l, 0), "buffer.k"), rd_var(l, const_i64(l, 0), "buffer.base"),
-               limit, state_var(l, identity(l, p, 1))};
+               limit, state_var(l, rd_identity(l, p, 1))};
   lo_elements_each(l, s->elems, stream_element, &st);
   flush(l, &st, rd_load(l, st.k));
   return state_load(l, &st.acc);
@@ -774,7 +718,7 @@ static State run_stream(Lower *l, const Pass *p, const Src *s) {
 
 /* Adjacent outputs' elements, one lane each, in order along the axis. */
 static State run_columns(Lower *l, const Pass *p, const Src *s) {
-  StateVar sv = state_var(l, identity(l, p, s->w));
+  StateVar sv = state_var(l, rd_identity(l, p, s->w));
   LoLoop loop = lo_loop_begin(l, const_i64(l, 0), s->n, NULL, "along");
   LLVMValueRef x = load_prepared(l, p, s, loop.index, s->w);
   state_store(l, &sv, step(l, p, state_load(l, &sv), x, splat(l, loop.index, s->w), false));
@@ -786,10 +730,16 @@ static State run_columns(Lower *l, const Pass *p, const Src *s) {
 static State run_pass(Lower *l, const Pass *p, const Src *s) {
   State r;
   switch (s->kind) {
-  case SRC_ONE: r = step(l, p, identity(l, p, 1), prepare(l, p, s->one), const_i64(l, 0), false); break;
+  case SRC_ONE: r = step(l, p, rd_identity(l, p, 1), prepare(l, p, s->one), const_i64(l, 0), false); break;
   case SRC_STREAM: r = run_stream(l, p, s); break;
   case SRC_COLUMNS: r = run_columns(l, p, s); break;
-  default: r = run_row(l, p, s, identity(l, p, 1), const_i64(l, 0)); break;
+  case SRC_ROW:  /* a float product keeps NumPy's order: chunks would turn 0 and inf into NaN */
+    if (!in_order(p)) {
+      r = rd_run_row_pooled(l, p, s);
+      break;
+    }
+    /* fall through */
+  default: r = rd_run_row(l, p, s, rd_identity(l, p, 1), const_i64(l, 0)); break;
   }
   return resolve(l, p, r);
 }
@@ -949,7 +899,7 @@ static LLVMValueRef reduce_all(Lower *l, const Call *c, Node *a) {
   if (lo_is_elementwise(a) || !row) return reduce_elements(l, c, a);
   LLVMValueRef v = lo_expr(l, a);
   Src s = {.kind = SRC_ROW, .elem = t->elem, .n = size_of(l, t, v), .data = rd_data(l, v), .unit = t->layout != 'A',
-           .stride = t->ndim == 1 ? lo_arr_stride(l, t, v, 0) : const_i64(l, item_size(t->elem))};
+           .stride = t->ndim == 1 ? lo_arr_stride(l, t, v, 0) : const_i64(l, rd_item_size(t->elem))};
   check_empty(l, c, s.n);
   if (t->ndim == 0) {
     s.kind = SRC_ONE;
@@ -1164,7 +1114,7 @@ static LLVMValueRef weighted_average(Lower *l, Node *n, Node *a, Node *w) {
   lo_raise_if(l, bad, RT_ERR_TYPE, "Axis must be specified when shapes of a and weights differ.");
   LLVMValueRef ca = contiguous(l, ta, va, &copies[0]), cw = contiguous(l, tw, vw, &copies[1]);
   Src ws = {.kind = SRC_ROW, .elem = tw->elem, .n = size_of(l, ta, va), .data = rd_data(l, cw), .unit = true,
-            .stride = const_i64(l, item_size(tw->elem))};
+            .stride = const_i64(l, rd_item_size(tw->elem))};
   Pass p = {K_SUM, P_NONE, tw->elem, t};
   LLVMValueRef scale = run_pass(l, &p, &ws).v;
   lo_raise_if(l, LLVMBuildFCmp(l->b, LLVMRealOEQ, scale, lo_fconst(l, t, 0), ""), RT_ERR_ZERODIV,

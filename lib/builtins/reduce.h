@@ -43,6 +43,75 @@ const Type *rd_mean_dtype(const Type *e);
 /* numpy.all(a): whether every element of a is true */
 LLVMValueRef rd_all(Lower *l, Node *a);
 
+/* ---------------------------------------------------------------- passes
+ * (reduce.c runs them; reduce_pool.c cuts a long row of one into chunks
+ * for the thread pool) */
+
+/* What a pass does with each element. */
+typedef enum {
+  K_SUM, K_PROD,
+  K_MIN, K_MAX,        /* NaN wins (numpy.minimum) */
+  K_FMIN, K_FMAX,      /* NaN loses (numpy.fmin): nanmin */
+  K_ARGMIN, K_ARGMAX,  /* the first NaN wins, else the first of the extremes */
+  K_NANARGMIN, K_NANARGMAX,
+  K_ANY, K_ALL,
+  K_MINMAX,            /* ptp: the min in v, the max in i */
+} Kind;
+
+/* What an element becomes before it is accumulated. */
+typedef enum {
+  P_NONE,              /* converted to the accumulator's type */
+  P_NAN_ZERO, P_NAN_ONE, /* NaN counts as 0 (nansum) or 1 (nanprod) */
+  P_TRUTH,             /* 1 where nonzero (count_nonzero, any, all) */
+  P_NOT_NAN,           /* 1 where not NaN (the count of nanmean) */
+  P_DEVIATION,         /* (x - center)**2 (var) */
+  P_DEVIATION_NAN,     /* the same, 0 for NaN (nanvar) */
+} Prep;
+
+typedef enum { SRC_ONE, SRC_ROW, SRC_FLAT, SRC_STREAM, SRC_COLUMNS } SrcKind;
+
+typedef struct Src {
+  SrcKind kind;
+  const Type *elem;          /* what the elements are */
+  LLVMValueRef n;            /* elements per output */
+  LLVMValueRef one;          /* SRC_ONE: the element */
+  LLVMValueRef data, stride; /* SRC_ROW, SRC_COLUMNS: element i at data + i*stride bytes */
+  bool unit;                 /* SRC_ROW: contiguous; SRC_COLUMNS: the outputs' columns adjacent */
+  LLVMValueRef lane_stride;  /* SRC_COLUMNS: bytes from one output's column to the next */
+  int w;                     /* SRC_COLUMNS: outputs at once */
+  const Type *raw, *raw2;    /* SRC_ROW of a product: the factors' types (elem is theirs promoted), */
+  LLVMValueRef data2;        /* and the second factor's contiguous memory */
+  Elements *elems;           /* SRC_FLAT, SRC_STREAM: an expression's elements */
+  LLVMValueRef inner;        /* SRC_STREAM: its innermost dimension */
+} Src;
+
+typedef struct Pass {
+  Kind kind;
+  Prep prep;
+  const Type *elem;      /* the source's elements */
+  const Type *acc;       /* what they are accumulated as */
+  const Type *dev;       /* P_DEVIATION: x - center is computed in this type */
+  LLVMValueRef center;   /* P_DEVIATION: the mean, of type dev (a lane per output) */
+} Pass;
+
+/* A pass's accumulator: a value, the index of an arg* kind's value (or
+ * ptp's max), and for float min/max a flag that a NaN was seen (the
+ * values then compare without NaN, which vectorises): a mask as wide as
+ * the values, all ones in a lane that saw one. */
+typedef struct State {
+  LLVMValueRef v, i, nan;
+} State;
+
+/* the elements of a row or flat source merged into in (base: the index of
+ * its first), a pass's starting state (w lanes), b merged into a (b after a) */
+State rd_run_row(Lower *l, const Pass *p, const Src *s, State in, LLVMValueRef base);
+State rd_identity(Lower *l, const Pass *p, int w);
+State rd_merge(Lower *l, const Pass *p, State a, State b);
+/* a row source's elements merged on the pool where lo_pool_allowed and
+ * long enough, else rd_run_row's (from the identity) */
+State rd_run_row_pooled(Lower *l, const Pass *p, const Src *s);
+int rd_item_size(const Type *t);
+
 /* the rows: numpy.name(a, <hi - 1 more positional>) and a.name(<hi - 1 positional>) */
 #define RD_FLAGS (BF_ALLOCATES | BF_RAISES)
 #define RD_FUNCTION(name, id, hi, kw, type, lower) \

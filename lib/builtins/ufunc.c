@@ -468,16 +468,9 @@ static LLVMValueRef element_count(Lower *l, Fused *fu, int ndim) {
 
 static void on_the_pool(Lower *l, Fused *fu, Node *root, LLVMValueRef flat);
 
-/* Fewer elements than this are not worth waking the pool's threads for
- * (a wake-up costs a few microseconds, an element a nanosecond or so). */
-#define POOL_MIN_ELEMENTS (1 << 15)
-
 /* Whether the elements go to an array on the pool when there are enough:
- * with parallel=True, on the CPU, not already inside a chunk (a nested
- * loop would run serially anyway) and not into a reduction's sink. */
-static bool pool_allowed(Lower *l, Fused *fu) {
-  return l->opts->parallel && !l->outlined && !l->mod->gpu && !l->kplan && fu->out && !fu->sink && !fu->walk;
-}
+ * where lo_pool_allowed, and not into a reduction's sink. */
+static bool pool_allowed(Lower *l, Fused *fu) { return lo_pool_allowed(l) && fu->out && !fu->sink && !fu->walk; }
 
 /* The loop over the output's elements: flat where it can be, strided
  * otherwise; on the pool where pool_allowed and big enough. */
@@ -490,7 +483,7 @@ static void fused_loop(Lower *l, Fused *fu, Node *root) {
   LLVMBasicBlockRef done = new_block(l, "elements.done");
   if (pool_allowed(l, fu) && ndim > 0) {
     LLVMBasicBlockRef pool = new_block(l, "elements.pool"), here = new_block(l, "elements.here");
-    LLVMValueRef big = LLVMBuildICmp(l->b, LLVMIntSGE, element_count(l, fu, ndim), const_i64(l, POOL_MIN_ELEMENTS), "");
+    LLVMValueRef big = LLVMBuildICmp(l->b, LLVMIntSGE, element_count(l, fu, ndim), const_i64(l, LO_POOL_MIN_ELEMENTS), "");
     LLVMBuildCondBr(l->b, big, pool, here);
     position(l, pool);
     on_the_pool(l, fu, root, flat ? flat : const_bool(l, false));

@@ -43,6 +43,8 @@ void lo_begin_outlined(Lower *sub, Lower *l, const char *suffix, LLVMTypeRef ft)
   LLVMBuildStore(sub->b, const_i32(sub, RT_OK), sub->status);
 }
 
+bool lo_pool_allowed(Lower *l) { return l->opts->parallel && !l->outlined && !l->mod->gpu && !l->kplan; }
+
 /* The exit of a chunk run on the pool: the first failing chunk records its
  * error in ctx (an RtError) for the caller; the builder is left where the
  * chunk returns. */

@@ -264,6 +264,13 @@ void lo_begin_outlined(Lower *sub, Lower *l, const char *suffix, LLVMTypeRef ft)
 /* The exit of a chunk run on the pool: the first failing chunk records its
  * error in ctx (an RtError) for the caller. */
 void lo_chunk_exit(Lower *l, LLVMValueRef ctx);
+/* Whether work may go to the pool here: with parallel=True, on the CPU,
+ * not already inside a chunk (a nested loop would run serially anyway)
+ * and not in a CPU kernel (its threads are the kernel's). Fewer elements
+ * than LO_POOL_MIN_ELEMENTS are not worth waking the pool's threads for (a
+ * wake-up costs a few microseconds, an element a nanosecond or so). */
+bool lo_pool_allowed(Lower *l);
+#define LO_POOL_MIN_ELEMENTS (1 << 15)
 
 /* ---------------------------------------------------------------- prange.c */
 

@@ -1,0 +1,183 @@
+/* builtins/reduce_pool.c — a long row's pass on the thread pool.
+ *
+ * With parallel=True (lo_pool_allowed), a pass over a row of at least
+ * LO_POOL_MIN_ELEMENTS elements (np.sum(x), x.mean(), np.argmax(x) ... of
+ * a contiguous or 1-d array, and each long row of an axis reduction) is
+ * cut into the pool's chunks: each chunk runs the serial pass (rd_run_row)
+ * over its part into a partial of its own, and the caller merges the
+ * partials in chunk order, as a prange reduction does. Chunk boundaries
+ * depend only on the row's length and the thread count, so a result is
+ * the same on every run with the same threads. Integer sums, min, max,
+ * arg*, any and all are exactly the serial results; a float sum is the sum
+ * of the chunks' pairwise sums, which may differ from NumPy's in the last
+ * bits. A float product stays serial (reduce.c): in another order, a part
+ * that underflowed to 0 times one that overflowed to inf would be NaN.
+ */
+#include "builtins/reduce.h"
+
+/* The context the chunks share: the first error (an RtError, for
+ * lo_chunk_exit), the row's memory, the pass's center, the partials. */
+enum { RX_STATUS, RX_MSG, RX_CLASS, RX_DATA, RX_DATA2, RX_STRIDE, RX_CENTER, RX_PARTS, RX_FIELDS };
+
+static LLVMTypeRef context_type(Lower *l, const Pass *p) {
+  LLVMTypeRef f[RX_FIELDS] = {l->mod->i32, l->mod->ptr, l->mod->ptr, l->mod->ptr, l->mod->ptr, l->mod->i64,
+                              p->center ? LLVMTypeOf(p->center) : l->mod->i64, l->mod->ptr};
+  return LLVMStructTypeInContext(l->mod->c, f, RX_FIELDS, 0);
+}
+
+static LLVMValueRef field(Lower *l, LLVMTypeRef t, LLVMValueRef p, unsigned k) {
+  return LLVMBuildStructGEP2(l->b, t, p, k, "");
+}
+
+static LLVMValueRef get(Lower *l, LLVMTypeRef ctxty, LLVMValueRef ctx, unsigned k, LLVMTypeRef t) {
+  return LLVMBuildLoad2(l->b, t, field(l, ctxty, ctx, k), "");
+}
+
+static void put(Lower *l, LLVMTypeRef ctxty, LLVMValueRef ctx, unsigned k, LLVMValueRef v) {
+  LLVMBuildStore(l->b, v, field(l, ctxty, ctx, k));
+}
+
+/* ------------------------------------------------ partials */
+
+/* A partial holds the parts of a State the pass uses (a value, an index,
+ * a NaN flag), in that order. */
+static int state_parts(State s, LLVMValueRef out[3]) {
+  int n = 0;
+  out[n++] = s.v;
+  if (s.i) out[n++] = s.i;
+  if (s.nan) out[n++] = s.nan;
+  return n;
+}
+
+static LLVMTypeRef partial_type(Lower *l, State s) {
+  LLVMValueRef v[3];
+  LLVMTypeRef f[3];
+  int n = state_parts(s, v);
+  for (int k = 0; k < n; k++) f[k] = LLVMTypeOf(v[k]);
+  return LLVMStructTypeInContext(l->mod->c, f, (unsigned)n, 0);
+}
+
+static LLVMValueRef partial_at(Lower *l, LLVMTypeRef pt, LLVMValueRef parts, LLVMValueRef k) {
+  return LLVMBuildInBoundsGEP2(l->b, pt, parts, &k, 1, "");
+}
+
+static void store_partial(Lower *l, LLVMTypeRef pt, LLVMValueRef at, State s) {
+  LLVMValueRef v[3];
+  int n = state_parts(s, v);
+  for (int k = 0; k < n; k++) LLVMBuildStore(l->b, v[k], field(l, pt, at, (unsigned)k));
+}
+
+/* The partial at `at`, shaped as `like`. */
+static State load_partial(Lower *l, LLVMTypeRef pt, LLVMValueRef at, State like) {
+  unsigned k = 0;
+  State s = {LLVMBuildLoad2(l->b, LLVMTypeOf(like.v), field(l, pt, at, k++), ""), NULL, NULL};
+  if (like.i) s.i = LLVMBuildLoad2(l->b, LLVMTypeOf(like.i), field(l, pt, at, k++), "");
+  if (like.nan) s.nan = LLVMBuildLoad2(l->b, LLVMTypeOf(like.nan), field(l, pt, at, k++), "");
+  return s;
+}
+
+/* A State in allocas, for a value carried across blocks. */
+typedef struct Held {
+  LLVMValueRef v, i, nan;
+} Held;
+
+static Held hold(Lower *l, State s) {
+  return (Held){rd_var(l, s.v, "pool.acc"), rd_var(l, s.i, "pool.acc.index"), rd_var(l, s.nan, "pool.acc.nan")};
+}
+
+static void keep(Lower *l, Held h, State s) {
+  LLVMBuildStore(l->b, s.v, h.v);
+  if (h.i) LLVMBuildStore(l->b, s.i, h.i);
+  if (h.nan) LLVMBuildStore(l->b, s.nan, h.nan);
+}
+
+static State held(Lower *l, Held h) { return (State){rd_load(l, h.v), rd_load(l, h.i), rd_load(l, h.nan)}; }
+
+/* ------------------------------------------------ the chunks */
+
+/* p + begin * bytes */
+static LLVMValueRef moved(Lower *l, LLVMValueRef p, LLVMValueRef begin, LLVMValueRef bytes) {
+  return rd_byte_at(l, p, LLVMBuildMul(l->b, begin, bytes, ""));
+}
+
+/* void chunk(ctx, begin, end, chunk): the pass over elements [begin, end)
+ * of the row into partial number `chunk`. */
+static LLVMValueRef row_chunk(Lower *caller, const Pass *p, const Src *s, LLVMTypeRef ctxty, LLVMTypeRef pt) {
+  Lower sub, *l = &sub;
+  LLVMTypeRef params[4] = {caller->mod->ptr, caller->mod->i64, caller->mod->i64, caller->mod->i64};
+  lo_begin_outlined(l, caller, ".reduce", LLVMFunctionType(void_type(caller), params, 4, 0));
+  LLVMValueRef ctx = LLVMGetParam(l->fn, 0), begin = LLVMGetParam(l->fn, 1), end = LLVMGetParam(l->fn, 2);
+  Src part = *s;
+  Pass q = *p;
+  /* a constant stride stays one: the loads then vectorise as the serial pass's */
+  if (!LLVMIsAConstant(s->stride)) part.stride = get(l, ctxty, ctx, RX_STRIDE, l->mod->i64);
+  LLVMValueRef data = get(l, ctxty, ctx, RX_DATA, l->mod->ptr);
+  if (s->data2) {  /* a product's factors, each contiguous */
+    part.data = moved(l, data, begin, const_i64(l, rd_item_size(s->raw)));
+    part.data2 = moved(l, get(l, ctxty, ctx, RX_DATA2, l->mod->ptr), begin, const_i64(l, rd_item_size(s->raw2)));
+  } else {
+    part.data = moved(l, data, begin, s->unit ? const_i64(l, rd_item_size(s->elem)) : part.stride);
+  }
+  part.n = LLVMBuildSub(l->b, end, begin, "");
+  if (p->center) q.center = get(l, ctxty, ctx, RX_CENTER, LLVMTypeOf(p->center));
+  State r = rd_run_row(l, &q, &part, rd_identity(l, &q, 1), begin);
+  LLVMValueRef parts = get(l, ctxty, ctx, RX_PARTS, l->mod->ptr);
+  store_partial(l, pt, partial_at(l, pt, parts, LLVMGetParam(l->fn, 3)), r);
+  LLVMBuildBr(l->b, l->exit_bb);
+  lo_chunk_exit(l, ctx);
+  LLVMBuildRetVoid(l->b);
+  lo_func_done(l);
+  return l->fn;
+}
+
+/* The pass over nchunks chunks of the row on the pool, the partials
+ * merged in chunk order. A pass raises nothing, so no chunk fails. */
+static State on_the_pool(Lower *l, const Pass *p, const Src *s, LLVMValueRef nchunks) {
+  State id = rd_identity(l, p, 1);
+  LLVMTypeRef ctxty = context_type(l, p), pt = partial_type(l, id);
+  LLVMValueRef body = row_chunk(l, p, s, ctxty, pt);
+  LLVMValueRef ctx = lo_alloca(l, ctxty, "reduce.pool");
+  put(l, ctxty, ctx, RX_STATUS, const_i32(l, RT_OK));
+  put(l, ctxty, ctx, RX_DATA, s->data);
+  put(l, ctxty, ctx, RX_DATA2, s->data2 ? s->data2 : LLVMConstNull(l->mod->ptr));
+  put(l, ctxty, ctx, RX_STRIDE, s->stride);
+  if (p->center) put(l, ctxty, ctx, RX_CENTER, p->center);
+  /* the partials live on the stack for the duration of the pass only */
+  LLVMTypeRef ptrov[1] = {l->mod->ptr};
+  LLVMValueRef sp = lo_intrinsic(l, "llvm.stacksave", ptrov, 1, NULL, 0);
+  LLVMValueRef parts = LLVMBuildArrayAlloca(l->b, pt, nchunks, "partials");
+  put(l, ctxty, ctx, RX_PARTS, parts);
+  /* a chunk no thread ran (the pool ran the row as one) stays the identity */
+  LoLoop init = lo_loop_begin(l, const_i64(l, 0), nchunks, NULL, "partial");
+  store_partial(l, pt, partial_at(l, pt, parts, init.index), id);
+  lo_loop_end(l, &init);
+  LLVMTypeRef pp[4] = {l->mod->ptr, l->mod->ptr, l->mod->i64, l->mod->i64};
+  lo_call_fn(l, "pool_parallel_for", void_type(l), pp, (LLVMValueRef[]){body, ctx, s->n, nchunks}, 4);
+  Held acc = hold(l, id);
+  LoLoop each = lo_loop_begin(l, const_i64(l, 0), nchunks, NULL, "merge");
+  keep(l, acc, rd_merge(l, p, held(l, acc), load_partial(l, pt, partial_at(l, pt, parts, each.index), id)));
+  lo_loop_end(l, &each);
+  State r = held(l, acc);
+  lo_intrinsic(l, "llvm.stackrestore", ptrov, 1, &sp, 1);
+  return r;
+}
+
+State rd_run_row_pooled(Lower *l, const Pass *p, const Src *s) {
+  if (!lo_pool_allowed(l)) return rd_run_row(l, p, s, rd_identity(l, p, 1), const_i64(l, 0));
+  Held out = hold(l, rd_identity(l, p, 1));
+  LLVMBasicBlockRef count = new_block(l, "reduce.chunks"), pool = new_block(l, "reduce.pool");
+  LLVMBasicBlockRef here = new_block(l, "reduce.here"), done = new_block(l, "reduce.done");
+  LLVMValueRef big = LLVMBuildICmp(l->b, LLVMIntSGE, s->n, const_i64(l, LO_POOL_MIN_ELEMENTS), "");
+  LLVMBuildCondBr(l->b, big, count, here);
+  position(l, count);
+  LLVMValueRef nchunks = lo_call_fn(l, "pool_chunk_count", l->mod->i64, &l->mod->i64, (LLVMValueRef[]){s->n}, 1);
+  LLVMBuildCondBr(l->b, LLVMBuildICmp(l->b, LLVMIntSGT, nchunks, const_i64(l, 1), ""), pool, here);
+  position(l, pool);
+  keep(l, out, on_the_pool(l, p, s, nchunks));
+  LLVMBuildBr(l->b, done);
+  position(l, here);
+  keep(l, out, rd_run_row(l, p, s, rd_identity(l, p, 1), const_i64(l, 0)));
+  LLVMBuildBr(l->b, done);
+  position(l, done);
+  return held(l, out);
+}
