@@ -62,7 +62,8 @@ fi
 
 need_pip=()
 for spec in numpy:numpy pytest:pytest hypothesis:hypothesis numba:numba \
-            mesonpy:meson-python mesonbuild:meson matplotlib:matplotlib mypy:mypy; do
+            mesonpy:meson-python mesonbuild:meson matplotlib:matplotlib mypy:mypy \
+            cloudpickle:cloudpickle distributed:dask[distributed]; do
   mod=${spec%%:*}; pkg=${spec#*:}
   "$PYTHON" -c "import $mod" 2>/dev/null || need_pip+=("$pkg")
 done

@@ -1,7 +1,8 @@
 """The decorators: thin glue that hands a function to the C dispatcher."""
+import copyreg
 import functools
 
-from ruchey import _core, types
+from ruchey import _core, serialize, types
 
 _OPTIONS = ("nopython", "nogil", "parallel", "cache", "fastmath", "boundscheck", "error_model",
             "inline", "forceobj", "looplift")
@@ -11,16 +12,25 @@ def _dispatcher(func, options):
     unknown = set(options) - set(_OPTIONS)
     if unknown:
         raise TypeError(f"unsupported jit option(s): {', '.join(sorted(unknown))}")
-    disp = _core.Dispatcher(
-        func,
+    settings = dict(
         boundscheck=bool(options.get("boundscheck")),
         fastmath=bool(options.get("fastmath")),
         error_model=options.get("error_model", "python"),
         nogil=bool(options.get("nogil")),
         parallel=bool(options.get("parallel")),
     )
+    disp = _core.Dispatcher(func, **settings)
     functools.update_wrapper(disp, func)
+    disp._ruchey_options = settings  # what pickling by value sends
     return disp
+
+
+def _reduce_dispatcher(disp):
+    return serialize.reduce(disp, "jit", disp.__dict__.get("_ruchey_options", {}))
+
+
+serialize.register("jit", _core.Dispatcher)
+copyreg.pickle(_core.Dispatcher, _reduce_dispatcher)
 
 
 def _compile_signatures(disp, signatures):

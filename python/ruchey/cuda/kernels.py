@@ -6,7 +6,7 @@ import threading
 
 import numpy as np
 
-from ruchey import _core, decorators, types
+from ruchey import _core, decorators, serialize, types
 from ruchey.cuda.devicearray import DeviceNDArray, as_cuda_array, to_device
 from ruchey.cuda.runtime import CPUBackendDevice, check_stream, stream_handle, use_gpu
 
@@ -228,6 +228,10 @@ class CUDADispatcher:
                 disp = self._disp
         return disp
 
+    def __reduce__(self):
+        options = dict(debug=self.debug, boundscheck=self.boundscheck, fastmath=self.fastmath)
+        return serialize.reduce(self, "cuda", options)
+
     def __call__(self, *args, **kwargs):
         raise ValueError(MISSING_LAUNCH_CONFIG)
 
@@ -362,6 +366,8 @@ def _check_kernel_signatures(sigs):
         if parsed.return_type is not None and not isinstance(parsed.return_type, types.NoneType):
             raise TypeError("CUDA kernel must have void return type.")
 
+
+serialize.register("cuda", CUDADispatcher)
 
 def jit(func_or_sig=None, device=False, debug=None, boundscheck=None, fastmath=False, link=None,
         extensions=None, **kws):

@@ -1,0 +1,129 @@
+"""Pickling compiled functions, for multiprocessing, joblib and Dask.
+
+A compiled function (an ``@jit`` dispatcher or a ``@cuda.jit`` kernel)
+pickles by reference where its module can be imported and holds it under
+its name, as a plain function does. Otherwise (defined in ``__main__``,
+inside another function, or by ``exec``) it pickles by value: its Python
+function through cloudpickle, with its options; the receiver compiles it
+again at its first call. A process that unpickles the same compiled
+function many times (a worker running many tasks) gets one object, which
+compiles once.
+"""
+import functools
+import importlib
+import inspect
+import linecache
+import pickle
+import sys
+import threading
+import uuid
+import weakref
+
+# key -> the compiled function of that key in this process (made here, or
+# rebuilt from a pickle)
+_by_key = weakref.WeakValueDictionary()
+# held while a function is rebuilt: one that names itself (recursion) is
+# found under its key before it is complete, and no other thread sees it so
+_lock = threading.RLock()
+_classes = {}  # kind -> the class of the compiled functions of that kind
+
+
+def register(kind, cls):
+    """cls(func, **options) makes the compiled functions of this kind."""
+    _classes[kind] = cls
+
+
+def _importable_name(obj):
+    """obj's qualified name if importing its module and following the name
+    gives obj itself (never for __main__: a worker has another one)."""
+    module, name = getattr(obj, "__module__", None), getattr(obj, "__qualname__", None)
+    if not module or not name or module == "__main__" or "<" in name:
+        return None
+    try:
+        found = sys.modules.get(module) or importlib.import_module(module)
+        for part in name.split("."):
+            found = getattr(found, part)
+    except Exception:  # noqa: BLE001 - whatever fails, it is not found by name
+        return None
+    return name if found is obj else None
+
+
+def _key(obj):
+    with _lock:
+        key = obj.__dict__.get("_ruchey_key")
+        if key is None:
+            key = obj.__dict__["_ruchey_key"] = uuid.uuid4().hex
+            _by_key[key] = obj
+    return key
+
+
+def _function_bytes(func):
+    try:
+        import cloudpickle
+    except ImportError:
+        raise pickle.PicklingError(
+            f"{func.__qualname__} is compiled in __main__ or inside a function: pickling it by value "
+            "needs cloudpickle (pip install cloudpickle); or define it at the top of an importable module"
+        ) from None
+    return cloudpickle.dumps(func)
+
+
+def _source_lines(func):
+    """The lines of func's file up to the end of its definition, those
+    before it blank (ruchey compiles from source; cloudpickle keeps the
+    code, not its file name), or None where inspect finds no source."""
+    try:
+        block, first = inspect.getsourcelines(func)
+    except (OSError, TypeError):
+        return None
+    return ["\n"] * (first - 1) + block
+
+
+def _give_source(func, key, lines):
+    """Where ruchey and inspect find func's source here: a file name of its own."""
+    name = f"<pickled {key[:12]} {func.__qualname__}>"
+    linecache.cache[name] = (sum(map(len, lines)), None, lines, name)
+    func.__code__ = func.__code__.replace(co_filename=name)
+
+
+def reduce(obj, kind, options):
+    """obj's pickled form: its name, or what rebuilds it from its function."""
+    name = _importable_name(obj)
+    if name is not None:
+        return name
+    key = _key(obj)
+    if obj.__dict__.get("_ruchey_pickling"):  # its function's globals name it again
+        return _existing, (key,)
+    obj.__dict__["_ruchey_pickling"] = True
+    try:
+        payload = _function_bytes(obj.py_func)
+    finally:
+        del obj.__dict__["_ruchey_pickling"]
+    return _rebuild, (kind, key, payload, options, _source_lines(obj.py_func))
+
+
+def _existing(key):
+    return _by_key[key]
+
+
+def _rebuild(kind, key, payload, options, lines):
+    with _lock:
+        obj = _by_key.get(key)
+        if obj is not None:
+            return obj
+        # made first from a stand-in, so that the function's own pickle,
+        # which may name it again, finds it under its key
+        obj = _classes[kind](_stand_in, **options)
+        obj.__dict__["_ruchey_key"] = key
+        _by_key[key] = obj
+        func = pickle.loads(payload)
+        if lines:
+            _give_source(func, key, lines)
+        obj.__init__(func, **options)
+        functools.update_wrapper(obj, func)
+        obj.__dict__["_ruchey_options"] = options  # sent again if it is pickled again
+        return obj
+
+
+def _stand_in():
+    pass

@@ -1,0 +1,237 @@
+"""Compiled functions pickle: by reference where importable, by value
+otherwise (defined in __main__, inside a function), so that multiprocessing
+(fork, spawn, forkserver), concurrent.futures and Dask take them as
+arguments. Each result is compared with the Python function's."""
+import pickle
+
+import numpy as np
+import pytest
+import ruchey
+from ruchey import cuda
+
+from conftest import AS_NUMBA, run_python_file
+
+pytestmark = pytest.mark.skipif(AS_NUMBA, reason="ruchey's own pickling")
+
+
+@ruchey.njit
+def scaled_sum(x, k):
+    return (x * k).sum()
+
+
+@ruchey.njit(parallel=True, fastmath=True)
+def parallel_norm(x):
+    s = 0.0
+    for i in ruchey.prange(x.shape[0]):
+        s += x[i] * x[i]
+    return np.sqrt(s)
+
+
+@cuda.jit
+def add_one(a):
+    i = cuda.grid(1)
+    if i < a.size:
+        a[i] += 1
+
+
+def make_closure(k):
+    @ruchey.njit
+    def times_k(x):
+        return x * k
+    return times_k
+
+
+def test_an_importable_function_pickles_by_reference():
+    for f in (scaled_sum, parallel_norm, add_one):
+        data = pickle.dumps(f)
+        assert b"test_pickle" in data and len(data) < 200
+        assert pickle.loads(data) is f
+
+
+def test_a_local_function_pickles_by_value_and_keeps_its_closure():
+    three, five = make_closure(3), make_closure(5)
+    assert three(2) == 6
+    g3, g5 = pickle.loads(pickle.dumps(three)), pickle.loads(pickle.dumps(five))
+    assert g3 is three and g5 is five  # the same process: the same objects
+    assert (g3(7), g5(7)) == (21, 35)
+
+
+def test_options_travel_with_a_function_pickled_by_value(tmp_path):
+    @ruchey.njit(parallel=True, error_model="numpy", boundscheck=True)
+    def divide(a, b):
+        return a / b
+
+    (tmp_path / "f.pkl").write_bytes(pickle.dumps(divide))
+    r = run_python_file(f"""
+        import pickle, math
+        f = pickle.loads(open({str(tmp_path / 'f.pkl')!r}, "rb").read())
+        print(f._ruchey_options, math.isinf(f(1.0, 0.0)))
+    """, tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert "'boundscheck': True" in r.stdout and "'error_model': 'numpy'" in r.stdout
+    assert "'parallel': True" in r.stdout and r.stdout.strip().endswith("True")
+
+
+def test_recursive_and_calling_functions_by_value_in_a_fresh_process(tmp_path):
+    r = run_python_file("""
+        import pickle, subprocess, sys
+        import ruchey
+
+        @ruchey.njit
+        def fib(n):
+            return n if n < 2 else fib(n - 1) + fib(n - 2)
+
+        @ruchey.njit
+        def fib_sum(n):
+            return fib(n) + fib(n - 1)
+
+        data = pickle.dumps((fib, fib_sum))
+        child = subprocess.run([sys.executable, "-c",
+            "import pickle, sys; f, g = pickle.loads(sys.stdin.buffer.read()); "
+            "print(f(20), g(20), f.py_func(20), g.py_func is not None)"],
+            input=data, capture_output=True)
+        print(child.stdout.decode(), child.stderr.decode()[-2000:])
+    """, tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.split()[:4] == ["6765", "10946", "6765", "True"], r.stdout
+
+
+@pytest.mark.parametrize("method", ["fork", "spawn", "forkserver"])
+def test_multiprocessing_pool_maps_a_function_from_main(tmp_path, method):
+    r = run_python_file(f"""
+        import multiprocessing as mp
+        import numpy as np
+        import ruchey
+
+        @ruchey.njit
+        def helper(x):
+            return x * x
+
+        @ruchey.njit
+        def work(seed):
+            x = np.arange(seed, seed + 1000.0)
+            s = 0.0
+            for v in x:
+                s += helper(v)
+            return s
+
+        if __name__ == "__main__":
+            with mp.get_context({method!r}).Pool(2) as pool:
+                got = pool.map(work, range(8))
+            print(got == [work.py_func(i) for i in range(8)])
+    """, tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.strip().endswith("True"), r.stdout
+
+
+def test_process_pool_executor_with_a_parallel_function_and_a_kernel(tmp_path):
+    r = run_python_file("""
+        from concurrent.futures import ProcessPoolExecutor
+        import multiprocessing as mp
+        import numpy as np
+        import ruchey
+        from ruchey import cuda
+
+        @ruchey.njit(parallel=True)
+        def total(x):
+            s = 0.0
+            for i in ruchey.prange(x.shape[0]):
+                s += x[i]
+            return s
+
+        @cuda.jit
+        def double(a):
+            i = cuda.grid(1)
+            if i < a.size:
+                a[i] *= 2
+
+        def launch(kernel, n):
+            a = np.arange(n, dtype=np.float64)
+            kernel[(n + 63) // 64, 64](a)
+            return a.sum()
+
+        if __name__ == "__main__":
+            with ProcessPoolExecutor(2, mp_context=mp.get_context("spawn")) as ex:
+                sums = list(ex.map(total, [np.arange(float(n)) for n in (10, 1000, 100000)]))
+                launched = ex.submit(launch, double, 1000).result()
+            print(sums == [45.0, 499500.0, 4999950000.0], launched == 999000.0)
+    """, tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.split()[-2:] == ["True", "True"], r.stdout
+
+
+def test_a_function_unpickled_many_times_compiles_once(tmp_path):
+    r = run_python_file("""
+        import pickle, subprocess, sys
+        import ruchey
+
+        @ruchey.njit
+        def inc(x):
+            return x + 1
+
+        inc(1)
+        blob = pickle.dumps(inc).hex()
+        code = ("import pickle, ruchey; b = bytes.fromhex(sys.argv[1]); "
+                "fs = [pickle.loads(b) for _ in range(50)]; "
+                "print(len({id(f) for f in fs}), [f(2) for f in fs[:3]], len(fs[0].signatures))")
+        out = subprocess.run([sys.executable, "-c", "import sys; " + code, blob], capture_output=True, text=True)
+        print(out.stdout, out.stderr[-2000:])
+    """, tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.startswith("1 [3, 3, 3] 1"), r.stdout
+
+
+def test_pickling_without_cloudpickle_names_what_to_do(tmp_path):
+    r = run_python_file("""
+        import pickle, sys
+        sys.modules["cloudpickle"] = None  # as if not installed
+        import ruchey
+
+        def outer():
+            @ruchey.njit
+            def inner(x):
+                return x
+            return inner
+
+        try:
+            pickle.dumps(outer())
+        except pickle.PicklingError as e:
+            print("PicklingError:", e)
+    """, tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert "PicklingError" in r.stdout and "pip install cloudpickle" in r.stdout, r.stdout
+
+
+def test_dask_distributed_maps_compiled_functions_over_workers(tmp_path):
+    pytest.importorskip("distributed")
+    r = run_python_file("""
+        import numpy as np
+        import ruchey
+        import dask.array as da
+        from dask.base import tokenize
+        from distributed import Client, LocalCluster
+
+        @ruchey.njit
+        def smooth(block):
+            out = np.empty_like(block)
+            for i in range(block.shape[0]):
+                out[i] = 0.5 * block[i] + 0.25
+            return out
+
+        @ruchey.njit
+        def square(n):
+            return n * n
+
+        if __name__ == "__main__":
+            assert tokenize(smooth) == tokenize(smooth) != tokenize(square)
+            with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster, \\
+                 Client(cluster) as client:
+                x = da.from_array(np.arange(100000.0), chunks=10000)
+                got = x.map_blocks(smooth, dtype=np.float64).compute()
+                futures = client.map(square, range(20))
+                squares = client.gather(futures)
+                workers = len(client.scheduler_info()["workers"])
+            print(np.array_equal(got, smooth.py_func(np.arange(100000.0))), squares == [n * n for n in range(20)], workers)
+    """, tmp_path, timeout=600)
+    assert r.returncode == 0, r.stderr[-3000:]
+    assert r.stdout.split()[-3:] == ["True", "True", "2"], r.stdout
