@@ -25,6 +25,16 @@ static void print_to_stdout(const char *text, size_t len) {
   PyGILState_Release(gil);
 }
 
+/* From what magnitude the installed NumPy writes a float32 with an
+ * exponent: 1e6 in NumPy 2 (str(float32(1e6)) is '1e+06'), 1e16 before. */
+static double float32_exponent_from(void) {
+  PyObject *r = PyRun_String("str(__import__('numpy').float32(1e6)) == '1e+06'", Py_eval_input, PyEval_GetBuiltins(), NULL);
+  double from = r == Py_True ? 1e6 : 1e16;
+  Py_XDECREF(r);
+  PyErr_Clear();
+  return from;
+}
+
 const RucheyAPI *core_api(void) {
   static const RucheyAPI *api;
   if (api) return api;
@@ -48,7 +58,7 @@ const RucheyAPI *core_api(void) {
     return NULL;
   }
   core_plain = a->plain;
-  a->set_print_sink(print_to_stdout);
+  a->set_print_sink(print_to_stdout, float32_exponent_from());
   return api = a;
 }
 
