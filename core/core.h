@@ -102,6 +102,7 @@ typedef struct Spec {
   bool device;                /* called from kernels: takes the CUDA thread after its arguments */
   bool barrier;               /* reaches cuda.syncthreads() */
   int narrays;                /* array arguments, for the call's unboxing space */
+  void *code;                 /* the loaded code, released with the dispatcher */
 } Spec;
 
 typedef struct Dispatcher {

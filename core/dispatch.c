@@ -23,7 +23,7 @@ int disp_init_numpy(void) {
 
 static Spec *add_spec(Dispatcher *self, const Type *const *args, const Type *declared_ret, bool device) {
   Arena arena = {0};
-  CompileResult res;
+  CompileResult res = {0};
   bool ok = cp_compile(self, args, declared_ret, device, OUT_JIT, 0, &res, &arena);
   Spec *s = NULL;
   if (ok && res.warning[0] && PyErr_WarnEx(PyExc_RuntimeWarning, res.warning, 1) < 0) ok = false;
@@ -33,7 +33,8 @@ static Spec *add_spec(Dispatcher *self, const Type *const *args, const Type *dec
     if (grown && sig && PyList_Append(self->signatures, sig) == 0) {
       self->specs = grown;
       s = &grown[self->nspecs++];
-      *s = (Spec){.entry = res.entry, .ret_type = res.ret_type, .device = device, .barrier = res.barrier};
+      *s = (Spec){.entry = res.entry, .ret_type = res.ret_type, .device = device, .barrier = res.barrier,
+                  .code = res.code};
       memcpy(s->args, args, sizeof(Type *) * (size_t)self->nparams);
       s->declared_ret = declared_ret ? s->ret_type : NULL;
       for (int i = 0; i < self->nparams; i++) s->narrays += args[i]->kind == TY_ARRAY;
@@ -43,6 +44,7 @@ static Spec *add_spec(Dispatcher *self, const Type *const *args, const Type *dec
     }
     Py_XDECREF(sig);
   }
+  if (!s && res.code) core_api()->release_code(res.code);
   arena_free(&arena);
   return s;
 }
@@ -257,13 +259,23 @@ static int dispatcher_init(Dispatcher *self, PyObject *args, PyObject *kwds) {
   return 0;
 }
 
+/* The specialisations' code goes with the dispatcher: a caller compiled
+ * with it holds its own copy (calls are lowered into the caller), and a
+ * call in progress holds the dispatcher. */
+static void release_specs(Dispatcher *self) {
+  const RucheyAPI *api = self->nspecs ? core_api() : NULL;
+  for (int i = 0; api && i < self->nspecs; i++)
+    if (self->specs[i].code) api->release_code(self->specs[i].code);
+  PyMem_Free(self->specs);
+}
+
 static void dispatcher_dealloc(Dispatcher *self) {
   PyObject_GC_UnTrack(self);
   if (self->weakrefs) PyObject_ClearWeakRefs((PyObject *)self);
   Py_CLEAR(self->py_func);
   Py_CLEAR(self->dict);
   Py_CLEAR(self->signatures);
-  PyMem_Free(self->specs);
+  release_specs(self);
   launch_unload(self);
   Py_CLEAR(self->gpu_signatures);
   if (self->compile_lock) PyThread_free_lock(self->compile_lock);

@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define RUCHEY_API_VERSION 8
+#define RUCHEY_API_VERSION 9
 #define RC_MAX_NDIM 8
 
 /* ---------------------------------------------------------------- arena */
@@ -347,6 +347,7 @@ typedef struct CompileResult {
   int nexterns;
   bool barrier;          /* the function reaches cuda.syncthreads() */
   bool grid_sync;        /* a kernel that waits for its whole grid: launched cooperatively */
+  void *code;            /* OUT_JIT: the loaded code, until release_code */
 } CompileResult;
 
 /* ---------------------------------------------------------------- runtime (runtime.c) */
@@ -456,6 +457,8 @@ typedef struct RucheyAPI {
   int (*set_num_threads)(int64_t n);
   int64_t (*max_threads)(void);
   int64_t (*thread_id)(void);
+  /* frees loaded code (CompileResult.code) nothing will call again */
+  void (*release_code)(void *code);
   /* where print() in @njit code writes its lines (Python's sys.stdout), and
    * from what magnitude NumPy's str of a float32 has an exponent */
   void (*set_print_sink)(void (*sink)(const char *text, size_t len), double float32_exponent_from);

@@ -5,7 +5,7 @@ import pytest
 import ruchey
 from ruchey import jit, njit
 
-from conftest import assert_same, float_array, int_array, make_rng, numba_deviation
+from conftest import AS_NUMBA, assert_same, float_array, int_array, make_rng, numba_deviation, run_python_file
 
 
 def _poly(a, b):
@@ -250,3 +250,38 @@ def test_dispatcher_still_works_after_bad_arguments():
             pass
     assert_same(add_one, 41)
     assert_same(add_one, 4.5)
+
+
+@pytest.mark.skipif(AS_NUMBA, reason="ruchey's own JIT memory")
+def test_dropped_dispatchers_give_their_machine_code_back(tmp_path):
+    # 1000 distinct functions compiled, called and dropped: each kept about
+    # 8 KiB of code and JIT bookkeeping for good before it was released
+    r = run_python_file("""
+        import gc, os
+        import numpy as np
+        import ruchey
+
+        def rss():
+            with open("/proc/self/statm") as f:
+                return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+
+        def make(i):
+            ns = {}
+            src = f"def f{i}(x, y):\\n    s = 0.0\\n    for k in range(x.shape[0]):\\n        s += x[k] * {i} + y\\n    return s\\n"
+            exec(compile(src, f"<gen{i}>", "exec"), ns)
+            return ruchey.njit(ns[f"f{i}"])
+
+        a = np.ones(10)
+        for i in range(100):
+            assert make(i)(a, 1.0) == 10.0 * i + 10.0
+        gc.collect()
+        before = rss()
+        for i in range(1000):
+            f = make(i)
+            assert f(a, 1.0) == 10.0 * i + 10.0
+            del f
+        gc.collect()
+        print((rss() - before) / 1000)
+    """, tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert float(r.stdout.split()[-1]) < 2048, r.stdout
