@@ -196,6 +196,11 @@ static PyObject *call_binding(Dispatcher *self, PyObject *const *args, size_t na
     PyObject *full = PyObject_GetAttrString(bound, "args");
     if (full && PyTuple_GET_SIZE(full) == self->nparams)
       result = disp_call(self, &PyTuple_GET_ITEM(full, 0), NULL);
+    else if (full)  /* *args took some: the compiler would refuse it, so say so now */
+      PyErr_Format(core_TypingError,
+                   "%S: *args, **kwargs and keyword-only parameters are not supported: give the "
+                   "function named parameters (a wrapper such as functools.wraps' cannot be compiled; "
+                   "compile the function it wraps)", self->py_func);
     Py_XDECREF(full);
   }
   Py_XDECREF(bound); Py_XDECREF(bind); Py_XDECREF(pos); Py_XDECREF(kw); Py_DECREF(sig);
