@@ -73,11 +73,14 @@ static PyObject *type_error(Dispatcher *self, PyObject *const *args, int i) {
   PyObject *sep = PyUnicode_FromString(", ");
   PyObject *accepted = sep ? PyUnicode_Join(sep, self->signatures) : NULL;
   Py_XDECREF(sep);
-  PyErr_Format(PyExc_TypeError,
-               "%S: argument %d of type '%s' is not supported (accepted: int, float, bool, "
-               "NumPy scalars and arrays of bool, int8-64, uint8-64, float32/64; compiled so far: [%U])",
-               self->py_func, i + 1, Py_TYPE(args[i])->tp_name, accepted ? accepted : Py_None);
+  PyObject *why = disp_refusal(args[i]);
+  if (why)
+    PyErr_Format(PyExc_TypeError,
+                 "%S: argument %d %U (accepted: int, float, bool, NumPy scalars and arrays of bool, "
+                 "int8-64, uint8-64, float32/64; compiled so far: [%U])",
+                 self->py_func, i + 1, why, accepted ? accepted : Py_None);
   Py_XDECREF(accepted);
+  Py_XDECREF(why);
   return NULL;
 }
 
