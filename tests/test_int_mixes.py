@@ -15,8 +15,11 @@ Run with RUCHEY_TEST_AS_NUMBA=1 to check the reference against Numba itself:
 it agrees on every pair's type and value, and differs where ruchey follows
 CPython (a negative shift count raises; int64 min // -1 wraps to itself
 rather than 0; unary operators on small unsigned ints are 64-bit) and on
-the yielding literals."""
+the yielding literals. Random expression trees over several dtypes (and
+stores of them into arrays of every dtype) check the rules nested."""
+import linecache
 import operator
+import random
 
 import numpy as np
 import pytest
@@ -191,3 +194,128 @@ def test_comparisons_of_every_pair_are_exact(op):
             for i in range(len(a)):
                 for j in range(len(b)):
                     assert f(a, b, i, j) is cmp(int(a[i]), int(b[j])), (op, a[i], b[j])
+
+
+# ---------------------------------------------------------------- random expressions
+
+# Trees of the operators above over elements of arrays of random integer
+# dtypes and literals, nested (`(a0[0] + a1[0]) ^ (a2[0] % 7)`), evaluated by
+# the same rules: every intermediate value has its type, and a literal yields
+# only where it stands as an operand itself (`-2` does, `~2` does not).
+
+def gen_expr(rng, nargs, depth):
+    if depth == 0 or rng.random() < 0.25:
+        if rng.random() < 0.3:
+            return ("lit", rng.choice([0, 1, 2, 3, 7, 9, 63, 64, -1, -2, -7]))
+        return ("arg", rng.randrange(nargs))
+    if rng.random() < 0.12:
+        return ("unary", rng.choice("-~"), gen_expr(rng, nargs, depth - 1))
+    return ("bin", rng.choice(list(OPS)), gen_expr(rng, nargs, depth - 1), gen_expr(rng, nargs, depth - 1))
+
+
+def expr_source(e):
+    if e[0] == "lit":
+        return repr(e[1]) if e[1] >= 0 else f"({e[1]})"
+    if e[0] == "arg":
+        return f"a{e[1]}[0]"
+    if e[0] == "unary":
+        return f"({e[1]}{expr_source(e[2])})"
+    return f"({expr_source(e[2])} {e[1]} {expr_source(e[3])})"
+
+
+def literal(e):
+    """A literal's value (a negated literal is one too), or None."""
+    if e[0] == "lit":
+        return e[1]
+    if e[0] == "unary" and e[1] == "-" and literal(e[2]) is not None:
+        return -literal(e[2])
+    return None
+
+
+def evaluate(e, args):
+    """(value, dtype) of e on args (1-element arrays); raises as CPython."""
+    if e[0] == "lit":
+        return e[1], np.int64
+    if e[0] == "arg":
+        return int(args[e[1]][0]), args[e[1]].dtype.type
+    if e[0] == "unary":
+        v, t = evaluate(e[2], args)
+        rt = np.uint64 if unsigned(t) else np.int64
+        return wrap(-wrap(v, rt) if e[1] == "-" else ~wrap(v, rt), rt), rt
+    op, left, right = e[1:]
+    x, tx = evaluate(left, args)
+    y, ty = evaluate(right, args)
+    lx, ly = literal(left), literal(right)
+    if (lx is None) != (ly is None) and not (op in SHIFTS and lx is None):
+        strong, lit = (ty, lx) if ly is None else (tx, ly)
+        rt = np.uint64 if unsigned(strong) and lit >= 0 else np.int64
+    else:
+        rt = result_dtype(op, tx, ty)
+    r = reference(op, x, tx, y, ty, rt)
+    if isinstance(r, type):
+        raise r()
+    return r, rt
+
+
+def int_values(dt, rng):
+    info = np.iinfo(dt)
+    edge = [v for v in (info.min, info.max, 0, 1, 2, 3, 7, 63, 64, -1, -2) if info.min <= v <= info.max]
+    return rng.choice(edge) if rng.random() < 0.5 else rng.randint(info.min, info.max)
+
+
+def compile_expr(name, params, body):
+    text = f"def f({params}):\n{body}"
+    filename = f"<{name}>"
+    linecache.cache[filename] = (len(text), None, text.splitlines(True), filename)
+    ns = {}
+    exec(compile(text, filename, "exec"), ns)
+    return njit(ns["f"])
+
+
+@numba_deviation("yielding literals, negative shift counts")
+@pytest.mark.parametrize("seed", [2020, 7, 99])
+def test_random_expressions_of_mixed_integer_dtypes(seed):
+    rng = random.Random(seed)
+    for program in range(150):
+        dts = [rng.choice(INTS) for _ in range(rng.randint(1, 4))]
+        e = gen_expr(rng, len(dts), rng.randint(1, 4))
+        params = ", ".join(f"a{i}" for i in range(len(dts)))
+        f = compile_expr(f"mixes-{seed}-{program}", params, f"    return {expr_source(e)}\n")
+        for _ in range(20):
+            args = [np.array([int_values(dt, rng)], dtype=dt) for dt in dts]
+            try:
+                exp = evaluate(e, args)[0]
+            except (ValueError, ZeroDivisionError) as exc:
+                with pytest.raises(type(exc)):
+                    f(*args)
+                continue
+            got = f(*args)
+            assert type(got) is int and got == exp, (expr_source(e), args, got, exp)
+
+
+@numba_deviation("yielding literals, negative shift counts")
+def test_random_expressions_stored_into_arrays_of_every_dtype():
+    rng = random.Random(2021)
+    for program in range(150):
+        dts = [rng.choice(INTS) for _ in range(rng.randint(1, 3))]
+        out_dt = rng.choice(INTS + (np.float64,))
+        e = gen_expr(rng, len(dts), rng.randint(1, 3))
+        params = "out, " + ", ".join(f"a{i}" for i in range(len(dts)))
+        src = expr_source(e)
+        f = compile_expr(f"stores-{program}", params, f"    out[0] = {src}\n    out[1] += {src}\n")
+        for _ in range(10):
+            args = [np.array([int_values(dt, rng)], dtype=dt) for dt in dts]
+            out = np.array([5, 5], dtype=out_dt)
+            try:
+                v = evaluate(e, args)[0]
+            except (ValueError, ZeroDivisionError) as exc:
+                with pytest.raises(type(exc)):
+                    f(out, *args)
+                continue
+            f(out, *args)
+            if out_dt is np.float64:
+                exp = [float(v), 5.0 + float(v)]
+            else:  # wrapped at 64 bits, then to the element's width: wrapped once
+                bits = np.iinfo(out_dt).bits
+                exp = [int(np.array(w % 2**bits, dtype=f"u{bits // 8}").astype(out_dt)) for w in (v, 5 + v)]
+            assert out.tolist() == exp, (src, args, out_dt, out.tolist(), exp)
