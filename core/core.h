@@ -58,6 +58,9 @@ extern const Type *core_plain;
  * path through a table of fingerprints, as Numba's _typeof.cpp. Needs
  * libruchey loaded (core_plain set). */
 const Type *disp_typeof(PyObject *o);
+/* Why disp_typeof gave o no type, as the end of a sentence ("is an array
+ * of dtype ..."); NULL with an exception on failure. */
+PyObject *disp_refusal(PyObject *o);
 /* A NumPy dtype number's TypeKind (-1: none), and back. */
 int disp_dtype_kind(int type_num);
 int disp_kind_type_num(TypeKind k);

@@ -75,11 +75,14 @@ static PyObject *type_error(Dispatcher *self, PyObject *const *args, int i) {
   PyObject *sep = PyUnicode_FromString(", ");
   PyObject *accepted = sep ? PyUnicode_Join(sep, self->signatures) : NULL;
   Py_XDECREF(sep);
-  PyErr_Format(PyExc_TypeError,
-               "%S: argument %d of type '%s' is not supported (accepted: int, float, bool, "
-               "NumPy scalars and arrays of bool, int8-64, uint8-64, float32/64; compiled so far: [%U])",
-               self->py_func, i + 1, Py_TYPE(args[i])->tp_name, accepted ? accepted : Py_None);
+  PyObject *why = disp_refusal(args[i]);
+  if (why)
+    PyErr_Format(PyExc_TypeError,
+                 "%S: argument %d %U (accepted: int, float, bool, NumPy scalars and arrays of bool, "
+                 "int8-64, uint8-64, float32/64; compiled so far: [%U])",
+                 self->py_func, i + 1, why, accepted ? accepted : Py_None);
   Py_XDECREF(accepted);
+  Py_XDECREF(why);
   return NULL;
 }
 
@@ -198,6 +201,11 @@ static PyObject *call_binding(Dispatcher *self, PyObject *const *args, size_t na
     PyObject *full = PyObject_GetAttrString(bound, "args");
     if (full && PyTuple_GET_SIZE(full) == self->nparams)
       result = disp_call(self, &PyTuple_GET_ITEM(full, 0), NULL);
+    else if (full)  /* *args took some: the compiler would refuse it, so say so now */
+      PyErr_Format(core_TypingError,
+                   "%S: *args, **kwargs and keyword-only parameters are not supported: give the "
+                   "function named parameters (a wrapper such as functools.wraps' cannot be compiled; "
+                   "compile the function it wraps)", self->py_func);
     Py_XDECREF(full);
   }
   Py_XDECREF(bound); Py_XDECREF(bind); Py_XDECREF(pos); Py_XDECREF(kw); Py_DECREF(sig);

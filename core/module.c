@@ -199,9 +199,12 @@ void core_raise_diag(const Diag *d, const char *filename) {
   PyErr_Clear();
   size_t n = strlen(src);
   while (n && (src[n - 1] == '\n' || src[n - 1] == '\r')) n--;
+  /* the column is in UTF-8 bytes (Python's ast); people count characters */
+  int col = d->col;
+  for (size_t i = 0; i < (size_t)d->col && i < n; i++) col -= ((unsigned char)src[i] & 0xC0) == 0x80;
   char text[sizeof d->msg + 8192];
   snprintf(text, sizeof text, "%s\n\nFile \"%s\", line %d, column %d:\n    %.*s\n    %*s^", d->msg,
-           filename, d->line, d->col + 1, (int)n, src, d->col, "");
+           filename, d->line, col + 1, (int)n, src, col, "");
   PyErr_SetString(core_TypingError, text);
   Py_XDECREF(line);
 }

@@ -472,6 +472,7 @@ void rt_register_symbols(void (*define)(const char *name, void *addr, void *ctx)
 RtError *rt_last_error(void);
 void rt_set_error(int status, const char *msg);
 void rt_error_int(int status, const char *fmt, int64_t v);  /* a message holding one number */
+double rt_round_digits(double x, int64_t nd);  /* round(x, nd) as CPython */
 void rt_partition(void *data, int64_t n, int64_t k, int32_t kind);  /* builtins/reduce.c */
 /* fiber.c */
 int rt_fiber_block(int (*body)(void *ctx, int64_t thread), void *ctx, int64_t n);

@@ -1,5 +1,7 @@
 """Dispatcher: decorator forms, lazy compilation, one specialisation per tuple of
 argument types, .py_func, .signatures, inspect_llvm/inspect_asm, bad argument types."""
+import re
+
 import numpy
 import pytest
 import ruchey
@@ -212,6 +214,54 @@ def test_unsupported_argument_in_second_position_raises_type_error():
         f(1, object())
     with pytest.raises(TypeError):
         f(1, None)
+
+
+class OwnIndexing(numpy.ndarray):
+    def __getitem__(self, i):
+        return 42
+
+
+class OwnStores(numpy.ndarray):
+    def __setitem__(self, i, v):
+        pass
+
+
+class Tagged(numpy.ndarray):
+    """A subclass that indexes as its base does."""
+
+
+@numba_deviation("Numba takes subclasses as plain arrays, ignoring their indexing")
+@pytest.mark.parametrize("make, name", [
+    (lambda: numpy.ma.array([1.0, 2.0], mask=[True, False]), "numpy.ma.MaskedArray"),
+    (lambda: numpy.matrix([[1.0, 2.0]]), "numpy.matrix"),
+    (lambda: numpy.arange(3.0).view(OwnIndexing), "OwnIndexing"),
+    (lambda: numpy.arange(3.0).view(OwnStores), "OwnStores"),
+], ids=["masked", "matrix", "getitem", "setitem"])
+def test_array_subclasses_with_their_own_indexing_are_refused_by_name(make, name):
+    with pytest.raises(TypeError, match=rf"argument 1 is a [\w.]*{name}, an ndarray subclass with its own indexing"):
+        array_total(make())
+
+
+def test_array_subclasses_that_index_as_arrays_are_taken(tmp_path):
+    a = numpy.arange(4.0)
+    assert array_total(a.view(Tagged)) == array_total.py_func(a)
+    m = numpy.memmap(tmp_path / "data", dtype=numpy.float64, mode="w+", shape=(4,))
+    m[:] = a
+    assert array_total(m) == array_total.py_func(a)
+
+
+@numba_deviation("Numba's message names no dtype")
+@pytest.mark.parametrize("a, text", [
+    (numpy.array([1, 2], ">i8"), "dtype int64 ('>i8', big-endian)"),
+    (numpy.array([1.0], ">f8"), "dtype float64 ('>f8', big-endian)"),
+    (numpy.array(["2020-01-01"], "datetime64[D]"), "dtype datetime64[D] ('<M8[D]', little-endian)"),
+    (numpy.array([1j]), "dtype complex128 ('<c16', little-endian)"),
+    (numpy.array([1.0], numpy.float16), "dtype float16 ('<f2', little-endian)"),
+    (numpy.array([b"x"]), "dtype bytes8 ('|S1', no byte order)"),
+], ids=["big-int64", "big-float64", "datetime64", "complex128", "float16", "bytes"])
+def test_unsupported_dtypes_are_named_with_their_byte_order(a, text):
+    with pytest.raises(TypeError, match=re.escape(text)):
+        array_total(a)
 
 
 def test_wrong_number_of_arguments_raises_type_error():

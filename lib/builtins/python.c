@@ -123,9 +123,25 @@ static const Type *ty_round(Infer *in, Node *n, const Type **args) {
   return ty_is_float(args[0]) ? args[0] : ty_promote(args[0], args[0]);
 }
 
-/* round(x, nd) of a float: halves to even at the digit; values too large to
- * have digits there come back unchanged. */
+/* round(x, nd) of a float on the CPU: CPython's correctly rounded answer,
+ * from the runtime; a finite x rounded past the largest double raises. */
+static LLVMValueRef round_float_digits_exact(Lower *l, Node *x, const Type *t, LLVMValueRef nd) {
+  const Type *d = TYS(TY_F64);
+  LLVMValueRef v = lo_expr_as(l, x, d);
+  LLVMTypeRef params[2] = {l->mod->f64, l->mod->i64};
+  LLVMValueRef r = lo_call_fn(l, "rt_round_digits", l->mod->f64, params, (LLVMValueRef[]){v, nd}, 2);
+  LLVMValueRef inf = lo_fconst(l, d, INFINITY);
+  lo_raise_if(l, LLVMBuildAnd(l->b, fcmp(l, LLVMRealOEQ, lo_intrinsic1(l, "llvm.fabs", d, r), inf),
+                              fcmp(l, LLVMRealOLT, lo_intrinsic1(l, "llvm.fabs", d, v), inf), ""),
+              RT_ERR_OVERFLOW, "rounded value too large to represent");
+  return lo_convert(l, r, d, t);
+}
+
+/* round(x, nd) of a float on the GPU: halves to even at the digit of x
+ * scaled by a power of ten (not always CPython's answer near a half); values
+ * too large to have digits there come back unchanged. */
 static LLVMValueRef round_float_digits(Lower *l, Node *x, const Type *t, LLVMValueRef nd) {
+  if (!l->mod->gpu) return round_float_digits_exact(l, x, t, nd);
   LLVMValueRef v = lo_expr_as(l, x, t);
   LLVMValueRef neg = LLVMBuildICmp(l->b, LLVMIntSLT, nd, const_i64(l, 0), "");
   LLVMValueRef mag = LLVMBuildSelect(l->b, neg, LLVMBuildNeg(l->b, nd, ""), nd, "");
