@@ -32,6 +32,11 @@ static bool diag_from_exception(Diag *diag) {
 /* Whether a call's argument types can be passed to disp. */
 static bool check_call(Dispatcher *disp, const Type **args, int nargs, Diag *diag) {
   if (nargs != disp->nparams) return call_error(diag, "%s", "wrong number of arguments");
+  for (int i = 0; disp->scalars_only && i < nargs; i++)
+    if (args[i]->kind == TY_ARRAY)
+      return call_error(diag, "%s() is a @vectorize ufunc: compiled code calls it on scalars only; call it on "
+                        "each element in a loop, or outside compiled code on whole arrays",
+                        PyUnicode_AsUTF8(((PyCodeObject *)PyFunction_GetCode(disp->py_func))->co_name));
   for (int i = 0; i < nargs; i++)
     if (!ty_is_scalar(args[i]) && args[i]->kind != TY_ARRAY && args[i]->kind != TY_GRID) {
       diag->kind = DIAG_TYPING;
@@ -188,18 +193,36 @@ static Callee *callee_options(CompileOptions *opts, Dispatcher *self, const Type
   return self ? add_callee(c, self, args, opts->kernel || opts->device) : NULL;
 }
 
-bool cp_compile(Dispatcher *self, const Type *const *args, const Type *declared_ret, bool device,
-                OutputKind out, int gpu_cc, CompileResult *res, Arena *arena) {
+static bool compile_root(Dispatcher *self, CompileOptions opts, const Type *const *args, OutputKind out,
+                         int gpu_cc, CompileResult *res, Arena *arena) {
   const RucheyAPI *api = core_api();
   if (!api) return false;
-  CompileOptions opts = self->opts;
-  opts.declared_ret = declared_ret;
-  opts.device = device;
   Callee *root = callee_options(&opts, self, args, out == OUT_PTX ? gpu_cc : 0, arena);
   root->opts = opts;
   Diag diag = {0};
-  bool ok = type_callee(opts.resolve_ctx, root, &diag) && generate(api, root->func, &opts, out, res, &diag);
-  return ok || raise_failure(&diag, self->py_func);
+  if (!type_callee(opts.resolve_ctx, root, &diag)) return raise_failure(&diag, self->py_func);
+  if (opts.ufunc_loop && !ty_is_scalar(root->func->ret_type)) {
+    PyErr_Format(PyExc_TypeError, "%S returns %s: a ufunc's function must return a number or a bool",
+                 self->py_func, root->func->ret_type->name);
+    return false;
+  }
+  return generate(api, root->func, &opts, out, res, &diag) || raise_failure(&diag, self->py_func);
+}
+
+bool cp_compile(Dispatcher *self, const Type *const *args, const Type *declared_ret, bool device,
+                OutputKind out, int gpu_cc, CompileResult *res, Arena *arena) {
+  CompileOptions opts = self->opts;
+  opts.declared_ret = declared_ret;
+  opts.device = device;
+  return compile_root(self, opts, args, out, gpu_cc, res, arena);
+}
+
+bool cp_compile_ufunc_loop(Dispatcher *self, const Type *const *args, const Type *declared_ret,
+                           CompileResult *res, Arena *arena) {
+  CompileOptions opts = self->opts;
+  opts.declared_ret = declared_ret;
+  opts.ufunc_loop = true;
+  return compile_root(self, opts, args, OUT_JIT, 0, res, arena);
 }
 
 /* ---------------------------------------------------------------- the analyses, for tests */

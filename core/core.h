@@ -7,6 +7,7 @@
  *   compile.c   the compile pipeline: frontend, libruchey's typing and generation, callees
  *   dispatch.c  the Dispatcher: specialisations and the call path
  *   launch.c    kernel launches, on the CPU backend and on a GPU
+ *   ufunc.c     NumPy ufuncs of compiled loops (@vectorize)
  *   cudadrv.c   the CUDA driver
  */
 #ifndef RUCHEY_CORE_H
@@ -114,6 +115,7 @@ typedef struct Dispatcher {
   CompileOptions opts;
   bool nogil;
   bool sealed;            /* explicit signatures given: no compiles on a miss */
+  bool scalars_only;      /* a ufunc's function: compiled code calls it on elements, not arrays */
   /* One thread compiles this function at a time, so that threads calling a
    * new signature at once get one compilation. Re-entered by its owner
    * (compiling f(int) may compile f(float) for a call inside it). */
@@ -149,6 +151,9 @@ int disp_init_numpy(void);
  * with a Python exception set. */
 bool cp_compile(Dispatcher *self, const Type *const *args, const Type *declared_ret, bool device,
                 OutputKind out, int gpu_cc, CompileResult *res, Arena *arena);
+/* The same for a ufunc: the entry is its inner loop (CompileOptions.ufunc_loop). */
+bool cp_compile_ufunc_loop(Dispatcher *self, const Type *const *args, const Type *declared_ret,
+                           CompileResult *res, Arena *arena);
 PyObject *cp_compile_ptx(PyObject *module, PyObject *args);
 PyObject *cp_analyses(PyObject *module, PyObject *args);
 
@@ -166,6 +171,14 @@ PyObject *launch_cpu(Dispatcher *self, PyObject *args);  /* Dispatcher._launch *
 PyObject *launch_gpu(Dispatcher *self, PyObject *args);  /* Dispatcher._launch_gpu */
 PyObject *launch_max_cooperative_blocks(Dispatcher *self, PyObject *args);
 void launch_unload(Dispatcher *self);
+
+/* ---------------------------------------------------------------- ufunc.c */
+
+PyObject *ufunc_compile_loop(PyObject *module, PyObject *args);  /* _core._ufunc_loop */
+PyObject *ufunc_make(PyObject *module, PyObject *args);          /* _core._make_ufunc */
+/* The function of scalars behind a @vectorize ufunc (or DUFunc), borrowed;
+ * NULL, no exception, for any other object. */
+Dispatcher *ufunc_scalar_function(PyObject *obj);
 
 /* ---------------------------------------------------------------- cudadrv.c */
 

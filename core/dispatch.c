@@ -378,6 +378,8 @@ static PyMemberDef dispatcher_members[] = {
   {"py_func", T_OBJECT, offsetof(Dispatcher, py_func), READONLY, "The Python function compiled."},
   {"signatures", T_OBJECT, offsetof(Dispatcher, signatures), READONLY,
    "The argument types of each compiled specialisation."},
+  {"_scalars_only", T_BOOL, offsetof(Dispatcher, scalars_only), 0,
+   "A ufunc's function: compiled code may call it with scalars only."},
   {"gpu_signatures", T_OBJECT, offsetof(Dispatcher, gpu_signatures), READONLY,
    "A kernel's: the argument types of each specialisation loaded on a GPU."},
   {NULL, 0, 0, 0, NULL},

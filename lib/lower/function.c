@@ -166,6 +166,63 @@ static void lo_entry(Lower *l) {
   LLVMBuildRet(l->b, LLVMBuildExtractValue(l->b, r, 0, "status"));
 }
 
+/* ---------------------------------------------------------------- ufunc loops */
+
+/* One pass over the elements: at byte steps, or, with step NULL, indexing
+ * each operand as an array of its type, which LLVM vectorises. Returns
+ * the status from the first element that fails. */
+static void ufunc_elements(Lower *l, LLVMValueRef *base, LLVMValueRef *step, const Type **ty,
+                           LLVMValueRef count, LLVMBasicBlockRef done) {
+  int nin = l->f->nparams;
+  LoLoop loop = lo_loop_begin(l, const_i64(l, 0), count, done, "elem");
+  LLVMValueRef at[MAX_UFUNC_OPERANDS], vals[MAX_UFUNC_OPERANDS];
+  for (int k = 0; k <= nin; k++) {
+    LLVMValueRef off = step ? LLVMBuildMul(l->b, loop.index, step[k], "") : loop.index;
+    LLVMTypeRef unit = step ? l->mod->i8 : lo_storage_type(l, ty[k]);
+    at[k] = LLVMBuildGEP2(l->b, unit, base[k], &off, 1, "");
+  }
+  for (int k = 0; k < nin; k++) vals[k] = lo_load_storage(l, ty[k], at[k]);
+  LLVMValueRef r = LLVMBuildCall2(l->b, LLVMGlobalGetValueType(l->impl), l->impl, vals, (unsigned)nin, "");
+  LLVMValueRef status = LLVMBuildExtractValue(l->b, r, 0, "status");
+  LLVMBasicBlockRef fail = new_block(l, "fail"), ok = new_block(l, "ok");
+  LLVMBuildCondBr(l->b, LLVMBuildICmp(l->b, LLVMIntNE, status, const_i32(l, RT_OK), ""), fail, ok);
+  position(l, fail);
+  LLVMBuildRet(l->b, status);
+  position(l, ok);
+  lo_store_storage(l, ty[nin], at[nin], LLVMBuildExtractValue(l->b, r, 1, ""));
+  lo_loop_end(l, &loop);
+}
+
+/* The ufunc inner loop NumPy calls, int loop(char **args, int64 *dims,
+ * int64 *steps, void *data): the body (inlined) over dims[0] elements,
+ * inputs then the output at args[k] with byte steps steps[k]. Where every
+ * step is its element's size (contiguous operands) a second copy of the
+ * loop indexes the memory directly, so that it vectorises. */
+static void lo_ufunc_loop(Lower *l) {
+  position(l, new_block(l, "entry"));
+  int nin = l->f->nparams;
+  LLVMValueRef base[MAX_UFUNC_OPERANDS], step[MAX_UFUNC_OPERANDS];
+  const Type *ty[MAX_UFUNC_OPERANDS];
+  LLVMValueRef count = LLVMBuildLoad2(l->b, l->mod->i64, LLVMGetParam(l->fn, 1), "n");
+  LLVMValueRef contiguous = const_bool(l, true);
+  for (int k = 0; k <= nin; k++) {
+    LLVMValueRef idx = const_i64(l, k);
+    ty[k] = k < nin ? l->f->var_types[k] : l->f->ret_type;
+    base[k] = LLVMBuildLoad2(l->b, l->mod->ptr, LLVMBuildGEP2(l->b, l->mod->ptr, LLVMGetParam(l->fn, 0), &idx, 1, ""), "");
+    step[k] = LLVMBuildLoad2(l->b, l->mod->i64, LLVMBuildGEP2(l->b, l->mod->i64, LLVMGetParam(l->fn, 2), &idx, 1, ""), "");
+    LLVMValueRef unit = LLVMBuildICmp(l->b, LLVMIntEQ, step[k], const_i64(l, (int64_t)ty[k]->size), "");
+    contiguous = LLVMBuildAnd(l->b, contiguous, unit, "");
+  }
+  LLVMBasicBlockRef flat = new_block(l, "flat"), strided = new_block(l, "strided"), done = new_block(l, "done");
+  LLVMBuildCondBr(l->b, contiguous, flat, strided);
+  position(l, flat);
+  ufunc_elements(l, base, NULL, ty, count, done);
+  position(l, strided);
+  ufunc_elements(l, base, step, ty, count, done);
+  position(l, done);
+  LLVMBuildRet(l->b, const_i32(l, RT_OK));
+}
+
 LLVMModuleRef lo_function(Func *f, const CompileOptions *opts, LLVMContextRef c, const char *symbol,
                           CompileResult *res) {
   LowerModule mod;
@@ -178,8 +235,8 @@ LLVMModuleRef lo_function(Func *f, const CompileOptions *opts, LLVMContextRef c,
   } else if (mod.gpu) {
     lo_gpu_kernel(&l, symbol);
   } else {
-    LLVMTypeRef params[2] = {mod.ptr, mod.ptr};
-    LLVMValueRef entry_fn = LLVMAddFunction(mod.m, symbol, LLVMFunctionType(mod.i32, params, 2, 0));
+    LLVMTypeRef params[4] = {mod.ptr, mod.ptr, mod.ptr, mod.ptr};
+    LLVMValueRef entry_fn = LLVMAddFunction(mod.m, symbol, LLVMFunctionType(mod.i32, params, opts->ufunc_loop ? 4 : 2, 0));
     for (unsigned i = 0; i < 2; i++) add_noalias(&mod, entry_fn, i);
     l.fn = entry_fn;
     if (opts->kernel) {
@@ -189,7 +246,8 @@ LLVMModuleRef lo_function(Func *f, const CompileOptions *opts, LLVMContextRef c,
       if (!f->symbol) f->symbol = arena_strdup(f->arena, symbol);
       lo_body(&l);
       l.fn = entry_fn;
-      lo_entry(&l);
+      if (opts->ufunc_loop) lo_ufunc_loop(&l);
+      else lo_entry(&l);
     }
   }
   lo_func_done(&l);
