@@ -15,6 +15,12 @@ try:  # NumPy's "no loop takes these dtypes" error
 except ImportError:  # NumPy 1
     from numpy.core._exceptions import _UFuncNoLoopError
 
+
+def _no_loop(exc):
+    # a ufunc without loops says so with its own class; one whose loops
+    # all refuse the operands with a plain TypeError
+    return isinstance(exc, _UFuncNoLoopError) or "not supported for the input types" in str(exc)
+
 _TARGETS = ("cpu", "parallel", "cuda")
 _OPTIONS = ("target", "identity", "nopython", "forceobj", "cache", "fastmath", "boundscheck",
             "error_model", "nogil", "writable_args")
@@ -145,7 +151,7 @@ class DUFunc:
         try:
             return method(self.ufunc)(*args, **kwargs)
         except TypeError as exc:
-            if self._frozen or not isinstance(exc, _UFuncNoLoopError):
+            if self._frozen or not _no_loop(exc):
                 raise
             if not self._compile_for([_dtype_of(v) for v in operands]):
                 raise
@@ -206,7 +212,7 @@ def vectorize(ftylist_or_function=(), **options):
     sigs = ftylist_or_function
     if sigs is None:
         sigs = []
-    elif isinstance(sigs, (str, types.Signature, types.Type, tuple)):
+    elif isinstance(sigs, (str, types.Signature)):
         sigs = [sigs]
     sigs = list(sigs)
     _check_options(options)
