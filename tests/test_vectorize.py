@@ -279,3 +279,25 @@ def test_parallel_error_raises():
     b[123_456] = 0
     with pytest.raises(ZeroDivisionError):
         f(np.arange(200_000), b)
+
+
+def sqrt_over(a, b):
+    return math.sqrt(a) / b
+
+
+@pytest.mark.parametrize("n", [5, 1000, 100_000])
+def test_first_failing_element_decides_the_exception(n):
+    """Contiguous loops run first with their checks deferred (so that they
+    vectorise), then again checked: the error is still the first element's."""
+    f = vectorize(["float64(float64, float64)"])(sqrt_over)
+    a, b = np.linspace(1.0, 2.0, n), np.linspace(1.0, 2.0, n)
+    np.testing.assert_array_equal(f(a, b), reference(sqrt_over, a, b, otypes=[np.float64]))
+    for bad_a, bad_b, exc in ((n // 3, n - 1, ValueError), (n - 1, n // 3, ZeroDivisionError)):
+        x, y = a.copy(), b.copy()
+        x[bad_a], y[bad_b] = -1.0, 0.0
+        with pytest.raises(exc):
+            f(x, y)
+        with pytest.raises(exc):  # in place: the output is an input
+            f(x, y, out=x)
+        with pytest.raises(exc):  # strided
+            f(np.repeat(x, 2)[::2], np.repeat(y, 2)[::2])
