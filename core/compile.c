@@ -32,11 +32,7 @@ static bool diag_from_exception(Diag *diag) {
 /* Whether a call's argument types can be passed to disp. */
 static bool check_call(Dispatcher *disp, const Type **args, int nargs, Diag *diag) {
   if (nargs != disp->nparams) return call_error(diag, "%s", "wrong number of arguments");
-  for (int i = 0; disp->scalars_only && i < nargs; i++)
-    if (args[i]->kind == TY_ARRAY)
-      return call_error(diag, "%s() is a @vectorize ufunc: compiled code calls it on scalars only; call it on "
-                        "each element in a loop, or outside compiled code on whole arrays",
-                        PyUnicode_AsUTF8(((PyCodeObject *)PyFunction_GetCode(disp->py_func))->co_name));
+
   for (int i = 0; i < nargs; i++)
     if (!ty_is_scalar(args[i]) && args[i]->kind != TY_ARRAY && args[i]->kind != TY_GRID) {
       diag->kind = DIAG_TYPING;
@@ -151,6 +147,11 @@ static bool resolve_call(void *ctx, void *callee, const Type **args, int nargs, 
   Callees *c = ctx;
   Dispatcher *disp = callee;
   if (!check_call(disp, args, nargs, diag)) return false;
+  const Type *loop_args[MAX_ARGS];
+  if (disp->scalars_only) {
+    if (!ufunc_loop_types(disp, args, nargs, loop_args, diag)) return false;
+    args = loop_args;
+  }
   Callee *e = find_callee(c, disp, args, device);
   if (e && e->typing) {  /* recursion: the innermost is this very function */
     int innermost = c->n - 1;

@@ -115,7 +115,9 @@ typedef struct Dispatcher {
   CompileOptions opts;
   bool nogil;
   bool sealed;            /* explicit signatures given: no compiles on a miss */
-  bool scalars_only;      /* a ufunc's function: compiled code calls it on elements, not arrays */
+  bool scalars_only;      /* a ufunc's function (@vectorize): compiled code calls it per element */
+  const Type *(*ufunc_loops)[MAX_ARGS]; /* its ufunc's loops' argument types, in NumPy's order */
+  int nufunc_loops;
   /* One thread compiles this function at a time, so that threads calling a
    * new signature at once get one compilation. Re-entered by its owner
    * (compiling f(int) may compile f(float) for a call inside it). */
@@ -179,6 +181,11 @@ PyObject *ufunc_make(PyObject *module, PyObject *args);          /* _core._make_
 /* The function of scalars behind a @vectorize ufunc (or DUFunc), borrowed;
  * NULL, no exception, for any other object. */
 Dispatcher *ufunc_scalar_function(PyObject *obj);
+/* The argument types a call from compiled code passes a ufunc's function
+ * (args, of numbers): those of the first loop args cast to safely, as
+ * NumPy picks a loop; args themselves where none does and the ufunc may
+ * compile more (a DUFunc's). False with diag set where none is allowed. */
+bool ufunc_loop_types(Dispatcher *disp, const Type *const *args, int n, const Type **out, Diag *diag);
 
 /* ---------------------------------------------------------------- cudadrv.c */
 

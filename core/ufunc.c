@@ -20,6 +20,56 @@ typedef int (*UfuncLoop)(char **args, const npy_intp *dims, const npy_intp *step
 
 /* ---------------------------------------------------------------- compiling a loop */
 
+static bool record_loop(Dispatcher *disp, const Type *const *types, int n) {
+  const Type *(*grown)[MAX_ARGS] = PyMem_Realloc(disp->ufunc_loops, sizeof *grown * (size_t)(disp->nufunc_loops + 1));
+  if (!grown) {
+    PyErr_NoMemory();
+    return false;
+  }
+  disp->ufunc_loops = grown;
+  memcpy(grown[disp->nufunc_loops++], types, sizeof(Type *) * (size_t)n);
+  return true;
+}
+
+static bool casts_safely(const Type *from, const Type *to) {
+  return ty_is_scalar(from) && PyArray_CanCastSafely(disp_kind_type_num(from->kind), disp_kind_type_num(to->kind));
+}
+
+static bool casts_exactly(const Type *from, const Type *to) { return from == to; }
+
+/* The first loop each argument goes to by `casts`, or -1. */
+static int find_loop(Dispatcher *disp, const Type *const *args, int n, bool (*casts)(const Type *, const Type *)) {
+  for (int k = 0; k < disp->nufunc_loops; k++) {
+    int i = 0;
+    while (i < n && casts(args[i], disp->ufunc_loops[k][i])) i++;
+    if (i == n) return k;
+  }
+  return -1;
+}
+
+/* NumPy takes a loop of the very dtypes first, else the first the inputs
+ * cast to safely. */
+bool ufunc_loop_types(Dispatcher *disp, const Type *const *args, int n, const Type **out, Diag *diag) {
+  int k = find_loop(disp, args, n, casts_exactly);
+  if (k < 0) k = find_loop(disp, args, n, casts_safely);
+  if (k >= 0) {
+    memcpy(out, disp->ufunc_loops[k], sizeof(Type *) * (size_t)n);
+    return true;
+  }
+  if (!disp->sealed) {
+    memcpy(out, args, sizeof(Type *) * (size_t)n);
+    return true;
+  }
+  PyObject *seen = disp_signature_text(args, n);
+  diag->kind = DIAG_TYPING;
+  snprintf(diag->msg, sizeof diag->msg, "ufunc '%s' not supported for the input types %s: none of its loops "
+           "takes them", PyUnicode_AsUTF8(((PyCodeObject *)PyFunction_GetCode(disp->py_func))->co_name),
+           seen ? PyUnicode_AsUTF8(seen) : "");
+  Py_XDECREF(seen);
+  PyErr_Clear();
+  return false;
+}
+
 /* _ufunc_loop(disp, args, ret): disp's function compiled as a ufunc loop
  * for argument types args (ruchey.types descriptions, scalars), returning
  * ret (a description, or None: inferred). Returns (address, NumPy type
@@ -46,6 +96,7 @@ PyObject *ufunc_compile_loop(PyObject *module, PyObject *a) {
   disp_lock_compiles(disp);
   bool ok = cp_compile_ufunc_loop(disp, types, declared, &res, &arena);
   disp_unlock_compiles(disp);
+  if (ok) ok = record_loop(disp, types, n);
   PyObject *nums = ok ? PyTuple_New(n + 1) : NULL;
   for (int i = 0; nums && i <= n; i++)
     PyTuple_SET_ITEM(nums, i, PyLong_FromLong(disp_kind_type_num(i < n ? types[i]->kind : res.ret_type->kind)));

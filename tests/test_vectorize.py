@@ -251,13 +251,52 @@ def test_called_from_njit_on_scalars():
     np.testing.assert_allclose(loop(x, y), eager_axpb(x, y) + lazy_clipped(x, y))
 
 
-@pytest.mark.skipif(AS_NUMBA, reason="ruchey's own limitation")
-def test_called_from_njit_on_arrays_is_a_clear_typing_error():
+eager_div = vectorize(["int64(int64, int64)"])(int_div)
+
+
+@pytest.mark.parametrize("parallel", [False, True])
+def test_called_from_njit_on_arrays_is_elementwise(parallel):
+    """On arrays a ufunc call inside compiled code broadcasts and fuses
+    into the array expression around it, as NumPy's ufuncs do there."""
+    @njit(parallel=parallel)
+    def expr(x, y):
+        return eager_axpb(x, y) * 2.0 + lazy_clipped(x[:, None], y[None, :])
+    rng = make_rng(7)
+    for n in (7, 40_000 if parallel else 300):
+        x, y = rng.random(n), rng.random(n)
+        if n > 1000:
+            y = y[:50]
+            x = x[:50]
+        np.testing.assert_allclose(expr(x, y), eager_axpb(x, y) * 2.0 + lazy_clipped(x[:, None], y[None, :]))
+
+
+def test_from_njit_the_loop_is_numpys_choice():
     @njit
-    def whole(x):
+    def on(x):
         return eager_axpb(x, x)
-    with pytest.raises(ruchey.TypingError, match="vectorize"):
-        whole(np.ones(3))
+    for dtype in (np.int8, np.int32, np.float32, np.float64, np.int64):
+        x = np.arange(5, dtype=dtype)
+        got, expected = on(x), eager_axpb(x, x)
+        assert got.dtype == expected.dtype
+        np.testing.assert_array_equal(got, expected)
+
+
+def test_from_njit_errors_raise():
+    @njit
+    def on(x, y):
+        return eager_div(x, y)
+    np.testing.assert_array_equal(on(np.arange(6), np.full(6, 4)), np.arange(6) // 4)
+    with pytest.raises(ZeroDivisionError):
+        on(np.arange(6), np.array([1, 2, 3, 0, 1, 1]))
+
+
+@pytest.mark.skipif(AS_NUMBA, reason="ruchey's message")
+def test_from_njit_no_loop_is_a_typing_error():
+    @njit
+    def on(x):
+        return eager_div(x, 1.5)
+    with pytest.raises(ruchey.TypingError, match="not supported for the input types"):
+        on(np.arange(3))
 
 
 # ---------------------------------------------------------------- targets

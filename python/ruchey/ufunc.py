@@ -42,7 +42,7 @@ def _scalar_dispatcher(func, options):
         raise TypeError(f"vectorize needs a Python function, not {func!r}")
     disp = _core.Dispatcher(func, fastmath=bool(options.get("fastmath")),
                             error_model=options.get("error_model", "python"))
-    disp._scalars_only = True  # from compiled code: called on elements, not arrays
+    disp._scalars_only = True  # from compiled code: called per element, with one of the loops' types
     return disp
 
 
@@ -129,6 +129,7 @@ class DUFunc:
     def disable_compile(self):
         """No more loops: calls that none takes raise NumPy's TypeError."""
         self._frozen = True
+        self._loops.disp._sealed = True
 
     def add(self, sig):
         """Compiles a loop for a signature now."""
@@ -223,5 +224,6 @@ def vectorize(ftylist_or_function=(), **options):
         loops = _Loops(func, options)
         for sig in sigs:
             loops.add(sig)
+        loops.disp._sealed = True  # compiled code calls it with one of these loops' types
         return loops.build()
     return wrap
