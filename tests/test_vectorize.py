@@ -340,3 +340,30 @@ def test_first_failing_element_decides_the_exception(n):
             f(x, y, out=x)
         with pytest.raises(exc):  # strided
             f(np.repeat(x, 2)[::2], np.repeat(y, 2)[::2])
+
+
+def test_cuda_target_runs_a_kernel_on_host_and_device_arrays():
+    from ruchey import cuda
+    f = vectorize(["float64(float64, float64)", "float32(float32, float32)"], target="cuda")(clipped)
+    assert f.types == ["dd->d", "ff->f"]
+    rng = make_rng(8)
+    a, b = rng.standard_normal((30, 1)), rng.standard_normal((1, 20))
+    expected = reference(clipped, a, b, otypes=[np.float64])
+    np.testing.assert_array_equal(f(a, b), expected)
+    got = f(cuda.to_device(np.ascontiguousarray(np.broadcast_to(a, (30, 20)))), b)
+    assert isinstance(got, cuda.DeviceNDArray)
+    np.testing.assert_array_equal(got.copy_to_host(), expected)
+    out = cuda.device_array((30, 20))
+    assert f(a, b, out=out) is out
+    np.testing.assert_array_equal(out.copy_to_host(), expected)
+    a32 = a.astype(np.float32)
+    assert f(a32, np.float32(0.5)).dtype == np.float32
+    r = f(2.0, 1.0)
+    assert isinstance(r, np.float64) and r == clipped(2.0, 1.0)
+    with pytest.raises(TypeError, match="not supported for the input types"):
+        f(np.ones(2, np.complex128), 1.0)
+
+
+def test_cuda_target_needs_signatures():
+    with pytest.raises(TypeError):
+        vectorize(target="cuda")(clipped)

@@ -76,7 +76,7 @@ class _Loops:
     def build(self):
         identity = self.options.get("identity")
         doc = self.func.__doc__ or ""
-        parallel = self.options.get("target", "cpu") != "cpu"
+        parallel = self.options.get("target", "cpu") == "parallel"
         u = _core._make_ufunc(self.func.__name__, doc, self.nin, identity, list(self.loops), parallel,
                               self.disp)
         return u
@@ -203,13 +203,14 @@ def vectorize(ftylist_or_function=(), **options):
     with one compiled loop per signature at once; ``@vectorize`` alone, or
     with no signatures, a DUFunc that compiles a loop for each new
     combination of input dtypes. Options: target ("cpu", "parallel":
-    long loops split over the thread pool, "cuda": run the same way here),
+    long loops split over the thread pool, "cuda": a CUDA kernel per call,
+    on the GPU or the CPU backend; signatures needed),
     identity (0, 1, "reorderable", None or a value: what ``reduce`` of an
     empty array gives), fastmath, error_model; nopython and cache are
     accepted.
     """
     if callable(ftylist_or_function) and hasattr(ftylist_or_function, "__code__"):
-        return DUFunc(ftylist_or_function, **options)
+        return vectorize((), **options)(ftylist_or_function)
     sigs = ftylist_or_function
     if sigs is None:
         sigs = []
@@ -219,6 +220,11 @@ def vectorize(ftylist_or_function=(), **options):
     _check_options(options)
 
     def wrap(func):
+        if options.get("target") == "cuda":
+            if not sigs:
+                raise TypeError("vectorize(target='cuda') needs signatures")
+            from ruchey.cuda.vectorize import CUDAUFunc  # imports ruchey.cuda only when used
+            return CUDAUFunc(func, sigs)
         if not sigs:
             return DUFunc(func, **options)
         loops = _Loops(func, options)
