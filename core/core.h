@@ -8,6 +8,7 @@
  *   dispatch.c  the Dispatcher: specialisations and the call path
  *   launch.c    kernel launches, on the CPU backend and on a GPU
  *   ufunc.c     NumPy ufuncs of compiled loops (@vectorize)
+ *   gufunc.c    generalized ufuncs of compiled functions (@guvectorize)
  *   cudadrv.c   the CUDA driver
  */
 #ifndef RUCHEY_CORE_H
@@ -178,6 +179,17 @@ void launch_unload(Dispatcher *self);
 
 PyObject *ufunc_compile_loop(PyObject *module, PyObject *args);  /* _core._ufunc_loop */
 PyObject *ufunc_make(PyObject *module, PyObject *args);          /* _core._make_ufunc */
+bool ufunc_api_ready(void);             /* NumPy's ufunc API imported, or false with an exception */
+char *ufunc_copy_text(const char *s);  /* PyMem_Malloc'd: names and docs NumPy keeps pointers to */
+/* A loop on the pool: the first failing chunk's error (the thread's RtError)
+ * saved in dst; raised afterwards on the calling thread, the GIL taken. */
+void ufunc_save_error(RtError *dst);
+/* The calling thread's RtError as the Python exception, the GIL taken:
+ * NumPy finds it when the loop returns. */
+void ufunc_raise_from_loop(void);
+void ufunc_raise_saved(const RtError *e);
+PyObject *gufunc_compile_loop(PyObject *module, PyObject *args);  /* gufunc.c: _core._gufunc_loop */
+PyObject *gufunc_make(PyObject *module, PyObject *args);          /* _core._make_gufunc */
 /* The function of scalars behind a @vectorize ufunc (or DUFunc), borrowed;
  * NULL, no exception, for any other object. */
 Dispatcher *ufunc_scalar_function(PyObject *obj);

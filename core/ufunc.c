@@ -11,6 +11,7 @@
 #define NPY_NO_DEPRECATED_API NPY_2_0_API_VERSION
 #define NO_IMPORT_ARRAY
 #define PY_ARRAY_UNIQUE_SYMBOL ruchey_ARRAY_API
+#define PY_UFUNC_UNIQUE_SYMBOL ruchey_UFUNC_API
 #include "core.h"
 
 #include <numpy/arrayobject.h>
@@ -106,16 +107,14 @@ PyObject *ufunc_compile_loop(PyObject *module, PyObject *a) {
 
 /* ---------------------------------------------------------------- running a loop */
 
-/* A failed element's error (the calling thread's RtError) as the Python
- * exception, which NumPy finds when the loop returns. */
-static void raise_from_loop(void) {
+void ufunc_raise_from_loop(void) {
   PyGILState_STATE g = PyGILState_Ensure();
   disp_raise_runtime_error();
   PyGILState_Release(g);
 }
 
 static void run_serial(char **args, const npy_intp *dims, const npy_intp *steps, void *data) {
-  if (((UfuncLoop)data)(args, dims, steps, NULL)) raise_from_loop();
+  if (((UfuncLoop)data)(args, dims, steps, NULL)) ufunc_raise_from_loop();
 }
 
 /* Below this many elements the pool costs more than it saves. */
@@ -129,20 +128,27 @@ typedef struct Chunked {
   RtError error;     /* the first chunk that failed */
 } Chunked;
 
+void ufunc_save_error(RtError *dst) {
+  RtError *e = core_api()->last_error();
+  int ok = RT_OK;
+  if (__atomic_compare_exchange_n((int *)&dst->status, &ok, (int)e->status, false, __ATOMIC_ACQ_REL,
+                                  __ATOMIC_ACQUIRE)) {
+    dst->msg = e->msg;
+    dst->exc_class = e->exc_class;
+  }
+}
+
+void ufunc_raise_saved(const RtError *e) {
+  *core_api()->last_error() = *e;
+  ufunc_raise_from_loop();
+}
+
 static void run_chunk(void *ctx, int64_t begin, int64_t end, int64_t chunk) {
   Chunked *c = ctx;
   char *args[MAX_UFUNC_OPERANDS];
   for (int k = 0; k < c->nargs; k++) args[k] = c->args[k] + begin * c->steps[k];
   npy_intp n = end - begin;
-  if (c->loop(args, &n, c->steps, NULL)) {
-    RtError *e = core_api()->last_error();
-    int ok = RT_OK;
-    if (__atomic_compare_exchange_n((int *)&c->error.status, &ok, (int)e->status, false, __ATOMIC_ACQ_REL,
-                                    __ATOMIC_ACQUIRE)) {
-      c->error.msg = e->msg;
-      c->error.exc_class = e->exc_class;
-    }
-  }
+  if (c->loop(args, &n, c->steps, NULL)) ufunc_save_error(&c->error);
 }
 
 /* target="parallel": data points at the loop's Chunked template (its loop
@@ -152,17 +158,14 @@ static void run_parallel(char **args, const npy_intp *dims, const npy_intp *step
   const Chunked *t = data;
   const RucheyAPI *api = core_api();
   if (dims[0] < PARALLEL_MIN) {
-    if (t->loop(args, dims, steps, NULL)) raise_from_loop();
+    if (t->loop(args, dims, steps, NULL)) ufunc_raise_from_loop();
     return;
   }
   Chunked c = {.loop = t->loop, .args = args, .steps = steps, .nargs = t->nargs};
   PyThreadState *saved = PyGILState_Check() ? PyEval_SaveThread() : NULL;
   api->parallel_for(run_chunk, &c, dims[0], api->chunk_count(dims[0]));
   if (saved) PyEval_RestoreThread(saved);
-  if (c.error.status) {
-    *api->last_error() = c.error;
-    raise_from_loop();
-  }
+  if (c.error.status) ufunc_raise_saved(&c.error);
 }
 
 /* ---------------------------------------------------------------- the ufunc */
@@ -184,7 +187,7 @@ static void free_tables(PyObject *capsule) {
   PyMem_Free(t);
 }
 
-static char *copy_text(const char *s) {
+char *ufunc_copy_text(const char *s) {
   char *c = PyMem_Malloc(strlen(s) + 1);
   if (c) strcpy(c, s);
   return c;
@@ -225,7 +228,7 @@ static bool fill_tables(UfuncTables *t, PyObject *loops, int nargs, bool paralle
   return !PyErr_Occurred();
 }
 
-static bool ufunc_api_ready(void) {
+bool ufunc_api_ready(void) {
   static bool ready;
   if (!ready) {
     import_umath1(false);
@@ -269,8 +272,8 @@ PyObject *ufunc_make(PyObject *module, PyObject *a) {
     PyMem_Free(t);
     return PyErr_NoMemory();
   }
-  t->name = copy_text(name);
-  t->doc = copy_text(doc);
+  t->name = ufunc_copy_text(name);
+  t->doc = ufunc_copy_text(doc);
   if (!t->name || !t->doc || !fill_tables(t, loops, nin + 1, parallel)) {
     Py_DECREF(capsule);
     return PyErr_Occurred() ? NULL : PyErr_NoMemory();

@@ -9,13 +9,13 @@ from ruchey._core import TypingError
 # the compiler library on first call but start no thread
 from ruchey._core import get_num_threads, get_thread_id, set_num_threads
 from ruchey.decorators import jit, njit, prange
-from ruchey.ufunc import DUFunc, vectorize
+from ruchey.ufunc import DUFunc, guvectorize, vectorize
 from ruchey.types import (bool_, boolean, double, float32, float64, int8, int16, int32, int64,
                           intp, uint8, uint16, uint32, uint64, void)
 
 __version__ = "0.1.0"
 __all__ = ["jit", "njit", "prange", "TypingError", "get_num_threads", "set_num_threads",
-           "get_thread_id", "vectorize"]
+           "get_thread_id", "vectorize", "guvectorize"]
 
 
 def __getattr__(name):

@@ -1,11 +1,15 @@
-"""@vectorize: NumPy ufuncs whose inner loops are compiled functions of scalars.
+"""@vectorize and @guvectorize: NumPy ufuncs of compiled functions.
 
-With signatures the result is a ``numpy.ufunc`` with one compiled loop per
-signature, tried in order as NumPy tries a ufunc's loops. Without, it is a
-DUFunc: a ufunc that compiles a loop for the dtypes of each call that no
+With signatures @vectorize gives a ``numpy.ufunc`` with one compiled loop
+per signature, tried in order as NumPy tries a ufunc's loops. Without, it is
+a DUFunc: a ufunc that compiles a loop for the dtypes of each call that no
 loop takes, as Numba's. The loops themselves are C (ruchey._core): the
 scalar function inlined into a walk over NumPy's strided arguments.
+@guvectorize gives a generalized ufunc whose loop calls the compiled
+function once per outer element, on arrays of the core dimensions.
 """
+import re
+
 import numpy as np
 
 from ruchey import _core, types
@@ -232,4 +236,86 @@ def vectorize(ftylist_or_function=(), **options):
             loops.add(sig)
         loops.disp._sealed = True  # compiled code calls it with one of these loops' types
         return loops.build()
+    return wrap
+
+
+# ---------------------------------------------------------------- guvectorize
+
+def _parse_layout(layout):
+    """"(m,n),(n)->(m)" as ([["m", "n"], ["n"]], [["m"]])."""
+    text = layout.replace(" ", "")
+    ins, arrow, outs = text.partition("->")
+    groups = []
+    for part in (ins, outs):
+        found = re.findall(r"\(([^()]*)\)", part)
+        if not arrow or ",".join(f"({g})" for g in found) != part:
+            raise ValueError(f"not a gufunc layout: {layout!r} (write it as \"(m,n),(n)->(m)\")")
+        groups.append([[d for d in g.split(",") if d] for g in found])
+    if not groups[1]:
+        raise ValueError(f"a gufunc layout needs an output: {layout!r}")
+    return groups
+
+
+def _loop_arguments(sig, core, nin):
+    """Per argument (scalar?, its core dimensions' indices): a scalar for
+    an input of "()", a 1-element array (index -1) for an array of "()"."""
+    names = []
+    for dims in core:
+        names.extend(d for d in dims if d not in names)
+    how = []
+    for k, (t, dims) in enumerate(zip(sig.args, core)):
+        if not isinstance(t, types.Type):
+            raise TypeError(f"not a type in a gufunc signature: {t!r}")
+        if t.ndim == 0 and not dims and k < nin:
+            how.append((True, ()))
+        elif t.ndim == len(dims) and dims:
+            how.append((False, tuple(names.index(d) for d in dims)))
+        elif t.ndim == 1 and not dims:
+            how.append((False, (-1,)))
+        else:
+            raise TypeError(f"argument {k + 1} of {sig!r} is {t!r}, its layout ({','.join(dims)}): "
+                            f"an array needs one dimension per core dimension" +
+                            (", and an output must be an array" if k >= nin else ""))
+    return tuple(how)
+
+
+def guvectorize(*args, **options):
+    """Compile a function of arrays into a generalized NumPy ufunc, as
+    Numba's @guvectorize.
+
+    ``@guvectorize(["void(float64[:], float64, float64[:])"], "(n),()->(n)")``
+    builds a numpy.ufunc with that layout and one loop per signature: the
+    function gets each argument's core dimensions as an array (a "()" input
+    as a number) and writes its outputs. NumPy broadcasts the other
+    dimensions and calls it once per element of them. Options as vectorize's:
+    target="parallel" splits the outer elements over the thread pool,
+    "cuda" runs as "cpu" does.
+    """
+    if len(args) == 1 and isinstance(args[0], str) and "->" in args[0]:
+        raise TypeError("guvectorize without signatures is not supported: give the signatures, "
+                        "@guvectorize([\"void(float64[:], float64[:])\"], \"(n)->(n)\")")
+    if len(args) != 2:
+        raise TypeError("guvectorize takes signatures and a layout: @guvectorize([sig, ...], \"(n)->(n)\")")
+    sigs, layout = args
+    sigs = [sigs] if isinstance(sigs, (str, types.Signature)) else list(sigs)
+    _check_options(options)
+    ins, outs = _parse_layout(layout)
+    core = ins + outs
+
+    def wrap(func):
+        disp = _core.Dispatcher(func, fastmath=bool(options.get("fastmath")),
+                                error_model=options.get("error_model", "python"))
+        if func.__code__.co_argcount != len(core):
+            raise TypeError(f"{func.__name__}() takes {func.__code__.co_argcount} arguments, the layout "
+                            f"{layout!r} {len(core)}")
+        loops = []
+        for sig in sigs:
+            sig = types.parse_signature(sig)
+            if len(sig.args) != len(core):
+                raise TypeError(f"the signature {sig!r} has {len(sig.args)} arguments, the layout {len(core)}")
+            how = _loop_arguments(sig, core, len(ins))
+            address, nums = _core._gufunc_loop(disp, tuple(t.describe() for t in sig.args))
+            loops.append((address, nums, how))
+        return _core._make_gufunc(func.__name__, func.__doc__ or "", len(ins), len(outs), layout.replace(" ", ""),
+                                  loops, options.get("target", "cpu") == "parallel")
     return wrap
