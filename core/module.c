@@ -12,6 +12,29 @@
 
 PyObject *core_TypingError;
 
+/* print() in @njit code: the line goes to sys.stdout, in order with the
+ * interpreter's own output (and to whatever replaced it: a test's capture). */
+static void print_to_stdout(const char *text, size_t len) {
+  PyGILState_STATE gil = PyGILState_Ensure();
+  PyObject *line = PyUnicode_DecodeUTF8(text, (Py_ssize_t)len, "replace");
+  PyObject *out = PySys_GetObject("stdout");  /* borrowed */
+  PyObject *r = line && out && out != Py_None ? PyObject_CallMethod(out, "write", "O", line) : NULL;
+  if (!r && PyErr_Occurred()) PyErr_WriteUnraisable(out);  /* as print() where stdout is gone */
+  Py_XDECREF(r);
+  Py_XDECREF(line);
+  PyGILState_Release(gil);
+}
+
+/* From what magnitude the installed NumPy writes a float32 with an
+ * exponent: 1e6 in NumPy 2 (str(float32(1e6)) is '1e+06'), 1e16 before. */
+static double float32_exponent_from(void) {
+  PyObject *r = PyRun_String("str(__import__('numpy').float32(1e6)) == '1e+06'", Py_eval_input, PyEval_GetBuiltins(), NULL);
+  double from = r == Py_True ? 1e6 : 1e16;
+  Py_XDECREF(r);
+  PyErr_Clear();
+  return from;
+}
+
 const RucheyAPI *core_api(void) {
   static const RucheyAPI *api;
   if (api) return api;
@@ -35,6 +58,7 @@ const RucheyAPI *core_api(void) {
     return NULL;
   }
   core_plain = a->plain;
+  a->set_print_sink(print_to_stdout, float32_exponent_from());
   return api = a;
 }
 

@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define RUCHEY_API_VERSION 7
+#define RUCHEY_API_VERSION 9
 #define RC_MAX_NDIM 8
 
 /* ---------------------------------------------------------------- arena */
@@ -461,6 +461,9 @@ typedef struct RucheyAPI {
   int (*set_num_threads)(int64_t n);
   int64_t (*max_threads)(void);
   int64_t (*thread_id)(void);
+  /* where print() in @njit code writes its lines (Python's sys.stdout), and
+   * from what magnitude NumPy's str of a float32 has an exponent */
+  void (*set_print_sink)(void (*sink)(const char *text, size_t len), double float32_exponent_from);
 } RucheyAPI;
 
 const RucheyAPI *ruchey_api(void);
@@ -497,6 +500,7 @@ void rt_meminfo_release(RtMemInfo *mi);
  * of blocks ends (rt_print_flush, with the chunk's first block), then until
  * the launch ends (rt_print_write_out), which writes them in block order */
 void rt_print(const char *fmt, const uint64_t *args, bool buffered);
+void rt_set_print_sink(void (*sink)(const char *text, size_t len), double float32_exponent_from);
 void rt_print_flush(int64_t first_block);
 void rt_print_write_out(void);
 /* runtime.c: a device function's shared array on the CPU backend */

@@ -164,9 +164,11 @@ static int64_t cpu_count(void) {
   return n > 0 ? n : 1;
 }
 
-/* RUCHEY_NUM_THREADS if it is an integer in [1, POOL_LIMIT], else the CPUs. */
+/* RUCHEY_NUM_THREADS (or Numba's NUMBA_NUM_THREADS) if it is an integer in
+ * [1, POOL_LIMIT], else the CPUs. */
 static int64_t configured_size(void) {
   const char *s = getenv("RUCHEY_NUM_THREADS");
+  if (!s || !*s) s = getenv("NUMBA_NUM_THREADS");
   if (s && *s) {
     char *end;
     errno = 0;

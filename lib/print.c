@@ -1,15 +1,19 @@
 /* print.c — print() in compiled code on the CPU.
  *
- * The format (builtins/print.c) holds only %lld, %llu, %f, %s and %%, each
- * directive taking the next 8-byte argument. A kernel's lines go to a
+ * The format (builtins/print.c) holds only %lld, %llu, %f, %g (a double as
+ * Python's repr writes it), %h (a float32 as NumPy writes it), %s and %%,
+ * each directive taking the next 8-byte argument. A line of @njit code
+ * goes to the print sink (Python's sys.stdout) at once. A kernel's lines go to a
  * buffer of the pool thread running it; when the thread's chunk of blocks
  * ends, the buffer joins the launch's pieces, and when the launch ends the
  * pieces are written in the order of their first block: each block's lines
  * come out together, its threads' in their order, as a GPU's printf buffer
  * shows them, and the same every run whichever thread ran which chunk.
  */
+#include <math.h>
 #include <pthread.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -43,6 +47,61 @@ static void write_out(const char *s, size_t n) {
   }
 }
 
+static void (*print_sink)(const char *text, size_t len);
+static double float32_sci = 1e16;  /* NumPy 1.x; NumPy 2 writes 1e+06 */
+
+void rt_set_print_sink(void (*sink)(const char *text, size_t len), double float32_exponent_from) {
+  print_sink = sink;
+  float32_sci = float32_exponent_from;
+}
+
+/* The shortest digits that read back as d (as a float32 where single), as
+ * Python's repr writes a float (positional from 1e-4 up to 1e16, with ".0"
+ * if whole, else d.ddde+XX) and NumPy's str a float32 (positional from
+ * 1e-4 up to 1e6 in NumPy 2, 1e16 in NumPy 1). */
+static size_t float_repr(char *out, double d, bool single) {
+  if (isnan(d)) return (size_t)sprintf(out, "nan");
+  if (isinf(d)) return (size_t)sprintf(out, d < 0 ? "-inf" : "inf");
+  char text[40];
+  for (int prec = 1; prec <= 17; prec++) {
+    snprintf(text, sizeof text, "%.*e", prec - 1, d);
+    double back = strtod(text, NULL);
+    if (single ? (float)back == (float)d : back == d) break;
+  }
+  /* text: [-]D[.DDD]e[+-]XX */
+  char digits[24];
+  int n = 0, e = atoi(strchr(text, 'e') + 1);
+  for (const char *c = text; *c != 'e'; c++)
+    if (*c >= '0' && *c <= '9') digits[n++] = *c;
+  while (n > 1 && digits[n - 1] == '0') n--;
+  char *o = out;
+  if (text[0] == '-') *o++ = '-';
+  /* Python switches on the digits' exponent; NumPy's float32 on the value */
+  bool sci = single ? d != 0 && (fabs(d) < 1e-4 || fabs(d) >= float32_sci) : e < -4 || e >= 16;
+  if (sci) {
+    *o++ = digits[0];
+    if (n > 1) {
+      *o++ = '.';
+      memcpy(o, digits + 1, (size_t)n - 1);
+      o += n - 1;
+    }
+    o += sprintf(o, "e%c%02d", e < 0 ? '-' : '+', abs(e));
+  } else if (e < 0) {
+    o += sprintf(o, "0.%.*s%.*s", -e - 1, "0000", n, digits);
+  } else {
+    for (int i = 0; i <= e; i++) *o++ = i < n ? digits[i] : '0';
+    *o++ = '.';
+    if (n > e + 1) {
+      memcpy(o, digits + e + 1, (size_t)(n - e - 1));
+      o += n - e - 1;
+    } else {
+      *o++ = '0';
+    }
+  }
+  *o = 0;
+  return (size_t)(o - out);
+}
+
 void rt_print(const char *fmt, const uint64_t *args, bool buffered) {
   Buffer line = {0};
   char item[64];
@@ -70,6 +129,11 @@ void rt_print(const char *fmt, const uint64_t *args, bool buffered) {
         free(big);
       }
       p += 1;
+    } else if (!strncmp(p, "%g", 2) || !strncmp(p, "%h", 2)) {
+      double d;
+      memcpy(&d, &a, sizeof d);
+      append(&line, item, float_repr(item, d, p[1] == 'h'));
+      p += 1;
     } else if (!strncmp(p, "%s", 2)) {
       const char *s = (const char *)(uintptr_t)a;
       append(&line, s, strlen(s));
@@ -80,6 +144,7 @@ void rt_print(const char *fmt, const uint64_t *args, bool buffered) {
     }
   }
   if (buffered) append(&lines, line.text, line.len);
+  else if (print_sink) print_sink(line.text, line.len);
   else write_out(line.text, line.len);
   free(line.text);
 }

@@ -293,3 +293,41 @@ def test_float_sums_on_the_pool_are_the_same_on_every_run():
     first = PARALLEL[all_reductions](x)
     for _ in range(20):
         assert PARALLEL[all_reductions](x) == first
+
+
+def expression_reductions(a, b):
+    return (np.sum((a - b) ** 2), np.max(np.abs(a - b)), np.argmax(a * b), np.argmin(a - b), np.mean(a * 2.0),
+            np.std(a + b), np.any(a > b), np.all(a > -5.0), np.count_nonzero(a > 0.5), np.nansum(a / b))
+
+
+def int_power_sum(a, e):
+    return np.sum(a ** e)
+
+
+PARALLEL.update({f: ruchey.njit(parallel=True)(f) for f in (expression_reductions, int_power_sum)})
+SERIAL.update({f: ruchey.njit(f) for f in (expression_reductions, int_power_sum)})
+
+
+@pytest.mark.parametrize("n", [9, 2**15 - 1, 2**15, 100003, 400000])
+@pytest.mark.parametrize("dtype", [np.float64, np.float32, np.int32])
+def test_reductions_of_expressions_on_the_pool(n, dtype):
+    a, b = array(RNG, dtype, (n,)), array(RNG, dtype, (n,))
+    if dtype != np.int32:
+        a[...] = np.where(np.isfinite(a), a, 0.5)
+        b[...] = np.where(np.isfinite(b), b, 0.25)
+    else:
+        a, b = a % 1000, b % 1000 + 1
+    for k in thread_counts():
+        ruchey.set_num_threads(k)
+        got, want = run_both(expression_reductions, a, b)
+        assert_reductions_equal(got[1:4] + got[6:9], want[1:4] + want[6:9], a, exact=True)
+        with np.errstate(all="ignore"):
+            assert_reductions_equal(got, expression_reductions(a, b), np.abs(a) + np.abs(b) ** 2, exact=False)
+
+
+def test_an_element_raising_in_a_reduction_chunk_raises_once():
+    a = np.arange(1, 300001, dtype=np.int64)
+    a[250000] = 0
+    with pytest.raises(ValueError, match="negative integer powers"):
+        PARALLEL[int_power_sum](a, -1)
+    assert PARALLEL[int_power_sum](a, 2) == (a ** 2).sum()  # int64, wrapping as NumPy's

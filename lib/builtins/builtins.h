@@ -84,6 +84,12 @@ void lo_elements_companion(Lower *l, Elements *e, const Type *t, LLVMValueRef a)
 void lo_elements_unshare(Lower *l, Elements *e, const Type *t, LLVMValueRef a);  /* before writing a */
 void lo_elements_walk(Lower *l, Elements *e, WalkSink sink, void *arg);
 void lo_elements_end(Lower *l, Elements *e);
+/* For a chunk of the pool reading the elements by flat index: the values
+ * of e's operands (count, value i and its type), and a copy of e reading
+ * the values given instead (loaded from the chunk's context). */
+int lo_elements_operands(Elements *e);
+LLVMValueRef lo_elements_operand(Elements *e, int i, const Type **t);
+Elements *lo_elements_reading(Lower *l, Elements *e, const LLVMValueRef *values);
 
 /* numpy.c: the arguments of NumPy's functions. An argument is found at
  * its position pos (counting a method's receiver) or by its keyword name. */

@@ -1,15 +1,14 @@
-/* builtins/print.c — print() in compiled code, as numba-cuda prints in
- * kernels: the arguments separated by spaces, then a newline; ints as
- * %lld (%llu unsigned), floats as %f, bools as True/False, constant strings
- * as themselves. The format is made here; the GPU's vprintf or the CPU
- * backend's rt_print (print.c, which keeps a block's lines together)
- * fills it in.
+/* builtins/print.c — print() in compiled code: the arguments separated by
+ * spaces, then a newline; ints as %lld (%llu unsigned), bools as
+ * True/False, constant strings as themselves; floats as Python and NumPy
+ * write them in @njit code (repr: %g, %h for float32) and as numba-cuda
+ * prints them in kernels (%f). The format is made here; the GPU's vprintf
+ * or the CPU's rt_print (print.c: a kernel's lines kept together by block,
+ * an @njit function's written to sys.stdout at once) fills it in.
  */
 #include "builtins/builtins.h"
 
 static const Type *ty_print(Infer *in, Node *n, const Type **args) {
-  if (!ty_in_cuda(in))  /* where Python's own formatting (repr of floats) would be expected */
-    return ty_error(in, n, "print() is supported in CUDA kernels and device functions, not yet in @njit functions");
   for (int i = 0; i < n->list.len; i++)
     if (n->list.items[i]->kind != N_STRING && !ty_is_scalar(args[i]))
       return ty_error(in, n->list.items[i], "print() prints numbers, bools and constant strings in "
@@ -35,6 +34,10 @@ static void put(Format *f, const char *s) {
   f->len += n;
 }
 
+/* Whether print() writes as in kernels (numba-cuda's %f): on the GPU, in a
+ * CPU kernel or a device function. */
+static bool kernel_style(Lower *l) { return l->mod->gpu || l->opts->kernel || l->opts->device; }
+
 /* One argument: its directive in the format, its 8 bytes in *slot. */
 static void print_item(Lower *l, Format *f, Node *a, LLVMValueRef *slot) {
   if (a->kind == N_STRING) {
@@ -48,7 +51,7 @@ static void print_item(Lower *l, Format *f, Node *a, LLVMValueRef *slot) {
     v = LLVMBuildSelect(l->b, v, lo_string(l, "True"), lo_string(l, "False"), "");
     *slot = LLVMBuildPtrToInt(l->b, v, l->mod->i64, "");
   } else if (ty_is_float(a->ty)) {
-    put(f, "%f");
+    put(f, kernel_style(l) ? "%f" : a->ty->kind == TY_F32 ? "%h" : "%g");
     *slot = LLVMBuildBitCast(l->b, lo_convert(l, v, a->ty, TYS(TY_F64)), l->mod->i64, "");
   } else {
     put(f, ty_is_signed(a->ty) ? "%lld" : "%llu");
@@ -77,7 +80,7 @@ static LLVMValueRef lo_print(Lower *l, Node *n) {
     lo_call_fn(l, "vprintf", l->mod->i32, p, (LLVMValueRef[]){fmt, args}, 2);
   } else {
     LLVMTypeRef p[3] = {l->mod->ptr, l->mod->ptr, l->mod->i1};
-    lo_call_fn(l, "rt_print", void_type(l), p, (LLVMValueRef[]){fmt, args, const_bool(l, true)}, 3);
+    lo_call_fn(l, "rt_print", void_type(l), p, (LLVMValueRef[]){fmt, args, const_bool(l, kernel_style(l))}, 3);
   }
   return LLVMGetUndef(l->mod->i8);
 }

@@ -289,6 +289,7 @@ static LLVMValueRef src_load(Lower *l, const Src *s, LLVMValueRef i, int w) {
     return rd_mul(l, s->elem, cast_lanes(l, x, s->raw, s->elem), cast_lanes(l, y, s->raw2, s->elem));
   }
   case SRC_FLAT: {
+    if (s->first) i = LLVMBuildAdd(l->b, i, s->first, "");
     LLVMValueRef r = LLVMGetUndef(lanes_of(l, s->elem, w));
     for (int j = 0; j < w; j++) {
       LLVMValueRef x = lo_element_at(l, s->elems, j ? LLVMBuildAdd(l->b, i, const_i64(l, j), "") : i);
@@ -733,7 +734,7 @@ static State run_pass(Lower *l, const Pass *p, const Src *s) {
   case SRC_ONE: r = step(l, p, rd_identity(l, p, 1), prepare(l, p, s->one), const_i64(l, 0), false); break;
   case SRC_STREAM: r = run_stream(l, p, s); break;
   case SRC_COLUMNS: r = run_columns(l, p, s); break;
-  case SRC_ROW:  /* a float product keeps NumPy's order: chunks would turn 0 and inf into NaN */
+  case SRC_ROW: case SRC_FLAT:  /* a float product keeps NumPy's order: chunks would turn 0 and inf into NaN */
     if (!in_order(p)) {
       r = rd_run_row_pooled(l, p, s);
       break;

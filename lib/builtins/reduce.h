@@ -82,6 +82,7 @@ typedef struct Src {
   const Type *raw, *raw2;    /* SRC_ROW of a product: the factors' types (elem is theirs promoted), */
   LLVMValueRef data2;        /* and the second factor's contiguous memory */
   Elements *elems;           /* SRC_FLAT, SRC_STREAM: an expression's elements */
+  LLVMValueRef first;        /* SRC_FLAT: the flat index of element 0 (NULL: 0) */
   LLVMValueRef inner;        /* SRC_STREAM: its innermost dimension */
 } Src;
 

@@ -1,9 +1,11 @@
-/* builtins/reduce_pool.c — a long row's pass on the thread pool.
+/* builtins/reduce_pool.c — a long pass of a reduction on the thread pool.
  *
- * With parallel=True (lo_pool_allowed), a pass over a row of at least
- * LO_POOL_MIN_ELEMENTS elements (np.sum(x), x.mean(), np.argmax(x) ... of
- * a contiguous or 1-d array, and each long row of an axis reduction) is
- * cut into the pool's chunks: each chunk runs the serial pass (rd_run_row)
+ * With parallel=True (lo_pool_allowed), a pass over at least
+ * LO_POOL_MIN_ELEMENTS elements of a row (np.sum(x), x.mean(),
+ * np.argmax(x) ... of a contiguous or 1-d array, and each long row of an
+ * axis reduction) or of an expression read by flat index (np.sum(a * b),
+ * np.max(np.abs(x - y)) over contiguous arrays) is cut into the pool's
+ * chunks: each chunk runs the serial pass (rd_run_row)
  * over its part into a partial of its own, and the caller merges the
  * partials in chunk order, as a prange reduction does. Chunk boundaries
  * depend only on the row's length and the thread count, so a result is
@@ -13,16 +15,25 @@
  * bits. A float product stays serial (reduce.c): in another order, a part
  * that underflowed to 0 times one that overflowed to inf would be NaN.
  */
+#include <string.h>
+
 #include "builtins/reduce.h"
 
 /* The context the chunks share: the first error (an RtError, for
- * lo_chunk_exit), the row's memory, the pass's center, the partials. */
+ * lo_chunk_exit), the row's memory, the pass's center, the partials, then
+ * for an expression read by flat index the values of its operands. */
 enum { RX_STATUS, RX_MSG, RX_CLASS, RX_DATA, RX_DATA2, RX_STRIDE, RX_CENTER, RX_PARTS, RX_FIELDS };
 
-static LLVMTypeRef context_type(Lower *l, const Pass *p) {
-  LLVMTypeRef f[RX_FIELDS] = {l->mod->i32, l->mod->ptr, l->mod->ptr, l->mod->ptr, l->mod->ptr, l->mod->i64,
-                              p->center ? LLVMTypeOf(p->center) : l->mod->i64, l->mod->ptr};
-  return LLVMStructTypeInContext(l->mod->c, f, RX_FIELDS, 0);
+static int operands_of(const Src *s) { return s->kind == SRC_FLAT ? lo_elements_operands(s->elems) : 0; }
+
+static LLVMTypeRef context_type(Lower *l, const Pass *p, const Src *s) {
+  int n = RX_FIELDS + operands_of(s);
+  LLVMTypeRef *f = arena_alloc(l->f->arena, sizeof(LLVMTypeRef) * (size_t)n);
+  LLVMTypeRef fixed[RX_FIELDS] = {l->mod->i32, l->mod->ptr, l->mod->ptr, l->mod->ptr, l->mod->ptr, l->mod->i64,
+                                  p->center ? LLVMTypeOf(p->center) : l->mod->i64, l->mod->ptr};
+  memcpy(f, fixed, sizeof fixed);
+  for (int i = RX_FIELDS; i < n; i++) f[i] = LLVMTypeOf(lo_elements_operand(s->elems, i - RX_FIELDS, &(const Type *){NULL}));
+  return LLVMStructTypeInContext(l->mod->c, f, (unsigned)n, 0);
 }
 
 static LLVMValueRef field(Lower *l, LLVMTypeRef t, LLVMValueRef p, unsigned k) {
@@ -100,6 +111,34 @@ static LLVMValueRef moved(Lower *l, LLVMValueRef p, LLVMValueRef begin, LLVMValu
   return rd_byte_at(l, p, LLVMBuildMul(l->b, begin, bytes, ""));
 }
 
+/* A row's part from element begin: its memory moved on by begin elements. */
+static void row_part(Lower *l, Src *part, LLVMTypeRef ctxty, LLVMValueRef ctx, LLVMValueRef begin) {
+  /* a constant stride stays one: the loads then vectorise as the serial pass's */
+  if (!LLVMIsAConstant(part->stride)) part->stride = get(l, ctxty, ctx, RX_STRIDE, l->mod->i64);
+  LLVMValueRef data = get(l, ctxty, ctx, RX_DATA, l->mod->ptr);
+  if (part->data2) {  /* a product's factors, each contiguous */
+    part->data = moved(l, data, begin, const_i64(l, rd_item_size(part->raw)));
+    part->data2 = moved(l, get(l, ctxty, ctx, RX_DATA2, l->mod->ptr), begin, const_i64(l, rd_item_size(part->raw2)));
+  } else {
+    part->data = moved(l, data, begin, part->unit ? const_i64(l, rd_item_size(part->elem)) : part->stride);
+  }
+}
+
+/* An expression's part from element begin: its operands' values from the
+ * context, its flat indices from begin. */
+static void flat_part(Lower *l, Src *part, LLVMTypeRef ctxty, LLVMValueRef ctx, LLVMValueRef begin) {
+  int n = operands_of(part);
+  LLVMValueRef *values = arena_alloc(l->f->arena, sizeof(LLVMValueRef) * (size_t)(n ? n : 1));
+  for (int i = 0; i < n; i++) {
+    const Type *t;
+    LLVMValueRef v = lo_elements_operand(part->elems, i, &t);
+    /* a constant stays one (x ** 2 is then x * x) */
+    values[i] = LLVMIsAConstant(v) ? v : get(l, ctxty, ctx, (unsigned)(RX_FIELDS + i), LLVMTypeOf(v));
+  }
+  part->elems = lo_elements_reading(l, part->elems, values);
+  part->first = begin;
+}
+
 /* void chunk(ctx, begin, end, chunk): the pass over elements [begin, end)
  * of the row into partial number `chunk`. */
 static LLVMValueRef row_chunk(Lower *caller, const Pass *p, const Src *s, LLVMTypeRef ctxty, LLVMTypeRef pt) {
@@ -109,15 +148,10 @@ static LLVMValueRef row_chunk(Lower *caller, const Pass *p, const Src *s, LLVMTy
   LLVMValueRef ctx = LLVMGetParam(l->fn, 0), begin = LLVMGetParam(l->fn, 1), end = LLVMGetParam(l->fn, 2);
   Src part = *s;
   Pass q = *p;
-  /* a constant stride stays one: the loads then vectorise as the serial pass's */
-  if (!LLVMIsAConstant(s->stride)) part.stride = get(l, ctxty, ctx, RX_STRIDE, l->mod->i64);
-  LLVMValueRef data = get(l, ctxty, ctx, RX_DATA, l->mod->ptr);
-  if (s->data2) {  /* a product's factors, each contiguous */
-    part.data = moved(l, data, begin, const_i64(l, rd_item_size(s->raw)));
-    part.data2 = moved(l, get(l, ctxty, ctx, RX_DATA2, l->mod->ptr), begin, const_i64(l, rd_item_size(s->raw2)));
-  } else {
-    part.data = moved(l, data, begin, s->unit ? const_i64(l, rd_item_size(s->elem)) : part.stride);
-  }
+  if (s->kind == SRC_FLAT)
+    flat_part(l, &part, ctxty, ctx, begin);
+  else
+    row_part(l, &part, ctxty, ctx, begin);
   part.n = LLVMBuildSub(l->b, end, begin, "");
   if (p->center) q.center = get(l, ctxty, ctx, RX_CENTER, LLVMTypeOf(p->center));
   State r = rd_run_row(l, &q, &part, rd_identity(l, &q, 1), begin);
@@ -130,17 +164,33 @@ static LLVMValueRef row_chunk(Lower *caller, const Pass *p, const Src *s, LLVMTy
   return l->fn;
 }
 
-/* The pass over nchunks chunks of the row on the pool, the partials
- * merged in chunk order. A pass raises nothing, so no chunk fails. */
+/* The first error a chunk raised (an element of an expression: 0 ** -1
+ * of ints), raised here once all are done. */
+static void raise_what_a_chunk_raised(Lower *l, LLVMTypeRef ctxty, LLVMValueRef ctx, LLVMValueRef sp) {
+  LLVMValueRef st = get(l, ctxty, ctx, RX_STATUS, l->mod->i32);
+  LLVMBasicBlockRef fail = new_block(l, "reduce.fail"), ok = new_block(l, "reduce.ok");
+  LLVMBuildCondBr(l->b, LLVMBuildICmp(l->b, LLVMIntNE, st, const_i32(l, RT_OK), ""), fail, ok);
+  position(l, fail);
+  lo_call_fn(l, "rt_error_restore", void_type(l), &l->mod->ptr, &ctx, 1);
+  lo_intrinsic(l, "llvm.stackrestore", (LLVMTypeRef[]){l->mod->ptr}, 1, &sp, 1);
+  lo_raise_status(l, st);
+  position(l, ok);
+}
+
+/* The pass over nchunks chunks of the source on the pool, the partials
+ * merged in chunk order. */
 static State on_the_pool(Lower *l, const Pass *p, const Src *s, LLVMValueRef nchunks) {
   State id = rd_identity(l, p, 1);
-  LLVMTypeRef ctxty = context_type(l, p), pt = partial_type(l, id);
+  LLVMTypeRef ctxty = context_type(l, p, s), pt = partial_type(l, id);
   LLVMValueRef body = row_chunk(l, p, s, ctxty, pt);
   LLVMValueRef ctx = lo_alloca(l, ctxty, "reduce.pool");
   put(l, ctxty, ctx, RX_STATUS, const_i32(l, RT_OK));
-  put(l, ctxty, ctx, RX_DATA, s->data);
-  put(l, ctxty, ctx, RX_DATA2, s->data2 ? s->data2 : LLVMConstNull(l->mod->ptr));
-  put(l, ctxty, ctx, RX_STRIDE, s->stride);
+  LLVMValueRef none = LLVMConstNull(l->mod->ptr);
+  put(l, ctxty, ctx, RX_DATA, s->kind == SRC_ROW ? s->data : none);
+  put(l, ctxty, ctx, RX_DATA2, s->data2 ? s->data2 : none);
+  put(l, ctxty, ctx, RX_STRIDE, s->kind == SRC_ROW ? s->stride : const_i64(l, 0));
+  for (int i = 0; i < operands_of(s); i++)
+    put(l, ctxty, ctx, (unsigned)(RX_FIELDS + i), lo_elements_operand(s->elems, i, &(const Type *){NULL}));
   if (p->center) put(l, ctxty, ctx, RX_CENTER, p->center);
   /* the partials live on the stack for the duration of the pass only */
   LLVMTypeRef ptrov[1] = {l->mod->ptr};
@@ -153,6 +203,7 @@ static State on_the_pool(Lower *l, const Pass *p, const Src *s, LLVMValueRef nch
   lo_loop_end(l, &init);
   LLVMTypeRef pp[4] = {l->mod->ptr, l->mod->ptr, l->mod->i64, l->mod->i64};
   lo_call_fn(l, "pool_parallel_for", void_type(l), pp, (LLVMValueRef[]){body, ctx, s->n, nchunks}, 4);
+  raise_what_a_chunk_raised(l, ctxty, ctx, sp);
   Held acc = hold(l, id);
   LoLoop each = lo_loop_begin(l, const_i64(l, 0), nchunks, NULL, "merge");
   keep(l, acc, rd_merge(l, p, held(l, acc), load_partial(l, pt, partial_at(l, pt, parts, each.index), id)));

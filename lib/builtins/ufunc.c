@@ -568,9 +568,10 @@ static LLVMValueRef pool_chunk(Lower *caller, Fused *fu, Node *root, LLVMTypeRef
   LLVMValueRef **at = arena_alloc(l->f->arena, sizeof(LLVMValueRef *) * (size_t)n);
   const Type **ty = arena_alloc(l->f->arena, sizeof(Type *) * (size_t)n);
   loop_values(&cf, ndim, at, ty);
-  for (int i = 0; i < n; i++)
-    *at[i] = LLVMBuildLoad2(l->b, ty[i] ? lo_type(l, ty[i]) : l->mod->i64,
-                            LLVMBuildStructGEP2(l->b, ctxty, ctx, (unsigned)(PX_VALUES + i), ""), "");
+  for (int i = 0; i < n; i++)  /* a constant stays one (x ** 2 is then x * x) */
+    if (!LLVMIsAConstant(*at[i]))
+      *at[i] = LLVMBuildLoad2(l->b, ty[i] ? lo_type(l, ty[i]) : l->mod->i64,
+                              LLVMBuildStructGEP2(l->b, ctxty, ctx, (unsigned)(PX_VALUES + i), ""), "");
   LLVMValueRef flat = LLVMBuildLoad2(l->b, l->mod->i1, LLVMBuildStructGEP2(l->b, ctxty, ctx, PX_FLAT, ""), "");
   LLVMBasicBlockRef fast = new_block(l, "chunk.flat"), slow = new_block(l, "chunk.strided");
   LLVMBuildCondBr(l->b, flat, fast, slow);
@@ -676,6 +677,24 @@ void lo_elements_each(Lower *l, Elements *e, ElementSink sink, void *arg) {
 }
 
 void lo_elements_end(Lower *l, Elements *e) { release_operands(l, e); }
+
+int lo_elements_operands(Elements *e) { return e->nops; }
+
+LLVMValueRef lo_elements_operand(Elements *e, int i, const Type **t) {
+  *t = e->ops[i].type;
+  return e->ops[i].value;
+}
+
+Elements *lo_elements_reading(Lower *l, Elements *e, const LLVMValueRef *values) {
+  Fused *c = arena_alloc(l->f->arena, sizeof *c);
+  *c = *e;
+  c->ops = arena_alloc(l->f->arena, sizeof(Operand) * (size_t)(e->nops ? e->nops : 1));
+  for (int i = 0; i < e->nops; i++) {
+    c->ops[i] = e->ops[i];
+    c->ops[i].value = values[i];
+  }
+  return c;
+}
 
 void lo_for_each_element(Lower *l, Node *n, ElementSink sink, void *arg) {
   Elements *e = lo_elements_begin(l, n);

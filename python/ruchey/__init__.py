@@ -4,14 +4,15 @@ Its API is the core of Numba's, so ``import ruchey as numba`` runs existing
 code. Importing it loads neither LLVM nor the compiler: the first call of a
 compiled function does.
 """
+from ruchey import config
 from ruchey._core import TypingError
 # thread count of parallel loops, per calling thread as in Numba; these load
 # the compiler library on first call but start no thread
 from ruchey._core import get_num_threads, get_thread_id, set_num_threads
 from ruchey.decorators import jit, njit, prange
+from ruchey.types import (bool_, boolean, double, float32, float64, from_dtype, int8, int16, int32, int64,
+                          intp, typeof, uint8, uint16, uint32, uint64, uintp, void)
 from ruchey.ufunc import DUFunc, guvectorize, vectorize
-from ruchey.types import (bool_, boolean, double, float32, float64, int8, int16, int32, int64,
-                          intp, uint8, uint16, uint32, uint64, void)
 
 __version__ = "0.1.0"
 __all__ = ["jit", "njit", "prange", "TypingError", "get_num_threads", "set_num_threads",

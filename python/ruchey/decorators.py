@@ -2,7 +2,7 @@
 import copyreg
 import functools
 
-from ruchey import _core, serialize, types
+from ruchey import _core, config, serialize, types
 
 _OPTIONS = ("nopython", "nogil", "parallel", "cache", "fastmath", "boundscheck", "error_model",
             "inline", "forceobj", "looplift")
@@ -12,8 +12,9 @@ def _dispatcher(func, options):
     unknown = set(options) - set(_OPTIONS)
     if unknown:
         raise TypeError(f"unsupported jit option(s): {', '.join(sorted(unknown))}")
+    boundscheck = options.get("boundscheck") if config.BOUNDSCHECK is None else config.BOUNDSCHECK
     settings = dict(
-        boundscheck=bool(options.get("boundscheck")),
+        boundscheck=bool(boundscheck),
         fastmath=bool(options.get("fastmath")),
         error_model=options.get("error_model", "python"),
         nogil=bool(options.get("nogil")),
@@ -49,6 +50,10 @@ def jit(signature_or_function=None, **options):
     With signatures (``@njit("float64(float64[:], int64)")`` or a list of
     them) the function is compiled at once, for those types only.
     """
+    if config.DISABLE_JIT:  # RUCHEY_DISABLE_JIT=1: the Python function itself
+        if callable(signature_or_function) and not isinstance(signature_or_function, (types.Type, types.NoneType)):
+            return signature_or_function
+        return lambda func: func
     if callable(signature_or_function) and not isinstance(signature_or_function, (types.Type, types.NoneType)):
         return _dispatcher(signature_or_function, options)
     if signature_or_function is None:

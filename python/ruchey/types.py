@@ -6,6 +6,8 @@ the same written as strings: ``@njit("float64(float64[:], int64)")``.
 A type is described to the dispatcher as (scalar kind, ndim, layout); the
 scalar kinds are numbered in the compiler's order, which _core exports.
 """
+import builtins
+
 from ruchey import _core
 
 
@@ -85,7 +87,7 @@ _ALIASES = {
     "boolean": "bool", "bool_": "bool", "b1": "bool",
     "i1": "int8", "i2": "int16", "i4": "int32", "i8": "int64", "intp": "int64", "intc": "int32",
     "u1": "uint8", "u2": "uint16", "u4": "uint32", "u8": "uint64", "uintp": "uint64",
-    "f4": "float32", "f8": "float64", "float_": "float64", "double": "float64",
+    "f4": "float32", "f8": "float64", "float_": "float64", "double": "float64", "size_t": "uint64",
 }
 namespace = dict(_SCALARS)
 namespace.update({alias: _SCALARS[name] for alias, name in _ALIASES.items()})
@@ -108,3 +110,44 @@ def parse_signature(sig):
     if not isinstance(sig, Signature):
         raise TypeError(f"not a signature: {sig!r}")
     return sig
+
+
+def Array(dtype, ndim, layout="A"):
+    """Numba's Array(float64, 2, "C"): an array type of a scalar type."""
+    if not isinstance(dtype, Type) or dtype.ndim:
+        raise TypeError(f"Array() takes a scalar type, got {dtype!r}")
+    if not isinstance(ndim, int) or not 1 <= ndim <= 32:
+        raise ValueError(f"Array() takes 1 to 32 dimensions, got {ndim!r}")
+    if layout not in ("C", "F", "A"):
+        raise ValueError(f"an array's layout is 'C', 'F' or 'A', got {layout!r}")
+    return Type(dtype.kind, ndim, "C" if ndim == 1 and layout == "F" else layout)
+
+
+def from_dtype(dtype):
+    """The scalar type of a NumPy dtype (numpy.float32, "f8", numpy.dtype(bool))."""
+    import numpy
+    dt = numpy.dtype(dtype)
+    name = "bool" if dt.kind == "b" else dt.name
+    if name not in _SCALARS or not dt.isnative:
+        raise TypeError(f"ruchey has no type for the dtype {dt!r} (byte order {dt.byteorder!r})")
+    return _SCALARS[name]
+
+
+def typeof(value):
+    """The type ruchey compiles a function for when it is given this value."""
+    import numpy
+    if isinstance(value, numpy.ndarray):
+        t = from_dtype(value.dtype)
+        if value.ndim == 0:
+            return Type(t.kind, 0)
+        layout = "C" if value.flags.c_contiguous else "F" if value.flags.f_contiguous else "A"
+        return Type(t.kind, value.ndim, layout)
+    if isinstance(value, (builtins.bool, numpy.bool_)):  # "bool" here is ruchey's type
+        return _SCALARS["bool"]
+    if isinstance(value, int):
+        return _SCALARS["int64"]
+    if isinstance(value, float):
+        return _SCALARS["float64"]
+    if isinstance(value, numpy.generic):
+        return from_dtype(value.dtype)
+    raise TypeError(f"ruchey has no type for {type(value).__name__} values")

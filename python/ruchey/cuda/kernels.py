@@ -406,9 +406,9 @@ def jit(func_or_sig=None, device=False, debug=None, boundscheck=None, fastmath=F
                            error_model="python" if debug else "numpy")
             if fastmath:
                 options["fastmath"] = True
-            if sigs is None:
-                return decorators.jit(func, **options)
-            return decorators.jit(sigs, **options)(func)
+            # compiled under RUCHEY_DISABLE_JIT too: kernels need them compiled
+            device_function = decorators._dispatcher(func, options)
+            return device_function if sigs is None else decorators._compile_signatures(device_function, sigs)
         if sigs is not None:
             _check_kernel_signatures(sigs)
         return CUDADispatcher(func, debug=debug, boundscheck=boundscheck, fastmath=fastmath)

@@ -1,0 +1,153 @@
+"""ruchey.config: settings from RUCHEY_* (or Numba's NUMBA_*) environment
+variables, each run in a fresh interpreter; and the type functions of
+Numba's surface (typeof, from_dtype, types.Array)."""
+import os
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+import ruchey
+
+from conftest import AS_NUMBA
+
+pytestmark = pytest.mark.skipif(AS_NUMBA, reason="ruchey's own settings")
+
+
+def run_with(env, code):
+    full = dict(os.environ)
+    for k in list(full):
+        if k.startswith(("RUCHEY_", "NUMBA_")) and k not in ("RUCHEY_CUDA_BACKEND",):
+            del full[k]
+    full.update(env)
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=full, timeout=120)
+    assert r.returncode == 0, r.stderr
+    return r.stdout.split()
+
+
+DISABLED = """
+import ruchey
+from ruchey import cuda
+import numpy as np
+
+@ruchey.njit
+def f(x):
+    return x + 1
+
+@ruchey.njit("float64(float64)")
+def g(x):
+    return x * 2
+
+@cuda.jit(device=True)
+def twice(x):
+    return 2 * x
+
+@cuda.jit
+def k(a):
+    i = cuda.grid(1)
+    if i < a.size:
+        a[i] = twice(a[i])
+
+a = np.arange(4.0)
+k[1, 4](a)
+print(type(f).__name__, type(g).__name__, f(1), g(2.0), a.sum(),
+      ruchey.config.DISABLE_JIT)
+"""
+
+
+@pytest.mark.parametrize("name", ["RUCHEY_DISABLE_JIT", "NUMBA_DISABLE_JIT"])
+def test_disable_jit_gives_the_python_functions(name):
+    out = run_with({name: "1"}, DISABLED)
+    assert out == ["function", "function", "2", "4.0", "12.0", "True"]
+
+
+def test_jit_is_on_by_default():
+    assert run_with({}, DISABLED)[:2] == ["Dispatcher", "Dispatcher"]
+
+
+BOUNDS = """
+import ruchey, numpy as np
+
+@ruchey.njit
+def get(a, i):
+    return a[i]
+
+@ruchey.njit(boundscheck=True)
+def checked(a, i):
+    return a[i]
+
+try:
+    get(np.arange(3.0), 10 ** 6)
+    print("unchecked")
+except IndexError:
+    print("IndexError")
+try:
+    checked(np.arange(3.0), 10 ** 6)
+    print("unchecked")
+except IndexError:
+    print("IndexError")
+"""
+
+
+@pytest.mark.parametrize("name", ["RUCHEY_BOUNDSCHECK", "NUMBA_BOUNDSCHECK"])
+def test_boundscheck_everywhere_from_the_environment(name):
+    assert run_with({name: "1"}, BOUNDS) == ["IndexError", "IndexError"]
+
+
+def test_boundscheck_zero_turns_every_check_off_and_a_bad_value_warns():
+    code = BOUNDS.replace("10 ** 6", "3")  # one past the end: reads without a crash
+    assert run_with({"RUCHEY_BOUNDSCHECK": "0"}, code) == ["unchecked", "unchecked"]
+    r = subprocess.run([sys.executable, "-W", "error::RuntimeWarning", "-c", "import ruchey"],
+                       capture_output=True, text=True, env=dict(os.environ, RUCHEY_BOUNDSCHECK="yes"))
+    assert r.returncode != 0 and "RUCHEY_BOUNDSCHECK (or NUMBA_BOUNDSCHECK) is 0 or 1" in r.stderr
+
+
+@pytest.mark.parametrize("name", ["RUCHEY_NUM_THREADS", "NUMBA_NUM_THREADS"])
+def test_thread_count_from_the_environment(name):
+    out = run_with({name: "3"}, "import ruchey; print(ruchey.config.NUM_THREADS, ruchey.get_num_threads())")
+    assert out == ["3", "3"]
+
+
+def test_importing_config_does_not_load_the_compiler():
+    out = run_with({}, "import sys, ruchey; ruchey.config.DISABLE_JIT; "
+                       "print(any('libruchey' in l for l in open('/proc/self/maps')))")
+    assert out == ["False"]
+
+
+@pytest.mark.parametrize("value, expected", [
+    (np.ones((2, 3)), "array(float64, 2d, C)"),
+    (np.ones((2, 3), np.float32).T, "array(float32, 2d, F)"),
+    (np.ones((4, 4), np.int8)[::2], "array(int8, 2d, A)"),
+    (np.arange(5)[::-1], "array(int64, 1d, A)"),
+    (np.zeros(3, bool), "array(bool, 1d, C)"),
+    (7, "int64"), (2.5, "float64"), (True, "bool"), (np.float32(1), "float32"), (np.uint16(3), "uint16"),
+])
+def test_typeof_gives_the_type_a_call_compiles_for(value, expected):
+    assert repr(ruchey.typeof(value)) == expected
+
+
+def test_typeof_and_from_dtype_refuse_what_has_no_type():
+    with pytest.raises(TypeError, match="no type for str"):
+        ruchey.typeof("text")
+    with pytest.raises(TypeError, match="byte order"):
+        ruchey.from_dtype(np.dtype(">f8"))
+    with pytest.raises(TypeError, match="no type for the dtype"):
+        ruchey.from_dtype("datetime64[s]")
+    assert ruchey.from_dtype("f4") is ruchey.float32 and ruchey.from_dtype(bool) is ruchey.boolean
+
+
+def test_array_types_in_signatures():
+    Array = ruchey.types.Array
+    sig = Array(ruchey.float64, 1, "C")(Array(ruchey.float64, 2, "A"), ruchey.types.intp)
+
+    @ruchey.njit(sig)
+    def row(a, i):
+        return a[i] * 2.0
+
+    a = np.arange(12.0).reshape(3, 4)[:, ::2]
+    np.testing.assert_array_equal(row(a, 1), row.py_func(a, 1))
+    assert Array(ruchey.int8, 2, "F") == ruchey.int8[::1, :] and ruchey.types.size_t == ruchey.uint64
+    with pytest.raises(ValueError, match="layout"):
+        Array(ruchey.float64, 2, "X")
+    with pytest.raises(TypeError, match="scalar type"):
+        Array(ruchey.float64[:], 2)

@@ -1,0 +1,99 @@
+"""print() in @njit functions: the line the Python function prints, through
+sys.stdout (so in order with the interpreter's own output), for every
+number type on generated values."""
+import math
+
+import numpy as np
+import pytest
+import ruchey
+
+from conftest import AS_NUMBA, make_rng
+
+pytestmark = pytest.mark.skipif(AS_NUMBA, reason="ruchey's formatting of floats")
+
+RNG = make_rng(11)
+
+SPECIAL = [0.0, -0.0, 1.0, -1.5, 0.1, 1e-4, 9.999e-5, 1e-5, 1e15, 1e16, 9999999999999998.0, 1e300, -1e-300,
+           5e-324, 2.0 ** 52, 2.0 ** 53 + 2, 123456.789, math.pi, math.inf, -math.inf, math.nan, 1e22, 1e21]
+
+
+@ruchey.njit
+def show(x):
+    print(x)
+
+
+@ruchey.njit
+def show_many(a, b, c, d):
+    print("values:", a, b, c, d, "end")
+
+
+@ruchey.njit
+def show_each(a):
+    for i in range(a.shape[0]):
+        print(i, a[i])
+    print()
+
+
+def printed(capsys, f, *args):
+    capsys.readouterr()
+    f(*args)
+    return capsys.readouterr().out
+
+
+def random_floats(n):
+    mant = RNG.standard_normal(n)
+    return list(mant * 10.0 ** RNG.integers(-30, 30, size=n)) + list(RNG.integers(-10**6, 10**6, size=n) / 8.0)
+
+
+@pytest.mark.parametrize("x", SPECIAL + random_floats(40))
+def test_a_float_prints_as_python_writes_it(capsys, x):
+    assert printed(capsys, show, float(x)) == printed(capsys, show.py_func, float(x))
+
+
+@pytest.mark.parametrize("x", SPECIAL[:-4] + random_floats(20) + [1e7, 9999999.0, 999999.9, 1e6, 16777216.0, 3.4e38, 1.2e-38, 1.00012e-4])
+def test_a_float32_prints_as_numpy_writes_it(capsys, x):
+    with np.errstate(all="ignore"):
+        v = np.float32(x)
+    assert printed(capsys, show, v) == printed(capsys, show.py_func, v)
+
+
+@pytest.mark.parametrize("x", [0, -1, 2**63 - 1, -2**63, True, False, np.uint64(2**64 - 1), np.int8(-128),
+                               np.uint16(65535)] + [int(v) for v in RNG.integers(-2**62, 2**62, size=10)])
+def test_ints_and_bools_print_as_python_writes_them(capsys, x):
+    assert printed(capsys, show, x) == printed(capsys, show.py_func, x)
+
+
+def test_several_arguments_strings_and_empty_lines(capsys):
+    args = (3, 2.5, True, np.float32(0.25))
+    assert printed(capsys, show_many, *args) == printed(capsys, show_many.py_func, *args)
+    a = RNG.standard_normal(5)
+    assert printed(capsys, show_each, a) == printed(capsys, show_each.py_func, a)
+
+
+def test_compiled_lines_come_in_order_with_the_interpreters(capsys):
+    def both():
+        print("before")
+        show(1.5)
+        print("after")
+    both()
+    assert capsys.readouterr().out == "before\n1.5\nafter\n"
+
+
+def test_print_in_a_parallel_loop_writes_whole_lines(capsys):
+    @ruchey.njit(parallel=True)
+    def each(n):
+        for i in ruchey.prange(n):
+            print("line", i)
+
+    each(200)
+    lines = capsys.readouterr().out.splitlines()
+    assert sorted(lines) == sorted(f"line {i}" for i in range(200))
+
+
+def test_printing_an_array_is_a_clear_typing_error():
+    @ruchey.njit
+    def show_array(a):
+        print(a)
+
+    with pytest.raises(ruchey.TypingError, match="print"):
+        show_array(np.ones(3))
