@@ -284,6 +284,7 @@ static void dispatcher_dealloc(Dispatcher *self) {
   Py_CLEAR(self->dict);
   Py_CLEAR(self->signatures);
   release_specs(self);
+  PyMem_Free(self->ufunc_loops);
   launch_unload(self);
   Py_CLEAR(self->gpu_signatures);
   if (self->compile_lock) PyThread_free_lock(self->compile_lock);
@@ -398,6 +399,10 @@ static PyMemberDef dispatcher_members[] = {
   {"py_func", T_OBJECT, offsetof(Dispatcher, py_func), READONLY, "The Python function compiled."},
   {"signatures", T_OBJECT, offsetof(Dispatcher, signatures), READONLY,
    "The argument types of each compiled specialisation."},
+  {"_scalars_only", T_BOOL, offsetof(Dispatcher, scalars_only), 0,
+   "A ufunc's function: compiled code calls it per element, with the types of one of its ufunc's loops."},
+  {"_sealed", T_BOOL, offsetof(Dispatcher, sealed), 0,
+   "No compiles beyond the explicit signatures (a ufunc's: beyond its loops)."},
   {"gpu_signatures", T_OBJECT, offsetof(Dispatcher, gpu_signatures), READONLY,
    "A kernel's: the argument types of each specialisation loaded on a GPU."},
   {NULL, 0, 0, 0, NULL},

@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define RUCHEY_API_VERSION 9
+#define RUCHEY_API_VERSION 10
 #define RC_MAX_NDIM 8
 
 /* ---------------------------------------------------------------- arena */
@@ -315,6 +315,8 @@ typedef struct CallTarget {
 typedef bool (*ResolveCall)(void *ctx, void *callee, const Type **args, int nargs, bool device,
                             CallTarget *out, Diag *diag);
 
+enum { MAX_UFUNC_OPERANDS = 33 };  /* a ufunc loop's inputs and its output */
+
 typedef struct CompileOptions {
   ResolveCall resolve;     /* calls to other ruchey functions */
   void *resolve_ctx;
@@ -329,6 +331,9 @@ typedef struct CompileOptions {
   bool debug;              /* kernels: out-of-bounds indexing names the thread */
   int gpu_cc;              /* OUT_PTX: the compute capability (75 for 7.5); 0 for the CPU */
   bool error_model_numpy;  /* division by zero gives inf/nan instead of raising */
+  bool ufunc_loop;         /* OUT_JIT: the entry is a NumPy ufunc inner loop over the function of
+                            * scalars, int loop(char **args, int64 *dims, int64 *steps, void *data),
+                            * returning an RtStatus (the first element that failed) */
 } CompileOptions;
 
 typedef enum { OUT_JIT, OUT_LLVM_IR, OUT_ASM, OUT_PTX } OutputKind;

@@ -228,6 +228,22 @@ static const Type *ty_jit_call(Infer *in, Node *n, const Type **args) {
   return NULL;
 }
 
+/* A @vectorize ufunc's function: on numbers a call; on arrays a ufunc,
+ * fused into the array expression around it, the function typed for the
+ * arrays' element types (the extension picks the ufunc's loop for them). */
+static const Type *ty_ufunc_jit_call(Infer *in, Node *n, const Type **args) {
+  const Type *elems[64];
+  bool arrays = false;
+  for (int i = 0; i < n->list.len; i++) {
+    elems[i] = elem_of(args[i]);
+    arrays |= args[i]->kind == TY_ARRAY;
+  }
+  const Type *ret = ty_jit_call(in, n, elems);
+  if (!ret || !arrays) return ret;
+  if (!ty_is_scalar(ret)) return ty_error(in, n, "a ufunc's function must return a number or a bool");
+  return ty_elementwise(in, n, args, ret);
+}
+
 /* ---------------------------------------------------------------- the rows */
 
 #define FUNCTION(name, module, path, lo, hi, flags, type, lower) \
@@ -249,5 +265,7 @@ const Builtin bi_python[] = {
   FUNCTION("get_thread_id", "ruchey", "get_thread_id", 0, 0, BF_PURE | BF_CHEAP, ty_pool_query, lo_thread_id),
   FUNCTION("get_num_threads", "ruchey", "get_num_threads", 0, 0, BF_PURE | BF_CHEAP, ty_pool_query, lo_num_threads),
   FUNCTION("a ruchey function", NULL, NULL, 0, 64, BF_RAISES | BF_VARIES, ty_jit_call, lo_jit_call),
+  {"a ruchey ufunc", NULL, NULL, BK_FUNCTION, 0, 1, 64, NULL, BF_RAISES | BF_VARIES, 0, 0, ty_ufunc_jit_call,
+   lo_jit_call, lo_jit_call_elem},
   BI_END,
 };
