@@ -47,7 +47,10 @@ static const Type *ty_sort(Infer *in, Node *n, const Type **args) {
     if (!axis && t->ndim == 0) return ty_error(in, a, "%s(): axis -1 is out of bounds for array of dimension 0", n->bi->name);
   }
   if (!check_kind(in, n, bi_arg(n, 2, "kind"))) return NULL;
-  if (how == SORT_IN_PLACE) return t->readonly ? ty_error(in, a, "%s(): the array is read-only", n->bi->name) : TYS(TY_NONE);
+  if (how == SORT_IN_PLACE) {
+    if (ty_no_allocation(in)) return ty_error(in, n, "kernels cannot sort arrays: %s() needs memory of the host's", n->bi->name);
+    return t->readonly ? ty_error(in, a, "%s(): the array is read-only", n->bi->name) : TYS(TY_NONE);
+  }
   return ty_array(how == SORT_INDICES ? TYS(TY_I64) : t->elem, is_none(axis) ? 1 : t->ndim, 'C', false);
 }
 
@@ -144,9 +147,10 @@ static LLVMValueRef lo_sort(Lower *l, Node *n) {
 
 static const char *const sort_kw[] = {"axis", "kind", NULL};
 
-#define SORT_FLAGS (BF_ALLOCATES | BF_RAISES | BF_STRINGS | BF_NONE)
-#define SORT_FUNCTION(name, how) {"numpy." name, "numpy", name, BK_FUNCTION, 0, 1, 3, sort_kw, SORT_FLAGS, how, 0, ty_sort, lo_sort}
-#define SORT_METHOD(name, how) {"array." name, NULL, name, BK_METHOD, TY_ARRAY, 0, 2, sort_kw, SORT_FLAGS, how, 0, ty_sort, lo_sort}
+/* a.sort() allocates no array (its typer keeps it out of kernels) */
+#define SORT_FLAGS(how) ((how == SORT_IN_PLACE ? 0 : BF_ALLOCATES) | BF_RAISES | BF_STRINGS | BF_NONE)
+#define SORT_FUNCTION(name, how) {"numpy." name, "numpy", name, BK_FUNCTION, 0, 1, 3, sort_kw, SORT_FLAGS(how), how, 0, ty_sort, lo_sort}
+#define SORT_METHOD(name, how) {"array." name, NULL, name, BK_METHOD, TY_ARRAY, 0, 2, sort_kw, SORT_FLAGS(how), how, 0, ty_sort, lo_sort}
 
 const Builtin bi_sorting[] = {
   SORT_FUNCTION("sort", SORT_VALUES),
