@@ -50,7 +50,12 @@ def main():
         assert np.array_equal(a[calls["ruchey"]()] if "argsort" in f.__name__ else calls["ruchey"](),
                               a[expected] if "argsort" in f.__name__ else expected)
         if numba is not None:
-            calls["numba"] = lambda nb=numba.njit(f): nb(a)
+            nb = numba.njit(f)
+            try:
+                nb(a[:10])
+                calls["numba"] = lambda: nb(a)
+            except numba.core.errors.TypingError:  # no kind= in Numba
+                pass
         med, _ = round_robin(calls, budget_s=6, min_rounds=5, max_rounds=30)
         cols = "".join(f"{med[k] * 1e3:10.2f}" if k in med else f"{'-':>10s}" for k in ("numpy", "ruchey", "numba"))
         print(f"{f.__name__:16s}{cols}")
