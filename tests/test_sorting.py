@@ -1,6 +1,7 @@
-"""NumPy's sorting in compiled code: numpy.sort and numpy.argsort, as
-functions and array methods (a.sort() in place), along an axis or
-flattened (axis=None), with every sort kind.
+"""NumPy's sorting in compiled code: numpy.sort, numpy.argsort,
+numpy.partition and numpy.argpartition, as functions and array methods
+(a.sort() and a.partition() in place), along an axis or flattened
+(axis=None), with every kind.
 
 Every call is checked against NumPy on generated inputs: every dtype
 (bool, int8..uint64, float32, float64 with NaN, infinities and -0.0),
@@ -219,3 +220,69 @@ def test_kernels_cannot_sort():
         in_place[1, 1](np.zeros(3))
     with pytest.raises(ruchey.TypingError, match="kernels cannot allocate arrays"):
         new_array[1, 1](np.zeros(3))
+
+
+# ---------------------------------------------------------------- partition, argpartition
+
+
+def _assert_partitioned(expected, got, k, axis):
+    """got is a partition of the lanes along axis at k: NumPy's element at
+    k, none before it larger, none after it smaller (NaN the largest)."""
+    assert got.dtype == expected.dtype and got.shape == expected.shape
+    e, g = np.moveaxis(expected, axis, -1), np.moveaxis(got, axis, -1)
+    if g.size == 0:
+        return
+    assert_same_array(e[..., k], g[..., k])
+    kk = k % g.shape[-1]
+    sorted_g = np.sort(g, axis=-1)
+    pivot = sorted_g[..., kk:kk + 1]
+    before, after = g[..., :kk], g[..., kk + 1:]
+    if g.dtype.kind == "f":
+        assert not (np.isnan(before) & ~np.isnan(pivot)).any()
+        assert ((before <= pivot) | np.isnan(before) | np.isnan(pivot)).all()
+        assert ((after >= pivot) | np.isnan(after)).all()
+    else:
+        assert (before <= pivot).all() and (after >= pivot).all()
+
+
+def test_partition_is_a_valid_partition():
+    rng = make_rng(9)
+    for axis, text in ((-1, ""), (0, ", axis=0"), (None, ", axis=None")):
+        f = define(f"@ruchey.njit\ndef f(a, k):\n    return np.partition(a, k{text}), np.argpartition(a, k{text})\n")
+        for dtype, shape, layout in cases((1, 2)):
+            a = argument(rng, dtype, shape, layout, duplicates=True)
+            lane = a.size if axis is None else a.shape[axis]
+            for k in {0, lane - 1, lane // 2, -1} if lane else ():
+                values, idx = f(a, k)
+                flat = a.reshape(-1) if axis is None else a
+                ax = 0 if axis is None else axis
+                expected = np.partition(flat, k, axis=ax)
+                _assert_partitioned(expected, values, k, ax)
+                _assert_partitioned(expected, np.take_along_axis(flat, idx, axis=ax), k, ax)
+                assert_same_array(np.sort(np.argsort(flat, axis=ax), axis=ax), np.sort(idx, axis=ax))
+
+
+def test_partition_method_in_place():
+    rng = make_rng(10)
+    f = define("@ruchey.njit\ndef f(a, k):\n    a.partition(k)\n    return a.argpartition(k, axis=0)\n")
+    for dtype in DTYPES:
+        a = argument(rng, dtype, (4, 5), "strided", duplicates=True)
+        b = a.copy()
+        idx = f(a, 2)
+        b.partition(2)
+        _assert_partitioned(b, a, 2, -1)
+        _assert_partitioned(np.partition(a, 2, axis=0), np.take_along_axis(a, idx, axis=0), 2, 0)
+
+
+def test_partition_errors():
+    f = define("@ruchey.njit\ndef f(a, k):\n    return np.partition(a, k)\n")
+    with pytest.raises(ValueError, match=r"kth\(=5\) out of bounds \(5\)"):
+        f(np.zeros(5), 5)
+    with pytest.raises(ValueError, match=r"kth\(=-1\) out of bounds \(5\)"):
+        f(np.zeros(5), -6)
+    with pytest.raises(ruchey.TypingError, match="select kind must be 'introselect'"):
+        fn('np.partition(a, 1, kind="quicksort")')(np.zeros(3))
+    with pytest.raises(ruchey.TypingError, match="kth must be an integer"):
+        fn("np.argpartition(a, 1.0)")(np.zeros(3))
+    with pytest.raises(ruchey.TypingError, match="missing argument 'kth'"):
+        fn("np.partition(a, axis=0)")(np.zeros(3))

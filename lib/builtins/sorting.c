@@ -1,6 +1,8 @@
-/* builtins/sorting.c — NumPy's sorting in compiled code: numpy.sort and
- * numpy.argsort (functions and array methods, a.sort() in place), along an
- * axis or over the flattened array (axis=None).
+/* builtins/sorting.c — NumPy's sorting in compiled code: numpy.sort,
+ * numpy.argsort, numpy.partition and numpy.argpartition (functions and
+ * array methods, a.sort() and a.partition() in place), along an axis or
+ * over the flattened array (axis=None). A partition is a sort: sorted
+ * lanes are partitioned for every kth.
  *
  * Every kind NumPy names (quicksort, mergesort, heapsort, stable) is the
  * same stable sort at run time: NumPy's stable kinds' exact order; where
@@ -16,29 +18,48 @@
 
 /* ---------------------------------------------------------------- typing */
 
-enum { SORT_VALUES, SORT_INDICES, SORT_IN_PLACE };
+/* The row's ival: what the call returns, and whether it partitions
+ * (then kth is argument 1, axis and kind follow). */
+enum { SORT_VALUES, SORT_INDICES, SORT_IN_PLACE, PARTITION = 4 };
 
 static const char *const sort_kinds[] = {"quicksort", "mergesort", "heapsort", "stable", NULL};
+static const char *const select_kinds[] = {"introselect", NULL};
 
 static bool is_none(const Node *x) { return x && x->kind == N_NONE; }
+static bool partitions(const Node *n) { return n->bi->ival & PARTITION; }
+static int how_of(const Node *n) { return n->bi->ival & ~PARTITION; }
+static Node *axis_arg(Node *n) { return bi_arg(n, 1 + partitions(n), "axis"); }
+static Node *kind_arg(Node *n) { return bi_arg(n, 2 + partitions(n), "kind"); }
 
 static bool check_kind(Infer *in, Node *n, Node *kind) {
   if (!kind || is_none(kind)) return true;
   if (kind->kind != N_STRING)
     return ty_error(in, kind, "%s(): kind must be a constant string, got %s", n->bi->name, kind->ty->name) != NULL;
-  for (int i = 0; sort_kinds[i]; i++)
-    if (!strcmp(kind->str, sort_kinds[i])) return true;
+  const char *const *kinds = partitions(n) ? select_kinds : sort_kinds;
+  for (int i = 0; kinds[i]; i++)
+    if (!strcmp(kind->str, kinds[i])) return true;
+  if (partitions(n)) return ty_error(in, kind, "%s(): select kind must be 'introselect', got '%s'", n->bi->name, kind->str) != NULL;
   return ty_error(in, kind, "%s(): sort kind must be one of 'quicksort', 'mergesort', 'heapsort' or 'stable', got '%s'",
                   n->bi->name, kind->str) != NULL;
 }
 
+static bool check_kth(Infer *in, Node *n) {
+  Node *kth = bi_arg(n, 1, "kth");
+  if (!partitions(n)) return true;
+  if (!kth) return ty_error(in, n, "%s() missing argument 'kth'", n->bi->name) != NULL;
+  if (!ty_is_int(kth->ty))
+    return ty_error(in, kth, "%s(): kth must be an integer (a sequence of them is not supported), got %s", n->bi->name,
+                    kth->ty->name) != NULL;
+  return true;
+}
+
 /* numpy.sort(a, axis=-1, kind=None), numpy.argsort(...), a.sort(axis=-1,
- * kind=None), a.argsort(...): an array of a's dtype (sort), of int64
- * indices (argsort), or None (a.sort()). */
+ * kind=None), a.argsort(...), and the same of partition(a, kth, ...): an
+ * array of a's dtype (sort), of int64 indices (argsort), or None (a.sort()). */
 static const Type *ty_sort(Infer *in, Node *n, const Type **args) {
-  Node *a = n->list.items[0], *axis = bi_arg(n, 1, "axis");
+  Node *a = n->list.items[0], *axis = axis_arg(n);
   const Type *t = a->ty;
-  int how = n->bi->ival;
+  int how = how_of(n);
   if (t->kind != TY_ARRAY) return ty_error(in, a, "%s() needs an array, got %s", n->bi->name, t->name);
   if (is_none(axis) && how == SORT_IN_PLACE)
     return ty_error(in, axis, "%s(): axis must be an integer, got None", n->bi->name);
@@ -46,7 +67,7 @@ static const Type *ty_sort(Infer *in, Node *n, const Type **args) {
     if (axis && !bi_check_axis(in, n, axis, t->ndim)) return NULL;
     if (!axis && t->ndim == 0) return ty_error(in, a, "%s(): axis -1 is out of bounds for array of dimension 0", n->bi->name);
   }
-  if (!check_kind(in, n, bi_arg(n, 2, "kind"))) return NULL;
+  if (!check_kind(in, n, kind_arg(n)) || !check_kth(in, n)) return NULL;
   if (how == SORT_IN_PLACE) {
     if (ty_no_allocation(in)) return ty_error(in, n, "kernels cannot sort arrays: %s() needs memory of the host's", n->bi->name);
     return t->readonly ? ty_error(in, a, "%s(): the array is read-only", n->bi->name) : TYS(TY_NONE);
@@ -95,6 +116,26 @@ static void sort_lanes(Lower *l, const Type *t, LLVMValueRef a, LLVMValueRef axi
   lo_raise_if(l, LLVMBuildICmp(l->b, LLVMIntNE, status, const_i32(l, 0), ""), RT_ERR_MEMORY, "out of memory while sorting");
 }
 
+/* NumPy's ValueError unless -len <= kth < len (kth is the partition's
+ * argument 1, len the length of a's lanes along axis) */
+static void check_kth_at_run_time(Lower *l, Node *n, LLVMValueRef len) {
+  if (!partitions(n)) return;
+  LLVMValueRef kth = lo_expr_as(l, bi_arg(n, 1, "kth"), TYS(TY_I64));
+  LLVMValueRef neg = LLVMBuildICmp(l->b, LLVMIntSLT, kth, const_i64(l, 0), "");
+  LLVMValueRef k = LLVMBuildSelect(l->b, neg, LLVMBuildAdd(l->b, kth, len, ""), kth, "");
+  LLVMValueRef bad = LLVMBuildOr(l->b, LLVMBuildICmp(l->b, LLVMIntSLT, k, const_i64(l, 0), ""),
+                                 LLVMBuildICmp(l->b, LLVMIntSGE, k, len, ""), "");
+  lo_raise_format_if(l, bad, RT_ERR_VALUE, "kth(=%lld) out of bounds (%lld)", (LLVMValueRef[]){k, len}, 2);
+}
+
+/* the length of the lanes along axis k (a value) of a */
+static LLVMValueRef lane_length(Lower *l, const Type *t, LLVMValueRef a, LLVMValueRef k) {
+  LLVMValueRef len = const_i64(l, 0);
+  for (int d = 0; d < t->ndim; d++)
+    len = LLVMBuildSelect(l->b, LLVMBuildICmp(l->b, LLVMIntEQ, k, const_i64(l, d), ""), lo_arr_shape(l, a, d), len, "");
+  return len;
+}
+
 /* a's elements in C order, in a new 1-d array (of type ft) */
 static LLVMValueRef flattened(Lower *l, const Type *t, LLVMValueRef a, const Type *ft) {
   LLVMValueRef shape[RC_MAX_NDIM], strides[RC_MAX_NDIM], count = const_i64(l, 1);
@@ -110,30 +151,34 @@ static LLVMValueRef flattened(Lower *l, const Type *t, LLVMValueRef a, const Typ
 }
 
 static LLVMValueRef lo_sort(Lower *l, Node *n) {
-  Node *a = n->list.items[0], *axis = bi_arg(n, 1, "axis");
+  Node *a = n->list.items[0], *axis = axis_arg(n);
   const Type *t = a->ty, *ft = ty_array(t->elem, 1, 'C', false);
   LLVMValueRef v = lo_expr(l, a), r;
-  if (n->bi->ival == SORT_IN_PLACE) {
-    sort_lanes(l, t, v, axis_value(l, axis, t->ndim), NULL);
+  bool flat = is_none(axis);
+  LLVMValueRef k = flat ? const_i64(l, 0) : axis_value(l, axis, t->ndim);
+  if (how_of(n) == SORT_IN_PLACE) {
+    check_kth_at_run_time(l, n, lane_length(l, t, v, k));
+    sort_lanes(l, t, v, k, NULL);
     r = LLVMGetUndef(l->mod->i8);
-  } else if (n->bi->ival == SORT_VALUES) {
-    bool flat = is_none(axis);
+  } else if (how_of(n) == SORT_VALUES) {
     r = flat ? flattened(l, t, v, ft) : lo_copy_array(l, n->ty, t, v);
     lo_temp_made(l, n->ty, r);
-    sort_lanes(l, flat ? ft : n->ty, r, flat ? const_i64(l, 0) : axis_value(l, axis, t->ndim), NULL);
+    check_kth_at_run_time(l, n, lane_length(l, n->ty, r, k));
+    sort_lanes(l, flat ? ft : n->ty, r, k, NULL);
     lo_temp_taken(l, r);
-  } else if (is_none(axis)) {
-    LLVMValueRef flat = flattened(l, t, v, ft), count = lo_arr_shape(l, flat, 0);
-    lo_temp_made(l, ft, flat);
+  } else if (flat) {
+    LLVMValueRef values = flattened(l, t, v, ft), count = lo_arr_shape(l, values, 0);
+    lo_temp_made(l, ft, values);
+    check_kth_at_run_time(l, n, count);
     r = lo_alloc_array(l, n->ty, &count, -1);
     lo_temp_made(l, n->ty, r);
-    sort_lanes(l, ft, flat, const_i64(l, 0), LLVMBuildExtractValue(l->b, r, 2, ""));
+    sort_lanes(l, ft, values, k, LLVMBuildExtractValue(l->b, r, 2, ""));
     lo_temp_taken(l, r);
-    lo_release_temp(l, ft, flat);
+    lo_release_temp(l, ft, values);
   } else {
     LLVMValueRef shape[RC_MAX_NDIM];
     for (int d = 0; d < t->ndim; d++) shape[d] = lo_arr_shape(l, v, d);
-    LLVMValueRef k = axis_value(l, axis, t->ndim);
+    check_kth_at_run_time(l, n, lane_length(l, t, v, k));
     r = lo_alloc_array(l, n->ty, shape, -1);
     lo_temp_made(l, n->ty, r);
     sort_lanes(l, t, v, k, LLVMBuildExtractValue(l->b, r, 2, ""));
@@ -146,17 +191,26 @@ static LLVMValueRef lo_sort(Lower *l, Node *n) {
 /* ---------------------------------------------------------------- the rows */
 
 static const char *const sort_kw[] = {"axis", "kind", NULL};
+static const char *const partition_kw[] = {"kth", "axis", "kind", NULL};
 
 /* a.sort() allocates no array (its typer keeps it out of kernels) */
 #define SORT_FLAGS(how) ((how == SORT_IN_PLACE ? 0 : BF_ALLOCATES) | BF_RAISES | BF_STRINGS | BF_NONE)
 #define SORT_FUNCTION(name, how) {"numpy." name, "numpy", name, BK_FUNCTION, 0, 1, 3, sort_kw, SORT_FLAGS(how), how, 0, ty_sort, lo_sort}
 #define SORT_METHOD(name, how) {"array." name, NULL, name, BK_METHOD, TY_ARRAY, 0, 2, sort_kw, SORT_FLAGS(how), how, 0, ty_sort, lo_sort}
+#define PARTITION_FUNCTION(name, how) \
+  {"numpy." name, "numpy", name, BK_FUNCTION, 0, 1, 4, partition_kw, SORT_FLAGS(how), how | PARTITION, 0, ty_sort, lo_sort}
+#define PARTITION_METHOD(name, how) \
+  {"array." name, NULL, name, BK_METHOD, TY_ARRAY, 0, 3, partition_kw, SORT_FLAGS(how), how | PARTITION, 0, ty_sort, lo_sort}
 
 const Builtin bi_sorting[] = {
   SORT_FUNCTION("sort", SORT_VALUES),
   SORT_FUNCTION("argsort", SORT_INDICES),
   SORT_METHOD("sort", SORT_IN_PLACE),
   SORT_METHOD("argsort", SORT_INDICES),
+  PARTITION_FUNCTION("partition", SORT_VALUES),
+  PARTITION_FUNCTION("argpartition", SORT_INDICES),
+  PARTITION_METHOD("partition", SORT_IN_PLACE),
+  PARTITION_METHOD("argpartition", SORT_INDICES),
   BI_END,
 };
 
