@@ -1,6 +1,7 @@
 /* builtins/searching.c — NumPy's searches of sorted arrays in compiled
- * code: searchsorted and digitize (a binary search per needle, emitted
- * inline, in the dtype NumPy compares the two in, NaN sorting last).
+ * code: searchsorted, digitize and interp (a binary search per needle,
+ * emitted inline, in the dtype NumPy compares the two in, NaN sorting
+ * last), and bincount.
  */
 #include <string.h>
 
@@ -66,12 +67,12 @@ static LLVMValueRef search(Lower *l, const Sorted *s, LLVMValueRef key, bool rig
 
 /* ---------------------------------------------------------------- each needle */
 
-/* f of each needle (a number, or each element of an array, in C order):
- * an int64, or an array of them of the needles' shape. */
+/* f of each needle (a number, or each element of an array, in C order,
+ * as cmp): a number of type rt, or an array of them of the needles' shape. */
 typedef LLVMValueRef (*NeedleFn)(Lower *l, LLVMValueRef needle, void *arg);
 
 typedef struct Needles {
-  const Type *t, *cmp;
+  const Type *t, *cmp, *rt;
   LLVMValueRef v, out, k;
   NeedleFn f;
   void *arg;
@@ -81,25 +82,25 @@ static void needle_at(Lower *l, LLVMValueRef *idx, void *arg) {
   Needles *ns = arg;
   LLVMValueRef x = lo_load_scalar(l, ns->t->elem, lo_element_addr(l, ns->t, ns->v, idx));
   LLVMValueRef k = LLVMBuildLoad2(l->b, l->mod->i64, ns->k, "");
-  LLVMValueRef at = LLVMBuildInBoundsGEP2(l->b, l->mod->i64, LLVMBuildExtractValue(l->b, ns->out, 2, ""), &k, 1, "");
-  LLVMBuildStore(l->b, ns->f(l, lo_convert(l, x, ns->t->elem, ns->cmp), ns->arg), at);
+  LLVMValueRef at = LLVMBuildInBoundsGEP2(l->b, lo_storage_type(l, ns->rt), LLVMBuildExtractValue(l->b, ns->out, 2, ""), &k, 1, "");
+  lo_store_scalar(l, ns->rt, at, ns->f(l, lo_convert(l, x, ns->t->elem, ns->cmp), ns->arg));
   LLVMBuildStore(l->b, LLVMBuildAdd(l->b, k, const_i64(l, 1), ""), ns->k);
 }
 
-static LLVMValueRef each_needle(Lower *l, Node *v, const Type *cmp, NeedleFn f, void *arg) {
+static LLVMValueRef each_needle(Lower *l, Node *v, const Type *cmp, const Type *rt, NeedleFn f, void *arg) {
   if (v->ty->kind != TY_ARRAY) return f(l, lo_expr_as(l, v, cmp), arg);
-  Needles ns = {v->ty, cmp, lo_expr(l, v), NULL, lo_alloca(l, l->mod->i64, "needle.k"), f, arg};
+  Needles ns = {v->ty, cmp, rt, lo_expr(l, v), NULL, lo_alloca(l, l->mod->i64, "needle.k"), f, arg};
   LLVMValueRef shape[RC_MAX_NDIM];
   for (int d = 0; d < v->ty->ndim; d++) shape[d] = lo_arr_shape(l, ns.v, d);
-  ns.out = lo_alloc_array(l, ty_array(TYS(TY_I64), v->ty->ndim, 'C', false), shape, -1);
+  ns.out = lo_alloc_array(l, ty_array(rt, v->ty->ndim, 'C', false), shape, -1);
   LLVMBuildStore(l->b, const_i64(l, 0), ns.k);
   lo_for_each_index(l, v->ty->ndim, shape, needle_at, &ns);
   lo_done_with(l, v, ns.v);
   return ns.out;
 }
 
-static const Type *needles_result(const Type *v) {
-  return v->kind == TY_ARRAY ? ty_array(TYS(TY_I64), v->ndim, 'C', false) : TYS(TY_I64);
+static const Type *needles_result(const Type *v, const Type *rt) {
+  return v->kind == TY_ARRAY ? ty_array(rt, v->ndim, 'C', false) : rt;
 }
 
 static bool need_sorted_1d(Infer *in, Node *n, Node *a, const char *what) {
@@ -123,7 +124,7 @@ static const Type *ty_searchsorted(Infer *in, Node *n, const Type **args) {
   if (side && (side->kind != N_STRING || (strcmp(side->str, "left") && strcmp(side->str, "right"))))
     return ty_error(in, side, "%s(): search side must be 'left' or 'right', got %s", n->bi->name,
                     side->kind == N_STRING ? side->str : side->ty->name);
-  return needles_result(v->ty);
+  return needles_result(v->ty, TYS(TY_I64));
 }
 
 typedef struct Search {
@@ -141,7 +142,7 @@ static LLVMValueRef lo_searchsorted(Lower *l, Node *n) {
   const Type *cmp = compare_type(a->ty->elem, v);
   LLVMValueRef av = lo_expr(l, a);
   Search s = {sorted_of(l, a->ty, av, cmp), right_side(bi_arg(n, 2, "side"))};
-  LLVMValueRef r = each_needle(l, v, cmp, search_needle, &s);
+  LLVMValueRef r = each_needle(l, v, cmp, TYS(TY_I64), search_needle, &s);
   lo_done_with(l, a, av);
   return r;
 }
@@ -154,7 +155,7 @@ static const Type *ty_digitize(Infer *in, Node *n, const Type **args) {
   if (!need_numbers(in, n, x, "x") || !bins || !need_sorted_1d(in, n, bins, "bins")) return NULL;
   if (right && right->kind != N_BOOL && right->kind != N_INT)
     return ty_error(in, right, "%s(): right must be a constant True or False in compiled code", n->bi->name);
-  return needles_result(x->ty);
+  return needles_result(x->ty, TYS(TY_I64));
 }
 
 typedef struct Digitize {
@@ -198,8 +199,117 @@ static LLVMValueRef lo_digitize(Lower *l, Node *n) {
   reversed.data = LLVMBuildGEP2(l->b, l->mod->i8, s.data, &end, 1, "");
   reversed.stride = LLVMBuildNeg(l->b, s.stride, "");
   Digitize d = {{s, side}, {reversed, side}, LLVMBuildICmp(l->b, LLVMIntSLT, mono, const_i32(l, 0), "")};
-  LLVMValueRef out = each_needle(l, x, cmp, digitize_needle, &d);
+  LLVMValueRef out = each_needle(l, x, cmp, TYS(TY_I64), digitize_needle, &d);
   lo_done_with(l, bins, bv);
+  return out;
+}
+
+/* ---------------------------------------------------------------- interp */
+
+static const Type *ty_interp(Infer *in, Node *n, const Type **args) {
+  Node *x = n->list.items[0], *xp = bi_arg(n, 1, "xp"), *fp = bi_arg(n, 2, "fp");
+  if (!need_numbers(in, n, x, "x")) return NULL;
+  if (!xp || !fp) return ty_error(in, n, "%s() missing argument '%s'", n->bi->name, xp ? "fp" : "xp");
+  if (!need_sorted_1d(in, n, xp, "xp") || !need_sorted_1d(in, n, fp, "fp") ||
+      !bi_check_number(in, n, bi_arg(n, 3, "left"), "left") || !bi_check_number(in, n, bi_arg(n, 4, "right"), "right"))
+    return NULL;
+  return needles_result(x->ty, TYS(TY_F64));
+}
+
+typedef struct Interp {
+  Sorted xp, fp;
+  LLVMValueRef left, right;  /* the values below xp[0] and above xp[-1] */
+} Interp;
+
+static LLVMValueRef fselect(Lower *l, LLVMValueRef c, LLVMValueRef a, LLVMValueRef b) { return LLVMBuildSelect(l->b, c, a, b, ""); }
+static LLVMValueRef is_nan(Lower *l, LLVMValueRef v) { return fcmp(l, LLVMRealUNO, v, v); }
+
+/* NumPy's interp of one x: the segment j with xp[j] <= x < xp[j+1] (a
+ * binary search), its line through (xp[j], fp[j]) and, where that gives
+ * NaN, through (xp[j+1], fp[j+1]); fp[j] at xp[j] itself, left and right
+ * outside, NaN for NaN; with one point, fp[0] unless x is below or above. */
+static LLVMValueRef interp_needle(Lower *l, LLVMValueRef x, void *arg) {
+  Interp *ip = arg;
+  LLVMValueRef one = const_i64(l, 1), last = LLVMBuildSub(l->b, ip->xp.n, one, "");
+  LLVMValueRef first_x = element_at(l, &ip->xp, const_i64(l, 0)), last_x = element_at(l, &ip->xp, last);
+  LLVMValueRef below = fcmp(l, LLVMRealOLT, x, first_x), above = fcmp(l, LLVMRealOGT, x, last_x);
+  LLVMValueRef j = LLVMBuildSub(l->b, search(l, &ip->xp, x, true), one, "");
+  LLVMValueRef inner = LLVMBuildICmp(l->b, LLVMIntSLT, j, last, "");
+  LLVMValueRef jc = fselect(l, LLVMBuildAnd(l->b, inner, LLVMBuildICmp(l->b, LLVMIntSGE, j, const_i64(l, 0), ""), ""), j,
+                            const_i64(l, 0));
+  LLVMValueRef jn = fselect(l, LLVMBuildICmp(l->b, LLVMIntSLT, jc, last, ""), LLVMBuildAdd(l->b, jc, one, ""), jc);
+  LLVMValueRef x0 = element_at(l, &ip->xp, jc), x1 = element_at(l, &ip->xp, jn);
+  LLVMValueRef y0 = element_at(l, &ip->fp, jc), y1 = element_at(l, &ip->fp, jn);
+  LLVMValueRef slope = LLVMBuildFDiv(l->b, LLVMBuildFSub(l->b, y1, y0, ""), LLVMBuildFSub(l->b, x1, x0, ""), "");
+  LLVMValueRef r = LLVMBuildFAdd(l->b, LLVMBuildFMul(l->b, slope, LLVMBuildFSub(l->b, x, x0, ""), ""), y0, "");
+  LLVMValueRef r1 = LLVMBuildFAdd(l->b, LLVMBuildFMul(l->b, slope, LLVMBuildFSub(l->b, x, x1, ""), ""), y1, "");
+  r = fselect(l, is_nan(l, r), r1, r);
+  r = fselect(l, LLVMBuildAnd(l->b, is_nan(l, r), fcmp(l, LLVMRealOEQ, y0, y1), ""), y0, r);
+  r = fselect(l, LLVMBuildOr(l->b, LLVMBuildNot(l->b, inner, ""), fcmp(l, LLVMRealOEQ, x0, x), ""),
+              element_at(l, &ip->fp, fselect(l, inner, jc, last)), r);
+  LLVMValueRef single = LLVMBuildICmp(l->b, LLVMIntEQ, ip->xp.n, one, "");
+  r = fselect(l, LLVMBuildAnd(l->b, is_nan(l, x), LLVMBuildNot(l->b, single, ""), ""), x, r);
+  r = fselect(l, above, ip->right, r);
+  return fselect(l, below, ip->left, r);
+}
+
+static LLVMValueRef lo_interp(Lower *l, Node *n) {
+  Node *x = n->list.items[0], *xp = bi_arg(n, 1, "xp"), *fp = bi_arg(n, 2, "fp");
+  Node *left = bi_arg(n, 3, "left"), *right = bi_arg(n, 4, "right");
+  const Type *f64 = TYS(TY_F64);
+  LLVMValueRef xv = lo_expr(l, xp), fv = lo_expr(l, fp);
+  Interp ip = {sorted_of(l, xp->ty, xv, f64), sorted_of(l, fp->ty, fv, f64)};
+  lo_raise_if(l, LLVMBuildICmp(l->b, LLVMIntEQ, ip.xp.n, const_i64(l, 0), ""), RT_ERR_VALUE, "array of sample points is empty");
+  lo_raise_if(l, LLVMBuildICmp(l->b, LLVMIntNE, ip.xp.n, ip.fp.n, ""), RT_ERR_VALUE, "fp and xp are not of the same length.");
+  ip.left = left ? lo_expr_as(l, left, f64) : element_at(l, &ip.fp, const_i64(l, 0));
+  ip.right = right ? lo_expr_as(l, right, f64) : element_at(l, &ip.fp, LLVMBuildSub(l->b, ip.fp.n, const_i64(l, 1), ""));
+  LLVMValueRef r = each_needle(l, x, f64, f64, interp_needle, &ip);
+  lo_done_with(l, fp, fv);
+  lo_done_with(l, xp, xv);
+  return r;
+}
+
+/* ---------------------------------------------------------------- bincount */
+
+static const Type *ty_bincount(Infer *in, Node *n, const Type **args) {
+  Node *x = n->list.items[0], *w = bi_arg(n, 1, "weights"), *minlength = bi_arg(n, 2, "minlength");
+  if (!need_sorted_1d(in, n, x, "x")) return NULL;
+  if (ty_is_float(x->ty->elem))
+    return ty_error(in, x, "%s(): cannot cast array data from dtype('%s') to dtype('int64') according to the rule 'safe'",
+                    n->bi->name, x->ty->elem->name);
+  if (w && !need_sorted_1d(in, n, w, "weights")) return NULL;
+  if (minlength && !ty_is_int(minlength->ty))
+    return ty_error(in, minlength, "%s(): minlength must be an integer, got %s", n->bi->name, minlength->ty->name);
+  return ty_array(w ? TYS(TY_F64) : TYS(TY_I64), 1, 'C', false);
+}
+
+static LLVMValueRef lo_bincount(Lower *l, Node *n) {
+  Node *x = n->list.items[0], *w = bi_arg(n, 1, "weights"), *minlength = bi_arg(n, 2, "minlength");
+  const Type *i64 = TYS(TY_I64), *f64 = TYS(TY_F64), *rt = n->ty->elem;
+  LLVMValueRef xv = lo_expr(l, x), wv = w ? lo_expr(l, w) : NULL;
+  Sorted xs = sorted_of(l, x->ty, xv, i64), ws = w ? sorted_of(l, w->ty, wv, f64) : xs;
+  LLVMValueRef least = minlength ? lo_expr_as(l, minlength, i64) : const_i64(l, 0);
+  lo_raise_if(l, LLVMBuildICmp(l->b, LLVMIntSLT, least, const_i64(l, 0), ""), RT_ERR_VALUE, "'minlength' must not be negative");
+  if (w) lo_raise_if(l, LLVMBuildICmp(l->b, LLVMIntNE, xs.n, ws.n, ""), RT_ERR_VALUE, "The weights and list don't have the same length.");
+  /* the largest value, and whether one is negative (uint64's above int64's range count as negative, as NumPy casts them) */
+  LLVMValueRef top = lo_alloca(l, l->mod->i64, "bincount.top");
+  LLVMBuildStore(l->b, const_i64(l, -1), top);
+  LoLoop scan = lo_loop_begin(l, const_i64(l, 0), xs.n, NULL, "bincount.scan");
+  LLVMValueRef v = element_at(l, &xs, scan.index);
+  lo_raise_if(l, LLVMBuildICmp(l->b, LLVMIntSLT, v, const_i64(l, 0), ""), RT_ERR_VALUE, "'list' argument must have no negative elements");
+  LLVMValueRef t = LLVMBuildLoad2(l->b, l->mod->i64, top, "");
+  LLVMBuildStore(l->b, LLVMBuildSelect(l->b, LLVMBuildICmp(l->b, LLVMIntSGT, v, t, ""), v, t, ""), top);
+  lo_loop_end(l, &scan);
+  LLVMValueRef size = LLVMBuildAdd(l->b, LLVMBuildLoad2(l->b, l->mod->i64, top, ""), const_i64(l, 1), "");
+  size = LLVMBuildSelect(l->b, LLVMBuildICmp(l->b, LLVMIntSGT, least, size, ""), least, size, "");
+  LLVMValueRef out = lo_alloc_array(l, n->ty, &size, 0), data = LLVMBuildExtractValue(l->b, out, 2, "");
+  LoLoop count = lo_loop_begin(l, const_i64(l, 0), xs.n, NULL, "bincount.count");
+  LLVMValueRef at = LLVMBuildInBoundsGEP2(l->b, lo_storage_type(l, rt), data, (LLVMValueRef[]){element_at(l, &xs, count.index)}, 1, "");
+  LLVMValueRef add = w ? element_at(l, &ws, count.index) : const_i64(l, 1), old = lo_load_scalar(l, rt, at);
+  lo_store_scalar(l, rt, at, w ? LLVMBuildFAdd(l->b, old, add, "") : LLVMBuildAdd(l->b, old, add, ""));
+  lo_loop_end(l, &count);
+  if (w) lo_done_with(l, w, wv);
+  lo_done_with(l, x, xv);
   return out;
 }
 
@@ -207,6 +317,8 @@ static LLVMValueRef lo_digitize(Lower *l, Node *n) {
 
 static const char *const searchsorted_kw[] = {"v", "side", NULL};
 static const char *const digitize_kw[] = {"bins", "right", NULL};
+static const char *const interp_kw[] = {"xp", "fp", "left", "right", NULL};
+static const char *const bincount_kw[] = {"weights", "minlength", NULL};
 
 #define SEARCH_FLAGS (BF_ALLOCATES | BF_RAISES | BF_STRINGS)
 
@@ -217,6 +329,9 @@ const Builtin bi_searching[] = {
    lo_searchsorted},
   {"numpy.digitize", "numpy", "digitize", BK_FUNCTION, 0, 1, 3, digitize_kw, BF_ALLOCATES | BF_RAISES, 0, 0, ty_digitize,
    lo_digitize},
+  {"numpy.interp", "numpy", "interp", BK_FUNCTION, 0, 1, 5, interp_kw, BF_ALLOCATES | BF_RAISES, 0, 0, ty_interp, lo_interp},
+  {"numpy.bincount", "numpy", "bincount", BK_FUNCTION, 0, 1, 3, bincount_kw, BF_ALLOCATES | BF_RAISES, 0, 0, ty_bincount,
+   lo_bincount},
   BI_END,
 };
 
