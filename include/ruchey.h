@@ -473,6 +473,8 @@ void rt_partition(void *data, int64_t n, int64_t k, int32_t kind);  /* builtins/
  * sorted in place, or its sorting indices written into the C-contiguous
  * out of the same shape; 0, or RT_ERR_MEMORY */
 int32_t rt_sort(void *data, const int64_t *shape, const int64_t *strides, int32_t ndim, int64_t axis, int32_t kind);
+/* the equal runs of n sorted elements kept once, in place; their lengths in counts (or NULL) */
+int64_t rt_unique(void *data, int64_t n, int32_t kind, int64_t *counts);
 /* builtins/searching.c: digitize's bins: 1 increasing, -1 decreasing, 0 neither */
 int32_t rt_monotonic(const char *data, int64_t n, int64_t stride, int32_t kind);
 int32_t rt_argsort(const void *data, const int64_t *shape, const int64_t *strides, int32_t ndim, int64_t axis, int32_t kind,

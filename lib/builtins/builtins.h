@@ -23,7 +23,7 @@ extern const Builtin bi_print[];   /* print.c: print() */
 extern const Builtin bi_grid[];    /* grid.c: cooperative groups (grid.sync()) */
 extern const Builtin bi_reduce[];  /* reduce.c: NumPy's reductions (sum, mean, argmax ...) */
 extern const Builtin bi_statistics[]; /* statistics.c: cumsum, diff, median, quantiles, isclose */
-extern const Builtin bi_sorting[];  /* sorting.c: sort, argsort, partition */
+extern const Builtin bi_sorting[];  /* sorting.c: sort, argsort, partition, unique */
 extern const Builtin bi_searching[]; /* searching.c: searchsorted, digitize, interp, bincount */
 
 /* The elements' type of an array, or a number's own; dimensions (0 for a number). */

@@ -188,10 +188,64 @@ static LLVMValueRef lo_sort(Lower *l, Node *n) {
   return r;
 }
 
+/* ---------------------------------------------------------------- unique */
+
+static bool counts_wanted(Node *n) {
+  Node *c = bi_arg(n, 1, "return_counts");
+  return c && c->ival;
+}
+
+/* numpy.unique(a, return_counts=False): the sorted distinct elements (NaN
+ * once, as NumPy 2's equal_nan), and with return_counts how often each is. */
+static const Type *ty_unique(Infer *in, Node *n, const Type **args) {
+  Node *a = n->list.items[0], *c = bi_arg(n, 1, "return_counts");
+  if (a->ty->kind != TY_ARRAY) return ty_error(in, a, "%s() needs an array, got %s", n->bi->name, a->ty->name);
+  if (c && c->kind != N_BOOL)
+    return ty_error(in, c, "%s(): return_counts must be a constant True or False in compiled code", n->bi->name);
+  const Type *values = ty_array(a->ty->elem, 1, 'C', false);
+  if (!counts_wanted(n)) return values;
+  return ty_tuple(2, (const Type *[]){values, ty_array(TYS(TY_I64), 1, 'C', false)});
+}
+
+/* the first count elements of the 1-d array src, in a new array */
+static LLVMValueRef first_elements(Lower *l, const Type *t, LLVMValueRef src, LLVMValueRef count) {
+  LLVMValueRef out = lo_alloc_array(l, t, &count, -1);
+  LLVMValueRef bytes = LLVMBuildMul(l->b, count, const_i64(l, ty_bits(t->elem) / 8), "");
+  LLVMBuildMemCpy(l->b, LLVMBuildExtractValue(l->b, out, 2, ""), 1, LLVMBuildExtractValue(l->b, src, 2, ""), 1, bytes);
+  return out;
+}
+
+static LLVMValueRef lo_unique(Lower *l, Node *n) {
+  Node *a = n->list.items[0];
+  const Type *t = a->ty, *ft = ty_array(t->elem, 1, 'C', false), *it = ty_array(TYS(TY_I64), 1, 'C', false);
+  LLVMValueRef v = lo_expr(l, a), values = flattened(l, t, v, ft), total = lo_arr_shape(l, values, 0), counts = NULL;
+  lo_done_with(l, a, v);
+  lo_temp_made(l, ft, values);
+  sort_lanes(l, ft, values, const_i64(l, 0), NULL);
+  if (counts_wanted(n)) {
+    counts = lo_alloc_array(l, it, &total, -1);
+    lo_temp_made(l, it, counts);
+  }
+  LLVMTypeRef p[4] = {l->mod->ptr, l->mod->i64, l->mod->i32, l->mod->ptr};
+  LLVMValueRef args[4] = {LLVMBuildExtractValue(l->b, values, 2, ""), total, const_i32(l, (int)t->elem->kind),
+                          counts ? LLVMBuildExtractValue(l->b, counts, 2, "") : LLVMConstNull(l->mod->ptr)};
+  LLVMValueRef m = lo_call_fn(l, "rt_unique", l->mod->i64, p, args, 4);
+  LLVMValueRef r = first_elements(l, ft, values, m);
+  lo_release_temp(l, ft, values);
+  if (!counts) return r;
+  lo_temp_made(l, ft, r);
+  LLVMValueRef c = first_elements(l, it, counts, m);
+  lo_temp_taken(l, r);
+  lo_release_temp(l, it, counts);
+  LLVMValueRef tuple = LLVMBuildInsertValue(l->b, LLVMGetUndef(lo_type(l, n->ty)), r, 0, "");
+  return LLVMBuildInsertValue(l->b, tuple, c, 1, "");
+}
+
 /* ---------------------------------------------------------------- the rows */
 
 static const char *const sort_kw[] = {"axis", "kind", NULL};
 static const char *const partition_kw[] = {"kth", "axis", "kind", NULL};
+static const char *const unique_kw[] = {"return_counts", NULL};
 
 /* a.sort() allocates no array (its typer keeps it out of kernels) */
 #define SORT_FLAGS(how) ((how == SORT_IN_PLACE ? 0 : BF_ALLOCATES) | BF_RAISES | BF_STRINGS | BF_NONE)
@@ -211,6 +265,7 @@ const Builtin bi_sorting[] = {
   PARTITION_FUNCTION("argpartition", SORT_INDICES),
   PARTITION_METHOD("partition", SORT_IN_PLACE),
   PARTITION_METHOD("argpartition", SORT_INDICES),
+  {"numpy.unique", "numpy", "unique", BK_FUNCTION, 0, 1, 1, unique_kw, BF_ALLOCATES | BF_RAISES, 0, 0, ty_unique, lo_unique},
   BI_END,
 };
 
@@ -428,4 +483,46 @@ int32_t rt_argsort(const void *data, const int64_t *shape, const int64_t *stride
   }
   free(keyed);
   return ok ? 0 : RT_ERR_MEMORY;
+}
+
+/* Equal runs of the n sorted elements at data (by key: NaNs equal, -0.0
+ * and 0.0 equal) kept once, their first, in place; their lengths in
+ * counts (where not NULL). Returns how many. */
+#define UNIQUE(name, T, KEY)                                                 \
+  static int64_t unique_##name(T *v, int64_t n, int64_t *counts) {           \
+    int64_t m = 0;                                                           \
+    for (int64_t i = 0; i < n; m++) {                                        \
+      int64_t j = i + 1;                                                     \
+      while (j < n && KEY(v[j]) == KEY(v[i])) j++;                           \
+      v[m] = v[i];                                                           \
+      if (counts) counts[m] = j - i;                                         \
+      i = j;                                                                 \
+    }                                                                        \
+    return m;                                                                \
+  }
+
+UNIQUE(i8, int8_t, key_i8)
+UNIQUE(i16, int16_t, key_i16)
+UNIQUE(i32, int32_t, key_i32)
+UNIQUE(i64, int64_t, key_i64)
+UNIQUE(u8, uint8_t, key_u)
+UNIQUE(u16, uint16_t, key_u)
+UNIQUE(u32, uint32_t, key_u)
+UNIQUE(u64, uint64_t, key_u)
+UNIQUE(f32, float, key_f32)
+UNIQUE(f64, double, key_f64)
+
+int64_t rt_unique(void *data, int64_t n, int32_t kind, int64_t *counts) {
+  switch (kind) {
+  case TY_I8: return unique_i8(data, n, counts);
+  case TY_I16: return unique_i16(data, n, counts);
+  case TY_I32: return unique_i32(data, n, counts);
+  case TY_I64: return unique_i64(data, n, counts);
+  case TY_BOOL: case TY_U8: return unique_u8(data, n, counts);
+  case TY_U16: return unique_u16(data, n, counts);
+  case TY_U32: return unique_u32(data, n, counts);
+  case TY_U64: return unique_u64(data, n, counts);
+  case TY_F32: return unique_f32(data, n, counts);
+  default: return unique_f64(data, n, counts);
+  }
 }
