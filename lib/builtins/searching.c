@@ -3,6 +3,7 @@
  * emitted inline, in the dtype NumPy compares the two in, NaN sorting
  * last), and bincount.
  */
+#include <math.h>
 #include <string.h>
 
 #include "builtins/builtins.h"
@@ -313,12 +314,201 @@ static LLVMValueRef lo_bincount(Lower *l, Node *n) {
   return out;
 }
 
+/* ---------------------------------------------------------------- histogram */
+
+static bool edges_given(Node *bins) { return bins && bins->ty->kind == TY_ARRAY; }
+
+/* numpy.histogram(a, bins=10, range=None): (counts, edges); the edges of
+ * an int bins are of a's float dtype (float64 for ints), given ones keep
+ * their own. */
+static const Type *ty_histogram(Infer *in, Node *n, const Type **args) {
+  Node *a = n->list.items[0], *bins = bi_arg(n, 1, "bins"), *range = bi_arg(n, 2, "range");
+  if (a->ty->kind != TY_ARRAY || a->ty->elem->kind == TY_BOOL)
+    return ty_error(in, a, "%s() needs an array of numbers, got %s", n->bi->name, a->ty->name);
+  if (bins && !ty_is_int(bins->ty) && !(edges_given(bins) && bins->ty->ndim == 1))
+    return ty_error(in, bins, "%s(): bins must be an int or a 1-d array of edges, got %s", n->bi->name, bins->ty->name);
+  if (range && !(range->ty->kind == TY_TUPLE && range->ty->nfields == 2 && ty_is_scalar(range->ty->fields[0]) &&
+                 ty_is_scalar(range->ty->fields[1])))
+    return ty_error(in, range, "%s(): range must be a tuple of two numbers, got %s", n->bi->name, range->ty->name);
+  const Type *e = edges_given(bins) ? bins->ty->elem : ty_is_float(a->ty->elem) ? a->ty->elem : TYS(TY_F64);
+  return ty_tuple(2, (const Type *[]){ty_array(TYS(TY_I64), 1, 'C', false), ty_array(e, 1, 'C', false)});
+}
+
+typedef struct Histogram {
+  const Type *at, *et;        /* a's type, the edges' element type */
+  LLVMValueRef a, counts, nbins;
+  Sorted edges;               /* read as et, or in the type a and given edges compare in */
+  LLVMValueRef first, last;   /* uniform bins: the outer edges, as et */
+  bool uniform;
+} Histogram;
+
+static LLVMValueRef ecmp(Lower *l, const Type *t, int op, LLVMValueRef a, LLVMValueRef b) {
+  return lo_compare_values(l, op, a, t, b, t);
+}
+
+/* NumPy's bin of x among uniform bins: computed, then moved by one where
+ * the edges say (NumPy's decrement and increment); -1 outside them. */
+static LLVMValueRef uniform_bin(Lower *l, Histogram *h, LLVMValueRef x) {
+  const Type *et = h->et;
+  LLVMValueRef keep = LLVMBuildAnd(l->b, ecmp(l, et, OP_GE, x, h->first), ecmp(l, et, OP_LE, x, h->last), "");
+  LLVMValueRef nb = lo_convert(l, h->nbins, TYS(TY_I64), et);
+  LLVMValueRef f = LLVMBuildFMul(l->b, LLVMBuildFDiv(l->b, LLVMBuildFSub(l->b, x, h->first, ""), LLVMBuildFSub(l->b, h->last, h->first, ""), ""), nb, "");
+  LLVMValueRef one = const_i64(l, 1), top = LLVMBuildSub(l->b, h->nbins, one, "");
+  LLVMValueRef i = LLVMBuildSelect(l->b, keep, LLVMBuildFPToSI(l->b, f, l->mod->i64, ""), const_i64(l, 0), "");
+  i = LLVMBuildSelect(l->b, LLVMBuildICmp(l->b, LLVMIntSGE, i, h->nbins, ""), top, i, "");
+  i = LLVMBuildSelect(l->b, LLVMBuildICmp(l->b, LLVMIntSLT, i, const_i64(l, 0), ""), const_i64(l, 0), i, "");
+  i = LLVMBuildSelect(l->b, ecmp(l, et, OP_LT, x, element_at(l, &h->edges, i)), LLVMBuildSub(l->b, i, one, ""), i, "");
+  LLVMValueRef up = LLVMBuildAnd(l->b, ecmp(l, et, OP_GE, x, element_at(l, &h->edges, LLVMBuildAdd(l->b, i, one, ""))),
+                                 LLVMBuildICmp(l->b, LLVMIntNE, i, top, ""), "");
+  i = LLVMBuildSelect(l->b, up, LLVMBuildAdd(l->b, i, one, ""), i, "");
+  return LLVMBuildSelect(l->b, keep, i, const_i64(l, -1), "");
+}
+
+/* x's bin among given edges: e[i] <= x < e[i+1], the last bin closed; -1 outside */
+static LLVMValueRef given_bin(Lower *l, Histogram *h, LLVMValueRef x) {
+  const Type *t = h->edges.cmp;
+  LLVMValueRef last = LLVMBuildSub(l->b, h->edges.n, const_i64(l, 1), "");
+  LLVMValueRef out = LLVMBuildOr(l->b, sorts_before(l, t, x, element_at(l, &h->edges, const_i64(l, 0))),
+                                 sorts_before(l, t, element_at(l, &h->edges, last), x), "");
+  LLVMValueRef i = LLVMBuildSub(l->b, search(l, &h->edges, x, true), const_i64(l, 1), "");
+  i = LLVMBuildSelect(l->b, LLVMBuildICmp(l->b, LLVMIntSGE, i, h->nbins, ""), LLVMBuildSub(l->b, h->nbins, const_i64(l, 1), ""), i, "");
+  return LLVMBuildSelect(l->b, out, const_i64(l, -1), i, "");
+}
+
+static void count_element(Lower *l, LLVMValueRef *idx, void *arg) {
+  Histogram *h = arg;
+  LLVMValueRef x = lo_load_scalar(l, h->at->elem, lo_element_addr(l, h->at, h->a, idx));
+  x = lo_convert(l, x, h->at->elem, h->uniform ? h->et : h->edges.cmp);
+  LLVMValueRef i = h->uniform ? uniform_bin(l, h, x) : given_bin(l, h, x);
+  LLVMBasicBlockRef add = new_block(l, "histogram.add"), next = new_block(l, "histogram.next");
+  LLVMBuildCondBr(l->b, LLVMBuildICmp(l->b, LLVMIntSGE, i, const_i64(l, 0), ""), add, next);
+  position(l, add);
+  LLVMValueRef at = LLVMBuildInBoundsGEP2(l->b, l->mod->i64, LLVMBuildExtractValue(l->b, h->counts, 2, ""), &i, 1, "");
+  LLVMBuildStore(l->b, LLVMBuildAdd(l->b, LLVMBuildLoad2(l->b, l->mod->i64, at, ""), const_i64(l, 1), ""), at);
+  LLVMBuildBr(l->b, next);
+  position(l, next);
+}
+
+typedef struct Extremes {
+  const Type *t, *lt;
+  LLVMValueRef a, lo, hi, nan;
+} Extremes;
+
+static void extreme_element(Lower *l, LLVMValueRef *idx, void *arg) {
+  Extremes *e = arg;
+  LLVMValueRef x = lo_convert(l, lo_load_scalar(l, e->t->elem, lo_element_addr(l, e->t, e->a, idx)), e->t->elem, e->lt);
+  LLVMValueRef lo = LLVMBuildLoad2(l->b, lo_type(l, e->lt), e->lo, ""), hi = LLVMBuildLoad2(l->b, lo_type(l, e->lt), e->hi, "");
+  LLVMBuildStore(l->b, LLVMBuildSelect(l->b, ecmp(l, e->lt, OP_LT, x, lo), x, lo, ""), e->lo);
+  LLVMBuildStore(l->b, LLVMBuildSelect(l->b, ecmp(l, e->lt, OP_GT, x, hi), x, hi, ""), e->hi);
+  LLVMValueRef nan = LLVMBuildFCmp(l->b, LLVMRealUNO, x, x, "");
+  LLVMBuildStore(l->b, LLVMBuildOr(l->b, LLVMBuildLoad2(l->b, l->mod->i1, e->nan, ""), nan, ""), e->nan);
+}
+
+/* The outer edges, in lt: range's (checked), or a's smallest and largest
+ * (0 and 1 when a is empty); widened by a half where equal, as NumPy's. */
+static void outer_edges(Lower *l, Node *range, const Type *lt, const Type *t, LLVMValueRef a, LLVMValueRef size,
+                        LLVMValueRef *first, LLVMValueRef *last) {
+  if (range) {
+    LLVMValueRef r = lo_expr(l, range);
+    *first = lo_convert(l, LLVMBuildExtractValue(l->b, r, 0, ""), range->ty->fields[0], lt);
+    *last = lo_convert(l, LLVMBuildExtractValue(l->b, r, 1, ""), range->ty->fields[1], lt);
+    lo_raise_if(l, ecmp(l, lt, OP_GT, *first, *last), RT_ERR_VALUE, "max must be larger than min in range parameter.");
+  } else {
+    Extremes e = {t, lt, a, lo_alloca(l, lo_type(l, lt), "histogram.min"), lo_alloca(l, lo_type(l, lt), "histogram.max"),
+                  lo_alloca(l, l->mod->i1, "histogram.nan")};
+    LLVMValueRef empty = LLVMBuildICmp(l->b, LLVMIntEQ, size, const_i64(l, 0), "");
+    LLVMBuildStore(l->b, LLVMBuildSelect(l->b, empty, lo_fconst(l, lt, 0), lo_fconst(l, lt, INFINITY), ""), e.lo);
+    LLVMBuildStore(l->b, LLVMBuildSelect(l->b, empty, lo_fconst(l, lt, 1), lo_fconst(l, lt, -INFINITY), ""), e.hi);
+    LLVMBuildStore(l->b, const_bool(l, false), e.nan);
+    LLVMValueRef shape[RC_MAX_NDIM];
+    for (int d = 0; d < t->ndim; d++) shape[d] = lo_arr_shape(l, a, d);
+    lo_for_each_index(l, t->ndim, shape, extreme_element, &e);
+    *first = LLVMBuildLoad2(l->b, lo_type(l, lt), e.lo, "");
+    *last = LLVMBuildLoad2(l->b, lo_type(l, lt), e.hi, "");
+    LLVMValueRef inf = lo_fconst(l, lt, INFINITY);
+    LLVMValueRef bad = LLVMBuildOr(l->b, LLVMBuildLoad2(l->b, l->mod->i1, e.nan, ""),
+                                   LLVMBuildOr(l->b, LLVMBuildFCmp(l->b, LLVMRealOEQ, lo_intrinsic1(l, "llvm.fabs", lt, *first), inf, ""),
+                                               LLVMBuildFCmp(l->b, LLVMRealOEQ, lo_intrinsic1(l, "llvm.fabs", lt, *last), inf, ""), ""), "");
+    lo_raise_if(l, bad, RT_ERR_VALUE, "autodetected range of the array is not finite");
+  }
+  LLVMValueRef same = ecmp(l, lt, OP_EQ, *first, *last), half = lo_fconst(l, lt, 0.5);
+  *first = LLVMBuildSelect(l->b, same, LLVMBuildFSub(l->b, *first, half, ""), *first, "");
+  *last = LLVMBuildSelect(l->b, same, LLVMBuildFAdd(l->b, *last, half, ""), *last, "");
+  LLVMValueRef inf = lo_fconst(l, lt, INFINITY);
+  LLVMValueRef bad = LLVMBuildOr(l->b, LLVMBuildFCmp(l->b, LLVMRealUGE, lo_intrinsic1(l, "llvm.fabs", lt, *first), inf, ""),
+                                 LLVMBuildFCmp(l->b, LLVMRealUGE, lo_intrinsic1(l, "llvm.fabs", lt, *last), inf, ""), "");
+  if (range) lo_raise_if(l, bad, RT_ERR_VALUE, "supplied range is not finite");
+}
+
+/* NumPy's linspace(first, last, nbins + 1) in lt, as et: i * step + first, the last one last */
+static LLVMValueRef uniform_edges(Lower *l, const Type *lt, const Type *et, LLVMValueRef first, LLVMValueRef last, LLVMValueRef nbins) {
+  const Type *t = ty_array(et, 1, 'C', false);
+  LLVMValueRef count = LLVMBuildAdd(l->b, nbins, const_i64(l, 1), ""), out = lo_alloc_array(l, t, &count, -1);
+  LLVMValueRef data = LLVMBuildExtractValue(l->b, out, 2, "");
+  LLVMValueRef step = LLVMBuildFDiv(l->b, LLVMBuildFSub(l->b, last, first, ""), lo_convert(l, nbins, TYS(TY_I64), lt), "");
+  LoLoop loop = lo_loop_begin(l, const_i64(l, 0), nbins, NULL, "histogram.edges");
+  LLVMValueRef e = LLVMBuildFAdd(l->b, LLVMBuildFMul(l->b, lo_convert(l, loop.index, TYS(TY_I64), lt), step, ""), first, "");
+  lo_store_scalar(l, et, LLVMBuildInBoundsGEP2(l->b, lo_storage_type(l, et), data, &loop.index, 1, ""), lo_convert(l, e, lt, et));
+  lo_loop_end(l, &loop);
+  lo_store_scalar(l, et, LLVMBuildInBoundsGEP2(l->b, lo_storage_type(l, et), data, &nbins, 1, ""), lo_convert(l, last, lt, et));
+  return out;
+}
+
+/* NumPy's ValueError where an edge is above the next one */
+static void check_rising(Lower *l, Sorted e) {
+  LLVMValueRef falls = lo_alloca(l, l->mod->i1, "histogram.falls");
+  LLVMBuildStore(l->b, const_bool(l, false), falls);
+  LoLoop loop = lo_loop_begin(l, const_i64(l, 1), e.n, NULL, "histogram.rising");
+  LLVMValueRef down = ecmp(l, e.cmp, OP_GT, element_at(l, &e, LLVMBuildSub(l->b, loop.index, const_i64(l, 1), "")),
+                           element_at(l, &e, loop.index));
+  LLVMBuildStore(l->b, LLVMBuildOr(l->b, LLVMBuildLoad2(l->b, l->mod->i1, falls, ""), down, ""), falls);
+  lo_loop_end(l, &loop);
+  lo_raise_if(l, LLVMBuildLoad2(l->b, l->mod->i1, falls, ""), RT_ERR_VALUE, "`bins` must increase monotonically, when an array");
+}
+
+static LLVMValueRef lo_histogram(Lower *l, Node *n) {
+  Node *a = n->list.items[0], *bins = bi_arg(n, 1, "bins"), *range = bi_arg(n, 2, "range");
+  const Type *et = n->ty->fields[1]->elem, *ct = ty_array(TYS(TY_I64), 1, 'C', false);
+  Histogram h = {a->ty, et, lo_expr(l, a)};
+  LLVMValueRef shape[RC_MAX_NDIM], size = const_i64(l, 1), edges;
+  for (int d = 0; d < a->ty->ndim; d++) size = LLVMBuildMul(l->b, size, shape[d] = lo_arr_shape(l, h.a, d), "");
+  if (edges_given(bins)) {
+    LLVMValueRef bv = lo_expr(l, bins);
+    edges = lo_copy_array(l, n->ty->fields[1], bins->ty, bv);
+    lo_done_with(l, bins, bv);
+    lo_temp_made(l, n->ty->fields[1], edges);
+    h.edges = sorted_of(l, n->ty->fields[1], edges, np_promote(a->ty->elem, et));
+    check_rising(l, sorted_of(l, n->ty->fields[1], edges, et));
+    h.nbins = LLVMBuildSub(l->b, h.edges.n, const_i64(l, 1), "");
+    h.nbins = LLVMBuildSelect(l->b, LLVMBuildICmp(l->b, LLVMIntSLT, h.nbins, const_i64(l, 0), ""), const_i64(l, 0), h.nbins, "");
+  } else {
+    h.uniform = true;
+    h.nbins = bins ? lo_expr_as(l, bins, TYS(TY_I64)) : const_i64(l, 10);
+    lo_raise_if(l, LLVMBuildICmp(l->b, LLVMIntSLT, h.nbins, const_i64(l, 1), ""), RT_ERR_VALUE, "`bins` must be positive, when an integer");
+    const Type *lt = range || !ty_is_float(a->ty->elem) ? TYS(TY_F64) : et;
+    LLVMValueRef first, last;
+    outer_edges(l, range, lt, a->ty, h.a, size, &first, &last);
+    edges = uniform_edges(l, lt, et, first, last, h.nbins);
+    lo_temp_made(l, n->ty->fields[1], edges);
+    h.first = lo_convert(l, first, lt, et);
+    h.last = lo_convert(l, last, lt, et);
+    h.edges = sorted_of(l, n->ty->fields[1], edges, et);
+  }
+  h.counts = lo_alloc_array(l, ct, &h.nbins, 0);
+  lo_for_each_index(l, a->ty->ndim, shape, count_element, &h);
+  lo_done_with(l, a, h.a);
+  lo_temp_taken(l, edges);
+  LLVMValueRef tuple = LLVMBuildInsertValue(l->b, LLVMGetUndef(lo_type(l, n->ty)), h.counts, 0, "");
+  return LLVMBuildInsertValue(l->b, tuple, edges, 1, "");
+}
+
 /* ---------------------------------------------------------------- the rows */
 
 static const char *const searchsorted_kw[] = {"v", "side", NULL};
 static const char *const digitize_kw[] = {"bins", "right", NULL};
 static const char *const interp_kw[] = {"xp", "fp", "left", "right", NULL};
 static const char *const bincount_kw[] = {"weights", "minlength", NULL};
+static const char *const histogram_kw[] = {"bins", "range", NULL};
 
 #define SEARCH_FLAGS (BF_ALLOCATES | BF_RAISES | BF_STRINGS)
 
@@ -332,6 +522,8 @@ const Builtin bi_searching[] = {
   {"numpy.interp", "numpy", "interp", BK_FUNCTION, 0, 1, 5, interp_kw, BF_ALLOCATES | BF_RAISES, 0, 0, ty_interp, lo_interp},
   {"numpy.bincount", "numpy", "bincount", BK_FUNCTION, 0, 1, 3, bincount_kw, BF_ALLOCATES | BF_RAISES, 0, 0, ty_bincount,
    lo_bincount},
+  {"numpy.histogram", "numpy", "histogram", BK_FUNCTION, 0, 1, 3, histogram_kw, BF_ALLOCATES | BF_RAISES, 0, 0, ty_histogram,
+   lo_histogram},
   BI_END,
 };
 
