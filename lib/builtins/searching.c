@@ -454,16 +454,21 @@ static LLVMValueRef uniform_edges(Lower *l, const Type *lt, const Type *et, LLVM
   return out;
 }
 
-/* NumPy's ValueError where an edge is above the next one */
-static void check_rising(Lower *l, Sorted e) {
+/* NumPy's ValueError where an edge is above the next one: given edges;
+ * or not below it: the nbins computed ones. */
+static void check_rising(Lower *l, Sorted e, LLVMValueRef nbins) {
   LLVMValueRef falls = lo_alloca(l, l->mod->i1, "histogram.falls");
   LLVMBuildStore(l->b, const_bool(l, false), falls);
   LoLoop loop = lo_loop_begin(l, const_i64(l, 1), e.n, NULL, "histogram.rising");
-  LLVMValueRef down = ecmp(l, e.cmp, OP_GT, element_at(l, &e, LLVMBuildSub(l->b, loop.index, const_i64(l, 1), "")),
+  LLVMValueRef down = ecmp(l, e.cmp, nbins ? OP_GE : OP_GT, element_at(l, &e, LLVMBuildSub(l->b, loop.index, const_i64(l, 1), "")),
                            element_at(l, &e, loop.index));
   LLVMBuildStore(l->b, LLVMBuildOr(l->b, LLVMBuildLoad2(l->b, l->mod->i1, falls, ""), down, ""), falls);
   lo_loop_end(l, &loop);
-  lo_raise_if(l, LLVMBuildLoad2(l->b, l->mod->i1, falls, ""), RT_ERR_VALUE, "`bins` must increase monotonically, when an array");
+  LLVMValueRef bad = LLVMBuildLoad2(l->b, l->mod->i1, falls, "");
+  if (nbins)
+    lo_raise_format_if(l, bad, RT_ERR_VALUE, "Too many bins for data range. Cannot create %lld finite-sized bins.", &nbins, 1);
+  else
+    lo_raise_if(l, bad, RT_ERR_VALUE, "`bins` must increase monotonically, when an array");
 }
 
 static LLVMValueRef lo_histogram(Lower *l, Node *n) {
@@ -478,7 +483,7 @@ static LLVMValueRef lo_histogram(Lower *l, Node *n) {
     lo_done_with(l, bins, bv);
     lo_temp_made(l, n->ty->fields[1], edges);
     h.edges = sorted_of(l, n->ty->fields[1], edges, np_promote(a->ty->elem, et));
-    check_rising(l, sorted_of(l, n->ty->fields[1], edges, et));
+    check_rising(l, sorted_of(l, n->ty->fields[1], edges, et), NULL);
     h.nbins = LLVMBuildSub(l->b, h.edges.n, const_i64(l, 1), "");
     h.nbins = LLVMBuildSelect(l->b, LLVMBuildICmp(l->b, LLVMIntSLT, h.nbins, const_i64(l, 0), ""), const_i64(l, 0), h.nbins, "");
   } else {
@@ -490,6 +495,7 @@ static LLVMValueRef lo_histogram(Lower *l, Node *n) {
     outer_edges(l, range, lt, a->ty, h.a, size, &first, &last);
     edges = uniform_edges(l, lt, et, first, last, h.nbins);
     lo_temp_made(l, n->ty->fields[1], edges);
+    check_rising(l, sorted_of(l, n->ty->fields[1], edges, et), h.nbins);
     h.first = lo_convert(l, first, lt, et);
     h.last = lo_convert(l, last, lt, et);
     h.edges = sorted_of(l, n->ty->fields[1], edges, et);
