@@ -3,12 +3,13 @@
     python3 bench/sorting.py [--n N]
 
 numpy.sort and numpy.argsort (default and stable kinds) of N (10**6)
-random float64, each written once as a small function, compiled by ruchey
+random float64, and numpy.searchsorted of N/10 random needles in them, each written once as a small function, compiled by ruchey
 and by Numba (where it takes the kind) and run uncompiled by NumPy. Every
 result is checked against NumPy's first (values; stable indices exactly).
 Prints the median milliseconds per call (bench/timing.py's round robin).
 
-Target (issue 14): numpy.sort and numpy.argsort within 1.3x of NumPy's.
+Targets (issue 14): numpy.sort and numpy.argsort within 1.3x of NumPy's;
+numpy.searchsorted within 1.2x.
 """
 import argparse
 
@@ -31,6 +32,10 @@ def sort_stable(a):
 
 def argsort_stable(a):
     return np.argsort(a, kind="mergesort")
+
+
+def searchsorted(a, v):
+    return np.searchsorted(a, v)
 
 
 def main():
@@ -56,9 +61,19 @@ def main():
                 calls["numba"] = lambda: nb(a)
             except numba.core.errors.TypingError:  # no kind= in Numba
                 pass
-        med, _ = round_robin(calls, budget_s=6, min_rounds=5, max_rounds=30)
-        cols = "".join(f"{med[k] * 1e3:10.2f}" if k in med else f"{'-':>10s}" for k in ("numpy", "ruchey", "numba"))
-        print(f"{f.__name__:16s}{cols}")
+        report(f.__name__, calls)
+    s, v = np.sort(a), np.random.default_rng(2).random(args.n // 10)
+    calls = {"numpy": lambda: searchsorted(s, v), "ruchey": (lambda r=ruchey.njit(searchsorted): r(s, v))}
+    assert np.array_equal(calls["numpy"](), calls["ruchey"]())
+    if numba is not None:
+        calls["numba"] = lambda nb=numba.njit(searchsorted): nb(s, v)
+    report("searchsorted", calls)
+
+
+def report(name, calls):
+    med, _ = round_robin(calls, budget_s=6, min_rounds=5, max_rounds=30)
+    cols = "".join(f"{med[k] * 1e3:10.2f}" if k in med else f"{'-':>10s}" for k in ("numpy", "ruchey", "numba"))
+    print(f"{name:16s}{cols}")
 
 
 if __name__ == "__main__":
