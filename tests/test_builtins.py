@@ -492,6 +492,13 @@ ALLOC_ARGS = {
     "numpy.repeat": ["a", "2"],
     "numpy.where": ["a", "a", "0.0"],
     "numpy.nonzero": ["a"],
+    "numpy.partition": ["a", "2"],
+    "numpy.argpartition": ["a", "2"],
+    "array.argpartition": ["a", "2"],
+    "array.searchsorted": ["a", "2.5"],
+    "numpy.digitize": ["a", "a"],
+    "numpy.interp": ["a", "a", "a"],
+    "numpy.bincount": ["numpy.arange(n)"],
 }
 
 

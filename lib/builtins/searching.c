@@ -1,7 +1,8 @@
 /* builtins/searching.c — NumPy's searches of sorted arrays in compiled
  * code: searchsorted, digitize and interp (a binary search per needle,
  * emitted inline, in the dtype NumPy compares the two in, NaN sorting
- * last), and bincount.
+ * last), bincount and histogram, isin and the set functions (union1d,
+ * intersect1d, setdiff1d: searches of sorted copies).
  */
 #include <math.h>
 #include <string.h>
@@ -508,6 +509,102 @@ static LLVMValueRef lo_histogram(Lower *l, Node *n) {
   return LLVMBuildInsertValue(l->b, tuple, edges, 1, "");
 }
 
+/* ---------------------------------------------------------------- isin and the set functions */
+
+/* a sorted temp of elements of type t, as the searches read it */
+static Sorted sorted_temp(Lower *l, LLVMValueRef a, LLVMValueRef count, const Type *t) {
+  return (Sorted){t, t, LLVMBuildExtractValue(l->b, a, 2, ""), count, const_i64(l, ty_bits(t) / 8)};
+}
+
+/* whether key (of s's compare type) is among s's elements: equal to one, so never NaN */
+static LLVMValueRef found(Lower *l, const Sorted *s, LLVMValueRef key) {
+  LLVMValueRef i = search(l, s, key, false), inside = LLVMBuildICmp(l->b, LLVMIntSLT, i, s->n, "");
+  LLVMValueRef safe = LLVMBuildSelect(l->b, inside, i, const_i64(l, 0), "");
+  LLVMValueRef x = element_at(l, s, safe);
+  return LLVMBuildAnd(l->b, inside, lo_compare_values(l, OP_EQ, x, s->cmp, key, s->cmp), "");
+}
+
+static bool need_values(Infer *in, Node *n, Node *x, const char *what) {
+  if (x && (x->ty->kind == TY_ARRAY || ty_is_scalar(x->ty))) return true;
+  return ty_error(in, x ? x : n, "%s(): %s must be an array or a number, got %s", n->bi->name, what, x ? x->ty->name : "nothing") != NULL;
+}
+
+static const Type *ty_isin(Infer *in, Node *n, const Type **args) {
+  Node *e = n->list.items[0], *test = bi_arg(n, 1, "test_elements"), *invert = bi_arg(n, 2, "invert");
+  if (!need_values(in, n, e, "element") || !need_values(in, n, test, "test_elements")) return NULL;
+  if (invert && invert->kind != N_BOOL)
+    return ty_error(in, invert, "%s(): invert must be a constant True or False in compiled code", n->bi->name);
+  return ty_array(TYS(TY_BOOL), ndim_of(e->ty), 'C', false);  /* a 0-d array for a number, as NumPy's */
+}
+
+typedef struct Isin {
+  Sorted s;
+  bool invert;
+} Isin;
+
+static LLVMValueRef isin_needle(Lower *l, LLVMValueRef x, void *arg) {
+  Isin *is = arg;
+  LLVMValueRef r = found(l, &is->s, x);
+  return is->invert ? LLVMBuildNot(l->b, r, "") : r;
+}
+
+static LLVMValueRef lo_isin(Lower *l, Node *n) {
+  Node *e = n->list.items[0], *test = bi_arg(n, 1, "test_elements"), *invert = bi_arg(n, 2, "invert");
+  const Type *cmp = np_promote(elem_of(e->ty), elem_of(test->ty)), *tt = ty_array(cmp, 1, 'C', false);
+  LLVMValueRef count, sorted = np_sorted_elements(l, &test, 1, cmp, false, &count);
+  Isin is = {sorted_temp(l, sorted, count, cmp), invert && invert->ival};
+  LLVMValueRef r = each_needle(l, e, cmp, TYS(TY_BOOL), isin_needle, &is);
+  lo_release_temp(l, tt, sorted);
+  if (e->ty->kind == TY_ARRAY) return r;
+  LLVMValueRef out = lo_alloc_array(l, n->ty, NULL, -1);
+  lo_store_scalar(l, TYS(TY_BOOL), LLVMBuildExtractValue(l->b, out, 2, ""), r);
+  return out;
+}
+
+enum { SET_UNION, SET_INTERSECT, SET_DIFF };
+
+/* union1d, intersect1d: the common dtype; setdiff1d: the first array's */
+static const Type *ty_set(Infer *in, Node *n, const Type **args) {
+  Node *a = n->list.items[0], *b = n->list.items[1];
+  if (!need_values(in, n, a, "ar1") || !need_values(in, n, b, "ar2")) return NULL;
+  const Type *e = n->bi->ival == SET_DIFF ? elem_of(a->ty) : np_promote(elem_of(a->ty), elem_of(b->ty));
+  return ty_array(e, 1, 'C', false);
+}
+
+/* The sorted distinct elements of a (as its result type) kept where
+ * their being among b's is want: intersect1d and setdiff1d. */
+static LLVMValueRef kept(Lower *l, Node *n, bool want) {
+  Node *a = n->list.items[0], *b = n->list.items[1];
+  const Type *rt = n->ty->elem, *cmp = np_promote(elem_of(a->ty), elem_of(b->ty));
+  LLVMValueRef na, nb, ua = np_sorted_elements(l, &a, 1, rt, true, &na), sb = np_sorted_elements(l, &b, 1, cmp, want, &nb);
+  Sorted among = sorted_temp(l, sb, nb, cmp), from = sorted_temp(l, ua, na, rt);
+  LLVMValueRef m = lo_alloca(l, l->mod->i64, "set.kept");
+  LLVMBuildStore(l->b, const_i64(l, 0), m);
+  LoLoop loop = lo_loop_begin(l, const_i64(l, 0), na, NULL, "set.keep");
+  LLVMValueRef x = element_at(l, &from, loop.index), in = found(l, &among, lo_convert(l, x, rt, cmp));
+  LLVMBasicBlockRef keep = new_block(l, "set.keep"), next = new_block(l, "set.next");
+  LLVMBuildCondBr(l->b, want ? in : LLVMBuildNot(l->b, in, ""), keep, next);
+  position(l, keep);
+  LLVMValueRef k = LLVMBuildLoad2(l->b, l->mod->i64, m, "");
+  lo_store_scalar(l, rt, LLVMBuildInBoundsGEP2(l->b, lo_storage_type(l, rt), from.data, &k, 1, ""), x);
+  LLVMBuildStore(l->b, LLVMBuildAdd(l->b, k, const_i64(l, 1), ""), m);
+  LLVMBuildBr(l->b, next);
+  position(l, next);
+  lo_loop_end(l, &loop);
+  LLVMValueRef r = np_first_elements(l, n->ty, ua, LLVMBuildLoad2(l->b, l->mod->i64, m, ""));
+  lo_release_temp(l, ty_array(cmp, 1, 'C', false), sb);
+  lo_release_temp(l, n->ty, ua);
+  return r;
+}
+
+static LLVMValueRef lo_set(Lower *l, Node *n) {
+  if (n->bi->ival != SET_UNION) return kept(l, n, n->bi->ival == SET_INTERSECT);
+  LLVMValueRef count, all = np_sorted_elements(l, n->list.items, 2, n->ty->elem, true, &count);
+  LLVMValueRef r = np_first_elements(l, n->ty, all, count);
+  lo_release_temp(l, n->ty, all);
+  return r;
+}
+
 /* ---------------------------------------------------------------- the rows */
 
 static const char *const searchsorted_kw[] = {"v", "side", NULL};
@@ -515,6 +612,7 @@ static const char *const digitize_kw[] = {"bins", "right", NULL};
 static const char *const interp_kw[] = {"xp", "fp", "left", "right", NULL};
 static const char *const bincount_kw[] = {"weights", "minlength", NULL};
 static const char *const histogram_kw[] = {"bins", "range", NULL};
+static const char *const isin_kw[] = {"test_elements", "invert", NULL};
 
 #define SEARCH_FLAGS (BF_ALLOCATES | BF_RAISES | BF_STRINGS)
 
@@ -530,6 +628,10 @@ const Builtin bi_searching[] = {
    lo_bincount},
   {"numpy.histogram", "numpy", "histogram", BK_FUNCTION, 0, 1, 3, histogram_kw, BF_ALLOCATES | BF_RAISES, 0, 0, ty_histogram,
    lo_histogram},
+  {"numpy.isin", "numpy", "isin", BK_FUNCTION, 0, 1, 3, isin_kw, BF_ALLOCATES | BF_RAISES, 0, 0, ty_isin, lo_isin},
+  {"numpy.union1d", "numpy", "union1d", BK_FUNCTION, 0, 2, 2, NULL, BF_ALLOCATES | BF_RAISES, SET_UNION, 0, ty_set, lo_set},
+  {"numpy.intersect1d", "numpy", "intersect1d", BK_FUNCTION, 0, 2, 2, NULL, BF_ALLOCATES | BF_RAISES, SET_INTERSECT, 0, ty_set, lo_set},
+  {"numpy.setdiff1d", "numpy", "setdiff1d", BK_FUNCTION, 0, 2, 2, NULL, BF_ALLOCATES | BF_RAISES, SET_DIFF, 0, ty_set, lo_set},
   BI_END,
 };
 

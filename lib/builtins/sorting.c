@@ -199,16 +199,16 @@ static bool counts_wanted(Node *n) {
  * once, as NumPy 2's equal_nan), and with return_counts how often each is. */
 static const Type *ty_unique(Infer *in, Node *n, const Type **args) {
   Node *a = n->list.items[0], *c = bi_arg(n, 1, "return_counts");
-  if (a->ty->kind != TY_ARRAY) return ty_error(in, a, "%s() needs an array, got %s", n->bi->name, a->ty->name);
+  if (!bi_need_values(in, n, a)) return NULL;
   if (c && c->kind != N_BOOL)
     return ty_error(in, c, "%s(): return_counts must be a constant True or False in compiled code", n->bi->name);
-  const Type *values = ty_array(a->ty->elem, 1, 'C', false);
+  const Type *values = ty_array(elem_of(a->ty), 1, 'C', false);
   if (!counts_wanted(n)) return values;
   return ty_tuple(2, (const Type *[]){values, ty_array(TYS(TY_I64), 1, 'C', false)});
 }
 
 /* the first count elements of the 1-d array src, in a new array */
-static LLVMValueRef first_elements(Lower *l, const Type *t, LLVMValueRef src, LLVMValueRef count) {
+LLVMValueRef np_first_elements(Lower *l, const Type *t, LLVMValueRef src, LLVMValueRef count) {
   LLVMValueRef out = lo_alloc_array(l, t, &count, -1);
   LLVMValueRef bytes = LLVMBuildMul(l->b, count, const_i64(l, ty_bits(t->elem) / 8), "");
   LLVMBuildMemCpy(l->b, LLVMBuildExtractValue(l->b, out, 2, ""), 1, LLVMBuildExtractValue(l->b, src, 2, ""), 1, bytes);
@@ -217,28 +217,70 @@ static LLVMValueRef first_elements(Lower *l, const Type *t, LLVMValueRef src, LL
 
 static LLVMValueRef lo_unique(Lower *l, Node *n) {
   Node *a = n->list.items[0];
-  const Type *t = a->ty, *ft = ty_array(t->elem, 1, 'C', false), *it = ty_array(TYS(TY_I64), 1, 'C', false);
-  LLVMValueRef v = lo_expr(l, a), values = flattened(l, t, v, ft), total = lo_arr_shape(l, values, 0), counts = NULL;
-  lo_done_with(l, a, v);
-  lo_temp_made(l, ft, values);
-  sort_lanes(l, ft, values, const_i64(l, 0), NULL);
+  const Type *e = elem_of(a->ty), *ft = ty_array(e, 1, 'C', false), *it = ty_array(TYS(TY_I64), 1, 'C', false);
+  LLVMValueRef total, counts = NULL, values = np_sorted_elements(l, &a, 1, e, false, &total);
   if (counts_wanted(n)) {
     counts = lo_alloc_array(l, it, &total, -1);
     lo_temp_made(l, it, counts);
   }
   LLVMTypeRef p[4] = {l->mod->ptr, l->mod->i64, l->mod->i32, l->mod->ptr};
-  LLVMValueRef args[4] = {LLVMBuildExtractValue(l->b, values, 2, ""), total, const_i32(l, (int)t->elem->kind),
+  LLVMValueRef args[4] = {LLVMBuildExtractValue(l->b, values, 2, ""), total, const_i32(l, (int)e->kind),
                           counts ? LLVMBuildExtractValue(l->b, counts, 2, "") : LLVMConstNull(l->mod->ptr)};
   LLVMValueRef m = lo_call_fn(l, "rt_unique", l->mod->i64, p, args, 4);
-  LLVMValueRef r = first_elements(l, ft, values, m);
+  LLVMValueRef r = np_first_elements(l, ft, values, m);
   lo_release_temp(l, ft, values);
   if (!counts) return r;
   lo_temp_made(l, ft, r);
-  LLVMValueRef c = first_elements(l, it, counts, m);
+  LLVMValueRef c = np_first_elements(l, it, counts, m);
   lo_temp_taken(l, r);
   lo_release_temp(l, it, counts);
   LLVMValueRef tuple = LLVMBuildInsertValue(l->b, LLVMGetUndef(lo_type(l, n->ty)), r, 0, "");
   return LLVMBuildInsertValue(l->b, tuple, c, 1, "");
+}
+
+/* ---------------------------------------------------------------- for the set functions */
+
+/* The elements of every array (or number) of arrays, as elem, one after
+ * another in a new 1-d array (a temp), sorted; with unique, each value
+ * once (by ==, and NaN once) at its start. *count: how many there are. */
+LLVMValueRef np_sorted_elements(Lower *l, Node *const *arrays, int n, const Type *elem, bool unique, LLVMValueRef *count) {
+  const Type *ft = ty_array(elem, 1, 'C', false);
+  LLVMValueRef values[2], sizes[2], sum = const_i64(l, 0);
+  for (int i = 0; i < n; i++) {
+    const Type *t = arrays[i]->ty;
+    values[i] = lo_expr(l, arrays[i]);
+    sizes[i] = const_i64(l, 1);
+    for (int d = 0; d < ndim_of(t); d++) sizes[i] = LLVMBuildMul(l->b, sizes[i], lo_arr_shape(l, values[i], d), "");
+    sum = LLVMBuildAdd(l->b, sum, sizes[i], "");
+  }
+  LLVMValueRef out = lo_alloc_array(l, ft, &sum, -1), data = LLVMBuildExtractValue(l->b, out, 2, ""), at = const_i64(l, 0);
+  lo_temp_made(l, ft, out);
+  for (int i = 0; i < n; i++) {
+    const Type *t = arrays[i]->ty;
+    LLVMValueRef start = LLVMBuildInBoundsGEP2(l->b, lo_storage_type(l, elem), data, &at, 1, "");
+    if (t->kind != TY_ARRAY) {
+      lo_store_scalar(l, elem, start, lo_convert(l, values[i], t, elem));
+    } else {
+      LLVMValueRef shape[RC_MAX_NDIM], strides[RC_MAX_NDIM], step = const_i64(l, ty_bits(elem) / 8);
+      for (int d = t->ndim - 1; d >= 0; d--) {
+        shape[d] = lo_arr_shape(l, values[i], d);
+        strides[d] = step;
+        step = LLVMBuildMul(l->b, step, shape[d], "");
+      }
+      const Type *vt = ty_array(elem, t->ndim, 'C', false);
+      lo_copy_elements(l, vt, np_view(l, vt, out, start, shape, strides), t, values[i]);
+    }
+    lo_done_with(l, arrays[i], values[i]);
+    at = LLVMBuildAdd(l->b, at, sizes[i], "");
+  }
+  sort_lanes(l, ft, out, const_i64(l, 0), NULL);
+  *count = sum;
+  if (unique) {
+    LLVMTypeRef p[4] = {l->mod->ptr, l->mod->i64, l->mod->i32, l->mod->ptr};
+    LLVMValueRef args[4] = {data, sum, const_i32(l, (int)elem->kind), LLVMConstNull(l->mod->ptr)};
+    *count = lo_call_fn(l, "rt_unique", l->mod->i64, p, args, 4);
+  }
+  return out;
 }
 
 /* ---------------------------------------------------------------- the rows */
