@@ -475,6 +475,8 @@ void rt_partition(void *data, int64_t n, int64_t k, int32_t kind);  /* builtins/
 int32_t rt_sort(void *data, const int64_t *shape, const int64_t *strides, int32_t ndim, int64_t axis, int32_t kind);
 /* the equal runs of n sorted elements kept once, in place; their lengths in counts (or NULL) */
 int64_t rt_unique(void *data, int64_t n, int32_t kind, int64_t *counts);
+/* builtins/arraymath.c: NumPy's add.reduce of n floats (float32 or float64) */
+double rt_sum(const char *p, int64_t n, int64_t stride, int32_t kind);
 /* builtins/searching.c: digitize's bins: 1 increasing, -1 decreasing, 0 neither */
 int32_t rt_monotonic(const char *data, int64_t n, int64_t stride, int32_t kind);
 int32_t rt_argsort(const void *data, const int64_t *shape, const int64_t *strides, int32_t ndim, int64_t axis, int32_t kind,

@@ -240,10 +240,7 @@ static LLVMValueRef lo_unique(Lower *l, Node *n) {
 
 /* ---------------------------------------------------------------- for the set functions */
 
-/* The elements of every array (or number) of arrays, as elem, one after
- * another in a new 1-d array (a temp), sorted; with unique, each value
- * once (by ==, and NaN once) at its start. *count: how many there are. */
-LLVMValueRef np_sorted_elements(Lower *l, Node *const *arrays, int n, const Type *elem, bool unique, LLVMValueRef *count) {
+LLVMValueRef np_joined_elements(Lower *l, Node *const *arrays, int n, const Type *elem, LLVMValueRef *count) {
   const Type *ft = ty_array(elem, 1, 'C', false);
   LLVMValueRef values[2], sizes[2], sum = const_i64(l, 0);
   for (int i = 0; i < n; i++) {
@@ -273,7 +270,13 @@ LLVMValueRef np_sorted_elements(Lower *l, Node *const *arrays, int n, const Type
     lo_done_with(l, arrays[i], values[i]);
     at = LLVMBuildAdd(l->b, at, sizes[i], "");
   }
-  sort_lanes(l, ft, out, const_i64(l, 0), NULL);
+  *count = sum;
+  return out;
+}
+
+LLVMValueRef np_sorted_elements(Lower *l, Node *const *arrays, int n, const Type *elem, bool unique, LLVMValueRef *count) {
+  LLVMValueRef sum, out = np_joined_elements(l, arrays, n, elem, &sum), data = LLVMBuildExtractValue(l->b, out, 2, "");
+  sort_lanes(l, ty_array(elem, 1, 'C', false), out, const_i64(l, 0), NULL);
   *count = sum;
   if (unique) {
     LLVMTypeRef p[4] = {l->mod->ptr, l->mod->i64, l->mod->i32, l->mod->ptr};
