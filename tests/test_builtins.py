@@ -499,6 +499,9 @@ ALLOC_ARGS = {
     "numpy.digitize": ["a", "a"],
     "numpy.interp": ["a", "a", "a"],
     "numpy.bincount": ["numpy.arange(n)"],
+    "numpy.cross": ["a[:3]", "a[3:]"],
+    "numpy.vander": ["a"],
+    "numpy.trapezoid": ["a"],
 }
 
 
