@@ -1,5 +1,5 @@
 """Small NumPy array functions in compiled code: outer, cross, trace,
-vander, meshgrid and trapezoid, checked against NumPy (values, dtypes, float
+vander, meshgrid, trapezoid, convolve and correlate, checked against NumPy (values, dtypes, float
 sums to the bit) on generated inputs of every dtype, empty and
 one-element arrays and strided views, and their errors."""
 import numpy as np
@@ -145,3 +145,31 @@ def test_trapezoid_errors():
         fn("np.trapezoid(a)")(np.zeros((2, 2)))
     with pytest.raises(ruchey.TypingError, match="give x or dx, not both"):
         fn("np.trapezoid(a, a, 1.0)")(np.zeros(3))
+
+
+def test_convolve_and_correlate_match_numpy():
+    """Ints and bools exactly; floats to rounding (NumPy's products are summed
+    by its dot function, BLAS's for float64, in an order of its own)."""
+    rng = make_rng(7)
+    fs = [fn(f"np.{name}(a, v{mode})", "a, v") for name in ("convolve", "correlate")
+          for mode in ("", ", 'full'", ", 'same'", ", mode='valid'")]
+    for da, dv in [(d, d) for d in DTYPES] + [(np.int8, np.float64), (np.uint8, np.int16)]:
+        for na, nv in ((1, 1), (5, 3), (3, 5), (4, 4), (40, 7), (2, 30)):
+            a, v = finite(rng, da, (na,), "strided"), finite(rng, dv, (nv,), "reversed")
+            for f in fs:
+                expected, got = f.py_func(a, v), f(a, v)
+                assert got.dtype == expected.dtype and got.shape == expected.shape
+                if got.dtype.kind == "f":
+                    np.testing.assert_allclose(got, expected, rtol=1e-12 if got.dtype == np.float64 else 1e-5, atol=0)
+                else:
+                    np.testing.assert_array_equal(got, expected)
+    check(fs[0], np.arange(3), 2)
+
+
+def test_convolve_errors():
+    with pytest.raises(ValueError, match="v cannot be empty"):
+        fn("np.convolve(a, v)", "a, v")(np.zeros(3), np.zeros(0))
+    with pytest.raises(ValueError, match="first array argument cannot be empty"):
+        fn("np.correlate(a, v)", "a, v")(np.zeros(0), np.zeros(2))
+    with pytest.raises(ruchey.TypingError, match="mode must be one of 'valid', 'same', or 'full'"):
+        fn("np.convolve(a, a, 'middle')")(np.zeros(3))

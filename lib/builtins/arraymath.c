@@ -1,6 +1,6 @@
 /* builtins/arraymath.c — small NumPy array functions in compiled code:
  * outer, cross (of 3-vectors), trace (of a 2-d array), vander, meshgrid
- * (of two arrays) and trapezoid (of a 1-d array). Their arithmetic is
+ * (of two arrays), trapezoid (of a 1-d array), convolve and correlate. Their arithmetic is
  * NumPy's on elements: ints wrap, bools are logical; float sums are
  * NumPy's pairwise sum (rt_sum at run time), so they are the same to the
  * bit.
@@ -318,12 +318,86 @@ static LLVMValueRef lo_trapezoid(Lower *l, Node *n) {
   return r;
 }
 
+/* ---------------------------------------------------------------- convolve, correlate */
+
+enum { CORRELATE, CONVOLVE };
+enum { MODE_VALID, MODE_SAME, MODE_FULL };
+
+static int mode_of(Node *n) {
+  Node *m = bi_arg(n, 2, "mode");
+  if (!m) return n->bi->ival == CONVOLVE ? MODE_FULL : MODE_VALID;
+  return !strcmp(m->str, "valid") ? MODE_VALID : !strcmp(m->str, "same") ? MODE_SAME : MODE_FULL;
+}
+
+static const Type *ty_correlate(Infer *in, Node *n, const Type **args) {
+  Node *a = n->list.items[0], *v = n->list.items[1], *m = bi_arg(n, 2, "mode");
+  if (!need_values(in, n, a, "a") || !need_values(in, n, v, "v")) return NULL;
+  if (m && (m->kind != N_STRING || (strcmp(m->str, "valid") && strcmp(m->str, "same") && strcmp(m->str, "full"))))
+    return ty_error(in, m, "%s(): mode must be one of 'valid', 'same', or 'full'", n->bi->name);
+  return ty_array(np_promote(elem_of(a->ty), elem_of(v->ty)), 1, 'C', false);
+}
+
+typedef struct Correlation {
+  const Type *t;
+  LLVMValueRef a, v, na, nv;  /* the longer, the shorter (their data) */
+  LLVMValueRef step;          /* v's element step: -1 reads it backwards (convolve) */
+} Correlation;
+
+/* out[i] = sum over j of a[i - left + j] * v[j], where a's index is within a */
+static LLVMValueRef correlation_at(Lower *l, const Correlation *c, LLVMValueRef shift) {
+  const Type *t = c->t;
+  LLVMValueRef size = const_i64(l, ty_bits(t) / 8), zero = const_i64(l, 0);
+  LLVMValueRef from = smax(l, zero, LLVMBuildNeg(l->b, shift, ""));
+  LLVMValueRef to = LLVMBuildSub(l->b, c->na, shift, "");
+  to = LLVMBuildSelect(l->b, LLVMBuildICmp(l->b, LLVMIntSLT, c->nv, to, ""), c->nv, to, "");
+  LLVMValueRef total = lo_alloca(l, lo_type(l, t), "correlate.sum");
+  LLVMBuildStore(l->b, LLVMConstNull(lo_type(l, t)), total);
+  LoLoop loop = lo_loop_begin(l, from, smax(l, from, to), NULL, "correlate");
+  LLVMValueRef x = load_at(l, t, c->a, size, LLVMBuildAdd(l->b, shift, loop.index, ""));
+  LLVMValueRef vj = LLVMBuildSelect(l->b, LLVMBuildICmp(l->b, LLVMIntSLT, c->step, zero, ""),
+                                    LLVMBuildSub(l->b, LLVMBuildSub(l->b, c->nv, const_i64(l, 1), ""), loop.index, ""), loop.index, "");
+  LLVMValueRef y = load_at(l, t, c->v, size, vj);
+  LLVMBuildStore(l->b, add(l, t, LLVMBuildLoad2(l->b, lo_type(l, t), total, ""), multiply(l, t, x, y)), total);
+  lo_loop_end(l, &loop);
+  return LLVMBuildLoad2(l->b, lo_type(l, t), total, "");
+}
+
+/* NumPy's: the longer array slides along the shorter (convolve: v
+ * reversed); where a correlation's v is the longer, the result comes
+ * reversed. Empty arrays are NumPy's ValueError. */
+static LLVMValueRef lo_correlate(Lower *l, Node *n) {
+  const Type *t = n->ty->elem, *ft = ty_array(t, 1, 'C', false);
+  bool convolve = n->bi->ival == CONVOLVE;
+  int mode = mode_of(n);
+  LLVMValueRef n1, n2, fa = flat_temp(l, n->list.items[0], t, &n1), fv = flat_temp(l, n->list.items[1], t, &n2);
+  LLVMValueRef zero = const_i64(l, 0), one = const_i64(l, 1);
+  lo_raise_if(l, LLVMBuildICmp(l->b, LLVMIntEQ, n1, zero, ""), RT_ERR_VALUE, convolve ? "a cannot be empty" : "first array argument cannot be empty");
+  lo_raise_if(l, LLVMBuildICmp(l->b, LLVMIntEQ, n2, zero, ""), RT_ERR_VALUE, convolve ? "v cannot be empty" : "second array argument cannot be empty");
+  LLVMValueRef swap = LLVMBuildICmp(l->b, LLVMIntSLT, n1, n2, "");
+  Correlation c = {t, LLVMBuildSelect(l->b, swap, data_of(l, fv), data_of(l, fa), ""), LLVMBuildSelect(l->b, swap, data_of(l, fa), data_of(l, fv), ""),
+                   LLVMBuildSelect(l->b, swap, n2, n1, ""), LLVMBuildSelect(l->b, swap, n1, n2, ""), const_i64(l, convolve ? -1 : 1)};
+  LLVMValueRef left = mode == MODE_FULL ? LLVMBuildSub(l->b, c.nv, one, "") : mode == MODE_SAME ? LLVMBuildLShr(l->b, c.nv, one, "") : zero;
+  LLVMValueRef len = mode == MODE_FULL ? LLVMBuildSub(l->b, LLVMBuildAdd(l->b, c.na, c.nv, ""), one, "")
+                     : mode == MODE_SAME ? c.na : LLVMBuildAdd(l->b, LLVMBuildSub(l->b, c.na, c.nv, ""), one, "");
+  LLVMValueRef out = lo_alloc_array(l, n->ty, &len, -1), od = data_of(l, out);
+  LLVMValueRef backwards = convolve ? const_bool(l, false) : swap;
+  LoLoop loop = lo_loop_begin(l, zero, len, NULL, "correlate.out");
+  LLVMValueRef r = correlation_at(l, &c, LLVMBuildSub(l->b, loop.index, left, ""));
+  LLVMValueRef at = LLVMBuildSelect(l->b, backwards, LLVMBuildSub(l->b, LLVMBuildSub(l->b, len, one, ""), loop.index, ""), loop.index, "");
+  lo_store_scalar(l, t, item_ptr(l, t, od, at), r);
+  lo_loop_end(l, &loop);
+  lo_release_temp(l, ft, fv);
+  lo_release_temp(l, ft, fa);
+  return out;
+}
+
 /* ---------------------------------------------------------------- the rows */
 
 static const char *const trace_kw[] = {"offset", NULL};
 static const char *const vander_kw[] = {"N", "increasing", NULL};
 static const char *const meshgrid_kw[] = {"indexing", NULL};
 static const char *const trapezoid_kw[] = {"x", "dx", NULL};
+static const char *const mode_kw[] = {"mode", NULL};
 
 #define AM_FLAGS (BF_ALLOCATES | BF_RAISES)
 
@@ -334,6 +408,8 @@ const Builtin bi_arraymath[] = {
   {"array.trace", NULL, "trace", BK_METHOD, TY_ARRAY, 0, 1, trace_kw, BF_RAISES, 0, 0, ty_trace, lo_trace},
   {"numpy.vander", "numpy", "vander", BK_FUNCTION, 0, 1, 3, vander_kw, AM_FLAGS, 0, 0, ty_vander, lo_vander},
   {"numpy.meshgrid", "numpy", "meshgrid", BK_FUNCTION, 0, 2, 2, meshgrid_kw, AM_FLAGS | BF_STRINGS, 0, 0, ty_meshgrid, lo_meshgrid},
+  {"numpy.convolve", "numpy", "convolve", BK_FUNCTION, 0, 2, 3, mode_kw, AM_FLAGS | BF_STRINGS, CONVOLVE, 0, ty_correlate, lo_correlate},
+  {"numpy.correlate", "numpy", "correlate", BK_FUNCTION, 0, 2, 3, mode_kw, AM_FLAGS | BF_STRINGS, CORRELATE, 0, ty_correlate, lo_correlate},
   {"numpy.trapezoid", "numpy", "trapezoid", BK_FUNCTION, 0, 1, 3, trapezoid_kw, AM_FLAGS, 0, 0, ty_trapezoid, lo_trapezoid},
   BI_END,
 };

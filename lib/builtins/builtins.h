@@ -24,7 +24,7 @@ extern const Builtin bi_grid[];    /* grid.c: cooperative groups (grid.sync()) *
 extern const Builtin bi_reduce[];  /* reduce.c: NumPy's reductions (sum, mean, argmax ...) */
 extern const Builtin bi_statistics[]; /* statistics.c: cumsum, diff, median, quantiles, isclose */
 extern const Builtin bi_sorting[];  /* sorting.c: sort, argsort, partition, unique */
-extern const Builtin bi_arraymath[]; /* arraymath.c: outer, cross, trace, vander, meshgrid, trapezoid */
+extern const Builtin bi_arraymath[]; /* arraymath.c: outer, cross, trace, vander, meshgrid, trapezoid, convolve */
 extern const Builtin bi_searching[]; /* searching.c: searchsorted, digitize, interp, bincount, histogram, isin, set functions */
 
 /* The elements' type of an array, or a number's own; dimensions (0 for a number). */
