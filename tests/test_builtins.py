@@ -502,6 +502,7 @@ ALLOC_ARGS = {
     "numpy.cross": ["a[:3]", "a[3:]"],
     "numpy.vander": ["a"],
     "numpy.trapezoid": ["a"],
+    "numpy.correlate": ["a", "a[:2]"],
 }
 
 
