@@ -136,45 +136,40 @@ static LLVMValueRef lane_length(Lower *l, const Type *t, LLVMValueRef a, LLVMVal
   return len;
 }
 
-/* a's elements in C order, in a new 1-d array (of type ft) */
-static LLVMValueRef flattened(Lower *l, const Type *t, LLVMValueRef a, const Type *ft) {
-  LLVMValueRef shape[RC_MAX_NDIM], strides[RC_MAX_NDIM], count = const_i64(l, 1);
-  for (int d = 0; d < t->ndim; d++) count = LLVMBuildMul(l->b, count, shape[d] = lo_arr_shape(l, a, d), "");
-  LLVMValueRef flat = lo_alloc_array(l, ft, &count, -1), step = const_i64(l, ty_bits(t->elem) / 8);
-  for (int d = t->ndim - 1; d >= 0; d--) {
-    strides[d] = step;
-    step = LLVMBuildMul(l->b, step, shape[d], "");
+/* axis=None: a's elements in C order in a new 1-d array, sorted (sort,
+ * partition), or the indices that sort them (argsort, argpartition) */
+static LLVMValueRef sort_flat(Lower *l, Node *n, Node *a) {
+  const Type *ft = ty_array(elem_of(a->ty), 1, 'C', false);
+  LLVMValueRef count, values = np_joined_elements(l, &a, 1, ft->elem, &count), zero = const_i64(l, 0);
+  check_kth_at_run_time(l, n, count);
+  if (how_of(n) == SORT_VALUES) {
+    sort_lanes(l, ft, values, zero, NULL);
+    lo_temp_taken(l, values);
+    return values;
   }
-  const Type *vt = ty_array(t->elem, t->ndim, 'C', false);
-  lo_copy_elements(l, vt, np_view(l, vt, flat, LLVMBuildExtractValue(l->b, flat, 2, ""), shape, strides), t, a);
-  return flat;
+  LLVMValueRef r = lo_alloc_array(l, n->ty, &count, -1);
+  lo_temp_made(l, n->ty, r);
+  sort_lanes(l, ft, values, zero, LLVMBuildExtractValue(l->b, r, 2, ""));
+  lo_temp_taken(l, r);
+  lo_release_temp(l, ft, values);
+  return r;
 }
 
 static LLVMValueRef lo_sort(Lower *l, Node *n) {
   Node *a = n->list.items[0], *axis = axis_arg(n);
-  const Type *t = a->ty, *ft = ty_array(t->elem, 1, 'C', false);
-  LLVMValueRef v = lo_expr(l, a), r;
-  bool flat = is_none(axis);
-  LLVMValueRef k = flat ? const_i64(l, 0) : axis_value(l, axis, t->ndim);
+  if (is_none(axis)) return sort_flat(l, n, a);
+  const Type *t = a->ty;
+  LLVMValueRef v = lo_expr(l, a), r, k = axis_value(l, axis, t->ndim);
   if (how_of(n) == SORT_IN_PLACE) {
     check_kth_at_run_time(l, n, lane_length(l, t, v, k));
     sort_lanes(l, t, v, k, NULL);
     r = LLVMGetUndef(l->mod->i8);
   } else if (how_of(n) == SORT_VALUES) {
-    r = flat ? flattened(l, t, v, ft) : lo_copy_array(l, n->ty, t, v);
+    r = lo_copy_array(l, n->ty, t, v);
     lo_temp_made(l, n->ty, r);
     check_kth_at_run_time(l, n, lane_length(l, n->ty, r, k));
-    sort_lanes(l, flat ? ft : n->ty, r, k, NULL);
+    sort_lanes(l, n->ty, r, k, NULL);
     lo_temp_taken(l, r);
-  } else if (flat) {
-    LLVMValueRef values = flattened(l, t, v, ft), count = lo_arr_shape(l, values, 0);
-    lo_temp_made(l, ft, values);
-    check_kth_at_run_time(l, n, count);
-    r = lo_alloc_array(l, n->ty, &count, -1);
-    lo_temp_made(l, n->ty, r);
-    sort_lanes(l, ft, values, k, LLVMBuildExtractValue(l->b, r, 2, ""));
-    lo_temp_taken(l, r);
-    lo_release_temp(l, ft, values);
   } else {
     LLVMValueRef shape[RC_MAX_NDIM];
     for (int d = 0; d < t->ndim; d++) shape[d] = lo_arr_shape(l, v, d);
