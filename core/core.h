@@ -31,6 +31,8 @@ const RucheyAPI *core_api(void);
  * no exception when the object is not one of them. */
 const Builtin *core_builtin(PyObject *obj);          /* a builtin's Python object */
 const Builtin *core_builtin_named(const char *name); /* a builtin no object names ("a ruchey function") */
+/* the flags of the methods called name, of any receiver: how their calls' arguments are read */
+unsigned core_method_flags(const char *name);
 int core_module_id(PyObject *obj);
 int core_dtype_kind(PyObject *obj);
 /* Raises a Diag as ruchey.TypingError (or RuntimeError for internal

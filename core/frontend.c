@@ -480,9 +480,15 @@ static bool fe_args(Fe *fe, PyObject *list, NodeList *out) {
 }
 
 /* How a call's arguments are read: those of a builtin may be dtype names
- * and literal lists (ARGS_BUILTIN), and of print constant strings too
- * (ARGS_STRINGS); a ruchey function's are expressions. */
-enum { ARGS_BUILTIN = 1, ARGS_STRINGS = 2 };
+ * and literal lists (ARGS_BUILTIN), and of print and numpy.sort constant
+ * strings too (ARGS_STRINGS); a keyword given None is left out (the
+ * default) unless the builtin reads None as a value (ARGS_NONE); a ruchey
+ * function's are expressions. */
+enum { ARGS_BUILTIN = 1, ARGS_STRINGS = 2, ARGS_NONE = 4 };
+
+static unsigned builtin_args(unsigned flags) {
+  return ARGS_BUILTIN | (flags & BF_STRINGS ? ARGS_STRINGS : 0) | (flags & BF_NONE ? ARGS_NONE : 0);
+}
 
 static Node *fe_call_arg(Fe *fe, PyObject *a, unsigned how) {
   Node *n = how & ARGS_STRINGS ? fe_string(fe, a) : NULL;
@@ -499,7 +505,7 @@ static bool is_none_constant(PyObject *e) {
 
 /* Converts the call's positional and keyword arguments into n. A builtin's
  * keyword given None is left out: NumPy's None means the default (axis=None,
- * dtype=None). */
+ * dtype=None), except where the builtin reads it (ARGS_NONE). */
 static bool fe_call_args(Fe *fe, PyObject *e, Node *n, unsigned how) {
   PyObject *args = field(e, "args"), *kws = field(e, "keywords");
   bool ok = true, builtin = how & ARGS_BUILTIN;
@@ -514,7 +520,7 @@ static bool fe_call_args(Fe *fe, PyObject *e, Node *n, unsigned how) {
     PyObject *name = field(kw, "arg"), *value = field(kw, "value");
     if (name == Py_None) {
       ok = fe_error(fe, e, "**kwargs in calls is not supported") != NULL;
-    } else if (!builtin || !is_none_constant(value)) {
+    } else if (!builtin || (how & ARGS_NONE) || !is_none_constant(value)) {
       const char *kw_name = n->kw_names[n->kw.len] = arena_strdup(fe->arena, PyUnicode_AsUTF8(name));
       if (builtin && !(how & ARGS_STRINGS) && names_no_dtype(fe, value))
         ok = fe_error(fe, value, "%s() got an unsupported keyword argument '%s' (strings are only supported as "
@@ -578,7 +584,7 @@ static Node *fe_method_call(Fe *fe, PyObject *e, PyObject *func) {
   Node *n = new_node(fe, N_CALL, e);
   n->str = arena_strdup(fe->arena, PyUnicode_AsUTF8(attr));
   Node *receiver = fe_expr(fe, value);
-  if (!receiver || !fe_call_args(fe, e, n, ARGS_BUILTIN)) {
+  if (!receiver || !fe_call_args(fe, e, n, builtin_args(core_method_flags(n->str)))) {
     n = NULL;
   } else {
     NodeList args = new_list(fe, n->list.len + 1);
@@ -628,7 +634,7 @@ static Node *fe_call(Fe *fe, PyObject *e) {
     n = new_node(fe, N_CALL, e);
     n->bi = builtin;
     n->ival = cast;
-    unsigned how = is_jit ? 0 : ARGS_BUILTIN | (builtin->flags & BF_STRINGS ? ARGS_STRINGS : 0);
+    unsigned how = is_jit ? 0 : builtin_args(builtin->flags);
     if (!fe_call_args(fe, e, n, how) || (is_jit && !fe_bind_jit_call(fe, e, n, obj))) n = NULL;
   }
   Py_XDECREF(obj);

@@ -142,6 +142,15 @@ const Builtin *core_builtin_named(const char *name) {
   return NULL;
 }
 
+unsigned core_method_flags(const char *name) {
+  const RucheyAPI *api = core_api();
+  const Builtin *b;
+  unsigned flags = 0;
+  for (int i = 0; api && (b = api->builtin_at(i)); i++)
+    if (b->kind == BK_METHOD && !strcmp(b->path, name)) flags |= b->flags;
+  return flags;
+}
+
 int core_module_id(PyObject *obj) {
   if (!PyModule_Check(obj)) return -1;
   const char *name = PyModule_GetName(obj);
@@ -305,7 +314,7 @@ static PyObject *core_builtins(PyObject *self, PyObject *unused) {
     {BF_KERNEL, "kernel"}, {BF_VARIES, "varies"}, {BF_THREAD_INDEX, "thread_index"},
     {BF_BARRIER, "barrier"}, {BF_BLOCK_MEMORY, "block_memory"}, {BF_PER_THREAD, "per_thread"},
     {BF_NOCALL, "nocall"}, {BF_RANGE, "range"}, {BF_PARALLEL, "parallel"}, {BF_WARP, "warp"},
-    {BF_STRINGS, "strings"}, {BF_GRID, "grid"},
+    {BF_STRINGS, "strings"}, {BF_GRID, "grid"}, {BF_NONE, "none"},
   };
   static const char *const kinds[] = {[BK_FUNCTION] = "function", [BK_METHOD] = "method", [BK_ATTRIBUTE] = "attribute"};
   const RucheyAPI *api = core_api();

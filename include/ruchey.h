@@ -247,6 +247,8 @@ enum {
                              * (cuda.shfl_sync, cuda.ballot_sync): ival is its CollectiveOp */
   BF_STRINGS = 1 << 14,     /* takes constant strings among its arguments (print) */
   BF_GRID = 1 << 15,        /* with BF_BARRIER: waits for every thread of the grid (grid.sync()) */
+  BF_NONE = 1 << 16,        /* None among its arguments is a value (numpy.sort's axis=None), not
+                             * the default that a keyword given None means elsewhere */
 };
 
 /* A builtin that synchronises threads: passes split kernels at it. */
@@ -478,7 +480,19 @@ RtError *rt_last_error(void);
 void rt_set_error(int status, const char *msg);
 void rt_error_int(int status, const char *fmt, int64_t v);  /* a message holding one number */
 double rt_round_digits(double x, int64_t nd);  /* round(x, nd) as CPython */
-void rt_partition(void *data, int64_t n, int64_t k, int32_t kind);  /* builtins/reduce.c */
+void rt_partition(void *data, int64_t n, int64_t k, int32_t kind);  /* builtins/statistics.c */
+/* builtins/sorting.c: each lane along axis of an array of dtype kind
+ * sorted in place, or its sorting indices written into the C-contiguous
+ * out of the same shape; 0, or RT_ERR_MEMORY */
+int32_t rt_sort(void *data, const int64_t *shape, const int64_t *strides, int32_t ndim, int64_t axis, int32_t kind);
+/* the equal runs of n sorted elements kept once, in place; their lengths in counts (or NULL) */
+int64_t rt_unique(void *data, int64_t n, int32_t kind, int64_t *counts);
+/* builtins/arraymath.c: NumPy's add.reduce of n floats (float32 or float64) */
+double rt_sum(const char *p, int64_t n, int64_t stride, int32_t kind);
+/* builtins/searching.c: digitize's bins: 1 increasing, -1 decreasing, 0 neither */
+int32_t rt_monotonic(const char *data, int64_t n, int64_t stride, int32_t kind);
+int32_t rt_argsort(const void *data, const int64_t *shape, const int64_t *strides, int32_t ndim, int64_t axis, int32_t kind,
+                   int64_t *out);
 /* fiber.c */
 int rt_fiber_block(int (*body)(void *ctx, int64_t thread), void *ctx, int64_t n);
 void rt_fiber_barrier(const char *site);

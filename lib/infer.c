@@ -293,17 +293,29 @@ static bool check_place(Infer *in, Node *n, const Builtin *bi) {
   return true;
 }
 
+/* None where the builtin reads it (BF_NONE) is typed NoneType; its typer
+ * tells it from a string (also NoneType) by the node's kind. */
+static const Type *ty_call_arg(Infer *in, Node *n, Node *x) {
+  if (x->kind == N_NONE && (n->bi->flags & BF_NONE)) return x->ty = TYS(TY_NONE);
+  return ty_expr(in, x);
+}
+
 /* A call: every argument typed, then the builtin's typer. A method's row
  * is found from its receiver's type, the first argument. */
 static const Type *ty_call(Infer *in, Node *n) {
   const Type *args[64];
   if (n->list.len > 64) return ty_error(in, n, "too many arguments");
-  for (int i = 0; i < n->list.len; i++)
-    if (!(args[i] = ty_expr(in, n->list.items[i]))) return NULL;
+  int first = 0;  /* a method's receiver is typed first: its type finds the row */
+  if (!n->bi) {
+    if (!(args[0] = ty_expr(in, n->list.items[0]))) return NULL;
+    if (!(n->bi = bi_member(args[0]->kind, BK_METHOD, n->str)))
+      return ty_error(in, n, "%s has no method '%s' in compiled code", args[0]->name, n->str);
+    first = 1;
+  }
+  for (int i = first; i < n->list.len; i++)
+    if (!(args[i] = ty_call_arg(in, n, n->list.items[i]))) return NULL;
   for (int i = 0; i < n->kw.len; i++)
-    if (!ty_expr(in, n->kw.items[i])) return NULL;
-  if (!n->bi && !(n->bi = bi_member(args[0]->kind, BK_METHOD, n->str)))
-    return ty_error(in, n, "%s has no method '%s' in compiled code", args[0]->name, n->str);
+    if (!ty_call_arg(in, n, n->kw.items[i])) return NULL;
   int given = n->list.len - (n->bi->kind == BK_METHOD);
   if (!check_place(in, n, n->bi) || !check_arity(in, n, n->bi, given)) return NULL;
   const Type *t = n->bi->type(in, n, args);

@@ -322,6 +322,11 @@ void rt_register_symbols(void (*define)(const char *name, void *addr, void *ctx)
   define("rt_index_error", (void *)rt_index_error, ctx);
   define("rt_error_int", (void *)rt_error_int, ctx);
   define("rt_partition", (void *)rt_partition, ctx);
+  define("rt_sort", (void *)rt_sort, ctx);
+  define("rt_argsort", (void *)rt_argsort, ctx);
+  define("rt_unique", (void *)rt_unique, ctx);
+  define("rt_monotonic", (void *)rt_monotonic, ctx);
+  define("rt_sum", (void *)rt_sum, ctx);
   define("rt_kernel_error", (void *)rt_kernel_error, ctx);
   define("rt_fiber_block", (void *)rt_fiber_block, ctx);
   define("rt_fiber_barrier", (void *)rt_fiber_barrier, ctx);

@@ -327,7 +327,7 @@ def test_row_names_an_existing_python_object(row):
 def test_table_rows_are_well_formed():
     known_flags = {"pure", "raises", "cheap", "allocates", "kernel", "varies", "thread_index",
                    "barrier", "block_memory", "per_thread", "nocall", "range", "parallel", "warp",
-                   "strings", "grid"}
+                   "strings", "grid", "none"}
     assert len(TABLE) > 0
     for row in TABLE:
         name, module, path, kind, lo, hi, flags = row
@@ -528,6 +528,17 @@ ALLOC_ARGS = {
     "numpy.repeat": ["a", "2"],
     "numpy.where": ["a", "a", "0.0"],
     "numpy.nonzero": ["a"],
+    "numpy.partition": ["a", "2"],
+    "numpy.argpartition": ["a", "2"],
+    "array.argpartition": ["a", "2"],
+    "array.searchsorted": ["a", "2.5"],
+    "numpy.digitize": ["a", "a"],
+    "numpy.interp": ["a", "a", "a"],
+    "numpy.bincount": ["numpy.arange(n)"],
+    "numpy.cross": ["a[:3]", "a[3:]"],
+    "numpy.vander": ["a"],
+    "numpy.trapezoid": ["a"],
+    "numpy.correlate": ["a", "a[:2]"],
 }
 
 

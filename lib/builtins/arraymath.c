@@ -1,0 +1,449 @@
+/* builtins/arraymath.c — small NumPy array functions in compiled code:
+ * outer, cross (of 3-vectors), trace (of a 2-d array), vander, meshgrid
+ * (of two arrays), trapezoid (of a 1-d array), convolve and correlate. Their arithmetic is
+ * NumPy's on elements: ints wrap, bools are logical; float sums are
+ * NumPy's pairwise sum (rt_sum at run time), so they are the same to the
+ * bit.
+ */
+#include <string.h>
+
+#include "builtins/builtins.h"
+
+/* ---------------------------------------------------------------- elements */
+
+static LLVMValueRef multiply(Lower *l, const Type *t, LLVMValueRef a, LLVMValueRef b) {
+  if (t->kind == TY_BOOL) return LLVMBuildAnd(l->b, a, b, "");
+  return ty_is_float(t) ? LLVMBuildFMul(l->b, a, b, "") : LLVMBuildMul(l->b, a, b, "");
+}
+
+static LLVMValueRef subtract(Lower *l, const Type *t, LLVMValueRef a, LLVMValueRef b) {
+  return ty_is_float(t) ? LLVMBuildFSub(l->b, a, b, "") : LLVMBuildSub(l->b, a, b, "");
+}
+
+static LLVMValueRef add(Lower *l, const Type *t, LLVMValueRef a, LLVMValueRef b) {
+  if (t->kind == TY_BOOL) return LLVMBuildOr(l->b, a, b, "");
+  return ty_is_float(t) ? LLVMBuildFAdd(l->b, a, b, "") : LLVMBuildAdd(l->b, a, b, "");
+}
+
+/* element i (an i64) of the 1-d array of type t at data, stride bytes apart */
+static LLVMValueRef load_at(Lower *l, const Type *t, LLVMValueRef data, LLVMValueRef stride, LLVMValueRef i) {
+  LLVMValueRef offset = LLVMBuildMul(l->b, i, stride, "");
+  return lo_load_scalar(l, t, LLVMBuildGEP2(l->b, l->mod->i8, data, &offset, 1, ""));
+}
+
+static LLVMValueRef data_of(Lower *l, LLVMValueRef a) { return LLVMBuildExtractValue(l->b, a, 2, ""); }
+
+static LLVMValueRef item_ptr(Lower *l, const Type *t, LLVMValueRef data, LLVMValueRef i) {
+  return LLVMBuildInBoundsGEP2(l->b, lo_storage_type(l, t), data, &i, 1, "");
+}
+
+/* The elements of an array or number x, in C order, as elem in a new 1-d
+ * temp (its number of elements in *count). */
+static LLVMValueRef flat_temp(Lower *l, Node *x, const Type *elem, LLVMValueRef *count) {
+  return np_joined_elements(l, &x, 1, elem, count);
+}
+
+/* ---------------------------------------------------------------- outer */
+
+static bool need_values(Infer *in, Node *n, Node *x, const char *what) {
+  if (x && (x->ty->kind == TY_ARRAY || ty_is_scalar(x->ty))) return true;
+  return ty_error(in, x ? x : n, "%s(): %s must be an array or a number, got %s", n->bi->name, what, x ? x->ty->name : "nothing") != NULL;
+}
+
+static const Type *ty_outer(Infer *in, Node *n, const Type **args) {
+  Node *a = n->list.items[0], *b = n->list.items[1];
+  if (!need_values(in, n, a, "a") || !need_values(in, n, b, "b")) return NULL;
+  return ty_array(np_promote(elem_of(a->ty), elem_of(b->ty)), 2, 'C', false);
+}
+
+static LLVMValueRef lo_outer(Lower *l, Node *n) {
+  const Type *t = n->ty->elem, *ft = ty_array(t, 1, 'C', false);
+  LLVMValueRef na, nb, fa = flat_temp(l, n->list.items[0], t, &na), fb = flat_temp(l, n->list.items[1], t, &nb);
+  LLVMValueRef out = lo_alloc_array(l, n->ty, (LLVMValueRef[]){na, nb}, -1), od = data_of(l, out);
+  LLVMValueRef size = const_i64(l, ty_bits(t) / 8);
+  LoLoop rows = lo_loop_begin(l, const_i64(l, 0), na, NULL, "outer.row");
+  LLVMValueRef x = load_at(l, t, data_of(l, fa), size, rows.index), base = LLVMBuildMul(l->b, rows.index, nb, "");
+  LoLoop cols = lo_loop_begin(l, const_i64(l, 0), nb, NULL, "outer.col");
+  LLVMValueRef y = load_at(l, t, data_of(l, fb), size, cols.index);
+  lo_store_scalar(l, t, item_ptr(l, t, od, LLVMBuildAdd(l->b, base, cols.index, "")), multiply(l, t, x, y));
+  lo_loop_end(l, &cols);
+  lo_loop_end(l, &rows);
+  lo_release_temp(l, ft, fb);
+  lo_release_temp(l, ft, fa);
+  return out;
+}
+
+/* ---------------------------------------------------------------- cross */
+
+static const Type *ty_cross(Infer *in, Node *n, const Type **args) {
+  Node *a = n->list.items[0], *b = n->list.items[1];
+  for (int i = 0; i < 2; i++) {
+    const Type *t = n->list.items[i]->ty;
+    if (t->kind != TY_ARRAY || t->ndim == 0 || t->elem->kind == TY_BOOL)
+      return ty_error(in, n->list.items[i], "%s() needs arrays of numbers (3-vectors along the last axis), got %s", n->bi->name, t->name);
+  }
+  if (a->ty->ndim != b->ty->ndim)
+    return ty_error(in, n, "%s(): the arrays must have the same number of dimensions in compiled code", n->bi->name);
+  return ty_array(np_promote(a->ty->elem, b->ty->elem), a->ty->ndim, 'C', false);
+}
+
+typedef struct Cross {
+  const Type *ta, *tb, *t;
+  LLVMValueRef a, b, out;
+  int last;
+} Cross;
+
+/* one 3-vector of the result: NumPy's a1*b2 - a2*b1, a2*b0 - a0*b2, a0*b1 - a1*b0 */
+static void cross_vector(Lower *l, LLVMValueRef *idx, void *arg) {
+  Cross *c = arg;
+  LLVMValueRef x[3], y[3], at[RC_MAX_NDIM];
+  for (int d = 0; d <= c->last; d++) at[d] = idx[d];
+  for (int k = 0; k < 3; k++) {
+    at[c->last] = const_i64(l, k);
+    x[k] = lo_convert(l, lo_load_scalar(l, c->ta->elem, lo_element_addr(l, c->ta, c->a, at)), c->ta->elem, c->t);
+    y[k] = lo_convert(l, lo_load_scalar(l, c->tb->elem, lo_element_addr(l, c->tb, c->b, at)), c->tb->elem, c->t);
+  }
+  const Type *ot = ty_array(c->t, c->last + 1, 'C', false);
+  for (int k = 0; k < 3; k++) {
+    int i = (k + 1) % 3, j = (k + 2) % 3;
+    at[c->last] = const_i64(l, k);
+    LLVMValueRef v = subtract(l, c->t, multiply(l, c->t, x[i], y[j]), multiply(l, c->t, x[j], y[i]));
+    lo_store_scalar(l, c->t, lo_element_addr(l, ot, c->out, at), v);
+  }
+}
+
+static LLVMValueRef lo_cross(Lower *l, Node *n) {
+  Node *a = n->list.items[0], *b = n->list.items[1];
+  int nd = a->ty->ndim;
+  Cross c = {a->ty, b->ty, n->ty->elem, lo_expr(l, a), lo_expr(l, b), NULL, nd - 1};
+  LLVMValueRef shape[RC_MAX_NDIM], bad = const_bool(l, false);
+  for (int d = 0; d < nd; d++) {
+    shape[d] = lo_arr_shape(l, c.a, d);
+    bad = LLVMBuildOr(l->b, bad, LLVMBuildICmp(l->b, LLVMIntNE, shape[d], lo_arr_shape(l, c.b, d), ""), "");
+  }
+  bad = LLVMBuildOr(l->b, bad, LLVMBuildICmp(l->b, LLVMIntNE, shape[nd - 1], const_i64(l, 3), ""), "");
+  lo_raise_if(l, bad, RT_ERR_VALUE, "numpy.cross() in compiled code takes arrays of one shape whose last axis has 3 elements");
+  c.out = lo_alloc_array(l, n->ty, shape, -1);
+  shape[nd - 1] = const_i64(l, 1);
+  lo_for_each_index(l, nd, shape, cross_vector, &c);
+  lo_done_with(l, b, c.b);
+  lo_done_with(l, a, c.a);
+  return c.out;
+}
+
+/* ---------------------------------------------------------------- trace */
+
+/* NumPy's dtype of a sum: int64 for bools and signed ints, uint64 for unsigned ones */
+static const Type *sum_dtype(const Type *e) {
+  if (ty_is_float(e)) return e;
+  return e->kind == TY_U8 || e->kind == TY_U16 || e->kind == TY_U32 || e->kind == TY_U64 ? TYS(TY_U64) : TYS(TY_I64);
+}
+
+/* The sum of n elements of type t from p, stride bytes apart, as t: NumPy's
+ * reduction for floats (rt_sum), a loop for ints (their order is no matter). */
+static LLVMValueRef sum_of(Lower *l, const Type *e, const Type *t, LLVMValueRef p, LLVMValueRef n, LLVMValueRef stride) {
+  if (ty_is_float(t)) {
+    LLVMTypeRef params[4] = {l->mod->ptr, l->mod->i64, l->mod->i64, l->mod->i32};
+    LLVMValueRef r = lo_call_fn(l, "rt_sum", l->mod->f64, params, (LLVMValueRef[]){p, n, stride, const_i32(l, (int)t->kind)}, 4);
+    return lo_convert(l, r, TYS(TY_F64), t);
+  }
+  LLVMValueRef total = lo_alloca(l, lo_type(l, t), "sum.total");
+  LLVMBuildStore(l->b, LLVMConstNull(lo_type(l, t)), total);
+  LoLoop loop = lo_loop_begin(l, const_i64(l, 0), n, NULL, "sum");
+  LLVMValueRef x = lo_convert(l, load_at(l, e, p, stride, loop.index), e, t);
+  LLVMBuildStore(l->b, LLVMBuildAdd(l->b, LLVMBuildLoad2(l->b, lo_type(l, t), total, ""), x, ""), total);
+  lo_loop_end(l, &loop);
+  return LLVMBuildLoad2(l->b, lo_type(l, t), total, "");
+}
+
+static const Type *ty_trace(Infer *in, Node *n, const Type **args) {
+  Node *a = n->list.items[0], *offset = bi_arg(n, 1, "offset");
+  if (a->ty->kind != TY_ARRAY || a->ty->ndim != 2)
+    return ty_error(in, a, "%s() in compiled code takes a 2-d array, got %s", n->bi->name, a->ty->name);
+  if (offset && !ty_is_int(offset->ty)) return ty_error(in, offset, "%s(): offset must be an integer, got %s", n->bi->name, offset->ty->name);
+  return sum_dtype(a->ty->elem);
+}
+
+static LLVMValueRef smax(Lower *l, LLVMValueRef a, LLVMValueRef b) {
+  return LLVMBuildSelect(l->b, LLVMBuildICmp(l->b, LLVMIntSGT, a, b, ""), a, b, "");
+}
+
+/* the diagonal offset above the main one (below it where negative): a[i + r, i + c] */
+static LLVMValueRef lo_trace(Lower *l, Node *n) {
+  Node *a = n->list.items[0], *offset = bi_arg(n, 1, "offset");
+  LLVMValueRef v = lo_expr(l, a), k = offset ? lo_expr_as(l, offset, TYS(TY_I64)) : const_i64(l, 0), zero = const_i64(l, 0);
+  LLVMValueRef r = smax(l, LLVMBuildNeg(l->b, k, ""), zero), c = smax(l, k, zero);
+  LLVMValueRef rows = LLVMBuildSub(l->b, lo_arr_shape(l, v, 0), r, ""), cols = LLVMBuildSub(l->b, lo_arr_shape(l, v, 1), c, "");
+  LLVMValueRef count = smax(l, LLVMBuildSelect(l->b, LLVMBuildICmp(l->b, LLVMIntSLT, rows, cols, ""), rows, cols, ""), zero);
+  LLVMValueRef s0 = lo_arr_stride(l, a->ty, v, 0), s1 = lo_arr_stride(l, a->ty, v, 1);
+  LLVMValueRef start = LLVMBuildAdd(l->b, LLVMBuildMul(l->b, r, s0, ""), LLVMBuildMul(l->b, c, s1, ""), "");
+  LLVMValueRef p = LLVMBuildGEP2(l->b, l->mod->i8, data_of(l, v), &start, 1, "");
+  LLVMValueRef total = sum_of(l, a->ty->elem, n->ty, p, count, LLVMBuildAdd(l->b, s0, s1, ""));
+  lo_done_with(l, a, v);
+  return total;
+}
+
+/* ---------------------------------------------------------------- vander */
+
+static const Type *ty_vander(Infer *in, Node *n, const Type **args) {
+  Node *x = n->list.items[0], *count = bi_arg(n, 1, "N"), *increasing = bi_arg(n, 2, "increasing");
+  if (x->ty->kind != TY_ARRAY || x->ty->ndim != 1)
+    return ty_error(in, x, "%s(): x must be a one-dimensional array, got %s", n->bi->name, x->ty->name);
+  if (count && !ty_is_int(count->ty)) return ty_error(in, count, "%s(): N must be an integer, got %s", n->bi->name, count->ty->name);
+  if (increasing && increasing->kind != N_BOOL)
+    return ty_error(in, increasing, "%s(): increasing must be a constant True or False in compiled code", n->bi->name);
+  return ty_array(np_promote(x->ty->elem, TYS(TY_I64)), 2, 'C', false);
+}
+
+/* NumPy's: column k (from the right unless increasing) holds x**k as
+ * repeated products x*x*...*x, column 0 ones. */
+static LLVMValueRef lo_vander(Lower *l, Node *n) {
+  Node *x = n->list.items[0], *count = bi_arg(n, 1, "N"), *increasing = bi_arg(n, 2, "increasing");
+  const Type *t = n->ty->elem;
+  LLVMValueRef v = lo_expr(l, x), len = lo_arr_shape(l, v, 0), cols = count ? lo_expr_as(l, count, TYS(TY_I64)) : len;
+  lo_raise_if(l, LLVMBuildICmp(l->b, LLVMIntSLT, cols, const_i64(l, 0), ""), RT_ERR_VALUE, "negative dimensions are not allowed");
+  LLVMValueRef out = lo_alloc_array(l, n->ty, (LLVMValueRef[]){len, cols}, -1), od = data_of(l, out);
+  bool up = increasing && increasing->ival;
+  LLVMValueRef power = lo_alloca(l, lo_type(l, t), "vander.power");
+  LoLoop rows = lo_loop_begin(l, const_i64(l, 0), len, NULL, "vander.row");
+  LLVMValueRef xi = lo_convert(l, load_at(l, x->ty->elem, data_of(l, v), lo_arr_stride(l, x->ty, v, 0), rows.index), x->ty->elem, t);
+  LLVMValueRef base = LLVMBuildMul(l->b, rows.index, cols, "");
+  LLVMBuildStore(l->b, lo_convert(l, const_i64(l, 1), TYS(TY_I64), t), power);
+  LoLoop k = lo_loop_begin(l, const_i64(l, 0), cols, NULL, "vander.col");
+  LLVMValueRef col = up ? k.index : LLVMBuildSub(l->b, LLVMBuildSub(l->b, cols, const_i64(l, 1), ""), k.index, "");
+  LLVMValueRef p = LLVMBuildLoad2(l->b, lo_type(l, t), power, "");
+  lo_store_scalar(l, t, item_ptr(l, t, od, LLVMBuildAdd(l->b, base, col, "")), p);
+  LLVMBuildStore(l->b, multiply(l, t, p, xi), power);
+  lo_loop_end(l, &k);
+  lo_loop_end(l, &rows);
+  lo_done_with(l, x, v);
+  return out;
+}
+
+/* ---------------------------------------------------------------- meshgrid */
+
+static bool ij_indexing(Node *n) {
+  Node *ix = bi_arg(n, 2, "indexing");
+  return ix && !strcmp(ix->str, "ij");
+}
+
+static const Type *ty_meshgrid(Infer *in, Node *n, const Type **args) {
+  Node *x = n->list.items[0], *y = bi_arg(n, 1, NULL), *ix = bi_arg(n, 2, "indexing");
+  if (!need_values(in, n, x, "x1") || !need_values(in, n, y, "x2")) return NULL;
+  if (ix && (ix->kind != N_STRING || (strcmp(ix->str, "xy") && strcmp(ix->str, "ij"))))
+    return ty_error(in, ix, "%s(): Valid values for `indexing` are 'xy' and 'ij'.", n->bi->name);
+  return ty_tuple(2, (const Type *[]){ty_array(elem_of(x->ty), 2, 'C', false), ty_array(elem_of(y->ty), 2, 'C', false)});
+}
+
+/* the grid of x's elements varying along axis `along` of a (rows, cols) array */
+static LLVMValueRef grid(Lower *l, const Type *t, LLVMValueRef flat, LLVMValueRef rows, LLVMValueRef cols, int along) {
+  LLVMValueRef out = lo_alloc_array(l, t, (LLVMValueRef[]){rows, cols}, -1), od = data_of(l, out);
+  LLVMValueRef size = const_i64(l, ty_bits(t->elem) / 8);
+  LoLoop r = lo_loop_begin(l, const_i64(l, 0), rows, NULL, "grid.row");
+  LoLoop c = lo_loop_begin(l, const_i64(l, 0), cols, NULL, "grid.col");
+  LLVMValueRef x = load_at(l, t->elem, data_of(l, flat), size, along ? c.index : r.index);
+  lo_store_scalar(l, t->elem, item_ptr(l, t->elem, od, LLVMBuildAdd(l->b, LLVMBuildMul(l->b, r.index, cols, ""), c.index, "")), x);
+  lo_loop_end(l, &c);
+  lo_loop_end(l, &r);
+  return out;
+}
+
+static LLVMValueRef lo_meshgrid(Lower *l, Node *n) {
+  const Type *tx = n->ty->fields[0], *ty = n->ty->fields[1];
+  const Type *fx = ty_array(tx->elem, 1, 'C', false), *fy = ty_array(ty->elem, 1, 'C', false);
+  LLVMValueRef nx, ny, x = flat_temp(l, n->list.items[0], tx->elem, &nx), y = flat_temp(l, n->list.items[1], ty->elem, &ny);
+  bool ij = ij_indexing(n);
+  LLVMValueRef rows = ij ? nx : ny, cols = ij ? ny : nx;
+  LLVMValueRef gx = grid(l, tx, x, rows, cols, !ij);
+  lo_temp_made(l, tx, gx);
+  LLVMValueRef gy = grid(l, ty, y, rows, cols, ij);
+  lo_temp_taken(l, gx);
+  lo_release_temp(l, fy, y);
+  lo_release_temp(l, fx, x);
+  LLVMValueRef r = LLVMBuildInsertValue(l->b, LLVMGetUndef(lo_type(l, n->ty)), gx, 0, "");
+  return LLVMBuildInsertValue(l->b, r, gy, 1, "");
+}
+
+/* ---------------------------------------------------------------- trapezoid */
+
+/* The types of NumPy's d * (y[1:] + y[:-1]) / 2.0: the sum's (y's), the
+ * product's (with d: diff(x), or dx a Python float), the result's. */
+typedef struct TrapTypes {
+  const Type *sum, *product, *result;
+} TrapTypes;
+
+static TrapTypes trap_types(Node *y, Node *x) {
+  const Type *s = y->ty->elem, *p = x ? np_promote(x->ty->elem, s) : ty_is_float(s) ? s : TYS(TY_F64);
+  return (TrapTypes){s, p, ty_is_float(p) ? p : TYS(TY_F64)};
+}
+
+static const Type *ty_trapezoid(Infer *in, Node *n, const Type **args) {
+  Node *y = n->list.items[0], *x = bi_arg(n, 1, "x"), *dx = bi_arg(n, 2, "dx");
+  if (y->ty->kind != TY_ARRAY || y->ty->ndim != 1 || y->ty->elem->kind == TY_BOOL)
+    return ty_error(in, y, "%s() in compiled code takes a 1-d array of numbers, got %s", n->bi->name, y->ty->name);
+  if (x && (x->ty->kind != TY_ARRAY || x->ty->ndim != 1 || x->ty->elem->kind == TY_BOOL))
+    return ty_error(in, x, "%s(): x must be a 1-d array of numbers, got %s", n->bi->name, x->ty->name);
+  if (x && dx) return ty_error(in, dx, "%s(): give x or dx, not both", n->bi->name);
+  if (dx && !ty_is_scalar(dx->ty)) return ty_error(in, dx, "%s(): dx must be a number, got %s", n->bi->name, dx->ty->name);
+  return trap_types(y, x).result;
+}
+
+static LLVMValueRef lo_trapezoid(Lower *l, Node *n) {
+  Node *y = n->list.items[0], *x = bi_arg(n, 1, "x"), *dx = bi_arg(n, 2, "dx");
+  TrapTypes tt = trap_types(y, x);
+  const Type *rt = tt.result, *at = ty_array(rt, 1, 'C', false);
+  LLVMValueRef yv = lo_expr(l, y), xv = x ? lo_expr(l, x) : NULL, len = lo_arr_shape(l, yv, 0);
+  LLVMValueRef ys = lo_arr_stride(l, y->ty, yv, 0), xs = x ? lo_arr_stride(l, x->ty, xv, 0) : NULL;
+  if (x) lo_raise_if(l, LLVMBuildICmp(l->b, LLVMIntNE, lo_arr_shape(l, xv, 0), len, ""), RT_ERR_VALUE,
+                     "numpy.trapezoid(): x and y must have the same length");
+  LLVMValueRef d = x ? NULL : dx ? lo_expr_as(l, dx, tt.product) : lo_convert(l, const_i64(l, 1), TYS(TY_I64), tt.product);
+  LLVMValueRef terms_n = smax(l, LLVMBuildSub(l->b, len, const_i64(l, 1), ""), const_i64(l, 0));
+  LLVMValueRef terms = lo_alloc_array(l, at, &terms_n, -1), td = data_of(l, terms);
+  lo_temp_made(l, at, terms);
+  LoLoop loop = lo_loop_begin(l, const_i64(l, 0), terms_n, NULL, "trapezoid");
+  LLVMValueRef next = LLVMBuildAdd(l->b, loop.index, const_i64(l, 1), "");
+  LLVMValueRef s = add(l, tt.sum, load_at(l, tt.sum, data_of(l, yv), ys, next), load_at(l, tt.sum, data_of(l, yv), ys, loop.index));
+  LLVMValueRef di = d;
+  if (x) {
+    const Type *e = x->ty->elem;
+    di = lo_convert(l, subtract(l, e, load_at(l, e, data_of(l, xv), xs, next), load_at(l, e, data_of(l, xv), xs, loop.index)), e, tt.product);
+  }
+  LLVMValueRef term = lo_convert(l, multiply(l, tt.product, di, lo_convert(l, s, tt.sum, tt.product)), tt.product, rt);
+  lo_store_scalar(l, rt, item_ptr(l, rt, td, loop.index), LLVMBuildFDiv(l->b, term, lo_fconst(l, rt, 2.0), ""));
+  lo_loop_end(l, &loop);
+  LLVMValueRef r = sum_of(l, rt, rt, td, terms_n, const_i64(l, ty_bits(rt) / 8));
+  lo_release_temp(l, at, terms);
+  if (x) lo_done_with(l, x, xv);
+  lo_done_with(l, y, yv);
+  return r;
+}
+
+/* ---------------------------------------------------------------- convolve, correlate */
+
+enum { CORRELATE, CONVOLVE };
+enum { MODE_VALID, MODE_SAME, MODE_FULL };
+
+static int mode_of(Node *n) {
+  Node *m = bi_arg(n, 2, "mode");
+  if (!m) return n->bi->ival == CONVOLVE ? MODE_FULL : MODE_VALID;
+  return !strcmp(m->str, "valid") ? MODE_VALID : !strcmp(m->str, "same") ? MODE_SAME : MODE_FULL;
+}
+
+static const Type *ty_correlate(Infer *in, Node *n, const Type **args) {
+  Node *a = n->list.items[0], *v = n->list.items[1], *m = bi_arg(n, 2, "mode");
+  if (!need_values(in, n, a, "a") || !need_values(in, n, v, "v")) return NULL;
+  if (m && (m->kind != N_STRING || (strcmp(m->str, "valid") && strcmp(m->str, "same") && strcmp(m->str, "full"))))
+    return ty_error(in, m, "%s(): mode must be one of 'valid', 'same', or 'full'", n->bi->name);
+  return ty_array(np_promote(elem_of(a->ty), elem_of(v->ty)), 1, 'C', false);
+}
+
+typedef struct Correlation {
+  const Type *t;
+  LLVMValueRef a, v, na, nv;  /* the longer, the shorter (their data) */
+  LLVMValueRef step;          /* v's element step: -1 reads it backwards (convolve) */
+} Correlation;
+
+/* out[i] = sum over j of a[i - left + j] * v[j], where a's index is within a */
+static LLVMValueRef correlation_at(Lower *l, const Correlation *c, LLVMValueRef shift) {
+  const Type *t = c->t;
+  LLVMValueRef size = const_i64(l, ty_bits(t) / 8), zero = const_i64(l, 0);
+  LLVMValueRef from = smax(l, zero, LLVMBuildNeg(l->b, shift, ""));
+  LLVMValueRef to = LLVMBuildSub(l->b, c->na, shift, "");
+  to = LLVMBuildSelect(l->b, LLVMBuildICmp(l->b, LLVMIntSLT, c->nv, to, ""), c->nv, to, "");
+  LLVMValueRef total = lo_alloca(l, lo_type(l, t), "correlate.sum");
+  LLVMBuildStore(l->b, LLVMConstNull(lo_type(l, t)), total);
+  LoLoop loop = lo_loop_begin(l, from, smax(l, from, to), NULL, "correlate");
+  LLVMValueRef x = load_at(l, t, c->a, size, LLVMBuildAdd(l->b, shift, loop.index, ""));
+  LLVMValueRef vj = LLVMBuildSelect(l->b, LLVMBuildICmp(l->b, LLVMIntSLT, c->step, zero, ""),
+                                    LLVMBuildSub(l->b, LLVMBuildSub(l->b, c->nv, const_i64(l, 1), ""), loop.index, ""), loop.index, "");
+  LLVMValueRef y = load_at(l, t, c->v, size, vj);
+  LLVMBuildStore(l->b, add(l, t, LLVMBuildLoad2(l->b, lo_type(l, t), total, ""), multiply(l, t, x, y)), total);
+  lo_loop_end(l, &loop);
+  return LLVMBuildLoad2(l->b, lo_type(l, t), total, "");
+}
+
+/* NumPy's: the longer array slides along the shorter (convolve: v
+ * reversed); where a correlation's v is the longer, the result comes
+ * reversed. Empty arrays are NumPy's ValueError. */
+static LLVMValueRef lo_correlate(Lower *l, Node *n) {
+  const Type *t = n->ty->elem, *ft = ty_array(t, 1, 'C', false);
+  bool convolve = n->bi->ival == CONVOLVE;
+  int mode = mode_of(n);
+  LLVMValueRef n1, n2, fa = flat_temp(l, n->list.items[0], t, &n1), fv = flat_temp(l, n->list.items[1], t, &n2);
+  LLVMValueRef zero = const_i64(l, 0), one = const_i64(l, 1);
+  lo_raise_if(l, LLVMBuildICmp(l->b, LLVMIntEQ, n1, zero, ""), RT_ERR_VALUE, convolve ? "a cannot be empty" : "first array argument cannot be empty");
+  lo_raise_if(l, LLVMBuildICmp(l->b, LLVMIntEQ, n2, zero, ""), RT_ERR_VALUE, convolve ? "v cannot be empty" : "second array argument cannot be empty");
+  LLVMValueRef swap = LLVMBuildICmp(l->b, LLVMIntSLT, n1, n2, "");
+  Correlation c = {t, LLVMBuildSelect(l->b, swap, data_of(l, fv), data_of(l, fa), ""), LLVMBuildSelect(l->b, swap, data_of(l, fa), data_of(l, fv), ""),
+                   LLVMBuildSelect(l->b, swap, n2, n1, ""), LLVMBuildSelect(l->b, swap, n1, n2, ""), const_i64(l, convolve ? -1 : 1)};
+  LLVMValueRef left = mode == MODE_FULL ? LLVMBuildSub(l->b, c.nv, one, "") : mode == MODE_SAME ? LLVMBuildLShr(l->b, c.nv, one, "") : zero;
+  LLVMValueRef len = mode == MODE_FULL ? LLVMBuildSub(l->b, LLVMBuildAdd(l->b, c.na, c.nv, ""), one, "")
+                     : mode == MODE_SAME ? c.na : LLVMBuildAdd(l->b, LLVMBuildSub(l->b, c.na, c.nv, ""), one, "");
+  LLVMValueRef out = lo_alloc_array(l, n->ty, &len, -1), od = data_of(l, out);
+  LLVMValueRef backwards = convolve ? const_bool(l, false) : swap;
+  LoLoop loop = lo_loop_begin(l, zero, len, NULL, "correlate.out");
+  LLVMValueRef r = correlation_at(l, &c, LLVMBuildSub(l->b, loop.index, left, ""));
+  LLVMValueRef at = LLVMBuildSelect(l->b, backwards, LLVMBuildSub(l->b, LLVMBuildSub(l->b, len, one, ""), loop.index, ""), loop.index, "");
+  lo_store_scalar(l, t, item_ptr(l, t, od, at), r);
+  lo_loop_end(l, &loop);
+  lo_release_temp(l, ft, fv);
+  lo_release_temp(l, ft, fa);
+  return out;
+}
+
+/* ---------------------------------------------------------------- the rows */
+
+static const char *const trace_kw[] = {"offset", NULL};
+static const char *const vander_kw[] = {"N", "increasing", NULL};
+static const char *const meshgrid_kw[] = {"indexing", NULL};
+static const char *const trapezoid_kw[] = {"x", "dx", NULL};
+static const char *const mode_kw[] = {"mode", NULL};
+
+#define AM_FLAGS (BF_ALLOCATES | BF_RAISES)
+
+const Builtin bi_arraymath[] = {
+  {"numpy.outer", "numpy", "outer", BK_FUNCTION, 0, 2, 2, NULL, AM_FLAGS, 0, 0, ty_outer, lo_outer},
+  {"numpy.cross", "numpy", "cross", BK_FUNCTION, 0, 2, 2, NULL, AM_FLAGS, 0, 0, ty_cross, lo_cross},
+  {"numpy.trace", "numpy", "trace", BK_FUNCTION, 0, 1, 2, trace_kw, BF_RAISES, 0, 0, ty_trace, lo_trace},
+  {"array.trace", NULL, "trace", BK_METHOD, TY_ARRAY, 0, 1, trace_kw, BF_RAISES, 0, 0, ty_trace, lo_trace},
+  {"numpy.vander", "numpy", "vander", BK_FUNCTION, 0, 1, 3, vander_kw, AM_FLAGS, 0, 0, ty_vander, lo_vander},
+  {"numpy.meshgrid", "numpy", "meshgrid", BK_FUNCTION, 0, 2, 2, meshgrid_kw, AM_FLAGS | BF_STRINGS, 0, 0, ty_meshgrid, lo_meshgrid},
+  {"numpy.convolve", "numpy", "convolve", BK_FUNCTION, 0, 2, 3, mode_kw, AM_FLAGS | BF_STRINGS, CONVOLVE, 0, ty_correlate, lo_correlate},
+  {"numpy.correlate", "numpy", "correlate", BK_FUNCTION, 0, 2, 3, mode_kw, AM_FLAGS | BF_STRINGS, CORRELATE, 0, ty_correlate, lo_correlate},
+  {"numpy.trapezoid", "numpy", "trapezoid", BK_FUNCTION, 0, 1, 3, trapezoid_kw, AM_FLAGS, 0, 0, ty_trapezoid, lo_trapezoid},
+  BI_END,
+};
+
+/* ---------------------------------------------------------------- at run time */
+
+/* NumPy's pairwise sum of n elements from p, stride bytes apart: 8
+ * accumulators over blocks of up to 128, halves above. */
+#define PAIRWISE(name, T)                                                                       \
+  static T name(const char *p, int64_t n, int64_t stride) {                                     \
+    if (n < 8) {                                                                                \
+      T r = 0;                                                                                  \
+      for (int64_t i = 0; i < n; i++) r += *(const T *)(p + i * stride);                        \
+      return r;                                                                                 \
+    }                                                                                           \
+    if (n <= 128) {                                                                             \
+      T r[8];                                                                                   \
+      int64_t i;                                                                                \
+      for (int j = 0; j < 8; j++) r[j] = *(const T *)(p + j * stride);                          \
+      for (i = 8; i < n - n % 8; i += 8)                                                        \
+        for (int j = 0; j < 8; j++) r[j] += *(const T *)(p + (i + j) * stride);                 \
+      T s = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]));                  \
+      for (; i < n; i++) s += *(const T *)(p + i * stride);                                     \
+      return s;                                                                                 \
+    }                                                                                           \
+    int64_t half = n / 2;                                                                       \
+    half -= half % 8;                                                                           \
+    return name(p, half, stride) + name(p + half * stride, n - half, stride);                   \
+  }
+
+PAIRWISE(pairwise_f32, float)
+PAIRWISE(pairwise_f64, double)
+
+/* NumPy's add.reduce of n floats: their pairwise sum from 0 */
+double rt_sum(const char *p, int64_t n, int64_t stride, int32_t kind) {
+  return kind == TY_F32 ? pairwise_f32(p, n, stride) : pairwise_f64(p, n, stride);
+}

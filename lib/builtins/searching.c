@@ -1,0 +1,670 @@
+/* builtins/searching.c — NumPy's searches of sorted arrays in compiled
+ * code: searchsorted, digitize and interp (a binary search per needle,
+ * emitted inline, in the dtype NumPy compares the two in, NaN sorting
+ * last), bincount and histogram, isin and the set functions (union1d,
+ * intersect1d, setdiff1d: searches of sorted copies).
+ */
+#include <math.h>
+#include <string.h>
+
+#include "builtins/builtins.h"
+
+/* ---------------------------------------------------------------- a sorted 1-d array */
+
+/* Its memory, as the searches read it: n elements from data, stride bytes
+ * apart (negative: digitize's decreasing bins read from the end). */
+typedef struct Sorted {
+  const Type *elem, *cmp;  /* its elements' type, the type needles and elements are compared in */
+  LLVMValueRef data, n, stride;
+} Sorted;
+
+/* The dtype NumPy compares a's elements and the needles in: their common
+ * one, but a Python float needle compares as a float array's dtype. */
+static const Type *compare_type(const Type *a, Node *v) {
+  const Type *e = elem_of(v->ty);
+  if (ty_is_weak(v) && ty_is_float(a) && ty_is_float(e)) return a;
+  return np_promote(a, e);
+}
+
+static Sorted sorted_of(Lower *l, const Type *t, LLVMValueRef a, const Type *cmp) {
+  return (Sorted){t->elem, cmp, LLVMBuildExtractValue(l->b, a, 2, ""), lo_arr_shape(l, a, 0), lo_arr_stride(l, t, a, 0)};
+}
+
+static LLVMValueRef element_at(Lower *l, const Sorted *s, LLVMValueRef i) {
+  LLVMValueRef offset = LLVMBuildMul(l->b, i, s->stride, "");
+  LLVMValueRef p = LLVMBuildGEP2(l->b, l->mod->i8, s->data, &offset, 1, "");
+  return lo_convert(l, lo_load_scalar(l, s->elem, p), s->elem, s->cmp);
+}
+
+/* x < y as NumPy sorts: NaN after every number */
+static LLVMValueRef sorts_before(Lower *l, const Type *t, LLVMValueRef x, LLVMValueRef y) {
+  if (!ty_is_float(t)) return lo_compare_values(l, OP_LT, x, t, y, t);
+  LLVMValueRef lt = LLVMBuildFCmp(l->b, LLVMRealOLT, x, y, "");
+  LLVMValueRef nan_after = LLVMBuildAnd(l->b, LLVMBuildFCmp(l->b, LLVMRealUNO, y, y, ""),
+                                        LLVMBuildFCmp(l->b, LLVMRealORD, x, x, ""), "");
+  return LLVMBuildOr(l->b, lt, nan_after, "");
+}
+
+/* The first index i where key would keep s sorted: before the elements
+ * equal to key (left) or after them (right). */
+static LLVMValueRef search(Lower *l, const Sorted *s, LLVMValueRef key, bool right) {
+  LLVMValueRef lo = lo_alloca(l, l->mod->i64, "search.lo"), hi = lo_alloca(l, l->mod->i64, "search.hi");
+  LLVMBuildStore(l->b, const_i64(l, 0), lo);
+  LLVMBuildStore(l->b, s->n, hi);
+  LLVMBasicBlockRef head = new_block(l, "search.head"), body = new_block(l, "search.body"), done = new_block(l, "search.done");
+  LLVMBuildBr(l->b, head);
+  position(l, head);
+  LLVMValueRef vlo = LLVMBuildLoad2(l->b, l->mod->i64, lo, ""), vhi = LLVMBuildLoad2(l->b, l->mod->i64, hi, "");
+  LLVMBuildCondBr(l->b, LLVMBuildICmp(l->b, LLVMIntSLT, vlo, vhi, ""), body, done);
+  position(l, body);
+  LLVMValueRef mid = LLVMBuildLShr(l->b, LLVMBuildAdd(l->b, vlo, vhi, ""), const_i64(l, 1), "");
+  LLVMValueRef x = element_at(l, s, mid);
+  LLVMValueRef go_right = right ? LLVMBuildNot(l->b, sorts_before(l, s->cmp, key, x), "") : sorts_before(l, s->cmp, x, key);
+  LLVMBuildStore(l->b, LLVMBuildSelect(l->b, go_right, LLVMBuildAdd(l->b, mid, const_i64(l, 1), ""), vlo, ""), lo);
+  LLVMBuildStore(l->b, LLVMBuildSelect(l->b, go_right, vhi, mid, ""), hi);
+  LLVMBuildBr(l->b, head);
+  position(l, done);
+  return vlo;
+}
+
+/* ---------------------------------------------------------------- each needle */
+
+/* f of each needle (a number, or each element of an array, in C order,
+ * as cmp): a number of type rt, or an array of them of the needles' shape. */
+typedef LLVMValueRef (*NeedleFn)(Lower *l, LLVMValueRef needle, void *arg);
+
+typedef struct Needles {
+  const Type *t, *cmp, *rt;
+  LLVMValueRef v, out, k;
+  NeedleFn f;
+  void *arg;
+} Needles;
+
+static void needle_at(Lower *l, LLVMValueRef *idx, void *arg) {
+  Needles *ns = arg;
+  LLVMValueRef x = lo_load_scalar(l, ns->t->elem, lo_element_addr(l, ns->t, ns->v, idx));
+  LLVMValueRef k = LLVMBuildLoad2(l->b, l->mod->i64, ns->k, "");
+  LLVMValueRef at = LLVMBuildInBoundsGEP2(l->b, lo_storage_type(l, ns->rt), LLVMBuildExtractValue(l->b, ns->out, 2, ""), &k, 1, "");
+  lo_store_scalar(l, ns->rt, at, ns->f(l, lo_convert(l, x, ns->t->elem, ns->cmp), ns->arg));
+  LLVMBuildStore(l->b, LLVMBuildAdd(l->b, k, const_i64(l, 1), ""), ns->k);
+}
+
+static LLVMValueRef each_needle(Lower *l, Node *v, const Type *cmp, const Type *rt, NeedleFn f, void *arg) {
+  if (v->ty->kind != TY_ARRAY) return f(l, lo_expr_as(l, v, cmp), arg);
+  Needles ns = {v->ty, cmp, rt, lo_expr(l, v), NULL, lo_alloca(l, l->mod->i64, "needle.k"), f, arg};
+  LLVMValueRef shape[RC_MAX_NDIM];
+  for (int d = 0; d < v->ty->ndim; d++) shape[d] = lo_arr_shape(l, ns.v, d);
+  ns.out = lo_alloc_array(l, ty_array(rt, v->ty->ndim, 'C', false), shape, -1);
+  LLVMBuildStore(l->b, const_i64(l, 0), ns.k);
+  lo_for_each_index(l, v->ty->ndim, shape, needle_at, &ns);
+  lo_done_with(l, v, ns.v);
+  return ns.out;
+}
+
+static const Type *needles_result(const Type *v, const Type *rt) {
+  return v->kind == TY_ARRAY ? ty_array(rt, v->ndim, 'C', false) : rt;
+}
+
+static bool need_sorted_1d(Infer *in, Node *n, Node *a, const char *what) {
+  if (a->ty->kind == TY_ARRAY && a->ty->ndim == 1) return true;
+  return ty_error(in, a, "%s(): %s must be a 1-d array, got %s", n->bi->name, what, a->ty->name) != NULL;
+}
+
+static bool need_numbers(Infer *in, Node *n, Node *v, const char *what) {
+  if (v && (ty_is_scalar(v->ty) || v->ty->kind == TY_ARRAY)) return true;
+  return ty_error(in, v ? v : n, "%s(): %s must be a number or an array, got %s", n->bi->name, what,
+                  v ? v->ty->name : "nothing") != NULL;
+}
+
+/* ---------------------------------------------------------------- searchsorted */
+
+static bool right_side(Node *side) { return side && side->kind == N_STRING && !strcmp(side->str, "right"); }
+
+static const Type *ty_searchsorted(Infer *in, Node *n, const Type **args) {
+  Node *a = n->list.items[0], *v = bi_arg(n, 1, "v"), *side = bi_arg(n, 2, "side");
+  if (!need_sorted_1d(in, n, a, "a") || !need_numbers(in, n, v, "v")) return NULL;
+  if (side && (side->kind != N_STRING || (strcmp(side->str, "left") && strcmp(side->str, "right"))))
+    return ty_error(in, side, "%s(): search side must be 'left' or 'right', got %s", n->bi->name,
+                    side->kind == N_STRING ? side->str : side->ty->name);
+  return needles_result(v->ty, TYS(TY_I64));
+}
+
+typedef struct Search {
+  Sorted s;
+  bool right;
+} Search;
+
+static LLVMValueRef search_needle(Lower *l, LLVMValueRef key, void *arg) {
+  Search *s = arg;
+  return search(l, &s->s, key, s->right);
+}
+
+static LLVMValueRef lo_searchsorted(Lower *l, Node *n) {
+  Node *a = n->list.items[0], *v = bi_arg(n, 1, "v");
+  const Type *cmp = compare_type(a->ty->elem, v);
+  LLVMValueRef av = lo_expr(l, a);
+  Search s = {sorted_of(l, a->ty, av, cmp), right_side(bi_arg(n, 2, "side"))};
+  LLVMValueRef r = each_needle(l, v, cmp, TYS(TY_I64), search_needle, &s);
+  lo_done_with(l, a, av);
+  return r;
+}
+
+/* ---------------------------------------------------------------- digitize */
+
+static const Type *ty_digitize(Infer *in, Node *n, const Type **args) {
+  Node *x = n->list.items[0], *bins = bi_arg(n, 1, "bins");
+  Node *right = bi_arg(n, 2, "right");
+  if (!need_numbers(in, n, x, "x") || !bins || !need_sorted_1d(in, n, bins, "bins")) return NULL;
+  if (right && right->kind != N_BOOL && right->kind != N_INT)
+    return ty_error(in, right, "%s(): right must be a constant True or False in compiled code", n->bi->name);
+  return needles_result(x->ty, TYS(TY_I64));
+}
+
+typedef struct Digitize {
+  Search up, down;  /* the bins as they are, and read from the end */
+  LLVMValueRef decreasing;
+} Digitize;
+
+/* NumPy's digitize: searchsorted on the other side than right= names;
+ * for decreasing bins, len(bins) minus the search of them reversed. */
+static LLVMValueRef digitize_needle(Lower *l, LLVMValueRef key, void *arg) {
+  Digitize *d = arg;
+  LLVMBasicBlockRef up = new_block(l, "digitize.up"), down = new_block(l, "digitize.down"), done = new_block(l, "digitize");
+  LLVMBuildCondBr(l->b, d->decreasing, down, up);
+  position(l, up);
+  LLVMValueRef i = search(l, &d->up.s, key, d->up.right);
+  LLVMBasicBlockRef up_end = LLVMGetInsertBlock(l->b);
+  LLVMBuildBr(l->b, done);
+  position(l, down);
+  LLVMValueRef j = LLVMBuildSub(l->b, d->down.s.n, search(l, &d->down.s, key, d->down.right), "");
+  LLVMBasicBlockRef down_end = LLVMGetInsertBlock(l->b);
+  LLVMBuildBr(l->b, done);
+  position(l, done);
+  LLVMValueRef r = LLVMBuildPhi(l->b, l->mod->i64, "digitize");
+  LLVMAddIncoming(r, (LLVMValueRef[]){i, j}, (LLVMBasicBlockRef[]){up_end, down_end}, 2);
+  return r;
+}
+
+static LLVMValueRef lo_digitize(Lower *l, Node *n) {
+  Node *x = n->list.items[0], *bins = bi_arg(n, 1, "bins"), *right = bi_arg(n, 2, "right");
+  const Type *cmp = compare_type(bins->ty->elem, x);
+  LLVMValueRef bv = lo_expr(l, bins);
+  Sorted s = sorted_of(l, bins->ty, bv, cmp);
+  LLVMTypeRef p[4] = {l->mod->ptr, l->mod->i64, l->mod->i64, l->mod->i32};
+  LLVMValueRef mono = lo_call_fn(l, "rt_monotonic", l->mod->i32, p,
+                                 (LLVMValueRef[]){s.data, s.n, s.stride, const_i32(l, (int)bins->ty->elem->kind)}, 4);
+  lo_raise_if(l, LLVMBuildICmp(l->b, LLVMIntEQ, mono, const_i32(l, 0), ""), RT_ERR_VALUE,
+              "bins must be monotonically increasing or decreasing");
+  bool side = !(right && right->ival);  /* searchsorted's side: the other one than right= names */
+  LLVMValueRef last = LLVMBuildSub(l->b, s.n, const_i64(l, 1), ""), end = LLVMBuildMul(l->b, last, s.stride, "");
+  Sorted reversed = s;
+  reversed.data = LLVMBuildGEP2(l->b, l->mod->i8, s.data, &end, 1, "");
+  reversed.stride = LLVMBuildNeg(l->b, s.stride, "");
+  Digitize d = {{s, side}, {reversed, side}, LLVMBuildICmp(l->b, LLVMIntSLT, mono, const_i32(l, 0), "")};
+  LLVMValueRef out = each_needle(l, x, cmp, TYS(TY_I64), digitize_needle, &d);
+  lo_done_with(l, bins, bv);
+  return out;
+}
+
+/* ---------------------------------------------------------------- interp */
+
+static const Type *ty_interp(Infer *in, Node *n, const Type **args) {
+  Node *x = n->list.items[0], *xp = bi_arg(n, 1, "xp"), *fp = bi_arg(n, 2, "fp");
+  if (!need_numbers(in, n, x, "x")) return NULL;
+  if (!xp || !fp) return ty_error(in, n, "%s() missing argument '%s'", n->bi->name, xp ? "fp" : "xp");
+  if (!need_sorted_1d(in, n, xp, "xp") || !need_sorted_1d(in, n, fp, "fp") ||
+      !bi_check_number(in, n, bi_arg(n, 3, "left"), "left") || !bi_check_number(in, n, bi_arg(n, 4, "right"), "right"))
+    return NULL;
+  return needles_result(x->ty, TYS(TY_F64));
+}
+
+typedef struct Interp {
+  Sorted xp, fp;
+  LLVMValueRef left, right;  /* the values below xp[0] and above xp[-1] */
+} Interp;
+
+static LLVMValueRef fselect(Lower *l, LLVMValueRef c, LLVMValueRef a, LLVMValueRef b) { return LLVMBuildSelect(l->b, c, a, b, ""); }
+static LLVMValueRef is_nan(Lower *l, LLVMValueRef v) { return fcmp(l, LLVMRealUNO, v, v); }
+
+/* NumPy's interp of one x: the segment j with xp[j] <= x < xp[j+1] (a
+ * binary search), its line through (xp[j], fp[j]) and, where that gives
+ * NaN, through (xp[j+1], fp[j+1]); fp[j] at xp[j] itself, left and right
+ * outside, NaN for NaN; with one point, fp[0] unless x is below or above. */
+static LLVMValueRef interp_needle(Lower *l, LLVMValueRef x, void *arg) {
+  Interp *ip = arg;
+  LLVMValueRef one = const_i64(l, 1), last = LLVMBuildSub(l->b, ip->xp.n, one, "");
+  LLVMValueRef first_x = element_at(l, &ip->xp, const_i64(l, 0)), last_x = element_at(l, &ip->xp, last);
+  LLVMValueRef below = fcmp(l, LLVMRealOLT, x, first_x), above = fcmp(l, LLVMRealOGT, x, last_x);
+  LLVMValueRef j = LLVMBuildSub(l->b, search(l, &ip->xp, x, true), one, "");
+  LLVMValueRef inner = LLVMBuildICmp(l->b, LLVMIntSLT, j, last, "");
+  LLVMValueRef jc = fselect(l, LLVMBuildAnd(l->b, inner, LLVMBuildICmp(l->b, LLVMIntSGE, j, const_i64(l, 0), ""), ""), j,
+                            const_i64(l, 0));
+  LLVMValueRef jn = fselect(l, LLVMBuildICmp(l->b, LLVMIntSLT, jc, last, ""), LLVMBuildAdd(l->b, jc, one, ""), jc);
+  LLVMValueRef x0 = element_at(l, &ip->xp, jc), x1 = element_at(l, &ip->xp, jn);
+  LLVMValueRef y0 = element_at(l, &ip->fp, jc), y1 = element_at(l, &ip->fp, jn);
+  LLVMValueRef slope = LLVMBuildFDiv(l->b, LLVMBuildFSub(l->b, y1, y0, ""), LLVMBuildFSub(l->b, x1, x0, ""), "");
+  LLVMValueRef r = LLVMBuildFAdd(l->b, LLVMBuildFMul(l->b, slope, LLVMBuildFSub(l->b, x, x0, ""), ""), y0, "");
+  LLVMValueRef r1 = LLVMBuildFAdd(l->b, LLVMBuildFMul(l->b, slope, LLVMBuildFSub(l->b, x, x1, ""), ""), y1, "");
+  r = fselect(l, is_nan(l, r), r1, r);
+  r = fselect(l, LLVMBuildAnd(l->b, is_nan(l, r), fcmp(l, LLVMRealOEQ, y0, y1), ""), y0, r);
+  r = fselect(l, LLVMBuildOr(l->b, LLVMBuildNot(l->b, inner, ""), fcmp(l, LLVMRealOEQ, x0, x), ""),
+              element_at(l, &ip->fp, fselect(l, inner, jc, last)), r);
+  LLVMValueRef single = LLVMBuildICmp(l->b, LLVMIntEQ, ip->xp.n, one, "");
+  r = fselect(l, LLVMBuildAnd(l->b, is_nan(l, x), LLVMBuildNot(l->b, single, ""), ""), x, r);
+  r = fselect(l, above, ip->right, r);
+  return fselect(l, below, ip->left, r);
+}
+
+static LLVMValueRef lo_interp(Lower *l, Node *n) {
+  Node *x = n->list.items[0], *xp = bi_arg(n, 1, "xp"), *fp = bi_arg(n, 2, "fp");
+  Node *left = bi_arg(n, 3, "left"), *right = bi_arg(n, 4, "right");
+  const Type *f64 = TYS(TY_F64);
+  LLVMValueRef xv = lo_expr(l, xp), fv = lo_expr(l, fp);
+  Interp ip = {sorted_of(l, xp->ty, xv, f64), sorted_of(l, fp->ty, fv, f64)};
+  lo_raise_if(l, LLVMBuildICmp(l->b, LLVMIntEQ, ip.xp.n, const_i64(l, 0), ""), RT_ERR_VALUE, "array of sample points is empty");
+  lo_raise_if(l, LLVMBuildICmp(l->b, LLVMIntNE, ip.xp.n, ip.fp.n, ""), RT_ERR_VALUE, "fp and xp are not of the same length.");
+  ip.left = left ? lo_expr_as(l, left, f64) : element_at(l, &ip.fp, const_i64(l, 0));
+  ip.right = right ? lo_expr_as(l, right, f64) : element_at(l, &ip.fp, LLVMBuildSub(l->b, ip.fp.n, const_i64(l, 1), ""));
+  LLVMValueRef r = each_needle(l, x, f64, f64, interp_needle, &ip);
+  lo_done_with(l, fp, fv);
+  lo_done_with(l, xp, xv);
+  return r;
+}
+
+/* ---------------------------------------------------------------- bincount */
+
+static const Type *ty_bincount(Infer *in, Node *n, const Type **args) {
+  Node *x = n->list.items[0], *w = bi_arg(n, 1, "weights"), *minlength = bi_arg(n, 2, "minlength");
+  if (!need_sorted_1d(in, n, x, "x")) return NULL;
+  if (ty_is_float(x->ty->elem))
+    return ty_error(in, x, "%s(): cannot cast array data from dtype('%s') to dtype('int64') according to the rule 'safe'",
+                    n->bi->name, x->ty->elem->name);
+  if (w && !need_sorted_1d(in, n, w, "weights")) return NULL;
+  if (minlength && !ty_is_int(minlength->ty))
+    return ty_error(in, minlength, "%s(): minlength must be an integer, got %s", n->bi->name, minlength->ty->name);
+  return ty_array(w ? TYS(TY_F64) : TYS(TY_I64), 1, 'C', false);
+}
+
+static LLVMValueRef lo_bincount(Lower *l, Node *n) {
+  Node *x = n->list.items[0], *w = bi_arg(n, 1, "weights"), *minlength = bi_arg(n, 2, "minlength");
+  const Type *i64 = TYS(TY_I64), *f64 = TYS(TY_F64), *rt = n->ty->elem;
+  LLVMValueRef xv = lo_expr(l, x), wv = w ? lo_expr(l, w) : NULL;
+  Sorted xs = sorted_of(l, x->ty, xv, i64), ws = w ? sorted_of(l, w->ty, wv, f64) : xs;
+  LLVMValueRef least = minlength ? lo_expr_as(l, minlength, i64) : const_i64(l, 0);
+  lo_raise_if(l, LLVMBuildICmp(l->b, LLVMIntSLT, least, const_i64(l, 0), ""), RT_ERR_VALUE, "'minlength' must not be negative");
+  if (w) lo_raise_if(l, LLVMBuildICmp(l->b, LLVMIntNE, xs.n, ws.n, ""), RT_ERR_VALUE, "The weights and list don't have the same length.");
+  /* the largest value, and whether one is negative (uint64's above int64's range count as negative, as NumPy casts them) */
+  LLVMValueRef top = lo_alloca(l, l->mod->i64, "bincount.top");
+  LLVMBuildStore(l->b, const_i64(l, -1), top);
+  LoLoop scan = lo_loop_begin(l, const_i64(l, 0), xs.n, NULL, "bincount.scan");
+  LLVMValueRef v = element_at(l, &xs, scan.index);
+  lo_raise_if(l, LLVMBuildICmp(l->b, LLVMIntSLT, v, const_i64(l, 0), ""), RT_ERR_VALUE, "'list' argument must have no negative elements");
+  LLVMValueRef t = LLVMBuildLoad2(l->b, l->mod->i64, top, "");
+  LLVMBuildStore(l->b, LLVMBuildSelect(l->b, LLVMBuildICmp(l->b, LLVMIntSGT, v, t, ""), v, t, ""), top);
+  lo_loop_end(l, &scan);
+  LLVMValueRef size = LLVMBuildAdd(l->b, LLVMBuildLoad2(l->b, l->mod->i64, top, ""), const_i64(l, 1), "");
+  size = LLVMBuildSelect(l->b, LLVMBuildICmp(l->b, LLVMIntSGT, least, size, ""), least, size, "");
+  LLVMValueRef out = lo_alloc_array(l, n->ty, &size, 0), data = LLVMBuildExtractValue(l->b, out, 2, "");
+  LoLoop count = lo_loop_begin(l, const_i64(l, 0), xs.n, NULL, "bincount.count");
+  LLVMValueRef at = LLVMBuildInBoundsGEP2(l->b, lo_storage_type(l, rt), data, (LLVMValueRef[]){element_at(l, &xs, count.index)}, 1, "");
+  LLVMValueRef add = w ? element_at(l, &ws, count.index) : const_i64(l, 1), old = lo_load_scalar(l, rt, at);
+  lo_store_scalar(l, rt, at, w ? LLVMBuildFAdd(l->b, old, add, "") : LLVMBuildAdd(l->b, old, add, ""));
+  lo_loop_end(l, &count);
+  if (w) lo_done_with(l, w, wv);
+  lo_done_with(l, x, xv);
+  return out;
+}
+
+/* ---------------------------------------------------------------- histogram */
+
+static bool edges_given(Node *bins) { return bins && bins->ty->kind == TY_ARRAY; }
+
+/* numpy.histogram(a, bins=10, range=None): (counts, edges); the edges of
+ * an int bins are of a's float dtype (float64 for ints), given ones keep
+ * their own. */
+static const Type *ty_histogram(Infer *in, Node *n, const Type **args) {
+  Node *a = n->list.items[0], *bins = bi_arg(n, 1, "bins"), *range = bi_arg(n, 2, "range");
+  if (a->ty->kind != TY_ARRAY || a->ty->elem->kind == TY_BOOL)
+    return ty_error(in, a, "%s() needs an array of numbers, got %s", n->bi->name, a->ty->name);
+  if (bins && !ty_is_int(bins->ty) && !(edges_given(bins) && bins->ty->ndim == 1))
+    return ty_error(in, bins, "%s(): bins must be an int or a 1-d array of edges, got %s", n->bi->name, bins->ty->name);
+  if (range && !(range->ty->kind == TY_TUPLE && range->ty->nfields == 2 && ty_is_scalar(range->ty->fields[0]) &&
+                 ty_is_scalar(range->ty->fields[1])))
+    return ty_error(in, range, "%s(): range must be a tuple of two numbers, got %s", n->bi->name, range->ty->name);
+  const Type *e = edges_given(bins) ? bins->ty->elem : ty_is_float(a->ty->elem) ? a->ty->elem : TYS(TY_F64);
+  return ty_tuple(2, (const Type *[]){ty_array(TYS(TY_I64), 1, 'C', false), ty_array(e, 1, 'C', false)});
+}
+
+typedef struct Histogram {
+  const Type *at, *et;        /* a's type, the edges' element type */
+  LLVMValueRef a, counts, nbins;
+  Sorted edges;               /* read as et, or in the type a and given edges compare in */
+  LLVMValueRef first, last;   /* uniform bins: the outer edges, as et */
+  bool uniform;
+} Histogram;
+
+static LLVMValueRef ecmp(Lower *l, const Type *t, int op, LLVMValueRef a, LLVMValueRef b) {
+  return lo_compare_values(l, op, a, t, b, t);
+}
+
+/* NumPy's bin of x among uniform bins: computed, then moved by one where
+ * the edges say (NumPy's decrement and increment); -1 outside them. */
+static LLVMValueRef uniform_bin(Lower *l, Histogram *h, LLVMValueRef x) {
+  const Type *et = h->et;
+  LLVMValueRef keep = LLVMBuildAnd(l->b, ecmp(l, et, OP_GE, x, h->first), ecmp(l, et, OP_LE, x, h->last), "");
+  LLVMValueRef nb = lo_convert(l, h->nbins, TYS(TY_I64), et);
+  LLVMValueRef f = LLVMBuildFMul(l->b, LLVMBuildFDiv(l->b, LLVMBuildFSub(l->b, x, h->first, ""), LLVMBuildFSub(l->b, h->last, h->first, ""), ""), nb, "");
+  LLVMValueRef one = const_i64(l, 1), top = LLVMBuildSub(l->b, h->nbins, one, "");
+  LLVMValueRef i = LLVMBuildSelect(l->b, keep, LLVMBuildFPToSI(l->b, f, l->mod->i64, ""), const_i64(l, 0), "");
+  i = LLVMBuildSelect(l->b, LLVMBuildICmp(l->b, LLVMIntSGE, i, h->nbins, ""), top, i, "");
+  i = LLVMBuildSelect(l->b, LLVMBuildICmp(l->b, LLVMIntSLT, i, const_i64(l, 0), ""), const_i64(l, 0), i, "");
+  i = LLVMBuildSelect(l->b, ecmp(l, et, OP_LT, x, element_at(l, &h->edges, i)), LLVMBuildSub(l->b, i, one, ""), i, "");
+  LLVMValueRef up = LLVMBuildAnd(l->b, ecmp(l, et, OP_GE, x, element_at(l, &h->edges, LLVMBuildAdd(l->b, i, one, ""))),
+                                 LLVMBuildICmp(l->b, LLVMIntNE, i, top, ""), "");
+  i = LLVMBuildSelect(l->b, up, LLVMBuildAdd(l->b, i, one, ""), i, "");
+  return LLVMBuildSelect(l->b, keep, i, const_i64(l, -1), "");
+}
+
+/* x's bin among given edges: e[i] <= x < e[i+1], the last bin closed; -1 outside */
+static LLVMValueRef given_bin(Lower *l, Histogram *h, LLVMValueRef x) {
+  const Type *t = h->edges.cmp;
+  LLVMValueRef last = LLVMBuildSub(l->b, h->edges.n, const_i64(l, 1), "");
+  LLVMValueRef out = LLVMBuildOr(l->b, sorts_before(l, t, x, element_at(l, &h->edges, const_i64(l, 0))),
+                                 sorts_before(l, t, element_at(l, &h->edges, last), x), "");
+  LLVMValueRef i = LLVMBuildSub(l->b, search(l, &h->edges, x, true), const_i64(l, 1), "");
+  i = LLVMBuildSelect(l->b, LLVMBuildICmp(l->b, LLVMIntSGE, i, h->nbins, ""), LLVMBuildSub(l->b, h->nbins, const_i64(l, 1), ""), i, "");
+  return LLVMBuildSelect(l->b, out, const_i64(l, -1), i, "");
+}
+
+static void count_element(Lower *l, LLVMValueRef *idx, void *arg) {
+  Histogram *h = arg;
+  LLVMValueRef x = lo_load_scalar(l, h->at->elem, lo_element_addr(l, h->at, h->a, idx));
+  x = lo_convert(l, x, h->at->elem, h->uniform ? h->et : h->edges.cmp);
+  LLVMValueRef i = h->uniform ? uniform_bin(l, h, x) : given_bin(l, h, x);
+  LLVMBasicBlockRef add = new_block(l, "histogram.add"), next = new_block(l, "histogram.next");
+  LLVMBuildCondBr(l->b, LLVMBuildICmp(l->b, LLVMIntSGE, i, const_i64(l, 0), ""), add, next);
+  position(l, add);
+  LLVMValueRef at = LLVMBuildInBoundsGEP2(l->b, l->mod->i64, LLVMBuildExtractValue(l->b, h->counts, 2, ""), &i, 1, "");
+  LLVMBuildStore(l->b, LLVMBuildAdd(l->b, LLVMBuildLoad2(l->b, l->mod->i64, at, ""), const_i64(l, 1), ""), at);
+  LLVMBuildBr(l->b, next);
+  position(l, next);
+}
+
+typedef struct Extremes {
+  const Type *t, *lt;
+  LLVMValueRef a, lo, hi, nan;
+} Extremes;
+
+static void extreme_element(Lower *l, LLVMValueRef *idx, void *arg) {
+  Extremes *e = arg;
+  LLVMValueRef x = lo_convert(l, lo_load_scalar(l, e->t->elem, lo_element_addr(l, e->t, e->a, idx)), e->t->elem, e->lt);
+  LLVMValueRef lo = LLVMBuildLoad2(l->b, lo_type(l, e->lt), e->lo, ""), hi = LLVMBuildLoad2(l->b, lo_type(l, e->lt), e->hi, "");
+  LLVMBuildStore(l->b, LLVMBuildSelect(l->b, ecmp(l, e->lt, OP_LT, x, lo), x, lo, ""), e->lo);
+  LLVMBuildStore(l->b, LLVMBuildSelect(l->b, ecmp(l, e->lt, OP_GT, x, hi), x, hi, ""), e->hi);
+  LLVMValueRef nan = LLVMBuildFCmp(l->b, LLVMRealUNO, x, x, "");
+  LLVMBuildStore(l->b, LLVMBuildOr(l->b, LLVMBuildLoad2(l->b, l->mod->i1, e->nan, ""), nan, ""), e->nan);
+}
+
+/* The outer edges, in lt: range's (checked), or a's smallest and largest
+ * (0 and 1 when a is empty); widened by a half where equal, as NumPy's. */
+static void outer_edges(Lower *l, Node *range, const Type *lt, const Type *t, LLVMValueRef a, LLVMValueRef size,
+                        LLVMValueRef *first, LLVMValueRef *last) {
+  if (range) {
+    LLVMValueRef r = lo_expr(l, range);
+    *first = lo_convert(l, LLVMBuildExtractValue(l->b, r, 0, ""), range->ty->fields[0], lt);
+    *last = lo_convert(l, LLVMBuildExtractValue(l->b, r, 1, ""), range->ty->fields[1], lt);
+    lo_raise_if(l, ecmp(l, lt, OP_GT, *first, *last), RT_ERR_VALUE, "max must be larger than min in range parameter.");
+  } else {
+    Extremes e = {t, lt, a, lo_alloca(l, lo_type(l, lt), "histogram.min"), lo_alloca(l, lo_type(l, lt), "histogram.max"),
+                  lo_alloca(l, l->mod->i1, "histogram.nan")};
+    LLVMValueRef empty = LLVMBuildICmp(l->b, LLVMIntEQ, size, const_i64(l, 0), "");
+    LLVMBuildStore(l->b, LLVMBuildSelect(l->b, empty, lo_fconst(l, lt, 0), lo_fconst(l, lt, INFINITY), ""), e.lo);
+    LLVMBuildStore(l->b, LLVMBuildSelect(l->b, empty, lo_fconst(l, lt, 1), lo_fconst(l, lt, -INFINITY), ""), e.hi);
+    LLVMBuildStore(l->b, const_bool(l, false), e.nan);
+    LLVMValueRef shape[RC_MAX_NDIM];
+    for (int d = 0; d < t->ndim; d++) shape[d] = lo_arr_shape(l, a, d);
+    lo_for_each_index(l, t->ndim, shape, extreme_element, &e);
+    *first = LLVMBuildLoad2(l->b, lo_type(l, lt), e.lo, "");
+    *last = LLVMBuildLoad2(l->b, lo_type(l, lt), e.hi, "");
+    LLVMValueRef inf = lo_fconst(l, lt, INFINITY);
+    LLVMValueRef bad = LLVMBuildOr(l->b, LLVMBuildLoad2(l->b, l->mod->i1, e.nan, ""),
+                                   LLVMBuildOr(l->b, LLVMBuildFCmp(l->b, LLVMRealOEQ, lo_intrinsic1(l, "llvm.fabs", lt, *first), inf, ""),
+                                               LLVMBuildFCmp(l->b, LLVMRealOEQ, lo_intrinsic1(l, "llvm.fabs", lt, *last), inf, ""), ""), "");
+    lo_raise_if(l, bad, RT_ERR_VALUE, "autodetected range of the array is not finite");
+  }
+  LLVMValueRef same = ecmp(l, lt, OP_EQ, *first, *last), half = lo_fconst(l, lt, 0.5);
+  *first = LLVMBuildSelect(l->b, same, LLVMBuildFSub(l->b, *first, half, ""), *first, "");
+  *last = LLVMBuildSelect(l->b, same, LLVMBuildFAdd(l->b, *last, half, ""), *last, "");
+  LLVMValueRef inf = lo_fconst(l, lt, INFINITY);
+  LLVMValueRef bad = LLVMBuildOr(l->b, LLVMBuildFCmp(l->b, LLVMRealUGE, lo_intrinsic1(l, "llvm.fabs", lt, *first), inf, ""),
+                                 LLVMBuildFCmp(l->b, LLVMRealUGE, lo_intrinsic1(l, "llvm.fabs", lt, *last), inf, ""), "");
+  if (range) lo_raise_if(l, bad, RT_ERR_VALUE, "supplied range is not finite");
+}
+
+/* NumPy's linspace(first, last, nbins + 1) in lt, as et: i * step + first, the last one last */
+static LLVMValueRef uniform_edges(Lower *l, const Type *lt, const Type *et, LLVMValueRef first, LLVMValueRef last, LLVMValueRef nbins) {
+  const Type *t = ty_array(et, 1, 'C', false);
+  LLVMValueRef count = LLVMBuildAdd(l->b, nbins, const_i64(l, 1), ""), out = lo_alloc_array(l, t, &count, -1);
+  LLVMValueRef data = LLVMBuildExtractValue(l->b, out, 2, "");
+  LLVMValueRef step = LLVMBuildFDiv(l->b, LLVMBuildFSub(l->b, last, first, ""), lo_convert(l, nbins, TYS(TY_I64), lt), "");
+  LoLoop loop = lo_loop_begin(l, const_i64(l, 0), nbins, NULL, "histogram.edges");
+  LLVMValueRef e = LLVMBuildFAdd(l->b, LLVMBuildFMul(l->b, lo_convert(l, loop.index, TYS(TY_I64), lt), step, ""), first, "");
+  lo_store_scalar(l, et, LLVMBuildInBoundsGEP2(l->b, lo_storage_type(l, et), data, &loop.index, 1, ""), lo_convert(l, e, lt, et));
+  lo_loop_end(l, &loop);
+  lo_store_scalar(l, et, LLVMBuildInBoundsGEP2(l->b, lo_storage_type(l, et), data, &nbins, 1, ""), lo_convert(l, last, lt, et));
+  return out;
+}
+
+/* NumPy's ValueError where an edge is above the next one: given edges;
+ * or not below it: the nbins computed ones. */
+static void check_rising(Lower *l, Sorted e, LLVMValueRef nbins) {
+  LLVMValueRef falls = lo_alloca(l, l->mod->i1, "histogram.falls");
+  LLVMBuildStore(l->b, const_bool(l, false), falls);
+  LoLoop loop = lo_loop_begin(l, const_i64(l, 1), e.n, NULL, "histogram.rising");
+  LLVMValueRef down = ecmp(l, e.cmp, nbins ? OP_GE : OP_GT, element_at(l, &e, LLVMBuildSub(l->b, loop.index, const_i64(l, 1), "")),
+                           element_at(l, &e, loop.index));
+  LLVMBuildStore(l->b, LLVMBuildOr(l->b, LLVMBuildLoad2(l->b, l->mod->i1, falls, ""), down, ""), falls);
+  lo_loop_end(l, &loop);
+  LLVMValueRef bad = LLVMBuildLoad2(l->b, l->mod->i1, falls, "");
+  if (nbins)
+    lo_raise_format_if(l, bad, RT_ERR_VALUE, "Too many bins for data range. Cannot create %lld finite-sized bins.", &nbins, 1);
+  else
+    lo_raise_if(l, bad, RT_ERR_VALUE, "`bins` must increase monotonically, when an array");
+}
+
+static LLVMValueRef lo_histogram(Lower *l, Node *n) {
+  Node *a = n->list.items[0], *bins = bi_arg(n, 1, "bins"), *range = bi_arg(n, 2, "range");
+  const Type *et = n->ty->fields[1]->elem, *ct = ty_array(TYS(TY_I64), 1, 'C', false);
+  Histogram h = {a->ty, et, lo_expr(l, a)};
+  LLVMValueRef shape[RC_MAX_NDIM], size = const_i64(l, 1), edges;
+  for (int d = 0; d < a->ty->ndim; d++) size = LLVMBuildMul(l->b, size, shape[d] = lo_arr_shape(l, h.a, d), "");
+  if (edges_given(bins)) {
+    LLVMValueRef bv = lo_expr(l, bins);
+    edges = lo_copy_array(l, n->ty->fields[1], bins->ty, bv);
+    lo_done_with(l, bins, bv);
+    lo_temp_made(l, n->ty->fields[1], edges);
+    h.edges = sorted_of(l, n->ty->fields[1], edges, np_promote(a->ty->elem, et));
+    check_rising(l, sorted_of(l, n->ty->fields[1], edges, et), NULL);
+    h.nbins = LLVMBuildSub(l->b, h.edges.n, const_i64(l, 1), "");
+    h.nbins = LLVMBuildSelect(l->b, LLVMBuildICmp(l->b, LLVMIntSLT, h.nbins, const_i64(l, 0), ""), const_i64(l, 0), h.nbins, "");
+  } else {
+    h.uniform = true;
+    h.nbins = bins ? lo_expr_as(l, bins, TYS(TY_I64)) : const_i64(l, 10);
+    lo_raise_if(l, LLVMBuildICmp(l->b, LLVMIntSLT, h.nbins, const_i64(l, 1), ""), RT_ERR_VALUE, "`bins` must be positive, when an integer");
+    const Type *lt = range || !ty_is_float(a->ty->elem) ? TYS(TY_F64) : et;
+    LLVMValueRef first, last;
+    outer_edges(l, range, lt, a->ty, h.a, size, &first, &last);
+    edges = uniform_edges(l, lt, et, first, last, h.nbins);
+    lo_temp_made(l, n->ty->fields[1], edges);
+    check_rising(l, sorted_of(l, n->ty->fields[1], edges, et), h.nbins);
+    h.first = lo_convert(l, first, lt, et);
+    h.last = lo_convert(l, last, lt, et);
+    h.edges = sorted_of(l, n->ty->fields[1], edges, et);
+  }
+  h.counts = lo_alloc_array(l, ct, &h.nbins, 0);
+  lo_for_each_index(l, a->ty->ndim, shape, count_element, &h);
+  lo_done_with(l, a, h.a);
+  lo_temp_taken(l, edges);
+  LLVMValueRef tuple = LLVMBuildInsertValue(l->b, LLVMGetUndef(lo_type(l, n->ty)), h.counts, 0, "");
+  return LLVMBuildInsertValue(l->b, tuple, edges, 1, "");
+}
+
+/* ---------------------------------------------------------------- isin and the set functions */
+
+/* a sorted temp of elements of type t, as the searches read it */
+static Sorted sorted_temp(Lower *l, LLVMValueRef a, LLVMValueRef count, const Type *t) {
+  return (Sorted){t, t, LLVMBuildExtractValue(l->b, a, 2, ""), count, const_i64(l, ty_bits(t) / 8)};
+}
+
+/* whether key (of s's compare type) is among s's elements: equal to one, so never NaN */
+static LLVMValueRef found(Lower *l, const Sorted *s, LLVMValueRef key) {
+  LLVMValueRef i = search(l, s, key, false), inside = LLVMBuildICmp(l->b, LLVMIntSLT, i, s->n, "");
+  LLVMValueRef safe = LLVMBuildSelect(l->b, inside, i, const_i64(l, 0), "");
+  LLVMValueRef x = element_at(l, s, safe);
+  return LLVMBuildAnd(l->b, inside, lo_compare_values(l, OP_EQ, x, s->cmp, key, s->cmp), "");
+}
+
+static bool need_values(Infer *in, Node *n, Node *x, const char *what) {
+  if (x && (x->ty->kind == TY_ARRAY || ty_is_scalar(x->ty))) return true;
+  return ty_error(in, x ? x : n, "%s(): %s must be an array or a number, got %s", n->bi->name, what, x ? x->ty->name : "nothing") != NULL;
+}
+
+static const Type *ty_isin(Infer *in, Node *n, const Type **args) {
+  Node *e = n->list.items[0], *test = bi_arg(n, 1, "test_elements"), *invert = bi_arg(n, 2, "invert");
+  if (!need_values(in, n, e, "element") || !need_values(in, n, test, "test_elements")) return NULL;
+  if (invert && invert->kind != N_BOOL)
+    return ty_error(in, invert, "%s(): invert must be a constant True or False in compiled code", n->bi->name);
+  return ty_array(TYS(TY_BOOL), ndim_of(e->ty), 'C', false);  /* a 0-d array for a number, as NumPy's */
+}
+
+typedef struct Isin {
+  Sorted s;
+  bool invert;
+} Isin;
+
+static LLVMValueRef isin_needle(Lower *l, LLVMValueRef x, void *arg) {
+  Isin *is = arg;
+  LLVMValueRef r = found(l, &is->s, x);
+  return is->invert ? LLVMBuildNot(l->b, r, "") : r;
+}
+
+static LLVMValueRef lo_isin(Lower *l, Node *n) {
+  Node *e = n->list.items[0], *test = bi_arg(n, 1, "test_elements"), *invert = bi_arg(n, 2, "invert");
+  const Type *cmp = np_promote(elem_of(e->ty), elem_of(test->ty)), *tt = ty_array(cmp, 1, 'C', false);
+  LLVMValueRef count, sorted = np_sorted_elements(l, &test, 1, cmp, false, &count);
+  Isin is = {sorted_temp(l, sorted, count, cmp), invert && invert->ival};
+  LLVMValueRef r = each_needle(l, e, cmp, TYS(TY_BOOL), isin_needle, &is);
+  lo_release_temp(l, tt, sorted);
+  if (e->ty->kind == TY_ARRAY) return r;
+  LLVMValueRef out = lo_alloc_array(l, n->ty, NULL, -1);
+  lo_store_scalar(l, TYS(TY_BOOL), LLVMBuildExtractValue(l->b, out, 2, ""), r);
+  return out;
+}
+
+enum { SET_UNION, SET_INTERSECT, SET_DIFF };
+
+/* union1d, intersect1d: the common dtype; setdiff1d: the first array's */
+static const Type *ty_set(Infer *in, Node *n, const Type **args) {
+  Node *a = n->list.items[0], *b = n->list.items[1];
+  if (!need_values(in, n, a, "ar1") || !need_values(in, n, b, "ar2")) return NULL;
+  const Type *e = n->bi->ival == SET_DIFF ? elem_of(a->ty) : np_promote(elem_of(a->ty), elem_of(b->ty));
+  return ty_array(e, 1, 'C', false);
+}
+
+/* The sorted distinct elements of a (as its result type) kept where
+ * their being among b's is want: intersect1d and setdiff1d. */
+static LLVMValueRef kept(Lower *l, Node *n, bool want) {
+  Node *a = n->list.items[0], *b = n->list.items[1];
+  const Type *rt = n->ty->elem, *cmp = np_promote(elem_of(a->ty), elem_of(b->ty));
+  LLVMValueRef na, nb, ua = np_sorted_elements(l, &a, 1, rt, true, &na), sb = np_sorted_elements(l, &b, 1, cmp, want, &nb);
+  Sorted among = sorted_temp(l, sb, nb, cmp), from = sorted_temp(l, ua, na, rt);
+  LLVMValueRef m = lo_alloca(l, l->mod->i64, "set.kept");
+  LLVMBuildStore(l->b, const_i64(l, 0), m);
+  LoLoop loop = lo_loop_begin(l, const_i64(l, 0), na, NULL, "set.keep");
+  LLVMValueRef x = element_at(l, &from, loop.index), in = found(l, &among, lo_convert(l, x, rt, cmp));
+  LLVMBasicBlockRef keep = new_block(l, "set.keep"), next = new_block(l, "set.next");
+  LLVMBuildCondBr(l->b, want ? in : LLVMBuildNot(l->b, in, ""), keep, next);
+  position(l, keep);
+  LLVMValueRef k = LLVMBuildLoad2(l->b, l->mod->i64, m, "");
+  lo_store_scalar(l, rt, LLVMBuildInBoundsGEP2(l->b, lo_storage_type(l, rt), from.data, &k, 1, ""), x);
+  LLVMBuildStore(l->b, LLVMBuildAdd(l->b, k, const_i64(l, 1), ""), m);
+  LLVMBuildBr(l->b, next);
+  position(l, next);
+  lo_loop_end(l, &loop);
+  LLVMValueRef r = np_first_elements(l, n->ty, ua, LLVMBuildLoad2(l->b, l->mod->i64, m, ""));
+  lo_release_temp(l, ty_array(cmp, 1, 'C', false), sb);
+  lo_release_temp(l, n->ty, ua);
+  return r;
+}
+
+static LLVMValueRef lo_set(Lower *l, Node *n) {
+  if (n->bi->ival != SET_UNION) return kept(l, n, n->bi->ival == SET_INTERSECT);
+  LLVMValueRef count, all = np_sorted_elements(l, n->list.items, 2, n->ty->elem, true, &count);
+  LLVMValueRef r = np_first_elements(l, n->ty, all, count);
+  lo_release_temp(l, n->ty, all);
+  return r;
+}
+
+/* ---------------------------------------------------------------- the rows */
+
+static const char *const searchsorted_kw[] = {"v", "side", NULL};
+static const char *const digitize_kw[] = {"bins", "right", NULL};
+static const char *const interp_kw[] = {"xp", "fp", "left", "right", NULL};
+static const char *const bincount_kw[] = {"weights", "minlength", NULL};
+static const char *const histogram_kw[] = {"bins", "range", NULL};
+static const char *const isin_kw[] = {"test_elements", "invert", NULL};
+
+#define SEARCH_FLAGS (BF_ALLOCATES | BF_RAISES | BF_STRINGS)
+
+const Builtin bi_searching[] = {
+  {"numpy.searchsorted", "numpy", "searchsorted", BK_FUNCTION, 0, 1, 3, searchsorted_kw, SEARCH_FLAGS, 0, 0, ty_searchsorted,
+   lo_searchsorted},
+  {"array.searchsorted", NULL, "searchsorted", BK_METHOD, TY_ARRAY, 0, 2, searchsorted_kw, SEARCH_FLAGS, 0, 0, ty_searchsorted,
+   lo_searchsorted},
+  {"numpy.digitize", "numpy", "digitize", BK_FUNCTION, 0, 1, 3, digitize_kw, BF_ALLOCATES | BF_RAISES, 0, 0, ty_digitize,
+   lo_digitize},
+  {"numpy.interp", "numpy", "interp", BK_FUNCTION, 0, 1, 5, interp_kw, BF_ALLOCATES | BF_RAISES, 0, 0, ty_interp, lo_interp},
+  {"numpy.bincount", "numpy", "bincount", BK_FUNCTION, 0, 1, 3, bincount_kw, BF_ALLOCATES | BF_RAISES, 0, 0, ty_bincount,
+   lo_bincount},
+  {"numpy.histogram", "numpy", "histogram", BK_FUNCTION, 0, 1, 3, histogram_kw, BF_ALLOCATES | BF_RAISES, 0, 0, ty_histogram,
+   lo_histogram},
+  {"numpy.isin", "numpy", "isin", BK_FUNCTION, 0, 1, 3, isin_kw, BF_ALLOCATES | BF_RAISES, 0, 0, ty_isin, lo_isin},
+  {"numpy.union1d", "numpy", "union1d", BK_FUNCTION, 0, 2, 2, NULL, BF_ALLOCATES | BF_RAISES, SET_UNION, 0, ty_set, lo_set},
+  {"numpy.intersect1d", "numpy", "intersect1d", BK_FUNCTION, 0, 2, 2, NULL, BF_ALLOCATES | BF_RAISES, SET_INTERSECT, 0, ty_set, lo_set},
+  {"numpy.setdiff1d", "numpy", "setdiff1d", BK_FUNCTION, 0, 2, 2, NULL, BF_ALLOCATES | BF_RAISES, SET_DIFF, 0, ty_set, lo_set},
+  BI_END,
+};
+
+/* ---------------------------------------------------------------- at run time */
+
+static double as_double(const char *p, int32_t kind) {
+  switch (kind) {
+  case TY_BOOL: case TY_U8: return *(const uint8_t *)p;
+  case TY_I8: return *(const int8_t *)p;
+  case TY_I16: return *(const int16_t *)p;
+  case TY_U16: return *(const uint16_t *)p;
+  case TY_I32: return *(const int32_t *)p;
+  case TY_U32: return *(const uint32_t *)p;
+  case TY_I64: return (double)*(const int64_t *)p;
+  case TY_U64: return (double)*(const uint64_t *)p;
+  case TY_F32: return *(const float *)p;
+  default: return *(const double *)p;
+  }
+}
+
+/* NumPy's check of digitize's bins, on their values as doubles: 1
+ * increasing (or all equal), -1 decreasing, 0 neither. */
+int32_t rt_monotonic(const char *data, int64_t n, int64_t stride, int32_t kind) {
+  if (n == 0) return 1;
+  double last = as_double(data, kind), next = last;
+  int64_t i = 1;
+  while (i < n && (next = as_double(data + i * stride, kind)) == last) i++;
+  if (i == n) return 1;
+  int32_t way = last < next ? 1 : -1;
+  for (i++; i < n; i++) {
+    last = next;
+    next = as_double(data + i * stride, kind);
+    if (way > 0 ? last > next : last < next) return 0;
+  }
+  return way;
+}

@@ -1,0 +1,175 @@
+"""Small NumPy array functions in compiled code: outer, cross, trace,
+vander, meshgrid, trapezoid, convolve and correlate, checked against NumPy (values, dtypes, float
+sums to the bit) on generated inputs of every dtype, empty and
+one-element arrays and strided views, and their errors."""
+import numpy as np
+import pytest
+
+import ruchey
+
+from arraygen import DTYPES, array, check, define
+from conftest import AS_NUMBA, make_rng
+
+pytestmark = pytest.mark.skipif(AS_NUMBA, reason="numba's versions take other arguments")
+
+NUMBERS = [d for d in DTYPES if d is not np.bool_]
+LAYOUTS = ("C", "F", "strided", "reversed")
+
+_fns = {}
+
+
+def fn(expr, params="a"):
+    key = (expr, params)
+    if key not in _fns:
+        _fns[key] = define(f"@ruchey.njit\ndef f({params}):\n    return {expr}\n")
+    return _fns[key]
+
+
+def finite(rng, dtype, shape, layout="C"):
+    a = array(rng, dtype, shape, layout)
+    if a.dtype.kind == "f":
+        a[~np.isfinite(a)] = 1.5
+    elif a.dtype.kind in "iu":
+        a[...] = array(rng, dtype, shape, "C") % 50
+    return a
+
+
+def test_outer_matches_numpy():
+    rng = make_rng(1)
+    f = fn("np.outer(a, b)", "a, b")
+    for da, db in [(d, d) for d in DTYPES] + [(np.int8, np.float32), (np.uint16, np.int64), (np.bool_, np.float64)]:
+        for sa, sb in (((0,), (3,)), ((1,), (1,)), ((4,), (5,)), ((2, 3), (4,))):
+            for layout in LAYOUTS:
+                check(f, finite(rng, da, sa, layout), finite(rng, db, sb, layout))
+    check(f, np.arange(3, dtype=np.int8), 3)
+    check(f, 2.5, np.arange(4))
+
+
+def test_cross_matches_numpy():
+    rng = make_rng(2)
+    f = fn("np.cross(a, b)", "a, b")
+    for da, db in [(d, d) for d in NUMBERS] + [(np.int8, np.float32), (np.float64, np.int64)]:
+        for shape in ((3,), (5, 3), (2, 4, 3), (0, 3)):
+            for layout in ("C", "strided", "reversed"):
+                check(f, finite(rng, da, shape, layout), finite(rng, db, shape, layout))
+
+
+def test_cross_errors():
+    f = fn("np.cross(a, b)", "a, b")
+    with pytest.raises(ValueError, match="last axis has 3 elements"):
+        f(np.zeros(2), np.zeros(2))
+    with pytest.raises(ValueError, match="arrays of one shape"):
+        f(np.zeros((2, 3)), np.zeros((3, 3)))
+    with pytest.raises(ruchey.TypingError, match="the same number of dimensions"):
+        f(np.zeros((2, 3)), np.zeros(3))
+    with pytest.raises(ruchey.TypingError, match="needs arrays of numbers"):
+        f(np.zeros(3, dtype=bool), np.zeros(3, dtype=bool))
+
+
+def test_trace_matches_numpy():
+    rng = make_rng(3)
+    fs = [fn("np.trace(a)"), fn("np.trace(a, k)", "a, k"), fn("a.trace(offset=k)", "a, k")]
+    for dtype in DTYPES:
+        for shape in ((0, 3), (1, 1), (3, 4), (30, 40), (200, 150)):
+            for layout in LAYOUTS:
+                a = array(rng, dtype, shape, layout)
+                if a.dtype.kind == "f":
+                    a[~np.isfinite(a)] = 0.25
+                check(fs[0], a)
+                for k in (-5, -1, 0, 2, 100):
+                    check(fs[1], a, k)
+                    check(fs[2], a, k)
+
+
+def test_trace_needs_a_2d_array():
+    with pytest.raises(ruchey.TypingError, match="takes a 2-d array"):
+        fn("np.trace(a)")(np.zeros(3))
+
+
+def test_vander_matches_numpy():
+    rng = make_rng(4)
+    fs = [fn("np.vander(a)"), fn("np.vander(a, n)", "a, n"), fn("np.vander(a, N=n, increasing=True)", "a, n")]
+    for dtype in DTYPES:
+        for n in (0, 1, 4):
+            for layout in ("C", "strided", "reversed"):
+                x = finite(rng, dtype, (n,), layout)
+                if x.dtype.kind == "f":
+                    x = x / 8
+                check(fs[0], x)
+                for cols in (0, 1, 5):
+                    check(fs[1], x, cols)
+                    check(fs[2], x, cols)
+
+
+def test_vander_errors():
+    with pytest.raises(ValueError, match="negative dimensions are not allowed"):
+        fn("np.vander(a, n)", "a, n")(np.zeros(3), -1)
+    with pytest.raises(ruchey.TypingError, match="x must be a one-dimensional array"):
+        fn("np.vander(a)")(np.zeros((2, 2)))
+
+
+def test_meshgrid_matches_numpy():
+    rng = make_rng(5)
+    fs = [fn("np.meshgrid(a, b)", "a, b"), fn("np.meshgrid(a, b, indexing='ij')", "a, b"),
+          fn("np.meshgrid(a, b, indexing='xy')", "a, b")]
+    for da, db in ((np.float64, np.int32), (np.bool_, np.uint8), (np.float32, np.float32)):
+        for sa, sb in (((0,), (3,)), ((1,), (4,)), ((5,), (2,)), ((2, 2), (3,))):
+            for f in fs:
+                check(f, array(rng, da, sa, "strided"), array(rng, db, sb, "reversed"))
+    check(fs[0], 1.5, np.arange(3))
+
+
+def test_meshgrid_bad_indexing():
+    with pytest.raises(ruchey.TypingError, match="Valid values for `indexing` are 'xy' and 'ij'"):
+        fn("np.meshgrid(a, a, indexing='xx')")(np.zeros(2))
+
+
+def test_trapezoid_matches_numpy():
+    rng = make_rng(6)
+    fs = [fn("np.trapezoid(a)"), fn("np.trapezoid(a, dx=0.25)"), fn("np.trapezoid(a, x)", "a, x"), fn("np.trapezoid(a, x=x)", "a, x")]
+    for dtype in NUMBERS:
+        for n in (0, 1, 2, 9, 100, 1000):
+            for layout in ("C", "strided", "reversed"):
+                y = finite(rng, dtype, (n,), layout)
+                check(fs[0], y)
+                check(fs[1], y)
+                for x in (np.cumsum(rng.random(n)), np.arange(n, dtype=np.int16), np.linspace(0, 1, n).astype(np.float32)):
+                    check(fs[2], y, x)
+                    check(fs[3], y, x[::-1])
+
+
+def test_trapezoid_errors():
+    with pytest.raises(ValueError, match="x and y must have the same length"):
+        fn("np.trapezoid(a, x)", "a, x")(np.zeros(3), np.zeros(4))
+    with pytest.raises(ruchey.TypingError, match="takes a 1-d array of numbers"):
+        fn("np.trapezoid(a)")(np.zeros((2, 2)))
+    with pytest.raises(ruchey.TypingError, match="give x or dx, not both"):
+        fn("np.trapezoid(a, a, 1.0)")(np.zeros(3))
+
+
+def test_convolve_and_correlate_match_numpy():
+    """Ints and bools exactly; floats to rounding (NumPy's products are summed
+    by its dot function, BLAS's for float64, in an order of its own)."""
+    rng = make_rng(7)
+    fs = [fn(f"np.{name}(a, v{mode})", "a, v") for name in ("convolve", "correlate")
+          for mode in ("", ", 'full'", ", 'same'", ", mode='valid'")]
+    for da, dv in [(d, d) for d in DTYPES] + [(np.int8, np.float64), (np.uint8, np.int16)]:
+        for na, nv in ((1, 1), (5, 3), (3, 5), (4, 4), (40, 7), (2, 30)):
+            a, v = finite(rng, da, (na,), "strided"), finite(rng, dv, (nv,), "reversed")
+            for f in fs:
+                expected, got = f.py_func(a, v), f(a, v)
+                assert got.dtype == expected.dtype and got.shape == expected.shape
+                if got.dtype.kind == "f":
+                    np.testing.assert_allclose(got, expected, rtol=1e-12 if got.dtype == np.float64 else 1e-5, atol=0)
+                else:
+                    np.testing.assert_array_equal(got, expected)
+    check(fs[0], np.arange(3), 2)
+
+
+def test_convolve_errors():
+    with pytest.raises(ValueError, match="v cannot be empty"):
+        fn("np.convolve(a, v)", "a, v")(np.zeros(3), np.zeros(0))
+    with pytest.raises(ValueError, match="first array argument cannot be empty"):
+        fn("np.correlate(a, v)", "a, v")(np.zeros(0), np.zeros(2))
+    with pytest.raises(ruchey.TypingError, match="mode must be one of 'valid', 'same', or 'full'"):
+        fn("np.convolve(a, a, 'middle')")(np.zeros(3))

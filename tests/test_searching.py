@@ -1,0 +1,272 @@
+"""NumPy's searching and counting in compiled code: searchsorted, digitize,
+interp, bincount, unique and histogram.
+
+Each call is checked against NumPy on generated inputs (every dtype,
+numbers and arrays of needles, empty and one-element arrays, strided and
+reversed views, NaN among floats), and its errors against NumPy's.
+"""
+import numpy as np
+import pytest
+
+import ruchey
+
+from arraygen import DTYPES, array, check, define
+from conftest import AS_NUMBA, make_rng
+
+pytestmark = pytest.mark.skipif(AS_NUMBA, reason="numba's versions take other arguments and raise other errors")
+
+NUMBERS = [d for d in DTYPES if d is not np.bool_]
+LAYOUTS = ("C", "strided", "reversed")
+
+_fns = {}
+
+
+def fn(expr, params="a"):
+    key = (expr, params)
+    if key not in _fns:
+        _fns[key] = define(f"@ruchey.njit\ndef f({params}):\n    return {expr}\n")
+    return _fns[key]
+
+
+def check_outcome(f, *args):
+    """check(f, *args), or where NumPy raises, the same exception and message."""
+    try:
+        f.py_func(*args)
+    except ValueError as e:
+        with pytest.raises(type(e), match=str(e).replace(".", "\\.")):
+            f(*args)
+        return
+    check(f, *args)
+
+
+def small(rng, dtype, shape, layout="C"):
+    """Values with ties: small ints, or rounded floats with NaN and infinities among them."""
+    a = array(rng, dtype, shape, layout)
+    kind = np.dtype(dtype).kind
+    if kind in "iu":
+        a[...] = array(rng, dtype, shape, "C") % 9
+    elif kind == "f":
+        a[...] = np.round(a / 100)
+    return a
+
+
+def sorted_array(rng, dtype, n, layout="C"):
+    a = np.sort(small(rng, dtype, (n,)))
+    if layout == "strided":
+        return np.repeat(a, 2)[::2]
+    if layout == "reversed":
+        return a[::-1].copy()[::-1]
+    return a
+
+
+# ---------------------------------------------------------------- searchsorted
+
+
+def test_searchsorted_matches_numpy():
+    rng = make_rng(1)
+    left, right, method = (fn("np.searchsorted(a, v)", "a, v"), fn("np.searchsorted(a, v, side='right')", "a, v"),
+                           fn("a.searchsorted(v, 'right')", "a, v"))
+    for dtype in DTYPES:
+        for vtype in (dtype, np.float64, np.int64):
+            for n in (0, 1, 2, 17, 300):
+                for layout in LAYOUTS:
+                    a = sorted_array(rng, dtype, n, layout)
+                    v = small(rng, vtype, (4, 3), layout)
+                    for f in (left, right, method):
+                        check(f, a, v)
+                        check(f, a, v[1, 2])
+
+
+def test_searchsorted_python_numbers():
+    a = np.array([1.0, 2.0, 2.0, 3.5, np.nan])
+    for side in ("left", "right"):
+        f = fn(f"(np.searchsorted(a, 2), np.searchsorted(a, 2.0, side='{side}'), np.searchsorted(a, np.nan, '{side}'))")
+        check(f, a)
+        check(f, np.arange(5, dtype=np.float32))
+        check(f, np.arange(5))
+
+
+def test_searchsorted_errors():
+    with pytest.raises(ruchey.TypingError, match="search side must be 'left' or 'right'"):
+        fn("np.searchsorted(a, 1.0, side='middle')")(np.zeros(3))
+    with pytest.raises(ruchey.TypingError, match="a must be a 1-d array"):
+        fn("np.searchsorted(a, 1.0)")(np.zeros((2, 2)))
+    with pytest.raises(ruchey.TypingError, match="v must be a number or an array"):
+        fn("np.searchsorted(a, (1, 2))")(np.zeros(3))
+
+
+# ---------------------------------------------------------------- digitize
+
+
+def test_digitize_matches_numpy():
+    rng = make_rng(2)
+    fs = [fn("np.digitize(x, b)", "x, b"), fn("np.digitize(x, b, right=True)", "x, b"), fn("np.digitize(x, b, True)", "x, b")]
+    for dtype in NUMBERS:
+        for n in (0, 1, 2, 9, 100):
+            b = np.unique(small(rng, dtype, (n,)))
+            b = b[~np.isnan(b)] if b.dtype.kind == "f" else b
+            for bins in (b, b[::-1], np.repeat(b, 2)):
+                x = small(rng, dtype, (3, 5))
+                for f in fs:
+                    check(f, x, bins)
+                    check(f, x[::2, ::-1], bins)
+                    check(f, x[0, 0], bins)
+
+
+def test_digitize_bins_must_be_monotonic():
+    with pytest.raises(ValueError, match="bins must be monotonically increasing or decreasing"):
+        fn("np.digitize(x, b)", "x, b")(np.zeros(3), np.array([1.0, 3.0, 2.0]))
+    with pytest.raises(ruchey.TypingError, match="right must be a constant"):
+        fn("np.digitize(x, b, r)", "x, b, r")(np.zeros(3), np.array([1.0, 3.0]), True)
+
+
+# ---------------------------------------------------------------- interp
+
+
+def test_interp_matches_numpy():
+    rng = make_rng(3)
+    f, g = fn("np.interp(x, xp, fp)", "x, xp, fp"), fn("np.interp(x, xp, fp, left=-1.0, right=7)", "x, xp, fp")
+    for n in (1, 2, 3, 50):
+        for xtype in (np.float64, np.float32, np.int64):
+            xp = np.sort(rng.standard_normal(n) * 3)
+            if n > 2:
+                xp[1] = xp[2]  # a repeated point
+            fp = rng.standard_normal(n)
+            for x in (rng.standard_normal((4, 6)) * 4, np.concatenate([xp, [np.nan, np.inf, -np.inf]])):
+                x = x.astype(xtype) if xtype is not np.int64 else np.round(x[np.isfinite(x)]).astype(xtype)
+                check(f, x, xp, fp)
+                check(g, x, xp[::-1][::-1], fp.astype(np.float32))
+                check(f, x[..., ::2], xp.astype(np.int32), fp)
+                check(f, x.reshape(-1)[0] if x.size else 0.5, xp, fp)
+
+
+def test_interp_infinite_values():
+    f = fn("np.interp(x, xp, fp)", "x, xp, fp")
+    xp, fp = np.array([0.0, 1.0, 1.0, 2.0, 4.0]), np.array([0.0, 10.0, 20.0, np.inf, 5.0])
+    check(f, np.array([-1.0, 0.0, 0.5, 1.0, 1.5, 2.0, 3.0, 4.0, 5.0, np.nan]), xp, fp)
+
+
+def test_interp_errors():
+    f = fn("np.interp(x, xp, fp)", "x, xp, fp")
+    with pytest.raises(ValueError, match="array of sample points is empty"):
+        f(np.zeros(3), np.zeros(0), np.zeros(0))
+    with pytest.raises(ValueError, match="fp and xp are not of the same length"):
+        f(np.zeros(3), np.zeros(3), np.zeros(2))
+    with pytest.raises(ruchey.TypingError, match="xp must be a 1-d array"):
+        f(np.zeros(3), np.zeros((3, 1)), np.zeros(3))
+
+
+# ---------------------------------------------------------------- bincount
+
+
+def test_bincount_matches_numpy():
+    rng = make_rng(4)
+    f, fw, fm = fn("np.bincount(x)", "x"), fn("np.bincount(x, w)", "x, w"), fn("np.bincount(x, weights=w, minlength=m)", "x, w, m")
+    for dtype in (np.bool_, np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uint32, np.uint64):
+        for n in (0, 1, 5, 200):
+            for layout in LAYOUTS:
+                x = np.abs(small(rng, dtype, (n,), layout)).astype(dtype) if dtype is not np.bool_ else array(rng, dtype, (n,), layout)
+                w = array(rng, np.float32, (n,), layout)
+                check(f, x)
+                if n == 0:  # NumPy's is int64 when x is empty: ruchey's type cannot hang on a length
+                    for m in (0, 3):
+                        got = fm(x, w, m)
+                        assert got.dtype == np.float64 and (got == np.bincount(x, w, m)).all()
+                    continue
+                check(fw, x, w)
+                check(fw, x, np.arange(n))
+                for m in (0, 3, 20):
+                    check(fm, x, w, m)
+
+
+def test_bincount_errors():
+    with pytest.raises(ValueError, match="'list' argument must have no negative elements"):
+        fn("np.bincount(x)", "x")(np.array([1, -1]))
+    with pytest.raises(ValueError, match="'minlength' must not be negative"):
+        fn("np.bincount(x, minlength=m)", "x, m")(np.array([1]), -1)
+    with pytest.raises(ValueError, match="The weights and list don't have the same length."):
+        fn("np.bincount(x, w)", "x, w")(np.array([1]), np.zeros(2))
+    with pytest.raises(ruchey.TypingError, match="cannot cast array data from dtype\\('float64'\\)"):
+        fn("np.bincount(x)", "x")(np.array([1.0]))
+    with pytest.raises(ruchey.TypingError, match="x must be a 1-d array"):
+        fn("np.bincount(x)", "x")(np.zeros((2, 2), dtype=np.int64))
+
+
+# ---------------------------------------------------------------- unique
+
+
+def test_unique_matches_numpy():
+    rng = make_rng(5)
+    f, fc, ff = fn("np.unique(a)"), fn("np.unique(a, return_counts=True)"), fn("np.unique(a, return_counts=False)")
+    for dtype in DTYPES:
+        for shape in ((0,), (1,), (7,), (3, 4), (2000,)):
+            for layout in ("C", "F", "strided", "reversed"):
+                a = small(rng, dtype, shape, layout)
+                check(f, a)
+                check(fc, a)
+                check(ff, a)
+
+
+def test_unique_nans_and_zeros():
+    a = np.array([np.nan, 0.0, -0.0, np.nan, 1.0, -0.0])
+    check(fn("np.unique(a, return_counts=True)"), a)
+    check(fn("np.unique(a)"), a.astype(np.float32))
+
+
+def test_unique_errors():
+    with pytest.raises(ruchey.TypingError, match="unsupported keyword argument 'return_index'"):
+        fn("np.unique(a, return_index=True)")(np.zeros(3))
+    with pytest.raises(ruchey.TypingError, match="return_counts must be a constant"):
+        fn("np.unique(a, return_counts=c)", "a, c")(np.zeros(3), True)
+
+
+# ---------------------------------------------------------------- histogram
+
+
+def test_histogram_with_int_bins_matches_numpy():
+    rng = make_rng(6)
+    fs = [fn("np.histogram(a)"), fn("np.histogram(a, 7)"), fn("np.histogram(a, bins=1)"),
+          fn("np.histogram(a, 5, range=(-3, 2.5))"), fn("np.histogram(a, 4, (0, 0))")]
+    for dtype in NUMBERS:
+        for shape in ((1,), (2,), (50,), (6, 7), (1000,)):
+            for layout in ("C", "F", "strided"):
+                a = array(rng, dtype, shape, layout)
+                if a.dtype.kind == "f":
+                    a[~np.isfinite(a)] = 0.5
+                    a *= rng.choice([1e-3, 1.0, 1e3])
+                for f in fs:
+                    check_outcome(f, a)
+
+
+def test_histogram_with_edges_matches_numpy():
+    rng = make_rng(7)
+    f = fn("np.histogram(a, b)", "a, b")
+    for dtype in NUMBERS:
+        for edges in (np.array([0, 2, 4]), np.array([-1.5, 0.0, 0.0, 3.0, 10.0]), np.array([1.0]), np.linspace(-5, 5, 11)):
+            a = small(rng, dtype, (40,))
+            check(f, a, edges)
+            check(f, a[::3], edges.astype(np.float32))
+
+
+def test_histogram_empty_and_constant():
+    for a in (np.zeros(0), np.full(5, 2.0), np.full(3, 7, dtype=np.int16)):
+        check(fn("np.histogram(a, 3)"), a)
+
+
+def test_histogram_errors():
+    with pytest.raises(ValueError, match="autodetected range of"):
+        fn("np.histogram(a)")(np.array([1.0, np.nan]))
+    with pytest.raises(ValueError, match="max must be larger than min in range parameter."):
+        fn("np.histogram(a, 2, range=(3, 1))")(np.zeros(3))
+    with pytest.raises(ValueError, match="supplied range"):
+        fn("np.histogram(a, 2, range=(0, np.inf))")(np.zeros(3))
+    with pytest.raises(ValueError, match="Too many bins for data range. Cannot create 10 finite-sized bins."):
+        fn("np.histogram(a)")(np.array([1.0, 1.0 + 2e-16]))
+    with pytest.raises(ValueError, match="`bins` must be positive, when an integer"):
+        fn("np.histogram(a, n)", "a, n")(np.zeros(3), 0)
+    with pytest.raises(ValueError, match="`bins` must increase monotonically, when an array"):
+        fn("np.histogram(a, b)", "a, b")(np.zeros(3), np.array([3.0, 1.0]))
+    with pytest.raises(ruchey.TypingError, match="bins must be an int or a 1-d array"):
+        fn("np.histogram(a, 2.5)")(np.zeros(3))
+    with pytest.raises(ruchey.TypingError, match="unsupported keyword argument 'density'"):
+        fn("np.histogram(a, density=True)")(np.zeros(3))
