@@ -52,6 +52,33 @@ const RucheyAPI *core_api(void) {
   return api = a;
 }
 
+/* ---------------------------------------------------------------- BLAS */
+
+/* Matrix products call BLAS through the function pointers SciPy exports
+ * from scipy.linalg.cython_blas (a capsule per routine in __pyx_capi__),
+ * found once, by the first compile that names a product. Without SciPy the
+ * pointers stay NULL: products of integers still run, those of floats
+ * raise a RuntimeError naming SciPy. */
+void core_load_blas(void) {
+  static bool tried;
+  const RucheyAPI *a = core_api();
+  if (tried || !a) {
+    PyErr_Clear();
+    return;
+  }
+  tried = true;
+  PyObject *mod = PyImport_ImportModule("scipy.linalg.cython_blas");
+  PyObject *capi = mod ? PyObject_GetAttrString(mod, "__pyx_capi__") : NULL;
+  for (const char *const *name = a->blas_names; capi && PyDict_Check(capi) && *name; name++) {
+    PyObject *cap = PyDict_GetItemString(capi, *name);  /* borrowed */
+    void *fn = cap && PyCapsule_CheckExact(cap) ? PyCapsule_GetPointer(cap, PyCapsule_GetName(cap)) : NULL;
+    if (fn) a->set_blas(*name, fn);
+  }
+  PyErr_Clear();
+  Py_XDECREF(capi);
+  Py_XDECREF(mod);
+}
+
 /* ---------------------------------------------------------------- object identities */
 
 /* A dict from Python object to small int, filled by name on first use. */

@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define RUCHEY_API_VERSION 8
+#define RUCHEY_API_VERSION 9
 #define RC_MAX_NDIM 8
 
 /* ---------------------------------------------------------------- arena */
@@ -247,6 +247,7 @@ enum {
                              * (cuda.shfl_sync, cuda.ballot_sync): ival is its CollectiveOp */
   BF_STRINGS = 1 << 14,     /* takes constant strings among its arguments (print) */
   BF_GRID = 1 << 15,        /* with BF_BARRIER: waits for every thread of the grid (grid.sync()) */
+  BF_BLAS = 1 << 16,        /* calls BLAS: the extension finds SciPy's before compiling */
 };
 
 /* A builtin that synchronises threads: passes split kernels at it. */
@@ -458,6 +459,10 @@ typedef struct RucheyAPI {
   int64_t (*thread_id)(void);
   /* where print() in @njit code writes its lines (Python's sys.stdout) */
   void (*set_print_sink)(void (*sink)(const char *text, size_t len));
+  /* the BLAS routines compiled code's matrix products call, by name
+   * (blas_names: those wanted, NULL-terminated); found by the extension */
+  const char *const *blas_names;
+  void (*set_blas)(const char *name, void *fn);
 } RucheyAPI;
 
 const RucheyAPI *ruchey_api(void);
@@ -469,6 +474,19 @@ RtError *rt_last_error(void);
 void rt_set_error(int status, const char *msg);
 void rt_error_int(int status, const char *fmt, int64_t v);  /* a message holding one number */
 void rt_partition(void *data, int64_t n, int64_t k, int32_t kind);  /* builtins/reduce.c */
+/* builtins/blas.c: the matrix products (LA_: a row's ival), the BLAS
+ * routines they call (named as in scipy.linalg.cython_blas; the names
+ * wanted, NULL-terminated) */
+enum { LA_DOT, LA_MATMUL, LA_INNER, LA_VDOT, LA_OUTER };
+RtMemInfo *rt_alloc(int64_t nbytes);  /* runtime.c */
+void rt_meminfo_free(RtMemInfo *mi);
+void rt_error_format(int status, const char *fmt, int64_t a, int64_t b, int64_t c, int64_t d);
+void rt_copy_strided(int64_t ndim, const int64_t *shape, char *dst, const int64_t *dst_strides, const char *src,
+                     const int64_t *src_strides, int64_t itemsize);
+int32_t rt_matrix_product(int32_t op, int32_t kind, const RtArray *a, int32_t nda, const RtArray *b, int32_t ndb,
+                          RtArray *out, void *scalar);
+void rt_set_blas(const char *name, void *fn);
+extern const char *const la_blas_names[];
 /* fiber.c */
 int rt_fiber_block(int (*body)(void *ctx, int64_t thread), void *ctx, int64_t n);
 void rt_fiber_barrier(const char *site);

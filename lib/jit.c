@@ -359,6 +359,8 @@ EXPORT const RucheyAPI *ruchey_api(void) {
     .max_threads = pool_max_threads,
     .thread_id = pool_thread_id,
     .set_print_sink = rt_set_print_sink,
+    .blas_names = la_blas_names,
+    .set_blas = rt_set_blas,
   };
   return &api;
 }

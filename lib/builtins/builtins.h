@@ -23,6 +23,7 @@ extern const Builtin bi_print[];   /* print.c: print() */
 extern const Builtin bi_grid[];    /* grid.c: cooperative groups (grid.sync()) */
 extern const Builtin bi_reduce[];  /* reduce.c: NumPy's reductions (sum, mean, argmax ...) */
 extern const Builtin bi_statistics[]; /* statistics.c: cumsum, diff, median, quantiles, isclose */
+extern const Builtin bi_linalg[];  /* linalg.c: matrix products (dot, matmul, @, inner, vdot, outer) */
 
 /* The elements' type of an array, or a number's own; dimensions (0 for a number). */
 static inline const Type *elem_of(const Type *t) { return t->kind == TY_ARRAY ? t->elem : t; }

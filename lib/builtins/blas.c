@@ -1,0 +1,314 @@
+/* blas.c — matrix products at run time (numpy.dot, matmul, @, inner,
+ * vdot, outer; see linalg.c for their typers and lowerers).
+ *
+ * Every product becomes C = A B of strided matrices, C a new C-contiguous
+ * array. Floats go to BLAS's gemm through the pointers the extension found
+ * in SciPy (scipy.linalg.cython_blas, the library NumPy's own wheels
+ * resemble: an optimised BLAS with the Fortran convention, every argument
+ * by pointer); a matrix BLAS cannot read as it is (no unit stride, or
+ * negative, zero or overlapping strides) is copied first. Integers, which
+ * BLAS has no routine for, are multiplied by plain loops that wrap as
+ * NumPy's do.
+ */
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ruchey.h"
+
+typedef void (*Gemm)(const char *ta, const char *tb, const int *m, const int *n, const int *k, const void *alpha,
+                     const void *a, const int *lda, const void *b, const int *ldb, const void *beta, void *c,
+                     const int *ldc);
+
+/* The routines, set once by the extension before compiled code runs. */
+static struct {
+  const char *name;
+  void *fn;
+} routines[] = {{"sgemm", NULL}, {"dgemm", NULL}};
+enum { R_SGEMM, R_DGEMM };
+
+void rt_set_blas(const char *name, void *fn) {
+  for (size_t i = 0; i < sizeof routines / sizeof routines[0]; i++)
+    if (!strcmp(routines[i].name, name)) __atomic_store_n(&routines[i].fn, fn, __ATOMIC_RELEASE);
+}
+
+const char *const la_blas_names[] = {"sgemm", "dgemm", NULL};
+
+/* A matrix: rows x cols elements, strides in bytes. */
+typedef struct Mat {
+  char *data;
+  int64_t rows, cols, rs, cs;
+} Mat;
+
+static Mat row_of(const RtArray *v, int64_t n, int64_t stride) { return (Mat){v->data, 1, n, 0, stride}; }
+static Mat column_of(const RtArray *v, int64_t n, int64_t stride) { return (Mat){v->data, n, 1, stride, 0}; }
+
+/* ---------------------------------------------------------------- integer loops */
+
+/* c (rows x cols, C order, zeroed) += a b, in the unsigned type of the
+ * same width so that overflow wraps as NumPy's does. */
+#define INT_PRODUCT(name, U)                                                                  \
+  static void name(Mat a, Mat b, char *c) {                                                   \
+    U *out = (U *)c;                                                                          \
+    for (int64_t i = 0; i < a.rows; i++)                                                      \
+      for (int64_t p = 0; p < a.cols; p++) {                                                  \
+        U x = *(const U *)(a.data + i * a.rs + p * a.cs);                                     \
+        const char *brow = b.data + p * b.rs;                                                 \
+        U *crow = out + i * b.cols;                                                           \
+        for (int64_t j = 0; j < b.cols; j++)                                                  \
+          crow[j] = (U)(crow[j] + (uint64_t)x * *(const U *)(brow + j * b.cs));               \
+      }                                                                                       \
+  }
+
+INT_PRODUCT(product_u8, uint8_t)
+INT_PRODUCT(product_u16, uint16_t)
+INT_PRODUCT(product_u32, uint32_t)
+INT_PRODUCT(product_u64, uint64_t)
+
+static void int_product(int itemsize, Mat a, Mat b, char *c) {
+  switch (itemsize) {
+  case 1: product_u8(a, b, c); break;
+  case 2: product_u16(a, b, c); break;
+  case 4: product_u32(a, b, c); break;
+  default: product_u64(a, b, c); break;
+  }
+}
+
+/* ---------------------------------------------------------------- BLAS */
+
+/* A dimension of one element has no stride that matters: give it the one
+ * that lets BLAS read the matrix as it is. */
+static void normalise(Mat *m, int64_t item) {
+  if (m->cols == 1) m->cs = item;
+  if (m->rows == 1) m->rs = m->cs == item ? m->cols * item : item;
+}
+
+/* How gemm reads m as the transpose of a column-major matrix: 'N' where m
+ * is row-major (ld its row stride), 'T' where it is column-major; false
+ * where it is neither. */
+static bool blas_layout(Mat m, int64_t item, char *trans, int *ld) {
+  if (m.cs == item && m.rs > 0 && m.rs % item == 0 && m.rs >= m.cols * item && m.rs / item <= INT_MAX) {
+    *trans = 'N', *ld = (int)(m.rs / item);
+    return true;
+  }
+  if (m.rs == item && m.cs > 0 && m.cs % item == 0 && m.cs >= m.rows * item && m.cs / item <= INT_MAX) {
+    *trans = 'T', *ld = (int)(m.cs / item);
+    return true;
+  }
+  return false;
+}
+
+/* m copied into C order at buf (rows * cols elements). */
+static Mat contiguous(Mat m, int64_t item, char *buf) {
+  int64_t shape[2] = {m.rows, m.cols}, src[2] = {m.rs, m.cs}, dst[2] = {m.cols * item, item};
+  rt_copy_strided(2, shape, buf, dst, m.data, src, item);
+  return (Mat){buf, m.rows, m.cols, m.cols * item, item};
+}
+
+/* c = a b by gemm. Row-major c is column-major c^T = b^T a^T, so b comes
+ * first and each operand is read transposed. */
+static RtStatus blas_product(int kind, Mat a, Mat b, char *c) {
+  int64_t item = kind == TY_F32 ? 4 : 8;
+  Gemm gemm = __atomic_load_n(&routines[kind == TY_F32 ? R_SGEMM : R_DGEMM].fn, __ATOMIC_ACQUIRE);
+  if (!gemm) {
+    rt_set_error(RT_ERR_RUNTIME, "matrix products of floats need SciPy's BLAS (scipy.linalg.cython_blas), "
+                                 "which could not be loaded");
+    return RT_ERR_RUNTIME;
+  }
+  if (a.rows > INT_MAX || a.cols > INT_MAX || b.cols > INT_MAX) {
+    rt_set_error(RT_ERR_VALUE, "matrix dimensions beyond 2**31 - 1 are not supported by BLAS");
+    return RT_ERR_VALUE;
+  }
+  normalise(&a, item);
+  normalise(&b, item);
+  char ta, tb;
+  int lda, ldb;
+  char *copy = NULL;
+  bool fa = blas_layout(a, item, &ta, &lda), fb = blas_layout(b, item, &tb, &ldb);
+  if (!fa || !fb) {
+    size_t need = (size_t)((fa ? 0 : a.rows * a.cols) + (fb ? 0 : b.rows * b.cols)) * (size_t)item;
+    if (!(copy = malloc(need))) {
+      rt_set_error(RT_ERR_MEMORY, "cannot allocate a copy of a matrix");
+      return RT_ERR_MEMORY;
+    }
+    if (!fa) blas_layout(a = contiguous(a, item, copy), item, &ta, &lda);
+    if (!fb) blas_layout(b = contiguous(b, item, copy + (fa ? 0 : a.rows * a.cols * item)), item, &tb, &ldb);
+  }
+  int m = (int)b.cols, n = (int)a.rows, k = (int)a.cols, ldc = m;
+  double one = 1.0, zero = 0.0;
+  float onef = 1.0f, zerof = 0.0f;
+  const void *alpha = kind == TY_F32 ? (const void *)&onef : &one, *beta = kind == TY_F32 ? (const void *)&zerof : &zero;
+  gemm(&tb, &ta, &m, &n, &k, alpha, b.data, &ldb, a.data, &lda, beta, c, &ldc);
+  free(copy);
+  return RT_OK;
+}
+
+/* c (a.rows x b.cols, C order) = a b, of elements of kind. */
+static RtStatus product(int kind, int64_t item, Mat a, Mat b, char *c) {
+  if (a.rows == 0 || b.cols == 0) return RT_OK;
+  if (a.cols == 0 || !(kind == TY_F32 || kind == TY_F64)) {
+    memset(c, 0, (size_t)(a.rows * b.cols * item));
+    if (a.cols) int_product((int)item, a, b, c);
+    return RT_OK;
+  }
+  return blas_product(kind, a, b, c);
+}
+
+/* ---------------------------------------------------------------- the products */
+
+/* NumPy's messages */
+static RtStatus not_aligned(const RtArray *a, int nda, const RtArray *b, int ndb, bool inner) {
+  static _Thread_local char text[256];
+  char sa[64], sb[64];
+  int64_t b0 = ndb == 2 && inner ? b->shape[1] : b->shape[0];
+  snprintf(sa, sizeof sa, nda == 1 ? "(%lld,)" : "(%lld,%lld)", (long long)a->shape[0], (long long)a->shape[1]);
+  snprintf(sb, sizeof sb, ndb == 1 ? "(%lld,)" : "(%lld,%lld)", (long long)b0,
+           (long long)(inner ? b->shape[0] : b->shape[1]));
+  snprintf(text, sizeof text, "shapes %s and %s not aligned: %lld (dim %d) != %lld (dim 0)", sa, sb,
+           (long long)a->shape[nda - 1], nda - 1, (long long)b0);
+  rt_set_error(RT_ERR_VALUE, text);
+  return RT_ERR_VALUE;
+}
+
+static RtStatus core_mismatch(int64_t kb, int64_t ka) {
+  rt_error_format(RT_ERR_VALUE,
+                  "matmul: Input operand 1 has a mismatch in its core dimension 0, with gufunc signature "
+                  "(n?,k),(k,m?)->(n?,m?) (size %lld is different from %lld)",
+                  kb, ka, 0, 0);
+  return RT_ERR_VALUE;
+}
+
+static RtStatus batch_mismatch(const RtArray *a, const RtArray *b, int64_t m, int64_t n) {
+  static _Thread_local char text[512];
+  snprintf(text, sizeof text,
+           "operands could not be broadcast together with remapped shapes [original->remapped]: "
+           "(%lld,%lld,%lld)->(%lld,newaxis,newaxis) (%lld,%lld,%lld)->(%lld,newaxis,newaxis)  and requested shape (%lld,%lld)",
+           (long long)a->shape[0], (long long)a->shape[1], (long long)a->shape[2], (long long)a->shape[0],
+           (long long)b->shape[0], (long long)b->shape[1], (long long)b->shape[2], (long long)b->shape[0],
+           (long long)m, (long long)n);
+  rt_set_error(RT_ERR_VALUE, text);
+  return RT_ERR_VALUE;
+}
+
+/* The matrix a's last two dimensions make (a vector: one row), and b's
+ * (a vector: one column; inner: b's transposed). */
+static Mat left_of(const RtArray *a, int nd) {
+  if (nd == 1) return row_of(a, a->shape[0], a->strides[0]);
+  return (Mat){a->data, a->shape[nd - 2], a->shape[nd - 1], a->strides[nd - 2], a->strides[nd - 1]};
+}
+
+static Mat right_of(const RtArray *b, int nd, bool inner) {
+  if (nd == 1) return column_of(b, b->shape[0], b->strides[0]);
+  if (inner) return (Mat){b->data, b->shape[1], b->shape[0], b->strides[1], b->strides[0]};
+  return (Mat){b->data, b->shape[nd - 2], b->shape[nd - 1], b->strides[nd - 2], b->strides[nd - 1]};
+}
+
+/* out: a new C-contiguous array of ndim dimensions. */
+static RtStatus new_result(RtArray *out, int ndim, const int64_t *shape, int64_t item) {
+  int64_t count = 1;
+  for (int d = 0; d < ndim; d++) count *= shape[d];
+  RtMemInfo *mi = rt_alloc(count * item);
+  if (!mi) {
+    rt_set_error(RT_ERR_MEMORY, "cannot allocate array");
+    return RT_ERR_MEMORY;
+  }
+  *out = (RtArray){.meminfo = mi, .data = mi->data};
+  int64_t stride = item;
+  for (int d = ndim - 1; d >= 0; d--) {
+    out->shape[d] = shape[d];
+    out->strides[d] = stride;
+    stride *= shape[d];
+  }
+  return RT_OK;
+}
+
+/* a as one dimension in C order: itself where its elements are evenly
+ * spaced so, else a copy in *buf (to be freed). */
+static RtStatus flattened(const RtArray *a, int nd, int64_t item, RtArray *flat, char **buf) {
+  int64_t size = 1, expect = item;
+  bool c_order = true;
+  for (int d = nd - 1; d >= 0; d--) {
+    c_order &= a->shape[d] == 1 || a->strides[d] == expect;
+    expect *= a->shape[d];
+    size *= a->shape[d];
+  }
+  *flat = (RtArray){.data = a->data, .shape = {size}, .strides = {nd == 1 ? a->strides[0] : item}};
+  if (nd == 1 || c_order || size == 0) return RT_OK;
+  if (!(*buf = malloc((size_t)(size * item)))) {
+    rt_set_error(RT_ERR_MEMORY, "cannot allocate a copy of an array");
+    return RT_ERR_MEMORY;
+  }
+  int64_t strides[RC_MAX_NDIM];
+  int64_t s = item;
+  for (int d = nd - 1; d >= 0; d--) strides[d] = s, s *= a->shape[d];
+  rt_copy_strided(nd, a->shape, *buf, strides, a->data, a->strides, item);
+  flat->data = *buf;
+  return RT_OK;
+}
+
+/* vdot and outer: products of a and b flattened. */
+static RtStatus flat_product(int op, int kind, int64_t item, const RtArray *a, int nda, const RtArray *b, int ndb,
+                             RtArray *out, char *scalar) {
+  RtArray fa, fb;
+  char *ba = NULL, *bb = NULL;
+  RtStatus st = flattened(a, nda, item, &fa, &ba);
+  if (!st) st = flattened(b, ndb, item, &fb, &bb);
+  int64_t na = fa.shape[0], nb = fb.shape[0];
+  if (!st && op == LA_VDOT && na != nb) {
+    rt_error_format(RT_ERR_VALUE, "cannot reshape array of size %lld into shape (%lld,)", nb, na, 0, 0);
+    st = RT_ERR_VALUE;
+  }
+  if (!st && op == LA_VDOT) st = product(kind, item, row_of(&fa, na, fa.strides[0]), column_of(&fb, nb, fb.strides[0]), scalar);
+  if (!st && op == LA_OUTER && !(st = new_result(out, 2, (int64_t[]){na, nb}, item)))
+    st = product(kind, item, column_of(&fa, na, fa.strides[0]), row_of(&fb, nb, fb.strides[0]), out->data);
+  if (st && op == LA_OUTER && out->meminfo) rt_meminfo_free(out->meminfo);
+  free(ba);
+  free(bb);
+  return st;
+}
+
+/* matmul of stacks: a's and b's leading dimension broadcast (one of them
+ * may be a plain matrix or vector). */
+static RtStatus batched(int kind, int64_t item, const RtArray *a, int nda, const RtArray *b, int ndb, RtArray *out) {
+  Mat ma = left_of(a, nda), mb = right_of(b, ndb, false);
+  int64_t na = nda == 3 ? a->shape[0] : 1, nb = ndb == 3 ? b->shape[0] : 1;
+  int64_t sa = nda == 3 && na > 1 ? a->strides[0] : 0, sb = ndb == 3 && nb > 1 ? b->strides[0] : 0;
+  if (ma.cols != mb.rows) return core_mismatch(mb.rows, ma.cols);
+  if (na != nb && na != 1 && nb != 1) return batch_mismatch(a, b, ma.rows, mb.cols);
+  int64_t count = na > nb ? na : nb, shape[3] = {count}, ndim = 1;
+  if (nda >= 2) shape[ndim++] = ma.rows;
+  if (ndb >= 2) shape[ndim++] = mb.cols;
+  RtStatus st = new_result(out, (int)ndim, shape, item);
+  int64_t step = ma.rows * mb.cols * item;
+  for (int64_t i = 0; i < count && !st; i++) {
+    Mat x = ma, y = mb;
+    x.data += i * sa, y.data += i * sb;
+    st = product(kind, item, x, y, out->data + i * step);
+  }
+  if (st && out->meminfo) rt_meminfo_free(out->meminfo);
+  return st;
+}
+
+/* numpy.dot, matmul, inner, vdot, outer of a and b (nda, ndb dimensions,
+ * both of elements of kind): a new array in out, or the one element of a
+ * product of vectors at scalar. Returns the status, the message recorded. */
+int32_t rt_matrix_product(int32_t op, int32_t kind, const RtArray *a, int32_t nda, const RtArray *b, int32_t ndb,
+                          RtArray *out, void *scalar) {
+  int64_t item = ty_plain[kind].bits / 8;
+  out->meminfo = NULL;
+  if (op == LA_VDOT || op == LA_OUTER) return flat_product(op, kind, item, a, nda, b, ndb, out, scalar);
+  if (nda == 3 || ndb == 3) return batched(kind, item, a, nda, b, ndb, out);
+  bool inner = op == LA_INNER;
+  Mat ma = left_of(a, nda), mb = right_of(b, ndb, inner);
+  if (ma.cols != mb.rows)
+    return op == LA_MATMUL ? core_mismatch(mb.rows, ma.cols) : not_aligned(a, nda, b, ndb, inner);
+  if (nda == 1 && ndb == 1) return product(kind, item, ma, mb, scalar);
+  int64_t shape[2], ndim = 0;
+  if (nda == 2) shape[ndim++] = ma.rows;
+  if (ndb == 2) shape[ndim++] = mb.cols;
+  RtStatus st = new_result(out, (int)ndim, shape, item);
+  if (!st) st = product(kind, item, ma, mb, out->data);
+  if (st && out->meminfo) rt_meminfo_free(out->meminfo);
+  return st;
+}

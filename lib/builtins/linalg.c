@@ -1,0 +1,83 @@
+/* builtins/linalg.c — NumPy's matrix products: numpy.dot, matmul (and the
+ * @ operator, which the frontend makes a call of numpy.matmul), inner,
+ * vdot, outer. The typers check what can be known from the types (arrays,
+ * their dimensions, the result's dtype); the lowerers hand both operands
+ * to rt_matrix_product (blas.c), which checks the shapes as NumPy does and
+ * multiplies through BLAS or plain loops.
+ */
+#include "builtins/builtins.h"
+
+/* The most dimensions each product takes (0: any, flattened). */
+static int most_dims(int op) { return op == LA_MATMUL ? 3 : op == LA_DOT || op == LA_INNER ? 2 : 0; }
+
+static const Type *ty_product(Infer *in, Node *n, const Type **args) {
+  Node *a = n->list.items[0], *b = n->list.items[1];
+  int op = (int)n->bi->ival, most = most_dims(op);
+  for (int i = 0; i < 2; i++) {
+    Node *x = n->list.items[i];
+    if (x->ty->kind != TY_ARRAY || x->ty->ndim == 0)
+      return ty_error(in, x, "%s(): its arguments must be arrays of at least one dimension, got %s", n->bi->name,
+                      x->ty->name);
+    if (most && x->ty->ndim > most)
+      return ty_error(in, x, "%s(): arrays of %d dimensions are not supported (at most %d)", n->bi->name,
+                      x->ty->ndim, most);
+    if (!ty_is_int(x->ty->elem) && !ty_is_float(x->ty->elem))
+      return ty_error(in, x, "%s(): arrays of %s are not supported (integers and floats are)", n->bi->name,
+                      x->ty->elem->name);
+  }
+  const Type *e = np_promote(a->ty->elem, b->ty->elem);
+  int nda = a->ty->ndim, ndb = b->ty->ndim;
+  if (op == LA_VDOT) return e;
+  if (op == LA_OUTER) return ty_array(e, 2, 'C', false);
+  int nd = (nda == 3 || ndb == 3) + (nda >= 2) + (ndb >= 2);
+  return nd ? ty_array(e, nd, 'C', false) : e;
+}
+
+/* An operand as an RtArray in memory, its elements converted to e where
+ * they are not of e (into *copy, released by the caller). */
+static LLVMValueRef operand(Lower *l, Node *x, LLVMValueRef v, const Type *e, LLVMValueRef *copy) {
+  const Type *t = x->ty;
+  *copy = NULL;
+  if (t->elem != e) {
+    t = ty_array(e, t->ndim, 'C', false);
+    v = *copy = lo_copy_array(l, t, x->ty, v);
+    lo_temp_made(l, t, v);
+  }
+  LLVMValueRef p = lo_alloca(l, l->mod->rtarray, "operand");
+  lo_store_storage(l, t, p, v);
+  return p;
+}
+
+static LLVMValueRef lo_product(Lower *l, Node *n) {
+  Node *a = n->list.items[0], *b = n->list.items[1];
+  const Type *e = elem_of(n->ty);
+  LLVMValueRef va = lo_expr(l, a), vb = lo_expr(l, b), ca, cb;
+  LLVMValueRef pa = operand(l, a, va, e, &ca), pb = operand(l, b, vb, e, &cb);
+  LLVMValueRef out = lo_alloca(l, l->mod->rtarray, "product"), scalar = lo_alloca(l, lo_storage_type(l, e), "dot");
+  LLVMTypeRef p[8] = {l->mod->i32, l->mod->i32, l->mod->ptr, l->mod->i32, l->mod->ptr, l->mod->i32, l->mod->ptr, l->mod->ptr};
+  LLVMValueRef args[8] = {const_i32(l, (int)n->bi->ival), const_i32(l, (int)e->kind), pa, const_i32(l, a->ty->ndim),
+                          pb, const_i32(l, b->ty->ndim), out, scalar};
+  LLVMValueRef st = lo_call_fn(l, "rt_matrix_product", l->mod->i32, p, args, 8);
+  if (ca) lo_release_temp(l, ty_array(e, a->ty->ndim, 'C', false), ca);
+  if (cb) lo_release_temp(l, ty_array(e, b->ty->ndim, 'C', false), cb);
+  lo_done_with(l, a, va);
+  lo_done_with(l, b, vb);
+  LLVMBasicBlockRef fail = new_block(l, "product.fail"), ok = new_block(l, "product.ok");
+  LLVMBuildCondBr(l->b, LLVMBuildICmp(l->b, LLVMIntNE, st, const_i32(l, RT_OK), ""), fail, ok);
+  position(l, fail);
+  lo_raise_status(l, st);
+  position(l, ok);
+  return n->ty->kind == TY_ARRAY ? lo_load_storage(l, n->ty, out) : lo_load_scalar(l, e, scalar);
+}
+
+#define PRODUCT(name, op) \
+  {"numpy." name, "numpy", name, BK_FUNCTION, 0, 2, 2, NULL, BF_ALLOCATES | BF_RAISES | BF_BLAS, op, 0, ty_product, lo_product}
+
+const Builtin bi_linalg[] = {
+  PRODUCT("dot", LA_DOT),
+  PRODUCT("matmul", LA_MATMUL),
+  PRODUCT("inner", LA_INNER),
+  PRODUCT("vdot", LA_VDOT),
+  PRODUCT("outer", LA_OUTER),
+  BI_END,
+};
