@@ -276,7 +276,7 @@ static RtStatus batched(int kind, int64_t item, const RtArray *a, int nda, const
   int64_t sa = nda == 3 && na > 1 ? a->strides[0] : 0, sb = ndb == 3 && nb > 1 ? b->strides[0] : 0;
   if (ma.cols != mb.rows) return core_mismatch(mb.rows, ma.cols);
   if (na != nb && na != 1 && nb != 1) return batch_mismatch(a, b, ma.rows, mb.cols);
-  int64_t count = na > nb ? na : nb, shape[3] = {count}, ndim = 1;
+  int64_t count = na == 1 ? nb : na, shape[3] = {count}, ndim = 1;
   if (nda >= 2) shape[ndim++] = ma.rows;
   if (ndb >= 2) shape[ndim++] = mb.cols;
   RtStatus st = new_result(out, (int)ndim, shape, item);

@@ -1,0 +1,254 @@
+"""Matrix products in compiled code: ``a @ b``, numpy.dot, matmul, inner,
+vdot and outer against NumPy on generated inputs -- shapes with empty and
+single-element dimensions, C, Fortran, strided and reversed layouts, every
+integer and float dtype -- and NumPy's errors for shapes that do not fit.
+
+Floats go through BLAS, whose sums run in another order than NumPy's
+BLAS: their results agree within the rounding a dot product of k terms
+allows (k ulps of the sum of the terms' magnitudes); integers agree
+exactly, wrapping as NumPy's do."""
+import numpy as np
+import pytest
+
+import ruchey
+from arraygen import array
+from conftest import AS_NUMBA, make_rng, run_python_file
+
+numba_differs = pytest.mark.skipif(AS_NUMBA, reason="numba's products take only floats and word their errors "
+                                   "otherwise")
+
+
+@ruchey.njit
+def matmul_operator(a, b):
+    return a @ b
+
+
+@ruchey.njit
+def np_matmul(a, b):
+    return np.matmul(a, b)
+
+
+@ruchey.njit
+def np_dot(a, b):
+    return np.dot(a, b)
+
+
+@ruchey.njit
+def np_inner(a, b):
+    return np.inner(a, b)
+
+
+@ruchey.njit
+def np_vdot(a, b):
+    return np.vdot(a, b)
+
+
+@ruchey.njit
+def np_outer(a, b):
+    return np.outer(a, b)
+
+
+PRODUCTS = [matmul_operator, np_matmul, np_dot, np_inner]
+FLOATS = [np.float32, np.float64]
+INTS = [np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uint32, np.uint64]
+LAYOUTS = ["C", "F", "strided", "reversed"]
+
+
+def operand(rng, dtype, shape, layout="C"):
+    """Values that keep float sums finite: ints over their whole range."""
+    if np.dtype(dtype).kind == "f":
+        a = array(rng, np.float64, shape, layout)
+        a[...] = rng.uniform(-2, 2, shape)
+        return a.astype(dtype, order="K") if layout in ("C", "F") else _same_layout(a, dtype)
+    return array(rng, dtype, shape, layout)
+
+
+def _same_layout(a, dtype):
+    """a's values in dtype, a view with a's kind of strides."""
+    big = np.empty(tuple(2 * s for s in a.shape), dtype)
+    v = big[tuple(slice(None, None, 2) for _ in a.shape)]
+    v[...] = a
+    return v
+
+
+def assert_product(expected, got, a, b, products, what):
+    """got is expected: the same type and dtype; ints exactly, floats within
+    k ulps of the sum of the magnitudes of their terms."""
+    if np.ndim(expected) == 0:  # a number, as compiled code returns them (a Python int or float)
+        assert isinstance(got, int if np.asarray(expected).dtype.kind in "iu" else float), f"{what}: {got!r}"
+    else:
+        assert type(got) is np.ndarray and got.dtype == expected.dtype, f"{what}: {got!r}"
+    assert np.shape(got) == np.shape(expected), f"{what}: shape {np.shape(got)} != {np.shape(expected)}"
+    if np.asarray(expected).dtype.kind != "f":
+        np.testing.assert_array_equal(got, expected, err_msg=what, strict=np.ndim(expected) > 0)
+        return
+    k = max(1, a.shape[-1] if a.ndim else 1)
+    bound = products(np.abs(a).astype(np.float64), np.abs(b).astype(np.float64))
+    eps = np.finfo(np.asarray(expected).dtype).eps
+    err = np.abs(np.asarray(got, np.float64) - np.asarray(expected, np.float64))
+    assert np.all(err <= 2 * k * eps * bound + np.finfo(np.float32).tiny), f"{what}: {got} != {expected}"
+
+
+def check(f, a, b):
+    """f(a, b) compiled is NumPy's, and leaves its arguments unchanged."""
+    ca, cb = a.copy(), b.copy()
+    expected = f.py_func(a, b)
+    got = f(a, b)
+    what = f"{f.py_func.__name__}({a.dtype}{a.shape} strides {a.strides}, {b.dtype}{b.shape} strides {b.strides})"
+    assert_product(expected, got, a, b, f.py_func, what)
+    np.testing.assert_array_equal(a, ca)
+    np.testing.assert_array_equal(b, cb)
+
+
+# (a's shape, b's shape) for dot, matmul and @: matrices, vectors, empty and
+# single-element dimensions
+MATRIX_SHAPES = [((3, 4), (4, 5)), ((1, 4), (4, 1)), ((5, 1), (1, 3)), ((3, 0), (0, 4)), ((0, 3), (3, 4)),
+                 ((3, 4), (4, 0)), ((4,), (4, 3)), ((3, 4), (4,)), ((4,), (4,)), ((0,), (0,)), ((1,), (1, 6)),
+                 ((2, 7), (7,)), ((17, 33), (33, 9))]
+
+
+@pytest.mark.parametrize("f", PRODUCTS[:3], ids=lambda f: f.py_func.__name__)
+@pytest.mark.parametrize("dtype", FLOATS + INTS, ids=lambda d: np.dtype(d).name)
+@pytest.mark.parametrize("shapes", MATRIX_SHAPES, ids=str)
+def test_matrix_product_matches_numpy(f, dtype, shapes):
+    rng = make_rng(hash((f.py_func.__name__, np.dtype(dtype).name, shapes)) & 0xFFFF)
+    check(f, operand(rng, dtype, shapes[0]), operand(rng, dtype, shapes[1]))
+
+
+@pytest.mark.parametrize("f", PRODUCTS, ids=lambda f: f.py_func.__name__)
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.int64, np.uint8], ids=lambda d: np.dtype(d).name)
+@pytest.mark.parametrize("la", LAYOUTS)
+@pytest.mark.parametrize("lb", LAYOUTS)
+def test_product_of_any_layout_matches_numpy(f, dtype, la, lb):
+    rng = make_rng(7)
+    b_shape = (5, 4) if f is np_inner else (4, 5)
+    check(f, operand(rng, dtype, (3, 4), la), operand(rng, dtype, b_shape, lb))
+    check(f, operand(rng, dtype, (4,), la), operand(rng, dtype, b_shape, lb))
+    check(f, operand(rng, dtype, (3, 4), la), operand(rng, dtype, (4,), lb))
+
+
+def test_product_of_transposed_and_sliced_views_matches_numpy():
+    rng = make_rng(3)
+    a, b = operand(rng, np.float64, (6, 8)), operand(rng, np.float64, (8, 6))
+    for x, y in [(a.T, b.T), (a[1:4, 2:7], b[2:7, ::2]), (a[:, 3], b[3]), (a[::-1, ::-3], b[:3, ::-1]),
+                 (np.broadcast_to(a[0], (5, 8)), b), (a, np.broadcast_to(b[:, :1], (8, 4)))]:
+        check(matmul_operator, x, y)
+        check(np_dot, x, y)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64], ids=lambda d: np.dtype(d).name)
+@pytest.mark.parametrize("n", [64, 200])
+def test_large_float_products_match_numpy(dtype, n):
+    rng = make_rng(n)
+    check(matmul_operator, operand(rng, dtype, (n, n), "F"), operand(rng, dtype, (n, n + 3)))
+    check(matmul_operator, operand(rng, dtype, (n, n)), operand(rng, dtype, (n,), "strided"))
+
+
+@pytest.mark.parametrize("f", [np_inner, np_vdot, np_outer], ids=lambda f: f.py_func.__name__)
+@pytest.mark.parametrize("dtype", FLOATS + INTS, ids=lambda d: np.dtype(d).name)
+@pytest.mark.parametrize("shapes", [((4,), (4,)), ((0,), (0,)), ((1,), (1,)), ((3, 4), (2, 4)), ((4,), (3, 4)),
+                                    ((3, 4), (4,)), ((2, 6), (3, 4)), ((0, 3), (2, 3))], ids=str)
+def test_inner_vdot_outer_match_numpy(f, dtype, shapes):
+    if f is np_vdot and np.prod(shapes[0]) != np.prod(shapes[1]):
+        shapes = (shapes[0], shapes[0])
+    if f is np_inner and shapes[0][-1] != shapes[1][-1]:
+        shapes = (shapes[0], shapes[1][:-1] + shapes[0][-1:])
+    rng = make_rng(hash((f.py_func.__name__, np.dtype(dtype).name, shapes)) & 0xFFFF)
+    for layout in ("C", "strided", "F"):
+        check(f, operand(rng, dtype, shapes[0], layout), operand(rng, dtype, shapes[1], layout))
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32, np.int32], ids=lambda d: np.dtype(d).name)
+@pytest.mark.parametrize("shapes", [((2, 3, 4), (2, 4, 5)), ((1, 3, 4), (3, 4, 2)), ((3, 3, 4), (1, 4, 2)),
+                                    ((2, 3, 4), (4, 5)), ((3, 4), (2, 4, 5)), ((2, 3, 4), (4,)),
+                                    ((4,), (2, 4, 3)), ((0, 3, 4), (4, 2)), ((2, 3, 0), (2, 0, 3))], ids=str)
+def test_batched_matmul_matches_numpy(dtype, shapes):
+    rng = make_rng(11)
+    for layout in ("C", "F", "strided"):
+        check(matmul_operator, operand(rng, dtype, shapes[0], layout), operand(rng, dtype, shapes[1], layout))
+
+
+@pytest.mark.parametrize("ta, tb", [(np.int32, np.float32), (np.int64, np.float64), (np.float32, np.float64),
+                                    (np.uint8, np.int8), (np.int16, np.uint32), (np.int64, np.uint64)])
+def test_mixed_dtypes_promote_as_numpy(ta, tb):
+    rng = make_rng(5)
+    for f in PRODUCTS + [np_vdot, np_outer]:
+        b_shape = (3, 4) if f is np_inner else (4, 2) if f is np_vdot else (4, 3)
+        check(f, operand(rng, ta, (2, 4)), operand(rng, tb, b_shape))
+
+
+@numba_differs
+def test_integer_products_wrap_as_numpy():
+    a = np.full((2, 3), 100, np.int8)
+    assert np.array_equal(matmul_operator(a, a.T), a @ a.T)
+    big = np.full(4, 2**62, np.int64)
+    assert np_dot(big, big) == np.dot(big, big)
+
+
+ERROR_CASES = [
+    (matmul_operator, (2, 3), (4, 5)), (np_matmul, (3,), (4,)), (np_matmul, (2, 3), (4,)),
+    (np_matmul, (3,), (4, 2)), (matmul_operator, (2, 2, 3), (3, 3, 2)), (matmul_operator, (2, 2, 3), (2, 4, 2)),
+    (np_dot, (2, 3), (4, 5)), (np_dot, (3,), (4,)), (np_dot, (2, 3), (4,)), (np_dot, (3,), (4, 2)),
+    (np_inner, (2, 3), (4, 5)), (np_inner, (3,), (4,)), (np_inner, (4,), (4, 5)), (np_inner, (2, 3), (4,)),
+    (np_vdot, (2, 3), (4, 5)), (np_vdot, (5,), (4,)),
+]
+
+
+@numba_differs
+@pytest.mark.parametrize("f, sa, sb", ERROR_CASES, ids=lambda x: getattr(getattr(x, "py_func", x), "__name__", str(x)))
+def test_shapes_that_do_not_fit_raise_numpys_value_error(f, sa, sb):
+    a, b = np.ones(sa), np.ones(sb)
+    with pytest.raises(ValueError) as expected:
+        f.py_func(a, b)
+    with pytest.raises(ValueError) as got:
+        f(a, b)
+    assert str(got.value) == str(expected.value)
+
+
+@numba_differs
+@pytest.mark.parametrize("f, args, match", [
+    (np_dot, (np.ones(3, np.bool_), np.ones(3, np.bool_)), "arrays of bool are not supported"),
+    (matmul_operator, (np.ones(3), 2.0), "must be arrays"),
+    (np_dot, (np.ones((2, 2, 2)), np.ones((2, 2))), "3 dimensions are not supported"),
+    (matmul_operator, (np.ones((2, 2, 2, 2)), np.ones((2, 2))), "4 dimensions are not supported"),
+])
+def test_unsupported_products_are_typing_errors(f, args, match):
+    with pytest.raises(ruchey.TypingError, match=match):
+        f(*args)
+
+
+def test_products_chain_and_repeat_without_leaking():
+    @ruchey.njit
+    def chain(a, b, c, n):
+        s = 0.0
+        for i in range(n):
+            s += (a @ b @ c)[0, 0] + np.dot(a[0], b[:, 0])
+        return s
+
+    rng = make_rng(2)
+    a, b, c = rng.random((3, 4)), rng.random((4, 5)), rng.random((5, 2))
+    expected = chain.py_func(a, b, c, 50)
+    assert abs(chain(a, b, c, 50) - expected) <= 1e-12 * abs(expected)
+
+
+def test_float_products_without_scipy_raise_runtime_error(tmp_path):
+    result = run_python_file("""
+        import sys
+        sys.modules["scipy.linalg.cython_blas"] = None   # as if SciPy were not installed
+        import numpy as np
+        import ruchey
+
+        @ruchey.njit
+        def mm(a, b):
+            return a @ b
+
+        print(mm(np.ones((2, 2), np.int64), np.ones((2, 2), np.int64)).tolist())
+        try:
+            mm(np.ones((2, 2)), np.ones((2, 2)))
+        except RuntimeError as e:
+            print("RuntimeError", e)
+    """, tmp_path)
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert lines[0] == "[[2, 2], [2, 2]]"
+    assert lines[1].startswith("RuntimeError") and "SciPy" in lines[1]
