@@ -2,13 +2,13 @@
  * vdot, outer; see linalg.c for their typers and lowerers).
  *
  * Every product becomes C = A B of strided matrices, C a new C-contiguous
- * array. Floats go to BLAS's gemm through the pointers the extension found
- * in SciPy (scipy.linalg.cython_blas, the library NumPy's own wheels
- * resemble: an optimised BLAS with the Fortran convention, every argument
- * by pointer); a matrix BLAS cannot read as it is (no unit stride, or
- * negative, zero or overlapping strides) is copied first. Integers, which
- * BLAS has no routine for, are multiplied by plain loops that wrap as
- * NumPy's do.
+ * array. Floats go to BLAS's gemm (gemv where A or B is a vector) through
+ * the pointers the extension found in SciPy (scipy.linalg.cython_blas: an
+ * OpenBLAS with the Fortran convention, every argument by pointer, the
+ * one Numba calls too); a matrix BLAS cannot read as it is (no unit
+ * stride, or negative, zero or overlapping strides) is copied first.
+ * Integers, which BLAS has no routine for, are multiplied by plain loops
+ * that wrap as NumPy's do.
  */
 #include <limits.h>
 #include <stdio.h>
@@ -21,19 +21,22 @@ typedef void (*Gemm)(const char *ta, const char *tb, const int *m, const int *n,
                      const void *a, const int *lda, const void *b, const int *ldb, const void *beta, void *c,
                      const int *ldc);
 
+typedef void (*Gemv)(const char *t, const int *m, const int *n, const void *alpha, const void *a, const int *lda,
+                     const void *x, const int *incx, const void *beta, void *y, const int *incy);
+
 /* The routines, set once by the extension before compiled code runs. */
 static struct {
   const char *name;
   void *fn;
-} routines[] = {{"sgemm", NULL}, {"dgemm", NULL}};
-enum { R_SGEMM, R_DGEMM };
+} routines[] = {{"sgemm", NULL}, {"dgemm", NULL}, {"sgemv", NULL}, {"dgemv", NULL}};
+enum { R_SGEMM, R_DGEMM, R_SGEMV, R_DGEMV };
 
 void rt_set_blas(const char *name, void *fn) {
   for (size_t i = 0; i < sizeof routines / sizeof routines[0]; i++)
     if (!strcmp(routines[i].name, name)) __atomic_store_n(&routines[i].fn, fn, __ATOMIC_RELEASE);
 }
 
-const char *const la_blas_names[] = {"sgemm", "dgemm", NULL};
+const char *const la_blas_names[] = {"sgemm", "dgemm", "sgemv", "dgemv", NULL};
 
 /* A matrix: rows x cols elements, strides in bytes. */
 typedef struct Mat {
@@ -106,12 +109,30 @@ static Mat contiguous(Mat m, int64_t item, char *buf) {
   return (Mat){buf, m.rows, m.cols, m.cols * item, item};
 }
 
-/* c = a b by gemm. Row-major c is column-major c^T = b^T a^T, so b comes
- * first and each operand is read transposed. */
+static void *routine(int r) { return __atomic_load_n(&routines[r].fn, __ATOMIC_ACQUIRE); }
+
+/* c = a b where one of them is a vector, by gemv: a x (b one column), or
+ * b^T x (a one row). Each operand is laid out as blas_layout says. */
+static void blas_vector(Gemv gemv, Mat a, char ta, int lda, Mat b, char tb, int ldb, const void *alpha,
+                        const void *beta, char *c) {
+  int k = (int)a.cols, one = 1;
+  if (b.cols == 1) {
+    char t = ta == 'N' ? 'T' : 'N';
+    int rows = (int)a.rows, m = ta == 'N' ? k : rows, n = ta == 'N' ? rows : k, inc = tb == 'N' ? ldb : 1;
+    gemv(&t, &m, &n, alpha, a.data, &lda, b.data, &inc, beta, c, &one);
+  } else {
+    int cols = (int)b.cols, m = tb == 'N' ? cols : k, n = tb == 'N' ? k : cols, inc = ta == 'N' ? 1 : lda;
+    gemv(&tb, &m, &n, alpha, b.data, &ldb, a.data, &inc, beta, c, &one);
+  }
+}
+
+/* c = a b by gemm (gemv for a vector). Row-major c is column-major
+ * c^T = b^T a^T, so b comes first and each operand is read transposed. */
 static RtStatus blas_product(int kind, Mat a, Mat b, char *c) {
   int64_t item = kind == TY_F32 ? 4 : 8;
-  Gemm gemm = __atomic_load_n(&routines[kind == TY_F32 ? R_SGEMM : R_DGEMM].fn, __ATOMIC_ACQUIRE);
-  if (!gemm) {
+  Gemm gemm = routine(kind == TY_F32 ? R_SGEMM : R_DGEMM);
+  Gemv gemv = routine(kind == TY_F32 ? R_SGEMV : R_DGEMV);
+  if (!gemm || !gemv) {
     rt_set_error(RT_ERR_RUNTIME, "matrix products of floats need SciPy's BLAS (scipy.linalg.cython_blas), "
                                  "which could not be loaded");
     return RT_ERR_RUNTIME;
@@ -139,7 +160,8 @@ static RtStatus blas_product(int kind, Mat a, Mat b, char *c) {
   double one = 1.0, zero = 0.0;
   float onef = 1.0f, zerof = 0.0f;
   const void *alpha = kind == TY_F32 ? (const void *)&onef : &one, *beta = kind == TY_F32 ? (const void *)&zerof : &zero;
-  gemm(&tb, &ta, &m, &n, &k, alpha, b.data, &ldb, a.data, &lda, beta, c, &ldc);
+  if (a.rows == 1 || b.cols == 1) blas_vector(gemv, a, ta, lda, b, tb, ldb, alpha, beta, c);
+  else gemm(&tb, &ta, &m, &n, &k, alpha, b.data, &ldb, a.data, &lda, beta, c, &ldc);
   free(copy);
   return RT_OK;
 }
