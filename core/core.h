@@ -30,7 +30,8 @@ const RucheyAPI *core_api(void);
 const Builtin *core_builtin(PyObject *obj);          /* a builtin's Python object */
 const Builtin *core_builtin_named(const char *name); /* a builtin no object names ("a ruchey function") */
 int core_module_id(PyObject *obj);
-/* Hands libruchey SciPy's BLAS routines, once; nothing where SciPy is missing. */
+/* Hands libruchey SciPy's BLAS and LAPACK routines and numpy.linalg.LinAlgError,
+ * once; no routines where SciPy is missing. */
 void core_load_blas(void);
 int core_dtype_kind(PyObject *obj);
 /* Raises a Diag as ruchey.TypingError (or RuntimeError for internal

@@ -54,11 +54,25 @@ const RucheyAPI *core_api(void) {
 
 /* ---------------------------------------------------------------- BLAS */
 
-/* Matrix products call BLAS through the function pointers SciPy exports
- * from scipy.linalg.cython_blas (a capsule per routine in __pyx_capi__),
- * found once, by the first compile that names a product. Without SciPy the
- * pointers stay NULL: products of integers still run, those of floats
- * raise a RuntimeError naming SciPy. */
+/* Linear algebra calls BLAS and LAPACK through the function pointers SciPy
+ * exports from scipy.linalg.cython_blas and cython_lapack (a capsule per
+ * routine in __pyx_capi__), found once, by the first compile that names
+ * such a function. Without SciPy the pointers stay NULL: products of
+ * integers still run, what needs a routine raises a RuntimeError naming
+ * SciPy. numpy.linalg.LinAlgError is held for the life of the process. */
+static void load_routines(const RucheyAPI *a, const char *module, const char *const *names) {
+  PyObject *mod = PyImport_ImportModule(module);
+  PyObject *capi = mod ? PyObject_GetAttrString(mod, "__pyx_capi__") : NULL;
+  for (; capi && PyDict_Check(capi) && *names; names++) {
+    PyObject *cap = PyDict_GetItemString(capi, *names);  /* borrowed */
+    void *fn = cap && PyCapsule_CheckExact(cap) ? PyCapsule_GetPointer(cap, PyCapsule_GetName(cap)) : NULL;
+    if (fn) a->set_routine(*names, fn);
+  }
+  PyErr_Clear();
+  Py_XDECREF(capi);
+  Py_XDECREF(mod);
+}
+
 void core_load_blas(void) {
   static bool tried;
   const RucheyAPI *a = core_api();
@@ -67,16 +81,13 @@ void core_load_blas(void) {
     return;
   }
   tried = true;
-  PyObject *mod = PyImport_ImportModule("scipy.linalg.cython_blas");
-  PyObject *capi = mod ? PyObject_GetAttrString(mod, "__pyx_capi__") : NULL;
-  for (const char *const *name = a->blas_names; capi && PyDict_Check(capi) && *name; name++) {
-    PyObject *cap = PyDict_GetItemString(capi, *name);  /* borrowed */
-    void *fn = cap && PyCapsule_CheckExact(cap) ? PyCapsule_GetPointer(cap, PyCapsule_GetName(cap)) : NULL;
-    if (fn) a->set_blas(*name, fn);
-  }
+  load_routines(a, "scipy.linalg.cython_blas", a->blas_names);
+  load_routines(a, "scipy.linalg.cython_lapack", a->lapack_names);
+  PyObject *linalg = PyImport_ImportModule("numpy.linalg");
+  PyObject *cls = linalg ? PyObject_GetAttrString(linalg, "LinAlgError") : NULL;  /* kept */
+  if (cls) a->set_linalg_error(cls);
   PyErr_Clear();
-  Py_XDECREF(capi);
-  Py_XDECREF(mod);
+  Py_XDECREF(linalg);
 }
 
 /* ---------------------------------------------------------------- object identities */

@@ -459,10 +459,12 @@ typedef struct RucheyAPI {
   int64_t (*thread_id)(void);
   /* where print() in @njit code writes its lines (Python's sys.stdout) */
   void (*set_print_sink)(void (*sink)(const char *text, size_t len));
-  /* the BLAS routines compiled code's matrix products call, by name
-   * (blas_names: those wanted, NULL-terminated); found by the extension */
-  const char *const *blas_names;
-  void (*set_blas)(const char *name, void *fn);
+  /* what compiled code's linear algebra calls, found by the extension:
+   * the BLAS and LAPACK routines by name (those wanted, NULL-terminated),
+   * and numpy.linalg.LinAlgError */
+  const char *const *blas_names, *const *lapack_names;
+  void (*set_routine)(const char *name, void *fn);
+  void (*set_linalg_error)(void *cls);
 } RucheyAPI;
 
 const RucheyAPI *ruchey_api(void);
@@ -474,19 +476,25 @@ RtError *rt_last_error(void);
 void rt_set_error(int status, const char *msg);
 void rt_error_int(int status, const char *fmt, int64_t v);  /* a message holding one number */
 void rt_partition(void *data, int64_t n, int64_t k, int32_t kind);  /* builtins/reduce.c */
-/* builtins/blas.c: the matrix products (LA_: a row's ival), the BLAS
- * routines they call (named as in scipy.linalg.cython_blas; the names
- * wanted, NULL-terminated) */
-enum { LA_DOT, LA_MATMUL, LA_INNER, LA_VDOT, LA_OUTER };
+/* builtins/blas.c, lapack.c: the matrix products and numpy.linalg's
+ * functions (LA_: a row's ival); the BLAS and LAPACK routines they call,
+ * named as in scipy.linalg.cython_blas and cython_lapack (the names
+ * wanted, NULL-terminated), and numpy.linalg.LinAlgError, set by the
+ * extension. */
+enum { LA_DOT, LA_MATMUL, LA_INNER, LA_VDOT, LA_OUTER, LA_SOLVE, LA_INV, LA_DET };
+int32_t rt_matrix_product(int32_t op, int32_t kind, const RtArray *a, int32_t nda, const RtArray *b, int32_t ndb,
+                          RtArray *out, void *scalar);
+int32_t rt_linalg(int32_t op, int32_t kind, const RtArray *a, int32_t nda, const RtArray *b, int32_t ndb,
+                  RtArray *out, void *scalar);
+void rt_set_routine(const char *name, void *fn);
+void rt_set_linalg_error(void *cls);
+extern const char *const la_blas_names[], *const la_lapack_names[];
+void rt_raise(void *cls, const char *msg);
 RtMemInfo *rt_alloc(int64_t nbytes);  /* runtime.c */
 void rt_meminfo_free(RtMemInfo *mi);
 void rt_error_format(int status, const char *fmt, int64_t a, int64_t b, int64_t c, int64_t d);
 void rt_copy_strided(int64_t ndim, const int64_t *shape, char *dst, const int64_t *dst_strides, const char *src,
                      const int64_t *src_strides, int64_t itemsize);
-int32_t rt_matrix_product(int32_t op, int32_t kind, const RtArray *a, int32_t nda, const RtArray *b, int32_t ndb,
-                          RtArray *out, void *scalar);
-void rt_set_blas(const char *name, void *fn);
-extern const char *const la_blas_names[];
 /* fiber.c */
 int rt_fiber_block(int (*body)(void *ctx, int64_t thread), void *ctx, int64_t n);
 void rt_fiber_barrier(const char *site);

@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ruchey.h"
+#include "builtins/blas.h"
 
 typedef void (*Gemm)(const char *ta, const char *tb, const int *m, const int *n, const int *k, const void *alpha,
                      const void *a, const int *lda, const void *b, const int *ldb, const void *beta, void *c,
@@ -24,19 +24,40 @@ typedef void (*Gemm)(const char *ta, const char *tb, const int *m, const int *n,
 typedef void (*Gemv)(const char *t, const int *m, const int *n, const void *alpha, const void *a, const int *lda,
                      const void *x, const int *incx, const void *beta, void *y, const int *incy);
 
-/* The routines, set once by the extension before compiled code runs. */
-static struct {
-  const char *name;
-  void *fn;
-} routines[] = {{"sgemm", NULL}, {"dgemm", NULL}, {"sgemv", NULL}, {"dgemv", NULL}};
-enum { R_SGEMM, R_DGEMM, R_SGEMV, R_DGEMV };
-
-void rt_set_blas(const char *name, void *fn) {
-  for (size_t i = 0; i < sizeof routines / sizeof routines[0]; i++)
-    if (!strcmp(routines[i].name, name)) __atomic_store_n(&routines[i].fn, fn, __ATOMIC_RELEASE);
-}
+/* The routines, set once by the extension before compiled code runs,
+ * named as SciPy's cython_blas and cython_lapack name them. */
+static const char *const names[R_COUNT] = {"sgemm", "dgemm", "sgemv", "dgemv", "sgetrf", "dgetrf",
+                                           "sgetrs", "dgetrs", "sgetri", "dgetri"};
+static void *routines[R_COUNT];
+static void *linalg_error;  /* numpy.linalg.LinAlgError, held by the extension */
 
 const char *const la_blas_names[] = {"sgemm", "dgemm", "sgemv", "dgemv", NULL};
+const char *const la_lapack_names[] = {"sgetrf", "dgetrf", "sgetrs", "dgetrs", "sgetri", "dgetri", NULL};
+
+void rt_set_routine(const char *name, void *fn) {
+  for (int i = 0; i < R_COUNT; i++)
+    if (!strcmp(names[i], name)) __atomic_store_n(&routines[i], fn, __ATOMIC_RELEASE);
+}
+
+void rt_set_linalg_error(void *cls) { __atomic_store_n(&linalg_error, cls, __ATOMIC_RELEASE); }
+
+void *la_routine(int r) { return __atomic_load_n(&routines[r], __ATOMIC_ACQUIRE); }
+
+RtStatus la_missing(void) {
+  rt_set_error(RT_ERR_RUNTIME, "linear algebra on floats needs SciPy's BLAS and LAPACK (scipy.linalg.cython_blas, "
+                               "cython_lapack), which could not be loaded");
+  return RT_ERR_RUNTIME;
+}
+
+RtStatus la_error(const char *msg) {
+  void *cls = __atomic_load_n(&linalg_error, __ATOMIC_ACQUIRE);
+  if (!cls) {
+    rt_set_error(RT_ERR_VALUE, msg);
+    return RT_ERR_VALUE;
+  }
+  rt_raise(cls, msg);
+  return RT_ERR_RAISE;
+}
 
 /* A matrix: rows x cols elements, strides in bytes. */
 typedef struct Mat {
@@ -109,8 +130,6 @@ static Mat contiguous(Mat m, int64_t item, char *buf) {
   return (Mat){buf, m.rows, m.cols, m.cols * item, item};
 }
 
-static void *routine(int r) { return __atomic_load_n(&routines[r].fn, __ATOMIC_ACQUIRE); }
-
 /* c = a b where one of them is a vector, by gemv: a x (b one column), or
  * b^T x (a one row). Each operand is laid out as blas_layout says. */
 static void blas_vector(Gemv gemv, Mat a, char ta, int lda, Mat b, char tb, int ldb, const void *alpha,
@@ -130,13 +149,9 @@ static void blas_vector(Gemv gemv, Mat a, char ta, int lda, Mat b, char tb, int 
  * c^T = b^T a^T, so b comes first and each operand is read transposed. */
 static RtStatus blas_product(int kind, Mat a, Mat b, char *c) {
   int64_t item = kind == TY_F32 ? 4 : 8;
-  Gemm gemm = routine(kind == TY_F32 ? R_SGEMM : R_DGEMM);
-  Gemv gemv = routine(kind == TY_F32 ? R_SGEMV : R_DGEMV);
-  if (!gemm || !gemv) {
-    rt_set_error(RT_ERR_RUNTIME, "matrix products of floats need SciPy's BLAS (scipy.linalg.cython_blas), "
-                                 "which could not be loaded");
-    return RT_ERR_RUNTIME;
-  }
+  Gemm gemm = la_routine(kind == TY_F32 ? R_SGEMM : R_DGEMM);
+  Gemv gemv = la_routine(kind == TY_F32 ? R_SGEMV : R_DGEMV);
+  if (!gemm || !gemv) return la_missing();
   if (a.rows > INT_MAX || a.cols > INT_MAX || b.cols > INT_MAX) {
     rt_set_error(RT_ERR_VALUE, "matrix dimensions beyond 2**31 - 1 are not supported by BLAS");
     return RT_ERR_VALUE;
@@ -227,7 +242,7 @@ static Mat right_of(const RtArray *b, int nd, bool inner) {
 }
 
 /* out: a new C-contiguous array of ndim dimensions. */
-static RtStatus new_result(RtArray *out, int ndim, const int64_t *shape, int64_t item) {
+RtStatus la_new_result(RtArray *out, int ndim, const int64_t *shape, int64_t item) {
   int64_t count = 1;
   for (int d = 0; d < ndim; d++) count *= shape[d];
   RtMemInfo *mi = rt_alloc(count * item);
@@ -282,7 +297,7 @@ static RtStatus flat_product(int op, int kind, int64_t item, const RtArray *a, i
     st = RT_ERR_VALUE;
   }
   if (!st && op == LA_VDOT) st = product(kind, item, row_of(&fa, na, fa.strides[0]), column_of(&fb, nb, fb.strides[0]), scalar);
-  if (!st && op == LA_OUTER && !(st = new_result(out, 2, (int64_t[]){na, nb}, item)))
+  if (!st && op == LA_OUTER && !(st = la_new_result(out, 2, (int64_t[]){na, nb}, item)))
     st = product(kind, item, column_of(&fa, na, fa.strides[0]), row_of(&fb, nb, fb.strides[0]), out->data);
   if (st && op == LA_OUTER && out->meminfo) rt_meminfo_free(out->meminfo);
   free(ba);
@@ -301,7 +316,7 @@ static RtStatus batched(int kind, int64_t item, const RtArray *a, int nda, const
   int64_t count = na == 1 ? nb : na, shape[3] = {count}, ndim = 1;
   if (nda >= 2) shape[ndim++] = ma.rows;
   if (ndb >= 2) shape[ndim++] = mb.cols;
-  RtStatus st = new_result(out, (int)ndim, shape, item);
+  RtStatus st = la_new_result(out, (int)ndim, shape, item);
   int64_t step = ma.rows * mb.cols * item;
   for (int64_t i = 0; i < count && !st; i++) {
     Mat x = ma, y = mb;
@@ -329,7 +344,7 @@ int32_t rt_matrix_product(int32_t op, int32_t kind, const RtArray *a, int32_t nd
   int64_t shape[2], ndim = 0;
   if (nda == 2) shape[ndim++] = ma.rows;
   if (ndb == 2) shape[ndim++] = mb.cols;
-  RtStatus st = new_result(out, (int)ndim, shape, item);
+  RtStatus st = la_new_result(out, (int)ndim, shape, item);
   if (!st) st = product(kind, item, ma, mb, out->data);
   if (st && out->meminfo) rt_meminfo_free(out->meminfo);
   return st;

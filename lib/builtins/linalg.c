@@ -1,9 +1,10 @@
 /* builtins/linalg.c — NumPy's matrix products: numpy.dot, matmul (and the
  * @ operator, which the frontend makes a call of numpy.matmul), inner,
- * vdot, outer. The typers check what can be known from the types (arrays,
- * their dimensions, the result's dtype); the lowerers hand both operands
- * to rt_matrix_product (blas.c), which checks the shapes as NumPy does and
- * multiplies through BLAS or plain loops.
+ * vdot, outer; and numpy.linalg's solve, inv, det. The typers check what
+ * can be known from the types (arrays, their dimensions, the result's
+ * dtype); the lowerer hands the operands to rt_matrix_product (blas.c) or
+ * rt_linalg (lapack.c), which check the shapes as NumPy does and compute
+ * through BLAS and LAPACK (or plain loops for integer products).
  */
 #include "builtins/builtins.h"
 
@@ -33,6 +34,28 @@ static const Type *ty_product(Infer *in, Node *n, const Type **args) {
   return nd ? ty_array(e, nd, 'C', false) : e;
 }
 
+/* numpy.linalg's functions compute in floats: ints and bools in float64. */
+static const Type *ty_linalg(Infer *in, Node *n, const Type **args) {
+  int op = (int)n->bi->ival;
+  const Type *e = NULL;
+  for (int i = 0; i < n->list.len; i++) {
+    Node *x = n->list.items[i];
+    int nd = ndim_of(x->ty), want = i == 0 ? 2 : nd;
+    if (x->ty->kind != TY_ARRAY || (i == 0 && nd < 2))
+      return ty_error(in, x, "%s(): %d-dimensional array given. Array must be at least two-dimensional",
+                      n->bi->name, nd);
+    if (nd != want || nd > 2)
+      return ty_error(in, x, "%s(): arrays of %d dimensions are not supported here (stacks of matrices are not)",
+                      n->bi->name, nd);
+    if (!ty_is_int(x->ty->elem) && !ty_is_float(x->ty->elem) && x->ty->elem->kind != TY_BOOL)
+      return ty_error(in, x, "%s(): arrays of %s are not supported", n->bi->name, x->ty->elem->name);
+    e = e ? np_promote(e, x->ty->elem) : x->ty->elem;
+  }
+  if (!ty_is_float(e)) e = TYS(TY_F64);
+  if (op == LA_DET) return e;
+  return ty_array(e, op == LA_SOLVE ? n->list.items[1]->ty->ndim : 2, 'C', false);
+}
+
 /* An operand as an RtArray in memory, its elements converted to e where
  * they are not of e (into *copy, released by the caller). */
 static LLVMValueRef operand(Lower *l, Node *x, LLVMValueRef v, const Type *e, LLVMValueRef *copy) {
@@ -48,20 +71,23 @@ static LLVMValueRef operand(Lower *l, Node *x, LLVMValueRef v, const Type *e, LL
   return p;
 }
 
+/* The product, or numpy.linalg's function, of one or two arrays: by
+ * rt_matrix_product or rt_linalg, which check the shapes. */
 static LLVMValueRef lo_product(Lower *l, Node *n) {
-  Node *a = n->list.items[0], *b = n->list.items[1];
+  Node *a = n->list.items[0], *b = n->list.len > 1 ? n->list.items[1] : NULL;
   const Type *e = elem_of(n->ty);
-  LLVMValueRef va = lo_expr(l, a), vb = lo_expr(l, b), ca, cb;
-  LLVMValueRef pa = operand(l, a, va, e, &ca), pb = operand(l, b, vb, e, &cb);
+  LLVMValueRef va = lo_expr(l, a), vb = b ? lo_expr(l, b) : NULL, ca, cb = NULL;
+  LLVMValueRef pa = operand(l, a, va, e, &ca), pb = b ? operand(l, b, vb, e, &cb) : LLVMConstNull(l->mod->ptr);
   LLVMValueRef out = lo_alloca(l, l->mod->rtarray, "product"), scalar = lo_alloca(l, lo_storage_type(l, e), "dot");
   LLVMTypeRef p[8] = {l->mod->i32, l->mod->i32, l->mod->ptr, l->mod->i32, l->mod->ptr, l->mod->i32, l->mod->ptr, l->mod->ptr};
   LLVMValueRef args[8] = {const_i32(l, (int)n->bi->ival), const_i32(l, (int)e->kind), pa, const_i32(l, a->ty->ndim),
-                          pb, const_i32(l, b->ty->ndim), out, scalar};
-  LLVMValueRef st = lo_call_fn(l, "rt_matrix_product", l->mod->i32, p, args, 8);
+                          pb, const_i32(l, b ? b->ty->ndim : 0), out, scalar};
+  const char *fn = n->bi->ival >= LA_SOLVE ? "rt_linalg" : "rt_matrix_product";
+  LLVMValueRef st = lo_call_fn(l, fn, l->mod->i32, p, args, 8);
   if (ca) lo_release_temp(l, ty_array(e, a->ty->ndim, 'C', false), ca);
   if (cb) lo_release_temp(l, ty_array(e, b->ty->ndim, 'C', false), cb);
   lo_done_with(l, a, va);
-  lo_done_with(l, b, vb);
+  if (b) lo_done_with(l, b, vb);
   LLVMBasicBlockRef fail = new_block(l, "product.fail"), ok = new_block(l, "product.ok");
   LLVMBuildCondBr(l->b, LLVMBuildICmp(l->b, LLVMIntNE, st, const_i32(l, RT_OK), ""), fail, ok);
   position(l, fail);
@@ -73,11 +99,18 @@ static LLVMValueRef lo_product(Lower *l, Node *n) {
 #define PRODUCT(name, op) \
   {"numpy." name, "numpy", name, BK_FUNCTION, 0, 2, 2, NULL, BF_ALLOCATES | BF_RAISES | BF_BLAS, op, 0, ty_product, lo_product}
 
+#define LINALG(name, op, n)                                                                                   \
+  {"numpy.linalg." name, "numpy.linalg", name, BK_FUNCTION, 0, n, n, NULL, BF_ALLOCATES | BF_RAISES | BF_BLAS, op, 0, \
+   ty_linalg, lo_product}
+
 const Builtin bi_linalg[] = {
   PRODUCT("dot", LA_DOT),
   PRODUCT("matmul", LA_MATMUL),
   PRODUCT("inner", LA_INNER),
   PRODUCT("vdot", LA_VDOT),
   PRODUCT("outer", LA_OUTER),
+  LINALG("solve", LA_SOLVE, 2),
+  LINALG("inv", LA_INV, 1),
+  LINALG("det", LA_DET, 1),
   BI_END,
 };
