@@ -1,5 +1,5 @@
-"""Matrix products in compiled code: ``a @ b``, numpy.dot, matmul, inner,
-vdot and outer against NumPy on generated inputs -- shapes with empty and
+"""Linear algebra in compiled code: ``a @ b``, numpy.dot, matmul, inner,
+vdot, outer, and numpy.linalg.solve, inv, det against NumPy on generated inputs -- shapes with empty and
 single-element dimensions, C, Fortran, strided and reversed layouts, every
 integer and float dtype -- and NumPy's errors for shapes that do not fit.
 
@@ -235,6 +235,7 @@ def test_float_products_without_scipy_raise_runtime_error(tmp_path):
     result = run_python_file("""
         import sys
         sys.modules["scipy.linalg.cython_blas"] = None   # as if SciPy were not installed
+        sys.modules["scipy.linalg.cython_lapack"] = None
         import numpy as np
         import ruchey
 
@@ -247,8 +248,105 @@ def test_float_products_without_scipy_raise_runtime_error(tmp_path):
             mm(np.ones((2, 2)), np.ones((2, 2)))
         except RuntimeError as e:
             print("RuntimeError", e)
+
+        @ruchey.njit
+        def inv(a):
+            return np.linalg.inv(a)
+
+        try:
+            inv(np.eye(2))
+        except RuntimeError as e:
+            print("RuntimeError", e)
     """, tmp_path)
     assert result.returncode == 0, result.stderr
     lines = result.stdout.splitlines()
     assert lines[0] == "[[2, 2], [2, 2]]"
     assert lines[1].startswith("RuntimeError") and "SciPy" in lines[1]
+    assert lines[2].startswith("RuntimeError") and "SciPy" in lines[2]
+
+
+# ---------------------------------------------------------------- numpy.linalg: solve, inv, det
+
+@ruchey.njit
+def linalg_solve(a, b):
+    return np.linalg.solve(a, b)
+
+
+@ruchey.njit
+def linalg_inv(a):
+    return np.linalg.inv(a)
+
+
+@ruchey.njit
+def linalg_det(a):
+    return np.linalg.det(a)
+
+
+def well_conditioned(rng, dtype, n, layout="C"):
+    """A random matrix with a heavy diagonal (condition number near 1)."""
+    a = operand(rng, np.float64, (n, n), layout) if np.dtype(dtype).kind == "f" else \
+        rng.integers(-3, 4, (n, n)).astype(dtype)
+    a[...] = a + np.eye(n, dtype=a.dtype) * (3 * n if n else 1)
+    return a if np.dtype(dtype).kind != "f" else _same_layout(a, dtype) if layout == "strided" else \
+        a.astype(dtype, order="K")
+
+
+def assert_close(expected, got, n, what):
+    """Equal within a few ulps of the result's dtype per element of the n x n matrix."""
+    if np.ndim(expected) == 0:
+        assert isinstance(got, float), f"{what}: {got!r}"
+    else:
+        assert type(got) is np.ndarray and got.dtype == expected.dtype and got.shape == expected.shape, \
+            f"{what}: {got!r} != {expected!r}"
+    expected = np.asarray(expected)
+    eps = np.finfo(expected.dtype).eps
+    got64, finite = np.asarray(got, np.float64), np.isfinite(expected)
+    assert np.array_equal(got64[~finite], np.asarray(expected)[~finite]), f"{what}: {got} != {expected}"
+    scale = max(1.0, float(np.max(np.abs(expected[finite]), initial=0.0)))
+    assert np.all(np.abs(got64[finite] - expected[finite]) <= 16 * eps * scale * max(1, n * n)), \
+        f"{what}: {got} != {expected}"
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32, np.int64, np.int32],
+                         ids=lambda d: np.dtype(d).name)
+@pytest.mark.parametrize("n", [0, 1, 2, 5, 30])
+@pytest.mark.parametrize("layout", ["C", "F", "strided"])
+def test_solve_inv_det_match_numpy(dtype, n, layout):
+    rng = make_rng(n * 7 + len(layout))
+    a = well_conditioned(rng, dtype, n, layout if np.dtype(dtype).kind == "f" else "C")
+    b, bm = operand(rng, np.float64, (n,), layout).astype(dtype), operand(rng, np.float64, (n, 3), layout)
+    what = f"{np.dtype(dtype).name} {n}x{n} {layout}"
+    assert_close(np.linalg.solve(a, b), linalg_solve(a, b), n, "solve " + what)
+    assert_close(np.linalg.solve(a, bm), linalg_solve(a, bm), n, "solve (matrix) " + what)
+    assert_close(np.linalg.inv(a), linalg_inv(a), n, "inv " + what)
+    with np.errstate(over="ignore"):  # a float32 determinant may overflow, to inf in both
+        assert_close(np.linalg.det(a), linalg_det(a), n, "det " + what)
+
+
+def test_det_of_a_singular_matrix_is_zero_and_keeps_the_sign_of_swaps():
+    assert linalg_det(np.ones((3, 3))) == np.linalg.det(np.ones((3, 3))) == 0.0
+    p = np.eye(4)[[1, 0, 3, 2, ]][[0, 2, 1, 3]]
+    assert linalg_det(p) == np.linalg.det(p)
+    ints = np.array([[2, -1, 0], [1, 3, 4], [0, 5, -2]])
+    assert linalg_det(ints) == pytest.approx(np.linalg.det(ints), rel=1e-14)
+
+
+@numba_differs
+@pytest.mark.parametrize("f, args", [
+    (linalg_inv, (np.ones((3, 3)),)), (linalg_solve, (np.ones((3, 3)), np.ones(3))),
+    (linalg_solve, (np.zeros((2, 2)), np.ones((2, 2)))), (linalg_inv, (np.ones((2, 3)),)),
+    (linalg_det, (np.ones((3, 2)),)), (linalg_solve, (np.ones((2, 3)), np.ones(2))),
+    (linalg_solve, (np.eye(3), np.ones(4))), (linalg_solve, (np.eye(3), np.ones((4, 2)))),
+], ids=lambda x: getattr(getattr(x, "py_func", None), "__name__", "args"))
+def test_linalg_errors_are_numpys(f, args):
+    with pytest.raises(Exception) as expected:
+        f.py_func(*args)
+    with pytest.raises(Exception) as got:
+        f(*args)
+    assert type(got.value) is type(expected.value) and str(got.value) == str(expected.value)
+
+
+@numba_differs
+def test_linalg_of_a_vector_is_a_typing_error():
+    with pytest.raises(ruchey.TypingError, match="1-dimensional array given"):
+        linalg_inv(np.ones(3))
