@@ -330,7 +330,7 @@ static PyObject *core_builtins(PyObject *self, PyObject *unused) {
     {BF_KERNEL, "kernel"}, {BF_VARIES, "varies"}, {BF_THREAD_INDEX, "thread_index"},
     {BF_BARRIER, "barrier"}, {BF_BLOCK_MEMORY, "block_memory"}, {BF_PER_THREAD, "per_thread"},
     {BF_NOCALL, "nocall"}, {BF_RANGE, "range"}, {BF_PARALLEL, "parallel"}, {BF_WARP, "warp"},
-    {BF_STRINGS, "strings"}, {BF_GRID, "grid"},
+    {BF_STRINGS, "strings"}, {BF_GRID, "grid"}, {BF_BLAS, "blas"},
   };
   static const char *const kinds[] = {[BK_FUNCTION] = "function", [BK_METHOD] = "method", [BK_ATTRIBUTE] = "attribute"};
   const RucheyAPI *api = core_api();

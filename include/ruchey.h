@@ -483,9 +483,9 @@ void rt_partition(void *data, int64_t n, int64_t k, int32_t kind);  /* builtins/
  * extension. */
 enum { LA_DOT, LA_MATMUL, LA_INNER, LA_VDOT, LA_OUTER, LA_SOLVE, LA_INV, LA_DET };
 int32_t rt_matrix_product(int32_t op, int32_t kind, const RtArray *a, int32_t nda, const RtArray *b, int32_t ndb,
-                          RtArray *out, void *scalar);
+                          RtArray *out, void *scalar, const RtArray *dest);
 int32_t rt_linalg(int32_t op, int32_t kind, const RtArray *a, int32_t nda, const RtArray *b, int32_t ndb,
-                  RtArray *out, void *scalar);
+                  RtArray *out, void *scalar, const RtArray *dest);
 void rt_set_routine(const char *name, void *fn);
 void rt_set_linalg_error(void *cls);
 extern const char *const la_blas_names[], *const la_lapack_names[];
@@ -493,6 +493,7 @@ void rt_raise(void *cls, const char *msg);
 RtMemInfo *rt_alloc(int64_t nbytes);  /* runtime.c */
 void rt_meminfo_free(RtMemInfo *mi);
 void rt_error_format(int status, const char *fmt, int64_t a, int64_t b, int64_t c, int64_t d);
+void rt_shape_error(int64_t kind, const int64_t *desc);
 void rt_copy_strided(int64_t ndim, const int64_t *shape, char *dst, const int64_t *dst_strides, const char *src,
                      const int64_t *src_strides, int64_t itemsize);
 /* fiber.c */

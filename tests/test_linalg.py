@@ -1,7 +1,8 @@
 """Linear algebra in compiled code: ``a @ b``, numpy.dot, matmul, inner,
-vdot, outer, and numpy.linalg.solve, inv, det against NumPy on generated inputs -- shapes with empty and
-single-element dimensions, C, Fortran, strided and reversed layouts, every
-integer and float dtype -- and NumPy's errors for shapes that do not fit.
+vdot, outer, and numpy.linalg.solve, inv, det against NumPy on generated
+inputs -- shapes with empty and single-element dimensions, C, Fortran,
+strided and reversed layouts, every dtype -- and NumPy's errors for shapes
+that do not fit.
 
 Floats go through BLAS, whose sums run in another order than NumPy's
 BLAS: their results agree within the rounding a dot product of k terms
@@ -75,7 +76,8 @@ def assert_product(expected, got, a, b, products, what):
     """got is expected: the same type and dtype; ints exactly, floats within
     k ulps of the sum of the magnitudes of their terms."""
     if np.ndim(expected) == 0:  # a number, as compiled code returns them (a Python int or float)
-        assert isinstance(got, int if np.asarray(expected).dtype.kind in "iu" else float), f"{what}: {got!r}"
+        kind = np.asarray(expected).dtype.kind
+        assert isinstance(got, bool if kind == "b" else int if kind in "iu" else float), f"{what}: {got!r}"
     else:
         assert type(got) is np.ndarray and got.dtype == expected.dtype, f"{what}: {got!r}"
     assert np.shape(got) == np.shape(expected), f"{what}: shape {np.shape(got)} != {np.shape(expected)}"
@@ -108,7 +110,7 @@ MATRIX_SHAPES = [((3, 4), (4, 5)), ((1, 4), (4, 1)), ((5, 1), (1, 3)), ((3, 0), 
 
 
 @pytest.mark.parametrize("f", PRODUCTS[:3], ids=lambda f: f.py_func.__name__)
-@pytest.mark.parametrize("dtype", FLOATS + INTS, ids=lambda d: np.dtype(d).name)
+@pytest.mark.parametrize("dtype", FLOATS + INTS + [np.bool_], ids=lambda d: np.dtype(d).name)
 @pytest.mark.parametrize("shapes", MATRIX_SHAPES, ids=str)
 def test_matrix_product_matches_numpy(f, dtype, shapes):
     rng = make_rng(hash((f.py_func.__name__, np.dtype(dtype).name, shapes)) & 0xFFFF)
@@ -145,7 +147,7 @@ def test_large_float_products_match_numpy(dtype, n):
 
 
 @pytest.mark.parametrize("f", [np_inner, np_vdot, np_outer], ids=lambda f: f.py_func.__name__)
-@pytest.mark.parametrize("dtype", FLOATS + INTS, ids=lambda d: np.dtype(d).name)
+@pytest.mark.parametrize("dtype", FLOATS + INTS + [np.bool_], ids=lambda d: np.dtype(d).name)
 @pytest.mark.parametrize("shapes", [((4,), (4,)), ((0,), (0,)), ((1,), (1,)), ((3, 4), (2, 4)), ((4,), (3, 4)),
                                     ((3, 4), (4,)), ((2, 6), (3, 4)), ((0, 3), (2, 3))], ids=str)
 def test_inner_vdot_outer_match_numpy(f, dtype, shapes):
@@ -207,7 +209,6 @@ def test_shapes_that_do_not_fit_raise_numpys_value_error(f, sa, sb):
 
 @numba_differs
 @pytest.mark.parametrize("f, args, match", [
-    (np_dot, (np.ones(3, np.bool_), np.ones(3, np.bool_)), "arrays of bool are not supported"),
     (matmul_operator, (np.ones(3), 2.0), "must be arrays"),
     (np_dot, (np.ones((2, 2, 2)), np.ones((2, 2))), "3 dimensions are not supported"),
     (matmul_operator, (np.ones((2, 2, 2, 2)), np.ones((2, 2))), "4 dimensions are not supported"),
@@ -350,3 +351,73 @@ def test_linalg_errors_are_numpys(f, args):
 def test_linalg_of_a_vector_is_a_typing_error():
     with pytest.raises(ruchey.TypingError, match="1-dimensional array given"):
         linalg_inv(np.ones(3))
+
+
+# ---------------------------------------------------------------- out=
+
+@ruchey.njit
+def dot_out(a, b, out):
+    return np.dot(a, b, out=out)
+
+
+@ruchey.njit
+def matmul_out(a, b, out):
+    return np.matmul(a, b, out=out)
+
+
+@pytest.mark.parametrize("f", [dot_out, matmul_out], ids=lambda f: f.py_func.__name__)
+@pytest.mark.parametrize("dtype", [np.float64, np.float32, np.int64], ids=lambda d: np.dtype(d).name)
+def test_out_is_filled_and_returned(f, dtype):
+    rng = make_rng(9)
+    for sa, sb in [((3, 4), (4, 2)), ((3, 4), (4,)), ((4,), (4, 2)), ((3, 0), (0, 2))]:
+        a, b = operand(rng, dtype, sa), operand(rng, dtype, sb)
+        expected, got = np.zeros(np.dot(a, b).shape, dtype), np.zeros(np.dot(a, b).shape, dtype)
+        f.py_func(a, b, expected)
+        r = f(a, b, got)
+        assert np.shares_memory(r, got) and r.shape == got.shape
+        assert_product(expected, got, a, b, np.dot, f"{f.py_func.__name__} {sa} {sb}")
+
+
+def test_matmul_out_may_be_any_layout_and_an_operand():
+    rng = make_rng(4)
+    a, b = rng.random((3, 3)), rng.random((3, 3))
+    out = np.zeros((3, 3), order="F")
+    matmul_out(a, b, out)
+    assert np.allclose(out, a @ b, rtol=1e-14)
+    x, y = a.copy(), a.copy()
+    matmul_out(x, b, x)
+    np.matmul(y, b, out=y)
+    assert np.allclose(x, y, rtol=1e-14)
+    stack = np.zeros((2, 3, 3))[:, ::-1]
+    matmul_out(np.stack([a, b]), b, stack)
+    assert np.allclose(stack, np.stack([a, b]) @ b, rtol=1e-14)
+
+
+@numba_differs
+@pytest.mark.parametrize("f, sa, sb, so, order", [
+    (dot_out, (3, 4), (4, 2), (3, 3), "C"), (dot_out, (3, 4), (4, 2), (3, 2), "F"),
+    (matmul_out, (3, 4), (4, 2), (3, 3), "C"), (matmul_out, (3, 4), (4, 2), (2, 2), "C"),
+    (matmul_out, (3, 4), (4,), (2,), "C"), (matmul_out, (4,), (4, 3), (2,), "C"),
+], ids=str)
+def test_out_of_another_shape_raises_numpys_value_error(f, sa, sb, so, order):
+    a, b, out = np.ones(sa), np.ones(sb), np.zeros(so, order=order)
+    with pytest.raises(ValueError) as expected:
+        f.py_func(a, b, out)
+    with pytest.raises(ValueError) as got:
+        f(a, b, out)
+    assert str(got.value) == str(expected.value)
+
+
+def test_a_stack_of_products_into_out_of_another_count_raises_value_error():
+    with pytest.raises(ValueError, match="non-broadcastable output operand"):
+        matmul_out(np.ones((2, 3, 4)), np.ones((4, 2)), np.zeros((3, 3, 2)))
+
+
+@numba_differs
+def test_out_of_another_dtype_or_dimensions_is_a_typing_error():
+    with pytest.raises(ruchey.TypingError, match="out= must be an array of the product's dtype"):
+        dot_out(np.ones((2, 2)), np.ones((2, 2)), np.zeros((2, 2), np.float32))
+    with pytest.raises(ruchey.TypingError, match="out= must be an array of the product's dtype"):
+        matmul_out(np.ones((2, 2)), np.ones((2, 2)), np.zeros((1, 2, 2)))
+    with pytest.raises(ruchey.TypingError, match="out= of a product of two vectors"):
+        dot_out(np.ones(2), np.ones(2), np.zeros(()))

@@ -7,8 +7,8 @@
  * OpenBLAS with the Fortran convention, every argument by pointer, the
  * one Numba calls too); a matrix BLAS cannot read as it is (no unit
  * stride, or negative, zero or overlapping strides) is copied first.
- * Integers, which BLAS has no routine for, are multiplied by plain loops
- * that wrap as NumPy's do.
+ * Integers and bools, which BLAS has no routine for, are multiplied by
+ * plain loops that wrap as NumPy's do (bools: or of ands).
  */
 #include <limits.h>
 #include <stdio.h>
@@ -90,7 +90,19 @@ INT_PRODUCT(product_u16, uint16_t)
 INT_PRODUCT(product_u32, uint32_t)
 INT_PRODUCT(product_u64, uint64_t)
 
-static void int_product(int itemsize, Mat a, Mat b, char *c) {
+/* bools: c[i, j] is whether some a[i, p] and b[p, j] are both true */
+static void bool_product(Mat a, Mat b, char *c) {
+  for (int64_t i = 0; i < a.rows; i++)
+    for (int64_t p = 0; p < a.cols; p++)
+      if (a.data[i * a.rs + p * a.cs])
+        for (int64_t j = 0; j < b.cols; j++) c[i * b.cols + j] |= b.data[p * b.rs + j * b.cs] != 0;
+}
+
+static void int_product(int kind, int itemsize, Mat a, Mat b, char *c) {
+  if (kind == TY_BOOL) {
+    bool_product(a, b, c);
+    return;
+  }
   switch (itemsize) {
   case 1: product_u8(a, b, c); break;
   case 2: product_u16(a, b, c); break;
@@ -186,7 +198,7 @@ static RtStatus product(int kind, int64_t item, Mat a, Mat b, char *c) {
   if (a.rows == 0 || b.cols == 0) return RT_OK;
   if (a.cols == 0 || !(kind == TY_F32 || kind == TY_F64)) {
     memset(c, 0, (size_t)(a.rows * b.cols * item));
-    if (a.cols) int_product((int)item, a, b, c);
+    if (a.cols) int_product(kind, (int)item, a, b, c);
     return RT_OK;
   }
   return blas_product(kind, a, b, c);
@@ -323,29 +335,68 @@ static RtStatus batched(int kind, int64_t item, const RtArray *a, int nda, const
     x.data += i * sa, y.data += i * sb;
     st = product(kind, item, x, y, out->data + i * step);
   }
-  if (st && out->meminfo) rt_meminfo_free(out->meminfo);
   return st;
 }
 
+/* out= of numpy.dot and matmul: the product r (nd dimensions) copied into
+ * dest, which must have its shape, and for dot be C-contiguous. */
+static RtStatus into(int op, const RtArray *r, int nd, const RtArray *dest, int64_t item) {
+  int64_t expect = item;
+  bool c_order = true;
+  for (int d = nd - 1; d >= 0; d--) {
+    c_order &= dest->shape[d] == 1 || dest->strides[d] == expect;
+    expect *= dest->shape[d];
+  }
+  if (op == LA_DOT && !c_order) {
+    rt_set_error(RT_ERR_VALUE, "output array is not acceptable (must have the right datatype, number of dimensions, "
+                               "and be a C-Array)");
+    return RT_ERR_VALUE;
+  }
+  for (int d = 0; d < nd; d++) {
+    if (dest->shape[d] == r->shape[d]) continue;
+    if (op == LA_DOT) {
+      rt_set_error(RT_ERR_VALUE, "output array has wrong dimensions");
+    } else if (nd == 3 && d == 0) {
+      int64_t desc[8] = {3, dest->shape[0], dest->shape[1], dest->shape[2], 3, r->shape[0], r->shape[1], r->shape[2]};
+      rt_shape_error(1, desc);
+    } else {
+      rt_error_format(RT_ERR_VALUE,
+                      "matmul: Output operand 0 has a mismatch in its core dimension %lld, with gufunc signature "
+                      "(n?,k),(k,m?)->(n?,m?) (size %lld is different from %lld)",
+                      d - (nd == 3), dest->shape[d], r->shape[d], 0);
+    }
+    return RT_ERR_VALUE;
+  }
+  rt_copy_strided(nd, r->shape, dest->data, dest->strides, r->data, r->strides, item);
+  return RT_OK;
+}
+
 /* numpy.dot, matmul, inner, vdot, outer of a and b (nda, ndb dimensions,
- * both of elements of kind): a new array in out, or the one element of a
- * product of vectors at scalar. Returns the status, the message recorded. */
+ * both of elements of kind): a new array in out (or dest filled, where
+ * out= is given), or the one element of a product of vectors at scalar.
+ * Returns the status, the message recorded. */
 int32_t rt_matrix_product(int32_t op, int32_t kind, const RtArray *a, int32_t nda, const RtArray *b, int32_t ndb,
-                          RtArray *out, void *scalar) {
+                          RtArray *out, void *scalar, const RtArray *dest) {
   int64_t item = ty_plain[kind].bits / 8;
   out->meminfo = NULL;
   if (op == LA_VDOT || op == LA_OUTER) return flat_product(op, kind, item, a, nda, b, ndb, out, scalar);
-  if (nda == 3 || ndb == 3) return batched(kind, item, a, nda, b, ndb, out);
-  bool inner = op == LA_INNER;
-  Mat ma = left_of(a, nda), mb = right_of(b, ndb, inner);
-  if (ma.cols != mb.rows)
-    return op == LA_MATMUL ? core_mismatch(mb.rows, ma.cols) : not_aligned(a, nda, b, ndb, inner);
-  if (nda == 1 && ndb == 1) return product(kind, item, ma, mb, scalar);
-  int64_t shape[2], ndim = 0;
-  if (nda == 2) shape[ndim++] = ma.rows;
-  if (ndb == 2) shape[ndim++] = mb.cols;
-  RtStatus st = la_new_result(out, (int)ndim, shape, item);
-  if (!st) st = product(kind, item, ma, mb, out->data);
-  if (st && out->meminfo) rt_meminfo_free(out->meminfo);
+  RtStatus st;
+  int nd = (nda == 3 || ndb == 3) + (nda >= 2) + (ndb >= 2);
+  if (nda == 3 || ndb == 3) {
+    st = batched(kind, item, a, nda, b, ndb, out);
+  } else {
+    bool inner = op == LA_INNER;
+    Mat ma = left_of(a, nda), mb = right_of(b, ndb, inner);
+    if (ma.cols != mb.rows)
+      return op == LA_MATMUL ? core_mismatch(mb.rows, ma.cols) : not_aligned(a, nda, b, ndb, inner);
+    if (nd == 0) return product(kind, item, ma, mb, scalar);
+    int64_t shape[2], ndim = 0;
+    if (nda == 2) shape[ndim++] = ma.rows;
+    if (ndb == 2) shape[ndim++] = mb.cols;
+    st = la_new_result(out, (int)ndim, shape, item);
+    if (!st) st = product(kind, item, ma, mb, out->data);
+  }
+  if (!st && dest) st = into(op, out, nd, dest, item);
+  if ((st || dest) && out->meminfo) rt_meminfo_free(out->meminfo);
   return st;
 }

@@ -135,9 +135,10 @@ static RtStatus solve(int kind, const RtArray *a, const RtArray *b, int ndb, RtA
 }
 
 /* numpy.linalg.solve, inv, det (op) of a (a square matrix, elements of
- * kind, a float) and b: a new array in out, or det's number at scalar. */
+ * kind, a float) and b: a new array in out, or det's number at scalar
+ * (rt_matrix_product's arguments; no out= yet, so no dest). */
 int32_t rt_linalg(int32_t op, int32_t kind, const RtArray *a, int32_t nda, const RtArray *b, int32_t ndb,
-                  RtArray *out, void *scalar) {
+                  RtArray *out, void *scalar, const RtArray *dest) {
   out->meminfo = NULL;
   RtStatus st = square(a);
   if (st) return st;

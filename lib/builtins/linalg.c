@@ -11,6 +11,19 @@
 /* The most dimensions each product takes (0: any, flattened). */
 static int most_dims(int op) { return op == LA_MATMUL ? 3 : op == LA_DOT || op == LA_INNER ? 2 : 0; }
 
+/* out= of numpy.dot and matmul: an array of the product's dtype and
+ * dimensions (which NumPy's dot insists on, where matmul would cast and
+ * broadcast); the call is then of out's type. */
+static const Type *ty_product_out(Infer *in, Node *n, Node *out, const Type *e, int nd) {
+  const Type *t = out->ty;
+  if (!nd) return ty_error(in, out, "%s(): out= of a product of two vectors is not supported", n->bi->name);
+  if (t->kind != TY_ARRAY || t->elem != e || t->ndim != nd)
+    return ty_error(in, out, "%s(): out= must be an array of the product's dtype and dimensions (%s, %d), got %s",
+                    n->bi->name, e->name, nd, t->name);
+  if (t->readonly) return ty_error(in, out, "%s(): out= is a read-only array", n->bi->name);
+  return t;
+}
+
 static const Type *ty_product(Infer *in, Node *n, const Type **args) {
   Node *a = n->list.items[0], *b = n->list.items[1];
   int op = (int)n->bi->ival, most = most_dims(op);
@@ -22,8 +35,8 @@ static const Type *ty_product(Infer *in, Node *n, const Type **args) {
     if (most && x->ty->ndim > most)
       return ty_error(in, x, "%s(): arrays of %d dimensions are not supported (at most %d)", n->bi->name,
                       x->ty->ndim, most);
-    if (!ty_is_int(x->ty->elem) && !ty_is_float(x->ty->elem))
-      return ty_error(in, x, "%s(): arrays of %s are not supported (integers and floats are)", n->bi->name,
+    if (!ty_is_int(x->ty->elem) && !ty_is_float(x->ty->elem) && x->ty->elem->kind != TY_BOOL)
+      return ty_error(in, x, "%s(): arrays of %s are not supported (bools, integers and floats are)", n->bi->name,
                       x->ty->elem->name);
   }
   const Type *e = np_promote(a->ty->elem, b->ty->elem);
@@ -31,7 +44,8 @@ static const Type *ty_product(Infer *in, Node *n, const Type **args) {
   if (op == LA_VDOT) return e;
   if (op == LA_OUTER) return ty_array(e, 2, 'C', false);
   int nd = (nda == 3 || ndb == 3) + (nda >= 2) + (ndb >= 2);
-  return nd ? ty_array(e, nd, 'C', false) : e;
+  Node *out = bi_arg(n, 2, "out");
+  return out ? ty_product_out(in, n, out, e, nd) : nd ? ty_array(e, nd, 'C', false) : e;
 }
 
 /* numpy.linalg's functions compute in floats: ints and bools in float64. */
@@ -78,12 +92,16 @@ static LLVMValueRef lo_product(Lower *l, Node *n) {
   const Type *e = elem_of(n->ty);
   LLVMValueRef va = lo_expr(l, a), vb = b ? lo_expr(l, b) : NULL, ca, cb = NULL;
   LLVMValueRef pa = operand(l, a, va, e, &ca), pb = b ? operand(l, b, vb, e, &cb) : LLVMConstNull(l->mod->ptr);
+  Node *o = n->list.len > 2 ? n->list.items[2] : n->bi->ival < LA_SOLVE ? ty_kwarg(n, "out") : NULL;
+  LLVMValueRef vo = o ? lo_expr(l, o) : NULL, po = LLVMConstNull(l->mod->ptr);
+  if (o) lo_store_storage(l, o->ty, po = lo_alloca(l, l->mod->rtarray, "out"), vo);
   LLVMValueRef out = lo_alloca(l, l->mod->rtarray, "product"), scalar = lo_alloca(l, lo_storage_type(l, e), "dot");
-  LLVMTypeRef p[8] = {l->mod->i32, l->mod->i32, l->mod->ptr, l->mod->i32, l->mod->ptr, l->mod->i32, l->mod->ptr, l->mod->ptr};
-  LLVMValueRef args[8] = {const_i32(l, (int)n->bi->ival), const_i32(l, (int)e->kind), pa, const_i32(l, a->ty->ndim),
-                          pb, const_i32(l, b ? b->ty->ndim : 0), out, scalar};
+  LLVMTypeRef p[9] = {l->mod->i32, l->mod->i32, l->mod->ptr, l->mod->i32, l->mod->ptr,
+                      l->mod->i32, l->mod->ptr, l->mod->ptr, l->mod->ptr};
+  LLVMValueRef args[9] = {const_i32(l, (int)n->bi->ival), const_i32(l, (int)e->kind), pa, const_i32(l, a->ty->ndim),
+                          pb, const_i32(l, b ? b->ty->ndim : 0), out, scalar, po};
   const char *fn = n->bi->ival >= LA_SOLVE ? "rt_linalg" : "rt_matrix_product";
-  LLVMValueRef st = lo_call_fn(l, fn, l->mod->i32, p, args, 8);
+  LLVMValueRef st = lo_call_fn(l, fn, l->mod->i32, p, args, 9);
   if (ca) lo_release_temp(l, ty_array(e, a->ty->ndim, 'C', false), ca);
   if (cb) lo_release_temp(l, ty_array(e, b->ty->ndim, 'C', false), cb);
   lo_done_with(l, a, va);
@@ -93,22 +111,30 @@ static LLVMValueRef lo_product(Lower *l, Node *n) {
   position(l, fail);
   lo_raise_status(l, st);
   position(l, ok);
+  if (o) {  /* out itself is the result, a reference of the call's own */
+    if (lo_is_fresh(o)) lo_temp_taken(l, vo);
+    else lo_refcount(l, o->ty, vo, true);
+    return vo;
+  }
   return n->ty->kind == TY_ARRAY ? lo_load_storage(l, n->ty, out) : lo_load_scalar(l, e, scalar);
 }
 
-#define PRODUCT(name, op) \
-  {"numpy." name, "numpy", name, BK_FUNCTION, 0, 2, 2, NULL, BF_ALLOCATES | BF_RAISES | BF_BLAS, op, 0, ty_product, lo_product}
+static const char *const out_kw[] = {"out", NULL};
+
+#define PRODUCT(name, op, most, kw)                                                                           \
+  {"numpy." name, "numpy", name, BK_FUNCTION, 0, 2, most, kw, BF_ALLOCATES | BF_RAISES | BF_BLAS, op, 0, ty_product, \
+   lo_product}
 
 #define LINALG(name, op, n)                                                                                   \
   {"numpy.linalg." name, "numpy.linalg", name, BK_FUNCTION, 0, n, n, NULL, BF_ALLOCATES | BF_RAISES | BF_BLAS, op, 0, \
    ty_linalg, lo_product}
 
 const Builtin bi_linalg[] = {
-  PRODUCT("dot", LA_DOT),
-  PRODUCT("matmul", LA_MATMUL),
-  PRODUCT("inner", LA_INNER),
-  PRODUCT("vdot", LA_VDOT),
-  PRODUCT("outer", LA_OUTER),
+  PRODUCT("dot", LA_DOT, 3, out_kw),
+  PRODUCT("matmul", LA_MATMUL, 3, out_kw),
+  PRODUCT("inner", LA_INNER, 2, NULL),
+  PRODUCT("vdot", LA_VDOT, 2, NULL),
+  PRODUCT("outer", LA_OUTER, 2, NULL),
   LINALG("solve", LA_SOLVE, 2),
   LINALG("inv", LA_INV, 1),
   LINALG("det", LA_DET, 1),
