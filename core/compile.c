@@ -32,6 +32,7 @@ static bool diag_from_exception(Diag *diag) {
 /* Whether a call's argument types can be passed to disp. */
 static bool check_call(Dispatcher *disp, const Type **args, int nargs, Diag *diag) {
   if (nargs != disp->nparams) return call_error(diag, "%s", "wrong number of arguments");
+
   for (int i = 0; i < nargs; i++)
     if (!ty_is_scalar(args[i]) && args[i]->kind != TY_ARRAY && args[i]->kind != TY_GRID) {
       diag->kind = DIAG_TYPING;
@@ -146,6 +147,11 @@ static bool resolve_call(void *ctx, void *callee, const Type **args, int nargs, 
   Callees *c = ctx;
   Dispatcher *disp = callee;
   if (!check_call(disp, args, nargs, diag)) return false;
+  const Type *loop_args[MAX_ARGS];
+  if (disp->scalars_only) {
+    if (!ufunc_loop_types(disp, args, nargs, loop_args, diag)) return false;
+    args = loop_args;
+  }
   Callee *e = find_callee(c, disp, args, device);
   if (e && e->typing) {  /* recursion: the innermost is this very function */
     int innermost = c->n - 1;
@@ -188,18 +194,36 @@ static Callee *callee_options(CompileOptions *opts, Dispatcher *self, const Type
   return self ? add_callee(c, self, args, opts->kernel || opts->device) : NULL;
 }
 
-bool cp_compile(Dispatcher *self, const Type *const *args, const Type *declared_ret, bool device,
-                OutputKind out, int gpu_cc, CompileResult *res, Arena *arena) {
+static bool compile_root(Dispatcher *self, CompileOptions opts, const Type *const *args, OutputKind out,
+                         int gpu_cc, CompileResult *res, Arena *arena) {
   const RucheyAPI *api = core_api();
   if (!api) return false;
-  CompileOptions opts = self->opts;
-  opts.declared_ret = declared_ret;
-  opts.device = device;
   Callee *root = callee_options(&opts, self, args, out == OUT_PTX ? gpu_cc : 0, arena);
   root->opts = opts;
   Diag diag = {0};
-  bool ok = type_callee(opts.resolve_ctx, root, &diag) && generate(api, root->func, &opts, out, res, &diag);
-  return ok || raise_failure(&diag, self->py_func);
+  if (!type_callee(opts.resolve_ctx, root, &diag)) return raise_failure(&diag, self->py_func);
+  if (opts.ufunc_loop && !ty_is_scalar(root->func->ret_type)) {
+    PyErr_Format(PyExc_TypeError, "%S returns %s: a ufunc's function must return a number or a bool",
+                 self->py_func, root->func->ret_type->name);
+    return false;
+  }
+  return generate(api, root->func, &opts, out, res, &diag) || raise_failure(&diag, self->py_func);
+}
+
+bool cp_compile(Dispatcher *self, const Type *const *args, const Type *declared_ret, bool device,
+                OutputKind out, int gpu_cc, CompileResult *res, Arena *arena) {
+  CompileOptions opts = self->opts;
+  opts.declared_ret = declared_ret;
+  opts.device = device;
+  return compile_root(self, opts, args, out, gpu_cc, res, arena);
+}
+
+bool cp_compile_ufunc_loop(Dispatcher *self, const Type *const *args, const Type *declared_ret,
+                           CompileResult *res, Arena *arena) {
+  CompileOptions opts = self->opts;
+  opts.declared_ret = declared_ret;
+  opts.ufunc_loop = true;
+  return compile_root(self, opts, args, OUT_JIT, 0, res, arena);
 }
 
 /* ---------------------------------------------------------------- the analyses, for tests */

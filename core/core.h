@@ -7,6 +7,8 @@
  *   compile.c   the compile pipeline: frontend, libruchey's typing and generation, callees
  *   dispatch.c  the Dispatcher: specialisations and the call path
  *   launch.c    kernel launches, on the CPU backend and on a GPU
+ *   ufunc.c     NumPy ufuncs of compiled loops (@vectorize)
+ *   gufunc.c    generalized ufuncs of compiled functions (@guvectorize)
  *   cudadrv.c   the CUDA driver
  */
 #ifndef RUCHEY_CORE_H
@@ -61,6 +63,9 @@ extern const Type *core_plain;
  * path through a table of fingerprints, as Numba's _typeof.cpp. Needs
  * libruchey loaded (core_plain set). */
 const Type *disp_typeof(PyObject *o);
+/* Why disp_typeof gave o no type, as the end of a sentence ("is an array
+ * of dtype ..."); NULL with an exception on failure. */
+PyObject *disp_refusal(PyObject *o);
 /* A NumPy dtype number's TypeKind (-1: none), and back. */
 int disp_dtype_kind(int type_num);
 int disp_kind_type_num(TypeKind k);
@@ -105,6 +110,7 @@ typedef struct Spec {
   bool device;                /* called from kernels: takes the CUDA thread after its arguments */
   bool barrier;               /* reaches cuda.syncthreads() */
   int narrays;                /* array arguments, for the call's unboxing space */
+  void *code;                 /* the loaded code, released with the dispatcher */
 } Spec;
 
 typedef struct Dispatcher {
@@ -117,6 +123,9 @@ typedef struct Dispatcher {
   CompileOptions opts;
   bool nogil;
   bool sealed;            /* explicit signatures given: no compiles on a miss */
+  bool scalars_only;      /* a ufunc's function (@vectorize): compiled code calls it per element */
+  const Type *(*ufunc_loops)[MAX_ARGS]; /* its ufunc's loops' argument types, in NumPy's order */
+  int nufunc_loops;
   /* One thread compiles this function at a time, so that threads calling a
    * new signature at once get one compilation. Re-entered by its owner
    * (compiling f(int) may compile f(float) for a call inside it). */
@@ -152,6 +161,9 @@ int disp_init_numpy(void);
  * with a Python exception set. */
 bool cp_compile(Dispatcher *self, const Type *const *args, const Type *declared_ret, bool device,
                 OutputKind out, int gpu_cc, CompileResult *res, Arena *arena);
+/* The same for a ufunc: the entry is its inner loop (CompileOptions.ufunc_loop). */
+bool cp_compile_ufunc_loop(Dispatcher *self, const Type *const *args, const Type *declared_ret,
+                           CompileResult *res, Arena *arena);
 PyObject *cp_compile_ptx(PyObject *module, PyObject *args);
 PyObject *cp_analyses(PyObject *module, PyObject *args);
 
@@ -169,6 +181,30 @@ PyObject *launch_cpu(Dispatcher *self, PyObject *args);  /* Dispatcher._launch *
 PyObject *launch_gpu(Dispatcher *self, PyObject *args);  /* Dispatcher._launch_gpu */
 PyObject *launch_max_cooperative_blocks(Dispatcher *self, PyObject *args);
 void launch_unload(Dispatcher *self);
+
+/* ---------------------------------------------------------------- ufunc.c */
+
+PyObject *ufunc_compile_loop(PyObject *module, PyObject *args);  /* _core._ufunc_loop */
+PyObject *ufunc_make(PyObject *module, PyObject *args);          /* _core._make_ufunc */
+bool ufunc_api_ready(void);             /* NumPy's ufunc API imported, or false with an exception */
+char *ufunc_copy_text(const char *s);  /* PyMem_Malloc'd: names and docs NumPy keeps pointers to */
+/* A loop on the pool: the first failing chunk's error (the thread's RtError)
+ * saved in dst; raised afterwards on the calling thread, the GIL taken. */
+void ufunc_save_error(RtError *dst);
+/* The calling thread's RtError as the Python exception, the GIL taken:
+ * NumPy finds it when the loop returns. */
+void ufunc_raise_from_loop(void);
+void ufunc_raise_saved(const RtError *e);
+PyObject *gufunc_compile_loop(PyObject *module, PyObject *args);  /* gufunc.c: _core._gufunc_loop */
+PyObject *gufunc_make(PyObject *module, PyObject *args);          /* _core._make_gufunc */
+/* The function of scalars behind a @vectorize ufunc (or DUFunc), borrowed;
+ * NULL, no exception, for any other object. */
+Dispatcher *ufunc_scalar_function(PyObject *obj);
+/* The argument types a call from compiled code passes a ufunc's function
+ * (args, of numbers): those of the first loop args cast to safely, as
+ * NumPy picks a loop; args themselves where none does and the ufunc may
+ * compile more (a DUFunc's). False with diag set where none is allowed. */
+bool ufunc_loop_types(Dispatcher *disp, const Type *const *args, int n, const Type **out, Diag *diag);
 
 /* ---------------------------------------------------------------- cudadrv.c */
 

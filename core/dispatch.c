@@ -23,7 +23,7 @@ int disp_init_numpy(void) {
 
 static Spec *add_spec(Dispatcher *self, const Type *const *args, const Type *declared_ret, bool device) {
   Arena arena = {0};
-  CompileResult res;
+  CompileResult res = {0};
   bool ok = cp_compile(self, args, declared_ret, device, OUT_JIT, 0, &res, &arena);
   Spec *s = NULL;
   if (ok && res.warning[0] && PyErr_WarnEx(PyExc_RuntimeWarning, res.warning, 1) < 0) ok = false;
@@ -33,7 +33,8 @@ static Spec *add_spec(Dispatcher *self, const Type *const *args, const Type *dec
     if (grown && sig && PyList_Append(self->signatures, sig) == 0) {
       self->specs = grown;
       s = &grown[self->nspecs++];
-      *s = (Spec){.entry = res.entry, .ret_type = res.ret_type, .device = device, .barrier = res.barrier};
+      *s = (Spec){.entry = res.entry, .ret_type = res.ret_type, .device = device, .barrier = res.barrier,
+                  .code = res.code};
       memcpy(s->args, args, sizeof(Type *) * (size_t)self->nparams);
       s->declared_ret = declared_ret ? s->ret_type : NULL;
       for (int i = 0; i < self->nparams; i++) s->narrays += args[i]->kind == TY_ARRAY;
@@ -43,6 +44,7 @@ static Spec *add_spec(Dispatcher *self, const Type *const *args, const Type *dec
     }
     Py_XDECREF(sig);
   }
+  if (!s && res.code) core_api()->release_code(res.code);
   arena_free(&arena);
   return s;
 }
@@ -73,11 +75,14 @@ static PyObject *type_error(Dispatcher *self, PyObject *const *args, int i) {
   PyObject *sep = PyUnicode_FromString(", ");
   PyObject *accepted = sep ? PyUnicode_Join(sep, self->signatures) : NULL;
   Py_XDECREF(sep);
-  PyErr_Format(PyExc_TypeError,
-               "%S: argument %d of type '%s' is not supported (accepted: int, float, bool, "
-               "NumPy scalars and arrays of bool, int8-64, uint8-64, float32/64; compiled so far: [%U])",
-               self->py_func, i + 1, Py_TYPE(args[i])->tp_name, accepted ? accepted : Py_None);
+  PyObject *why = disp_refusal(args[i]);
+  if (why)
+    PyErr_Format(PyExc_TypeError,
+                 "%S: argument %d %U (accepted: int, float, bool, NumPy scalars and arrays of bool, "
+                 "int8-64, uint8-64, float32/64; compiled so far: [%U])",
+                 self->py_func, i + 1, why, accepted ? accepted : Py_None);
   Py_XDECREF(accepted);
+  Py_XDECREF(why);
   return NULL;
 }
 
@@ -196,6 +201,11 @@ static PyObject *call_binding(Dispatcher *self, PyObject *const *args, size_t na
     PyObject *full = PyObject_GetAttrString(bound, "args");
     if (full && PyTuple_GET_SIZE(full) == self->nparams)
       result = disp_call(self, &PyTuple_GET_ITEM(full, 0), NULL);
+    else if (full)  /* *args took some: the compiler would refuse it, so say so now */
+      PyErr_Format(core_TypingError,
+                   "%S: *args, **kwargs and keyword-only parameters are not supported: give the "
+                   "function named parameters (a wrapper such as functools.wraps' cannot be compiled; "
+                   "compile the function it wraps)", self->py_func);
     Py_XDECREF(full);
   }
   Py_XDECREF(bound); Py_XDECREF(bind); Py_XDECREF(pos); Py_XDECREF(kw); Py_DECREF(sig);
@@ -257,13 +267,24 @@ static int dispatcher_init(Dispatcher *self, PyObject *args, PyObject *kwds) {
   return 0;
 }
 
+/* The specialisations' code goes with the dispatcher: a caller compiled
+ * with it holds its own copy (calls are lowered into the caller), and a
+ * call in progress holds the dispatcher. */
+static void release_specs(Dispatcher *self) {
+  const RucheyAPI *api = self->nspecs ? core_api() : NULL;
+  for (int i = 0; api && i < self->nspecs; i++)
+    if (self->specs[i].code) api->release_code(self->specs[i].code);
+  PyMem_Free(self->specs);
+}
+
 static void dispatcher_dealloc(Dispatcher *self) {
   PyObject_GC_UnTrack(self);
   if (self->weakrefs) PyObject_ClearWeakRefs((PyObject *)self);
   Py_CLEAR(self->py_func);
   Py_CLEAR(self->dict);
   Py_CLEAR(self->signatures);
-  PyMem_Free(self->specs);
+  release_specs(self);
+  PyMem_Free(self->ufunc_loops);
   launch_unload(self);
   Py_CLEAR(self->gpu_signatures);
   if (self->compile_lock) PyThread_free_lock(self->compile_lock);
@@ -378,6 +399,10 @@ static PyMemberDef dispatcher_members[] = {
   {"py_func", T_OBJECT, offsetof(Dispatcher, py_func), READONLY, "The Python function compiled."},
   {"signatures", T_OBJECT, offsetof(Dispatcher, signatures), READONLY,
    "The argument types of each compiled specialisation."},
+  {"_scalars_only", T_BOOL, offsetof(Dispatcher, scalars_only), 0,
+   "A ufunc's function: compiled code calls it per element, with the types of one of its ufunc's loops."},
+  {"_sealed", T_BOOL, offsetof(Dispatcher, sealed), 0,
+   "No compiles beyond the explicit signatures (a ufunc's: beyond its loops)."},
   {"gpu_signatures", T_OBJECT, offsetof(Dispatcher, gpu_signatures), READONLY,
    "A kernel's: the argument types of each specialisation loaded on a GPU."},
   {NULL, 0, 0, 0, NULL},

@@ -616,8 +616,12 @@ static Node *fe_call(Fe *fe, PyObject *e) {
     }
     Py_DECREF(base_obj);
   }
+  Dispatcher *scalar_fn = obj && !core_builtin(obj) ? ufunc_scalar_function(obj) : NULL;
+  if (scalar_fn) Py_SETREF(obj, Py_NewRef((PyObject *)scalar_fn));  /* a @vectorize ufunc: its function */
   bool is_jit = obj && PyObject_TypeCheck(obj, &DispatcherType);
-  const Builtin *builtin = is_jit ? core_builtin_named("a ruchey function") : obj ? core_builtin(obj) : NULL;
+  const Builtin *builtin = scalar_fn ? core_builtin_named("a ruchey ufunc")
+                          : is_jit  ? core_builtin_named("a ruchey function")
+                          : obj     ? core_builtin(obj) : NULL;
   int cast = !builtin && obj ? core_dtype_kind(obj) : -1;
   if (cast >= 0) builtin = core_builtin_named("a NumPy scalar type");
   Node *n = NULL;

@@ -25,6 +25,16 @@ static void print_to_stdout(const char *text, size_t len) {
   PyGILState_Release(gil);
 }
 
+/* From what magnitude the installed NumPy writes a float32 with an
+ * exponent: 1e6 in NumPy 2 (str(float32(1e6)) is '1e+06'), 1e16 before. */
+static double float32_exponent_from(void) {
+  PyObject *r = PyRun_String("str(__import__('numpy').float32(1e6)) == '1e+06'", Py_eval_input, PyEval_GetBuiltins(), NULL);
+  double from = r == Py_True ? 1e6 : 1e16;
+  Py_XDECREF(r);
+  PyErr_Clear();
+  return from;
+}
+
 const RucheyAPI *core_api(void) {
   static const RucheyAPI *api;
   if (api) return api;
@@ -48,7 +58,7 @@ const RucheyAPI *core_api(void) {
     return NULL;
   }
   core_plain = a->plain;
-  a->set_print_sink(print_to_stdout);
+  a->set_print_sink(print_to_stdout, float32_exponent_from());
   return api = a;
 }
 
@@ -227,9 +237,12 @@ void core_raise_diag(const Diag *d, const char *filename) {
   PyErr_Clear();
   size_t n = strlen(src);
   while (n && (src[n - 1] == '\n' || src[n - 1] == '\r')) n--;
+  /* the column is in UTF-8 bytes (Python's ast); people count characters */
+  int col = d->col;
+  for (size_t i = 0; i < (size_t)d->col && i < n; i++) col -= ((unsigned char)src[i] & 0xC0) == 0x80;
   char text[sizeof d->msg + 8192];
   snprintf(text, sizeof text, "%s\n\nFile \"%s\", line %d, column %d:\n    %.*s\n    %*s^", d->msg,
-           filename, d->line, d->col + 1, (int)n, src, d->col, "");
+           filename, d->line, col + 1, (int)n, src, col, "");
   PyErr_SetString(core_TypingError, text);
   Py_XDECREF(line);
 }
@@ -359,6 +372,14 @@ static PyMethodDef core_methods[] = {
    "The builtins compiled code can call, one row each: (name, module, path, kind, min_args, max_args, flags)."},
   {"compile_ptx", cp_compile_ptx, METH_VARARGS,
    "A kernel (or a device function) as PTX: (pyfunc, argument types, cc[, device])."},
+  {"_ufunc_loop", ufunc_compile_loop, METH_VARARGS,
+   "A function of scalars compiled as a ufunc inner loop: (dispatcher, argument types, return type or None)."},
+  {"_make_ufunc", ufunc_make, METH_VARARGS,
+   "A numpy.ufunc of compiled loops: (name, doc, nin, identity, [(loop, type numbers)], parallel)."},
+  {"_gufunc_loop", gufunc_compile_loop, METH_VARARGS,
+   "A function compiled for a gufunc's loop: (dispatcher, argument types) -> (entry, type numbers)."},
+  {"_make_gufunc", gufunc_make, METH_VARARGS,
+   "A generalized numpy.ufunc of compiled functions: (name, doc, nin, nout, signature, loops, parallel)."},
   {"llvm_version", core_llvm_version, METH_NOARGS, "The version of LLVM inside libruchey (loads it)."},
   {"host_cpu", core_host_cpu, METH_NOARGS, "The CPU LLVM compiles for (loads it)."},
   {"get_num_threads", core_get_num_threads, METH_NOARGS,

@@ -192,34 +192,119 @@ static bool defines(PyObject *def, PyCodeObject *code) {
   return same;
 }
 
-/* The def of code in block (the lines from its first, inspect's "block"),
- * or the first lambda in the block that matches; a new reference, or NULL
- * (an exception only if the block does not parse). */
-static PyObject *parse_block(PyObject *block, PyCodeObject *code, int *col_offset) {
+/* The statements of block (lines of text) parsed where they stand: an
+ * indented block (a nested def, a lambda in a method) is parsed as the body
+ * of an `if 1:` rather than dedented, so that its lines at column 0 (a
+ * docstring's, a backslash continuation's) stay valid and every column is
+ * the file's. Line 1 is the block's first line. */
+static PyObject *parse_statements(PyObject *block) {
+  PyObject *ast = PyImport_AddModule("ast");  /* borrowed */
   PyObject *empty = PyUnicode_FromString("");
   PyObject *src = empty ? PyUnicode_Join(empty, block) : NULL;
-  PyObject *dedented = src ? PyObject_CallMethod(PyImport_AddModule("textwrap"), "dedent", "O", src) : NULL;
-  PyObject *tree = dedented ? PyObject_CallMethod(PyImport_AddModule("ast"), "parse", "O", dedented) : NULL;
+  Py_UCS4 c = src && PyUnicode_GET_LENGTH(src) ? PyUnicode_READ_CHAR(src, 0) : 0;
+  bool indented = c == ' ' || c == '\t';
+  if (indented) Py_XSETREF(src, PyUnicode_FromFormat("if 1:\n%U", src));
+  PyObject *tree = src ? PyObject_CallMethod(ast, "parse", "O", src) : NULL;
   PyObject *body = tree ? PyObject_GetAttrString(tree, "body") : NULL;
-  PyObject *def = NULL;
+  if (body && indented) {
+    PyObject *moved = PyObject_CallMethod(ast, "increment_lineno", "Oi", tree, -1);
+    PyObject *inner = moved && PyList_GET_SIZE(body) ? PyObject_GetAttrString(PyList_GET_ITEM(body, 0), "body") : NULL;
+    Py_XDECREF(moved);
+    Py_SETREF(body, inner);
+  }
+  Py_XDECREF(empty); Py_XDECREF(src); Py_XDECREF(tree);
+  return body;
+}
+
+/* Where code's instructions stand in its file: the first (line, column)
+ * and the last (end line, end column) of co_positions; false where Python
+ * keeps no columns (3.10). */
+static bool code_span(PyCodeObject *code, long span[4]) {
+  PyObject *it = PyObject_CallMethod((PyObject *)code, "co_positions", NULL);
+  PyObject *pos;
+  bool any = false;
+  while (it && (pos = PyIter_Next(it))) {
+    long v[4];
+    bool known = PyTuple_Check(pos) && PyTuple_GET_SIZE(pos) == 4;
+    for (int i = 0; known && i < 4; i++)
+      known = PyTuple_GET_ITEM(pos, i) != Py_None && (v[i] = PyLong_AsLong(PyTuple_GET_ITEM(pos, i))) >= 0;
+    Py_DECREF(pos);
+    if (!known || (v[0] == v[1] && v[2] == v[3])) continue;  /* no position, or none wide (RESUME) */
+    if (!any || v[0] < span[0] || (v[0] == span[0] && v[2] < span[1])) span[0] = v[0], span[1] = v[2];
+    if (!any || v[1] > span[2] || (v[1] == span[2] && v[3] > span[3])) span[2] = v[1], span[3] = v[3];
+    any = true;
+  }
+  Py_XDECREF(it);
+  PyErr_Clear();
+  return any;
+}
+
+static long node_int(PyObject *node, const char *name) {
+  PyObject *v = PyObject_GetAttrString(node, name);
+  long r = v && v != Py_None ? PyLong_AsLong(v) : -1;
+  Py_XDECREF(v);
+  PyErr_Clear();
+  return r;
+}
+
+/* Whether a lambda node (its lines counted from first_line) holds code's
+ * instructions: by their columns, or where Python keeps none, by the
+ * constants its body writes all being among code's. */
+static bool holds_code(PyObject *lambda, PyCodeObject *code, long first_line, bool spanned, const long span[4]) {
+  if (spanned) {
+    long line = node_int(lambda, "lineno") + first_line - 1, col = node_int(lambda, "col_offset");
+    long end = node_int(lambda, "end_lineno") + first_line - 1, end_col = node_int(lambda, "end_col_offset");
+    return (line < span[0] || (line == span[0] && col <= span[1])) &&
+           (end > span[2] || (end == span[2] && end_col >= span[3]));
+  }
+  PyObject *walk = PyObject_CallMethod(PyImport_AddModule("ast"), "walk", "O", lambda);
+  PyObject *nodes = walk ? PySequence_List(walk) : NULL, *consts = PyObject_GetAttrString((PyObject *)code, "co_consts");
+  bool all = nodes && consts;
+  for (Py_ssize_t i = 0; all && i < PyList_GET_SIZE(nodes); i++) {
+    PyObject *value = !strcmp(Py_TYPE(PyList_GET_ITEM(nodes, i))->tp_name, "Constant")
+                          ? PyObject_GetAttrString(PyList_GET_ITEM(nodes, i), "value") : NULL;
+    all = !value || PySequence_Contains(consts, value) == 1;
+    Py_XDECREF(value);
+  }
+  Py_XDECREF(walk); Py_XDECREF(nodes); Py_XDECREF(consts);
+  PyErr_Clear();
+  return all;
+}
+
+/* The lambda of code among the statements: the only one with its
+ * parameters, or of several (`f = jit(lambda x: 1); g = jit(lambda x: 2)`)
+ * the one at code's position, never merely the first on the line. */
+static PyObject *find_lambda(PyObject *body, PyCodeObject *code) {
+  PyObject *ast = PyImport_AddModule("ast"), *found = NULL;
+  PyObject *module = PyObject_CallMethod(ast, "Module", "O[]", body);  /* one tree to walk */
+  PyObject *walk = module ? PyObject_CallMethod(ast, "walk", "O", module) : NULL;
+  PyObject *nodes = walk ? PySequence_List(walk) : NULL;
+  long span[4];
+  bool spanned = code_span(code, span), held = false;
+  for (Py_ssize_t i = 0; nodes && !held && i < PyList_GET_SIZE(nodes); i++) {
+    PyObject *node = PyList_GET_ITEM(nodes, i);
+    if (strcmp(Py_TYPE(node)->tp_name, "Lambda") || !defines(node, code)) continue;
+    held = holds_code(node, code, code->co_firstlineno, spanned, span);
+    if (held || !found) found = node;  /* the first, unless one holds the code */
+  }
+  Py_XINCREF(found);
+  Py_XDECREF(module); Py_XDECREF(walk); Py_XDECREF(nodes);
+  PyErr_Clear();
+  return found;
+}
+
+/* The def of code in block (the lines from its first, inspect's "block"),
+ * or its lambda in the block; a new reference, or NULL (an exception only
+ * if the block does not parse). Columns are the file's. */
+static PyObject *parse_block(PyObject *block, PyCodeObject *code, int *col_offset) {
+  PyObject *body = parse_statements(block), *def = NULL;
+  *col_offset = 0;
   if (body && PyList_GET_SIZE(body) && !strcmp(Py_TYPE(PyList_GET_ITEM(body, 0))->tp_name, "FunctionDef")) {
     if (defines(PyList_GET_ITEM(body, 0), code)) def = Py_NewRef(PyList_GET_ITEM(body, 0));
   } else if (body && PyList_GET_SIZE(body)) {  /* the line's statements: `import m; f = jit(lambda ...)` */
-    PyObject *walk = PyObject_CallMethod(PyImport_AddModule("ast"), "walk", "O", tree);
-    PyObject *nodes = walk ? PySequence_List(walk) : NULL;
-    for (Py_ssize_t i = 0; nodes && !def && i < PyList_GET_SIZE(nodes); i++) {
-      PyObject *node = PyList_GET_ITEM(nodes, i);
-      if (!strcmp(Py_TYPE(node)->tp_name, "Lambda") && defines(node, code)) def = Py_NewRef(node);
-    }
-    Py_XDECREF(walk);
-    Py_XDECREF(nodes);
+    def = find_lambda(body, code);
   }
-  /* dedent removes the same indentation from every line: the first line's
-   * is the column offset */
-  const char *first = def ? PyUnicode_AsUTF8(PyList_GET_ITEM(block, 0)) : "";
-  *col_offset = 0;
-  while (first[*col_offset] == ' ' || first[*col_offset] == '\t') ++*col_offset;
-  Py_XDECREF(empty); Py_XDECREF(src); Py_XDECREF(dedented); Py_XDECREF(tree); Py_XDECREF(body);
+  Py_XDECREF(body);
   return def;
 }
 

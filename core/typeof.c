@@ -65,12 +65,31 @@ static const Type *array_type(PyArrayObject *a) {
   return t;
 }
 
+/* Whether a subclass of ndarray indexes as a plain array: none of its
+ * classes up to ndarray redefines indexing (numpy.ma.MaskedArray,
+ * numpy.matrix and user classes that do would silently lose their mask or
+ * their override), numpy.memmap excepted (its __getitem__ only changes the
+ * class of what it returns). */
+static bool indexes_plainly(PyTypeObject *t) {
+  PyObject *mro = t->tp_mro;
+  for (Py_ssize_t i = 0; mro && i < PyTuple_GET_SIZE(mro); i++) {
+    PyTypeObject *c = (PyTypeObject *)PyTuple_GET_ITEM(mro, i);
+    if (c == &PyArray_Type) return true;
+    if (!strcmp(c->tp_name, "numpy.memmap") || !strcmp(c->tp_name, "memmap")) continue;
+    PyObject *dict = c->tp_dict;
+    if (dict && (PyDict_GetItemString(dict, "__getitem__") || PyDict_GetItemString(dict, "__setitem__")))
+      return false;
+  }
+  return true;
+}
+
 const Type *disp_typeof(PyObject *o) {
   PyTypeObject *t = Py_TYPE(o);
   if (t == &PyFloat_Type) return &core_plain[TY_F64];
   if (t == &PyLong_Type) return &core_plain[TY_I64];
   if (t == &PyBool_Type) return &core_plain[TY_BOOL];
-  if (PyArray_Check(o)) return array_type((PyArrayObject *)o);
+  if (t == &PyArray_Type || (PyArray_Check(o) && indexes_plainly(t))) return array_type((PyArrayObject *)o);
+  if (PyArray_Check(o)) return NULL;
   if (PyArray_IsScalar(o, Generic)) {
     PyArray_Descr *d = PyArray_DescrFromScalar(o);
     int kind = disp_dtype_kind(d->type_num);
@@ -78,6 +97,38 @@ const Type *disp_typeof(PyObject *o) {
     return kind < 0 ? NULL : &core_plain[kind];
   }
   return NULL;
+}
+
+/* Why compiled code cannot take o, for a TypeError: an array's class or
+ * its dtype named (with its byte order), or o's class. */
+PyObject *disp_refusal(PyObject *o) {
+  if (!PyArray_Check(o))
+    return PyUnicode_FromFormat("of type '%s' is not supported", Py_TYPE(o)->tp_name);
+  PyArrayObject *a = (PyArrayObject *)o;
+  if (!indexes_plainly(Py_TYPE(o))) {
+    PyObject *module = PyObject_GetAttrString((PyObject *)Py_TYPE(o), "__module__");
+    PyObject *qualname = module ? PyObject_GetAttrString((PyObject *)Py_TYPE(o), "__qualname__") : NULL;
+    PyObject *r = qualname ? PyUnicode_FromFormat("is a %S.%S, an ndarray subclass with its own indexing, which "
+                                                  "compiled code would ignore: pass numpy.asarray(a)%s",
+                                                  module, qualname, strstr(Py_TYPE(o)->tp_name, "Masked")
+                                                                       ? " with a.mask, or a.filled(value)" : "")
+                           : NULL;
+    Py_XDECREF(module); Py_XDECREF(qualname);
+    return r;
+  }
+  if (PyArray_NDIM(a) > RC_MAX_NDIM)
+    return PyUnicode_FromFormat("is an array of %d dimensions (at most %d are supported)", PyArray_NDIM(a), RC_MAX_NDIM);
+  PyArray_Descr *d = PyArray_DESCR(a);
+  PyObject *name = PyObject_GetAttrString((PyObject *)d, "name"), *str = PyObject_GetAttrString((PyObject *)d, "str");
+  const char *order = d->byteorder == '>' ? "big-endian" : d->byteorder == '|' ? "no byte order" : "little-endian";
+  PyObject *r = name && str ? PyUnicode_FromFormat("is an array of dtype %U ('%U', %s), which is not supported%s",
+                                                    name, str, order,
+                                                    disp_dtype_kind(d->type_num) >= 0
+                                                        ? ": convert it to native byte order, a.astype(a.dtype.newbyteorder('='))"
+                                                        : "")
+                            : NULL;
+  Py_XDECREF(name); Py_XDECREF(str);
+  return r;
 }
 
 /* ---------------------------------------------------------------- descriptions */

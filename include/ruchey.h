@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define RUCHEY_API_VERSION 9
+#define RUCHEY_API_VERSION 11
 #define RC_MAX_NDIM 8
 
 /* ---------------------------------------------------------------- arena */
@@ -316,6 +316,8 @@ typedef struct CallTarget {
 typedef bool (*ResolveCall)(void *ctx, void *callee, const Type **args, int nargs, bool device,
                             CallTarget *out, Diag *diag);
 
+enum { MAX_UFUNC_OPERANDS = 33 };  /* a ufunc loop's inputs and its output */
+
 typedef struct CompileOptions {
   ResolveCall resolve;     /* calls to other ruchey functions */
   void *resolve_ctx;
@@ -330,6 +332,9 @@ typedef struct CompileOptions {
   bool debug;              /* kernels: out-of-bounds indexing names the thread */
   int gpu_cc;              /* OUT_PTX: the compute capability (75 for 7.5); 0 for the CPU */
   bool error_model_numpy;  /* division by zero gives inf/nan instead of raising */
+  bool ufunc_loop;         /* OUT_JIT: the entry is a NumPy ufunc inner loop over the function of
+                            * scalars, int loop(char **args, int64 *dims, int64 *steps, void *data),
+                            * returning an RtStatus (the first element that failed) */
 } CompileOptions;
 
 typedef enum { OUT_JIT, OUT_LLVM_IR, OUT_ASM, OUT_PTX } OutputKind;
@@ -348,6 +353,7 @@ typedef struct CompileResult {
   int nexterns;
   bool barrier;          /* the function reaches cuda.syncthreads() */
   bool grid_sync;        /* a kernel that waits for its whole grid: launched cooperatively */
+  void *code;            /* OUT_JIT: the loaded code, until release_code */
 } CompileResult;
 
 /* ---------------------------------------------------------------- runtime (runtime.c) */
@@ -457,8 +463,11 @@ typedef struct RucheyAPI {
   int (*set_num_threads)(int64_t n);
   int64_t (*max_threads)(void);
   int64_t (*thread_id)(void);
-  /* where print() in @njit code writes its lines (Python's sys.stdout) */
-  void (*set_print_sink)(void (*sink)(const char *text, size_t len));
+  /* frees loaded code (CompileResult.code) nothing will call again */
+  void (*release_code)(void *code);
+  /* where print() in @njit code writes its lines (Python's sys.stdout), and
+   * from what magnitude NumPy's str of a float32 has an exponent */
+  void (*set_print_sink)(void (*sink)(const char *text, size_t len), double float32_exponent_from);
   /* what compiled code's linear algebra calls, found by the extension:
    * the BLAS and LAPACK routines by name (those wanted, NULL-terminated),
    * and numpy.linalg.LinAlgError */
@@ -475,6 +484,7 @@ void rt_register_symbols(void (*define)(const char *name, void *addr, void *ctx)
 RtError *rt_last_error(void);
 void rt_set_error(int status, const char *msg);
 void rt_error_int(int status, const char *fmt, int64_t v);  /* a message holding one number */
+double rt_round_digits(double x, int64_t nd);  /* round(x, nd) as CPython */
 void rt_partition(void *data, int64_t n, int64_t k, int32_t kind);  /* builtins/reduce.c */
 /* builtins/blas.c, lapack.c: the matrix products and numpy.linalg's
  * functions (LA_: a row's ival); the BLAS and LAPACK routines they call,
@@ -521,7 +531,7 @@ void rt_meminfo_release(RtMemInfo *mi);
  * of blocks ends (rt_print_flush, with the chunk's first block), then until
  * the launch ends (rt_print_write_out), which writes them in block order */
 void rt_print(const char *fmt, const uint64_t *args, bool buffered);
-void rt_set_print_sink(void (*sink)(const char *text, size_t len));  /* unbuffered lines go there */
+void rt_set_print_sink(void (*sink)(const char *text, size_t len), double float32_exponent_from);
 void rt_print_flush(int64_t first_block);
 void rt_print_write_out(void);
 /* runtime.c: a device function's shared array on the CPU backend */

@@ -45,18 +45,24 @@ bool ty_is_weak(const Node *n) {
   return n->kind == N_INT || n->kind == N_FLOAT;
 }
 
-/* NumPy's promotion of two scalar types, with Numba's rule that integer
- * arithmetic happens in at least 64 bits. */
+static bool is_unsigned(const Type *t) { return t->kind >= TY_U8 && t->kind <= TY_U64; }
+
+/* NumPy's promotion of two scalar types, with Numba's rule for integers:
+ * arithmetic happens in 64 bits, unsigned only when both operands are (so
+ * uint64 with int64 is int64, where NumPy would give float64). */
 const Type *ty_promote(const Type *a, const Type *b) {
   if (ty_is_float(a) || ty_is_float(b)) {
     bool a32 = a->kind == TY_F32 || (!ty_is_float(a) && ty_bits(a) <= 16);
     bool b32 = b->kind == TY_F32 || (!ty_is_float(b) && ty_bits(b) <= 16);
     return a32 && b32 ? TYS(TY_F32) : TYS(TY_F64);
   }
-  bool au = a->kind >= TY_U8 && a->kind <= TY_U64, bu = b->kind >= TY_U8 && b->kind <= TY_U64;
-  if (au && bu) return TYS(TY_U64);
-  if ((au && a->kind == TY_U64) || (bu && b->kind == TY_U64)) return TYS(TY_F64);
-  return TYS(TY_I64);
+  return is_unsigned(a) && is_unsigned(b) ? TYS(TY_U64) : TYS(TY_I64);
+}
+
+static bool is_negative_literal(const Node *n) {
+  if (n->kind == N_UNARY && n->op == OP_POS) return is_negative_literal(n->lhs);
+  if (n->kind == N_UNARY && n->op == OP_NEG) return n->lhs->kind == N_INT ? n->lhs->ival > 0 : !is_negative_literal(n->lhs);
+  return n->kind == N_INT && n->ival < 0;
 }
 
 /* Promotion of binary operands, honouring weak literals. */
@@ -65,7 +71,9 @@ static const Type *promote_operands(const Node *l, const Type *a, const Node *r,
   if (wl != wr) {
     const Type *strong = wl ? b : a, *weak = wl ? a : b;
     if (ty_is_float(strong)) return strong;
-    if (ty_is_int(strong) && ty_is_int(weak)) return ty_promote(strong, strong);
+    /* a negative literal with an unsigned value: signed, as in Numba and
+     * Python (NumPy 2 would refuse the literal) */
+    if (ty_is_int(strong) && ty_is_int(weak)) return ty_promote(strong, is_negative_literal(wl ? l : r) ? weak : strong);
   }
   return ty_promote(a, b);
 }
@@ -76,7 +84,11 @@ const Type *ty_unify(const Type *a, const Type *b) {
   if (ty_is_scalar(a) && ty_is_scalar(b)) {
     if (a->kind == TY_BOOL) return b;
     if (b->kind == TY_BOOL) return a;
-    if (ty_is_int(a) && ty_is_int(b)) return ty_promote(a, b);
+    /* a variable holding uint64 and signed values is a float64, as in
+     * Numba, which unifies numbers by NumPy's promotion */
+    if (ty_is_int(a) && ty_is_int(b))
+      return (a->kind == TY_U64 && !is_unsigned(b)) || (b->kind == TY_U64 && !is_unsigned(a)) ? TYS(TY_F64)
+                                                                                             : ty_promote(a, b);
     return ty_is_float(a) && ty_is_float(b) ? (a->kind > b->kind ? a : b) : TYS(TY_F64);
   }
   if (a->kind == TY_ARRAY && b->kind == TY_ARRAY && a->ndim == b->ndim &&
@@ -151,6 +163,8 @@ static const Type *ty_binop_types(Infer *in, Node *n, int op, Node *l, const Typ
     if (ty_is_float(a) || ty_is_float(b))
       return ty_error(in, n, "bit operations need integers, got %s and %s", a->name, b->name);
     if (a->kind == TY_BOOL && b->kind == TY_BOOL && op >= OP_BITAND) return TYS(TY_BOOL);
+    /* a shift has its left operand's type, as in Numba (a literal's yields) */
+    if ((op == OP_LSHIFT || op == OP_RSHIFT) && !ty_is_weak(l)) return ty_promote(a, a);
     return promote_operands(l, a, r, b);
   default:
     return promote_operands(l, a, r, b);

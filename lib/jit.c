@@ -251,6 +251,15 @@ static void add_vector_math(LLVMModuleRef m) {
   LLVMSetInitializer(g, LLVMConstArray2(ptr, used, nused));
 }
 
+/* Code no one will call again: its memory goes back (the exception
+ * classes it named stay defined for the process). */
+static void release_code(void *code) {
+  LLVMOrcResourceTrackerRef rt = code;
+  LLVMErrorRef err = LLVMOrcResourceTrackerRemove(rt);
+  if (err) LLVMConsumeError(err);
+  LLVMOrcReleaseResourceTracker(rt);
+}
+
 /* The objects the code names by symbol (exception classes) as absolute
  * symbols of the JIT, each defined once for the process. */
 static LLVMErrorRef define_externs(const CompileResult *res) {
@@ -270,20 +279,25 @@ static LLVMErrorRef define_externs(const CompileResult *res) {
   return batch.err;
 }
 
-/* Adds the object to the JIT and finds the entry point's address. */
+/* Adds the object to the JIT, under a resource tracker of its own (so that
+ * release_code frees it when its dispatcher dies), and finds the entry
+ * point's address. */
 static bool load_object(LLVMMemoryBufferRef obj, const char *symbol, CompileResult *res, Diag *d) {
   LLVMOrcJITDylibRef jd = LLVMOrcLLJITGetMainJITDylib(J.jit);
+  LLVMOrcResourceTrackerRef rt = LLVMOrcJITDylibCreateResourceTracker(jd);
   char buf[512];
   LLVMErrorRef err = define_externs(res);
-  if (!err) err = LLVMOrcLLJITAddObjectFile(J.jit, jd, obj);
+  if (!err) err = LLVMOrcLLJITAddObjectFileWithRT(J.jit, rt, obj);
   else LLVMDisposeMemoryBuffer(obj);
   LLVMOrcExecutorAddress addr = 0;
   if (!err) err = LLVMOrcLLJITLookup(J.jit, &addr, symbol);
   if (err) {
+    release_code(rt);
     take_error(err, buf, sizeof buf);
     return ll_fail(d, "loading compiled code failed: %s", buf);
   }
   res->entry = (int (*)(void *, void **))(uintptr_t)addr;
+  res->code = rt;
   return true;
 }
 
@@ -359,6 +373,7 @@ EXPORT const RucheyAPI *ruchey_api(void) {
     .max_threads = pool_max_threads,
     .thread_id = pool_thread_id,
     .set_print_sink = rt_set_print_sink,
+    .release_code = release_code,
     .blas_names = la_blas_names,
     .lapack_names = la_lapack_names,
     .set_routine = rt_set_routine,

@@ -48,13 +48,17 @@ static void write_out(const char *s, size_t n) {
 }
 
 static void (*print_sink)(const char *text, size_t len);
+static double float32_sci = 1e16;  /* NumPy 1.x; NumPy 2 writes 1e+06 */
 
-void rt_set_print_sink(void (*sink)(const char *text, size_t len)) { print_sink = sink; }
+void rt_set_print_sink(void (*sink)(const char *text, size_t len), double float32_exponent_from) {
+  print_sink = sink;
+  float32_sci = float32_exponent_from;
+}
 
 /* The shortest digits that read back as d (as a float32 where single), as
  * Python's repr writes a float (positional from 1e-4 up to 1e16, with ".0"
  * if whole, else d.ddde+XX) and NumPy's str a float32 (positional from
- * 1e-4 up to 1e6). */
+ * 1e-4 up to 1e6 in NumPy 2, 1e16 in NumPy 1). */
 static size_t float_repr(char *out, double d, bool single) {
   if (isnan(d)) return (size_t)sprintf(out, "nan");
   if (isinf(d)) return (size_t)sprintf(out, d < 0 ? "-inf" : "inf");
@@ -73,7 +77,7 @@ static size_t float_repr(char *out, double d, bool single) {
   char *o = out;
   if (text[0] == '-') *o++ = '-';
   /* Python switches on the digits' exponent; NumPy's float32 on the value */
-  bool sci = single ? d != 0 && (fabs(d) < 1e-4 || fabs(d) >= 1e6) : e < -4 || e >= 16;
+  bool sci = single ? d != 0 && (fabs(d) < 1e-4 || fabs(d) >= float32_sci) : e < -4 || e >= 16;
   if (sci) {
     *o++ = digits[0];
     if (n > 1) {

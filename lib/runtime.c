@@ -5,9 +5,12 @@
  * 64 bytes (a cache line, and the widest vector). The reference count is
  * changed atomically by compiled code; the last release frees the block.
  */
+#include <math.h>
 #include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -256,6 +259,42 @@ void rt_error_save(RtError *dst) {
 
 void rt_error_restore(const RtError *src) { last_error = *src; }
 
+/* ---------------------------------------------------------------- round(x, ndigits) */
+
+/* round(x, nd) as CPython: the exact binary value of x rounded half-even at
+ * the decimal digit nd, read back correctly rounded (round(2.675, 2) is
+ * 2.67, since 2.675 is stored as 2.67499999...). glibc's printf prints the
+ * exact value and rounds it half-even; a negative nd is rounded here on the
+ * exact integer and fraction digits. A result too large for a double is inf,
+ * for the caller to raise OverflowError as CPython. */
+double rt_round_digits(double x, int64_t nd) {
+  if (!isfinite(x) || x == 0.0 || nd > 323) return x;
+  if (nd < -308) return 0.0 * x;
+  char buf[400];
+  if (nd >= 0) {
+    snprintf(buf, sizeof buf, "%.*f", (int)nd, x);
+    return strtod(buf, NULL);
+  }
+  if (fabs(x) < 1.0) return 0.0 * x;  /* below 10**-nd / 2 */
+  /* a leading 0 takes a carry; at most 52 fraction bits: 60 decimals hold
+   * the fraction exactly */
+  buf[0] = '0';
+  int len = 1 + snprintf(buf + 1, sizeof buf - 1, "%.60f", fabs(x));
+  int point = (int)(strchr(buf, '.') - buf), cut = point + (int)nd;  /* digits kept: buf[0, cut) */
+  if (cut < 1) return 0.0 * x;
+  int first = buf[cut] - '0';
+  bool rest = false;  /* a nonzero digit after the first dropped one */
+  for (int i = cut + 1; i < len; i++) rest |= buf[i] != '0' && buf[i] != '.';
+  bool up = first > 5 || (first == 5 && (rest || (buf[cut - 1] - '0') % 2));
+  for (int i = cut; i < point; i++) buf[i] = '0';
+  buf[point] = 0;
+  for (int i = cut - 1; up && i >= 0; i--) {  /* the carry */
+    up = buf[i] == '9';
+    buf[i] = up ? '0' : (char)(buf[i] + 1);
+  }
+  return copysign(strtod(buf, NULL), x);
+}
+
 /* libgcc's 128-bit helpers, which LLVM calls for int / int beyond 2**53 */
 unsigned __int128 __udivti3(unsigned __int128, unsigned __int128);
 unsigned __int128 __umodti3(unsigned __int128, unsigned __int128);
@@ -272,6 +311,7 @@ void rt_register_symbols(void (*define)(const char *name, void *addr, void *ctx)
   define("__divti3", (void *)__divti3, ctx);
   define("__modti3", (void *)__modti3, ctx);
   define("rt_alloc", (void *)rt_alloc, ctx);
+  define("rt_round_digits", (void *)rt_round_digits, ctx);
   define("rt_meminfo_free", (void *)rt_meminfo_free, ctx);
   define("rt_set_error", (void *)rt_set_error, ctx);
   define("rt_raise", (void *)rt_raise, ctx);

@@ -10,7 +10,7 @@ import numpy
 import pytest
 import ruchey
 
-from conftest import AS_NUMBA, assert_same, float_array, make_rng
+from conftest import AS_NUMBA, assert_same, float_array, make_rng, numba_deviation
 
 ruchey_only = pytest.mark.skipif(AS_NUMBA, reason="inspects ruchey's LLVM IR")
 
@@ -223,3 +223,30 @@ def test_the_callers_options_do_not_reach_the_callee():
 
     with pytest.raises(ZeroDivisionError):
         caller(1.0, 0.0)
+
+
+@numba_deviation("Numba compiles *args as a tuple")
+def test_star_args_and_wrappers_are_a_typing_error_not_a_system_error():
+    import functools
+
+    @ruchey.njit
+    def varargs(*a):
+        return a[0] + 1
+
+    def logged(fn):
+        @functools.wraps(fn)
+        def wrapper(*args, **kwargs):
+            return fn(*args, **kwargs)
+        return wrapper
+
+    @ruchey.njit
+    @logged
+    def wrapped(x):
+        return x + 1
+
+    for f, args in [(varargs, (1,)), (varargs, (1, 2)), (varargs, ()), (wrapped, (1,))]:
+        with pytest.raises(ruchey.TypingError, match=r"\*args, \*\*kwargs"):
+            f(*args)
+    # wrapping a compiled function from outside works as in Python
+    outside = logged(ruchey.njit(lambda x: x * 2))
+    assert outside(21) == 42

@@ -1,11 +1,13 @@
 """Dispatcher: decorator forms, lazy compilation, one specialisation per tuple of
 argument types, .py_func, .signatures, inspect_llvm/inspect_asm, bad argument types."""
+import re
+
 import numpy
 import pytest
 import ruchey
 from ruchey import jit, njit
 
-from conftest import assert_same, float_array, int_array, make_rng, numba_deviation
+from conftest import AS_NUMBA, assert_same, float_array, int_array, make_rng, numba_deviation, run_python_file
 
 
 def _poly(a, b):
@@ -214,6 +216,54 @@ def test_unsupported_argument_in_second_position_raises_type_error():
         f(1, None)
 
 
+class OwnIndexing(numpy.ndarray):
+    def __getitem__(self, i):
+        return 42
+
+
+class OwnStores(numpy.ndarray):
+    def __setitem__(self, i, v):
+        pass
+
+
+class Tagged(numpy.ndarray):
+    """A subclass that indexes as its base does."""
+
+
+@numba_deviation("Numba takes subclasses as plain arrays, ignoring their indexing")
+@pytest.mark.parametrize("make, name", [
+    (lambda: numpy.ma.array([1.0, 2.0], mask=[True, False]), "numpy.ma.MaskedArray"),
+    (lambda: numpy.matrix([[1.0, 2.0]]), "numpy.matrix"),
+    (lambda: numpy.arange(3.0).view(OwnIndexing), "OwnIndexing"),
+    (lambda: numpy.arange(3.0).view(OwnStores), "OwnStores"),
+], ids=["masked", "matrix", "getitem", "setitem"])
+def test_array_subclasses_with_their_own_indexing_are_refused_by_name(make, name):
+    with pytest.raises(TypeError, match=rf"argument 1 is a [\w.]*{name}, an ndarray subclass with its own indexing"):
+        array_total(make())
+
+
+def test_array_subclasses_that_index_as_arrays_are_taken(tmp_path):
+    a = numpy.arange(4.0)
+    assert array_total(a.view(Tagged)) == array_total.py_func(a)
+    m = numpy.memmap(tmp_path / "data", dtype=numpy.float64, mode="w+", shape=(4,))
+    m[:] = a
+    assert array_total(m) == array_total.py_func(a)
+
+
+@numba_deviation("Numba's message names no dtype")
+@pytest.mark.parametrize("a, text", [
+    (numpy.array([1, 2], ">i8"), "dtype int64 ('>i8', big-endian)"),
+    (numpy.array([1.0], ">f8"), "dtype float64 ('>f8', big-endian)"),
+    (numpy.array(["2020-01-01"], "datetime64[D]"), "dtype datetime64[D] ('<M8[D]', little-endian)"),
+    (numpy.array([1j]), "dtype complex128 ('<c16', little-endian)"),
+    (numpy.array([1.0], numpy.float16), "dtype float16 ('<f2', little-endian)"),
+    (numpy.array([b"x"]), "dtype bytes8 ('|S1', no byte order)"),
+], ids=["big-int64", "big-float64", "datetime64", "complex128", "float16", "bytes"])
+def test_unsupported_dtypes_are_named_with_their_byte_order(a, text):
+    with pytest.raises(TypeError, match=re.escape(text)):
+        array_total(a)
+
+
 def test_wrong_number_of_arguments_raises_type_error():
     @jit
     def f(a, b):
@@ -250,3 +300,38 @@ def test_dispatcher_still_works_after_bad_arguments():
             pass
     assert_same(add_one, 41)
     assert_same(add_one, 4.5)
+
+
+@pytest.mark.skipif(AS_NUMBA, reason="ruchey's own JIT memory")
+def test_dropped_dispatchers_give_their_machine_code_back(tmp_path):
+    # 1000 distinct functions compiled, called and dropped: each kept about
+    # 8 KiB of code and JIT bookkeeping for good before it was released
+    r = run_python_file("""
+        import gc, os
+        import numpy as np
+        import ruchey
+
+        def rss():
+            with open("/proc/self/statm") as f:
+                return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+
+        def make(i):
+            ns = {}
+            src = f"def f{i}(x, y):\\n    s = 0.0\\n    for k in range(x.shape[0]):\\n        s += x[k] * {i} + y\\n    return s\\n"
+            exec(compile(src, f"<gen{i}>", "exec"), ns)
+            return ruchey.njit(ns[f"f{i}"])
+
+        a = np.ones(10)
+        for i in range(100):
+            assert make(i)(a, 1.0) == 10.0 * i + 10.0
+        gc.collect()
+        before = rss()
+        for i in range(1000):
+            f = make(i)
+            assert f(a, 1.0) == 10.0 * i + 10.0
+            del f
+        gc.collect()
+        print((rss() - before) / 1000)
+    """, tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert float(r.stdout.split()[-1]) < 2048, r.stdout

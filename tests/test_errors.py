@@ -264,3 +264,20 @@ def test_function_without_source_is_a_clear_typing_error():
             "try:\n    f(1)\nexcept ruchey.TypingError as e:\n    print('source' in str(e))\n")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert out.returncode == 0 and out.stdout.strip() == "True", out.stderr
+
+
+def wide_names(中文, y):
+    return 中文 + y + undefined_name  # noqa: F821
+
+
+@numba_deviation("Numba's message has no column")
+def test_error_column_counts_characters_not_utf8_bytes():
+    with pytest.raises(ruchey.TypingError) as err:
+        ruchey.njit(wide_names)(1, 2)
+    line = inspect.getsourcelines(wide_names)[0][1].rstrip("\n")
+    col = line.index("undefined_name")
+    text = str(err.value)
+    assert f"column {col + 1}:" in text, text
+    shown = text.splitlines()
+    caret = shown[-1]
+    assert caret.index("^") - 4 == col and shown[-2][4:] == line, text

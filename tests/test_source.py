@@ -177,6 +177,46 @@ def test_lambdas_on_one_line_are_told_apart_by_their_parameters(tmp_path):
     assert_printed(run_python_file(script, tmp_path), ["-3", "3"])
 
 
+def test_lambdas_with_the_same_parameters_on_one_line_are_told_apart_by_position(tmp_path):
+    script = """
+    from ruchey import jit
+    f = jit(lambda x: x + 1); g = jit(lambda x: x * 100)
+    a = jit(lambda x: 2); b = jit(lambda x: 6)
+    s = "\u00e9\u4e2d"; k = [jit(lambda x: x - 1), jit(lambda x: x - 2)]  # non-ASCII before them
+    def outer():
+        y = 3
+        return jit(lambda x: x + y), jit(lambda x: x * y * 10)
+    p, q = outer()
+    print(g(1), f(1), b(0), a(0), k[1](0), k[0](0), q(1), p(1))
+    ns = {}
+    exec("from ruchey import jit\\nf = jit(lambda x: x + 1); g = jit(lambda x: x * 100)\\n", ns)
+    print(ns["g"](1), ns["f"](1))
+    """
+    assert_printed(run_python_file(script, tmp_path), ["100", "2", "6", "2", "-2", "-1", "30", "4", "100", "2"])
+
+
+def test_nested_defs_with_lines_at_column_zero_compile(tmp_path):
+    script = """
+    from ruchey import njit
+    def maker():
+        @njit
+        def documented(x):
+            \"\"\"A docstring
+    that continues at column 0.\"\"\"
+            return x + 1
+
+        @njit
+        def continued(x):
+            y = x + \\
+    1
+            return y * 2
+        return documented, continued
+    d, c = maker()
+    print(d(1), c(1))
+    """
+    assert_printed(run_python_file(script, tmp_path), ["2", "4"])
+
+
 # ---------------------------------------------------------------- the REPL
 
 ANSI = re.compile(rb"\x1b\[[0-9;?]*[A-Za-z]|\x1b[=>]")

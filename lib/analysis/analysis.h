@@ -53,6 +53,9 @@ bool an_parallel(Func *f, const Node *loop, ParPlan *plan);
 /* defer.c: whether loop may run first with its errors deferred; fills
  * assigned with the scalars its body assigns */
 bool an_deferrable(Func *f, const CompileOptions *opts, const Node *loop, bool *assigned);
+/* defer.c: whether a whole function of scalars may run with its errors
+ * deferred (a ufunc's first pass over contiguous elements) */
+bool an_function_deferrable(Func *f, const CompileOptions *opts);
 /* unbound.c: per variable, whether a read may find it unassigned */
 bool *an_maybe_unbound(Func *f);
 /* kernel.c */

@@ -20,6 +20,7 @@ typedef struct Defer {
   bool *written;  /* per variable: an array the loop writes */
   bool *changed;  /* per variable: a scalar the loop assigns (not the loop variable) */
   int loop_var;
+  bool whole;     /* the whole function's body (a ufunc's): returns allowed */
 } Defer;
 
 static bool deferrable_expr(const Defer *d, const Node *n);
@@ -105,6 +106,9 @@ static bool deferrable_body(const Defer *d, const NodeList *body) {
         return false;
       break;
     case N_CONTINUE: case N_PASS: break;
+    case N_RETURN:
+      if (!d->whole || (n->lhs && !deferrable_expr(d, n->lhs))) return false;
+      break;
     default: return false;
     }
   }
@@ -200,4 +204,16 @@ bool an_deferrable(Func *f, const CompileOptions *opts, const Node *n, bool *cha
   bool writes = false;
   for (int v = 0; v < f->nvars; v++) writes |= d.written[v];
   return (g.dear || writes) && deferrable_body(&d, &n->body);
+}
+
+/* Whether a whole function of scalars may run with its checks only noted,
+ * as a ufunc's loop runs it first over contiguous elements (lower/function.c):
+ * its body is what a deferrable loop body may be, returns included, and
+ * it has checks to defer. */
+bool an_function_deferrable(Func *f, const CompileOptions *opts) {
+  if (opts->boundscheck || opts->kernel || opts->device || opts->gpu_cc) return false;
+  Gain g = {false, false};
+  ir_walk_list(&f->body, note_gain, &g);
+  Defer d = {f, arena_alloc(f->arena, (size_t)(f->nvars ? f->nvars : 1)), NULL, -1, true};
+  return g.checked && deferrable_body(&d, &f->body);
 }

@@ -12,6 +12,7 @@
 /* The families, each ending with a row whose name is NULL. */
 extern const Builtin bi_python[];  /* python.c: Python's builtins, ruchey's own functions */
 extern const Builtin bi_math[];    /* math.c: math.* and NumPy's scalar functions */
+extern const Builtin bi_mathparts[]; /* mathparts.c: math.frexp, modf, ldexp, isclose, factorial */
 extern const Builtin bi_numpy[];   /* numpy.c: arrays: creation, attributes, copies */
 extern const Builtin bi_shape[];   /* shape.c: arrays: shape functions, where, clip */
 extern const Builtin bi_cuda[];    /* cuda.c: the CUDA kernel language */

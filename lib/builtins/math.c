@@ -153,6 +153,19 @@ static LLVMValueRef sqrt_code(Lower *l, const Type *t, LLVMValueRef *a) {
   return lo_intrinsic1(l, "llvm.sqrt", t, a[0]);
 }
 
+/* the distance from |x| to the next float away from zero (the largest
+ * float's to the one below it), as CPython's math.ulp */
+static LLVMValueRef ulp_code(Lower *l, const Type *t, LLVMValueRef *a) {
+  LLVMValueRef x = absolute(l, t, a[0]);
+  LLVMValueRef up[2] = {x, inf(l, t)}, down[2] = {x, lo_fconst(l, t, -INFINITY)};
+  LLVMValueRef next = lo_libm(l, "nextafter", t, up, 2);
+  LLVMValueRef top = fcmp(l, LLVMRealOEQ, next, inf(l, t));
+  LLVMValueRef r = LLVMBuildSelect(l->b, top, LLVMBuildFSub(l->b, x, lo_libm(l, "nextafter", t, down, 2), ""),
+                                   LLVMBuildFSub(l->b, next, x, ""), "");
+  /* NaN and the infinities are their own */
+  return LLVMBuildSelect(l->b, fcmp(l, LLVMRealOLT, x, inf(l, t)), r, x, "");
+}
+
 /* numpy.f of ints */
 static LLVMValueRef int_abs(Lower *l, const Type *t, LLVMValueRef *a) {
   LLVMTypeRef ov[1] = {lo_type(l, t)};
@@ -216,7 +229,8 @@ enum {
   SQRT, EXP, EXP2, EXPM1, LOG, LOG2, LOG10, LOG1P, SIN, COS, TAN, ASIN, ACOS, ATAN, SINH, COSH, TANH,
   ASINH, ACOSH, ATANH, ERF, ERFC, GAMMA, LGAMMA, CBRT, FABS, FLOOR, CEIL, TRUNC, RINT, ISNAN, ISINF,
   ISFINITE, DEGREES, RADIANS, SIGN, ATAN2, HYPOT, COPYSIGN, FMOD, POW, ABS, MINIMUM, MAXIMUM,
-  FMAX, FMIN, SQUARE, RECIPROCAL, SIGNBIT, HEAVISIDE, LOGADDEXP, LOGADDEXP2, FLOAT_POWER,
+  FMAX, FMIN, SQUARE, RECIPROCAL, SIGNBIT, HEAVISIDE, LOGADDEXP, LOGADDEXP2, FLOAT_POWER, REMAINDER,
+  NEXTAFTER, ULP,
 };
 
 static const MathFn math_fns[] = {
@@ -273,6 +287,9 @@ static const MathFn math_fns[] = {
   [LOGADDEXP] = {.code = logaddexp_code},
   [LOGADDEXP2] = {.code = logaddexp2_code},
   [FLOAT_POWER] = {.code = pow_code, .flags = M_DOUBLE},
+  [REMAINDER] = {.libm = "remainder", .domain = fmod_domain},  /* IEEE's: the quotient rounded to even */
+  [NEXTAFTER] = {.libm = "nextafter"},
+  [ULP] = {.code = ulp_code},
 };
 
 /* ---------------------------------------------------------------- typing */
@@ -447,6 +464,9 @@ const Builtin bi_math[] = {
   MATH("copysign", COPYSIGN, 2, BF_CHEAP), NUMPY("copysign", COPYSIGN, 2, BF_CHEAP),
   MATH("fmod", FMOD, 2, 0), NUMPY("fmod", FMOD, 2, 0),
   MATH("pow", POW, 2, 0), NUMPY("power", POW, 2, 0),
+  MATH("remainder", REMAINDER, 2, 0),
+  MATH("nextafter", NEXTAFTER, 2, BF_CHEAP), NUMPY("nextafter", NEXTAFTER, 2, BF_CHEAP),
+  MATH("ulp", ULP, 1, BF_CHEAP),
   NUMPY("absolute", ABS, 1, BF_CHEAP),
   NUMPY("minimum", MINIMUM, 2, BF_CHEAP),
   NUMPY("maximum", MAXIMUM, 2, BF_CHEAP),

@@ -123,9 +123,25 @@ static const Type *ty_round(Infer *in, Node *n, const Type **args) {
   return ty_is_float(args[0]) ? args[0] : ty_promote(args[0], args[0]);
 }
 
-/* round(x, nd) of a float: halves to even at the digit; values too large to
- * have digits there come back unchanged. */
+/* round(x, nd) of a float on the CPU: CPython's correctly rounded answer,
+ * from the runtime; a finite x rounded past the largest double raises. */
+static LLVMValueRef round_float_digits_exact(Lower *l, Node *x, const Type *t, LLVMValueRef nd) {
+  const Type *d = TYS(TY_F64);
+  LLVMValueRef v = lo_expr_as(l, x, d);
+  LLVMTypeRef params[2] = {l->mod->f64, l->mod->i64};
+  LLVMValueRef r = lo_call_fn(l, "rt_round_digits", l->mod->f64, params, (LLVMValueRef[]){v, nd}, 2);
+  LLVMValueRef inf = lo_fconst(l, d, INFINITY);
+  lo_raise_if(l, LLVMBuildAnd(l->b, fcmp(l, LLVMRealOEQ, lo_intrinsic1(l, "llvm.fabs", d, r), inf),
+                              fcmp(l, LLVMRealOLT, lo_intrinsic1(l, "llvm.fabs", d, v), inf), ""),
+              RT_ERR_OVERFLOW, "rounded value too large to represent");
+  return lo_convert(l, r, d, t);
+}
+
+/* round(x, nd) of a float on the GPU: halves to even at the digit of x
+ * scaled by a power of ten (not always CPython's answer near a half); values
+ * too large to have digits there come back unchanged. */
 static LLVMValueRef round_float_digits(Lower *l, Node *x, const Type *t, LLVMValueRef nd) {
+  if (!l->mod->gpu) return round_float_digits_exact(l, x, t, nd);
   LLVMValueRef v = lo_expr_as(l, x, t);
   LLVMValueRef neg = LLVMBuildICmp(l->b, LLVMIntSLT, nd, const_i64(l, 0), "");
   LLVMValueRef mag = LLVMBuildSelect(l->b, neg, LLVMBuildNeg(l->b, nd, ""), nd, "");
@@ -212,6 +228,22 @@ static const Type *ty_jit_call(Infer *in, Node *n, const Type **args) {
   return NULL;
 }
 
+/* A @vectorize ufunc's function: on numbers a call; on arrays a ufunc,
+ * fused into the array expression around it, the function typed for the
+ * arrays' element types (the extension picks the ufunc's loop for them). */
+static const Type *ty_ufunc_jit_call(Infer *in, Node *n, const Type **args) {
+  const Type *elems[64];
+  bool arrays = false;
+  for (int i = 0; i < n->list.len; i++) {
+    elems[i] = elem_of(args[i]);
+    arrays |= args[i]->kind == TY_ARRAY;
+  }
+  const Type *ret = ty_jit_call(in, n, elems);
+  if (!ret || !arrays) return ret;
+  if (!ty_is_scalar(ret)) return ty_error(in, n, "a ufunc's function must return a number or a bool");
+  return ty_elementwise(in, n, args, ret);
+}
+
 /* ---------------------------------------------------------------- the rows */
 
 #define FUNCTION(name, module, path, lo, hi, flags, type, lower) \
@@ -233,5 +265,7 @@ const Builtin bi_python[] = {
   FUNCTION("get_thread_id", "ruchey", "get_thread_id", 0, 0, BF_PURE | BF_CHEAP, ty_pool_query, lo_thread_id),
   FUNCTION("get_num_threads", "ruchey", "get_num_threads", 0, 0, BF_PURE | BF_CHEAP, ty_pool_query, lo_num_threads),
   FUNCTION("a ruchey function", NULL, NULL, 0, 64, BF_RAISES | BF_VARIES, ty_jit_call, lo_jit_call),
+  {"a ruchey ufunc", NULL, NULL, BK_FUNCTION, 0, 1, 64, NULL, BF_RAISES | BF_VARIES, 0, 0, ty_ufunc_jit_call,
+   lo_jit_call, lo_jit_call_elem},
   BI_END,
 };

@@ -106,22 +106,24 @@ LLVMValueRef lo_int_pow(Lower *l, const Type *t, LLVMValueRef a, LLVMValueRef e)
   return acc;
 }
 
-/* Shifts as on Python ints, wrapped to the width: a negative count raises,
- * counts past the width give 0 (or -1 for a negative value shifted right). */
-static LLVMValueRef lo_shift(Lower *l, int op, const Type *t, LLVMValueRef a, LLVMValueRef n) {
+/* Shifts as on Python ints, wrapped to the width of t: a negative count
+ * raises, counts past the width give 0 (or -1 for a negative value shifted
+ * right). The count n keeps its own type tn, so that its sign and size are
+ * judged before it is cut to t. */
+static LLVMValueRef lo_shift(Lower *l, int op, const Type *t, LLVMValueRef a, const Type *tn, LLVMValueRef n) {
   LLVMTypeRef ty = lo_type(l, t);
+  n = lo_convert(l, n, tn, ty_is_signed(tn) ? TYS(TY_I64) : TYS(TY_U64));
   /* NumPy takes a negative count as one past the width */
-  if (ty_is_signed(t) && !l->numpy_semantics)
-    lo_raise_if(l, LLVMBuildICmp(l->b, LLVMIntSLT, n, LLVMConstNull(ty), ""), RT_ERR_VALUE,
+  if (ty_is_signed(tn) && !l->numpy_semantics)
+    lo_raise_if(l, LLVMBuildICmp(l->b, LLVMIntSLT, n, const_i64(l, 0), ""), RT_ERR_VALUE,
              "negative shift count");
-  LLVMValueRef width = LLVMConstInt(ty, (unsigned long long)ty_bits(t), 0);
-  LLVMValueRef big = LLVMBuildICmp(l->b, LLVMIntUGE, n, width, "");
-  LLVMValueRef safe = LLVMBuildSelect(l->b, big, LLVMConstNull(ty), n, "");
+  LLVMValueRef big = LLVMBuildICmp(l->b, LLVMIntUGE, n, const_i64(l, ty_bits(t)), "");
+  LLVMValueRef safe = LLVMBuildIntCast2(l->b, LLVMBuildSelect(l->b, big, const_i64(l, 0), n, ""), ty, 0, "");
   if (op == OP_LSHIFT)
     return LLVMBuildSelect(l->b, big, LLVMConstNull(ty), LLVMBuildShl(l->b, a, safe, ""), "");
   if (!ty_is_signed(t))
     return LLVMBuildSelect(l->b, big, LLVMConstNull(ty), LLVMBuildLShr(l->b, a, safe, ""), "");
-  LLVMValueRef sh = LLVMBuildSelect(l->b, big, LLVMConstInt(ty, (unsigned long long)ty_bits(t) - 1, 0), n, "");
+  LLVMValueRef sh = LLVMBuildSelect(l->b, big, LLVMConstInt(ty, (unsigned long long)ty_bits(t) - 1, 0), safe, "");
   return LLVMBuildAShr(l->b, a, sh, "");
 }
 
@@ -171,7 +173,7 @@ LLVMValueRef lo_arith(Lower *l, int op, const Type *t, LLVMValueRef a, LLVMValue
       return r;
     }
     return lo_int_pow(l, t, a, b);
-  case OP_LSHIFT: case OP_RSHIFT: return lo_shift(l, op, t, a, b);
+  case OP_LSHIFT: case OP_RSHIFT: return lo_shift(l, op, t, a, t, b);
   case OP_BITAND: return LLVMBuildAnd(l->b, a, b, "");
   case OP_BITOR: return LLVMBuildOr(l->b, a, b, "");
   default: return LLVMBuildXor(l->b, a, b, "");
@@ -235,6 +237,8 @@ LLVMValueRef lo_binop_values(Lower *l, int op, const Type *result, LLVMValueRef 
     return lo_convert(l, lo_int_truediv(l, lo_convert(l, a, ta, TYS(TY_I64)), lo_convert(l, b, tb, TYS(TY_I64))),
                       TYS(TY_F64), result);
   const Type *t = operand_type(op, result);
+  if ((op == OP_LSHIFT || op == OP_RSHIFT) && !ty_is_float(t) && t->kind != TY_BOOL)
+    return lo_shift(l, op, t, lo_convert(l, a, ta, t), tb, b);
   return lo_arith(l, op, t, lo_convert(l, a, ta, t), lo_convert(l, b, tb, t));
 }
 
@@ -275,8 +279,25 @@ static LLVMValueRef compare_int_float(Lower *l, int op, LLVMValueRef i, LLVMValu
   return LLVMBuildSelect(l->b, tie, at_top, by_float, "");
 }
 
+/* A uint64 against a signed int, exactly as Python: a negative one is below
+ * every uint64, else both compare as unsigned. */
+static LLVMValueRef compare_u64_signed(Lower *l, int op, LLVMValueRef a, const Type *ta,
+                                       LLVMValueRef b, const Type *tb) {
+  bool signed_first = ty_is_signed(ta);
+  a = lo_convert(l, a, ta, signed_first ? TYS(TY_I64) : TYS(TY_U64));
+  b = lo_convert(l, b, tb, signed_first ? TYS(TY_U64) : TYS(TY_I64));
+  LLVMValueRef negative = LLVMBuildICmp(l->b, LLVMIntSLT, signed_first ? a : b, const_i64(l, 0), "");
+  static const LLVMIntPredicate up[] = {LLVMIntEQ, LLVMIntNE, LLVMIntULT, LLVMIntULE, LLVMIntUGT, LLVMIntUGE};
+  LLVMValueRef by_unsigned = LLVMBuildICmp(l->b, up[op - OP_EQ], a, b, "");
+  bool when_negative = op == OP_NE || (signed_first ? (op == OP_LT || op == OP_LE) : (op == OP_GT || op == OP_GE));
+  return LLVMBuildSelect(l->b, negative, const_bool(l, when_negative), by_unsigned, "");
+}
+
 LLVMValueRef lo_compare_values(Lower *l, int op, LLVMValueRef a, const Type *ta,
                                       LLVMValueRef b, const Type *tb) {
+  if (ty_is_int(ta) && ty_is_int(tb) && (ta->kind == TY_U64 || tb->kind == TY_U64) &&
+      (ty_is_signed(ta) || ty_is_signed(tb)))
+    return compare_u64_signed(l, op, a, ta, b, tb);
   if (ty_is_float(ta) != ty_is_float(tb) && (ty_is_signed(ta) || ty_is_signed(tb)) &&
       (ta->kind == TY_I64 || tb->kind == TY_I64)) {
     bool int_first = !ty_is_float(ta);
@@ -285,9 +306,7 @@ LLVMValueRef lo_compare_values(Lower *l, int op, LLVMValueRef a, const Type *ta,
   }
   const Type *t = ty_is_float(ta) || ty_is_float(tb) ? TYS(TY_F64)
                   : ta->kind == TY_BOOL && tb->kind == TY_BOOL ? TYS(TY_I64)
-                  : (ta->kind == TY_U64 || tb->kind == TY_U64) &&
-                            ty_is_signed(ta) != ty_is_signed(tb) ? TYS(TY_F64)
-                  : ta->kind == TY_U64 && tb->kind == TY_U64 ? TYS(TY_U64) : TYS(TY_I64);
+                  : ta->kind == TY_U64 || tb->kind == TY_U64 ? TYS(TY_U64) : TYS(TY_I64);
   if (ty_is_float(ta) && ta == tb) t = ta;
   a = lo_convert(l, a, ta, t);
   b = lo_convert(l, b, tb, t);

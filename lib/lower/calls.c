@@ -59,3 +59,19 @@ LLVMValueRef lo_jit_call(Lower *l, Node *n) {
   if (n->ty->kind == TY_NONE) return LLVMGetUndef(l->mod->i8);
   return lo_convert(l, LLVMBuildExtractValue(l->b, r, 1, ""), callee->ret_type, n->ty);
 }
+
+/* A @vectorize ufunc's function on one element of each array (values of
+ * the arguments' element types), inside an array expression's loop. */
+LLVMValueRef lo_jit_call_elem(Lower *l, Node *n, LLVMValueRef *vals) {
+  LLVMValueRef fn = callee_body(l, n->target);
+  const Func *callee = n->target->func;
+  int na = n->list.len;
+  LLVMValueRef *args = arena_alloc(l->f->arena, sizeof(LLVMValueRef) * (size_t)(na ? na : 1));
+  for (int i = 0; i < na; i++) {
+    const Type *t = n->list.items[i]->ty;
+    args[i] = lo_convert(l, vals[i], t->kind == TY_ARRAY ? t->elem : t, callee->var_types[i]);
+  }
+  LLVMValueRef r = LLVMBuildCall2(l->b, LLVMGlobalGetValueType(fn), fn, args, (unsigned)na, "");
+  lo_check_call(l, LLVMBuildExtractValue(l->b, r, 0, "status"));
+  return lo_convert(l, LLVMBuildExtractValue(l->b, r, 1, ""), callee->ret_type, n->ty->elem);
+}

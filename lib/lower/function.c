@@ -70,7 +70,10 @@ static void lo_exit(Lower *l) {
     if (t && ty_has_arrays(t)) lo_refcount(l, t, LLVMBuildLoad2(l->b, lo_type(l, t), l->slots[v], ""), false);
   }
   LLVMTypeRef rty = LLVMGetReturnType(LLVMGlobalGetValueType(l->fn));
-  LLVMValueRef r = LLVMBuildInsertValue(l->b, LLVMGetUndef(rty), LLVMBuildLoad2(l->b, l->mod->i32, l->status, "status"), 0, "");
+  LLVMValueRef status = LLVMBuildLoad2(l->b, l->mod->i32, l->status, "status");
+  if (l->deferred)  /* a check failed: some nonzero status, the caller runs again to know which */
+    status = LLVMBuildSelect(l->b, LLVMBuildLoad2(l->b, l->mod->i1, l->deferred, ""), const_i32(l, RT_ERR_VALUE), status, "");
+  LLVMValueRef r = LLVMBuildInsertValue(l->b, LLVMGetUndef(rty), status, 0, "");
   r = LLVMBuildInsertValue(l->b, r, LLVMBuildLoad2(l->b, lo_type(l, l->f->ret_type), l->ret_val, ""), 1, "");
   LLVMBuildRet(l->b, r);
 }
@@ -124,19 +127,23 @@ static void add_noalias(LowerModule *mod, LLVMValueRef fn, unsigned param) {
  * Calls between compiled functions pass everything in registers: LLVM can
  * inline them, and when a body cannot fail, drop the status and turn
  * fib(n - 1) + fib(n - 2) into a loop and one call. */
-LLVMValueRef lo_body(Lower *l) {
+static LLVMValueRef body_function(Lower *l, const char *name, bool deferred) {
   int np = l->f->nparams + l->opts->device;
   LLVMTypeRef *params = arena_alloc(l->f->arena, sizeof(LLVMTypeRef) * (size_t)(np ? np : 1));
   for (int v = 0; v < l->f->nparams; v++) params[v] = lo_type(l, l->f->var_types[v]);
   if (l->opts->device) params[np - 1] = l->mod->ptr;
   LLVMTypeRef result[2] = {l->mod->i32, lo_type(l, l->f->ret_type)};
   LLVMTypeRef ft = LLVMFunctionType(LLVMStructTypeInContext(l->mod->c, result, 2, 0), params, (unsigned)np, 0);
-  l->impl = l->fn = LLVMAddFunction(l->mod->m, l->f->symbol, ft);
+  l->impl = l->fn = LLVMAddFunction(l->mod->m, name, ft);
   LLVMSetLinkage(l->fn, LLVMInternalLinkage);
   LLVMBasicBlockRef entry = new_block(l, "entry");
   l->exit_bb = new_block(l, "exit");
   position(l, entry);
   l->ret_val = lo_alloca(l, result[1], "result");
+  if (deferred) {
+    l->deferred = lo_alloca(l, l->mod->i1, "deferred");
+    LLVMBuildStore(l->b, const_bool(l, false), l->deferred);
+  }
   lo_prologue(l);
   lo_block(l, &l->f->body);
   if (!terminated(l)) {  /* falling off the end returns None */
@@ -147,6 +154,8 @@ LLVMValueRef lo_body(Lower *l) {
   lo_fastmath_function(l, l->impl);
   return l->impl;
 }
+
+LLVMValueRef lo_body(Lower *l) { return body_function(l, l->f->symbol, false); }
 
 /* The entry ABI, int entry(void *ret, void **args): each argument read
  * from its storage layout, the body called, its result stored in ret. */
@@ -166,6 +175,127 @@ static void lo_entry(Lower *l) {
   LLVMBuildRet(l->b, LLVMBuildExtractValue(l->b, r, 0, "status"));
 }
 
+/* ---------------------------------------------------------------- ufunc loops */
+
+/* Element k of every operand: the inputs' values in vals, the output's
+ * address in vals[nin]; returns body's {status, result}. */
+static LLVMValueRef ufunc_element(Lower *l, LLVMValueRef body, LLVMValueRef *base, LLVMValueRef *step,
+                                  const Type **ty, LLVMValueRef k, LLVMValueRef *vals) {
+  int nin = l->f->nparams;
+  for (int i = 0; i <= nin; i++) {
+    LLVMValueRef off = step ? LLVMBuildMul(l->b, k, step[i], "") : k;
+    LLVMTypeRef unit = step ? l->mod->i8 : lo_storage_type(l, ty[i]);
+    LLVMValueRef at = LLVMBuildGEP2(l->b, unit, base[i], &off, 1, "");
+    vals[i] = i < nin ? lo_load_storage(l, ty[i], at) : at;
+  }
+  return LLVMBuildCall2(l->b, LLVMGlobalGetValueType(body), body, vals, (unsigned)nin, "");
+}
+
+/* One pass over the elements: at byte steps, or, with step NULL, indexing
+ * each operand as an array of its type, which LLVM vectorises. Returns
+ * the status from the first element that fails. */
+static void ufunc_elements(Lower *l, LLVMValueRef *base, LLVMValueRef *step, const Type **ty,
+                           LLVMValueRef count, LLVMBasicBlockRef done) {
+  int nin = l->f->nparams;
+  LoLoop loop = lo_loop_begin(l, const_i64(l, 0), count, done, "elem");
+  LLVMValueRef vals[MAX_UFUNC_OPERANDS];
+  LLVMValueRef r = ufunc_element(l, l->impl, base, step, ty, loop.index, vals);
+  LLVMValueRef status = LLVMBuildExtractValue(l->b, r, 0, "status");
+  LLVMBasicBlockRef fail = new_block(l, "fail"), ok = new_block(l, "ok");
+  LLVMBuildCondBr(l->b, LLVMBuildICmp(l->b, LLVMIntNE, status, const_i32(l, RT_OK), ""), fail, ok);
+  position(l, fail);
+  LLVMBuildRet(l->b, status);
+  position(l, ok);
+  lo_store_storage(l, ty[nin], vals[nin], LLVMBuildExtractValue(l->b, r, 1, ""));
+  lo_loop_end(l, &loop);
+}
+
+/* The first pass over contiguous elements of a body whose checks can be
+ * deferred (analysis/defer.c): every element computed and stored, a failed
+ * check only noted, so the loop has one exit and vectorises. After a
+ * failure the checked loop runs again from the start (exact), which raises
+ * where Python would; the output then does not overlap an input, so the
+ * second pass reads what the first did. */
+static void ufunc_elements_deferred(Lower *l, LLVMValueRef body, LLVMValueRef *base, const Type **ty,
+                                    LLVMValueRef count, LLVMBasicBlockRef exact, LLVMBasicBlockRef done) {
+  int nin = l->f->nparams;
+  LLVMValueRef failed = lo_alloca(l, l->mod->i1, "failed");
+  LLVMBuildStore(l->b, const_bool(l, false), failed);
+  LoLoop loop = lo_loop_begin(l, const_i64(l, 0), count, NULL, "elem");
+  LLVMValueRef vals[MAX_UFUNC_OPERANDS];
+  LLVMValueRef r = ufunc_element(l, body, base, NULL, ty, loop.index, vals);
+  LLVMValueRef bad = LLVMBuildICmp(l->b, LLVMIntNE, LLVMBuildExtractValue(l->b, r, 0, ""), const_i32(l, RT_OK), "");
+  LLVMBuildStore(l->b, LLVMBuildOr(l->b, LLVMBuildLoad2(l->b, l->mod->i1, failed, ""), bad, ""), failed);
+  lo_store_storage(l, ty[nin], vals[nin], LLVMBuildExtractValue(l->b, r, 1, ""));
+  lo_loop_end(l, &loop);
+  LLVMBuildCondBr(l->b, LLVMBuildLoad2(l->b, l->mod->i1, failed, ""), exact, done);
+}
+
+/* Whether the output's bytes [out, out + n * size) miss every input's. */
+static LLVMValueRef output_apart(Lower *l, LLVMValueRef *base, const Type **ty, LLVMValueRef count) {
+  int nin = l->f->nparams;
+  LLVMValueRef apart = const_bool(l, true);
+  LLVMValueRef lo[MAX_UFUNC_OPERANDS], hi[MAX_UFUNC_OPERANDS];
+  for (int i = 0; i <= nin; i++) {
+    lo[i] = LLVMBuildPtrToInt(l->b, base[i], l->mod->i64, "");
+    hi[i] = LLVMBuildAdd(l->b, lo[i], LLVMBuildMul(l->b, count, const_i64(l, (int64_t)ty[i]->size), ""), "");
+  }
+  for (int i = 0; i < nin; i++) {
+    LLVMValueRef below = LLVMBuildICmp(l->b, LLVMIntULE, hi[nin], lo[i], "");
+    LLVMValueRef above = LLVMBuildICmp(l->b, LLVMIntULE, hi[i], lo[nin], "");
+    apart = LLVMBuildAnd(l->b, apart, LLVMBuildOr(l->b, below, above, ""), "");
+  }
+  return apart;
+}
+
+/* The ufunc inner loop NumPy calls, int loop(char **args, int64 *dims,
+ * int64 *steps, void *data): the body (inlined) over dims[0] elements,
+ * inputs then the output at args[k] with byte steps steps[k]. Where every
+ * step is its element's size (contiguous operands) a second copy of the
+ * loop indexes the memory directly, so that it vectorises. */
+static void lo_ufunc_loop(Lower *l) {
+  position(l, new_block(l, "entry"));
+  int nin = l->f->nparams;
+  LLVMValueRef base[MAX_UFUNC_OPERANDS], step[MAX_UFUNC_OPERANDS];
+  const Type *ty[MAX_UFUNC_OPERANDS];
+  LLVMValueRef count = LLVMBuildLoad2(l->b, l->mod->i64, LLVMGetParam(l->fn, 1), "n");
+  LLVMValueRef contiguous = const_bool(l, true);
+  for (int k = 0; k <= nin; k++) {
+    LLVMValueRef idx = const_i64(l, k);
+    ty[k] = k < nin ? l->f->var_types[k] : l->f->ret_type;
+    base[k] = LLVMBuildLoad2(l->b, l->mod->ptr, LLVMBuildGEP2(l->b, l->mod->ptr, LLVMGetParam(l->fn, 0), &idx, 1, ""), "");
+    step[k] = LLVMBuildLoad2(l->b, l->mod->i64, LLVMBuildGEP2(l->b, l->mod->i64, LLVMGetParam(l->fn, 2), &idx, 1, ""), "");
+    LLVMValueRef unit = LLVMBuildICmp(l->b, LLVMIntEQ, step[k], const_i64(l, (int64_t)ty[k]->size), "");
+    contiguous = LLVMBuildAnd(l->b, contiguous, unit, "");
+  }
+  LLVMBasicBlockRef flat = new_block(l, "flat"), strided = new_block(l, "strided"), done = new_block(l, "done");
+  LLVMValueRef deferred_body = NULL;
+  if (an_function_deferrable(l->f, l->opts)) {
+    Lower d;
+    char name[200];
+    snprintf(name, sizeof name, "%s.deferred", l->f->symbol);
+    lo_func_init(&d, l->mod, l->f, l->opts);
+    deferred_body = body_function(&d, name, true);
+    lo_func_done(&d);
+  }
+  if (deferred_body) {
+    LLVMBasicBlockRef first = new_block(l, "first"), contiguous_bb = new_block(l, "contiguous");
+    LLVMBuildCondBr(l->b, contiguous, contiguous_bb, strided);
+    position(l, contiguous_bb);
+    LLVMBuildCondBr(l->b, output_apart(l, base, ty, count), first, flat);
+    position(l, first);
+    ufunc_elements_deferred(l, deferred_body, base, ty, count, flat, done);
+  } else {
+    LLVMBuildCondBr(l->b, contiguous, flat, strided);
+  }
+  position(l, flat);
+  ufunc_elements(l, base, NULL, ty, count, done);
+  position(l, strided);
+  ufunc_elements(l, base, step, ty, count, done);
+  position(l, done);
+  LLVMBuildRet(l->b, const_i32(l, RT_OK));
+}
+
 LLVMModuleRef lo_function(Func *f, const CompileOptions *opts, LLVMContextRef c, const char *symbol,
                           CompileResult *res) {
   LowerModule mod;
@@ -178,8 +308,8 @@ LLVMModuleRef lo_function(Func *f, const CompileOptions *opts, LLVMContextRef c,
   } else if (mod.gpu) {
     lo_gpu_kernel(&l, symbol);
   } else {
-    LLVMTypeRef params[2] = {mod.ptr, mod.ptr};
-    LLVMValueRef entry_fn = LLVMAddFunction(mod.m, symbol, LLVMFunctionType(mod.i32, params, 2, 0));
+    LLVMTypeRef params[4] = {mod.ptr, mod.ptr, mod.ptr, mod.ptr};
+    LLVMValueRef entry_fn = LLVMAddFunction(mod.m, symbol, LLVMFunctionType(mod.i32, params, opts->ufunc_loop ? 4 : 2, 0));
     for (unsigned i = 0; i < 2; i++) add_noalias(&mod, entry_fn, i);
     l.fn = entry_fn;
     if (opts->kernel) {
@@ -189,7 +319,8 @@ LLVMModuleRef lo_function(Func *f, const CompileOptions *opts, LLVMContextRef c,
       if (!f->symbol) f->symbol = arena_strdup(f->arena, symbol);
       lo_body(&l);
       l.fn = entry_fn;
-      lo_entry(&l);
+      if (opts->ufunc_loop) lo_ufunc_loop(&l);
+      else lo_entry(&l);
     }
   }
   lo_func_done(&l);

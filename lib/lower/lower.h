@@ -242,6 +242,7 @@ void lo_range_loop(Lower *l, Node *n, LLVMValueRef start, LLVMValueRef step, LLV
 /* ---------------------------------------------------------------- calls.c */
 
 LLVMValueRef lo_jit_call(Lower *l, Node *n);
+LLVMValueRef lo_jit_call_elem(Lower *l, Node *n, LLVMValueRef *vals);  /* a @vectorize ufunc on elements */
 LLVMValueRef lo_thread_record(Lower *l);
 void lo_check_call(Lower *l, LLVMValueRef status);
 

@@ -1,0 +1,205 @@
+/* gufunc.c — NumPy generalized ufuncs of compiled functions (@guvectorize).
+ *
+ * The function takes arrays for the arguments with core dimensions, as
+ * Numba's: g(x, y, out) for "(n),()->(n)" gets x and out as 1-d arrays, y
+ * as a number (or a 1-element array where its signature says so). It is
+ * compiled as any ruchey function; NumPy calls a loop here over the outer
+ * (broadcast) dimensions that builds each argument's array from the core
+ * dimensions and steps NumPy passes (no copy) and calls the function's
+ * entry. A failure stops the loop with the Python exception set.
+ */
+#define NPY_NO_DEPRECATED_API NPY_2_0_API_VERSION
+#define NO_IMPORT_ARRAY
+#define PY_ARRAY_UNIQUE_SYMBOL ruchey_ARRAY_API
+#define NO_IMPORT_UFUNC
+#define PY_UFUNC_UNIQUE_SYMBOL ruchey_UFUNC_API
+#include "core.h"
+
+#include <numpy/arrayobject.h>
+#include <numpy/ufuncobject.h>
+
+/* How one loop reads each of its arguments. */
+typedef struct GuArg {
+  bool scalar;           /* passed as a number: the element itself */
+  int ndim;              /* as an array: its dimensions (a "()" argument's array has one, of 1) */
+  int dim[RC_MAX_NDIM];  /* each one's core dimension, an index into dims[1..] */
+} GuArg;
+
+typedef struct GuLoop {
+  int (*entry)(void *ret, void **args);
+  int nargs;
+  GuArg args[MAX_ARGS];
+} GuLoop;
+
+/* Outer elements [begin, end): dims[0] of them in all; steps[0..nargs)
+ * their steps, then each array argument's core-dimension steps in order.
+ * Returns the first failure's status. */
+static int gufunc_elements(const GuLoop *g, char **args, const npy_intp *dims, const npy_intp *steps,
+                           npy_intp begin, npy_intp end) {
+  RtArray arrays[MAX_ARGS];
+  void *argp[MAX_ARGS + 1];
+  _Alignas(16) char ret[64];
+  const npy_intp *core_steps = steps + g->nargs;
+  for (int k = 0; k < g->nargs; k++) {
+    const GuArg *a = &g->args[k];
+    arrays[k] = (RtArray){0};
+    for (int d = 0; d < a->ndim; d++) {
+      bool unit = a->dim[d] < 0;  /* a "()" argument's one element */
+      arrays[k].shape[d] = unit ? 1 : dims[1 + a->dim[d]];
+      arrays[k].strides[d] = unit ? 0 : *core_steps++;
+    }
+  }
+  for (npy_intp i = begin; i < end; i++) {
+    for (int k = 0; k < g->nargs; k++) {
+      char *p = args[k] + i * steps[k];
+      arrays[k].data = p;
+      argp[k] = g->args[k].scalar ? (void *)p : (void *)&arrays[k];
+    }
+    int status = g->entry(ret, argp);
+    if (status) return status;
+  }
+  return RT_OK;
+}
+
+static void run_gufunc(char **args, const npy_intp *dims, const npy_intp *steps, void *data) {
+  if (gufunc_elements(data, args, dims, steps, 0, dims[0])) ufunc_raise_from_loop();
+}
+
+typedef struct GuChunked {
+  const GuLoop *g;
+  char **args;
+  const npy_intp *dims, *steps;
+  RtError error;  /* the first chunk that failed */
+} GuChunked;
+
+static void run_chunk(void *ctx, int64_t begin, int64_t end, int64_t chunk) {
+  GuChunked *c = ctx;
+  if (gufunc_elements(c->g, c->args, c->dims, c->steps, begin, end)) ufunc_save_error(&c->error);
+}
+
+/* target="parallel": the outer elements split over the thread pool, each
+ * doing a whole call of the function; the GIL released while it runs. */
+static void run_gufunc_parallel(char **args, const npy_intp *dims, const npy_intp *steps, void *data) {
+  const RucheyAPI *api = core_api();
+  GuChunked c = {.g = data, .args = args, .dims = dims, .steps = steps};
+  PyThreadState *saved = PyGILState_Check() ? PyEval_SaveThread() : NULL;
+  if (dims[0] > 1) api->parallel_for(run_chunk, &c, dims[0], api->chunk_count(dims[0]));
+  else run_chunk(&c, 0, dims[0], 0);
+  if (saved) PyEval_RestoreThread(saved);
+  if (c.error.status) ufunc_raise_saved(&c.error);
+}
+
+/* _gufunc_loop(disp, args): disp compiled for argument types args
+ * (ruchey.types descriptions). Returns (entry address, the NumPy type
+ * number of each argument's elements). */
+PyObject *gufunc_compile_loop(PyObject *module, PyObject *a) {
+  Dispatcher *disp;
+  PyObject *args;
+  if (!PyArg_ParseTuple(a, "O!O!", &DispatcherType, &disp, &PyTuple_Type, &args) || !core_api()) return NULL;
+  int n = (int)PyTuple_GET_SIZE(args);
+  if (n != disp->nparams)
+    return PyErr_Format(PyExc_TypeError, "the signature has %d arguments, the function %d", n, disp->nparams);
+  const Type *types[MAX_ARGS];
+  for (int i = 0; i < n; i++)
+    if (!(types[i] = disp_described_type(PyTuple_GET_ITEM(args, i)))) return NULL;
+  Spec *s = disp_find_spec(disp, types, false);
+  if (!s && !(s = disp_compile_miss(disp, types, false))) return NULL;
+  PyObject *nums = PyTuple_New(n);
+  for (int i = 0; nums && i < n; i++)
+    PyTuple_SET_ITEM(nums, i, PyLong_FromLong(disp_kind_type_num(types[i]->kind == TY_ARRAY ? types[i]->elem->kind
+                                                                                             : types[i]->kind)));
+  return nums ? Py_BuildValue("(KN)", (unsigned long long)(uintptr_t)s->entry, nums) : NULL;
+}
+
+/* What a gufunc points at, kept alive by its obj: the loops' code is the
+ * dispatcher's, freed with it. */
+typedef struct GufuncTables {
+  PyUFuncGenericFunction *funcs;
+  void **data;
+  char *types;
+  GuLoop *loops;
+  char *name, *doc, *signature;
+  PyObject *disp;
+} GufuncTables;
+
+static void free_tables(PyObject *capsule) {
+  GufuncTables *t = PyCapsule_GetPointer(capsule, "ruchey.gufunc");
+  if (!t) return;
+  PyMem_Free(t->funcs); PyMem_Free(t->data); PyMem_Free(t->types); PyMem_Free(t->loops);
+  PyMem_Free(t->name); PyMem_Free(t->doc); PyMem_Free(t->signature);
+  Py_XDECREF(t->disp);
+  PyMem_Free(t);
+}
+
+/* One loop from (address, type numbers, per argument (scalar, core
+ * dimension indices; -1 for a "()" argument's one element)). */
+static bool fill_loop(GufuncTables *t, int i, PyObject *row, int nargs, bool parallel) {
+  unsigned long long addr;
+  PyObject *nums, *how;
+  if (!PyArg_ParseTuple(row, "KO!O!", &addr, &PyTuple_Type, &nums, &PyTuple_Type, &how)) return false;
+  if (PyTuple_GET_SIZE(nums) != nargs || PyTuple_GET_SIZE(how) != nargs) {
+    PyErr_SetString(PyExc_ValueError, "a loop's arguments do not match the gufunc's");
+    return false;
+  }
+  GuLoop *g = &t->loops[i];
+  g->entry = (int (*)(void *, void **))(uintptr_t)addr;
+  g->nargs = nargs;
+  for (int k = 0; k < nargs; k++) {
+    t->types[i * nargs + k] = (char)PyLong_AsLong(PyTuple_GET_ITEM(nums, k));
+    int scalar;
+    PyObject *dims;
+    if (!PyArg_ParseTuple(PyTuple_GET_ITEM(how, k), "pO!", &scalar, &PyTuple_Type, &dims)) return false;
+    g->args[k].scalar = scalar;
+    g->args[k].ndim = (int)PyTuple_GET_SIZE(dims);
+    if (g->args[k].ndim > RC_MAX_NDIM) {
+      PyErr_SetString(PyExc_ValueError, "too many core dimensions");
+      return false;
+    }
+    for (int d = 0; d < g->args[k].ndim; d++) g->args[k].dim[d] = (int)PyLong_AsLong(PyTuple_GET_ITEM(dims, d));
+  }
+  t->funcs[i] = parallel ? run_gufunc_parallel : run_gufunc;
+  t->data[i] = g;
+  return !PyErr_Occurred();
+}
+
+/* _make_gufunc(name, doc, nin, nout, signature, loops, parallel, disp): a
+ * generalized numpy.ufunc of the compiled loops (disp's), tried in order. */
+PyObject *gufunc_make(PyObject *module, PyObject *a) {
+  const char *name, *doc, *signature;
+  int nin, nout, parallel;
+  PyObject *loops, *disp;
+  if (!PyArg_ParseTuple(a, "ssiisO!pO!", &name, &doc, &nin, &nout, &signature, &PyList_Type, &loops, &parallel,
+                        &DispatcherType, &disp))
+    return NULL;
+  int nargs = nin + nout;
+  if (nin < 0 || nout < 1 || nargs > MAX_ARGS) return PyErr_Format(PyExc_TypeError, "a gufunc takes 1 to %d arguments", MAX_ARGS);
+  if (!ufunc_api_ready()) return NULL;
+  Py_ssize_t n = PyList_GET_SIZE(loops);
+  size_t m = (size_t)(n ? n : 1);
+  GufuncTables *t = PyMem_Calloc(1, sizeof *t);
+  PyObject *capsule = t ? PyCapsule_New(t, "ruchey.gufunc", free_tables) : NULL;
+  if (!capsule) {
+    PyMem_Free(t);
+    return PyErr_NoMemory();
+  }
+  t->disp = Py_NewRef(disp);
+  t->funcs = PyMem_Calloc(m, sizeof *t->funcs);
+  t->data = PyMem_Calloc(m, sizeof *t->data);
+  t->types = PyMem_Calloc(m * (size_t)nargs, 1);
+  t->loops = PyMem_Calloc(m, sizeof *t->loops);
+  t->name = ufunc_copy_text(name);
+  t->doc = ufunc_copy_text(doc);
+  t->signature = ufunc_copy_text(signature);
+  bool ok = t->funcs && t->data && t->types && t->loops && t->name && t->doc && t->signature;
+  if (!ok) PyErr_NoMemory();
+  for (Py_ssize_t i = 0; ok && i < n; i++) ok = fill_loop(t, (int)i, PyList_GET_ITEM(loops, i), nargs, parallel);
+  PyObject *u = ok ? PyUFunc_FromFuncAndDataAndSignature(t->funcs, t->data, t->types, (int)n, nin, nout,
+                                                         PyUFunc_None, t->name, t->doc, 0, t->signature)
+                   : NULL;
+  if (!u) {
+    Py_DECREF(capsule);
+    return NULL;
+  }
+  ((PyUFuncObject *)u)->obj = capsule;
+  return u;
+}

@@ -1,0 +1,98 @@
+"""@vectorize(..., target="cuda"): a ufunc that runs as a CUDA kernel.
+
+As numba-cuda's: the function becomes a device function, and a kernel of
+one thread per element applies it to the broadcast, flattened operands,
+cast to the dtypes of the loop NumPy's rules pick (a loop of the very
+dtypes, else the first the inputs cast to safely). Host arrays give a host
+array, device arrays (or ``out=`` one) a device array. It runs wherever
+kernels run: on the GPU, or on the CPU backend's threads.
+"""
+import itertools
+import linecache
+
+import numpy as np
+
+from ruchey import types
+from ruchey.cuda import devicearray
+from ruchey.cuda.intrinsics import grid as cuda_grid
+from ruchey.cuda.kernels import jit
+
+_THREADS = 256
+_serial = itertools.count()
+
+
+def _elementwise_kernel(fn, nin):
+    """out[i] = fn(a0[i], a1[i], ...) for each thread i of the grid."""
+    args = ", ".join(f"a{k}" for k in range(nin))
+    elems = ", ".join(f"a{k}[i]" for k in range(nin))
+    src = (f"def ufunc_kernel(out, {args}):\n"
+           f"    i = cuda_grid(1)\n"
+           f"    if i < out.size:\n"
+           f"        out[i] = fn({elems})\n")
+    filename = f"<ruchey-cuda-ufunc-{next(_serial)}>"
+    linecache.cache[filename] = (len(src), None, src.splitlines(True), filename)
+    namespace = {"cuda_grid": cuda_grid, "fn": fn}
+    exec(compile(src, filename, "exec"), namespace)
+    return jit(namespace["ufunc_kernel"])
+
+
+def _dtype(t):
+    return np.dtype(t.name)
+
+
+class CUDAUFunc:
+    """A ufunc of one loop per signature, each run as a kernel."""
+
+    def __init__(self, func, signatures):
+        self.py_func = func
+        self.__name__ = func.__name__
+        self.__doc__ = func.__doc__
+        self.nin = func.__code__.co_argcount
+        self.nout = 1
+        self._loops = []
+        for sig in signatures:
+            sig = types.parse_signature(sig)
+            if sig.return_type is None or not isinstance(sig.return_type, types.Type):
+                raise TypeError(f"target='cuda' needs a return type in each signature, got {sig!r}")
+            if len(sig.args) != self.nin or any(t.ndim for t in sig.args + (sig.return_type,)):
+                raise TypeError(f"a ufunc's signature takes {self.nin} scalars and returns one, got {sig!r}")
+            self._loops.append((tuple(_dtype(t) for t in sig.args), _dtype(sig.return_type)))
+        self._kernel = _elementwise_kernel(jit(device=True)(func), self.nin)
+
+    @property
+    def types(self):
+        return ["".join(d.char for d in ins) + "->" + ret.char for ins, ret in self._loops]
+
+    def _loop_for(self, dtypes):
+        for rule in ("no", "safe"):
+            for ins, ret in self._loops:
+                if all(np.can_cast(d, want, rule) for d, want in zip(dtypes, ins)):
+                    return ins, ret
+        names = ", ".join(str(d) for d in dtypes)
+        raise TypeError(f"ufunc '{self.__name__}' not supported for the input types ({names}), and the inputs "
+                        "could not be safely coerced to any supported types")
+
+    def __call__(self, *args, out=None, stream=0):
+        if len(args) != self.nin:
+            raise TypeError(f"{self.__name__}() takes {self.nin} arguments ({len(args)} given)")
+        on_device = any(isinstance(a, devicearray.DeviceNDArray) for a in args)
+        host = [a.copy_to_host(stream=stream) if isinstance(a, devicearray.DeviceNDArray) else np.asarray(a)
+                for a in args]
+        scalar = all(h.ndim == 0 for h in host) and out is None and not on_device
+        ins, ret = self._loop_for([h.dtype for h in host])
+        shape = np.broadcast_shapes(*(h.shape for h in host))
+        flat = [np.ascontiguousarray(np.broadcast_to(h, shape), dtype=d).reshape(-1) for h, d in zip(host, ins)]
+        result = np.empty(int(np.prod(shape, dtype=np.int64)), dtype=ret)
+        if result.size:
+            self._kernel[(result.size + _THREADS - 1) // _THREADS, _THREADS, stream](result, *flat)
+        result = result.reshape(shape)
+        if scalar:
+            return result[()]
+        if out is None:
+            return devicearray.to_device(result, stream=stream) if on_device else result
+        if isinstance(out, devicearray.DeviceNDArray):
+            out.copy_to_device(np.ascontiguousarray(np.broadcast_to(result, out.shape), dtype=out.dtype),
+                               stream=stream)
+        else:
+            out[...] = result
+        return out

@@ -1,0 +1,321 @@
+"""@vectorize and @guvectorize: NumPy ufuncs of compiled functions.
+
+With signatures @vectorize gives a ``numpy.ufunc`` with one compiled loop
+per signature, tried in order as NumPy tries a ufunc's loops. Without, it is
+a DUFunc: a ufunc that compiles a loop for the dtypes of each call that no
+loop takes, as Numba's. The loops themselves are C (ruchey._core): the
+scalar function inlined into a walk over NumPy's strided arguments.
+@guvectorize gives a generalized ufunc whose loop calls the compiled
+function once per outer element, on arrays of the core dimensions.
+"""
+import re
+
+import numpy as np
+
+from ruchey import _core, types
+
+try:  # NumPy's "no loop takes these dtypes" error
+    from numpy._core._exceptions import _UFuncNoLoopError
+except ImportError:  # NumPy 1
+    from numpy.core._exceptions import _UFuncNoLoopError
+
+
+def _no_loop(exc):
+    # a ufunc without loops says so with its own class; one whose loops
+    # all refuse the operands with a plain TypeError
+    return isinstance(exc, _UFuncNoLoopError) or "not supported for the input types" in str(exc)
+
+_TARGETS = ("cpu", "parallel", "cuda")
+_OPTIONS = ("target", "identity", "nopython", "forceobj", "cache", "fastmath", "boundscheck",
+            "error_model", "nogil", "writable_args")
+
+
+def _check_options(options):
+    unknown = set(options) - set(_OPTIONS)
+    if unknown:
+        raise TypeError(f"unsupported vectorize option(s): {', '.join(sorted(unknown))}")
+    target = options.get("target", "cpu")
+    if target not in _TARGETS:
+        raise ValueError(f"vectorize target must be one of {', '.join(_TARGETS)}, not {target!r}")
+    if options.get("forceobj"):
+        raise TypeError("vectorize(forceobj=True) is not supported: ruchey compiles in nopython mode only")
+
+
+def _scalar_dispatcher(func, options):
+    if not callable(func) or not hasattr(func, "__code__"):
+        raise TypeError(f"vectorize needs a Python function, not {func!r}")
+    disp = _core.Dispatcher(func, fastmath=bool(options.get("fastmath")),
+                            error_model=options.get("error_model", "python"))
+    disp._scalars_only = True  # from compiled code: called per element, with one of the loops' types
+    return disp
+
+
+def _describe(t):
+    if not isinstance(t, types.Type) or t.ndim:
+        raise TypeError(f"a ufunc's signature takes and returns scalars, not {t!r}")
+    return t.describe()
+
+
+class _Loops:
+    """The compiled loops of one function, and the ufunc built from them."""
+
+    def __init__(self, func, options):
+        _check_options(options)
+        self.func, self.options = func, options
+        self.disp = _scalar_dispatcher(func, options)
+        self.nin = func.__code__.co_argcount
+        self.loops = []       # (address, NumPy type numbers)
+        self.keys = set()     # the argument type numbers compiled
+
+    def add(self, sig):
+        sig = types.parse_signature(sig)
+        ret = sig.return_type
+        args = tuple(_describe(t) for t in sig.args)
+        rdesc = None if ret is None else _describe(ret)
+        address, nums = _core._ufunc_loop(self.disp, args, rdesc)
+        if nums[:-1] not in self.keys:
+            self.keys.add(nums[:-1])
+            self.loops.append((address, nums))
+
+    def build(self):
+        identity = self.options.get("identity")
+        doc = self.func.__doc__ or ""
+        parallel = self.options.get("target", "cpu") == "parallel"
+        u = _core._make_ufunc(self.func.__name__, doc, self.nin, identity, list(self.loops), parallel,
+                              self.disp)
+        return u
+
+
+def _dtype_of(value):
+    if isinstance(value, (np.ndarray, np.generic)):
+        return value.dtype
+    if isinstance(value, bool):
+        return np.dtype(np.bool_)
+    if isinstance(value, int):
+        return np.dtype(np.int64)
+    if isinstance(value, float):
+        return np.dtype(np.float64)
+    return np.asarray(value).dtype
+
+
+def _type_of_dtype(dtype):
+    try:
+        return types.namespace[dtype.name]
+    except KeyError:
+        return None
+
+
+class DUFunc:
+    """A ufunc that compiles a loop for each new combination of input dtypes.
+
+    ``ufunc`` is the numpy.ufunc of the loops compiled so far; calls, its
+    methods (reduce, accumulate, outer, at, reduceat) and its attributes
+    go to it, compiling first where no loop takes the operands.
+    """
+
+    _ruchey_scalar_function = None  # the compiled function of scalars, for calls from compiled code
+
+    def __init__(self, func, **options):
+        self._loops = _Loops(func, options)
+        self._ruchey_scalar_function = self._loops.disp
+        self._frozen = False
+        self.ufunc = self._loops.build()
+        self.py_func = func
+        self.__name__ = func.__name__
+        self.__qualname__ = getattr(func, "__qualname__", func.__name__)
+        self.__doc__ = func.__doc__
+        self.__module__ = func.__module__
+        self.__wrapped__ = func
+
+    def __repr__(self):
+        return f"<ruchey.DUFunc '{self.__name__}'>"
+
+    def disable_compile(self):
+        """No more loops: calls that none takes raise NumPy's TypeError."""
+        self._frozen = True
+        self._loops.disp._sealed = True
+
+    def add(self, sig):
+        """Compiles a loop for a signature now."""
+        self._loops.add(sig)
+        self.ufunc = self._loops.build()
+
+    def _compile_for(self, dtypes):
+        argtypes = [_type_of_dtype(np.dtype(d)) for d in dtypes]
+        if any(t is None for t in argtypes):
+            names = ", ".join(repr(np.dtype(d).name) for d in dtypes)
+            raise TypeError(f"ufunc '{self.__name__}' not supported for the input types ({names}): ruchey "
+                            "compiles bool, int8-64, uint8-64, float32 and float64")
+        nums = tuple(np.dtype(d).num for d in dtypes)
+        if nums in self._loops.keys:
+            return False
+        self.add(tuple(argtypes))
+        return True
+
+    def _retry(self, method, operands, args, kwargs):
+        try:
+            return method(self.ufunc)(*args, **kwargs)
+        except TypeError as exc:
+            if self._frozen or not _no_loop(exc):
+                raise
+            if not self._compile_for([_dtype_of(v) for v in operands]):
+                raise
+        return method(self.ufunc)(*args, **kwargs)
+
+    def __call__(self, *args, **kwargs):
+        return self._retry(lambda u: u, args[:self.nin], args, kwargs)
+
+    def _binary(self, name, array, args, kwargs):
+        if self.nin != 2:
+            return getattr(self.ufunc, name)(array, *args, **kwargs)
+        dt = _dtype_of(array)
+        return self._retry(lambda u: getattr(u, name), (np.empty(0, dt), np.empty(0, dt)), (array,) + args, kwargs)
+
+    def reduce(self, array, *args, **kwargs):
+        return self._binary("reduce", array, args, kwargs)
+
+    def accumulate(self, array, *args, **kwargs):
+        return self._binary("accumulate", array, args, kwargs)
+
+    def reduceat(self, array, *args, **kwargs):
+        return self._binary("reduceat", array, args, kwargs)
+
+    def outer(self, a, b, **kwargs):
+        return self._retry(lambda u: u.outer, (a, b), (a, b), kwargs)
+
+    def at(self, a, indices, *args, **kwargs):
+        return self._retry(lambda u: u.at, (a,) + args, (a, indices) + args, kwargs)
+
+    def __getattr__(self, name):
+        if name.startswith("__") or name == "ufunc":
+            raise AttributeError(name)
+        return getattr(self.ufunc, name)
+
+    @property
+    def types(self):
+        return self.ufunc.types
+
+    @property
+    def nin(self):
+        return self._loops.nin
+
+
+def vectorize(ftylist_or_function=(), **options):
+    """Compile a function of scalars into a NumPy ufunc, as Numba's @vectorize.
+
+    ``@vectorize(["float64(float64, float64)", ...])`` builds a numpy.ufunc
+    with one compiled loop per signature at once; ``@vectorize`` alone, or
+    with no signatures, a DUFunc that compiles a loop for each new
+    combination of input dtypes. Options: target ("cpu", "parallel":
+    long loops split over the thread pool, "cuda": a CUDA kernel per call,
+    on the GPU or the CPU backend; signatures needed),
+    identity (0, 1, "reorderable", None or a value: what ``reduce`` of an
+    empty array gives), fastmath, error_model; nopython and cache are
+    accepted.
+    """
+    if callable(ftylist_or_function) and hasattr(ftylist_or_function, "__code__"):
+        return vectorize((), **options)(ftylist_or_function)
+    sigs = ftylist_or_function
+    if sigs is None:
+        sigs = []
+    elif isinstance(sigs, (str, types.Signature)):
+        sigs = [sigs]
+    sigs = list(sigs)
+    _check_options(options)
+
+    def wrap(func):
+        if options.get("target") == "cuda":
+            if not sigs:
+                raise TypeError("vectorize(target='cuda') needs signatures")
+            from ruchey.cuda.vectorize import CUDAUFunc  # imports ruchey.cuda only when used
+            return CUDAUFunc(func, sigs)
+        if not sigs:
+            return DUFunc(func, **options)
+        loops = _Loops(func, options)
+        for sig in sigs:
+            loops.add(sig)
+        loops.disp._sealed = True  # compiled code calls it with one of these loops' types
+        return loops.build()
+    return wrap
+
+
+# ---------------------------------------------------------------- guvectorize
+
+def _parse_layout(layout):
+    """"(m,n),(n)->(m)" as ([["m", "n"], ["n"]], [["m"]])."""
+    text = layout.replace(" ", "")
+    ins, arrow, outs = text.partition("->")
+    groups = []
+    for part in (ins, outs):
+        found = re.findall(r"\(([^()]*)\)", part)
+        if not arrow or ",".join(f"({g})" for g in found) != part:
+            raise ValueError(f"not a gufunc layout: {layout!r} (write it as \"(m,n),(n)->(m)\")")
+        groups.append([[d for d in g.split(",") if d] for g in found])
+    if not groups[1]:
+        raise ValueError(f"a gufunc layout needs an output: {layout!r}")
+    return groups
+
+
+def _loop_arguments(sig, core, nin):
+    """Per argument (scalar?, its core dimensions' indices): a scalar for
+    an input of "()", a 1-element array (index -1) for an array of "()"."""
+    names = []
+    for dims in core:
+        names.extend(d for d in dims if d not in names)
+    how = []
+    for k, (t, dims) in enumerate(zip(sig.args, core)):
+        if not isinstance(t, types.Type):
+            raise TypeError(f"not a type in a gufunc signature: {t!r}")
+        if t.ndim == 0 and not dims and k < nin:
+            how.append((True, ()))
+        elif t.ndim == len(dims) and dims:
+            how.append((False, tuple(names.index(d) for d in dims)))
+        elif t.ndim == 1 and not dims:
+            how.append((False, (-1,)))
+        else:
+            raise TypeError(f"argument {k + 1} of {sig!r} is {t!r}, its layout ({','.join(dims)}): "
+                            f"an array needs one dimension per core dimension" +
+                            (", and an output must be an array" if k >= nin else ""))
+    return tuple(how)
+
+
+def guvectorize(*args, **options):
+    """Compile a function of arrays into a generalized NumPy ufunc, as
+    Numba's @guvectorize.
+
+    ``@guvectorize(["void(float64[:], float64, float64[:])"], "(n),()->(n)")``
+    builds a numpy.ufunc with that layout and one loop per signature: the
+    function gets each argument's core dimensions as an array (a "()" input
+    as a number) and writes its outputs. NumPy broadcasts the other
+    dimensions and calls it once per element of them. Options as vectorize's:
+    target="parallel" splits the outer elements over the thread pool,
+    "cuda" runs as "cpu" does.
+    """
+    if len(args) == 1 and isinstance(args[0], str) and "->" in args[0]:
+        raise TypeError("guvectorize without signatures is not supported: give the signatures, "
+                        "@guvectorize([\"void(float64[:], float64[:])\"], \"(n)->(n)\")")
+    if len(args) != 2:
+        raise TypeError("guvectorize takes signatures and a layout: @guvectorize([sig, ...], \"(n)->(n)\")")
+    sigs, layout = args
+    sigs = [sigs] if isinstance(sigs, (str, types.Signature)) else list(sigs)
+    _check_options(options)
+    ins, outs = _parse_layout(layout)
+    core = ins + outs
+
+    def wrap(func):
+        disp = _core.Dispatcher(func, fastmath=bool(options.get("fastmath")),
+                                error_model=options.get("error_model", "python"))
+        if func.__code__.co_argcount != len(core):
+            raise TypeError(f"{func.__name__}() takes {func.__code__.co_argcount} arguments, the layout "
+                            f"{layout!r} {len(core)}")
+        loops = []
+        for sig in sigs:
+            sig = types.parse_signature(sig)
+            if len(sig.args) != len(core):
+                raise TypeError(f"the signature {sig!r} has {len(sig.args)} arguments, the layout {len(core)}")
+            how = _loop_arguments(sig, core, len(ins))
+            address, nums = _core._gufunc_loop(disp, tuple(t.describe() for t in sig.args))
+            loops.append((address, nums, how))
+        return _core._make_gufunc(func.__name__, func.__doc__ or "", len(ins), len(outs), layout.replace(" ", ""),
+                                  loops, options.get("target", "cpu") == "parallel", disp)
+    return wrap

@@ -1,0 +1,139 @@
+"""@guvectorize: generalized NumPy ufuncs of compiled functions, compared
+with the Python function applied to each outer element, and with NumPy's
+own results (a @ x, sums) where there is one."""
+import numpy as np
+import pytest
+from ruchey import guvectorize
+
+from conftest import make_rng
+
+
+def add_scalar(x, y, out):
+    for i in range(x.shape[0]):
+        out[i] = x[i] + y
+
+
+def matvec(a, x, out):
+    for i in range(a.shape[0]):
+        s = 0.0
+        for j in range(a.shape[1]):
+            s += a[i, j] * x[j]
+        out[i] = s
+
+
+def total(x, out):
+    s = 0
+    for i in range(x.shape[0]):
+        s += x[i]
+    out[0] = s
+
+
+def test_is_a_generalized_numpy_ufunc():
+    g = guvectorize(["void(float64[:], float64, float64[:])", "void(int64[:], int64, int64[:])"],
+                    "(n),()->(n)")(add_scalar)
+    assert isinstance(g, np.ufunc)
+    assert g.signature == "(n),()->(n)"
+    assert g.nin == 2 and g.nout == 1
+    assert g.types == ["dd->d", "ll->l"]
+
+
+def test_add_scalar_broadcasts_over_outer_dimensions():
+    g = guvectorize(["void(float64[:], float64, float64[:])", "void(int64[:], int64, int64[:])"],
+                    "(n),()->(n)")(add_scalar)
+    rng = make_rng(1)
+    x = rng.random((4, 5, 6))
+    y = rng.random((4, 1))
+    got = g(x, y)
+    np.testing.assert_array_equal(got, x + y[:, :, None])
+    xi = np.arange(12).reshape(3, 4)
+    np.testing.assert_array_equal(g(xi, 10), xi + 10)
+    assert g(xi, np.int64(10)).dtype == np.int64  # the loop of the very dtypes
+    np.testing.assert_array_equal(g(x[:, ::2, ::-1], 2.0), x[:, ::2, ::-1] + 2.0)  # strided core and outer
+    out = np.zeros((4, 5, 6))
+    g(x, 1.0, out=out)
+    np.testing.assert_array_equal(out, x + 1.0)
+
+
+def test_matvec_two_core_dimensions():
+    g = guvectorize(["void(float64[:, :], float64[:], float64[:])"], "(m,n),(n)->(m)")(matvec)
+    rng = make_rng(2)
+    a, x = rng.random((7, 3, 4)), rng.random(4)
+    got = g(a, x)
+    expected = np.empty((7, 3))
+    for k in range(7):
+        matvec(a[k], x, expected[k])
+    np.testing.assert_allclose(got, expected, rtol=1e-14)
+    np.testing.assert_allclose(got, a @ x, rtol=1e-12)
+    np.testing.assert_allclose(g(np.asfortranarray(a[0]), x), a[0] @ x, rtol=1e-12)
+    with pytest.raises(ValueError):
+        g(a, np.ones(5))  # core dimension n differs: NumPy's error
+
+
+def test_scalar_output_is_a_one_element_array():
+    g = guvectorize(["void(int64[:], int64[:])", "void(float64[:], float64[:])"], "(n)->()")(total)
+    x = np.arange(20).reshape(4, 5)
+    got = g(x)
+    assert got.shape == (4,) and got.dtype == np.int64
+    np.testing.assert_array_equal(got, x.sum(axis=1))
+    np.testing.assert_allclose(g(np.ones((2, 3))), [3.0, 3.0])
+
+
+def test_errors_raise_from_the_loop():
+    def checked(x, out):
+        for i in range(x.shape[0]):
+            out[i] = 10 // x[i]
+    g = guvectorize(["void(int64[:], int64[:])"], "(n)->(n)")(checked)
+    np.testing.assert_array_equal(g(np.array([[1, 2], [5, 10]])), [[10, 5], [2, 1]])
+    with pytest.raises(ZeroDivisionError):
+        g(np.array([[1, 2], [0, 10]]))
+
+
+def test_bad_layouts_and_signatures():
+    with pytest.raises(ValueError):
+        guvectorize(["void(float64[:], float64[:])"], "(n)(n)")(total)
+    with pytest.raises(TypeError):
+        guvectorize(["void(float64, float64[:])"], "(n)->()")(total)  # scalar for a core dimension
+    with pytest.raises(TypeError):
+        guvectorize(["void(float64[:])"], "(n)->()")(total)  # too few arguments
+    with pytest.raises(TypeError):
+        guvectorize("(n)->()")(total)  # no signatures
+    with pytest.raises(TypeError):
+        g = guvectorize(["void(float64[:], float64[:])"], "(n)->()")(total)
+        g(np.ones(3, np.complex128))
+
+
+@pytest.mark.parametrize("target", ["parallel", "cuda"])
+def test_targets_match_cpu(target):
+    g = guvectorize(["void(float64[:, :], float64[:], float64[:])"], "(m,n),(n)->(m)", target=target)(matvec)
+    rng = make_rng(3)
+    a, x = rng.random((3000, 3, 4)), rng.random((3000, 4))
+    np.testing.assert_allclose(g(a, x), np.einsum("kij,kj->ki", a, x), rtol=1e-12)
+    np.testing.assert_allclose(g(a[0], x[0]), a[0] @ x[0], rtol=1e-12)
+
+
+def test_parallel_errors_raise():
+    def checked(x, out):
+        for i in range(x.shape[0]):
+            out[i] = 10 // x[i]
+    g = guvectorize(["void(int64[:], int64[:])"], "(n)->(n)", target="parallel")(checked)
+    x = np.ones((5000, 3), np.int64)
+    x[4321, 1] = 0
+    with pytest.raises(ZeroDivisionError):
+        g(x)
+
+
+def test_a_gufunc_keeps_its_compiled_loops_after_its_function_is_gone():
+    import gc
+
+    def make():
+        @guvectorize(["void(float64[:], float64, float64[:])"], "(n),()->(n)")
+        def shift(x, k, out):
+            for i in range(x.shape[0]):
+                out[i] = x[i] + k
+        return shift
+
+    shift = make()
+    gc.collect()  # nothing but the gufunc holds the compiled function now
+    x = np.arange(12.0).reshape(3, 4)
+    for k in range(50):
+        np.testing.assert_array_equal(shift(x, float(k)), x + k)

@@ -1,0 +1,321 @@
+"""Arithmetic and bit operations on every pair of integer dtypes (and bool,
+and Python int literals), compared with CPython's arithmetic on the values
+converted to the result type Numba's integer typing gives:
+
+- two integers operate in 64 bits, unsigned only when both are unsigned
+  (uint64 with int64 is int64, where NumPy 2 gives float64);
+- a shift has its left operand's signedness; its count keeps its own sign
+  (a negative count raises ValueError, a count past 63 shifts everything out);
+- bool & | ^ bool is a bool;
+- a Python int literal yields to the other operand's type (NEP 50, where Numba
+  makes every literal an int64), except a negative literal with an unsigned
+  operand, which is signed as in Numba and CPython (NumPy 2 refuses it).
+
+Run with RUCHEY_TEST_AS_NUMBA=1 to check the reference against Numba itself:
+it agrees on every pair's type and value, and differs where ruchey follows
+CPython (a negative shift count raises; int64 min // -1 wraps to itself
+rather than 0; unary operators on small unsigned ints are 64-bit) and on
+the yielding literals. Random expression trees over several dtypes (and
+stores of them into arrays of every dtype) check the rules nested."""
+import linecache
+import operator
+import random
+
+import numpy as np
+import pytest
+
+from ruchey import njit
+
+from conftest import AS_NUMBA, make_rng, numba_deviation
+
+INTS = (np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uint32, np.uint64)
+DTYPES = (np.bool_,) + INTS
+OPS = {"+": operator.add, "-": operator.sub, "*": operator.mul, "//": operator.floordiv,
+       "%": operator.mod, "&": operator.and_, "|": operator.or_, "^": operator.xor,
+       "<<": operator.lshift, ">>": operator.rshift}
+SHIFTS = ("<<", ">>")
+
+
+def unsigned(dt):
+    return np.dtype(dt).kind == "u"
+
+
+def result_dtype(op, ta, tb):
+    if op in ("&", "|", "^") and ta is np.bool_ and tb is np.bool_:
+        return np.bool_
+    if op in SHIFTS:
+        return np.uint64 if unsigned(ta) else np.int64
+    return np.uint64 if unsigned(ta) and unsigned(tb) else np.int64
+
+
+def wrap(v, dt):
+    bits = 64
+    v &= (1 << bits) - 1
+    if not unsigned(dt) and v >= 1 << (bits - 1):
+        v -= 1 << bits
+    return v
+
+
+def reference(op, x, ta, y, tb, rt):
+    """(value or exception type) of x op y under Numba's typing, by CPython."""
+    if rt is np.bool_:
+        return bool(OPS[op](bool(x), bool(y)))
+    a = wrap(int(x), rt)
+    if op in SHIFTS:
+        n = int(y)
+        if n < 0:
+            return ValueError
+        return wrap(OPS[op](a, min(n, 200)), rt)
+    b = wrap(int(y), rt)
+    if op in ("//", "%") and b == 0:
+        return ZeroDivisionError
+    return wrap(OPS[op](a, b), rt)
+
+
+def values(dt, rng):
+    """Edge values of dt and random ones; shift counts near the width too."""
+    if dt is np.bool_:
+        return np.array([False, True], dtype=dt)
+    info = np.iinfo(dt)
+    edge = [info.min, info.max, 0, 1, 2, 7, 63, 64, 65, info.max // 2 + 1]
+    if info.min < 0:
+        edge += [-1, -2, -64]
+    rand = rng.integers(info.min, info.max, 6, dtype=dt, endpoint=True)
+    return np.concatenate([np.array([e for e in edge if info.min <= e <= info.max], dtype=dt), rand])
+
+
+def compile_op(op, src):
+    ns = {}
+    exec(f"def f(a, b, i, j):\n    return {src.format(op=op)}\n", ns)
+    return njit(ns["f"])
+
+
+def check(f, op, a, b, rt, swap=False):
+    for i in range(len(a)):
+        for j in range(len(b)):
+            x, y = (b[j], a[i]) if swap else (a[i], b[j])
+            tx, ty = (b.dtype.type, a.dtype.type) if swap else (a.dtype.type, b.dtype.type)
+            exp = reference(op, x, tx, y, ty, rt)
+            if isinstance(exp, type):
+                with pytest.raises(exp):
+                    f(a, b, i, j)
+                continue
+            got = f(a, b, i, j)
+            assert type(got) is (bool if rt is np.bool_ else int), (op, tx, ty, got)
+            assert got == exp, (op, x, tx, y, ty, got, exp)
+
+
+@pytest.mark.parametrize("op", list(OPS), ids=list(OPS))
+def test_every_pair_of_integer_dtypes(op):
+    f = compile_op(op, "a[i] {op} b[j]")
+    rng = make_rng(20)
+    for ta in DTYPES:
+        a = values(ta, rng)
+        for tb in DTYPES:
+            check(f, op, a, values(tb, rng), result_dtype(op, ta, tb))
+
+
+@pytest.mark.parametrize("op", list(OPS), ids=list(OPS))
+@pytest.mark.parametrize("lit", [3, -2, 0, True])
+def test_integer_dtypes_with_python_literals(op, lit):
+    if AS_NUMBA and lit not in (-2, True):
+        pytest.skip("Numba makes a literal int64; ruchey's yields (NEP 50)")
+    rng = make_rng(21)
+    right = compile_op(op, "a[i] {op} " + repr(lit))
+    left = compile_op(op, repr(lit) + " {op} a[i]")
+    litarr = np.array([lit])
+    for t in DTYPES:
+        a = values(t, rng)
+        yields = lit is not True and lit >= 0 and t is not np.bool_
+        lt = np.bool_ if lit is True else t if yields else np.int64
+        check(right, op, a, litarr, result_dtype(op, t, lt))
+        # a yielding literal on the left of a shift takes the count's type
+        rt = result_dtype(op, t if yields else lt, t)
+        check(left, op, a, litarr, rt, swap=True)
+
+
+@pytest.mark.parametrize("op", ["~", "-", "+"])
+def test_unary_operators_on_every_dtype(op):
+    f = njit(eval(f"lambda a, i: {op}a[i]"))
+    rng = make_rng(22)
+    for t in INTS:
+        a = values(t, rng)
+        rt = np.uint64 if unsigned(t) else np.int64
+        for i in range(len(a)):
+            exp = wrap({"~": operator.invert, "-": operator.neg, "+": operator.pos}[op](int(a[i])), rt)
+            got = f(a, i)
+            assert type(got) is int and got == exp, (op, t, a[i], got, exp)
+
+
+def test_mixed_bit_operations_from_the_report():
+    @njit
+    def mixed(a, b):
+        return a[0] ^ b[0], a[0] | b[0], a[0] & b[0]
+
+    a, b = np.array([5], np.uint64), np.array([-3], np.int64)
+    assert mixed(a, b) == (5 ^ -3, 5 | -3, 5 & -3)
+
+    @njit
+    def scalars():
+        return (np.uint16(7) + np.uint16(9)) ^ (np.int8(-128) % 7)
+
+    assert scalars() == 21
+
+    @njit
+    def stored(out):
+        out[0] = (np.uint16(7) + np.uint16(9)) ^ (np.int8(-128) % 7)
+
+    out = np.zeros(1, np.int64)
+    stored(out)
+    assert out[0] == 21
+
+
+def test_a_variable_holding_uint64_and_int64_is_a_float():
+    # Numba unifies numbers by NumPy's promotion: {uint64, int64} is float64
+    @njit
+    def either(a, b, first):
+        x = a[0] if first else b[0]
+        return x
+
+    assert type(either(np.array([5], np.uint64), np.array([-3], np.int64), True)) is float
+
+
+@numba_deviation("Numba compares uint64 with a signed int as int64 or float64")
+@pytest.mark.parametrize("op", ["==", "!=", "<", "<=", ">", ">="])
+def test_comparisons_of_every_pair_are_exact(op):
+    f = compile_op(op, "a[i] {op} b[j]")
+    rng = make_rng(23)
+    cmp = {"==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le,
+           ">": operator.gt, ">=": operator.ge}[op]
+    for ta in DTYPES:
+        a = values(ta, rng)
+        for tb in DTYPES:
+            b = values(tb, rng)
+            for i in range(len(a)):
+                for j in range(len(b)):
+                    assert f(a, b, i, j) is cmp(int(a[i]), int(b[j])), (op, a[i], b[j])
+
+
+# ---------------------------------------------------------------- random expressions
+
+# Trees of the operators above over elements of arrays of random integer
+# dtypes and literals, nested (`(a0[0] + a1[0]) ^ (a2[0] % 7)`), evaluated by
+# the same rules: every intermediate value has its type, and a literal yields
+# only where it stands as an operand itself (`-2` does, `~2` does not).
+
+def gen_expr(rng, nargs, depth):
+    if depth == 0 or rng.random() < 0.25:
+        if rng.random() < 0.3:
+            return ("lit", rng.choice([0, 1, 2, 3, 7, 9, 63, 64, -1, -2, -7]))
+        return ("arg", rng.randrange(nargs))
+    if rng.random() < 0.12:
+        return ("unary", rng.choice("-~"), gen_expr(rng, nargs, depth - 1))
+    return ("bin", rng.choice(list(OPS)), gen_expr(rng, nargs, depth - 1), gen_expr(rng, nargs, depth - 1))
+
+
+def expr_source(e):
+    if e[0] == "lit":
+        return repr(e[1]) if e[1] >= 0 else f"({e[1]})"
+    if e[0] == "arg":
+        return f"a{e[1]}[0]"
+    if e[0] == "unary":
+        return f"({e[1]}{expr_source(e[2])})"
+    return f"({expr_source(e[2])} {e[1]} {expr_source(e[3])})"
+
+
+def literal(e):
+    """A literal's value (a negated literal is one too), or None."""
+    if e[0] == "lit":
+        return e[1]
+    if e[0] == "unary" and e[1] == "-" and literal(e[2]) is not None:
+        return -literal(e[2])
+    return None
+
+
+def evaluate(e, args):
+    """(value, dtype) of e on args (1-element arrays); raises as CPython."""
+    if e[0] == "lit":
+        return e[1], np.int64
+    if e[0] == "arg":
+        return int(args[e[1]][0]), args[e[1]].dtype.type
+    if e[0] == "unary":
+        v, t = evaluate(e[2], args)
+        rt = np.uint64 if unsigned(t) else np.int64
+        return wrap(-wrap(v, rt) if e[1] == "-" else ~wrap(v, rt), rt), rt
+    op, left, right = e[1:]
+    x, tx = evaluate(left, args)
+    y, ty = evaluate(right, args)
+    lx, ly = literal(left), literal(right)
+    if (lx is None) != (ly is None) and not (op in SHIFTS and lx is None):
+        strong, lit = (ty, lx) if ly is None else (tx, ly)
+        rt = np.uint64 if unsigned(strong) and lit >= 0 else np.int64
+    else:
+        rt = result_dtype(op, tx, ty)
+    r = reference(op, x, tx, y, ty, rt)
+    if isinstance(r, type):
+        raise r()
+    return r, rt
+
+
+def int_values(dt, rng):
+    info = np.iinfo(dt)
+    edge = [v for v in (info.min, info.max, 0, 1, 2, 3, 7, 63, 64, -1, -2) if info.min <= v <= info.max]
+    return rng.choice(edge) if rng.random() < 0.5 else rng.randint(info.min, info.max)
+
+
+def compile_expr(name, params, body):
+    text = f"def f({params}):\n{body}"
+    filename = f"<{name}>"
+    linecache.cache[filename] = (len(text), None, text.splitlines(True), filename)
+    ns = {}
+    exec(compile(text, filename, "exec"), ns)
+    return njit(ns["f"])
+
+
+@numba_deviation("yielding literals, negative shift counts")
+@pytest.mark.parametrize("seed", [2020, 7, 99])
+def test_random_expressions_of_mixed_integer_dtypes(seed):
+    rng = random.Random(seed)
+    for program in range(150):
+        dts = [rng.choice(INTS) for _ in range(rng.randint(1, 4))]
+        e = gen_expr(rng, len(dts), rng.randint(1, 4))
+        params = ", ".join(f"a{i}" for i in range(len(dts)))
+        f = compile_expr(f"mixes-{seed}-{program}", params, f"    return {expr_source(e)}\n")
+        for _ in range(20):
+            args = [np.array([int_values(dt, rng)], dtype=dt) for dt in dts]
+            try:
+                exp = evaluate(e, args)[0]
+            except (ValueError, ZeroDivisionError) as exc:
+                with pytest.raises(type(exc)):
+                    f(*args)
+                continue
+            got = f(*args)
+            assert type(got) is int and got == exp, (expr_source(e), args, got, exp)
+
+
+@numba_deviation("yielding literals, negative shift counts")
+def test_random_expressions_stored_into_arrays_of_every_dtype():
+    rng = random.Random(2021)
+    for program in range(150):
+        dts = [rng.choice(INTS) for _ in range(rng.randint(1, 3))]
+        out_dt = rng.choice(INTS + (np.float64,))
+        e = gen_expr(rng, len(dts), rng.randint(1, 3))
+        params = "out, " + ", ".join(f"a{i}" for i in range(len(dts)))
+        src = expr_source(e)
+        f = compile_expr(f"stores-{program}", params, f"    out[0] = {src}\n    out[1] += {src}\n")
+        for _ in range(10):
+            args = [np.array([int_values(dt, rng)], dtype=dt) for dt in dts]
+            out = np.array([5, 5], dtype=out_dt)
+            try:
+                v = evaluate(e, args)[0]
+            except (ValueError, ZeroDivisionError) as exc:
+                with pytest.raises(type(exc)):
+                    f(out, *args)
+                continue
+            f(out, *args)
+            if out_dt is np.float64:
+                exp = [float(v), 5.0 + float(v)]
+            else:  # wrapped at 64 bits, then to the element's width: wrapped once
+                bits = np.iinfo(out_dt).bits
+                exp = [int(np.array(w % 2**bits, dtype=f"u{bits // 8}").astype(out_dt)) for w in (v, 5 + v)]
+            assert out.tolist() == exp, (src, args, out_dt, out.tolist(), exp)

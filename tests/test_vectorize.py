@@ -1,0 +1,369 @@
+"""@vectorize: NumPy ufuncs whose loops are compiled functions of scalars.
+
+Every result is compared with NumPy applying the function's Python
+original elementwise (numpy.vectorize of py_func) on generated inputs of
+several layouts, and with NumPy's own behaviour for the ufunc machinery
+(broadcasting, out=, where=, reduce, casting, errors)."""
+import math
+
+import numpy as np
+import pytest
+import ruchey
+from ruchey import njit, vectorize
+
+from conftest import AS_NUMBA, make_rng
+
+SIGS = ["float64(float64, float64)", "float32(float32, float32)", "int64(int64, int64)"]
+
+
+def axpb(a, b):
+    return a * 2 + b
+
+
+def clipped(a, b):
+    if a > b:
+        return a - b
+    return b * 0.5
+
+
+def int_div(a, b):
+    return a // b
+
+
+def domain(a):
+    return math.sqrt(a) + 1.0
+
+
+def reference(func, *args, otypes):
+    """NumPy applying the Python function to each element."""
+    return np.vectorize(func, otypes=otypes)(*args)
+
+
+def layouts(rng, dtype, n=37):
+    base = (rng.standard_normal(2 * n) * 50).astype(dtype)
+    yield base[:n]                       # contiguous
+    yield base[::2]                      # strided
+    yield base[::-2]                     # reversed
+    yield np.asfortranarray(base[:36].reshape(6, 6))  # 2-d, Fortran order
+
+
+# ---------------------------------------------------------------- eager signatures
+
+def test_eager_is_a_numpy_ufunc_with_a_loop_per_signature():
+    f = vectorize(SIGS)(axpb)
+    assert isinstance(f, np.ufunc)
+    assert f.nin == 2 and f.nout == 1
+    assert f.types == ["dd->d", "ff->f", "ll->l"]
+    assert f.__name__ == "axpb"
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32, np.int64])
+@pytest.mark.parametrize("func", [axpb, clipped])
+def test_eager_matches_python_on_every_layout(func, dtype):
+    f = vectorize(SIGS)(func)
+    rng = make_rng(1)
+    for a in layouts(rng, dtype):
+        b = (rng.standard_normal(a.shape) * 50).astype(dtype)
+        got = f(a, b)
+        assert got.dtype == np.dtype(dtype) and got.shape == a.shape
+        expected = reference(func, a, b, otypes=[dtype])
+        np.testing.assert_allclose(got, expected, rtol=1e-6 if dtype == np.float32 else 1e-12)
+
+
+def test_broadcasting_out_and_where():
+    f = vectorize(SIGS)(axpb)
+    rng = make_rng(2)
+    a, b = rng.random((4, 1)), rng.random((1, 5))
+    np.testing.assert_array_equal(f(a, b), reference(axpb, a, b, otypes=[np.float64]))
+    out = np.full((4, 5), -1.0)
+    assert f(a, b, out=out) is out
+    np.testing.assert_array_equal(out, reference(axpb, a, b, otypes=[np.float64]))
+    mask = rng.random((4, 5)) > 0.5
+    out = np.full((4, 5), -1.0)
+    f(a, b, out=out, where=mask)
+    np.testing.assert_array_equal(out, np.where(mask, reference(axpb, a, b, otypes=[np.float64]), -1.0))
+
+
+def test_scalars_give_scalars():
+    f = vectorize(SIGS)(axpb)
+    r = f(2.0, 3.5)
+    assert isinstance(r, np.float64) and r == axpb(2.0, 3.5)
+    r = f(np.float32(1.5), np.float32(2))
+    assert isinstance(r, np.float32) and r == np.float32(5.0)
+    assert f(3, 4) == 10  # NumPy takes the first loop the ints cast to safely: float64
+
+
+def test_casting_follows_numpy_loop_search():
+    f = vectorize(["float64(float64, float64)"])(axpb)
+    ints = np.arange(5, dtype=np.int32)
+    got = f(ints, ints)
+    assert got.dtype == np.float64
+    np.testing.assert_array_equal(got, ints * 2.0 + ints)
+    g = vectorize(["float32(float32, float32)", "float64(float64, float64)"])(axpb)
+    assert g(np.ones(3, np.int8), np.ones(3, np.float32)).dtype == np.float32
+    assert g(np.ones(3, np.int64), np.ones(3, np.float32)).dtype == np.float64
+
+
+def test_unsupported_input_types_raise_numpy_type_error():
+    f = vectorize(["float64(float64, float64)"])(axpb)
+    with pytest.raises(TypeError, match="ufunc 'axpb' not supported for the input types"):
+        f(np.ones(3, np.complex128), 1.0)
+    with pytest.raises(TypeError):
+        f(np.array(["a", "b"]), 1.0)
+
+
+def test_reduce_and_accumulate_with_identity():
+    add = vectorize(["float64(float64, float64)", "int64(int64, int64)"], identity=0)(lambda a, b: a + b)
+    rng = make_rng(3)
+    x = rng.random((6, 7))
+    np.testing.assert_allclose(add.reduce(x), np.add.reduce(x))
+    np.testing.assert_allclose(add.reduce(x, axis=1), np.add.reduce(x, axis=1))
+    np.testing.assert_allclose(add.accumulate(x[0]), np.add.accumulate(x[0]))
+    assert add.reduce(np.empty(0)) == 0.0
+    assert add.identity == 0
+    mx = vectorize(["float64(float64, float64)"], identity="reorderable")(lambda a, b: max(a, b))
+    assert mx.reduce(x, axis=None) == x.max()
+    with pytest.raises(ValueError):
+        mx.reduce(np.empty(0))
+    none = vectorize(["float64(float64, float64)"])(lambda a, b: a - b)
+    assert none.identity is None
+    np.testing.assert_allclose(none.reduce(x[0]), np.subtract.reduce(x[0]))
+
+
+def test_unary_and_ternary():
+    sq = vectorize(["float64(float64)"])(lambda a: a * a)
+    x = np.arange(10.0)
+    np.testing.assert_array_equal(sq(x), x * x)
+    fma = vectorize(["float64(float64, float64, float64)"])(lambda a, b, c: a * b + c)
+    np.testing.assert_array_equal(fma(x, x, 1.0), x * x + 1.0)
+    assert fma.nin == 3
+
+
+def test_bool_and_small_int_loops():
+    both = vectorize(["boolean(float64, float64)"])(lambda a, b: a > b and b > 0)
+    rng = make_rng(4)
+    a, b = rng.standard_normal(50), rng.standard_normal(50)
+    got = both(a, b)
+    assert got.dtype == np.bool_
+    np.testing.assert_array_equal(got, (a > b) & (b > 0))
+    inc = vectorize(["uint8(uint8)"])(lambda a: a + 1)
+    np.testing.assert_array_equal(inc(np.array([0, 254, 255], np.uint8)), np.array([1, 255, 0], np.uint8))
+
+
+def test_errors_in_the_loop_raise_python_exceptions():
+    f = vectorize(["int64(int64, int64)"])(int_div)
+    a = np.arange(10)
+    np.testing.assert_array_equal(f(a, np.full(10, 3)), a // 3)
+    b = np.ones(10, np.int64)
+    b[7] = 0
+    with pytest.raises(ZeroDivisionError):
+        f(a, b)
+    with pytest.raises(ZeroDivisionError):  # long enough for NumPy to release the GIL
+        f(np.arange(100_000), np.zeros(100_000, np.int64))
+    g = vectorize(["float64(float64)"])(domain)
+    with pytest.raises(ValueError, match="math domain error"):
+        g(np.array([1.0, 4.0, -1.0]))
+    np.testing.assert_array_equal(g(np.array([1.0, 4.0])), [2.0, 3.0])
+
+
+def test_error_model_numpy_gives_numpy_values():
+    f = vectorize(["float64(float64, float64)"], error_model="numpy")(lambda a, b: a / b)
+    with np.errstate(divide="ignore"):
+        np.testing.assert_array_equal(f(np.array([1.0, -1.0]), np.zeros(2)), [np.inf, -np.inf])
+
+
+def test_bad_signatures_and_functions():
+    with pytest.raises(TypeError):
+        vectorize(["float64[:](float64)"])(lambda a: a)
+    with pytest.raises(ruchey.TypingError):
+        vectorize(["float64(float64)"])(lambda a: undefined_name(a))  # noqa: F821
+    with pytest.raises(ValueError):
+        vectorize(["float64(float64)"], target="gpu")(lambda a: a)
+    with pytest.raises(TypeError):
+        vectorize(["float64(float64)"], bogus=1)(lambda a: a)
+
+
+def test_options_are_accepted():
+    f = vectorize(["float64(float64)"], nopython=True, cache=True, fastmath=True)(lambda a: a + 1.0)
+    np.testing.assert_array_equal(f(np.zeros(3)), np.ones(3))
+
+
+# ---------------------------------------------------------------- lazy (dynamic) ufuncs
+
+def test_lazy_compiles_a_loop_per_input_types():
+    f = vectorize(axpb)
+    assert isinstance(f, ruchey.DUFunc)
+    assert f.types == []
+    x = np.arange(6.0)
+    np.testing.assert_array_equal(f(x, x), reference(axpb, x, x, otypes=[np.float64]))
+    assert f.types == ["dd->d"]
+    i = np.arange(6, dtype=np.int32)
+    got = f(i, i)  # int32 casts safely to float64: NumPy's loop search takes the float64 loop
+    assert got.dtype == np.float64
+    f32 = np.arange(6, dtype=np.float32)
+    assert f(f32, f32).dtype == np.float64
+    assert f(2.0, 3.0) == 7.0
+    assert f.py_func is axpb
+
+
+def test_lazy_new_types_get_their_own_loop():
+    f = vectorize()(clipped)
+    a = np.arange(-5, 5, dtype=np.int64)
+    got = f(a, a[::-1])
+    np.testing.assert_array_equal(got, reference(clipped, a, a[::-1], otypes=[got.dtype]))
+    assert f.ufunc.ntypes == 1
+    b = np.linspace(-1, 1, 10, dtype=np.float32)
+    f(b, b)
+    assert f.ufunc.ntypes == 2
+
+
+def test_lazy_reduce_and_frozen():
+    add = vectorize(identity=0)(lambda a, b: a + b)
+    x = np.arange(10, dtype=np.float32)
+    assert add.reduce(x) == 45
+    np.testing.assert_array_equal(add.accumulate(x), np.cumsum(x))
+    add.disable_compile()
+    with pytest.raises(TypeError):
+        add(np.ones(2), np.ones(2))  # float64 does not cast safely to float32
+
+
+def test_lazy_unsupported_types():
+    f = vectorize(axpb)
+    with pytest.raises(TypeError, match="not supported for the input types"):
+        f(np.ones(2, np.complex128), np.ones(2, np.complex128))
+
+
+# ---------------------------------------------------------------- from compiled code
+
+eager_axpb = vectorize(SIGS)(axpb)
+lazy_clipped = vectorize(clipped)
+
+
+def test_called_from_njit_on_scalars():
+    @njit
+    def loop(x, y):
+        out = np.empty_like(x)
+        for i in range(x.shape[0]):
+            out[i] = eager_axpb(x[i], y[i]) + lazy_clipped(x[i], y[i])
+        return out
+    rng = make_rng(5)
+    x, y = rng.random(20), rng.random(20)
+    np.testing.assert_allclose(loop(x, y), eager_axpb(x, y) + lazy_clipped(x, y))
+
+
+eager_div = vectorize(["int64(int64, int64)"])(int_div)
+
+
+@pytest.mark.parametrize("parallel", [False, True])
+def test_called_from_njit_on_arrays_is_elementwise(parallel):
+    """On arrays a ufunc call inside compiled code broadcasts and fuses
+    into the array expression around it, as NumPy's ufuncs do there."""
+    @njit(parallel=parallel)
+    def expr(x, y):
+        return eager_axpb(x, y) * 2.0 + lazy_clipped(x[:, None], y[None, :])
+    rng = make_rng(7)
+    for n in (7, 40_000 if parallel else 300):
+        x, y = rng.random(n), rng.random(n)
+        if n > 1000:
+            y = y[:50]
+            x = x[:50]
+        np.testing.assert_allclose(expr(x, y), eager_axpb(x, y) * 2.0 + lazy_clipped(x[:, None], y[None, :]))
+
+
+def test_from_njit_the_loop_is_numpys_choice():
+    @njit
+    def on(x):
+        return eager_axpb(x, x)
+    for dtype in (np.int8, np.int32, np.float32, np.float64, np.int64):
+        x = np.arange(5, dtype=dtype)
+        got, expected = on(x), eager_axpb(x, x)
+        assert got.dtype == expected.dtype
+        np.testing.assert_array_equal(got, expected)
+
+
+def test_from_njit_errors_raise():
+    @njit
+    def on(x, y):
+        return eager_div(x, y)
+    np.testing.assert_array_equal(on(np.arange(6), np.full(6, 4)), np.arange(6) // 4)
+    with pytest.raises(ZeroDivisionError):
+        on(np.arange(6), np.array([1, 2, 3, 0, 1, 1]))
+
+
+@pytest.mark.skipif(AS_NUMBA, reason="ruchey's message")
+def test_from_njit_no_loop_is_a_typing_error():
+    @njit
+    def on(x):
+        return eager_div(x, 1.5)
+    with pytest.raises(ruchey.TypingError, match="not supported for the input types"):
+        on(np.arange(3))
+
+
+# ---------------------------------------------------------------- targets
+
+@pytest.mark.parametrize("target", ["parallel", "cuda"])
+def test_parallel_targets_match_cpu(target):
+    f = vectorize(["float64(float64, float64)"], target=target)(clipped)
+    rng = make_rng(6)
+    for n in (10, 100_000):
+        a, b = rng.standard_normal(n), rng.standard_normal(n)
+        np.testing.assert_array_equal(f(a, b), reference(clipped, a, b, otypes=[np.float64]))
+    a = rng.standard_normal((300, 300))
+    np.testing.assert_array_equal(f(a, a.T), reference(clipped, a, a.T, otypes=[np.float64]))
+
+
+def test_parallel_error_raises():
+    f = vectorize(["int64(int64, int64)"], target="parallel")(int_div)
+    b = np.ones(200_000, np.int64)
+    b[123_456] = 0
+    with pytest.raises(ZeroDivisionError):
+        f(np.arange(200_000), b)
+
+
+def sqrt_over(a, b):
+    return math.sqrt(a) / b
+
+
+@pytest.mark.parametrize("n", [5, 1000, 100_000])
+def test_first_failing_element_decides_the_exception(n):
+    """Contiguous loops run first with their checks deferred (so that they
+    vectorise), then again checked: the error is still the first element's."""
+    f = vectorize(["float64(float64, float64)"])(sqrt_over)
+    a, b = np.linspace(1.0, 2.0, n), np.linspace(1.0, 2.0, n)
+    np.testing.assert_array_equal(f(a, b), reference(sqrt_over, a, b, otypes=[np.float64]))
+    for bad_a, bad_b, exc in ((n // 3, n - 1, ValueError), (n - 1, n // 3, ZeroDivisionError)):
+        x, y = a.copy(), b.copy()
+        x[bad_a], y[bad_b] = -1.0, 0.0
+        with pytest.raises(exc):
+            f(x, y)
+        with pytest.raises(exc):  # in place: the output is an input
+            f(x, y, out=x)
+        with pytest.raises(exc):  # strided
+            f(np.repeat(x, 2)[::2], np.repeat(y, 2)[::2])
+
+
+def test_cuda_target_runs_a_kernel_on_host_and_device_arrays():
+    from ruchey import cuda
+    f = vectorize(["float64(float64, float64)", "float32(float32, float32)"], target="cuda")(clipped)
+    assert f.types == ["dd->d", "ff->f"]
+    rng = make_rng(8)
+    a, b = rng.standard_normal((30, 1)), rng.standard_normal((1, 20))
+    expected = reference(clipped, a, b, otypes=[np.float64])
+    np.testing.assert_array_equal(f(a, b), expected)
+    got = f(cuda.to_device(np.ascontiguousarray(np.broadcast_to(a, (30, 20)))), b)
+    assert isinstance(got, cuda.DeviceNDArray)
+    np.testing.assert_array_equal(got.copy_to_host(), expected)
+    out = cuda.device_array((30, 20))
+    assert f(a, b, out=out) is out
+    np.testing.assert_array_equal(out.copy_to_host(), expected)
+    a32 = a.astype(np.float32)
+    assert f(a32, np.float32(0.5)).dtype == np.float32
+    r = f(2.0, 1.0)
+    assert isinstance(r, np.float64) and r == clipped(2.0, 1.0)
+    with pytest.raises(TypeError, match="not supported for the input types"):
+        f(np.ones(2, np.complex128), 1.0)
+
+
+def test_cuda_target_needs_signatures():
+    with pytest.raises(TypeError):
+        vectorize(target="cuda")(clipped)
