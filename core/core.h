@@ -34,6 +34,9 @@ const Builtin *core_builtin_named(const char *name); /* a builtin no object name
 /* the flags of the methods called name, of any receiver: how their calls' arguments are read */
 unsigned core_method_flags(const char *name);
 int core_module_id(PyObject *obj);
+/* Hands libruchey SciPy's BLAS and LAPACK routines and numpy.linalg.LinAlgError,
+ * once; no routines where SciPy is missing. */
+void core_load_blas(void);
 int core_dtype_kind(PyObject *obj);
 /* Raises a Diag as ruchey.TypingError (or RuntimeError for internal
  * errors), quoting the source line with a caret. */

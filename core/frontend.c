@@ -347,8 +347,18 @@ static bool fe_exprs(Fe *fe, PyObject *list, NodeList *out) {
   return true;
 }
 
+static Node *call_node(Fe *fe, PyObject *e, const char *builtin, Node **args, int n);
+
 static Node *fe_binop(Fe *fe, PyObject *e) {
   PyObject *op = field(e, "op"), *l = field(e, "left"), *r = field(e, "right");
+  if (is_kind(op, "MatMult")) {  /* a @ b is numpy.matmul(a, b) */
+    Node *args[2] = {fe_expr(fe, l), NULL};
+    args[1] = args[0] ? fe_expr(fe, r) : NULL;
+    Py_DECREF(op); Py_DECREF(l); Py_DECREF(r);
+    if (!args[1]) return NULL;
+    core_load_blas();
+    return call_node(fe, e, "numpy.matmul", args, 2);
+  }
   Node *n = new_node(fe, N_BINOP, e);
   n->op = op_from_ast(op);
   n->lhs = fe_expr(fe, l);
@@ -470,13 +480,6 @@ static bool names_no_dtype(Fe *fe, PyObject *e) {
   bool other = PyUnicode_Check(v) && !dtype_name(fe, e, v);
   Py_DECREF(v);
   return other;
-}
-
-static bool fe_args(Fe *fe, PyObject *list, NodeList *out) {
-  *out = new_list(fe, (int)PyList_GET_SIZE(list));
-  for (int i = 0; i < out->len; i++)
-    if (!(out->items[i] = fe_arg(fe, PyList_GET_ITEM(list, i)))) return false;
-  return true;
 }
 
 /* How a call's arguments are read: those of a builtin may be dtype names
@@ -631,6 +634,7 @@ static Node *fe_call(Fe *fe, PyObject *e) {
     Py_XDECREF(desc);
     PyErr_Clear();
   } else {
+    if (builtin->flags & BF_BLAS) core_load_blas();
     n = new_node(fe, N_CALL, e);
     n->bi = builtin;
     n->ival = cast;

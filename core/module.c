@@ -62,6 +62,44 @@ const RucheyAPI *core_api(void) {
   return api = a;
 }
 
+/* ---------------------------------------------------------------- BLAS */
+
+/* Linear algebra calls BLAS and LAPACK through the function pointers SciPy
+ * exports from scipy.linalg.cython_blas and cython_lapack (a capsule per
+ * routine in __pyx_capi__), found once, by the first compile that names
+ * such a function. Without SciPy the pointers stay NULL: products of
+ * integers still run, what needs a routine raises a RuntimeError naming
+ * SciPy. numpy.linalg.LinAlgError is held for the life of the process. */
+static void load_routines(const RucheyAPI *a, const char *module, const char *const *names) {
+  PyObject *mod = PyImport_ImportModule(module);
+  PyObject *capi = mod ? PyObject_GetAttrString(mod, "__pyx_capi__") : NULL;
+  for (; capi && PyDict_Check(capi) && *names; names++) {
+    PyObject *cap = PyDict_GetItemString(capi, *names);  /* borrowed */
+    void *fn = cap && PyCapsule_CheckExact(cap) ? PyCapsule_GetPointer(cap, PyCapsule_GetName(cap)) : NULL;
+    if (fn) a->set_routine(*names, fn);
+  }
+  PyErr_Clear();
+  Py_XDECREF(capi);
+  Py_XDECREF(mod);
+}
+
+void core_load_blas(void) {
+  static bool tried;
+  const RucheyAPI *a = core_api();
+  if (tried || !a) {
+    PyErr_Clear();
+    return;
+  }
+  tried = true;
+  load_routines(a, "scipy.linalg.cython_blas", a->blas_names);
+  load_routines(a, "scipy.linalg.cython_lapack", a->lapack_names);
+  PyObject *linalg = PyImport_ImportModule("numpy.linalg");
+  PyObject *cls = linalg ? PyObject_GetAttrString(linalg, "LinAlgError") : NULL;  /* kept */
+  if (cls) a->set_linalg_error(cls);
+  PyErr_Clear();
+  Py_XDECREF(linalg);
+}
+
 /* ---------------------------------------------------------------- object identities */
 
 /* A dict from Python object to small int, filled by name on first use. */
@@ -314,7 +352,7 @@ static PyObject *core_builtins(PyObject *self, PyObject *unused) {
     {BF_KERNEL, "kernel"}, {BF_VARIES, "varies"}, {BF_THREAD_INDEX, "thread_index"},
     {BF_BARRIER, "barrier"}, {BF_BLOCK_MEMORY, "block_memory"}, {BF_PER_THREAD, "per_thread"},
     {BF_NOCALL, "nocall"}, {BF_RANGE, "range"}, {BF_PARALLEL, "parallel"}, {BF_WARP, "warp"},
-    {BF_STRINGS, "strings"}, {BF_GRID, "grid"}, {BF_NONE, "none"},
+    {BF_STRINGS, "strings"}, {BF_GRID, "grid"}, {BF_NONE, "none"}, {BF_BLAS, "blas"},
   };
   static const char *const kinds[] = {[BK_FUNCTION] = "function", [BK_METHOD] = "method", [BK_ATTRIBUTE] = "attribute"};
   const RucheyAPI *api = core_api();

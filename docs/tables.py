@@ -15,12 +15,14 @@ NOTES = {
     "raises": "raises as CPython does outside its domain",
     "parallel": "a parallel loop with `parallel=True`",
     "barrier": "a barrier: every thread of the block waits",
+    "blas": "floats through SciPy's BLAS/LAPACK",
 }
 
 SECTIONS = [
     ("Python's builtins", lambda r: r[1] == "builtins"),
     ("`math`", lambda r: r[1] == "math"),
     ("NumPy functions", lambda r: r[1] == "numpy"),
+    ("`numpy.linalg`", lambda r: r[1] == "numpy.linalg"),
     ("Array methods and attributes", lambda r: r[3] in ("method", "attribute")),
     ("ruchey", lambda r: r[1] == "ruchey"),
     ("CUDA kernels (`ruchey.cuda`)", lambda r: r[1] == "ruchey.cuda"),

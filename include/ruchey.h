@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define RUCHEY_API_VERSION 10
+#define RUCHEY_API_VERSION 11
 #define RC_MAX_NDIM 8
 
 /* ---------------------------------------------------------------- arena */
@@ -249,6 +249,7 @@ enum {
   BF_GRID = 1 << 15,        /* with BF_BARRIER: waits for every thread of the grid (grid.sync()) */
   BF_NONE = 1 << 16,        /* None among its arguments is a value (numpy.sort's axis=None), not
                              * the default that a keyword given None means elsewhere */
+  BF_BLAS = 1 << 17,        /* calls BLAS: the extension finds SciPy's before compiling */
 };
 
 /* A builtin that synchronises threads: passes split kernels at it. */
@@ -469,6 +470,12 @@ typedef struct RucheyAPI {
   /* where print() in @njit code writes its lines (Python's sys.stdout), and
    * from what magnitude NumPy's str of a float32 has an exponent */
   void (*set_print_sink)(void (*sink)(const char *text, size_t len), double float32_exponent_from);
+  /* what compiled code's linear algebra calls, found by the extension:
+   * the BLAS and LAPACK routines by name (those wanted, NULL-terminated),
+   * and numpy.linalg.LinAlgError */
+  const char *const *blas_names, *const *lapack_names;
+  void (*set_routine)(const char *name, void *fn);
+  void (*set_linalg_error)(void *cls);
 } RucheyAPI;
 
 const RucheyAPI *ruchey_api(void);
@@ -493,6 +500,26 @@ double rt_sum(const char *p, int64_t n, int64_t stride, int32_t kind);
 int32_t rt_monotonic(const char *data, int64_t n, int64_t stride, int32_t kind);
 int32_t rt_argsort(const void *data, const int64_t *shape, const int64_t *strides, int32_t ndim, int64_t axis, int32_t kind,
                    int64_t *out);
+/* builtins/blas.c, lapack.c: the matrix products and numpy.linalg's
+ * functions (LA_: a row's ival); the BLAS and LAPACK routines they call,
+ * named as in scipy.linalg.cython_blas and cython_lapack (the names
+ * wanted, NULL-terminated), and numpy.linalg.LinAlgError, set by the
+ * extension. */
+enum { LA_DOT, LA_MATMUL, LA_INNER, LA_VDOT, LA_SOLVE, LA_INV, LA_DET };
+int32_t rt_matrix_product(int32_t op, int32_t kind, const RtArray *a, int32_t nda, const RtArray *b, int32_t ndb,
+                          RtArray *out, void *scalar, const RtArray *dest);
+int32_t rt_linalg(int32_t op, int32_t kind, const RtArray *a, int32_t nda, const RtArray *b, int32_t ndb,
+                  RtArray *out, void *scalar, const RtArray *dest);
+void rt_set_routine(const char *name, void *fn);
+void rt_set_linalg_error(void *cls);
+extern const char *const la_blas_names[], *const la_lapack_names[];
+void rt_raise(void *cls, const char *msg);
+RtMemInfo *rt_alloc(int64_t nbytes);  /* runtime.c */
+void rt_meminfo_free(RtMemInfo *mi);
+void rt_error_format(int status, const char *fmt, int64_t a, int64_t b, int64_t c, int64_t d);
+void rt_shape_error(int64_t kind, const int64_t *desc);
+void rt_copy_strided(int64_t ndim, const int64_t *shape, char *dst, const int64_t *dst_strides, const char *src,
+                     const int64_t *src_strides, int64_t itemsize);
 /* fiber.c */
 int rt_fiber_block(int (*body)(void *ctx, int64_t thread), void *ctx, int64_t n);
 void rt_fiber_barrier(const char *site);

@@ -374,6 +374,10 @@ EXPORT const RucheyAPI *ruchey_api(void) {
     .thread_id = pool_thread_id,
     .set_print_sink = rt_set_print_sink,
     .release_code = release_code,
+    .blas_names = la_blas_names,
+    .lapack_names = la_lapack_names,
+    .set_routine = rt_set_routine,
+    .set_linalg_error = rt_set_linalg_error,
   };
   return &api;
 }

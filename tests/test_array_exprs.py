@@ -251,11 +251,13 @@ def test_in_place_float_into_int_is_refused_as_numpy_same_kind():
 
 
 def ufunc_rows():
-    """The builtin table's NumPy functions that are NumPy ufuncs."""
+    """The builtin table's NumPy functions that are elementwise NumPy ufuncs
+    (not generalised ones such as matmul, whose tests are test_linalg.py's)."""
     names = set()
     for row in ruchey._core.builtins():
         name, module, path = row[0], row[1], row[2]
-        if module == "numpy" and isinstance(getattr(np, path, None), np.ufunc):
+        u = getattr(np, path, None) if module == "numpy" else None
+        if isinstance(u, np.ufunc) and u.signature is None:
             names.add(path)
     return sorted(names)
 

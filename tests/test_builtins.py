@@ -327,7 +327,7 @@ def test_row_names_an_existing_python_object(row):
 def test_table_rows_are_well_formed():
     known_flags = {"pure", "raises", "cheap", "allocates", "kernel", "varies", "thread_index",
                    "barrier", "block_memory", "per_thread", "nocall", "range", "parallel", "warp",
-                   "strings", "grid", "none"}
+                   "strings", "grid", "none", "blas"}
     assert len(TABLE) > 0
     for row in TABLE:
         name, module, path, kind, lo, hi, flags = row
@@ -539,6 +539,11 @@ ALLOC_ARGS = {
     "numpy.vander": ["a"],
     "numpy.trapezoid": ["a"],
     "numpy.correlate": ["a", "a[:2]"],
+    "numpy.matmul": ["a", "a"],
+    "numpy.dot": ["a", "a"],
+    "numpy.inner": ["a", "a"],
+    "numpy.vdot": ["a", "a"],
+    "numpy.outer": ["a", "a"],
 }
 
 

@@ -1,0 +1,400 @@
+/* blas.c — matrix products at run time (numpy.dot, matmul, @, inner,
+ * vdot; see linalg.c for their typers and lowerers; numpy.outer is
+ * arraymath.c's, a loop in compiled code).
+ *
+ * Every product becomes C = A B of strided matrices, C a new C-contiguous
+ * array. Floats go to BLAS's gemm (gemv where A or B is a vector) through
+ * the pointers the extension found in SciPy (scipy.linalg.cython_blas: an
+ * OpenBLAS with the Fortran convention, every argument by pointer, the
+ * one Numba calls too); a matrix BLAS cannot read as it is (no unit
+ * stride, or negative, zero or overlapping strides) is copied first.
+ * Integers and bools, which BLAS has no routine for, are multiplied by
+ * plain loops that wrap as NumPy's do (bools: or of ands).
+ */
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "builtins/blas.h"
+
+typedef void (*Gemm)(const char *ta, const char *tb, const int *m, const int *n, const int *k, const void *alpha,
+                     const void *a, const int *lda, const void *b, const int *ldb, const void *beta, void *c,
+                     const int *ldc);
+
+typedef void (*Gemv)(const char *t, const int *m, const int *n, const void *alpha, const void *a, const int *lda,
+                     const void *x, const int *incx, const void *beta, void *y, const int *incy);
+
+/* The routines, set once by the extension before compiled code runs,
+ * named as SciPy's cython_blas and cython_lapack name them. */
+static const char *const names[R_COUNT] = {"sgemm", "dgemm", "sgemv", "dgemv", "sgetrf", "dgetrf",
+                                           "sgetrs", "dgetrs", "sgetri", "dgetri"};
+static void *routines[R_COUNT];
+static void *linalg_error;  /* numpy.linalg.LinAlgError, held by the extension */
+
+const char *const la_blas_names[] = {"sgemm", "dgemm", "sgemv", "dgemv", NULL};
+const char *const la_lapack_names[] = {"sgetrf", "dgetrf", "sgetrs", "dgetrs", "sgetri", "dgetri", NULL};
+
+void rt_set_routine(const char *name, void *fn) {
+  for (int i = 0; i < R_COUNT; i++)
+    if (!strcmp(names[i], name)) __atomic_store_n(&routines[i], fn, __ATOMIC_RELEASE);
+}
+
+void rt_set_linalg_error(void *cls) { __atomic_store_n(&linalg_error, cls, __ATOMIC_RELEASE); }
+
+void *la_routine(int r) { return __atomic_load_n(&routines[r], __ATOMIC_ACQUIRE); }
+
+RtStatus la_missing(void) {
+  rt_set_error(RT_ERR_RUNTIME, "linear algebra on floats needs SciPy's BLAS and LAPACK (scipy.linalg.cython_blas, "
+                               "cython_lapack), which could not be loaded");
+  return RT_ERR_RUNTIME;
+}
+
+RtStatus la_error(const char *msg) {
+  void *cls = __atomic_load_n(&linalg_error, __ATOMIC_ACQUIRE);
+  if (!cls) {
+    rt_set_error(RT_ERR_VALUE, msg);
+    return RT_ERR_VALUE;
+  }
+  rt_raise(cls, msg);
+  return RT_ERR_RAISE;
+}
+
+/* A matrix: rows x cols elements, strides in bytes. */
+typedef struct Mat {
+  char *data;
+  int64_t rows, cols, rs, cs;
+} Mat;
+
+static Mat row_of(const RtArray *v, int64_t n, int64_t stride) { return (Mat){v->data, 1, n, 0, stride}; }
+static Mat column_of(const RtArray *v, int64_t n, int64_t stride) { return (Mat){v->data, n, 1, stride, 0}; }
+
+/* ---------------------------------------------------------------- integer loops */
+
+/* c (rows x cols, C order, zeroed) += a b, in the unsigned type of the
+ * same width so that overflow wraps as NumPy's does. */
+#define INT_PRODUCT(name, U)                                                                  \
+  static void name(Mat a, Mat b, char *c) {                                                   \
+    U *out = (U *)c;                                                                          \
+    for (int64_t i = 0; i < a.rows; i++)                                                      \
+      for (int64_t p = 0; p < a.cols; p++) {                                                  \
+        U x = *(const U *)(a.data + i * a.rs + p * a.cs);                                     \
+        const char *brow = b.data + p * b.rs;                                                 \
+        U *crow = out + i * b.cols;                                                           \
+        for (int64_t j = 0; j < b.cols; j++)                                                  \
+          crow[j] = (U)(crow[j] + (uint64_t)x * *(const U *)(brow + j * b.cs));               \
+      }                                                                                       \
+  }
+
+INT_PRODUCT(product_u8, uint8_t)
+INT_PRODUCT(product_u16, uint16_t)
+INT_PRODUCT(product_u32, uint32_t)
+INT_PRODUCT(product_u64, uint64_t)
+
+/* bools: c[i, j] is whether some a[i, p] and b[p, j] are both true */
+static void bool_product(Mat a, Mat b, char *c) {
+  for (int64_t i = 0; i < a.rows; i++)
+    for (int64_t p = 0; p < a.cols; p++)
+      if (a.data[i * a.rs + p * a.cs])
+        for (int64_t j = 0; j < b.cols; j++) c[i * b.cols + j] |= b.data[p * b.rs + j * b.cs] != 0;
+}
+
+static void int_product(int kind, int itemsize, Mat a, Mat b, char *c) {
+  if (kind == TY_BOOL) {
+    bool_product(a, b, c);
+    return;
+  }
+  switch (itemsize) {
+  case 1: product_u8(a, b, c); break;
+  case 2: product_u16(a, b, c); break;
+  case 4: product_u32(a, b, c); break;
+  default: product_u64(a, b, c); break;
+  }
+}
+
+/* ---------------------------------------------------------------- BLAS */
+
+/* A dimension of one element has no stride that matters: give it the one
+ * that lets BLAS read the matrix as it is. */
+static void normalise(Mat *m, int64_t item) {
+  if (m->cols == 1) m->cs = item;
+  if (m->rows == 1) m->rs = m->cs == item ? m->cols * item : item;
+}
+
+/* How gemm reads m as the transpose of a column-major matrix: 'N' where m
+ * is row-major (ld its row stride), 'T' where it is column-major; false
+ * where it is neither. */
+static bool blas_layout(Mat m, int64_t item, char *trans, int *ld) {
+  if (m.cs == item && m.rs > 0 && m.rs % item == 0 && m.rs >= m.cols * item && m.rs / item <= INT_MAX) {
+    *trans = 'N', *ld = (int)(m.rs / item);
+    return true;
+  }
+  if (m.rs == item && m.cs > 0 && m.cs % item == 0 && m.cs >= m.rows * item && m.cs / item <= INT_MAX) {
+    *trans = 'T', *ld = (int)(m.cs / item);
+    return true;
+  }
+  return false;
+}
+
+/* m copied into C order at buf (rows * cols elements). */
+static Mat contiguous(Mat m, int64_t item, char *buf) {
+  int64_t shape[2] = {m.rows, m.cols}, src[2] = {m.rs, m.cs}, dst[2] = {m.cols * item, item};
+  rt_copy_strided(2, shape, buf, dst, m.data, src, item);
+  return (Mat){buf, m.rows, m.cols, m.cols * item, item};
+}
+
+/* c = a b where one of them is a vector, by gemv: a x (b one column), or
+ * b^T x (a one row). Each operand is laid out as blas_layout says. */
+static void blas_vector(Gemv gemv, Mat a, char ta, int lda, Mat b, char tb, int ldb, const void *alpha,
+                        const void *beta, char *c) {
+  int k = (int)a.cols, one = 1;
+  if (b.cols == 1) {
+    char t = ta == 'N' ? 'T' : 'N';
+    int rows = (int)a.rows, m = ta == 'N' ? k : rows, n = ta == 'N' ? rows : k, inc = tb == 'N' ? ldb : 1;
+    gemv(&t, &m, &n, alpha, a.data, &lda, b.data, &inc, beta, c, &one);
+  } else {
+    int cols = (int)b.cols, m = tb == 'N' ? cols : k, n = tb == 'N' ? k : cols, inc = ta == 'N' ? 1 : lda;
+    gemv(&tb, &m, &n, alpha, b.data, &ldb, a.data, &inc, beta, c, &one);
+  }
+}
+
+/* c = a b by gemm (gemv for a vector). Row-major c is column-major
+ * c^T = b^T a^T, so b comes first and each operand is read transposed. */
+static RtStatus blas_product(int kind, Mat a, Mat b, char *c) {
+  int64_t item = kind == TY_F32 ? 4 : 8;
+  Gemm gemm = la_routine(kind == TY_F32 ? R_SGEMM : R_DGEMM);
+  Gemv gemv = la_routine(kind == TY_F32 ? R_SGEMV : R_DGEMV);
+  if (!gemm || !gemv) return la_missing();
+  if (a.rows > INT_MAX || a.cols > INT_MAX || b.cols > INT_MAX) {
+    rt_set_error(RT_ERR_VALUE, "matrix dimensions beyond 2**31 - 1 are not supported by BLAS");
+    return RT_ERR_VALUE;
+  }
+  normalise(&a, item);
+  normalise(&b, item);
+  char ta, tb;
+  int lda, ldb;
+  char *copy = NULL;
+  bool fa = blas_layout(a, item, &ta, &lda), fb = blas_layout(b, item, &tb, &ldb);
+  if (!fa || !fb) {
+    size_t need = (size_t)((fa ? 0 : a.rows * a.cols) + (fb ? 0 : b.rows * b.cols)) * (size_t)item;
+    if (!(copy = malloc(need))) {
+      rt_set_error(RT_ERR_MEMORY, "cannot allocate a copy of a matrix");
+      return RT_ERR_MEMORY;
+    }
+    if (!fa) blas_layout(a = contiguous(a, item, copy), item, &ta, &lda);
+    if (!fb) blas_layout(b = contiguous(b, item, copy + (fa ? 0 : a.rows * a.cols * item)), item, &tb, &ldb);
+  }
+  int m = (int)b.cols, n = (int)a.rows, k = (int)a.cols, ldc = m;
+  double one = 1.0, zero = 0.0;
+  float onef = 1.0f, zerof = 0.0f;
+  const void *alpha = kind == TY_F32 ? (const void *)&onef : &one, *beta = kind == TY_F32 ? (const void *)&zerof : &zero;
+  if (a.rows == 1 || b.cols == 1) blas_vector(gemv, a, ta, lda, b, tb, ldb, alpha, beta, c);
+  else gemm(&tb, &ta, &m, &n, &k, alpha, b.data, &ldb, a.data, &lda, beta, c, &ldc);
+  free(copy);
+  return RT_OK;
+}
+
+/* c (a.rows x b.cols, C order) = a b, of elements of kind. */
+static RtStatus product(int kind, int64_t item, Mat a, Mat b, char *c) {
+  if (a.rows == 0 || b.cols == 0) return RT_OK;
+  if (a.cols == 0 || !(kind == TY_F32 || kind == TY_F64)) {
+    memset(c, 0, (size_t)(a.rows * b.cols * item));
+    if (a.cols) int_product(kind, (int)item, a, b, c);
+    return RT_OK;
+  }
+  return blas_product(kind, a, b, c);
+}
+
+/* ---------------------------------------------------------------- the products */
+
+/* NumPy's messages */
+static RtStatus not_aligned(const RtArray *a, int nda, const RtArray *b, int ndb, bool inner) {
+  static _Thread_local char text[256];
+  char sa[64], sb[64];
+  int64_t b0 = ndb == 2 && inner ? b->shape[1] : b->shape[0];
+  snprintf(sa, sizeof sa, nda == 1 ? "(%lld,)" : "(%lld,%lld)", (long long)a->shape[0], (long long)a->shape[1]);
+  snprintf(sb, sizeof sb, ndb == 1 ? "(%lld,)" : "(%lld,%lld)", (long long)b0,
+           (long long)(inner ? b->shape[0] : b->shape[1]));
+  snprintf(text, sizeof text, "shapes %s and %s not aligned: %lld (dim %d) != %lld (dim 0)", sa, sb,
+           (long long)a->shape[nda - 1], nda - 1, (long long)b0);
+  rt_set_error(RT_ERR_VALUE, text);
+  return RT_ERR_VALUE;
+}
+
+static RtStatus core_mismatch(int64_t kb, int64_t ka) {
+  rt_error_format(RT_ERR_VALUE,
+                  "matmul: Input operand 1 has a mismatch in its core dimension 0, with gufunc signature "
+                  "(n?,k),(k,m?)->(n?,m?) (size %lld is different from %lld)",
+                  kb, ka, 0, 0);
+  return RT_ERR_VALUE;
+}
+
+static RtStatus batch_mismatch(const RtArray *a, const RtArray *b, int64_t m, int64_t n) {
+  static _Thread_local char text[512];
+  snprintf(text, sizeof text,
+           "operands could not be broadcast together with remapped shapes [original->remapped]: "
+           "(%lld,%lld,%lld)->(%lld,newaxis,newaxis) (%lld,%lld,%lld)->(%lld,newaxis,newaxis)  and requested shape (%lld,%lld)",
+           (long long)a->shape[0], (long long)a->shape[1], (long long)a->shape[2], (long long)a->shape[0],
+           (long long)b->shape[0], (long long)b->shape[1], (long long)b->shape[2], (long long)b->shape[0],
+           (long long)m, (long long)n);
+  rt_set_error(RT_ERR_VALUE, text);
+  return RT_ERR_VALUE;
+}
+
+/* The matrix a's last two dimensions make (a vector: one row), and b's
+ * (a vector: one column; inner: b's transposed). */
+static Mat left_of(const RtArray *a, int nd) {
+  if (nd == 1) return row_of(a, a->shape[0], a->strides[0]);
+  return (Mat){a->data, a->shape[nd - 2], a->shape[nd - 1], a->strides[nd - 2], a->strides[nd - 1]};
+}
+
+static Mat right_of(const RtArray *b, int nd, bool inner) {
+  if (nd == 1) return column_of(b, b->shape[0], b->strides[0]);
+  if (inner) return (Mat){b->data, b->shape[1], b->shape[0], b->strides[1], b->strides[0]};
+  return (Mat){b->data, b->shape[nd - 2], b->shape[nd - 1], b->strides[nd - 2], b->strides[nd - 1]};
+}
+
+/* out: a new C-contiguous array of ndim dimensions. */
+RtStatus la_new_result(RtArray *out, int ndim, const int64_t *shape, int64_t item) {
+  int64_t count = 1;
+  for (int d = 0; d < ndim; d++) count *= shape[d];
+  RtMemInfo *mi = rt_alloc(count * item);
+  if (!mi) {
+    rt_set_error(RT_ERR_MEMORY, "cannot allocate array");
+    return RT_ERR_MEMORY;
+  }
+  *out = (RtArray){.meminfo = mi, .data = mi->data};
+  int64_t stride = item;
+  for (int d = ndim - 1; d >= 0; d--) {
+    out->shape[d] = shape[d];
+    out->strides[d] = stride;
+    stride *= shape[d];
+  }
+  return RT_OK;
+}
+
+/* a as one dimension in C order: itself where its elements are evenly
+ * spaced so, else a copy in *buf (to be freed). */
+static RtStatus flattened(const RtArray *a, int nd, int64_t item, RtArray *flat, char **buf) {
+  int64_t size = 1, expect = item;
+  bool c_order = true;
+  for (int d = nd - 1; d >= 0; d--) {
+    c_order &= a->shape[d] == 1 || a->strides[d] == expect;
+    expect *= a->shape[d];
+    size *= a->shape[d];
+  }
+  *flat = (RtArray){.data = a->data, .shape = {size}, .strides = {nd == 1 ? a->strides[0] : item}};
+  if (nd == 1 || c_order || size == 0) return RT_OK;
+  if (!(*buf = malloc((size_t)(size * item)))) {
+    rt_set_error(RT_ERR_MEMORY, "cannot allocate a copy of an array");
+    return RT_ERR_MEMORY;
+  }
+  int64_t strides[RC_MAX_NDIM];
+  int64_t s = item;
+  for (int d = nd - 1; d >= 0; d--) strides[d] = s, s *= a->shape[d];
+  rt_copy_strided(nd, a->shape, *buf, strides, a->data, a->strides, item);
+  flat->data = *buf;
+  return RT_OK;
+}
+
+/* vdot: the product of a and b flattened. */
+static RtStatus flat_product(int kind, int64_t item, const RtArray *a, int nda, const RtArray *b, int ndb,
+                             char *scalar) {
+  RtArray fa, fb;
+  char *ba = NULL, *bb = NULL;
+  RtStatus st = flattened(a, nda, item, &fa, &ba);
+  if (!st) st = flattened(b, ndb, item, &fb, &bb);
+  int64_t na = fa.shape[0], nb = fb.shape[0];
+  if (!st && na != nb) {
+    rt_error_format(RT_ERR_VALUE, "cannot reshape array of size %lld into shape (%lld,)", nb, na, 0, 0);
+    st = RT_ERR_VALUE;
+  }
+  if (!st) st = product(kind, item, row_of(&fa, na, fa.strides[0]), column_of(&fb, nb, fb.strides[0]), scalar);
+  free(ba);
+  free(bb);
+  return st;
+}
+
+/* matmul of stacks: a's and b's leading dimension broadcast (one of them
+ * may be a plain matrix or vector). */
+static RtStatus batched(int kind, int64_t item, const RtArray *a, int nda, const RtArray *b, int ndb, RtArray *out) {
+  Mat ma = left_of(a, nda), mb = right_of(b, ndb, false);
+  int64_t na = nda == 3 ? a->shape[0] : 1, nb = ndb == 3 ? b->shape[0] : 1;
+  int64_t sa = nda == 3 && na > 1 ? a->strides[0] : 0, sb = ndb == 3 && nb > 1 ? b->strides[0] : 0;
+  if (ma.cols != mb.rows) return core_mismatch(mb.rows, ma.cols);
+  if (na != nb && na != 1 && nb != 1) return batch_mismatch(a, b, ma.rows, mb.cols);
+  int64_t count = na == 1 ? nb : na, shape[3] = {count}, ndim = 1;
+  if (nda >= 2) shape[ndim++] = ma.rows;
+  if (ndb >= 2) shape[ndim++] = mb.cols;
+  RtStatus st = la_new_result(out, (int)ndim, shape, item);
+  int64_t step = ma.rows * mb.cols * item;
+  for (int64_t i = 0; i < count && !st; i++) {
+    Mat x = ma, y = mb;
+    x.data += i * sa, y.data += i * sb;
+    st = product(kind, item, x, y, out->data + i * step);
+  }
+  return st;
+}
+
+/* out= of numpy.dot and matmul: the product r (nd dimensions) copied into
+ * dest, which must have its shape, and for dot be C-contiguous. */
+static RtStatus into(int op, const RtArray *r, int nd, const RtArray *dest, int64_t item) {
+  int64_t expect = item;
+  bool c_order = true;
+  for (int d = nd - 1; d >= 0; d--) {
+    c_order &= dest->shape[d] == 1 || dest->strides[d] == expect;
+    expect *= dest->shape[d];
+  }
+  if (op == LA_DOT && !c_order) {
+    rt_set_error(RT_ERR_VALUE, "output array is not acceptable (must have the right datatype, number of dimensions, "
+                               "and be a C-Array)");
+    return RT_ERR_VALUE;
+  }
+  for (int d = 0; d < nd; d++) {
+    if (dest->shape[d] == r->shape[d]) continue;
+    if (op == LA_DOT) {
+      rt_set_error(RT_ERR_VALUE, "output array has wrong dimensions");
+    } else if (nd == 3 && d == 0) {
+      int64_t desc[8] = {3, dest->shape[0], dest->shape[1], dest->shape[2], 3, r->shape[0], r->shape[1], r->shape[2]};
+      rt_shape_error(1, desc);
+    } else {
+      rt_error_format(RT_ERR_VALUE,
+                      "matmul: Output operand 0 has a mismatch in its core dimension %lld, with gufunc signature "
+                      "(n?,k),(k,m?)->(n?,m?) (size %lld is different from %lld)",
+                      d - (nd == 3), dest->shape[d], r->shape[d], 0);
+    }
+    return RT_ERR_VALUE;
+  }
+  rt_copy_strided(nd, r->shape, dest->data, dest->strides, r->data, r->strides, item);
+  return RT_OK;
+}
+
+/* numpy.dot, matmul, inner, vdot of a and b (nda, ndb dimensions,
+ * both of elements of kind): a new array in out (or dest filled, where
+ * out= is given), or the one element of a product of vectors at scalar.
+ * Returns the status, the message recorded. */
+int32_t rt_matrix_product(int32_t op, int32_t kind, const RtArray *a, int32_t nda, const RtArray *b, int32_t ndb,
+                          RtArray *out, void *scalar, const RtArray *dest) {
+  int64_t item = ty_plain[kind].bits / 8;
+  out->meminfo = NULL;
+  if (op == LA_VDOT) return flat_product(kind, item, a, nda, b, ndb, scalar);
+  RtStatus st;
+  int nd = (nda == 3 || ndb == 3) + (nda >= 2) + (ndb >= 2);
+  if (nda == 3 || ndb == 3) {
+    st = batched(kind, item, a, nda, b, ndb, out);
+  } else {
+    bool inner = op == LA_INNER;
+    Mat ma = left_of(a, nda), mb = right_of(b, ndb, inner);
+    if (ma.cols != mb.rows)
+      return op == LA_MATMUL ? core_mismatch(mb.rows, ma.cols) : not_aligned(a, nda, b, ndb, inner);
+    if (nd == 0) return product(kind, item, ma, mb, scalar);
+    int64_t shape[2], ndim = 0;
+    if (nda == 2) shape[ndim++] = ma.rows;
+    if (ndb == 2) shape[ndim++] = mb.cols;
+    st = la_new_result(out, (int)ndim, shape, item);
+    if (!st) st = product(kind, item, ma, mb, out->data);
+  }
+  if (!st && dest) st = into(op, out, nd, dest, item);
+  if ((st || dest) && out->meminfo) rt_meminfo_free(out->meminfo);
+  return st;
+}

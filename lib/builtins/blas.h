@@ -1,0 +1,17 @@
+/* blas.h — what blas.c (matrix products) and lapack.c (solve, inv, det)
+ * share at run time: the BLAS and LAPACK routines the extension found, and
+ * the errors of linear algebra. */
+#ifndef RUCHEY_BLAS_H
+#define RUCHEY_BLAS_H
+
+#include "ruchey.h"
+
+enum { R_SGEMM, R_DGEMM, R_SGEMV, R_DGEMV, R_SGETRF, R_DGETRF, R_SGETRS, R_DGETRS, R_SGETRI, R_DGETRI, R_COUNT };
+
+void *la_routine(int r);           /* NULL until the extension set it (without SciPy: never) */
+RtStatus la_missing(void);         /* the RuntimeError that says SciPy is missing */
+RtStatus la_error(const char *msg);  /* numpy.linalg.LinAlgError(msg) */
+/* out: a new C-contiguous array of ndim dimensions, itemsize item. */
+RtStatus la_new_result(RtArray *out, int ndim, const int64_t *shape, int64_t item);
+
+#endif

@@ -1,0 +1,140 @@
+/* builtins/linalg.c — NumPy's matrix products: numpy.dot, matmul (and the
+ * @ operator, which the frontend makes a call of numpy.matmul), inner,
+ * vdot (numpy.outer is arraymath.c's); and numpy.linalg's solve, inv, det. The typers check what
+ * can be known from the types (arrays, their dimensions, the result's
+ * dtype); the lowerer hands the operands to rt_matrix_product (blas.c) or
+ * rt_linalg (lapack.c), which check the shapes as NumPy does and compute
+ * through BLAS and LAPACK (or plain loops for integer products).
+ */
+#include "builtins/builtins.h"
+
+/* The most dimensions each product takes (0: any, flattened). */
+static int most_dims(int op) { return op == LA_MATMUL ? 3 : op == LA_DOT || op == LA_INNER ? 2 : 0; }
+
+/* out= of numpy.dot and matmul: an array of the product's dtype and
+ * dimensions (which NumPy's dot insists on, where matmul would cast and
+ * broadcast); the call is then of out's type. */
+static const Type *ty_product_out(Infer *in, Node *n, Node *out, const Type *e, int nd) {
+  const Type *t = out->ty;
+  if (!nd) return ty_error(in, out, "%s(): out= of a product of two vectors is not supported", n->bi->name);
+  if (t->kind != TY_ARRAY || t->elem != e || t->ndim != nd)
+    return ty_error(in, out, "%s(): out= must be an array of the product's dtype and dimensions (%s, %d), got %s",
+                    n->bi->name, e->name, nd, t->name);
+  if (t->readonly) return ty_error(in, out, "%s(): out= is a read-only array", n->bi->name);
+  return t;
+}
+
+static const Type *ty_product(Infer *in, Node *n, const Type **args) {
+  Node *a = n->list.items[0], *b = n->list.items[1];
+  int op = (int)n->bi->ival, most = most_dims(op);
+  for (int i = 0; i < 2; i++) {
+    Node *x = n->list.items[i];
+    if (x->ty->kind != TY_ARRAY || x->ty->ndim == 0)
+      return ty_error(in, x, "%s(): its arguments must be arrays of at least one dimension, got %s", n->bi->name,
+                      x->ty->name);
+    if (most && x->ty->ndim > most)
+      return ty_error(in, x, "%s(): arrays of %d dimensions are not supported (at most %d)", n->bi->name,
+                      x->ty->ndim, most);
+    if (!ty_is_int(x->ty->elem) && !ty_is_float(x->ty->elem) && x->ty->elem->kind != TY_BOOL)
+      return ty_error(in, x, "%s(): arrays of %s are not supported (bools, integers and floats are)", n->bi->name,
+                      x->ty->elem->name);
+  }
+  const Type *e = np_promote(a->ty->elem, b->ty->elem);
+  int nda = a->ty->ndim, ndb = b->ty->ndim;
+  if (op == LA_VDOT) return e;
+  int nd = (nda == 3 || ndb == 3) + (nda >= 2) + (ndb >= 2);
+  Node *out = bi_arg(n, 2, "out");
+  return out ? ty_product_out(in, n, out, e, nd) : nd ? ty_array(e, nd, 'C', false) : e;
+}
+
+/* numpy.linalg's functions compute in floats: ints and bools in float64. */
+static const Type *ty_linalg(Infer *in, Node *n, const Type **args) {
+  int op = (int)n->bi->ival;
+  const Type *e = NULL;
+  for (int i = 0; i < n->list.len; i++) {
+    Node *x = n->list.items[i];
+    int nd = ndim_of(x->ty), want = i == 0 ? 2 : nd;
+    if (x->ty->kind != TY_ARRAY || (i == 0 && nd < 2))
+      return ty_error(in, x, "%s(): %d-dimensional array given. Array must be at least two-dimensional",
+                      n->bi->name, nd);
+    if (nd != want || nd > 2)
+      return ty_error(in, x, "%s(): arrays of %d dimensions are not supported here (stacks of matrices are not)",
+                      n->bi->name, nd);
+    if (!ty_is_int(x->ty->elem) && !ty_is_float(x->ty->elem) && x->ty->elem->kind != TY_BOOL)
+      return ty_error(in, x, "%s(): arrays of %s are not supported", n->bi->name, x->ty->elem->name);
+    e = e ? np_promote(e, x->ty->elem) : x->ty->elem;
+  }
+  if (!ty_is_float(e)) e = TYS(TY_F64);
+  if (op == LA_DET) return e;
+  return ty_array(e, op == LA_SOLVE ? n->list.items[1]->ty->ndim : 2, 'C', false);
+}
+
+/* An operand as an RtArray in memory, its elements converted to e where
+ * they are not of e (into *copy, released by the caller). */
+static LLVMValueRef operand(Lower *l, Node *x, LLVMValueRef v, const Type *e, LLVMValueRef *copy) {
+  const Type *t = x->ty;
+  *copy = NULL;
+  if (t->elem != e) {
+    t = ty_array(e, t->ndim, 'C', false);
+    v = *copy = lo_copy_array(l, t, x->ty, v);
+    lo_temp_made(l, t, v);
+  }
+  LLVMValueRef p = lo_alloca(l, l->mod->rtarray, "operand");
+  lo_store_storage(l, t, p, v);
+  return p;
+}
+
+/* The product, or numpy.linalg's function, of one or two arrays: by
+ * rt_matrix_product or rt_linalg, which check the shapes. */
+static LLVMValueRef lo_product(Lower *l, Node *n) {
+  Node *a = n->list.items[0], *b = n->list.len > 1 ? n->list.items[1] : NULL;
+  const Type *e = elem_of(n->ty);
+  LLVMValueRef va = lo_expr(l, a), vb = b ? lo_expr(l, b) : NULL, ca, cb = NULL;
+  LLVMValueRef pa = operand(l, a, va, e, &ca), pb = b ? operand(l, b, vb, e, &cb) : LLVMConstNull(l->mod->ptr);
+  Node *o = n->list.len > 2 ? n->list.items[2] : n->bi->ival < LA_SOLVE ? ty_kwarg(n, "out") : NULL;
+  LLVMValueRef vo = o ? lo_expr(l, o) : NULL, po = LLVMConstNull(l->mod->ptr);
+  if (o) lo_store_storage(l, o->ty, po = lo_alloca(l, l->mod->rtarray, "out"), vo);
+  LLVMValueRef out = lo_alloca(l, l->mod->rtarray, "product"), scalar = lo_alloca(l, lo_storage_type(l, e), "dot");
+  LLVMTypeRef p[9] = {l->mod->i32, l->mod->i32, l->mod->ptr, l->mod->i32, l->mod->ptr,
+                      l->mod->i32, l->mod->ptr, l->mod->ptr, l->mod->ptr};
+  LLVMValueRef args[9] = {const_i32(l, (int)n->bi->ival), const_i32(l, (int)e->kind), pa, const_i32(l, a->ty->ndim),
+                          pb, const_i32(l, b ? b->ty->ndim : 0), out, scalar, po};
+  const char *fn = n->bi->ival >= LA_SOLVE ? "rt_linalg" : "rt_matrix_product";
+  LLVMValueRef st = lo_call_fn(l, fn, l->mod->i32, p, args, 9);
+  if (ca) lo_release_temp(l, ty_array(e, a->ty->ndim, 'C', false), ca);
+  if (cb) lo_release_temp(l, ty_array(e, b->ty->ndim, 'C', false), cb);
+  lo_done_with(l, a, va);
+  if (b) lo_done_with(l, b, vb);
+  LLVMBasicBlockRef fail = new_block(l, "product.fail"), ok = new_block(l, "product.ok");
+  LLVMBuildCondBr(l->b, LLVMBuildICmp(l->b, LLVMIntNE, st, const_i32(l, RT_OK), ""), fail, ok);
+  position(l, fail);
+  lo_raise_status(l, st);
+  position(l, ok);
+  if (o) {  /* out itself is the result, a reference of the call's own */
+    if (lo_is_fresh(o)) lo_temp_taken(l, vo);
+    else lo_refcount(l, o->ty, vo, true);
+    return vo;
+  }
+  return n->ty->kind == TY_ARRAY ? lo_load_storage(l, n->ty, out) : lo_load_scalar(l, e, scalar);
+}
+
+static const char *const out_kw[] = {"out", NULL};
+
+#define PRODUCT(name, op, most, kw)                                                                           \
+  {"numpy." name, "numpy", name, BK_FUNCTION, 0, 2, most, kw, BF_ALLOCATES | BF_RAISES | BF_BLAS, op, 0, ty_product, \
+   lo_product}
+
+#define LINALG(name, op, n)                                                                                   \
+  {"numpy.linalg." name, "numpy.linalg", name, BK_FUNCTION, 0, n, n, NULL, BF_ALLOCATES | BF_RAISES | BF_BLAS, op, 0, \
+   ty_linalg, lo_product}
+
+const Builtin bi_linalg[] = {
+  PRODUCT("dot", LA_DOT, 3, out_kw),
+  PRODUCT("matmul", LA_MATMUL, 3, out_kw),
+  PRODUCT("inner", LA_INNER, 2, NULL),
+  PRODUCT("vdot", LA_VDOT, 2, NULL),
+  LINALG("solve", LA_SOLVE, 2),
+  LINALG("inv", LA_INV, 1),
+  LINALG("det", LA_DET, 1),
+  BI_END,
+};
