@@ -437,10 +437,18 @@ static LLVMValueRef compare_int_float(Lower *l, int op, LLVMValueRef i, LLVMValu
   return LLVMBuildSelect(l->b, tie, at_top, by_float, "");
 }
 
+/* An int constant that a double holds exactly: compared as that double,
+ * the result is already Python's (d > 0 with d a float). */
+static bool exact_as_double(LLVMValueRef v) {
+  if (!LLVMIsAConstantInt(v)) return false;
+  long long k = LLVMConstIntGetSExtValue(v);
+  return k >= -(1LL << 53) && k <= (1LL << 53);
+}
+
 LLVMValueRef lo_compare_values(Lower *l, int op, LLVMValueRef a, const Type *ta,
                                       LLVMValueRef b, const Type *tb) {
   if (ty_is_float(ta) != ty_is_float(tb) && (ty_is_signed(ta) || ty_is_signed(tb)) &&
-      (ta->kind == TY_I64 || tb->kind == TY_I64)) {
+      (ta->kind == TY_I64 || tb->kind == TY_I64) && !exact_as_double(ty_is_float(ta) ? b : a)) {
     bool int_first = !ty_is_float(ta);
     LLVMValueRef x = int_first ? lo_convert(l, b, tb, TYS(TY_F64)) : lo_convert(l, a, ta, TYS(TY_F64));
     return compare_int_float(l, op, int_first ? a : b, x, int_first);
