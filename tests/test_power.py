@@ -166,3 +166,20 @@ def test_a_literal_square_is_a_multiply():
     sum_of_squares(numpy.ones(8), numpy.ones(8))
     ir = next(iter(sum_of_squares.inspect_llvm().values()))
     assert not re.search(r"call .*pow", ir), ir
+
+
+@pytest.mark.parametrize("f, k", [(square, 2), (cube_float_literal, 3)], ids=["square", "cube"])
+def test_literal_power_overflows_exactly_where_python_does(f, k):
+    """Around the least base whose power overflows, both signs."""
+    top = math.sqrt(1.7976931348623157e308) if k == 2 else 5.643803094122362e102
+    x = top * (1 - 1e-13)
+    for _ in range(3000):
+        for v in (x, -x):
+            try:
+                expected = f.py_func(v)
+            except OverflowError:
+                with pytest.raises(OverflowError):
+                    f(v)
+                continue
+            assert abs(f(v) - expected) <= math.ulp(expected)
+        x = math.nextafter(x, math.inf)

@@ -4,6 +4,8 @@
  * a float an int. */
 #include <float.h>
 #include <math.h>
+#include <stdint.h>
+#include <string.h>
 
 #include "lower/lower.h"
 
@@ -292,17 +294,46 @@ static void pow_dd_loop(Lower *l, const Type *t, LLVMValueRef x, LLVMValueRef m,
   *lo = al;
 }
 
+/* The least |x| whose k-th power (k = 2 or 3, multiplied in t) rounds to
+ * infinity: powers are monotonic in |x|, so overflow is one range test. */
+static double overflow_threshold(long long k, bool f32) {
+  double x = f32 ? sqrtf(FLT_MAX) : sqrt(DBL_MAX);
+  if (k == 3) x = f32 ? cbrtf(FLT_MAX) : cbrt(DBL_MAX);
+  double step = f32 ? x * 0x1p-20 : x * 0x1p-48;
+  x -= step;  /* below it, then up to the first that overflows */
+  for (;;) {
+    bool inf = f32 ? isinf(k == 2 ? (float)x * (float)x : (float)x * (float)x * (float)x)
+                   : isinf(k == 2 ? x * x : x * x * x);
+    if (inf) return x;
+    x = f32 ? nextafterf((float)x, INFINITY) : nextafter(x, INFINITY);
+  }
+}
+
 /* x ** k for a literal k in 0..3: the products alone, so that a loop of
  * them still vectorises; only overflow needs a check (x*x and x*x*x are 0,
- * inf or NaN exactly where pow is). */
+ * inf or NaN exactly where pow is), and it is one unsigned range test on
+ * |x|'s bits: finite and at least the threshold. */
 static LLVMValueRef pow_literal(Lower *l, const Type *t, LLVMValueRef x, long long k) {
   LLVMValueRef r = k == 0 ? lo_fconst(l, t, 1.0) : x;
   for (long long i = 1; i < k; i++) r = LLVMBuildFMul(l->b, r, x, "");
   if (k >= 2 && !lo_numpy_errors(l)) {
-    LLVMValueRef inf = lo_fconst(l, t, INFINITY);
-    LLVMValueRef fin = fcmp(l, LLVMRealOLT, lo_intrinsic1(l, "llvm.fabs", t, x), inf);
-    lo_raise_if(l, LLVMBuildAnd(l->b, fin, fcmp(l, LLVMRealOEQ, lo_intrinsic1(l, "llvm.fabs", t, r), inf), ""),
-                RT_ERR_OVERFLOW, "(34, 'Numerical result out of range')");
+    bool f32 = lo_type(l, t) == l->mod->f32;
+    LLVMTypeRef it = f32 ? l->mod->i32 : l->mod->i64;
+    double top = overflow_threshold(k, f32);
+    float topf = (float)top, inff = INFINITY;
+    double infd = INFINITY;
+    unsigned long long tb, ib, mask = f32 ? 0x7fffffffULL : 0x7fffffffffffffffULL;
+    if (f32) {
+      uint32_t u, v;
+      memcpy(&u, &topf, 4), memcpy(&v, &inff, 4);
+      tb = u, ib = v;
+    } else {
+      memcpy(&tb, &top, 8), memcpy(&ib, &infd, 8);
+    }
+    LLVMValueRef mag = LLVMBuildAnd(l->b, LLVMBuildBitCast(l->b, x, it, ""), LLVMConstInt(it, mask, 0), "");
+    LLVMValueRef over = LLVMBuildICmp(l->b, LLVMIntULT, LLVMBuildSub(l->b, mag, LLVMConstInt(it, tb, 0), ""),
+                                      LLVMConstInt(it, ib - tb, 0), "");
+    lo_raise_if(l, over, RT_ERR_OVERFLOW, "(34, 'Numerical result out of range')");
   }
   return r;
 }
