@@ -338,31 +338,55 @@ static LLVMValueRef pow_literal(Lower *l, const Type *t, LLVMValueRef x, long lo
   return r;
 }
 
-/* x ** n for n in -2..3: |x| ** |n| by selects. */
+/* x ** n for n in -2..3: |x| ** |n| by a switch on n, which the loop
+ * around it predicts perfectly (selects would cost every iteration). */
 static LLVMValueRef pow_small(Lower *l, const Type *t, LLVMValueRef x, LLVMValueRef n) {
-  LLVMValueRef x2 = LLVMBuildFMul(l->b, x, x, ""), x3 = LLVMBuildFMul(l->b, x2, x, "");
-  LLVMValueRef r = LLVMBuildSelect(l->b, LLVMBuildICmp(l->b, LLVMIntEQ, n, const_i64(l, 3), ""), x3, x2, "");
-  LLVMValueRef one = LLVMBuildOr(l->b, LLVMBuildICmp(l->b, LLVMIntEQ, n, const_i64(l, 1), ""),
-                                 LLVMBuildICmp(l->b, LLVMIntEQ, n, const_i64(l, -1), ""), "");
-  r = LLVMBuildSelect(l->b, one, x, r, "");
-  return LLVMBuildSelect(l->b, LLVMBuildICmp(l->b, LLVMIntEQ, n, const_i64(l, 0), ""), lo_fconst(l, t, 1.0), r, "");
+  LLVMBasicBlockRef one = new_block(l, "pow.1"), two = new_block(l, "pow.2"), three = new_block(l, "pow.3"),
+                    zero = new_block(l, "pow.0"), done = new_block(l, "pow.small.done");
+  LLVMValueRef sw = LLVMBuildSwitch(l->b, n, zero, 5);
+  LLVMAddCase(sw, const_i64(l, 1), one);
+  LLVMAddCase(sw, const_i64(l, -1), one);
+  LLVMAddCase(sw, const_i64(l, 2), two);
+  LLVMAddCase(sw, const_i64(l, -2), two);
+  LLVMAddCase(sw, const_i64(l, 3), three);
+  position(l, one);
+  LLVMBuildBr(l->b, done);
+  position(l, two);
+  LLVMValueRef x2 = LLVMBuildFMul(l->b, x, x, "");
+  LLVMBuildBr(l->b, done);
+  position(l, three);
+  LLVMValueRef x3 = LLVMBuildFMul(l->b, LLVMBuildFMul(l->b, x, x, ""), x, "");
+  LLVMBuildBr(l->b, done);
+  position(l, zero);
+  LLVMBuildBr(l->b, done);
+  position(l, done);
+  LLVMValueRef r = LLVMBuildPhi(l->b, lo_type(l, t), "");
+  LLVMAddIncoming(r, (LLVMValueRef[]){x, x2, x3, lo_fconst(l, t, 1.0)},
+                  (LLVMBasicBlockRef[]){one, two, three, zero}, 4);
+  return r;
 }
 
 /* x ** n, n an int64 known only at run time (see above). */
 static LLVMValueRef float_pow_int(Lower *l, const Type *t, LLVMValueRef x, LLVMValueRef n) {
   bool f32 = lo_type(l, t) == l->mod->f32;
   LLVMTypeRef ty = lo_type(l, t);
-  LLVMBasicBlockRef small = new_block(l, "pow.small"), mid = new_block(l, "pow.mul"), join = new_block(l, "pow.join"),
-                    check = new_block(l, "pow.check"), slow = new_block(l, "pow.slow"), done = new_block(l, "pow.done");
+  LLVMBasicBlockRef small = new_block(l, "pow.small"), small_pos = new_block(l, "pow.small.pos"),
+                    mid = new_block(l, "pow.mul"), loop = new_block(l, "pow.loop"), join = new_block(l, "pow.join"),
+                    check = new_block(l, "pow.check"), recip = new_block(l, "pow.recip"),
+                    slow = new_block(l, "pow.slow"), done = new_block(l, "pow.done");
+  LLVMValueRef neg = LLVMBuildICmp(l->b, LLVMIntSLT, n, const_i64(l, 0), "");
   LLVMValueRef few = LLVMBuildICmp(l->b, LLVMIntULE, LLVMBuildAdd(l->b, n, const_i64(l, 2), ""), const_i64(l, 5), "");
   LLVMBuildCondBr(l->b, few, small, mid);
   position(l, small);
   LLVMValueRef small_h = pow_small(l, t, x, n);
-  LLVMBuildBr(l->b, join);
+  LLVMBasicBlockRef small_end = LLVMGetInsertBlock(l->b);
+  LLVMBuildCondBr(l->b, neg, join, small_pos);
+  /* 0..3: the products are pow's result but where they overflow */
+  position(l, small_pos);
+  LLVMValueRef over = fcmp(l, LLVMRealOEQ, lo_intrinsic1(l, "llvm.fabs", t, small_h), lo_fconst(l, t, INFINITY));
+  LLVMBuildCondBr(l->b, over, slow, done);
   position(l, mid);
-  LLVMValueRef m = LLVMBuildSelect(l->b, LLVMBuildICmp(l->b, LLVMIntSLT, n, const_i64(l, 0), ""),
-                                   LLVMBuildNeg(l->b, n, ""), n, "");
-  LLVMBasicBlockRef loop = new_block(l, "pow.loop");
+  LLVMValueRef m = LLVMBuildSelect(l->b, neg, LLVMBuildNeg(l->b, n, ""), n, "");
   LLVMBuildCondBr(l->b, LLVMBuildICmp(l->b, LLVMIntULE, m, const_i64(l, POW_MUL_MAX), ""), loop, slow);
   position(l, loop);
   LLVMValueRef mid_h, mid_l;
@@ -371,10 +395,9 @@ static LLVMValueRef float_pow_int(Lower *l, const Type *t, LLVMValueRef x, LLVMV
   LLVMBuildBr(l->b, join);
   position(l, join);
   LLVMValueRef h = LLVMBuildPhi(l->b, ty, "h"), lo = LLVMBuildPhi(l->b, ty, "lo");
-  LLVMAddIncoming(h, (LLVMValueRef[]){small_h, mid_h}, (LLVMBasicBlockRef[]){small, mid_end}, 2);
-  LLVMAddIncoming(lo, (LLVMValueRef[]){lo_fconst(l, t, 0.0), mid_l}, (LLVMBasicBlockRef[]){small, mid_end}, 2);
+  LLVMAddIncoming(h, (LLVMValueRef[]){small_h, mid_h}, (LLVMBasicBlockRef[]){small_end, mid_end}, 2);
+  LLVMAddIncoming(lo, (LLVMValueRef[]){lo_fconst(l, t, 0.0), mid_l}, (LLVMBasicBlockRef[]){small_end, mid_end}, 2);
   /* normal, and for a negative n small enough that 1/h is normal too */
-  LLVMValueRef neg = LLVMBuildICmp(l->b, LLVMIntSLT, n, const_i64(l, 0), "");
   LLVMValueRef mag = lo_intrinsic1(l, "llvm.fabs", t, h);
   LLVMValueRef top = LLVMBuildSelect(l->b, neg, lo_fconst(l, t, f32 ? 0x1p120 : 0x1p1000),
                                      lo_fconst(l, t, f32 ? FLT_MAX : DBL_MAX), "");
@@ -382,12 +405,14 @@ static LLVMValueRef float_pow_int(Lower *l, const Type *t, LLVMValueRef x, LLVMV
                                  fcmp(l, LLVMRealOLE, mag, top), "");
   LLVMBuildCondBr(l->b, ok, check, slow);
   position(l, check);
+  LLVMValueRef sum = LLVMBuildFAdd(l->b, h, lo, "");
+  LLVMBuildCondBr(l->b, neg, recip, done);
+  position(l, recip);
   /* 1 / (h + lo) rounded once: q corrected by its residual */
   LLVMValueRef q = LLVMBuildFDiv(l->b, lo_fconst(l, t, 1.0), h, "");
   LLVMValueRef nq = LLVMBuildFNeg(l->b, q, "");
   LLVMValueRef e = fma3(l, t, nq, lo, fma3(l, t, nq, h, lo_fconst(l, t, 1.0)));
-  LLVMValueRef fast = LLVMBuildSelect(l->b, neg, fma3(l, t, q, e, q), LLVMBuildFAdd(l->b, h, lo, ""), "");
-  LLVMBasicBlockRef check_end = LLVMGetInsertBlock(l->b);
+  LLVMValueRef inv = fma3(l, t, q, e, q);
   LLVMBuildBr(l->b, done);
   position(l, slow);
   LLVMValueRef r = float_pow(l, t, x, LLVMBuildSIToFP(l->b, n, ty, ""));
@@ -395,7 +420,8 @@ static LLVMValueRef float_pow_int(Lower *l, const Type *t, LLVMValueRef x, LLVMV
   LLVMBuildBr(l->b, done);
   position(l, done);
   LLVMValueRef res = LLVMBuildPhi(l->b, ty, "pow");
-  LLVMAddIncoming(res, (LLVMValueRef[]){fast, r}, (LLVMBasicBlockRef[]){check_end, slow_end}, 2);
+  LLVMAddIncoming(res, (LLVMValueRef[]){small_h, sum, inv, r},
+                  (LLVMBasicBlockRef[]){small_pos, check, recip, slow_end}, 4);
   return res;
 }
 
