@@ -10,7 +10,7 @@ import numpy
 import pytest
 import ruchey
 
-from conftest import AS_NUMBA, assert_same, float_array, make_rng
+from conftest import AS_NUMBA, assert_same, float_array, make_rng, rss_bytes
 
 ruchey_only = pytest.mark.skipif(AS_NUMBA, reason="inspects ruchey's LLVM IR")
 
@@ -223,3 +223,71 @@ def test_the_callers_options_do_not_reach_the_callee():
 
     with pytest.raises(ZeroDivisionError):
         caller(1.0, 0.0)
+
+
+# ---------------------------------------------------------------- parameters borrowed from the caller
+
+@ruchey.njit
+def _fill(a, value):
+    for i in range(a.shape[0]):
+        a[i] = value
+    return a.shape[0]
+
+
+@ruchey.njit
+def _same(a):
+    return a
+
+
+@ruchey.njit
+def _tail_view(a):
+    b = a[1:]
+    return b
+
+
+@ruchey.njit
+def _rebinds(a):
+    a = a * 2.0
+    return a
+
+
+def _borrowing_loop(n):
+    out = numpy.zeros(4)
+    total = 0.0
+    for k in range(n):
+        buf = numpy.empty(8)
+        _fill(buf, float(k))
+        kept = _same(buf)
+        tail = _tail_view(kept)
+        twice = _rebinds(tail)
+        total += twice[0] + buf[7] + kept.shape[0]
+        out = tail
+    return total + out[0]
+
+
+borrowing_loop = ruchey.njit(_borrowing_loop)
+
+
+def test_array_parameters_never_assigned_borrow_the_callers_reference():
+    """A helper that only reads or writes its array parameter takes no
+    reference of its own; returning it, viewing it or rebinding it still
+    counts right (no early free, no leak) for arrays the caller made."""
+    for n in (0, 1, 5, 1000):
+        assert borrowing_loop(n) == borrowing_loop.py_func(n)
+    a = numpy.arange(5.0)
+    r = _same(a)
+    assert r is not None and numpy.array_equal(r, a)
+    v = _tail_view(numpy.arange(4.0))
+    del a
+    assert numpy.array_equal(v, [1.0, 2.0, 3.0])
+    assert numpy.array_equal(_rebinds(numpy.ones(3)), [2.0, 2.0, 2.0])
+
+
+def test_borrowed_parameters_do_not_leak():
+    borrowing_loop(10)
+    before = rss_bytes()
+    for _ in range(20):
+        borrowing_loop(20000)
+    after = rss_bytes()
+    if before is not None:
+        assert after - before < 20 * 2**20

@@ -40,6 +40,8 @@ typedef struct KernelPlan {
 /* What the analyses leave on a Func. */
 typedef struct FuncPlan {
   bool *maybe_unbound;  /* per variable: may be read on a path that did not assign it */
+  bool *borrowed;       /* per variable: a parameter holding arrays that the body never
+                         * assigns, so it borrows the caller's reference (no incref/decref) */
   KernelPlan *kernel;   /* a CPU kernel's plan */
 } FuncPlan;
 

@@ -27,11 +27,36 @@ static bool plan_loop(Node *n, void *ctx) {
   return true;
 }
 
+static void note_target(const Node *t, bool *assigned) {
+  if (t->kind == N_VAR) assigned[t->var] = true;
+  if (t->kind == N_TUPLE)
+    for (int i = 0; i < t->list.len; i++) note_target(t->list.items[i], assigned);
+}
+
+static bool note_assignment(Node *n, void *ctx) {
+  if (n->kind == N_ASSIGN || n->kind == N_AUGASSIGN || n->kind == N_FOR) note_target(n->lhs, ctx);
+  return true;
+}
+
+/* Parameters holding arrays that no statement assigns: the caller keeps
+ * its reference for the whole call, so the body need not take its own
+ * (an atomic add and subtract per array per call). Kernels keep theirs. */
+static bool *borrowed_params(Func *f, const CompileOptions *opts) {
+  size_t n = (size_t)(f->nvars ? f->nvars : 1);
+  bool *assigned = arena_alloc(f->arena, n), *borrowed = arena_alloc(f->arena, n);
+  if (opts->kernel) return borrowed;
+  ir_walk_list(&f->body, note_assignment, assigned);
+  for (int v = 0; v < f->nparams; v++)
+    borrowed[v] = !assigned[v] && f->var_types[v] && ty_has_arrays(f->var_types[v]);
+  return borrowed;
+}
+
 void an_function(Func *f, const CompileOptions *opts) {
   if (f->plan) return;
   f->plan = arena_alloc(f->arena, sizeof(FuncPlan));
   if (opts->kernel && !opts->gpu_cc) an_hoist_collectives(f);
   f->plan->maybe_unbound = an_maybe_unbound(f);
+  f->plan->borrowed = borrowed_params(f, opts);
   ir_walk_list(&f->body, plan_loop, &(Planner){f, opts});
   if (opts->kernel && !opts->gpu_cc) f->plan->kernel = an_kernel(f);
 }
