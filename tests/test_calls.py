@@ -291,3 +291,47 @@ def test_borrowed_parameters_do_not_leak():
     after = rss_bytes()
     if before is not None:
         assert after - before < 20 * 2**20
+
+
+@ruchey.njit
+def _first_big_prefix(a, limit):
+    out = numpy.empty(0)
+    for i in range(a.shape[0]):
+        out = a[: i + 1].copy()
+        if out.sum() > limit:
+            return out
+    return out
+
+
+@ruchey.njit
+def _pair_of_new(n):
+    x = numpy.arange(n) * 1.0
+    y = x[::-1]
+    return x, y
+
+
+def _returns_in_a_loop(n):
+    total = 0.0
+    for k in range(n):
+        p = _first_big_prefix(numpy.arange(6.0), float(k % 9))
+        x, y = _pair_of_new(k % 5 + 1)
+        total += p[-1] + p.shape[0] + x[0] + y[0]
+    return total
+
+
+returns_in_a_loop = ruchey.njit(_returns_in_a_loop)
+
+
+def test_returned_local_arrays_move_to_the_caller():
+    """A local returned from inside a loop, from a branch, or in a tuple with
+    a view of it: the caller gets the arrays alive and nothing leaks."""
+    for limit in (-1.0, 3.0, 100.0):
+        assert_same(_first_big_prefix, numpy.arange(6.0), limit)
+    for n in (1, 4):
+        assert_same(_pair_of_new, n)
+    assert returns_in_a_loop(500) == returns_in_a_loop.py_func(500)
+    before = rss_bytes()
+    for _ in range(10):
+        returns_in_a_loop(20000)
+    if before is not None:
+        assert rss_bytes() - before < 20 * 2**20
