@@ -12,6 +12,38 @@ typedef struct Planner {
   const CompileOptions *opts;
 } Planner;
 
+/* What a loop body holds, for ordered_sum_only. */
+typedef struct Body {
+  bool float_sum;   /* a float variable += or -= */
+  bool other;       /* anything a vector loop would speed up */
+} Body;
+
+static bool see_body(Node *n, void *ctx) {
+  Body *b = ctx;
+  switch (n->kind) {
+  case N_AUGASSIGN:
+    if (n->lhs->kind == N_VAR && ty_is_float(n->lhs->ty) && (n->op == OP_ADD || n->op == OP_SUB)) b->float_sum = true;
+    else b->other = true;
+    break;
+  case N_ASSIGN: b->other |= n->lhs->kind != N_VAR; break;
+  case N_CALL: b->other |= !(n->bi->flags & BF_CHEAP) || ty_has_arrays(n->ty); break;
+  case N_FOR: case N_WHILE: b->other = true; break;
+  default: break;
+  }
+  return !b->other;
+}
+
+/* A float sum of cheap terms (a dot product, a distance): its adds stay
+ * in order, so a vector loop computes the terms ahead and adds them one
+ * by one at the scalar loop's speed, after a prologue that short arrays
+ * (10 to 100 elements, called a million times) pay on every call. Such
+ * a loop stays scalar and unrolls. */
+static bool ordered_sum_only(const Node *loop) {
+  Body b = {false, false};
+  ir_walk_list(&loop->body, see_body, &b);
+  return b.float_sum && !b.other;
+}
+
 static bool plan_loop(Node *n, void *ctx) {
   Planner *p = ctx;
   if (n->kind != N_FOR) return true;
@@ -23,6 +55,7 @@ static bool plan_loop(Node *n, void *ctx) {
   }
   plan->assigned = arena_alloc(f->arena, (size_t)(f->nvars ? f->nvars : 1));
   plan->deferrable = an_deferrable(f, p->opts, n, plan->assigned);
+  plan->scalar = !p->opts->fastmath && !p->opts->kernel && ordered_sum_only(n);
   n->plan = plan;
   return true;
 }
