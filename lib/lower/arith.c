@@ -318,22 +318,21 @@ static LLVMValueRef pow_literal(Lower *l, const Type *t, LLVMValueRef x, long lo
   for (long long i = 1; i < k; i++) r = LLVMBuildFMul(l->b, r, x, "");
   if (k >= 2 && !lo_numpy_errors(l)) {
     bool f32 = lo_type(l, t) == l->mod->f32;
-    LLVMTypeRef it = f32 ? l->mod->i32 : l->mod->i64;
-    double top = overflow_threshold(k, f32);
-    float topf = (float)top, inff = INFINITY;
-    double infd = INFINITY;
-    unsigned long long tb, ib, mask = f32 ? 0x7fffffffULL : 0x7fffffffffffffffULL;
-    if (f32) {
-      uint32_t u, v;
-      memcpy(&u, &topf, 4), memcpy(&v, &inff, 4);
-      tb = u, ib = v;
-    } else {
-      memcpy(&tb, &top, 8), memcpy(&ib, &infd, 8);
+    LLVMValueRef mag = lo_intrinsic1(l, "llvm.fabs", t, x), inf = lo_fconst(l, t, INFINITY);
+    LLVMValueRef big = fcmp(l, LLVMRealOGE, mag, lo_fconst(l, t, overflow_threshold(k, f32)));
+    if (l->deferred) {
+      lo_raise_if(l, LLVMBuildAnd(l->b, big, fcmp(l, LLVMRealONE, mag, inf), ""), RT_ERR_OVERFLOW,
+                  "(34, 'Numerical result out of range')");
+    } else {  /* one compare in the loop; an infinite x (no error) is told apart off it */
+      LLVMBasicBlockRef maybe = new_block(l, "pow.big"), ok = new_block(l, "pow.ok");
+      LLVMValueRef expect[2] = {big, const_bool(l, false)};
+      LLVMTypeRef ov[1] = {l->mod->i1};
+      LLVMBuildCondBr(l->b, lo_intrinsic(l, "llvm.expect.i1", ov, 1, expect, 2), maybe, ok);
+      position(l, maybe);
+      lo_raise_if(l, fcmp(l, LLVMRealONE, mag, inf), RT_ERR_OVERFLOW, "(34, 'Numerical result out of range')");
+      LLVMBuildBr(l->b, ok);
+      position(l, ok);
     }
-    LLVMValueRef mag = LLVMBuildAnd(l->b, LLVMBuildBitCast(l->b, x, it, ""), LLVMConstInt(it, mask, 0), "");
-    LLVMValueRef over = LLVMBuildICmp(l->b, LLVMIntULT, LLVMBuildSub(l->b, mag, LLVMConstInt(it, tb, 0), ""),
-                                      LLVMConstInt(it, ib - tb, 0), "");
-    lo_raise_if(l, over, RT_ERR_OVERFLOW, "(34, 'Numerical result out of range')");
   }
   return r;
 }
