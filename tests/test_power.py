@@ -183,3 +183,25 @@ def test_literal_power_overflows_exactly_where_python_does(f, k):
                 continue
             assert abs(f(v) - expected) <= math.ulp(expected)
         x = math.nextafter(x, math.inf)
+
+
+@ruchey.njit
+def squares_of(x):
+    out = numpy.empty_like(x)
+    for i in range(x.shape[0]):
+        out[i] = x[i] ** 2 + abs(x[i] ** 3)
+    return out
+
+
+def test_literal_powers_in_a_deferred_loop_raise_where_python_does():
+    """A loop writing a new array runs with its checks noted first: an
+    overflow still raises, an infinite or NaN base does not."""
+    x = numpy.linspace(-3.0, 3.0, 101)
+    assert_same(squares_of, x, rel=1e-14)
+    x[40], x[41] = math.inf, math.nan
+    assert_same(squares_of, x, rel=1e-14)
+    x[77] = 1e120
+    with pytest.raises(OverflowError):  # as Python floats do (NumPy's scalars give inf)
+        float(x[77]) ** 3
+    with pytest.raises(OverflowError):
+        squares_of(x)
