@@ -23,7 +23,7 @@ typedef struct LoopPlan {
   ParPlan *par;     /* a prange loop of a parallel function: its plan (par->why if serial) */
   bool deferrable;  /* its errors may be noted on a first run and raised on a second (defer.c) */
   bool *assigned;   /* deferrable: per variable, the scalars the body assigns */
-  bool scalar;      /* an ordered float sum of cheap terms: kept scalar and unrolled (function.c) */
+  bool scalar;      /* an ordered float sum of cheap terms: kept a plain scalar loop (function.c) */
 } LoopPlan;
 
 /* kernel.c: how a CPU kernel runs its block's threads. */

@@ -145,7 +145,7 @@ static void lo_counted_loop(Lower *l, Node *n, LLVMValueRef start, LLVMValueRef 
   lo_mark_assigned(l, n->lhs->var);
   lo_loop_body(l, n, brk, loop.latch);
   LLVMValueRef back = lo_loop_end(l, &loop);
-  if (rerun || !LLVMIsAConstant(step) || n->plan->scalar) lo_loop_hints(l, back, !rerun);
+  if (rerun || !LLVMIsAConstant(step) || n->plan->scalar) lo_loop_hints(l, back, !rerun && !n->plan->scalar);
 }
 
 /* lo_counted_loop, first with errors deferred where the analysis allows
