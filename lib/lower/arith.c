@@ -239,7 +239,7 @@ static LLVMValueRef lo_int_truediv(Lower *l, LLVMValueRef a, LLVMValueRef b) {
 /* x ** n for an integer n, as Numba computes it, by multiplication rather
  * than pow; the result stays within 1 ulp of CPython's pow(x, n):
  *   - n in 0..3 (a literal): x*x, x*x*x, whose error is at most 1 ulp;
- *   - n in -2..3 at run time: the same, through selects;
+ *   - n in -2..3 at run time: the same, through a switch on n;
  *   - other |n| up to 1024: binary powering in double-double (an FMA
  *     gives each product's rounding error), rounded once at the end;
  *   - beyond that, or where a product left the normal range (zero,
