@@ -45,6 +45,7 @@ docs: build
 bench: build
 	$(PY) bench/bench.py
 	$(PY) bench/numpy_ops.py
+	$(PY) bench/real_code.py
 	$(PY) bench/cuda_kernels.py
 
 leakcheck: build

@@ -376,25 +376,34 @@ def process_figures(run):
 
 def overhead_shapes():
     a, b, c = (numpy.zeros(10) for _ in range(3))
-    return [  # (label, function in kernels.py, arguments)
-        ("f()", "call_none", ()),
-        ("f(1)", "call_int", (1,)),
-        ("f(1.0, 2)", "call_float_int", (1.0, 2)),
-        ("f(a)  one array", "call_array", (a,)),
-        ("f(a, b, c)  three arrays", "call_three_arrays", (a, b, c)),
-        ("f(a) -> new array", "call_array_out", (a,)),
+    return [  # (label, function in kernels.py, arguments, keyword arguments)
+        ("f()", "call_none", (), {}),
+        ("f(1)", "call_int", (1,), {}),
+        ("f(1.0, 2)", "call_float_int", (1.0, 2), {}),
+        ("f(1.0, 2.0)", "call_keywords", (1.0, 2.0), {}),
+        ("f(x=1.0, y=2.0)  keywords", "call_keywords", (), {"x": 1.0, "y": 2.0}),
+        ("f(1.0, 1e-8, 2.0)", "call_defaults", (1.0, 1e-8, 2.0), {}),
+        ("f(1.0)  two defaults", "call_defaults", (1.0,), {}),
+        ("f(a)  one array", "call_array", (a,), {}),
+        ("f(a, b, c)  three arrays", "call_three_arrays", (a, b, c), {}),
+        ("f(a) -> new array", "call_array_out", (a,), {}),
     ]
+
+
+# keyword and default shapes, each against the same function called positionally
+BINDING_SHAPES = {"f(x=1.0, y=2.0)  keywords": "f(1.0, 2.0)",
+                  "f(1.0)  two defaults": "f(1.0, 1e-8, 2.0)"}
 
 
 def call_overhead(run, python_module):
     s = run.settings
     print("call overhead ...", file=sys.stderr, flush=True)
-    for shape, name, args in overhead_shapes():
+    for shape, name, args, kwargs in overhead_shapes():
         calls = {}
         for label, module in list(run.jits.items()) + [("python", python_module)]:
             fn = getattr(module, name)
             try:
-                fn(*args)                      # compile outside the timing
+                fn(*args, **kwargs)            # compile outside the timing
             except Exception as exc:  # noqa: BLE001
                 run.fail(name, label, "call overhead", _jit_error(exc))
                 continue
@@ -402,8 +411,8 @@ def call_overhead(run, python_module):
         # timeit-style: a loop of `overhead_calls` direct calls per sample,
         # samples alternating between columns; the same loop without the
         # call ("loop") is timed alongside and subtracted
-        loops = {label: _overhead_loop(fn, args) for label, (fn, args) in calls.items()}
-        loops["loop"] = _overhead_loop(None, args)
+        loops = {label: _overhead_loop(fn, args, kwargs) for label, (fn, args) in calls.items()}
+        loops["loop"] = _overhead_loop(None, args, kwargs)
         samples = {label: [] for label in loops}
         for _ in range(s.overhead_samples):
             for label, loop in loops.items():
@@ -416,12 +425,14 @@ def call_overhead(run, python_module):
             samples=samples))
 
 
-def _overhead_loop(fn, args):
-    """A timer of n calls fn(*args), with the arguments as locals (no
-    unpacking in the loop), as timeit compiles it; fn=None times the loop
-    alone."""
-    names = [f"a{i}" for i in range(len(args))]
-    body = f"fn({', '.join(names)})" if fn is not None else "pass"
+def _overhead_loop(fn, args, kwargs):
+    """A timer of n calls fn(*args, **kwargs), with the arguments as locals
+    (no unpacking in the loop) and the keywords written out, as timeit
+    compiles it; fn=None times the loop alone."""
+    names = [f"a{i}" for i in range(len(args) + len(kwargs))]
+    passed = names[:len(args)] + [f"{k}={v}" for k, v in zip(kwargs, names[len(args):])]
+    args = tuple(args) + tuple(kwargs.values())
+    body = f"fn({', '.join(passed)})" if fn is not None else "pass"
     source = (f"def loop(n, fn, {', '.join(names) + ', ' if names else ''}"
               f"perf_counter=__import__('time').perf_counter):\n"
               f"    start = perf_counter()\n"
@@ -498,6 +509,11 @@ def targets(run):
     add("call overhead: <= 0.6x Numba's for every argument shape",
         shapes[worst_s] if worst_s else None, "<=", 0.6,
         f"worst: {worst_s}" if worst_s else "")
+    net = {o["shape"]: o["values"].get("ruchey") for o in run.overhead}
+    for shape, positional in BINDING_SHAPES.items():
+        add(f"call overhead: {shape.split('  ')[0]} <= 2x {positional}",
+            ratio(net.get(shape), net.get(positional)), "<=", 2.0,
+            "keywords bound and defaults filled in C")
     memory = run.processes.get("memory", {})
     add("memory added by import + one compile <= 0.5x Numba's",
         ratio(memory.get("ruchey", {}).get("added_max_rss"),

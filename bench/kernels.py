@@ -263,6 +263,14 @@ def call_float_int(a, b):
     return a + b
 
 
+def call_keywords(x, y):
+    return x + y
+
+
+def call_defaults(a, tol=1e-8, scale=2.0):
+    return a * scale + tol
+
+
 def call_array(a):
     return a.shape[0]
 

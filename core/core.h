@@ -135,6 +135,9 @@ typedef struct Dispatcher {
   unsigned long lock_owner;
   int lock_depth;
   int nparams;
+  /* the parameters' names, where keywords and defaults bind in C (plain
+   * positional-or-keyword parameters); NULL: bound through inspect */
+  PyObject *param_names;
   Spec *specs;
   int nspecs;
   struct GpuSpec *gpu_specs; /* a kernel's specialisations loaded on GPUs */

@@ -183,7 +183,8 @@ PyObject *disp_call(Dispatcher *self, PyObject *const *args, void *extra) {
   return result;
 }
 
-/* Keyword arguments and defaults: bind like Python, then call. */
+/* Keyword arguments and defaults for functions with other kinds of
+ * parameters: bound by inspect.Signature, then called. */
 static PyObject *call_binding(Dispatcher *self, PyObject *const *args, size_t nargs, PyObject *kwnames) {
   PyObject *inspect = PyImport_ImportModule("inspect");
   PyObject *sig = inspect ? PyObject_CallMethod(inspect, "signature", "O", self->py_func) : NULL;
@@ -212,6 +213,53 @@ static PyObject *call_binding(Dispatcher *self, PyObject *const *args, size_t na
   return result;
 }
 
+/* The parameter named key, or -1: the same object first (keyword names
+ * in calls are interned), then equal strings, as CPython matches them. */
+static int param_index(Dispatcher *self, PyObject *key) {
+  int n = self->nparams;
+  for (int i = 0; i < n; i++)
+    if (PyTuple_GET_ITEM(self->param_names, i) == key) return i;
+  if (!PyUnicode_Check(key)) return -1;
+  for (int i = 0; i < n; i++)
+    if (PyUnicode_Compare(PyTuple_GET_ITEM(self->param_names, i), key) == 0) return i;
+  return -1;
+}
+
+/* Binds the positional arguments, the keywords and the function's
+ * current __defaults__ into full (borrowed references), as Python binds
+ * plain parameters; false exactly where Python's binding fails. */
+static bool bind_plain(Dispatcher *self, PyObject *const *args, size_t nargs, PyObject *kwnames, PyObject **full) {
+  int n = self->nparams;
+  if (nargs > (size_t)n) return false;
+  for (int i = 0; i < n; i++) full[i] = (size_t)i < nargs ? args[i] : NULL;
+  Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
+  for (Py_ssize_t k = 0; k < nkw; k++) {
+    int j = param_index(self, PyTuple_GET_ITEM(kwnames, k));
+    if (j < 0 || full[j]) return false;  /* unknown, or given twice */
+    full[j] = args[nargs + (size_t)k];
+  }
+  PyObject *defaults = PyFunction_GetDefaults(self->py_func);
+  int ndef = defaults ? (int)PyTuple_GET_SIZE(defaults) : 0;
+  for (int i = 0; i < n; i++)
+    if (!full[i]) {
+      if (i < n - ndef) return false;  /* missing */
+      full[i] = PyTuple_GET_ITEM(defaults, i - (n - ndef));
+    }
+  return true;
+}
+
+/* A call with keywords, or relying on defaults: bound in C without a
+ * Python object made. Where the binding fails, the Python function is
+ * called with the same arguments, so that its own binding raises
+ * Python's TypeError (its body never runs). */
+static PyObject *call_keywords(Dispatcher *self, PyObject *const *args, size_t nargsf, PyObject *kwnames) {
+  size_t nargs = PyVectorcall_NARGS(nargsf);
+  if (!self->param_names) return call_binding(self, args, nargs, kwnames);
+  PyObject *full[MAX_ARGS];
+  if (bind_plain(self, args, nargs, kwnames, full)) return disp_call(self, full, NULL);
+  return PyObject_Vectorcall(self->py_func, args, nargsf, kwnames);
+}
+
 static PyObject *dispatcher_vectorcall(PyObject *callable, PyObject *const *args, size_t nargsf,
                                        PyObject *kwnames) {
   Dispatcher *self = (Dispatcher *)callable;
@@ -220,7 +268,7 @@ static PyObject *dispatcher_vectorcall(PyObject *callable, PyObject *const *args
     return PyErr_Format(PyExc_ValueError,
                         "launch configuration was not specified: launch a kernel as kernel[blocks, threads](args)");
   if (!kwnames && nargs == (size_t)self->nparams) return disp_call(self, args, NULL);
-  return call_binding(self, args, nargs, kwnames);
+  return call_keywords(self, args, nargsf, kwnames);
 }
 
 static int dispatcher_init(Dispatcher *self, PyObject *args, PyObject *kwds) {
@@ -254,6 +302,13 @@ static int dispatcher_init(Dispatcher *self, PyObject *args, PyObject *kwds) {
   Py_XSETREF(self->gpu_signatures, PyList_New(0));
   if (!self->signatures || !self->gpu_signatures) return -1;
   self->nparams = code->co_argcount;
+  Py_CLEAR(self->param_names);
+  if (!code->co_posonlyargcount && !code->co_kwonlyargcount && !(code->co_flags & (CO_VARARGS | CO_VARKEYWORDS))) {
+    PyObject *names = PyObject_GetAttrString((PyObject *)code, "co_varnames");
+    self->param_names = names ? PyTuple_GetSlice(names, 0, code->co_argcount) : NULL;
+    Py_XDECREF(names);
+    if (!self->param_names) return -1;
+  }
   self->opts.boundscheck = boundscheck;
   self->opts.fastmath = fastmath;
   self->opts.error_model_numpy = !strcmp(error_model, "numpy");
@@ -281,6 +336,7 @@ static void dispatcher_dealloc(Dispatcher *self) {
   PyObject_GC_UnTrack(self);
   if (self->weakrefs) PyObject_ClearWeakRefs((PyObject *)self);
   Py_CLEAR(self->py_func);
+  Py_CLEAR(self->param_names);
   Py_CLEAR(self->dict);
   Py_CLEAR(self->signatures);
   release_specs(self);

@@ -2,7 +2,7 @@
  * (and the thread pool of pool.c, registered here with the rest).
  *
  * Array memory is one block: the RtMemInfo header, then the data aligned to
- * 64 bytes (a cache line, and the widest vector). The reference count is
+ * 64 bytes (a cache line, and the widest vector) within it. The reference count is
  * changed atomically by compiled code; the last release frees the block.
  */
 #include <math.h>
@@ -18,11 +18,6 @@
 
 #define DATA_ALIGN 64
 
-typedef struct Block {
-  RtMemInfo info;
-  _Alignas(DATA_ALIGN) char data[];
-} Block;
-
 /* As NumPy does, large arrays ask for transparent huge pages (the kernel's
  * "madvise" mode): a fresh 8 MB result then faults a few times, not 2048
  * times (filling one took 4 ms instead of 1 once the C library had handed
@@ -37,14 +32,15 @@ static void advise_huge_pages(void *p, size_t n) {
 }
 
 RtMemInfo *rt_alloc(int64_t nbytes) {
-  if (nbytes < 0) return NULL;
-  Block *b = aligned_alloc(DATA_ALIGN, (sizeof(Block) + (size_t)nbytes + DATA_ALIGN - 1) &
-                                           ~(size_t)(DATA_ALIGN - 1));
-  if (!b) return NULL;
-  b->info.refcount = 1;
-  b->info.data = b->data;
-  advise_huge_pages(b->data, (size_t)nbytes);
-  return &b->info;
+  /* malloc and align by hand: aligned_alloc costs five times malloc's
+   * time, which a loop making small arrays pays on every one */
+  if (nbytes < 0 || (uint64_t)nbytes > SIZE_MAX / 2) return NULL;
+  RtMemInfo *mi = malloc(sizeof(RtMemInfo) + DATA_ALIGN - 1 + (size_t)nbytes);
+  if (!mi) return NULL;
+  mi->refcount = 1;
+  mi->data = (void *)(((uintptr_t)(mi + 1) + DATA_ALIGN - 1) & ~(uintptr_t)(DATA_ALIGN - 1));
+  advise_huge_pages(mi->data, (size_t)nbytes);
+  return mi;
 }
 
 /* Called by compiled code when the count reaches zero. */

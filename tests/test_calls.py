@@ -10,7 +10,7 @@ import numpy
 import pytest
 import ruchey
 
-from conftest import AS_NUMBA, assert_same, float_array, make_rng, numba_deviation
+from conftest import AS_NUMBA, assert_same, float_array, make_rng, numba_deviation, rss_bytes
 
 ruchey_only = pytest.mark.skipif(AS_NUMBA, reason="inspects ruchey's LLVM IR")
 
@@ -250,3 +250,115 @@ def test_star_args_and_wrappers_are_a_typing_error_not_a_system_error():
     # wrapping a compiled function from outside works as in Python
     outside = logged(ruchey.njit(lambda x: x * 2))
     assert outside(21) == 42
+
+
+# ---------------------------------------------------------------- parameters borrowed from the caller
+
+@ruchey.njit
+def _fill(a, value):
+    for i in range(a.shape[0]):
+        a[i] = value
+    return a.shape[0]
+
+
+@ruchey.njit
+def _same(a):
+    return a
+
+
+@ruchey.njit
+def _tail_view(a):
+    b = a[1:]
+    return b
+
+
+@ruchey.njit
+def _rebinds(a):
+    a = a * 2.0
+    return a
+
+
+def _borrowing_loop(n):
+    out = numpy.zeros(4)
+    total = 0.0
+    for k in range(n):
+        buf = numpy.empty(8)
+        _fill(buf, float(k))
+        kept = _same(buf)
+        tail = _tail_view(kept)
+        twice = _rebinds(tail)
+        total += twice[0] + buf[7] + kept.shape[0]
+        out = tail
+    return total + out[0]
+
+
+borrowing_loop = ruchey.njit(_borrowing_loop)
+
+
+def test_array_parameters_never_assigned_borrow_the_callers_reference():
+    """A helper that only reads or writes its array parameter takes no
+    reference of its own; returning it, viewing it or rebinding it still
+    counts right (no early free, no leak) for arrays the caller made."""
+    for n in (0, 1, 5, 1000):
+        assert borrowing_loop(n) == borrowing_loop.py_func(n)
+    a = numpy.arange(5.0)
+    r = _same(a)
+    assert r is not None and numpy.array_equal(r, a)
+    v = _tail_view(numpy.arange(4.0))
+    del a
+    assert numpy.array_equal(v, [1.0, 2.0, 3.0])
+    assert numpy.array_equal(_rebinds(numpy.ones(3)), [2.0, 2.0, 2.0])
+
+
+def test_borrowed_parameters_do_not_leak():
+    borrowing_loop(10)
+    before = rss_bytes()
+    for _ in range(20):
+        borrowing_loop(20000)
+    after = rss_bytes()
+    if before is not None:
+        assert after - before < 20 * 2**20
+
+
+@ruchey.njit
+def _first_big_prefix(a, limit):
+    out = numpy.empty(0)
+    for i in range(a.shape[0]):
+        out = a[: i + 1].copy()
+        if out.sum() > limit:
+            return out
+    return out
+
+
+@ruchey.njit
+def _pair_of_new(n):
+    x = numpy.arange(n) * 1.0
+    y = x[::-1]
+    return x, y
+
+
+def _returns_in_a_loop(n):
+    total = 0.0
+    for k in range(n):
+        p = _first_big_prefix(numpy.arange(6.0), float(k % 9))
+        x, y = _pair_of_new(k % 5 + 1)
+        total += p[-1] + p.shape[0] + x[0] + y[0]
+    return total
+
+
+returns_in_a_loop = ruchey.njit(_returns_in_a_loop)
+
+
+def test_returned_local_arrays_move_to_the_caller():
+    """A local returned from inside a loop, from a branch, or in a tuple with
+    a view of it: the caller gets the arrays alive and nothing leaks."""
+    for limit in (-1.0, 3.0, 100.0):
+        assert_same(_first_big_prefix, numpy.arange(6.0), limit)
+    for n in (1, 4):
+        assert_same(_pair_of_new, n)
+    assert returns_in_a_loop(500) == returns_in_a_loop.py_func(500)
+    before = rss_bytes()
+    for _ in range(10):
+        returns_in_a_loop(20000)
+    if before is not None:
+        assert rss_bytes() - before < 20 * 2**20

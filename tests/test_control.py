@@ -1,12 +1,17 @@
 """Control flow: if/elif/else, for over range (1, 2, 3 args), while, early return."""
 import ast
+import ctypes.util
 import inspect
+import math
+import platform
+import re
 import subprocess
 
+import numpy
 import pytest
 import ruchey
 
-from conftest import (assert_same, float_array, int_array, make_rng, numba_deviation,
+from conftest import (AS_NUMBA, assert_same, float_array, int_array, make_rng, numba_deviation,
                       random_floats, random_ints, random_pairs, run_python_file)
 
 # ---------------------------------------------------------------- if / elif / else
@@ -374,3 +379,41 @@ def test_early_return_from_for_loop_over_array():
 def test_early_return_before_and_inside_loop():
     for n in (-5, 0, 1, 2, 3, 10, 1000):
         assert_same(early_return_before_loop, n)
+
+
+# ---------------------------------------------------------------- ordered float sums
+
+@ruchey.njit
+def _dot(a, b):
+    s = 0.0
+    for i in range(a.shape[0]):
+        s += a[i] * b[i]
+    return s
+
+
+@ruchey.njit
+def _sum_of_exps(a):
+    s = 0.0
+    for i in range(a.shape[0]):
+        s += math.exp(a[i])
+    return s
+
+
+def test_ordered_float_sums_match_python_at_every_length():
+    rng = make_rng(1950)
+    for n in (0, 1, 3, 10, 31, 32, 33, 100, 1001):
+        a, b = float_array(rng, n), float_array(rng, n)
+        assert_same(_dot, a, b)
+        assert_same(_sum_of_exps, numpy.clip(a, -5, 5))
+
+
+@pytest.mark.skipif(AS_NUMBA, reason="inspects ruchey's LLVM IR")
+def test_a_sum_of_cheap_terms_stays_scalar_and_a_sum_of_dear_ones_vectorises():
+    """The adds of a float sum stay in order: a vector loop only helps when
+    the terms cost more than the add (exp), not for a dot product, whose
+    vector prologue short arrays would pay on every call."""
+    _dot(numpy.ones(4), numpy.ones(4))
+    _sum_of_exps(numpy.ones(4))
+    assert not re.search(r"<\d+ x double>", next(iter(_dot.inspect_llvm().values())))
+    if platform.machine() == "x86_64" and ctypes.util.find_library("mvec"):
+        assert re.search(r"<\d+ x double>", next(iter(_sum_of_exps.inspect_llvm().values())))

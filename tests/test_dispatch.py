@@ -335,3 +335,67 @@ def test_dropped_dispatchers_give_their_machine_code_back(tmp_path):
     """, tmp_path)
     assert r.returncode == 0, r.stderr
     assert float(r.stdout.split()[-1]) < 2048, r.stdout
+
+
+# ---------------------------------------------------------------- keywords and defaults
+
+@jit
+def _scaled_distance(x, y, scale=2.0, tol=1e-8):
+    s = 0.0
+    for i in range(x.shape[0]):
+        d = abs(x[i] - y[i])
+        if d > tol:
+            s += d * scale
+    return s
+
+
+@jit
+def _add(x, y):
+    return x + y
+
+
+def test_keyword_and_default_calls_match_python():
+    rng = make_rng(1901)
+    x, y = float_array(rng, 50), float_array(rng, 50)
+    calls = [((x, y), {}), ((x,), {"y": y}), ((), {"y": y, "x": x}), ((x, y, 3.0), {}),
+             ((x, y), {"tol": 0.5}), ((x,), {"tol": 0.1, "y": y, "scale": 0.5}), ((x, y, 1.5, 0.25), {})]
+    for args, kwargs in calls:
+        assert _scaled_distance(*args, **kwargs) == _scaled_distance.py_func(*args, **kwargs)
+    for a, b in ((1, 2), (1.5, -2.0), (True, 3)):
+        assert _add(x=a, y=b) == _add.py_func(x=a, y=b)
+        assert _add(a, y=b) == _add.py_func(a, y=b)
+        assert _add(**{"y": b, "x": a}) == _add.py_func(**{"y": b, "x": a})
+
+
+@pytest.mark.parametrize("args, kwargs", [
+    ((1.0,), {"x": 2.0}), ((1.0,), {"z": 2.0}), ((1.0,), {}), ((1.0, 2.0, 3.0), {}), ((), {}),
+    ((), {"x": 1.0, "y": 2.0, "w": 3.0}), ((1.0, 2.0), {"y": 3.0}),
+], ids=["duplicate", "unknown", "missing", "too-many", "none", "extra", "duplicate-last"])
+def test_binding_errors_are_pythons_type_errors(args, kwargs):
+    with pytest.raises(TypeError) as py_error:
+        _add.py_func(*args, **kwargs)
+    with pytest.raises(TypeError) as jit_error:
+        _add(*args, **kwargs)
+    assert str(jit_error.value) == str(py_error.value)
+
+
+def test_binding_errors_name_missing_parameters_with_defaults_filled():
+    x = numpy.ones(3)
+    with pytest.raises(TypeError) as py_error:
+        _scaled_distance.py_func(tol=1.0)
+    with pytest.raises(TypeError) as jit_error:
+        _scaled_distance(tol=1.0)
+    assert str(jit_error.value) == str(py_error.value)
+    assert _scaled_distance(x, x) == 0.0  # still callable afterwards
+
+
+def test_changed_defaults_are_seen_at_the_next_call():
+    @jit
+    def f(a, b=1.0):
+        return a * b
+
+    assert f(3.0) == 3.0
+    f.py_func.__defaults__ = (4.0,)
+    assert f(3.0) == 12.0
+    f.py_func.__defaults__ = (2,)  # a new type: a new specialisation
+    assert f(3.0) == f.py_func(3.0) == 6.0

@@ -331,3 +331,19 @@ def test_int_of_floats_beyond_int64_raises_overflow_error():
                 to_int(x)
     for x in rng.uniform(-2.0**63, 2.0**63, 1000).tolist():
         assert to_int(x) == to_int.py_func(x)
+
+
+# ---------------------------------------------------------------- floats against int literals
+
+@pytest.mark.parametrize("literal", ["0", "1", "-3", "9007199254740992", "9007199254740993",
+                                     "-9007199254740993", "9223372036854775807"])
+@pytest.mark.parametrize("op", ["<", "<=", ">", ">=", "==", "!="])
+def test_float_compared_with_int_literal_matches_python(op, literal):
+    """A literal a double holds exactly compares as that double; larger ones
+    keep the exact int-float comparison."""
+    from arraygen import define
+    f = ruchey.njit(define(f"def f(x):\n    return x {op} {literal}, {literal} {op} x\n"))
+    values = [0.0, -0.0, 1.0, -1.0, 0.5, -3.0, 2.0**53, 2.0**53 + 2, -(2.0**53) - 2, 2.0**63, 9.3e18,
+              math.inf, -math.inf, math.nan] + random_floats(make_rng(1930), 50)
+    for v in values:
+        assert_same(f, v)

@@ -23,6 +23,7 @@ typedef struct LoopPlan {
   ParPlan *par;     /* a prange loop of a parallel function: its plan (par->why if serial) */
   bool deferrable;  /* its errors may be noted on a first run and raised on a second (defer.c) */
   bool *assigned;   /* deferrable: per variable, the scalars the body assigns */
+  bool scalar;      /* an ordered float sum of cheap terms: kept a plain scalar loop (function.c) */
 } LoopPlan;
 
 /* kernel.c: how a CPU kernel runs its block's threads. */
@@ -40,6 +41,8 @@ typedef struct KernelPlan {
 /* What the analyses leave on a Func. */
 typedef struct FuncPlan {
   bool *maybe_unbound;  /* per variable: may be read on a path that did not assign it */
+  bool *borrowed;       /* per variable: a parameter holding arrays that the body never
+                         * assigns, so it borrows the caller's reference (no incref/decref) */
   KernelPlan *kernel;   /* a CPU kernel's plan */
 } FuncPlan;
 

@@ -12,6 +12,39 @@ typedef struct Planner {
   const CompileOptions *opts;
 } Planner;
 
+/* What a loop body holds, for ordered_sum_only. */
+typedef struct Body {
+  bool float_sum;   /* a float variable += or -= */
+  bool other;       /* anything a vector loop would speed up */
+} Body;
+
+static bool see_body(Node *n, void *ctx) {
+  Body *b = ctx;
+  switch (n->kind) {
+  case N_AUGASSIGN:
+    if (n->lhs->kind == N_VAR && ty_is_float(n->lhs->ty) && (n->op == OP_ADD || n->op == OP_SUB)) b->float_sum = true;
+    else b->other = true;
+    break;
+  case N_ASSIGN: b->other |= n->lhs->kind != N_VAR; break;
+  case N_CALL: b->other |= !(n->bi->flags & BF_CHEAP) || ty_has_arrays(n->ty); break;
+  case N_FOR: case N_WHILE: b->other = true; break;
+  default: break;
+  }
+  return !b->other;
+}
+
+/* A float sum of cheap terms (a dot product, a distance): its adds stay
+ * in order, so a vector loop computes the terms ahead and adds them one
+ * by one at the scalar loop's speed, after a prologue that short arrays
+ * (10 to 100 elements, called a million times) pay on every call. Such
+ * a loop stays a plain scalar loop: the in-order adds bound it anyway, and
+ * unrolling's remainder loop cost a 3-element distance more than it saved. */
+static bool ordered_sum_only(const Node *loop) {
+  Body b = {false, false};
+  ir_walk_list(&loop->body, see_body, &b);
+  return b.float_sum && !b.other;
+}
+
 static bool plan_loop(Node *n, void *ctx) {
   Planner *p = ctx;
   if (n->kind != N_FOR) return true;
@@ -23,8 +56,33 @@ static bool plan_loop(Node *n, void *ctx) {
   }
   plan->assigned = arena_alloc(f->arena, (size_t)(f->nvars ? f->nvars : 1));
   plan->deferrable = an_deferrable(f, p->opts, n, plan->assigned);
+  plan->scalar = !p->opts->fastmath && !p->opts->kernel && ordered_sum_only(n);
   n->plan = plan;
   return true;
+}
+
+static void note_target(const Node *t, bool *assigned) {
+  if (t->kind == N_VAR) assigned[t->var] = true;
+  if (t->kind == N_TUPLE)
+    for (int i = 0; i < t->list.len; i++) note_target(t->list.items[i], assigned);
+}
+
+static bool note_assignment(Node *n, void *ctx) {
+  if (n->kind == N_ASSIGN || n->kind == N_AUGASSIGN || n->kind == N_FOR) note_target(n->lhs, ctx);
+  return true;
+}
+
+/* Parameters holding arrays that no statement assigns: the caller keeps
+ * its reference for the whole call, so the body need not take its own
+ * (an atomic add and subtract per array per call). Kernels keep theirs. */
+static bool *borrowed_params(Func *f, const CompileOptions *opts) {
+  size_t n = (size_t)(f->nvars ? f->nvars : 1);
+  bool *assigned = arena_alloc(f->arena, n), *borrowed = arena_alloc(f->arena, n);
+  if (opts->kernel) return borrowed;
+  ir_walk_list(&f->body, note_assignment, assigned);
+  for (int v = 0; v < f->nparams; v++)
+    borrowed[v] = !assigned[v] && f->var_types[v] && ty_has_arrays(f->var_types[v]);
+  return borrowed;
 }
 
 void an_function(Func *f, const CompileOptions *opts) {
@@ -32,6 +90,7 @@ void an_function(Func *f, const CompileOptions *opts) {
   f->plan = arena_alloc(f->arena, sizeof(FuncPlan));
   if (opts->kernel && !opts->gpu_cc) an_hoist_collectives(f);
   f->plan->maybe_unbound = an_maybe_unbound(f);
+  f->plan->borrowed = borrowed_params(f, opts);
   ir_walk_list(&f->body, plan_loop, &(Planner){f, opts});
   if (opts->kernel && !opts->gpu_cc) f->plan->kernel = an_kernel(f);
 }

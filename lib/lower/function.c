@@ -67,7 +67,8 @@ static void lo_exit(Lower *l) {
   position(l, l->exit_bb);
   for (int v = 0; v < l->f->nvars; v++) {
     const Type *t = l->f->var_types[v];
-    if (t && ty_has_arrays(t)) lo_refcount(l, t, LLVMBuildLoad2(l->b, lo_type(l, t), l->slots[v], ""), false);
+    if (t && ty_has_arrays(t) && !l->f->plan->borrowed[v])
+      lo_refcount(l, t, LLVMBuildLoad2(l->b, lo_type(l, t), l->slots[v], ""), false);
   }
   LLVMTypeRef rty = LLVMGetReturnType(LLVMGlobalGetValueType(l->fn));
   LLVMValueRef status = LLVMBuildLoad2(l->b, l->mod->i32, l->status, "status");
@@ -106,7 +107,7 @@ static LLVMValueRef argument(Lower *l, int v, void *ctx) {
   const Type *t = l->f->var_types[v];
   if (v >= l->f->nparams) return ty_has_arrays(t) ? LLVMConstNull(lo_type(l, t)) : NULL;
   LLVMValueRef value = LLVMGetParam(l->fn, (unsigned)v);
-  if (ty_has_arrays(t)) lo_refcount(l, t, value, true);  /* released at the exit too */
+  if (ty_has_arrays(t) && !l->f->plan->borrowed[v]) lo_refcount(l, t, value, true);  /* released at the exit too */
   return value;
 }
 

@@ -145,7 +145,7 @@ static void lo_counted_loop(Lower *l, Node *n, LLVMValueRef start, LLVMValueRef 
   lo_mark_assigned(l, n->lhs->var);
   lo_loop_body(l, n, brk, loop.latch);
   LLVMValueRef back = lo_loop_end(l, &loop);
-  if (rerun || !LLVMIsAConstant(step)) lo_loop_hints(l, back, !rerun);
+  if (rerun || !LLVMIsAConstant(step) || n->plan->scalar) lo_loop_hints(l, back, !rerun && !n->plan->scalar);
 }
 
 /* lo_counted_loop, first with errors deferred where the analysis allows
@@ -202,6 +202,16 @@ static void lo_for(Lower *l, Node *n) {
   position(l, done);
 }
 
+/* The value a return hands to the caller, owned. A local variable's
+ * arrays move out of it (the variable is left empty, so the exit does not
+ * release them), rather than an incref now and a decref at the exit. */
+static LLVMValueRef returned(Lower *l, Node *e) {
+  if (e->kind != N_VAR || !ty_has_arrays(e->ty) || l->f->plan->borrowed[e->var]) return lo_owned(l, e);
+  LLVMValueRef v = lo_expr(l, e);
+  LLVMBuildStore(l->b, LLVMConstNull(lo_type(l, l->f->var_types[e->var])), l->slots[e->var]);
+  return v;
+}
+
 static void lo_return(Lower *l, Node *n) {
   if (l->opts->kernel) {  /* this thread is done: on to the next */
     if (l->fission)
@@ -210,7 +220,7 @@ static void lo_return(Lower *l, Node *n) {
     return;
   }
   if (n->lhs) {
-    LLVMValueRef v = lo_convert(l, lo_owned(l, n->lhs), n->lhs->ty, l->f->ret_type);
+    LLVMValueRef v = lo_convert(l, returned(l, n->lhs), n->lhs->ty, l->f->ret_type);
     LLVMBuildStore(l->b, v, l->ret_val);
   }
   LLVMBuildStore(l->b, const_i32(l, RT_OK), l->status);

@@ -1,0 +1,207 @@
+"""float ** int by multiplication: within 1 ulp of CPython's pow, with its errors."""
+import math
+import re
+
+import numpy
+import pytest
+import ruchey
+
+from conftest import AS_NUMBA, assert_same, make_rng
+
+ruchey_only = pytest.mark.skipif(AS_NUMBA, reason="inspects ruchey's LLVM IR")
+
+
+@ruchey.njit
+def power(x, n):
+    return x ** n
+
+
+@ruchey.njit
+def powers(x, n):
+    out = numpy.empty_like(x)
+    for i in range(x.shape[0]):
+        out[i] = x[i] ** n
+    return out
+
+
+@ruchey.njit
+def square(x):
+    return x ** 2
+
+
+@ruchey.njit
+def cube_float_literal(x):
+    return x ** 3.0
+
+
+@ruchey.njit
+def square_float_literal(x):
+    return x ** 2.0
+
+
+@ruchey.njit
+def zeroth(x):
+    return x ** 0
+
+
+@ruchey.njit
+def sum_of_squares(x, y):
+    s = 0.0
+    for i in range(x.shape[0]):
+        s += (x[i] - y[i]) ** 2
+    return s
+
+
+@ruchey.njit
+def minkowski(x, y, p):
+    s = 0.0
+    for i in range(x.shape[0]):
+        s += abs(x[i] - y[i]) ** p
+    return s ** (1.0 / p)
+
+
+def within_one_ulp(got, expected):
+    got, expected = numpy.asarray(got, dtype=float), numpy.asarray(expected, dtype=float)
+    return numpy.all(numpy.abs(got - expected) <= numpy.spacing(numpy.abs(expected)))
+
+
+def bases_for(n, rng, count=4000):
+    """Bases whose n-th power neither overflows nor underflows."""
+    span = 700.0 / max(abs(n), 1)
+    x = numpy.exp(rng.uniform(-span, span, count)) * rng.choice([-1.0, 1.0], count)
+    near_one = min(0.1, span / 2)
+    wide = min(10.0, math.exp(span))
+    return numpy.concatenate([x, rng.uniform(1 - near_one, 1 + near_one, count // 4),
+                              rng.uniform(math.exp(-span), wide, count // 4) * rng.choice([-1.0, 1.0], count // 4)])
+
+
+@pytest.mark.parametrize("n", list(range(-12, 13)) + [17, -17, 31, 64, -64, 100, 1000, 1024, 1025, -2000, 5001])
+def test_runtime_int_exponent_within_one_ulp_of_python(n):
+    x = bases_for(n, make_rng(1900 + abs(n)))
+    expected = numpy.array([power.py_func(float(v), n) for v in x])
+    assert within_one_ulp(powers(x, n), expected)
+    for v, e in zip(x[:50], expected[:50]):
+        got = power(float(v), n)
+        assert type(got) is float and abs(got - e) <= math.ulp(e), (v, n, got, e)
+
+
+@pytest.mark.parametrize("f", [square, cube_float_literal, square_float_literal, zeroth],
+                         ids=lambda f: f.py_func.__name__)
+def test_literal_exponents_within_one_ulp_of_python(f):
+    x = bases_for(3, make_rng(1919))
+    for v in x:
+        v = float(v)
+        got, expected = f(v), f.py_func(v)
+        assert type(got) is float and abs(got - expected) <= math.ulp(expected), (v, got, expected)
+
+
+def test_square_is_exactly_the_product():
+    for v in bases_for(2, make_rng(1920), 500):
+        assert square(float(v)) == float(v) * float(v)
+
+
+@pytest.mark.parametrize("x", [0.0, -0.0, 1.0, -1.0, 0.5, 2.0, 10.0, 1e-300, 1e300, 5e-324,
+                               math.inf, -math.inf, math.nan])
+@pytest.mark.parametrize("n", [0, 1, 2, 3, -1, -2, -3, 4, 5, -5, 1025, -1025, 400, -400, 310, -310])
+def test_edge_values_and_errors_as_python(x, n):
+    """Zeros, infinities, NaN, overflow and underflow (subnormal results
+    included) are what CPython's pow gives, or its exception."""
+    try:
+        expected = power.py_func(x, n)
+    except (ZeroDivisionError, OverflowError) as exc:
+        with pytest.raises(type(exc)):
+            power(x, n)
+        return
+    got = power(x, n)
+    if math.isnan(expected):
+        assert math.isnan(got)
+    else:
+        assert (got == expected or abs(got - expected) <= math.ulp(expected)) and math.copysign(1, got) == math.copysign(1, expected), \
+            (x, n, got, expected)
+
+
+@pytest.mark.parametrize("f, x", [(square, 1e200), (cube_float_literal, -1e110), (square_float_literal, 1e155)])
+def test_literal_power_overflow_raises(f, x):
+    with pytest.raises(OverflowError):
+        f.py_func(x)
+    with pytest.raises(OverflowError):
+        f(x)
+
+
+def test_zero_to_negative_literal_raises():
+    @ruchey.njit
+    def inverse_square(x):
+        return x ** -2
+    with pytest.raises(ZeroDivisionError):
+        inverse_square(0.0)
+    assert_same(inverse_square, 3.0)
+
+
+def test_overflow_inside_a_reduction_loop_raises():
+    x, y = numpy.zeros(100), numpy.zeros(100)
+    x[57] = 1e200
+    with pytest.raises(OverflowError):
+        sum_of_squares(x, y)
+
+
+def test_distance_kernels_match_python():
+    rng = make_rng(1921)
+    x, y = rng.uniform(-1, 1, 1000), rng.uniform(-1, 1, 1000)
+    assert_same(sum_of_squares, x, y, rel=1e-12)
+    for p in (1, 2, 3, 4, 7):
+        assert_same(minkowski, x, y, p, rel=1e-12)
+
+
+def test_float32_base():
+    x = make_rng(1922).uniform(0.5, 2.0, 200).astype(numpy.float32)
+    for n in (2, 3, 5, -4):
+        got = powers(x, n)
+        expected = numpy.array([v ** n for v in x])
+        assert got.dtype == expected.dtype
+        assert numpy.allclose(got, expected, rtol=1e-6)
+
+
+@ruchey_only
+def test_a_literal_square_is_a_multiply():
+    sum_of_squares(numpy.ones(8), numpy.ones(8))
+    ir = next(iter(sum_of_squares.inspect_llvm().values()))
+    assert not re.search(r"call .*pow", ir), ir
+
+
+@pytest.mark.parametrize("f, k", [(square, 2), (cube_float_literal, 3)], ids=["square", "cube"])
+def test_literal_power_overflows_exactly_where_python_does(f, k):
+    """Around the least base whose power overflows, both signs."""
+    top = math.sqrt(1.7976931348623157e308) if k == 2 else 5.643803094122362e102
+    x = top * (1 - 1e-13)
+    for _ in range(3000):
+        for v in (x, -x):
+            try:
+                expected = f.py_func(v)
+            except OverflowError:
+                with pytest.raises(OverflowError):
+                    f(v)
+                continue
+            assert abs(f(v) - expected) <= math.ulp(expected)
+        x = math.nextafter(x, math.inf)
+
+
+@ruchey.njit
+def squares_of(x):
+    out = numpy.empty_like(x)
+    for i in range(x.shape[0]):
+        out[i] = x[i] ** 2 + abs(x[i] ** 3)
+    return out
+
+
+def test_literal_powers_in_a_deferred_loop_raise_where_python_does():
+    """A loop writing a new array runs with its checks noted first: an
+    overflow still raises, an infinite or NaN base does not."""
+    x = numpy.linspace(-3.0, 3.0, 101)
+    assert_same(squares_of, x, rel=1e-14)
+    x[40], x[41] = math.inf, math.nan
+    assert_same(squares_of, x, rel=1e-14)
+    x[77] = 1e120
+    with pytest.raises(OverflowError):  # as Python floats do (NumPy's scalars give inf)
+        float(x[77]) ** 3
+    with pytest.raises(OverflowError):
+        squares_of(x)
