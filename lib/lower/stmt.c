@@ -90,7 +90,8 @@ static void lo_while(Lower *l, Node *n) {
 }
 
 /* The number of values of range(start, stop, step), computed in unsigned
- * arithmetic so that ranges spanning the whole int64 line are exact. */
+ * arithmetic so that ranges spanning the whole int64 line are exact: read
+ * as unsigned, up to 2**64 - 1. */
 LLVMValueRef lo_range_count(Lower *l, LLVMValueRef start, LLVMValueRef stop, LLVMValueRef step) {
   LLVMValueRef zero = const_i64(l, 0), one = const_i64(l, 1);
   LLVMValueRef up = LLVMBuildICmp(l->b, LLVMIntSGT, step, zero, "");
@@ -98,17 +99,33 @@ LLVMValueRef lo_range_count(Lower *l, LLVMValueRef start, LLVMValueRef stop, LLV
   LLVMValueRef mag = LLVMBuildSelect(l->b, up, step, LLVMBuildNeg(l->b, step, ""), "");
   LLVMValueRef span = LLVMBuildSub(l->b, LLVMBuildSub(l->b, hi, lo, ""), one, "");
   LLVMValueRef n = LLVMBuildAdd(l->b, LLVMBuildUDiv(l->b, span, mag, ""), one, "");
-  n = LLVMBuildSelect(l->b, LLVMBuildICmp(l->b, LLVMIntSLT, lo, hi, ""), n, zero, "");
-  /* No loop runs 2**62 times (that would take a century): saying so lets
-   * LLVM prove the counter and small offsets of it non-negative, so index
-   * wrap-around checks fold away and stencils vectorise. A range longer
-   * than that can only be left by a break, long before the count matters. */
-  LLVMValueRef small = LLVMBuildICmp(l->b, LLVMIntULE, n, const_i64(l, (int64_t)1 << 62), "");
+  return LLVMBuildSelect(l->b, LLVMBuildICmp(l->b, LLVMIntSLT, lo, hi, ""), n, zero, "");
+}
+
+/* No loop runs 2**62 times (that would take a century): a loop over a range
+ * counts at most that many iterations, and saying so lets LLVM prove the
+ * counter and small offsets of it non-negative, so index wrap-around checks
+ * fold away and stencils vectorise. A longer range is exact until it is
+ * left (by a break, a return or an exception), long before its end; a loop
+ * that does reach the end of the counted part raises (lo_range_end) rather
+ * than run its else clause or leave a wrong count behind. */
+#define RANGE_MAX_TRIPS ((int64_t)1 << 62)
+
+LLVMValueRef lo_range_trips(Lower *l, LLVMValueRef count) {
+  LLVMValueRef cap = const_i64(l, RANGE_MAX_TRIPS);
+  LLVMValueRef n = LLVMBuildSelect(l->b, LLVMBuildICmp(l->b, LLVMIntULE, count, cap, ""), count, cap, "trips");
+  LLVMValueRef small = LLVMBuildICmp(l->b, LLVMIntULE, n, cap, "");
   lo_intrinsic(l, "llvm.assume", NULL, 0, &small, 1);
   return n;
 }
 
-/* Evaluates range(...)'s start and step and its number of values. A for
+void lo_range_end(Lower *l, LLVMValueRef count) {
+  lo_raise_if(l, LLVMBuildICmp(l->b, LLVMIntUGT, count, const_i64(l, RANGE_MAX_TRIPS), ""), RT_ERR_OVERFLOW,
+              "a loop over a range of more than 2**62 values cannot run to its end");
+}
+
+/* Evaluates range(...)'s start and step and its number of values (exact,
+ * unsigned: lo_range_trips makes it a loop's trip count). A for
  * loop over it counts k = 0..n-1 with v = start + k*step: the counter is
  * separate from v, so that v keeps its last value after the loop, and a
  * body that assigns v does not change the iteration, as in Python. */
@@ -193,10 +210,11 @@ static void lo_for(Lower *l, Node *n) {
     snprintf(l->mod->res->warning, sizeof l->mod->res->warning,
              "%s:%d: this prange loop runs serially: it has %s", l->f->filename, plan->line, plan->why);
   LLVMValueRef start, step;
-  LLVMValueRef trips = lo_range(l, n->cond, &start, &step);
+  LLVMValueRef count = lo_range(l, n->cond, &start, &step);
   LLVMBasicBlockRef other = new_block(l, "for.else"), done = new_block(l, "for.end");
-  lo_range_loop(l, n, start, step, const_i64(l, 0), trips, other, done);
+  lo_range_loop(l, n, start, step, const_i64(l, 0), lo_range_trips(l, count), other, done);
   position(l, other);
+  lo_range_end(l, count);
   lo_block(l, &n->orelse);
   if (!terminated(l)) LLVMBuildBr(l->b, done);
   position(l, done);

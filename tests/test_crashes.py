@@ -1,0 +1,181 @@
+"""Inputs that once crashed the interpreter: each runs in a fresh process,
+which must end cleanly, with the Python exception NumPy or CPython raises
+and an interpreter still able to compile and run code afterwards."""
+import pytest
+
+from conftest import run_python_file
+
+# After the case: compile something new and run it, then say so.
+STILL_USABLE = """
+from ruchey import njit as _njit
+@_njit
+def _after(a, b):
+    return a * b + 1
+assert _after(6, 7) == 43
+print("SURVIVED")
+"""
+
+
+def run_case(code, directory, timeout=300):
+    proc = run_python_file(code + STILL_USABLE, directory, timeout=timeout)
+    assert proc.returncode == 0, (f"interpreter died, rc={proc.returncode}\n"
+                                  f"stdout:\n{proc.stdout}\nstderr:\n{proc.stderr[-4000:]}")
+    assert "SURVIVED" in proc.stdout
+    return proc.stdout
+
+
+# ---------------------------------------------------------------- allocation sizes
+
+# Each compiled call must raise what NumPy raises for the same arguments.
+SAME_AS_NUMPY = """
+import numpy as np
+from ruchey import njit
+
+def outcome(f, *args):
+    try:
+        r = f(*args)
+        return ("ok", getattr(r, "shape", r))
+    except Exception as e:
+        return (type(e).__name__, str(e))
+
+def check(f, *args):
+    got, want = outcome(f, *args), outcome(f.py_func, *args)
+    assert got == want, (f.py_func.__name__, args, got, want)
+    assert got[0] == "ValueError", got
+"""
+
+
+def test_allocation_sizes_that_overflow_raise_numpys_value_error(tmp_path):
+    run_case(SAME_AS_NUMPY + """
+@njit
+def zeros2(a, b): return np.zeros((a, b))
+@njit
+def zeros3(a, b, c): return np.zeros((a, b, c))
+@njit
+def empty1(n): return np.empty(n)
+@njit
+def ones2(a, b): return np.ones((a, b), dtype=np.int8)
+@njit
+def full2(a, b): return np.full((a, b), 3.0)
+@njit
+def zeros_with_empty_dim(a, b): return np.zeros((0, a, b))
+@njit
+def arange_then_write(a, b):
+    x = np.arange(a, b)
+    x[5] = 1
+    return x[5]
+
+check(zeros2, 2**32, 2**32)
+check(zeros3, 2**31, 2**31, 4)
+check(empty1, 2**61 + 1)
+check(empty1, 2**63 - 1)
+check(ones2, 2**40, 2**40)
+check(full2, 2**33, 2**31)
+check(zeros_with_empty_dim, 2**62, 2**62)
+check(arange_then_write, 0, 2**62)
+check(arange_then_write, -2**63, 2**63 - 1)
+""", tmp_path)
+
+
+def test_results_of_array_expressions_and_shape_functions_are_checked(tmp_path):
+    # a 2**31 x 2**31 float64 result only exists through broadcasting
+    run_case(SAME_AS_NUMPY + """
+from numpy.lib.stride_tricks import as_strided
+col = as_strided(np.zeros(1), shape=(2**31, 1), strides=(0, 8))
+row = as_strided(np.zeros(1), shape=(1, 2**31), strides=(8, 0))
+
+@njit
+def outer_sum(a, b): return a + b
+@njit
+def outer_product(a, b): return np.multiply(a, b)
+@njit
+def outer_copy(a, b): return (a + b).copy()
+
+for f in (outer_sum, outer_product, outer_copy):
+    check(f, col, row)
+""", tmp_path)
+
+
+def test_allocation_the_system_refuses_is_a_memory_error(tmp_path):
+    out = run_case("""
+import numpy as np
+from ruchey import njit
+@njit
+def empty1(n): return np.empty(n)
+try:
+    empty1(2**58)  # 2**61 bytes
+except MemoryError:
+    print("MemoryError")
+""", tmp_path)
+    assert "MemoryError" in out
+
+
+# ---------------------------------------------------------------- ranges past 2**62 values
+
+def test_ranges_spanning_int64_are_exact_until_left(tmp_path):
+    run_case("""
+from ruchey import njit
+@njit
+def first_three(a, b):
+    c = 0
+    for i in range(a, b):
+        c += 1
+        if c == 3:
+            break
+    return c, i
+@njit
+def first_three_down(a, b):
+    c = 0
+    for i in range(a, b, -1):
+        c += 1
+        if c == 3:
+            break
+    return c, i
+@njit
+def found(a, b, x):
+    for i in range(a, b):
+        if i == x:
+            return i
+    return 0
+for a, b in [(-2**63, 2**63 - 1), (-2**63, 0), (0, 2**63 - 1), (1 - 2**62, 2**62 + 3), (0, 10)]:
+    assert first_three(a, b) == first_three.py_func(a, b), (a, b)
+    assert first_three_down(b, a) == first_three_down.py_func(b, a), (a, b)
+    assert found(a, b, a + 5) == a + 5
+""", tmp_path)
+
+
+def test_len_of_a_range_past_int64_is_an_overflow_error(tmp_path):
+    run_case("""
+from ruchey import njit
+@njit
+def length(a, b, s):
+    return len(range(a, b, s))
+def outcome(f, *args):
+    try:
+        return f(*args)
+    except OverflowError as e:
+        return "OverflowError"
+for args in [(-2**63, 2**63 - 1, 1), (-2**63, 0, 1), (0, 2**63 - 1, 1), (2**63 - 1, -2**63, -1),
+             (-2**63, 2**63 - 1, 2), (-2**63, 2**63 - 1, 3), (5, 100, 7)]:
+    assert outcome(length, *args) == outcome(length.py_func, *args), args
+""", tmp_path)
+
+
+def test_a_loop_that_would_reach_the_end_of_a_huge_range_raises(tmp_path):
+    # the count is folded to closed form: the loop "finishes" at once, and
+    # must not report 2**62 iterations as if the range ended there
+    out = run_case("""
+from ruchey import njit
+@njit
+def count(n):
+    c = 0
+    for i in range(n):
+        c += 1
+    return c
+assert count(10) == 10
+try:
+    print(count(2**63 - 1))
+except OverflowError:
+    print("OverflowError")
+""", tmp_path)
+    assert "OverflowError" in out
