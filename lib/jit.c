@@ -358,6 +358,7 @@ EXPORT const RucheyAPI *ruchey_api(void) {
     .set_num_threads = pool_set_num_threads,
     .max_threads = pool_max_threads,
     .thread_id = pool_thread_id,
+    .stack_limit = rt_stack_limit,
   };
   return &api;
 }

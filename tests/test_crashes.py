@@ -179,3 +179,150 @@ except OverflowError:
     print("OverflowError")
 """, tmp_path)
     assert "OverflowError" in out
+
+
+# ---------------------------------------------------------------- deep code
+
+LONG_SUM = """
+import sys, threading
+import numpy as np
+from ruchey import njit
+sys.setrecursionlimit(100000)  # for CPython's own compiler
+
+def long_sum(n, term):
+    src = "def f(x, a):\\n    return " + " + ".join(term.replace("I", str(i % 7)) for i in range(n)) + "\\n"
+    path = "long_sum_%d.py" % n
+    with open(path, "w") as fh:
+        fh.write(src)
+    ns = {}
+    exec(compile(src, path, "exec"), ns)
+    return ns["f"]
+
+def outcome(f, *args):
+    try:
+        return f(*args)
+    except RecursionError:
+        return "RecursionError"
+"""
+
+
+@pytest.mark.parametrize("where", ["main", "thread"])
+def test_a_sum_of_30000_terms_compiles_in_any_thread(tmp_path, where):
+    out = run_case(LONG_SUM + f"""
+a = np.arange(10.0)
+f = long_sum(30000, "a[I] * x")
+results = []
+def go():
+    results.append(njit(f)(1.5, a))
+if {where!r} == "main":
+    go()
+else:
+    t = threading.Thread(target=go)
+    t.start()
+    t.join()
+assert results == [f(1.5, a)], results
+""", tmp_path)
+
+
+def test_code_nested_deeper_than_the_stack_is_a_recursion_error(tmp_path):
+    # a small thread stack: reading, typing or lowering would run out of it
+    out = run_case(LONG_SUM + """
+a = np.arange(10.0)
+results = []
+def go(f):
+    results.append(outcome(njit(f), 1.5, a))
+threading.stack_size(1 << 21)
+for n, term in [(5000, "x"), (12000, "x"), (12000, "min(x, a[I])"), (14000, "(x < I)")]:
+    t = threading.Thread(target=go, args=(long_sum(n, term),))
+    t.start()
+    t.join()
+print(results)
+assert results[0] == 5000 * 1.5 and results[1:] == ["RecursionError"] * 3, results
+""", tmp_path)
+
+
+# ---------------------------------------------------------------- recursion
+
+RECURSIVE = """
+import sys, threading
+from ruchey import njit
+
+@njit
+def unbounded(n):
+    if n < 0:
+        return 0
+    return unbounded(n + 1) + 1
+
+@njit
+def even(n):
+    if n == 0:
+        return True
+    return odd(n - 1)
+
+@njit
+def odd(n):
+    if n == 0:
+        return False
+    return even(n - 1)
+
+@njit
+def fib(n):
+    if n < 2:
+        return n
+    return fib(n - 1) + fib(n - 2)
+
+@njit
+def calls_unbounded(n):
+    s = 0
+    for i in range(n):
+        s += unbounded(i)
+    return s
+
+def raises_recursion_error(f, *args):
+    try:
+        f(*args)
+    except RecursionError:
+        return True
+    return False
+"""
+
+
+def test_unbounded_recursion_raises_recursion_error(tmp_path):
+    run_case(RECURSIVE + """
+assert raises_recursion_error(unbounded, 0)
+assert raises_recursion_error(unbounded.py_func, 0)
+assert raises_recursion_error(calls_unbounded, 3)
+assert raises_recursion_error(even, 10**7) and raises_recursion_error(even.py_func, 10**7)
+assert raises_recursion_error(odd, 10**7 + 1)
+for n in range(12):
+    assert even(n) == even.py_func(n) and odd(n) == odd.py_func(n)
+    assert fib(n) == fib.py_func(n)
+assert raises_recursion_error(unbounded, 0)  # again, after the jump back
+assert fib(25) == 75025
+""", tmp_path)
+
+
+@pytest.mark.parametrize("stack", [0, 1 << 18, 1 << 16])
+def test_unbounded_recursion_in_a_thread_raises_recursion_error(tmp_path, stack):
+    run_case(RECURSIVE + f"""
+threading.stack_size({stack})
+results = []
+def go():
+    results.append((raises_recursion_error(unbounded, 0), raises_recursion_error(even, 10**7), fib(20)))
+t = threading.Thread(target=go)
+t.start()
+t.join()
+assert results == [(True, True, 6765)], results
+""", tmp_path)
+
+
+def test_recursion_within_the_stack_still_runs(tmp_path):
+    # deep recursion that CPython's limit refuses but the stack holds
+    run_case(RECURSIVE + """
+@njit
+def depth(n):
+    if n == 0:
+        return 0
+    return depth(n - 1) + 1
+assert depth(50000) == 50000
+""", tmp_path)

@@ -52,6 +52,9 @@ typedef struct Lower {
   LLVMBuilderRef b;
   LLVMValueRef fn;
   LLVMValueRef impl;         /* the body, arguments as values: recursive calls go here */
+  /* a recursive body's RtStackGuard and the stack address its calls are
+   * told they start at, passed along (function.c) */
+  LLVMValueRef stack_guard, stack_next;
   LLVMValueRef ret_val;      /* the body's result, returned with the status */
   LLVMValueRef status;       /* i32 alloca read by the exit block */
   LLVMValueRef *slots;       /* one alloca per variable */
@@ -246,6 +249,8 @@ void lo_range_loop(Lower *l, Node *n, LLVMValueRef start, LLVMValueRef step, LLV
 LLVMValueRef lo_jit_call(Lower *l, Node *n);
 LLVMValueRef lo_thread_record(Lower *l);
 void lo_check_call(Lower *l, LLVMValueRef status);
+bool lo_checks_stack(const Lower *l, const Func *f);
+LLVMValueRef lo_guarded_call(Lower *l, LLVMValueRef body, LLVMValueRef *args, unsigned n);
 
 /* ---------------------------------------------------------------- function.c */
 
