@@ -326,3 +326,84 @@ def depth(n):
     return depth(n - 1) + 1
 assert depth(50000) == 50000
 """, tmp_path)
+
+
+# ---------------------------------------------------------------- first calls in threads
+
+def test_first_calls_of_mutually_recursive_functions_from_two_threads(tmp_path):
+    # fresh functions each round: both threads start their first call at once
+    run_case("""
+import threading
+from ruchey import njit
+
+def pair():
+    @njit
+    def even(n):
+        if n == 0:
+            return True
+        return odd(n - 1)
+    @njit
+    def odd(n):
+        if n == 0:
+            return False
+        return even(n - 1)
+    return even, odd
+
+for round in range(30):
+    even, odd = pair()
+    start = threading.Barrier(2)
+    results = {}
+    def run(name, f, n):
+        start.wait()
+        results[name] = f(n)
+    threads = [threading.Thread(target=run, args=("even", even, 10)),
+               threading.Thread(target=run, args=("odd", odd, 10))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=60)
+        assert not t.is_alive(), "deadlock"
+    assert results == {"even": True, "odd": False}, (round, results)
+    assert even(7) is False and odd(7) is True
+""", tmp_path, timeout=600)
+
+
+def test_recursion_in_prange_loops_and_cpu_device_functions(tmp_path):
+    run_case(RECURSIVE + """
+import numpy as np
+from ruchey import cuda, prange
+
+@cuda.jit(device=True)
+def factorial(n):
+    if n <= 1:
+        return 1
+    return n * factorial(n - 1)
+
+@cuda.jit
+def factorials(out):
+    i = cuda.grid(1)
+    if i < out.size:
+        out[i] = factorial(i)
+
+out = np.zeros(10, dtype=np.int64)
+factorials[1, 16](out)
+assert list(out) == [factorial.py_func(i) for i in range(10)]
+
+@njit(parallel=True)
+def fib_sum(n):
+    s = 0
+    for i in prange(n):
+        s += fib(i % 20)
+    return s
+
+@njit(parallel=True)
+def unbounded_sum(n):
+    s = 0
+    for i in prange(n):
+        s += unbounded(i)
+    return s
+
+assert fib_sum(100) == fib_sum.py_func(100)
+assert raises_recursion_error(unbounded_sum, 4)
+assert fib_sum(10) == fib_sum.py_func(10)
+""", tmp_path)

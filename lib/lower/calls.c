@@ -119,7 +119,7 @@ LLVMValueRef lo_jit_call(Lower *l, Node *n) {
   for (int i = 0; i < na; i++) args[i] = lo_expr_as(l, n->list.items[i], callee->var_types[i]);
   int nargs = na;
   if (device) args[nargs++] = lo_thread_record(l);
-  LLVMValueRef r = lo_checks_stack(l, callee) ? lo_guarded_call(l, fn, args, (unsigned)nargs)
+  LLVMValueRef r = lo_checks_stack(l, callee, n->target->func_opts) ? lo_guarded_call(l, fn, args, (unsigned)nargs)
                                                : LLVMBuildCall2(l->b, LLVMGlobalGetValueType(fn), fn, args, (unsigned)nargs, "");
   for (int i = 0; i < na; i++) lo_done_with(l, n->list.items[i], args[i]);
   lo_check_call(l, LLVMBuildExtractValue(l->b, r, 0, "status"));

@@ -122,7 +122,9 @@ static void lo_prologue(Lower *l) {
  * out where real frames would (f(n) = f(n + 1) + 1 would otherwise loop
  * 2**63 times). A CUDA device function does not check: a GPU has no such
  * error, and on the CPU it may run on a fiber's stack. */
-bool lo_checks_stack(const Lower *l, const Func *f) { return f->recursive && !l->mod->gpu && !l->opts->device; }
+bool lo_checks_stack(const Lower *l, const Func *f, const CompileOptions *opts) {
+  return f->recursive && !l->mod->gpu && !opts->device;
+}
 
 #define FRAME_ESTIMATE 16  /* a return address, kept aligned: no real frame is smaller */
 
@@ -176,7 +178,7 @@ static void add_noalias(LowerModule *mod, LLVMValueRef fn, unsigned param) {
  * inline them, and when a body cannot fail, drop the status and turn
  * fib(n - 1) + fib(n - 2) into a loop and one call. */
 LLVMValueRef lo_body(Lower *l) {
-  bool checks = lo_checks_stack(l, l->f);
+  bool checks = lo_checks_stack(l, l->f, l->opts);
   int np = l->f->nparams + l->opts->device + 2 * checks;
   LLVMTypeRef *params = arena_alloc(l->f->arena, sizeof(LLVMTypeRef) * (size_t)(np ? np : 1));
   for (int v = 0; v < l->f->nparams; v++) params[v] = lo_type(l, l->f->var_types[v]);
@@ -221,7 +223,7 @@ static void lo_entry(Lower *l) {
     LLVMValueRef p = LLVMBuildLoad2(l->b, l->mod->ptr, LLVMBuildGEP2(l->b, l->mod->ptr, args, &idx, 1, ""), "");
     vals[v] = v < l->f->nparams ? lo_load_storage(l, l->f->var_types[v], p) : p;
   }
-  LLVMValueRef r = lo_checks_stack(l, l->f) ? lo_guarded_call(l, l->impl, vals, (unsigned)np)
+  LLVMValueRef r = lo_checks_stack(l, l->f, l->opts) ? lo_guarded_call(l, l->impl, vals, (unsigned)np)
                                              : LLVMBuildCall2(l->b, LLVMGlobalGetValueType(l->impl), l->impl, vals, (unsigned)np, "");
   if (l->f->ret_type->kind != TY_NONE)
     lo_store_storage(l, l->f->ret_type, LLVMGetParam(l->fn, 0), LLVMBuildExtractValue(l->b, r, 1, ""));

@@ -249,7 +249,7 @@ void lo_range_loop(Lower *l, Node *n, LLVMValueRef start, LLVMValueRef step, LLV
 LLVMValueRef lo_jit_call(Lower *l, Node *n);
 LLVMValueRef lo_thread_record(Lower *l);
 void lo_check_call(Lower *l, LLVMValueRef status);
-bool lo_checks_stack(const Lower *l, const Func *f);
+bool lo_checks_stack(const Lower *l, const Func *f, const CompileOptions *opts);
 LLVMValueRef lo_guarded_call(Lower *l, LLVMValueRef body, LLVMValueRef *args, unsigned n);
 
 /* ---------------------------------------------------------------- function.c */
