@@ -22,7 +22,7 @@ static bool diag_from_exception(Diag *diag) {
   PyObject *type, *value, *tb;
   PyErr_Fetch(&type, &value, &tb);
   PyObject *text = value ? PyObject_Str(value) : NULL;
-  diag->kind = type == core_TypingError ? DIAG_TYPING : DIAG_INTERNAL;
+  diag->kind = type == core_TypingError ? DIAG_TYPING : type == PyExc_RecursionError ? DIAG_RECURSION : DIAG_INTERNAL;
   snprintf(diag->msg, sizeof diag->msg, "%s", text ? PyUnicode_AsUTF8(text) : "error");
   Py_XDECREF(text); Py_XDECREF(type); Py_XDECREF(value); Py_XDECREF(tb);
   PyErr_Clear();
@@ -64,10 +64,13 @@ static Func *read_and_type(const RucheyAPI *api, PyObject *pyfunc, const Type *c
   return api->infer(f, types, opts, diag) ? f : NULL;
 }
 
+static bool nesting_fits(const RucheyAPI *api, Func *f, const CompileOptions *opts, Diag *diag);
+
 /* Generates a typed f; LLVM's part runs without the GIL, other Python
  * threads running meanwhile. */
 static bool generate(const RucheyAPI *api, Func *f, const CompileOptions *opts, OutputKind out,
                      CompileResult *res, Diag *diag) {
+  if (!nesting_fits(api, f, opts, diag)) return false;
   bool ok;
   Py_BEGIN_ALLOW_THREADS
   ok = api->generate(f, opts, out, res, diag);
@@ -158,6 +161,8 @@ static bool resolve_call(void *ctx, void *callee, const Type **args, int nargs, 
     while (!c->items[innermost]->typing) innermost--;
     if (e != c->items[innermost] && c->cc)
       return call_error(diag, "%s", "mutual recursion between device functions is not supported on the GPU");
+    for (int i = e->index; i <= innermost; i++)  /* the functions being typed from e on: the cycle */
+      if (c->items[i]->typing) c->items[i]->func->recursive = true;
     *out = (CallTarget){.self = e == c->items[innermost], .func = e->func, .func_opts = &e->opts,
                         .ret_type = e->func->ret_type};
     return true;
@@ -179,6 +184,22 @@ static bool resolve_call(void *ctx, void *callee, const Type **args, int nargs, 
   *out = (CallTarget){.func = e->func, .func_opts = &e->opts, .ret_type = e->func->ret_type,
                       .barrier = e->func->barrier, .grid_sync = e->func->grid_sync};
   return true;
+}
+
+/* Lowering f lowers each callee inside the call that first reaches it:
+ * the passes over all of them may nest on the stack at once. */
+static bool nesting_fits(const RucheyAPI *api, Func *f, const CompileOptions *opts, Diag *diag) {
+  Callees *c = opts->resolve_ctx;
+  int64_t depth = f->depth;
+  for (int i = 0; c && i < c->n; i++)
+    if (c->items[i]->func && c->items[i]->func != f) depth += c->items[i]->func->depth;
+  if (rc_nesting_fits(depth, api->stack_limit())) return true;
+  diag->kind = DIAG_RECURSION;
+  diag->line = f->line;
+  snprintf(diag->msg, sizeof diag->msg,
+           "maximum recursion depth exceeded during compilation: '%s' and the functions it calls nest %lld "
+           "deep, more than this thread's stack can compile", f->name, (long long)depth);
+  return false;
 }
 
 /* Options for a compile whose calls resolve into its own module; the

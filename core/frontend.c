@@ -24,6 +24,7 @@ typedef struct Fe {
   int nvars, cap;
   int ntemps;
   Diag *diag;
+  uintptr_t stack_limit;  /* rt_stack_limit: reading nests as deep as the code */
 } Fe;
 
 static Node *fe_expr(Fe *fe, PyObject *e);
@@ -67,6 +68,21 @@ static void *fe_error(Fe *fe, PyObject *e, const char *fmt, ...) {
   return NULL;
 }
 
+/* Whether reading one level deeper at e leaves the stack room; if not, a
+ * RecursionError (CPython's own compiler stops at its recursion limit). */
+static bool fe_room(Fe *fe, PyObject *e) {
+  char here;
+  if ((uintptr_t)&here > fe->stack_limit + RC_STACK_PER_NEST * 4) return true;
+  if (!fe->diag->kind) {
+    fe->diag->kind = DIAG_RECURSION;
+    set_pos(fe, &fe->diag->line, &fe->diag->col, e);
+    snprintf(fe->diag->msg, sizeof fe->diag->msg,
+             "maximum recursion depth exceeded during compilation: the code nests deeper than this "
+             "thread's stack can read");
+  }
+  return false;
+}
+
 static Node *new_node(Fe *fe, NodeKind kind, PyObject *e) {
   Node *n = arena_alloc(fe->arena, sizeof(Node));
   n->kind = kind;
@@ -103,6 +119,7 @@ static int add_var(Fe *fe, const char *name) {
 /* Python decides locality for the whole function: a name assigned anywhere
  * in it is local everywhere in it. Collect those names before converting. */
 static void collect_locals(Fe *fe, PyObject *node) {
+  if (!fe_room(fe, node)) return;
   if (is_kind(node, "Name")) {
     PyObject *ctx = field(node, "ctx");
     if (is_kind(ctx, "Store")) {
@@ -719,7 +736,7 @@ static const struct { const char *kind, *what; } unsupported_exprs[] = {
 };
 
 static Node *fe_expr(Fe *fe, PyObject *e) {
-  if (fe->diag->kind) return NULL;
+  if (fe->diag->kind || !fe_room(fe, e)) return NULL;
   const char *k = ast_kind(e);
   if (!strcmp(k, "Constant")) return fe_constant(fe, e);
   if (!strcmp(k, "Name")) return fe_name(fe, e);
@@ -1213,7 +1230,7 @@ static bool fe_params(Fe *fe, PyObject *def) {
 }
 
 Func *fe_read_function(PyObject *pyfunc, Arena *arena, Diag *diag) {
-  Fe fe = {.arena = arena, .diag = diag};
+  Fe fe = {.arena = arena, .diag = diag, .stack_limit = core_api()->stack_limit()};
   fe.f = arena_alloc(arena, sizeof(Func));
   fe.f->arena = arena;
   fe.pyfunc = pyfunc;
@@ -1241,7 +1258,7 @@ Func *fe_read_function(PyObject *pyfunc, Arena *arena, Diag *diag) {
   if (ok) {
     for (Py_ssize_t i = 0; i < PyList_GET_SIZE(body); i++)
       collect_locals(&fe, PyList_GET_ITEM(body, i));
-    ok = fe_block(&fe, body, &fe.f->body);
+    ok = !diag->kind && fe_block(&fe, body, &fe.f->body);
   }
   Py_DECREF(body);
   Py_DECREF(def);

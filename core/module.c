@@ -235,6 +235,10 @@ int core_dtype_kind(PyObject *obj) {
 /* ---------------------------------------------------------------- errors */
 
 void core_raise_diag(const Diag *d, const char *filename) {
+  if (d->kind == DIAG_RECURSION) {
+    PyErr_Format(PyExc_RecursionError, "%s (%s, line %d)", d->msg, filename, d->line);
+    return;
+  }
   if (d->kind != DIAG_TYPING) {
     PyErr_Format(PyExc_RuntimeError, "ruchey internal error: %s", d->msg);
     return;

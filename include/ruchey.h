@@ -11,11 +11,12 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <setjmp.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define RUCHEY_API_VERSION 11
+#define RUCHEY_API_VERSION 12
 #define RC_MAX_NDIM 8
 
 /* ---------------------------------------------------------------- arena */
@@ -223,7 +224,23 @@ typedef struct Func {
   const char *symbol;   /* set by the extension: the name of its body in a module, one per
                          * function and argument types in a compile */
   struct FuncPlan *plan;  /* set by the analyses (lib/analysis) before lowering */
+  int depth;            /* set by infer: how deep its statements and expressions nest (ir_depth);
+                         * each level costs the recursive passes up to RC_STACK_PER_NEST bytes */
+  bool recursive;       /* set by the extension: on a cycle of calls (checks the stack on entry) */
 } Func;
+
+/* The stack one level of nesting may take in any pass (typing, the
+ * analyses, lowering; measured: under 180 bytes), checked against the
+ * thread's stack before each runs. */
+#define RC_STACK_PER_NEST 192
+
+/* Whether depth levels of nesting fit on what is left of this thread's
+ * stack above limit (rt_stack_limit). */
+static inline bool rc_nesting_fits(int64_t depth, uintptr_t limit) {
+  char here;
+  uintptr_t sp = (uintptr_t)&here;
+  return sp > limit && (uint64_t)(sp - limit) / RC_STACK_PER_NEST > (uint64_t)depth;
+}
 
 /* ---------------------------------------------------------------- builtins (lib/builtins) */
 
@@ -286,7 +303,7 @@ typedef struct Builtin {
 
 /* ---------------------------------------------------------------- diagnostics */
 
-typedef enum { DIAG_TYPING = 1, DIAG_INTERNAL } DiagKind;
+typedef enum { DIAG_TYPING = 1, DIAG_INTERNAL, DIAG_RECURSION } DiagKind;
 
 /* A compile-time error at a source position; the extension turns it into
  * ruchey.TypingError quoting the line. */
@@ -382,6 +399,7 @@ typedef enum {
   RT_ERR_ASSERT, RT_ERR_OVERFLOW, RT_ERR_RUNTIME, RT_ERR_UNBOUND,
   RT_ERR_RAISE,  /* raise in compiled code: exc_class says which */
   RT_ERR_TYPE,
+  RT_ERR_RECURSION,  /* a recursive call past the thread's stack (RecursionError) */
 } RtStatus;
 
 /* What a failed call left behind, per thread. */
@@ -476,6 +494,7 @@ typedef struct RucheyAPI {
   const char *const *blas_names, *const *lapack_names;
   void (*set_routine)(const char *name, void *fn);
   void (*set_linalg_error)(void *cls);
+  uintptr_t (*stack_limit)(void);  /* rt_stack_limit */
 } RucheyAPI;
 
 const RucheyAPI *ruchey_api(void);
@@ -485,6 +504,17 @@ bool ty_infer(Func *f, const Type **argtypes, const CompileOptions *opts, Diag *
 void rt_register_symbols(void (*define)(const char *name, void *addr, void *ctx), void *ctx);
 RtError *rt_last_error(void);
 void rt_set_error(int status, const char *msg);
+/* The lowest address this thread's stack may grow to before a check
+ * (compiled recursion, the compiler's nesting) raises RecursionError. */
+uintptr_t rt_stack_limit(void);
+/* A call into a cycle of recursive functions from outside it (lower/calls.c):
+ * the thread's stack limit, which every function of the cycle checks on
+ * entry, and where one that finds the stack spent jumps back to. */
+typedef struct RtStackGuard {
+  uintptr_t limit;
+  jmp_buf back;
+} RtStackGuard;
+_Noreturn void rt_recursion_error(RtStackGuard *g);
 void rt_error_int(int status, const char *fmt, int64_t v);  /* a message holding one number */
 double rt_round_digits(double x, int64_t nd);  /* round(x, nd) as CPython */
 void rt_partition(void *data, int64_t n, int64_t k, int32_t kind);  /* builtins/statistics.c */

@@ -11,6 +11,7 @@
 
 #include "builtins/builtins.h"
 #include "infer.h"
+#include "ir.h"
 
 static bool ty_block(Infer *in, NodeList *l);
 
@@ -498,6 +499,15 @@ static bool block_returns(const NodeList *l) {
 
 bool ty_infer(Func *f, const Type **argtypes, const CompileOptions *opts, Diag *diag) {
   Infer in = {.f = f, .opts = opts, .diag = diag};
+  f->depth = ir_depth(&f->body);
+  if (!rc_nesting_fits(f->depth, rt_stack_limit())) {
+    diag->kind = DIAG_RECURSION;
+    diag->line = f->line;
+    snprintf(diag->msg, sizeof diag->msg,
+             "maximum recursion depth exceeded during compilation: '%s' nests %d deep, more than this thread's "
+             "stack can compile", f->name, f->depth);
+    return false;
+  }
   for (int i = 0; i < f->nparams; i++) f->var_types[i] = argtypes[i];
   for (int pass = 0; pass < 64; pass++) {
     in.changed = false;

@@ -5,6 +5,8 @@
  * may take over a subtree (returning false) where it needs another order or
  * context, as an assignment target that is not a read.
  */
+#include <stdlib.h>
+
 #include "ir.h"
 
 void ir_walk_list(const NodeList *l, IrVisit visit, void *ctx) {
@@ -37,6 +39,55 @@ void ir_walk(Node *n, IrVisit visit, void *ctx) {
   ir_walk_list(&n->kw, visit, ctx);
   ir_walk_list(&n->body, visit, ctx);
   ir_walk_list(&n->orelse, visit, ctx);
+}
+
+typedef struct DepthItem {
+  const Node *n;
+  int depth;
+} DepthItem;
+
+typedef struct DepthStack {
+  DepthItem *items;
+  size_t len, cap;
+  bool failed;
+} DepthStack;
+
+static void push_depth(DepthStack *s, const Node *n, int depth) {
+  if (!n || s->failed) return;
+  if (s->len == s->cap) {
+    size_t cap = s->cap ? 2 * s->cap : 256;
+    DepthItem *grown = realloc(s->items, sizeof(DepthItem) * cap);
+    if (!grown) {
+      s->failed = true;
+      return;
+    }
+    s->items = grown;
+    s->cap = cap;
+  }
+  s->items[s->len++] = (DepthItem){n, depth};
+}
+
+static void push_list_depth(DepthStack *s, const NodeList *l, int depth) {
+  for (int i = 0; i < l->len; i++) push_depth(s, l->items[i], depth);
+}
+
+int ir_depth(const NodeList *body) {
+  DepthStack s = {0};
+  int most = 0;
+  push_list_depth(&s, body, 1);
+  while (s.len) {
+    DepthItem it = s.items[--s.len];
+    if (it.depth > most) most = it.depth;
+    push_depth(&s, it.n->lhs, it.depth + 1);
+    push_depth(&s, it.n->rhs, it.depth + 1);
+    push_depth(&s, it.n->cond, it.depth + 1);
+    push_list_depth(&s, &it.n->list, it.depth + 1);
+    push_list_depth(&s, &it.n->kw, it.depth + 1);
+    push_list_depth(&s, &it.n->body, it.depth + 1);
+    push_list_depth(&s, &it.n->orelse, it.depth + 1);
+  }
+  free(s.items);
+  return s.failed ? INT32_MAX : most;
 }
 
 /* Python's floor division and modulo of ints (b != 0). */

@@ -19,4 +19,8 @@ void ir_walk_list(const NodeList *l, IrVisit visit, void *ctx);
  * for anything else, or where Python's int would leave int64. */
 bool ir_const_int(const Node *n, int64_t *out);
 
+/* How deep the nodes of body nest, counted without recursing (a sum of
+ * 30,000 terms nests 30,000 deep): what the recursive passes will need. */
+int ir_depth(const NodeList *body);
+
 #endif

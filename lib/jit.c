@@ -378,6 +378,7 @@ EXPORT const RucheyAPI *ruchey_api(void) {
     .lapack_names = la_lapack_names,
     .set_routine = rt_set_routine,
     .set_linalg_error = rt_set_linalg_error,
+    .stack_limit = rt_stack_limit,
   };
   return &api;
 }

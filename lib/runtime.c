@@ -5,6 +5,9 @@
  * 64 bytes (a cache line, and the widest vector) within it. The reference count is
  * changed atomically by compiled code; the last release frees the block.
  */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE  /* pthread_getattr_np */
+#endif
 #include <math.h>
 #include <pthread.h>
 #include <stdint.h>
@@ -89,6 +92,37 @@ void *rt_block_shared(const void *site, int64_t bytes) {
   pthread_once(&shared_once, make_shared_key);
   pthread_setspecific(shared_key, shared_sites);
   return data;
+}
+
+/* ---------------------------------------------------------------- the stack */
+
+/* Kept free below the limit: what runs once a check has failed (raising
+ * the error, Python unwinding) needs stack too. */
+static size_t stack_reserve(size_t size) {
+  size_t most = (size_t)256 << 10;
+  return size / 4 < most ? size / 4 : most;
+}
+
+uintptr_t rt_stack_limit(void) {
+  static _Thread_local uintptr_t limit;
+  if (limit) return limit;
+  pthread_attr_t attr;
+  void *low = NULL;
+  size_t size = 0;
+  if (pthread_getattr_np(pthread_self(), &attr) == 0) {
+    pthread_attr_getstack(&attr, &low, &size);
+    pthread_attr_destroy(&attr);
+  }
+  limit = (uintptr_t)low + stack_reserve(size);
+  if (!limit) limit = 1;  /* unknown: no check can fail */
+  return limit;
+}
+
+/* The frames skipped are those of the cycle's functions, compiled code
+ * that holds no lock; arrays they held stay allocated. */
+_Noreturn void rt_recursion_error(RtStackGuard *g) {
+  rt_set_error(RT_ERR_RECURSION, "maximum recursion depth exceeded");
+  longjmp(g->back, 1);
 }
 
 static _Thread_local RtError last_error;
@@ -310,6 +344,9 @@ void rt_register_symbols(void (*define)(const char *name, void *addr, void *ctx)
   define("rt_round_digits", (void *)rt_round_digits, ctx);
   define("rt_meminfo_free", (void *)rt_meminfo_free, ctx);
   define("rt_set_error", (void *)rt_set_error, ctx);
+  define("rt_stack_limit", (void *)rt_stack_limit, ctx);
+  define("rt_recursion_error", (void *)rt_recursion_error, ctx);
+  define("_setjmp", (void *)_setjmp, ctx);
   define("rt_raise", (void *)rt_raise, ctx);
   define("rt_shape_error", (void *)rt_shape_error, ctx);
   define("rt_error_format", (void *)rt_error_format, ctx);

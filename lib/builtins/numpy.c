@@ -151,7 +151,10 @@ static const Type *ty_arange(Infer *in, Node *n, const Type **args) {
 static LLVMValueRef arange_count(Lower *l, const Type *t, LLVMValueRef start, LLVMValueRef stop, LLVMValueRef step) {
   if (!ty_is_float(t)) {
     lo_raise_if(l, LLVMBuildICmp(l->b, LLVMIntEQ, step, const_i64(l, 0), ""), RT_ERR_ZERODIV, "division by zero");
-    return lo_range_count(l, start, stop, step);
+    LLVMValueRef count = lo_range_count(l, start, stop, step);  /* unsigned: over 2**63 - 1 reads negative */
+    lo_raise_if(l, LLVMBuildICmp(l->b, LLVMIntSLT, count, const_i64(l, 0), ""), RT_ERR_VALUE,
+                "Maximum allowed size exceeded");
+    return count;
   }
   lo_raise_if(l, fcmp(l, LLVMRealOEQ, step, lo_fconst(l, t, 0)), RT_ERR_ZERODIV, "division by zero");
   LLVMValueRef c = lo_intrinsic1(l, "llvm.ceil", t, LLVMBuildFDiv(l->b, LLVMBuildFSub(l->b, stop, start, ""), step, ""));

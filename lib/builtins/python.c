@@ -30,8 +30,10 @@ static LLVMValueRef lo_len(Lower *l, Node *n) {
   Node *a = n->list.items[0];
   if (a->ty->kind == TY_TUPLE) return const_i64(l, a->ty->nfields);
   if (a->ty->kind == TY_RANGE) {  /* (zip's ranges, stmt.c) */
-    LLVMValueRef start, step;
-    return lo_range(l, a, &start, &step);
+    LLVMValueRef start, step, count = lo_range(l, a, &start, &step);
+    lo_raise_if(l, LLVMBuildICmp(l->b, LLVMIntSLT, count, const_i64(l, 0), ""), RT_ERR_OVERFLOW,
+                "Python int too large to convert to C ssize_t");
+    return count;
   }
   LLVMValueRef v = lo_expr(l, a);
   LLVMValueRef len = a->ty->ndim ? lo_arr_shape(l, v, 0) : const_i64(l, 0);

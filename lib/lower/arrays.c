@@ -54,17 +54,40 @@ void lo_fill(Lower *l, const Type *elem, LLVMValueRef data, LLVMValueRef n, LLVM
   lo_loop_end(l, &loop);
 }
 
+/* a * b, and whether it overflowed int64 (or'ed into *over). */
+static LLVMValueRef mul_checked(Lower *l, LLVMValueRef a, LLVMValueRef b, LLVMValueRef *over) {
+  LLVMValueRef args[2] = {a, b};
+  LLVMValueRef r = lo_intrinsic(l, "llvm.smul.with.overflow", &l->mod->i64, 1, args, 2);
+  *over = LLVMBuildOr(l->b, *over, LLVMBuildExtractValue(l->b, r, 1, ""), "");
+  return LLVMBuildExtractValue(l->b, r, 0, "");
+}
+
+/* The bytes of an array of the given shape, checked as NumPy checks them:
+ * negative dimensions, then a size times itemsize past int64 (a dimension
+ * of 0 makes the array empty whatever the others are). This is the one
+ * place arrays are sized, so no builtin can wrap a size into a small block. */
+static LLVMValueRef checked_nbytes(Lower *l, int ndim, LLVMValueRef *shape, int itemsize, LLVMValueRef *count) {
+  LLVMValueRef zero = const_i64(l, 0), anyneg = LLVMConstInt(l->mod->i1, 0, 0), over = anyneg;
+  LLVMValueRef nbytes = const_i64(l, itemsize), empty = anyneg;
+  *count = const_i64(l, 1);
+  for (int d = 0; d < ndim; d++) {
+    *count = LLVMBuildMul(l->b, *count, shape[d], "");
+    anyneg = LLVMBuildOr(l->b, anyneg, LLVMBuildICmp(l->b, LLVMIntSLT, shape[d], zero, ""), "");
+    LLVMValueRef is0 = LLVMBuildICmp(l->b, LLVMIntEQ, shape[d], zero, "");
+    empty = LLVMBuildOr(l->b, empty, is0, "");
+    nbytes = mul_checked(l, nbytes, LLVMBuildSelect(l->b, is0, const_i64(l, 1), shape[d], ""), &over);
+  }
+  lo_raise_if(l, anyneg, RT_ERR_VALUE, "negative dimensions are not allowed");
+  lo_raise_if(l, over, RT_ERR_VALUE,
+              "array is too big; `arr.size * arr.dtype.itemsize` is larger than the maximum possible size.");
+  return LLVMBuildSelect(l->b, empty, zero, nbytes, "nbytes");
+}
+
 /* A new array of type t (C-contiguous, or Fortran-ordered for an 'F' t)
  * with the given shape; fill is 0 (zeros), 1 (ones) or -1 (uninitialised). */
 LLVMValueRef lo_alloc_array(Lower *l, const Type *t, LLVMValueRef *shape, int fill) {
-  LLVMValueRef count = const_i64(l, 1), anyneg = LLVMConstInt(l->mod->i1, 0, 0);
-  for (int d = 0; d < t->ndim; d++) {
-    count = LLVMBuildMul(l->b, count, shape[d], "");
-    anyneg = LLVMBuildOr(l->b, anyneg, LLVMBuildICmp(l->b, LLVMIntSLT, shape[d], const_i64(l, 0), ""), "");
-  }
-  lo_raise_if(l, anyneg, RT_ERR_VALUE, "negative dimensions are not allowed");
   int itemsize = ty_bits(t->elem) / 8;
-  LLVMValueRef nbytes = LLVMBuildMul(l->b, count, const_i64(l, itemsize), "nbytes");
+  LLVMValueRef count, nbytes = checked_nbytes(l, t->ndim, shape, itemsize, &count);
   LLVMValueRef mi = lo_call_fn(l, "rt_alloc", l->mod->ptr, &l->mod->i64, &nbytes, 1);
   lo_raise_if(l, LLVMBuildIsNull(l->b, mi, ""), RT_ERR_MEMORY, "cannot allocate array");
   LLVMValueRef datap = LLVMBuildStructGEP2(

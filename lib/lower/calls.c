@@ -1,5 +1,8 @@
 /* lower/calls.c — calls from one compiled function to another: the
  * callee is lowered into the caller's module, and called directly. */
+#include <stddef.h>
+#include <stdio.h>
+
 #include "lower/lower.h"
 
 /* The CUDA thread a device function runs as, for its callee: int64
@@ -27,6 +30,68 @@ void lo_check_call(Lower *l, LLVMValueRef status) {
   position(l, ok);
 }
 
+/* body's guarded entry, {status, result} (its arguments but the last two):
+ * an RtStackGuard on its frame, set by _setjmp (in a function of its own,
+ * which LLVM never inlines, so that the caller's optimisation is not
+ * hindered), then the body; back from a spent stack, RecursionError. */
+static LLVMValueRef guarded_entry(Lower *l, LLVMValueRef body) {
+  char name[300];
+  snprintf(name, sizeof name, "%s.guarded", LLVMGetValueName(body));
+  LLVMValueRef fn = LLVMGetNamedFunction(l->mod->m, name);
+  if (fn) return fn;
+  LLVMTypeRef bt = LLVMGlobalGetValueType(body);
+  unsigned n = LLVMCountParamTypes(bt) - 2;
+  LLVMTypeRef params[n + 2];
+  LLVMGetParamTypes(bt, params);
+  fn = LLVMAddFunction(l->mod->m, name, LLVMFunctionType(LLVMGetReturnType(bt), params, n, 0));
+  LLVMSetLinkage(fn, LLVMInternalLinkage);
+  LLVMBuilderRef b = LLVMCreateBuilderInContext(l->mod->c);
+  LLVMPositionBuilderAtEnd(b, LLVMAppendBasicBlockInContext(l->mod->c, fn, "entry"));
+  LLVMValueRef guard = LLVMBuildAlloca(b, LLVMArrayType2(l->mod->i8, sizeof(RtStackGuard)), "guard");
+  LLVMSetAlignment(guard, _Alignof(RtStackGuard));
+  LLVMTypeRef lt = LLVMFunctionType(l->mod->i64, NULL, 0, 0);
+  LLVMBuildStore(b, LLVMBuildCall2(b, lt, lo_get_fn(l, "rt_stack_limit", lt), NULL, 0, ""), guard);
+  LLVMValueRef off = const_i64(l, offsetof(RtStackGuard, back));
+  LLVMValueRef back = LLVMBuildGEP2(b, l->mod->i8, guard, &off, 1, "");
+  LLVMTypeRef st = LLVMFunctionType(LLVMInt32TypeInContext(l->mod->c), &l->mod->ptr, 1, 0);
+  LLVMValueRef setjmp_fn = lo_get_fn(l, "_setjmp", st);
+  unsigned twice = LLVMGetEnumAttributeKindForName("returns_twice", 13);
+  LLVMAddAttributeAtIndex(setjmp_fn, LLVMAttributeFunctionIndex, LLVMCreateEnumAttribute(l->mod->c, twice, 0));
+  LLVMValueRef jumped = LLVMBuildCall2(b, st, setjmp_fn, &back, 1, "");
+  LLVMAddCallSiteAttribute(jumped, LLVMAttributeFunctionIndex, LLVMCreateEnumAttribute(l->mod->c, twice, 0));
+  LLVMBasicBlockRef run = LLVMAppendBasicBlockInContext(l->mod->c, fn, "run");
+  LLVMBasicBlockRef spent = LLVMAppendBasicBlockInContext(l->mod->c, fn, "spent");
+  LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntNE, jumped, LLVMConstInt(LLVMInt32TypeInContext(l->mod->c), 0, 0), ""),
+                  spent, run);
+  LLVMPositionBuilderAtEnd(b, run);
+  LLVMValueRef args[n + 2];
+  for (unsigned i = 0; i < n; i++) args[i] = LLVMGetParam(fn, i);
+  args[n] = guard;
+  args[n + 1] = const_i64(l, -1);  /* no estimate yet: the real stack */
+  /* returned field by field: where the body cannot fail, LLVM sees the
+   * status is 0 and drops it from the body's result */
+  LLVMValueRef r = LLVMBuildCall2(b, bt, body, args, n + 2, ""), ok = LLVMGetUndef(LLVMGetReturnType(bt));
+  for (unsigned i = 0; i < 2; i++) ok = LLVMBuildInsertValue(b, ok, LLVMBuildExtractValue(b, r, i, ""), i, "");
+  LLVMBuildRet(b, ok);
+  LLVMPositionBuilderAtEnd(b, spent);
+  LLVMValueRef failed = LLVMGetUndef(LLVMGetReturnType(bt));
+  LLVMBuildRet(b, LLVMBuildInsertValue(b, failed, const_i32(l, RT_ERR_RECURSION), 0, ""));
+  LLVMDisposeBuilder(b);
+  return fn;
+}
+
+/* A call to a recursive body: inside its cycle (or another's) the guard
+ * passes along; from outside, through the body's guarded entry. */
+LLVMValueRef lo_guarded_call(Lower *l, LLVMValueRef body, LLVMValueRef *args, unsigned n) {
+  if (l->stack_guard) {
+    args[n] = l->stack_guard;
+    args[n + 1] = l->stack_next;
+    return LLVMBuildCall2(l->b, LLVMGlobalGetValueType(body), body, args, n + 2, "");
+  }
+  LLVMValueRef entry = guarded_entry(l, body);
+  return LLVMBuildCall2(l->b, LLVMGlobalGetValueType(entry), entry, args, n, "");
+}
+
 /* The body of the function target names, lowered into this module the
  * first time it is called (one per function and argument types). */
 static LLVMValueRef callee_body(Lower *l, const CallTarget *target) {
@@ -50,10 +115,12 @@ LLVMValueRef lo_jit_call(Lower *l, Node *n) {
   const Func *callee = n->target->func;
   int na = n->list.len;
   bool device = n->target->func_opts->device;
-  LLVMValueRef *args = arena_alloc(l->f->arena, sizeof(LLVMValueRef) * (size_t)(na + 1));
+  LLVMValueRef *args = arena_alloc(l->f->arena, sizeof(LLVMValueRef) * (size_t)(na + 4));
   for (int i = 0; i < na; i++) args[i] = lo_expr_as(l, n->list.items[i], callee->var_types[i]);
-  if (device) args[na] = lo_thread_record(l);
-  LLVMValueRef r = LLVMBuildCall2(l->b, LLVMGlobalGetValueType(fn), fn, args, (unsigned)(na + device), "");
+  int nargs = na;
+  if (device) args[nargs++] = lo_thread_record(l);
+  LLVMValueRef r = lo_checks_stack(l, callee, n->target->func_opts) ? lo_guarded_call(l, fn, args, (unsigned)nargs)
+                                               : LLVMBuildCall2(l->b, LLVMGlobalGetValueType(fn), fn, args, (unsigned)nargs, "");
   for (int i = 0; i < na; i++) lo_done_with(l, n->list.items[i], args[i]);
   lo_check_call(l, LLVMBuildExtractValue(l->b, r, 0, "status"));
   if (n->ty->kind == TY_NONE) return LLVMGetUndef(l->mod->i8);

@@ -118,6 +118,61 @@ static void lo_prologue(Lower *l) {
   lo_unbound_flags(l);
 }
 
+/* A function on a cycle of calls checks the stack on entry, and raises
+ * RecursionError where CPython would have run out of frames, before the
+ * thread runs out of stack: its body takes the RtStackGuard made by the
+ * call from outside the cycle (lo_guarded_call) and an address its stack
+ * is taken to be at. A call passes on the lower of its own stack address
+ * and the one it was given, less FRAME_ESTIMATE: LLVM turns tail calls
+ * into loops and jumps, which take no stack, and the estimate still runs
+ * out where real frames would (f(n) = f(n + 1) + 1 would otherwise loop
+ * 2**63 times). A CUDA device function does not check: a GPU has no such
+ * error, and on the CPU it may run on a fiber's stack. */
+bool lo_checks_stack(const Lower *l, const Func *f, const CompileOptions *opts) {
+  return f->recursive && !l->mod->gpu && !opts->device;
+}
+
+#define FRAME_ESTIMATE 16  /* a return address, kept aligned: no real frame is smaller */
+
+/* The stack pointer, read from its register where the target names it
+ * (the frame address would cost a frame pointer in every call). */
+static LLVMValueRef stack_address(Lower *l) {
+#if defined(__x86_64__) || defined(__aarch64__)
+#if defined(__x86_64__)
+  static const char reg[] = "rsp";
+#else
+  static const char reg[] = "sp";
+#endif
+  LLVMMetadataRef name = LLVMMDStringInContext2(l->mod->c, reg, sizeof reg - 1);
+  LLVMValueRef arg = LLVMMetadataAsValue(l->mod->c, LLVMMDNodeInContext2(l->mod->c, &name, 1));
+  return lo_intrinsic(l, "llvm.read_register", &l->mod->i64, 1, &arg, 1);
+#else
+  LLVMValueRef zero = LLVMConstInt(LLVMInt32TypeInContext(l->mod->c), 0, 0);
+  return LLVMBuildPtrToInt(l->b, lo_intrinsic(l, "llvm.frameaddress", &l->mod->ptr, 1, &zero, 1), l->mod->i64, "");
+#endif
+}
+
+/* The check jumps back to the guard's call rather than return a failure:
+ * the body still cannot fail where it could not before, and LLVM still
+ * turns fib(n - 1) + fib(n - 2) into a loop and one call. */
+static void check_stack(Lower *l, LLVMValueRef given) {
+  LLVMValueRef sp = stack_address(l);
+  LLVMValueRef here = lo_intrinsic(l, "llvm.umin", &l->mod->i64, 1, (LLVMValueRef[]){sp, given}, 2);
+  LLVMValueRef limit = LLVMBuildLoad2(l->b, l->mod->i64, l->stack_guard, "limit");
+  LLVMValueRef spent = LLVMBuildICmp(l->b, LLVMIntULT, here, limit, "");
+  LLVMTypeRef ov[1] = {l->mod->i1};
+  spent = lo_intrinsic(l, "llvm.expect.i1", ov, 1, (LLVMValueRef[]){spent, LLVMConstInt(l->mod->i1, 0, 0)}, 2);
+  LLVMBasicBlockRef fail = new_block(l, "stack.spent"), ok = new_block(l, "stack.ok");
+  LLVMBuildCondBr(l->b, spent, fail, ok);
+  position(l, fail);
+  LLVMValueRef call = lo_call_fn(l, "rt_recursion_error", void_type(l), &l->mod->ptr, &l->stack_guard, 1);
+  unsigned kind = LLVMGetEnumAttributeKindForName("noreturn", 8);
+  LLVMAddAttributeAtIndex(LLVMGetCalledValue(call), LLVMAttributeFunctionIndex, LLVMCreateEnumAttribute(l->mod->c, kind, 0));
+  LLVMBuildUnreachable(l->b);
+  position(l, ok);
+  l->stack_next = LLVMBuildSub(l->b, here, const_i64(l, FRAME_ESTIMATE), "");
+}
+
 static void add_noalias(LowerModule *mod, LLVMValueRef fn, unsigned param) {
   unsigned kind = LLVMGetEnumAttributeKindForName("noalias", 7);
   LLVMAddAttributeAtIndex(fn, param + 1, LLVMCreateEnumAttribute(mod->c, kind, 0));
@@ -129,10 +184,15 @@ static void add_noalias(LowerModule *mod, LLVMValueRef fn, unsigned param) {
  * inline them, and when a body cannot fail, drop the status and turn
  * fib(n - 1) + fib(n - 2) into a loop and one call. */
 static LLVMValueRef body_function(Lower *l, const char *name, bool deferred) {
-  int np = l->f->nparams + l->opts->device;
+  bool checks = lo_checks_stack(l, l->f, l->opts);
+  int np = l->f->nparams + l->opts->device + 2 * checks;
   LLVMTypeRef *params = arena_alloc(l->f->arena, sizeof(LLVMTypeRef) * (size_t)(np ? np : 1));
   for (int v = 0; v < l->f->nparams; v++) params[v] = lo_type(l, l->f->var_types[v]);
-  if (l->opts->device) params[np - 1] = l->mod->ptr;
+  if (l->opts->device) params[l->f->nparams] = l->mod->ptr;
+  if (checks) {
+    params[np - 2] = l->mod->ptr;
+    params[np - 1] = l->mod->i64;
+  }
   LLVMTypeRef result[2] = {l->mod->i32, lo_type(l, l->f->ret_type)};
   LLVMTypeRef ft = LLVMFunctionType(LLVMStructTypeInContext(l->mod->c, result, 2, 0), params, (unsigned)np, 0);
   l->impl = l->fn = LLVMAddFunction(l->mod->m, name, ft);
@@ -146,6 +206,10 @@ static LLVMValueRef body_function(Lower *l, const char *name, bool deferred) {
     LLVMBuildStore(l->b, const_bool(l, false), l->deferred);
   }
   lo_prologue(l);
+  if (checks) {
+    l->stack_guard = LLVMGetParam(l->fn, (unsigned)(np - 2));
+    check_stack(l, LLVMGetParam(l->fn, (unsigned)(np - 1)));
+  }
   lo_block(l, &l->f->body);
   if (!terminated(l)) {  /* falling off the end returns None */
     LLVMBuildStore(l->b, const_i32(l, RT_OK), l->status);
@@ -162,15 +226,17 @@ LLVMValueRef lo_body(Lower *l) { return body_function(l, l->f->symbol, false); }
  * from its storage layout, the body called, its result stored in ret. */
 static void lo_entry(Lower *l) {
   position(l, new_block(l, "entry"));
+  l->stack_guard = NULL;  /* the body's parameter: the entry makes its own */
   int np = l->f->nparams + l->opts->device;
-  LLVMValueRef *vals = arena_alloc(l->f->arena, sizeof(LLVMValueRef) * (size_t)(np ? np : 1));
+  LLVMValueRef *vals = arena_alloc(l->f->arena, sizeof(LLVMValueRef) * (size_t)(np + 3));
   LLVMValueRef args = LLVMGetParam(l->fn, 1);
   for (int v = 0; v < np; v++) {
     LLVMValueRef idx = const_i64(l, v);
     LLVMValueRef p = LLVMBuildLoad2(l->b, l->mod->ptr, LLVMBuildGEP2(l->b, l->mod->ptr, args, &idx, 1, ""), "");
     vals[v] = v < l->f->nparams ? lo_load_storage(l, l->f->var_types[v], p) : p;
   }
-  LLVMValueRef r = LLVMBuildCall2(l->b, LLVMGlobalGetValueType(l->impl), l->impl, vals, (unsigned)np, "");
+  LLVMValueRef r = lo_checks_stack(l, l->f, l->opts) ? lo_guarded_call(l, l->impl, vals, (unsigned)np)
+                                             : LLVMBuildCall2(l->b, LLVMGlobalGetValueType(l->impl), l->impl, vals, (unsigned)np, "");
   if (l->f->ret_type->kind != TY_NONE)
     lo_store_storage(l, l->f->ret_type, LLVMGetParam(l->fn, 0), LLVMBuildExtractValue(l->b, r, 1, ""));
   LLVMBuildRet(l->b, LLVMBuildExtractValue(l->b, r, 0, "status"));
@@ -189,7 +255,9 @@ static LLVMValueRef ufunc_element(Lower *l, LLVMValueRef body, LLVMValueRef *bas
     LLVMValueRef at = LLVMBuildGEP2(l->b, unit, base[i], &off, 1, "");
     vals[i] = i < nin ? lo_load_storage(l, ty[i], at) : at;
   }
-  return LLVMBuildCall2(l->b, LLVMGlobalGetValueType(body), body, vals, (unsigned)nin, "");
+  if (!lo_checks_stack(l, l->f, l->opts)) return LLVMBuildCall2(l->b, LLVMGlobalGetValueType(body), body, vals, (unsigned)nin, "");
+  l->stack_guard = NULL;  /* a recursive function: the loop calls it from outside its cycle */
+  return lo_guarded_call(l, body, vals, (unsigned)nin);
 }
 
 /* One pass over the elements: at byte steps, or, with step NULL, indexing

@@ -227,9 +227,9 @@ static void lo_kernel_uniform(Lower *l, Node *n) {
     for (int d = 0; d < 3; d++) l->tid[d] = const_i64(l, 0);
     bind_thread_slots(l, const_i64(l, 0));
     LLVMValueRef start, step;
-    LLVMValueRef trips = lo_range(l, n->cond, &start, &step);
+    LLVMValueRef count = lo_range(l, n->cond, &start, &step);
     memset(l->tid, 0, sizeof l->tid);
-    LoLoop loop = lo_loop_begin(l, const_i64(l, 0), trips, NULL, "ufor");
+    LoLoop loop = lo_loop_begin(l, const_i64(l, 0), lo_range_trips(l, count), NULL, "ufor");
     LLVMValueRef kv[2] = {const_i64(l, n->lhs->var), LLVMBuildAdd(l->b, start, LLVMBuildMul(l->b, loop.index, step, ""), "")};
     if (l->kplan->uniform[n->lhs->var])
       LLVMBuildStore(l->b, kv[1], l->slots[n->lhs->var]);
@@ -237,6 +237,7 @@ static void lo_kernel_uniform(Lower *l, Node *n) {
       thread_loop(l, store_loop_var, kv);
     lo_kernel_block(l, &n->body);
     lo_loop_end(l, &loop);
+    lo_range_end(l, count);
     lo_kernel_block(l, &n->orelse);
   }
 }

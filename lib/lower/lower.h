@@ -52,6 +52,9 @@ typedef struct Lower {
   LLVMBuilderRef b;
   LLVMValueRef fn;
   LLVMValueRef impl;         /* the body, arguments as values: recursive calls go here */
+  /* a recursive body's RtStackGuard and the stack address its calls are
+   * told they start at, passed along (function.c) */
+  LLVMValueRef stack_guard, stack_next;
   LLVMValueRef ret_val;      /* the body's result, returned with the status */
   LLVMValueRef status;       /* i32 alloca read by the exit block */
   LLVMValueRef *slots;       /* one alloca per variable */
@@ -234,6 +237,8 @@ void lo_stmt(Lower *l, Node *n);
 void lo_block(Lower *l, NodeList *b);
 LLVMValueRef lo_range_count(Lower *l, LLVMValueRef start, LLVMValueRef stop, LLVMValueRef step);
 LLVMValueRef lo_range(Lower *l, Node *r, LLVMValueRef *start, LLVMValueRef *step);
+LLVMValueRef lo_range_trips(Lower *l, LLVMValueRef count);
+void lo_range_end(Lower *l, LLVMValueRef count);
 /* for n's variable over iterations [k0, k1) of start + k*step, errors
  * deferred where the analysis allows; on to exhausted, or brk on break */
 void lo_range_loop(Lower *l, Node *n, LLVMValueRef start, LLVMValueRef step, LLVMValueRef k0,
@@ -245,6 +250,8 @@ LLVMValueRef lo_jit_call(Lower *l, Node *n);
 LLVMValueRef lo_jit_call_elem(Lower *l, Node *n, LLVMValueRef *vals);  /* a @vectorize ufunc on elements */
 LLVMValueRef lo_thread_record(Lower *l);
 void lo_check_call(Lower *l, LLVMValueRef status);
+bool lo_checks_stack(const Lower *l, const Func *f, const CompileOptions *opts);
+LLVMValueRef lo_guarded_call(Lower *l, LLVMValueRef body, LLVMValueRef *args, unsigned n);
 
 /* ---------------------------------------------------------------- function.c */
 

@@ -165,7 +165,7 @@ void lo_parallel_for(Lower *l, Node *n, const ParPlan *plan) {
   LLVMTypeRef ctxty = region_context_type(l, plan, field);
   LLVMTypeRef partty = partials_type(l, plan, slot);
   LLVMValueRef start, step;
-  LLVMValueRef trips = lo_range(l, n->cond, &start, &step);
+  LLVMValueRef count = lo_range(l, n->cond, &start, &step), trips = lo_range_trips(l, count);
   LLVMValueRef body = lo_region_body(l, n, plan, ctxty, field, partty, slot, start, step);
   LLVMValueRef ctx = lo_alloca(l, ctxty, "region");
   LLVMBuildStore(l->b, const_i32(l, RT_OK), LLVMBuildStructGEP2(l->b, ctxty, ctx, CTX_STATUS, ""));
@@ -200,6 +200,7 @@ void lo_parallel_for(Lower *l, Node *n, const ParPlan *plan) {
   for (pa.var = 0; pa.var < l->f->nvars; pa.var++)
     if (plan->kind[pa.var] == PAR_REDUCTION) lo_for_each_index(l, 1, &nchunks, combine_partial, &pa);
   lo_intrinsic(l, "llvm.stackrestore", ptrov, 1, &sp, 1);
+  lo_range_end(l, count);
   /* the loop variable ends at the last value, as after a serial loop */
   LLVMValueRef ran = LLVMBuildICmp(l->b, LLVMIntSGT, trips, const_i64(l, 0), "");
   LLVMValueRef last = LLVMBuildAdd(l->b, start, LLVMBuildMul(l->b, LLVMBuildSub(l->b, trips, const_i64(l, 1), ""), step, ""), "");

@@ -4,6 +4,7 @@
 #include <stdio.h>
 
 #include "lower/lower.h"
+#include "ir.h"
 
 /* ---------------------------------------------------------------- statements */
 
@@ -90,7 +91,8 @@ static void lo_while(Lower *l, Node *n) {
 }
 
 /* The number of values of range(start, stop, step), computed in unsigned
- * arithmetic so that ranges spanning the whole int64 line are exact. */
+ * arithmetic so that ranges spanning the whole int64 line are exact: read
+ * as unsigned, up to 2**64 - 1. */
 LLVMValueRef lo_range_count(Lower *l, LLVMValueRef start, LLVMValueRef stop, LLVMValueRef step) {
   LLVMValueRef zero = const_i64(l, 0), one = const_i64(l, 1);
   LLVMValueRef up = LLVMBuildICmp(l->b, LLVMIntSGT, step, zero, "");
@@ -98,17 +100,69 @@ LLVMValueRef lo_range_count(Lower *l, LLVMValueRef start, LLVMValueRef stop, LLV
   LLVMValueRef mag = LLVMBuildSelect(l->b, up, step, LLVMBuildNeg(l->b, step, ""), "");
   LLVMValueRef span = LLVMBuildSub(l->b, LLVMBuildSub(l->b, hi, lo, ""), one, "");
   LLVMValueRef n = LLVMBuildAdd(l->b, LLVMBuildUDiv(l->b, span, mag, ""), one, "");
-  n = LLVMBuildSelect(l->b, LLVMBuildICmp(l->b, LLVMIntSLT, lo, hi, ""), n, zero, "");
-  /* No loop runs 2**62 times (that would take a century): saying so lets
-   * LLVM prove the counter and small offsets of it non-negative, so index
-   * wrap-around checks fold away and stencils vectorise. A range longer
-   * than that can only be left by a break, long before the count matters. */
-  LLVMValueRef small = LLVMBuildICmp(l->b, LLVMIntULE, n, const_i64(l, (int64_t)1 << 62), "");
+  return LLVMBuildSelect(l->b, LLVMBuildICmp(l->b, LLVMIntSLT, lo, hi, ""), n, zero, "");
+}
+
+/* No loop runs 2**62 times (that would take a century): saying so lets
+ * LLVM prove the counter and small offsets of it non-negative, so index
+ * wrap-around checks fold away and stencils vectorise. Only a loop that
+ * can be left early (a break, a return or a raise in it: leaves_early) may
+ * run over a longer range: it counts at most 2**62 iterations, exact until
+ * then, and raises if it would run on past them (lo_range_end), as do
+ * prange's loops and a kernel's loops around barriers. Another keeps the
+ * plain count: a check before it (tried) made LLVM drop the assumption and
+ * a sieve 25% slower. */
+#define RANGE_MAX_TRIPS ((int64_t)1 << 62)
+
+static void assume_small(Lower *l, LLVMValueRef trips) {
+  LLVMValueRef small = LLVMBuildICmp(l->b, LLVMIntULE, trips, const_i64(l, RANGE_MAX_TRIPS), "");
   lo_intrinsic(l, "llvm.assume", NULL, 0, &small, 1);
+}
+
+LLVMValueRef lo_range_trips(Lower *l, LLVMValueRef count) {
+  LLVMValueRef cap = const_i64(l, RANGE_MAX_TRIPS);
+  LLVMValueRef n = LLVMBuildSelect(l->b, LLVMBuildICmp(l->b, LLVMIntULE, count, cap, ""), count, cap, "trips");
+  assume_small(l, n);
   return n;
 }
 
-/* Evaluates range(...)'s start and step and its number of values. A for
+void lo_range_end(Lower *l, LLVMValueRef count) {
+  lo_raise_if(l, LLVMBuildICmp(l->b, LLVMIntUGT, count, const_i64(l, RANGE_MAX_TRIPS), ""), RT_ERR_OVERFLOW,
+              "a loop over a range of more than 2**62 values cannot run to its end");
+}
+
+static LLVMValueRef lo_range_fits(Lower *l, LLVMValueRef count) {
+  assume_small(l, count);
+  return count;
+}
+
+/* Whether a loop's body may leave it: a break of its own (not of a loop
+ * inside it), a return, a raise or an assert. */
+typedef struct Exits {
+  bool nested;  /* inside a loop of the body: its breaks are that loop's */
+  bool found;
+} Exits;
+
+static bool find_exit(Node *n, void *ctx) {
+  Exits *e = ctx;
+  if (n->kind == N_RETURN || n->kind == N_RAISE || n->kind == N_ASSERT || (n->kind == N_BREAK && !e->nested))
+    e->found = true;
+  if (n->kind != N_FOR && n->kind != N_WHILE) return !e->found;
+  Exits inner = {true, false};
+  ir_walk_list(&n->body, find_exit, &inner);
+  ir_walk_list(&n->orelse, find_exit, e);  /* an else clause's break is the enclosing loop's */
+  e->found |= inner.found;
+  return false;
+}
+
+static bool leaves_early(Node *loop) {
+  Exits e = {false, false};
+  ir_walk_list(&loop->body, find_exit, &e);
+  return e.found;
+}
+
+/* Evaluates range(...)'s start and step and its number of values (exact,
+ * unsigned). A for
  * loop over it counts k = 0..n-1 with v = start + k*step: the counter is
  * separate from v, so that v keeps its last value after the loop, and a
  * body that assigns v does not change the iteration, as in Python. */
@@ -193,10 +247,13 @@ static void lo_for(Lower *l, Node *n) {
     snprintf(l->mod->res->warning, sizeof l->mod->res->warning,
              "%s:%d: this prange loop runs serially: it has %s", l->f->filename, plan->line, plan->why);
   LLVMValueRef start, step;
-  LLVMValueRef trips = lo_range(l, n->cond, &start, &step);
+  LLVMValueRef count = lo_range(l, n->cond, &start, &step);
   LLVMBasicBlockRef other = new_block(l, "for.else"), done = new_block(l, "for.end");
+  bool leaves = leaves_early(n);
+  LLVMValueRef trips = leaves ? lo_range_trips(l, count) : lo_range_fits(l, count);
   lo_range_loop(l, n, start, step, const_i64(l, 0), trips, other, done);
   position(l, other);
+  if (leaves) lo_range_end(l, count);
   lo_block(l, &n->orelse);
   if (!terminated(l)) LLVMBuildBr(l->b, done);
   position(l, done);
