@@ -75,11 +75,40 @@ def test_scalar_state_stepped_by_a_helper_matches_python():
         assert_same(logistic, a, 3.5, n)
 
 
+@ruchey.njit
+def sq_distance_inline(x, y):
+    s = 0.0
+    for i in range(x.shape[0]):
+        d = x[i] - y[i]
+        s += d * d
+    return s
+
+
+@ruchey.njit
+def sq_diffs(x, y, out):
+    for i in range(x.shape[0]):
+        out[i] = sq_diff(x[i], y[i])
+    return out
+
+
+def llvm_ir(f, *args):
+    f(*args)
+    return next(iter(f.inspect_llvm().values()))
+
+
 @ruchey_only
-def test_a_small_helper_is_inlined_and_its_loop_vectorised():
-    sq_distance(numpy.ones(8), numpy.ones(8))
-    ir = next(iter(sq_distance.inspect_llvm().values()))
-    # no call to the helper's body remains, and the loop works on vectors
+def test_a_small_helper_is_inlined_and_its_loop_planned_as_written_inline():
+    # an ordered float sum of cheap terms stays a scalar loop (its adds are
+    # in order either way): called or inline, the same loop
+    ir = llvm_ir(sq_distance, numpy.ones(8), numpy.ones(8))
+    inline = llvm_ir(sq_distance_inline, numpy.ones(8), numpy.ones(8))
+    assert not re.search(r"call .*@sq_diff_", ir), ir
+    assert bool(re.search(r"<\d+ x double>", ir)) == bool(re.search(r"<\d+ x double>", inline))
+
+
+@ruchey_only
+def test_a_small_helper_in_a_loop_writing_an_array_is_inlined_and_vectorised():
+    ir = llvm_ir(sq_diffs, numpy.ones(8), numpy.ones(8), numpy.empty(8))
     assert not re.search(r"call .*@sq_diff_", ir), ir
     assert re.search(r"<\d+ x double>", ir), ir
 

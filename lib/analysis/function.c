@@ -18,6 +18,40 @@ typedef struct Body {
   bool other;       /* anything a vector loop would speed up */
 } Body;
 
+static bool cheap_call(const Node *n, int depth);
+
+/* A callee's body that is straight arithmetic: no loop, no memory written
+ * or made (an array expression makes an array; a view of an argument does
+ * not), only cheap calls. */
+typedef struct Straight {
+  bool ok;
+  int depth;
+} Straight;
+
+static bool see_straight(Node *n, void *ctx) {
+  Straight *s = ctx;
+  switch (n->kind) {
+  case N_FOR: case N_WHILE: s->ok = false; break;
+  case N_ASSIGN: case N_AUGASSIGN: s->ok &= n->lhs->kind == N_VAR; break;
+  case N_BINOP: case N_UNARY: case N_COMPARE: s->ok &= !ty_has_arrays(n->ty); break;
+  case N_CALL: s->ok &= !ty_has_arrays(n->ty) && cheap_call(n, s->depth + 1); break;
+  default: break;
+  }
+  return s->ok;
+}
+
+/* A builtin flagged cheap, or a ruchey function whose body is straight
+ * arithmetic (a distance's term): inlined, the loop calling it is the
+ * loop with its body written out, and is planned as that one. */
+static bool cheap_call(const Node *n, int depth) {
+  const CallTarget *t = n->target;
+  if (!t) return n->bi && (n->bi->flags & BF_CHEAP);
+  if (t->self || !t->func || depth > 4) return false;
+  Straight s = {true, depth};
+  ir_walk_list(&t->func->body, see_straight, &s);
+  return s.ok;
+}
+
 static bool see_body(Node *n, void *ctx) {
   Body *b = ctx;
   switch (n->kind) {
@@ -26,7 +60,7 @@ static bool see_body(Node *n, void *ctx) {
     else b->other = true;
     break;
   case N_ASSIGN: b->other |= n->lhs->kind != N_VAR; break;
-  case N_CALL: b->other |= !(n->bi->flags & BF_CHEAP) || ty_has_arrays(n->ty); break;
+  case N_CALL: b->other |= !cheap_call(n, 0) || (ty_has_arrays(n->ty) && !n->target); break;
   case N_FOR: case N_WHILE: b->other = true; break;
   default: break;
   }
