@@ -47,8 +47,9 @@ for entry in $MATRIX; do
     "$interp" -m venv "$venv"
     "$venv/bin/python" -m pip install -q --disable-pip-version-check -U pip  # -C needs pip 23.1
   fi
+  # scipy: the BLAS and LAPACK that float matrix products call
   "$venv/bin/python" -m pip install -q --disable-pip-version-check \
-    "$numpy" pytest hypothesis meson-python meson
+    "$numpy" pytest hypothesis meson-python meson scipy
   if "$venv/bin/python" -m pip install -q --disable-pip-version-check --no-build-isolation \
        -Cbuild-dir="build/pythons/build-$name" . &&
      "$venv/bin/python" -c 'import numpy, sys; print("   Python", sys.version.split()[0], "NumPy", numpy.__version__)' &&
