@@ -247,28 +247,39 @@ static long node_int(PyObject *node, const char *name) {
   return r;
 }
 
-/* Whether a lambda node (its lines counted from first_line) holds code's
- * instructions: by their columns, or where Python keeps none, by the
- * constants its body writes all being among code's. */
-static bool holds_code(PyObject *lambda, PyCodeObject *code, long first_line, bool spanned, const long span[4]) {
-  if (spanned) {
-    long line = node_int(lambda, "lineno") + first_line - 1, col = node_int(lambda, "col_offset");
-    long end = node_int(lambda, "end_lineno") + first_line - 1, end_col = node_int(lambda, "end_col_offset");
-    return (line < span[0] || (line == span[0] && col <= span[1])) &&
-           (end > span[2] || (end == span[2] && end_col >= span[3]));
+/* Python 3.10 keeps no columns: whether the lambda, compiled alone, has
+ * code's constants (x + 1 and x * 100, or 2 and 6, differ there). Lambdas
+ * that differ in nothing but their operators are told apart by columns
+ * only (3.11 on). */
+static bool same_constants(PyObject *lambda, PyCodeObject *code) {
+  PyObject *ast = PyImport_AddModule("ast");
+  PyObject *expr = PyObject_CallMethod(ast, "Expression", "O", lambda);
+  PyObject *fixed = expr ? PyObject_CallMethod(ast, "fix_missing_locations", "O", expr) : NULL;
+  PyObject *compile = PyDict_GetItemString(PyEval_GetBuiltins(), "compile");  /* borrowed */
+  PyObject *module = fixed && compile ? PyObject_CallFunction(compile, "Oss", fixed, "<lambda>", "eval") : NULL;
+  PyObject *outer = module ? PyObject_GetAttrString(module, "co_consts") : NULL;
+  PyObject *mine = PyObject_GetAttrString((PyObject *)code, "co_consts");
+  bool same = false;
+  for (Py_ssize_t i = 0; outer && mine && i < PyTuple_GET_SIZE(outer); i++) {
+    PyObject *c = PyTuple_GET_ITEM(outer, i);
+    PyObject *theirs = PyCode_Check(c) ? PyObject_GetAttrString(c, "co_consts") : NULL;
+    same |= theirs && PyObject_RichCompareBool(theirs, mine, Py_EQ) == 1;
+    Py_XDECREF(theirs);
   }
-  PyObject *walk = PyObject_CallMethod(PyImport_AddModule("ast"), "walk", "O", lambda);
-  PyObject *nodes = walk ? PySequence_List(walk) : NULL, *consts = PyObject_GetAttrString((PyObject *)code, "co_consts");
-  bool all = nodes && consts;
-  for (Py_ssize_t i = 0; all && i < PyList_GET_SIZE(nodes); i++) {
-    PyObject *value = !strcmp(Py_TYPE(PyList_GET_ITEM(nodes, i))->tp_name, "Constant")
-                          ? PyObject_GetAttrString(PyList_GET_ITEM(nodes, i), "value") : NULL;
-    all = !value || PySequence_Contains(consts, value) == 1;
-    Py_XDECREF(value);
-  }
-  Py_XDECREF(walk); Py_XDECREF(nodes); Py_XDECREF(consts);
+  Py_XDECREF(expr); Py_XDECREF(fixed); Py_XDECREF(module); Py_XDECREF(outer); Py_XDECREF(mine);
   PyErr_Clear();
-  return all;
+  return same;
+}
+
+/* Whether a lambda node (its lines counted from first_line) holds code's
+ * instructions: by their columns, or where Python keeps none, by its
+ * constants. */
+static bool holds_code(PyObject *lambda, PyCodeObject *code, long first_line, bool spanned, const long span[4]) {
+  if (!spanned) return same_constants(lambda, code);
+  long line = node_int(lambda, "lineno") + first_line - 1, col = node_int(lambda, "col_offset");
+  long end = node_int(lambda, "end_lineno") + first_line - 1, end_col = node_int(lambda, "end_col_offset");
+  return (line < span[0] || (line == span[0] && col <= span[1])) &&
+         (end > span[2] || (end == span[2] && end_col >= span[3]));
 }
 
 /* The lambda of code among the statements: the only one with its

@@ -18,6 +18,8 @@ print("SURVIVED")
 
 def run_case(code, directory, timeout=300):
     proc = run_python_file(code + STILL_USABLE, directory, timeout=timeout)
+    if "CPYTHON-REFUSES" in proc.stdout:
+        pytest.skip("this Python cannot compile code this deep itself (RecursionError in compile())")
     assert proc.returncode == 0, (f"interpreter died, rc={proc.returncode}\n"
                                   f"stdout:\n{proc.stdout}\nstderr:\n{proc.stderr[-4000:]}")
     assert "SURVIVED" in proc.stdout
@@ -198,7 +200,12 @@ def long_sum(n, term):
     with open(path, "w") as fh:
         fh.write(src)
     ns = {}
-    exec(compile(src, path, "exec"), ns)
+    try:
+        code = compile(src, path, "exec")
+    except RecursionError:  # Python 3.13's own compiler stops at a depth of its own
+        print("CPYTHON-REFUSES")
+        raise SystemExit(0)
+    exec(code, ns)
     return ns["f"]
 
 def outcome(f, *args):

@@ -4,6 +4,7 @@ infinities, NaN), each compared with CPython on generated values."""
 import itertools
 import math
 import random
+import sys
 
 import numpy as np
 import pytest
@@ -95,6 +96,8 @@ def test_pow_special_cases_as_cpython(f, ref):
             # CPython makes a complex number; ruchey, as Numba, gives nan
             assert math.isnan(f(a, b))
             continue
+        if ref is math.pow and a == 0 and b == -math.inf and sys.version_info < (3, 11):
+            continue  # Python 3.10's math.pow raised here; 3.11 and ruchey give inf
         assert outcome(f, a, b) == exp, (a, b)
 
 
