@@ -367,3 +367,23 @@ def test_cuda_target_runs_a_kernel_on_host_and_device_arrays():
 def test_cuda_target_needs_signatures():
     with pytest.raises(TypeError):
         vectorize(target="cuda")(clipped)
+
+
+def test_from_njit_an_error_frees_the_result_being_filled():
+    import gc
+    from conftest import rss_bytes
+
+    @njit
+    def on(x, y):
+        return eager_div(x, y)
+
+    x, y = np.arange(200000), np.ones(200000, dtype=np.int64)
+    y[-1] = 0  # raises at the last element, after 1.6 MB of the result is filled
+    with pytest.raises(ZeroDivisionError):
+        on(x, y)
+    gc.collect()
+    before = rss_bytes()
+    for _ in range(200):
+        with pytest.raises(ZeroDivisionError):
+            on(x, y)
+    assert rss_bytes() - before < 64 * 2**20  # 320 MB if each result leaked

@@ -25,8 +25,7 @@ void lo_check_call(Lower *l, LLVMValueRef status) {
   LLVMBasicBlockRef fail = new_block(l, "call.fail"), ok = new_block(l, "call.ok");
   LLVMBuildCondBr(l->b, LLVMBuildICmp(l->b, LLVMIntNE, status, const_i32(l, RT_OK), ""), fail, ok);
   position(l, fail);
-  LLVMBuildStore(l->b, status, l->status);
-  LLVMBuildBr(l->b, l->exit_bb);
+  lo_raise_status(l, status);  /* the statement's temporaries released, as for any raise */
   position(l, ok);
 }
 
