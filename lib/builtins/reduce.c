@@ -452,11 +452,6 @@ static State resolve(Lower *l, const Pass *p, State s) {
   return s;
 }
 
-/* A state carried around a loop, in allocas. */
-typedef struct StateVar {
-  LLVMValueRef v, i, nan;
-} StateVar;
-
 LLVMValueRef rd_var(Lower *l, LLVMValueRef init, const char *name) {
   if (!init) return NULL;
   LLVMValueRef a = lo_alloca(l, LLVMTypeOf(init), name);
@@ -464,7 +459,7 @@ LLVMValueRef rd_var(Lower *l, LLVMValueRef init, const char *name) {
   return a;
 }
 
-static StateVar state_var(Lower *l, State s) {
+StateVar rd_state_var(Lower *l, State s) {
   return (StateVar){rd_var(l, s.v, "acc"), rd_var(l, s.i, "acc.index"), rd_var(l, s.nan, "acc.nan")};
 }
 
@@ -472,11 +467,11 @@ LLVMValueRef rd_load(Lower *l, LLVMValueRef a) {
   return a ? LLVMBuildLoad2(l->b, LLVMGetAllocatedType(a), a, "") : NULL;
 }
 
-static State state_load(Lower *l, const StateVar *sv) {
+State rd_state_load(Lower *l, const StateVar *sv) {
   return (State){rd_load(l, sv->v), rd_load(l, sv->i), rd_load(l, sv->nan)};
 }
 
-static void state_store(Lower *l, const StateVar *sv, State s) {
+void rd_state_store(Lower *l, const StateVar *sv, State s) {
   LLVMBuildStore(l->b, s.v, sv->v);
   if (sv->i) LLVMBuildStore(l->b, s.i, sv->i);
   if (sv->nan) LLVMBuildStore(l->b, s.nan, sv->nan);
@@ -600,7 +595,7 @@ static LLVMValueRef float_sum(Lower *l, const Pass *p, const Src *s, LLVMValueRe
 /* argmin/argmax of floats compared without NaN: where the elements' sum
  * (the probe) is NaN, the first NaN, if there is one, is the answer. */
 static State first_nan(Lower *l, const Pass *p, const Src *s, State r, LLVMValueRef probe, LLVMValueRef base) {
-  StateVar sv = state_var(l, r);
+  StateVar sv = rd_state_var(l, r);
   LLVMBasicBlockRef scan = new_block(l, "nan.scan"), found = new_block(l, "nan.found"), done = new_block(l, "nan.done");
   LLVMBuildCondBr(l->b, rd_is_nan(l, p->acc, probe), scan, done);
   position(l, scan);
@@ -610,11 +605,11 @@ static State first_nan(Lower *l, const Pass *p, const Src *s, State r, LLVMValue
   LLVMValueRef i = loop.index;
   LLVMBuildCondBr(l->b, rd_is_nan(l, p->acc, x), found, cont);
   position(l, found);
-  state_store(l, &sv, (State){x, LLVMBuildAdd(l->b, base, i, ""), r.nan});
+  rd_state_store(l, &sv, (State){x, LLVMBuildAdd(l->b, base, i, ""), r.nan});
   LLVMBuildBr(l->b, done);
   position(l, cont);
   end_loop(l, &loop);
-  return state_load(l, &sv);
+  return rd_state_load(l, &sv);
 }
 
 /* A row or flat source's elements merged into in; base: the index of the
@@ -631,16 +626,16 @@ State rd_run_row(Lower *l, const Pass *p, const Src *s, State in, LLVMValueRef b
   if (w > 1) {
     /* an arg* kind's lanes note the step they took a value at: lane j
      * of step k is element k*w + j (a lane never taken: its first) */
-    StateVar sv = state_var(l, rd_identity(l, p, w));
+    StateVar sv = rd_state_var(l, rd_identity(l, p, w));
     LLVMValueRef k = rd_var(l, splat(l, const_i64(l, 0), w), "lanes.step");
     LLVMValueRef sum = plain ? rd_var(l, splat(l, probe, w), "lanes.probe") : NULL;
     LoLoop loop = lo_loop_begin(l, const_i64(l, 0), LLVMBuildSDiv(l->b, s->n, const_i64(l, w), ""), NULL, "lanes");
     LLVMValueRef x = load_prepared(l, p, s, LLVMBuildMul(l->b, loop.index, const_i64(l, w), ""), w), at = rd_load(l, k);
-    state_store(l, &sv, step(l, p, state_load(l, &sv), x, at, plain));
+    rd_state_store(l, &sv, step(l, p, rd_state_load(l, &sv), x, at, plain));
     LLVMBuildStore(l->b, LLVMBuildAdd(l->b, at, splat(l, const_i64(l, 1), w), ""), k);
     if (plain) LLVMBuildStore(l->b, LLVMBuildFAdd(l->b, rd_load(l, sum), x, ""), sum);
     end_loop(l, &loop);
-    State lanes = state_load(l, &sv);
+    State lanes = rd_state_load(l, &sv);
     if (is_arg(p->kind)) {
       LLVMValueRef first = LLVMBuildMul(l->b, lanes.i, splat(l, const_i64(l, w), w), "");
       lanes.i = LLVMBuildAdd(l->b, LLVMBuildAdd(l->b, first, iota(l, w), ""), splat(l, base, w), "");
@@ -649,14 +644,14 @@ State rd_run_row(Lower *l, const Pass *p, const Src *s, State in, LLVMValueRef b
     if (plain) probe = fold(l, &(Pass){K_SUM, P_NONE, p->acc, p->acc}, (State){rd_load(l, sum)}).v;
     whole = LLVMBuildMul(l->b, LLVMBuildSDiv(l->b, s->n, const_i64(l, w), ""), const_i64(l, w), "");
   }
-  StateVar tv = state_var(l, start);
+  StateVar tv = rd_state_var(l, start);
   LLVMValueRef sum = plain ? rd_var(l, probe, "probe") : NULL;
   LoLoop rest = lo_loop_begin(l, whole, s->n, NULL, "rest");
   LLVMValueRef x = load_prepared(l, p, s, rest.index, 1);
-  state_store(l, &tv, step(l, p, state_load(l, &tv), x, LLVMBuildAdd(l->b, base, rest.index, ""), plain));
+  rd_state_store(l, &tv, step(l, p, rd_state_load(l, &tv), x, LLVMBuildAdd(l->b, base, rest.index, ""), plain));
   if (plain) LLVMBuildStore(l->b, LLVMBuildFAdd(l->b, rd_load(l, sum), x, ""), sum);
   end_loop(l, &rest);
-  State r = state_load(l, &tv);
+  State r = rd_state_load(l, &tv);
   if (plain) r = first_nan(l, p, s, r, rd_load(l, sum), base);
   return rd_merge(l, p, in, r);
 }
@@ -684,7 +679,7 @@ static void flush(Lower *l, Stream *st, LLVMValueRef count) {
   Src row = {.kind = SRC_ROW, .elem = st->elem, .n = count, .data = st->buf, .unit = true,
              .stride = const_i64(l, rd_item_size(st->elem))};
   LLVMValueRef base = rd_load(l, st->base);
-  state_store(l, &st->acc, rd_run_row(l, st->p, &row, state_load(l, &st->acc), base));
+  rd_state_store(l, &st->acc, rd_run_row(l, st->p, &row, rd_state_load(l, &st->acc), base));
   LLVMBuildStore(l->b, LLVMBuildAdd(l->b, base, count, ""), st->base);
   LLVMBuildStore(l->b, const_i64(l, 0), st->k);
 }
@@ -711,20 +706,20 @@ static State run_stream(Lower *l, const Pass *p, const Src *s) {
   LLVMValueRef rows = LLVMBuildSDiv(l->b, const_i64(l, BUFFER), rd_select(l, fits, s->inner, const_i64(l, 1)), "");
   LLVMValueRef limit = rd_select(l, fits, LLVMBuildMul(l->b, rows, s->inner, ""), const_i64(l, BUFFER));
   Stream st = {p, s->elem, stream_buffer(l), rd_var(l, const_i64(l, 0), "buffer.k"), rd_var(l, const_i64(l, 0), "buffer.base"),
-               limit, state_var(l, rd_identity(l, p, 1))};
+               limit, rd_state_var(l, rd_identity(l, p, 1))};
   lo_elements_each(l, s->elems, stream_element, &st);
   flush(l, &st, rd_load(l, st.k));
-  return state_load(l, &st.acc);
+  return rd_state_load(l, &st.acc);
 }
 
 /* Adjacent outputs' elements, one lane each, in order along the axis. */
 static State run_columns(Lower *l, const Pass *p, const Src *s) {
-  StateVar sv = state_var(l, rd_identity(l, p, s->w));
+  StateVar sv = rd_state_var(l, rd_identity(l, p, s->w));
   LoLoop loop = lo_loop_begin(l, const_i64(l, 0), s->n, NULL, "along");
   LLVMValueRef x = load_prepared(l, p, s, loop.index, s->w);
-  state_store(l, &sv, step(l, p, state_load(l, &sv), x, splat(l, loop.index, s->w), false));
+  rd_state_store(l, &sv, step(l, p, rd_state_load(l, &sv), x, splat(l, loop.index, s->w), false));
   end_loop(l, &loop);
-  return state_load(l, &sv);
+  return rd_state_load(l, &sv);
 }
 
 /* One pass over a source: its state, a lane per output. */

@@ -103,6 +103,14 @@ typedef struct State {
   LLVMValueRef v, i, nan;
 } State;
 
+/* A state carried around a loop, in allocas: made holding s, read, written. */
+typedef struct StateVar {
+  LLVMValueRef v, i, nan;
+} StateVar;
+StateVar rd_state_var(Lower *l, State s);
+State rd_state_load(Lower *l, const StateVar *sv);
+void rd_state_store(Lower *l, const StateVar *sv, State s);
+
 /* the elements of a row or flat source merged into in (base: the index of
  * its first), a pass's starting state (w lanes), b merged into a (b after a) */
 State rd_run_row(Lower *l, const Pass *p, const Src *s, State in, LLVMValueRef base);

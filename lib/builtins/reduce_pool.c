@@ -87,23 +87,6 @@ static State load_partial(Lower *l, LLVMTypeRef pt, LLVMValueRef at, State like)
   return s;
 }
 
-/* A State in allocas, for a value carried across blocks. */
-typedef struct Held {
-  LLVMValueRef v, i, nan;
-} Held;
-
-static Held hold(Lower *l, State s) {
-  return (Held){rd_var(l, s.v, "pool.acc"), rd_var(l, s.i, "pool.acc.index"), rd_var(l, s.nan, "pool.acc.nan")};
-}
-
-static void keep(Lower *l, Held h, State s) {
-  LLVMBuildStore(l->b, s.v, h.v);
-  if (h.i) LLVMBuildStore(l->b, s.i, h.i);
-  if (h.nan) LLVMBuildStore(l->b, s.nan, h.nan);
-}
-
-static State held(Lower *l, Held h) { return (State){rd_load(l, h.v), rd_load(l, h.i), rd_load(l, h.nan)}; }
-
 /* ------------------------------------------------ the chunks */
 
 /* p + begin * bytes */
@@ -204,18 +187,18 @@ static State on_the_pool(Lower *l, const Pass *p, const Src *s, LLVMValueRef nch
   LLVMTypeRef pp[4] = {l->mod->ptr, l->mod->ptr, l->mod->i64, l->mod->i64};
   lo_call_fn(l, "pool_parallel_for", void_type(l), pp, (LLVMValueRef[]){body, ctx, s->n, nchunks}, 4);
   raise_what_a_chunk_raised(l, ctxty, ctx, sp);
-  Held acc = hold(l, id);
+  StateVar acc = rd_state_var(l, id);
   LoLoop each = lo_loop_begin(l, const_i64(l, 0), nchunks, NULL, "merge");
-  keep(l, acc, rd_merge(l, p, held(l, acc), load_partial(l, pt, partial_at(l, pt, parts, each.index), id)));
+  rd_state_store(l, &acc, rd_merge(l, p, rd_state_load(l, &acc), load_partial(l, pt, partial_at(l, pt, parts, each.index), id)));
   lo_loop_end(l, &each);
-  State r = held(l, acc);
+  State r = rd_state_load(l, &acc);
   lo_intrinsic(l, "llvm.stackrestore", ptrov, 1, &sp, 1);
   return r;
 }
 
 State rd_run_row_pooled(Lower *l, const Pass *p, const Src *s) {
   if (!lo_pool_allowed(l)) return rd_run_row(l, p, s, rd_identity(l, p, 1), const_i64(l, 0));
-  Held out = hold(l, rd_identity(l, p, 1));
+  StateVar out = rd_state_var(l, rd_identity(l, p, 1));
   LLVMBasicBlockRef count = new_block(l, "reduce.chunks"), pool = new_block(l, "reduce.pool");
   LLVMBasicBlockRef here = new_block(l, "reduce.here"), done = new_block(l, "reduce.done");
   LLVMValueRef big = LLVMBuildICmp(l->b, LLVMIntSGE, s->n, const_i64(l, LO_POOL_MIN_ELEMENTS), "");
@@ -224,11 +207,11 @@ State rd_run_row_pooled(Lower *l, const Pass *p, const Src *s) {
   LLVMValueRef nchunks = lo_call_fn(l, "pool_chunk_count", l->mod->i64, &l->mod->i64, (LLVMValueRef[]){s->n}, 1);
   LLVMBuildCondBr(l->b, LLVMBuildICmp(l->b, LLVMIntSGT, nchunks, const_i64(l, 1), ""), pool, here);
   position(l, pool);
-  keep(l, out, on_the_pool(l, p, s, nchunks));
+  rd_state_store(l, &out, on_the_pool(l, p, s, nchunks));
   LLVMBuildBr(l->b, done);
   position(l, here);
-  keep(l, out, rd_run_row(l, p, s, rd_identity(l, p, 1), const_i64(l, 0)));
+  rd_state_store(l, &out, rd_run_row(l, p, s, rd_identity(l, p, 1), const_i64(l, 0)));
   LLVMBuildBr(l->b, done);
   position(l, done);
-  return held(l, out);
+  return rd_state_load(l, &out);
 }
