@@ -16,7 +16,6 @@ import linecache
 import pickle
 import sys
 import threading
-import uuid
 import weakref
 
 # key -> the compiled function of that key in this process (made here, or
@@ -49,6 +48,7 @@ def _importable_name(obj):
 
 
 def _key(obj):
+    import uuid  # here, not at import: only pickling by value needs it
     with _lock:
         key = obj.__dict__.get("_ruchey_key")
         if key is None:
