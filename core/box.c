@@ -213,6 +213,11 @@ PyObject *disp_raise_runtime_error(void) {
   case RT_ERR_RAISE: exc = e->exc_class; break;
   case RT_ERR_TYPE: exc = PyExc_TypeError; break;
   case RT_ERR_RECURSION: exc = PyExc_RecursionError; break;
+  case RT_ERR_INTERRUPT:  /* Python's handler runs now: KeyboardInterrupt, or what the user's raises */
+    *core_interrupted = 0;
+    if (PyErr_CheckSignals() < 0) return NULL;
+    exc = PyExc_KeyboardInterrupt;
+    break;
   default: exc = PyExc_RuntimeError; break;
   }
   if (e->msg)

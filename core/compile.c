@@ -71,6 +71,7 @@ static bool nesting_fits(const RucheyAPI *api, Func *f, const CompileOptions *op
 static bool generate(const RucheyAPI *api, Func *f, const CompileOptions *opts, OutputKind out,
                      CompileResult *res, Diag *diag) {
   if (!nesting_fits(api, f, opts, diag)) return false;
+  core_watch_interrupts();
   bool ok;
   Py_BEGIN_ALLOW_THREADS
   ok = api->generate(f, opts, out, res, diag);

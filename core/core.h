@@ -27,6 +27,11 @@ extern PyObject *core_TypingError;
 /* libruchey, loaded on first use (the first compile), or NULL with an
  * exception set. */
 const RucheyAPI *core_api(void);
+/* Ctrl-C: libruchey's flag (lowered by the main thread as it enters
+ * compiled code), and SIGINT's handler chained again (before compiles) */
+extern volatile int32_t *core_interrupted;
+extern unsigned long core_main_thread;
+void core_watch_interrupts(void);
 /* Compile-time identities of Python objects named in compiled code; -1 and
  * no exception when the object is not one of them. */
 const Builtin *core_builtin(PyObject *obj);          /* a builtin's Python object */

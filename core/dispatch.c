@@ -169,6 +169,7 @@ PyObject *disp_call(Dispatcher *self, PyObject *const *args, void *extra) {
     }
   }
   argp[self->nparams] = extra;
+  if (PyThread_get_thread_ident() == core_main_thread) *core_interrupted = 0;  /* a Ctrl-C Python has seen */
   int status;
   if (self->nogil) {
     Py_BEGIN_ALLOW_THREADS

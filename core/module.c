@@ -59,7 +59,35 @@ const RucheyAPI *core_api(void) {
   }
   core_plain = a->plain;
   a->set_print_sink(print_to_stdout, float32_exponent_from());
+  core_interrupted = a->interrupted;
   return api = a;
+}
+
+/* ---------------------------------------------------------------- Ctrl-C */
+
+static int32_t no_flag;
+volatile int32_t *core_interrupted = &no_flag;
+unsigned long core_main_thread;
+
+/* The interpreter's main thread, where KeyboardInterrupt is raised: the
+ * threading module's word if it is loaded, else (no thread of Python's
+ * started yet) the importing thread. */
+static unsigned long main_thread_ident(void) {
+  unsigned long id = PyThread_get_thread_ident();
+  PyObject *name = PyUnicode_FromString("threading");
+  PyObject *mod = name ? PyImport_GetModule(name) : NULL;
+  PyObject *main = mod ? PyObject_CallMethod(mod, "main_thread", NULL) : NULL;
+  PyObject *ident = main ? PyObject_GetAttrString(main, "ident") : NULL;
+  if (ident && PyLong_Check(ident)) id = PyLong_AsUnsignedLong(ident);
+  PyErr_Clear();
+  Py_XDECREF(name); Py_XDECREF(mod); Py_XDECREF(main); Py_XDECREF(ident);
+  return id;
+}
+
+void core_watch_interrupts(void) {
+  const RucheyAPI *a = core_api();
+  if (a) a->watch_interrupts(core_main_thread);
+  PyErr_Clear();
 }
 
 /* ---------------------------------------------------------------- BLAS */
@@ -430,6 +458,7 @@ static PyObject *scalar_names(void) {
 
 PyMODINIT_FUNC PyInit__core(void) {
   if (disp_init_numpy() < 0 || src_watch() < 0) return NULL;
+  core_main_thread = main_thread_ident();
   PyObject *m = PyModule_Create(&core_module);
   if (!m) return NULL;
   PyObject *names = scalar_names();

@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define RUCHEY_API_VERSION 12
+#define RUCHEY_API_VERSION 13
 #define RC_MAX_NDIM 8
 
 /* ---------------------------------------------------------------- arena */
@@ -401,6 +401,7 @@ typedef enum {
   RT_ERR_RAISE,  /* raise in compiled code: exc_class says which */
   RT_ERR_TYPE,
   RT_ERR_RECURSION,  /* a recursive call past the thread's stack (RecursionError) */
+  RT_ERR_INTERRUPT,  /* Ctrl-C (SIGINT) reached a compiled loop (interrupt.c) */
 } RtStatus;
 
 /* What a failed call left behind, per thread. */
@@ -496,6 +497,11 @@ typedef struct RucheyAPI {
   void (*set_routine)(const char *name, void *fn);
   void (*set_linalg_error)(void *cls);
   uintptr_t (*stack_limit)(void);  /* rt_stack_limit */
+  /* Ctrl-C (interrupt.c): chains SIGINT's handler (given the interpreter's
+   * main thread, as a pthread_t); the flag it raises, which the main
+   * thread lowers on entering compiled code */
+  void (*watch_interrupts)(uint64_t main_thread);
+  volatile int32_t *interrupted;
 } RucheyAPI;
 
 const RucheyAPI *ruchey_api(void);
@@ -516,6 +522,10 @@ typedef struct RtStackGuard {
   jmp_buf back;
 } RtStackGuard;
 _Noreturn void rt_recursion_error(RtStackGuard *g);
+/* interrupt.c */
+extern volatile int32_t rt_interrupted;
+void rt_watch_interrupts(uint64_t main_thread);
+int32_t rt_interrupt_poll(void);
 void rt_error_int(int status, const char *fmt, int64_t v);  /* a message holding one number */
 double rt_round_digits(double x, int64_t nd);  /* round(x, nd) as CPython */
 void rt_partition(void *data, int64_t n, int64_t k, int32_t kind);  /* builtins/statistics.c */

@@ -81,7 +81,7 @@ static LLVMValueRef lo_limit(Lower *l, Node *n) {
   }
 }
 
-#define LIMITS(name, fn) {"numpy." name, "numpy", name, BK_FUNCTION, 0, 1, 1, NULL, BF_PURE | BF_CHEAP, 0, 0, fn, lo_no_value}
+#define LIMITS(name, fn) {"numpy." name, "numpy", name, BK_FUNCTION, 0, 1, 1, NULL, BF_CHEAP, 0, 0, fn, lo_no_value}
 #define LIMIT(name, which) \
   {"info." name, NULL, name, BK_ATTRIBUTE, TY_INFO, 0, 0, NULL, BF_PURE | BF_CHEAP, which, 0, ty_limit, lo_limit}
 

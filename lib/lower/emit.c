@@ -193,6 +193,33 @@ void lo_raise_if(Lower *l, LLVMValueRef cond, RtStatus status, const char *msg) 
   position(l, ok);
 }
 
+/* Leaves with KeyboardInterrupt if Ctrl-C came (interrupt.c): a relaxed
+ * load of the flag and a branch LLVM is told is not taken. Raised at once,
+ * also in a loop run with its errors deferred: nothing of its state is
+ * kept. GPU code cannot be interrupted. */
+void lo_poll_interrupt(Lower *l) {
+  if (l->mod->gpu) return;
+  LLVMValueRef flag = LLVMGetNamedGlobal(l->mod->m, "rt_interrupted");
+  if (!flag) {
+    flag = LLVMAddGlobal(l->mod->m, l->mod->i32, "rt_interrupted");
+    LLVMSetLinkage(flag, LLVMExternalLinkage);
+  }
+  LLVMValueRef up = LLVMBuildLoad2(l->b, l->mod->i32, flag, "interrupted");
+  LLVMSetOrdering(up, LLVMAtomicOrderingMonotonic);
+  LLVMSetAlignment(up, 4);
+  LLVMValueRef cond = LLVMBuildICmp(l->b, LLVMIntNE, up, const_i32(l, 0), "");
+  LLVMTypeRef ov[1] = {l->mod->i1};
+  cond = lo_intrinsic(l, "llvm.expect.i1", ov, 1, (LLVMValueRef[]){cond, LLVMConstInt(l->mod->i1, 0, 0)}, 2);
+  LLVMBasicBlockRef poll = new_block(l, "interrupt.poll"), stop = new_block(l, "interrupt"), ok = new_block(l, "go.on");
+  LLVMBuildCondBr(l->b, cond, poll, ok);
+  position(l, poll);
+  LLVMValueRef status = lo_call_fn(l, "rt_interrupt_poll", l->mod->i32, NULL, NULL, 0);
+  LLVMBuildCondBr(l->b, LLVMBuildICmp(l->b, LLVMIntNE, status, const_i32(l, 0), ""), stop, ok);
+  position(l, stop);
+  lo_raise_status(l, status);
+  position(l, ok);
+}
+
 /* if (cond) raise status with a message holding up to four numbers known
  * at run time (fmt's %lld, see rt_error_format). */
 void lo_raise_format_if(Lower *l, LLVMValueRef cond, RtStatus status, const char *fmt, LLVMValueRef *args, int n) {

@@ -349,6 +349,7 @@ static LLVMValueRef lo_kernel_chunk(Lower *kernel, LLVMTypeRef ctxty) {
   }
   /* the blocks of this chunk */
   LoLoop blocks = lo_loop_begin(l, LLVMGetParam(l->fn, 1), LLVMGetParam(l->fn, 2), NULL, "blocks");
+  if (!l->kplan->grid) lo_poll_interrupt(l);  /* Ctrl-C stops the launch between blocks */
   LLVMValueRef b = blocks.index;
   l->bid[0] = LLVMBuildSRem(l->b, b, l->gdim[0], "");
   LLVMValueRef rest = LLVMBuildSDiv(l->b, b, l->gdim[0], "");

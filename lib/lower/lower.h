@@ -146,6 +146,7 @@ void lo_raise(Lower *l, RtStatus status, const char *msg);
 void lo_raise_if(Lower *l, LLVMValueRef cond, RtStatus status, const char *msg);
 void lo_raise_recorded(Lower *l, RtStatus status);  /* a runtime function recorded the message */
 void lo_raise_status(Lower *l, LLVMValueRef status);  /* the same, with a status known at run time */
+void lo_poll_interrupt(Lower *l);  /* raise KeyboardInterrupt if Ctrl-C came (interrupt.c) */
 /* if (cond) raise status, fmt's %lld filled with up to four int64 args */
 void lo_raise_format_if(Lower *l, LLVMValueRef cond, RtStatus status, const char *fmt, LLVMValueRef *args, int n);
 void lo_loop_hints(Lower *l, LLVMValueRef latch, bool unroll);

@@ -81,6 +81,7 @@ static void lo_while(Lower *l, Node *n) {
                     other = new_block(l, "while.else"), done = new_block(l, "while.end");
   LLVMBuildBr(l->b, head);
   position(l, head);
+  lo_poll_interrupt(l);  /* a while loop may run for ever */
   LLVMBuildCondBr(l->b, lo_truth(l, lo_expr(l, n->cond), n->cond->ty), body, other);
   position(l, body);
   lo_loop_body(l, n, done, head);
@@ -185,6 +186,28 @@ LLVMValueRef lo_range(Lower *l, Node *r, LLVMValueRef *start, LLVMValueRef *step
   return lo_range_count(l, *start, stop, *step);
 }
 
+static bool find_loop(Node *n, void *ctx) {
+  if (n->kind == N_FOR || n->kind == N_WHILE) *(bool *)ctx = true;
+  return !*(bool *)ctx;
+}
+
+static bool holds_loops(Node *loop) {
+  bool found = false;
+  ir_walk_list(&loop->body, find_loop, &found);
+  return found;
+}
+
+/* How often a long innermost loop polls for Ctrl-C: after a block of
+ * POLL_BLOCK iterations (under a millisecond of the cheapest work; the
+ * block's loop prologue and epilogue cost nothing measurable at this
+ * length), then of twice as many for as long as a block takes fewer than
+ * POLL_CYCLES cycles of the CPU's counter (about a millisecond): a loop
+ * LLVM folds into closed form (a count) thus still ends at once however
+ * long its range, and one that works polls every millisecond or so. */
+#define POLL_BLOCK ((int64_t)1 << 16)
+#define POLL_CYCLES ((int64_t)1 << 21)
+#define POLL_BLOCK_MAX ((int64_t)1 << 61)
+
 /* for var in range: the iterations k0 <= k < k1, var = start + k * step;
  * on to `exhausted` when they are done, to `brk` on break. A step that is
  * not a constant touches memory at a stride LLVM cannot see: its vector
@@ -192,14 +215,57 @@ LLVMValueRef lo_range(Lower *l, Node *r, LLVMValueRef *start, LLVMValueRef *step
  * slower than the plain loop (a sieve's inner loop ran 25% slower). A
  * rerun (see lo_range_loop) runs only to raise: it is left plain, to
  * compile fast. */
-static void lo_counted_loop(Lower *l, Node *n, LLVMValueRef start, LLVMValueRef step, LLVMValueRef k0,
-                            LLVMValueRef k1, LLVMBasicBlockRef exhausted, LLVMBasicBlockRef brk, bool rerun) {
+static void lo_counted_iterations(Lower *l, Node *n, LLVMValueRef start, LLVMValueRef step, LLVMValueRef base,
+                                  LLVMValueRef k0, LLVMValueRef k1, LLVMBasicBlockRef exhausted,
+                                  LLVMBasicBlockRef brk, bool rerun, bool poll) {
   LoLoop loop = lo_loop_begin(l, k0, k1, exhausted, "for");
-  LLVMBuildStore(l->b, LLVMBuildAdd(l->b, start, LLVMBuildMul(l->b, loop.index, step, ""), ""), l->slots[n->lhs->var]);
+  if (poll) lo_poll_interrupt(l);
+  LLVMValueRef k = base ? LLVMBuildNSWAdd(l->b, base, loop.index, "") : loop.index;
+  LLVMBuildStore(l->b, LLVMBuildAdd(l->b, start, LLVMBuildMul(l->b, k, step, ""), ""), l->slots[n->lhs->var]);
   lo_mark_assigned(l, n->lhs->var);
   lo_loop_body(l, n, brk, loop.latch);
   LLVMValueRef back = lo_loop_end(l, &loop);
   if (rerun || !LLVMIsAConstant(step) || n->plan->scalar) lo_loop_hints(l, back, !rerun && !n->plan->scalar);
+}
+
+/* Ctrl-C reaches every loop that can run long: one holding loops polls on
+ * each iteration; an innermost one outside any loop runs its iterations in
+ * blocks of POLL_BLOCK, polling between them, so that its own code (vector
+ * loops) is unchanged; one inside a loop is bounded and left alone, as is
+ * one of a CPU kernel's threads (the launch polls between blocks). */
+static void lo_counted_loop(Lower *l, Node *n, LLVMValueRef start, LLVMValueRef step, LLVMValueRef k0,
+                            LLVMValueRef k1, LLVMBasicBlockRef exhausted, LLVMBasicBlockRef brk, bool rerun) {
+  if (l->mod->gpu || l->loop || l->opts->kernel || holds_loops(n)) {
+    lo_counted_iterations(l, n, start, step, NULL, k0, k1, exhausted, brk, rerun, !l->mod->gpu && holds_loops(n));
+    return;
+  }
+  LLVMTypeRef i64 = l->mod->i64;
+  LLVMValueRef at = lo_alloca(l, i64, "block.from"), size = lo_alloca(l, i64, "block.size");
+  LLVMBuildStore(l->b, k0, at);
+  LLVMBuildStore(l->b, const_i64(l, POLL_BLOCK), size);
+  LLVMBasicBlockRef head = new_block(l, "for.block"), body = new_block(l, "for.block.body"),
+                    next = new_block(l, "for.block.next");
+  LLVMBuildBr(l->b, head);
+  position(l, head);
+  LLVMValueRef from = LLVMBuildLoad2(l->b, i64, at, "");
+  LLVMBuildCondBr(l->b, LLVMBuildICmp(l->b, LLVMIntSLT, from, k1, ""), body, exhausted);
+  position(l, body);
+  lo_poll_interrupt(l);  /* first: the chunks of a parallel loop not begun stop at once */
+  LLVMValueRef sz = LLVMBuildLoad2(l->b, i64, size, ""), left = LLVMBuildNSWSub(l->b, k1, from, "");
+  LLVMValueRef m = LLVMBuildSelect(l->b, LLVMBuildICmp(l->b, LLVMIntSLT, left, sz, ""), left, sz, "");
+  LLVMValueRef t0 = lo_intrinsic(l, "llvm.readcyclecounter", NULL, 0, NULL, 0);
+  /* the block's iterations counted from 0: a trip count LLVM finds cheap enough to unroll by */
+  lo_counted_iterations(l, n, start, step, from, const_i64(l, 0), m, next, brk, rerun, false);
+  position(l, next);
+  LLVMValueRef took = LLVMBuildSub(l->b, lo_intrinsic(l, "llvm.readcyclecounter", NULL, 0, NULL, 0), t0, "");
+  /* a counter that reads 0 (a CPU without one) never grows the blocks */
+  LLVMValueRef quick = LLVMBuildAnd(l->b, LLVMBuildICmp(l->b, LLVMIntUGT, took, const_i64(l, 0), ""),
+                                    LLVMBuildICmp(l->b, LLVMIntULT, took, const_i64(l, POLL_CYCLES), ""), "");
+  quick = LLVMBuildAnd(l->b, quick, LLVMBuildICmp(l->b, LLVMIntSLT, sz, const_i64(l, POLL_BLOCK_MAX), ""), "");
+  LLVMBuildStore(l->b, LLVMBuildSelect(l->b, quick, LLVMBuildShl(l->b, sz, const_i64(l, 1), ""), sz, ""), size);
+  LLVMBuildStore(l->b, LLVMBuildNSWAdd(l->b, from, m, ""), at);
+  LLVMBuildBr(l->b, head);
+  position(l, exhausted);
 }
 
 /* lo_counted_loop, first with errors deferred where the analysis allows
