@@ -146,6 +146,19 @@ static bool type_callee(Callees *c, Callee *e, Diag *diag) {
   return f != NULL;
 }
 
+/* A function compiled only for explicit signatures is called from compiled
+ * code as from Python: through the first signature that accepts the
+ * arguments, its result of the declared type. */
+static const Spec *explicit_signature(Dispatcher *disp, const Type *const *args) {
+  for (int i = 0; i < disp->nspecs; i++) {
+    const Spec *s = &disp->specs[i];
+    bool ok = !s->device;
+    for (int a = 0; ok && a < disp->nparams; a++) ok = disp_type_accepts(s->args[a], args[a]);
+    if (ok) return s;
+  }
+  return NULL;
+}
+
 static bool resolve_call(void *ctx, void *callee, const Type **args, int nargs, bool device,
                          CallTarget *out, Diag *diag) {
   Callees *c = ctx;
@@ -155,6 +168,12 @@ static bool resolve_call(void *ctx, void *callee, const Type **args, int nargs, 
   if (disp->scalars_only) {
     if (!ufunc_loop_types(disp, args, nargs, loop_args, diag)) return false;
     args = loop_args;
+  }
+  const Spec *sig = NULL;
+  if (disp->sealed && !disp->scalars_only && !device && !c->cc) {
+    if (!(sig = explicit_signature(disp, args)))
+      return call_error(diag, "%s", "no compiled signature of the called function accepts these argument types");
+    args = (const Type **)sig->args;
   }
   Callee *e = find_callee(c, disp, args, device);
   if (e && e->typing) {  /* recursion: the innermost is this very function */
@@ -174,7 +193,7 @@ static bool resolve_call(void *ctx, void *callee, const Type **args, int nargs, 
     e->opts.kernel = false;
     e->opts.device = device;
     e->opts.gpu_cc = c->cc;
-    e->opts.declared_ret = NULL;
+    e->opts.declared_ret = sig ? sig->declared_ret : NULL;
     e->opts.resolve = resolve_call;
     if (!type_callee(c, e, diag)) {
       /* the callee's error, quoting its own source line */

@@ -61,21 +61,13 @@ const Type *ty_promote(const Type *a, const Type *b) {
   return is_unsigned(a) && is_unsigned(b) ? TYS(TY_U64) : TYS(TY_I64);
 }
 
-static bool is_negative_literal(const Node *n) {
-  if (n->kind == N_UNARY && n->op == OP_POS) return is_negative_literal(n->lhs);
-  if (n->kind == N_UNARY && n->op == OP_NEG) return n->lhs->kind == N_INT ? n->lhs->ival > 0 : !is_negative_literal(n->lhs);
-  return n->kind == N_INT && n->ival < 0;
-}
-
-/* Promotion of binary operands, honouring weak literals. */
+/* Promotion of binary operands, honouring weak float literals (an int
+ * literal is an int64, as in Numba: uint16 & 0x3FFF is an int64). */
 static const Type *promote_operands(const Node *l, const Type *a, const Node *r, const Type *b) {
   bool wl = ty_is_weak(l), wr = ty_is_weak(r);
   if (wl != wr) {
-    const Type *strong = wl ? b : a, *weak = wl ? a : b;
+    const Type *strong = wl ? b : a;
     if (ty_is_float(strong)) return strong;
-    /* a negative literal with an unsigned value: signed, as in Numba and
-     * Python (NumPy 2 would refuse the literal) */
-    if (ty_is_int(strong) && ty_is_int(weak)) return ty_promote(strong, is_negative_literal(wl ? l : r) ? weak : strong);
   }
   return ty_promote(a, b);
 }
