@@ -52,10 +52,26 @@ static bool same_args(const Type *const *a, const Type *const *b, int n) {
 
 /* Reads pyfunc (into *read, where calls made while typing it find it) and
  * types it for args; NULL with diag set (or a Python exception). */
-static Func *read_and_type(const RucheyAPI *api, PyObject *pyfunc, const Type *const *args, int nargs,
-                           const CompileOptions *opts, Arena *arena, Diag *diag, Func **read) {
+/* jit's locals={name: type}: each named variable's declared type (a name
+ * the function does not use is ignored, as Numba ignores it). */
+static bool declare_locals(Func *f, PyObject *locals, Arena *arena) {
+  PyObject *name, *desc;
+  Py_ssize_t pos = 0;
+  if (!locals || !PyDict_GET_SIZE(locals)) return true;
+  f->declared_types = arena_alloc(arena, sizeof(Type *) * (size_t)(f->nvars ? f->nvars : 1));
+  while (PyDict_Next(locals, &pos, &name, &desc)) {
+    const char *s = PyUnicode_Check(name) ? PyUnicode_AsUTF8(name) : NULL;
+    if (!s) return false;
+    for (int v = 0; v < f->nvars; v++)
+      if (!strcmp(f->var_names[v], s) && !(f->declared_types[v] = disp_described_type(desc))) return false;
+  }
+  return true;
+}
+
+static Func *read_and_type(const RucheyAPI *api, PyObject *pyfunc, PyObject *locals, const Type *const *args,
+                           int nargs, const CompileOptions *opts, Arena *arena, Diag *diag, Func **read) {
   Func *f = *read = fe_read_function(pyfunc, arena, diag);
-  if (!f) return NULL;
+  if (!f || !declare_locals(f, locals, arena)) return NULL;
   if (f->nparams != nargs) {
     PyErr_Format(PyExc_TypeError, "the signature has %d arguments, the function %d", nargs, f->nparams);
     return NULL;
@@ -140,7 +156,7 @@ static bool type_callee(Callees *c, Callee *e, Diag *diag) {
   char symbol[256];
   snprintf(symbol, sizeof symbol, "%s_%d", PyUnicode_AsUTF8(((PyCodeObject *)PyFunction_GetCode(e->disp->py_func))->co_name),
            e->index);
-  Func *f = read_and_type(core_api(), e->disp->py_func, e->args, e->disp->nparams, &e->opts, c->arena, diag, &e->func);
+  Func *f = read_and_type(core_api(), e->disp->py_func, e->disp->locals, e->args, e->disp->nparams, &e->opts, c->arena, diag, &e->func);
   if (e->func) e->func->symbol = arena_strdup(c->arena, symbol);
   e->typing = false;
   return f != NULL;
@@ -289,7 +305,7 @@ PyObject *cp_analyses(PyObject *module, PyObject *a) {
   PyObject *result = NULL;
   CompileOptions opts = {.parallel = parallel, .kernel = kernel};
   callee_options(&opts, NULL, NULL, 0, &arena);
-  Func *read, *f = read_and_type(api, func, types, n, &opts, &arena, &diag, &read);
+  Func *read, *f = read_and_type(api, func, NULL, types, n, &opts, &arena, &diag, &read);
   char *text = f ? api->describe_analyses(f, &opts) : NULL;
   if (text) result = PyUnicode_FromString(text);
   else raise_failure(&diag, func);
@@ -323,7 +339,7 @@ PyObject *cp_compile_ptx(PyObject *module, PyObject *a) {
   CompileOptions opts = {.kernel = !device, .device = device, .error_model_numpy = true, .fastmath = fastmath};
   callee_options(&opts, NULL, NULL, cc, &arena);
   CompileResult res;
-  Func *read, *f = read_and_type(api, func, types, n, &opts, &arena, &diag, &read);
+  Func *read, *f = read_and_type(api, func, NULL, types, n, &opts, &arena, &diag, &read);
   if (f && generate(api, f, &opts, OUT_PTX, &res, &diag)) {
     PyObject *restype = disp_describe_type(f->ret_type);
     if (restype) result = Py_BuildValue("(sN)", res.text, restype);

@@ -220,6 +220,8 @@ typedef struct Func {
   const Type **var_types; /* set by infer */
   const Type **param_types; /* set by infer: the arguments' types (a parameter's variable may hold a
                              * wider type, assigned in the body: the entry converts) */
+  const Type **declared_types; /* set by the extension: jit's locals={...} per variable (NULL: none,
+                                * or all inferred); what is assigned is converted to it */
   const Type *ret_type;   /* set by infer */
   NodeList body;
   Arena *arena;

@@ -107,8 +107,21 @@ const Type *ty_unify(const Type *a, const Type *b) {
 
 /* ---------------------------------------------------------------- variables */
 
+/* Whether a value of type t can be stored in a variable declared want
+ * (locals={...}): numbers convert, as Numba converts them. */
+static bool declared_accepts(const Type *want, const Type *t) {
+  return (ty_is_scalar(want) && ty_is_scalar(t)) || ty_unify(want, t) == want;
+}
+
 static void assign_var(Infer *in, Node *target, const Type *t) {
   const Type **slot = &in->f->var_types[target->var];
+  if (in->f->declared_types && in->f->declared_types[target->var]) {
+    if (!declared_accepts(*slot, t))
+      ty_error(in, target, "variable '%s' is declared %s (locals), and cannot hold %s",
+               in->f->var_names[target->var], (*slot)->name, t->name);
+    target->ty = *slot;
+    return;
+  }
   if (!*slot) {
     *slot = t;
     in->changed = true;
@@ -516,6 +529,12 @@ static void ty_stmt(Infer *in, Node *n) {
     ty_block(in, &n->orelse);
     break;
   case N_FOR:
+    if (in->f->declared_types && in->f->declared_types[n->lhs->var] &&
+        in->f->declared_types[n->lhs->var] != TYS(TY_I64)) {
+      ty_error(in, n->lhs, "a for loop's variable is an int64: locals cannot declare it %s",
+               in->f->declared_types[n->lhs->var]->name);
+      break;
+    }
     if (ty_expr(in, n->cond)) ty_store(in, n->lhs, TYS(TY_I64), n->lhs);
     ty_block(in, &n->body);
     ty_block(in, &n->orelse);
@@ -579,6 +598,17 @@ bool ty_infer(Func *f, const Type **argtypes, const CompileOptions *opts, Diag *
   }
   for (int i = 0; i < f->nparams; i++) f->var_types[i] = argtypes[i];
   f->param_types = argtypes;
+  for (int i = 0; f->declared_types && i < f->nvars; i++) {
+    const Type *want = f->declared_types[i];
+    if (want && i < f->nparams && !declared_accepts(want, argtypes[i])) {
+      diag->kind = DIAG_TYPING;
+      diag->line = f->line;
+      snprintf(diag->msg, sizeof diag->msg, "parameter '%s' is declared %s (locals), and cannot take %s",
+               f->var_names[i], want->name, argtypes[i]->name);
+      return false;
+    }
+    if (want) f->var_types[i] = want;
+  }
   for (int pass = 0; pass < 64; pass++) {
     in.changed = false;
     in.ret = NULL;
