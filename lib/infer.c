@@ -15,6 +15,8 @@
 
 static bool ty_block(Infer *in, NodeList *l);
 static int known_condition(const Node *cond);
+static bool stmt_returns(const Node *n);
+static bool block_returns(const NodeList *l);
 
 /* ---------------------------------------------------------------- errors */
 
@@ -547,12 +549,28 @@ static void ty_stmt(Infer *in, Node *n) {
   }
 }
 
+/* Whether n always returns or raises, its branch pruned on None taken alone
+ * (it is typed, but not yet pruned before the last pass). */
+static bool stmt_ends(const Node *n) {
+  int known = n->kind == N_IF ? known_condition(n->cond) : -1;
+  if (known < 0) return stmt_returns(n);
+  return block_returns(known ? &n->body : &n->orelse);
+}
+
+/* What follows a statement that always returns or raises never runs: it
+ * is not typed, and goes at the last pass (as Numba removes dead code), so
+ * that a branch pruned on None may end the function for one type. */
 static bool ty_block(Infer *in, NodeList *l) {
-  for (int i = 0; i < l->len && !ty_failed(in); i++) ty_stmt(in, l->items[i]);
+  for (int i = 0; i < l->len && !ty_failed(in); i++) {
+    ty_stmt(in, l->items[i]);
+    if (i + 1 < l->len && stmt_ends(l->items[i])) {
+      if (in->final) l->len = i + 1;
+      break;
+    }
+  }
   return !ty_failed(in);
 }
 
-static bool block_returns(const NodeList *l);
 
 /* Whether a break in l (not inside a nested loop) leaves the loop. */
 static bool block_breaks(const NodeList *l) {
