@@ -10,7 +10,7 @@ import pytest
 import ruchey
 from ruchey import njit
 
-from conftest import AS_NUMBA, assert_same, float_array, int_array, make_rng, run_python_file
+from conftest import AS_NUMBA, assert_same, float_array, int_array, make_rng, numba_deviation, run_python_file
 
 SIZES = (0, 1, 7, 64)
 
@@ -85,7 +85,7 @@ def test_compiled_callers_pass_none_and_rely_on_the_default():
     rng = make_rng(1504)
     for n in SIZES:
         x = float_array(rng, n)
-        assert_same(calls_with_and_without, x, np.zeros(n))
+        assert_same(calls_with_and_without, x, np.zeros(n), rel=1e-12)  # Numba's sum is not NumPy's
 
 
 # ---------------------------------------------------------------- is None
@@ -173,7 +173,7 @@ def test_optional_values_used_after_a_check():
         assert_same(uses_optional, v)
     for n in SIZES:
         x = float_array(rng, n)
-        assert_same(optional_array, x, True)
+        assert_same(optional_array, x, True, rel=1e-12)
         assert_same(optional_array, x, False)
 
 
@@ -258,12 +258,13 @@ def test_the_branch_not_taken_is_not_typed():
     rng = make_rng(1507)
     for n in SIZES:
         x = float_array(rng, n)
-        assert_same(pruned, x)
-        assert_same(pruned, x, 2.0)
-        assert_same(pruned_else, x)
+        assert_same(pruned, x, rel=1e-12)
+        assert_same(pruned, x, 2.0, rel=1e-12)
+        assert_same(pruned_else, x, rel=1e-12)
         assert_same(pruned_else, x, x > 0)
 
 
+@pytest.mark.skipif(AS_NUMBA, reason="ruchey's signature names")
 def test_pruned_specialisations_keep_no_runtime_check():
     # f(a) with out None: the variable is an Optional that the code always
     # fills, so no check of it remains; f(a, buf) has no Optional at all
@@ -278,6 +279,7 @@ def test_pruned_specialisations_keep_no_runtime_check():
 
 # ---------------------------------------------------------------- errors
 
+@numba_deviation("Numba compares other values by identity too")
 def test_is_between_two_values_is_a_clear_typing_error():
     @njit
     def same(a, b):
@@ -296,9 +298,9 @@ def test_none_where_a_builtin_needs_a_number_is_a_typing_error():
     def length(x):
         return len(x)
 
-    with pytest.raises(ruchey.TypingError, match="None"):
+    with pytest.raises(ruchey.TypingError, match="(?i)none"):
         root(None)
-    with pytest.raises(ruchey.TypingError, match="None"):
+    with pytest.raises(ruchey.TypingError, match="(?i)none"):
         length(None)
 
 
@@ -312,7 +314,7 @@ def test_optional_that_cannot_unify_is_a_typing_error():
             y = 1.0
         return y
 
-    with pytest.raises(ruchey.TypingError, match="cannot be unified"):
+    with pytest.raises(ruchey.TypingError, match="(?i)cannot (be )?unif"):
         mixed(1)
 
 

@@ -53,8 +53,8 @@ def _dispatcher(func, options):
         raise TypeError(f"unsupported jit option(s): {', '.join(sorted(unknown))}")
     if _object_mode(options):
         return ObjectModeFunction(func)
-    # debug=True checks bounds unless boundscheck says otherwise, as in Numba
-    boundscheck = options.get("boundscheck", options.get("debug")) if config.BOUNDSCHECK is None else config.BOUNDSCHECK
+    # debug=True is accepted and changes no result (Numba's emits debug info, and checks no more bounds)
+    boundscheck = options.get("boundscheck") if config.BOUNDSCHECK is None else config.BOUNDSCHECK
     settings = dict(
         boundscheck=bool(boundscheck),
         fastmath=bool(options.get("fastmath")),
