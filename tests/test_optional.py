@@ -352,3 +352,23 @@ def test_optional_and_none_type_objects():
     assert types.typeof(None) is types.none
     with pytest.raises(TypeError):
         types.Optional(3)
+
+
+@pytest.mark.skipif(AS_NUMBA, reason="ruchey's dispatcher")
+def test_calls_with_none_leave_no_python_objects_behind():
+    import sys
+
+    @njit
+    def size(a, out=None):
+        if out is None:
+            return a.shape[0]
+        return out.shape[0]
+
+    a = np.zeros(10)
+    for _ in range(100):  # compiled, caches warm
+        size(a, None), size(a)
+    before = sys.getallocatedblocks()
+    for _ in range(20000):
+        size(a, None)
+        size(a)
+    assert sys.getallocatedblocks() - before < 20
