@@ -322,6 +322,10 @@ static const Type *ty_call_arg(Infer *in, Node *n, Node *x) {
   if (x->kind == N_NONE && (n->bi->flags & BF_NONE)) return x->ty = TYS(TY_NONE);
   if (n->callee && !n->bi->lower_elem) return ty_maybe_none(in, x);  /* a ruchey function takes None */
   const Type *t = ty_expr(in, x);
+  if (t && t->kind == TY_NONE && x->kind == N_VAR) {  /* known to be None (axis=None passed on): None written out */
+    *x = (Node){.kind = N_NONE, .line = x->line, .col = x->col, .ty = t};
+    if (n->bi->flags & BF_NONE) return t;
+  }
   if (t && t->kind == TY_NONE && x->kind != N_STRING && !(n->bi->flags & (BF_NONE | BF_STRINGS)))
     return ty_error(in, x, "%s() does not take None here", n->bi->name);
   return t;
@@ -341,8 +345,16 @@ static const Type *ty_call(Infer *in, Node *n) {
   }
   for (int i = first; i < n->list.len; i++)
     if (!(args[i] = ty_call_arg(in, n, n->list.items[i]))) return NULL;
-  for (int i = 0; i < n->kw.len; i++)
-    if (!ty_call_arg(in, n, n->kw.items[i])) return NULL;
+  int kept = 0;
+  for (int i = 0; i < n->kw.len; i++) {
+    Node *x = n->kw.items[i];
+    if (x->kind == N_VAR && !ty_call_arg(in, n, x)) return NULL;
+    if (x->kind == N_NONE && !(n->bi->flags & BF_NONE)) continue;  /* None given: the default, as the frontend */
+    if (!ty_call_arg(in, n, x)) return NULL;
+    n->kw_names[kept] = n->kw_names[i];
+    n->kw.items[kept++] = x;
+  }
+  n->kw.len = kept;
   int given = n->list.len - (n->bi->kind == BK_METHOD);
   if (!check_place(in, n, n->bi) || !check_arity(in, n, n->bi, given)) return NULL;
   const Type *t = n->bi->type(in, n, args);

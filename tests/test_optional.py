@@ -372,3 +372,15 @@ def test_calls_with_none_leave_no_python_objects_behind():
         size(a, None)
         size(a)
     assert sys.getallocatedblocks() - before < 20
+
+
+@njit
+def sorted_along(a, axis=None):
+    return np.sort(a, axis=axis)
+
+
+def test_a_none_default_passed_on_to_numpy_is_its_none():
+    rng = make_rng(1508)
+    a = float_array(rng, 12).reshape(3, 4)
+    for args in ((), (None,), (0,), (1,)):
+        assert_same(sorted_along, a, *args)
