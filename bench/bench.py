@@ -385,6 +385,8 @@ def overhead_shapes():
         ("f(1.0, 1e-8, 2.0)", "call_defaults", (1.0, 1e-8, 2.0), {}),
         ("f(1.0)  two defaults", "call_defaults", (1.0,), {}),
         ("f(a)  one array", "call_array", (a,), {}),
+        ("f(a, None)", "call_optional", (a, None), {}),
+        ("f(a)  default None", "call_optional", (a,), {}),
         ("f(a, b, c)  three arrays", "call_three_arrays", (a, b, c), {}),
         ("f(a) -> new array", "call_array_out", (a,), {}),
     ]
@@ -392,7 +394,8 @@ def overhead_shapes():
 
 # keyword and default shapes, each against the same function called positionally
 BINDING_SHAPES = {"f(x=1.0, y=2.0)  keywords": "f(1.0, 2.0)",
-                  "f(1.0)  two defaults": "f(1.0, 1e-8, 2.0)"}
+                  "f(1.0)  two defaults": "f(1.0, 1e-8, 2.0)",
+                  "f(a)  default None": "f(a, None)"}
 
 
 def call_overhead(run, python_module):

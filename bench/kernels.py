@@ -275,6 +275,12 @@ def call_array(a):
     return a.shape[0]
 
 
+def call_optional(a, out=None):
+    if out is None:
+        return a.shape[0]
+    return out.shape[0] + 1
+
+
 def call_three_arrays(a, b, c):
     return a.shape[0] + b.shape[0] + c.shape[0]
 

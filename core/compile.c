@@ -34,7 +34,8 @@ static bool check_call(Dispatcher *disp, const Type **args, int nargs, Diag *dia
   if (nargs != disp->nparams) return call_error(diag, "%s", "wrong number of arguments");
 
   for (int i = 0; i < nargs; i++)
-    if (!ty_is_scalar(args[i]) && args[i]->kind != TY_ARRAY && args[i]->kind != TY_GRID) {
+    if (!ty_is_scalar(args[i]) && args[i]->kind != TY_ARRAY && args[i]->kind != TY_GRID && args[i]->kind != TY_NONE &&
+        args[i]->kind != TY_OPTIONAL) {
       diag->kind = DIAG_TYPING;
       snprintf(diag->msg, sizeof diag->msg, "argument %d of type %s cannot be passed to a ruchey function",
                i + 1, args[i]->name);
@@ -51,10 +52,26 @@ static bool same_args(const Type *const *a, const Type *const *b, int n) {
 
 /* Reads pyfunc (into *read, where calls made while typing it find it) and
  * types it for args; NULL with diag set (or a Python exception). */
-static Func *read_and_type(const RucheyAPI *api, PyObject *pyfunc, const Type *const *args, int nargs,
-                           const CompileOptions *opts, Arena *arena, Diag *diag, Func **read) {
+/* jit's locals={name: type}: each named variable's declared type (a name
+ * the function does not use is ignored, as Numba ignores it). */
+static bool declare_locals(Func *f, PyObject *locals, Arena *arena) {
+  PyObject *name, *desc;
+  Py_ssize_t pos = 0;
+  if (!locals || !PyDict_GET_SIZE(locals)) return true;
+  f->declared_types = arena_alloc(arena, sizeof(Type *) * (size_t)(f->nvars ? f->nvars : 1));
+  while (PyDict_Next(locals, &pos, &name, &desc)) {
+    const char *s = PyUnicode_Check(name) ? PyUnicode_AsUTF8(name) : NULL;
+    if (!s) return false;
+    for (int v = 0; v < f->nvars; v++)
+      if (!strcmp(f->var_names[v], s) && !(f->declared_types[v] = disp_described_type(desc))) return false;
+  }
+  return true;
+}
+
+static Func *read_and_type(const RucheyAPI *api, PyObject *pyfunc, PyObject *locals, const Type *const *args,
+                           int nargs, const CompileOptions *opts, Arena *arena, Diag *diag, Func **read) {
   Func *f = *read = fe_read_function(pyfunc, arena, diag);
-  if (!f) return NULL;
+  if (!f || !declare_locals(f, locals, arena)) return NULL;
   if (f->nparams != nargs) {
     PyErr_Format(PyExc_TypeError, "the signature has %d arguments, the function %d", nargs, f->nparams);
     return NULL;
@@ -140,10 +157,23 @@ static bool type_callee(Callees *c, Callee *e, Diag *diag) {
   char symbol[256];
   snprintf(symbol, sizeof symbol, "%s_%d", PyUnicode_AsUTF8(((PyCodeObject *)PyFunction_GetCode(e->disp->py_func))->co_name),
            e->index);
-  Func *f = read_and_type(core_api(), e->disp->py_func, e->args, e->disp->nparams, &e->opts, c->arena, diag, &e->func);
+  Func *f = read_and_type(core_api(), e->disp->py_func, e->disp->locals, e->args, e->disp->nparams, &e->opts, c->arena, diag, &e->func);
   if (e->func) e->func->symbol = arena_strdup(c->arena, symbol);
   e->typing = false;
   return f != NULL;
+}
+
+/* A function compiled only for explicit signatures is called from compiled
+ * code as from Python: through the first signature that accepts the
+ * arguments, its result of the declared type. */
+static const Spec *explicit_signature(Dispatcher *disp, const Type *const *args) {
+  for (int i = 0; i < disp->nspecs; i++) {
+    const Spec *s = &disp->specs[i];
+    bool ok = !s->device;
+    for (int a = 0; ok && a < disp->nparams; a++) ok = disp_type_accepts(s->args[a], args[a]);
+    if (ok) return s;
+  }
+  return NULL;
 }
 
 static bool resolve_call(void *ctx, void *callee, const Type **args, int nargs, bool device,
@@ -155,6 +185,12 @@ static bool resolve_call(void *ctx, void *callee, const Type **args, int nargs, 
   if (disp->scalars_only) {
     if (!ufunc_loop_types(disp, args, nargs, loop_args, diag)) return false;
     args = loop_args;
+  }
+  const Spec *sig = NULL;
+  if (disp->sealed && !disp->scalars_only && !device && !c->cc) {
+    if (!(sig = explicit_signature(disp, args)))
+      return call_error(diag, "%s", "no compiled signature of the called function accepts these argument types");
+    args = (const Type **)sig->args;
   }
   Callee *e = find_callee(c, disp, args, device);
   if (e && e->typing) {  /* recursion: the innermost is this very function */
@@ -174,7 +210,7 @@ static bool resolve_call(void *ctx, void *callee, const Type **args, int nargs, 
     e->opts.kernel = false;
     e->opts.device = device;
     e->opts.gpu_cc = c->cc;
-    e->opts.declared_ret = NULL;
+    e->opts.declared_ret = sig ? sig->declared_ret : NULL;
     e->opts.resolve = resolve_call;
     if (!type_callee(c, e, diag)) {
       /* the callee's error, quoting its own source line */
@@ -270,7 +306,7 @@ PyObject *cp_analyses(PyObject *module, PyObject *a) {
   PyObject *result = NULL;
   CompileOptions opts = {.parallel = parallel, .kernel = kernel};
   callee_options(&opts, NULL, NULL, 0, &arena);
-  Func *read, *f = read_and_type(api, func, types, n, &opts, &arena, &diag, &read);
+  Func *read, *f = read_and_type(api, func, NULL, types, n, &opts, &arena, &diag, &read);
   char *text = f ? api->describe_analyses(f, &opts) : NULL;
   if (text) result = PyUnicode_FromString(text);
   else raise_failure(&diag, func);
@@ -304,7 +340,7 @@ PyObject *cp_compile_ptx(PyObject *module, PyObject *a) {
   CompileOptions opts = {.kernel = !device, .device = device, .error_model_numpy = true, .fastmath = fastmath};
   callee_options(&opts, NULL, NULL, cc, &arena);
   CompileResult res;
-  Func *read, *f = read_and_type(api, func, types, n, &opts, &arena, &diag, &read);
+  Func *read, *f = read_and_type(api, func, NULL, types, n, &opts, &arena, &diag, &read);
   if (f && generate(api, f, &opts, OUT_PTX, &res, &diag)) {
     PyObject *restype = disp_describe_type(f->ret_type);
     if (restype) result = Py_BuildValue("(sN)", res.text, restype);

@@ -148,6 +148,7 @@ typedef struct Dispatcher {
   struct GpuSpec *gpu_specs; /* a kernel's specialisations loaded on GPUs */
   int ngpu_specs;
   PyObject *gpu_signatures;  /* list of str, one per GpuSpec */
+  PyObject *locals;          /* jit's locals: variable name -> type description (ruchey.types), or NULL */
 } Dispatcher;
 
 extern PyTypeObject DispatcherType;

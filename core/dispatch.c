@@ -274,12 +274,12 @@ static PyObject *dispatcher_vectorcall(PyObject *callable, PyObject *const *args
 
 static int dispatcher_init(Dispatcher *self, PyObject *args, PyObject *kwds) {
   static char *kwlist[] = {"py_func", "boundscheck", "fastmath", "error_model", "nogil", "parallel",
-                           "kernel", "debug", NULL};
-  PyObject *func;
+                           "kernel", "debug", "locals", NULL};
+  PyObject *func, *locals = NULL;
   int boundscheck = 0, fastmath = 0, nogil = 0, parallel = 0, kernel = 0, debug = 0;
   const char *error_model = "python";
-  if (!PyArg_ParseTupleAndKeywords(args, kwds, "O|ppspppp", kwlist, &func, &boundscheck, &fastmath,
-                                   &error_model, &nogil, &parallel, &kernel, &debug))
+  if (!PyArg_ParseTupleAndKeywords(args, kwds, "O|ppsppppO!", kwlist, &func, &boundscheck, &fastmath,
+                                   &error_model, &nogil, &parallel, &kernel, &debug, &PyDict_Type, &locals))
     return -1;
   if (!PyFunction_Check(func)) {
     PyErr_SetString(PyExc_TypeError, "ruchey.jit needs a Python function");
@@ -299,6 +299,7 @@ static int dispatcher_init(Dispatcher *self, PyObject *args, PyObject *kwds) {
     return -1;
   }
   Py_XSETREF(self->py_func, Py_NewRef(func));
+  Py_XSETREF(self->locals, Py_XNewRef(locals));
   Py_XSETREF(self->signatures, PyList_New(0));
   Py_XSETREF(self->gpu_signatures, PyList_New(0));
   if (!self->signatures || !self->gpu_signatures) return -1;
@@ -338,6 +339,7 @@ static void dispatcher_dealloc(Dispatcher *self) {
   if (self->weakrefs) PyObject_ClearWeakRefs((PyObject *)self);
   Py_CLEAR(self->py_func);
   Py_CLEAR(self->param_names);
+  Py_CLEAR(self->locals);
   Py_CLEAR(self->dict);
   Py_CLEAR(self->signatures);
   release_specs(self);
@@ -350,6 +352,7 @@ static void dispatcher_dealloc(Dispatcher *self) {
 
 static int dispatcher_traverse(Dispatcher *self, visitproc visit, void *arg) {
   Py_VISIT(self->py_func);
+  Py_VISIT(self->locals);
   Py_VISIT(self->dict);
   return 0;
 }

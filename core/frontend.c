@@ -438,10 +438,29 @@ static Node *fe_unary(Fe *fe, PyObject *e) {
   return n->lhs ? n : NULL;
 }
 
+/* a is None, a is not None (either side None): the only identity tests
+ * compiled code makes, as Numba's. */
+static Node *fe_is_none(Fe *fe, PyObject *e, PyObject *left, PyObject *op, PyObject *right) {
+  Node *n = new_node(fe, N_IS_NONE, e);
+  n->ival = is_kind(op, "IsNot");
+  Node *a = fe_expr(fe, left), *b = a ? fe_expr(fe, right) : NULL;
+  if (!b) return NULL;
+  if (a->kind != N_NONE && b->kind != N_NONE)
+    return fe_error(fe, e, "'is' and 'is not' are only supported with None in compiled code: use == or !=");
+  n->lhs = a->kind == N_NONE ? b : a;
+  return n;
+}
+
 static Node *fe_compare(Fe *fe, PyObject *e) {
   PyObject *left = field(e, "left"), *ops = field(e, "ops"), *comps = field(e, "comparators");
-  Node *n = new_node(fe, N_COMPARE, e);
   int k = (int)PyList_GET_SIZE(comps);
+  PyObject *op0 = PyList_GET_ITEM(ops, 0);
+  if (k == 1 && (is_kind(op0, "Is") || is_kind(op0, "IsNot"))) {
+    Node *n = fe_is_none(fe, e, left, op0, PyList_GET_ITEM(comps, 0));
+    Py_DECREF(left); Py_DECREF(ops); Py_DECREF(comps);
+    return n;
+  }
+  Node *n = new_node(fe, N_COMPARE, e);
   n->list = new_list(fe, k + 1);
   n->ops = arena_alloc(fe->arena, sizeof(int) * (size_t)k);
   bool ok = (n->list.items[0] = fe_expr(fe, left)) != NULL;
@@ -617,8 +636,9 @@ static bool fe_bind_jit_call(Fe *fe, PyObject *e, Node *n, PyObject *disp) {
     if (d < 0)
       ok = fe_error(fe, e, "%s() missing argument '%s'", PyUnicode_AsUTF8(code->co_name),
                     PyUnicode_AsUTF8(PyTuple_GET_ITEM(names, i))) != NULL;
-    else if (!(bound.items[i] = constant_node(fe, PyTuple_GET_ITEM(defaults, d), e)))
-      ok = fe_error(fe, e, "the default of parameter '%s' must be a number or bool",
+    else if (!(bound.items[i] = PyTuple_GET_ITEM(defaults, d) == Py_None ? new_node(fe, N_NONE, e)
+                                    : constant_node(fe, PyTuple_GET_ITEM(defaults, d), e)))
+      ok = fe_error(fe, e, "the default of parameter '%s' must be a number, a bool or None",
                     PyUnicode_AsUTF8(PyTuple_GET_ITEM(names, i))) != NULL;
   }
   Py_DECREF(names);

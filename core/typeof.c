@@ -88,6 +88,7 @@ const Type *disp_typeof(PyObject *o) {
   if (t == &PyFloat_Type) return &core_plain[TY_F64];
   if (t == &PyLong_Type) return &core_plain[TY_I64];
   if (t == &PyBool_Type) return &core_plain[TY_BOOL];
+  if (o == Py_None) return &core_plain[TY_NONE];
   if (t == &PyArray_Type || (PyArray_Check(o) && indexes_plainly(t))) return array_type((PyArrayObject *)o);
   if (PyArray_Check(o)) return NULL;
   if (PyArray_IsScalar(o, Generic)) {

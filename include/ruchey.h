@@ -90,7 +90,7 @@ struct Type {
   TypeKind kind;
   unsigned flags;        /* the kind's TF_ flags, and TF_REFS for a tuple holding arrays */
   int bits;              /* a scalar's width */
-  const Type *elem;      /* TY_ARRAY, TY_DTYPE, TY_INFO: the scalar element type */
+  const Type *elem;      /* TY_ARRAY, TY_DTYPE, TY_INFO: the scalar element type; TY_OPTIONAL: the value's type */
   int ndim;              /* TY_ARRAY */
   char layout;           /* TY_ARRAY: 'C' contiguous, 'F' Fortran, 'A' any strides */
   bool readonly;         /* TY_ARRAY: writing is a TypingError */
@@ -122,6 +122,7 @@ const Type *ty_array(const Type *elem, int ndim, char layout, bool readonly);
 const Type *ty_tuple(int n, const Type *const *fields);
 const Type *ty_dtype(const Type *elem);
 const Type *ty_info(const Type *elem);
+const Type *ty_optional(const Type *elem);
 #endif
 
 /* ---------------------------------------------------------------- IR (frontend.c) */
@@ -149,6 +150,8 @@ typedef enum {
                  * its shape (N_INTs), data its elements in C order, ival their bytes */
   N_NONE,       /* None (numpy.newaxis): a new axis inside an index */
   N_ELLIPSIS,   /* ... (Ellipsis): the dimensions an index does not name */
+  N_IS_NONE,    /* lhs is None (ival 1: is not None); infer folds it where lhs's type decides */
+  N_UNWRAP,     /* lhs, an Optional, where its value is needed: TypeError if it is None (made by infer) */
   /* statements */
   N_ASSIGN,     /* lhs (N_VAR, N_INDEX or N_TUPLE of targets) = rhs */
   N_AUGASSIGN,  /* lhs op= rhs */
@@ -216,6 +219,10 @@ typedef struct Func {
   int nvars;
   const char **var_names;
   const Type **var_types; /* set by infer */
+  const Type **param_types; /* set by infer: the arguments' types (a parameter's variable may hold a
+                             * wider type, assigned in the body: the entry converts) */
+  const Type **declared_types; /* set by the extension: jit's locals={...} per variable (NULL: none,
+                                * or all inferred); what is assigned is converted to it */
   const Type *ret_type;   /* set by infer */
   NodeList body;
   Arena *arena;

@@ -14,6 +14,9 @@
 #include "ir.h"
 
 static bool ty_block(Infer *in, NodeList *l);
+static int known_condition(const Node *cond);
+static bool stmt_returns(const Node *n);
+static bool block_returns(const NodeList *l);
 
 /* ---------------------------------------------------------------- errors */
 
@@ -60,21 +63,13 @@ const Type *ty_promote(const Type *a, const Type *b) {
   return is_unsigned(a) && is_unsigned(b) ? TYS(TY_U64) : TYS(TY_I64);
 }
 
-static bool is_negative_literal(const Node *n) {
-  if (n->kind == N_UNARY && n->op == OP_POS) return is_negative_literal(n->lhs);
-  if (n->kind == N_UNARY && n->op == OP_NEG) return n->lhs->kind == N_INT ? n->lhs->ival > 0 : !is_negative_literal(n->lhs);
-  return n->kind == N_INT && n->ival < 0;
-}
-
-/* Promotion of binary operands, honouring weak literals. */
+/* Promotion of binary operands, honouring weak float literals (an int
+ * literal is an int64, as in Numba: uint16 & 0x3FFF is an int64). */
 static const Type *promote_operands(const Node *l, const Type *a, const Node *r, const Type *b) {
   bool wl = ty_is_weak(l), wr = ty_is_weak(r);
   if (wl != wr) {
-    const Type *strong = wl ? b : a, *weak = wl ? a : b;
+    const Type *strong = wl ? b : a;
     if (ty_is_float(strong)) return strong;
-    /* a negative literal with an unsigned value: signed, as in Numba and
-     * Python (NumPy 2 would refuse the literal) */
-    if (ty_is_int(strong) && ty_is_int(weak)) return ty_promote(strong, is_negative_literal(wl ? l : r) ? weak : strong);
   }
   return ty_promote(a, b);
 }
@@ -82,6 +77,12 @@ static const Type *promote_operands(const Node *l, const Type *a, const Node *r,
 /* The type a variable takes when both a and b are assigned to it. */
 const Type *ty_unify(const Type *a, const Type *b) {
   if (a == b) return a;
+  /* a value on some paths and None on others: Optional, as Numba */
+  if (a->kind == TY_NONE || b->kind == TY_NONE) return ty_optional(a->kind == TY_NONE ? b : a);
+  if (a->kind == TY_OPTIONAL || b->kind == TY_OPTIONAL) {
+    const Type *u = ty_unify(a->kind == TY_OPTIONAL ? a->elem : a, b->kind == TY_OPTIONAL ? b->elem : b);
+    return u ? ty_optional(u) : NULL;
+  }
   if (ty_is_scalar(a) && ty_is_scalar(b)) {
     if (a->kind == TY_BOOL) return b;
     if (b->kind == TY_BOOL) return a;
@@ -108,8 +109,21 @@ const Type *ty_unify(const Type *a, const Type *b) {
 
 /* ---------------------------------------------------------------- variables */
 
+/* Whether a value of type t can be stored in a variable declared want
+ * (locals={...}): numbers convert, as Numba converts them. */
+static bool declared_accepts(const Type *want, const Type *t) {
+  return (ty_is_scalar(want) && ty_is_scalar(t)) || ty_unify(want, t) == want;
+}
+
 static void assign_var(Infer *in, Node *target, const Type *t) {
   const Type **slot = &in->f->var_types[target->var];
+  if (in->f->declared_types && in->f->declared_types[target->var]) {
+    if (!declared_accepts(*slot, t))
+      ty_error(in, target, "variable '%s' is declared %s (locals), and cannot hold %s",
+               in->f->var_names[target->var], (*slot)->name, t->name);
+    target->ty = *slot;
+    return;
+  }
   if (!*slot) {
     *slot = t;
     in->changed = true;
@@ -218,8 +232,16 @@ static const Type *ty_boolop(Infer *in, Node *n) {
 
 static const Type *ty_ifexp(Infer *in, Node *n) {
   const Type *c = ty_need_scalar(in, n->cond, ty_expr(in, n->cond), "condition");
-  const Type *a = ty_expr(in, n->lhs), *b = ty_expr(in, n->rhs);
   if (!c || ty_failed(in)) return NULL;
+  int known = known_condition(n->cond);
+  if (known >= 0) {  /* only the branch taken is typed (see known_condition) */
+    Node *taken = known ? n->lhs : n->rhs;
+    const Type *t = ty_maybe_none(in, taken);
+    if (t && in->final) *n = *taken;
+    return t;
+  }
+  const Type *a = ty_maybe_none(in, n->lhs), *b = ty_maybe_none(in, n->rhs);
+  if (ty_failed(in)) return NULL;
   /* a branch not typed yet (a recursive call before the function's return
    * type is known): the other one's type, until a later pass */
   if (!a || !b) return in->final ? NULL : a ? a : b;
@@ -298,7 +320,15 @@ static bool check_place(Infer *in, Node *n, const Builtin *bi) {
  * tells it from a string (also NoneType) by the node's kind. */
 static const Type *ty_call_arg(Infer *in, Node *n, Node *x) {
   if (x->kind == N_NONE && (n->bi->flags & BF_NONE)) return x->ty = TYS(TY_NONE);
-  return ty_expr(in, x);
+  if (n->callee && !n->bi->lower_elem) return ty_maybe_none(in, x);  /* a ruchey function takes None */
+  const Type *t = ty_expr(in, x);
+  if (t && t->kind == TY_NONE && x->kind == N_VAR) {  /* known to be None (axis=None passed on): None written out */
+    *x = (Node){.kind = N_NONE, .line = x->line, .col = x->col, .ty = t};
+    if (n->bi->flags & BF_NONE) return t;
+  }
+  if (t && t->kind == TY_NONE && x->kind != N_STRING && !(n->bi->flags & (BF_NONE | BF_STRINGS)))
+    return ty_error(in, x, "%s() does not take None here", n->bi->name);
+  return t;
 }
 
 /* A call: every argument typed, then the builtin's typer. A method's row
@@ -315,8 +345,16 @@ static const Type *ty_call(Infer *in, Node *n) {
   }
   for (int i = first; i < n->list.len; i++)
     if (!(args[i] = ty_call_arg(in, n, n->list.items[i]))) return NULL;
-  for (int i = 0; i < n->kw.len; i++)
-    if (!ty_call_arg(in, n, n->kw.items[i])) return NULL;
+  int kept = 0;
+  for (int i = 0; i < n->kw.len; i++) {
+    Node *x = n->kw.items[i];
+    if (x->kind == N_VAR && !ty_call_arg(in, n, x)) return NULL;
+    if (x->kind == N_NONE && !(n->bi->flags & BF_NONE)) continue;  /* None given: the default, as the frontend */
+    if (!ty_call_arg(in, n, x)) return NULL;
+    n->kw_names[kept] = n->kw_names[i];
+    n->kw.items[kept++] = x;
+  }
+  n->kw.len = kept;
   int given = n->list.len - (n->bi->kind == BK_METHOD);
   if (!check_place(in, n, n->bi) || !check_arity(in, n, n->bi, given)) return NULL;
   const Type *t = n->bi->type(in, n, args);
@@ -352,22 +390,41 @@ static const Type *ty_expr_kind(Infer *in, Node *n) {
   case N_INDEX: return ty_index(in, n);
   case N_ATTR: return ty_attr(in, n);
   case N_TUPLE: return ty_tuple_expr(in, n);
-  case N_NONE: return ty_error(in, n, "None is only supported as a return value, or in an index (numpy.newaxis)");
+  case N_NONE: return TYS(TY_NONE);
+  case N_IS_NONE: return ty_maybe_none(in, n->lhs) ? TYS(TY_BOOL) : NULL;
+  case N_UNWRAP: {
+    const Type *t = ty_maybe_none(in, n->lhs);
+    return t && t->kind == TY_OPTIONAL ? t->elem : t;
+  }
   case N_ELLIPSIS: return ty_error(in, n, "Ellipsis (...) is only supported in an index");
   default: return ty_error(in, n, "internal error: statement used as an expression");
   }
 }
 
-const Type *ty_expr(Infer *in, Node *n) {
+const Type *ty_maybe_none(Infer *in, Node *n) {
   if (ty_failed(in)) return NULL;
   return n->ty = ty_expr_kind(in, n);
+}
+
+/* An Optional where its value is needed: checked at run time (TypeError
+ * if None), as Numba does. A variable's read converts from the variable's
+ * type; another expression is moved under an N_UNWRAP made in its place. */
+const Type *ty_expr(Infer *in, Node *n) {
+  const Type *t = ty_maybe_none(in, n);
+  if (!t || t->kind != TY_OPTIONAL) return t;
+  if (n->kind != N_VAR) {
+    Node *inner = arena_alloc(in->f->arena, sizeof(Node));
+    *inner = *n;
+    *n = (Node){.kind = N_UNWRAP, .line = inner->line, .col = inner->col, .lhs = inner};
+  }
+  return n->ty = t->elem;
 }
 
 /* ---------------------------------------------------------------- statements */
 
 static void ty_store(Infer *in, Node *target, const Type *t, Node *at) {
   if (target->kind == N_VAR) {
-    if (t->kind == TY_RANGE || t->kind == TY_DTYPE || t->kind == TY_NONE)
+    if (t->kind == TY_RANGE || t->kind == TY_DTYPE)
       ty_error(in, at, "a value of type %s cannot be stored in a variable", t->name);
     else
       assign_var(in, target, t);
@@ -400,10 +457,14 @@ static void ty_return(Infer *in, Node *n) {
     in->returns_none = true;
     return;
   }
-  const Type *t = ty_expr(in, n->lhs);
+  const Type *t = ty_maybe_none(in, n->lhs);
   if (!t) return;
   if (t->kind == TY_RANGE || t->kind == TY_DTYPE) {
     ty_error(in, n, "cannot return a value of type %s", t->name);
+    return;
+  }
+  if (t->kind == TY_NONE) {
+    in->returns_none = true;
     return;
   }
   in->returns_value = true;
@@ -417,10 +478,41 @@ static void ty_cond(Infer *in, Node *c) {
   ty_need_scalar(in, c, ty_expr(in, c), "condition");
 }
 
+/* Whether cond is known from types alone (1 true, 0 false, -1 not): x is
+ * None where x's type is none, or neither none nor Optional. As Numba's
+ * branch pruning, the branch not taken is then not typed at all, so that
+ * `if out is None: out = numpy.empty_like(x)` compiles for an array out. */
+static int known_condition(const Node *cond) {
+  if (cond->kind == N_UNARY && cond->op == OP_NOT) {
+    int k = known_condition(cond->lhs);
+    return k < 0 ? k : !k;
+  }
+  if (cond->kind != N_IS_NONE || !cond->lhs->ty || cond->lhs->ty->kind == TY_OPTIONAL) return -1;
+  return (cond->lhs->ty->kind == TY_NONE) != (cond->ival != 0);
+}
+
+static void ty_if(Infer *in, Node *n) {
+  ty_cond(in, n->cond);
+  int known = ty_failed(in) ? -1 : known_condition(n->cond);
+  if (known < 0) {
+    ty_block(in, &n->body);
+    ty_block(in, &n->orelse);
+    return;
+  }
+  NodeList *taken = known ? &n->body : &n->orelse;
+  ty_block(in, taken);
+  if (in->final) {  /* the branch not taken is gone: later passes never see its untyped nodes */
+    n->kind = N_BLOCK;
+    n->body = *taken;
+    n->orelse = (NodeList){0};
+    n->cond = NULL;
+  }
+}
+
 static void ty_stmt(Infer *in, Node *n) {
   switch (n->kind) {
   case N_ASSIGN: {
-    const Type *t = ty_expr(in, n->rhs);
+    const Type *t = ty_maybe_none(in, n->rhs);
     if (t) ty_store(in, n->lhs, t, n->rhs);
     break;
   }
@@ -439,14 +531,24 @@ static void ty_stmt(Infer *in, Node *n) {
     }
     n->ty = r;
     if (r) ty_store(in, n->lhs, r, n);
+    if (n->lhs->kind == N_VAR) n->lhs->ty = cur;  /* read as cur (an Optional's value), stored as the variable's */
     break;
   }
-  case N_IF: case N_WHILE:
+  case N_IF:
+    ty_if(in, n);
+    break;
+  case N_WHILE:
     ty_cond(in, n->cond);
     ty_block(in, &n->body);
     ty_block(in, &n->orelse);
     break;
   case N_FOR:
+    if (in->f->declared_types && in->f->declared_types[n->lhs->var] &&
+        in->f->declared_types[n->lhs->var] != TYS(TY_I64)) {
+      ty_error(in, n->lhs, "a for loop's variable is an int64: locals cannot declare it %s",
+               in->f->declared_types[n->lhs->var]->name);
+      break;
+    }
     if (ty_expr(in, n->cond)) ty_store(in, n->lhs, TYS(TY_I64), n->lhs);
     ty_block(in, &n->body);
     ty_block(in, &n->orelse);
@@ -459,12 +561,28 @@ static void ty_stmt(Infer *in, Node *n) {
   }
 }
 
+/* Whether n always returns or raises, its branch pruned on None taken alone
+ * (it is typed, but not yet pruned before the last pass). */
+static bool stmt_ends(const Node *n) {
+  int known = n->kind == N_IF ? known_condition(n->cond) : -1;
+  if (known < 0) return stmt_returns(n);
+  return block_returns(known ? &n->body : &n->orelse);
+}
+
+/* What follows a statement that always returns or raises never runs: it
+ * is not typed, and goes at the last pass (as Numba removes dead code), so
+ * that a branch pruned on None may end the function for one type. */
 static bool ty_block(Infer *in, NodeList *l) {
-  for (int i = 0; i < l->len && !ty_failed(in); i++) ty_stmt(in, l->items[i]);
+  for (int i = 0; i < l->len && !ty_failed(in); i++) {
+    ty_stmt(in, l->items[i]);
+    if (i + 1 < l->len && stmt_ends(l->items[i])) {
+      if (in->final) l->len = i + 1;
+      break;
+    }
+  }
   return !ty_failed(in);
 }
 
-static bool block_returns(const NodeList *l);
 
 /* Whether a break in l (not inside a nested loop) leaves the loop. */
 static bool block_breaks(const NodeList *l) {
@@ -509,6 +627,18 @@ bool ty_infer(Func *f, const Type **argtypes, const CompileOptions *opts, Diag *
     return false;
   }
   for (int i = 0; i < f->nparams; i++) f->var_types[i] = argtypes[i];
+  f->param_types = argtypes;
+  for (int i = 0; f->declared_types && i < f->nvars; i++) {
+    const Type *want = f->declared_types[i];
+    if (want && i < f->nparams && !declared_accepts(want, argtypes[i])) {
+      diag->kind = DIAG_TYPING;
+      diag->line = f->line;
+      snprintf(diag->msg, sizeof diag->msg, "parameter '%s' is declared %s (locals), and cannot take %s",
+               f->var_names[i], want->name, argtypes[i]->name);
+      return false;
+    }
+    if (want) f->var_types[i] = want;
+  }
   for (int pass = 0; pass < 64; pass++) {
     in.changed = false;
     in.ret = NULL;
@@ -521,14 +651,8 @@ bool ty_infer(Func *f, const Type **argtypes, const CompileOptions *opts, Diag *
   in.returns_none = in.returns_value = false;
   if (!ty_block(&in, &f->body)) return false;
   if (in.returns_value && !block_returns(&f->body)) in.returns_none = true;
-  if (in.returns_value && in.returns_none) {
-    diag->kind = DIAG_TYPING;
-    diag->line = f->line;
-    snprintf(diag->msg, sizeof diag->msg,
-             "function '%s' returns %s on some paths and None on others", f->name, in.ret->name);
-    return false;
-  }
-  f->ret_type = in.returns_value ? in.ret : TYS(TY_NONE);
+  /* a value on some paths and None on others: an Optional, as Numba */
+  f->ret_type = !in.returns_value ? TYS(TY_NONE) : in.returns_none ? ty_unify(TYS(TY_NONE), in.ret) : in.ret;
   if (opts && opts->kernel && in.returns_value) {
     diag->kind = DIAG_TYPING;
     diag->line = f->line;

@@ -19,6 +19,9 @@ const Type *ty_error(Infer *in, const Node *n, const char *fmt, ...) __attribute
 bool ty_failed(const Infer *in);
 /* Types n (setting n->ty); NULL on an error, or while unknown before the last pass. */
 const Type *ty_expr(Infer *in, Node *n);
+/* The same, where an Optional or None is taken as it is (assigned, returned, passed
+ * to a ruchey function, tested with `is None`) rather than needed as a value. */
+const Type *ty_maybe_none(Infer *in, Node *n);
 /* NumPy's promotion of two scalar types, with Numba's rule that integer
  * arithmetic happens in at least 64 bits. */
 const Type *ty_promote(const Type *a, const Type *b);

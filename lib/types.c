@@ -130,6 +130,12 @@ static void complete(Type *t) {
     t->name = name;
     break;
   }
+  case TY_OPTIONAL:  /* laid out as the tuple (elem, bool): the flag after the value */
+    t->flags |= t->elem->flags & TF_REFS;
+    t->align = t->elem->align;
+    t->size = (t->elem->size + 1 + t->align - 1) / t->align * t->align;
+    t->name = format("OptionalType(%s)", t->elem->name);
+    break;
   default: break;
   }
 }
@@ -167,3 +173,10 @@ const Type *ty_tuple(int n, const Type *const *fields) {
 const Type *ty_dtype(const Type *elem) { return intern(&(Type){.kind = TY_DTYPE, .elem = elem}); }
 
 const Type *ty_info(const Type *elem) { return intern(&(Type){.kind = TY_INFO, .elem = elem}); }
+
+/* Optional(elem): elem or None, as Numba's OptionalType; Optional of an
+ * Optional is the same. */
+const Type *ty_optional(const Type *elem) {
+  if (elem->kind == TY_OPTIONAL) return elem;
+  return intern(&(Type){.kind = TY_OPTIONAL, .elem = elem});
+}

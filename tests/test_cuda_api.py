@@ -368,8 +368,17 @@ def test_invalid_backend_name_raises_at_launch(kernel, monkeypatch):
 @pytest.mark.no_gpu
 def test_is_available_is_false_without_a_gpu(monkeypatch):
     assert cuda.is_available() is False
-    monkeypatch.setenv("RUCHEY_CUDA_BACKEND", "cpu")
+    monkeypatch.setenv("RUCHEY_CUDA_BACKEND", "gpu")
     assert cuda.is_available() is False
+
+
+def test_is_available_with_the_cpu_backend_chosen_explicitly(monkeypatch):
+    # as Numba's simulator (NUMBA_ENABLE_CUDASIM=1): kernels can run
+    monkeypatch.setenv("RUCHEY_CUDA_BACKEND", "cpu")
+    assert cuda.is_available() is True
+    cuda.synchronize()  # nothing to wait for, with or without a GPU
+    monkeypatch.setenv("RUCHEY_CUDA_BACKEND", "tpu")
+    assert cuda.is_available() is (not ruchey.cuda.runtime.gpu_problem())
 
 
 @pytest.mark.no_gpu

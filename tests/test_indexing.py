@@ -639,7 +639,7 @@ def test_unsupported_and_invalid_indices_are_typing_errors_at_the_line():
     typing_error(float_index, a, np.array([1.5]), match=r"integer \(or boolean\) type")
     typing_error(too_many, np.zeros(3), match=r"too many indices for array: array is 1-dimensional, but 2 were")
     typing_error(two_ellipses, a, match=r"single ellipsis")
-    typing_error(none_as_value, a, match=r"None is only supported(.|\n)*x = None")
+    assert none_as_value(a) is a  # a variable may hold None (tests/test_optional.py)
     typing_error(put_2d_values, a, np.ones((3, 3), bool), np.ones((3, 3)),
                  match=r"requires a 0 or 1-dimensional input, input has 2 dimensions")
 

@@ -61,7 +61,8 @@ static bool deferrable_expr(const Defer *d, const Node *n) {
     return false;  /* an array expression: a new array */
   switch (n->kind) {
   case N_INT: case N_FLOAT: case N_BOOL: case N_MODULE: case N_DTYPE: return true;
-  case N_VAR: return !d->written[n->var];
+  case N_VAR:  /* an Optional's value is checked: a first run past a None would read through NULL */
+    return !d->written[n->var] && d->f->var_types[n->var]->kind != TY_OPTIONAL;
   case N_BINOP:
     return !integer_division(n->op, n->lhs->ty, n->rhs->ty) && deferrable_expr(d, n->lhs) &&
            deferrable_expr(d, n->rhs);

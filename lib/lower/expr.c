@@ -92,7 +92,31 @@ static LLVMValueRef lo_load_var(Lower *l, Node *n) {
     LLVMValueRef set = LLVMBuildLoad2(l->b, l->mod->i1, l->assigned[n->var], "");
     lo_raise_if(l, LLVMBuildNot(l->b, set, ""), RT_ERR_UNBOUND, arena_strdup(l->f->arena, msg));
   }
-  return LLVMBuildLoad2(l->b, lo_type(l, n->ty), l->slots[n->var], l->f->var_names[n->var]);
+  const Type *vt = l->f->var_types[n->var];  /* n->ty differs where an Optional's value is read */
+  return lo_convert(l, LLVMBuildLoad2(l->b, lo_type(l, vt), l->slots[n->var], l->f->var_names[n->var]), vt, n->ty);
+}
+
+/* x is None: known from x's type unless it is an Optional. */
+static LLVMValueRef lo_is_none(Lower *l, Node *n) {
+  const Type *t = n->lhs->ty;
+  LLVMValueRef none;
+  if (n->lhs->kind == N_VAR && t->kind != TY_OPTIONAL) {
+    none = const_bool(l, t->kind == TY_NONE);
+  } else {
+    LLVMValueRef v = lo_expr(l, n->lhs);
+    none = t->kind == TY_OPTIONAL ? LLVMBuildNot(l->b, LLVMBuildExtractValue(l->b, v, 1, ""), "")
+                                  : const_bool(l, t->kind == TY_NONE);
+    lo_done_with(l, n->lhs, v);
+  }
+  return n->ival ? LLVMBuildNot(l->b, none, "") : none;
+}
+
+/* An Optional's value where one is needed: a fresh Optional's reference
+ * passes to the value (lo_is_fresh). */
+static LLVMValueRef lo_unwrap(Lower *l, Node *n) {
+  LLVMValueRef v = lo_expr(l, n->lhs);
+  if (lo_is_fresh(n->lhs) && ty_has_arrays(n->lhs->ty)) lo_temp_taken(l, v);
+  return lo_convert(l, v, n->lhs->ty, n->ty);
 }
 
 void lo_mark_assigned(Lower *l, int var) {
@@ -116,6 +140,8 @@ static LLVMValueRef lo_expr_kind(Lower *l, Node *n) {
   case N_ATTR: return n->bi->lower(l, n);
   case N_TUPLE: return lo_tuple(l, n);
   case N_CONST_ARRAY: return lo_const_array(l, n);
+  case N_IS_NONE: return lo_is_none(l, n);
+  case N_UNWRAP: return lo_unwrap(l, n);
   default: return LLVMGetUndef(l->mod->i8);  /* dtypes and modules have no runtime value */
   }
 }

@@ -201,6 +201,8 @@ static LLVMValueRef body_function(Lower *l, const char *name, bool deferred) {
   l->exit_bb = new_block(l, "exit");
   position(l, entry);
   l->ret_val = lo_alloca(l, result[1], "result");
+  if (l->f->ret_type->kind == TY_OPTIONAL)  /* a bare return, or the end, leaves None */
+    LLVMBuildStore(l->b, LLVMConstNull(result[1]), l->ret_val);
   if (deferred) {
     l->deferred = lo_alloca(l, l->mod->i1, "deferred");
     LLVMBuildStore(l->b, const_bool(l, false), l->deferred);
@@ -233,7 +235,12 @@ static void lo_entry(Lower *l) {
   for (int v = 0; v < np; v++) {
     LLVMValueRef idx = const_i64(l, v);
     LLVMValueRef p = LLVMBuildLoad2(l->b, l->mod->ptr, LLVMBuildGEP2(l->b, l->mod->ptr, args, &idx, 1, ""), "");
-    vals[v] = v < l->f->nparams ? lo_load_storage(l, l->f->var_types[v], p) : p;
+    if (v < l->f->nparams) {  /* the argument, as the parameter's variable holds it */
+      const Type *pt = l->f->param_types[v];
+      vals[v] = lo_convert(l, lo_load_storage(l, pt, p), pt, l->f->var_types[v]);
+    } else {
+      vals[v] = p;
+    }
   }
   LLVMValueRef r = lo_checks_stack(l, l->f, l->opts) ? lo_guarded_call(l, l->impl, vals, (unsigned)np)
                                              : LLVMBuildCall2(l->b, LLVMGlobalGetValueType(l->impl), l->impl, vals, (unsigned)np, "");
@@ -253,7 +260,7 @@ static LLVMValueRef ufunc_element(Lower *l, LLVMValueRef body, LLVMValueRef *bas
     LLVMValueRef off = step ? LLVMBuildMul(l->b, k, step[i], "") : k;
     LLVMTypeRef unit = step ? l->mod->i8 : lo_storage_type(l, ty[i]);
     LLVMValueRef at = LLVMBuildGEP2(l->b, unit, base[i], &off, 1, "");
-    vals[i] = i < nin ? lo_load_storage(l, ty[i], at) : at;
+    vals[i] = i < nin ? lo_convert(l, lo_load_storage(l, ty[i], at), ty[i], l->f->var_types[i]) : at;
   }
   if (!lo_checks_stack(l, l->f, l->opts)) return LLVMBuildCall2(l->b, LLVMGlobalGetValueType(body), body, vals, (unsigned)nin, "");
   l->stack_guard = NULL;  /* a recursive function: the loop calls it from outside its cycle */
@@ -331,7 +338,7 @@ static void lo_ufunc_loop(Lower *l) {
   LLVMValueRef contiguous = const_bool(l, true);
   for (int k = 0; k <= nin; k++) {
     LLVMValueRef idx = const_i64(l, k);
-    ty[k] = k < nin ? l->f->var_types[k] : l->f->ret_type;
+    ty[k] = k < nin ? l->f->param_types[k] : l->f->ret_type;
     base[k] = LLVMBuildLoad2(l->b, l->mod->ptr, LLVMBuildGEP2(l->b, l->mod->ptr, LLVMGetParam(l->fn, 0), &idx, 1, ""), "");
     step[k] = LLVMBuildLoad2(l->b, l->mod->i64, LLVMBuildGEP2(l->b, l->mod->i64, LLVMGetParam(l->fn, 2), &idx, 1, ""), "");
     LLVMValueRef unit = LLVMBuildICmp(l->b, LLVMIntEQ, step[k], const_i64(l, (int64_t)ty[k]->size), "");

@@ -96,6 +96,34 @@ static void tuple_refcount(Lower *l, const Type *t, LLVMValueRef v, bool inc) {
       lo_refcount(l, t->fields[i], LLVMBuildExtractValue(l->b, v, (unsigned)i, ""), inc);
 }
 
+/* An Optional: {value, valid} in registers, {value, byte} in memory (as
+ * types.c lays it out); None is all zeros, so that its arrays are NULL. */
+static LLVMTypeRef optional_type(Lower *l, const Type *t, bool storage) {
+  LLVMTypeRef f[2] = {storage ? model(t->elem)->storage(l, t->elem) : model(t->elem)->value(l, t->elem),
+                      storage ? l->mod->i8 : l->mod->i1};
+  return LLVMStructTypeInContext(l->mod->c, f, 2, 0);
+}
+
+static LLVMTypeRef optional_value(Lower *l, const Type *t) { return optional_type(l, t, false); }
+static LLVMTypeRef optional_storage(Lower *l, const Type *t) { return optional_type(l, t, true); }
+
+static LLVMValueRef optional_load(Lower *l, const Type *t, LLVMValueRef p) {
+  LLVMTypeRef st = optional_storage(l, t);
+  LLVMValueRef v = LLVMGetUndef(optional_value(l, t));
+  v = LLVMBuildInsertValue(l->b, v, lo_load_storage(l, t->elem, LLVMBuildStructGEP2(l->b, st, p, 0, "")), 0, "");
+  return LLVMBuildInsertValue(l->b, v, bool_load(l, t, LLVMBuildStructGEP2(l->b, st, p, 1, "")), 1, "");
+}
+
+static void optional_store(Lower *l, const Type *t, LLVMValueRef p, LLVMValueRef v) {
+  LLVMTypeRef st = optional_storage(l, t);
+  lo_store_storage(l, t->elem, LLVMBuildStructGEP2(l->b, st, p, 0, ""), LLVMBuildExtractValue(l->b, v, 0, ""));
+  bool_store(l, t, LLVMBuildStructGEP2(l->b, st, p, 1, ""), LLVMBuildExtractValue(l->b, v, 1, ""));
+}
+
+static void optional_refcount(Lower *l, const Type *t, LLVMValueRef v, bool inc) {
+  lo_refcount(l, t->elem, LLVMBuildExtractValue(l->b, v, 0, ""), inc);
+}
+
 #define INT_MODEL {int_value, same_storage, plain_load, plain_store, NULL}
 #define FLOAT_MODEL {float_value, same_storage, plain_load, plain_store, NULL}
 #define NO_VALUE {byte, byte, no_load, no_store, NULL}
@@ -108,6 +136,7 @@ static const Model models[TY_COUNT] = {
   [TY_TUPLE] = {tuple_value, tuple_storage, tuple_load, tuple_store, tuple_refcount},
   [TY_NONE] = NO_VALUE, [TY_RANGE] = NO_VALUE, [TY_DTYPE] = NO_VALUE, [TY_MODULE] = NO_VALUE,
   [TY_GRID] = NO_VALUE, [TY_INFO] = NO_VALUE,
+  [TY_OPTIONAL] = {optional_value, optional_storage, optional_load, optional_store, optional_refcount},
 };
 
 static const Model *model(const Type *t) {
@@ -141,7 +170,26 @@ LLVMValueRef lo_truth(Lower *l, LLVMValueRef v, const Type *t) {
   return LLVMBuildICmp(l->b, LLVMIntNE, v, LLVMConstNull(lo_type(l, t)), "");
 }
 
+/* Conversions to and from an Optional: None is all zeros; an Optional
+ * where a value is needed raises TypeError if it is None, as Numba's. */
+static LLVMValueRef convert_optional(Lower *l, LLVMValueRef v, const Type *from, const Type *to) {
+  if (to->kind == TY_OPTIONAL) {
+    if (from->kind == TY_NONE) return LLVMConstNull(lo_type(l, to));
+    if (from->kind == TY_OPTIONAL) {
+      LLVMValueRef r = LLVMBuildInsertValue(l->b, LLVMGetUndef(lo_type(l, to)), LLVMBuildExtractValue(l->b, v, 1, ""), 1, "");
+      return LLVMBuildInsertValue(l->b, r, lo_convert(l, LLVMBuildExtractValue(l->b, v, 0, ""), from->elem, to->elem), 0, "");
+    }
+    LLVMValueRef r = LLVMBuildInsertValue(l->b, LLVMGetUndef(lo_type(l, to)), lo_convert(l, v, from, to->elem), 0, "");
+    return LLVMBuildInsertValue(l->b, r, LLVMConstInt(l->mod->i1, 1, 0), 1, "");
+  }
+  char msg[300];
+  snprintf(msg, sizeof msg, "expected %s, got None", to->name);
+  lo_raise_if(l, LLVMBuildNot(l->b, LLVMBuildExtractValue(l->b, v, 1, ""), ""), RT_ERR_TYPE, arena_strdup(l->f->arena, msg));
+  return lo_convert(l, LLVMBuildExtractValue(l->b, v, 0, ""), from->elem, to);
+}
+
 LLVMValueRef lo_convert(Lower *l, LLVMValueRef v, const Type *from, const Type *to) {
+  if (from != to && (from->kind == TY_OPTIONAL || to->kind == TY_OPTIONAL)) return convert_optional(l, v, from, to);
   if (from == to || from->kind == TY_ARRAY) return v;  /* layouts share a struct */
   LLVMTypeRef dst = lo_type(l, to);
   if (to->kind == TY_TUPLE) {

@@ -5,13 +5,55 @@ import functools
 from ruchey import _core, config, serialize, types
 
 _OPTIONS = ("nopython", "nogil", "parallel", "cache", "fastmath", "boundscheck", "error_model",
-            "inline", "forceobj", "looplift")
+            "inline", "forceobj", "looplift", "locals", "debug")
+
+
+class ObjectModeFunction:
+    """``@jit(forceobj=True)``: Numba's object mode runs the function in the
+    interpreter; ruchey lifts no loops out of it, so it calls the Python
+    function itself (``py_func``), with the same results."""
+
+    def __init__(self, func):
+        self.py_func = func
+        self.signatures = []
+        functools.update_wrapper(self, func)
+
+    def __call__(self, *args, **kwargs):
+        return self.py_func(*args, **kwargs)
+
+
+def _declared_locals(locals_):
+    """locals={"x": ruchey.float32, "a": ruchey.float64[:]} as the dispatcher
+    takes it: each type described."""
+    if not isinstance(locals_, dict):
+        raise TypeError(f"locals must be a dict of variable names to ruchey types, got {locals_!r}")
+    declared = {}
+    for name, t in locals_.items():
+        if not isinstance(name, str) or not isinstance(t, types.Type):
+            raise TypeError(f"locals: {name!r} must name a variable and map to a ruchey type "
+                            f"(ruchey.float32, ruchey.int64[:]), got {t!r}")
+        declared[name] = t.describe()
+    return declared
+
+
+def _object_mode(options):
+    """Whether forceobj asks for object mode (refusing what cannot be)."""
+    if options.get("looplift"):
+        raise TypeError("looplift=True: ruchey compiles whole functions in nopython mode and has no object "
+                        "mode to lift loops out of; compile the loop as its own @njit function (or drop "
+                        "looplift: forceobj=True runs the Python function as it is)")
+    if options.get("forceobj") and options.get("nopython"):
+        raise ValueError("Only one of 'nopython' or 'forceobj' can be True.")
+    return bool(options.get("forceobj"))
 
 
 def _dispatcher(func, options):
     unknown = set(options) - set(_OPTIONS)
     if unknown:
         raise TypeError(f"unsupported jit option(s): {', '.join(sorted(unknown))}")
+    if _object_mode(options):
+        return ObjectModeFunction(func)
+    # debug=True is accepted and changes no result (Numba's emits debug info, and checks no more bounds)
     boundscheck = options.get("boundscheck") if config.BOUNDSCHECK is None else config.BOUNDSCHECK
     settings = dict(
         boundscheck=bool(boundscheck),
@@ -20,6 +62,8 @@ def _dispatcher(func, options):
         nogil=bool(options.get("nogil")),
         parallel=bool(options.get("parallel")),
     )
+    if options.get("locals"):
+        settings["locals"] = _declared_locals(options["locals"])
     disp = _core.Dispatcher(func, **settings)
     functools.update_wrapper(disp, func)
     disp._ruchey_options = settings  # what pickling by value sends

@@ -11,12 +11,13 @@ _Signature = str | Signature | Type
 def jit(signature_or_function: Callable[_P, _R], *, nopython: bool = ..., nogil: bool = ...,
         parallel: bool = ..., cache: bool = ..., fastmath: bool = ..., boundscheck: bool = ...,
         error_model: Literal["python", "numpy"] = ..., inline: str = ..., forceobj: bool = ...,
-        looplift: bool = ...) -> Dispatcher[_P, _R]: ...
+        looplift: bool = ..., locals: dict[str, Type] = ..., debug: bool = ...) -> Dispatcher[_P, _R]: ...
 @overload
 def jit(signature_or_function: _Signature | list[_Signature] | None = None, *, nopython: bool = ...,
         nogil: bool = ..., parallel: bool = ..., cache: bool = ..., fastmath: bool = ...,
         boundscheck: bool = ..., error_model: Literal["python", "numpy"] = ..., inline: str = ...,
-        forceobj: bool = ..., looplift: bool = ...) -> Callable[[Callable[_P, _R]], Dispatcher[_P, _R]]: ...
+        forceobj: bool = ..., looplift: bool = ..., locals: dict[str, Type] = ...,
+        debug: bool = ...) -> Callable[[Callable[_P, _R]], Dispatcher[_P, _R]]: ...
 
 njit = jit
 

@@ -69,6 +69,27 @@ class NoneType:
         return "none"
 
 
+class Optional:
+    """Numba's OptionalType: a value of the type, or None. Compiled code
+    gives it to variables and returns that hold a value on some paths and
+    None on others; using one where a value is needed checks at run time
+    (TypeError if it is None)."""
+
+    def __init__(self, type_):
+        if not isinstance(type_, Type):
+            raise TypeError(f"Optional() takes a ruchey type, got {type_!r}")
+        self.type = type_
+
+    def __eq__(self, other):
+        return isinstance(other, Optional) and self.type == other.type
+
+    def __hash__(self):
+        return hash(("optional", self.type))
+
+    def __repr__(self):
+        return f"OptionalType({self.type!r})"
+
+
 class Signature:
     """Argument types and a return type (None: inferred)."""
 
@@ -92,6 +113,7 @@ _ALIASES = {
 namespace = dict(_SCALARS)
 namespace.update({alias: _SCALARS[name] for alias, name in _ALIASES.items()})
 void = none = NoneType()
+optional = Optional
 namespace.update(void=void, none=none)
 globals().update(namespace)
 
@@ -136,6 +158,8 @@ def from_dtype(dtype):
 def typeof(value):
     """The type ruchey compiles a function for when it is given this value."""
     import numpy
+    if value is None:
+        return none
     if isinstance(value, numpy.ndarray):
         t = from_dtype(value.dtype)
         if value.ndim == 0:

@@ -1,0 +1,198 @@
+"""jit's options beyond the compiler's switches, as Numba has them:
+locals={...} (declared variable types: what is assigned is converted),
+debug=True (accepted, changes no result: Numba's adds debug information),
+forceobj=True (object mode: the Python function runs) and looplift (refused:
+there is no object mode to lift loops out of); and explicit signatures seen
+from other compiled functions."""
+import pickle
+
+import numpy as np
+import pytest
+
+import ruchey
+from ruchey import njit
+
+from conftest import AS_NUMBA, assert_same, float_array, make_rng, numba_deviation
+
+
+# ---------------------------------------------------------------- locals
+
+def float32_sum(a, x):
+    """The reference: x and every step's sum rounded to float32 (as a float32
+    variable holds them), the arithmetic in float64 (a[i] is a float64)."""
+    s = np.float32(0.0)
+    x = float(np.float32(x))
+    for v in a:
+        s = np.float32(float(s) + float(v) * x)
+    return float(s)
+
+
+@njit(locals={"s": ruchey.float32, "x": ruchey.float32})
+def declared_sum(a, x):
+    s = 0.0
+    for i in range(a.size):
+        s += a[i] * x
+    return s
+
+
+def test_locals_declares_a_float32_accumulator():
+    rng = make_rng(1511)
+    for n in (0, 1, 10, 1000):
+        a = float_array(rng, n)
+        for x in (3, 0.1, 1e-3):
+            got = declared_sum(a, x)
+            assert type(got) is float and got == float32_sum(a, x), (n, x)
+    assert declared_sum.inspect_llvm()  # compiled, not run by the interpreter
+
+
+@njit(locals={"y": ruchey.int8, "z": ruchey.uint16})
+def wrapped(x):
+    y = x * 100
+    z = -x
+    return y, z
+
+
+def test_locals_converts_integers_as_numba_does():
+    for x in (0, 1, 3, -2, 127, 1000):
+        y, z = wrapped(x)
+        assert y == int(np.array([x * 100]).astype(np.int8)[0]), x
+        assert z == int(np.array([-x]).astype(np.uint16)[0]), x
+
+
+@njit(locals={"out": ruchey.float64[::1]})
+def declared_array(x):
+    out = x * 2.0
+    return out
+
+
+def test_locals_declares_an_array():
+    rng = make_rng(1512)
+    for n in (0, 5):
+        assert_same(declared_array, float_array(rng, n))
+
+
+@pytest.mark.skipif(AS_NUMBA, reason="ruchey's messages")
+def test_locals_that_cannot_hold_a_value_is_a_typing_error():
+    @njit(locals={"y": ruchey.float64[:]})
+    def f(x):
+        y = x
+        return y
+
+    with pytest.raises(ruchey.TypingError, match="'y' is declared array.*cannot hold int64"):
+        f(3)
+
+    @njit(locals={"x": ruchey.float32})
+    def g(x):
+        return x
+
+    with pytest.raises(ruchey.TypingError, match="parameter 'x' is declared float32"):
+        g(np.zeros(3))
+    assert g(3) == 3.0 and type(g(3)) is float
+
+
+@pytest.mark.skipif(AS_NUMBA, reason="ruchey checks locals when decorating")
+def test_locals_must_map_names_to_types():
+    with pytest.raises(TypeError, match="locals must be a dict"):
+        njit(locals=[("x", ruchey.float32)])(lambda x: x)
+    with pytest.raises(TypeError, match="ruchey type"):
+        njit(locals={"x": "float32x"})(lambda x: x)
+
+
+def test_locals_names_not_in_the_function_are_ignored():
+    @njit(locals={"nothing_here": ruchey.float32})
+    def f(x):
+        return x + 1
+
+    assert_same(f, 4)
+
+
+@pytest.mark.skipif(AS_NUMBA, reason="ruchey's pickling by value")
+def test_locals_travel_with_a_pickled_function():
+    g = pickle.loads(pickle.dumps(wrapped))
+    assert g(3) == wrapped(3) == (44, 65533)
+
+
+# ---------------------------------------------------------------- debug, forceobj, looplift
+
+@njit(debug=True)
+def element(a, i):
+    return a[i] * 2
+
+
+def test_debug_is_accepted():
+    rng = make_rng(1513)
+    a = float_array(rng, 5)
+    for i in (0, 2, -1):
+        assert_same(element, a, i)
+
+    @njit(debug=True, boundscheck=True)
+    def checked(a, i):
+        return a[i]
+
+    with pytest.raises(IndexError):
+        checked(a, 5)
+
+
+def test_forceobj_runs_the_python_function():
+    @ruchey.jit(forceobj=True)
+    def objects(x):
+        return [x, str(x)], {"k": x}
+
+    assert objects(3) == ([3, "3"], {"k": 3})
+    assert objects.py_func(3) == objects(3)
+
+
+@pytest.mark.skipif(AS_NUMBA, reason="Numba lifts loops")
+def test_looplift_is_refused_with_a_message():
+    with pytest.raises(TypeError, match="looplift=True.*no object mode.*own @njit"):
+        ruchey.jit(looplift=True)(lambda x: x)
+    with pytest.raises(TypeError, match="looplift"):
+        ruchey.jit(forceobj=True, looplift=True)(lambda x: x)
+    f = ruchey.jit(looplift=False)(lambda x: x + 1)  # nothing to lift: accepted
+    assert f(1) == 2
+
+
+def test_forceobj_with_nopython_is_a_value_error():
+    with pytest.raises(ValueError, match="nopython.*forceobj"):
+        ruchey.jit(nopython=True, forceobj=True)(lambda x: x)
+
+
+# ---------------------------------------------------------------- explicit signatures from compiled code
+
+@njit("i4(i8[:])")
+def narrow(a):
+    return a[0]
+
+
+@njit
+def calls_narrow(a):
+    return narrow(a)
+
+
+@njit("f8(f8, i8)")
+def scaled(x, n):
+    return x * n
+
+
+@njit
+def calls_scaled(x):
+    return scaled(x, 2), scaled(3, True)
+
+
+def test_an_explicit_signature_holds_for_compiled_callers():
+    a = np.array([2**40 + 5, 7])
+    assert narrow(a) == 5
+    assert calls_narrow(a) == 5  # truncated to int32 both ways
+    for x in (1.5, -2.0):
+        assert calls_scaled(x) == calls_scaled.py_func(x)
+    assert type(calls_scaled(1.5)[0]) is float
+
+
+@numba_deviation("Numba's message differs")
+def test_a_call_no_explicit_signature_accepts_is_a_typing_error():
+    @njit
+    def bad(x):
+        return narrow(x)
+
+    with pytest.raises(ruchey.TypingError, match="no compiled signature"):
+        bad(np.zeros(3))
