@@ -37,7 +37,7 @@ static Spec *add_spec(Dispatcher *self, const Type *const *args, const Type *dec
                   .code = res.code};
       memcpy(s->args, args, sizeof(Type *) * (size_t)self->nparams);
       s->declared_ret = declared_ret ? s->ret_type : NULL;
-      for (int i = 0; i < self->nparams; i++) s->narrays += args[i]->kind == TY_ARRAY;
+      for (int i = 0; i < self->nparams; i++) s->narrays += disp_arg_units(args[i]);
     } else {
       if (grown) self->specs = grown;
       if (!PyErr_Occurred()) PyErr_NoMemory();
@@ -161,7 +161,8 @@ PyObject *disp_call(Dispatcher *self, PyObject *const *args, void *extra) {
   }
   int a = 0;
   for (int i = 0; i < self->nparams; i++) {
-    RtArray *slot_array = s->args[i]->kind == TY_ARRAY ? &arrays[a++] : NULL;
+    RtArray *slot_array = disp_arg_units(s->args[i]) ? &arrays[a] : NULL;
+    a += disp_arg_units(s->args[i]);
     if (disp_unbox(args[i], s->args[i], &slots[i], slot_array, &argp[i]) < 0) {
       if (arrays != few) PyMem_Free(arrays);
       if (retp != ret) PyMem_Free(retp);
