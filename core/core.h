@@ -134,6 +134,7 @@ typedef struct Dispatcher {
   CompileOptions opts;
   bool nogil;
   bool sealed;            /* explicit signatures given: no compiles on a miss */
+  bool varargs;           /* takes *args: its last parameter, the tuple of the extra arguments */
   bool scalars_only;      /* a ufunc's function (@vectorize): compiled code calls it per element */
   const Type *(*ufunc_loops)[MAX_ARGS]; /* its ufunc's loops' argument types, in NumPy's order */
   int nufunc_loops;

@@ -184,6 +184,22 @@ PyObject *disp_call(Dispatcher *self, PyObject *const *args, void *extra) {
   return result;
 }
 
+/* A function taking *args: the arguments past its plain parameters as a
+ * tuple, its last. */
+static PyObject *call_varargs(Dispatcher *self, PyObject *const *args, size_t nargs) {
+  int plain = self->nparams - 1;
+  PyObject *full[MAX_ARGS];
+  PyObject *rest = PyTuple_New((Py_ssize_t)nargs - plain);
+  if (!rest) return NULL;
+  for (size_t i = 0; i < nargs; i++)
+    if ((int)i < plain) full[i] = args[i];
+    else PyTuple_SET_ITEM(rest, (Py_ssize_t)i - plain, Py_NewRef(args[i]));
+  full[plain] = rest;
+  PyObject *result = disp_call(self, full, NULL);
+  Py_DECREF(rest);
+  return result;
+}
+
 /* Keyword arguments and defaults for functions with other kinds of
  * parameters: bound by inspect.Signature, then called. */
 static PyObject *call_binding(Dispatcher *self, PyObject *const *args, size_t nargs, PyObject *kwnames) {
@@ -201,7 +217,9 @@ static PyObject *call_binding(Dispatcher *self, PyObject *const *args, size_t na
   if (bound && PyObject_CallMethod(bound, "apply_defaults", NULL)) {
     Py_DECREF(Py_None);
     PyObject *full = PyObject_GetAttrString(bound, "args");
-    if (full && PyTuple_GET_SIZE(full) == self->nparams)
+    if (full && self->varargs && PyTuple_GET_SIZE(full) >= self->nparams - 1)
+      result = call_varargs(self, &PyTuple_GET_ITEM(full, 0), (size_t)PyTuple_GET_SIZE(full));
+    else if (full && PyTuple_GET_SIZE(full) == self->nparams)
       result = disp_call(self, &PyTuple_GET_ITEM(full, 0), NULL);
     else if (full)  /* *args took some: the compiler would refuse it, so say so now */
       PyErr_Format(core_TypingError,
@@ -268,7 +286,8 @@ static PyObject *dispatcher_vectorcall(PyObject *callable, PyObject *const *args
   if (self->opts.kernel)
     return PyErr_Format(PyExc_ValueError,
                         "launch configuration was not specified: launch a kernel as kernel[blocks, threads](args)");
-  if (!kwnames && nargs == (size_t)self->nparams) return disp_call(self, args, NULL);
+  if (!kwnames && nargs == (size_t)self->nparams && !self->varargs) return disp_call(self, args, NULL);
+  if (!kwnames && self->varargs && nargs >= (size_t)self->nparams - 1) return call_varargs(self, args, nargs);
   return call_keywords(self, args, nargsf, kwnames);
 }
 
@@ -290,7 +309,7 @@ static int dispatcher_init(Dispatcher *self, PyObject *args, PyObject *kwds) {
     return -1;
   }
   PyCodeObject *code = (PyCodeObject *)PyFunction_GetCode(func);
-  if (code->co_argcount + code->co_kwonlyargcount > MAX_ARGS) {
+  if (code->co_argcount + code->co_kwonlyargcount + ((code->co_flags & CO_VARARGS) != 0) > MAX_ARGS) {
     PyErr_Format(PyExc_TypeError, "ruchey compiles functions of at most %d parameters", MAX_ARGS);
     return -1;
   }
@@ -302,7 +321,8 @@ static int dispatcher_init(Dispatcher *self, PyObject *args, PyObject *kwds) {
   Py_XSETREF(self->signatures, PyList_New(0));
   Py_XSETREF(self->gpu_signatures, PyList_New(0));
   if (!self->signatures || !self->gpu_signatures) return -1;
-  self->nparams = code->co_argcount;
+  self->varargs = code->co_flags & CO_VARARGS;
+  self->nparams = code->co_argcount + self->varargs;
   Py_CLEAR(self->param_names);
   if (!code->co_posonlyargcount && !code->co_kwonlyargcount && !(code->co_flags & (CO_VARARGS | CO_VARKEYWORDS))) {
     PyObject *names = PyObject_GetAttrString((PyObject *)code, "co_varnames");

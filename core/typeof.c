@@ -192,9 +192,23 @@ PyObject *disp_refusal(PyObject *o) {
 
 /* ---------------------------------------------------------------- descriptions */
 
+/* A list describes a tuple, item by item. */
+static const Type *described_tuple(PyObject *d) {
+  Py_ssize_t n = PyList_GET_SIZE(d);
+  const Type *fields[MAX_TUPLE_ITEMS];
+  if (n > MAX_TUPLE_ITEMS) {
+    PyErr_Format(PyExc_ValueError, "tuples of more than %d items are not supported", MAX_TUPLE_ITEMS);
+    return NULL;
+  }
+  for (Py_ssize_t i = 0; i < n; i++)
+    if (!(fields[i] = disp_described_type(PyList_GET_ITEM(d, i)))) return NULL;
+  return core_api()->tuple((int)n, fields);
+}
+
 const Type *disp_described_type(PyObject *d) {
   int kind, ndim;
   const char *layout;
+  if (PyList_Check(d)) return described_tuple(d);
   if (!PyArg_ParseTuple(d, "iis", &kind, &ndim, &layout)) return NULL;
   if (kind < 0 || kind >= TY_COUNT || !(core_plain[kind].flags & TF_SCALAR) || ndim < 0 ||
       ndim > RC_MAX_NDIM || !strchr("CFA", layout[0])) {
@@ -209,6 +223,15 @@ PyObject *disp_describe_type(const Type *t) {
   if (t->kind == TY_NONE) return PyUnicode_FromString("none");
   if (ty_is_scalar(t)) return Py_BuildValue("(iis)", (int)t->kind, 0, "C");
   if (t->kind == TY_ARRAY) return Py_BuildValue("(iiC)", (int)t->elem->kind, t->ndim, t->layout);
+  if (t->kind == TY_TUPLE) {
+    PyObject *items = PyList_New(t->nfields);
+    for (int i = 0; items && i < t->nfields; i++) {
+      PyObject *item = disp_describe_type(t->fields[i]);
+      if (!item) Py_CLEAR(items);
+      else PyList_SET_ITEM(items, i, item);
+    }
+    return items;
+  }
   return PyUnicode_FromString(t->name);
 }
 

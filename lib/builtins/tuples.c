@@ -65,6 +65,7 @@ const Type *ty_tuple_index(Infer *in, Node *n, const Type *t) {
   if (!it) return NULL;
   if (!ty_is_int(it) && it->kind != TY_BOOL)
     return ty_error(in, n, "tuple indices must be integers, got %s", it->name);
+  if (!t->nfields) return TYS(TY_I64);  /* never read: every index is out of range (an empty *args looped over) */
   if (!homogeneous(t))
     return ty_error(in, n, n->str ? "iteration over the heterogeneous tuple %s is not supported: its items "
                                     "have different types"
@@ -110,8 +111,8 @@ static LLVMValueRef item_at(Lower *l, const Type *t, LLVMValueRef v, LLVMValueRe
   LLVMValueRef out = LLVMBuildICmp(l->b, LLVMIntUGE, i, n, "");
   lo_raise_if(l, out, RT_ERR_INDEX, "tuple index out of range");
   i = LLVMBuildSelect(l->b, out, const_i64(l, 0), i, "");  /* where the error is deferred */
-  LLVMTypeRef item = lo_type(l, t->fields[0]);
-  LLVMTypeRef as_array = LLVMArrayType2(item, (uint64_t)t->nfields);
+  LLVMTypeRef item = lo_type(l, t->nfields ? t->fields[0] : TYS(TY_I64));
+  LLVMTypeRef as_array = LLVMArrayType2(item, (uint64_t)(t->nfields ? t->nfields : 1));
   LLVMValueRef mem = lo_alloca(l, as_array, "tuple");
   for (int k = 0; k < t->nfields; k++) {
     LLVMValueRef at[2] = {const_i64(l, 0), const_i64(l, k)};
@@ -179,4 +180,37 @@ LLVMValueRef lo_tuple_compare(Lower *l, int op, LLVMValueRef a, const Type *ta, 
     r = LLVMBuildSelect(l->b, same, r, decided, "");
   }
   return r;
+}
+
+/* ---------------------------------------------------------------- f(*t) */
+
+/* The arguments of a call with *t come as one tuple (args[0]) and the
+ * callee's defaults after it: bound to its plain parameters as Python
+ * binds them, the rest to *args if it takes them. */
+int ty_spread_args(Infer *in, Node *n, const Type **args, const Type **bound) {
+  const Type *t = args[0];
+  int np = n->op - 1, nd = n->list.len - 1;
+  if (ty_in_cuda(in)) return ty_error(in, n, "calls with *args are not supported in CUDA code"), -1;
+  if (t->kind != TY_TUPLE) return ty_error(in, n, "argument after * must be a tuple, not %s", t->name), -1;
+  int k = t->nfields;
+  if (k < np - nd) return ty_error(in, n, "the call gives %d positional arguments, the function needs %d", k, np - nd), -1;
+  if (k > np && !n->ival) return ty_error(in, n, "the call gives %d positional arguments, the function takes %d", k, np), -1;
+  for (int i = 0; i < np; i++) bound[i] = i < k ? t->fields[i] : args[1 + i - (np - nd)];
+  if (n->ival) bound[np] = ty_tuple(k > np ? k - np : 0, t->fields + np);
+  return np + (int)n->ival;
+}
+
+int lo_spread_args(Lower *l, Node *n, const Func *callee, LLVMValueRef *args, LLVMValueRef *packed) {
+  const Type *t = n->list.items[0]->ty;
+  int np = n->op - 1, nd = n->list.len - 1, k = t->nfields;
+  LLVMValueRef v = *packed = lo_expr(l, n->list.items[0]);
+  for (int i = 0; i < np; i++)
+    args[i] = i < k ? lo_convert(l, LLVMBuildExtractValue(l->b, v, (unsigned)i, ""), t->fields[i], callee->var_types[i])
+                    : lo_expr_as(l, n->list.items[1 + i - (np - nd)], callee->var_types[i]);
+  if (!n->ival) return np;
+  const Type *rest = callee->var_types[np];
+  args[np] = LLVMGetUndef(lo_type(l, rest));
+  for (int i = np; i < k; i++)
+    args[np] = LLVMBuildInsertValue(l->b, args[np], LLVMBuildExtractValue(l->b, v, (unsigned)i, ""), (unsigned)(i - np), "");
+  return np + 1;
 }
