@@ -221,9 +221,9 @@ static PyObject *call_binding(Dispatcher *self, PyObject *const *args, size_t na
       result = call_varargs(self, &PyTuple_GET_ITEM(full, 0), (size_t)PyTuple_GET_SIZE(full));
     else if (full && PyTuple_GET_SIZE(full) == self->nparams)
       result = disp_call(self, &PyTuple_GET_ITEM(full, 0), NULL);
-    else if (full)  /* *args took some: the compiler would refuse it, so say so now */
+    else if (full)  /* **kwargs or keyword-only parameters: the compiler would refuse them, so say so now */
       PyErr_Format(core_TypingError,
-                   "%S: *args, **kwargs and keyword-only parameters are not supported: give the "
+                   "%S: **kwargs and keyword-only parameters are not supported: give the "
                    "function named parameters (a wrapper such as functools.wraps' cannot be compiled; "
                    "compile the function it wraps)", self->py_func);
     Py_XDECREF(full);
@@ -321,7 +321,8 @@ static int dispatcher_init(Dispatcher *self, PyObject *args, PyObject *kwds) {
   Py_XSETREF(self->signatures, PyList_New(0));
   Py_XSETREF(self->gpu_signatures, PyList_New(0));
   if (!self->signatures || !self->gpu_signatures) return -1;
-  self->varargs = code->co_flags & CO_VARARGS;
+  /* *args alone; with **kwargs or keyword-only parameters a call says these are not supported */
+  self->varargs = (code->co_flags & (CO_VARARGS | CO_VARKEYWORDS)) == CO_VARARGS && !code->co_kwonlyargcount;
   self->nparams = code->co_argcount + self->varargs;
   Py_CLEAR(self->param_names);
   if (!code->co_posonlyargcount && !code->co_kwonlyargcount && !(code->co_flags & (CO_VARARGS | CO_VARKEYWORDS))) {

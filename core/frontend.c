@@ -1301,7 +1301,9 @@ static bool fe_params(Fe *fe, PyObject *def) {
            *kwonly = field(args, "kwonlyargs");
   bool ok = true;
   if (kwarg != Py_None || PyList_GET_SIZE(kwonly))
-    ok = fe_error(fe, def, "**kwargs and keyword-only parameters are not supported") != NULL;
+    ok = fe_error(fe, def, "**kwargs and keyword-only parameters are not supported: give the function named "
+                  "parameters (a wrapper such as functools.wraps' cannot be compiled; compile the function it "
+                  "wraps)") != NULL;
   for (int pass = 0; ok && pass < 2; pass++) {
     PyObject *list = pass ? plain : posonly;
     for (Py_ssize_t i = 0; i < PyList_GET_SIZE(list); i++) {
