@@ -2,7 +2,8 @@
  * unpacking them: t[i] with a variable i (a homogeneous tuple's, which
  * also makes `for x in t`), t[a:b:c] with constants, t + u, and the
  * comparisons ==, !=, <, <=, >, >= (item by item, as Python compares
- * sequences). A tuple is an LLVM struct of its items (model.c).
+ * sequences), and the binding of f(*t) to a compiled function's
+ * parameters. A tuple is an LLVM struct of its items (model.c).
  */
 #include "builtins/builtins.h"
 
