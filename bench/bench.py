@@ -384,6 +384,8 @@ def overhead_shapes():
         ("f(x=1.0, y=2.0)  keywords", "call_keywords", (), {"x": 1.0, "y": 2.0}),
         ("f(1.0, 1e-8, 2.0)", "call_defaults", (1.0, 1e-8, 2.0), {}),
         ("f(1.0)  two defaults", "call_defaults", (1.0,), {}),
+        ("f(1.0, 2.0, 3.0)", "call_three_floats", (1.0, 2.0, 3.0), {}),
+        ("f(t)  a 3-tuple of floats", "call_tuple", ((1.0, 2.0, 3.0),), {}),
         ("f(a)  one array", "call_array", (a,), {}),
         ("f(a, None)", "call_optional", (a, None), {}),
         ("f(a)  default None", "call_optional", (a,), {}),
@@ -517,6 +519,9 @@ def targets(run):
         add(f"call overhead: {shape.split('  ')[0]} <= 2x {positional}",
             ratio(net.get(shape), net.get(positional)), "<=", 2.0,
             "keywords bound and defaults filled in C")
+    add("call overhead: f(t) of a 3-tuple <= 1.5x f(1.0, 2.0, 3.0)",
+        ratio(net.get("f(t)  a 3-tuple of floats"), net.get("f(1.0, 2.0, 3.0)")), "<=", 1.5,
+        "the tuple's type from its items' types, unboxed onto the C stack")
     memory = run.processes.get("memory", {})
     add("memory added by import + one compile <= 0.5x Numba's",
         ratio(memory.get("ruchey", {}).get("added_max_rss"),

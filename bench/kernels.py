@@ -271,6 +271,14 @@ def call_defaults(a, tol=1e-8, scale=2.0):
     return a * scale + tol
 
 
+def call_three_floats(x, y, z):
+    return x + y + z
+
+
+def call_tuple(t):
+    return t[0] + t[1] + t[2]
+
+
 def call_array(a):
     return a.shape[0]
 

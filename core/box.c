@@ -166,10 +166,38 @@ static int unbox_converted(PyObject *o, const Type *t, Slot *slot) {
   return 0;
 }
 
+/* A tuple's items into its storage layout at p (t's field offsets):
+ * numbers at their width, arrays as RtArrays, tuples in place. */
+int disp_unbox_tuple(PyObject *o, const Type *t, char *p) {
+  if (!PyTuple_Check(o) || PyTuple_GET_SIZE(o) != t->nfields) {
+    PyErr_Format(PyExc_TypeError, "expected a tuple of %d items for %s, got %R", t->nfields, t->name, o);
+    return -1;
+  }
+  for (int i = 0; i < t->nfields; i++) {
+    const Type *f = t->fields[i];
+    PyObject *item = PyTuple_GET_ITEM(o, i);
+    char *at = p + t->offsets[i];
+    void *unused;
+    Slot slot;
+    int rc = f->kind == TY_TUPLE   ? disp_unbox_tuple(item, f, at)
+             : f->kind == TY_ARRAY ? unbox_array(item, (RtArray *)at, &unused)
+                                   : disp_unbox(item, f, &slot, NULL, &unused);
+    if (rc < 0) return -1;
+    if (ty_is_scalar(f)) memcpy(at, &slot, f->size);
+  }
+  return 0;
+}
+
 int disp_unbox(PyObject *o, const Type *t, Slot *slot, RtArray *arr, void **arg) {
   *arg = slot;
   if (t->kind == TY_ARRAY) return unbox_array(o, arr, arg);
   if (t->kind == TY_NONE) return 0;  /* None: nothing to pass */
+  if (t->kind == TY_TUPLE) {  /* arr: room for t's storage */
+    *arg = arr;
+    if (arr) return disp_unbox_tuple(o, t, (char *)arr);
+    PyErr_Format(PyExc_TypeError, "a tuple (%s) cannot be passed here", t->name);
+    return -1;
+  }
   /* the common scalars first: a Python int for int64, a float for float64 */
   if (t->kind == TY_I64 && PyLong_CheckExact(o)) {
     int overflow;

@@ -101,6 +101,14 @@ typedef union Slot {
 /* Unboxes o as type t into slot (or arr, for arrays); *arg points at the
  * value. A compatible Python value converts as Python would. */
 int disp_unbox(PyObject *o, const Type *t, Slot *slot, RtArray *arr, void **arg);
+/* The RtArrays of unboxing space an argument of type t takes: an array
+ * one, a tuple its storage's worth. */
+static inline int disp_arg_units(const Type *t) {
+  if (t->kind == TY_TUPLE) return (int)(t->size / sizeof(RtArray)) + 1;
+  return t->kind == TY_ARRAY;
+}
+/* A tuple o into t's storage layout at p (arr of disp_unbox: t->size bytes, RtArray-aligned). */
+int disp_unbox_tuple(PyObject *o, const Type *t, char *p);
 /* A result in its storage layout as a Python object (a new reference). */
 PyObject *disp_box(const Type *t, char *p);
 /* The exception a failed call of compiled code left in the thread's RtError. */
@@ -116,7 +124,8 @@ typedef struct Spec {
   const Type *declared_ret;   /* the explicit signature's return type, or NULL */
   bool device;                /* called from kernels: takes the CUDA thread after its arguments */
   bool barrier;               /* reaches cuda.syncthreads() */
-  int narrays;                /* array arguments, for the call's unboxing space */
+  int narrays;                /* array arguments, for the call's unboxing space, and tuple
+                               * arguments' storage counted in RtArrays */
   void *code;                 /* the loaded code, released with the dispatcher */
 } Spec;
 
@@ -130,6 +139,7 @@ typedef struct Dispatcher {
   CompileOptions opts;
   bool nogil;
   bool sealed;            /* explicit signatures given: no compiles on a miss */
+  bool varargs;           /* takes *args: its last parameter, the tuple of the extra arguments */
   bool scalars_only;      /* a ufunc's function (@vectorize): compiled code calls it per element */
   const Type *(*ufunc_loops)[MAX_ARGS]; /* its ufunc's loops' argument types, in NumPy's order */
   int nufunc_loops;

@@ -37,7 +37,7 @@ static Spec *add_spec(Dispatcher *self, const Type *const *args, const Type *dec
                   .code = res.code};
       memcpy(s->args, args, sizeof(Type *) * (size_t)self->nparams);
       s->declared_ret = declared_ret ? s->ret_type : NULL;
-      for (int i = 0; i < self->nparams; i++) s->narrays += args[i]->kind == TY_ARRAY;
+      for (int i = 0; i < self->nparams; i++) s->narrays += disp_arg_units(args[i]);
     } else {
       if (grown) self->specs = grown;
       if (!PyErr_Occurred()) PyErr_NoMemory();
@@ -79,7 +79,7 @@ static PyObject *type_error(Dispatcher *self, PyObject *const *args, int i) {
   if (why)
     PyErr_Format(PyExc_TypeError,
                  "%S: argument %d %U (accepted: int, float, bool, NumPy scalars and arrays of bool, "
-                 "int8-64, uint8-64, float32/64; compiled so far: [%U])",
+                 "int8-64, uint8-64, float32/64, tuples of these; compiled so far: [%U])",
                  self->py_func, i + 1, why, accepted ? accepted : Py_None);
   Py_XDECREF(accepted);
   Py_XDECREF(why);
@@ -161,7 +161,8 @@ PyObject *disp_call(Dispatcher *self, PyObject *const *args, void *extra) {
   }
   int a = 0;
   for (int i = 0; i < self->nparams; i++) {
-    RtArray *slot_array = s->args[i]->kind == TY_ARRAY ? &arrays[a++] : NULL;
+    RtArray *slot_array = disp_arg_units(s->args[i]) ? &arrays[a] : NULL;
+    a += disp_arg_units(s->args[i]);
     if (disp_unbox(args[i], s->args[i], &slots[i], slot_array, &argp[i]) < 0) {
       if (arrays != few) PyMem_Free(arrays);
       if (retp != ret) PyMem_Free(retp);
@@ -184,6 +185,22 @@ PyObject *disp_call(Dispatcher *self, PyObject *const *args, void *extra) {
   return result;
 }
 
+/* A function taking *args: the arguments past its plain parameters as a
+ * tuple, its last. */
+static PyObject *call_varargs(Dispatcher *self, PyObject *const *args, size_t nargs) {
+  int plain = self->nparams - 1;
+  PyObject *full[MAX_ARGS];
+  PyObject *rest = PyTuple_New((Py_ssize_t)nargs - plain);
+  if (!rest) return NULL;
+  for (size_t i = 0; i < nargs; i++)
+    if ((int)i < plain) full[i] = args[i];
+    else PyTuple_SET_ITEM(rest, (Py_ssize_t)i - plain, Py_NewRef(args[i]));
+  full[plain] = rest;
+  PyObject *result = disp_call(self, full, NULL);
+  Py_DECREF(rest);
+  return result;
+}
+
 /* Keyword arguments and defaults for functions with other kinds of
  * parameters: bound by inspect.Signature, then called. */
 static PyObject *call_binding(Dispatcher *self, PyObject *const *args, size_t nargs, PyObject *kwnames) {
@@ -201,11 +218,13 @@ static PyObject *call_binding(Dispatcher *self, PyObject *const *args, size_t na
   if (bound && PyObject_CallMethod(bound, "apply_defaults", NULL)) {
     Py_DECREF(Py_None);
     PyObject *full = PyObject_GetAttrString(bound, "args");
-    if (full && PyTuple_GET_SIZE(full) == self->nparams)
+    if (full && self->varargs && PyTuple_GET_SIZE(full) >= self->nparams - 1)
+      result = call_varargs(self, &PyTuple_GET_ITEM(full, 0), (size_t)PyTuple_GET_SIZE(full));
+    else if (full && PyTuple_GET_SIZE(full) == self->nparams)
       result = disp_call(self, &PyTuple_GET_ITEM(full, 0), NULL);
-    else if (full)  /* *args took some: the compiler would refuse it, so say so now */
+    else if (full)  /* **kwargs or keyword-only parameters: the compiler would refuse them, so say so now */
       PyErr_Format(core_TypingError,
-                   "%S: *args, **kwargs and keyword-only parameters are not supported: give the "
+                   "%S: **kwargs and keyword-only parameters are not supported: give the "
                    "function named parameters (a wrapper such as functools.wraps' cannot be compiled; "
                    "compile the function it wraps)", self->py_func);
     Py_XDECREF(full);
@@ -268,7 +287,8 @@ static PyObject *dispatcher_vectorcall(PyObject *callable, PyObject *const *args
   if (self->opts.kernel)
     return PyErr_Format(PyExc_ValueError,
                         "launch configuration was not specified: launch a kernel as kernel[blocks, threads](args)");
-  if (!kwnames && nargs == (size_t)self->nparams) return disp_call(self, args, NULL);
+  if (!kwnames && nargs == (size_t)self->nparams && !self->varargs) return disp_call(self, args, NULL);
+  if (!kwnames && self->varargs && nargs >= (size_t)self->nparams - 1) return call_varargs(self, args, nargs);
   return call_keywords(self, args, nargsf, kwnames);
 }
 
@@ -290,7 +310,7 @@ static int dispatcher_init(Dispatcher *self, PyObject *args, PyObject *kwds) {
     return -1;
   }
   PyCodeObject *code = (PyCodeObject *)PyFunction_GetCode(func);
-  if (code->co_argcount + code->co_kwonlyargcount > MAX_ARGS) {
+  if (code->co_argcount + code->co_kwonlyargcount + ((code->co_flags & CO_VARARGS) != 0) > MAX_ARGS) {
     PyErr_Format(PyExc_TypeError, "ruchey compiles functions of at most %d parameters", MAX_ARGS);
     return -1;
   }
@@ -303,7 +323,9 @@ static int dispatcher_init(Dispatcher *self, PyObject *args, PyObject *kwds) {
   Py_XSETREF(self->signatures, PyList_New(0));
   Py_XSETREF(self->gpu_signatures, PyList_New(0));
   if (!self->signatures || !self->gpu_signatures) return -1;
-  self->nparams = code->co_argcount;
+  /* *args alone; with **kwargs or keyword-only parameters a call says these are not supported */
+  self->varargs = (code->co_flags & (CO_VARARGS | CO_VARKEYWORDS)) == CO_VARARGS && !code->co_kwonlyargcount;
+  self->nparams = code->co_argcount + self->varargs;
   Py_CLEAR(self->param_names);
   if (!code->co_posonlyargcount && !code->co_kwonlyargcount && !(code->co_flags & (CO_VARARGS | CO_VARKEYWORDS))) {
     PyObject *names = PyObject_GetAttrString((PyObject *)code, "co_varnames");

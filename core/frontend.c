@@ -29,6 +29,8 @@ typedef struct Fe {
 
 static Node *fe_expr(Fe *fe, PyObject *e);
 static bool fe_block(Fe *fe, PyObject *stmts, NodeList *out);
+static Node *tuple_node(Fe *fe, PyObject *e, int n);
+static Node *binop_node(Fe *fe, PyObject *e, int op, Node *a, Node *b);
 
 /* ---------------------------------------------------------------- helpers */
 
@@ -611,13 +613,19 @@ static bool fe_bind_jit_call(Fe *fe, PyObject *e, Node *n, PyObject *disp) {
   PyObject *func = PyObject_GetAttrString(disp, "py_func");
   PyCodeObject *code = (PyCodeObject *)PyFunction_GetCode(func);
   int np = code->co_argcount;
+  bool varargs = code->co_flags & CO_VARARGS;
   PyObject *defaults = PyFunction_GetDefaults(func);
   int nd = defaults ? (int)PyTuple_GET_SIZE(defaults) : 0;
   PyObject *names = PyObject_GetAttrString((PyObject *)code, "co_varnames");  /* 3.10 has no PyCode_GetVarnames */
-  NodeList bound = new_list(fe, np);
-  bool ok = n->list.len <= np ||
+  NodeList bound = new_list(fe, np + varargs);
+  bool ok = n->list.len <= np || varargs ||
             fe_error(fe, e, "too many arguments in call to %s()", PyUnicode_AsUTF8(code->co_name));
-  for (int i = 0; ok && i < n->list.len; i++) bound.items[i] = n->list.items[i];
+  int given = n->list.len < np ? n->list.len : np;
+  for (int i = 0; ok && i < given; i++) bound.items[i] = n->list.items[i];
+  if (varargs) {  /* the extra arguments, as the tuple *args is */
+    Node *extra = bound.items[np] = tuple_node(fe, e, n->list.len - given);
+    for (int i = 0; i < extra->list.len; i++) extra->list.items[i] = n->list.items[given + i];
+  }
   for (int k = 0; ok && k < n->kw.len; k++) {
     int slot = -1;
     for (int i = 0; i < np; i++) {
@@ -647,6 +655,49 @@ static bool fe_bind_jit_call(Fe *fe, PyObject *e, Node *n, PyObject *disp) {
   n->kw.len = 0;
   n->callee = disp;
   return ok;
+}
+
+/* A call to a ruchey function with *t among its arguments: how many
+ * there are is known once t is typed, so infer binds them (ty_jit_call):
+ * they come as one tuple, (a,) + t + (b,), followed by the callee's
+ * defaults; op is the callee's plain parameters + 1, ival whether it
+ * takes *args. */
+static bool fe_spread_call(Fe *fe, PyObject *e, Node *n, PyObject *disp) {
+  PyObject *func = PyObject_GetAttrString(disp, "py_func");
+  PyCodeObject *code = (PyCodeObject *)PyFunction_GetCode(func);
+  PyObject *defaults = PyFunction_GetDefaults(func);
+  int nd = defaults ? (int)PyTuple_GET_SIZE(defaults) : 0;
+  PyObject *args = field(e, "args"), *kws = field(e, "keywords");
+  bool ok = !PyList_GET_SIZE(kws) || fe_error(fe, e, "keyword arguments in a call with *args are not supported");
+  Node *packed = NULL;
+  for (Py_ssize_t i = 0; ok && i < PyList_GET_SIZE(args); i++) {
+    PyObject *a = PyList_GET_ITEM(args, i), *v = is_kind(a, "Starred") ? field(a, "value") : NULL;
+    Node *part = v ? fe_expr(fe, v) : tuple_node(fe, a, 1);
+    if (part && !v) ok = (part->list.items[0] = fe_expr(fe, a)) != NULL;
+    Py_XDECREF(v);
+    ok = ok && part;
+    if (ok) packed = packed ? binop_node(fe, a, OP_ADD, packed, part) : part;
+  }
+  n->list = new_list(fe, 1 + nd);
+  n->list.items[0] = packed;
+  for (int d = 0; ok && d < nd; d++)
+    if (!(n->list.items[1 + d] = constant_node(fe, PyTuple_GET_ITEM(defaults, d), e)))
+      ok = fe_error(fe, e, "a call with *args needs the function's defaults to be numbers or bools") != NULL;
+  n->op = code->co_argcount + 1;
+  n->ival = (code->co_flags & CO_VARARGS) != 0;
+  n->kw.len = 0;
+  n->callee = disp;
+  Py_DECREF(args); Py_DECREF(kws); Py_DECREF(func);
+  return ok;
+}
+
+/* Whether a call has *t among its arguments. */
+static bool has_starred(PyObject *e) {
+  PyObject *args = field(e, "args");
+  bool starred = false;
+  for (Py_ssize_t i = 0; i < PyList_GET_SIZE(args); i++) starred |= is_kind(PyList_GET_ITEM(args, i), "Starred");
+  Py_DECREF(args);
+  return starred;
 }
 
 /* value.name(args): the receiver is the first argument; infer finds the
@@ -708,7 +759,11 @@ static Node *fe_call(Fe *fe, PyObject *e) {
     n->bi = builtin;
     n->ival = cast;
     unsigned how = is_jit ? 0 : builtin_args(builtin->flags);
-    if (!fe_call_args(fe, e, n, how) || (is_jit && !fe_bind_jit_call(fe, e, n, obj))) n = NULL;
+    if (is_jit && !scalar_fn && has_starred(e)) {
+      if (!fe_spread_call(fe, e, n, obj)) n = NULL;
+    } else if (!fe_call_args(fe, e, n, how) || (is_jit && !fe_bind_jit_call(fe, e, n, obj))) {
+      n = NULL;
+    }
   }
   Py_XDECREF(obj);
   Py_DECREF(func);
@@ -1265,8 +1320,10 @@ static bool fe_params(Fe *fe, PyObject *def) {
            *vararg = field(args, "vararg"), *kwarg = field(args, "kwarg"),
            *kwonly = field(args, "kwonlyargs");
   bool ok = true;
-  if (vararg != Py_None || kwarg != Py_None || PyList_GET_SIZE(kwonly))
-    ok = fe_error(fe, def, "*args, **kwargs and keyword-only parameters are not supported") != NULL;
+  if (kwarg != Py_None || PyList_GET_SIZE(kwonly))
+    ok = fe_error(fe, def, "**kwargs and keyword-only parameters are not supported: give the function named "
+                  "parameters (a wrapper such as functools.wraps' cannot be compiled; compile the function it "
+                  "wraps)") != NULL;
   for (int pass = 0; ok && pass < 2; pass++) {
     PyObject *list = pass ? plain : posonly;
     for (Py_ssize_t i = 0; i < PyList_GET_SIZE(list); i++) {
@@ -1274,6 +1331,11 @@ static bool fe_params(Fe *fe, PyObject *def) {
       add_var(fe, PyUnicode_AsUTF8(name));
       Py_DECREF(name);
     }
+  }
+  if (ok && vararg != Py_None) {  /* *args: one more parameter, the tuple of the extra arguments */
+    PyObject *name = field(vararg, "arg");
+    add_var(fe, PyUnicode_AsUTF8(name));
+    Py_DECREF(name);
   }
   fe->f->nparams = fe->nvars;
   Py_DECREF(posonly); Py_DECREF(plain); Py_DECREF(vararg); Py_DECREF(kwarg);

@@ -83,12 +83,54 @@ static bool indexes_plainly(PyTypeObject *t) {
   return true;
 }
 
-const Type *disp_typeof(PyObject *o) {
+/* ---------------------------------------------------------------- tuples */
+
+/* A tuple's type is built from its items' types and interned by
+ * libruchey; a direct-mapped table of recent ones in front of it keeps
+ * the call path to a hash of a few pointers (the GIL guards the table). */
+enum { TUPLE_CACHE = 64, CACHED_FIELDS = 8, MAX_TUPLE_DEPTH = 8, MAX_TUPLE_ITEMS = 64 };
+typedef struct {
+  int n;
+  const Type *fields[CACHED_FIELDS];
+  const Type *type;
+} CachedTuple;
+static CachedTuple tuple_types[TUPLE_CACHE];
+
+static const Type *interned_tuple(int n, const Type *const *fields) {
+  if (n > CACHED_FIELDS) return core_api()->tuple(n, fields);
+  size_t h = (size_t)n;
+  for (int i = 0; i < n; i++) h = h * 31 + ((uintptr_t)fields[i] >> 4);
+  h ^= h >> 7;
+  CachedTuple *e = &tuple_types[h % TUPLE_CACHE];
+  if (e->type && e->n == n && !memcmp(e->fields, fields, sizeof(Type *) * (size_t)n)) return e->type;
+  const Type *t = core_api()->tuple(n, fields);
+  e->n = n;
+  memcpy(e->fields, fields, sizeof(Type *) * (size_t)n);
+  e->type = t;
+  return t;
+}
+
+static const Type *typeof_depth(PyObject *o, int depth);
+
+/* NULL where an item has no type (or the tuple nests or grows too far). */
+static const Type *tuple_type(PyObject *o, int depth) {
+  Py_ssize_t n = PyTuple_GET_SIZE(o);
+  if (n > MAX_TUPLE_ITEMS || depth >= MAX_TUPLE_DEPTH) return NULL;
+  const Type *fields[MAX_TUPLE_ITEMS];
+  for (Py_ssize_t i = 0; i < n; i++)
+    if (!(fields[i] = typeof_depth(PyTuple_GET_ITEM(o, i), depth + 1))) return NULL;
+  return interned_tuple((int)n, fields);
+}
+
+const Type *disp_typeof(PyObject *o) { return typeof_depth(o, 0); }
+
+static const Type *typeof_depth(PyObject *o, int depth) {
   PyTypeObject *t = Py_TYPE(o);
   if (t == &PyFloat_Type) return &core_plain[TY_F64];
   if (t == &PyLong_Type) return &core_plain[TY_I64];
   if (t == &PyBool_Type) return &core_plain[TY_BOOL];
   if (o == Py_None) return &core_plain[TY_NONE];
+  if (t == &PyTuple_Type) return tuple_type(o, depth);
   if (t == &PyArray_Type || (PyArray_Check(o) && indexes_plainly(t))) return array_type((PyArrayObject *)o);
   if (PyArray_Check(o)) return NULL;
   if (PyArray_IsScalar(o, Generic)) {
@@ -100,9 +142,26 @@ const Type *disp_typeof(PyObject *o) {
   return NULL;
 }
 
+/* Why a tuple cannot be passed: its first item that cannot, or its size. */
+static PyObject *tuple_refusal(PyObject *o) {
+  Py_ssize_t n = PyTuple_GET_SIZE(o);
+  if (n > MAX_TUPLE_ITEMS)
+    return PyUnicode_FromFormat("is a tuple of %zd items (at most %d are supported)", n, MAX_TUPLE_ITEMS);
+  for (Py_ssize_t i = 0; i < n; i++) {
+    PyObject *item = PyTuple_GET_ITEM(o, i);
+    if (disp_typeof(item)) continue;
+    PyObject *why = disp_refusal(item);
+    PyObject *r = why ? PyUnicode_FromFormat("is a tuple whose item %zd %U", i, why) : NULL;
+    Py_XDECREF(why);
+    return r;
+  }
+  return PyUnicode_FromFormat("is a tuple nested more than %d deep", MAX_TUPLE_DEPTH);
+}
+
 /* Why compiled code cannot take o, for a TypeError: an array's class or
  * its dtype named (with its byte order), or o's class. */
 PyObject *disp_refusal(PyObject *o) {
+  if (PyTuple_CheckExact(o)) return tuple_refusal(o);
   if (!PyArray_Check(o))
     return PyUnicode_FromFormat("of type '%s' is not supported", Py_TYPE(o)->tp_name);
   PyArrayObject *a = (PyArrayObject *)o;
@@ -134,9 +193,23 @@ PyObject *disp_refusal(PyObject *o) {
 
 /* ---------------------------------------------------------------- descriptions */
 
+/* A list describes a tuple, item by item. */
+static const Type *described_tuple(PyObject *d) {
+  Py_ssize_t n = PyList_GET_SIZE(d);
+  const Type *fields[MAX_TUPLE_ITEMS];
+  if (n > MAX_TUPLE_ITEMS) {
+    PyErr_Format(PyExc_ValueError, "tuples of more than %d items are not supported", MAX_TUPLE_ITEMS);
+    return NULL;
+  }
+  for (Py_ssize_t i = 0; i < n; i++)
+    if (!(fields[i] = disp_described_type(PyList_GET_ITEM(d, i)))) return NULL;
+  return core_api()->tuple((int)n, fields);
+}
+
 const Type *disp_described_type(PyObject *d) {
   int kind, ndim;
   const char *layout;
+  if (PyList_Check(d)) return described_tuple(d);
   if (!PyArg_ParseTuple(d, "iis", &kind, &ndim, &layout)) return NULL;
   if (kind < 0 || kind >= TY_COUNT || !(core_plain[kind].flags & TF_SCALAR) || ndim < 0 ||
       ndim > RC_MAX_NDIM || !strchr("CFA", layout[0])) {
@@ -151,6 +224,15 @@ PyObject *disp_describe_type(const Type *t) {
   if (t->kind == TY_NONE) return PyUnicode_FromString("none");
   if (ty_is_scalar(t)) return Py_BuildValue("(iis)", (int)t->kind, 0, "C");
   if (t->kind == TY_ARRAY) return Py_BuildValue("(iiC)", (int)t->elem->kind, t->ndim, t->layout);
+  if (t->kind == TY_TUPLE) {
+    PyObject *items = PyList_New(t->nfields);
+    for (int i = 0; items && i < t->nfields; i++) {
+      PyObject *item = disp_describe_type(t->fields[i]);
+      if (!item) Py_CLEAR(items);
+      else PyList_SET_ITEM(items, i, item);
+    }
+    return items;
+  }
   return PyUnicode_FromString(t->name);
 }
 
@@ -168,6 +250,11 @@ bool disp_type_accepts(const Type *want, const Type *have) {
   if (want->kind == TY_ARRAY && have->kind == TY_ARRAY)
     return want->elem == have->elem && want->ndim == have->ndim &&
            (want->layout == 'A' || want->layout == have->layout) && (want->readonly || !have->readonly);
+  if (want->kind == TY_TUPLE && have->kind == TY_TUPLE) {
+    bool ok = want->nfields == have->nfields;
+    for (int i = 0; ok && i < want->nfields; i++) ok = disp_type_accepts(want->fields[i], have->fields[i]);
+    return ok;
+  }
   if (!ty_is_scalar(want) || !ty_is_scalar(have)) return false;
   if (ty_is_float(want)) return true;
   return ty_is_int(want) && (have->kind == TY_BOOL || ty_is_int(have));

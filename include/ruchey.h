@@ -140,7 +140,8 @@ typedef enum {
   N_COMPARE,    /* list: operands, ops: CmpOp per pair (chained) */
   N_BOOLOP,     /* op: OP_AND/OP_OR; list: operands */
   N_IFEXP,      /* cond ? lhs : rhs */
-  N_CALL,       /* bi: the builtin; list: positional args (a method's receiver first); kw: keyword args */
+  N_CALL,       /* bi: the builtin; list: positional args (a method's receiver first); kw: keyword args;
+                 * a ruchey function's call with *t: op, ival and list as fe_spread_call says */
   N_INDEX,      /* lhs[rhs]; rhs may be N_TUPLE */
   N_ATTR,       /* lhs.str; bi: the attribute's builtin, set by infer */
   N_TUPLE,      /* list: elements */

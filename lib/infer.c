@@ -161,6 +161,7 @@ const Type *ty_need_scalar(Infer *in, Node *n, const Type *t, const char *what) 
 static const Type *ty_binop_types(Infer *in, Node *n, int op, Node *l, const Type *a, Node *r,
                                   const Type *b) {
   if (a->kind == TY_ARRAY || b->kind == TY_ARRAY) return ty_array_binop(in, n, op, l, a, r, b);
+  if (a->kind == TY_TUPLE || b->kind == TY_TUPLE) return ty_tuple_concat(in, n, a, b);
   if (!ty_is_scalar(a) || !ty_is_scalar(b))
     return ty_error(in, n, "operator is not supported between %s and %s", a->name, b->name);
   switch (op) {
@@ -215,8 +216,11 @@ static const Type *ty_compare(Infer *in, Node *n) {
     arrays |= t[i]->kind == TY_ARRAY;
   }
   if (arrays) return ty_array_compare(in, n, t[0], t[1]);
+  for (int i = 0; i + 1 < n->list.len; i++)
+    if ((t[i]->kind == TY_TUPLE || t[i + 1]->kind == TY_TUPLE) && !ty_tuple_compare(in, n, t[i], t[i + 1]))
+      return NULL;
   for (int i = 0; i < n->list.len; i++)
-    if (!ty_need_scalar(in, n->list.items[i], t[i], "comparison")) return NULL;
+    if (t[i]->kind != TY_TUPLE && !ty_need_scalar(in, n->list.items[i], t[i], "comparison")) return NULL;
   return TYS(TY_BOOL);
 }
 
@@ -254,20 +258,11 @@ static const Type *ty_ifexp(Infer *in, Node *n) {
 static const Type *ty_index(Infer *in, Node *n) {
   const Type *base = ty_expr(in, n->lhs);
   if (!base) return NULL;
-  if (n->str && (base->kind != TY_ARRAY || base->ndim == 0))  /* for v in base */
+  if (n->str && base->kind != TY_TUPLE && (base->kind != TY_ARRAY || base->ndim == 0))  /* for v in base */
     return ty_error(in, n, base->kind == TY_ARRAY ? "iteration over a 0-d array"
                                                    : "for loops over %s are not supported: iterate over an array, "
-                                                     "a range, enumerate or zip", base->name);
-  if (base->kind == TY_TUPLE) {
-    if (n->rhs->kind != N_INT && !(n->rhs->kind == N_UNARY && n->rhs->op == OP_NEG &&
-                                   n->rhs->lhs->kind == N_INT))
-      return ty_error(in, n, "a tuple can only be indexed with a constant integer");
-    int64_t i = n->rhs->kind == N_INT ? n->rhs->ival : -n->rhs->lhs->ival;
-    if (i < 0) i += base->nfields;
-    if (i < 0 || i >= base->nfields) return ty_error(in, n, "tuple index out of range");
-    if (!ty_expr(in, n->rhs)) return NULL;
-    return base->fields[i];
-  }
+                                                     "a tuple, a range, enumerate or zip", base->name);
+  if (base->kind == TY_TUPLE) return ty_tuple_index(in, n, base);
   if (base->kind != TY_ARRAY) return ty_error(in, n, "%s cannot be indexed", base->name);
   return ty_array_index(in, n, base);
 }

@@ -40,6 +40,12 @@ bool ty_no_allocation(const Infer *in);
 /* builtins/indexing.c: a[index] of an array, and a[index] = t where it selects an array */
 const Type *ty_array_index(Infer *in, Node *n, const Type *base);
 void ty_index_store(Infer *in, Node *target, const Type *t, Node *at);
+/* builtins/tuples.c: t[index], t + u, and comparisons of tuples */
+const Type *ty_tuple_index(Infer *in, Node *n, const Type *t);
+const Type *ty_tuple_concat(Infer *in, Node *n, const Type *a, const Type *b);
+const Type *ty_tuple_compare(Infer *in, Node *n, const Type *a, const Type *b);
+/* A call with *t (n->op set, frontend's fe_spread_call): the parameters' types into bound; how many, or -1 */
+int ty_spread_args(Infer *in, Node *n, const Type **args, const Type **bound);
 /* A builtin of the family tables by its name ("round digits"). */
 const Builtin *bi_named(const char *name);
 

@@ -204,9 +204,12 @@ static LLVMValueRef lo_num_threads(Lower *l, Node *n) {
  * is this function, recursively). */
 static const Type *ty_jit_call(Infer *in, Node *n, const Type **args) {
   if (!in->opts || !in->opts->resolve) return ty_error(in, n, "calls to other functions are not available here");
+  const Type *bound[64];
+  int nargs = n->list.len;
+  if (n->op && (nargs = ty_spread_args(in, n, args, bound)) < 0) return NULL;
   CallTarget *target = arena_alloc(in->f->arena, sizeof(CallTarget));
   Diag inner = {0};
-  if (!in->opts->resolve(in->opts->resolve_ctx, n->callee, args, n->list.len, ty_in_cuda(in), target, &inner)) {
+  if (!in->opts->resolve(in->opts->resolve_ctx, n->callee, n->op ? bound : args, nargs, ty_in_cuda(in), target, &inner)) {
     if (inner.kind == DIAG_TYPING && inner.msg[0])
       return ty_error(in, n, "in the function called here:\n%s", inner.msg);
     return ty_error(in, n, "%s", inner.msg[0] ? inner.msg : "the called function cannot be compiled");

@@ -182,17 +182,7 @@ LLVMValueRef lo_copy(Lower *l, Node *n) {
 }
 
 LLVMValueRef lo_index(Lower *l, Node *n) {
-  if (n->lhs->ty->kind == TY_TUPLE) {
-    int64_t i = n->rhs->kind == N_INT ? n->rhs->ival : -n->rhs->lhs->ival;
-    if (i < 0) i += n->lhs->ty->nfields;
-    LLVMValueRef t = lo_expr(l, n->lhs);
-    LLVMValueRef v = LLVMBuildExtractValue(l->b, t, (unsigned)i, "");
-    /* arrays in the field are handed out as new references, as views are
-     * (lo_is_fresh), so the tuple can go */
-    lo_refcount(l, n->ty, v, true);
-    lo_done_with(l, n->lhs, t);
-    return v;
-  }
+  if (n->lhs->ty->kind == TY_TUPLE) return lo_tuple_index(l, n);
   if (n->ty->kind == TY_ARRAY) return lo_array_index(l, n);
   LLVMValueRef base;
   LLVMValueRef addr = lo_index_addr(l, n, &base);

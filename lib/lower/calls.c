@@ -114,13 +114,15 @@ LLVMValueRef lo_jit_call(Lower *l, Node *n) {
   const Func *callee = n->target->func;
   int na = n->list.len;
   bool device = n->target->func_opts->device;
-  LLVMValueRef *args = arena_alloc(l->f->arena, sizeof(LLVMValueRef) * (size_t)(na + 4));
-  for (int i = 0; i < na; i++) args[i] = lo_expr_as(l, n->list.items[i], callee->var_types[i]);
+  LLVMValueRef *args = arena_alloc(l->f->arena, sizeof(LLVMValueRef) * (size_t)(callee->nparams + na + 4)), packed;
+  if (n->op) na = lo_spread_args(l, n, callee, args, &packed);
+  for (int i = 0; i < na && !n->op; i++) args[i] = lo_expr_as(l, n->list.items[i], callee->var_types[i]);
   int nargs = na;
   if (device) args[nargs++] = lo_thread_record(l);
   LLVMValueRef r = lo_checks_stack(l, callee, n->target->func_opts) ? lo_guarded_call(l, fn, args, (unsigned)nargs)
                                                : LLVMBuildCall2(l->b, LLVMGlobalGetValueType(fn), fn, args, (unsigned)nargs, "");
-  for (int i = 0; i < na; i++) lo_done_with(l, n->list.items[i], args[i]);
+  if (n->op) lo_done_with(l, n->list.items[0], packed);
+  for (int i = 0; i < na && !n->op; i++) lo_done_with(l, n->list.items[i], args[i]);
   lo_check_call(l, LLVMBuildExtractValue(l->b, r, 0, "status"));
   if (n->ty->kind == TY_NONE) return LLVMGetUndef(l->mod->i8);
   return lo_convert(l, LLVMBuildExtractValue(l->b, r, 1, ""), callee->ret_type, n->ty);

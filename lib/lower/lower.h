@@ -320,6 +320,15 @@ LLVMValueRef lo_array_index(Lower *l, Node *n);  /* a[index] of an array type: a
 void lo_index_store(Lower *l, Node *target, const Type *t, LLVMValueRef v);  /* where it is an array */
 void lo_index_update(Lower *l, Node *n);  /* a[advanced index] op= value */
 
+/* ---------------------------------------------------------------- builtins/tuples.c */
+
+LLVMValueRef lo_tuple_index(Lower *l, Node *n);
+LLVMValueRef lo_tuple_concat(Lower *l, Node *n);
+LLVMValueRef lo_tuple_concat_values(Lower *l, const Type *t, LLVMValueRef a, const Type *ta, LLVMValueRef b);
+LLVMValueRef lo_tuple_compare(Lower *l, int op, LLVMValueRef a, const Type *ta, LLVMValueRef b, const Type *tb);
+/* A call with *t: the callee's arguments (its parameters' types) into args; how many */
+int lo_spread_args(Lower *l, Node *n, const Func *callee, LLVMValueRef *args, LLVMValueRef *packed);
+
 /* ---------------------------------------------------------------- builtins/cuda.c */
 
 /* A shared or local array's shape (its first argument or shape=), its

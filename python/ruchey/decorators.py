@@ -95,10 +95,10 @@ def jit(signature_or_function=None, **options):
     them) the function is compiled at once, for those types only.
     """
     if config.DISABLE_JIT:  # RUCHEY_DISABLE_JIT=1: the Python function itself
-        if callable(signature_or_function) and not isinstance(signature_or_function, (types.Type, types.NoneType)):
+        if callable(signature_or_function) and not isinstance(signature_or_function, (types.Type, types.TupleType, types.NoneType)):
             return signature_or_function
         return lambda func: func
-    if callable(signature_or_function) and not isinstance(signature_or_function, (types.Type, types.NoneType)):
+    if callable(signature_or_function) and not isinstance(signature_or_function, (types.Type, types.TupleType, types.NoneType)):
         return _dispatcher(signature_or_function, options)
     if signature_or_function is None:
         return lambda func: _dispatcher(func, options)

@@ -56,6 +56,43 @@ class Type:
         return f"array({self.name}, {self.ndim}d, {self.layout})"
 
 
+class TupleType:
+    """A tuple type: Tuple([int64, float64]), or UniTuple(float64, 3) of one item type."""
+
+    def __init__(self, items):
+        for t in items:
+            if not isinstance(t, (Type, TupleType)):
+                raise TypeError(f"a tuple's items are ruchey types, got {t!r}")
+        self.items = tuple(items)
+
+    def __call__(self, *args):
+        return Signature(self, args)
+
+    def describe(self):
+        return [t.describe() for t in self.items]
+
+    def __eq__(self, other):
+        return isinstance(other, TupleType) and self.items == other.items
+
+    def __hash__(self):
+        return hash(self.items)
+
+    def __repr__(self):
+        return f"({', '.join(map(repr, self.items))}{',' if len(self.items) == 1 else ''})"
+
+
+def Tuple(items):
+    """Numba's Tuple([int64, float64[:]]): a tuple of these item types."""
+    return TupleType(items)
+
+
+def UniTuple(dtype, count):
+    """Numba's UniTuple(float64, 3): a tuple of count items of one type."""
+    if not isinstance(count, int) or count < 0:
+        raise ValueError(f"UniTuple() takes a count of items, got {count!r}")
+    return TupleType((dtype,) * count)
+
+
 class NoneType:
     """The return type of a function that returns nothing."""
 
@@ -95,7 +132,7 @@ class Signature:
 
     def __init__(self, return_type, args):
         for a in args:
-            if not isinstance(a, Type):
+            if not isinstance(a, (Type, TupleType)):
                 raise TypeError(f"not a ruchey type in a signature: {a!r}")
         self.return_type, self.args = return_type, tuple(args)
 
@@ -114,7 +151,7 @@ namespace = dict(_SCALARS)
 namespace.update({alias: _SCALARS[name] for alias, name in _ALIASES.items()})
 void = none = NoneType()
 optional = Optional
-namespace.update(void=void, none=none)
+namespace.update(void=void, none=none, Tuple=Tuple, UniTuple=UniTuple)
 globals().update(namespace)
 
 
@@ -174,4 +211,6 @@ def typeof(value):
         return _SCALARS["float64"]
     if isinstance(value, numpy.generic):
         return from_dtype(value.dtype)
+    if type(value) is tuple:
+        return TupleType([typeof(v) for v in value])
     raise TypeError(f"ruchey has no type for {type(value).__name__} values")

@@ -1,0 +1,217 @@
+/* builtins/tuples.c — what Python does with tuples beyond building and
+ * unpacking them: t[i] with a variable i (a homogeneous tuple's, which
+ * also makes `for x in t`), t[a:b:c] with constants, t + u, and the
+ * comparisons ==, !=, <, <=, >, >= (item by item, as Python compares
+ * sequences), and the binding of f(*t) to a compiled function's
+ * parameters. A tuple is an LLVM struct of its items (model.c).
+ */
+#include "builtins/builtins.h"
+
+/* ---------------------------------------------------------------- typing */
+
+/* A constant integer written in the source (-3 included) into *v. */
+static bool constant_int(const Node *n, int64_t *v) {
+  if (n->kind == N_INT) return *v = n->ival, true;
+  if (n->kind == N_UNARY && n->op == OP_NEG && n->lhs->kind == N_INT) return *v = -n->lhs->ival, true;
+  return false;
+}
+
+/* Whether every item has one type, so that a variable can index it. */
+static bool homogeneous(const Type *t) {
+  for (int i = 1; i < t->nfields; i++)
+    if (t->fields[i] != t->fields[0]) return false;
+  return t->nfields > 0;
+}
+
+/* Python's slice of n items by constants: the first item, the step and
+ * how many items (a missing part is NULL). */
+static bool slice_items(Infer *in, Node *s, int n, int64_t *first, int64_t *step, int64_t *count) {
+  int64_t v[3] = {0, 0, 1};
+  Node *parts[3] = {s->lhs, s->rhs, s->cond};
+  for (int k = 0; k < 3; k++)
+    if (parts[k] && !constant_int(parts[k], &v[k]))
+      return ty_error(in, parts[k], "a tuple can only be sliced with constant integers") != NULL;
+  if (!v[2]) return ty_error(in, s, "slice step cannot be zero") != NULL;
+  int64_t st = v[2], lo, hi;
+  int64_t lower = st > 0 ? 0 : -1, upper = st > 0 ? n : n - 1;  /* Python's PySlice_AdjustIndices */
+  lo = !parts[0] ? (st > 0 ? lower : upper) : v[0] < 0 ? (v[0] + n < lower ? lower : v[0] + n) : (v[0] > upper ? upper : v[0]);
+  hi = !parts[1] ? (st > 0 ? upper : lower) : v[1] < 0 ? (v[1] + n < lower ? lower : v[1] + n) : (v[1] > upper ? upper : v[1]);
+  *first = lo;
+  *step = st;
+  *count = st > 0 ? (hi > lo ? (hi - lo + st - 1) / st : 0) : (lo > hi ? (lo - hi - st - 1) / -st : 0);
+  return true;
+}
+
+/* t[index] of a tuple: a constant picks its item, a slice of constants
+ * a tuple of items, a variable an item of a homogeneous tuple. */
+const Type *ty_tuple_index(Infer *in, Node *n, const Type *t) {
+  Node *ix = n->rhs;
+  int64_t i;
+  if (ix->kind == N_SLICE) {
+    int64_t first, step, count;
+    if (!slice_items(in, ix, t->nfields, &first, &step, &count)) return NULL;
+    ix->ival = first;
+    ix->op = (int)step;
+    const Type *f[64];
+    for (int64_t k = 0; k < count; k++) f[k] = t->fields[first + k * step];
+    return ty_tuple((int)count, f);
+  }
+  if (!n->str && constant_int(ix, &i)) {
+    if (i < 0) i += t->nfields;
+    if (i < 0 || i >= t->nfields) return ty_error(in, n, "tuple index out of range");
+    if (!ty_expr(in, ix)) return NULL;
+    return t->fields[i];
+  }
+  const Type *it = ty_expr(in, ix);
+  if (!it) return NULL;
+  if (!ty_is_int(it) && it->kind != TY_BOOL)
+    return ty_error(in, n, "tuple indices must be integers, got %s", it->name);
+  if (!t->nfields) return TYS(TY_I64);  /* never read: every index is out of range (an empty *args looped over) */
+  if (!homogeneous(t))
+    return ty_error(in, n, n->str ? "iteration over the heterogeneous tuple %s is not supported: its items "
+                                    "have different types"
+                                  : "the heterogeneous tuple %s can only be indexed with a constant integer",
+                    t->name);
+  return t->fields[0];
+}
+
+/* t + u */
+const Type *ty_tuple_concat(Infer *in, Node *n, const Type *a, const Type *b) {
+  if (a->kind != TY_TUPLE || b->kind != TY_TUPLE || n->op != OP_ADD)
+    return ty_error(in, n, "operator is not supported between %s and %s", a->name, b->name);
+  if (n->kind == N_AUGASSIGN && ty_has_arrays(a))
+    return ty_error(in, n, "+= on a tuple of arrays is not supported: write t = t + u");
+  if (a->nfields + b->nfields > 64) return ty_error(in, n, "tuples of more than 64 elements are not supported");
+  const Type *f[128];
+  for (int i = 0; i < a->nfields; i++) f[i] = a->fields[i];
+  for (int i = 0; i < b->nfields; i++) f[a->nfields + i] = b->fields[i];
+  return ty_tuple(a->nfields + b->nfields, f);
+}
+
+/* Whether two items compare: numbers, or tuples of such. */
+static bool comparable(const Type *a, const Type *b) {
+  if (ty_is_scalar(a) && ty_is_scalar(b)) return true;
+  if (a->kind != TY_TUPLE || b->kind != TY_TUPLE) return false;
+  for (int i = 0; i < a->nfields && i < b->nfields; i++)
+    if (!comparable(a->fields[i], b->fields[i])) return false;
+  return true;
+}
+
+const Type *ty_tuple_compare(Infer *in, Node *n, const Type *a, const Type *b) {
+  if (!comparable(a, b)) return ty_error(in, n, "cannot compare %s and %s", a->name, b->name);
+  return TYS(TY_BOOL);
+}
+
+/* ---------------------------------------------------------------- lowering */
+
+/* The item of tuple value v at run-time index i (wrapped if negative,
+ * IndexError out of range), through a copy in memory. */
+static LLVMValueRef item_at(Lower *l, const Type *t, LLVMValueRef v, LLVMValueRef i) {
+  LLVMValueRef n = const_i64(l, t->nfields);
+  i = LLVMBuildSelect(l->b, LLVMBuildICmp(l->b, LLVMIntSLT, i, const_i64(l, 0), ""), LLVMBuildAdd(l->b, i, n, ""), i, "");
+  LLVMValueRef out = LLVMBuildICmp(l->b, LLVMIntUGE, i, n, "");
+  lo_raise_if(l, out, RT_ERR_INDEX, "tuple index out of range");
+  i = LLVMBuildSelect(l->b, out, const_i64(l, 0), i, "");  /* where the error is deferred */
+  LLVMTypeRef item = lo_type(l, t->nfields ? t->fields[0] : TYS(TY_I64));
+  LLVMTypeRef as_array = LLVMArrayType2(item, (uint64_t)(t->nfields ? t->nfields : 1));
+  LLVMValueRef mem = lo_alloca(l, as_array, "tuple");
+  for (int k = 0; k < t->nfields; k++) {
+    LLVMValueRef at[2] = {const_i64(l, 0), const_i64(l, k)};
+    LLVMBuildStore(l->b, LLVMBuildExtractValue(l->b, v, (unsigned)k, ""), LLVMBuildGEP2(l->b, as_array, mem, at, 2, ""));
+  }
+  LLVMValueRef at[2] = {const_i64(l, 0), i};
+  return LLVMBuildLoad2(l->b, item, LLVMBuildGEP2(l->b, as_array, mem, at, 2, ""), "");
+}
+
+/* t[index]: what it selects holds its own references to arrays (as a
+ * view does, lo_is_fresh), so the tuple can go. */
+LLVMValueRef lo_tuple_index(Lower *l, Node *n) {
+  const Type *t = n->lhs->ty;
+  LLVMValueRef v = lo_expr(l, n->lhs), r;
+  int64_t i;
+  if (n->rhs->kind == N_SLICE) {  /* typing left its first item in ival, its step in op */
+    r = LLVMGetUndef(lo_type(l, n->ty));
+    for (int k = 0; k < n->ty->nfields; k++)
+      r = LLVMBuildInsertValue(l->b, r, LLVMBuildExtractValue(l->b, v, (unsigned)(n->rhs->ival + k * n->rhs->op), ""),
+                               (unsigned)k, "");
+  } else if (!n->str && constant_int(n->rhs, &i)) {
+    r = LLVMBuildExtractValue(l->b, v, (unsigned)(i < 0 ? i + t->nfields : i), "");
+  } else {
+    r = item_at(l, t, v, lo_expr_as(l, n->rhs, TYS(TY_I64)));
+  }
+  lo_refcount(l, n->ty, r, true);
+  lo_done_with(l, n->lhs, v);
+  return r;
+}
+
+/* The items of a, then of b's, as one tuple of type t. */
+LLVMValueRef lo_tuple_concat_values(Lower *l, const Type *t, LLVMValueRef a, const Type *ta, LLVMValueRef b) {
+  LLVMValueRef r = LLVMGetUndef(lo_type(l, t));
+  int na = ta->nfields;
+  for (int k = 0; k < t->nfields; k++)
+    r = LLVMBuildInsertValue(l->b, r, LLVMBuildExtractValue(l->b, k < na ? a : b, (unsigned)(k < na ? k : k - na), ""),
+                             (unsigned)k, "");
+  return r;
+}
+
+/* t + u: a new tuple owning its items' references. */
+LLVMValueRef lo_tuple_concat(Lower *l, Node *n) {
+  bool refs = ty_has_arrays(n->lhs->ty);
+  LLVMValueRef a = lo_owned(l, n->lhs);
+  if (refs) lo_temp_made(l, n->lhs->ty, a);  /* released should the right side raise */
+  LLVMValueRef b = lo_owned(l, n->rhs);
+  if (refs) lo_temp_taken(l, a);
+  return lo_tuple_concat_values(l, n->ty, a, n->lhs->ty, b);
+}
+
+/* a op b of two tuples, as Python compares sequences: the first items
+ * that differ decide, or else the lengths. */
+LLVMValueRef lo_tuple_compare(Lower *l, int op, LLVMValueRef a, const Type *ta, LLVMValueRef b, const Type *tb) {
+  int m = ta->nfields < tb->nfields ? ta->nfields : tb->nfields;
+  int la = ta->nfields, lb = tb->nfields;
+  bool by_length = op == OP_EQ ? la == lb : op == OP_NE ? la != lb : op == OP_LT ? la < lb
+                   : op == OP_LE ? la <= lb : op == OP_GT ? la > lb : la >= lb;
+  LLVMValueRef r = const_bool(l, by_length);
+  if ((op == OP_EQ || op == OP_NE) && la != lb) return r;
+  for (int i = m - 1; i >= 0; i--) {
+    LLVMValueRef x = LLVMBuildExtractValue(l->b, a, (unsigned)i, ""), y = LLVMBuildExtractValue(l->b, b, (unsigned)i, "");
+    LLVMValueRef same = lo_compare_values(l, OP_EQ, x, ta->fields[i], y, tb->fields[i]);
+    LLVMValueRef decided = op == OP_EQ ? const_bool(l, false) : op == OP_NE ? const_bool(l, true)
+                                       : lo_compare_values(l, op, x, ta->fields[i], y, tb->fields[i]);
+    r = LLVMBuildSelect(l->b, same, r, decided, "");
+  }
+  return r;
+}
+
+/* ---------------------------------------------------------------- f(*t) */
+
+/* The arguments of a call with *t come as one tuple (args[0]) and the
+ * callee's defaults after it: bound to its plain parameters as Python
+ * binds them, the rest to *args if it takes them. */
+int ty_spread_args(Infer *in, Node *n, const Type **args, const Type **bound) {
+  const Type *t = args[0];
+  int np = n->op - 1, nd = n->list.len - 1;
+  if (ty_in_cuda(in)) return ty_error(in, n, "calls with *args are not supported in CUDA code"), -1;
+  if (t->kind != TY_TUPLE) return ty_error(in, n, "argument after * must be a tuple, not %s", t->name), -1;
+  int k = t->nfields;
+  if (k < np - nd) return ty_error(in, n, "the call gives %d positional arguments, the function needs %d", k, np - nd), -1;
+  if (k > np && !n->ival) return ty_error(in, n, "the call gives %d positional arguments, the function takes %d", k, np), -1;
+  for (int i = 0; i < np; i++) bound[i] = i < k ? t->fields[i] : args[1 + i - (np - nd)];
+  if (n->ival) bound[np] = ty_tuple(k > np ? k - np : 0, t->fields + np);
+  return np + (int)n->ival;
+}
+
+int lo_spread_args(Lower *l, Node *n, const Func *callee, LLVMValueRef *args, LLVMValueRef *packed) {
+  const Type *t = n->list.items[0]->ty;
+  int np = n->op - 1, nd = n->list.len - 1, k = t->nfields;
+  LLVMValueRef v = *packed = lo_expr(l, n->list.items[0]);
+  for (int i = 0; i < np; i++)
+    args[i] = i < k ? lo_convert(l, LLVMBuildExtractValue(l->b, v, (unsigned)i, ""), t->fields[i], callee->var_types[i])
+                    : lo_expr_as(l, n->list.items[1 + i - (np - nd)], callee->var_types[i]);
+  if (!n->ival) return np;
+  const Type *rest = callee->var_types[np];
+  args[np] = LLVMGetUndef(lo_type(l, rest));
+  for (int i = np; i < k; i++)
+    args[np] = LLVMBuildInsertValue(l->b, args[np], LLVMBuildExtractValue(l->b, v, (unsigned)i, ""), (unsigned)(i - np), "");
+  return np + 1;
+}
