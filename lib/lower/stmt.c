@@ -250,6 +250,10 @@ static void lo_counted_loop(Lower *l, Node *n, LLVMValueRef start, LLVMValueRef 
   LLVMValueRef from = LLVMBuildLoad2(l->b, i64, at, "");
   LLVMBuildCondBr(l->b, LLVMBuildICmp(l->b, LLVMIntSLT, from, k1, ""), body, exhausted);
   position(l, body);
+  /* iteration numbers are never negative: indices made from them need no
+   * wrap-around, and the block's vector loop its bounds */
+  LLVMValueRef nonneg = LLVMBuildICmp(l->b, LLVMIntSGE, from, const_i64(l, 0), "");
+  lo_intrinsic(l, "llvm.assume", NULL, 0, &nonneg, 1);
   lo_poll_interrupt(l);  /* first: the chunks of a parallel loop not begun stop at once */
   LLVMValueRef sz = LLVMBuildLoad2(l->b, i64, size, ""), left = LLVMBuildNSWSub(l->b, k1, from, "");
   LLVMValueRef m = LLVMBuildSelect(l->b, LLVMBuildICmp(l->b, LLVMIntSLT, left, sz, ""), left, sz, "");
