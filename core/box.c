@@ -199,22 +199,24 @@ int disp_unbox(PyObject *o, const Type *t, Slot *slot, RtArray *arr, void **arg)
 
 /* ---------------------------------------------------------------- errors */
 
+PyObject *disp_status_class(int status) {
+  switch (status) {
+  case RT_ERR_ZERODIV: return PyExc_ZeroDivisionError;
+  case RT_ERR_INDEX: return PyExc_IndexError;
+  case RT_ERR_VALUE: return PyExc_ValueError;
+  case RT_ERR_MEMORY: return PyExc_MemoryError;
+  case RT_ERR_ASSERT: return PyExc_AssertionError;
+  case RT_ERR_OVERFLOW: return PyExc_OverflowError;
+  case RT_ERR_UNBOUND: return PyExc_UnboundLocalError;
+  case RT_ERR_TYPE: return PyExc_TypeError;
+  case RT_ERR_RECURSION: return PyExc_RecursionError;
+  default: return PyExc_RuntimeError;
+  }
+}
+
 PyObject *disp_raise_runtime_error(void) {
   RtError *e = core_api()->last_error();
-  PyObject *exc;
-  switch (e->status) {
-  case RT_ERR_ZERODIV: exc = PyExc_ZeroDivisionError; break;
-  case RT_ERR_INDEX: exc = PyExc_IndexError; break;
-  case RT_ERR_VALUE: exc = PyExc_ValueError; break;
-  case RT_ERR_MEMORY: exc = PyExc_MemoryError; break;
-  case RT_ERR_ASSERT: exc = PyExc_AssertionError; break;
-  case RT_ERR_OVERFLOW: exc = PyExc_OverflowError; break;
-  case RT_ERR_UNBOUND: exc = PyExc_UnboundLocalError; break;
-  case RT_ERR_RAISE: exc = e->exc_class; break;
-  case RT_ERR_TYPE: exc = PyExc_TypeError; break;
-  case RT_ERR_RECURSION: exc = PyExc_RecursionError; break;
-  default: exc = PyExc_RuntimeError; break;
-  }
+  PyObject *exc = e->status == RT_ERR_RAISE ? e->exc_class : disp_status_class(e->status);
   if (e->msg)
     PyErr_SetString(exc, e->msg);
   else

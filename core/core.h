@@ -100,6 +100,8 @@ int disp_unbox(PyObject *o, const Type *t, Slot *slot, RtArray *arr, void **arg)
 PyObject *disp_box(const Type *t, char *p);
 /* The exception a failed call of compiled code left in the thread's RtError. */
 PyObject *disp_raise_runtime_error(void);
+/* The Python class of a runtime error's status (a borrowed reference). */
+PyObject *disp_status_class(int status);
 
 /* ---------------------------------------------------------------- dispatch.c */
 

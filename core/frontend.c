@@ -10,25 +10,10 @@
 #include <Python.h>
 #include <stdarg.h>
 
-#include "core.h"
+#include "frontend.h"
 
-typedef struct Fe {
-  Arena *arena;
-  Func *f;
-  PyObject *globals;    /* the function's __globals__ */
-  PyObject *builtins;   /* the builtins module's dict */
-  PyObject *pyfunc;     /* the function read */
-  int line_offset;      /* added to ast line numbers to give file lines */
-  int col_offset;       /* indentation removed by dedent */
-  const char **vars;
-  int nvars, cap;
-  int ntemps;
-  Diag *diag;
-  uintptr_t stack_limit;  /* rt_stack_limit: reading nests as deep as the code */
-} Fe;
 
 static Node *fe_expr(Fe *fe, PyObject *e);
-static bool fe_block(Fe *fe, PyObject *stmts, NodeList *out);
 
 /* ---------------------------------------------------------------- helpers */
 
@@ -40,12 +25,12 @@ static int ast_int_attr(PyObject *o, const char *name) {
   return (int)r;
 }
 
-static const char *ast_kind(PyObject *o) { return Py_TYPE(o)->tp_name; }
+const char *ast_kind(PyObject *o) { return Py_TYPE(o)->tp_name; }
 
-static bool is_kind(PyObject *o, const char *k) { return strcmp(ast_kind(o), k) == 0; }
+bool is_kind(PyObject *o, const char *k) { return strcmp(ast_kind(o), k) == 0; }
 
 /* The attribute of an ast node; a new reference (never NULL for ast fields). */
-static PyObject *field(PyObject *o, const char *name) {
+PyObject *field(PyObject *o, const char *name) {
   PyObject *v = PyObject_GetAttrString(o, name);
   if (!v) { PyErr_Clear(); Py_INCREF(Py_None); v = Py_None; }
   return v;
@@ -57,7 +42,7 @@ static void set_pos(Fe *fe, int *line, int *col, PyObject *e) {
 }
 
 /* Records a TypingError at the node e; always returns NULL/false. */
-static void *fe_error(Fe *fe, PyObject *e, const char *fmt, ...) {
+void *fe_error(Fe *fe, PyObject *e, const char *fmt, ...) {
   if (fe->diag->kind) return NULL;  /* keep the first error */
   fe->diag->kind = DIAG_TYPING;
   set_pos(fe, &fe->diag->line, &fe->diag->col, e);
@@ -83,14 +68,14 @@ static bool fe_room(Fe *fe, PyObject *e) {
   return false;
 }
 
-static Node *new_node(Fe *fe, NodeKind kind, PyObject *e) {
+Node *new_node(Fe *fe, NodeKind kind, PyObject *e) {
   Node *n = arena_alloc(fe->arena, sizeof(Node));
   n->kind = kind;
   set_pos(fe, &n->line, &n->col, e);
   return n;
 }
 
-static NodeList new_list(Fe *fe, int len) {
+NodeList new_list(Fe *fe, int len) {
   NodeList l = {arena_alloc(fe->arena, sizeof(Node *) * (size_t)(len ? len : 1)), len};
   return l;
 }
@@ -166,7 +151,7 @@ static PyObject *closure_value(Fe *fe, const char *name) {
 
 /* A global or attribute path that names a Python object at compile time
  * (numpy, numpy.empty, math.pi, a constant); a new reference or NULL. */
-static PyObject *static_object(Fe *fe, PyObject *e) {
+PyObject *static_object(Fe *fe, PyObject *e) {
   if (is_kind(e, "Name")) {
     PyObject *id = field(e, "id");
     const char *name = PyUnicode_AsUTF8(id);
@@ -1093,7 +1078,7 @@ static Node *fe_expr_stmt(Fe *fe, PyObject *s) {
 }
 
 /* A message argument: a constant string, or nothing. */
-static bool fe_message(Fe *fe, PyObject *e, const char **out) {
+bool fe_message(Fe *fe, PyObject *e, const char **out) {
   *out = NULL;
   if (e == Py_None) return true;
   PyObject *v = is_kind(e, "Constant") ? field(e, "value") : NULL;
@@ -1111,65 +1096,8 @@ static Node *fe_assert(Fe *fe, PyObject *s) {
   return n;
 }
 
-/* The symbol compiled code names a class by: "exc:<module>.<qualname>",
- * with "#n" after it where another class took that name first. The class
- * is kept alive (here) for as long as the code may run. */
-static const char *class_symbol(Fe *fe, PyObject *cls) {
-  static PyObject *by_class, *by_name;  /* class -> name, name -> class */
-  if (!by_class && (!(by_class = PyDict_New()) || !(by_name = PyDict_New()))) return NULL;
-  PyObject *name = PyDict_GetItemWithError(by_class, cls);
-  if (name) return arena_strdup(fe->arena, PyUnicode_AsUTF8(name));
-  PyObject *module = PyObject_GetAttrString(cls, "__module__");
-  PyObject *qualname = PyObject_GetAttrString(cls, "__qualname__");
-  PyErr_Clear();
-  PyObject *base = PyUnicode_FromFormat("exc:%S.%S", module ? module : Py_None, qualname ? qualname : Py_None);
-  Py_XDECREF(module); Py_XDECREF(qualname);
-  name = base ? Py_NewRef(base) : NULL;
-  for (int k = 1; name && PyDict_Contains(by_name, name) == 1; k++)
-    Py_SETREF(name, PyUnicode_FromFormat("%U#%d", base, k));
-  Py_XDECREF(base);
-  if (!name || PyDict_SetItem(by_class, cls, name) < 0 || PyDict_SetItem(by_name, name, cls) < 0) {
-    Py_XDECREF(name);
-    return NULL;
-  }
-  const char *symbol = arena_strdup(fe->arena, PyUnicode_AsUTF8(name));
-  Py_DECREF(name);
-  return symbol;
-}
-
-/* raise E, raise E("constant"): E must be an exception class known at
- * compile time. */
-static Node *fe_raise(Fe *fe, PyObject *s) {
-  PyObject *exc = field(s, "exc");
-  Node *n = new_node(fe, N_RAISE, s);
-  PyObject *call = NULL, *cls = NULL;
-  if (exc == Py_None) {
-    n = fe_error(fe, s, "bare 'raise' is not supported in compiled code");
-    goto done;
-  }
-  if (is_kind(exc, "Call")) {
-    call = field(exc, "func");
-    PyObject *args = field(exc, "args"), *kws = field(exc, "keywords");
-    if (PyList_GET_SIZE(args) > 1 || PyList_GET_SIZE(kws))
-      n = fe_error(fe, exc, "an exception raised in compiled code takes at most one constant message");
-    else if (PyList_GET_SIZE(args) == 1 && !fe_message(fe, PyList_GET_ITEM(args, 0), &n->str))
-      n = NULL;
-    Py_DECREF(args); Py_DECREF(kws);
-  }
-  cls = n ? static_object(fe, call ? call : exc) : NULL;
-  if (n && !(cls && PyType_Check(cls) && PyType_IsSubtype((PyTypeObject *)cls, (PyTypeObject *)PyExc_Exception)))
-    n = fe_error(fe, s, "raise needs an exception class known at compile time");
-  if (n) {
-    n->callee = cls;
-    if (!(n->symbol = class_symbol(fe, cls))) n = NULL;
-  }
-done:
-  Py_XDECREF(cls); Py_XDECREF(call); Py_DECREF(exc);
-  return n;
-}
-
 static const struct { const char *kind, *what; } unsupported_stmts[] = {
-  {"Try", "try/except"}, {"TryStar", "try/except*"}, {"With", "with"},
+  {"TryStar", "try/except*"}, {"With", "with"},
   {"AsyncWith", "async with"}, {"FunctionDef", "nested functions"},
   {"AsyncFunctionDef", "nested functions"}, {"ClassDef", "classes"},
   {"Global", "global declarations"}, {"Nonlocal", "nonlocal declarations"},
@@ -1192,13 +1120,14 @@ static Node *fe_stmt(Fe *fe, PyObject *s) {
   if (!strcmp(k, "Continue")) return new_node(fe, N_CONTINUE, s);
   if (!strcmp(k, "Assert")) return fe_assert(fe, s);
   if (!strcmp(k, "Raise")) return fe_raise(fe, s);
+  if (!strcmp(k, "Try")) return fe_try(fe, s);
   for (size_t i = 0; i < sizeof unsupported_stmts / sizeof unsupported_stmts[0]; i++)
     if (!strcmp(k, unsupported_stmts[i].kind))
       return fe_error(fe, s, "'%s' is not supported in compiled code", unsupported_stmts[i].what);
   return fe_error(fe, s, "statement '%s' is not supported in compiled code", k);
 }
 
-static bool fe_block(Fe *fe, PyObject *stmts, NodeList *out) {
+bool fe_block(Fe *fe, PyObject *stmts, NodeList *out) {
   *out = new_list(fe, (int)PyList_GET_SIZE(stmts));
   for (int i = 0; i < out->len; i++)
     if (!(out->items[i] = fe_stmt(fe, PyList_GET_ITEM(stmts, i)))) return false;

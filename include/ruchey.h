@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define RUCHEY_API_VERSION 12
+#define RUCHEY_API_VERSION 13
 #define RC_MAX_NDIM 8
 
 /* ---------------------------------------------------------------- arena */
@@ -160,7 +160,13 @@ typedef enum {
   N_EXPR,       /* an expression evaluated for its effect */
   N_BLOCK,      /* body: statements in sequence (a = b = c) */
   N_ASSERT,     /* assert cond, message (str: the message, or NULL) */
-  N_RAISE,      /* raise exc(str): callee is the exception class */
+  N_RAISE,      /* raise exc(str): callee is the exception class; callee NULL: a bare raise
+                 * in an except clause, raising again what it caught */
+  N_TRY,        /* try: body, list: the except clauses (N_EXCEPT), orelse: else, lhs: an
+                 * N_BLOCK of the finally clause's body, or NULL */
+  N_EXCEPT,     /* except: body; ival: how many classes it names (0: a bare except), callee
+                 * those classes (void *[ival]), data their symbols (const char *[ival]);
+                 * op: a bit (1 << status) per RtStatus but RT_ERR_RAISE that they catch */
   N_COUNT
 } NodeKind;
 
@@ -495,6 +501,9 @@ typedef struct RucheyAPI {
   void (*set_routine)(const char *name, void *fn);
   void (*set_linalg_error)(void *cls);
   uintptr_t (*stack_limit)(void);  /* rt_stack_limit */
+  /* whether a class raised in compiled code is a subclass of base (both
+   * Python classes), for except clauses; called without the GIL */
+  void (*set_exception_matcher)(int (*matches)(void *cls, void *base));
 } RucheyAPI;
 
 const RucheyAPI *ruchey_api(void);
@@ -544,6 +553,12 @@ void rt_set_routine(const char *name, void *fn);
 void rt_set_linalg_error(void *cls);
 extern const char *const la_blas_names[], *const la_lapack_names[];
 void rt_raise(void *cls, const char *msg);
+/* runtime.c: except clauses; whether the error raised is one of base's (a
+ * Python class) subclasses, found by the extension's matcher */
+void rt_set_exception_matcher(int (*matches)(void *cls, void *base));
+int32_t rt_exception_matches(void *base);
+void rt_error_copy(RtError *dst);  /* the error raised, kept for a bare raise */
+void rt_error_restore(const RtError *src);
 RtMemInfo *rt_alloc(int64_t nbytes);  /* runtime.c */
 void rt_meminfo_free(RtMemInfo *mi);
 void rt_error_format(int status, const char *fmt, int64_t a, int64_t b, int64_t c, int64_t d);

@@ -417,6 +417,18 @@ static void ty_cond(Infer *in, Node *c) {
   ty_need_scalar(in, c, ty_expr(in, c), "condition");
 }
 
+/* A CUDA thread cannot catch: a GPU stops the kernel where one raises. */
+static void ty_try(Infer *in, Node *n) {
+  if (ty_in_cuda(in)) {
+    ty_error(in, n, "try/except is not supported in CUDA kernels and device functions");
+    return;
+  }
+  ty_block(in, &n->body);
+  for (int i = 0; i < n->list.len; i++) ty_block(in, &n->list.items[i]->body);
+  ty_block(in, &n->orelse);
+  if (n->lhs) ty_block(in, &n->lhs->body);
+}
+
 static void ty_stmt(Infer *in, Node *n) {
   switch (n->kind) {
   case N_ASSIGN: {
@@ -455,6 +467,7 @@ static void ty_stmt(Infer *in, Node *n) {
   case N_EXPR: ty_expr(in, n->lhs); break;
   case N_BLOCK: ty_block(in, &n->body); break;
   case N_ASSERT: ty_cond(in, n->cond); break;
+  case N_TRY: ty_try(in, n); break;
   default: break;
   }
 }
@@ -466,6 +479,24 @@ static bool ty_block(Infer *in, NodeList *l) {
 
 static bool block_returns(const NodeList *l);
 
+static bool block_breaks(const NodeList *l);
+
+static bool try_breaks(const Node *n) {
+  for (int i = 0; i < n->list.len; i++)
+    if (block_breaks(&n->list.items[i]->body)) return true;
+  return block_breaks(&n->body) || block_breaks(&n->orelse) || (n->lhs && block_breaks(&n->lhs->body));
+}
+
+/* A try statement never completes if its finally clause never does, or
+ * if neither its body (with else) nor any except clause does. */
+static bool try_returns(const Node *n) {
+  if (n->lhs && block_returns(&n->lhs->body)) return true;
+  if (!block_returns(&n->body) && !block_returns(&n->orelse)) return false;
+  for (int i = 0; i < n->list.len; i++)
+    if (!block_returns(&n->list.items[i]->body)) return false;
+  return true;
+}
+
 /* Whether a break in l (not inside a nested loop) leaves the loop. */
 static bool block_breaks(const NodeList *l) {
   for (int i = 0; i < l->len; i++) {
@@ -475,6 +506,7 @@ static bool block_breaks(const NodeList *l) {
         (block_breaks(&n->body) || block_breaks(&n->orelse)))
       return true;
     if ((n->kind == N_FOR || n->kind == N_WHILE) && block_breaks(&n->orelse)) return true;
+    if (n->kind == N_TRY && try_breaks(n)) return true;
   }
   return false;
 }
@@ -485,6 +517,7 @@ static bool stmt_returns(const Node *n) {
   case N_RETURN: case N_RAISE: return true;
   case N_IF: return block_returns(&n->body) && block_returns(&n->orelse);
   case N_BLOCK: return block_returns(&n->body);
+  case N_TRY: return try_returns(n);
   case N_WHILE:  /* while True: without a break leaves only by returning */
     return n->cond->kind == N_BOOL && n->cond->ival && !block_breaks(&n->body);
   default: return false;
