@@ -168,6 +168,11 @@ static int unbox_converted(PyObject *o, const Type *t, Slot *slot) {
 int disp_unbox(PyObject *o, const Type *t, Slot *slot, RtArray *arr, void **arg) {
   *arg = slot;
   if (t->kind == TY_ARRAY) return unbox_array(o, arr, arg);
+  if (t->kind == TY_FUNCTION) {  /* no value: the function is in the type */
+    if (Py_TYPE(o) == &DispatcherType && ((Dispatcher *)o)->as_value == t) return 0;
+    PyErr_Format(PyExc_TypeError, "expected the compiled function %s", t->name);
+    return -1;
+  }
   /* the common scalars first: a Python int for int64, a float for float64 */
   if (t->kind == TY_I64 && PyLong_CheckExact(o)) {
     int overflow;

@@ -145,9 +145,16 @@ typedef struct Dispatcher {
   struct GpuSpec *gpu_specs; /* a kernel's specialisations loaded on GPUs */
   int ngpu_specs;
   PyObject *gpu_signatures;  /* list of str, one per GpuSpec */
+  /* its type as a value (passed to a compiled function), made on first
+   * use: from then on the dispatcher lives as long as the process, as the
+   * types do, so that no other object ever has its address and type */
+  const Type *as_value;
+  bool inherits;          /* a lambda's: compiled with the options of the function calling it */
 } Dispatcher;
 
 extern PyTypeObject DispatcherType;
+/* typeof.c: a compiled function's type as a value (NULL for a kernel) */
+const Type *disp_function_type(Dispatcher *d);
 void disp_lock_compiles(Dispatcher *self);
 void disp_unlock_compiles(Dispatcher *self);
 Spec *disp_find_spec(Dispatcher *self, const Type *const *args, bool device);

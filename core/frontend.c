@@ -13,11 +13,10 @@
 #include "frontend.h"
 
 
-static Node *fe_expr(Fe *fe, PyObject *e);
 
 /* ---------------------------------------------------------------- helpers */
 
-static int ast_int_attr(PyObject *o, const char *name) {
+int ast_int_attr(PyObject *o, const char *name) {
   PyObject *v = PyObject_GetAttrString(o, name);
   if (!v) { PyErr_Clear(); return 0; }
   long r = v == Py_None ? 0 : PyLong_AsLong(v);
@@ -82,7 +81,7 @@ NodeList new_list(Fe *fe, int len) {
 
 /* ---------------------------------------------------------------- variables */
 
-static int find_var(Fe *fe, const char *name) {
+int find_var(Fe *fe, const char *name) {
   for (int i = 0; i < fe->nvars; i++)
     if (strcmp(fe->vars[i], name) == 0) return i;
   return -1;
@@ -156,6 +155,10 @@ PyObject *static_object(Fe *fe, PyObject *e) {
     PyObject *id = field(e, "id");
     const char *name = PyUnicode_AsUTF8(id);
     PyObject *obj = NULL;
+    if (find_var(fe, name) < 0 && (obj = fe_imported(fe, id))) {
+      Py_DECREF(id);
+      return Py_NewRef(obj);
+    }
     if (find_var(fe, name) < 0 && (obj = closure_value(fe, name))) {
       Py_DECREF(id);
       return obj;
@@ -264,6 +267,7 @@ static Node *global_value(Fe *fe, PyObject *obj, PyObject *e, const char *name) 
   Node *n = constant_node(fe, obj, e);
   if (!n && !fe->diag->kind) n = index_constant(fe, obj, e);
   if (n || fe->diag->kind || (n = const_array(fe, obj, e)) || fe->diag->kind) return n;
+  if (PyObject_TypeCheck(obj, &DispatcherType)) return fe_function_value(fe, obj, e);
   int mod = core_module_id(obj);
   if (mod >= 0) {
     n = new_node(fe, N_MODULE, e);
@@ -296,6 +300,17 @@ static Node *fe_name(Fe *fe, PyObject *e) {
   const char *name = PyUnicode_AsUTF8(id);
   int v = find_var(fe, name);
   Node *n = NULL;
+  if (v >= 0 && fe_captures_of(fe, id)) {
+    PyObject *ctx = field(e, "ctx");
+    bool store = is_kind(ctx, "Store");
+    Py_DECREF(ctx);
+    if (!store) {
+      fe_error(fe, e, "the lambda assigned to '%s' reads variables of the function it is defined in: it can "
+               "only be called there, not used as a value", name);
+      Py_DECREF(id);
+      return NULL;
+    }
+  }
   if (v >= 0) {
     n = new_node(fe, N_VAR, e);
     n->var = v;
@@ -511,7 +526,7 @@ static bool is_none_constant(PyObject *e) {
 /* Converts the call's positional and keyword arguments into n. A builtin's
  * keyword given None is left out: NumPy's None means the default (axis=None,
  * dtype=None), except where the builtin reads it (ARGS_NONE). */
-static bool fe_call_args(Fe *fe, PyObject *e, Node *n, unsigned how) {
+bool fe_call_args(Fe *fe, PyObject *e, Node *n, unsigned how) {
   PyObject *args = field(e, "args"), *kws = field(e, "keywords");
   bool ok = true, builtin = how & ARGS_BUILTIN;
   n->list = new_list(fe, (int)PyList_GET_SIZE(args));
@@ -541,7 +556,7 @@ static bool fe_call_args(Fe *fe, PyObject *e, Node *n, unsigned how) {
 
 /* A call to another ruchey function: keyword arguments and defaults are
  * bound here, like Python binds them, so the call is positional. */
-static bool fe_bind_jit_call(Fe *fe, PyObject *e, Node *n, PyObject *disp) {
+bool fe_bind_jit_call(Fe *fe, PyObject *e, Node *n, PyObject *disp) {
   PyObject *func = PyObject_GetAttrString(disp, "py_func");
   PyCodeObject *code = (PyCodeObject *)PyFunction_GetCode(func);
   int np = code->co_argcount;
@@ -603,6 +618,11 @@ static Node *fe_method_call(Fe *fe, PyObject *e, PyObject *func) {
 
 static Node *fe_call(Fe *fe, PyObject *e) {
   PyObject *func = field(e, "func");
+  if (fe_is_local_call(fe, func)) {
+    Node *n = fe_local_call(fe, e, func);
+    Py_DECREF(func);
+    return n;
+  }
   PyObject *obj = static_object(fe, func);
   if (!obj && is_kind(func, "Attribute")) {
     PyObject *base = field(func, "value");
@@ -714,13 +734,13 @@ static const struct { const char *kind, *what; } unsupported_exprs[] = {
   {"List", "lists"}, {"Dict", "dicts"}, {"Set", "sets"},
   {"ListComp", "list comprehensions"}, {"DictComp", "dict comprehensions"},
   {"SetComp", "set comprehensions"}, {"GeneratorExp", "generator expressions"},
-  {"Lambda", "lambda"}, {"JoinedStr", "f-strings"}, {"Await", "await"},
+  {"JoinedStr", "f-strings"}, {"Await", "await"},
   {"Yield", "generators (yield)"}, {"YieldFrom", "generators (yield from)"},
   {"NamedExpr", "the walrus operator"}, {"Starred", "starred expressions"},
   {"Slice", "slices"},
 };
 
-static Node *fe_expr(Fe *fe, PyObject *e) {
+Node *fe_expr(Fe *fe, PyObject *e) {
   if (fe->diag->kind || !fe_room(fe, e)) return NULL;
   const char *k = ast_kind(e);
   if (!strcmp(k, "Constant")) return fe_constant(fe, e);
@@ -734,6 +754,7 @@ static Node *fe_expr(Fe *fe, PyObject *e) {
   if (!strcmp(k, "Subscript")) return fe_subscript(fe, e);
   if (!strcmp(k, "Attribute")) return fe_attribute(fe, e);
   if (!strcmp(k, "Tuple")) return fe_tuple(fe, e);
+  if (!strcmp(k, "Lambda")) return fe_lambda(fe, e);
   for (size_t i = 0; i < sizeof unsupported_exprs / sizeof unsupported_exprs[0]; i++)
     if (!strcmp(k, unsupported_exprs[i].kind))
       return fe_error(fe, e, "%s are not supported in compiled code", unsupported_exprs[i].what);
@@ -766,9 +787,12 @@ static Node *fe_target(Fe *fe, PyObject *t) {
 static Node *fe_assign(Fe *fe, PyObject *s) {
   PyObject *targets = field(s, "targets"), *value = field(s, "value");
   Node *n = NULL;
-  Node *rhs = fe_expr(fe, value);
   int nt = (int)PyList_GET_SIZE(targets);
-  if (rhs && nt == 1) {
+  bool lambda = nt == 1 && is_kind(value, "Lambda") && is_kind(PyList_GET_ITEM(targets, 0), "Name");
+  Node *rhs = lambda ? NULL : fe_expr(fe, value);
+  if (lambda) {
+    n = fe_lambda_assign(fe, s, PyList_GET_ITEM(targets, 0), value);
+  } else if (rhs && nt == 1) {
     n = new_node(fe, N_ASSIGN, s);
     n->rhs = rhs;
     if (!(n->lhs = fe_target(fe, PyList_GET_ITEM(targets, 0)))) n = NULL;
@@ -1101,7 +1125,7 @@ static const struct { const char *kind, *what; } unsupported_stmts[] = {
   {"AsyncWith", "async with"}, {"FunctionDef", "nested functions"},
   {"AsyncFunctionDef", "nested functions"}, {"ClassDef", "classes"},
   {"Global", "global declarations"}, {"Nonlocal", "nonlocal declarations"},
-  {"Delete", "del"}, {"Import", "import"}, {"ImportFrom", "import"},
+  {"Delete", "del"},
   {"AsyncFor", "async for"}, {"Match", "match"},
 };
 
@@ -1121,6 +1145,7 @@ static Node *fe_stmt(Fe *fe, PyObject *s) {
   if (!strcmp(k, "Assert")) return fe_assert(fe, s);
   if (!strcmp(k, "Raise")) return fe_raise(fe, s);
   if (!strcmp(k, "Try")) return fe_try(fe, s);
+  if (!strcmp(k, "Import") || !strcmp(k, "ImportFrom")) return fe_import(fe, s);
   for (size_t i = 0; i < sizeof unsupported_stmts / sizeof unsupported_stmts[0]; i++)
     if (!strcmp(k, unsupported_stmts[i].kind))
       return fe_error(fe, s, "'%s' is not supported in compiled code", unsupported_stmts[i].what);
@@ -1168,7 +1193,8 @@ Func *fe_read_function(PyObject *pyfunc, Arena *arena, Diag *diag) {
   PyObject *code = PyFunction_GetCode(pyfunc);
   fe.f->filename = arena_strdup(arena, PyUnicode_AsUTF8(((PyCodeObject *)code)->co_filename));
   fe.f->name = arena_strdup(arena, PyUnicode_AsUTF8(((PyCodeObject *)code)->co_name));
-  PyObject *def = src_parse_function(pyfunc, &fe.line_offset, &fe.col_offset);
+  PyObject *def = fe_inner_function(pyfunc, &fe.line_offset, &fe.col_offset);
+  if (!def && !PyErr_Occurred()) def = src_parse_function(pyfunc, &fe.line_offset, &fe.col_offset);
   if (!def) return NULL;
   fe.f->line = ast_int_attr(def, "lineno") + fe.line_offset;
   PyObject *body = field(def, "body");
@@ -1191,6 +1217,8 @@ Func *fe_read_function(PyObject *pyfunc, Arena *arena, Diag *diag) {
   }
   Py_DECREF(body);
   Py_DECREF(def);
+  Py_XDECREF(fe.imports);
+  Py_XDECREF(fe.lambdas);
   if (!ok) return NULL;
   fe.f->nvars = fe.nvars;
   fe.f->var_names = fe.vars;

@@ -20,9 +20,13 @@ typedef struct Fe {
   Diag *diag;
   uintptr_t stack_limit;  /* rt_stack_limit: reading nests as deep as the code */
   int handlers;         /* except clauses being read around here: a bare raise re-raises */
+  PyObject *imports;    /* names bound by import statements in the function: their objects */
+  PyObject *lambdas;    /* variables assigned a lambda: (its dispatcher, the names of the
+                         * function's variables it reads) */
 } Fe;
 
 /* frontend.c */
+int ast_int_attr(PyObject *o, const char *name);  /* 0 where absent */
 const char *ast_kind(PyObject *o);
 bool is_kind(PyObject *o, const char *k);
 /* The attribute of an ast node; a new reference (never NULL for ast fields). */
@@ -37,6 +41,25 @@ PyObject *static_object(Fe *fe, PyObject *e);
 /* A message argument: a constant string, or nothing. */
 bool fe_message(Fe *fe, PyObject *e, const char **out);
 bool fe_block(Fe *fe, PyObject *stmts, NodeList *out);
+Node *fe_expr(Fe *fe, PyObject *e);
+int find_var(Fe *fe, const char *name);
+/* A call's arguments into n (how: ARGS_ flags, 0 for a compiled function's),
+ * and a compiled function's bound to its parameters as Python binds them. */
+bool fe_call_args(Fe *fe, PyObject *e, Node *n, unsigned how);
+bool fe_bind_jit_call(Fe *fe, PyObject *e, Node *n, PyObject *disp);
+
+/* frontend_funcs.c: functions as values */
+Node *fe_function_value(Fe *fe, PyObject *disp, PyObject *e);  /* a dispatcher named as a value */
+Node *fe_lambda(Fe *fe, PyObject *e);                           /* a lambda expression as a value */
+Node *fe_lambda_assign(Fe *fe, PyObject *s, PyObject *target, PyObject *lambda);  /* name = lambda ... */
+Node *fe_local_call(Fe *fe, PyObject *e, PyObject *func);       /* f(...) where f is a local or a lambda */
+bool fe_is_local_call(Fe *fe, PyObject *func);
+Node *fe_import(Fe *fe, PyObject *s);
+PyObject *fe_imported(Fe *fe, PyObject *name);                  /* borrowed, or NULL */
+/* The syntax tree of a lambda read out of a compiled function (the
+ * function's own variables it reads made parameters), or NULL */
+PyObject *fe_inner_function(PyObject *pyfunc, int *line_offset, int *col_offset);
+bool fe_captures_of(Fe *fe, PyObject *name);                    /* a lambda variable that captures */
 
 /* frontend_except.c */
 Node *fe_raise(Fe *fe, PyObject *s);

@@ -83,11 +83,26 @@ static bool indexes_plainly(PyTypeObject *t) {
   return true;
 }
 
+/* A compiled function passed as an argument: a type of its own, so that
+ * the callee's specialisation calls it directly (and inlines it). */
+const Type *disp_function_type(Dispatcher *d) {
+  if (d->as_value) return d->as_value;
+  if (d->opts.kernel) return NULL;
+  PyObject *name = PyObject_GetAttrString(d->py_func, "__name__");
+  const char *text = name && PyUnicode_Check(name) ? PyUnicode_AsUTF8(name) : "?";
+  PyErr_Clear();
+  d->as_value = core_api()->function(d, text);
+  Py_XDECREF(name);
+  Py_INCREF(d);
+  return d->as_value;
+}
+
 const Type *disp_typeof(PyObject *o) {
   PyTypeObject *t = Py_TYPE(o);
   if (t == &PyFloat_Type) return &core_plain[TY_F64];
   if (t == &PyLong_Type) return &core_plain[TY_I64];
   if (t == &PyBool_Type) return &core_plain[TY_BOOL];
+  if (t == &DispatcherType) return disp_function_type((Dispatcher *)o);
   if (t == &PyArray_Type || (PyArray_Check(o) && indexes_plainly(t))) return array_type((PyArrayObject *)o);
   if (PyArray_Check(o)) return NULL;
   if (PyArray_IsScalar(o, Generic)) {

@@ -101,6 +101,7 @@ struct Type {
   size_t size, align;
   const size_t *offsets; /* TY_TUPLE: each field's offset */
   const char *name;      /* as Numba spells it: "float64", "array(float64, 1d, C)", "(int64, float64)" */
+  const void *callee;    /* TY_FUNCTION: the dispatcher it calls (the extension keeps it alive) */
 };
 
 static inline bool ty_is_scalar(const Type *t) { return t->flags & TF_SCALAR; }
@@ -121,6 +122,7 @@ extern const Type ty_plain[TY_COUNT];  /* the kinds without parameters */
 const Type *ty_array(const Type *elem, int ndim, char layout, bool readonly);
 const Type *ty_tuple(int n, const Type *const *fields);
 const Type *ty_dtype(const Type *elem);
+const Type *ty_function(const void *callee, const char *name);  /* name: the function's, for messages */
 #endif
 
 /* ---------------------------------------------------------------- IR (frontend.c) */
@@ -148,6 +150,7 @@ typedef enum {
                  * its shape (N_INTs), data its elements in C order, ival their bytes */
   N_NONE,       /* None (numpy.newaxis): a new axis inside an index */
   N_ELLIPSIS,   /* ... (Ellipsis): the dimensions an index does not name */
+  N_FUNC,       /* a compiled function as a value: callee the dispatcher, str its name */
   /* statements */
   N_ASSIGN,     /* lhs (N_VAR, N_INDEX or N_TUPLE of targets) = rhs */
   N_AUGASSIGN,  /* lhs op= rhs */
@@ -467,6 +470,7 @@ typedef struct RucheyAPI {
   const Type *plain;   /* the kinds without parameters (scalars, none), indexed by TypeKind */
   const Type *(*array)(const Type *elem, int ndim, char layout, bool readonly);
   const Type *(*tuple)(int n, const Type *const *fields);
+  const Type *(*function)(const void *callee, const char *name);
   /* Types f for the argument types (calling opts->resolve for callees);
    * needs the caller's locks (the GIL) for those callbacks. */
   bool (*infer)(Func *f, const Type **argtypes, const CompileOptions *opts, Diag *diag);

@@ -341,6 +341,7 @@ static const Type *ty_expr_kind(Infer *in, Node *n) {
   case N_VAR: return ty_var(in, n);
   case N_DTYPE: return ty_dtype(TYS(n->ival));
   case N_CONST_ARRAY: return ty_array(TYS(n->op), n->list.len, 'C', true);
+  case N_FUNC: return ty_function(n->callee, n->str);
   case N_STRING: return TYS(TY_NONE);  /* only what takes strings reads it (print) */
   case N_MODULE: return ty_error(in, n, "a module cannot be used as a value");
   case N_BINOP: return ty_binop(in, n);
@@ -402,7 +403,7 @@ static void ty_return(Infer *in, Node *n) {
   }
   const Type *t = ty_expr(in, n->lhs);
   if (!t) return;
-  if (t->kind == TY_RANGE || t->kind == TY_DTYPE) {
+  if (t->kind == TY_RANGE || t->kind == TY_DTYPE || t->kind == TY_FUNCTION) {
     ty_error(in, n, "cannot return a value of type %s", t->name);
     return;
   }

@@ -379,6 +379,7 @@ EXPORT const RucheyAPI *ruchey_api(void) {
     .set_routine = rt_set_routine,
     .set_linalg_error = rt_set_linalg_error,
     .stack_limit = rt_stack_limit,
+    .function = ty_function,
     .set_exception_matcher = rt_set_exception_matcher,
   };
   return &api;
