@@ -33,9 +33,10 @@ Node *fe_function_value(Fe *fe, PyObject *disp, PyObject *e) {
 
 /* The code of each lambda made here -> (its syntax tree, line offset,
  * column offset), for fe_read_function; and (the enclosing function's
- * code, line, column) of each lambda -> (its dispatcher, the names it
- * captures), so that every compile of the enclosing function finds the
- * same one. Both live as long as the process, as the functions' code. */
+ * code, or the function itself where it is a closure, line, column) of
+ * each lambda -> (its dispatcher, the names it captures), so that every
+ * compile of the enclosing function finds the same one. Both live as long
+ * as the process. */
 static PyObject *inner_defs, *lambdas_made;
 
 PyObject *fe_inner_function(PyObject *pyfunc, int *line_offset, int *col_offset) {
@@ -125,8 +126,9 @@ static PyObject *make_lambda(Fe *fe, PyObject *lambda, PyObject *args, PyObject 
 /* (dispatcher, captured names) of a lambda in the syntax tree, borrowed
  * (lambdas_made keeps it), made on first sight; NULL after an error. */
 static PyObject *lambda_entry(Fe *fe, PyObject *lambda) {
-  PyObject *key = Py_BuildValue("(Oii)", PyFunction_GetCode(fe->pyfunc), ast_int_attr(lambda, "lineno"),
-                                ast_int_attr(lambda, "col_offset"));
+  /* a closure's lambda sees its frozen variables: one per function object */
+  PyObject *owner = PyFunction_GetClosure(fe->pyfunc) ? fe->pyfunc : PyFunction_GetCode(fe->pyfunc);
+  PyObject *key = Py_BuildValue("(Oii)", owner, ast_int_attr(lambda, "lineno"), ast_int_attr(lambda, "col_offset"));
   if (!lambdas_made && !(lambdas_made = PyDict_New())) return NULL;
   PyObject *entry = key ? PyDict_GetItemWithError(lambdas_made, key) : NULL;
   if (entry || !key) {

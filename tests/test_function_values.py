@@ -184,6 +184,16 @@ def test_lambda_reading_variables_of_its_function():
         assert_same(g, n)
 
 
+def test_lambda_in_closures_sees_each_closures_variables():
+    def make(k):
+        @njit
+        def scaled(x):
+            f = lambda a: a * k  # noqa: E731
+            return f(x)
+        return scaled
+    assert [make(k)(2.0) for k in (1.0, 3.0, 5.0)] == [2.0, 6.0, 10.0]
+
+
 def test_lambda_passed_as_value():
     @njit
     def through_solver(x):
