@@ -387,8 +387,8 @@ def overhead_shapes():
         ("f(a)  one array", "call_array", (a,), {}),
         ("f(a, b, c)  three arrays", "call_three_arrays", (a, b, c), {}),
         ("f(a) -> new array", "call_array_out", (a,), {}),
-        ("solver(fn, x)  fn as argument", "call_solver", (KernelFunction("call_fn_square"), 1.0), {}),
-        ("solver(x)  fn as global", "call_solver_global", (1.0,), {}),
+        ("solver(fn, x)  fn argument", "call_solver", (KernelFunction("call_fn_square"), 1.0), {}),
+        ("solver(x)  fn global", "call_solver_global", (1.0,), {}),
     ]
 
 
