@@ -104,6 +104,12 @@ static int add_var(Fe *fe, const char *name) {
  * in it is local everywhere in it. Collect those names before converting. */
 static void collect_locals(Fe *fe, PyObject *node) {
   if (!fe_room(fe, node)) return;
+  if (is_kind(node, "FunctionDef")) {  /* its name is a local; its variables are its own */
+    PyObject *name = field(node, "name");
+    add_var(fe, PyUnicode_AsUTF8(name));
+    Py_DECREF(name);
+    return;
+  }
   if (is_kind(node, "Name")) {
     PyObject *ctx = field(node, "ctx");
     if (is_kind(ctx, "Store")) {
@@ -1154,7 +1160,7 @@ static Node *fe_assert(Fe *fe, PyObject *s) {
 
 static const struct { const char *kind, *what; } unsupported_stmts[] = {
   {"TryStar", "try/except*"}, {"With", "with"},
-  {"AsyncWith", "async with"}, {"FunctionDef", "nested functions"},
+  {"AsyncWith", "async with"},
   {"AsyncFunctionDef", "nested functions"}, {"ClassDef", "classes"},
   {"Global", "global declarations"}, {"Nonlocal", "nonlocal declarations"},
   {"Delete", "del"},
@@ -1177,6 +1183,7 @@ static Node *fe_stmt(Fe *fe, PyObject *s) {
   if (!strcmp(k, "Assert")) return fe_assert(fe, s);
   if (!strcmp(k, "Raise")) return fe_raise(fe, s);
   if (!strcmp(k, "Try")) return fe_try(fe, s);
+  if (!strcmp(k, "FunctionDef")) return fe_def(fe, s);
   if (!strcmp(k, "Import") || !strcmp(k, "ImportFrom")) return fe_import(fe, s);
   for (size_t i = 0; i < sizeof unsupported_stmts / sizeof unsupported_stmts[0]; i++)
     if (!strcmp(k, unsupported_stmts[i].kind))

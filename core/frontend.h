@@ -52,12 +52,14 @@ bool fe_bind_jit_call(Fe *fe, PyObject *e, Node *n, PyObject *disp);
 Node *fe_function_value(Fe *fe, PyObject *disp, PyObject *e);  /* a dispatcher named as a value */
 Node *fe_lambda(Fe *fe, PyObject *e);                           /* a lambda expression as a value */
 Node *fe_lambda_assign(Fe *fe, PyObject *s, PyObject *target, PyObject *lambda);  /* name = lambda ... */
+Node *fe_def(Fe *fe, PyObject *s);                              /* a nested def, as name = lambda */
 Node *fe_local_call(Fe *fe, PyObject *e, PyObject *func);       /* f(...) where f is a local or a lambda */
 bool fe_is_local_call(Fe *fe, PyObject *func);
 Node *fe_import(Fe *fe, PyObject *s);
 PyObject *fe_imported(Fe *fe, PyObject *name);                  /* borrowed, or NULL */
-/* The syntax tree of a lambda read out of a compiled function (the
- * function's own variables it reads made parameters), or NULL */
+/* The syntax tree of a lambda or nested def read out of a compiled
+ * function (the function's own variables it reads made parameters), or
+ * NULL */
 PyObject *fe_inner_function(PyObject *pyfunc, int *line_offset, int *col_offset);
 bool fe_captures_of(Fe *fe, PyObject *name);                    /* a lambda variable that captures */
 

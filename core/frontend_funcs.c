@@ -37,7 +37,7 @@ Node *fe_function_value(Fe *fe, PyObject *disp, PyObject *e) {
  * each lambda -> (its dispatcher, the names it captures), so that every
  * compile of the enclosing function finds the same one. Both live as long
  * as the process. */
-static PyObject *inner_defs, *lambdas_made;
+static PyObject *inner_defs, *inner_made;
 
 PyObject *fe_inner_function(PyObject *pyfunc, int *line_offset, int *col_offset) {
   PyObject *entry = inner_defs ? PyDict_GetItemWithError(inner_defs, PyFunction_GetCode(pyfunc)) : NULL;
@@ -47,29 +47,45 @@ PyObject *fe_inner_function(PyObject *pyfunc, int *line_offset, int *col_offset)
   return Py_NewRef(PyTuple_GET_ITEM(entry, 0));
 }
 
-/* The variables of the enclosing function the lambda reads, in order. */
-static PyObject *captured_names(Fe *fe, PyObject *lambda, PyObject *params) {
-  PyObject *body = field(lambda, "body");
-  PyObject *walk = PyObject_CallMethod(PyImport_AddModule("ast"), "walk", "O", body);
-  PyObject *it = walk ? PyObject_GetIter(walk) : NULL, *names = PyList_New(0), *node;
-  while (it && names && (node = PyIter_Next(it))) {
-    if (is_kind(node, "Name")) {
-      PyObject *id = field(node, "id");
-      if (find_var(fe, PyUnicode_AsUTF8(id)) >= 0 && !PySequence_Contains(params, id) &&
-          !PySequence_Contains(names, id))
-        PyList_Append(names, id);
-      Py_DECREF(id);
+/* The names a function's body (a lambda's expression) stores into (its
+ * own variables) or reads. */
+static PyObject *body_names(PyObject *node, const char *ctx_kind) {
+  PyObject *ast = PyImport_AddModule("ast"), *body = field(node, "body");
+  PyObject *root = PyList_Check(body) ? PyObject_CallMethod(ast, "Module", "O[]", body) : Py_NewRef(body);
+  PyObject *walk = root ? PyObject_CallMethod(ast, "walk", "O", root) : NULL;
+  Py_XDECREF(root);
+  PyObject *it = walk ? PyObject_GetIter(walk) : NULL, *names = PyList_New(0), *n;
+  while (it && names && (n = PyIter_Next(it))) {
+    if (is_kind(n, "Name")) {
+      PyObject *ctx = field(n, "ctx"), *id = field(n, "id");
+      if (is_kind(ctx, ctx_kind) && !PySequence_Contains(names, id)) PyList_Append(names, id);
+      Py_DECREF(ctx); Py_DECREF(id);
     }
-    Py_DECREF(node);
+    Py_DECREF(n);
   }
   Py_XDECREF(it); Py_XDECREF(walk); Py_DECREF(body);
   if (PyErr_Occurred()) Py_CLEAR(names);
   return names;
 }
 
-/* The names the lambda's code finds as globals: the module's, and the
- * enclosing function's closure variables and imports (frozen, as there). */
-static PyObject *lambda_globals(Fe *fe) {
+/* The variables of the enclosing function the inner function reads (not
+ * its parameters, nor its own variables), in order. */
+static PyObject *captured_names(Fe *fe, PyObject *node, PyObject *params) {
+  PyObject *reads = body_names(node, "Load"), *own = body_names(node, "Store"), *names = PyList_New(0);
+  for (Py_ssize_t i = 0; reads && own && names && i < PyList_GET_SIZE(reads); i++) {
+    PyObject *id = PyList_GET_ITEM(reads, i);
+    if (find_var(fe, PyUnicode_AsUTF8(id)) >= 0 && !PySequence_Contains(params, id) && !PySequence_Contains(own, id))
+      PyList_Append(names, id);
+  }
+  if (!reads || !own) Py_CLEAR(names);
+  Py_XDECREF(reads); Py_XDECREF(own);
+  return names;
+}
+
+/* The names the inner function's code finds as globals: the module's, and
+ * the enclosing function's closure variables and imports (frozen, as
+ * there). */
+static PyObject *inner_globals(Fe *fe) {
   PyObject *cells = PyFunction_GetClosure(fe->pyfunc);
   if (!cells && !fe->imports) return Py_NewRef(fe->globals);
   PyObject *g = PyDict_Copy(fe->globals);
@@ -83,65 +99,75 @@ static PyObject *lambda_globals(Fe *fe) {
   return g;
 }
 
-/* lambda params, captured...: body, compiled by Python into a function of
- * the enclosing function's module, and made a compiled function. */
-static PyObject *make_lambda(Fe *fe, PyObject *lambda, PyObject *args, PyObject *captured) {
-  PyObject *ast = PyImport_AddModule("ast");
-  PyObject *own = field(args, "args"), *posonly = field(args, "posonlyargs"), *body = field(lambda, "body");
-  PyObject *params = PySequence_List(own);  /* a copy: the enclosing function's tree stays as it is */
-  Py_DECREF(own);
+/* The inner function (a lambda or a def) with the captured variables as
+ * parameters after its own, compiled by Python into a function of the
+ * enclosing function's module, made a compiled function. */
+static PyObject *make_inner(Fe *fe, PyObject *node, PyObject *captured) {
+  PyObject *ast = PyImport_AddModule("ast"), *copy = PyImport_ImportModule("copy");
+  bool def = is_kind(node, "FunctionDef");
+  PyObject *args = field(node, "args"), *own = field(args, "args");
+  PyObject *params = PySequence_List(own);  /* copies: the enclosing function's tree stays as it is */
   for (Py_ssize_t i = 0; params && i < PyList_GET_SIZE(captured); i++) {
     PyObject *arg = PyObject_CallMethod(ast, "arg", "O", PyList_GET_ITEM(captured, i));
     if (!arg || PyList_Append(params, arg) < 0) Py_CLEAR(params);
     Py_XDECREF(arg);
   }
-  PyObject *kw = params ? Py_BuildValue("{s:O,s:O,s:O,s:[],s:[],s:O,s:[]}", "posonlyargs", posonly, "args", params,
-                                        "vararg", Py_None, "kwonlyargs", "kw_defaults", "kwarg", Py_None, "defaults")
-                        : NULL;
-  PyObject *make = kw ? PyObject_GetAttrString(ast, "arguments") : NULL, *none = PyTuple_New(0);
-  PyObject *arguments = make && none ? PyObject_Call(make, none, kw) : NULL;
-  Py_XDECREF(kw); Py_XDECREF(make); Py_XDECREF(none);
-  PyObject *made = arguments ? PyObject_CallMethod(ast, "Lambda", "OO", arguments, body) : NULL;
-  if (made) Py_XDECREF(PyObject_CallMethod(ast, "copy_location", "OO", made, lambda));
-  PyObject *expr = made ? PyObject_CallMethod(ast, "Expression", "O", made) : NULL;
-  if (expr) Py_XDECREF(PyObject_CallMethod(ast, "fix_missing_locations", "O", expr));
+  PyObject *new_args = params && copy ? PyObject_CallMethod(copy, "copy", "O", args) : NULL;
+  PyObject *made = new_args ? PyObject_CallMethod(copy, "copy", "O", node) : NULL;
+  PyObject *none = PyList_New(0);
+  if (made && (PyObject_SetAttrString(new_args, "args", params) < 0 || PyObject_SetAttrString(made, "args", new_args) < 0 ||
+               (def && PyObject_SetAttrString(made, "decorator_list", none) < 0)))
+    Py_CLEAR(made);
+  PyObject *tree = !made ? NULL : def ? PyObject_CallMethod(ast, "Module", "[O]O", made, none)
+                                      : PyObject_CallMethod(ast, "Expression", "O", made);
+  if (tree) Py_XDECREF(PyObject_CallMethod(ast, "fix_missing_locations", "O", tree));
   PyObject *filename = PyObject_GetAttrString(PyFunction_GetCode(fe->pyfunc), "co_filename");
-  PyObject *code = expr && filename ? PyObject_CallFunction(PyDict_GetItemString(fe->builtins, "compile"), "OOs",
-                                                            expr, filename, "eval")
+  PyObject *code = tree && filename ? PyObject_CallFunction(PyDict_GetItemString(fe->builtins, "compile"), "OOs",
+                                                            tree, filename, def ? "exec" : "eval")
                                     : NULL;
-  PyObject *globals = code ? lambda_globals(fe) : NULL;
-  PyObject *fn = globals ? PyEval_EvalCode(code, globals, NULL) : NULL;
+  PyObject *globals = code ? inner_globals(fe) : NULL, *ns = PyDict_New(), *fn = NULL;
+  PyObject *ran = globals && ns ? PyEval_EvalCode(code, globals, ns) : NULL;
+  if (ran && def) {  /* the def ran: the function is in ns */
+    PyObject *name = field(node, "name");
+    fn = Py_XNewRef(PyDict_GetItemWithError(ns, name));
+    Py_DECREF(name);
+    Py_DECREF(ran);
+  } else {
+    fn = ran;
+  }
   PyObject *disp = fn ? PyObject_CallFunctionObjArgs((PyObject *)&DispatcherType, fn, NULL) : NULL;
   if (disp) ((Dispatcher *)disp)->inherits = true;
   PyObject *entry = disp ? Py_BuildValue("(Oii)", made, fe->line_offset, fe->col_offset) : NULL;
   if ((!inner_defs && !(inner_defs = PyDict_New())) || !entry ||
       PyDict_SetItem(inner_defs, PyFunction_GetCode(fn), entry) < 0)
     Py_CLEAR(disp);
-  Py_XDECREF(entry); Py_XDECREF(fn); Py_XDECREF(globals); Py_XDECREF(code); Py_XDECREF(filename);
-  Py_XDECREF(expr); Py_XDECREF(made); Py_XDECREF(arguments); Py_XDECREF(params); Py_XDECREF(posonly);
-  Py_XDECREF(body);
+  Py_XDECREF(entry); Py_XDECREF(fn); Py_XDECREF(ns); Py_XDECREF(globals); Py_XDECREF(code); Py_XDECREF(filename);
+  Py_XDECREF(tree); Py_XDECREF(none); Py_XDECREF(made); Py_XDECREF(new_args); Py_XDECREF(params); Py_XDECREF(own);
+  Py_XDECREF(args); Py_XDECREF(copy);
   return disp;
 }
 
-/* (dispatcher, captured names) of a lambda in the syntax tree, borrowed
- * (lambdas_made keeps it), made on first sight; NULL after an error. */
-static PyObject *lambda_entry(Fe *fe, PyObject *lambda) {
-  /* a closure's lambda sees its frozen variables: one per function object */
+/* (dispatcher, captured names) of an inner function in the syntax tree,
+ * borrowed (inner_made keeps it), made on first sight; NULL after an error. */
+static PyObject *inner_entry(Fe *fe, PyObject *node) {
+  /* a closure's inner function sees its frozen variables: one per function object */
   PyObject *owner = PyFunction_GetClosure(fe->pyfunc) ? fe->pyfunc : PyFunction_GetCode(fe->pyfunc);
-  PyObject *key = Py_BuildValue("(Oii)", owner, ast_int_attr(lambda, "lineno"), ast_int_attr(lambda, "col_offset"));
-  if (!lambdas_made && !(lambdas_made = PyDict_New())) return NULL;
-  PyObject *entry = key ? PyDict_GetItemWithError(lambdas_made, key) : NULL;
+  PyObject *key = Py_BuildValue("(Oii)", owner, ast_int_attr(node, "lineno"), ast_int_attr(node, "col_offset"));
+  if (!inner_made && !(inner_made = PyDict_New())) return NULL;
+  PyObject *entry = key ? PyDict_GetItemWithError(inner_made, key) : NULL;
   if (entry || !key) {
     Py_XDECREF(key);
     return entry;
   }
-  PyObject *args = field(lambda, "args");
+  PyObject *args = field(node, "args");
   PyObject *vararg = field(args, "vararg"), *kwarg = field(args, "kwarg"), *kwonly = field(args, "kwonlyargs"),
-           *defaults = field(args, "defaults"), *params = field(args, "args");
+           *defaults = field(args, "defaults"), *params = field(args, "args"), *decorators = field(node, "decorator_list");
   PyObject *captured = NULL, *disp = NULL;
   if (vararg != Py_None || kwarg != Py_None || PyList_GET_SIZE(kwonly) || PyList_GET_SIZE(defaults)) {
-    fe_error(fe, lambda, "a lambda with defaults, *args, **kwargs or keyword-only parameters is not supported in "
-             "compiled code");
+    fe_error(fe, node, "a %s with defaults, *args, **kwargs or keyword-only parameters is not supported in "
+             "compiled code", is_kind(node, "Lambda") ? "lambda" : "nested function");
+  } else if (PyList_Check(decorators) && PyList_GET_SIZE(decorators)) {
+    fe_error(fe, node, "a nested function in compiled code cannot have decorators");
   } else {
     PyObject *names = PyList_New(0);
     for (Py_ssize_t i = 0; names && i < PyList_GET_SIZE(params); i++) {
@@ -149,22 +175,23 @@ static PyObject *lambda_entry(Fe *fe, PyObject *lambda) {
       PyList_Append(names, id);
       Py_DECREF(id);
     }
-    captured = names ? captured_names(fe, lambda, names) : NULL;
-    disp = captured ? make_lambda(fe, lambda, args, captured) : NULL;
+    captured = names ? captured_names(fe, node, names) : NULL;
+    disp = captured ? make_inner(fe, node, captured) : NULL;
     Py_XDECREF(names);
     if (!disp && !fe->diag->kind) {
       PyObject *type, *value, *tb;
       PyErr_Fetch(&type, &value, &tb);
       PyObject *text = value ? PyObject_Str(value) : NULL;
-      fe_error(fe, lambda, "cannot compile this lambda: %s", text ? PyUnicode_AsUTF8(text) : "error");
+      fe_error(fe, node, "cannot compile this %s: %s", is_kind(node, "Lambda") ? "lambda" : "nested function",
+               text ? PyUnicode_AsUTF8(text) : "error");
       Py_XDECREF(text); Py_XDECREF(type); Py_XDECREF(value); Py_XDECREF(tb);
       PyErr_Clear();
     }
   }
   entry = disp ? Py_BuildValue("(ON)", disp, PyList_AsTuple(captured)) : NULL;
-  if (entry && PyDict_SetItem(lambdas_made, key, entry) < 0) Py_CLEAR(entry);
+  if (entry && PyDict_SetItem(inner_made, key, entry) < 0) Py_CLEAR(entry);
   Py_XDECREF(entry);  /* the dict holds it */
-  Py_XDECREF(disp); Py_XDECREF(captured); Py_DECREF(key);
+  Py_XDECREF(disp); Py_XDECREF(captured); Py_DECREF(key); Py_DECREF(decorators);
   Py_DECREF(vararg); Py_DECREF(kwarg); Py_DECREF(kwonly); Py_DECREF(defaults); Py_DECREF(params); Py_DECREF(args);
   return entry;
 }
@@ -172,7 +199,7 @@ static PyObject *lambda_entry(Fe *fe, PyObject *lambda) {
 static bool captures(PyObject *entry) { return PyTuple_GET_SIZE(PyTuple_GET_ITEM(entry, 1)) > 0; }
 
 Node *fe_lambda(Fe *fe, PyObject *e) {
-  PyObject *entry = lambda_entry(fe, e);
+  PyObject *entry = inner_entry(fe, e);
   if (!entry) return NULL;
   if (captures(entry))
     return fe_error(fe, e, "a lambda that reads variables of the function it is in can only be called there (assign "
@@ -180,17 +207,33 @@ Node *fe_lambda(Fe *fe, PyObject *e) {
   return fe_function_value(fe, PyTuple_GET_ITEM(entry, 0), e);
 }
 
-Node *fe_lambda_assign(Fe *fe, PyObject *s, PyObject *target, PyObject *lambda) {
-  PyObject *entry = lambda_entry(fe, lambda);
-  if (!entry) return NULL;
-  PyObject *id = field(target, "id");
+/* name = the inner function: its variable holds the function's value, and
+ * calls of it where it is defined pass the variables it captures. */
+static Node *bind_inner(Fe *fe, PyObject *s, PyObject *id, PyObject *entry, PyObject *at) {
   Node *n = new_node(fe, N_ASSIGN, s);
   if ((!fe->lambdas && !(fe->lambdas = PyDict_New())) || PyDict_Contains(fe->lambdas, id) ||
       PyDict_SetItem(fe->lambdas, id, entry) < 0)
-    n = fe_error(fe, s, "'%s' is assigned a lambda more than once: compiled code needs one lambda per name",
-                 PyUnicode_AsUTF8(id));
-  if (n && (!(n->rhs = fe_function_value(fe, PyTuple_GET_ITEM(entry, 0), lambda)) || !(n->lhs = fe_expr(fe, target))))
-    n = NULL;
+    return fe_error(fe, s, "'%s' is assigned a function more than once: compiled code needs one lambda or nested "
+                    "function per name", PyUnicode_AsUTF8(id));
+  n->lhs = new_node(fe, N_VAR, s);
+  n->lhs->var = find_var(fe, PyUnicode_AsUTF8(id));
+  return (n->rhs = fe_function_value(fe, PyTuple_GET_ITEM(entry, 0), at)) ? n : NULL;
+}
+
+Node *fe_lambda_assign(Fe *fe, PyObject *s, PyObject *target, PyObject *lambda) {
+  PyObject *entry = inner_entry(fe, lambda);
+  if (!entry) return NULL;
+  PyObject *id = field(target, "id");
+  Node *n = bind_inner(fe, s, id, entry, lambda);
+  Py_DECREF(id);
+  return n;
+}
+
+Node *fe_def(Fe *fe, PyObject *s) {
+  PyObject *entry = inner_entry(fe, s);
+  if (!entry) return NULL;
+  PyObject *id = field(s, "name");
+  Node *n = bind_inner(fe, s, id, entry, s);
   Py_DECREF(id);
   return n;
 }
@@ -236,7 +279,7 @@ static void pass_captured(Fe *fe, Node *n, PyObject *names, PyObject *e) {
 Node *fe_local_call(Fe *fe, PyObject *e, PyObject *func) {
   PyObject *entry = NULL;
   if (is_kind(func, "Lambda")) {
-    if (!(entry = lambda_entry(fe, func))) return NULL;
+    if (!(entry = inner_entry(fe, func))) return NULL;
   } else if (fe->lambdas) {
     PyObject *id = field(func, "id");
     entry = PyDict_GetItemWithError(fe->lambdas, id);

@@ -215,6 +215,47 @@ def test_lambda_compiled_with_its_functions_error_model():
         njit(divide)(1.0, 0.0)
 
 
+def nested_defs(a, k):
+    def term(i):
+        t = a[i] * k
+        return t * t
+
+    def halve(x):
+        return x / 2.0
+    s = 0.0
+    for i in range(a.shape[0]):
+        s += halve(x=term(i))
+    return s
+
+
+def test_nested_def_called_where_defined():
+    f = njit(nested_defs)
+    rng = make_rng(12)
+    for n in (0, 1, 9):
+        assert_same(f, rng.uniform(-2, 2, n), float(rng.uniform(-3, 3)))
+
+
+def test_nested_def_passed_as_value():
+    @njit
+    def pass_nested(x):
+        def twice(v):
+            return 2.0 * v
+        return solver(twice, x)
+    for x in floats(13, 5):
+        assert pass_nested(x) == 2.0 * x + 1.0
+
+
+@numba_deviation("numba's error or message differs")
+def test_decorated_nested_def_refused():
+    def decorated(x):
+        @njit
+        def h(y):
+            return y
+        return h(x)
+    with pytest.raises(ruchey.TypingError, match="cannot have decorators"):
+        njit(decorated)(1)
+
+
 # ---------------------------------------------------------------- imports
 
 
