@@ -228,6 +228,7 @@ def nested_defs(a, k):
     return s
 
 
+@numba_deviation("numba fails on keyword arguments to an inner function")
 def test_nested_def_called_where_defined():
     f = njit(nested_defs)
     rng = make_rng(12)
