@@ -176,7 +176,13 @@ static PyObject *inner_entry(Fe *fe, PyObject *node) {
       Py_DECREF(id);
     }
     captured = names ? captured_names(fe, node, names) : NULL;
-    disp = captured ? make_inner(fe, node, captured) : NULL;
+    PyObject *self = is_kind(node, "FunctionDef") ? field(node, "name") : NULL;
+    if (captured && self && PySequence_Contains(captured, self) == 1)
+      fe_error(fe, node, "a nested function that calls itself is not supported in compiled code: make it a "
+               "function of its module");
+    else
+      disp = captured ? make_inner(fe, node, captured) : NULL;
+    Py_XDECREF(self);
     Py_XDECREF(names);
     if (!disp && !fe->diag->kind) {
       PyObject *type, *value, *tb;

@@ -247,6 +247,16 @@ def test_nested_def_passed_as_value():
 
 
 @numba_deviation("numba's error or message differs")
+def test_recursive_nested_def_refused():
+    def recursive(x):
+        def fact(n):
+            return 1 if n <= 1 else n * fact(n - 1)
+        return fact(x)
+    with pytest.raises(ruchey.TypingError, match="calls itself"):
+        njit(recursive)(5)
+
+
+@numba_deviation("numba's error or message differs")
 def test_decorated_nested_def_refused():
     def decorated(x):
         @njit
