@@ -391,7 +391,18 @@ def overhead_shapes():
         ("f(a)  default None", "call_optional", (a,), {}),
         ("f(a, b, c)  three arrays", "call_three_arrays", (a, b, c), {}),
         ("f(a) -> new array", "call_array_out", (a,), {}),
+        ("solver(fn, x)  fn argument", "call_solver", (KernelFunction("call_fn_square"), 1.0), {}),
+        ("solver(x)  fn global", "call_solver_global", (1.0,), {}),
     ]
+
+
+class KernelFunction(str):
+    """An argument that is a function of kernels.py, compiled by the column's
+    own compiler (a compiled function passed to a compiled function)."""
+
+
+def _column_args(module, args):
+    return tuple(getattr(module, a) if isinstance(a, KernelFunction) else a for a in args)
 
 
 # keyword and default shapes, each against the same function called positionally
@@ -407,12 +418,13 @@ def call_overhead(run, python_module):
         calls = {}
         for label, module in list(run.jits.items()) + [("python", python_module)]:
             fn = getattr(module, name)
+            column_args = _column_args(module, args)
             try:
-                fn(*args, **kwargs)            # compile outside the timing
+                fn(*column_args, **kwargs)     # compile outside the timing
             except Exception as exc:  # noqa: BLE001
                 run.fail(name, label, "call overhead", _jit_error(exc))
                 continue
-            calls[label] = (fn, args)
+            calls[label] = (fn, column_args)
         # timeit-style: a loop of `overhead_calls` direct calls per sample,
         # samples alternating between columns; the same loop without the
         # call ("loop") is timed alongside and subtracted

@@ -293,6 +293,18 @@ def call_three_arrays(a, b, c):
     return a.shape[0] + b.shape[0] + c.shape[0]
 
 
+def call_fn_square(x):
+    return x * x
+
+
+def call_solver(fn, x):
+    return fn(x) + 1.0
+
+
+def call_solver_global(x):
+    return call_fn_square(x) + 1.0
+
+
 def call_array_out(a):
     out = numpy.empty_like(a)
     for i in range(a.shape[0]):

@@ -198,6 +198,11 @@ int disp_unbox(PyObject *o, const Type *t, Slot *slot, RtArray *arr, void **arg)
     PyErr_Format(PyExc_TypeError, "a tuple (%s) cannot be passed here", t->name);
     return -1;
   }
+  if (t->kind == TY_FUNCTION) {  /* no value: the function is in the type */
+    if (Py_TYPE(o) == &DispatcherType && ((Dispatcher *)o)->as_value == t) return 0;
+    PyErr_Format(PyExc_TypeError, "expected the compiled function %s", t->name);
+    return -1;
+  }
   /* the common scalars first: a Python int for int64, a float for float64 */
   if (t->kind == TY_I64 && PyLong_CheckExact(o)) {
     int overflow;
@@ -229,27 +234,29 @@ int disp_unbox(PyObject *o, const Type *t, Slot *slot, RtArray *arr, void **arg)
 
 /* ---------------------------------------------------------------- errors */
 
+PyObject *disp_status_class(int status) {
+  switch (status) {
+  case RT_ERR_ZERODIV: return PyExc_ZeroDivisionError;
+  case RT_ERR_INDEX: return PyExc_IndexError;
+  case RT_ERR_VALUE: return PyExc_ValueError;
+  case RT_ERR_MEMORY: return PyExc_MemoryError;
+  case RT_ERR_ASSERT: return PyExc_AssertionError;
+  case RT_ERR_OVERFLOW: return PyExc_OverflowError;
+  case RT_ERR_UNBOUND: return PyExc_UnboundLocalError;
+  case RT_ERR_TYPE: return PyExc_TypeError;
+  case RT_ERR_RECURSION: return PyExc_RecursionError;
+  case RT_ERR_INTERRUPT: return PyExc_KeyboardInterrupt;
+  default: return PyExc_RuntimeError;
+  }
+}
+
 PyObject *disp_raise_runtime_error(void) {
   RtError *e = core_api()->last_error();
-  PyObject *exc;
-  switch (e->status) {
-  case RT_ERR_ZERODIV: exc = PyExc_ZeroDivisionError; break;
-  case RT_ERR_INDEX: exc = PyExc_IndexError; break;
-  case RT_ERR_VALUE: exc = PyExc_ValueError; break;
-  case RT_ERR_MEMORY: exc = PyExc_MemoryError; break;
-  case RT_ERR_ASSERT: exc = PyExc_AssertionError; break;
-  case RT_ERR_OVERFLOW: exc = PyExc_OverflowError; break;
-  case RT_ERR_UNBOUND: exc = PyExc_UnboundLocalError; break;
-  case RT_ERR_RAISE: exc = e->exc_class; break;
-  case RT_ERR_TYPE: exc = PyExc_TypeError; break;
-  case RT_ERR_RECURSION: exc = PyExc_RecursionError; break;
-  case RT_ERR_INTERRUPT:  /* Python's handler runs now: KeyboardInterrupt, or what the user's raises */
+  if (e->status == RT_ERR_INTERRUPT) {  /* Python's handler runs now: KeyboardInterrupt, or what the user's raises */
     *core_interrupted = 0;
     if (PyErr_CheckSignals() < 0) return NULL;
-    exc = PyExc_KeyboardInterrupt;
-    break;
-  default: exc = PyExc_RuntimeError; break;
   }
+  PyObject *exc = e->status == RT_ERR_RAISE ? e->exc_class : disp_status_class(e->status);
   if (e->msg)
     PyErr_SetString(exc, e->msg);
   else

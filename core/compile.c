@@ -35,7 +35,7 @@ static bool check_call(Dispatcher *disp, const Type **args, int nargs, Diag *dia
 
   for (int i = 0; i < nargs; i++)
     if (!ty_is_scalar(args[i]) && args[i]->kind != TY_ARRAY && args[i]->kind != TY_GRID && args[i]->kind != TY_NONE &&
-        args[i]->kind != TY_OPTIONAL && args[i]->kind != TY_TUPLE) {
+        args[i]->kind != TY_OPTIONAL && args[i]->kind != TY_TUPLE && args[i]->kind != TY_FUNCTION) {
       diag->kind = DIAG_TYPING;
       snprintf(diag->msg, sizeof diag->msg, "argument %d of type %s cannot be passed to a ruchey function",
                i + 1, args[i]->name);
@@ -176,6 +176,17 @@ static const Spec *explicit_signature(Dispatcher *disp, const Type *const *args)
   return NULL;
 }
 
+/* A lambda is compiled as the function it is written in (the one being
+ * typed now, which calls it): its error model, bounds checks, fastmath. */
+static void inherit_options(Callees *c, Callee *e) {
+  int caller = c->n - 1;
+  while (caller > 0 && (c->items[caller] == e || !c->items[caller]->typing)) caller--;
+  const CompileOptions *from = &c->items[caller]->opts;
+  e->opts.boundscheck = from->boundscheck;
+  e->opts.fastmath = from->fastmath;
+  e->opts.error_model_numpy = from->error_model_numpy;
+}
+
 static bool resolve_call(void *ctx, void *callee, const Type **args, int nargs, bool device,
                          CallTarget *out, Diag *diag) {
   Callees *c = ctx;
@@ -212,6 +223,7 @@ static bool resolve_call(void *ctx, void *callee, const Type **args, int nargs, 
     e->opts.gpu_cc = c->cc;
     e->opts.declared_ret = sig ? sig->declared_ret : NULL;
     e->opts.resolve = resolve_call;
+    if (disp->inherits) inherit_options(c, e);
     if (!type_callee(c, e, diag)) {
       /* the callee's error, quoting its own source line */
       if (!PyErr_Occurred()) core_raise_diag(diag, e->func ? e->func->filename : "?");

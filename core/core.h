@@ -113,6 +113,8 @@ int disp_unbox_tuple(PyObject *o, const Type *t, char *p);
 PyObject *disp_box(const Type *t, char *p);
 /* The exception a failed call of compiled code left in the thread's RtError. */
 PyObject *disp_raise_runtime_error(void);
+/* The Python class of a runtime error's status (a borrowed reference). */
+PyObject *disp_status_class(int status);
 
 /* ---------------------------------------------------------------- dispatch.c */
 
@@ -159,9 +161,16 @@ typedef struct Dispatcher {
   int ngpu_specs;
   PyObject *gpu_signatures;  /* list of str, one per GpuSpec */
   PyObject *locals;          /* jit's locals: variable name -> type description (ruchey.types), or NULL */
+  /* its type as a value (passed to a compiled function), made on first
+   * use: from then on the dispatcher lives as long as the process, as the
+   * types do, so that no other object ever has its address and type */
+  const Type *as_value;
+  bool inherits;          /* a lambda's: compiled with the options of the function calling it */
 } Dispatcher;
 
 extern PyTypeObject DispatcherType;
+/* typeof.c: a compiled function's type as a value (NULL for a kernel) */
+const Type *disp_function_type(Dispatcher *d);
 void disp_lock_compiles(Dispatcher *self);
 void disp_unlock_compiles(Dispatcher *self);
 Spec *disp_find_spec(Dispatcher *self, const Type *const *args, bool device);

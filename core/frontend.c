@@ -10,31 +10,15 @@
 #include <Python.h>
 #include <stdarg.h>
 
-#include "core.h"
+#include "frontend.h"
 
-typedef struct Fe {
-  Arena *arena;
-  Func *f;
-  PyObject *globals;    /* the function's __globals__ */
-  PyObject *builtins;   /* the builtins module's dict */
-  PyObject *pyfunc;     /* the function read */
-  int line_offset;      /* added to ast line numbers to give file lines */
-  int col_offset;       /* indentation removed by dedent */
-  const char **vars;
-  int nvars, cap;
-  int ntemps;
-  Diag *diag;
-  uintptr_t stack_limit;  /* rt_stack_limit: reading nests as deep as the code */
-} Fe;
 
-static Node *fe_expr(Fe *fe, PyObject *e);
-static bool fe_block(Fe *fe, PyObject *stmts, NodeList *out);
 static Node *tuple_node(Fe *fe, PyObject *e, int n);
 static Node *binop_node(Fe *fe, PyObject *e, int op, Node *a, Node *b);
 
 /* ---------------------------------------------------------------- helpers */
 
-static int ast_int_attr(PyObject *o, const char *name) {
+int ast_int_attr(PyObject *o, const char *name) {
   PyObject *v = PyObject_GetAttrString(o, name);
   if (!v) { PyErr_Clear(); return 0; }
   long r = v == Py_None ? 0 : PyLong_AsLong(v);
@@ -42,12 +26,12 @@ static int ast_int_attr(PyObject *o, const char *name) {
   return (int)r;
 }
 
-static const char *ast_kind(PyObject *o) { return Py_TYPE(o)->tp_name; }
+const char *ast_kind(PyObject *o) { return Py_TYPE(o)->tp_name; }
 
-static bool is_kind(PyObject *o, const char *k) { return strcmp(ast_kind(o), k) == 0; }
+bool is_kind(PyObject *o, const char *k) { return strcmp(ast_kind(o), k) == 0; }
 
 /* The attribute of an ast node; a new reference (never NULL for ast fields). */
-static PyObject *field(PyObject *o, const char *name) {
+PyObject *field(PyObject *o, const char *name) {
   PyObject *v = PyObject_GetAttrString(o, name);
   if (!v) { PyErr_Clear(); Py_INCREF(Py_None); v = Py_None; }
   return v;
@@ -59,7 +43,7 @@ static void set_pos(Fe *fe, int *line, int *col, PyObject *e) {
 }
 
 /* Records a TypingError at the node e; always returns NULL/false. */
-static void *fe_error(Fe *fe, PyObject *e, const char *fmt, ...) {
+void *fe_error(Fe *fe, PyObject *e, const char *fmt, ...) {
   if (fe->diag->kind) return NULL;  /* keep the first error */
   fe->diag->kind = DIAG_TYPING;
   set_pos(fe, &fe->diag->line, &fe->diag->col, e);
@@ -85,21 +69,21 @@ static bool fe_room(Fe *fe, PyObject *e) {
   return false;
 }
 
-static Node *new_node(Fe *fe, NodeKind kind, PyObject *e) {
+Node *new_node(Fe *fe, NodeKind kind, PyObject *e) {
   Node *n = arena_alloc(fe->arena, sizeof(Node));
   n->kind = kind;
   set_pos(fe, &n->line, &n->col, e);
   return n;
 }
 
-static NodeList new_list(Fe *fe, int len) {
+NodeList new_list(Fe *fe, int len) {
   NodeList l = {arena_alloc(fe->arena, sizeof(Node *) * (size_t)(len ? len : 1)), len};
   return l;
 }
 
 /* ---------------------------------------------------------------- variables */
 
-static int find_var(Fe *fe, const char *name) {
+int find_var(Fe *fe, const char *name) {
   for (int i = 0; i < fe->nvars; i++)
     if (strcmp(fe->vars[i], name) == 0) return i;
   return -1;
@@ -122,6 +106,12 @@ static int add_var(Fe *fe, const char *name) {
  * in it is local everywhere in it. Collect those names before converting. */
 static void collect_locals(Fe *fe, PyObject *node) {
   if (!fe_room(fe, node)) return;
+  if (is_kind(node, "FunctionDef")) {  /* its name is a local; its variables are its own */
+    PyObject *name = field(node, "name");
+    add_var(fe, PyUnicode_AsUTF8(name));
+    Py_DECREF(name);
+    return;
+  }
   if (is_kind(node, "Name")) {
     PyObject *ctx = field(node, "ctx");
     if (is_kind(ctx, "Store")) {
@@ -168,11 +158,15 @@ static PyObject *closure_value(Fe *fe, const char *name) {
 
 /* A global or attribute path that names a Python object at compile time
  * (numpy, numpy.empty, math.pi, a constant); a new reference or NULL. */
-static PyObject *static_object(Fe *fe, PyObject *e) {
+PyObject *static_object(Fe *fe, PyObject *e) {
   if (is_kind(e, "Name")) {
     PyObject *id = field(e, "id");
     const char *name = PyUnicode_AsUTF8(id);
     PyObject *obj = NULL;
+    if (find_var(fe, name) < 0 && (obj = fe_imported(fe, id))) {
+      Py_DECREF(id);
+      return Py_NewRef(obj);
+    }
     if (find_var(fe, name) < 0 && (obj = closure_value(fe, name))) {
       Py_DECREF(id);
       return obj;
@@ -313,6 +307,7 @@ static Node *global_value(Fe *fe, PyObject *obj, PyObject *e, const char *name) 
   Node *n = constant_node(fe, obj, e);
   if (!n && !fe->diag->kind) n = index_constant(fe, obj, e);
   if (n || fe->diag->kind || (n = const_array(fe, obj, e)) || fe->diag->kind) return n;
+  if (PyObject_TypeCheck(obj, &DispatcherType)) return fe_function_value(fe, obj, e);
   int mod = core_module_id(obj);
   if (mod >= 0) {
     n = new_node(fe, N_MODULE, e);
@@ -345,6 +340,17 @@ static Node *fe_name(Fe *fe, PyObject *e) {
   const char *name = PyUnicode_AsUTF8(id);
   int v = find_var(fe, name);
   Node *n = NULL;
+  if (v >= 0 && fe_captures_of(fe, id)) {
+    PyObject *ctx = field(e, "ctx");
+    bool store = is_kind(ctx, "Store");
+    Py_DECREF(ctx);
+    if (!store) {
+      fe_error(fe, e, "the lambda assigned to '%s' reads variables of the function it is defined in: it can "
+               "only be called there, not used as a value", name);
+      Py_DECREF(id);
+      return NULL;
+    }
+  }
   if (v >= 0) {
     n = new_node(fe, N_VAR, e);
     n->var = v;
@@ -579,7 +585,7 @@ static bool is_none_constant(PyObject *e) {
 /* Converts the call's positional and keyword arguments into n. A builtin's
  * keyword given None is left out: NumPy's None means the default (axis=None,
  * dtype=None), except where the builtin reads it (ARGS_NONE). */
-static bool fe_call_args(Fe *fe, PyObject *e, Node *n, unsigned how) {
+bool fe_call_args(Fe *fe, PyObject *e, Node *n, unsigned how) {
   PyObject *args = field(e, "args"), *kws = field(e, "keywords");
   bool ok = true, builtin = how & ARGS_BUILTIN;
   n->list = new_list(fe, (int)PyList_GET_SIZE(args));
@@ -609,7 +615,7 @@ static bool fe_call_args(Fe *fe, PyObject *e, Node *n, unsigned how) {
 
 /* A call to another ruchey function: keyword arguments and defaults are
  * bound here, like Python binds them, so the call is positional. */
-static bool fe_bind_jit_call(Fe *fe, PyObject *e, Node *n, PyObject *disp) {
+bool fe_bind_jit_call(Fe *fe, PyObject *e, Node *n, PyObject *disp) {
   PyObject *func = PyObject_GetAttrString(disp, "py_func");
   PyCodeObject *code = (PyCodeObject *)PyFunction_GetCode(func);
   int np = code->co_argcount;
@@ -721,6 +727,11 @@ static Node *fe_method_call(Fe *fe, PyObject *e, PyObject *func) {
 
 static Node *fe_call(Fe *fe, PyObject *e) {
   PyObject *func = field(e, "func");
+  if (fe_is_local_call(fe, func)) {
+    Node *n = fe_local_call(fe, e, func);
+    Py_DECREF(func);
+    return n;
+  }
   PyObject *obj = static_object(fe, func);
   if (!obj && is_kind(func, "Attribute")) {
     PyObject *base = field(func, "value");
@@ -836,13 +847,13 @@ static const struct { const char *kind, *what; } unsupported_exprs[] = {
   {"List", "lists"}, {"Dict", "dicts"}, {"Set", "sets"},
   {"ListComp", "list comprehensions"}, {"DictComp", "dict comprehensions"},
   {"SetComp", "set comprehensions"}, {"GeneratorExp", "generator expressions"},
-  {"Lambda", "lambda"}, {"JoinedStr", "f-strings"}, {"Await", "await"},
+  {"JoinedStr", "f-strings"}, {"Await", "await"},
   {"Yield", "generators (yield)"}, {"YieldFrom", "generators (yield from)"},
   {"NamedExpr", "the walrus operator"}, {"Starred", "starred expressions"},
   {"Slice", "slices"},
 };
 
-static Node *fe_expr(Fe *fe, PyObject *e) {
+Node *fe_expr(Fe *fe, PyObject *e) {
   if (fe->diag->kind || !fe_room(fe, e)) return NULL;
   const char *k = ast_kind(e);
   if (!strcmp(k, "Constant")) return fe_constant(fe, e);
@@ -856,6 +867,7 @@ static Node *fe_expr(Fe *fe, PyObject *e) {
   if (!strcmp(k, "Subscript")) return fe_subscript(fe, e);
   if (!strcmp(k, "Attribute")) return fe_attribute(fe, e);
   if (!strcmp(k, "Tuple")) return fe_tuple(fe, e);
+  if (!strcmp(k, "Lambda")) return fe_lambda(fe, e);
   for (size_t i = 0; i < sizeof unsupported_exprs / sizeof unsupported_exprs[0]; i++)
     if (!strcmp(k, unsupported_exprs[i].kind))
       return fe_error(fe, e, "%s are not supported in compiled code", unsupported_exprs[i].what);
@@ -888,9 +900,12 @@ static Node *fe_target(Fe *fe, PyObject *t) {
 static Node *fe_assign(Fe *fe, PyObject *s) {
   PyObject *targets = field(s, "targets"), *value = field(s, "value");
   Node *n = NULL;
-  Node *rhs = fe_expr(fe, value);
   int nt = (int)PyList_GET_SIZE(targets);
-  if (rhs && nt == 1) {
+  bool lambda = nt == 1 && is_kind(value, "Lambda") && is_kind(PyList_GET_ITEM(targets, 0), "Name");
+  Node *rhs = lambda ? NULL : fe_expr(fe, value);
+  if (lambda) {
+    n = fe_lambda_assign(fe, s, PyList_GET_ITEM(targets, 0), value);
+  } else if (rhs && nt == 1) {
     n = new_node(fe, N_ASSIGN, s);
     n->rhs = rhs;
     if (!(n->lhs = fe_target(fe, PyList_GET_ITEM(targets, 0)))) n = NULL;
@@ -1200,7 +1215,7 @@ static Node *fe_expr_stmt(Fe *fe, PyObject *s) {
 }
 
 /* A message argument: a constant string, or nothing. */
-static bool fe_message(Fe *fe, PyObject *e, const char **out) {
+bool fe_message(Fe *fe, PyObject *e, const char **out) {
   *out = NULL;
   if (e == Py_None) return true;
   PyObject *v = is_kind(e, "Constant") ? field(e, "value") : NULL;
@@ -1218,69 +1233,12 @@ static Node *fe_assert(Fe *fe, PyObject *s) {
   return n;
 }
 
-/* The symbol compiled code names a class by: "exc:<module>.<qualname>",
- * with "#n" after it where another class took that name first. The class
- * is kept alive (here) for as long as the code may run. */
-static const char *class_symbol(Fe *fe, PyObject *cls) {
-  static PyObject *by_class, *by_name;  /* class -> name, name -> class */
-  if (!by_class && (!(by_class = PyDict_New()) || !(by_name = PyDict_New()))) return NULL;
-  PyObject *name = PyDict_GetItemWithError(by_class, cls);
-  if (name) return arena_strdup(fe->arena, PyUnicode_AsUTF8(name));
-  PyObject *module = PyObject_GetAttrString(cls, "__module__");
-  PyObject *qualname = PyObject_GetAttrString(cls, "__qualname__");
-  PyErr_Clear();
-  PyObject *base = PyUnicode_FromFormat("exc:%S.%S", module ? module : Py_None, qualname ? qualname : Py_None);
-  Py_XDECREF(module); Py_XDECREF(qualname);
-  name = base ? Py_NewRef(base) : NULL;
-  for (int k = 1; name && PyDict_Contains(by_name, name) == 1; k++)
-    Py_SETREF(name, PyUnicode_FromFormat("%U#%d", base, k));
-  Py_XDECREF(base);
-  if (!name || PyDict_SetItem(by_class, cls, name) < 0 || PyDict_SetItem(by_name, name, cls) < 0) {
-    Py_XDECREF(name);
-    return NULL;
-  }
-  const char *symbol = arena_strdup(fe->arena, PyUnicode_AsUTF8(name));
-  Py_DECREF(name);
-  return symbol;
-}
-
-/* raise E, raise E("constant"): E must be an exception class known at
- * compile time. */
-static Node *fe_raise(Fe *fe, PyObject *s) {
-  PyObject *exc = field(s, "exc");
-  Node *n = new_node(fe, N_RAISE, s);
-  PyObject *call = NULL, *cls = NULL;
-  if (exc == Py_None) {
-    n = fe_error(fe, s, "bare 'raise' is not supported in compiled code");
-    goto done;
-  }
-  if (is_kind(exc, "Call")) {
-    call = field(exc, "func");
-    PyObject *args = field(exc, "args"), *kws = field(exc, "keywords");
-    if (PyList_GET_SIZE(args) > 1 || PyList_GET_SIZE(kws))
-      n = fe_error(fe, exc, "an exception raised in compiled code takes at most one constant message");
-    else if (PyList_GET_SIZE(args) == 1 && !fe_message(fe, PyList_GET_ITEM(args, 0), &n->str))
-      n = NULL;
-    Py_DECREF(args); Py_DECREF(kws);
-  }
-  cls = n ? static_object(fe, call ? call : exc) : NULL;
-  if (n && !(cls && PyType_Check(cls) && PyType_IsSubtype((PyTypeObject *)cls, (PyTypeObject *)PyExc_Exception)))
-    n = fe_error(fe, s, "raise needs an exception class known at compile time");
-  if (n) {
-    n->callee = cls;
-    if (!(n->symbol = class_symbol(fe, cls))) n = NULL;
-  }
-done:
-  Py_XDECREF(cls); Py_XDECREF(call); Py_DECREF(exc);
-  return n;
-}
-
 static const struct { const char *kind, *what; } unsupported_stmts[] = {
-  {"Try", "try/except"}, {"TryStar", "try/except*"}, {"With", "with"},
-  {"AsyncWith", "async with"}, {"FunctionDef", "nested functions"},
+  {"TryStar", "try/except*"}, {"With", "with"},
+  {"AsyncWith", "async with"},
   {"AsyncFunctionDef", "nested functions"}, {"ClassDef", "classes"},
   {"Global", "global declarations"}, {"Nonlocal", "nonlocal declarations"},
-  {"Delete", "del"}, {"Import", "import"}, {"ImportFrom", "import"},
+  {"Delete", "del"},
   {"AsyncFor", "async for"}, {"Match", "match"},
 };
 
@@ -1299,13 +1257,16 @@ static Node *fe_stmt(Fe *fe, PyObject *s) {
   if (!strcmp(k, "Continue")) return new_node(fe, N_CONTINUE, s);
   if (!strcmp(k, "Assert")) return fe_assert(fe, s);
   if (!strcmp(k, "Raise")) return fe_raise(fe, s);
+  if (!strcmp(k, "Try")) return fe_try(fe, s);
+  if (!strcmp(k, "FunctionDef")) return fe_def(fe, s);
+  if (!strcmp(k, "Import") || !strcmp(k, "ImportFrom")) return fe_import(fe, s);
   for (size_t i = 0; i < sizeof unsupported_stmts / sizeof unsupported_stmts[0]; i++)
     if (!strcmp(k, unsupported_stmts[i].kind))
       return fe_error(fe, s, "'%s' is not supported in compiled code", unsupported_stmts[i].what);
   return fe_error(fe, s, "statement '%s' is not supported in compiled code", k);
 }
 
-static bool fe_block(Fe *fe, PyObject *stmts, NodeList *out) {
+bool fe_block(Fe *fe, PyObject *stmts, NodeList *out) {
   *out = new_list(fe, (int)PyList_GET_SIZE(stmts));
   for (int i = 0; i < out->len; i++)
     if (!(out->items[i] = fe_stmt(fe, PyList_GET_ITEM(stmts, i)))) return false;
@@ -1353,7 +1314,8 @@ Func *fe_read_function(PyObject *pyfunc, Arena *arena, Diag *diag) {
   PyObject *code = PyFunction_GetCode(pyfunc);
   fe.f->filename = arena_strdup(arena, PyUnicode_AsUTF8(((PyCodeObject *)code)->co_filename));
   fe.f->name = arena_strdup(arena, PyUnicode_AsUTF8(((PyCodeObject *)code)->co_name));
-  PyObject *def = src_parse_function(pyfunc, &fe.line_offset, &fe.col_offset);
+  PyObject *def = fe_inner_function(pyfunc, &fe.line_offset, &fe.col_offset);
+  if (!def && !PyErr_Occurred()) def = src_parse_function(pyfunc, &fe.line_offset, &fe.col_offset);
   if (!def) return NULL;
   fe.f->line = ast_int_attr(def, "lineno") + fe.line_offset;
   PyObject *body = field(def, "body");
@@ -1376,6 +1338,8 @@ Func *fe_read_function(PyObject *pyfunc, Arena *arena, Diag *diag) {
   }
   Py_DECREF(body);
   Py_DECREF(def);
+  Py_XDECREF(fe.imports);
+  Py_XDECREF(fe.lambdas);
   if (!ok) return NULL;
   fe.f->nvars = fe.nvars;
   fe.f->var_names = fe.vars;

@@ -35,6 +35,14 @@ static double float32_exponent_from(void) {
   return from;
 }
 
+/* An except clause's test of a class raised in compiled code, which may
+ * run without the GIL (nogil, parallel, a pool thread): both are classes
+ * the frontend checked and keeps alive, and PyType_IsSubtype only reads
+ * the raised class's MRO. */
+static int exception_matches(void *cls, void *base) {
+  return PyType_IsSubtype((PyTypeObject *)cls, (PyTypeObject *)base);
+}
+
 const RucheyAPI *core_api(void) {
   static const RucheyAPI *api;
   if (api) return api;
@@ -60,6 +68,7 @@ const RucheyAPI *core_api(void) {
   core_plain = a->plain;
   a->set_print_sink(print_to_stdout, float32_exponent_from());
   core_interrupted = a->interrupted;
+  a->set_exception_matcher(exception_matches);
   return api = a;
 }
 

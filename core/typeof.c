@@ -83,6 +83,20 @@ static bool indexes_plainly(PyTypeObject *t) {
   return true;
 }
 
+/* A compiled function passed as an argument: a type of its own, so that
+ * the callee's specialisation calls it directly (and inlines it). */
+const Type *disp_function_type(Dispatcher *d) {
+  if (d->as_value) return d->as_value;
+  if (d->opts.kernel) return NULL;
+  PyObject *name = PyObject_GetAttrString(d->py_func, "__name__");
+  const char *text = name && PyUnicode_Check(name) ? PyUnicode_AsUTF8(name) : "?";
+  PyErr_Clear();
+  d->as_value = core_api()->function(d, text);
+  Py_XDECREF(name);
+  Py_INCREF(d);
+  return d->as_value;
+}
+
 /* ---------------------------------------------------------------- tuples */
 
 /* A tuple's type is built from its items' types and interned by
@@ -131,6 +145,7 @@ static const Type *typeof_depth(PyObject *o, int depth) {
   if (t == &PyBool_Type) return &core_plain[TY_BOOL];
   if (o == Py_None) return &core_plain[TY_NONE];
   if (t == &PyTuple_Type) return tuple_type(o, depth);
+  if (t == &DispatcherType) return disp_function_type((Dispatcher *)o);
   if (t == &PyArray_Type || (PyArray_Check(o) && indexes_plainly(t))) return array_type((PyArrayObject *)o);
   if (PyArray_Check(o)) return NULL;
   if (PyArray_IsScalar(o, Generic)) {

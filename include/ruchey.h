@@ -101,6 +101,7 @@ struct Type {
   size_t size, align;
   const size_t *offsets; /* TY_TUPLE: each field's offset */
   const char *name;      /* as Numba spells it: "float64", "array(float64, 1d, C)", "(int64, float64)" */
+  const void *callee;    /* TY_FUNCTION: the dispatcher it calls (the extension keeps it alive) */
 };
 
 static inline bool ty_is_scalar(const Type *t) { return t->flags & TF_SCALAR; }
@@ -123,6 +124,7 @@ const Type *ty_tuple(int n, const Type *const *fields);
 const Type *ty_dtype(const Type *elem);
 const Type *ty_info(const Type *elem);
 const Type *ty_optional(const Type *elem);
+const Type *ty_function(const void *callee, const char *name);  /* name: the function's, for messages */
 #endif
 
 /* ---------------------------------------------------------------- IR (frontend.c) */
@@ -153,6 +155,7 @@ typedef enum {
   N_ELLIPSIS,   /* ... (Ellipsis): the dimensions an index does not name */
   N_IS_NONE,    /* lhs is None (ival 1: is not None); infer folds it where lhs's type decides */
   N_UNWRAP,     /* lhs, an Optional, where its value is needed: TypeError if it is None (made by infer) */
+  N_FUNC,       /* a compiled function as a value: callee the dispatcher, str its name */
   /* statements */
   N_ASSIGN,     /* lhs (N_VAR, N_INDEX or N_TUPLE of targets) = rhs */
   N_AUGASSIGN,  /* lhs op= rhs */
@@ -165,7 +168,13 @@ typedef enum {
   N_EXPR,       /* an expression evaluated for its effect */
   N_BLOCK,      /* body: statements in sequence (a = b = c) */
   N_ASSERT,     /* assert cond, message (str: the message, or NULL) */
-  N_RAISE,      /* raise exc(str): callee is the exception class */
+  N_RAISE,      /* raise exc(str): callee is the exception class; callee NULL: a bare raise
+                 * in an except clause, raising again what it caught */
+  N_TRY,        /* try: body, list: the except clauses (N_EXCEPT), orelse: else, lhs: an
+                 * N_BLOCK of the finally clause's body, or NULL */
+  N_EXCEPT,     /* except: body; ival: how many classes it names (0: a bare except), callee
+                 * those classes (void *[ival]), data their symbols (const char *[ival]);
+                 * op: a bit (1 << status) per RtStatus but RT_ERR_RAISE that they catch */
   N_COUNT
 } NodeKind;
 
@@ -471,6 +480,7 @@ typedef struct RucheyAPI {
   const Type *plain;   /* the kinds without parameters (scalars, none), indexed by TypeKind */
   const Type *(*array)(const Type *elem, int ndim, char layout, bool readonly);
   const Type *(*tuple)(int n, const Type *const *fields);
+  const Type *(*function)(const void *callee, const char *name);
   /* Types f for the argument types (calling opts->resolve for callees);
    * needs the caller's locks (the GIL) for those callbacks. */
   bool (*infer)(Func *f, const Type **argtypes, const CompileOptions *opts, Diag *diag);
@@ -510,6 +520,9 @@ typedef struct RucheyAPI {
    * thread lowers on entering compiled code */
   void (*watch_interrupts)(uint64_t main_thread);
   volatile int32_t *interrupted;
+  /* whether a class raised in compiled code is a subclass of base (both
+   * Python classes), for except clauses; called without the GIL */
+  void (*set_exception_matcher)(int (*matches)(void *cls, void *base));
 } RucheyAPI;
 
 const RucheyAPI *ruchey_api(void);
@@ -563,6 +576,12 @@ void rt_set_routine(const char *name, void *fn);
 void rt_set_linalg_error(void *cls);
 extern const char *const la_blas_names[], *const la_lapack_names[];
 void rt_raise(void *cls, const char *msg);
+/* runtime.c: except clauses; whether the error raised is one of base's (a
+ * Python class) subclasses, found by the extension's matcher */
+void rt_set_exception_matcher(int (*matches)(void *cls, void *base));
+int32_t rt_exception_matches(void *base);
+void rt_error_copy(RtError *dst);  /* the error raised, kept for a bare raise */
+void rt_error_restore(const RtError *src);
 RtMemInfo *rt_alloc(int64_t nbytes);  /* runtime.c */
 void rt_meminfo_free(RtMemInfo *mi);
 void rt_error_format(int status, const char *fmt, int64_t a, int64_t b, int64_t c, int64_t d);

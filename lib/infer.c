@@ -374,6 +374,7 @@ static const Type *ty_expr_kind(Infer *in, Node *n) {
   case N_VAR: return ty_var(in, n);
   case N_DTYPE: return ty_dtype(TYS(n->ival));
   case N_CONST_ARRAY: return ty_array(TYS(n->op), n->list.len, 'C', true);
+  case N_FUNC: return ty_function(n->callee, n->str);
   case N_STRING: return TYS(TY_NONE);  /* only what takes strings reads it (print) */
   case N_MODULE: return ty_error(in, n, "a module cannot be used as a value");
   case N_BINOP: return ty_binop(in, n);
@@ -454,7 +455,7 @@ static void ty_return(Infer *in, Node *n) {
   }
   const Type *t = ty_maybe_none(in, n->lhs);
   if (!t) return;
-  if (t->kind == TY_RANGE || t->kind == TY_DTYPE) {
+  if (t->kind == TY_RANGE || t->kind == TY_DTYPE || t->kind == TY_FUNCTION) {
     ty_error(in, n, "cannot return a value of type %s", t->name);
     return;
   }
@@ -502,6 +503,18 @@ static void ty_if(Infer *in, Node *n) {
     n->orelse = (NodeList){0};
     n->cond = NULL;
   }
+}
+
+/* A CUDA thread cannot catch: a GPU stops the kernel where one raises. */
+static void ty_try(Infer *in, Node *n) {
+  if (ty_in_cuda(in)) {
+    ty_error(in, n, "try/except is not supported in CUDA kernels and device functions");
+    return;
+  }
+  ty_block(in, &n->body);
+  for (int i = 0; i < n->list.len; i++) ty_block(in, &n->list.items[i]->body);
+  ty_block(in, &n->orelse);
+  if (n->lhs) ty_block(in, &n->lhs->body);
 }
 
 static void ty_stmt(Infer *in, Node *n) {
@@ -552,6 +565,7 @@ static void ty_stmt(Infer *in, Node *n) {
   case N_EXPR: ty_expr(in, n->lhs); break;
   case N_BLOCK: ty_block(in, &n->body); break;
   case N_ASSERT: ty_cond(in, n->cond); break;
+  case N_TRY: ty_try(in, n); break;
   default: break;
   }
 }
@@ -579,6 +593,24 @@ static bool ty_block(Infer *in, NodeList *l) {
 }
 
 
+static bool block_breaks(const NodeList *l);
+
+static bool try_breaks(const Node *n) {
+  for (int i = 0; i < n->list.len; i++)
+    if (block_breaks(&n->list.items[i]->body)) return true;
+  return block_breaks(&n->body) || block_breaks(&n->orelse) || (n->lhs && block_breaks(&n->lhs->body));
+}
+
+/* A try statement never completes if its finally clause never does, or
+ * if neither its body (with else) nor any except clause does. */
+static bool try_returns(const Node *n) {
+  if (n->lhs && block_returns(&n->lhs->body)) return true;
+  if (!block_returns(&n->body) && !block_returns(&n->orelse)) return false;
+  for (int i = 0; i < n->list.len; i++)
+    if (!block_returns(&n->list.items[i]->body)) return false;
+  return true;
+}
+
 /* Whether a break in l (not inside a nested loop) leaves the loop. */
 static bool block_breaks(const NodeList *l) {
   for (int i = 0; i < l->len; i++) {
@@ -588,6 +620,7 @@ static bool block_breaks(const NodeList *l) {
         (block_breaks(&n->body) || block_breaks(&n->orelse)))
       return true;
     if ((n->kind == N_FOR || n->kind == N_WHILE) && block_breaks(&n->orelse)) return true;
+    if (n->kind == N_TRY && try_breaks(n)) return true;
   }
   return false;
 }
@@ -598,6 +631,7 @@ static bool stmt_returns(const Node *n) {
   case N_RETURN: case N_RAISE: return true;
   case N_IF: return block_returns(&n->body) && block_returns(&n->orelse);
   case N_BLOCK: return block_returns(&n->body);
+  case N_TRY: return try_returns(n);
   case N_WHILE:  /* while True: without a break leaves only by returning */
     return n->cond->kind == N_BOOL && n->cond->ival && !block_breaks(&n->body);
   default: return false;

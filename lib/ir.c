@@ -24,6 +24,12 @@ void ir_walk(Node *n, IrVisit visit, void *ctx) {
     ir_walk(n->cond, visit, ctx);
     ir_walk(n->lhs, visit, ctx);
     break;
+  case N_TRY:  /* the body, the except clauses, else, then finally */
+    ir_walk_list(&n->body, visit, ctx);
+    ir_walk_list(&n->list, visit, ctx);
+    ir_walk_list(&n->orelse, visit, ctx);
+    ir_walk(n->lhs, visit, ctx);
+    return;
   case N_IF: case N_WHILE: case N_IFEXP: case N_ASSERT:
     ir_walk(n->cond, visit, ctx);
     ir_walk(n->lhs, visit, ctx);

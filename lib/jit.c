@@ -381,6 +381,8 @@ EXPORT const RucheyAPI *ruchey_api(void) {
     .stack_limit = rt_stack_limit,
     .watch_interrupts = rt_watch_interrupts,
     .interrupted = &rt_interrupted,
+    .function = ty_function,
+    .set_exception_matcher = rt_set_exception_matcher,
   };
   return &api;
 }

@@ -289,6 +289,20 @@ void rt_error_save(RtError *dst) {
 
 void rt_error_restore(const RtError *src) { last_error = *src; }
 
+void rt_error_copy(RtError *dst) { *dst = last_error; }
+
+/* Set once by the extension when it loads this library: compiled code
+ * cannot tell a Python class's bases itself. */
+static int (*exception_matcher)(void *cls, void *base);
+
+void rt_set_exception_matcher(int (*matches)(void *cls, void *base)) { exception_matcher = matches; }
+
+/* An except clause naming base, tried on a raise statement's error (the
+ * runtime's own errors are matched by status, at compile time). */
+int32_t rt_exception_matches(void *base) {
+  return last_error.status == RT_ERR_RAISE && exception_matcher && exception_matcher(last_error.exc_class, base);
+}
+
 /* ---------------------------------------------------------------- round(x, ndigits) */
 
 /* round(x, nd) as CPython: the exact binary value of x rounded half-even at
@@ -377,6 +391,8 @@ void rt_register_symbols(void (*define)(const char *name, void *addr, void *ctx)
   define("rt_collective", (void *)rt_collective, ctx);
   define("rt_error_save", (void *)rt_error_save, ctx);
   define("rt_error_restore", (void *)rt_error_restore, ctx);
+  define("rt_error_copy", (void *)rt_error_copy, ctx);
+  define("rt_exception_matches", (void *)rt_exception_matches, ctx);
   define("pool_parallel_for", (void *)pool_parallel_for, ctx);
   define("pool_get_num_threads", (void *)pool_get_num_threads, ctx);
   define("pool_chunk_count", (void *)pool_chunk_count, ctx);

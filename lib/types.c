@@ -47,13 +47,14 @@ static struct {
 static size_t hash_parts(const Type *k) {
   size_t h = (size_t)k->kind * 0x9e3779b97f4a7c15u;
   h ^= (uintptr_t)k->elem + ((size_t)k->ndim << 8) + ((size_t)k->layout << 16) + ((size_t)k->readonly << 24);
+  h ^= (uintptr_t)k->callee;
   for (int i = 0; i < k->nfields; i++) h = h * 31 + (uintptr_t)k->fields[i];
   return h ^ (h >> 29);
 }
 
 static bool same_parts(const Type *a, const Type *b) {
   if (a->kind != b->kind || a->elem != b->elem || a->ndim != b->ndim || a->layout != b->layout ||
-      a->readonly != b->readonly || a->nfields != b->nfields)
+      a->readonly != b->readonly || a->nfields != b->nfields || a->callee != b->callee)
     return false;
   for (int i = 0; i < a->nfields; i++)
     if (a->fields[i] != b->fields[i]) return false;
@@ -99,6 +100,10 @@ static void complete(Type *t) {
     t->size = sizeof(RtArray);
     t->align = _Alignof(RtArray);
     t->name = format("%sarray(%s, %dd, %c)", t->readonly ? "readonly " : "", t->elem->name, t->ndim, t->layout);
+    break;
+  case TY_FUNCTION:  /* no value at run time: the callee is in the type */
+    t->align = 1;
+    t->name = format("function(%s)", t->name);
     break;
   case TY_DTYPE:
     t->align = 1;
@@ -179,4 +184,8 @@ const Type *ty_info(const Type *elem) { return intern(&(Type){.kind = TY_INFO, .
 const Type *ty_optional(const Type *elem) {
   if (elem->kind == TY_OPTIONAL) return elem;
   return intern(&(Type){.kind = TY_OPTIONAL, .elem = elem});
+}
+
+const Type *ty_function(const void *callee, const char *name) {
+  return intern(&(Type){.kind = TY_FUNCTION, .callee = callee, .name = name});
 }

@@ -35,18 +35,18 @@ def with_statement(x):
     return x
 
 
-def try_statement(x):
+def except_as(x):
     y = x
-    try:  # <- unsupported
+    try:
         y = x + 1
-    except Exception:
+    except Exception as e:  # <- unsupported  # noqa: F841
         y = 0
     return y
 
 
-def lambda_expression(x):
-    g = lambda a: a + 1  # <- unsupported  # noqa: E731
-    return x
+def lambda_with_default(x):
+    g = lambda a, b=1: a + b  # <- unsupported  # noqa: E731
+    return g(x)
 
 
 def call_python_function(x):
@@ -81,10 +81,10 @@ CASES = [
                  marks=numba_deviation("list literals are supported")),
     pytest.param(with_statement, id="with_statement",
                  marks=numba_deviation("raises UnsupportedBytecodeError, not TypingError")),
-    pytest.param(try_statement, id="try_statement",
-                 marks=numba_deviation("try/except is supported")),
-    pytest.param(lambda_expression, id="lambda",
-                 marks=numba_deviation("inner lambdas are supported")),
+    pytest.param(except_as, id="except_as",
+                 marks=numba_deviation("raises UnsupportedError, not TypingError")),
+    pytest.param(lambda_with_default, id="lambda_with_default",
+                 marks=numba_deviation("lambdas with defaults are supported")),
     pytest.param(call_python_function, id="call_python_function"),
     pytest.param(unknown_global, id="unknown_global",
                  marks=numba_deviation("NameError message has no file/line/source")),

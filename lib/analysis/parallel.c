@@ -132,6 +132,7 @@ static void scan_stmt(Scan *s, const Node *n, int depth) {
     if (depth == 0) set_unsafe(s, n, "a break out of the prange loop");
     break;
   case N_RETURN: set_unsafe(s, n, "a return inside the prange loop"); break;
+  case N_TRY: set_unsafe(s, n, "a try statement inside the prange loop"); break;
   case N_EXPR: scan_expr(s, n->lhs); break;
   case N_ASSERT: scan_expr(s, n->cond); break;
   default: break;

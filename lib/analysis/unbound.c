@@ -54,6 +54,12 @@ static bool first_use(Node *n, void *ctx) {
     walk_nested(u, &n->body, false);
     walk_nested(u, &n->orelse, false);
     return false;
+  case N_TRY:  /* a raise may leave any of its clauses before it assigns */
+    walk_nested(u, &n->body, false);
+    for (int i = 0; i < n->list.len; i++) walk_nested(u, &n->list.items[i]->body, false);
+    walk_nested(u, &n->orelse, false);
+    if (n->lhs) walk_nested(u, &n->lhs->body, false);
+    return false;
   default:
     return true;
   }

@@ -233,6 +233,18 @@ static const Type *ty_jit_call(Infer *in, Node *n, const Type **args) {
   return NULL;
 }
 
+/* f(args) where f is a variable holding a compiled function (a parameter
+ * a dispatcher was passed to, or a lambda's value): the call is to the
+ * function its type names, compiled into this one as any call. */
+static const Type *ty_value_call(Infer *in, Node *n, const Type **args) {
+  const Type *f = ty_expr(in, n->lhs);
+  if (!f) return NULL;
+  if (f->kind != TY_FUNCTION)
+    return ty_error(in, n, "'%s' is not a function: it holds %s", in->f->var_names[n->lhs->var], f->name);
+  n->callee = (void *)f->callee;
+  return ty_jit_call(in, n, args);
+}
+
 /* A @vectorize ufunc's function: on numbers a call; on arrays a ufunc,
  * fused into the array expression around it, the function typed for the
  * arrays' element types (the extension picks the ufunc's loop for them). */
@@ -270,6 +282,7 @@ const Builtin bi_python[] = {
   FUNCTION("get_thread_id", "ruchey", "get_thread_id", 0, 0, BF_PURE | BF_CHEAP, ty_pool_query, lo_thread_id),
   FUNCTION("get_num_threads", "ruchey", "get_num_threads", 0, 0, BF_PURE | BF_CHEAP, ty_pool_query, lo_num_threads),
   FUNCTION("a ruchey function", NULL, NULL, 0, 64, BF_RAISES | BF_VARIES, ty_jit_call, lo_jit_call),
+  FUNCTION("a function value", NULL, NULL, 0, 64, BF_RAISES | BF_VARIES, ty_value_call, lo_jit_call),
   {"a ruchey ufunc", NULL, NULL, BK_FUNCTION, 0, 1, 64, NULL, BF_RAISES | BF_VARIES, 0, 0, ty_ufunc_jit_call,
    lo_jit_call, lo_jit_call_elem},
   BI_END,

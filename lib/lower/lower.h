@@ -9,6 +9,7 @@
  *   arrays.c    element addresses, views, allocation, copies
  *   expr.c      expressions
  *   stmt.c      statements and loops (errors deferred where the analysis allows)
+ *   try.c       try/except/else/finally
  *   calls.c     calls between compiled functions
  *   prange.c    parallel regions on the thread pool
  *   kernel.c    CUDA kernels on the CPU: blocks over the pool, threads as loops (fission)
@@ -59,8 +60,11 @@ typedef struct Lower {
   LLVMValueRef status;       /* i32 alloca read by the exit block */
   LLVMValueRef *slots;       /* one alloca per variable */
   LLVMValueRef *assigned;    /* i1 allocas: variables that may be read unassigned */
-  LLVMBasicBlockRef exit_bb; /* releases the locals and returns status */
+  LLVMBasicBlockRef exit_bb; /* where a raise goes: the function's exit (which releases the
+                              * locals and returns status), or the innermost try's except clauses */
   Loop *loop;                /* innermost loop, for break/continue */
+  struct TryScope *tries;    /* the try statements around the code being emitted (try.c) */
+  LLVMValueRef caught;       /* in an except clause that re-raises: the RtError it caught */
   /* Arrays made by the statement being emitted and not yet handed to an
    * owner: an error raised now releases them. */
   LLVMValueRef *temps;
@@ -244,6 +248,15 @@ void lo_range_end(Lower *l, LLVMValueRef count);
  * deferred where the analysis allows; on to exhausted, or brk on break */
 void lo_range_loop(Lower *l, Node *n, LLVMValueRef start, LLVMValueRef step, LLVMValueRef k0,
                    LLVMValueRef k1, LLVMBasicBlockRef exhausted, LLVMBasicBlockRef brk);
+
+/* ---------------------------------------------------------------- try.c */
+
+void lo_try(Lower *l, Node *n);
+/* Before a return (all) or a break or continue of the innermost loop
+ * leaves the try statements it is in: their finally clauses, innermost
+ * first. Returns where a return then goes: the function's exit. */
+LLVMBasicBlockRef lo_leave_tries(Lower *l, bool all);
+void lo_reraise(Lower *l);  /* a bare raise in an except clause */
 
 /* ---------------------------------------------------------------- calls.c */
 

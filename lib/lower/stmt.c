@@ -350,8 +350,10 @@ static void lo_return(Lower *l, Node *n) {
     LLVMValueRef v = lo_convert(l, returned(l, n->lhs), n->lhs->ty, l->f->ret_type);
     LLVMBuildStore(l->b, v, l->ret_val);
   }
+  LLVMBasicBlockRef exit = l->tries ? lo_leave_tries(l, true) : l->exit_bb;
+  if (terminated(l)) return;  /* a finally clause returned or raised instead */
   LLVMBuildStore(l->b, const_i32(l, RT_OK), l->status);
-  LLVMBuildBr(l->b, l->exit_bb);
+  LLVMBuildBr(l->b, exit);
 }
 
 void lo_stmt(Lower *l, Node *n) {
@@ -364,10 +366,12 @@ void lo_stmt(Lower *l, Node *n) {
   case N_FOR: lo_for(l, n); break;
   case N_RETURN: lo_return(l, n); break;
   case N_BREAK: case N_CONTINUE:
-    if (!l->loop)  /* out of a loop that holds a syncthreads, from one thread */
+    if (!l->loop) {  /* out of a loop that holds a syncthreads, from one thread */
       lo_raise(l, RT_ERR_RUNTIME, "break/continue out of a loop containing cuda.syncthreads() is not supported");
-    else
-      LLVMBuildBr(l->b, n->kind == N_BREAK ? l->loop->brk : l->loop->cont);
+      break;
+    }
+    if (l->tries) lo_leave_tries(l, false);
+    if (!terminated(l)) LLVMBuildBr(l->b, n->kind == N_BREAK ? l->loop->brk : l->loop->cont);
     break;
   case N_EXPR: {
     LLVMValueRef v = lo_expr(l, n->lhs);
@@ -380,7 +384,12 @@ void lo_stmt(Lower *l, Node *n) {
     lo_raise_if(l, LLVMBuildNot(l->b, ok, ""), RT_ERR_ASSERT, n->str);
     break;
   }
+  case N_TRY: lo_try(l, n); break;
   case N_RAISE: {
+    if (!n->callee) {
+      lo_reraise(l);
+      break;
+    }
     if (l->mod->gpu) {  /* a GPU thread cannot raise: it stops the kernel */
       lo_raise(l, RT_ERR_RAISE, n->str);
       break;

@@ -1,0 +1,70 @@
+/* frontend.h — what the files of the frontend share: frontend.c reads a
+ * function's syntax tree into IR, frontend_except.c its exceptions
+ * (raise, try/except/finally). */
+#ifndef RUCHEY_FRONTEND_H
+#define RUCHEY_FRONTEND_H
+
+#include "core.h"
+
+typedef struct Fe {
+  Arena *arena;
+  Func *f;
+  PyObject *globals;    /* the function's __globals__ */
+  PyObject *builtins;   /* the builtins module's dict */
+  PyObject *pyfunc;     /* the function read */
+  int line_offset;      /* added to ast line numbers to give file lines */
+  int col_offset;       /* indentation removed by dedent */
+  const char **vars;
+  int nvars, cap;
+  int ntemps;
+  Diag *diag;
+  uintptr_t stack_limit;  /* rt_stack_limit: reading nests as deep as the code */
+  int handlers;         /* except clauses being read around here: a bare raise re-raises */
+  PyObject *imports;    /* names bound by import statements in the function: their objects */
+  PyObject *lambdas;    /* variables assigned a lambda: (its dispatcher, the names of the
+                         * function's variables it reads) */
+} Fe;
+
+/* frontend.c */
+int ast_int_attr(PyObject *o, const char *name);  /* 0 where absent */
+const char *ast_kind(PyObject *o);
+bool is_kind(PyObject *o, const char *k);
+/* The attribute of an ast node; a new reference (never NULL for ast fields). */
+PyObject *field(PyObject *o, const char *name);
+/* Records a TypingError at the node e; always returns NULL/false. */
+void *fe_error(Fe *fe, PyObject *e, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+Node *new_node(Fe *fe, NodeKind kind, PyObject *e);
+NodeList new_list(Fe *fe, int len);
+/* A global or attribute path that names a Python object at compile time
+ * (numpy, numpy.empty, math.pi, a constant); a new reference or NULL. */
+PyObject *static_object(Fe *fe, PyObject *e);
+/* A message argument: a constant string, or nothing. */
+bool fe_message(Fe *fe, PyObject *e, const char **out);
+bool fe_block(Fe *fe, PyObject *stmts, NodeList *out);
+Node *fe_expr(Fe *fe, PyObject *e);
+int find_var(Fe *fe, const char *name);
+/* A call's arguments into n (how: ARGS_ flags, 0 for a compiled function's),
+ * and a compiled function's bound to its parameters as Python binds them. */
+bool fe_call_args(Fe *fe, PyObject *e, Node *n, unsigned how);
+bool fe_bind_jit_call(Fe *fe, PyObject *e, Node *n, PyObject *disp);
+
+/* frontend_funcs.c: functions as values */
+Node *fe_function_value(Fe *fe, PyObject *disp, PyObject *e);  /* a dispatcher named as a value */
+Node *fe_lambda(Fe *fe, PyObject *e);                           /* a lambda expression as a value */
+Node *fe_lambda_assign(Fe *fe, PyObject *s, PyObject *target, PyObject *lambda);  /* name = lambda ... */
+Node *fe_def(Fe *fe, PyObject *s);                              /* a nested def, as name = lambda */
+Node *fe_local_call(Fe *fe, PyObject *e, PyObject *func);       /* f(...) where f is a local or a lambda */
+bool fe_is_local_call(Fe *fe, PyObject *func);
+Node *fe_import(Fe *fe, PyObject *s);
+PyObject *fe_imported(Fe *fe, PyObject *name);                  /* borrowed, or NULL */
+/* The syntax tree of a lambda or nested def read out of a compiled
+ * function (the function's own variables it reads made parameters), or
+ * NULL */
+PyObject *fe_inner_function(PyObject *pyfunc, int *line_offset, int *col_offset);
+bool fe_captures_of(Fe *fe, PyObject *name);                    /* a lambda variable that captures */
+
+/* frontend_except.c */
+Node *fe_raise(Fe *fe, PyObject *s);
+Node *fe_try(Fe *fe, PyObject *s);
+
+#endif

@@ -1,0 +1,155 @@
+/* frontend_except.c — exceptions in a function's syntax tree: raise
+ * statements and try/except/else/finally. Exception classes are resolved
+ * at compile time, as Numba does; an except clause's classes are matched
+ * against ruchey's own runtime errors here, by their status, and against
+ * a raise statement's class at run time (by the extension's matcher). */
+#include "frontend.h"
+
+/* The symbol compiled code names a class by: "exc:<module>.<qualname>",
+ * with "#n" after it where another class took that name first. The class
+ * is kept alive (here) for as long as the code may run. */
+static const char *class_symbol(Fe *fe, PyObject *cls) {
+  static PyObject *by_class, *by_name;  /* class -> name, name -> class */
+  if (!by_class && (!(by_class = PyDict_New()) || !(by_name = PyDict_New()))) return NULL;
+  PyObject *name = PyDict_GetItemWithError(by_class, cls);
+  if (name) return arena_strdup(fe->arena, PyUnicode_AsUTF8(name));
+  PyObject *module = PyObject_GetAttrString(cls, "__module__");
+  PyObject *qualname = PyObject_GetAttrString(cls, "__qualname__");
+  PyErr_Clear();
+  PyObject *base = PyUnicode_FromFormat("exc:%S.%S", module ? module : Py_None, qualname ? qualname : Py_None);
+  Py_XDECREF(module); Py_XDECREF(qualname);
+  name = base ? Py_NewRef(base) : NULL;
+  for (int k = 1; name && PyDict_Contains(by_name, name) == 1; k++)
+    Py_SETREF(name, PyUnicode_FromFormat("%U#%d", base, k));
+  Py_XDECREF(base);
+  if (!name || PyDict_SetItem(by_class, cls, name) < 0 || PyDict_SetItem(by_name, name, cls) < 0) {
+    Py_XDECREF(name);
+    return NULL;
+  }
+  const char *symbol = arena_strdup(fe->arena, PyUnicode_AsUTF8(name));
+  Py_DECREF(name);
+  return symbol;
+}
+
+/* raise E, raise E("constant"): E must be an exception class known at
+ * compile time; a bare raise, inside an except clause, raises again what
+ * it caught. */
+Node *fe_raise(Fe *fe, PyObject *s) {
+  PyObject *exc = field(s, "exc");
+  Node *n = new_node(fe, N_RAISE, s);
+  PyObject *call = NULL, *cls = NULL;
+  if (exc == Py_None) {
+    if (!fe->handlers) n = fe_error(fe, s, "a bare 'raise' is only supported inside an except clause in compiled code");
+    goto done;
+  }
+  if (is_kind(exc, "Call")) {
+    call = field(exc, "func");
+    PyObject *args = field(exc, "args"), *kws = field(exc, "keywords");
+    if (PyList_GET_SIZE(args) > 1 || PyList_GET_SIZE(kws))
+      n = fe_error(fe, exc, "an exception raised in compiled code takes at most one constant message");
+    else if (PyList_GET_SIZE(args) == 1 && !fe_message(fe, PyList_GET_ITEM(args, 0), &n->str))
+      n = NULL;
+    Py_DECREF(args); Py_DECREF(kws);
+  }
+  cls = n ? static_object(fe, call ? call : exc) : NULL;
+  if (n && !(cls && PyType_Check(cls) && PyType_IsSubtype((PyTypeObject *)cls, (PyTypeObject *)PyExc_Exception)))
+    n = fe_error(fe, s, "raise needs an exception class known at compile time");
+  if (n) {
+    n->callee = cls;
+    if (!(n->symbol = class_symbol(fe, cls))) n = NULL;
+  }
+done:
+  Py_XDECREF(cls); Py_XDECREF(call); Py_DECREF(exc);
+  return n;
+}
+
+/* The classes an except clause names: a class, a tuple of them, or a
+ * global holding such a tuple; a new list, or NULL after an error. */
+static PyObject *handler_classes(Fe *fe, PyObject *type) {
+  PyObject *list = PyList_New(0);
+  PyObject *elts = is_kind(type, "Tuple") ? field(type, "elts") : NULL;
+  for (Py_ssize_t i = 0; list && i < (elts ? PyList_GET_SIZE(elts) : 1); i++) {
+    PyObject *obj = static_object(fe, elts ? PyList_GET_ITEM(elts, i) : type);
+    PyObject *items = obj && PyTuple_Check(obj) ? PySequence_List(obj) : NULL;
+    if (obj && !items && !PyTuple_Check(obj)) items = Py_BuildValue("[O]", obj);
+    for (Py_ssize_t k = 0; items && k < PyList_GET_SIZE(items); k++) {
+      PyObject *c = PyList_GET_ITEM(items, k);
+      if (!PyType_Check(c) || !PyType_IsSubtype((PyTypeObject *)c, (PyTypeObject *)PyExc_BaseException))
+        Py_CLEAR(items);
+    }
+    if (!items || PyList_SetSlice(list, PY_SSIZE_T_MAX, PY_SSIZE_T_MAX, items) < 0) {
+      PyErr_Clear();
+      Py_CLEAR(list);
+      fe_error(fe, type, "an except clause needs exception classes known at compile time");
+    }
+    Py_XDECREF(items);
+    Py_XDECREF(obj);
+  }
+  Py_XDECREF(elts);
+  return list;
+}
+
+/* The statuses of ruchey's runtime errors (RtStatus) whose Python class is
+ * one of classes; a raise statement's class is tested at run time. */
+static int caught_statuses(PyObject *classes) {
+  int mask = 0;
+  for (int status = RT_OK + 1; status < 31; status++) {
+    if (status == RT_ERR_RAISE) continue;
+    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(classes); i++)
+      if (PyType_IsSubtype((PyTypeObject *)disp_status_class(status), (PyTypeObject *)PyList_GET_ITEM(classes, i)))
+        mask |= 1 << status;
+  }
+  return mask;
+}
+
+/* except:, except E:, except (E1, E2): an exception bound with "as" is
+ * refused, as Numba refuses it: compiled code has no exception objects. */
+static Node *fe_except(Fe *fe, PyObject *h) {
+  PyObject *type = field(h, "type"), *name = field(h, "name"), *body = field(h, "body");
+  Node *n = new_node(fe, N_EXCEPT, h);
+  PyObject *classes = NULL;
+  if (name != Py_None) {
+    n = fe_error(fe, h, "'except ... as %s' is not supported in compiled code: the exception is not an object "
+                 "there (as in Numba); write the except clause without 'as %s'", PyUnicode_AsUTF8(name),
+                 PyUnicode_AsUTF8(name));
+  } else if (type == Py_None) {
+    n->op = ~0;
+  } else if ((classes = handler_classes(fe, type))) {
+    n->ival = PyList_GET_SIZE(classes);
+    void **cls = arena_alloc(fe->arena, sizeof(void *) * (size_t)(n->ival + 1));
+    const char **symbols = arena_alloc(fe->arena, sizeof(char *) * (size_t)(n->ival + 1));
+    for (int i = 0; n && i < n->ival; i++) {
+      cls[i] = PyList_GET_ITEM(classes, i);
+      if (!(symbols[i] = class_symbol(fe, cls[i]))) n = NULL;
+    }
+    if (n) {
+      n->callee = cls;
+      n->data = symbols;
+      n->op = caught_statuses(classes);
+    }
+  } else {
+    n = NULL;
+  }
+  fe->handlers++;
+  if (n && !fe_block(fe, body, &n->body)) n = NULL;
+  fe->handlers--;
+  Py_XDECREF(classes);
+  Py_DECREF(type); Py_DECREF(name); Py_DECREF(body);
+  return n;
+}
+
+Node *fe_try(Fe *fe, PyObject *s) {
+  PyObject *body = field(s, "body"), *handlers = field(s, "handlers"), *orelse = field(s, "orelse"),
+           *final = field(s, "finalbody");
+  Node *n = new_node(fe, N_TRY, s);
+  bool ok = fe_block(fe, body, &n->body);
+  n->list = new_list(fe, (int)PyList_GET_SIZE(handlers));
+  for (int i = 0; ok && i < n->list.len; i++) ok = (n->list.items[i] = fe_except(fe, PyList_GET_ITEM(handlers, i)));
+  ok = ok && fe_block(fe, orelse, &n->orelse);
+  if (ok && PyList_GET_SIZE(final)) {
+    n->lhs = new_node(fe, N_BLOCK, s);
+    ok = fe_block(fe, final, &n->lhs->body);
+  }
+  Py_DECREF(body); Py_DECREF(handlers); Py_DECREF(orelse); Py_DECREF(final);
+  return ok ? n : NULL;
+}

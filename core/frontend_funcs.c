@@ -1,0 +1,388 @@
+/* frontend_funcs.c — functions as values in a function's syntax tree: a
+ * compiled function named as a value (passed to another), a call of a
+ * variable that holds one, lambdas, and import statements.
+ *
+ * A compiled function as a value has a type of its own (TY_FUNCTION, one
+ * per dispatcher) and nothing at run time: a call through it is a call to
+ * the function its type names, compiled into the caller, as Numba's
+ * first-class dispatchers are. A lambda becomes a compiled function of its
+ * own, read from its syntax tree here (no source of its own to find): the
+ * variables of the enclosing function it reads become parameters after its
+ * own, which each call where it is defined passes (by keyword, so that its
+ * own parameters bind as Python binds them). Such a lambda can only be
+ * called there; one that reads none is a value like any compiled function.
+ * Imports inside the function bind names at compile time, as globals are.
+ */
+#include "frontend.h"
+
+/* ---------------------------------------------------------------- values */
+
+Node *fe_function_value(Fe *fe, PyObject *disp, PyObject *e) {
+  if (!disp_function_type((Dispatcher *)disp))
+    return fe_error(fe, e, "a CUDA kernel cannot be used as a value in compiled code");
+  Node *n = new_node(fe, N_FUNC, e);
+  n->callee = disp;
+  PyObject *name = PyObject_GetAttrString(((Dispatcher *)disp)->py_func, "__name__");
+  n->str = arena_strdup(fe->arena, name && PyUnicode_Check(name) ? PyUnicode_AsUTF8(name) : "?");
+  PyErr_Clear();
+  Py_XDECREF(name);
+  return n;
+}
+
+/* ---------------------------------------------------------------- lambdas */
+
+/* The code of each lambda made here -> (its syntax tree, line offset,
+ * column offset), for fe_read_function; and (the enclosing function's
+ * code, or the function itself where it is a closure, line, column) of
+ * each lambda -> (its dispatcher, the names it captures), so that every
+ * compile of the enclosing function finds the same one. Both live as long
+ * as the process. */
+static PyObject *inner_defs, *inner_made;
+
+PyObject *fe_inner_function(PyObject *pyfunc, int *line_offset, int *col_offset) {
+  PyObject *entry = inner_defs ? PyDict_GetItemWithError(inner_defs, PyFunction_GetCode(pyfunc)) : NULL;
+  if (!entry) return NULL;
+  *line_offset = (int)PyLong_AsLong(PyTuple_GET_ITEM(entry, 1));
+  *col_offset = (int)PyLong_AsLong(PyTuple_GET_ITEM(entry, 2));
+  return Py_NewRef(PyTuple_GET_ITEM(entry, 0));
+}
+
+/* The names a function's body (a lambda's expression) stores into (its
+ * own variables) or reads. */
+static PyObject *body_names(PyObject *node, const char *ctx_kind) {
+  PyObject *ast = PyImport_AddModule("ast"), *body = field(node, "body");
+  PyObject *root = PyList_Check(body) ? PyObject_CallMethod(ast, "Module", "O[]", body) : Py_NewRef(body);
+  PyObject *walk = root ? PyObject_CallMethod(ast, "walk", "O", root) : NULL;
+  Py_XDECREF(root);
+  PyObject *it = walk ? PyObject_GetIter(walk) : NULL, *names = PyList_New(0), *n;
+  while (it && names && (n = PyIter_Next(it))) {
+    if (is_kind(n, "Name")) {
+      PyObject *ctx = field(n, "ctx"), *id = field(n, "id");
+      if (is_kind(ctx, ctx_kind) && !PySequence_Contains(names, id)) PyList_Append(names, id);
+      Py_DECREF(ctx); Py_DECREF(id);
+    }
+    Py_DECREF(n);
+  }
+  Py_XDECREF(it); Py_XDECREF(walk); Py_DECREF(body);
+  if (PyErr_Occurred()) Py_CLEAR(names);
+  return names;
+}
+
+/* The variables of the enclosing function the inner function reads (not
+ * its parameters, nor its own variables), in order. */
+static PyObject *captured_names(Fe *fe, PyObject *node, PyObject *params) {
+  PyObject *reads = body_names(node, "Load"), *own = body_names(node, "Store"), *names = PyList_New(0);
+  for (Py_ssize_t i = 0; reads && own && names && i < PyList_GET_SIZE(reads); i++) {
+    PyObject *id = PyList_GET_ITEM(reads, i);
+    if (find_var(fe, PyUnicode_AsUTF8(id)) >= 0 && !PySequence_Contains(params, id) && !PySequence_Contains(own, id))
+      PyList_Append(names, id);
+  }
+  if (!reads || !own) Py_CLEAR(names);
+  Py_XDECREF(reads); Py_XDECREF(own);
+  return names;
+}
+
+/* The names the inner function's code finds as globals: the module's, and
+ * the enclosing function's closure variables and imports (frozen, as
+ * there). */
+static PyObject *inner_globals(Fe *fe) {
+  PyObject *cells = PyFunction_GetClosure(fe->pyfunc);
+  if (!cells && !fe->imports) return Py_NewRef(fe->globals);
+  PyObject *g = PyDict_Copy(fe->globals);
+  PyObject *free = g && cells ? PyObject_GetAttrString(PyFunction_GetCode(fe->pyfunc), "co_freevars") : NULL;
+  for (Py_ssize_t i = 0; free && i < PyTuple_GET_SIZE(free); i++) {
+    PyObject *v = PyCell_GET(PyTuple_GET_ITEM(cells, i));
+    if (v && PyDict_SetItem(g, PyTuple_GET_ITEM(free, i), v) < 0) Py_CLEAR(g);
+  }
+  Py_XDECREF(free);
+  if (g && fe->imports && PyDict_Update(g, fe->imports) < 0) Py_CLEAR(g);
+  return g;
+}
+
+/* The inner function (a lambda or a def) with the captured variables as
+ * parameters after its own, compiled by Python into a function of the
+ * enclosing function's module, made a compiled function. */
+static PyObject *make_inner(Fe *fe, PyObject *node, PyObject *captured) {
+  PyObject *ast = PyImport_AddModule("ast"), *copy = PyImport_ImportModule("copy");
+  bool def = is_kind(node, "FunctionDef");
+  PyObject *args = field(node, "args"), *own = field(args, "args");
+  PyObject *params = PySequence_List(own);  /* copies: the enclosing function's tree stays as it is */
+  for (Py_ssize_t i = 0; params && i < PyList_GET_SIZE(captured); i++) {
+    PyObject *arg = PyObject_CallMethod(ast, "arg", "O", PyList_GET_ITEM(captured, i));
+    if (!arg || PyList_Append(params, arg) < 0) Py_CLEAR(params);
+    Py_XDECREF(arg);
+  }
+  PyObject *new_args = params && copy ? PyObject_CallMethod(copy, "copy", "O", args) : NULL;
+  PyObject *made = new_args ? PyObject_CallMethod(copy, "copy", "O", node) : NULL;
+  PyObject *none = PyList_New(0);
+  if (made && (PyObject_SetAttrString(new_args, "args", params) < 0 || PyObject_SetAttrString(made, "args", new_args) < 0 ||
+               (def && PyObject_SetAttrString(made, "decorator_list", none) < 0)))
+    Py_CLEAR(made);
+  PyObject *tree = !made ? NULL : def ? PyObject_CallMethod(ast, "Module", "[O]O", made, none)
+                                      : PyObject_CallMethod(ast, "Expression", "O", made);
+  if (tree) Py_XDECREF(PyObject_CallMethod(ast, "fix_missing_locations", "O", tree));
+  PyObject *filename = PyObject_GetAttrString(PyFunction_GetCode(fe->pyfunc), "co_filename");
+  PyObject *code = tree && filename ? PyObject_CallFunction(PyDict_GetItemString(fe->builtins, "compile"), "OOs",
+                                                            tree, filename, def ? "exec" : "eval")
+                                    : NULL;
+  PyObject *globals = code ? inner_globals(fe) : NULL, *ns = PyDict_New(), *fn = NULL;
+  PyObject *ran = globals && ns ? PyEval_EvalCode(code, globals, ns) : NULL;
+  if (ran && def) {  /* the def ran: the function is in ns */
+    PyObject *name = field(node, "name");
+    fn = Py_XNewRef(PyDict_GetItemWithError(ns, name));
+    Py_DECREF(name);
+    Py_DECREF(ran);
+  } else {
+    fn = ran;
+  }
+  PyObject *disp = fn ? PyObject_CallFunctionObjArgs((PyObject *)&DispatcherType, fn, NULL) : NULL;
+  if (disp) ((Dispatcher *)disp)->inherits = true;
+  PyObject *entry = disp ? Py_BuildValue("(Oii)", made, fe->line_offset, fe->col_offset) : NULL;
+  if ((!inner_defs && !(inner_defs = PyDict_New())) || !entry ||
+      PyDict_SetItem(inner_defs, PyFunction_GetCode(fn), entry) < 0)
+    Py_CLEAR(disp);
+  Py_XDECREF(entry); Py_XDECREF(fn); Py_XDECREF(ns); Py_XDECREF(globals); Py_XDECREF(code); Py_XDECREF(filename);
+  Py_XDECREF(tree); Py_XDECREF(none); Py_XDECREF(made); Py_XDECREF(new_args); Py_XDECREF(params); Py_XDECREF(own);
+  Py_XDECREF(args); Py_XDECREF(copy);
+  return disp;
+}
+
+/* (dispatcher, captured names) of an inner function in the syntax tree,
+ * borrowed (inner_made keeps it), made on first sight; NULL after an error. */
+static PyObject *inner_entry(Fe *fe, PyObject *node) {
+  /* a closure's inner function sees its frozen variables: one per function object */
+  PyObject *owner = PyFunction_GetClosure(fe->pyfunc) ? fe->pyfunc : PyFunction_GetCode(fe->pyfunc);
+  PyObject *key = Py_BuildValue("(Oii)", owner, ast_int_attr(node, "lineno"), ast_int_attr(node, "col_offset"));
+  if (!inner_made && !(inner_made = PyDict_New())) return NULL;
+  PyObject *entry = key ? PyDict_GetItemWithError(inner_made, key) : NULL;
+  if (entry || !key) {
+    Py_XDECREF(key);
+    return entry;
+  }
+  PyObject *args = field(node, "args");
+  PyObject *vararg = field(args, "vararg"), *kwarg = field(args, "kwarg"), *kwonly = field(args, "kwonlyargs"),
+           *defaults = field(args, "defaults"), *params = field(args, "args"), *decorators = field(node, "decorator_list");
+  PyObject *captured = NULL, *disp = NULL;
+  if (vararg != Py_None || kwarg != Py_None || PyList_GET_SIZE(kwonly) || PyList_GET_SIZE(defaults)) {
+    fe_error(fe, node, "a %s with defaults, *args, **kwargs or keyword-only parameters is not supported in "
+             "compiled code", is_kind(node, "Lambda") ? "lambda" : "nested function");
+  } else if (PyList_Check(decorators) && PyList_GET_SIZE(decorators)) {
+    fe_error(fe, node, "a nested function in compiled code cannot have decorators");
+  } else {
+    PyObject *names = PyList_New(0);
+    for (Py_ssize_t i = 0; names && i < PyList_GET_SIZE(params); i++) {
+      PyObject *id = field(PyList_GET_ITEM(params, i), "arg");
+      PyList_Append(names, id);
+      Py_DECREF(id);
+    }
+    captured = names ? captured_names(fe, node, names) : NULL;
+    PyObject *self = is_kind(node, "FunctionDef") ? field(node, "name") : NULL;
+    if (captured && self && PySequence_Contains(captured, self) == 1)
+      fe_error(fe, node, "a nested function that calls itself is not supported in compiled code: make it a "
+               "function of its module");
+    else
+      disp = captured ? make_inner(fe, node, captured) : NULL;
+    Py_XDECREF(self);
+    Py_XDECREF(names);
+    if (!disp && !fe->diag->kind) {
+      PyObject *type, *value, *tb;
+      PyErr_Fetch(&type, &value, &tb);
+      PyObject *text = value ? PyObject_Str(value) : NULL;
+      fe_error(fe, node, "cannot compile this %s: %s", is_kind(node, "Lambda") ? "lambda" : "nested function",
+               text ? PyUnicode_AsUTF8(text) : "error");
+      Py_XDECREF(text); Py_XDECREF(type); Py_XDECREF(value); Py_XDECREF(tb);
+      PyErr_Clear();
+    }
+  }
+  entry = disp ? Py_BuildValue("(ON)", disp, PyList_AsTuple(captured)) : NULL;
+  if (entry && PyDict_SetItem(inner_made, key, entry) < 0) Py_CLEAR(entry);
+  Py_XDECREF(entry);  /* the dict holds it */
+  Py_XDECREF(disp); Py_XDECREF(captured); Py_DECREF(key); Py_DECREF(decorators);
+  Py_DECREF(vararg); Py_DECREF(kwarg); Py_DECREF(kwonly); Py_DECREF(defaults); Py_DECREF(params); Py_DECREF(args);
+  return entry;
+}
+
+static bool captures(PyObject *entry) { return PyTuple_GET_SIZE(PyTuple_GET_ITEM(entry, 1)) > 0; }
+
+Node *fe_lambda(Fe *fe, PyObject *e) {
+  PyObject *entry = inner_entry(fe, e);
+  if (!entry) return NULL;
+  if (captures(entry))
+    return fe_error(fe, e, "a lambda that reads variables of the function it is in can only be called there (assign "
+                    "it to a name and call it), not used as a value");
+  return fe_function_value(fe, PyTuple_GET_ITEM(entry, 0), e);
+}
+
+/* name = the inner function: its variable holds the function's value, and
+ * calls of it where it is defined pass the variables it captures. */
+static Node *bind_inner(Fe *fe, PyObject *s, PyObject *id, PyObject *entry, PyObject *at) {
+  Node *n = new_node(fe, N_ASSIGN, s);
+  if ((!fe->lambdas && !(fe->lambdas = PyDict_New())) || PyDict_Contains(fe->lambdas, id) ||
+      PyDict_SetItem(fe->lambdas, id, entry) < 0)
+    return fe_error(fe, s, "'%s' is assigned a function more than once: compiled code needs one lambda or nested "
+                    "function per name", PyUnicode_AsUTF8(id));
+  n->lhs = new_node(fe, N_VAR, s);
+  n->lhs->var = find_var(fe, PyUnicode_AsUTF8(id));
+  return (n->rhs = fe_function_value(fe, PyTuple_GET_ITEM(entry, 0), at)) ? n : NULL;
+}
+
+Node *fe_lambda_assign(Fe *fe, PyObject *s, PyObject *target, PyObject *lambda) {
+  PyObject *entry = inner_entry(fe, lambda);
+  if (!entry) return NULL;
+  PyObject *id = field(target, "id");
+  Node *n = bind_inner(fe, s, id, entry, lambda);
+  Py_DECREF(id);
+  return n;
+}
+
+Node *fe_def(Fe *fe, PyObject *s) {
+  PyObject *entry = inner_entry(fe, s);
+  if (!entry) return NULL;
+  PyObject *id = field(s, "name");
+  Node *n = bind_inner(fe, s, id, entry, s);
+  Py_DECREF(id);
+  return n;
+}
+
+bool fe_captures_of(Fe *fe, PyObject *name) {
+  PyObject *entry = fe->lambdas ? PyDict_GetItemWithError(fe->lambdas, name) : NULL;
+  return entry && captures(entry);
+}
+
+/* ---------------------------------------------------------------- calls */
+
+bool fe_is_local_call(Fe *fe, PyObject *func) {
+  if (is_kind(func, "Lambda")) return true;
+  if (!is_kind(func, "Name")) return false;
+  PyObject *id = field(func, "id");
+  bool local = find_var(fe, PyUnicode_AsUTF8(id)) >= 0;
+  Py_DECREF(id);
+  return local;
+}
+
+/* The variables a lambda reads, passed by keyword after the call's own. */
+static void pass_captured(Fe *fe, Node *n, PyObject *names, PyObject *e) {
+  int nc = (int)PyTuple_GET_SIZE(names), nk = n->kw.len;
+  NodeList kw = new_list(fe, nk + nc);
+  const char **kw_names = arena_alloc(fe->arena, sizeof(char *) * (size_t)(nk + nc));
+  for (int i = 0; i < nk; i++) {
+    kw.items[i] = n->kw.items[i];
+    kw_names[i] = n->kw_names[i];
+  }
+  for (int i = 0; i < nc; i++) {
+    const char *name = PyUnicode_AsUTF8(PyTuple_GET_ITEM(names, i));
+    Node *v = new_node(fe, N_VAR, e);
+    v->var = find_var(fe, name);
+    kw.items[nk + i] = v;
+    kw_names[nk + i] = arena_strdup(fe->arena, name);
+  }
+  n->kw = kw;
+  n->kw_names = kw_names;
+}
+
+/* A call of a lambda (where it is defined) is a call of its compiled
+ * function; a call of any other variable goes through its type. */
+Node *fe_local_call(Fe *fe, PyObject *e, PyObject *func) {
+  PyObject *entry = NULL;
+  if (is_kind(func, "Lambda")) {
+    if (!(entry = inner_entry(fe, func))) return NULL;
+  } else if (fe->lambdas) {
+    PyObject *id = field(func, "id");
+    entry = PyDict_GetItemWithError(fe->lambdas, id);
+    Py_DECREF(id);
+  }
+  Node *n = new_node(fe, N_CALL, e);
+  if (entry) {
+    n->bi = core_builtin_named("a ruchey function");
+    if (!fe_call_args(fe, e, n, 0)) return NULL;
+    pass_captured(fe, n, PyTuple_GET_ITEM(entry, 1), e);
+    return fe_bind_jit_call(fe, e, n, PyTuple_GET_ITEM(entry, 0)) ? n : NULL;
+  }
+  n->bi = core_builtin_named("a function value");
+  if (!(n->lhs = fe_expr(fe, func)) || !fe_call_args(fe, e, n, 0)) return NULL;
+  if (n->kw.len)
+    return fe_error(fe, e, "a function held in a variable takes its arguments by position in compiled code");
+  return n;
+}
+
+/* ---------------------------------------------------------------- imports */
+
+PyObject *fe_imported(Fe *fe, PyObject *name) {
+  return fe->imports ? PyDict_GetItemWithError(fe->imports, name) : NULL;
+}
+
+/* "a" of "a.b.c": a new reference. */
+static PyObject *top_name(PyObject *name) {
+  Py_ssize_t dot = PyUnicode_FindChar(name, '.', 0, PyUnicode_GET_LENGTH(name), 1);
+  return dot < 0 ? Py_NewRef(name) : PyUnicode_Substring(name, 0, dot);
+}
+
+/* import a.b [as c], from a import b [as c]: imported now, the names bound
+ * to the objects for the rest of the function. */
+static PyObject *imported_object(Fe *fe, PyObject *s, PyObject *base, PyObject *name, PyObject *asname) {
+  if (base) {
+    PyObject *obj = PyObject_GetAttr(base, name);
+    if (!obj) {  /* a submodule not imported yet */
+      PyErr_Clear();
+      PyObject *full = PyUnicode_FromFormat("%s.%U", PyModule_GetName(base), name);
+      obj = full ? PyImport_Import(full) : NULL;
+      Py_XDECREF(full);
+    }
+    return obj;
+  }
+  PyObject *leaf = PyImport_Import(name);
+  if (!leaf || asname != Py_None) return leaf;
+  Py_DECREF(leaf);  /* import a.b binds a */
+  PyObject *first = top_name(name);
+  PyObject *top = first ? PyImport_Import(first) : NULL;
+  Py_XDECREF(first);
+  return top;
+}
+
+Node *fe_import(Fe *fe, PyObject *s) {
+  if (!fe->imports && !(fe->imports = PyDict_New())) return NULL;
+  PyObject *names = field(s, "names"), *base = NULL;
+  Node *n = new_node(fe, N_PASS, s);
+  if (is_kind(s, "ImportFrom")) {
+    PyObject *module = field(s, "module");
+    PyObject *fromlist = PyList_New(0);
+    for (Py_ssize_t i = 0; fromlist && i < PyList_GET_SIZE(names); i++) {
+      PyObject *name = field(PyList_GET_ITEM(names, i), "name");
+      PyList_Append(fromlist, name);
+      Py_DECREF(name);
+    }
+    PyObject *empty = PyUnicode_FromString("");
+    base = fromlist ? PyImport_ImportModuleLevelObject(module == Py_None ? empty : module, fe->globals, NULL,
+                                                       fromlist, ast_int_attr(s, "level"))
+                    : NULL;
+    Py_XDECREF(empty); Py_XDECREF(fromlist); Py_DECREF(module);
+    if (!base) n = NULL;
+  }
+  for (Py_ssize_t i = 0; n && i < PyList_GET_SIZE(names); i++) {
+    PyObject *alias = PyList_GET_ITEM(names, i);
+    PyObject *name = field(alias, "name"), *asname = field(alias, "asname");
+    PyObject *obj = NULL, *key = asname != Py_None ? asname : name;
+    if (!strcmp(PyUnicode_AsUTF8(name), "*")) {
+      n = fe_error(fe, s, "'from ... import *' is not supported in compiled code");
+    } else if (!(obj = imported_object(fe, s, base, name, asname))) {
+      n = NULL;
+    } else {
+      PyObject *bound = !base && asname == Py_None ? top_name(name) : Py_NewRef(key);
+      if (!bound || PyDict_SetItem(fe->imports, bound, obj) < 0) n = NULL;
+      Py_XDECREF(bound);
+    }
+    Py_XDECREF(obj);
+    Py_DECREF(name); Py_DECREF(asname);
+  }
+  if (!n && !fe->diag->kind) {
+    PyObject *type, *value, *tb;
+    PyErr_Fetch(&type, &value, &tb);
+    PyObject *text = value ? PyObject_Str(value) : NULL;
+    fe_error(fe, s, "cannot import here: %s", text ? PyUnicode_AsUTF8(text) : "error");
+    Py_XDECREF(text); Py_XDECREF(type); Py_XDECREF(value); Py_XDECREF(tb);
+  }
+  PyErr_Clear();
+  Py_XDECREF(base);
+  Py_DECREF(names);
+  return n;
+}

@@ -1,0 +1,369 @@
+"""Functions as values: a compiled function passed as an argument to another
+and called there (a type per function, as Numba's first-class dispatchers:
+the call is compiled in, and inlined), compiled functions named as globals
+or closure variables, lambdas defined and called inside a compiled function,
+and imports inside its body. Each against the Python original on generated
+inputs; bad uses are clear errors."""
+import math
+
+import numpy
+import pytest
+import ruchey
+from ruchey import njit
+
+from conftest import assert_same, make_rng, numba_deviation
+
+
+@njit
+def square(x):
+    return x * x
+
+
+@njit
+def cube(x):
+    return x * x * x
+
+
+@njit
+def shifted(x, by=1.0):
+    return x + by
+
+
+@njit
+def solver(fn, x):
+    return fn(x) + 1.0
+
+
+@njit
+def newton(f, df, x0, n):
+    x = x0
+    for _ in range(n):
+        x = x - f(x) / df(x)
+    return x
+
+
+@njit
+def poly(x):
+    return x * x * x - 2.0 * x - 5.0
+
+
+@njit
+def dpoly(x):
+    return 3.0 * x * x - 2.0
+
+
+def floats(seed, n=30):
+    return [float(v) for v in make_rng(seed).uniform(-50, 50, n)]
+
+
+# ---------------------------------------------------------------- dispatchers as arguments
+
+
+def test_solver_takes_each_function_as_argument():
+    for x in floats(1):
+        assert_same(solver, square, x)
+        assert_same(solver, cube, x)
+    assert_same(solver, square, 3)  # int argument: its own specialisation
+
+
+@numba_deviation("numba spells its signatures otherwise")
+def test_one_specialisation_per_function():
+    solver(square, 2.0)
+    solver(cube, 2.0)
+    sigs = solver.signatures
+    assert "(function(square), float64)" in sigs and "(function(cube), float64)" in sigs
+    assert solver(square, 2.0) == 5.0 and solver(cube, 2.0) == 9.0
+
+
+@numba_deviation("numba spells its signatures otherwise")
+def test_call_through_argument_is_inlined():
+    solver(square, 2.0)
+    ir = solver.inspect_llvm()["(function(square), float64)"]
+    assert "fmul" in ir and not [line for line in ir.splitlines() if " call " in line]
+
+
+def test_newton_with_function_and_derivative():
+    for x0 in floats(2, 20):
+        if abs(x0) < 1:
+            continue
+        assert_same(newton, poly, dpoly, x0, 30)
+
+
+def test_function_argument_passed_on_and_from_compiled_code():
+    @njit
+    def twice(fn, x):
+        return solver(fn, x) + solver(fn, -x)
+
+    @njit
+    def with_global(x):
+        return solver(cube, x) + twice(square, x)
+    for x in floats(3, 10):
+        assert_same(twice, cube, x)
+        assert_same(with_global, x)
+
+
+def test_function_argument_in_parallel_loop():
+    @njit(parallel=True)
+    def map_in_parallel(fn, a):
+        out = numpy.empty_like(a)
+        for i in ruchey.prange(a.shape[0]):
+            out[i] = fn(a[i])
+        return out
+    a = make_rng(4).uniform(-3, 3, 1000)
+    assert_same(map_in_parallel, square, a)
+
+
+def test_defaults_of_function_argument_are_bound():
+    @njit
+    def call_positional(fn, x):
+        return fn(x, 2.0)
+    for x in floats(5, 5):
+        assert_same(call_positional, shifted, x)
+
+
+# ---------------------------------------------------------------- globals and closures
+
+
+def test_compiled_function_as_global_and_closure():
+    def make(k):
+        @njit
+        def inner(x):
+            return square(x) * k + cube(x)
+        return inner
+    for k in (1, 3):
+        f = make(k)
+        for x in floats(6, 5):
+            assert_same(f, x)
+
+    def make_caller(fn):
+        @njit
+        def caller(x):
+            return solver(fn, x)
+        return caller
+    g = make_caller(cube)
+    for x in floats(7, 5):
+        assert_same(g, x)
+
+
+# ---------------------------------------------------------------- lambdas
+
+
+def lambdas(x, k):
+    f = lambda a: a * k + 1  # noqa: E731
+    g = lambda a, b: a - b  # noqa: E731
+    return f(x) + g(x, 2) + g(b=x, a=k) + (lambda z: z * 2)(x)
+
+
+def lambda_reads_array(a, scale):
+    at = lambda i: a[i] * scale  # noqa: E731
+    s = 0.0
+    for i in range(a.shape[0]):
+        s += at(i)
+    return s
+
+
+def lambda_sees_current_values(n):
+    k = 1
+    add_k = lambda v: v + k  # noqa: E731
+    total = 0
+    for i in range(n):
+        k = i * 2
+        total += add_k(i)
+    return total
+
+
+@numba_deviation("numba fails on keyword arguments to a lambda")
+def test_lambdas_defined_and_called_inside():
+    f = njit(lambdas)
+    for x, k in zip(floats(8, 10), floats(9, 10)):
+        assert_same(f, x, k)
+    assert_same(f, 3, 5)
+
+
+def test_lambda_reading_variables_of_its_function():
+    f, g = njit(lambda_reads_array), njit(lambda_sees_current_values)
+    for n in (0, 1, 7):
+        assert_same(f, make_rng(n).uniform(-1, 1, n), 2.5)
+        assert_same(g, n)
+
+
+def test_lambda_in_closures_sees_each_closures_variables():
+    def make(k):
+        @njit
+        def scaled(x):
+            f = lambda a: a * k  # noqa: E731
+            return f(x)
+        return scaled
+    assert [make(k)(2.0) for k in (1.0, 3.0, 5.0)] == [2.0, 6.0, 10.0]
+
+
+def test_lambda_passed_as_value():
+    @njit
+    def through_solver(x):
+        h = lambda a: a * 10.0  # noqa: E731
+        return solver(h, x) + solver(lambda a: a - 1.0, x)
+    for x in floats(10, 10):
+        assert through_solver(x) == (x * 10.0 + 1.0) + (x - 1.0 + 1.0)
+
+
+def test_lambda_compiled_with_its_functions_error_model():
+    def divide(a, b):
+        d = lambda p, q: p / q  # noqa: E731
+        return d(a, b)
+    assert njit(error_model="numpy")(divide)(1.0, 0.0) == math.inf
+    with pytest.raises(ZeroDivisionError):
+        njit(divide)(1.0, 0.0)
+
+
+def nested_defs(a, k):
+    def term(i):
+        t = a[i] * k
+        return t * t
+
+    def halve(x):
+        return x / 2.0
+    s = 0.0
+    for i in range(a.shape[0]):
+        s += halve(x=term(i))
+    return s
+
+
+@numba_deviation("numba fails on keyword arguments to an inner function")
+def test_nested_def_called_where_defined():
+    f = njit(nested_defs)
+    rng = make_rng(12)
+    for n in (0, 1, 9):
+        assert_same(f, rng.uniform(-2, 2, n), float(rng.uniform(-3, 3)))
+
+
+def test_nested_def_passed_as_value():
+    @njit
+    def pass_nested(x):
+        def twice(v):
+            return 2.0 * v
+        return solver(twice, x)
+    for x in floats(13, 5):
+        assert pass_nested(x) == 2.0 * x + 1.0
+
+
+@numba_deviation("numba's error or message differs")
+def test_recursive_nested_def_refused():
+    def recursive(x):
+        def fact(n):
+            return 1 if n <= 1 else n * fact(n - 1)
+        return fact(x)
+    with pytest.raises(ruchey.TypingError, match="calls itself"):
+        njit(recursive)(5)
+
+
+@numba_deviation("numba's error or message differs")
+def test_decorated_nested_def_refused():
+    def decorated(x):
+        @njit
+        def h(y):
+            return y
+        return h(x)
+    with pytest.raises(ruchey.TypingError, match="cannot have decorators"):
+        njit(decorated)(1)
+
+
+# ---------------------------------------------------------------- imports
+
+
+def imports_inside(x):
+    import math
+    import numpy as np
+    from math import sqrt
+    from math import cos as c
+    import numpy.linalg  # noqa: F401 (binds numpy)
+    return sqrt(abs(x)) + math.sin(x) + np.exp(-abs(x)) + c(x) + numpy.float64(1.0)
+
+
+@numba_deviation("numba refuses import statements in compiled code (IMPORT_NAME)")
+def test_imports_inside_the_function():
+    f = njit(imports_inside)
+    for x in floats(11, 20):
+        assert_same(f, x)
+
+
+@numba_deviation("numba refuses import statements in compiled code (IMPORT_NAME)")
+def test_import_of_compiled_function_inside():
+    @njit
+    def local_import(x):
+        from test_function_values import cube as c3
+        return c3(x) + 1
+    assert local_import(2.0) == 9.0
+
+
+# ---------------------------------------------------------------- clear errors
+
+
+@numba_deviation("numba's error or message differs")
+def test_calling_a_number_is_a_typing_error():
+    def not_callable(x):
+        y = x + 1
+        return y(2)
+    with pytest.raises(ruchey.TypingError, match="'y' is not a function"):
+        njit(not_callable)(1)
+
+
+@numba_deviation("numba's error or message differs")
+def test_function_argument_called_with_keywords_refused():
+    @njit
+    def by_keyword(fn, x):
+        return fn(x=x)
+    with pytest.raises(ruchey.TypingError, match="by position"):
+        by_keyword(square, 1.0)
+
+
+@numba_deviation("numba's error or message differs")
+def test_function_argument_with_wrong_arity_refused():
+    @njit
+    def two_args(fn, x):
+        return fn(x, x)
+    with pytest.raises(ruchey.TypingError, match="wrong number of arguments"):
+        two_args(square, 1.0)
+
+
+@numba_deviation("numba's error or message differs")
+def test_returning_a_function_refused():
+    @njit
+    def give_back(fn):
+        return fn
+    with pytest.raises(ruchey.TypingError, match="cannot return a value of type function"):
+        give_back(square)
+
+
+@numba_deviation("numba passes such a closure on")
+def test_capturing_lambda_as_value_refused():
+    def leak(x, k):
+        f = lambda a: a + k  # noqa: E731
+        return solver(f, x)
+    with pytest.raises(ruchey.TypingError, match="can only be called there"):
+        njit(leak)(1.0, 2.0)
+
+
+@numba_deviation("numba's error or message differs")
+def test_python_function_argument_refused_clearly():
+    with pytest.raises(TypeError, match="argument 1 of type 'function' is not supported"):
+        solver(lambda v: v, 1.0)
+
+
+@numba_deviation("numba's error or message differs")
+def test_import_of_missing_module_refused():
+    def bad(x):
+        import no_such_module_anywhere  # noqa: F401
+        return x
+    with pytest.raises(ruchey.TypingError, match="cannot import"):
+        njit(bad)(1)
+
+
+@numba_deviation("numba's error or message differs")
+def test_kernel_as_value_refused():
+    from ruchey import cuda
+
+    @cuda.jit
+    def kernel(a):
+        a[0] = 1.0
+    with pytest.raises(TypeError):
+        solver(kernel, 1.0)
