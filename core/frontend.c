@@ -222,6 +222,16 @@ static Node *constant_node(Fe *fe, PyObject *obj, PyObject *e) {
     n->fval = PyFloat_AS_DOUBLE(obj);
     return n;
   }
+  if (PyComplex_Check(obj)) {  /* 2j, or a global complex: complex(real, imag) */
+    Node *n = new_node(fe, N_CALL, e);
+    n->bi = core_builtin_named("complex");
+    n->list = new_list(fe, 2);
+    for (int i = 0; i < 2; i++) {
+      n->list.items[i] = new_node(fe, N_FLOAT, e);
+      n->list.items[i]->fval = i ? PyComplex_ImagAsDouble(obj) : PyComplex_RealAsDouble(obj);
+    }
+    return n;
+  }
   if (PyTuple_Check(obj)) {  /* a global tuple of numbers, frozen like they are */
     Node *n = new_node(fe, N_TUPLE, e);
     n->list = new_list(fe, (int)PyTuple_GET_SIZE(obj));
