@@ -377,3 +377,265 @@ def rect(r, phi):
 def test_cmath_log_with_base_and_rect():
     check(log_base, [(z, b) for z in finite_complexes(8, 20) for b in (2.0, 10, 1j, 0.5 + 0.5j)], ulps=8)
     check(rect, [(r, p) for r in (0.0, 1.0, -2.0, 3.5) for p in (0.0, -0.0, 0.5, -2.0, math.pi)], ulps=2)
+
+
+# ---------------------------------------------------------------- arrays
+
+def complex_array(seed, shape, dtype=np.complex128, special=True):
+    rng = np.random.default_rng(seed)
+    a = (rng.standard_normal(shape) * 10 + 1j * rng.standard_normal(shape) * 10).astype(dtype)
+    if special and a.size >= 8:
+        flat = a.reshape(-1)
+        flat[:8] = [0j, complex(-0.0, 0.0), complex(0.0, -0.0), complex(math.inf, 1), complex(1, -math.inf),
+                    complex(math.nan, 0), complex(0, math.nan), complex(math.inf, math.inf)]
+    return a
+
+
+def assert_array_same(expected, got, rtol=0):
+    assert isinstance(got, np.ndarray) and got.dtype == expected.dtype and got.shape == expected.shape, \
+        (got.dtype, expected.dtype, got.shape, expected.shape)
+    if rtol and np.iscomplexobj(got):  # normwise, each element; the others' parts exactly
+        finite = np.isfinite(expected)
+        np.testing.assert_array_equal(np.isfinite(got), finite)
+        np.testing.assert_array_equal(parts_of(got[~finite]), parts_of(expected[~finite]))
+        assert np.all(np.abs(got[finite] - expected[finite]) <= rtol * np.abs(expected[finite])), (got, expected)
+        return
+    if np.iscomplexobj(got):  # the parts: signed zeros, NaN and infinities in place
+        got, expected = parts_of(got), parts_of(expected)
+    if rtol:
+        np.testing.assert_allclose(got, expected, rtol=rtol, atol=0, equal_nan=True)
+    else:
+        np.testing.assert_array_equal(got, expected, strict=True)
+
+
+def parts_of(a):
+    return np.stack([a.real, a.imag])
+
+
+def compare_with_numpy(f, *args, rtol=0):
+    with np.errstate(all="ignore"):
+        expected = f.py_func(*[a.copy() if isinstance(a, np.ndarray) else a for a in args])
+    got = f(*[a.copy() if isinstance(a, np.ndarray) else a for a in args])
+    if isinstance(expected, np.ndarray):
+        assert_array_same(expected, got, rtol)
+    else:
+        assert same_value(complex(expected) if np.iscomplexobj(expected) else expected, got, 0) or (
+            rtol and abs(got - expected) <= rtol * abs(expected)), (expected, got)
+    return got
+
+
+DTYPES = [np.complex128, np.complex64]
+SHAPES = [(0,), (1,), (17,), (4, 5), (3, 1, 6)]
+
+
+@njit
+def identity(a):
+    return a
+
+
+@njit
+def elements(a, b):
+    out = np.empty_like(a)
+    for i in range(a.shape[0]):
+        out[i] = a[i] * b[i] - a[i] / (1 + 1j) + b[i].conjugate()
+    return out
+
+
+@njit
+def store_scalars(a, x, z):
+    a[0] = x
+    a[1] = z
+    a[2] += z
+    return a
+
+
+@pytest.mark.parametrize("dtype", DTYPES, ids=lambda d: d.__name__)
+def test_complex_arrays_as_arguments_results_and_elements(dtype):
+    for shape in SHAPES:
+        a = complex_array(1, shape, dtype)
+        assert_array_same(a, identity(a))
+    a, b = complex_array(2, (50,), dtype), complex_array(3, (50,), dtype)
+    compare_with_numpy(elements, a, b, rtol=1e-6 if dtype == np.complex64 else 0)
+    compare_with_numpy(elements, a[::-3], b[::3], rtol=1e-6 if dtype == np.complex64 else 0)
+    compare_with_numpy(store_scalars, a, 2.5, 1 - 2j)
+    compare_with_numpy(identity, complex_array(4, (3, 4), dtype).T)
+
+
+@njit
+def create(n):
+    return (np.zeros(n, np.complex128), np.ones((n, 2), dtype=np.complex64), np.empty(n, dtype=complex).shape,
+            np.full(n, 2 - 1j), np.zeros(n, "c8"), np.eye(n, dtype=np.complex128))
+
+
+@njit
+def create_like(a):
+    return np.zeros_like(a), np.ones_like(a), np.empty_like(a).shape, np.full_like(a, 1j), a.copy(), a.astype(np.complex64)
+
+
+def test_complex_array_creation():
+    for n in (0, 1, 5):
+        expected, got = create.py_func(n), create(n)
+        for e, g in zip(expected, got):
+            if isinstance(e, np.ndarray):
+                assert_array_same(e, g)
+            else:
+                assert e == g
+    for dtype in DTYPES:
+        a = complex_array(5, (3, 4), dtype, special=False)
+        for e, g in zip(create_like.py_func(a), create_like(a)):
+            if isinstance(e, np.ndarray):
+                assert_array_same(e, g)
+            else:
+                assert e == g
+
+
+ARRAY_EXPRESSIONS = [
+    "a + b", "a - b", "a * b", "a / b", "-a", "a * 2.5 - 1j", "a / 0", "(a + 1) * (b - 2j) / (a + b)",
+    "a * x", "x / a", "a ** 2", "a ** 3", "a ** -1", "a == b", "a != a", "a + r", "r * a", "r / a",
+    "np.add(a, b)", "np.subtract(a, r)", "np.multiply(a, 1j)", "np.divide(a, b)", "np.negative(a)",
+    "np.abs(a)", "abs(a)", "np.absolute(a)", "np.angle(a)", "np.conj(a)", "np.conjugate(a)", "a.conj()",
+    "a.conjugate()", "np.real(a)", "np.imag(a)", "a.real", "a.imag", "a.real * a.imag",
+    "np.isnan(a)", "np.isinf(a)", "np.isfinite(a)", "np.where(np.isfinite(a), a, 0)",
+]
+
+
+@pytest.mark.parametrize("expr", ARRAY_EXPRESSIONS)
+@pytest.mark.parametrize("dtype", DTYPES, ids=lambda d: d.__name__)
+def test_array_expressions_and_ufuncs_of_complex_match_numpy(expr, dtype):
+    ns = {"np": np}
+    exec(f"def f(a, b, r, x):\n    return {expr}\n", ns)
+    f = njit(ns["f"])
+    for shape in [(0,), (9,), (3, 4)]:
+        # powers of infinities and NaN: NumPy's grouping of products is its own
+        finite = "**" in expr
+        a, b = complex_array(6, shape, dtype, not finite), complex_array(7, shape, dtype, not finite)
+        r = np.random.default_rng(8).standard_normal(shape).astype(np.float32 if dtype == np.complex64 else np.float64)
+        # NumPy's SIMD loops may multiply with fused multiply-adds: a rounding apart
+        rounding = any(op in expr for op in ("*", "/", "np.abs", "abs(", "absolute", "multiply", "divide", "angle"))
+        compare_with_numpy(f, a, b, r, 1.5 - 0.5j, rtol=(1e-6 if dtype == np.complex64 else 1e-15) if rounding else 0)
+
+
+@pytest.mark.parametrize("name", ["sqrt", "exp", "log", "log10", "sin", "cos", "tan", "arcsin", "arccos",
+                                  "arctan", "sinh", "cosh", "tanh", "arcsinh", "arccosh", "arctanh"])
+@pytest.mark.parametrize("dtype", DTYPES, ids=lambda d: d.__name__)
+def test_numpy_functions_of_complex_arrays_match_numpy(name, dtype):
+    ns = {"np": np}
+    exec(f"def f(a):\n    return np.{name}(a)\n", ns)
+    f = njit(ns["f"])
+    a = complex_array(9, (40,), dtype, special=False) / 10
+    # NumPy computes complex64 in float32 with the C library's float functions, ruchey in float64
+    compare_with_numpy(f, a, rtol=1e-5 if dtype == np.complex64 else 1e-13)
+
+
+@njit
+def views(a):
+    re, im = a.real, a.imag
+    re[0] = 100.0
+    im[-1] = -7.0
+    return a, re.copy(), im.sum()
+
+
+def test_real_and_imag_of_a_complex_array_are_views():
+    for dtype in DTYPES:
+        for a in (complex_array(10, (6,), dtype, False), complex_array(11, (3, 4), dtype, False)[:, ::2]):
+            e, g = views.py_func(a.copy()), views(a.copy())
+            assert_array_same(e[0], g[0])
+            assert_array_same(e[1], g[1])
+            assert e[2] == g[2]
+
+
+@njit
+def reductions(a):
+    return a.sum(), np.sum(a), a.prod(), np.prod(a), a.mean(), np.mean(a), (a * 2).sum()
+
+
+def test_sum_prod_mean_of_complex_arrays():
+    for dtype in DTYPES:
+        for shape in [(0,), (1,), (7,), (3, 4), (1000,)]:
+            a = complex_array(12, shape, dtype, special=False) / 10
+            with np.errstate(all="ignore"):
+                expected = reductions.py_func(a)
+            got = reductions(a)
+            for e, g in zip(expected, got):
+                assert type(g) is complex
+                if shape == (0,) and not math.isfinite(abs(e)):  # the mean of nothing
+                    assert cmath.isnan(g)
+                else:  # NumPy adds pairwise: equal up to rounding
+                    assert abs(g - e) <= 1e-5 * max(1, abs(e)) if dtype == np.complex64 else abs(g - e) <= 1e-12 * max(1, abs(e))
+
+
+@njit
+def inplace(a, b):
+    a += b
+    a *= 1j
+    a -= 2
+    a /= b
+    return a
+
+
+def test_in_place_operators_on_complex_arrays():
+    for dtype in DTYPES:
+        compare_with_numpy(inplace, complex_array(13, (10,), dtype), complex_array(14, (10,), dtype))
+    f = np.zeros(3)
+    with pytest.raises(ruchey.TypingError, match="same_kind"):
+        inplace(f, complex_array(1, (3,)))
+
+
+@njit(parallel=True)
+def parallel_sum(a):
+    s = 0j
+    for i in ruchey.prange(a.shape[0]):
+        s += a[i] * a[i]
+    return s
+
+
+def test_prange_reduction_of_complex():
+    a = complex_array(15, (20000,), special=False)
+    assert abs(parallel_sum(a) - parallel_sum.py_func(a)) <= 1e-9 * abs(parallel_sum.py_func(a))
+
+
+@njit
+def loop_sum(a):
+    s = 0j
+    for x in a:
+        s += x
+    return s
+
+
+def test_loop_over_complex_array():
+    a = complex_array(16, (25,), special=False)
+    assert same_value(complex(loop_sum.py_func(a)), loop_sum(a))
+
+
+@njit
+def products(a, b, v, w):
+    return np.dot(a, b), a @ b, np.dot(a, v), np.dot(v, w), np.vdot(v, w), np.inner(v, w), np.vdot(a, a)
+
+
+def test_matrix_products_of_complex_through_blas():
+    for dtype, rtol in [(np.complex128, 1e-12), (np.complex64, 1e-5)]:
+        a, b = complex_array(17, (5, 3), dtype, False), complex_array(18, (3, 4), dtype, False)
+        v, w = complex_array(19, (3,), dtype, False), complex_array(20, (3,), dtype, False)
+        for args in [(a, b, v, w), (a[::-1], b[:, ::2], v[::-1], w), (a, b.real.copy().astype(dtype), v, w)]:
+            for e, g in zip(products.py_func(*args), products(*args)):
+                np.testing.assert_allclose(g, e, rtol=rtol)
+                if isinstance(e, np.ndarray):
+                    assert g.dtype == e.dtype
+
+
+@pytest.mark.parametrize("src", [
+    "def f(a):\n    return np.sort(a)\n",
+    "def f(a):\n    return a < a\n",
+    "def f(a):\n    return np.maximum(a, a)\n",
+    "def f(a):\n    return np.sum(a, axis=0)\n",
+    "def f(a):\n    return np.linalg.inv(a.reshape(2, 2))\n",
+    "def f(a):\n    return a // 2\n",
+    "def f(a):\n    return np.floor(a)\n",
+    "def f(a):\n    x = np.zeros(4)\n    x[0] = a[0]\n    return x\n",
+    "def f(a):\n    return a.min()\n",
+])
+def test_unsupported_array_operations_on_complex_are_typing_errors(src):
+    ns = {"np": np}
+    exec(src, ns)
+    with pytest.raises(ruchey.TypingError):
+        njit(ns["f"])(complex_array(1, (4,)))

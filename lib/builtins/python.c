@@ -258,7 +258,7 @@ static const Type *ty_ufunc_jit_call(Infer *in, Node *n, const Type **args) {
 const Builtin bi_python[] = {
   FUNCTION("range", "builtins", "range", 1, 3, BF_RANGE, ty_range, lo_range_value),
   FUNCTION("prange", "ruchey", "prange", 1, 3, BF_RANGE | BF_PARALLEL, ty_range, lo_range_value),
-  FUNCTION("len", "builtins", "len", 1, 1, BF_PURE | BF_CHEAP, ty_len, lo_len),
+  FUNCTION("len", "builtins", "len", 1, 1, BF_PURE | BF_CHEAP | BF_COMPLEX, ty_len, lo_len),
   {"abs", "builtins", "abs", BK_FUNCTION, 0, 1, 1, NULL, BF_PURE | BF_CHEAP | BF_COMPLEX, 0, 0, ty_abs, lo_abs,
    lo_abs_elem},
   {"min", "builtins", "min", BK_FUNCTION, 0, 2, 64, NULL, BF_PURE | BF_CHEAP, 0, OP_LT, ty_minmax, lo_minmax},
