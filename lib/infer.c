@@ -159,6 +159,8 @@ static const Type *ty_binop_types(Infer *in, Node *n, int op, Node *l, const Typ
       op != OP_POW)
     return ty_error(in, n, "unsupported operand types for this operator: %s and %s (complex numbers have no "
                     "floor division, modulo or bit operations)", a->name, b->name);
+  if ((ty_is_complex(a) || ty_is_complex(b)) && op == OP_POW && in->opts && in->opts->gpu_cc)
+    return ty_error(in, n, "powers of complex numbers are not supported in GPU code");
   switch (op) {
   case OP_DIV:  /* true division of ints and bools gives a float64 */
     if (!ty_is_float(a) && !ty_is_float(b) && !ty_is_complex(a) && !ty_is_complex(b)) return TYS(TY_F64);

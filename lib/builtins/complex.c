@@ -283,13 +283,7 @@ static LLVMValueRef call_cmath(Lower *l, int fn, LLVMValueRef x, const Type *t, 
   LLVMTypeRef params[5] = {l->mod->i32, l->mod->f64, l->mod->f64, l->mod->i32, l->mod->ptr};
   LLVMValueRef args[5] = {const_i32(l, fn), lo_complex_real(l, z), lo_complex_imag(l, z), const_i32(l, python), out};
   LLVMValueRef status = lo_call_fn(l, "rt_cmath", l->mod->i32, params, args, 5);
-  if (python) {
-    LLVMBasicBlockRef bad = new_block(l, "cmath.error"), ok = new_block(l, "cmath.ok");
-    LLVMBuildCondBr(l->b, LLVMBuildICmp(l->b, LLVMIntNE, status, const_i32(l, 0), ""), bad, ok);
-    position(l, bad);
-    lo_raise_status(l, status);
-    position(l, ok);
-  }
+  if (python) lo_check_status(l, status);
   return LLVMBuildLoad2(l->b, lo_type(l, c), out, "");
 }
 
@@ -437,8 +431,14 @@ static LLVMValueRef lo_complex_reduce(Lower *l, Node *n) {
 
 /* ---------------------------------------------------------------- cmath */
 
+/* cmath's functions run in the runtime, which GPU code cannot call */
+static bool check_cpu(Infer *in, Node *n) {
+  if (in->opts && in->opts->gpu_cc) return ty_error(in, n, "%s() is not supported in GPU code", n->bi->name) != NULL;
+  return true;
+}
+
 static const Type *ty_cmath(Infer *in, Node *n, const Type **args) {
-  if (!ty_need_scalar(in, n, args[0], n->bi->name)) return NULL;
+  if (!check_cpu(in, n) || !ty_need_scalar(in, n, args[0], n->bi->name)) return NULL;
   return TYS(TY_C128);
 }
 
@@ -449,6 +449,7 @@ static LLVMValueRef lo_cmath(Lower *l, Node *n) {
 
 /* cmath.log(x, base): log(x) / log(base), CPython's quotient */
 static const Type *ty_cmath_log(Infer *in, Node *n, const Type **args) {
+  if (!check_cpu(in, n)) return NULL;
   for (int i = 0; i < n->list.len; i++)
     if (!ty_need_scalar(in, n, args[i], n->bi->name)) return NULL;
   return TYS(TY_C128);

@@ -95,6 +95,21 @@ static LLVMValueRef complex_div(Lower *l, const Type *t, LLVMValueRef ar, LLVMVa
   return lo_complex_make(l, t, re, im);
 }
 
+/* Raises what a runtime function recorded where its status is not RT_OK
+ * (in a loop run with its errors deferred, only notes it). */
+void lo_check_status(Lower *l, LLVMValueRef status) {
+  LLVMValueRef failed = LLVMBuildICmp(l->b, LLVMIntNE, status, const_i32(l, 0), "");
+  if (l->deferred) {
+    lo_raise_if(l, failed, RT_ERR_RUNTIME, NULL);
+    return;
+  }
+  LLVMBasicBlockRef bad = new_block(l, "call.error"), ok = new_block(l, "call.ok");
+  LLVMBuildCondBr(l->b, failed, bad, ok);
+  position(l, bad);
+  lo_raise_status(l, status);
+  position(l, ok);
+}
+
 /* a ** b in the runtime (rt_complex_pow), in float64 parts. */
 static LLVMValueRef complex_pow(Lower *l, const Type *t, LLVMValueRef a, LLVMValueRef b) {
   const Type *c = TYS(TY_C128);
@@ -105,13 +120,7 @@ static LLVMValueRef complex_pow(Lower *l, const Type *t, LLVMValueRef a, LLVMVal
   LLVMTypeRef params[6] = {l->mod->f64, l->mod->f64, l->mod->f64, l->mod->f64, l->mod->i32, l->mod->ptr};
   LLVMValueRef args[6] = {ar, ai, br, bi, const_i32(l, lo_numpy_errors(l)), out};
   LLVMValueRef status = lo_call_fn(l, "rt_complex_pow", l->mod->i32, params, args, 6);
-  if (!lo_numpy_errors(l)) {
-    LLVMBasicBlockRef bad = new_block(l, "pow.error"), ok = new_block(l, "pow.ok");
-    LLVMBuildCondBr(l->b, LLVMBuildICmp(l->b, LLVMIntNE, status, const_i32(l, 0), ""), bad, ok);
-    position(l, bad);
-    lo_raise_status(l, status);
-    position(l, ok);
-  }
+  if (!lo_numpy_errors(l)) lo_check_status(l, status);
   return lo_complex_convert(l, LLVMBuildLoad2(l->b, lo_type(l, c), out, ""), c, t);
 }
 

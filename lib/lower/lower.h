@@ -222,6 +222,7 @@ LLVMValueRef lo_complex_binop(Lower *l, int op, const Type *t, LLVMValueRef a, c
 LLVMValueRef lo_complex_neg(Lower *l, const Type *t, LLVMValueRef v);
 LLVMValueRef lo_complex_compare(Lower *l, int op, LLVMValueRef a, const Type *ta, LLVMValueRef b, const Type *tb);
 LLVMValueRef lo_complex_abs(Lower *l, const Type *t, LLVMValueRef v);
+void lo_check_status(Lower *l, LLVMValueRef status);  /* raises what a runtime call recorded, if it failed */
 
 /* ---------------------------------------------------------------- arrays.c */
 
