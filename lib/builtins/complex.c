@@ -107,6 +107,27 @@ static double complex power_by_squaring(double complex a, long n, bool *by_zero)
   return n < 0 ? py_div(1, r, by_zero) : r;
 }
 
+/* NumPy's a ** n for a whole n below 100: a, a a, a (a a) and 1 / a as
+ * they are (no product with 1 to turn infinities into NaN), others by
+ * squaring. */
+static double complex numpy_power_int(double complex a, long n) {
+  if (n == 1) return a;
+  if (n == 2) return py_mul(a, a);
+  if (n == 3) return py_mul(a, py_mul(a, a));
+  if (n == -1) return 1 / a;  /* C99's quotient, infinities kept apart from NaN */
+  bool unused = false;
+  double complex r = power_by_squaring(a, n < 0 ? -n : n, &unused);
+  if (n >= 0) return r;
+  double rr = creal(r), ri = cimag(r);  /* 1 / r, NumPy's way: by the reciprocal of the divisor */
+  if (fabs(rr) >= fabs(ri)) {
+    if (rr == 0 && ri == 0) return CMPLX(1 / fabs(rr), 0 / fabs(ri));
+    double ratio = ri / rr, scale = 1 / (rr + ri * ratio);
+    return CMPLX(scale, -ratio * scale);
+  }
+  double ratio = rr / ri, scale = 1 / (ri + rr * ratio);
+  return CMPLX(ratio * scale, -scale);
+}
+
 /* a ** b through polar form, as CPython's: |a| ** b.real, turned. */
 static double complex power_polar(double complex a, double complex b) {
   double len = hypot(creal(a), cimag(a)), at = atan2(cimag(a), creal(a));
@@ -130,7 +151,7 @@ int32_t rt_complex_pow(double ar, double ai, double br, double bi, int32_t numpy
   else if (ar == 0 && ai == 0) {
     by_zero = bi != 0 || br < 0;
     r = numpy && by_zero ? CMPLX(NAN, NAN) : 0;
-  } else if (whole) r = power_by_squaring(a, (long)br, &by_zero);
+  } else if (numpy && whole && fabs(br) < 100) r = numpy_power_int(a, (long)br);
   else if (numpy) r = cpow(a, b);
   else {  /* CPython reads the C library's errno: a domain error (cos(inf)) is its ZeroDivisionError */
     errno = 0;
