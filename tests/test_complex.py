@@ -639,3 +639,33 @@ def test_unsupported_array_operations_on_complex_are_typing_errors(src):
     exec(src, ns)
     with pytest.raises(ruchey.TypingError):
         njit(ns["f"])(complex_array(1, (4,)))
+
+
+@njit
+def real_parts(x, i, b):
+    return x.real, x.imag, x.conjugate(), i.real, i.imag, i.conjugate(), b.real, b.imag
+
+
+def test_parts_of_real_numbers_are_pythons():
+    check(real_parts, [(2.5, 3, True), (-0.0, -7, False), (math.nan, 2**62, True)])
+
+
+@njit
+def cmath_constants():
+    return cmath.pi, cmath.e, cmath.infj, cmath.inf, cmath.nanj.imag
+
+
+def test_cmath_constants_are_frozen():
+    check(cmath_constants, [()])
+
+
+@njit
+def square(a):
+    return np.square(a), np.square(a[0])
+
+
+def test_numpy_square_of_complex():
+    a = complex_array(21, (10,), special=False)
+    e, g = square.py_func(a), square(a)
+    assert_array_same(e[0], g[0])
+    assert same_value(complex(e[1]), g[1])

@@ -204,6 +204,21 @@ static const Type *ty_same(Infer *in, Node *n, const Type **args) { return args[
 static LLVMValueRef lo_real_attr(Lower *l, Node *n) { return lo_complex_real(l, lo_expr(l, n->lhs)); }
 static LLVMValueRef lo_imag_attr(Lower *l, Node *n) { return lo_complex_imag(l, lo_expr(l, n->lhs)); }
 
+/* a real number's parts, as Python's: itself, a zero of its type (a bool's: int) */
+static const Type *ty_real_part(Infer *in, Node *n, const Type **args) {
+  return args[0]->kind == TY_BOOL ? TYS(TY_I64) : args[0];
+}
+
+static LLVMValueRef lo_real_self(Lower *l, Node *n) {
+  Node *x = n->kind == N_ATTR ? n->lhs : n->list.items[0];
+  return lo_expr_as(l, x, n->ty);
+}
+
+static LLVMValueRef lo_real_zero(Lower *l, Node *n) {
+  lo_expr(l, n->lhs);
+  return LLVMConstNull(lo_type(l, n->ty));
+}
+
 static LLVMValueRef conjugate(Lower *l, const Type *t, LLVMValueRef v) {
   return lo_complex_make(l, t, lo_complex_real(l, v), LLVMBuildFNeg(l->b, lo_complex_imag(l, v), ""));
 }
@@ -371,6 +386,17 @@ static LLVMValueRef lo_cpredicate_elem(Lower *l, Node *n, LLVMValueRef *v) {
 static LLVMValueRef lo_cpredicate(Lower *l, Node *n) {
   LLVMValueRef v = lo_expr(l, n->list.items[0]);
   return lo_cpredicate_elem(l, n, &v);
+}
+
+/* numpy.square of complex: z * z */
+static LLVMValueRef lo_csquare_elem(Lower *l, Node *n, LLVMValueRef *v) {
+  const Type *t = elem_of(n->ty);
+  return lo_complex_binop(l, OP_MUL, t, v[0], t, v[0], t);
+}
+
+static LLVMValueRef lo_csquare(Lower *l, Node *n) {
+  LLVMValueRef v = lo_expr(l, n->list.items[0]);
+  return lo_csquare_elem(l, n, &v);
 }
 
 /* numpy.power of complex: the operator's elements */
@@ -556,6 +582,13 @@ static const char *const out_kw[] = {"out", NULL};
    lo_imag_attr},                                                                                             \
   {"complex.conjugate", NULL, "conjugate", BK_METHOD, kind, 0, 0, NULL, BF_PURE | BF_CHEAP | BF_COMPLEX, 0, 0,  \
    ty_same, lo_conjugate_method}
+#define REAL_PARTS(kind)                                                                                       \
+  {"number.real", NULL, "real", BK_ATTRIBUTE, kind, 0, 0, NULL, BF_PURE | BF_CHEAP, 0, 0, ty_real_part,        \
+   lo_real_self},                                                                                             \
+  {"number.imag", NULL, "imag", BK_ATTRIBUTE, kind, 0, 0, NULL, BF_PURE | BF_CHEAP, 0, 0, ty_real_part,        \
+   lo_real_zero},                                                                                             \
+  {"number.conjugate", NULL, "conjugate", BK_METHOD, kind, 0, 0, NULL, BF_PURE | BF_CHEAP, 0, 0, ty_real_part, \
+   lo_real_self}
 /* numpy.real and its kin: ival says which part */
 #define PARTS(name, which, type) \
   {"numpy." name, "numpy", name, BK_FUNCTION, 0, 1, 1, NULL, BF_PURE | BF_CHEAP | BF_COMPLEX, which, 0, type, lo_parts, \
@@ -574,6 +607,9 @@ const Builtin bi_complex[] = {
   {"complex", "builtins", "complex", BK_FUNCTION, 0, 0, 2, NULL, BF_PURE | BF_CHEAP | BF_COMPLEX, 0, 0,
    ty_complex_call, lo_complex_call},
   SCALAR_PARTS(TY_C64), SCALAR_PARTS(TY_C128),
+  REAL_PARTS(TY_BOOL), REAL_PARTS(TY_I8), REAL_PARTS(TY_I16), REAL_PARTS(TY_I32), REAL_PARTS(TY_I64),
+  REAL_PARTS(TY_U8), REAL_PARTS(TY_U16), REAL_PARTS(TY_U32), REAL_PARTS(TY_U64), REAL_PARTS(TY_F32),
+  REAL_PARTS(TY_F64),
   {"array.real", NULL, "real", BK_ATTRIBUTE, TY_ARRAY, 0, 0, NULL, BF_PURE | BF_CHEAP | BF_COMPLEX, 0, 0, ty_array_part,
    lo_array_part},
   {"array.imag", NULL, "imag", BK_ATTRIBUTE, TY_ARRAY, 0, 0, NULL, BF_PURE | BF_CHEAP | BF_COMPLEX, 0, 0, ty_array_part,
@@ -595,13 +631,16 @@ const Builtin bi_complex[] = {
   NUMPY_OF_COMPLEX("arctanh", CM_ATANH),
   {"numpy.absolute of complex", NULL, NULL, BK_FUNCTION, 0, 1, 1, out_kw, BF_PURE | BF_CHEAP | BF_COMPLEX, 0, 0,
    ty_numpy_cabs, lo_cabs, lo_cabs_elem},
+  {"numpy.square of complex", NULL, NULL, BK_FUNCTION, 0, 1, 1, out_kw, BF_PURE | BF_CHEAP | BF_COMPLEX, 0, 0,
+   ty_numpy_cmath, lo_csquare, lo_csquare_elem},
   {"numpy.power of complex", NULL, NULL, BK_FUNCTION, 0, 2, 2, out_kw, BF_PURE | BF_COMPLEX, 0, 0, ty_numpy_cpow,
    lo_cpow, lo_cpow_elem},
+/* (numpy.sum's row checked the place: these make no array) */
 #define REDUCE_OF_COMPLEX(name, which) \
-  {"numpy." name " of complex", NULL, NULL, BK_FUNCTION, 0, 1, 3, NULL, BF_ALLOCATES | BF_COMPLEX, which, 0, \
-   ty_complex_reduce, lo_complex_reduce}, \
-  {"array." name " of complex", NULL, NULL, BK_FUNCTION, 0, 1, 3, NULL, BF_ALLOCATES | BF_COMPLEX, which, 0, \
-   ty_complex_reduce, lo_complex_reduce}
+  {"numpy." name " of complex", NULL, NULL, BK_FUNCTION, 0, 1, 3, NULL, BF_COMPLEX, which, 0, ty_complex_reduce, \
+   lo_complex_reduce}, \
+  {"array." name " of complex", NULL, NULL, BK_FUNCTION, 0, 1, 3, NULL, BF_COMPLEX, which, 0, ty_complex_reduce, \
+   lo_complex_reduce}
   REDUCE_OF_COMPLEX("sum", '+'), REDUCE_OF_COMPLEX("prod", '*'), REDUCE_OF_COMPLEX("mean", 'm'),
   PREDICATE_OF_COMPLEX("isnan", 'n'), PREDICATE_OF_COMPLEX("isinf", 'i'), PREDICATE_OF_COMPLEX("isfinite", 'f'),
   CMATH("sqrt", CM_SQRT), CMATH("exp", CM_EXP), CMATH("log10", CM_LOG10),
