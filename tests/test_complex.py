@@ -667,5 +667,5 @@ def square(a):
 def test_numpy_square_of_complex():
     a = complex_array(21, (10,), special=False)
     e, g = square.py_func(a), square(a)
-    assert_array_same(e[0], g[0])
-    assert same_value(complex(e[1]), g[1])
+    assert_array_same(e[0], g[0], rtol=1e-15)  # NumPy's loop may fuse a multiply-add
+    assert abs(complex(e[1]) - g[1]) <= 1e-15 * abs(g[1])
