@@ -669,3 +669,18 @@ def test_numpy_square_of_complex():
     e, g = square.py_func(a), square(a)
     assert_array_same(e[0], g[0], rtol=1e-15)  # NumPy's loop may fuse a multiply-add
     assert abs(complex(e[1]) - g[1]) <= 1e-15 * abs(g[1])
+
+
+@njit
+def show(z, w):
+    print("z =", z, w, 1j)
+
+
+def test_print_writes_complex_numbers_as_python_repr(capsys):
+    for z in [1 + 2j, 2j, complex(-0.0, 1), complex(0, -0.0), 0j, complex(math.nan, 1), complex(0, math.nan),
+              complex(math.inf, -math.inf), 1e16 + 1e-5j, complex(0.1, 123456789.125), -1.5 - 2.5j]:
+        w = np.complex64(z)
+        show(z, w)
+        compiled = capsys.readouterr().out
+        show.py_func(z, complex(w))
+        assert compiled == capsys.readouterr().out
