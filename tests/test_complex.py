@@ -684,3 +684,17 @@ def test_print_writes_complex_numbers_as_python_repr(capsys):
         compiled = capsys.readouterr().out
         show.py_func(z, complex(w))
         assert compiled == capsys.readouterr().out
+
+
+def test_vectorize_over_complex_arrays():
+    @ruchey.vectorize
+    def rotate(z, angle):
+        return z * cmath.exp(1j * angle)
+
+    a = complex_array(22, (12,), special=False)
+    got = rotate(a, 0.5)
+    expected = np.array([rotate.py_func(complex(z), 0.5) for z in a])
+    assert got.dtype == np.complex128
+    np.testing.assert_allclose(got, expected, rtol=1e-15)
+    eager = ruchey.vectorize(["c8(c8, f4)"])(rotate.py_func)
+    assert eager(a.astype(np.complex64), np.float32(0.5)).dtype == np.complex64
