@@ -203,7 +203,42 @@ static PyObject *static_object(Fe *fe, PyObject *e) {
   return NULL;
 }
 
+static Node *constant_node(Fe *fe, PyObject *obj, PyObject *e);
+
+/* A NumPy scalar global (numpy.float32(1e-7)), frozen as Numba freezes it:
+ * its value converted to its own type, which it keeps in arithmetic (no
+ * weak Python number); NULL if obj is none. */
+static Node *numpy_scalar(Fe *fe, PyObject *obj, PyObject *e) {
+  int kind = PyType_Check(obj) ? -1 : core_dtype_kind((PyObject *)Py_TYPE(obj));
+  if (kind < 0 || PyBool_Check(obj) || PyLong_CheckExact(obj) || PyFloat_CheckExact(obj) || PyComplex_CheckExact(obj))
+    return NULL;
+  Py_complex c = kind == TY_C64 || kind == TY_C128 ? PyComplex_AsCComplex(obj) : (Py_complex){0};
+  PyObject *v = kind == TY_C64 || kind == TY_C128 ? (PyErr_Occurred() ? NULL : PyComplex_FromCComplex(c))
+                : kind == TY_F32 || kind == TY_F64 ? PyNumber_Float(obj) : PyNumber_Long(obj);
+  if (!v) {
+    PyErr_Clear();
+    return fe_error(fe, e, "cannot read this NumPy scalar's value");
+  }
+  Node *x = NULL;
+  if (PyLong_Check(v) && kind == TY_U64) {  /* above 2**63: its bits, which the conversion keeps */
+    x = new_node(fe, N_INT, e);
+    x->ival = (int64_t)PyLong_AsUnsignedLongLongMask(v);
+  } else {
+    x = constant_node(fe, v, e);
+  }
+  Py_DECREF(v);
+  if (!x) return NULL;
+  Node *n = new_node(fe, N_CALL, e);
+  n->bi = core_builtin_named("a NumPy scalar type");
+  n->ival = kind;
+  n->list = new_list(fe, 1);
+  n->list.items[0] = x;
+  return n;
+}
+
 static Node *constant_node(Fe *fe, PyObject *obj, PyObject *e) {
+  Node *scalar = numpy_scalar(fe, obj, e);
+  if (scalar || fe->diag->kind) return scalar;
   if (PyBool_Check(obj)) {
     Node *n = new_node(fe, N_BOOL, e);
     n->ival = obj == Py_True;

@@ -91,7 +91,7 @@ struct Type {
   TypeKind kind;
   unsigned flags;        /* the kind's TF_ flags, and TF_REFS for a tuple holding arrays */
   int bits;              /* a scalar's width */
-  const Type *elem;      /* TY_ARRAY, TY_DTYPE: the scalar element type */
+  const Type *elem;      /* TY_ARRAY, TY_DTYPE, TY_INFO: the scalar element type */
   int ndim;              /* TY_ARRAY */
   char layout;           /* TY_ARRAY: 'C' contiguous, 'F' Fortran, 'A' any strides */
   bool readonly;         /* TY_ARRAY: writing is a TypingError */
@@ -123,6 +123,7 @@ extern const Type ty_plain[TY_COUNT];  /* the kinds without parameters */
 const Type *ty_array(const Type *elem, int ndim, char layout, bool readonly);
 const Type *ty_tuple(int n, const Type *const *fields);
 const Type *ty_dtype(const Type *elem);
+const Type *ty_info(const Type *elem);
 #endif
 
 /* ---------------------------------------------------------------- IR (frontend.c) */

@@ -107,6 +107,10 @@ static void complete(Type *t) {
     t->align = 1;
     t->name = format("dtype(%s)", t->elem->name);
     break;
+  case TY_INFO:
+    t->align = 1;
+    t->name = format("numpy.%s(%s)", ty_is_int(t->elem) ? "iinfo" : "finfo", t->elem->name);
+    break;
   case TY_TUPLE: {
     size_t *offsets = arena_alloc(&T.arena, sizeof(size_t) * (size_t)(t->nfields ? t->nfields : 1));
     size_t off = 0, align = 1, len = 3;
@@ -164,3 +168,5 @@ const Type *ty_tuple(int n, const Type *const *fields) {
 }
 
 const Type *ty_dtype(const Type *elem) { return intern(&(Type){.kind = TY_DTYPE, .elem = elem}); }
+
+const Type *ty_info(const Type *elem) { return intern(&(Type){.kind = TY_INFO, .elem = elem}); }

@@ -698,3 +698,17 @@ def test_vectorize_over_complex_arrays():
     np.testing.assert_allclose(got, expected, rtol=1e-15)
     eager = ruchey.vectorize(["c8(c8, f4)"])(rotate.py_func)
     assert eager(a.astype(np.complex64), np.float32(0.5)).dtype == np.complex64
+
+
+G64 = np.complex64(1.5 + 2j)
+G128 = np.complex128(-1j)
+
+
+@njit
+def numpy_complex_globals(x):
+    return G64 * x, G128 + x
+
+
+def test_numpy_complex_globals_are_frozen_with_their_type():
+    a, b = numpy_complex_globals(2.0)
+    assert a == complex(G64 * np.float32(2.0)) and b == complex(G128 + 2.0)

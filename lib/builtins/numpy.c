@@ -523,6 +523,23 @@ static LLVMValueRef lo_ndim(Lower *l, Node *n) { return const_i64(l, n->lhs->ty-
 /* a.dtype: a type, used as an allocation's argument; no value at run time */
 static const Type *ty_dtype_attr(Infer *in, Node *n, const Type **args) { return ty_dtype(args[0]->elem); }
 
+/* dtype.itemsize and array.itemsize: the bytes of one element */
+static LLVMValueRef lo_itemsize(Lower *l, Node *n) { return const_i64(l, ty_bits(n->lhs->ty->elem) / 8); }
+
+static LLVMValueRef lo_nbytes(Lower *l, Node *n) {
+  return LLVMBuildMul(l->b, lo_size(l, n), const_i64(l, ty_bits(n->lhs->ty->elem) / 8), "");
+}
+
+/* a.strides: in bytes, as the array holds them (every array value has
+ * them filled, as boxing reads them: a zero-size array's may be NumPy's 0) */
+static LLVMValueRef lo_strides(Lower *l, Node *n) {
+  LLVMValueRef a = lo_expr(l, n->lhs), r = LLVMGetUndef(lo_type(l, n->ty));
+  for (int d = 0; d < n->lhs->ty->ndim; d++)
+    r = LLVMBuildInsertValue(l->b, r, lo_arr_field(l, a, 4, (unsigned)d), (unsigned)d, "");
+  lo_done_with(l, n->lhs, a);
+  return r;
+}
+
 /* ---------------------------------------------------------------- the rows */
 
 #define ALLOC(name, lo, hi, kw, fill, type, lower) \
@@ -558,5 +575,9 @@ const Builtin bi_numpy[] = {
   ATTRIBUTE("size", 0, ty_int_attr, lo_size),
   ATTRIBUTE("ndim", 0, ty_int_attr, lo_ndim),
   ATTRIBUTE("dtype", 0, ty_dtype_attr, lo_no_value),
+  ATTRIBUTE("itemsize", 0, ty_int_attr, lo_itemsize),
+  ATTRIBUTE("nbytes", 0, ty_int_attr, lo_nbytes),
+  ATTRIBUTE("strides", 0, ty_shape, lo_strides),
+  {"dtype.itemsize", NULL, "itemsize", BK_ATTRIBUTE, TY_DTYPE, 0, 0, NULL, BF_PURE | BF_CHEAP, 0, 0, ty_int_attr, lo_itemsize},
   BI_END,
 };

@@ -114,7 +114,7 @@ static const Model models[TY_COUNT] = {
   [TY_ARRAY] = {array_value, array_storage, array_load, array_store, array_refcount},
   [TY_TUPLE] = {tuple_value, tuple_storage, tuple_load, tuple_store, tuple_refcount},
   [TY_NONE] = NO_VALUE, [TY_RANGE] = NO_VALUE, [TY_DTYPE] = NO_VALUE, [TY_MODULE] = NO_VALUE,
-  [TY_GRID] = NO_VALUE,
+  [TY_GRID] = NO_VALUE, [TY_INFO] = NO_VALUE,
 };
 
 static const Model *model(const Type *t) {

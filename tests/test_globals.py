@@ -1,0 +1,164 @@
+"""Module globals frozen at compile time (NumPy scalars), numpy.iinfo and
+numpy.finfo, and the attributes that describe an array's memory
+(itemsize, nbytes, strides), each against the function's Python original
+or NumPy."""
+import numpy as np
+import pytest
+import ruchey
+from ruchey import njit
+
+from conftest import AS_NUMBA
+
+INTS = [np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uint32, np.uint64]
+FLOATS = [np.float32, np.float64]
+
+# NumPy scalars as globals: each keeps its own type in arithmetic
+G_F32 = np.float32(1e-7)
+G_F64 = np.float64(0.1)
+G_I8 = np.int8(-7)
+G_U8 = np.uint8(200)
+G_I32 = np.int32(123456)
+G_U64 = np.uint64(2**64 - 3)
+G_BOOL = np.bool_(True)
+
+
+def test_numpy_scalar_globals_keep_their_type_with_arrays():
+    @njit
+    def f(a):
+        return a + G_F32
+
+    a = np.linspace(0, 1, 7).astype(np.float32)
+    r = f(a)
+    assert r.dtype == f.py_func(a).dtype == np.float32
+    np.testing.assert_array_equal(r, f.py_func(a))
+
+
+def read_f64():
+    return G_F64
+
+
+def read_i8():
+    return G_I8
+
+
+def read_u8():
+    return G_U8
+
+
+def read_i32():
+    return G_I32
+
+
+def read_u64():
+    return G_U64
+
+
+def read_bool():
+    return G_BOOL
+
+
+@pytest.mark.parametrize("read", [read_f64, read_i8, read_u8, read_i32, read_u64, read_bool])
+def test_numpy_scalar_global_values(read):
+    assert njit(read)() == read()
+
+
+def test_numpy_scalar_global_in_array_expression_keeps_uint8():
+    @njit
+    def f(a):
+        return a + G_U8
+
+    a = np.arange(10, dtype=np.uint8)
+    r = f(a)
+    np.testing.assert_array_equal(r, f.py_func(a))
+    assert r.dtype == np.uint8
+
+
+def test_numpy_int_global_in_scalar_arithmetic():
+    @njit
+    def f(x):
+        return x * G_I32 + G_I8
+
+    for x in [0, 1, -5, 1000]:  # int64 arithmetic, as Numba's (NumPy's would wrap in int32 past 2**31)
+        assert f(x) == f.py_func(x)
+
+
+@pytest.mark.parametrize("t", INTS)
+def test_iinfo_of_every_int_type(t):
+    @njit
+    def f(a):
+        info = np.iinfo(a.dtype)
+        return info.min, info.max, info.bits
+
+    a = np.zeros(2, t)
+    lo, hi, bits = f(a)
+    assert (lo, hi, bits) == (np.iinfo(t).min, np.iinfo(t).max, np.iinfo(t).bits)
+
+
+@pytest.mark.parametrize("t", FLOATS)
+def test_finfo_of_every_float_type(t):
+    @njit
+    def f(a):
+        fi = np.finfo(a.dtype)
+        return fi.eps, fi.epsneg, fi.max, fi.min, fi.tiny, fi.smallest_normal, fi.resolution, fi.bits, fi.precision
+
+    got = f(np.zeros(1, t))
+    fi = np.finfo(t)
+    want = (fi.eps, fi.epsneg, fi.max, fi.min, fi.tiny, fi.smallest_normal, fi.resolution, fi.bits, fi.precision)
+    assert got == want
+
+
+def test_iinfo_and_finfo_of_scalar_types_and_values():
+    @njit
+    def f(x):
+        return np.iinfo(np.int16).max, np.iinfo(x).max, np.finfo(np.float32).eps, np.finfo(ruchey.float64).max
+
+    assert f(3) == (2**15 - 1, 2**63 - 1, np.finfo(np.float32).eps, np.finfo(np.float64).max)
+
+
+def test_limits_as_loop_sentinels():
+    @njit
+    def argmin_by_hand(a):
+        best, at = np.finfo(np.float64).max, -1
+        for i in range(a.size):
+            if a[i] < best:
+                best, at = a[i], i
+        return at, best
+
+    rng = np.random.default_rng(3)
+    for n in [0, 1, 5, 100]:
+        a = rng.normal(size=n)
+        assert argmin_by_hand(a) == argmin_by_hand.py_func(a)
+
+
+def test_iinfo_of_uint64_max_is_exact():
+    @njit
+    def f():
+        return np.iinfo(np.uint64).max
+
+    assert f() == 2**64 - 1
+
+
+@pytest.mark.skipif(AS_NUMBA, reason="ruchey's messages")
+def test_limits_of_the_wrong_kind_are_typing_errors():
+    with pytest.raises(ruchey.TypingError, match="integer"):
+        njit(lambda: np.iinfo(np.float64).max)()
+    with pytest.raises(ruchey.TypingError, match="inexact"):
+        njit(lambda: np.finfo(np.int32).eps)()
+    with pytest.raises(ruchey.TypingError, match="no attribute 'eps'"):
+        njit(lambda: np.iinfo(np.int32).eps)()
+    with pytest.raises(ruchey.TypingError, match="dtype or a number"):
+        njit(lambda a: np.iinfo(a).max)(np.zeros(2, np.int64))
+
+
+@pytest.mark.parametrize("shape,index", [((3, 4), ()), ((3, 4), (slice(None), slice(None, None, 2))), ((5,), (slice(None, None, -1),)),
+                                         ((2, 3, 4), (slice(None), 1)), ((0, 3), ())])
+@pytest.mark.parametrize("t", [np.int8, np.float32, np.float64, np.bool_])
+def test_itemsize_nbytes_strides(shape, index, t):
+    @njit
+    def f(a):
+        return a.itemsize, a.nbytes, a.strides, a.dtype.itemsize
+
+    a = np.zeros(shape, t)[index]
+    assert f(a) == f.py_func(a)
+    if a.ndim == 2:
+        assert f(a.T) == f.py_func(a.T)
