@@ -10,7 +10,9 @@
  * OverflowError where finite arguments give an infinite result. The
  * operators' arithmetic is lower/complex.c's.
  */
-#define _GNU_SOURCE
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE  /* clog10 */
+#endif
 #include <complex.h>
 #include <errno.h>
 #include <math.h>
