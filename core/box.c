@@ -109,6 +109,8 @@ PyObject *disp_box(const Type *t, char *p) {
   case TY_U64: return PyLong_FromUnsignedLongLong(*(uint64_t *)p);
   case TY_F32: return PyFloat_FromDouble(*(float *)p);
   case TY_F64: return PyFloat_FromDouble(*(double *)p);
+  case TY_C64: return PyComplex_FromDoubles(((float *)p)[0], ((float *)p)[1]);
+  case TY_C128: return PyComplex_FromDoubles(((double *)p)[0], ((double *)p)[1]);
   case TY_ARRAY: return box_array(t, (RtArray *)p);
   case TY_TUPLE: return box_tuple(t, p);
   case TY_OPTIONAL: return p[t->elem->size] ? disp_box(t->elem, p) : Py_NewRef(Py_None);  /* the flag follows the value */
@@ -135,6 +137,13 @@ static int unbox_array(PyObject *o, RtArray *arr, void **arg) {
 /* A number of another type for a scalar parameter (an explicit
  * signature's), converted as Python converts it. */
 static int unbox_converted(PyObject *o, const Type *t, Slot *slot) {
+  if (ty_is_complex(t)) {
+    Py_complex v = PyComplex_AsCComplex(o);
+    if (v.real == -1.0 && PyErr_Occurred()) return -1;
+    if (t->kind == TY_C128) memcpy(slot, (double[2]){v.real, v.imag}, 16);
+    else memcpy(slot, (float[2]){(float)v.real, (float)v.imag}, 8);
+    return 0;
+  }
   if (ty_is_float(t)) {
     double v = PyFloat_AsDouble(o);
     if (t->kind == TY_F64) slot->f = v;

@@ -97,6 +97,7 @@ typedef union Slot {
   double f;
   float f32;
   uint8_t b;
+  double c[2];  /* complex64 and complex128 */
 } Slot;
 /* Unboxes o as type t into slot (or arr, for arrays); *arg points at the
  * value. A compatible Python value converts as Python would. */

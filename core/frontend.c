@@ -206,8 +206,11 @@ static Node *constant_node(Fe *fe, PyObject *obj, PyObject *e);
  * weak Python number); NULL if obj is none. */
 static Node *numpy_scalar(Fe *fe, PyObject *obj, PyObject *e) {
   int kind = PyType_Check(obj) ? -1 : core_dtype_kind((PyObject *)Py_TYPE(obj));
-  if (kind < 0 || PyBool_Check(obj) || PyLong_CheckExact(obj) || PyFloat_CheckExact(obj)) return NULL;
-  PyObject *v = kind == TY_F32 || kind == TY_F64 ? PyNumber_Float(obj) : PyNumber_Long(obj);
+  if (kind < 0 || PyBool_Check(obj) || PyLong_CheckExact(obj) || PyFloat_CheckExact(obj) || PyComplex_CheckExact(obj))
+    return NULL;
+  Py_complex c = kind == TY_C64 || kind == TY_C128 ? PyComplex_AsCComplex(obj) : (Py_complex){0};
+  PyObject *v = kind == TY_C64 || kind == TY_C128 ? (PyErr_Occurred() ? NULL : PyComplex_FromCComplex(c))
+                : kind == TY_F32 || kind == TY_F64 ? PyNumber_Float(obj) : PyNumber_Long(obj);
   if (!v) {
     PyErr_Clear();
     return fe_error(fe, e, "cannot read this NumPy scalar's value");
@@ -248,6 +251,16 @@ static Node *constant_node(Fe *fe, PyObject *obj, PyObject *e) {
   if (PyFloat_Check(obj)) {
     Node *n = new_node(fe, N_FLOAT, e);
     n->fval = PyFloat_AS_DOUBLE(obj);
+    return n;
+  }
+  if (PyComplex_Check(obj)) {  /* 2j, or a global complex: complex(real, imag) */
+    Node *n = new_node(fe, N_CALL, e);
+    n->bi = core_builtin_named("complex");
+    n->list = new_list(fe, 2);
+    for (int i = 0; i < 2; i++) {
+      n->list.items[i] = new_node(fe, N_FLOAT, e);
+      n->list.items[i]->fval = i ? PyComplex_ImagAsDouble(obj) : PyComplex_RealAsDouble(obj);
+    }
     return n;
   }
   if (PyTuple_Check(obj)) {  /* a global tuple of numbers, frozen like they are */

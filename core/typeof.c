@@ -29,6 +29,8 @@ int disp_dtype_kind(int type_num) {
   case NPY_UINT32: return TY_U32;
   case NPY_FLOAT32: return TY_F32;
   case NPY_FLOAT64: return TY_F64;
+  case NPY_COMPLEX64: return TY_C64;
+  case NPY_COMPLEX128: return TY_C128;
   default:
     /* long and longlong are both 64-bit on the platforms we build for */
     if (type_num == NPY_INT64 || type_num == NPY_LONGLONG) return TY_I64;
@@ -42,6 +44,7 @@ int disp_kind_type_num(TypeKind k) {
     [TY_BOOL] = NPY_BOOL, [TY_I8] = NPY_INT8, [TY_I16] = NPY_INT16, [TY_I32] = NPY_INT32,
     [TY_I64] = NPY_INT64, [TY_U8] = NPY_UINT8, [TY_U16] = NPY_UINT16, [TY_U32] = NPY_UINT32,
     [TY_U64] = NPY_UINT64, [TY_F32] = NPY_FLOAT32, [TY_F64] = NPY_FLOAT64,
+    [TY_C64] = NPY_COMPLEX64, [TY_C128] = NPY_COMPLEX128,
   };
   return nums[k];
 }
@@ -49,7 +52,7 @@ int disp_kind_type_num(TypeKind k) {
 /* ---------------------------------------------------------------- arrays */
 
 /* An array's fingerprint: its place in the table below. */
-enum { NLAYOUTS = 3, NARRAYS = (TY_F64 + 1) * (RC_MAX_NDIM + 1) * NLAYOUTS * 2 };
+enum { NLAYOUTS = 3, NARRAYS = (TY_C128 + 1) * (RC_MAX_NDIM + 1) * NLAYOUTS * 2 };
 static const Type *array_types[NARRAYS];
 
 static const Type *array_type(PyArrayObject *a) {
@@ -146,6 +149,7 @@ static const Type *typeof_depth(PyObject *o, int depth) {
   if (o == Py_None) return &core_plain[TY_NONE];
   if (t == &PyTuple_Type) return tuple_type(o, depth);
   if (t == &DispatcherType) return disp_function_type((Dispatcher *)o);
+  if (t == &PyComplex_Type) return &core_plain[TY_C128];
   if (t == &PyArray_Type || (PyArray_Check(o) && indexes_plainly(t))) return array_type((PyArrayObject *)o);
   if (PyArray_Check(o)) return NULL;
   if (PyArray_IsScalar(o, Generic)) {
@@ -271,6 +275,9 @@ bool disp_type_accepts(const Type *want, const Type *have) {
     return ok;
   }
   if (!ty_is_scalar(want) || !ty_is_scalar(have)) return false;
+  /* a complex parameter takes any number; a real one no complex */
+  if (ty_is_complex(want)) return true;
+  if (ty_is_complex(have)) return false;
   if (ty_is_float(want)) return true;
   return ty_is_int(want) && (have->kind == TY_BOOL || ty_is_int(have));
 }

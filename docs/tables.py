@@ -23,6 +23,7 @@ SECTIONS = [
     ("`math`", lambda r: r[1] == "math"),
     ("NumPy functions", lambda r: r[1] == "numpy"),
     ("`numpy.linalg`", lambda r: r[1] == "numpy.linalg"),
+    ("`cmath`", lambda r: r[1] == "cmath"),
     ("Array methods and attributes", lambda r: r[3] in ("method", "attribute")),
     ("ruchey", lambda r: r[1] == "ruchey"),
     ("CUDA kernels (`ruchey.cuda`)", lambda r: r[1] == "ruchey.cuda"),
@@ -48,11 +49,14 @@ def _name(row):
 def builtins_rows():
     """(section, name, arguments, notes) for every builtin users can name."""
     from ruchey import _core
-    rows = []
+    rows, seen = [], set()
     for title, belongs in SECTIONS:
         for row in _core.builtins():
             if row[2] is None or not belongs(row):  # the compiler's own rows
                 continue
+            if (title, row[3], row[2]) in seen:  # one row per receiver kind (complex64 and complex128's .real)
+                continue
+            seen.add((title, row[3], row[2]))
             args = "" if row[3] == "attribute" or "nocall" in row[6] else _arity(row[4], row[5])
             notes = "; ".join(text for flag, text in NOTES.items() if flag in row[6])
             rows.append((title, _name(row), args, notes))

@@ -74,6 +74,7 @@ enum {
   TF_BOOL = 1 << 4,
   TF_REFS = 1 << 5,     /* holds arrays, whose memory is reference-counted */
   TF_NOVALUE = 1 << 6,  /* only used where it is written (range, dtype, module) */
+  TF_COMPLEX = 1 << 7,  /* a pair of floats; bits counts both, the alignment is one part's */
 };
 
 typedef enum {
@@ -108,6 +109,7 @@ static inline bool ty_is_scalar(const Type *t) { return t->flags & TF_SCALAR; }
 static inline bool ty_is_int(const Type *t) { return t->flags & TF_INT; }
 static inline bool ty_is_signed(const Type *t) { return t->flags & TF_SIGNED; }
 static inline bool ty_is_float(const Type *t) { return t->flags & TF_FLOAT; }
+static inline bool ty_is_complex(const Type *t) { return t->flags & TF_COMPLEX; }
 static inline bool ty_is_unsigned(const Type *t) { return (t->flags & (TF_INT | TF_SIGNED)) == TF_INT; }
 /* Whether a value of type t holds arrays (whose memory is reference-counted). */
 static inline bool ty_has_arrays(const Type *t) { return t->flags & TF_REFS; }
@@ -285,6 +287,7 @@ enum {
   BF_NONE = 1 << 16,        /* None among its arguments is a value (numpy.sort's axis=None), not
                              * the default that a keyword given None means elsewhere */
   BF_BLAS = 1 << 17,        /* calls BLAS: the extension finds SciPy's before compiling */
+  BF_COMPLEX = 1 << 18,     /* takes complex numbers and arrays of them (other rows are refused them) */
 };
 
 /* A builtin that synchronises threads: passes split kernels at it. */
@@ -558,6 +561,11 @@ int32_t rt_sort(void *data, const int64_t *shape, const int64_t *strides, int32_
 int64_t rt_unique(void *data, int64_t n, int32_t kind, int64_t *counts);
 /* builtins/arraymath.c: NumPy's add.reduce of n floats (float32 or float64) */
 double rt_sum(const char *p, int64_t n, int64_t stride, int32_t kind);
+/* builtins/complex.c: cmath's function fn (its CM_ number) of re + im j into
+ * out[2], with CPython's errors if python (recorded, the status returned);
+ * a ** b, CPython's or (numpy) NumPy's */
+int32_t rt_cmath(int32_t fn, double re, double im, int32_t python, double *out);
+int32_t rt_complex_pow(double ar, double ai, double br, double bi, int32_t numpy, double *out);
 /* builtins/searching.c: digitize's bins: 1 increasing, -1 decreasing, 0 neither */
 int32_t rt_monotonic(const char *data, int64_t n, int64_t stride, int32_t kind);
 int32_t rt_argsort(const void *data, const int64_t *shape, const int64_t *strides, int32_t ndim, int64_t axis, int32_t kind,

@@ -55,6 +55,11 @@ static bool is_unsigned(const Type *t) { return t->kind >= TY_U8 && t->kind <= T
  * arithmetic happens in 64 bits, unsigned only when both operands are (so
  * uint64 with int64 is int64, where NumPy would give float64). */
 const Type *ty_promote(const Type *a, const Type *b) {
+  if (ty_is_complex(a) || ty_is_complex(b)) {  /* complex64 only from complex64, float32 and small ints */
+    bool a64 = a->kind == TY_C64 || a->kind == TY_F32 || (!ty_is_float(a) && !ty_is_complex(a) && ty_bits(a) <= 16);
+    bool b64 = b->kind == TY_C64 || b->kind == TY_F32 || (!ty_is_float(b) && !ty_is_complex(b) && ty_bits(b) <= 16);
+    return a64 && b64 ? TYS(TY_C64) : TYS(TY_C128);
+  }
   if (ty_is_float(a) || ty_is_float(b)) {
     bool a32 = a->kind == TY_F32 || (!ty_is_float(a) && ty_bits(a) <= 16);
     bool b32 = b->kind == TY_F32 || (!ty_is_float(b) && ty_bits(b) <= 16);
@@ -68,8 +73,8 @@ const Type *ty_promote(const Type *a, const Type *b) {
 static const Type *promote_operands(const Node *l, const Type *a, const Node *r, const Type *b) {
   bool wl = ty_is_weak(l), wr = ty_is_weak(r);
   if (wl != wr) {
-    const Type *strong = wl ? b : a;
-    if (ty_is_float(strong)) return strong;
+    const Type *strong = wl ? b : a, *weak = wl ? a : b;
+    if (ty_is_complex(strong) || (ty_is_float(strong) && !ty_is_complex(weak))) return strong;
   }
   return ty_promote(a, b);
 }
@@ -86,6 +91,7 @@ const Type *ty_unify(const Type *a, const Type *b) {
   if (ty_is_scalar(a) && ty_is_scalar(b)) {
     if (a->kind == TY_BOOL) return b;
     if (b->kind == TY_BOOL) return a;
+    if (ty_is_complex(a) || ty_is_complex(b)) return ty_promote(a, b);
     /* a variable holding uint64 and signed values is a float64, as in
      * Numba, which unifies numbers by NumPy's promotion */
     if (ty_is_int(a) && ty_is_int(b))
@@ -164,14 +170,20 @@ static const Type *ty_binop_types(Infer *in, Node *n, int op, Node *l, const Typ
   if (a->kind == TY_TUPLE || b->kind == TY_TUPLE) return ty_tuple_concat(in, n, a, b);
   if (!ty_is_scalar(a) || !ty_is_scalar(b))
     return ty_error(in, n, "operator is not supported between %s and %s", a->name, b->name);
+  if ((ty_is_complex(a) || ty_is_complex(b)) && op != OP_ADD && op != OP_SUB && op != OP_MUL && op != OP_DIV &&
+      op != OP_POW)
+    return ty_error(in, n, "unsupported operand types for this operator: %s and %s (complex numbers have no "
+                    "floor division, modulo or bit operations)", a->name, b->name);
+  if ((ty_is_complex(a) || ty_is_complex(b)) && op == OP_POW && in->opts && in->opts->gpu_cc)
+    return ty_error(in, n, "powers of complex numbers are not supported in GPU code");
   switch (op) {
   case OP_DIV:  /* true division of ints and bools gives a float64 */
-    if (!ty_is_float(a) && !ty_is_float(b)) return TYS(TY_F64);
+    if (!ty_is_float(a) && !ty_is_float(b) && !ty_is_complex(a) && !ty_is_complex(b)) return TYS(TY_F64);
     return promote_operands(l, a, r, b);
   case OP_POW:
     /* An integer power is an integer, except with a literal negative exponent,
      * where Python gives a float. */
-    if (!ty_is_float(a) && !ty_is_float(b) &&
+    if (!ty_is_float(a) && !ty_is_float(b) && !ty_is_complex(a) && !ty_is_complex(b) &&
         ((r->kind == N_INT && r->ival < 0) || (r->kind == N_UNARY && r->op == OP_NEG && r->lhs->kind == N_INT)))
       return TYS(TY_F64);
     return promote_operands(l, a, r, b);
@@ -200,10 +212,10 @@ static const Type *ty_unary(Infer *in, Node *n) {
   switch (n->op) {
   case OP_NOT: return TYS(TY_BOOL);
   case OP_INVERT:
-    if (ty_is_float(a)) return ty_error(in, n, "~ needs an integer");
+    if (ty_is_float(a) || ty_is_complex(a)) return ty_error(in, n, "~ needs an integer");
     return a->kind == TY_BOOL ? TYS(TY_I64) : ty_promote(a, a);
   default:
-    return ty_is_float(a) ? a : ty_promote(a, a);
+    return ty_is_float(a) || ty_is_complex(a) ? a : ty_promote(a, a);
   }
 }
 
@@ -221,6 +233,10 @@ static const Type *ty_compare(Infer *in, Node *n) {
       return NULL;
   for (int i = 0; i < n->list.len; i++)
     if (t[i]->kind != TY_TUPLE && !ty_need_scalar(in, n->list.items[i], t[i], "comparison")) return NULL;
+  for (int i = 0; i + 1 < n->list.len; i++)
+    if ((ty_is_complex(t[i]) || ty_is_complex(t[i + 1])) && n->ops[i] != OP_EQ && n->ops[i] != OP_NE)
+      return ty_error(in, n, "complex numbers are only compared with == and != (%s and %s)", t[i]->name,
+                      t[i + 1]->name);
   return TYS(TY_BOOL);
 }
 
@@ -326,6 +342,26 @@ static const Type *ty_call_arg(Infer *in, Node *n, Node *x) {
   return t;
 }
 
+bool ty_holds_complex(const Type *t) {
+  if (!t) return false;
+  if (t->kind == TY_ARRAY || t->kind == TY_DTYPE) return ty_is_complex(t->elem);
+  for (int i = 0; i < t->nfields; i++)
+    if (ty_holds_complex(t->fields[i])) return true;
+  return ty_is_complex(t);
+}
+
+/* Only the rows written for them (BF_COMPLEX) take complex arguments: the
+ * others' lowerers know ints and floats alone. */
+static bool check_complex(Infer *in, Node *n, const Type **args) {
+  if (n->bi->flags & BF_COMPLEX) return true;
+  for (int i = 0; i < n->list.len + n->kw.len; i++) {
+    Node *x = i < n->list.len ? n->list.items[i] : n->kw.items[i - n->list.len];
+    if (ty_holds_complex(i < n->list.len ? args[i] : x->ty))
+      return ty_error(in, x, "%s() does not support complex numbers in compiled code", n->bi->name) != NULL;
+  }
+  return true;
+}
+
 /* A call: every argument typed, then the builtin's typer. A method's row
  * is found from its receiver's type, the first argument. */
 static const Type *ty_call(Infer *in, Node *n) {
@@ -351,7 +387,7 @@ static const Type *ty_call(Infer *in, Node *n) {
   }
   n->kw.len = kept;
   int given = n->list.len - (n->bi->kind == BK_METHOD);
-  if (!check_place(in, n, n->bi) || !check_arity(in, n, n->bi, given)) return NULL;
+  if (!check_place(in, n, n->bi) || !check_arity(in, n, n->bi, given) || !check_complex(in, n, args)) return NULL;
   const Type *t = n->bi->type(in, n, args);
   return n->bi->lower_elem ? ty_ufunc_out(in, n, t) : t;
 }
@@ -433,7 +469,7 @@ static void ty_store(Infer *in, Node *target, const Type *t, Node *at) {
       ty_error(in, target, "cannot write to a read-only array");
     } else if (elem->kind == TY_ARRAY) {  /* a view, or the elements an array index selects */
       ty_index_store(in, target, t, at);
-    } else if (!ty_is_scalar(t)) {
+    } else if (!ty_is_scalar(t) || (ty_is_complex(t) && !ty_is_complex(elem))) {
       ty_error(in, at, "cannot store %s into an element of %s", t->name,
                target->lhs->ty->name);
     }
@@ -690,7 +726,8 @@ bool ty_infer(Func *f, const Type **argtypes, const CompileOptions *opts, Diag *
   }
   if (opts && opts->declared_ret && !(opts->declared_ret == f->ret_type)) {
     const Type *want = opts->declared_ret;
-    bool ok = (ty_is_scalar(want) && ty_is_scalar(f->ret_type)) ||
+    bool ok = (ty_is_scalar(want) && ty_is_scalar(f->ret_type) &&
+               (ty_is_complex(want) || !ty_is_complex(f->ret_type))) ||
               (want->kind == TY_ARRAY && f->ret_type->kind == TY_ARRAY && want->ndim == f->ret_type->ndim &&
                (want->elem == f->ret_type->elem));
     if (!ok) {

@@ -31,6 +31,10 @@ const Type *ty_unify(const Type *a, const Type *b);
 const Type *ty_need_scalar(Infer *in, Node *n, const Type *t, const char *what);
 /* A number written in the source, whose type yields to the other operand's (NEP 50). */
 bool ty_is_weak(const Node *n);
+/* Whether t is or holds complex numbers (an array's or dtype's elements, a tuple's fields). */
+bool ty_holds_complex(const Type *t);
+/* builtins/complex.c: numpy.f(x) of complex x, typed by f's complex row, or a TypingError */
+const Type *ty_numpy_complex(Infer *in, Node *n, const Type **args);
 /* A keyword argument's value, or NULL. */
 Node *ty_kwarg(Node *n, const char *name);
 /* Typing a CUDA kernel or device function. */

@@ -1,8 +1,9 @@
 /* print.c — print() in compiled code on the CPU.
  *
  * The format (builtins/print.c) holds only %lld, %llu, %f, %g (a double as
- * Python's repr writes it), %h (a float32 as NumPy writes it), %s and %%,
- * each directive taking the next 8-byte argument. A line of @njit code
+ * Python's repr writes it), %h (a float32 as NumPy writes it), %C (a
+ * complex number as Python's repr writes it, from two doubles), %s and %%,
+ * each directive taking the next 8-byte argument (%C two). A line of @njit code
  * goes to the print sink (Python's sys.stdout) at once. A kernel's lines go to a
  * buffer of the pool thread running it; when the thread's chunk of blocks
  * ends, the buffer joins the launch's pieces, and when the launch ends the
@@ -102,9 +103,32 @@ static size_t float_repr(char *out, double d, bool single) {
   return (size_t)(o - out);
 }
 
+/* A part of a complex number as Python's complex repr writes it: a float's
+ * repr without a whole number's ".0", with its sign if sign. */
+static size_t complex_part(char *out, double d, bool sign) {
+  char *o = out;
+  if (sign && !signbit(d)) *o++ = '+';
+  size_t n = float_repr(o, d, false);
+  if (n > 2 && !strcmp(o + n - 2, ".0")) o[n -= 2] = 0;
+  return (size_t)(o - out) + n;
+}
+
+/* Python's repr of re + im j: "2j" where re is +0, else "(re+imj)". */
+static size_t complex_repr(char *out, double re, double im) {
+  char *o = out;
+  if (re == 0 && !signbit(re)) {
+    o += complex_part(o, im, false);
+    return (size_t)(o - out) + (size_t)sprintf(o, "j");
+  }
+  *o++ = '(';
+  o += complex_part(o, re, false);
+  o += complex_part(o, im, true);
+  return (size_t)(o - out) + (size_t)sprintf(o, "j)");
+}
+
 void rt_print(const char *fmt, const uint64_t *args, bool buffered) {
   Buffer line = {0};
-  char item[64];
+  char item[128];
   for (const char *p = fmt; *p; p++) {
     if (*p != '%') {
       append(&line, p, 1);
@@ -133,6 +157,13 @@ void rt_print(const char *fmt, const uint64_t *args, bool buffered) {
       double d;
       memcpy(&d, &a, sizeof d);
       append(&line, item, float_repr(item, d, p[1] == 'h'));
+      p += 1;
+    } else if (!strncmp(p, "%C", 2)) {
+      double re, im;
+      uint64_t b = *args++;
+      memcpy(&re, &a, sizeof re);
+      memcpy(&im, &b, sizeof im);
+      append(&line, item, complex_repr(item, re, im));
       p += 1;
     } else if (!strncmp(p, "%s", 2)) {
       const char *s = (const char *)(uintptr_t)a;

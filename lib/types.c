@@ -22,15 +22,18 @@ static const struct { const char *name; unsigned flags; int bits; } kinds[TY_COU
 #undef X
 };
 
+#define PART_BITS(k) (kinds[k].flags & TF_COMPLEX ? kinds[k].bits / 2 : kinds[k].bits)
 #define PLAIN(k) [k] = {.kind = (k), .flags = kinds[k].flags, .bits = kinds[k].bits,        \
-                        .size = (size_t)kinds[k].bits / 8, .align = kinds[k].bits ? (size_t)kinds[k].bits / 8 : 1, \
+                        .size = (size_t)kinds[k].bits / 8, .align = PART_BITS(k) ? (size_t)PART_BITS(k) / 8 : 1, \
                         .name = kinds[k].name}
 const Type ty_plain[TY_COUNT] = {
   PLAIN(TY_BOOL), PLAIN(TY_I8), PLAIN(TY_I16), PLAIN(TY_I32), PLAIN(TY_I64),
   PLAIN(TY_U8), PLAIN(TY_U16), PLAIN(TY_U32), PLAIN(TY_U64), PLAIN(TY_F32), PLAIN(TY_F64),
+  PLAIN(TY_C64), PLAIN(TY_C128),
   PLAIN(TY_NONE), PLAIN(TY_RANGE), PLAIN(TY_MODULE), PLAIN(TY_GRID),
 };
 #undef PLAIN
+#undef PART_BITS
 
 /* ---------------------------------------------------------------- the table */
 

@@ -230,7 +230,7 @@ def test_lazy_reduce_and_frozen():
 def test_lazy_unsupported_types():
     f = vectorize(axpb)
     with pytest.raises(TypeError, match="not supported for the input types"):
-        f(np.ones(2, np.complex128), np.ones(2, np.complex128))
+        f(np.zeros(2, "datetime64[D]"), np.zeros(2, "datetime64[D]"))
 
 
 # ---------------------------------------------------------------- from compiled code

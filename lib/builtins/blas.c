@@ -3,7 +3,7 @@
  * arraymath.c's, a loop in compiled code).
  *
  * Every product becomes C = A B of strided matrices, C a new C-contiguous
- * array. Floats go to BLAS's gemm (gemv where A or B is a vector) through
+ * array. Floats and complex numbers go to BLAS's gemm (gemv where A or B is a vector) through
  * the pointers the extension found in SciPy (scipy.linalg.cython_blas: an
  * OpenBLAS with the Fortran convention, every argument by pointer, the
  * one Numba calls too); a matrix BLAS cannot read as it is (no unit
@@ -28,11 +28,12 @@ typedef void (*Gemv)(const char *t, const int *m, const int *n, const void *alph
 /* The routines, set once by the extension before compiled code runs,
  * named as SciPy's cython_blas and cython_lapack name them. */
 static const char *const names[R_COUNT] = {"sgemm", "dgemm", "sgemv", "dgemv", "sgetrf", "dgetrf",
-                                           "sgetrs", "dgetrs", "sgetri", "dgetri"};
+                                           "sgetrs", "dgetrs", "sgetri", "dgetri", "cgemm", "zgemm",
+                                           "cgemv", "zgemv"};
 static void *routines[R_COUNT];
 static void *linalg_error;  /* numpy.linalg.LinAlgError, held by the extension */
 
-const char *const la_blas_names[] = {"sgemm", "dgemm", "sgemv", "dgemv", NULL};
+const char *const la_blas_names[] = {"sgemm", "dgemm", "sgemv", "dgemv", "cgemm", "zgemm", "cgemv", "zgemv", NULL};
 const char *const la_lapack_names[] = {"sgetrf", "dgetrf", "sgetrs", "dgetrs", "sgetri", "dgetri", NULL};
 
 void rt_set_routine(const char *name, void *fn) {
@@ -161,9 +162,10 @@ static void blas_vector(Gemv gemv, Mat a, char ta, int lda, Mat b, char tb, int 
 /* c = a b by gemm (gemv for a vector). Row-major c is column-major
  * c^T = b^T a^T, so b comes first and each operand is read transposed. */
 static RtStatus blas_product(int kind, Mat a, Mat b, char *c) {
-  int64_t item = kind == TY_F32 ? 4 : 8;
-  Gemm gemm = la_routine(kind == TY_F32 ? R_SGEMM : R_DGEMM);
-  Gemv gemv = la_routine(kind == TY_F32 ? R_SGEMV : R_DGEMV);
+  int64_t item = ty_plain[kind].bits / 8;
+  int which = kind == TY_F32 ? 0 : kind == TY_F64 ? 1 : kind == TY_C64 ? 2 : 3;  /* s, d, c, z */
+  Gemm gemm = la_routine((int[]){R_SGEMM, R_DGEMM, R_CGEMM, R_ZGEMM}[which]);
+  Gemv gemv = la_routine((int[]){R_SGEMV, R_DGEMV, R_CGEMV, R_ZGEMV}[which]);
   if (!gemm || !gemv) return la_missing();
   if (a.rows > INT_MAX || a.cols > INT_MAX || b.cols > INT_MAX) {
     rt_set_error(RT_ERR_VALUE, "matrix dimensions beyond 2**31 - 1 are not supported by BLAS");
@@ -185,9 +187,11 @@ static RtStatus blas_product(int kind, Mat a, Mat b, char *c) {
     if (!fb) blas_layout(b = contiguous(b, item, copy + (fa ? 0 : a.rows * a.cols * item)), item, &tb, &ldb);
   }
   int m = (int)b.cols, n = (int)a.rows, k = (int)a.cols, ldc = m;
-  double one = 1.0, zero = 0.0;
-  float onef = 1.0f, zerof = 0.0f;
-  const void *alpha = kind == TY_F32 ? (const void *)&onef : &one, *beta = kind == TY_F32 ? (const void *)&zerof : &zero;
+  /* 1 and 0 of the element type (a complex one's imaginary part 0) */
+  double one[2] = {1.0, 0.0}, zero[2] = {0.0, 0.0};
+  float onef[2] = {1.0f, 0.0f}, zerof[2] = {0.0f, 0.0f};
+  bool single = kind == TY_F32 || kind == TY_C64;
+  const void *alpha = single ? (const void *)onef : one, *beta = single ? (const void *)zerof : zero;
   if (a.rows == 1 || b.cols == 1) blas_vector(gemv, a, ta, lda, b, tb, ldb, alpha, beta, c);
   else gemm(&tb, &ta, &m, &n, &k, alpha, b.data, &ldb, a.data, &lda, beta, c, &ldc);
   free(copy);
@@ -197,7 +201,7 @@ static RtStatus blas_product(int kind, Mat a, Mat b, char *c) {
 /* c (a.rows x b.cols, C order) = a b, of elements of kind. */
 static RtStatus product(int kind, int64_t item, Mat a, Mat b, char *c) {
   if (a.rows == 0 || b.cols == 0) return RT_OK;
-  if (a.cols == 0 || !(kind == TY_F32 || kind == TY_F64)) {
+  if (a.cols == 0 || !(kind == TY_F32 || kind == TY_F64 || kind == TY_C64 || kind == TY_C128)) {
     memset(c, 0, (size_t)(a.rows * b.cols * item));
     if (a.cols) int_product(kind, (int)item, a, b, c);
     return RT_OK;
@@ -297,13 +301,34 @@ static RtStatus flattened(const RtArray *a, int nd, int64_t item, RtArray *flat,
   return RT_OK;
 }
 
-/* vdot: the product of a and b flattened. */
+/* a flat vector's complex conjugate, in *buf (which it may already be in) */
+static RtStatus conjugated(RtArray *v, int kind, int64_t item, char **buf) {
+  int64_t n = v->shape[0];
+  if (!*buf) {
+    if (!(*buf = malloc((size_t)(n ? n : 1) * (size_t)item))) {
+      rt_set_error(RT_ERR_MEMORY, "cannot allocate a copy of an array");
+      return RT_ERR_MEMORY;
+    }
+    int64_t to = item;
+    rt_copy_strided(1, v->shape, *buf, &to, v->data, v->strides, item);
+    v->data = *buf;
+    v->strides[0] = item;
+  }
+  for (int64_t i = 0; i < n; i++) {
+    if (kind == TY_C64) ((float *)*buf)[2 * i + 1] = -((float *)*buf)[2 * i + 1];
+    else ((double *)*buf)[2 * i + 1] = -((double *)*buf)[2 * i + 1];
+  }
+  return RT_OK;
+}
+
+/* vdot: the product of a and b flattened (a's complex conjugate, as NumPy's). */
 static RtStatus flat_product(int kind, int64_t item, const RtArray *a, int nda, const RtArray *b, int ndb,
                              char *scalar) {
   RtArray fa, fb;
   char *ba = NULL, *bb = NULL;
   RtStatus st = flattened(a, nda, item, &fa, &ba);
   if (!st) st = flattened(b, ndb, item, &fb, &bb);
+  if (!st && ty_is_complex(&ty_plain[kind])) st = conjugated(&fa, kind, item, &ba);
   int64_t na = fa.shape[0], nb = fb.shape[0];
   if (!st && na != nb) {
     rt_error_format(RT_ERR_VALUE, "cannot reshape array of size %lld into shape (%lld,)", nb, na, 0, 0);

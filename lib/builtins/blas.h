@@ -6,7 +6,8 @@
 
 #include "ruchey.h"
 
-enum { R_SGEMM, R_DGEMM, R_SGEMV, R_DGEMV, R_SGETRF, R_DGETRF, R_SGETRS, R_DGETRS, R_SGETRI, R_DGETRI, R_COUNT };
+enum { R_SGEMM, R_DGEMM, R_SGEMV, R_DGEMV, R_SGETRF, R_DGETRF, R_SGETRS, R_DGETRS, R_SGETRI, R_DGETRI,
+       R_CGEMM, R_ZGEMM, R_CGEMV, R_ZGEMV, R_COUNT };
 
 void *la_routine(int r);           /* NULL until the extension set it (without SciPy: never) */
 RtStatus la_missing(void);         /* the RuntimeError that says SciPy is missing */

@@ -27,6 +27,7 @@ extern const Builtin bi_statistics[]; /* statistics.c: cumsum, diff, median, qua
 extern const Builtin bi_sorting[];  /* sorting.c: sort, argsort, partition, unique */
 extern const Builtin bi_arraymath[]; /* arraymath.c: outer, cross, trace, vander, meshgrid, trapezoid, convolve */
 extern const Builtin bi_searching[]; /* searching.c: searchsorted, digitize, interp, bincount, histogram, isin, set functions */
+extern const Builtin bi_complex[]; /* complex.c: complex(), .real/.imag, numpy's complex functions, cmath */
 extern const Builtin bi_limits[];  /* limits.c: numpy.iinfo, numpy.finfo */
 extern const Builtin bi_linalg[];  /* linalg.c: matrix products (dot, matmul, @, inner, vdot), numpy.linalg */
 

@@ -35,8 +35,8 @@ static const Type *ty_product(Infer *in, Node *n, const Type **args) {
     if (most && x->ty->ndim > most)
       return ty_error(in, x, "%s(): arrays of %d dimensions are not supported (at most %d)", n->bi->name,
                       x->ty->ndim, most);
-    if (!ty_is_int(x->ty->elem) && !ty_is_float(x->ty->elem) && x->ty->elem->kind != TY_BOOL)
-      return ty_error(in, x, "%s(): arrays of %s are not supported (bools, integers and floats are)", n->bi->name,
+    if (!ty_is_scalar(x->ty->elem))
+      return ty_error(in, x, "%s(): arrays of %s are not supported (bools, numbers are)", n->bi->name,
                       x->ty->elem->name);
   }
   const Type *e = np_promote(a->ty->elem, b->ty->elem);
@@ -121,8 +121,8 @@ static LLVMValueRef lo_product(Lower *l, Node *n) {
 static const char *const out_kw[] = {"out", NULL};
 
 #define PRODUCT(name, op, most, kw)                                                                           \
-  {"numpy." name, "numpy", name, BK_FUNCTION, 0, 2, most, kw, BF_ALLOCATES | BF_RAISES | BF_BLAS, op, 0, ty_product, \
-   lo_product}
+  {"numpy." name, "numpy", name, BK_FUNCTION, 0, 2, most, kw, BF_ALLOCATES | BF_RAISES | BF_BLAS | BF_COMPLEX, op, 0, \
+   ty_product, lo_product}
 
 #define LINALG(name, op, n)                                                                                   \
   {"numpy.linalg." name, "numpy.linalg", name, BK_FUNCTION, 0, n, n, NULL, BF_ALLOCATES | BF_RAISES | BF_BLAS, op, 0, \

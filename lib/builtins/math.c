@@ -331,6 +331,8 @@ static const Type *array_dtype(const MathFn *m, const Type *t) {
 }
 
 static const Type *ty_numpy_math(Infer *in, Node *n, const Type **args) {
+  for (int i = 0; i < n->list.len; i++)
+    if (ty_holds_complex(args[i])) return ty_numpy_complex(in, n, args);
   const MathFn *m = &math_fns[n->bi->ival];
   if (ty_broadcast_ndim(args, n->list.len)) {  /* on arrays: elementwise, NumPy's dtypes */
     const Type *t = NULL;
@@ -419,8 +421,8 @@ static LLVMValueRef lo_math(Lower *l, Node *n) {
 static const char *const out_kw[] = {"out", NULL};
 
 #define NUMPY(name, fn, n, flags) \
-  {"numpy." name, "numpy", name, BK_FUNCTION, 0, n, n, out_kw, BF_PURE | (flags), fn, 0, ty_numpy_math, lo_math, \
-   lo_math_elem}
+  {"numpy." name, "numpy", name, BK_FUNCTION, 0, n, n, out_kw, BF_PURE | BF_COMPLEX | (flags), fn, 0, ty_numpy_math, \
+   lo_math, lo_math_elem}
 
 const Builtin bi_math[] = {
   MATH("sqrt", SQRT, 1, BF_CHEAP), NUMPY("sqrt", SQRT, 1, BF_CHEAP),

@@ -544,30 +544,33 @@ static LLVMValueRef lo_strides(Lower *l, Node *n) {
 
 #define ALLOC(name, lo, hi, kw, fill, type, lower) \
   {"numpy." name, "numpy", name, BK_FUNCTION, 0, lo, hi, kw, BF_ALLOCATES, fill, 0, type, lower}
+/* the same, for any dtype: complex too */
+#define ALLOC_ANY(name, lo, hi, kw, fill, type, lower) \
+  {"numpy." name, "numpy", name, BK_FUNCTION, 0, lo, hi, kw, BF_ALLOCATES | BF_COMPLEX, fill, 0, type, lower}
 #define ATTRIBUTE(name, flags, type, lower) \
   {"array." name, NULL, name, BK_ATTRIBUTE, TY_ARRAY, 0, 0, NULL, BF_PURE | BF_CHEAP | (flags), 0, 0, type, lower}
 
 const Builtin bi_numpy[] = {
-  ALLOC("empty", 1, 2, dtype_kw, -1, ty_alloc, lo_alloc),
-  ALLOC("zeros", 1, 2, dtype_kw, 0, ty_alloc, lo_alloc),
-  ALLOC("ones", 1, 2, dtype_kw, 1, ty_alloc, lo_alloc),
-  ALLOC("empty_like", 1, 2, dtype_kw, -1, ty_alloc_like, lo_alloc),
-  ALLOC("zeros_like", 1, 2, dtype_kw, 0, ty_alloc_like, lo_alloc),
-  ALLOC("ones_like", 1, 2, dtype_kw, 1, ty_alloc_like, lo_alloc),
-  ALLOC("full", 2, 3, dtype_kw, -1, ty_full, lo_full),
-  ALLOC("full_like", 2, 3, dtype_kw, -1, ty_full_like, lo_full),
+  ALLOC_ANY("empty", 1, 2, dtype_kw, -1, ty_alloc, lo_alloc),
+  ALLOC_ANY("zeros", 1, 2, dtype_kw, 0, ty_alloc, lo_alloc),
+  ALLOC_ANY("ones", 1, 2, dtype_kw, 1, ty_alloc, lo_alloc),
+  ALLOC_ANY("empty_like", 1, 2, dtype_kw, -1, ty_alloc_like, lo_alloc),
+  ALLOC_ANY("zeros_like", 1, 2, dtype_kw, 0, ty_alloc_like, lo_alloc),
+  ALLOC_ANY("ones_like", 1, 2, dtype_kw, 1, ty_alloc_like, lo_alloc),
+  ALLOC_ANY("full", 2, 3, dtype_kw, -1, ty_full, lo_full),
+  ALLOC_ANY("full_like", 2, 3, dtype_kw, -1, ty_full_like, lo_full),
   ALLOC("arange", 1, 4, dtype_kw, 0, ty_arange, lo_arange),
   ALLOC("linspace", 2, 5, linspace_kw, 0, ty_linspace, lo_linspace),
-  ALLOC("eye", 1, 4, eye_kw, 1, ty_eye, lo_eye),
-  ALLOC("identity", 1, 2, dtype_kw, 0, ty_eye, lo_eye),
-  ALLOC("array", 1, 2, dtype_kw, 1, ty_array_of, lo_array_of),
+  ALLOC_ANY("eye", 1, 4, eye_kw, 1, ty_eye, lo_eye),
+  ALLOC_ANY("identity", 1, 2, dtype_kw, 0, ty_eye, lo_eye),
+  ALLOC_ANY("array", 1, 2, dtype_kw, 1, ty_array_of, lo_array_of),
   /* asarray and ascontiguousarray may return their argument: not BF_ALLOCATES */
-  {"numpy.asarray", "numpy", "asarray", BK_FUNCTION, 0, 1, 2, dtype_kw, 0, 0, 0, ty_asarray, lo_array_of},
-  {"numpy.ascontiguousarray", "numpy", "ascontiguousarray", BK_FUNCTION, 0, 1, 2, dtype_kw, 0, 0, 0, ty_ascontiguous,
+  {"numpy.asarray", "numpy", "asarray", BK_FUNCTION, 0, 1, 2, dtype_kw, BF_COMPLEX, 0, 0, ty_asarray, lo_array_of},
+  {"numpy.ascontiguousarray", "numpy", "ascontiguousarray", BK_FUNCTION, 0, 1, 2, dtype_kw, BF_COMPLEX, 0, 0, ty_ascontiguous,
    lo_ascontiguous},
-  ALLOC("copy", 1, 1, NULL, 0, ty_copy, lo_copy),
-  {"array.copy", NULL, "copy", BK_METHOD, TY_ARRAY, 0, 0, NULL, BF_ALLOCATES, 0, 0, ty_copy, lo_copy},
-  {"numpy.dtype", "numpy", "dtype", BK_FUNCTION, 0, 1, 1, NULL, BF_CHEAP, 0, 0, ty_dtype_call, lo_no_value},
+  ALLOC_ANY("copy", 1, 1, NULL, 0, ty_copy, lo_copy),
+  {"array.copy", NULL, "copy", BK_METHOD, TY_ARRAY, 0, 0, NULL, BF_ALLOCATES | BF_COMPLEX, 0, 0, ty_copy, lo_copy},
+  {"numpy.dtype", "numpy", "dtype", BK_FUNCTION, 0, 1, 1, NULL, BF_CHEAP | BF_COMPLEX, 0, 0, ty_dtype_call, lo_no_value},
   ATTRIBUTE("shape", 0, ty_shape, lo_shape),
   ATTRIBUTE("size", 0, ty_int_attr, lo_size),
   ATTRIBUTE("ndim", 0, ty_int_attr, lo_ndim),

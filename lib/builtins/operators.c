@@ -67,7 +67,9 @@ static LLVMValueRef lo_unary_elem(Lower *l, Node *n, LLVMValueRef *v) {
   const Type *t = elem_of(n->ty);
   LLVMValueRef x = lo_convert(l, v[0], elem_of(n->list.items[0]->ty), t);
   switch (n->bi->ival) {
-  case OP_NEG: return ty_is_float(t) ? LLVMBuildFNeg(l->b, x, "") : LLVMBuildNeg(l->b, x, "");
+  case OP_NEG:
+    if (ty_is_complex(t)) return lo_complex_neg(l, t, x);
+    return ty_is_float(t) ? LLVMBuildFNeg(l->b, x, "") : LLVMBuildNeg(l->b, x, "");
   case OP_INVERT: return LLVMBuildNot(l->b, x, "");
   default: return x;
   }
@@ -77,9 +79,11 @@ static LLVMValueRef lo_unary_elem(Lower *l, Node *n, LLVMValueRef *v) {
 
 static const char *const out_kw[] = {"out", NULL};
 
-#define UFUNC(name, op, n, type, elem) \
-  {"numpy." name, "numpy", name, BK_FUNCTION, 0, n, n, out_kw, BF_PURE | BF_CHEAP, op, 0, type, lo_ufunc_call, elem}
-#define ARITH(name, op) UFUNC(name, op, 2, ty_arith, lo_arith_elem)
+#define UFUNC_OF(name, op, n, flags, type, elem) \
+  {"numpy." name, "numpy", name, BK_FUNCTION, 0, n, n, out_kw, BF_PURE | BF_CHEAP | (flags), op, 0, type, lo_ufunc_call, elem}
+#define UFUNC(name, op, n, type, elem) UFUNC_OF(name, op, n, 0, type, elem)
+/* the typer refuses complex numbers to the operators that have none */
+#define ARITH(name, op) UFUNC_OF(name, op, 2, BF_COMPLEX, ty_arith, lo_arith_elem)
 #define COMPARE(name, op) UFUNC(name, op, 2, ty_predicate, lo_compare_elem)
 
 const Builtin bi_operators[] = {
@@ -106,7 +110,7 @@ const Builtin bi_operators[] = {
   UFUNC("logical_or", OP_BITOR, 2, ty_predicate, lo_logical_elem),
   UFUNC("logical_xor", OP_BITXOR, 2, ty_predicate, lo_logical_elem),
   UFUNC("logical_not", OP_NOT, 1, ty_predicate, lo_logical_elem),
-  UFUNC("negative", OP_NEG, 1, ty_unary_op, lo_unary_elem),
+  UFUNC_OF("negative", OP_NEG, 1, BF_COMPLEX, ty_unary_op, lo_unary_elem),
   UFUNC("positive", OP_POS, 1, ty_unary_op, lo_unary_elem),
   UFUNC("invert", OP_INVERT, 1, ty_unary_op, lo_unary_elem),
   BI_END,

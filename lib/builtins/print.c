@@ -1,6 +1,7 @@
 /* builtins/print.c — print() in compiled code: the arguments separated by
  * spaces, then a newline; ints as %lld (%llu unsigned), bools as
- * True/False, constant strings as themselves; floats as Python and NumPy
+ * True/False, constant strings as themselves, complex numbers as Python's
+ * repr writes them; floats as Python and NumPy
  * write them in @njit code (repr: %g, %h for float32) and as numba-cuda
  * prints them in kernels (%f). The format is made here; the GPU's vprintf
  * or the CPU's rt_print (print.c: a kernel's lines kept together by block,
@@ -13,6 +14,8 @@ static const Type *ty_print(Infer *in, Node *n, const Type **args) {
     if (n->list.items[i]->kind != N_STRING && !ty_is_scalar(args[i]))
       return ty_error(in, n->list.items[i], "print() prints numbers, bools and constant strings in "
                       "compiled code, not %s", args[i]->name);
+    else if (ty_is_complex(args[i]) && in->opts && in->opts->gpu_cc)
+      return ty_error(in, n->list.items[i], "print() of a complex number is not supported in GPU code");
   return TYS(TY_NONE);
 }
 
@@ -38,7 +41,8 @@ static void put(Format *f, const char *s) {
  * CPU kernel or a device function. */
 static bool kernel_style(Lower *l) { return l->mod->gpu || l->opts->kernel || l->opts->device; }
 
-/* One argument: its directive in the format, its 8 bytes in *slot. */
+/* One argument: its directive in the format, its 8 bytes in slot[0] (a
+ * complex number's parts in slot[0] and slot[1]). */
 static void print_item(Lower *l, Format *f, Node *a, LLVMValueRef *slot) {
   if (a->kind == N_STRING) {
     for (const char *c = a->str; *c; c++) put(f, *c == '%' ? "%%" : (char[]){*c, 0});
@@ -50,6 +54,11 @@ static void print_item(Lower *l, Format *f, Node *a, LLVMValueRef *slot) {
     put(f, "%s");
     v = LLVMBuildSelect(l->b, v, lo_string(l, "True"), lo_string(l, "False"), "");
     *slot = LLVMBuildPtrToInt(l->b, v, l->mod->i64, "");
+  } else if (ty_is_complex(a->ty)) {  /* as Python's repr: (1+2j), 2j, (nan-infj) */
+    put(f, "%C");
+    const Type *part = lo_complex_part(a->ty), *f64 = TYS(TY_F64);
+    slot[0] = LLVMBuildBitCast(l->b, lo_convert(l, lo_complex_real(l, v), part, f64), l->mod->i64, "");
+    slot[1] = LLVMBuildBitCast(l->b, lo_convert(l, lo_complex_imag(l, v), part, f64), l->mod->i64, "");
   } else if (ty_is_float(a->ty)) {
     put(f, kernel_style(l) ? "%f" : a->ty->kind == TY_F32 ? "%h" : "%g");
     *slot = LLVMBuildBitCast(l->b, lo_convert(l, v, a->ty, TYS(TY_F64)), l->mod->i64, "");
@@ -62,16 +71,17 @@ static void print_item(Lower *l, Format *f, Node *a, LLVMValueRef *slot) {
 static LLVMValueRef lo_print(Lower *l, Node *n) {
   Format f = {.arena = l->f->arena};
   put(&f, "");
-  int nargs = n->list.len ? n->list.len : 1;
+  int nargs = n->list.len ? 2 * n->list.len : 1;
   LLVMValueRef args = lo_alloca(l, LLVMArrayType2(l->mod->i64, (uint64_t)nargs), "print");
   int used = 0;
   for (int i = 0; i < n->list.len; i++) {
     if (i) put(&f, " ");
-    LLVMValueRef slot;
-    print_item(l, &f, n->list.items[i], &slot);
-    if (!slot) continue;
-    LLVMValueRef ix[2] = {const_i64(l, 0), const_i64(l, used++)};
-    LLVMBuildStore(l->b, slot, LLVMBuildGEP2(l->b, LLVMArrayType2(l->mod->i64, (uint64_t)nargs), args, ix, 2, ""));
+    LLVMValueRef slot[2] = {NULL, NULL};
+    print_item(l, &f, n->list.items[i], slot);
+    for (int k = 0; k < 2 && slot[k]; k++) {
+      LLVMValueRef ix[2] = {const_i64(l, 0), const_i64(l, used++)};
+      LLVMBuildStore(l->b, slot[k], LLVMBuildGEP2(l->b, LLVMArrayType2(l->mod->i64, (uint64_t)nargs), args, ix, 2, ""));
+    }
   }
   put(&f, "\n");
   LLVMValueRef fmt = lo_string(l, f.text);
@@ -86,6 +96,6 @@ static LLVMValueRef lo_print(Lower *l, Node *n) {
 }
 
 const Builtin bi_print[] = {
-  {"print", "builtins", "print", BK_FUNCTION, 0, 0, 32, NULL, BF_STRINGS, 0, 0, ty_print, lo_print},
+  {"print", "builtins", "print", BK_FUNCTION, 0, 0, 32, NULL, BF_STRINGS | BF_COMPLEX, 0, 0, ty_print, lo_print},
   BI_END,
 };

@@ -43,8 +43,9 @@ static LLVMValueRef lo_len(Lower *l, Node *n) {
 
 /* abs() of a number; of an array, numpy.absolute's */
 static const Type *ty_abs(Infer *in, Node *n, const Type **args) {
-  if (args[0]->kind == TY_ARRAY) return ty_elementwise(in, n, args, args[0]->elem);
+  if (args[0]->kind == TY_ARRAY) return ty_elementwise(in, n, args, lo_complex_part(args[0]->elem));
   if (!ty_need_scalar(in, n, args[0], "abs()")) return NULL;
+  if (ty_is_complex(args[0])) return lo_complex_part(args[0]);
   return ty_is_float(args[0]) ? args[0] : ty_promote(args[0], args[0]);
 }
 
@@ -52,6 +53,7 @@ static const Type *ty_abs(Infer *in, Node *n, const Type **args) {
 static LLVMValueRef lo_abs_elem(Lower *l, Node *n, LLVMValueRef *v) {
   const Type *t = n->ty->kind == TY_ARRAY ? n->ty->elem : n->ty;
   const Type *from = n->list.items[0]->ty->kind == TY_ARRAY ? n->list.items[0]->ty->elem : n->list.items[0]->ty;
+  if (ty_is_complex(from)) return lo_convert(l, lo_complex_abs(l, from, v[0]), lo_complex_part(from), t);
   LLVMValueRef x = lo_convert(l, v[0], from, t);
   LLVMTypeRef ov[1] = {lo_type(l, t)};
   if (ty_is_float(t)) return lo_intrinsic(l, "llvm.fabs", ov, 1, &x, 1);
@@ -107,6 +109,8 @@ static const Type *ty_bool(Infer *in, Node *n, const Type **args) {
 
 /* numpy.float32(x) and the like: the node's ival is the type's kind. */
 static const Type *ty_cast(Infer *in, Node *n, const Type **args) {
+  if (ty_is_complex(args[0]) && !ty_is_complex(TYS(n->ival)))
+    return ty_error(in, n, "cannot convert %s to %s: take its .real or abs()", args[0]->name, TYS(n->ival)->name);
   return ty_need_scalar(in, n, args[0], "conversion") ? TYS(n->ival) : NULL;
 }
 
@@ -269,20 +273,21 @@ static const Type *ty_ufunc_jit_call(Infer *in, Node *n, const Type **args) {
 const Builtin bi_python[] = {
   FUNCTION("range", "builtins", "range", 1, 3, BF_RANGE, ty_range, lo_range_value),
   FUNCTION("prange", "ruchey", "prange", 1, 3, BF_RANGE | BF_PARALLEL, ty_range, lo_range_value),
-  FUNCTION("len", "builtins", "len", 1, 1, BF_PURE | BF_CHEAP, ty_len, lo_len),
-  {"abs", "builtins", "abs", BK_FUNCTION, 0, 1, 1, NULL, BF_PURE | BF_CHEAP, 0, 0, ty_abs, lo_abs, lo_abs_elem},
+  FUNCTION("len", "builtins", "len", 1, 1, BF_PURE | BF_CHEAP | BF_COMPLEX, ty_len, lo_len),
+  {"abs", "builtins", "abs", BK_FUNCTION, 0, 1, 1, NULL, BF_PURE | BF_CHEAP | BF_COMPLEX, 0, 0, ty_abs, lo_abs,
+   lo_abs_elem},
   {"min", "builtins", "min", BK_FUNCTION, 0, 2, 64, NULL, BF_PURE | BF_CHEAP, 0, OP_LT, ty_minmax, lo_minmax},
   {"max", "builtins", "max", BK_FUNCTION, 0, 2, 64, NULL, BF_PURE | BF_CHEAP, 0, OP_GT, ty_minmax, lo_minmax},
   FUNCTION("int", "builtins", "int", 1, 1, BF_PURE | BF_RAISES | BF_CHEAP, ty_int, lo_int),
   FUNCTION("float", "builtins", "float", 1, 1, BF_PURE | BF_CHEAP, ty_float, lo_convert_call),
-  FUNCTION("bool", "builtins", "bool", 1, 1, BF_PURE | BF_CHEAP, ty_bool, lo_convert_call),
+  FUNCTION("bool", "builtins", "bool", 1, 1, BF_PURE | BF_CHEAP | BF_COMPLEX, ty_bool, lo_convert_call),
   FUNCTION("round", "builtins", "round", 1, 2, BF_PURE | BF_RAISES | BF_CHEAP, ty_round, lo_round),
   FUNCTION("round digits", NULL, NULL, 2, 2, BF_RAISES, ty_round, lo_round),
-  FUNCTION("a NumPy scalar type", NULL, NULL, 1, 1, BF_PURE | BF_CHEAP, ty_cast, lo_convert_call),
+  FUNCTION("a NumPy scalar type", NULL, NULL, 1, 1, BF_PURE | BF_CHEAP | BF_COMPLEX, ty_cast, lo_convert_call),
   FUNCTION("get_thread_id", "ruchey", "get_thread_id", 0, 0, BF_PURE | BF_CHEAP, ty_pool_query, lo_thread_id),
   FUNCTION("get_num_threads", "ruchey", "get_num_threads", 0, 0, BF_PURE | BF_CHEAP, ty_pool_query, lo_num_threads),
-  FUNCTION("a ruchey function", NULL, NULL, 0, 64, BF_RAISES | BF_VARIES, ty_jit_call, lo_jit_call),
-  FUNCTION("a function value", NULL, NULL, 0, 64, BF_RAISES | BF_VARIES, ty_value_call, lo_jit_call),
+  FUNCTION("a ruchey function", NULL, NULL, 0, 64, BF_RAISES | BF_VARIES | BF_COMPLEX, ty_jit_call, lo_jit_call),
+  FUNCTION("a function value", NULL, NULL, 0, 64, BF_RAISES | BF_VARIES | BF_COMPLEX, ty_value_call, lo_jit_call),
   {"a ruchey ufunc", NULL, NULL, BK_FUNCTION, 0, 1, 64, NULL, BF_RAISES | BF_VARIES, 0, 0, ty_ufunc_jit_call,
    lo_jit_call, lo_jit_call_elem},
   BI_END,

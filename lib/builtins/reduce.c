@@ -97,6 +97,7 @@ const char rd_boolean_subtract[] =
 /* sum, mean, min, argmax ... (a, axis=None, dtype=None, ddof=0): a number,
  * or with an integer axis an array of one dimension less. */
 static const Type *ty_reduce(Infer *in, Node *n, const Type **args) {
+  if (ty_holds_complex(args[0])) return ty_numpy_complex(in, n, args);  /* complex.c's rows, or an error */
   const Reduction *r = &reductions[n->bi->ival];
   Node *a = n->list.items[0], *axis = bi_arg(n, 1, "axis");
   const Type *dtype;
@@ -1151,8 +1152,10 @@ static const char *const axis_dtype_kw[] = {"axis", "dtype", NULL};
 static const char *const axis_dtype_ddof_kw[] = {"axis", "dtype", "ddof", NULL};
 static const char *const average_kw[] = {"axis", "weights", NULL};
 
+/* with complex arguments, ty_reduce hands them to complex.c's rows (BF_COMPLEX) */
 #define REDUCTION(name, id, hi, kw) \
-  RD_FUNCTION(name, id, hi, kw, ty_reduce, lo_reduce), RD_METHOD(name, id, hi, kw, ty_reduce, lo_reduce)
+  {"numpy." name, "numpy", name, BK_FUNCTION, 0, 1, hi, kw, RD_FLAGS | BF_COMPLEX, id, 0, ty_reduce, lo_reduce}, \
+  {"array." name, NULL, name, BK_METHOD, TY_ARRAY, 0, hi - 1, kw, RD_FLAGS | BF_COMPLEX, id, 0, ty_reduce, lo_reduce}
 
 const Builtin bi_reduce[] = {
   REDUCTION("sum", R_SUM, 3, axis_dtype_kw),

@@ -33,6 +33,7 @@ static const Type *int_of_bits(int bits, bool sign) {
 const Type *np_promote(const Type *a, const Type *b) {
   if (a == b || b->kind == TY_BOOL) return a;
   if (a->kind == TY_BOOL) return b;
+  if (ty_is_complex(a) || ty_is_complex(b)) return ty_promote(a, b);  /* complex64 holds what float32 does */
   if (ty_is_float(a) || ty_is_float(b)) {
     if (ty_is_float(a) && ty_is_float(b)) return a->bits >= b->bits ? a : b;
     const Type *f = ty_is_float(a) ? a : b, *i = ty_is_float(a) ? b : a;
@@ -50,7 +51,7 @@ const Type *np_promote(const Type *a, const Type *b) {
  * cannot tell a Python float argument from a numpy.float64. A float32 or
  * an int8 comes from an array, and counts as its dtype, as in NumPy. */
 static bool yields_to_array(const Node *n, const Type *t) {
-  return ty_is_weak(n) || t->kind == TY_BOOL || t->kind == TY_I64 || t->kind == TY_F64;
+  return ty_is_weak(n) || t->kind == TY_BOOL || t->kind == TY_I64 || t->kind == TY_F64 || t->kind == TY_C128;
 }
 
 /* An operand's dtype beside the other's: a Python number yields to an
@@ -59,8 +60,9 @@ static const Type *operand_dtype(const Node *n, const Type *t, const Type *other
   if (t->kind == TY_ARRAY || !yields_to_array(n, t) || other->kind != TY_ARRAY) return elem_of(t);
   const Type *e = other->elem;
   if (t->kind == TY_BOOL) return e;
+  if (ty_is_complex(t)) return ty_is_complex(e) ? e : e->kind == TY_F32 ? TYS(TY_C64) : TYS(TY_C128);
   if (!ty_is_float(t)) return e->kind == TY_BOOL ? TYS(TY_I64) : e;
-  return ty_is_float(e) ? e : TYS(TY_F64);
+  return ty_is_float(e) || ty_is_complex(e) ? e : TYS(TY_F64);
 }
 
 /* ---------------------------------------------------------------- typing */
@@ -105,13 +107,16 @@ static const char *op_text(int op) {
 static const Type *binop_dtype(Infer *in, Node *n, int op, const Type *ea, const Type *eb) {
   const Type *e = np_promote(ea, eb);
   bool boolean = e->kind == TY_BOOL;
+  if (ty_is_complex(e) && op != OP_ADD && op != OP_SUB && op != OP_MUL && op != OP_DIV && op != OP_POW)
+    return ty_error(in, n, "the operator %s is not supported for arrays of %s and %s", op_text(op), ea->name,
+                    eb->name);
   switch (op) {
   case OP_SUB:
     if (boolean)
       return ty_error(in, n, "numpy boolean subtract, the `-` operator, is not supported, use the "
                       "bitwise_xor, the `^` operator, or the logical_xor function instead");
     return e;
-  case OP_DIV: return ty_is_float(e) ? e : TYS(TY_F64);
+  case OP_DIV: return ty_is_float(e) || ty_is_complex(e) ? e : TYS(TY_F64);
   case OP_FLOORDIV: case OP_MOD: case OP_POW: return boolean ? TYS(TY_I8) : e;
   case OP_LSHIFT: case OP_RSHIFT: case OP_BITAND: case OP_BITOR: case OP_BITXOR:
     if (ty_is_float(e))
@@ -145,7 +150,7 @@ const Type *ty_array_unary(Infer *in, Node *n, int op, const Type *a) {
   if (op == OP_NEG && a->elem->kind == TY_BOOL)
     return ty_error(in, n, "the numpy boolean negative, the `-` operator, is not supported, use the `~` "
                     "operator or the logical_not function instead");
-  if (op == OP_INVERT && ty_is_float(a->elem)) return ty_error(in, n, "~ needs an array of integers or bools");
+  if (op == OP_INVERT && (ty_is_float(a->elem) || ty_is_complex(a->elem))) return ty_error(in, n, "~ needs an array of integers or bools");
   return ty_array(a->elem, a->ndim, 'C', false);
 }
 
@@ -155,6 +160,8 @@ const Type *ty_array_compare(Infer *in, Node *n, const Type *a, const Type *b) {
     return ty_error(in, n, "a chained comparison of arrays asks the truth value of an array, which is "
                     "ambiguous: compare two at a time and combine with &");
   if (!check_operands(in, n, args, 2, "a comparison")) return NULL;
+  if ((ty_is_complex(elem_of(a)) || ty_is_complex(elem_of(b))) && n->ops[0] != OP_EQ && n->ops[0] != OP_NE)
+    return ty_error(in, n, "arrays of complex numbers are only compared with == and !=");
   return ty_array(TYS(TY_BOOL), ty_broadcast_ndim(args, 2), 'C', false);
 }
 
@@ -162,9 +169,12 @@ const Type *ty_array_compare(Infer *in, Node *n, const Type *a, const Type *b) {
  * kind of number (bool, signed, unsigned, float), or of any type that
  * holds all its values (uint8 into int16; never int32 into uint16, float
  * into int). */
-static char kind_of(const Type *t) { return t->kind == TY_BOOL ? 'b' : ty_is_signed(t) ? 'i' : ty_is_unsigned(t) ? 'u' : 'f'; }
+static char kind_of(const Type *t) {
+  return t->kind == TY_BOOL ? 'b' : ty_is_signed(t) ? 'i' : ty_is_unsigned(t) ? 'u' : ty_is_complex(t) ? 'c' : 'f';
+}
 
 static bool same_kind_cast(const Type *from, const Type *to) {
+  if (ty_is_complex(to) && !ty_is_complex(from)) return true;  /* a float into complex64 too */
   return kind_of(from) == kind_of(to) || np_promote(from, to) == to;
 }
 
@@ -357,7 +367,9 @@ static LLVMValueRef unary_element(Lower *l, Node *n, LLVMValueRef v) {
   const Type *t = elem_of(n->ty);
   v = lo_convert(l, v, elem_of(n->lhs->ty), t);
   switch (n->op) {
-  case OP_NEG: return ty_is_float(t) ? LLVMBuildFNeg(l->b, v, "") : LLVMBuildNeg(l->b, v, "");
+  case OP_NEG:
+    if (ty_is_complex(t)) return lo_complex_neg(l, t, v);
+    return ty_is_float(t) ? LLVMBuildFNeg(l->b, v, "") : LLVMBuildNeg(l->b, v, "");
   case OP_INVERT: return LLVMBuildNot(l->b, v, "");  /* a bool is i1: not is logical */
   default: return v;
   }

@@ -161,6 +161,7 @@ static LLVMValueRef float_pow(Lower *l, const Type *t, LLVMValueRef a, LLVMValue
 
 /* a op b, both already converted to t (the operation's operand type). */
 LLVMValueRef lo_arith(Lower *l, int op, const Type *t, LLVMValueRef a, LLVMValueRef b) {
+  if (ty_is_complex(t)) return lo_complex_binop(l, op, t, a, t, b, t);
   bool fl = ty_is_float(t);
   LLVMTypeRef ty = lo_type(l, t);
   /* NumPy's bools add as "or" and multiply as "and" */
@@ -442,6 +443,7 @@ static bool literal_exponent(LLVMValueRef b, long long *k) {
 LLVMValueRef lo_binop_values(Lower *l, int op, const Type *result, LLVMValueRef a,
                                     const Type *ta, LLVMValueRef b, const Type *tb) {
   if (result->kind == TY_TUPLE) return lo_tuple_concat_values(l, result, a, ta, b);
+  if (ty_is_complex(result)) return lo_complex_binop(l, op, result, a, ta, b, tb);
   /* NumPy divides ints as the doubles they convert to */
   if (op == OP_DIV && !ty_is_float(ta) && !ty_is_float(tb) && ta->kind != TY_U64 && tb->kind != TY_U64 &&
       !l->mod->gpu && !l->numpy_semantics)
@@ -473,6 +475,7 @@ LLVMValueRef lo_unary(Lower *l, Node *n) {
   v = lo_convert(l, v, n->lhs->ty, n->ty);
   if (n->op == OP_POS) return v;
   if (n->op == OP_INVERT) return LLVMBuildNot(l->b, v, "");
+  if (ty_is_complex(n->ty)) return lo_complex_neg(l, n->ty, v);
   return ty_is_float(n->ty) ? LLVMBuildFNeg(l->b, v, "") : LLVMBuildNeg(l->b, v, "");
 }
 
@@ -524,6 +527,7 @@ static bool exact_as_double(LLVMValueRef v) {
 LLVMValueRef lo_compare_values(Lower *l, int op, LLVMValueRef a, const Type *ta,
                                       LLVMValueRef b, const Type *tb) {
   if (ta->kind == TY_TUPLE) return lo_tuple_compare(l, op, a, ta, b, tb);
+  if (ty_is_complex(ta) || ty_is_complex(tb)) return lo_complex_compare(l, op, a, ta, b, tb);
   if (ty_is_int(ta) && ty_is_int(tb) && (ta->kind == TY_U64 || tb->kind == TY_U64) &&
       (ty_is_signed(ta) || ty_is_signed(tb)))
     return compare_u64_signed(l, op, a, ta, b, tb);

@@ -110,9 +110,7 @@ LLVMValueRef lo_alloc_array(Lower *l, const Type *t, LLVMValueRef *shape, int fi
   if (fill == 0) {
     LLVMBuildMemSet(l->b, data, LLVMConstInt(l->mod->i8, 0, 0), nbytes, 64);
   } else if (fill == 1) {
-    LLVMValueRef one = ty_is_float(t->elem) ? LLVMConstReal(lo_type(l, t->elem), 1.0)
-                                            : LLVMConstInt(lo_type(l, t->elem), 1, 0);
-    lo_fill(l, t->elem, data, count, one);
+    lo_fill(l, t->elem, data, count, lo_convert(l, const_i64(l, 1), TYS(TY_I64), t->elem));
   }
   return a;
 }

@@ -214,6 +214,21 @@ LLVMValueRef lo_binop(Lower *l, Node *n);
 LLVMValueRef lo_float_to_int(Lower *l, const Type *from, LLVMValueRef x);  /* Python's int(), wrapping beyond int64 */
 LLVMValueRef lo_unary(Lower *l, Node *n);
 
+/* ---------------------------------------------------------------- complex.c */
+
+const Type *lo_complex_part(const Type *t);  /* a part's float type (t itself if not complex) */
+LLVMValueRef lo_complex_make(Lower *l, const Type *t, LLVMValueRef re, LLVMValueRef im);
+LLVMValueRef lo_complex_real(Lower *l, LLVMValueRef v);
+LLVMValueRef lo_complex_imag(Lower *l, LLVMValueRef v);
+LLVMValueRef lo_complex_truth(Lower *l, LLVMValueRef v, const Type *t);
+LLVMValueRef lo_complex_convert(Lower *l, LLVMValueRef v, const Type *from, const Type *to);
+LLVMValueRef lo_complex_binop(Lower *l, int op, const Type *t, LLVMValueRef a, const Type *ta, LLVMValueRef b,
+                              const Type *tb);
+LLVMValueRef lo_complex_neg(Lower *l, const Type *t, LLVMValueRef v);
+LLVMValueRef lo_complex_compare(Lower *l, int op, LLVMValueRef a, const Type *ta, LLVMValueRef b, const Type *tb);
+LLVMValueRef lo_complex_abs(Lower *l, const Type *t, LLVMValueRef v);
+void lo_check_status(Lower *l, LLVMValueRef status);  /* raises what a runtime call recorded, if it failed */
+
 /* ---------------------------------------------------------------- arrays.c */
 
 LLVMValueRef lo_element_addr(Lower *l, const Type *t, LLVMValueRef a, LLVMValueRef *idx);

@@ -24,6 +24,11 @@ static const Model *model(const Type *t);
 static LLVMTypeRef int_value(Lower *l, const Type *t) { return LLVMIntTypeInContext(l->mod->c, (unsigned)t->bits); }
 static LLVMTypeRef float_value(Lower *l, const Type *t) { return t->bits == 32 ? l->mod->f32 : l->mod->f64; }
 static LLVMTypeRef bool_value(Lower *l, const Type *t) { return l->mod->i1; }
+/* a complex: {real, imaginary}, as NumPy lays it out */
+static LLVMTypeRef complex_value(Lower *l, const Type *t) {
+  LLVMTypeRef part = t->kind == TY_C64 ? l->mod->f32 : l->mod->f64, f[2] = {part, part};
+  return LLVMStructTypeInContext(l->mod->c, f, 2, 0);
+}
 static LLVMTypeRef byte(Lower *l, const Type *t) { return l->mod->i8; }
 static LLVMTypeRef same_storage(Lower *l, const Type *t) { return model(t)->value(l, t); }
 
@@ -132,6 +137,8 @@ static const Model models[TY_COUNT] = {
   [TY_I8] = INT_MODEL, [TY_I16] = INT_MODEL, [TY_I32] = INT_MODEL, [TY_I64] = INT_MODEL,
   [TY_U8] = INT_MODEL, [TY_U16] = INT_MODEL, [TY_U32] = INT_MODEL, [TY_U64] = INT_MODEL,
   [TY_F32] = FLOAT_MODEL, [TY_F64] = FLOAT_MODEL,
+  [TY_C64] = {complex_value, same_storage, plain_load, plain_store, NULL},
+  [TY_C128] = {complex_value, same_storage, plain_load, plain_store, NULL},
   [TY_ARRAY] = {array_value, array_storage, array_load, array_store, array_refcount},
   [TY_TUPLE] = {tuple_value, tuple_storage, tuple_load, tuple_store, tuple_refcount},
   [TY_NONE] = NO_VALUE, [TY_RANGE] = NO_VALUE, [TY_DTYPE] = NO_VALUE, [TY_MODULE] = NO_VALUE,
@@ -166,6 +173,7 @@ LLVMValueRef lo_fconst(Lower *l, const Type *t, double v) { return LLVMConstReal
 
 LLVMValueRef lo_truth(Lower *l, LLVMValueRef v, const Type *t) {
   if (t->kind == TY_BOOL) return v;
+  if (ty_is_complex(t)) return lo_complex_truth(l, v, t);
   if (ty_is_float(t)) return LLVMBuildFCmp(l->b, LLVMRealUNE, v, LLVMConstNull(lo_type(l, t)), "");
   return LLVMBuildICmp(l->b, LLVMIntNE, v, LLVMConstNull(lo_type(l, t)), "");
 }
@@ -201,6 +209,7 @@ LLVMValueRef lo_convert(Lower *l, LLVMValueRef v, const Type *from, const Type *
     }
     return r;
   }
+  if (ty_is_complex(from) || ty_is_complex(to)) return lo_complex_convert(l, v, from, to);
   if (to->kind == TY_BOOL) return lo_truth(l, v, from);
   if (from->kind == TY_BOOL)
     return ty_is_float(to) ? LLVMBuildUIToFP(l->b, v, dst, "") : LLVMBuildZExt(l->b, v, dst, "");

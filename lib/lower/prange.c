@@ -10,6 +10,7 @@
 /* The identity of a reduction: what each thread's partial starts from. */
 static LLVMValueRef reduction_identity(Lower *l, int op, const Type *t) {
   LLVMTypeRef ty = lo_type(l, t);
+  if (ty_is_complex(t)) return lo_convert(l, const_i64(l, op == OP_MUL), TYS(TY_I64), t);  /* + and * only */
   if (ty_is_float(t)) {
     double v = op == OP_MUL ? 1.0 : op == OP_LT ? INFINITY : op == OP_GT ? -INFINITY : 0.0;
     return LLVMConstReal(ty, v);

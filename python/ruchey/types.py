@@ -146,6 +146,7 @@ _ALIASES = {
     "i1": "int8", "i2": "int16", "i4": "int32", "i8": "int64", "intp": "int64", "intc": "int32",
     "u1": "uint8", "u2": "uint16", "u4": "uint32", "u8": "uint64", "uintp": "uint64",
     "f4": "float32", "f8": "float64", "float_": "float64", "double": "float64", "size_t": "uint64",
+    "c8": "complex64", "c16": "complex128",
 }
 namespace = dict(_SCALARS)
 namespace.update({alias: _SCALARS[name] for alias, name in _ALIASES.items()})
@@ -209,6 +210,8 @@ def typeof(value):
         return _SCALARS["int64"]
     if isinstance(value, float):
         return _SCALARS["float64"]
+    if isinstance(value, complex) and not isinstance(value, numpy.generic):
+        return _SCALARS["complex128"]
     if isinstance(value, numpy.generic):
         return from_dtype(value.dtype)
     if type(value) is tuple:

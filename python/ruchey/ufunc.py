@@ -145,7 +145,7 @@ class DUFunc:
         if any(t is None for t in argtypes):
             names = ", ".join(repr(np.dtype(d).name) for d in dtypes)
             raise TypeError(f"ufunc '{self.__name__}' not supported for the input types ({names}): ruchey "
-                            "compiles bool, int8-64, uint8-64, float32 and float64")
+                            "compiles bool, int8-64, uint8-64, float32, float64, complex64 and complex128")
         nums = tuple(np.dtype(d).num for d in dtypes)
         if nums in self._loops.keys:
             return False

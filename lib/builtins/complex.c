@@ -1,0 +1,666 @@
+/* builtins/complex.c — complex numbers: complex(x, y); .real, .imag and
+ * .conjugate() of numbers and arrays; numpy.real, imag, conj, conjugate
+ * and angle; NumPy's functions of complex arrays (numpy.sqrt, exp, log ...,
+ * whose math.c rows hand complex arguments to the rows here); and the
+ * cmath module.
+ *
+ * The transcendental functions are the C library's C99 complex functions
+ * (which NumPy calls too), run in float64 from the runtime (rt_cmath).
+ * cmath raises as CPython's does: ValueError at a pole (log(0), atanh(1)),
+ * OverflowError where finite arguments give an infinite result. The
+ * operators' arithmetic is lower/complex.c's.
+ */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE  /* clog10 */
+#endif
+#include <complex.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+
+#include "builtins/builtins.h"
+
+/* ---------------------------------------------------------------- the runtime */
+
+/* The functions rt_cmath computes; a row's ival. */
+enum {
+  CM_SQRT, CM_EXP, CM_LOG, CM_LOG10, CM_SIN, CM_COS, CM_TAN, CM_ASIN, CM_ACOS, CM_ATAN,
+  CM_SINH, CM_COSH, CM_TANH, CM_ASINH, CM_ACOSH, CM_ATANH,
+};
+
+/* CPython's errors for f(z) = r: ValueError at the poles, OverflowError
+ * where finite z gives an infinite part. */
+static int32_t cmath_error(int32_t fn, double complex z, double complex r) {
+  double re = creal(z), im = cimag(z);
+  bool pole = false, overflows = false;
+  switch (fn) {
+  case CM_LOG: case CM_LOG10: pole = re == 0 && im == 0; break;
+  case CM_ATANH: pole = im == 0 && fabs(re) == 1; break;
+  case CM_ATAN: pole = re == 0 && fabs(im) == 1; break;
+  case CM_EXP: case CM_SIN: case CM_COS: case CM_SINH: case CM_COSH: overflows = true; break;
+  default: break;
+  }
+  if (pole) {
+    rt_set_error(RT_ERR_VALUE, "math domain error");
+    return RT_ERR_VALUE;
+  }
+  if (overflows && isfinite(re) && isfinite(im) && (isinf(creal(r)) || isinf(cimag(r)))) {
+    rt_set_error(RT_ERR_OVERFLOW, "math range error");
+    return RT_ERR_OVERFLOW;
+  }
+  return RT_OK;
+}
+
+int32_t rt_cmath(int32_t fn, double re, double im, int32_t python, double *out) {
+  double complex z = CMPLX(re, im), r;
+  switch (fn) {
+  case CM_SQRT: r = csqrt(z); break;
+  case CM_EXP: r = cexp(z); break;
+  case CM_LOG: r = clog(z); break;
+  case CM_LOG10: r = clog10(z); break;
+  case CM_SIN: r = csin(z); break;
+  case CM_COS: r = ccos(z); break;
+  case CM_TAN: r = ctan(z); break;
+  case CM_ASIN: r = casin(z); break;
+  case CM_ACOS: r = cacos(z); break;
+  case CM_ATAN: r = catan(z); break;
+  case CM_SINH: r = csinh(z); break;
+  case CM_COSH: r = ccosh(z); break;
+  case CM_TANH: r = ctanh(z); break;
+  case CM_ASINH: r = casinh(z); break;
+  case CM_ACOSH: r = cacosh(z); break;
+  default: r = catanh(z); break;
+  }
+  out[0] = creal(r);
+  out[1] = cimag(r);
+  return python ? cmath_error(fn, z, r) : RT_OK;
+}
+
+/* CPython's complex product and quotient (Smith's method), for powers. */
+static double complex py_mul(double complex a, double complex b) {
+  double ar = creal(a), ai = cimag(a), br = creal(b), bi = cimag(b);
+  return CMPLX(ar * br - ai * bi, ar * bi + ai * br);
+}
+
+static double complex py_div(double complex a, double complex b, bool *by_zero) {
+  double ar = creal(a), ai = cimag(a), br = creal(b), bi = cimag(b);
+  if (fabs(br) >= fabs(bi)) {
+    if (br == 0) {
+      *by_zero = true;
+      return 0;
+    }
+    double ratio = bi / br, d = br + bi * ratio;
+    return CMPLX((ar + ai * ratio) / d, (ai - ar * ratio) / d);
+  }
+  if (fabs(bi) >= fabs(br)) {
+    double ratio = br / bi, d = br * ratio + bi;
+    return CMPLX((ar * ratio + ai) / d, (ai * ratio - ar) / d);
+  }
+  return CMPLX(NAN, NAN);
+}
+
+/* a ** n for a whole n by squaring, 1 / a ** -n for a negative one. */
+static double complex power_by_squaring(double complex a, long n, bool *by_zero) {
+  double complex r = 1, p = a;
+  for (unsigned long k = n < 0 ? (unsigned long)-n : (unsigned long)n; k; k >>= 1) {
+    if (k & 1) r = py_mul(r, p);
+    if (k > 1) p = py_mul(p, p);
+  }
+  return n < 0 ? py_div(1, r, by_zero) : r;
+}
+
+/* NumPy's a ** n for a whole n below 100: a, a a, a (a a) and 1 / a as
+ * they are (no product with 1 to turn infinities into NaN), others by
+ * squaring. */
+static double complex numpy_power_int(double complex a, long n) {
+  if (n == 1) return a;
+  if (n == 2) return py_mul(a, a);
+  if (n == 3) return py_mul(a, py_mul(a, a));
+  if (n == -1) return 1 / a;  /* C99's quotient, infinities kept apart from NaN */
+  bool unused = false;
+  double complex r = power_by_squaring(a, n < 0 ? -n : n, &unused);
+  if (n >= 0) return r;
+  double rr = creal(r), ri = cimag(r);  /* 1 / r, NumPy's way: by the reciprocal of the divisor */
+  if (fabs(rr) >= fabs(ri)) {
+    if (rr == 0 && ri == 0) return CMPLX(1 / fabs(rr), 0 / fabs(ri));
+    double ratio = ri / rr, scale = 1 / (rr + ri * ratio);
+    return CMPLX(scale, -ratio * scale);
+  }
+  double ratio = rr / ri, scale = 1 / (ri + rr * ratio);
+  return CMPLX(ratio * scale, -scale);
+}
+
+/* a ** b through polar form, as CPython's: |a| ** b.real, turned. */
+static double complex power_polar(double complex a, double complex b) {
+  double len = hypot(creal(a), cimag(a)), at = atan2(cimag(a), creal(a));
+  double mag = pow(len, creal(b)), phase = at * creal(b);
+  if (cimag(b) != 0) {
+    mag /= exp(at * cimag(b));
+    phase += cimag(b) * log(len);
+  }
+  return CMPLX(mag * cos(phase), mag * sin(phase));
+}
+
+/* a ** b: CPython's for scalars (whole exponents up to 100 by squaring,
+ * ZeroDivisionError for 0 to a negative or complex power, OverflowError
+ * for an infinite part), NumPy's for arrays (the C library's cpow, whole
+ * exponents below 100 by squaring, no errors). */
+int32_t rt_complex_pow(double ar, double ai, double br, double bi, int32_t numpy, double *out) {
+  double complex a = CMPLX(ar, ai), b = CMPLX(br, bi), r;
+  bool by_zero = false, whole = bi == 0 && br == floor(br) && fabs(br) <= 100;
+  if (whole && !numpy) r = power_by_squaring(a, (long)br, &by_zero);  /* CPython asks this first */
+  else if (br == 0 && bi == 0) r = 1;
+  else if (ar == 0 && ai == 0) {
+    by_zero = bi != 0 || br < 0;
+    r = numpy && by_zero ? CMPLX(NAN, NAN) : 0;
+  } else if (numpy && whole && fabs(br) < 100) r = numpy_power_int(a, (long)br);
+  else if (numpy) r = cpow(a, b);
+  else {  /* CPython reads the C library's errno: a domain error (cos(inf)) is its ZeroDivisionError */
+    errno = 0;
+    r = power_polar(a, b);
+    by_zero = errno == EDOM;
+  }
+  out[0] = creal(r);
+  out[1] = cimag(r);
+  if (numpy) return RT_OK;
+  if (by_zero) {
+    rt_set_error(RT_ERR_ZERODIV, "0.0 to a negative or complex power");
+    return RT_ERR_ZERODIV;
+  }
+  if (isinf(creal(r)) || isinf(cimag(r))) {
+    rt_set_error(RT_ERR_OVERFLOW, "complex exponentiation");
+    return RT_ERR_OVERFLOW;
+  }
+  return RT_OK;
+}
+
+/* ---------------------------------------------------------------- complex() */
+
+static const Type *ty_complex_call(Infer *in, Node *n, const Type **args) {
+  for (int i = 0; i < n->list.len; i++)
+    if (!ty_need_scalar(in, n->list.items[i], args[i], "complex()")) return NULL;
+  return TYS(TY_C128);
+}
+
+/* complex(a, b) is a + b*1j: a complex b turns (CPython's rule); parts
+ * keep their signs (complex(1, -0.0) has imaginary part -0.0). */
+static LLVMValueRef lo_complex_call(Lower *l, Node *n) {
+  const Type *t = TYS(TY_C128);
+  if (n->list.len == 0) return LLVMConstNull(lo_type(l, t));
+  Node *a = n->list.items[0];
+  LLVMValueRef va = lo_expr_as(l, a, t);
+  if (n->list.len == 1) return va;
+  Node *b = n->list.items[1];
+  LLVMValueRef vb = lo_expr_as(l, b, t);
+  LLVMValueRef re = lo_complex_real(l, va), im = lo_complex_real(l, vb);
+  if (ty_is_complex(b->ty)) re = LLVMBuildFSub(l->b, re, lo_complex_imag(l, vb), "");
+  if (ty_is_complex(a->ty)) im = LLVMBuildFAdd(l->b, lo_complex_imag(l, va), im, "");
+  return lo_complex_make(l, t, re, im);
+}
+
+/* ---------------------------------------------------------------- parts of numbers */
+
+static const Type *ty_part(Infer *in, Node *n, const Type **args) { return lo_complex_part(args[0]); }
+static const Type *ty_same(Infer *in, Node *n, const Type **args) { return args[0]; }
+
+static LLVMValueRef lo_real_attr(Lower *l, Node *n) { return lo_complex_real(l, lo_expr(l, n->lhs)); }
+static LLVMValueRef lo_imag_attr(Lower *l, Node *n) { return lo_complex_imag(l, lo_expr(l, n->lhs)); }
+
+/* a real number's parts, as Python's: itself, a zero of its type (a bool's: int) */
+static const Type *ty_real_part(Infer *in, Node *n, const Type **args) {
+  return args[0]->kind == TY_BOOL ? TYS(TY_I64) : args[0];
+}
+
+static LLVMValueRef lo_real_self(Lower *l, Node *n) {
+  Node *x = n->kind == N_ATTR ? n->lhs : n->list.items[0];
+  return lo_expr_as(l, x, n->ty);
+}
+
+static LLVMValueRef lo_real_zero(Lower *l, Node *n) {
+  lo_expr(l, n->lhs);
+  return LLVMConstNull(lo_type(l, n->ty));
+}
+
+static LLVMValueRef conjugate(Lower *l, const Type *t, LLVMValueRef v) {
+  return lo_complex_make(l, t, lo_complex_real(l, v), LLVMBuildFNeg(l->b, lo_complex_imag(l, v), ""));
+}
+
+static LLVMValueRef lo_conjugate_method(Lower *l, Node *n) {
+  return conjugate(l, n->ty, lo_expr(l, n->list.items[0]));
+}
+
+/* ---------------------------------------------------------------- parts of arrays */
+
+/* a.real and a.imag of a complex array: views of the parts (float arrays
+ * with a's strides, 'A' layout); a.real of a real array is a itself. */
+static const Type *ty_array_part(Infer *in, Node *n, const Type **args) {
+  const Type *a = args[0];
+  if (!ty_is_complex(a->elem)) {
+    if (!strcmp(n->str, "real")) return a;
+    return ty_error(in, n, "a.imag of an array of %s is not supported: it has no imaginary part", a->elem->name);
+  }
+  return ty_array(lo_complex_part(a->elem), a->ndim, 'A', a->readonly);
+}
+
+static LLVMValueRef lo_array_part(Lower *l, Node *n) {
+  const Type *t = n->lhs->ty;
+  LLVMValueRef a = lo_expr(l, n->lhs);
+  if (n->ty == t) {  /* a real array's .real: a new reference to a */
+    lo_refcount(l, t, a, true);
+    lo_done_with(l, n->lhs, a);
+    return a;
+  }
+  LLVMValueRef shape[RC_MAX_NDIM], strides[RC_MAX_NDIM];
+  for (int d = 0; d < t->ndim; d++) {
+    shape[d] = lo_arr_shape(l, a, d);
+    strides[d] = lo_arr_stride(l, t, a, d);
+  }
+  LLVMValueRef data = LLVMBuildExtractValue(l->b, a, 2, "data");
+  if (!strcmp(n->str, "imag"))
+    data = LLVMBuildGEP2(l->b, l->mod->i8, data, (LLVMValueRef[]){const_i64(l, ty_bits(t->elem) / 16)}, 1, "");
+  LLVMValueRef v = np_view(l, n->ty, a, data, shape, strides);
+  lo_refcount(l, n->ty, v, true);
+  lo_done_with(l, n->lhs, a);
+  return v;
+}
+
+/* ---------------------------------------------------------------- elementwise */
+
+static const Type *elem_part(const Type *t) { return lo_complex_part(elem_of(t)); }
+
+/* numpy.real, imag and angle: the part type; conj: the argument's type */
+static const Type *ty_elementwise_part(Infer *in, Node *n, const Type **args) {
+  if (!ty_need_scalar(in, n, elem_of(args[0]), n->bi->name)) return NULL;
+  const Type *e = elem_part(args[0]);
+  if (n->bi->ival == 'a' && !ty_is_float(e))  /* arctan2 of ints: float32 holds those to 16 bits */
+    e = TYS(ty_bits(e) <= 16 ? TY_F32 : TY_F64);
+  return args[0]->kind == TY_ARRAY ? ty_elementwise(in, n, args, e) : e;
+}
+
+/* conjugate: the argument's type; bools, which NumPy's ufunc has no loop for, as int8 */
+static const Type *ty_elementwise_same(Infer *in, Node *n, const Type **args) {
+  const Type *e = elem_of(args[0]);
+  if (!ty_need_scalar(in, n, e, n->bi->name)) return NULL;
+  if (e->kind == TY_BOOL) e = TYS(TY_I8);
+  return args[0]->kind == TY_ARRAY ? ty_elementwise(in, n, args, e) : e;
+}
+
+/* one element: 'r' real part, 'i' imaginary part, 'a' angle, 'c' conjugate */
+static LLVMValueRef lo_parts_elem(Lower *l, Node *n, LLVMValueRef *v) {
+  const Type *from = elem_of(n->list.items[0]->ty), *to = elem_of(n->ty);
+  bool cx = ty_is_complex(from);
+  switch (n->bi->ival) {
+  case 'r': return cx ? lo_complex_real(l, v[0]) : lo_convert(l, v[0], from, to);
+  case 'i': return cx ? lo_complex_imag(l, v[0]) : LLVMConstNull(lo_type(l, to));
+  case 'c': return cx ? conjugate(l, from, v[0]) : lo_convert(l, v[0], from, to);
+  default: {
+    LLVMValueRef args[2] = {cx ? lo_complex_imag(l, v[0]) : lo_fconst(l, to, 0.0),
+                            cx ? lo_complex_real(l, v[0]) : lo_convert(l, v[0], from, to)};
+    if (cx) {
+      args[0] = lo_convert(l, args[0], lo_complex_part(from), to);
+      args[1] = lo_convert(l, args[1], lo_complex_part(from), to);
+    }
+    return lo_libm(l, "atan2", to, args, 2);
+  }
+  }
+}
+
+static LLVMValueRef lo_parts(Lower *l, Node *n) {
+  LLVMValueRef v = lo_expr(l, n->list.items[0]);
+  return lo_parts_elem(l, n, &v);
+}
+
+/* ---------------------------------------------------------------- the C library's functions */
+
+/* f(x) of a complex x (any number: cmath takes reals too) in float64 parts;
+ * python: CPython's errors. */
+static LLVMValueRef call_cmath(Lower *l, int fn, LLVMValueRef x, const Type *t, bool python) {
+  const Type *c = TYS(TY_C128);
+  LLVMValueRef z = lo_convert(l, x, t, c);
+  LLVMValueRef out = lo_alloca(l, lo_type(l, c), "cmath");
+  LLVMTypeRef params[5] = {l->mod->i32, l->mod->f64, l->mod->f64, l->mod->i32, l->mod->ptr};
+  LLVMValueRef args[5] = {const_i32(l, fn), lo_complex_real(l, z), lo_complex_imag(l, z), const_i32(l, python), out};
+  LLVMValueRef status = lo_call_fn(l, "rt_cmath", l->mod->i32, params, args, 5);
+  if (python) lo_check_status(l, status);
+  return LLVMBuildLoad2(l->b, lo_type(l, c), out, "");
+}
+
+/* numpy.f of complex elements, NumPy's way: no errors, complex64 kept */
+static LLVMValueRef lo_numpy_cmath_elem(Lower *l, Node *n, LLVMValueRef *v) {
+  const Type *from = elem_of(n->list.items[0]->ty), *to = elem_of(n->ty);
+  return lo_convert(l, call_cmath(l, n->bi->ival, v[0], from, false), TYS(TY_C128), to);
+}
+
+static LLVMValueRef lo_numpy_cmath(Lower *l, Node *n) {
+  LLVMValueRef v = lo_expr(l, n->list.items[0]);
+  return lo_numpy_cmath_elem(l, n, &v);
+}
+
+static const Type *ty_numpy_cmath(Infer *in, Node *n, const Type **args) {
+  const Type *e = elem_of(args[0]);
+  if (!ty_need_scalar(in, n, e, n->bi->name)) return NULL;
+  return args[0]->kind == TY_ARRAY ? ty_elementwise(in, n, args, e) : e;
+}
+
+/* numpy.absolute of complex elements: the part type */
+static const Type *ty_numpy_cabs(Infer *in, Node *n, const Type **args) {
+  const Type *e = elem_part(args[0]);
+  return args[0]->kind == TY_ARRAY ? ty_elementwise(in, n, args, e) : e;
+}
+
+static LLVMValueRef lo_cabs_elem(Lower *l, Node *n, LLVMValueRef *v) {
+  return lo_complex_abs(l, elem_of(n->list.items[0]->ty), v[0]);
+}
+
+static LLVMValueRef lo_cabs(Lower *l, Node *n) {
+  LLVMValueRef v = lo_expr(l, n->list.items[0]);
+  bool saved = l->numpy_semantics;
+  l->numpy_semantics = true;
+  LLVMValueRef r = lo_cabs_elem(l, n, &v);
+  l->numpy_semantics = saved;
+  return r;
+}
+
+/* numpy.isnan, isinf, isfinite of complex elements: of either part
+ * (isfinite: of both); the row's ival says which */
+static const Type *ty_numpy_cpredicate(Infer *in, Node *n, const Type **args) {
+  return args[0]->kind == TY_ARRAY ? ty_elementwise(in, n, args, TYS(TY_BOOL)) : TYS(TY_BOOL);
+}
+
+static LLVMValueRef classify(Lower *l, int which, const Type *t, LLVMValueRef v) {
+  const Type *p = lo_complex_part(t);
+  LLVMValueRef re = ty_is_complex(t) ? lo_complex_real(l, v) : lo_convert(l, v, t, TYS(TY_F64));
+  LLVMValueRef im = ty_is_complex(t) ? lo_complex_imag(l, v) : lo_fconst(l, TYS(TY_F64), 0.0);
+  if (!ty_is_complex(t)) p = TYS(TY_F64);
+  LLVMValueRef inf = lo_fconst(l, p, INFINITY);
+  LLVMValueRef are = lo_intrinsic1(l, "llvm.fabs", p, re), aim = lo_intrinsic1(l, "llvm.fabs", p, im);
+  switch (which) {
+  case 'n': return LLVMBuildOr(l->b, fcmp(l, LLVMRealUNO, re, re), fcmp(l, LLVMRealUNO, im, im), "");
+  case 'i': return LLVMBuildOr(l->b, fcmp(l, LLVMRealOEQ, are, inf), fcmp(l, LLVMRealOEQ, aim, inf), "");
+  default: return LLVMBuildAnd(l->b, fcmp(l, LLVMRealOLT, are, inf), fcmp(l, LLVMRealOLT, aim, inf), "");
+  }
+}
+
+static LLVMValueRef lo_cpredicate_elem(Lower *l, Node *n, LLVMValueRef *v) {
+  return classify(l, n->bi->ival, elem_of(n->list.items[0]->ty), v[0]);
+}
+
+static LLVMValueRef lo_cpredicate(Lower *l, Node *n) {
+  LLVMValueRef v = lo_expr(l, n->list.items[0]);
+  return lo_cpredicate_elem(l, n, &v);
+}
+
+/* numpy.square of complex: z * z */
+static LLVMValueRef lo_csquare_elem(Lower *l, Node *n, LLVMValueRef *v) {
+  const Type *t = elem_of(n->ty);
+  return lo_complex_binop(l, OP_MUL, t, v[0], t, v[0], t);
+}
+
+static LLVMValueRef lo_csquare(Lower *l, Node *n) {
+  LLVMValueRef v = lo_expr(l, n->list.items[0]);
+  return lo_csquare_elem(l, n, &v);
+}
+
+/* numpy.power of complex: the operator's elements */
+static const Type *ty_numpy_cpow(Infer *in, Node *n, const Type **args) {
+  return ty_ufunc_binop(in, n, OP_POW, n->list.items[0], args[0], n->list.items[1], args[1]);
+}
+
+static LLVMValueRef lo_cpow_elem(Lower *l, Node *n, LLVMValueRef *v) {
+  return lo_binop_values(l, OP_POW, elem_of(n->ty), v[0], elem_of(n->list.items[0]->ty), v[1],
+                         elem_of(n->list.items[1]->ty));
+}
+
+static LLVMValueRef lo_cpow(Lower *l, Node *n) {
+  LLVMValueRef v[2] = {lo_expr(l, n->list.items[0]), lo_expr(l, n->list.items[1])};
+  bool saved = l->numpy_semantics;
+  l->numpy_semantics = true;
+  LLVMValueRef r = lo_cpow_elem(l, n, v);
+  l->numpy_semantics = saved;
+  return r;
+}
+
+/* The complex row "numpy.f of complex" for numpy.f's call; a TypingError if none. */
+const Type *ty_numpy_complex(Infer *in, Node *n, const Type **args) {
+  char name[64];
+  snprintf(name, sizeof name, "%s of complex", n->bi->name);
+  const Builtin *bi = bi_named(name);
+  if (!bi) return ty_error(in, n, "%s() does not support complex numbers in compiled code", n->bi->name);
+  n->bi = bi;
+  return bi->type(in, n, args);
+}
+
+/* ---------------------------------------------------------------- reductions */
+
+/* sum, prod and mean of a complex array, whole (no axis, no dtype=):
+ * NumPy's result dtype (the elements'), added or multiplied in C order;
+ * the row's ival is '+', '*' or 'm' */
+static const Type *ty_complex_reduce(Infer *in, Node *n, const Type **args) {
+  if (args[0]->kind != TY_ARRAY) return ty_error(in, n, "%s() of a complex number is not supported", n->bi->name);
+  if (n->list.len > 1 || n->kw.len)
+    return ty_error(in, n, "%s() of a complex array takes no axis or dtype: it reduces the whole array",
+                    n->bi->name);
+  return args[0]->elem;
+}
+
+typedef struct Accumulator {
+  const Type *t;
+  int op;
+  LLVMValueRef acc;  /* alloca of t */
+  LLVMValueRef count;  /* alloca of i64: the elements so far */
+} Accumulator;
+
+static void accumulate(Lower *l, LLVMValueRef v, void *arg) {
+  Accumulator *a = arg;
+  LLVMValueRef cur = LLVMBuildLoad2(l->b, lo_type(l, a->t), a->acc, "");
+  LLVMBuildStore(l->b, lo_complex_binop(l, a->op, a->t, cur, a->t, v, a->t), a->acc);
+  LLVMValueRef k = LLVMBuildLoad2(l->b, l->mod->i64, a->count, "");
+  LLVMBuildStore(l->b, LLVMBuildAdd(l->b, k, const_i64(l, 1), ""), a->count);
+}
+
+static LLVMValueRef lo_complex_reduce(Lower *l, Node *n) {
+  Node *x = n->list.items[0];
+  const Type *t = n->ty;
+  bool product = n->bi->ival == '*', saved = l->numpy_semantics;
+  Accumulator a = {t, product ? OP_MUL : OP_ADD, lo_alloca(l, lo_type(l, t), "acc"), lo_alloca(l, l->mod->i64, "count")};
+  LLVMBuildStore(l->b, lo_convert(l, const_i64(l, product), TYS(TY_I64), t), a.acc);
+  LLVMBuildStore(l->b, const_i64(l, 0), a.count);
+  l->numpy_semantics = true;
+  lo_for_each_element(l, x, accumulate, &a);
+  LLVMValueRef r = LLVMBuildLoad2(l->b, lo_type(l, t), a.acc, "");
+  if (n->bi->ival == 'm') {  /* the sum divided by the count */
+    const Type *p = lo_complex_part(t);
+    LLVMValueRef c = lo_convert(l, LLVMBuildLoad2(l->b, l->mod->i64, a.count, ""), TYS(TY_I64), p);
+    r = lo_complex_make(l, t, LLVMBuildFDiv(l->b, lo_complex_real(l, r), c, ""),
+                        LLVMBuildFDiv(l->b, lo_complex_imag(l, r), c, ""));
+  }
+  l->numpy_semantics = saved;
+  return r;
+}
+
+/* ---------------------------------------------------------------- cmath */
+
+/* cmath's functions run in the runtime, which GPU code cannot call */
+static bool check_cpu(Infer *in, Node *n) {
+  if (in->opts && in->opts->gpu_cc) return ty_error(in, n, "%s() is not supported in GPU code", n->bi->name) != NULL;
+  return true;
+}
+
+static const Type *ty_cmath(Infer *in, Node *n, const Type **args) {
+  if (!check_cpu(in, n) || !ty_need_scalar(in, n, args[0], n->bi->name)) return NULL;
+  return TYS(TY_C128);
+}
+
+static LLVMValueRef lo_cmath(Lower *l, Node *n) {
+  Node *x = n->list.items[0];
+  return call_cmath(l, n->bi->ival, lo_expr(l, x), x->ty, true);
+}
+
+/* cmath.log(x, base): log(x) / log(base), CPython's quotient */
+static const Type *ty_cmath_log(Infer *in, Node *n, const Type **args) {
+  if (!check_cpu(in, n)) return NULL;
+  for (int i = 0; i < n->list.len; i++)
+    if (!ty_need_scalar(in, n, args[i], n->bi->name)) return NULL;
+  return TYS(TY_C128);
+}
+
+/* With a base, CPython forgets log(x)'s error (log(0j, 2) is -inf + nan j)
+ * but not log(base)'s, and a base of 1 is outside the domain. */
+static LLVMValueRef lo_cmath_log(Lower *l, Node *n) {
+  Node *x = n->list.items[0];
+  if (n->list.len == 1) return lo_cmath(l, n);
+  LLVMValueRef r = call_cmath(l, CM_LOG, lo_expr(l, x), x->ty, false);
+  Node *base = n->list.items[1];
+  LLVMValueRef lb = call_cmath(l, CM_LOG, lo_expr(l, base), base->ty, true);
+  const Type *c = TYS(TY_C128);
+  lo_raise_if(l, LLVMBuildNot(l->b, lo_complex_truth(l, lb, c), ""), RT_ERR_VALUE, "math domain error");
+  return lo_binop_values(l, OP_DIV, c, r, c, lb, c);
+}
+
+static const Type *ty_real_of(Infer *in, Node *n, const Type **args) {
+  return ty_need_scalar(in, n, args[0], n->bi->name) ? TYS(TY_F64) : NULL;
+}
+
+static LLVMValueRef lo_phase(Lower *l, Node *n) {
+  Node *x = n->list.items[0];
+  LLVMValueRef z = lo_expr_as(l, x, TYS(TY_C128));
+  LLVMValueRef args[2] = {lo_complex_imag(l, z), lo_complex_real(l, z)};
+  return lo_libm(l, "atan2", TYS(TY_F64), args, 2);
+}
+
+static LLVMValueRef lo_cmath_predicate(Lower *l, Node *n) {
+  Node *x = n->list.items[0];
+  return classify(l, n->bi->ival, x->ty, lo_expr(l, x));
+}
+
+static const Type *ty_cmath_predicate(Infer *in, Node *n, const Type **args) {
+  return ty_need_scalar(in, n, args[0], n->bi->name) ? TYS(TY_BOOL) : NULL;
+}
+
+/* cmath.polar(z): (abs(z), phase(z)), abs raising OverflowError as CPython's */
+static const Type *ty_polar(Infer *in, Node *n, const Type **args) {
+  if (!ty_need_scalar(in, n, args[0], n->bi->name)) return NULL;
+  const Type *f[2] = {TYS(TY_F64), TYS(TY_F64)};
+  return ty_tuple(2, f);
+}
+
+static LLVMValueRef lo_polar(Lower *l, Node *n) {
+  Node *x = n->list.items[0];
+  const Type *c = TYS(TY_C128);
+  LLVMValueRef z = lo_expr_as(l, x, c);
+  LLVMValueRef args[2] = {lo_complex_imag(l, z), lo_complex_real(l, z)};
+  LLVMValueRef r = LLVMGetUndef(lo_type(l, n->ty));
+  r = LLVMBuildInsertValue(l->b, r, lo_complex_abs(l, c, z), 0, "");
+  return LLVMBuildInsertValue(l->b, r, lo_libm(l, "atan2", TYS(TY_F64), args, 2), 1, "");
+}
+
+/* cmath.rect(r, phi): r * (cos(phi) + sin(phi) j); a zero phi keeps the
+ * imaginary part a signed zero, as CPython's */
+static const Type *ty_rect(Infer *in, Node *n, const Type **args) {
+  for (int i = 0; i < 2; i++)
+    if (!ty_need_scalar(in, n->list.items[i], args[i], n->bi->name) || ty_is_complex(args[i]))
+      return ty_error(in, n->list.items[i], "cmath.rect() needs real numbers, got %s", args[i]->name);
+  return TYS(TY_C128);
+}
+
+static LLVMValueRef lo_rect(Lower *l, Node *n) {
+  const Type *f = TYS(TY_F64);
+  LLVMValueRef r = lo_expr_as(l, n->list.items[0], f), phi = lo_expr_as(l, n->list.items[1], f);
+  LLVMValueRef re = LLVMBuildFMul(l->b, r, lo_libm(l, "cos", f, &phi, 1), "");
+  LLVMValueRef im = LLVMBuildFMul(l->b, r, lo_libm(l, "sin", f, &phi, 1), "");
+  im = LLVMBuildSelect(l->b, fcmp(l, LLVMRealOEQ, phi, lo_fconst(l, f, 0.0)),
+                       LLVMBuildFMul(l->b, phi, r, ""), im, "");
+  return lo_complex_make(l, TYS(TY_C128), re, im);
+}
+
+/* ---------------------------------------------------------------- the rows */
+
+static const char *const out_kw[] = {"out", NULL};
+
+#define SCALAR_PARTS(kind)                                                                                    \
+  {"complex.real", NULL, "real", BK_ATTRIBUTE, kind, 0, 0, NULL, BF_PURE | BF_CHEAP | BF_COMPLEX, 0, 0, ty_part, \
+   lo_real_attr},                                                                                             \
+  {"complex.imag", NULL, "imag", BK_ATTRIBUTE, kind, 0, 0, NULL, BF_PURE | BF_CHEAP | BF_COMPLEX, 0, 0, ty_part, \
+   lo_imag_attr},                                                                                             \
+  {"complex.conjugate", NULL, "conjugate", BK_METHOD, kind, 0, 0, NULL, BF_PURE | BF_CHEAP | BF_COMPLEX, 0, 0,  \
+   ty_same, lo_conjugate_method}
+#define REAL_PARTS(kind)                                                                                       \
+  {"number.real", NULL, "real", BK_ATTRIBUTE, kind, 0, 0, NULL, BF_PURE | BF_CHEAP, 0, 0, ty_real_part,        \
+   lo_real_self},                                                                                             \
+  {"number.imag", NULL, "imag", BK_ATTRIBUTE, kind, 0, 0, NULL, BF_PURE | BF_CHEAP, 0, 0, ty_real_part,        \
+   lo_real_zero},                                                                                             \
+  {"number.conjugate", NULL, "conjugate", BK_METHOD, kind, 0, 0, NULL, BF_PURE | BF_CHEAP, 0, 0, ty_real_part, \
+   lo_real_self}
+/* numpy.real and its kin: ival says which part */
+#define PARTS(name, which, type) \
+  {"numpy." name, "numpy", name, BK_FUNCTION, 0, 1, 1, NULL, BF_PURE | BF_CHEAP | BF_COMPLEX, which, 0, type, lo_parts, \
+   lo_parts_elem}
+/* numpy.f's complex row, which numpy.f's math.c row hands complex arguments to */
+#define NUMPY_OF_COMPLEX(name, fn) \
+  {"numpy." name " of complex", NULL, NULL, BK_FUNCTION, 0, 1, 1, out_kw, BF_PURE | BF_COMPLEX, fn, 0, ty_numpy_cmath, \
+   lo_numpy_cmath, lo_numpy_cmath_elem}
+#define PREDICATE_OF_COMPLEX(name, which) \
+  {"numpy." name " of complex", NULL, NULL, BK_FUNCTION, 0, 1, 1, out_kw, BF_PURE | BF_CHEAP | BF_COMPLEX, which, 0, \
+   ty_numpy_cpredicate, lo_cpredicate, lo_cpredicate_elem}
+#define CMATH(name, fn) \
+  {"cmath." name, "cmath", name, BK_FUNCTION, 0, 1, 1, NULL, BF_PURE | BF_RAISES | BF_COMPLEX, fn, 0, ty_cmath, lo_cmath}
+
+const Builtin bi_complex[] = {
+  {"complex", "builtins", "complex", BK_FUNCTION, 0, 0, 2, NULL, BF_PURE | BF_CHEAP | BF_COMPLEX, 0, 0,
+   ty_complex_call, lo_complex_call},
+  SCALAR_PARTS(TY_C64), SCALAR_PARTS(TY_C128),
+  REAL_PARTS(TY_BOOL), REAL_PARTS(TY_I8), REAL_PARTS(TY_I16), REAL_PARTS(TY_I32), REAL_PARTS(TY_I64),
+  REAL_PARTS(TY_U8), REAL_PARTS(TY_U16), REAL_PARTS(TY_U32), REAL_PARTS(TY_U64), REAL_PARTS(TY_F32),
+  REAL_PARTS(TY_F64),
+  {"array.real", NULL, "real", BK_ATTRIBUTE, TY_ARRAY, 0, 0, NULL, BF_PURE | BF_CHEAP | BF_COMPLEX, 0, 0, ty_array_part,
+   lo_array_part},
+  {"array.imag", NULL, "imag", BK_ATTRIBUTE, TY_ARRAY, 0, 0, NULL, BF_PURE | BF_CHEAP | BF_COMPLEX, 0, 0, ty_array_part,
+   lo_array_part},
+  {"array.conjugate", NULL, "conjugate", BK_METHOD, TY_ARRAY, 0, 0, NULL, BF_PURE | BF_CHEAP | BF_COMPLEX, 'c', 0,
+   ty_elementwise_same, lo_parts, lo_parts_elem},
+  {"array.conj", NULL, "conj", BK_METHOD, TY_ARRAY, 0, 0, NULL, BF_PURE | BF_CHEAP | BF_COMPLEX, 'c', 0,
+   ty_elementwise_same, lo_parts, lo_parts_elem},
+  PARTS("real", 'r', ty_elementwise_part),
+  PARTS("imag", 'i', ty_elementwise_part),
+  PARTS("angle", 'a', ty_elementwise_part),
+  PARTS("conj", 'c', ty_elementwise_same),
+  PARTS("conjugate", 'c', ty_elementwise_same),
+  NUMPY_OF_COMPLEX("sqrt", CM_SQRT), NUMPY_OF_COMPLEX("exp", CM_EXP), NUMPY_OF_COMPLEX("log", CM_LOG),
+  NUMPY_OF_COMPLEX("log10", CM_LOG10), NUMPY_OF_COMPLEX("sin", CM_SIN), NUMPY_OF_COMPLEX("cos", CM_COS),
+  NUMPY_OF_COMPLEX("tan", CM_TAN), NUMPY_OF_COMPLEX("arcsin", CM_ASIN), NUMPY_OF_COMPLEX("arccos", CM_ACOS),
+  NUMPY_OF_COMPLEX("arctan", CM_ATAN), NUMPY_OF_COMPLEX("sinh", CM_SINH), NUMPY_OF_COMPLEX("cosh", CM_COSH),
+  NUMPY_OF_COMPLEX("tanh", CM_TANH), NUMPY_OF_COMPLEX("arcsinh", CM_ASINH), NUMPY_OF_COMPLEX("arccosh", CM_ACOSH),
+  NUMPY_OF_COMPLEX("arctanh", CM_ATANH),
+  {"numpy.absolute of complex", NULL, NULL, BK_FUNCTION, 0, 1, 1, out_kw, BF_PURE | BF_CHEAP | BF_COMPLEX, 0, 0,
+   ty_numpy_cabs, lo_cabs, lo_cabs_elem},
+  {"numpy.square of complex", NULL, NULL, BK_FUNCTION, 0, 1, 1, out_kw, BF_PURE | BF_CHEAP | BF_COMPLEX, 0, 0,
+   ty_numpy_cmath, lo_csquare, lo_csquare_elem},
+  {"numpy.power of complex", NULL, NULL, BK_FUNCTION, 0, 2, 2, out_kw, BF_PURE | BF_COMPLEX, 0, 0, ty_numpy_cpow,
+   lo_cpow, lo_cpow_elem},
+/* (numpy.sum's row checked the place: these make no array) */
+#define REDUCE_OF_COMPLEX(name, which) \
+  {"numpy." name " of complex", NULL, NULL, BK_FUNCTION, 0, 1, 3, NULL, BF_COMPLEX, which, 0, ty_complex_reduce, \
+   lo_complex_reduce}, \
+  {"array." name " of complex", NULL, NULL, BK_FUNCTION, 0, 1, 3, NULL, BF_COMPLEX, which, 0, ty_complex_reduce, \
+   lo_complex_reduce}
+  REDUCE_OF_COMPLEX("sum", '+'), REDUCE_OF_COMPLEX("prod", '*'), REDUCE_OF_COMPLEX("mean", 'm'),
+  PREDICATE_OF_COMPLEX("isnan", 'n'), PREDICATE_OF_COMPLEX("isinf", 'i'), PREDICATE_OF_COMPLEX("isfinite", 'f'),
+  CMATH("sqrt", CM_SQRT), CMATH("exp", CM_EXP), CMATH("log10", CM_LOG10),
+  CMATH("sin", CM_SIN), CMATH("cos", CM_COS), CMATH("tan", CM_TAN),
+  CMATH("asin", CM_ASIN), CMATH("acos", CM_ACOS), CMATH("atan", CM_ATAN),
+  CMATH("sinh", CM_SINH), CMATH("cosh", CM_COSH), CMATH("tanh", CM_TANH),
+  CMATH("asinh", CM_ASINH), CMATH("acosh", CM_ACOSH), CMATH("atanh", CM_ATANH),
+  {"cmath.log", "cmath", "log", BK_FUNCTION, 0, 1, 2, NULL, BF_PURE | BF_RAISES | BF_COMPLEX, CM_LOG, 0, ty_cmath_log,
+   lo_cmath_log},
+  {"cmath.phase", "cmath", "phase", BK_FUNCTION, 0, 1, 1, NULL, BF_PURE | BF_COMPLEX, 0, 0, ty_real_of, lo_phase},
+  {"cmath.polar", "cmath", "polar", BK_FUNCTION, 0, 1, 1, NULL, BF_PURE | BF_RAISES | BF_COMPLEX, 0, 0, ty_polar,
+   lo_polar},
+  {"cmath.rect", "cmath", "rect", BK_FUNCTION, 0, 2, 2, NULL, BF_PURE | BF_COMPLEX, 0, 0, ty_rect, lo_rect},
+  {"cmath.isnan", "cmath", "isnan", BK_FUNCTION, 0, 1, 1, NULL, BF_PURE | BF_CHEAP | BF_COMPLEX, 'n', 0,
+   ty_cmath_predicate, lo_cmath_predicate},
+  {"cmath.isinf", "cmath", "isinf", BK_FUNCTION, 0, 1, 1, NULL, BF_PURE | BF_CHEAP | BF_COMPLEX, 'i', 0,
+   ty_cmath_predicate, lo_cmath_predicate},
+  {"cmath.isfinite", "cmath", "isfinite", BK_FUNCTION, 0, 1, 1, NULL, BF_PURE | BF_CHEAP | BF_COMPLEX, 'f', 0,
+   ty_cmath_predicate, lo_cmath_predicate},
+  BI_END,
+};
