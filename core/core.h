@@ -37,6 +37,7 @@ int core_module_id(PyObject *obj);
 /* Hands libruchey SciPy's BLAS and LAPACK routines and numpy.linalg.LinAlgError,
  * once; no routines where SciPy is missing. */
 void core_load_blas(void);
+extern int core_blas_requests;  /* calls of core_load_blas: whether a compile named BLAS */
 int core_dtype_kind(PyObject *obj);
 /* Raises a Diag as ruchey.TypingError (or RuntimeError for internal
  * errors), quoting the source line with a caret. */
@@ -55,6 +56,9 @@ PyObject *src_parse_function(PyObject *pyfunc, int *line_offset, int *col_offset
 /* ---------------------------------------------------------------- frontend.c */
 
 Func *fe_read_function(PyObject *pyfunc, Arena *arena, Diag *diag);
+/* The symbol compiled code names an exception class by (a new reference),
+ * the class kept alive for the process. */
+PyObject *fe_class_symbol(PyObject *cls);
 
 /* ---------------------------------------------------------------- typeof.c */
 
@@ -171,6 +175,22 @@ bool cp_compile_ufunc_loop(Dispatcher *self, const Type *const *args, const Type
                            CompileResult *res, Arena *arena);
 PyObject *cp_compile_ptx(PyObject *module, PyObject *args);
 PyObject *cp_analyses(PyObject *module, PyObject *args);
+
+/* ---------------------------------------------------------------- cache.c */
+
+/* The dispatcher's on-disk cache (ruchey.caching.FunctionCache), borrowed;
+ * NULL without cache=True. */
+PyObject *cache_of(Dispatcher *self);
+/* The cached code for these types loaded into res (in the Func-less
+ * arena); false, no exception, where there is none that loads. */
+bool cache_load(Dispatcher *self, PyObject *cache, const Type *const *args, const Type *declared,
+                CompileResult *res, Arena *arena);
+/* A compile's kept object code (OUT_JIT_KEEP) handed to the cache; never
+ * raises. */
+void cache_save(Dispatcher *self, PyObject *cache, const Type *const *args, const Type *declared,
+                const CompileResult *res, bool uses_blas);
+PyObject *cache_class_symbol(PyObject *module, PyObject *cls);  /* _core._class_symbol */
+PyObject *cache_host_key(PyObject *module, PyObject *unused);    /* _core._host_key */
 
 /* ---------------------------------------------------------------- launch.c */
 

@@ -21,10 +21,26 @@ int disp_init_numpy(void) {
 
 /* ---------------------------------------------------------------- specialisations */
 
+/* The code for these types: from the on-disk cache (cache=True), or
+ * compiled, and then kept there. */
+static bool spec_code(Dispatcher *self, const Type *const *args, const Type *declared_ret, bool device,
+                      CompileResult *res, Arena *arena) {
+  PyObject *cache = device ? NULL : cache_of(self);
+  if (!cache) return cp_compile(self, args, declared_ret, device, OUT_JIT, 0, res, arena);
+  if (cache_load(self, cache, args, declared_ret, res, arena)) return true;
+  int blas = core_blas_requests;
+  bool ok = cp_compile(self, args, declared_ret, device, OUT_JIT_KEEP, 0, res, arena);
+  if (ok) cache_save(self, cache, args, declared_ret, res, core_blas_requests != blas);
+  free(res->object);
+  free(res->symbol);
+  res->object = res->symbol = NULL;
+  return ok;
+}
+
 static Spec *add_spec(Dispatcher *self, const Type *const *args, const Type *declared_ret, bool device) {
   Arena arena = {0};
   CompileResult res = {0};
-  bool ok = cp_compile(self, args, declared_ret, device, OUT_JIT, 0, &res, &arena);
+  bool ok = spec_code(self, args, declared_ret, device, &res, &arena);
   Spec *s = NULL;
   if (ok && res.warning[0] && PyErr_WarnEx(PyExc_RuntimeWarning, res.warning, 1) < 0) ok = false;
   if (ok) {
@@ -464,8 +480,29 @@ static PyMemberDef dispatcher_members[] = {
   {NULL, 0, 0, 0, NULL},
 };
 
+/* Attributes written in Python, in ruchey/inspection.py, where speed does
+ * not matter: a property is its function's value for the dispatcher, a
+ * method (closure "name()") the function bound to it. */
+static PyObject *python_attribute(Dispatcher *self, void *closure) {
+  const char *name = closure;
+  size_t n = strcspn(name, "(");
+  char attr[64];
+  snprintf(attr, sizeof attr, "%.*s", (int)n, name);
+  PyObject *module = PyImport_ImportModule("ruchey.inspection");
+  PyObject *fn = module ? PyObject_GetAttrString(module, attr) : NULL;
+  Py_XDECREF(module);
+  if (!fn) return NULL;
+  PyObject *value = name[n] ? PyMethod_New(fn, (PyObject *)self) : PyObject_CallOneArg(fn, (PyObject *)self);
+  Py_DECREF(fn);
+  return value;
+}
+
+#define PYTHON_PROPERTY(name, doc) {name, (getter)python_attribute, NULL, doc, (void *)name}
+#define PYTHON_METHOD(name, doc) {name, (getter)python_attribute, NULL, doc, (void *)(name "()")}
+
 static PyGetSetDef dispatcher_getset[] = {
   {"__dict__", PyObject_GenericGetDict, PyObject_GenericSetDict, NULL, NULL},
+  PYTHON_PROPERTY("stats", "The on-disk cache's hits and misses (cache_path, cache_hits, cache_misses)."),
   {NULL, NULL, NULL, NULL, NULL},
 };
 

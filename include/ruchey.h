@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define RUCHEY_API_VERSION 12
+#define RUCHEY_API_VERSION 13
 #define RC_MAX_NDIM 8
 
 /* ---------------------------------------------------------------- arena */
@@ -356,7 +356,10 @@ typedef struct CompileOptions {
                             * returning an RtStatus (the first element that failed) */
 } CompileOptions;
 
-typedef enum { OUT_JIT, OUT_LLVM_IR, OUT_ASM, OUT_PTX } OutputKind;
+/* OUT_JIT_KEEP: as OUT_JIT, the object file also handed back (for the
+ * on-disk cache), its entry named so that no other process's code shares
+ * the name. */
+typedef enum { OUT_JIT, OUT_LLVM_IR, OUT_ASM, OUT_PTX, OUT_JIT_KEEP } OutputKind;
 
 
 
@@ -373,6 +376,9 @@ typedef struct CompileResult {
   bool barrier;          /* the function reaches cuda.syncthreads() */
   bool grid_sync;        /* a kernel that waits for its whole grid: launched cooperatively */
   void *code;            /* OUT_JIT: the loaded code, until release_code */
+  char *object;          /* OUT_JIT_KEEP: the object file (malloc'd), object_size bytes, */
+  size_t object_size;
+  char *symbol;          /* and its entry's symbol (malloc'd) */
 } CompileResult;
 
 /* ---------------------------------------------------------------- runtime (runtime.c) */
@@ -495,6 +501,11 @@ typedef struct RucheyAPI {
   void (*set_routine)(const char *name, void *fn);
   void (*set_linalg_error)(void *cls);
   uintptr_t (*stack_limit)(void);  /* rt_stack_limit */
+  /* the on-disk cache: loads an object file OUT_JIT_KEEP made (in any
+   * process), res->externs naming this process's objects, setting
+   * res->entry and res->code; and what the code was generated for */
+  bool (*load_object)(const void *object, size_t size, const char *symbol, CompileResult *res, Diag *d);
+  const char *(*host_features)(void);
 } RucheyAPI;
 
 const RucheyAPI *ruchey_api(void);

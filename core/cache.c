@@ -1,0 +1,141 @@
+/* cache.c — cache=True: the object code of a function's specialisations
+ * kept on disk, loaded by a later process instead of compiling.
+ *
+ * ruchey/caching.py decides where and under which key (the dispatcher's
+ * _cache, a FunctionCache); this file hands it what a compile made (the
+ * object file, its entry's symbol, the classes it names, its return type)
+ * and loads what it hands back. A cache that fails in any way is a miss:
+ * the function compiles as without it.
+ */
+#include "core.h"
+
+PyObject *cache_of(Dispatcher *self) {
+  if (!self->dict || self->opts.kernel || self->scalars_only) return NULL;
+  PyObject *cache = PyDict_GetItemString(self->dict, "_cache");  /* borrowed */
+  return cache && cache != Py_None ? cache : NULL;
+}
+
+/* A type that ruchey.types' description gives back exactly, or NULL. */
+static PyObject *exact_description(const Type *t) {
+  PyObject *d = disp_describe_type(t);
+  if (!d || PyUnicode_Check(d)) {
+    if (d && !strcmp(PyUnicode_AsUTF8(d), "none") && t->kind == TY_NONE) return d;
+    Py_XDECREF(d);
+    return NULL;
+  }
+  const Type *back = disp_described_type(d);
+  if (back == t) return d;
+  PyErr_Clear();
+  Py_DECREF(d);
+  return NULL;
+}
+
+static const Type *described(PyObject *d) {
+  if (PyUnicode_Check(d)) return strcmp(PyUnicode_AsUTF8(d), "none") ? NULL : &core_plain[TY_NONE];
+  return disp_described_type(d);
+}
+
+/* The part of the key the extension knows: the argument types and the
+ * explicit return type (None where inferred). */
+static PyObject *signature_key(Dispatcher *self, const Type *const *args, const Type *declared) {
+  PyObject *sig = disp_signature_text(args, self->nparams);
+  PyObject *ret = declared ? PyUnicode_FromString(declared->name) : Py_NewRef(Py_None);
+  PyObject *key = sig && ret ? PyTuple_Pack(2, sig, ret) : NULL;
+  Py_XDECREF(sig);
+  Py_XDECREF(ret);
+  return key;
+}
+
+/* The externs a cached entry names, (name, object) pairs, into res. */
+static bool take_externs(PyObject *pairs, CompileResult *res, Arena *arena) {
+  if (!PyTuple_Check(pairs)) return false;
+  int n = (int)PyTuple_GET_SIZE(pairs);
+  res->externs = arena_alloc(arena, sizeof *res->externs * (size_t)(n ? n : 1));
+  for (int i = 0; i < n; i++) {
+    PyObject *pair = PyTuple_GET_ITEM(pairs, i);
+    const char *name;
+    PyObject *obj;
+    if (!PyArg_ParseTuple(pair, "sO", &name, &obj)) return false;
+    res->externs[i].name = arena_strdup(arena, name);
+    res->externs[i].addr = obj;  /* kept alive by fe_class_symbol */
+  }
+  res->nexterns = n;
+  return true;
+}
+
+/* Loads the cached code for these types into res: true if it did. */
+static bool load_entry(PyObject *entry, CompileResult *res, Arena *arena, bool *uses_blas) {
+  const char *symbol, *warning;
+  Py_buffer object;
+  PyObject *externs, *ret;
+  int blas;
+  if (!PyArg_ParseTuple(entry, "sy*OOsp", &symbol, &object, &externs, &ret, &warning, &blas)) return false;
+  const Type *ret_type = described(ret);
+  bool ok = ret_type && take_externs(externs, res, arena);
+  Diag diag = {0};
+  if (ok) ok = core_api()->load_object(object.buf, (size_t)object.len, symbol, res, &diag);
+  PyBuffer_Release(&object);
+  if (!ok) return false;
+  res->ret_type = ret_type;
+  snprintf(res->warning, sizeof res->warning, "%s", warning);
+  *uses_blas = blas;
+  return true;
+}
+
+bool cache_load(Dispatcher *self, PyObject *cache, const Type *const *args, const Type *declared,
+                CompileResult *res, Arena *arena) {
+  memset(res, 0, sizeof *res);
+  PyObject *key = signature_key(self, args, declared);
+  PyObject *entry = key ? PyObject_CallMethod(cache, "load", "(O)", key) : NULL;
+  bool uses_blas = false, ok = entry && entry != Py_None && load_entry(entry, res, arena, &uses_blas);
+  if (!ok) PyErr_Clear();
+  else if (uses_blas) core_load_blas();
+  PyObject *counted = key ? PyObject_CallMethod(cache, ok ? "hit" : "miss", "(O)", key) : NULL;
+  Py_XDECREF(counted);
+  PyErr_Clear();
+  Py_XDECREF(entry);
+  Py_XDECREF(key);
+  return ok;
+}
+
+static PyObject *extern_pairs(const CompileResult *res) {
+  PyObject *pairs = PyTuple_New(res->nexterns);
+  for (int i = 0; pairs && i < res->nexterns; i++) {
+    PyObject *pair = Py_BuildValue("(sO)", res->externs[i].name, (PyObject *)res->externs[i].addr);
+    if (!pair) Py_CLEAR(pairs);
+    else PyTuple_SET_ITEM(pairs, i, pair);
+  }
+  return pairs;
+}
+
+/* Hands a compile's object code to the cache. Code whose return type the
+ * cache could not describe exactly is not kept. */
+void cache_save(Dispatcher *self, PyObject *cache, const Type *const *args, const Type *declared,
+                const CompileResult *res, bool uses_blas) {
+  PyObject *key = signature_key(self, args, declared);
+  PyObject *ret = key ? exact_description(res->ret_type) : NULL;
+  PyObject *externs = ret ? extern_pairs(res) : NULL;
+  PyObject *done = NULL;
+  if (externs)
+    done = PyObject_CallMethod(cache, "save", "Osy#OOsO", key, res->symbol, res->object,
+                               (Py_ssize_t)res->object_size, externs, ret, res->warning,
+                               uses_blas ? Py_True : Py_False);
+  if (!done && PyErr_Occurred()) PyErr_WriteUnraisable(cache);
+  PyErr_Clear();
+  Py_XDECREF(done); Py_XDECREF(externs); Py_XDECREF(ret); Py_XDECREF(key);
+}
+
+/* _class_symbol(cls): the symbol compiled code names an exception class
+ * by, as the cache checks it for the classes cached code names. */
+PyObject *cache_class_symbol(PyObject *module, PyObject *cls) {
+  if (!PyType_Check(cls)) return PyErr_Format(PyExc_TypeError, "a class is needed");
+  return fe_class_symbol(cls);
+}
+
+/* _host_key(): what compiled code was made for, "LLVM version|CPU|features"
+ * (starts LLVM, as loading cached code does anyway). */
+PyObject *cache_host_key(PyObject *module, PyObject *unused) {
+  const RucheyAPI *api = core_api();
+  if (!api) return NULL;
+  return PyUnicode_FromFormat("%s|%s|%s", api->llvm_version(), api->host_cpu(), api->host_features());
+}

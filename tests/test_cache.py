@@ -1,0 +1,257 @@
+"""cache=True keeps compiled code on disk: a later process loads it instead
+of compiling, and never loads code made from other sources. Every step
+runs in a fresh Python process; each result is compared with the Python
+function's own."""
+import os
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+from conftest import AS_NUMBA
+
+pytestmark = pytest.mark.skipif(AS_NUMBA, reason="ruchey's own cache")
+
+KERNELS = '''
+import numpy as np
+from ruchey import njit, prange
+
+SCALE = 3.0
+
+@njit(cache=True)
+def poly(x):
+    return SCALE * x * x - 2.0 * x + 1.0
+
+@njit(cache=True)
+def total(a):
+    s = 0.0
+    for i in range(a.shape[0]):
+        s += a[i]
+    return s
+
+@njit(cache=True, parallel=True)
+def norm2(a):
+    s = 0.0
+    for i in prange(a.shape[0]):
+        s += a[i] * a[i]
+    return s
+
+@njit(cache=True)
+def checked(x):
+    if x < 0:
+        raise ValueError("negative")
+    return x * 2
+
+@njit(cache=True)
+def fact(n):
+    return 1 if n <= 1 else n * fact(n - 1)
+'''
+
+CALLS = '''
+import numpy as np
+import kernels as k
+a = np.linspace(0.0, 1.0, 101)
+assert k.poly(2.0) == k.poly.py_func(2.0)
+assert k.poly(3) == k.poly.py_func(3)
+assert k.total(a) == k.total.py_func(a)
+assert abs(k.norm2(a) - k.norm2.py_func(a)) < 1e-9
+assert k.checked(4) == 8
+try:
+    k.checked(-1)
+    raise SystemExit("no error")
+except ValueError as e:
+    assert str(e) == "negative"
+assert k.fact(10) == k.fact.py_func(10)
+fs = (k.poly, k.total, k.norm2, k.checked, k.fact)
+print(sum(sum(f.stats.cache_hits.values()) for f in fs), sum(sum(f.stats.cache_misses.values()) for f in fs))
+'''
+
+
+def run(folder, code, **env):
+    environ = {k: v for k, v in os.environ.items() if k not in ("RUCHEY_CACHE_DIR", "NUMBA_CACHE_DIR")}
+    environ.update(PYTHONPATH=str(folder), XDG_CACHE_HOME=str(folder / "usercache"), **env)
+    r = subprocess.run([sys.executable, "-c", textwrap.dedent(code)], cwd=folder, env=environ,
+                       capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stdout + r.stderr
+    return r.stdout.split()
+
+
+def hits_misses(folder, code=CALLS, **env):
+    return tuple(int(x) for x in run(folder, code, **env)[-2:])
+
+
+def files(folder):
+    return sorted(p.name for p in folder.rglob("*.rb[ic]"))
+
+
+def test_a_second_process_loads_every_function_without_compiling(tmp_path):
+    (tmp_path / "kernels.py").write_text(KERNELS)
+    assert hits_misses(tmp_path) == (0, 6)  # poly twice: float and int
+    assert any(n.endswith(".rbi") for n in os.listdir(tmp_path / "__pycache__"))
+    assert hits_misses(tmp_path) == (6, 0)
+    assert hits_misses(tmp_path) == (6, 0)
+
+
+def test_a_changed_source_is_compiled_again(tmp_path):
+    (tmp_path / "kernels.py").write_text(KERNELS)
+    hits_misses(tmp_path)
+    (tmp_path / "kernels.py").write_text(KERNELS.replace("- 2.0 * x", "- 5.0 * x"))
+    assert run(tmp_path, "import kernels; print(kernels.poly(2.0), kernels.poly.stats.cache_hits['(float64,)'])") == \
+        ["3.0", "0"]
+    assert run(tmp_path, "import kernels; print(kernels.poly(2.0), kernels.poly.stats.cache_hits['(float64,)'])") == \
+        ["3.0", "1"]
+
+
+def test_a_changed_global_constant_is_compiled_again(tmp_path):
+    (tmp_path / "kernels.py").write_text(KERNELS)
+    hits_misses(tmp_path)
+    code = "import kernels; kernels.SCALE = %s; print(kernels.poly(2.0), sum(kernels.poly.stats.cache_hits.values()))"
+    assert run(tmp_path, code % "4.0") == ["13.0", "0"]
+    assert run(tmp_path, code % "3.0") == ["9.0", "1"]
+
+
+HELPER = '''
+from ruchey import njit
+
+@njit
+def inner(x):
+    return x + %s
+'''
+
+OUTER = '''
+from ruchey import njit
+import helper
+from helper import inner
+
+@njit(cache=True)
+def outer(x):
+    return inner(x) * 2
+
+@njit(cache=True)
+def outer_attr(x):
+    return helper.inner(x) * 3
+'''
+
+
+def test_a_changed_callee_in_another_module_is_compiled_again(tmp_path):
+    # the callee's code is inside the caller's object file: its change must not
+    # load the caller's old code, though the caller's own source is unchanged
+    (tmp_path / "helper.py").write_text(HELPER % "1")
+    (tmp_path / "outer.py").write_text(OUTER)
+    code = "import outer; print(outer.outer(1), outer.outer_attr(1), outer.outer.stats.cache_hits['(int64,)'])"
+    assert run(tmp_path, code) == ["4", "6", "0"]
+    assert run(tmp_path, code) == ["4", "6", "1"]
+    (tmp_path / "helper.py").write_text(HELPER % "10")
+    assert run(tmp_path, code) == ["22", "33", "0"]
+    assert run(tmp_path, code) == ["22", "33", "1"]
+
+
+def test_a_damaged_cache_file_is_ignored_and_rewritten(tmp_path):
+    (tmp_path / "kernels.py").write_text(KERNELS)
+    hits_misses(tmp_path)
+    data = sorted((tmp_path / "__pycache__").glob("kernels.poly-*.rbc"))
+    assert len(data) == 2
+    data[0].write_bytes(data[0].read_bytes()[:100])  # truncated
+    body = bytearray(data[1].read_bytes())
+    body[len(body) // 2] ^= 0xFF  # one byte changed
+    data[1].write_bytes(bytes(body))
+    index = next((tmp_path / "__pycache__").glob("kernels.total-*.rbi"))
+    index.write_bytes(b"garbage")
+    assert hits_misses(tmp_path) == (3, 3)
+    assert hits_misses(tmp_path) == (6, 0)
+
+
+def test_cache_dir_from_the_environment(tmp_path):
+    (tmp_path / "kernels.py").write_text(KERNELS)
+    for var in ("RUCHEY_CACHE_DIR", "NUMBA_CACHE_DIR"):
+        root = tmp_path / var.lower()
+        assert hits_misses(tmp_path, **{var: str(root)}) == (0, 6)
+        assert hits_misses(tmp_path, **{var: str(root)}) == (6, 0)
+        assert files(root) and not (tmp_path / "__pycache__").exists()
+
+
+def test_an_unwritable_source_folder_falls_back_to_the_user_cache(tmp_path):
+    (tmp_path / "kernels.py").write_text(KERNELS)
+    (tmp_path / "__pycache__").write_text("not a folder")  # cannot be made, even by root
+    assert hits_misses(tmp_path) == (0, 6)
+    assert hits_misses(tmp_path) == (6, 0)
+    assert files(tmp_path / "usercache" / "ruchey")
+    assert run(tmp_path, "import kernels; print(kernels.poly.stats.cache_path)")[0].startswith(
+        str(tmp_path / "usercache" / "ruchey"))
+
+
+def test_no_writable_folder_at_all_compiles_without_error(tmp_path):
+    (tmp_path / "kernels.py").write_text(KERNELS)
+    blocked = tmp_path / "blocked"
+    blocked.write_text("a file, not a folder")
+    assert hits_misses(tmp_path, RUCHEY_CACHE_DIR=str(blocked / "x")) == (0, 6)
+    assert hits_misses(tmp_path, RUCHEY_CACHE_DIR=str(blocked / "x")) == (0, 6)
+
+
+def test_functions_without_a_source_file_or_with_unknown_globals_are_compiled_each_time(tmp_path):
+    (tmp_path / "odd.py").write_text('''
+from ruchey import njit
+
+class Opaque:
+    pass
+
+THING = Opaque()
+
+@njit(cache=True)
+def uses_thing(x):
+    if x > 100:
+        return THING
+    return x + 1
+''')
+    code = '''
+    import odd
+    from ruchey import njit
+    src = "from ruchey import njit\\n@njit(cache=True)\\ndef g(x):\\n    return x * 3\\n"
+    ns = {}
+    exec(src, ns)
+    print(ns["g"](2), ns["g"].stats.cache_path, sum(ns["g"].stats.cache_misses.values()))
+    '''
+    assert run(tmp_path, code) == ["6", "None", "1"]
+    assert run(tmp_path, code) == ["6", "None", "1"]
+
+
+def test_processes_saving_at_once_leave_a_usable_cache(tmp_path):
+    (tmp_path / "kernels.py").write_text(KERNELS)
+    environ = {k: v for k, v in os.environ.items() if k not in ("RUCHEY_CACHE_DIR", "NUMBA_CACHE_DIR")}
+    environ.update(PYTHONPATH=str(tmp_path), XDG_CACHE_HOME=str(tmp_path / "usercache"))
+    procs = [subprocess.Popen([sys.executable, "-c", CALLS], cwd=tmp_path, env=environ, stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, text=True) for _ in range(4)]
+    for p in procs:
+        out, err = p.communicate(timeout=300)
+        assert p.returncode == 0, err
+    hits, misses = hits_misses(tmp_path)
+    assert hits + misses == 6 and hits >= 1
+    assert not list(tmp_path.rglob("*.tmp"))
+
+
+def test_explicit_signatures_are_cached(tmp_path):
+    (tmp_path / "sigs.py").write_text('''
+from ruchey import njit
+
+@njit(["float64(float64)", "int64(int64)"], cache=True)
+def double(x):
+    return x * 2
+''')
+    code = "import sigs; print(sigs.double(2.5), sigs.double(4), sum(sigs.double.stats.cache_hits.values()))"
+    assert run(tmp_path, code) == ["5.0", "8", "0"]
+    assert run(tmp_path, code) == ["5.0", "8", "2"]
+
+
+def test_the_same_cached_function_twice_in_one_process(tmp_path):
+    (tmp_path / "kernels.py").write_text(KERNELS)
+    hits_misses(tmp_path)
+    code = '''
+    import importlib, kernels
+    first = kernels.poly
+    assert first(2.0) == 9.0
+    importlib.reload(kernels)
+    assert kernels.poly is not first
+    print(kernels.poly(2.0), first(2.0))
+    '''
+    assert run(tmp_path, code) == ["9.0", "9.0"]
