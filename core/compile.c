@@ -149,7 +149,7 @@ static bool resolve_call(void *ctx, void *callee, const Type **args, int nargs, 
                          CallTarget *out, Diag *diag) {
   Callees *c = ctx;
   Dispatcher *disp = callee;
-  if (!check_call(disp, args, nargs, diag)) return false;
+  if (!ext_select(&disp, args, nargs, diag) || !check_call(disp, args, nargs, diag)) return false;
   const Type *loop_args[MAX_ARGS];
   if (disp->scalars_only) {
     if (!ufunc_loop_types(disp, args, nargs, loop_args, diag)) return false;
@@ -175,6 +175,7 @@ static bool resolve_call(void *ctx, void *callee, const Type **args, int nargs, 
     e->opts.gpu_cc = c->cc;
     e->opts.declared_ret = NULL;
     e->opts.resolve = resolve_call;
+    e->opts.find_member = ext_find_member;
     if (!type_callee(c, e, diag)) {
       /* the callee's error, quoting its own source line */
       if (!PyErr_Occurred()) core_raise_diag(diag, e->func ? e->func->filename : "?");
@@ -211,6 +212,7 @@ static Callee *callee_options(CompileOptions *opts, Dispatcher *self, const Type
   c->cc = cc;
   opts->gpu_cc = cc;
   opts->resolve = resolve_call;
+  opts->find_member = ext_find_member;
   opts->resolve_ctx = c;
   return self ? add_callee(c, self, args, opts->kernel || opts->device) : NULL;
 }

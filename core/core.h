@@ -192,6 +192,18 @@ void cache_save(Dispatcher *self, PyObject *cache, const Type *const *args, cons
 PyObject *cache_class_symbol(PyObject *module, PyObject *cls);  /* _core._class_symbol */
 PyObject *cache_host_key(PyObject *module, PyObject *unused);    /* _core._host_key */
 
+/* ---------------------------------------------------------------- extending.c */
+
+/* The dispatcher compiled code calls for obj, a function registered by
+ * ruchey.extending (a new reference), or NULL, no exception. */
+PyObject *ext_callee(PyObject *obj);
+/* CompileOptions.find_member: a method or attribute registered for a type. */
+void *ext_find_member(void *ctx, const Type *receiver, const char *name, bool attribute);
+/* An overload's dispatcher (*disp) replaced by the implementation its
+ * typing functions choose for args; false with diag set where none does.
+ * Other dispatchers stay. */
+bool ext_select(Dispatcher **disp, const Type *const *args, int nargs, Diag *diag);
+
 /* ---------------------------------------------------------------- launch.c */
 
 /* A kernel specialisation compiled to PTX and loaded on one CUDA device. */

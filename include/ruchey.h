@@ -337,9 +337,15 @@ typedef bool (*ResolveCall)(void *ctx, void *callee, const Type **args, int narg
 
 enum { MAX_UFUNC_OPERANDS = 33 };  /* a ufunc loop's inputs and its output */
 
+/* Asks the extension for a method (or attribute) that user code registered
+ * for receiver's type (ruchey.extending): a callee for ResolveCall, taking
+ * the receiver first; NULL where there is none. */
+typedef void *(*FindMember)(void *ctx, const Type *receiver, const char *name, bool attribute);
+
 typedef struct CompileOptions {
   ResolveCall resolve;     /* calls to other ruchey functions */
   void *resolve_ctx;
+  FindMember find_member;  /* methods and attributes beyond the builtins' (its ctx: resolve_ctx) */
   const Type *declared_ret;/* an explicit signature's return type, or NULL */
   bool boundscheck;
   bool fastmath;

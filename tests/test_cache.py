@@ -255,3 +255,48 @@ def test_the_same_cached_function_twice_in_one_process(tmp_path):
     print(kernels.poly(2.0), first(2.0))
     '''
     assert run(tmp_path, code) == ["9.0", "9.0"]
+
+
+EXTENSIONS = '''
+from ruchey import types
+from ruchey.extending import overload, overload_method, register_jitable
+
+def twice(x):
+    pass
+
+@overload(twice)
+def ol_twice(x):
+    if isinstance(x, types.Float):
+        return lambda x: x * %s
+    return None
+
+@overload_method(types.Array, "top")
+def ol_top(a):
+    return lambda a: a.max() + %s
+
+@register_jitable
+def plus(x):
+    return x + %s
+'''
+
+USER = '''
+import numpy as np
+from ruchey import njit
+from exts import twice, plus
+
+@njit(cache=True)
+def use(x, a):
+    return twice(x) + plus(x) + a.top()
+'''
+
+
+def test_a_changed_extension_in_another_module_is_compiled_again(tmp_path):
+    # overload's, overload_method's and register_jitable's code is in the
+    # caller's object file: changing any of them compiles the caller again
+    (tmp_path / "user.py").write_text(USER)
+    code = "import numpy as np, user; print(user.use(1.0, np.arange(3.0)), sum(user.use.stats.cache_hits.values()))"
+    for values, expected in [(("2", "0", "0"), "5.0"), (("3", "0", "0"), "6.0"), (("3", "10", "0"), "16.0"),
+                             (("3", "10", "1"), "17.0")]:
+        (tmp_path / "exts.py").write_text(EXTENSIONS % values)
+        assert run(tmp_path, code) == [expected, "0"]
+        assert run(tmp_path, code) == [expected, "1"]

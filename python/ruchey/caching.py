@@ -8,7 +8,8 @@ the code was made from: the function's bytecode, constants and the global
 values it reads (frozen at compile time), the same of every compiled
 function it calls (their code is in its object file), the argument types,
 the options, ruchey's build, NumPy's version, LLVM's version and the host
-CPU with its features. Any change makes a miss: the function compiles and
+CPU with its features; for a function of ruchey.extending it calls, the
+code of its typing functions (and so of the implementations they return). Any change makes a miss: the function compiles and
 its code is saved again. A damaged or truncated file is a miss too.
 
 Where the source folder cannot be written, the code goes to the user's
@@ -70,6 +71,10 @@ def _describe(value, names, seen, strict):
     names there are not what the code reads)."""
     if value is None or isinstance(value, (bool, int, float, complex, str, bytes)):
         return (type(value).__name__, repr(value))
+    extending = sys.modules.get("ruchey.extending")
+    registered = extending and extending._registered_key(value, seen, _function_key, _dispatcher_key)
+    if registered:
+        return registered
     if isinstance(value, tuple):
         return ("tuple",) + tuple(_describe(v, names, seen, strict) for v in value)
     if _is_dispatcher(value):
@@ -135,6 +140,9 @@ def _function_key(func, seen):
             found.append((name, _describe(cell.cell_contents, names, seen, True)))
         except ValueError:  # an empty cell
             found.append((name, "empty"))
+    extending = sys.modules.get("ruchey.extending")
+    if extending:  # methods and attributes registered under names the code reads
+        found.append(("members", extending._members_key(names, seen, _function_key)))
     h.update(repr(found).encode())
     return h.hexdigest()
 
