@@ -251,6 +251,24 @@ bool cp_compile_ufunc_loop(Dispatcher *self, const Type *const *args, const Type
 
 /* ---------------------------------------------------------------- the analyses, for tests */
 
+/* pyfunc (ruchey.types' descriptions of argument types in described)
+ * read and typed, as the analyses and inspect_types see it; NULL with
+ * the exception set. */
+static Func *typed_alone(PyObject *func, PyObject *described, CompileOptions *opts, Arena *arena) {
+  const RucheyAPI *api = core_api();
+  if (!api) return NULL;
+  int n = (int)PyTuple_GET_SIZE(described);
+  const Type *types[MAX_ARGS];
+  if (n > MAX_ARGS) return PyErr_Format(PyExc_TypeError, "too many arguments"), NULL;
+  for (int i = 0; i < n; i++)
+    if (!(types[i] = disp_described_type(PyTuple_GET_ITEM(described, i)))) return NULL;
+  Diag diag = {0};
+  callee_options(opts, NULL, NULL, 0, arena);
+  Func *read, *f = read_and_type(api, func, types, n, opts, arena, &diag, &read);
+  if (!f) raise_failure(&diag, func);
+  return f;
+}
+
 /* _analyses(pyfunc, args, parallel, kernel): pyfunc typed for args (as
  * ruchey.types describes them) and analysed, as libruchey's analyses
  * describe what they found. */
@@ -259,23 +277,33 @@ PyObject *cp_analyses(PyObject *module, PyObject *a) {
   int parallel = 0, kernel = 0;
   if (!PyArg_ParseTuple(a, "O!O!|pp", &PyFunction_Type, &func, &PyTuple_Type, &args, &parallel, &kernel))
     return NULL;
-  const RucheyAPI *api = core_api();
-  if (!api) return NULL;
-  int n = (int)PyTuple_GET_SIZE(args);
-  const Type *types[MAX_ARGS];
-  if (n > MAX_ARGS) return PyErr_Format(PyExc_TypeError, "too many arguments");
-  for (int i = 0; i < n; i++)
-    if (!(types[i] = disp_described_type(PyTuple_GET_ITEM(args, i)))) return NULL;
   Arena arena = {0};
-  Diag diag = {0};
-  PyObject *result = NULL;
   CompileOptions opts = {.parallel = parallel, .kernel = kernel};
-  callee_options(&opts, NULL, NULL, 0, &arena);
-  Func *read, *f = read_and_type(api, func, types, n, &opts, &arena, &diag, &read);
-  char *text = f ? api->describe_analyses(f, &opts) : NULL;
-  if (text) result = PyUnicode_FromString(text);
-  else raise_failure(&diag, func);
+  Func *f = typed_alone(func, args, &opts, &arena);
+  char *text = f ? core_api()->describe_analyses(f, &opts) : NULL;
+  PyObject *result = text ? PyUnicode_FromString(text) : NULL;
   free(text);
+  arena_free(&arena);
+  return result;
+}
+
+/* _typed_variables(pyfunc, args, parallel): pyfunc typed for args, a list
+ * of (variable, its type's name) and the return type's name. */
+PyObject *cp_typed_variables(PyObject *module, PyObject *a) {
+  PyObject *func, *args;
+  int parallel = 0;
+  if (!PyArg_ParseTuple(a, "O!O!|p", &PyFunction_Type, &func, &PyTuple_Type, &args, &parallel)) return NULL;
+  Arena arena = {0};
+  CompileOptions opts = {.parallel = parallel};
+  Func *f = typed_alone(func, args, &opts, &arena);
+  PyObject *vars = f ? PyList_New(0) : NULL;
+  for (int v = 0; vars && v < f->nvars; v++) {
+    if (!f->var_types[v]) continue;
+    PyObject *pair = Py_BuildValue("(ss)", f->var_names[v], f->var_types[v]->name);
+    if (!pair || PyList_Append(vars, pair) < 0) Py_CLEAR(vars);
+    Py_XDECREF(pair);
+  }
+  PyObject *result = vars ? Py_BuildValue("(Ns)", vars, f->ret_type ? f->ret_type->name : "none") : NULL;
   arena_free(&arena);
   return result;
 }

@@ -144,6 +144,8 @@ typedef struct Dispatcher {
   PyObject *param_names;
   Spec *specs;
   int nspecs;
+  void **retired;            /* code recompile() replaced: a call may still run it */
+  int nretired;
   struct GpuSpec *gpu_specs; /* a kernel's specialisations loaded on GPUs */
   int ngpu_specs;
   PyObject *gpu_signatures;  /* list of str, one per GpuSpec */
@@ -175,6 +177,7 @@ bool cp_compile_ufunc_loop(Dispatcher *self, const Type *const *args, const Type
                            CompileResult *res, Arena *arena);
 PyObject *cp_compile_ptx(PyObject *module, PyObject *args);
 PyObject *cp_analyses(PyObject *module, PyObject *args);
+PyObject *cp_typed_variables(PyObject *module, PyObject *args);  /* _core._typed_variables */
 
 /* ---------------------------------------------------------------- cache.c */
 
