@@ -300,3 +300,21 @@ def test_a_changed_extension_in_another_module_is_compiled_again(tmp_path):
         (tmp_path / "exts.py").write_text(EXTENSIONS % values)
         assert run(tmp_path, code) == [expected, "0"]
         assert run(tmp_path, code) == [expected, "1"]
+
+
+def test_a_function_calling_a_vectorize_ufunc_is_compiled_each_time(tmp_path):
+    # a ufunc's loops are compiled in each process, so its callers are too
+    (tmp_path / "uf.py").write_text('''
+from ruchey import njit, vectorize
+
+@vectorize(["float64(float64)"])
+def bump(x):
+    return x + 1.0
+
+@njit(cache=True)
+def use(x):
+    return bump(x) * 2.0
+''')
+    code = "import uf; print(uf.use(1.0), uf.use.py_func(1.0), sum(uf.use.stats.cache_hits.values()))"
+    assert run(tmp_path, code) == ["4.0", "4.0", "0"]
+    assert run(tmp_path, code) == ["4.0", "4.0", "0"]

@@ -26,6 +26,7 @@ import marshal
 import os
 import sys
 import types
+import warnings
 
 from ruchey import _core, config
 
@@ -65,10 +66,15 @@ def _is_dispatcher(value):
     return isinstance(value, _core.Dispatcher)
 
 
-def _describe(value, names, seen, strict):
-    """What the compiled code may take from a global value; _Uncacheable for
-    one strict lookups cannot describe (module attributes are looser: most
-    names there are not what the code reads)."""
+# modules whose contents change only with their version (NumPy's is in the
+# key): their attributes are not described, only those that ruchey.extending
+# registered
+_LIBRARIES = {"numpy", "math", "cmath", "builtins", "operator", "ruchey", "scipy"}
+
+
+def _describe(value, names, seen):
+    """What compiled code may take from a global value; _Uncacheable for one
+    the key cannot describe."""
     if value is None or isinstance(value, (bool, int, float, complex, str, bytes)):
         return (type(value).__name__, repr(value))
     extending = sys.modules.get("ruchey.extending")
@@ -76,7 +82,7 @@ def _describe(value, names, seen, strict):
     if registered:
         return registered
     if isinstance(value, tuple):
-        return ("tuple",) + tuple(_describe(v, names, seen, strict) for v in value)
+        return ("tuple",) + tuple(_describe(v, names, seen) for v in value)
     if _is_dispatcher(value):
         return _dispatcher_key(value, seen)
     if isinstance(value, types.ModuleType):
@@ -90,29 +96,61 @@ def _describe(value, names, seen, strict):
             return ("array", data.dtype.str, data.shape, hashlib.sha256(data.tobytes()).hexdigest())
         if isinstance(value, numpy.generic):
             return ("scalar", value.dtype.str, value.tobytes().hex())
-        if isinstance(value, (numpy.dtype, numpy.ufunc)):
-            return ("object", type(value).__name__, repr(value))
+        if isinstance(value, numpy.dtype):
+            return ("dtype", value.str)
+        if isinstance(value, numpy.ufunc) and getattr(numpy, value.__name__, None) is value:
+            return ("ufunc", value.__name__)  # NumPy's own, not one @vectorize made
+    if _library_object(value):
+        return ("object", value.__module__, value.__qualname__)
     if isinstance(value, types.FunctionType):
-        module = getattr(value, "__module__", "") or ""
-        if module == "ruchey" or module.startswith("ruchey."):
-            return ("object", module, value.__qualname__)
         return ("function", value.__qualname__, _function_key(value, seen))
-    if strict:
-        raise _Uncacheable(type(value).__qualname__)
-    return ("object", type(value).__qualname__)
+    raise _Uncacheable(type(value).__qualname__)
+
+
+def _library_object(value):
+    """Whether value is a library's (NumPy's numpy.sum): found under its own
+    name in its own module, one of _LIBRARIES."""
+    module, qualname = getattr(value, "__module__", None), getattr(value, "__qualname__", None)
+    if isinstance(value, types.MethodType):  # numpy.random.rand: a method of the module's generator
+        module = getattr(type(value.__self__), "__module__", None)
+    if not isinstance(module, str) or not isinstance(qualname, str) or module.partition(".")[0] not in _LIBRARIES:
+        return False
+    if isinstance(value, types.MethodType):
+        return True
+    found = sys.modules.get(module)
+    try:
+        for part in qualname.split("."):
+            found = getattr(found, part)
+    except AttributeError:
+        return False
+    return found is value
 
 
 def _module_key(module, names, seen):
+    """A module the code reads attributes of: a library by its name (and
+    what ruchey.extending registered in it), another module by each of its
+    attributes the code may name."""
     if id(module) in seen:
         return ("module", module.__name__)
     seen.add(id(module))
+    library = module.__name__.partition(".")[0] in _LIBRARIES
+    extending = sys.modules.get("ruchey.extending")
+    if library and not extending:
+        return ("module", module.__name__)
     attrs = []
-    for name in sorted(names):
-        try:
-            value = getattr(module, name)
-        except Exception:  # noqa: BLE001 - not an attribute of this module
-            continue
-        attrs.append((name, _describe(value, names, seen, False)))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # deprecated NumPy names
+        for name in sorted(names):
+            try:
+                value = getattr(module, name)
+            except Exception:  # noqa: BLE001 - not an attribute of this module
+                continue
+            if library:
+                registered = extending._registered_key(value, seen, _function_key, _dispatcher_key)
+                if registered:
+                    attrs.append((name, registered))
+            else:
+                attrs.append((name, _describe(value, names, seen)))
     return ("module", module.__name__, tuple(attrs))
 
 
@@ -132,12 +170,12 @@ def _function_key(func, seen):
     found = []
     for name in sorted(names):
         if name in glob:
-            found.append((name, _describe(glob[name], names, seen, True)))
+            found.append((name, _describe(glob[name], names, seen)))
         elif name in builtins:
-            found.append((name, _describe(builtins[name], names, seen, True)))
+            found.append((name, _describe(builtins[name], names, seen)))
     for name, cell in zip(code.co_freevars, func.__closure__ or ()):
         try:
-            found.append((name, _describe(cell.cell_contents, names, seen, True)))
+            found.append((name, _describe(cell.cell_contents, names, seen)))
         except ValueError:  # an empty cell
             found.append((name, "empty"))
     extending = sys.modules.get("ruchey.extending")
