@@ -15,24 +15,56 @@ PyObject *cache_of(Dispatcher *self) {
   return cache && cache != Py_None ? cache : NULL;
 }
 
-/* A type that ruchey.types' description gives back exactly, or NULL. */
-static PyObject *exact_description(const Type *t) {
-  PyObject *d = disp_describe_type(t);
-  if (!d || PyUnicode_Check(d)) {
-    if (d && !strcmp(PyUnicode_AsUTF8(d), "none") && t->kind == TY_NONE) return d;
-    Py_XDECREF(d);
-    return NULL;
+/* A return type as the cache keeps it: "none", ("s", kind) for a scalar,
+ * ("a", kind, ndim, layout, readonly) for an array, ("t", fields...) for a
+ * tuple; NULL (no exception) for another kind. */
+static PyObject *encode_type(const Type *t) {
+  if (t->kind == TY_NONE) return PyUnicode_FromString("none");
+  if (ty_is_scalar(t)) return Py_BuildValue("(si)", "s", (int)t->kind);
+  if (t->kind == TY_ARRAY && ty_is_scalar(t->elem))
+    return Py_BuildValue("(siiCO)", "a", (int)t->elem->kind, t->ndim, t->layout, t->readonly ? Py_True : Py_False);
+  if (t->kind != TY_TUPLE) return NULL;
+  PyObject *d = PyTuple_New(t->nfields + 1);
+  if (d) PyTuple_SET_ITEM(d, 0, PyUnicode_FromString("t"));
+  for (int i = 0; d && i < t->nfields; i++) {
+    PyObject *field = encode_type(t->fields[i]);
+    if (!field) Py_CLEAR(d);
+    else PyTuple_SET_ITEM(d, i + 1, field);
   }
-  const Type *back = disp_described_type(d);
-  if (back == t) return d;
-  PyErr_Clear();
-  Py_DECREF(d);
-  return NULL;
+  return d;
 }
 
-static const Type *described(PyObject *d) {
+/* The type encode_type described, or NULL (no exception). */
+static const Type *decode_type(PyObject *d) {
+  const RucheyAPI *api = core_api();
   if (PyUnicode_Check(d)) return strcmp(PyUnicode_AsUTF8(d), "none") ? NULL : &core_plain[TY_NONE];
-  return disp_described_type(d);
+  const char *tag = PyTuple_Check(d) && PyTuple_GET_SIZE(d) && PyUnicode_Check(PyTuple_GET_ITEM(d, 0))
+                        ? PyUnicode_AsUTF8(PyTuple_GET_ITEM(d, 0)) : "";
+  int kind, ndim, readonly;
+  const char *layout;
+  if (!strcmp(tag, "s") && PyArg_ParseTuple(d, "si", &tag, &kind) && kind >= 0 && kind < TY_COUNT &&
+      (core_plain[kind].flags & TF_SCALAR))
+    return &core_plain[kind];
+  if (!strcmp(tag, "a") && PyArg_ParseTuple(d, "siisp", &tag, &kind, &ndim, &layout, &readonly) && kind >= 0 &&
+      kind < TY_COUNT && (core_plain[kind].flags & TF_SCALAR) && ndim > 0 && ndim <= RC_MAX_NDIM &&
+      layout[0] && strchr("CFA", layout[0]))
+    return api->array(&core_plain[kind], ndim, layout[0], readonly);
+  if (strcmp(tag, "t") || PyTuple_GET_SIZE(d) - 1 > MAX_ARGS) return NULL;
+  int n = (int)PyTuple_GET_SIZE(d) - 1;
+  const Type *fields[MAX_ARGS];
+  for (int i = 0; i < n; i++)
+    if (!(fields[i] = decode_type(PyTuple_GET_ITEM(d, i + 1)))) return NULL;
+  return api->tuple(n, fields);
+}
+
+/* t encoded, where decoding gives t back exactly; else NULL. */
+static PyObject *exact_encoding(const Type *t) {
+  PyObject *d = encode_type(t);
+  const Type *back = d ? decode_type(d) : NULL;
+  PyErr_Clear();
+  if (back == t) return d;
+  Py_XDECREF(d);
+  return NULL;
 }
 
 /* The part of the key the extension knows: the argument types and the
@@ -70,7 +102,8 @@ static bool load_entry(PyObject *entry, CompileResult *res, Arena *arena, bool *
   PyObject *externs, *ret;
   int blas;
   if (!PyArg_ParseTuple(entry, "sy*OOsp", &symbol, &object, &externs, &ret, &warning, &blas)) return false;
-  const Type *ret_type = described(ret);
+  const Type *ret_type = decode_type(ret);
+  PyErr_Clear();
   bool ok = ret_type && take_externs(externs, res, arena);
   Diag diag = {0};
   if (ok) ok = core_api()->load_object(object.buf, (size_t)object.len, symbol, res, &diag);
@@ -113,7 +146,7 @@ static PyObject *extern_pairs(const CompileResult *res) {
 void cache_save(Dispatcher *self, PyObject *cache, const Type *const *args, const Type *declared,
                 const CompileResult *res, bool uses_blas) {
   PyObject *key = signature_key(self, args, declared);
-  PyObject *ret = key ? exact_description(res->ret_type) : NULL;
+  PyObject *ret = key ? exact_encoding(res->ret_type) : NULL;
   PyObject *externs = ret ? extern_pairs(res) : NULL;
   PyObject *done = NULL;
   if (externs)

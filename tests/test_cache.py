@@ -318,3 +318,65 @@ def use(x):
     code = "import uf; print(uf.use(1.0), uf.use.py_func(1.0), sum(uf.use.stats.cache_hits.values()))"
     assert run(tmp_path, code) == ["4.0", "4.0", "0"]
     assert run(tmp_path, code) == ["4.0", "4.0", "0"]
+
+
+def test_cached_linear_algebra_finds_blas_in_a_new_process(tmp_path):
+    pytest.importorskip("scipy")
+    (tmp_path / "la.py").write_text('''
+import numpy as np
+from ruchey import njit
+
+@njit(cache=True)
+def solve_and_dot(a, b):
+    return np.linalg.solve(a, b), np.dot(a, b)
+''')
+    code = '''
+    import numpy as np, la
+    a = np.array([[3.0, 1.0], [1.0, 2.0]]); b = np.array([9.0, 8.0])
+    x, d = la.solve_and_dot(a, b)
+    x0, d0 = la.solve_and_dot.py_func(a, b)
+    print(np.allclose(x, x0, rtol=1e-14), np.allclose(d, d0, rtol=1e-14), sum(la.solve_and_dot.stats.cache_hits.values()))
+    '''
+    assert run(tmp_path, code) == ["True", "True", "0"]
+    assert run(tmp_path, code) == ["True", "True", "1"]
+
+
+def test_tuples_and_read_only_arrays_returned_from_cached_code(tmp_path):
+    (tmp_path / "tup.py").write_text('''
+import numpy as np
+from ruchey import njit
+
+TABLE = np.array([1.5, 2.5, 3.5])
+
+@njit(cache=True)
+def stats(a):
+    return a.min(), (a.max(), a.shape[0]), TABLE
+''')
+    code = '''
+    import numpy as np, tup
+    a = np.array([4.0, -1.0, 2.0])
+    r, p = tup.stats(a), tup.stats.py_func(a)
+    print(r[0] == p[0], r[1] == p[1], (r[2] == p[2]).all(), r[2].flags.writeable,
+          sum(tup.stats.stats.cache_hits.values()))
+    '''
+    first = run(tmp_path, code)
+    assert first[:3] == ["True", "True", "True"] and first[4] == "0"
+    assert run(tmp_path, code) == first[:4] + ["1"]
+
+
+FROZEN = __import__("numpy").array([[1.5, 2.5], [3.5, 4.5]])
+
+
+def test_a_returned_global_array_is_a_read_only_copy():
+    # cached or not, code's memory goes with its function: what it returns is a copy
+    import numpy as np
+    from ruchey import njit
+
+    @njit
+    def table(i):
+        return FROZEN, FROZEN[i], i
+
+    whole, row, _ = table(1)
+    np.testing.assert_array_equal(whole, table.py_func(1)[0])
+    np.testing.assert_array_equal(row, table.py_func(1)[1])
+    assert not whole.flags.writeable and not row.flags.writeable and whole is not FROZEN
