@@ -380,3 +380,31 @@ def test_a_returned_global_array_is_a_read_only_copy():
     np.testing.assert_array_equal(whole, table.py_func(1)[0])
     np.testing.assert_array_equal(row, table.py_func(1)[1])
     assert not whole.flags.writeable and not row.flags.writeable and whole is not FROZEN
+
+
+DEFAULTS = '''
+from ruchey import njit
+
+@njit
+def helper(x, k=%s):
+    return x * k
+'''
+
+
+def test_a_changed_default_of_a_callee_is_compiled_again(tmp_path):
+    # the caller compiles the callee's default in; it lives in the function
+    # object, not in the callee's bytecode
+    (tmp_path / "defaults.py").write_text(DEFAULTS % "2")
+    (tmp_path / "caller.py").write_text('''
+from ruchey import njit
+from defaults import helper
+
+@njit(cache=True)
+def caller(x):
+    return helper(x)
+''')
+    code = "import caller; print(caller.caller(5), sum(caller.caller.stats.cache_hits.values()))"
+    assert run(tmp_path, code) == ["10", "0"]
+    assert run(tmp_path, code) == ["10", "1"]
+    (tmp_path / "defaults.py").write_text(DEFAULTS % "3")
+    assert run(tmp_path, code) == ["15", "0"]

@@ -4,9 +4,10 @@ As Numba's cache: beside the source file, in its ``__pycache__`` folder, an
 index per function (``<module>.<qualname>-<line>.py311.rbi``) records the
 source file's modification time and size, and under which key each
 specialisation's code was saved (``<...>.<key>.rbc``). The key covers what
-the code was made from: the function's bytecode, constants and the global
-values it reads (frozen at compile time), the same of every compiled
-function it calls (their code is in its object file), the argument types,
+the code was made from: the function's bytecode, constants, defaults and
+the global values it reads (frozen at compile time), the same of every
+compiled function it calls (their code is in its object file) with the
+modification time of each one's source file, the argument types,
 the options, ruchey's build, NumPy's version, LLVM's version and the host
 CPU with its features; for a function of ruchey.extending it calls, the
 code of its typing functions (and so of the implementations they return). Any change makes a miss: the function compiles and
@@ -79,8 +80,8 @@ def _describe(value, names, seen):
         return (type(value).__name__, repr(value))
     extending = sys.modules.get("ruchey.extending")
     registered = extending and extending._registered_key(value, seen, _function_key, _dispatcher_key)
-    if registered:
-        return registered
+    if registered:  # a call binds by the function's own parameters: its defaults too
+        return registered + (_describe(getattr(value, "__defaults__", None), names, seen),)
     if isinstance(value, tuple):
         return ("tuple",) + tuple(_describe(v, names, seen) for v in value)
     if _is_dispatcher(value):
@@ -162,6 +163,9 @@ def _function_key(func, seen):
     code = func.__code__
     h = hashlib.sha256()
     _code_digest(code, h)
+    # ruchey compiles from source: an edit the bytecode does not show (a
+    # local's annotation) still changes the file
+    h.update(repr(_stamp(code.co_filename)).encode())
     names = set()
     _code_names(code, names)
     glob = func.__globals__
@@ -173,6 +177,10 @@ def _function_key(func, seen):
             found.append((name, _describe(glob[name], names, seen)))
         elif name in builtins:
             found.append((name, _describe(builtins[name], names, seen)))
+    # a call that leaves out an argument compiles in the default, which the
+    # function object holds, not its code
+    found.append(("defaults", _describe(func.__defaults__, names, seen),
+                  _describe(tuple(sorted((func.__kwdefaults__ or {}).items())), names, seen)))
     for name, cell in zip(code.co_freevars, func.__closure__ or ()):
         try:
             found.append((name, _describe(cell.cell_contents, names, seen)))
