@@ -23,7 +23,7 @@ def system_report():
         ("LLVM", _core.llvm_version()),
         ("CPU", f"{_core.host_cpu()} ({platform.machine()})"),
         ("CPU cores", str(os.cpu_count())),
-        ("Cache (cache=True)", _cache_location()),
+        ("Cache", _cache_location()),
         ("CUDA devices", f"{len(cuda_runtime.list_devices()) or 'none'} found"),
     ] + [("CUDA", line) for line in cuda_runtime.summary()]
     width = max(len(k) for k, _ in lines)
