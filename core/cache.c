@@ -9,9 +9,11 @@
  */
 #include "core.h"
 
-PyObject *cache_of(Dispatcher *self) {
-  if (!self->dict || self->opts.kernel || self->scalars_only) return NULL;
-  PyObject *cache = PyDict_GetItemString(self->dict, "_cache");  /* borrowed */
+/* The dispatcher's cache (ruchey.caching.FunctionCache), borrowed; NULL
+ * without cache=True. */
+static PyObject *cache_of(Dispatcher *self) {
+  if (!self->dict || self->opts.kernel) return NULL;
+  PyObject *cache = PyDict_GetItemString(self->dict, "_cache");
   return cache && cache != Py_None ? cache : NULL;
 }
 
@@ -67,12 +69,13 @@ static PyObject *exact_encoding(const Type *t) {
   return NULL;
 }
 
-/* The part of the key the extension knows: the argument types and the
- * explicit return type (None where inferred). */
-static PyObject *signature_key(Dispatcher *self, const Type *const *args, const Type *declared) {
+/* The part of the key the extension knows: the argument types, the
+ * explicit return type (None where inferred), and whether the code is a
+ * ufunc's inner loop (another entry). */
+static PyObject *signature_key(Dispatcher *self, const Type *const *args, const Type *declared, bool ufunc_loop) {
   PyObject *sig = disp_signature_text(args, self->nparams);
   PyObject *ret = declared ? PyUnicode_FromString(declared->name) : Py_NewRef(Py_None);
-  PyObject *key = sig && ret ? PyTuple_Pack(2, sig, ret) : NULL;
+  PyObject *key = sig && ret ? PyTuple_Pack(3, sig, ret, ufunc_loop ? Py_True : Py_False) : NULL;
   Py_XDECREF(sig);
   Py_XDECREF(ret);
   return key;
@@ -115,10 +118,10 @@ static bool load_entry(PyObject *entry, CompileResult *res, Arena *arena, bool *
   return true;
 }
 
-bool cache_load(Dispatcher *self, PyObject *cache, const Type *const *args, const Type *declared,
-                CompileResult *res, Arena *arena) {
+/* The cached code for key loaded into res; false, no exception, where
+ * there is none that loads. */
+static bool cache_load(PyObject *cache, PyObject *key, CompileResult *res, Arena *arena) {
   memset(res, 0, sizeof *res);
-  PyObject *key = signature_key(self, args, declared);
   PyObject *entry = key ? PyObject_CallMethod(cache, "load", "(O)", key) : NULL;
   bool uses_blas = false, ok = entry && entry != Py_None && load_entry(entry, res, arena, &uses_blas);
   if (!ok) PyErr_Clear();
@@ -127,7 +130,6 @@ bool cache_load(Dispatcher *self, PyObject *cache, const Type *const *args, cons
   Py_XDECREF(counted);
   PyErr_Clear();
   Py_XDECREF(entry);
-  Py_XDECREF(key);
   return ok;
 }
 
@@ -141,12 +143,11 @@ static PyObject *extern_pairs(const CompileResult *res) {
   return pairs;
 }
 
-/* Hands a compile's object code to the cache. Code whose return type the
- * cache could not describe exactly is not kept. */
-void cache_save(Dispatcher *self, PyObject *cache, const Type *const *args, const Type *declared,
-                const CompileResult *res, bool uses_blas) {
-  PyObject *key = signature_key(self, args, declared);
-  PyObject *ret = key ? exact_encoding(res->ret_type) : NULL;
+/* Hands a compile's object code (OUT_JIT_KEEP) to the cache; never
+ * raises. Code whose return type the cache could not describe exactly is
+ * not kept. */
+static void cache_save(PyObject *cache, PyObject *key, const CompileResult *res, bool uses_blas) {
+  PyObject *ret = exact_encoding(res->ret_type);
   PyObject *externs = ret ? extern_pairs(res) : NULL;
   PyObject *done = NULL;
   if (externs)
@@ -155,7 +156,32 @@ void cache_save(Dispatcher *self, PyObject *cache, const Type *const *args, cons
                                uses_blas ? Py_True : Py_False);
   if (!done && PyErr_Occurred()) PyErr_WriteUnraisable(cache);
   PyErr_Clear();
-  Py_XDECREF(done); Py_XDECREF(externs); Py_XDECREF(ret); Py_XDECREF(key);
+  Py_XDECREF(done); Py_XDECREF(externs); Py_XDECREF(ret);
+}
+
+static bool compile_code(Dispatcher *self, const Type *const *args, const Type *declared, bool ufunc_loop,
+                         OutputKind out, CompileResult *res, Arena *arena) {
+  if (ufunc_loop) return cp_compile_ufunc_loop(self, args, declared, out, res, arena);
+  return cp_compile(self, args, declared, false, out, 0, res, arena);
+}
+
+bool cache_compile(Dispatcher *self, const Type *const *args, const Type *declared, bool ufunc_loop,
+                   CompileResult *res, Arena *arena) {
+  PyObject *cache = cache_of(self);
+  PyObject *key = cache ? signature_key(self, args, declared, ufunc_loop) : NULL;
+  PyErr_Clear();
+  if (!key) return compile_code(self, args, declared, ufunc_loop, OUT_JIT, res, arena);
+  bool ok = cache_load(cache, key, res, arena);
+  if (!ok) {
+    int blas = core_blas_requests;
+    ok = compile_code(self, args, declared, ufunc_loop, OUT_JIT_KEEP, res, arena);
+    if (ok) cache_save(cache, key, res, core_blas_requests != blas);
+    free(res->object);
+    free(res->symbol);
+    res->object = res->symbol = NULL;
+  }
+  Py_DECREF(key);
+  return ok;
 }
 
 /* _class_symbol(cls): the symbol compiled code names an exception class

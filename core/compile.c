@@ -241,12 +241,12 @@ bool cp_compile(Dispatcher *self, const Type *const *args, const Type *declared_
   return compile_root(self, opts, args, out, gpu_cc, res, arena);
 }
 
-bool cp_compile_ufunc_loop(Dispatcher *self, const Type *const *args, const Type *declared_ret,
+bool cp_compile_ufunc_loop(Dispatcher *self, const Type *const *args, const Type *declared_ret, OutputKind out,
                            CompileResult *res, Arena *arena) {
   CompileOptions opts = self->opts;
   opts.declared_ret = declared_ret;
   opts.ufunc_loop = true;
-  return compile_root(self, opts, args, OUT_JIT, 0, res, arena);
+  return compile_root(self, opts, args, out, 0, res, arena);
 }
 
 /* ---------------------------------------------------------------- the analyses, for tests */

@@ -173,7 +173,7 @@ int disp_init_numpy(void);
 bool cp_compile(Dispatcher *self, const Type *const *args, const Type *declared_ret, bool device,
                 OutputKind out, int gpu_cc, CompileResult *res, Arena *arena);
 /* The same for a ufunc: the entry is its inner loop (CompileOptions.ufunc_loop). */
-bool cp_compile_ufunc_loop(Dispatcher *self, const Type *const *args, const Type *declared_ret,
+bool cp_compile_ufunc_loop(Dispatcher *self, const Type *const *args, const Type *declared_ret, OutputKind out,
                            CompileResult *res, Arena *arena);
 PyObject *cp_compile_ptx(PyObject *module, PyObject *args);
 PyObject *cp_analyses(PyObject *module, PyObject *args);
@@ -181,17 +181,11 @@ PyObject *cp_typed_variables(PyObject *module, PyObject *args);  /* _core._typed
 
 /* ---------------------------------------------------------------- cache.c */
 
-/* The dispatcher's on-disk cache (ruchey.caching.FunctionCache), borrowed;
- * NULL without cache=True. */
-PyObject *cache_of(Dispatcher *self);
-/* The cached code for these types loaded into res (in the Func-less
- * arena); false, no exception, where there is none that loads. */
-bool cache_load(Dispatcher *self, PyObject *cache, const Type *const *args, const Type *declared,
-                CompileResult *res, Arena *arena);
-/* A compile's kept object code (OUT_JIT_KEEP) handed to the cache; never
- * raises. */
-void cache_save(Dispatcher *self, PyObject *cache, const Type *const *args, const Type *declared,
-                const CompileResult *res, bool uses_blas);
+/* Machine code for these types (a ufunc's inner loop with ufunc_loop),
+ * loaded from the dispatcher's on-disk cache where cache=True put it there,
+ * else compiled (and then saved there); as cp_compile. */
+bool cache_compile(Dispatcher *self, const Type *const *args, const Type *declared, bool ufunc_loop,
+                   CompileResult *res, Arena *arena);
 PyObject *cache_class_symbol(PyObject *module, PyObject *cls);  /* _core._class_symbol */
 PyObject *cache_host_key(PyObject *module, PyObject *unused);    /* _core._host_key */
 

@@ -22,19 +22,11 @@ int disp_init_numpy(void) {
 /* ---------------------------------------------------------------- specialisations */
 
 /* The code for these types: from the on-disk cache (cache=True), or
- * compiled, and then kept there. */
+ * compiled. */
 static bool spec_code(Dispatcher *self, const Type *const *args, const Type *declared_ret, bool device,
                       CompileResult *res, Arena *arena) {
-  PyObject *cache = device ? NULL : cache_of(self);
-  if (!cache) return cp_compile(self, args, declared_ret, device, OUT_JIT, 0, res, arena);
-  if (cache_load(self, cache, args, declared_ret, res, arena)) return true;
-  int blas = core_blas_requests;
-  bool ok = cp_compile(self, args, declared_ret, device, OUT_JIT_KEEP, 0, res, arena);
-  if (ok) cache_save(self, cache, args, declared_ret, res, core_blas_requests != blas);
-  free(res->object);
-  free(res->symbol);
-  res->object = res->symbol = NULL;
-  return ok;
+  if (device) return cp_compile(self, args, declared_ret, device, OUT_JIT, 0, res, arena);
+  return cache_compile(self, args, declared_ret, false, res, arena);
 }
 
 static Spec *add_spec(Dispatcher *self, const Type *const *args, const Type *declared_ret, bool device) {

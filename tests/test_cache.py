@@ -408,3 +408,36 @@ def caller(x):
     assert run(tmp_path, code) == ["10", "1"]
     (tmp_path / "defaults.py").write_text(DEFAULTS % "3")
     assert run(tmp_path, code) == ["15", "0"]
+
+
+UFUNCS = '''
+import math
+from ruchey import vectorize
+
+@vectorize(["float64(float64, float64)", "int64(int64, int64)"], cache=True)
+def hyp(x, y):
+    return x * x + y * y
+
+@vectorize(cache=True)
+def damped(x):
+    return math.exp(-x) * %s
+'''
+
+
+def test_vectorize_loops_are_cached(tmp_path):
+    (tmp_path / "ufs.py").write_text(UFUNCS % "2.0")
+    code = '''
+    import numpy as np, ufs
+    a = np.linspace(0.0, 2.0, 9)
+    print(np.allclose(ufs.hyp(a, 1.0), a * a + 1.0, rtol=1e-15), (ufs.hyp(np.arange(4), 2) == np.arange(4) ** 2 + 4).all(),
+          np.allclose(ufs.damped(a), [ufs.damped.py_func(x) for x in a], rtol=1e-15),
+          sum(ufs.damped._ruchey_scalar_function.stats.cache_hits.values()))
+    '''
+    assert run(tmp_path, code) == ["True", "True", "True", "0"]
+    saved = files(tmp_path / "__pycache__")
+    assert len([n for n in saved if n.endswith(".rbc")]) == 3
+    assert run(tmp_path, code) == ["True", "True", "True", "1"]
+    assert files(tmp_path / "__pycache__") == saved
+    (tmp_path / "ufs.py").write_text(UFUNCS % "3.0")
+    assert run(tmp_path, code.replace("rtol=1e-15),\n", "rtol=1e-15), ufs.damped(0.0),\n")) == \
+        ["True", "True", "True", "3.0", "0"]
