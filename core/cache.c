@@ -169,7 +169,7 @@ bool cache_compile(Dispatcher *self, const Type *const *args, const Type *declar
                    CompileResult *res, Arena *arena) {
   PyObject *cache = cache_of(self);
   PyObject *key = cache ? signature_key(self, args, declared, ufunc_loop) : NULL;
-  PyErr_Clear();
+  if (cache && !key) PyErr_Clear();  /* then compiled as without a cache */
   if (!key) return compile_code(self, args, declared, ufunc_loop, OUT_JIT, res, arena);
   bool ok = cache_load(cache, key, res, arena);
   if (!ok) {
