@@ -48,6 +48,17 @@ static PyObject *box_int64(int64_t v) {
   return PyLong_FromLongLong(v);
 }
 
+/* A global array frozen into the code, returned: a read-only copy, since
+ * the code's memory goes when its function does. */
+static PyObject *box_frozen(const Type *t, char *data, npy_intp *shape, npy_intp *strides) {
+  PyArray_Descr *descr = PyArray_DescrFromType(disp_kind_type_num(t->elem->kind));
+  PyObject *view = PyArray_NewFromDescr(&PyArray_Type, descr, t->ndim, shape, strides, data, 0, NULL);
+  PyObject *copy = view ? PyArray_NewCopy((PyArrayObject *)view, NPY_CORDER) : NULL;
+  Py_XDECREF(view);
+  if (copy && t->readonly) PyArray_CLEARFLAGS((PyArrayObject *)copy, NPY_ARRAY_WRITEABLE);
+  return copy;
+}
+
 static __attribute__((noinline)) PyObject *box_array(const Type *t, RtArray *a) {
   npy_intp shape[RC_MAX_NDIM], strides[RC_MAX_NDIM];
   for (int d = 0; d < t->ndim; d++) {
@@ -55,6 +66,7 @@ static __attribute__((noinline)) PyObject *box_array(const Type *t, RtArray *a) 
     strides[d] = (npy_intp)a->strides[d];
   }
   PyObject *base;
+  if (!a->meminfo && !a->parent) return box_frozen(t, a->data, shape, strides);
   if (a->meminfo) {
     MemInfoObject *owner = PyObject_New(MemInfoObject, &MemInfoType);
     if (!owner) {

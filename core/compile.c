@@ -191,7 +191,7 @@ static bool resolve_call(void *ctx, void *callee, const Type **args, int nargs, 
                          CallTarget *out, Diag *diag) {
   Callees *c = ctx;
   Dispatcher *disp = callee;
-  if (!check_call(disp, args, nargs, diag)) return false;
+  if (!ext_select(&disp, args, nargs, diag) || !check_call(disp, args, nargs, diag)) return false;
   const Type *loop_args[MAX_ARGS];
   if (disp->scalars_only) {
     if (!ufunc_loop_types(disp, args, nargs, loop_args, diag)) return false;
@@ -224,6 +224,7 @@ static bool resolve_call(void *ctx, void *callee, const Type **args, int nargs, 
     e->opts.declared_ret = sig ? sig->declared_ret : NULL;
     e->opts.resolve = resolve_call;
     if (disp->inherits) inherit_options(c, e);
+    e->opts.find_member = ext_find_member;
     if (!type_callee(c, e, diag)) {
       /* the callee's error, quoting its own source line */
       if (!PyErr_Occurred()) core_raise_diag(diag, e->func ? e->func->filename : "?");
@@ -260,6 +261,7 @@ static Callee *callee_options(CompileOptions *opts, Dispatcher *self, const Type
   c->cc = cc;
   opts->gpu_cc = cc;
   opts->resolve = resolve_call;
+  opts->find_member = ext_find_member;
   opts->resolve_ctx = c;
   return self ? add_callee(c, self, args, opts->kernel || opts->device) : NULL;
 }
@@ -288,15 +290,33 @@ bool cp_compile(Dispatcher *self, const Type *const *args, const Type *declared_
   return compile_root(self, opts, args, out, gpu_cc, res, arena);
 }
 
-bool cp_compile_ufunc_loop(Dispatcher *self, const Type *const *args, const Type *declared_ret,
+bool cp_compile_ufunc_loop(Dispatcher *self, const Type *const *args, const Type *declared_ret, OutputKind out,
                            CompileResult *res, Arena *arena) {
   CompileOptions opts = self->opts;
   opts.declared_ret = declared_ret;
   opts.ufunc_loop = true;
-  return compile_root(self, opts, args, OUT_JIT, 0, res, arena);
+  return compile_root(self, opts, args, out, 0, res, arena);
 }
 
 /* ---------------------------------------------------------------- the analyses, for tests */
+
+/* pyfunc (ruchey.types' descriptions of argument types in described)
+ * read and typed, as the analyses and inspect_types see it; NULL with
+ * the exception set. */
+static Func *typed_alone(PyObject *func, PyObject *described, CompileOptions *opts, Arena *arena) {
+  const RucheyAPI *api = core_api();
+  if (!api) return NULL;
+  int n = (int)PyTuple_GET_SIZE(described);
+  const Type *types[MAX_ARGS];
+  if (n > MAX_ARGS) return PyErr_Format(PyExc_TypeError, "too many arguments"), NULL;
+  for (int i = 0; i < n; i++)
+    if (!(types[i] = disp_described_type(PyTuple_GET_ITEM(described, i)))) return NULL;
+  Diag diag = {0};
+  callee_options(opts, NULL, NULL, 0, arena);
+  Func *read, *f = read_and_type(api, func, NULL, types, n, opts, arena, &diag, &read);
+  if (!f) raise_failure(&diag, func);
+  return f;
+}
 
 /* _analyses(pyfunc, args, parallel, kernel): pyfunc typed for args (as
  * ruchey.types describes them) and analysed, as libruchey's analyses
@@ -306,23 +326,33 @@ PyObject *cp_analyses(PyObject *module, PyObject *a) {
   int parallel = 0, kernel = 0;
   if (!PyArg_ParseTuple(a, "O!O!|pp", &PyFunction_Type, &func, &PyTuple_Type, &args, &parallel, &kernel))
     return NULL;
-  const RucheyAPI *api = core_api();
-  if (!api) return NULL;
-  int n = (int)PyTuple_GET_SIZE(args);
-  const Type *types[MAX_ARGS];
-  if (n > MAX_ARGS) return PyErr_Format(PyExc_TypeError, "too many arguments");
-  for (int i = 0; i < n; i++)
-    if (!(types[i] = disp_described_type(PyTuple_GET_ITEM(args, i)))) return NULL;
   Arena arena = {0};
-  Diag diag = {0};
-  PyObject *result = NULL;
   CompileOptions opts = {.parallel = parallel, .kernel = kernel};
-  callee_options(&opts, NULL, NULL, 0, &arena);
-  Func *read, *f = read_and_type(api, func, NULL, types, n, &opts, &arena, &diag, &read);
-  char *text = f ? api->describe_analyses(f, &opts) : NULL;
-  if (text) result = PyUnicode_FromString(text);
-  else raise_failure(&diag, func);
+  Func *f = typed_alone(func, args, &opts, &arena);
+  char *text = f ? core_api()->describe_analyses(f, &opts) : NULL;
+  PyObject *result = text ? PyUnicode_FromString(text) : NULL;
   free(text);
+  arena_free(&arena);
+  return result;
+}
+
+/* _typed_variables(pyfunc, args, parallel): pyfunc typed for args, a list
+ * of (variable, its type's name) and the return type's name. */
+PyObject *cp_typed_variables(PyObject *module, PyObject *a) {
+  PyObject *func, *args;
+  int parallel = 0;
+  if (!PyArg_ParseTuple(a, "O!O!|p", &PyFunction_Type, &func, &PyTuple_Type, &args, &parallel)) return NULL;
+  Arena arena = {0};
+  CompileOptions opts = {.parallel = parallel};
+  Func *f = typed_alone(func, args, &opts, &arena);
+  PyObject *vars = f ? PyList_New(0) : NULL;
+  for (int v = 0; vars && v < f->nvars; v++) {
+    if (!f->var_types[v]) continue;
+    PyObject *pair = Py_BuildValue("(ss)", f->var_names[v], f->var_types[v]->name);
+    if (!pair || PyList_Append(vars, pair) < 0) Py_CLEAR(vars);
+    Py_XDECREF(pair);
+  }
+  PyObject *result = vars ? Py_BuildValue("(Ns)", vars, f->ret_type ? f->ret_type->name : "none") : NULL;
   arena_free(&arena);
   return result;
 }

@@ -42,6 +42,7 @@ int core_module_id(PyObject *obj);
 /* Hands libruchey SciPy's BLAS and LAPACK routines and numpy.linalg.LinAlgError,
  * once; no routines where SciPy is missing. */
 void core_load_blas(void);
+extern int core_blas_requests;  /* calls of core_load_blas: whether a compile named BLAS */
 int core_dtype_kind(PyObject *obj);
 /* Raises a Diag as ruchey.TypingError (or RuntimeError for internal
  * errors), quoting the source line with a caret. */
@@ -60,6 +61,9 @@ PyObject *src_parse_function(PyObject *pyfunc, int *line_offset, int *col_offset
 /* ---------------------------------------------------------------- frontend.c */
 
 Func *fe_read_function(PyObject *pyfunc, Arena *arena, Diag *diag);
+/* The symbol compiled code names an exception class by (a new reference),
+ * the class kept alive for the process. */
+PyObject *fe_class_symbol(PyObject *cls);
 
 /* ---------------------------------------------------------------- typeof.c */
 
@@ -158,6 +162,8 @@ typedef struct Dispatcher {
   PyObject *param_names;
   Spec *specs;
   int nspecs;
+  void **retired;            /* code recompile() replaced: a call may still run it */
+  int nretired;
   struct GpuSpec *gpu_specs; /* a kernel's specialisations loaded on GPUs */
   int ngpu_specs;
   PyObject *gpu_signatures;  /* list of str, one per GpuSpec */
@@ -193,10 +199,33 @@ int disp_init_numpy(void);
 bool cp_compile(Dispatcher *self, const Type *const *args, const Type *declared_ret, bool device,
                 OutputKind out, int gpu_cc, CompileResult *res, Arena *arena);
 /* The same for a ufunc: the entry is its inner loop (CompileOptions.ufunc_loop). */
-bool cp_compile_ufunc_loop(Dispatcher *self, const Type *const *args, const Type *declared_ret,
+bool cp_compile_ufunc_loop(Dispatcher *self, const Type *const *args, const Type *declared_ret, OutputKind out,
                            CompileResult *res, Arena *arena);
 PyObject *cp_compile_ptx(PyObject *module, PyObject *args);
 PyObject *cp_analyses(PyObject *module, PyObject *args);
+PyObject *cp_typed_variables(PyObject *module, PyObject *args);  /* _core._typed_variables */
+
+/* ---------------------------------------------------------------- cache.c */
+
+/* Machine code for these types (a ufunc's inner loop with ufunc_loop),
+ * loaded from the dispatcher's on-disk cache where cache=True put it there,
+ * else compiled (and then saved there); as cp_compile. */
+bool cache_compile(Dispatcher *self, const Type *const *args, const Type *declared, bool ufunc_loop,
+                   CompileResult *res, Arena *arena);
+PyObject *cache_class_symbol(PyObject *module, PyObject *cls);  /* _core._class_symbol */
+PyObject *cache_host_key(PyObject *module, PyObject *unused);    /* _core._host_key */
+
+/* ---------------------------------------------------------------- extending.c */
+
+/* The dispatcher compiled code calls for obj, a function registered by
+ * ruchey.extending (a new reference), or NULL, no exception. */
+PyObject *ext_callee(PyObject *obj);
+/* CompileOptions.find_member: a method or attribute registered for a type. */
+void *ext_find_member(void *ctx, const Type *receiver, const char *name, bool attribute);
+/* An overload's dispatcher (*disp) replaced by the implementation its
+ * typing functions choose for args; false with diag set where none does.
+ * Other dispatchers stay. */
+bool ext_select(Dispatcher **disp, const Type *const *args, int nargs, Diag *diag);
 
 /* ---------------------------------------------------------------- launch.c */
 

@@ -21,10 +21,18 @@ int disp_init_numpy(void) {
 
 /* ---------------------------------------------------------------- specialisations */
 
+/* The code for these types: from the on-disk cache (cache=True), or
+ * compiled. */
+static bool spec_code(Dispatcher *self, const Type *const *args, const Type *declared_ret, bool device,
+                      CompileResult *res, Arena *arena) {
+  if (device) return cp_compile(self, args, declared_ret, device, OUT_JIT, 0, res, arena);
+  return cache_compile(self, args, declared_ret, false, res, arena);
+}
+
 static Spec *add_spec(Dispatcher *self, const Type *const *args, const Type *declared_ret, bool device) {
   Arena arena = {0};
   CompileResult res = {0};
-  bool ok = cp_compile(self, args, declared_ret, device, OUT_JIT, 0, &res, &arena);
+  bool ok = spec_code(self, args, declared_ret, device, &res, &arena);
   Spec *s = NULL;
   if (ok && res.warning[0] && PyErr_WarnEx(PyExc_RuntimeWarning, res.warning, 1) < 0) ok = false;
   if (ok) {
@@ -353,7 +361,9 @@ static void release_specs(Dispatcher *self) {
   const RucheyAPI *api = self->nspecs ? core_api() : NULL;
   for (int i = 0; api && i < self->nspecs; i++)
     if (self->specs[i].code) api->release_code(self->specs[i].code);
+  for (int i = 0; api && i < self->nretired; i++) api->release_code(self->retired[i]);
   PyMem_Free(self->specs);
+  PyMem_Free(self->retired);
 }
 
 static void dispatcher_dealloc(Dispatcher *self) {
@@ -456,6 +466,65 @@ static PyObject *dispatcher_compile_signature(Dispatcher *self, PyObject *a) {
   Py_RETURN_NONE;
 }
 
+/* _entries(): (signature, entry point's address, argument types, return
+ * type) of each specialisation, the types as ruchey.types describes them,
+ * for Dispatcher.overloads and the inspections. */
+static PyObject *dispatcher_entries(Dispatcher *self, PyObject *unused) {
+  PyObject *list = PyList_New(0);
+  for (int i = 0; list && i < self->nspecs; i++) {
+    Spec *s = &self->specs[i];
+    PyObject *args = PyTuple_New(self->nparams);
+    for (int a = 0; args && a < self->nparams; a++) {
+      PyObject *d = disp_describe_type(s->args[a]);
+      if (!d) Py_CLEAR(args);
+      else PyTuple_SET_ITEM(args, a, d);
+    }
+    PyObject *row = args ? Py_BuildValue("(OKNN)", PyList_GET_ITEM(self->signatures, i),
+                                         (unsigned long long)(uintptr_t)s->entry, args, disp_describe_type(s->ret_type))
+                         : NULL;
+    if (!row || PyList_Append(list, row) < 0) Py_CLEAR(list);
+    Py_XDECREF(row);
+  }
+  return list;
+}
+
+/* Compiles spec s again (the globals it froze may have changed); its old
+ * code stays loaded for calls still running it. */
+static bool recompile_spec(Dispatcher *self, int i) {
+  void **grown = PyMem_Realloc(self->retired, sizeof(void *) * (size_t)(self->nretired + 1));
+  if (!grown) return PyErr_NoMemory(), false;
+  self->retired = grown;
+  Spec was = self->specs[i];  /* compiling may grow self->specs */
+  Arena arena = {0};
+  CompileResult res = {0};
+  bool ok = spec_code(self, was.args, was.declared_ret, was.device, &res, &arena);
+  if (ok && res.warning[0] && PyErr_WarnEx(PyExc_RuntimeWarning, res.warning, 1) < 0) ok = false;
+  Spec *s = &self->specs[i];
+  if (ok) {
+    if (s->code) self->retired[self->nretired++] = s->code;
+    s->entry = res.entry;
+    s->ret_type = res.ret_type;
+    s->barrier = res.barrier;
+    s->code = res.code;
+    if (s->declared_ret) s->declared_ret = s->ret_type;
+  } else if (res.code) {
+    core_api()->release_code(res.code);
+  }
+  arena_free(&arena);
+  return ok;
+}
+
+/* recompile(): every specialisation compiled again, as Numba's. */
+static PyObject *dispatcher_recompile(Dispatcher *self, PyObject *unused) {
+  if (self->opts.kernel) return PyErr_Format(PyExc_TypeError, "recompile() is for @jit functions, not kernels");
+  disp_lock_compiles(self);
+  bool ok = true;
+  for (int i = 0; ok && i < self->nspecs; i++) ok = recompile_spec(self, i);
+  disp_unlock_compiles(self);
+  if (!ok) return NULL;
+  Py_RETURN_NONE;
+}
+
 static PyObject *dispatcher_get(PyObject *self, PyObject *obj, PyObject *type) {
   return Py_NewRef(self);  /* a jitted function stored on a class stays a plain function */
 }
@@ -474,6 +543,10 @@ static PyMethodDef dispatcher_methods[] = {
    "Compile an explicit signature now (used by jit with signatures)."},
   {"inspect_asm", (PyCFunction)dispatcher_inspect_asm, METH_NOARGS,
    "The machine code of each compiled signature, as assembly text in a dict."},
+  {"recompile", (PyCFunction)dispatcher_recompile, METH_NOARGS,
+   "Compile every signature again (after the globals it froze changed)."},
+  {"_entries", (PyCFunction)dispatcher_entries, METH_NOARGS,
+   "(signature, entry point, return type) of each compiled signature."},
   {NULL, NULL, 0, NULL},
 };
 
@@ -490,8 +563,33 @@ static PyMemberDef dispatcher_members[] = {
   {NULL, 0, 0, 0, NULL},
 };
 
+/* Attributes written in Python, in ruchey/inspection.py, where speed does
+ * not matter: a property is its function's value for the dispatcher, a
+ * method (closure "name()") the function bound to it. */
+static PyObject *python_attribute(Dispatcher *self, void *closure) {
+  const char *name = closure;
+  size_t n = strcspn(name, "(");
+  char attr[64];
+  snprintf(attr, sizeof attr, "%.*s", (int)n, name);
+  PyObject *module = PyImport_ImportModule("ruchey.inspection");
+  PyObject *fn = module ? PyObject_GetAttrString(module, attr) : NULL;
+  Py_XDECREF(module);
+  if (!fn) return NULL;
+  PyObject *value = name[n] ? PyMethod_New(fn, (PyObject *)self) : PyObject_CallOneArg(fn, (PyObject *)self);
+  Py_DECREF(fn);
+  return value;
+}
+
+#define PYTHON_PROPERTY(name, doc) {name, (getter)python_attribute, NULL, doc, (void *)name}
+#define PYTHON_METHOD(name, doc) {name, (getter)python_attribute, NULL, doc, (void *)(name "()")}
+
 static PyGetSetDef dispatcher_getset[] = {
   {"__dict__", PyObject_GenericGetDict, PyObject_GenericSetDict, NULL, NULL},
+  PYTHON_PROPERTY("stats", "The on-disk cache's hits and misses (cache_path, cache_hits, cache_misses)."),
+  PYTHON_PROPERTY("overloads", "Each compiled signature's compile result (signature, entry_point, return type)."),
+  PYTHON_PROPERTY("nopython_signatures", "Each compiled signature as a ruchey.types Signature."),
+  PYTHON_METHOD("inspect_types", "Print the source, each line with the types of its variables."),
+  PYTHON_METHOD("parallel_diagnostics", "Print what each loop of a parallel=True function became."),
   {NULL, NULL, NULL, NULL, NULL},
 };
 

@@ -759,6 +759,8 @@ static Node *fe_call(Fe *fe, PyObject *e) {
     }
     Py_DECREF(base_obj);
   }
+  PyObject *registered = obj && !core_builtin(obj) ? ext_callee(obj) : NULL;
+  if (registered) Py_SETREF(obj, registered);  /* ruchey.extending's: a dispatcher */
   Dispatcher *scalar_fn = obj && !core_builtin(obj) ? ufunc_scalar_function(obj) : NULL;
   if (scalar_fn) Py_SETREF(obj, Py_NewRef((PyObject *)scalar_fn));  /* a @vectorize ufunc: its function */
   bool is_jit = obj && PyObject_TypeCheck(obj, &DispatcherType);

@@ -7,12 +7,13 @@
 
 /* The symbol compiled code names a class by: "exc:<module>.<qualname>",
  * with "#n" after it where another class took that name first. The class
- * is kept alive (here) for as long as the code may run. */
-static const char *class_symbol(Fe *fe, PyObject *cls) {
+ * is kept alive (here) for as long as the code may run; the on-disk cache
+ * finds classes again by these names (cache.c). */
+PyObject *fe_class_symbol(PyObject *cls) {
   static PyObject *by_class, *by_name;  /* class -> name, name -> class */
   if (!by_class && (!(by_class = PyDict_New()) || !(by_name = PyDict_New()))) return NULL;
   PyObject *name = PyDict_GetItemWithError(by_class, cls);
-  if (name) return arena_strdup(fe->arena, PyUnicode_AsUTF8(name));
+  if (name) return Py_NewRef(name);
   PyObject *module = PyObject_GetAttrString(cls, "__module__");
   PyObject *qualname = PyObject_GetAttrString(cls, "__qualname__");
   PyErr_Clear();
@@ -26,8 +27,13 @@ static const char *class_symbol(Fe *fe, PyObject *cls) {
     Py_XDECREF(name);
     return NULL;
   }
-  const char *symbol = arena_strdup(fe->arena, PyUnicode_AsUTF8(name));
-  Py_DECREF(name);
+  return name;
+}
+
+static const char *class_symbol(Fe *fe, PyObject *cls) {
+  PyObject *name = fe_class_symbol(cls);
+  const char *symbol = name ? arena_strdup(fe->arena, PyUnicode_AsUTF8(name)) : NULL;
+  Py_XDECREF(name);
   return symbol;
 }
 

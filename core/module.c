@@ -120,8 +120,11 @@ static void load_routines(const RucheyAPI *a, const char *module, const char *co
   Py_XDECREF(mod);
 }
 
+int core_blas_requests;
+
 void core_load_blas(void) {
   static bool tried;
+  core_blas_requests++;
   const RucheyAPI *a = core_api();
   if (tried || !a) {
     PyErr_Clear();
@@ -445,6 +448,11 @@ static PyMethodDef core_methods[] = {
    "The index of the pool thread running this code: 0 outside parallel loops."},
   {"_parallel_chunks", core_parallel_chunks, METH_O,
    "Tests the pool: runs an empty parallel loop over range(n), returns its chunks."},
+  {"_typed_variables", cp_typed_variables, METH_VARARGS,
+   "A function typed for argument types: each variable's type, and the return type (inspect_types)."},
+  {"_class_symbol", cache_class_symbol, METH_O,
+   "The symbol compiled code names an exception class by (the on-disk cache checks it)."},
+  {"_host_key", cache_host_key, METH_NOARGS, "What compiled code is made for: LLVM, the CPU, its features."},
   {NULL, NULL, 0, NULL},
 };
 

@@ -358,9 +358,15 @@ typedef bool (*ResolveCall)(void *ctx, void *callee, const Type **args, int narg
 
 enum { MAX_UFUNC_OPERANDS = 33 };  /* a ufunc loop's inputs and its output */
 
+/* Asks the extension for a method (or attribute) that user code registered
+ * for receiver's type (ruchey.extending): a callee for ResolveCall, taking
+ * the receiver first; NULL where there is none. */
+typedef void *(*FindMember)(void *ctx, const Type *receiver, const char *name, bool attribute);
+
 typedef struct CompileOptions {
   ResolveCall resolve;     /* calls to other ruchey functions */
   void *resolve_ctx;
+  FindMember find_member;  /* methods and attributes beyond the builtins' (its ctx: resolve_ctx) */
   const Type *declared_ret;/* an explicit signature's return type, or NULL */
   bool boundscheck;
   bool fastmath;
@@ -377,7 +383,10 @@ typedef struct CompileOptions {
                             * returning an RtStatus (the first element that failed) */
 } CompileOptions;
 
-typedef enum { OUT_JIT, OUT_LLVM_IR, OUT_ASM, OUT_PTX } OutputKind;
+/* OUT_JIT_KEEP: as OUT_JIT, the object file also handed back (for the
+ * on-disk cache), its entry named so that no other process's code shares
+ * the name. */
+typedef enum { OUT_JIT, OUT_LLVM_IR, OUT_ASM, OUT_PTX, OUT_JIT_KEEP } OutputKind;
 
 
 
@@ -394,6 +403,9 @@ typedef struct CompileResult {
   bool barrier;          /* the function reaches cuda.syncthreads() */
   bool grid_sync;        /* a kernel that waits for its whole grid: launched cooperatively */
   void *code;            /* OUT_JIT: the loaded code, until release_code */
+  char *object;          /* OUT_JIT_KEEP: the object file (malloc'd), object_size bytes, */
+  size_t object_size;
+  char *symbol;          /* and its entry's symbol (malloc'd) */
 } CompileResult;
 
 /* ---------------------------------------------------------------- runtime (runtime.c) */
@@ -526,6 +538,11 @@ typedef struct RucheyAPI {
   /* whether a class raised in compiled code is a subclass of base (both
    * Python classes), for except clauses; called without the GIL */
   void (*set_exception_matcher)(int (*matches)(void *cls, void *base));
+  /* the on-disk cache: loads an object file OUT_JIT_KEEP made (in any
+   * process), res->externs naming this process's objects, setting
+   * res->entry and res->code; and what the code was generated for */
+  bool (*load_object)(const void *object, size_t size, const char *symbol, CompileResult *res, Diag *d);
+  const char *(*host_features)(void);
 } RucheyAPI;
 
 const RucheyAPI *ruchey_api(void);

@@ -370,7 +370,7 @@ static const Type *ty_call(Infer *in, Node *n) {
   int first = 0;  /* a method's receiver is typed first: its type finds the row */
   if (!n->bi) {
     if (!(args[0] = ty_expr(in, n->list.items[0]))) return NULL;
-    if (!(n->bi = bi_member(args[0]->kind, BK_METHOD, n->str)))
+    if (!(n->bi = bi_member(args[0]->kind, BK_METHOD, n->str)) && !(n->bi = ty_extension_member(in, n, args[0])))
       return ty_error(in, n, "%s has no method '%s' in compiled code", args[0]->name, n->str);
     first = 1;
   }
@@ -397,6 +397,7 @@ static const Type *ty_attr(Infer *in, Node *n) {
   const Type *base = ty_expr(in, n->lhs);
   if (!base) return NULL;
   const Builtin *bi = bi_member(base->kind, BK_ATTRIBUTE, n->str);
+  if (!bi && ty_extension_member(in, n, base)) return ty_expr(in, n);  /* now a call of its getter */
   if (!bi) return ty_error(in, n, "%s has no attribute '%s' in compiled code", base->name, n->str);
   n->bi = bi;
   return bi->type(in, n, &base);

@@ -20,6 +20,8 @@
 #include <llvm-c/TargetMachine.h>
 #include <llvm-c/Support.h>
 #include <dlfcn.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "analysis/analysis.h"
 #include "builtins/builtins.h"
@@ -301,9 +303,37 @@ static bool load_object(LLVMMemoryBufferRef obj, const char *symbol, CompileResu
   return true;
 }
 
+/* The entry's symbol: unique in this process, and for code kept for the
+ * on-disk cache unique among processes too (another process may load it
+ * beside code of its own). */
+static void entry_symbol(const Func *f, OutputKind out, char *symbol, size_t n) {
+  unsigned long k = __atomic_add_fetch(&J.counter, 1, __ATOMIC_RELAXED);
+  if (out != OUT_JIT_KEEP) {
+    snprintf(symbol, n, "%.100s.%lu", f->name, k);
+    return;
+  }
+  struct timespec t;
+  clock_gettime(CLOCK_REALTIME, &t);
+  unsigned long long stamp = (unsigned long long)t.tv_sec * 1000000000ull + (unsigned long long)t.tv_nsec;
+  snprintf(symbol, n, "%.100s.k%llx.%x.%lu", f->name, stamp, (unsigned)getpid(), k);
+}
+
+/* The object file, copied for the cache before the JIT takes it. */
+static bool keep_object(LLVMMemoryBufferRef buf, const char *symbol, CompileResult *res, Diag *d) {
+  res->object_size = LLVMGetBufferSize(buf);
+  res->object = malloc(res->object_size);
+  res->symbol = strdup(symbol);
+  if (res->object && res->symbol) {
+    memcpy(res->object, LLVMGetBufferStart(buf), res->object_size);
+    return true;
+  }
+  LLVMDisposeMemoryBuffer(buf);
+  return ll_fail(d, "%s", "out of memory keeping compiled code");
+}
+
 static bool generate(Func *f, const CompileOptions *opts, OutputKind out, CompileResult *res, Diag *d) {
-  char symbol[160];
-  snprintf(symbol, sizeof symbol, "%.100s.%lu", f->name, __atomic_add_fetch(&J.counter, 1, __ATOMIC_RELAXED));
+  char symbol[192];
+  entry_symbol(f, out, symbol, sizeof symbol);
   LLVMContextRef c = LLVMContextCreate();
   LLVMModuleRef m = ll_module(f, opts, c, symbol, res, host_tm(), J.triple);
   set_target_attributes(m);
@@ -315,7 +345,8 @@ static bool generate(Func *f, const CompileOptions *opts, OutputKind out, Compil
   else if (ok && out == OUT_ASM)
     ok = ll_emit_text(m, host_tm(), &res->text, d);
   else if (ok)
-    ok = ll_emit(m, host_tm(), LLVMObjectFile, &buf, d) && load_object(buf, symbol, res, d);
+    ok = ll_emit(m, host_tm(), LLVMObjectFile, &buf, d) && (out != OUT_JIT_KEEP || keep_object(buf, symbol, res, d)) &&
+         load_object(buf, symbol, res, d);
   LLVMDisposeModule(m);
   LLVMContextDispose(c);
   return ok;
@@ -352,6 +383,19 @@ static const char *host_cpu(void) {
   return J.cpu ? J.cpu : "unknown";
 }
 
+static const char *host_features(void) {
+  pthread_once(&J.once, jit_start);
+  return J.features ? J.features : "";
+}
+
+/* Code OUT_JIT_KEEP made, read back from the cache (a copy: the JIT owns
+ * its buffer). A damaged object is refused by the JIT's loader. */
+static bool load_cached(const void *object, size_t size, const char *symbol, CompileResult *res, Diag *d) {
+  if (!jit_started(d)) return false;
+  LLVMMemoryBufferRef buf = LLVMCreateMemoryBufferWithMemoryRangeCopy(object, size, symbol);
+  return load_object(buf, symbol, res, d);
+}
+
 EXPORT const RucheyAPI *ruchey_api(void) {
   static const RucheyAPI api = {
     .version = RUCHEY_API_VERSION,
@@ -383,6 +427,8 @@ EXPORT const RucheyAPI *ruchey_api(void) {
     .interrupted = &rt_interrupted,
     .function = ty_function,
     .set_exception_matcher = rt_set_exception_matcher,
+    .load_object = load_cached,
+    .host_features = host_features,
   };
   return &api;
 }

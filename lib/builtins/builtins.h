@@ -43,6 +43,10 @@ bool bi_check_axis(Infer *in, Node *n, Node *axis, int ndim);  /* an int; a cons
 bool bi_check_dtype(Infer *in, Node *n, Node *d, const Type **out);  /* dtype=: *out, NULL when not given */
 bool bi_check_number(Infer *in, Node *n, Node *x, const char *what);  /* absent, or a number */
 
+/* extension.c: a method or attribute registered by user code for the
+ * receiver's type (ruchey.extending), n made a call of it; NULL if none */
+const Builtin *ty_extension_member(Infer *in, Node *n, const Type *receiver);
+
 /* registry.c */
 const Builtin *bi_at(int i);   /* every row in turn; NULL past the last */
 /* A method or attribute of a kind of value, or NULL. */

@@ -4,6 +4,14 @@ import platform
 import sys
 
 
+def _cache_location():
+    from ruchey import caching, config
+    root = config.CACHE_DIR or os.environ.get("RUCHEY_CACHE_DIR") or os.environ.get("NUMBA_CACHE_DIR")
+    if root:
+        return f"{root} (RUCHEY_CACHE_DIR or NUMBA_CACHE_DIR)"
+    return f"__pycache__ beside each source file, else {caching._user_cache_root()}"
+
+
 def system_report():
     from ruchey import _core
     from ruchey.cuda import runtime as cuda_runtime
@@ -15,6 +23,7 @@ def system_report():
         ("LLVM", _core.llvm_version()),
         ("CPU", f"{_core.host_cpu()} ({platform.machine()})"),
         ("CPU cores", str(os.cpu_count())),
+        ("Cache", _cache_location()),
         ("CUDA devices", f"{len(cuda_runtime.list_devices()) or 'none'} found"),
     ] + [("CUDA", line) for line in cuda_runtime.summary()]
     width = max(len(k) for k, _ in lines)

@@ -9,7 +9,9 @@ for Numba (``RUCHEY_<NAME>`` wins where both are set):
   pool when it starts;
 - ``BOUNDSCHECK=1`` checks every index of every compiled function (IndexError
   instead of a wild read), 0 checks none, unset leaves it to each function's
-  ``boundscheck=`` option.
+  ``boundscheck=`` option;
+- ``CACHE_DIR=path``: where ``cache=True`` keeps compiled code, instead of
+  each source file's ``__pycache__`` folder.
 """
 import os
 import warnings
@@ -36,6 +38,7 @@ def _flag(name):
 
 
 DISABLE_JIT = bool(_flag("DISABLE_JIT"))
+CACHE_DIR = _setting("CACHE_DIR") or ""  # cache=True's root folder instead of __pycache__
 BOUNDSCHECK = _flag("BOUNDSCHECK")
 
 

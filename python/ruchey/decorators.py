@@ -67,6 +67,9 @@ def _dispatcher(func, options):
     disp = _core.Dispatcher(func, **settings)
     functools.update_wrapper(disp, func)
     disp._ruchey_options = settings  # what pickling by value sends
+    if options.get("cache"):
+        from ruchey import caching
+        disp._cache = caching.FunctionCache(func, settings)
     return disp
 
 

@@ -44,6 +44,21 @@ class Type:
     def describe(self):
         return (self.kind, self.ndim, self.layout)
 
+    @property
+    def dtype(self):
+        """An array type's element type (a scalar's: itself)."""
+        return Type(self.kind)
+
+    @property
+    def bitwidth(self):
+        """A scalar's width in bits (bool: 8)."""
+        name = self.name
+        return 8 if name == "bool" else int("".join(c for c in name if c.isdigit()))
+
+    @property
+    def signed(self):
+        return self.name.startswith(("int", "float"))
+
     def __eq__(self, other):
         return isinstance(other, Type) and self.describe() == other.describe()
 
@@ -172,15 +187,62 @@ def parse_signature(sig):
     return sig
 
 
-def Array(dtype, ndim, layout="A"):
-    """Numba's Array(float64, 2, "C"): an array type of a scalar type."""
-    if not isinstance(dtype, Type) or dtype.ndim:
-        raise TypeError(f"Array() takes a scalar type, got {dtype!r}")
-    if not isinstance(ndim, int) or not 1 <= ndim <= 32:
-        raise ValueError(f"Array() takes 1 to 32 dimensions, got {ndim!r}")
-    if layout not in ("C", "F", "A"):
-        raise ValueError(f"an array's layout is 'C', 'F' or 'A', got {layout!r}")
-    return Type(dtype.kind, ndim, "C" if ndim == 1 and layout == "F" else layout)
+class _Category(type):
+    """A class of types, as Numba's: isinstance(t, types.Array) asks which
+    kind of type t is (the typing functions of ruchey.extending do)."""
+
+    def __instancecheck__(cls, t):
+        return isinstance(t, Type) and cls._holds(t)
+
+
+class Array(metaclass=_Category):
+    """Numba's Array(float64, 2, "C"): an array type of a scalar type; and
+    the class of array types, isinstance(t, types.Array)."""
+
+    def __new__(cls, dtype, ndim, layout="A"):
+        if not isinstance(dtype, Type) or dtype.ndim:
+            raise TypeError(f"Array() takes a scalar type, got {dtype!r}")
+        if not isinstance(ndim, int) or not 1 <= ndim <= 32:
+            raise ValueError(f"Array() takes 1 to 32 dimensions, got {ndim!r}")
+        if layout not in ("C", "F", "A"):
+            raise ValueError(f"an array's layout is 'C', 'F' or 'A', got {layout!r}")
+        return Type(dtype.kind, ndim, "C" if ndim == 1 and layout == "F" else layout)
+
+    @staticmethod
+    def _holds(t):
+        return t.ndim > 0
+
+
+class Number(metaclass=_Category):
+    """The class of number types: integers and floats (not bool)."""
+
+    @staticmethod
+    def _holds(t):
+        return not t.ndim and t.name != "bool"
+
+
+class Integer(metaclass=_Category):
+    """The class of integer types, signed and unsigned."""
+
+    @staticmethod
+    def _holds(t):
+        return not t.ndim and "int" in t.name
+
+
+class Float(metaclass=_Category):
+    """The class of float types."""
+
+    @staticmethod
+    def _holds(t):
+        return not t.ndim and t.name.startswith("float")
+
+
+class Boolean(metaclass=_Category):
+    """The class of the bool type."""
+
+    @staticmethod
+    def _holds(t):
+        return not t.ndim and t.name == "bool"
 
 
 def from_dtype(dtype):

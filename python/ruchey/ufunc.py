@@ -47,6 +47,10 @@ def _scalar_dispatcher(func, options):
     disp = _core.Dispatcher(func, fastmath=bool(options.get("fastmath")),
                             error_model=options.get("error_model", "python"))
     disp._scalars_only = True  # from compiled code: called per element, with one of the loops' types
+    if options.get("cache"):  # the inner loops' code, on disk
+        from ruchey import caching
+        disp._cache = caching.FunctionCache(func, {"fastmath": bool(options.get("fastmath")),
+                                                   "error_model": options.get("error_model", "python")})
     return disp
 
 

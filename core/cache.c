@@ -1,0 +1,200 @@
+/* cache.c — cache=True: the object code of a function's specialisations
+ * kept on disk, loaded by a later process instead of compiling.
+ *
+ * ruchey/caching.py decides where and under which key (the dispatcher's
+ * _cache, a FunctionCache); this file hands it what a compile made (the
+ * object file, its entry's symbol, the classes it names, its return type)
+ * and loads what it hands back. A cache that fails in any way is a miss:
+ * the function compiles as without it.
+ */
+#include "core.h"
+
+/* The dispatcher's cache (ruchey.caching.FunctionCache), borrowed; NULL
+ * without cache=True. */
+static PyObject *cache_of(Dispatcher *self) {
+  if (!self->dict || self->opts.kernel) return NULL;
+  PyObject *cache = PyDict_GetItemString(self->dict, "_cache");
+  return cache && cache != Py_None ? cache : NULL;
+}
+
+/* A return type as the cache keeps it: "none", ("s", kind) for a scalar,
+ * ("a", kind, ndim, layout, readonly) for an array, ("t", fields...) for a
+ * tuple; NULL (no exception) for another kind. */
+static PyObject *encode_type(const Type *t) {
+  if (t->kind == TY_NONE) return PyUnicode_FromString("none");
+  if (ty_is_scalar(t)) return Py_BuildValue("(si)", "s", (int)t->kind);
+  if (t->kind == TY_ARRAY && ty_is_scalar(t->elem))
+    return Py_BuildValue("(siiCO)", "a", (int)t->elem->kind, t->ndim, t->layout, t->readonly ? Py_True : Py_False);
+  if (t->kind != TY_TUPLE) return NULL;
+  PyObject *d = PyTuple_New(t->nfields + 1);
+  if (d) PyTuple_SET_ITEM(d, 0, PyUnicode_FromString("t"));
+  for (int i = 0; d && i < t->nfields; i++) {
+    PyObject *field = encode_type(t->fields[i]);
+    if (!field) Py_CLEAR(d);
+    else PyTuple_SET_ITEM(d, i + 1, field);
+  }
+  return d;
+}
+
+/* The type encode_type described, or NULL (no exception). */
+static const Type *decode_type(PyObject *d) {
+  const RucheyAPI *api = core_api();
+  if (PyUnicode_Check(d)) return strcmp(PyUnicode_AsUTF8(d), "none") ? NULL : &core_plain[TY_NONE];
+  const char *tag = PyTuple_Check(d) && PyTuple_GET_SIZE(d) && PyUnicode_Check(PyTuple_GET_ITEM(d, 0))
+                        ? PyUnicode_AsUTF8(PyTuple_GET_ITEM(d, 0)) : "";
+  int kind, ndim, readonly;
+  const char *layout;
+  if (!strcmp(tag, "s") && PyArg_ParseTuple(d, "si", &tag, &kind) && kind >= 0 && kind < TY_COUNT &&
+      (core_plain[kind].flags & TF_SCALAR))
+    return &core_plain[kind];
+  if (!strcmp(tag, "a") && PyArg_ParseTuple(d, "siisp", &tag, &kind, &ndim, &layout, &readonly) && kind >= 0 &&
+      kind < TY_COUNT && (core_plain[kind].flags & TF_SCALAR) && ndim > 0 && ndim <= RC_MAX_NDIM &&
+      layout[0] && strchr("CFA", layout[0]))
+    return api->array(&core_plain[kind], ndim, layout[0], readonly);
+  if (strcmp(tag, "t") || PyTuple_GET_SIZE(d) - 1 > MAX_ARGS) return NULL;
+  int n = (int)PyTuple_GET_SIZE(d) - 1;
+  const Type *fields[MAX_ARGS];
+  for (int i = 0; i < n; i++)
+    if (!(fields[i] = decode_type(PyTuple_GET_ITEM(d, i + 1)))) return NULL;
+  return api->tuple(n, fields);
+}
+
+/* t encoded, where decoding gives t back exactly; else NULL. */
+static PyObject *exact_encoding(const Type *t) {
+  PyObject *d = encode_type(t);
+  const Type *back = d ? decode_type(d) : NULL;
+  PyErr_Clear();
+  if (back == t) return d;
+  Py_XDECREF(d);
+  return NULL;
+}
+
+/* The part of the key the extension knows: the argument types, the
+ * explicit return type (None where inferred), and whether the code is a
+ * ufunc's inner loop (another entry). */
+static PyObject *signature_key(Dispatcher *self, const Type *const *args, const Type *declared, bool ufunc_loop) {
+  PyObject *sig = disp_signature_text(args, self->nparams);
+  PyObject *ret = declared ? PyUnicode_FromString(declared->name) : Py_NewRef(Py_None);
+  PyObject *key = sig && ret ? PyTuple_Pack(3, sig, ret, ufunc_loop ? Py_True : Py_False) : NULL;
+  Py_XDECREF(sig);
+  Py_XDECREF(ret);
+  return key;
+}
+
+/* The externs a cached entry names, (name, object) pairs, into res. */
+static bool take_externs(PyObject *pairs, CompileResult *res, Arena *arena) {
+  if (!PyTuple_Check(pairs)) return false;
+  int n = (int)PyTuple_GET_SIZE(pairs);
+  res->externs = arena_alloc(arena, sizeof *res->externs * (size_t)(n ? n : 1));
+  for (int i = 0; i < n; i++) {
+    PyObject *pair = PyTuple_GET_ITEM(pairs, i);
+    const char *name;
+    PyObject *obj;
+    if (!PyArg_ParseTuple(pair, "sO", &name, &obj)) return false;
+    res->externs[i].name = arena_strdup(arena, name);
+    res->externs[i].addr = obj;  /* kept alive by fe_class_symbol */
+  }
+  res->nexterns = n;
+  return true;
+}
+
+/* Loads the cached code for these types into res: true if it did. */
+static bool load_entry(PyObject *entry, CompileResult *res, Arena *arena, bool *uses_blas) {
+  const char *symbol, *warning;
+  Py_buffer object;
+  PyObject *externs, *ret;
+  int blas;
+  if (!PyArg_ParseTuple(entry, "sy*OOsp", &symbol, &object, &externs, &ret, &warning, &blas)) return false;
+  const Type *ret_type = decode_type(ret);
+  PyErr_Clear();
+  bool ok = ret_type && take_externs(externs, res, arena);
+  Diag diag = {0};
+  if (ok) ok = core_api()->load_object(object.buf, (size_t)object.len, symbol, res, &diag);
+  PyBuffer_Release(&object);
+  if (!ok) return false;
+  res->ret_type = ret_type;
+  snprintf(res->warning, sizeof res->warning, "%s", warning);
+  *uses_blas = blas;
+  return true;
+}
+
+/* The cached code for key loaded into res; false, no exception, where
+ * there is none that loads. */
+static bool cache_load(PyObject *cache, PyObject *key, CompileResult *res, Arena *arena) {
+  memset(res, 0, sizeof *res);
+  PyObject *entry = key ? PyObject_CallMethod(cache, "load", "(O)", key) : NULL;
+  bool uses_blas = false, ok = entry && entry != Py_None && load_entry(entry, res, arena, &uses_blas);
+  if (!ok) PyErr_Clear();
+  else if (uses_blas) core_load_blas();
+  PyObject *counted = key ? PyObject_CallMethod(cache, ok ? "hit" : "miss", "(O)", key) : NULL;
+  Py_XDECREF(counted);
+  PyErr_Clear();
+  Py_XDECREF(entry);
+  return ok;
+}
+
+static PyObject *extern_pairs(const CompileResult *res) {
+  PyObject *pairs = PyTuple_New(res->nexterns);
+  for (int i = 0; pairs && i < res->nexterns; i++) {
+    PyObject *pair = Py_BuildValue("(sO)", res->externs[i].name, (PyObject *)res->externs[i].addr);
+    if (!pair) Py_CLEAR(pairs);
+    else PyTuple_SET_ITEM(pairs, i, pair);
+  }
+  return pairs;
+}
+
+/* Hands a compile's object code (OUT_JIT_KEEP) to the cache; never
+ * raises. Code whose return type the cache could not describe exactly is
+ * not kept. */
+static void cache_save(PyObject *cache, PyObject *key, const CompileResult *res, bool uses_blas) {
+  PyObject *ret = exact_encoding(res->ret_type);
+  PyObject *externs = ret ? extern_pairs(res) : NULL;
+  PyObject *done = NULL;
+  if (externs)
+    done = PyObject_CallMethod(cache, "save", "Osy#OOsO", key, res->symbol, res->object,
+                               (Py_ssize_t)res->object_size, externs, ret, res->warning,
+                               uses_blas ? Py_True : Py_False);
+  if (!done && PyErr_Occurred()) PyErr_WriteUnraisable(cache);
+  PyErr_Clear();
+  Py_XDECREF(done); Py_XDECREF(externs); Py_XDECREF(ret);
+}
+
+static bool compile_code(Dispatcher *self, const Type *const *args, const Type *declared, bool ufunc_loop,
+                         OutputKind out, CompileResult *res, Arena *arena) {
+  if (ufunc_loop) return cp_compile_ufunc_loop(self, args, declared, out, res, arena);
+  return cp_compile(self, args, declared, false, out, 0, res, arena);
+}
+
+bool cache_compile(Dispatcher *self, const Type *const *args, const Type *declared, bool ufunc_loop,
+                   CompileResult *res, Arena *arena) {
+  PyObject *cache = cache_of(self);
+  PyObject *key = cache ? signature_key(self, args, declared, ufunc_loop) : NULL;
+  if (cache && !key) PyErr_Clear();  /* then compiled as without a cache */
+  if (!key) return compile_code(self, args, declared, ufunc_loop, OUT_JIT, res, arena);
+  bool ok = cache_load(cache, key, res, arena);
+  if (!ok) {
+    int blas = core_blas_requests;
+    ok = compile_code(self, args, declared, ufunc_loop, OUT_JIT_KEEP, res, arena);
+    if (ok) cache_save(cache, key, res, core_blas_requests != blas);
+    free(res->object);
+    free(res->symbol);
+    res->object = res->symbol = NULL;
+  }
+  Py_DECREF(key);
+  return ok;
+}
+
+/* _class_symbol(cls): the symbol compiled code names an exception class
+ * by, as the cache checks it for the classes cached code names. */
+PyObject *cache_class_symbol(PyObject *module, PyObject *cls) {
+  if (!PyType_Check(cls)) return PyErr_Format(PyExc_TypeError, "a class is needed");
+  return fe_class_symbol(cls);
+}
+
+/* _host_key(): what compiled code was made for, "LLVM version|CPU|features"
+ * (starts LLVM, as loading cached code does anyway). */
+PyObject *cache_host_key(PyObject *module, PyObject *unused) {
+  const RucheyAPI *api = core_api();
+  if (!api) return NULL;
+  return PyUnicode_FromFormat("%s|%s|%s", api->llvm_version(), api->host_cpu(), api->host_features());
+}

@@ -1,0 +1,99 @@
+/* extending.c — what compiled code calls through ruchey.extending
+ * (register_jitable, overload, overload_method, overload_attribute).
+ *
+ * The Python module keeps the registrations; a function it registered is
+ * a dispatcher here: register_jitable's compiles the function itself, an
+ * overload's is generic (its _select picks, for the call's argument types,
+ * the implementation the typing function returns, a dispatcher of its
+ * own). Nothing is asked of Python where ruchey.extending was never
+ * imported.
+ */
+#include "core.h"
+
+/* ruchey.extending's function named name, a new reference; NULL, no
+ * exception, where the module is not imported. */
+static PyObject *extending_function(const char *name) {
+  PyObject *modname = PyUnicode_FromString("ruchey.extending");
+  PyObject *module = modname ? PyImport_GetModule(modname) : NULL;
+  Py_XDECREF(modname);
+  PyObject *fn = module ? PyObject_GetAttrString(module, name) : NULL;
+  Py_XDECREF(module);
+  if (!fn) PyErr_Clear();
+  return fn;
+}
+
+PyObject *ext_callee(PyObject *obj) {
+  PyObject *find = extending_function("_callee");
+  PyObject *disp = find ? PyObject_CallOneArg(find, obj) : NULL;
+  Py_XDECREF(find);
+  if (disp && PyObject_TypeCheck(disp, &DispatcherType)) return disp;
+  Py_XDECREF(disp);
+  PyErr_Clear();
+  return NULL;
+}
+
+void *ext_find_member(void *ctx, const Type *receiver, const char *name, bool attribute) {
+  PyObject *find = extending_function("_member");
+  PyObject *desc = find ? disp_describe_type(receiver) : NULL;
+  PyObject *disp = desc ? PyObject_CallFunction(find, "OsO", desc, name, attribute ? Py_True : Py_False) : NULL;
+  Py_XDECREF(find);
+  Py_XDECREF(desc);
+  bool found = disp && PyObject_TypeCheck(disp, &DispatcherType);
+  if (!found) PyErr_Clear();
+  Py_XDECREF(disp);  /* the registry keeps it */
+  return found ? disp : NULL;
+}
+
+static PyObject *described_args(const Type *const *args, int nargs) {
+  PyObject *t = PyTuple_New(nargs);
+  for (int i = 0; t && i < nargs; i++) {
+    PyObject *d = disp_describe_type(args[i]);
+    if (!d) Py_CLEAR(t);
+    else PyTuple_SET_ITEM(t, i, d);
+  }
+  return t;
+}
+
+/* The exception the typing function raised, as the caller's Diag. */
+static bool select_failed(Diag *diag) {
+  PyObject *type, *value, *tb;
+  PyErr_Fetch(&type, &value, &tb);
+  PyErr_NormalizeException(&type, &value, &tb);
+  PyObject *text = value ? PyObject_Str(value) : NULL;
+  diag->kind = DIAG_TYPING;
+  snprintf(diag->msg, sizeof diag->msg, "%s: %s", type ? ((PyTypeObject *)type)->tp_name : "error",
+           text ? PyUnicode_AsUTF8(text) : "?");
+  Py_XDECREF(text); Py_XDECREF(type); Py_XDECREF(value); Py_XDECREF(tb);
+  PyErr_Clear();
+  return false;
+}
+
+bool ext_select(Dispatcher **disp, const Type *const *args, int nargs, Diag *diag) {
+  PyObject *select = (*disp)->dict ? PyDict_GetItemString((*disp)->dict, "_select") : NULL;  /* borrowed */
+  if (!select) return true;
+  PyObject *descs = described_args(args, nargs);
+  PyObject *chosen = descs ? PyObject_CallOneArg(select, descs) : NULL;
+  Py_XDECREF(descs);
+  if (!chosen) return select_failed(diag);
+  if (chosen == Py_None) {
+    PyObject *sig = disp_signature_text(args, nargs);
+    PyObject *name = PyObject_GetAttrString((PyObject *)*disp, "__qualname__");
+    diag->kind = DIAG_TYPING;
+    snprintf(diag->msg, sizeof diag->msg, "no implementation of %s for argument types %s",
+             name && PyUnicode_Check(name) ? PyUnicode_AsUTF8(name) : "the function", sig ? PyUnicode_AsUTF8(sig) : "?");
+    Py_XDECREF(sig);
+    Py_XDECREF(name);
+    Py_DECREF(chosen);
+    PyErr_Clear();
+    return false;
+  }
+  if (!PyObject_TypeCheck(chosen, &DispatcherType)) {
+    Py_DECREF(chosen);
+    diag->kind = DIAG_TYPING;
+    snprintf(diag->msg, sizeof diag->msg, "an overload's typing function must return a Python function or None");
+    return false;
+  }
+  *disp = (Dispatcher *)chosen;
+  Py_DECREF(chosen);  /* the overload keeps it */
+  return true;
+}

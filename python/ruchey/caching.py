@@ -1,0 +1,413 @@
+"""cache=True: compiled machine code kept on disk, loaded by later processes.
+
+As Numba's cache: beside the source file, in its ``__pycache__`` folder, an
+index per function (``<module>.<qualname>-<line>.py311.rbi``) records the
+source file's modification time and size, and under which key each
+specialisation's code was saved (``<...>.<key>.rbc``). The key covers what
+the code was made from: the function's bytecode, constants, defaults and
+the global values it reads (frozen at compile time), the same of every
+compiled function it calls (their code is in its object file) with the
+modification time of each one's source file, the argument types,
+the options, ruchey's build, NumPy's version, LLVM's version and the host
+CPU with its features; for a function of ruchey.extending it calls, the
+code of its typing functions (and so of the implementations they return). Any change makes a miss: the function compiles and
+its code is saved again. A damaged or truncated file is a miss too.
+
+Where the source folder cannot be written, the code goes to the user's
+cache folder (``$XDG_CACHE_HOME/ruchey`` or ``~/.cache/ruchey``);
+``RUCHEY_CACHE_DIR`` (or ``NUMBA_CACHE_DIR``) names another root. Functions
+without a source file (typed at the prompt, made by ``exec``) and those
+reading a global value the key cannot describe are compiled in each process.
+Files are written under a temporary name and renamed, so processes saving
+at once never leave a partial file.
+"""
+import collections
+import hashlib
+import marshal
+import os
+import sys
+import types
+import warnings
+
+from ruchey import _core, config
+
+_MAGIC = b"RUCHEYC1"
+_INDEX_VERSION = 1
+_loaded = set()  # entry symbols this process loaded: the same code twice would clash
+
+
+class _Uncacheable(Exception):
+    """A value the key cannot describe: the function is not cached."""
+
+
+# ---------------------------------------------------------------- the key
+
+def _code_names(code, names):
+    names.update(code.co_names)
+    for const in code.co_consts:
+        if isinstance(const, types.CodeType):
+            _code_names(const, names)
+
+
+def _code_digest(code, h):
+    h.update(code.co_code)
+    h.update(repr((code.co_names, code.co_varnames, code.co_freevars, code.co_cellvars, code.co_argcount,
+                   code.co_flags, code.co_firstlineno)).encode())
+    h.update(getattr(code, "co_linetable", b"") or b"")
+    for const in code.co_consts:
+        if isinstance(const, types.CodeType):
+            _code_digest(const, h)
+        elif isinstance(const, frozenset):
+            h.update(repr(sorted(map(repr, const))).encode())
+        else:
+            h.update(repr((type(const).__name__, const)).encode())
+
+
+def _is_dispatcher(value):
+    return isinstance(value, _core.Dispatcher)
+
+
+# modules whose contents change only with their version (NumPy's is in the
+# key): their attributes are not described, only those that ruchey.extending
+# registered
+_LIBRARIES = {"numpy", "math", "cmath", "builtins", "operator", "ruchey", "scipy"}
+
+
+def _describe(value, names, seen):
+    """What compiled code may take from a global value; _Uncacheable for one
+    the key cannot describe."""
+    if value is None or isinstance(value, (bool, int, float, complex, str, bytes)):
+        return (type(value).__name__, repr(value))
+    extending = sys.modules.get("ruchey.extending")
+    registered = extending and extending._registered_key(value, seen, _function_key, _dispatcher_key)
+    if registered:  # a call binds by the function's own parameters: its defaults too
+        return registered + (_describe(getattr(value, "__defaults__", None), names, seen),)
+    if isinstance(value, tuple):
+        return ("tuple",) + tuple(_describe(v, names, seen) for v in value)
+    if _is_dispatcher(value):
+        return _dispatcher_key(value, seen)
+    if isinstance(value, types.ModuleType):
+        return _module_key(value, names, seen)
+    if isinstance(value, type) or isinstance(value, (types.BuiltinFunctionType, types.BuiltinMethodType)):
+        return ("object", getattr(value, "__module__", None), getattr(value, "__qualname__", repr(value)))
+    numpy = sys.modules.get("numpy")
+    if numpy is not None:
+        if isinstance(value, numpy.ndarray):
+            data = numpy.ascontiguousarray(value)
+            return ("array", data.dtype.str, data.shape, hashlib.sha256(data.tobytes()).hexdigest())
+        if isinstance(value, numpy.generic):
+            return ("scalar", value.dtype.str, value.tobytes().hex())
+        if isinstance(value, numpy.dtype):
+            return ("dtype", value.str)
+        if isinstance(value, numpy.ufunc) and getattr(numpy, value.__name__, None) is value:
+            return ("ufunc", value.__name__)  # NumPy's own, not one @vectorize made
+    if _library_object(value):
+        return ("object", value.__module__, value.__qualname__)
+    if isinstance(value, types.FunctionType):
+        return ("function", value.__qualname__, _function_key(value, seen))
+    raise _Uncacheable(type(value).__qualname__)
+
+
+def _library_object(value):
+    """Whether value is a library's (NumPy's numpy.sum): found under its own
+    name in its own module, one of _LIBRARIES."""
+    module, qualname = getattr(value, "__module__", None), getattr(value, "__qualname__", None)
+    if isinstance(value, types.MethodType):  # numpy.random.rand: a method of the module's generator
+        module = getattr(type(value.__self__), "__module__", None)
+    if not isinstance(module, str) or not isinstance(qualname, str) or module.partition(".")[0] not in _LIBRARIES:
+        return False
+    if isinstance(value, types.MethodType):
+        return True
+    found = sys.modules.get(module)
+    try:
+        for part in qualname.split("."):
+            found = getattr(found, part)
+    except AttributeError:
+        return False
+    return found is value
+
+
+def _module_key(module, names, seen):
+    """A module the code reads attributes of: a library by its name (and
+    what ruchey.extending registered in it), another module by each of its
+    attributes the code may name."""
+    if id(module) in seen:
+        return ("module", module.__name__)
+    seen.add(id(module))
+    library = module.__name__.partition(".")[0] in _LIBRARIES
+    extending = sys.modules.get("ruchey.extending")
+    if library and not extending:
+        return ("module", module.__name__)
+    attrs = []
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # deprecated NumPy names
+        for name in sorted(names):
+            try:
+                value = getattr(module, name)
+            except Exception:  # noqa: BLE001 - not an attribute of this module
+                continue
+            if library:
+                registered = extending._registered_key(value, seen, _function_key, _dispatcher_key)
+                if registered:
+                    attrs.append((name, registered))
+            else:
+                attrs.append((name, _describe(value, names, seen)))
+    return ("module", module.__name__, tuple(attrs))
+
+
+def _function_key(func, seen):
+    """A Python function's bytecode and the global and closure values it reads."""
+    if id(func) in seen:
+        return ("recursive", func.__qualname__)
+    seen.add(id(func))
+    code = func.__code__
+    h = hashlib.sha256()
+    _code_digest(code, h)
+    # ruchey compiles from source: an edit the bytecode does not show (a
+    # local's annotation) still changes the file
+    h.update(repr(_stamp(code.co_filename)).encode())
+    names = set()
+    _code_names(code, names)
+    glob = func.__globals__
+    builtins = glob.get("__builtins__", {})
+    builtins = builtins if isinstance(builtins, dict) else vars(builtins)
+    found = []
+    for name in sorted(names):
+        if name in glob:
+            found.append((name, _describe(glob[name], names, seen)))
+        elif name in builtins:
+            found.append((name, _describe(builtins[name], names, seen)))
+    # a call that leaves out an argument compiles in the default, which the
+    # function object holds, not its code
+    found.append(("defaults", _describe(func.__defaults__, names, seen),
+                  _describe(tuple(sorted((func.__kwdefaults__ or {}).items())), names, seen)))
+    for name, cell in zip(code.co_freevars, func.__closure__ or ()):
+        try:
+            found.append((name, _describe(cell.cell_contents, names, seen)))
+        except ValueError:  # an empty cell
+            found.append((name, "empty"))
+    extending = sys.modules.get("ruchey.extending")
+    if extending:  # methods and attributes registered under names the code reads
+        found.append(("members", extending._members_key(names, seen, _function_key)))
+    h.update(repr(found).encode())
+    return h.hexdigest()
+
+
+def _dispatcher_key(disp, seen):
+    options = tuple(sorted(disp.__dict__.get("_ruchey_options", {}).items()))
+    return ("jit", disp.py_func.__qualname__, options, _function_key(disp.py_func, seen))
+
+
+_build = None
+
+
+def _build_key():
+    """What the code depends on beyond the function: ruchey's build, NumPy,
+    LLVM and the host CPU."""
+    global _build
+    if _build is None:
+        import numpy
+        here = os.path.dirname(_core.__file__)
+        files = []
+        for name in (os.path.basename(_core.__file__), "libruchey.so"):
+            try:
+                st = os.stat(os.path.join(here, name))
+                files.append((name, st.st_mtime_ns, st.st_size))
+            except OSError:
+                files.append((name, None, None))
+        _build = repr((sys.modules["ruchey"].__version__, tuple(files), numpy.__version__, _core._host_key()))
+    return _build
+
+
+# ---------------------------------------------------------------- files
+
+def _user_cache_root():
+    root = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return os.path.join(root, "ruchey")
+
+
+def _usable(folder):
+    try:
+        os.makedirs(folder, exist_ok=True)
+    except OSError:
+        return False
+    return os.path.isdir(folder) and os.access(folder, os.W_OK | os.X_OK)
+
+
+def _folder_for(source):
+    """Where a source file's functions keep their code, as Numba chooses:
+    the cache root named in the environment, else __pycache__ beside the
+    source, else the user's cache folder; None if none can be written."""
+    here = os.path.dirname(os.path.abspath(source))
+    mirrored = here.lstrip(os.sep)
+    root = config.CACHE_DIR or os.environ.get("RUCHEY_CACHE_DIR") or os.environ.get("NUMBA_CACHE_DIR")
+    if root:
+        candidates = [os.path.join(root, mirrored)]
+    else:
+        candidates = [os.path.join(here, "__pycache__"), os.path.join(_user_cache_root(), mirrored)]
+    for folder in candidates:
+        if _usable(folder):
+            return folder
+    return None
+
+
+def _read(path):
+    try:
+        with open(path, "rb") as f:
+            return f.read()
+    except OSError:
+        return None
+
+
+def _write(path, data):
+    """Written under a temporary name, then renamed: readers see the whole
+    file or the one before."""
+    tmp = f"{path}.{os.getpid()}.{id(data):x}.tmp"
+    try:
+        with open(tmp, "wb") as f:
+            f.write(data)
+        os.replace(tmp, path)
+        return True
+    except OSError:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        return False
+
+
+def _stamp(source):
+    try:
+        st = os.stat(source)
+    except OSError:
+        return None
+    return (st.st_mtime_ns, st.st_size)
+
+
+def _class_of(symbol):
+    """The exception class cached code names by symbol, if this process's
+    class of that name is the one the symbol means."""
+    if not symbol.startswith("exc:") or "#" in symbol:
+        return None
+    dotted = symbol[4:]
+    parts = dotted.split(".")
+    for i in range(len(parts) - 1, 0, -1):
+        found = sys.modules.get(".".join(parts[:i]))
+        if found is None:
+            continue
+        try:
+            for part in parts[i:]:
+                found = getattr(found, part)
+        except AttributeError:
+            return None
+        if isinstance(found, type) and _core._class_symbol(found) == symbol:
+            return found
+        return None
+    return None
+
+
+class FunctionCache:
+    """A compiled function's code on disk (the dispatcher's ``_cache``);
+    the dispatcher calls load() on each new signature, save() after it
+    compiled one, and hit() or miss() to count."""
+
+    def __init__(self, py_func, options):
+        self.py_func = py_func
+        self.options = tuple(sorted(options.items()))
+        self.hits = collections.Counter()
+        self.misses = collections.Counter()
+        self._prefix = False  # not yet located
+
+    def _path_prefix(self):
+        if self._prefix is False:
+            self._prefix = None
+            code = self.py_func.__code__
+            source = code.co_filename
+            if os.path.isfile(source):
+                folder = _folder_for(source)
+                if folder:
+                    stem = os.path.splitext(os.path.basename(source))[0]
+                    name = self.py_func.__qualname__.replace("<", "").replace(">", "")
+                    self._prefix = os.path.join(
+                        folder, f"{stem}.{name}-{code.co_firstlineno}.py{sys.version_info[0]}{sys.version_info[1]}")
+        return self._prefix
+
+    @property
+    def cache_path(self):
+        prefix = self._path_prefix()
+        return os.path.dirname(prefix) if prefix else None
+
+    def _key(self, signature):
+        try:
+            fingerprint = _function_key(self.py_func, set())
+        except _Uncacheable:
+            return None
+        text = repr((signature, self.options, fingerprint, _build_key()))
+        return hashlib.sha256(text.encode()).hexdigest()
+
+    def _index(self, prefix):
+        """The index's entries (key -> file) for the source as it is now,
+        and those of an index made for another version of it."""
+        stamp = _stamp(self.py_func.__code__.co_filename)
+        data = _read(prefix + ".rbi")
+        try:
+            version, saved_stamp, entries = marshal.loads(data)
+            if version == _INDEX_VERSION and isinstance(entries, dict):
+                return (entries, {}) if saved_stamp == stamp else ({}, entries)
+        except Exception:  # noqa: BLE001 - missing or damaged: as if empty
+            pass
+        return {}, {}
+
+    def load(self, signature):
+        """(symbol, object code, externs, return type, warning, uses BLAS)
+        saved for this signature, or None."""
+        prefix = self._path_prefix()
+        key = prefix and self._key(signature)
+        if not key:
+            return None
+        entries, _ = self._index(prefix)
+        name = entries.get(key)
+        data = _read(os.path.join(os.path.dirname(prefix), name)) if isinstance(name, str) else None
+        if not data or data[:len(_MAGIC)] != _MAGIC:
+            return None
+        digest, payload = data[len(_MAGIC):len(_MAGIC) + 32], data[len(_MAGIC) + 32:]
+        if hashlib.sha256(payload).digest() != digest:
+            return None
+        try:
+            saved_key, symbol, obj, externs, ret, warning, blas = marshal.loads(payload)
+        except Exception:  # noqa: BLE001 - damaged
+            return None
+        if saved_key != key or symbol in _loaded:
+            return None
+        classes = tuple((name, _class_of(name)) for name in externs)
+        if any(cls is None for _, cls in classes):
+            return None
+        _loaded.add(symbol)
+        return (symbol, obj, classes, ret, warning, blas)
+
+    def save(self, signature, symbol, obj, externs, ret, warning, blas):
+        prefix = self._path_prefix()
+        key = prefix and self._key(signature)
+        if not key or any(_class_of(name) is not cls for name, cls in externs):
+            return
+        _loaded.add(symbol)
+        payload = marshal.dumps((key, symbol, obj, tuple(name for name, _ in externs), ret, warning, bool(blas)))
+        name = f"{os.path.basename(prefix)}.{key[:20]}.rbc"
+        folder = os.path.dirname(prefix)
+        if not _write(os.path.join(folder, name), _MAGIC + hashlib.sha256(payload).digest() + payload):
+            return
+        entries, stale = self._index(prefix)
+        for old in set(stale.values()) - {name}:  # code of an older version of the source
+            try:
+                os.unlink(os.path.join(folder, old))
+            except (OSError, TypeError, ValueError):
+                pass
+        entries[key] = name
+        stamp = _stamp(self.py_func.__code__.co_filename)
+        _write(prefix + ".rbi", marshal.dumps((_INDEX_VERSION, stamp, entries)))
+
+    def hit(self, signature):
+        self.hits[signature[0]] += 1
+
+    def miss(self, signature):
+        self.misses[signature[0]] += 1

@@ -1,0 +1,194 @@
+"""Numba's extension API: functions written in Python that compiled code
+calls as if they were built in.
+
+- ``@register_jitable`` (or ``@register_jitable(**jit_options)``): a plain
+  Python function that compiled code may call; it is compiled for each
+  caller's argument types. Called from Python it stays the Python function.
+- ``@overload(func)``: a typing function taking the argument types of a
+  call of ``func`` (``ruchey.types`` objects: ``isinstance(a, types.Array)``,
+  ``a.dtype``, ``a.ndim``, ``isinstance(x, types.Float)``) and returning an
+  implementation, a Python function with ``func``'s parameters, compiled for
+  those types; or None, leaving the types to another overload. ``func`` may
+  be a function of your own or one of a library's (a NumPy function
+  ruchey lacks); a function ruchey already compiles keeps its own.
+- ``@overload_method(types.Array, "name")`` and
+  ``@overload_attribute(types.Float, "name")``: the same for a method
+  (``a.name(...)``) or an attribute (``x.name``) of a kind of value; the
+  typing function and the implementation take the value first.
+
+The implementations are ordinary compiled functions: as fast as any, and
+inlined where LLVM sees fit.
+"""
+from ruchey import _core, types
+from ruchey.decorators import jit
+
+__all__ = ["register_jitable", "overload", "overload_method", "overload_attribute", "is_jitted"]
+
+# a function compiled code may call -> the dispatcher it calls
+_callees = {}
+# (name, is an attribute) -> [(type class, dispatcher of the member's overloads)]
+_members = {}
+
+
+def is_jitted(func):
+    """Whether func is a compiled function (a ruchey dispatcher)."""
+    return isinstance(func, _core.Dispatcher)
+
+
+def register_jitable(*args, **jit_options):
+    """Lets compiled code call a Python function: compiled for each caller's
+    argument types, with these jit options. Returns the function itself."""
+    def register(func):
+        _callees[func] = jit(**jit_options)(func)
+        return func
+    if len(args) == 1 and callable(args[0]) and not jit_options:
+        return register(args[0])
+    if args:
+        raise TypeError("register_jitable takes a function, or keyword options only")
+    return register
+
+
+class _Described:
+    """A type ruchey.types has no object for, by its name."""
+
+    def __init__(self, name):
+        self.name = name
+
+    def __repr__(self):
+        return self.name
+
+    def __eq__(self, other):
+        return isinstance(other, _Described) and other.name == self.name
+
+    def __hash__(self):
+        return hash(self.name)
+
+
+def _type_of(desc):
+    if isinstance(desc, tuple):
+        return types.Type(*desc)
+    if desc == "none":
+        return types.none
+    return _Described(desc)
+
+
+class _Overloads:
+    """The typing functions registered for one function (or member), and
+    the implementation chosen for each argument types, compiled."""
+
+    def __init__(self, name):
+        self.name = name
+        self.typers = []   # (typing function, jit options), the first registered first
+        self.chosen = {}   # argument types' descriptions -> the implementation's dispatcher
+
+    def select(self, descs):
+        if descs not in self.chosen:
+            self.chosen[descs] = self._choose(descs)
+        return self.chosen[descs]
+
+    def _choose(self, descs):
+        argtypes = tuple(_type_of(d) for d in descs)
+        for typer, jit_options in self.typers:
+            impl = typer(*argtypes)
+            if impl is None:
+                continue
+            if not callable(impl) or not hasattr(impl, "__code__"):
+                raise TypeError(f"the overload of {self.name} for {argtypes} returned {impl!r}, "
+                                f"not a Python function")
+            return jit(**jit_options)(impl)
+        return None
+
+
+def _generic(signature_func, overloads):
+    """A dispatcher standing for an overloaded function in compiled code: a
+    call binds its arguments by signature_func's parameters, then compiles
+    the implementation chosen for their types."""
+    disp = _core.Dispatcher(signature_func)
+    disp.__qualname__ = overloads.name
+    disp._select = overloads.select
+    disp._overloads = overloads
+    return disp
+
+
+def overload(func, jit_options=None, strict=True, inline="never", prefer_literal=False, **kwargs):
+    """Registers a typing function for calls of func in compiled code (see
+    the module's help)."""
+    def register(typer):
+        disp = _callees.get(func)
+        if disp is None or "_overloads" not in disp.__dict__:
+            name = getattr(func, "__qualname__", None) or getattr(func, "__name__", repr(func))
+            signature = func if hasattr(func, "__code__") and hasattr(func, "__defaults__") else typer
+            disp = _callees[func] = _generic(signature, _Overloads(name))
+        disp._overloads.typers.append((typer, dict(jit_options or {})))
+        return typer
+    return register
+
+
+def _overload_member(type_class, name, attribute, jit_options):
+    if not isinstance(type_class, type):
+        raise TypeError(f"the first argument is a class of types (types.Array, types.Float), got {type_class!r}")
+
+    def register(typer):
+        overloads = _Overloads(f"{type_class.__name__}.{name}")
+        overloads.typers.append((typer, dict(jit_options or {})))
+        _members.setdefault((name, attribute), []).append((type_class, _generic(typer, overloads)))
+        return typer
+    return register
+
+
+def overload_method(type_class, name, jit_options=None, **kwargs):
+    """Registers a typing function for value.name(...) where value's type is
+    an instance of type_class; it and its implementation take the value first."""
+    return _overload_member(type_class, name, False, jit_options)
+
+
+def overload_attribute(type_class, name, jit_options=None, **kwargs):
+    """Registers a typing function for value.name where value's type is an
+    instance of type_class; its implementation (value) -> the attribute."""
+    return _overload_member(type_class, name, True, jit_options)
+
+
+# ---------------------------------------------------------------- for the extension and the cache
+
+def _callee(obj):
+    """The dispatcher compiled code calls for obj, or None."""
+    try:
+        return _callees.get(obj)
+    except TypeError:  # unhashable
+        return None
+
+
+def _member(desc, name, attribute):
+    """The dispatcher of a member registered for the type described, or None:
+    the latest registration whose type class holds it."""
+    t = _type_of(desc)
+    for type_class, disp in reversed(_members.get((name, attribute), ())):
+        if isinstance(t, type_class):
+            return disp
+    return None
+
+
+def _typers_key(disp, seen, function_key):
+    return tuple((function_key(typer, seen), tuple(sorted(options.items())))
+                 for typer, options in disp._overloads.typers)
+
+
+def _registered_key(value, seen, function_key, dispatcher_key):
+    """What the cache's key takes from a registered function: the code of its
+    typing functions (and so of the implementations they hold), or None."""
+    disp = _callee(value)
+    if disp is None:
+        return None
+    if "_overloads" in disp.__dict__:
+        return ("overload", disp._overloads.name, _typers_key(disp, seen, function_key))
+    return ("jitable", dispatcher_key(disp, seen))
+
+
+def _members_key(names, seen, function_key):
+    """The same for the members registered under names the code reads."""
+    found = []
+    for (name, attribute), entries in sorted(_members.items()):
+        if name in names:
+            found.append((name, attribute, tuple((cls.__qualname__, _typers_key(disp, seen, function_key))
+                                                 for cls, disp in entries)))
+    return tuple(found)

@@ -1,0 +1,211 @@
+"""The attributes of a compiled function that Numba users read beside
+calling it, where speed does not matter (the dispatcher's C type finds them
+here): ``stats``, ``overloads``, ``nopython_signatures``,
+``inspect_types()`` and ``parallel_diagnostics()``. ``signatures``,
+``inspect_llvm()``, ``inspect_asm()`` and ``recompile()`` are the C type's own.
+"""
+import ast
+import collections
+import inspect
+import sys
+import textwrap
+
+from ruchey import _core
+
+Stats = collections.namedtuple("Stats", ("cache_path", "cache_hits", "cache_misses"))
+# what Dispatcher.overloads holds per signature: Numba's compile result, its
+# parts that a program reads
+CompileResult = collections.namedtuple("CompileResult", ("signature", "entry_point", "argtypes", "return_type"))
+
+
+class Signature(collections.namedtuple("Signature", ("args", "return_type"))):
+    """A compiled signature: the argument types and the return type."""
+
+    def __repr__(self):
+        return f"{self.return_type!r}({', '.join(map(repr, self.args))})"
+
+
+def _type_of(desc):
+    from ruchey import types
+    if isinstance(desc, tuple):
+        return types.Type(*desc)
+    if desc == "none":
+        return types.none
+    return _Named(desc)
+
+
+class _Named(str):
+    """A type ruchey.types has no object for, by its name."""
+
+    def __repr__(self):
+        return str(self)
+
+
+def stats(disp):
+    """The on-disk cache's path and its hits and misses per signature
+    (empty without ``cache=True``)."""
+    cache = disp.__dict__.get("_cache")
+    if cache is None:
+        return Stats(None, collections.Counter(), collections.Counter())
+    return Stats(cache.cache_path, collections.Counter(cache.hits), collections.Counter(cache.misses))
+
+
+def overloads(disp):
+    """signature -> its compile result (signature, entry_point: the machine
+    code's address, argtypes, return_type)."""
+    result = {}
+    for sig, entry, args, ret in disp._entries():
+        result[sig] = CompileResult(sig, entry, tuple(map(_type_of, args)), _type_of(ret))
+    return result
+
+
+def nopython_signatures(disp):
+    """Every compiled signature, all of them nopython (ruchey has no object mode)."""
+    return [Signature(tuple(map(_type_of, args)), _type_of(ret)) for _, _, args, ret in disp._entries()]
+
+
+def _describable(args):
+    return all(isinstance(a, tuple) for a in args)
+
+
+def _chosen(disp, signature):
+    rows = disp._entries()
+    if signature is None:
+        return rows
+    wanted = str(signature)
+    chosen = [row for row in rows if row[0] == wanted or repr(Signature(tuple(map(_type_of, row[2])), None).args)
+              == repr(signature)]
+    if not chosen:
+        raise ValueError(f"{disp.py_func.__qualname__} has no compiled signature {signature!r}; "
+                         f"compiled: {[row[0] for row in rows]}")
+    return chosen
+
+
+def _source(func):
+    """(first line number, the function's source lines), or None."""
+    try:
+        lines, first = inspect.getsourcelines(func)
+    except (OSError, TypeError):
+        return None
+    return first, lines
+
+
+def _names_by_line(lines, first):
+    """line number -> the names the line's code reads or writes, in order."""
+    try:
+        tree = ast.parse(textwrap.dedent("".join(lines)))
+    except SyntaxError:
+        return {}
+    found = collections.defaultdict(list)
+    for node in ast.walk(tree):
+        name = node.id if isinstance(node, ast.Name) else node.arg if isinstance(node, ast.arg) else None
+        if name is not None and name not in found[node.lineno]:
+            found[node.lineno].append(name)
+    return {first + line - 1: names for line, names in found.items()}
+
+
+def inspect_types(disp, file=None, signature=None, pretty=False, **kwargs):
+    """Print the function's source for each compiled signature, each line
+    annotated with the types of the variables it names."""
+    out = file or sys.stdout
+    func = disp.py_func
+    source = _source(func)
+    parallel = bool(disp.__dict__.get("_ruchey_options", {}).get("parallel"))
+    for sig, _, args, ret in _chosen(disp, signature):
+        print(f"{func.__qualname__} {sig}", file=out)
+        print("-" * 80, file=out)
+        if not _describable(args):
+            print("# (these argument types cannot be inspected)", file=out)
+            continue
+        variables, ret_name = _core._typed_variables(func, tuple(args), parallel)
+        typed = dict(variables)
+        if source is None:
+            for name, type_name in variables:
+                print(f"# {name}: {type_name}", file=out)
+        else:
+            first, lines = source
+            print(f"# File: {func.__code__.co_filename}", file=out)
+            names = _names_by_line(lines, first)
+            width = min(max(len(line.rstrip()) for line in lines), 72) + 2
+            for number, line in enumerate(lines, first):
+                text = line.rstrip()
+                here = [f"{n}: {typed[n]}" for n in names.get(number, ()) if n in typed]
+                print(f"{text:<{width}}# {', '.join(here)}" if here else text, file=out)
+        print(f"# return type: {ret_name}", file=out)
+        print("=" * 80, file=out)
+
+
+def _loop_lines(func):
+    """The line number of each for loop, in the order the compiler meets
+    them (the source's order, outer loops before inner ones)."""
+    source = _source(func)
+    if source is None:
+        return None, None
+    first, lines = source
+    try:
+        tree = ast.parse(textwrap.dedent("".join(lines)))
+    except SyntaxError:
+        return None, None
+    found = []
+
+    def visit(node):
+        if isinstance(node, ast.For):
+            found.append(first + node.lineno - 1)
+        for child in ast.iter_child_nodes(node):
+            visit(child)
+    visit(tree)
+    return found, {first + i: line.strip() for i, line in enumerate(lines)}
+
+
+def _loops(text):
+    """The analyses' text as one entry per loop: (deferrable?, prange line or None)."""
+    loops = []
+    for line in text.splitlines():
+        if line == "loop" or line.startswith("deferrable loop"):
+            loops.append([line, None])
+        elif line.startswith("prange") and loops:
+            loops[-1][1] = line
+    return loops
+
+
+def _prange_said(line):
+    if line.startswith("prange serial: "):
+        return "runs serially: " + line[len("prange serial: "):]
+    said = []
+    for part in line[len("prange parallel:"):].split():
+        name, _, role = part.partition("=")
+        said.append(f"{name} {role.replace('reduction(', 'a reduction (')}")
+    return "runs in parallel on the thread pool" + (": " + ", ".join(said) if said else "")
+
+
+def parallel_diagnostics(disp, signature=None, level=1):
+    """Print what each prange loop became for each compiled signature: run in
+    parallel (each variable shared, private or a reduction) or serially, and
+    why. Level 2 and above lists the function's other loops too."""
+    func = disp.py_func
+    if not disp.__dict__.get("_ruchey_options", {}).get("parallel"):
+        print(f"{func.__qualname__} is not compiled with parallel=True: its loops run serially", file=sys.stdout)
+        return
+    lines, text_of = _loop_lines(func)
+    for sig, _, args, _ in _chosen(disp, signature):
+        print("=" * 80)
+        print(f" Parallel diagnostics: {func.__qualname__} {sig}, {func.__code__.co_filename} "
+              f"({func.__code__.co_firstlineno})")
+        print("=" * 80)
+        if not _describable(args):
+            print("(these argument types cannot be inspected)")
+            continue
+        loops = _loops(_core._analyses(func, tuple(args), True))
+        if lines is not None and len(lines) != len(loops):
+            lines = None  # loops the source does not show one for one
+        shown = 0
+        for i, (kind, prange) in enumerate(loops):
+            if prange is None and level < 2:
+                continue
+            where = f"line {lines[i]}: {text_of[lines[i]]}" if lines else f"loop #{i + 1}"
+            print(where)
+            print("    " + (_prange_said(prange) if prange else "a serial loop"
+                           + (" (its assignments deferred)" if kind.startswith("deferrable") else "")))
+            shown += 1
+        if not shown:
+            print("no prange loops")

@@ -1,0 +1,443 @@
+"""cache=True keeps compiled code on disk: a later process loads it instead
+of compiling, and never loads code made from other sources. Every step
+runs in a fresh Python process; each result is compared with the Python
+function's own."""
+import os
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+from conftest import AS_NUMBA
+
+pytestmark = pytest.mark.skipif(AS_NUMBA, reason="ruchey's own cache")
+
+KERNELS = '''
+import numpy as np
+from ruchey import njit, prange
+
+SCALE = 3.0
+
+@njit(cache=True)
+def poly(x):
+    return SCALE * x * x - 2.0 * x + 1.0
+
+@njit(cache=True)
+def total(a):
+    s = 0.0
+    for i in range(a.shape[0]):
+        s += a[i]
+    return s
+
+@njit(cache=True, parallel=True)
+def norm2(a):
+    s = 0.0
+    for i in prange(a.shape[0]):
+        s += a[i] * a[i]
+    return s
+
+@njit(cache=True)
+def checked(x):
+    if x < 0:
+        raise ValueError("negative")
+    return x * 2
+
+@njit(cache=True)
+def fact(n):
+    return 1 if n <= 1 else n * fact(n - 1)
+'''
+
+CALLS = '''
+import numpy as np
+import kernels as k
+a = np.linspace(0.0, 1.0, 101)
+assert k.poly(2.0) == k.poly.py_func(2.0)
+assert k.poly(3) == k.poly.py_func(3)
+assert k.total(a) == k.total.py_func(a)
+assert abs(k.norm2(a) - k.norm2.py_func(a)) < 1e-9
+assert k.checked(4) == 8
+try:
+    k.checked(-1)
+    raise SystemExit("no error")
+except ValueError as e:
+    assert str(e) == "negative"
+assert k.fact(10) == k.fact.py_func(10)
+fs = (k.poly, k.total, k.norm2, k.checked, k.fact)
+print(sum(sum(f.stats.cache_hits.values()) for f in fs), sum(sum(f.stats.cache_misses.values()) for f in fs))
+'''
+
+
+def run(folder, code, **env):
+    environ = {k: v for k, v in os.environ.items() if k not in ("RUCHEY_CACHE_DIR", "NUMBA_CACHE_DIR")}
+    environ.update(PYTHONPATH=str(folder), XDG_CACHE_HOME=str(folder / "usercache"), **env)
+    r = subprocess.run([sys.executable, "-c", textwrap.dedent(code)], cwd=folder, env=environ,
+                       capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stdout + r.stderr
+    return r.stdout.split()
+
+
+def hits_misses(folder, code=CALLS, **env):
+    return tuple(int(x) for x in run(folder, code, **env)[-2:])
+
+
+def files(folder):
+    return sorted(p.name for p in folder.rglob("*.rb[ic]"))
+
+
+def test_a_second_process_loads_every_function_without_compiling(tmp_path):
+    (tmp_path / "kernels.py").write_text(KERNELS)
+    assert hits_misses(tmp_path) == (0, 6)  # poly twice: float and int
+    assert any(n.endswith(".rbi") for n in os.listdir(tmp_path / "__pycache__"))
+    assert hits_misses(tmp_path) == (6, 0)
+    assert hits_misses(tmp_path) == (6, 0)
+
+
+def test_a_changed_source_is_compiled_again(tmp_path):
+    (tmp_path / "kernels.py").write_text(KERNELS)
+    hits_misses(tmp_path)
+    (tmp_path / "kernels.py").write_text(KERNELS.replace("- 2.0 * x", "- 5.0 * x"))
+    assert run(tmp_path, "import kernels; print(kernels.poly(2.0), kernels.poly.stats.cache_hits['(float64,)'])") == \
+        ["3.0", "0"]
+    assert run(tmp_path, "import kernels; print(kernels.poly(2.0), kernels.poly.stats.cache_hits['(float64,)'])") == \
+        ["3.0", "1"]
+
+
+def test_a_changed_global_constant_is_compiled_again(tmp_path):
+    (tmp_path / "kernels.py").write_text(KERNELS)
+    hits_misses(tmp_path)
+    code = "import kernels; kernels.SCALE = %s; print(kernels.poly(2.0), sum(kernels.poly.stats.cache_hits.values()))"
+    assert run(tmp_path, code % "4.0") == ["13.0", "0"]
+    assert run(tmp_path, code % "3.0") == ["9.0", "1"]
+
+
+HELPER = '''
+from ruchey import njit
+
+@njit
+def inner(x):
+    return x + %s
+'''
+
+OUTER = '''
+from ruchey import njit
+import helper
+from helper import inner
+
+@njit(cache=True)
+def outer(x):
+    return inner(x) * 2
+
+@njit(cache=True)
+def outer_attr(x):
+    return helper.inner(x) * 3
+'''
+
+
+def test_a_changed_callee_in_another_module_is_compiled_again(tmp_path):
+    # the callee's code is inside the caller's object file: its change must not
+    # load the caller's old code, though the caller's own source is unchanged
+    (tmp_path / "helper.py").write_text(HELPER % "1")
+    (tmp_path / "outer.py").write_text(OUTER)
+    code = "import outer; print(outer.outer(1), outer.outer_attr(1), outer.outer.stats.cache_hits['(int64,)'])"
+    assert run(tmp_path, code) == ["4", "6", "0"]
+    assert run(tmp_path, code) == ["4", "6", "1"]
+    (tmp_path / "helper.py").write_text(HELPER % "10")
+    assert run(tmp_path, code) == ["22", "33", "0"]
+    assert run(tmp_path, code) == ["22", "33", "1"]
+
+
+def test_a_damaged_cache_file_is_ignored_and_rewritten(tmp_path):
+    (tmp_path / "kernels.py").write_text(KERNELS)
+    hits_misses(tmp_path)
+    data = sorted((tmp_path / "__pycache__").glob("kernels.poly-*.rbc"))
+    assert len(data) == 2
+    data[0].write_bytes(data[0].read_bytes()[:100])  # truncated
+    body = bytearray(data[1].read_bytes())
+    body[len(body) // 2] ^= 0xFF  # one byte changed
+    data[1].write_bytes(bytes(body))
+    index = next((tmp_path / "__pycache__").glob("kernels.total-*.rbi"))
+    index.write_bytes(b"garbage")
+    assert hits_misses(tmp_path) == (3, 3)
+    assert hits_misses(tmp_path) == (6, 0)
+
+
+def test_cache_dir_from_the_environment(tmp_path):
+    (tmp_path / "kernels.py").write_text(KERNELS)
+    for var in ("RUCHEY_CACHE_DIR", "NUMBA_CACHE_DIR"):
+        root = tmp_path / var.lower()
+        assert hits_misses(tmp_path, **{var: str(root)}) == (0, 6)
+        assert hits_misses(tmp_path, **{var: str(root)}) == (6, 0)
+        assert files(root) and not (tmp_path / "__pycache__").exists()
+
+
+def test_an_unwritable_source_folder_falls_back_to_the_user_cache(tmp_path):
+    (tmp_path / "kernels.py").write_text(KERNELS)
+    (tmp_path / "__pycache__").write_text("not a folder")  # cannot be made, even by root
+    assert hits_misses(tmp_path) == (0, 6)
+    assert hits_misses(tmp_path) == (6, 0)
+    assert files(tmp_path / "usercache" / "ruchey")
+    assert run(tmp_path, "import kernels; print(kernels.poly.stats.cache_path)")[0].startswith(
+        str(tmp_path / "usercache" / "ruchey"))
+
+
+def test_no_writable_folder_at_all_compiles_without_error(tmp_path):
+    (tmp_path / "kernels.py").write_text(KERNELS)
+    blocked = tmp_path / "blocked"
+    blocked.write_text("a file, not a folder")
+    assert hits_misses(tmp_path, RUCHEY_CACHE_DIR=str(blocked / "x")) == (0, 6)
+    assert hits_misses(tmp_path, RUCHEY_CACHE_DIR=str(blocked / "x")) == (0, 6)
+
+
+def test_functions_without_a_source_file_or_with_unknown_globals_are_compiled_each_time(tmp_path):
+    (tmp_path / "odd.py").write_text('''
+from ruchey import njit
+
+class Opaque:
+    pass
+
+THING = Opaque()
+
+@njit(cache=True)
+def uses_thing(x):
+    if x > 100:
+        return THING
+    return x + 1
+''')
+    code = '''
+    import odd
+    from ruchey import njit
+    src = "from ruchey import njit\\n@njit(cache=True)\\ndef g(x):\\n    return x * 3\\n"
+    ns = {}
+    exec(src, ns)
+    print(ns["g"](2), ns["g"].stats.cache_path, sum(ns["g"].stats.cache_misses.values()))
+    '''
+    assert run(tmp_path, code) == ["6", "None", "1"]
+    assert run(tmp_path, code) == ["6", "None", "1"]
+
+
+def test_processes_saving_at_once_leave_a_usable_cache(tmp_path):
+    (tmp_path / "kernels.py").write_text(KERNELS)
+    environ = {k: v for k, v in os.environ.items() if k not in ("RUCHEY_CACHE_DIR", "NUMBA_CACHE_DIR")}
+    environ.update(PYTHONPATH=str(tmp_path), XDG_CACHE_HOME=str(tmp_path / "usercache"))
+    procs = [subprocess.Popen([sys.executable, "-c", CALLS], cwd=tmp_path, env=environ, stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, text=True) for _ in range(4)]
+    for p in procs:
+        out, err = p.communicate(timeout=300)
+        assert p.returncode == 0, err
+    hits, misses = hits_misses(tmp_path)
+    assert hits + misses == 6 and hits >= 1
+    assert not list(tmp_path.rglob("*.tmp"))
+
+
+def test_explicit_signatures_are_cached(tmp_path):
+    (tmp_path / "sigs.py").write_text('''
+from ruchey import njit
+
+@njit(["float64(float64)", "int64(int64)"], cache=True)
+def double(x):
+    return x * 2
+''')
+    code = "import sigs; print(sigs.double(2.5), sigs.double(4), sum(sigs.double.stats.cache_hits.values()))"
+    assert run(tmp_path, code) == ["5.0", "8", "0"]
+    assert run(tmp_path, code) == ["5.0", "8", "2"]
+
+
+def test_the_same_cached_function_twice_in_one_process(tmp_path):
+    (tmp_path / "kernels.py").write_text(KERNELS)
+    hits_misses(tmp_path)
+    code = '''
+    import importlib, kernels
+    first = kernels.poly
+    assert first(2.0) == 9.0
+    importlib.reload(kernels)
+    assert kernels.poly is not first
+    print(kernels.poly(2.0), first(2.0))
+    '''
+    assert run(tmp_path, code) == ["9.0", "9.0"]
+
+
+EXTENSIONS = '''
+from ruchey import types
+from ruchey.extending import overload, overload_method, register_jitable
+
+def twice(x):
+    pass
+
+@overload(twice)
+def ol_twice(x):
+    if isinstance(x, types.Float):
+        return lambda x: x * %s
+    return None
+
+@overload_method(types.Array, "top")
+def ol_top(a):
+    return lambda a: a.max() + %s
+
+@register_jitable
+def plus(x):
+    return x + %s
+'''
+
+USER = '''
+import numpy as np
+from ruchey import njit
+from exts import twice, plus
+
+@njit(cache=True)
+def use(x, a):
+    return twice(x) + plus(x) + a.top()
+'''
+
+
+def test_a_changed_extension_in_another_module_is_compiled_again(tmp_path):
+    # overload's, overload_method's and register_jitable's code is in the
+    # caller's object file: changing any of them compiles the caller again
+    (tmp_path / "user.py").write_text(USER)
+    code = "import numpy as np, user; print(user.use(1.0, np.arange(3.0)), sum(user.use.stats.cache_hits.values()))"
+    for values, expected in [(("2", "0", "0"), "5.0"), (("3", "0", "0"), "6.0"), (("3", "10", "0"), "16.0"),
+                             (("3", "10", "1"), "17.0")]:
+        (tmp_path / "exts.py").write_text(EXTENSIONS % values)
+        assert run(tmp_path, code) == [expected, "0"]
+        assert run(tmp_path, code) == [expected, "1"]
+
+
+def test_a_function_calling_a_vectorize_ufunc_is_compiled_each_time(tmp_path):
+    # a ufunc's loops are compiled in each process, so its callers are too
+    (tmp_path / "uf.py").write_text('''
+from ruchey import njit, vectorize
+
+@vectorize(["float64(float64)"])
+def bump(x):
+    return x + 1.0
+
+@njit(cache=True)
+def use(x):
+    return bump(x) * 2.0
+''')
+    code = "import uf; print(uf.use(1.0), uf.use.py_func(1.0), sum(uf.use.stats.cache_hits.values()))"
+    assert run(tmp_path, code) == ["4.0", "4.0", "0"]
+    assert run(tmp_path, code) == ["4.0", "4.0", "0"]
+
+
+def test_cached_linear_algebra_finds_blas_in_a_new_process(tmp_path):
+    pytest.importorskip("scipy")
+    (tmp_path / "la.py").write_text('''
+import numpy as np
+from ruchey import njit
+
+@njit(cache=True)
+def solve_and_dot(a, b):
+    return np.linalg.solve(a, b), np.dot(a, b)
+''')
+    code = '''
+    import numpy as np, la
+    a = np.array([[3.0, 1.0], [1.0, 2.0]]); b = np.array([9.0, 8.0])
+    x, d = la.solve_and_dot(a, b)
+    x0, d0 = la.solve_and_dot.py_func(a, b)
+    print(np.allclose(x, x0, rtol=1e-14), np.allclose(d, d0, rtol=1e-14), sum(la.solve_and_dot.stats.cache_hits.values()))
+    '''
+    assert run(tmp_path, code) == ["True", "True", "0"]
+    assert run(tmp_path, code) == ["True", "True", "1"]
+
+
+def test_tuples_and_read_only_arrays_returned_from_cached_code(tmp_path):
+    (tmp_path / "tup.py").write_text('''
+import numpy as np
+from ruchey import njit
+
+TABLE = np.array([1.5, 2.5, 3.5])
+
+@njit(cache=True)
+def stats(a):
+    return a.min(), (a.max(), a.shape[0]), TABLE
+''')
+    code = '''
+    import numpy as np, tup
+    a = np.array([4.0, -1.0, 2.0])
+    r, p = tup.stats(a), tup.stats.py_func(a)
+    print(r[0] == p[0], r[1] == p[1], (r[2] == p[2]).all(), r[2].flags.writeable,
+          sum(tup.stats.stats.cache_hits.values()))
+    '''
+    first = run(tmp_path, code)
+    assert first[:3] == ["True", "True", "True"] and first[4] == "0"
+    assert run(tmp_path, code) == first[:4] + ["1"]
+
+
+FROZEN = __import__("numpy").array([[1.5, 2.5], [3.5, 4.5]])
+
+
+def test_a_returned_global_array_is_a_read_only_copy():
+    # cached or not, code's memory goes with its function: what it returns is a copy
+    import numpy as np
+    from ruchey import njit
+
+    @njit
+    def table(i):
+        return FROZEN, FROZEN[i], i
+
+    whole, row, _ = table(1)
+    np.testing.assert_array_equal(whole, table.py_func(1)[0])
+    np.testing.assert_array_equal(row, table.py_func(1)[1])
+    assert not whole.flags.writeable and not row.flags.writeable and whole is not FROZEN
+
+
+DEFAULTS = '''
+from ruchey import njit
+
+@njit
+def helper(x, k=%s):
+    return x * k
+'''
+
+
+def test_a_changed_default_of_a_callee_is_compiled_again(tmp_path):
+    # the caller compiles the callee's default in; it lives in the function
+    # object, not in the callee's bytecode
+    (tmp_path / "defaults.py").write_text(DEFAULTS % "2")
+    (tmp_path / "caller.py").write_text('''
+from ruchey import njit
+from defaults import helper
+
+@njit(cache=True)
+def caller(x):
+    return helper(x)
+''')
+    code = "import caller; print(caller.caller(5), sum(caller.caller.stats.cache_hits.values()))"
+    assert run(tmp_path, code) == ["10", "0"]
+    assert run(tmp_path, code) == ["10", "1"]
+    (tmp_path / "defaults.py").write_text(DEFAULTS % "3")
+    assert run(tmp_path, code) == ["15", "0"]
+
+
+UFUNCS = '''
+import math
+from ruchey import vectorize
+
+@vectorize(["float64(float64, float64)", "int64(int64, int64)"], cache=True)
+def hyp(x, y):
+    return x * x + y * y
+
+@vectorize(cache=True)
+def damped(x):
+    return math.exp(-x) * %s
+'''
+
+
+def test_vectorize_loops_are_cached(tmp_path):
+    (tmp_path / "ufs.py").write_text(UFUNCS % "2.0")
+    code = '''
+    import numpy as np, ufs
+    a = np.linspace(0.0, 2.0, 9)
+    print(np.allclose(ufs.hyp(a, 1.0), a * a + 1.0, rtol=1e-15), (ufs.hyp(np.arange(4), 2) == np.arange(4) ** 2 + 4).all(),
+          np.allclose(ufs.damped(a), [ufs.damped.py_func(x) for x in a], rtol=1e-15),
+          sum(ufs.damped._ruchey_scalar_function.stats.cache_hits.values()))
+    '''
+    assert run(tmp_path, code) == ["True", "True", "True", "0"]
+    saved = files(tmp_path / "__pycache__")
+    assert len([n for n in saved if n.endswith(".rbc")]) == 3
+    assert run(tmp_path, code) == ["True", "True", "True", "1"]
+    assert files(tmp_path / "__pycache__") == saved
+    (tmp_path / "ufs.py").write_text(UFUNCS % "3.0")
+    assert run(tmp_path, code.replace("rtol=1e-15),\n", "rtol=1e-15), ufs.damped(0.0),\n")) == \
+        ["True", "True", "True", "3.0", "0"]

@@ -1,0 +1,112 @@
+"""What Numba users read from a compiled function beside calling it:
+signatures, overloads, nopython_signatures, stats, inspect_types(),
+parallel_diagnostics() and recompile(). Results of calls are compared with
+the Python function's."""
+import io
+
+import numpy as np
+import pytest
+
+import ruchey
+from ruchey import njit, prange
+
+from conftest import AS_NUMBA
+
+pytestmark = pytest.mark.filterwarnings("ignore:.*prange loop runs serially:RuntimeWarning")
+own_format = pytest.mark.skipif(AS_NUMBA, reason="ruchey's own formats of these attributes")
+
+OFFSET = 1.0
+
+
+@njit
+def shifted(x):
+    y = x + OFFSET
+    return y
+
+
+@njit(parallel=True)
+def energy(x, n):
+    s = 0.0
+    for i in prange(x.shape[0]):
+        s += x[i] * x[i]
+    t = 0
+    for j in range(n):
+        t += j
+    for k in prange(n):
+        if k > 3:
+            break
+    return s + t
+
+
+def test_recompile_takes_the_globals_as_they_are_now():
+    global OFFSET
+    f = njit(shifted.py_func)
+    assert f(1.0) == 2.0 and f(2) == 3.0
+    try:
+        OFFSET = 10.0
+        assert f(1.0) == 2.0  # frozen at the first compile
+        f.recompile()
+        assert f(1.0) == f.py_func(1.0) == 11.0 and f(2) == 12.0
+        assert len(f.signatures) == 2
+    finally:
+        OFFSET = 1.0
+
+
+@own_format
+def test_overloads_and_nopython_signatures_list_each_compiled_signature():
+    f = njit(shifted.py_func)
+    f(1.0), f(np.int32(3)), f(np.arange(3.0))
+    assert list(f.overloads) == f.signatures and len(f.signatures) == 3
+    for sig, result in f.overloads.items():
+        assert result.signature == sig and isinstance(result.entry_point, int) and result.entry_point
+    sigs = f.nopython_signatures
+    assert [repr(s) for s in sigs] == ["float64(float64)", "float64(int32)",
+                                       "array(float64, 1d, C)(array(float64, 1d, C))"]
+    assert sigs[2].args[0] == ruchey.float64[::1] and sigs[0].return_type == ruchey.float64
+
+
+@own_format
+def test_stats_without_a_cache_are_empty():
+    shifted(1.0)
+    st = shifted.stats
+    assert st.cache_path is None and not st.cache_hits and not st.cache_misses
+
+
+@own_format
+def test_inspect_types_annotates_each_line_with_its_variables_types():
+    energy(np.arange(4.0), 3)
+    out = io.StringIO()
+    energy.inspect_types(file=out)
+    text = out.getvalue()
+    assert "energy (array(float64, 1d, C), int64)" in text
+    assert any(line.strip().startswith("s = 0.0") and line.endswith("# s: float64") for line in text.splitlines())
+    assert any("t += j" in line and "t: int64, j: int64" in line for line in text.splitlines())
+    assert "# return type: float64" in text
+
+
+@own_format
+def test_parallel_diagnostics_say_what_each_prange_became(capsys):
+    energy(np.arange(4.0), 3)
+    energy.parallel_diagnostics(level=1)
+    text = capsys.readouterr().out
+    lines = text.splitlines()
+    first = next(i for i, line in enumerate(lines) if "for i in prange(x.shape[0])" in line)
+    assert "runs in parallel" in lines[first + 1] and "s a reduction (+)" in lines[first + 1]
+    assert "x shared" in lines[first + 1] and "i private" in lines[first + 1]
+    last = next(i for i, line in enumerate(lines) if "for k in prange(n)" in line)
+    assert "runs serially: a break out of the prange loop" in lines[last + 1]
+    assert "for j in range(n)" not in text
+    energy.parallel_diagnostics(level=2)
+    assert "for j in range(n)" in capsys.readouterr().out
+
+
+@own_format
+def test_parallel_diagnostics_of_a_serial_function(capsys):
+    shifted(1.0)
+    shifted.parallel_diagnostics()
+    assert "not compiled with parallel=True" in capsys.readouterr().out
+
+
+def test_results_match_python():
+    a = np.arange(5.0)
+    assert energy(a, 4) == energy.py_func(a, 4)

@@ -1,0 +1,284 @@
+"""ruchey.extending: Python functions that compiled code calls as built in
+(register_jitable, overload, overload_method, overload_attribute). Each
+compiled result is compared with the Python function's own, or NumPy's."""
+import math
+
+import numpy as np
+import pytest
+
+import ruchey
+from ruchey import njit, types
+from ruchey.extending import is_jitted, overload, overload_attribute, overload_method, register_jitable
+
+from conftest import AS_NUMBA, numba_deviation
+
+if AS_NUMBA:
+    from numba import types  # noqa: F811 - the typing functions ask Numba's classes
+    from numba.extending import is_jitted, overload, overload_attribute, overload_method, register_jitable  # noqa: F811
+
+
+# ---------------------------------------------------------------- register_jitable
+
+@register_jitable
+def clamp(x, lo, hi):
+    return min(max(x, lo), hi)
+
+
+@register_jitable(fastmath=True)
+def poly(x, a=1.0, b=0.5):
+    return a * x * x + b * x
+
+
+@register_jitable
+def fib(n):
+    return n if n < 2 else fib(n - 1) + fib(n - 2)
+
+
+@njit
+def uses_jitables(x):
+    return clamp(x, 0.0, 1.0) + poly(x) + poly(x, b=2.0)
+
+
+@njit
+def uses_fib(n):
+    return fib(n) * 2
+
+
+def test_register_jitable_is_called_from_compiled_code_for_the_callers_types():
+    for x in (0.25, -3.0, 7.5, 1, np.float32(0.5)):
+        assert uses_jitables(x) == uses_jitables.py_func(x)
+
+
+@numba_deviation("Numba cannot type a recursive register_jitable function")
+def test_a_recursive_register_jitable_function():
+    for n in (0, 1, 10, 20):
+        assert uses_fib(n) == uses_fib.py_func(n)
+
+
+def test_register_jitable_stays_the_python_function():
+    assert not is_jitted(clamp) and clamp(5, 0, 1) == 1 and clamp.__name__ == "clamp"
+    assert fib(10) == 55
+
+
+@njit
+def clamp_array(a):
+    out = np.empty_like(a)
+    for i in range(a.shape[0]):
+        out[i] = clamp(a[i], -1, 1)
+    return out
+
+
+def test_register_jitable_on_array_elements_of_each_dtype():
+    for a in (np.arange(-4, 5), np.linspace(-2.0, 2.0, 9), np.arange(-3, 3, dtype=np.int8)):
+        np.testing.assert_array_equal(clamp_array(a), clamp_array.py_func(a))
+
+
+# ---------------------------------------------------------------- overload
+
+def scale(x, k=2):
+    raise NotImplementedError("only compiled code calls scale")
+
+
+@overload(scale)
+def ol_scale(x, k=2):
+    if isinstance(x, types.Array):
+        def impl(x, k=2):
+            out = np.empty_like(x)
+            for i in range(x.shape[0]):
+                out[i] = x[i] * k
+            return out
+        return impl
+    if isinstance(x, types.Float):
+        return lambda x, k=2: x * k + 0.5
+    return None
+
+
+@njit
+def scaled(a, x):
+    return scale(a), scale(x), scale(x, 3), scale(a, k=4)
+
+
+def test_overload_chooses_the_implementation_by_argument_types():
+    a = np.linspace(0.0, 1.0, 7)
+    arr2, x2, x3, arr4 = scaled(a, 0.25)
+    np.testing.assert_array_equal(arr2, a * 2)
+    np.testing.assert_array_equal(arr4, a * 4)
+    assert (x2, x3) == (1.0, 1.25)
+
+
+@njit
+def scale_int(n):
+    return scale(n)
+
+
+def test_overload_without_an_implementation_for_the_types_is_a_typing_error():
+    with pytest.raises(ruchey.TypingError, match="scale"):
+        scale_int(3)
+
+
+def describe(x):
+    pass
+
+
+@overload(describe)
+def ol_describe_ints(x):
+    if isinstance(x, types.Integer):
+        return lambda x: 1
+    return None
+
+
+@overload(describe)
+def ol_describe_rest(x):
+    if isinstance(x, types.Boolean):
+        return lambda x: 2
+    if isinstance(x, types.Number):
+        return lambda x: 3
+    return lambda x: 4
+
+
+@njit
+def describe_all(i, b, f, a):
+    return describe(i), describe(b), describe(f), describe(a)
+
+
+def test_several_overloads_of_one_function_are_tried_in_turn():
+    assert describe_all(1, True, 1.0, np.zeros(2)) == (1, 2, 3, 4)
+    assert describe_all(np.uint8(1), np.bool_(False), np.float32(1), np.zeros((2, 2))) == (1, 2, 3, 4)
+
+
+def picky(x):
+    pass
+
+
+@overload(picky)
+def ol_picky(x):
+    raise ValueError("picky refuses " + str(x))
+
+
+@njit
+def call_picky(x):
+    return picky(x)
+
+
+@numba_deviation("Numba lets the typing function's exception through as it is")
+def test_a_typing_function_that_raises_is_a_typing_error_quoting_it():
+    with pytest.raises(ruchey.TypingError, match="picky refuses"):
+        call_picky(1.0)
+
+
+@overload(np.sinc)
+def ol_sinc(x):
+    if isinstance(x, types.Float):
+        def impl(x):
+            if x == 0.0:
+                return 1.0
+            y = math.pi * x
+            return math.sin(y) / y
+        return impl
+    if isinstance(x, types.Array):
+        def impl(x):
+            out = np.empty(x.shape)
+            for i in range(x.shape[0]):
+                v = x[i]
+                out[i] = 1.0 if v == 0.0 else math.sin(math.pi * v) / (math.pi * v)
+            return out
+        return impl
+
+
+@njit
+def sincs(a, x):
+    return np.sinc(a), np.sinc(x)
+
+
+def test_overload_of_a_numpy_function_compiled_code_lacks():
+    a = np.linspace(-3.0, 3.0, 13)
+    arr, x = sincs(a, 0.3)
+    np.testing.assert_allclose(arr, np.sinc(a), rtol=1e-14, atol=1e-15)
+    assert x == pytest.approx(np.sinc(0.3), rel=1e-14)
+
+
+# ---------------------------------------------------------------- methods and attributes
+
+@overload_method(types.Array, "span")
+def ol_span(a):
+    def impl(a):
+        return a.max() - a.min()
+    return impl
+
+
+@overload_method(types.Array, "scaled_sum")
+def ol_scaled_sum(a, k):
+    if isinstance(k, (types.Integer, types.Float)):
+        def impl(a, k):
+            s = 0.0
+            for i in range(a.shape[0]):
+                s += a[i] * k
+            return s
+        return impl
+
+
+@overload_attribute(types.Float, "halved")
+def ol_halved(x):
+    return lambda x: x / 2
+
+
+@overload_attribute(types.Array, "first")
+def ol_first(a):
+    if a.ndim == 1:
+        return lambda a: a[0]
+
+
+@njit
+def members(a, x):
+    return a.span(), a.scaled_sum(3), a.scaled_sum(0.5), x.halved, a.first, a.sum()
+
+
+def test_overload_method_and_attribute_on_arrays_and_numbers():
+    a = np.array([3.0, -1.0, 4.0, 1.5])
+    assert members(a, 5.0) == (5.0, 22.5, 3.75, 2.5, 3.0, 7.5)
+
+
+@njit
+def span_int(a):
+    return a.span()
+
+
+def test_overload_method_on_an_integer_array():
+    a = np.array([5, 2, 9, -4])
+    assert span_int(a) == 13
+
+
+@njit
+def halved_int(n):
+    return n.halved
+
+
+def test_an_attribute_registered_for_another_type_class_is_not_found():
+    with pytest.raises(ruchey.TypingError, match="halved"):
+        halved_int(3)
+
+
+def test_a_builtin_function_keeps_its_own_implementation():
+    def ptp_like(a):
+        pass
+
+    @overload(np.ptp)
+    def wrong_ptp(a):
+        return lambda a: -1.0
+
+    @njit
+    def span(a):
+        return np.ptp(a)
+
+    a = np.array([1.0, 5.0, 2.0])
+    assert span(a) == np.ptp(a)
+
+
+@pytest.mark.skipif(AS_NUMBA, reason="ruchey's own type classes")
+def test_the_type_classes_of_ruchey_types():
+    assert isinstance(types.float64[:], types.Array) and not isinstance(types.float64, types.Array)
+    assert isinstance(types.int8, types.Integer) and isinstance(types.uint64, types.Number)
+    assert isinstance(types.float32, types.Float) and not isinstance(types.float32, types.Integer)
+    assert isinstance(types.boolean, types.Boolean) and not isinstance(types.boolean, types.Number)
+    assert types.float32[:, ::1].dtype == types.float32 and types.int16.bitwidth == 16
+    assert types.Array(types.float64, 2, "C") == types.float64[:, ::1]
