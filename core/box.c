@@ -213,6 +213,7 @@ PyObject *disp_raise_runtime_error(void) {
   case RT_ERR_RAISE: exc = e->exc_class; break;
   case RT_ERR_TYPE: exc = PyExc_TypeError; break;
   case RT_ERR_RECURSION: exc = PyExc_RecursionError; break;
+  case RT_ERR_KEY: exc = PyExc_KeyError; break;
   default: exc = PyExc_RuntimeError; break;
   }
   if (e->msg)

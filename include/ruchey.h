@@ -121,7 +121,11 @@ extern const Type ty_plain[TY_COUNT];  /* the kinds without parameters */
 const Type *ty_array(const Type *elem, int ndim, char layout, bool readonly);
 const Type *ty_tuple(int n, const Type *const *fields);
 const Type *ty_dtype(const Type *elem);
+const Type *ty_list(const Type *item);  /* item NULL: an empty list's, typed by what it is given later */
+const Type *ty_dict(const Type *key, const Type *value);  /* both NULL: an empty dict's */
 #endif
+/* A typed List or Dict (containers.h): memory shared with Python's objects. */
+static inline bool ty_is_container(const Type *t) { return t->kind == TY_LIST || t->kind == TY_DICT; }
 
 /* ---------------------------------------------------------------- IR (frontend.c) */
 
@@ -400,6 +404,7 @@ typedef enum {
   RT_ERR_RAISE,  /* raise in compiled code: exc_class says which */
   RT_ERR_TYPE,
   RT_ERR_RECURSION,  /* a recursive call past the thread's stack (RecursionError) */
+  RT_ERR_KEY,        /* a dict's missing key (KeyError) */
 } RtStatus;
 
 /* What a failed call left behind, per thread. */
@@ -502,6 +507,7 @@ const RucheyAPI *ruchey_api(void);
 /* Stage interfaces inside libruchey. */
 bool ty_infer(Func *f, const Type **argtypes, const CompileOptions *opts, Diag *diag);
 void rt_register_symbols(void (*define)(const char *name, void *addr, void *ctx), void *ctx);
+void rt_register_containers(void (*define)(const char *name, void *addr, void *ctx), void *ctx);  /* containers.c */
 RtError *rt_last_error(void);
 void rt_set_error(int status, const char *msg);
 /* The lowest address this thread's stack may grow to before a check

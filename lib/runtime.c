@@ -341,6 +341,7 @@ void rt_register_symbols(void (*define)(const char *name, void *addr, void *ctx)
   define("__divti3", (void *)__divti3, ctx);
   define("__modti3", (void *)__modti3, ctx);
   define("rt_alloc", (void *)rt_alloc, ctx);
+  rt_register_containers(define, ctx);
   define("rt_round_digits", (void *)rt_round_digits, ctx);
   define("rt_meminfo_free", (void *)rt_meminfo_free, ctx);
   define("rt_set_error", (void *)rt_set_error, ctx);

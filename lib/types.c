@@ -126,6 +126,15 @@ static void complete(Type *t) {
     t->name = name;
     break;
   }
+  case TY_LIST:  /* a pointer to the RtList */
+    t->size = t->align = sizeof(void *);
+    t->name = format("ListType[%s]", t->elem ? t->elem->name : "undefined");
+    break;
+  case TY_DICT:
+    t->size = t->align = sizeof(void *);
+    t->name = t->nfields ? format("DictType[%s,%s]", t->fields[0]->name, t->fields[1]->name)
+                        : format("DictType[undefined,undefined]");
+    break;
   default: break;
   }
 }
@@ -161,3 +170,10 @@ const Type *ty_tuple(int n, const Type *const *fields) {
 }
 
 const Type *ty_dtype(const Type *elem) { return intern(&(Type){.kind = TY_DTYPE, .elem = elem}); }
+
+const Type *ty_list(const Type *item) { return intern(&(Type){.kind = TY_LIST, .elem = item}); }
+
+const Type *ty_dict(const Type *key, const Type *value) {
+  const Type *kv[2] = {key, value};
+  return intern(&(Type){.kind = TY_DICT, .nfields = key ? 2 : 0, .fields = key ? kv : NULL});
+}

@@ -96,6 +96,8 @@ static void tuple_refcount(Lower *l, const Type *t, LLVMValueRef v, bool inc) {
       lo_refcount(l, t->fields[i], LLVMBuildExtractValue(l->b, v, (unsigned)i, ""), inc);
 }
 
+static LLVMTypeRef ptr_value(Lower *l, const Type *t) { return l->mod->ptr; }
+
 #define INT_MODEL {int_value, same_storage, plain_load, plain_store, NULL}
 #define FLOAT_MODEL {float_value, same_storage, plain_load, plain_store, NULL}
 #define NO_VALUE {byte, byte, no_load, no_store, NULL}
@@ -108,6 +110,8 @@ static const Model models[TY_COUNT] = {
   [TY_TUPLE] = {tuple_value, tuple_storage, tuple_load, tuple_store, tuple_refcount},
   [TY_NONE] = NO_VALUE, [TY_RANGE] = NO_VALUE, [TY_DTYPE] = NO_VALUE, [TY_MODULE] = NO_VALUE,
   [TY_GRID] = NO_VALUE,
+  [TY_LIST] = {ptr_value, ptr_value, plain_load, plain_store, lo_container_refcount},
+  [TY_DICT] = {ptr_value, ptr_value, plain_load, plain_store, lo_container_refcount},
 };
 
 static const Model *model(const Type *t) {
