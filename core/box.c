@@ -111,6 +111,7 @@ PyObject *disp_box(const Type *t, char *p) {
   case TY_F64: return PyFloat_FromDouble(*(double *)p);
   case TY_ARRAY: return box_array(t, (RtArray *)p);
   case TY_TUPLE: return box_tuple(t, p);
+  case TY_LIST: case TY_DICT: return typed_box(t, *(void **)p);
   default:
     PyErr_Format(PyExc_TypeError, "ruchey: cannot return a value of type %s to Python", t->name);
     return NULL;
@@ -168,6 +169,10 @@ static int unbox_converted(PyObject *o, const Type *t, Slot *slot) {
 int disp_unbox(PyObject *o, const Type *t, Slot *slot, RtArray *arr, void **arg) {
   *arg = slot;
   if (t->kind == TY_ARRAY) return unbox_array(o, arr, arg);
+  if (ty_is_container(t)) {  /* borrowed: the object holds it for the call */
+    slot->u = (uint64_t)(uintptr_t)typed_container(o);
+    return 0;
+  }
   /* the common scalars first: a Python int for int64, a float for float64 */
   if (t->kind == TY_I64 && PyLong_CheckExact(o)) {
     int overflow;

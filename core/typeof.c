@@ -90,6 +90,8 @@ const Type *disp_typeof(PyObject *o) {
   if (t == &PyBool_Type) return &core_plain[TY_BOOL];
   if (t == &PyArray_Type || (PyArray_Check(o) && indexes_plainly(t))) return array_type((PyArrayObject *)o);
   if (PyArray_Check(o)) return NULL;
+  const Type *typed = typed_typeof(o);
+  if (typed) return typed;
   if (PyArray_IsScalar(o, Generic)) {
     PyArray_Descr *d = PyArray_DescrFromScalar(o);
     int kind = disp_dtype_kind(d->type_num);
@@ -102,6 +104,8 @@ const Type *disp_typeof(PyObject *o) {
 /* Why compiled code cannot take o, for a TypeError: an array's class or
  * its dtype named (with its byte order), or o's class. */
 PyObject *disp_refusal(PyObject *o) {
+  PyObject *typed = typed_refusal(o);
+  if (typed) return typed;
   if (!PyArray_Check(o))
     return PyUnicode_FromFormat("of type '%s' is not supported", Py_TYPE(o)->tp_name);
   PyArrayObject *a = (PyArrayObject *)o;

@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define RUCHEY_API_VERSION 12
+#define RUCHEY_API_VERSION 13
 #define RC_MAX_NDIM 8
 
 /* ---------------------------------------------------------------- arena */
@@ -500,6 +500,8 @@ typedef struct RucheyAPI {
   void (*set_routine)(const char *name, void *fn);
   void (*set_linalg_error)(void *cls);
   uintptr_t (*stack_limit)(void);  /* rt_stack_limit */
+  const Type *(*list)(const Type *item);  /* the types of typed lists and dicts */
+  const Type *(*dict)(const Type *key, const Type *value);
 } RucheyAPI;
 
 const RucheyAPI *ruchey_api(void);

@@ -379,6 +379,8 @@ EXPORT const RucheyAPI *ruchey_api(void) {
     .set_routine = rt_set_routine,
     .set_linalg_error = rt_set_linalg_error,
     .stack_limit = rt_stack_limit,
+    .list = ty_list,
+    .dict = ty_dict,
   };
   return &api;
 }

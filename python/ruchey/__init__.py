@@ -13,6 +13,7 @@ from ruchey.decorators import jit, njit, prange
 from ruchey.types import (bool_, boolean, double, float32, float64, from_dtype, int8, int16, int32, int64,
                           intp, typeof, uint8, uint16, uint32, uint64, uintp, void)
 from ruchey.ufunc import DUFunc, guvectorize, vectorize
+from ruchey import typed
 
 __version__ = "0.1.0"
 __all__ = ["jit", "njit", "prange", "TypingError", "get_num_threads", "set_num_threads",
