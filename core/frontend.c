@@ -1151,6 +1151,7 @@ static Node *walk_element(Fe *fe, Walk *w, PyObject *it, Node *seq) {
       if (!strcmp(seq->str, parts[i][0])) {
         part = parts[i][1];
         seq = seq->list.items[0];
+        break;
       }
   }
   int var = evaluated_once(fe, w, it, seq);

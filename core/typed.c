@@ -67,6 +67,10 @@ static int store_item(int kind, PyObject *o, char *p) {
   Slot slot;
   RtArray arr;
   void *arg;
+  if (kind == TY_BOOL && !PyBool_Check(o) && !PyNumber_Check(o)) {  /* any object has a truth value */
+    PyErr_Format(PyExc_TypeError, "a typed container of bools cannot hold %s", Py_TYPE(o)->tp_name);
+    return -1;
+  }
   if (disp_unbox(o, &scalar[kind], &slot, &arr, &arg) < 0) return -1;
   memcpy(p, arg, (size_t)ty_bits(&scalar[kind]) / 8);
   return 0;
@@ -494,6 +498,18 @@ static PyMethodDef dict_methods[] = {
   {NULL},
 };
 
+static PyObject *dict_part_type(DictObject *self, void *value) {
+  int kind = value ? self->d->valkind : self->d->keykind;
+  if (kind < 0) Py_RETURN_NONE;
+  return PyUnicode_FromString(scalar[kind].name);
+}
+
+static PyGetSetDef dict_getset[] = {
+  {"key_type", (getter)dict_part_type, NULL, "The keys' type's name (None while unknown).", NULL},
+  {"value_type", (getter)dict_part_type, NULL, "The values' type's name (None while unknown).", (void *)1},
+  {NULL},
+};
+
 static PyMappingMethods dict_as_mapping = {
   .mp_length = (lenfunc)dict_len,
   .mp_subscript = (binaryfunc)dict_subscript,
@@ -514,6 +530,7 @@ static PyTypeObject DictType = {
   .tp_flags = Py_TPFLAGS_DEFAULT,
   .tp_doc = "A dict of numbers of two types, shared with compiled code without copying (numba.typed.Dict).",
   .tp_methods = dict_methods,
+  .tp_getset = dict_getset,
   .tp_new = dict_new,
 };
 

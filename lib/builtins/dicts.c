@@ -87,6 +87,9 @@ static const Type *ty_keyed(Infer *in, Node *n, const Type **args) {
     takes_pair(in, n, n->list.items[0], d, n->list.items[1], args[1], n->list.items[2], args[2]);
     return NULL;
   }
+  /* d.get(k, 0) before d is stored into (d[k] = d.get(k, 0) + 1): the
+   * default's type, until the store types d */
+  if (!d->nfields && n->list.len > 2 && !in->final) return args[2];
   if (!dict_known(in, n, d) || !key_fits(in, n->list.items[1], d, args[1])) return NULL;
   if (n->list.len > 2 && !value_fits(in, n->list.items[2], d, args[2])) return NULL;
   return value_of(d);
