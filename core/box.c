@@ -204,6 +204,17 @@ int disp_unbox(PyObject *o, const Type *t, Slot *slot, RtArray *arr, void **arg)
 
 /* ---------------------------------------------------------------- errors */
 
+static PyObject *disp_raise_key_error(const char *text) {
+  PyObject *key = !strcmp(text, "True") ? Py_NewRef(Py_True) : !strcmp(text, "False") ? Py_NewRef(Py_False)
+                  : strpbrk(text, ".eEn")                       ? PyFloat_FromDouble(strtod(text, NULL))
+                                                                : PyLong_FromString(text, NULL, 10);
+  if (key) {
+    PyErr_SetObject(PyExc_KeyError, key);
+    Py_DECREF(key);
+  }
+  return NULL;
+}
+
 PyObject *disp_raise_runtime_error(void) {
   RtError *e = core_api()->last_error();
   PyObject *exc;
@@ -221,6 +232,8 @@ PyObject *disp_raise_runtime_error(void) {
   case RT_ERR_KEY: exc = PyExc_KeyError; break;
   default: exc = PyExc_RuntimeError; break;
   }
+  if (e->status == RT_ERR_KEY && e->msg)  /* KeyError(key), the key a number as the message writes it */
+    return disp_raise_key_error(e->msg);
   if (e->msg)
     PyErr_SetString(exc, e->msg);
   else

@@ -444,11 +444,28 @@ static Node *fe_compare(Fe *fe, PyObject *e) {
   return ok ? n : NULL;
 }
 
+/* e where the statement's comprehensions, which run once before it, would
+ * run a different number of times than Python runs e (a while loop's
+ * condition, a branch of a conditional expression, a later operand of
+ * and/or): a comprehension there is refused. */
+static Node *fe_expr_in_place(Fe *fe, PyObject *e, const char *where) {
+  int before = fe->pre.len;
+  Node *n = fe_expr(fe, e);
+  if (n && fe->pre.len != before)
+    return fe_error(fe, e, "a comprehension in %s is not supported in compiled code: assign it to a variable first",
+                    where);
+  return n;
+}
+
 static Node *fe_boolop(Fe *fe, PyObject *e) {
   PyObject *op = field(e, "op"), *values = field(e, "values");
   Node *n = new_node(fe, N_BOOLOP, e);
   n->op = op_from_ast(op);
-  bool ok = fe_exprs(fe, values, &n->list);
+  n->list = new_list(fe, (int)PyList_GET_SIZE(values));
+  bool ok = true;
+  for (int i = 0; ok && i < n->list.len; i++)
+    ok = (n->list.items[i] = i ? fe_expr_in_place(fe, PyList_GET_ITEM(values, i), "an operand of and/or")
+                               : fe_expr(fe, PyList_GET_ITEM(values, i))) != NULL;
   Py_DECREF(op); Py_DECREF(values);
   return ok ? n : NULL;
 }
@@ -457,8 +474,8 @@ static Node *fe_ifexp(Fe *fe, PyObject *e) {
   PyObject *t = field(e, "test"), *b = field(e, "body"), *o = field(e, "orelse");
   Node *n = new_node(fe, N_IFEXP, e);
   n->cond = fe_expr(fe, t);
-  n->lhs = n->cond ? fe_expr(fe, b) : NULL;
-  n->rhs = n->lhs ? fe_expr(fe, o) : NULL;
+  n->lhs = n->cond ? fe_expr_in_place(fe, b, "a conditional expression") : NULL;
+  n->rhs = n->lhs ? fe_expr_in_place(fe, o, "a conditional expression") : NULL;
   Py_DECREF(t); Py_DECREF(b); Py_DECREF(o);
   return n->rhs ? n : NULL;
 }
@@ -977,7 +994,8 @@ static Node *fe_augassign(Fe *fe, PyObject *s) {
 static Node *fe_cond_stmt(Fe *fe, PyObject *s, NodeKind kind) {
   PyObject *t = field(s, "test"), *b = field(s, "body"), *o = field(s, "orelse");
   Node *n = new_node(fe, kind, s);
-  bool ok = (n->cond = fe_expr(fe, t)) && fe_block(fe, b, &n->body) && fe_block(fe, o, &n->orelse);
+  n->cond = kind == N_WHILE ? fe_expr_in_place(fe, t, "a while loop's condition") : fe_expr(fe, t);
+  bool ok = n->cond && fe_block(fe, b, &n->body) && fe_block(fe, o, &n->orelse);
   Py_DECREF(t); Py_DECREF(b); Py_DECREF(o);
   return ok ? n : NULL;
 }

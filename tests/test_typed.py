@@ -537,3 +537,63 @@ def test_creating_containers_repeatedly_leaks_nothing():
     after = rss_bytes()
     if before is not None:
         assert after - before < 8 << 20, f"RSS grew by {(after - before) >> 20} MB"
+
+
+@njit
+def comp_in_while(n):
+    i = 0
+    while len([k for k in range(i)]) < n:
+        i += 1
+    return i
+
+
+@njit
+def comp_in_ifexp(n):
+    return len([k for k in range(n)] if n > 0 else [0])
+
+
+def test_comprehension_where_it_would_run_another_number_of_times_is_refused():
+    for f in (comp_in_while, comp_in_ifexp):
+        with pytest.raises(ruchey.TypingError, match="comprehension in"):
+            f(3)
+
+
+def test_key_error_carries_the_key_as_python():
+    for k in (7, -3):
+        with pytest.raises(KeyError) as want:
+            dict_missing.py_func(k)
+        with pytest.raises(KeyError) as got:
+            dict_missing(k)
+        assert got.value.args == want.value.args
+
+
+@njit
+def float_key_missing(k):
+    d = {1.5: 1}
+    return d[k]
+
+
+def test_key_error_of_a_float_key():
+    with pytest.raises(KeyError) as got:
+        float_key_missing(2.25)
+    assert got.value.args == (2.25,)
+
+
+@njit
+def pass_to_callee(n):
+    x = [0.5]
+    for i in range(n):
+        grow_by(x, i)
+    return x
+
+
+@njit
+def grow_by(x, v):
+    x.append(v * 1.0)
+    return len(x)
+
+
+def test_lists_passed_between_compiled_functions_are_shared():
+    # (py_func would pass a Python list to the compiled grow_by: refused)
+    for n in (0, 1, 5):
+        check([0.5] + [i * 1.0 for i in range(n)], pass_to_callee(n))
