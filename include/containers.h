@@ -19,6 +19,7 @@ typedef struct RtList {
   char *data;
   int64_t itemsize;
   int32_t kind;      /* the items' TypeKind */
+  int64_t mapped;    /* data's bytes when mapped by mmap (large buffers), else 0: malloc'd */
 } RtList;
 
 /* CPython's compact dict: entries in insertion order, each {hash, key, value},
@@ -37,6 +38,7 @@ typedef struct RtDict {
   char *entries;
   int64_t valsize, entsize;
   int32_t keykind, valkind;  /* TypeKinds */
+  int64_t entries_mapped, index_mapped;  /* as RtList.mapped */
 } RtDict;
 
 #define RT_DICT_VALUE 16  /* a value's offset in its entry, after the hash and the key */

@@ -4,10 +4,77 @@
  * hot paths, append, indexing and len, it inlines), and into the
  * extension, where ruchey.typed.List and Dict call them.
  */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE  /* mremap */
+#endif
 #include <math.h>
 #include <stdio.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "containers.h"
+
+/* ---------------------------------------------------------------- memory */
+
+/* Buffers past BIG bytes are mapped, and grown with mremap, which moves
+ * pages rather than copying them: realloc of a buffer in the heap copied
+ * it into fresh pages at each growth, and 3*10**6 appends spent most of
+ * their time faulting those in. Each thread keeps the largest mapping
+ * freed (up to SPARE_MAX) for the next buffer that grows past BIG: a
+ * function building a big list on every call then writes into pages
+ * already there, as malloc's reuse of its heap gives smaller ones. */
+#define BIG ((size_t)1 << 20)
+#define SPARE_MAX ((size_t)256 << 20)
+
+static _Thread_local struct {
+  void *p;
+  size_t bytes;
+} spare;
+
+/* p (of `used` bytes kept; mapped with *mapped bytes, or malloc'd when 0)
+ * grown to `bytes`; NULL if there is no memory (p is then kept). */
+static void *grow_memory(void *p, int64_t *mapped, size_t used, size_t bytes) {
+#if defined(__linux__) && defined(MREMAP_MAYMOVE)
+  if (*mapped && bytes <= (size_t)*mapped) return p;  /* a spare larger than asked for */
+  if (bytes >= BIG && !*mapped && spare.p && spare.bytes >= bytes) {
+    void *q = spare.p;
+    *mapped = (int64_t)spare.bytes;
+    spare.p = NULL;
+    spare.bytes = 0;
+    if (used) memcpy(q, p, used);
+    free(p);
+    return q;
+  }
+  if (bytes >= BIG) {
+    void *q = *mapped ? mremap(p, (size_t)*mapped, bytes, MREMAP_MAYMOVE)
+                      : mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (q == MAP_FAILED) return NULL;
+    if (!*mapped) {
+      if (used) memcpy(q, p, used);
+      free(p);
+    }
+    *mapped = (int64_t)bytes;
+    return q;
+  }
+#endif
+  return realloc(p, bytes);
+}
+
+static void free_memory(void *p, int64_t mapped) {
+#if defined(__linux__) && defined(MREMAP_MAYMOVE)
+  if (mapped && (size_t)mapped <= SPARE_MAX && (size_t)mapped > spare.bytes) {
+    if (spare.p) munmap(spare.p, spare.bytes);
+    spare.p = p;
+    spare.bytes = (size_t)mapped;
+    return;
+  }
+  if (mapped) {
+    munmap(p, (size_t)mapped);
+    return;
+  }
+#endif
+  free(p);
+}
 
 /* ---------------------------------------------------------------- lists */
 
@@ -24,18 +91,18 @@ RtList *rt_list_new(int32_t kind, int64_t itemsize, int64_t cap) {
   return l;
 }
 
-/* Grows by half again (at least to n, at least 8 items), as CPython's
- * list does, so that n appends cost O(n). */
+/* Grows to twice the room (at least to n, at least 8 items), so that n
+ * appends cost O(n) and copy each item about once. */
 int32_t rt_list_reserve(RtList *l, int64_t n) {
   if (n <= l->cap) return RT_OK;
-  int64_t cap = l->cap + (l->cap >> 1);
+  int64_t cap = 2 * l->cap;
   if (cap < n) cap = n;
   if (cap < 8) cap = 8;
   if ((uint64_t)cap > (uint64_t)INT64_MAX / (uint64_t)(l->itemsize ? l->itemsize : 1) / 2) {
     rt_set_error(RT_ERR_MEMORY, NULL);
     return RT_ERR_MEMORY;
   }
-  char *data = realloc(l->data, (size_t)(cap * l->itemsize));
+  char *data = grow_memory(l->data, &l->mapped, (size_t)(l->len * l->itemsize), (size_t)(cap * l->itemsize));
   if (!data) {
     rt_set_error(RT_ERR_MEMORY, NULL);
     return RT_ERR_MEMORY;
@@ -46,7 +113,7 @@ int32_t rt_list_reserve(RtList *l, int64_t n) {
 }
 
 void rt_list_free(RtList *l) {
-  free(l->data);
+  free_memory(l->data, l->mapped);
   free(l);
 }
 
@@ -224,8 +291,8 @@ RtDict *rt_dict_new(int32_t keykind, int32_t valkind, int64_t valsize) {
 }
 
 void rt_dict_free(RtDict *d) {
-  free(d->index);
-  free(d->entries);
+  free_memory(d->index, d->index_mapped);
+  free_memory(d->entries, d->entries_mapped);
   free(d);
 }
 
@@ -272,15 +339,15 @@ static int32_t rebuild(RtDict *d, int64_t room) {
   d->nentries = live;
   if (room > d->cap) {
     int64_t cap = room < 8 ? 8 : room;
-    char *entries = realloc(d->entries, (size_t)(cap * d->entsize));
+    char *entries = grow_memory(d->entries, &d->entries_mapped, (size_t)(live * d->entsize), (size_t)(cap * d->entsize));
     if (!entries) return RT_ERR_MEMORY;
     d->entries = entries;
     d->cap = cap;
   }
   int64_t size = 8;
   while (size * 2 < d->cap * 3) size *= 2;
-  if (size - 1 != d->mask || !d->index) {
-    int64_t *index = realloc(d->index, sizeof(int64_t) * (size_t)size);
+  if (size - 1 != d->mask || !d->index) {  /* written anew below: nothing kept */
+    int64_t *index = grow_memory(d->index, &d->index_mapped, 0, sizeof(int64_t) * (size_t)size);
     if (!index) return RT_ERR_MEMORY;
     d->index = index;
     d->mask = size - 1;
