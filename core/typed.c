@@ -24,15 +24,29 @@ static const Type scalar[TY_COUNT] = {
  * values alone: compiled code's error slot is libruchey's. */
 void rt_set_error(int status, const char *msg) {}
 
+/* item, value: the type of tuples held, from compiled code (NULL: the
+ * container's kind, a scalar). Python reads them; it stores only numbers. */
 typedef struct {
   PyObject_HEAD
   RtList *l;
+  const Type *item;
 } ListObject;
 
 typedef struct {
   PyObject_HEAD
   RtDict *d;
+  const Type *value;
 } DictObject;
+
+static const Type *list_item_type_of(const ListObject *self) { return self->item ? self->item : &scalar[self->l->kind]; }
+static const Type *dict_value_type_of(const DictObject *self) { return self->value ? self->value : &scalar[self->d->valkind]; }
+
+/* Storing from Python into a container of tuples: refused (ruchey takes no tuples from Python here). */
+static int stores_numbers(const Type *held) {
+  if (!held || held->kind != TY_TUPLE) return 0;
+  PyErr_Format(PyExc_TypeError, "a typed container of %s is only written by compiled code", held->name);
+  return -1;
+}
 
 /* ---------------------------------------------------------------- items */
 
@@ -76,7 +90,6 @@ static int store_item(int kind, PyObject *o, char *p) {
   return 0;
 }
 
-static PyObject *load_item(int kind, char *p) { return disp_box(&scalar[kind], p); }
 
 /* A key as the dict holds it: 64-bit bits, ints extended, floats as float64. */
 static int key_bits(int kind, PyObject *o, uint64_t *bits) {
@@ -112,8 +125,12 @@ static PyTypeObject ListType;
 
 static ListObject *list_wrap(RtList *l) {
   ListObject *self = PyObject_New(ListObject, &ListType);
-  if (!self) rt_list_release(l);
-  else self->l = l;
+  if (!self) {
+    rt_list_release(l);
+  } else {
+    self->l = l;
+    self->item = NULL;
+  }
   return self;
 }
 
@@ -130,7 +147,7 @@ static int list_learn(ListObject *self, PyObject *o) {
 }
 
 static PyObject *list_append(ListObject *self, PyObject *o) {
-  if (list_learn(self, o) < 0) return NULL;
+  if (stores_numbers(self->item) < 0 || list_learn(self, o) < 0) return NULL;
   char buf[8];
   if (store_item(self->l->kind, o, buf) < 0) return NULL;
   if (rt_list_reserve(self->l, self->l->len + 1) != RT_OK) return PyErr_NoMemory();
@@ -194,7 +211,7 @@ static PyObject *list_item(ListObject *self, Py_ssize_t i) {
     PyErr_SetString(PyExc_IndexError, "list index out of range");
     return NULL;
   }
-  return load_item(self->l->kind, self->l->data + i * self->l->itemsize);
+  return disp_box(list_item_type_of(self), self->l->data + i * self->l->itemsize);
 }
 
 static int list_ass_item(ListObject *self, Py_ssize_t i, PyObject *o) {
@@ -206,6 +223,7 @@ static int list_ass_item(ListObject *self, Py_ssize_t i, PyObject *o) {
     rt_list_close(self->l, i);
     return 0;
   }
+  if (stores_numbers(self->item) < 0) return -1;
   return store_item(self->l->kind, o, self->l->data + i * self->l->itemsize);
 }
 
@@ -229,7 +247,8 @@ static PyObject *list_pop(ListObject *self, PyObject *args) {
 static PyObject *list_insert(ListObject *self, PyObject *args) {
   Py_ssize_t i;
   PyObject *o;
-  if (!PyArg_ParseTuple(args, "nO:insert", &i, &o) || list_learn(self, o) < 0) return NULL;
+  if (!PyArg_ParseTuple(args, "nO:insert", &i, &o) || stores_numbers(self->item) < 0 || list_learn(self, o) < 0)
+    return NULL;
   char buf[8];
   if (store_item(self->l->kind, o, buf) < 0) return NULL;
   if (i < 0) i += self->l->len;
@@ -243,6 +262,10 @@ static PyObject *list_sort(ListObject *self, PyObject *args, PyObject *kw) {
   static char *names[] = {"reverse", NULL};
   int reverse = 0;
   if (!PyArg_ParseTupleAndKeywords(args, kw, "|$p:sort", names, &reverse)) return NULL;
+  if (self->item) {
+    PyErr_Format(PyExc_TypeError, "sorting a typed list of %s is not supported", self->item->name);
+    return NULL;
+  }
   if (self->l->kind >= 0 && rt_list_sort(self->l, reverse) != RT_OK) return PyErr_NoMemory();
   Py_RETURN_NONE;
 }
@@ -256,7 +279,7 @@ static PyObject *list_repr(ListObject *self) {
   PyObject *items = PySequence_List((PyObject *)self);
   if (!items) return NULL;
   PyObject *r = self->l->kind < 0 ? PyUnicode_FromFormat("ListType[undefined](%R)", items)
-                                  : PyUnicode_FromFormat("ListType[%s](%R)", scalar[self->l->kind].name, items);
+                                  : PyUnicode_FromFormat("ListType[%s](%R)", list_item_type_of(self)->name, items);
   Py_DECREF(items);
   return r;
 }
@@ -276,7 +299,7 @@ static PyObject *list_richcompare(ListObject *self, PyObject *other, int op) {
 
 static PyObject *list_item_type(ListObject *self, void *unused) {
   if (self->l->kind < 0) Py_RETURN_NONE;
-  return PyUnicode_FromString(scalar[self->l->kind].name);
+  return PyUnicode_FromString(list_item_type_of(self)->name);
 }
 
 static PyMethodDef list_methods[] = {
@@ -323,8 +346,12 @@ static PyTypeObject DictType;
 
 static DictObject *dict_wrap(RtDict *d) {
   DictObject *self = PyObject_New(DictObject, &DictType);
-  if (!self) rt_dict_release(d);
-  else self->d = d;
+  if (!self) {
+    rt_dict_release(d);
+  } else {
+    self->d = d;
+    self->value = NULL;
+  }
   return self;
 }
 
@@ -376,7 +403,7 @@ static PyObject *dict_subscript(DictObject *self, PyObject *k) {
     PyErr_SetObject(PyExc_KeyError, k);
     return NULL;
   }
-  return load_item(self->d->valkind, v);
+  return disp_box(dict_value_type_of(self), v);
 }
 
 static int dict_ass_subscript(DictObject *self, PyObject *k, PyObject *v) {
@@ -390,6 +417,7 @@ static int dict_ass_subscript(DictObject *self, PyObject *k, PyObject *v) {
     }
     return 0;
   }
+  if (stores_numbers(self->value) < 0) return -1;
   if (d->keykind < 0) {  /* the first pair types the dict */
     int kk = kind_of_value(k), vk = kk < 0 ? -1 : kind_of_value(v);
     if (vk < 0) return -1;
@@ -418,7 +446,7 @@ static PyObject *dict_parts(DictObject *self, int which) {
   for (int64_t i = 0; out && i < d->used; i++) {
     char *e = rt_dict_entry(d, i);
     PyObject *k = which != 1 ? key_object(d->keykind, *(uint64_t *)(e + 8)) : NULL;
-    PyObject *v = which != 0 ? load_item(d->valkind, e + RT_DICT_VALUE) : NULL;
+    PyObject *v = which != 0 ? disp_box(dict_value_type_of(self), e + RT_DICT_VALUE) : NULL;
     PyObject *item = which == 0 ? k : which == 1 ? v : (k && v ? PyTuple_Pack(2, k, v) : NULL);
     if (which == 2) {
       Py_XDECREF(k);
@@ -445,7 +473,7 @@ static PyObject *dict_get(DictObject *self, PyObject *args) {
   PyObject *k, *dflt = Py_None;
   if (!PyArg_ParseTuple(args, "O|O:get", &k, &dflt)) return NULL;
   char *v = dict_find(self, k);
-  return v ? load_item(self->d->valkind, v) : Py_NewRef(dflt);
+  return v ? disp_box(dict_value_type_of(self), v) : Py_NewRef(dflt);
 }
 
 static PyObject *dict_pop(DictObject *self, PyObject *args) {
@@ -457,7 +485,7 @@ static PyObject *dict_pop(DictObject *self, PyObject *args) {
     PyErr_SetObject(PyExc_KeyError, k);
     return NULL;
   }
-  PyObject *r = load_item(self->d->valkind, v);
+  PyObject *r = disp_box(dict_value_type_of(self), v);
   if (r && dict_ass_subscript(self, k, NULL) < 0) Py_CLEAR(r);
   return r;
 }
@@ -466,7 +494,7 @@ static PyObject *dict_setdefault(DictObject *self, PyObject *args) {
   PyObject *k, *dflt;
   if (!PyArg_ParseTuple(args, "OO:setdefault", &k, &dflt)) return NULL;
   char *v = dict_find(self, k);
-  if (v) return load_item(self->d->valkind, v);
+  if (v) return disp_box(dict_value_type_of(self), v);
   if (dict_ass_subscript(self, k, dflt) < 0) return NULL;
   return dict_subscript(self, k);
 }
@@ -481,7 +509,7 @@ static PyObject *dict_repr(DictObject *self) {
   if (plain)
     r = self->d->keykind < 0 ? PyUnicode_FromFormat("DictType[undefined,undefined](%R)", plain)
                              : PyUnicode_FromFormat("DictType[%s,%s](%R)", scalar[self->d->keykind].name,
-                                                    scalar[self->d->valkind].name, plain);
+                                                    dict_value_type_of(self)->name, plain);
   Py_XDECREF(items); Py_XDECREF(plain);
   return r;
 }
@@ -501,7 +529,7 @@ static PyMethodDef dict_methods[] = {
 static PyObject *dict_part_type(DictObject *self, void *value) {
   int kind = value ? self->d->valkind : self->d->keykind;
   if (kind < 0) Py_RETURN_NONE;
-  return PyUnicode_FromString(scalar[kind].name);
+  return PyUnicode_FromString(value ? dict_value_type_of(self)->name : scalar[kind].name);
 }
 
 static PyGetSetDef dict_getset[] = {
@@ -539,11 +567,13 @@ static PyTypeObject DictType = {
 const Type *typed_typeof(PyObject *o) {
   if (Py_TYPE(o) == &ListType) {
     RtList *l = ((ListObject *)o)->l;
-    return l->kind < 0 ? NULL : core_api()->list(&core_plain[l->kind]);
+    const Type *item = ((ListObject *)o)->item;
+    return l->kind < 0 ? NULL : core_api()->list(item ? item : &core_plain[l->kind]);
   }
   if (Py_TYPE(o) == &DictType) {
     RtDict *d = ((DictObject *)o)->d;
-    return d->keykind < 0 ? NULL : core_api()->dict(&core_plain[d->keykind], &core_plain[d->valkind]);
+    const Type *value = ((DictObject *)o)->value;
+    return d->keykind < 0 ? NULL : core_api()->dict(&core_plain[d->keykind], value ? value : &core_plain[d->valkind]);
   }
   return NULL;
 }
@@ -566,7 +596,14 @@ void *typed_container(PyObject *o) {
 
 /* A container compiled code returned (its reference handed over). */
 PyObject *typed_box(const Type *t, void *c) {
-  return t->kind == TY_LIST ? (PyObject *)list_wrap(c) : (PyObject *)dict_wrap(c);
+  if (t->kind == TY_LIST) {
+    ListObject *l = list_wrap(c);
+    if (l && t->elem && t->elem->kind == TY_TUPLE) l->item = t->elem;
+    return (PyObject *)l;
+  }
+  DictObject *d = dict_wrap(c);
+  if (d && t->nfields && t->fields[1]->kind == TY_TUPLE) d->value = t->fields[1];
+  return (PyObject *)d;
 }
 
 int typed_add_to_module(PyObject *m) {

@@ -597,3 +597,72 @@ def test_lists_passed_between_compiled_functions_are_shared():
     # (py_func would pass a Python list to the compiled grow_by: refused)
     for n in (0, 1, 5):
         check([0.5] + [i * 1.0 for i in range(n)], pass_to_callee(n))
+
+
+# ---------------------------------------------------------------- tuples as items
+
+@njit
+def pairs(n):
+    out = [(0, 0.5)]
+    for i in range(n):
+        out.append((i, i * 0.25))
+    out.insert(1, (7, 1.5))
+    s = 0.0
+    for a, b in out:
+        s += a * b
+    first = out.pop(0)
+    return out, s, first, out[-1], len(out)
+
+
+@njit
+def tuple_values(n):
+    d = {}
+    for i in range(n):
+        d[i % 4] = (i, i > 2)
+    total = 0
+    for k, (a, b) in d.items():
+        total += k * a + b
+    return d, total, d.get(9, (0, False))
+
+
+@pytest.mark.parametrize("n", [0, 1, 6])
+def test_lists_of_tuples(n):
+    same(pairs, n)
+
+
+@pytest.mark.parametrize("n", [0, 3, 10])
+def test_dict_values_that_are_tuples(n):
+    same(tuple_values, n)
+
+
+@njit
+def echo_pairs(x):
+    x.append((1, 2.0))
+    return x
+
+
+def test_a_list_of_tuples_back_in_compiled_code_and_read_from_python():
+    x, _, _, _, _ = pairs(2)
+    y = echo_pairs(x)
+    assert list(x) == [(7, 1.5), (0, 0.0), (1, 0.25), (1, 2.0)] and len(y) == 4
+    assert repr(x).startswith("ListType[(int64, float64)](")
+    with pytest.raises(TypeError, match="only written by compiled code"):
+        x.append((1, 2.0))
+
+
+@njit
+def sort_pairs(n):
+    x = [(1, n)]
+    x.sort()
+
+
+@njit
+def list_of_arrays(a):
+    return [a, a]
+
+
+def test_unsupported_items_are_typing_errors():
+    with pytest.raises(ruchey.TypingError, match="sorting a list of"):
+        sort_pairs(1)
+    with pytest.raises(ruchey.TypingError, match="lists of array"):
+        list_of_arrays(np.zeros(2))

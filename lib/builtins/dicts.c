@@ -40,7 +40,7 @@ static bool value_fits(Infer *in, Node *at, const Type *d, const Type *v) {
 /* d[k] = v into a dict of unknown types types it. */
 static bool takes_pair(Infer *in, Node *n, Node *recv, const Type *d, Node *k, const Type *kt, Node *v,
                        const Type *vt) {
-  if (!ty_container_item(in, k, kt, "dict keys") || !ty_container_item(in, v, vt, "dict values")) return false;
+  if (!ty_need_scalar(in, k, kt, "a dict key") || !ty_container_item(in, v, vt, "dict values")) return false;
   if (!d->nfields) return ty_refine_container(in, n, recv, ty_dict(kt, vt));
   return key_fits(in, k, d, kt) && value_fits(in, v, d, vt);
 }
@@ -50,7 +50,9 @@ static const Type *ty_dict_literal(Infer *in, Node *n, const Type **args) {
   const Type *kv[2] = {NULL, NULL};
   for (int i = 0; i < n->list.len; i++) {
     const Type **t = &kv[i % 2];
-    if (!ty_container_item(in, n->list.items[i], args[i], i % 2 ? "dict values" : "dict keys")) return NULL;
+    if (i % 2 ? !ty_container_item(in, n->list.items[i], args[i], "dict values")
+              : !ty_need_scalar(in, n->list.items[i], args[i], "a dict key"))
+      return NULL;
     if (!(*t = *t ? ty_unify(*t, args[i]) : args[i]))
       return ty_error(in, n->list.items[i], "a dict's %s must have one type: %s and %s cannot be unified",
                       i % 2 ? "values" : "keys", args[i % 2]->name, args[i]->name);

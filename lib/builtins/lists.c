@@ -13,17 +13,31 @@
 
 /* ---------------------------------------------------------------- types */
 
-/* An item type a list or dict may hold: a number or a bool. */
+/* Whether a list item or a dict value may be of type t: a number, a bool,
+ * or a tuple of those (which hold no references). */
+static bool plain_item(const Type *t) {
+  if (ty_is_scalar(t)) return true;
+  if (t->kind != TY_TUPLE) return false;
+  for (int i = 0; i < t->nfields; i++)
+    if (!ty_is_scalar(t->fields[i])) return false;
+  return true;
+}
+
 bool ty_container_item(Infer *in, Node *at, const Type *t, const char *what) {
-  if (t && ty_is_scalar(t)) return true;
-  if (t) ty_error(in, at, "%s of %s are not supported in compiled code (numbers and bools are)", what, t->name);
+  if (t && plain_item(t)) return true;
+  if (t) ty_error(in, at, "%s of %s are not supported in compiled code (numbers, bools and tuples of them are)",
+                  what, t->name);
   return false;
 }
 
 /* Whether a value of type `from` may be stored where `to` is held: the
- * same number, or one that widens to it (an int in a float list). */
+ * same type, or one that widens to it (an int in a float list, (1, 2) in a
+ * list of (float64, float64)). */
 bool ty_container_fits(const Type *to, const Type *from) {
-  return to == from || (ty_is_scalar(from) && ty_is_scalar(to) && ty_unify(to, from) == to);
+  if (to == from) return true;
+  bool numbers = ty_is_scalar(from) && ty_is_scalar(to);
+  bool tuples = from->kind == TY_TUPLE && to->kind == TY_TUPLE && from->nfields == to->nfields;
+  return (numbers || tuples) && ty_unify(to, from) == to;
 }
 
 const Type *ty_unify_containers(const Type *a, const Type *b) {
@@ -249,11 +263,15 @@ static const Type *ty_pop(Infer *in, Node *n, const Type **args) {
 
 static const Type *ty_find(Infer *in, Node *n, const Type **args) {
   if (!ty_need_scalar(in, n->list.items[1], args[1], n->bi->name)) return NULL;
+  if (args[0]->elem && !ty_is_scalar(args[0]->elem))
+    return ty_error(in, n, "%s() of a list of %s is not supported", n->bi->name, args[0]->elem->name);
   if (!args[0]->elem) return in->final ? TYS(n->bi->ival ? TY_I64 : TY_BOOL) : NULL;
   return TYS(n->bi->ival ? TY_I64 : TY_BOOL);
 }
 
 static const Type *ty_none_method(Infer *in, Node *n, const Type **args) {
+  if (!strcmp(n->bi->path, "sort") && args[0]->elem && !ty_is_scalar(args[0]->elem))
+    return ty_error(in, n, "sorting a list of %s is not supported", args[0]->elem->name);
   if (n->kw.len && !ty_need_scalar(in, n, ty_expr(in, n->kw.items[0]), "sort(reverse=)")) return NULL;
   return TYS(TY_NONE);
 }
@@ -402,6 +420,8 @@ static const Type *ty_in(Infer *in, Node *n, const Type **args) {
   if (args[1]->kind == TY_DICT) return ty_dict_contains(in, n, args);
   if (args[1]->kind != TY_LIST) return ty_error(in, n, "'in' needs a typed list or dict here, got %s", args[1]->name);
   if (!ty_need_scalar(in, n->list.items[0], args[0], "'in'")) return NULL;
+  if (args[1]->elem && !ty_is_scalar(args[1]->elem))
+    return ty_error(in, n, "'in' a list of %s is not supported", args[1]->elem->name);
   return TYS(TY_BOOL);
 }
 
