@@ -666,3 +666,18 @@ def test_unsupported_items_are_typing_errors():
         sort_pairs(1)
     with pytest.raises(ruchey.TypingError, match="lists of array"):
         list_of_arrays(np.zeros(2))
+
+
+@njit(parallel=True)
+def parallel_appends(n):
+    x = [0]
+    for i in ruchey.prange(n):
+        x.append(i)
+    return len(x)
+
+
+def test_a_prange_loop_using_a_list_runs_serially():
+    with pytest.warns(Warning, match="typed list or dict"):
+        assert parallel_appends(200000) == 200001
+    for _ in range(3):
+        assert parallel_appends(200000) == 200001
