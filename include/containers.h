@@ -49,6 +49,10 @@ int32_t rt_list_reserve(RtList *l, int64_t n);  /* room for n items: RT_OK or RT
 void rt_list_free(RtList *l);
 void rt_list_release(RtList *l);  /* one reference less */
 RtList *rt_list_copy(const RtList *l);
+/* An empty container made before its types were known ([] passed on
+ * before any append: kind -1) takes them from its first insertion. */
+void rt_list_settle(RtList *l, int32_t kind, int64_t itemsize);
+void rt_dict_settle(RtDict *d, int32_t keykind, int32_t valkind, int64_t valsize);
 /* opens a gap of one item at i (0 <= i <= len); RT_OK or RT_ERR_MEMORY */
 int32_t rt_list_open(RtList *l, int64_t i);
 void rt_list_close(RtList *l, int64_t i);  /* removes item i */

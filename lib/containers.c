@@ -121,6 +121,12 @@ void rt_list_release(RtList *l) {
   if (l && __atomic_sub_fetch(&l->refcount, 1, __ATOMIC_ACQ_REL) == 0) rt_list_free(l);
 }
 
+void rt_list_settle(RtList *l, int32_t kind, int64_t itemsize) {
+  if (l->kind >= 0) return;
+  l->kind = kind;
+  l->itemsize = itemsize;
+}
+
 RtList *rt_list_copy(const RtList *l) {
   RtList *c = rt_list_new(l->kind, l->itemsize, l->len);
   if (!c) {
@@ -290,6 +296,14 @@ RtDict *rt_dict_new(int32_t keykind, int32_t valkind, int64_t valsize) {
   return d;
 }
 
+void rt_dict_settle(RtDict *d, int32_t keykind, int32_t valkind, int64_t valsize) {
+  if (d->keykind >= 0) return;
+  d->keykind = keykind;
+  d->valkind = valkind;
+  d->valsize = valsize;
+  d->entsize = RT_DICT_VALUE + (valsize + 7) / 8 * 8;  /* no entries yet */
+}
+
 void rt_dict_free(RtDict *d) {
   free_memory(d->index, d->index_mapped);
   free_memory(d->entries, d->entries_mapped);
@@ -452,6 +466,8 @@ void rt_register_containers(void (*define)(const char *name, void *addr, void *c
   define("rt_list_reserve", (void *)rt_list_reserve, ctx);
   define("rt_list_free", (void *)rt_list_free, ctx);
   define("rt_list_copy", (void *)rt_list_copy, ctx);
+  define("rt_list_settle", (void *)rt_list_settle, ctx);
+  define("rt_dict_settle", (void *)rt_dict_settle, ctx);
   define("rt_list_open", (void *)rt_list_open, ctx);
   define("rt_list_close", (void *)rt_list_close, ctx);
   define("rt_list_reverse", (void *)rt_list_reverse, ctx);

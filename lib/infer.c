@@ -376,7 +376,7 @@ static void ty_store(Infer *in, Node *target, const Type *t, Node *at) {
       ty_error(in, at, "a value of type %s cannot be stored in a variable", t->name);
     else
       assign_var(in, target, t);
-    if (ty_is_container(t) && target->ty) at->ty = target->ty;  /* x = []: the list x's appends typed */
+    if (ty_is_container(t) && at->ty == t && target->ty) at->ty = target->ty;  /* x = []: as x's appends type it */
   } else if (target->kind == N_INDEX && (ty_expr(in, target->lhs), ty_failed(in))) {
     return;
   } else if (target->kind == N_INDEX && target->lhs->ty && target->lhs->ty->kind == TY_LIST) {

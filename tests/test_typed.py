@@ -681,3 +681,29 @@ def test_a_prange_loop_using_a_list_runs_serially():
         assert parallel_appends(200000) == 200001
     for _ in range(3):
         assert parallel_appends(200000) == 200001
+
+
+@njit
+def untyped_pair():
+    a, b = [], {}
+    a.append(True)
+    b[1.5] = (1, 2)
+    return a, b
+
+
+def test_empty_containers_made_before_their_types_are_known():
+    a, b = untyped_pair()
+    assert list(a) == [True] and a.item_type == "bool"
+    assert list(b.items()) == [(1.5, (1, 2))] and b.key_type == "float64"
+
+
+def test_kernels_take_no_typed_containers():
+    from ruchey import cuda
+
+    @cuda.jit
+    def kernel(x):
+        x.append(1)
+
+    x = typed.List.empty_list(ruchey.int64)
+    with pytest.raises(TypeError, match="unsupported type List"):  # its threads would share it
+        kernel[1, 1](x)

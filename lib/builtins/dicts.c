@@ -7,6 +7,8 @@
  * ruchey.typed.Dict holds in Python; lib/containers.c hashes and probes.
  * Keys travel to it as 64-bit bits (ints extended, floats as float64).
  */
+#include <stddef.h>
+
 #include "builtins/builtins.h"
 #include "containers.h"
 
@@ -126,7 +128,24 @@ static LLVMValueRef lookup(Lower *l, LLVMValueRef d, LLVMValueRef bits) {
   return lo_call_fn(l, "rt_dict_lookup", l->mod->ptr, p, (LLVMValueRef[]){d, bits}, 2);
 }
 
-static LLVMValueRef insert(Lower *l, LLVMValueRef d, LLVMValueRef bits) {
+/* A dict made before its types were known takes them at its first
+ * insertion: its key kind is -1 until then (checked inline, settled in C). */
+static void settle(Lower *l, const Type *t, LLVMValueRef d) {
+  LLVMValueRef off = const_i64(l, (int64_t)offsetof(RtDict, keykind));
+  LLVMValueRef kind = LLVMBuildLoad2(l->b, l->mod->i32, LLVMBuildGEP2(l->b, l->mod->i8, d, &off, 1, ""), "keykind");
+  LLVMBasicBlockRef untyped = new_block(l, "dict.untyped"), typed = new_block(l, "dict.typed");
+  LLVMBuildCondBr(l->b, LLVMBuildICmp(l->b, LLVMIntSLT, kind, const_i32(l, 0), ""), untyped, typed);
+  position(l, untyped);
+  LLVMTypeRef p[4] = {l->mod->ptr, l->mod->i32, l->mod->i32, l->mod->i64};
+  LLVMValueRef a[4] = {d, const_i32(l, (int)key_of(t)->kind), const_i32(l, (int)value_of(t)->kind),
+                       const_i64(l, (int64_t)value_of(t)->size)};
+  lo_call_fn(l, "rt_dict_settle", void_type(l), p, a, 4);
+  LLVMBuildBr(l->b, typed);
+  position(l, typed);
+}
+
+static LLVMValueRef insert(Lower *l, const Type *t, LLVMValueRef d, LLVMValueRef bits) {
+  settle(l, t, d);
   LLVMTypeRef p[2] = {l->mod->ptr, l->mod->i64};
   LLVMValueRef at = lo_call_fn(l, "rt_dict_insert", l->mod->ptr, p, (LLVMValueRef[]){d, bits}, 2);
   LLVMBasicBlockRef fail = new_block(l, "insert.fail"), ok = new_block(l, "insert.ok");
@@ -168,7 +187,7 @@ static LLVMValueRef lo_dict_literal(Lower *l, Node *n) {
     Node *k = n->list.items[i], *v = n->list.items[i + 1];
     LLVMValueRef bits = key_bits(l, n->ty, lo_expr(l, k), k->ty);
     LLVMValueRef val = lo_expr_as(l, v, value_of(n->ty));
-    lo_store_scalar(l, value_of(n->ty), insert(l, d, bits), val);
+    lo_store_scalar(l, value_of(n->ty), insert(l, n->ty, d, bits), val);
   }
   lo_temp_taken(l, d);
   return d;
@@ -214,7 +233,7 @@ LLVMValueRef lo_dict_index(Lower *l, Node *n) {
 LLVMValueRef lo_dict_addr(Lower *l, Node *n, LLVMValueRef *base, bool store) {
   LLVMValueRef d = *base = lo_expr(l, n->lhs);
   LLVMValueRef bits = key_bits(l, n->lhs->ty, lo_expr(l, n->rhs), n->rhs->ty);
-  return store ? insert(l, d, bits) : lookup_or_raise(l, n->lhs->ty, d, bits);
+  return store ? insert(l, n->lhs->ty, d, bits) : lookup_or_raise(l, n->lhs->ty, d, bits);
 }
 
 LLVMValueRef lo_dict_contains(Lower *l, Node *n) {
@@ -246,7 +265,7 @@ static LLVMValueRef lo_keyed(Lower *l, Node *n) {
                       done = new_block(l, "setdefault.done");
     LLVMBuildCondBr(l->b, LLVMBuildIsNull(l->b, at, ""), missing, found);
     position(l, missing);
-    lo_store_scalar(l, vt, insert(l, d, bits), dflt);
+    lo_store_scalar(l, vt, insert(l, t, d, bits), dflt);
     LLVMBuildStore(l->b, dflt, result);
     LLVMBuildBr(l->b, done);
     position(l, found);

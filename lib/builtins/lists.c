@@ -150,6 +150,12 @@ static LLVMValueRef new_list(Lower *l, const Type *elem, LLVMValueRef cap) {
   return lst;
 }
 
+static void settle(Lower *l, const Type *elem, LLVMValueRef lst) {
+  LLVMTypeRef p[3] = {l->mod->ptr, l->mod->i32, l->mod->i64};
+  LLVMValueRef a[3] = {lst, const_i32(l, (int)elem->kind), const_i64(l, (int64_t)elem->size)};
+  lo_call_fn(l, "rt_list_settle", void_type(l), p, a, 3);
+}
+
 /* Appends v (of the list's item type), growing the buffer when full. */
 static void append(Lower *l, const Type *elem, LLVMValueRef lst, LLVMValueRef v) {
   LLVMValueRef n = lo_list_len(l, lst);
@@ -160,6 +166,7 @@ static void append(Lower *l, const Type *elem, LLVMValueRef lst, LLVMValueRef v)
   full = lo_intrinsic(l, "llvm.expect.i1", ov, 1, (LLVMValueRef[]){full, const_bool(l, false)}, 2);
   LLVMBuildCondBr(l->b, full, grow, store);
   position(l, grow);
+  settle(l, elem, lst);  /* an empty list's first item: it may have been made untyped */
   LLVMTypeRef p[2] = {l->mod->ptr, l->mod->i64};
   LLVMValueRef a[2] = {lst, LLVMBuildAdd(l->b, n, const_i64(l, 1), "")};
   lo_check_call(l, lo_call_fn(l, "rt_list_reserve", l->mod->i32, p, a, 2));
@@ -299,6 +306,7 @@ static LLVMValueRef lo_insert(Lower *l, Node *n) {
   i = LLVMBuildSelect(l->b, LLVMBuildICmp(l->b, LLVMIntSLT, i, zero, ""), zero, i, "");
   i = LLVMBuildSelect(l->b, LLVMBuildICmp(l->b, LLVMIntSGT, i, len, ""), len, i, "");
   LLVMTypeRef p[2] = {l->mod->ptr, l->mod->i64};
+  settle(l, elem, lst);
   lo_check_call(l, lo_call_fn(l, "rt_list_open", l->mod->i32, p, (LLVMValueRef[]){lst, i}, 2));
   lo_store_scalar(l, elem, item_addr(l, elem, lst, i), v);
   lo_done_with(l, n->list.items[0], lst);

@@ -146,7 +146,7 @@ LLVMValueRef lo_truth(Lower *l, LLVMValueRef v, const Type *t) {
 }
 
 LLVMValueRef lo_convert(Lower *l, LLVMValueRef v, const Type *from, const Type *to) {
-  if (from == to || from->kind == TY_ARRAY) return v;  /* layouts share a struct */
+  if (from == to || from->kind == TY_ARRAY || ty_is_container(from)) return v;  /* layouts share a struct; a pointer */
   LLVMTypeRef dst = lo_type(l, to);
   if (to->kind == TY_TUPLE) {
     LLVMValueRef r = LLVMGetUndef(dst);
