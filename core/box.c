@@ -126,6 +126,7 @@ PyObject *disp_box(const Type *t, char *p) {
   case TY_ARRAY: return box_array(t, (RtArray *)p);
   case TY_TUPLE: return box_tuple(t, p);
   case TY_OPTIONAL: return p[t->elem->size] ? disp_box(t->elem, p) : Py_NewRef(Py_None);  /* the flag follows the value */
+  case TY_LIST: case TY_DICT: return typed_box(t, *(void **)p);
   default:
     PyErr_Format(PyExc_TypeError, "ruchey: cannot return a value of type %s to Python", t->name);
     return NULL;
@@ -224,6 +225,10 @@ int disp_unbox(PyObject *o, const Type *t, Slot *slot, RtArray *arr, void **arg)
     PyErr_Format(PyExc_TypeError, "expected the compiled function %s", t->name);
     return -1;
   }
+  if (ty_is_container(t)) {  /* borrowed: the object holds it for the call */
+    slot->u = (uint64_t)(uintptr_t)typed_container(o);
+    return 0;
+  }
   /* the common scalars first: a Python int for int64, a float for float64 */
   if (t->kind == TY_I64 && PyLong_CheckExact(o)) {
     int overflow;
@@ -267,8 +272,20 @@ PyObject *disp_status_class(int status) {
   case RT_ERR_TYPE: return PyExc_TypeError;
   case RT_ERR_RECURSION: return PyExc_RecursionError;
   case RT_ERR_INTERRUPT: return PyExc_KeyboardInterrupt;
+  case RT_ERR_KEY: return PyExc_KeyError;
   default: return PyExc_RuntimeError;
   }
+}
+
+static PyObject *disp_raise_key_error(const char *text) {
+  PyObject *key = !strcmp(text, "True") ? Py_NewRef(Py_True) : !strcmp(text, "False") ? Py_NewRef(Py_False)
+                  : strpbrk(text, ".eEn")                       ? PyFloat_FromDouble(strtod(text, NULL))
+                                                                : PyLong_FromString(text, NULL, 10);
+  if (key) {
+    PyErr_SetObject(PyExc_KeyError, key);
+    Py_DECREF(key);
+  }
+  return NULL;
 }
 
 PyObject *disp_raise_runtime_error(void) {
@@ -277,6 +294,8 @@ PyObject *disp_raise_runtime_error(void) {
     *core_interrupted = 0;
     if (PyErr_CheckSignals() < 0) return NULL;
   }
+  if (e->status == RT_ERR_KEY && e->msg)  /* KeyError(key), the key a number as the message writes it */
+    return disp_raise_key_error(e->msg);
   PyObject *exc = e->status == RT_ERR_RAISE ? e->exc_class : disp_status_class(e->status);
   if (e->msg)
     PyErr_SetString(exc, e->msg);

@@ -114,6 +114,15 @@ static inline int disp_arg_units(const Type *t) {
 }
 /* A tuple o into t's storage layout at p (arr of disp_unbox: t->size bytes, RtArray-aligned). */
 int disp_unbox_tuple(PyObject *o, const Type *t, char *p);
+/* typed.c: ruchey.typed.List and Dict. A typed container's type (NULL if
+ * it is not one, or its item types are unknown); why a list, dict or
+ * untyped container is refused (NULL for other objects); the C container
+ * an object holds; a returned container (its reference) as an object. */
+const Type *typed_typeof(PyObject *o);
+PyObject *typed_refusal(PyObject *o);
+void *typed_container(PyObject *o);
+PyObject *typed_box(const Type *t, void *c);
+int typed_add_to_module(PyObject *m);
 /* A result in its storage layout as a Python object (a new reference). */
 PyObject *disp_box(const Type *t, char *p);
 /* The exception a failed call of compiled code left in the thread's RtError. */

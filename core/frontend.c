@@ -472,8 +472,26 @@ static Node *fe_is_none(Fe *fe, PyObject *e, PyObject *left, PyObject *op, PyObj
   return n;
 }
 
+/* v in x, v not in x (alone, not chained): the builtin "in" of v and x. */
+static Node *fe_in(Fe *fe, PyObject *e, PyObject *left, PyObject *op, PyObject *right) {
+  Node *args[2] = {fe_expr(fe, left), NULL};
+  if (!args[0] || !(args[1] = fe_expr(fe, right))) return NULL;
+  Node *n = call_node(fe, e, "in", args, 2);
+  if (is_kind(op, "In")) return n;
+  Node *not = new_node(fe, N_UNARY, e);
+  not->op = OP_NOT;
+  not->lhs = n;
+  return not;
+}
+
 static Node *fe_compare(Fe *fe, PyObject *e) {
   PyObject *left = field(e, "left"), *ops = field(e, "ops"), *comps = field(e, "comparators");
+  PyObject *first = PyList_GET_ITEM(ops, 0);
+  if (PyList_GET_SIZE(ops) == 1 && (is_kind(first, "In") || is_kind(first, "NotIn"))) {
+    Node *in = fe_in(fe, e, left, first, PyList_GET_ITEM(comps, 0));
+    Py_DECREF(left); Py_DECREF(ops); Py_DECREF(comps);
+    return in;
+  }
   int k = (int)PyList_GET_SIZE(comps);
   PyObject *op0 = PyList_GET_ITEM(ops, 0);
   if (k == 1 && (is_kind(op0, "Is") || is_kind(op0, "IsNot"))) {
@@ -496,11 +514,28 @@ static Node *fe_compare(Fe *fe, PyObject *e) {
   return ok ? n : NULL;
 }
 
+/* e where the statement's comprehensions, which run once before it, would
+ * run a different number of times than Python runs e (a while loop's
+ * condition, a branch of a conditional expression, a later operand of
+ * and/or): a comprehension there is refused. */
+static Node *fe_expr_in_place(Fe *fe, PyObject *e, const char *where) {
+  int before = fe->pre.len;
+  Node *n = fe_expr(fe, e);
+  if (n && fe->pre.len != before)
+    return fe_error(fe, e, "a comprehension in %s is not supported in compiled code: assign it to a variable first",
+                    where);
+  return n;
+}
+
 static Node *fe_boolop(Fe *fe, PyObject *e) {
   PyObject *op = field(e, "op"), *values = field(e, "values");
   Node *n = new_node(fe, N_BOOLOP, e);
   n->op = op_from_ast(op);
-  bool ok = fe_exprs(fe, values, &n->list);
+  n->list = new_list(fe, (int)PyList_GET_SIZE(values));
+  bool ok = true;
+  for (int i = 0; ok && i < n->list.len; i++)
+    ok = (n->list.items[i] = i ? fe_expr_in_place(fe, PyList_GET_ITEM(values, i), "an operand of and/or")
+                               : fe_expr(fe, PyList_GET_ITEM(values, i))) != NULL;
   Py_DECREF(op); Py_DECREF(values);
   return ok ? n : NULL;
 }
@@ -509,8 +544,8 @@ static Node *fe_ifexp(Fe *fe, PyObject *e) {
   PyObject *t = field(e, "test"), *b = field(e, "body"), *o = field(e, "orelse");
   Node *n = new_node(fe, N_IFEXP, e);
   n->cond = fe_expr(fe, t);
-  n->lhs = n->cond ? fe_expr(fe, b) : NULL;
-  n->rhs = n->lhs ? fe_expr(fe, o) : NULL;
+  n->lhs = n->cond ? fe_expr_in_place(fe, b, "a conditional expression") : NULL;
+  n->rhs = n->lhs ? fe_expr_in_place(fe, o, "a conditional expression") : NULL;
   Py_DECREF(t); Py_DECREF(b); Py_DECREF(o);
   return n->rhs ? n : NULL;
 }
@@ -858,10 +893,121 @@ static Node *fe_tuple(Fe *fe, PyObject *e) {
   return ok ? n : NULL;
 }
 
+/* [a, b, c]: the builtin "list literal" of the items. */
+static Node *fe_list(Fe *fe, PyObject *e) {
+  PyObject *elts = field(e, "elts");
+  NodeList items;
+  Node *n = fe_exprs(fe, elts, &items) ? call_node(fe, e, "list literal", items.items, items.len) : NULL;
+  Py_DECREF(elts);
+  return n;
+}
+
+/* {k: v, ...}: the builtin "dict literal" of keys and values in turn. */
+static Node *fe_dict(Fe *fe, PyObject *e) {
+  PyObject *keys = field(e, "keys"), *values = field(e, "values");
+  int n = (int)PyList_GET_SIZE(keys);
+  NodeList kv = new_list(fe, 2 * n);
+  bool ok = true;
+  for (int i = 0; ok && i < n; i++) {
+    PyObject *k = PyList_GET_ITEM(keys, i);
+    if (k == Py_None) ok = fe_error(fe, e, "**d in a dict literal is not supported in compiled code") != NULL;
+    else ok = (kv.items[2 * i] = fe_expr(fe, k)) && (kv.items[2 * i + 1] = fe_expr(fe, PyList_GET_ITEM(values, i)));
+  }
+  Py_DECREF(keys); Py_DECREF(values);
+  return ok ? call_node(fe, e, "dict literal", kv.items, kv.len) : NULL;
+}
+
+static Node *fe_stmt(Fe *fe, PyObject *s);
+
+/* A node of Python's ast module, placed at loc; NULL with a Python error. */
+static PyObject *ast_node(const char *kind, PyObject *kwargs, PyObject *loc) {
+  PyObject *ast = PyImport_AddModule("ast"), *empty = PyTuple_New(0);
+  PyObject *cls = PyObject_GetAttrString(ast, kind);
+  PyObject *n = cls && kwargs && empty ? PyObject_Call(cls, empty, kwargs) : NULL;
+  if (n) Py_XDECREF(PyObject_CallMethod(ast, "copy_location", "OO", n, loc));
+  Py_XDECREF(cls); Py_XDECREF(empty); Py_XDECREF(kwargs);
+  return n;
+}
+
+static void add_pre(Fe *fe, Node *s) {
+  if (fe->pre.len == fe->pre_cap) {
+    fe->pre_cap = fe->pre_cap ? 2 * fe->pre_cap : 8;
+    Node **items = arena_alloc(fe->arena, sizeof(Node *) * (size_t)fe->pre_cap);
+    if (fe->pre.len) memcpy(items, fe->pre.items, sizeof(Node *) * (size_t)fe->pre.len);
+    fe->pre.items = items;
+  }
+  fe->pre.items[fe->pre.len++] = s;
+}
+
+/* The loops of [elt for t in it if c ...] (or {k: v ...}) around `inner`,
+ * as Python's ast, the innermost generator last. */
+static PyObject *comprehension_loops(PyObject *e, PyObject *gens, PyObject *inner) {
+  PyObject *body = inner;
+  for (Py_ssize_t g = PyList_GET_SIZE(gens) - 1; body && g >= 0; g--) {
+    PyObject *gen = PyList_GET_ITEM(gens, g);
+    PyObject *ifs = field(gen, "ifs"), *target = field(gen, "target"), *iter = field(gen, "iter");
+    for (Py_ssize_t i = PyList_GET_SIZE(ifs) - 1; body && i >= 0; i--)
+      body = ast_node("If", Py_BuildValue("{s:O,s:[N],s:[]}", "test", PyList_GET_ITEM(ifs, i), "body", body, "orelse"), e);
+    body = body ? ast_node("For", Py_BuildValue("{s:O,s:O,s:[N],s:[]}", "target", target, "iter", iter, "body", body,
+                                                "orelse"), e)
+                : NULL;
+    Py_DECREF(ifs); Py_DECREF(target); Py_DECREF(iter);
+  }
+  return body;
+}
+
+/* [elt for ...] and {k: v for ...}: a hidden variable made empty, filled
+ * by loops that run before the statement holding the comprehension (its
+ * names are the function's, where Python gives them a scope of their own). */
+static Node *fe_comprehension(Fe *fe, PyObject *e, bool dict) {
+  char name[32];
+  snprintf(name, sizeof name, "$comp%d", fe->ntemps++);
+  int var = add_var(fe, name);
+  PyObject *gens = field(e, "generators");
+  for (Py_ssize_t g = 0; g < PyList_GET_SIZE(gens); g++) {
+    PyObject *gen = PyList_GET_ITEM(gens, g), *target = field(gen, "target");
+    PyObject *is_async = field(gen, "is_async");
+    if (PyObject_IsTrue(is_async)) fe_error(fe, e, "async comprehensions are not supported");
+    collect_locals(fe, target);
+    Py_DECREF(target); Py_DECREF(is_async);
+  }
+  PyObject *load = ast_node("Load", PyDict_New(), e);
+  PyObject *result = load ? ast_node("Name", Py_BuildValue("{s:s,s:O}", "id", name, "ctx", load), e) : NULL;
+  PyObject *inner = NULL;
+  if (result && dict) {
+    PyObject *key = field(e, "key"), *value = field(e, "value"), *store = ast_node("Store", PyDict_New(), e);
+    PyObject *slot = store ? ast_node("Subscript", Py_BuildValue("{s:O,s:O,s:O}", "value", result, "slice", key, "ctx", store), e) : NULL;
+    inner = slot ? ast_node("Assign", Py_BuildValue("{s:[N],s:O}", "targets", slot, "value", value), e) : NULL;
+    Py_DECREF(key); Py_DECREF(value); Py_XDECREF(store);
+  } else if (result) {
+    PyObject *elt = field(e, "elt");
+    PyObject *method = ast_node("Attribute", Py_BuildValue("{s:O,s:s,s:O}", "value", result, "attr", "append", "ctx", load), e);
+    PyObject *call = method ? ast_node("Call", Py_BuildValue("{s:N,s:[O],s:[]}", "func", method, "args", elt, "keywords"), e) : NULL;
+    inner = call ? ast_node("Expr", Py_BuildValue("{s:N}", "value", call), e) : NULL;
+    Py_DECREF(elt);
+  }
+  PyObject *loops = inner ? comprehension_loops(e, gens, inner) : NULL;
+  Py_XDECREF(load); Py_XDECREF(result); Py_DECREF(gens);
+  Node *loop = loops && !fe->diag->kind ? fe_stmt(fe, loops) : NULL;
+  Py_XDECREF(loops);
+  if (!loop) {
+    if (!fe->diag->kind) fe_error(fe, e, "cannot read this comprehension");
+    PyErr_Clear();
+    return NULL;
+  }
+  Node *init = new_node(fe, N_ASSIGN, e);
+  init->lhs = new_node(fe, N_VAR, e);
+  init->lhs->var = var;
+  init->rhs = call_node(fe, e, dict ? "dict literal" : "list literal", NULL, 0);
+  add_pre(fe, init);
+  add_pre(fe, loop);
+  Node *use = new_node(fe, N_VAR, e);
+  use->var = var;
+  return use;
+}
+
 static const struct { const char *kind, *what; } unsupported_exprs[] = {
-  {"List", "lists"}, {"Dict", "dicts"}, {"Set", "sets"},
-  {"ListComp", "list comprehensions"}, {"DictComp", "dict comprehensions"},
-  {"SetComp", "set comprehensions"}, {"GeneratorExp", "generator expressions"},
+  {"Set", "sets"}, {"SetComp", "set comprehensions"}, {"GeneratorExp", "generator expressions"},
   {"JoinedStr", "f-strings"}, {"Await", "await"},
   {"Yield", "generators (yield)"}, {"YieldFrom", "generators (yield from)"},
   {"NamedExpr", "the walrus operator"}, {"Starred", "starred expressions"},
@@ -883,6 +1029,10 @@ Node *fe_expr(Fe *fe, PyObject *e) {
   if (!strcmp(k, "Attribute")) return fe_attribute(fe, e);
   if (!strcmp(k, "Tuple")) return fe_tuple(fe, e);
   if (!strcmp(k, "Lambda")) return fe_lambda(fe, e);
+  if (!strcmp(k, "List")) return fe_list(fe, e);
+  if (!strcmp(k, "Dict")) return fe_dict(fe, e);
+  if (!strcmp(k, "ListComp")) return fe_comprehension(fe, e, false);
+  if (!strcmp(k, "DictComp")) return fe_comprehension(fe, e, true);
   for (size_t i = 0; i < sizeof unsupported_exprs / sizeof unsupported_exprs[0]; i++)
     if (!strcmp(k, unsupported_exprs[i].kind))
       return fe_error(fe, e, "%s are not supported in compiled code", unsupported_exprs[i].what);
@@ -979,7 +1129,8 @@ static Node *fe_augassign(Fe *fe, PyObject *s) {
 static Node *fe_cond_stmt(Fe *fe, PyObject *s, NodeKind kind) {
   PyObject *t = field(s, "test"), *b = field(s, "body"), *o = field(s, "orelse");
   Node *n = new_node(fe, kind, s);
-  bool ok = (n->cond = fe_expr(fe, t)) && fe_block(fe, b, &n->body) && fe_block(fe, o, &n->orelse);
+  n->cond = kind == N_WHILE ? fe_expr_in_place(fe, t, "a while loop's condition") : fe_expr(fe, t);
+  bool ok = n->cond && fe_block(fe, b, &n->body) && fe_block(fe, o, &n->orelse);
   Py_DECREF(t); Py_DECREF(b); Py_DECREF(o);
   return ok ? n : NULL;
 }
@@ -1146,12 +1297,22 @@ static Node *walk_element(Fe *fe, Walk *w, PyObject *it, Node *seq) {
   if (!seq && calls_builtin(fe, it, "zip")) return walk_zip(fe, w, it);
   if (!seq && !(seq = fe_expr(fe, it))) return NULL;
   if (seq->kind == N_CALL && seq->bi && (seq->bi->flags & BF_RANGE)) return walk_range(fe, w, it, seq);
+  const char *part = "iteration";  /* d.keys(), d.values(), d.items(): d walked for that part */
+  if (seq->kind == N_CALL && !seq->bi && seq->list.len == 1 && !seq->kw.len) {
+    static const char *const parts[][2] = {{"keys", "iteration"}, {"values", "iteration values"}, {"items", "iteration items"}};
+    for (int i = 0; i < 3; i++)
+      if (!strcmp(seq->str, parts[i][0])) {
+        part = parts[i][1];
+        seq = seq->list.items[0];
+        break;
+      }
+  }
   int var = evaluated_once(fe, w, it, seq);
   if (var < 0) return NULL;
   Node *use = var_node(fe, var, it);
   w->len[w->nlen++] = call_node(fe, it, "len", &use, 1);
   Node *e = new_node(fe, N_INDEX, it);
-  e->str = "iteration";
+  e->str = part;
   e->lhs = var_node(fe, var, it);
   e->rhs = var_node(fe, w->k, it);
   return e;
@@ -1253,12 +1414,51 @@ static const struct { const char *kind, *what; } unsupported_stmts[] = {
   {"AsyncWith", "async with"},
   {"AsyncFunctionDef", "nested functions"}, {"ClassDef", "classes"},
   {"Global", "global declarations"}, {"Nonlocal", "nonlocal declarations"},
-  {"Delete", "del"},
   {"AsyncFor", "async for"}, {"Match", "match"},
 };
 
+/* del x[i], del d[k]: the container's method __delitem__. */
+static Node *fe_delete(Fe *fe, PyObject *s) {
+  PyObject *targets = field(s, "targets");
+  Node *n = new_node(fe, N_BLOCK, s);
+  n->body = new_list(fe, (int)PyList_GET_SIZE(targets));
+  for (int i = 0; n && i < n->body.len; i++) {
+    PyObject *t = PyList_GET_ITEM(targets, i);
+    Node *x = is_kind(t, "Subscript") ? fe_expr(fe, t) : fe_error(fe, t, "only del x[i] and del d[k] are supported in compiled code");
+    if (!x || x->kind != N_INDEX || x->rhs->kind == N_SLICE || x->rhs->kind == N_TUPLE) {
+      n = x ? fe_error(fe, t, "only del x[i] and del d[k] are supported in compiled code") : NULL;
+      break;
+    }
+    Node *call = new_node(fe, N_CALL, t);
+    call->str = "__delitem__";
+    call->list = new_list(fe, 2);
+    call->list.items[0] = x->lhs;
+    call->list.items[1] = x->rhs;
+    n->body.items[i] = new_node(fe, N_EXPR, t);
+    n->body.items[i]->lhs = call;
+  }
+  Py_DECREF(targets);
+  return n;
+}
+
+static Node *fe_stmt_kind(Fe *fe, PyObject *s);
+
+/* A statement, after what the comprehensions in it run first. */
 static Node *fe_stmt(Fe *fe, PyObject *s) {
+  int before = fe->pre.len;
+  Node *n = fe_stmt_kind(fe, s);
+  if (!n || fe->pre.len == before) return n;
+  Node *block = new_node(fe, N_BLOCK, s);
+  block->body = new_list(fe, fe->pre.len - before + 1);
+  for (int i = before; i < fe->pre.len; i++) block->body.items[i - before] = fe->pre.items[i];
+  block->body.items[fe->pre.len - before] = n;
+  fe->pre.len = before;
+  return block;
+}
+
+static Node *fe_stmt_kind(Fe *fe, PyObject *s) {
   const char *k = ast_kind(s);
+  if (!strcmp(k, "Delete")) return fe_delete(fe, s);
   if (!strcmp(k, "Assign")) return fe_assign(fe, s);
   if (!strcmp(k, "AugAssign")) return fe_augassign(fe, s);
   if (!strcmp(k, "AnnAssign")) return fe_annassign(fe, s);

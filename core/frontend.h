@@ -17,6 +17,8 @@ typedef struct Fe {
   const char **vars;
   int nvars, cap;
   int ntemps;
+  NodeList pre;         /* statements a comprehension in the statement being read runs before it */
+  int pre_cap;
   Diag *diag;
   uintptr_t stack_limit;  /* rt_stack_limit: reading nests as deep as the code */
   int handlers;         /* except clauses being read around here: a bare raise re-raises */

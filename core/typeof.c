@@ -152,6 +152,8 @@ static const Type *typeof_depth(PyObject *o, int depth) {
   if (t == &PyComplex_Type) return &core_plain[TY_C128];
   if (t == &PyArray_Type || (PyArray_Check(o) && indexes_plainly(t))) return array_type((PyArrayObject *)o);
   if (PyArray_Check(o)) return NULL;
+  const Type *typed = typed_typeof(o);
+  if (typed) return typed;
   if (PyArray_IsScalar(o, Generic)) {
     PyArray_Descr *d = PyArray_DescrFromScalar(o);
     int kind = disp_dtype_kind(d->type_num);
@@ -181,6 +183,8 @@ static PyObject *tuple_refusal(PyObject *o) {
  * its dtype named (with its byte order), or o's class. */
 PyObject *disp_refusal(PyObject *o) {
   if (PyTuple_CheckExact(o)) return tuple_refusal(o);
+  PyObject *typed = typed_refusal(o);
+  if (typed) return typed;
   if (!PyArray_Check(o))
     return PyUnicode_FromFormat("of type '%s' is not supported", Py_TYPE(o)->tp_name);
   PyArrayObject *a = (PyArrayObject *)o;

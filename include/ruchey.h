@@ -127,7 +127,11 @@ const Type *ty_dtype(const Type *elem);
 const Type *ty_info(const Type *elem);
 const Type *ty_optional(const Type *elem);
 const Type *ty_function(const void *callee, const char *name);  /* name: the function's, for messages */
+const Type *ty_list(const Type *item);  /* item NULL: an empty list's, typed by what it is given later */
+const Type *ty_dict(const Type *key, const Type *value);  /* both NULL: an empty dict's */
 #endif
+/* A typed List or Dict (containers.h): memory shared with Python's objects. */
+static inline bool ty_is_container(const Type *t) { return t->kind == TY_LIST || t->kind == TY_DICT; }
 
 /* ---------------------------------------------------------------- IR (frontend.c) */
 
@@ -434,6 +438,7 @@ typedef enum {
   RT_ERR_TYPE,
   RT_ERR_RECURSION,  /* a recursive call past the thread's stack (RecursionError) */
   RT_ERR_INTERRUPT,  /* Ctrl-C (SIGINT) reached a compiled loop (interrupt.c) */
+  RT_ERR_KEY,        /* a dict's missing key (KeyError) */
 } RtStatus;
 
 /* What a failed call left behind, per thread. */
@@ -543,6 +548,8 @@ typedef struct RucheyAPI {
    * res->entry and res->code; and what the code was generated for */
   bool (*load_object)(const void *object, size_t size, const char *symbol, CompileResult *res, Diag *d);
   const char *(*host_features)(void);
+  const Type *(*list)(const Type *item);  /* the types of typed lists and dicts */
+  const Type *(*dict)(const Type *key, const Type *value);
 } RucheyAPI;
 
 const RucheyAPI *ruchey_api(void);
@@ -550,6 +557,7 @@ const RucheyAPI *ruchey_api(void);
 /* Stage interfaces inside libruchey. */
 bool ty_infer(Func *f, const Type **argtypes, const CompileOptions *opts, Diag *diag);
 void rt_register_symbols(void (*define)(const char *name, void *addr, void *ctx), void *ctx);
+void rt_register_containers(void (*define)(const char *name, void *addr, void *ctx), void *ctx);  /* containers.c */
 RtError *rt_last_error(void);
 void rt_set_error(int status, const char *msg);
 /* The lowest address this thread's stack may grow to before a check

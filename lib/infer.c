@@ -103,6 +103,7 @@ const Type *ty_unify(const Type *a, const Type *b) {
       (a->elem == b->elem)) {
     return ty_array(a->elem, a->ndim, a->layout == b->layout ? a->layout : 'A', a->readonly || b->readonly);
   }
+  if (ty_is_container(a)) return ty_unify_containers(a, b);
   if (a->kind == TY_TUPLE && b->kind == TY_TUPLE && a->nfields == b->nfields) {
     const Type *fields[64];
     if (a->nfields > 64) return NULL;
@@ -147,6 +148,8 @@ static void assign_var(Infer *in, Node *target, const Type *t) {
   }
   target->ty = *slot;
 }
+
+void ty_assign_var(Infer *in, Node *target, const Type *t) { assign_var(in, target, t); }
 
 static const Type *ty_var(Infer *in, Node *n) {
   const Type *t = in->f->var_types[n->var];
@@ -274,6 +277,8 @@ static const Type *ty_ifexp(Infer *in, Node *n) {
 static const Type *ty_index(Infer *in, Node *n) {
   const Type *base = ty_expr(in, n->lhs);
   if (!base) return NULL;
+  if (base->kind == TY_LIST) return ty_list_index(in, n, base);
+  if (base->kind == TY_DICT) return ty_dict_index(in, n, base);
   if (n->str && base->kind != TY_TUPLE && (base->kind != TY_ARRAY || base->ndim == 0))  /* for v in base */
     return ty_error(in, n, base->kind == TY_ARRAY ? "iteration over a 0-d array"
                                                    : "for loops over %s are not supported: iterate over an array, "
@@ -461,6 +466,13 @@ static void ty_store(Infer *in, Node *target, const Type *t, Node *at) {
       ty_error(in, at, "a value of type %s cannot be stored in a variable", t->name);
     else
       assign_var(in, target, t);
+    if (ty_is_container(t) && at->ty == t && target->ty) at->ty = target->ty;  /* x = []: as x's appends type it */
+  } else if (target->kind == N_INDEX && (ty_expr(in, target->lhs), ty_failed(in))) {
+    return;
+  } else if (target->kind == N_INDEX && target->lhs->ty && target->lhs->ty->kind == TY_LIST) {
+    ty_list_store(in, target, t, at);
+  } else if (target->kind == N_INDEX && target->lhs->ty && target->lhs->ty->kind == TY_DICT) {
+    ty_dict_store(in, target, t, at);
   } else if (target->kind == N_INDEX) {
     const Type *elem = ty_expr(in, target);
     if (!elem) return;

@@ -50,6 +50,19 @@ const Type *ty_tuple_concat(Infer *in, Node *n, const Type *a, const Type *b);
 const Type *ty_tuple_compare(Infer *in, Node *n, const Type *a, const Type *b);
 /* A call with *t (n->op set, frontend's fe_spread_call): the parameters' types into bound; how many, or -1 */
 int ty_spread_args(Infer *in, Node *n, const Type **args, const Type **bound);
+/* Retypes a variable as if t were assigned to it (an empty list's type
+ * learnt from an append). */
+void ty_assign_var(Infer *in, Node *target, const Type *t);
+/* builtins/lists.c, dicts.c: typed lists and dicts */
+bool ty_container_item(Infer *in, Node *at, const Type *t, const char *what);  /* a type they may hold */
+bool ty_container_fits(const Type *to, const Type *from);  /* from stored where to is held */
+const Type *ty_unify_containers(const Type *a, const Type *b);  /* an empty one with a typed one */
+bool ty_refine_container(Infer *in, Node *n, Node *recv, const Type *t);  /* recv's variable retyped t */
+const Type *ty_list_index(Infer *in, Node *n, const Type *base);
+void ty_list_store(Infer *in, Node *target, const Type *t, Node *at);
+const Type *ty_dict_index(Infer *in, Node *n, const Type *base);
+void ty_dict_store(Infer *in, Node *target, const Type *t, Node *at);
+const Type *ty_dict_contains(Infer *in, Node *n, const Type **args);
 /* A builtin of the family tables by its name ("round digits"). */
 const Builtin *bi_named(const char *name);
 

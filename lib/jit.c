@@ -429,6 +429,8 @@ EXPORT const RucheyAPI *ruchey_api(void) {
     .set_exception_matcher = rt_set_exception_matcher,
     .load_object = load_cached,
     .host_features = host_features,
+    .list = ty_list,
+    .dict = ty_dict,
   };
   return &api;
 }

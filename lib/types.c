@@ -144,6 +144,15 @@ static void complete(Type *t) {
     t->size = (t->elem->size + 1 + t->align - 1) / t->align * t->align;
     t->name = format("OptionalType(%s)", t->elem->name);
     break;
+  case TY_LIST:  /* a pointer to the RtList */
+    t->size = t->align = sizeof(void *);
+    t->name = format("ListType[%s]", t->elem ? t->elem->name : "undefined");
+    break;
+  case TY_DICT:
+    t->size = t->align = sizeof(void *);
+    t->name = t->nfields ? format("DictType[%s,%s]", t->fields[0]->name, t->fields[1]->name)
+                        : format("DictType[undefined,undefined]");
+    break;
   default: break;
   }
 }
@@ -191,4 +200,11 @@ const Type *ty_optional(const Type *elem) {
 
 const Type *ty_function(const void *callee, const char *name) {
   return intern(&(Type){.kind = TY_FUNCTION, .callee = callee, .name = name});
+}
+
+const Type *ty_list(const Type *item) { return intern(&(Type){.kind = TY_LIST, .elem = item}); }
+
+const Type *ty_dict(const Type *key, const Type *value) {
+  const Type *kv[2] = {key, value};
+  return intern(&(Type){.kind = TY_DICT, .nfields = key ? 2 : 0, .fields = key ? kv : NULL});
 }

@@ -24,8 +24,8 @@ def string_literal(x):
     return x
 
 
-def list_literal(x):
-    a = [x, x]  # <- unsupported
+def set_literal(x):
+    a = {x, x}  # <- unsupported
     return x
 
 
@@ -77,8 +77,8 @@ def index_a_scalar(x):
 CASES = [
     pytest.param(string_literal, id="string_literal",
                  marks=numba_deviation("string literals are supported")),
-    pytest.param(list_literal, id="list_literal",
-                 marks=numba_deviation("list literals are supported")),
+    pytest.param(set_literal, id="set_literal",
+                 marks=numba_deviation("set literals are supported")),
     pytest.param(with_statement, id="with_statement",
                  marks=numba_deviation("raises UnsupportedBytecodeError, not TypingError")),
     pytest.param(except_as, id="except_as",

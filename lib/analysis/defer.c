@@ -69,7 +69,7 @@ static bool deferrable_expr(const Defer *d, const Node *n) {
   case N_UNARY: return deferrable_expr(d, n->lhs);
   case N_COMPARE: case N_BOOLOP: case N_TUPLE: return deferrable_list(d, &n->list);
   case N_IFEXP: return deferrable_expr(d, n->cond) && deferrable_expr(d, n->lhs) && deferrable_expr(d, n->rhs);
-  case N_INDEX: return ty_is_scalar(n->ty) && n->lhs->kind == N_VAR && deferrable_expr(d, n->lhs) &&
+  case N_INDEX: return ty_is_scalar(n->ty) && !ty_is_container(n->lhs->ty) && n->lhs->kind == N_VAR && deferrable_expr(d, n->lhs) &&
                        safe_index(d, n->rhs);
   case N_ATTR: return (ty_is_scalar(n->ty) || n->ty->kind == TY_TUPLE) && deferrable_expr(d, n->lhs);
   case N_CALL:

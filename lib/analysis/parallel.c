@@ -33,8 +33,12 @@ typedef struct Scan {
 
 static void mark_seen(Scan *s, int v) { s->use[v].seen = true; }
 
+static void set_unsafe(Scan *s, const Node *n, const char *why);
+
 static bool note_read(Node *n, void *ctx) {
   Scan *s = ctx;
+  if (n->ty && ty_is_container(n->ty))  /* appends would race, and so would a dict's compaction */
+    set_unsafe(s, n, "a typed list or dict, which its threads cannot share");
   if (n->kind == N_VAR) {
     mark_seen(s, n->var);
     s->use[n->var].reads++;

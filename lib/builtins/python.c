@@ -22,7 +22,8 @@ static LLVMValueRef lo_range_value(Lower *l, Node *n) { return LLVMGetUndef(l->m
 /* ---------------------------------------------------------------- len, abs, min, max */
 
 static const Type *ty_len(Infer *in, Node *n, const Type **args) {
-  if (args[0]->kind == TY_ARRAY || args[0]->kind == TY_TUPLE || args[0]->kind == TY_RANGE) return TYS(TY_I64);
+  if (args[0]->kind == TY_ARRAY || args[0]->kind == TY_TUPLE || args[0]->kind == TY_RANGE || ty_is_container(args[0]))
+    return TYS(TY_I64);
   return ty_error(in, n, "len() of %s is not supported", args[0]->name);
 }
 
@@ -36,7 +37,9 @@ static LLVMValueRef lo_len(Lower *l, Node *n) {
     return count;
   }
   LLVMValueRef v = lo_expr(l, a);
-  LLVMValueRef len = a->ty->ndim ? lo_arr_shape(l, v, 0) : const_i64(l, 0);
+  LLVMValueRef len = ty_is_container(a->ty) ? lo_container_len(l, a->ty, v)
+                     : a->ty->ndim          ? lo_arr_shape(l, v, 0)
+                                            : const_i64(l, 0);
   lo_done_with(l, a, v);
   return len;
 }

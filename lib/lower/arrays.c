@@ -41,6 +41,8 @@ void lo_indices(Lower *l, Node *idx, LLVMValueRef *out) {
 
 /* The address of the array element an N_INDEX names; *base gets the array. */
 LLVMValueRef lo_index_addr(Lower *l, Node *n, LLVMValueRef *base) {
+  if (n->lhs->ty->kind == TY_LIST) return lo_list_index(l, n, base, false);
+  if (n->lhs->ty->kind == TY_DICT) return lo_dict_addr(l, n, base, false);
   *base = lo_expr(l, n->lhs);
   LLVMValueRef idx[RC_MAX_NDIM];
   lo_indices(l, n->rhs, idx);
@@ -182,6 +184,7 @@ LLVMValueRef lo_copy(Lower *l, Node *n) {
 LLVMValueRef lo_index(Lower *l, Node *n) {
   if (n->lhs->ty->kind == TY_TUPLE) return lo_tuple_index(l, n);
   if (n->ty->kind == TY_ARRAY) return lo_array_index(l, n);
+  if (n->lhs->ty->kind == TY_DICT) return lo_dict_index(l, n);
   LLVMValueRef base;
   LLVMValueRef addr = lo_index_addr(l, n, &base);
   LLVMValueRef v = lo_load_scalar(l, n->ty, addr);

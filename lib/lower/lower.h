@@ -357,6 +357,18 @@ LLVMValueRef lo_tuple_compare(Lower *l, int op, LLVMValueRef a, const Type *ta, 
 /* A call with *t: the callee's arguments (its parameters' types) into args; how many */
 int lo_spread_args(Lower *l, Node *n, const Func *callee, LLVMValueRef *args, LLVMValueRef *packed);
 
+/* ---------------------------------------------------------------- builtins/lists.c, dicts.c */
+
+void lo_container_refcount(Lower *l, const Type *t, LLVMValueRef v, bool inc);  /* model.c's row */
+LLVMValueRef lo_container_len(Lower *l, const Type *t, LLVMValueRef v);
+LLVMValueRef lo_list_len(Lower *l, LLVMValueRef lst);
+/* x[i]'s address (IndexError, KeyError), x evaluated into *base; store:
+ * for x[i] = v (a dict's key inserted) */
+LLVMValueRef lo_list_index(Lower *l, Node *n, LLVMValueRef *base, bool store);
+LLVMValueRef lo_dict_addr(Lower *l, Node *n, LLVMValueRef *base, bool store);
+LLVMValueRef lo_dict_index(Lower *l, Node *n);  /* d[k], or an entry's part in iteration */
+LLVMValueRef lo_dict_contains(Lower *l, Node *n);
+
 /* ---------------------------------------------------------------- builtins/cuda.c */
 
 /* A shared or local array's shape (its first argument or shape=), its

@@ -129,6 +129,8 @@ static void optional_refcount(Lower *l, const Type *t, LLVMValueRef v, bool inc)
   lo_refcount(l, t->elem, LLVMBuildExtractValue(l->b, v, 0, ""), inc);
 }
 
+static LLVMTypeRef ptr_value(Lower *l, const Type *t) { return l->mod->ptr; }
+
 #define INT_MODEL {int_value, same_storage, plain_load, plain_store, NULL}
 #define FLOAT_MODEL {float_value, same_storage, plain_load, plain_store, NULL}
 #define NO_VALUE {byte, byte, no_load, no_store, NULL}
@@ -144,6 +146,8 @@ static const Model models[TY_COUNT] = {
   [TY_NONE] = NO_VALUE, [TY_RANGE] = NO_VALUE, [TY_DTYPE] = NO_VALUE, [TY_MODULE] = NO_VALUE,
   [TY_GRID] = NO_VALUE, [TY_INFO] = NO_VALUE, [TY_FUNCTION] = NO_VALUE,
   [TY_OPTIONAL] = {optional_value, optional_storage, optional_load, optional_store, optional_refcount},
+  [TY_LIST] = {ptr_value, ptr_value, plain_load, plain_store, lo_container_refcount},
+  [TY_DICT] = {ptr_value, ptr_value, plain_load, plain_store, lo_container_refcount},
 };
 
 static const Model *model(const Type *t) {
@@ -198,7 +202,7 @@ static LLVMValueRef convert_optional(Lower *l, LLVMValueRef v, const Type *from,
 
 LLVMValueRef lo_convert(Lower *l, LLVMValueRef v, const Type *from, const Type *to) {
   if (from != to && (from->kind == TY_OPTIONAL || to->kind == TY_OPTIONAL)) return convert_optional(l, v, from, to);
-  if (from == to || from->kind == TY_ARRAY) return v;  /* layouts share a struct */
+  if (from == to || from->kind == TY_ARRAY || ty_is_container(from)) return v;  /* layouts share a struct; a pointer */
   LLVMTypeRef dst = lo_type(l, to);
   if (to->kind == TY_TUPLE) {
     LLVMValueRef r = LLVMGetUndef(dst);

@@ -22,7 +22,10 @@ static void lo_store(Lower *l, Node *target, const Type *t, LLVMValueRef v) {
     if (ty_has_arrays(t)) lo_refcount(l, t, v, false);  /* the stored value was owned */
   } else if (target->kind == N_INDEX) {
     LLVMValueRef base;
-    LLVMValueRef addr = lo_index_addr(l, target, &base);
+    const Type *bt = target->lhs->ty;
+    LLVMValueRef addr = bt->kind == TY_LIST   ? lo_list_index(l, target, &base, true)
+                        : bt->kind == TY_DICT ? lo_dict_addr(l, target, &base, true)
+                                              : lo_index_addr(l, target, &base);
     lo_store_scalar(l, target->ty, addr, lo_convert(l, v, t, target->ty));
     lo_done_with(l, target->lhs, base);
   } else {

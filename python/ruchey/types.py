@@ -171,6 +171,38 @@ namespace.update(void=void, none=none, Tuple=Tuple, UniTuple=UniTuple)
 globals().update(namespace)
 
 
+class ListType:
+    """The type of a ruchey.typed.List of item_type (as numba.types.ListType)."""
+
+    def __init__(self, item_type):
+        self.item_type = item_type
+
+    def __eq__(self, other):
+        return isinstance(other, ListType) and self.item_type == other.item_type
+
+    def __hash__(self):
+        return hash(("ListType", self.item_type))
+
+    def __repr__(self):
+        return f"ListType[{self.item_type!r}]"
+
+
+class DictType:
+    """The type of a ruchey.typed.Dict (as numba.types.DictType)."""
+
+    def __init__(self, key_type, value_type):
+        self.key_type, self.value_type = key_type, value_type
+
+    def __eq__(self, other):
+        return isinstance(other, DictType) and (self.key_type, self.value_type) == (other.key_type, other.value_type)
+
+    def __hash__(self):
+        return hash(("DictType", self.key_type, self.value_type))
+
+    def __repr__(self):
+        return f"DictType[{self.key_type!r},{self.value_type!r}]"
+
+
 def parse_signature(sig):
     """A signature from a string, a Signature, or a tuple of argument types."""
     if isinstance(sig, str):

@@ -1,0 +1,613 @@
+/* typed.c — ruchey.typed.List and ruchey.typed.Dict, as numba.typed's.
+ *
+ * Each Python object holds one reference to a C container of
+ * include/containers.h, the memory compiled code works on: passed to a
+ * compiled function it is not copied (the function borrows it), and a
+ * container a compiled function returns becomes a new object holding it.
+ * Items are numbers or bools of one type, known from List.empty_list /
+ * Dict.empty or from the first item given (List(), Dict()).
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+#include "containers.h"
+#include "core.h"
+
+/* The scalar types, without libruchey: what boxing and unboxing read of them. */
+static const Type scalar[TY_COUNT] = {
+#define X(k, nm, fl, b) [TY_##k] = {.kind = TY_##k, .flags = (fl), .bits = (b), .name = nm},
+#include "types.def"
+#undef X
+};
+
+/* The extension's copy of containers.c reports errors by their return
+ * values alone: compiled code's error slot is libruchey's. */
+void rt_set_error(int status, const char *msg) {}
+
+/* item, value: the type of tuples held, from compiled code (NULL: the
+ * container's kind, a scalar). Python reads them; it stores only numbers. */
+typedef struct {
+  PyObject_HEAD
+  RtList *l;
+  const Type *item;
+} ListObject;
+
+typedef struct {
+  PyObject_HEAD
+  RtDict *d;
+  const Type *value;
+} DictObject;
+
+static const Type *list_item_type_of(const ListObject *self) { return self->item ? self->item : &scalar[self->l->kind]; }
+static const Type *dict_value_type_of(const DictObject *self) { return self->value ? self->value : &scalar[self->d->valkind]; }
+
+/* Storing from Python into a container of tuples: refused (ruchey takes no tuples from Python here). */
+static int stores_numbers(const Type *held) {
+  if (!held || held->kind != TY_TUPLE) return 0;
+  PyErr_Format(PyExc_TypeError, "a typed container of %s is only written by compiled code", held->name);
+  return -1;
+}
+
+/* ---------------------------------------------------------------- items */
+
+/* The scalar kind a Python value is first given as: bool, int64, float64,
+ * or a NumPy scalar's; -1 with a TypeError for others. */
+static int kind_of_value(PyObject *o) {
+  if (PyBool_Check(o)) return TY_BOOL;
+  if (PyLong_Check(o)) return TY_I64;
+  if (PyFloat_Check(o)) return TY_F64;
+  const Type *t = disp_typeof(o);
+  if (t && ty_is_scalar(t)) return (int)t->kind;
+  PyErr_Format(PyExc_TypeError, "typed containers hold numbers and bools, not %s", Py_TYPE(o)->tp_name);
+  return -1;
+}
+
+/* An item type given as ruchey.int64 (a ruchey.types.Type), int, float or bool. */
+static int kind_of_type(PyObject *t) {
+  if (t == (PyObject *)&PyLong_Type) return TY_I64;
+  if (t == (PyObject *)&PyFloat_Type) return TY_F64;
+  if (t == (PyObject *)&PyBool_Type) return TY_BOOL;
+  PyObject *kind = PyObject_GetAttrString(t, "kind"), *ndim = kind ? PyObject_GetAttrString(t, "ndim") : NULL;
+  long k = kind && PyLong_Check(kind) ? PyLong_AsLong(kind) : -1, nd = ndim && PyLong_Check(ndim) ? PyLong_AsLong(ndim) : 1;
+  Py_XDECREF(kind); Py_XDECREF(ndim);
+  PyErr_Clear();
+  if (k >= 0 && k < TY_COUNT && nd == 0 && (scalar[k].flags & TF_SCALAR)) return (int)k;
+  PyErr_Format(PyExc_TypeError, "typed containers hold numbers and bools: %R is not such a type", t);
+  return -1;
+}
+
+/* o stored at p as an item of kind (converted as Python converts). */
+static int store_item(int kind, PyObject *o, char *p) {
+  Slot slot;
+  RtArray arr;
+  void *arg;
+  if (kind == TY_BOOL && !PyBool_Check(o) && !PyNumber_Check(o)) {  /* any object has a truth value */
+    PyErr_Format(PyExc_TypeError, "a typed container of bools cannot hold %s", Py_TYPE(o)->tp_name);
+    return -1;
+  }
+  if (disp_unbox(o, &scalar[kind], &slot, &arr, &arg) < 0) return -1;
+  memcpy(p, arg, (size_t)ty_bits(&scalar[kind]) / 8);
+  return 0;
+}
+
+
+/* A key as the dict holds it: 64-bit bits, ints extended, floats as float64. */
+static int key_bits(int kind, PyObject *o, uint64_t *bits) {
+  char buf[8] = {0};
+  if (store_item(kind, o, buf) < 0) return -1;
+  if (kind == TY_F32 || kind == TY_F64) {
+    double x = kind == TY_F32 ? *(float *)buf : *(double *)buf;
+    memcpy(bits, &x, 8);
+  } else if (scalar[kind].flags & TF_SIGNED) {
+    int64_t v = kind == TY_I8 ? *(int8_t *)buf : kind == TY_I16 ? *(int16_t *)buf : kind == TY_I32 ? *(int32_t *)buf : *(int64_t *)buf;
+    *bits = (uint64_t)v;
+  } else {
+    uint64_t v = 0;
+    memcpy(&v, buf, (size_t)ty_bits(&scalar[kind]) / 8);
+    *bits = v;
+  }
+  return 0;
+}
+
+static PyObject *key_object(int kind, uint64_t bits) {
+  if (kind == TY_F32 || kind == TY_F64) {
+    double x;
+    memcpy(&x, &bits, 8);
+    return PyFloat_FromDouble(x);
+  }
+  if (kind == TY_BOOL) return PyBool_FromLong(bits != 0);
+  return kind == TY_U64 ? PyLong_FromUnsignedLongLong(bits) : PyLong_FromLongLong((int64_t)bits);
+}
+
+/* ---------------------------------------------------------------- List */
+
+static PyTypeObject ListType;
+
+static ListObject *list_wrap(RtList *l) {
+  ListObject *self = PyObject_New(ListObject, &ListType);
+  if (!self) {
+    rt_list_release(l);
+  } else {
+    self->l = l;
+    self->item = NULL;
+  }
+  return self;
+}
+
+static RtList *untyped_list(void) { return rt_list_new(-1, 8, 0); }
+
+/* The first item types an untyped list (it has none yet). */
+static int list_learn(ListObject *self, PyObject *o) {
+  if (self->l->kind >= 0) return 0;
+  int kind = kind_of_value(o);
+  if (kind < 0) return -1;
+  self->l->kind = kind;
+  self->l->itemsize = ty_bits(&scalar[kind]) / 8;
+  return 0;
+}
+
+static PyObject *list_append(ListObject *self, PyObject *o) {
+  if (stores_numbers(self->item) < 0 || list_learn(self, o) < 0) return NULL;
+  char buf[8];
+  if (store_item(self->l->kind, o, buf) < 0) return NULL;
+  if (rt_list_reserve(self->l, self->l->len + 1) != RT_OK) return PyErr_NoMemory();
+  memcpy(self->l->data + self->l->len++ * self->l->itemsize, buf, (size_t)self->l->itemsize);
+  Py_RETURN_NONE;
+}
+
+static PyObject *list_extend(ListObject *self, PyObject *items) {
+  PyObject *it = PyObject_GetIter(items), *o;
+  if (!it) return NULL;
+  while ((o = PyIter_Next(it))) {
+    PyObject *r = list_append(self, o);
+    Py_DECREF(o);
+    if (!r) break;
+    Py_DECREF(r);
+  }
+  Py_DECREF(it);
+  if (PyErr_Occurred()) return NULL;
+  Py_RETURN_NONE;
+}
+
+static PyObject *list_new(PyTypeObject *type, PyObject *args, PyObject *kw) {
+  PyObject *items = NULL;
+  if (!PyArg_ParseTuple(args, "|O:List", &items)) return NULL;
+  RtList *l = untyped_list();
+  ListObject *self = l ? (ListObject *)type->tp_alloc(type, 0) : NULL;
+  if (!self) {
+    if (l) rt_list_free(l);
+    return PyErr_NoMemory();
+  }
+  self->l = l;
+  if (items) {
+    PyObject *r = list_extend(self, items);
+    if (!r) Py_CLEAR(self);
+    Py_XDECREF(r);
+  }
+  return (PyObject *)self;
+}
+
+static PyObject *list_empty_list(PyTypeObject *type, PyObject *args, PyObject *kw) {
+  static char *names[] = {"item_type", "allocated", NULL};
+  PyObject *t;
+  Py_ssize_t allocated = 0;
+  if (!PyArg_ParseTupleAndKeywords(args, kw, "O|n:empty_list", names, &t, &allocated)) return NULL;
+  int kind = kind_of_type(t);
+  if (kind < 0) return NULL;
+  RtList *l = rt_list_new(kind, ty_bits(&scalar[kind]) / 8, allocated > 0 ? allocated : 0);
+  if (!l) return PyErr_NoMemory();
+  return (PyObject *)list_wrap(l);
+}
+
+static void list_dealloc(ListObject *self) {
+  rt_list_release(self->l);
+  Py_TYPE(self)->tp_free(self);
+}
+
+static Py_ssize_t list_len(ListObject *self) { return (Py_ssize_t)self->l->len; }
+
+static PyObject *list_item(ListObject *self, Py_ssize_t i) {
+  if (i < 0 || i >= self->l->len) {
+    PyErr_SetString(PyExc_IndexError, "list index out of range");
+    return NULL;
+  }
+  return disp_box(list_item_type_of(self), self->l->data + i * self->l->itemsize);
+}
+
+static int list_ass_item(ListObject *self, Py_ssize_t i, PyObject *o) {
+  if (i < 0 || i >= self->l->len) {
+    PyErr_SetString(PyExc_IndexError, "list assignment index out of range");
+    return -1;
+  }
+  if (!o) {
+    rt_list_close(self->l, i);
+    return 0;
+  }
+  if (stores_numbers(self->item) < 0) return -1;
+  return store_item(self->l->kind, o, self->l->data + i * self->l->itemsize);
+}
+
+static PyObject *list_pop(ListObject *self, PyObject *args) {
+  Py_ssize_t i = -1;
+  if (!PyArg_ParseTuple(args, "|n:pop", &i)) return NULL;
+  if (!self->l->len) {
+    PyErr_SetString(PyExc_IndexError, "pop from empty list");
+    return NULL;
+  }
+  if (i < 0) i += self->l->len;
+  if (i < 0 || i >= self->l->len) {
+    PyErr_SetString(PyExc_IndexError, "pop index out of range");
+    return NULL;
+  }
+  PyObject *v = list_item(self, i);
+  if (v) rt_list_close(self->l, i);
+  return v;
+}
+
+static PyObject *list_insert(ListObject *self, PyObject *args) {
+  Py_ssize_t i;
+  PyObject *o;
+  if (!PyArg_ParseTuple(args, "nO:insert", &i, &o) || stores_numbers(self->item) < 0 || list_learn(self, o) < 0)
+    return NULL;
+  char buf[8];
+  if (store_item(self->l->kind, o, buf) < 0) return NULL;
+  if (i < 0) i += self->l->len;
+  i = i < 0 ? 0 : i > self->l->len ? self->l->len : i;
+  if (rt_list_open(self->l, i) != RT_OK) return PyErr_NoMemory();
+  memcpy(self->l->data + i * self->l->itemsize, buf, (size_t)self->l->itemsize);
+  Py_RETURN_NONE;
+}
+
+static PyObject *list_sort(ListObject *self, PyObject *args, PyObject *kw) {
+  static char *names[] = {"reverse", NULL};
+  int reverse = 0;
+  if (!PyArg_ParseTupleAndKeywords(args, kw, "|$p:sort", names, &reverse)) return NULL;
+  if (self->item) {
+    PyErr_Format(PyExc_TypeError, "sorting a typed list of %s is not supported", self->item->name);
+    return NULL;
+  }
+  if (self->l->kind >= 0 && rt_list_sort(self->l, reverse) != RT_OK) return PyErr_NoMemory();
+  Py_RETURN_NONE;
+}
+
+static PyObject *list_reverse(ListObject *self, PyObject *unused) {
+  rt_list_reverse(self->l);
+  Py_RETURN_NONE;
+}
+
+static PyObject *list_repr(ListObject *self) {
+  PyObject *items = PySequence_List((PyObject *)self);
+  if (!items) return NULL;
+  PyObject *r = self->l->kind < 0 ? PyUnicode_FromFormat("ListType[undefined](%R)", items)
+                                  : PyUnicode_FromFormat("ListType[%s](%R)", list_item_type_of(self)->name, items);
+  Py_DECREF(items);
+  return r;
+}
+
+static PyObject *list_richcompare(ListObject *self, PyObject *other, int op) {
+  if (op != Py_EQ && op != Py_NE) Py_RETURN_NOTIMPLEMENTED;
+  PyObject *a = PySequence_List((PyObject *)self);
+  PyObject *b = a ? PySequence_List(other) : NULL;
+  PyObject *r = b ? PyObject_RichCompare(a, b, op) : NULL;
+  Py_XDECREF(a); Py_XDECREF(b);
+  if (!r && PyErr_ExceptionMatches(PyExc_TypeError)) {
+    PyErr_Clear();
+    Py_RETURN_NOTIMPLEMENTED;
+  }
+  return r;
+}
+
+static PyObject *list_item_type(ListObject *self, void *unused) {
+  if (self->l->kind < 0) Py_RETURN_NONE;
+  return PyUnicode_FromString(list_item_type_of(self)->name);
+}
+
+static PyMethodDef list_methods[] = {
+  {"append", (PyCFunction)list_append, METH_O, "Appends an item."},
+  {"extend", (PyCFunction)list_extend, METH_O, "Appends the items of an iterable."},
+  {"pop", (PyCFunction)list_pop, METH_VARARGS, "Removes and returns the item at an index (the last)."},
+  {"insert", (PyCFunction)list_insert, METH_VARARGS, "Inserts an item before an index."},
+  {"sort", (PyCFunction)(void (*)(void))list_sort, METH_VARARGS | METH_KEYWORDS, "Sorts in place, stably."},
+  {"reverse", (PyCFunction)list_reverse, METH_NOARGS, "Reverses in place."},
+  {"empty_list", (PyCFunction)(void (*)(void))list_empty_list, METH_VARARGS | METH_KEYWORDS | METH_CLASS,
+   "An empty list of items of item_type (ruchey.int64, ruchey.float64, int, float, bool ...)."},
+  {NULL},
+};
+
+static PyGetSetDef list_getset[] = {
+  {"item_type", (getter)list_item_type, NULL, "The items' type's name (None while unknown).", NULL},
+  {NULL},
+};
+
+static PySequenceMethods list_as_sequence = {
+  .sq_length = (lenfunc)list_len,
+  .sq_item = (ssizeargfunc)list_item,
+  .sq_ass_item = (ssizeobjargproc)list_ass_item,
+};
+
+static PyTypeObject ListType = {
+  PyVarObject_HEAD_INIT(NULL, 0)
+  .tp_name = "ruchey.typed.List",
+  .tp_basicsize = sizeof(ListObject),
+  .tp_dealloc = (destructor)list_dealloc,
+  .tp_repr = (reprfunc)list_repr,
+  .tp_as_sequence = &list_as_sequence,
+  .tp_richcompare = (richcmpfunc)list_richcompare,
+  .tp_flags = Py_TPFLAGS_DEFAULT,
+  .tp_doc = "A list of numbers of one type, shared with compiled code without copying (numba.typed.List).",
+  .tp_methods = list_methods,
+  .tp_getset = list_getset,
+  .tp_new = list_new,
+};
+
+/* ---------------------------------------------------------------- Dict */
+
+static PyTypeObject DictType;
+
+static DictObject *dict_wrap(RtDict *d) {
+  DictObject *self = PyObject_New(DictObject, &DictType);
+  if (!self) {
+    rt_dict_release(d);
+  } else {
+    self->d = d;
+    self->value = NULL;
+  }
+  return self;
+}
+
+static PyObject *dict_new(PyTypeObject *type, PyObject *args, PyObject *kw) {
+  if (!PyArg_ParseTuple(args, ":Dict")) return NULL;
+  RtDict *d = rt_dict_new(-1, -1, 8);
+  DictObject *self = d ? (DictObject *)type->tp_alloc(type, 0) : NULL;
+  if (!self) {
+    if (d) rt_dict_free(d);
+    return PyErr_NoMemory();
+  }
+  self->d = d;
+  return (PyObject *)self;
+}
+
+static PyObject *dict_empty(PyTypeObject *type, PyObject *args, PyObject *kw) {
+  static char *names[] = {"key_type", "value_type", "n_keys", NULL};
+  PyObject *k, *v;
+  Py_ssize_t n = 0;
+  if (!PyArg_ParseTupleAndKeywords(args, kw, "OO|n:empty", names, &k, &v, &n)) return NULL;
+  int kk = kind_of_type(k), vk = kk < 0 ? -1 : kind_of_type(v);
+  if (vk < 0) return NULL;
+  RtDict *d = rt_dict_new(kk, vk, ty_bits(&scalar[vk]) / 8);
+  return d ? (PyObject *)dict_wrap(d) : PyErr_NoMemory();
+}
+
+static void dict_dealloc(DictObject *self) {
+  rt_dict_release(self->d);
+  Py_TYPE(self)->tp_free(self);
+}
+
+static Py_ssize_t dict_len(DictObject *self) { return (Py_ssize_t)self->d->used; }
+
+/* The value's address for key k, or NULL: with found false and no error
+ * when k is not there (a key of another type is not there either). */
+static char *dict_find(DictObject *self, PyObject *k) {
+  uint64_t bits;
+  if (self->d->keykind < 0) return NULL;
+  if (key_bits(self->d->keykind, k, &bits) < 0) {
+    PyErr_Clear();
+    return NULL;
+  }
+  return rt_dict_lookup(self->d, bits);
+}
+
+static PyObject *dict_subscript(DictObject *self, PyObject *k) {
+  char *v = dict_find(self, k);
+  if (!v) {
+    PyErr_SetObject(PyExc_KeyError, k);
+    return NULL;
+  }
+  return disp_box(dict_value_type_of(self), v);
+}
+
+static int dict_ass_subscript(DictObject *self, PyObject *k, PyObject *v) {
+  RtDict *d = self->d;
+  if (!v) {
+    uint64_t bits;
+    if (d->keykind < 0 || key_bits(d->keykind, k, &bits) < 0 || !rt_dict_delete(d, bits)) {
+      PyErr_Clear();
+      PyErr_SetObject(PyExc_KeyError, k);
+      return -1;
+    }
+    return 0;
+  }
+  if (stores_numbers(self->value) < 0) return -1;
+  if (d->keykind < 0) {  /* the first pair types the dict */
+    int kk = kind_of_value(k), vk = kk < 0 ? -1 : kind_of_value(v);
+    if (vk < 0) return -1;
+    d->keykind = kk;
+    d->valkind = vk;
+    d->valsize = ty_bits(&scalar[vk]) / 8;
+  }
+  uint64_t bits;
+  char buf[8];
+  if (key_bits(d->keykind, k, &bits) < 0 || store_item(d->valkind, v, buf) < 0) return -1;
+  char *at = rt_dict_insert(d, bits);
+  if (!at) {
+    PyErr_NoMemory();
+    return -1;
+  }
+  memcpy(at, buf, (size_t)d->valsize);
+  return 0;
+}
+
+static int dict_contains(DictObject *self, PyObject *k) { return dict_find(self, k) != NULL; }
+
+/* keys (0), values (1) or items (2), in insertion order, as a Python list. */
+static PyObject *dict_parts(DictObject *self, int which) {
+  RtDict *d = self->d;
+  PyObject *out = PyList_New(0);
+  for (int64_t i = 0; out && i < d->used; i++) {
+    char *e = rt_dict_entry(d, i);
+    PyObject *k = which != 1 ? key_object(d->keykind, *(uint64_t *)(e + 8)) : NULL;
+    PyObject *v = which != 0 ? disp_box(dict_value_type_of(self), e + RT_DICT_VALUE) : NULL;
+    PyObject *item = which == 0 ? k : which == 1 ? v : (k && v ? PyTuple_Pack(2, k, v) : NULL);
+    if (which == 2) {
+      Py_XDECREF(k);
+      Py_XDECREF(v);
+    }
+    if (!item || PyList_Append(out, item) < 0) Py_CLEAR(out);
+    Py_XDECREF(item);
+  }
+  return out;
+}
+
+static PyObject *dict_keys(DictObject *self, PyObject *unused) { return dict_parts(self, 0); }
+static PyObject *dict_values(DictObject *self, PyObject *unused) { return dict_parts(self, 1); }
+static PyObject *dict_items(DictObject *self, PyObject *unused) { return dict_parts(self, 2); }
+
+static PyObject *dict_iter(DictObject *self) {
+  PyObject *keys = dict_parts(self, 0);
+  PyObject *it = keys ? PyObject_GetIter(keys) : NULL;
+  Py_XDECREF(keys);
+  return it;
+}
+
+static PyObject *dict_get(DictObject *self, PyObject *args) {
+  PyObject *k, *dflt = Py_None;
+  if (!PyArg_ParseTuple(args, "O|O:get", &k, &dflt)) return NULL;
+  char *v = dict_find(self, k);
+  return v ? disp_box(dict_value_type_of(self), v) : Py_NewRef(dflt);
+}
+
+static PyObject *dict_pop(DictObject *self, PyObject *args) {
+  PyObject *k, *dflt = NULL;
+  if (!PyArg_ParseTuple(args, "O|O:pop", &k, &dflt)) return NULL;
+  char *v = dict_find(self, k);
+  if (!v) {
+    if (dflt) return Py_NewRef(dflt);
+    PyErr_SetObject(PyExc_KeyError, k);
+    return NULL;
+  }
+  PyObject *r = disp_box(dict_value_type_of(self), v);
+  if (r && dict_ass_subscript(self, k, NULL) < 0) Py_CLEAR(r);
+  return r;
+}
+
+static PyObject *dict_setdefault(DictObject *self, PyObject *args) {
+  PyObject *k, *dflt;
+  if (!PyArg_ParseTuple(args, "OO:setdefault", &k, &dflt)) return NULL;
+  char *v = dict_find(self, k);
+  if (v) return disp_box(dict_value_type_of(self), v);
+  if (dict_ass_subscript(self, k, dflt) < 0) return NULL;
+  return dict_subscript(self, k);
+}
+
+static PyObject *dict_repr(DictObject *self) {
+  PyObject *items = dict_parts(self, 2), *plain = items ? PyDict_New() : NULL;
+  for (Py_ssize_t i = 0; plain && i < PyList_GET_SIZE(items); i++) {
+    PyObject *kv = PyList_GET_ITEM(items, i);
+    if (PyDict_SetItem(plain, PyTuple_GET_ITEM(kv, 0), PyTuple_GET_ITEM(kv, 1)) < 0) Py_CLEAR(plain);
+  }
+  PyObject *r = NULL;
+  if (plain)
+    r = self->d->keykind < 0 ? PyUnicode_FromFormat("DictType[undefined,undefined](%R)", plain)
+                             : PyUnicode_FromFormat("DictType[%s,%s](%R)", scalar[self->d->keykind].name,
+                                                    dict_value_type_of(self)->name, plain);
+  Py_XDECREF(items); Py_XDECREF(plain);
+  return r;
+}
+
+static PyMethodDef dict_methods[] = {
+  {"keys", (PyCFunction)dict_keys, METH_NOARGS, "The keys, in insertion order (a list)."},
+  {"values", (PyCFunction)dict_values, METH_NOARGS, "The values, in insertion order (a list)."},
+  {"items", (PyCFunction)dict_items, METH_NOARGS, "The (key, value) pairs, in insertion order (a list)."},
+  {"get", (PyCFunction)dict_get, METH_VARARGS, "d[k] if k is a key, else the default (None)."},
+  {"pop", (PyCFunction)dict_pop, METH_VARARGS, "Removes k and returns its value (or the default)."},
+  {"setdefault", (PyCFunction)dict_setdefault, METH_VARARGS, "d[k], set to the default first if missing."},
+  {"empty", (PyCFunction)(void (*)(void))dict_empty, METH_VARARGS | METH_KEYWORDS | METH_CLASS,
+   "An empty dict of key_type keys and value_type values (ruchey.int64, float, ...)."},
+  {NULL},
+};
+
+static PyObject *dict_part_type(DictObject *self, void *value) {
+  int kind = value ? self->d->valkind : self->d->keykind;
+  if (kind < 0) Py_RETURN_NONE;
+  return PyUnicode_FromString(value ? dict_value_type_of(self)->name : scalar[kind].name);
+}
+
+static PyGetSetDef dict_getset[] = {
+  {"key_type", (getter)dict_part_type, NULL, "The keys' type's name (None while unknown).", NULL},
+  {"value_type", (getter)dict_part_type, NULL, "The values' type's name (None while unknown).", (void *)1},
+  {NULL},
+};
+
+static PyMappingMethods dict_as_mapping = {
+  .mp_length = (lenfunc)dict_len,
+  .mp_subscript = (binaryfunc)dict_subscript,
+  .mp_ass_subscript = (objobjargproc)dict_ass_subscript,
+};
+
+static PySequenceMethods dict_as_sequence = {.sq_contains = (objobjproc)dict_contains};
+
+static PyTypeObject DictType = {
+  PyVarObject_HEAD_INIT(NULL, 0)
+  .tp_name = "ruchey.typed.Dict",
+  .tp_basicsize = sizeof(DictObject),
+  .tp_dealloc = (destructor)dict_dealloc,
+  .tp_repr = (reprfunc)dict_repr,
+  .tp_as_mapping = &dict_as_mapping,
+  .tp_as_sequence = &dict_as_sequence,
+  .tp_iter = (getiterfunc)dict_iter,
+  .tp_flags = Py_TPFLAGS_DEFAULT,
+  .tp_doc = "A dict of numbers of two types, shared with compiled code without copying (numba.typed.Dict).",
+  .tp_methods = dict_methods,
+  .tp_getset = dict_getset,
+  .tp_new = dict_new,
+};
+
+/* ---------------------------------------------------------------- compiled code */
+
+const Type *typed_typeof(PyObject *o) {
+  if (Py_TYPE(o) == &ListType) {
+    RtList *l = ((ListObject *)o)->l;
+    const Type *item = ((ListObject *)o)->item;
+    return l->kind < 0 ? NULL : core_api()->list(item ? item : &core_plain[l->kind]);
+  }
+  if (Py_TYPE(o) == &DictType) {
+    RtDict *d = ((DictObject *)o)->d;
+    const Type *value = ((DictObject *)o)->value;
+    return d->keykind < 0 ? NULL : core_api()->dict(&core_plain[d->keykind], value ? value : &core_plain[d->valkind]);
+  }
+  return NULL;
+}
+
+PyObject *typed_refusal(PyObject *o) {
+  if (Py_TYPE(o) == &ListType || Py_TYPE(o) == &DictType)
+    return PyUnicode_FromString("is an empty typed container whose item types are unknown: make it with "
+                                "List.empty_list(type) or Dict.empty(key_type, value_type)");
+  if (PyList_Check(o))
+    return PyUnicode_FromString("is a Python list, which compiled code does not take (Numba's reflected lists are "
+                                "not supported): pass a ruchey.typed.List, e.g. typed.List(items)");
+  if (PyDict_Check(o))
+    return PyUnicode_FromString("is a Python dict, which compiled code does not take: pass a ruchey.typed.Dict");
+  return NULL;
+}
+
+void *typed_container(PyObject *o) {
+  return Py_TYPE(o) == &ListType ? (void *)((ListObject *)o)->l : (void *)((DictObject *)o)->d;
+}
+
+/* A container compiled code returned (its reference handed over). */
+PyObject *typed_box(const Type *t, void *c) {
+  if (t->kind == TY_LIST) {
+    ListObject *l = list_wrap(c);
+    if (l && t->elem && t->elem->kind == TY_TUPLE) l->item = t->elem;
+    return (PyObject *)l;
+  }
+  DictObject *d = dict_wrap(c);
+  if (d && t->nfields && t->fields[1]->kind == TY_TUPLE) d->value = t->fields[1];
+  return (PyObject *)d;
+}
+
+int typed_add_to_module(PyObject *m) {
+  if (PyType_Ready(&ListType) < 0 || PyType_Ready(&DictType) < 0) return -1;
+  if (PyModule_AddObjectRef(m, "List", (PyObject *)&ListType) < 0) return -1;
+  return PyModule_AddObjectRef(m, "Dict", (PyObject *)&DictType);
+}

@@ -1,0 +1,74 @@
+/* containers.h — typed lists and dicts: the memory compiled code and
+ * Python's ruchey.typed.List / Dict share.
+ *
+ * lib/containers.c is built into libruchey (for compiled code) and into
+ * the extension (for the Python objects), so that both work on the same C
+ * container without copying, and Python can use one before any compile.
+ * A container is reference-counted as arrays' RtMemInfo is: the count is
+ * its first field, changed atomically; the last release frees it.
+ */
+#ifndef RUCHEY_CONTAINERS_H
+#define RUCHEY_CONTAINERS_H
+
+#include "ruchey.h"
+
+/* A growable buffer of items of one scalar type. */
+typedef struct RtList {
+  int64_t refcount;  /* first, as RtMemInfo's */
+  int64_t len, cap;  /* items held, and room for */
+  char *data;
+  int64_t itemsize;
+  int32_t kind;      /* the items' TypeKind */
+  int64_t mapped;    /* data's bytes when mapped by mmap (large buffers), else 0: malloc'd */
+} RtList;
+
+/* CPython's compact dict: entries in insertion order, each {hash, key, value},
+ * and an open-addressing index of entry numbers. A deleted entry keeps its
+ * place (hash RT_DELETED) until the entries are compacted, on growth or
+ * when iteration asks for the i-th live one. Keys are scalars held as 64-bit
+ * bits (ints sign- or zero-extended, floats as float64), hashed as Python
+ * hashes the numbers they are, compared as those numbers. */
+typedef struct RtDict {
+  int64_t refcount;  /* first, as RtMemInfo's */
+  int64_t used;      /* live entries: len(d) */
+  int64_t nentries;  /* entries written, live or deleted */
+  int64_t cap;       /* room for entries */
+  int64_t mask;      /* the index's size less one (a power of two less one) */
+  int64_t *index;    /* -1 empty, -2 a deleted entry's, else an entry number */
+  char *entries;
+  int64_t valsize, entsize;
+  int32_t keykind, valkind;  /* TypeKinds */
+  int64_t entries_mapped, index_mapped;  /* as RtList.mapped */
+} RtDict;
+
+#define RT_DICT_VALUE 16  /* a value's offset in its entry, after the hash and the key */
+#define RT_DELETED ((int64_t)-1)  /* no number hashes to -1, in Python as here */
+
+RtList *rt_list_new(int32_t kind, int64_t itemsize, int64_t cap);
+int32_t rt_list_reserve(RtList *l, int64_t n);  /* room for n items: RT_OK or RT_ERR_MEMORY */
+void rt_list_free(RtList *l);
+void rt_list_release(RtList *l);  /* one reference less */
+RtList *rt_list_copy(const RtList *l);
+/* An empty container made before its types were known ([] passed on
+ * before any append: kind -1) takes them from its first insertion. */
+void rt_list_settle(RtList *l, int32_t kind, int64_t itemsize);
+void rt_dict_settle(RtDict *d, int32_t keykind, int32_t valkind, int64_t valsize);
+/* opens a gap of one item at i (0 <= i <= len); RT_OK or RT_ERR_MEMORY */
+int32_t rt_list_open(RtList *l, int64_t i);
+void rt_list_close(RtList *l, int64_t i);  /* removes item i */
+void rt_list_reverse(RtList *l);
+int32_t rt_list_sort(RtList *l, int32_t reverse);  /* stable, as Python's; RT_OK or RT_ERR_MEMORY */
+
+RtDict *rt_dict_new(int32_t keykind, int32_t valkind, int64_t valsize);
+void rt_dict_free(RtDict *d);
+void rt_dict_release(RtDict *d);
+char *rt_dict_lookup(RtDict *d, uint64_t key);  /* the value's address, or NULL */
+char *rt_dict_insert(RtDict *d, uint64_t key);  /* the value's address, new or not; NULL: no memory */
+int32_t rt_dict_delete(RtDict *d, uint64_t key); /* 1 if it was there */
+char *rt_dict_entry(RtDict *d, int64_t i);      /* the i-th live entry, or NULL past the end */
+void rt_dict_clear(RtDict *d);
+RtDict *rt_dict_copy(RtDict *d);
+int64_t rt_number_hash(int32_t kind, uint64_t key);  /* Python's hash() of the number */
+void rt_key_error(int32_t kind, uint64_t key);  /* KeyError(key), as compiled code raises it */
+
+#endif

@@ -1,0 +1,333 @@
+/* builtins/dicts.c — typed dicts in compiled code: dict literals (and
+ * comprehensions), d[k] (KeyError), d[k] = v, del d[k], `k in d`, len,
+ * get, setdefault, pop, clear, copy, and iteration over keys, values and
+ * items in insertion order.
+ *
+ * A dict is a pointer to an RtDict (containers.h), the memory a
+ * ruchey.typed.Dict holds in Python; lib/containers.c hashes and probes.
+ * Keys travel to it as 64-bit bits (ints extended, floats as float64).
+ */
+#include <stddef.h>
+
+#include "builtins/builtins.h"
+#include "containers.h"
+
+static const Type *key_of(const Type *d) { return d->nfields ? d->fields[0] : NULL; }
+static const Type *value_of(const Type *d) { return d->nfields ? d->fields[1] : NULL; }
+
+/* ---------------------------------------------------------------- typing */
+
+static bool dict_known(Infer *in, Node *n, const Type *d) {
+  if (d->nfields) return true;
+  if (in->final)
+    ty_error(in, n, "cannot infer the key and value types of an empty dict: store into it first, or make it "
+             "with typed.Dict.empty(key_type, value_type)");
+  return false;
+}
+
+/* k as a key of d: a number that converts to the key type. */
+static bool key_fits(Infer *in, Node *at, const Type *d, const Type *k) {
+  if (!ty_need_scalar(in, at, k, "a dict key")) return false;
+  if (!ty_container_fits(key_of(d), k))
+    return ty_error(in, at, "%s is not a key type of %s", k->name, d->name) != NULL;
+  return true;
+}
+
+static bool value_fits(Infer *in, Node *at, const Type *d, const Type *v) {
+  if (!ty_container_fits(value_of(d), v))
+    return ty_error(in, at, "cannot store %s as a value of %s", v->name, d->name) != NULL;
+  return true;
+}
+
+/* d[k] = v into a dict of unknown types types it. */
+static bool takes_pair(Infer *in, Node *n, Node *recv, const Type *d, Node *k, const Type *kt, Node *v,
+                       const Type *vt) {
+  if (!ty_need_scalar(in, k, kt, "a dict key") || !ty_container_item(in, v, vt, "dict values")) return false;
+  if (!d->nfields) return ty_refine_container(in, n, recv, ty_dict(kt, vt));
+  return key_fits(in, k, d, kt) && value_fits(in, v, d, vt);
+}
+
+static const Type *ty_dict_literal(Infer *in, Node *n, const Type **args) {
+  if (ty_no_allocation(in)) return ty_error(in, n, "kernels cannot make dicts");
+  const Type *kv[2] = {NULL, NULL};
+  for (int i = 0; i < n->list.len; i++) {
+    const Type **t = &kv[i % 2];
+    if (i % 2 ? !ty_container_item(in, n->list.items[i], args[i], "dict values")
+              : !ty_need_scalar(in, n->list.items[i], args[i], "a dict key"))
+      return NULL;
+    if (!(*t = *t ? ty_unify(*t, args[i]) : args[i]))
+      return ty_error(in, n->list.items[i], "a dict's %s must have one type: %s and %s cannot be unified",
+                      i % 2 ? "values" : "keys", args[i % 2]->name, args[i]->name);
+  }
+  return ty_dict(kv[0], kv[1]);
+}
+
+const Type *ty_dict_index(Infer *in, Node *n, const Type *d) {
+  if (!dict_known(in, n, d) || (n->str && !ty_expr(in, n->rhs))) return NULL;
+  if (n->str) {  /* for k in d, d.keys(), d.values(), d.items() */
+    if (!strcmp(n->str, "iteration values")) return value_of(d);
+    if (!strcmp(n->str, "iteration items")) return ty_tuple(2, d->fields);
+    return key_of(d);
+  }
+  const Type *k = ty_expr(in, n->rhs);
+  return k && key_fits(in, n->rhs, d, k) ? value_of(d) : NULL;
+}
+
+void ty_dict_store(Infer *in, Node *target, const Type *t, Node *at) {
+  Node *recv = target->lhs;
+  const Type *k = ty_expr(in, target->rhs);
+  if (k && takes_pair(in, target, recv, recv->ty, target->rhs, k, at, t)) target->ty = value_of(recv->ty);
+}
+
+const Type *ty_dict_contains(Infer *in, Node *n, const Type **args) {
+  if (!ty_need_scalar(in, n->list.items[0], args[0], "'in'")) return NULL;
+  return TYS(TY_BOOL);
+}
+
+/* d.get(k, default), d.pop(k[, default]), d.setdefault(k, default), del d[k] */
+static const Type *ty_keyed(Infer *in, Node *n, const Type **args) {
+  const Type *d = args[0];
+  if (!strcmp(n->bi->path, "setdefault") && !d->nfields) {  /* types it: known in the next pass */
+    takes_pair(in, n, n->list.items[0], d, n->list.items[1], args[1], n->list.items[2], args[2]);
+    return NULL;
+  }
+  /* d.get(k, 0) before d is stored into (d[k] = d.get(k, 0) + 1): the
+   * default's type, until the store types d */
+  if (!d->nfields && n->list.len > 2 && !in->final) return args[2];
+  if (!dict_known(in, n, d) || !key_fits(in, n->list.items[1], d, args[1])) return NULL;
+  if (n->list.len > 2 && !value_fits(in, n->list.items[2], d, args[2])) return NULL;
+  return value_of(d);
+}
+
+static const Type *ty_get(Infer *in, Node *n, const Type **args) {
+  if (n->list.len < 3)
+    return ty_error(in, n, "d.get(k) without a default (None when missing) is not supported in compiled code: "
+                    "write d.get(k, default)");
+  return ty_keyed(in, n, args);
+}
+
+static const Type *ty_dict_self(Infer *in, Node *n, const Type **args) {
+  return strcmp(n->bi->path, "copy") ? TYS(TY_NONE) : args[0];
+}
+
+static const Type *ty_view(Infer *in, Node *n, const Type **args) {
+  return ty_error(in, n, "dict.%s() is only supported as the sequence of a for loop", n->bi->path);
+}
+
+/* ---------------------------------------------------------------- lowering */
+
+/* k (of type kt) as the dict's key bits. */
+static LLVMValueRef key_bits(Lower *l, const Type *d, LLVMValueRef k, const Type *kt) {
+  const Type *key = key_of(d);
+  if (ty_is_float(key)) return lo_to_bits(l, lo_convert(l, k, kt, TYS(TY_F64)), TYS(TY_F64));
+  return lo_to_bits(l, lo_convert(l, k, kt, key), key);
+}
+
+static LLVMValueRef lookup(Lower *l, LLVMValueRef d, LLVMValueRef bits) {
+  LLVMTypeRef p[2] = {l->mod->ptr, l->mod->i64};
+  return lo_call_fn(l, "rt_dict_lookup", l->mod->ptr, p, (LLVMValueRef[]){d, bits}, 2);
+}
+
+/* A dict made before its types were known takes them at its first
+ * insertion: its key kind is -1 until then (checked inline, settled in C). */
+static void settle(Lower *l, const Type *t, LLVMValueRef d) {
+  LLVMValueRef off = const_i64(l, (int64_t)offsetof(RtDict, keykind));
+  LLVMValueRef kind = LLVMBuildLoad2(l->b, l->mod->i32, LLVMBuildGEP2(l->b, l->mod->i8, d, &off, 1, ""), "keykind");
+  LLVMBasicBlockRef untyped = new_block(l, "dict.untyped"), typed = new_block(l, "dict.typed");
+  LLVMBuildCondBr(l->b, LLVMBuildICmp(l->b, LLVMIntSLT, kind, const_i32(l, 0), ""), untyped, typed);
+  position(l, untyped);
+  LLVMTypeRef p[4] = {l->mod->ptr, l->mod->i32, l->mod->i32, l->mod->i64};
+  LLVMValueRef a[4] = {d, const_i32(l, (int)key_of(t)->kind), const_i32(l, (int)value_of(t)->kind),
+                       const_i64(l, (int64_t)value_of(t)->size)};
+  lo_call_fn(l, "rt_dict_settle", void_type(l), p, a, 4);
+  LLVMBuildBr(l->b, typed);
+  position(l, typed);
+}
+
+static LLVMValueRef insert(Lower *l, const Type *t, LLVMValueRef d, LLVMValueRef bits) {
+  settle(l, t, d);
+  LLVMTypeRef p[2] = {l->mod->ptr, l->mod->i64};
+  LLVMValueRef at = lo_call_fn(l, "rt_dict_insert", l->mod->ptr, p, (LLVMValueRef[]){d, bits}, 2);
+  LLVMBasicBlockRef fail = new_block(l, "insert.fail"), ok = new_block(l, "insert.ok");
+  LLVMBuildCondBr(l->b, LLVMBuildIsNull(l->b, at, ""), fail, ok);
+  position(l, fail);
+  lo_raise_recorded(l, RT_ERR_MEMORY);
+  position(l, ok);
+  return at;
+}
+
+/* The value's address for key bits, KeyError(k) if it is missing. */
+static LLVMValueRef lookup_or_raise(Lower *l, const Type *t, LLVMValueRef d, LLVMValueRef bits) {
+  LLVMValueRef at = lookup(l, d, bits);
+  LLVMBasicBlockRef fail = new_block(l, "key.missing"), ok = new_block(l, "key.found");
+  LLVMBuildCondBr(l->b, LLVMBuildIsNull(l->b, at, ""), fail, ok);
+  position(l, fail);
+  int kind = ty_is_float(key_of(t)) ? TY_F64 : (int)key_of(t)->kind;
+  LLVMTypeRef p[2] = {l->mod->i32, l->mod->i64};
+  lo_call_fn(l, "rt_key_error", void_type(l), p, (LLVMValueRef[]){const_i32(l, kind), bits}, 2);
+  lo_raise_recorded(l, RT_ERR_KEY);
+  position(l, ok);
+  return at;
+}
+
+static LLVMValueRef new_dict(Lower *l, const Type *t) {
+  const Type *v = value_of(t);
+  LLVMTypeRef p[3] = {l->mod->i32, l->mod->i32, l->mod->i64};
+  LLVMValueRef a[3] = {const_i32(l, t->nfields ? (int)key_of(t)->kind : -1), const_i32(l, v ? (int)v->kind : -1),
+                       const_i64(l, v ? (int64_t)v->size : 8)};
+  LLVMValueRef d = lo_call_fn(l, "rt_dict_new", l->mod->ptr, p, a, 3);
+  lo_raise_if(l, LLVMBuildIsNull(l->b, d, ""), RT_ERR_MEMORY, NULL);
+  return d;
+}
+
+static LLVMValueRef lo_dict_literal(Lower *l, Node *n) {
+  LLVMValueRef d = new_dict(l, n->ty);
+  lo_temp_made(l, n->ty, d);  /* released if a key or value raises */
+  for (int i = 0; i + 1 < n->list.len; i += 2) {
+    Node *k = n->list.items[i], *v = n->list.items[i + 1];
+    LLVMValueRef bits = key_bits(l, n->ty, lo_expr(l, k), k->ty);
+    LLVMValueRef val = lo_expr_as(l, v, value_of(n->ty));
+    lo_store_scalar(l, value_of(n->ty), insert(l, n->ty, d, bits), val);
+  }
+  lo_temp_taken(l, d);
+  return d;
+}
+
+/* The i-th live entry (iteration), as a key, a value or a (key, value) tuple. */
+static LLVMValueRef entry_part(Lower *l, Node *n, LLVMValueRef d) {
+  LLVMValueRef i = lo_expr(l, n->rhs);
+  LLVMTypeRef p[2] = {l->mod->ptr, l->mod->i64};
+  LLVMValueRef e = lo_call_fn(l, "rt_dict_entry", l->mod->ptr, p, (LLVMValueRef[]){d, i}, 2);
+  lo_raise_if(l, LLVMBuildIsNull(l->b, e, ""), RT_ERR_RUNTIME, "dictionary changed size during iteration");
+  const Type *t = n->lhs->ty, *kt = key_of(t), *vt = value_of(t);
+  LLVMValueRef off = const_i64(l, 8);
+  LLVMValueRef bits = LLVMBuildLoad2(l->b, l->mod->i64, LLVMBuildGEP2(l->b, l->mod->i8, e, &off, 1, ""), "");
+  LLVMValueRef key = ty_is_float(kt) ? lo_convert(l, lo_from_bits(l, bits, TYS(TY_F64)), TYS(TY_F64), kt)
+                                     : lo_from_bits(l, bits, kt);
+  off = const_i64(l, RT_DICT_VALUE);
+  bool values = !strcmp(n->str, "iteration values"), items = !strcmp(n->str, "iteration items");
+  if (values || items) {
+    LLVMValueRef v = lo_load_scalar(l, vt, LLVMBuildGEP2(l->b, l->mod->i8, e, &off, 1, ""));
+    if (values) return v;
+    LLVMValueRef tup = LLVMGetUndef(lo_type(l, n->ty));
+    tup = LLVMBuildInsertValue(l->b, tup, key, 0, "");
+    return LLVMBuildInsertValue(l->b, tup, v, 1, "");
+  }
+  return key;
+}
+
+/* d[k] read (KeyError), or the i-th entry's part in iteration. */
+LLVMValueRef lo_dict_index(Lower *l, Node *n) {
+  LLVMValueRef d = lo_expr(l, n->lhs), v;
+  if (n->str) {
+    v = entry_part(l, n, d);
+  } else {
+    LLVMValueRef bits = key_bits(l, n->lhs->ty, lo_expr(l, n->rhs), n->rhs->ty);
+    v = lo_load_scalar(l, n->ty, lookup_or_raise(l, n->lhs->ty, d, bits));
+  }
+  lo_done_with(l, n->lhs, d);
+  return v;
+}
+
+/* d[k]'s address: for d[k] = v inserted, for d[k] op= v found (KeyError). */
+LLVMValueRef lo_dict_addr(Lower *l, Node *n, LLVMValueRef *base, bool store) {
+  LLVMValueRef d = *base = lo_expr(l, n->lhs);
+  LLVMValueRef bits = key_bits(l, n->lhs->ty, lo_expr(l, n->rhs), n->rhs->ty);
+  return store ? insert(l, n->lhs->ty, d, bits) : lookup_or_raise(l, n->lhs->ty, d, bits);
+}
+
+LLVMValueRef lo_dict_contains(Lower *l, Node *n) {
+  Node *k = n->list.items[0], *x = n->list.items[1];
+  LLVMValueRef kv = lo_expr(l, k), d = lo_expr(l, x), r;
+  if (!x->ty->nfields) {
+    r = const_bool(l, false);
+  } else if (!ty_container_fits(key_of(x->ty), k->ty)) {  /* 1.5 in a dict of ints: no such key */
+    r = const_bool(l, false);
+  } else {
+    r = LLVMBuildIsNotNull(l->b, lookup(l, d, key_bits(l, x->ty, kv, k->ty)), "");
+  }
+  lo_done_with(l, x, d);
+  return r;
+}
+
+/* get (ival 0), pop (1), setdefault (2), del d[k] (3) */
+static LLVMValueRef lo_keyed(Lower *l, Node *n) {
+  Node *x = n->list.items[0], *k = n->list.items[1];
+  const Type *t = x->ty, *vt = value_of(t);
+  LLVMValueRef d = lo_expr(l, x);
+  LLVMValueRef bits = key_bits(l, t, lo_expr(l, k), k->ty);
+  LLVMValueRef dflt = n->list.len > 2 ? lo_expr_as(l, n->list.items[2], vt) : NULL;
+  LLVMValueRef result;
+  if (n->bi->ival == 2) {  /* setdefault: the value there, or dflt stored */
+    result = lo_alloca(l, lo_type(l, vt), "setdefault");
+    LLVMValueRef at = lookup(l, d, bits);
+    LLVMBasicBlockRef missing = new_block(l, "setdefault.missing"), found = new_block(l, "setdefault.found"),
+                      done = new_block(l, "setdefault.done");
+    LLVMBuildCondBr(l->b, LLVMBuildIsNull(l->b, at, ""), missing, found);
+    position(l, missing);
+    lo_store_scalar(l, vt, insert(l, t, d, bits), dflt);
+    LLVMBuildStore(l->b, dflt, result);
+    LLVMBuildBr(l->b, done);
+    position(l, found);
+    LLVMBuildStore(l->b, lo_load_scalar(l, vt, at), result);
+    LLVMBuildBr(l->b, done);
+    position(l, done);
+    result = LLVMBuildLoad2(l->b, lo_type(l, vt), result, "");
+  } else if (dflt) {  /* get or pop with a default */
+    LLVMValueRef at = lookup(l, d, bits);
+    LLVMBasicBlockRef missing = LLVMGetInsertBlock(l->b), found = new_block(l, "keyed.found"),
+                      done = new_block(l, "keyed.done");
+    LLVMBuildCondBr(l->b, LLVMBuildIsNull(l->b, at, ""), done, found);
+    position(l, found);
+    LLVMValueRef v = lo_load_scalar(l, vt, at);
+    if (n->bi->ival == 1) {
+      LLVMTypeRef p[2] = {l->mod->ptr, l->mod->i64};
+      lo_call_fn(l, "rt_dict_delete", l->mod->i32, p, (LLVMValueRef[]){d, bits}, 2);
+    }
+    LLVMBasicBlockRef found_end = LLVMGetInsertBlock(l->b);
+    LLVMBuildBr(l->b, done);
+    position(l, done);
+    result = LLVMBuildPhi(l->b, lo_type(l, vt), "");
+    LLVMAddIncoming(result, (LLVMValueRef[]){dflt, v}, (LLVMBasicBlockRef[]){missing, found_end}, 2);
+  } else {  /* pop(k), del d[k]: KeyError if missing */
+    result = lo_load_scalar(l, vt, lookup_or_raise(l, t, d, bits));
+    LLVMTypeRef p[2] = {l->mod->ptr, l->mod->i64};
+    lo_call_fn(l, "rt_dict_delete", l->mod->i32, p, (LLVMValueRef[]){d, bits}, 2);
+  }
+  lo_done_with(l, x, d);
+  return result;
+}
+
+/* clear() (ival 0), copy() (1) */
+static LLVMValueRef lo_dict_self(Lower *l, Node *n) {
+  LLVMValueRef d = lo_expr(l, n->list.items[0]), r = LLVMGetUndef(l->mod->i8);
+  if (n->bi->ival) {
+    r = lo_call_fn(l, "rt_dict_copy", l->mod->ptr, &l->mod->ptr, &d, 1);
+    lo_raise_if(l, LLVMBuildIsNull(l->b, r, ""), RT_ERR_MEMORY, NULL);
+  } else {
+    lo_call_fn(l, "rt_dict_clear", void_type(l), &l->mod->ptr, &d, 1);
+  }
+  lo_done_with(l, n->list.items[0], d);
+  return r;
+}
+
+static LLVMValueRef lo_never(Lower *l, Node *n) { return LLVMGetUndef(l->mod->i8); }  /* typing refuses it */
+
+/* ---------------------------------------------------------------- the rows */
+
+#define DICT_METHOD(name, lo, hi, flags, ival, type, lower) \
+  {"dict." name, NULL, name, BK_METHOD, TY_DICT, lo, hi, NULL, flags, ival, 0, type, lower}
+
+const Builtin bi_dicts[] = {
+  {"dict literal", NULL, NULL, BK_FUNCTION, 0, 0, 1 << 20, NULL, BF_RAISES, 0, 0, ty_dict_literal, lo_dict_literal},
+  DICT_METHOD("get", 1, 2, 0, 0, ty_get, lo_keyed),
+  DICT_METHOD("pop", 1, 2, BF_RAISES, 1, ty_keyed, lo_keyed),
+  DICT_METHOD("setdefault", 2, 2, BF_RAISES, 2, ty_keyed, lo_keyed),
+  DICT_METHOD("__delitem__", 1, 1, BF_RAISES, 3, ty_keyed, lo_keyed),
+  DICT_METHOD("clear", 0, 0, 0, 0, ty_dict_self, lo_dict_self),
+  DICT_METHOD("copy", 0, 0, BF_RAISES, 1, ty_dict_self, lo_dict_self),
+  DICT_METHOD("keys", 0, 0, 0, 0, ty_view, lo_never),
+  DICT_METHOD("values", 0, 0, 0, 0, ty_view, lo_never),
+  DICT_METHOD("items", 0, 0, 0, 0, ty_view, lo_never),
+  BI_END,
+};

@@ -1,0 +1,472 @@
+/* builtins/lists.c — typed lists in compiled code: list literals (and the
+ * comprehensions the frontend turns into appends), their methods, len,
+ * indexing, `in` and iteration; and what lists and dicts share: their
+ * data model's reference counts, and typing an empty one from what it is
+ * given later, as Numba does.
+ *
+ * A list is a pointer to an RtList (containers.h), the same memory a
+ * ruchey.typed.List holds in Python. Appending, indexing and len are
+ * inlined; the rest calls lib/containers.c.
+ */
+#include "builtins/builtins.h"
+#include "containers.h"
+
+/* ---------------------------------------------------------------- types */
+
+/* Whether a list item or a dict value may be of type t: a number, a bool,
+ * or a tuple of those (which hold no references). */
+static bool plain_item(const Type *t) {
+  if (ty_is_scalar(t)) return true;
+  if (t->kind != TY_TUPLE) return false;
+  for (int i = 0; i < t->nfields; i++)
+    if (!ty_is_scalar(t->fields[i])) return false;
+  return true;
+}
+
+bool ty_container_item(Infer *in, Node *at, const Type *t, const char *what) {
+  if (t && plain_item(t)) return true;
+  if (t) ty_error(in, at, "%s of %s are not supported in compiled code (numbers, bools and tuples of them are)",
+                  what, t->name);
+  return false;
+}
+
+/* Whether a value of type `from` may be stored where `to` is held: the
+ * same type, or one that widens to it (an int in a float list, (1, 2) in a
+ * list of (float64, float64)). */
+bool ty_container_fits(const Type *to, const Type *from) {
+  if (to == from) return true;
+  bool numbers = ty_is_scalar(from) && ty_is_scalar(to);
+  bool tuples = from->kind == TY_TUPLE && to->kind == TY_TUPLE && from->nfields == to->nfields;
+  return (numbers || tuples) && ty_unify(to, from) == to;
+}
+
+const Type *ty_unify_containers(const Type *a, const Type *b) {
+  if (a->kind != b->kind) return NULL;
+  if (a->kind == TY_LIST) return !a->elem ? b : !b->elem ? a : NULL;
+  return !a->nfields ? b : !b->nfields ? a : NULL;
+}
+
+/* A container whose item types are not known yet (x = [] before any
+ * x.append(v)) takes them from what is first given to it: the variable
+ * holding it is retyped. */
+bool ty_refine_container(Infer *in, Node *n, Node *recv, const Type *t) {
+  if (recv->kind != N_VAR)
+    return ty_error(in, n, "cannot infer the item type of this empty %s: assign it to a variable first, or "
+                    "make it with typed.%s", recv->ty->kind == TY_LIST ? "list" : "dict",
+                    recv->ty->kind == TY_LIST ? "List.empty_list(type)" : "Dict.empty(key_type, value_type)") != NULL;
+  ty_assign_var(in, recv, t);
+  return !ty_failed(in);
+}
+
+/* The item type of a list, or an error where it cannot be known. */
+static const Type *list_item(Infer *in, Node *n, const Type *t) {
+  if (t->elem) return t->elem;
+  if (in->final)
+    ty_error(in, n, "cannot infer the item type of an empty list: append to it first, or make it with "
+             "typed.List.empty_list(type)");
+  return NULL;
+}
+
+/* ---------------------------------------------------------------- the data model */
+
+/* incref/decref of a container: the count is its first field, as an
+ * RtMemInfo's; the last release calls the container's own free. */
+static LLVMValueRef container_refcount_fn(Lower *l, const Type *t, bool inc) {
+  const char *name = inc ? "rc.container.incref" : t->kind == TY_LIST ? "rc.list.decref" : "rc.dict.decref";
+  LLVMValueRef f = LLVMGetNamedFunction(l->mod->m, name);
+  if (f) return f;
+  LLVMTypeRef ft = LLVMFunctionType(void_type(l), &l->mod->ptr, 1, 0);
+  f = LLVMAddFunction(l->mod->m, name, ft);
+  LLVMSetLinkage(f, LLVMInternalLinkage);
+  LLVMBuilderRef b = LLVMCreateBuilderInContext(l->mod->c);
+  LLVMBasicBlockRef entry = LLVMAppendBasicBlockInContext(l->mod->c, f, "entry");
+  LLVMBasicBlockRef live = LLVMAppendBasicBlockInContext(l->mod->c, f, "live");
+  LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(l->mod->c, f, "done");
+  LLVMPositionBuilderAtEnd(b, entry);
+  LLVMValueRef c = LLVMGetParam(f, 0);
+  LLVMBuildCondBr(b, LLVMBuildIsNull(b, c, ""), done, live);
+  LLVMPositionBuilderAtEnd(b, live);
+  LLVMValueRef old = LLVMBuildAtomicRMW(b, inc ? LLVMAtomicRMWBinOpAdd : LLVMAtomicRMWBinOpSub, c,
+                                        LLVMConstInt(l->mod->i64, 1, 0), LLVMAtomicOrderingAcquireRelease, 0);
+  if (inc) {
+    LLVMBuildBr(b, done);
+  } else {
+    LLVMBasicBlockRef release = LLVMAppendBasicBlockInContext(l->mod->c, f, "release");
+    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntEQ, old, LLVMConstInt(l->mod->i64, 1, 0), ""), release, done);
+    LLVMPositionBuilderAtEnd(b, release);
+    LLVMValueRef rel = lo_get_fn(l, t->kind == TY_LIST ? "rt_list_free" : "rt_dict_free", ft);
+    LLVMBuildCall2(b, ft, rel, &c, 1, "");
+    LLVMBuildBr(b, done);
+  }
+  LLVMPositionBuilderAtEnd(b, done);
+  LLVMBuildRetVoid(b);
+  LLVMDisposeBuilder(b);
+  return f;
+}
+
+void lo_container_refcount(Lower *l, const Type *t, LLVMValueRef v, bool inc) {
+  LLVMValueRef f = container_refcount_fn(l, t, inc);
+  LLVMBuildCall2(l->b, LLVMGlobalGetValueType(f), f, &v, 1, "");
+}
+
+/* ---------------------------------------------------------------- the list's memory */
+
+enum { L_LEN = 1, L_CAP = 2, L_DATA = 3 };  /* RtList's fields */
+
+static LLVMTypeRef list_struct(Lower *l) {
+  LLVMTypeRef f[6] = {l->mod->i64, l->mod->i64, l->mod->i64, l->mod->ptr, l->mod->i64, l->mod->i32};
+  return LLVMStructTypeInContext(l->mod->c, f, 6, 0);
+}
+
+static LLVMValueRef list_field(Lower *l, LLVMValueRef lst, unsigned f) {
+  return LLVMBuildStructGEP2(l->b, list_struct(l), lst, f, "");
+}
+
+LLVMValueRef lo_list_len(Lower *l, LLVMValueRef lst) {
+  return LLVMBuildLoad2(l->b, l->mod->i64, list_field(l, lst, L_LEN), "len");
+}
+
+static void set_len(Lower *l, LLVMValueRef lst, LLVMValueRef n) { LLVMBuildStore(l->b, n, list_field(l, lst, L_LEN)); }
+
+static LLVMValueRef item_addr(Lower *l, const Type *elem, LLVMValueRef lst, LLVMValueRef i) {
+  LLVMValueRef data = LLVMBuildLoad2(l->b, l->mod->ptr, list_field(l, lst, L_DATA), "data");
+  return LLVMBuildGEP2(l->b, lo_storage_type(l, elem), data, &i, 1, "");
+}
+
+/* Python's index: counted from the end when negative, IndexError outside. */
+static LLVMValueRef checked_index(Lower *l, LLVMValueRef lst, LLVMValueRef i, const char *msg) {
+  LLVMValueRef n = lo_list_len(l, lst);
+  LLVMValueRef neg = LLVMBuildICmp(l->b, LLVMIntSLT, i, const_i64(l, 0), "");
+  i = LLVMBuildSelect(l->b, neg, LLVMBuildAdd(l->b, i, n, ""), i, "");
+  lo_raise_if(l, LLVMBuildICmp(l->b, LLVMIntUGE, i, n, ""), RT_ERR_INDEX, msg);
+  return i;
+}
+
+static LLVMValueRef new_list(Lower *l, const Type *elem, LLVMValueRef cap) {
+  LLVMTypeRef p[3] = {l->mod->i32, l->mod->i64, l->mod->i64};
+  LLVMValueRef a[3] = {const_i32(l, elem ? (int)elem->kind : -1), const_i64(l, elem ? (int64_t)elem->size : 8), cap};
+  LLVMValueRef lst = lo_call_fn(l, "rt_list_new", l->mod->ptr, p, a, 3);
+  lo_raise_if(l, LLVMBuildIsNull(l->b, lst, ""), RT_ERR_MEMORY, NULL);
+  return lst;
+}
+
+static void settle(Lower *l, const Type *elem, LLVMValueRef lst) {
+  LLVMTypeRef p[3] = {l->mod->ptr, l->mod->i32, l->mod->i64};
+  LLVMValueRef a[3] = {lst, const_i32(l, (int)elem->kind), const_i64(l, (int64_t)elem->size)};
+  lo_call_fn(l, "rt_list_settle", void_type(l), p, a, 3);
+}
+
+/* Appends v (of the list's item type), growing the buffer when full. */
+static void append(Lower *l, const Type *elem, LLVMValueRef lst, LLVMValueRef v) {
+  LLVMValueRef n = lo_list_len(l, lst);
+  LLVMValueRef cap = LLVMBuildLoad2(l->b, l->mod->i64, list_field(l, lst, L_CAP), "cap");
+  LLVMBasicBlockRef grow = new_block(l, "append.grow"), store = new_block(l, "append.store");
+  LLVMValueRef full = LLVMBuildICmp(l->b, LLVMIntSGE, n, cap, "");
+  LLVMTypeRef ov[1] = {l->mod->i1};
+  full = lo_intrinsic(l, "llvm.expect.i1", ov, 1, (LLVMValueRef[]){full, const_bool(l, false)}, 2);
+  LLVMBuildCondBr(l->b, full, grow, store);
+  position(l, grow);
+  settle(l, elem, lst);  /* an empty list's first item: it may have been made untyped */
+  LLVMTypeRef p[2] = {l->mod->ptr, l->mod->i64};
+  LLVMValueRef a[2] = {lst, LLVMBuildAdd(l->b, n, const_i64(l, 1), "")};
+  lo_check_call(l, lo_call_fn(l, "rt_list_reserve", l->mod->i32, p, a, 2));
+  LLVMBuildBr(l->b, store);
+  position(l, store);
+  lo_store_scalar(l, elem, item_addr(l, elem, lst, n), v);
+  set_len(l, lst, LLVMBuildAdd(l->b, n, const_i64(l, 1), ""));
+}
+
+/* ---------------------------------------------------------------- literals */
+
+static const Type *ty_list_literal(Infer *in, Node *n, const Type **args) {
+  if (ty_no_allocation(in)) return ty_error(in, n, "kernels cannot make lists");
+  const Type *t = NULL;
+  for (int i = 0; i < n->list.len; i++) {
+    if (!ty_container_item(in, n->list.items[i], args[i], "lists")) return NULL;
+    if (!(t = t ? ty_unify(t, args[i]) : args[i]))
+      return ty_error(in, n, "a list's items must have one type: %s and %s cannot be unified", args[0]->name,
+                      args[i]->name);
+  }
+  return ty_list(t);
+}
+
+static LLVMValueRef lo_list_literal(Lower *l, Node *n) {
+  const Type *elem = n->ty->elem;
+  LLVMValueRef lst = new_list(l, elem, const_i64(l, n->list.len));
+  lo_temp_made(l, n->ty, lst);  /* released if an item raises */
+  for (int i = 0; i < n->list.len; i++) append(l, elem, lst, lo_expr_as(l, n->list.items[i], elem));
+  lo_temp_taken(l, lst);
+  return lst;
+}
+
+/* ---------------------------------------------------------------- indexing */
+
+const Type *ty_list_index(Infer *in, Node *n, const Type *base) {
+  const Type *elem = list_item(in, n, base);
+  const Type *i = ty_expr(in, n->rhs);
+  if (!elem) return NULL;
+  if (n->str) return strcmp(n->str, "iteration") ? ty_error(in, n, "lists have no keys(), values() or items()") : elem;
+  if (i && !ty_is_int(i) && i->kind != TY_BOOL)
+    return ty_error(in, n->rhs, i->kind == TY_TUPLE || n->rhs->kind == N_SLICE
+                                    ? "lists are indexed with an integer (slices are not supported)"
+                                    : "list indices must be integers, not %s", i->name);
+  return i ? elem : NULL;
+}
+
+void ty_list_store(Infer *in, Node *target, const Type *t, Node *at) {
+  const Type *elem = ty_expr(in, target);
+  if (elem && !ty_container_fits(elem, t))
+    ty_error(in, at, "cannot store %s into an item of %s", t->name, target->lhs->ty->name);
+}
+
+/* The address of lst[i], checked; for loops reading their sequence the
+ * counter is in range already. */
+static LLVMValueRef list_index_addr(Lower *l, Node *n, LLVMValueRef lst, const char *msg) {
+  LLVMValueRef i = lo_expr_as(l, n->rhs, TYS(TY_I64));
+  if (!n->str) i = checked_index(l, lst, i, msg);
+  return item_addr(l, n->ty, lst, i);
+}
+
+LLVMValueRef lo_list_index(Lower *l, Node *n, LLVMValueRef *base, bool store) {
+  *base = lo_expr(l, n->lhs);
+  return list_index_addr(l, n, *base, store ? "list assignment index out of range" : "list index out of range");
+}
+
+/* ---------------------------------------------------------------- methods */
+
+/* The receiver of a method, typed: its item type (NULL if not known). */
+static const Type *recv_item(const Type **args) { return args[0]->elem; }
+
+/* x.append(v), x.insert(i, v): v's type types an empty list. */
+static bool takes_item(Infer *in, Node *n, const Type **args, Node *v, const Type *vt) {
+  if (!ty_container_item(in, v, vt, "lists")) return false;
+  if (!recv_item(args)) return ty_refine_container(in, n, n->list.items[0], ty_list(vt));
+  if (!ty_container_fits(recv_item(args), vt))
+    return ty_error(in, v, "cannot put %s into %s", vt->name, args[0]->name) != NULL;
+  return true;
+}
+
+static const Type *ty_append(Infer *in, Node *n, const Type **args) {
+  return takes_item(in, n, args, n->list.items[1], args[1]) ? TYS(TY_NONE) : NULL;
+}
+
+static const Type *ty_insert(Infer *in, Node *n, const Type **args) {
+  if (!ty_is_int(args[1]) && args[1]->kind != TY_BOOL) return ty_error(in, n->list.items[1], "insert()'s index must be an integer");
+  return takes_item(in, n, args, n->list.items[2], args[2]) ? TYS(TY_NONE) : NULL;
+}
+
+static const Type *ty_extend(Infer *in, Node *n, const Type **args) {
+  if (args[1]->kind != TY_LIST) return ty_error(in, n->list.items[1], "extend() takes a typed list, got %s", args[1]->name);
+  if (!args[1]->elem) return TYS(TY_NONE);
+  return takes_item(in, n, args, n->list.items[1], args[1]->elem) ? TYS(TY_NONE) : NULL;
+}
+
+/* Methods that read items need their type. */
+static const Type *ty_pop(Infer *in, Node *n, const Type **args) {
+  if (n->list.len > 1 && !ty_is_int(args[1]) && args[1]->kind != TY_BOOL)
+    return ty_error(in, n->list.items[1], "pop()'s index must be an integer");
+  return list_item(in, n, args[0]);
+}
+
+static const Type *ty_find(Infer *in, Node *n, const Type **args) {
+  if (!ty_need_scalar(in, n->list.items[1], args[1], n->bi->name)) return NULL;
+  if (args[0]->elem && !ty_is_scalar(args[0]->elem))
+    return ty_error(in, n, "%s() of a list of %s is not supported", n->bi->name, args[0]->elem->name);
+  if (!args[0]->elem) return in->final ? TYS(n->bi->ival ? TY_I64 : TY_BOOL) : NULL;
+  return TYS(n->bi->ival ? TY_I64 : TY_BOOL);
+}
+
+static const Type *ty_none_method(Infer *in, Node *n, const Type **args) {
+  if (!strcmp(n->bi->path, "sort") && args[0]->elem && !ty_is_scalar(args[0]->elem))
+    return ty_error(in, n, "sorting a list of %s is not supported", args[0]->elem->name);
+  if (n->kw.len && !ty_need_scalar(in, n, ty_expr(in, n->kw.items[0]), "sort(reverse=)")) return NULL;
+  return TYS(TY_NONE);
+}
+
+static const Type *ty_copy(Infer *in, Node *n, const Type **args) { return args[0]; }
+
+static LLVMValueRef receiver(Lower *l, Node *n) { return lo_expr(l, n->list.items[0]); }
+
+static LLVMValueRef lo_append(Lower *l, Node *n) {
+  const Type *elem = n->list.items[0]->ty->elem;
+  LLVMValueRef lst = receiver(l, n);
+  append(l, elem, lst, lo_expr_as(l, n->list.items[1], elem));
+  lo_done_with(l, n->list.items[0], lst);
+  return LLVMGetUndef(l->mod->i8);
+}
+
+/* x.insert(i, v): i clamped to [0, len] after counting from the end, as Python. */
+static LLVMValueRef lo_insert(Lower *l, Node *n) {
+  const Type *elem = n->list.items[0]->ty->elem;
+  LLVMValueRef lst = receiver(l, n);
+  LLVMValueRef i = lo_expr_as(l, n->list.items[1], TYS(TY_I64)), v = lo_expr_as(l, n->list.items[2], elem);
+  LLVMValueRef len = lo_list_len(l, lst), zero = const_i64(l, 0);
+  LLVMValueRef neg = LLVMBuildICmp(l->b, LLVMIntSLT, i, zero, "");
+  i = LLVMBuildSelect(l->b, neg, LLVMBuildAdd(l->b, i, len, ""), i, "");
+  i = LLVMBuildSelect(l->b, LLVMBuildICmp(l->b, LLVMIntSLT, i, zero, ""), zero, i, "");
+  i = LLVMBuildSelect(l->b, LLVMBuildICmp(l->b, LLVMIntSGT, i, len, ""), len, i, "");
+  LLVMTypeRef p[2] = {l->mod->ptr, l->mod->i64};
+  settle(l, elem, lst);
+  lo_check_call(l, lo_call_fn(l, "rt_list_open", l->mod->i32, p, (LLVMValueRef[]){lst, i}, 2));
+  lo_store_scalar(l, elem, item_addr(l, elem, lst, i), v);
+  lo_done_with(l, n->list.items[0], lst);
+  return LLVMGetUndef(l->mod->i8);
+}
+
+/* x.extend(y): y's items read by index, so that x.extend(x) doubles x. */
+static LLVMValueRef lo_extend(Lower *l, Node *n) {
+  const Type *elem = n->list.items[0]->ty->elem, *from = n->list.items[1]->ty->elem;
+  LLVMValueRef lst = receiver(l, n), src = lo_expr(l, n->list.items[1]);
+  if (from) {
+    LoLoop loop = lo_loop_begin(l, const_i64(l, 0), lo_list_len(l, src), NULL, "extend");
+    LLVMValueRef v = lo_load_scalar(l, from, item_addr(l, from, src, loop.index));
+    append(l, elem, lst, lo_convert(l, v, from, elem));
+    lo_loop_end(l, &loop);
+  }
+  lo_done_with(l, n->list.items[1], src);
+  lo_done_with(l, n->list.items[0], lst);
+  return LLVMGetUndef(l->mod->i8);
+}
+
+/* x.pop(), x.pop(i), del x[i] (ival 1: the statement's message). */
+static LLVMValueRef lo_pop(Lower *l, Node *n) {
+  const Type *elem = n->list.items[0]->ty->elem;
+  LLVMValueRef lst = receiver(l, n);
+  LLVMValueRef len = lo_list_len(l, lst), i;
+  if (n->list.len > 1) {
+    i = lo_expr_as(l, n->list.items[1], TYS(TY_I64));
+    lo_raise_if(l, LLVMBuildICmp(l->b, LLVMIntEQ, len, const_i64(l, 0), ""), RT_ERR_INDEX,
+                n->bi->ival ? "list assignment index out of range" : "pop from empty list");
+    i = checked_index(l, lst, i, n->bi->ival ? "list assignment index out of range" : "pop index out of range");
+  } else {
+    lo_raise_if(l, LLVMBuildICmp(l->b, LLVMIntEQ, len, const_i64(l, 0), ""), RT_ERR_INDEX, "pop from empty list");
+    i = LLVMBuildSub(l->b, len, const_i64(l, 1), "");
+  }
+  LLVMValueRef v = lo_load_scalar(l, elem, item_addr(l, elem, lst, i));
+  LLVMTypeRef p[2] = {l->mod->ptr, l->mod->i64};
+  lo_call_fn(l, "rt_list_close", void_type(l), p, (LLVMValueRef[]){lst, i}, 2);
+  lo_done_with(l, n->list.items[0], lst);
+  return v;
+}
+
+/* The first k >= 0 with lst[k] == v, or -1; count: how many. */
+static LLVMValueRef list_search(Lower *l, const Type *elem, LLVMValueRef lst, LLVMValueRef v, const Type *vt,
+                                bool count) {
+  LLVMValueRef found = lo_alloca(l, l->mod->i64, "found");
+  LLVMBuildStore(l->b, const_i64(l, count ? 0 : -1), found);
+  LoLoop loop = lo_loop_begin(l, const_i64(l, 0), lo_list_len(l, lst), NULL, "search");
+  LLVMValueRef item = lo_load_scalar(l, elem, item_addr(l, elem, lst, loop.index));
+  LLVMValueRef eq = lo_compare_values(l, OP_EQ, item, elem, v, vt);
+  if (count) {
+    LLVMValueRef c = LLVMBuildLoad2(l->b, l->mod->i64, found, "");
+    LLVMBuildStore(l->b, LLVMBuildAdd(l->b, c, LLVMBuildZExt(l->b, eq, l->mod->i64, ""), ""), found);
+  } else {
+    LLVMBasicBlockRef hit = new_block(l, "search.hit"), miss = new_block(l, "search.miss");
+    LLVMBuildCondBr(l->b, eq, hit, miss);
+    position(l, hit);
+    LLVMBuildStore(l->b, loop.index, found);
+    LLVMBuildBr(l->b, loop.exit);
+    position(l, miss);
+  }
+  lo_loop_end(l, &loop);
+  return LLVMBuildLoad2(l->b, l->mod->i64, found, "");
+}
+
+/* x.index(v) (ival 1), x.count(v) (ival 2), v in x (ival 0) */
+static LLVMValueRef lo_find(Lower *l, Node *n) {
+  Node *x = n->list.items[0], *v = n->list.items[1];
+  const Type *elem = x->ty->elem;
+  LLVMValueRef lst = receiver(l, n), val = lo_expr(l, v);
+  LLVMValueRef r = elem ? list_search(l, elem, lst, val, v->ty, n->bi->ival == 2) : const_i64(l, n->bi->ival == 2 ? 0 : -1);
+  lo_done_with(l, x, lst);
+  if (n->bi->ival == 2) return r;
+  LLVMValueRef missing = LLVMBuildICmp(l->b, LLVMIntSLT, r, const_i64(l, 0), "");
+  if (!n->bi->ival) return LLVMBuildNot(l->b, missing, "");
+  if (ty_is_int(v->ty)) {
+    LLVMValueRef arg = lo_convert(l, val, v->ty, TYS(TY_I64));
+    lo_raise_format_if(l, missing, RT_ERR_VALUE, "%lld is not in list", &arg, 1);
+  } else {
+    lo_raise_if(l, missing, RT_ERR_VALUE, "list.index(x): x not in list");
+  }
+  return r;
+}
+
+static LLVMValueRef lo_clear(Lower *l, Node *n) {
+  LLVMValueRef lst = receiver(l, n);
+  set_len(l, lst, const_i64(l, 0));
+  lo_done_with(l, n->list.items[0], lst);
+  return LLVMGetUndef(l->mod->i8);
+}
+
+/* reverse(), sort(reverse=False) (ival 0 and 1) */
+static LLVMValueRef lo_reorder(Lower *l, Node *n) {
+  LLVMValueRef lst = receiver(l, n);
+  if (!n->bi->ival) {
+    lo_call_fn(l, "rt_list_reverse", void_type(l), &l->mod->ptr, &lst, 1);
+  } else if (n->list.items[0]->ty->elem) {
+    LLVMValueRef rev = n->kw.len ? lo_truth(l, lo_expr(l, n->kw.items[0]), n->kw.items[0]->ty) : const_bool(l, false);
+    LLVMTypeRef p[2] = {l->mod->ptr, l->mod->i32};
+    LLVMValueRef a[2] = {lst, LLVMBuildZExt(l->b, rev, l->mod->i32, "")};
+    lo_check_call(l, lo_call_fn(l, "rt_list_sort", l->mod->i32, p, a, 2));
+  }
+  lo_done_with(l, n->list.items[0], lst);
+  return LLVMGetUndef(l->mod->i8);
+}
+
+static LLVMValueRef lo_list_copy(Lower *l, Node *n) {
+  LLVMValueRef lst = receiver(l, n);
+  LLVMValueRef c = lo_call_fn(l, "rt_list_copy", l->mod->ptr, &l->mod->ptr, &lst, 1);
+  lo_raise_if(l, LLVMBuildIsNull(l->b, c, ""), RT_ERR_MEMORY, NULL);
+  lo_done_with(l, n->list.items[0], lst);
+  return c;
+}
+
+/* ---------------------------------------------------------------- in, len */
+
+/* v in x, for lists and dicts; not in is not(v in x) (the frontend). */
+static const Type *ty_in(Infer *in, Node *n, const Type **args) {
+  if (args[1]->kind == TY_DICT) return ty_dict_contains(in, n, args);
+  if (args[1]->kind != TY_LIST) return ty_error(in, n, "'in' needs a typed list or dict here, got %s", args[1]->name);
+  if (!ty_need_scalar(in, n->list.items[0], args[0], "'in'")) return NULL;
+  if (args[1]->elem && !ty_is_scalar(args[1]->elem))
+    return ty_error(in, n, "'in' a list of %s is not supported", args[1]->elem->name);
+  return TYS(TY_BOOL);
+}
+
+static LLVMValueRef lo_in(Lower *l, Node *n) {
+  Node *v = n->list.items[0], *x = n->list.items[1];
+  if (x->ty->kind == TY_DICT) return lo_dict_contains(l, n);
+  LLVMValueRef val = lo_expr(l, v), lst = lo_expr(l, x);
+  LLVMValueRef r = x->ty->elem ? list_search(l, x->ty->elem, lst, val, v->ty, false) : const_i64(l, -1);
+  lo_done_with(l, x, lst);
+  return LLVMBuildICmp(l->b, LLVMIntSGE, r, const_i64(l, 0), "");
+}
+
+LLVMValueRef lo_container_len(Lower *l, const Type *t, LLVMValueRef v) {
+  /* a dict's len is its field `used`, at the same place as a list's len */
+  return lo_list_len(l, v);
+}
+
+/* ---------------------------------------------------------------- the rows */
+
+static const char *const sort_kw[] = {"reverse", NULL};
+
+#define LIST_METHOD(name, lo, hi, kw, flags, ival, type, lower) \
+  {"list." name, NULL, name, BK_METHOD, TY_LIST, lo, hi, kw, flags, ival, 0, type, lower}
+
+const Builtin bi_lists[] = {
+  {"list literal", NULL, NULL, BK_FUNCTION, 0, 0, 1 << 20, NULL, BF_RAISES, 0, 0, ty_list_literal, lo_list_literal},
+  {"in", NULL, NULL, BK_FUNCTION, 0, 2, 2, NULL, 0, 0, 0, ty_in, lo_in},
+  LIST_METHOD("append", 1, 1, NULL, BF_RAISES, 0, ty_append, lo_append),
+  LIST_METHOD("insert", 2, 2, NULL, BF_RAISES, 0, ty_insert, lo_insert),
+  LIST_METHOD("extend", 1, 1, NULL, BF_RAISES, 0, ty_extend, lo_extend),
+  LIST_METHOD("pop", 0, 1, NULL, BF_RAISES, 0, ty_pop, lo_pop),
+  LIST_METHOD("__delitem__", 1, 1, NULL, BF_RAISES, 1, ty_pop, lo_pop),
+  LIST_METHOD("index", 1, 1, NULL, BF_RAISES, 1, ty_find, lo_find),
+  LIST_METHOD("count", 1, 1, NULL, 0, 2, ty_find, lo_find),
+  LIST_METHOD("clear", 0, 0, NULL, 0, 0, ty_none_method, lo_clear),
+  LIST_METHOD("reverse", 0, 0, NULL, 0, 0, ty_none_method, lo_reorder),
+  LIST_METHOD("sort", 0, 0, sort_kw, BF_RAISES, 1, ty_none_method, lo_reorder),
+  LIST_METHOD("copy", 0, 0, NULL, BF_RAISES, 0, ty_copy, lo_list_copy),
+  BI_END,
+};

@@ -1,0 +1,485 @@
+/* containers.c — typed lists and dicts in C (see include/containers.h).
+ *
+ * Built into libruchey, where compiled code calls these functions (the
+ * hot paths, append, indexing and len, it inlines), and into the
+ * extension, where ruchey.typed.List and Dict call them.
+ */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE  /* mremap */
+#endif
+#include <math.h>
+#include <stdio.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "containers.h"
+
+/* ---------------------------------------------------------------- memory */
+
+/* Buffers past BIG bytes are mapped, and grown with mremap, which moves
+ * pages rather than copying them: realloc of a buffer in the heap copied
+ * it into fresh pages at each growth, and 3*10**6 appends spent most of
+ * their time faulting those in. Each thread keeps the largest mapping
+ * freed (up to SPARE_MAX) for the next buffer that grows past BIG: a
+ * function building a big list on every call then writes into pages
+ * already there, as malloc's reuse of its heap gives smaller ones. */
+#define BIG ((size_t)1 << 20)
+#define SPARE_MAX ((size_t)256 << 20)
+
+static _Thread_local struct {
+  void *p;
+  size_t bytes;
+} spare;
+
+/* p (of `used` bytes kept; mapped with *mapped bytes, or malloc'd when 0)
+ * grown to `bytes`; NULL if there is no memory (p is then kept). */
+static void *grow_memory(void *p, int64_t *mapped, size_t used, size_t bytes) {
+#if defined(__linux__) && defined(MREMAP_MAYMOVE)
+  if (*mapped && bytes <= (size_t)*mapped) return p;  /* a spare larger than asked for */
+  if (bytes >= BIG && !*mapped && spare.p && spare.bytes >= bytes) {
+    void *q = spare.p;
+    *mapped = (int64_t)spare.bytes;
+    spare.p = NULL;
+    spare.bytes = 0;
+    if (used) memcpy(q, p, used);
+    free(p);
+    return q;
+  }
+  if (bytes >= BIG) {
+    void *q = *mapped ? mremap(p, (size_t)*mapped, bytes, MREMAP_MAYMOVE)
+                      : mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (q == MAP_FAILED) return NULL;
+    if (!*mapped) {
+      if (used) memcpy(q, p, used);
+      free(p);
+    }
+    *mapped = (int64_t)bytes;
+    return q;
+  }
+#endif
+  return realloc(p, bytes);
+}
+
+static void free_memory(void *p, int64_t mapped) {
+#if defined(__linux__) && defined(MREMAP_MAYMOVE)
+  if (mapped && (size_t)mapped <= SPARE_MAX && (size_t)mapped > spare.bytes) {
+    if (spare.p) munmap(spare.p, spare.bytes);
+    spare.p = p;
+    spare.bytes = (size_t)mapped;
+    return;
+  }
+  if (mapped) {
+    munmap(p, (size_t)mapped);
+    return;
+  }
+#endif
+  free(p);
+}
+
+/* ---------------------------------------------------------------- lists */
+
+RtList *rt_list_new(int32_t kind, int64_t itemsize, int64_t cap) {
+  RtList *l = calloc(1, sizeof(RtList));
+  if (!l) return NULL;
+  l->refcount = 1;
+  l->kind = kind;
+  l->itemsize = itemsize;
+  if (cap > 0 && rt_list_reserve(l, cap) != RT_OK) {
+    free(l);
+    return NULL;
+  }
+  return l;
+}
+
+/* Grows to twice the room (at least to n, at least 8 items), so that n
+ * appends cost O(n) and copy each item about once. */
+int32_t rt_list_reserve(RtList *l, int64_t n) {
+  if (n <= l->cap) return RT_OK;
+  int64_t cap = 2 * l->cap;
+  if (cap < n) cap = n;
+  if (cap < 8) cap = 8;
+  if ((uint64_t)cap > (uint64_t)INT64_MAX / (uint64_t)(l->itemsize ? l->itemsize : 1) / 2) {
+    rt_set_error(RT_ERR_MEMORY, NULL);
+    return RT_ERR_MEMORY;
+  }
+  char *data = grow_memory(l->data, &l->mapped, (size_t)(l->len * l->itemsize), (size_t)(cap * l->itemsize));
+  if (!data) {
+    rt_set_error(RT_ERR_MEMORY, NULL);
+    return RT_ERR_MEMORY;
+  }
+  l->data = data;
+  l->cap = cap;
+  return RT_OK;
+}
+
+void rt_list_free(RtList *l) {
+  free_memory(l->data, l->mapped);
+  free(l);
+}
+
+void rt_list_release(RtList *l) {
+  if (l && __atomic_sub_fetch(&l->refcount, 1, __ATOMIC_ACQ_REL) == 0) rt_list_free(l);
+}
+
+void rt_list_settle(RtList *l, int32_t kind, int64_t itemsize) {
+  if (l->kind >= 0) return;
+  l->kind = kind;
+  l->itemsize = itemsize;
+}
+
+RtList *rt_list_copy(const RtList *l) {
+  RtList *c = rt_list_new(l->kind, l->itemsize, l->len);
+  if (!c) {
+    rt_set_error(RT_ERR_MEMORY, NULL);
+    return NULL;
+  }
+  if (l->len) memcpy(c->data, l->data, (size_t)(l->len * l->itemsize));
+  c->len = l->len;
+  return c;
+}
+
+int32_t rt_list_open(RtList *l, int64_t i) {
+  int32_t st = rt_list_reserve(l, l->len + 1);
+  if (st != RT_OK) return st;
+  memmove(l->data + (i + 1) * l->itemsize, l->data + i * l->itemsize, (size_t)((l->len - i) * l->itemsize));
+  l->len++;
+  return RT_OK;
+}
+
+void rt_list_close(RtList *l, int64_t i) {
+  memmove(l->data + i * l->itemsize, l->data + (i + 1) * l->itemsize, (size_t)((l->len - i - 1) * l->itemsize));
+  l->len--;
+}
+
+void rt_list_reverse(RtList *l) {
+  char tmp[16];
+  int64_t s = l->itemsize;
+  for (int64_t i = 0, j = l->len - 1; i < j; i++, j--) {
+    memcpy(tmp, l->data + i * s, (size_t)s);
+    memcpy(l->data + i * s, l->data + j * s, (size_t)s);
+    memcpy(l->data + j * s, tmp, (size_t)s);
+  }
+}
+
+/* An item as the number it is: a double for floats, else an integer. */
+static double item_float(int32_t kind, const char *p) {
+  return kind == TY_F32 ? *(const float *)p : *(const double *)p;
+}
+
+static int64_t item_int(int32_t kind, const char *p) {
+  switch (kind) {
+  case TY_BOOL: case TY_U8: return *(const uint8_t *)p;
+  case TY_I8: return *(const int8_t *)p;
+  case TY_I16: return *(const int16_t *)p;
+  case TY_U16: return *(const uint16_t *)p;
+  case TY_I32: return *(const int32_t *)p;
+  case TY_U32: return *(const uint32_t *)p;
+  default: return *(const int64_t *)p;
+  }
+}
+
+/* a < b for items of one kind, as Python compares the numbers. */
+static bool item_less(int32_t kind, const char *a, const char *b) {
+  if (kind == TY_F32 || kind == TY_F64) return item_float(kind, a) < item_float(kind, b);
+  if (kind == TY_U64) return *(const uint64_t *)a < *(const uint64_t *)b;
+  return item_int(kind, a) < item_int(kind, b);
+}
+
+/* A merge sort: stable (equal items keep their order, which -0.0 and 0.0
+ * show), as Python's sort is. Reversed, as Python's reverse=True: the
+ * stable sort of the reversed order, reversed. */
+static void merge_sort(int32_t kind, int64_t s, char *a, char *tmp, int64_t n) {
+  if (n < 2) return;
+  int64_t h = n / 2;
+  merge_sort(kind, s, a, tmp, h);
+  merge_sort(kind, s, a + h * s, tmp, n - h);
+  int64_t i = 0, j = h, k = 0;
+  while (i < h && j < n) {
+    bool right = item_less(kind, a + j * s, a + i * s);
+    memcpy(tmp + k++ * s, a + (right ? j++ : i++) * s, (size_t)s);
+  }
+  while (i < h) memcpy(tmp + k++ * s, a + i++ * s, (size_t)s);
+  while (j < n) memcpy(tmp + k++ * s, a + j++ * s, (size_t)s);
+  memcpy(a, tmp, (size_t)(n * s));
+}
+
+int32_t rt_list_sort(RtList *l, int32_t reverse) {
+  if (l->len < 2) return RT_OK;
+  char *tmp = malloc((size_t)(l->len * l->itemsize));
+  if (!tmp) {
+    rt_set_error(RT_ERR_MEMORY, NULL);
+    return RT_ERR_MEMORY;
+  }
+  if (reverse) rt_list_reverse(l);
+  merge_sort(l->kind, l->itemsize, l->data, tmp, l->len);
+  if (reverse) rt_list_reverse(l);
+  free(tmp);
+  return RT_OK;
+}
+
+/* ---------------------------------------------------------------- hashing */
+
+/* Python's hash of an int: its value modulo 2**61 - 1, the sign kept, and
+ * -1 (the error code of CPython's C API) taken as -2. */
+#define HASH_MODULUS (((uint64_t)1 << 61) - 1)
+
+static int64_t hash_int(int64_t v) {
+  uint64_t m = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
+  int64_t h = (int64_t)(m % HASH_MODULUS);
+  if (v < 0) h = -h;
+  return h == -1 ? -2 : h;
+}
+
+/* Python's hash of a float (Python/pyhash.c's algorithm): equal to the
+ * int's for integral values; NaN hashes 0 (Python hashes each NaN
+ * object by its identity; no NaN key is ever found again either way). */
+static int64_t hash_float(double x) {
+  if (isinf(x)) return x > 0 ? 314159 : -314159;
+  if (isnan(x)) return 0;
+  int e;
+  double m = frexp(x, &e);
+  int sign = 1;
+  if (m < 0) {
+    sign = -1;
+    m = -m;
+  }
+  uint64_t h = 0;
+  while (m) {
+    h = ((h << 28) & HASH_MODULUS) | h >> (61 - 28);
+    m *= 268435456.0;  /* 2**28 */
+    e -= 28;
+    uint64_t y = (uint64_t)m;
+    m -= (double)y;
+    h += y;
+    if (h >= HASH_MODULUS) h -= HASH_MODULUS;
+  }
+  e = e >= 0 ? e % 61 : 61 - 1 - ((-1 - e) % 61);
+  h = ((h << e) & HASH_MODULUS) | h >> (61 - e);
+  int64_t r = (int64_t)h * sign;
+  return r == -1 ? -2 : r;
+}
+
+static bool is_float_kind(int32_t kind) { return kind == TY_F32 || kind == TY_F64; }
+
+int64_t rt_number_hash(int32_t kind, uint64_t key) {
+  if (is_float_kind(kind)) {
+    double x;
+    memcpy(&x, &key, 8);
+    return hash_float(x);
+  }
+  if (kind == TY_U64 && key > (uint64_t)INT64_MAX) return (int64_t)(key % HASH_MODULUS);
+  return hash_int((int64_t)key);
+}
+
+static bool same_key(int32_t kind, uint64_t a, uint64_t b) {
+  if (!is_float_kind(kind)) return a == b;
+  double x, y;
+  memcpy(&x, &a, 8);
+  memcpy(&y, &b, 8);
+  return x == y;
+}
+
+/* ---------------------------------------------------------------- dicts */
+
+static char *entry_at(const RtDict *d, int64_t i) { return d->entries + i * d->entsize; }
+static int64_t entry_hash(const char *e) { return *(const int64_t *)e; }
+static uint64_t entry_key(const char *e) { return *(const uint64_t *)(e + 8); }
+
+RtDict *rt_dict_new(int32_t keykind, int32_t valkind, int64_t valsize) {
+  RtDict *d = calloc(1, sizeof(RtDict));
+  if (!d) return NULL;
+  d->refcount = 1;
+  d->keykind = keykind;
+  d->valkind = valkind;
+  d->valsize = valsize;
+  d->entsize = RT_DICT_VALUE + (valsize + 7) / 8 * 8;
+  return d;
+}
+
+void rt_dict_settle(RtDict *d, int32_t keykind, int32_t valkind, int64_t valsize) {
+  if (d->keykind >= 0) return;
+  d->keykind = keykind;
+  d->valkind = valkind;
+  d->valsize = valsize;
+  d->entsize = RT_DICT_VALUE + (valsize + 7) / 8 * 8;  /* no entries yet */
+}
+
+void rt_dict_free(RtDict *d) {
+  free_memory(d->index, d->index_mapped);
+  free_memory(d->entries, d->entries_mapped);
+  free(d);
+}
+
+void rt_dict_release(RtDict *d) {
+  if (d && __atomic_sub_fetch(&d->refcount, 1, __ATOMIC_ACQ_REL) == 0) rt_dict_free(d);
+}
+
+/* The index slot of key: its own if present, else the empty one where it
+ * would go. Probing as CPython's (perturbed by the hash's high bits), so
+ * that keys with equal low bits do not crowd one run of slots. */
+static int64_t *find_slot(RtDict *d, uint64_t key, int64_t hash, bool *found) {
+  uint64_t perturb = (uint64_t)hash, i = (uint64_t)hash & (uint64_t)d->mask;
+  int64_t *free_slot = NULL;
+  for (;;) {
+    int64_t *slot = &d->index[i];
+    if (*slot == -1) {
+      *found = false;
+      return free_slot ? free_slot : slot;
+    }
+    if (*slot == -2) {
+      if (!free_slot) free_slot = slot;
+    } else {
+      char *e = entry_at(d, *slot);
+      if (entry_hash(e) == hash && same_key(d->keykind, entry_key(e), key)) {
+        *found = true;
+        return slot;
+      }
+    }
+    perturb >>= 5;
+    i = (i * 5 + perturb + 1) & (uint64_t)d->mask;
+  }
+}
+
+/* Drops deleted entries, keeping the others' order, and rebuilds the index
+ * for room of at least `room` entries (kept at most two thirds full). */
+static int32_t rebuild(RtDict *d, int64_t room) {
+  int64_t live = 0;
+  for (int64_t i = 0; i < d->nentries; i++) {
+    char *e = entry_at(d, i);
+    if (entry_hash(e) == RT_DELETED) continue;
+    if (live != i) memcpy(entry_at(d, live), e, (size_t)d->entsize);
+    live++;
+  }
+  d->nentries = live;
+  if (room > d->cap) {
+    int64_t cap = room < 8 ? 8 : room;
+    char *entries = grow_memory(d->entries, &d->entries_mapped, (size_t)(live * d->entsize), (size_t)(cap * d->entsize));
+    if (!entries) return RT_ERR_MEMORY;
+    d->entries = entries;
+    d->cap = cap;
+  }
+  int64_t size = 8;
+  while (size * 2 < d->cap * 3) size *= 2;
+  if (size - 1 != d->mask || !d->index) {  /* written anew below: nothing kept */
+    int64_t *index = grow_memory(d->index, &d->index_mapped, 0, sizeof(int64_t) * (size_t)size);
+    if (!index) return RT_ERR_MEMORY;
+    d->index = index;
+    d->mask = size - 1;
+  }
+  memset(d->index, 0xff, sizeof(int64_t) * (size_t)size);  /* all -1 */
+  for (int64_t i = 0; i < live; i++) {
+    char *e = entry_at(d, i);
+    bool found;
+    *find_slot(d, entry_key(e), entry_hash(e), &found) = i;
+  }
+  return RT_OK;
+}
+
+char *rt_dict_lookup(RtDict *d, uint64_t key) {
+  if (!d->used) return NULL;
+  bool found;
+  int64_t *slot = find_slot(d, key, rt_number_hash(d->keykind, key), &found);
+  return found ? entry_at(d, *slot) + RT_DICT_VALUE : NULL;
+}
+
+char *rt_dict_insert(RtDict *d, uint64_t key) {
+  int64_t hash = rt_number_hash(d->keykind, key);
+  bool found = false;
+  int64_t *slot = d->index ? find_slot(d, key, hash, &found) : NULL;
+  if (found) return entry_at(d, *slot) + RT_DICT_VALUE;
+  if (d->nentries == d->cap) {
+    if (rebuild(d, d->used + 1 > d->cap / 2 ? 2 * (d->used + 1) : d->cap) != RT_OK) {
+      rt_set_error(RT_ERR_MEMORY, NULL);
+      return NULL;
+    }
+    slot = find_slot(d, key, hash, &found);
+  }
+  char *e = entry_at(d, d->nentries);
+  *slot = d->nentries++;
+  d->used++;
+  memcpy(e, &hash, 8);
+  memcpy(e + 8, &key, 8);
+  memset(e + RT_DICT_VALUE, 0, (size_t)(d->entsize - RT_DICT_VALUE));
+  return e + RT_DICT_VALUE;
+}
+
+int32_t rt_dict_delete(RtDict *d, uint64_t key) {
+  if (!d->used) return 0;
+  bool found;
+  int64_t *slot = find_slot(d, key, rt_number_hash(d->keykind, key), &found);
+  if (!found) return 0;
+  int64_t deleted = RT_DELETED;
+  memcpy(entry_at(d, *slot), &deleted, 8);
+  *slot = -2;
+  d->used--;
+  return 1;
+}
+
+char *rt_dict_entry(RtDict *d, int64_t i) {
+  if (i < 0 || i >= d->used) return NULL;
+  if (d->nentries != d->used) rebuild(d, d->cap);  /* compacting needs no memory */
+  return entry_at(d, i);
+}
+
+void rt_dict_clear(RtDict *d) {
+  d->used = d->nentries = 0;
+  if (d->index) memset(d->index, 0xff, sizeof(int64_t) * (size_t)(d->mask + 1));
+}
+
+RtDict *rt_dict_copy(RtDict *d) {
+  RtDict *c = rt_dict_new(d->keykind, d->valkind, d->valsize);
+  if (!c || rebuild(c, d->used) != RT_OK) {
+    if (c) rt_dict_free(c);
+    rt_set_error(RT_ERR_MEMORY, NULL);
+    return NULL;
+  }
+  for (int64_t i = 0; i < d->nentries; i++) {
+    char *e = entry_at(d, i);
+    if (entry_hash(e) == RT_DELETED) continue;
+    memcpy(rt_dict_insert(c, entry_key(e)), e + RT_DICT_VALUE, (size_t)d->valsize);
+  }
+  return c;
+}
+
+/* KeyError(key): the message is the key as Python writes it. */
+void rt_key_error(int32_t kind, uint64_t key) {
+  static _Thread_local char text[64];
+  if (is_float_kind(kind)) {
+    double x;
+    memcpy(&x, &key, 8);
+    snprintf(text, sizeof text, "%.17g", x);
+    if (!strpbrk(text, ".eEn")) strcat(text, ".0");
+  } else if (kind == TY_BOOL) {
+    snprintf(text, sizeof text, "%s", key ? "True" : "False");
+  } else if (kind == TY_U64) {
+    snprintf(text, sizeof text, "%llu", (unsigned long long)key);
+  } else {
+    snprintf(text, sizeof text, "%lld", (long long)key);
+  }
+  rt_set_error(RT_ERR_KEY, text);
+}
+
+#ifdef RUCHEY_LIB
+/* The functions compiled code calls, for the linker (runtime.c). */
+void rt_register_containers(void (*define)(const char *name, void *addr, void *ctx), void *ctx) {
+  define("rt_list_new", (void *)rt_list_new, ctx);
+  define("rt_list_reserve", (void *)rt_list_reserve, ctx);
+  define("rt_list_free", (void *)rt_list_free, ctx);
+  define("rt_list_copy", (void *)rt_list_copy, ctx);
+  define("rt_list_settle", (void *)rt_list_settle, ctx);
+  define("rt_dict_settle", (void *)rt_dict_settle, ctx);
+  define("rt_list_open", (void *)rt_list_open, ctx);
+  define("rt_list_close", (void *)rt_list_close, ctx);
+  define("rt_list_reverse", (void *)rt_list_reverse, ctx);
+  define("rt_list_sort", (void *)rt_list_sort, ctx);
+  define("rt_dict_new", (void *)rt_dict_new, ctx);
+  define("rt_dict_free", (void *)rt_dict_free, ctx);
+  define("rt_dict_lookup", (void *)rt_dict_lookup, ctx);
+  define("rt_dict_insert", (void *)rt_dict_insert, ctx);
+  define("rt_dict_delete", (void *)rt_dict_delete, ctx);
+  define("rt_dict_entry", (void *)rt_dict_entry, ctx);
+  define("rt_dict_clear", (void *)rt_dict_clear, ctx);
+  define("rt_dict_copy", (void *)rt_dict_copy, ctx);
+  define("rt_key_error", (void *)rt_key_error, ctx);
+}
+#endif

@@ -1,0 +1,709 @@
+"""Typed lists and dicts: list and dict literals, comprehensions, their
+methods, `in`, `del` and iteration inside compiled code, and
+ruchey.typed.List / Dict shared with Python without copying; each compared
+with the function's py_func on generated inputs."""
+import math
+
+import numpy as np
+import pytest
+
+import ruchey
+from ruchey import njit, typed
+
+from conftest import AS_NUMBA, assert_same_value, make_rng, rss_bytes
+
+pytestmark = pytest.mark.skipif(AS_NUMBA, reason="ruchey's typed containers (numba's reflected lists differ)")
+
+
+def plain(v):
+    """A result with typed containers made Python lists and dicts."""
+    if isinstance(v, (typed.List, list)):
+        return [plain(x) for x in v]
+    if isinstance(v, (typed.Dict, dict)):
+        return {k: plain(x) for k, x in v.items()}
+    if isinstance(v, tuple):
+        return tuple(plain(x) for x in v)
+    return v
+
+
+def check(expected, got):
+    """A compiled result against Python's: lists and dicts as typed ones with
+    the same items (dicts in the same order), numbers of the same type."""
+    if isinstance(expected, list):
+        assert isinstance(got, typed.List), f"expected a typed.List, got {type(got)}"
+        assert len(got) == len(expected), f"{plain(got)} != {expected}"
+        for e, g in zip(expected, got):
+            check(e, g)
+    elif isinstance(expected, dict):
+        assert isinstance(got, typed.Dict), f"expected a typed.Dict, got {type(got)}"
+        assert list(got.keys()) == list(expected.keys()), f"{plain(got)} != {expected}"
+        for e, g in zip(expected.values(), got.values()):
+            check(e, g)
+    elif isinstance(expected, tuple):
+        assert isinstance(got, tuple) and len(got) == len(expected)
+        for e, g in zip(expected, got):
+            check(e, g)
+    else:
+        assert_same_value(expected, got)
+
+
+def same(f, *args):
+    """f and f.py_func on copies of args (typed containers copied), results and
+    arguments afterwards compared; typed containers as lists and dicts."""
+    def copies():
+        out = []
+        for a in args:
+            if isinstance(a, typed.List):
+                c = typed.List.empty_list(ITEM[a.item_type])
+                c.extend(a)
+                a = c
+            elif isinstance(a, typed.Dict):
+                c = typed.Dict.empty(ITEM[a.key_type], ITEM[a.value_type])
+                for k, v in a.items():
+                    c[k] = v
+                a = c
+            out.append(a)
+        return out
+    py_args, jit_args = copies(), copies()
+    expected = f.py_func(*py_args)
+    got = f(*jit_args)
+    check(expected, got)
+    for pa, ja in zip(py_args, jit_args):
+        if isinstance(pa, np.ndarray):
+            np.testing.assert_array_equal(pa, ja)
+        else:
+            assert plain(pa) == plain(ja)
+    return got
+
+
+ITEM = {"int64": ruchey.int64, "float64": ruchey.float64, "bool": ruchey.boolean, "int32": ruchey.int32,
+        "float32": ruchey.float32, "uint64": ruchey.uint64}
+
+
+def tlist(item, values):
+    out = typed.List.empty_list(ITEM[item])
+    for v in values:
+        out.append(v)
+    return out
+
+
+def tdict(key, value, pairs):
+    out = typed.Dict.empty(ITEM[key], ITEM[value])
+    for k, v in pairs:
+        out[k] = v
+    return out
+
+
+# ---------------------------------------------------------------- lists in compiled code
+
+@njit
+def append_range(n):
+    out = []
+    for i in range(n):
+        out.append(i * 3 - 7)
+    return out
+
+
+@njit
+def literal_ops(a, b):
+    x = [a, b, a + b]
+    x.insert(1, b * 2)
+    x.insert(-100, 5)
+    x.insert(100, 6)
+    x.extend(x)
+    last = x.pop()
+    first = x.pop(0)
+    mid = x.pop(-2)
+    return x, last, first, mid, len(x), x[0], x[-1], x.index(b * 2), x.count(a)
+
+
+@njit
+def sum_iter(n):
+    x = [i * 0.5 for i in range(n)]
+    s = 0.0
+    for v in x:
+        s += v
+    for i, v in enumerate(x):
+        s += i * v
+    return s
+
+
+@njit
+def comprehension_nested(n):
+    return [i * j for i in range(n) if i % 2 == 0 for j in range(i)]
+
+
+@njit
+def sort_reverse(a, rev):
+    x = [a[i] for i in range(a.shape[0])]
+    y = x.copy()
+    x.sort()
+    y.sort(reverse=rev)
+    z = x.copy()
+    z.reverse()
+    z.clear()
+    return x, y, len(z)
+
+
+@njit
+def contains(n, v):
+    x = [i * i for i in range(n)]
+    return v in x, v not in x, 2.5 in x
+
+
+@njit
+def setitem_negative(n):
+    x = [0, 0, 0, 0]
+    for i in range(n):
+        x[-1 - (i % 4)] += i
+    del x[1]
+    return x
+
+
+@pytest.mark.parametrize("n", [0, 1, 7, 100, 1000])
+def test_append_in_a_loop_types_an_empty_list(n):
+    same(append_range, n)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_literal_insert_extend_pop_index_count(seed):
+    rng = make_rng(seed)
+    a, b = (int(v) for v in rng.integers(-50, 50, 2))
+    same(literal_ops, a, b)
+
+
+@pytest.mark.parametrize("n", [0, 1, 10, 333])
+def test_iteration_and_enumerate_over_a_comprehension(n):
+    same(sum_iter, n)
+
+
+@pytest.mark.parametrize("n", [0, 3, 9])
+def test_nested_comprehension_with_condition(n):
+    same(comprehension_nested, n)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_sort_is_stable_and_reverses(seed):
+    rng = make_rng(seed)
+    a = rng.normal(size=30).round(1)
+    a[3] = -0.0
+    a[4] = 0.0
+    for rev in (False, True):
+        same(sort_reverse, a, rev)
+    same(sort_reverse, rng.integers(-5, 5, 40), True)
+
+
+@pytest.mark.parametrize("v", [0, 1, 4, 5, 81, -1])
+def test_in_and_not_in(v):
+    same(contains, 10, v)
+
+
+def test_negative_indices_augassign_and_del():
+    for n in range(6):
+        same(setitem_negative, n)
+
+
+@njit
+def index_at(n, i):
+    x = [k for k in range(n)]
+    return x[i]
+
+
+@njit
+def store_at(n, i):
+    x = [k for k in range(n)]
+    x[i] = 1
+    return x
+
+
+@njit
+def pop_empty(n):
+    x = [1.0]
+    x.pop()
+    for i in range(n):
+        x.pop()
+    return x
+
+
+@njit
+def index_missing(v):
+    return [1, 2, 3].index(v)
+
+
+def test_bad_indices_raise_index_error_as_python():
+    for f, args in ((index_at, (3, 3)), (index_at, (3, -4)), (store_at, (2, 5)), (pop_empty, (1,))):
+        with pytest.raises(IndexError) as want:
+            f.py_func(*args)
+        with pytest.raises(IndexError) as got:
+            f(*args)
+        assert str(got.value) == str(want.value)
+    with pytest.raises(ValueError, match="7 is not in list"):
+        index_missing(7)
+    assert index_at(3, -3) == 0
+
+
+@njit
+def empty_untyped():
+    x = []
+    return len(x)
+
+
+@njit
+def empty_unknown_item():
+    x = []
+    return x[0]
+
+
+def test_empty_list_never_given_an_item():
+    assert empty_untyped() == 0
+    with pytest.raises(ruchey.TypingError, match="cannot infer the item type"):
+        empty_unknown_item()
+
+
+@njit
+def wrong_item(x):
+    y = [1, 2]
+    y.append(x)
+    return y
+
+
+def test_wrong_item_type_is_a_typing_error():
+    with pytest.raises(ruchey.TypingError, match="cannot put float64 into ListType\\[int64\\]"):
+        wrong_item(1.5)
+    assert list(wrong_item(True)) == [1, 2, 1]
+
+
+# ---------------------------------------------------------------- dicts in compiled code
+
+@njit
+def count_keys(a):
+    d = {}
+    for v in a:
+        d[v] = d.get(v, 0) + 1
+    return d
+
+
+@njit
+def dict_ops(n, k):
+    d = {1: 1.5, 2: 2.5}
+    for i in range(n):
+        d[i * 7 % 11] = i * 0.25
+    has = k in d
+    got = d.get(k, -1.0)
+    s = d.setdefault(k, 9.0)
+    p = d.pop(3, -2.0)
+    if 5 in d:
+        del d[5]
+    keys = 0
+    for key in d.keys():
+        keys = keys * 31 + key
+    vals = 0.0
+    for v in d.values():
+        vals = vals * 0.5 + v
+    items = 0.0
+    for key, v in d.items():
+        items += key * v
+    return d, has, got, s, p, keys, vals, items, len(d)
+
+
+@njit
+def dict_comprehension(n):
+    return {i % 5: i * 1.0 for i in range(n)}
+
+
+@njit
+def float_keys(a):
+    d = {}
+    for i in range(a.shape[0]):
+        d[a[i]] = i
+    total = 0
+    for k in d:
+        total += d[k]
+    return d, total, 1 in d, -0.0 in d
+
+
+@njit
+def dict_missing(k):
+    d = {1: 2, 3: 4}
+    return d[k]
+
+
+@njit
+def dict_pop_missing(k):
+    d = {1: 2}
+    return d.pop(k)
+
+
+@njit
+def dict_del_missing(k):
+    d = {1: 2}
+    del d[k]
+    return len(d)
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_counting_into_a_dict(seed):
+    a = make_rng(seed).integers(-20, 20, 200)
+    same(count_keys, a)
+
+
+@pytest.mark.parametrize("n,k", [(0, 1), (5, 3), (11, 5), (30, 40), (30, 2)])
+def test_dict_methods_and_iteration_in_insertion_order(n, k):
+    same(dict_ops, n, k)
+
+
+def test_dict_comprehension():
+    for n in (0, 3, 12):
+        same(dict_comprehension, n)
+
+
+def test_float_keys_hash_and_compare_as_python():
+    a = np.array([1.0, 0.0, -0.0, 2.5, 1.0, np.inf, -np.inf, 3.0, 2.5])
+    same(float_keys, a)
+
+
+def test_missing_keys_raise_key_error():
+    for f in (dict_missing, dict_pop_missing, dict_del_missing):
+        with pytest.raises(KeyError):
+            f.py_func(7)
+        with pytest.raises(KeyError):
+            f(7)
+    assert dict_missing(3) == 4
+
+
+@njit
+def many_keys(n):
+    d = {}
+    for i in range(n):
+        d[i * 2654435761 % 1000003] = i
+    for i in range(0, n, 3):
+        del d[i * 2654435761 % 1000003]
+    s = 0
+    for k, v in d.items():
+        s = (s * 31 + k + v) % 1000000007
+    return s, len(d)
+
+
+def test_many_keys_with_deletions_keep_insertion_order():
+    for n in (0, 10, 1000, 20000):
+        same(many_keys, n)
+
+
+@njit
+def unknown_dict():
+    d = {}
+    return d[1]
+
+
+def test_empty_dict_never_stored_into():
+    with pytest.raises(ruchey.TypingError, match="cannot infer the key and value types"):
+        unknown_dict()
+
+
+# ---------------------------------------------------------------- typed.List / Dict from Python
+
+@njit
+def append_and_set(x, v):
+    x.append(v)
+    x[0] = v * 2
+    return len(x)
+
+
+@njit
+def passthrough(x):
+    return x
+
+
+def test_typed_list_is_shared_without_copying():
+    x = tlist("int64", [1, 2, 3])
+    assert append_and_set(x, 5) == 4
+    assert list(x) == [10, 2, 3, 5]
+    y = passthrough(x)
+    y.append(7)
+    assert list(x) == [10, 2, 3, 5, 7] and len(y) == 5
+    assert x[-1] == 7 and x == [10, 2, 3, 5, 7]
+    assert repr(x) == "ListType[int64]([10, 2, 3, 5, 7])"
+
+
+def test_typed_list_from_python():
+    x = typed.List()
+    assert len(x) == 0 and x.item_type is None
+    x.append(1.5)
+    x.extend([2, 3])
+    assert x.item_type == "float64" and list(x) == [1.5, 2.0, 3.0]
+    assert x.pop() == 3.0 and x.pop(0) == 1.5
+    x.insert(0, 9)
+    x[1] = -1
+    del x[0]
+    assert list(x) == [-1.0]
+    with pytest.raises(TypeError):
+        x.append("a")
+    with pytest.raises(IndexError):
+        x[5]
+    y = typed.List([3, 1, 2])
+    y.sort()
+    assert list(y) == [1, 2, 3]
+    y.reverse()
+    assert list(y) == [3, 2, 1]
+    with pytest.raises(TypeError):
+        y.append(1.5)
+
+
+@njit
+def add_pairs(d, n):
+    for i in range(n):
+        d[i] = d.get(i, 0.0) + i
+    return d
+
+
+def test_typed_dict_is_shared_without_copying():
+    d = typed.Dict.empty(ruchey.int64, ruchey.float64)
+    d[1] = 0.5
+    r = add_pairs(d, 3)
+    assert dict(d.items()) == {1: 1.5, 0: 0.0, 2: 2.0}
+    r[10] = 1.0
+    assert d[10] == 1.0 and len(d) == 4 and 10 in d and 11 not in d
+    assert list(d) == [1, 0, 2, 10]
+    assert d.pop(1) == 1.5 and d.get(1) is None and d.setdefault(3, 7.0) == 7.0
+    del d[0]
+    assert list(d.keys()) == [2, 10, 3]
+    with pytest.raises(KeyError):
+        d[99]
+    assert repr(d) == "DictType[int64,float64]({2: 2.0, 10: 1.0, 3: 7.0})"
+
+
+def test_untyped_dict_types_from_first_pair():
+    d = typed.Dict()
+    d[1.5] = True
+    assert add_first(d) is True
+    with pytest.raises(TypeError):
+        d[2.0] = "x"
+
+
+@njit
+def add_first(d):
+    for k in d:
+        return d[k]
+    return False
+
+
+def test_python_list_argument_is_refused_naming_typed_list():
+    with pytest.raises(TypeError, match="typed.List"):
+        passthrough([1, 2])
+    with pytest.raises(TypeError, match="typed.Dict"):
+        passthrough({1: 2})
+    with pytest.raises(TypeError, match="empty_list"):
+        passthrough(typed.List())
+
+
+@njit
+def sum_list(x):
+    s = 0
+    for v in x:
+        s += v
+    return s
+
+
+@pytest.mark.parametrize("item", ["int64", "int32", "float32", "uint64", "bool"])
+def test_item_types_from_python(item):
+    rng = make_rng(3)
+    vals = [bool(v) if item == "bool" else (float(v) if "float" in item else abs(int(v)))
+            for v in rng.integers(0, 100, 20)]
+    x = tlist(item, vals)
+    assert sum_list(x) == sum_list.py_func(list(x))
+    assert list(passthrough(x)) == vals
+
+
+# ---------------------------------------------------------------- memory
+
+@njit
+def churn(n):
+    x = [i for i in range(n)]
+    d = {i: i * 1.0 for i in range(n)}
+    y = x.copy()
+    y.extend(x)
+    return len(y) + len(d)
+
+
+def test_creating_containers_repeatedly_leaks_nothing():
+    x = tlist("int64", range(1000))
+    churn(10000)
+    passthrough(x)
+    before = rss_bytes()
+    for _ in range(300):
+        churn(10000)
+        passthrough(x)
+        typed.Dict.empty(ruchey.int64, ruchey.int64)[1] = 2
+    after = rss_bytes()
+    if before is not None:
+        assert after - before < 8 << 20, f"RSS grew by {(after - before) >> 20} MB"
+
+
+@njit
+def comp_in_while(n):
+    i = 0
+    while len([k for k in range(i)]) < n:
+        i += 1
+    return i
+
+
+@njit
+def comp_in_ifexp(n):
+    return len([k for k in range(n)] if n > 0 else [0])
+
+
+def test_comprehension_where_it_would_run_another_number_of_times_is_refused():
+    for f in (comp_in_while, comp_in_ifexp):
+        with pytest.raises(ruchey.TypingError, match="comprehension in"):
+            f(3)
+
+
+def test_key_error_carries_the_key_as_python():
+    for k in (7, -3):
+        with pytest.raises(KeyError) as want:
+            dict_missing.py_func(k)
+        with pytest.raises(KeyError) as got:
+            dict_missing(k)
+        assert got.value.args == want.value.args
+
+
+@njit
+def float_key_missing(k):
+    d = {1.5: 1}
+    return d[k]
+
+
+def test_key_error_of_a_float_key():
+    with pytest.raises(KeyError) as got:
+        float_key_missing(2.25)
+    assert got.value.args == (2.25,)
+
+
+@njit
+def pass_to_callee(n):
+    x = [0.5]
+    for i in range(n):
+        grow_by(x, i)
+    return x
+
+
+@njit
+def grow_by(x, v):
+    x.append(v * 1.0)
+    return len(x)
+
+
+def test_lists_passed_between_compiled_functions_are_shared():
+    # (py_func would pass a Python list to the compiled grow_by: refused)
+    for n in (0, 1, 5):
+        check([0.5] + [i * 1.0 for i in range(n)], pass_to_callee(n))
+
+
+# ---------------------------------------------------------------- tuples as items
+
+@njit
+def pairs(n):
+    out = [(0, 0.5)]
+    for i in range(n):
+        out.append((i, i * 0.25))
+    out.insert(1, (7, 1.5))
+    s = 0.0
+    for a, b in out:
+        s += a * b
+    first = out.pop(0)
+    return out, s, first, out[-1], len(out)
+
+
+@njit
+def tuple_values(n):
+    d = {}
+    for i in range(n):
+        d[i % 4] = (i, i > 2)
+    total = 0
+    for k, (a, b) in d.items():
+        total += k * a + b
+    return d, total, d.get(9, (0, False))
+
+
+@pytest.mark.parametrize("n", [0, 1, 6])
+def test_lists_of_tuples(n):
+    same(pairs, n)
+
+
+@pytest.mark.parametrize("n", [0, 3, 10])
+def test_dict_values_that_are_tuples(n):
+    same(tuple_values, n)
+
+
+@njit
+def echo_pairs(x):
+    x.append((1, 2.0))
+    return x
+
+
+def test_a_list_of_tuples_back_in_compiled_code_and_read_from_python():
+    x, _, _, _, _ = pairs(2)
+    y = echo_pairs(x)
+    assert list(x) == [(7, 1.5), (0, 0.0), (1, 0.25), (1, 2.0)] and len(y) == 4
+    assert repr(x).startswith("ListType[(int64, float64)](")
+    with pytest.raises(TypeError, match="only written by compiled code"):
+        x.append((1, 2.0))
+
+
+@njit
+def sort_pairs(n):
+    x = [(1, n)]
+    x.sort()
+
+
+@njit
+def list_of_arrays(a):
+    return [a, a]
+
+
+def test_unsupported_items_are_typing_errors():
+    with pytest.raises(ruchey.TypingError, match="sorting a list of"):
+        sort_pairs(1)
+    with pytest.raises(ruchey.TypingError, match="lists of array"):
+        list_of_arrays(np.zeros(2))
+
+
+@njit(parallel=True)
+def parallel_appends(n):
+    x = [0]
+    for i in ruchey.prange(n):
+        x.append(i)
+    return len(x)
+
+
+def test_a_prange_loop_using_a_list_runs_serially():
+    with pytest.warns(Warning, match="typed list or dict"):
+        assert parallel_appends(200000) == 200001
+    for _ in range(3):
+        assert parallel_appends(200000) == 200001
+
+
+@njit
+def untyped_pair():
+    a, b = [], {}
+    a.append(True)
+    b[1.5] = (1, 2)
+    return a, b
+
+
+def test_empty_containers_made_before_their_types_are_known():
+    a, b = untyped_pair()
+    assert list(a) == [True] and a.item_type == "bool"
+    assert list(b.items()) == [(1.5, (1, 2))] and b.key_type == "float64"
+
+
+def test_kernels_take_no_typed_containers():
+    from ruchey import cuda
+
+    @cuda.jit
+    def kernel(x):
+        x.append(1)
+
+    x = typed.List.empty_list(ruchey.int64)
+    with pytest.raises(TypeError, match="unsupported type List"):  # its threads would share it
+        kernel[1, 1](x)
