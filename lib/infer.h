@@ -48,6 +48,7 @@ void ty_index_store(Infer *in, Node *target, const Type *t, Node *at);
 const Type *ty_tuple_index(Infer *in, Node *n, const Type *t);
 const Type *ty_tuple_concat(Infer *in, Node *n, const Type *a, const Type *b);
 const Type *ty_tuple_compare(Infer *in, Node *n, const Type *a, const Type *b);
+const Type *ty_tuple_contains(Infer *in, Node *n, const Type **args);  /* v in t, of numbers */
 /* A call with *t (n->op set, frontend's fe_spread_call): the parameters' types into bound; how many, or -1 */
 int ty_spread_args(Infer *in, Node *n, const Type **args, const Type **bound);
 /* Retypes a variable as if t were assigned to it (an empty list's type

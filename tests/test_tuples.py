@@ -384,3 +384,20 @@ def test_named_tuples_are_refused_clearly():
     Point = collections.namedtuple("Point", "x y")
     with pytest.raises(TypeError, match="of type 'Point' is not supported"):
         swap(Point(1, 2))
+
+
+def contains(t, v):
+    return v in t, v not in t
+
+
+@pytest.mark.parametrize("t", [(1, 2, 3), (1.5, -2, True), (), (2**40, 0.5), (numpy.float32(0.5), numpy.uint8(7))])
+def test_in_a_tuple_compares_each_item(t):
+    f = ruchey.njit(contains)
+    for v in [1, 2, 0.5, -2.0, True, 2**40, 7, -1]:
+        assert f(t, v) == contains(t, v)
+
+
+@pytest.mark.skipif(AS_NUMBA, reason="ruchey's message")
+def test_in_a_tuple_of_arrays_is_a_typing_error():
+    with pytest.raises(ruchey.TypingError, match="'in' a tuple holding"):
+        ruchey.njit(contains)((numpy.zeros(2),), 1.0)

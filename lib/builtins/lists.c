@@ -423,10 +423,12 @@ static LLVMValueRef lo_list_copy(Lower *l, Node *n) {
 
 /* ---------------------------------------------------------------- in, len */
 
-/* v in x, for lists and dicts; not in is not(v in x) (the frontend). */
+/* v in x, for lists, dicts and tuples; not in is not(v in x) (the frontend). */
 static const Type *ty_in(Infer *in, Node *n, const Type **args) {
   if (args[1]->kind == TY_DICT) return ty_dict_contains(in, n, args);
-  if (args[1]->kind != TY_LIST) return ty_error(in, n, "'in' needs a typed list or dict here, got %s", args[1]->name);
+  if (args[1]->kind == TY_TUPLE) return ty_tuple_contains(in, n, args);
+  if (args[1]->kind != TY_LIST)
+    return ty_error(in, n, "'in' needs a typed list, a dict or a tuple here, got %s", args[1]->name);
   if (!ty_need_scalar(in, n->list.items[0], args[0], "'in'")) return NULL;
   if (args[1]->elem && !ty_is_scalar(args[1]->elem))
     return ty_error(in, n, "'in' a list of %s is not supported", args[1]->elem->name);
@@ -436,6 +438,7 @@ static const Type *ty_in(Infer *in, Node *n, const Type **args) {
 static LLVMValueRef lo_in(Lower *l, Node *n) {
   Node *v = n->list.items[0], *x = n->list.items[1];
   if (x->ty->kind == TY_DICT) return lo_dict_contains(l, n);
+  if (x->ty->kind == TY_TUPLE) return lo_tuple_contains(l, n);
   LLVMValueRef val = lo_expr(l, v), lst = lo_expr(l, x);
   LLVMValueRef r = x->ty->elem ? list_search(l, x->ty->elem, lst, val, v->ty, false) : const_i64(l, -1);
   lo_done_with(l, x, lst);

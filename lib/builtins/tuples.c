@@ -102,7 +102,27 @@ const Type *ty_tuple_compare(Infer *in, Node *n, const Type *a, const Type *b) {
   return TYS(TY_BOOL);
 }
 
+/* v in t: v == an item, for a number v and a tuple of numbers */
+const Type *ty_tuple_contains(Infer *in, Node *n, const Type **args) {
+  if (!ty_need_scalar(in, n->list.items[0], args[0], "'in'")) return NULL;
+  for (int i = 0; i < args[1]->nfields; i++)
+    if (!ty_is_scalar(args[1]->fields[i]))
+      return ty_error(in, n, "'in' a tuple holding %s is not supported", args[1]->fields[i]->name);
+  return TYS(TY_BOOL);
+}
+
 /* ---------------------------------------------------------------- lowering */
+
+LLVMValueRef lo_tuple_contains(Lower *l, Node *n) {
+  Node *v = n->list.items[0], *x = n->list.items[1];
+  LLVMValueRef val = lo_expr(l, v), t = lo_expr(l, x), found = const_bool(l, false);
+  for (int i = 0; i < x->ty->nfields; i++) {
+    LLVMValueRef item = LLVMBuildExtractValue(l->b, t, (unsigned)i, "");
+    found = LLVMBuildOr(l->b, found, lo_compare_values(l, OP_EQ, val, v->ty, item, x->ty->fields[i]), "");
+  }
+  lo_done_with(l, x, t);
+  return found;
+}
 
 /* The item of tuple value v at run-time index i (wrapped if negative,
  * IndexError out of range), through a copy in memory. */
