@@ -417,3 +417,28 @@ def test_a_sum_of_cheap_terms_stays_scalar_and_a_sum_of_dear_ones_vectorises():
     assert not re.search(r"<\d+ x double>", next(iter(_dot.inspect_llvm().values())))
     if platform.machine() == "x86_64" and ctypes.util.find_library("mvec"):
         assert re.search(r"<\d+ x double>", next(iter(_sum_of_exps.inspect_llvm().values())))
+
+
+def float_then_loop_variable(n):
+    s = 0.0
+    i = 0.5
+    for i in range(n):
+        s += i
+    return s, i
+
+
+def float_then_prange_variable(n):
+    s = 0.0
+    i = 0.5
+    for i in ruchey.prange(n):
+        s += i
+    return s, i
+
+
+@pytest.mark.parametrize("fn, opts", [(float_then_loop_variable, {}), (float_then_prange_variable, {"parallel": True})])
+def test_a_loop_variable_first_assigned_a_float_takes_the_loops_values(fn, opts):
+    # the variable is a float64 (Numba's unification of float and int): the
+    # loop's ints are converted into it, not stored as raw bits
+    f = ruchey.njit(**opts)(fn)
+    for n in [0, 1, 3, 100]:
+        assert f(n) == fn(n)

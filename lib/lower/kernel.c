@@ -230,7 +230,8 @@ static void lo_kernel_uniform(Lower *l, Node *n) {
     LLVMValueRef count = lo_range(l, n->cond, &start, &step);
     memset(l->tid, 0, sizeof l->tid);
     LoLoop loop = lo_loop_begin(l, const_i64(l, 0), lo_range_trips(l, count), NULL, "ufor");
-    LLVMValueRef kv[2] = {const_i64(l, n->lhs->var), LLVMBuildAdd(l->b, start, LLVMBuildMul(l->b, loop.index, step, ""), "")};
+    LLVMValueRef kv[2] = {const_i64(l, n->lhs->var),
+                          lo_loop_value(l, n->lhs->var, LLVMBuildAdd(l->b, start, LLVMBuildMul(l->b, loop.index, step, ""), ""))};
     if (l->kplan->uniform[n->lhs->var])
       LLVMBuildStore(l->b, kv[1], l->slots[n->lhs->var]);
     else

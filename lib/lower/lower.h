@@ -150,7 +150,10 @@ void lo_raise(Lower *l, RtStatus status, const char *msg);
 void lo_raise_if(Lower *l, LLVMValueRef cond, RtStatus status, const char *msg);
 void lo_raise_recorded(Lower *l, RtStatus status);  /* a runtime function recorded the message */
 void lo_raise_status(Lower *l, LLVMValueRef status);  /* the same, with a status known at run time */
-void lo_poll_interrupt(Lower *l);  /* raise KeyboardInterrupt if Ctrl-C came (interrupt.c) */
+void lo_poll_interrupt(Lower *l);
+/* stmt.c: a range loop's int64 value as its variable's type; stored there */
+LLVMValueRef lo_loop_value(Lower *l, int var, LLVMValueRef v);
+void lo_store_loop_var(Lower *l, int var, LLVMValueRef v);  /* raise KeyboardInterrupt if Ctrl-C came (interrupt.c) */
 /* if (cond) raise status, fmt's %lld filled with up to four int64 args */
 void lo_raise_format_if(Lower *l, LLVMValueRef cond, RtStatus status, const char *fmt, LLVMValueRef *args, int n);
 void lo_loop_hints(Lower *l, LLVMValueRef latch, bool unroll);

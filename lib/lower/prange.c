@@ -206,7 +206,8 @@ void lo_parallel_for(Lower *l, Node *n, const ParPlan *plan) {
   LLVMValueRef ran = LLVMBuildICmp(l->b, LLVMIntSGT, trips, const_i64(l, 0), "");
   LLVMValueRef last = LLVMBuildAdd(l->b, start, LLVMBuildMul(l->b, LLVMBuildSub(l->b, trips, const_i64(l, 1), ""), step, ""), "");
   LLVMValueRef var = l->slots[n->lhs->var];
-  LLVMBuildStore(l->b, LLVMBuildSelect(l->b, ran, last, LLVMBuildLoad2(l->b, l->mod->i64, var, ""), ""), var);
+  LLVMTypeRef vt = lo_type(l, l->f->var_types[n->lhs->var]);
+  LLVMBuildStore(l->b, LLVMBuildSelect(l->b, ran, lo_loop_value(l, n->lhs->var, last), LLVMBuildLoad2(l->b, vt, var, ""), ""), var);
   LLVMValueRef *flag = l->assigned ? &l->assigned[n->lhs->var] : NULL;
   if (flag && *flag)
     LLVMBuildStore(l->b, LLVMBuildOr(l->b, LLVMBuildLoad2(l->b, l->mod->i1, *flag, ""), ran, ""), *flag);

@@ -189,6 +189,12 @@ LLVMValueRef lo_range(Lower *l, Node *r, LLVMValueRef *start, LLVMValueRef *step
   return lo_range_count(l, *start, stop, *step);
 }
 
+/* A range loop's int64 value into its variable, which typing may have
+ * made wider (`i = 0.5` before `for i in range(n)`: a float64, as Numba). */
+LLVMValueRef lo_loop_value(Lower *l, int var, LLVMValueRef v) { return lo_convert(l, v, TYS(TY_I64), l->f->var_types[var]); }
+
+void lo_store_loop_var(Lower *l, int var, LLVMValueRef v) { LLVMBuildStore(l->b, lo_loop_value(l, var, v), l->slots[var]); }
+
 static bool find_loop(Node *n, void *ctx) {
   if (n->kind == N_FOR || n->kind == N_WHILE) *(bool *)ctx = true;
   return !*(bool *)ctx;
@@ -224,7 +230,7 @@ static void lo_counted_iterations(Lower *l, Node *n, LLVMValueRef start, LLVMVal
   LoLoop loop = lo_loop_begin(l, k0, k1, exhausted, "for");
   if (poll) lo_poll_interrupt(l);
   LLVMValueRef k = base ? LLVMBuildNSWAdd(l->b, base, loop.index, "") : loop.index;
-  LLVMBuildStore(l->b, LLVMBuildAdd(l->b, start, LLVMBuildMul(l->b, k, step, ""), ""), l->slots[n->lhs->var]);
+  lo_store_loop_var(l, n->lhs->var, LLVMBuildAdd(l->b, start, LLVMBuildMul(l->b, k, step, ""), ""));
   lo_mark_assigned(l, n->lhs->var);
   lo_loop_body(l, n, brk, loop.latch);
   LLVMValueRef back = lo_loop_end(l, &loop);
