@@ -97,3 +97,24 @@ def test_printing_an_array_is_a_clear_typing_error():
 
     with pytest.raises(ruchey.TypingError, match="print"):
         show_array(np.ones(3))
+
+
+@ruchey.njit
+def show_tuples(x, n, flag):
+    print((x, n), (x,), (), ((n, flag), None), None, "end")
+
+
+@pytest.mark.parametrize("x", SPECIAL[:8] + random_floats(5))
+def test_tuples_and_none_print_as_python_writes_them(capsys, x):
+    for n, flag in [(0, True), (-7, False), (2**62, True)]:
+        assert printed(capsys, show_tuples, float(x), n, flag) == printed(capsys, show_tuples.py_func, float(x), n,
+                                                                             flag)
+
+
+def test_a_tuple_holding_an_array_is_a_clear_typing_error():
+    @ruchey.njit
+    def f(a):
+        print((1, a))
+
+    with pytest.raises(ruchey.TypingError, match="tuples of them"):
+        f(np.zeros(2))

@@ -1,7 +1,8 @@
 /* builtins/print.c — print() in compiled code: the arguments separated by
  * spaces, then a newline; ints as %lld (%llu unsigned), bools as
- * True/False, constant strings as themselves, complex numbers as Python's
- * repr writes them; floats as Python and NumPy
+ * True/False, None, constant strings as themselves, complex numbers as
+ * Python's repr writes them, tuples of these as Python writes them
+ * ("(1, 2.5)", "(1,)"); floats as Python and NumPy
  * write them in @njit code (repr: %g, %h for float32) and as numba-cuda
  * prints them in kernels (%f). The format is made here; the GPU's vprintf
  * or the CPU's rt_print (print.c: a kernel's lines kept together by block,
@@ -9,12 +10,22 @@
  */
 #include "builtins/builtins.h"
 
+/* Whether print() writes values of type t: numbers, bools, None and tuples of them. */
+static bool printable(const Type *t) {
+  if (t->kind == TY_TUPLE) {
+    for (int i = 0; i < t->nfields; i++)
+      if (!printable(t->fields[i])) return false;
+    return true;
+  }
+  return ty_is_scalar(t) || t->kind == TY_NONE;
+}
+
 static const Type *ty_print(Infer *in, Node *n, const Type **args) {
   for (int i = 0; i < n->list.len; i++)
-    if (n->list.items[i]->kind != N_STRING && !ty_is_scalar(args[i]))
-      return ty_error(in, n->list.items[i], "print() prints numbers, bools and constant strings in "
-                      "compiled code, not %s", args[i]->name);
-    else if (ty_is_complex(args[i]) && in->opts && in->opts->gpu_cc)
+    if (n->list.items[i]->kind != N_STRING && !printable(args[i]))
+      return ty_error(in, n->list.items[i], "print() prints numbers, bools, None, tuples of them and constant "
+                      "strings in compiled code, not %s", args[i]->name);
+    else if (ty_holds_complex(args[i]) && in->opts && in->opts->gpu_cc)
       return ty_error(in, n->list.items[i], "print() of a complex number is not supported in GPU code");
   return TYS(TY_NONE);
 }
@@ -41,47 +52,73 @@ static void put(Format *f, const char *s) {
  * CPU kernel or a device function. */
 static bool kernel_style(Lower *l) { return l->mod->gpu || l->opts->kernel || l->opts->device; }
 
-/* One argument: its directive in the format, its 8 bytes in slot[0] (a
- * complex number's parts in slot[0] and slot[1]). */
-static void print_item(Lower *l, Format *f, Node *a, LLVMValueRef *slot) {
+/* The 8-byte slots a value of type t fills (a complex number two). */
+static int slots_of(const Type *t) {
+  if (t->kind == TY_TUPLE) {
+    int n = 0;
+    for (int i = 0; i < t->nfields; i++) n += slots_of(t->fields[i]);
+    return n;
+  }
+  return t->kind == TY_NONE ? 0 : ty_is_complex(t) ? 2 : 1;
+}
+
+/* Value v of type t: its directives in the format, its slots from slot[*used] on. */
+static void print_value(Lower *l, Format *f, LLVMValueRef v, const Type *t, LLVMValueRef *slot, int *used) {
+  if (t->kind == TY_NONE) {
+    put(f, "None");
+  } else if (t->kind == TY_TUPLE) {
+    put(f, "(");
+    for (int i = 0; i < t->nfields; i++) {
+      if (i) put(f, ", ");
+      print_value(l, f, LLVMBuildExtractValue(l->b, v, (unsigned)i, ""), t->fields[i], slot, used);
+    }
+    put(f, t->nfields == 1 ? ",)" : ")");
+  } else if (t->kind == TY_BOOL) {
+    put(f, "%s");
+    v = LLVMBuildSelect(l->b, v, lo_string(l, "True"), lo_string(l, "False"), "");
+    slot[(*used)++] = LLVMBuildPtrToInt(l->b, v, l->mod->i64, "");
+  } else if (ty_is_complex(t)) {  /* as Python's repr: (1+2j), 2j, (nan-infj) */
+    put(f, "%C");
+    const Type *part = lo_complex_part(t), *f64 = TYS(TY_F64);
+    slot[(*used)++] = LLVMBuildBitCast(l->b, lo_convert(l, lo_complex_real(l, v), part, f64), l->mod->i64, "");
+    slot[(*used)++] = LLVMBuildBitCast(l->b, lo_convert(l, lo_complex_imag(l, v), part, f64), l->mod->i64, "");
+  } else if (ty_is_float(t)) {
+    put(f, kernel_style(l) ? "%f" : t->kind == TY_F32 ? "%h" : "%g");
+    slot[(*used)++] = LLVMBuildBitCast(l->b, lo_convert(l, v, t, TYS(TY_F64)), l->mod->i64, "");
+  } else {
+    put(f, ty_is_signed(t) ? "%lld" : "%llu");
+    slot[(*used)++] = lo_convert(l, v, t, ty_is_signed(t) ? TYS(TY_I64) : TYS(TY_U64));
+  }
+}
+
+/* One argument: a constant string written into the format, or a value. */
+static void print_item(Lower *l, Format *f, Node *a, LLVMValueRef *slot, int *used) {
   if (a->kind == N_STRING) {
     for (const char *c = a->str; *c; c++) put(f, *c == '%' ? "%%" : (char[]){*c, 0});
-    *slot = NULL;
     return;
   }
   LLVMValueRef v = lo_expr(l, a);
-  if (a->ty->kind == TY_BOOL) {
-    put(f, "%s");
-    v = LLVMBuildSelect(l->b, v, lo_string(l, "True"), lo_string(l, "False"), "");
-    *slot = LLVMBuildPtrToInt(l->b, v, l->mod->i64, "");
-  } else if (ty_is_complex(a->ty)) {  /* as Python's repr: (1+2j), 2j, (nan-infj) */
-    put(f, "%C");
-    const Type *part = lo_complex_part(a->ty), *f64 = TYS(TY_F64);
-    slot[0] = LLVMBuildBitCast(l->b, lo_convert(l, lo_complex_real(l, v), part, f64), l->mod->i64, "");
-    slot[1] = LLVMBuildBitCast(l->b, lo_convert(l, lo_complex_imag(l, v), part, f64), l->mod->i64, "");
-  } else if (ty_is_float(a->ty)) {
-    put(f, kernel_style(l) ? "%f" : a->ty->kind == TY_F32 ? "%h" : "%g");
-    *slot = LLVMBuildBitCast(l->b, lo_convert(l, v, a->ty, TYS(TY_F64)), l->mod->i64, "");
-  } else {
-    put(f, ty_is_signed(a->ty) ? "%lld" : "%llu");
-    *slot = lo_convert(l, v, a->ty, ty_is_signed(a->ty) ? TYS(TY_I64) : TYS(TY_U64));
-  }
+  print_value(l, f, v, a->ty, slot, used);
+  lo_done_with(l, a, v);
 }
 
 static LLVMValueRef lo_print(Lower *l, Node *n) {
   Format f = {.arena = l->f->arena};
   put(&f, "");
-  int nargs = n->list.len ? 2 * n->list.len : 1;
-  LLVMValueRef args = lo_alloca(l, LLVMArrayType2(l->mod->i64, (uint64_t)nargs), "print");
+  int nargs = 1;
+  for (int i = 0; i < n->list.len; i++)
+    if (n->list.items[i]->kind != N_STRING) nargs += slots_of(n->list.items[i]->ty);
+  LLVMValueRef *slot = arena_alloc(l->f->arena, sizeof(LLVMValueRef) * (size_t)nargs);
   int used = 0;
   for (int i = 0; i < n->list.len; i++) {
     if (i) put(&f, " ");
-    LLVMValueRef slot[2] = {NULL, NULL};
-    print_item(l, &f, n->list.items[i], slot);
-    for (int k = 0; k < 2 && slot[k]; k++) {
-      LLVMValueRef ix[2] = {const_i64(l, 0), const_i64(l, used++)};
-      LLVMBuildStore(l->b, slot[k], LLVMBuildGEP2(l->b, LLVMArrayType2(l->mod->i64, (uint64_t)nargs), args, ix, 2, ""));
-    }
+    print_item(l, &f, n->list.items[i], slot, &used);
+  }
+  LLVMTypeRef arr = LLVMArrayType2(l->mod->i64, (uint64_t)nargs);
+  LLVMValueRef args = lo_alloca(l, arr, "print");
+  for (int k = 0; k < used; k++) {
+    LLVMValueRef ix[2] = {const_i64(l, 0), const_i64(l, k)};
+    LLVMBuildStore(l->b, slot[k], LLVMBuildGEP2(l->b, arr, args, ix, 2, ""));
   }
   put(&f, "\n");
   LLVMValueRef fmt = lo_string(l, f.text);
