@@ -345,14 +345,14 @@ def test_print_of_an_array_is_a_typing_error_in_kernels_and_njit():
     def kernel(a):
         print(a)
 
-    with pytest.raises(ruchey.TypingError, match="print\\(\\) prints numbers, bools and constant strings"):
+    with pytest.raises(ruchey.TypingError, match="print\\(\\) prints numbers, bools, None, tuples of them and constant strings"):
         kernel[1, 1](numpy.zeros(2))
 
     @ruchey.njit
     def host(x):
         print(x)
 
-    with pytest.raises(ruchey.TypingError, match="print\\(\\) prints numbers, bools and constant strings"):
+    with pytest.raises(ruchey.TypingError, match="print\\(\\) prints numbers, bools, None, tuples of them and constant strings"):
         host(numpy.zeros(2))
 
 
