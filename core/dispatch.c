@@ -178,7 +178,8 @@ PyObject *disp_call(Dispatcher *self, PyObject *const *args, void *extra) {
     }
   }
   argp[self->nparams] = extra;
-  if (PyThread_get_thread_ident() == core_main_thread) *core_interrupted = 0;  /* a Ctrl-C Python has seen */
+  /* a Ctrl-C Python has seen: lowered by the main thread (asked only when the flag is up) */
+  if (*core_interrupted && PyThread_get_thread_ident() == core_main_thread) *core_interrupted = 0;
   int status;
   if (self->nogil) {
     Py_BEGIN_ALLOW_THREADS
