@@ -384,9 +384,10 @@ static const Type *ty_call(Infer *in, Node *n) {
   int kept = 0;
   for (int i = 0; i < n->kw.len; i++) {
     Node *x = n->kw.items[i];
-    if (x->kind == N_VAR && !ty_call_arg(in, n, x)) return NULL;
+    bool typed = x->kind == N_VAR;  /* a variable first: one known to be None becomes N_NONE */
+    if (typed && !ty_call_arg(in, n, x)) return NULL;
     if (x->kind == N_NONE && !(n->bi->flags & BF_NONE)) continue;  /* None given: the default, as the frontend */
-    if (!ty_call_arg(in, n, x)) return NULL;
+    if (!typed && !ty_call_arg(in, n, x)) return NULL;
     n->kw_names[kept] = n->kw_names[i];
     n->kw.items[kept++] = x;
   }

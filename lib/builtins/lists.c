@@ -69,43 +69,10 @@ static const Type *list_item(Infer *in, Node *n, const Type *t) {
 
 /* ---------------------------------------------------------------- the data model */
 
-/* incref/decref of a container: the count is its first field, as an
+/* incref/decref of a container: its count is its first field, as an
  * RtMemInfo's; the last release calls the container's own free. */
-static LLVMValueRef container_refcount_fn(Lower *l, const Type *t, bool inc) {
-  const char *name = inc ? "rc.container.incref" : t->kind == TY_LIST ? "rc.list.decref" : "rc.dict.decref";
-  LLVMValueRef f = LLVMGetNamedFunction(l->mod->m, name);
-  if (f) return f;
-  LLVMTypeRef ft = LLVMFunctionType(void_type(l), &l->mod->ptr, 1, 0);
-  f = LLVMAddFunction(l->mod->m, name, ft);
-  LLVMSetLinkage(f, LLVMInternalLinkage);
-  LLVMBuilderRef b = LLVMCreateBuilderInContext(l->mod->c);
-  LLVMBasicBlockRef entry = LLVMAppendBasicBlockInContext(l->mod->c, f, "entry");
-  LLVMBasicBlockRef live = LLVMAppendBasicBlockInContext(l->mod->c, f, "live");
-  LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(l->mod->c, f, "done");
-  LLVMPositionBuilderAtEnd(b, entry);
-  LLVMValueRef c = LLVMGetParam(f, 0);
-  LLVMBuildCondBr(b, LLVMBuildIsNull(b, c, ""), done, live);
-  LLVMPositionBuilderAtEnd(b, live);
-  LLVMValueRef old = LLVMBuildAtomicRMW(b, inc ? LLVMAtomicRMWBinOpAdd : LLVMAtomicRMWBinOpSub, c,
-                                        LLVMConstInt(l->mod->i64, 1, 0), LLVMAtomicOrderingAcquireRelease, 0);
-  if (inc) {
-    LLVMBuildBr(b, done);
-  } else {
-    LLVMBasicBlockRef release = LLVMAppendBasicBlockInContext(l->mod->c, f, "release");
-    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntEQ, old, LLVMConstInt(l->mod->i64, 1, 0), ""), release, done);
-    LLVMPositionBuilderAtEnd(b, release);
-    LLVMValueRef rel = lo_get_fn(l, t->kind == TY_LIST ? "rt_list_free" : "rt_dict_free", ft);
-    LLVMBuildCall2(b, ft, rel, &c, 1, "");
-    LLVMBuildBr(b, done);
-  }
-  LLVMPositionBuilderAtEnd(b, done);
-  LLVMBuildRetVoid(b);
-  LLVMDisposeBuilder(b);
-  return f;
-}
-
 void lo_container_refcount(Lower *l, const Type *t, LLVMValueRef v, bool inc) {
-  LLVMValueRef f = container_refcount_fn(l, t, inc);
+  LLVMValueRef f = lo_refcount_fn(l, inc, t->kind == TY_LIST ? "rt_list_free" : "rt_dict_free");
   LLVMBuildCall2(l->b, LLVMGlobalGetValueType(f), f, &v, 1, "");
 }
 

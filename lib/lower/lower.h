@@ -197,6 +197,8 @@ LLVMValueRef lo_from_bits(Lower *l, LLVMValueRef bits, const Type *t);  /* and b
 
 void lo_refcount(Lower *l, const Type *t, LLVMValueRef v, bool inc);  /* model.c: every array in v */
 void lo_meminfo_refcount(Lower *l, LLVMValueRef meminfo, bool inc);  /* one array's memory (NULL: borrowed) */
+/* the incref (or decref, freeing with free_fn) of memory counted in its first field */
+LLVMValueRef lo_refcount_fn(Lower *l, bool inc, const char *free_fn);
 bool lo_is_fresh(const Node *n);
 void lo_temp_made(Lower *l, const Type *t, LLVMValueRef v);
 void lo_temp_taken(Lower *l, LLVMValueRef v);  /* handed to an owner: no longer released on an error */

@@ -4,12 +4,17 @@
  * one each, and every exit releases them; an error raised in the middle of
  * a statement releases the arrays the statement made so far (its temps).
  */
+#include <stdio.h>
+
 #include "lower/lower.h"
 
-/* incref/decref of a meminfo (NULL for borrowed argument arrays): small
- * internal functions that LLVM inlines. */
-static LLVMValueRef refcount_fn(Lower *l, bool inc) {
-  const char *name = inc ? "rc.incref" : "rc.decref";
+/* incref/decref of reference-counted memory whose count is its first
+ * field (an RtMemInfo, a typed list or dict; NULL: borrowed, nothing to
+ * do), the last release calling free_fn: small internal functions that
+ * LLVM inlines, one decref per kind of memory. */
+LLVMValueRef lo_refcount_fn(Lower *l, bool inc, const char *free_fn) {
+  char name[64];
+  snprintf(name, sizeof name, inc ? "rc.incref" : "rc.decref.%s", free_fn);
   LLVMValueRef f = LLVMGetNamedFunction(l->mod->m, name);
   if (f) return f;
   LLVMTypeRef ft = LLVMFunctionType(void_type(l), &l->mod->ptr, 1, 0);
@@ -20,11 +25,11 @@ static LLVMValueRef refcount_fn(Lower *l, bool inc) {
   LLVMBasicBlockRef live = LLVMAppendBasicBlockInContext(l->mod->c, f, "live");
   LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(l->mod->c, f, "done");
   LLVMPositionBuilderAtEnd(b, entry);
-  LLVMValueRef mi = LLVMGetParam(f, 0);
-  LLVMBuildCondBr(b, LLVMBuildIsNull(b, mi, ""), done, live);
+  LLVMValueRef mem = LLVMGetParam(f, 0);
+  LLVMBuildCondBr(b, LLVMBuildIsNull(b, mem, ""), done, live);
   LLVMPositionBuilderAtEnd(b, live);
   LLVMValueRef old = LLVMBuildAtomicRMW(b, inc ? LLVMAtomicRMWBinOpAdd : LLVMAtomicRMWBinOpSub,
-                                        mi, LLVMConstInt(l->mod->i64, 1, 0),
+                                        mem, LLVMConstInt(l->mod->i64, 1, 0),
                                         LLVMAtomicOrderingAcquireRelease, 0);
   if (inc) {
     LLVMBuildBr(b, done);
@@ -33,9 +38,7 @@ static LLVMValueRef refcount_fn(Lower *l, bool inc) {
     LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntEQ, old, LLVMConstInt(l->mod->i64, 1, 0), ""), release,
                     done);
     LLVMPositionBuilderAtEnd(b, release);
-    LLVMTypeRef rft = LLVMFunctionType(void_type(l), &l->mod->ptr, 1, 0);
-    LLVMValueRef rel = lo_get_fn(l, "rt_meminfo_free", rft);
-    LLVMBuildCall2(b, rft, rel, &mi, 1, "");
+    LLVMBuildCall2(b, ft, lo_get_fn(l, free_fn, ft), &mem, 1, "");
     LLVMBuildBr(b, done);
   }
   LLVMPositionBuilderAtEnd(b, done);
@@ -44,9 +47,9 @@ static LLVMValueRef refcount_fn(Lower *l, bool inc) {
   return f;
 }
 
-/* Adjusts the reference counts of every array inside a value of type t. */
+/* Adjusts the reference count of an array's memory. */
 void lo_meminfo_refcount(Lower *l, LLVMValueRef meminfo, bool inc) {
-  LLVMValueRef f = refcount_fn(l, inc);
+  LLVMValueRef f = lo_refcount_fn(l, inc, "rt_meminfo_free");
   LLVMBuildCall2(l->b, LLVMGlobalGetValueType(f), f, &meminfo, 1, "");
 }
 

@@ -244,8 +244,9 @@ static void lo_counted_iterations(Lower *l, Node *n, LLVMValueRef start, LLVMVal
  * one of a CPU kernel's threads (the launch polls between blocks). */
 static void lo_counted_loop(Lower *l, Node *n, LLVMValueRef start, LLVMValueRef step, LLVMValueRef k0,
                             LLVMValueRef k1, LLVMBasicBlockRef exhausted, LLVMBasicBlockRef brk, bool rerun) {
-  if (l->mod->gpu || l->loop || l->opts->kernel || holds_loops(n)) {
-    lo_counted_iterations(l, n, start, step, NULL, k0, k1, exhausted, brk, rerun, !l->mod->gpu && holds_loops(n));
+  bool outer = holds_loops(n);
+  if (l->mod->gpu || l->loop || l->opts->kernel || outer) {
+    lo_counted_iterations(l, n, start, step, NULL, k0, k1, exhausted, brk, rerun, outer);
     return;
   }
   LLVMTypeRef i64 = l->mod->i64;
