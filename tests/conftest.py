@@ -19,6 +19,10 @@ import pytest
 
 AS_NUMBA = os.environ.get("RUCHEY_TEST_AS_NUMBA") == "1"
 
+# `make fuzz` runs the generated-program tests at this many times their usual
+# count (a long run, not part of `make test`)
+FUZZ_SCALE = int(os.environ.get("RUCHEY_FUZZ_SCALE", "1"))
+
 # ruchey gives NumPy 2's results (dtypes, messages, rounding) with every
 # NumPy; tests comparing with the installed NumPy where NumPy 1.x differs
 # run on NumPy 2 only

@@ -48,7 +48,7 @@ import ruchey
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from conftest import AS_NUMBA
+from conftest import AS_NUMBA, FUZZ_SCALE
 
 pytestmark = pytest.mark.skipif(
     AS_NUMBA, reason="the generated programs rely on ruchey's typing rules (int ** int, "
@@ -803,8 +803,8 @@ def check_function(argtypes, src, ref_src, rtype, tolerant, static_bugs, seed, c
 HYPOTHESIS = dict(deadline=None, derandomize=True, database=None,
                   suppress_health_check=list(HealthCheck))
 
-EXPRESSION_FUNCTIONS, EXPRESSION_CALLS = 300, 64
-PROGRAM_FUNCTIONS, PROGRAM_CALLS = 200, 40
+EXPRESSION_FUNCTIONS, EXPRESSION_CALLS = 300 * FUZZ_SCALE, 64
+PROGRAM_FUNCTIONS, PROGRAM_CALLS = 200 * FUZZ_SCALE, 40
 
 
 @settings(max_examples=EXPRESSION_FUNCTIONS, **HYPOTHESIS)
