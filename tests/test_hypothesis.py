@@ -880,6 +880,15 @@ def test_int_true_division_rounds_once():
     expect_python("def f(a, b):\n    return a / b\n", (2**53 + 1, 3), (2**53 + 1) / 3)
 
 
+def test_zero_over_a_wide_int_is_zero_when_folded_too():
+    # found by `make fuzz`: 0 / n with |n| > 2**53 divides in 128 bits; a zero
+    # numerator shifted by 128 bits was poison, which folding made NaN
+    for n in (2**53 + 1, -(2**53 + 1), 2**63 - 1):
+        expect_python(f"def f(a):\n    return (0 / {n}) + a\n", (1.5,), 1.5)
+        expect_python("def f(a, b):\n    return a / b\n", (0, n), 0 / n)
+    expect_python("def f(a):\n    return (False / (9007199254740993 | False)) + a\n", (-0.0,), 0.0)
+
+
 @pytest.mark.parametrize("args, expected", [((3, True), 3.0), ((True, 2), 0.5)])
 def test_int_bool_true_division_is_a_float(args, expected):
     expect_python("def f(a, b):\n    return a / b\n", args, expected)

@@ -216,7 +216,8 @@ static LLVMValueRef lo_int_truediv(Lower *l, LLVMValueRef a, LLVMValueRef b) {
   LLVMBuildCondBr(l->b, small, done, wide);
   position(l, wide);
   LLVMTypeRef i128 = LLVMInt128TypeInContext(l->mod->c);
-  LLVMValueRef zu[2] = {na, LLVMConstInt(l->mod->i1, 0, 0)};
+  /* | 1: a zero numerator would shift by 128 bits, which is poison */
+  LLVMValueRef zu[2] = {LLVMBuildOr(l->b, na, const_i64(l, 1), ""), LLVMConstInt(l->mod->i1, 0, 0)};
   LLVMValueRef lz = lo_intrinsic(l, "llvm.ctlz", ov, 1, zu, 2);
   LLVMValueRef k = LLVMBuildAdd(l->b, const_i64(l, 64), lz, "k");
   LLVMValueRef num = LLVMBuildShl(l->b, LLVMBuildZExt(l->b, na, i128, ""), LLVMBuildZExt(l->b, k, i128, ""), "");
