@@ -430,54 +430,6 @@ const Type *ty_numpy_complex(Infer *in, Node *n, const Type **args) {
   return bi->type(in, n, args);
 }
 
-/* ---------------------------------------------------------------- reductions */
-
-/* sum, prod and mean of a complex array, whole (no axis, no dtype=):
- * NumPy's result dtype (the elements'), added or multiplied in C order;
- * the row's ival is '+', '*' or 'm' */
-static const Type *ty_complex_reduce(Infer *in, Node *n, const Type **args) {
-  if (args[0]->kind != TY_ARRAY) return ty_error(in, n, "%s() of a complex number is not supported", n->bi->name);
-  if (n->list.len > 1 || n->kw.len)
-    return ty_error(in, n, "%s() of a complex array takes no axis or dtype: it reduces the whole array",
-                    n->bi->name);
-  return args[0]->elem;
-}
-
-typedef struct Accumulator {
-  const Type *t;
-  int op;
-  LLVMValueRef acc;  /* alloca of t */
-  LLVMValueRef count;  /* alloca of i64: the elements so far */
-} Accumulator;
-
-static void accumulate(Lower *l, LLVMValueRef v, void *arg) {
-  Accumulator *a = arg;
-  LLVMValueRef cur = LLVMBuildLoad2(l->b, lo_type(l, a->t), a->acc, "");
-  LLVMBuildStore(l->b, lo_complex_binop(l, a->op, a->t, cur, a->t, v, a->t), a->acc);
-  LLVMValueRef k = LLVMBuildLoad2(l->b, l->mod->i64, a->count, "");
-  LLVMBuildStore(l->b, LLVMBuildAdd(l->b, k, const_i64(l, 1), ""), a->count);
-}
-
-static LLVMValueRef lo_complex_reduce(Lower *l, Node *n) {
-  Node *x = n->list.items[0];
-  const Type *t = n->ty;
-  bool product = n->bi->ival == '*', saved = l->numpy_semantics;
-  Accumulator a = {t, product ? OP_MUL : OP_ADD, lo_alloca(l, lo_type(l, t), "acc"), lo_alloca(l, l->mod->i64, "count")};
-  LLVMBuildStore(l->b, lo_convert(l, const_i64(l, product), TYS(TY_I64), t), a.acc);
-  LLVMBuildStore(l->b, const_i64(l, 0), a.count);
-  l->numpy_semantics = true;
-  lo_for_each_element(l, x, accumulate, &a);
-  LLVMValueRef r = LLVMBuildLoad2(l->b, lo_type(l, t), a.acc, "");
-  if (n->bi->ival == 'm') {  /* the sum divided by the count */
-    const Type *p = lo_complex_part(t);
-    LLVMValueRef c = lo_convert(l, LLVMBuildLoad2(l->b, l->mod->i64, a.count, ""), TYS(TY_I64), p);
-    r = lo_complex_make(l, t, LLVMBuildFDiv(l->b, lo_complex_real(l, r), c, ""),
-                        LLVMBuildFDiv(l->b, lo_complex_imag(l, r), c, ""));
-  }
-  l->numpy_semantics = saved;
-  return r;
-}
-
 /* ---------------------------------------------------------------- cmath */
 
 /* cmath's functions run in the runtime, which GPU code cannot call */
@@ -637,13 +589,6 @@ const Builtin bi_complex[] = {
    ty_numpy_cmath, lo_csquare, lo_csquare_elem},
   {"numpy.power of complex", NULL, NULL, BK_FUNCTION, 0, 2, 2, out_kw, BF_PURE | BF_COMPLEX, 0, 0, ty_numpy_cpow,
    lo_cpow, lo_cpow_elem},
-/* (numpy.sum's row checked the place: these make no array) */
-#define REDUCE_OF_COMPLEX(name, which) \
-  {"numpy." name " of complex", NULL, NULL, BK_FUNCTION, 0, 1, 3, NULL, BF_COMPLEX, which, 0, ty_complex_reduce, \
-   lo_complex_reduce}, \
-  {"array." name " of complex", NULL, NULL, BK_FUNCTION, 0, 1, 3, NULL, BF_COMPLEX, which, 0, ty_complex_reduce, \
-   lo_complex_reduce}
-  REDUCE_OF_COMPLEX("sum", '+'), REDUCE_OF_COMPLEX("prod", '*'), REDUCE_OF_COMPLEX("mean", 'm'),
   PREDICATE_OF_COMPLEX("isnan", 'n'), PREDICATE_OF_COMPLEX("isinf", 'i'), PREDICATE_OF_COMPLEX("isfinite", 'f'),
   CMATH("sqrt", CM_SQRT), CMATH("exp", CM_EXP), CMATH("log10", CM_LOG10),
   CMATH("sin", CM_SIN), CMATH("cos", CM_COS), CMATH("tan", CM_TAN),
