@@ -3,6 +3,8 @@ kernel[g, b](arr, (1.0, 2.0)), tuples of arrays, nested tuples, a
 parameter defaulting to None. Run on the CPU backend and checked against
 the same computation in NumPy; compiled to PTX, where a tuple's items are kernel parameters of
 their own, and checked by ptxas."""
+import shutil
+
 import numpy as np
 import pytest
 
@@ -236,3 +238,29 @@ def test_ptxas_accepts_kernels_taking_none(arch, tmp_path):
 def test_ptxas_accepts_kernels_taking_tuples(kernel, sig, arch, tmp_path):
     ptx, _ = cuda.compile_ptx(kernel, sig, cc=(int(arch[3]), int(arch[4])))
     assert ptxas_errors(ptx, arch, tmp_path, kernel.__name__) == ""
+
+
+# ---------------------------------------------------------------- a GPU launch (the fake driver)
+
+from test_cudadrv import PRELUDE, fake_driver, on_fake  # noqa: E402,F401  (fixtures)
+
+
+@pytest.mark.skipif(AS_NUMBA or not shutil.which("cc"), reason="ruchey's driver layer, tested with a C compiler")
+def test_a_gpu_launch_passes_a_tuples_items_and_a_complexs_parts_as_parameters(on_fake):
+    on_fake("""
+        @cuda.jit
+        def packed(out, pair, nothing, z, w):
+            if nothing is None:
+                out[0] = pair[0][0] + pair[1] + z.real + w.imag
+
+        out = cuda.device_array(1)
+        arr = cuda.to_device(numpy.arange(4.0))
+        packed[1, 1](out, (arr, numpy.int32(7)), None, 1.5 - 2.5j, numpy.complex64(0.5 + 4j))
+        p = launch(0)["params"]
+        # out: 3; pair: arr's 3 and an int32; nothing: none; z: 2 float64; w: 2 float32
+        assert [len(b) for b in p] == [8, 8, 8, 8, 8, 8, 4, 8, 8, 4, 4]
+        assert u64(p[3]) == address(arr) and [i64(b) for b in p[4:6]] == [4, 8]
+        assert struct.unpack("<i", p[6])[0] == 7
+        assert struct.unpack("<dd", p[7] + p[8]) == (1.5, -2.5)
+        assert struct.unpack("<ff", p[9] + p[10]) == (0.5, 4.0)
+    """)
