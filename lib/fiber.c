@@ -316,7 +316,6 @@ int rt_fiber_block(int (*body)(void *, int64_t), void *ctx, int64_t n) {
 #define GRID_GUARD ((size_t)4096)
 #define GRID_MAX_BLOCKS 4096
 
-
 typedef struct Grid {
   void (*chunk)(void *ctx, int64_t begin, int64_t end, int64_t unused);
   void *ctx;
