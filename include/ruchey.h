@@ -630,6 +630,7 @@ void rt_fiber_barrier(const char *site);
 int rt_grid_run(void (*chunk)(void *ctx, int64_t begin, int64_t end, int64_t unused), void *ctx,
                 int64_t nblocks);
 void rt_grid_sync(void);
+void rt_fiber_grid_sync(const char *site);  /* grid.sync() reached by a thread run as a fiber */
 uint64_t rt_fiber_collective(int op, const char *site, uint64_t a0, uint64_t a1, uint64_t a2);
 /* warp.c: a collective's results for the n threads of a block, from the
  * arguments each gave (a0..a2[t]) and which have returned (done[t]) */

@@ -389,6 +389,7 @@ void rt_register_symbols(void (*define)(const char *name, void *addr, void *ctx)
   define("rt_print", (void *)rt_print, ctx);
   define("rt_grid_run", (void *)rt_grid_run, ctx);
   define("rt_grid_sync", (void *)rt_grid_sync, ctx);
+  define("rt_fiber_grid_sync", (void *)rt_fiber_grid_sync, ctx);
   define("rt_print_flush", (void *)rt_print_flush, ctx);
   define("rt_print_write_out", (void *)rt_print_write_out, ctx);
   define("rt_collective", (void *)rt_collective, ctx);

@@ -22,12 +22,6 @@
 
 /* ---------------------------------------------------------------- the runtime */
 
-/* The functions rt_cmath computes; a row's ival. */
-enum {
-  CM_SQRT, CM_EXP, CM_LOG, CM_LOG10, CM_SIN, CM_COS, CM_TAN, CM_ASIN, CM_ACOS, CM_ATAN,
-  CM_SINH, CM_COSH, CM_TANH, CM_ASINH, CM_ACOSH, CM_ATANH,
-};
-
 /* CPython's errors for f(z) = r: ValueError at the poles, OverflowError
  * where finite z gives an infinite part. */
 static int32_t cmath_error(int32_t fn, double complex z, double complex r) {
@@ -313,10 +307,11 @@ static LLVMValueRef lo_parts(Lower *l, Node *n) {
 /* ---------------------------------------------------------------- the C library's functions */
 
 /* f(x) of a complex x (any number: cmath takes reals too) in float64 parts;
- * python: CPython's errors. */
+ * python: CPython's errors. CUDA code computes it inline (cmath_kernel.c). */
 static LLVMValueRef call_cmath(Lower *l, int fn, LLVMValueRef x, const Type *t, bool python) {
   const Type *c = TYS(TY_C128);
   LLVMValueRef z = lo_convert(l, x, t, c);
+  if (l->opts->kernel || l->opts->device) return lo_kernel_cmath(l, fn, z);
   LLVMValueRef out = lo_alloca(l, lo_type(l, c), "cmath");
   LLVMTypeRef params[5] = {l->mod->i32, l->mod->f64, l->mod->f64, l->mod->i32, l->mod->ptr};
   LLVMValueRef args[5] = {const_i32(l, fn), lo_complex_real(l, z), lo_complex_imag(l, z), const_i32(l, python), out};
@@ -432,14 +427,8 @@ const Type *ty_numpy_complex(Infer *in, Node *n, const Type **args) {
 
 /* ---------------------------------------------------------------- cmath */
 
-/* cmath's functions run in the runtime, which GPU code cannot call */
-static bool check_cpu(Infer *in, Node *n) {
-  if (in->opts && in->opts->gpu_cc) return ty_error(in, n, "%s() is not supported in GPU code", n->bi->name) != NULL;
-  return true;
-}
-
 static const Type *ty_cmath(Infer *in, Node *n, const Type **args) {
-  if (!check_cpu(in, n) || !ty_need_scalar(in, n, args[0], n->bi->name)) return NULL;
+  if (!ty_need_scalar(in, n, args[0], n->bi->name)) return NULL;
   return TYS(TY_C128);
 }
 
@@ -450,7 +439,6 @@ static LLVMValueRef lo_cmath(Lower *l, Node *n) {
 
 /* cmath.log(x, base): log(x) / log(base), CPython's quotient */
 static const Type *ty_cmath_log(Infer *in, Node *n, const Type **args) {
-  if (!check_cpu(in, n)) return NULL;
   for (int i = 0; i < n->list.len; i++)
     if (!ty_need_scalar(in, n, args[i], n->bi->name)) return NULL;
   return TYS(TY_C128);
