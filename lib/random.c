@@ -659,12 +659,14 @@ static void choose_weighted_unique(MTState *s, const double *p, int64_t pop, int
   }
 }
 
-/* numpy.random.choice's indices into a population of pop: n of them,
- * with or without replacement, by the weights p (np of them) or evenly. */
-int32_t rt_random_choice(int64_t pop, const double *p, int64_t np, int32_t replace, int64_t *idx, int64_t n) {
+/* numpy.random.choice's indices into a population of pop (an int a, or
+ * an array's length): n of them, with or without replacement, by the
+ * weights p (np of them) or evenly. */
+int32_t rt_random_choice(int64_t pop, int32_t from_int, const double *p, int64_t np, int32_t replace, int64_t *idx,
+                         int64_t n) {
   if (pop <= 0 && n)
-    return value_error(np < 0 ? "a must be greater than 0 unless no samples are taken"
-                              : "'a' cannot be empty unless no samples are taken");
+    return value_error(from_int ? "a must be greater than 0 unless no samples are taken"
+                                : "'a' cannot be empty unless no samples are taken");
   if (!replace && n > pop) return value_error("Cannot take a larger sample than population when 'replace=False'");
   int32_t st = p ? check_weights(p, pop, np, replace, n) : RT_OK;
   if (st) return st;

@@ -362,9 +362,9 @@ typedef struct Choice {
 
 /* The indices drawn into idx (int64, count of them). */
 static LLVMValueRef choose_indices(Lower *l, Choice *c, LLVMValueRef idx, LLVMValueRef count) {
-  LLVMTypeRef p[6] = {l->mod->i64, l->mod->ptr, l->mod->i64, l->mod->i32, l->mod->ptr, l->mod->i64};
-  LLVMValueRef args[6] = {c->pop, c->p, c->np, c->replace, idx, count};
-  return lo_call_fn(l, "rt_random_choice", l->mod->i32, p, args, 6);
+  LLVMTypeRef p[7] = {l->mod->i64, l->mod->i32, l->mod->ptr, l->mod->i64, l->mod->i32, l->mod->ptr, l->mod->i64};
+  LLVMValueRef args[7] = {c->pop, const_i32(l, !c->av), c->p, c->np, c->replace, idx, count};
+  return lo_call_fn(l, "rt_random_choice", l->mod->i32, p, args, 7);
 }
 
 static LLVMValueRef fill_choice(Lower *l, LLVMValueRef data, LLVMValueRef count, void *arg) {
@@ -386,16 +386,13 @@ static LLVMValueRef fill_choice(Lower *l, LLVMValueRef data, LLVMValueRef count,
 
 static LLVMValueRef lo_choice(Lower *l, Node *n) {
   Node *a = n->list.items[0], *replace = np_arg_node(n, 2, "replace"), *p = np_arg_node(n, 3, "p");
-  Choice c = {.a = a};
+  Choice c = {.a = a, .np = const_i64(l, 0)};
   LLVMValueRef pv = NULL, pc = NULL;
   if (a->ty->kind == TY_ARRAY) {
     c.av = lo_expr(l, a);
     c.pop = lo_arr_shape(l, c.av, 0);
-    c.np = const_i64(l, 0);
   } else {
     c.pop = lo_expr_as(l, a, TYS(TY_I64));
-    c.np = LLVMBuildSelect(l->b, LLVMBuildICmp(l->b, LLVMIntSLT, c.pop, const_i64(l, 0), ""), const_i64(l, -1),
-                           const_i64(l, 0), "");
   }
   c.replace = replace ? LLVMBuildZExt(l->b, lo_truth(l, lo_expr(l, replace), replace->ty), l->mod->i32, "")
                       : const_i32(l, 1);
