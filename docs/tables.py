@@ -23,6 +23,8 @@ SECTIONS = [
     ("`math`", lambda r: r[1] == "math"),
     ("NumPy functions", lambda r: r[1] == "numpy"),
     ("`numpy.linalg`", lambda r: r[1] == "numpy.linalg"),
+    ("`numpy.random`", lambda r: r[1] == "numpy.random"),
+    ("`random`", lambda r: r[1] == "random"),
     ("`cmath`", lambda r: r[1] == "cmath"),
     ("Array methods and attributes", lambda r: r[3] in ("method", "attribute")),
     ("ruchey", lambda r: r[1] == "ruchey"),
