@@ -423,3 +423,64 @@ def test_unsupported_calls_are_typing_errors(expr, message):
     compiled, _ = compiled_and_plain(expr)
     with pytest.raises(ruchey.TypingError, match=message):
         compiled()
+
+
+# ---------------------------------------------------------------- numpy.random.Generator arguments
+
+GENERATOR_DRAWS = [
+    "rng.random()", "rng.random(5)", "rng.random((2, 3))", "rng.random(size=4)",
+    "rng.uniform()", "rng.uniform(2.0, 5.0)", "rng.uniform(1, 2, 4)", "rng.uniform(high=3.0, size=(2, 2))",
+    "rng.integers(10)", "rng.integers(-5, 5, 6)", "rng.integers(0, 2**40, size=5)",
+    "rng.integers(3, 7, size=(2, 3), endpoint=True)", "rng.integers(0, 2**32, size=5)",
+    "rng.integers(0, 2**32 - 1, size=5)", "rng.integers(-2**63, 2**63 - 1, size=3)",
+    "rng.integers(5, 5, endpoint=True)", "rng.integers(low=1, high=1000, size=7)",
+]
+
+
+@pytest.mark.parametrize("expr", GENERATOR_DRAWS)
+@pytest.mark.parametrize("bit_generator", [np.random.PCG64, np.random.MT19937, np.random.Philox])
+def test_generator_methods_draw_numpys_stream_and_advance_its_state(expr, bit_generator):
+    namespace = {"np": np}
+    exec(f"def f(rng):\n    a = {expr}\n    return a, {expr}\n", namespace)
+    mine, theirs = np.random.Generator(bit_generator(5)), np.random.Generator(bit_generator(5))
+    got, expected = ruchey.njit(namespace["f"])(mine), namespace["f"](theirs)
+    for g, e in zip(got, expected):
+        assert np.shape(g) == np.shape(e)
+        np.testing.assert_array_equal(g, e)
+    assert mine.random() == theirs.random()  # the argument's own state moved on
+
+
+@ruchey.njit
+def generator_loop(rng, n):
+    s = 0.0
+    for _ in range(n):
+        s += rng.random()
+    return s
+
+
+def test_a_loop_over_a_default_rng_draws_its_doubles():
+    got, rng = generator_loop(np.random.default_rng(9), 1000), np.random.default_rng(9)
+    assert got == sum(rng.random() for _ in range(1000))
+
+
+@pytest.mark.parametrize("expr, error, message", [
+    ("rng.integers(5, 5)", ValueError, "low >= high"),
+    ("rng.integers(5, 4, endpoint=True)", ValueError, "low > high"),
+    ("rng.uniform(2.0, 1.0)", ValueError, "high - low < 0"),
+    ("rng.uniform(0.0, np.inf)", OverflowError, "high - low range exceeds valid bounds"),
+    ("rng.random(-1)", ValueError, "negative dimensions"),
+])
+def test_generator_errors_are_numpys(expr, error, message):
+    namespace = {"np": np}
+    exec(f"def f(rng):\n    return {expr}\n", namespace)
+    for f in (namespace["f"], ruchey.njit(namespace["f"])):
+        with pytest.raises(error, match=message):
+            f(np.random.default_rng(1))
+
+
+@pytest.mark.skipif(AS_NUMBA, reason="ruchey's own messages")
+def test_a_generator_cannot_be_returned_and_unknown_methods_are_typing_errors():
+    with pytest.raises(ruchey.TypingError, match="cannot return a value of type Generator"):
+        ruchey.njit(lambda rng: rng)(np.random.default_rng(1))
+    with pytest.raises(ruchey.TypingError, match="has no method 'zipf'"):
+        ruchey.njit(lambda rng: rng.zipf(2.0))(np.random.default_rng(1))

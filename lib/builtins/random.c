@@ -421,11 +421,82 @@ static LLVMValueRef lo_choice(Lower *l, Node *n) {
   return r;
 }
 
+/* ---------------------------------------------------------------- numpy.random.Generator */
+
+/* rng.random(size=None), rng.uniform(low=0.0, high=1.0, size=None) and
+ * rng.integers(low, high=None, size=None, endpoint=False): NumPy's draws
+ * from the Generator's own bit generator (its state advances as NumPy's
+ * methods advance it). A row's ival: RD_RANDOM, RD_UNIFORM, or -1 for
+ * integers. Arguments count the receiver (position 0). */
+static const Type *ty_generator(Infer *in, Node *n, const Type **args) {
+  int dist = (int)n->bi->ival, nparams = dist == RD_RANDOM ? 0 : 2;
+  const char *names[2] = {"low", "high"};
+  for (int i = 0; i < nparams; i++) {
+    Node *x = np_arg(in, n, i + 1, names[i]);
+    if (ty_failed(in)) return NULL;
+    if (dist < 0 && i == 0 && !x) return ty_error(in, n, "%s() missing required argument 'low'", n->bi->name);
+    if (dist < 0 && !is_none(x) && !ty_is_int(x->ty))
+      return ty_error(in, x, "%s(): %s must be an int, got %s", n->bi->name, names[i], x->ty->name);
+    if (dist >= 0 && !check_param(in, n, x, names[i])) return NULL;
+  }
+  Node *endpoint = ty_kwarg(n, "endpoint");
+  if (endpoint && endpoint->ty->kind != TY_BOOL)
+    return ty_error(in, endpoint, "%s(): endpoint must be a bool, got %s", n->bi->name, endpoint->ty->name);
+  int ndim = size_ndim(in, np_arg(in, n, nparams + 1, "size"));
+  return ndim < 0 || ty_failed(in) ? NULL : drawn(TYS(dist < 0 ? TY_I64 : TY_F64), ndim);
+}
+
+typedef struct GeneratorFill {
+  int dist;
+  LLVMValueRef bitgen, params, low, high, endpoint;
+} GeneratorFill;
+
+static LLVMValueRef fill_generator(Lower *l, LLVMValueRef data, LLVMValueRef count, void *arg) {
+  GeneratorFill *f = arg;
+  if (f->dist < 0) {
+    LLVMTypeRef p[6] = {l->mod->ptr, l->mod->i64, l->mod->i64, l->mod->i32, l->mod->ptr, l->mod->i64};
+    LLVMValueRef a[6] = {f->bitgen, f->low, f->high, f->endpoint, data, count};
+    return lo_call_fn(l, "rt_generator_ints", l->mod->i32, p, a, 6);
+  }
+  LLVMTypeRef p[5] = {l->mod->ptr, l->mod->i32, l->mod->ptr, l->mod->ptr, l->mod->i64};
+  LLVMValueRef a[5] = {f->bitgen, const_i32(l, f->dist), f->params, data, count};
+  return lo_call_fn(l, "rt_generator_draw", l->mod->i32, p, a, 5);
+}
+
+static LLVMValueRef lo_generator(Lower *l, Node *n) {
+  GeneratorFill f = {(int)n->bi->ival, lo_expr(l, n->list.items[0])};
+  int nparams = f.dist == RD_RANDOM ? 0 : 2;
+  Node *lo = nparams ? np_arg_node(n, 1, "low") : NULL, *hi = nparams ? np_arg_node(n, 2, "high") : NULL;
+  Node *endpoint = ty_kwarg(n, "endpoint");
+  f.params = LLVMConstNull(l->mod->ptr);
+  if (f.dist < 0) {
+    f.low = lo_expr_as(l, lo, TYS(TY_I64));
+    f.high = is_none(hi) ? f.low : lo_expr_as(l, hi, TYS(TY_I64));
+    if (is_none(hi)) f.low = const_i64(l, 0);
+    f.endpoint = endpoint ? LLVMBuildZExt(l->b, lo_expr_as(l, endpoint, TYS(TY_BOOL)), l->mod->i32, "") : const_i32(l, 0);
+  } else if (nparams) {
+    LLVMTypeRef arr = LLVMArrayType2(l->mod->f64, 2);
+    f.params = lo_alloca(l, arr, "generator.params");
+    for (int i = 0; i < 2; i++) {
+      Node *x = i ? hi : lo;
+      LLVMValueRef v = x ? lo_expr_as(l, x, TYS(TY_F64)) : LLVMConstReal(l->mod->f64, i);
+      LLVMBuildStore(l->b, v, LLVMBuildStructGEP2(l->b, arr, f.params, (unsigned)i, ""));
+    }
+  }
+  if (n->ty->kind == TY_ARRAY) return filled_array(l, n, np_arg_node(n, nparams + 1, "size"), fill_generator, &f);
+  LLVMValueRef out = lo_alloca(l, l->mod->i64, "generator.out");
+  lo_check_status(l, fill_generator(l, out, const_i64(l, 1), &f));
+  return lo_load_scalar(l, n->ty, out);
+}
+
 /* ---------------------------------------------------------------- the rows */
 
 static const char *const no_kw[] = {NULL};
 static const char *const ints_kw[] = {"low", "high", "size", NULL};
 static const char *const choice_kw[] = {"size", "replace", "p", NULL};
+static const char *const gen_random_kw[] = {"size", NULL};
+static const char *const gen_uniform_kw[] = {"low", "high", "size", NULL};
+static const char *const gen_integers_kw[] = {"low", "high", "size", "endpoint", NULL};
 
 #define FLAGS (BF_ALLOCATES | BF_RAISES | BF_NONE)
 #define NP_DRAW(name, spec, most)                                                                     \
@@ -479,5 +550,11 @@ const Builtin bi_random[] = {
   ROW("random", "randint", 0, 2, no_kw, RI_PY_RANDINT, ty_ints, lo_ints),
   ROW("random", "randrange", 0, 2, no_kw, RI_PY_RANDRANGE, ty_ints, lo_ints),
   ROW("random", "getrandbits", 1, 1, no_kw, 0, ty_getrandbits, lo_getrandbits),
+  {"Generator.random", NULL, "random", BK_METHOD, TY_GENERATOR, 0, 1, gen_random_kw, FLAGS, RD_RANDOM, 0,
+   ty_generator, lo_generator},
+  {"Generator.uniform", NULL, "uniform", BK_METHOD, TY_GENERATOR, 0, 3, gen_uniform_kw, FLAGS, RD_UNIFORM, 0,
+   ty_generator, lo_generator},
+  {"Generator.integers", NULL, "integers", BK_METHOD, TY_GENERATOR, 0, 3, gen_integers_kw, FLAGS, -1, 0,
+   ty_generator, lo_generator},
   BI_END,
 };
