@@ -427,9 +427,12 @@ static LLVMValueRef lo_choice(Lower *l, Node *n) {
  * rng.integers(low, high=None, size=None, endpoint=False): NumPy's draws
  * from the Generator's own bit generator (its state advances as NumPy's
  * methods advance it). A row's ival: RD_RANDOM, RD_UNIFORM, or -1 for
- * integers. Arguments count the receiver (position 0). */
+ * integers. Arguments count the receiver (position 0). Not flagged as
+ * allocating, which would make them array methods to the table's readers:
+ * the typer keeps them out of kernels itself. */
 static const Type *ty_generator(Infer *in, Node *n, const Type **args) {
   int dist = (int)n->bi->ival, nparams = dist == RD_RANDOM ? 0 : 2;
+  if (ty_in_cuda(in)) return ty_error(in, n, "%s() is not supported in CUDA kernels", n->bi->name);
   const char *names[2] = {"low", "high"};
   for (int i = 0; i < nparams; i++) {
     Node *x = np_arg(in, n, i + 1, names[i]);
@@ -505,6 +508,7 @@ static const char *const gen_integers_kw[] = {"low", "high", "size", "endpoint",
 #define PY_DRAW(name, spec, least, most)                                                             \
   {"random." name, "random", name, BK_FUNCTION, 0, least, most, draws[spec].names, FLAGS, spec, 0, ty_draw, \
    lo_draw}
+#define GENERATOR_FLAGS (BF_RAISES | BF_NONE)
 #define ROW(module, name, least, most, kw, ival, type, lower) \
   {module "." name, module, name, BK_FUNCTION, 0, least, most, kw, FLAGS, ival, 0, type, lower}
 
@@ -550,11 +554,11 @@ const Builtin bi_random[] = {
   ROW("random", "randint", 0, 2, no_kw, RI_PY_RANDINT, ty_ints, lo_ints),
   ROW("random", "randrange", 0, 2, no_kw, RI_PY_RANDRANGE, ty_ints, lo_ints),
   ROW("random", "getrandbits", 1, 1, no_kw, 0, ty_getrandbits, lo_getrandbits),
-  {"Generator.random", NULL, "random", BK_METHOD, TY_GENERATOR, 0, 1, gen_random_kw, FLAGS, RD_RANDOM, 0,
+  {"Generator.random", NULL, "random", BK_METHOD, TY_GENERATOR, 0, 1, gen_random_kw, GENERATOR_FLAGS, RD_RANDOM, 0,
    ty_generator, lo_generator},
-  {"Generator.uniform", NULL, "uniform", BK_METHOD, TY_GENERATOR, 0, 3, gen_uniform_kw, FLAGS, RD_UNIFORM, 0,
+  {"Generator.uniform", NULL, "uniform", BK_METHOD, TY_GENERATOR, 0, 3, gen_uniform_kw, GENERATOR_FLAGS, RD_UNIFORM, 0,
    ty_generator, lo_generator},
-  {"Generator.integers", NULL, "integers", BK_METHOD, TY_GENERATOR, 0, 3, gen_integers_kw, FLAGS, -1, 0,
+  {"Generator.integers", NULL, "integers", BK_METHOD, TY_GENERATOR, 0, 3, gen_integers_kw, GENERATOR_FLAGS, -1, 0,
    ty_generator, lo_generator},
   BI_END,
 };
