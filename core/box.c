@@ -210,6 +210,23 @@ int disp_unbox_tuple(PyObject *o, const Type *t, char *p) {
   return 0;
 }
 
+/* numpy.random.Generator: its bit generator's bitgen_t (NumPy's C API),
+ * from the capsule the bit generator keeps; borrowed for the call, as the
+ * argument holds it. */
+static int unbox_generator(PyObject *o, Slot *slot) {
+  PyObject *bg = disp_is_generator(o) ? PyObject_GetAttrString(o, "bit_generator") : NULL;
+  PyObject *cap = bg ? PyObject_GetAttrString(bg, "capsule") : NULL;
+  void *bitgen = cap ? PyCapsule_GetPointer(cap, "BitGenerator") : NULL;
+  Py_XDECREF(bg);
+  Py_XDECREF(cap);
+  if (!bitgen) {
+    if (!PyErr_Occurred()) PyErr_SetString(PyExc_TypeError, "expected a numpy.random.Generator");
+    return -1;
+  }
+  slot->u = (uint64_t)(uintptr_t)bitgen;
+  return 0;
+}
+
 int disp_unbox(PyObject *o, const Type *t, Slot *slot, RtArray *arr, void **arg) {
   *arg = slot;
   if (t->kind == TY_ARRAY) return unbox_array(o, arr, arg);
@@ -225,6 +242,7 @@ int disp_unbox(PyObject *o, const Type *t, Slot *slot, RtArray *arr, void **arg)
     PyErr_Format(PyExc_TypeError, "expected the compiled function %s", t->name);
     return -1;
   }
+  if (t->kind == TY_GENERATOR) return unbox_generator(o, slot);
   if (ty_is_container(t)) {  /* borrowed: the object holds it for the call */
     slot->u = (uint64_t)(uintptr_t)typed_container(o);
     return 0;

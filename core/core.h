@@ -106,6 +106,7 @@ typedef union Slot {
 /* Unboxes o as type t into slot (or arr, for arrays); *arg points at the
  * value. A compatible Python value converts as Python would. */
 int disp_unbox(PyObject *o, const Type *t, Slot *slot, RtArray *arr, void **arg);
+bool disp_is_generator(PyObject *o);  /* typeof.c: a numpy.random.Generator */
 /* The RtArrays of unboxing space an argument of type t takes: an array
  * one, a tuple its storage's worth. */
 static inline int disp_arg_units(const Type *t) {

@@ -127,6 +127,21 @@ static const Type *interned_tuple(int n, const Type *const *fields) {
   return t;
 }
 
+/* numpy.random.Generator's class, found once numpy.random is imported
+ * (an object of it can exist only then). */
+bool disp_is_generator(PyObject *o) {
+  static PyObject *generator;
+  if (!generator) {
+    PyObject *random = PyDict_GetItemString(PyImport_GetModuleDict(), "numpy.random");
+    if (!random) return false;
+    if (!(generator = PyObject_GetAttrString(random, "Generator"))) {
+      PyErr_Clear();
+      return false;
+    }
+  }
+  return (PyObject *)Py_TYPE(o) == generator;
+}
+
 static const Type *typeof_depth(PyObject *o, int depth);
 
 /* NULL where an item has no type (or the tuple nests or grows too far). */
@@ -154,6 +169,7 @@ static const Type *typeof_depth(PyObject *o, int depth) {
   if (PyArray_Check(o)) return NULL;
   const Type *typed = typed_typeof(o);
   if (typed) return typed;
+  if (disp_is_generator(o)) return &core_plain[TY_GENERATOR];
   if (PyArray_IsScalar(o, Generic)) {
     PyArray_Descr *d = PyArray_DescrFromScalar(o);
     int kind = disp_dtype_kind(d->type_num);

@@ -558,6 +558,31 @@ const RucheyAPI *ruchey_api(void);
 bool ty_infer(Func *f, const Type **argtypes, const CompileOptions *opts, Diag *diag);
 void rt_register_symbols(void (*define)(const char *name, void *addr, void *ctx), void *ctx);
 void rt_register_containers(void (*define)(const char *name, void *addr, void *ctx), void *ctx);  /* containers.c */
+/* random.c: numpy.random's and the random module's generators, one pair
+ * per thread. A draw's distribution (RD_: a row's ival), its parameters in
+ * p; the integer ones (poisson, binomial, geometric) write int64. */
+enum {
+  RD_RANDOM, RD_UNIFORM, RD_NORMAL, RD_EXPONENTIAL, RD_GAMMA, RD_BETA, RD_CHISQUARE, RD_LOGNORMAL,
+  RD_LAPLACE, RD_LOGISTIC, RD_GUMBEL, RD_PARETO, RD_RAYLEIGH, RD_WEIBULL, RD_TRIANGULAR, RD_VONMISES,
+  RD_POISSON, RD_BINOMIAL, RD_GEOMETRIC,
+  RD_PY_RANDOM, RD_PY_UNIFORM, RD_PY_GAUSS, RD_PY_EXPOVARIATE,  /* the random module's state from here */
+};
+enum { RI_NUMPY, RI_PY_RANDINT, RI_PY_RANDRANGE };  /* rt_random_ints' kinds of bounds */
+void rt_register_random(void (*define)(const char *name, void *addr, void *ctx), void *ctx);
+int32_t rt_random_seed(int32_t which, int64_t seed, int32_t from_entropy);  /* which: 0 numpy, 1 random */
+int32_t rt_random_draw(int32_t dist, const double *p, void *out, int64_t n);
+double rt_random_double(int32_t which);
+double rt_random_gauss(double loc, double scale);
+int32_t rt_random_ints(int32_t how, int64_t low, int64_t high, int64_t *out, int64_t n);
+int64_t rt_random_getrandbits(int64_t k);
+void rt_random_shuffle(char *data, int64_t n, int64_t stride, int64_t itemsize);
+void rt_random_permutation(int64_t *out, int64_t n);
+/* a numpy.random.Generator's (bitgen: NumPy's bitgen_t): random (RD_RANDOM),
+ * uniform (RD_UNIFORM) and integers */
+int32_t rt_generator_draw(void *bitgen, int32_t dist, const double *p, double *out, int64_t n);
+int32_t rt_generator_ints(void *bitgen, int64_t low, int64_t high, int32_t endpoint, int64_t *out, int64_t n);
+int32_t rt_random_choice(int64_t pop, int32_t from_int, const double *p, int64_t np, int32_t replace, int64_t *idx,
+                         int64_t n);
 RtError *rt_last_error(void);
 void rt_set_error(int status, const char *msg);
 /* The lowest address this thread's stack may grow to before a check

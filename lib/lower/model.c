@@ -148,6 +148,7 @@ static const Model models[TY_COUNT] = {
   [TY_OPTIONAL] = {optional_value, optional_storage, optional_load, optional_store, optional_refcount},
   [TY_LIST] = {ptr_value, ptr_value, plain_load, plain_store, lo_container_refcount},
   [TY_DICT] = {ptr_value, ptr_value, plain_load, plain_store, lo_container_refcount},
+  [TY_GENERATOR] = {ptr_value, ptr_value, plain_load, plain_store, NULL},  /* borrowed from the argument */
 };
 
 static const Model *model(const Type *t) {
