@@ -225,6 +225,14 @@ int disp_unbox(PyObject *o, const Type *t, Slot *slot, RtArray *arr, void **arg)
     PyErr_Format(PyExc_TypeError, "expected the compiled function %s", t->name);
     return -1;
   }
+  if (t->kind == TY_RECORD) {  /* a pointer to the numpy.void's bytes, which it holds for the call */
+    if (disp_typeof(o) == t) {
+      *arg = disp_record_data(o);
+      return 0;
+    }
+    PyErr_Format(PyExc_TypeError, "expected a record of %s", t->name);
+    return -1;
+  }
   if (ty_is_container(t)) {  /* borrowed: the object holds it for the call */
     slot->u = (uint64_t)(uintptr_t)typed_container(o);
     return 0;

@@ -858,7 +858,8 @@ static Node *fe_index(Fe *fe, PyObject *e) {
 static Node *fe_subscript(Fe *fe, PyObject *e) {
   PyObject *v = field(e, "value"), *s = field(e, "slice");
   Node *n = new_node(fe, N_INDEX, e);
-  if (!(n->lhs = fe_expr(fe, v)) || !(n->rhs = fe_index(fe, s))) n = NULL;
+  Node *name = fe_string(fe, s);  /* r['x']: a record's field */
+  if (!(n->lhs = fe_expr(fe, v)) || !(n->rhs = name ? name : fe_index(fe, s))) n = NULL;
   Py_DECREF(v); Py_DECREF(s);
   return n;
 }
@@ -1043,9 +1044,9 @@ Node *fe_expr(Fe *fe, PyObject *e) {
 
 /* An assignment target: a local name, an array element, or a tuple of targets. */
 static Node *fe_target(Fe *fe, PyObject *t) {
-  if (is_kind(t, "Name") || is_kind(t, "Subscript")) {
+  if (is_kind(t, "Name") || is_kind(t, "Subscript") || is_kind(t, "Attribute")) {  /* r.x: a record's field */
     Node *n = fe_expr(fe, t);
-    if (n && n->kind != N_VAR && n->kind != N_INDEX)
+    if (n && n->kind != N_VAR && n->kind != N_INDEX && n->kind != N_ATTR)
       return fe_error(fe, t, "cannot assign to this name");
     return n;
   }

@@ -55,9 +55,17 @@ int disp_kind_type_num(TypeKind k) {
 enum { NLAYOUTS = 3, NARRAYS = (TY_C128 + 1) * (RC_MAX_NDIM + 1) * NLAYOUTS * 2 };
 static const Type *array_types[NARRAYS];
 
+/* An array of records: off the table, its dtype's type from records.c. */
+static const Type *record_array_type(PyArrayObject *a, int lay) {
+  const Type *elem = disp_record_type(PyArray_DESCR(a));
+  return elem ? core_api()->array(elem, PyArray_NDIM(a), "CFA"[lay], !PyArray_ISWRITEABLE(a)) : NULL;
+}
+
 static const Type *array_type(PyArrayObject *a) {
   PyArray_Descr *d = PyArray_DESCR(a);
   int kind = disp_dtype_kind(d->type_num), nd = PyArray_NDIM(a);
+  if (kind < 0 && PyDataType_HASFIELDS(d) && nd <= RC_MAX_NDIM)
+    return record_array_type(a, nd == 0 || PyArray_IS_C_CONTIGUOUS(a) ? 0 : PyArray_IS_F_CONTIGUOUS(a) ? 1 : 2);
   if (kind < 0 || !PyArray_ISNBO(d->byteorder) || nd > RC_MAX_NDIM) return NULL;
   int lay = nd == 0 || PyArray_IS_C_CONTIGUOUS(a) ? 0 : PyArray_IS_F_CONTIGUOUS(a) ? 1 : 2;
   bool readonly = !PyArray_ISWRITEABLE(a);
@@ -157,8 +165,9 @@ static const Type *typeof_depth(PyObject *o, int depth) {
   if (PyArray_IsScalar(o, Generic)) {
     PyArray_Descr *d = PyArray_DescrFromScalar(o);
     int kind = disp_dtype_kind(d->type_num);
+    const Type *record = kind < 0 && !depth && PyDataType_HASFIELDS(d) ? disp_record_type(d) : NULL;
     Py_DECREF(d);
-    return kind < 0 ? NULL : &core_plain[kind];
+    return kind < 0 ? record : &core_plain[kind];
   }
   return NULL;
 }
@@ -185,6 +194,12 @@ PyObject *disp_refusal(PyObject *o) {
   if (PyTuple_CheckExact(o)) return tuple_refusal(o);
   PyObject *typed = typed_refusal(o);
   if (typed) return typed;
+  if (PyArray_IsScalar(o, Void)) {
+    PyArray_Descr *d = PyArray_DescrFromScalar(o);
+    PyObject *r = PyDataType_HASFIELDS(d) ? disp_record_refusal(d) : NULL;
+    Py_DECREF(d);
+    if (r) return r;
+  }
   if (!PyArray_Check(o))
     return PyUnicode_FromFormat("of type '%s' is not supported", Py_TYPE(o)->tp_name);
   PyArrayObject *a = (PyArrayObject *)o;
@@ -202,6 +217,7 @@ PyObject *disp_refusal(PyObject *o) {
   if (PyArray_NDIM(a) > RC_MAX_NDIM)
     return PyUnicode_FromFormat("is an array of %d dimensions (at most %d are supported)", PyArray_NDIM(a), RC_MAX_NDIM);
   PyArray_Descr *d = PyArray_DESCR(a);
+  if (PyDataType_HASFIELDS(d)) return disp_record_refusal(d);
   PyObject *name = PyObject_GetAttrString((PyObject *)d, "name"), *str = PyObject_GetAttrString((PyObject *)d, "str");
   const char *order = d->byteorder == '>' ? "big-endian" : d->byteorder == '|' ? "no byte order" : "little-endian";
   PyObject *r = name && str ? PyUnicode_FromFormat("is an array of dtype %U ('%U', %s), which is not supported%s",

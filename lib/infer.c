@@ -279,6 +279,8 @@ static const Type *ty_index(Infer *in, Node *n) {
   if (!base) return NULL;
   if (base->kind == TY_LIST) return ty_list_index(in, n, base);
   if (base->kind == TY_DICT) return ty_dict_index(in, n, base);
+  if (base->kind == TY_RECORD || (ty_holds_record(base) && n->rhs && n->rhs->kind == N_STRING && !n->str))
+    return ty_record_index(in, n, base);
   if (n->str && base->kind != TY_TUPLE && (base->kind != TY_ARRAY || base->ndim == 0))  /* for v in base */
     return ty_error(in, n, base->kind == TY_ARRAY ? "iteration over a 0-d array"
                                                    : "for loops over %s are not supported: iterate over an array, "
@@ -393,7 +395,9 @@ static const Type *ty_call(Infer *in, Node *n) {
   }
   n->kw.len = kept;
   int given = n->list.len - (n->bi->kind == BK_METHOD);
-  if (!check_place(in, n, n->bi) || !check_arity(in, n, n->bi, given) || !check_complex(in, n, args)) return NULL;
+  if (!check_place(in, n, n->bi) || !check_arity(in, n, n->bi, given) || !check_complex(in, n, args) ||
+      !ty_check_records(in, n, args))
+    return NULL;
   const Type *t = n->bi->type(in, n, args);
   return n->bi->lower_elem ? ty_ufunc_out(in, n, t) : t;
 }
@@ -402,6 +406,7 @@ static const Type *ty_call(Infer *in, Node *n) {
 static const Type *ty_attr(Infer *in, Node *n) {
   const Type *base = ty_expr(in, n->lhs);
   if (!base) return NULL;
+  if (ty_holds_record(base)) return ty_record_attr(in, n, base);
   const Builtin *bi = bi_member(base->kind, BK_ATTRIBUTE, n->str);
   if (!bi && ty_extension_member(in, n, base)) return ty_expr(in, n);  /* now a call of its getter */
   if (!bi) return ty_error(in, n, "%s has no attribute '%s' in compiled code", base->name, n->str);
@@ -462,7 +467,9 @@ const Type *ty_expr(Infer *in, Node *n) {
 /* ---------------------------------------------------------------- statements */
 
 static void ty_store(Infer *in, Node *target, const Type *t, Node *at) {
-  if (target->kind == N_VAR) {
+  if (target->kind == N_ATTR) {
+    ty_record_store(in, target, t, at);
+  } else if (target->kind == N_VAR) {
     if (t->kind == TY_RANGE || t->kind == TY_DTYPE)
       ty_error(in, at, "a value of type %s cannot be stored in a variable", t->name);
     else
@@ -474,6 +481,9 @@ static void ty_store(Infer *in, Node *target, const Type *t, Node *at) {
     ty_list_store(in, target, t, at);
   } else if (target->kind == N_INDEX && target->lhs->ty && target->lhs->ty->kind == TY_DICT) {
     ty_dict_store(in, target, t, at);
+  } else if (target->kind == N_INDEX && ty_holds_record(target->lhs->ty) &&
+             (target->lhs->ty->kind == TY_RECORD || target->rhs->kind == N_STRING)) {
+    ty_record_store(in, target, t, at);
   } else if (target->kind == N_INDEX) {
     const Type *elem = ty_expr(in, target);
     if (!elem) return;
@@ -483,7 +493,7 @@ static void ty_store(Infer *in, Node *target, const Type *t, Node *at) {
       ty_error(in, target, "cannot write to a read-only array");
     } else if (elem->kind == TY_ARRAY) {  /* a view, or the elements an array index selects */
       ty_index_store(in, target, t, at);
-    } else if (!ty_is_scalar(t) || (ty_is_complex(t) && !ty_is_complex(elem))) {
+    } else if ((!ty_is_scalar(t) && !(t->kind == TY_RECORD && t == elem)) || (ty_is_complex(t) && !ty_is_complex(elem))) {
       ty_error(in, at, "cannot store %s into an element of %s", t->name,
                target->lhs->ty->name);
     }
@@ -505,7 +515,7 @@ static void ty_return(Infer *in, Node *n) {
   }
   const Type *t = ty_maybe_none(in, n->lhs);
   if (!t) return;
-  if (t->kind == TY_RANGE || t->kind == TY_DTYPE || t->kind == TY_FUNCTION) {
+  if (t->kind == TY_RANGE || t->kind == TY_DTYPE || t->kind == TY_FUNCTION || t->kind == TY_RECORD) {
     ty_error(in, n, "cannot return a value of type %s", t->name);
     return;
   }

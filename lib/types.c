@@ -52,7 +52,17 @@ static size_t hash_parts(const Type *k) {
   h ^= (uintptr_t)k->elem + ((size_t)k->ndim << 8) + ((size_t)k->layout << 16) + ((size_t)k->readonly << 24);
   h ^= (uintptr_t)k->callee;
   for (int i = 0; i < k->nfields; i++) h = h * 31 + (uintptr_t)k->fields[i];
+  if (k->kind == TY_RECORD)
+    for (int i = 0; i < k->nfields; i++) h = h * 31 + k->offsets[i] + strlen(k->names[i]);
   return h ^ (h >> 29);
+}
+
+/* Records differ also by their fields' names and places and their size. */
+static bool same_record(const Type *a, const Type *b) {
+  if (a->size != b->size || a->align != b->align) return false;
+  for (int i = 0; i < a->nfields; i++)
+    if (a->offsets[i] != b->offsets[i] || strcmp(a->names[i], b->names[i])) return false;
+  return true;
 }
 
 static bool same_parts(const Type *a, const Type *b) {
@@ -61,7 +71,7 @@ static bool same_parts(const Type *a, const Type *b) {
     return false;
   for (int i = 0; i < a->nfields; i++)
     if (a->fields[i] != b->fields[i]) return false;
-  return true;
+  return a->kind != TY_RECORD || same_record(a, b);
 }
 
 /* Open addressing, grown at half full. */
@@ -93,6 +103,28 @@ static char *format(const char *fmt, ...) {
   vsnprintf(s, (size_t)n + 1, fmt, ap);
   va_end(ap);
   return s;
+}
+
+/* A record is held as a pointer to its bytes; as an array element it is
+ * its bytes (bits, as a scalar's, gives the arrays' element size). Its
+ * name is Numba's: Record(x[type=float64;offset=0],...;size;aligned). */
+static void complete_record(Type *t) {
+  const char **names = arena_alloc(&T.arena, sizeof(char *) * (size_t)t->nfields);
+  size_t *offsets = arena_alloc(&T.arena, sizeof(size_t) * (size_t)t->nfields), len = 32;
+  for (int i = 0; i < t->nfields; i++) {
+    names[i] = format("%s", t->names[i]);
+    offsets[i] = t->offsets[i];
+    len += strlen(names[i]) + strlen(t->fields[i]->name) + 40;
+  }
+  t->names = names;
+  t->offsets = offsets;
+  t->bits = (int)t->size * 8;
+  char *name = arena_alloc(&T.arena, len), *p = name;
+  p += sprintf(p, "Record(");
+  for (int i = 0; i < t->nfields; i++)
+    p += sprintf(p, "%s%s[type=%s;offset=%zu]", i ? "," : "", names[i], t->fields[i]->name, offsets[i]);
+  sprintf(p, ";%zu;%s)", t->size, t->align > 1 ? "True" : "False");
+  t->name = name;
 }
 
 /* The name and data model of a new type (key's parts filled in). */
@@ -138,6 +170,9 @@ static void complete(Type *t) {
     t->name = name;
     break;
   }
+  case TY_RECORD:
+    complete_record(t);
+    break;
   case TY_OPTIONAL:  /* laid out as the tuple (elem, bool): the flag after the value */
     t->flags |= t->elem->flags & TF_REFS;
     t->align = t->elem->align;
@@ -207,4 +242,10 @@ const Type *ty_list(const Type *item) { return intern(&(Type){.kind = TY_LIST, .
 const Type *ty_dict(const Type *key, const Type *value) {
   const Type *kv[2] = {key, value};
   return intern(&(Type){.kind = TY_DICT, .nfields = key ? 2 : 0, .fields = key ? kv : NULL});
+}
+
+const Type *ty_record(int n, const Type *const *fields, const char *const *names, const size_t *offsets,
+                      size_t size, size_t align) {
+  return intern(&(Type){.kind = TY_RECORD, .nfields = n, .fields = fields, .names = names, .offsets = offsets,
+                        .size = size, .align = align});
 }

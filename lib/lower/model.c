@@ -131,6 +131,15 @@ static void optional_refcount(Lower *l, const Type *t, LLVMValueRef v, bool inc)
 
 static LLVMTypeRef ptr_value(Lower *l, const Type *t) { return l->mod->ptr; }
 
+/* A record: a pointer to its bytes in registers (a view: writes through
+ * it reach the array, as Numba's), its bytes in memory; a load is the
+ * address, a store copies the bytes. */
+static LLVMTypeRef record_storage(Lower *l, const Type *t) { return LLVMArrayType2(l->mod->i8, t->size); }
+static LLVMValueRef record_load(Lower *l, const Type *t, LLVMValueRef p) { return p; }
+static void record_store(Lower *l, const Type *t, LLVMValueRef p, LLVMValueRef v) {
+  LLVMBuildMemCpy(l->b, p, 1, v, 1, const_i64(l, (long long)t->size));
+}
+
 #define INT_MODEL {int_value, same_storage, plain_load, plain_store, NULL}
 #define FLOAT_MODEL {float_value, same_storage, plain_load, plain_store, NULL}
 #define NO_VALUE {byte, byte, no_load, no_store, NULL}
@@ -148,6 +157,7 @@ static const Model models[TY_COUNT] = {
   [TY_OPTIONAL] = {optional_value, optional_storage, optional_load, optional_store, optional_refcount},
   [TY_LIST] = {ptr_value, ptr_value, plain_load, plain_store, lo_container_refcount},
   [TY_DICT] = {ptr_value, ptr_value, plain_load, plain_store, lo_container_refcount},
+  [TY_RECORD] = {ptr_value, record_storage, record_load, record_store, NULL},
 };
 
 static const Model *model(const Type *t) {
