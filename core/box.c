@@ -48,10 +48,15 @@ static PyObject *box_int64(int64_t v) {
   return PyLong_FromLongLong(v);
 }
 
+/* The dtype of an array's elements (a new reference). */
+static PyArray_Descr *elem_descr(const Type *e) {
+  return e->kind == TY_RECORD ? disp_record_descr(e) : PyArray_DescrFromType(disp_kind_type_num(e->kind));
+}
+
 /* A global array frozen into the code, returned: a read-only copy, since
  * the code's memory goes when its function does. */
 static PyObject *box_frozen(const Type *t, char *data, npy_intp *shape, npy_intp *strides) {
-  PyArray_Descr *descr = PyArray_DescrFromType(disp_kind_type_num(t->elem->kind));
+  PyArray_Descr *descr = elem_descr(t->elem);
   PyObject *view = PyArray_NewFromDescr(&PyArray_Type, descr, t->ndim, shape, strides, data, 0, NULL);
   PyObject *copy = view ? PyArray_NewCopy((PyArrayObject *)view, NPY_CORDER) : NULL;
   Py_XDECREF(view);
@@ -85,7 +90,11 @@ static __attribute__((noinline)) PyObject *box_array(const Type *t, RtArray *a) 
       return Py_NewRef((PyObject *)p);
     base = Py_NewRef((PyObject *)p);
   }
-  PyArray_Descr *descr = PyArray_DescrFromType(disp_kind_type_num(t->elem->kind));
+  PyArray_Descr *descr = elem_descr(t->elem);
+  if (!descr) {
+    Py_DECREF(base);
+    return NULL;
+  }
   int flags = t->readonly ? 0 : NPY_ARRAY_WRITEABLE;
   PyObject *arr = PyArray_NewFromDescr(&PyArray_Type, descr, t->ndim, shape, strides, a->data,
                                        flags, NULL);

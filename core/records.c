@@ -21,6 +21,37 @@ static struct {
   const Type *type;
 } cache[RECORD_CACHE];
 
+/* The dtype of each record type made here, for boxing arrays of them
+ * (types live as long as the process; so do these references). */
+static struct {
+  const Type **types;
+  PyArray_Descr **descrs;
+  int n, cap;
+} made;
+
+static void remember(const Type *t, PyArray_Descr *d) {
+  for (int i = 0; i < made.n; i++)
+    if (made.types[i] == t) return;
+  if (made.n == made.cap) {
+    int cap = made.cap ? 2 * made.cap : 16;
+    const Type **types = realloc(made.types, sizeof(Type *) * (size_t)cap);
+    PyArray_Descr **descrs = types ? realloc(made.descrs, sizeof(PyArray_Descr *) * (size_t)cap) : NULL;
+    if (types) made.types = types;
+    if (!descrs) return;
+    made.descrs = descrs;
+    made.cap = cap;
+  }
+  made.types[made.n] = t;
+  made.descrs[made.n++] = (PyArray_Descr *)Py_NewRef((PyObject *)d);
+}
+
+PyArray_Descr *disp_record_descr(const Type *t) {
+  for (int i = 0; i < made.n; i++)
+    if (made.types[i] == t) return (PyArray_Descr *)Py_NewRef((PyObject *)made.descrs[i]);
+  PyErr_Format(PyExc_TypeError, "ruchey: no dtype known for %s", t->name);
+  return NULL;
+}
+
 static const Type *record_of(PyArray_Descr *d, int depth, char *why, size_t whylen);
 
 /* A field's type: a number of native byte order, or a nested record. */
@@ -70,6 +101,7 @@ static const Type *record_of(PyArray_Descr *d, int depth, char *why, size_t whyl
   }
   size_t align = PyDataType_ALIGNMENT(d) > 0 ? (size_t)PyDataType_ALIGNMENT(d) : 1;
   t = core_api()->record((int)n, types, fnames, offsets, (size_t)PyDataType_ELSIZE(d), align);
+  if (t) remember(t, d);
 done:
   PyErr_Clear();
   Py_XDECREF(names); Py_XDECREF(fields);

@@ -81,7 +81,7 @@ static bool check_operands(Infer *in, Node *n, const Type *const *args, int narg
     return false;
   }
   for (int i = 0; i < nargs; i++)
-    if (args[i]->kind != TY_ARRAY && !ty_is_scalar(args[i])) {
+    if (args[i]->kind == TY_ARRAY ? !ty_is_scalar(args[i]->elem) : !ty_is_scalar(args[i])) {  /* records too */
       ty_error(in, n, "%s is not supported on %s", what, args[i]->name);
       return false;
     }
