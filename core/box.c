@@ -116,6 +116,14 @@ static __attribute__((noinline)) PyObject *box_tuple(const Type *t, char *p) {
   return tup;
 }
 
+/* A float16 result: a numpy.float16, as Numba returns it. */
+static PyObject *box_half(char *p) {
+  PyArray_Descr *d = PyArray_DescrFromType(NPY_HALF);
+  PyObject *r = PyArray_Scalar(p, d, NULL);
+  Py_DECREF(d);
+  return r;
+}
+
 PyObject *disp_box(const Type *t, char *p) {
   switch (t->kind) {
   case TY_NONE: Py_RETURN_NONE;
@@ -130,6 +138,7 @@ PyObject *disp_box(const Type *t, char *p) {
   case TY_U64: return PyLong_FromUnsignedLongLong(*(uint64_t *)p);
   case TY_F32: return PyFloat_FromDouble(*(float *)p);
   case TY_F64: return PyFloat_FromDouble(*(double *)p);
+  case TY_F16: return box_half(p);
   case TY_C64: return PyComplex_FromDoubles(((float *)p)[0], ((float *)p)[1]);
   case TY_C128: return PyComplex_FromDoubles(((double *)p)[0], ((double *)p)[1]);
   case TY_ARRAY: return box_array(t, (RtArray *)p);
@@ -169,6 +178,7 @@ static int unbox_converted(PyObject *o, const Type *t, Slot *slot) {
   if (ty_is_float(t)) {
     double v = PyFloat_AsDouble(o);
     if (t->kind == TY_F64) slot->f = v;
+    else if (t->kind == TY_F16) memcpy(slot, &(_Float16){(_Float16)v}, 2);  /* rounded once, from the double */
     else slot->f32 = (float)v;
     return v == -1.0 && PyErr_Occurred() ? -1 : 0;
   }

@@ -210,7 +210,7 @@ static Node *numpy_scalar(Fe *fe, PyObject *obj, PyObject *e) {
     return NULL;
   Py_complex c = kind == TY_C64 || kind == TY_C128 ? PyComplex_AsCComplex(obj) : (Py_complex){0};
   PyObject *v = kind == TY_C64 || kind == TY_C128 ? (PyErr_Occurred() ? NULL : PyComplex_FromCComplex(c))
-                : kind == TY_F32 || kind == TY_F64 ? PyNumber_Float(obj) : PyNumber_Long(obj);
+                : kind == TY_F32 || kind == TY_F64 || kind == TY_F16 ? PyNumber_Float(obj) : PyNumber_Long(obj);
   if (!v) {
     PyErr_Clear();
     return fe_error(fe, e, "cannot read this NumPy scalar's value");

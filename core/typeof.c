@@ -31,6 +31,7 @@ int disp_dtype_kind(int type_num) {
   case NPY_FLOAT64: return TY_F64;
   case NPY_COMPLEX64: return TY_C64;
   case NPY_COMPLEX128: return TY_C128;
+  case NPY_HALF: return TY_F16;
   default:
     /* long and longlong are both 64-bit on the platforms we build for */
     if (type_num == NPY_INT64 || type_num == NPY_LONGLONG) return TY_I64;
@@ -44,7 +45,7 @@ int disp_kind_type_num(TypeKind k) {
     [TY_BOOL] = NPY_BOOL, [TY_I8] = NPY_INT8, [TY_I16] = NPY_INT16, [TY_I32] = NPY_INT32,
     [TY_I64] = NPY_INT64, [TY_U8] = NPY_UINT8, [TY_U16] = NPY_UINT16, [TY_U32] = NPY_UINT32,
     [TY_U64] = NPY_UINT64, [TY_F32] = NPY_FLOAT32, [TY_F64] = NPY_FLOAT64,
-    [TY_C64] = NPY_COMPLEX64, [TY_C128] = NPY_COMPLEX128,
+    [TY_C64] = NPY_COMPLEX64, [TY_C128] = NPY_COMPLEX128, [TY_F16] = NPY_HALF,
   };
   return nums[k];
 }
@@ -52,7 +53,7 @@ int disp_kind_type_num(TypeKind k) {
 /* ---------------------------------------------------------------- arrays */
 
 /* An array's fingerprint: its place in the table below. */
-enum { NLAYOUTS = 3, NARRAYS = (TY_C128 + 1) * (RC_MAX_NDIM + 1) * NLAYOUTS * 2 };
+enum { NLAYOUTS = 3, NARRAYS = (TY_F16 + 1) * (RC_MAX_NDIM + 1) * NLAYOUTS * 2 };
 static const Type *array_types[NARRAYS];
 
 /* An array of records: off the table, its dtype's type from records.c. */

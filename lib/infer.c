@@ -51,19 +51,25 @@ bool ty_is_weak(const Node *n) {
 
 static bool is_unsigned(const Type *t) { return t->kind >= TY_U8 && t->kind <= TY_U64; }
 
+/* The narrowest float holding a number of type t: a float's own width; for
+ * ints, float16 holds 8 bits, float32 16 (NumPy's promote_types). */
+int ty_float_width(const Type *t) {
+  if (ty_is_float(t)) return t->bits;
+  return t->bits <= 8 ? 16 : t->bits <= 16 ? 32 : 64;
+}
+
 /* NumPy's promotion of two scalar types, with Numba's rule for integers:
  * arithmetic happens in 64 bits, unsigned only when both operands are (so
  * uint64 with int64 is int64, where NumPy would give float64). */
 const Type *ty_promote(const Type *a, const Type *b) {
   if (ty_is_complex(a) || ty_is_complex(b)) {  /* complex64 only from complex64, float32 and small ints */
-    bool a64 = a->kind == TY_C64 || a->kind == TY_F32 || (!ty_is_float(a) && !ty_is_complex(a) && ty_bits(a) <= 16);
-    bool b64 = b->kind == TY_C64 || b->kind == TY_F32 || (!ty_is_float(b) && !ty_is_complex(b) && ty_bits(b) <= 16);
+    bool a64 = a->kind == TY_C64 || (!ty_is_complex(a) && ty_float_width(a) <= 32);
+    bool b64 = b->kind == TY_C64 || (!ty_is_complex(b) && ty_float_width(b) <= 32);
     return a64 && b64 ? TYS(TY_C64) : TYS(TY_C128);
   }
   if (ty_is_float(a) || ty_is_float(b)) {
-    bool a32 = a->kind == TY_F32 || (!ty_is_float(a) && ty_bits(a) <= 16);
-    bool b32 = b->kind == TY_F32 || (!ty_is_float(b) && ty_bits(b) <= 16);
-    return a32 && b32 ? TYS(TY_F32) : TYS(TY_F64);
+    int w = ty_float_width(a) > ty_float_width(b) ? ty_float_width(a) : ty_float_width(b);
+    return TYS(w == 16 ? TY_F16 : w == 32 ? TY_F32 : TY_F64);
   }
   return is_unsigned(a) && is_unsigned(b) ? TYS(TY_U64) : TYS(TY_I64);
 }
@@ -97,7 +103,7 @@ const Type *ty_unify(const Type *a, const Type *b) {
     if (ty_is_int(a) && ty_is_int(b))
       return (a->kind == TY_U64 && !is_unsigned(b)) || (b->kind == TY_U64 && !is_unsigned(a)) ? TYS(TY_F64)
                                                                                              : ty_promote(a, b);
-    return ty_is_float(a) && ty_is_float(b) ? (a->kind > b->kind ? a : b) : TYS(TY_F64);
+    return ty_is_float(a) && ty_is_float(b) ? (a->bits > b->bits ? a : b) : TYS(TY_F64);
   }
   if (a->kind == TY_ARRAY && b->kind == TY_ARRAY && a->ndim == b->ndim &&
       (a->elem == b->elem)) {
@@ -396,7 +402,7 @@ static const Type *ty_call(Infer *in, Node *n) {
   n->kw.len = kept;
   int given = n->list.len - (n->bi->kind == BK_METHOD);
   if (!check_place(in, n, n->bi) || !check_arity(in, n, n->bi, given) || !check_complex(in, n, args) ||
-      !ty_check_records(in, n, args))
+      !ty_check_records(in, n, args) || !ty_check_float16(in, n, args))
     return NULL;
   const Type *t = n->bi->type(in, n, args);
   return n->bi->lower_elem ? ty_ufunc_out(in, n, t) : t;

@@ -29,7 +29,7 @@ static const struct { const char *name; unsigned flags; int bits; } kinds[TY_COU
 const Type ty_plain[TY_COUNT] = {
   PLAIN(TY_BOOL), PLAIN(TY_I8), PLAIN(TY_I16), PLAIN(TY_I32), PLAIN(TY_I64),
   PLAIN(TY_U8), PLAIN(TY_U16), PLAIN(TY_U32), PLAIN(TY_U64), PLAIN(TY_F32), PLAIN(TY_F64),
-  PLAIN(TY_C64), PLAIN(TY_C128),
+  PLAIN(TY_C64), PLAIN(TY_C128), PLAIN(TY_F16),
   PLAIN(TY_NONE), PLAIN(TY_RANGE), PLAIN(TY_MODULE), PLAIN(TY_GRID),
 };
 #undef PLAIN

@@ -22,7 +22,9 @@ typedef struct Model {
 static const Model *model(const Type *t);
 
 static LLVMTypeRef int_value(Lower *l, const Type *t) { return LLVMIntTypeInContext(l->mod->c, (unsigned)t->bits); }
-static LLVMTypeRef float_value(Lower *l, const Type *t) { return t->bits == 32 ? l->mod->f32 : l->mod->f64; }
+static LLVMTypeRef float_value(Lower *l, const Type *t) {
+  return t->bits == 16 ? LLVMHalfTypeInContext(l->mod->c) : t->bits == 32 ? l->mod->f32 : l->mod->f64;
+}
 static LLVMTypeRef bool_value(Lower *l, const Type *t) { return l->mod->i1; }
 /* a complex: {real, imaginary}, as NumPy lays it out */
 static LLVMTypeRef complex_value(Lower *l, const Type *t) {
@@ -147,7 +149,7 @@ static const Model models[TY_COUNT] = {
   [TY_BOOL] = {bool_value, byte, bool_load, bool_store, NULL},
   [TY_I8] = INT_MODEL, [TY_I16] = INT_MODEL, [TY_I32] = INT_MODEL, [TY_I64] = INT_MODEL,
   [TY_U8] = INT_MODEL, [TY_U16] = INT_MODEL, [TY_U32] = INT_MODEL, [TY_U64] = INT_MODEL,
-  [TY_F32] = FLOAT_MODEL, [TY_F64] = FLOAT_MODEL,
+  [TY_F32] = FLOAT_MODEL, [TY_F64] = FLOAT_MODEL, [TY_F16] = FLOAT_MODEL,
   [TY_C64] = {complex_value, same_storage, plain_load, plain_store, NULL},
   [TY_C128] = {complex_value, same_storage, plain_load, plain_store, NULL},
   [TY_ARRAY] = {array_value, array_storage, array_load, array_store, array_refcount},
