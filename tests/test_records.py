@@ -15,7 +15,7 @@ from ruchey import njit, prange
 
 from conftest import run_python_file
 
-NUMERIC = ["i1", "i2", "i4", "i8", "u1", "u2", "u4", "u8", "f4", "f8", "c8", "c16", "?"]
+NUMERIC = ["i1", "i2", "i4", "i8", "u1", "u2", "u4", "u8", "f2", "f4", "f8", "c8", "c16", "?"]
 
 
 def dtype_of(codes, align):
