@@ -86,6 +86,7 @@ const Type *disp_record_type(struct _PyArray_Descr *d);
 PyObject *disp_record_refusal(struct _PyArray_Descr *d);
 void *disp_record_data(PyObject *o);
 struct _PyArray_Descr *disp_record_descr(const Type *t);  /* a new reference, or NULL with TypeError */
+const Type *disp_record_global(PyObject *obj);  /* NULL: not a structured dtype, or a TypeError set */
 int disp_kind_type_num(TypeKind k);
 /* ruchey.types' description (kind, ndim, layout) as a type; NULL with an
  * exception if invalid. */

@@ -333,6 +333,22 @@ static Node *global_value(Fe *fe, PyObject *obj, PyObject *e, const char *name) 
     n->bi = bi;
     return n;
   }
+  const Type *record = disp_record_global(obj);  /* numpy.empty(n, dtype=rec): a structured dtype */
+  if (record) {
+    n = new_node(fe, N_DTYPE, e);
+    n->ival = TY_RECORD;
+    n->data = record;
+    return n;
+  }
+  if (PyErr_Occurred()) {
+    PyObject *type, *value, *tb;
+    PyErr_Fetch(&type, &value, &tb);
+    PyObject *text = value ? PyObject_Str(value) : NULL;
+    n = fe_error(fe, e, "%s", text ? PyUnicode_AsUTF8(text) : "unsupported dtype");
+    Py_XDECREF(text); Py_XDECREF(type); Py_XDECREF(value); Py_XDECREF(tb);
+    PyErr_Clear();
+    return n;
+  }
   int dtype = core_dtype_kind(obj);
   if (dtype >= 0) {
     n = new_node(fe, N_DTYPE, e);

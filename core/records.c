@@ -128,6 +128,21 @@ PyObject *disp_record_refusal(PyArray_Descr *d) {
   return r;
 }
 
+/* A structured dtype global to the module (numpy.empty(n, dtype=rec)):
+ * its record type; NULL if obj is no structured dtype, or with a
+ * TypeError if a field is not supported. */
+const Type *disp_record_global(PyObject *obj) {
+  if (!PyArray_DescrCheck(obj) || !PyDataType_HASFIELDS((PyArray_Descr *)obj)) return NULL;
+  const Type *t = disp_record_type((PyArray_Descr *)obj);
+  if (t) return t;
+  PyObject *why = disp_record_refusal((PyArray_Descr *)obj);
+  if (why) {
+    PyErr_Format(PyExc_TypeError, "a dtype global %U", why);
+    Py_DECREF(why);
+  }
+  return NULL;
+}
+
 /* The bytes of a record argument: a numpy.void's own (a record taken from
  * an array, a[0], is a view of the array's). */
 void *disp_record_data(PyObject *o) { return ((PyVoidScalarObject *)o)->obval; }

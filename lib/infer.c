@@ -426,7 +426,7 @@ static const Type *ty_expr_kind(Infer *in, Node *n) {
   case N_FLOAT: return TYS(TY_F64);
   case N_BOOL: return TYS(TY_BOOL);
   case N_VAR: return ty_var(in, n);
-  case N_DTYPE: return ty_dtype(TYS(n->ival));
+  case N_DTYPE: return ty_dtype(n->ival == TY_RECORD ? n->data : TYS(n->ival));  /* a record: its type in data */
   case N_CONST_ARRAY: return ty_array(TYS(n->op), n->list.len, 'C', true);
   case N_FUNC: return ty_function(n->callee, n->str);
   case N_STRING: return TYS(TY_NONE);  /* only what takes strings reads it (print) */

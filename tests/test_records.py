@@ -330,6 +330,44 @@ def test_record_passed_between_compiled_functions():
     assert same_records(a, b)
 
 
+REC = np.dtype([("x", "f8"), ("y", "i4"), ("z", "c8")], align=True)
+BAD = np.dtype([("x", "O"), ("y", "f8")])
+
+
+def test_creation_with_a_structured_dtype_global():
+    @njit
+    def make(n):
+        a = np.zeros(n, REC)
+        b = np.empty((2, n), dtype=REC)
+        for i in range(n):
+            a[i]["x"] = i * 1.5
+            a[i]["y"] = i - 2
+            a[i]["z"] = 1j * i
+            b[1, i] = a[i]
+        return a, b[1], np.zeros_like(a), a["x"].sum()
+
+    for n in (0, 1, 5):
+        got, want = make(n), make.py_func(n)
+        for g, w in zip(got[:3], want[:3]):
+            assert same_records(g, w)
+        assert got[3] == want[3]
+
+
+def test_structured_dtype_global_refused_where_not_supported():
+    @njit
+    def bad(n):
+        return np.zeros(n, BAD)
+
+    @njit
+    def ones(n):
+        return np.ones(n, REC)
+
+    with pytest.raises(ruchey.TypingError, match="field 'x' has dtype object"):
+        bad(3)
+    with pytest.raises(ruchey.TypingError, match="numpy.ones.. does not support records"):
+        ones(3)
+
+
 # ---------------------------------------------------------------- parallel loops
 
 def test_records_in_prange():

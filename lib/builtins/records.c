@@ -70,7 +70,8 @@ static const Builtin array_field = {"array field", NULL, NULL, BK_ATTRIBUTE, TY_
 
 /* What arrays of records may be given to: the shape's readers, and copies
  * (whole elements moved as bytes). */
-static const char *const takes_records[] = {"len", "array.shape", "array.size", "array.ndim", "array.copy", NULL};
+static const char *const takes_records[] = {"len", "array.shape", "array.size", "array.ndim", "array.copy",
+                                            "numpy.empty", "numpy.zeros", "numpy.empty_like", "numpy.zeros_like", NULL};
 
 static bool takes(const Builtin *bi) {
   for (int i = 0; takes_records[i]; i++)
@@ -82,7 +83,8 @@ bool ty_check_records(Infer *in, Node *n, const Type **args) {
   if (n->callee || takes(n->bi)) return true;
   for (int i = 0; i < n->list.len + n->kw.len; i++) {
     Node *x = i < n->list.len ? n->list.items[i] : n->kw.items[i - n->list.len];
-    if (ty_holds_record(i < n->list.len ? args[i] : x->ty))
+    const Type *t = i < n->list.len ? args[i] : x->ty;
+    if (ty_holds_record(t) || (t && t->kind == TY_DTYPE && t->elem->kind == TY_RECORD))
       return ty_error(in, x, "%s() does not support records (structured dtypes) in compiled code", n->bi->name) != NULL;
   }
   return true;
