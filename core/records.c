@@ -54,12 +54,36 @@ PyArray_Descr *disp_record_descr(const Type *t) {
 
 static const Type *record_of(PyArray_Descr *d, int depth, char *why, size_t whylen);
 
-/* A field's type: a number of native byte order, or a nested record. */
-static const Type *field_type(PyArray_Descr *f, const char *name, int depth, char *why, size_t whylen) {
-  if (PyDataType_HASSUBARRAY(f)) {
-    snprintf(why, whylen, "field '%s' is a sub-array, which is not supported", name);
-    return NULL;
+static const Type *field_type(PyArray_Descr *f, const char *name, int depth, int64_t *shape, char *why,
+                              size_t whylen);
+
+/* A sub-array field ('v', 'f8', (3,)): a C-ordered array of numbers, its
+ * shape in shape. */
+static const Type *subarray_type(PyArray_Descr *f, const char *name, int depth, int64_t *shape, char *why,
+                                 size_t whylen) {
+  PyObject *sub = PyObject_GetAttrString((PyObject *)f, "subdtype");  /* (base dtype, shape) */
+  const Type *t = NULL;
+  Py_ssize_t nd = sub && PyTuple_Check(sub) && PyTuple_Check(PyTuple_GET_ITEM(sub, 1)) ? PyTuple_GET_SIZE(PyTuple_GET_ITEM(sub, 1)) : -1;
+  if (nd < 1 || nd > RC_MAX_NDIM) {
+    snprintf(why, whylen, "field '%s' is a sub-array of more than %d dimensions", name, RC_MAX_NDIM);
+  } else {
+    for (Py_ssize_t d = 0; d < nd; d++) shape[d] = PyLong_AsLongLong(PyTuple_GET_ITEM(PyTuple_GET_ITEM(sub, 1), d));
+    PyArray_Descr *base = (PyArray_Descr *)PyTuple_GET_ITEM(sub, 0);
+    int64_t unused[RC_MAX_NDIM];
+    const Type *e = PyDataType_HASFIELDS(base) || PyDataType_HASSUBARRAY(base)
+                        ? NULL : field_type(base, name, depth, unused, why, whylen);
+    if (!e && !why[0]) snprintf(why, whylen, "field '%s' is a sub-array of records, which is not supported", name);
+    t = e ? core_api()->array(e, (int)nd, 'C', false) : NULL;
   }
+  Py_XDECREF(sub);
+  return t;
+}
+
+/* A field's type: a number of native byte order, a nested record, or a
+ * sub-array (its shape in shape). */
+static const Type *field_type(PyArray_Descr *f, const char *name, int depth, int64_t *shape, char *why,
+                              size_t whylen) {
+  if (PyDataType_HASSUBARRAY(f)) return subarray_type(f, name, depth, shape, why, whylen);
   if (PyDataType_HASFIELDS(f)) return record_of(f, depth + 1, why, whylen);
   int kind = disp_dtype_kind(f->type_num);
   if (kind < 0 || !PyArray_ISNBO(f->byteorder)) {
@@ -86,6 +110,9 @@ static const Type *record_of(PyArray_Descr *d, int depth, char *why, size_t whyl
   const Type *types[MAX_RECORD_FIELDS];
   const char *fnames[MAX_RECORD_FIELDS];
   size_t offsets[MAX_RECORD_FIELDS];
+  static int64_t shapes[MAX_RECORD_DEPTH + 2][MAX_RECORD_FIELDS * RC_MAX_NDIM];  /* (under the GIL) */
+  int64_t *shape = shapes[depth];
+  memset(shape, 0, sizeof shapes[0]);
   for (Py_ssize_t i = 0; i < n; i++) {
     PyObject *name = PyTuple_GET_ITEM(names, i);
     PyObject *info = PyObject_GetItem(fields, name);  /* (dtype, offset[, title]), fields a mapping proxy */
@@ -94,13 +121,14 @@ static const Type *record_of(PyArray_Descr *d, int depth, char *why, size_t whyl
     if (!ok) snprintf(why, whylen, "its fields cannot be read");
     if (ok) {
       offsets[i] = (size_t)PyLong_AsSsize_t(PyTuple_GET_ITEM(info, 1));
-      ok = (types[i] = field_type((PyArray_Descr *)PyTuple_GET_ITEM(info, 0), fnames[i], depth, why, whylen));
+      ok = (types[i] = field_type((PyArray_Descr *)PyTuple_GET_ITEM(info, 0), fnames[i], depth,
+                                  &shape[i * RC_MAX_NDIM], why, whylen));
     }
     Py_XDECREF(info);
     if (!ok) goto done;
   }
   size_t align = PyDataType_ALIGNMENT(d) > 0 ? (size_t)PyDataType_ALIGNMENT(d) : 1;
-  t = core_api()->record((int)n, types, fnames, offsets, (size_t)PyDataType_ELSIZE(d), align);
+  t = core_api()->record((int)n, types, fnames, offsets, shape, (size_t)PyDataType_ELSIZE(d), align);
   if (t) remember(t, d);
 done:
   PyErr_Clear();
@@ -111,7 +139,7 @@ done:
 const Type *disp_record_type(PyArray_Descr *d) {
   size_t h = ((uintptr_t)d >> 4) % RECORD_CACHE;
   if (cache[h].descr == d) return cache[h].type;
-  char why[256];
+  char why[256] = "";
   const Type *t = record_of(d, 0, why, sizeof why);
   if (!t) return NULL;
   Py_XSETREF(cache[h].descr, (PyArray_Descr *)Py_NewRef((PyObject *)d));

@@ -102,6 +102,7 @@ struct Type {
   size_t size, align;
   const size_t *offsets; /* TY_TUPLE, TY_RECORD: each field's offset */
   const char *const *names; /* TY_RECORD: each field's name */
+  const int64_t *shapes; /* TY_RECORD: an array field's shape at [i * RC_MAX_NDIM] (a sub-array, C order) */
   const char *name;      /* as Numba spells it: "float64", "array(float64, 1d, C)", "(int64, float64)" */
   const void *callee;    /* TY_FUNCTION: the dispatcher it calls (the extension keeps it alive) */
 };
@@ -132,7 +133,7 @@ const Type *ty_list(const Type *item);  /* item NULL: an empty list's, typed by 
 const Type *ty_dict(const Type *key, const Type *value);  /* both NULL: an empty dict's */
 /* A structured dtype's record: n fields at the given offsets, size bytes, aligned to align. */
 const Type *ty_record(int n, const Type *const *fields, const char *const *names, const size_t *offsets,
-                      size_t size, size_t align);
+                      const int64_t *shapes, size_t size, size_t align);
 #endif
 /* A typed List or Dict (containers.h): memory shared with Python's objects. */
 static inline bool ty_is_container(const Type *t) { return t->kind == TY_LIST || t->kind == TY_DICT; }
@@ -555,7 +556,7 @@ typedef struct RucheyAPI {
   const Type *(*list)(const Type *item);  /* the types of typed lists and dicts */
   const Type *(*dict)(const Type *key, const Type *value);
   const Type *(*record)(int n, const Type *const *fields, const char *const *names, const size_t *offsets,
-                        size_t size, size_t align);
+                        const int64_t *shapes, size_t size, size_t align);
 } RucheyAPI;
 
 const RucheyAPI *ruchey_api(void);

@@ -61,7 +61,9 @@ static size_t hash_parts(const Type *k) {
 static bool same_record(const Type *a, const Type *b) {
   if (a->size != b->size || a->align != b->align) return false;
   for (int i = 0; i < a->nfields; i++)
-    if (a->offsets[i] != b->offsets[i] || strcmp(a->names[i], b->names[i])) return false;
+    if (a->offsets[i] != b->offsets[i] || strcmp(a->names[i], b->names[i]) ||
+        memcmp(&a->shapes[i * RC_MAX_NDIM], &b->shapes[i * RC_MAX_NDIM], sizeof(int64_t) * RC_MAX_NDIM))
+      return false;
   return true;
 }
 
@@ -111,18 +113,31 @@ static char *format(const char *fmt, ...) {
 static void complete_record(Type *t) {
   const char **names = arena_alloc(&T.arena, sizeof(char *) * (size_t)t->nfields);
   size_t *offsets = arena_alloc(&T.arena, sizeof(size_t) * (size_t)t->nfields), len = 32;
+  int64_t *shapes = arena_alloc(&T.arena, sizeof(int64_t) * RC_MAX_NDIM * (size_t)t->nfields);
+  memcpy(shapes, t->shapes, sizeof(int64_t) * RC_MAX_NDIM * (size_t)t->nfields);
   for (int i = 0; i < t->nfields; i++) {
     names[i] = format("%s", t->names[i]);
     offsets[i] = t->offsets[i];
-    len += strlen(names[i]) + strlen(t->fields[i]->name) + 40;
+    len += strlen(names[i]) + strlen(t->fields[i]->name) + 40 + 22 * RC_MAX_NDIM;
   }
   t->names = names;
   t->offsets = offsets;
+  t->shapes = shapes;
   t->bits = (int)t->size * 8;
   char *name = arena_alloc(&T.arena, len), *p = name;
   p += sprintf(p, "Record(");
-  for (int i = 0; i < t->nfields; i++)
-    p += sprintf(p, "%s%s[type=%s;offset=%zu]", i ? "," : "", names[i], t->fields[i]->name, offsets[i]);
+  for (int i = 0; i < t->nfields; i++) {
+    const Type *f = t->fields[i];
+    p += sprintf(p, "%s%s[type=", i ? "," : "", names[i]);
+    if (f->kind == TY_ARRAY) {  /* a sub-array: Numba's nestedarray(float64, (3,)) */
+      p += sprintf(p, "nestedarray(%s, (", f->elem->name);
+      for (int d = 0; d < f->ndim; d++) p += sprintf(p, "%s%lld", d ? ", " : "", (long long)shapes[i * RC_MAX_NDIM + d]);
+      p += sprintf(p, f->ndim == 1 ? ",))" : "))");
+    } else {
+      p += sprintf(p, "%s", f->name);
+    }
+    p += sprintf(p, ";offset=%zu]", offsets[i]);
+  }
   sprintf(p, ";%zu;%s)", t->size, t->align > 1 ? "True" : "False");
   t->name = name;
 }
@@ -245,7 +260,7 @@ const Type *ty_dict(const Type *key, const Type *value) {
 }
 
 const Type *ty_record(int n, const Type *const *fields, const char *const *names, const size_t *offsets,
-                      size_t size, size_t align) {
+                      const int64_t *shapes, size_t size, size_t align) {
   return intern(&(Type){.kind = TY_RECORD, .nfields = n, .fields = fields, .names = names, .offsets = offsets,
-                        .size = size, .align = align});
+                        .shapes = shapes, .size = size, .align = align});
 }

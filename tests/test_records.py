@@ -226,6 +226,44 @@ def test_record_argument_numpy_void():
     assert len(f.signatures) == 1
 
 
+def test_sub_array_fields():
+    dt = np.dtype([("k", "i4"), ("v", "f8", (3,)), ("m", "i2", (2, 2))])
+
+    @njit
+    def f(a):
+        s = 0.0
+        for i in range(len(a)):
+            v = a[i]["v"]
+            for j in range(v.shape[0]):
+                s += v[j] * a[i]["k"]
+            a[i]["v"][1] = -1.0
+            a[i].m[0, 1] += 3
+            s += a[i]["m"][1, 0]
+        return s, a["v"], a["m"].sum(), a["v"][:, 2].sum(), a[0]["v"], a["m"][1:].shape
+
+    def twin(a):
+        s = 0.0
+        for i in range(len(a)):
+            v = a[i]["v"]
+            for j in range(v.shape[0]):
+                s += v[j] * a[i]["k"]
+            a[i]["v"][1] = -1.0
+            a[i]["m"][0, 1] += 3
+            s += a[i]["m"][1, 0]
+        return s, a["v"], a["m"].sum(), a["v"][:, 2].sum(), a[0]["v"], a["m"][1:].shape
+
+    a = np.zeros(4, dt)
+    a["k"], a["v"], a["m"] = np.arange(4), np.arange(12).reshape(4, 3) * 0.5, np.arange(16).reshape(4, 2, 2)
+    b = a.copy()
+    got, want = f(a), twin(b)
+    assert got[0] == want[0] and got[2] == want[2] and got[3] == want[3] and got[5] == want[5]
+    np.testing.assert_array_equal(got[1], want[1])
+    np.testing.assert_array_equal(got[4], want[4])
+    assert same_records(a, b)
+    assert "v[type=nestedarray(float64, (3,));offset=4],m[type=nestedarray(int16, (2, 2));offset=28]" in \
+        str(f.signatures[0])
+
+
 # ---------------------------------------------------------------- field views
 
 @pytest.mark.parametrize("dt", PAIR_DTYPES, ids=str)
@@ -438,7 +476,8 @@ def test_refused_dtypes_at_dispatch():
     cases = [
         (np.zeros(2, [("o", "O"), ("x", "f8")]), "field 'o' has dtype object"),
         (np.zeros(2, [("s", "U3"), ("x", "f8")]), "field 's' has dtype <U3"),
-        (np.zeros(2, [("v", "f8", (3,))]), "field 'v' is a sub-array"),
+        (np.zeros(2, [("v", "O", (3,))]), "field 'v' has dtype object"),
+        (np.zeros(2, [("v", [("p", "f8")], (3,))]), "field 'v' is a sub-array of records"),
         (np.zeros(2, [("x", ">f8")]), "field 'x' has dtype >f8"),
     ]
     for a, why in cases:

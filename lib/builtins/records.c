@@ -33,8 +33,23 @@ static LLVMValueRef field_addr(Lower *l, Node *n, LLVMValueRef record) {
   return LLVMBuildGEP2(l->b, l->mod->i8, record, &off, 1, "field");
 }
 
+/* A sub-array field's view: C-ordered on the record's bytes, owned by
+ * nothing (as a frozen global's), so returned to Python it is a copy. */
+static LLVMValueRef subarray_view(Lower *l, const Type *t, const int64_t *shape, LLVMValueRef data) {
+  LLVMValueRef dims[RC_MAX_NDIM], strides[RC_MAX_NDIM];
+  int64_t stride = t->elem->size;
+  for (int d = t->ndim - 1; d >= 0; d--) {
+    dims[d] = const_i64(l, shape[d]);
+    strides[d] = const_i64(l, stride);
+    stride *= shape[d];
+  }
+  return np_view(l, t, LLVMConstNull(lo_type(l, t)), data, dims, strides);
+}
+
 static LLVMValueRef lo_field(Lower *l, Node *n) {
-  return lo_load_storage(l, n->ty, field_addr(l, n, lo_expr(l, n->lhs)));
+  LLVMValueRef at = field_addr(l, n, lo_expr(l, n->lhs));
+  if (n->ty->kind == TY_ARRAY) return subarray_view(l, n->ty, &n->lhs->ty->shapes[n->ival * RC_MAX_NDIM], at);
+  return lo_load_storage(l, n->ty, at);
 }
 
 static const Builtin record_field = {"record field", NULL, NULL, BK_ATTRIBUTE, TY_RECORD, 0, 0, NULL,
@@ -43,17 +58,26 @@ static const Builtin record_field = {"record field", NULL, NULL, BK_ATTRIBUTE, T
 /* ---------------------------------------------------------------- an array's field */
 
 static const Type *ty_array_field(Infer *in, Node *n, const Type **args) {
-  const Type *a = args[0];
-  return ty_array(a->elem->fields[n->ival], a->ndim, 'A', a->readonly);
+  const Type *a = args[0], *f = a->elem->fields[n->ival];
+  if (f->kind == TY_ARRAY && a->ndim + f->ndim > RC_MAX_NDIM)
+    return ty_error(in, n, "the view a['%s'] would have more than %d dimensions", n->str, RC_MAX_NDIM);
+  return f->kind == TY_ARRAY ? ty_array(f->elem, a->ndim + f->ndim, 'A', a->readonly) : ty_array(f, a->ndim, 'A', a->readonly);
 }
 
-/* a.x: a's shape and strides, its data moved to the field */
+/* a.x: a's shape and strides (then a sub-array's), its data moved to the field */
 static LLVMValueRef lo_array_field(Lower *l, Node *n) {
-  const Type *t = n->lhs->ty;
+  const Type *t = n->lhs->ty, *f = t->elem->fields[n->ival];
   LLVMValueRef a = lo_expr(l, n->lhs), shape[RC_MAX_NDIM], strides[RC_MAX_NDIM];
   for (int d = 0; d < t->ndim; d++) {
     shape[d] = lo_arr_shape(l, a, d);
     strides[d] = lo_arr_stride(l, t, a, d);
+  }
+  int64_t stride = f->kind == TY_ARRAY ? (int64_t)f->elem->size : 0;
+  for (int d = f->kind == TY_ARRAY ? f->ndim - 1 : -1; d >= 0; d--) {
+    int64_t extent = t->elem->shapes[n->ival * RC_MAX_NDIM + d];
+    shape[t->ndim + d] = const_i64(l, extent);
+    strides[t->ndim + d] = const_i64(l, stride);
+    stride *= extent;
   }
   LLVMValueRef off = const_i64(l, (int64_t)t->elem->offsets[n->ival]);
   LLVMValueRef data = LLVMBuildGEP2(l->b, l->mod->i8, LLVMBuildExtractValue(l->b, a, 2, "data"), &off, 1, "");
