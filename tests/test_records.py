@@ -326,7 +326,7 @@ def test_copy_len_shape_of_record_array():
     def f(a):
         b = a.copy()
         b[0]["f0"] = -1.0
-        return b, len(a), a.shape, a.size, a.ndim
+        return b, len(a), a.shape, a.size, a.ndim, a.itemsize, a.nbytes, a[::2].strides
 
     a = filled(dt, 4, 3)
     got, want = f(a), f.py_func(a)

@@ -94,7 +94,8 @@ static const Builtin array_field = {"array field", NULL, NULL, BK_ATTRIBUTE, TY_
 
 /* What arrays of records may be given to: the shape's readers, and copies
  * (whole elements moved as bytes). */
-static const char *const takes_records[] = {"len", "array.shape", "array.size", "array.ndim", "array.copy",
+static const char *const takes_records[] = {"len", "array.shape", "array.size", "array.ndim", "array.itemsize",
+                                            "array.nbytes", "array.strides", "array.copy",
                                             "numpy.empty", "numpy.zeros", "numpy.empty_like", "numpy.zeros_like", NULL};
 
 static bool takes(const Builtin *bi) {
