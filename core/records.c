@@ -151,7 +151,8 @@ PyObject *disp_record_refusal(PyArray_Descr *d) {
   char why[256] = "";
   record_of(d, 0, why, sizeof why);
   PyObject *s = PyObject_Str((PyObject *)d);
-  PyObject *r = PyUnicode_FromFormat("has the structured dtype %S, which is not supported: %s", s, why);
+  PyObject *r = PyUnicode_FromFormat("has the structured dtype %S, which is not supported: %s", s,
+                                     why[0] ? why : "records are taken as arguments, not inside tuples");
   Py_XDECREF(s);
   return r;
 }

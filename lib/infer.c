@@ -287,6 +287,8 @@ static const Type *ty_index(Infer *in, Node *n) {
   if (base->kind == TY_DICT) return ty_dict_index(in, n, base);
   if (base->kind == TY_RECORD || (ty_holds_record(base) && n->rhs && n->rhs->kind == N_STRING && !n->str))
     return ty_record_index(in, n, base);
+  if (n->rhs && n->rhs->kind == N_STRING && !n->str)
+    return ty_error(in, n, "%s cannot be indexed by a string (only records by their fields' names)", base->name);
   if (n->str && base->kind != TY_TUPLE && (base->kind != TY_ARRAY || base->ndim == 0))  /* for v in base */
     return ty_error(in, n, base->kind == TY_ARRAY ? "iteration over a 0-d array"
                                                    : "for loops over %s are not supported: iterate over an array, "

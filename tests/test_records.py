@@ -485,6 +485,8 @@ def test_refused_dtypes_at_dispatch():
             f(a)
     with pytest.raises(TypeError, match="field 'o' has dtype object"):
         f(np.zeros(2, [("o", "O"), ("x", "f8")])[0])
+    with pytest.raises(TypeError, match="records are taken as arguments, not inside tuples"):
+        f((np.zeros(2, [("x", "f8")])[0], 1))
 
 
 def test_records_refused_where_not_supported():
@@ -511,7 +513,11 @@ def test_records_refused_where_not_supported():
     def indexes(a):
         return a[0][0]
 
-    for fn in (sums, returns, adds, stores, indexes):
+    @njit
+    def by_string(a):
+        return a[0]["x"]["y"]
+
+    for fn in (sums, returns, adds, stores, indexes, by_string):
         with pytest.raises(ruchey.TypingError):
             fn(a)
 
