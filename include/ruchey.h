@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define RUCHEY_API_VERSION 13
+#define RUCHEY_API_VERSION 14
 #define RC_MAX_NDIM 8
 
 /* ---------------------------------------------------------------- arena */
@@ -95,12 +95,14 @@ struct Type {
   int ndim;              /* TY_ARRAY */
   char layout;           /* TY_ARRAY: 'C' contiguous, 'F' Fortran, 'A' any strides */
   bool readonly;         /* TY_ARRAY: writing is a TypingError */
-  int nfields;           /* TY_TUPLE */
-  const Type *const *fields; /* TY_TUPLE */
+  int nfields;           /* TY_TUPLE, TY_RECORD */
+  const Type *const *fields; /* TY_TUPLE, TY_RECORD */
   /* the data model: how a value lies in memory as an argument, a result,
    * an array element or a tuple field (as LLVM lays out its structs) */
   size_t size, align;
-  const size_t *offsets; /* TY_TUPLE: each field's offset */
+  const size_t *offsets; /* TY_TUPLE, TY_RECORD: each field's offset */
+  const char *const *names; /* TY_RECORD: each field's name */
+  const int64_t *shapes; /* TY_RECORD: an array field's shape at [i * RC_MAX_NDIM] (a sub-array, C order) */
   const char *name;      /* as Numba spells it: "float64", "array(float64, 1d, C)", "(int64, float64)" */
   const void *callee;    /* TY_FUNCTION: the dispatcher it calls (the extension keeps it alive) */
 };
@@ -129,6 +131,9 @@ const Type *ty_optional(const Type *elem);
 const Type *ty_function(const void *callee, const char *name);  /* name: the function's, for messages */
 const Type *ty_list(const Type *item);  /* item NULL: an empty list's, typed by what it is given later */
 const Type *ty_dict(const Type *key, const Type *value);  /* both NULL: an empty dict's */
+/* A structured dtype's record: n fields at the given offsets, size bytes, aligned to align. */
+const Type *ty_record(int n, const Type *const *fields, const char *const *names, const size_t *offsets,
+                      const int64_t *shapes, size_t size, size_t align);
 #endif
 /* A typed List or Dict (containers.h): memory shared with Python's objects. */
 static inline bool ty_is_container(const Type *t) { return t->kind == TY_LIST || t->kind == TY_DICT; }
@@ -550,6 +555,8 @@ typedef struct RucheyAPI {
   const char *(*host_features)(void);
   const Type *(*list)(const Type *item);  /* the types of typed lists and dicts */
   const Type *(*dict)(const Type *key, const Type *value);
+  const Type *(*record)(int n, const Type *const *fields, const char *const *names, const size_t *offsets,
+                        const int64_t *shapes, size_t size, size_t align);
 } RucheyAPI;
 
 const RucheyAPI *ruchey_api(void);

@@ -775,20 +775,25 @@ static LLVMValueRef nan_count(Lower *l, const Src *s) {
   return cast_lanes(l, run_pass(l, &p, s).v, TYS(TY_I64), TYS(TY_F64));
 }
 
+/* NumPy sums and multiplies float16 in float32, rounding the result once. */
+static const Type *half_acc(Kind k, const Type *res) {
+  return res->kind == TY_F16 && (k == K_SUM || k == K_PROD) ? TYS(TY_F32) : res;
+}
+
 /* sum, prod, min, max, argmin, argmax, any, all, count_nonzero and nan*: one pass. */
 static LLVMValueRef fin_value(Lower *l, const Call *c, Src *s) {
   Kind k = c->r->kind;
-  Pass p = {k, c->r->prep, s->elem, is_arg(k) ? s->elem : c->res};
+  Pass p = {k, c->r->prep, s->elem, is_arg(k) ? s->elem : half_acc(k, c->res)};
   State r = run_pass(l, &p, s);
-  if (!is_arg(k)) return r.v;
+  if (!is_arg(k)) return cast_lanes(l, r.v, p.acc, c->res);
   if ((k == K_NANARGMIN || k == K_NANARGMAX) && ty_is_float(s->elem))
     lo_raise_if(l, any_lane(l, rd_is_nan(l, s->elem, r.v)), RT_ERR_VALUE, "All-NaN slice encountered");
   return r.i;
 }
 
 static LLVMValueRef fin_mean(Lower *l, const Call *c, Src *s) {
-  Pass p = {K_SUM, P_NONE, s->elem, c->res};
-  return rd_divide(l, c->res, run_pass(l, &p, s).v, count_of(l, s));
+  Pass p = {K_SUM, P_NONE, s->elem, half_acc(K_SUM, c->res)};
+  return cast_lanes(l, rd_divide(l, p.acc, run_pass(l, &p, s).v, count_of(l, s)), p.acc, c->res);
 }
 
 static LLVMValueRef fin_nanmean(Lower *l, const Call *c, Src *s) {

@@ -445,6 +445,12 @@ LLVMValueRef lo_binop_values(Lower *l, int op, const Type *result, LLVMValueRef 
                                     const Type *ta, LLVMValueRef b, const Type *tb) {
   if (result->kind == TY_TUPLE) return lo_tuple_concat_values(l, result, a, ta, b);
   if (ty_is_complex(result)) return lo_complex_binop(l, op, result, a, ta, b, tb);
+  if (result->kind == TY_F16) {  /* NumPy's half loops: the operands as float16, the operation in float32, rounded */
+    const Type *f32 = TYS(TY_F32);
+    LLVMValueRef x = lo_convert(l, lo_convert(l, a, ta, result), result, f32);
+    LLVMValueRef y = op == OP_LSHIFT || op == OP_RSHIFT ? b : lo_convert(l, lo_convert(l, b, tb, result), result, f32);
+    return lo_convert(l, lo_binop_values(l, op, f32, x, f32, y, f32), f32, result);
+  }
   /* NumPy divides ints as the doubles they convert to */
   if (op == OP_DIV && !ty_is_float(ta) && !ty_is_float(tb) && ta->kind != TY_U64 && tb->kind != TY_U64 &&
       !l->mod->gpu && !l->numpy_semantics)

@@ -205,6 +205,9 @@ void lo_temp_made(Lower *l, const Type *t, LLVMValueRef v);
 void lo_temp_taken(Lower *l, LLVMValueRef v);  /* handed to an owner: no longer released on an error */
 LLVMValueRef lo_owned(Lower *l, Node *n);
 void lo_done_with(Lower *l, Node *n, LLVMValueRef v);
+/* builtins/records.c: stores to a record's field (target an N_ATTR), target op= v */
+void lo_record_store(Lower *l, Node *target, const Type *t, LLVMValueRef v);
+void lo_record_update(Lower *l, Node *n);
 void lo_release_temp(Lower *l, const Type *t, LLVMValueRef v);  /* a temp made by lowering itself */
 
 /* ---------------------------------------------------------------- arith.c */
