@@ -68,6 +68,8 @@ int32_t rt_dict_delete(RtDict *d, uint64_t key); /* 1 if it was there */
 char *rt_dict_entry(RtDict *d, int64_t i);      /* the i-th live entry, or NULL past the end */
 void rt_dict_clear(RtDict *d);
 RtDict *rt_dict_copy(RtDict *d);
+char *rt_dict_popitem(RtDict *d);  /* the last entry, removed (readable until the next insertion), or NULL */
+int32_t rt_dict_update(RtDict *d, RtDict *e);  /* e's entries into d (one type); RT_OK or RT_ERR_MEMORY */
 int64_t rt_number_hash(int32_t kind, uint64_t key);  /* Python's hash() of the number */
 void rt_key_error(int32_t kind, uint64_t key);  /* KeyError(key), as compiled code raises it */
 

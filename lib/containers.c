@@ -441,6 +441,33 @@ RtDict *rt_dict_copy(RtDict *d) {
   return c;
 }
 
+/* The last live entry, removed (its key and value stay readable until the
+ * next insertion), or NULL when d is empty. */
+char *rt_dict_popitem(RtDict *d) {
+  if (!d->used) return NULL;
+  while (entry_hash(entry_at(d, d->nentries - 1)) == RT_DELETED) d->nentries--;
+  char *e = entry_at(d, d->nentries - 1);
+  bool found;
+  *find_slot(d, entry_key(e), entry_hash(e), &found) = -2;
+  d->nentries--;
+  d->used--;
+  return e;
+}
+
+/* d.update(e) for dicts of one type: e's entries inserted in order. */
+int32_t rt_dict_update(RtDict *d, RtDict *e) {
+  int64_t n = e->nentries;  /* d.update(d) inserts nothing new */
+  for (int64_t i = 0; i < n; i++) {
+    char *src = entry_at(e, i);
+    if (entry_hash(src) == RT_DELETED) continue;
+    uint64_t key = entry_key(src);
+    char *dst = rt_dict_insert(d, key);
+    if (!dst) return RT_ERR_MEMORY;
+    if (d != e) memcpy(dst, entry_at(e, i) + RT_DICT_VALUE, (size_t)d->valsize);
+  }
+  return RT_OK;
+}
+
 /* KeyError(key): the message is the key as Python writes it. */
 void rt_key_error(int32_t kind, uint64_t key) {
   static _Thread_local char text[64];
@@ -480,6 +507,8 @@ void rt_register_containers(void (*define)(const char *name, void *addr, void *c
   define("rt_dict_entry", (void *)rt_dict_entry, ctx);
   define("rt_dict_clear", (void *)rt_dict_clear, ctx);
   define("rt_dict_copy", (void *)rt_dict_copy, ctx);
+  define("rt_dict_popitem", (void *)rt_dict_popitem, ctx);
+  define("rt_dict_update", (void *)rt_dict_update, ctx);
   define("rt_key_error", (void *)rt_key_error, ctx);
 }
 #endif

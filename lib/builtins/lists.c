@@ -239,8 +239,8 @@ static const Type *ty_find(Infer *in, Node *n, const Type **args) {
   if (!ty_need_scalar(in, n->list.items[1], args[1], n->bi->name)) return NULL;
   if (args[0]->elem && !ty_is_scalar(args[0]->elem))
     return ty_error(in, n, "%s() of a list of %s is not supported", n->bi->name, args[0]->elem->name);
-  if (!args[0]->elem) return in->final ? TYS(n->bi->ival ? TY_I64 : TY_BOOL) : NULL;
-  return TYS(n->bi->ival ? TY_I64 : TY_BOOL);
+  const Type *r = n->bi->ival == 3 ? TYS(TY_NONE) : TYS(n->bi->ival ? TY_I64 : TY_BOOL);
+  return args[0]->elem || in->final ? r : NULL;
 }
 
 static const Type *ty_none_method(Infer *in, Node *n, const Type **args) {
@@ -339,15 +339,21 @@ static LLVMValueRef list_search(Lower *l, const Type *elem, LLVMValueRef lst, LL
   return LLVMBuildLoad2(l->b, l->mod->i64, found, "");
 }
 
-/* x.index(v) (ival 1), x.count(v) (ival 2), v in x (ival 0) */
+/* x.index(v) (ival 1), x.count(v) (ival 2), x.remove(v) (ival 3), v in x (ival 0) */
 static LLVMValueRef lo_find(Lower *l, Node *n) {
   Node *x = n->list.items[0], *v = n->list.items[1];
   const Type *elem = x->ty->elem;
   LLVMValueRef lst = receiver(l, n), val = lo_expr(l, v);
   LLVMValueRef r = elem ? list_search(l, elem, lst, val, v->ty, n->bi->ival == 2) : const_i64(l, n->bi->ival == 2 ? 0 : -1);
+  LLVMValueRef missing = LLVMBuildICmp(l->b, LLVMIntSLT, r, const_i64(l, 0), "");
+  if (n->bi->ival == 3) {
+    lo_raise_if(l, missing, RT_ERR_VALUE, "list.remove(x): x not in list");
+    LLVMTypeRef p[2] = {l->mod->ptr, l->mod->i64};
+    lo_call_fn(l, "rt_list_close", void_type(l), p, (LLVMValueRef[]){lst, r}, 2);
+  }
   lo_done_with(l, x, lst);
   if (n->bi->ival == 2) return r;
-  LLVMValueRef missing = LLVMBuildICmp(l->b, LLVMIntSLT, r, const_i64(l, 0), "");
+  if (n->bi->ival == 3) return LLVMGetUndef(l->mod->i8);
   if (!n->bi->ival) return LLVMBuildNot(l->b, missing, "");
   if (ty_is_int(v->ty)) {
     LLVMValueRef arg = lo_convert(l, val, v->ty, TYS(TY_I64));
@@ -388,6 +394,144 @@ static LLVMValueRef lo_list_copy(Lower *l, Node *n) {
   return c;
 }
 
+/* ---------------------------------------------------------------- list(), sorted, sum, min, max */
+
+static bool is_range_call(const Node *x) { return x->kind == N_CALL && x->ty && x->ty->kind == TY_RANGE; }
+
+/* What list(), sorted() and sum() take: a typed list, a range() call or a
+ * 1-d array of numbers (their items in order). */
+static const Type *items_of(Infer *in, Node *n, const Type *t, const char *what) {
+  if (t->kind == TY_LIST) return t->elem ? t->elem : list_item(in, n, t);
+  if (t->kind == TY_RANGE && is_range_call(n->list.items[0])) return TYS(TY_I64);
+  if (t->kind == TY_ARRAY && t->ndim == 1 && ty_is_scalar(t->elem)) return t->elem;
+  return ty_error(in, n, "%s takes a typed list, a range() or a 1-d array of numbers here, got %s", what, t->name);
+}
+
+static const Type *ty_list_call(Infer *in, Node *n, const Type **args) {
+  if (!n->list.len) return ty_list_literal(in, n, args);
+  if (args[0]->kind == TY_LIST && !args[0]->elem) return args[0];
+  const Type *elem = items_of(in, n, args[0], "list()");
+  return elem ? ty_list(elem) : NULL;
+}
+
+/* Appends each element an array node gives (lo_for_each_element's sink). */
+typedef struct {
+  const Type *elem;
+  LLVMValueRef lst;
+} Appender;
+
+static void append_element(Lower *l, LLVMValueRef v, void *arg) {
+  Appender *a = arg;
+  append(l, a->elem, a->lst, v);
+}
+
+/* range(start, stop, step)'s items, written in place: Python's count of them. */
+static LLVMValueRef range_list(Lower *l, Node *r) {
+  int k = r->list.len;
+  LLVMValueRef start = k > 1 ? lo_expr_as(l, r->list.items[0], TYS(TY_I64)) : const_i64(l, 0);
+  LLVMValueRef stop = lo_expr_as(l, r->list.items[k > 1], TYS(TY_I64));
+  LLVMValueRef step = k > 2 ? lo_expr_as(l, r->list.items[2], TYS(TY_I64)) : const_i64(l, 1);
+  lo_raise_if(l, LLVMBuildICmp(l->b, LLVMIntEQ, step, const_i64(l, 0), ""), RT_ERR_VALUE, "range() arg 3 must not be zero");
+  LLVMValueRef up = LLVMBuildICmp(l->b, LLVMIntSGT, step, const_i64(l, 0), "");
+  LLVMValueRef span = LLVMBuildSelect(l->b, up, LLVMBuildSub(l->b, stop, start, ""), LLVMBuildSub(l->b, start, stop, ""), "");
+  LLVMValueRef by = LLVMBuildSelect(l->b, up, step, LLVMBuildNeg(l->b, step, ""), "");
+  LLVMValueRef n = LLVMBuildSDiv(l->b, LLVMBuildAdd(l->b, span, LLVMBuildSub(l->b, by, const_i64(l, 1), ""), ""), by, "");
+  n = LLVMBuildSelect(l->b, LLVMBuildICmp(l->b, LLVMIntSGT, span, const_i64(l, 0), ""), n, const_i64(l, 0), "");
+  LLVMValueRef lst = new_list(l, TYS(TY_I64), n);
+  LoLoop loop = lo_loop_begin(l, const_i64(l, 0), n, NULL, "list.range");
+  LLVMValueRef v = LLVMBuildAdd(l->b, start, LLVMBuildMul(l->b, loop.index, step, ""), "");
+  LLVMBuildStore(l->b, v, item_addr(l, TYS(TY_I64), lst, loop.index));
+  lo_loop_end(l, &loop);
+  set_len(l, lst, n);
+  return lst;
+}
+
+/* A new list of the items of list(x)'s x. */
+static LLVMValueRef items_list(Lower *l, Node *n) {
+  Node *x = n->list.items[0];
+  if (x->ty->kind == TY_LIST) return lo_list_copy(l, n);
+  if (x->ty->kind == TY_RANGE) return range_list(l, x);
+  Appender a = {n->ty->elem, new_list(l, n->ty->elem, const_i64(l, 0))};
+  lo_temp_made(l, n->ty, a.lst);
+  lo_for_each_element(l, x, append_element, &a);
+  lo_temp_taken(l, a.lst);
+  return a.lst;
+}
+
+static LLVMValueRef lo_list_call(Lower *l, Node *n) {
+  if (!n->list.len) return lo_list_literal(l, n);
+  return items_list(l, n);
+}
+
+/* sorted(x, reverse=False): a new list, sorted (stable, as Python's). */
+static const Type *ty_sorted(Infer *in, Node *n, const Type **args) {
+  const Type *elem = items_of(in, n, args[0], "sorted()");
+  if (!elem) return NULL;
+  if (n->kw.len && !ty_need_scalar(in, n, ty_expr(in, n->kw.items[0]), "sorted(reverse=)")) return NULL;
+  return ty_list(elem);
+}
+
+static LLVMValueRef lo_sorted(Lower *l, Node *n) {
+  LLVMValueRef lst = items_list(l, n);
+  lo_temp_made(l, n->ty, lst);
+  LLVMValueRef rev = n->kw.len ? lo_truth(l, lo_expr(l, n->kw.items[0]), n->kw.items[0]->ty) : const_bool(l, false);
+  LLVMTypeRef p[2] = {l->mod->ptr, l->mod->i32};
+  LLVMValueRef a[2] = {lst, LLVMBuildZExt(l->b, rev, l->mod->i32, "")};
+  lo_check_call(l, lo_call_fn(l, "rt_list_sort", l->mod->i32, p, a, 2));
+  lo_temp_taken(l, lst);
+  return lst;
+}
+
+/* sum(x[, start]) of a list: Python's, from 0 (an int) or start. */
+static const Type *ty_sum(Infer *in, Node *n, const Type **args) {
+  if (args[0]->kind != TY_LIST) return ty_error(in, n, "sum() takes a typed list here, got %s", args[0]->name);
+  const Type *elem = list_item(in, n, args[0]);
+  if (!elem) return NULL;
+  if (!ty_is_scalar(elem)) return ty_error(in, n, "sum() of a list of %s is not supported", elem->name);
+  const Type *start = n->list.len > 1 ? ty_need_scalar(in, n->list.items[1], args[1], "sum()'s start") : TYS(TY_I64);
+  return start ? ty_unify(start->kind == TY_BOOL ? TYS(TY_I64) : start, elem->kind == TY_BOOL ? TYS(TY_I64) : elem) : NULL;
+}
+
+static LLVMValueRef lo_sum(Lower *l, Node *n) {
+  Node *x = n->list.items[0];
+  const Type *elem = x->ty->elem, *t = n->ty;
+  LLVMValueRef lst = lo_expr(l, x);
+  LLVMValueRef total = lo_alloca(l, lo_type(l, t), "sum");
+  LLVMBuildStore(l->b, n->list.len > 1 ? lo_expr_as(l, n->list.items[1], t) : lo_convert(l, const_i64(l, 0), TYS(TY_I64), t), total);
+  LoLoop loop = lo_loop_begin(l, const_i64(l, 0), lo_list_len(l, lst), NULL, "sum");
+  LLVMValueRef v = lo_convert(l, lo_load_scalar(l, elem, item_addr(l, elem, lst, loop.index)), elem, t);
+  LLVMBuildStore(l->b, lo_arith(l, OP_ADD, t, LLVMBuildLoad2(l->b, lo_type(l, t), total, ""), v), total);
+  lo_loop_end(l, &loop);
+  lo_done_with(l, x, lst);
+  return LLVMBuildLoad2(l->b, lo_type(l, t), total, "");
+}
+
+/* min(x), max(x) of one list (python.c's min and max hand it here). */
+const Type *ty_list_minmax(Infer *in, Node *n, const Type **args) {
+  if (args[0]->kind != TY_LIST)
+    return ty_error(in, n, "%s() of one argument takes a typed list, got %s", n->bi->name, args[0]->name);
+  const Type *elem = list_item(in, n, args[0]);
+  if (elem && !ty_is_scalar(elem)) return ty_error(in, n, "%s() of a list of %s is not supported", n->bi->name, elem->name);
+  return elem;
+}
+
+LLVMValueRef lo_list_minmax(Lower *l, Node *n) {
+  Node *x = n->list.items[0];
+  const Type *t = n->ty;
+  LLVMValueRef lst = lo_expr(l, x), len = lo_list_len(l, lst);
+  lo_raise_if(l, LLVMBuildICmp(l->b, LLVMIntEQ, len, const_i64(l, 0), ""), RT_ERR_VALUE,
+              n->bi->reduce_op == OP_LT ? "min() arg is an empty sequence" : "max() arg is an empty sequence");
+  LLVMValueRef best = lo_alloca(l, lo_type(l, t), "best");
+  LLVMBuildStore(l->b, lo_load_scalar(l, t, item_addr(l, t, lst, const_i64(l, 0))), best);
+  LoLoop loop = lo_loop_begin(l, const_i64(l, 1), len, NULL, "minmax");
+  LLVMValueRef v = lo_load_scalar(l, t, item_addr(l, t, lst, loop.index)), r = LLVMBuildLoad2(l->b, lo_type(l, t), best, "");
+  LLVMValueRef better = lo_compare_values(l, n->bi->reduce_op, v, t, r, t);  /* the first of equals kept */
+  LLVMBuildStore(l->b, LLVMBuildSelect(l->b, better, v, r, ""), best);
+  lo_loop_end(l, &loop);
+  lo_done_with(l, x, lst);
+  return LLVMBuildLoad2(l->b, lo_type(l, t), best, "");
+}
+
 /* ---------------------------------------------------------------- in, len */
 
 /* v in x, for lists, dicts and tuples; not in is not(v in x) (the frontend). */
@@ -425,6 +569,9 @@ static const char *const sort_kw[] = {"reverse", NULL};
   {"list." name, NULL, name, BK_METHOD, TY_LIST, lo, hi, kw, flags, ival, 0, type, lower}
 
 const Builtin bi_lists[] = {
+  {"list", "builtins", "list", BK_FUNCTION, 0, 0, 1, NULL, BF_RAISES, 0, 0, ty_list_call, lo_list_call},
+  {"sorted", "builtins", "sorted", BK_FUNCTION, 0, 1, 1, sort_kw, BF_RAISES, 0, 0, ty_sorted, lo_sorted},
+  {"sum", "builtins", "sum", BK_FUNCTION, 0, 1, 2, NULL, 0, 0, 0, ty_sum, lo_sum},
   {"list literal", NULL, NULL, BK_FUNCTION, 0, 0, 1 << 20, NULL, BF_RAISES, 0, 0, ty_list_literal, lo_list_literal},
   {"in", NULL, NULL, BK_FUNCTION, 0, 2, 2, NULL, 0, 0, 0, ty_in, lo_in},
   LIST_METHOD("append", 1, 1, NULL, BF_RAISES, 0, ty_append, lo_append),
@@ -434,6 +581,7 @@ const Builtin bi_lists[] = {
   LIST_METHOD("__delitem__", 1, 1, NULL, BF_RAISES, 1, ty_pop, lo_pop),
   LIST_METHOD("index", 1, 1, NULL, BF_RAISES, 1, ty_find, lo_find),
   LIST_METHOD("count", 1, 1, NULL, 0, 2, ty_find, lo_find),
+  LIST_METHOD("remove", 1, 1, NULL, BF_RAISES, 3, ty_find, lo_find),
   LIST_METHOD("clear", 0, 0, NULL, 0, 0, ty_none_method, lo_clear),
   LIST_METHOD("reverse", 0, 0, NULL, 0, 0, ty_none_method, lo_reorder),
   LIST_METHOD("sort", 0, 0, sort_kw, BF_RAISES, 1, ty_none_method, lo_reorder),
