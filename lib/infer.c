@@ -521,7 +521,8 @@ static void ty_return(Infer *in, Node *n) {
 }
 
 static void ty_cond(Infer *in, Node *c) {
-  ty_need_scalar(in, c, ty_expr(in, c), "condition");
+  const Type *t = ty_maybe_none(in, c);  /* an Optional's None is false, as Python's */
+  ty_need_scalar(in, c, t && t->kind == TY_OPTIONAL ? t->elem : t, "condition");
 }
 
 /* Whether cond is known from types alone (1 true, 0 false, -1 not): x is
