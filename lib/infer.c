@@ -171,6 +171,7 @@ static const Type *ty_binop_types(Infer *in, Node *n, int op, Node *l, const Typ
                                   const Type *b) {
   if (a->kind == TY_ARRAY || b->kind == TY_ARRAY) return ty_array_binop(in, n, op, l, a, r, b);
   if (a->kind == TY_TUPLE || b->kind == TY_TUPLE) return ty_tuple_concat(in, n, a, b);
+  if (a->kind == TY_LIST || b->kind == TY_LIST) return ty_list_binop(in, n, op, a, b);
   if (!ty_is_scalar(a) || !ty_is_scalar(b))
     return ty_error(in, n, "operator is not supported between %s and %s", a->name, b->name);
   if ((ty_is_complex(a) || ty_is_complex(b)) && op != OP_ADD && op != OP_SUB && op != OP_MUL && op != OP_DIV &&
@@ -234,8 +235,10 @@ static const Type *ty_compare(Infer *in, Node *n) {
   for (int i = 0; i + 1 < n->list.len; i++)
     if ((t[i]->kind == TY_TUPLE || t[i + 1]->kind == TY_TUPLE) && !ty_tuple_compare(in, n, t[i], t[i + 1]))
       return NULL;
+  for (int i = 0; i + 1 < n->list.len; i++)
+    if ((t[i]->kind == TY_LIST || t[i + 1]->kind == TY_LIST) && !ty_list_compare(in, n, t[i], t[i + 1])) return NULL;
   for (int i = 0; i < n->list.len; i++)
-    if (t[i]->kind != TY_TUPLE && !ty_need_scalar(in, n->list.items[i], t[i], "comparison")) return NULL;
+    if (t[i]->kind != TY_TUPLE && t[i]->kind != TY_LIST && !ty_need_scalar(in, n->list.items[i], t[i], "comparison")) return NULL;
   for (int i = 0; i + 1 < n->list.len; i++)
     if ((ty_is_complex(t[i]) || ty_is_complex(t[i + 1])) && n->ops[i] != OP_EQ && n->ops[i] != OP_NE)
       return ty_error(in, n, "complex numbers are only compared with == and != (%s and %s)", t[i]->name,

@@ -298,3 +298,141 @@ def opt_truth(x, limit):
 @pytest.mark.parametrize("x", [-1.0, 0.0, 2.5, 9.0])
 def test_if_and_while_on_an_optional_treat_none_as_false(x):
     assert opt_truth(x, 5.0) == opt_truth.py_func(x, 5.0)
+
+
+# ---------------------------------------------------------------- slices, +, *, comparisons
+
+@njit
+def slices(x, a, b, c):
+    return x[a:b:c], x[a:], x[:b], x[::c], x[:], x[a:b]
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_list_slices_as_python(seed):
+    rng = make_rng(seed)
+    n = int(rng.integers(0, 12))
+    x = rng.integers(-50, 50, size=n)
+    a, b = (int(v) for v in rng.integers(-15, 15, size=2))
+    c = int(rng.choice([-4, -2, -1, 1, 2, 3]))
+    got = slices(tlist("int64", x), a, b, c)
+    want = slices.py_func(list(x), a, b, c)
+    assert [list(g) for g in got] == list(want)
+
+
+@njit
+def del_slice(x, a, b, c):
+    del x[a:b:c]
+    y = x.copy()
+    del y[a:]
+    z = x.copy()
+    del z[:b]
+    return x, y, z
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_del_of_a_slice_as_python(seed):
+    rng = make_rng(seed)
+    n = int(rng.integers(0, 12))
+    x = rng.standard_normal(n)
+    a, b = (int(v) for v in rng.integers(-15, 15, size=2))
+    c = int(rng.choice([-3, -1, 1, 2, 4]))
+    got = del_slice(tlist("float64", x), a, b, c)
+    want = del_slice.py_func(list(x), a, b, c)
+    assert [list(g) for g in got] == list(want)
+
+
+def test_slice_step_zero_raises_value_error():
+    with pytest.raises(ValueError, match="step cannot be zero"):
+        slices(tlist("int64", [1, 2]), 0, 1, 0)
+    with pytest.raises(ValueError, match="step cannot be zero"):
+        del_slice(tlist("int64", [1, 2]), 0, 1, 0)
+
+
+@njit
+def slice_float(x):
+    return x[1.5:]
+
+
+def test_slice_of_a_float_is_a_typing_error():
+    with pytest.raises(ruchey.TypingError, match="slice indices must be integers"):
+        slice_float(tlist("int64", [1, 2]))
+
+
+@njit
+def concat_repeat(x, y, n):
+    z = x + y
+    w = x * n
+    v = n * y
+    e = [] + x
+    return z, w, v, e, len(x + x * 2)
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_concatenation_and_repetition(seed):
+    rng = make_rng(seed)
+    x = rng.standard_normal(int(rng.integers(0, 6)))
+    y = rng.standard_normal(int(rng.integers(0, 6)))
+    n = int(rng.integers(-2, 4))
+    got = concat_repeat(tlist("float64", x), tlist("float64", y), n)
+    want = concat_repeat.py_func(list(x), list(y), n)
+    assert [list(g) for g in got[:4]] == list(want[:4]) and got[4] == want[4]
+
+
+@njit
+def concat_mixed(x, y):
+    return x + y
+
+
+@njit
+def augmented(x, y):
+    x += y
+    return x
+
+
+def test_concatenation_of_other_types_and_augmented_are_typing_errors():
+    with pytest.raises(ruchey.TypingError, match="cannot concatenate"):
+        concat_mixed(tlist("int64", [1]), tlist("float64", [1.0]))
+    with pytest.raises(ruchey.TypingError, match="not supported"):
+        concat_mixed(tlist("int64", [1]), 2)
+    with pytest.raises(ruchey.TypingError, match="extend"):
+        augmented(tlist("int64", [1]), tlist("int64", [1]))
+
+
+@njit
+def comparisons(x, y):
+    return x == y, x != y, x < y, x <= y, x > y, x >= y
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_list_comparisons_as_python(seed):
+    rng = make_rng(seed)
+    x = list(rng.integers(0, 3, size=int(rng.integers(0, 5))))
+    y = list(rng.integers(0, 3, size=int(rng.integers(0, 5)))) if seed % 3 else list(x)
+    assert comparisons(tlist("int64", x), tlist("int64", y)) == comparisons.py_func(x, y)
+    fy = [float(v) for v in y]
+    assert comparisons(tlist("int64", x), tlist("float64", fy)) == comparisons.py_func(x, fy)
+
+
+@njit
+def literal_equal(n):
+    return [1, 2, n] == [1, 2, 3], [n] * 2 != [n, n]
+
+
+def test_comparing_list_literals_leaks_nothing():
+    assert literal_equal(3) == (True, False)
+    before = rss_bytes()
+    for _ in range(200000):
+        literal_equal(3)
+    after = rss_bytes()
+    if before is not None:
+        assert after - before < 8 << 20, f"RSS grew by {(after - before) >> 20} MB"
+
+
+@njit
+def compare_list_number(x):
+    return x == 1
+
+
+def test_comparing_a_list_with_a_number_is_a_typing_error():
+    with pytest.raises(ruchey.TypingError, match="cannot compare"):
+        compare_list_number(tlist("int64", [1]))

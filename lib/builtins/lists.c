@@ -168,16 +168,33 @@ static LLVMValueRef lo_list_literal(Lower *l, Node *n) {
 
 /* ---------------------------------------------------------------- indexing */
 
+static const Type *ty_list_slice(Infer *in, Node *n, const Type *base);
+
 const Type *ty_list_index(Infer *in, Node *n, const Type *base) {
+  if (!n->str && n->rhs->kind == N_SLICE) return ty_list_slice(in, n, base);
   const Type *elem = list_item(in, n, base);
   const Type *i = ty_expr(in, n->rhs);
   if (!elem) return NULL;
   if (n->str) return strcmp(n->str, "iteration") ? ty_error(in, n, "lists have no keys(), values() or items()") : elem;
   if (i && !ty_is_int(i) && i->kind != TY_BOOL)
-    return ty_error(in, n->rhs, i->kind == TY_TUPLE || n->rhs->kind == N_SLICE
-                                    ? "lists are indexed with an integer (slices are not supported)"
-                                    : "list indices must be integers, not %s", i->name);
+    return ty_error(in, n->rhs, i->kind == TY_TUPLE ? "lists are indexed with an integer or a slice"
+                                                    : "list indices must be integers, not %s", i->name);
   return i ? elem : NULL;
+}
+
+/* A slice's start, stop or step: an integer, None, or left out. */
+static bool slice_part(Infer *in, Node *x) {
+  if (!x || x->kind == N_NONE) return true;
+  const Type *t = ty_expr(in, x);
+  if (t && !ty_is_int(t) && t->kind != TY_BOOL)
+    return ty_error(in, x, "slice indices must be integers or None, not %s", t->name) != NULL;
+  return t != NULL;
+}
+
+static const Type *ty_list_slice(Infer *in, Node *n, const Type *base) {
+  Node *s = n->rhs;
+  if (!slice_part(in, s->lhs) || !slice_part(in, s->rhs) || !slice_part(in, s->cond)) return NULL;
+  return base;
 }
 
 void ty_list_store(Infer *in, Node *target, const Type *t, Node *at) {
@@ -192,6 +209,38 @@ static LLVMValueRef list_index_addr(Lower *l, Node *n, LLVMValueRef lst, const c
   LLVMValueRef i = lo_expr_as(l, n->rhs, TYS(TY_I64));
   if (!n->str) i = checked_index(l, lst, i, msg);
   return item_addr(l, n->ty, lst, i);
+}
+
+/* start, stop and step as rt_list_slice takes them (parts left out or None: 0, and not given). */
+static void slice_args(Lower *l, Node *const parts[3], LLVMValueRef out[4]) {
+  int given = 0;
+  for (int k = 0; k < 3; k++) {
+    bool none = !parts[k] || parts[k]->kind == N_NONE;
+    out[k] = none ? const_i64(l, k == 2) : lo_expr_as(l, parts[k], TYS(TY_I64));
+    if (!none && k < 2) given |= 1 << k;
+  }
+  out[3] = const_i32(l, given);
+}
+
+static LLVMValueRef slice_call(Lower *l, const char *fn, LLVMTypeRef ret, LLVMValueRef lst, Node *const parts[3]) {
+  LLVMValueRef a[5] = {lst};
+  slice_args(l, parts, a + 1);
+  LLVMTypeRef p[5] = {l->mod->ptr, l->mod->i64, l->mod->i64, l->mod->i64, l->mod->i32};
+  return lo_call_fn(l, fn, ret, p, a, 5);
+}
+
+/* x[a:b:c]: a new list */
+LLVMValueRef lo_list_slice(Lower *l, Node *n) {
+  LLVMValueRef lst = lo_expr(l, n->lhs);
+  Node *parts[3] = {n->rhs->lhs, n->rhs->rhs, n->rhs->cond};
+  LLVMValueRef c = slice_call(l, "rt_list_slice", l->mod->ptr, lst, parts);
+  LLVMBasicBlockRef fail = new_block(l, "slice.fail"), ok = new_block(l, "slice.ok");
+  LLVMBuildCondBr(l->b, LLVMBuildIsNull(l->b, c, ""), fail, ok);
+  position(l, fail);
+  lo_raise_recorded(l, RT_ERR_VALUE);
+  position(l, ok);
+  lo_done_with(l, n->lhs, lst);
+  return c;
 }
 
 LLVMValueRef lo_list_index(Lower *l, Node *n, LLVMValueRef *base, bool store) {
@@ -314,6 +363,21 @@ static LLVMValueRef lo_pop(Lower *l, Node *n) {
   lo_call_fn(l, "rt_list_close", void_type(l), p, (LLVMValueRef[]){lst, i}, 2);
   lo_done_with(l, n->list.items[0], lst);
   return v;
+}
+
+static const Type *ty_delslice(Infer *in, Node *n, const Type **args) {
+  for (int k = 1; k < 4; k++)
+    if (args[k]->kind != TY_NONE && !ty_is_int(args[k]) && args[k]->kind != TY_BOOL)
+      return ty_error(in, n->list.items[k], "slice indices must be integers or None, not %s", args[k]->name);
+  return TYS(TY_NONE);
+}
+
+static LLVMValueRef lo_delslice(Lower *l, Node *n) {
+  LLVMValueRef lst = receiver(l, n);
+  Node *parts[3] = {n->list.items[1], n->list.items[2], n->list.items[3]};
+  lo_check_call(l, slice_call(l, "rt_list_delete_slice", l->mod->i32, lst, parts));
+  lo_done_with(l, n->list.items[0], lst);
+  return LLVMGetUndef(l->mod->i8);
 }
 
 /* The first k >= 0 with lst[k] == v, or -1; count: how many. */
@@ -532,6 +596,87 @@ LLVMValueRef lo_list_minmax(Lower *l, Node *n) {
   return LLVMBuildLoad2(l->b, lo_type(l, t), best, "");
 }
 
+/* ---------------------------------------------------------------- +, *, comparisons */
+
+static bool int_like(const Type *t) { return ty_is_int(t) || t->kind == TY_BOOL; }
+
+/* x + y of two lists of one item type; x * n and n * x. */
+const Type *ty_list_binop(Infer *in, Node *n, int op, const Type *a, const Type *b) {
+  if (n->kind == N_AUGASSIGN)
+    return ty_error(in, n, "x += y and x *= n of a list are not supported in compiled code: write x.extend(y)");
+  if (op == OP_ADD && a->kind == TY_LIST && b->kind == TY_LIST) {
+    const Type *t = a->elem && b->elem ? (a == b ? a : NULL) : (a->elem ? a : b);
+    return t ? t : ty_error(in, n, "cannot concatenate %s and %s", a->name, b->name);
+  }
+  if (op == OP_MUL && (a->kind == TY_LIST ? int_like(b) : int_like(a))) return a->kind == TY_LIST ? a : b;
+  return ty_error(in, n, "operator is not supported between %s and %s", a->name, b->name);
+}
+
+LLVMValueRef lo_list_binop(Lower *l, Node *n) {
+  LLVMValueRef a = lo_expr(l, n->lhs), b = lo_expr(l, n->rhs), r;
+  if (n->op == OP_ADD) {
+    LLVMTypeRef p[2] = {l->mod->ptr, l->mod->ptr};
+    r = lo_call_fn(l, "rt_list_concat", l->mod->ptr, p, (LLVMValueRef[]){a, b}, 2);
+  } else {
+    bool left = n->lhs->ty->kind == TY_LIST;
+    LLVMValueRef times = lo_convert(l, left ? b : a, left ? n->rhs->ty : n->lhs->ty, TYS(TY_I64));
+    LLVMTypeRef p[2] = {l->mod->ptr, l->mod->i64};
+    r = lo_call_fn(l, "rt_list_repeat", l->mod->ptr, p, (LLVMValueRef[]){left ? a : b, times}, 2);
+  }
+  lo_raise_if(l, LLVMBuildIsNull(l->b, r, ""), RT_ERR_MEMORY, NULL);
+  lo_done_with(l, n->rhs, b);
+  lo_done_with(l, n->lhs, a);
+  return r;
+}
+
+/* x == y, x < y ... of two lists whose items compare: Python's order (the
+ * first unequal items decide, else the lengths). */
+bool ty_list_compare(Infer *in, Node *n, const Type *a, const Type *b) {
+  if (a->kind != TY_LIST || b->kind != TY_LIST)
+    return ty_error(in, n, "cannot compare %s and %s", a->name, b->name) != NULL;
+  if (n->list.len > 2) return ty_error(in, n, "chained comparisons of lists are not supported") != NULL;
+  if (a->elem && b->elem && a->elem != b->elem && !(ty_is_scalar(a->elem) && ty_is_scalar(b->elem)))
+    return ty_error(in, n, "cannot compare %s and %s", a->name, b->name) != NULL;
+  return true;
+}
+
+LLVMValueRef lo_list_compare(Lower *l, int op, LLVMValueRef a, const Type *ta, LLVMValueRef b, const Type *tb) {
+  LLVMValueRef la = lo_list_len(l, a), lb = lo_list_len(l, b);
+  LLVMValueRef m = LLVMBuildSelect(l->b, LLVMBuildICmp(l->b, LLVMIntSLT, la, lb, ""), la, lb, "");
+  LLVMValueRef at = lo_alloca(l, l->mod->i64, "differs");
+  LLVMBuildStore(l->b, m, at);
+  if (ta->elem && tb->elem) {
+    LoLoop loop = lo_loop_begin(l, const_i64(l, 0), m, NULL, "list.compare");
+    LLVMValueRef x = lo_load_scalar(l, ta->elem, item_addr(l, ta->elem, a, loop.index));
+    LLVMValueRef y = lo_load_scalar(l, tb->elem, item_addr(l, tb->elem, b, loop.index));
+    LLVMBasicBlockRef differ = new_block(l, "compare.differ"), same = new_block(l, "compare.same");
+    LLVMBuildCondBr(l->b, lo_compare_values(l, OP_EQ, x, ta->elem, y, tb->elem), same, differ);
+    position(l, differ);
+    LLVMBuildStore(l->b, loop.index, at);
+    LLVMBuildBr(l->b, loop.exit);
+    position(l, same);
+    lo_loop_end(l, &loop);
+  }
+  LLVMValueRef i = LLVMBuildLoad2(l->b, l->mod->i64, at, "");
+  LLVMBasicBlockRef items = new_block(l, "compare.items"), lens = LLVMGetInsertBlock(l->b), done = new_block(l, "compare.done");
+  LLVMValueRef by_len = lo_compare_values(l, op, la, TYS(TY_I64), lb, TYS(TY_I64));
+  lens = LLVMGetInsertBlock(l->b);
+  LLVMBuildCondBr(l->b, LLVMBuildICmp(l->b, LLVMIntEQ, i, m, ""), done, items);
+  position(l, items);
+  LLVMValueRef by_item = const_bool(l, op == OP_NE);
+  if (ta->elem && tb->elem) {
+    LLVMValueRef x = lo_load_scalar(l, ta->elem, item_addr(l, ta->elem, a, i));
+    LLVMValueRef y = lo_load_scalar(l, tb->elem, item_addr(l, tb->elem, b, i));
+    by_item = lo_compare_values(l, op, x, ta->elem, y, tb->elem);
+  }
+  LLVMBasicBlockRef items_end = LLVMGetInsertBlock(l->b);
+  LLVMBuildBr(l->b, done);
+  position(l, done);
+  LLVMValueRef r = LLVMBuildPhi(l->b, l->mod->i1, "");
+  LLVMAddIncoming(r, (LLVMValueRef[]){by_len, by_item}, (LLVMBasicBlockRef[]){lens, items_end}, 2);
+  return r;
+}
+
 /* ---------------------------------------------------------------- in, len */
 
 /* v in x, for lists, dicts and tuples; not in is not(v in x) (the frontend). */
@@ -579,6 +724,7 @@ const Builtin bi_lists[] = {
   LIST_METHOD("extend", 1, 1, NULL, BF_RAISES, 0, ty_extend, lo_extend),
   LIST_METHOD("pop", 0, 1, NULL, BF_RAISES, 0, ty_pop, lo_pop),
   LIST_METHOD("__delitem__", 1, 1, NULL, BF_RAISES, 1, ty_pop, lo_pop),
+  LIST_METHOD("__delslice__", 3, 3, NULL, BF_RAISES | BF_NONE, 0, ty_delslice, lo_delslice),
   LIST_METHOD("index", 1, 1, NULL, BF_RAISES, 1, ty_find, lo_find),
   LIST_METHOD("count", 1, 1, NULL, 0, 2, ty_find, lo_find),
   LIST_METHOD("remove", 1, 1, NULL, BF_RAISES, 3, ty_find, lo_find),
