@@ -537,6 +537,14 @@ static int known_condition(const Node *cond) {
     int k = known_condition(cond->lhs);
     return k < 0 ? k : !k;
   }
+  if (cond->kind == N_BOOLOP) {  /* decided by a known operand after known ones only, which have no effects */
+    bool and = cond->op == OP_AND;
+    for (int i = 0; i < cond->list.len; i++) {
+      int k = known_condition(cond->list.items[i]);
+      if (k < 0 || k != and) return k < 0 ? -1 : k;
+    }
+    return and;
+  }
   if (cond->kind != N_IS_NONE || !cond->lhs->ty || cond->lhs->ty->kind == TY_OPTIONAL) return -1;
   return (cond->lhs->ty->kind == TY_NONE) != (cond->ival != 0);
 }
