@@ -89,14 +89,32 @@ static LLVMValueRef list_field(Lower *l, LLVMValueRef lst, unsigned f) {
   return LLVMBuildStructGEP2(l->b, list_struct(l), lst, f, "");
 }
 
-LLVMValueRef lo_list_len(Lower *l, LLVMValueRef lst) {
-  return LLVMBuildLoad2(l->b, l->mod->i64, list_field(l, lst, L_LEN), "len");
+/* Type-based alias tags: an RtList's fields and its items never share
+ * memory (the items are a buffer of their own), so that a loop of appends
+ * keeps len, cap and data in registers across the stores of the items
+ * (an access without a tag may still alias either). */
+static LLVMValueRef tagged(Lower *l, LLVMValueRef access, const char *what) {
+  LLVMContextRef c = l->mod->c;
+  LLVMMetadataRef name = LLVMMDStringInContext2(c, "ruchey lists", 12), zero = LLVMValueAsMetadata(const_i64(l, 0));
+  LLVMMetadataRef type[3] = {LLVMMDStringInContext2(c, what, strlen(what)), LLVMMDNodeInContext2(c, &name, 1), zero};
+  LLVMMetadataRef t = LLVMMDNodeInContext2(c, type, 3);
+  LLVMMetadataRef tag[3] = {t, t, zero};
+  LLVMSetMetadata(access, LLVMGetMDKindIDInContext(c, "tbaa", 4), LLVMMetadataAsValue(c, LLVMMDNodeInContext2(c, tag, 3)));
+  return access;
 }
 
-static void set_len(Lower *l, LLVMValueRef lst, LLVMValueRef n) { LLVMBuildStore(l->b, n, list_field(l, lst, L_LEN)); }
+static LLVMValueRef header_load(Lower *l, LLVMTypeRef t, LLVMValueRef lst, unsigned f, const char *name) {
+  return tagged(l, LLVMBuildLoad2(l->b, t, list_field(l, lst, f), name), "list fields");
+}
+
+LLVMValueRef lo_list_len(Lower *l, LLVMValueRef lst) { return header_load(l, l->mod->i64, lst, L_LEN, "len"); }
+
+static void set_len(Lower *l, LLVMValueRef lst, LLVMValueRef n) {
+  tagged(l, LLVMBuildStore(l->b, n, list_field(l, lst, L_LEN)), "list fields");
+}
 
 static LLVMValueRef item_addr(Lower *l, const Type *elem, LLVMValueRef lst, LLVMValueRef i) {
-  LLVMValueRef data = LLVMBuildLoad2(l->b, l->mod->ptr, list_field(l, lst, L_DATA), "data");
+  LLVMValueRef data = header_load(l, l->mod->ptr, lst, L_DATA, "data");
   return LLVMBuildGEP2(l->b, lo_storage_type(l, elem), data, &i, 1, "");
 }
 
@@ -123,11 +141,14 @@ static void settle(Lower *l, const Type *elem, LLVMValueRef lst) {
   lo_call_fn(l, "rt_list_settle", void_type(l), p, a, 3);
 }
 
-/* Appends v (of the list's item type), growing the buffer when full. */
+/* Appends v (of the list's item type), growing the buffer when full. The
+ * buffer and its room are read again after growing and merged, so that in
+ * a loop of appends both stay in registers (PRE across the back edge). */
 static void append(Lower *l, const Type *elem, LLVMValueRef lst, LLVMValueRef v) {
-  LLVMValueRef n = lo_list_len(l, lst);
-  LLVMValueRef cap = LLVMBuildLoad2(l->b, l->mod->i64, list_field(l, lst, L_CAP), "cap");
-  LLVMBasicBlockRef grow = new_block(l, "append.grow"), store = new_block(l, "append.store");
+  LLVMValueRef n = lo_list_len(l, lst), n1 = LLVMBuildAdd(l->b, n, const_i64(l, 1), "");
+  LLVMValueRef cap = header_load(l, l->mod->i64, lst, L_CAP, "cap");
+  LLVMValueRef data = header_load(l, l->mod->ptr, lst, L_DATA, "data");
+  LLVMBasicBlockRef room = LLVMGetInsertBlock(l->b), grow = new_block(l, "append.grow"), store = new_block(l, "append.store");
   LLVMValueRef full = LLVMBuildICmp(l->b, LLVMIntSGE, n, cap, "");
   LLVMTypeRef ov[1] = {l->mod->i1};
   full = lo_intrinsic(l, "llvm.expect.i1", ov, 1, (LLVMValueRef[]){full, const_bool(l, false)}, 2);
@@ -135,12 +156,20 @@ static void append(Lower *l, const Type *elem, LLVMValueRef lst, LLVMValueRef v)
   position(l, grow);
   settle(l, elem, lst);  /* an empty list's first item: it may have been made untyped */
   LLVMTypeRef p[2] = {l->mod->ptr, l->mod->i64};
-  LLVMValueRef a[2] = {lst, LLVMBuildAdd(l->b, n, const_i64(l, 1), "")};
-  lo_check_call(l, lo_call_fn(l, "rt_list_reserve", l->mod->i32, p, a, 2));
+  lo_check_call(l, lo_call_fn(l, "rt_list_reserve", l->mod->i32, p, (LLVMValueRef[]){lst, n1}, 2));
+  LLVMValueRef grown_cap = header_load(l, l->mod->i64, lst, L_CAP, "cap"), grown = header_load(l, l->mod->ptr, lst, L_DATA, "data");
+  LLVMBasicBlockRef grow_end = LLVMGetInsertBlock(l->b);
   LLVMBuildBr(l->b, store);
   position(l, store);
-  lo_store_scalar(l, elem, item_addr(l, elem, lst, n), v);
-  set_len(l, lst, LLVMBuildAdd(l->b, n, const_i64(l, 1), ""));
+  LLVMValueRef caps = LLVMBuildPhi(l->b, l->mod->i64, "cap"), datas = LLVMBuildPhi(l->b, l->mod->ptr, "data");
+  LLVMAddIncoming(caps, (LLVMValueRef[]){cap, grown_cap}, (LLVMBasicBlockRef[]){room, grow_end}, 2);
+  LLVMAddIncoming(datas, (LLVMValueRef[]){data, grown}, (LLVMBasicBlockRef[]){room, grow_end}, 2);
+  LLVMValueRef fits = LLVMBuildICmp(l->b, LLVMIntSLT, n, caps, "");
+  lo_intrinsic(l, "llvm.assume", NULL, 0, &fits, 1);  /* keeps the room read after growing */
+  lo_store_scalar(l, elem, LLVMBuildGEP2(l->b, lo_storage_type(l, elem), datas, &n, 1, ""), v);
+  LLVMValueRef last = LLVMGetLastInstruction(LLVMGetInsertBlock(l->b));
+  if (ty_is_scalar(elem) && last && LLVMIsAStoreInst(last)) tagged(l, last, "list items");  /* a number's one store */
+  set_len(l, lst, n1);
 }
 
 /* ---------------------------------------------------------------- literals */
