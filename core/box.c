@@ -323,9 +323,12 @@ PyObject *disp_status_class(int status) {
 }
 
 static PyObject *disp_raise_key_error(const char *text) {
+  char *end = NULL;
+  double x = strtod(text, &end);
   PyObject *key = !strcmp(text, "True") ? Py_NewRef(Py_True) : !strcmp(text, "False") ? Py_NewRef(Py_False)
-                  : strpbrk(text, ".eEn")                       ? PyFloat_FromDouble(strtod(text, NULL))
-                                                                : PyLong_FromString(text, NULL, 10);
+                  : *text && strspn(text, "-0123456789") == strlen(text) ? PyLong_FromString(text, NULL, 10)
+                  : *text && !*end                             ? PyFloat_FromDouble(x)
+                                                               : PyUnicode_FromString(text);  /* a message */
   if (key) {
     PyErr_SetObject(PyExc_KeyError, key);
     Py_DECREF(key);

@@ -1442,7 +1442,7 @@ static Node *fe_delete(Fe *fe, PyObject *s) {
   for (int i = 0; n && i < n->body.len; i++) {
     PyObject *t = PyList_GET_ITEM(targets, i);
     Node *x = is_kind(t, "Subscript") ? fe_expr(fe, t) : fe_error(fe, t, "only del x[i] and del d[k] are supported in compiled code");
-    if (!x || x->kind != N_INDEX || x->rhs->kind == N_SLICE || x->rhs->kind == N_TUPLE) {
+    if (!x || x->kind != N_INDEX || x->rhs->kind == N_TUPLE) {
       n = x ? fe_error(fe, t, "only del x[i] and del d[k] are supported in compiled code") : NULL;
       break;
     }
@@ -1451,6 +1451,13 @@ static Node *fe_delete(Fe *fe, PyObject *s) {
     call->list = new_list(fe, 2);
     call->list.items[0] = x->lhs;
     call->list.items[1] = x->rhs;
+    if (x->rhs->kind == N_SLICE) {  /* del x[a:b:c]: x.__delslice__(a, b, c), None where left out */
+      Node *parts[3] = {x->rhs->lhs, x->rhs->rhs, x->rhs->cond};
+      call->str = "__delslice__";
+      call->list = new_list(fe, 4);
+      call->list.items[0] = x->lhs;
+      for (int k = 0; k < 3; k++) call->list.items[k + 1] = parts[k] ? parts[k] : new_node(fe, N_NONE, t);
+    }
     n->body.items[i] = new_node(fe, N_EXPR, t);
     n->body.items[i]->lhs = call;
   }

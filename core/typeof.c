@@ -266,6 +266,7 @@ const Type *disp_described_type(PyObject *d) {
   int kind, ndim;
   const char *layout;
   if (PyList_Check(d)) return described_tuple(d);
+  if (PyUnicode_Check(d) && !strcmp(PyUnicode_AsUTF8(d), "none")) return &core_plain[TY_NONE];  /* an Optional's None */
   if (!PyArg_ParseTuple(d, "iis", &kind, &ndim, &layout)) return NULL;
   if (kind < 0 || kind >= TY_COUNT || !(core_plain[kind].flags & TF_SCALAR) || ndim < 0 ||
       ndim > RC_MAX_NDIM || !strchr("CFA", layout[0])) {

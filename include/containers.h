@@ -57,7 +57,13 @@ void rt_dict_settle(RtDict *d, int32_t keykind, int32_t valkind, int64_t valsize
 int32_t rt_list_open(RtList *l, int64_t i);
 void rt_list_close(RtList *l, int64_t i);  /* removes item i */
 void rt_list_reverse(RtList *l);
-int32_t rt_list_sort(RtList *l, int32_t reverse);  /* stable, as Python's; RT_OK or RT_ERR_MEMORY */
+int32_t rt_list_sort(RtList *l, int32_t reverse);
+RtList *rt_list_concat(const RtList *a, const RtList *b);  /* a + b; NULL: no memory */
+RtList *rt_list_repeat(const RtList *a, int64_t n);        /* a * n */
+/* l[start:stop:step] and del l[start:stop:step] as Python's; given: bit 1
+ * start, bit 2 stop given (else None). NULL or RT_ERR_VALUE when step is 0. */
+RtList *rt_list_slice(const RtList *l, int64_t start, int64_t stop, int64_t step, int32_t given);
+int32_t rt_list_delete_slice(RtList *l, int64_t start, int64_t stop, int64_t step, int32_t given);  /* stable, as Python's; RT_OK or RT_ERR_MEMORY */
 
 RtDict *rt_dict_new(int32_t keykind, int32_t valkind, int64_t valsize);
 void rt_dict_free(RtDict *d);
@@ -68,6 +74,8 @@ int32_t rt_dict_delete(RtDict *d, uint64_t key); /* 1 if it was there */
 char *rt_dict_entry(RtDict *d, int64_t i);      /* the i-th live entry, or NULL past the end */
 void rt_dict_clear(RtDict *d);
 RtDict *rt_dict_copy(RtDict *d);
+char *rt_dict_popitem(RtDict *d);  /* the last entry, removed (readable until the next insertion), or NULL */
+int32_t rt_dict_update(RtDict *d, RtDict *e);  /* e's entries into d (one type); RT_OK or RT_ERR_MEMORY */
 int64_t rt_number_hash(int32_t kind, uint64_t key);  /* Python's hash() of the number */
 void rt_key_error(int32_t kind, uint64_t key);  /* KeyError(key), as compiled code raises it */
 

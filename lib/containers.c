@@ -161,6 +161,91 @@ void rt_list_reverse(RtList *l) {
   }
 }
 
+/* The items of both, in a new list (one may be untyped, still empty). */
+RtList *rt_list_concat(const RtList *a, const RtList *b) {
+  const RtList *typed = a->kind >= 0 ? a : b;
+  RtList *c = rt_list_new(typed->kind, typed->itemsize, a->len + b->len);
+  if (!c) {
+    rt_set_error(RT_ERR_MEMORY, NULL);
+    return NULL;
+  }
+  if (a->len) memcpy(c->data, a->data, (size_t)(a->len * a->itemsize));
+  if (b->len) memcpy(c->data + a->len * c->itemsize, b->data, (size_t)(b->len * b->itemsize));
+  c->len = a->len + b->len;
+  return c;
+}
+
+/* a's items n times over (none when n <= 0). */
+RtList *rt_list_repeat(const RtList *a, int64_t n) {
+  if (n < 0 || !a->len) n = 0;
+  if (n && a->len > INT64_MAX / n) {
+    rt_set_error(RT_ERR_MEMORY, NULL);
+    return NULL;
+  }
+  RtList *c = rt_list_new(a->kind, a->itemsize, a->len * n);
+  if (!c) {
+    rt_set_error(RT_ERR_MEMORY, NULL);
+    return NULL;
+  }
+  for (int64_t k = 0; k < n; k++) memcpy(c->data + k * a->len * a->itemsize, a->data, (size_t)(a->len * a->itemsize));
+  c->len = a->len * n;
+  return c;
+}
+
+/* Python's slice indices (PySlice_AdjustIndices) of a sequence of len
+ * items: start and stop made to lie in it (given: bit 1 start, bit 2 stop
+ * given, else the ends the step's sign asks for); the number of items. */
+static int64_t slice_indices(int64_t len, int64_t *start, int64_t *stop, int64_t step, int32_t given) {
+  int64_t *ends[2] = {start, stop};
+  for (int e = 0; e < 2; e++) {
+    int64_t *x = ends[e];
+    if (!(given & (1 << e))) *x = e == 0 ? (step < 0 ? len - 1 : 0) : (step < 0 ? -1 : len);
+    else if (*x < 0 && (*x += len) < 0) *x = step < 0 ? -1 : 0;
+    else if (*x >= len) *x = step < 0 ? len - 1 : len;
+  }
+  if (step < 0) return *stop < *start ? (*start - *stop - 1) / -step + 1 : 0;
+  return *start < *stop ? (*stop - *start - 1) / step + 1 : 0;
+}
+
+RtList *rt_list_slice(const RtList *l, int64_t start, int64_t stop, int64_t step, int32_t given) {
+  if (!step) {
+    rt_set_error(RT_ERR_VALUE, "slice step cannot be zero");
+    return NULL;
+  }
+  int64_t n = slice_indices(l->len, &start, &stop, step, given);
+  RtList *c = rt_list_new(l->kind, l->itemsize, n);
+  if (!c) {
+    rt_set_error(RT_ERR_MEMORY, NULL);
+    return NULL;
+  }
+  int64_t s = l->itemsize;
+  if (step == 1 && n) memcpy(c->data, l->data + start * s, (size_t)(n * s));
+  else for (int64_t k = 0; k < n; k++) memcpy(c->data + k * s, l->data + (start + k * step) * s, (size_t)s);
+  c->len = n;
+  return c;
+}
+
+/* del l[start:stop:step]: the others kept in order. */
+int32_t rt_list_delete_slice(RtList *l, int64_t start, int64_t stop, int64_t step, int32_t given) {
+  if (!step) {
+    rt_set_error(RT_ERR_VALUE, "slice step cannot be zero");
+    return RT_ERR_VALUE;
+  }
+  int64_t n = slice_indices(l->len, &start, &stop, step, given);
+  if (!n) return RT_OK;
+  if (step < 0) {  /* the same items, ascending */
+    start += (n - 1) * step;
+    step = -step;
+  }
+  int64_t s = l->itemsize, kept = start;
+  for (int64_t i = start; i < l->len; i++) {
+    bool gone = i < start + n * step && (i - start) % step == 0;
+    if (!gone) memmove(l->data + kept++ * s, l->data + i * s, (size_t)s);
+  }
+  l->len = kept;
+  return RT_OK;
+}
+
 /* An item as the number it is: a double for floats, else an integer. */
 static double item_float(int32_t kind, const char *p) {
   return kind == TY_F32 ? *(const float *)p : *(const double *)p;
@@ -441,6 +526,33 @@ RtDict *rt_dict_copy(RtDict *d) {
   return c;
 }
 
+/* The last live entry, removed (its key and value stay readable until the
+ * next insertion), or NULL when d is empty. */
+char *rt_dict_popitem(RtDict *d) {
+  if (!d->used) return NULL;
+  while (entry_hash(entry_at(d, d->nentries - 1)) == RT_DELETED) d->nentries--;
+  char *e = entry_at(d, d->nentries - 1);
+  bool found;
+  *find_slot(d, entry_key(e), entry_hash(e), &found) = -2;
+  d->nentries--;
+  d->used--;
+  return e;
+}
+
+/* d.update(e) for dicts of one type: e's entries inserted in order. */
+int32_t rt_dict_update(RtDict *d, RtDict *e) {
+  int64_t n = e->nentries;  /* d.update(d) inserts nothing new */
+  for (int64_t i = 0; i < n; i++) {
+    char *src = entry_at(e, i);
+    if (entry_hash(src) == RT_DELETED) continue;
+    uint64_t key = entry_key(src);
+    char *dst = rt_dict_insert(d, key);
+    if (!dst) return RT_ERR_MEMORY;
+    if (d != e) memcpy(dst, entry_at(e, i) + RT_DICT_VALUE, (size_t)d->valsize);
+  }
+  return RT_OK;
+}
+
 /* KeyError(key): the message is the key as Python writes it. */
 void rt_key_error(int32_t kind, uint64_t key) {
   static _Thread_local char text[64];
@@ -472,6 +584,10 @@ void rt_register_containers(void (*define)(const char *name, void *addr, void *c
   define("rt_list_close", (void *)rt_list_close, ctx);
   define("rt_list_reverse", (void *)rt_list_reverse, ctx);
   define("rt_list_sort", (void *)rt_list_sort, ctx);
+  define("rt_list_concat", (void *)rt_list_concat, ctx);
+  define("rt_list_repeat", (void *)rt_list_repeat, ctx);
+  define("rt_list_slice", (void *)rt_list_slice, ctx);
+  define("rt_list_delete_slice", (void *)rt_list_delete_slice, ctx);
   define("rt_dict_new", (void *)rt_dict_new, ctx);
   define("rt_dict_free", (void *)rt_dict_free, ctx);
   define("rt_dict_lookup", (void *)rt_dict_lookup, ctx);
@@ -480,6 +596,8 @@ void rt_register_containers(void (*define)(const char *name, void *addr, void *c
   define("rt_dict_entry", (void *)rt_dict_entry, ctx);
   define("rt_dict_clear", (void *)rt_dict_clear, ctx);
   define("rt_dict_copy", (void *)rt_dict_copy, ctx);
+  define("rt_dict_popitem", (void *)rt_dict_popitem, ctx);
+  define("rt_dict_update", (void *)rt_dict_update, ctx);
   define("rt_key_error", (void *)rt_key_error, ctx);
 }
 #endif

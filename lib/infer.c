@@ -177,6 +177,7 @@ static const Type *ty_binop_types(Infer *in, Node *n, int op, Node *l, const Typ
                                   const Type *b) {
   if (a->kind == TY_ARRAY || b->kind == TY_ARRAY) return ty_array_binop(in, n, op, l, a, r, b);
   if (a->kind == TY_TUPLE || b->kind == TY_TUPLE) return ty_tuple_concat(in, n, a, b);
+  if (a->kind == TY_LIST || b->kind == TY_LIST) return ty_list_binop(in, n, op, a, b);
   if (!ty_is_scalar(a) || !ty_is_scalar(b))
     return ty_error(in, n, "operator is not supported between %s and %s", a->name, b->name);
   if ((ty_is_complex(a) || ty_is_complex(b)) && op != OP_ADD && op != OP_SUB && op != OP_MUL && op != OP_DIV &&
@@ -240,8 +241,10 @@ static const Type *ty_compare(Infer *in, Node *n) {
   for (int i = 0; i + 1 < n->list.len; i++)
     if ((t[i]->kind == TY_TUPLE || t[i + 1]->kind == TY_TUPLE) && !ty_tuple_compare(in, n, t[i], t[i + 1]))
       return NULL;
+  for (int i = 0; i + 1 < n->list.len; i++)
+    if ((t[i]->kind == TY_LIST || t[i + 1]->kind == TY_LIST) && !ty_list_compare(in, n, t[i], t[i + 1])) return NULL;
   for (int i = 0; i < n->list.len; i++)
-    if (t[i]->kind != TY_TUPLE && !ty_need_scalar(in, n->list.items[i], t[i], "comparison")) return NULL;
+    if (t[i]->kind != TY_TUPLE && t[i]->kind != TY_LIST && !ty_need_scalar(in, n->list.items[i], t[i], "comparison")) return NULL;
   for (int i = 0; i + 1 < n->list.len; i++)
     if ((ty_is_complex(t[i]) || ty_is_complex(t[i + 1])) && n->ops[i] != OP_EQ && n->ops[i] != OP_NE)
       return ty_error(in, n, "complex numbers are only compared with == and != (%s and %s)", t[i]->name,
@@ -540,7 +543,8 @@ static void ty_return(Infer *in, Node *n) {
 }
 
 static void ty_cond(Infer *in, Node *c) {
-  ty_need_scalar(in, c, ty_expr(in, c), "condition");
+  const Type *t = ty_maybe_none(in, c);  /* an Optional's None is false, as Python's */
+  ty_need_scalar(in, c, t && t->kind == TY_OPTIONAL ? t->elem : t, "condition");
 }
 
 /* Whether cond is known from types alone (1 true, 0 false, -1 not): x is
@@ -551,6 +555,14 @@ static int known_condition(const Node *cond) {
   if (cond->kind == N_UNARY && cond->op == OP_NOT) {
     int k = known_condition(cond->lhs);
     return k < 0 ? k : !k;
+  }
+  if (cond->kind == N_BOOLOP) {  /* decided by a known operand after known ones only, which have no effects */
+    bool and = cond->op == OP_AND;
+    for (int i = 0; i < cond->list.len; i++) {
+      int k = known_condition(cond->list.items[i]);
+      if (k < 0 || k != and) return k < 0 ? -1 : k;
+    }
+    return and;
   }
   if (cond->kind != N_IS_NONE || !cond->lhs->ty || cond->lhs->ty->kind == TY_OPTIONAL) return -1;
   return (cond->lhs->ty->kind == TY_NONE) != (cond->ival != 0);

@@ -60,6 +60,8 @@ bool ty_container_fits(const Type *to, const Type *from);  /* from stored where 
 const Type *ty_unify_containers(const Type *a, const Type *b);  /* an empty one with a typed one */
 bool ty_refine_container(Infer *in, Node *n, Node *recv, const Type *t);  /* recv's variable retyped t */
 const Type *ty_list_index(Infer *in, Node *n, const Type *base);
+const Type *ty_list_binop(Infer *in, Node *n, int op, const Type *a, const Type *b);  /* x + y, x * n */
+bool ty_list_compare(Infer *in, Node *n, const Type *a, const Type *b);
 void ty_list_store(Infer *in, Node *target, const Type *t, Node *at);
 const Type *ty_dict_index(Infer *in, Node *n, const Type *base);
 void ty_dict_store(Infer *in, Node *target, const Type *t, Node *at);

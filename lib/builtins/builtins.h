@@ -39,6 +39,10 @@ extern const Builtin bi_linalg[];  /* linalg.c: matrix products (dot, matmul, @,
 static inline const Type *elem_of(const Type *t) { return t->kind == TY_ARRAY ? t->elem : t; }
 static inline int ndim_of(const Type *t) { return t->kind == TY_ARRAY ? t->ndim : 0; }
 
+/* lists.c: min(x) and max(x) of one typed list */
+const Type *ty_list_minmax(Infer *in, Node *n, const Type **args);
+LLVMValueRef lo_list_minmax(Lower *l, Node *n);
+
 /* args.c: the checks NumPy functions' typers make of their arguments */
 Node *bi_arg(Node *n, int pos, const char *kw);  /* at position pos (the array is 0, methods too) or by keyword */
 bool bi_literal_int(const Node *x, int64_t *v);  /* an int literal, negative ones too */

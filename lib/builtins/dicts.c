@@ -99,11 +99,28 @@ static const Type *ty_keyed(Infer *in, Node *n, const Type **args) {
   return value_of(d);
 }
 
+/* d.get(k) without a default: an Optional, None when k is missing */
 static const Type *ty_get(Infer *in, Node *n, const Type **args) {
-  if (n->list.len < 3)
-    return ty_error(in, n, "d.get(k) without a default (None when missing) is not supported in compiled code: "
-                    "write d.get(k, default)");
-  return ty_keyed(in, n, args);
+  if (n->list.len > 2) return ty_keyed(in, n, args);
+  if (!dict_known(in, n, args[0]) || !key_fits(in, n->list.items[1], args[0], args[1])) return NULL;
+  return ty_optional(value_of(args[0]));
+}
+
+static const Type *ty_popitem(Infer *in, Node *n, const Type **args) {
+  return dict_known(in, n, args[0]) ? ty_tuple(2, args[0]->fields) : NULL;
+}
+
+/* d.update(e): e a dict of the same types (or an empty one yet untyped). */
+static const Type *ty_update(Infer *in, Node *n, const Type **args) {
+  const Type *e = args[1];
+  if (e->kind != TY_DICT) return ty_error(in, n->list.items[1], "update() takes a typed dict, got %s", e->name);
+  if (!e->nfields) return TYS(TY_NONE);
+  if (!args[0]->nfields) {  /* types it: known in the next pass */
+    ty_refine_container(in, n, n->list.items[0], e);
+    return NULL;
+  }
+  if (e != args[0]) return ty_error(in, n->list.items[1], "cannot update %s from %s", args[0]->name, e->name);
+  return TYS(TY_NONE);
 }
 
 static const Type *ty_dict_self(Infer *in, Node *n, const Type **args) {
@@ -273,6 +290,19 @@ static LLVMValueRef lo_keyed(Lower *l, Node *n) {
     LLVMBuildBr(l->b, done);
     position(l, done);
     result = LLVMBuildLoad2(l->b, lo_type(l, vt), result, "");
+  } else if (!n->bi->ival && !dflt) {  /* get(k): the value, or None */
+    LLVMValueRef at = lookup(l, d, bits);
+    LLVMBasicBlockRef missing = LLVMGetInsertBlock(l->b), found = new_block(l, "get.found"),
+                      done = new_block(l, "get.done");
+    LLVMBuildCondBr(l->b, LLVMBuildIsNull(l->b, at, ""), done, found);
+    position(l, found);
+    LLVMValueRef v = lo_convert(l, lo_load_scalar(l, vt, at), vt, n->ty);
+    LLVMBasicBlockRef found_end = LLVMGetInsertBlock(l->b);
+    LLVMBuildBr(l->b, done);
+    position(l, done);
+    result = LLVMBuildPhi(l->b, lo_type(l, n->ty), "");
+    LLVMAddIncoming(result, (LLVMValueRef[]){LLVMConstNull(lo_type(l, n->ty)), v},
+                    (LLVMBasicBlockRef[]){missing, found_end}, 2);
   } else if (dflt) {  /* get or pop with a default */
     LLVMValueRef at = lookup(l, d, bits);
     LLVMBasicBlockRef missing = LLVMGetInsertBlock(l->b), found = new_block(l, "keyed.found"),
@@ -311,6 +341,38 @@ static LLVMValueRef lo_dict_self(Lower *l, Node *n) {
   return r;
 }
 
+/* d.popitem(): the last entry, removed; KeyError when d is empty. */
+static LLVMValueRef lo_popitem(Lower *l, Node *n) {
+  const Type *t = n->list.items[0]->ty, *kt = key_of(t), *vt = value_of(t);
+  LLVMValueRef d = lo_expr(l, n->list.items[0]);
+  LLVMValueRef e = lo_call_fn(l, "rt_dict_popitem", l->mod->ptr, &l->mod->ptr, &d, 1);
+  lo_raise_if(l, LLVMBuildIsNull(l->b, e, ""), RT_ERR_KEY, "popitem(): dictionary is empty");
+  LLVMValueRef off = const_i64(l, 8);
+  LLVMValueRef bits = LLVMBuildLoad2(l->b, l->mod->i64, LLVMBuildGEP2(l->b, l->mod->i8, e, &off, 1, ""), "");
+  LLVMValueRef key = ty_is_float(kt) ? lo_convert(l, lo_from_bits(l, bits, TYS(TY_F64)), TYS(TY_F64), kt)
+                                     : lo_from_bits(l, bits, kt);
+  off = const_i64(l, RT_DICT_VALUE);
+  LLVMValueRef v = lo_load_scalar(l, vt, LLVMBuildGEP2(l->b, l->mod->i8, e, &off, 1, ""));
+  LLVMValueRef tup = LLVMBuildInsertValue(l->b, LLVMGetUndef(lo_type(l, n->ty)), key, 0, "");
+  lo_done_with(l, n->list.items[0], d);
+  return LLVMBuildInsertValue(l->b, tup, v, 1, "");
+}
+
+static LLVMValueRef lo_update(Lower *l, Node *n) {
+  LLVMValueRef d = lo_expr(l, n->list.items[0]), e = lo_expr(l, n->list.items[1]);
+  if (n->list.items[1]->ty->nfields) {
+    settle(l, n->list.items[1]->ty, d);
+    LLVMTypeRef p[2] = {l->mod->ptr, l->mod->ptr};
+    lo_check_call(l, lo_call_fn(l, "rt_dict_update", l->mod->i32, p, (LLVMValueRef[]){d, e}, 2));
+  }
+  lo_done_with(l, n->list.items[1], e);
+  lo_done_with(l, n->list.items[0], d);
+  return LLVMGetUndef(l->mod->i8);
+}
+
+/* dict(): an empty dict, as {} */
+static const Type *ty_dict_call(Infer *in, Node *n, const Type **args) { return ty_dict_literal(in, n, args); }
+
 static LLVMValueRef lo_never(Lower *l, Node *n) { return LLVMGetUndef(l->mod->i8); }  /* typing refuses it */
 
 /* ---------------------------------------------------------------- the rows */
@@ -320,10 +382,13 @@ static LLVMValueRef lo_never(Lower *l, Node *n) { return LLVMGetUndef(l->mod->i8
 
 const Builtin bi_dicts[] = {
   {"dict literal", NULL, NULL, BK_FUNCTION, 0, 0, 1 << 20, NULL, BF_RAISES, 0, 0, ty_dict_literal, lo_dict_literal},
+  {"dict", "builtins", "dict", BK_FUNCTION, 0, 0, 0, NULL, BF_RAISES, 0, 0, ty_dict_call, lo_dict_literal},
   DICT_METHOD("get", 1, 2, 0, 0, ty_get, lo_keyed),
   DICT_METHOD("pop", 1, 2, BF_RAISES, 1, ty_keyed, lo_keyed),
   DICT_METHOD("setdefault", 2, 2, BF_RAISES, 2, ty_keyed, lo_keyed),
   DICT_METHOD("__delitem__", 1, 1, BF_RAISES, 3, ty_keyed, lo_keyed),
+  DICT_METHOD("popitem", 0, 0, BF_RAISES, 0, ty_popitem, lo_popitem),
+  DICT_METHOD("update", 1, 1, BF_RAISES, 0, ty_update, lo_update),
   DICT_METHOD("clear", 0, 0, 0, 0, ty_dict_self, lo_dict_self),
   DICT_METHOD("copy", 0, 0, BF_RAISES, 1, ty_dict_self, lo_dict_self),
   DICT_METHOD("keys", 0, 0, 0, 0, ty_view, lo_never),

@@ -89,14 +89,32 @@ static LLVMValueRef list_field(Lower *l, LLVMValueRef lst, unsigned f) {
   return LLVMBuildStructGEP2(l->b, list_struct(l), lst, f, "");
 }
 
-LLVMValueRef lo_list_len(Lower *l, LLVMValueRef lst) {
-  return LLVMBuildLoad2(l->b, l->mod->i64, list_field(l, lst, L_LEN), "len");
+/* Type-based alias tags: an RtList's fields and its items never share
+ * memory (the items are a buffer of their own), so that a loop of appends
+ * keeps len, cap and data in registers across the stores of the items
+ * (an access without a tag may still alias either). */
+static LLVMValueRef tagged(Lower *l, LLVMValueRef access, const char *what) {
+  LLVMContextRef c = l->mod->c;
+  LLVMMetadataRef name = LLVMMDStringInContext2(c, "ruchey lists", 12), zero = LLVMValueAsMetadata(const_i64(l, 0));
+  LLVMMetadataRef type[3] = {LLVMMDStringInContext2(c, what, strlen(what)), LLVMMDNodeInContext2(c, &name, 1), zero};
+  LLVMMetadataRef t = LLVMMDNodeInContext2(c, type, 3);
+  LLVMMetadataRef tag[3] = {t, t, zero};
+  LLVMSetMetadata(access, LLVMGetMDKindIDInContext(c, "tbaa", 4), LLVMMetadataAsValue(c, LLVMMDNodeInContext2(c, tag, 3)));
+  return access;
 }
 
-static void set_len(Lower *l, LLVMValueRef lst, LLVMValueRef n) { LLVMBuildStore(l->b, n, list_field(l, lst, L_LEN)); }
+static LLVMValueRef header_load(Lower *l, LLVMTypeRef t, LLVMValueRef lst, unsigned f, const char *name) {
+  return tagged(l, LLVMBuildLoad2(l->b, t, list_field(l, lst, f), name), "list fields");
+}
+
+LLVMValueRef lo_list_len(Lower *l, LLVMValueRef lst) { return header_load(l, l->mod->i64, lst, L_LEN, "len"); }
+
+static void set_len(Lower *l, LLVMValueRef lst, LLVMValueRef n) {
+  tagged(l, LLVMBuildStore(l->b, n, list_field(l, lst, L_LEN)), "list fields");
+}
 
 static LLVMValueRef item_addr(Lower *l, const Type *elem, LLVMValueRef lst, LLVMValueRef i) {
-  LLVMValueRef data = LLVMBuildLoad2(l->b, l->mod->ptr, list_field(l, lst, L_DATA), "data");
+  LLVMValueRef data = header_load(l, l->mod->ptr, lst, L_DATA, "data");
   return LLVMBuildGEP2(l->b, lo_storage_type(l, elem), data, &i, 1, "");
 }
 
@@ -123,11 +141,14 @@ static void settle(Lower *l, const Type *elem, LLVMValueRef lst) {
   lo_call_fn(l, "rt_list_settle", void_type(l), p, a, 3);
 }
 
-/* Appends v (of the list's item type), growing the buffer when full. */
+/* Appends v (of the list's item type), growing the buffer when full. The
+ * buffer and its room are read again after growing and merged, so that in
+ * a loop of appends both stay in registers (PRE across the back edge). */
 static void append(Lower *l, const Type *elem, LLVMValueRef lst, LLVMValueRef v) {
-  LLVMValueRef n = lo_list_len(l, lst);
-  LLVMValueRef cap = LLVMBuildLoad2(l->b, l->mod->i64, list_field(l, lst, L_CAP), "cap");
-  LLVMBasicBlockRef grow = new_block(l, "append.grow"), store = new_block(l, "append.store");
+  LLVMValueRef n = lo_list_len(l, lst), n1 = LLVMBuildAdd(l->b, n, const_i64(l, 1), "");
+  LLVMValueRef cap = header_load(l, l->mod->i64, lst, L_CAP, "cap");
+  LLVMValueRef data = header_load(l, l->mod->ptr, lst, L_DATA, "data");
+  LLVMBasicBlockRef room = LLVMGetInsertBlock(l->b), grow = new_block(l, "append.grow"), store = new_block(l, "append.store");
   LLVMValueRef full = LLVMBuildICmp(l->b, LLVMIntSGE, n, cap, "");
   LLVMTypeRef ov[1] = {l->mod->i1};
   full = lo_intrinsic(l, "llvm.expect.i1", ov, 1, (LLVMValueRef[]){full, const_bool(l, false)}, 2);
@@ -135,12 +156,20 @@ static void append(Lower *l, const Type *elem, LLVMValueRef lst, LLVMValueRef v)
   position(l, grow);
   settle(l, elem, lst);  /* an empty list's first item: it may have been made untyped */
   LLVMTypeRef p[2] = {l->mod->ptr, l->mod->i64};
-  LLVMValueRef a[2] = {lst, LLVMBuildAdd(l->b, n, const_i64(l, 1), "")};
-  lo_check_call(l, lo_call_fn(l, "rt_list_reserve", l->mod->i32, p, a, 2));
+  lo_check_call(l, lo_call_fn(l, "rt_list_reserve", l->mod->i32, p, (LLVMValueRef[]){lst, n1}, 2));
+  LLVMValueRef grown_cap = header_load(l, l->mod->i64, lst, L_CAP, "cap"), grown = header_load(l, l->mod->ptr, lst, L_DATA, "data");
+  LLVMBasicBlockRef grow_end = LLVMGetInsertBlock(l->b);
   LLVMBuildBr(l->b, store);
   position(l, store);
-  lo_store_scalar(l, elem, item_addr(l, elem, lst, n), v);
-  set_len(l, lst, LLVMBuildAdd(l->b, n, const_i64(l, 1), ""));
+  LLVMValueRef caps = LLVMBuildPhi(l->b, l->mod->i64, "cap"), datas = LLVMBuildPhi(l->b, l->mod->ptr, "data");
+  LLVMAddIncoming(caps, (LLVMValueRef[]){cap, grown_cap}, (LLVMBasicBlockRef[]){room, grow_end}, 2);
+  LLVMAddIncoming(datas, (LLVMValueRef[]){data, grown}, (LLVMBasicBlockRef[]){room, grow_end}, 2);
+  LLVMValueRef fits = LLVMBuildICmp(l->b, LLVMIntSLT, n, caps, "");
+  lo_intrinsic(l, "llvm.assume", NULL, 0, &fits, 1);  /* keeps the room read after growing */
+  lo_store_scalar(l, elem, LLVMBuildGEP2(l->b, lo_storage_type(l, elem), datas, &n, 1, ""), v);
+  LLVMValueRef last = LLVMGetLastInstruction(LLVMGetInsertBlock(l->b));
+  if (ty_is_scalar(elem) && last && LLVMIsAStoreInst(last)) tagged(l, last, "list items");  /* a number's one store */
+  set_len(l, lst, n1);
 }
 
 /* ---------------------------------------------------------------- literals */
@@ -168,16 +197,33 @@ static LLVMValueRef lo_list_literal(Lower *l, Node *n) {
 
 /* ---------------------------------------------------------------- indexing */
 
+static const Type *ty_list_slice(Infer *in, Node *n, const Type *base);
+
 const Type *ty_list_index(Infer *in, Node *n, const Type *base) {
+  if (!n->str && n->rhs->kind == N_SLICE) return ty_list_slice(in, n, base);
   const Type *elem = list_item(in, n, base);
   const Type *i = ty_expr(in, n->rhs);
   if (!elem) return NULL;
   if (n->str) return strcmp(n->str, "iteration") ? ty_error(in, n, "lists have no keys(), values() or items()") : elem;
   if (i && !ty_is_int(i) && i->kind != TY_BOOL)
-    return ty_error(in, n->rhs, i->kind == TY_TUPLE || n->rhs->kind == N_SLICE
-                                    ? "lists are indexed with an integer (slices are not supported)"
-                                    : "list indices must be integers, not %s", i->name);
+    return ty_error(in, n->rhs, i->kind == TY_TUPLE ? "lists are indexed with an integer or a slice"
+                                                    : "list indices must be integers, not %s", i->name);
   return i ? elem : NULL;
+}
+
+/* A slice's start, stop or step: an integer, None, or left out. */
+static bool slice_part(Infer *in, Node *x) {
+  if (!x || x->kind == N_NONE) return true;
+  const Type *t = ty_expr(in, x);
+  if (t && !ty_is_int(t) && t->kind != TY_BOOL)
+    return ty_error(in, x, "slice indices must be integers or None, not %s", t->name) != NULL;
+  return t != NULL;
+}
+
+static const Type *ty_list_slice(Infer *in, Node *n, const Type *base) {
+  Node *s = n->rhs;
+  if (!slice_part(in, s->lhs) || !slice_part(in, s->rhs) || !slice_part(in, s->cond)) return NULL;
+  return base;
 }
 
 void ty_list_store(Infer *in, Node *target, const Type *t, Node *at) {
@@ -192,6 +238,38 @@ static LLVMValueRef list_index_addr(Lower *l, Node *n, LLVMValueRef lst, const c
   LLVMValueRef i = lo_expr_as(l, n->rhs, TYS(TY_I64));
   if (!n->str) i = checked_index(l, lst, i, msg);
   return item_addr(l, n->ty, lst, i);
+}
+
+/* start, stop and step as rt_list_slice takes them (parts left out or None: 0, and not given). */
+static void slice_args(Lower *l, Node *const parts[3], LLVMValueRef out[4]) {
+  int given = 0;
+  for (int k = 0; k < 3; k++) {
+    bool none = !parts[k] || parts[k]->kind == N_NONE;
+    out[k] = none ? const_i64(l, k == 2) : lo_expr_as(l, parts[k], TYS(TY_I64));
+    if (!none && k < 2) given |= 1 << k;
+  }
+  out[3] = const_i32(l, given);
+}
+
+static LLVMValueRef slice_call(Lower *l, const char *fn, LLVMTypeRef ret, LLVMValueRef lst, Node *const parts[3]) {
+  LLVMValueRef a[5] = {lst};
+  slice_args(l, parts, a + 1);
+  LLVMTypeRef p[5] = {l->mod->ptr, l->mod->i64, l->mod->i64, l->mod->i64, l->mod->i32};
+  return lo_call_fn(l, fn, ret, p, a, 5);
+}
+
+/* x[a:b:c]: a new list */
+LLVMValueRef lo_list_slice(Lower *l, Node *n) {
+  LLVMValueRef lst = lo_expr(l, n->lhs);
+  Node *parts[3] = {n->rhs->lhs, n->rhs->rhs, n->rhs->cond};
+  LLVMValueRef c = slice_call(l, "rt_list_slice", l->mod->ptr, lst, parts);
+  LLVMBasicBlockRef fail = new_block(l, "slice.fail"), ok = new_block(l, "slice.ok");
+  LLVMBuildCondBr(l->b, LLVMBuildIsNull(l->b, c, ""), fail, ok);
+  position(l, fail);
+  lo_raise_recorded(l, RT_ERR_VALUE);
+  position(l, ok);
+  lo_done_with(l, n->lhs, lst);
+  return c;
 }
 
 LLVMValueRef lo_list_index(Lower *l, Node *n, LLVMValueRef *base, bool store) {
@@ -239,8 +317,8 @@ static const Type *ty_find(Infer *in, Node *n, const Type **args) {
   if (!ty_need_scalar(in, n->list.items[1], args[1], n->bi->name)) return NULL;
   if (args[0]->elem && !ty_is_scalar(args[0]->elem))
     return ty_error(in, n, "%s() of a list of %s is not supported", n->bi->name, args[0]->elem->name);
-  if (!args[0]->elem) return in->final ? TYS(n->bi->ival ? TY_I64 : TY_BOOL) : NULL;
-  return TYS(n->bi->ival ? TY_I64 : TY_BOOL);
+  const Type *r = n->bi->ival == 3 ? TYS(TY_NONE) : TYS(n->bi->ival ? TY_I64 : TY_BOOL);
+  return args[0]->elem || in->final ? r : NULL;
 }
 
 static const Type *ty_none_method(Infer *in, Node *n, const Type **args) {
@@ -316,6 +394,21 @@ static LLVMValueRef lo_pop(Lower *l, Node *n) {
   return v;
 }
 
+static const Type *ty_delslice(Infer *in, Node *n, const Type **args) {
+  for (int k = 1; k < 4; k++)
+    if (args[k]->kind != TY_NONE && !ty_is_int(args[k]) && args[k]->kind != TY_BOOL)
+      return ty_error(in, n->list.items[k], "slice indices must be integers or None, not %s", args[k]->name);
+  return TYS(TY_NONE);
+}
+
+static LLVMValueRef lo_delslice(Lower *l, Node *n) {
+  LLVMValueRef lst = receiver(l, n);
+  Node *parts[3] = {n->list.items[1], n->list.items[2], n->list.items[3]};
+  lo_check_call(l, slice_call(l, "rt_list_delete_slice", l->mod->i32, lst, parts));
+  lo_done_with(l, n->list.items[0], lst);
+  return LLVMGetUndef(l->mod->i8);
+}
+
 /* The first k >= 0 with lst[k] == v, or -1; count: how many. */
 static LLVMValueRef list_search(Lower *l, const Type *elem, LLVMValueRef lst, LLVMValueRef v, const Type *vt,
                                 bool count) {
@@ -339,15 +432,21 @@ static LLVMValueRef list_search(Lower *l, const Type *elem, LLVMValueRef lst, LL
   return LLVMBuildLoad2(l->b, l->mod->i64, found, "");
 }
 
-/* x.index(v) (ival 1), x.count(v) (ival 2), v in x (ival 0) */
+/* x.index(v) (ival 1), x.count(v) (ival 2), x.remove(v) (ival 3), v in x (ival 0) */
 static LLVMValueRef lo_find(Lower *l, Node *n) {
   Node *x = n->list.items[0], *v = n->list.items[1];
   const Type *elem = x->ty->elem;
   LLVMValueRef lst = receiver(l, n), val = lo_expr(l, v);
   LLVMValueRef r = elem ? list_search(l, elem, lst, val, v->ty, n->bi->ival == 2) : const_i64(l, n->bi->ival == 2 ? 0 : -1);
+  LLVMValueRef missing = LLVMBuildICmp(l->b, LLVMIntSLT, r, const_i64(l, 0), "");
+  if (n->bi->ival == 3) {
+    lo_raise_if(l, missing, RT_ERR_VALUE, "list.remove(x): x not in list");
+    LLVMTypeRef p[2] = {l->mod->ptr, l->mod->i64};
+    lo_call_fn(l, "rt_list_close", void_type(l), p, (LLVMValueRef[]){lst, r}, 2);
+  }
   lo_done_with(l, x, lst);
   if (n->bi->ival == 2) return r;
-  LLVMValueRef missing = LLVMBuildICmp(l->b, LLVMIntSLT, r, const_i64(l, 0), "");
+  if (n->bi->ival == 3) return LLVMGetUndef(l->mod->i8);
   if (!n->bi->ival) return LLVMBuildNot(l->b, missing, "");
   if (ty_is_int(v->ty)) {
     LLVMValueRef arg = lo_convert(l, val, v->ty, TYS(TY_I64));
@@ -388,6 +487,225 @@ static LLVMValueRef lo_list_copy(Lower *l, Node *n) {
   return c;
 }
 
+/* ---------------------------------------------------------------- list(), sorted, sum, min, max */
+
+static bool is_range_call(const Node *x) { return x->kind == N_CALL && x->ty && x->ty->kind == TY_RANGE; }
+
+/* What list(), sorted() and sum() take: a typed list, a range() call or a
+ * 1-d array of numbers (their items in order). */
+static const Type *items_of(Infer *in, Node *n, const Type *t, const char *what) {
+  if (t->kind == TY_LIST) return t->elem ? t->elem : list_item(in, n, t);
+  if (t->kind == TY_RANGE && is_range_call(n->list.items[0])) return TYS(TY_I64);
+  if (t->kind == TY_ARRAY && t->ndim == 1 && ty_is_scalar(t->elem)) return t->elem;
+  return ty_error(in, n, "%s takes a typed list, a range() or a 1-d array of numbers here, got %s", what, t->name);
+}
+
+static const Type *ty_list_call(Infer *in, Node *n, const Type **args) {
+  if (!n->list.len) return ty_list_literal(in, n, args);
+  if (args[0]->kind == TY_LIST && !args[0]->elem) return args[0];
+  const Type *elem = items_of(in, n, args[0], "list()");
+  return elem ? ty_list(elem) : NULL;
+}
+
+/* Appends each element an array node gives (lo_for_each_element's sink). */
+typedef struct {
+  const Type *elem;
+  LLVMValueRef lst;
+} Appender;
+
+static void append_element(Lower *l, LLVMValueRef v, void *arg) {
+  Appender *a = arg;
+  append(l, a->elem, a->lst, v);
+}
+
+/* range(start, stop, step)'s items, written in place: Python's count of them. */
+static LLVMValueRef range_list(Lower *l, Node *r) {
+  int k = r->list.len;
+  LLVMValueRef start = k > 1 ? lo_expr_as(l, r->list.items[0], TYS(TY_I64)) : const_i64(l, 0);
+  LLVMValueRef stop = lo_expr_as(l, r->list.items[k > 1], TYS(TY_I64));
+  LLVMValueRef step = k > 2 ? lo_expr_as(l, r->list.items[2], TYS(TY_I64)) : const_i64(l, 1);
+  lo_raise_if(l, LLVMBuildICmp(l->b, LLVMIntEQ, step, const_i64(l, 0), ""), RT_ERR_VALUE, "range() arg 3 must not be zero");
+  LLVMValueRef up = LLVMBuildICmp(l->b, LLVMIntSGT, step, const_i64(l, 0), "");
+  LLVMValueRef span = LLVMBuildSelect(l->b, up, LLVMBuildSub(l->b, stop, start, ""), LLVMBuildSub(l->b, start, stop, ""), "");
+  LLVMValueRef by = LLVMBuildSelect(l->b, up, step, LLVMBuildNeg(l->b, step, ""), "");
+  LLVMValueRef n = LLVMBuildSDiv(l->b, LLVMBuildAdd(l->b, span, LLVMBuildSub(l->b, by, const_i64(l, 1), ""), ""), by, "");
+  n = LLVMBuildSelect(l->b, LLVMBuildICmp(l->b, LLVMIntSGT, span, const_i64(l, 0), ""), n, const_i64(l, 0), "");
+  LLVMValueRef lst = new_list(l, TYS(TY_I64), n);
+  LoLoop loop = lo_loop_begin(l, const_i64(l, 0), n, NULL, "list.range");
+  LLVMValueRef v = LLVMBuildAdd(l->b, start, LLVMBuildMul(l->b, loop.index, step, ""), "");
+  LLVMBuildStore(l->b, v, item_addr(l, TYS(TY_I64), lst, loop.index));
+  lo_loop_end(l, &loop);
+  set_len(l, lst, n);
+  return lst;
+}
+
+/* A new list of the items of list(x)'s x. */
+static LLVMValueRef items_list(Lower *l, Node *n) {
+  Node *x = n->list.items[0];
+  if (x->ty->kind == TY_LIST) return lo_list_copy(l, n);
+  if (x->ty->kind == TY_RANGE) return range_list(l, x);
+  Appender a = {n->ty->elem, new_list(l, n->ty->elem, const_i64(l, 0))};
+  lo_temp_made(l, n->ty, a.lst);
+  lo_for_each_element(l, x, append_element, &a);
+  lo_temp_taken(l, a.lst);
+  return a.lst;
+}
+
+static LLVMValueRef lo_list_call(Lower *l, Node *n) {
+  if (!n->list.len) return lo_list_literal(l, n);
+  return items_list(l, n);
+}
+
+/* sorted(x, reverse=False): a new list, sorted (stable, as Python's). */
+static const Type *ty_sorted(Infer *in, Node *n, const Type **args) {
+  const Type *elem = items_of(in, n, args[0], "sorted()");
+  if (!elem) return NULL;
+  if (n->kw.len && !ty_need_scalar(in, n, ty_expr(in, n->kw.items[0]), "sorted(reverse=)")) return NULL;
+  return ty_list(elem);
+}
+
+static LLVMValueRef lo_sorted(Lower *l, Node *n) {
+  LLVMValueRef lst = items_list(l, n);
+  lo_temp_made(l, n->ty, lst);
+  LLVMValueRef rev = n->kw.len ? lo_truth(l, lo_expr(l, n->kw.items[0]), n->kw.items[0]->ty) : const_bool(l, false);
+  LLVMTypeRef p[2] = {l->mod->ptr, l->mod->i32};
+  LLVMValueRef a[2] = {lst, LLVMBuildZExt(l->b, rev, l->mod->i32, "")};
+  lo_check_call(l, lo_call_fn(l, "rt_list_sort", l->mod->i32, p, a, 2));
+  lo_temp_taken(l, lst);
+  return lst;
+}
+
+/* sum(x[, start]) of a list: Python's, from 0 (an int) or start. */
+static const Type *ty_sum(Infer *in, Node *n, const Type **args) {
+  if (args[0]->kind != TY_LIST) return ty_error(in, n, "sum() takes a typed list here, got %s", args[0]->name);
+  const Type *elem = list_item(in, n, args[0]);
+  if (!elem) return NULL;
+  if (!ty_is_scalar(elem)) return ty_error(in, n, "sum() of a list of %s is not supported", elem->name);
+  const Type *start = n->list.len > 1 ? ty_need_scalar(in, n->list.items[1], args[1], "sum()'s start") : TYS(TY_I64);
+  return start ? ty_unify(start->kind == TY_BOOL ? TYS(TY_I64) : start, elem->kind == TY_BOOL ? TYS(TY_I64) : elem) : NULL;
+}
+
+static LLVMValueRef lo_sum(Lower *l, Node *n) {
+  Node *x = n->list.items[0];
+  const Type *elem = x->ty->elem, *t = n->ty;
+  LLVMValueRef lst = lo_expr(l, x);
+  LLVMValueRef total = lo_alloca(l, lo_type(l, t), "sum");
+  LLVMBuildStore(l->b, n->list.len > 1 ? lo_expr_as(l, n->list.items[1], t) : lo_convert(l, const_i64(l, 0), TYS(TY_I64), t), total);
+  LoLoop loop = lo_loop_begin(l, const_i64(l, 0), lo_list_len(l, lst), NULL, "sum");
+  LLVMValueRef v = lo_convert(l, lo_load_scalar(l, elem, item_addr(l, elem, lst, loop.index)), elem, t);
+  LLVMBuildStore(l->b, lo_arith(l, OP_ADD, t, LLVMBuildLoad2(l->b, lo_type(l, t), total, ""), v), total);
+  lo_loop_end(l, &loop);
+  lo_done_with(l, x, lst);
+  return LLVMBuildLoad2(l->b, lo_type(l, t), total, "");
+}
+
+/* min(x), max(x) of one list (python.c's min and max hand it here). */
+const Type *ty_list_minmax(Infer *in, Node *n, const Type **args) {
+  if (args[0]->kind != TY_LIST)
+    return ty_error(in, n, "%s() of one argument takes a typed list, got %s", n->bi->name, args[0]->name);
+  const Type *elem = list_item(in, n, args[0]);
+  if (elem && !ty_is_scalar(elem)) return ty_error(in, n, "%s() of a list of %s is not supported", n->bi->name, elem->name);
+  return elem;
+}
+
+LLVMValueRef lo_list_minmax(Lower *l, Node *n) {
+  Node *x = n->list.items[0];
+  const Type *t = n->ty;
+  LLVMValueRef lst = lo_expr(l, x), len = lo_list_len(l, lst);
+  lo_raise_if(l, LLVMBuildICmp(l->b, LLVMIntEQ, len, const_i64(l, 0), ""), RT_ERR_VALUE,
+              n->bi->reduce_op == OP_LT ? "min() arg is an empty sequence" : "max() arg is an empty sequence");
+  LLVMValueRef best = lo_alloca(l, lo_type(l, t), "best");
+  LLVMBuildStore(l->b, lo_load_scalar(l, t, item_addr(l, t, lst, const_i64(l, 0))), best);
+  LoLoop loop = lo_loop_begin(l, const_i64(l, 1), len, NULL, "minmax");
+  LLVMValueRef v = lo_load_scalar(l, t, item_addr(l, t, lst, loop.index)), r = LLVMBuildLoad2(l->b, lo_type(l, t), best, "");
+  LLVMValueRef better = lo_compare_values(l, n->bi->reduce_op, v, t, r, t);  /* the first of equals kept */
+  LLVMBuildStore(l->b, LLVMBuildSelect(l->b, better, v, r, ""), best);
+  lo_loop_end(l, &loop);
+  lo_done_with(l, x, lst);
+  return LLVMBuildLoad2(l->b, lo_type(l, t), best, "");
+}
+
+/* ---------------------------------------------------------------- +, *, comparisons */
+
+static bool int_like(const Type *t) { return ty_is_int(t) || t->kind == TY_BOOL; }
+
+/* x + y of two lists of one item type; x * n and n * x. */
+const Type *ty_list_binop(Infer *in, Node *n, int op, const Type *a, const Type *b) {
+  if (n->kind == N_AUGASSIGN)
+    return ty_error(in, n, "x += y and x *= n of a list are not supported in compiled code: write x.extend(y)");
+  if (op == OP_ADD && a->kind == TY_LIST && b->kind == TY_LIST) {
+    const Type *t = a->elem && b->elem ? (a == b ? a : NULL) : (a->elem ? a : b);
+    return t ? t : ty_error(in, n, "cannot concatenate %s and %s", a->name, b->name);
+  }
+  if (op == OP_MUL && (a->kind == TY_LIST ? int_like(b) : int_like(a))) return a->kind == TY_LIST ? a : b;
+  return ty_error(in, n, "operator is not supported between %s and %s", a->name, b->name);
+}
+
+LLVMValueRef lo_list_binop(Lower *l, Node *n) {
+  LLVMValueRef a = lo_expr(l, n->lhs), b = lo_expr(l, n->rhs), r;
+  if (n->op == OP_ADD) {
+    LLVMTypeRef p[2] = {l->mod->ptr, l->mod->ptr};
+    r = lo_call_fn(l, "rt_list_concat", l->mod->ptr, p, (LLVMValueRef[]){a, b}, 2);
+  } else {
+    bool left = n->lhs->ty->kind == TY_LIST;
+    LLVMValueRef times = lo_convert(l, left ? b : a, left ? n->rhs->ty : n->lhs->ty, TYS(TY_I64));
+    LLVMTypeRef p[2] = {l->mod->ptr, l->mod->i64};
+    r = lo_call_fn(l, "rt_list_repeat", l->mod->ptr, p, (LLVMValueRef[]){left ? a : b, times}, 2);
+  }
+  lo_raise_if(l, LLVMBuildIsNull(l->b, r, ""), RT_ERR_MEMORY, NULL);
+  lo_done_with(l, n->rhs, b);
+  lo_done_with(l, n->lhs, a);
+  return r;
+}
+
+/* x == y, x < y ... of two lists whose items compare: Python's order (the
+ * first unequal items decide, else the lengths). */
+bool ty_list_compare(Infer *in, Node *n, const Type *a, const Type *b) {
+  if (a->kind != TY_LIST || b->kind != TY_LIST)
+    return ty_error(in, n, "cannot compare %s and %s", a->name, b->name) != NULL;
+  if (n->list.len > 2) return ty_error(in, n, "chained comparisons of lists are not supported") != NULL;
+  if (a->elem && b->elem && a->elem != b->elem && !(ty_is_scalar(a->elem) && ty_is_scalar(b->elem)))
+    return ty_error(in, n, "cannot compare %s and %s", a->name, b->name) != NULL;
+  return true;
+}
+
+LLVMValueRef lo_list_compare(Lower *l, int op, LLVMValueRef a, const Type *ta, LLVMValueRef b, const Type *tb) {
+  LLVMValueRef la = lo_list_len(l, a), lb = lo_list_len(l, b);
+  LLVMValueRef m = LLVMBuildSelect(l->b, LLVMBuildICmp(l->b, LLVMIntSLT, la, lb, ""), la, lb, "");
+  LLVMValueRef at = lo_alloca(l, l->mod->i64, "differs");
+  LLVMBuildStore(l->b, m, at);
+  if (ta->elem && tb->elem) {
+    LoLoop loop = lo_loop_begin(l, const_i64(l, 0), m, NULL, "list.compare");
+    LLVMValueRef x = lo_load_scalar(l, ta->elem, item_addr(l, ta->elem, a, loop.index));
+    LLVMValueRef y = lo_load_scalar(l, tb->elem, item_addr(l, tb->elem, b, loop.index));
+    LLVMBasicBlockRef differ = new_block(l, "compare.differ"), same = new_block(l, "compare.same");
+    LLVMBuildCondBr(l->b, lo_compare_values(l, OP_EQ, x, ta->elem, y, tb->elem), same, differ);
+    position(l, differ);
+    LLVMBuildStore(l->b, loop.index, at);
+    LLVMBuildBr(l->b, loop.exit);
+    position(l, same);
+    lo_loop_end(l, &loop);
+  }
+  LLVMValueRef i = LLVMBuildLoad2(l->b, l->mod->i64, at, "");
+  LLVMBasicBlockRef items = new_block(l, "compare.items"), lens = LLVMGetInsertBlock(l->b), done = new_block(l, "compare.done");
+  LLVMValueRef by_len = lo_compare_values(l, op, la, TYS(TY_I64), lb, TYS(TY_I64));
+  lens = LLVMGetInsertBlock(l->b);
+  LLVMBuildCondBr(l->b, LLVMBuildICmp(l->b, LLVMIntEQ, i, m, ""), done, items);
+  position(l, items);
+  LLVMValueRef by_item = const_bool(l, op == OP_NE);
+  if (ta->elem && tb->elem) {
+    LLVMValueRef x = lo_load_scalar(l, ta->elem, item_addr(l, ta->elem, a, i));
+    LLVMValueRef y = lo_load_scalar(l, tb->elem, item_addr(l, tb->elem, b, i));
+    by_item = lo_compare_values(l, op, x, ta->elem, y, tb->elem);
+  }
+  LLVMBasicBlockRef items_end = LLVMGetInsertBlock(l->b);
+  LLVMBuildBr(l->b, done);
+  position(l, done);
+  LLVMValueRef r = LLVMBuildPhi(l->b, l->mod->i1, "");
+  LLVMAddIncoming(r, (LLVMValueRef[]){by_len, by_item}, (LLVMBasicBlockRef[]){lens, items_end}, 2);
+  return r;
+}
+
 /* ---------------------------------------------------------------- in, len */
 
 /* v in x, for lists, dicts and tuples; not in is not(v in x) (the frontend). */
@@ -425,6 +743,9 @@ static const char *const sort_kw[] = {"reverse", NULL};
   {"list." name, NULL, name, BK_METHOD, TY_LIST, lo, hi, kw, flags, ival, 0, type, lower}
 
 const Builtin bi_lists[] = {
+  {"list", "builtins", "list", BK_FUNCTION, 0, 0, 1, NULL, BF_RAISES, 0, 0, ty_list_call, lo_list_call},
+  {"sorted", "builtins", "sorted", BK_FUNCTION, 0, 1, 1, sort_kw, BF_RAISES, 0, 0, ty_sorted, lo_sorted},
+  {"sum", "builtins", "sum", BK_FUNCTION, 0, 1, 2, NULL, 0, 0, 0, ty_sum, lo_sum},
   {"list literal", NULL, NULL, BK_FUNCTION, 0, 0, 1 << 20, NULL, BF_RAISES, 0, 0, ty_list_literal, lo_list_literal},
   {"in", NULL, NULL, BK_FUNCTION, 0, 2, 2, NULL, 0, 0, 0, ty_in, lo_in},
   LIST_METHOD("append", 1, 1, NULL, BF_RAISES, 0, ty_append, lo_append),
@@ -432,8 +753,10 @@ const Builtin bi_lists[] = {
   LIST_METHOD("extend", 1, 1, NULL, BF_RAISES, 0, ty_extend, lo_extend),
   LIST_METHOD("pop", 0, 1, NULL, BF_RAISES, 0, ty_pop, lo_pop),
   LIST_METHOD("__delitem__", 1, 1, NULL, BF_RAISES, 1, ty_pop, lo_pop),
+  LIST_METHOD("__delslice__", 3, 3, NULL, BF_RAISES | BF_NONE, 0, ty_delslice, lo_delslice),
   LIST_METHOD("index", 1, 1, NULL, BF_RAISES, 1, ty_find, lo_find),
   LIST_METHOD("count", 1, 1, NULL, 0, 2, ty_find, lo_find),
+  LIST_METHOD("remove", 1, 1, NULL, BF_RAISES, 3, ty_find, lo_find),
   LIST_METHOD("clear", 0, 0, NULL, 0, 0, ty_none_method, lo_clear),
   LIST_METHOD("reverse", 0, 0, NULL, 0, 0, ty_none_method, lo_reorder),
   LIST_METHOD("sort", 0, 0, sort_kw, BF_RAISES, 1, ty_none_method, lo_reorder),

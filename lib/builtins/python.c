@@ -71,6 +71,7 @@ static LLVMValueRef lo_abs(Lower *l, Node *n) {
 }
 
 static const Type *ty_minmax(Infer *in, Node *n, const Type **args) {
+  if (n->list.len == 1) return ty_list_minmax(in, n, args);
   const Type *t = NULL;
   for (int i = 0; i < n->list.len; i++) {
     if (!ty_need_scalar(in, n->list.items[i], args[i], n->bi->name)) return NULL;
@@ -81,6 +82,7 @@ static const Type *ty_minmax(Infer *in, Node *n, const Type **args) {
 
 /* min keeps the first of equal (or unordered) values, as Python's does. */
 static LLVMValueRef lo_minmax(Lower *l, Node *n) {
+  if (n->list.len == 1) return lo_list_minmax(l, n);
   LLVMValueRef r = lo_expr_as(l, n->list.items[0], n->ty);
   for (int i = 1; i < n->list.len; i++) {
     LLVMValueRef v = lo_expr_as(l, n->list.items[i], n->ty);
@@ -279,8 +281,8 @@ const Builtin bi_python[] = {
   FUNCTION("len", "builtins", "len", 1, 1, BF_PURE | BF_CHEAP | BF_COMPLEX, ty_len, lo_len),
   {"abs", "builtins", "abs", BK_FUNCTION, 0, 1, 1, NULL, BF_PURE | BF_CHEAP | BF_COMPLEX, 0, 0, ty_abs, lo_abs,
    lo_abs_elem},
-  {"min", "builtins", "min", BK_FUNCTION, 0, 2, 64, NULL, BF_PURE | BF_CHEAP, 0, OP_LT, ty_minmax, lo_minmax},
-  {"max", "builtins", "max", BK_FUNCTION, 0, 2, 64, NULL, BF_PURE | BF_CHEAP, 0, OP_GT, ty_minmax, lo_minmax},
+  {"min", "builtins", "min", BK_FUNCTION, 0, 1, 64, NULL, BF_PURE | BF_CHEAP, 0, OP_LT, ty_minmax, lo_minmax},
+  {"max", "builtins", "max", BK_FUNCTION, 0, 1, 64, NULL, BF_PURE | BF_CHEAP, 0, OP_GT, ty_minmax, lo_minmax},
   FUNCTION("int", "builtins", "int", 1, 1, BF_PURE | BF_RAISES | BF_CHEAP, ty_int, lo_int),
   FUNCTION("float", "builtins", "float", 1, 1, BF_PURE | BF_CHEAP, ty_float, lo_convert_call),
   FUNCTION("bool", "builtins", "bool", 1, 1, BF_PURE | BF_CHEAP | BF_COMPLEX, ty_bool, lo_convert_call),

@@ -382,6 +382,9 @@ LLVMValueRef lo_list_len(Lower *l, LLVMValueRef lst);
 /* x[i]'s address (IndexError, KeyError), x evaluated into *base; store:
  * for x[i] = v (a dict's key inserted) */
 LLVMValueRef lo_list_index(Lower *l, Node *n, LLVMValueRef *base, bool store);
+LLVMValueRef lo_list_slice(Lower *l, Node *n);  /* x[a:b:c] */
+LLVMValueRef lo_list_binop(Lower *l, Node *n);  /* x + y, x * n */
+LLVMValueRef lo_list_compare(Lower *l, int op, LLVMValueRef a, const Type *ta, LLVMValueRef b, const Type *tb);
 LLVMValueRef lo_dict_addr(Lower *l, Node *n, LLVMValueRef *base, bool store);
 LLVMValueRef lo_dict_index(Lower *l, Node *n);  /* d[k], or an entry's part in iteration */
 LLVMValueRef lo_dict_contains(Lower *l, Node *n);

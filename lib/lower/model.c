@@ -190,6 +190,8 @@ LLVMValueRef lo_fconst(Lower *l, const Type *t, double v) { return LLVMConstReal
 
 LLVMValueRef lo_truth(Lower *l, LLVMValueRef v, const Type *t) {
   if (t->kind == TY_BOOL) return v;
+  if (t->kind == TY_OPTIONAL)
+    return LLVMBuildAnd(l->b, LLVMBuildExtractValue(l->b, v, 1, ""), lo_truth(l, LLVMBuildExtractValue(l->b, v, 0, ""), t->elem), "");
   if (ty_is_complex(t)) return lo_complex_truth(l, v, t);
   if (ty_is_float(t)) return LLVMBuildFCmp(l->b, LLVMRealUNE, v, LLVMConstNull(lo_type(l, t)), "");
   return LLVMBuildICmp(l->b, LLVMIntNE, v, LLVMConstNull(lo_type(l, t)), "");

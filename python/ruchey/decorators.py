@@ -84,8 +84,10 @@ copyreg.pickle(_core.Dispatcher, _reduce_dispatcher)
 def _compile_signatures(disp, signatures):
     for sig in signatures:
         sig = types.parse_signature(sig)
-        ret = sig.return_type.describe() if sig.return_type is not None else None
-        disp._compile(tuple(t.describe() for t in sig.args), ret)
+        ret = sig.return_type
+        ret = ret.describe() if ret is not None and not isinstance(ret, types.Optional) else None  # Optional: inferred
+        for args in types.described_alternatives(sig.args):
+            disp._compile(args, ret)
     return disp
 
 

@@ -7,6 +7,7 @@ A type is described to the dispatcher as (scalar kind, ndim, layout); the
 scalar kinds are numbered in the compiler's order, which _core exports.
 """
 import builtins
+import itertools
 
 from ruchey import _core
 
@@ -132,6 +133,13 @@ class Optional:
             raise TypeError(f"Optional() takes a ruchey type, got {type_!r}")
         self.type = type_
 
+    def __call__(self, *args):
+        """optional(float64)(float64) is a signature returning an Optional."""
+        return Signature(self, args)
+
+    def describe(self):
+        raise TypeError(f"{self!r} is only supported among the arguments of a @jit signature")
+
     def __eq__(self, other):
         return isinstance(other, Optional) and self.type == other.type
 
@@ -142,12 +150,20 @@ class Optional:
         return f"OptionalType({self.type!r})"
 
 
+def described_alternatives(args):
+    """The argument types of a signature as the compiler takes them: an
+    Optional argument is compiled for its type and for None, one
+    specialisation each, so that a call with either finds its own."""
+    choices = [(a.type.describe(), "none") if isinstance(a, Optional) else (a.describe(),) for a in args]
+    return list(itertools.product(*choices))
+
+
 class Signature:
     """Argument types and a return type (None: inferred)."""
 
     def __init__(self, return_type, args):
         for a in args:
-            if not isinstance(a, (Type, TupleType)):
+            if not isinstance(a, (Type, TupleType, Optional)):
                 raise TypeError(f"not a ruchey type in a signature: {a!r}")
         self.return_type, self.args = return_type, tuple(args)
 
@@ -167,7 +183,7 @@ namespace = dict(_SCALARS)
 namespace.update({alias: _SCALARS[name] for alias, name in _ALIASES.items()})
 void = none = NoneType()
 optional = Optional
-namespace.update(void=void, none=none, Tuple=Tuple, UniTuple=UniTuple)
+namespace.update(void=void, none=none, Tuple=Tuple, UniTuple=UniTuple, optional=Optional)
 globals().update(namespace)
 
 

@@ -1,0 +1,438 @@
+"""More of typed lists and dicts in compiled code: d.get(k) as an Optional,
+popitem, update, dict() and list() constructors, sorted, sum, min and max
+of a list, list.remove; and `if x:` on an Optional. Each compared with the
+function's py_func on generated inputs, with the bad inputs Python refuses."""
+import numpy as np
+import pytest
+
+import ruchey
+from ruchey import njit, typed
+
+from conftest import AS_NUMBA, make_rng, rss_bytes
+from test_typed import same, tdict, tlist
+
+pytestmark = pytest.mark.skipif(AS_NUMBA, reason="ruchey's typed containers (numba's reflected lists differ)")
+
+
+# ---------------------------------------------------------------- dicts
+
+@njit
+def get_or_none(n, k):
+    d = {i * 3: i * 0.5 for i in range(n)}
+    v = d.get(k)
+    if v is None:
+        return -1.0
+    return v + 1.0
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_get_without_default_is_an_optional(seed):
+    rng = make_rng(seed)
+    n = int(rng.integers(0, 20))
+    for k in rng.integers(-3, 70, size=10):
+        same(get_or_none, n, int(k))
+
+
+@njit
+def get_truth(d, k):
+    if d.get(k):
+        return 1
+    return 0
+
+
+def test_get_result_as_a_condition_is_false_for_none_and_zero():
+    d = tdict("int64", "float64", [(1, 0.0), (2, 2.5)])
+    for k in (1, 2, 3):
+        assert get_truth(d, k) == get_truth.py_func(dict(d.items()), k)
+
+
+@njit
+def popitems(n):
+    d = {i: i * i for i in range(n)}
+    del d[n // 2]
+    out = []
+    while len(d) > 1:
+        k, v = d.popitem()
+        out.append(k * 1000 + v)
+    d[99] = 7  # an insertion after popitem reuses the room
+    return out, d
+
+
+@pytest.mark.parametrize("n", [2, 3, 10, 57])
+def test_popitem_takes_the_last_inserted(n):
+    same(popitems, n)
+
+
+@njit
+def popitem_empty(n):
+    d = {1: 2.0}
+    for _ in range(n):
+        d.popitem()
+    return len(d)
+
+
+def test_popitem_of_an_empty_dict_raises_key_error_as_python():
+    assert popitem_empty(1) == 0
+    with pytest.raises(KeyError) as got:
+        popitem_empty(2)
+    with pytest.raises(KeyError) as want:
+        popitem_empty.py_func(2)
+    assert got.value.args == want.value.args
+
+
+@njit
+def updated(a, b):
+    d = {}
+    d.update({int(x): x * 2.0 for x in a})
+    e = {int(x): -x for x in b}
+    d.update(e)
+    d.update(d)
+    c = d.copy()
+    c[12345] = 1.0
+    return d, len(c)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_update_keeps_order_and_overwrites(seed):
+    rng = make_rng(seed)
+    same(updated, rng.integers(0, 30, size=int(rng.integers(0, 25))).astype(np.float64),
+         rng.integers(0, 30, size=int(rng.integers(0, 25))).astype(np.float64))
+
+
+@njit
+def update_into(d, e):
+    d.update(e)
+    return len(d)
+
+
+def test_update_of_passed_dicts_and_wrong_types():
+    d = tdict("int64", "float64", [(1, 1.0), (2, 2.0)])
+    e = tdict("int64", "float64", [(2, 5.0), (3, 3.0)])
+    assert update_into(d, e) == 3
+    assert dict(d.items()) == {1: 1.0, 2: 5.0, 3: 3.0}
+    with pytest.raises(ruchey.TypingError, match="update"):
+        update_into(d, tdict("int64", "int64", [(1, 1)]))
+    with pytest.raises(ruchey.TypingError, match="typed dict"):
+        update_into(d, 3)
+
+
+@njit
+def dict_ctor(n):
+    d = dict()
+    for i in range(n):
+        d[i % 7] = i
+    return d
+
+
+def test_dict_constructor_makes_an_empty_dict():
+    for n in (0, 3, 20):
+        same(dict_ctor, n)
+
+
+# ---------------------------------------------------------------- lists
+
+@njit
+def list_of_range(a, b, c):
+    return list(range(a, b, c)), list(range(b)), list(range(a, b))
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_list_of_a_range(seed):
+    rng = make_rng(seed)
+    a, b = (int(x) for x in rng.integers(-20, 20, size=2))
+    c = int(rng.choice([-5, -2, -1, 1, 2, 3, 7]))
+    same(list_of_range, a, b, c)
+
+
+def test_list_of_a_range_with_step_zero_raises_value_error():
+    with pytest.raises(ValueError, match="must not be zero"):
+        list_of_range(0, 5, 0)
+
+
+@njit
+def list_copies(a, x):
+    y = list(x)
+    y.append(1.5)
+    z = list()
+    z.append(len(y))
+    return list(a), y, z
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_list_of_an_array_and_of_a_list(seed):
+    rng = make_rng(seed)
+    a = rng.standard_normal(int(rng.integers(0, 9)))
+    same(list_copies, a, tlist("float64", rng.standard_normal(4)))
+    same(list_copies, a[::2], tlist("float64", []))
+
+
+@njit
+def sorts(x, a, rev):
+    return sorted(x), sorted(x, reverse=rev), sorted(a), sorted(range(5, 0, -1))
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_sorted_returns_a_new_sorted_list(seed):
+    rng = make_rng(seed)
+    x = rng.integers(-5, 5, size=int(rng.integers(0, 30))).astype(np.float64)
+    x[::3] *= -0.0
+    got = same(sorts, tlist("float64", x), rng.integers(-9, 9, size=7), bool(seed % 2))
+    if len(x):  # stable: -0.0 and 0.0 keep their order
+        assert [np.signbit(v) for v in got[0] if v == 0] == [np.signbit(v) for v in x if v == 0]
+
+
+@njit
+def reductions(x):
+    return min(x), max(x), sum(x), sum(x, 10)
+
+
+@njit
+def int_reductions(x):
+    return min(x), max(x), sum(x), sum(x, 2.5)
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_min_max_sum_of_a_list(seed):
+    rng = make_rng(seed)
+    n = int(rng.integers(1, 40))
+    same(reductions, tlist("float64", rng.standard_normal(n)))
+    same(int_reductions, tlist("int64", rng.integers(-100, 100, size=n)))
+
+
+def test_min_max_of_nan_keep_python_order():
+    for v in ([np.nan, 1.0, 2.0], [1.0, np.nan, 0.5], [2.0, 2.0, -0.0, 0.0]):
+        got, want = reductions(tlist("float64", v)), reductions.py_func(list(v))
+        np.testing.assert_equal(got, want)
+        assert [np.signbit(g) for g in got[:2]] == [np.signbit(w) for w in want[:2]]
+
+
+@njit
+def sum_bools(x):
+    return sum(x)
+
+
+def test_sum_of_bools_counts_them():
+    assert sum_bools(tlist("bool", [True, False, True])) == 2
+    assert sum_bools(tlist("bool", [])) == 0
+
+
+def test_min_max_of_an_empty_list_raise_value_error():
+    with pytest.raises(ValueError):
+        reductions(tlist("float64", []))
+
+
+@njit
+def min_of_number(x):
+    return min(x)
+
+
+@njit
+def sum_of_number(x):
+    return sum(x)
+
+
+def test_min_and_sum_of_a_number_are_typing_errors():
+    with pytest.raises(ruchey.TypingError, match="typed list"):
+        min_of_number(3.0)
+    with pytest.raises(ruchey.TypingError, match="typed list"):
+        sum_of_number(3.0)
+
+
+@njit
+def removes(x, vs):
+    for v in vs:
+        x.remove(v)
+    return x
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_remove_takes_the_first_equal_item(seed):
+    rng = make_rng(seed)
+    x = rng.integers(0, 6, size=20)
+    vs = rng.permutation(x)[:int(rng.integers(0, 20))]
+    got = removes(tlist("int64", x), vs)
+    assert list(got) == removes.py_func(list(x), vs)
+
+
+def test_remove_of_a_missing_item_raises_value_error():
+    with pytest.raises(ValueError, match="not in list"):
+        removes(tlist("int64", [1, 2]), np.array([3]))
+
+
+@njit
+def churn_more(n):
+    d = {i: i * 1.0 for i in range(n)}
+    d.update(d.copy())
+    while len(d) > n // 2:
+        d.popitem()
+    y = sorted(list(range(n, 0, -1)))
+    return len(y) + len(d) + sum(y)
+
+
+def test_new_constructors_leak_nothing():
+    churn_more(10000)
+    before = rss_bytes()
+    for _ in range(300):
+        churn_more(10000)
+    after = rss_bytes()
+    if before is not None:
+        assert after - before < 8 << 20, f"RSS grew by {(after - before) >> 20} MB"
+
+
+# ---------------------------------------------------------------- Optional as a condition
+
+@njit
+def opt_truth(x, limit):
+    y = None
+    if x < limit:
+        y = x
+    n = 0
+    if y:
+        n += 1
+    while y:
+        y = None
+        n += 10
+    return n
+
+
+@pytest.mark.parametrize("x", [-1.0, 0.0, 2.5, 9.0])
+def test_if_and_while_on_an_optional_treat_none_as_false(x):
+    assert opt_truth(x, 5.0) == opt_truth.py_func(x, 5.0)
+
+
+# ---------------------------------------------------------------- slices, +, *, comparisons
+
+@njit
+def slices(x, a, b, c):
+    return x[a:b:c], x[a:], x[:b], x[::c], x[:], x[a:b]
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_list_slices_as_python(seed):
+    rng = make_rng(seed)
+    n = int(rng.integers(0, 12))
+    x = rng.integers(-50, 50, size=n)
+    a, b = (int(v) for v in rng.integers(-15, 15, size=2))
+    c = int(rng.choice([-4, -2, -1, 1, 2, 3]))
+    got = slices(tlist("int64", x), a, b, c)
+    want = slices.py_func(list(x), a, b, c)
+    assert [list(g) for g in got] == list(want)
+
+
+@njit
+def del_slice(x, a, b, c):
+    del x[a:b:c]
+    y = x.copy()
+    del y[a:]
+    z = x.copy()
+    del z[:b]
+    return x, y, z
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_del_of_a_slice_as_python(seed):
+    rng = make_rng(seed)
+    n = int(rng.integers(0, 12))
+    x = rng.standard_normal(n)
+    a, b = (int(v) for v in rng.integers(-15, 15, size=2))
+    c = int(rng.choice([-3, -1, 1, 2, 4]))
+    got = del_slice(tlist("float64", x), a, b, c)
+    want = del_slice.py_func(list(x), a, b, c)
+    assert [list(g) for g in got] == list(want)
+
+
+def test_slice_step_zero_raises_value_error():
+    with pytest.raises(ValueError, match="step cannot be zero"):
+        slices(tlist("int64", [1, 2]), 0, 1, 0)
+    with pytest.raises(ValueError, match="step cannot be zero"):
+        del_slice(tlist("int64", [1, 2]), 0, 1, 0)
+
+
+@njit
+def slice_float(x):
+    return x[1.5:]
+
+
+def test_slice_of_a_float_is_a_typing_error():
+    with pytest.raises(ruchey.TypingError, match="slice indices must be integers"):
+        slice_float(tlist("int64", [1, 2]))
+
+
+@njit
+def concat_repeat(x, y, n):
+    z = x + y
+    w = x * n
+    v = n * y
+    e = [] + x
+    return z, w, v, e, len(x + x * 2)
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_concatenation_and_repetition(seed):
+    rng = make_rng(seed)
+    x = rng.standard_normal(int(rng.integers(0, 6)))
+    y = rng.standard_normal(int(rng.integers(0, 6)))
+    n = int(rng.integers(-2, 4))
+    got = concat_repeat(tlist("float64", x), tlist("float64", y), n)
+    want = concat_repeat.py_func(list(x), list(y), n)
+    assert [list(g) for g in got[:4]] == list(want[:4]) and got[4] == want[4]
+
+
+@njit
+def concat_mixed(x, y):
+    return x + y
+
+
+@njit
+def augmented(x, y):
+    x += y
+    return x
+
+
+def test_concatenation_of_other_types_and_augmented_are_typing_errors():
+    with pytest.raises(ruchey.TypingError, match="cannot concatenate"):
+        concat_mixed(tlist("int64", [1]), tlist("float64", [1.0]))
+    with pytest.raises(ruchey.TypingError, match="not supported"):
+        concat_mixed(tlist("int64", [1]), 2)
+    with pytest.raises(ruchey.TypingError, match="extend"):
+        augmented(tlist("int64", [1]), tlist("int64", [1]))
+
+
+@njit
+def comparisons(x, y):
+    return x == y, x != y, x < y, x <= y, x > y, x >= y
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_list_comparisons_as_python(seed):
+    rng = make_rng(seed)
+    x = list(rng.integers(0, 3, size=int(rng.integers(0, 5))))
+    y = list(rng.integers(0, 3, size=int(rng.integers(0, 5)))) if seed % 3 else list(x)
+    assert comparisons(tlist("int64", x), tlist("int64", y)) == comparisons.py_func(x, y)
+    fy = [float(v) for v in y]
+    assert comparisons(tlist("int64", x), tlist("float64", fy)) == comparisons.py_func(x, fy)
+
+
+@njit
+def literal_equal(n):
+    return [1, 2, n] == [1, 2, 3], [n] * 2 != [n, n]
+
+
+def test_comparing_list_literals_leaks_nothing():
+    assert literal_equal(3) == (True, False)
+    before = rss_bytes()
+    for _ in range(200000):
+        literal_equal(3)
+    after = rss_bytes()
+    if before is not None:
+        assert after - before < 8 << 20, f"RSS grew by {(after - before) >> 20} MB"
+
+
+@njit
+def compare_list_number(x):
+    return x == 1
+
+
+def test_comparing_a_list_with_a_number_is_a_typing_error():
+    with pytest.raises(ruchey.TypingError, match="cannot compare"):
+        compare_list_number(tlist("int64", [1]))
