@@ -499,7 +499,7 @@ static RtStatus least_squares(Fm *f, Fm *x, double *s, double rcond, int *rank) 
   Dgelsd dgelsd = la_routine(R_DGELSD);
   Zgelsd zgelsd = la_routine(R_ZGELSD);
   *rank = 0;
-  if (m == 0 || n == 0 || nrhs == 0) return RT_OK;
+  if (m == 0 || n == 0) return RT_OK;
   if (f->cplx ? !zgelsd : !dgelsd) return la_missing();
   double q[2] = {0}, rq = 0;
   if (f->cplx) zgelsd(&m, &n, &nrhs, f->d, &lda, x->d, &ldb, s, &rcond, rank, q, &lwork, &rq, &iq, &info);
@@ -521,12 +521,13 @@ static RtStatus lstsq(int kind, const RtArray *a, const RtArray *b, int ndb, dou
   Fm f, bf, x = {0};
   RtStatus st = fortran_of(a, 2, kind, &f);
   if (st) return st;
-  int m = f.m, n = f.n, k = m < n ? m : n, rank;
+  int m = f.m, n = f.n, k = m < n ? m : n, rank = 0;
   st = fortran_of(b, ndb, kind, &bf);
   if (!st && bf.m != m) st = la_error("Incompatible dimensions");
   if (!st) st = check_finite(&f);
   if (!st) st = check_finite(&bf);
-  if (!st) st = new_fm(&x, m > n ? m : n, bf.n, f.cplx);
+  /* no right-hand side: one of zeros, for the rank and s, as NumPy does */
+  if (!st) st = new_fm(&x, m > n ? m : n, bf.n > 0 ? bf.n : 1, f.cplx);
   for (int j = 0; !st && j < bf.n; j++)
     for (int i = 0; i < m; i++) put(&x, i, j, at(&bf, i, j));
   double *s = doubles(k, &st);
@@ -597,7 +598,7 @@ static double vector_norm(const double *v, int64_t n, double p, int flags) {
     return sqrt(r);
   }
   if (isinf(p)) {
-    r = v[0];
+    r = n ? v[0] : 0;
     for (int64_t i = 1; i < n; i++) r = p > 0 ? fmax(r, v[i]) : fmin(r, v[i]);
     return r;
   }
@@ -605,8 +606,9 @@ static double vector_norm(const double *v, int64_t n, double p, int flags) {
   return p == 0 || p == 1 ? r : pow(r, 1 / p);
 }
 
-static RtStatus empty_reduction(const char *what) {
-  rt_error_format(RT_ERR_VALUE, what, 0, 0, 0, 0);
+/* the smallest of no values (NumPy's largest of none is 0) */
+static RtStatus empty_reduction(void) {
+  rt_set_error(RT_ERR_VALUE, "zero-size array to reduction operation minimum which has no identity");
   return RT_ERR_VALUE;
 }
 
@@ -636,9 +638,7 @@ static RtStatus matrix_norm(Fm *f, double p, int flags, double *r) {
     rt_set_error(RT_ERR_VALUE, "Invalid norm order for matrices.");
     return RT_ERR_VALUE;
   }
-  if ((int64_t)f->m * f->n == 0 && !(flags & LF_NUC))
-    return empty_reduction(p > 0 ? "zero-size array to reduction operation maximum which has no identity"
-                                 : "zero-size array to reduction operation minimum which has no identity");
+  if ((int64_t)f->m * f->n == 0 && !(flags & LF_NUC) && p < 0) return empty_reduction();
   if (!svd_ord) {
     *r = line_sums(f, isinf(p), p > 0);
     return RT_OK;
@@ -661,9 +661,7 @@ static RtStatus norm(int kind, const RtArray *a, int nda, double p, int flags, d
   } else {
     double *v = doubles(f.m, &st);
     for (int i = 0; !st && i < f.m; i++) v[i] = cabs(at(&f, i, 0));
-    if (!st && f.m == 0 && isinf(p) && !(flags & LF_DEFAULT))
-      st = empty_reduction(p > 0 ? "zero-size array to reduction operation maximum which has no identity"
-                                 : "zero-size array to reduction operation minimum which has no identity");
+    if (!st && f.m == 0 && p == -INFINITY && !(flags & LF_DEFAULT)) st = empty_reduction();
     if (!st) scalar[0] = vector_norm(v, f.m, p, flags);
     free(v);
   }
@@ -718,10 +716,11 @@ static RtStatus rank(int kind, const RtArray *a, int nda, double p, int flags, d
     return RT_OK;
   }
   RtStatus st = singular_values(kind, a, &s, &k);
-  for (int i = 0; !st && i < k; i++) largest = fmax(largest, s[i]);
+  for (int i = 0; !st && i < k; i++) largest = fmax(largest, real_kind(kind) == TY_F32 ? (float)s[i] : s[i]);
   double m = (double)(a->shape[0] > a->shape[1] ? a->shape[0] : a->shape[1]);
-  double tol = flags & LF_DEFAULT ? largest * m * DBL_EPSILON : p;
-  for (int i = 0; !st && i < k; i++) count += s[i] > tol;
+  bool single = real_kind(kind) == TY_F32;  /* NumPy compares s and eps in a's precision */
+  double tol = flags & LF_DEFAULT ? largest * m * (single ? FLT_EPSILON : DBL_EPSILON) : p;
+  for (int i = 0; !st && i < k; i++) count += (single ? (float)s[i] : s[i]) > tol;
   scalar[0] = count;
   free(s);
   return st;
@@ -824,6 +823,7 @@ static RtStatus cov(int kind, const RtArray *a, int nda, const RtArray *b, int n
   }
   /* gemm made conj(X X^H), X NumPy's variables x observations */
   for (int64_t i = 0; !st && i < (int64_t)vars * vars; i++) put(&c, i, 0, conj(at(&c, i, 0)) / fact);
+  zdouble cov_of_one = vars == 1 ? at(&c, 0, 0) : 0;
   if (!st && (flags & LF_CORR)) {  /* c / outer(stddev, stddev), clipped to [-1, 1] as NumPy's */
     double *sd = doubles(vars, &st);
     for (int i = 0; !st && i < vars; i++) sd[i] = sqrt(creal(at(&c, i, i)));
@@ -837,6 +837,7 @@ static RtStatus cov(int kind, const RtArray *a, int nda, const RtArray *b, int n
   }
   if (!st && (flags & LF_SCALAR) && vars == 1) {
     zdouble v = at(&c, 0, 0);
+    if (flags & LF_CORR) v = cov_of_one / cov_of_one;  /* NumPy's c / c */
     scalar[0] = creal(v), scalar[1] = cimag(v);
     if (!(flags & LF_CORR)) st = la_new_result(&out[0], 0, NULL, item_of(kind));
     if (!st && !(flags & LF_CORR)) store(out[0].data, kind, v);
