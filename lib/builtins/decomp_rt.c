@@ -841,10 +841,7 @@ static RtStatus cov(int kind, const RtArray *a, int nda, const RtArray *b, int n
     scalar[0] = creal(v), scalar[1] = cimag(v);
     if (!(flags & LF_CORR)) st = la_new_result(&out[0], 0, NULL, item_of(kind));
     if (!st && !(flags & LF_CORR)) store(out[0].data, kind, v);
-  } else if (!st && (flags & LF_SCALAR)) {
-    rt_set_error(RT_ERR_VALUE, "a 1-d input with y= given holds more than one variable");  /* not reached: typed 2-d */
-    st = RT_ERR_VALUE;
-  } else if (!st) {
+  } else if (!st) {  /* (LF_SCALAR only of one variable: a vector without y) */
     st = result_of(&out[0], 2, vars, vars, kind, &c, false);
   }
   free(c.d), free(f.d);
