@@ -16,7 +16,8 @@ import pytest
 import ruchey
 from conftest import AS_NUMBA, make_rng
 
-numba_differs = pytest.mark.skipif(AS_NUMBA, reason="numba takes fewer arguments and words its errors otherwise")
+pytestmark = pytest.mark.skipif(AS_NUMBA, reason="numba lacks NumPy 2's arguments here (cholesky's upper=, qr's "
+                                "mode=, svd's compute_uv=, ...), int matrices, and words its errors otherwise")
 
 REALS = [np.float32, np.float64]
 COMPLEX = [np.complex64, np.complex128]
@@ -286,6 +287,11 @@ def test_slogdet_of_singular_and_ill_conditioned_matrices(dtype):
         else:
             assert_close(sign, esign, 6, "sign")
             assert abs(logdet - elogdet) <= 1e-3 * abs(elogdet)
+
+
+def test_slogdet_of_nan_is_numpys():
+    for a in [np.full((2, 2), np.nan), np.array([[np.nan, 1.0], [2.0, -3.0]])]:
+        assert np.array_equal(slogdet(a), np.linalg.slogdet(a), equal_nan=True)
 
 
 @pytest.mark.parametrize("dtype", COMPLEX, ids=ids)
@@ -664,7 +670,6 @@ def test_a_matrix_with_nan_or_inf_is_a_linalg_error_as_numbas(f, bad):
         lstsq(a, np.ones(3))
 
 
-@numba_differs
 @pytest.mark.parametrize("src, message", [
     ("np.linalg.svd(a[0])", "1-dimensional array given"),
     ("np.linalg.eig(np.ones((2, 2, 2)))", "arrays of 3 dimensions are not supported"),
@@ -772,3 +777,25 @@ def test_corrcoef_of_a_vector_is_a_number_and_cov_a_0d_array():
     assert corrcoef(x) == 1.0 and type(corrcoef(x)) is float
     got = cov(x)
     assert type(got) is np.ndarray and got.shape == () and got == np.cov(x)
+
+
+# ---------------------------------------------------------------- threads
+
+@ruchey.njit(nogil=True)
+def singular_values_sum(a, times):
+    total = 0.0
+    for _ in range(times):
+        total += np.linalg.svd(a, compute_uv=False).sum() + np.linalg.eigvalsh(a @ a.T).sum()
+    return total
+
+
+def test_decompositions_run_in_threads_without_the_gil():
+    from concurrent.futures import ThreadPoolExecutor
+    rng = make_rng(77)
+    mats = [rng.standard_normal((30, 30)) for _ in range(4)]
+    expected = [singular_values_sum(m, 20) for m in mats]
+    with ThreadPoolExecutor(4) as pool:
+        got = list(pool.map(lambda m: singular_values_sum(m, 20), mats))
+    assert got == expected
+    for m, e in zip(mats, expected):
+        assert abs(e - 20 * (np.linalg.svd(m, compute_uv=False).sum() + np.linalg.eigvalsh(m @ m.T).sum())) <= 1e-9 * abs(e)

@@ -166,7 +166,8 @@ static RtStatus log_det(Fm *f, zdouble *sign, double *logdet) {
   for (int i = 0; i < n && info == 0; i++) {
     zdouble u = at(f, i, i);
     double size = cabs(u);
-    *sign *= (ipiv[i] != i + 1 ? -1.0 : 1.0) * u / size;
+    /* a real pivot's sign as NumPy takes it: NaN counts as positive */
+    *sign *= (ipiv[i] != i + 1 ? -1.0 : 1.0) * (f->cplx ? u / size : creal(u) < 0 ? -1.0 : 1.0);
     *logdet += log(size);
   }
   if (info > 0) *sign = 0.0, *logdet = -INFINITY;
