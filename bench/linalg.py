@@ -2,12 +2,16 @@
 
     python3 bench/linalg.py [--quick] [--sizes 200,500,1000]
 
-``a @ b`` of two n x n float64 matrices, a matrix times a vector, and
-``numpy.linalg.solve`` of an n x n system,
+``a @ b`` of two n x n float64 matrices, a matrix times a vector,
+``numpy.linalg.solve`` of an n x n system, and (n up to 500) the
+decompositions ``svd``, ``eigh`` and ``cholesky`` of an n x n matrix,
 compiled by ruchey and by Numba from the same source, called from Python
 beside NumPy's own ``a @ b``. Results are checked against NumPy's before
 anything is timed. Measured: the median seconds per call (bench/timing.py's
 round robin, all columns in alternating rounds).
+
+Decompositions are checked by their values (singular values,
+eigenvalues: vectors may differ in sign), cholesky whole.
 
 Targets (issue 14): ``a @ b`` and ``solve`` of 500x500 float64 within 1.2x
 of NumPy. ruchey and Numba both call the BLAS and LAPACK SciPy ships
@@ -34,6 +38,27 @@ def solve(a, b):
     return np.linalg.solve(a, b)
 
 
+def svd(a):
+    return np.linalg.svd(a)
+
+
+def eigh(a):
+    return np.linalg.eigh(a)
+
+
+def cholesky(a):
+    return np.linalg.cholesky(a)
+
+
+def same(got, expected):
+    return np.allclose(got, expected, rtol=1e-10, atol=1e-10 * np.abs(expected).max())
+
+
+def first_results(k):
+    """Compares result k of two tuples (the values of a decomposition)."""
+    return lambda got, expected: same(got[k], expected[k])
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--quick", action="store_true")
@@ -51,15 +76,19 @@ def main():
     for n in (int(s) for s in opts.sizes.split(",")):
         a, b = rng.random((n, n)), rng.random((n, n))
         spd = a @ a.T + n * np.eye(n)
-        for name, f, args in [("matmul", matmul, (a, b)), ("matvec", matvec, (a, b[:, 0].copy())),
-                              ("solve", solve, (spd, b[:, 0].copy()))]:
+        rows = [("matmul", matmul, (a, b), same), ("matvec", matvec, (a, b[:, 0].copy()), same),
+                ("solve", solve, (spd, b[:, 0].copy()), same)]
+        if n <= 500:
+            rows += [("svd", svd, (a,), first_results(1)), ("eigh", eigh, (spd,), first_results(0)),
+                     ("cholesky", cholesky, (spd,), same)]
+        for name, f, args, check in rows:
             expected = f(*args)
-            calls = {"numpy": lambda f=f: f(*args)}
+            calls = {"numpy": lambda f=f, args=args: f(*args)}
             for label, jit in jits.items():
                 fn = jit(f)
-                if not np.allclose(fn(*args), expected, rtol=1e-12, atol=1e-12 * np.abs(expected).max()):
+                if not check(fn(*args), expected):
                     raise SystemExit(f"{label} {name} {n}: wrong result")
-                calls[label] = lambda fn=fn: fn(*args)
+                calls[label] = lambda fn=fn, args=args: fn(*args)
             med, _ = round_robin(calls, 0.5 if opts.quick else 3.0, 5, 41)
             nb = med.get("numba", float("nan"))
             print(f"{name + ' ' + str(n):16} {med['ruchey'] * 1e3:9.3f}m {med['numpy'] * 1e3:9.3f}m {nb * 1e3:9.3f}m "

@@ -382,6 +382,7 @@ void rt_register_symbols(void (*define)(const char *name, void *addr, void *ctx)
   define("rt_complex_pow", (void *)rt_complex_pow, ctx);
   define("rt_matrix_product", (void *)rt_matrix_product, ctx);
   define("rt_linalg", (void *)rt_linalg, ctx);
+  define("rt_decomp", (void *)rt_decomp, ctx);
   define("rt_kernel_error", (void *)rt_kernel_error, ctx);
   define("rt_fiber_block", (void *)rt_fiber_block, ctx);
   define("rt_fiber_barrier", (void *)rt_fiber_barrier, ctx);

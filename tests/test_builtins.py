@@ -540,6 +540,8 @@ ALLOC_ARGS = {
     "numpy.trapezoid": ["a"],
     "numpy.correlate": ["a", "a[:2]"],
     "numpy.matmul": ["a", "a"],
+    "numpy.cov": ["a"],
+    "numpy.corrcoef": ["a"],
     "numpy.dot": ["a", "a"],
     "numpy.inner": ["a", "a"],
     "numpy.vdot": ["a", "a"],

@@ -29,12 +29,18 @@ typedef void (*Gemv)(const char *t, const int *m, const int *n, const void *alph
  * named as SciPy's cython_blas and cython_lapack name them. */
 static const char *const names[R_COUNT] = {"sgemm", "dgemm", "sgemv", "dgemv", "sgetrf", "dgetrf",
                                            "sgetrs", "dgetrs", "sgetri", "dgetri", "cgemm", "zgemm",
-                                           "cgemv", "zgemv"};
+                                           "cgemv", "zgemv", "dgesv", "zgesv", "zgetrf", "dsyevd",
+                                           "zheevd", "dgesdd", "zgesdd", "dgeev", "zgeev", "dgeqrf",
+                                           "zgeqrf", "dorgqr", "zungqr", "dpotrf", "zpotrf", "dgelsd",
+                                           "zgelsd"};
 static void *routines[R_COUNT];
 static void *linalg_error;  /* numpy.linalg.LinAlgError, held by the extension */
 
 const char *const la_blas_names[] = {"sgemm", "dgemm", "sgemv", "dgemv", "cgemm", "zgemm", "cgemv", "zgemv", NULL};
-const char *const la_lapack_names[] = {"sgetrf", "dgetrf", "sgetrs", "dgetrs", "sgetri", "dgetri", NULL};
+const char *const la_lapack_names[] = {"sgetrf", "dgetrf", "sgetrs", "dgetrs", "sgetri", "dgetri", "dgesv",
+                                       "zgesv", "zgetrf", "dsyevd", "zheevd", "dgesdd", "zgesdd", "dgeev",
+                                       "zgeev", "dgeqrf", "zgeqrf", "dorgqr", "zungqr", "dpotrf", "zpotrf",
+                                       "dgelsd", "zgelsd", NULL};
 
 void rt_set_routine(const char *name, void *fn) {
   for (int i = 0; i < R_COUNT; i++)
@@ -207,6 +213,11 @@ static RtStatus product(int kind, int64_t item, Mat a, Mat b, char *c) {
     return RT_OK;
   }
   return blas_product(kind, a, b, c);
+}
+
+RtStatus la_square_product(int kind, const char *a, const char *b, char *c, int64_t n) {
+  int64_t item = ty_plain[kind].bits / 8;
+  return product(kind, item, (Mat){(char *)a, n, n, n * item, item}, (Mat){(char *)b, n, n, n * item, item}, c);
 }
 
 /* ---------------------------------------------------------------- the products */

@@ -7,12 +7,17 @@
 #include "ruchey.h"
 
 enum { R_SGEMM, R_DGEMM, R_SGEMV, R_DGEMV, R_SGETRF, R_DGETRF, R_SGETRS, R_DGETRS, R_SGETRI, R_DGETRI,
-       R_CGEMM, R_ZGEMM, R_CGEMV, R_ZGEMV, R_COUNT };
+       R_CGEMM, R_ZGEMM, R_CGEMV, R_ZGEMV,
+       /* decomp_rt.c's, in double precision (real, complex) */
+       R_DGESV, R_ZGESV, R_ZGETRF, R_DSYEVD, R_ZHEEVD, R_DGESDD, R_ZGESDD, R_DGEEV, R_ZGEEV, R_DGEQRF, R_ZGEQRF,
+       R_DORGQR, R_ZUNGQR, R_DPOTRF, R_ZPOTRF, R_DGELSD, R_ZGELSD, R_COUNT };
 
 void *la_routine(int r);           /* NULL until the extension set it (without SciPy: never) */
 RtStatus la_missing(void);         /* the RuntimeError that says SciPy is missing */
 RtStatus la_error(const char *msg);  /* numpy.linalg.LinAlgError(msg) */
 /* out: a new C-contiguous array of ndim dimensions, itemsize item. */
 RtStatus la_new_result(RtArray *out, int ndim, const int64_t *shape, int64_t item);
+/* c (n x n, C order) = a b of C-ordered n x n matrices of elements of kind */
+RtStatus la_square_product(int kind, const char *a, const char *b, char *c, int64_t n);
 
 #endif

@@ -34,6 +34,7 @@ extern const Builtin bi_lists[];   /* lists.c: typed lists, `in` */
 extern const Builtin bi_dicts[];   /* dicts.c: typed dicts */
 extern const Builtin bi_random[];  /* random.c: numpy.random and the random module */
 extern const Builtin bi_linalg[];  /* linalg.c: matrix products (dot, matmul, @, inner, vdot), numpy.linalg */
+extern const Builtin bi_decomp[];  /* decomp.c: numpy.linalg's decompositions, norm, cond, ...; cov, corrcoef */
 
 /* The elements' type of an array, or a number's own; dimensions (0 for a number). */
 static inline const Type *elem_of(const Type *t) { return t->kind == TY_ARRAY ? t->elem : t; }

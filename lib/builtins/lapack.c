@@ -142,6 +142,8 @@ int32_t rt_linalg(int32_t op, int32_t kind, const RtArray *a, int32_t nda, const
   out->meminfo = NULL;
   RtStatus st = square(a);
   if (st) return st;
+  if (ty_is_complex(&ty_plain[kind]) && (op != LA_SOLVE || b->shape[0] == a->shape[0]))
+    return la_complex_linalg(op, kind, a, b, ndb, out, scalar);
   if (op == LA_DET) return det(kind, a, scalar);
   if (op == LA_INV) return inv(kind, a, out);
   return solve(kind, a, b, ndb, out);

@@ -1,6 +1,7 @@
 /* builtins/linalg.c — NumPy's matrix products: numpy.dot, matmul (and the
  * @ operator, which the frontend makes a call of numpy.matmul), inner,
- * vdot (numpy.outer is arraymath.c's); and numpy.linalg's solve, inv, det. The typers check what
+ * vdot (numpy.outer is arraymath.c's); and numpy.linalg's solve, inv, det
+ * (the rest of numpy.linalg is decomp.c's). The typers check what
  * can be known from the types (arrays, their dimensions, the result's
  * dtype); the lowerer hands the operands to rt_matrix_product (blas.c) or
  * rt_linalg (lapack.c), which check the shapes as NumPy does and compute
@@ -60,11 +61,11 @@ static const Type *ty_linalg(Infer *in, Node *n, const Type **args) {
     if (nd != want || nd > 2)
       return ty_error(in, x, "%s(): arrays of %d dimensions are not supported here (stacks of matrices are not)",
                       n->bi->name, nd);
-    if (!ty_is_int(x->ty->elem) && !ty_is_float(x->ty->elem) && x->ty->elem->kind != TY_BOOL)
+    if (!ty_is_scalar(x->ty->elem))
       return ty_error(in, x, "%s(): arrays of %s are not supported", n->bi->name, x->ty->elem->name);
     e = e ? np_promote(e, x->ty->elem) : x->ty->elem;
   }
-  if (!ty_is_float(e)) e = TYS(TY_F64);
+  if (!ty_is_float(e) && !ty_is_complex(e)) e = TYS(TY_F64);
   if (op == LA_DET) return e;
   return ty_array(e, op == LA_SOLVE ? n->list.items[1]->ty->ndim : 2, 'C', false);
 }
@@ -125,7 +126,7 @@ static const char *const out_kw[] = {"out", NULL};
    ty_product, lo_product}
 
 #define LINALG(name, op, n)                                                                                   \
-  {"numpy.linalg." name, "numpy.linalg", name, BK_FUNCTION, 0, n, n, NULL, BF_ALLOCATES | BF_RAISES | BF_BLAS, op, 0, \
+  {"numpy.linalg." name, "numpy.linalg", name, BK_FUNCTION, 0, n, n, NULL, BF_ALLOCATES | BF_RAISES | BF_BLAS | BF_COMPLEX, op, 0, \
    ty_linalg, lo_product}
 
 const Builtin bi_linalg[] = {

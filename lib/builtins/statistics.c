@@ -1,5 +1,6 @@
 /* builtins/statistics.c — NumPy's statistics beside the reductions, in
  * compiled code: cumsum and cumprod, diff, median, percentile and quantile
+ * (and nanmedian, nanpercentile, nanquantile, which leave NaNs out)
  * (a partial sort of a copy: quickselect at run time), isclose, allclose
  * and array_equal, as functions and (cumsum, cumprod) as array methods.
  * Their arithmetic and axis dispatch are reduce.c's (reduce.h).
@@ -218,19 +219,26 @@ static LLVMValueRef lo_diff(Lower *l, Node *n) {
 
 /* ---------------------------------------------------------------- median, percentile, quantile */
 
-enum { Q_MEDIAN, Q_PERCENTILE, Q_QUANTILE };
+/* which quantile a row computes; Q_NAN: of the elements that are not NaN
+ * (numpy.nanmedian, nanpercentile, nanquantile) */
+enum { Q_MEDIAN, Q_PERCENTILE, Q_QUANTILE, Q_NAN = 4 };
+
+static int quantile_kind(const Node *n) { return n->bi->ival & ~Q_NAN; }
+
+/* NaNs skipped: only floats hold them */
+static bool skips_nan(const Node *n, const Type *e) { return (n->bi->ival & Q_NAN) && ty_is_float(e); }
 
 /* quantile(a, q) of an int q (0 or 1): an element itself, of a's dtype. */
 static bool int_quantile(Node *n) {
   Node *q = bi_arg(n, 1, "q");
-  return n->bi->ival == Q_QUANTILE && ty_is_scalar(q->ty) && !ty_is_float(q->ty);
+  return quantile_kind(n) == Q_QUANTILE && ty_is_scalar(q->ty) && !ty_is_float(q->ty);
 }
 
 static const Type *ty_quantile(Infer *in, Node *n, const Type **args) {
   Node *a = n->list.items[0], *q = bi_arg(n, 1, "q");
   if (!bi_need_values(in, n, a)) return NULL;
   const Type *e = elem_of(a->ty);
-  if (n->bi->ival == Q_MEDIAN) return rd_mean_dtype(e);
+  if (quantile_kind(n) == Q_MEDIAN) return rd_mean_dtype(e);
   if (e->kind == TY_BOOL) return ty_error(in, n, "%s(): %s", n->bi->name, rd_boolean_subtract);
   if (!q) return ty_error(in, n, "%s() missing argument 'q'", n->bi->name);
   if (q->ty->kind == TY_ARRAY && q->ty->ndim > 0 && q->ty->elem->kind != TY_BOOL) return ty_array(TYS(TY_F64), q->ty->ndim, 'C', false);
@@ -243,25 +251,30 @@ static const Type *ty_quantile(Infer *in, Node *n, const Type **args) {
 typedef struct Gather {
   const Type *elem;
   LLVMValueRef data, k, nan;
+  bool skip_nan;
 } Gather;
 
+/* v stored at k, which moves on unless v is a NaN to skip (the next overwrites it) */
 static void gather_element(Lower *l, LLVMValueRef v, void *arg) {
   Gather *g = arg;
-  LLVMValueRef k = rd_load(l, g->k);
+  LLVMValueRef k = rd_load(l, g->k), nan = rd_is_nan(l, g->elem, v);
   lo_store_scalar(l, g->elem, LLVMBuildInBoundsGEP2(l->b, lo_storage_type(l, g->elem), g->data, &k, 1, ""), v);
-  LLVMBuildStore(l->b, LLVMBuildAdd(l->b, k, const_i64(l, 1), ""), g->k);
-  LLVMBuildStore(l->b, rd_or(l, rd_load(l, g->nan), rd_is_nan(l, g->elem, v)), g->nan);
+  LLVMValueRef step = g->skip_nan ? LLVMBuildZExt(l->b, LLVMBuildNot(l->b, nan, ""), l->mod->i64, "") : const_i64(l, 1);
+  LLVMBuildStore(l->b, LLVMBuildAdd(l->b, k, step, ""), g->k);
+  LLVMBuildStore(l->b, rd_or(l, rd_load(l, g->nan), nan), g->nan);
 }
 
 /* a's elements in a new 1-d array (a temp, partitioned in place); their
- * number, and whether one is NaN. */
-static LLVMValueRef gather(Lower *l, Node *a, LLVMValueRef *count, LLVMValueRef *nan) {
+ * number, and whether one is NaN (skip_nan: the elements that are not
+ * NaN, and whether there are none). */
+static LLVMValueRef gather(Lower *l, Node *a, bool skip_nan, LLVMValueRef *count, LLVMValueRef *nan) {
   const Type *e = elem_of(a->ty), *t = ty_array(e, 1, 'C', false);
   Elements *el = a->ty->kind == TY_ARRAY ? lo_elements_begin(l, a) : NULL;
   *count = el ? elements_count(l, el, a->ty->ndim) : const_i64(l, 1);
   LLVMValueRef work = lo_alloc_array(l, t, count, -1);
   lo_temp_made(l, t, work);
-  Gather g = {e, rd_data(l, work), rd_var(l, const_i64(l, 0), "gather.k"), rd_var(l, const_bool(l, false), "gather.nan")};
+  Gather g = {e, rd_data(l, work), rd_var(l, const_i64(l, 0), "gather.k"), rd_var(l, const_bool(l, false), "gather.nan"),
+              skip_nan};
   if (el) {
     each_element(l, el, *count, gather_element, &g);
     lo_elements_end(l, el);
@@ -269,6 +282,10 @@ static LLVMValueRef gather(Lower *l, Node *a, LLVMValueRef *count, LLVMValueRef 
     gather_element(l, lo_expr(l, a), &g);
   }
   *nan = rd_load(l, g.nan);
+  if (skip_nan) {
+    *count = rd_load(l, g.k);
+    *nan = LLVMBuildICmp(l->b, LLVMIntEQ, *count, const_i64(l, 0), "");
+  }
   return work;
 }
 
@@ -299,7 +316,7 @@ static LLVMValueRef median_of(Lower *l, const Type *e, const Type *r, LLVMValueR
 
 /* q (float64) as a fraction, checked. */
 static LLVMValueRef fraction(Lower *l, Node *n, LLVMValueRef q) {
-  bool percent = n->bi->ival == Q_PERCENTILE;
+  bool percent = quantile_kind(n) == Q_PERCENTILE;
   if (percent) q = LLVMBuildFDiv(l->b, q, lo_fconst(l, TYS(TY_F64), 100), "");
   LLVMValueRef bad = rd_or(l, LLVMBuildFCmp(l->b, LLVMRealULT, q, lo_fconst(l, TYS(TY_F64), 0), ""),
                          LLVMBuildFCmp(l->b, LLVMRealUGT, q, lo_fconst(l, TYS(TY_F64), 1), ""));
@@ -397,7 +414,7 @@ static LLVMValueRef quantiles(Lower *l, QuantileArgs *a, Node *q, LLVMValueRef n
   for (int d = 0; d < q->ty->ndim; d++) shape[d] = lo_arr_shape(l, qv, d);
   QuantileArray qa = {a, q->ty, qv, NULL, nan, true};
   lo_for_each_index(l, q->ty->ndim, shape, quantile_element, &qa);
-  check_not_empty(l, a->e, a->count, false);
+  if (!skips_nan(a->n, a->e)) check_not_empty(l, a->e, a->count, false);
   qa.out = lo_alloc_array(l, a->n->ty, shape, -1);
   qa.check = false;
   lo_for_each_index(l, q->ty->ndim, shape, quantile_element, &qa);
@@ -409,9 +426,10 @@ static LLVMValueRef lo_quantile(Lower *l, Node *n) {
   Node *a = n->list.items[0], *q = bi_arg(n, 1, "q");
   const Type *e = elem_of(a->ty), *wt = ty_array(e, 1, 'C', false);
   QuantileArgs qa = {n, e, n->ty->kind == TY_ARRAY ? n->ty->elem : n->ty};
-  LLVMValueRef nan, work = gather(l, a, &qa.count, &nan), r;
+  bool skip = skips_nan(n, e);
+  LLVMValueRef nan, work = gather(l, a, skip, &qa.count, &nan), r;
   qa.data = rd_data(l, work);
-  if (n->bi->ival == Q_MEDIAN) {
+  if (quantile_kind(n) == Q_MEDIAN) {
     nan = rd_or(l, nan, LLVMBuildICmp(l->b, LLVMIntEQ, qa.count, const_i64(l, 0), ""));
     r = unless_nan(l, nan, qa.t, median_value, &qa);
   } else if (q->ty->kind == TY_ARRAY) {
@@ -423,7 +441,7 @@ static LLVMValueRef lo_quantile(Lower *l, Node *n) {
     r = unless_nan(l, nan, qa.t, element_value, &qa);
   } else {
     qa.q = fraction(l, n, lo_expr_as(l, q, TYS(TY_F64)));
-    check_not_empty(l, e, qa.count, false);
+    if (!skip) check_not_empty(l, e, qa.count, false);
     r = unless_nan(l, nan, qa.t, quantile_value, &qa);
   }
   lo_release_temp(l, wt, work);
@@ -591,6 +609,9 @@ const Builtin bi_statistics[] = {
   RD_FUNCTION("median", Q_MEDIAN, 1, NULL, ty_quantile, lo_quantile),
   RD_FUNCTION("percentile", Q_PERCENTILE, 2, q_kw, ty_quantile, lo_quantile),
   RD_FUNCTION("quantile", Q_QUANTILE, 2, q_kw, ty_quantile, lo_quantile),
+  RD_FUNCTION("nanmedian", Q_MEDIAN | Q_NAN, 1, NULL, ty_quantile, lo_quantile),
+  RD_FUNCTION("nanpercentile", Q_PERCENTILE | Q_NAN, 2, q_kw, ty_quantile, lo_quantile),
+  RD_FUNCTION("nanquantile", Q_QUANTILE | Q_NAN, 2, q_kw, ty_quantile, lo_quantile),
   {"numpy.isclose", "numpy", "isclose", BK_FUNCTION, 0, 2, 5, close_kw, RD_FLAGS, 0, 0, ty_isclose, lo_isclose, close_element},
   {"numpy.allclose", "numpy", "allclose", BK_FUNCTION, 0, 2, 5, close_kw, RD_FLAGS, 0, 0, ty_allclose, lo_allclose},
   {"numpy.array_equal", "numpy", "array_equal", BK_FUNCTION, 0, 2, 3, equal_nan_kw, RD_FLAGS, 0, 0, ty_array_equal, lo_array_equal},

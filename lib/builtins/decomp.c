@@ -1,0 +1,378 @@
+/* builtins/decomp.c — numpy.linalg's decompositions and what is built on
+ * them (slogdet, cholesky, eigh, eigvalsh, eig, eigvals, svd, qr, lstsq,
+ * pinv, norm, cond, matrix_rank, matrix_power) and numpy.cov, corrcoef.
+ * The typers fix what the types can say: the result's dtypes (as
+ * NumPy's: ints computed as float64, float32 and complex64 kept; eig of a
+ * real matrix real, as Numba's), which results a tuple holds (from the
+ * constant compute_uv=, mode=), and a TypingError naming each keyword or
+ * mode not supported. The lowerer hands the operands to rt_decomp
+ * (decomp_rt.c), which checks the shapes and values as NumPy does.
+ */
+#include "builtins/builtins.h"
+
+/* None given or not (a constant string is typed as None too) */
+static bool is_none(const Node *x) { return !x || x->kind == N_NONE || (x->kind != N_STRING && x->ty->kind == TY_NONE); }
+
+static const Type *real_of(const Type *e) {
+  return e->kind == TY_C64 ? TYS(TY_F32) : e->kind == TY_C128 ? TYS(TY_F64) : e;
+}
+
+/* The dtype numpy.linalg computes an operand of elem in: float64 for ints and bools. */
+static const Type *work_of(const Type *e) { return ty_is_float(e) || ty_is_complex(e) ? e : TYS(TY_F64); }
+
+/* x: an array of lo..hi dimensions of numbers */
+static bool matrix_arg(Infer *in, Node *n, Node *x, int lo, int hi) {
+  const Type *t = x->ty;
+  if (t->kind != TY_ARRAY || t->ndim < lo) {
+    ty_error(in, x, "%s(): %d-dimensional array given. Array must be at least %s-dimensional", n->bi->name,
+             ndim_of(t), lo == 2 ? "two" : "one");
+    return false;
+  }
+  if (t->ndim > hi) {
+    ty_error(in, x, "%s(): arrays of %d dimensions are not supported (stacks of matrices are not)", n->bi->name, t->ndim);
+    return false;
+  }
+  if (!ty_is_scalar(t->elem)) {
+    ty_error(in, x, "%s(): arrays of %s are not supported (numbers are)", n->bi->name, t->elem->name);
+    return false;
+  }
+  return true;
+}
+
+/* An argument that must be a constant True or False (absent: dflt). */
+static bool flag_const(Infer *in, Node *n, Node *x, bool dflt, bool *v) {
+  *v = dflt;
+  if (!x) return true;
+  if (x->kind != N_BOOL && x->kind != N_INT) {
+    ty_error(in, x, "%s(): this argument must be a constant True or False in compiled code", n->bi->name);
+    return false;
+  }
+  *v = x->ival != 0;
+  return true;
+}
+
+/* An argument that may be None or a number (known at run time). */
+static bool none_or_number(Infer *in, Node *n, Node *x, const char *what) {
+  if (is_none(x) || (ty_is_scalar(x->ty) && !ty_is_complex(x->ty))) return true;
+  ty_error(in, x, "%s(): %s must be None or a number, got %s", n->bi->name, what, x->ty->name);
+  return false;
+}
+
+/* An argument that may be a bool (absent or known at run time). */
+static bool bool_arg(Infer *in, Node *n, Node *x, const char *what) {
+  if (!x || x->ty->kind == TY_BOOL || ty_is_int(x->ty)) return true;
+  ty_error(in, x, "%s(): %s must be a bool, got %s", n->bi->name, what, x->ty->name);
+  return false;
+}
+
+static bool not_supported(Infer *in, Node *n, Node *x, const char *what) {
+  ty_error(in, x, "%s(): %s is not supported in compiled code", n->bi->name, what);
+  return false;
+}
+
+/* hermitian= of svd, pinv, matrix_rank: only False */
+static bool hermitian_false(Infer *in, Node *n, Node *x) {
+  bool h;
+  if (!flag_const(in, n, x, false, &h)) return false;
+  return !h || not_supported(in, n, x, "hermitian=True");
+}
+
+static const char *string_arg(const Node *x) { return x && x->kind == N_STRING ? x->str : NULL; }
+
+static bool is_corrcoef(const Node *n) { return !strcmp(n->bi->path, "corrcoef"); }
+
+/* ord= of norm, p= of cond: None, a number, or 'fro' or 'nuc' (of a matrix) */
+static bool order_arg(Infer *in, Node *n, Node *ord, int ndim) {
+  const char *s = string_arg(ord);
+  if (s && (ndim == 1 || (strcmp(s, "fro") && strcmp(s, "nuc")))) {
+    ty_error(in, ord, "%s(): Invalid norm order '%s' for %s", n->bi->name, s, ndim == 1 ? "vectors" : "matrices");
+    return false;
+  }
+  return s || none_or_number(in, n, ord, ord && ord->kind == N_STRING ? "ord" : n->bi->ival == DC_COND ? "p" : "ord");
+}
+
+/* ---------------------------------------------------------------- the typers */
+
+static const Type *array1(const Type *e) { return ty_array(e, 1, 'C', false); }
+static const Type *array2(const Type *e) { return ty_array(e, 2, 'C', false); }
+static const Type *pair(const Type *a, const Type *b) { return ty_tuple(2, (const Type *[]){a, b}); }
+
+/* The functions of one square (or any) matrix. */
+static const Type *ty_decomp(Infer *in, Node *n, const Type **args) {
+  Node *a = n->list.items[0];
+  int op = n->bi->ival;
+  bool uv, full;
+  if (!matrix_arg(in, n, a, 2, 2)) return NULL;
+  const Type *e = work_of(a->ty->elem), *r = real_of(e);
+  switch (op) {
+  case DC_SLOGDET: return pair(e, r);
+  case DC_CHOLESKY: return bool_arg(in, n, bi_arg(n, 1, "upper"), "upper") ? array2(e) : NULL;
+  case DC_EIG: return n->bi->path[3] == 'v' ? array1(e) : pair(array1(e), array2(e));  /* eigvals, eig */
+  case DC_EIGH: {
+    Node *u = bi_arg(n, 1, "UPLO");
+    const char *s = string_arg(u);
+    if (u && (!s || (strcmp(s, "L") && strcmp(s, "U"))))
+      return ty_error(in, u, "%s(): UPLO argument must be 'L' or 'U'", n->bi->name);
+    return n->bi->path[3] == 'v' ? array1(r) : pair(array1(r), array2(e));  /* eigvalsh, eigh */
+  }
+  case DC_SVD:
+    if (!flag_const(in, n, bi_arg(n, 2, "compute_uv"), true, &uv) || !hermitian_false(in, n, bi_arg(n, 3, "hermitian")) ||
+        !flag_const(in, n, bi_arg(n, 1, "full_matrices"), true, &full))
+      return NULL;
+    return uv ? ty_tuple(3, (const Type *[]){array2(e), array1(r), array2(e)}) : array1(r);
+  case DC_QR: {
+    Node *m = bi_arg(n, 1, "mode");
+    const char *s = m ? string_arg(m) : "reduced";
+    if (!s || (strcmp(s, "reduced") && strcmp(s, "complete") && strcmp(s, "r")))
+      return ty_error(in, m, "%s(): mode=%s is not supported (mode 'reduced', 'complete' or 'r' is)", n->bi->name,
+                      s ? s : "(not a constant string)");
+    return !strcmp(s, "r") ? array2(e) : pair(array2(e), array2(e));
+  }
+  case DC_PINV:
+    if (!none_or_number(in, n, bi_arg(n, 1, "rcond"), "rcond") || !hermitian_false(in, n, bi_arg(n, 2, "hermitian")))
+      return NULL;
+    return array2(e);
+  case DC_COND: return order_arg(in, n, bi_arg(n, 1, "p"), 2) ? r : NULL;
+  default: {  /* matrix_power */
+    Node *k = bi_arg(n, 1, "n");
+    if (!ty_is_float(a->ty->elem) && !ty_is_complex(a->ty->elem))
+      return ty_error(in, a, "%s(): only arrays of floats and complex numbers are supported, got %s", n->bi->name,
+                      a->ty->elem->name);
+    if (!k || !ty_is_int(k->ty)) return ty_error(in, n, "%s(): exponent must be an integer", n->bi->name);
+    return array2(e);
+  }
+  }
+}
+
+static const Type *ty_lstsq(Infer *in, Node *n, const Type **args) {
+  Node *a = n->list.items[0], *b = n->list.items[1];
+  if (!matrix_arg(in, n, a, 2, 2) || !matrix_arg(in, n, b, 1, 2)) return NULL;
+  if (!none_or_number(in, n, bi_arg(n, 2, "rcond"), "rcond")) return NULL;
+  const Type *e = work_of(np_promote(a->ty->elem, b->ty->elem)), *r = real_of(e);
+  return ty_tuple(4, (const Type *[]){ty_array(e, b->ty->ndim, 'C', false), array1(r), TYS(TY_I64), array1(r)});
+}
+
+/* numpy.linalg.norm(x, ord=None, axis=None, keepdims=False) of a vector or matrix */
+static const Type *ty_norm(Infer *in, Node *n, const Type **args) {
+  Node *x = n->list.items[0], *ord = bi_arg(n, 1, "ord"), *axis = bi_arg(n, 2, "axis"), *keep = bi_arg(n, 3, "keepdims");
+  bool kd;
+  if (!matrix_arg(in, n, x, 1, 2)) return NULL;
+  if (!is_none(axis)) return ty_error(in, axis, "%s(): axis= is not supported in compiled code", n->bi->name);
+  if (!flag_const(in, n, keep, false, &kd)) return NULL;
+  if (kd) return ty_error(in, keep, "%s(): keepdims=True is not supported in compiled code", n->bi->name);
+  return order_arg(in, n, ord, x->ty->ndim) ? real_of(work_of(x->ty->elem)) : NULL;
+}
+
+static const Type *ty_rank(Infer *in, Node *n, const Type **args) {
+  Node *a = n->list.items[0];
+  if (!matrix_arg(in, n, a, 1, 2) || !none_or_number(in, n, bi_arg(n, 1, "tol"), "tol") ||
+      !hermitian_false(in, n, bi_arg(n, 2, "hermitian")))
+    return NULL;
+  return TYS(TY_I64);
+}
+
+/* numpy.cov(m, y=None, rowvar=True, bias=False, ddof=None) and
+ * corrcoef(x, y=None, rowvar=True): of float64 (complex128); a 0-d cov
+ * (corrcoef: a number) of a vector without y, as Numba's */
+static const Type *ty_cov(Infer *in, Node *n, const Type **args) {
+  bool corr = is_corrcoef(n);
+  Node *m = n->list.items[0], *y = bi_arg(n, 1, "y");
+  if (!matrix_arg(in, n, m, 1, 2) || (!is_none(y) && !matrix_arg(in, n, y, 1, 2))) return NULL;
+  if (!bool_arg(in, n, bi_arg(n, 2, "rowvar"), "rowvar")) return NULL;
+  if (!corr && (!bool_arg(in, n, bi_arg(n, 3, "bias"), "bias") || !none_or_number(in, n, bi_arg(n, 4, "ddof"), "ddof")))
+    return NULL;
+  const Type *e = np_promote(m->ty->elem, is_none(y) ? TYS(TY_F64) : np_promote(y->ty->elem, TYS(TY_F64)));
+  e = np_promote(e, TYS(TY_F64));
+  if (m->ty->ndim == 1 && is_none(y)) return corr ? e : ty_array(e, 0, 'C', false);
+  return array2(e);
+}
+
+/* ---------------------------------------------------------------- lowering */
+
+/* An operand as an RtArray in memory, converted to elem where it is not
+ * (the copy in *copy, released by the caller). */
+static LLVMValueRef operand(Lower *l, Node *x, LLVMValueRef v, const Type *e, LLVMValueRef *copy) {
+  const Type *t = x->ty;
+  *copy = NULL;
+  if (t->elem != e) {
+    t = ty_array(e, t->ndim, 'C', false);
+    v = *copy = lo_copy_array(l, t, x->ty, v);
+    lo_temp_made(l, t, v);
+  }
+  LLVMValueRef p = lo_alloca(l, l->mod->rtarray, "decomp.operand");
+  lo_store_storage(l, t, p, v);
+  return p;
+}
+
+/* What the call computes: the flags its constant arguments set, and the
+ * arguments that are known at run time only (a bool's flag, a number). */
+typedef struct Call {
+  int flags;
+  Node *p;             /* the number (rcond, ord, tol, n, ddof), or NULL */
+  Node *bits[2];       /* bools known at run time */
+  int bit[2];
+} Call;
+
+static void runtime_bool(Call *c, Node *x, int bit, bool dflt) {
+  if (!x) {
+    c->flags |= dflt ? bit : 0;
+    return;
+  }
+  int i = c->bits[0] ? 1 : 0;
+  c->bits[i] = x, c->bit[i] = bit;
+}
+
+static Call call_of(Node *n) {
+  Call c = {0};
+  int op = n->bi->ival;
+  bool eigvals = op == DC_EIG || op == DC_EIGH ? n->bi->path[3] == 'v' : false;
+  if (!eigvals) c.flags |= LF_VECTORS;
+  switch (op) {
+  case DC_CHOLESKY: runtime_bool(&c, bi_arg(n, 1, "upper"), LF_UPPER, false); break;
+  case DC_EIGH: {
+    const char *s = string_arg(bi_arg(n, 1, "UPLO"));
+    if (s && !strcmp(s, "U")) c.flags |= LF_UPPER;
+    break;
+  }
+  case DC_SVD: {
+    Node *uv = bi_arg(n, 2, "compute_uv"), *full = bi_arg(n, 1, "full_matrices");
+    if (uv && !uv->ival) c.flags &= ~LF_VECTORS;
+    if (!full || full->ival) c.flags |= LF_FULL;
+    break;
+  }
+  case DC_QR: {
+    const char *s = string_arg(bi_arg(n, 1, "mode"));
+    if (s && !strcmp(s, "complete")) c.flags |= LF_COMPLETE;
+    if (s && !strcmp(s, "r")) c.flags |= LF_R_ONLY;
+    break;
+  }
+  case DC_LSTSQ: c.p = bi_arg(n, 2, "rcond"); break;
+  case DC_PINV: c.p = bi_arg(n, 1, "rcond"); break;
+  case DC_NORM: case DC_COND: {
+    Node *ord = bi_arg(n, 1, op == DC_NORM ? "ord" : "p");
+    const char *s = string_arg(ord);
+    if (s) c.flags |= !strcmp(s, "fro") ? LF_FRO : LF_NUC;
+    else c.p = ord;
+    break;
+  }
+  case DC_RANK: c.p = bi_arg(n, 1, "tol"); break;
+  case DC_POWER: c.p = bi_arg(n, 1, "n"); break;
+  case DC_COV:
+    if (is_corrcoef(n)) c.flags |= LF_CORR;
+    runtime_bool(&c, bi_arg(n, 2, "rowvar"), LF_ROWVAR, true);
+    if (!is_corrcoef(n)) runtime_bool(&c, bi_arg(n, 3, "bias"), LF_BIAS, false), c.p = bi_arg(n, 4, "ddof");
+    if (n->list.items[0]->ty->ndim == 1 && is_none(bi_arg(n, 1, "y"))) c.flags |= LF_SCALAR;
+    break;
+  }
+  if (is_none(c.p) && !(c.flags & (LF_FRO | LF_NUC))) c.p = NULL, c.flags |= LF_DEFAULT;
+  return c;
+}
+
+/* where each result comes from: out[k] (k >= 0) or the number at scalar[-1 - k] */
+static int sources(Node *n, int flags, int *src) {
+  switch (n->bi->ival) {
+  case DC_SLOGDET: src[0] = -1, src[1] = -3; return 2;
+  case DC_EIG: case DC_EIGH: src[0] = 0, src[1] = 1; return flags & LF_VECTORS ? 2 : 1;
+  case DC_SVD:
+    if (!(flags & LF_VECTORS)) break;
+    src[0] = 0, src[1] = 1, src[2] = 2;
+    return 3;
+  case DC_QR:
+    if (flags & LF_R_ONLY) return src[0] = 1, 1;
+    src[0] = 0, src[1] = 1;
+    return 2;
+  case DC_LSTSQ: src[0] = 0, src[1] = 1, src[2] = -1, src[3] = 2; return 4;
+  case DC_NORM: case DC_COND: case DC_RANK: src[0] = -1; return 1;
+  case DC_COV: src[0] = n->ty->kind == TY_ARRAY ? 0 : -1; return 1;
+  }
+  src[0] = 0;
+  return 1;
+}
+
+static LLVMValueRef result(Lower *l, const Type *t, int src, LLVMValueRef out, LLVMValueRef scalar) {
+  if (src >= 0) return lo_load_storage(l, t, LLVMBuildGEP2(l->b, l->mod->rtarray, out, (LLVMValueRef[]){const_i32(l, src)}, 1, ""));
+  const Type *from = ty_is_complex(t) ? TYS(TY_C128) : TYS(TY_F64);
+  LLVMValueRef at = LLVMBuildGEP2(l->b, l->mod->f64, scalar, (LLVMValueRef[]){const_i32(l, -1 - src)}, 1, "");
+  return lo_convert(l, lo_load_scalar(l, from, at), from, t);
+}
+
+static LLVMValueRef lo_decomp(Lower *l, Node *n) {
+  int op = n->bi->ival;
+  Node *a = n->list.items[0], *b = op == DC_LSTSQ ? n->list.items[1] : op == DC_COV ? bi_arg(n, 1, "y") : NULL;
+  if (is_none(b)) b = NULL;
+  const Type *e = work_of(a->ty->elem);
+  if (op == DC_LSTSQ) e = work_of(np_promote(a->ty->elem, b->ty->elem));
+  if (op == DC_COV) e = n->ty->kind == TY_ARRAY ? n->ty->elem : n->ty;
+  Call c = call_of(n);
+  LLVMValueRef va = lo_expr(l, a), vb = b ? lo_expr(l, b) : NULL, ca, cb = NULL;
+  LLVMValueRef pa = operand(l, a, va, e, &ca), pb = b ? operand(l, b, vb, e, &cb) : LLVMConstNull(l->mod->ptr);
+  LLVMValueRef p = c.p ? lo_expr_as(l, c.p, TYS(TY_F64)) : lo_fconst(l, TYS(TY_F64), 0);
+  LLVMValueRef flags = const_i32(l, c.flags);
+  for (int i = 0; i < 2 && c.bits[i]; i++) {
+    LLVMValueRef on = lo_expr_as(l, c.bits[i], TYS(TY_BOOL));
+    flags = LLVMBuildOr(l->b, flags, LLVMBuildSelect(l->b, on, const_i32(l, c.bit[i]), const_i32(l, 0), ""), "");
+  }
+  LLVMValueRef out = lo_alloca(l, LLVMArrayType(l->mod->rtarray, 4), "decomp.out");
+  LLVMValueRef scalar = lo_alloca(l, LLVMArrayType(l->mod->f64, 4), "decomp.scalar");
+  LLVMTypeRef pt[10] = {l->mod->i32, l->mod->i32, l->mod->ptr, l->mod->i32, l->mod->ptr,
+                        l->mod->i32, l->mod->f64, l->mod->i32, l->mod->ptr, l->mod->ptr};
+  LLVMValueRef args[10] = {const_i32(l, op), const_i32(l, (int)e->kind), pa, const_i32(l, a->ty->ndim), pb,
+                           const_i32(l, b ? b->ty->ndim : 0), p, flags, out, scalar};
+  LLVMValueRef st = lo_call_fn(l, "rt_decomp", l->mod->i32, pt, args, 10);
+  if (ca) lo_release_temp(l, ty_array(e, a->ty->ndim, 'C', false), ca);
+  if (cb) lo_release_temp(l, ty_array(e, b->ty->ndim, 'C', false), cb);
+  lo_done_with(l, a, va);
+  if (b) lo_done_with(l, b, vb);
+  LLVMBasicBlockRef fail = new_block(l, "decomp.fail"), ok = new_block(l, "decomp.ok");
+  LLVMBuildCondBr(l->b, LLVMBuildICmp(l->b, LLVMIntNE, st, const_i32(l, RT_OK), ""), fail, ok);
+  position(l, fail);
+  lo_raise_status(l, st);
+  position(l, ok);
+  int src[4], count = sources(n, c.flags, src);
+  if (n->ty->kind != TY_TUPLE) return result(l, n->ty, src[0], out, scalar);
+  LLVMValueRef tuple = LLVMGetUndef(lo_type(l, n->ty));
+  for (int i = 0; i < count; i++)
+    tuple = LLVMBuildInsertValue(l->b, tuple, result(l, n->ty->fields[i], src[i], out, scalar), (unsigned)i, "");
+  return tuple;
+}
+
+/* ---------------------------------------------------------------- the rows */
+
+static const char *const upper_kw[] = {"upper", NULL};
+static const char *const uplo_kw[] = {"UPLO", NULL};
+static const char *const svd_kw[] = {"full_matrices", "compute_uv", "hermitian", NULL};
+static const char *const qr_kw[] = {"mode", NULL};
+static const char *const lstsq_kw[] = {"rcond", NULL};
+static const char *const pinv_kw[] = {"rcond", "hermitian", NULL};
+static const char *const norm_kw[] = {"ord", "axis", "keepdims", NULL};
+static const char *const cond_kw[] = {"p", NULL};
+static const char *const rank_kw[] = {"tol", "hermitian", NULL};
+static const char *const power_kw[] = {"n", NULL};
+static const char *const cov_kw[] = {"y", "rowvar", "bias", "ddof", NULL};
+static const char *const corrcoef_kw[] = {"y", "rowvar", NULL};
+
+#define DECOMP(name, op, least, most, kw, typer)                                                                   \
+  {"numpy.linalg." name, "numpy.linalg", name, BK_FUNCTION, 0, least, most, kw,                                  \
+   BF_ALLOCATES | BF_RAISES | BF_BLAS | BF_COMPLEX | BF_STRINGS | BF_NONE, op, 0, typer, lo_decomp}
+
+const Builtin bi_decomp[] = {
+  DECOMP("slogdet", DC_SLOGDET, 1, 1, NULL, ty_decomp),
+  DECOMP("cholesky", DC_CHOLESKY, 1, 1, upper_kw, ty_decomp),
+  DECOMP("eigh", DC_EIGH, 1, 2, uplo_kw, ty_decomp),
+  DECOMP("eigvalsh", DC_EIGH, 1, 2, uplo_kw, ty_decomp),
+  DECOMP("eig", DC_EIG, 1, 1, NULL, ty_decomp),
+  DECOMP("eigvals", DC_EIG, 1, 1, NULL, ty_decomp),
+  DECOMP("svd", DC_SVD, 1, 4, svd_kw, ty_decomp),
+  DECOMP("qr", DC_QR, 1, 2, qr_kw, ty_decomp),
+  DECOMP("pinv", DC_PINV, 1, 3, pinv_kw, ty_decomp),
+  DECOMP("cond", DC_COND, 1, 2, cond_kw, ty_decomp),
+  DECOMP("matrix_power", DC_POWER, 2, 2, power_kw, ty_decomp),
+  DECOMP("lstsq", DC_LSTSQ, 2, 3, lstsq_kw, ty_lstsq),
+  DECOMP("norm", DC_NORM, 1, 4, norm_kw, ty_norm),
+  DECOMP("matrix_rank", DC_RANK, 1, 3, rank_kw, ty_rank),
+  {"numpy.cov", "numpy", "cov", BK_FUNCTION, 0, 1, 5, cov_kw, BF_ALLOCATES | BF_RAISES | BF_BLAS | BF_COMPLEX | BF_STRINGS | BF_NONE,
+   DC_COV, 0, ty_cov, lo_decomp},
+  {"numpy.corrcoef", "numpy", "corrcoef", BK_FUNCTION, 0, 1, 3, corrcoef_kw,
+   BF_ALLOCATES | BF_RAISES | BF_BLAS | BF_COMPLEX | BF_STRINGS | BF_NONE, DC_COV, 0, ty_cov, lo_decomp},
+  BI_END,
+};
