@@ -163,7 +163,9 @@ static const Type *tuple_type(PyObject *o, int depth) {
   return interned_tuple((int)n, fields);
 }
 
-const Type *disp_typeof(PyObject *o) { return typeof_depth(o, 0); }
+/* (the types live in libruchey: typing a value before anything was compiled,
+ * as typed.List([numpy.float32(1)]) does, loads it) */
+const Type *disp_typeof(PyObject *o) { return core_plain || core_api() ? typeof_depth(o, 0) : NULL; }
 
 static const Type *typeof_depth(PyObject *o, int depth) {
   PyTypeObject *t = Py_TYPE(o);

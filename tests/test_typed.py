@@ -707,3 +707,13 @@ def test_kernels_take_no_typed_containers():
     x = typed.List.empty_list(ruchey.int64)
     with pytest.raises(TypeError, match="unsupported type List"):  # its threads would share it
         kernel[1, 1](x)
+
+
+def test_numpy_scalars_fill_a_typed_list_before_anything_is_compiled(tmp_path):
+    # typing a NumPy scalar needs the compiler library's types, loaded on demand
+    # (it crashed when a typed container was the first thing made)
+    from conftest import run_python_file
+    r = run_python_file("import numpy as np\nfrom ruchey import typed\n"
+                        "print(list(typed.List([np.float32(1.5), np.float32(2)])))\n", tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.strip() == "[1.5, 2.0]"
