@@ -150,6 +150,7 @@ static const Type *typeof_depth(PyObject *o, int depth) {
   if (t == &PyTuple_Type) return tuple_type(o, depth);
   if (t == &DispatcherType) return disp_function_type((Dispatcher *)o);
   if (t == &PyComplex_Type) return &core_plain[TY_C128];
+  if (t == &PyUnicode_Type) return depth ? NULL : &core_plain[TY_STR];  /* not inside tuples (unboxed alone) */
   if (t == &PyArray_Type || (PyArray_Check(o) && indexes_plainly(t))) return array_type((PyArrayObject *)o);
   if (PyArray_Check(o)) return NULL;
   const Type *typed = typed_typeof(o);

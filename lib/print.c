@@ -2,7 +2,8 @@
  *
  * The format (builtins/print.c) holds only %lld, %llu, %f, %g (a double as
  * Python's repr writes it), %h (a float32 as NumPy writes it), %C (a
- * complex number as Python's repr writes it, from two doubles), %s and %%,
+ * complex number as Python's repr writes it, from two doubles), %s, %U (a
+ * str value, an RtStr) and %%,
  * each directive taking the next 8-byte argument (%C two). A line of @njit code
  * goes to the print sink (Python's sys.stdout) at once. A kernel's lines go to a
  * buffer of the pool thread running it; when the thread's chunk of blocks
@@ -19,6 +20,7 @@
 #include <unistd.h>
 
 #include "ruchey.h"
+#include "rtstr.h"
 
 typedef struct Buffer {
   char *text;
@@ -165,6 +167,12 @@ void rt_print(const char *fmt, const uint64_t *args, bool buffered) {
       memcpy(&im, &b, sizeof im);
       append(&line, item, complex_repr(item, re, im));
       p += 1;
+    } else if (!strncmp(p, "%U", 2)) {  /* a str value (an RtStr) */
+      size_t n;
+      char *text = rt_str_utf8((const RtStr *)(uintptr_t)a, &n);
+      if (text) append(&line, text, n);
+      free(text);
+      p += 1;
     } else if (!strncmp(p, "%s", 2)) {
       const char *s = (const char *)(uintptr_t)a;
       append(&line, s, strlen(s));
@@ -225,3 +233,6 @@ void rt_print_write_out(void) {
   npieces = 0;
   pthread_mutex_unlock(&pieces_lock);
 }
+
+/* Python's repr of a float (single: NumPy's str of a float32), for str(x) (strings.c). */
+size_t rt_float_repr(char *out, double d, bool single) { return float_repr(out, d, single); }

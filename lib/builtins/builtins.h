@@ -31,6 +31,7 @@ extern const Builtin bi_complex[]; /* complex.c: complex(), .real/.imag, numpy's
 extern const Builtin bi_limits[];  /* limits.c: numpy.iinfo, numpy.finfo */
 extern const Builtin bi_lists[];   /* lists.c: typed lists, `in` */
 extern const Builtin bi_dicts[];   /* dicts.c: typed dicts */
+extern const Builtin bi_strings[]; /* strings.c: str values, their methods, str(), ord(), chr(), format() */
 extern const Builtin bi_linalg[];  /* linalg.c: matrix products (dot, matmul, @, inner, vdot), numpy.linalg */
 
 /* The elements' type of an array, or a number's own; dimensions (0 for a number). */

@@ -394,6 +394,7 @@ static LLVMValueRef lo_list_copy(Lower *l, Node *n) {
 static const Type *ty_in(Infer *in, Node *n, const Type **args) {
   if (args[1]->kind == TY_DICT) return ty_dict_contains(in, n, args);
   if (args[1]->kind == TY_TUPLE) return ty_tuple_contains(in, n, args);
+  if (args[1]->kind == TY_STR) return ty_str_contains(in, n, args);
   if (args[1]->kind != TY_LIST)
     return ty_error(in, n, "'in' needs a typed list, a dict or a tuple here, got %s", args[1]->name);
   if (!ty_need_scalar(in, n->list.items[0], args[0], "'in'")) return NULL;
@@ -406,6 +407,7 @@ static LLVMValueRef lo_in(Lower *l, Node *n) {
   Node *v = n->list.items[0], *x = n->list.items[1];
   if (x->ty->kind == TY_DICT) return lo_dict_contains(l, n);
   if (x->ty->kind == TY_TUPLE) return lo_tuple_contains(l, n);
+  if (x->ty->kind == TY_STR) return lo_str_contains(l, n);
   LLVMValueRef val = lo_expr(l, v), lst = lo_expr(l, x);
   LLVMValueRef r = x->ty->elem ? list_search(l, x->ty->elem, lst, val, v->ty, false) : const_i64(l, -1);
   lo_done_with(l, x, lst);

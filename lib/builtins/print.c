@@ -17,14 +17,16 @@ static bool printable(const Type *t) {
       if (!printable(t->fields[i])) return false;
     return true;
   }
-  return ty_is_scalar(t) || t->kind == TY_NONE;
+  return ty_is_scalar(t) || t->kind == TY_NONE || t->kind == TY_STR;
 }
 
 static const Type *ty_print(Infer *in, Node *n, const Type **args) {
   for (int i = 0; i < n->list.len; i++)
     if (n->list.items[i]->kind != N_STRING && !printable(args[i]))
-      return ty_error(in, n->list.items[i], "print() prints numbers, bools, None, tuples of them and constant "
-                      "strings in compiled code, not %s", args[i]->name);
+      return ty_error(in, n->list.items[i], "print() prints numbers, bools, None, strings and tuples of them "
+                      "in compiled code, not %s", args[i]->name);
+    else if (args[i]->kind == TY_STR && ty_in_cuda(in))
+      return ty_error(in, n->list.items[i], "print() of a str value is not supported in kernels (constant strings are)");
     else if (ty_holds_complex(args[i]) && in->opts && in->opts->gpu_cc)
       return ty_error(in, n->list.items[i], "print() of a complex number is not supported in GPU code");
   return TYS(TY_NONE);
@@ -73,6 +75,9 @@ static void print_value(Lower *l, Format *f, LLVMValueRef v, const Type *t, LLVM
       print_value(l, f, LLVMBuildExtractValue(l->b, v, (unsigned)i, ""), t->fields[i], slot, used);
     }
     put(f, t->nfields == 1 ? ",)" : ")");
+  } else if (t->kind == TY_STR) {
+    put(f, "%U");
+    slot[(*used)++] = LLVMBuildPtrToInt(l->b, v, l->mod->i64, "");
   } else if (t->kind == TY_BOOL) {
     put(f, "%s");
     v = LLVMBuildSelect(l->b, v, lo_string(l, "True"), lo_string(l, "False"), "");
@@ -91,15 +96,16 @@ static void print_value(Lower *l, Format *f, LLVMValueRef v, const Type *t, LLVM
   }
 }
 
-/* One argument: a constant string written into the format, or a value. */
-static void print_item(Lower *l, Format *f, Node *a, LLVMValueRef *slot, int *used) {
+/* One argument: a constant string written into the format, or a value
+ * (returned, to be released once printed: strings are printed from it). */
+static LLVMValueRef print_item(Lower *l, Format *f, Node *a, LLVMValueRef *slot, int *used) {
   if (a->kind == N_STRING) {
     for (const char *c = a->str; *c; c++) put(f, *c == '%' ? "%%" : (char[]){*c, 0});
-    return;
+    return NULL;
   }
   LLVMValueRef v = lo_expr(l, a);
   print_value(l, f, v, a->ty, slot, used);
-  lo_done_with(l, a, v);
+  return v;
 }
 
 static LLVMValueRef lo_print(Lower *l, Node *n) {
@@ -110,9 +116,10 @@ static LLVMValueRef lo_print(Lower *l, Node *n) {
     if (n->list.items[i]->kind != N_STRING) nargs += slots_of(n->list.items[i]->ty);
   LLVMValueRef *slot = arena_alloc(l->f->arena, sizeof(LLVMValueRef) * (size_t)nargs);
   int used = 0;
+  LLVMValueRef *vals = arena_alloc(l->f->arena, sizeof(LLVMValueRef) * (size_t)(n->list.len + 1));
   for (int i = 0; i < n->list.len; i++) {
     if (i) put(&f, " ");
-    print_item(l, &f, n->list.items[i], slot, &used);
+    vals[i] = print_item(l, &f, n->list.items[i], slot, &used);
   }
   LLVMTypeRef arr = LLVMArrayType2(l->mod->i64, (uint64_t)nargs);
   LLVMValueRef args = lo_alloca(l, arr, "print");
@@ -129,6 +136,8 @@ static LLVMValueRef lo_print(Lower *l, Node *n) {
     LLVMTypeRef p[3] = {l->mod->ptr, l->mod->ptr, l->mod->i1};
     lo_call_fn(l, "rt_print", void_type(l), p, (LLVMValueRef[]){fmt, args, const_bool(l, kernel_style(l))}, 3);
   }
+  for (int i = 0; i < n->list.len; i++)
+    if (vals[i]) lo_done_with(l, n->list.items[i], vals[i]);
   return LLVMGetUndef(l->mod->i8);
 }
 

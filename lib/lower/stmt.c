@@ -46,6 +46,7 @@ static void lo_augassign(Lower *l, Node *n) {
   if (target->kind == N_VAR) {
     LLVMValueRef cur = lo_expr(l, target), rhs = lo_expr(l, n->rhs);
     LLVMValueRef r = lo_binop_values(l, n->op, n->ty, cur, target->ty, rhs, n->rhs->ty);
+    if (n->ty->kind == TY_STR) lo_done_with(l, n->rhs, rhs);  /* s += t: a new string, t no longer needed */
     lo_store(l, target, n->ty, r);
     return;
   }
