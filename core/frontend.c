@@ -1019,7 +1019,7 @@ static Node *fe_comprehension(Fe *fe, PyObject *e, bool dict) {
 
 static const struct { const char *kind, *what; } unsupported_exprs[] = {
   {"Set", "sets"}, {"SetComp", "set comprehensions"}, {"GeneratorExp", "generator expressions"},
-  {"JoinedStr", "f-strings"}, {"Await", "await"},
+  {"Await", "await"},
   {"Yield", "generators (yield)"}, {"YieldFrom", "generators (yield from)"},
   {"NamedExpr", "the walrus operator"}, {"Starred", "starred expressions"},
   {"Slice", "slices"},
@@ -1044,6 +1044,7 @@ Node *fe_expr(Fe *fe, PyObject *e) {
   if (!strcmp(k, "Dict")) return fe_dict(fe, e);
   if (!strcmp(k, "ListComp")) return fe_comprehension(fe, e, false);
   if (!strcmp(k, "DictComp")) return fe_comprehension(fe, e, true);
+  if (!strcmp(k, "JoinedStr")) return fe_fstring(fe, e);
   for (size_t i = 0; i < sizeof unsupported_exprs / sizeof unsupported_exprs[0]; i++)
     if (!strcmp(k, unsupported_exprs[i].kind))
       return fe_error(fe, e, "%s are not supported in compiled code", unsupported_exprs[i].what);
