@@ -324,6 +324,12 @@ PyObject *disp_raise_runtime_error(void) {
     *core_interrupted = 0;
     if (PyErr_CheckSignals() < 0) return NULL;
   }
+  if (e->status == RT_ERR_KEY && e->msg && e->msg[0] == '\x01') {  /* KeyError of a str key (containers.c) */
+    PyObject *key = PyUnicode_DecodeUTF8(e->msg + 1, (Py_ssize_t)strlen(e->msg + 1), "replace");
+    if (key) PyErr_SetObject(PyExc_KeyError, key);
+    Py_XDECREF(key);
+    return NULL;
+  }
   if (e->status == RT_ERR_KEY && e->msg)  /* KeyError(key), the key a number as the message writes it */
     return disp_raise_key_error(e->msg);
   PyObject *exc = e->status == RT_ERR_RAISE ? e->exc_class : disp_status_class(e->status);

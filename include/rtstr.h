@@ -49,6 +49,50 @@ static inline void rt_str_retain(RtStr *s) {
   if (s) __atomic_add_fetch(&s->refcount, 1, __ATOMIC_ACQ_REL);
 }
 
+/* A reference to s that may outlive the code that made it, for a
+ * container to hold: s itself, one more reference, or for a constant (in
+ * the code's data, which goes with the code) a copy on the heap. Out of
+ * memory, the constant itself. */
+static inline RtStr *rt_str_kept(RtStr *s) {
+  if (__atomic_load_n(&s->refcount, __ATOMIC_RELAXED) < RT_STR_IMMORTAL / 2) {
+    rt_str_retain(s);
+    return s;
+  }
+  RtStr *c = rt_str_alloc(s->len);
+  if (!c) return s;
+  for (int64_t i = 0; i < s->len; i++) c->data[i] = s->data[i];
+  c->hash = s->hash;
+  return c;
+}
+
+/* A hash of the code points (FNV-1a), kept in the string; never -1. Typed
+ * dicts hash their str keys with it (Python's own is salted per process). */
+static inline int64_t rt_str_hash_of(RtStr *s) {
+  int64_t h = __atomic_load_n(&s->hash, __ATOMIC_RELAXED);
+  if (h != -1) return h;
+  uint64_t x = 14695981039346656037u;
+  for (int64_t i = 0; i < s->len; i++) x = (x ^ s->data[i]) * 1099511628211u;
+  h = (int64_t)(x >> 1);
+  __atomic_store_n(&s->hash, h, __ATOMIC_RELAXED);
+  return h;
+}
+
+static inline bool rt_str_same(const RtStr *a, const RtStr *b) {
+  if (a == b) return true;
+  if (a->len != b->len) return false;
+  for (int64_t i = 0; i < a->len; i++)
+    if (a->data[i] != b->data[i]) return false;
+  return true;
+}
+
+/* <0, 0 or >0 as a sorts before, with or after b: by code points, as Python. */
+static inline int64_t rt_str_order(const RtStr *a, const RtStr *b) {
+  int64_t n = a->len < b->len ? a->len : b->len;
+  for (int64_t i = 0; i < n; i++)
+    if (a->data[i] != b->data[i]) return a->data[i] < b->data[i] ? -1 : 1;
+  return a->len < b->len ? -1 : a->len > b->len;
+}
+
 /* lib/strings.c, for the compiler and the runtime's registration */
 int64_t rt_str_decode(const char *text, int64_t n, uint32_t *out);  /* UTF-8 to code points; -1: not UTF-8 */
 bool rt_str_spec_ok(const char *spec, int kind);  /* a format spec supported for an int (0), float (1), str (2) */

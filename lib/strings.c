@@ -55,6 +55,13 @@ static RtStr *from_ascii(const char *text, size_t n) {
 
 void rt_str_free(RtStr *s) { free(s); }
 
+/* s, owned, as a container keeps it: a constant becomes a copy (rt_str_kept). */
+RtStr *rt_str_keep(RtStr *s) {
+  if (s->refcount < RT_STR_IMMORTAL / 2) return s;
+  RtStr *c = rt_str_kept(s);
+  return c;
+}
+
 /* UTF-8 to code points: how many written to out (room for n), or -1 if
  * text is not UTF-8. out NULL: only counted. */
 int64_t rt_str_decode(const char *text, int64_t n, uint32_t *out) {
@@ -226,28 +233,12 @@ int32_t rt_str_repeat(RtStr **out, RtStr *a, int64_t n) {
   return give(out, s);
 }
 
-/* <0, 0 or >0 as a sorts before, with or after b (by code points, as Python). */
-int64_t rt_str_compare(RtStr *a, RtStr *b) {
-  int64_t n = a->len < b->len ? a->len : b->len;
-  for (int64_t i = 0; i < n; i++)
-    if (a->data[i] != b->data[i]) return a->data[i] < b->data[i] ? -1 : 1;
-  return a->len < b->len ? -1 : a->len > b->len;
-}
+int64_t rt_str_compare(RtStr *a, RtStr *b) { return rt_str_order(a, b); }
 
 int32_t rt_str_equal(RtStr *a, RtStr *b) {
   if (a == b) return 1;
   if (a->len != b->len || (a->hash != -1 && b->hash != -1 && a->hash != b->hash)) return 0;
   return !memcmp(a->data, b->data, sizeof(uint32_t) * (size_t)a->len);
-}
-
-/* A hash of the code points (FNV-1a), kept in the string; never -1. */
-int64_t rt_str_hash(RtStr *s) {
-  if (s->hash != -1) return s->hash;
-  uint64_t h = 14695981039346656037u;
-  for (int64_t i = 0; i < s->len; i++) h = (h ^ s->data[i]) * 1099511628211u;
-  int64_t v = (int64_t)(h >> 1);
-  __atomic_store_n(&s->hash, v, __ATOMIC_RELAXED);
-  return v;
 }
 
 int32_t rt_str_getitem(RtStr **out, RtStr *s, int64_t i) {
@@ -787,9 +778,9 @@ int32_t rt_str_format_str(RtStr **out, RtStr *s, const char *spec) {
 
 void rt_register_strings(void (*define)(const char *name, void *addr, void *ctx), void *ctx) {
   static const struct { const char *name; void *fn; } fns[] = {
-    {"rt_str_free", (void *)rt_str_free}, {"rt_str_concat", (void *)rt_str_concat},
+    {"rt_str_free", (void *)rt_str_free}, {"rt_str_keep", (void *)rt_str_keep}, {"rt_str_concat", (void *)rt_str_concat},
     {"rt_str_repeat", (void *)rt_str_repeat}, {"rt_str_compare", (void *)rt_str_compare},
-    {"rt_str_equal", (void *)rt_str_equal}, {"rt_str_hash", (void *)rt_str_hash},
+    {"rt_str_equal", (void *)rt_str_equal},
     {"rt_str_getitem", (void *)rt_str_getitem}, {"rt_str_slice", (void *)rt_str_slice},
     {"rt_str_find", (void *)rt_str_find}, {"rt_str_contains", (void *)rt_str_contains},
     {"rt_str_count", (void *)rt_str_count}, {"rt_str_tailmatch", (void *)rt_str_tailmatch},

@@ -33,6 +33,10 @@ static LLVMValueRef str_len(Lower *l, LLVMValueRef s) {
 
 LLVMValueRef lo_str_len(Lower *l, LLVMValueRef s) { return str_len(l, s); }
 
+/* An owned str about to go into a container: a constant becomes a copy
+ * on the heap, since the container may outlive the code. */
+LLVMValueRef lo_str_keep(Lower *l, LLVMValueRef s) { return lo_call_fn(l, "rt_str_keep", l->mod->ptr, &l->mod->ptr, &s, 1); }
+
 LLVMValueRef lo_str_truth(Lower *l, LLVMValueRef s) {
   return LLVMBuildICmp(l->b, LLVMIntNE, str_len(l, s), const_i64(l, 0), "");
 }

@@ -189,6 +189,7 @@ LLVMValueRef lo_index(Lower *l, Node *n) {
   LLVMValueRef base;
   LLVMValueRef addr = lo_index_addr(l, n, &base);
   LLVMValueRef v = lo_load_scalar(l, n->ty, addr);
+  if (ty_has_arrays(n->ty)) lo_refcount(l, n->ty, v, true);  /* a list's str item: a new reference, as any index gives */
   lo_done_with(l, n->lhs, base);
   return v;
 }

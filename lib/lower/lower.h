@@ -379,6 +379,7 @@ LLVMValueRef lo_dict_contains(Lower *l, Node *n);
 
 void lo_str_refcount(Lower *l, const Type *t, LLVMValueRef v, bool inc);  /* model.c's row */
 LLVMValueRef lo_str_len(Lower *l, LLVMValueRef s);
+LLVMValueRef lo_str_keep(Lower *l, LLVMValueRef s);  /* an owned str a container will hold */
 LLVMValueRef lo_str_truth(Lower *l, LLVMValueRef s);
 LLVMValueRef lo_str_constant(Lower *l, Node *n);  /* an N_STRING */
 LLVMValueRef lo_str_binop(Lower *l, Node *n);
