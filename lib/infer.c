@@ -337,8 +337,7 @@ static bool check_place(Infer *in, Node *n, const Builtin *bi) {
   return true;
 }
 
-/* None where the builtin reads it (BF_NONE) is typed NoneType; its typer
- * tells it from a string (also NoneType) by the node's kind. */
+/* None where the builtin reads it (BF_NONE) is typed NoneType. */
 static const Type *ty_call_arg(Infer *in, Node *n, Node *x) {
   if (x->kind == N_NONE && (n->bi->flags & BF_NONE)) return x->ty = TYS(TY_NONE);
   if (n->callee && !n->bi->lower_elem) return ty_maybe_none(in, x);  /* a ruchey function takes None */
@@ -347,7 +346,7 @@ static const Type *ty_call_arg(Infer *in, Node *n, Node *x) {
     *x = (Node){.kind = N_NONE, .line = x->line, .col = x->col, .ty = t};
     if (n->bi->flags & BF_NONE) return t;
   }
-  if (t && t->kind == TY_NONE && x->kind != N_STRING && !(n->bi->flags & (BF_NONE | BF_STRINGS)))
+  if (t && t->kind == TY_NONE && !(n->bi->flags & BF_NONE))
     return ty_error(in, x, "%s() does not take None here", n->bi->name);
   return t;
 }

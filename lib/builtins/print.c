@@ -23,9 +23,9 @@ static bool printable(const Type *t) {
 static const Type *ty_print(Infer *in, Node *n, const Type **args) {
   for (int i = 0; i < n->list.len; i++)
     if (n->list.items[i]->kind != N_STRING && !printable(args[i]))
-      return ty_error(in, n->list.items[i], "print() prints numbers, bools, None, strings and tuples of them "
-                      "in compiled code, not %s", args[i]->name);
-    else if (args[i]->kind == TY_STR && ty_in_cuda(in))
+      return ty_error(in, n->list.items[i], "print() prints numbers, bools, None, tuples of them and constant "
+                      "strings (and str values outside kernels) in compiled code, not %s", args[i]->name);
+    else if (args[i]->kind == TY_STR && n->list.items[i]->kind != N_STRING && ty_in_cuda(in))
       return ty_error(in, n->list.items[i], "print() of a str value is not supported in kernels (constant strings are)");
     else if (ty_holds_complex(args[i]) && in->opts && in->opts->gpu_cc)
       return ty_error(in, n->list.items[i], "print() of a complex number is not supported in GPU code");
@@ -142,6 +142,6 @@ static LLVMValueRef lo_print(Lower *l, Node *n) {
 }
 
 const Builtin bi_print[] = {
-  {"print", "builtins", "print", BK_FUNCTION, 0, 0, 32, NULL, BF_STRINGS | BF_COMPLEX, 0, 0, ty_print, lo_print},
+  {"print", "builtins", "print", BK_FUNCTION, 0, 0, 32, NULL, BF_STRINGS | BF_NONE | BF_COMPLEX, 0, 0, ty_print, lo_print},
   BI_END,
 };

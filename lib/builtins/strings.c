@@ -498,8 +498,9 @@ LLVMValueRef lo_str_to_number(Lower *l, Node *n) {
 
 static const char *const split_kw[] = {"sep", "maxsplit", NULL};
 
+/* BF_STRINGS: constant strings are strs (not dtypes' names); BF_NONE: None is an argument's default */
 #define STR_METHOD(name, lo, hi, kw, flags, fn) \
-  {"str." name, NULL, name, BK_METHOD, TY_STR, lo, hi, kw, BF_STRINGS | (flags), fn, 0, ty_str_method, lo_str_method}
+  {"str." name, NULL, name, BK_METHOD, TY_STR, lo, hi, kw, BF_STRINGS | BF_NONE | (flags), fn, 0, ty_str_method, lo_str_method}
 #define STR_FUNCTION(name, lo, hi, flags, type, lower) \
   {name, "builtins", name, BK_FUNCTION, 0, lo, hi, NULL, BF_STRINGS | (flags), 0, 0, type, lower}
 
