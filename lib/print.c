@@ -3,7 +3,8 @@
  * The format (builtins/print.c) holds only %lld, %llu, %f, %g (a double as
  * Python's repr writes it), %h (a float32 as NumPy writes it), %C (a
  * complex number as Python's repr writes it, from two doubles), %s, %U (a
- * str value, an RtStr) and %%,
+ * str value, an RtStr), %A followed by a dtype's kind ('a' + TypeKind) and
+ * ndim ('0' + ndim) (an RtArray, as NumPy's str writes it) and %%,
  * each directive taking the next 8-byte argument (%C two). A line of @njit code
  * goes to the print sink (Python's sys.stdout) at once. A kernel's lines go to a
  * buffer of the pool thread running it; when the thread's chunk of blocks
@@ -128,6 +129,8 @@ static size_t complex_repr(char *out, double re, double im) {
   return (size_t)(o - out) + (size_t)sprintf(o, "j)");
 }
 
+char *rt_array_str(const RtArray *a, int32_t ndim, int32_t kind, double float32_sci);  /* print_array.c */
+
 void rt_print(const char *fmt, const uint64_t *args, bool buffered) {
   Buffer line = {0};
   char item[128];
@@ -167,6 +170,11 @@ void rt_print(const char *fmt, const uint64_t *args, bool buffered) {
       memcpy(&im, &b, sizeof im);
       append(&line, item, complex_repr(item, re, im));
       p += 1;
+    } else if (!strncmp(p, "%A", 2) && p[2] && p[3]) {  /* an array: its kind and ndim follow (print_array.c) */
+      char *text = rt_array_str((const RtArray *)(uintptr_t)a, p[3] - '0', p[2] - 'a', float32_sci);
+      if (text) append(&line, text, strlen(text));
+      free(text);
+      p += 3;
     } else if (!strncmp(p, "%U", 2)) {  /* a str value (an RtStr) */
       size_t n;
       char *text = rt_str_utf8((const RtStr *)(uintptr_t)a, &n);

@@ -566,7 +566,7 @@ UNSUPPORTED = {
     "set": ("def f(x):\n    s = {x}  # here\n    return x\n", "sets"),
     "generator": ("def f(x):\n    yield x  # here\n", "generators"),
     "global": ("def f(x):\n    global G_INT  # here\n    G_INT = x\n    return x\n", "global"),
-    "print": ("def f(x):\n    print(numpy.ones(x))  # here\n    return x\n", "print"),
+    "print": ("def f(x):\n    print(numpy.ones(x) * 1j)  # here\n    return x\n", "print"),
     "class": ("def f(x):\n    class C:  # here\n        pass\n    return x\n", "classes"),
     "bytes": ("def f(x):\n    s = b'text'  # here\n    return x\n", "bytes"),
     "with": ("def f(x):\n    with x:  # here\n        pass\n    return x\n", "with"),

@@ -10,25 +10,36 @@
  */
 #include "builtins/builtins.h"
 
-/* Whether print() writes values of type t: numbers, bools, None and tuples of them. */
+/* Whether print() writes values of type t: numbers, bools, None, strings,
+ * arrays of numbers and bools (not in kernels), and tuples of numbers,
+ * bools and None (a tuple writes its items' repr, which print does not
+ * make for strings and arrays). */
 static bool printable(const Type *t) {
+  if (t->kind == TY_ARRAY) return !ty_is_complex(t->elem);
   if (t->kind == TY_TUPLE) {
     for (int i = 0; i < t->nfields; i++)
-      if (!printable(t->fields[i])) return false;
+      if (!printable(t->fields[i]) || t->fields[i]->kind == TY_ARRAY || t->fields[i]->kind == TY_STR) return false;
     return true;
   }
   return ty_is_scalar(t) || t->kind == TY_NONE || t->kind == TY_STR;
 }
 
+/* Whether t is or holds what only the CPU's print writes (strings made at run time, arrays). */
+static bool host_only(const Type *t) {
+  for (int i = 0; t->kind == TY_TUPLE && i < t->nfields; i++)
+    if (host_only(t->fields[i])) return true;
+  return t->kind == TY_STR || t->kind == TY_ARRAY;
+}
+
 static const Type *ty_print(Infer *in, Node *n, const Type **args) {
-  for (int i = 0; i < n->list.len; i++)
-    if (n->list.items[i]->kind != N_STRING && !printable(args[i]))
-      return ty_error(in, n->list.items[i], "print() prints numbers, bools, None, tuples of them and constant "
-                      "strings (and str values outside kernels) in compiled code, not %s", args[i]->name);
-    else if (args[i]->kind == TY_STR && n->list.items[i]->kind != N_STRING && ty_in_cuda(in))
-      return ty_error(in, n->list.items[i], "print() of a str value is not supported in kernels (constant strings are)");
-    else if (ty_holds_complex(args[i]) && in->opts && in->opts->gpu_cc)
-      return ty_error(in, n->list.items[i], "print() of a complex number is not supported in GPU code");
+  for (int i = 0; i < n->list.len; i++) {
+    Node *x = n->list.items[i];
+    if (x->kind != N_STRING && (!printable(args[i]) || (host_only(args[i]) && ty_in_cuda(in))))
+      return ty_error(in, x, "print() prints numbers, bools, None, tuples of them and constant strings (and str "
+                      "values and arrays of numbers outside kernels) in compiled code, not %s", args[i]->name);
+    if (ty_holds_complex(args[i]) && in->opts && in->opts->gpu_cc)
+      return ty_error(in, x, "print() of a complex number is not supported in GPU code");
+  }
   return TYS(TY_NONE);
 }
 
@@ -75,6 +86,15 @@ static void print_value(Lower *l, Format *f, LLVMValueRef v, const Type *t, LLVM
       print_value(l, f, LLVMBuildExtractValue(l->b, v, (unsigned)i, ""), t->fields[i], slot, used);
     }
     put(f, t->nfields == 1 ? ",)" : ")");
+  } else if (t->kind == TY_ARRAY && t->ndim == 0) {  /* NumPy writes its element */
+    LLVMValueRef data = LLVMBuildExtractValue(l->b, v, 2, "");
+    print_value(l, f, lo_load_scalar(l, t->elem, data), t->elem, slot, used);
+  } else if (t->kind == TY_ARRAY) {  /* %A, its dtype's kind and ndim: NumPy's str(a) (print_array.c) */
+    LLVMValueRef mem = lo_alloca(l, l->mod->rtarray, "print.array");
+    lo_store_storage(l, t, mem, v);
+    put(f, "%A");
+    put(f, (char[]){(char)('a' + t->elem->kind), (char)('0' + t->ndim), 0});
+    slot[(*used)++] = LLVMBuildPtrToInt(l->b, mem, l->mod->i64, "");
   } else if (t->kind == TY_STR) {
     put(f, "%U");
     slot[(*used)++] = LLVMBuildPtrToInt(l->b, v, l->mod->i64, "");
