@@ -509,3 +509,139 @@ def test_strings_made_in_loops_are_released():
     after = rss_bytes()
     if before is not None:
         assert after - before < 8 << 20, f"RSS grew by {(after - before) >> 20} MB"
+
+
+# ---------------------------------------------------------------- lists and dicts of str
+
+@njit
+def word_counts(s):
+    counts = {}
+    for w in s.split():
+        counts[w] = counts.get(w, 0) + 1
+    keys = [k for k in counts]
+    keys.sort()
+    return ",".join([k + "=" + str(counts[k]) for k in keys])
+
+
+@pytest.mark.parametrize("s", WIDE_STRINGS + ["the cat the dog a cat the"])
+def test_str_keys_as_python(s):
+    assert_same(word_counts, s)
+
+
+@njit
+def str_values(a, b):
+    d = {"x": a, "y": b}
+    d["x"] = d["x"] + "!"
+    d["z"] = "new"
+    t = ""
+    for k, v in d.items():
+        t += k + v + ";"
+    for v in d.values():
+        t += v
+    del d["y"]
+    p = d.pop("z")
+    return t, p, d.get("x", "?"), d.get("q", "dflt"), d.setdefault("w", a), d.setdefault("x", b), len(d), "x" in d
+
+
+def test_str_values_as_python():
+    for a, b in PAIRS[:10]:
+        assert_same(str_values, a, b)
+
+
+@njit
+def str_list_ops(a, b):
+    x = [a, b, "c"]
+    x.append(a + b)
+    x.insert(0, "first")
+    x[1] = "second"
+    y = x.copy()
+    y.extend(x)
+    last = y.pop()
+    y.sort()
+    z = [s for s in y if s]
+    z.reverse()
+    return "|".join(z), last, y.index("c"), y.count("c"), "c" in y, len(y)
+
+
+def test_lists_of_str_as_python():
+    for a, b in PAIRS[:10]:
+        assert_same(str_list_ops, a, b)
+
+
+@njit
+def missing_key(k):
+    d = {"a": 1}
+    return d[k]
+
+
+def test_missing_str_key_raises_key_error_as_python():
+    raises_same(missing_key, "b")
+    raises_same(missing_key, "é")
+
+
+@njit
+def add_entries(d, lst, k, v):
+    d[k] = v
+    lst.append(k + v)
+    return len(d) + len(lst)
+
+
+def test_typed_containers_of_str_pass_both_ways():
+    d = ruchey.typed.Dict.empty(ruchey.types.unicode_type, ruchey.types.unicode_type)
+    d["a"] = "1"
+    lst = ruchey.typed.List(["x", "é"])
+    assert add_entries(d, lst, "b", "2") == 5
+    assert add_entries(d, lst, "a", "3") == 6
+    assert dict(d.items()) == {"a": "3", "b": "2"}
+    assert list(lst) == ["x", "é", "b2", "a3"]
+    lst[0] = "y"
+    del lst[1]
+    assert lst.pop() == "a3"
+    assert list(lst) == ["y", "b2"] and d.pop("a") == "3" and d.get("b") == "2"
+    del d["b"]
+    assert len(d) == 0
+
+
+def make_containers():
+    d = {"key": "value"}
+    x = ["item"]
+    d["k2"] = "v2"
+    x.append("i2")
+    return d, x
+
+
+kept_constants = njit(make_containers)
+
+
+def test_containers_keep_constants_beyond_the_code():
+    import gc
+    f = njit(make_containers)
+    d, x = f()
+    del f  # the compiled code goes with its dispatcher; the containers keep their own copies
+    gc.collect()
+    make_containers.__code__.replace()  # allocations in between
+    assert dict(d.items()) == {"key": "value", "k2": "v2"} and list(x) == ["item", "i2"]
+
+
+@njit
+def container_churn(n):
+    d = {}
+    for i in range(n):
+        k = str(i % 50)
+        d[k] = d.get(k, "") + "x"
+        if len(d[k]) > 5:
+            del d[k]
+    words = " ".join([k for k in d]).split(" ")
+    return len(words)
+
+
+@pytest.mark.skipif(AS_NUMBA, reason="measures ruchey's memory")
+def test_containers_of_str_are_released():
+    container_churn(1000)
+    before = rss_bytes()
+    for _ in range(300):
+        container_churn(2000)
+        kept_constants()
+    after = rss_bytes()
+    if before is not None:
+        assert after - before < 8 << 20, f"RSS grew by {(after - before) >> 20} MB"
