@@ -3,7 +3,7 @@
  * The format (builtins/print.c) holds only %lld, %llu, %f, %g (a double as
  * Python's repr writes it), %h (a float32 as NumPy writes it), %C (a
  * complex number as Python's repr writes it, from two doubles), %s, %U (a
- * str value, an RtStr), %A followed by a dtype's kind ('a' + TypeKind) and
+ * str value, an RtStr), %R (its repr, in a tuple), %A followed by a dtype's kind ('a' + TypeKind) and
  * ndim ('0' + ndim) (an RtArray, as NumPy's str writes it) and %%,
  * each directive taking the next 8-byte argument (%C two). A line of @njit code
  * goes to the print sink (Python's sys.stdout) at once. A kernel's lines go to a
@@ -175,10 +175,10 @@ void rt_print(const char *fmt, const uint64_t *args, bool buffered) {
       if (text) append(&line, text, strlen(text));
       free(text);
       p += 3;
-    } else if (!strncmp(p, "%U", 2)) {  /* a str value (an RtStr) */
-      size_t n;
-      char *text = rt_str_utf8((const RtStr *)(uintptr_t)a, &n);
-      if (text) append(&line, text, n);
+    } else if (!strncmp(p, "%U", 2) || !strncmp(p, "%R", 2)) {  /* a str value (an RtStr), or its repr */
+      size_t n = 0;
+      char *text = p[1] == 'U' ? rt_str_utf8((const RtStr *)(uintptr_t)a, &n) : rt_str_repr((const RtStr *)(uintptr_t)a);
+      if (text) append(&line, text, p[1] == 'U' ? n : strlen(text));
       free(text);
       p += 1;
     } else if (!strncmp(p, "%s", 2)) {

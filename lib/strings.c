@@ -182,9 +182,10 @@ int32_t rt_str_is(int32_t *out, RtStr *s, int32_t which) {
 
 /* ---------------------------------------------------------------- repr, for messages */
 
-/* Python's repr(s), UTF-8, in a thread's buffer (cut short past ~200 characters). */
-static const char *repr(const RtStr *s) {
-  static _Thread_local char text[1024];
+/* Python's repr(s), UTF-8, into out of cap bytes (cut short where it
+ * does not fit; 4 bytes a character and 3 more always do). */
+static void repr_into(const RtStr *s, char *out, size_t cap) {
+  char *text = out;
   bool dq = false, sq = false;
   for (int64_t i = 0; i < s->len; i++) {
     dq |= s->data[i] == '"';
@@ -193,7 +194,7 @@ static const char *repr(const RtStr *s) {
   char q = sq && !dq ? '"' : '\'';
   char *o = text;
   *o++ = q;
-  for (int64_t i = 0; i < s->len && o < text + sizeof text - 16; i++) {
+  for (int64_t i = 0; i < s->len && o + 8 < text + cap; i++) {
     uint32_t c = s->data[i];
     if (c == (uint32_t)q || c == '\\') o += sprintf(o, "\\%c", (char)c);
     else if (c == '\n') o += sprintf(o, "\\n");
@@ -204,6 +205,20 @@ static const char *repr(const RtStr *s) {
   }
   *o++ = q;
   *o = 0;
+}
+
+/* for messages: in a thread's buffer, cut short past ~250 characters */
+static const char *repr(const RtStr *s) {
+  static _Thread_local char text[1024];
+  repr_into(s, text, sizeof text);
+  return text;
+}
+
+/* repr(s) whole, malloc'd (print() of a tuple holding s); NULL: no memory */
+char *rt_str_repr(const RtStr *s) {
+  size_t cap = 4 * (size_t)s->len + 12;
+  char *text = malloc(cap);
+  if (text) repr_into(s, text, cap);
   return text;
 }
 

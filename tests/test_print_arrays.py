@@ -98,7 +98,7 @@ def test_array_of_complex_refused_by_name():
         show(np.zeros(2, dtype=np.complex128))
 
 
-def test_tuples_holding_arrays_or_strings_refused():
+def test_tuples_holding_arrays_refused():
     @ruchey.njit
     def in_tuple(a, s):
         print((a, s))

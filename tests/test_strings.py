@@ -451,6 +451,21 @@ def test_print_of_strings_as_python(capsys, s):
     assert got == capsys.readouterr().out
 
 
+@njit
+def show_tuple(s, n):
+    print((s, n), (s,), ((s + "'", n), s + '"'), s)
+
+
+@pytest.mark.skipif(AS_NUMBA, reason="ruchey's print")
+@pytest.mark.parametrize("s", WIDE_STRINGS[:8] + ["it's", 'say "hi"', "both ' and \"", "back\\slash", "nul\x00"])
+def test_print_of_tuples_of_strings_writes_their_repr(capsys, s):
+    capsys.readouterr()
+    show_tuple(s, 3)
+    got = capsys.readouterr().out
+    show_tuple.py_func(s, 3)
+    assert got == capsys.readouterr().out
+
+
 # ---------------------------------------------------------------- bad input
 
 @numba_deviation("numba's messages differ")

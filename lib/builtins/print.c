@@ -12,13 +12,13 @@
 
 /* Whether print() writes values of type t: numbers, bools, None, strings,
  * arrays of numbers and bools (not in kernels), and tuples of numbers,
- * bools and None (a tuple writes its items' repr, which print does not
- * make for strings and arrays). */
+ * bools, None and strings (a tuple writes its items' repr, which print
+ * does not make for arrays). */
 static bool printable(const Type *t) {
   if (t->kind == TY_ARRAY) return !ty_is_complex(t->elem);
   if (t->kind == TY_TUPLE) {
     for (int i = 0; i < t->nfields; i++)
-      if (!printable(t->fields[i]) || t->fields[i]->kind == TY_ARRAY || t->fields[i]->kind == TY_STR) return false;
+      if (!printable(t->fields[i]) || t->fields[i]->kind == TY_ARRAY) return false;
     return true;
   }
   return ty_is_scalar(t) || t->kind == TY_NONE || t->kind == TY_STR;
@@ -76,19 +76,20 @@ static int slots_of(const Type *t) {
 }
 
 /* Value v of type t: its directives in the format, its slots from slot[*used] on. */
-static void print_value(Lower *l, Format *f, LLVMValueRef v, const Type *t, LLVMValueRef *slot, int *used) {
+/* in_tuple: a string is written as its repr, as a tuple's str writes its items */
+static void print_value(Lower *l, Format *f, LLVMValueRef v, const Type *t, LLVMValueRef *slot, int *used, bool in_tuple) {
   if (t->kind == TY_NONE) {
     put(f, "None");
   } else if (t->kind == TY_TUPLE) {
     put(f, "(");
     for (int i = 0; i < t->nfields; i++) {
       if (i) put(f, ", ");
-      print_value(l, f, LLVMBuildExtractValue(l->b, v, (unsigned)i, ""), t->fields[i], slot, used);
+      print_value(l, f, LLVMBuildExtractValue(l->b, v, (unsigned)i, ""), t->fields[i], slot, used, true);
     }
     put(f, t->nfields == 1 ? ",)" : ")");
   } else if (t->kind == TY_ARRAY && t->ndim == 0) {  /* NumPy writes its element */
     LLVMValueRef data = LLVMBuildExtractValue(l->b, v, 2, "");
-    print_value(l, f, lo_load_scalar(l, t->elem, data), t->elem, slot, used);
+    print_value(l, f, lo_load_scalar(l, t->elem, data), t->elem, slot, used, false);
   } else if (t->kind == TY_ARRAY) {  /* %A, its dtype's kind and ndim: NumPy's str(a) (print_array.c) */
     LLVMValueRef mem = lo_alloca(l, l->mod->rtarray, "print.array");
     lo_store_storage(l, t, mem, v);
@@ -96,7 +97,7 @@ static void print_value(Lower *l, Format *f, LLVMValueRef v, const Type *t, LLVM
     put(f, (char[]){(char)('a' + t->elem->kind), (char)('0' + t->ndim), 0});
     slot[(*used)++] = LLVMBuildPtrToInt(l->b, mem, l->mod->i64, "");
   } else if (t->kind == TY_STR) {
-    put(f, "%U");
+    put(f, in_tuple ? "%R" : "%U");
     slot[(*used)++] = LLVMBuildPtrToInt(l->b, v, l->mod->i64, "");
   } else if (t->kind == TY_BOOL) {
     put(f, "%s");
@@ -124,7 +125,7 @@ static LLVMValueRef print_item(Lower *l, Format *f, Node *a, LLVMValueRef *slot,
     return NULL;
   }
   LLVMValueRef v = lo_expr(l, a);
-  print_value(l, f, v, a->ty, slot, used);
+  print_value(l, f, v, a->ty, slot, used, false);
   return v;
 }
 
