@@ -6,8 +6,9 @@ Three small functions, each compiled by ruchey and by Numba and run
 uncompiled by Python: N (10**6) ints appended to a list made inside the
 function; N int keys inserted into a dict, then each looked up; and the
 same dict insert with its lookup from a ruchey.typed.Dict / numba.typed.Dict
-passed in (cleared first). Numba compiles `[]` as its reflected list and `{}`
-is not typable there, so its dict version starts from numba.typed.Dict.empty.
+passed in (cleared first); and a dict keyed by strings (str(i % 1000) made
+for each of N/10 words, counted). Numba compiles `[]` as its reflected list and `{}`
+is not typable there, so its dict versions start from numba.typed.Dict.empty.
 Every result is checked against Python's first. Prints the median
 milliseconds per call (bench/timing.py's round robin).
 
@@ -44,6 +45,14 @@ def insert_lookup_passed(d, n):
     for i in range(n):
         s += d[i * 7919]
     return s
+
+
+def count_words(n):
+    d = {}
+    for i in range(n):
+        w = str(i % 1000)
+        d[w] = d.get(w, 0) + 1
+    return len(d) + d["7"]
 
 
 def main():
@@ -86,6 +95,18 @@ def main():
         nd = nbtyped.Dict.empty(nbtypes.int64, nbtypes.int64)
         calls["numba"] = lambda nb=numba.njit(insert_lookup_passed): nb(nd, n)
     report("typed.Dict passed in", calls, insert_lookup(n))
+
+    m = n // 10
+    calls = {"python": lambda: count_words(m), "ruchey": lambda r=ruchey.njit(count_words): r(m)}
+    if numba is not None:
+        def nb_count_words(n):
+            d = nbtyped.Dict.empty(nbtypes.unicode_type, nbtypes.int64)
+            for i in range(n):
+                w = str(i % 1000)
+                d[w] = d.get(w, 0) + 1
+            return len(d) + d["7"]
+        calls["numba"] = lambda nb=numba.njit(nb_count_words): nb(m)
+    report("str-keyed dict", calls, count_words(m))
 
 
 def report(name, calls, expected):

@@ -6,6 +6,7 @@
 #define NO_IMPORT_ARRAY
 #define PY_ARRAY_UNIQUE_SYMBOL ruchey_ARRAY_API
 #include "core.h"
+#include "rtstr.h"
 
 #include <numpy/arrayobject.h>
 
@@ -145,6 +146,12 @@ PyObject *disp_box(const Type *t, char *p) {
   case TY_TUPLE: return box_tuple(t, p);
   case TY_OPTIONAL: return p[t->elem->size] ? disp_box(t->elem, p) : Py_NewRef(Py_None);  /* the flag follows the value */
   case TY_LIST: case TY_DICT: return typed_box(t, *(void **)p);
+  case TY_STR: {
+    RtStr *s = *(RtStr **)p;
+    PyObject *o = PyUnicode_FromKindAndData(PyUnicode_4BYTE_KIND, s->data, (Py_ssize_t)s->len);
+    rt_str_release(s);
+    return o;
+  }
   default:
     PyErr_Format(PyExc_TypeError, "ruchey: cannot return a value of type %s to Python", t->name);
     return NULL;
@@ -270,6 +277,24 @@ int disp_unbox(PyObject *o, const Type *t, Slot *slot, RtArray *arr, void **arg)
     PyErr_Format(PyExc_TypeError, "expected a record of %s", t->name);
     return -1;
   }
+  if (t->kind == TY_STR) {  /* a new string, released after the call (disp_release_strings) */
+    if (!PyUnicode_Check(o)) {
+      PyErr_Format(PyExc_TypeError, "expected a str, got %s", Py_TYPE(o)->tp_name);
+      return -1;
+    }
+    Py_ssize_t n = PyUnicode_GET_LENGTH(o);
+    RtStr *s = rt_str_alloc((int64_t)n);
+    if (!s) {
+      PyErr_NoMemory();
+      return -1;
+    }
+    if (!PyUnicode_AsUCS4(o, s->data, n + 1, 1)) {
+      free(s);
+      return -1;
+    }
+    slot->u = (uint64_t)(uintptr_t)s;
+    return 0;
+  }
   if (ty_is_container(t)) {  /* borrowed: the object holds it for the call */
     slot->u = (uint64_t)(uintptr_t)typed_container(o);
     return 0;
@@ -301,6 +326,11 @@ int disp_unbox(PyObject *o, const Type *t, Slot *slot, RtArray *arr, void **arg)
     }
   }
   return unbox_converted(o, t, slot);
+}
+
+void disp_release_strings(const Type *const *types, Slot *slots, int n) {
+  for (int i = 0; i < n; i++)
+    if (types[i]->kind == TY_STR) rt_str_release((RtStr *)(uintptr_t)slots[i].u);
 }
 
 /* ---------------------------------------------------------------- errors */
@@ -341,6 +371,12 @@ PyObject *disp_raise_runtime_error(void) {
   if (e->status == RT_ERR_INTERRUPT) {  /* Python's handler runs now: KeyboardInterrupt, or what the user's raises */
     *core_interrupted = 0;
     if (PyErr_CheckSignals() < 0) return NULL;
+  }
+  if (e->status == RT_ERR_KEY && e->msg && e->msg[0] == '\x01') {  /* KeyError of a str key (containers.c) */
+    PyObject *key = PyUnicode_DecodeUTF8(e->msg + 1, (Py_ssize_t)strlen(e->msg + 1), "replace");
+    if (key) PyErr_SetObject(PyExc_KeyError, key);
+    Py_XDECREF(key);
+    return NULL;
   }
   if (e->status == RT_ERR_KEY && e->msg)  /* KeyError(key), the key a number as the message writes it */
     return disp_raise_key_error(e->msg);

@@ -132,7 +132,10 @@ PyObject *typed_refusal(PyObject *o);
 void *typed_container(PyObject *o);
 PyObject *typed_box(const Type *t, void *c);
 int typed_add_to_module(PyObject *m);
-/* A result in its storage layout as a Python object (a new reference). */
+/* The str arguments among the first n unboxed into slots, released. */
+void disp_release_strings(const Type *const *types, Slot *slots, int n);
+/* A result in its storage layout as a Python object (a new reference;
+ * the result's own references, to strings, are released). */
 PyObject *disp_box(const Type *t, char *p);
 /* The exception a failed call of compiled code left in the thread's RtError. */
 PyObject *disp_raise_runtime_error(void);
@@ -149,6 +152,7 @@ typedef struct Spec {
   const Type *declared_ret;   /* the explicit signature's return type, or NULL */
   bool device;                /* called from kernels: takes the CUDA thread after its arguments */
   bool barrier;               /* reaches cuda.syncthreads() */
+  bool strings;               /* str arguments: unboxed into new strings, released after the call */
   int narrays;                /* array arguments, for the call's unboxing space, and tuple
                                * arguments' storage counted in RtArrays */
   void *code;                 /* the loaded code, released with the dispatcher */

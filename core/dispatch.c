@@ -45,7 +45,10 @@ static Spec *add_spec(Dispatcher *self, const Type *const *args, const Type *dec
                   .code = res.code};
       memcpy(s->args, args, sizeof(Type *) * (size_t)self->nparams);
       s->declared_ret = declared_ret ? s->ret_type : NULL;
-      for (int i = 0; i < self->nparams; i++) s->narrays += disp_arg_units(args[i]);
+      for (int i = 0; i < self->nparams; i++) {
+        s->narrays += disp_arg_units(args[i]);
+        s->strings |= args[i]->kind == TY_STR;
+      }
     } else {
       if (grown) self->specs = grown;
       if (!PyErr_Occurred()) PyErr_NoMemory();
@@ -87,7 +90,8 @@ static PyObject *type_error(Dispatcher *self, PyObject *const *args, int i) {
   if (why)
     PyErr_Format(PyExc_TypeError,
                  "%S: argument %d %U (accepted: int, float, bool, NumPy scalars and arrays of bool, "
-                 "int8-64, uint8-64, float16/32/64, complex64/128, records, tuples of these; compiled so far: [%U])",
+                 "int8-64, uint8-64, float16/32/64, complex64/128, records, tuples of these, str, typed.List and\n"
+                 "typed.Dict; compiled so far: [%U])",
                  self->py_func, i + 1, why, accepted ? accepted : Py_None);
   Py_XDECREF(accepted);
   Py_XDECREF(why);
@@ -155,6 +159,7 @@ PyObject *disp_call(Dispatcher *self, PyObject *const *args, void *extra) {
    * this one runs without the GIL */
   int (*entry)(void *, void **) = s->entry;
   const Type *ret_type = s->ret_type;
+  bool strings = s->strings;
   /* a small frame: no stack probes on the hot path; many arrays go to the heap */
   Slot slots[MAX_ARGS];
   RtArray few[4];
@@ -172,6 +177,7 @@ PyObject *disp_call(Dispatcher *self, PyObject *const *args, void *extra) {
     RtArray *slot_array = disp_arg_units(s->args[i]) ? &arrays[a] : NULL;
     a += disp_arg_units(s->args[i]);
     if (disp_unbox(args[i], s->args[i], &slots[i], slot_array, &argp[i]) < 0) {
+      if (strings) disp_release_strings(types, slots, i);
       if (arrays != few) PyMem_Free(arrays);
       if (retp != ret) PyMem_Free(retp);
       return NULL;
@@ -188,6 +194,7 @@ PyObject *disp_call(Dispatcher *self, PyObject *const *args, void *extra) {
   } else {
     status = entry(retp, argp);
   }
+  if (strings) disp_release_strings(types, slots, self->nparams);
   PyObject *result = status ? disp_raise_runtime_error() : disp_box(ret_type, retp);
   if (retp != ret) PyMem_Free(retp);
   if (arrays != few) PyMem_Free(arrays);

@@ -200,6 +200,7 @@ PyObject *static_object(Fe *fe, PyObject *e) {
 }
 
 static Node *constant_node(Fe *fe, PyObject *obj, PyObject *e);
+static Node *string_node(Fe *fe, PyObject *e, PyObject *v);
 
 /* A NumPy scalar global (numpy.float32(1e-7)), frozen as Numba freezes it:
  * its value converted to its own type, which it keeps in arithmetic (no
@@ -319,6 +320,7 @@ static Node *index_constant(Fe *fe, PyObject *obj, PyObject *e) {
 static Node *global_value(Fe *fe, PyObject *obj, PyObject *e, const char *name) {
   Node *n = constant_node(fe, obj, e);
   if (!n && !fe->diag->kind) n = index_constant(fe, obj, e);
+  if (!n && !fe->diag->kind && PyUnicode_CheckExact(obj)) n = string_node(fe, e, obj);  /* frozen, as Numba's */
   if (n || fe->diag->kind || (n = const_array(fe, obj, e)) || fe->diag->kind) return n;
   if (PyObject_TypeCheck(obj, &DispatcherType)) return fe_function_value(fe, obj, e);
   int mod = core_module_id(obj);
@@ -395,16 +397,28 @@ static Node *fe_name(Fe *fe, PyObject *e) {
   return n;
 }
 
+/* A constant string: its UTF-8 text (str) and bytes (ival); NUL characters kept. */
+static Node *string_node(Fe *fe, PyObject *e, PyObject *v) {
+  Py_ssize_t size;
+  const char *text = PyUnicode_AsUTF8AndSize(v, &size);
+  if (!text) {
+    PyErr_Clear();
+    return fe_error(fe, e, "this string cannot be encoded as UTF-8 (a lone surrogate?)");
+  }
+  Node *n = new_node(fe, N_STRING, e);
+  char *copy = arena_alloc(fe->arena, (size_t)size + 1);
+  memcpy(copy, text, (size_t)size + 1);
+  n->str = copy;
+  n->ival = size;
+  return n;
+}
+
 static Node *fe_constant(Fe *fe, PyObject *e) {
   PyObject *v = field(e, "value");
   Node *n = constant_node(fe, v, e);
   if (!n && !fe->diag->kind) n = index_constant(fe, v, e);
-  if (!n && !fe->diag->kind) {
-    if (PyUnicode_Check(v))
-      fe_error(fe, e, "strings are not supported in compiled code");
-    else
-      fe_error(fe, e, "constants of type '%s' are not supported", Py_TYPE(v)->tp_name);
-  }
+  if (!n && !fe->diag->kind && PyUnicode_Check(v)) n = string_node(fe, e, v);
+  if (!n && !fe->diag->kind) fe_error(fe, e, "constants of type '%s' are not supported", Py_TYPE(v)->tp_name);
   Py_DECREF(v);
   return n;
 }
@@ -570,10 +584,7 @@ static Node *fe_ifexp(Fe *fe, PyObject *e) {
 static Node *fe_string(Fe *fe, PyObject *e) {
   PyObject *v = is_kind(e, "Constant") ? field(e, "value") : NULL;
   Node *n = NULL;
-  if (v && PyUnicode_Check(v)) {
-    n = new_node(fe, N_STRING, e);
-    n->str = arena_strdup(fe->arena, PyUnicode_AsUTF8(v));
-  }
+  if (v && PyUnicode_Check(v)) n = string_node(fe, e, v);
   Py_XDECREF(v);
   return n;
 }
@@ -1025,7 +1036,7 @@ static Node *fe_comprehension(Fe *fe, PyObject *e, bool dict) {
 
 static const struct { const char *kind, *what; } unsupported_exprs[] = {
   {"Set", "sets"}, {"SetComp", "set comprehensions"}, {"GeneratorExp", "generator expressions"},
-  {"JoinedStr", "f-strings"}, {"Await", "await"},
+  {"Await", "await"},
   {"Yield", "generators (yield)"}, {"YieldFrom", "generators (yield from)"},
   {"NamedExpr", "the walrus operator"}, {"Starred", "starred expressions"},
   {"Slice", "slices"},
@@ -1050,6 +1061,7 @@ Node *fe_expr(Fe *fe, PyObject *e) {
   if (!strcmp(k, "Dict")) return fe_dict(fe, e);
   if (!strcmp(k, "ListComp")) return fe_comprehension(fe, e, false);
   if (!strcmp(k, "DictComp")) return fe_comprehension(fe, e, true);
+  if (!strcmp(k, "JoinedStr")) return fe_fstring(fe, e);
   for (size_t i = 0; i < sizeof unsupported_exprs / sizeof unsupported_exprs[0]; i++)
     if (!strcmp(k, unsupported_exprs[i].kind))
       return fe_error(fe, e, "%s are not supported in compiled code", unsupported_exprs[i].what);

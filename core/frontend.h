@@ -65,6 +65,8 @@ PyObject *fe_imported(Fe *fe, PyObject *name);                  /* borrowed, or 
 PyObject *fe_inner_function(PyObject *pyfunc, int *line_offset, int *col_offset);
 bool fe_captures_of(Fe *fe, PyObject *name);                    /* a lambda variable that captures */
 
+/* frontend_strings.c */
+Node *fe_fstring(Fe *fe, PyObject *e);  /* f"..." */
 /* frontend_except.c */
 Node *fe_raise(Fe *fe, PyObject *s);
 Node *fe_try(Fe *fe, PyObject *s);

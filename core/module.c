@@ -489,7 +489,7 @@ PyMODINIT_FUNC PyInit__core(void) {
       PyType_Ready(&DispatcherType) < 0 || PyType_Ready(&MemInfoType) < 0 || typed_add_to_module(m) < 0 ||
       PyModule_AddObjectRef(m, "Dispatcher", (PyObject *)&DispatcherType) < 0 ||
       !names || PyModule_AddObjectRef(m, "SCALAR_NAMES", names) < 0 || cu_add_to_module(m) < 0 ||
-      nvrtc_add_to_module(m) < 0) {
+      nvrtc_add_to_module(m) < 0 || PyModule_AddIntConstant(m, "STR_KIND", TY_STR) < 0) {
     Py_XDECREF(names);
     Py_DECREF(m);
     return NULL;

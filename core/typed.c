@@ -12,6 +12,7 @@
 
 #include "containers.h"
 #include "core.h"
+#include "rtstr.h"
 
 /* The scalar types, without libruchey: what boxing and unboxing read of them. */
 static const Type scalar[TY_COUNT] = {
@@ -41,6 +42,15 @@ typedef struct {
 static const Type *list_item_type_of(const ListObject *self) { return self->item ? self->item : &scalar[self->l->kind]; }
 static const Type *dict_value_type_of(const DictObject *self) { return self->value ? self->value : &scalar[self->d->valkind]; }
 
+/* An item's bytes: a str is a pointer to its RtStr, a reference the container holds. */
+static int64_t item_size(int kind) { return kind == TY_STR ? (int64_t)sizeof(RtStr *) : ty_bits(&scalar[kind]) / 8; }
+
+/* An item or value as a Python object, the container keeping its own reference. */
+static PyObject *box_held(const Type *t, char *p) {
+  if (t->kind == TY_STR) rt_str_retain(*(RtStr **)p);
+  return disp_box(t, p);
+}
+
 /* Storing from Python into a container of tuples: refused (ruchey takes no tuples from Python here). */
 static int stores_numbers(const Type *held) {
   if (!held || held->kind != TY_TUPLE) return 0;
@@ -53,6 +63,7 @@ static int stores_numbers(const Type *held) {
 /* The scalar kind a Python value is first given as: bool, int64, float64,
  * or a NumPy scalar's; -1 with a TypeError for others. */
 static int kind_of_value(PyObject *o) {
+  if (PyUnicode_Check(o)) return TY_STR;
   if (PyBool_Check(o)) return TY_BOOL;
   if (PyLong_Check(o)) return TY_I64;
   if (PyFloat_Check(o)) return TY_F64;
@@ -67,11 +78,12 @@ static int kind_of_type(PyObject *t) {
   if (t == (PyObject *)&PyLong_Type) return TY_I64;
   if (t == (PyObject *)&PyFloat_Type) return TY_F64;
   if (t == (PyObject *)&PyBool_Type) return TY_BOOL;
+  if (t == (PyObject *)&PyUnicode_Type) return TY_STR;
   PyObject *kind = PyObject_GetAttrString(t, "kind"), *ndim = kind ? PyObject_GetAttrString(t, "ndim") : NULL;
   long k = kind && PyLong_Check(kind) ? PyLong_AsLong(kind) : -1, nd = ndim && PyLong_Check(ndim) ? PyLong_AsLong(ndim) : 1;
   Py_XDECREF(kind); Py_XDECREF(ndim);
   PyErr_Clear();
-  if (k >= 0 && k < TY_COUNT && nd == 0 && (scalar[k].flags & TF_SCALAR) && k != TY_F16) return (int)k;
+  if (k >= 0 && k < TY_COUNT && nd == 0 && (((scalar[k].flags & TF_SCALAR) && k != TY_F16) || k == TY_STR)) return (int)k;
   PyErr_Format(PyExc_TypeError, "typed containers hold numbers and bools: %R is not such a type", t);
   return -1;
 }
@@ -86,8 +98,21 @@ static int store_item(int kind, PyObject *o, char *p) {
     return -1;
   }
   if (disp_unbox(o, &scalar[kind], &slot, &arr, &arg) < 0) return -1;
-  memcpy(p, arg, (size_t)ty_bits(&scalar[kind]) / 8);
+  memcpy(p, arg, (size_t)item_size(kind));
   return 0;
+}
+
+/* o stored over the item at p, releasing the str it replaces. */
+static int replace_item(int kind, PyObject *o, char *p) {
+  RtStr *old = kind == TY_STR ? *(RtStr **)p : NULL;
+  if (store_item(kind, o, p) < 0) return -1;
+  rt_str_release(old);
+  return 0;
+}
+
+/* A str key made for a lookup (key_bits), released after it. */
+static void drop_key(int kind, uint64_t bits) {
+  if (kind == TY_STR) rt_str_release((RtStr *)(uintptr_t)bits);
 }
 
 
@@ -103,13 +128,17 @@ static int key_bits(int kind, PyObject *o, uint64_t *bits) {
     *bits = (uint64_t)v;
   } else {
     uint64_t v = 0;
-    memcpy(&v, buf, (size_t)ty_bits(&scalar[kind]) / 8);
+    memcpy(&v, buf, (size_t)item_size(kind));
     *bits = v;
   }
   return 0;
 }
 
 static PyObject *key_object(int kind, uint64_t bits) {
+  if (kind == TY_STR) {
+    RtStr *s = (RtStr *)(uintptr_t)bits;
+    return PyUnicode_FromKindAndData(PyUnicode_4BYTE_KIND, s->data, (Py_ssize_t)s->len);
+  }
   if (kind == TY_F32 || kind == TY_F64) {
     double x;
     memcpy(&x, &bits, 8);
@@ -142,7 +171,7 @@ static int list_learn(ListObject *self, PyObject *o) {
   int kind = kind_of_value(o);
   if (kind < 0) return -1;
   self->l->kind = kind;
-  self->l->itemsize = ty_bits(&scalar[kind]) / 8;
+  self->l->itemsize = item_size(kind);
   return 0;
 }
 
@@ -194,7 +223,7 @@ static PyObject *list_empty_list(PyTypeObject *type, PyObject *args, PyObject *k
   if (!PyArg_ParseTupleAndKeywords(args, kw, "O|n:empty_list", names, &t, &allocated)) return NULL;
   int kind = kind_of_type(t);
   if (kind < 0) return NULL;
-  RtList *l = rt_list_new(kind, ty_bits(&scalar[kind]) / 8, allocated > 0 ? allocated : 0);
+  RtList *l = rt_list_new(kind, item_size(kind), allocated > 0 ? allocated : 0);
   if (!l) return PyErr_NoMemory();
   return (PyObject *)list_wrap(l);
 }
@@ -211,7 +240,7 @@ static PyObject *list_item(ListObject *self, Py_ssize_t i) {
     PyErr_SetString(PyExc_IndexError, "list index out of range");
     return NULL;
   }
-  return disp_box(list_item_type_of(self), self->l->data + i * self->l->itemsize);
+  return box_held(list_item_type_of(self), self->l->data + i * self->l->itemsize);
 }
 
 static int list_ass_item(ListObject *self, Py_ssize_t i, PyObject *o) {
@@ -220,11 +249,12 @@ static int list_ass_item(ListObject *self, Py_ssize_t i, PyObject *o) {
     return -1;
   }
   if (!o) {
+    if (self->l->kind == TY_STR) rt_str_release(((RtStr **)self->l->data)[i]);
     rt_list_close(self->l, i);
     return 0;
   }
   if (stores_numbers(self->item) < 0) return -1;
-  return store_item(self->l->kind, o, self->l->data + i * self->l->itemsize);
+  return replace_item(self->l->kind, o, self->l->data + i * self->l->itemsize);
 }
 
 static PyObject *list_pop(ListObject *self, PyObject *args) {
@@ -240,6 +270,7 @@ static PyObject *list_pop(ListObject *self, PyObject *args) {
     return NULL;
   }
   PyObject *v = list_item(self, i);
+  if (v && self->l->kind == TY_STR) rt_str_release(((RtStr **)self->l->data)[i]);
   if (v) rt_list_close(self->l, i);
   return v;
 }
@@ -374,7 +405,7 @@ static PyObject *dict_empty(PyTypeObject *type, PyObject *args, PyObject *kw) {
   if (!PyArg_ParseTupleAndKeywords(args, kw, "OO|n:empty", names, &k, &v, &n)) return NULL;
   int kk = kind_of_type(k), vk = kk < 0 ? -1 : kind_of_type(v);
   if (vk < 0) return NULL;
-  RtDict *d = rt_dict_new(kk, vk, ty_bits(&scalar[vk]) / 8);
+  RtDict *d = rt_dict_new(kk, vk, item_size(vk));
   return d ? (PyObject *)dict_wrap(d) : PyErr_NoMemory();
 }
 
@@ -394,7 +425,9 @@ static char *dict_find(DictObject *self, PyObject *k) {
     PyErr_Clear();
     return NULL;
   }
-  return rt_dict_lookup(self->d, bits);
+  char *v = rt_dict_lookup(self->d, bits);
+  drop_key(self->d->keykind, bits);
+  return v;
 }
 
 static PyObject *dict_subscript(DictObject *self, PyObject *k) {
@@ -403,14 +436,17 @@ static PyObject *dict_subscript(DictObject *self, PyObject *k) {
     PyErr_SetObject(PyExc_KeyError, k);
     return NULL;
   }
-  return disp_box(dict_value_type_of(self), v);
+  return box_held(dict_value_type_of(self), v);
 }
 
 static int dict_ass_subscript(DictObject *self, PyObject *k, PyObject *v) {
   RtDict *d = self->d;
   if (!v) {
     uint64_t bits;
-    if (d->keykind < 0 || key_bits(d->keykind, k, &bits) < 0 || !rt_dict_delete(d, bits)) {
+    bool found = d->keykind >= 0 && key_bits(d->keykind, k, &bits) == 0;
+    bool deleted = found && rt_dict_delete(d, bits);
+    if (found) drop_key(d->keykind, bits);
+    if (!deleted) {
       PyErr_Clear();
       PyErr_SetObject(PyExc_KeyError, k);
       return -1;
@@ -423,17 +459,25 @@ static int dict_ass_subscript(DictObject *self, PyObject *k, PyObject *v) {
     if (vk < 0) return -1;
     d->keykind = kk;
     d->valkind = vk;
-    d->valsize = ty_bits(&scalar[vk]) / 8;
+    d->valsize = item_size(vk);
   }
   uint64_t bits;
   char buf[8];
-  if (key_bits(d->keykind, k, &bits) < 0 || store_item(d->valkind, v, buf) < 0) return -1;
-  char *at = rt_dict_insert(d, bits);
+  if (key_bits(d->keykind, k, &bits) < 0) return -1;
+  if (store_item(d->valkind, v, buf) < 0) {
+    drop_key(d->keykind, bits);
+    return -1;
+  }
+  char *at = rt_dict_insert(d, bits);  /* a new str key: the dict takes its own reference */
+  drop_key(d->keykind, bits);
   if (!at) {
+    if (d->valkind == TY_STR) rt_str_release(*(RtStr **)buf);
     PyErr_NoMemory();
     return -1;
   }
+  RtStr *old = d->valkind == TY_STR ? *(RtStr **)at : NULL;
   memcpy(at, buf, (size_t)d->valsize);
+  rt_str_release(old);
   return 0;
 }
 
@@ -446,7 +490,7 @@ static PyObject *dict_parts(DictObject *self, int which) {
   for (int64_t i = 0; out && i < d->used; i++) {
     char *e = rt_dict_entry(d, i);
     PyObject *k = which != 1 ? key_object(d->keykind, *(uint64_t *)(e + 8)) : NULL;
-    PyObject *v = which != 0 ? disp_box(dict_value_type_of(self), e + RT_DICT_VALUE) : NULL;
+    PyObject *v = which != 0 ? box_held(dict_value_type_of(self), e + RT_DICT_VALUE) : NULL;
     PyObject *item = which == 0 ? k : which == 1 ? v : (k && v ? PyTuple_Pack(2, k, v) : NULL);
     if (which == 2) {
       Py_XDECREF(k);
@@ -473,7 +517,7 @@ static PyObject *dict_get(DictObject *self, PyObject *args) {
   PyObject *k, *dflt = Py_None;
   if (!PyArg_ParseTuple(args, "O|O:get", &k, &dflt)) return NULL;
   char *v = dict_find(self, k);
-  return v ? disp_box(dict_value_type_of(self), v) : Py_NewRef(dflt);
+  return v ? box_held(dict_value_type_of(self), v) : Py_NewRef(dflt);
 }
 
 static PyObject *dict_pop(DictObject *self, PyObject *args) {
@@ -485,7 +529,7 @@ static PyObject *dict_pop(DictObject *self, PyObject *args) {
     PyErr_SetObject(PyExc_KeyError, k);
     return NULL;
   }
-  PyObject *r = disp_box(dict_value_type_of(self), v);
+  PyObject *r = box_held(dict_value_type_of(self), v);
   if (r && dict_ass_subscript(self, k, NULL) < 0) Py_CLEAR(r);
   return r;
 }
@@ -494,7 +538,7 @@ static PyObject *dict_setdefault(DictObject *self, PyObject *args) {
   PyObject *k, *dflt;
   if (!PyArg_ParseTuple(args, "OO:setdefault", &k, &dflt)) return NULL;
   char *v = dict_find(self, k);
-  if (v) return disp_box(dict_value_type_of(self), v);
+  if (v) return box_held(dict_value_type_of(self), v);
   if (dict_ass_subscript(self, k, dflt) < 0) return NULL;
   return dict_subscript(self, k);
 }

@@ -176,6 +176,7 @@ static const Type *typeof_depth(PyObject *o, int depth) {
   if (t == &PyTuple_Type) return tuple_type(o, depth);
   if (t == &DispatcherType) return disp_function_type((Dispatcher *)o);
   if (t == &PyComplex_Type) return &core_plain[TY_C128];
+  if (t == &PyUnicode_Type) return depth ? NULL : &core_plain[TY_STR];  /* not inside tuples (unboxed alone) */
   if (t == &PyArray_Type || (PyArray_Check(o) && indexes_plainly(t))) return array_type((PyArrayObject *)o);
   if (PyArray_Check(o)) return NULL;
   const Type *typed = typed_typeof(o);
@@ -198,6 +199,7 @@ static PyObject *tuple_refusal(PyObject *o) {
     return PyUnicode_FromFormat("is a tuple of %zd items (at most %d are supported)", n, MAX_TUPLE_ITEMS);
   for (Py_ssize_t i = 0; i < n; i++) {
     PyObject *item = PyTuple_GET_ITEM(o, i);
+    if (PyUnicode_Check(item)) return PyUnicode_FromFormat("is a tuple whose item %zd of type 'str' is not supported", i);
     if (disp_typeof(item) && !PyArray_IsScalar(item, Void)) continue;  /* a record: only not inside a tuple */
     PyObject *why = disp_refusal(item);
     PyObject *r = why ? PyUnicode_FromFormat("is a tuple whose item %zd %U", i, why) : NULL;

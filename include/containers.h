@@ -12,7 +12,8 @@
 
 #include "ruchey.h"
 
-/* A growable buffer of items of one scalar type. */
+/* A growable buffer of items of one scalar type, or of strs (kind TY_STR:
+ * RtStr pointers, each a reference the list holds). */
 typedef struct RtList {
   int64_t refcount;  /* first, as RtMemInfo's */
   int64_t len, cap;  /* items held, and room for */
@@ -27,7 +28,10 @@ typedef struct RtList {
  * place (hash RT_DELETED) until the entries are compacted, on growth or
  * when iteration asks for the i-th live one. Keys are scalars held as 64-bit
  * bits (ints sign- or zero-extended, floats as float64), hashed as Python
- * hashes the numbers they are, compared as those numbers. */
+ * hashes the numbers they are, compared as those numbers; or strs (RtStr
+ * pointers), hashed and compared by their code points. A dict holds a
+ * reference to each str key and value: inserting a new key takes one,
+ * deleting an entry releases both. */
 typedef struct RtDict {
   int64_t refcount;  /* first, as RtMemInfo's */
   int64_t used;      /* live entries: len(d) */
@@ -55,7 +59,8 @@ void rt_list_settle(RtList *l, int32_t kind, int64_t itemsize);
 void rt_dict_settle(RtDict *d, int32_t keykind, int32_t valkind, int64_t valsize);
 /* opens a gap of one item at i (0 <= i <= len); RT_OK or RT_ERR_MEMORY */
 int32_t rt_list_open(RtList *l, int64_t i);
-void rt_list_close(RtList *l, int64_t i);  /* removes item i */
+void rt_list_close(RtList *l, int64_t i);  /* removes item i (a str item's reference goes with it to the caller) */
+void rt_list_clear(RtList *l);  /* removes every item, releasing str items */
 void rt_list_reverse(RtList *l);
 int32_t rt_list_sort(RtList *l, int32_t reverse);
 RtList *rt_list_concat(const RtList *a, const RtList *b);  /* a + b; NULL: no memory */

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "containers.h"
+#include "rtstr.h"
 
 /* ---------------------------------------------------------------- memory */
 
@@ -112,7 +113,14 @@ int32_t rt_list_reserve(RtList *l, int64_t n) {
   return RT_OK;
 }
 
+/* The strings a list of str holds, each released (the list's memory going, or its items). */
+static void release_items(RtList *l, int64_t from, int64_t to) {
+  if (l->kind != TY_STR) return;
+  for (int64_t i = from; i < to; i++) rt_str_release(((RtStr **)l->data)[i]);
+}
+
 void rt_list_free(RtList *l) {
+  release_items(l, 0, l->len);
   free_memory(l->data, l->mapped);
   free(l);
 }
@@ -135,6 +143,7 @@ RtList *rt_list_copy(const RtList *l) {
   }
   if (l->len) memcpy(c->data, l->data, (size_t)(l->len * l->itemsize));
   c->len = l->len;
+  for (int64_t i = 0; l->kind == TY_STR && i < l->len; i++) rt_str_retain(((RtStr **)l->data)[i]);
   return c;
 }
 
@@ -144,6 +153,11 @@ int32_t rt_list_open(RtList *l, int64_t i) {
   memmove(l->data + (i + 1) * l->itemsize, l->data + i * l->itemsize, (size_t)((l->len - i) * l->itemsize));
   l->len++;
   return RT_OK;
+}
+
+void rt_list_clear(RtList *l) {
+  release_items(l, 0, l->len);
+  l->len = 0;
 }
 
 void rt_list_close(RtList *l, int64_t i) {
@@ -265,6 +279,7 @@ static int64_t item_int(int32_t kind, const char *p) {
 
 /* a < b for items of one kind, as Python compares the numbers. */
 static bool item_less(int32_t kind, const char *a, const char *b) {
+  if (kind == TY_STR) return rt_str_order(*(RtStr *const *)a, *(RtStr *const *)b) < 0;
   if (kind == TY_F32 || kind == TY_F64) return item_float(kind, a) < item_float(kind, b);
   if (kind == TY_U64) return *(const uint64_t *)a < *(const uint64_t *)b;
   return item_int(kind, a) < item_int(kind, b);
@@ -347,6 +362,7 @@ static int64_t hash_float(double x) {
 static bool is_float_kind(int32_t kind) { return kind == TY_F32 || kind == TY_F64; }
 
 int64_t rt_number_hash(int32_t kind, uint64_t key) {
+  if (kind == TY_STR) return rt_str_hash_of((RtStr *)(uintptr_t)key);
   if (is_float_kind(kind)) {
     double x;
     memcpy(&x, &key, 8);
@@ -357,6 +373,7 @@ int64_t rt_number_hash(int32_t kind, uint64_t key) {
 }
 
 static bool same_key(int32_t kind, uint64_t a, uint64_t b) {
+  if (kind == TY_STR) return rt_str_same((RtStr *)(uintptr_t)a, (RtStr *)(uintptr_t)b);
   if (!is_float_kind(kind)) return a == b;
   double x, y;
   memcpy(&x, &a, 8);
@@ -389,7 +406,20 @@ void rt_dict_settle(RtDict *d, int32_t keykind, int32_t valkind, int64_t valsize
   d->entsize = RT_DICT_VALUE + (valsize + 7) / 8 * 8;  /* no entries yet */
 }
 
+/* A str key's and value's references, which the dict holds (the entry going). */
+static void release_entry(RtDict *d, char *e) {
+  if (d->keykind == TY_STR) rt_str_release((RtStr *)(uintptr_t)entry_key(e));
+  if (d->valkind == TY_STR) rt_str_release(*(RtStr **)(e + RT_DICT_VALUE));
+}
+
+static void release_entries(RtDict *d) {
+  if (d->keykind != TY_STR && d->valkind != TY_STR) return;
+  for (int64_t i = 0; i < d->nentries; i++)
+    if (entry_hash(entry_at(d, i)) != RT_DELETED) release_entry(d, entry_at(d, i));
+}
+
 void rt_dict_free(RtDict *d) {
+  release_entries(d);
   free_memory(d->index, d->index_mapped);
   free_memory(d->entries, d->entries_mapped);
   free(d);
@@ -484,7 +514,11 @@ char *rt_dict_insert(RtDict *d, uint64_t key) {
   d->used++;
   memcpy(e, &hash, 8);
   memcpy(e + 8, &key, 8);
-  memset(e + RT_DICT_VALUE, 0, (size_t)(d->entsize - RT_DICT_VALUE));
+  memset(e + RT_DICT_VALUE, 0, (size_t)(d->entsize - RT_DICT_VALUE));  /* a str value: none yet (NULL) */
+  if (d->keykind == TY_STR) {  /* the dict's own reference (a copy of a constant) */
+    RtStr *kept = rt_str_kept((RtStr *)(uintptr_t)key);
+    memcpy(e + 8, &kept, 8);
+  }
   return e + RT_DICT_VALUE;
 }
 
@@ -493,6 +527,7 @@ int32_t rt_dict_delete(RtDict *d, uint64_t key) {
   bool found;
   int64_t *slot = find_slot(d, key, rt_number_hash(d->keykind, key), &found);
   if (!found) return 0;
+  release_entry(d, entry_at(d, *slot));
   int64_t deleted = RT_DELETED;
   memcpy(entry_at(d, *slot), &deleted, 8);
   *slot = -2;
@@ -507,6 +542,7 @@ char *rt_dict_entry(RtDict *d, int64_t i) {
 }
 
 void rt_dict_clear(RtDict *d) {
+  release_entries(d);
   d->used = d->nentries = 0;
   if (d->index) memset(d->index, 0xff, sizeof(int64_t) * (size_t)(d->mask + 1));
 }
@@ -522,6 +558,7 @@ RtDict *rt_dict_copy(RtDict *d) {
     char *e = entry_at(d, i);
     if (entry_hash(e) == RT_DELETED) continue;
     memcpy(rt_dict_insert(c, entry_key(e)), e + RT_DICT_VALUE, (size_t)d->valsize);
+    if (d->valkind == TY_STR) rt_str_retain(*(RtStr **)(e + RT_DICT_VALUE));
   }
   return c;
 }
@@ -561,6 +598,21 @@ void rt_key_error(int32_t kind, uint64_t key) {
     memcpy(&x, &key, 8);
     snprintf(text, sizeof text, "%.17g", x);
     if (!strpbrk(text, ".eEn")) strcat(text, ".0");
+  } else if (kind == TY_STR) {  /* marked for the extension, which raises KeyError of the str */
+    RtStr *s = (RtStr *)(uintptr_t)key;
+    static _Thread_local char long_text[1024];
+    size_t n = 1;
+    long_text[0] = '\x01';
+    for (int64_t i = 0; i < s->len && n < sizeof long_text - 5; i++) {
+      uint32_t c = s->data[i];
+      if (c < 0x80) long_text[n++] = (char)c;
+      else if (c < 0x800) n += (size_t)sprintf(long_text + n, "%c%c", 0xc0 | (c >> 6), 0x80 | (c & 0x3f));
+      else if (c < 0x10000) n += (size_t)sprintf(long_text + n, "%c%c%c", 0xe0 | (c >> 12), 0x80 | ((c >> 6) & 0x3f), 0x80 | (c & 0x3f));
+      else n += (size_t)sprintf(long_text + n, "%c%c%c%c", 0xf0 | (c >> 18), 0x80 | ((c >> 12) & 0x3f), 0x80 | ((c >> 6) & 0x3f), 0x80 | (c & 0x3f));
+    }
+    long_text[n] = 0;
+    rt_set_error(RT_ERR_KEY, long_text);
+    return;
   } else if (kind == TY_BOOL) {
     snprintf(text, sizeof text, "%s", key ? "True" : "False");
   } else if (kind == TY_U64) {
@@ -582,6 +634,7 @@ void rt_register_containers(void (*define)(const char *name, void *addr, void *c
   define("rt_dict_settle", (void *)rt_dict_settle, ctx);
   define("rt_list_open", (void *)rt_list_open, ctx);
   define("rt_list_close", (void *)rt_list_close, ctx);
+  define("rt_list_clear", (void *)rt_list_clear, ctx);
   define("rt_list_reverse", (void *)rt_list_reverse, ctx);
   define("rt_list_sort", (void *)rt_list_sort, ctx);
   define("rt_list_concat", (void *)rt_list_concat, ctx);

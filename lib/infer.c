@@ -178,6 +178,7 @@ static const Type *ty_binop_types(Infer *in, Node *n, int op, Node *l, const Typ
   if (a->kind == TY_ARRAY || b->kind == TY_ARRAY) return ty_array_binop(in, n, op, l, a, r, b);
   if (a->kind == TY_TUPLE || b->kind == TY_TUPLE) return ty_tuple_concat(in, n, a, b);
   if (a->kind == TY_LIST || b->kind == TY_LIST) return ty_list_binop(in, n, op, a, b);
+  if (a->kind == TY_STR || b->kind == TY_STR) return ty_str_binop(in, n, op, a, b);
   if (!ty_is_scalar(a) || !ty_is_scalar(b))
     return ty_error(in, n, "operator is not supported between %s and %s", a->name, b->name);
   if ((ty_is_complex(a) || ty_is_complex(b)) && op != OP_ADD && op != OP_SUB && op != OP_MUL && op != OP_DIV &&
@@ -217,6 +218,7 @@ static const Type *ty_binop(Infer *in, Node *n) {
 
 static const Type *ty_unary(Infer *in, Node *n) {
   const Type *a = ty_expr(in, n->lhs);
+  if (a && a->kind == TY_STR && n->op == OP_NOT) ty_str_truth(in, n->lhs), a = n->lhs->ty;
   if (a && a->kind == TY_ARRAY) return ty_array_unary(in, n, n->op, a);
   if (!ty_need_scalar(in, n, a, "unary operator")) return NULL;
   switch (n->op) {
@@ -231,12 +233,14 @@ static const Type *ty_unary(Infer *in, Node *n) {
 
 static const Type *ty_compare(Infer *in, Node *n) {
   const Type *t[64];
-  bool arrays = false;
+  bool arrays = false, strs = false;
   if (n->list.len > 64) return ty_error(in, n, "too many comparisons");
   for (int i = 0; i < n->list.len; i++) {
     if (!(t[i] = ty_expr(in, n->list.items[i]))) return NULL;
     arrays |= t[i]->kind == TY_ARRAY;
+    strs |= t[i]->kind == TY_STR;
   }
+  if (strs) return ty_str_compare(in, n, t) ? TYS(TY_BOOL) : NULL;
   if (arrays) return ty_array_compare(in, n, t[0], t[1]);
   for (int i = 0; i + 1 < n->list.len; i++)
     if ((t[i]->kind == TY_TUPLE || t[i + 1]->kind == TY_TUPLE) && !ty_tuple_compare(in, n, t[i], t[i + 1]))
@@ -288,6 +292,7 @@ static const Type *ty_index(Infer *in, Node *n) {
   if (!base) return NULL;
   if (base->kind == TY_LIST) return ty_list_index(in, n, base);
   if (base->kind == TY_DICT) return ty_dict_index(in, n, base);
+  if (base->kind == TY_STR) return ty_str_index(in, n, base);
   if (base->kind == TY_RECORD || (ty_holds_record(base) && n->rhs && n->rhs->kind == N_STRING && !n->str))
     return ty_record_index(in, n, base);
   if (n->rhs && n->rhs->kind == N_STRING && !n->str)
@@ -345,8 +350,7 @@ static bool check_place(Infer *in, Node *n, const Builtin *bi) {
   return true;
 }
 
-/* None where the builtin reads it (BF_NONE) is typed NoneType; its typer
- * tells it from a string (also NoneType) by the node's kind. */
+/* None where the builtin reads it (BF_NONE) is typed NoneType. */
 static const Type *ty_call_arg(Infer *in, Node *n, Node *x) {
   if (x->kind == N_NONE && (n->bi->flags & BF_NONE)) return x->ty = TYS(TY_NONE);
   if (n->callee && !n->bi->lower_elem) return ty_maybe_none(in, x);  /* a ruchey function takes None */
@@ -355,7 +359,7 @@ static const Type *ty_call_arg(Infer *in, Node *n, Node *x) {
     *x = (Node){.kind = N_NONE, .line = x->line, .col = x->col, .ty = t};
     if (n->bi->flags & BF_NONE) return t;
   }
-  if (t && t->kind == TY_NONE && x->kind != N_STRING && !(n->bi->flags & (BF_NONE | BF_STRINGS)))
+  if (t && t->kind == TY_NONE && !(n->bi->flags & BF_NONE))
     return ty_error(in, x, "%s() does not take None here", n->bi->name);
   return t;
 }
@@ -434,7 +438,7 @@ static const Type *ty_expr_kind(Infer *in, Node *n) {
   case N_DTYPE: return ty_dtype(n->ival == TY_RECORD ? n->data : TYS(n->ival));  /* a record: its type in data */
   case N_CONST_ARRAY: return ty_array(TYS(n->op), n->list.len, 'C', true);
   case N_FUNC: return ty_function(n->callee, n->str);
-  case N_STRING: return TYS(TY_NONE);  /* only what takes strings reads it (print) */
+  case N_STRING: return TYS(TY_STR);
   case N_MODULE: return ty_error(in, n, "a module cannot be used as a value");
   case N_BINOP: return ty_binop(in, n);
   case N_UNARY: return ty_unary(in, n);
@@ -544,7 +548,8 @@ static void ty_return(Infer *in, Node *n) {
 
 static void ty_cond(Infer *in, Node *c) {
   const Type *t = ty_maybe_none(in, c);  /* an Optional's None is false, as Python's */
-  ty_need_scalar(in, c, t && t->kind == TY_OPTIONAL ? t->elem : t, "condition");
+  if (t && t->kind == TY_STR) ty_str_truth(in, c);
+  else ty_need_scalar(in, c, t && t->kind == TY_OPTIONAL ? t->elem : t, "condition");
 }
 
 /* Whether cond is known from types alone (1 true, 0 false, -1 not): x is

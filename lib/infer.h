@@ -66,6 +66,12 @@ void ty_list_store(Infer *in, Node *target, const Type *t, Node *at);
 const Type *ty_dict_index(Infer *in, Node *n, const Type *base);
 void ty_dict_store(Infer *in, Node *target, const Type *t, Node *at);
 const Type *ty_dict_contains(Infer *in, Node *n, const Type **args);
+/* builtins/strings.c: str values */
+void ty_str_truth(Infer *in, Node *n);  /* n, a str read as a condition, made a call reading its truth */
+const Type *ty_str_binop(Infer *in, Node *n, int op, const Type *a, const Type *b);
+bool ty_str_compare(Infer *in, Node *n, const Type **t);
+const Type *ty_str_contains(Infer *in, Node *n, const Type **args);
+const Type *ty_str_index(Infer *in, Node *n, const Type *base);
 /* A builtin of the family tables by its name ("round digits"). */
 const Builtin *bi_named(const char *name);
 

@@ -2,7 +2,9 @@
  *
  * The format (builtins/print.c) holds only %lld, %llu, %f, %g (a double as
  * Python's repr writes it), %h (a float32 as NumPy writes it), %C (a
- * complex number as Python's repr writes it, from two doubles), %s and %%,
+ * complex number as Python's repr writes it, from two doubles), %s, %U (a
+ * str value, an RtStr), %R (its repr, in a tuple), %A followed by a dtype's kind ('a' + TypeKind) and
+ * ndim ('0' + ndim) (an RtArray, as NumPy's str writes it) and %%,
  * each directive taking the next 8-byte argument (%C two). A line of @njit code
  * goes to the print sink (Python's sys.stdout) at once. A kernel's lines go to a
  * buffer of the pool thread running it; when the thread's chunk of blocks
@@ -19,6 +21,7 @@
 #include <unistd.h>
 
 #include "ruchey.h"
+#include "rtstr.h"
 
 typedef struct Buffer {
   char *text;
@@ -126,6 +129,8 @@ static size_t complex_repr(char *out, double re, double im) {
   return (size_t)(o - out) + (size_t)sprintf(o, "j)");
 }
 
+char *rt_array_str(const RtArray *a, int32_t ndim, int32_t kind, double float32_sci);  /* print_array.c */
+
 void rt_print(const char *fmt, const uint64_t *args, bool buffered) {
   Buffer line = {0};
   char item[128];
@@ -164,6 +169,17 @@ void rt_print(const char *fmt, const uint64_t *args, bool buffered) {
       memcpy(&re, &a, sizeof re);
       memcpy(&im, &b, sizeof im);
       append(&line, item, complex_repr(item, re, im));
+      p += 1;
+    } else if (!strncmp(p, "%A", 2) && p[2] && p[3]) {  /* an array: its kind and ndim follow (print_array.c) */
+      char *text = rt_array_str((const RtArray *)(uintptr_t)a, p[3] - '0', p[2] - 'a', float32_sci);
+      if (text) append(&line, text, strlen(text));
+      free(text);
+      p += 3;
+    } else if (!strncmp(p, "%U", 2) || !strncmp(p, "%R", 2)) {  /* a str value (an RtStr), or its repr */
+      size_t n = 0;
+      char *text = p[1] == 'U' ? rt_str_utf8((const RtStr *)(uintptr_t)a, &n) : rt_str_repr((const RtStr *)(uintptr_t)a);
+      if (text) append(&line, text, p[1] == 'U' ? n : strlen(text));
+      free(text);
       p += 1;
     } else if (!strncmp(p, "%s", 2)) {
       const char *s = (const char *)(uintptr_t)a;
@@ -225,3 +241,6 @@ void rt_print_write_out(void) {
   npieces = 0;
   pthread_mutex_unlock(&pieces_lock);
 }
+
+/* Python's repr of a float (single: NumPy's str of a float32), for str(x) (strings.c). */
+size_t rt_float_repr(char *out, double d, bool single) { return float_repr(out, d, single); }

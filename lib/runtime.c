@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "ruchey.h"
+#include "rtstr.h"
 
 #define DATA_ALIGN 64
 
@@ -359,6 +360,7 @@ void rt_register_symbols(void (*define)(const char *name, void *addr, void *ctx)
   define("rt_interrupt_poll", (void *)rt_interrupt_poll, ctx);
   rt_register_containers(define, ctx);
   rt_register_random(define, ctx);
+  rt_register_strings(define, ctx);
   define("rt_round_digits", (void *)rt_round_digits, ctx);
   define("rt_meminfo_free", (void *)rt_meminfo_free, ctx);
   define("rt_set_error", (void *)rt_set_error, ctx);

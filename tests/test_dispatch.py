@@ -172,8 +172,8 @@ def test_inspect_asm_has_one_assembly_text_per_signature():
         assert isinstance(text, str) and text.strip()
 
 
-BAD_ARGUMENTS = [[1, 2, 3], "abc", object()]
-BAD_IDS = ["list", "str", "object"]
+BAD_ARGUMENTS = [[1, 2, 3], b"abc", object()]
+BAD_IDS = ["list", "bytes", "object"]
 # None is an argument type (tests/test_optional.py): where the function
 # cannot use it, the TypingError says so, as Numba's does
 

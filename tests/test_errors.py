@@ -19,8 +19,8 @@ def python_helper(a):
     return a + 1
 
 
-def string_literal(x):
-    s = "abc"  # <- unsupported
+def bytes_literal(x):
+    s = b"abc"  # <- unsupported
     return x
 
 
@@ -75,8 +75,8 @@ def index_a_scalar(x):
 
 
 CASES = [
-    pytest.param(string_literal, id="string_literal",
-                 marks=numba_deviation("string literals are supported")),
+    pytest.param(bytes_literal, id="bytes_literal",
+                 marks=numba_deviation("bytes literals are supported")),
     pytest.param(set_literal, id="set_literal",
                  marks=numba_deviation("set literals are supported")),
     pytest.param(with_statement, id="with_statement",

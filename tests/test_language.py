@@ -566,9 +566,9 @@ UNSUPPORTED = {
     "set": ("def f(x):\n    s = {x}  # here\n    return x\n", "sets"),
     "generator": ("def f(x):\n    yield x  # here\n", "generators"),
     "global": ("def f(x):\n    global G_INT  # here\n    G_INT = x\n    return x\n", "global"),
-    "print": ("def f(x):\n    print(numpy.ones(x))  # here\n    return x\n", "print"),
+    "print": ("def f(x):\n    print(numpy.ones(x) * 1j)  # here\n    return x\n", "print"),
     "class": ("def f(x):\n    class C:  # here\n        pass\n    return x\n", "classes"),
-    "string": ("def f(x):\n    s = 'text'  # here\n    return x\n", "strings"),
+    "bytes": ("def f(x):\n    s = b'text'  # here\n    return x\n", "bytes"),
     "with": ("def f(x):\n    with x:  # here\n        pass\n    return x\n", "with"),
 }
 
@@ -595,8 +595,8 @@ def test_wrong_argument_types_list_signatures_and_the_type_seen():
         return x
     f(1)
     with pytest.raises(TypeError) as info:
-        f("text")
-    assert "str" in str(info.value) and "(int64,)" in str(info.value)
+        f(b"text")
+    assert "bytes" in str(info.value) and "(int64,)" in str(info.value)
 
 
 def test_copy_transpose_and_assignment_into_views():

@@ -17,6 +17,11 @@ static const Type *value_of(const Type *d) { return d->nfields ? d->fields[1] : 
 
 /* ---------------------------------------------------------------- typing */
 
+/* A key: a number, a bool or a str. */
+static const Type *need_key(Infer *in, Node *at, const Type *k) {
+  return k && k->kind == TY_STR ? k : ty_need_scalar(in, at, k, "a dict key");
+}
+
 static bool dict_known(Infer *in, Node *n, const Type *d) {
   if (d->nfields) return true;
   if (in->final)
@@ -27,7 +32,7 @@ static bool dict_known(Infer *in, Node *n, const Type *d) {
 
 /* k as a key of d: a number that converts to the key type. */
 static bool key_fits(Infer *in, Node *at, const Type *d, const Type *k) {
-  if (!ty_need_scalar(in, at, k, "a dict key")) return false;
+  if (!need_key(in, at, k)) return false;
   if (!ty_container_fits(key_of(d), k))
     return ty_error(in, at, "%s is not a key type of %s", k->name, d->name) != NULL;
   return true;
@@ -42,7 +47,7 @@ static bool value_fits(Infer *in, Node *at, const Type *d, const Type *v) {
 /* d[k] = v into a dict of unknown types types it. */
 static bool takes_pair(Infer *in, Node *n, Node *recv, const Type *d, Node *k, const Type *kt, Node *v,
                        const Type *vt) {
-  if (!ty_need_scalar(in, k, kt, "a dict key") || !ty_container_item(in, v, vt, "dict values")) return false;
+  if (!need_key(in, k, kt) || !ty_container_item(in, v, vt, "dict values")) return false;
   if (!d->nfields) return ty_refine_container(in, n, recv, ty_dict(kt, vt));
   return key_fits(in, k, d, kt) && value_fits(in, v, d, vt);
 }
@@ -53,7 +58,7 @@ static const Type *ty_dict_literal(Infer *in, Node *n, const Type **args) {
   for (int i = 0; i < n->list.len; i++) {
     const Type **t = &kv[i % 2];
     if (i % 2 ? !ty_container_item(in, n->list.items[i], args[i], "dict values")
-              : !ty_need_scalar(in, n->list.items[i], args[i], "a dict key"))
+              : !need_key(in, n->list.items[i], args[i]))
       return NULL;
     if (!(*t = *t ? ty_unify(*t, args[i]) : args[i]))
       return ty_error(in, n->list.items[i], "a dict's %s must have one type: %s and %s cannot be unified",
@@ -80,7 +85,7 @@ void ty_dict_store(Infer *in, Node *target, const Type *t, Node *at) {
 }
 
 const Type *ty_dict_contains(Infer *in, Node *n, const Type **args) {
-  if (!ty_need_scalar(in, n->list.items[0], args[0], "'in'")) return NULL;
+  if (args[0]->kind != TY_STR && !ty_need_scalar(in, n->list.items[0], args[0], "'in'")) return NULL;
   return TYS(TY_BOOL);
 }
 
@@ -136,8 +141,29 @@ static const Type *ty_view(Infer *in, Node *n, const Type **args) {
 /* k (of type kt) as the dict's key bits. */
 static LLVMValueRef key_bits(Lower *l, const Type *d, LLVMValueRef k, const Type *kt) {
   const Type *key = key_of(d);
+  if (key->kind == TY_STR) return LLVMBuildPtrToInt(l->b, k, l->mod->i64, "");
   if (ty_is_float(key)) return lo_to_bits(l, lo_convert(l, k, kt, TYS(TY_F64)), TYS(TY_F64));
   return lo_to_bits(l, lo_convert(l, k, kt, key), key);
+}
+
+/* A value read out of the dict: one more reference where values hold them
+ * (strs), since what a read gives is the reader's. */
+static LLVMValueRef taken(Lower *l, const Type *vt, LLVMValueRef v) {
+  if (ty_has_arrays(vt)) lo_refcount(l, vt, v, true);
+  return v;
+}
+
+/* v, owned, stored at a value's address, releasing the value it replaces (NULL in a new entry). */
+static void store_value(Lower *l, const Type *vt, LLVMValueRef at, LLVMValueRef v) {
+  LLVMValueRef old = ty_has_arrays(vt) ? lo_load_scalar(l, vt, at) : NULL;
+  lo_store_scalar(l, vt, at, v);
+  if (old) lo_refcount(l, vt, old, false);
+}
+
+/* A value to store, owned where values hold references. */
+static LLVMValueRef owned_value(Lower *l, Node *n, const Type *vt) {
+  if (!ty_has_arrays(vt)) return lo_expr_as(l, n, vt);
+  return lo_str_keep(l, lo_owned(l, n));
 }
 
 static LLVMValueRef lookup(Lower *l, LLVMValueRef d, LLVMValueRef bits) {
@@ -202,9 +228,10 @@ static LLVMValueRef lo_dict_literal(Lower *l, Node *n) {
   lo_temp_made(l, n->ty, d);  /* released if a key or value raises */
   for (int i = 0; i + 1 < n->list.len; i += 2) {
     Node *k = n->list.items[i], *v = n->list.items[i + 1];
-    LLVMValueRef bits = key_bits(l, n->ty, lo_expr(l, k), k->ty);
-    LLVMValueRef val = lo_expr_as(l, v, value_of(n->ty));
-    lo_store_scalar(l, value_of(n->ty), insert(l, n->ty, d, bits), val);
+    LLVMValueRef kv = lo_expr(l, k), bits = key_bits(l, n->ty, kv, k->ty);
+    LLVMValueRef val = owned_value(l, v, value_of(n->ty));
+    store_value(l, value_of(n->ty), insert(l, n->ty, d, bits), val);
+    lo_done_with(l, k, kv);  /* the dict took its own reference to a new str key */
   }
   lo_temp_taken(l, d);
   return d;
@@ -219,13 +246,17 @@ static LLVMValueRef entry_part(Lower *l, Node *n, LLVMValueRef d) {
   const Type *t = n->lhs->ty, *kt = key_of(t), *vt = value_of(t);
   LLVMValueRef off = const_i64(l, 8);
   LLVMValueRef bits = LLVMBuildLoad2(l->b, l->mod->i64, LLVMBuildGEP2(l->b, l->mod->i8, e, &off, 1, ""), "");
-  LLVMValueRef key = ty_is_float(kt) ? lo_convert(l, lo_from_bits(l, bits, TYS(TY_F64)), TYS(TY_F64), kt)
-                                     : lo_from_bits(l, bits, kt);
+  LLVMValueRef key = kt->kind == TY_STR ? taken(l, kt, LLVMBuildIntToPtr(l->b, bits, l->mod->ptr, ""))
+                     : ty_is_float(kt) ? lo_convert(l, lo_from_bits(l, bits, TYS(TY_F64)), TYS(TY_F64), kt)
+                                       : lo_from_bits(l, bits, kt);
   off = const_i64(l, RT_DICT_VALUE);
   bool values = !strcmp(n->str, "iteration values"), items = !strcmp(n->str, "iteration items");
   if (values || items) {
-    LLVMValueRef v = lo_load_scalar(l, vt, LLVMBuildGEP2(l->b, l->mod->i8, e, &off, 1, ""));
-    if (values) return v;
+    LLVMValueRef v = taken(l, vt, lo_load_scalar(l, vt, LLVMBuildGEP2(l->b, l->mod->i8, e, &off, 1, "")));
+    if (values) {
+      if (ty_has_arrays(kt)) lo_refcount(l, kt, key, false);
+      return v;
+    }
     LLVMValueRef tup = LLVMGetUndef(lo_type(l, n->ty));
     tup = LLVMBuildInsertValue(l->b, tup, key, 0, "");
     return LLVMBuildInsertValue(l->b, tup, v, 1, "");
@@ -239,8 +270,9 @@ LLVMValueRef lo_dict_index(Lower *l, Node *n) {
   if (n->str) {
     v = entry_part(l, n, d);
   } else {
-    LLVMValueRef bits = key_bits(l, n->lhs->ty, lo_expr(l, n->rhs), n->rhs->ty);
-    v = lo_load_scalar(l, n->ty, lookup_or_raise(l, n->lhs->ty, d, bits));
+    LLVMValueRef kv = lo_expr(l, n->rhs), bits = key_bits(l, n->lhs->ty, kv, n->rhs->ty);
+    v = taken(l, n->ty, lo_load_scalar(l, n->ty, lookup_or_raise(l, n->lhs->ty, d, bits)));
+    lo_done_with(l, n->rhs, kv);
   }
   lo_done_with(l, n->lhs, d);
   return v;
@@ -249,8 +281,10 @@ LLVMValueRef lo_dict_index(Lower *l, Node *n) {
 /* d[k]'s address: for d[k] = v inserted, for d[k] op= v found (KeyError). */
 LLVMValueRef lo_dict_addr(Lower *l, Node *n, LLVMValueRef *base, bool store) {
   LLVMValueRef d = *base = lo_expr(l, n->lhs);
-  LLVMValueRef bits = key_bits(l, n->lhs->ty, lo_expr(l, n->rhs), n->rhs->ty);
-  return store ? insert(l, n->lhs->ty, d, bits) : lookup_or_raise(l, n->lhs->ty, d, bits);
+  LLVMValueRef kv = lo_expr(l, n->rhs), bits = key_bits(l, n->lhs->ty, kv, n->rhs->ty);
+  LLVMValueRef at = store ? insert(l, n->lhs->ty, d, bits) : lookup_or_raise(l, n->lhs->ty, d, bits);
+  lo_done_with(l, n->rhs, kv);  /* a new str key: the dict took its own reference */
+  return at;
 }
 
 LLVMValueRef lo_dict_contains(Lower *l, Node *n) {
@@ -264,6 +298,7 @@ LLVMValueRef lo_dict_contains(Lower *l, Node *n) {
     r = LLVMBuildIsNotNull(l->b, lookup(l, d, key_bits(l, x->ty, kv, k->ty)), "");
   }
   lo_done_with(l, x, d);
+  lo_done_with(l, k, kv);
   return r;
 }
 
@@ -272,8 +307,10 @@ static LLVMValueRef lo_keyed(Lower *l, Node *n) {
   Node *x = n->list.items[0], *k = n->list.items[1];
   const Type *t = x->ty, *vt = value_of(t);
   LLVMValueRef d = lo_expr(l, x);
-  LLVMValueRef bits = key_bits(l, t, lo_expr(l, k), k->ty);
-  LLVMValueRef dflt = n->list.len > 2 ? lo_expr_as(l, n->list.items[2], vt) : NULL;
+  LLVMValueRef kv = lo_expr(l, k), bits = key_bits(l, t, kv, k->ty);
+  /* the default, owned where values hold references: the result's, or the dict's */
+  LLVMValueRef dflt = n->list.len > 2 ? owned_value(l, n->list.items[2], vt) : NULL;
+  bool refs = ty_has_arrays(vt);
   LLVMValueRef result;
   if (n->bi->ival == 2) {  /* setdefault: the value there, or dflt stored */
     result = lo_alloca(l, lo_type(l, vt), "setdefault");
@@ -282,11 +319,14 @@ static LLVMValueRef lo_keyed(Lower *l, Node *n) {
                       done = new_block(l, "setdefault.done");
     LLVMBuildCondBr(l->b, LLVMBuildIsNull(l->b, at, ""), missing, found);
     position(l, missing);
-    lo_store_scalar(l, vt, insert(l, t, d, bits), dflt);
+    LLVMValueRef at_new = insert(l, t, d, bits);
+    if (refs) lo_refcount(l, vt, dflt, true);  /* one for the dict, one for the result */
+    store_value(l, vt, at_new, refs ? lo_str_keep(l, dflt) : dflt);
     LLVMBuildStore(l->b, dflt, result);
     LLVMBuildBr(l->b, done);
     position(l, found);
-    LLVMBuildStore(l->b, lo_load_scalar(l, vt, at), result);
+    if (refs) lo_refcount(l, vt, dflt, false);
+    LLVMBuildStore(l->b, taken(l, vt, lo_load_scalar(l, vt, at)), result);
     LLVMBuildBr(l->b, done);
     position(l, done);
     result = LLVMBuildLoad2(l->b, lo_type(l, vt), result, "");
@@ -309,7 +349,8 @@ static LLVMValueRef lo_keyed(Lower *l, Node *n) {
                       done = new_block(l, "keyed.done");
     LLVMBuildCondBr(l->b, LLVMBuildIsNull(l->b, at, ""), done, found);
     position(l, found);
-    LLVMValueRef v = lo_load_scalar(l, vt, at);
+    if (refs) lo_refcount(l, vt, dflt, false);
+    LLVMValueRef v = taken(l, vt, lo_load_scalar(l, vt, at));
     if (n->bi->ival == 1) {
       LLVMTypeRef p[2] = {l->mod->ptr, l->mod->i64};
       lo_call_fn(l, "rt_dict_delete", l->mod->i32, p, (LLVMValueRef[]){d, bits}, 2);
@@ -320,11 +361,12 @@ static LLVMValueRef lo_keyed(Lower *l, Node *n) {
     result = LLVMBuildPhi(l->b, lo_type(l, vt), "");
     LLVMAddIncoming(result, (LLVMValueRef[]){dflt, v}, (LLVMBasicBlockRef[]){missing, found_end}, 2);
   } else {  /* pop(k), del d[k]: KeyError if missing */
-    result = lo_load_scalar(l, vt, lookup_or_raise(l, t, d, bits));
+    result = taken(l, vt, lo_load_scalar(l, vt, lookup_or_raise(l, t, d, bits)));
     LLVMTypeRef p[2] = {l->mod->ptr, l->mod->i64};
     lo_call_fn(l, "rt_dict_delete", l->mod->i32, p, (LLVMValueRef[]){d, bits}, 2);
   }
   lo_done_with(l, x, d);
+  lo_done_with(l, k, kv);
   return result;
 }
 
@@ -383,10 +425,11 @@ static LLVMValueRef lo_never(Lower *l, Node *n) { return LLVMGetUndef(l->mod->i8
 const Builtin bi_dicts[] = {
   {"dict literal", NULL, NULL, BK_FUNCTION, 0, 0, 1 << 20, NULL, BF_RAISES, 0, 0, ty_dict_literal, lo_dict_literal},
   {"dict", "builtins", "dict", BK_FUNCTION, 0, 0, 0, NULL, BF_RAISES, 0, 0, ty_dict_call, lo_dict_literal},
-  DICT_METHOD("get", 1, 2, 0, 0, ty_get, lo_keyed),
-  DICT_METHOD("pop", 1, 2, BF_RAISES, 1, ty_keyed, lo_keyed),
-  DICT_METHOD("setdefault", 2, 2, BF_RAISES, 2, ty_keyed, lo_keyed),
-  DICT_METHOD("__delitem__", 1, 1, BF_RAISES, 3, ty_keyed, lo_keyed),
+  /* BF_STRINGS: a constant string argument is a str key, not a dtype's name */
+  DICT_METHOD("get", 1, 2, BF_STRINGS, 0, ty_get, lo_keyed),
+  DICT_METHOD("pop", 1, 2, BF_RAISES | BF_STRINGS, 1, ty_keyed, lo_keyed),
+  DICT_METHOD("setdefault", 2, 2, BF_RAISES | BF_STRINGS, 2, ty_keyed, lo_keyed),
+  DICT_METHOD("__delitem__", 1, 1, BF_RAISES | BF_STRINGS, 3, ty_keyed, lo_keyed),
   DICT_METHOD("popitem", 0, 0, BF_RAISES, 0, ty_popitem, lo_popitem),
   DICT_METHOD("update", 1, 1, BF_RAISES, 0, ty_update, lo_update),
   DICT_METHOD("clear", 0, 0, 0, 0, ty_dict_self, lo_dict_self),

@@ -14,9 +14,9 @@
 /* ---------------------------------------------------------------- types */
 
 /* Whether a list item or a dict value may be of type t: a number, a bool,
- * or a tuple of those (which hold no references). */
+ * a str, or a tuple of numbers and bools (which hold no references). */
 static bool plain_item(const Type *t) {
-  if (ty_is_scalar(t)) return true;
+  if (ty_is_scalar(t) || t->kind == TY_STR) return true;
   if (t->kind != TY_TUPLE) return false;
   for (int i = 0; i < t->nfields; i++)
     if (!ty_is_scalar(t->fields[i])) return false;
@@ -25,7 +25,7 @@ static bool plain_item(const Type *t) {
 
 bool ty_container_item(Infer *in, Node *at, const Type *t, const char *what) {
   if (t && plain_item(t)) return true;
-  if (t) ty_error(in, at, "%s of %s are not supported in compiled code (numbers, bools and tuples of them are)",
+  if (t) ty_error(in, at, "%s of %s are not supported in compiled code (numbers, bools, str and tuples of numbers are)",
                   what, t->name);
   return false;
 }
@@ -74,6 +74,12 @@ static const Type *list_item(Infer *in, Node *n, const Type *t) {
 void lo_container_refcount(Lower *l, const Type *t, LLVMValueRef v, bool inc) {
   LLVMValueRef f = lo_refcount_fn(l, inc, t->kind == TY_LIST ? "rt_list_free" : "rt_dict_free");
   LLVMBuildCall2(l->b, LLVMGlobalGetValueType(f), f, &v, 1, "");
+}
+
+/* An item's value to store: owned where items hold references (strs). */
+static LLVMValueRef item_value(Lower *l, Node *n, const Type *elem) {
+  if (!ty_has_arrays(elem)) return lo_expr_as(l, n, elem);
+  return lo_str_keep(l, lo_owned(l, n));
 }
 
 /* ---------------------------------------------------------------- the list's memory */
@@ -190,7 +196,7 @@ static LLVMValueRef lo_list_literal(Lower *l, Node *n) {
   const Type *elem = n->ty->elem;
   LLVMValueRef lst = new_list(l, elem, const_i64(l, n->list.len));
   lo_temp_made(l, n->ty, lst);  /* released if an item raises */
-  for (int i = 0; i < n->list.len; i++) append(l, elem, lst, lo_expr_as(l, n->list.items[i], elem));
+  for (int i = 0; i < n->list.len; i++) append(l, elem, lst, item_value(l, n->list.items[i], elem));
   lo_temp_taken(l, lst);
   return lst;
 }
@@ -313,16 +319,22 @@ static const Type *ty_pop(Infer *in, Node *n, const Type **args) {
   return list_item(in, n, args[0]);
 }
 
+/* What list.index, count and `in` look for: a number, or a str in a list of str. */
+static bool searchable(Infer *in, Node *v, const Type *vt, const Type *list, const char *what) {
+  if (vt->kind == TY_STR && (!list->elem || list->elem->kind == TY_STR)) return true;
+  return ty_need_scalar(in, v, vt, what) != NULL;
+}
+
 static const Type *ty_find(Infer *in, Node *n, const Type **args) {
-  if (!ty_need_scalar(in, n->list.items[1], args[1], n->bi->name)) return NULL;
-  if (args[0]->elem && !ty_is_scalar(args[0]->elem))
+  if (!searchable(in, n->list.items[1], args[1], args[0], n->bi->name)) return NULL;
+  if (args[0]->elem && !ty_is_scalar(args[0]->elem) && args[0]->elem->kind != TY_STR)
     return ty_error(in, n, "%s() of a list of %s is not supported", n->bi->name, args[0]->elem->name);
   const Type *r = n->bi->ival == 3 ? TYS(TY_NONE) : TYS(n->bi->ival ? TY_I64 : TY_BOOL);
   return args[0]->elem || in->final ? r : NULL;
 }
 
 static const Type *ty_none_method(Infer *in, Node *n, const Type **args) {
-  if (!strcmp(n->bi->path, "sort") && args[0]->elem && !ty_is_scalar(args[0]->elem))
+  if (!strcmp(n->bi->path, "sort") && args[0]->elem && !ty_is_scalar(args[0]->elem) && args[0]->elem->kind != TY_STR)
     return ty_error(in, n, "sorting a list of %s is not supported", args[0]->elem->name);
   if (n->kw.len && !ty_need_scalar(in, n, ty_expr(in, n->kw.items[0]), "sort(reverse=)")) return NULL;
   return TYS(TY_NONE);
@@ -335,7 +347,7 @@ static LLVMValueRef receiver(Lower *l, Node *n) { return lo_expr(l, n->list.item
 static LLVMValueRef lo_append(Lower *l, Node *n) {
   const Type *elem = n->list.items[0]->ty->elem;
   LLVMValueRef lst = receiver(l, n);
-  append(l, elem, lst, lo_expr_as(l, n->list.items[1], elem));
+  append(l, elem, lst, item_value(l, n->list.items[1], elem));
   lo_done_with(l, n->list.items[0], lst);
   return LLVMGetUndef(l->mod->i8);
 }
@@ -344,7 +356,7 @@ static LLVMValueRef lo_append(Lower *l, Node *n) {
 static LLVMValueRef lo_insert(Lower *l, Node *n) {
   const Type *elem = n->list.items[0]->ty->elem;
   LLVMValueRef lst = receiver(l, n);
-  LLVMValueRef i = lo_expr_as(l, n->list.items[1], TYS(TY_I64)), v = lo_expr_as(l, n->list.items[2], elem);
+  LLVMValueRef i = lo_expr_as(l, n->list.items[1], TYS(TY_I64)), v = item_value(l, n->list.items[2], elem);
   LLVMValueRef len = lo_list_len(l, lst), zero = const_i64(l, 0);
   LLVMValueRef neg = LLVMBuildICmp(l->b, LLVMIntSLT, i, zero, "");
   i = LLVMBuildSelect(l->b, neg, LLVMBuildAdd(l->b, i, len, ""), i, "");
@@ -365,6 +377,7 @@ static LLVMValueRef lo_extend(Lower *l, Node *n) {
   if (from) {
     LoLoop loop = lo_loop_begin(l, const_i64(l, 0), lo_list_len(l, src), NULL, "extend");
     LLVMValueRef v = lo_load_scalar(l, from, item_addr(l, from, src, loop.index));
+    if (ty_has_arrays(elem)) lo_refcount(l, elem, v, true);  /* both lists hold it */
     append(l, elem, lst, lo_convert(l, v, from, elem));
     lo_loop_end(l, &loop);
   }
@@ -445,6 +458,7 @@ static LLVMValueRef lo_find(Lower *l, Node *n) {
     lo_call_fn(l, "rt_list_close", void_type(l), p, (LLVMValueRef[]){lst, r}, 2);
   }
   lo_done_with(l, x, lst);
+  lo_done_with(l, v, val);
   if (n->bi->ival == 2) return r;
   if (n->bi->ival == 3) return LLVMGetUndef(l->mod->i8);
   if (!n->bi->ival) return LLVMBuildNot(l->b, missing, "");
@@ -459,7 +473,11 @@ static LLVMValueRef lo_find(Lower *l, Node *n) {
 
 static LLVMValueRef lo_clear(Lower *l, Node *n) {
   LLVMValueRef lst = receiver(l, n);
-  set_len(l, lst, const_i64(l, 0));
+  const Type *elem = n->list.items[0]->ty->elem;
+  if (elem && ty_has_arrays(elem))
+    lo_call_fn(l, "rt_list_clear", void_type(l), &l->mod->ptr, &lst, 1);
+  else
+    set_len(l, lst, const_i64(l, 0));
   lo_done_with(l, n->list.items[0], lst);
   return LLVMGetUndef(l->mod->i8);
 }
@@ -712,10 +730,11 @@ LLVMValueRef lo_list_compare(Lower *l, int op, LLVMValueRef a, const Type *ta, L
 static const Type *ty_in(Infer *in, Node *n, const Type **args) {
   if (args[1]->kind == TY_DICT) return ty_dict_contains(in, n, args);
   if (args[1]->kind == TY_TUPLE) return ty_tuple_contains(in, n, args);
+  if (args[1]->kind == TY_STR) return ty_str_contains(in, n, args);
   if (args[1]->kind != TY_LIST)
     return ty_error(in, n, "'in' needs a typed list, a dict or a tuple here, got %s", args[1]->name);
-  if (!ty_need_scalar(in, n->list.items[0], args[0], "'in'")) return NULL;
-  if (args[1]->elem && !ty_is_scalar(args[1]->elem))
+  if (!searchable(in, n->list.items[0], args[0], args[1], "'in'")) return NULL;
+  if (args[1]->elem && !ty_is_scalar(args[1]->elem) && args[1]->elem->kind != TY_STR)
     return ty_error(in, n, "'in' a list of %s is not supported", args[1]->elem->name);
   return TYS(TY_BOOL);
 }
@@ -724,9 +743,11 @@ static LLVMValueRef lo_in(Lower *l, Node *n) {
   Node *v = n->list.items[0], *x = n->list.items[1];
   if (x->ty->kind == TY_DICT) return lo_dict_contains(l, n);
   if (x->ty->kind == TY_TUPLE) return lo_tuple_contains(l, n);
+  if (x->ty->kind == TY_STR) return lo_str_contains(l, n);
   LLVMValueRef val = lo_expr(l, v), lst = lo_expr(l, x);
   LLVMValueRef r = x->ty->elem ? list_search(l, x->ty->elem, lst, val, v->ty, false) : const_i64(l, -1);
   lo_done_with(l, x, lst);
+  lo_done_with(l, v, val);
   return LLVMBuildICmp(l->b, LLVMIntSGE, r, const_i64(l, 0), "");
 }
 
@@ -748,15 +769,16 @@ const Builtin bi_lists[] = {
   {"sum", "builtins", "sum", BK_FUNCTION, 0, 1, 2, NULL, 0, 0, 0, ty_sum, lo_sum},
   {"list literal", NULL, NULL, BK_FUNCTION, 0, 0, 1 << 20, NULL, BF_RAISES, 0, 0, ty_list_literal, lo_list_literal},
   {"in", NULL, NULL, BK_FUNCTION, 0, 2, 2, NULL, 0, 0, 0, ty_in, lo_in},
-  LIST_METHOD("append", 1, 1, NULL, BF_RAISES, 0, ty_append, lo_append),
-  LIST_METHOD("insert", 2, 2, NULL, BF_RAISES, 0, ty_insert, lo_insert),
+  /* BF_STRINGS: a constant string argument is a str, not a dtype's name */
+  LIST_METHOD("append", 1, 1, NULL, BF_RAISES | BF_STRINGS, 0, ty_append, lo_append),
+  LIST_METHOD("insert", 2, 2, NULL, BF_RAISES | BF_STRINGS, 0, ty_insert, lo_insert),
   LIST_METHOD("extend", 1, 1, NULL, BF_RAISES, 0, ty_extend, lo_extend),
   LIST_METHOD("pop", 0, 1, NULL, BF_RAISES, 0, ty_pop, lo_pop),
   LIST_METHOD("__delitem__", 1, 1, NULL, BF_RAISES, 1, ty_pop, lo_pop),
   LIST_METHOD("__delslice__", 3, 3, NULL, BF_RAISES | BF_NONE, 0, ty_delslice, lo_delslice),
-  LIST_METHOD("index", 1, 1, NULL, BF_RAISES, 1, ty_find, lo_find),
-  LIST_METHOD("count", 1, 1, NULL, 0, 2, ty_find, lo_find),
-  LIST_METHOD("remove", 1, 1, NULL, BF_RAISES, 3, ty_find, lo_find),
+  LIST_METHOD("index", 1, 1, NULL, BF_RAISES | BF_STRINGS, 1, ty_find, lo_find),
+  LIST_METHOD("count", 1, 1, NULL, BF_STRINGS, 2, ty_find, lo_find),
+  LIST_METHOD("remove", 1, 1, NULL, BF_RAISES | BF_STRINGS, 3, ty_find, lo_find),
   LIST_METHOD("clear", 0, 0, NULL, 0, 0, ty_none_method, lo_clear),
   LIST_METHOD("reverse", 0, 0, NULL, 0, 0, ty_none_method, lo_reorder),
   LIST_METHOD("sort", 0, 0, sort_kw, BF_RAISES, 1, ty_none_method, lo_reorder),

@@ -10,23 +10,36 @@
  */
 #include "builtins/builtins.h"
 
-/* Whether print() writes values of type t: numbers, bools, None and tuples of them. */
+/* Whether print() writes values of type t: numbers, bools, None, strings,
+ * arrays of numbers and bools (not in kernels), and tuples of numbers,
+ * bools, None and strings (a tuple writes its items' repr, which print
+ * does not make for arrays). */
 static bool printable(const Type *t) {
+  if (t->kind == TY_ARRAY) return !ty_is_complex(t->elem);
   if (t->kind == TY_TUPLE) {
     for (int i = 0; i < t->nfields; i++)
-      if (!printable(t->fields[i])) return false;
+      if (!printable(t->fields[i]) || t->fields[i]->kind == TY_ARRAY) return false;
     return true;
   }
-  return ty_is_scalar(t) || t->kind == TY_NONE;
+  return ty_is_scalar(t) || t->kind == TY_NONE || t->kind == TY_STR;
+}
+
+/* Whether t is or holds what only the CPU's print writes (strings made at run time, arrays). */
+static bool host_only(const Type *t) {
+  for (int i = 0; t->kind == TY_TUPLE && i < t->nfields; i++)
+    if (host_only(t->fields[i])) return true;
+  return t->kind == TY_STR || t->kind == TY_ARRAY;
 }
 
 static const Type *ty_print(Infer *in, Node *n, const Type **args) {
-  for (int i = 0; i < n->list.len; i++)
-    if (n->list.items[i]->kind != N_STRING && !printable(args[i]))
-      return ty_error(in, n->list.items[i], "print() prints numbers, bools, None, tuples of them and constant "
-                      "strings in compiled code, not %s", args[i]->name);
-    else if (ty_holds_complex(args[i]) && in->opts && in->opts->gpu_cc)
-      return ty_error(in, n->list.items[i], "print() of a complex number is not supported in GPU code");
+  for (int i = 0; i < n->list.len; i++) {
+    Node *x = n->list.items[i];
+    if (x->kind != N_STRING && (!printable(args[i]) || (host_only(args[i]) && ty_in_cuda(in))))
+      return ty_error(in, x, "print() prints numbers, bools, None, tuples of them and constant strings (and str "
+                      "values and arrays of numbers outside kernels) in compiled code, not %s", args[i]->name);
+    if (ty_holds_complex(args[i]) && in->opts && in->opts->gpu_cc)
+      return ty_error(in, x, "print() of a complex number is not supported in GPU code");
+  }
   return TYS(TY_NONE);
 }
 
@@ -63,16 +76,29 @@ static int slots_of(const Type *t) {
 }
 
 /* Value v of type t: its directives in the format, its slots from slot[*used] on. */
-static void print_value(Lower *l, Format *f, LLVMValueRef v, const Type *t, LLVMValueRef *slot, int *used) {
+/* in_tuple: a string is written as its repr, as a tuple's str writes its items */
+static void print_value(Lower *l, Format *f, LLVMValueRef v, const Type *t, LLVMValueRef *slot, int *used, bool in_tuple) {
   if (t->kind == TY_NONE) {
     put(f, "None");
   } else if (t->kind == TY_TUPLE) {
     put(f, "(");
     for (int i = 0; i < t->nfields; i++) {
       if (i) put(f, ", ");
-      print_value(l, f, LLVMBuildExtractValue(l->b, v, (unsigned)i, ""), t->fields[i], slot, used);
+      print_value(l, f, LLVMBuildExtractValue(l->b, v, (unsigned)i, ""), t->fields[i], slot, used, true);
     }
     put(f, t->nfields == 1 ? ",)" : ")");
+  } else if (t->kind == TY_ARRAY && t->ndim == 0) {  /* NumPy writes its element */
+    LLVMValueRef data = LLVMBuildExtractValue(l->b, v, 2, "");
+    print_value(l, f, lo_load_scalar(l, t->elem, data), t->elem, slot, used, false);
+  } else if (t->kind == TY_ARRAY) {  /* %A, its dtype's kind and ndim: NumPy's str(a) (print_array.c) */
+    LLVMValueRef mem = lo_alloca(l, l->mod->rtarray, "print.array");
+    lo_store_storage(l, t, mem, v);
+    put(f, "%A");
+    put(f, (char[]){(char)('a' + t->elem->kind), (char)('0' + t->ndim), 0});
+    slot[(*used)++] = LLVMBuildPtrToInt(l->b, mem, l->mod->i64, "");
+  } else if (t->kind == TY_STR) {
+    put(f, in_tuple ? "%R" : "%U");
+    slot[(*used)++] = LLVMBuildPtrToInt(l->b, v, l->mod->i64, "");
   } else if (t->kind == TY_BOOL) {
     put(f, "%s");
     v = LLVMBuildSelect(l->b, v, lo_string(l, "True"), lo_string(l, "False"), "");
@@ -91,15 +117,16 @@ static void print_value(Lower *l, Format *f, LLVMValueRef v, const Type *t, LLVM
   }
 }
 
-/* One argument: a constant string written into the format, or a value. */
-static void print_item(Lower *l, Format *f, Node *a, LLVMValueRef *slot, int *used) {
+/* One argument: a constant string written into the format, or a value
+ * (returned, to be released once printed: strings are printed from it). */
+static LLVMValueRef print_item(Lower *l, Format *f, Node *a, LLVMValueRef *slot, int *used) {
   if (a->kind == N_STRING) {
     for (const char *c = a->str; *c; c++) put(f, *c == '%' ? "%%" : (char[]){*c, 0});
-    return;
+    return NULL;
   }
   LLVMValueRef v = lo_expr(l, a);
-  print_value(l, f, v, a->ty, slot, used);
-  lo_done_with(l, a, v);
+  print_value(l, f, v, a->ty, slot, used, false);
+  return v;
 }
 
 static LLVMValueRef lo_print(Lower *l, Node *n) {
@@ -110,9 +137,10 @@ static LLVMValueRef lo_print(Lower *l, Node *n) {
     if (n->list.items[i]->kind != N_STRING) nargs += slots_of(n->list.items[i]->ty);
   LLVMValueRef *slot = arena_alloc(l->f->arena, sizeof(LLVMValueRef) * (size_t)nargs);
   int used = 0;
+  LLVMValueRef *vals = arena_alloc(l->f->arena, sizeof(LLVMValueRef) * (size_t)(n->list.len + 1));
   for (int i = 0; i < n->list.len; i++) {
     if (i) put(&f, " ");
-    print_item(l, &f, n->list.items[i], slot, &used);
+    vals[i] = print_item(l, &f, n->list.items[i], slot, &used);
   }
   LLVMTypeRef arr = LLVMArrayType2(l->mod->i64, (uint64_t)nargs);
   LLVMValueRef args = lo_alloca(l, arr, "print");
@@ -129,10 +157,12 @@ static LLVMValueRef lo_print(Lower *l, Node *n) {
     LLVMTypeRef p[3] = {l->mod->ptr, l->mod->ptr, l->mod->i1};
     lo_call_fn(l, "rt_print", void_type(l), p, (LLVMValueRef[]){fmt, args, const_bool(l, kernel_style(l))}, 3);
   }
+  for (int i = 0; i < n->list.len; i++)
+    if (vals[i]) lo_done_with(l, n->list.items[i], vals[i]);
   return LLVMGetUndef(l->mod->i8);
 }
 
 const Builtin bi_print[] = {
-  {"print", "builtins", "print", BK_FUNCTION, 0, 0, 32, NULL, BF_STRINGS | BF_COMPLEX, 0, 0, ty_print, lo_print},
+  {"print", "builtins", "print", BK_FUNCTION, 0, 0, 32, NULL, BF_STRINGS | BF_NONE | BF_COMPLEX, 0, 0, ty_print, lo_print},
   BI_END,
 };

@@ -22,7 +22,8 @@ static LLVMValueRef lo_range_value(Lower *l, Node *n) { return LLVMGetUndef(l->m
 /* ---------------------------------------------------------------- len, abs, min, max */
 
 static const Type *ty_len(Infer *in, Node *n, const Type **args) {
-  if (args[0]->kind == TY_ARRAY || args[0]->kind == TY_TUPLE || args[0]->kind == TY_RANGE || ty_is_container(args[0]))
+  if (args[0]->kind == TY_ARRAY || args[0]->kind == TY_TUPLE || args[0]->kind == TY_RANGE || ty_is_container(args[0]) ||
+      args[0]->kind == TY_STR)
     return TYS(TY_I64);
   return ty_error(in, n, "len() of %s is not supported", args[0]->name);
 }
@@ -38,6 +39,7 @@ static LLVMValueRef lo_len(Lower *l, Node *n) {
   }
   LLVMValueRef v = lo_expr(l, a);
   LLVMValueRef len = ty_is_container(a->ty) ? lo_container_len(l, a->ty, v)
+                     : a->ty->kind == TY_STR ? lo_str_len(l, v)
                      : a->ty->ndim          ? lo_arr_shape(l, v, 0)
                                             : const_i64(l, 0);
   lo_done_with(l, a, v);
@@ -95,16 +97,19 @@ static LLVMValueRef lo_minmax(Lower *l, Node *n) {
 /* ---------------------------------------------------------------- conversions */
 
 static const Type *ty_int(Infer *in, Node *n, const Type **args) {
+  if (args[0]->kind == TY_STR) return TYS(TY_I64);
   return ty_need_scalar(in, n, args[0], "int()") ? TYS(TY_I64) : NULL;
 }
 
 static LLVMValueRef lo_int(Lower *l, Node *n) {
   Node *x = n->list.items[0];
+  if (x->ty->kind == TY_STR) return lo_str_to_number(l, n);
   if (ty_is_float(x->ty)) return lo_float_to_int(l, x->ty, lo_expr(l, x));
   return lo_expr_as(l, x, n->ty);
 }
 
 static const Type *ty_float(Infer *in, Node *n, const Type **args) {
+  if (args[0]->kind == TY_STR) return TYS(TY_F64);
   return ty_need_scalar(in, n, args[0], "float()") ? TYS(TY_F64) : NULL;
 }
 
@@ -120,6 +125,10 @@ static const Type *ty_cast(Infer *in, Node *n, const Type **args) {
 }
 
 static LLVMValueRef lo_convert_call(Lower *l, Node *n) { return lo_expr_as(l, n->list.items[0], n->ty); }
+
+static LLVMValueRef lo_float(Lower *l, Node *n) {
+  return n->list.items[0]->ty->kind == TY_STR ? lo_str_to_number(l, n) : lo_convert_call(l, n);
+}
 
 /* ---------------------------------------------------------------- round */
 
@@ -278,13 +287,13 @@ static const Type *ty_ufunc_jit_call(Infer *in, Node *n, const Type **args) {
 const Builtin bi_python[] = {
   FUNCTION("range", "builtins", "range", 1, 3, BF_RANGE, ty_range, lo_range_value),
   FUNCTION("prange", "ruchey", "prange", 1, 3, BF_RANGE | BF_PARALLEL, ty_range, lo_range_value),
-  FUNCTION("len", "builtins", "len", 1, 1, BF_PURE | BF_CHEAP | BF_COMPLEX, ty_len, lo_len),
+  FUNCTION("len", "builtins", "len", 1, 1, BF_PURE | BF_CHEAP | BF_COMPLEX | BF_STRINGS, ty_len, lo_len),
   {"abs", "builtins", "abs", BK_FUNCTION, 0, 1, 1, NULL, BF_PURE | BF_CHEAP | BF_COMPLEX, 0, 0, ty_abs, lo_abs,
    lo_abs_elem},
   {"min", "builtins", "min", BK_FUNCTION, 0, 1, 64, NULL, BF_PURE | BF_CHEAP, 0, OP_LT, ty_minmax, lo_minmax},
   {"max", "builtins", "max", BK_FUNCTION, 0, 1, 64, NULL, BF_PURE | BF_CHEAP, 0, OP_GT, ty_minmax, lo_minmax},
-  FUNCTION("int", "builtins", "int", 1, 1, BF_PURE | BF_RAISES | BF_CHEAP, ty_int, lo_int),
-  FUNCTION("float", "builtins", "float", 1, 1, BF_PURE | BF_CHEAP, ty_float, lo_convert_call),
+  FUNCTION("int", "builtins", "int", 1, 1, BF_PURE | BF_RAISES | BF_CHEAP | BF_STRINGS, ty_int, lo_int),
+  FUNCTION("float", "builtins", "float", 1, 1, BF_PURE | BF_CHEAP | BF_STRINGS, ty_float, lo_float),
   FUNCTION("bool", "builtins", "bool", 1, 1, BF_PURE | BF_CHEAP | BF_COMPLEX, ty_bool, lo_convert_call),
   FUNCTION("round", "builtins", "round", 1, 2, BF_PURE | BF_RAISES | BF_CHEAP, ty_round, lo_round),
   FUNCTION("round digits", NULL, NULL, 2, 2, BF_RAISES, ty_round, lo_round),

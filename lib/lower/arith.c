@@ -444,6 +444,7 @@ static bool literal_exponent(LLVMValueRef b, long long *k) {
 LLVMValueRef lo_binop_values(Lower *l, int op, const Type *result, LLVMValueRef a,
                                     const Type *ta, LLVMValueRef b, const Type *tb) {
   if (result->kind == TY_TUPLE) return lo_tuple_concat_values(l, result, a, ta, b);
+  if (result->kind == TY_STR) return lo_str_binop_values(l, op, a, ta, b, tb);
   if (ty_is_complex(result)) return lo_complex_binop(l, op, result, a, ta, b, tb);
   if (result->kind == TY_F16) {  /* NumPy's half loops: the operands as float16, the operation in float32, rounded */
     const Type *f32 = TYS(TY_F32);
@@ -473,6 +474,7 @@ LLVMValueRef lo_binop_values(Lower *l, int op, const Type *result, LLVMValueRef 
 LLVMValueRef lo_binop(Lower *l, Node *n) {
   if (n->ty->kind == TY_TUPLE) return lo_tuple_concat(l, n);
   if (n->ty->kind == TY_LIST) return lo_list_binop(l, n);
+  if (n->ty->kind == TY_STR) return lo_str_binop(l, n);
   LLVMValueRef a = lo_expr(l, n->lhs), b = lo_expr(l, n->rhs);
   return lo_binop_values(l, n->op, n->ty, a, n->lhs->ty, b, n->rhs->ty);
 }
@@ -536,6 +538,7 @@ LLVMValueRef lo_compare_values(Lower *l, int op, LLVMValueRef a, const Type *ta,
                                       LLVMValueRef b, const Type *tb) {
   if (ta->kind == TY_TUPLE) return lo_tuple_compare(l, op, a, ta, b, tb);
   if (ta->kind == TY_LIST) return lo_list_compare(l, op, a, ta, b, tb);
+  if (ta->kind == TY_STR || tb->kind == TY_STR) return lo_str_compare_values(l, op, a, ta, b, tb);
   if (ty_is_complex(ta) || ty_is_complex(tb)) return lo_complex_compare(l, op, a, ta, b, tb);
   if (ty_is_int(ta) && ty_is_int(tb) && (ta->kind == TY_U64 || tb->kind == TY_U64) &&
       (ty_is_signed(ta) || ty_is_signed(tb)))

@@ -186,9 +186,11 @@ LLVMValueRef lo_index(Lower *l, Node *n) {
   if (n->ty->kind == TY_ARRAY) return lo_array_index(l, n);
   if (n->lhs->ty->kind == TY_DICT) return lo_dict_index(l, n);
   if (n->ty->kind == TY_LIST) return lo_list_slice(l, n);
+  if (n->lhs->ty->kind == TY_STR) return lo_str_index(l, n);
   LLVMValueRef base;
   LLVMValueRef addr = lo_index_addr(l, n, &base);
   LLVMValueRef v = lo_load_scalar(l, n->ty, addr);
+  if (ty_has_arrays(n->ty)) lo_refcount(l, n->ty, v, true);  /* a list's str item: a new reference, as any index gives */
   lo_done_with(l, n->lhs, base);
   return v;
 }

@@ -7,6 +7,8 @@
 
 /* a < b < c: each operand evaluated once, stopping at the first false. */
 static LLVMValueRef lo_compare(Lower *l, Node *n) {
+  for (int i = 0; i < n->list.len; i++)
+    if (n->list.items[i]->ty->kind == TY_STR) return lo_str_compare(l, n);
   LLVMValueRef result = lo_alloca(l, l->mod->i1, "cmp");
   LLVMBasicBlockRef done = new_block(l, "cmp.done");
   LLVMValueRef a = lo_expr(l, n->list.items[0]);
@@ -144,6 +146,7 @@ static LLVMValueRef lo_expr_kind(Lower *l, Node *n) {
   case N_ATTR: return n->bi->lower(l, n);
   case N_TUPLE: return lo_tuple(l, n);
   case N_CONST_ARRAY: return lo_const_array(l, n);
+  case N_STRING: return lo_str_constant(l, n);
   case N_IS_NONE: return lo_is_none(l, n);
   case N_UNWRAP: return lo_unwrap(l, n);
   case N_FUNC: return LLVMConstInt(l->mod->i8, 0, 0);  /* the callee is in its type */

@@ -389,6 +389,21 @@ LLVMValueRef lo_dict_addr(Lower *l, Node *n, LLVMValueRef *base, bool store);
 LLVMValueRef lo_dict_index(Lower *l, Node *n);  /* d[k], or an entry's part in iteration */
 LLVMValueRef lo_dict_contains(Lower *l, Node *n);
 
+/* ---------------------------------------------------------------- builtins/strings.c */
+
+void lo_str_refcount(Lower *l, const Type *t, LLVMValueRef v, bool inc);  /* model.c's row */
+LLVMValueRef lo_str_len(Lower *l, LLVMValueRef s);
+LLVMValueRef lo_str_keep(Lower *l, LLVMValueRef s);  /* an owned str a container will hold */
+LLVMValueRef lo_str_truth(Lower *l, LLVMValueRef s);
+LLVMValueRef lo_str_constant(Lower *l, Node *n);  /* an N_STRING */
+LLVMValueRef lo_str_binop(Lower *l, Node *n);
+LLVMValueRef lo_str_binop_values(Lower *l, int op, LLVMValueRef a, const Type *ta, LLVMValueRef b, const Type *tb);
+LLVMValueRef lo_str_compare(Lower *l, Node *n);  /* a comparison with strs among its operands */
+LLVMValueRef lo_str_compare_values(Lower *l, int op, LLVMValueRef a, const Type *ta, LLVMValueRef b, const Type *tb);
+LLVMValueRef lo_str_contains(Lower *l, Node *n);
+LLVMValueRef lo_str_index(Lower *l, Node *n);
+LLVMValueRef lo_str_to_number(Lower *l, Node *n);  /* int(s), float(s) */
+
 /* ---------------------------------------------------------------- builtins/cuda.c */
 
 /* A shared or local array's shape (its first argument or shape=), its

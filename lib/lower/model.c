@@ -161,6 +161,7 @@ static const Model models[TY_COUNT] = {
   [TY_DICT] = {ptr_value, ptr_value, plain_load, plain_store, lo_container_refcount},
   [TY_GENERATOR] = {ptr_value, ptr_value, plain_load, plain_store, NULL},  /* borrowed from the argument */
   [TY_RECORD] = {ptr_value, record_storage, record_load, record_store, NULL},
+  [TY_STR] = {ptr_value, ptr_value, plain_load, plain_store, lo_str_refcount},
 };
 
 static const Model *model(const Type *t) {
@@ -192,6 +193,7 @@ LLVMValueRef lo_truth(Lower *l, LLVMValueRef v, const Type *t) {
   if (t->kind == TY_BOOL) return v;
   if (t->kind == TY_OPTIONAL)
     return LLVMBuildAnd(l->b, LLVMBuildExtractValue(l->b, v, 1, ""), lo_truth(l, LLVMBuildExtractValue(l->b, v, 0, ""), t->elem), "");
+  if (t->kind == TY_STR) return lo_str_truth(l, v);
   if (ty_is_complex(t)) return lo_complex_truth(l, v, t);
   if (ty_is_float(t)) return LLVMBuildFCmp(l->b, LLVMRealUNE, v, LLVMConstNull(lo_type(l, t)), "");
   return LLVMBuildICmp(l->b, LLVMIntNE, v, LLVMConstNull(lo_type(l, t)), "");
@@ -217,7 +219,7 @@ static LLVMValueRef convert_optional(Lower *l, LLVMValueRef v, const Type *from,
 
 LLVMValueRef lo_convert(Lower *l, LLVMValueRef v, const Type *from, const Type *to) {
   if (from != to && (from->kind == TY_OPTIONAL || to->kind == TY_OPTIONAL)) return convert_optional(l, v, from, to);
-  if (from == to || from->kind == TY_ARRAY || ty_is_container(from)) return v;  /* layouts share a struct; a pointer */
+  if (from == to || from->kind == TY_ARRAY || ty_is_container(from) || from->kind == TY_STR) return v;  /* layouts share a struct; a pointer */
   LLVMTypeRef dst = lo_type(l, to);
   if (to->kind == TY_TUPLE) {
     LLVMValueRef r = LLVMGetUndef(dst);

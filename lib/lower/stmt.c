@@ -28,7 +28,11 @@ static void lo_store(Lower *l, Node *target, const Type *t, LLVMValueRef v) {
     LLVMValueRef addr = bt->kind == TY_LIST   ? lo_list_index(l, target, &base, true)
                         : bt->kind == TY_DICT ? lo_dict_addr(l, target, &base, true)
                                               : lo_index_addr(l, target, &base);
+    /* an item that holds a reference (a str) releases the one it replaces (none: a new dict entry's NULL) */
+    LLVMValueRef old = ty_has_arrays(target->ty) ? lo_load_scalar(l, target->ty, addr) : NULL;
+    if (old) v = lo_str_keep(l, v);
     lo_store_scalar(l, target->ty, addr, lo_convert(l, v, t, target->ty));
+    if (old) lo_refcount(l, target->ty, old, false);
     lo_done_with(l, target->lhs, base);
   } else {
     for (int i = 0; i < target->list.len; i++)
@@ -52,6 +56,7 @@ static void lo_augassign(Lower *l, Node *n) {
   if (target->kind == N_VAR) {
     LLVMValueRef cur = lo_expr(l, target), rhs = lo_expr(l, n->rhs);
     LLVMValueRef r = lo_binop_values(l, n->op, n->ty, cur, target->ty, rhs, n->rhs->ty);
+    if (n->ty->kind == TY_STR) lo_done_with(l, n->rhs, rhs);  /* s += t: a new string, t no longer needed */
     lo_store(l, target, n->ty, r);
     return;
   }
@@ -61,6 +66,10 @@ static void lo_augassign(Lower *l, Node *n) {
   LLVMValueRef rhs = lo_expr(l, n->rhs);
   LLVMValueRef r = lo_binop_values(l, n->op, n->ty, cur, target->ty, rhs, n->rhs->ty);
   lo_store_scalar(l, target->ty, addr, lo_convert(l, r, n->ty, target->ty));
+  if (n->ty->kind == TY_STR) {  /* x[i] += s: the item's old string and s released */
+    lo_refcount(l, target->ty, cur, false);
+    lo_done_with(l, n->rhs, rhs);
+  }
   lo_done_with(l, target->lhs, base);
 }
 

@@ -179,7 +179,25 @@ _ALIASES = {
     "f2": "float16", "half": "float16", "f4": "float32", "f8": "float64", "float_": "float64", "double": "float64", "size_t": "uint64",
     "c8": "complex64", "c16": "complex128",
 }
+class UnicodeType(Type):
+    """str, Numba's types.unicode_type: an argument type, and the item, key
+    or value type of a ruchey.typed.List or Dict."""
+
+    name = "unicode_type"
+
+    def __init__(self):
+        super().__init__(_core.STR_KIND)
+
+    def __getitem__(self, dims):
+        raise TypeError("there are no arrays of unicode_type in compiled code")
+
+    def __repr__(self):
+        return "unicode_type"
+
+
+unicode_type = UnicodeType()
 namespace = dict(_SCALARS)
+namespace["unicode_type"] = unicode_type
 namespace.update({alias: _SCALARS[name] for alias, name in _ALIASES.items()})
 void = none = NoneType()
 optional = Optional

@@ -1,0 +1,103 @@
+/* rtstr.h — str values: the memory compiled code and the extension share.
+ *
+ * A string is an immutable, reference-counted block of code points held
+ * as UTF-32 (four bytes a character, whatever the characters), so that
+ * len, indexing and slicing are plain arithmetic and every operation has
+ * one loop, not one per width as CPython's. The count is the first field,
+ * changed atomically, as an RtMemInfo's; the last release frees it.
+ * Constants in compiled code are blocks in the code's data with a count
+ * so large that it never falls to zero.
+ *
+ * lib/strings.c holds what compiled code calls; the extension boxes and
+ * unboxes with the inline functions below (plain malloc and free, the
+ * same in both).
+ */
+#ifndef RUCHEY_RTSTR_H
+#define RUCHEY_RTSTR_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdlib.h>
+
+typedef struct RtStr {
+  int64_t refcount;  /* first, as RtMemInfo's */
+  int64_t len;       /* code points */
+  int64_t hash;      /* -1: not computed yet */
+  uint32_t data[];   /* the code points, then a 0 */
+} RtStr;
+
+#define RT_STR_IMMORTAL ((int64_t)1 << 62)  /* a constant's count */
+#define RT_STR_HEADER 24                    /* the bytes before data */
+
+/* A new string of len code points (not filled in but the final 0), or NULL. */
+static inline RtStr *rt_str_alloc(int64_t len) {
+  if (len < 0 || len > ((int64_t)1 << 58)) return NULL;
+  RtStr *s = (RtStr *)malloc(sizeof(RtStr) + sizeof(uint32_t) * (size_t)(len + 1));
+  if (!s) return NULL;
+  s->refcount = 1;
+  s->len = len;
+  s->hash = -1;
+  s->data[len] = 0;
+  return s;
+}
+
+static inline void rt_str_release(RtStr *s) {
+  if (s && __atomic_sub_fetch(&s->refcount, 1, __ATOMIC_ACQ_REL) == 0) free(s);
+}
+
+static inline void rt_str_retain(RtStr *s) {
+  if (s) __atomic_add_fetch(&s->refcount, 1, __ATOMIC_ACQ_REL);
+}
+
+/* A reference to s that may outlive the code that made it, for a
+ * container to hold: s itself, one more reference, or for a constant (in
+ * the code's data, which goes with the code) a copy on the heap. Out of
+ * memory, the constant itself. */
+static inline RtStr *rt_str_kept(RtStr *s) {
+  if (__atomic_load_n(&s->refcount, __ATOMIC_RELAXED) < RT_STR_IMMORTAL / 2) {
+    rt_str_retain(s);
+    return s;
+  }
+  RtStr *c = rt_str_alloc(s->len);
+  if (!c) return s;
+  for (int64_t i = 0; i < s->len; i++) c->data[i] = s->data[i];
+  c->hash = s->hash;
+  return c;
+}
+
+/* A hash of the code points (FNV-1a), kept in the string; never -1. Typed
+ * dicts hash their str keys with it (Python's own is salted per process). */
+static inline int64_t rt_str_hash_of(RtStr *s) {
+  int64_t h = __atomic_load_n(&s->hash, __ATOMIC_RELAXED);
+  if (h != -1) return h;
+  uint64_t x = 14695981039346656037u;
+  for (int64_t i = 0; i < s->len; i++) x = (x ^ s->data[i]) * 1099511628211u;
+  h = (int64_t)(x >> 1);
+  __atomic_store_n(&s->hash, h, __ATOMIC_RELAXED);
+  return h;
+}
+
+static inline bool rt_str_same(const RtStr *a, const RtStr *b) {
+  if (a == b) return true;
+  if (a->len != b->len) return false;
+  for (int64_t i = 0; i < a->len; i++)
+    if (a->data[i] != b->data[i]) return false;
+  return true;
+}
+
+/* <0, 0 or >0 as a sorts before, with or after b: by code points, as Python. */
+static inline int64_t rt_str_order(const RtStr *a, const RtStr *b) {
+  int64_t n = a->len < b->len ? a->len : b->len;
+  for (int64_t i = 0; i < n; i++)
+    if (a->data[i] != b->data[i]) return a->data[i] < b->data[i] ? -1 : 1;
+  return a->len < b->len ? -1 : a->len > b->len;
+}
+
+/* lib/strings.c, for the compiler and the runtime's registration */
+int64_t rt_str_decode(const char *text, int64_t n, uint32_t *out);  /* UTF-8 to code points; -1: not UTF-8 */
+bool rt_str_spec_ok(const char *spec, int kind);  /* a format spec supported for an int (0), float (1), str (2) */
+char *rt_str_utf8(const RtStr *s, size_t *len);
+char *rt_str_repr(const RtStr *s);  /* Python's repr(s), malloc'd UTF-8; NULL: no memory */  /* malloc'd UTF-8, NUL-terminated; NULL: no memory */
+void rt_register_strings(void (*define)(const char *name, void *addr, void *ctx), void *ctx);
+
+#endif

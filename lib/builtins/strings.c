@@ -1,0 +1,546 @@
+/* builtins/strings.c — str values in compiled code (Numba's unicode_type):
+ * constants, operators (+, * by an int, comparisons, `in`), len,
+ * indexing and slicing, iteration, truth, the methods of Numba's unicode
+ * subset, str(), ord(), chr(), format() (f-strings), and int() and
+ * float() of a str.
+ *
+ * A str is a pointer to an RtStr (rtstr.h), reference-counted as arrays'
+ * memory is: what an expression makes is a new reference, variables own
+ * one each. Length and truth are inlined; everything else calls
+ * lib/strings.c, each function returning a status and its result through
+ * its first argument. Most methods are one row of the table below, naming
+ * their runtime function and the kinds of their arguments.
+ */
+#include "builtins/builtins.h"
+#include "rtstr.h"
+
+#define NONE_INDEX INT64_MIN  /* an index given as None, or not given (strings.c) */
+
+static bool is_str(const Type *t) { return t && t->kind == TY_STR; }
+static bool is_intlike(const Type *t) { return ty_is_int(t) || t->kind == TY_BOOL; }
+
+/* ---------------------------------------------------------------- the data model */
+
+void lo_str_refcount(Lower *l, const Type *t, LLVMValueRef v, bool inc) {
+  LLVMValueRef f = lo_refcount_fn(l, inc, "rt_str_free");
+  LLVMBuildCall2(l->b, LLVMGlobalGetValueType(f), f, &v, 1, "");
+}
+
+static LLVMValueRef str_len(Lower *l, LLVMValueRef s) {
+  LLVMValueRef p = LLVMBuildGEP2(l->b, l->mod->i64, s, (LLVMValueRef[]){const_i64(l, 1)}, 1, "");
+  return LLVMBuildLoad2(l->b, l->mod->i64, p, "len");
+}
+
+LLVMValueRef lo_str_len(Lower *l, LLVMValueRef s) { return str_len(l, s); }
+
+/* An owned str about to go into a container: a constant becomes a copy
+ * on the heap, since the container may outlive the code. */
+LLVMValueRef lo_str_keep(Lower *l, LLVMValueRef s) { return lo_call_fn(l, "rt_str_keep", l->mod->ptr, &l->mod->ptr, &s, 1); }
+
+LLVMValueRef lo_str_truth(Lower *l, LLVMValueRef s) {
+  return LLVMBuildICmp(l->b, LLVMIntNE, str_len(l, s), const_i64(l, 0), "");
+}
+
+/* A constant: an RtStr in the module's data whose count never reaches
+ * zero, one per text. */
+LLVMValueRef lo_str_constant(Lower *l, Node *n) {
+  int64_t len = rt_str_decode(n->str, n->ival, NULL);
+  uint64_t hash = 14695981039346656037u;
+  for (int64_t i = 0; i < n->ival; i++) hash = (hash ^ (unsigned char)n->str[i]) * 1099511628211u;
+  char name[64];
+  snprintf(name, sizeof name, "str.%016llx.%lld", (unsigned long long)hash, (long long)n->ival);
+  LLVMValueRef g = LLVMGetNamedGlobal(l->mod->m, name);
+  if (g) return g;
+  uint32_t *pts = arena_alloc(l->f->arena, sizeof(uint32_t) * (size_t)(len + 1));
+  rt_str_decode(n->str, n->ival, pts);
+  LLVMValueRef *cps = arena_alloc(l->f->arena, sizeof(LLVMValueRef) * (size_t)(len + 1));
+  for (int64_t i = 0; i <= len; i++) cps[i] = const_i32(l, (int)pts[i]);
+  LLVMValueRef head[4] = {const_i64(l, RT_STR_IMMORTAL), const_i64(l, len), const_i64(l, -1),
+                          LLVMConstArray2(l->mod->i32, cps, (uint64_t)len + 1)};
+  LLVMValueRef init = LLVMConstStructInContext(l->mod->c, head, 4, 0);
+  g = LLVMAddGlobal(l->mod->m, LLVMTypeOf(init), name);
+  LLVMSetInitializer(g, init);
+  LLVMSetLinkage(g, LLVMInternalLinkage);
+  LLVMSetAlignment(g, 8);
+  return g;
+}
+
+/* Calls the runtime function fn(out, args...), raising what it reports;
+ * the result of type rt from out. */
+static LLVMValueRef call_rt(Lower *l, const char *fn, LLVMTypeRef rt, LLVMTypeRef *types, LLVMValueRef *args, unsigned n) {
+  LLVMTypeRef p[12] = {l->mod->ptr};
+  LLVMValueRef a[12];
+  a[0] = lo_alloca(l, rt, "str.out");
+  for (unsigned i = 0; i < n; i++) {
+    p[i + 1] = types[i];
+    a[i + 1] = args[i];
+  }
+  lo_check_call(l, lo_call_fn(l, fn, l->mod->i32, p, a, n + 1));
+  return LLVMBuildLoad2(l->b, rt, a[0], "");
+}
+
+/* ---------------------------------------------------------------- truth */
+
+static const Type *ty_truth(Infer *in, Node *n, const Type **args) { return TYS(TY_BOOL); }
+
+static LLVMValueRef lo_truth_call(Lower *l, Node *n) {
+  Node *x = n->list.items[0];
+  LLVMValueRef s = lo_expr(l, x), r = lo_str_truth(l, s);
+  lo_done_with(l, x, s);
+  return r;
+}
+
+/* A str where a condition is read (if s:, not s): n becomes a call that
+ * reads its truth, so that a string made for the test is released. */
+void ty_str_truth(Infer *in, Node *n) {
+  Node *x = arena_alloc(in->f->arena, sizeof(Node));
+  *x = *n;
+  *n = (Node){.kind = N_CALL, .line = x->line, .col = x->col, .bi = bi_named("str truth")};
+  n->list.items = arena_alloc(in->f->arena, sizeof(Node *));
+  n->list.items[0] = x;
+  n->list.len = 1;
+  ty_expr(in, n);
+}
+
+/* ---------------------------------------------------------------- operators */
+
+static const char *const op_names[] = {"+", "-", "*", "/", "//", "%", "**", "<<", ">>", "&", "|", "^"};
+
+const Type *ty_str_binop(Infer *in, Node *n, int op, const Type *a, const Type *b) {
+  if (ty_no_allocation(in)) return ty_error(in, n, "strings are not supported in kernels");
+  if (op == OP_ADD && is_str(a) && is_str(b)) return TYS(TY_STR);
+  if (op == OP_MUL && ((is_str(a) && is_intlike(b)) || (is_intlike(a) && is_str(b)))) return TYS(TY_STR);
+  return ty_error(in, n, "operator %s is not supported between %s and %s", op < 12 ? op_names[op] : "?", a->name,
+                  b->name);
+}
+
+LLVMValueRef lo_str_binop_values(Lower *l, int op, LLVMValueRef a, const Type *ta, LLVMValueRef b, const Type *tb) {
+  if (op == OP_ADD) {
+    LLVMTypeRef p[2] = {l->mod->ptr, l->mod->ptr};
+    return call_rt(l, "rt_str_concat", l->mod->ptr, p, (LLVMValueRef[]){a, b}, 2);
+  }
+  bool str_first = is_str(ta);
+  LLVMValueRef count = str_first ? lo_convert(l, b, tb, TYS(TY_I64)) : lo_convert(l, a, ta, TYS(TY_I64));
+  LLVMTypeRef p[2] = {l->mod->ptr, l->mod->i64};
+  return call_rt(l, "rt_str_repeat", l->mod->ptr, p, (LLVMValueRef[]){str_first ? a : b, count}, 2);
+}
+
+LLVMValueRef lo_str_binop(Lower *l, Node *n) {
+  LLVMValueRef a = lo_expr(l, n->lhs), b = lo_expr(l, n->rhs);
+  LLVMValueRef r = lo_str_binop_values(l, n->op, a, n->lhs->ty, b, n->rhs->ty);
+  lo_done_with(l, n->lhs, a);
+  lo_done_with(l, n->rhs, b);
+  return r;
+}
+
+/* Comparisons: of two strs by code points; == and != of a str and another
+ * type are False and True, as Python's; ordering them is an error. */
+bool ty_str_compare(Infer *in, Node *n, const Type **t) {
+  for (int i = 0; i + 1 < n->list.len; i++) {
+    if (is_str(t[i]) == is_str(t[i + 1])) continue;
+    if (n->ops[i] != OP_EQ && n->ops[i] != OP_NE)
+      return ty_error(in, n, "'<' and the other orderings are not supported between %s and %s", t[i]->name,
+                      t[i + 1]->name) != NULL;
+    if (t[i]->kind == TY_ARRAY || t[i + 1]->kind == TY_ARRAY)
+      return ty_error(in, n, "comparing %s with %s is not supported", t[i]->name, t[i + 1]->name) != NULL;
+  }
+  return true;
+}
+
+LLVMValueRef lo_str_compare_values(Lower *l, int op, LLVMValueRef a, const Type *ta, LLVMValueRef b, const Type *tb) {
+  if (!is_str(ta) || !is_str(tb)) return const_bool(l, op == OP_NE);
+  LLVMTypeRef p[2] = {l->mod->ptr, l->mod->ptr};
+  if (op == OP_EQ || op == OP_NE) {
+    LLVMValueRef eq = lo_call_fn(l, "rt_str_equal", l->mod->i32, p, (LLVMValueRef[]){a, b}, 2);
+    return LLVMBuildICmp(l->b, op == OP_EQ ? LLVMIntNE : LLVMIntEQ, eq, const_i32(l, 0), "");
+  }
+  static const LLVMIntPredicate pred[] = {LLVMIntSLT, LLVMIntSLE, LLVMIntSGT, LLVMIntSGE};
+  LLVMValueRef c = lo_call_fn(l, "rt_str_compare", l->mod->i64, p, (LLVMValueRef[]){a, b}, 2);
+  return LLVMBuildICmp(l->b, pred[op - OP_LT], c, const_i64(l, 0), "");
+}
+
+/* a < b < c with strs among them: each operand evaluated once, and released after its last comparison. */
+LLVMValueRef lo_str_compare(Lower *l, Node *n) {
+  LLVMValueRef result = lo_alloca(l, l->mod->i1, "cmp");
+  LLVMBasicBlockRef done = new_block(l, "cmp.done");
+  Node *an = n->list.items[0];
+  LLVMValueRef a = lo_expr(l, an);
+  for (int i = 0; i + 1 < n->list.len; i++) {
+    Node *bn = n->list.items[i + 1];
+    LLVMValueRef b = lo_expr(l, bn);
+    LLVMValueRef c = is_str(an->ty) || is_str(bn->ty) ? lo_str_compare_values(l, n->ops[i], a, an->ty, b, bn->ty)
+                                                      : lo_compare_values(l, n->ops[i], a, an->ty, b, bn->ty);
+    lo_done_with(l, an, a);
+    LLVMBuildStore(l->b, c, result);
+    if (i + 2 < n->list.len) {
+      LLVMBasicBlockRef next = new_block(l, "cmp.next"), stop = new_block(l, "cmp.stop");
+      LLVMBuildCondBr(l->b, c, next, stop);
+      position(l, stop);
+      lo_done_with(l, bn, b);
+      LLVMBuildBr(l->b, done);
+      position(l, next);
+    } else {
+      lo_done_with(l, bn, b);
+    }
+    an = bn;
+    a = b;
+  }
+  LLVMBuildBr(l->b, done);
+  position(l, done);
+  return LLVMBuildLoad2(l->b, l->mod->i1, result, "");
+}
+
+/* sub in s */
+const Type *ty_str_contains(Infer *in, Node *n, const Type **args) {
+  if (!is_str(args[0]))
+    return ty_error(in, n, "'in <string>' requires string as left operand, not %s", args[0]->name);
+  return TYS(TY_BOOL);
+}
+
+LLVMValueRef lo_str_contains(Lower *l, Node *n) {
+  Node *sub = n->list.items[0], *s = n->list.items[1];
+  LLVMValueRef vsub = lo_expr(l, sub), vs = lo_expr(l, s);
+  LLVMTypeRef p[2] = {l->mod->ptr, l->mod->ptr};
+  LLVMValueRef r = call_rt(l, "rt_str_contains", l->mod->i32, p, (LLVMValueRef[]){vs, vsub}, 2);
+  lo_done_with(l, sub, vsub);
+  lo_done_with(l, s, vs);
+  return LLVMBuildICmp(l->b, LLVMIntNE, r, const_i32(l, 0), "");
+}
+
+/* ---------------------------------------------------------------- indexing */
+
+static bool index_part(Infer *in, Node *x) {
+  if (!x || x->kind == N_NONE) return true;
+  const Type *t = ty_expr(in, x);
+  if (t && !is_intlike(t) && t->kind != TY_NONE)
+    return ty_error(in, x, "slice indices must be integers or None, not %s", t->name) != NULL;
+  return t != NULL;
+}
+
+const Type *ty_str_index(Infer *in, Node *n, const Type *base) {
+  Node *i = n->rhs;
+  if (i->kind == N_SLICE) return index_part(in, i->lhs) && index_part(in, i->rhs) && index_part(in, i->cond) ? base : NULL;
+  const Type *t = ty_expr(in, i);
+  if (t && !is_intlike(t)) return ty_error(in, i, "string indices must be integers, not %s", t->name);
+  if (n->str && strcmp(n->str, "iteration")) return ty_error(in, n, "strings have no keys(), values() or items()");
+  return t ? base : NULL;
+}
+
+static LLVMValueRef slice_part(Lower *l, Node *x) {
+  if (!x || x->kind == N_NONE || x->ty->kind == TY_NONE) return const_i64(l, NONE_INDEX);
+  return lo_expr_as(l, x, TYS(TY_I64));
+}
+
+LLVMValueRef lo_str_index(Lower *l, Node *n) {
+  LLVMValueRef s = lo_expr(l, n->lhs), r;
+  Node *i = n->rhs;
+  if (i->kind == N_SLICE) {
+    LLVMTypeRef p[4] = {l->mod->ptr, l->mod->i64, l->mod->i64, l->mod->i64};
+    LLVMValueRef a[4] = {s, slice_part(l, i->lhs), slice_part(l, i->rhs), slice_part(l, i->cond)};
+    r = call_rt(l, "rt_str_slice", l->mod->ptr, p, a, 4);
+  } else {
+    LLVMTypeRef p[2] = {l->mod->ptr, l->mod->i64};
+    r = call_rt(l, "rt_str_getitem", l->mod->ptr, p, (LLVMValueRef[]){s, lo_expr_as(l, i, TYS(TY_I64))}, 2);
+  }
+  lo_done_with(l, n->lhs, s);
+  return r;
+}
+
+/* ---------------------------------------------------------------- methods */
+
+/* What a method row calls: its runtime function, the kinds of its
+ * arguments after the receiver (S a str, s a str or None, I an int, i an
+ * int or None, n an int defaulting to -1), its result (S a str, I an int,
+ * B a bool, L a list of str), and a constant passed last (-1: none). */
+typedef struct StrFn {
+  const char *fn, *params;
+  char result;
+  int extra;
+} StrFn;
+
+enum {
+  F_UPPER, F_LOWER, F_SWAPCASE, F_CAPITALIZE, F_TITLE,
+  F_ISDIGIT, F_ISALPHA, F_ISSPACE, F_ISALNUM, F_ISUPPER, F_ISLOWER, F_ISDECIMAL, F_ISASCII, F_ISTITLE,
+  F_FIND, F_RFIND, F_INDEX, F_RINDEX, F_COUNT, F_STARTSWITH, F_ENDSWITH,
+  F_STRIP, F_LSTRIP, F_RSTRIP, F_CENTER, F_LJUST, F_RJUST, F_ZFILL, F_REPLACE, F_SPLIT,
+};
+
+static const StrFn str_fns[] = {
+  [F_UPPER] = {"rt_str_case", "", 'S', 0}, [F_LOWER] = {"rt_str_case", "", 'S', 1},
+  [F_SWAPCASE] = {"rt_str_case", "", 'S', 2}, [F_CAPITALIZE] = {"rt_str_case", "", 'S', 3},
+  [F_TITLE] = {"rt_str_case", "", 'S', 4},
+  [F_ISDIGIT] = {"rt_str_is", "", 'B', 0}, [F_ISALPHA] = {"rt_str_is", "", 'B', 1},
+  [F_ISSPACE] = {"rt_str_is", "", 'B', 2}, [F_ISALNUM] = {"rt_str_is", "", 'B', 3},
+  [F_ISUPPER] = {"rt_str_is", "", 'B', 4}, [F_ISLOWER] = {"rt_str_is", "", 'B', 5},
+  [F_ISDECIMAL] = {"rt_str_is", "", 'B', 6}, [F_ISASCII] = {"rt_str_is", "", 'B', 7},
+  [F_ISTITLE] = {"rt_str_is", "", 'B', 8},
+  [F_FIND] = {"rt_str_find", "Sii", 'I', 0}, [F_RFIND] = {"rt_str_find", "Sii", 'I', 1},
+  [F_INDEX] = {"rt_str_find", "Sii", 'I', 2}, [F_RINDEX] = {"rt_str_find", "Sii", 'I', 3},
+  [F_COUNT] = {"rt_str_count", "Sii", 'I', -1},
+  [F_STARTSWITH] = {"rt_str_tailmatch", "Sii", 'B', 0}, [F_ENDSWITH] = {"rt_str_tailmatch", "Sii", 'B', 1},
+  [F_STRIP] = {"rt_str_strip", "s", 'S', 3}, [F_LSTRIP] = {"rt_str_strip", "s", 'S', 1},
+  [F_RSTRIP] = {"rt_str_strip", "s", 'S', 2},
+  [F_CENTER] = {"rt_str_pad", "Is", 'S', 0}, [F_LJUST] = {"rt_str_pad", "Is", 'S', 1},
+  [F_RJUST] = {"rt_str_pad", "Is", 'S', 2},
+  [F_ZFILL] = {"rt_str_zfill", "I", 'S', -1}, [F_REPLACE] = {"rt_str_replace", "SSn", 'S', -1},
+  [F_SPLIT] = {"rt_str_split", "sn", 'L', -1},
+};
+
+/* The method's argument k (after the receiver), positional or by keyword; NULL if not given. */
+static Node *method_arg(Node *n, int k) {
+  if (k + 1 < n->list.len) return n->list.items[k + 1];
+  for (int i = 0; i < n->kw.len; i++)
+    if (n->bi->keywords && !strcmp(n->bi->keywords[k], n->kw_names[i])) return n->kw.items[i];
+  return NULL;
+}
+
+static const Type *result_type(char r) {
+  return r == 'S' ? TYS(TY_STR) : r == 'I' ? TYS(TY_I64) : r == 'B' ? TYS(TY_BOOL) : ty_list(TYS(TY_STR));
+}
+
+static const Type *ty_str_method(Infer *in, Node *n, const Type **args) {
+  const StrFn *f = &str_fns[n->bi->ival];
+  if (ty_no_allocation(in)) return ty_error(in, n, "strings are not supported in kernels");
+  for (int k = 0; f->params[k]; k++) {
+    Node *x = method_arg(n, k);
+    const Type *t = x ? ty_expr(in, x) : NULL;
+    char want = f->params[k];
+    if (!t || (t->kind == TY_NONE && want >= 'a')) continue;
+    bool ok = want == 'S' || want == 's' ? is_str(t) : is_intlike(t);
+    if (!ok)
+      return ty_error(in, x, "%s() argument %d must be %s, not %s", n->bi->path, k + 1,
+                      want == 'S' || want == 's' ? "str" : "int", t->name);
+  }
+  return result_type(f->result);
+}
+
+static LLVMValueRef lo_str_method(Lower *l, Node *n) {
+  const StrFn *f = &str_fns[n->bi->ival];
+  LLVMTypeRef p[8];
+  LLVMValueRef a[8];
+  Node *strs[8];
+  LLVMValueRef held[8];
+  int np = 0, ns = 0;
+  Node *recv = n->list.items[0];
+  p[np] = l->mod->ptr;
+  a[np++] = held[ns] = lo_expr(l, recv);
+  strs[ns++] = recv;
+  for (int k = 0; f->params[k]; k++) {
+    Node *x = method_arg(n, k);
+    bool given = x && x->ty->kind != TY_NONE;
+    if (f->params[k] == 'S' || f->params[k] == 's') {
+      p[np] = l->mod->ptr;
+      a[np++] = given ? (held[ns] = lo_expr(l, x)) : LLVMConstNull(l->mod->ptr);
+      if (given) strs[ns++] = x;
+    } else {
+      p[np] = l->mod->i64;
+      a[np++] = given ? lo_expr_as(l, x, TYS(TY_I64)) : const_i64(l, f->params[k] == 'n' ? -1 : NONE_INDEX);
+    }
+  }
+  if (f->extra >= 0) {
+    p[np] = l->mod->i32;
+    a[np++] = const_i32(l, f->extra);
+  }
+  LLVMTypeRef rt = f->result == 'I' ? l->mod->i64 : f->result == 'B' ? l->mod->i32 : l->mod->ptr;
+  LLVMValueRef r = call_rt(l, f->fn, rt, p, a, (unsigned)np);
+  for (int i = 0; i < ns; i++) lo_done_with(l, strs[i], held[i]);
+  return f->result == 'B' ? LLVMBuildICmp(l->b, LLVMIntNE, r, const_i32(l, 0), "") : r;
+}
+
+/* sep.join(items): a typed list of str, or a tuple of strs (a list written out) */
+static const Type *ty_join(Infer *in, Node *n, const Type **args) {
+  const Type *t = args[1];
+  bool ok = t->kind == TY_LIST ? !t->elem || is_str(t->elem) : t->kind == TY_TUPLE;
+  for (int i = 0; ok && t->kind == TY_TUPLE && i < t->nfields; i++) ok = is_str(t->fields[i]);
+  if (!ok) return ty_error(in, n->list.items[1], "join() takes a list or tuple of str, not %s", t->name);
+  return TYS(TY_STR);
+}
+
+static LLVMValueRef lo_join(Lower *l, Node *n) {
+  Node *sn = n->list.items[0], *xn = n->list.items[1];
+  LLVMValueRef sep = lo_expr(l, sn), x = lo_expr(l, xn), r;
+  if (xn->ty->kind == TY_LIST) {
+    LLVMTypeRef p[2] = {l->mod->ptr, l->mod->ptr};
+    r = xn->ty->elem ? call_rt(l, "rt_str_join_list", l->mod->ptr, p, (LLVMValueRef[]){sep, x}, 2)
+                     : call_rt(l, "rt_str_slice", l->mod->ptr, (LLVMTypeRef[]){l->mod->ptr, l->mod->i64, l->mod->i64, l->mod->i64},
+                               (LLVMValueRef[]){sep, const_i64(l, 0), const_i64(l, 0), const_i64(l, 1)}, 4);
+  } else {
+    int k = xn->ty->nfields;
+    LLVMTypeRef arr = LLVMArrayType2(l->mod->ptr, (uint64_t)(k ? k : 1));
+    LLVMValueRef items = lo_alloca(l, arr, "join.items");
+    for (int i = 0; i < k; i++) {
+      LLVMValueRef ix[2] = {const_i64(l, 0), const_i64(l, i)};
+      LLVMBuildStore(l->b, LLVMBuildExtractValue(l->b, x, (unsigned)i, ""), LLVMBuildGEP2(l->b, arr, items, ix, 2, ""));
+    }
+    LLVMTypeRef p[3] = {l->mod->ptr, l->mod->ptr, l->mod->i64};
+    r = call_rt(l, "rt_str_join", l->mod->ptr, p, (LLVMValueRef[]){sep, items, const_i64(l, k)}, 3);
+  }
+  lo_done_with(l, sn, sep);
+  lo_done_with(l, xn, x);
+  return r;
+}
+
+/* ---------------------------------------------------------------- str(), ord(), chr(), format() */
+
+static const Type *ty_str_call(Infer *in, Node *n, const Type **args) {
+  if (ty_no_allocation(in)) return ty_error(in, n, "strings are not supported in kernels");
+  if (n->list.len && !is_str(args[0]) && (!ty_is_scalar(args[0]) || ty_is_complex(args[0])))
+    return ty_error(in, n, "str() of %s is not supported in compiled code (numbers, bools and str are)", args[0]->name);
+  return TYS(TY_STR);
+}
+
+/* A number as the runtime's str(x) takes it: its 64 bits and their kind. */
+static LLVMValueRef number_bits(Lower *l, LLVMValueRef v, const Type *t, int *kind) {
+  if (t->kind == TY_BOOL) {
+    *kind = 4;
+    return LLVMBuildZExt(l->b, v, l->mod->i64, "");
+  }
+  if (ty_is_float(t)) {
+    *kind = t->kind == TY_F32 ? 3 : 2;
+    return LLVMBuildBitCast(l->b, lo_convert(l, v, t, TYS(TY_F64)), l->mod->i64, "");
+  }
+  *kind = ty_is_signed(t) ? 0 : 1;
+  return lo_convert(l, v, t, ty_is_signed(t) ? TYS(TY_I64) : TYS(TY_U64));
+}
+
+static LLVMValueRef lo_str_call(Lower *l, Node *n) {
+  if (!n->list.len) return lo_str_constant(l, &(Node){.kind = N_STRING, .str = "", .ival = 0});
+  Node *x = n->list.items[0];
+  LLVMValueRef v = lo_expr(l, x);
+  if (is_str(x->ty)) {  /* the same string, one more reference for the caller */
+    if (!lo_is_fresh(x)) lo_refcount(l, x->ty, v, true);
+    else lo_temp_taken(l, v);
+    return v;
+  }
+  int kind;
+  LLVMValueRef bits = number_bits(l, v, x->ty, &kind);
+  LLVMTypeRef p[2] = {l->mod->i64, l->mod->i32};
+  return call_rt(l, "rt_str_from_number", l->mod->ptr, p, (LLVMValueRef[]){bits, const_i32(l, kind)}, 2);
+}
+
+static const Type *ty_ord(Infer *in, Node *n, const Type **args) {
+  if (!is_str(args[0])) return ty_error(in, n, "ord() expected string of length 1, but %s found", args[0]->name);
+  return TYS(TY_I64);
+}
+
+static LLVMValueRef lo_ord(Lower *l, Node *n) {
+  Node *x = n->list.items[0];
+  LLVMValueRef s = lo_expr(l, x);
+  LLVMValueRef r = call_rt(l, "rt_str_ord", l->mod->i64, &l->mod->ptr, &s, 1);
+  lo_done_with(l, x, s);
+  return r;
+}
+
+static const Type *ty_chr(Infer *in, Node *n, const Type **args) {
+  if (!is_intlike(args[0])) return ty_error(in, n, "chr() takes an integer, not %s", args[0]->name);
+  return ty_no_allocation(in) ? ty_error(in, n, "strings are not supported in kernels") : TYS(TY_STR);
+}
+
+static LLVMValueRef lo_chr(Lower *l, Node *n) {
+  LLVMValueRef c = lo_expr_as(l, n->list.items[0], TYS(TY_I64));
+  return call_rt(l, "rt_str_chr", l->mod->ptr, &l->mod->i64, &c, 1);
+}
+
+/* format(x, spec) (what an f-string's {x:spec} becomes): the spec a
+ * constant, of the plain subset (fill, align, sign, 0, width, grouping,
+ * precision, type); others are refused naming them. */
+static const Type *ty_format(Infer *in, Node *n, const Type **args) {
+  const Type *t = args[0];
+  Node *spec = n->list.len > 1 ? n->list.items[1] : NULL;
+  if (ty_no_allocation(in)) return ty_error(in, n, "strings are not supported in kernels");
+  if (spec && spec->kind != N_STRING) return ty_error(in, spec, "format()'s spec must be a constant string");
+  int kind = is_str(t) ? 2 : ty_is_float(t) ? 1 : (ty_is_int(t) || t->kind == TY_BOOL) ? 0 : -1;
+  if (kind < 0) return ty_error(in, n, "formatting %s is not supported in compiled code", t->name);
+  if (spec && !rt_str_spec_ok(spec->str, kind))
+    return ty_error(in, spec, "format spec '%s' is not supported for %s in compiled code (fill, align, sign, 0, width, "
+                    "',' or '_', precision and the types d, x, o, b, e, f, g, %% and s are)", spec->str, t->name);
+  return TYS(TY_STR);
+}
+
+static LLVMValueRef lo_format(Lower *l, Node *n) {
+  Node *x = n->list.items[0];
+  const char *spec = n->list.len > 1 ? n->list.items[1]->str : "";
+  if (!*spec) {  /* format(x) is str(x) */
+    Node call = *n;
+    call.list.len = 1;
+    return lo_str_call(l, &call);
+  }
+  LLVMValueRef v = lo_expr(l, x), r, fmt = lo_string(l, spec);
+  if (is_str(x->ty)) {
+    LLVMTypeRef p[2] = {l->mod->ptr, l->mod->ptr};
+    r = call_rt(l, "rt_str_format_str", l->mod->ptr, p, (LLVMValueRef[]){v, fmt}, 2);
+    lo_done_with(l, x, v);
+  } else if (ty_is_float(x->ty)) {
+    LLVMTypeRef p[2] = {l->mod->f64, l->mod->ptr};
+    r = call_rt(l, "rt_str_format_float", l->mod->ptr, p, (LLVMValueRef[]){lo_convert(l, v, x->ty, TYS(TY_F64)), fmt}, 2);
+  } else {
+    bool u = ty_is_unsigned(x->ty) || x->ty->kind == TY_BOOL;
+    LLVMTypeRef p[3] = {l->mod->i64, l->mod->i32, l->mod->ptr};
+    LLVMValueRef a[3] = {lo_convert(l, v, x->ty, u ? TYS(TY_U64) : TYS(TY_I64)), const_i32(l, u), fmt};
+    r = call_rt(l, "rt_str_format_int", l->mod->ptr, p, a, 3);
+  }
+  return r;
+}
+
+/* ---------------------------------------------------------------- int(s), float(s), len(s) */
+
+LLVMValueRef lo_str_to_number(Lower *l, Node *n) {
+  Node *x = n->list.items[0];
+  LLVMValueRef s = lo_expr(l, x);
+  bool as_int = ty_is_int(n->ty);
+  LLVMValueRef r = call_rt(l, as_int ? "rt_str_to_int" : "rt_str_to_float", as_int ? l->mod->i64 : l->mod->f64,
+                           &l->mod->ptr, &s, 1);
+  lo_done_with(l, x, s);
+  return r;
+}
+
+/* ---------------------------------------------------------------- the rows */
+
+static const char *const split_kw[] = {"sep", "maxsplit", NULL};
+
+/* BF_STRINGS: constant strings are strs (not dtypes' names); BF_NONE: None is an argument's default */
+#define STR_METHOD(name, lo, hi, kw, flags, fn) \
+  {"str." name, NULL, name, BK_METHOD, TY_STR, lo, hi, kw, BF_STRINGS | BF_NONE | (flags), fn, 0, ty_str_method, lo_str_method}
+#define STR_FUNCTION(name, lo, hi, flags, type, lower) \
+  {name, "builtins", name, BK_FUNCTION, 0, lo, hi, NULL, BF_STRINGS | (flags), 0, 0, type, lower}
+
+const Builtin bi_strings[] = {
+  STR_METHOD("upper", 0, 0, NULL, BF_RAISES, F_UPPER),
+  STR_METHOD("lower", 0, 0, NULL, BF_RAISES, F_LOWER),
+  STR_METHOD("swapcase", 0, 0, NULL, BF_RAISES, F_SWAPCASE),
+  STR_METHOD("capitalize", 0, 0, NULL, BF_RAISES, F_CAPITALIZE),
+  STR_METHOD("title", 0, 0, NULL, BF_RAISES, F_TITLE),
+  STR_METHOD("isdigit", 0, 0, NULL, 0, F_ISDIGIT),
+  STR_METHOD("isnumeric", 0, 0, NULL, 0, F_ISDIGIT),
+  STR_METHOD("isdecimal", 0, 0, NULL, 0, F_ISDECIMAL),
+  STR_METHOD("isalpha", 0, 0, NULL, 0, F_ISALPHA),
+  STR_METHOD("isspace", 0, 0, NULL, 0, F_ISSPACE),
+  STR_METHOD("isalnum", 0, 0, NULL, 0, F_ISALNUM),
+  STR_METHOD("isupper", 0, 0, NULL, 0, F_ISUPPER),
+  STR_METHOD("islower", 0, 0, NULL, 0, F_ISLOWER),
+  STR_METHOD("isascii", 0, 0, NULL, 0, F_ISASCII),
+  STR_METHOD("istitle", 0, 0, NULL, 0, F_ISTITLE),
+  STR_METHOD("find", 1, 3, NULL, 0, F_FIND),
+  STR_METHOD("rfind", 1, 3, NULL, 0, F_RFIND),
+  STR_METHOD("index", 1, 3, NULL, BF_RAISES, F_INDEX),
+  STR_METHOD("rindex", 1, 3, NULL, BF_RAISES, F_RINDEX),
+  STR_METHOD("count", 1, 3, NULL, 0, F_COUNT),
+  STR_METHOD("startswith", 1, 3, NULL, 0, F_STARTSWITH),
+  STR_METHOD("endswith", 1, 3, NULL, 0, F_ENDSWITH),
+  STR_METHOD("strip", 0, 1, NULL, BF_RAISES, F_STRIP),
+  STR_METHOD("lstrip", 0, 1, NULL, BF_RAISES, F_LSTRIP),
+  STR_METHOD("rstrip", 0, 1, NULL, BF_RAISES, F_RSTRIP),
+  STR_METHOD("center", 1, 2, NULL, BF_RAISES, F_CENTER),
+  STR_METHOD("ljust", 1, 2, NULL, BF_RAISES, F_LJUST),
+  STR_METHOD("rjust", 1, 2, NULL, BF_RAISES, F_RJUST),
+  STR_METHOD("zfill", 1, 1, NULL, BF_RAISES, F_ZFILL),
+  STR_METHOD("replace", 2, 3, NULL, BF_RAISES, F_REPLACE),
+  STR_METHOD("split", 0, 2, split_kw, BF_RAISES, F_SPLIT),
+  {"str.join", NULL, "join", BK_METHOD, TY_STR, 1, 1, NULL, BF_STRINGS | BF_RAISES, 0, 0, ty_join, lo_join},
+  STR_FUNCTION("str", 0, 1, BF_RAISES, ty_str_call, lo_str_call),
+  STR_FUNCTION("ord", 1, 1, BF_RAISES, ty_ord, lo_ord),
+  STR_FUNCTION("chr", 1, 1, BF_RAISES, ty_chr, lo_chr),
+  STR_FUNCTION("format", 1, 2, BF_RAISES, ty_format, lo_format),
+  {"str truth", NULL, NULL, BK_FUNCTION, 0, 1, 1, NULL, 0, 0, 0, ty_truth, lo_truth_call},
+  BI_END,
+};

@@ -1,0 +1,662 @@
+"""str values in @njit code (Numba's unicode_type): arguments, constants,
+defaults and results; operators, indexing, slicing, iteration; the methods
+of Numba's unicode subset; str(), ord(), chr(), int() and float() of a str;
+f-strings; print() of strings. Every behaviour is compared with the
+function's own Python original on generated strings (ASCII and not, empty
+ones too), and bad input raises what Python raises."""
+import math
+
+import pytest
+import ruchey
+from ruchey import njit
+
+from conftest import AS_NUMBA, assert_same, make_rng, numba_deviation, rss_bytes
+
+RNG = make_rng(2024)
+ASCII = "abcXYZ019 ,.-_\t"
+WIDE = ASCII + "éßЖж中😀"
+
+
+def random_string(alphabet, lo=0, hi=12):
+    n = int(RNG.integers(lo, hi + 1))
+    return "".join(alphabet[int(k)] for k in RNG.integers(0, len(alphabet), size=n))
+
+
+def strings(alphabet=WIDE, count=25):
+    return ["", " ", "a", "abc", "  padded  ", "a,b,,c", "ABC def", "x" * 20] + \
+        [random_string(alphabet) for _ in range(count)]
+
+
+WIDE_STRINGS = strings()
+ASCII_STRINGS = strings(ASCII)
+PAIRS = [(a, b) for a, b in zip(WIDE_STRINGS, WIDE_STRINGS[1:] + WIDE_STRINGS[:1])] + [("abc", "abc"), ("ab", "abc")]
+
+
+def raises_same(f, *args):
+    """Calls f and f.py_func, which must raise the same class with the same message."""
+    with pytest.raises(Exception) as py:
+        f.py_func(*args)
+    with pytest.raises(type(py.value)) as got:
+        f(*args)
+    assert str(got.value) == str(py.value)
+
+
+# ---------------------------------------------------------------- values and operators
+
+@njit
+def concat(a, b):
+    return a + b, b + a + "!", a * 3, 2 * b, a * -1
+
+
+@njit
+def compare(a, b):
+    return a == b, a != b, a < b, a <= b, a > b, a >= b, "" < a <= a + b
+
+
+@njit
+def measure(s):
+    return len(s), len(s + s), "ab" in s, s in "xabcx", "" in s
+
+
+@pytest.mark.parametrize("a,b", PAIRS)
+def test_operators_as_python(a, b):
+    assert_same(concat, a, b)
+    assert_same(compare, a, b)
+    assert_same(measure, a)
+
+
+@njit
+def every_index(s):
+    out = ""
+    for i in range(-len(s), len(s)):
+        out += s[i]
+    return out
+
+
+@njit
+def sliced(s, a, b, c):
+    return s[a:b:c], s[a:], s[:b], s[::c], s[a:b]
+
+
+@pytest.mark.parametrize("s", WIDE_STRINGS)
+def test_indexing_and_slicing_as_python(s):
+    assert_same(every_index, s)
+    for _ in range(8):
+        a, b = (int(v) for v in RNG.integers(-15, 15, size=2))
+        c = int(RNG.choice([-3, -2, -1, 1, 2, 3]))
+        assert_same(sliced, s, a, b, c)
+
+
+@njit
+def char_at(s, i):
+    return s[i]
+
+
+@njit
+def step_slice(s, k):
+    return s[::k]
+
+
+def test_index_out_of_range_and_zero_step_raise_as_python():
+    for s, i in [("", 0), ("abc", 3), ("abc", -4), ("é", 1)]:
+        raises_same(char_at, s, i)
+    raises_same(step_slice, "abc", 0)
+
+
+@njit
+def walk(s):
+    codes = 0
+    seen = ""
+    for ch in s:
+        codes = codes * 31 % 1000003 + ord(ch)
+        if ch != " ":
+            seen = ch + seen
+    return codes, seen
+
+
+@njit
+def chars(n):
+    s = ""
+    for i in range(n):
+        s += chr(0x41 + i % 26) + chr(0x430 + i % 32)
+    return s
+
+
+@pytest.mark.parametrize("s", WIDE_STRINGS)
+def test_iteration_ord_and_chr_as_python(s):
+    assert_same(walk, s)
+
+
+def test_chr_builds_strings():
+    assert_same(chars, 0)
+    assert_same(chars, 40)
+
+
+@njit
+def one_ord(s):
+    return ord(s)
+
+
+@njit
+def one_chr(i):
+    return chr(i)
+
+
+def test_ord_and_chr_errors_as_python():
+    raises_same(one_ord, "ab")
+    raises_same(one_ord, "")
+    raises_same(one_chr, -1)
+    raises_same(one_chr, 0x110000)
+    assert one_chr(0x1F600) == "😀"
+
+
+@njit
+def truth(s):
+    n = 0
+    if s:
+        n += 1
+    if not s:
+        n += 10
+    while s:
+        s = s[1:]
+        n += 100
+    return n
+
+
+@pytest.mark.parametrize("s", ["", "a", "abc", "é"])
+def test_truth_of_a_string(s):
+    assert_same(truth, s)
+
+
+# ---------------------------------------------------------------- arguments, defaults, constants, results
+
+@njit
+def ranked(x, method="average"):
+    if method == "average":
+        return x * 0.5
+    elif method == "max":
+        return x * 2.0
+    return -1.0
+
+
+def test_string_default_selects_a_branch():
+    for m in ["average", "max", "min"]:
+        assert_same(ranked, 3.0, m)
+    assert ranked(4.0) == 2.0
+
+
+GREETING = "hello"
+
+
+@njit
+def greet(name):
+    return GREETING + ", " + name + "!"
+
+
+@njit
+def twice(s):
+    return greet(s) + greet(s)
+
+
+def test_global_constants_and_calls_between_compiled_functions():
+    for s in WIDE_STRINGS[:10]:
+        assert_same(greet, s)
+        assert_same(twice, s)
+
+
+@njit
+def nul_and_wide():
+    return "a\x00b", "中文", "😀", len("a\x00b😀")
+
+
+def test_constants_keep_every_character():
+    assert_same(nul_and_wide)
+
+
+@njit
+def pick(flag):
+    s = "yes" if flag else "no"
+    t = s
+    s = "maybe"
+    return s, t
+
+
+def test_reassigned_variables():
+    assert_same(pick, True)
+    assert_same(pick, False)
+
+
+# ---------------------------------------------------------------- methods
+
+@njit
+def cases(s):
+    return s.upper(), s.lower(), s.swapcase(), s.capitalize(), s.title()
+
+
+@njit
+def classes(s):
+    return (s.isdigit(), s.isalpha(), s.isspace(), s.isalnum(), s.isupper(), s.islower(), s.isdecimal(),
+            s.isnumeric(), s.isascii(), s.istitle())
+
+
+@pytest.mark.parametrize("s", ASCII_STRINGS + ["123", "Hello World", "HELLO", "hello", " \t\n", "a1", "Ab Cd"])
+def test_case_and_class_methods_as_python(s):
+    assert_same(cases, s)
+    assert_same(classes, s)
+
+
+@njit
+def searches(s, sub, a, b):
+    return (s.find(sub), s.rfind(sub), s.count(sub), s.startswith(sub), s.endswith(sub),
+            s.find(sub, a), s.find(sub, a, b), s.rfind(sub, a, b), s.count(sub, a, b),
+            s.startswith(sub, a), s.endswith(sub, a, b))
+
+
+@pytest.mark.parametrize("s", WIDE_STRINGS)
+def test_search_methods_as_python(s):
+    for sub in ["", "a", "ab", s[1:3], s, s + "x", "é"]:
+        a, b = (int(v) for v in RNG.integers(-6, 14, size=2))
+        assert_same(searches, s, sub, a, b)
+
+
+@njit
+def index_of(s, sub):
+    return s.index(sub), s.rindex(sub)
+
+
+def test_index_raises_value_error_as_python():
+    assert_same(index_of, "abcabc", "bc")
+    raises_same(index_of, "abc", "x")
+
+
+@njit
+def strips(s, chars):
+    return s.strip(), s.lstrip(), s.rstrip(), s.strip(chars), s.lstrip(chars), s.rstrip(chars)
+
+
+@njit
+def pads(s, w, fill):
+    return s.center(w), s.ljust(w), s.rjust(w), s.center(w, fill), s.ljust(w, fill), s.rjust(w, fill), s.zfill(w)
+
+
+@pytest.mark.parametrize("s", WIDE_STRINGS + ["-12", "+7", "  \t x \n"])
+def test_strip_and_pad_as_python(s):
+    assert_same(strips, s, "ax ")
+    for w in [0, 1, len(s), len(s) + 1, len(s) + 4]:
+        assert_same(pads, s, w, "*")
+        assert_same(pads, s, w, "é")
+
+
+@njit
+def bad_fill(s):
+    return s.center(10, "ab")
+
+
+def test_pad_with_a_long_fill_raises_as_python():
+    raises_same(bad_fill, "x")
+
+
+@njit
+def replaced(s, old, new, n):
+    return s.replace(old, new), s.replace(old, new, n)
+
+
+@pytest.mark.parametrize("s", WIDE_STRINGS)
+def test_replace_as_python(s):
+    for old, new in [("a", "XY"), ("", "-"), ("ab", ""), (s[:2], "é"), ("zz", "q")]:
+        for n in [-1, 0, 1, 2]:
+            assert_same(replaced, s, old, new, n)
+
+
+@njit
+def splits(s, sep, k):
+    a = s.split()
+    b = s.split(sep)
+    c = s.split(sep, k)
+    d = s.split(None, k)
+    e = s.split(maxsplit=k)
+    return "|".join(a), "|".join(b), "|".join(c), "|".join(d), "|".join(e), len(a) + len(b)
+
+
+@pytest.mark.parametrize("s", WIDE_STRINGS)
+def test_split_and_join_as_python(s):
+    for sep in [",", " ", "ab", "é"]:
+        for k in [-1, 0, 1, 2]:
+            assert_same(splits, s, sep, k)
+
+
+@njit
+def empty_sep(s):
+    return s.split("")
+
+
+def test_split_with_empty_separator_raises_as_python():
+    raises_same(empty_sep, "abc")
+
+
+@njit
+def joined(a, b, c):
+    return "-".join([a, b, c]), "".join((a, b)), ", ".join([a])
+
+
+def test_join_of_lists_and_tuples_as_python():
+    for a, b in PAIRS:
+        assert_same(joined, a, b, a + b)
+
+
+@njit
+def split_result(s):
+    return s.split(",")
+
+
+def test_a_list_of_str_returns_to_python():
+    got = split_result("a,é,,c")
+    assert list(got) == ["a", "é", "", "c"]
+    assert list(got) == ["a", "é", "", "c"]  # reading items again: the list still holds them
+
+
+# ---------------------------------------------------------------- conversions
+
+@njit
+def to_text(i, x, b):
+    return str(i), str(x), str(b), str(), str("s")
+
+
+NUMBERS = [0, -1, 7, 2**63 - 1, -2**63] + [int(v) for v in RNG.integers(-10**12, 10**12, size=10)]
+FLOATS = [0.0, -0.0, 1.0, 0.1, -1.5, 1e16, 1e-5, 123456.789, 1e300, math.inf, -math.inf, math.nan, 5e-324] + \
+    [float(v) for v in RNG.standard_normal(10) * 10.0 ** RNG.integers(-20, 20, size=10)]
+
+
+@pytest.mark.parametrize("i,x", list(zip(NUMBERS, FLOATS)))
+def test_str_of_numbers_as_python(i, x):
+    assert_same(to_text, i, x, i % 2 == 0)
+
+
+@njit
+def parse(s):
+    return int(s), float(s)
+
+
+@njit
+def parse_float(s):
+    return float(s)
+
+
+@pytest.mark.parametrize("s", ["0", "-12", " +7 ", "1_000", "\t42\n", "007"])
+def test_int_and_float_of_str_as_python(s):
+    assert_same(parse, s)
+
+
+@pytest.mark.parametrize("s", ["1.5", "-2.5e-3", " 1e10 ", "inf", "-Infinity", "nan", "1_0.5", ".5", "5."])
+def test_float_of_str_as_python(s):
+    assert_same(parse_float, s)
+
+
+@pytest.mark.parametrize("s", ["", "x", "1.5", "1__0", "_1", "0x10", "1 2", "é"])
+def test_bad_numbers_raise_value_error_as_python(s):
+    raises_same(parse, s)
+
+
+@pytest.mark.parametrize("s", ["", "x", "1e", "0x1p3", "1__0", "--1"])
+def test_bad_floats_raise_value_error_as_python(s):
+    raises_same(parse_float, s)
+
+
+# ---------------------------------------------------------------- f-strings
+
+@njit
+def fmt(n, x, s):
+    return (f"{n}", f"{x}", f"{s}", f"{n:5d}|{n:<5d}|{n:^7}|{n:+d}|{n:05d}|{n:,}|{n:x}|{n:b}",
+            f"{x:.3f}|{x:10.2f}|{x:e}|{x:.2e}|{x:g}|{x:.1%}|{x:+.1f}|{x:,.2f}",
+            f"[{s:>8}][{s:<8}][{s:^8}][{s:*^9}][{s:.2}]", f"{n}{x}{s}", f"no fields", f"{n!s}")
+
+
+@pytest.mark.parametrize("n,x,s", list(zip(NUMBERS[:5] + [1234567, -42], FLOATS[:7], WIDE_STRINGS[:7])))
+def test_f_strings_as_python(n, x, s):
+    assert_same(fmt, n, x, s)
+
+
+def test_unsupported_format_specs_are_refused_by_name():
+    def bad_spec(x):
+        return f"{x:q}"
+
+    def computed_spec(x, w):
+        return f"{x:{w}}"
+
+    def repr_conversion(x):
+        return f"{x!r}"
+    with pytest.raises(ruchey.TypingError, match="format spec 'q'"):
+        njit(bad_spec)(1.5)
+    with pytest.raises(ruchey.TypingError, match="computed at run time"):
+        njit(computed_spec)(1.5, 3)
+    with pytest.raises(ruchey.TypingError, match="!r"):
+        njit(repr_conversion)(1.5)
+
+
+# ---------------------------------------------------------------- print
+
+@njit
+def show(s, n):
+    print(s, n, s.upper(), "const")
+    print(s + "!")
+
+
+@pytest.mark.skipif(AS_NUMBA, reason="ruchey's print")
+@pytest.mark.parametrize("s", WIDE_STRINGS[:8])
+def test_print_of_strings_as_python(capsys, s):
+    capsys.readouterr()
+    show(s, 3)
+    got = capsys.readouterr().out
+    show.py_func(s, 3)
+    assert got == capsys.readouterr().out
+
+
+@njit
+def show_tuple(s, n):
+    print((s, n), (s,), ((s + "'", n), s + '"'), s)
+
+
+@pytest.mark.skipif(AS_NUMBA, reason="ruchey's print")
+@pytest.mark.parametrize("s", WIDE_STRINGS[:8] + ["it's", 'say "hi"', "both ' and \"", "back\\slash", "nul\x00"])
+def test_print_of_tuples_of_strings_writes_their_repr(capsys, s):
+    capsys.readouterr()
+    show_tuple(s, 3)
+    got = capsys.readouterr().out
+    show_tuple.py_func(s, 3)
+    assert got == capsys.readouterr().out
+
+
+# ---------------------------------------------------------------- bad input
+
+@numba_deviation("numba's messages differ")
+def test_unsupported_method_names_it():
+    def f(s):
+        return s.expandtabs()
+    with pytest.raises(ruchey.TypingError, match="expandtabs"):
+        njit(f)("a")
+
+
+@numba_deviation("numba's messages differ")
+def test_str_mixed_with_numbers_is_a_typing_error():
+    def add(s):
+        return s + 1
+
+    def less(s):
+        return s < 1
+
+    def method_arg(s):
+        return s.find(1)
+    with pytest.raises(ruchey.TypingError, match="unicode_type and int64"):
+        njit(add)("a")
+    with pytest.raises(ruchey.TypingError, match="not supported between"):
+        njit(less)("a")
+    with pytest.raises(ruchey.TypingError, match="must be str"):
+        njit(method_arg)("a")
+
+
+@njit
+def eq_number(s):
+    return s == 1, s != 1.5
+
+
+def test_equality_with_a_number_is_false_as_python():
+    assert_same(eq_number, "1")
+
+
+@njit
+def churn(s, n):
+    total = 0
+    for i in range(n):
+        t = (s + str(i)).upper()
+        parts = t.split("1")
+        total += len(",".join(parts)) + len(f"{i:5d}{t}") + t.find("A")
+        if t[1:] == s:
+            total += 1
+    return total
+
+
+@pytest.mark.skipif(AS_NUMBA, reason="measures ruchey's memory")
+def test_strings_made_in_loops_are_released():
+    churn("abc", 1000)
+    before = rss_bytes()
+    for _ in range(200):
+        churn("abcdefgh" * 8, 1000)
+    after = rss_bytes()
+    if before is not None:
+        assert after - before < 8 << 20, f"RSS grew by {(after - before) >> 20} MB"
+
+
+# ---------------------------------------------------------------- lists and dicts of str
+
+@njit
+def word_counts(s):
+    counts = {}
+    for w in s.split():
+        counts[w] = counts.get(w, 0) + 1
+    keys = [k for k in counts]
+    keys.sort()
+    return ",".join([k + "=" + str(counts[k]) for k in keys])
+
+
+@pytest.mark.parametrize("s", WIDE_STRINGS + ["the cat the dog a cat the"])
+def test_str_keys_as_python(s):
+    assert_same(word_counts, s)
+
+
+@njit
+def str_values(a, b):
+    d = {"x": a, "y": b}
+    d["x"] = d["x"] + "!"
+    d["z"] = "new"
+    t = ""
+    for k, v in d.items():
+        t += k + v + ";"
+    for v in d.values():
+        t += v
+    del d["y"]
+    p = d.pop("z")
+    return t, p, d.get("x", "?"), d.get("q", "dflt"), d.setdefault("w", a), d.setdefault("x", b), len(d), "x" in d
+
+
+def test_str_values_as_python():
+    for a, b in PAIRS[:10]:
+        assert_same(str_values, a, b)
+
+
+@njit
+def str_list_ops(a, b):
+    x = [a, b, "c"]
+    x.append(a + b)
+    x.insert(0, "first")
+    x[1] = "second"
+    y = x.copy()
+    y.extend(x)
+    last = y.pop()
+    y.sort()
+    z = [s for s in y if s]
+    z.reverse()
+    return "|".join(z), last, y.index("c"), y.count("c"), "c" in y, len(y)
+
+
+def test_lists_of_str_as_python():
+    for a, b in PAIRS[:10]:
+        assert_same(str_list_ops, a, b)
+
+
+@njit
+def missing_key(k):
+    d = {"a": 1}
+    return d[k]
+
+
+def test_missing_str_key_raises_key_error_as_python():
+    raises_same(missing_key, "b")
+    raises_same(missing_key, "é")
+
+
+@njit
+def add_entries(d, lst, k, v):
+    d[k] = v
+    lst.append(k + v)
+    return len(d) + len(lst)
+
+
+def test_typed_containers_of_str_pass_both_ways():
+    d = ruchey.typed.Dict.empty(ruchey.types.unicode_type, ruchey.types.unicode_type)
+    d["a"] = "1"
+    lst = ruchey.typed.List(["x", "é"])
+    assert add_entries(d, lst, "b", "2") == 5
+    assert add_entries(d, lst, "a", "3") == 6
+    assert dict(d.items()) == {"a": "3", "b": "2"}
+    assert list(lst) == ["x", "é", "b2", "a3"]
+    lst[0] = "y"
+    del lst[1]
+    assert lst.pop() == "a3"
+    assert list(lst) == ["y", "b2"] and d.pop("a") == "3" and d.get("b") == "2"
+    del d["b"]
+    assert len(d) == 0
+
+
+def make_containers():
+    d = {"key": "value"}
+    x = ["item"]
+    d["k2"] = "v2"
+    x.append("i2")
+    return d, x
+
+
+kept_constants = njit(make_containers)
+
+
+def test_containers_keep_constants_beyond_the_code():
+    import gc
+    f = njit(make_containers)
+    d, x = f()
+    del f  # the compiled code goes with its dispatcher; the containers keep their own copies
+    gc.collect()
+    make_containers.__code__.replace()  # allocations in between
+    assert dict(d.items()) == {"key": "value", "k2": "v2"} and list(x) == ["item", "i2"]
+
+
+@njit
+def container_churn(n):
+    d = {}
+    for i in range(n):
+        k = str(i % 50)
+        d[k] = d.get(k, "") + "x"
+        if len(d[k]) > 5:
+            del d[k]
+    words = " ".join([k for k in d]).split(" ")
+    return len(words)
+
+
+@pytest.mark.skipif(AS_NUMBA, reason="measures ruchey's memory")
+def test_containers_of_str_are_released():
+    container_churn(1000)
+    before = rss_bytes()
+    for _ in range(300):
+        container_churn(2000)
+        kept_constants()
+    after = rss_bytes()
+    if before is not None:
+        assert after - before < 8 << 20, f"RSS grew by {(after - before) >> 20} MB"
