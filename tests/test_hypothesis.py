@@ -498,7 +498,10 @@ class Prog:
 
     def block(self, indent, scope, depth, loops, in_loop):
         """1-3 statements; ``depth``: compound statements that may still nest,
-        ``loops``: loops that may still nest."""
+        ``loops``: loops that may still nest.  Returns whether the block ends
+        in a jump on every path (an if/else whose branches all return, break or
+        continue): nothing follows it, since code that cannot run is not typed
+        (its returns would not count in the return type)."""
         draw = self.draw
         count = draw.integers(1, 3)
         for _ in range(count):
@@ -511,28 +514,33 @@ class Prog:
             if kind == "assign":
                 self.assign(indent, scope, draw.sampled_from(sorted(self.locals)))
             elif kind == "if":
-                self.if_(indent, scope, depth, loops, in_loop)
+                if self.if_(indent, scope, depth, loops, in_loop):
+                    return True
             elif kind == "for":
                 self.for_(indent, scope, depth, loops)
             else:
                 self.while_(indent, scope, depth, loops)
+        return False
 
     def if_(self, indent, scope, depth, loops, in_loop):
         draw = self.draw
         _, cs, cr = self.expr(scope, depth=2)
         self.emit(indent, f"if {cs}:", f"if {cr}:")
-        self.branch(indent + 1, scope, depth, loops, in_loop)
+        jumps = self.branch(indent + 1, scope, depth, loops, in_loop)
+        if not draw.booleans():
+            return False
         if draw.booleans():
-            if draw.booleans():
-                _, cs, cr = self.expr(scope, depth=2)
-                self.emit(indent, f"elif {cs}:", f"elif {cr}:")
-                self.branch(indent + 1, scope, depth, loops, in_loop)
-            self.emit(indent, "else:")
-            self.branch(indent + 1, scope, depth, loops, in_loop)
+            _, cs, cr = self.expr(scope, depth=2)
+            self.emit(indent, f"elif {cs}:", f"elif {cr}:")
+            jumps = self.branch(indent + 1, scope, depth, loops, in_loop) and jumps
+        self.emit(indent, "else:")
+        return self.branch(indent + 1, scope, depth, loops, in_loop) and jumps
 
     def branch(self, indent, scope, depth, loops, in_loop):
+        """A block, then maybe a jump; whether it ends in one on every path."""
         draw = self.draw
-        self.block(indent, scope, depth - 1, loops, in_loop)
+        if self.block(indent, scope, depth - 1, loops, in_loop):
+            return True
         ends = ["", "", ""] + (["break", "continue"] if in_loop else []) + ["return"]
         end = draw.sampled_from(ends)
         if end == "return":
@@ -540,6 +548,7 @@ class Prog:
             self.emit_return(indent, t, s, r)
         elif end:
             self.emit(indent, end)
+        return bool(end)
 
     def for_(self, indent, scope, depth, loops):
         draw = self.draw
@@ -608,9 +617,9 @@ def programs(draw):
     p.emit(1, "g = 0")
     scope = [("a", argtypes[0]), ("b", argtypes[1]), ("n", I), ("s", p.locals["s"]),
              ("t", p.locals["t"]), ("g", I)]
-    p.block(1, scope, 3, 2, False)
-    t, s, r = p.expr(scope, depth=3)
-    p.emit_return(1, t, s, r)
+    if not p.block(1, scope, 3, 2, False):
+        t, s, r = p.expr(scope, depth=3)
+        p.emit_return(1, t, s, r)
     # the return type is the unification of all returned expressions
     rtype = unify(*(t for _, t, _ in p.returns))
     for index, t, r in p.returns:
