@@ -22,6 +22,13 @@ __all__ = ["jit", "njit", "prange", "TypingError", "get_num_threads", "set_num_t
            "get_thread_id", "vectorize", "guvectorize", "cfunc"]
 
 
+def install_as_numba():
+    """Registers ruchey as ``numba`` in this process, so that packages
+    written for Numba import and run it (see ruchey.numba_shim)."""
+    from ruchey.numba_shim import install_as_numba
+    return install_as_numba()
+
+
 def __getattr__(name):
     """ruchey.cuda is imported on first use, keeping ``import ruchey`` fast."""
     if name == "cuda":

@@ -14,8 +14,10 @@ from ruchey import _core
 class Type:
     """A scalar type, or an array type when ndim > 0."""
 
-    def __init__(self, kind, ndim=0, layout="C"):
-        self.kind, self.ndim, self.layout = kind, ndim, layout
+    def __init__(self, kind, ndim=0, layout="C", readonly=False):
+        if layout.endswith("R"):  # as described: "CR" is a readonly C array
+            layout, readonly = layout[:-1], True
+        self.kind, self.ndim, self.layout, self.readonly = kind, ndim, layout, builtins.bool(readonly and ndim)
 
     @property
     def name(self):
@@ -42,7 +44,7 @@ class Type:
         return Signature(self, args)
 
     def describe(self):
-        return (self.kind, self.ndim, self.layout)
+        return (self.kind, self.ndim, self.layout + ("R" if self.readonly else ""))
 
     @property
     def dtype(self):
@@ -68,7 +70,7 @@ class Type:
     def __repr__(self):
         if not self.ndim:
             return self.name
-        return f"array({self.name}, {self.ndim}d, {self.layout})"
+        return f"{'readonly ' if self.readonly else ''}array({self.name}, {self.ndim}d, {self.layout})"
 
 
 class TupleType:
@@ -231,14 +233,14 @@ class Array(metaclass=_Category):
     """Numba's Array(float64, 2, "C"): an array type of a scalar type; and
     the class of array types, isinstance(t, types.Array)."""
 
-    def __new__(cls, dtype, ndim, layout="A"):
+    def __new__(cls, dtype, ndim, layout="A", readonly=False):
         if not isinstance(dtype, Type) or dtype.ndim:
             raise TypeError(f"Array() takes a scalar type, got {dtype!r}")
         if not isinstance(ndim, int) or not 1 <= ndim <= 32:
             raise ValueError(f"Array() takes 1 to 32 dimensions, got {ndim!r}")
         if layout not in ("C", "F", "A"):
             raise ValueError(f"an array's layout is 'C', 'F' or 'A', got {layout!r}")
-        return Type(dtype.kind, ndim, "C" if ndim == 1 and layout == "F" else layout)
+        return Type(dtype.kind, ndim, "C" if ndim == 1 and layout == "F" else layout, readonly)
 
     @staticmethod
     def _holds(t):
