@@ -45,8 +45,12 @@ static bool c_signature(Dispatcher *disp, PyObject *args, PyObject *ret, const T
                     : PyUnicode_Check(ret) ? &core_plain[TY_NONE]  /* "none": void */
                                            : disp_described_type(ret);
     if (!t) return false;
-    if (!(ty_is_scalar(t) && !ty_is_complex(t)) && !(i == n && t->kind == TY_NONE)) {
-      refuse(disp->py_func, "a C callback takes and returns integers, floats and bools, not ", t->name);
+    /* a pointer argument is described as a 1-d C array of its elements */
+    bool pointer = i < n && t->kind == TY_ARRAY && t->ndim == 1 && t->layout == 'C' && ty_is_scalar(t->elem) &&
+                   !ty_is_complex(t->elem);
+    if (!(ty_is_scalar(t) && !ty_is_complex(t)) && !(i == n && t->kind == TY_NONE) && !pointer) {
+      refuse(disp->py_func, "a C callback takes integers, floats, bools and pointers to them, and returns "
+             "a number or a bool, not ", t->name);
       return false;
     }
     if (i < n) types[i] = t;

@@ -14,7 +14,7 @@ import time
 import numpy as np
 import pytest
 import ruchey
-from ruchey import cfunc, njit
+from ruchey import carray, cfunc, farray, njit, types
 
 from conftest import make_rng, numba_deviation, random_floats, random_ints
 
@@ -219,3 +219,68 @@ def test_untypable_body_is_a_typing_error():
 def test_options_are_accepted():
     cb = cfunc("float64(float64)", nopython=True, cache=True, fastmath=True)(poly)
     assert cb.ctypes(2.0) == poly(2.0)
+
+
+# ---------------------------------------------------------------- pointers
+
+def test_pointer_argument_read_with_carray_in_quad():
+    scipy = pytest.importorskip("scipy")
+    from scipy import integrate
+
+    @cfunc(types.float64(types.intc, types.CPointer(types.float64)))
+    def integrand(n, xx):
+        x = carray(xx, n)
+        return x[0] * math.exp(-x[1] * x[0])
+    for k in (0.5, 2.0):
+        got, _ = integrate.quad(scipy.LowLevelCallable(integrand.ctypes), 0, 1, args=(k,))
+        want, _ = integrate.quad(lambda x, kk: x * math.exp(-kk * x), 0, 1, args=(k,))
+        assert got == pytest.approx(want, rel=1e-12)
+
+
+def shaped_sum(p, rows, cols):
+    a = carray(p, (rows, cols))
+    b = farray(p, (rows, cols))
+    s = 0.0
+    for i in range(rows):
+        s += a[i, cols - 1] * (i + 1) - b[i, 0] * 0.5
+    return s + p[rows * cols - 1]
+
+
+def test_carray_and_farray_shape_the_pointer_as_numpy_would():
+    cb = cfunc("float64(CPointer(float64), int64, int64)")(shaped_sum)
+    rng = make_rng(5)
+    for rows, cols in ((1, 1), (3, 4), (5, 2)):
+        buf = rng.standard_normal(rows * cols)
+        ptr = buf.ctypes.data_as(ctypes.POINTER(ctypes.c_double))
+        # py_func with the Python carray/farray over the same ctypes pointer
+        assert cb.ctypes(ptr, rows, cols) == pytest.approx(shaped_sum(ptr, rows, cols), rel=1e-14)
+
+
+def test_pointer_writes_reach_the_caller():
+    @cfunc("void(CPointer(int32), int64)")
+    def squares(p, n):
+        out = carray(p, n)
+        for i in range(n):
+            out[i] = i * i
+    buf = np.zeros(7, np.int32)
+    squares.ctypes(buf.ctypes.data_as(ctypes.POINTER(ctypes.c_int32)), 7)
+    np.testing.assert_array_equal(buf, np.arange(7) ** 2)
+
+
+@numba_deviation("a void pointer's carray needs a dtype")
+def test_void_pointer_reads_as_bytes():
+    @cfunc("int64(voidptr, int64)")
+    def byte_total(p, n):
+        s = 0
+        for v in carray(p, n):
+            s += v
+        return s
+    data = make_rng(6).integers(0, 256, 50).astype(np.uint8)
+    assert byte_total.ctypes(data.ctypes.data, 50) == int(data.sum())
+
+
+def test_carray_in_python_reads_a_ctypes_pointer():
+    buf = np.arange(6.0)
+    ptr = buf.ctypes.data_as(ctypes.POINTER(ctypes.c_double))
+    np.testing.assert_array_equal(carray(ptr, (2, 3)), buf.reshape(2, 3))
+    np.testing.assert_array_equal(farray(ptr, (2, 3)), buf.reshape(2, 3, order="F"))

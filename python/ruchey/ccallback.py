@@ -26,9 +26,17 @@ _CTYPES = {
 def _ctype(t):
     if isinstance(t, types.NoneType):
         return None
+    if isinstance(t, types.CPointer):
+        return ctypes.c_void_p if t == types.voidptr else ctypes.POINTER(_CTYPES[t.dtype.name])
     if isinstance(t, types.Type) and not t.ndim and t.name in _CTYPES:
         return _CTYPES[t.name]
     raise _core.TypingError(f"a C callback takes and returns integers, floats and bools, not {t!r}")
+
+
+def _described(t):
+    """A pointer travels to the compiler as a 1-d C array of its elements
+    (lib/lower/cfunc.c makes it from the pointer, of no known length)."""
+    return types.Type(t.dtype.kind, 1, "C").describe() if isinstance(t, types.CPointer) else t.describe()
 
 
 class CFunc:
@@ -43,7 +51,7 @@ class CFunc:
         self._argtypes = tuple(_ctype(t) for t in sig.args)
         self._restype = _ctype(sig.return_type)
         self._disp = decorators._dispatcher(func, options)
-        self._args = tuple(t.describe() for t in sig.args)
+        self._args = tuple(_described(t) for t in sig.args)
         self.address, self._code = _core._cfunc(self._disp, self._args, sig.return_type.describe())
         self.native_name = f"cfunc.{func.__module__}.{func.__qualname__}"
         self.ctypes = ctypes.CFUNCTYPE(self._restype, *self._argtypes)(self.address)
@@ -72,3 +80,69 @@ def cfunc(sig, locals=None, cache=False, **options):
         options["locals"] = locals
     options.pop("nopython", None)
     return lambda func: CFunc(func, sig, options)
+
+
+# ---------------------------------------------------------------- carray, farray
+
+def _python_array(ptr, shape, dtype, order):
+    import numpy
+    shape = (shape,) if isinstance(shape, int) else tuple(shape)
+    if isinstance(ptr, ctypes._Pointer):
+        pointee = numpy.dtype(ptr._type_)
+        if dtype is not None and numpy.dtype(dtype) != pointee:
+            raise TypeError(f"mismatching dtype {numpy.dtype(dtype)} for pointer to {pointee}")
+        dtype, address = pointee, ctypes.cast(ptr, ctypes.c_void_p).value
+    elif isinstance(ptr, (ctypes.c_void_p, int)):
+        if dtype is None:
+            raise TypeError("carray/farray of a void pointer (or an address) needs a dtype")
+        address = ptr.value if isinstance(ptr, ctypes.c_void_p) else ptr
+    else:
+        raise TypeError(f"carray/farray take a ctypes pointer, got {type(ptr).__name__}")
+    dtype = numpy.dtype(dtype)
+    count = int(numpy.prod(shape))
+    buffer = (ctypes.c_char * (count * dtype.itemsize)).from_address(address)
+    return numpy.frombuffer(buffer, dtype, count).reshape(shape, order=order)
+
+
+def carray(ptr, shape, dtype=None):
+    """A C-ordered array of the given shape over the memory ptr points at
+    (as Numba's): in a @cfunc, of a CPointer argument; in Python, of a
+    ctypes pointer (or a void pointer or address with a dtype). The array
+    does not own the memory."""
+    return _python_array(ptr, shape, dtype, "C")
+
+
+def farray(ptr, shape, dtype=None):
+    """The same as carray, Fortran-ordered."""
+    return _python_array(ptr, shape, dtype, "F")
+
+
+def _pointer_typer(fortran):
+    def typer(ptr, shape, dtype=None):
+        if not (isinstance(ptr, types.Array) and ptr.ndim == 1) or (dtype is not None and dtype != types.none):
+            return None  # a pointer argument only, without a dtype (a void pointer's elements are bytes)
+        if isinstance(shape, types.Integer):
+            return lambda ptr, shape, dtype=None: ptr[:shape]
+        if not isinstance(shape, types.TupleType):
+            return None
+        if fortran:
+            return lambda ptr, shape, dtype=None: ptr[:_count(shape)].reshape(shape[::-1]).T
+        return lambda ptr, shape, dtype=None: ptr[:_count(shape)].reshape(shape)
+    return typer
+
+
+def _register():
+    from ruchey import extending
+    global _count
+
+    @extending.register_jitable
+    def _count(shape):
+        n = 1
+        for d in shape:
+            n *= d
+        return n
+    extending.overload(carray)(_pointer_typer(False))
+    extending.overload(farray)(_pointer_typer(True))
+
+
+_register()

@@ -144,12 +144,33 @@ class Optional:
         return f"OptionalType({self.type!r})"
 
 
+class CPointer:
+    """Numba's CPointer(float64): a C pointer to values of a scalar type, an
+    argument of a @cfunc. Compiled code reads it with ``carray(p, shape)``
+    or ``farray``, or indexes it (``p[i]``); ``voidptr`` is a pointer to
+    bytes."""
+
+    def __init__(self, dtype, _name=None):
+        if not isinstance(dtype, Type) or dtype.ndim:
+            raise TypeError(f"CPointer() takes a scalar type, got {dtype!r}")
+        self.dtype, self._name = dtype, _name
+
+    def __eq__(self, other):
+        return isinstance(other, CPointer) and (self.dtype, self._name) == (other.dtype, other._name)
+
+    def __hash__(self):
+        return hash(("CPointer", self.dtype, self._name))
+
+    def __repr__(self):
+        return self._name or f"{self.dtype!r}*"
+
+
 class Signature:
     """Argument types and a return type (None: inferred)."""
 
     def __init__(self, return_type, args):
         for a in args:
-            if not isinstance(a, (Type, TupleType)):
+            if not isinstance(a, (Type, TupleType, CPointer)):
                 raise TypeError(f"not a ruchey type in a signature: {a!r}")
         self.return_type, self.args = return_type, tuple(args)
 
@@ -169,7 +190,8 @@ namespace = dict(_SCALARS)
 namespace.update({alias: _SCALARS[name] for alias, name in _ALIASES.items()})
 void = none = NoneType()
 optional = Optional
-namespace.update(void=void, none=none, Tuple=Tuple, UniTuple=UniTuple)
+voidptr = CPointer(_SCALARS["uint8"], "void*")
+namespace.update(void=void, none=none, Tuple=Tuple, UniTuple=UniTuple, CPointer=CPointer, voidptr=voidptr)
 globals().update(namespace)
 
 
