@@ -21,7 +21,6 @@ import os
 import subprocess
 import sys
 import time
-import traceback
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
@@ -30,6 +29,15 @@ TIMEOUT = 1200
 
 
 # ---------------------------------------------------------------- the worker (in the compat venv)
+
+def summary(exc):
+    """An error in one line: its class and the line saying what failed (a
+    TypingError's, past "in the function called here:" and its places)."""
+    lines = [line.strip() for line in str(exc).splitlines()]
+    said = [line for line in lines if line and line != "in the function called here:" and
+            not line.startswith("File ") and set(line) != {"^"}]
+    return f"{type(exc).__name__}: {said[0] if said else ''}"[:200]
+
 
 def work(package, mode, outdir):
     """Runs package's computations, writing each result and report.json to outdir."""
@@ -47,9 +55,8 @@ def work(package, mode, outdir):
             np.savez(os.path.join(outdir, name + ".npz"), **{k: np.asarray(v) for k, v in result.items()})
             rows.append({"name": name, "ok": True, "seconds": time.perf_counter() - start})
         except BaseException as exc:  # noqa: BLE001 - every failure is a row of the table
-            detail = traceback.format_exception_only(type(exc), exc)[-1].strip()
             rows.append({"name": name, "ok": False, "seconds": time.perf_counter() - start,
-                         "error": detail.splitlines()[0][:160]})
+                         "error": summary(exc)})
     missing = []
     if mode == "ruchey":
         from ruchey import numba_shim

@@ -12,7 +12,7 @@ import pytest
 import ruchey
 from ruchey import guvectorize, njit, types
 
-from conftest import AS_NUMBA, make_rng
+from conftest import AS_NUMBA, make_rng, numba_deviation
 
 shim_only = pytest.mark.skipif(AS_NUMBA, reason="numba itself stands in for ruchey")
 
@@ -146,3 +146,26 @@ def test_readonly_array_type_in_signatures():
     assert len(total.signatures) == 2
     if not AS_NUMBA:
         assert repr(total.signatures[1][0]) == "readonly array(float32, 1d, C)"
+
+
+def test_loop_variable_declared_another_integer_type():
+    @njit(locals={"i": types.uint32, "total": types.uint32})
+    def triangle(n):
+        total = 0
+        for i in range(n):
+            total += i
+        return total, i
+    for n in (1, 2, 10, 1000):
+        assert triangle(n) == triangle.py_func(n)
+
+
+@numba_deviation("converts the loop's int64 to the declared float")
+def test_loop_variable_declared_a_float_is_a_typing_error():
+    @njit(locals={"i": types.float64})
+    def f(n):
+        s = 0.0
+        for i in range(n):
+            s += i
+        return s
+    with pytest.raises(ruchey.TypingError):
+        f(3)

@@ -187,6 +187,7 @@ def _submodules():
         "numba.np": ({}, ()),
         "numba.np.numpy_support": (dict(as_dtype=as_dtype, from_dtype=types.from_dtype), ()),
         "numba.np.ufunc": (dict(vectorize=vectorize, guvectorize=guvectorize), ()),
+        "numba.np.ufunc.gufunc": (dict(GUFunc=numpy.ufunc), ()),  # ruchey's gufuncs are NumPy's
         "numba.experimental": ({}, ()),
     }
 
