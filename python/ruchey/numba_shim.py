@@ -57,6 +57,8 @@ class _Placeholder:
         def refuse(*args, **kwargs):
             self._refuse()
         refuse.__name__ = getattr(func, "__name__", "function")
+        # named for what it stands for, in a TypingError if compiled code calls it
+        refuse.__qualname__ = f"{refuse.__name__} (made by {self._numba_name}, which ruchey lacks)"
         refuse.__wrapped__ = func
         return refuse
 
