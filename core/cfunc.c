@@ -26,18 +26,14 @@ static void release_code(PyObject *capsule) {
   if (code) core_api()->release_code(code);
 }
 
-static PyObject *refuse(PyObject *pyfunc, const char *what, const char *detail) {
-  return PyErr_Format(core_TypingError, "cfunc %U: %s%s", ((PyCodeObject *)PyFunction_GetCode(pyfunc))->co_name,
-                      what, detail);
-}
-
-/* The signature's types; NULL with a TypingError for any a C function
- * cannot take or return. */
+/* The signature's types into types and *declared; false with a
+ * TypingError for any a C function cannot take or return. */
 static bool c_signature(Dispatcher *disp, PyObject *args, PyObject *ret, const Type **types, const Type **declared) {
+  PyObject *name = ((PyCodeObject *)PyFunction_GetCode(disp->py_func))->co_name;
   int n = (int)PyTuple_GET_SIZE(args);
   if (n != disp->nparams) {
-    PyErr_Format(core_TypingError, "cfunc %U: the signature has %d arguments, the function %d",
-                 ((PyCodeObject *)PyFunction_GetCode(disp->py_func))->co_name, n, disp->nparams);
+    PyErr_Format(core_TypingError, "cfunc %U: the signature has %d arguments, the function %d", name, n,
+                 disp->nparams);
     return false;
   }
   for (int i = 0; i <= n; i++) {
@@ -49,8 +45,8 @@ static bool c_signature(Dispatcher *disp, PyObject *args, PyObject *ret, const T
     bool pointer = i < n && t->kind == TY_ARRAY && t->ndim == 1 && t->layout == 'C' && ty_is_scalar(t->elem) &&
                    !ty_is_complex(t->elem);
     if (!(ty_is_scalar(t) && !ty_is_complex(t)) && !(i == n && t->kind == TY_NONE) && !pointer) {
-      refuse(disp->py_func, "a C callback takes integers, floats, bools and pointers to them, and returns "
-             "a number or a bool, not ", t->name);
+      PyErr_Format(core_TypingError, "cfunc %U: a C callback takes integers, floats, bools and pointers to "
+                   "them, and returns a number or a bool, not %s", name, t->name);
       return false;
     }
     if (i < n) types[i] = t;

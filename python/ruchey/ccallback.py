@@ -30,7 +30,8 @@ def _ctype(t):
         return ctypes.c_void_p if t == types.voidptr else ctypes.POINTER(_CTYPES[t.dtype.name])
     if isinstance(t, types.Type) and not t.ndim and t.name in _CTYPES:
         return _CTYPES[t.name]
-    raise _core.TypingError(f"a C callback takes and returns integers, floats and bools, not {t!r}")
+    raise _core.TypingError(f"a C callback takes integers, floats, bools and pointers to them (CPointer, "
+                            f"voidptr), and returns a number or a bool, not {t!r}")
 
 
 def _described(t):
