@@ -5,6 +5,7 @@
 # make compat — real Numba-based packages (stumpy, pynndescent, quantecon, numbagg) run
 #               with ruchey registered as numba, compared with Numba (bench/compat.py)
 # make leakcheck — the test suite under LeakSanitizer, failing on leaks from ruchey
+# make fuzz   — the generated-program tests at 200 times their count (a long run)
 # make test-pythons — the suite on the other supported Pythons and NumPy 1.x
 # make wheel  — a manylinux_2_28 wheel in dist/ (scripts/build-wheel.sh)
 #
@@ -21,7 +22,7 @@ PY := $(PYTHON)
 endif
 DEPS = PYTHON=$(PY) BASE_PYTHON=$(PYTHON) bash scripts/install-deps.sh
 
-.PHONY: deps build demo test docs bench compat leakcheck test-pythons wheel clean
+.PHONY: deps build demo test docs bench compat leakcheck fuzz test-pythons wheel clean
 
 deps:
 	@$(DEPS)
@@ -55,6 +56,9 @@ compat: build
 
 leakcheck: build
 	$(PY) scripts/leakcheck.py $(PY) -m pytest tests -q -p no:cacheprovider
+
+fuzz: build
+	RUCHEY_FUZZ_SCALE=200 $(PY) -m pytest -q -s -p no:cacheprovider tests/test_hypothesis.py tests/test_int_mixes.py
 
 test-pythons: build
 	PYTHON=$(PY) bash scripts/test-pythons.sh

@@ -68,7 +68,8 @@ step "2. the CUDA tests"
 TESTS="tests/test_kernels.py tests/test_cuda_api.py tests/test_ptx.py tests/test_cudadrv.py
        tests/test_cuda_interop.py tests/test_kernels_warp.py tests/test_kernels_atomic.py
        tests/test_kernels_memory.py tests/test_kernels_grid.py tests/test_cuda_random.py
-       tests/test_cuda_host.py tests/test_cuda_sourcemodule.py"
+       tests/test_cuda_host.py tests/test_cuda_sourcemodule.py tests/test_cuda_tuples.py
+       tests/test_cuda_complex.py tests/test_cuda_grid_device.py tests/test_cuda_shuffle_inplace.py"
 cd "$ROOT"
 if [ "$GPU" = 1 ]; then
   echo "on the GPU, each launch compared with the CPU backend"

@@ -48,10 +48,15 @@ static PyObject *box_int64(int64_t v) {
   return PyLong_FromLongLong(v);
 }
 
+/* The dtype of an array's elements (a new reference). */
+static PyArray_Descr *elem_descr(const Type *e) {
+  return e->kind == TY_RECORD ? disp_record_descr(e) : PyArray_DescrFromType(disp_kind_type_num(e->kind));
+}
+
 /* A global array frozen into the code, returned: a read-only copy, since
  * the code's memory goes when its function does. */
 static PyObject *box_frozen(const Type *t, char *data, npy_intp *shape, npy_intp *strides) {
-  PyArray_Descr *descr = PyArray_DescrFromType(disp_kind_type_num(t->elem->kind));
+  PyArray_Descr *descr = elem_descr(t->elem);
   PyObject *view = PyArray_NewFromDescr(&PyArray_Type, descr, t->ndim, shape, strides, data, 0, NULL);
   PyObject *copy = view ? PyArray_NewCopy((PyArrayObject *)view, NPY_CORDER) : NULL;
   Py_XDECREF(view);
@@ -85,7 +90,11 @@ static __attribute__((noinline)) PyObject *box_array(const Type *t, RtArray *a) 
       return Py_NewRef((PyObject *)p);
     base = Py_NewRef((PyObject *)p);
   }
-  PyArray_Descr *descr = PyArray_DescrFromType(disp_kind_type_num(t->elem->kind));
+  PyArray_Descr *descr = elem_descr(t->elem);
+  if (!descr) {
+    Py_DECREF(base);
+    return NULL;
+  }
   int flags = t->readonly ? 0 : NPY_ARRAY_WRITEABLE;
   PyObject *arr = PyArray_NewFromDescr(&PyArray_Type, descr, t->ndim, shape, strides, a->data,
                                        flags, NULL);
@@ -107,6 +116,14 @@ static __attribute__((noinline)) PyObject *box_tuple(const Type *t, char *p) {
   return tup;
 }
 
+/* A float16 result: a numpy.float16, as Numba returns it. */
+static PyObject *box_half(char *p) {
+  PyArray_Descr *d = PyArray_DescrFromType(NPY_HALF);
+  PyObject *r = PyArray_Scalar(p, d, NULL);
+  Py_DECREF(d);
+  return r;
+}
+
 PyObject *disp_box(const Type *t, char *p) {
   switch (t->kind) {
   case TY_NONE: Py_RETURN_NONE;
@@ -121,6 +138,7 @@ PyObject *disp_box(const Type *t, char *p) {
   case TY_U64: return PyLong_FromUnsignedLongLong(*(uint64_t *)p);
   case TY_F32: return PyFloat_FromDouble(*(float *)p);
   case TY_F64: return PyFloat_FromDouble(*(double *)p);
+  case TY_F16: return box_half(p);
   case TY_C64: return PyComplex_FromDoubles(((float *)p)[0], ((float *)p)[1]);
   case TY_C128: return PyComplex_FromDoubles(((double *)p)[0], ((double *)p)[1]);
   case TY_ARRAY: return box_array(t, (RtArray *)p);
@@ -160,6 +178,7 @@ static int unbox_converted(PyObject *o, const Type *t, Slot *slot) {
   if (ty_is_float(t)) {
     double v = PyFloat_AsDouble(o);
     if (t->kind == TY_F64) slot->f = v;
+    else if (t->kind == TY_F16) memcpy(slot, &(_Float16){(_Float16)v}, 2);  /* rounded once, from the double */
     else slot->f32 = (float)v;
     return v == -1.0 && PyErr_Occurred() ? -1 : 0;
   }
@@ -210,6 +229,23 @@ int disp_unbox_tuple(PyObject *o, const Type *t, char *p) {
   return 0;
 }
 
+/* numpy.random.Generator: its bit generator's bitgen_t (NumPy's C API),
+ * from the capsule the bit generator keeps; borrowed for the call, as the
+ * argument holds it. */
+static int unbox_generator(PyObject *o, Slot *slot) {
+  PyObject *bg = disp_is_generator(o) ? PyObject_GetAttrString(o, "bit_generator") : NULL;
+  PyObject *cap = bg ? PyObject_GetAttrString(bg, "capsule") : NULL;
+  void *bitgen = cap ? PyCapsule_GetPointer(cap, "BitGenerator") : NULL;
+  Py_XDECREF(bg);
+  Py_XDECREF(cap);
+  if (!bitgen) {
+    if (!PyErr_Occurred()) PyErr_SetString(PyExc_TypeError, "expected a numpy.random.Generator");
+    return -1;
+  }
+  slot->u = (uint64_t)(uintptr_t)bitgen;
+  return 0;
+}
+
 int disp_unbox(PyObject *o, const Type *t, Slot *slot, RtArray *arr, void **arg) {
   *arg = slot;
   if (t->kind == TY_ARRAY) return unbox_array(o, arr, arg);
@@ -223,6 +259,15 @@ int disp_unbox(PyObject *o, const Type *t, Slot *slot, RtArray *arr, void **arg)
   if (t->kind == TY_FUNCTION) {  /* no value: the function is in the type */
     if (Py_TYPE(o) == &DispatcherType && ((Dispatcher *)o)->as_value == t) return 0;
     PyErr_Format(PyExc_TypeError, "expected the compiled function %s", t->name);
+    return -1;
+  }
+  if (t->kind == TY_GENERATOR) return unbox_generator(o, slot);
+  if (t->kind == TY_RECORD) {  /* a pointer to the numpy.void's bytes, which it holds for the call */
+    if (disp_typeof(o) == t) {
+      *arg = disp_record_data(o);
+      return 0;
+    }
+    PyErr_Format(PyExc_TypeError, "expected a record of %s", t->name);
     return -1;
   }
   if (ty_is_container(t)) {  /* borrowed: the object holds it for the call */

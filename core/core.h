@@ -79,6 +79,14 @@ const Type *disp_typeof(PyObject *o);
 PyObject *disp_refusal(PyObject *o);
 /* A NumPy dtype number's TypeKind (-1: none), and back. */
 int disp_dtype_kind(int type_num);
+/* records.c: a structured dtype's record type (NULL if a field is not
+ * supported), why not, a numpy.void argument's bytes, a record type's dtype */
+struct _PyArray_Descr;
+const Type *disp_record_type(struct _PyArray_Descr *d);
+PyObject *disp_record_refusal(struct _PyArray_Descr *d);
+void *disp_record_data(PyObject *o);
+struct _PyArray_Descr *disp_record_descr(const Type *t);  /* a new reference, or NULL with TypeError */
+const Type *disp_record_global(PyObject *obj);  /* NULL: not a structured dtype, or a TypeError set */
 int disp_kind_type_num(TypeKind k);
 /* ruchey.types' description (kind, ndim, layout) as a type; NULL with an
  * exception if invalid. */
@@ -106,6 +114,7 @@ typedef union Slot {
 /* Unboxes o as type t into slot (or arr, for arrays); *arg points at the
  * value. A compatible Python value converts as Python would. */
 int disp_unbox(PyObject *o, const Type *t, Slot *slot, RtArray *arr, void **arg);
+bool disp_is_generator(PyObject *o);  /* typeof.c: a numpy.random.Generator */
 /* The RtArrays of unboxing space an argument of type t takes: an array
  * one, a tuple its storage's worth. */
 static inline int disp_arg_units(const Type *t) {

@@ -210,7 +210,7 @@ static Node *numpy_scalar(Fe *fe, PyObject *obj, PyObject *e) {
     return NULL;
   Py_complex c = kind == TY_C64 || kind == TY_C128 ? PyComplex_AsCComplex(obj) : (Py_complex){0};
   PyObject *v = kind == TY_C64 || kind == TY_C128 ? (PyErr_Occurred() ? NULL : PyComplex_FromCComplex(c))
-                : kind == TY_F32 || kind == TY_F64 ? PyNumber_Float(obj) : PyNumber_Long(obj);
+                : kind == TY_F32 || kind == TY_F64 || kind == TY_F16 ? PyNumber_Float(obj) : PyNumber_Long(obj);
   if (!v) {
     PyErr_Clear();
     return fe_error(fe, e, "cannot read this NumPy scalar's value");
@@ -331,6 +331,22 @@ static Node *global_value(Fe *fe, PyObject *obj, PyObject *e, const char *name) 
   if (bi && (bi->flags & BF_NOCALL)) {  /* cuda.threadIdx.x and the like */
     n = new_node(fe, N_CALL, e);
     n->bi = bi;
+    return n;
+  }
+  const Type *record = disp_record_global(obj);  /* numpy.empty(n, dtype=rec): a structured dtype */
+  if (record) {
+    n = new_node(fe, N_DTYPE, e);
+    n->ival = TY_RECORD;
+    n->data = record;
+    return n;
+  }
+  if (PyErr_Occurred()) {
+    PyObject *type, *value, *tb;
+    PyErr_Fetch(&type, &value, &tb);
+    PyObject *text = value ? PyObject_Str(value) : NULL;
+    n = fe_error(fe, e, "%s", text ? PyUnicode_AsUTF8(text) : "unsupported dtype");
+    Py_XDECREF(text); Py_XDECREF(type); Py_XDECREF(value); Py_XDECREF(tb);
+    PyErr_Clear();
     return n;
   }
   int dtype = core_dtype_kind(obj);
@@ -858,7 +874,8 @@ static Node *fe_index(Fe *fe, PyObject *e) {
 static Node *fe_subscript(Fe *fe, PyObject *e) {
   PyObject *v = field(e, "value"), *s = field(e, "slice");
   Node *n = new_node(fe, N_INDEX, e);
-  if (!(n->lhs = fe_expr(fe, v)) || !(n->rhs = fe_index(fe, s))) n = NULL;
+  Node *name = fe_string(fe, s);  /* r['x']: a record's field */
+  if (!(n->lhs = fe_expr(fe, v)) || !(n->rhs = name ? name : fe_index(fe, s))) n = NULL;
   Py_DECREF(v); Py_DECREF(s);
   return n;
 }
@@ -1043,9 +1060,9 @@ Node *fe_expr(Fe *fe, PyObject *e) {
 
 /* An assignment target: a local name, an array element, or a tuple of targets. */
 static Node *fe_target(Fe *fe, PyObject *t) {
-  if (is_kind(t, "Name") || is_kind(t, "Subscript")) {
+  if (is_kind(t, "Name") || is_kind(t, "Subscript") || is_kind(t, "Attribute")) {  /* r.x: a record's field */
     Node *n = fe_expr(fe, t);
-    if (n && n->kind != N_VAR && n->kind != N_INDEX)
+    if (n && n->kind != N_VAR && n->kind != N_INDEX && n->kind != N_ATTR)
       return fe_error(fe, t, "cannot assign to this name");
     return n;
   }

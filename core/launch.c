@@ -103,26 +103,50 @@ static GpuSpec *compile_gpu_miss(Dispatcher *self, const Type *const *args) {
   return s;
 }
 
-/* Kernel parameters: one 8-byte slot each, as lower.c's gpu_kernel_type
- * declares them: a scalar as itself; an array as its data pointer, shape
- * and strides (in bytes). Arrays here are device arrays seen through NumPy:
- * their data pointer is a device address. */
+/* One argument's kernel parameters, in lower/gpu.c's add_params order, at
+ * slots[*np] (8 bytes each): a number as itself, a complex as its two
+ * parts, an array as its data pointer, shape and strides (in bytes), a
+ * tuple as its items', None as none. Arrays here are device arrays seen
+ * through NumPy: their data pointer is a device address. */
+static int pack_param(PyObject *arg, const Type *t, uint64_t *slots, int np) {
+  if (t->kind == TY_NONE || np > 240) return np;  /* past 240, pack_params refuses the launch */
+  if (t->kind == TY_TUPLE) {
+    for (int i = 0; i < t->nfields && np >= 0; i++) np = pack_param(PyTuple_GET_ITEM(arg, i), t->fields[i], slots, np);
+    return np;
+  }
+  if (t->kind == TY_ARRAY) {
+    PyArrayObject *a = (PyArrayObject *)arg;
+    int nd = PyArray_NDIM(a);
+    slots[np++] = (uint64_t)(uintptr_t)PyArray_DATA(a);
+    for (int d = 0; d < nd; d++) slots[np++] = (uint64_t)PyArray_DIMS(a)[d];
+    for (int d = 0; d < nd; d++) slots[np++] = (uint64_t)PyArray_STRIDES(a)[d];
+    return np;
+  }
+  Slot value = {0};
+  void *unused;
+  if (disp_unbox(arg, t, &value, NULL, &unused) < 0) return -1;
+  if (t->kind == TY_C64) {  /* {float, float} in the slot: each part in a slot of its own */
+    float parts[2];
+    memcpy(parts, &value, sizeof parts);
+    slots[np] = slots[np + 1] = 0;
+    memcpy(&slots[np++], &parts[0], 4);
+    memcpy(&slots[np++], &parts[1], 4);
+  } else if (t->kind == TY_C128) {
+    memcpy(&slots[np++], &value.c[0], 8);
+    memcpy(&slots[np++], &value.c[1], 8);
+  } else {
+    memcpy(&slots[np++], &value, sizeof(uint64_t));
+  }
+  return np;
+}
+
 static int pack_params(Dispatcher *self, PyObject *const *args, const Type *const *types, uint64_t *slots,
                        void **params) {
   int np = 0;
-  for (int i = 0; i < self->nparams; i++) {
-    if (types[i]->kind == TY_ARRAY) {
-      PyArrayObject *a = (PyArrayObject *)args[i];
-      int nd = PyArray_NDIM(a);
-      slots[np++] = (uint64_t)(uintptr_t)PyArray_DATA(a);
-      for (int d = 0; d < nd; d++) slots[np++] = (uint64_t)PyArray_DIMS(a)[d];
-      for (int d = 0; d < nd; d++) slots[np++] = (uint64_t)PyArray_STRIDES(a)[d];
-      continue;
-    }
-    Slot value = {0};
-    void *unused;
-    if (disp_unbox(args[i], types[i], &value, NULL, &unused) < 0) return -1;
-    memcpy(&slots[np++], &value, sizeof(uint64_t));
+  for (int i = 0; i < self->nparams && np >= 0; i++) np = pack_param(args[i], types[i], slots, np);
+  if (np > 240) {
+    PyErr_Format(PyExc_TypeError, "%S's arguments make more than 240 kernel parameters", self->py_func);
+    return -1;
   }
   for (int p = 0; p < np; p++) params[p] = &slots[p];
   return np;
@@ -138,8 +162,8 @@ static PyObject *launch_on_gpu(Dispatcher *self, PyObject *const *argv, const La
   if (!s && !(s = compile_gpu_miss(self, types))) return NULL;
   void *function = s->function;  /* s may move once the GIL is let go */
   bool cooperative = s->cooperative;
-  uint64_t slots[MAX_ARGS * (1 + 2 * RC_MAX_NDIM)];
-  void *params[MAX_ARGS * (1 + 2 * RC_MAX_NDIM)];
+  uint64_t slots[512];  /* pack_params stops at 240, plus an argument's worth */
+  void *params[512];
   if (pack_params(self, argv, types, slots, params) < 0) return NULL;
   if (!cu_launch(function, cfg->grid, cfg->block, cfg->dynamic_shared, stream, params, cooperative)) return NULL;
   Py_RETURN_NONE;
@@ -147,12 +171,23 @@ static PyObject *launch_on_gpu(Dispatcher *self, PyObject *const *argv, const La
 
 /* What a GPU launch passes for one argument: a number as it is, a device
  * array in the GPU's memory as its NumPy view of that memory (a new
- * reference either way). NULL without an error for anything else (a host
+ * reference either way), a tuple as a tuple of its items so, None as
+ * itself. NULL without an error for anything else (a host
  * array, a device array on the CPU backend): the caller copies those to
  * the GPU first. */
 static PyObject *gpu_argument(PyObject *arg) {
   static PyObject *mem_name, *ary_name;
-  if (PyLong_Check(arg) || PyFloat_Check(arg) || PyComplex_Check(arg) || PyArray_IsScalar(arg, Generic))
+  if (PyTuple_CheckExact(arg)) {  /* its items so, or NULL */
+    Py_ssize_t n = PyTuple_GET_SIZE(arg);
+    PyObject *items = PyTuple_New(n);
+    for (Py_ssize_t i = 0; items && i < n; i++) {
+      PyObject *item = gpu_argument(PyTuple_GET_ITEM(arg, i));
+      if (!item) Py_CLEAR(items);
+      else PyTuple_SET_ITEM(items, i, item);
+    }
+    return items;
+  }
+  if (arg == Py_None || PyLong_Check(arg) || PyFloat_Check(arg) || PyComplex_Check(arg) || PyArray_IsScalar(arg, Generic))
     return Py_NewRef(arg);
   if (PyArray_Check(arg)) return NULL;
   if (!mem_name && (!(mem_name = PyUnicode_InternFromString("_mem")) ||

@@ -244,7 +244,7 @@ int core_dtype_kind(PyObject *obj) {
     {"numpy", "int32", TY_I32}, {"numpy", "int64", TY_I64}, {"numpy", "uint8", TY_U8},
     {"numpy", "uint16", TY_U16}, {"numpy", "uint32", TY_U32}, {"numpy", "uint64", TY_U64},
     {"numpy", "float32", TY_F32}, {"numpy", "float64", TY_F64},
-    {"numpy", "complex64", TY_C64}, {"numpy", "complex128", TY_C128},
+    {"numpy", "complex64", TY_C64}, {"numpy", "complex128", TY_C128}, {"numpy", "float16", TY_F16},
     {"builtins", "bool", TY_BOOL}, {"builtins", "int", TY_I64}, {"builtins", "float", TY_F64},
     {"builtins", "complex", TY_C128},
     /* ruchey's own type objects, as numba.float64 is used for dtypes */
@@ -253,7 +253,7 @@ int core_dtype_kind(PyObject *obj) {
     {"ruchey", "intp", TY_I64}, {"ruchey", "uint8", TY_U8}, {"ruchey", "uint16", TY_U16},
     {"ruchey", "uint32", TY_U32}, {"ruchey", "uint64", TY_U64}, {"ruchey", "float32", TY_F32},
     {"ruchey", "float64", TY_F64}, {"ruchey", "double", TY_F64},
-    {"ruchey", "complex64", TY_C64}, {"ruchey", "complex128", TY_C128},
+    {"ruchey", "complex64", TY_C64}, {"ruchey", "complex128", TY_C128}, {"ruchey", "float16", TY_F16},
   };
   static PyObject *table;
   if (!table) table = build_table(dtypes, sizeof dtypes / sizeof dtypes[0]);

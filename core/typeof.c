@@ -31,6 +31,7 @@ int disp_dtype_kind(int type_num) {
   case NPY_FLOAT64: return TY_F64;
   case NPY_COMPLEX64: return TY_C64;
   case NPY_COMPLEX128: return TY_C128;
+  case NPY_HALF: return TY_F16;
   default:
     /* long and longlong are both 64-bit on the platforms we build for */
     if (type_num == NPY_INT64 || type_num == NPY_LONGLONG) return TY_I64;
@@ -44,7 +45,7 @@ int disp_kind_type_num(TypeKind k) {
     [TY_BOOL] = NPY_BOOL, [TY_I8] = NPY_INT8, [TY_I16] = NPY_INT16, [TY_I32] = NPY_INT32,
     [TY_I64] = NPY_INT64, [TY_U8] = NPY_UINT8, [TY_U16] = NPY_UINT16, [TY_U32] = NPY_UINT32,
     [TY_U64] = NPY_UINT64, [TY_F32] = NPY_FLOAT32, [TY_F64] = NPY_FLOAT64,
-    [TY_C64] = NPY_COMPLEX64, [TY_C128] = NPY_COMPLEX128,
+    [TY_C64] = NPY_COMPLEX64, [TY_C128] = NPY_COMPLEX128, [TY_F16] = NPY_HALF,
   };
   return nums[k];
 }
@@ -52,12 +53,20 @@ int disp_kind_type_num(TypeKind k) {
 /* ---------------------------------------------------------------- arrays */
 
 /* An array's fingerprint: its place in the table below. */
-enum { NLAYOUTS = 3, NARRAYS = (TY_C128 + 1) * (RC_MAX_NDIM + 1) * NLAYOUTS * 2 };
+enum { NLAYOUTS = 3, NARRAYS = (TY_F16 + 1) * (RC_MAX_NDIM + 1) * NLAYOUTS * 2 };
 static const Type *array_types[NARRAYS];
+
+/* An array of records: off the table, its dtype's type from records.c. */
+static const Type *record_array_type(PyArrayObject *a, int lay) {
+  const Type *elem = disp_record_type(PyArray_DESCR(a));
+  return elem ? core_api()->array(elem, PyArray_NDIM(a), "CFA"[lay], !PyArray_ISWRITEABLE(a)) : NULL;
+}
 
 static const Type *array_type(PyArrayObject *a) {
   PyArray_Descr *d = PyArray_DESCR(a);
   int kind = disp_dtype_kind(d->type_num), nd = PyArray_NDIM(a);
+  if (kind < 0 && PyDataType_HASFIELDS(d) && nd <= RC_MAX_NDIM)
+    return record_array_type(a, nd == 0 || PyArray_IS_C_CONTIGUOUS(a) ? 0 : PyArray_IS_F_CONTIGUOUS(a) ? 1 : 2);
   if (kind < 0 || !PyArray_ISNBO(d->byteorder) || nd > RC_MAX_NDIM) return NULL;
   int lay = nd == 0 || PyArray_IS_C_CONTIGUOUS(a) ? 0 : PyArray_IS_F_CONTIGUOUS(a) ? 1 : 2;
   bool readonly = !PyArray_ISWRITEABLE(a);
@@ -127,6 +136,21 @@ static const Type *interned_tuple(int n, const Type *const *fields) {
   return t;
 }
 
+/* numpy.random.Generator's class, found once numpy.random is imported
+ * (an object of it can exist only then). */
+bool disp_is_generator(PyObject *o) {
+  static PyObject *generator;
+  if (!generator) {
+    PyObject *random = PyDict_GetItemString(PyImport_GetModuleDict(), "numpy.random");
+    if (!random) return false;
+    if (!(generator = PyObject_GetAttrString(random, "Generator"))) {
+      PyErr_Clear();
+      return false;
+    }
+  }
+  return (PyObject *)Py_TYPE(o) == generator;
+}
+
 static const Type *typeof_depth(PyObject *o, int depth);
 
 /* NULL where an item has no type (or the tuple nests or grows too far). */
@@ -154,11 +178,13 @@ static const Type *typeof_depth(PyObject *o, int depth) {
   if (PyArray_Check(o)) return NULL;
   const Type *typed = typed_typeof(o);
   if (typed) return typed;
+  if (disp_is_generator(o)) return &core_plain[TY_GENERATOR];
   if (PyArray_IsScalar(o, Generic)) {
     PyArray_Descr *d = PyArray_DescrFromScalar(o);
     int kind = disp_dtype_kind(d->type_num);
+    const Type *record = kind < 0 && !depth && PyDataType_HASFIELDS(d) ? disp_record_type(d) : NULL;
     Py_DECREF(d);
-    return kind < 0 ? NULL : &core_plain[kind];
+    return kind < 0 ? record : &core_plain[kind];
   }
   return NULL;
 }
@@ -170,7 +196,7 @@ static PyObject *tuple_refusal(PyObject *o) {
     return PyUnicode_FromFormat("is a tuple of %zd items (at most %d are supported)", n, MAX_TUPLE_ITEMS);
   for (Py_ssize_t i = 0; i < n; i++) {
     PyObject *item = PyTuple_GET_ITEM(o, i);
-    if (disp_typeof(item)) continue;
+    if (disp_typeof(item) && !PyArray_IsScalar(item, Void)) continue;  /* a record: only not inside a tuple */
     PyObject *why = disp_refusal(item);
     PyObject *r = why ? PyUnicode_FromFormat("is a tuple whose item %zd %U", i, why) : NULL;
     Py_XDECREF(why);
@@ -185,6 +211,12 @@ PyObject *disp_refusal(PyObject *o) {
   if (PyTuple_CheckExact(o)) return tuple_refusal(o);
   PyObject *typed = typed_refusal(o);
   if (typed) return typed;
+  if (PyArray_IsScalar(o, Void)) {
+    PyArray_Descr *d = PyArray_DescrFromScalar(o);
+    PyObject *r = PyDataType_HASFIELDS(d) ? disp_record_refusal(d) : NULL;
+    Py_DECREF(d);
+    if (r) return r;
+  }
   if (!PyArray_Check(o))
     return PyUnicode_FromFormat("of type '%s' is not supported", Py_TYPE(o)->tp_name);
   PyArrayObject *a = (PyArrayObject *)o;
@@ -202,6 +234,7 @@ PyObject *disp_refusal(PyObject *o) {
   if (PyArray_NDIM(a) > RC_MAX_NDIM)
     return PyUnicode_FromFormat("is an array of %d dimensions (at most %d are supported)", PyArray_NDIM(a), RC_MAX_NDIM);
   PyArray_Descr *d = PyArray_DESCR(a);
+  if (PyDataType_HASFIELDS(d)) return disp_record_refusal(d);
   PyObject *name = PyObject_GetAttrString((PyObject *)d, "name"), *str = PyObject_GetAttrString((PyObject *)d, "str");
   const char *order = d->byteorder == '>' ? "big-endian" : d->byteorder == '|' ? "no byte order" : "little-endian";
   PyObject *r = name && str ? PyUnicode_FromFormat("is an array of dtype %U ('%U', %s), which is not supported%s",

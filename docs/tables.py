@@ -23,8 +23,11 @@ SECTIONS = [
     ("`math`", lambda r: r[1] == "math"),
     ("NumPy functions", lambda r: r[1] == "numpy"),
     ("`numpy.linalg`", lambda r: r[1] == "numpy.linalg"),
+    ("`numpy.random`", lambda r: r[1] == "numpy.random"),
+    ("`random`", lambda r: r[1] == "random"),
+    ("`numpy.random.Generator` methods", lambda r: r[0].startswith("Generator.")),
     ("`cmath`", lambda r: r[1] == "cmath"),
-    ("Array methods and attributes", lambda r: r[3] in ("method", "attribute")),
+    ("Array methods and attributes", lambda r: r[3] in ("method", "attribute") and not r[0].startswith("Generator.")),
     ("ruchey", lambda r: r[1] == "ruchey"),
     ("CUDA kernels (`ruchey.cuda`)", lambda r: r[1] == "ruchey.cuda"),
 ]
@@ -38,6 +41,8 @@ def _arity(lo, hi):
 
 def _name(row):
     name, module, attr, kind = row[:4]
+    if name.startswith("Generator."):
+        return f"`rng.{attr}()`"
     if kind == "method":
         return f"`a.{attr}()`"
     if kind == "attribute":

@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define RUCHEY_API_VERSION 13
+#define RUCHEY_API_VERSION 14
 #define RC_MAX_NDIM 8
 
 /* ---------------------------------------------------------------- arena */
@@ -95,12 +95,14 @@ struct Type {
   int ndim;              /* TY_ARRAY */
   char layout;           /* TY_ARRAY: 'C' contiguous, 'F' Fortran, 'A' any strides */
   bool readonly;         /* TY_ARRAY: writing is a TypingError */
-  int nfields;           /* TY_TUPLE */
-  const Type *const *fields; /* TY_TUPLE */
+  int nfields;           /* TY_TUPLE, TY_RECORD */
+  const Type *const *fields; /* TY_TUPLE, TY_RECORD */
   /* the data model: how a value lies in memory as an argument, a result,
    * an array element or a tuple field (as LLVM lays out its structs) */
   size_t size, align;
-  const size_t *offsets; /* TY_TUPLE: each field's offset */
+  const size_t *offsets; /* TY_TUPLE, TY_RECORD: each field's offset */
+  const char *const *names; /* TY_RECORD: each field's name */
+  const int64_t *shapes; /* TY_RECORD: an array field's shape at [i * RC_MAX_NDIM] (a sub-array, C order) */
   const char *name;      /* as Numba spells it: "float64", "array(float64, 1d, C)", "(int64, float64)" */
   const void *callee;    /* TY_FUNCTION: the dispatcher it calls (the extension keeps it alive) */
 };
@@ -129,6 +131,9 @@ const Type *ty_optional(const Type *elem);
 const Type *ty_function(const void *callee, const char *name);  /* name: the function's, for messages */
 const Type *ty_list(const Type *item);  /* item NULL: an empty list's, typed by what it is given later */
 const Type *ty_dict(const Type *key, const Type *value);  /* both NULL: an empty dict's */
+/* A structured dtype's record: n fields at the given offsets, size bytes, aligned to align. */
+const Type *ty_record(int n, const Type *const *fields, const char *const *names, const size_t *offsets,
+                      const int64_t *shapes, size_t size, size_t align);
 #endif
 /* A typed List or Dict (containers.h): memory shared with Python's objects. */
 static inline bool ty_is_container(const Type *t) { return t->kind == TY_LIST || t->kind == TY_DICT; }
@@ -554,6 +559,8 @@ typedef struct RucheyAPI {
   const char *(*host_features)(void);
   const Type *(*list)(const Type *item);  /* the types of typed lists and dicts */
   const Type *(*dict)(const Type *key, const Type *value);
+  const Type *(*record)(int n, const Type *const *fields, const char *const *names, const size_t *offsets,
+                        const int64_t *shapes, size_t size, size_t align);
 } RucheyAPI;
 
 const RucheyAPI *ruchey_api(void);
@@ -562,6 +569,31 @@ const RucheyAPI *ruchey_api(void);
 bool ty_infer(Func *f, const Type **argtypes, const CompileOptions *opts, Diag *diag);
 void rt_register_symbols(void (*define)(const char *name, void *addr, void *ctx), void *ctx);
 void rt_register_containers(void (*define)(const char *name, void *addr, void *ctx), void *ctx);  /* containers.c */
+/* random.c: numpy.random's and the random module's generators, one pair
+ * per thread. A draw's distribution (RD_: a row's ival), its parameters in
+ * p; the integer ones (poisson, binomial, geometric) write int64. */
+enum {
+  RD_RANDOM, RD_UNIFORM, RD_NORMAL, RD_EXPONENTIAL, RD_GAMMA, RD_BETA, RD_CHISQUARE, RD_LOGNORMAL,
+  RD_LAPLACE, RD_LOGISTIC, RD_GUMBEL, RD_PARETO, RD_RAYLEIGH, RD_WEIBULL, RD_TRIANGULAR, RD_VONMISES,
+  RD_POISSON, RD_BINOMIAL, RD_GEOMETRIC,
+  RD_PY_RANDOM, RD_PY_UNIFORM, RD_PY_GAUSS, RD_PY_EXPOVARIATE,  /* the random module's state from here */
+};
+enum { RI_NUMPY, RI_PY_RANDINT, RI_PY_RANDRANGE };  /* rt_random_ints' kinds of bounds */
+void rt_register_random(void (*define)(const char *name, void *addr, void *ctx), void *ctx);
+int32_t rt_random_seed(int32_t which, int64_t seed, int32_t from_entropy);  /* which: 0 numpy, 1 random */
+int32_t rt_random_draw(int32_t dist, const double *p, void *out, int64_t n);
+double rt_random_double(int32_t which);
+double rt_random_gauss(double loc, double scale);
+int32_t rt_random_ints(int32_t how, int64_t low, int64_t high, int64_t *out, int64_t n);
+int64_t rt_random_getrandbits(int64_t k);
+void rt_random_shuffle(char *data, int64_t n, int64_t stride, int64_t itemsize);
+void rt_random_permutation(int64_t *out, int64_t n);
+/* a numpy.random.Generator's (bitgen: NumPy's bitgen_t): random (RD_RANDOM),
+ * uniform (RD_UNIFORM) and integers */
+int32_t rt_generator_draw(void *bitgen, int32_t dist, const double *p, double *out, int64_t n);
+int32_t rt_generator_ints(void *bitgen, int64_t low, int64_t high, int32_t endpoint, int64_t *out, int64_t n);
+int32_t rt_random_choice(int64_t pop, int32_t from_int, const double *p, int64_t np, int32_t replace, int64_t *idx,
+                         int64_t n);
 RtError *rt_last_error(void);
 void rt_set_error(int status, const char *msg);
 /* The lowest address this thread's stack may grow to before a check
@@ -634,6 +666,7 @@ void rt_fiber_barrier(const char *site);
 int rt_grid_run(void (*chunk)(void *ctx, int64_t begin, int64_t end, int64_t unused), void *ctx,
                 int64_t nblocks);
 void rt_grid_sync(void);
+void rt_fiber_grid_sync(const char *site);  /* grid.sync() reached by a thread run as a fiber */
 uint64_t rt_fiber_collective(int op, const char *site, uint64_t a0, uint64_t a1, uint64_t a2);
 /* warp.c: a collective's results for the n threads of a block, from the
  * arguments each gave (a0..a2[t]) and which have returned (done[t]) */

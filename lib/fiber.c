@@ -27,6 +27,7 @@ typedef struct Fiber {
   int op;           /* waiting: the CollectiveOp */
   uint64_t arg[3];  /* waiting: its arguments */
   uint64_t result;  /* its result, once released */
+  bool grid;        /* waiting: at a grid.sync(), for the grid once its block has arrived */
 } Fiber;
 
 enum { FIBER_READY, FIBER_WAITING, FIBER_WARP, FIBER_DONE };
@@ -38,9 +39,24 @@ typedef struct Sched {
   int (*body)(void *ctx, int64_t thread);
   void *ctx;
   int status;                       /* the first failing thread's status */
+  struct GridBlock *block;          /* the grid's block it runs in, if any */
 } Sched;
 
+/* A block of a kernel that waits for its grid, run as a fiber (below). */
+typedef struct GridBlock {
+  void *sp;          /* while switched out */
+  void *resume_sp;   /* the pool thread's that resumed it */
+  int64_t index;
+  bool done;
+  Sched *threads;    /* its threads' scheduler, while they wait at a grid.sync() */
+  struct Grid *grid;
+} GridBlock;
+
+/* Thread-local, so read only where a fiber cannot have moved to another
+ * pool thread since the function began: a compiler may keep a thread
+ * local's address across the calls that switch fibers. */
 static _Thread_local Sched *current;
+static _Thread_local GridBlock *running_block;  /* the grid's block this thread runs, if any */
 static _Thread_local char *stacks;  /* reused by every block this thread runs */
 static _Thread_local int64_t nstacks;
 static pthread_key_t stacks_key;    /* frees them when the thread exits */
@@ -120,6 +136,21 @@ uint64_t rt_fiber_collective(int op, const char *site, uint64_t a0, uint64_t a1,
 /* Called by compiled code at cuda.syncthreads() in fiber mode. */
 void rt_fiber_barrier(const char *site) { rt_fiber_collective(COLL_BLOCK_SYNC, site, 0, 0, 0); }
 
+/* Called by compiled code at grid.sync() in fiber mode: a barrier of the
+ * block, after which release_block waits for the grid. */
+void rt_fiber_grid_sync(const char *site) {
+#ifdef HAVE_FIBERS
+  Sched *s = current;
+  if (s) {
+    s->fibers[s->cur].grid = true;
+    rt_fiber_barrier(site);
+    return;
+  }
+#endif
+  (void)site;
+  rt_grid_sync();  /* a thread alone */
+}
+
 #ifdef HAVE_FIBERS
 /* Releases, warp by warp, the lanes waiting at the same collective; false
  * when none waits at one. */
@@ -151,6 +182,17 @@ static bool release_warps(Sched *s) {
   return released;
 }
 
+/* Whether the waiting threads wait at a grid.sync() (then all do: they
+ * wait at the same call). */
+static bool waits_for_grid(Sched *s) {
+  bool grid = false;
+  for (int64_t t = 0; t < s->n; t++) {
+    grid |= s->fibers[t].state == FIBER_WAITING && s->fibers[t].grid;
+    s->fibers[t].grid = false;
+  }
+  return grid;
+}
+
 /* Releases the block's threads when every live one waits at the same
  * syncthreads (with its value, for syncthreads_count and the like); false
  * when none waits. */
@@ -172,6 +214,12 @@ static bool release_block(Sched *s) {
     op = f->op;
   }
   if (!site || s->status) return false;
+  if (waits_for_grid(s)) {  /* the block leaves the pool thread until every block has arrived */
+    GridBlock *b = s->block;
+    b->threads = s;  /* current, for the pool thread that resumes it */
+    rt_fiber_switch(&b->sp, b->resume_sp);
+    b->threads = NULL;
+  }
   if (op != COLL_BLOCK_SYNC) {
     uint8_t *done = malloc((size_t)s->n);
     uint64_t *pred = malloc(sizeof(uint64_t) * (size_t)s->n);
@@ -204,7 +252,16 @@ static bool release_block(Sched *s) {
  * threads are abandoned where they wait (kernels hold no resources). */
 int rt_fiber_block(int (*body)(void *, int64_t), void *ctx, int64_t n) {
 #ifdef HAVE_FIBERS
-  if (nstacks < n) {
+  /* a block of a grid may leave this pool thread at a grid.sync(), its
+   * threads' stacks in use: it has stacks of its own */
+  GridBlock *block = running_block;
+  char *own = block ? malloc((size_t)n * FIBER_STACK) : NULL;
+  if (block && !own) {
+    rt_set_error(RT_ERR_MEMORY, "cannot allocate fiber stacks for a kernel block");
+    return RT_ERR_MEMORY;
+  }
+  char *base = own;
+  if (!own && nstacks < n) {
     free(stacks);
     stacks = malloc((size_t)n * FIBER_STACK);  /* untouched pages cost nothing */
     nstacks = stacks ? n : 0;
@@ -215,11 +272,13 @@ int rt_fiber_block(int (*body)(void *, int64_t), void *ctx, int64_t n) {
       return RT_ERR_MEMORY;
     }
   }
+  if (!own) base = stacks;
   Fiber fibers[n];
-  Sched s = {.fibers = fibers, .n = n, .body = body, .ctx = ctx};
+  Sched s = {.fibers = fibers, .n = n, .body = body, .ctx = ctx, .block = block};
   for (int64_t t = 0; t < n; t++) {
-    fibers[t].sp = new_fiber_stack(stacks + (t + 1) * FIBER_STACK, fiber_start);
+    fibers[t].sp = new_fiber_stack(base + (t + 1) * FIBER_STACK, fiber_start);
     fibers[t].state = FIBER_READY;
+    fibers[t].grid = false;
   }
   Sched *outer = current;
   current = &s;
@@ -234,7 +293,8 @@ int rt_fiber_block(int (*body)(void *, int64_t), void *ctx, int64_t n) {
      * ones, the block would hang on a GPU) */
     waiting = !s.status && (release_warps(&s) || release_block(&s));
   }
-  current = outer;
+  if (!own) current = outer;  /* a grid's block may be on another pool thread: resume_blocks resets it */
+  free(own);
   return s.status;
 #else
   (void)body; (void)ctx; (void)n;
@@ -256,21 +316,11 @@ int rt_fiber_block(int (*body)(void *, int64_t), void *ctx, int64_t n) {
 #define GRID_GUARD ((size_t)4096)
 #define GRID_MAX_BLOCKS 4096
 
-typedef struct GridBlock {
-  void *sp;          /* while switched out */
-  void *resume_sp;   /* the pool thread's that resumed it */
-  int64_t index;
-  bool done;
-  struct Grid *grid;
-} GridBlock;
-
 typedef struct Grid {
   void (*chunk)(void *ctx, int64_t begin, int64_t end, int64_t unused);
   void *ctx;
   GridBlock *blocks;
 } Grid;
-
-static _Thread_local GridBlock *running_block;
 
 #ifdef HAVE_FIBERS
 static void grid_block_start(void) {
@@ -286,8 +336,10 @@ static void resume_blocks(void *ctx, int64_t begin, int64_t end, int64_t chunk) 
     GridBlock *b = &g->blocks[i];
     if (b->done) continue;
     running_block = b;
+    current = b->threads;
     rt_fiber_switch(&b->resume_sp, b->sp);
     running_block = NULL;
+    current = NULL;
     rt_print_flush(i);
   }
 }

@@ -51,19 +51,25 @@ bool ty_is_weak(const Node *n) {
 
 static bool is_unsigned(const Type *t) { return t->kind >= TY_U8 && t->kind <= TY_U64; }
 
+/* The narrowest float holding a number of type t: a float's own width; for
+ * ints, float16 holds 8 bits, float32 16 (NumPy's promote_types). */
+int ty_float_width(const Type *t) {
+  if (ty_is_float(t)) return t->bits;
+  return t->bits <= 8 ? 16 : t->bits <= 16 ? 32 : 64;
+}
+
 /* NumPy's promotion of two scalar types, with Numba's rule for integers:
  * arithmetic happens in 64 bits, unsigned only when both operands are (so
  * uint64 with int64 is int64, where NumPy would give float64). */
 const Type *ty_promote(const Type *a, const Type *b) {
   if (ty_is_complex(a) || ty_is_complex(b)) {  /* complex64 only from complex64, float32 and small ints */
-    bool a64 = a->kind == TY_C64 || a->kind == TY_F32 || (!ty_is_float(a) && !ty_is_complex(a) && ty_bits(a) <= 16);
-    bool b64 = b->kind == TY_C64 || b->kind == TY_F32 || (!ty_is_float(b) && !ty_is_complex(b) && ty_bits(b) <= 16);
+    bool a64 = a->kind == TY_C64 || (!ty_is_complex(a) && ty_float_width(a) <= 32);
+    bool b64 = b->kind == TY_C64 || (!ty_is_complex(b) && ty_float_width(b) <= 32);
     return a64 && b64 ? TYS(TY_C64) : TYS(TY_C128);
   }
   if (ty_is_float(a) || ty_is_float(b)) {
-    bool a32 = a->kind == TY_F32 || (!ty_is_float(a) && ty_bits(a) <= 16);
-    bool b32 = b->kind == TY_F32 || (!ty_is_float(b) && ty_bits(b) <= 16);
-    return a32 && b32 ? TYS(TY_F32) : TYS(TY_F64);
+    int w = ty_float_width(a) > ty_float_width(b) ? ty_float_width(a) : ty_float_width(b);
+    return TYS(w == 16 ? TY_F16 : w == 32 ? TY_F32 : TY_F64);
   }
   return is_unsigned(a) && is_unsigned(b) ? TYS(TY_U64) : TYS(TY_I64);
 }
@@ -97,7 +103,7 @@ const Type *ty_unify(const Type *a, const Type *b) {
     if (ty_is_int(a) && ty_is_int(b))
       return (a->kind == TY_U64 && !is_unsigned(b)) || (b->kind == TY_U64 && !is_unsigned(a)) ? TYS(TY_F64)
                                                                                              : ty_promote(a, b);
-    return ty_is_float(a) && ty_is_float(b) ? (a->kind > b->kind ? a : b) : TYS(TY_F64);
+    return ty_is_float(a) && ty_is_float(b) ? (a->bits > b->bits ? a : b) : TYS(TY_F64);
   }
   if (a->kind == TY_ARRAY && b->kind == TY_ARRAY && a->ndim == b->ndim &&
       (a->elem == b->elem)) {
@@ -279,6 +285,10 @@ static const Type *ty_index(Infer *in, Node *n) {
   if (!base) return NULL;
   if (base->kind == TY_LIST) return ty_list_index(in, n, base);
   if (base->kind == TY_DICT) return ty_dict_index(in, n, base);
+  if (base->kind == TY_RECORD || (ty_holds_record(base) && n->rhs && n->rhs->kind == N_STRING && !n->str))
+    return ty_record_index(in, n, base);
+  if (n->rhs && n->rhs->kind == N_STRING && !n->str)
+    return ty_error(in, n, "%s cannot be indexed by a string (only records by their fields' names)", base->name);
   if (n->str && base->kind != TY_TUPLE && (base->kind != TY_ARRAY || base->ndim == 0))  /* for v in base */
     return ty_error(in, n, base->kind == TY_ARRAY ? "iteration over a 0-d array"
                                                    : "for loops over %s are not supported: iterate over an array, "
@@ -393,7 +403,9 @@ static const Type *ty_call(Infer *in, Node *n) {
   }
   n->kw.len = kept;
   int given = n->list.len - (n->bi->kind == BK_METHOD);
-  if (!check_place(in, n, n->bi) || !check_arity(in, n, n->bi, given) || !check_complex(in, n, args)) return NULL;
+  if (!check_place(in, n, n->bi) || !check_arity(in, n, n->bi, given) || !check_complex(in, n, args) ||
+      !ty_check_records(in, n, args) || !ty_check_float16(in, n, args))
+    return NULL;
   const Type *t = n->bi->type(in, n, args);
   return n->bi->lower_elem ? ty_ufunc_out(in, n, t) : t;
 }
@@ -402,6 +414,7 @@ static const Type *ty_call(Infer *in, Node *n) {
 static const Type *ty_attr(Infer *in, Node *n) {
   const Type *base = ty_expr(in, n->lhs);
   if (!base) return NULL;
+  if (ty_holds_record(base)) return ty_record_attr(in, n, base);
   const Builtin *bi = bi_member(base->kind, BK_ATTRIBUTE, n->str);
   if (!bi && ty_extension_member(in, n, base)) return ty_expr(in, n);  /* now a call of its getter */
   if (!bi) return ty_error(in, n, "%s has no attribute '%s' in compiled code", base->name, n->str);
@@ -415,7 +428,7 @@ static const Type *ty_expr_kind(Infer *in, Node *n) {
   case N_FLOAT: return TYS(TY_F64);
   case N_BOOL: return TYS(TY_BOOL);
   case N_VAR: return ty_var(in, n);
-  case N_DTYPE: return ty_dtype(TYS(n->ival));
+  case N_DTYPE: return ty_dtype(n->ival == TY_RECORD ? n->data : TYS(n->ival));  /* a record: its type in data */
   case N_CONST_ARRAY: return ty_array(TYS(n->op), n->list.len, 'C', true);
   case N_FUNC: return ty_function(n->callee, n->str);
   case N_STRING: return TYS(TY_NONE);  /* only what takes strings reads it (print) */
@@ -462,7 +475,9 @@ const Type *ty_expr(Infer *in, Node *n) {
 /* ---------------------------------------------------------------- statements */
 
 static void ty_store(Infer *in, Node *target, const Type *t, Node *at) {
-  if (target->kind == N_VAR) {
+  if (target->kind == N_ATTR) {
+    ty_record_store(in, target, t, at);
+  } else if (target->kind == N_VAR) {
     if (t->kind == TY_RANGE || t->kind == TY_DTYPE)
       ty_error(in, at, "a value of type %s cannot be stored in a variable", t->name);
     else
@@ -474,6 +489,9 @@ static void ty_store(Infer *in, Node *target, const Type *t, Node *at) {
     ty_list_store(in, target, t, at);
   } else if (target->kind == N_INDEX && target->lhs->ty && target->lhs->ty->kind == TY_DICT) {
     ty_dict_store(in, target, t, at);
+  } else if (target->kind == N_INDEX && ty_holds_record(target->lhs->ty) &&
+             (target->lhs->ty->kind == TY_RECORD || target->rhs->kind == N_STRING)) {
+    ty_record_store(in, target, t, at);
   } else if (target->kind == N_INDEX) {
     const Type *elem = ty_expr(in, target);
     if (!elem) return;
@@ -483,7 +501,7 @@ static void ty_store(Infer *in, Node *target, const Type *t, Node *at) {
       ty_error(in, target, "cannot write to a read-only array");
     } else if (elem->kind == TY_ARRAY) {  /* a view, or the elements an array index selects */
       ty_index_store(in, target, t, at);
-    } else if (!ty_is_scalar(t) || (ty_is_complex(t) && !ty_is_complex(elem))) {
+    } else if ((!ty_is_scalar(t) && !(t->kind == TY_RECORD && t == elem)) || (ty_is_complex(t) && !ty_is_complex(elem))) {
       ty_error(in, at, "cannot store %s into an element of %s", t->name,
                target->lhs->ty->name);
     }
@@ -505,7 +523,8 @@ static void ty_return(Infer *in, Node *n) {
   }
   const Type *t = ty_maybe_none(in, n->lhs);
   if (!t) return;
-  if (t->kind == TY_RANGE || t->kind == TY_DTYPE || t->kind == TY_FUNCTION) {
+  if (t->kind == TY_RANGE || t->kind == TY_DTYPE || t->kind == TY_FUNCTION || t->kind == TY_GENERATOR ||
+      t->kind == TY_RECORD) {
     ty_error(in, n, "cannot return a value of type %s", t->name);
     return;
   }

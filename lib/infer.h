@@ -67,4 +67,14 @@ const Type *ty_dict_contains(Infer *in, Node *n, const Type **args);
 /* A builtin of the family tables by its name ("round digits"). */
 const Builtin *bi_named(const char *name);
 
+/* builtins/records.c: records of structured dtypes (fields read and written) */
+bool ty_holds_record(const Type *t);
+int ty_float_width(const Type *t);  /* infer.c: the narrowest float width holding a number of type t */  /* a record, or an array of them */
+const Type *ty_record_attr(Infer *in, Node *n, const Type *base);  /* r.x, a.x */
+const Type *ty_record_index(Infer *in, Node *n, const Type *base); /* r['x'], a['x']: made N_ATTRs */
+void ty_record_store(Infer *in, Node *target, const Type *t, Node *at);
+bool ty_check_records(Infer *in, Node *n, const Type **args);  /* refused records unless the row takes them */
+/* builtins/float16.c: float16 refused unless the row takes it */
+bool ty_check_float16(Infer *in, Node *n, const Type **args);
+
 #endif

@@ -431,6 +431,7 @@ EXPORT const RucheyAPI *ruchey_api(void) {
     .host_features = host_features,
     .list = ty_list,
     .dict = ty_dict,
+    .record = ty_record,
   };
   return &api;
 }

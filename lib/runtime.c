@@ -358,6 +358,7 @@ void rt_register_symbols(void (*define)(const char *name, void *addr, void *ctx)
   define("rt_interrupted", (void *)&rt_interrupted, ctx);
   define("rt_interrupt_poll", (void *)rt_interrupt_poll, ctx);
   rt_register_containers(define, ctx);
+  rt_register_random(define, ctx);
   define("rt_round_digits", (void *)rt_round_digits, ctx);
   define("rt_meminfo_free", (void *)rt_meminfo_free, ctx);
   define("rt_set_error", (void *)rt_set_error, ctx);
@@ -389,6 +390,7 @@ void rt_register_symbols(void (*define)(const char *name, void *addr, void *ctx)
   define("rt_print", (void *)rt_print, ctx);
   define("rt_grid_run", (void *)rt_grid_run, ctx);
   define("rt_grid_sync", (void *)rt_grid_sync, ctx);
+  define("rt_fiber_grid_sync", (void *)rt_fiber_grid_sync, ctx);
   define("rt_print_flush", (void *)rt_print_flush, ctx);
   define("rt_print_write_out", (void *)rt_print_write_out, ctx);
   define("rt_collective", (void *)rt_collective, ctx);

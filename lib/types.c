@@ -29,8 +29,8 @@ static const struct { const char *name; unsigned flags; int bits; } kinds[TY_COU
 const Type ty_plain[TY_COUNT] = {
   PLAIN(TY_BOOL), PLAIN(TY_I8), PLAIN(TY_I16), PLAIN(TY_I32), PLAIN(TY_I64),
   PLAIN(TY_U8), PLAIN(TY_U16), PLAIN(TY_U32), PLAIN(TY_U64), PLAIN(TY_F32), PLAIN(TY_F64),
-  PLAIN(TY_C64), PLAIN(TY_C128),
-  PLAIN(TY_NONE), PLAIN(TY_RANGE), PLAIN(TY_MODULE), PLAIN(TY_GRID),
+  PLAIN(TY_C64), PLAIN(TY_C128), PLAIN(TY_F16),
+  PLAIN(TY_NONE), PLAIN(TY_RANGE), PLAIN(TY_MODULE), PLAIN(TY_GRID), PLAIN(TY_GENERATOR),
 };
 #undef PLAIN
 #undef PART_BITS
@@ -52,7 +52,19 @@ static size_t hash_parts(const Type *k) {
   h ^= (uintptr_t)k->elem + ((size_t)k->ndim << 8) + ((size_t)k->layout << 16) + ((size_t)k->readonly << 24);
   h ^= (uintptr_t)k->callee;
   for (int i = 0; i < k->nfields; i++) h = h * 31 + (uintptr_t)k->fields[i];
+  if (k->kind == TY_RECORD)
+    for (int i = 0; i < k->nfields; i++) h = h * 31 + k->offsets[i] + strlen(k->names[i]);
   return h ^ (h >> 29);
+}
+
+/* Records differ also by their fields' names and places and their size. */
+static bool same_record(const Type *a, const Type *b) {
+  if (a->size != b->size || a->align != b->align) return false;
+  for (int i = 0; i < a->nfields; i++)
+    if (a->offsets[i] != b->offsets[i] || strcmp(a->names[i], b->names[i]) ||
+        memcmp(&a->shapes[i * RC_MAX_NDIM], &b->shapes[i * RC_MAX_NDIM], sizeof(int64_t) * RC_MAX_NDIM))
+      return false;
+  return true;
 }
 
 static bool same_parts(const Type *a, const Type *b) {
@@ -61,7 +73,7 @@ static bool same_parts(const Type *a, const Type *b) {
     return false;
   for (int i = 0; i < a->nfields; i++)
     if (a->fields[i] != b->fields[i]) return false;
-  return true;
+  return a->kind != TY_RECORD || same_record(a, b);
 }
 
 /* Open addressing, grown at half full. */
@@ -93,6 +105,41 @@ static char *format(const char *fmt, ...) {
   vsnprintf(s, (size_t)n + 1, fmt, ap);
   va_end(ap);
   return s;
+}
+
+/* A record is held as a pointer to its bytes; as an array element it is
+ * its bytes (bits, as a scalar's, gives the arrays' element size). Its
+ * name is Numba's: Record(x[type=float64;offset=0],...;size;aligned). */
+static void complete_record(Type *t) {
+  const char **names = arena_alloc(&T.arena, sizeof(char *) * (size_t)t->nfields);
+  size_t *offsets = arena_alloc(&T.arena, sizeof(size_t) * (size_t)t->nfields), len = 32;
+  int64_t *shapes = arena_alloc(&T.arena, sizeof(int64_t) * RC_MAX_NDIM * (size_t)t->nfields);
+  memcpy(shapes, t->shapes, sizeof(int64_t) * RC_MAX_NDIM * (size_t)t->nfields);
+  for (int i = 0; i < t->nfields; i++) {
+    names[i] = format("%s", t->names[i]);
+    offsets[i] = t->offsets[i];
+    len += strlen(names[i]) + strlen(t->fields[i]->name) + 40 + 22 * RC_MAX_NDIM;
+  }
+  t->names = names;
+  t->offsets = offsets;
+  t->shapes = shapes;
+  t->bits = (int)t->size * 8;
+  char *name = arena_alloc(&T.arena, len), *p = name;
+  p += sprintf(p, "Record(");
+  for (int i = 0; i < t->nfields; i++) {
+    const Type *f = t->fields[i];
+    p += sprintf(p, "%s%s[type=", i ? "," : "", names[i]);
+    if (f->kind == TY_ARRAY) {  /* a sub-array: Numba's nestedarray(float64, (3,)) */
+      p += sprintf(p, "nestedarray(%s, (", f->elem->name);
+      for (int d = 0; d < f->ndim; d++) p += sprintf(p, "%s%lld", d ? ", " : "", (long long)shapes[i * RC_MAX_NDIM + d]);
+      p += sprintf(p, f->ndim == 1 ? ",))" : "))");
+    } else {
+      p += sprintf(p, "%s", f->name);
+    }
+    p += sprintf(p, ";offset=%zu]", offsets[i]);
+  }
+  sprintf(p, ";%zu;%s)", t->size, t->align > 1 ? "True" : "False");
+  t->name = name;
 }
 
 /* The name and data model of a new type (key's parts filled in). */
@@ -138,6 +185,9 @@ static void complete(Type *t) {
     t->name = name;
     break;
   }
+  case TY_RECORD:
+    complete_record(t);
+    break;
   case TY_OPTIONAL:  /* laid out as the tuple (elem, bool): the flag after the value */
     t->flags |= t->elem->flags & TF_REFS;
     t->align = t->elem->align;
@@ -207,4 +257,10 @@ const Type *ty_list(const Type *item) { return intern(&(Type){.kind = TY_LIST, .
 const Type *ty_dict(const Type *key, const Type *value) {
   const Type *kv[2] = {key, value};
   return intern(&(Type){.kind = TY_DICT, .nfields = key ? 2 : 0, .fields = key ? kv : NULL});
+}
+
+const Type *ty_record(int n, const Type *const *fields, const char *const *names, const size_t *offsets,
+                      const int64_t *shapes, size_t size, size_t align) {
+  return intern(&(Type){.kind = TY_RECORD, .nfields = n, .fields = fields, .names = names, .offsets = offsets,
+                        .shapes = shapes, .size = size, .align = align});
 }

@@ -19,6 +19,10 @@ import pytest
 
 AS_NUMBA = os.environ.get("RUCHEY_TEST_AS_NUMBA") == "1"
 
+# `make fuzz` runs the generated-program tests at this many times their usual
+# count (a long run, not part of `make test`)
+FUZZ_SCALE = int(os.environ.get("RUCHEY_FUZZ_SCALE", "1"))
+
 # ruchey gives NumPy 2's results (dtypes, messages, rounding) with every
 # NumPy; tests comparing with the installed NumPy where NumPy 1.x differs
 # run on NumPy 2 only
@@ -80,6 +84,8 @@ def _cuda_backend(request, monkeypatch):
 
 def _host_copy(arg):
     from ruchey import cuda
+    if type(arg) is tuple:
+        return tuple(map(_host_copy, arg))
     if isinstance(arg, cuda.DeviceNDArray):
         return arg.copy_to_host()
     if hasattr(arg, "__cuda_array_interface__"):  # CuPy's, PyTorch's
@@ -97,8 +103,8 @@ def _compared_launch(launch_gpu):
                 continue
             got = _host_copy(arg)
             what = f"{self.dispatcher.__name__}: argument {i} on the GPU vs the CPU backend"
-            if expected.dtype.kind == "f":  # libdevice's math and fused multiply-adds differ in ulps
-                rtol = 1e-5 if expected.dtype == numpy.float32 else 1e-12
+            if expected.dtype.kind in "fc":  # libdevice's math and fused multiply-adds differ in ulps
+                rtol = 1e-5 if expected.dtype in (numpy.float32, numpy.complex64) else 1e-12
                 scale = numpy.max(numpy.abs(expected[numpy.isfinite(expected)]), initial=1.0)
                 numpy.testing.assert_allclose(got, expected, rtol=rtol, atol=rtol * scale,
                                               err_msg=what)

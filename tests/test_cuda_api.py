@@ -312,15 +312,25 @@ def test_invalid_stream_or_shared_memory_type_raises_type_error(kernel):
 
 # ---------------------------------------------------------------- arguments
 
-@pytest.mark.parametrize("bad", [[1.0, 2.0], (1, 2), None, "text", {"a": 1}, object(), b"xy"],
-                         ids=["list", "tuple", "None", "str", "dict", "object", "bytes"])
+@pytest.mark.parametrize("bad", [[1.0, 2.0], "text", {"a": 1}, object(), b"xy"],
+                         ids=["list", "str", "dict", "object", "bytes"])
 def test_unsupported_argument_raises_type_error_listing_accepted_types(kernel, bad):
     with pytest.raises(TypeError) as info:
         kernel[1, 1](bad)
     msg = str(info.value)
     assert "argument 0" in msg and type(bad).__name__ in msg
-    for accepted in ("NumPy arrays", "device arrays", "int", "float", "bool"):
+    for accepted in ("NumPy arrays", "device arrays", "int", "float", "bool", "None", "tuples"):
         assert accepted in msg, msg
+
+
+@pytest.mark.parametrize("good", [(1, 2), None, (numpy.zeros(2), (1.5, None))], ids=["tuple", "None", "nested"])
+def test_tuples_and_none_are_kernel_arguments(kernel, good):
+    kernel[1, 1](good)  # test_cuda_tuples.py checks what kernels do with them
+
+
+def test_an_unsupported_item_of_a_tuple_names_the_argument_and_its_type(kernel):
+    with pytest.raises(TypeError, match="argument 0 has unsupported type str"):
+        kernel[1, 1]((1, "text"))
 
 
 def test_argument_error_names_its_position():

@@ -217,7 +217,7 @@ def test_unsupported_arguments_of_a_gpu_launch_raise_type_error(on_fake):
             _mem = 1
             _ary = numpy.ones(8)
 
-        for bad in ([1.0], None, "x", Impostor()):
+        for bad in ([1.0], ("x",), "x", Impostor()):
             exc = raised(TypeError, lambda: fake_double[1, 8](bad), f"{bad!r} was launched")
             assert "argument 0 has unsupported type" in str(exc), exc
         assert fake.fake_launches() == 0

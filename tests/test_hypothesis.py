@@ -48,7 +48,7 @@ import ruchey
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from conftest import AS_NUMBA
+from conftest import AS_NUMBA, FUZZ_SCALE
 
 pytestmark = pytest.mark.skipif(
     AS_NUMBA, reason="the generated programs rely on ruchey's typing rules (int ** int, "
@@ -803,8 +803,8 @@ def check_function(argtypes, src, ref_src, rtype, tolerant, static_bugs, seed, c
 HYPOTHESIS = dict(deadline=None, derandomize=True, database=None,
                   suppress_health_check=list(HealthCheck))
 
-EXPRESSION_FUNCTIONS, EXPRESSION_CALLS = 300, 64
-PROGRAM_FUNCTIONS, PROGRAM_CALLS = 200, 40
+EXPRESSION_FUNCTIONS, EXPRESSION_CALLS = 300 * FUZZ_SCALE, 64
+PROGRAM_FUNCTIONS, PROGRAM_CALLS = 200 * FUZZ_SCALE, 40
 
 
 @settings(max_examples=EXPRESSION_FUNCTIONS, **HYPOTHESIS)
@@ -878,6 +878,15 @@ def test_int_float_comparison_is_exact(op, expected):
 def test_int_true_division_rounds_once():
     # exact 3002399751580331.0 (2**53 + 1 = 3 * 1000799917193443.6...); ruchey: ...330.5
     expect_python("def f(a, b):\n    return a / b\n", (2**53 + 1, 3), (2**53 + 1) / 3)
+
+
+def test_zero_over_a_wide_int_is_zero_when_folded_too():
+    # found by `make fuzz`: 0 / n with |n| > 2**53 divides in 128 bits; a zero
+    # numerator shifted by 128 bits was poison, which folding made NaN
+    for n in (2**53 + 1, -(2**53 + 1), 2**63 - 1):
+        expect_python(f"def f(a):\n    return (0 / {n}) + a\n", (1.5,), 1.5)
+        expect_python("def f(a, b):\n    return a / b\n", (0, n), 0 / n)
+    expect_python("def f(a):\n    return (False / (9007199254740993 | False)) + a\n", (-0.0,), 0.0)
 
 
 @pytest.mark.parametrize("args, expected", [((3, True), 3.0), ((True, 2), 0.5)])

@@ -21,10 +21,12 @@ import random
 
 import numpy as np
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from ruchey import njit
 
-from conftest import AS_NUMBA, make_rng, numba_deviation
+from conftest import AS_NUMBA, FUZZ_SCALE, make_rng, numba_deviation
 
 INTS = (np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uint32, np.uint64)
 DTYPES = (np.bool_,) + INTS
@@ -309,3 +311,107 @@ def test_random_expressions_stored_into_arrays_of_every_dtype():
                 bits = np.iinfo(out_dt).bits
                 exp = [int(np.array(w % 2**bits, dtype=f"u{bits // 8}").astype(out_dt)) for w in (v, 5 + v)]
             assert out.tolist() == exp, (src, args, out_dt, out.tolist(), exp)
+
+
+# ---------------------------------------------------------------- generated loop programs
+
+# Hypothesis draws (and shrinks) loop programs over arrays of small integer
+# dtypes, Python int literals and a Python int argument: an expression of the
+# k-th elements, folded into an int64 accumulator and stored into an output
+# array of any integer dtype or float64, in a loop.  The reference applies the
+# rules above element by element; a ZeroDivisionError or ValueError at any k
+# must be raised by the compiled code too.
+
+LEAVES = st.one_of(st.tuples(st.just("lit"), st.sampled_from([0, 1, 2, 3, 7, 9, 63, 64, 255, -1, -2, -7])),
+                   st.tuples(st.just("arg"), st.integers(0, 2)),
+                   st.tuples(st.just("scalar")))
+TREES = st.recursive(LEAVES, lambda sub: st.one_of(
+    st.tuples(st.just("unary"), st.sampled_from("-~"), sub),
+    st.tuples(st.just("bin"), st.sampled_from(list(OPS)), sub, sub)), max_leaves=6)
+FOLDS = ("+", "-", "^", "|", "&")
+
+
+def tree_source(e):
+    if e[0] == "scalar":
+        return "c"
+    if e[0] == "arg":
+        return f"a{e[1]}[k]"
+    if e[0] in ("unary", "bin"):
+        parts = [tree_source(x) if isinstance(x, tuple) else x for x in e[1:]]
+        return f"({parts[0]}{parts[1]})" if e[0] == "unary" else f"({parts[1]} {parts[0]} {parts[2]})"
+    return expr_source(e)
+
+
+def tree_value(e, arrays, c, k):
+    """(value, dtype) of e at index k, by the rules above."""
+    if e[0] == "scalar":
+        return c, np.int64
+    if e[0] == "arg":
+        return int(arrays[e[1]][k]), arrays[e[1]].dtype.type
+    if e[0] == "unary":
+        v, t = tree_value(e[2], arrays, c, k)
+        rt = np.uint64 if unsigned(t) else np.int64
+        return wrap(-wrap(v, rt) if e[1] == "-" else ~wrap(v, rt), rt), rt
+    if e[0] == "lit":
+        return e[1], np.int64
+    op, left, right = e[1:]
+    x, tx = tree_value(left, arrays, c, k)
+    y, ty = tree_value(right, arrays, c, k)
+    rt = result_dtype(op, tx, ty)
+    r = reference(op, x, tx, y, ty, rt)
+    if isinstance(r, type):
+        raise r()
+    return r, rt
+
+
+def stored(v, dt):
+    if dt is np.float64:
+        return float(v)
+    bits = np.iinfo(dt).bits
+    return int(np.array(v % 2**bits, dtype=f"u{bits // 8}").astype(dt))
+
+
+def program_reference(e, fold, arrays, c, out_dt):
+    """(s, out) the loop program gives, or the exception type it raises."""
+    s, out = 0, []
+    for k in range(len(arrays[0])):
+        try:
+            x, tx = tree_value(e, arrays, c, k)
+        except (ValueError, ZeroDivisionError) as exc:
+            return type(exc)
+        s = reference(fold, s, np.int64, x, tx, result_dtype(fold, np.int64, tx))
+        out.append(stored(x, out_dt))
+    return s, out
+
+
+@st.composite
+def int_programs(draw):
+    e = draw(TREES)
+    dts = [draw(st.sampled_from(INTS)) for _ in range(3)]
+    out_dt = draw(st.sampled_from(INTS + (np.float64,)))
+    return e, draw(st.sampled_from(FOLDS)), dts, out_dt, draw(st.integers(0, 2**32 - 1))
+
+
+@numba_deviation("negative shift counts")
+@settings(max_examples=150 * FUZZ_SCALE, deadline=None, derandomize=True, database=None,
+          suppress_health_check=list(HealthCheck))
+@given(case=int_programs())
+def test_generated_loop_programs_of_small_integer_dtypes(case):
+    e, fold, dts, out_dt, seed = case
+    body = (f"    s = 0\n    for k in range(out.shape[0]):\n        x = {tree_source(e)}\n"
+            f"        s = s {fold} x\n        out[k] = x\n    return s\n")
+    f = compile_expr(f"int-program-{seed}", "out, a0, a1, a2, c", body)
+    rng = random.Random(seed)
+    for _ in range(4):
+        n = rng.randint(0, 6)
+        arrays = [np.array([int_values(dt, rng) for _ in range(n)], dtype=dt) for dt in dts]
+        c = rng.choice([0, 1, -1, 3, 64, 2**31, -(2**63), 2**63 - 1])
+        exp = program_reference(e, fold, arrays, c, out_dt)
+        out = np.full(n, 5, dtype=out_dt)
+        if isinstance(exp, type):
+            with pytest.raises(exp):
+                f(out, *arrays, c)
+            continue
+        got = f(out, *arrays, c)
+        assert type(got) is int and got == exp[0], (body, arrays, c, got, exp)
+        assert out.tolist() == exp[1], (body, arrays, c, out.tolist(), exp)

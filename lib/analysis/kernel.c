@@ -208,8 +208,10 @@ static bool note_exchange(Node *n, void *ctx) {
   return true;
 }
 
+/* Notes a grid.sync(), in the kernel or in a device function it calls. */
 static bool note_grid_sync(Node *n, void *ctx) {
   if (n->kind == N_CALL && n->bi && (n->bi->flags & BF_GRID)) *(bool *)ctx = true;
+  if (n->kind == N_CALL && n->target && n->target->grid_sync) *(bool *)ctx = true;
   return true;
 }
 

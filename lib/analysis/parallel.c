@@ -84,7 +84,7 @@ static void scan_target(Scan *s, const Node *t) {
   if (t->kind == N_VAR) {
     mark_seen(s, t->var);
     s->use[t->var].stores++;
-  } else if (t->kind == N_INDEX) {
+  } else if ((t->kind == N_INDEX || t->kind == N_ATTR)) {
     scan_expr(s, t);
   } else {
     for (int i = 0; i < t->list.len; i++) scan_target(s, t->list.items[i]);
@@ -152,7 +152,7 @@ static bool count_read(Node *n, void *ctx);
 /* Reads inside an assignment target: the array and index of a[i], not the
  * names assigned. */
 static void count_target_reads(Node *t, int *reads) {
-  if (t->kind == N_INDEX) ir_walk(t, count_read, reads);
+  if ((t->kind == N_INDEX || t->kind == N_ATTR)) ir_walk(t, count_read, reads);
   else if (t->kind == N_TUPLE)
     for (int i = 0; i < t->list.len; i++) count_target_reads(t->list.items[i], reads);
 }
@@ -192,7 +192,7 @@ static void early_expr(const Node *n, const bool *done, Use *use) {
 
 static void early_target(const Node *t, bool *done, Use *use) {
   if (t->kind == N_VAR) done[t->var] = true;
-  else if (t->kind == N_INDEX) early_expr(t, done, use);
+  else if ((t->kind == N_INDEX || t->kind == N_ATTR)) early_expr(t, done, use);
   else
     for (int i = 0; i < t->list.len; i++) early_target(t->list.items[i], done, use);
 }

@@ -28,9 +28,11 @@ extern const Builtin bi_sorting[];  /* sorting.c: sort, argsort, partition, uniq
 extern const Builtin bi_arraymath[]; /* arraymath.c: outer, cross, trace, vander, meshgrid, trapezoid, convolve */
 extern const Builtin bi_searching[]; /* searching.c: searchsorted, digitize, interp, bincount, histogram, isin, set functions */
 extern const Builtin bi_complex[]; /* complex.c: complex(), .real/.imag, numpy's complex functions, cmath */
+extern const Builtin bi_complex_reduce[]; /* complex_reduce.c: sum, prod, mean, var, std of complex arrays */
 extern const Builtin bi_limits[];  /* limits.c: numpy.iinfo, numpy.finfo */
 extern const Builtin bi_lists[];   /* lists.c: typed lists, `in` */
 extern const Builtin bi_dicts[];   /* dicts.c: typed dicts */
+extern const Builtin bi_random[];  /* random.c: numpy.random and the random module */
 extern const Builtin bi_linalg[];  /* linalg.c: matrix products (dot, matmul, @, inner, vdot), numpy.linalg */
 
 /* The elements' type of an array, or a number's own; dimensions (0 for a number). */

@@ -22,12 +22,6 @@
 
 /* ---------------------------------------------------------------- the runtime */
 
-/* The functions rt_cmath computes; a row's ival. */
-enum {
-  CM_SQRT, CM_EXP, CM_LOG, CM_LOG10, CM_SIN, CM_COS, CM_TAN, CM_ASIN, CM_ACOS, CM_ATAN,
-  CM_SINH, CM_COSH, CM_TANH, CM_ASINH, CM_ACOSH, CM_ATANH,
-};
-
 /* CPython's errors for f(z) = r: ValueError at the poles, OverflowError
  * where finite z gives an infinite part. */
 static int32_t cmath_error(int32_t fn, double complex z, double complex r) {
@@ -313,10 +307,11 @@ static LLVMValueRef lo_parts(Lower *l, Node *n) {
 /* ---------------------------------------------------------------- the C library's functions */
 
 /* f(x) of a complex x (any number: cmath takes reals too) in float64 parts;
- * python: CPython's errors. */
+ * python: CPython's errors. CUDA code computes it inline (cmath_kernel.c). */
 static LLVMValueRef call_cmath(Lower *l, int fn, LLVMValueRef x, const Type *t, bool python) {
   const Type *c = TYS(TY_C128);
   LLVMValueRef z = lo_convert(l, x, t, c);
+  if (l->opts->kernel || l->opts->device) return lo_kernel_cmath(l, fn, z);
   LLVMValueRef out = lo_alloca(l, lo_type(l, c), "cmath");
   LLVMTypeRef params[5] = {l->mod->i32, l->mod->f64, l->mod->f64, l->mod->i32, l->mod->ptr};
   LLVMValueRef args[5] = {const_i32(l, fn), lo_complex_real(l, z), lo_complex_imag(l, z), const_i32(l, python), out};
@@ -430,64 +425,10 @@ const Type *ty_numpy_complex(Infer *in, Node *n, const Type **args) {
   return bi->type(in, n, args);
 }
 
-/* ---------------------------------------------------------------- reductions */
-
-/* sum, prod and mean of a complex array, whole (no axis, no dtype=):
- * NumPy's result dtype (the elements'), added or multiplied in C order;
- * the row's ival is '+', '*' or 'm' */
-static const Type *ty_complex_reduce(Infer *in, Node *n, const Type **args) {
-  if (args[0]->kind != TY_ARRAY) return ty_error(in, n, "%s() of a complex number is not supported", n->bi->name);
-  if (n->list.len > 1 || n->kw.len)
-    return ty_error(in, n, "%s() of a complex array takes no axis or dtype: it reduces the whole array",
-                    n->bi->name);
-  return args[0]->elem;
-}
-
-typedef struct Accumulator {
-  const Type *t;
-  int op;
-  LLVMValueRef acc;  /* alloca of t */
-  LLVMValueRef count;  /* alloca of i64: the elements so far */
-} Accumulator;
-
-static void accumulate(Lower *l, LLVMValueRef v, void *arg) {
-  Accumulator *a = arg;
-  LLVMValueRef cur = LLVMBuildLoad2(l->b, lo_type(l, a->t), a->acc, "");
-  LLVMBuildStore(l->b, lo_complex_binop(l, a->op, a->t, cur, a->t, v, a->t), a->acc);
-  LLVMValueRef k = LLVMBuildLoad2(l->b, l->mod->i64, a->count, "");
-  LLVMBuildStore(l->b, LLVMBuildAdd(l->b, k, const_i64(l, 1), ""), a->count);
-}
-
-static LLVMValueRef lo_complex_reduce(Lower *l, Node *n) {
-  Node *x = n->list.items[0];
-  const Type *t = n->ty;
-  bool product = n->bi->ival == '*', saved = l->numpy_semantics;
-  Accumulator a = {t, product ? OP_MUL : OP_ADD, lo_alloca(l, lo_type(l, t), "acc"), lo_alloca(l, l->mod->i64, "count")};
-  LLVMBuildStore(l->b, lo_convert(l, const_i64(l, product), TYS(TY_I64), t), a.acc);
-  LLVMBuildStore(l->b, const_i64(l, 0), a.count);
-  l->numpy_semantics = true;
-  lo_for_each_element(l, x, accumulate, &a);
-  LLVMValueRef r = LLVMBuildLoad2(l->b, lo_type(l, t), a.acc, "");
-  if (n->bi->ival == 'm') {  /* the sum divided by the count */
-    const Type *p = lo_complex_part(t);
-    LLVMValueRef c = lo_convert(l, LLVMBuildLoad2(l->b, l->mod->i64, a.count, ""), TYS(TY_I64), p);
-    r = lo_complex_make(l, t, LLVMBuildFDiv(l->b, lo_complex_real(l, r), c, ""),
-                        LLVMBuildFDiv(l->b, lo_complex_imag(l, r), c, ""));
-  }
-  l->numpy_semantics = saved;
-  return r;
-}
-
 /* ---------------------------------------------------------------- cmath */
 
-/* cmath's functions run in the runtime, which GPU code cannot call */
-static bool check_cpu(Infer *in, Node *n) {
-  if (in->opts && in->opts->gpu_cc) return ty_error(in, n, "%s() is not supported in GPU code", n->bi->name) != NULL;
-  return true;
-}
-
 static const Type *ty_cmath(Infer *in, Node *n, const Type **args) {
-  if (!check_cpu(in, n) || !ty_need_scalar(in, n, args[0], n->bi->name)) return NULL;
+  if (!ty_need_scalar(in, n, args[0], n->bi->name)) return NULL;
   return TYS(TY_C128);
 }
 
@@ -498,7 +439,6 @@ static LLVMValueRef lo_cmath(Lower *l, Node *n) {
 
 /* cmath.log(x, base): log(x) / log(base), CPython's quotient */
 static const Type *ty_cmath_log(Infer *in, Node *n, const Type **args) {
-  if (!check_cpu(in, n)) return NULL;
   for (int i = 0; i < n->list.len; i++)
     if (!ty_need_scalar(in, n, args[i], n->bi->name)) return NULL;
   return TYS(TY_C128);
@@ -637,13 +577,6 @@ const Builtin bi_complex[] = {
    ty_numpy_cmath, lo_csquare, lo_csquare_elem},
   {"numpy.power of complex", NULL, NULL, BK_FUNCTION, 0, 2, 2, out_kw, BF_PURE | BF_COMPLEX, 0, 0, ty_numpy_cpow,
    lo_cpow, lo_cpow_elem},
-/* (numpy.sum's row checked the place: these make no array) */
-#define REDUCE_OF_COMPLEX(name, which) \
-  {"numpy." name " of complex", NULL, NULL, BK_FUNCTION, 0, 1, 3, NULL, BF_COMPLEX, which, 0, ty_complex_reduce, \
-   lo_complex_reduce}, \
-  {"array." name " of complex", NULL, NULL, BK_FUNCTION, 0, 1, 3, NULL, BF_COMPLEX, which, 0, ty_complex_reduce, \
-   lo_complex_reduce}
-  REDUCE_OF_COMPLEX("sum", '+'), REDUCE_OF_COMPLEX("prod", '*'), REDUCE_OF_COMPLEX("mean", 'm'),
   PREDICATE_OF_COMPLEX("isnan", 'n'), PREDICATE_OF_COMPLEX("isinf", 'i'), PREDICATE_OF_COMPLEX("isfinite", 'f'),
   CMATH("sqrt", CM_SQRT), CMATH("exp", CM_EXP), CMATH("log10", CM_LOG10),
   CMATH("sin", CM_SIN), CMATH("cos", CM_COS), CMATH("tan", CM_TAN),

@@ -192,10 +192,10 @@ const Builtin bi_cuda[] = {
   INTRINSIC("cuda.grid", "grid", BF_THREAD_INDEX | BF_VARIES | BF_PURE | BF_CHEAP, 0, ty_grid, lo_grid, 1, 1),
   INTRINSIC("cuda.gridsize", "gridsize", BF_THREAD_INDEX | BF_PURE | BF_CHEAP, 0, ty_grid, lo_grid, 1, 1),
   INTRINSIC("cuda.syncthreads", "syncthreads", BF_BARRIER | BF_VARIES, COLL_BLOCK_SYNC, ty_sync, lo_sync, 0, 0),
-  {"cuda.shared.array", "ruchey.cuda", "shared.array", BK_FUNCTION, 0, 0, 2, array_kw, BF_KERNEL | BF_BLOCK_MEMORY,
-   0, 0, ty_cuda_array, lo_cuda_array},
+  {"cuda.shared.array", "ruchey.cuda", "shared.array", BK_FUNCTION, 0, 0, 2, array_kw,
+   BF_KERNEL | BF_BLOCK_MEMORY | BF_COMPLEX, 0, 0, ty_cuda_array, lo_cuda_array},
   {"cuda.local.array", "ruchey.cuda", "local.array", BK_FUNCTION, 0, 0, 2, array_kw,
-   BF_KERNEL | BF_BLOCK_MEMORY | BF_PER_THREAD | BF_VARIES, 0, 0, ty_cuda_array, lo_cuda_array},
+   BF_KERNEL | BF_BLOCK_MEMORY | BF_PER_THREAD | BF_VARIES | BF_COMPLEX, 0, 0, ty_cuda_array, lo_cuda_array},
   INTRINSIC("cuda.const.array_like", "const.array_like", BF_PURE | BF_CHEAP, 0, ty_const_array, lo_const_array_like, 1, 1),
   BI_END,
 };

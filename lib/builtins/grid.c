@@ -19,6 +19,7 @@ static LLVMValueRef lo_this_grid(Lower *l, Node *n) { return LLVMGetUndef(l->mod
 
 static const Type *ty_grid_sync(Infer *in, Node *n, const Type **args) {
   in->f->grid_sync = true;
+  in->f->barrier = true;  /* in a device function: the kernel's threads run as fibers */
   return TYS(TY_NONE);
 }
 
@@ -67,14 +68,20 @@ static void gpu_grid_sync(Lower *l) {
   lo_call_fn(l, "llvm.nvvm.barrier0", void_type(l), NULL, NULL, 0);
 }
 
-/* g.sync(): on the GPU the barrier above; on the CPU backend kernel.c
- * places it once per block, so reaching this lowerer means a thread alone
- * (a device function, threads run as fibers), which cannot stop its block. */
+/* g.sync(): on the GPU the barrier above. On the CPU backend loop fission
+ * places it once per block (kernel.c); reaching this lowerer means a
+ * thread run as a fiber (in a device function, or under conditions that
+ * differ between threads): it waits for its block's other threads, then
+ * the block for the grid (fiber.c). */
 static LLVMValueRef lo_grid_sync(Lower *l, Node *n) {
-  if (l->mod->gpu) gpu_grid_sync(l);
-  else lo_raise(l, RT_ERR_RUNTIME, "on the CPU backend, grid.sync() must be in the kernel itself, under conditions "
-                "and loops the same in every thread of a block, in a kernel without cuda.syncthreads() in device "
-                "functions or under such conditions");
+  if (l->mod->gpu) {
+    gpu_grid_sync(l);
+  } else {
+    char site[300];
+    snprintf(site, sizeof site, "%s:%d", l->f->filename, n->line);
+    LLVMValueRef text = lo_string(l, site);
+    lo_call_fn(l, "rt_fiber_grid_sync", void_type(l), &l->mod->ptr, &text, 1);
+  }
   return LLVMGetUndef(l->mod->i8);
 }
 

@@ -180,17 +180,29 @@ LLVMValueRef rd_select(Lower *l, LLVMValueRef c, LLVMValueRef a, LLVMValueRef b)
 }
 
 /* NumPy's arithmetic on elements of type t: ints wrap, bools are logical. */
+/* a complex element (never lanes of them) in NumPy's complex arithmetic */
+static LLVMValueRef rd_complex_op(Lower *l, int op, const Type *t, LLVMValueRef a, LLVMValueRef b) {
+  bool saved = l->numpy_semantics;
+  l->numpy_semantics = true;
+  LLVMValueRef r = lo_complex_binop(l, op, t, a, t, b, t);
+  l->numpy_semantics = saved;
+  return r;
+}
+
 LLVMValueRef rd_add(Lower *l, const Type *t, LLVMValueRef a, LLVMValueRef b) {
+  if (ty_is_complex(t)) return rd_complex_op(l, OP_ADD, t, a, b);
   if (ty_is_float(t)) return LLVMBuildFAdd(l->b, a, b, "");
   return t->kind == TY_BOOL ? rd_or(l, a, b) : LLVMBuildAdd(l->b, a, b, "");
 }
 
 LLVMValueRef rd_mul(Lower *l, const Type *t, LLVMValueRef a, LLVMValueRef b) {
+  if (ty_is_complex(t)) return rd_complex_op(l, OP_MUL, t, a, b);
   if (ty_is_float(t)) return LLVMBuildFMul(l->b, a, b, "");
   return t->kind == TY_BOOL ? rd_and(l, a, b) : LLVMBuildMul(l->b, a, b, "");
 }
 
 LLVMValueRef rd_sub(Lower *l, const Type *t, LLVMValueRef a, LLVMValueRef b) {
+  if (ty_is_complex(t)) return rd_complex_op(l, OP_SUB, t, a, b);
   if (ty_is_float(t)) return LLVMBuildFSub(l->b, a, b, "");
   return t->kind == TY_BOOL ? LLVMBuildXor(l->b, a, b, "") : LLVMBuildSub(l->b, a, b, "");
 }
@@ -224,6 +236,11 @@ static LLVMValueRef sqrt_lanes(Lower *l, LLVMValueRef v) {
  * intp), rounded to the accumulator's type. */
 LLVMValueRef rd_divide(Lower *l, const Type *acc, LLVMValueRef total, LLVMValueRef count) {
   const Type *f64 = TYS(TY_F64);
+  if (ty_is_complex(acc)) {  /* by count + 0j, as NumPy's complex division */
+    const Type *p = lo_complex_part(acc);
+    LLVMValueRef c = lo_complex_make(l, acc, lo_convert(l, count, f64, p), lo_fconst(l, p, 0));
+    return rd_complex_op(l, OP_DIV, acc, total, c);
+  }
   LLVMValueRef q = LLVMBuildFDiv(l->b, cast_lanes(l, total, acc, f64), splat(l, count, width(total)), "");
   return cast_lanes(l, q, f64, acc);
 }
@@ -758,20 +775,25 @@ static LLVMValueRef nan_count(Lower *l, const Src *s) {
   return cast_lanes(l, run_pass(l, &p, s).v, TYS(TY_I64), TYS(TY_F64));
 }
 
+/* NumPy sums and multiplies float16 in float32, rounding the result once. */
+static const Type *half_acc(Kind k, const Type *res) {
+  return res->kind == TY_F16 && (k == K_SUM || k == K_PROD) ? TYS(TY_F32) : res;
+}
+
 /* sum, prod, min, max, argmin, argmax, any, all, count_nonzero and nan*: one pass. */
 static LLVMValueRef fin_value(Lower *l, const Call *c, Src *s) {
   Kind k = c->r->kind;
-  Pass p = {k, c->r->prep, s->elem, is_arg(k) ? s->elem : c->res};
+  Pass p = {k, c->r->prep, s->elem, is_arg(k) ? s->elem : half_acc(k, c->res)};
   State r = run_pass(l, &p, s);
-  if (!is_arg(k)) return r.v;
+  if (!is_arg(k)) return cast_lanes(l, r.v, p.acc, c->res);
   if ((k == K_NANARGMIN || k == K_NANARGMAX) && ty_is_float(s->elem))
     lo_raise_if(l, any_lane(l, rd_is_nan(l, s->elem, r.v)), RT_ERR_VALUE, "All-NaN slice encountered");
   return r.i;
 }
 
 static LLVMValueRef fin_mean(Lower *l, const Call *c, Src *s) {
-  Pass p = {K_SUM, P_NONE, s->elem, c->res};
-  return rd_divide(l, c->res, run_pass(l, &p, s).v, count_of(l, s));
+  Pass p = {K_SUM, P_NONE, s->elem, half_acc(K_SUM, c->res)};
+  return cast_lanes(l, rd_divide(l, p.acc, run_pass(l, &p, s).v, count_of(l, s)), p.acc, c->res);
 }
 
 static LLVMValueRef fin_nanmean(Lower *l, const Call *c, Src *s) {

@@ -17,7 +17,7 @@ LLVMValueRef rd_is_nan(Lower *l, const Type *t, LLVMValueRef v);
 LLVMValueRef rd_and(Lower *l, LLVMValueRef a, LLVMValueRef b);
 LLVMValueRef rd_or(Lower *l, LLVMValueRef a, LLVMValueRef b);
 LLVMValueRef rd_select(Lower *l, LLVMValueRef c, LLVMValueRef a, LLVMValueRef b);
-/* total / count as mean divides: in float64, rounded to acc */
+/* total / count as mean divides: in float64, rounded to acc (complex: by count + 0j) */
 LLVMValueRef rd_divide(Lower *l, const Type *acc, LLVMValueRef total, LLVMValueRef count);
 
 /* memory: an array's data, a byte offset from p, the element at idx; a

@@ -19,6 +19,8 @@ static const Type *ty_accumulate(Infer *in, Node *n, const Type **args) {
   if (!bi_need_values(in, n, a) || (axis && !bi_check_axis(in, n, axis, ndim_of(a->ty))) ||
       !bi_check_dtype(in, n, bi_arg(n, 2, "dtype"), &dtype))
     return NULL;
+  if (dtype && ty_is_complex(elem_of(a->ty)) != ty_is_complex(dtype))
+    return ty_error(in, n, "%s(): dtype=%s of %s elements is not supported", n->bi->name, dtype->name, elem_of(a->ty)->name);
   return ty_array(rd_sum_dtype(elem_of(a->ty), dtype), axis ? a->ty->ndim : 1, 'C', false);
 }
 
@@ -576,11 +578,16 @@ static const char *const diff_kw[] = {"n", "axis", NULL};
 static const char *const equal_nan_kw[] = {"equal_nan", NULL};
 
 const Builtin bi_statistics[] = {
-  RD_FUNCTION("cumsum", CUM_SUM, 3, axis_dtype_kw, ty_accumulate, lo_accumulate),
-  RD_METHOD("cumsum", CUM_SUM, 3, axis_dtype_kw, ty_accumulate, lo_accumulate),
-  RD_FUNCTION("cumprod", CUM_PROD, 3, axis_dtype_kw, ty_accumulate, lo_accumulate),
-  RD_METHOD("cumprod", CUM_PROD, 3, axis_dtype_kw, ty_accumulate, lo_accumulate),
-  RD_FUNCTION("diff", 0, 3, diff_kw, ty_diff, lo_diff),
+  /* complex elements too: rd_add, rd_mul and rd_sub do NumPy's complex arithmetic */
+  {"numpy.cumsum", "numpy", "cumsum", BK_FUNCTION, 0, 1, 3, axis_dtype_kw, RD_FLAGS | BF_COMPLEX, CUM_SUM, 0,
+   ty_accumulate, lo_accumulate},
+  {"array.cumsum", NULL, "cumsum", BK_METHOD, TY_ARRAY, 0, 2, axis_dtype_kw, RD_FLAGS | BF_COMPLEX, CUM_SUM, 0,
+   ty_accumulate, lo_accumulate},
+  {"numpy.cumprod", "numpy", "cumprod", BK_FUNCTION, 0, 1, 3, axis_dtype_kw, RD_FLAGS | BF_COMPLEX, CUM_PROD, 0,
+   ty_accumulate, lo_accumulate},
+  {"array.cumprod", NULL, "cumprod", BK_METHOD, TY_ARRAY, 0, 2, axis_dtype_kw, RD_FLAGS | BF_COMPLEX, CUM_PROD, 0,
+   ty_accumulate, lo_accumulate},
+  {"numpy.diff", "numpy", "diff", BK_FUNCTION, 0, 1, 3, diff_kw, RD_FLAGS | BF_COMPLEX, 0, 0, ty_diff, lo_diff},
   RD_FUNCTION("median", Q_MEDIAN, 1, NULL, ty_quantile, lo_quantile),
   RD_FUNCTION("percentile", Q_PERCENTILE, 2, q_kw, ty_quantile, lo_quantile),
   RD_FUNCTION("quantile", Q_QUANTILE, 2, q_kw, ty_quantile, lo_quantile),

@@ -37,7 +37,8 @@ const Type *np_promote(const Type *a, const Type *b) {
   if (ty_is_float(a) || ty_is_float(b)) {
     if (ty_is_float(a) && ty_is_float(b)) return a->bits >= b->bits ? a : b;
     const Type *f = ty_is_float(a) ? a : b, *i = ty_is_float(a) ? b : a;
-    return f->kind == TY_F32 && i->bits <= 16 ? f : TYS(TY_F64);  /* float32 holds ints to 16 bits */
+    int w = ty_float_width(i) > f->bits ? ty_float_width(i) : f->bits;  /* float16 holds ints to 8 bits, float32 to 16 */
+    return TYS(w == 16 ? TY_F16 : w == 32 ? TY_F32 : TY_F64);
   }
   if (ty_is_signed(a) == ty_is_signed(b)) return a->bits >= b->bits ? a : b;
   const Type *s = ty_is_signed(a) ? a : b, *u = ty_is_signed(a) ? b : a;
@@ -60,7 +61,7 @@ static const Type *operand_dtype(const Node *n, const Type *t, const Type *other
   if (t->kind == TY_ARRAY || !yields_to_array(n, t) || other->kind != TY_ARRAY) return elem_of(t);
   const Type *e = other->elem;
   if (t->kind == TY_BOOL) return e;
-  if (ty_is_complex(t)) return ty_is_complex(e) ? e : e->kind == TY_F32 ? TYS(TY_C64) : TYS(TY_C128);
+  if (ty_is_complex(t)) return ty_is_complex(e) ? e : e->kind == TY_F32 || e->kind == TY_F16 ? TYS(TY_C64) : TYS(TY_C128);
   if (!ty_is_float(t)) return e->kind == TY_BOOL ? TYS(TY_I64) : e;
   return ty_is_float(e) || ty_is_complex(e) ? e : TYS(TY_F64);
 }
@@ -81,7 +82,7 @@ static bool check_operands(Infer *in, Node *n, const Type *const *args, int narg
     return false;
   }
   for (int i = 0; i < nargs; i++)
-    if (args[i]->kind != TY_ARRAY && !ty_is_scalar(args[i])) {
+    if (args[i]->kind == TY_ARRAY ? !ty_is_scalar(args[i]->elem) : !ty_is_scalar(args[i])) {  /* records too */
       ty_error(in, n, "%s is not supported on %s", what, args[i]->name);
       return false;
     }

@@ -171,9 +171,13 @@ static LLVMValueRef gpu_collective(Lower *l, Node *n) {
 
 /* ---------------------------------------------------------------- on the CPU */
 
-/* Thread i's gathered value (slot 1). */
-static LLVMValueRef gathered_value(Lower *l, LLVMValueRef i) {
-  return LLVMBuildLoad2(l->b, l->mod->i64, LLVMBuildGEP2(l->b, l->mod->i64, l->coll_args[1], &i, 1, ""), "");
+/* Thread i's value (slot 1): gathered, or in its variable's per-thread storage. */
+static LLVMValueRef gathered_value(Lower *l, Node *n, LLVMValueRef i) {
+  if (!l->coll_values)
+    return LLVMBuildLoad2(l->b, l->mod->i64, LLVMBuildGEP2(l->b, l->mod->i64, l->coll_args[1], &i, 1, ""), "");
+  const Type *t = n->list.items[1]->ty;
+  LLVMValueRef v = LLVMBuildLoad2(l->b, lo_type(l, t), LLVMBuildGEP2(l->b, lo_type(l, t), l->coll_values, &i, 1, ""), "");
+  return lo_to_bits(l, v, t);
 }
 
 /* A shuffle in a kernel split by fission: every lane's value was gathered;
@@ -201,18 +205,18 @@ static LLVMValueRef fission_shfl(Lower *l, Node *n) {
                                  LLVMBuildICmp(l->b, LLVMIntULT, src, l->nthreads, ""), "");
   bool neighbours = l->coll_lane && op != COLL_SHFL_IDX && (op != COLL_SHFL_XOR || l->coll_pow2) && !l->kplan->returns;
   if (neighbours) {
-    LLVMValueRef above = gathered_value(l, LLVMBuildAdd(l->b, t, d, ""));
-    LLVMValueRef below = gathered_value(l, LLVMBuildSub(l->b, t, d, ""));
+    LLVMValueRef above = gathered_value(l, n, LLVMBuildAdd(l->b, t, d, ""));
+    LLVMValueRef below = gathered_value(l, n, LLVMBuildSub(l->b, t, d, ""));
     LLVMValueRef has_d = LLVMBuildICmp(l->b, LLVMIntNE, LLVMBuildAnd(l->b, lane, d, ""), const_i64(l, 0), "");
     LLVMValueRef other = op == COLL_SHFL_DOWN ? above : op == COLL_SHFL_UP ? below : LLVMBuildSelect(l->b, has_d, below, above, "");
-    return LLVMBuildSelect(l->b, ok, other, gathered_value(l, t), "");
+    return LLVMBuildSelect(l->b, ok, other, gathered_value(l, n, t), "");
   }
   LLVMValueRef from = LLVMBuildSelect(l->b, ok, src, t, "");
   if (l->kplan->returns) {
     LLVMValueRef gone = LLVMBuildLoad2(l->b, l->mod->i8, LLVMBuildGEP2(l->b, l->mod->i8, l->done, &from, 1, ""), "");
     from = LLVMBuildSelect(l->b, LLVMBuildICmp(l->b, LLVMIntEQ, gone, LLVMConstInt(l->mod->i8, 0, 0), ""), from, t, "");
   }
-  return gathered_value(l, from);
+  return gathered_value(l, n, from);
 }
 
 /* The result's bits on the CPU backend. */

@@ -216,7 +216,8 @@ static LLVMValueRef lo_int_truediv(Lower *l, LLVMValueRef a, LLVMValueRef b) {
   LLVMBuildCondBr(l->b, small, done, wide);
   position(l, wide);
   LLVMTypeRef i128 = LLVMInt128TypeInContext(l->mod->c);
-  LLVMValueRef zu[2] = {na, LLVMConstInt(l->mod->i1, 0, 0)};
+  /* | 1: a zero numerator would shift by 128 bits, which is poison */
+  LLVMValueRef zu[2] = {LLVMBuildOr(l->b, na, const_i64(l, 1), ""), LLVMConstInt(l->mod->i1, 0, 0)};
   LLVMValueRef lz = lo_intrinsic(l, "llvm.ctlz", ov, 1, zu, 2);
   LLVMValueRef k = LLVMBuildAdd(l->b, const_i64(l, 64), lz, "k");
   LLVMValueRef num = LLVMBuildShl(l->b, LLVMBuildZExt(l->b, na, i128, ""), LLVMBuildZExt(l->b, k, i128, ""), "");
@@ -444,6 +445,12 @@ LLVMValueRef lo_binop_values(Lower *l, int op, const Type *result, LLVMValueRef 
                                     const Type *ta, LLVMValueRef b, const Type *tb) {
   if (result->kind == TY_TUPLE) return lo_tuple_concat_values(l, result, a, ta, b);
   if (ty_is_complex(result)) return lo_complex_binop(l, op, result, a, ta, b, tb);
+  if (result->kind == TY_F16) {  /* NumPy's half loops: the operands as float16, the operation in float32, rounded */
+    const Type *f32 = TYS(TY_F32);
+    LLVMValueRef x = lo_convert(l, lo_convert(l, a, ta, result), result, f32);
+    LLVMValueRef y = op == OP_LSHIFT || op == OP_RSHIFT ? b : lo_convert(l, lo_convert(l, b, tb, result), result, f32);
+    return lo_convert(l, lo_binop_values(l, op, f32, x, f32, y, f32), f32, result);
+  }
   /* NumPy divides ints as the doubles they convert to */
   if (op == OP_DIV && !ty_is_float(ta) && !ty_is_float(tb) && ta->kind != TY_U64 && tb->kind != TY_U64 &&
       !l->mod->gpu && !l->numpy_semantics)

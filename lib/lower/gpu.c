@@ -31,19 +31,29 @@ LLVMValueRef lo_gpu_array_data(Lower *l, Node *n, int64_t count) {
   return LLVMBuildAddrSpaceCast(l->b, g, l->mod->ptr, "");
 }
 
-/* Parameters: scalars as themselves, arrays as data, shape[ndim], strides[ndim]. */
+/* A parameter's PTX parameters, appended at params[*np]: a number as
+ * itself (a complex as its two parts: a launch passes 8 bytes a slot), an
+ * array as data, shape[ndim], strides[ndim], a tuple as its items' in
+ * turn, None as none. */
+static void add_params(Lower *l, const Type *t, LLVMTypeRef *params, unsigned *np) {
+  if (*np > 240) return;
+  if (t->kind == TY_TUPLE) {
+    for (int i = 0; i < t->nfields; i++) add_params(l, t->fields[i], params, np);
+  } else if (t->kind == TY_ARRAY) {
+    params[(*np)++] = l->mod->ptr;
+    for (int d = 0; d < 2 * t->ndim; d++) params[(*np)++] = l->mod->i64;
+  } else if (ty_is_complex(t)) {
+    params[(*np)++] = t->kind == TY_C64 ? l->mod->f32 : l->mod->f64;
+    params[(*np)++] = t->kind == TY_C64 ? l->mod->f32 : l->mod->f64;
+  } else if (t->kind != TY_NONE) {
+    params[(*np)++] = lo_type(l, t);
+  }
+}
+
 static LLVMTypeRef gpu_kernel_type(Lower *l) {
   LLVMTypeRef params[256];
   unsigned np = 0;
-  for (int v = 0; v < l->f->nparams && np < 240; v++) {
-    const Type *t = l->f->var_types[v];
-    if (t->kind != TY_ARRAY) {
-      params[np++] = lo_type(l, t);
-      continue;
-    }
-    params[np++] = l->mod->ptr;
-    for (int d = 0; d < 2 * t->ndim; d++) params[np++] = l->mod->i64;
-  }
+  for (int v = 0; v < l->f->nparams; v++) add_params(l, l->f->var_types[v], params, &np);
   return LLVMFunctionType(void_type(l), params, np, 0);
 }
 
@@ -62,14 +72,21 @@ static void gpu_prologue(Lower *l) {
   }
 }
 
-/* A kernel's parameter from its PTX parameters: a scalar as itself, an
- * array from its data, shape and strides; *next counts them. */
-static LLVMValueRef kernel_argument(Lower *l, int v, void *next) {
-  unsigned *p = next;
-  const Type *t = l->f->var_types[v];
-  if (v >= l->f->nparams) return NULL;
-  if (t->kind != TY_ARRAY) return LLVMGetParam(l->fn, (*p)++);
-  LLVMValueRef val = LLVMConstNull(lo_type(l, t));
+/* A value of type t from the PTX parameters from *p on (add_params' order). */
+static LLVMValueRef from_params(Lower *l, const Type *t, unsigned *p) {
+  if (t->kind == TY_NONE) return LLVMGetUndef(lo_type(l, t));
+  if (ty_is_scalar(t) && !ty_is_complex(t)) return LLVMGetParam(l->fn, (*p)++);
+  LLVMValueRef val = LLVMGetUndef(lo_type(l, t));
+  if (ty_is_complex(t)) {
+    for (unsigned k = 0; k < 2; k++) val = LLVMBuildInsertValue(l->b, val, LLVMGetParam(l->fn, (*p)++), k, "");
+    return val;
+  }
+  if (t->kind == TY_TUPLE) {
+    for (int i = 0; i < t->nfields; i++)
+      val = LLVMBuildInsertValue(l->b, val, from_params(l, t->fields[i], p), (unsigned)i, "");
+    return val;
+  }
+  val = LLVMConstNull(lo_type(l, t));
   val = LLVMBuildInsertValue(l->b, val, LLVMGetParam(l->fn, (*p)++), 2, "");
   for (unsigned f = 3; f < 5; f++)
     for (int d = 0; d < t->ndim; d++) {
@@ -79,6 +96,11 @@ static LLVMValueRef kernel_argument(Lower *l, int v, void *next) {
       val = LLVMBuildInsertValue(l->b, val, agg, f, "");
     }
   return val;
+}
+
+/* A kernel's parameter from its PTX parameters; *next counts them. */
+static LLVMValueRef kernel_argument(Lower *l, int v, void *next) {
+  return v < l->f->nparams ? from_params(l, l->f->var_types[v], next) : NULL;
 }
 
 /* A device function's parameter: its argument, as a value. */

@@ -146,6 +146,20 @@ static void gather_arguments(Lower *l, void *arg) {
   }
 }
 
+/* Where a shuffle can read its lanes' values without gathering them: a
+ * variable kept per thread, which the statement does not assign, or
+ * assigns only behind its reads (shfl_down reads lanes at or above its
+ * own, and the threads run in ascending order); with a lane or delta the
+ * same in every thread, nothing is left to gather. NULL otherwise. */
+static LLVMValueRef shuffled_in_place(Lower *l, Node *stmt, Node *call) {
+  int op = call->bi->ival;
+  Node *value = op <= COLL_SHFL_XOR ? call->list.items[1] : NULL;
+  if (!value || !l->coll_lane || value->kind != N_VAR || !l->var_base[value->var]) return NULL;
+  bool assigns = (stmt->kind == N_ASSIGN || stmt->kind == N_AUGASSIGN) && stmt->lhs->kind == N_VAR &&
+                 stmt->lhs->var == value->var;
+  return !assigns || op == COLL_SHFL_DOWN ? l->var_base[value->var] : NULL;
+}
+
 /* A statement whose whole value is a collective (analysis/collective.c put
  * it so): every thread's arguments are gathered, the results computed for
  * the block (a shuffle computes its own, inline), then every thread runs
@@ -159,7 +173,8 @@ static void lo_kernel_collective(Lower *l, Node *stmt, Node *call) {
   if (!call->list.len && call->ty->kind == TY_NONE) return;  /* a barrier alone: the split is all */
   Node *lane = op <= COLL_SHFL_XOR ? call->list.items[2] : NULL;
   l->coll_lane = lane && an_uniform(l->kplan, lane) ? lo_to_bits(l, lo_expr(l, lane), lane->ty) : NULL;
-  if (call->list.len) thread_loop(l, gather_arguments, call);
+  l->coll_values = shuffled_in_place(l, stmt, call);
+  if (call->list.len && !l->coll_values) thread_loop(l, gather_arguments, call);
   if (op == COLL_SHFL_XOR && l->coll_lane && !l->kplan->returns) {
     /* lane ^ d is lane + d or lane - d when d is a power of two, as it is
      * in butterfly reductions: that loop vectorises, the other gathers */
@@ -179,6 +194,7 @@ static void lo_kernel_collective(Lower *l, Node *stmt, Node *call) {
     l->coll = NULL;
     l->coll_pow2 = false;
     l->coll_lane = NULL;
+    l->coll_values = NULL;
     return;
   }
   if (op > COLL_SHFL_XOR && op != COLL_SYNCWARP) {
@@ -191,6 +207,7 @@ static void lo_kernel_collective(Lower *l, Node *stmt, Node *call) {
   thread_loop(l, run_segment, &(Segment){&(NodeList){&stmt, 1}, 0, 1});
   l->coll = NULL;
   l->coll_lane = NULL;
+  l->coll_values = NULL;
 }
 
 /* The condition of a statement holding a barrier, evaluated once per block:
@@ -324,8 +341,14 @@ static LLVMValueRef lo_kernel_chunk(Lower *kernel, LLVMTypeRef ctxty) {
   lo_slots(l, once_per_block, NULL);
   l->var_base = arena_alloc(l->f->arena, sizeof(LLVMValueRef) * (size_t)(l->f->nvars ? l->f->nvars : 1));
   for (int v = 0; v < l->f->nvars; v++)
-    if (per_thread(l, v))
-      l->var_base[v] = LLVMBuildArrayAlloca(l->b, lo_type(l, l->f->var_types[v]), l->nthreads, l->f->var_names[v]);
+    if (per_thread(l, v)) {
+      /* with shuffles, a warp's slack on both sides, as the exchange arrays
+       * below have: a shuffle may read its neighbours straight from here */
+      LLVMValueRef slack = const_i64(l, l->kplan->exchange ? RC_WARP : 0);
+      LLVMValueRef n = LLVMBuildAdd(l->b, l->nthreads, LLVMBuildAdd(l->b, slack, slack, ""), "");
+      LLVMValueRef a = LLVMBuildArrayAlloca(l->b, lo_type(l, l->f->var_types[v]), n, l->f->var_names[v]);
+      l->var_base[v] = LLVMBuildGEP2(l->b, lo_type(l, l->f->var_types[v]), a, &slack, 1, "");
+    }
   if (l->fission) l->done = LLVMBuildArrayAlloca(l->b, l->mod->i8, l->nthreads, "done");
   /* a warp's worth of slack on both sides: a shuffle by a delta the same
    * in every thread loads its neighbours' values unconditionally, then

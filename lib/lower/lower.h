@@ -96,6 +96,7 @@ typedef struct Lower {
   LLVMValueRef coll_args[3], coll_out;
   LLVMValueRef coll_lane;    /* a shuffle's lane or delta when the same in every thread, or NULL */
   bool coll_pow2;            /* and, for shfl_xor_sync, a power of two */
+  LLVMValueRef coll_values;  /* or a shuffle's value read where its variable keeps it per thread (kernel.c) */
 } Lower;
 
 /* ---------------------------------------------------------------- small helpers */
@@ -205,6 +206,9 @@ void lo_temp_made(Lower *l, const Type *t, LLVMValueRef v);
 void lo_temp_taken(Lower *l, LLVMValueRef v);  /* handed to an owner: no longer released on an error */
 LLVMValueRef lo_owned(Lower *l, Node *n);
 void lo_done_with(Lower *l, Node *n, LLVMValueRef v);
+/* builtins/records.c: stores to a record's field (target an N_ATTR), target op= v */
+void lo_record_store(Lower *l, Node *target, const Type *t, LLVMValueRef v);
+void lo_record_update(Lower *l, Node *n);
 void lo_release_temp(Lower *l, const Type *t, LLVMValueRef v);  /* a temp made by lowering itself */
 
 /* ---------------------------------------------------------------- arith.c */
@@ -233,6 +237,13 @@ LLVMValueRef lo_complex_binop(Lower *l, int op, const Type *t, LLVMValueRef a, c
 LLVMValueRef lo_complex_neg(Lower *l, const Type *t, LLVMValueRef v);
 LLVMValueRef lo_complex_compare(Lower *l, int op, LLVMValueRef a, const Type *ta, LLVMValueRef b, const Type *tb);
 LLVMValueRef lo_complex_abs(Lower *l, const Type *t, LLVMValueRef v);
+/* The functions rt_cmath computes (a cmath row's ival); in CUDA code
+ * cmath_kernel.c's lo_kernel_cmath computes them inline, complex128 in and out. */
+enum {
+  CM_SQRT, CM_EXP, CM_LOG, CM_LOG10, CM_SIN, CM_COS, CM_TAN, CM_ASIN, CM_ACOS, CM_ATAN,
+  CM_SINH, CM_COSH, CM_TANH, CM_ASINH, CM_ACOSH, CM_ATANH,
+};
+LLVMValueRef lo_kernel_cmath(Lower *l, int fn, LLVMValueRef z);
 void lo_check_status(Lower *l, LLVMValueRef status);  /* raises what a runtime call recorded, if it failed */
 
 /* ---------------------------------------------------------------- arrays.c */

@@ -22,7 +22,9 @@ typedef struct Model {
 static const Model *model(const Type *t);
 
 static LLVMTypeRef int_value(Lower *l, const Type *t) { return LLVMIntTypeInContext(l->mod->c, (unsigned)t->bits); }
-static LLVMTypeRef float_value(Lower *l, const Type *t) { return t->bits == 32 ? l->mod->f32 : l->mod->f64; }
+static LLVMTypeRef float_value(Lower *l, const Type *t) {
+  return t->bits == 16 ? LLVMHalfTypeInContext(l->mod->c) : t->bits == 32 ? l->mod->f32 : l->mod->f64;
+}
 static LLVMTypeRef bool_value(Lower *l, const Type *t) { return l->mod->i1; }
 /* a complex: {real, imaginary}, as NumPy lays it out */
 static LLVMTypeRef complex_value(Lower *l, const Type *t) {
@@ -131,6 +133,15 @@ static void optional_refcount(Lower *l, const Type *t, LLVMValueRef v, bool inc)
 
 static LLVMTypeRef ptr_value(Lower *l, const Type *t) { return l->mod->ptr; }
 
+/* A record: a pointer to its bytes in registers (a view: writes through
+ * it reach the array, as Numba's), its bytes in memory; a load is the
+ * address, a store copies the bytes. */
+static LLVMTypeRef record_storage(Lower *l, const Type *t) { return LLVMArrayType2(l->mod->i8, t->size); }
+static LLVMValueRef record_load(Lower *l, const Type *t, LLVMValueRef p) { return p; }
+static void record_store(Lower *l, const Type *t, LLVMValueRef p, LLVMValueRef v) {
+  LLVMBuildMemCpy(l->b, p, 1, v, 1, const_i64(l, (long long)t->size));
+}
+
 #define INT_MODEL {int_value, same_storage, plain_load, plain_store, NULL}
 #define FLOAT_MODEL {float_value, same_storage, plain_load, plain_store, NULL}
 #define NO_VALUE {byte, byte, no_load, no_store, NULL}
@@ -138,7 +149,7 @@ static const Model models[TY_COUNT] = {
   [TY_BOOL] = {bool_value, byte, bool_load, bool_store, NULL},
   [TY_I8] = INT_MODEL, [TY_I16] = INT_MODEL, [TY_I32] = INT_MODEL, [TY_I64] = INT_MODEL,
   [TY_U8] = INT_MODEL, [TY_U16] = INT_MODEL, [TY_U32] = INT_MODEL, [TY_U64] = INT_MODEL,
-  [TY_F32] = FLOAT_MODEL, [TY_F64] = FLOAT_MODEL,
+  [TY_F32] = FLOAT_MODEL, [TY_F64] = FLOAT_MODEL, [TY_F16] = FLOAT_MODEL,
   [TY_C64] = {complex_value, same_storage, plain_load, plain_store, NULL},
   [TY_C128] = {complex_value, same_storage, plain_load, plain_store, NULL},
   [TY_ARRAY] = {array_value, array_storage, array_load, array_store, array_refcount},
@@ -148,6 +159,8 @@ static const Model models[TY_COUNT] = {
   [TY_OPTIONAL] = {optional_value, optional_storage, optional_load, optional_store, optional_refcount},
   [TY_LIST] = {ptr_value, ptr_value, plain_load, plain_store, lo_container_refcount},
   [TY_DICT] = {ptr_value, ptr_value, plain_load, plain_store, lo_container_refcount},
+  [TY_GENERATOR] = {ptr_value, ptr_value, plain_load, plain_store, NULL},  /* borrowed from the argument */
+  [TY_RECORD] = {ptr_value, record_storage, record_load, record_store, NULL},
 };
 
 static const Model *model(const Type *t) {

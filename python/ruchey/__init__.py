@@ -10,7 +10,7 @@ from ruchey._core import TypingError
 # the compiler library on first call but start no thread
 from ruchey._core import get_num_threads, get_thread_id, set_num_threads
 from ruchey.decorators import jit, njit, prange
-from ruchey.types import (bool_, boolean, complex64, complex128, double, float32, float64, from_dtype, int8,
+from ruchey.types import (bool_, boolean, complex64, complex128, double, float16, float32, float64, from_dtype, int8,
                           int16, int32, int64, intp, typeof, uint8, uint16, uint32, uint64, uintp, void)
 from ruchey.types import none, optional  # as numba.none and numba.optional
 from ruchey.ufunc import DUFunc, guvectorize, vectorize

@@ -183,7 +183,7 @@ _ALIASES = {
     "boolean": "bool", "bool_": "bool", "b1": "bool",
     "i1": "int8", "i2": "int16", "i4": "int32", "i8": "int64", "intp": "int64", "intc": "int32",
     "u1": "uint8", "u2": "uint16", "u4": "uint32", "u8": "uint64", "uintp": "uint64",
-    "f4": "float32", "f8": "float64", "float_": "float64", "double": "float64", "size_t": "uint64",
+    "f2": "float16", "half": "float16", "f4": "float32", "f8": "float64", "float_": "float64", "double": "float64", "size_t": "uint64",
     "c8": "complex64", "c16": "complex128",
 }
 namespace = dict(_SCALARS)

@@ -92,16 +92,21 @@ def _bad_argument(arg, index):
     return TypeError(
         f"kernel argument {index} has unsupported type {type(arg).__name__}: a kernel takes "
         "NumPy arrays, device arrays (cuda.to_device, cuda.device_array, or any array with "
-        "__cuda_array_interface__ on a GPU) and scalars (Python int, float, bool or NumPy "
-        "numbers)")
+        "__cuda_array_interface__ on a GPU), scalars (Python int, float, complex, bool or NumPy "
+        "numbers), None, and tuples of these")
 
 
-def _cpu_args(args):
+def _cpu_args(args, back=None, index=None):
     """The arguments as the CPU backend takes them, and the GPU arrays among
-    them with the host copies that stand in for them (copied back after)."""
-    out, back = [], []
+    them with the host copies that stand in for them (copied back after).
+    A tuple's items are taken the same way (index: the argument it is in)."""
+    out, back = [], [] if back is None else back
     for i, arg in enumerate(args):
-        if isinstance(arg, DeviceNDArray):
+        if type(arg) is tuple:
+            arg = _cpu_args(arg, back, i if index is None else index)[0]
+        elif arg is None:
+            pass
+        elif isinstance(arg, DeviceNDArray):
             if arg._mem is None:
                 arg = arg._ary
             else:
@@ -111,21 +116,26 @@ def _cpu_args(args):
         elif isinstance(arg, np.ndarray):  # mapped and managed arrays too: the host reads them
             arg = arg.view(np.ndarray) if type(arg) is not np.ndarray else arg
         elif hasattr(arg, "__cuda_array_interface__"):
-            raise TypeError(f"kernel argument {i} ({type(arg).__name__}) is in a GPU's memory, "
-                            "and kernels run on the CPU backend here")
+            raise TypeError(f"kernel argument {i if index is None else index} ({type(arg).__name__}) "
+                            "is in a GPU's memory, and kernels run on the CPU backend here")
         elif not isinstance(arg, (np.ndarray,) + _SCALARS):
-            raise _bad_argument(arg, i)
+            raise _bad_argument(arg, i if index is None else index)
         out.append(arg)
     return tuple(out), back
 
 
-def _gpu_args(args, stream):
+def _gpu_args(args, stream, back=None, index=None):
     """The arguments as the GPU takes them, and the host arrays among them
     with the device copies that stand in for them: copied in now and back
-    after the launch, as numba-cuda does."""
-    out, back = [], []
+    after the launch, as numba-cuda does. A tuple's items are taken the same
+    way (index: the argument it is in)."""
+    out, back = [], [] if back is None else back
     for i, arg in enumerate(args):
-        if isinstance(arg, DeviceNDArray) and arg.on_gpu:
+        if type(arg) is tuple:
+            arg = _gpu_args(arg, stream, back, i if index is None else index)[0]
+        elif arg is None:
+            pass
+        elif isinstance(arg, DeviceNDArray) and arg.on_gpu:
             pass
         elif isinstance(arg, np.ndarray) and getattr(arg, "_mem", None) is not None:
             arg = as_cuda_array(arg)  # mapped or managed: the GPU uses it where it is
@@ -138,7 +148,7 @@ def _gpu_args(args, stream):
         elif hasattr(arg, "__cuda_array_interface__"):
             arg = as_cuda_array(arg)  # a CuPy array, a PyTorch tensor: used where it is
         elif not isinstance(arg, _SCALARS):
-            raise _bad_argument(arg, i)
+            raise _bad_argument(arg, i if index is None else index)
         out.append(arg)
     return tuple(out), back
 
@@ -155,6 +165,7 @@ class _LaunchConfiguration:
         self.sharedmem = sharedmem
 
     def __call__(self, *args):
+        args = self.dispatcher.with_defaults(args)
         if use_gpu() and not self.dispatcher.checks_indices:
             self.launch_gpu(args)
         else:
@@ -234,6 +245,18 @@ class CUDADispatcher:
 
     def __call__(self, *args, **kwargs):
         raise ValueError(MISSING_LAUNCH_CONFIG)
+
+    def with_defaults(self, args):
+        """The launch's arguments with the parameters' defaults after them
+        (``def kernel(a, scale=None)`` launched as ``kernel[g, b](a)``)."""
+        defaults = self.py_func.__defaults__
+        if not defaults:
+            return args
+        nparams = self.py_func.__code__.co_argcount
+        missing = nparams - len(args)
+        if missing <= 0 or missing > len(defaults):
+            return args
+        return args + defaults[len(defaults) - missing:]
 
     def __getitem__(self, config):
         try:  # a configuration launched before: kernel[blocks, threads] in a loop

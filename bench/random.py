@@ -1,0 +1,74 @@
+"""Random numbers inside compiled code: ruchey vs Numba vs NumPy itself.
+
+    python3 bench/random.py [--n N]
+
+numpy.random.random(N) (10**6) as one call, and a compiled loop drawing
+numpy.random.normal() N times into an array (NumPy: numpy.random.normal(size=N),
+its own loop in C), each written once as a small function, compiled by
+ruchey and by Numba. Every function seeds first, so each result is checked
+against NumPy's legacy stream from the same seed. Prints the median
+milliseconds per call (bench/timing.py's round robin).
+
+Target (issue 14): both at least as fast as Numba.
+"""
+import argparse
+import os
+import sys
+
+# This file's name is the standard library's random: bench/ goes after the
+# standard library, or `import random` (tempfile's, timing's) would find it.
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path[:] = [p for p in sys.path if os.path.abspath(p or ".") != HERE] + [HERE]
+
+import numpy as np  # noqa: E402
+
+from timing import round_robin  # noqa: E402
+
+
+def random_array(n):
+    np.random.seed(1)
+    return np.random.random(n)
+
+
+def normal_loop(n):
+    np.random.seed(1)
+    out = np.empty(n)
+    for i in range(n):
+        out[i] = np.random.normal()
+    return out
+
+
+def numpy_normal(n):
+    np.random.seed(1)
+    return np.random.normal(size=n)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--n", type=int, default=10**6)
+    args = parser.parse_args()
+    import ruchey
+    try:
+        import numba
+    except ImportError:
+        numba = None
+    n = args.n
+    print(f"{'':16s}{'numpy':>10s}{'ruchey':>10s}{'numba':>10s}   (ms, n = {n})")
+    for f, plain in ((random_array, random_array), (normal_loop, numpy_normal)):
+        calls = {"numpy": lambda p=plain: p(n), "ruchey": (lambda r=ruchey.njit(f): r(n))}
+        if numba is not None:
+            calls["numba"] = lambda nb=numba.njit(f): nb(n)
+        expected = plain(n)
+        for name, call in calls.items():
+            assert np.array_equal(call(), expected), name
+        report(f.__name__, calls)
+
+
+def report(name, calls):
+    med, _ = round_robin(calls, budget_s=6, min_rounds=5, max_rounds=30)
+    cols = "".join(f"{med[k] * 1e3:10.2f}" if k in med else f"{'-':>10s}" for k in ("numpy", "ruchey", "numba"))
+    print(f"{name:16s}{cols}")
+
+
+if __name__ == "__main__":
+    main()

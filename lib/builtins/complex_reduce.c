@@ -1,0 +1,182 @@
+/* builtins/complex_reduce.c — NumPy's reductions of complex arrays in
+ * compiled code: sum, prod and mean, var and std (float results: the mean
+ * of |x - mean|**2, as NumPy computes them), of the whole array or along
+ * an axis.
+ *
+ * reduce.c's passes run on vector lanes of numbers; a complex element is
+ * a pair of them, so these run one element at a time, in C order, with
+ * NumPy's complex arithmetic (reduce.h's rd_add ...). reduce.c's rows hand complex arguments to
+ * the rows here by name (BF_COMPLEX: "numpy.sum of complex" ...).
+ */
+#include "builtins/reduce.h"
+
+/* the row's ival */
+enum { CR_SUM, CR_PROD, CR_MEAN, CR_VAR, CR_STD };
+
+static bool spreads(int which) { return which == CR_VAR || which == CR_STD; }
+
+/* sum, prod, mean, var, std (a, axis=None, dtype=None, ddof=0) of a
+ * complex array: the elements' type (var, std: its part's), an array of
+ * one dimension less along an axis. */
+static const Type *ty_complex_reduce(Infer *in, Node *n, const Type **args) {
+  Node *a = n->list.items[0], *axis = bi_arg(n, 1, "axis"), *dtype = bi_arg(n, 2, "dtype");
+  if (args[0]->kind != TY_ARRAY) return ty_error(in, n, "%s() of a complex number is not supported", n->bi->name);
+  if (dtype) return ty_error(in, dtype, "%s() of a complex array takes no dtype", n->bi->name);
+  if ((axis && !bi_check_axis(in, n, axis, a->ty->ndim)) || !bi_check_number(in, n, ty_kwarg(n, "ddof"), "ddof"))
+    return NULL;
+  const Type *e = a->ty->elem, *res = spreads(n->bi->ival) ? lo_complex_part(e) : e;
+  return axis && a->ty->ndim > 1 ? ty_array(res, a->ty->ndim - 1, 'C', false) : res;
+}
+
+/* A call being lowered: which reduction of which array, and where one
+ * output's elements lie (the index of the output, the axis run along). */
+typedef struct Reduce {
+  int which;
+  const Type *t;        /* the array's type */
+  LLVMValueRef v;       /* the array */
+  LLVMValueRef ddof;    /* var, std: as a float64 */
+  int axis;             /* the axis an output runs along; -1: all the elements */
+  const Type *ot;       /* along an axis: the result array's type */
+  LLVMValueRef out;     /* ... and the result */
+} Reduce;
+
+static LLVMValueRef part_const(Lower *l, const Type *t, double v) { return lo_fconst(l, lo_complex_part(t), v); }
+
+/* Visits one output's elements in C order: `each` gets the element. */
+typedef void (*Visit)(Lower *l, LLVMValueRef x, void *arg);
+
+typedef struct Walk {
+  const Reduce *r;
+  Visit each;
+  void *arg;
+} Walk;
+
+static void walk_element(Lower *l, LLVMValueRef *idx, void *arg) {
+  Walk *w = arg;
+  const Type *t = w->r->t;
+  w->each(l, lo_load_scalar(l, t->elem, rd_element_ptr(l, t, w->r->v, idx)), w->arg);
+}
+
+/* The elements of the output at `at` (along r->axis), or all of them. */
+static void walk(Lower *l, const Reduce *r, LLVMValueRef *at, Visit each, void *arg) {
+  Walk w = {r, each, arg};
+  int nd = r->t->ndim;
+  LLVMValueRef shape[RC_MAX_NDIM];
+  if (r->axis < 0) {
+    for (int d = 0; d < nd; d++) shape[d] = lo_arr_shape(l, r->v, d);
+    lo_for_each_index(l, nd, shape, walk_element, &w);
+    return;
+  }
+  LLVMValueRef idx[RC_MAX_NDIM];
+  for (int d = 0, o = 0; d < nd; d++)
+    if (d != r->axis) idx[d] = at[o++];
+  LoLoop loop = lo_loop_begin(l, const_i64(l, 0), lo_arr_shape(l, r->v, r->axis), NULL, "creduce");
+  idx[r->axis] = loop.index;
+  walk_element(l, idx, &w);
+  lo_loop_end(l, &loop);
+}
+
+/* the number of elements an output reduces, as a float64 */
+static LLVMValueRef count_of(Lower *l, const Reduce *r) {
+  LLVMValueRef n = const_i64(l, 1);
+  for (int d = 0; d < r->t->ndim; d++)
+    if (r->axis < 0 || d == r->axis) n = LLVMBuildMul(l->b, n, lo_arr_shape(l, r->v, d), "");
+  return lo_convert(l, n, TYS(TY_I64), TYS(TY_F64));
+}
+
+enum { DEVIATIONS = -1 };
+
+typedef struct Acc {
+  const Type *t;        /* the accumulator's type */
+  const Type *elem;     /* the elements' */
+  int op;               /* OP_ADD, OP_MUL; DEVIATIONS: add |x - center|**2 */
+  LLVMValueRef var;     /* its alloca */
+  LLVMValueRef center;  /* the mean the deviations are from */
+} Acc;
+
+static void accumulate(Lower *l, LLVMValueRef x, void *arg) {
+  Acc *a = arg;
+  LLVMValueRef cur = rd_load(l, a->var);
+  if (a->op != DEVIATIONS) {
+    LLVMBuildStore(l->b, a->op == OP_MUL ? rd_mul(l, a->t, cur, x) : rd_add(l, a->t, cur, x), a->var);
+    return;
+  }
+  LLVMValueRef d = rd_sub(l, a->elem, x, a->center);
+  LLVMValueRef re = lo_complex_real(l, d), im = lo_complex_imag(l, d);
+  LLVMValueRef sq = LLVMBuildFAdd(l->b, LLVMBuildFMul(l->b, re, re, ""), LLVMBuildFMul(l->b, im, im, ""), "");
+  LLVMBuildStore(l->b, LLVMBuildFAdd(l->b, cur, sq, ""), a->var);
+}
+
+/* op over one output's elements, from init */
+static LLVMValueRef fold(Lower *l, const Reduce *r, LLVMValueRef *at, const Type *t, int op, LLVMValueRef init,
+                         LLVMValueRef center) {
+  Acc a = {t, r->t->elem, op, rd_var(l, init, "cacc"), center};
+  walk(l, r, at, accumulate, &a);
+  return rd_load(l, a.var);
+}
+
+static LLVMValueRef mean_of(Lower *l, const Reduce *r, LLVMValueRef *at) {
+  const Type *e = r->t->elem;
+  return rd_divide(l, e, fold(l, r, at, e, OP_ADD, LLVMConstNull(lo_type(l, e)), NULL), count_of(l, r));
+}
+
+/* One output: NumPy divides var's sum by max(count - ddof, 0). */
+static LLVMValueRef reduce_one(Lower *l, const Reduce *r, LLVMValueRef *at) {
+  const Type *e = r->t->elem, *p = lo_complex_part(e);
+  switch (r->which) {
+  case CR_SUM: return fold(l, r, at, e, OP_ADD, LLVMConstNull(lo_type(l, e)), NULL);
+  case CR_PROD: return fold(l, r, at, e, OP_MUL, lo_complex_make(l, e, part_const(l, e, 1), part_const(l, e, 0)), NULL);
+  case CR_MEAN: return mean_of(l, r, at);
+  }
+  LLVMValueRef m = mean_of(l, r, at);
+  LLVMValueRef ss = fold(l, r, at, p, DEVIATIONS, part_const(l, e, 0), m);
+  const Type *f64 = TYS(TY_F64);
+  LLVMValueRef dof = LLVMBuildFSub(l->b, count_of(l, r), r->ddof, ""), zero = lo_fconst(l, f64, 0);
+  dof = LLVMBuildSelect(l->b, LLVMBuildFCmp(l->b, LLVMRealOLT, dof, zero, ""), zero, dof, "");
+  LLVMValueRef v = LLVMBuildFDiv(l->b, ss, lo_convert(l, dof, f64, p), "");
+  return r->which == CR_STD ? lo_intrinsic1(l, "llvm.sqrt", p, v) : v;
+}
+
+static void reduce_output(Lower *l, LLVMValueRef *idx, void *arg) {
+  Reduce *r = arg;
+  lo_store_scalar(l, r->ot->elem, rd_element_ptr(l, r->ot, r->out, idx), reduce_one(l, r, idx));
+}
+
+/* every output along axis k, into a new array */
+static LLVMValueRef reduce_along(Lower *l, int k, void *arg) {
+  Reduce *r = arg;
+  LLVMValueRef shape[RC_MAX_NDIM];
+  for (int d = 0, o = 0; d < r->t->ndim; d++)
+    if (d != k) shape[o++] = lo_arr_shape(l, r->v, d);
+  r->axis = k;
+  r->out = lo_alloc_array(l, r->ot, shape, -1);
+  lo_for_each_index(l, r->ot->ndim, shape, reduce_output, r);
+  return r->out;
+}
+
+static LLVMValueRef lo_complex_reduce(Lower *l, Node *n) {
+  Node *a = n->list.items[0], *axis = bi_arg(n, 1, "axis"), *ddof = ty_kwarg(n, "ddof");
+  const Type *f64 = TYS(TY_F64);
+  Reduce r = {n->bi->ival, a->ty, lo_expr(l, a), ddof ? lo_expr_as(l, ddof, f64) : lo_fconst(l, f64, 0), -1, n->ty};
+  LLVMValueRef res = axis && a->ty->ndim > 1 ? rd_for_axis(l, axis, a->ty->ndim, n->ty, reduce_along, &r, rd_axis_error)
+                                             : reduce_one(l, &r, NULL);
+  lo_done_with(l, a, r.v);
+  return res;
+}
+
+/* ---------------------------------------------------------------- the rows */
+
+static const char *const axis_dtype_ddof_kw[] = {"axis", "dtype", "ddof", NULL};
+
+/* (numpy.sum's row checked the arguments' places) */
+#define REDUCE_OF_COMPLEX(name, which)                                                                              \
+  {"numpy." name " of complex", NULL, NULL, BK_FUNCTION, 0, 1, 4, axis_dtype_ddof_kw, RD_FLAGS | BF_COMPLEX, which, 0,            \
+   ty_complex_reduce, lo_complex_reduce},                                                                           \
+  {"array." name " of complex", NULL, NULL, BK_FUNCTION, 0, 1, 4, axis_dtype_ddof_kw, RD_FLAGS | BF_COMPLEX, which, 0,            \
+   ty_complex_reduce, lo_complex_reduce}
+
+const Builtin bi_complex_reduce[] = {
+  REDUCE_OF_COMPLEX("sum", CR_SUM), REDUCE_OF_COMPLEX("prod", CR_PROD), REDUCE_OF_COMPLEX("mean", CR_MEAN),
+  REDUCE_OF_COMPLEX("var", CR_VAR), REDUCE_OF_COMPLEX("std", CR_STD),
+  BI_END,
+};

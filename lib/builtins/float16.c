@@ -1,0 +1,50 @@
+/* builtins/float16.c — which builtins take float16 numbers and arrays.
+ *
+ * float16 values are LLVM's half: loads, stores, conversions (fpext and
+ * correctly rounded fptrunc) and the operators (done in float32 and
+ * rounded, lower/arith.c, as NumPy's half loops) are generic. A builtin
+ * takes them only where it is checked to compute as NumPy does (many
+ * others pick float32 or float64 code by width, or call BLAS): the rows
+ * below; the others refuse float16 with a TypingError.
+ */
+#include "builtins/builtins.h"
+
+static const char *const takes_half[] = {
+  /* Python's */
+  "len", "abs", "min", "max", "float", "int", "bool", "round", "a NumPy scalar type",
+  "math.sqrt", "math.exp", "math.log", "math.sin", "math.cos", "math.floor", "math.ceil", "math.isnan",
+  "math.isinf", "math.isfinite",
+  /* creation and copies */
+  "numpy.empty", "numpy.zeros", "numpy.ones", "numpy.full", "numpy.empty_like", "numpy.zeros_like",
+  "numpy.ones_like", "numpy.full_like", "numpy.arange", "numpy.array", "numpy.asarray", "numpy.copy", "array.copy",
+  "array.astype", "numpy.where", "numpy.clip", "array.clip",
+  /* elementwise, in float32 as NumPy's loops for half */
+  "numpy.sqrt", "numpy.exp", "numpy.log", "numpy.sin", "numpy.cos", "numpy.absolute", "numpy.abs", "numpy.floor",
+  "numpy.ceil", "numpy.negative", "numpy.isnan", "numpy.isinf", "numpy.isfinite", "numpy.add", "numpy.subtract",
+  "numpy.multiply", "numpy.divide",
+  /* reductions: sums and products accumulate in float32, as NumPy's */
+  "numpy.sum", "array.sum", "numpy.prod", "array.prod", "numpy.mean", "array.mean", "numpy.max", "array.max",
+  "numpy.min", "array.min", "numpy.amax", "numpy.amin", "numpy.argmax", "array.argmax", "numpy.argmin",
+  "array.argmin", NULL,
+};
+
+static bool holds_half(const Type *t) {
+  if (!t) return false;
+  if (t->kind == TY_ARRAY || t->kind == TY_DTYPE || t->kind == TY_OPTIONAL) return holds_half(t->elem);
+  if (t->kind == TY_TUPLE)
+    for (int i = 0; i < t->nfields; i++)
+      if (holds_half(t->fields[i])) return true;
+  return t->kind == TY_F16;
+}
+
+bool ty_check_float16(Infer *in, Node *n, const Type **args) {
+  if (n->callee) return true;
+  for (int i = 0; takes_half[i]; i++)
+    if (!strcmp(n->bi->name, takes_half[i])) return true;
+  for (int i = 0; i < n->list.len + n->kw.len; i++) {
+    Node *x = i < n->list.len ? n->list.items[i] : n->kw.items[i - n->list.len];
+    if (holds_half(i < n->list.len ? args[i] : x->ty))
+      return ty_error(in, x, "%s() does not support float16 in compiled code", n->bi->name) != NULL;
+  }
+  return true;
+}

@@ -1,0 +1,174 @@
+/* builtins/records.c — records of NumPy structured dtypes, as Numba's:
+ * r.x and r['x'] read and write a field of a record (a view of its
+ * bytes, so a[i].x = v writes the array); a.x and a['x'] of an array of
+ * records are views of one field (strided arrays of the field's type).
+ *
+ * A field is found by name from the record's type, so there is one row
+ * for every field access (its index in n->ival); infer.c asks here first
+ * whenever a record or an array of records is the receiver. Other array
+ * functions are refused arrays of records, but for the few in the table
+ * below, which read only the shape or copy whole elements.
+ */
+#include <stdio.h>
+
+#include "builtins/builtins.h"
+#include "ir.h"
+
+bool ty_holds_record(const Type *t) {
+  return t && (t->kind == TY_RECORD || (t->kind == TY_ARRAY && t->elem->kind == TY_RECORD));
+}
+
+static int field_index(const Type *r, const char *name) {
+  for (int i = 0; i < r->nfields; i++)
+    if (!strcmp(r->names[i], name)) return i;
+  return -1;
+}
+
+/* ---------------------------------------------------------------- a record's field */
+
+static const Type *ty_field(Infer *in, Node *n, const Type **args) { return args[0]->fields[n->ival]; }
+
+static LLVMValueRef field_addr(Lower *l, Node *n, LLVMValueRef record) {
+  LLVMValueRef off = const_i64(l, (int64_t)n->lhs->ty->offsets[n->ival]);
+  return LLVMBuildGEP2(l->b, l->mod->i8, record, &off, 1, "field");
+}
+
+/* A sub-array field's view: C-ordered on the record's bytes, owned by
+ * nothing (as a frozen global's), so returned to Python it is a copy. */
+static LLVMValueRef subarray_view(Lower *l, const Type *t, const int64_t *shape, LLVMValueRef data) {
+  LLVMValueRef dims[RC_MAX_NDIM], strides[RC_MAX_NDIM];
+  int64_t stride = t->elem->size;
+  for (int d = t->ndim - 1; d >= 0; d--) {
+    dims[d] = const_i64(l, shape[d]);
+    strides[d] = const_i64(l, stride);
+    stride *= shape[d];
+  }
+  return np_view(l, t, LLVMConstNull(lo_type(l, t)), data, dims, strides);
+}
+
+static LLVMValueRef lo_field(Lower *l, Node *n) {
+  LLVMValueRef at = field_addr(l, n, lo_expr(l, n->lhs));
+  if (n->ty->kind == TY_ARRAY) return subarray_view(l, n->ty, &n->lhs->ty->shapes[n->ival * RC_MAX_NDIM], at);
+  return lo_load_storage(l, n->ty, at);
+}
+
+static const Builtin record_field = {"record field", NULL, NULL, BK_ATTRIBUTE, TY_RECORD, 0, 0, NULL,
+                                     BF_PURE | BF_CHEAP | BF_COMPLEX, 0, 0, ty_field, lo_field};
+
+/* ---------------------------------------------------------------- an array's field */
+
+static const Type *ty_array_field(Infer *in, Node *n, const Type **args) {
+  const Type *a = args[0], *f = a->elem->fields[n->ival];
+  if (f->kind == TY_ARRAY && a->ndim + f->ndim > RC_MAX_NDIM)
+    return ty_error(in, n, "the view a['%s'] would have more than %d dimensions", n->str, RC_MAX_NDIM);
+  return f->kind == TY_ARRAY ? ty_array(f->elem, a->ndim + f->ndim, 'A', a->readonly) : ty_array(f, a->ndim, 'A', a->readonly);
+}
+
+/* a.x: a's shape and strides (then a sub-array's), its data moved to the field */
+static LLVMValueRef lo_array_field(Lower *l, Node *n) {
+  const Type *t = n->lhs->ty, *f = t->elem->fields[n->ival];
+  LLVMValueRef a = lo_expr(l, n->lhs), shape[RC_MAX_NDIM], strides[RC_MAX_NDIM];
+  for (int d = 0; d < t->ndim; d++) {
+    shape[d] = lo_arr_shape(l, a, d);
+    strides[d] = lo_arr_stride(l, t, a, d);
+  }
+  int64_t stride = f->kind == TY_ARRAY ? (int64_t)f->elem->size : 0;
+  for (int d = f->kind == TY_ARRAY ? f->ndim - 1 : -1; d >= 0; d--) {
+    int64_t extent = t->elem->shapes[n->ival * RC_MAX_NDIM + d];
+    shape[t->ndim + d] = const_i64(l, extent);
+    strides[t->ndim + d] = const_i64(l, stride);
+    stride *= extent;
+  }
+  LLVMValueRef off = const_i64(l, (int64_t)t->elem->offsets[n->ival]);
+  LLVMValueRef data = LLVMBuildGEP2(l->b, l->mod->i8, LLVMBuildExtractValue(l->b, a, 2, "data"), &off, 1, "");
+  LLVMValueRef v = np_view(l, n->ty, a, data, shape, strides);
+  lo_refcount(l, n->ty, v, true);
+  lo_done_with(l, n->lhs, a);
+  return v;
+}
+
+static const Builtin array_field = {"array field", NULL, NULL, BK_ATTRIBUTE, TY_ARRAY, 0, 0, NULL,
+                                    BF_PURE | BF_CHEAP | BF_COMPLEX, 0, 0, ty_array_field, lo_array_field};
+
+/* ---------------------------------------------------------------- typing */
+
+/* What arrays of records may be given to: the shape's readers, and copies
+ * (whole elements moved as bytes). */
+static const char *const takes_records[] = {"len", "array.shape", "array.size", "array.ndim", "array.itemsize",
+                                            "array.nbytes", "array.strides", "array.copy",
+                                            "numpy.empty", "numpy.zeros", "numpy.empty_like", "numpy.zeros_like", NULL};
+
+static bool takes(const Builtin *bi) {
+  for (int i = 0; takes_records[i]; i++)
+    if (!strcmp(bi->name, takes_records[i])) return true;
+  return false;
+}
+
+bool ty_check_records(Infer *in, Node *n, const Type **args) {
+  if (n->callee || takes(n->bi)) return true;
+  for (int i = 0; i < n->list.len + n->kw.len; i++) {
+    Node *x = i < n->list.len ? n->list.items[i] : n->kw.items[i - n->list.len];
+    const Type *t = i < n->list.len ? args[i] : x->ty;
+    if (ty_holds_record(t) || (t && t->kind == TY_DTYPE && t->elem->kind == TY_RECORD))
+      return ty_error(in, x, "%s() does not support records (structured dtypes) in compiled code", n->bi->name) != NULL;
+  }
+  return true;
+}
+
+/* r.name and a.name, n an N_ATTR: a field, or for an array one of the
+ * attributes above. */
+const Type *ty_record_attr(Infer *in, Node *n, const Type *base) {
+  const Type *r = base->kind == TY_RECORD ? base : base->elem;
+  n->ival = field_index(r, n->str);
+  if (n->ival >= 0) {
+    n->bi = base->kind == TY_RECORD ? &record_field : &array_field;
+    return n->bi->type(in, n, &base);
+  }
+  const Builtin *bi = base->kind == TY_ARRAY ? bi_member(TY_ARRAY, BK_ATTRIBUTE, n->str) : NULL;
+  if (bi && takes(bi)) {
+    n->bi = bi;
+    return bi->type(in, n, &base);
+  }
+  if (base->kind == TY_ARRAY && (bi || bi_member(TY_ARRAY, BK_METHOD, n->str)))
+    return ty_error(in, n, "'%s' of an array of records is not supported in compiled code", n->str);
+  return ty_error(in, n, "%s has no field '%s'", r->name, n->str);
+}
+
+/* x['name'], n an N_INDEX of a record or an array of them: made the N_ATTR
+ * x.name, as Numba reads it. */
+const Type *ty_record_index(Infer *in, Node *n, const Type *base) {
+  if (n->rhs->kind != N_STRING || n->str)
+    return ty_error(in, n, "a record is indexed by a field's name, a constant string");
+  n->kind = N_ATTR;
+  n->str = n->rhs->str;
+  n->rhs = NULL;
+  return ty_record_attr(in, n, base);
+}
+
+/* r.name = v, or r['name'] = v. */
+void ty_record_store(Infer *in, Node *target, const Type *t, Node *at) {
+  const Type *f = ty_expr(in, target);
+  if (!f) return;
+  if (target->kind != N_ATTR || target->bi != &record_field) {
+    ty_error(in, target, "cannot assign to '%s' of %s", target->str ? target->str : "?", target->lhs->ty->name);
+    return;
+  }
+  bool fits = f->kind == TY_RECORD ? t == f : ty_is_scalar(t) && (!ty_is_complex(t) || ty_is_complex(f));
+  if (!fits) ty_error(in, at, "cannot store %s into field '%s' of %s", t->name, target->str, target->lhs->ty->name);
+}
+
+/* ---------------------------------------------------------------- lowering of stores */
+
+void lo_record_store(Lower *l, Node *target, const Type *t, LLVMValueRef v) {
+  LLVMValueRef at = field_addr(l, target, lo_expr(l, target->lhs));
+  lo_store_storage(l, target->ty, at, lo_convert(l, v, t, target->ty));
+}
+
+/* r.x op= v: the field's address found once. */
+void lo_record_update(Lower *l, Node *n) {
+  Node *target = n->lhs;
+  LLVMValueRef at = field_addr(l, target, lo_expr(l, target->lhs));
+  LLVMValueRef cur = lo_load_storage(l, target->ty, at), rhs = lo_expr(l, n->rhs);
+  LLVMValueRef r = lo_binop_values(l, n->op, n->ty, cur, target->ty, rhs, n->rhs->ty);
+  lo_store_storage(l, target->ty, at, lo_convert(l, r, n->ty, target->ty));
+}

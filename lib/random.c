@@ -1,0 +1,776 @@
+/* random.c — the random numbers of compiled code: numpy.random's functions
+ * and Python's random module, as Numba has them.
+ *
+ * Each thread has two Mersenne Twister (MT19937) states of its own, one
+ * for numpy.random and one for random, apart from NumPy's and Python's
+ * own: a prange loop's threads draw without locks and without racing.
+ * A state is seeded on its first draw from the operating system's
+ * entropy, or by numpy.random.seed(n) / random.seed(n) in compiled code
+ * with MT19937's init_genrand(n), NumPy's legacy seeding of an int. From
+ * the same seed the draws follow NumPy's legacy RandomState: the same
+ * 53-bit double from two 32-bit words, the same polar Box-Muller with
+ * its second value kept, the same masked rejection for bounded ints and
+ * the same legacy algorithms for the other distributions; Python's
+ * random module draws its doubles, gauss and getrandbits as CPython does
+ * (from a state seeded as NumPy seeds, as Numba's is).
+ */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include <math.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <time.h>
+
+#include "ruchey.h"
+
+/* ---------------------------------------------------------------- MT19937 */
+
+enum { MT_N = 624, MT_M = 397 };
+
+typedef struct MTState {
+  uint32_t key[MT_N];
+  int pos;          /* the next word of key to temper; MT_N: regenerate first */
+  bool seeded;
+  bool has_gauss;   /* the polar method's second value waits in gauss */
+  double gauss;
+} MTState;
+
+/* init_genrand: Knuth's linear recurrence from one 32-bit seed. */
+static void mt_seed(MTState *s, uint32_t seed) {
+  s->key[0] = seed;
+  for (int i = 1; i < MT_N; i++) s->key[i] = 1812433253u * (s->key[i - 1] ^ (s->key[i - 1] >> 30)) + (uint32_t)i;
+  s->pos = MT_N;
+  s->has_gauss = false;
+  s->gauss = 0;
+  s->seeded = true;
+}
+
+/* A state from the system's entropy, as numpy.random.seed() without a
+ * seed: the whole key random (not all zero: the top bit set). */
+static void mt_seed_entropy(MTState *s) {
+  size_t got = 0;
+  char *p = (char *)s->key;
+  while (got < sizeof s->key) {
+    ssize_t r = getrandom(p + got, sizeof s->key - got, 0);
+    if (r <= 0) break;
+    got += (size_t)r;
+  }
+  if (got < sizeof s->key) {  /* no entropy device: the clock and the state's address */
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    mt_seed(s, (uint32_t)(ts.tv_nsec ^ ts.tv_sec ^ (uintptr_t)s));
+  }
+  s->key[0] |= 0x80000000u;
+  s->pos = MT_N;
+  s->has_gauss = false;
+  s->seeded = true;
+}
+
+static inline uint32_t mt_twist(uint32_t upper, uint32_t lower, uint32_t far) {
+  uint32_t y = (upper & 0x80000000u) | (lower & 0x7fffffffu);
+  return far ^ (y >> 1) ^ (-(y & 1u) & 0x9908b0dfu);
+}
+
+static void mt_regenerate(MTState *s) {
+  uint32_t *k = s->key;
+  int i = 0;
+  for (; i < MT_N - MT_M; i++) k[i] = mt_twist(k[i], k[i + 1], k[i + MT_M]);
+  for (; i < MT_N - 1; i++) k[i] = mt_twist(k[i], k[i + 1], k[i + MT_M - MT_N]);
+  k[MT_N - 1] = mt_twist(k[MT_N - 1], k[0], k[MT_M - 1]);
+  s->pos = 0;
+}
+
+static inline uint32_t next_u32(MTState *s) {
+  if (s->pos == MT_N) mt_regenerate(s);
+  uint32_t y = s->key[s->pos++];
+  y ^= y >> 11;
+  y ^= (y << 7) & 0x9d2c5680u;
+  y ^= (y << 15) & 0xefc60000u;
+  return y ^ (y >> 18);
+}
+
+/* NumPy's 64-bit word from MT19937: the first draw is the high half. */
+static inline uint64_t next_u64(MTState *s) {
+  uint64_t hi = next_u32(s);
+  return hi << 32 | next_u32(s);
+}
+
+/* [0, 1) with 53 random bits: 27 from one word, 26 from the next. */
+static inline double next_double(MTState *s) {
+  uint32_t a = next_u32(s) >> 5, b = next_u32(s) >> 6;
+  return (a * 67108864.0 + b) / 9007199254740992.0;
+}
+
+/* ---------------------------------------------------------------- the thread's states */
+
+enum { STATE_NUMPY, STATE_PYTHON };
+
+typedef struct States {
+  MTState of[2];
+} States;
+
+static _Thread_local States *states;
+static pthread_key_t states_key;  /* frees a thread's states when it ends */
+static pthread_once_t states_once = PTHREAD_ONCE_INIT;
+
+/* In a forked child, the thread that forked draws anew from entropy: a
+ * child never repeats its parent's numbers (the other threads are gone). */
+static void unseed_after_fork(void) {
+  if (states) states->of[0].seeded = states->of[1].seeded = false;
+}
+
+static void states_init_once(void) {
+  pthread_key_create(&states_key, free);
+  pthread_atfork(NULL, NULL, unseed_after_fork);
+}
+
+static MTState *state_of(int which) {
+  if (!states) {
+    pthread_once(&states_once, states_init_once);
+    if (!(states = calloc(1, sizeof *states))) abort();  /* 5 KB: nothing sensible to raise */
+    pthread_setspecific(states_key, states);
+  }
+  MTState *s = &states->of[which];
+  if (!s->seeded) mt_seed_entropy(s);
+  return s;
+}
+
+int32_t rt_random_seed(int32_t which, int64_t seed, int32_t from_entropy) {
+  if (!from_entropy && (seed < 0 || seed > (int64_t)UINT32_MAX)) {
+    rt_set_error(RT_ERR_VALUE, "Seed must be between 0 and 2**32 - 1");
+    return RT_ERR_VALUE;
+  }
+  MTState *s = state_of(which);
+  if (from_entropy) mt_seed_entropy(s);
+  else mt_seed(s, (uint32_t)seed);
+  return RT_OK;
+}
+
+/* ---------------------------------------------------------------- NumPy's legacy distributions */
+
+/* The polar Box-Muller method: two normals from a point of the unit disc,
+ * the second kept for the next call. */
+static double legacy_gauss(MTState *s) {
+  if (s->has_gauss) {
+    s->has_gauss = false;
+    return s->gauss;
+  }
+  double x1, x2, r2;
+  do {
+    x1 = 2.0 * next_double(s) - 1.0;
+    x2 = 2.0 * next_double(s) - 1.0;
+    r2 = x1 * x1 + x2 * x2;
+  } while (r2 >= 1.0 || r2 == 0.0);
+  double f = sqrt(-2.0 * log(r2) / r2);
+  s->gauss = f * x1;
+  s->has_gauss = true;
+  return f * x2;
+}
+
+static double legacy_exponential(MTState *s) { return -log(1.0 - next_double(s)); }
+
+/* Marsaglia and Tsang's method above shape 1; below it, Johnk's
+ * rejection from a power of a uniform against an exponential. */
+static double legacy_gamma(MTState *s, double shape) {
+  if (shape == 1.0) return legacy_exponential(s);
+  if (shape == 0.0) return 0.0;
+  if (shape < 1.0) {
+    for (;;) {
+      double u = next_double(s), v = legacy_exponential(s);
+      if (u <= 1.0 - shape) {
+        double x = pow(u, 1.0 / shape);
+        if (x <= v) return x;
+      } else {
+        double y = -log((1.0 - u) / shape), x = pow(1.0 - shape + shape * y, 1.0 / shape);
+        if (x <= v + y) return x;
+      }
+    }
+  }
+  double b = shape - 1.0 / 3.0, c = 1.0 / sqrt(9.0 * b);
+  for (;;) {
+    double x, v;
+    do {
+      x = legacy_gauss(s);
+      v = 1.0 + c * x;
+    } while (v <= 0.0);
+    v = v * v * v;
+    double u = next_double(s);
+    if (u < 1.0 - 0.0331 * (x * x) * (x * x)) return b * v;
+    if (log(u) < 0.5 * x * x + b * (1.0 - v + log(v))) return b * v;
+  }
+}
+
+static double legacy_beta(MTState *s, double a, double b) {
+  if (a > 1.0 || b > 1.0) {
+    double ga = legacy_gamma(s, a), gb = legacy_gamma(s, b);
+    return ga / (ga + gb);
+  }
+  for (;;) {  /* Johnk's algorithm; in logarithms where the powers underflow */
+    double u = next_double(s), v = next_double(s), x = pow(u, 1.0 / a), y = pow(v, 1.0 / b), sum = x + y;
+    if (sum > 1.0 || !(u + v > 0.0)) continue;
+    if (sum > 0) return x / sum;
+    double lx = log(u) / a, ly = log(v) / b, lm = lx > ly ? lx : ly;
+    lx -= lm;
+    ly -= lm;
+    return exp(lx - log(exp(lx) + exp(ly)));
+  }
+}
+
+/* log(gamma(x)) by Stirling's series (shifted up to 7 first), the
+ * coefficients B(2k) / (2k (2k - 1)): what NumPy's Poisson sampler uses. */
+static double log_gamma(double x) {
+  static const double coef[10] = {8.333333333333333e-02, -2.777777777777778e-03, 7.936507936507937e-04,
+                                  -5.952380952380952e-04, 8.417508417508418e-04, -1.917526917526918e-03,
+                                  6.410256410256410e-03, -2.955065359477124e-02, 1.796443723688307e-01,
+                                  -1.39243221690590e+00};
+  if (x == 1.0 || x == 2.0) return 0.0;
+  int64_t shift = x < 7.0 ? (int64_t)(7 - x) : 0;
+  double x0 = x + (double)shift, x2 = (1.0 / x0) * (1.0 / x0), series = coef[9];
+  for (int k = 8; k >= 0; k--) series = series * x2 + coef[k];
+  double lg = series / x0 + 0.5 * 1.8378770664093453 + (x0 - 0.5) * log(x0) - x0;
+  for (int64_t k = 1; k <= shift; k++) lg -= log(x0 -= 1.0);
+  return lg;
+}
+
+/* Hormann's transformed rejection with squeeze (PTRS), for lam >= 10. */
+static int64_t poisson_ptrs(MTState *s, double lam) {
+  double slam = sqrt(lam), loglam = log(lam), b = 0.931 + 2.53 * slam, a = -0.059 + 0.02483 * b;
+  double invalpha = 1.1239 + 1.1328 / (b - 3.4), vr = 0.9277 - 3.6224 / (b - 2);
+  for (;;) {
+    double u = next_double(s) - 0.5, v = next_double(s), us = 0.5 - fabs(u);
+    int64_t k = (int64_t)floor((2 * a / us + b) * u + lam + 0.43);
+    if (us >= 0.07 && v <= vr) return k;
+    if (k < 0 || (us < 0.013 && v > us)) continue;
+    if (log(v) + log(invalpha) - log(a / (us * us) + b) <= -lam + (double)k * loglam - log_gamma((double)k + 1))
+      return k;
+  }
+}
+
+static int64_t legacy_poisson(MTState *s, double lam) {
+  if (lam >= 10) return poisson_ptrs(s, lam);
+  if (lam == 0) return 0;
+  double limit = exp(-lam), prod = 1.0;  /* multiply uniforms until below e**-lam */
+  for (int64_t k = 0;; k++) {
+    prod *= next_double(s);
+    if (prod <= limit) return k;
+  }
+}
+
+/* Inversion from zero, restarted past a bound where the tail is negligible. */
+static int64_t binomial_inversion(MTState *s, int64_t n, double p) {
+  double q = 1.0 - p, qn = exp((double)n * log(q)), np = (double)n * p;
+  double bound = fmin((double)n, np + 10.0 * sqrt(np * q + 1));
+  int64_t x = 0;
+  double px = qn, u = next_double(s);
+  while (u > px) {
+    x++;
+    if ((double)x > bound) {
+      x = 0;
+      px = qn;
+      u = next_double(s);
+    } else {
+      u -= px;
+      px = ((double)(n - x + 1) * p * px) / ((double)x * q);
+    }
+  }
+  return x;
+}
+
+/* Stirling's correction of log(x!) in BTPE's final acceptance test. */
+static double btpe_stirling(double x) {
+  double x2 = x * x;
+  return (13680. - (462. - (132. - (99. - 140. / x2) / x2) / x2) / x2) / x / 166320.;
+}
+
+/* Kachitvichyanukul and Schmeiser's BTPE (triangle, parallelograms,
+ * exponential tails) for n p > 30, p <= 1/2. */
+static int64_t binomial_btpe(MTState *s, int64_t n, double p) {
+  double r = p, q = 1.0 - r, fm = (double)n * r + r, m = floor(fm), nrq = (double)n * r * q;
+  double p1 = floor(2.195 * sqrt(nrq) - 4.6 * q) + 0.5, xm = m + 0.5, xl = xm - p1, xr = xm + p1;
+  double c = 0.134 + 20.5 / (15.3 + m), a = (fm - xl) / (fm - xl * r), laml = a * (1.0 + a / 2.0);
+  a = (xr - fm) / (xr * q);
+  double lamr = a * (1.0 + a / 2.0), p2 = p1 * (1.0 + 2.0 * c), p3 = p2 + c / laml, p4 = p3 + c / lamr;
+  for (;;) {
+    double u = next_double(s) * p4, v = next_double(s), y;
+    if (u <= p1) return (int64_t)floor(xm - p1 * v + u);  /* the triangle */
+    if (u <= p2) {  /* the parallelograms */
+      double x = xl + (u - p1) / c;
+      v = v * c + 1.0 - fabs(m - x + 0.5) / p1;
+      if (v > 1.0) continue;
+      y = floor(x);
+    } else if (u <= p3) {  /* the left tail */
+      y = floor(xl + log(v) / laml);
+      if (y < 0 || v == 0.0) continue;
+      v = v * (u - p2) * laml;
+    } else {  /* the right tail */
+      y = floor(xr - log(v) / lamr);
+      if (y > (double)n || v == 0.0) continue;
+      v = v * (u - p3) * lamr;
+    }
+    double k = fabs(y - m);
+    if (!(k > 20 && k < nrq / 2.0 - 1)) {  /* near the mode: f(y) / f(m) by its recurrence */
+      double sr = r / q, an = sr * ((double)n + 1), f = 1.0;
+      if (m < y)
+        for (double i = m + 1; i <= y; i++) f *= an / i - sr;
+      else if (m > y)
+        for (double i = y + 1; i <= m; i++) f /= an / i - sr;
+      if (v > f) continue;
+      return (int64_t)y;
+    }
+    double rho = (k / nrq) * ((k * (k / 3.0 + 0.625) + 0.16666666666666666) / nrq + 0.5), t = -k * k / (2 * nrq);
+    double lv = log(v);
+    if (lv < t - rho) return (int64_t)y;
+    if (lv > t + rho) continue;
+    double x1 = y + 1, f1 = m + 1, z = (double)n + 1 - m, w = (double)n - y + 1;
+    double bound = xm * log(f1 / x1) + ((double)n - m + 0.5) * log(z / w) + (y - m) * log(w * r / (x1 * q)) +
+                   btpe_stirling(f1) + btpe_stirling(z) + btpe_stirling(x1) + btpe_stirling(w);
+    if (lv > bound) continue;
+    return (int64_t)y;
+  }
+}
+
+static int64_t legacy_binomial(MTState *s, int64_t n, double p) {
+  if (n == 0 || p == 0.0) return 0;
+  bool flip = p > 0.5;
+  double r = flip ? 1.0 - p : p;
+  int64_t x = r * (double)n <= 30.0 ? binomial_inversion(s, n, r) : binomial_btpe(s, n, r);
+  return flip ? n - x : x;
+}
+
+static int64_t legacy_geometric(MTState *s, double p) {
+  if (p >= 0.333333333333333333333333) {  /* search the cumulative probabilities */
+    double sum = p, prod = p, q = 1.0 - p, u = next_double(s);
+    int64_t x = 1;
+    while (u > sum) {
+      prod *= q;
+      sum += prod;
+      x++;
+    }
+    return x;
+  }
+  return (int64_t)ceil(log(1.0 - next_double(s)) / log(1.0 - p));
+}
+
+/* Best and Fisher's rejection from a wrapped Cauchy envelope. */
+static double legacy_vonmises(MTState *s, double mu, double kappa) {
+  if (kappa < 1e-8) return M_PI * (2 * next_double(s) - 1);
+  double sc;
+  if (kappa < 1e-5) {
+    sc = 1.0 / kappa + kappa;
+  } else {
+    double r = 1 + sqrt(1 + 4 * kappa * kappa), rho = (r - sqrt(2 * r)) / (2 * kappa);
+    sc = (1 + rho * rho) / (2 * rho);
+  }
+  double w;
+  for (;;) {
+    double z = cos(M_PI * next_double(s));
+    w = (1 + sc * z) / (sc + z);
+    double y = kappa * (sc - w), v = next_double(s);
+    if (y * (2 - y) - v >= 0 || log(y / v) + 1 - y >= 0) break;
+  }
+  double result = acos(w);
+  if (next_double(s) < 0.5) result = -result;
+  result += mu;
+  double mod = fmod(fabs(result) + M_PI, 2 * M_PI) - M_PI;
+  return result < 0 ? -mod : mod;
+}
+
+static double legacy_triangular(MTState *s, double left, double mode, double right) {
+  double base = right - left, leftbase = mode - left, ratio = leftbase / base;
+  double u = next_double(s);
+  if (u <= ratio) return left + sqrt(u * leftbase * base);
+  return right - sqrt((1.0 - u) * (right - mode) * base);
+}
+
+/* A uniform in (0, 1): zero drawn again (laplace, logistic). */
+static double open_double(MTState *s) {
+  double u;
+  while ((u = next_double(s)) == 0.0) {}
+  return u;
+}
+
+static double draw_laplace(MTState *s, double loc, double scale) {
+  double u;
+  do u = next_double(s);
+  while (u == 0.0);
+  return u >= 0.5 ? loc - scale * log(2.0 - u - u) : loc + scale * log(u + u);
+}
+
+static double draw_gumbel(MTState *s, double loc, double scale) {
+  double u;
+  do u = 1.0 - next_double(s);
+  while (u >= 1.0);
+  return loc - scale * log(-log(u));
+}
+
+/* ---------------------------------------------------------------- the table of draws */
+
+/* One draw of distribution d with parameters p, as a double (the integer
+ * ones' values are exact in it below 2**53; their fill writes int64). */
+static double draw(MTState *s, int32_t d, const double *p) {
+  switch (d) {
+  case RD_RANDOM: case RD_PY_RANDOM: return next_double(s);
+  case RD_UNIFORM: case RD_PY_UNIFORM: return p[0] + (p[1] - p[0]) * next_double(s);
+  case RD_NORMAL: case RD_PY_GAUSS: return p[0] + p[1] * legacy_gauss(s);
+  case RD_EXPONENTIAL: return p[0] * legacy_exponential(s);
+  case RD_PY_EXPOVARIATE: return -log(1.0 - next_double(s)) / p[0];
+  case RD_GAMMA: return p[1] * legacy_gamma(s, p[0]);
+  case RD_BETA: return legacy_beta(s, p[0], p[1]);
+  case RD_CHISQUARE: return 2.0 * legacy_gamma(s, p[0] / 2.0);
+  case RD_LOGNORMAL: return exp(p[0] + p[1] * legacy_gauss(s));
+  case RD_LAPLACE: return draw_laplace(s, p[0], p[1]);
+  case RD_LOGISTIC: {
+    double u = open_double(s);
+    return p[0] + p[1] * log(u / (1.0 - u));
+  }
+  case RD_GUMBEL: return draw_gumbel(s, p[0], p[1]);
+  case RD_PARETO: return exp(legacy_exponential(s) / p[0]) - 1;
+  case RD_RAYLEIGH: return p[0] * sqrt(-2.0 * log1p(-next_double(s)));
+  case RD_WEIBULL: return p[0] == 0.0 ? 0.0 : pow(legacy_exponential(s), 1.0 / p[0]);
+  case RD_TRIANGULAR: return legacy_triangular(s, p[0], p[1], p[2]);
+  case RD_VONMISES: return legacy_vonmises(s, p[0], p[1]);
+  default: return 0.0;
+  }
+}
+
+static int64_t draw_int(MTState *s, int32_t d, const double *p) {
+  switch (d) {
+  case RD_POISSON: return legacy_poisson(s, p[0]);
+  case RD_BINOMIAL: return legacy_binomial(s, (int64_t)p[0], p[1]);
+  case RD_GEOMETRIC: return legacy_geometric(s, p[0]);
+  default: return 0;
+  }
+}
+
+static bool is_int_draw(int32_t d) { return d == RD_POISSON || d == RD_BINOMIAL || d == RD_GEOMETRIC; }
+
+static int32_t value_error(const char *msg) {
+  rt_set_error(RT_ERR_VALUE, msg);
+  return RT_ERR_VALUE;
+}
+
+/* NumPy's checks of the parameters, with its messages; NaN passes where
+ * NumPy lets it. */
+static int32_t check_params(int32_t d, const double *p) {
+  switch (d) {
+  case RD_NORMAL: case RD_LAPLACE: case RD_LOGISTIC: case RD_GUMBEL:
+    return p[1] < 0 ? value_error("scale < 0") : RT_OK;
+  case RD_EXPONENTIAL: case RD_RAYLEIGH: return p[0] < 0 ? value_error("scale < 0") : RT_OK;
+  case RD_GAMMA:
+    return p[0] < 0 ? value_error("shape < 0") : p[1] < 0 ? value_error("scale < 0") : RT_OK;
+  case RD_BETA: return p[0] <= 0 ? value_error("a <= 0") : p[1] <= 0 ? value_error("b <= 0") : RT_OK;
+  case RD_CHISQUARE: return p[0] <= 0 ? value_error("df <= 0") : RT_OK;
+  case RD_LOGNORMAL: return p[1] < 0 ? value_error("sigma < 0") : RT_OK;
+  case RD_PARETO: return p[0] <= 0 ? value_error("a <= 0") : RT_OK;
+  case RD_WEIBULL: return p[0] < 0 ? value_error("a < 0") : RT_OK;
+  case RD_TRIANGULAR:
+    return p[0] > p[1] ? value_error("left > mode") : p[1] > p[2] ? value_error("mode > right")
+           : p[0] == p[2] ? value_error("left == right") : RT_OK;
+  case RD_VONMISES: return p[1] < 0 ? value_error("kappa < 0") : RT_OK;
+  case RD_POISSON:
+    if (!(p[0] >= 0)) return value_error("lam < 0 or lam is NaN");
+    return p[0] > (double)INT64_MAX - 10 * sqrt((double)INT64_MAX) ? value_error("lam value too large") : RT_OK;
+  case RD_BINOMIAL:
+    return p[0] < 0 ? value_error("n < 0") : !(p[1] >= 0 && p[1] <= 1) ? value_error("p < 0, p > 1 or p is NaN") : RT_OK;
+  case RD_GEOMETRIC: return !(p[0] > 0 && p[0] <= 1) ? value_error("p <= 0, p > 1 or p contains NaNs") : RT_OK;
+  case RD_PY_EXPOVARIATE: return p[0] == 0 ? (rt_set_error(RT_ERR_ZERODIV, "float division by zero"), RT_ERR_ZERODIV) : RT_OK;
+  default: return RT_OK;
+  }
+}
+
+int32_t rt_random_draw(int32_t d, const double *p, void *out, int64_t n) {
+  int32_t st = check_params(d, p);
+  if (st) return st;
+  MTState *s = state_of(d >= RD_PY_RANDOM ? STATE_PYTHON : STATE_NUMPY);
+  if (is_int_draw(d)) {
+    int64_t *o = out;
+    for (int64_t i = 0; i < n; i++) o[i] = draw_int(s, d, p);
+    return RT_OK;
+  }
+  double *o = out;
+  switch (d) {  /* the common ones without the switch per element */
+  case RD_RANDOM:
+    for (int64_t i = 0; i < n; i++) o[i] = next_double(s);
+    break;
+  case RD_NORMAL:
+    for (int64_t i = 0; i < n; i++) o[i] = p[0] + p[1] * legacy_gauss(s);
+    break;
+  default:
+    for (int64_t i = 0; i < n; i++) o[i] = draw(s, d, p);
+  }
+  return RT_OK;
+}
+
+/* One double of numpy.random.random() or random.random(), and one normal
+ * of numpy.random's: the calls a loop makes once per element. */
+double rt_random_double(int32_t which) { return next_double(state_of(which)); }
+double rt_random_gauss(double loc, double scale) { return loc + scale * legacy_gauss(state_of(STATE_NUMPY)); }
+
+/* ---------------------------------------------------------------- integers */
+
+/* [0, rng] by NumPy's masked rejection: 32-bit words while rng fits in one. */
+static uint64_t bounded_masked(MTState *s, uint64_t rng) {
+  if (rng == 0) return 0;
+  uint64_t mask = rng;
+  for (int sh = 1; sh < 64; sh <<= 1) mask |= mask >> sh;
+  if (rng <= 0xffffffffu) {
+    if (rng == 0xffffffffu) return next_u32(s);
+    uint32_t v;
+    while ((v = next_u32(s) & (uint32_t)mask) > rng) {}
+    return v;
+  }
+  if (rng == UINT64_MAX) return next_u64(s);
+  uint64_t v;
+  while ((v = next_u64(s) & mask) > rng) {}
+  return v;
+}
+
+/* Python's getrandbits(k), 0 < k <= 64: the first word the low bits. */
+static uint64_t getrandbits(MTState *s, int k) {
+  if (k <= 32) return next_u32(s) >> (32 - k);
+  uint64_t lo = next_u32(s);
+  return (uint64_t)(next_u32(s) >> (64 - k)) << 32 | lo;
+}
+
+/* [0, n) as Python's _randbelow: getrandbits of n's bit length until below n. */
+static uint64_t randbelow(MTState *s, uint64_t n) {
+  int k = 64 - __builtin_clzll(n);
+  uint64_t r;
+  while ((r = getrandbits(s, k)) >= n) {}
+  return r;
+}
+
+/* numpy.random.randint(low, high) (how: RI_NUMPY, high exclusive),
+ * random.randint(low, high) (RI_PY_RANDINT, inclusive) or
+ * random.randrange(low, high) (RI_PY_RANDRANGE): n of them into out. */
+int32_t rt_random_ints(int32_t how, int64_t low, int64_t high, int64_t *out, int64_t n) {
+  if (how == RI_NUMPY) {
+    if (low >= high) return value_error("low >= high");
+    MTState *s = state_of(STATE_NUMPY);
+    uint64_t rng = (uint64_t)high - (uint64_t)low - 1;
+    for (int64_t i = 0; i < n; i++) out[i] = (int64_t)((uint64_t)low + bounded_masked(s, rng));
+    return RT_OK;
+  }
+  uint64_t width = (uint64_t)high - (uint64_t)low + (how == RI_PY_RANDINT);
+  if (how == RI_PY_RANDINT ? high < low : high <= low) {
+    rt_error_format(RT_ERR_VALUE, "empty range for randrange() (%lld, %lld, %lld)", low,
+                    high + (how == RI_PY_RANDINT), (int64_t)width, 0);
+    return RT_ERR_VALUE;
+  }
+  MTState *s = state_of(STATE_PYTHON);
+  for (int64_t i = 0; i < n; i++) out[i] = (int64_t)((uint64_t)low + (width ? randbelow(s, width) : next_u64(s)));
+  return RT_OK;
+}
+
+int64_t rt_random_getrandbits(int64_t k) {
+  return k <= 0 ? 0 : (int64_t)getrandbits(state_of(STATE_PYTHON), k > 64 ? 64 : (int)k);
+}
+
+/* ---------------------------------------------------------------- shuffle, permutation, choice */
+
+/* [0, max] by masking: NumPy's shuffle's draw. */
+static uint64_t random_interval(MTState *s, uint64_t max) {
+  if (max == 0) return 0;
+  uint64_t mask = max, v;
+  for (int sh = 1; sh < 64; sh <<= 1) mask |= mask >> sh;
+  if (max <= 0xffffffffu)
+    while ((v = next_u32(s) & mask) > max) {}
+  else
+    while ((v = next_u64(s) & mask) > max) {}
+  return v;
+}
+
+/* NumPy's shuffle: the n items (itemsize bytes each, stride apart) by
+ * Fisher-Yates from the last. */
+void rt_random_shuffle(char *data, int64_t n, int64_t stride, int64_t itemsize) {
+  MTState *s = state_of(STATE_NUMPY);
+  char small[64], *tmp = itemsize <= 64 ? small : malloc((size_t)itemsize);
+  if (!tmp) abort();
+  for (int64_t i = n - 1; i >= 1; i--) {
+    int64_t j = (int64_t)random_interval(s, (uint64_t)i);
+    char *a = data + i * stride, *b = data + j * stride;
+    memcpy(tmp, a, (size_t)itemsize);
+    memcpy(a, b, (size_t)itemsize);
+    memcpy(b, tmp, (size_t)itemsize);
+  }
+  if (tmp != small) free(tmp);
+}
+
+void rt_random_permutation(int64_t *out, int64_t n) {
+  for (int64_t i = 0; i < n; i++) out[i] = i;
+  rt_random_shuffle((char *)out, n, 8, 8);
+}
+
+/* The first index whose cumulative weight passes u (searchsorted, side right). */
+static int64_t search_right(const double *cdf, int64_t n, double u) {
+  int64_t lo = 0, hi = n;
+  while (lo < hi) {
+    int64_t mid = lo + (hi - lo) / 2;
+    if (cdf[mid] <= u) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/* The normalised cumulative sums of the weights p, ignoring those marked taken. */
+static void cumulative(double *cdf, const double *p, const bool *taken, int64_t n) {
+  double sum = 0;
+  for (int64_t i = 0; i < n; i++) cdf[i] = sum += taken && taken[i] ? 0.0 : p[i];
+  for (int64_t i = 0; i < n; i++) cdf[i] /= cdf[n - 1];
+}
+
+static int32_t check_weights(const double *p, int64_t pop, int64_t np, bool replace, int64_t n) {
+  if (np != pop) return value_error("'a' and 'p' must have same size");
+  double sum = 0, c = 0;  /* Kahan's sum, as NumPy checks it */
+  int64_t positive = 0;
+  for (int64_t i = 0; i < pop; i++) {
+    if (p[i] < 0) return value_error("probabilities are not non-negative");
+    positive += p[i] > 0;
+    double y = p[i] - c, t = sum + y;
+    c = (t - sum) - y;
+    sum = t;
+  }
+  if (fabs(sum - 1.0) > sqrt(2.220446049250313e-16)) return value_error("probabilities do not sum to 1");
+  if (!replace && positive < n) return value_error("Fewer non-zero entries in p than size");
+  return RT_OK;
+}
+
+/* Without replacement, by weights: as NumPy, rounds of uniforms over the
+ * weights left, each new index kept once in order of first drawing. */
+static void choose_weighted_unique(MTState *s, const double *p, int64_t pop, int64_t *idx, int64_t n, double *cdf,
+                                   bool *taken) {
+  int64_t found = 0;
+  while (found < n) {
+    int64_t want = n - found, start = found;
+    double *u = cdf + pop;
+    for (int64_t i = 0; i < want; i++) u[i] = next_double(s);
+    cumulative(cdf, p, taken, pop);
+    for (int64_t i = 0; i < want; i++) {
+      int64_t k = search_right(cdf, pop, u[i]);
+      bool seen = false;
+      for (int64_t j = start; j < found && !seen; j++) seen = idx[j] == k;
+      if (!seen) idx[found++] = k;
+    }
+    for (int64_t j = start; j < found; j++) taken[idx[j]] = true;
+  }
+}
+
+/* numpy.random.choice's indices into a population of pop (an int a, or
+ * an array's length): n of them, with or without replacement, by the
+ * weights p (np of them) or evenly. */
+int32_t rt_random_choice(int64_t pop, int32_t from_int, const double *p, int64_t np, int32_t replace, int64_t *idx,
+                         int64_t n) {
+  if (pop <= 0 && n)
+    return value_error(from_int ? "a must be greater than 0 unless no samples are taken"
+                                : "'a' cannot be empty unless no samples are taken");
+  if (!replace && n > pop) return value_error("Cannot take a larger sample than population when 'replace=False'");
+  int32_t st = p ? check_weights(p, pop, np, replace, n) : RT_OK;
+  if (st) return st;
+  MTState *s = state_of(STATE_NUMPY);
+  if (!p && replace) {
+    for (int64_t i = 0; i < n; i++) idx[i] = (int64_t)bounded_masked(s, (uint64_t)pop - 1);
+    return RT_OK;
+  }
+  if (!p) {  /* the first n of a permutation of them all */
+    int64_t *perm = malloc((size_t)(pop ? pop : 1) * sizeof *perm);
+    if (!perm) return value_error("out of memory");
+    rt_random_permutation(perm, pop);
+    memcpy(idx, perm, (size_t)n * sizeof *idx);
+    free(perm);
+    return RT_OK;
+  }
+  double *cdf = malloc((size_t)(pop + (replace ? 0 : n) + 1) * sizeof *cdf);
+  bool *taken = replace ? NULL : calloc((size_t)pop + 1, 1);
+  if (!cdf || (!replace && !taken)) {
+    free(cdf);
+    free(taken);
+    return value_error("out of memory");
+  }
+  if (replace) {
+    cumulative(cdf, p, NULL, pop);
+    for (int64_t i = 0; i < n; i++) idx[i] = search_right(cdf, pop, next_double(s));
+  } else {
+    choose_weighted_unique(s, p, pop, idx, n, cdf, taken);
+  }
+  free(cdf);
+  free(taken);
+  return RT_OK;
+}
+
+/* ---------------------------------------------------------------- numpy.random.Generator */
+
+/* NumPy's bitgen_t (its C API, numpy/random/bitgen.h): a bit generator's
+ * state and its draws, as a Generator argument hands it over. */
+typedef struct BitGen {
+  void *state;
+  uint64_t (*next_uint64)(void *st);
+  uint32_t (*next_uint32)(void *st);
+  double (*next_double)(void *st);
+  uint64_t (*next_raw)(void *st);
+} BitGen;
+
+/* Generator.random and uniform: the bit generator's doubles, as NumPy draws them. */
+int32_t rt_generator_draw(void *bitgen, int32_t d, const double *p, double *out, int64_t n) {
+  BitGen *g = bitgen;
+  if (d == RD_UNIFORM) {
+    double range = p[1] - p[0];
+    if (!isfinite(range)) {
+      rt_set_error(RT_ERR_OVERFLOW, "high - low range exceeds valid bounds");
+      return RT_ERR_OVERFLOW;
+    }
+    if (range < 0) return value_error("high - low < 0");
+    for (int64_t i = 0; i < n; i++) out[i] = p[0] + range * g->next_double(g->state);
+    return RT_OK;
+  }
+  for (int64_t i = 0; i < n; i++) out[i] = g->next_double(g->state);
+  return RT_OK;
+}
+
+/* [0, rng] by Lemire's multiply-and-reject, on 32-bit words while rng fits
+ * in one: Generator.integers' draw. */
+static uint64_t bounded_lemire(BitGen *g, uint64_t rng) {
+  if (rng == 0) return 0;
+  if (rng < 0xffffffffu) {
+    uint32_t excl = (uint32_t)rng + 1;
+    uint64_t m = (uint64_t)g->next_uint32(g->state) * excl;
+    if ((uint32_t)m < excl) {
+      uint32_t threshold = (UINT32_MAX - (uint32_t)rng) % excl;
+      while ((uint32_t)m < threshold) m = (uint64_t)g->next_uint32(g->state) * excl;
+    }
+    return m >> 32;
+  }
+  if (rng == 0xffffffffu) return g->next_uint32(g->state);
+  if (rng == UINT64_MAX) return g->next_uint64(g->state);
+  uint64_t excl = rng + 1;
+  unsigned __int128 m = (unsigned __int128)g->next_uint64(g->state) * excl;
+  if ((uint64_t)m < excl) {
+    uint64_t threshold = (UINT64_MAX - rng) % excl;
+    while ((uint64_t)m < threshold) m = (unsigned __int128)g->next_uint64(g->state) * excl;
+  }
+  return (uint64_t)(m >> 64);
+}
+
+int32_t rt_generator_ints(void *bitgen, int64_t low, int64_t high, int32_t endpoint, int64_t *out, int64_t n) {
+  if (endpoint ? low > high : low >= high) return value_error(endpoint ? "low > high" : "low >= high");
+  uint64_t rng = (uint64_t)high - (uint64_t)low - !endpoint;
+  for (int64_t i = 0; i < n; i++) out[i] = (int64_t)((uint64_t)low + bounded_lemire(bitgen, rng));
+  return RT_OK;
+}
+
+void rt_register_random(void (*define)(const char *name, void *addr, void *ctx), void *ctx) {
+  define("rt_random_seed", (void *)rt_random_seed, ctx);
+  define("rt_random_draw", (void *)rt_random_draw, ctx);
+  define("rt_random_double", (void *)rt_random_double, ctx);
+  define("rt_random_gauss", (void *)rt_random_gauss, ctx);
+  define("rt_random_ints", (void *)rt_random_ints, ctx);
+  define("rt_random_getrandbits", (void *)rt_random_getrandbits, ctx);
+  define("rt_random_shuffle", (void *)rt_random_shuffle, ctx);
+  define("rt_random_permutation", (void *)rt_random_permutation, ctx);
+  define("rt_random_choice", (void *)rt_random_choice, ctx);
+  define("rt_generator_draw", (void *)rt_generator_draw, ctx);
+  define("rt_generator_ints", (void *)rt_generator_ints, ctx);
+}

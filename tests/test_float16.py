@@ -1,0 +1,307 @@
+"""float16 in compiled code: arrays (loads, stores, creation, copies and
+conversions), numpy.float16 scalars and arguments, arithmetic as NumPy's
+half loops do it (each operation in float32, its result rounded to
+float16), NumPy's promotions, conversions rounded once (not truncated, not
+rounded twice through float32), reductions (sums and products accumulate
+in float32, as NumPy's) and the NumPy functions that take float16; the
+others refuse it with a TypingError. Each compared bit for bit with NumPy
+or the function's Python original on generated values, with infinities,
+NaN, signed zeros and subnormals among them."""
+import numpy as np
+import pytest
+
+import ruchey
+from ruchey import njit, prange
+
+from conftest import run_python_file
+
+SPECIAL = [0.0, -0.0, 1.0, -1.0, 65504.0, -65504.0, 6.1e-5, 6e-8, -6e-8, np.inf, -np.inf, np.nan, 0.5, 1024.0]
+
+
+def halves(seed, n=200, scale=30.0, special=True):
+    rng = np.random.default_rng(seed)
+    a = (rng.normal(size=n) * scale).astype(np.float16)
+    if special:
+        a[: len(SPECIAL)] = SPECIAL
+        rng.shuffle(a)
+    return a
+
+
+def same(got, want):
+    got, want = np.asarray(got), np.asarray(want)
+    return got.dtype == want.dtype and got.shape == want.shape and np.array_equal(got, want, equal_nan=True)
+
+
+def quiet(f, *args):
+    with np.errstate(all="ignore"):
+        return f(*args)
+
+
+# ---------------------------------------------------------------- arithmetic
+
+@pytest.mark.parametrize("op", ["+", "-", "*", "/", "//", "%", "**"])
+def test_array_operators_round_as_numpy(op):
+    ns = {}
+    exec(f"def f(a, b):\n    return a {op} b\n", ns)
+    f = njit(ns["f"])
+    for seed in range(3):
+        a, b = halves(seed), halves(seed + 10, scale=3.0)
+        if op == "**":
+            a = np.abs(a)
+        want = quiet(ns["f"], a, b)
+        assert want.dtype == np.float16
+        assert same(quiet(f, a, b), want)
+
+
+def test_loop_of_scalar_operations_rounds_each_result():
+    @njit
+    def f(a, b):
+        out = np.empty_like(a)
+        for i in range(a.shape[0]):
+            out[i] = a[i] * b[i] + a[i] - b[i] / np.float16(3)
+        return out
+
+    for seed in range(3):
+        a, b = halves(seed), halves(seed + 5, scale=2.0)
+        assert same(quiet(f, a, b), quiet(f.py_func, a, b))
+
+
+def test_accumulating_in_a_float16_variable():
+    @njit
+    def f(a):
+        s = np.float16(0)
+        for v in a:
+            s += v
+        return s
+
+    a = np.linspace(0, 1, 300).astype(np.float16)
+    got, want = f(a), f.py_func(a)
+    assert type(got) is np.float16 and got == want
+
+
+@pytest.mark.parametrize("other", ["f2", "f4", "f8", "i1", "u1", "i2", "i4", "i8", "?"])
+def test_promotion_with_other_dtypes_as_numpy(other):
+    @njit
+    def f(a, b):
+        return a + b, b * a, a - 2.5, a * 3
+
+    a = halves(1, n=20, special=False)
+    b = (np.arange(20) % 5).astype(other)
+    for g, w in zip(f(a, b), f.py_func(a, b)):
+        assert same(g, w), (g.dtype, w.dtype)
+
+
+def test_scalar_arguments_and_results():
+    @njit
+    def f(x, y):
+        return x + y, x * 2.5, x > y, -x, x / y
+
+    xs = [np.float16(v) for v in (1.5, -0.0, 65504.0, 6e-8, 3.0, np.inf)]
+    for x in xs:
+        for y in xs[2:]:  # (x / 0 raises ZeroDivisionError, as Numba's scalars, below)
+            got, want = quiet(f, x, y), quiet(f.py_func, x, y)
+            for g, w in zip(got, want):
+                assert type(g) is type(w.item()) if isinstance(w, np.bool_) else type(g) is type(w)
+                assert same(g, w)
+    assert [str(s) for s in f.signatures] == ["(float16, float16)"]
+    with pytest.raises(ZeroDivisionError):
+        f(np.float16(1), np.float16(0))
+
+
+def test_explicit_float16_signature_rounds_arguments():
+    @njit("f2(f2, f2)")
+    def f(x, y):
+        return x / y
+
+    assert f(1.0, 3.0) == np.float16(1.0) / np.float16(3.0)
+    assert type(f(1.0, 3.0)) is np.float16
+    assert f(1 + 2**-11 + 2**-40, 1.0) == np.float16(1 + 2**-10)  # rounded once, from the double
+
+
+def test_dispatch_float16_apart_from_float32():
+    @njit
+    def f(a):
+        return a[0]
+
+    f(np.ones(2, np.float16))
+    f(np.ones(2, np.float32))
+    f(np.ones(3, np.float16))
+    assert len(f.signatures) == 2
+
+
+# ---------------------------------------------------------------- conversions
+
+def test_double_to_half_rounds_once():
+    @njit
+    def f(x):
+        return np.float16(x)
+
+    rng = np.random.default_rng(0)
+    cases = [1 + 2**-11 + 2**-40, 1 + 2**-11, 1 + 3 * 2**-11, 65504.0, 65519.99, 65520.0, 2.0**-24, 2.0**-25,
+             2.0**-25 + 2.0**-60, 3 * 2.0**-26, -0.0, np.inf, np.nan, 1e300, -1e-300]
+    cases += list(rng.normal(size=200) * 10.0 ** rng.integers(-9, 6, 200))
+    for x in cases:
+        got, want = quiet(f, x), quiet(np.float16, x)
+        assert same(got, want), x
+
+
+def test_conversions_of_arrays_as_numpy():
+    @njit
+    def f(a, d):
+        return a.astype(np.float32), a.astype(np.float64), d.astype(np.float16), a.astype(np.int32)
+
+    a = halves(2, special=False)
+    rng = np.random.default_rng(3)
+    d = np.concatenate([rng.normal(size=300) * 100, [1 + 2**-11 + 2**-40, 65520.0, 1e-9, -np.inf, np.nan]])
+    for g, w in zip(quiet(f, a, d), quiet(f.py_func, a, d)):
+        assert same(g, w)
+
+
+def test_int_float_and_round_of_a_half():
+    @njit
+    def f(a, i):
+        return float(a[i]), int(a[i]), round(a[i]), np.float32(a[i]), np.float64(a[i])
+
+    a = halves(4, special=False)
+    for i in range(len(a)):
+        got, want = f(a, i), f.py_func(a, i)
+        assert got[:3] == want[:3] and got[3] == want[3] and got[4] == want[4]
+
+
+# ---------------------------------------------------------------- arrays
+
+def test_creation_and_copies():
+    @njit
+    def f(n, a):
+        return (np.zeros(n, np.float16), np.ones((2, n), dtype=np.float16), np.full(n, 1.1, np.float16),
+                np.arange(n, dtype=np.float16), np.zeros_like(a), a.copy(), np.asarray(a), a[::2], a.T)
+
+    a = halves(5, n=20)
+    for g, w in zip(f(20, a), f.py_func(20, a)):
+        assert same(g, w)
+
+
+def test_two_dimensional_and_strided_arrays():
+    @njit
+    def f(a):
+        s = np.float16(0)
+        for i in range(a.shape[0]):
+            for j in range(a.shape[1]):
+                a[i, j] = a[i, j] * np.float16(0.5) + np.float16(j)
+                s = max(s, a[i, j])
+        return s
+
+    a = halves(6, n=48, special=False).reshape(6, 8)
+    for view in (lambda x: x, lambda x: x.T, lambda x: x[::2, 1::3]):
+        b, c = a.copy(), a.copy()
+        assert f(view(b)) == f.py_func(view(c))
+        assert same(b, c)
+
+
+@pytest.mark.parametrize("name", ["sqrt", "exp", "log", "sin", "cos", "absolute", "floor", "ceil", "negative",
+                                  "isnan", "isinf", "isfinite"])
+def test_elementwise_functions_as_numpy(name):
+    ns = {"np": np}
+    exec(f"def f(a):\n    return np.{name}(a)\n", ns)
+    f = njit(ns["f"])
+    for seed in range(2):
+        a = halves(seed, scale=3.0)
+        assert same(quiet(f, a), quiet(ns["f"], a))
+
+
+def test_where_and_clip():
+    @njit
+    def f(a):
+        return np.where(a > 0, a, np.float16(0)), np.clip(a, -1, 1)
+
+    a = halves(7)
+    for g, w in zip(quiet(f, a), quiet(f.py_func, a)):
+        assert same(g, w)
+
+
+def test_prange_over_float16():
+    @njit(parallel=True)
+    def f(a, b):
+        out = np.empty_like(a)
+        for i in prange(a.shape[0]):
+            out[i] = a[i] * b[i] + np.float16(1)
+        return out
+
+    a, b = halves(8, n=5000, special=False), halves(9, n=5000, scale=1.0, special=False)
+    assert same(f(a, b), f.py_func(a, b))
+
+
+# ---------------------------------------------------------------- reductions
+
+@pytest.mark.parametrize("n", [1, 7, 8, 9, 100, 128, 129, 1000, 10000])
+def test_sum_and_prod_accumulate_in_float32(n):
+    @njit
+    def f(a):
+        return np.sum(a), a.sum(), np.prod(a[:20] / np.float16(8) + np.float16(1))
+
+    a = halves(n, n=n, scale=1.0, special=False)
+    got, want = f(a), f.py_func(a)
+    for g, w in zip(got, want):
+        assert type(g) is np.float16 and same(g, w)
+
+
+def test_mean_max_min_argmax():
+    @njit
+    def f(a):
+        return np.mean(a), a.max(), np.min(a), np.argmax(a), a.argmin()
+
+    for seed in range(4):
+        a = halves(seed, n=333, scale=5.0, special=False)
+        got, want = f(a), f.py_func(a)
+        assert type(got[0]) is np.float16
+        assert abs(float(got[0]) - float(want[0])) <= float(np.spacing(abs(want[0])))  # the division rounds twice
+        assert got[1] == want[1] and got[2] == want[2] and got[3] == want[3] and got[4] == want[4]
+
+
+def test_record_with_float16_field():
+    dt = np.dtype([("h", "f2"), ("x", "f8")])
+
+    @njit
+    def f(a):
+        for i in range(len(a)):
+            a[i]["h"] = a[i]["h"] * np.float16(2) + a[i]["x"]
+        return a["h"].sum()
+
+    a = np.zeros(5, dt)
+    a["h"], a["x"] = np.linspace(0, 1, 5), np.arange(5) / 3
+    b = a.copy()
+    assert f(a) == f.py_func(b)
+    assert same(a["h"], b["h"])
+
+
+# ---------------------------------------------------------------- refused
+
+def test_functions_not_checked_for_float16_refuse_it():
+    a = halves(1, n=10, special=False)
+    for body in ["np.sort(a)", "np.dot(a, a)", "np.median(a)", "np.hypot(a, a)", "np.cumsum(a)", "np.maximum(a, 1)"]:
+        ns = {"np": np}
+        exec(f"def f(a):\n    return {body}\n", ns)
+        with pytest.raises(ruchey.TypingError, match="does not support float16"):
+            njit(ns["f"])(a)
+
+
+def test_float16_typed_containers_refused(tmp_path):
+    code = """
+    import numpy as np, ruchey
+    from ruchey import njit, typed
+    njit(lambda x: x)(1)  # (typed.List of a NumPy scalar before any compile is another matter)
+    try:
+        typed.List([np.float16(1)])
+    except TypeError as e:
+        print("refused", e)
+    @njit
+    def f(a):
+        return np.sort(a)
+    try:
+        f(np.ones(3, np.float16))
+    except ruchey.TypingError:
+        print("typing error")
+    """
+    r = run_python_file(code, tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert "refused" in r.stdout and "typing error" in r.stdout

@@ -1,0 +1,548 @@
+"""Records: NumPy structured dtypes in compiled code, as Numba supports
+them. Arrays of records (1-D and 2-D, packed and aligned dtypes, fields of
+every numeric type, complex and bool, nested records) and numpy.void
+arguments; a[i].x and a[i]['x'] read and written; r = a[i] a view whose
+writes reach the array; a['x'] and a.x strided views of one field, used by
+loops, reductions and ufuncs; prange over records; dispatch by dtype; bad
+input refused with clear errors. Compared with the function's Python
+original (NumPy's void scalars have no attribute access, so functions that
+write r.x are compared with a twin that writes r['x'])."""
+import numpy as np
+import pytest
+
+import ruchey
+from ruchey import njit, prange
+
+from conftest import run_python_file
+
+NUMERIC = ["i1", "i2", "i4", "i8", "u1", "u2", "u4", "u8", "f2", "f4", "f8", "c8", "c16", "?"]
+
+
+def dtype_of(codes, align):
+    return np.dtype([(f"f{k}", c) for k, c in enumerate(codes)], align=align)
+
+
+def filled(dt, shape, seed):
+    """An array of records with every field given random values."""
+    rng = np.random.default_rng(seed)
+    a = np.zeros(shape, dt)
+    for name in dt.names:
+        t = dt.fields[name][0]
+        if t.kind == "b":
+            a[name] = rng.integers(0, 2, shape).astype(bool)
+        elif t.kind in "iu":
+            info = np.iinfo(t)
+            a[name] = rng.integers(max(info.min, -100), min(info.max, 100), shape, endpoint=True).astype(t)
+        elif t.kind == "c":
+            a[name] = (rng.normal(size=shape) + 1j * rng.normal(size=shape)).astype(t)
+        else:
+            a[name] = rng.normal(size=shape).astype(t)
+    return a
+
+
+def same_records(a, b):
+    """Equal dtypes and fields (an aligned dtype's padding bytes are not
+    copied by NumPy, so are not compared)."""
+    return a.dtype == b.dtype and a.shape == b.shape and all(
+        np.array_equal(a[name], b[name], equal_nan=a.dtype.fields[name][0].kind in "fc") for name in a.dtype.names)
+
+
+ALIGNS = [False, True]
+PAIR_DTYPES = [dtype_of(["f8", "i4", "c16", "?"], al) for al in ALIGNS] + \
+              [dtype_of(["u1", "f4", "i8", "c8", "i2"], al) for al in ALIGNS]
+
+
+# ---------------------------------------------------------------- reading fields
+
+@pytest.mark.parametrize("code", NUMERIC)
+@pytest.mark.parametrize("align", ALIGNS)
+def test_field_of_every_numeric_type_read(code, align):
+    dt = dtype_of(["u1", code, "f8"], align)
+
+    @njit
+    def f(a, i):
+        return a[i]["f1"]
+
+    a = filled(dt, 7, 1)
+    for i in range(7):
+        got, want = f(a, i), f.py_func(a, i)
+        assert got == want and type(got) is (np.float16 if code == "f2" else type(want.item()))
+
+
+@pytest.mark.parametrize("dt", PAIR_DTYPES, ids=str)
+def test_attribute_and_item_reads_agree_with_numpy(dt):
+    @njit
+    def by_attr(a):
+        s = 0.0
+        for i in range(a.shape[0]):
+            s += a[i].f0 * 2 + a[i].f1
+        return s
+
+    @njit
+    def by_item(a):
+        s = 0.0
+        for i in range(a.shape[0]):
+            s += a[i]["f0"] * 2 + a[i]["f1"]
+        return s
+
+    for seed in range(3):
+        a = filled(dt, 11, seed)
+        want = by_item.py_func(a)  # NumPy's scalars add float32 fields in float32, compiled code in float64
+        assert by_attr(a) == pytest.approx(want, rel=1e-6)
+        assert by_item(a) == pytest.approx(want, rel=1e-6)
+
+
+def test_two_dimensional_array_of_records():
+    dt = dtype_of(["f8", "i4"], False)
+
+    @njit
+    def f(a):
+        s = 0.0
+        for i in range(a.shape[0]):
+            for j in range(a.shape[1]):
+                s += a[i, j]["f0"] * a[i, j]["f1"] - j
+        return s
+
+    for seed in range(3):
+        a = filled(dt, (4, 5), seed)
+        assert f(a) == pytest.approx(f.py_func(a), rel=1e-12)
+        t = a.T  # Fortran order
+        assert f(t) == pytest.approx(f.py_func(t), rel=1e-12)
+        s = a[::2, 1::2]  # any strides
+        assert f(s) == pytest.approx(f.py_func(s), rel=1e-12)
+
+
+def test_record_view_from_an_element_and_iteration():
+    dt = dtype_of(["f8", "i8", "c16"], True)
+
+    @njit
+    def f(a):
+        s = 0.0
+        for r in a:
+            s += r["f0"] + r["f1"] + r["f2"].real
+        r = a[1]
+        return s + r["f2"].imag
+
+    a = filled(dt, 9, 4)
+    assert f(a) == pytest.approx(f.py_func(a), rel=1e-12)
+
+
+def test_nested_record_field():
+    inner = np.dtype([("p", "f8"), ("q", "i2")])
+    dt = np.dtype([("k", "i4"), ("in", inner), ("w", "f4")])
+
+    @njit
+    def f(a):
+        s = 0.0
+        for i in range(len(a)):
+            s += a[i]["in"]["p"] * a[i]["in"]["q"] + a[i]["k"] + a[i]["w"]
+        return s
+
+    a = np.zeros(6, dt)
+    a["k"] = np.arange(6)
+    a["in"]["p"] = np.linspace(0, 1, 6)
+    a["in"]["q"] = np.arange(6) * 3
+    a["w"] = 0.5
+    assert f(a) == pytest.approx(f.py_func(a), rel=1e-12)
+
+
+# ---------------------------------------------------------------- writing fields
+
+@pytest.mark.parametrize("dt", PAIR_DTYPES, ids=str)
+def test_writes_through_element_and_view(dt):
+    @njit
+    def by_attr(a):
+        for i in range(len(a)):
+            r = a[i]
+            r.f0 = abs(r.f1) * 3 + i
+            a[i].f1 += 2
+            a[i]["f2"] = a[i]["f2"] * 2
+
+    def twin(a):
+        for i in range(len(a)):
+            r = a[i]
+            r["f0"] = abs(r["f1"]) * 3 + i
+            a[i]["f1"] += 2
+            a[i]["f2"] = a[i]["f2"] * 2
+
+    @njit
+    def by_item(a):
+        twin_body(a)
+
+    twin_body = njit(twin)
+    for seed in range(3):
+        a = filled(dt, 8, seed)
+        b, c = a.copy(), a.copy()
+        twin(a)
+        by_attr(b)
+        by_item(c)
+        for name in dt.names:
+            np.testing.assert_array_equal(b[name], a[name])
+            np.testing.assert_array_equal(c[name], a[name])
+
+
+def test_store_converts_as_numpy():
+    dt = np.dtype([("i", "i2"), ("u", "u1"), ("f", "f4"), ("b", "?")])
+
+    @njit
+    def f(a, x):
+        a[0]["i"] = x
+        a[0]["u"] = x
+        a[0]["f"] = x
+        a[0]["b"] = x
+
+    for x in [3.75, 2.5, 0.0, 7, 200.0]:  # (floats out of an int's range convert as the hardware does)
+        a, b = np.zeros(1, dt), np.zeros(1, dt)
+        f(a, x)
+        b[0]["i"], b[0]["u"], b[0]["f"], b[0]["b"] = int(x), int(x), x, bool(x)
+        assert same_records(a, b)
+
+
+def test_whole_record_assigned_between_elements():
+    dt = dtype_of(["f8", "i4", "?"], False)
+
+    @njit
+    def f(a):
+        for i in range(len(a) - 1):
+            a[i] = a[i + 1]
+
+    a = filled(dt, 6, 2)
+    b = a.copy()
+    f(a)
+    f.py_func(b)
+    assert same_records(a, b)
+
+
+def test_record_argument_numpy_void():
+    dt = dtype_of(["f8", "i4", "c8"], True)
+    a = filled(dt, 4, 5)
+
+    @njit
+    def f(r):
+        return r["f0"] * r["f1"] + r["f2"].real
+
+    for i in range(4):
+        assert f(a[i]) == pytest.approx(f.py_func(a[i]), rel=1e-6)
+    assert len(f.signatures) == 1
+
+
+def test_sub_array_fields():
+    dt = np.dtype([("k", "i4"), ("v", "f8", (3,)), ("m", "i2", (2, 2))])
+
+    @njit
+    def f(a):
+        s = 0.0
+        for i in range(len(a)):
+            v = a[i]["v"]
+            for j in range(v.shape[0]):
+                s += v[j] * a[i]["k"]
+            a[i]["v"][1] = -1.0
+            a[i].m[0, 1] += 3
+            s += a[i]["m"][1, 0]
+        return s, a["v"], a["m"].sum(), a["v"][:, 2].sum(), a[0]["v"], a["m"][1:].shape
+
+    def twin(a):
+        s = 0.0
+        for i in range(len(a)):
+            v = a[i]["v"]
+            for j in range(v.shape[0]):
+                s += v[j] * a[i]["k"]
+            a[i]["v"][1] = -1.0
+            a[i]["m"][0, 1] += 3
+            s += a[i]["m"][1, 0]
+        return s, a["v"], a["m"].sum(), a["v"][:, 2].sum(), a[0]["v"], a["m"][1:].shape
+
+    a = np.zeros(4, dt)
+    a["k"], a["v"], a["m"] = np.arange(4), np.arange(12).reshape(4, 3) * 0.5, np.arange(16).reshape(4, 2, 2)
+    b = a.copy()
+    got, want = f(a), twin(b)
+    assert got[0] == want[0] and got[2] == want[2] and got[3] == want[3] and got[5] == want[5]
+    np.testing.assert_array_equal(got[1], want[1])
+    np.testing.assert_array_equal(got[4], want[4])
+    assert same_records(a, b)
+    assert "v[type=nestedarray(float64, (3,));offset=4],m[type=nestedarray(int16, (2, 2));offset=28]" in \
+        str(f.signatures[0])
+
+
+# ---------------------------------------------------------------- field views
+
+@pytest.mark.parametrize("dt", PAIR_DTYPES, ids=str)
+def test_field_view_in_array_features(dt):
+    @njit
+    def f(a):
+        x = a["f0"]
+        y = a.f1
+        return x.sum(), np.sqrt(np.abs(x)) + y, (x * 2 - y).max(), x.shape[0]
+
+    def twin(a):
+        x = a["f0"]
+        y = a["f1"]
+        return x.sum(), np.sqrt(np.abs(x)) + y, (x * 2 - y).max(), x.shape[0]
+
+    for seed in range(3):
+        a = filled(dt, 10, seed)
+        got, want = f(a), twin(a)
+        assert got[0] == pytest.approx(want[0], rel=1e-6)
+        # (NumPy takes the square root of uint8 in float16, compiled code in float32)
+        np.testing.assert_allclose(got[1], want[1], rtol=2e-3 if dt["f0"] == np.uint8 else 1e-6)
+        assert got[2] == pytest.approx(want[2], rel=1e-6)
+        assert got[3] == want[3]
+
+
+def test_field_view_writes_reach_the_array_and_loops_over_it():
+    dt = dtype_of(["f8", "i4"], False)
+
+    @njit
+    def f(a):
+        x = a["f0"]
+        for i in range(x.shape[0]):
+            x[i] = i * 0.5
+        a["f1"][:] = 7
+        return a["f0"].sum()
+
+    a = filled(dt, 5, 0)
+    b = a.copy()
+    assert f(a) == f.py_func(b)
+    assert same_records(a, b)
+
+
+def test_field_view_of_2d_array_returned():
+    dt = dtype_of(["i2", "f8"], True)
+
+    @njit
+    def f(a):
+        return a["f1"], a["f0"].sum(axis=0)
+
+    a = filled(dt, (3, 4), 1)
+    got, want = f(a), f.py_func(a)
+    np.testing.assert_array_equal(got[0], want[0])
+    np.testing.assert_array_equal(got[1], want[1])
+
+
+def test_copy_len_shape_of_record_array():
+    dt = dtype_of(["f8", "u2"], False)
+
+    @njit
+    def f(a):
+        b = a.copy()
+        b[0]["f0"] = -1.0
+        return b, len(a), a.shape, a.size, a.ndim, a.itemsize, a.nbytes, a[::2].strides
+
+    a = filled(dt, 4, 3)
+    got, want = f(a), f.py_func(a)
+    assert same_records(got[0], want[0]) and got[1:] == want[1:]
+    assert a["f0"][0] != -1.0
+
+
+def test_views_and_selections_of_record_arrays_returned():
+    dt = dtype_of(["f8", "i4", "c8"], False)
+
+    @njit
+    def f(a, idx):
+        return a[1:], a[idx], a[::2]
+
+    a = filled(dt, 7, 6)
+    idx = np.array([4, 0, 4, 2])
+    for got, want in zip(f(a, idx), f.py_func(a, idx)):
+        assert same_records(got, want)
+
+
+def test_record_passed_between_compiled_functions():
+    dt = dtype_of(["f8", "i4"], True)
+
+    @njit
+    def g(r, k):
+        r["f1"] = k
+        return r["f0"] * 2
+
+    @njit
+    def f(a):
+        s = 0.0
+        for i in range(len(a)):
+            s += g(a[i], i)
+        return s
+
+    a = filled(dt, 5, 8)
+    b = a.copy()
+    assert f(a) == f.py_func(b)
+    assert same_records(a, b)
+
+
+REC = np.dtype([("x", "f8"), ("y", "i4"), ("z", "c8")], align=True)
+BAD = np.dtype([("x", "O"), ("y", "f8")])
+
+
+def test_creation_with_a_structured_dtype_global():
+    @njit
+    def make(n):
+        a = np.zeros(n, REC)
+        b = np.empty((2, n), dtype=REC)
+        for i in range(n):
+            a[i]["x"] = i * 1.5
+            a[i]["y"] = i - 2
+            a[i]["z"] = 1j * i
+            b[1, i] = a[i]
+        return a, b[1], np.zeros_like(a), a["x"].sum()
+
+    for n in (0, 1, 5):
+        got, want = make(n), make.py_func(n)
+        for g, w in zip(got[:3], want[:3]):
+            assert same_records(g, w)
+        assert got[3] == want[3]
+
+
+def test_structured_dtype_global_refused_where_not_supported():
+    @njit
+    def bad(n):
+        return np.zeros(n, BAD)
+
+    @njit
+    def ones(n):
+        return np.ones(n, REC)
+
+    with pytest.raises(ruchey.TypingError, match="field 'x' has dtype object"):
+        bad(3)
+    with pytest.raises(ruchey.TypingError, match="numpy.ones.. does not support records"):
+        ones(3)
+
+
+# ---------------------------------------------------------------- parallel loops
+
+def test_records_in_prange():
+    dt = dtype_of(["f8", "f8", "i4"], True)
+
+    @njit(parallel=True)
+    def f(a):
+        s = 0.0
+        for i in prange(len(a)):
+            a[i]["f1"] = a[i]["f0"] * 2 + a[i]["f2"]
+            s += a[i]["f1"]
+        return s
+
+    a = filled(dt, 1000, 7)
+    b = a.copy()
+    assert f(a) == pytest.approx(f.py_func(b), rel=1e-12)
+    assert same_records(a, b)
+
+
+# ---------------------------------------------------------------- dispatch
+
+def test_dispatch_by_dtype():
+    @njit
+    def f(a):
+        return a[0]["x"]
+
+    d1 = np.dtype([("x", "f8"), ("y", "i4")])
+    d2 = np.dtype([("x", "i4"), ("y", "f8")])
+    d1_again = np.dtype([("x", "f8"), ("y", "i4")])
+    d1_aligned = np.dtype([("x", "f8"), ("y", "i4")], align=True)
+    assert f(np.ones(2, d1)) == 1.0
+    assert f(np.ones(2, d1_again)) == 1.0
+    assert len(f.signatures) == 1
+    assert f(np.ones(2, d2)) == 1
+    assert len(f.signatures) == 2
+    f(np.ones(2, d1_aligned))
+    assert len(f.signatures) == 3
+    assert "Record(x[type=float64;offset=0],y[type=int32;offset=8];12;False)" in str(f.signatures[0])
+
+
+# ---------------------------------------------------------------- bad input
+
+def test_unknown_field_names_field_and_dtype():
+    dt = np.dtype([("x", "f8"), ("y", "i4")])
+
+    @njit
+    def f(a):
+        return a[0].z
+
+    @njit
+    def g(a):
+        return a[0]["zz"]
+
+    @njit
+    def h(a):
+        return a["q"]
+
+    for fn, name in [(f, "z"), (g, "zz"), (h, "q")]:
+        with pytest.raises(ruchey.TypingError, match=rf"Record\(x\[type=float64.*has no field '{name}'"):
+            fn(np.zeros(2, dt))
+
+
+def test_refused_dtypes_at_dispatch():
+    @njit
+    def f(a):
+        return len(a)
+
+    cases = [
+        (np.zeros(2, [("o", "O"), ("x", "f8")]), "field 'o' has dtype object"),
+        (np.zeros(2, [("s", "U3"), ("x", "f8")]), "field 's' has dtype <U3"),
+        (np.zeros(2, [("v", "O", (3,))]), "field 'v' has dtype object"),
+        (np.zeros(2, [("v", [("p", "f8")], (3,))]), "field 'v' is a sub-array of records"),
+        (np.zeros(2, [("x", ">f8")]), "field 'x' has dtype >f8"),
+    ]
+    for a, why in cases:
+        with pytest.raises(TypeError, match="structured dtype .*" + why):
+            f(a)
+    with pytest.raises(TypeError, match="field 'o' has dtype object"):
+        f(np.zeros(2, [("o", "O"), ("x", "f8")])[0])
+    with pytest.raises(TypeError, match="records are taken as arguments, not inside tuples"):
+        f((np.zeros(2, [("x", "f8")])[0], 1))
+
+
+def test_records_refused_where_not_supported():
+    dt = np.dtype([("x", "f8"), ("y", "i4")])
+    a = np.zeros(3, dt)
+
+    @njit
+    def sums(a):
+        return np.sum(a)
+
+    @njit
+    def returns(a):
+        return a[0]
+
+    @njit
+    def adds(a):
+        return a + 1
+
+    @njit
+    def stores(a):
+        a[0]["x"] = 1j
+
+    @njit
+    def indexes(a):
+        return a[0][0]
+
+    @njit
+    def by_string(a):
+        return a[0]["x"]["y"]
+
+    for fn in (sums, returns, adds, stores, indexes, by_string):
+        with pytest.raises(ruchey.TypingError):
+            fn(a)
+
+
+def test_bad_records_do_not_crash(tmp_path):
+    code = """
+    import numpy as np, ruchey
+    from ruchey import njit
+    dt = np.dtype([("x", "f8"), ("y", "i4")])
+    @njit
+    def f(a, i):
+        r = a[i]
+        return r["x"] + r.y
+    a = np.zeros(3, dt)
+    for bad in [np.zeros(3), np.zeros(3, [("x", "O")]), 1.0, (a[0],), np.zeros((2, 2), dt)]:
+        try:
+            f(bad, 0)
+        except (TypeError, ruchey.TypingError):
+            pass
+    try:
+        f(a, 5)
+    except IndexError:
+        pass
+    print("ok", f(a, 1))
+    """
+    r = run_python_file(code, tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert "ok 0.0" in r.stdout
