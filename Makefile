@@ -2,6 +2,8 @@
 # make test   — install what is missing, build, run every test
 # make docs   — the documentation site (docs/_build/html), its examples run as tests
 # make bench  — the benchmark suite (bench/results/)
+# make compat — real Numba-based packages (stumpy, pynndescent, quantecon, numbagg) run
+#               with ruchey registered as numba, compared with Numba (bench/compat.py)
 # make leakcheck — the test suite under LeakSanitizer, failing on leaks from ruchey
 # make fuzz   — the generated-program tests at 200 times their count (a long run)
 # make test-pythons — the suite on the other supported Pythons and NumPy 1.x
@@ -20,7 +22,7 @@ PY := $(PYTHON)
 endif
 DEPS = PYTHON=$(PY) BASE_PYTHON=$(PYTHON) bash scripts/install-deps.sh
 
-.PHONY: deps build demo test docs bench leakcheck fuzz test-pythons wheel clean
+.PHONY: deps build demo test docs bench compat leakcheck fuzz test-pythons wheel clean
 
 deps:
 	@$(DEPS)
@@ -48,6 +50,9 @@ bench: build
 	$(PY) bench/numpy_ops.py
 	$(PY) bench/real_code.py
 	$(PY) bench/cuda_kernels.py
+
+compat: build
+	$(PY) bench/compat.py
 
 leakcheck: build
 	$(PY) scripts/leakcheck.py $(PY) -m pytest tests -q -p no:cacheprovider

@@ -223,6 +223,9 @@ bool cp_compile(Dispatcher *self, const Type *const *args, const Type *declared_
 /* The same for a ufunc: the entry is its inner loop (CompileOptions.ufunc_loop). */
 bool cp_compile_ufunc_loop(Dispatcher *self, const Type *const *args, const Type *declared_ret, OutputKind out,
                            CompileResult *res, Arena *arena);
+/* The same for a @cfunc: the entry is a C function (CompileOptions.c_entry). */
+bool cp_compile_c_entry(Dispatcher *self, const Type *const *args, const Type *declared_ret, OutputKind out,
+                        void (*failed)(const char *), CompileResult *res, Arena *arena);
 PyObject *cp_compile_ptx(PyObject *module, PyObject *args);
 PyObject *cp_analyses(PyObject *module, PyObject *args);
 PyObject *cp_typed_variables(PyObject *module, PyObject *args);  /* _core._typed_variables */
@@ -287,6 +290,10 @@ Dispatcher *ufunc_scalar_function(PyObject *obj);
  * NumPy picks a loop; args themselves where none does and the ufunc may
  * compile more (a DUFunc's). False with diag set where none is allowed. */
 bool ufunc_loop_types(Dispatcher *disp, const Type *const *args, int n, const Type **out, Diag *diag);
+
+/* ---------------------------------------------------------------- cfunc.c */
+
+PyObject *cfunc_compile(PyObject *module, PyObject *args);  /* _core._cfunc */
 
 /* ---------------------------------------------------------------- cudadrv.c */
 

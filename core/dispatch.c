@@ -560,8 +560,8 @@ static PyMethodDef dispatcher_methods[] = {
 
 static PyMemberDef dispatcher_members[] = {
   {"py_func", T_OBJECT, offsetof(Dispatcher, py_func), READONLY, "The Python function compiled."},
-  {"signatures", T_OBJECT, offsetof(Dispatcher, signatures), READONLY,
-   "The argument types of each compiled specialisation."},
+  {"_signature_texts", T_OBJECT, offsetof(Dispatcher, signatures), READONLY,
+   "The argument types of each compiled specialisation, as text: \"(int64, float64)\"."},
   {"_scalars_only", T_BOOL, offsetof(Dispatcher, scalars_only), 0,
    "A ufunc's function: compiled code calls it per element, with the types of one of its ufunc's loops."},
   {"_sealed", T_BOOL, offsetof(Dispatcher, sealed), 0,
@@ -595,6 +595,7 @@ static PyGetSetDef dispatcher_getset[] = {
   {"__dict__", PyObject_GenericGetDict, PyObject_GenericSetDict, NULL, NULL},
   PYTHON_PROPERTY("stats", "The on-disk cache's hits and misses (cache_path, cache_hits, cache_misses)."),
   PYTHON_PROPERTY("overloads", "Each compiled signature's compile result (signature, entry_point, return type)."),
+  PYTHON_PROPERTY("signatures", "The argument types of each compiled specialisation, a tuple of types each."),
   PYTHON_PROPERTY("nopython_signatures", "Each compiled signature as a ruchey.types Signature."),
   PYTHON_METHOD("inspect_types", "Print the source, each line with the types of its variables."),
   PYTHON_METHOD("parallel_diagnostics", "Print what each loop of a parallel=True function became."),

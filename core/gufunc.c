@@ -172,7 +172,7 @@ PyObject *gufunc_make(PyObject *module, PyObject *a) {
                         &DispatcherType, &disp))
     return NULL;
   int nargs = nin + nout;
-  if (nin < 0 || nout < 1 || nargs > MAX_ARGS) return PyErr_Format(PyExc_TypeError, "a gufunc takes 1 to %d arguments", MAX_ARGS);
+  if (nin < 0 || nout < 0 || nargs < 1 || nargs > MAX_ARGS) return PyErr_Format(PyExc_TypeError, "a gufunc takes 1 to %d arguments", MAX_ARGS);
   if (!ufunc_api_ready()) return NULL;
   Py_ssize_t n = PyList_GET_SIZE(loops);
   size_t m = (size_t)(n ? n : 1);

@@ -430,6 +430,8 @@ static PyMethodDef core_methods[] = {
    "A kernel (or a device function) as PTX: (pyfunc, argument types, cc[, device])."},
   {"_ufunc_loop", ufunc_compile_loop, METH_VARARGS,
    "A function of scalars compiled as a ufunc inner loop: (dispatcher, argument types, return type or None)."},
+  {"_cfunc", cfunc_compile, METH_VARARGS,
+   "A function compiled as a C callback: (dispatcher, argument types, return type, llvm) -> (address, code) or its LLVM IR."},
   {"_make_ufunc", ufunc_make, METH_VARARGS,
    "A numpy.ufunc of compiled loops: (name, doc, nin, identity, [(loop, type numbers)], parallel)."},
   {"_gufunc_loop", gufunc_compile_loop, METH_VARARGS,

@@ -273,18 +273,18 @@ const Type *disp_described_type(PyObject *d) {
   if (PyUnicode_Check(d) && !strcmp(PyUnicode_AsUTF8(d), "none")) return &core_plain[TY_NONE];  /* an Optional's None */
   if (!PyArg_ParseTuple(d, "iis", &kind, &ndim, &layout)) return NULL;
   if (kind < 0 || kind >= TY_COUNT || !(core_plain[kind].flags & TF_SCALAR) || ndim < 0 ||
-      ndim > RC_MAX_NDIM || !strchr("CFA", layout[0])) {
+      ndim > RC_MAX_NDIM || !layout[0] || !strchr("CFA", layout[0]) || (layout[1] && strcmp(layout + 1, "R"))) {
     PyErr_SetString(PyExc_ValueError, "invalid type description");
     return NULL;
   }
   if (!ndim) return &core_plain[kind];
-  return core_api()->array(&core_plain[kind], ndim, layout[0], false);
+  return core_api()->array(&core_plain[kind], ndim, layout[0], layout[1] == 'R');  /* "CR": readonly */
 }
 
 PyObject *disp_describe_type(const Type *t) {
   if (t->kind == TY_NONE) return PyUnicode_FromString("none");
   if (ty_is_scalar(t)) return Py_BuildValue("(iis)", (int)t->kind, 0, "C");
-  if (t->kind == TY_ARRAY) return Py_BuildValue("(iiC)", (int)t->elem->kind, t->ndim, t->layout);
+  if (t->kind == TY_ARRAY) return Py_BuildValue("(iis)", (int)t->elem->kind, t->ndim, t->readonly ? (char[]){t->layout, 'R', 0} : (char[]){t->layout, 0});
   if (t->kind == TY_TUPLE) {
     PyObject *items = PyList_New(t->nfields);
     for (int i = 0; items && i < t->nfields; i++) {

@@ -390,6 +390,10 @@ typedef struct CompileOptions {
   bool ufunc_loop;         /* OUT_JIT: the entry is a NumPy ufunc inner loop over the function of
                             * scalars, int loop(char **args, int64 *dims, int64 *steps, void *data),
                             * returning an RtStatus (the first element that failed) */
+  bool c_entry;            /* OUT_JIT: the entry is a C function of the signature's scalars (@cfunc),
+                            * ret f(args...); where the body fails it calls c_failed(name), the
+                            * error in the thread's RtError, and returns zero */
+  void (*c_failed)(const char *name);
 } CompileOptions;
 
 /* OUT_JIT_KEEP: as OUT_JIT, the object file also handed back (for the

@@ -637,8 +637,10 @@ static void ty_stmt(Infer *in, Node *n) {
     ty_block(in, &n->orelse);
     break;
   case N_FOR:
+    /* a loop variable declared another integer type (locals=) holds each
+     * int64 value converted, as Numba's does */
     if (in->f->declared_types && in->f->declared_types[n->lhs->var] &&
-        in->f->declared_types[n->lhs->var] != TYS(TY_I64)) {
+        !ty_is_int(in->f->declared_types[n->lhs->var])) {
       ty_error(in, n->lhs, "a for loop's variable is an int64: locals cannot declare it %s",
                in->f->declared_types[n->lhs->var]->name);
       break;

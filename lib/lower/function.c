@@ -383,6 +383,9 @@ LLVMModuleRef lo_function(Func *f, const CompileOptions *opts, LLVMContextRef c,
     lo_gpu_device(&l, LLVMAddFunction(mod.m, symbol, lo_gpu_device_type(&l)));
   } else if (mod.gpu) {
     lo_gpu_kernel(&l, symbol);
+  } else if (opts->c_entry) {
+    lo_body(&l);
+    lo_c_entry(&l, symbol);
   } else {
     LLVMTypeRef params[4] = {mod.ptr, mod.ptr, mod.ptr, mod.ptr};
     LLVMValueRef entry_fn = LLVMAddFunction(mod.m, symbol, LLVMFunctionType(mod.i32, params, opts->ufunc_loop ? 4 : 2, 0));

@@ -12,6 +12,7 @@
  *   try.c       try/except/else/finally
  *   calls.c     calls between compiled functions
  *   prange.c    parallel regions on the thread pool
+ *   cfunc.c     the C entry of a @cfunc
  *   kernel.c    CUDA kernels on the CPU: blocks over the pool, threads as loops (fission)
  *   fibers.c    CUDA kernels on the CPU whose threads run as fibers
  *   gpu.c       CUDA kernels and device functions for NVPTX
@@ -311,6 +312,7 @@ void lo_func_init(Lower *l, LowerModule *mod, Func *f, const CompileOptions *opt
 void lo_func_done(Lower *l);
 /* A function's body, as an internal function taking its arguments as values. */
 LLVMValueRef lo_body(Lower *l);
+void lo_c_entry(Lower *l, const char *symbol);  /* cfunc.c: a @cfunc's C entry calling the body */
 /* Starts an internal function named after l's own plus suffix, emitted by
  * sub (same module and Func): entry and exit blocks, status RT_OK. */
 void lo_begin_outlined(Lower *sub, Lower *l, const char *suffix, LLVMTypeRef ft);

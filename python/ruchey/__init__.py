@@ -14,11 +14,19 @@ from ruchey.types import (bool_, boolean, complex64, complex128, double, float16
                           int16, int32, int64, intp, typeof, uint8, uint16, uint32, uint64, uintp, void)
 from ruchey.types import none, optional  # as numba.none and numba.optional
 from ruchey.ufunc import DUFunc, guvectorize, vectorize
+from ruchey.ccallback import carray, cfunc, farray
 from ruchey import typed
 
 __version__ = "0.1.0"
 __all__ = ["jit", "njit", "prange", "TypingError", "get_num_threads", "set_num_threads",
-           "get_thread_id", "vectorize", "guvectorize"]
+           "get_thread_id", "vectorize", "guvectorize", "cfunc", "carray", "farray"]
+
+
+def install_as_numba():
+    """Registers ruchey as ``numba`` in this process, so that packages
+    written for Numba import and run it (see ruchey.numba_shim)."""
+    from ruchey.numba_shim import install_as_numba
+    return install_as_numba()
 
 
 def __getattr__(name):

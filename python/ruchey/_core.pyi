@@ -11,7 +11,7 @@ class Dispatcher(Generic[_P, _R]):
     """A function compiled by ruchey on first call for each set of argument types."""
 
     py_func: Callable[_P, _R]
-    signatures: list[str]
+    signatures: list[tuple[Any, ...]]
     def __init__(self, py_func: Callable[_P, _R], *, boundscheck: bool = ..., fastmath: bool = ...,
                  error_model: str = ..., nogil: bool = ..., parallel: bool = ...) -> None: ...
     def __call__(self, *args: _P.args, **kwargs: _P.kwargs) -> _R: ...

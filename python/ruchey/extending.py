@@ -67,6 +67,8 @@ class _Described:
 def _type_of(desc):
     if isinstance(desc, tuple):
         return types.Type(*desc)
+    if isinstance(desc, list):  # a tuple type
+        return types.TupleType([_type_of(d) for d in desc])
     if desc == "none":
         return types.none
     return _Described(desc)
@@ -82,9 +84,10 @@ class _Overloads:
         self.chosen = {}   # argument types' descriptions -> the implementation's dispatcher
 
     def select(self, descs):
-        if descs not in self.chosen:
-            self.chosen[descs] = self._choose(descs)
-        return self.chosen[descs]
+        key = repr(descs)  # tuple types are described as lists
+        if key not in self.chosen:
+            self.chosen[key] = self._choose(descs)
+        return self.chosen[key]
 
     def _choose(self, descs):
         argtypes = tuple(_type_of(d) for d in descs)

@@ -1,7 +1,7 @@
 """The attributes of a compiled function that Numba users read beside
 calling it, where speed does not matter (the dispatcher's C type finds them
 here): ``stats``, ``overloads``, ``nopython_signatures``,
-``inspect_types()`` and ``parallel_diagnostics()``. ``signatures``,
+``inspect_types()``, ``parallel_diagnostics()`` and ``signatures``.
 ``inspect_llvm()``, ``inspect_asm()`` and ``recompile()`` are the C type's own.
 """
 import ast
@@ -25,10 +25,39 @@ class Signature(collections.namedtuple("Signature", ("args", "return_type"))):
         return f"{self.return_type!r}({', '.join(map(repr, self.args))})"
 
 
+class ArgTypes(tuple):
+    """A compiled signature's argument types, as Numba's ``signatures``
+    lists them: a tuple of types. It also equals, and hashes as, its text
+    ``"(int64, float64)"``, the keys of ``inspect_llvm()``."""
+
+    def __new__(cls, items, text):
+        self = super().__new__(cls, items)
+        self._text = text
+        return self
+
+    def __eq__(self, other):
+        if isinstance(other, str):
+            return self._text == other
+        return tuple.__eq__(self, other)
+
+    def __ne__(self, other):
+        return not self == other
+
+    def __hash__(self):
+        return hash(self._text)
+
+    def __repr__(self):
+        return self._text
+
+    __str__ = __repr__
+
+
 def _type_of(desc):
     from ruchey import types
     if isinstance(desc, tuple):
         return types.Type(*desc)
+    if isinstance(desc, list):
+        return types.TupleType([_type_of(d) for d in desc])
     if desc == "none":
         return types.none
     return _Named(desc)
@@ -50,12 +79,18 @@ def stats(disp):
     return Stats(cache.cache_path, collections.Counter(cache.hits), collections.Counter(cache.misses))
 
 
+def signatures(disp):
+    """The argument types of each compiled specialisation (ArgTypes)."""
+    return [ArgTypes(map(_type_of, args), sig) for sig, _, args, _ in disp._entries()]
+
+
 def overloads(disp):
-    """signature -> its compile result (signature, entry_point: the machine
-    code's address, argtypes, return_type)."""
+    """signature (ArgTypes) -> its compile result (signature, entry_point:
+    the machine code's address, argtypes, return_type)."""
     result = {}
     for sig, entry, args, ret in disp._entries():
-        result[sig] = CompileResult(sig, entry, tuple(map(_type_of, args)), _type_of(ret))
+        argtypes = tuple(map(_type_of, args))
+        result[ArgTypes(argtypes, sig)] = CompileResult(sig, entry, argtypes, _type_of(ret))
     return result
 
 

@@ -15,8 +15,10 @@ from ruchey import _core
 class Type:
     """A scalar type, or an array type when ndim > 0."""
 
-    def __init__(self, kind, ndim=0, layout="C"):
-        self.kind, self.ndim, self.layout = kind, ndim, layout
+    def __init__(self, kind, ndim=0, layout="C", readonly=False):
+        if layout.endswith("R"):  # as described: "CR" is a readonly C array
+            layout, readonly = layout[:-1], True
+        self.kind, self.ndim, self.layout, self.readonly = kind, ndim, layout, builtins.bool(readonly and ndim)
 
     @property
     def name(self):
@@ -43,7 +45,7 @@ class Type:
         return Signature(self, args)
 
     def describe(self):
-        return (self.kind, self.ndim, self.layout)
+        return (self.kind, self.ndim, self.layout + ("R" if self.readonly else ""))
 
     @property
     def dtype(self):
@@ -69,7 +71,7 @@ class Type:
     def __repr__(self):
         if not self.ndim:
             return self.name
-        return f"array({self.name}, {self.ndim}d, {self.layout})"
+        return f"{'readonly ' if self.readonly else ''}array({self.name}, {self.ndim}d, {self.layout})"
 
 
 class TupleType:
@@ -158,12 +160,33 @@ def described_alternatives(args):
     return list(itertools.product(*choices))
 
 
+class CPointer:
+    """Numba's CPointer(float64): a C pointer to values of a scalar type, an
+    argument of a @cfunc. Compiled code reads it with ``carray(p, shape)``
+    or ``farray``, or indexes it (``p[i]``); ``voidptr`` is a pointer to
+    bytes."""
+
+    def __init__(self, dtype, _name=None):
+        if not isinstance(dtype, Type) or dtype.ndim:
+            raise TypeError(f"CPointer() takes a scalar type, got {dtype!r}")
+        self.dtype, self._name = dtype, _name
+
+    def __eq__(self, other):
+        return isinstance(other, CPointer) and (self.dtype, self._name) == (other.dtype, other._name)
+
+    def __hash__(self):
+        return hash(("CPointer", self.dtype, self._name))
+
+    def __repr__(self):
+        return self._name or f"{self.dtype!r}*"
+
+
 class Signature:
     """Argument types and a return type (None: inferred)."""
 
     def __init__(self, return_type, args):
         for a in args:
-            if not isinstance(a, (Type, TupleType, Optional)):
+            if not isinstance(a, (Type, TupleType, Optional, CPointer)):
                 raise TypeError(f"not a ruchey type in a signature: {a!r}")
         self.return_type, self.args = return_type, tuple(args)
 
@@ -201,7 +224,9 @@ namespace["unicode_type"] = unicode_type
 namespace.update({alias: _SCALARS[name] for alias, name in _ALIASES.items()})
 void = none = NoneType()
 optional = Optional
-namespace.update(void=void, none=none, Tuple=Tuple, UniTuple=UniTuple, optional=Optional)
+voidptr = CPointer(_SCALARS["uint8"], "void*")
+namespace.update(void=void, none=none, Tuple=Tuple, UniTuple=UniTuple, optional=Optional, CPointer=CPointer,
+                 voidptr=voidptr)
 globals().update(namespace)
 
 
@@ -265,14 +290,14 @@ class Array(metaclass=_Category):
     """Numba's Array(float64, 2, "C"): an array type of a scalar type; and
     the class of array types, isinstance(t, types.Array)."""
 
-    def __new__(cls, dtype, ndim, layout="A"):
+    def __new__(cls, dtype, ndim, layout="A", readonly=False):
         if not isinstance(dtype, Type) or dtype.ndim:
             raise TypeError(f"Array() takes a scalar type, got {dtype!r}")
         if not isinstance(ndim, int) or not 1 <= ndim <= 32:
             raise ValueError(f"Array() takes 1 to 32 dimensions, got {ndim!r}")
         if layout not in ("C", "F", "A"):
             raise ValueError(f"an array's layout is 'C', 'F' or 'A', got {layout!r}")
-        return Type(dtype.kind, ndim, "C" if ndim == 1 and layout == "F" else layout)
+        return Type(dtype.kind, ndim, "C" if ndim == 1 and layout == "F" else layout, readonly)
 
     @staticmethod
     def _holds(t):

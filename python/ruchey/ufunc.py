@@ -246,17 +246,18 @@ def vectorize(ftylist_or_function=(), **options):
 # ---------------------------------------------------------------- guvectorize
 
 def _parse_layout(layout):
-    """"(m,n),(n)->(m)" as ([["m", "n"], ["n"]], [["m"]])."""
+    """"(m,n),(n)->(m)" as ([["m", "n"], ["n"]], [["m"]]). As in Numba, a
+    layout without "->" has no outputs: the function writes into an input."""
     text = layout.replace(" ", "")
     ins, arrow, outs = text.partition("->")
     groups = []
     for part in (ins, outs):
         found = re.findall(r"\(([^()]*)\)", part)
-        if not arrow or ",".join(f"({g})" for g in found) != part:
+        if ",".join(f"({g})" for g in found) != part or (arrow and not found):
             raise ValueError(f"not a gufunc layout: {layout!r} (write it as \"(m,n),(n)->(m)\")")
         groups.append([[d for d in g.split(",") if d] for g in found])
-    if not groups[1]:
-        raise ValueError(f"a gufunc layout needs an output: {layout!r}")
+    if not groups[0] and not groups[1]:
+        raise ValueError(f"not a gufunc layout: {layout!r} (write it as \"(m,n),(n)->(m)\")")
     return groups
 
 

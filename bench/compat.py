@@ -1,0 +1,191 @@
+"""make compat: real Numba-based packages from PyPI run with ruchey
+registered as numba, their results compared with Numba's.
+
+    python3 bench/compat.py [--only PACKAGE ...] [--fresh] [--venv DIR]
+
+Makes a virtual environment (build/compat-venv by default, seeing the
+system's site packages), pip-installs numba and the packages into it, then
+runs each package's computations (bench/compat_workloads.py) in fresh
+processes: once under Numba, once after ``ruchey.install_as_numba()``.
+The results must agree (numpy.allclose, rtol 1e-6, NaNs equal). Numba's
+results are kept in build/compat/, keyed by the package's and Numba's
+versions, since compiling them takes minutes (--fresh runs them again).
+Prints a table (markdown): per computation the time of each (the first
+call, compiles included) and whether ruchey's result agrees, or the first
+line of its error; then per package the Numba names it asked for that
+ruchey lacks (placeholders of ruchey.numba_shim).
+"""
+import argparse
+import json
+import os
+import subprocess
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+PACKAGES = ("stumpy", "pynndescent", "quantecon", "numbagg")
+TIMEOUT = 1200
+
+
+# ---------------------------------------------------------------- the worker (in the compat venv)
+
+def summary(exc):
+    """An error in one line: its class and the line saying what failed (a
+    TypingError's, past "in the function called here:" and its places)."""
+    lines = [line.strip() for line in str(exc).splitlines()]
+    said = [line for line in lines if line and line != "in the function called here:" and
+            not line.startswith("File ") and set(line) != {"^"}]
+    return f"{type(exc).__name__}: {said[0] if said else ''}"[:200]
+
+
+def work(package, mode, outdir):
+    """Runs package's computations, writing each result and report.json to outdir."""
+    import numpy as np
+    if mode == "ruchey":
+        import ruchey
+        ruchey.install_as_numba()
+    sys.path.insert(0, HERE)
+    import compat_workloads
+    rows = []
+    for name, fn in compat_workloads.WORKLOADS[package].items():
+        start = time.perf_counter()
+        try:
+            result = fn()
+            np.savez(os.path.join(outdir, name + ".npz"), **{k: np.asarray(v) for k, v in result.items()})
+            rows.append({"name": name, "ok": True, "seconds": time.perf_counter() - start})
+        except BaseException as exc:  # noqa: BLE001 - every failure is a row of the table
+            rows.append({"name": name, "ok": False, "seconds": time.perf_counter() - start,
+                         "error": summary(exc)})
+    missing = []
+    if mode == "ruchey":
+        from ruchey import numba_shim
+        missing = numba_shim.missing()
+    with open(os.path.join(outdir, "report.json"), "w") as f:
+        json.dump({"rows": rows, "missing": missing}, f)
+
+
+# ---------------------------------------------------------------- the driver
+
+def venv_python(venv):
+    python = os.path.join(venv, "bin", "python")
+    if not os.path.exists(python):
+        base = getattr(sys, "_base_executable", sys.executable)
+        subprocess.run([base, "-m", "venv", "--system-site-packages", venv], check=True)
+    return python
+
+
+def install(python, packages):
+    subprocess.run([python, "-m", "pip", "install", "-q", "--disable-pip-version-check", "numba", *packages],
+                   check=True)
+
+
+def version(python, package):
+    out = subprocess.run([python, "-c", f"import importlib.metadata as m; print(m.version({package!r}))"],
+                         capture_output=True, text=True)
+    return out.stdout.strip() or "?"
+
+
+def ruchey_path(workdir):
+    """A folder holding only this interpreter's ruchey, for the venv's PYTHONPATH."""
+    import ruchey
+    path = os.path.join(workdir, "path")
+    os.makedirs(path, exist_ok=True)
+    link = os.path.join(path, "ruchey")
+    if os.path.islink(link):
+        os.unlink(link)
+    os.symlink(os.path.dirname(os.path.abspath(ruchey.__file__)), link)
+    return path
+
+
+def run(python, package, mode, outdir, env):
+    os.makedirs(outdir, exist_ok=True)
+    report = os.path.join(outdir, "report.json")
+    if os.path.exists(report):
+        os.unlink(report)
+    cmd = [python, os.path.abspath(__file__), "--worker", package, mode, outdir]
+    try:
+        proc = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=TIMEOUT)
+    except subprocess.TimeoutExpired:
+        return {"rows": [], "missing": [], "failed": f"timed out after {TIMEOUT} s"}
+    if not os.path.exists(report):
+        last = (proc.stderr.strip().splitlines() or ["no output"])[-1]
+        return {"rows": [], "missing": [], "failed": f"the process died (rc {proc.returncode}): {last[:160]}"}
+    with open(report) as f:
+        return json.load(f)
+
+
+def agree(a_dir, b_dir, name):
+    import numpy as np
+    with np.load(os.path.join(a_dir, name + ".npz")) as a, np.load(os.path.join(b_dir, name + ".npz")) as b:
+        if set(a.files) != set(b.files):
+            return "different results"
+        for key in a.files:
+            x, y = a[key], b[key]
+            if x.shape != y.shape:
+                return f"{key}: shape {y.shape}, Numba's {x.shape}"
+            if not np.allclose(x, y, rtol=1e-6, atol=1e-12, equal_nan=True):
+                return f"{key}: differs from Numba's (max abs diff {np.nanmax(np.abs(x - y)):.3g})"
+    return None
+
+
+def table(results):
+    lines = ["| package | computation | Numba | ruchey | same result as Numba |", "|---|---|---|---|---|"]
+    for package, ver, numba_dir, numba_rep, ruchey_dir, ruchey_rep in results:
+        numba_rows = {r["name"]: r for r in numba_rep["rows"]}
+        for row in ruchey_rep["rows"] or [{"name": "(all)", "ok": False, "seconds": 0,
+                                           "error": ruchey_rep.get("failed", "?")}]:
+            ref = numba_rows.get(row["name"])
+            numba_time = f"{ref['seconds']:.1f} s" if ref and ref["ok"] else "fails"
+            if not row["ok"]:
+                verdict, ruchey_time = "no: " + row["error"].replace("|", "\\|"), "—"
+            elif not (ref and ref["ok"]):
+                verdict, ruchey_time = "runs (Numba fails)", f"{row['seconds']:.1f} s"
+            else:
+                diff = agree(numba_dir, ruchey_dir, row["name"])
+                verdict, ruchey_time = ("yes" if diff is None else "no: " + diff), f"{row['seconds']:.1f} s"
+            lines.append(f"| {package} {ver} | {row['name']} | {numba_time} | {ruchey_time} | {verdict} |")
+    return "\n".join(lines)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--only", nargs="*", default=PACKAGES, choices=PACKAGES)
+    parser.add_argument("--fresh", action="store_true", help="run Numba's side again")
+    parser.add_argument("--venv", default=os.path.join(ROOT, "build", "compat-venv"))
+    parser.add_argument("--worker", nargs=3, help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.worker:
+        work(*args.worker)
+        return
+    workdir = os.path.join(ROOT, "build", "compat")
+    python = venv_python(args.venv)
+    install(python, args.only)
+    numba_version = version(python, "numba")
+    plain = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    with_ruchey = dict(plain, PYTHONPATH=ruchey_path(workdir))
+    results = []
+    for package in args.only:
+        ver = version(python, package)
+        numba_dir = os.path.join(workdir, f"numba-{numba_version}-{package}-{ver}")
+        report = os.path.join(numba_dir, "report.json")
+        if args.fresh or not os.path.exists(report):
+            print(f"{package} {ver} under Numba {numba_version} ...", file=sys.stderr, flush=True)
+            numba_rep = run(python, package, "numba", numba_dir, plain)
+        else:
+            with open(report) as f:
+                numba_rep = json.load(f)
+        print(f"{package} {ver} under ruchey ...", file=sys.stderr, flush=True)
+        ruchey_dir = os.path.join(workdir, f"ruchey-{package}")
+        ruchey_rep = run(python, package, "ruchey", ruchey_dir, with_ruchey)
+        results.append((package, ver, numba_dir, numba_rep, ruchey_dir, ruchey_rep))
+    print(f"Numba {numba_version}; each time is the computation's first run (compiles included).\n")
+    print(table(results))
+    print()
+    for package, *_, ruchey_rep in results:
+        if ruchey_rep.get("missing"):
+            print(f"{package} asked for what ruchey lacks: {', '.join(ruchey_rep['missing'])}")
+
+
+if __name__ == "__main__":
+    main()

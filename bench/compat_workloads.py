@@ -1,0 +1,104 @@
+"""The computations bench/compat.py runs with each Numba-based package, once
+under Numba and once with ruchey registered as numba. Each returns a dict
+of NumPy arrays (or numbers) that the two runs must agree on; inputs come
+from fixed seeds. One package has several computations, each reported on
+its own, so that one missing feature does not hide what else works."""
+import numpy as np
+
+
+def _walk(n, seed):
+    return np.cumsum(np.random.default_rng(seed).standard_normal(n))
+
+
+def stumpy_stump():
+    import stumpy
+    mp = stumpy.stump(_walk(2000, 0), m=50)
+    return {"profile": mp[:, 0].astype(float), "index": mp[:, 1].astype(np.int64)}
+
+
+def stumpy_aamp():
+    import stumpy
+    return {"profile": stumpy.aamp(_walk(600, 1), m=30)[:, 0].astype(float)}
+
+
+def pynndescent_graph():
+    import pynndescent
+    data = np.random.default_rng(1).standard_normal((600, 8)).astype(np.float32)
+    index = pynndescent.NNDescent(data, n_neighbors=10, random_state=42, n_jobs=1)
+    found, _ = index.neighbor_graph
+    exact = np.argsort(((data[:, None, :] - data[None, :, :]) ** 2).sum(-1), axis=1)[:, :10]
+    recall = np.mean([len(set(a) & set(b)) / 10 for a, b in zip(found, exact)])
+    return {"recall_at_least_0.99": float(recall >= 0.99)}
+
+
+def quantecon_markov():
+    import quantecon as qe
+    mc = qe.markov.tauchen(25, 0.9, 0.1)
+    path = mc.simulate(ts_length=2000, init=0, random_state=1234)
+    return {"stationary": mc.stationary_distributions[0], "path": np.asarray(path, dtype=np.int64)}
+
+
+def quantecon_brent_max():
+    import quantecon as qe
+    from numba import njit
+
+    @njit
+    def bumpy(x):
+        return -(x - 0.3) ** 2 + np.sin(3 * x)
+    xmax, fmax, _ = qe.optimize.brent_max(bumpy, -1.0, 1.0)
+    return {"argmax_max": np.array([xmax, fmax])}
+
+
+def quantecon_nelder_mead():
+    import quantecon as qe
+    from numba import njit
+
+    @njit
+    def rosen(x):
+        return -((1 - x[0]) ** 2 + 100 * (x[1] - x[0] ** 2) ** 2)
+    return {"x": qe.optimize.nelder_mead(rosen, np.array([-1.2, 1.0])).x}
+
+
+def _panel():
+    rng = np.random.default_rng(2)
+    a = rng.standard_normal((50, 400))
+    a[rng.random(a.shape) < 0.1] = np.nan
+    return a
+
+
+def numbagg_nanmean():
+    import numbagg
+    return {"nanmean": numbagg.nanmean(_panel(), axis=-1)}
+
+
+def numbagg_move_mean():
+    import numbagg
+    return {"move_mean": numbagg.move_mean(_panel(), window=10)}
+
+
+def numbagg_move_exp_nanmean():
+    import numbagg
+    return {"move_exp_nanmean": numbagg.move_exp_nanmean(_panel(), alpha=0.3)}
+
+
+def numbagg_group_nanmean():
+    import numbagg
+    labels = np.random.default_rng(3).integers(0, 7, size=400)
+    return {"group_nanmean": numbagg.group_nanmean(_panel(), labels, axis=-1)}
+
+
+def numbagg_nanquantile():
+    import numbagg
+    return {"nanquantile": numbagg.nanquantile(_panel(), 0.3, axis=-1)}
+
+
+# package -> its computations, by name
+WORKLOADS = {
+    "stumpy": {"stump": stumpy_stump, "aamp": stumpy_aamp},
+    "pynndescent": {"NNDescent": pynndescent_graph},
+    "quantecon": {"markov": quantecon_markov, "brent_max": quantecon_brent_max,
+                  "nelder_mead": quantecon_nelder_mead},
+    "numbagg": {"nanmean": numbagg_nanmean, "move_mean": numbagg_move_mean,
+                "move_exp_nanmean": numbagg_move_exp_nanmean, "group_nanmean": numbagg_group_nanmean,
+                "nanquantile": numbagg_nanquantile},
+}

@@ -1,0 +1,149 @@
+"""@cfunc: a compiled function as a C callback.
+
+``@cfunc("float64(float64)")`` compiles the function at once into a plain C
+function of that signature (lib/lower/cfunc.c): ``.address`` is its
+address, ``.ctypes`` a ctypes function pointer to it, and
+``scipy.LowLevelCallable(f.ctypes)`` hands it to SciPy (``quad`` and
+friends then call machine code, never the interpreter). The callback
+touches no Python object, so C code may call it without the GIL.
+
+An exception inside the callback cannot reach its caller, which is C code:
+as in Numba it is written out through ``sys.unraisablehook`` ("Exception
+ignored in ...") and the callback returns zero.
+"""
+import ctypes
+import functools
+
+from ruchey import _core, decorators, types
+
+_CTYPES = {
+    "bool": ctypes.c_bool, "int8": ctypes.c_int8, "int16": ctypes.c_int16, "int32": ctypes.c_int32,
+    "int64": ctypes.c_int64, "uint8": ctypes.c_uint8, "uint16": ctypes.c_uint16, "uint32": ctypes.c_uint32,
+    "uint64": ctypes.c_uint64, "float32": ctypes.c_float, "float64": ctypes.c_double,
+}
+
+
+def _ctype(t):
+    if isinstance(t, types.NoneType):
+        return None
+    if isinstance(t, types.CPointer):
+        return ctypes.c_void_p if t == types.voidptr else ctypes.POINTER(_CTYPES[t.dtype.name])
+    if isinstance(t, types.Type) and not t.ndim and t.name in _CTYPES:
+        return _CTYPES[t.name]
+    raise _core.TypingError(f"a C callback takes integers, floats, bools and pointers to them (CPointer, "
+                            f"voidptr), and returns a number or a bool, not {t!r}")
+
+
+def _described(t):
+    """A pointer travels to the compiler as a 1-d C array of its elements
+    (lib/lower/cfunc.c makes it from the pointer, of no known length)."""
+    return types.Type(t.dtype.kind, 1, "C").describe() if isinstance(t, types.CPointer) else t.describe()
+
+
+class CFunc:
+    """The compiled C callback of a function (what ``@cfunc(sig)`` returns)."""
+
+    def __init__(self, func, signature, options):
+        sig = types.parse_signature(signature)
+        if sig.return_type is None:
+            raise _core.TypingError(f"cfunc {func.__name__}: the signature needs a return type, "
+                                    f"as in \"float64(float64)\", got {signature!r}")
+        self._signature = sig
+        self._argtypes = tuple(_ctype(t) for t in sig.args)
+        self._restype = _ctype(sig.return_type)
+        self._disp = decorators._dispatcher(func, options)
+        self._args = tuple(_described(t) for t in sig.args)
+        self.address, self._code = _core._cfunc(self._disp, self._args, sig.return_type.describe())
+        self.native_name = f"cfunc.{func.__module__}.{func.__qualname__}"
+        self.ctypes = ctypes.CFUNCTYPE(self._restype, *self._argtypes)(self.address)
+        self.py_func = func
+        functools.update_wrapper(self, func)
+
+    def __call__(self, *args, **kwargs):
+        """As in Numba, calling the object from Python runs the Python function."""
+        return self.py_func(*args, **kwargs)
+
+    def inspect_llvm(self):
+        """The callback's LLVM IR (compiled again: the JIT keeps only machine code)."""
+        return _core._cfunc(self._disp, self._args, self._signature.return_type.describe(), True)
+
+    def __repr__(self):
+        return f"<ruchey.CFunc {self.py_func.__qualname__} {self._signature!r}>"
+
+
+def cfunc(sig, locals=None, cache=False, **options):
+    """``@cfunc("float64(float64)")``: compile the function now as a C
+    callback of that signature. ``nopython`` is accepted (ruchey compiles
+    everything in nopython mode); ``cache`` is accepted and the callback is
+    compiled again in each process."""
+    options = dict(options)
+    if locals:
+        options["locals"] = locals
+    options.pop("nopython", None)
+    return lambda func: CFunc(func, sig, options)
+
+
+# ---------------------------------------------------------------- carray, farray
+
+def _python_array(ptr, shape, dtype, order):
+    import numpy
+    shape = (shape,) if isinstance(shape, int) else tuple(shape)
+    if isinstance(ptr, ctypes._Pointer):
+        pointee = numpy.dtype(ptr._type_)
+        if dtype is not None and numpy.dtype(dtype) != pointee:
+            raise TypeError(f"mismatching dtype {numpy.dtype(dtype)} for pointer to {pointee}")
+        dtype, address = pointee, ctypes.cast(ptr, ctypes.c_void_p).value
+    elif isinstance(ptr, (ctypes.c_void_p, int)):
+        if dtype is None:
+            raise TypeError("carray/farray of a void pointer (or an address) needs a dtype")
+        address = ptr.value if isinstance(ptr, ctypes.c_void_p) else ptr
+    else:
+        raise TypeError(f"carray/farray take a ctypes pointer, got {type(ptr).__name__}")
+    dtype = numpy.dtype(dtype)
+    count = int(numpy.prod(shape))
+    buffer = (ctypes.c_char * (count * dtype.itemsize)).from_address(address)
+    return numpy.frombuffer(buffer, dtype, count).reshape(shape, order=order)
+
+
+def carray(ptr, shape, dtype=None):
+    """A C-ordered array of the given shape over the memory ptr points at
+    (as Numba's): in a @cfunc, of a CPointer argument; in Python, of a
+    ctypes pointer (or a void pointer or address with a dtype). The array
+    does not own the memory."""
+    return _python_array(ptr, shape, dtype, "C")
+
+
+def farray(ptr, shape, dtype=None):
+    """The same as carray, Fortran-ordered."""
+    return _python_array(ptr, shape, dtype, "F")
+
+
+def _pointer_typer(fortran):
+    def typer(ptr, shape, dtype=None):
+        if not (isinstance(ptr, types.Array) and ptr.ndim == 1) or (dtype is not None and dtype != types.none):
+            return None  # a pointer argument only, without a dtype (a void pointer's elements are bytes)
+        if isinstance(shape, types.Integer):
+            return lambda ptr, shape, dtype=None: ptr[:shape]
+        if not isinstance(shape, types.TupleType):
+            return None
+        if fortran:
+            return lambda ptr, shape, dtype=None: ptr[:_count(shape)].reshape(shape[::-1]).T
+        return lambda ptr, shape, dtype=None: ptr[:_count(shape)].reshape(shape)
+    return typer
+
+
+def _register():
+    from ruchey import extending
+    global _count
+
+    @extending.register_jitable
+    def _count(shape):
+        n = 1
+        for d in shape:
+            n *= d
+        return n
+    extending.overload(carray)(_pointer_typer(False))
+    extending.overload(farray)(_pointer_typer(True))
+
+
+_register()

@@ -1,0 +1,260 @@
+"""ruchey registered as ``numba``, for running existing Numba-based packages
+unchanged: ``ruchey.install_as_numba()`` before they are imported, or
+``python -m ruchey.numba_shim script.py [args...]`` (``-m module`` too).
+
+``import numba`` then gives a module of ruchey's API, and the submodules
+such code imports resolve (``numba.core.types``, ``numba.core.errors``,
+``numba.extending``, ``numba.typed``, ``numba.np.numpy_support``,
+``numba.config``, ``numba.cuda``...): each holds what ruchey has under
+Numba's name. A name ruchey lacks (``numba.extending.intrinsic``,
+``numba.experimental.jitclass``, ``numba.core.cgutils``...) resolves to a
+placeholder, so that importing a package does not fail on an API it may
+never call: decorating with a placeholder works, and calling it, or what
+it decorated, raises NotImplementedError naming it. ``missing()`` lists
+the placeholders handed out, which tells what a package needs that ruchey
+lacks.
+"""
+import collections
+import importlib.abc
+import importlib.machinery
+import runpy
+import sys
+import types as pytypes
+
+import numpy
+
+import ruchey
+from ruchey import types
+
+VERSION = "0.61.0"  # the Numba whose API ruchey follows, for packages that check it
+
+_missing = []
+
+
+def missing():
+    """The Numba names a program asked for that ruchey lacks, in order."""
+    return list(_missing)
+
+
+class _Placeholder:
+    """What a name ruchey lacks resolves to. Used as a decorator it returns
+    a function that raises when called; as a base class it is a class."""
+
+    def __init__(self, name):
+        self._numba_name = name
+
+    def _refuse(self, *args, **kwargs):
+        raise NotImplementedError(f"{self._numba_name} is not supported by ruchey (registered as numba)")
+
+    def __call__(self, *args, **kwargs):
+        if len(args) == 1 and callable(args[0]) and not kwargs:  # @placeholder
+            return self._decorated(args[0])
+        if not args:  # @placeholder(options...)
+            return self._decorated
+        return self._refuse()
+
+    def _decorated(self, func):
+        def refuse(*args, **kwargs):
+            self._refuse()
+        refuse.__name__ = getattr(func, "__name__", "function")
+        # named for what it stands for, in a TypingError if compiled code calls it
+        refuse.__qualname__ = f"{refuse.__name__} (made by {self._numba_name}, which ruchey lacks)"
+        refuse.__wrapped__ = func
+        return refuse
+
+    def __getattr__(self, name):
+        if name.startswith("__"):
+            raise AttributeError(name)
+        return _placeholder(f"{self._numba_name}.{name}")
+
+    def __mro_entries__(self, bases):  # class X(placeholder): a plain class
+        return (type(self._numba_name.rpartition(".")[2], (), {}),)
+
+    def __repr__(self):
+        return f"<ruchey placeholder for {self._numba_name}>"
+
+
+def _placeholder(name):
+    if name not in _missing:
+        _missing.append(name)
+    return _Placeholder(name)
+
+
+class _Module(pytypes.ModuleType):
+    """A numba submodule: its own names, then its sources', then placeholders."""
+
+    def __init__(self, name, names=None, sources=()):
+        super().__init__(name)
+        self.__dict__.update(names or {})
+        self.__dict__["_sources"] = sources
+
+    def __getattr__(self, name):
+        if name.startswith("__"):
+            raise AttributeError(name)
+        for source in self._sources:
+            if hasattr(source, name):
+                return getattr(source, name)
+        if f"{self.__name__}.{name}" in _SUBMODULES:  # from numba.core import types
+            return importlib.import_module(f"{self.__name__}.{name}")
+        return _placeholder(f"{self.__name__}.{name}")
+
+
+# ---------------------------------------------------------------- what the submodules hold
+
+class NumbaWarning(Warning):
+    pass
+
+
+class NumbaPerformanceWarning(NumbaWarning):
+    pass
+
+
+class NumbaDeprecationWarning(NumbaWarning, DeprecationWarning):
+    pass
+
+
+class NumbaPendingDeprecationWarning(NumbaWarning, PendingDeprecationWarning):
+    pass
+
+
+class NumbaParallelSafetyWarning(NumbaWarning):
+    pass
+
+
+class NumbaError(Exception):
+    pass
+
+
+_ERRORS = dict(NumbaWarning=NumbaWarning, NumbaPerformanceWarning=NumbaPerformanceWarning,
+               NumbaDeprecationWarning=NumbaDeprecationWarning,
+               NumbaPendingDeprecationWarning=NumbaPendingDeprecationWarning,
+               NumbaParallelSafetyWarning=NumbaParallelSafetyWarning, NumbaError=NumbaError,
+               TypingError=ruchey.TypingError, UnsupportedError=ruchey.TypingError)
+
+
+def as_dtype(t):
+    """numba.np.numpy_support.as_dtype: the NumPy dtype of a scalar type."""
+    if not isinstance(t, types.Type):
+        raise NotImplementedError(f"{t!r} cannot be converted to a NumPy dtype")
+    return numpy.dtype(t.dtype.name)
+
+
+def _numpy_errors(decorator):
+    """Numba compiles every ufunc and gufunc loop with error_model="numpy"
+    (1/0 gives inf, no exception); ruchey's own default raises. As numba,
+    its default is Numba's."""
+    def numba_decorator(*args, **options):
+        options.setdefault("error_model", "numpy")
+        return decorator(*args, **options)
+    numba_decorator.__doc__ = decorator.__doc__
+    numba_decorator.__name__ = decorator.__name__
+    return numba_decorator
+
+
+vectorize = _numpy_errors(ruchey.vectorize)
+guvectorize = _numpy_errors(ruchey.guvectorize)
+
+
+def _config():
+    return dict(THREADING_LAYER="workqueue", THREADING_LAYER_PRIORITY=["tbb", "omp", "workqueue"],
+                DEBUG=0, OPT=3, DISABLE_JIT=ruchey.config.DISABLE_JIT, CACHE_DIR=ruchey.config.CACHE_DIR)
+
+
+def _top_names():
+    names = {name: getattr(ruchey, name) for name in dir(ruchey) if not name.startswith("_")}
+    names.update(types.namespace)
+    names.update(__version__=VERSION, typed=ruchey.typed,
+                 version_info=collections.namedtuple("version_info", "major minor patch")(
+                     *map(int, VERSION.split("."))))
+    names.update(_ERRORS)
+    names.update(vectorize=vectorize, guvectorize=guvectorize)
+    return names
+
+
+def _submodules():
+    """name -> (own names, sources) of each numba module given."""
+    import ruchey.extending
+    return {
+        "numba": (_top_names(), (ruchey,)),
+        "numba.core": ({}, ()),
+        "numba.core.types": (dict(types.namespace), (types,)),
+        "numba.types": (dict(types.namespace), (types,)),
+        "numba.core.errors": (dict(_ERRORS), ()),
+        "numba.errors": (dict(_ERRORS), ()),
+        "numba.core.config": (_config(), (ruchey.config,)),
+        "numba.config": (_config(), (ruchey.config,)),
+        "numba.extending": ({}, (ruchey.extending,)),
+        "numba.core.extending": ({}, (ruchey.extending,)),
+        "numba.typed": ({}, (ruchey.typed,)),
+        "numba.np": ({}, ()),
+        "numba.np.numpy_support": (dict(as_dtype=as_dtype, from_dtype=types.from_dtype), ()),
+        "numba.np.ufunc": (dict(vectorize=vectorize, guvectorize=guvectorize), ()),
+        "numba.np.ufunc.gufunc": (dict(GUFunc=numpy.ufunc), ()),  # ruchey's gufuncs are NumPy's
+        "numba.experimental": ({}, ()),
+    }
+
+
+class _Finder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
+    """Finds every numba.* module: those given above, and for the rest an
+    empty module whose names are placeholders."""
+
+    def find_spec(self, fullname, path, target=None):
+        if fullname == "numba" or fullname.startswith("numba."):
+            return importlib.machinery.ModuleSpec(fullname, self, is_package=True)
+        return None
+
+    def create_module(self, spec):
+        if spec.name == "numba.cuda":
+            import ruchey.cuda
+            return ruchey.cuda
+        names, sources = _SUBMODULES.get(spec.name, ({}, ()))
+        if spec.name not in _SUBMODULES:
+            _missing.append(spec.name)
+        return _Module(spec.name, names, sources)
+
+    def exec_module(self, module):
+        if isinstance(module, _Module):
+            module.__path__ = []
+            if module.__name__ == "numba":
+                module.types = importlib.import_module("numba.types")
+                module.config = importlib.import_module("numba.config")
+                module.core = importlib.import_module("numba.core")
+                module.extending = importlib.import_module("numba.extending")
+                module.np = importlib.import_module("numba.np")
+
+
+_SUBMODULES = {}
+
+
+def install_as_numba():
+    """Registers ruchey as ``numba`` in this process: later ``import numba``
+    (and its submodules) get ruchey. Call it before importing the package
+    that uses Numba. A numba already imported is replaced."""
+    if not _SUBMODULES:
+        _SUBMODULES.update(_submodules())
+    for name in [m for m in sys.modules if m == "numba" or m.startswith("numba.")]:
+        del sys.modules[name]
+    if not any(isinstance(f, _Finder) for f in sys.meta_path):
+        sys.meta_path.insert(0, _Finder())
+    return importlib.import_module("numba")
+
+
+def main(argv=None):
+    """python -m ruchey.numba_shim script.py [args...] | -m module [args...]"""
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if not argv:
+        print(__doc__.strip().splitlines()[0], file=sys.stderr)
+        print("usage: python -m ruchey.numba_shim script.py [args...] | -m module [args...]", file=sys.stderr)
+        return 2
+    install_as_numba()
+    if argv[0] == "-m" and len(argv) > 1:
+        sys.argv = argv[1:]
+        runpy.run_module(argv[1], run_name="__main__", alter_sys=True)
+    else:
+        sys.argv = argv
+        runpy.run_path(argv[0], run_name="__main__")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

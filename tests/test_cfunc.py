@@ -1,0 +1,286 @@
+"""@cfunc: compiled functions as C callbacks.
+
+Each callback is called through its ctypes function pointer (C code
+calling machine code) and compared with the function's Python original on
+generated inputs; SciPy integrates through it as a LowLevelCallable; bad
+signatures are TypingErrors; an exception inside a callback is written out
+as unraisable and the callback returns zero, as in Numba."""
+import ctypes
+import math
+import sys
+import threading
+import time
+
+import numpy as np
+import pytest
+import ruchey
+from ruchey import carray, cfunc, farray, njit, types
+
+from conftest import make_rng, numba_deviation, random_floats, random_ints
+
+
+def gauss(x):
+    return math.exp(-x * x)
+
+
+def poly(x):
+    return 3.0 * x * x - 2.0 * x + 0.5
+
+
+def mixed(a, b):
+    if a > b:
+        return a - b
+    return a * 2 + b
+
+
+def floordiv(a, b):
+    return a // b
+
+
+def positive(x):
+    return x > 0
+
+
+FLOAT_CASES = [
+    ("float64(float64)", gauss),
+    ("float64(float64)", poly),
+    ("float32(float32)", poly),
+]
+
+
+@pytest.mark.parametrize("sig, func", FLOAT_CASES, ids=lambda c: getattr(c, "__name__", c))
+def test_float_callback_matches_py_func(sig, func):
+    cb = cfunc(sig)(func)
+    single = sig.startswith("float32")
+    rng = make_rng(1)
+    for x in [v for v in random_floats(rng, 30) if abs(v) < 1e10]:
+        got = cb.ctypes(x)
+        want = func(np.float32(x)) if single else func(x)
+        if single:
+            assert got == pytest.approx(float(np.float32(want)), rel=1e-6, nan_ok=True)
+        else:
+            assert got == pytest.approx(want, rel=1e-15, nan_ok=True)
+
+
+@pytest.mark.parametrize("sig", ["int64(int64, int64)", "int32(int32, int32)", "float64(float64, int64)"])
+def test_two_argument_callback_matches_py_func(sig):
+    cb = cfunc(sig)(mixed)
+    rng = make_rng(2)
+    xs = random_ints(rng, 20, -(2**20), 2**20)
+    for a, b in zip(xs, reversed(xs)):
+        assert cb.ctypes(a, b) == mixed(a, b)
+
+
+def test_integer_division_matches_py_func():
+    cb = cfunc("int32(int32, int32)")(floordiv)
+    rng = make_rng(3)
+    xs = [v for v in random_ints(rng, 30, -1000, 1000) if v]
+    for a, b in zip(xs, xs[1:]):
+        assert cb.ctypes(a, b) == floordiv(a, b)
+
+
+def test_bool_and_small_int_types():
+    cb = cfunc("boolean(float64)")(positive)
+    assert [cb.ctypes(x) for x in (-1.0, 0.0, 2.5)] == [False, False, True]
+    inc = cfunc("uint8(uint8)")(lambda x: x + 1)
+    assert inc.ctypes(7) == 8
+
+
+def test_void_callback_returns_nothing():
+    @cfunc("void(int64)")
+    def nothing(n):
+        pass
+    assert nothing.ctypes(3) is None
+
+
+def test_callback_calls_other_compiled_functions():
+    @njit
+    def square(x):
+        return x * x
+
+    @cfunc("float64(float64)")
+    def twice_square(x):
+        return 2.0 * square(x)
+    assert twice_square.ctypes(3.0) == 18.0
+
+
+def test_address_is_the_ctypes_pointer():
+    cb = cfunc("float64(float64)")(gauss)
+    assert isinstance(cb.address, int) and cb.address
+    assert ctypes.cast(cb.ctypes, ctypes.c_void_p).value == cb.address
+    assert isinstance(cb.native_name, str) and cb.native_name
+    again = ctypes.CFUNCTYPE(ctypes.c_double, ctypes.c_double)(cb.address)
+    assert again(0.5) == gauss(0.5)
+
+
+def test_calling_from_python_runs_the_python_function():
+    cb = cfunc("float64(float64)")(gauss)
+    assert cb(0.25) == gauss(0.25)
+    assert cb.__wrapped__ is gauss and cb.__name__ == "gauss"
+
+
+def test_inspect_llvm_names_no_python():
+    cb = cfunc("float64(float64)")(gauss)
+    ir = cb.inspect_llvm()
+    assert "define" in ir and "Py" not in ir
+
+
+def test_quad_through_low_level_callable():
+    scipy = pytest.importorskip("scipy")
+    from scipy import integrate
+    for func in (gauss, poly):
+        cb = cfunc("float64(float64)")(func)
+        got, _ = integrate.quad(scipy.LowLevelCallable(cb.ctypes), 0, 1)
+        want, _ = integrate.quad(func, 0, 1)
+        assert got == pytest.approx(want, rel=1e-12)
+    cb = cfunc("float64(float64)")(gauss)
+    got, _ = integrate.quad(scipy.LowLevelCallable(cb.ctypes), -np.inf, np.inf)
+    assert got == pytest.approx(math.sqrt(math.pi), rel=1e-10)
+
+
+def test_callback_runs_without_the_gil():
+    @cfunc("float64(int64)")
+    def spin(n):
+        s = 0.0
+        for i in range(n):
+            s += math.sqrt(i + s * 1e-9)
+        return s
+
+    start = time.perf_counter()
+    spin.ctypes(1000)
+    n = 1000
+    while time.perf_counter() - start < 0.05 and n < 1 << 40:  # about 0.3 s of work
+        n *= 4
+        start = time.perf_counter()
+        spin.ctypes(n)
+    done = []
+    worker = threading.Thread(target=lambda: done.append(spin.ctypes(n * 4)))
+    ticks = 0
+    worker.start()
+    while worker.is_alive():  # runs only while the callback has let go of the GIL
+        ticks += 1
+        time.sleep(0.001)
+    worker.join()
+    assert done and ticks > 20
+
+
+def test_exception_inside_is_unraisable_and_returns_zero(monkeypatch):
+    seen = []
+    monkeypatch.setattr(sys, "unraisablehook", lambda u: seen.append(u.exc_type))
+    cb = cfunc("int64(int64, int64)")(floordiv)
+    assert cb.ctypes(7, 0) == 0
+    assert seen == [ZeroDivisionError]
+    assert cb.ctypes(7, 2) == 3
+
+
+def test_index_error_inside_is_unraisable(monkeypatch):
+    seen = []
+    monkeypatch.setattr(sys, "unraisablehook", lambda u: seen.append(u.exc_type))
+    table = np.arange(4.0)
+
+    @cfunc("float64(int64)", boundscheck=True)
+    def lookup(i):
+        return table[i]
+    assert lookup.ctypes(2) == 2.0
+    assert lookup.ctypes(10) == 0.0
+    assert seen == [IndexError]
+
+
+@pytest.mark.parametrize("sig", ["float64(float64[:])", "float64[:](float64)"])
+def test_non_scalar_signature_is_a_typing_error(sig):
+    with pytest.raises(ruchey.TypingError):
+        cfunc(sig)(lambda x: x)
+
+
+@numba_deviation("complex callbacks are compiled")
+def test_complex_signature_is_a_typing_error():
+    with pytest.raises(ruchey.TypingError):
+        cfunc("complex128(complex128)")(lambda x: x)
+
+
+def test_signature_without_return_type_is_a_typing_error():
+    with pytest.raises((ruchey.TypingError, TypeError)):
+        cfunc("(float64,)")(gauss)
+
+
+@numba_deviation("a TypeError")
+def test_wrong_argument_count_is_a_typing_error():
+    with pytest.raises(ruchey.TypingError):
+        cfunc("float64(float64, float64)")(gauss)
+
+
+def test_untypable_body_is_a_typing_error():
+    def bad(x):
+        return x.nonexistent
+    with pytest.raises(ruchey.TypingError):
+        cfunc("float64(float64)")(bad)
+
+
+def test_options_are_accepted():
+    cb = cfunc("float64(float64)", nopython=True, cache=True, fastmath=True)(poly)
+    assert cb.ctypes(2.0) == poly(2.0)
+
+
+# ---------------------------------------------------------------- pointers
+
+def test_pointer_argument_read_with_carray_in_quad():
+    scipy = pytest.importorskip("scipy")
+    from scipy import integrate
+
+    @cfunc(types.float64(types.intc, types.CPointer(types.float64)))
+    def integrand(n, xx):
+        x = carray(xx, n)
+        return x[0] * math.exp(-x[1] * x[0])
+    for k in (0.5, 2.0):
+        got, _ = integrate.quad(scipy.LowLevelCallable(integrand.ctypes), 0, 1, args=(k,))
+        want, _ = integrate.quad(lambda x, kk: x * math.exp(-kk * x), 0, 1, args=(k,))
+        assert got == pytest.approx(want, rel=1e-12)
+
+
+def shaped_sum(p, rows, cols):
+    a = carray(p, (rows, cols))
+    b = farray(p, (rows, cols))
+    s = 0.0
+    for i in range(rows):
+        s += a[i, cols - 1] * (i + 1) - b[i, 0] * 0.5
+    return s + p[rows * cols - 1]
+
+
+def test_carray_and_farray_shape_the_pointer_as_numpy_would():
+    cb = cfunc("float64(CPointer(float64), int64, int64)")(shaped_sum)
+    rng = make_rng(5)
+    for rows, cols in ((1, 1), (3, 4), (5, 2)):
+        buf = rng.standard_normal(rows * cols)
+        ptr = buf.ctypes.data_as(ctypes.POINTER(ctypes.c_double))
+        # py_func with the Python carray/farray over the same ctypes pointer
+        assert cb.ctypes(ptr, rows, cols) == pytest.approx(shaped_sum(ptr, rows, cols), rel=1e-14)
+
+
+def test_pointer_writes_reach_the_caller():
+    @cfunc("void(CPointer(int32), int64)")
+    def squares(p, n):
+        out = carray(p, n)
+        for i in range(n):
+            out[i] = i * i
+    buf = np.zeros(7, np.int32)
+    squares.ctypes(buf.ctypes.data_as(ctypes.POINTER(ctypes.c_int32)), 7)
+    np.testing.assert_array_equal(buf, np.arange(7) ** 2)
+
+
+@numba_deviation("a void pointer's carray needs a dtype")
+def test_void_pointer_reads_as_bytes():
+    @cfunc("int64(voidptr, int64)")
+    def byte_total(p, n):
+        s = 0
+        for v in carray(p, n):
+            s += v
+        return s
+    data = make_rng(6).integers(0, 256, 50).astype(np.uint8)
+    assert byte_total.ctypes(data.ctypes.data, 50) == int(data.sum())
+
+
+def test_carray_in_python_reads_a_ctypes_pointer():
+    buf = np.arange(6.0)
+    ptr = buf.ctypes.data_as(ctypes.POINTER(ctypes.c_double))
+    np.testing.assert_array_equal(carray(ptr, (2, 3)), buf.reshape(2, 3))
+    np.testing.assert_array_equal(farray(ptr, (2, 3)), buf.reshape(2, 3, order="F"))

@@ -1,0 +1,171 @@
+"""ruchey registered as numba (ruchey.install_as_numba(), python -m
+ruchey.numba_shim), and what running real Numba-based packages needed:
+gufuncs whose layout has no outputs, readonly array types in signatures.
+The shim's checks run in fresh interpreters, which they change."""
+import os
+import subprocess
+import sys
+import textwrap
+
+import numpy as np
+import pytest
+import ruchey
+from ruchey import guvectorize, njit, types
+
+from conftest import AS_NUMBA, make_rng, numba_deviation
+
+shim_only = pytest.mark.skipif(AS_NUMBA, reason="numba itself stands in for ruchey")
+
+
+def run_fresh(code, tmp_path, *args):
+    script = tmp_path / "script.py"
+    script.write_text(textwrap.dedent(code))
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in sys.path if p))
+    return subprocess.run([sys.executable, *args, str(script)], capture_output=True, text=True, timeout=300,
+                          env=env, cwd=str(tmp_path))
+
+
+@shim_only
+def test_install_as_numba_resolves_numba_and_its_submodules(tmp_path):
+    done = run_fresh("""
+        import numpy as np
+        import ruchey
+        ruchey.install_as_numba()
+        import numba
+        from numba import njit, prange, types, vectorize
+        from numba.core import types as core_types
+        from numba.core.errors import NumbaPerformanceWarning, TypingError
+        from numba.extending import overload, register_jitable
+        from numba.np.numpy_support import as_dtype, from_dtype
+        from numba.typed import List
+        import numba.core.config
+        assert numba.njit is ruchey.njit and core_types.float64 == ruchey.float64
+        assert issubclass(NumbaPerformanceWarning, Warning) and TypingError is ruchey.TypingError
+        assert as_dtype(types.float32) == np.float32 and from_dtype(np.int16) == ruchey.int16
+        assert overload is ruchey.extending.overload
+        assert numba.__version__ and numba.version_info.major == 0
+        assert numba.config.NUMBA_NUM_THREADS >= 1
+
+        @njit
+        def total(a):
+            s = 0.0
+            for i in prange(a.shape[0]):
+                s += a[i]
+            return s
+        a = np.arange(10.0)
+        assert total(a) == total.py_func(a)
+        print("ok")
+    """, tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "ok"
+
+
+@shim_only
+def test_names_ruchey_lacks_are_placeholders(tmp_path):
+    done = run_fresh("""
+        import ruchey
+        ruchey.install_as_numba()
+        from numba.extending import intrinsic
+        from numba.core import cgutils
+        import numba.experimental.structref as structref
+
+        @intrinsic
+        def popcount(typingctx, x):
+            return None
+
+        class Proxy(structref.StructRefProxy):
+            pass
+        try:
+            popcount(3)
+        except NotImplementedError as exc:
+            assert "numba.extending.intrinsic" in str(exc)
+        else:
+            raise AssertionError("a placeholder ran")
+        from ruchey import numba_shim
+        print(sorted(numba_shim.missing()))
+    """, tmp_path)
+    assert done.returncode == 0, done.stderr
+    listed = done.stdout
+    for name in ("numba.extending.intrinsic", "numba.core.cgutils", "numba.experimental.structref"):
+        assert name in listed
+
+
+@shim_only
+def test_python_m_numba_shim_runs_a_script(tmp_path):
+    done = run_fresh("""
+        import sys
+        import numpy as np
+        import numba
+
+        @numba.vectorize(["float64(float64, float64)"])
+        def ratio(a, b):
+            return a / b
+        # as in Numba, a ufunc's loop follows NumPy's errors: 1/0 is inf
+        print(numba.njit is __import__("ruchey").njit, ratio(np.array([1.0, 2.0]), np.array([0.0, 4.0])).tolist(),
+              sys.argv[1:])
+    """, tmp_path, "-m", "ruchey.numba_shim")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "True [inf, 0.5] []"
+
+
+@shim_only
+def test_shim_needs_a_script():
+    done = subprocess.run([sys.executable, "-m", "ruchey.numba_shim"], capture_output=True, text=True)
+    assert done.returncode == 2 and "usage" in done.stderr
+
+
+def cumulative_gaps(r, out):
+    n = r.shape[0]
+    out[0] = r[0]
+    for i in range(1, n):
+        out[i] = r[i] - r[i - 1]
+    out[n] = 1 - r[n - 1]
+
+
+@pytest.mark.parametrize("target", ["cpu", "parallel"])
+def test_gufunc_layout_without_outputs_writes_into_an_input(target):
+    g = guvectorize(["(f8[:], f8[:])"], "(n), (k)", nopython=True, target=target)(cumulative_gaps)
+    r = np.sort(make_rng(4).random((6, 3)), axis=1)
+    out = np.zeros((6, 4))
+    want = np.zeros((6, 4))
+    g(r, out)
+    for i in range(6):
+        cumulative_gaps(r[i], want[i])
+    np.testing.assert_array_equal(out, want)
+    assert g.nin == 2 and g.nout == 0
+
+
+def test_readonly_array_type_in_signatures():
+    @njit(["f4(f4[::1])", types.float32(types.Array(types.float32, 1, "C", readonly=True))])
+    def total(a):
+        return a.sum()
+    x = np.arange(5, dtype=np.float32)
+    assert total(x) == x.sum()
+    x.flags.writeable = False
+    assert total(x) == x.sum()
+    assert len(total.signatures) == 2
+    if not AS_NUMBA:
+        assert repr(total.signatures[1][0]) == "readonly array(float32, 1d, C)"
+
+
+def test_loop_variable_declared_another_integer_type():
+    @njit(locals={"i": types.uint32, "total": types.uint32})
+    def triangle(n):
+        total = 0
+        for i in range(n):
+            total += i
+        return total, i
+    for n in (1, 2, 10, 1000):
+        assert triangle(n) == triangle.py_func(n)
+
+
+@numba_deviation("converts the loop's int64 to the declared float")
+def test_loop_variable_declared_a_float_is_a_typing_error():
+    @njit(locals={"i": types.float64})
+    def f(n):
+        s = 0.0
+        for i in range(n):
+            s += i
+        return s
+    with pytest.raises(ruchey.TypingError):
+        f(3)
