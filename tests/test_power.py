@@ -6,7 +6,7 @@ import numpy
 import pytest
 import ruchey
 
-from conftest import AS_NUMBA, assert_same, make_rng, numpy2_only
+from conftest import AS_NUMBA, assert_same, make_rng, numba_deviation, numpy2_only
 
 ruchey_only = pytest.mark.skipif(AS_NUMBA, reason="inspects ruchey's LLVM IR")
 
@@ -206,3 +206,22 @@ def test_literal_powers_in_a_deferred_loop_raise_where_python_does():
         float(x[77]) ** 3
     with pytest.raises(OverflowError):
         squares_of(x)
+
+
+@numba_deviation("Numba lets LLVM rewrite pow(2.0**n, y) as exp2(n * y)")
+def test_constant_power_of_two_bases_are_pow_exactly():
+    # found by `make fuzz`: LLVM rewrote pow(2.0**31, y) as exp2(31 * y), about
+    # 30 ulps from CPython's pow; the call is libm's pow, as CPython's
+    @ruchey.njit
+    def big(y):
+        return 2147483648.0 ** y
+
+    @ruchey.njit
+    def small(y):
+        return 0.125 ** y, math.pow(1024.0, y), numpy.power(65536.0, y)
+
+    rng = make_rng(31)
+    for y in list(rng.uniform(-30, 30, 300)) + [-14.7, 0.3, 1.0 / 3.0, -0.0, 1e-300]:
+        y = float(y)
+        assert big(y) == 2147483648.0 ** y, y
+        assert small(y) == (0.125 ** y, math.pow(1024.0, y), float(numpy.power(65536.0, y))), y

@@ -96,7 +96,7 @@ static LLVMValueRef min_or_max(Lower *l, LLVMRealPredicate first, LLVMValueRef *
 
 static LLVMValueRef minimum_code(Lower *l, const Type *t, LLVMValueRef *a) { return min_or_max(l, LLVMRealOLT, a); }
 static LLVMValueRef maximum_code(Lower *l, const Type *t, LLVMValueRef *a) { return min_or_max(l, LLVMRealOGT, a); }
-static LLVMValueRef pow_code(Lower *l, const Type *t, LLVMValueRef *a) { return lo_intrinsic2(l, "llvm.pow", t, a[0], a[1]); }
+static LLVMValueRef pow_code(Lower *l, const Type *t, LLVMValueRef *a) { return lo_pow(l, t, a[0], a[1]); }
 /* NumPy's fmin/fmax: NaN-ignoring (the second where it is NaN), and of
  * equal values (-0.0 and 0.0) the first */
 static LLVMValueRef fmin_or_fmax(Lower *l, LLVMRealPredicate keep, LLVMValueRef *a) {

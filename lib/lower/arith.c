@@ -141,7 +141,6 @@ static LLVMValueRef float_div(Lower *l, LLVMValueRef a, LLVMValueRef b) {
 static LLVMValueRef float_pow(Lower *l, const Type *t, LLVMValueRef a, LLVMValueRef b) {
   LLVMTypeRef ty = lo_type(l, t);
   LLVMTypeRef ov[1] = {ty};
-  LLVMValueRef args[2] = {a, b};
   LLVMValueRef zero = LLVMConstReal(ty, 0.0), inf = LLVMConstReal(ty, INFINITY);
   /* 0.0 ** -inf is inf: CPython sees the infinite exponent first */
   if (!lo_numpy_errors(l))
@@ -149,7 +148,7 @@ static LLVMValueRef float_pow(Lower *l, const Type *t, LLVMValueRef a, LLVMValue
                                 LLVMBuildAnd(l->b, LLVMBuildFCmp(l->b, LLVMRealOLT, b, zero, ""),
                                              LLVMBuildFCmp(l->b, LLVMRealONE, b, LLVMConstReal(ty, -INFINITY), ""), ""), ""),
                 RT_ERR_ZERODIV, "0.0 cannot be raised to a negative power");
-  LLVMValueRef r = lo_intrinsic(l, "llvm.pow", ov, 1, args, 2);
+  LLVMValueRef r = lo_pow(l, t, a, b);
   if (!lo_numpy_errors(l)) {  /* finite ** finite overflowing, as CPython */
     LLVMValueRef fin = LLVMBuildAnd(l->b, LLVMBuildFCmp(l->b, LLVMRealOLT, lo_intrinsic(l, "llvm.fabs", ov, 1, &a, 1), inf, ""),
                                     LLVMBuildFCmp(l->b, LLVMRealOLT, lo_intrinsic(l, "llvm.fabs", ov, 1, &b, 1), inf, ""), "");

@@ -121,6 +121,20 @@ LLVMValueRef lo_libm(Lower *l, const char *name, const Type *t, LLVMValueRef *ar
   return r;
 }
 
+/* x ** y as the C library's pow computes it, as CPython's: LLVM rewrites
+ * pow of some constant bases into other functions (pow(2.0**n, y) into
+ * exp2(n * y), dozens of ulps away), so on the CPU the call is to libm's
+ * pow, marked as no builtin, unless fastmath allows such rewrites. jit.c
+ * still gives the call its vector versions. */
+LLVMValueRef lo_pow(Lower *l, const Type *t, LLVMValueRef x, LLVMValueRef y) {
+  if (l->mod->gpu || l->opts->fastmath) return lo_intrinsic2(l, "llvm.pow", t, x, y);
+  LLVMValueRef args[2] = {x, y};
+  LLVMValueRef r = lo_libm(l, "pow", t, args, 2);
+  unsigned kind = LLVMGetEnumAttributeKindForName("nobuiltin", 9);
+  LLVMAddCallSiteAttribute(r, LLVMAttributeFunctionIndex, LLVMCreateEnumAttribute(l->mod->c, kind, 0));
+  return r;
+}
+
 /* A constant string (NULL: a null pointer). */
 LLVMValueRef lo_string(Lower *l, const char *s) {
   return s ? LLVMBuildGlobalStringPtr(l->b, s, "msg") : LLVMConstNull(l->mod->ptr);

@@ -143,6 +143,7 @@ LLVMValueRef lo_intrinsic(Lower *l, const char *name, LLVMTypeRef *overloads, un
 LLVMValueRef lo_intrinsic1(Lower *l, const char *name, const Type *t, LLVMValueRef x);
 LLVMValueRef lo_intrinsic2(Lower *l, const char *name, const Type *t, LLVMValueRef x, LLVMValueRef y);
 LLVMValueRef lo_libm(Lower *l, const char *name, const Type *t, LLVMValueRef *args, unsigned n);
+LLVMValueRef lo_pow(Lower *l, const Type *t, LLVMValueRef x, LLVMValueRef y);  /* libm's pow, never rewritten */
 bool lo_gpu_fast_f32(Lower *l, LLVMTypeRef t);
 LLVMValueRef lo_string(Lower *l, const char *s);
 /* The address of an object of the process the code names: a symbol the
