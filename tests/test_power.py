@@ -224,4 +224,5 @@ def test_constant_power_of_two_bases_are_pow_exactly():
     for y in list(rng.uniform(-30, 30, 300)) + [-14.7, 0.3, 1.0 / 3.0, -0.0, 1e-300]:
         y = float(y)
         assert big(y) == 2147483648.0 ** y, y
-        assert small(y) == (0.125 ** y, math.pow(1024.0, y), float(numpy.power(65536.0, y))), y
+        # (NumPy's own power may use SIMD code a few ulps from libm's pow, which ruchey calls)
+        assert small(y) == (0.125 ** y, math.pow(1024.0, y), 65536.0 ** y), y
