@@ -439,6 +439,29 @@ typedef struct RtArray {
   int64_t strides[RC_MAX_NDIM]; /* in bytes; follow shape[ndim] in LLVM */
 } RtArray;
 
+/* A number of a kind read from memory (an array's item, a container's):
+ * as an int64 (bools and ints; a uint64 keeps its bits) or as a double. */
+static inline int64_t rt_item_int(int32_t kind, const void *p) {
+  switch (kind) {
+  case TY_BOOL: case TY_U8: return *(const uint8_t *)p;
+  case TY_I8: return *(const int8_t *)p;
+  case TY_I16: return *(const int16_t *)p;
+  case TY_U16: return *(const uint16_t *)p;
+  case TY_I32: return *(const int32_t *)p;
+  case TY_U32: return *(const uint32_t *)p;
+  default: return *(const int64_t *)p;
+  }
+}
+
+static inline double rt_item_double(int32_t kind, const void *p) {
+  switch (kind) {
+  case TY_F32: return *(const float *)p;
+  case TY_F64: return *(const double *)p;
+  case TY_U64: return (double)*(const uint64_t *)p;
+  default: return (double)rt_item_int(kind, p);
+  }
+}
+
 typedef enum {
   RT_OK = 0,
   RT_ERR_ZERODIV, RT_ERR_INDEX, RT_ERR_VALUE, RT_ERR_MEMORY,

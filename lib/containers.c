@@ -261,28 +261,12 @@ int32_t rt_list_delete_slice(RtList *l, int64_t start, int64_t stop, int64_t ste
 }
 
 /* An item as the number it is: a double for floats, else an integer. */
-static double item_float(int32_t kind, const char *p) {
-  return kind == TY_F32 ? *(const float *)p : *(const double *)p;
-}
-
-static int64_t item_int(int32_t kind, const char *p) {
-  switch (kind) {
-  case TY_BOOL: case TY_U8: return *(const uint8_t *)p;
-  case TY_I8: return *(const int8_t *)p;
-  case TY_I16: return *(const int16_t *)p;
-  case TY_U16: return *(const uint16_t *)p;
-  case TY_I32: return *(const int32_t *)p;
-  case TY_U32: return *(const uint32_t *)p;
-  default: return *(const int64_t *)p;
-  }
-}
-
 /* a < b for items of one kind, as Python compares the numbers. */
 static bool item_less(int32_t kind, const char *a, const char *b) {
   if (kind == TY_STR) return rt_str_order(*(RtStr *const *)a, *(RtStr *const *)b) < 0;
-  if (kind == TY_F32 || kind == TY_F64) return item_float(kind, a) < item_float(kind, b);
+  if (kind == TY_F32 || kind == TY_F64) return rt_item_double(kind, a) < rt_item_double(kind, b);
   if (kind == TY_U64) return *(const uint64_t *)a < *(const uint64_t *)b;
-  return item_int(kind, a) < item_int(kind, b);
+  return rt_item_int(kind, a) < rt_item_int(kind, b);
 }
 
 /* A merge sort: stable (equal items keep their order, which -0.0 and 0.0

@@ -51,26 +51,6 @@ typedef struct Arr {
   double sci_from;  /* the magnitude from which all are scientific */
 } Arr;
 
-static double as_double(const Arr *x, const char *p) {
-  switch (x->kind) {
-  case TY_F32: return *(const float *)p;
-  case TY_F64: return *(const double *)p;
-  default: return 0;
-  }
-}
-
-static int64_t as_int(const Arr *x, const char *p) {
-  switch (x->kind) {
-  case TY_BOOL: case TY_U8: return *(const uint8_t *)p;
-  case TY_I8: return *(const int8_t *)p;
-  case TY_I16: return *(const int16_t *)p;
-  case TY_U16: return *(const uint16_t *)p;
-  case TY_I32: return *(const int32_t *)p;
-  case TY_U32: return *(const uint32_t *)p;
-  default: return *(const int64_t *)p;
-  }
-}
-
 /* The indices along an axis of length n that are shown: all, or the edges. */
 static int64_t shown(const Arr *x, int64_t n, int64_t k) {
   if (!x->summarise || n <= 2 * EDGE) return k;
@@ -172,7 +152,7 @@ typedef struct FloatFormat {
 
 static void scan_float(const Arr *x, const char *p, void *ctx) {
   FloatFormat *f = ctx;
-  double d = as_double(x, p);
+  double d = rt_item_double(x->kind, p);
   if (isinf(d) && d < 0) f->neg_inf = true;
   if (!isfinite(d)) f->non_finite = true;
   if (!isfinite(d) || d == 0) return;
@@ -183,7 +163,7 @@ static void scan_float(const Arr *x, const char *p, void *ctx) {
 
 static void measure_float(const Arr *x, const char *p, void *ctx) {
   FloatFormat *f = ctx;
-  double d = as_double(x, p);
+  double d = rt_item_double(x->kind, p);
   if (!isfinite(d)) return;
   Parts o;
   if (f->sci) scientific(d, x->kind == TY_F32, &o);
@@ -257,7 +237,7 @@ typedef struct IntFormat {
 
 static int int_text(const Arr *x, const char *p, char *out) {
   if (x->kind == TY_U64) return sprintf(out, "%llu", (unsigned long long)*(const uint64_t *)p);
-  return sprintf(out, "%lld", (long long)as_int(x, p));
+  return sprintf(out, "%lld", (long long)rt_item_int(x->kind, p));
 }
 
 static void measure_int(const Arr *x, const char *p, void *ctx) {
@@ -280,7 +260,7 @@ static void word(const Layout *lay, const char *p, Text *t) {
   if (x->kind == TY_BOOL) {
     puts_(t, *(const uint8_t *)p ? " True" : "False");
   } else if (x->kind == TY_F32 || x->kind == TY_F64) {
-    write_float(t, x, &lay->ff, as_double(x, p));
+    write_float(t, x, &lay->ff, rt_item_double(x->kind, p));
   } else {
     char text[32];
     int n = int_text(x, p, text);

@@ -189,21 +189,6 @@ static const Type *ty_cov(Infer *in, Node *n, const Type **args) {
 
 /* ---------------------------------------------------------------- lowering */
 
-/* An operand as an RtArray in memory, converted to elem where it is not
- * (the copy in *copy, released by the caller). */
-static LLVMValueRef operand(Lower *l, Node *x, LLVMValueRef v, const Type *e, LLVMValueRef *copy) {
-  const Type *t = x->ty;
-  *copy = NULL;
-  if (t->elem != e) {
-    t = ty_array(e, t->ndim, 'C', false);
-    v = *copy = lo_copy_array(l, t, x->ty, v);
-    lo_temp_made(l, t, v);
-  }
-  LLVMValueRef p = lo_alloca(l, l->mod->rtarray, "decomp.operand");
-  lo_store_storage(l, t, p, v);
-  return p;
-}
-
 /* What the call computes: the flags its constant arguments set, and the
  * arguments that are known at run time only (a bool's flag, a number). */
 typedef struct Call {
@@ -305,7 +290,7 @@ static LLVMValueRef lo_decomp(Lower *l, Node *n) {
   if (op == DC_COV) e = n->ty->kind == TY_ARRAY ? n->ty->elem : n->ty;
   Call c = call_of(n);
   LLVMValueRef va = lo_expr(l, a), vb = b ? lo_expr(l, b) : NULL, ca, cb = NULL;
-  LLVMValueRef pa = operand(l, a, va, e, &ca), pb = b ? operand(l, b, vb, e, &cb) : LLVMConstNull(l->mod->ptr);
+  LLVMValueRef pa = bi_array_operand(l, a, va, e, &ca), pb = b ? bi_array_operand(l, b, vb, e, &cb) : LLVMConstNull(l->mod->ptr);
   LLVMValueRef p = c.p ? lo_expr_as(l, c.p, TYS(TY_F64)) : lo_fconst(l, TYS(TY_F64), 0);
   LLVMValueRef flags = const_i32(l, c.flags);
   for (int i = 0; i < 2 && c.bits[i]; i++) {

@@ -71,8 +71,8 @@ static const Type *ty_linalg(Infer *in, Node *n, const Type **args) {
 }
 
 /* An operand as an RtArray in memory, its elements converted to e where
- * they are not of e (into *copy, released by the caller). */
-static LLVMValueRef operand(Lower *l, Node *x, LLVMValueRef v, const Type *e, LLVMValueRef *copy) {
+ * they are not of e (into *copy, released by the caller); decomp.c's too. */
+LLVMValueRef bi_array_operand(Lower *l, Node *x, LLVMValueRef v, const Type *e, LLVMValueRef *copy) {
   const Type *t = x->ty;
   *copy = NULL;
   if (t->elem != e) {
@@ -91,7 +91,7 @@ static LLVMValueRef lo_product(Lower *l, Node *n) {
   Node *a = n->list.items[0], *b = n->list.len > 1 ? n->list.items[1] : NULL;
   const Type *e = elem_of(n->ty);
   LLVMValueRef va = lo_expr(l, a), vb = b ? lo_expr(l, b) : NULL, ca, cb = NULL;
-  LLVMValueRef pa = operand(l, a, va, e, &ca), pb = b ? operand(l, b, vb, e, &cb) : LLVMConstNull(l->mod->ptr);
+  LLVMValueRef pa = bi_array_operand(l, a, va, e, &ca), pb = b ? bi_array_operand(l, b, vb, e, &cb) : LLVMConstNull(l->mod->ptr);
   Node *o = n->list.len > 2 ? n->list.items[2] : n->bi->ival < LA_SOLVE ? ty_kwarg(n, "out") : NULL;
   LLVMValueRef vo = o ? lo_expr(l, o) : NULL, po = LLVMConstNull(l->mod->ptr);
   if (o) lo_store_storage(l, o->ty, po = lo_alloca(l, l->mod->rtarray, "out"), vo);

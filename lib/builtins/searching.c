@@ -637,33 +637,18 @@ const Builtin bi_searching[] = {
 
 /* ---------------------------------------------------------------- at run time */
 
-static double as_double(const char *p, int32_t kind) {
-  switch (kind) {
-  case TY_BOOL: case TY_U8: return *(const uint8_t *)p;
-  case TY_I8: return *(const int8_t *)p;
-  case TY_I16: return *(const int16_t *)p;
-  case TY_U16: return *(const uint16_t *)p;
-  case TY_I32: return *(const int32_t *)p;
-  case TY_U32: return *(const uint32_t *)p;
-  case TY_I64: return (double)*(const int64_t *)p;
-  case TY_U64: return (double)*(const uint64_t *)p;
-  case TY_F32: return *(const float *)p;
-  default: return *(const double *)p;
-  }
-}
-
 /* NumPy's check of digitize's bins, on their values as doubles: 1
  * increasing (or all equal), -1 decreasing, 0 neither. */
 int32_t rt_monotonic(const char *data, int64_t n, int64_t stride, int32_t kind) {
   if (n == 0) return 1;
-  double last = as_double(data, kind), next = last;
+  double last = rt_item_double(kind, data), next = last;
   int64_t i = 1;
-  while (i < n && (next = as_double(data + i * stride, kind)) == last) i++;
+  while (i < n && (next = rt_item_double(kind, data + i * stride)) == last) i++;
   if (i == n) return 1;
   int32_t way = last < next ? 1 : -1;
   for (i++; i < n; i++) {
     last = next;
-    next = as_double(data + i * stride, kind);
+    next = rt_item_double(kind, data + i * stride);
     if (way > 0 ? last > next : last < next) return 0;
   }
   return way;
