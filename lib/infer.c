@@ -293,6 +293,11 @@ static const Type *ty_index(Infer *in, Node *n) {
   if (base->kind == TY_LIST) return ty_list_index(in, n, base);
   if (base->kind == TY_DICT) return ty_dict_index(in, n, base);
   if (base->kind == TY_STR) return ty_str_index(in, n, base);
+  if (base->kind == TY_RANGE) {  /* r[i] of a range value (or a for loop's walk over one) */
+    const Type *i = ty_expr(in, n->rhs);
+    if (i && !ty_is_int(i) && i->kind != TY_BOOL) return ty_error(in, n, "range indices must be integers, not %s", i->name);
+    return i ? TYS(TY_I64) : NULL;
+  }
   if (base->kind == TY_RECORD || (ty_holds_record(base) && n->rhs && n->rhs->kind == N_STRING && !n->str))
     return ty_record_index(in, n, base);
   if (n->rhs && n->rhs->kind == N_STRING && !n->str)
@@ -485,7 +490,7 @@ static void ty_store(Infer *in, Node *target, const Type *t, Node *at) {
   if (target->kind == N_ATTR) {
     ty_record_store(in, target, t, at);
   } else if (target->kind == N_VAR) {
-    if (t->kind == TY_RANGE || t->kind == TY_DTYPE)
+    if (t->kind == TY_DTYPE)
       ty_error(in, at, "a value of type %s cannot be stored in a variable", t->name);
     else
       assign_var(in, target, t);

@@ -30,7 +30,8 @@ const Type ty_plain[TY_COUNT] = {
   PLAIN(TY_BOOL), PLAIN(TY_I8), PLAIN(TY_I16), PLAIN(TY_I32), PLAIN(TY_I64),
   PLAIN(TY_U8), PLAIN(TY_U16), PLAIN(TY_U32), PLAIN(TY_U64), PLAIN(TY_F32), PLAIN(TY_F64),
   PLAIN(TY_C64), PLAIN(TY_C128), PLAIN(TY_F16),
-  PLAIN(TY_NONE), PLAIN(TY_RANGE), PLAIN(TY_MODULE), PLAIN(TY_GRID), PLAIN(TY_GENERATOR),
+  PLAIN(TY_NONE), PLAIN(TY_MODULE), PLAIN(TY_GRID), PLAIN(TY_GENERATOR),
+  [TY_RANGE] = {.kind = TY_RANGE, .size = 3 * sizeof(int64_t), .align = sizeof(int64_t), .name = "range"},
   [TY_STR] = {.kind = TY_STR, .flags = TF_REFS, .size = sizeof(void *), .align = sizeof(void *), .name = "unicode_type"},
 };
 #undef PLAIN

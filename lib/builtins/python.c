@@ -16,8 +16,8 @@ static const Type *ty_range(Infer *in, Node *n, const Type **args) {
   return TYS(TY_RANGE);
 }
 
-/* Only reached through a for loop (stmt.c), which reads the arguments. */
-static LLVMValueRef lo_range_value(Lower *l, Node *n) { return LLVMGetUndef(l->mod->i8); }
+/* A range stored in a variable (a for loop reads a call's arguments itself, stmt.c) */
+static LLVMValueRef lo_range_value(Lower *l, Node *n) { return lo_range_struct(l, n); }
 
 /* ---------------------------------------------------------------- len, abs, min, max */
 

@@ -187,6 +187,7 @@ LLVMValueRef lo_index(Lower *l, Node *n) {
   if (n->lhs->ty->kind == TY_DICT) return lo_dict_index(l, n);
   if (n->ty->kind == TY_LIST) return lo_list_slice(l, n);
   if (n->lhs->ty->kind == TY_STR) return lo_str_index(l, n);
+  if (n->lhs->ty->kind == TY_RANGE) return lo_range_index(l, n);
   LLVMValueRef base;
   LLVMValueRef addr = lo_index_addr(l, n, &base);
   LLVMValueRef v = lo_load_scalar(l, n->ty, addr);

@@ -49,7 +49,13 @@ static void bool_store(Lower *l, const Type *t, LLVMValueRef p, LLVMValueRef v) 
   LLVMBuildStore(l->b, LLVMBuildZExt(l->b, v, l->mod->i8, ""), p);
 }
 
-/* none, range, dtype and module values are never loaded */
+/* a range value: {start, stop, step} */
+static LLVMTypeRef range_value(Lower *l, const Type *t) {
+  LLVMTypeRef f[3] = {l->mod->i64, l->mod->i64, l->mod->i64};
+  return LLVMStructTypeInContext(l->mod->c, f, 3, 0);
+}
+
+/* none, dtype and module values are never loaded */
 static LLVMValueRef no_load(Lower *l, const Type *t, LLVMValueRef p) { return LLVMGetUndef(l->mod->i8); }
 static void no_store(Lower *l, const Type *t, LLVMValueRef p, LLVMValueRef v) {}
 
@@ -154,7 +160,7 @@ static const Model models[TY_COUNT] = {
   [TY_C128] = {complex_value, same_storage, plain_load, plain_store, NULL},
   [TY_ARRAY] = {array_value, array_storage, array_load, array_store, array_refcount},
   [TY_TUPLE] = {tuple_value, tuple_storage, tuple_load, tuple_store, tuple_refcount},
-  [TY_NONE] = NO_VALUE, [TY_RANGE] = NO_VALUE, [TY_DTYPE] = NO_VALUE, [TY_MODULE] = NO_VALUE,
+  [TY_NONE] = NO_VALUE, [TY_RANGE] = {range_value, same_storage, plain_load, plain_store, NULL}, [TY_DTYPE] = NO_VALUE, [TY_MODULE] = NO_VALUE,
   [TY_GRID] = NO_VALUE, [TY_INFO] = NO_VALUE, [TY_FUNCTION] = NO_VALUE,
   [TY_OPTIONAL] = {optional_value, optional_storage, optional_load, optional_store, optional_refcount},
   [TY_LIST] = {ptr_value, ptr_value, plain_load, plain_store, lo_container_refcount},

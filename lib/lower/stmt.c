@@ -180,20 +180,24 @@ static bool leaves_early(Node *loop) {
   return e.found;
 }
 
-/* Evaluates range(...)'s start and step and its number of values (exact,
- * unsigned). A for
- * loop over it counts k = 0..n-1 with v = start + k*step: the counter is
- * separate from v, so that v keeps its last value after the loop, and a
- * body that assigns v does not change the iteration, as in Python. */
-LLVMValueRef lo_range(Lower *l, Node *r, LLVMValueRef *start, LLVMValueRef *step) {
-  LLVMValueRef stop;
+/* range(...)'s start, stop and step: a call's arguments (a zero step
+ * raises ValueError, as Python's), or the parts of a range value (a
+ * variable holding one: {start, stop, step}). */
+static void range_parts(Lower *l, Node *r, LLVMValueRef *start, LLVMValueRef *stop, LLVMValueRef *step) {
+  if (!(r->kind == N_CALL && r->bi && (r->bi->flags & BF_RANGE))) {
+    LLVMValueRef v = lo_expr(l, r);
+    *start = LLVMBuildExtractValue(l->b, v, 0, "range.start");
+    *stop = LLVMBuildExtractValue(l->b, v, 1, "range.stop");
+    *step = LLVMBuildExtractValue(l->b, v, 2, "range.step");
+    return;
+  }
   *start = const_i64(l, 0);
   *step = const_i64(l, 1);
   if (r->list.len == 1) {
-    stop = lo_expr_as(l, r->list.items[0], TYS(TY_I64));
+    *stop = lo_expr_as(l, r->list.items[0], TYS(TY_I64));
   } else {
     *start = lo_expr_as(l, r->list.items[0], TYS(TY_I64));
-    stop = lo_expr_as(l, r->list.items[1], TYS(TY_I64));
+    *stop = lo_expr_as(l, r->list.items[1], TYS(TY_I64));
   }
   if (r->list.len == 3) {
     *step = lo_expr_as(l, r->list.items[2], TYS(TY_I64));
@@ -201,7 +205,42 @@ LLVMValueRef lo_range(Lower *l, Node *r, LLVMValueRef *start, LLVMValueRef *step
       lo_raise_if(l, LLVMBuildICmp(l->b, LLVMIntEQ, *step, const_i64(l, 0), ""), RT_ERR_VALUE,
                "range() arg 3 must not be zero");
   }
+}
+
+/* Evaluates a range's start and step and its number of values (exact,
+ * unsigned). A for
+ * loop over it counts k = 0..n-1 with v = start + k*step: the counter is
+ * separate from v, so that v keeps its last value after the loop, and a
+ * body that assigns v does not change the iteration, as in Python. */
+LLVMValueRef lo_range(Lower *l, Node *r, LLVMValueRef *start, LLVMValueRef *step) {
+  LLVMValueRef stop;
+  range_parts(l, r, start, &stop, step);
   return lo_range_count(l, *start, stop, *step);
+}
+
+/* range(...) as a value: {start, stop, step} */
+LLVMValueRef lo_range_struct(Lower *l, Node *r) {
+  LLVMValueRef parts[3];
+  range_parts(l, r, &parts[0], &parts[1], &parts[2]);
+  LLVMValueRef v = LLVMGetUndef(lo_type(l, TYS(TY_RANGE)));
+  for (unsigned i = 0; i < 3; i++) v = LLVMBuildInsertValue(l->b, v, parts[i], i, "");
+  return v;
+}
+
+/* r[i] of a range value: start + i * step, a negative i counting from the
+ * end, IndexError outside it (Python's message); a for loop's walk (the
+ * node's str set) indexes within it, unchecked. */
+LLVMValueRef lo_range_index(Lower *l, Node *n) {
+  LLVMValueRef start, step, count = lo_range(l, n->lhs, &start, &step);
+  LLVMValueRef i = lo_expr_as(l, n->rhs, TYS(TY_I64));
+  if (!n->str) {
+    LLVMValueRef neg = LLVMBuildICmp(l->b, LLVMIntSLT, i, const_i64(l, 0), "");
+    i = LLVMBuildSelect(l->b, neg, LLVMBuildAdd(l->b, i, count, ""), i, "");
+    LLVMValueRef out = LLVMBuildOr(l->b, LLVMBuildICmp(l->b, LLVMIntSLT, i, const_i64(l, 0), ""),
+                                   LLVMBuildICmp(l->b, LLVMIntSGE, i, count, ""), "");
+    lo_raise_if(l, out, RT_ERR_INDEX, "range object index out of range");
+  }
+  return LLVMBuildAdd(l->b, start, LLVMBuildMul(l->b, i, step, ""), "");
 }
 
 /* A range loop's int64 value into its variable, which typing may have

@@ -1,0 +1,86 @@
+"""range(...) as a value: stored in a variable (chosen on a branch, as real
+code picks a forward or a backward range), iterated later (alone, with zip
+and enumerate), len(), indexing (negative indices, IndexError) — each
+compared with the function's Python original on generated bounds and
+steps."""
+import pytest
+
+from ruchey import TypingError, njit
+
+from conftest import make_rng
+
+
+@njit
+def walk(start, stop, step, backwards):
+    if backwards:
+        r = range(stop, start, -step)
+    else:
+        r = range(start, stop, step)
+    total, count, last = 0, 0, -1
+    for i in r:
+        total = (total * 7 + i) % 1000003
+        count += 1
+        last = i
+    return total, count, last, len(r)
+
+
+@njit
+def index(start, stop, step, i):
+    r = range(start, stop, step)
+    return r[i]
+
+
+@njit
+def zipped(n, m):
+    r = range(1, n, 2)
+    s = 0
+    for a, b in zip(r, range(m)):
+        s += a * b
+    for j, v in enumerate(r):
+        s += j - v
+    return s
+
+
+def test_ranges_in_variables_iterate_as_python():
+    rng = make_rng(7)
+    cases = [(0, 0, 1), (0, 10, 1), (3, 40, 4), (-20, 20, 7), (5, 0, 1), (10, -10, -3)]
+    cases += [tuple(int(x) for x in rng.integers(-60, 60, 2)) + (int(rng.integers(1, 9)),) for _ in range(40)]
+    for start, stop, step in cases:
+        for backwards in (False, True):
+            assert walk(start, stop, step, backwards) == walk.py_func(start, stop, step, backwards), \
+                (start, stop, step, backwards)
+
+
+def test_range_indexing_as_python():
+    rng = make_rng(8)
+    for _ in range(200):
+        start, stop = (int(x) for x in rng.integers(-50, 50, 2))
+        step = int(rng.choice([-7, -3, -1, 1, 2, 5]))
+        i = int(rng.integers(-30, 30))
+        try:
+            expected = index.py_func(start, stop, step, i)
+        except IndexError:
+            with pytest.raises(IndexError, match="range object index out of range"):
+                index(start, stop, step, i)
+            continue
+        assert index(start, stop, step, i) == expected
+
+
+def test_zip_and_enumerate_over_a_range_variable():
+    for n in range(0, 15):
+        for m in (0, 3, 20):
+            assert zipped(n, m) == zipped.py_func(n, m)
+
+
+def test_a_zero_step_raises_where_the_range_is_made():
+    with pytest.raises(ValueError, match="range\\(\\) arg 3 must not be zero"):
+        index(0, 5, 0, 1)
+
+
+def test_a_range_cannot_be_returned():
+    @njit
+    def give(n):
+        return range(n)
+
+    with pytest.raises(TypingError, match="range"):
+        give(3)
