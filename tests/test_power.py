@@ -226,3 +226,18 @@ def test_constant_power_of_two_bases_are_pow_exactly():
         assert big(y) == 2147483648.0 ** y, y
         # (NumPy's own power may use SIMD code a few ulps from libm's pow, which ruchey calls)
         assert small(y) == (0.125 ** y, math.pow(1024.0, y), 65536.0 ** y), y
+
+
+def test_one_to_a_signalling_nan_is_one_as_in_python():
+    # found by `make fuzz`: CPython answers 1.0 ** y and x ** 0.0 before calling
+    # pow, whose result for a signalling NaN is NaN
+    import struct
+    snan = struct.unpack("<d", bytes.fromhex("c2b7bc725ef5f07f"))[0]
+
+    @ruchey.njit
+    def f(x, y):
+        return x ** y, math.pow(x, y)
+
+    for x, y in ((1.0, snan), (snan, 0.0), (1.0, math.nan), (math.nan, -0.0), (2.0, 0.5)):
+        got, expected = f(x, y), (x ** y, math.pow(x, y))
+        assert got == expected or (math.isnan(got[0]) and math.isnan(expected[0])), (x, y, got, expected)

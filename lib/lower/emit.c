@@ -132,7 +132,13 @@ LLVMValueRef lo_pow(Lower *l, const Type *t, LLVMValueRef x, LLVMValueRef y) {
   LLVMValueRef r = lo_libm(l, "pow", t, args, 2);
   unsigned kind = LLVMGetEnumAttributeKindForName("nobuiltin", 9);
   LLVMAddCallSiteAttribute(r, LLVMAttributeFunctionIndex, LLVMCreateEnumAttribute(l->mod->c, kind, 0));
-  return r;
+  if (lo_numpy_errors(l)) return r;
+  /* CPython answers 1.0 ** y and x ** 0.0 itself, before pow: 1.0 even for a
+   * signalling NaN, which the C library's pow turns into NaN */
+  LLVMValueRef one = lo_fconst(l, t, 1.0);
+  LLVMValueRef trivial = LLVMBuildOr(l->b, LLVMBuildFCmp(l->b, LLVMRealOEQ, x, one, ""),
+                                     LLVMBuildFCmp(l->b, LLVMRealOEQ, y, lo_fconst(l, t, 0.0), ""), "");
+  return LLVMBuildSelect(l->b, trivial, one, r, "");
 }
 
 /* A constant string (NULL: a null pointer). */
