@@ -2,8 +2,35 @@
  * lookups of methods and attributes by their receiver and name. */
 #include "builtins/builtins.h"
 
-static const Builtin *const families[] = {bi_python, bi_math, bi_mathparts, bi_operators, bi_numpy, bi_shape, bi_reduce, bi_statistics, bi_sorting, bi_searching, bi_arraymath, bi_linalg, bi_decomp, bi_complex, bi_complex_reduce, bi_cuda,
-                                            bi_warp, bi_atomic, bi_cudamath, bi_print, bi_grid, bi_limits, bi_lists, bi_dicts, bi_random, bi_strings};
+/* one family a line, in the order their rows are numbered */
+static const Builtin *const families[] = {
+  bi_python,
+  bi_math,
+  bi_mathparts,
+  bi_operators,
+  bi_numpy,
+  bi_shape,
+  bi_reduce,
+  bi_statistics,
+  bi_sorting,
+  bi_searching,
+  bi_arraymath,
+  bi_linalg,
+  bi_decomp,
+  bi_complex,
+  bi_complex_reduce,
+  bi_cuda,
+  bi_warp,
+  bi_atomic,
+  bi_cudamath,
+  bi_print,
+  bi_grid,
+  bi_limits,
+  bi_lists,
+  bi_dicts,
+  bi_random,
+  bi_strings,
+};
 
 const Builtin *bi_at(int i) {
   for (size_t f = 0; f < sizeof families / sizeof families[0]; f++)
