@@ -241,3 +241,23 @@ def test_one_to_a_signalling_nan_is_one_as_in_python():
     for x, y in ((1.0, snan), (snan, 0.0), (1.0, math.nan), (math.nan, -0.0), (2.0, 0.5)):
         got, expected = f(x, y), (x ** y, math.pow(x, y))
         assert got == expected or (math.isnan(got[0]) and math.isnan(expected[0])), (x, y, got, expected)
+
+
+@ruchey_only
+def test_a_half_power_is_a_square_root_with_pows_special_values():
+    # (pow would cost its call where real code writes d ** 0.5 per distance)
+    @ruchey.njit
+    def half(x):
+        return x ** 0.5, math.pow(x, 0.5)
+
+    values = [4.0, 2.0, -0.0, 0.0, math.inf, -math.inf, math.nan, 1e-310, 123.456, 1e308]
+    values += [float(v) for v in make_rng(5).uniform(0, 1e6, 200)]
+    for x in values:
+        got = half(x)
+        e = x ** 0.5
+        for g in got:
+            # the correctly rounded root: within 1 ulp of pow's, which is not always
+            assert g == e or (math.isnan(g) and math.isnan(e)) or abs(g - e) <= math.ulp(e), (x, got)
+            assert math.copysign(1, g) == math.copysign(1, e) or math.isnan(e), x
+    asm = list(half.inspect_asm().values())[0]
+    assert "sqrt" in asm and "pow" not in asm

@@ -1,6 +1,7 @@
 /* lower/emit.c — helpers every part of lowering emits with: allocas,
  * calls of runtime, libm, libdevice and LLVM intrinsic functions, raising
  * Python's exceptions, and the one builder of counted loops. */
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -128,6 +129,14 @@ LLVMValueRef lo_libm(Lower *l, const char *name, const Type *t, LLVMValueRef *ar
  * still gives the call its vector versions. */
 LLVMValueRef lo_pow(Lower *l, const Type *t, LLVMValueRef x, LLVMValueRef y) {
   if (l->mod->gpu || l->opts->fastmath) return lo_intrinsic2(l, "llvm.pow", t, x, y);
+  LLVMBool lossy;
+  if (LLVMIsAConstantFP(y) && LLVMConstRealGetDouble(y, &lossy) == 0.5) {
+    /* x ** 0.5: the square root (correctly rounded, as pow's result all but
+     * always is), with pow's +0.0 for -0.0 and +inf for -inf */
+    LLVMValueRef r = lo_intrinsic1(l, "llvm.fabs", t, lo_intrinsic1(l, "llvm.sqrt", t, x));
+    LLVMValueRef inf = lo_fconst(l, t, INFINITY);
+    return LLVMBuildSelect(l->b, LLVMBuildFCmp(l->b, LLVMRealOEQ, x, LLVMBuildFNeg(l->b, inf, ""), ""), inf, r, "");
+  }
   LLVMValueRef args[2] = {x, y};
   LLVMValueRef r = lo_libm(l, "pow", t, args, 2);
   unsigned kind = LLVMGetEnumAttributeKindForName("nobuiltin", 9);
