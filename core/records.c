@@ -15,6 +15,12 @@
 #include <numpy/arrayobject.h>
 #include <numpy/arrayscalars.h>
 
+/* NumPy 1.x's headers have no accessors for these: its PyArray_Descr holds them */
+#if NPY_ABI_VERSION < 0x02000000
+#define PyDataType_ELSIZE(d) ((d)->elsize)
+#define PyDataType_ALIGNMENT(d) ((d)->alignment)
+#endif
+
 enum { RECORD_CACHE = 32, MAX_RECORD_FIELDS = 256, MAX_RECORD_DEPTH = 8 };
 static struct {
   PyArray_Descr *descr;
