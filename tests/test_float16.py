@@ -13,7 +13,7 @@ import pytest
 import ruchey
 from ruchey import njit, prange
 
-from conftest import run_python_file
+from conftest import numpy2_only, run_python_file
 
 SPECIAL = [0.0, -0.0, 1.0, -1.0, 65504.0, -65504.0, 6.1e-5, 6e-8, -6e-8, np.inf, -np.inf, np.nan, 0.5, 1024.0]
 
@@ -91,6 +91,7 @@ def test_promotion_with_other_dtypes_as_numpy(other):
         assert same(g, w), (g.dtype, w.dtype)
 
 
+@numpy2_only  # NumPy 1.x promotes float16 scalars with Python numbers by value
 def test_scalar_arguments_and_results():
     @njit
     def f(x, y):

@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 import ruchey
-from conftest import AS_NUMBA, make_rng
+from conftest import AS_NUMBA, NUMPY1, make_rng, numpy2_only
 
 pytestmark = pytest.mark.skipif(AS_NUMBA, reason="numba lacks NumPy 2's arguments here (cholesky's upper=, qr's "
                                 "mode=, svd's compute_uv=, ...), int matrices, and words its errors otherwise")
@@ -319,6 +319,7 @@ def test_complex_inverse_of_a_singular_matrix_is_numpys_linalg_error():
 @pytest.mark.parametrize("dtype", DTYPES, ids=ids)
 @pytest.mark.parametrize("n", [0, 1, 4, 20])
 @pytest.mark.parametrize("layout", LAYOUTS)
+@numpy2_only  # NumPy 1.x's cholesky has no upper=
 def test_cholesky_matches_numpy(dtype, n, layout):
     a = hermitian(make_rng(n), dtype, n, layout, definite=True)
     got, expected = cholesky(a), np.linalg.cholesky(a)
@@ -562,6 +563,8 @@ ORDS = [None, 1, -1, 2, -2, np.inf, -np.inf]
 @pytest.mark.parametrize("shape", [(0,), (1,), (7,), (0, 0), (1, 1), (3, 5), (6, 2)], ids=str)
 @pytest.mark.parametrize("layout", ["C", "F", "reversed"])
 def test_norm_matches_numpy(dtype, shape, layout):
+    if NUMPY1 and 0 in shape:
+        pytest.skip("NumPy 1.x raises for some norms of empty arrays: ruchey gives NumPy 2's results")
     rng = make_rng(sum(shape) + len(layout))
     x = laid_out((random_matrix(rng, np.float64, shape) * 4).astype(dtype), layout) if dtype == np.int64 \
         else random_matrix(rng, dtype, shape, layout)
@@ -619,6 +622,8 @@ def test_matrix_rank_matches_numpy(dtype):
     low = rng.standard_normal((8, 3)) @ rng.standard_normal((3, 6))
     for a in [low, np.zeros((3, 4)), np.eye(5), ill_conditioned(rng, np.float64, 6, 1e20), np.zeros((0, 3)),
               np.ones(4), np.zeros(3), rng.standard_normal((4, 9))]:
+        if NUMPY1 and a.size == 0:  # NumPy 1.x raises: ruchey gives NumPy 2's 0
+            continue
         a = (a * 3).astype(dtype) if dtype == np.int64 else a.astype(dtype)
         assert matrix_rank(a) == np.linalg.matrix_rank(a), f"{a}"
     for tol in [0.1, 10.0]:

@@ -5,7 +5,7 @@ layout, floats and ints, with q a number or an array."""
 import numpy as np
 import pytest
 
-from conftest import AS_NUMBA, make_rng
+from conftest import AS_NUMBA, NUMPY1, make_rng
 from test_reductions import check, layouts, with_nans
 
 pytestmark = pytest.mark.skipif(AS_NUMBA, reason="compared against NumPy's dtypes and errors")
@@ -16,6 +16,8 @@ QS = [0, 0.5, 25, 33.3, 50, 99.9, 100]
 @pytest.mark.parametrize("dtype", [np.float64, np.float32, np.int64, np.uint8], ids=lambda d: np.dtype(d).name)
 @pytest.mark.parametrize("shape", [(1,), (2,), (7,), (100,), (5, 6)], ids=str)
 def test_nan_quantiles_match_numpy(dtype, shape):
+    if NUMPY1 and dtype == np.float32:
+        pytest.skip("NumPy 1.x computes float32 quantiles in float64: ruchey gives NumPy 2's results")
     rng = make_rng(sum(shape) + 3)
     for a in layouts(rng, dtype, shape):
         for b in [a, with_nans(rng, a)] if a.dtype.kind == "f" else [a]:
