@@ -86,9 +86,16 @@ const Type *ty_array_update(Infer *in, Node *n, const Type *target, const Type *
  * a value of n->ty->elem; elementwise expressions make no temporary. */
 typedef void (*ElementSink)(Lower *l, LLVMValueRef v, void *arg);
 void lo_for_each_element(Lower *l, Node *n, ElementSink sink, void *arg);
-/* linalg.c: an operand as an RtArray in memory, its elements converted to e
- * where they are not (into *copy, for the caller to release) */
-LLVMValueRef bi_array_operand(Lower *l, Node *x, LLVMValueRef v, const Type *e, LLVMValueRef *copy);
+/* linalg.c: the array operands of a runtime call (linalg.c's, decomp.c's; b may
+ * be NULL): lowered, converted to elements of e where they are not, in memory
+ * (pa, pb: RtArray pointers); after the call, bi_array_call_end releases the
+ * copies, is done with the operands and raises the call's failed status */
+typedef struct ArrayOperands {
+  Node *a, *b;
+  LLVMValueRef va, vb, ca, cb, pa, pb;
+} ArrayOperands;
+ArrayOperands bi_array_operands(Lower *l, Node *a, Node *b, const Type *e);
+void bi_array_call_end(Lower *l, const ArrayOperands *o, const Type *e, LLVMValueRef status);
 /* The same in steps, for consumers that read the elements more than once
  * or by position: the leaves evaluated once (begin), then the elements by
  * flat C index where every array is C-contiguous with the result's shape

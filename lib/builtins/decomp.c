@@ -289,8 +289,7 @@ static LLVMValueRef lo_decomp(Lower *l, Node *n) {
   if (op == DC_LSTSQ) e = work_of(np_promote(a->ty->elem, b->ty->elem));
   if (op == DC_COV) e = n->ty->kind == TY_ARRAY ? n->ty->elem : n->ty;
   Call c = call_of(n);
-  LLVMValueRef va = lo_expr(l, a), vb = b ? lo_expr(l, b) : NULL, ca, cb = NULL;
-  LLVMValueRef pa = bi_array_operand(l, a, va, e, &ca), pb = b ? bi_array_operand(l, b, vb, e, &cb) : LLVMConstNull(l->mod->ptr);
+  ArrayOperands ops = bi_array_operands(l, a, b, e);
   LLVMValueRef p = c.p ? lo_expr_as(l, c.p, TYS(TY_F64)) : lo_fconst(l, TYS(TY_F64), 0);
   LLVMValueRef flags = const_i32(l, c.flags);
   for (int i = 0; i < 2 && c.bits[i]; i++) {
@@ -301,18 +300,9 @@ static LLVMValueRef lo_decomp(Lower *l, Node *n) {
   LLVMValueRef scalar = lo_alloca(l, LLVMArrayType(l->mod->f64, 4), "decomp.scalar");
   LLVMTypeRef pt[10] = {l->mod->i32, l->mod->i32, l->mod->ptr, l->mod->i32, l->mod->ptr,
                         l->mod->i32, l->mod->f64, l->mod->i32, l->mod->ptr, l->mod->ptr};
-  LLVMValueRef args[10] = {const_i32(l, op), const_i32(l, (int)e->kind), pa, const_i32(l, a->ty->ndim), pb,
+  LLVMValueRef args[10] = {const_i32(l, op), const_i32(l, (int)e->kind), ops.pa, const_i32(l, a->ty->ndim), ops.pb,
                            const_i32(l, b ? b->ty->ndim : 0), p, flags, out, scalar};
-  LLVMValueRef st = lo_call_fn(l, "rt_decomp", l->mod->i32, pt, args, 10);
-  if (ca) lo_release_temp(l, ty_array(e, a->ty->ndim, 'C', false), ca);
-  if (cb) lo_release_temp(l, ty_array(e, b->ty->ndim, 'C', false), cb);
-  lo_done_with(l, a, va);
-  if (b) lo_done_with(l, b, vb);
-  LLVMBasicBlockRef fail = new_block(l, "decomp.fail"), ok = new_block(l, "decomp.ok");
-  LLVMBuildCondBr(l->b, LLVMBuildICmp(l->b, LLVMIntNE, st, const_i32(l, RT_OK), ""), fail, ok);
-  position(l, fail);
-  lo_raise_status(l, st);
-  position(l, ok);
+  bi_array_call_end(l, &ops, e, lo_call_fn(l, "rt_decomp", l->mod->i32, pt, args, 10));
   int src[4], count = sources(n, c.flags, src);
   if (n->ty->kind != TY_TUPLE) return result(l, n->ty, src[0], out, scalar);
   LLVMValueRef tuple = LLVMGetUndef(lo_type(l, n->ty));

@@ -71,8 +71,8 @@ static const Type *ty_linalg(Infer *in, Node *n, const Type **args) {
 }
 
 /* An operand as an RtArray in memory, its elements converted to e where
- * they are not of e (into *copy, released by the caller); decomp.c's too. */
-LLVMValueRef bi_array_operand(Lower *l, Node *x, LLVMValueRef v, const Type *e, LLVMValueRef *copy) {
+ * they are not of e (into *copy, released by bi_array_call_end). */
+static LLVMValueRef array_operand(Lower *l, Node *x, LLVMValueRef v, const Type *e, LLVMValueRef *copy) {
   const Type *t = x->ty;
   *copy = NULL;
   if (t->elem != e) {
@@ -85,32 +85,41 @@ LLVMValueRef bi_array_operand(Lower *l, Node *x, LLVMValueRef v, const Type *e, 
   return p;
 }
 
+ArrayOperands bi_array_operands(Lower *l, Node *a, Node *b, const Type *e) {
+  ArrayOperands o = {a, b, lo_expr(l, a), b ? lo_expr(l, b) : NULL};
+  o.pa = array_operand(l, a, o.va, e, &o.ca);
+  o.pb = b ? array_operand(l, b, o.vb, e, &o.cb) : LLVMConstNull(l->mod->ptr);
+  return o;
+}
+
+void bi_array_call_end(Lower *l, const ArrayOperands *o, const Type *e, LLVMValueRef status) {
+  if (o->ca) lo_release_temp(l, ty_array(e, o->a->ty->ndim, 'C', false), o->ca);
+  if (o->cb) lo_release_temp(l, ty_array(e, o->b->ty->ndim, 'C', false), o->cb);
+  lo_done_with(l, o->a, o->va);
+  if (o->b) lo_done_with(l, o->b, o->vb);
+  LLVMBasicBlockRef fail = new_block(l, "array_call.fail"), ok = new_block(l, "array_call.ok");
+  LLVMBuildCondBr(l->b, LLVMBuildICmp(l->b, LLVMIntNE, status, const_i32(l, RT_OK), ""), fail, ok);
+  position(l, fail);
+  lo_raise_status(l, status);
+  position(l, ok);
+}
+
 /* The product, or numpy.linalg's function, of one or two arrays: by
  * rt_matrix_product or rt_linalg, which check the shapes. */
 static LLVMValueRef lo_product(Lower *l, Node *n) {
   Node *a = n->list.items[0], *b = n->list.len > 1 ? n->list.items[1] : NULL;
   const Type *e = elem_of(n->ty);
-  LLVMValueRef va = lo_expr(l, a), vb = b ? lo_expr(l, b) : NULL, ca, cb = NULL;
-  LLVMValueRef pa = bi_array_operand(l, a, va, e, &ca), pb = b ? bi_array_operand(l, b, vb, e, &cb) : LLVMConstNull(l->mod->ptr);
+  ArrayOperands ops = bi_array_operands(l, a, b, e);
   Node *o = n->list.len > 2 ? n->list.items[2] : n->bi->ival < LA_SOLVE ? ty_kwarg(n, "out") : NULL;
   LLVMValueRef vo = o ? lo_expr(l, o) : NULL, po = LLVMConstNull(l->mod->ptr);
   if (o) lo_store_storage(l, o->ty, po = lo_alloca(l, l->mod->rtarray, "out"), vo);
   LLVMValueRef out = lo_alloca(l, l->mod->rtarray, "product"), scalar = lo_alloca(l, lo_storage_type(l, e), "dot");
   LLVMTypeRef p[9] = {l->mod->i32, l->mod->i32, l->mod->ptr, l->mod->i32, l->mod->ptr,
                       l->mod->i32, l->mod->ptr, l->mod->ptr, l->mod->ptr};
-  LLVMValueRef args[9] = {const_i32(l, (int)n->bi->ival), const_i32(l, (int)e->kind), pa, const_i32(l, a->ty->ndim),
-                          pb, const_i32(l, b ? b->ty->ndim : 0), out, scalar, po};
+  LLVMValueRef args[9] = {const_i32(l, (int)n->bi->ival), const_i32(l, (int)e->kind), ops.pa, const_i32(l, a->ty->ndim),
+                          ops.pb, const_i32(l, b ? b->ty->ndim : 0), out, scalar, po};
   const char *fn = n->bi->ival >= LA_SOLVE ? "rt_linalg" : "rt_matrix_product";
-  LLVMValueRef st = lo_call_fn(l, fn, l->mod->i32, p, args, 9);
-  if (ca) lo_release_temp(l, ty_array(e, a->ty->ndim, 'C', false), ca);
-  if (cb) lo_release_temp(l, ty_array(e, b->ty->ndim, 'C', false), cb);
-  lo_done_with(l, a, va);
-  if (b) lo_done_with(l, b, vb);
-  LLVMBasicBlockRef fail = new_block(l, "product.fail"), ok = new_block(l, "product.ok");
-  LLVMBuildCondBr(l->b, LLVMBuildICmp(l->b, LLVMIntNE, st, const_i32(l, RT_OK), ""), fail, ok);
-  position(l, fail);
-  lo_raise_status(l, st);
-  position(l, ok);
+  bi_array_call_end(l, &ops, e, lo_call_fn(l, fn, l->mod->i32, p, args, 9));
   if (o) {  /* out itself is the result, a reference of the call's own */
     if (lo_is_fresh(o)) lo_temp_taken(l, vo);
     else lo_refcount(l, o->ty, vo, true);
