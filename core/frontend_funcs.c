@@ -226,23 +226,21 @@ static Node *bind_inner(Fe *fe, PyObject *s, PyObject *id, PyObject *entry, PyOb
   return (n->rhs = fe_function_value(fe, PyTuple_GET_ITEM(entry, 0), at)) ? n : NULL;
 }
 
-Node *fe_lambda_assign(Fe *fe, PyObject *s, PyObject *target, PyObject *lambda) {
-  PyObject *entry = inner_entry(fe, lambda);
+/* The inner function def bound to the name in holder's field key. */
+static Node *bind_def(Fe *fe, PyObject *s, PyObject *holder, const char *key, PyObject *def) {
+  PyObject *entry = inner_entry(fe, def);
   if (!entry) return NULL;
-  PyObject *id = field(target, "id");
-  Node *n = bind_inner(fe, s, id, entry, lambda);
+  PyObject *id = field(holder, key);
+  Node *n = bind_inner(fe, s, id, entry, def);
   Py_DECREF(id);
   return n;
 }
 
-Node *fe_def(Fe *fe, PyObject *s) {
-  PyObject *entry = inner_entry(fe, s);
-  if (!entry) return NULL;
-  PyObject *id = field(s, "name");
-  Node *n = bind_inner(fe, s, id, entry, s);
-  Py_DECREF(id);
-  return n;
+Node *fe_lambda_assign(Fe *fe, PyObject *s, PyObject *target, PyObject *lambda) {
+  return bind_def(fe, s, target, "id", lambda);
 }
+
+Node *fe_def(Fe *fe, PyObject *s) { return bind_def(fe, s, s, "name", s); }
 
 bool fe_captures_of(Fe *fe, PyObject *name) {
   PyObject *entry = fe->lambdas ? PyDict_GetItemWithError(fe->lambdas, name) : NULL;
