@@ -11,6 +11,8 @@
  * its first argument. Most methods are one row of the table below, naming
  * their runtime function and the kinds of their arguments.
  */
+#include <stdio.h>
+
 #include "builtins/builtins.h"
 #include "rtstr.h"
 
