@@ -210,6 +210,19 @@ static const Type *ty_binop_types(Infer *in, Node *n, int op, Node *l, const Typ
   }
 }
 
+/* Types c where its truth is read (if, while, assert, not, x if c else y):
+ * a number; None, which is false, and an Optional, false when None, as
+ * Python's; a str becomes a call reading its truth (ty_str_truth). */
+static const Type *ty_truth(Infer *in, Node *c, const char *what) {
+  const Type *t = ty_maybe_none(in, c);
+  if (!t || t->kind == TY_NONE) return t;
+  if (t->kind == TY_STR) {
+    ty_str_truth(in, c);
+    return c->ty;
+  }
+  return ty_need_scalar(in, c, t->kind == TY_OPTIONAL ? t->elem : t, what) ? t : NULL;
+}
+
 static const Type *ty_binop(Infer *in, Node *n) {
   const Type *a = ty_expr(in, n->lhs), *b = ty_expr(in, n->rhs);
   if (!a || !b) return NULL;
@@ -217,12 +230,11 @@ static const Type *ty_binop(Infer *in, Node *n) {
 }
 
 static const Type *ty_unary(Infer *in, Node *n) {
+  if (n->op == OP_NOT) return ty_truth(in, n->lhs, "not") ? TYS(TY_BOOL) : NULL;
   const Type *a = ty_expr(in, n->lhs);
-  if (a && a->kind == TY_STR && n->op == OP_NOT) ty_str_truth(in, n->lhs), a = n->lhs->ty;
   if (a && a->kind == TY_ARRAY) return ty_array_unary(in, n, n->op, a);
   if (!ty_need_scalar(in, n, a, "unary operator")) return NULL;
   switch (n->op) {
-  case OP_NOT: return TYS(TY_BOOL);
   case OP_INVERT:
     if (ty_is_float(a) || ty_is_complex(a)) return ty_error(in, n, "~ needs an integer");
     return a->kind == TY_BOOL ? TYS(TY_I64) : ty_promote(a, a);
@@ -267,8 +279,7 @@ static const Type *ty_boolop(Infer *in, Node *n) {
 }
 
 static const Type *ty_ifexp(Infer *in, Node *n) {
-  const Type *c = ty_need_scalar(in, n->cond, ty_expr(in, n->cond), "condition");
-  if (!c || ty_failed(in)) return NULL;
+  if (!ty_truth(in, n->cond, "condition") || ty_failed(in)) return NULL;
   int known = known_condition(n->cond);
   if (known >= 0) {  /* only the branch taken is typed (see known_condition) */
     Node *taken = known ? n->lhs : n->rhs;
@@ -551,14 +562,11 @@ static void ty_return(Infer *in, Node *n) {
   in->f->ret_type = u;  /* so far: what a mutually recursive callee sees */
 }
 
-static void ty_cond(Infer *in, Node *c) {
-  const Type *t = ty_maybe_none(in, c);  /* an Optional's None is false, as Python's */
-  if (t && t->kind == TY_STR) ty_str_truth(in, c);
-  else ty_need_scalar(in, c, t && t->kind == TY_OPTIONAL ? t->elem : t, "condition");
-}
+static void ty_cond(Infer *in, Node *c) { ty_truth(in, c, "condition"); }
 
 /* Whether cond is known from types alone (1 true, 0 false, -1 not): x is
- * None where x's type is none, or neither none nor Optional. As Numba's
+ * None where x's type is none, or neither none nor Optional; a variable
+ * whose type is none, false. As Numba's
  * branch pruning, the branch not taken is then not typed at all, so that
  * `if out is None: out = numpy.empty_like(x)` compiles for an array out. */
 static int known_condition(const Node *cond) {
@@ -574,6 +582,7 @@ static int known_condition(const Node *cond) {
     }
     return and;
   }
+  if ((cond->kind == N_VAR || cond->kind == N_NONE) && cond->ty && cond->ty->kind == TY_NONE) return 0;
   if (cond->kind != N_IS_NONE || !cond->lhs->ty || cond->lhs->ty->kind == TY_OPTIONAL) return -1;
   return (cond->lhs->ty->kind == TY_NONE) != (cond->ival != 0);
 }

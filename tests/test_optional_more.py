@@ -86,3 +86,33 @@ def test_optional_in_boolean_conditions_as_python(seed):
     for _ in range(6):
         x, y = (float(v) for v in rng.integers(-3, 4, size=2))
         assert f(x, y) == narrowing(x, y)
+
+
+def truth_of_none_or_value(x, o=None):
+    y = 1.5 if o else -2.0
+    z = not o
+    while o:
+        y += x
+        o = None
+    assert not o
+    return y, z
+
+
+def truth_of_an_optional(x, flag):
+    o = None
+    if flag:
+        o = x
+    return (3 if o else 4), not o, (x if not o else -x)
+
+
+def test_truth_of_none_and_optional_in_if_expressions_and_not():
+    f, g = njit(truth_of_none_or_value), njit(truth_of_an_optional)
+    rng = make_rng(4)
+    for _ in range(6):
+        x = float(rng.integers(-2, 3))
+        for o in (None, 0.0, x, 2):
+            assert f(x, o) == truth_of_none_or_value(x, o)
+        assert f(x) == truth_of_none_or_value(x)
+        for flag in (True, False):
+            assert g(x, flag) == truth_of_an_optional(x, flag)
+            assert g(int(x), flag) == truth_of_an_optional(int(x), flag)

@@ -197,6 +197,7 @@ LLVMValueRef lo_fconst(Lower *l, const Type *t, double v) { return LLVMConstReal
 
 LLVMValueRef lo_truth(Lower *l, LLVMValueRef v, const Type *t) {
   if (t->kind == TY_BOOL) return v;
+  if (t->kind == TY_NONE) return const_bool(l, false);
   if (t->kind == TY_OPTIONAL)
     return LLVMBuildAnd(l->b, LLVMBuildExtractValue(l->b, v, 1, ""), lo_truth(l, LLVMBuildExtractValue(l->b, v, 0, ""), t->elem), "");
   if (t->kind == TY_STR) return lo_str_truth(l, v);
