@@ -494,14 +494,53 @@ static int32_t split_space(RtList *l, const RtStr *s, int64_t maxsplit) {
   }
 }
 
-/* split(sep=None, maxsplit=-1): a typed list of str */
-int32_t rt_str_split(RtList **out, RtStr *s, RtStr *sep, int64_t maxsplit) {
-  if (sep && sep->len == 0) {
-    rt_set_error(RT_ERR_VALUE, "empty separator");
-    return RT_ERR_VALUE;
+/* rsplit() on whitespace: the parts from the right, in reverse order */
+static int32_t rsplit_space(RtList *l, const RtStr *s, int64_t maxsplit) {
+  int64_t j = s->len;
+  while (true) {
+    while (j > 0 && is_space(s->data[j - 1])) j--;
+    if (j == 0) return RT_OK;
+    int64_t i = j;
+    if (maxsplit-- == 0) i = 0;
+    while (i > 0 && !is_space(s->data[i - 1])) i--;
+    if (!add_part(l, s, i, j)) return no_memory();
+    j = i;
   }
+}
+
+static int32_t rsplit_sep(RtList *l, const RtStr *s, const RtStr *sep, int64_t maxsplit) {
+  int64_t j = s->len, at;
+  for (int64_t k = 0; (maxsplit < 0 || k < maxsplit) && j >= sep->len && (at = search(s, sep, 0, j, true)) >= 0; k++) {
+    if (!add_part(l, s, at + sep->len, j)) return no_memory();
+    j = at;
+  }
+  return add_part(l, s, 0, j) ? RT_OK : no_memory();
+}
+
+static void reverse_strs(RtList *l) {
+  RtStr **p = l->data;
+  for (int64_t i = 0, j = l->len - 1; i < j; i++, j--) {
+    RtStr *t = p[i];
+    p[i] = p[j];
+    p[j] = t;
+  }
+}
+
+static int32_t empty_separator(void) {
+  rt_set_error(RT_ERR_VALUE, "empty separator");
+  return RT_ERR_VALUE;
+}
+
+/* split(sep=None, maxsplit=-1) and, from_right, rsplit(): a typed list of str */
+int32_t rt_str_split(RtList **out, RtStr *s, RtStr *sep, int64_t maxsplit, int32_t from_right) {
+  if (sep && sep->len == 0) return empty_separator();
   RtList *l = *out = str_list();
   if (!l) return no_memory();
+  if (from_right) {
+    int32_t st = sep ? rsplit_sep(l, s, sep, maxsplit) : rsplit_space(l, s, maxsplit < 0 ? INT64_MAX : maxsplit);
+    reverse_strs(l);
+    return st;
+  }
   if (!sep) return split_space(l, s, maxsplit < 0 ? INT64_MAX : maxsplit);
   int64_t i = 0, at;
   for (int64_t k = 0; (maxsplit < 0 || k < maxsplit) && (at = search(s, sep, i, NONE_INDEX, false)) >= 0; k++) {
@@ -509,6 +548,38 @@ int32_t rt_str_split(RtList **out, RtStr *s, RtStr *sep, int64_t maxsplit) {
     i = at + sep->len;
   }
   return add_part(l, s, i, s->len) ? RT_OK : no_memory();
+}
+
+/* The line boundaries of str.splitlines(), as Python's. */
+static bool is_line_break(uint32_t c) {
+  return (c >= '\n' && c <= '\r') || (c >= 0x1c && c <= 0x1e) || c == 0x85 || c == 0x2028 || c == 0x2029;
+}
+
+/* splitlines(keepends=False) */
+int32_t rt_str_splitlines(RtList **out, RtStr *s, int64_t keepends) {
+  RtList *l = *out = str_list();
+  if (!l) return no_memory();
+  for (int64_t i = 0; i < s->len;) {
+    int64_t j = i;
+    while (j < s->len && !is_line_break(s->data[j])) j++;
+    int64_t next = j + (j < s->len) + (j + 1 < s->len && s->data[j] == '\r' && s->data[j + 1] == '\n');
+    if (!add_part(l, s, i, keepends ? next : j)) return no_memory();
+    i = next;
+  }
+  return RT_OK;
+}
+
+/* partition(sep) and, from_right, rpartition(): three strs */
+int32_t rt_str_partition(RtStr *out[3], RtStr *s, RtStr *sep, int32_t from_right) {
+  if (sep->len == 0) return empty_separator();
+  int64_t at = search(s, sep, 0, NONE_INDEX, from_right);
+  int64_t a = at >= 0 ? at : from_right ? 0 : s->len, b = at >= 0 ? at + sep->len : a;
+  out[0] = from_points(s->data, a);
+  out[1] = from_points(s->data + a, b - a);
+  out[2] = from_points(s->data + b, s->len - b);
+  if (out[0] && out[1] && out[2]) return RT_OK;
+  for (int k = 0; k < 3; k++) free(out[k]);
+  return no_memory();
 }
 
 /* sep.join(items): n strings */
@@ -802,7 +873,8 @@ void rt_register_strings(void (*define)(const char *name, void *addr, void *ctx)
     {"rt_str_case", (void *)rt_str_case}, {"rt_str_is", (void *)rt_str_is},
     {"rt_str_strip", (void *)rt_str_strip}, {"rt_str_pad", (void *)rt_str_pad},
     {"rt_str_zfill", (void *)rt_str_zfill}, {"rt_str_replace", (void *)rt_str_replace},
-    {"rt_str_split", (void *)rt_str_split}, {"rt_str_join", (void *)rt_str_join},
+    {"rt_str_split", (void *)rt_str_split}, {"rt_str_splitlines", (void *)rt_str_splitlines},
+    {"rt_str_partition", (void *)rt_str_partition}, {"rt_str_join", (void *)rt_str_join},
     {"rt_str_join_list", (void *)rt_str_join_list}, {"rt_str_ord", (void *)rt_str_ord},
     {"rt_str_chr", (void *)rt_str_chr}, {"rt_str_from_number", (void *)rt_str_from_number},
     {"rt_str_to_int", (void *)rt_str_to_int}, {"rt_str_to_float", (void *)rt_str_to_float},

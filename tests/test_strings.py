@@ -326,6 +326,51 @@ def test_split_and_join_as_python(s):
 
 
 @njit
+def rsplits(s, sep, k):
+    a = s.rsplit()
+    b = s.rsplit(sep)
+    c = s.rsplit(sep, k)
+    d = s.rsplit(None, k)
+    e = s.rsplit(maxsplit=k)
+    return "|".join(a), "|".join(b), "|".join(c), "|".join(d), "|".join(e), len(c) + len(d)
+
+
+@pytest.mark.parametrize("s", WIDE_STRINGS)
+def test_rsplit_as_python(s):
+    for sep in [",", " ", "ab", "é", "aa"]:
+        for k in [-1, 0, 1, 2]:
+            assert_same(rsplits, s, sep, k)
+
+
+@njit
+def partitions_and_lines(s, sep):
+    lines = s.splitlines()
+    kept = s.splitlines(True)
+    return s.partition(sep), s.rpartition(sep), "|".join(lines), "|".join(kept), len(s.splitlines(keepends=True))
+
+
+LINES = ["", "a", "a\nb", "a\r\nb\r\n", "\n\n", "x\ry\x0bz\x0cw\x1cv\x85u\u2028t\u2029", "\r", "end\r\r\n"]
+
+
+@pytest.mark.parametrize("s", WIDE_STRINGS + LINES)
+def test_partition_rpartition_and_splitlines_as_python(s):
+    for sep in [",", " ", "a", "\n", s[1:3] or "q"]:
+        assert_same(partitions_and_lines, s, sep)
+    mixed = s + "\n" + s[::-1] + "\r\n" + s
+    assert_same(partitions_and_lines, mixed, "\r")
+
+
+@njit
+def partition_empty(s):
+    return s.rpartition("")
+
+
+def test_partition_with_empty_separator_raises_as_python():
+    raises_same(partition_empty, "abc")
+    raises_same(empty_sep, "abc")
+
+
+@njit
 def empty_sep(s):
     return s.split("")
 

@@ -252,8 +252,9 @@ LLVMValueRef lo_str_index(Lower *l, Node *n) {
 
 /* What a method row calls: its runtime function, the kinds of its
  * arguments after the receiver (S a str, s a str or None, I an int, i an
- * int or None, n an int defaulting to -1), its result (S a str, I an int,
- * B a bool, L a list of str), and a constant passed last (-1: none). */
+ * int or None, n an int defaulting to -1, z an int or bool defaulting to
+ * 0), its result (S a str, I an int, B a bool, L a list of str, T a tuple
+ * of three strs), and a constant passed last (-1: none). */
 typedef struct StrFn {
   const char *fn, *params;
   char result;
@@ -264,7 +265,8 @@ enum {
   F_UPPER, F_LOWER, F_SWAPCASE, F_CAPITALIZE, F_TITLE,
   F_ISDIGIT, F_ISALPHA, F_ISSPACE, F_ISALNUM, F_ISUPPER, F_ISLOWER, F_ISDECIMAL, F_ISASCII, F_ISTITLE,
   F_FIND, F_RFIND, F_INDEX, F_RINDEX, F_COUNT, F_STARTSWITH, F_ENDSWITH,
-  F_STRIP, F_LSTRIP, F_RSTRIP, F_CENTER, F_LJUST, F_RJUST, F_ZFILL, F_REPLACE, F_SPLIT,
+  F_STRIP, F_LSTRIP, F_RSTRIP, F_CENTER, F_LJUST, F_RJUST, F_ZFILL, F_REPLACE, F_SPLIT, F_RSPLIT,
+  F_SPLITLINES, F_PARTITION, F_RPARTITION,
 };
 
 static const StrFn str_fns[] = {
@@ -285,7 +287,9 @@ static const StrFn str_fns[] = {
   [F_CENTER] = {"rt_str_pad", "Is", 'S', 0}, [F_LJUST] = {"rt_str_pad", "Is", 'S', 1},
   [F_RJUST] = {"rt_str_pad", "Is", 'S', 2},
   [F_ZFILL] = {"rt_str_zfill", "I", 'S', -1}, [F_REPLACE] = {"rt_str_replace", "SSn", 'S', -1},
-  [F_SPLIT] = {"rt_str_split", "sn", 'L', -1},
+  [F_SPLIT] = {"rt_str_split", "sn", 'L', 0}, [F_RSPLIT] = {"rt_str_split", "sn", 'L', 1},
+  [F_SPLITLINES] = {"rt_str_splitlines", "z", 'L', -1},
+  [F_PARTITION] = {"rt_str_partition", "S", 'T', 0}, [F_RPARTITION] = {"rt_str_partition", "S", 'T', 1},
 };
 
 /* The method's argument k (after the receiver), positional or by keyword; NULL if not given. */
@@ -297,7 +301,10 @@ static Node *method_arg(Node *n, int k) {
 }
 
 static const Type *result_type(char r) {
-  return r == 'S' ? TYS(TY_STR) : r == 'I' ? TYS(TY_I64) : r == 'B' ? TYS(TY_BOOL) : ty_list(TYS(TY_STR));
+  static const Type *three_strs[3];
+  three_strs[0] = three_strs[1] = three_strs[2] = TYS(TY_STR);
+  return r == 'S' ? TYS(TY_STR) : r == 'I' ? TYS(TY_I64) : r == 'B' ? TYS(TY_BOOL) :
+         r == 'T' ? ty_tuple(3, three_strs) : ty_list(TYS(TY_STR));
 }
 
 static const Type *ty_str_method(Infer *in, Node *n, const Type **args) {
@@ -336,14 +343,16 @@ static LLVMValueRef lo_str_method(Lower *l, Node *n) {
       if (given) strs[ns++] = x;
     } else {
       p[np] = l->mod->i64;
-      a[np++] = given ? lo_expr_as(l, x, TYS(TY_I64)) : const_i64(l, f->params[k] == 'n' ? -1 : NONE_INDEX);
+      char want = f->params[k];
+      a[np++] = given ? lo_expr_as(l, x, TYS(TY_I64)) : const_i64(l, want == 'n' ? -1 : want == 'z' ? 0 : NONE_INDEX);
     }
   }
   if (f->extra >= 0) {
     p[np] = l->mod->i32;
     a[np++] = const_i32(l, f->extra);
   }
-  LLVMTypeRef rt = f->result == 'I' ? l->mod->i64 : f->result == 'B' ? l->mod->i32 : l->mod->ptr;
+  LLVMTypeRef rt = f->result == 'I' ? l->mod->i64 : f->result == 'B' ? l->mod->i32 :
+                   f->result == 'T' ? lo_type(l, n->ty) : l->mod->ptr;
   LLVMValueRef r = call_rt(l, f->fn, rt, p, a, (unsigned)np);
   for (int i = 0; i < ns; i++) lo_done_with(l, strs[i], held[i]);
   return f->result == 'B' ? LLVMBuildICmp(l->b, LLVMIntNE, r, const_i32(l, 0), "") : r;
@@ -499,6 +508,7 @@ LLVMValueRef lo_str_to_number(Lower *l, Node *n) {
 /* ---------------------------------------------------------------- the rows */
 
 static const char *const split_kw[] = {"sep", "maxsplit", NULL};
+static const char *const splitlines_kw[] = {"keepends", NULL};
 
 /* BF_STRINGS: constant strings are strs (not dtypes' names); BF_NONE: None is an argument's default */
 #define STR_METHOD(name, lo, hi, kw, flags, fn) \
@@ -538,6 +548,10 @@ const Builtin bi_strings[] = {
   STR_METHOD("zfill", 1, 1, NULL, BF_RAISES, F_ZFILL),
   STR_METHOD("replace", 2, 3, NULL, BF_RAISES, F_REPLACE),
   STR_METHOD("split", 0, 2, split_kw, BF_RAISES, F_SPLIT),
+  STR_METHOD("rsplit", 0, 2, split_kw, BF_RAISES, F_RSPLIT),
+  STR_METHOD("splitlines", 0, 1, splitlines_kw, BF_RAISES, F_SPLITLINES),
+  STR_METHOD("partition", 1, 1, NULL, BF_RAISES, F_PARTITION),
+  STR_METHOD("rpartition", 1, 1, NULL, BF_RAISES, F_RPARTITION),
   {"str.join", NULL, "join", BK_METHOD, TY_STR, 1, 1, NULL, BF_STRINGS | BF_RAISES, 0, 0, ty_join, lo_join},
   STR_FUNCTION("str", 0, 1, BF_RAISES, ty_str_call, lo_str_call),
   STR_FUNCTION("ord", 1, 1, BF_RAISES, ty_ord, lo_ord),
