@@ -4,20 +4,18 @@
  * raise it) and its result through its first argument, a new reference
  * where it is a string. Indices follow CPython's rules for each method
  * (slices clamp, find's start may pass the end). Case mappings and
- * character classes are Python's for ASCII; other characters go through
- * the C library's wide-character tables (towupper, iswalpha), which agree
- * with Python's for the letters of most alphabets but know no special
- * casing (German ß stays ß in upper()).
+ * character classes are Python's: ASCII here, the rest from the building
+ * Python's own database (unicode.c), full mappings and final sigma included.
  */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
-#include <wctype.h>
 
 #include "containers.h"
 #include "rtstr.h"
+#include "unicode.h"
 
 #define NONE_INDEX INT64_MIN  /* an index argument given as None, or not given */
 
@@ -114,22 +112,24 @@ char *rt_str_utf8(const RtStr *s, size_t *len) {
 
 /* ---------------------------------------------------------------- characters */
 
+/* Characters: ASCII answered here, the rest by the building Python's
+ * database (unicode.c). */
 static bool is_space(uint32_t c) {
   if (c < 128) return c == ' ' || (c >= '\t' && c <= '\r') || (c >= 0x1c && c <= 0x1f);
-  return c == 0x85 || c == 0xa0 || c == 0x1680 || (c >= 0x2000 && c <= 0x200a) || c == 0x2028 || c == 0x2029 ||
-         c == 0x202f || c == 0x205f || c == 0x3000;
+  return uc_is(c, UC_IS_SPACE);
 }
 
-static bool is_upper(uint32_t c) { return c < 128 ? c >= 'A' && c <= 'Z' : iswupper((wint_t)c); }
-static bool is_lower(uint32_t c) { return c < 128 ? c >= 'a' && c <= 'z' : iswlower((wint_t)c); }
-static bool is_alpha(uint32_t c) { return c < 128 ? is_upper(c) || is_lower(c) : iswalpha((wint_t)c); }
-static bool is_digit(uint32_t c) { return c < 128 ? c >= '0' && c <= '9' : iswdigit((wint_t)c); }
-static bool is_cased(uint32_t c) { return is_upper(c) || is_lower(c); }
-static uint32_t to_upper(uint32_t c) { return c < 128 ? (is_lower(c) ? c - 32 : c) : (uint32_t)towupper((wint_t)c); }
-static uint32_t to_lower(uint32_t c) { return c < 128 ? (is_upper(c) ? c + 32 : c) : (uint32_t)towlower((wint_t)c); }
+static bool is_upper(uint32_t c) { return c < 128 ? c >= 'A' && c <= 'Z' : uc_is(c, UC_IS_UPPER); }
+static bool is_lower(uint32_t c) { return c < 128 ? c >= 'a' && c <= 'z' : uc_is(c, UC_IS_LOWER); }
+static bool is_alpha(uint32_t c) { return c < 128 ? is_upper(c) || is_lower(c) : uc_is(c, UC_IS_ALPHA); }
+static bool is_digit(uint32_t c) { return c < 128 ? c >= '0' && c <= '9' : uc_is(c, UC_IS_DIGIT); }
+static bool is_decimal(uint32_t c) { return c < 128 ? c >= '0' && c <= '9' : uc_is(c, UC_IS_DECIMAL); }
+static bool is_numeric(uint32_t c) { return c < 128 ? c >= '0' && c <= '9' : uc_is(c, UC_IS_NUMERIC); }
+static bool is_cased(uint32_t c) { return c < 128 ? is_upper(c) || is_lower(c) : uc_is(c, UC_IS_CASED); }
+static bool is_titlecase(uint32_t c) { return c >= 128 && uc_is(c, UC_IS_TITLE); }
 
 /* str.isdigit() and its kin (the ival of their rows) */
-enum { IS_DIGIT, IS_ALPHA, IS_SPACE, IS_ALNUM, IS_UPPER, IS_LOWER, IS_DECIMAL, IS_ASCII, IS_TITLE };
+enum { IS_DIGIT, IS_ALPHA, IS_SPACE, IS_ALNUM, IS_UPPER, IS_LOWER, IS_DECIMAL, IS_ASCII, IS_TITLE, IS_NUMERIC };
 
 static bool all_of(const RtStr *s, bool (*pred)(uint32_t)) {
   for (int64_t i = 0; i < s->len; i++)
@@ -137,15 +137,18 @@ static bool all_of(const RtStr *s, bool (*pred)(uint32_t)) {
   return s->len > 0;
 }
 
-static bool is_alnum(uint32_t c) { return is_alpha(c) || is_digit(c); }
+/* Python's isalnum: alphabetic, or decimal, digit or numeric */
+static bool is_alnum(uint32_t c) { return is_alpha(c) || is_numeric(c) || is_digit(c) || is_decimal(c); }
 static bool is_ascii(uint32_t c) { return c < 128; }
 
-/* islower/isupper: a cased character, and none of the other case */
+/* islower/isupper: a cased character, and none of the other case (a
+ * titlecase character counts as neither's: CPython's) */
 static bool only_case(const RtStr *s, bool (*want)(uint32_t), bool (*other)(uint32_t)) {
   bool seen = false;
   for (int64_t i = 0; i < s->len; i++) {
-    if (other(s->data[i])) return false;
-    seen |= want(s->data[i]);
+    uint32_t c = s->data[i];
+    if (other(c) || is_titlecase(c)) return false;
+    seen |= want(c);
   }
   return seen;
 }
@@ -154,7 +157,7 @@ static bool is_titled(const RtStr *s) {
   bool prev_cased = false, seen = false;
   for (int64_t i = 0; i < s->len; i++) {
     uint32_t c = s->data[i];
-    if (is_upper(c)) {
+    if (is_upper(c) || is_titlecase(c)) {
       if (prev_cased) return false;
       prev_cased = seen = true;
     } else if (is_lower(c)) {
@@ -168,7 +171,9 @@ static bool is_titled(const RtStr *s) {
 
 int32_t rt_str_is(int32_t *out, RtStr *s, int32_t which) {
   switch (which) {
-  case IS_DIGIT: case IS_DECIMAL: *out = all_of(s, is_digit); break;
+  case IS_DIGIT: *out = all_of(s, is_digit); break;
+  case IS_DECIMAL: *out = all_of(s, is_decimal); break;
+  case IS_NUMERIC: *out = all_of(s, is_numeric); break;
   case IS_ALPHA: *out = all_of(s, is_alpha); break;
   case IS_SPACE: *out = all_of(s, is_space); break;
   case IS_ALNUM: *out = all_of(s, is_alnum); break;
@@ -366,25 +371,65 @@ int32_t rt_str_tailmatch(int32_t *out, RtStr *s, RtStr *sub, int64_t start, int6
 
 /* ---------------------------------------------------------------- case */
 
-enum { CASE_UPPER, CASE_LOWER, CASE_SWAP, CASE_CAPITALIZE, CASE_TITLE };
+enum { CASE_UPPER, CASE_LOWER, CASE_SWAP, CASE_CAPITALIZE, CASE_TITLE, CASE_FOLD };
 
+/* Σ lowered where it stands at s[i]: final (ς) after a cased character and
+ * not before one, looking through case-ignorable ones, as Python's lower(). */
+static uint32_t lower_sigma(const RtStr *s, int64_t i) {
+  int64_t j = i - 1;
+  while (j >= 0 && uc_is(s->data[j], UC_IS_CASE_IGNORABLE)) j--;
+  if (j < 0 || !is_cased(s->data[j])) return 0x3c3;
+  j = i + 1;
+  while (j < s->len && uc_is(s->data[j], UC_IS_CASE_IGNORABLE)) j++;
+  return j == s->len || !is_cased(s->data[j]) ? 0x3c2 : 0x3c3;
+}
+
+/* s[i] lowered into out: how many characters */
+static int lower_at(const RtStr *s, int64_t i, uint32_t out[3]) {
+  uint32_t c = s->data[i];
+  if (c < 128) return out[0] = is_upper(c) ? c + 32 : c, 1;
+  if (c == 0x3a3) return out[0] = lower_sigma(s, i), 1;
+  return uc_map(c, UC_TO_LOWER, out);
+}
+
+static int upper_of(uint32_t c, uint32_t out[3]) {
+  if (c < 128) return out[0] = is_lower(c) ? c - 32 : c, 1;
+  return uc_map(c, UC_TO_UPPER, out);
+}
+
+/* s[i] mapped as `how` asks, with prev_cased (title's state) updated */
+static int case_at(const RtStr *s, int64_t i, int how, bool *prev_cased, uint32_t out[3]) {
+  uint32_t c = s->data[i];
+  switch (how) {
+  case CASE_UPPER: return upper_of(c, out);
+  case CASE_LOWER: return lower_at(s, i, out);
+  case CASE_FOLD: return c < 128 ? lower_at(s, i, out) : uc_map(c, UC_TO_FOLD, out);
+  case CASE_SWAP:
+    if (is_upper(c)) return lower_at(s, i, out);
+    if (is_lower(c)) return upper_of(c, out);
+    return out[0] = c, 1;
+  case CASE_CAPITALIZE: return i ? lower_at(s, i, out) : uc_map(c, UC_TO_TITLE, out);
+  default: {
+    bool after_cased = *prev_cased;
+    *prev_cased = is_cased(c);
+    return after_cased ? lower_at(s, i, out) : uc_map(c, UC_TO_TITLE, out);
+  }
+  }
+}
+
+/* upper, lower, swapcase, capitalize, title, casefold: Python's full
+ * mappings, so the result can be longer ("ß".upper() is "SS") */
 int32_t rt_str_case(RtStr **out, RtStr *s, int32_t how) {
-  RtStr *r = rt_str_alloc(s->len);
-  if (!r) return no_memory();
+  uint32_t m[3];
+  int64_t n = 0;
   bool prev_cased = false;
-  for (int64_t i = 0; i < s->len; i++) {
-    uint32_t c = s->data[i];
-    switch (how) {
-    case CASE_UPPER: c = to_upper(c); break;
-    case CASE_LOWER: c = to_lower(c); break;
-    case CASE_SWAP: c = is_upper(c) ? to_lower(c) : is_lower(c) ? to_upper(c) : c; break;
-    case CASE_CAPITALIZE: c = i ? to_lower(c) : to_upper(c); break;
-    default:
-      c = prev_cased ? to_lower(c) : to_upper(c);
-      prev_cased = is_cased(c);
-      break;
-    }
-    r->data[i] = c;
+  for (int64_t i = 0; i < s->len; i++) n += case_at(s, i, how, &prev_cased, m);
+  RtStr *r = rt_str_alloc(n);
+  if (!r) return no_memory();
+  prev_cased = false;
+  for (int64_t i = 0, o = 0; i < s->len; i++) {
+    int k = case_at(s, i, how, &prev_cased, m);
+    for (int j = 0; j < k; j++) r->data[o++] = m[j];
   }
   *out = r;
   return RT_OK;

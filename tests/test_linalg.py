@@ -398,7 +398,7 @@ def test_matmul_out_may_be_any_layout_and_an_operand():
     (dot_out, (3, 4), (4, 2), (3, 3), "C"), (dot_out, (3, 4), (4, 2), (3, 2), "F"),
     (matmul_out, (3, 4), (4, 2), (3, 3), "C"), (matmul_out, (3, 4), (4, 2), (2, 2), "C"),
     (matmul_out, (3, 4), (4,), (2,), "C"), (matmul_out, (4,), (4, 3), (2,), "C"),
-], ids=str)
+], ids=lambda v: getattr(v, "__name__", str(v)))
 def test_out_of_another_shape_raises_numpys_value_error(f, sa, sb, so, order):
     a, b, out = np.ones(sa), np.ones(sb), np.zeros(so, order=order)
     with pytest.raises(ValueError) as expected:

@@ -246,6 +246,31 @@ def test_case_and_class_methods_as_python(s):
 
 
 @njit
+def more_cases(s):
+    return s.casefold(), s.upper().lower(), s.title().swapcase()
+
+
+# every alphabet's cased letters, special casings (ß, ligatures, İ, ǅ), final
+# sigma among case-ignorable characters, other scripts' digits and numerals
+SPECIAL = ["Straße", "ﬁx ﬂy", "İstanbul", "ǅa ǈb ǋc", "ΌΣΟΣ Σ.Σ ΑΣ\u0301 b", "Σ", "aΣ", "AΣ'",
+           "١٢٣", "½²³", "Ⅻ", "ǰ", "\u00a0\u2003", "ΐ", "ŉ", "Ꭰꭰ", "𐐀𐐨"]
+
+
+def unicode_strings(count):
+    rng = make_rng(77)
+    pool = [chr(c) for c in range(0x3000) if not 0xD800 <= c < 0xE000] + [chr(c) for c in range(0x10400, 0x10500)]
+    return ["".join(pool[int(k)] for k in rng.integers(0, len(pool), size=int(rng.integers(0, 7))))
+            for _ in range(count)]
+
+
+def test_case_and_class_methods_of_any_character_as_python():
+    for s in SPECIAL + unicode_strings(1500):
+        assert cases(s) == cases.py_func(s), s
+        assert more_cases(s) == more_cases.py_func(s), s
+        assert classes(s) == classes.py_func(s), s
+
+
+@njit
 def searches(s, sub, a, b):
     return (s.find(sub), s.rfind(sub), s.count(sub), s.startswith(sub), s.endswith(sub),
             s.find(sub, a), s.find(sub, a, b), s.rfind(sub, a, b), s.count(sub, a, b),

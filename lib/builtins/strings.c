@@ -262,8 +262,8 @@ typedef struct StrFn {
 } StrFn;
 
 enum {
-  F_UPPER, F_LOWER, F_SWAPCASE, F_CAPITALIZE, F_TITLE,
-  F_ISDIGIT, F_ISALPHA, F_ISSPACE, F_ISALNUM, F_ISUPPER, F_ISLOWER, F_ISDECIMAL, F_ISASCII, F_ISTITLE,
+  F_UPPER, F_LOWER, F_SWAPCASE, F_CAPITALIZE, F_TITLE, F_CASEFOLD,
+  F_ISDIGIT, F_ISNUMERIC, F_ISALPHA, F_ISSPACE, F_ISALNUM, F_ISUPPER, F_ISLOWER, F_ISDECIMAL, F_ISASCII, F_ISTITLE,
   F_FIND, F_RFIND, F_INDEX, F_RINDEX, F_COUNT, F_STARTSWITH, F_ENDSWITH,
   F_STRIP, F_LSTRIP, F_RSTRIP, F_CENTER, F_LJUST, F_RJUST, F_ZFILL, F_REPLACE, F_SPLIT, F_RSPLIT,
   F_SPLITLINES, F_PARTITION, F_RPARTITION,
@@ -272,12 +272,12 @@ enum {
 static const StrFn str_fns[] = {
   [F_UPPER] = {"rt_str_case", "", 'S', 0}, [F_LOWER] = {"rt_str_case", "", 'S', 1},
   [F_SWAPCASE] = {"rt_str_case", "", 'S', 2}, [F_CAPITALIZE] = {"rt_str_case", "", 'S', 3},
-  [F_TITLE] = {"rt_str_case", "", 'S', 4},
+  [F_TITLE] = {"rt_str_case", "", 'S', 4}, [F_CASEFOLD] = {"rt_str_case", "", 'S', 5},
   [F_ISDIGIT] = {"rt_str_is", "", 'B', 0}, [F_ISALPHA] = {"rt_str_is", "", 'B', 1},
   [F_ISSPACE] = {"rt_str_is", "", 'B', 2}, [F_ISALNUM] = {"rt_str_is", "", 'B', 3},
   [F_ISUPPER] = {"rt_str_is", "", 'B', 4}, [F_ISLOWER] = {"rt_str_is", "", 'B', 5},
   [F_ISDECIMAL] = {"rt_str_is", "", 'B', 6}, [F_ISASCII] = {"rt_str_is", "", 'B', 7},
-  [F_ISTITLE] = {"rt_str_is", "", 'B', 8},
+  [F_ISTITLE] = {"rt_str_is", "", 'B', 8}, [F_ISNUMERIC] = {"rt_str_is", "", 'B', 9},
   [F_FIND] = {"rt_str_find", "Sii", 'I', 0}, [F_RFIND] = {"rt_str_find", "Sii", 'I', 1},
   [F_INDEX] = {"rt_str_find", "Sii", 'I', 2}, [F_RINDEX] = {"rt_str_find", "Sii", 'I', 3},
   [F_COUNT] = {"rt_str_count", "Sii", 'I', -1},
@@ -522,8 +522,9 @@ const Builtin bi_strings[] = {
   STR_METHOD("swapcase", 0, 0, NULL, BF_RAISES, F_SWAPCASE),
   STR_METHOD("capitalize", 0, 0, NULL, BF_RAISES, F_CAPITALIZE),
   STR_METHOD("title", 0, 0, NULL, BF_RAISES, F_TITLE),
+  STR_METHOD("casefold", 0, 0, NULL, BF_RAISES, F_CASEFOLD),
   STR_METHOD("isdigit", 0, 0, NULL, 0, F_ISDIGIT),
-  STR_METHOD("isnumeric", 0, 0, NULL, 0, F_ISDIGIT),
+  STR_METHOD("isnumeric", 0, 0, NULL, 0, F_ISNUMERIC),
   STR_METHOD("isdecimal", 0, 0, NULL, 0, F_ISDECIMAL),
   STR_METHOD("isalpha", 0, 0, NULL, 0, F_ISALPHA),
   STR_METHOD("isspace", 0, 0, NULL, 0, F_ISSPACE),
