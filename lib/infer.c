@@ -216,6 +216,7 @@ static const Type *ty_binop_types(Infer *in, Node *n, int op, Node *l, const Typ
 static const Type *ty_truth(Infer *in, Node *c, const char *what) {
   const Type *t = ty_maybe_none(in, c);
   if (!t || t->kind == TY_NONE) return t;
+  if (t->kind == TY_ARRAY) return ty_array_unary(in, c, OP_NOT, t);  /* ambiguous, as NumPy says */
   if (t->kind == TY_STR) {
     ty_str_truth(in, c);
     return c->ty;
