@@ -77,6 +77,59 @@ static void free_memory(void *p, int64_t mapped) {
   free(p);
 }
 
+/* ---------------------------------------------------------------- items holding references */
+
+/* One row per kind of item that holds a reference: its first 8 bytes
+ * point to memory counted as RtMemInfo's is (the count its first field;
+ * NULL: none held, as an argument array's meminfo), which the container
+ * owns one reference to. Copying such an item takes one more; dropping it
+ * releases one, the last freeing the memory as its kind does. Items of
+ * other kinds (numbers, tuples of numbers) are plain bytes. */
+typedef struct {
+  int32_t kind;
+  void (*free)(void *ref);
+} HeldKind;
+
+static void free_str(void *ref) { free(ref); }
+static void free_meminfo(void *ref) { free(ref); }  /* rt_meminfo_free's */
+static void free_list(void *ref) { rt_list_free(ref); }
+static void free_dict(void *ref) { rt_dict_free(ref); }
+
+static const HeldKind held_kinds[] = {
+  {TY_STR, free_str},
+  {TY_ARRAY, free_meminfo},
+  {TY_LIST, free_list},
+  {TY_DICT, free_dict},
+};
+
+/* The row of items of kind, or NULL for plain ones. */
+static const HeldKind *held(int32_t kind) {
+  for (size_t i = 0; i < sizeof held_kinds / sizeof held_kinds[0]; i++)
+    if (held_kinds[i].kind == kind) return &held_kinds[i];
+  return NULL;
+}
+
+static void retain_item(const char *item) {
+  int64_t *ref = *(int64_t *const *)item;
+  if (ref) __atomic_add_fetch(ref, 1, __ATOMIC_ACQ_REL);
+}
+
+static void release_item(const HeldKind *h, const char *item) {
+  int64_t *ref = *(int64_t *const *)item;
+  if (ref && __atomic_sub_fetch(ref, 1, __ATOMIC_ACQ_REL) == 0) h->free(ref);
+}
+
+/* n items of size s from p on, each one more reference (copied) or one less (dropped). */
+static void retain_items(int32_t kind, const char *p, int64_t n, int64_t s) {
+  if (!held(kind)) return;
+  for (int64_t i = 0; i < n; i++) retain_item(p + i * s);
+}
+
+static void drop_items(int32_t kind, const char *p, int64_t n, int64_t s) {
+  const HeldKind *h = held(kind);
+  for (int64_t i = 0; h && i < n; i++) release_item(h, p + i * s);
+}
+
 /* ---------------------------------------------------------------- lists */
 
 RtList *rt_list_new(int32_t kind, int64_t itemsize, int64_t cap) {
@@ -113,10 +166,9 @@ int32_t rt_list_reserve(RtList *l, int64_t n) {
   return RT_OK;
 }
 
-/* The strings a list of str holds, each released (the list's memory going, or its items). */
+/* The references items from..to hold, each released (the list's memory going, or its items). */
 static void release_items(RtList *l, int64_t from, int64_t to) {
-  if (l->kind != TY_STR) return;
-  for (int64_t i = from; i < to; i++) rt_str_release(((RtStr **)l->data)[i]);
+  drop_items(l->kind, l->data + from * l->itemsize, to - from, l->itemsize);
 }
 
 void rt_list_free(RtList *l) {
@@ -143,7 +195,7 @@ RtList *rt_list_copy(const RtList *l) {
   }
   if (l->len) memcpy(c->data, l->data, (size_t)(l->len * l->itemsize));
   c->len = l->len;
-  for (int64_t i = 0; l->kind == TY_STR && i < l->len; i++) rt_str_retain(((RtStr **)l->data)[i]);
+  retain_items(c->kind, c->data, c->len, c->itemsize);
   return c;
 }
 
@@ -186,6 +238,7 @@ RtList *rt_list_concat(const RtList *a, const RtList *b) {
   if (a->len) memcpy(c->data, a->data, (size_t)(a->len * a->itemsize));
   if (b->len) memcpy(c->data + a->len * c->itemsize, b->data, (size_t)(b->len * b->itemsize));
   c->len = a->len + b->len;
+  retain_items(c->kind, c->data, c->len, c->itemsize);
   return c;
 }
 
@@ -203,6 +256,7 @@ RtList *rt_list_repeat(const RtList *a, int64_t n) {
   }
   for (int64_t k = 0; k < n; k++) memcpy(c->data + k * a->len * a->itemsize, a->data, (size_t)(a->len * a->itemsize));
   c->len = a->len * n;
+  retain_items(c->kind, c->data, c->len, c->itemsize);
   return c;
 }
 
@@ -236,6 +290,7 @@ RtList *rt_list_slice(const RtList *l, int64_t start, int64_t stop, int64_t step
   if (step == 1 && n) memcpy(c->data, l->data + start * s, (size_t)(n * s));
   else for (int64_t k = 0; k < n; k++) memcpy(c->data + k * s, l->data + (start + k * step) * s, (size_t)s);
   c->len = n;
+  retain_items(c->kind, c->data, c->len, c->itemsize);
   return c;
 }
 
@@ -254,7 +309,8 @@ int32_t rt_list_delete_slice(RtList *l, int64_t start, int64_t stop, int64_t ste
   int64_t s = l->itemsize, kept = start;
   for (int64_t i = start; i < l->len; i++) {
     bool gone = i < start + n * step && (i - start) % step == 0;
-    if (!gone) memmove(l->data + kept++ * s, l->data + i * s, (size_t)s);
+    if (gone) drop_items(l->kind, l->data + i * s, 1, s);
+    else memmove(l->data + kept++ * s, l->data + i * s, (size_t)s);
   }
   l->len = kept;
   return RT_OK;
@@ -390,14 +446,14 @@ void rt_dict_settle(RtDict *d, int32_t keykind, int32_t valkind, int64_t valsize
   d->entsize = RT_DICT_VALUE + (valsize + 7) / 8 * 8;  /* no entries yet */
 }
 
-/* A str key's and value's references, which the dict holds (the entry going). */
+/* A key's and value's references, which the dict holds (the entry going). */
 static void release_entry(RtDict *d, char *e) {
-  if (d->keykind == TY_STR) rt_str_release((RtStr *)(uintptr_t)entry_key(e));
-  if (d->valkind == TY_STR) rt_str_release(*(RtStr **)(e + RT_DICT_VALUE));
+  drop_items(d->keykind, e + 8, 1, 8);
+  drop_items(d->valkind, e + RT_DICT_VALUE, 1, d->valsize);
 }
 
 static void release_entries(RtDict *d) {
-  if (d->keykind != TY_STR && d->valkind != TY_STR) return;
+  if (!held(d->keykind) && !held(d->valkind)) return;
   for (int64_t i = 0; i < d->nentries; i++)
     if (entry_hash(entry_at(d, i)) != RT_DELETED) release_entry(d, entry_at(d, i));
 }
@@ -542,7 +598,7 @@ RtDict *rt_dict_copy(RtDict *d) {
     char *e = entry_at(d, i);
     if (entry_hash(e) == RT_DELETED) continue;
     memcpy(rt_dict_insert(c, entry_key(e)), e + RT_DICT_VALUE, (size_t)d->valsize);
-    if (d->valkind == TY_STR) rt_str_retain(*(RtStr **)(e + RT_DICT_VALUE));
+    retain_items(d->valkind, e + RT_DICT_VALUE, 1, d->valsize);
   }
   return c;
 }
@@ -569,7 +625,10 @@ int32_t rt_dict_update(RtDict *d, RtDict *e) {
     uint64_t key = entry_key(src);
     char *dst = rt_dict_insert(d, key);
     if (!dst) return RT_ERR_MEMORY;
-    if (d != e) memcpy(dst, entry_at(e, i) + RT_DICT_VALUE, (size_t)d->valsize);
+    if (d == e) continue;
+    drop_items(d->valkind, dst, 1, d->valsize);  /* the value replaced (a new entry's is none) */
+    memcpy(dst, entry_at(e, i) + RT_DICT_VALUE, (size_t)d->valsize);
+    retain_items(d->valkind, dst, 1, d->valsize);
   }
   return RT_OK;
 }

@@ -163,7 +163,8 @@ static void store_value(Lower *l, const Type *vt, LLVMValueRef at, LLVMValueRef 
 /* A value to store, owned where values hold references. */
 static LLVMValueRef owned_value(Lower *l, Node *n, const Type *vt) {
   if (!ty_has_arrays(vt)) return lo_expr_as(l, n, vt);
-  return lo_str_keep(l, lo_owned(l, n));
+  LLVMValueRef v = lo_owned(l, n);
+  return vt->kind == TY_STR ? lo_str_keep(l, v) : v;
 }
 
 static LLVMValueRef lookup(Lower *l, LLVMValueRef d, LLVMValueRef bits) {

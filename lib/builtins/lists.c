@@ -14,9 +14,13 @@
 /* ---------------------------------------------------------------- types */
 
 /* Whether a list item or a dict value may be of type t: a number, a bool,
- * a str, or a tuple of numbers and bools (which hold no references). */
+ * a tuple of numbers and bools (plain bytes), or one reference that
+ * lib/containers.c counts (a str, an array, a typed list or dict whose
+ * types are known). */
 static bool plain_item(const Type *t) {
-  if (ty_is_scalar(t) || t->kind == TY_STR) return true;
+  if (ty_is_scalar(t) || t->kind == TY_STR || t->kind == TY_ARRAY) return true;
+  if (t->kind == TY_LIST) return t->elem != NULL;
+  if (t->kind == TY_DICT) return t->nfields != 0;
   if (t->kind != TY_TUPLE) return false;
   for (int i = 0; i < t->nfields; i++)
     if (!ty_is_scalar(t->fields[i])) return false;
@@ -25,8 +29,13 @@ static bool plain_item(const Type *t) {
 
 bool ty_container_item(Infer *in, Node *at, const Type *t, const char *what) {
   if (t && plain_item(t)) return true;
-  if (t) ty_error(in, at, "%s of %s are not supported in compiled code (numbers, bools, str and tuples of numbers are)",
-                  what, t->name);
+  if (t && (t->kind == TY_LIST || t->kind == TY_DICT))
+    ty_error(in, at, "%s of empty containers are not supported: give the inner %s its items' type first "
+             "(typed.List.empty_list(type), typed.Dict.empty(key_type, value_type))", what,
+             t->kind == TY_LIST ? "list" : "dict");
+  else if (t)
+    ty_error(in, at, "%s of %s are not supported in compiled code (numbers, bools, str, arrays, typed lists and "
+             "dicts, and tuples of numbers are)", what, t->name);
   return false;
 }
 
@@ -76,10 +85,12 @@ void lo_container_refcount(Lower *l, const Type *t, LLVMValueRef v, bool inc) {
   LLVMBuildCall2(l->b, LLVMGlobalGetValueType(f), f, &v, 1, "");
 }
 
-/* An item's value to store: owned where items hold references (strs). */
+/* An item's value to store: owned where items hold references (a str
+ * constant copied, as the code holding it may go before the list). */
 static LLVMValueRef item_value(Lower *l, Node *n, const Type *elem) {
   if (!ty_has_arrays(elem)) return lo_expr_as(l, n, elem);
-  return lo_str_keep(l, lo_owned(l, n));
+  LLVMValueRef v = lo_owned(l, n);
+  return elem->kind == TY_STR ? lo_str_keep(l, v) : v;
 }
 
 /* ---------------------------------------------------------------- the list's memory */
