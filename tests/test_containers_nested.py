@@ -1,0 +1,294 @@
+"""Typed lists and dicts whose items are arrays, lists or dicts: built,
+read, changed and returned, each checked against the function's Python
+original on generated sizes; reference counts checked over many calls."""
+import numpy as np
+import pytest
+
+import ruchey
+from conftest import rss_bytes
+from ruchey import njit
+
+SIZES = (0, 1, 2, 5, 17)
+
+
+def same(a, b):
+    """Python's result and ruchey's agree: lists, dicts, arrays, numbers."""
+    if isinstance(a, np.ndarray):
+        return isinstance(b, np.ndarray) and a.dtype == b.dtype and np.array_equal(a, b)
+    if isinstance(a, (list, tuple)):
+        return type(a) is type(b) and len(a) == len(b) and all(same(x, y) for x, y in zip(a, b))
+    if isinstance(a, dict):
+        return isinstance(b, dict) and list(a) == list(b) and all(same(a[k], b[k]) for k in a)
+    return a == b
+
+
+def check(f, *args):
+    expected, got = f.py_func(*args), f(*args)
+    assert same(expected, got), (args, expected, got)
+    return got
+
+
+# ---------------------------------------------------------------- lists of arrays
+
+
+@njit
+def appended_arrays(n):
+    out = []
+    for i in range(n):
+        out.append(np.zeros(3) + i)
+    total = 0.0
+    for a in out:
+        total += a.sum()
+    return len(out), total
+
+
+@njit
+def comprehension_of_arrays(n):
+    return [np.arange(k) * 1.5 for k in range(n)]
+
+
+@njit
+def changed_arrays(n):
+    out = [np.ones(2) * i for i in range(n)]
+    if n > 1:
+        out[1] = np.full(4, 7.0)  # the array replaced is released
+        del out[0]
+    if n > 2:
+        last = out.pop()
+        out.insert(0, last * 2)
+        out.extend(out[:1])
+    return out
+
+
+@njit
+def cleared(n):
+    out = [np.ones(n) for _ in range(3)]
+    out.clear()
+    out.append(np.zeros(1))
+    return out
+
+
+@njit
+def _total(arrays):
+    s = 0.0
+    for a in arrays:
+        s += a.sum()
+    return s
+
+
+@njit
+def passed_on(n):
+    return _total([np.arange(k + 1.0) for k in range(n)])
+
+
+@pytest.mark.parametrize("n", SIZES)
+def test_lists_of_arrays_agree_with_python(n):
+    check(appended_arrays, n)
+    check(comprehension_of_arrays, n)
+    check(changed_arrays, n)
+    check(cleared, n)
+    assert passed_on(n) == sum(np.arange(k + 1.0).sum() for k in range(n))  # py_func's call would pass a Python list
+
+
+def test_a_list_of_arrays_returns_as_a_python_list():
+    r = comprehension_of_arrays(4)
+    assert type(r) is list and all(type(a) is np.ndarray for a in r)
+
+
+@njit
+def aliased(a):
+    out = [a, a[1:]]
+    out[1][0] = 9.0  # a view of a: writes into a
+    out[0][0] = -1.0
+    return out
+
+
+def test_items_share_memory_with_the_arrays_stored():
+    a = np.arange(4.0)
+    r = aliased(a)
+    assert a.tolist() == [-1.0, 9.0, 2.0, 3.0]
+    assert r[0] is a and np.shares_memory(r[1], a)
+    del a
+    assert r[1].tolist() == [9.0, 2.0, 3.0]
+
+
+@njit
+def two_d(n):
+    out = []
+    for i in range(n):
+        out.append(np.ones((2, 3)) * i)
+    return out[n - 1][1, 2] + len(out)
+
+
+def test_lists_of_2d_arrays():
+    for n in (1, 3):
+        check(two_d, n)
+
+
+# ---------------------------------------------------------------- lists of lists
+
+
+@njit
+def rows_appended(n):
+    rows = [[0] * 3 for _ in range(n)]
+    for i in range(n):
+        rows[i].append(i * 10)
+        rows[i][0] = i
+    return rows
+
+
+@njit
+def ragged(n):
+    rows = []
+    for i in range(n):
+        row = [0.5]
+        for j in range(i):
+            row.append(j * 1.0)
+        rows.append(row)
+    total = 0.0
+    for r in rows:
+        total += sum(r)
+    if n > 1:
+        rows.pop(0)
+    return rows, total
+
+
+@njit
+def dict_of_lists(n):
+    d = {}
+    for i in range(n):
+        k = i % 3
+        if k not in d:
+            d[k] = [i]
+        else:
+            d[k].append(i)
+    return d
+
+
+@pytest.mark.parametrize("n", SIZES)
+def test_nested_lists_agree_with_python(n):
+    check(rows_appended, n)
+    check(ragged, n)
+    check(dict_of_lists, n)
+
+
+# ---------------------------------------------------------------- dicts of arrays
+
+
+@njit
+def dict_of_arrays(n):
+    d = {}
+    for i in range(n):
+        d[i] = np.arange(i) * 2.0
+    if n > 2:
+        d[1] = np.ones(5)  # replaced: the old value released
+        del d[0]
+    s = 0.0
+    for v in d.values():
+        s += v.sum()
+    return d, s
+
+
+@njit
+def dict_get_array(n, k):
+    d = {i: np.full(2, i * 1.0) for i in range(n)}
+    return d.get(k, np.zeros(2))
+
+
+@pytest.mark.parametrize("n", SIZES)
+def test_dicts_of_arrays_agree_with_python(n):
+    check(dict_of_arrays, n)
+    check(dict_get_array, n, 1)
+    check(dict_get_array, n, -4)
+
+
+# ---------------------------------------------------------------- bad input
+
+
+@njit
+def index_past(n, i):
+    out = [np.zeros(2) for _ in range(n)]
+    return out[i]
+
+
+@njit
+def pop_empty(n):
+    out = [np.zeros(2) for _ in range(n)]
+    return out.pop()
+
+
+@njit
+def missing_key(n, k):
+    d = {i: np.zeros(i) for i in range(n)}
+    return d[k]
+
+
+def test_errors_release_the_items():
+    with pytest.raises(IndexError):
+        index_past(3, 3)
+    with pytest.raises(IndexError):
+        pop_empty(0)
+    with pytest.raises(KeyError):
+        missing_key(3, 7)
+    before = rss_bytes()
+    for _ in range(20000):
+        for f, args in ((index_past, (4, 9)), (missing_key, (4, 9))):
+            try:
+                f(*args)
+            except (IndexError, KeyError):
+                pass
+    if before is not None:
+        assert rss_bytes() - before < 20 * 2**20
+
+
+def test_mixed_items_are_typing_errors():
+    def mixed(n):
+        return [np.zeros(n), 1.0]
+
+    def two_ranks(n):
+        out = [np.zeros(n)]
+        out.append(np.zeros((n, n)))
+        return out
+
+    def list_and_array(n):
+        out = [[1, 2]]
+        out.append(np.zeros(n))
+        return out
+
+    for f in (mixed, two_ranks, list_and_array):
+        with pytest.raises(ruchey.TypingError):
+            njit(f)(2)
+
+
+def test_python_lists_of_arrays_are_refused_with_typed_list_named():
+    with pytest.raises(TypeError, match="typed.List"):
+        _total([np.zeros(2)])
+
+
+# ---------------------------------------------------------------- reference counts
+
+
+@njit
+def churn(n):
+    out = [np.ones(n) for _ in range(4)]
+    out[0] = np.zeros(n)
+    out.pop()
+    del out[0]
+    rows = [[1.0] * n for _ in range(3)]
+    rows[1] = rows[0]
+    d = {0: np.ones(n), 1: np.ones(n)}
+    d[0] = out[0]
+    del d[1]
+    both = out + out[1:]
+    s = len(both) + len(rows[1]) + d[0].sum()
+    out.clear()
+    return s
+
+
+def test_no_leak_over_many_calls():
+    assert churn(50) == churn.py_func(50)
+    before = rss_bytes()
+    for _ in range(100000):
+        churn(50)
+    if before is not None:
+        assert rss_bytes() - before < 20 * 2**20
