@@ -1454,7 +1454,7 @@ static Node *fe_delete(Fe *fe, PyObject *s) {
   for (int i = 0; n && i < n->body.len; i++) {
     PyObject *t = PyList_GET_ITEM(targets, i);
     Node *x = is_kind(t, "Subscript") ? fe_expr(fe, t) : fe_error(fe, t, "only del x[i] and del d[k] are supported in compiled code");
-    if (!x || x->kind != N_INDEX || x->rhs->kind == N_TUPLE) {
+    if (!x || x->kind != N_INDEX) {  /* del d[i, j]: a tuple key; typing refuses it elsewhere */
       n = x ? fe_error(fe, t, "only del x[i] and del d[k] are supported in compiled code") : NULL;
       break;
     }

@@ -135,6 +135,16 @@ static int key_bits(int kind, PyObject *o, uint64_t *bits) {
 }
 
 static PyObject *key_object(int kind, uint64_t bits) {
+  if (kind == TY_TUPLE) {  /* an RtTupleKey, from compiled code */
+    const RtTupleKey *k = (const RtTupleKey *)(uintptr_t)bits;
+    PyObject *t = PyTuple_New(k->n);
+    for (int64_t i = 0; t && i < k->n; i++) {
+      PyObject *item = key_object(k->kinds[i], k->bits[i]);
+      if (!item) Py_CLEAR(t);
+      else PyTuple_SET_ITEM(t, i, item);
+    }
+    return t;
+  }
   if (kind == TY_STR) {
     RtStr *s = (RtStr *)(uintptr_t)bits;
     return PyUnicode_FromKindAndData(PyUnicode_4BYTE_KIND, s->data, (Py_ssize_t)s->len);
@@ -645,9 +655,15 @@ void *typed_container(PyObject *o) {
  * reflected lists: compiled code only borrows an argument array it stores
  * (its meminfo NULL), so the Python objects are made while the call's
  * arguments still hold theirs. Containers inside are made Python lists
- * and dicts likewise. */
+ * and dicts likewise; and so is a dict keyed by tuples, which
+ * ruchey.typed.Dict does not take from Python. */
 static bool holds_objects(const Type *t) {
   return t && (t->kind == TY_ARRAY || t->kind == TY_LIST || t->kind == TY_DICT);
+}
+
+static bool python_container(const Type *t) {
+  if (t->kind == TY_LIST) return holds_objects(t->elem);
+  return t->nfields && (holds_objects(t->fields[1]) || t->fields[0]->kind == TY_TUPLE);
 }
 
 static PyObject *python_copy(const Type *t, void *c);
@@ -690,7 +706,7 @@ static PyObject *python_copy(const Type *t, void *c) {
 
 /* A container compiled code returned (its reference handed over). */
 PyObject *typed_box(const Type *t, void *c) {
-  if (holds_objects(t->kind == TY_LIST ? t->elem : t->nfields ? t->fields[1] : NULL)) {
+  if (python_container(t)) {
     PyObject *r = python_copy(t, c);
     if (t->kind == TY_LIST) rt_list_release(c);
     else rt_dict_release(c);

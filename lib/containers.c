@@ -401,8 +401,12 @@ static int64_t hash_float(double x) {
 
 static bool is_float_kind(int32_t kind) { return kind == TY_F32 || kind == TY_F64; }
 
+static int64_t tuple_hash(uint64_t key);
+static bool same_tuple(uint64_t a, uint64_t b);
+
 int64_t rt_number_hash(int32_t kind, uint64_t key) {
   if (kind == TY_STR) return rt_str_hash_of((RtStr *)(uintptr_t)key);
+  if (kind == TY_TUPLE) return tuple_hash(key);
   if (is_float_kind(kind)) {
     double x;
     memcpy(&x, &key, 8);
@@ -414,12 +418,70 @@ int64_t rt_number_hash(int32_t kind, uint64_t key) {
 
 static bool same_key(int32_t kind, uint64_t a, uint64_t b) {
   if (kind == TY_STR) return rt_str_same((RtStr *)(uintptr_t)a, (RtStr *)(uintptr_t)b);
+  if (kind == TY_TUPLE) return same_tuple(a, b);
   if (!is_float_kind(kind)) return a == b;
   double x, y;
   memcpy(&x, &a, 8);
   memcpy(&y, &b, 8);
   return x == y;
 }
+
+/* Python's hash of a tuple (Objects/tupleobject.c's xxHash-based one,
+ * 64-bit), from its items' hashes. */
+static int64_t tuple_hash(uint64_t key) {
+  const RtTupleKey *t = (const RtTupleKey *)(uintptr_t)key;
+  const uint64_t prime1 = 11400714785074694791ULL, prime2 = 14029467366897019727ULL, prime5 = 2870177450012600261ULL;
+  uint64_t acc = prime5;
+  for (int64_t i = 0; i < t->n; i++) {
+    acc += (uint64_t)rt_number_hash(t->kinds[i], t->bits[i]) * prime2;
+    acc = (acc << 31) | (acc >> 33);
+    acc *= prime1;
+  }
+  acc += (uint64_t)t->n ^ (prime5 ^ 3527539ULL);
+  return acc == (uint64_t)-1 ? 1546275796 : (int64_t)acc;
+}
+
+static bool same_tuple(uint64_t a, uint64_t b) {
+  const RtTupleKey *x = (const RtTupleKey *)(uintptr_t)a, *y = (const RtTupleKey *)(uintptr_t)b;
+  if (x->n != y->n) return false;
+  for (int64_t i = 0; i < x->n; i++)
+    if (!same_key(x->kinds[i], x->bits[i], y->bits[i])) return false;
+  return true;
+}
+
+/* ---------------------------------------------------------------- keys holding memory */
+
+/* One row per kind of key that is a pointer: the dict's own copy of a key
+ * given for an insertion (NULL: no memory), and its release with the entry. */
+typedef struct {
+  int32_t kind;
+  uint64_t (*keep)(uint64_t key);
+  void (*drop)(uint64_t key);
+} KeyKind;
+
+static uint64_t keep_str(uint64_t key) { return (uint64_t)(uintptr_t)rt_str_kept((RtStr *)(uintptr_t)key); }
+static void drop_str(uint64_t key) { rt_str_release((RtStr *)(uintptr_t)key); }
+
+static uint64_t keep_tuple(uint64_t key) {
+  RtTupleKey *t = malloc(sizeof(RtTupleKey));
+  if (t) memcpy(t, (const RtTupleKey *)(uintptr_t)key, sizeof(RtTupleKey));
+  return (uint64_t)(uintptr_t)t;
+}
+
+static void drop_tuple(uint64_t key) { free((void *)(uintptr_t)key); }
+
+static const KeyKind key_kinds[] = {
+  {TY_STR, keep_str, drop_str},
+  {TY_TUPLE, keep_tuple, drop_tuple},
+};
+
+static const KeyKind *key_kind(int32_t kind) {
+  for (size_t i = 0; i < sizeof key_kinds / sizeof key_kinds[0]; i++)
+    if (key_kinds[i].kind == kind) return &key_kinds[i];
+  return NULL;
+}
+
+void rt_tuple_key_free(RtTupleKey *t) { free(t); }
 
 /* ---------------------------------------------------------------- dicts */
 
@@ -448,12 +510,13 @@ void rt_dict_settle(RtDict *d, int32_t keykind, int32_t valkind, int64_t valsize
 
 /* A key's and value's references, which the dict holds (the entry going). */
 static void release_entry(RtDict *d, char *e) {
-  drop_items(d->keykind, e + 8, 1, 8);
+  const KeyKind *k = key_kind(d->keykind);
+  if (k) k->drop(entry_key(e));
   drop_items(d->valkind, e + RT_DICT_VALUE, 1, d->valsize);
 }
 
 static void release_entries(RtDict *d) {
-  if (!held(d->keykind) && !held(d->valkind)) return;
+  if (!key_kind(d->keykind) && !held(d->valkind)) return;
   for (int64_t i = 0; i < d->nentries; i++)
     if (entry_hash(entry_at(d, i)) != RT_DELETED) release_entry(d, entry_at(d, i));
 }
@@ -542,8 +605,15 @@ char *rt_dict_insert(RtDict *d, uint64_t key) {
   bool found = false;
   int64_t *slot = d->index ? find_slot(d, key, hash, &found) : NULL;
   if (found) return entry_at(d, *slot) + RT_DICT_VALUE;
+  const KeyKind *k = key_kind(d->keykind);
+  uint64_t kept = k ? k->keep(key) : key;  /* the dict's own (a copy of a constant str, of a tuple) */
+  if (k && !kept) {
+    rt_set_error(RT_ERR_MEMORY, NULL);
+    return NULL;
+  }
   if (d->nentries == d->cap) {
     if (rebuild(d, d->used + 1 > d->cap / 2 ? 2 * (d->used + 1) : d->cap) != RT_OK) {
+      if (k) k->drop(kept);
       rt_set_error(RT_ERR_MEMORY, NULL);
       return NULL;
     }
@@ -553,12 +623,8 @@ char *rt_dict_insert(RtDict *d, uint64_t key) {
   *slot = d->nentries++;
   d->used++;
   memcpy(e, &hash, 8);
-  memcpy(e + 8, &key, 8);
-  memset(e + RT_DICT_VALUE, 0, (size_t)(d->entsize - RT_DICT_VALUE));  /* a str value: none yet (NULL) */
-  if (d->keykind == TY_STR) {  /* the dict's own reference (a copy of a constant) */
-    RtStr *kept = rt_str_kept((RtStr *)(uintptr_t)key);
-    memcpy(e + 8, &kept, 8);
-  }
+  memcpy(e + 8, &kept, 8);
+  memset(e + RT_DICT_VALUE, 0, (size_t)(d->entsize - RT_DICT_VALUE));  /* a value holding a reference: none yet (NULL) */
   return e + RT_DICT_VALUE;
 }
 
@@ -633,15 +699,36 @@ int32_t rt_dict_update(RtDict *d, RtDict *e) {
   return RT_OK;
 }
 
-/* KeyError(key): the message is the key as Python writes it. */
-void rt_key_error(int32_t kind, uint64_t key) {
-  static _Thread_local char text[64];
-  if (is_float_kind(kind)) {
+/* A number key as Python writes it, into text (of size bytes); a tuple
+ * key's numbers in parentheses. */
+static void key_text(int32_t kind, uint64_t key, char *text, size_t size) {
+  if (kind == TY_TUPLE) {
+    const RtTupleKey *t = (const RtTupleKey *)(uintptr_t)key;
+    size_t n = (size_t)snprintf(text, size, "(");
+    for (int64_t i = 0; i < t->n && n < size; i++) {
+      if (i) n += (size_t)snprintf(text + n, size - n, ", ");
+      if (n < size) key_text(t->kinds[i], t->bits[i], text + n, size - n);
+      n += strlen(text + n);
+    }
+    if (n < size) snprintf(text + n, size - n, t->n == 1 ? ",)" : ")");
+  } else if (is_float_kind(kind)) {
     double x;
     memcpy(&x, &key, 8);
-    snprintf(text, sizeof text, "%.17g", x);
-    if (!strpbrk(text, ".eEn")) strcat(text, ".0");
-  } else if (kind == TY_STR) {  /* marked for the extension, which raises KeyError of the str */
+    snprintf(text, size, "%.17g", x);
+    if (!strpbrk(text, ".eEn") && strlen(text) + 3 <= size) strcat(text, ".0");
+  } else if (kind == TY_BOOL) {
+    snprintf(text, size, "%s", key ? "True" : "False");
+  } else if (kind == TY_U64) {
+    snprintf(text, size, "%llu", (unsigned long long)key);
+  } else {
+    snprintf(text, size, "%lld", (long long)key);
+  }
+}
+
+/* KeyError(key): the message is the key as Python writes it. */
+void rt_key_error(int32_t kind, uint64_t key) {
+  static _Thread_local char text[40 * RT_KEY_FIELDS];
+  if (kind == TY_STR) {  /* marked for the extension, which raises KeyError of the str */
     RtStr *s = (RtStr *)(uintptr_t)key;
     static _Thread_local char long_text[1024];
     size_t n = 1;
@@ -656,13 +743,8 @@ void rt_key_error(int32_t kind, uint64_t key) {
     long_text[n] = 0;
     rt_set_error(RT_ERR_KEY, long_text);
     return;
-  } else if (kind == TY_BOOL) {
-    snprintf(text, sizeof text, "%s", key ? "True" : "False");
-  } else if (kind == TY_U64) {
-    snprintf(text, sizeof text, "%llu", (unsigned long long)key);
-  } else {
-    snprintf(text, sizeof text, "%lld", (long long)key);
   }
+  key_text(kind, key, text, sizeof text);
   rt_set_error(RT_ERR_KEY, text);
 }
 
@@ -695,5 +777,6 @@ void rt_register_containers(void (*define)(const char *name, void *addr, void *c
   define("rt_dict_popitem", (void *)rt_dict_popitem, ctx);
   define("rt_dict_update", (void *)rt_dict_update, ctx);
   define("rt_key_error", (void *)rt_key_error, ctx);
+  define("rt_tuple_key_free", (void *)rt_tuple_key_free, ctx);
 }
 #endif

@@ -292,3 +292,89 @@ def test_no_leak_over_many_calls():
         churn(50)
     if before is not None:
         assert rss_bytes() - before < 20 * 2**20
+
+
+# ---------------------------------------------------------------- dicts keyed by tuples
+
+
+@njit
+def grid_counts(n):
+    d = {}
+    for i in range(n):
+        for j in range(i % 4):
+            k = (i % 3, j)
+            d[k] = d.get(k, 0) + 1
+    hits = 0
+    for i in range(3):
+        if (i, 1) in d:
+            hits += d[(i, 1)]
+    return d, hits, len(d)
+
+
+@njit
+def float_keys(n):
+    d = {(0.5, 1): 1.0}
+    for i in range(n):
+        d[(i * 0.5, i)] = i * 2.0
+    del d[(0.5, 1)]
+    total = 0.0
+    for (x, i), v in d.items():
+        total += x * i + v
+    ks = [k for k in d]
+    return d.get((1.0, 2), -1.0), d.pop((0.0, 0), -2.0), total, len(ks)
+
+
+@njit
+def key_popitem(n):
+    d = {(i, -i): i for i in range(n)}
+    k, v = d.popitem()
+    return k, v, len(d)
+
+
+@njit
+def tuple_key_missing(n, i, j):
+    d = {(k, k): k for k in range(n)}
+    return d[(i, j)]
+
+
+@pytest.mark.parametrize("n", SIZES)
+def test_tuple_keys_agree_with_python(n):
+    check(grid_counts, n)
+    check(float_keys, n)
+    if n:
+        check(key_popitem, n)
+
+
+def test_tuple_keys_widen_and_return_as_python_dicts():
+    @njit
+    def widened(n):
+        d = {(1, 2.0): n}
+        return d[(1, 2)], (1, 2) in d, (np.int32(1), np.float32(2.0)) in d, (1, 2.5) in d
+
+    assert widened(5) == widened.py_func(5)
+    r = grid_counts(6)[0]
+    assert type(r) is dict and list(r) == list(grid_counts.py_func(6)[0])
+
+
+def test_tuple_key_errors():
+    with pytest.raises(KeyError, match=r"\(2, 3\)"):
+        tuple_key_missing(3, 2, 3)
+
+    def nested_key(n):
+        return {((1, 2), 3): n}
+
+    def str_in_key(n):
+        return {("a", 1): n}
+
+    for f in (nested_key, str_in_key):
+        with pytest.raises(ruchey.TypingError, match="dict key tuple"):
+            njit(f)(1)
+    before = rss_bytes()
+    for _ in range(100000):
+        grid_counts(8)
+        try:
+            tuple_key_missing(2, 5, 5)
+        except KeyError:
+            pass
+    if before is not None:
+        assert rss_bytes() - before < 20 * 2**20

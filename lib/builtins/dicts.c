@@ -17,9 +17,20 @@ static const Type *value_of(const Type *d) { return d->nfields ? d->fields[1] : 
 
 /* ---------------------------------------------------------------- typing */
 
-/* A key: a number, a bool or a str. */
+/* A tuple of at most RT_KEY_FIELDS numbers and bools (RtTupleKey's). */
+static bool number_tuple(const Type *k) {
+  if (k->kind != TY_TUPLE || !k->nfields || k->nfields > RT_KEY_FIELDS) return false;
+  for (int i = 0; i < k->nfields; i++)
+    if (!ty_is_scalar(k->fields[i]) || ty_is_complex(k->fields[i])) return false;
+  return true;
+}
+
+/* A key: a number, a bool, a str or a tuple of numbers. */
 static const Type *need_key(Infer *in, Node *at, const Type *k) {
-  return k && k->kind == TY_STR ? k : ty_need_scalar(in, at, k, "a dict key");
+  if (k && (k->kind == TY_STR || number_tuple(k))) return k;
+  if (k && k->kind == TY_TUPLE)
+    return ty_error(in, at, "a dict key tuple holds up to %d numbers and bools, got %s", RT_KEY_FIELDS, k->name);
+  return ty_need_scalar(in, at, k, "a dict key");
 }
 
 static bool dict_known(Infer *in, Node *n, const Type *d) {
@@ -85,7 +96,8 @@ void ty_dict_store(Infer *in, Node *target, const Type *t, Node *at) {
 }
 
 const Type *ty_dict_contains(Infer *in, Node *n, const Type **args) {
-  if (args[0]->kind != TY_STR && !ty_need_scalar(in, n->list.items[0], args[0], "'in'")) return NULL;
+  if (args[0]->kind != TY_STR && !number_tuple(args[0]) && !ty_need_scalar(in, n->list.items[0], args[0], "'in'"))
+    return NULL;
   return TYS(TY_BOOL);
 }
 
@@ -138,12 +150,56 @@ static const Type *ty_view(Infer *in, Node *n, const Type **args) {
 
 /* ---------------------------------------------------------------- lowering */
 
+/* A number (of type kt) as key bits of a number key of type key: ints
+ * extended, floats as float64; and back. */
+static LLVMValueRef number_bits(Lower *l, const Type *key, LLVMValueRef k, const Type *kt) {
+  if (ty_is_float(key)) return lo_to_bits(l, lo_convert(l, k, kt, TYS(TY_F64)), TYS(TY_F64));
+  return lo_to_bits(l, lo_convert(l, k, kt, key), key);
+}
+
+static LLVMValueRef number_of_bits(Lower *l, const Type *key, LLVMValueRef bits) {
+  if (ty_is_float(key)) return lo_convert(l, lo_from_bits(l, bits, TYS(TY_F64)), TYS(TY_F64), key);
+  return lo_from_bits(l, bits, key);
+}
+
+static LLVMValueRef tuple_key_part(Lower *l, LLVMValueRef t, size_t offset, int i, size_t size) {
+  LLVMValueRef off = const_i64(l, (int64_t)(offset + (size_t)i * size));
+  return LLVMBuildGEP2(l->b, l->mod->i8, t, &off, 1, "");
+}
+
+/* A tuple key (k of type kt) as an RtTupleKey on the stack, for the call
+ * it is given to (the dict copies it to keep it). */
+static LLVMValueRef tuple_key(Lower *l, const Type *key, LLVMValueRef k, const Type *kt) {
+  LLVMValueRef t = lo_alloca(l, LLVMArrayType2(l->mod->i64, sizeof(RtTupleKey) / 8), "key");
+  LLVMBuildStore(l->b, const_i64(l, key->nfields), tuple_key_part(l, t, offsetof(RtTupleKey, n), 0, 0));
+  for (int i = 0; i < key->nfields; i++) {
+    const Type *f = key->fields[i];
+    int kind = ty_is_float(f) ? TY_F64 : (int)f->kind;
+    LLVMValueRef v = LLVMBuildExtractValue(l->b, k, (unsigned)i, "");
+    LLVMBuildStore(l->b, const_i32(l, kind), tuple_key_part(l, t, offsetof(RtTupleKey, kinds), i, 4));
+    LLVMBuildStore(l->b, number_bits(l, f, v, kt->fields[i]), tuple_key_part(l, t, offsetof(RtTupleKey, bits), i, 8));
+  }
+  return LLVMBuildPtrToInt(l->b, t, l->mod->i64, "");
+}
+
 /* k (of type kt) as the dict's key bits. */
 static LLVMValueRef key_bits(Lower *l, const Type *d, LLVMValueRef k, const Type *kt) {
   const Type *key = key_of(d);
   if (key->kind == TY_STR) return LLVMBuildPtrToInt(l->b, k, l->mod->i64, "");
-  if (ty_is_float(key)) return lo_to_bits(l, lo_convert(l, k, kt, TYS(TY_F64)), TYS(TY_F64));
-  return lo_to_bits(l, lo_convert(l, k, kt, key), key);
+  if (key->kind == TY_TUPLE) return tuple_key(l, key, k, kt);
+  return number_bits(l, key, k, kt);
+}
+
+/* An entry's key, from its bits (a str: the dict's reference, borrowed). */
+static LLVMValueRef key_of_bits(Lower *l, const Type *key, LLVMValueRef bits) {
+  if (key->kind == TY_STR) return LLVMBuildIntToPtr(l->b, bits, l->mod->ptr, "");
+  if (key->kind != TY_TUPLE) return number_of_bits(l, key, bits);
+  LLVMValueRef t = LLVMBuildIntToPtr(l->b, bits, l->mod->ptr, ""), v = LLVMGetUndef(lo_type(l, key));
+  for (int i = 0; i < key->nfields; i++) {
+    LLVMValueRef b = LLVMBuildLoad2(l->b, l->mod->i64, tuple_key_part(l, t, offsetof(RtTupleKey, bits), i, 8), "");
+    v = LLVMBuildInsertValue(l->b, v, number_of_bits(l, key->fields[i], b), (unsigned)i, "");
+  }
+  return v;
 }
 
 /* A value read out of the dict: one more reference where values hold them
@@ -247,9 +303,7 @@ static LLVMValueRef entry_part(Lower *l, Node *n, LLVMValueRef d) {
   const Type *t = n->lhs->ty, *kt = key_of(t), *vt = value_of(t);
   LLVMValueRef off = const_i64(l, 8);
   LLVMValueRef bits = LLVMBuildLoad2(l->b, l->mod->i64, LLVMBuildGEP2(l->b, l->mod->i8, e, &off, 1, ""), "");
-  LLVMValueRef key = kt->kind == TY_STR ? taken(l, kt, LLVMBuildIntToPtr(l->b, bits, l->mod->ptr, ""))
-                     : ty_is_float(kt) ? lo_convert(l, lo_from_bits(l, bits, TYS(TY_F64)), TYS(TY_F64), kt)
-                                       : lo_from_bits(l, bits, kt);
+  LLVMValueRef key = taken(l, kt, key_of_bits(l, kt, bits));
   off = const_i64(l, RT_DICT_VALUE);
   bool values = !strcmp(n->str, "iteration values"), items = !strcmp(n->str, "iteration items");
   if (values || items) {
@@ -392,8 +446,11 @@ static LLVMValueRef lo_popitem(Lower *l, Node *n) {
   lo_raise_if(l, LLVMBuildIsNull(l->b, e, ""), RT_ERR_KEY, "popitem(): dictionary is empty");
   LLVMValueRef off = const_i64(l, 8);
   LLVMValueRef bits = LLVMBuildLoad2(l->b, l->mod->i64, LLVMBuildGEP2(l->b, l->mod->i8, e, &off, 1, ""), "");
-  LLVMValueRef key = ty_is_float(kt) ? lo_convert(l, lo_from_bits(l, bits, TYS(TY_F64)), TYS(TY_F64), kt)
-                                     : lo_from_bits(l, bits, kt);
+  LLVMValueRef key = key_of_bits(l, kt, bits);  /* a str key's reference handed over */
+  if (kt->kind == TY_TUPLE) {  /* its RtTupleKey, read */
+    LLVMValueRef t = LLVMBuildIntToPtr(l->b, bits, l->mod->ptr, "");
+    lo_call_fn(l, "rt_tuple_key_free", void_type(l), &l->mod->ptr, &t, 1);
+  }
   off = const_i64(l, RT_DICT_VALUE);
   LLVMValueRef v = lo_load_scalar(l, vt, LLVMBuildGEP2(l->b, l->mod->i8, e, &off, 1, ""));
   LLVMValueRef tup = LLVMBuildInsertValue(l->b, LLVMGetUndef(lo_type(l, n->ty)), key, 0, "");
