@@ -74,6 +74,8 @@ void rt_list_close(RtList *l, int64_t i);  /* removes item i (a str item's refer
 void rt_list_clear(RtList *l);  /* removes every item, releasing str items */
 void rt_list_reverse(RtList *l);
 int32_t rt_list_sort(RtList *l, int32_t reverse);
+/* sorts tuples: layout holds each of nfields fields' kind and offset, compared in turn */
+int32_t rt_list_sort_fields(RtList *l, int32_t reverse, int32_t nfields, const int64_t *layout);
 RtList *rt_list_concat(const RtList *a, const RtList *b);  /* a + b; NULL: no memory */
 RtList *rt_list_repeat(const RtList *a, int64_t n);        /* a * n */
 /* l[start:stop:step] and del l[start:stop:step] as Python's; given: bit 1

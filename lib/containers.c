@@ -316,26 +316,49 @@ int32_t rt_list_delete_slice(RtList *l, int64_t start, int64_t stop, int64_t ste
   return RT_OK;
 }
 
-/* An item as the number it is: a double for floats, else an integer. */
-/* a < b for items of one kind, as Python compares the numbers. */
-static bool item_less(int32_t kind, const char *a, const char *b) {
+/* The order of a list's items: one field, the item itself (a number or a
+ * str), or a tuple's fields in turn, compared as Python compares tuples
+ * (the first unequal field decides). layout: each field's kind and offset. */
+typedef struct {
+  int32_t n;
+  const int64_t *layout;
+} Order;
+
+/* a < b, a == b for fields of one kind, as Python compares the numbers. */
+static bool field_less(int32_t kind, const char *a, const char *b) {
   if (kind == TY_STR) return rt_str_order(*(RtStr *const *)a, *(RtStr *const *)b) < 0;
   if (kind == TY_F32 || kind == TY_F64) return rt_item_double(kind, a) < rt_item_double(kind, b);
   if (kind == TY_U64) return *(const uint64_t *)a < *(const uint64_t *)b;
   return rt_item_int(kind, a) < rt_item_int(kind, b);
 }
 
+static bool field_equal(int32_t kind, const char *a, const char *b) {
+  if (kind == TY_F32 || kind == TY_F64) return rt_item_double(kind, a) == rt_item_double(kind, b);
+  if (kind == TY_U64) return *(const uint64_t *)a == *(const uint64_t *)b;
+  return rt_item_int(kind, a) == rt_item_int(kind, b);
+}
+
+static bool item_less(const Order *o, const char *a, const char *b) {
+  for (int32_t i = 0; i + 1 < o->n; i++) {
+    int32_t kind = (int32_t)o->layout[2 * i];
+    int64_t off = o->layout[2 * i + 1];
+    if (!field_equal(kind, a + off, b + off)) return field_less(kind, a + off, b + off);
+  }
+  int64_t off = o->layout[2 * o->n - 1];
+  return field_less((int32_t)o->layout[2 * o->n - 2], a + off, b + off);
+}
+
 /* A merge sort: stable (equal items keep their order, which -0.0 and 0.0
  * show), as Python's sort is. Reversed, as Python's reverse=True: the
  * stable sort of the reversed order, reversed. */
-static void merge_sort(int32_t kind, int64_t s, char *a, char *tmp, int64_t n) {
+static void merge_sort(const Order *o, int64_t s, char *a, char *tmp, int64_t n) {
   if (n < 2) return;
   int64_t h = n / 2;
-  merge_sort(kind, s, a, tmp, h);
-  merge_sort(kind, s, a + h * s, tmp, n - h);
+  merge_sort(o, s, a, tmp, h);
+  merge_sort(o, s, a + h * s, tmp, n - h);
   int64_t i = 0, j = h, k = 0;
   while (i < h && j < n) {
-    bool right = item_less(kind, a + j * s, a + i * s);
+    bool right = item_less(o, a + j * s, a + i * s);
     memcpy(tmp + k++ * s, a + (right ? j++ : i++) * s, (size_t)s);
   }
   while (i < h) memcpy(tmp + k++ * s, a + i++ * s, (size_t)s);
@@ -343,18 +366,24 @@ static void merge_sort(int32_t kind, int64_t s, char *a, char *tmp, int64_t n) {
   memcpy(a, tmp, (size_t)(n * s));
 }
 
-int32_t rt_list_sort(RtList *l, int32_t reverse) {
+int32_t rt_list_sort_fields(RtList *l, int32_t reverse, int32_t nfields, const int64_t *layout) {
   if (l->len < 2) return RT_OK;
   char *tmp = malloc((size_t)(l->len * l->itemsize));
   if (!tmp) {
     rt_set_error(RT_ERR_MEMORY, NULL);
     return RT_ERR_MEMORY;
   }
+  Order o = {nfields, layout};
   if (reverse) rt_list_reverse(l);
-  merge_sort(l->kind, l->itemsize, l->data, tmp, l->len);
+  merge_sort(&o, l->itemsize, l->data, tmp, l->len);
   if (reverse) rt_list_reverse(l);
   free(tmp);
   return RT_OK;
+}
+
+int32_t rt_list_sort(RtList *l, int32_t reverse) {
+  int64_t layout[2] = {l->kind, 0};
+  return rt_list_sort_fields(l, reverse, 1, layout);
 }
 
 /* ---------------------------------------------------------------- hashing */
@@ -762,6 +791,7 @@ void rt_register_containers(void (*define)(const char *name, void *addr, void *c
   define("rt_list_clear", (void *)rt_list_clear, ctx);
   define("rt_list_reverse", (void *)rt_list_reverse, ctx);
   define("rt_list_sort", (void *)rt_list_sort, ctx);
+  define("rt_list_sort_fields", (void *)rt_list_sort_fields, ctx);
   define("rt_list_concat", (void *)rt_list_concat, ctx);
   define("rt_list_repeat", (void *)rt_list_repeat, ctx);
   define("rt_list_slice", (void *)rt_list_slice, ctx);

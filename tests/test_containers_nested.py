@@ -378,3 +378,56 @@ def test_tuple_key_errors():
             pass
     if before is not None:
         assert rss_bytes() - before < 20 * 2**20
+
+
+# ---------------------------------------------------------------- lists of tuples
+
+
+@njit
+def sorted_pairs(n, seed):
+    pairs = []
+    x = seed
+    for i in range(n):
+        x = (x * 1103515245 + 12345) % 2**31
+        pairs.append((x % 4, (x >> 8) % 7 * 0.5, i))
+    a = sorted(pairs)
+    b = sorted(pairs, reverse=True)
+    pairs.sort()
+    return a, b, pairs[: n // 2]
+
+
+@njit
+def sorted_with_zeros(n):  # stable: -0.0 and 0.0 keep their order (NaN has none: each sort's own)
+    pairs = [(1, 0.0), (0, 2.0), (1, -0.0), (1, 0.0), (0, -1.5)]
+    for i in range(n):
+        pairs.append((i % 2, i * 0.25))
+    pairs.sort()
+    return pairs
+
+
+@pytest.mark.parametrize("n", SIZES)
+def test_lists_of_tuples_sort_as_python(n):
+    for seed in (1, 7, 123):
+        a, b, c = sorted_pairs(n, seed)
+        ea, eb, ec = sorted_pairs.py_func(n, seed)
+        assert list(a) == ea and list(b) == eb and list(c) == ec
+    got, expected = list(sorted_with_zeros(n)), sorted_with_zeros.py_func(n)
+    assert [repr(t) for t in got] == [repr(t) for t in expected]
+
+
+def test_unordered_items_are_typing_errors():
+    def sort_arrays(n):
+        out = [np.zeros(n)]
+        out.sort()
+        return out
+
+    def sorted_lists(n):
+        x = [[n], [1]]
+        return sorted(x)
+
+    def compare_arrays(n):
+        return [np.zeros(n)] == [np.zeros(n)]
+
+    for f in (sort_arrays, sorted_lists, compare_arrays):
+        with pytest.raises(ruchey.TypingError, match="not supported"):
+            njit(f)(2)

@@ -344,8 +344,18 @@ static const Type *ty_find(Infer *in, Node *n, const Type **args) {
   return args[0]->elem || in->final ? r : NULL;
 }
 
+/* Whether items of type t have an order sort() follows: numbers, strs,
+ * and tuples of numbers (lexicographic, as Python's). */
+static bool ordered(const Type *t) {
+  if (t->kind == TY_STR || (ty_is_scalar(t) && !ty_is_complex(t))) return true;
+  if (t->kind != TY_TUPLE || !t->nfields) return false;
+  for (int i = 0; i < t->nfields; i++)
+    if (!ty_is_scalar(t->fields[i]) || ty_is_complex(t->fields[i])) return false;
+  return true;
+}
+
 static const Type *ty_none_method(Infer *in, Node *n, const Type **args) {
-  if (!strcmp(n->bi->path, "sort") && args[0]->elem && !ty_is_scalar(args[0]->elem) && args[0]->elem->kind != TY_STR)
+  if (!strcmp(n->bi->path, "sort") && args[0]->elem && !ordered(args[0]->elem))
     return ty_error(in, n, "sorting a list of %s is not supported", args[0]->elem->name);
   if (n->kw.len && !ty_need_scalar(in, n, ty_expr(in, n->kw.items[0]), "sort(reverse=)")) return NULL;
   return TYS(TY_NONE);
@@ -493,17 +503,31 @@ static LLVMValueRef lo_clear(Lower *l, Node *n) {
   return LLVMGetUndef(l->mod->i8);
 }
 
+/* Sorts lst, of items elem (reverse: the sort's reverse= keyword, or
+ * NULL): a tuple's fields compared in turn, their kinds and offsets given
+ * to rt_list_sort_fields. */
+static void sort_list(Lower *l, const Type *elem, LLVMValueRef lst, Node *reverse) {
+  LLVMValueRef rev = reverse ? lo_truth(l, lo_expr(l, reverse), reverse->ty) : const_bool(l, false);
+  int n = elem->kind == TY_TUPLE ? elem->nfields : 1;
+  LLVMValueRef layout = lo_alloca(l, LLVMArrayType2(l->mod->i64, (uint64_t)(2 * n)), "order");
+  for (int i = 0; i < n; i++) {
+    const Type *f = elem->kind == TY_TUPLE ? elem->fields[i] : elem;
+    int64_t part[2] = {(int64_t)f->kind, elem->kind == TY_TUPLE ? (int64_t)elem->offsets[i] : 0};
+    for (int k = 0; k < 2; k++) {
+      LLVMValueRef at = const_i64(l, 2 * i + k);
+      LLVMBuildStore(l->b, const_i64(l, part[k]), LLVMBuildGEP2(l->b, l->mod->i64, layout, &at, 1, ""));
+    }
+  }
+  LLVMTypeRef p[4] = {l->mod->ptr, l->mod->i32, l->mod->i32, l->mod->ptr};
+  LLVMValueRef a[4] = {lst, LLVMBuildZExt(l->b, rev, l->mod->i32, ""), const_i32(l, n), layout};
+  lo_check_call(l, lo_call_fn(l, "rt_list_sort_fields", l->mod->i32, p, a, 4));
+}
+
 /* reverse(), sort(reverse=False) (ival 0 and 1) */
 static LLVMValueRef lo_reorder(Lower *l, Node *n) {
   LLVMValueRef lst = receiver(l, n);
-  if (!n->bi->ival) {
-    lo_call_fn(l, "rt_list_reverse", void_type(l), &l->mod->ptr, &lst, 1);
-  } else if (n->list.items[0]->ty->elem) {
-    LLVMValueRef rev = n->kw.len ? lo_truth(l, lo_expr(l, n->kw.items[0]), n->kw.items[0]->ty) : const_bool(l, false);
-    LLVMTypeRef p[2] = {l->mod->ptr, l->mod->i32};
-    LLVMValueRef a[2] = {lst, LLVMBuildZExt(l->b, rev, l->mod->i32, "")};
-    lo_check_call(l, lo_call_fn(l, "rt_list_sort", l->mod->i32, p, a, 2));
-  }
+  if (!n->bi->ival) lo_call_fn(l, "rt_list_reverse", void_type(l), &l->mod->ptr, &lst, 1);
+  else if (n->list.items[0]->ty->elem) sort_list(l, n->list.items[0]->ty->elem, lst, n->kw.len ? n->kw.items[0] : NULL);
   lo_done_with(l, n->list.items[0], lst);
   return LLVMGetUndef(l->mod->i8);
 }
@@ -589,6 +613,7 @@ static LLVMValueRef lo_list_call(Lower *l, Node *n) {
 static const Type *ty_sorted(Infer *in, Node *n, const Type **args) {
   const Type *elem = items_of(in, n, args[0], "sorted()");
   if (!elem) return NULL;
+  if (!ordered(elem)) return ty_error(in, n, "sorting a list of %s is not supported", elem->name);
   if (n->kw.len && !ty_need_scalar(in, n, ty_expr(in, n->kw.items[0]), "sorted(reverse=)")) return NULL;
   return ty_list(elem);
 }
@@ -596,10 +621,7 @@ static const Type *ty_sorted(Infer *in, Node *n, const Type **args) {
 static LLVMValueRef lo_sorted(Lower *l, Node *n) {
   LLVMValueRef lst = items_list(l, n);
   lo_temp_made(l, n->ty, lst);
-  LLVMValueRef rev = n->kw.len ? lo_truth(l, lo_expr(l, n->kw.items[0]), n->kw.items[0]->ty) : const_bool(l, false);
-  LLVMTypeRef p[2] = {l->mod->ptr, l->mod->i32};
-  LLVMValueRef a[2] = {lst, LLVMBuildZExt(l->b, rev, l->mod->i32, "")};
-  lo_check_call(l, lo_call_fn(l, "rt_list_sort", l->mod->i32, p, a, 2));
+  sort_list(l, n->ty->elem, lst, n->kw.len ? n->kw.items[0] : NULL);
   lo_temp_taken(l, lst);
   return lst;
 }
@@ -695,6 +717,9 @@ bool ty_list_compare(Infer *in, Node *n, const Type *a, const Type *b) {
   if (n->list.len > 2) return ty_error(in, n, "chained comparisons of lists are not supported") != NULL;
   if (a->elem && b->elem && a->elem != b->elem && !(ty_is_scalar(a->elem) && ty_is_scalar(b->elem)))
     return ty_error(in, n, "cannot compare %s and %s", a->name, b->name) != NULL;
+  const Type *e = a->elem ? a->elem : b->elem;
+  if (e && !ordered(e) && !ty_is_complex(e))
+    return ty_error(in, n, "comparing lists of %s is not supported", e->name) != NULL;
   return true;
 }
 
