@@ -15,6 +15,8 @@ def same(a, b):
     """Python's result and ruchey's agree: lists, dicts, arrays, numbers."""
     if isinstance(a, np.ndarray):
         return isinstance(b, np.ndarray) and a.dtype == b.dtype and np.array_equal(a, b)
+    if isinstance(a, list) and isinstance(b, ruchey.typed.List):  # a list of numbers returned alone
+        b = list(b)
     if isinstance(a, (list, tuple)):
         return type(a) is type(b) and len(a) == len(b) and all(same(x, y) for x, y in zip(a, b))
     if isinstance(a, dict):
@@ -431,3 +433,63 @@ def test_unordered_items_are_typing_errors():
     for f in (sort_arrays, sorted_lists, compare_arrays):
         with pytest.raises(ruchey.TypingError, match="not supported"):
             njit(f)(2)
+
+
+# ---------------------------------------------------------------- empty inner containers, list literals as arguments
+
+
+@njit
+def buckets(n, k):
+    rows = [[] for _ in range(k)]
+    for i in range(n):
+        rows[i % k].append(i * 1.5)
+    return rows
+
+
+@njit
+def grouped(n):
+    d = {}
+    for i in range(n):
+        d.setdefault(i % 3, []).append(i)
+    e = {}
+    for i in range(n):
+        if i % 4 not in e:
+            e[i % 4] = []
+        e[i % 4].append(float(i))
+    return d, e, d.get(7, [-1])
+
+
+@njit
+def literal_arguments(n):
+    out = []
+    out.append([1, 2])
+    out.append([n])
+    out.insert(0, [n, n, n])
+    x = sorted([3, 1, n])
+    x.extend([7, 8])
+    return out, list(x), sum([1, 2, n]), list([n, n])
+
+
+@njit
+def adjacency(n):
+    g = {}
+    for i in range(n):
+        g[i] = {}
+    for i in range(n):
+        g[i][(i + 1) % n] = 1.0
+        g[i][(i * 7) % n] = 2.0
+    return g
+
+
+@pytest.mark.parametrize("n", SIZES)
+def test_empty_inner_containers_take_their_types_later(n):
+    for k in (1, 3):
+        check(buckets, n, k)
+    check(grouped, n)
+    check(literal_arguments, n)
+    check(adjacency, n)
+
+
+def test_a_list_literal_given_to_a_list_method_is_a_list():
+    out = literal_arguments(2)[0]
+    assert out == [[2, 2, 2], [1, 2], [2]] and all(type(r) is list for r in out)

@@ -49,7 +49,11 @@ static bool key_fits(Infer *in, Node *at, const Type *d, const Type *k) {
   return true;
 }
 
-static bool value_fits(Infer *in, Node *at, const Type *d, const Type *v) {
+/* v as a value of d (held in recv); an empty container's types it gives
+ * ({k: []} then d.get(k, [1])) retype recv. */
+static bool value_fits(Infer *in, Node *n, Node *recv, Node *at, const Type *d, const Type *v) {
+  const Type *u = ty_is_container(v) && ty_is_container(value_of(d)) ? ty_unify_containers(value_of(d), v) : NULL;
+  if (u && u != value_of(d)) return ty_refine_container(in, n, recv, ty_dict(key_of(d), u));
   if (!ty_container_fits(value_of(d), v))
     return ty_error(in, at, "cannot store %s as a value of %s", v->name, d->name) != NULL;
   return true;
@@ -60,7 +64,7 @@ static bool takes_pair(Infer *in, Node *n, Node *recv, const Type *d, Node *k, c
                        const Type *vt) {
   if (!need_key(in, k, kt) || !ty_container_item(in, v, vt, "dict values")) return false;
   if (!d->nfields) return ty_refine_container(in, n, recv, ty_dict(kt, vt));
-  return key_fits(in, k, d, kt) && value_fits(in, v, d, vt);
+  return key_fits(in, k, d, kt) && value_fits(in, n, recv, v, d, vt);
 }
 
 static const Type *ty_dict_literal(Infer *in, Node *n, const Type **args) {
@@ -112,7 +116,7 @@ static const Type *ty_keyed(Infer *in, Node *n, const Type **args) {
    * default's type, until the store types d */
   if (!d->nfields && n->list.len > 2 && !in->final) return args[2];
   if (!dict_known(in, n, d) || !key_fits(in, n->list.items[1], d, args[1])) return NULL;
-  if (n->list.len > 2 && !value_fits(in, n->list.items[2], d, args[2])) return NULL;
+  if (n->list.len > 2 && !value_fits(in, n, n->list.items[0], n->list.items[2], d, args[2])) return NULL;
   return value_of(d);
 }
 
@@ -483,10 +487,10 @@ static LLVMValueRef lo_never(Lower *l, Node *n) { return LLVMGetUndef(l->mod->i8
 const Builtin bi_dicts[] = {
   {"dict literal", NULL, NULL, BK_FUNCTION, 0, 0, 1 << 20, NULL, BF_RAISES, 0, 0, ty_dict_literal, lo_dict_literal},
   {"dict", "builtins", "dict", BK_FUNCTION, 0, 0, 0, NULL, BF_RAISES, 0, 0, ty_dict_call, lo_dict_literal},
-  /* BF_STRINGS: a constant string argument is a str key, not a dtype's name */
-  DICT_METHOD("get", 1, 2, BF_STRINGS, 0, ty_get, lo_keyed),
-  DICT_METHOD("pop", 1, 2, BF_RAISES | BF_STRINGS, 1, ty_keyed, lo_keyed),
-  DICT_METHOD("setdefault", 2, 2, BF_RAISES | BF_STRINGS, 2, ty_keyed, lo_keyed),
+  /* BF_STRINGS: a constant string argument is a str key, not a dtype's name; BF_LISTS: [1, 2] a list */
+  DICT_METHOD("get", 1, 2, BF_STRINGS | BF_LISTS, 0, ty_get, lo_keyed),
+  DICT_METHOD("pop", 1, 2, BF_RAISES | BF_STRINGS | BF_LISTS, 1, ty_keyed, lo_keyed),
+  DICT_METHOD("setdefault", 2, 2, BF_RAISES | BF_STRINGS | BF_LISTS, 2, ty_keyed, lo_keyed),
   DICT_METHOD("__delitem__", 1, 1, BF_RAISES | BF_STRINGS, 3, ty_keyed, lo_keyed),
   DICT_METHOD("popitem", 0, 0, BF_RAISES, 0, ty_popitem, lo_popitem),
   DICT_METHOD("update", 1, 1, BF_RAISES, 0, ty_update, lo_update),

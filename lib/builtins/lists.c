@@ -19,8 +19,8 @@
  * types are known). */
 static bool plain_item(const Type *t) {
   if (ty_is_scalar(t) || t->kind == TY_STR || t->kind == TY_ARRAY) return true;
-  if (t->kind == TY_LIST) return t->elem != NULL;
-  if (t->kind == TY_DICT) return t->nfields != 0;
+  if (t->kind == TY_LIST) return !t->elem || plain_item(t->elem);  /* [] typed later: rows[i].append(x) */
+  if (t->kind == TY_DICT) return !t->nfields || plain_item(t->fields[1]);
   if (t->kind != TY_TUPLE) return false;
   for (int i = 0; i < t->nfields; i++)
     if (!ty_is_scalar(t->fields[i])) return false;
@@ -29,11 +29,7 @@ static bool plain_item(const Type *t) {
 
 bool ty_container_item(Infer *in, Node *at, const Type *t, const char *what) {
   if (t && plain_item(t)) return true;
-  if (t && (t->kind == TY_LIST || t->kind == TY_DICT))
-    ty_error(in, at, "%s of empty containers are not supported: give the inner %s its items' type first "
-             "(typed.List.empty_list(type), typed.Dict.empty(key_type, value_type))", what,
-             t->kind == TY_LIST ? "list" : "dict");
-  else if (t)
+  if (t)
     ty_error(in, at, "%s of %s are not supported in compiled code (numbers, bools, str, arrays, typed lists and "
              "dicts, and tuples of numbers are)", what, t->name);
   return false;
@@ -46,19 +42,48 @@ bool ty_container_fits(const Type *to, const Type *from) {
   if (to == from) return true;
   bool numbers = ty_is_scalar(from) && ty_is_scalar(to);
   bool tuples = from->kind == TY_TUPLE && to->kind == TY_TUPLE && from->nfields == to->nfields;
-  return (numbers || tuples) && ty_unify(to, from) == to;
+  bool containers = ty_is_container(from) && ty_is_container(to);  /* [] into a list of lists */
+  return (numbers || tuples || containers) && ty_unify(to, from) == to;
 }
 
+/* Two container types as one: an empty one's (its types unknown) taken
+ * from the other, inside containers too ([[]] and [[1]]). */
 const Type *ty_unify_containers(const Type *a, const Type *b) {
   if (a->kind != b->kind) return NULL;
-  if (a->kind == TY_LIST) return !a->elem ? b : !b->elem ? a : NULL;
-  return !a->nfields ? b : !b->nfields ? a : NULL;
+  if (a == b) return a;
+  if (a->kind == TY_LIST) {
+    if (!a->elem || !b->elem) return !a->elem ? b : a;
+    const Type *e = ty_is_container(a->elem) && ty_is_container(b->elem) ? ty_unify_containers(a->elem, b->elem) : NULL;
+    return e ? ty_list(e) : NULL;
+  }
+  if (!a->nfields || !b->nfields) return !a->nfields ? b : a;
+  if (a->fields[0] != b->fields[0] || !ty_is_container(a->fields[1]) || !ty_is_container(b->fields[1])) return NULL;
+  const Type *v = ty_unify_containers(a->fields[1], b->fields[1]);
+  return v ? ty_dict(a->fields[0], v) : NULL;
+}
+
+/* The variable holding the list or dict that x is an item or value of:
+ * rows[i], d[k], d.setdefault(k, []), d.get(k, []); else NULL. */
+static Node *holder(Node *x) {
+  Node *outer = x->kind == N_INDEX && !x->str ? x->lhs : NULL;
+  if (x->kind == N_CALL && x->bi && x->bi->kind == BK_METHOD && x->bi->receiver == TY_DICT && x->list.len > 2)
+    outer = x->list.items[0];
+  return outer && outer->kind == N_VAR && outer->ty && ty_is_container(outer->ty) ? outer : NULL;
 }
 
 /* A container whose item types are not known yet (x = [] before any
  * x.append(v)) takes them from what is first given to it: the variable
- * holding it is retyped. */
+ * holding it is retyped; an item of a list or a dict value (rows[i] of
+ * rows = [[] for ...]) retypes the variable holding that list or dict. */
 bool ty_refine_container(Infer *in, Node *n, Node *recv, const Type *t) {
+  Node *var = holder(recv);
+  if (var) {
+    const Type *outer = var->ty;
+    if (outer->kind == TY_LIST && outer->elem && outer->elem->kind == t->kind)
+      return ty_refine_container(in, n, var, ty_list(t));
+    if (outer->kind == TY_DICT && outer->nfields && outer->fields[1]->kind == t->kind)
+      return ty_refine_container(in, n, var, ty_dict(outer->fields[0], t));
+  }
   if (recv->kind != N_VAR)
     return ty_error(in, n, "cannot infer the item type of this empty %s: assign it to a variable first, or "
                     "make it with typed.%s", recv->ty->kind == TY_LIST ? "list" : "dict",
@@ -303,6 +328,8 @@ static const Type *recv_item(const Type **args) { return args[0]->elem; }
 static bool takes_item(Infer *in, Node *n, const Type **args, Node *v, const Type *vt) {
   if (!ty_container_item(in, v, vt, "lists")) return false;
   if (!recv_item(args)) return ty_refine_container(in, n, n->list.items[0], ty_list(vt));
+  const Type *u = ty_is_container(vt) && ty_is_container(recv_item(args)) ? ty_unify_containers(recv_item(args), vt) : NULL;
+  if (u && u != recv_item(args)) return ty_refine_container(in, n, n->list.items[0], ty_list(u));  /* [[]] given [1] */
   if (!ty_container_fits(recv_item(args), vt))
     return ty_error(in, v, "cannot put %s into %s", vt->name, args[0]->name) != NULL;
   return true;
@@ -800,15 +827,15 @@ static const char *const sort_kw[] = {"reverse", NULL};
   {"list." name, NULL, name, BK_METHOD, TY_LIST, lo, hi, kw, flags, ival, 0, type, lower}
 
 const Builtin bi_lists[] = {
-  {"list", "builtins", "list", BK_FUNCTION, 0, 0, 1, NULL, BF_RAISES, 0, 0, ty_list_call, lo_list_call},
-  {"sorted", "builtins", "sorted", BK_FUNCTION, 0, 1, 1, sort_kw, BF_RAISES, 0, 0, ty_sorted, lo_sorted},
-  {"sum", "builtins", "sum", BK_FUNCTION, 0, 1, 2, NULL, 0, 0, 0, ty_sum, lo_sum},
+  {"list", "builtins", "list", BK_FUNCTION, 0, 0, 1, NULL, BF_RAISES | BF_LISTS, 0, 0, ty_list_call, lo_list_call},
+  {"sorted", "builtins", "sorted", BK_FUNCTION, 0, 1, 1, sort_kw, BF_RAISES | BF_LISTS, 0, 0, ty_sorted, lo_sorted},
+  {"sum", "builtins", "sum", BK_FUNCTION, 0, 1, 2, NULL, BF_LISTS, 0, 0, ty_sum, lo_sum},
   {"list literal", NULL, NULL, BK_FUNCTION, 0, 0, 1 << 20, NULL, BF_RAISES, 0, 0, ty_list_literal, lo_list_literal},
   {"in", NULL, NULL, BK_FUNCTION, 0, 2, 2, NULL, 0, 0, 0, ty_in, lo_in},
-  /* BF_STRINGS: a constant string argument is a str, not a dtype's name */
-  LIST_METHOD("append", 1, 1, NULL, BF_RAISES | BF_STRINGS, 0, ty_append, lo_append),
-  LIST_METHOD("insert", 2, 2, NULL, BF_RAISES | BF_STRINGS, 0, ty_insert, lo_insert),
-  LIST_METHOD("extend", 1, 1, NULL, BF_RAISES, 0, ty_extend, lo_extend),
+  /* BF_STRINGS: a constant string argument is a str, not a dtype's name; BF_LISTS: [1, 2] a list */
+  LIST_METHOD("append", 1, 1, NULL, BF_RAISES | BF_STRINGS | BF_LISTS, 0, ty_append, lo_append),
+  LIST_METHOD("insert", 2, 2, NULL, BF_RAISES | BF_STRINGS | BF_LISTS, 0, ty_insert, lo_insert),
+  LIST_METHOD("extend", 1, 1, NULL, BF_RAISES | BF_LISTS, 0, ty_extend, lo_extend),
   LIST_METHOD("pop", 0, 1, NULL, BF_RAISES, 0, ty_pop, lo_pop),
   LIST_METHOD("__delitem__", 1, 1, NULL, BF_RAISES, 1, ty_pop, lo_pop),
   LIST_METHOD("__delslice__", 3, 3, NULL, BF_RAISES | BF_NONE, 0, ty_delslice, lo_delslice),
