@@ -493,3 +493,69 @@ def test_empty_inner_containers_take_their_types_later(n):
 def test_a_list_literal_given_to_a_list_method_is_a_list():
     out = literal_arguments(2)[0]
     assert out == [[2, 2, 2], [1, 2], [2]] and all(type(r) is list for r in out)
+
+
+@njit
+def search_pairs(n, i):
+    pairs = [(k % 3, k * 0.5) for k in range(n)]
+    found = (i % 3, i * 0.5) in pairs
+    count = pairs.count((0, 0.0))
+    where = pairs.index((i % 3, i * 0.5)) if found else -1
+    if found:
+        pairs.remove((i % 3, i * 0.5))
+    return found, count, where, pairs
+
+
+@pytest.mark.parametrize("n", SIZES)
+def test_tuples_are_found_in_lists_of_tuples(n):
+    for i in (0, 2, n - 1, n + 3):
+        check(search_pairs, n, i)
+    if n:
+        with pytest.raises(ValueError):
+            njit(lambda n: [(1, 2.0)].index((n, 0.5)))(n)
+
+
+# ---------------------------------------------------------------- a fresh process
+
+
+NESTED_IN_A_PROCESS = """
+import gc
+import numpy as np
+from ruchey import njit
+
+@njit
+def build(a, n):
+    out = [a, a[1:]]
+    rows = [[] for _ in range(n)]
+    d = {}
+    for i in range(n):
+        out.append(np.full(3, i * 1.0))
+        rows[i].append(out[-1])
+        d[(i, -i)] = rows[i]
+    return out, rows, d
+
+@njit
+def fail(n):
+    out = [[np.zeros(2)] for _ in range(n)]
+    return out[n][0]
+
+a = np.arange(4.0)
+out, rows, d = build(a, 5)
+del a
+gc.collect()
+assert out[0].tolist() == [0.0, 1.0, 2.0, 3.0] and out[1].tolist() == [1.0, 2.0, 3.0]
+assert np.shares_memory(rows[4][0], out[6])  # one array stored twice: two objects, one memory
+assert d[(2, -2)][0].tolist() == [2.0, 2.0, 2.0]
+for _ in range(1000):
+    try:
+        fail(3)
+    except IndexError:
+        pass
+del out, rows, d
+gc.collect()
+"""
+
+
+def test_containers_of_arrays_outlive_their_arguments_in_a_fresh_process(tmp_path):
+    from test_crashes import run_case
+    run_case(NESTED_IN_A_PROCESS, tmp_path)

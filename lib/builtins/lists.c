@@ -92,6 +92,16 @@ bool ty_refine_container(Infer *in, Node *n, Node *recv, const Type *t) {
   return !ty_failed(in);
 }
 
+/* Whether items of type t have an order sort() follows: numbers, strs,
+ * and tuples of numbers (lexicographic, as Python's). */
+static bool ordered(const Type *t) {
+  if (t->kind == TY_STR || (ty_is_scalar(t) && !ty_is_complex(t))) return true;
+  if (t->kind != TY_TUPLE || !t->nfields) return false;
+  for (int i = 0; i < t->nfields; i++)
+    if (!ty_is_scalar(t->fields[i]) || ty_is_complex(t->fields[i])) return false;
+  return true;
+}
+
 /* The item type of a list, or an error where it cannot be known. */
 static const Type *list_item(Infer *in, Node *n, const Type *t) {
   if (t->elem) return t->elem;
@@ -357,28 +367,21 @@ static const Type *ty_pop(Infer *in, Node *n, const Type **args) {
   return list_item(in, n, args[0]);
 }
 
-/* What list.index, count and `in` look for: a number, or a str in a list of str. */
+/* What list.index, count and `in` look for: a number, a str in a list of
+ * str, a tuple of numbers in a list of such tuples. */
 static bool searchable(Infer *in, Node *v, const Type *vt, const Type *list, const char *what) {
   if (vt->kind == TY_STR && (!list->elem || list->elem->kind == TY_STR)) return true;
+  if (vt->kind == TY_TUPLE && ordered(vt) && (!list->elem || (list->elem->kind == TY_TUPLE && list->elem->nfields == vt->nfields)))
+    return true;
   return ty_need_scalar(in, v, vt, what) != NULL;
 }
 
 static const Type *ty_find(Infer *in, Node *n, const Type **args) {
   if (!searchable(in, n->list.items[1], args[1], args[0], n->bi->name)) return NULL;
-  if (args[0]->elem && !ty_is_scalar(args[0]->elem) && args[0]->elem->kind != TY_STR)
+  if (args[0]->elem && !ordered(args[0]->elem))
     return ty_error(in, n, "%s() of a list of %s is not supported", n->bi->name, args[0]->elem->name);
   const Type *r = n->bi->ival == 3 ? TYS(TY_NONE) : TYS(n->bi->ival ? TY_I64 : TY_BOOL);
   return args[0]->elem || in->final ? r : NULL;
-}
-
-/* Whether items of type t have an order sort() follows: numbers, strs,
- * and tuples of numbers (lexicographic, as Python's). */
-static bool ordered(const Type *t) {
-  if (t->kind == TY_STR || (ty_is_scalar(t) && !ty_is_complex(t))) return true;
-  if (t->kind != TY_TUPLE || !t->nfields) return false;
-  for (int i = 0; i < t->nfields; i++)
-    if (!ty_is_scalar(t->fields[i]) || ty_is_complex(t->fields[i])) return false;
-  return true;
 }
 
 static const Type *ty_none_method(Infer *in, Node *n, const Type **args) {
@@ -797,7 +800,7 @@ static const Type *ty_in(Infer *in, Node *n, const Type **args) {
   if (args[1]->kind != TY_LIST)
     return ty_error(in, n, "'in' needs a typed list, a dict or a tuple here, got %s", args[1]->name);
   if (!searchable(in, n->list.items[0], args[0], args[1], "'in'")) return NULL;
-  if (args[1]->elem && !ty_is_scalar(args[1]->elem) && args[1]->elem->kind != TY_STR)
+  if (args[1]->elem && !ordered(args[1]->elem))
     return ty_error(in, n, "'in' a list of %s is not supported", args[1]->elem->name);
   return TYS(TY_BOOL);
 }
