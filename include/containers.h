@@ -76,6 +76,8 @@ void rt_list_reverse(RtList *l);
 int32_t rt_list_sort(RtList *l, int32_t reverse);
 /* sorts tuples: layout holds each of nfields fields' kind and offset, compared in turn */
 int32_t rt_list_sort_fields(RtList *l, int32_t reverse, int32_t nfields, const int64_t *layout);
+/* sort(key=): l's items put in the order of the indices in keyed's items (at offset) */
+int32_t rt_list_take_order(RtList *l, const RtList *keyed, int64_t offset);
 RtList *rt_list_concat(const RtList *a, const RtList *b);  /* a + b; NULL: no memory */
 RtList *rt_list_repeat(const RtList *a, int64_t n);        /* a * n */
 /* l[start:stop:step] and del l[start:stop:step] as Python's; given: bit 1

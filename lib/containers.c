@@ -381,6 +381,24 @@ int32_t rt_list_sort_fields(RtList *l, int32_t reverse, int32_t nfields, const i
   return RT_OK;
 }
 
+/* Reorders l's items as keyed, sorted, says: item j becomes the one whose
+ * index (int64, negated for a reversed sort) is at offset in keyed's j-th. */
+int32_t rt_list_take_order(RtList *l, const RtList *keyed, int64_t offset) {
+  int64_t s = l->itemsize;
+  char *tmp = malloc((size_t)(l->len * s) + 1);
+  if (!tmp) {
+    rt_set_error(RT_ERR_MEMORY, NULL);
+    return RT_ERR_MEMORY;
+  }
+  for (int64_t j = 0; j < l->len; j++) {
+    int64_t i = *(const int64_t *)(keyed->data + j * keyed->itemsize + offset);
+    memcpy(tmp + j * s, l->data + (i < 0 ? -i : i) * s, (size_t)s);
+  }
+  memcpy(l->data, tmp, (size_t)(l->len * s));
+  free(tmp);
+  return RT_OK;
+}
+
 int32_t rt_list_sort(RtList *l, int32_t reverse) {
   int64_t layout[2] = {l->kind, 0};
   return rt_list_sort_fields(l, reverse, 1, layout);
@@ -792,6 +810,7 @@ void rt_register_containers(void (*define)(const char *name, void *addr, void *c
   define("rt_list_reverse", (void *)rt_list_reverse, ctx);
   define("rt_list_sort", (void *)rt_list_sort, ctx);
   define("rt_list_sort_fields", (void *)rt_list_sort_fields, ctx);
+  define("rt_list_take_order", (void *)rt_list_take_order, ctx);
   define("rt_list_concat", (void *)rt_list_concat, ctx);
   define("rt_list_repeat", (void *)rt_list_repeat, ctx);
   define("rt_list_slice", (void *)rt_list_slice, ctx);

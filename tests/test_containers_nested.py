@@ -559,3 +559,64 @@ gc.collect()
 def test_containers_of_arrays_outlive_their_arguments_in_a_fresh_process(tmp_path):
     from test_crashes import run_case
     run_case(NESTED_IN_A_PROCESS, tmp_path)
+
+
+# ---------------------------------------------------------------- sort(key=...)
+
+
+@njit
+def _rank(x):
+    return (x % 3, -x)
+
+
+@njit
+def keyed_sorts(n, seed):
+    xs = []
+    v = seed
+    for i in range(n):
+        v = (v * 1103515245 + 12345) % 2**31
+        xs.append(v % 11 - 5)
+    a = sorted(xs, key=lambda x: x * x)
+    b = sorted(xs, key=lambda x: x * x, reverse=True)
+    c = list(xs)
+    c.sort(key=_rank)
+    pairs = [(x, i) for i, x in enumerate(xs)]
+    pairs.sort(key=lambda p: p[0] % 4, reverse=True)
+    arrays = [np.arange(float(x % 4)) for x in xs]
+    sizes = [arr.size for arr in sorted(arrays, key=lambda arr: -arr.size)]
+    return list(a), list(b), list(c), list(pairs), sizes
+
+
+@njit
+def key_raises(n):
+    xs = [np.zeros(2) for _ in range(n)]
+    return sorted(xs, key=lambda a: 1 // int(a.sum()))
+
+
+@pytest.mark.parametrize("n", SIZES)
+def test_sort_with_a_key_is_stable_as_python(n):
+    for seed in (3, 11):
+        assert keyed_sorts(n, seed) == keyed_sorts.py_func(n, seed)
+
+
+def test_sort_key_errors():
+    with pytest.raises(ZeroDivisionError):
+        key_raises(2)
+    before = rss_bytes()
+    for _ in range(20000):
+        try:
+            key_raises(3)
+        except ZeroDivisionError:
+            pass
+    if before is not None:
+        assert rss_bytes() - before < 20 * 2**20
+
+    def array_key(n):
+        return sorted([1, 2, n], key=lambda x: np.zeros(x))
+
+    def not_a_function(n):
+        return sorted([1, 2, n], key=n)
+
+    for f in (array_key, not_a_function):
+        with pytest.raises(ruchey.TypingError, match="key"):
+            njit(f)(2)

@@ -384,10 +384,39 @@ static const Type *ty_find(Infer *in, Node *n, const Type **args) {
   return args[0]->elem || in->final ? r : NULL;
 }
 
+/* sort(key=f), sorted(x, key=f): f typed for an item (the call's target
+ * kept on the key's node); the numbers or tuple of numbers it returns are
+ * what the items are ordered by. */
+static bool ty_sort_key(Infer *in, Node *key, const Type *elem) {
+  const Type *f = ty_expr(in, key);
+  if (!f) return false;
+  if (f->kind != TY_FUNCTION)
+    return ty_error(in, key, "key= takes a compiled function or a lambda here, got %s", f->name) != NULL;
+  if (!in->opts || !in->opts->resolve) return ty_error(in, key, "key functions are not available here") != NULL;
+  CallTarget *target = arena_alloc(in->f->arena, sizeof(CallTarget));
+  Diag inner = {0};
+  if (!in->opts->resolve(in->opts->resolve_ctx, (void *)f->callee, &elem, 1, false, target, &inner))
+    return ty_error(in, key, "in the key function:\n%s", inner.msg[0] ? inner.msg : "it cannot be compiled") != NULL;
+  const Type *k = target->ret_type;
+  if (!k || k->kind == TY_STR || !ordered(k) || (k->kind == TY_TUPLE && k->nfields > 15))
+    return ty_error(in, key, "a key function returns numbers or a tuple of numbers here, not %s",
+                    k ? k->name : "a recursive result") != NULL;
+  key->target = target;
+  return true;
+}
+
+/* sort's and sorted's keywords: reverse= a truth value, key= a function of an item. */
+static bool ty_sort_keywords(Infer *in, Node *n, const Type *elem, const char *what) {
+  Node *rev = ty_kwarg(n, "reverse"), *key = ty_kwarg(n, "key");
+  if (rev && !ty_need_scalar(in, n, ty_expr(in, rev), what)) return false;
+  return !key || !elem || ty_sort_key(in, key, elem);
+}
+
 static const Type *ty_none_method(Infer *in, Node *n, const Type **args) {
-  if (!strcmp(n->bi->path, "sort") && args[0]->elem && !ordered(args[0]->elem))
+  bool sort = !strcmp(n->bi->path, "sort");
+  if (sort && args[0]->elem && !ordered(args[0]->elem) && !ty_kwarg(n, "key"))
     return ty_error(in, n, "sorting a list of %s is not supported", args[0]->elem->name);
-  if (n->kw.len && !ty_need_scalar(in, n, ty_expr(in, n->kw.items[0]), "sort(reverse=)")) return NULL;
+  if (sort && !ty_sort_keywords(in, n, args[0]->elem, "sort(reverse=)")) return NULL;
   return TYS(TY_NONE);
 }
 
@@ -533,11 +562,9 @@ static LLVMValueRef lo_clear(Lower *l, Node *n) {
   return LLVMGetUndef(l->mod->i8);
 }
 
-/* Sorts lst, of items elem (reverse: the sort's reverse= keyword, or
- * NULL): a tuple's fields compared in turn, their kinds and offsets given
- * to rt_list_sort_fields. */
-static void sort_list(Lower *l, const Type *elem, LLVMValueRef lst, Node *reverse) {
-  LLVMValueRef rev = reverse ? lo_truth(l, lo_expr(l, reverse), reverse->ty) : const_bool(l, false);
+/* Sorts lst, of items elem (rev: reversed): a tuple's fields compared in
+ * turn, their kinds and offsets given to rt_list_sort_fields. */
+static void sort_items(Lower *l, const Type *elem, LLVMValueRef lst, LLVMValueRef rev) {
   int n = elem->kind == TY_TUPLE ? elem->nfields : 1;
   LLVMValueRef layout = lo_alloca(l, LLVMArrayType2(l->mod->i64, (uint64_t)(2 * n)), "order");
   for (int i = 0; i < n; i++) {
@@ -553,11 +580,47 @@ static void sort_list(Lower *l, const Type *elem, LLVMValueRef lst, Node *revers
   lo_check_call(l, lo_call_fn(l, "rt_list_sort_fields", l->mod->i32, p, a, 4));
 }
 
+/* sort(key=f): each item's key computed once (f called on it), the keys
+ * sorted as tuples with each item's index last (equal keys keep their
+ * order; the index negated when reversed, so that they still do), and the
+ * items put in that order. */
+static void sort_by_key(Lower *l, const CallTarget *f, const Type *elem, LLVMValueRef lst, LLVMValueRef rev) {
+  const Type *k = f->ret_type, *fields[16];
+  int nf = 0;
+  for (int i = 0; i < (k->kind == TY_TUPLE ? k->nfields : 1); i++) fields[nf++] = k->kind == TY_TUPLE ? k->fields[i] : k;
+  fields[nf++] = TYS(TY_I64);
+  const Type *kt = ty_tuple(nf, fields), *keys = ty_list(kt);
+  LLVMValueRef len = lo_list_len(l, lst), keyed = new_list(l, kt, len);
+  lo_temp_made(l, keys, keyed);  /* released if f raises */
+  LoLoop loop = lo_loop_begin(l, const_i64(l, 0), len, NULL, "sort.key");
+  LLVMValueRef item = lo_load_scalar(l, elem, item_addr(l, elem, lst, loop.index));  /* borrowed by f */
+  LLVMValueRef key = lo_call_target(l, f, &item, 1), t = LLVMGetUndef(lo_type(l, kt));
+  for (int i = 0; i + 1 < nf; i++)
+    t = LLVMBuildInsertValue(l->b, t, k->kind == TY_TUPLE ? LLVMBuildExtractValue(l->b, key, (unsigned)i, "") : key, (unsigned)i, "");
+  LLVMValueRef at = LLVMBuildSelect(l->b, rev, LLVMBuildNeg(l->b, loop.index, ""), loop.index, "");
+  lo_store_scalar(l, kt, item_addr(l, kt, keyed, loop.index), LLVMBuildInsertValue(l->b, t, at, (unsigned)(nf - 1), ""));
+  lo_loop_end(l, &loop);
+  set_len(l, keyed, len);
+  sort_items(l, kt, keyed, rev);
+  LLVMTypeRef p[3] = {l->mod->ptr, l->mod->ptr, l->mod->i64};
+  LLVMValueRef a[3] = {lst, keyed, const_i64(l, (int64_t)kt->offsets[nf - 1])};
+  lo_check_call(l, lo_call_fn(l, "rt_list_take_order", l->mod->i32, p, a, 3));
+  lo_release_temp(l, keys, keyed);
+}
+
+/* sort() and sorted(): by the items, or by key=. */
+static void sort_list(Lower *l, Node *n, const Type *elem, LLVMValueRef lst) {
+  Node *reverse = ty_kwarg(n, "reverse"), *key = ty_kwarg(n, "key");
+  LLVMValueRef rev = reverse ? lo_truth(l, lo_expr(l, reverse), reverse->ty) : const_bool(l, false);
+  if (key) sort_by_key(l, key->target, elem, lst, rev);
+  else sort_items(l, elem, lst, rev);
+}
+
 /* reverse(), sort(reverse=False) (ival 0 and 1) */
 static LLVMValueRef lo_reorder(Lower *l, Node *n) {
   LLVMValueRef lst = receiver(l, n);
   if (!n->bi->ival) lo_call_fn(l, "rt_list_reverse", void_type(l), &l->mod->ptr, &lst, 1);
-  else if (n->list.items[0]->ty->elem) sort_list(l, n->list.items[0]->ty->elem, lst, n->kw.len ? n->kw.items[0] : NULL);
+  else if (n->list.items[0]->ty->elem) sort_list(l, n, n->list.items[0]->ty->elem, lst);
   lo_done_with(l, n->list.items[0], lst);
   return LLVMGetUndef(l->mod->i8);
 }
@@ -643,15 +706,15 @@ static LLVMValueRef lo_list_call(Lower *l, Node *n) {
 static const Type *ty_sorted(Infer *in, Node *n, const Type **args) {
   const Type *elem = items_of(in, n, args[0], "sorted()");
   if (!elem) return NULL;
-  if (!ordered(elem)) return ty_error(in, n, "sorting a list of %s is not supported", elem->name);
-  if (n->kw.len && !ty_need_scalar(in, n, ty_expr(in, n->kw.items[0]), "sorted(reverse=)")) return NULL;
+  if (!ordered(elem) && !ty_kwarg(n, "key")) return ty_error(in, n, "sorting a list of %s is not supported", elem->name);
+  if (!ty_sort_keywords(in, n, elem, "sorted(reverse=)")) return NULL;
   return ty_list(elem);
 }
 
 static LLVMValueRef lo_sorted(Lower *l, Node *n) {
   LLVMValueRef lst = items_list(l, n);
   lo_temp_made(l, n->ty, lst);
-  sort_list(l, n->ty->elem, lst, n->kw.len ? n->kw.items[0] : NULL);
+  sort_list(l, n, n->ty->elem, lst);
   lo_temp_taken(l, lst);
   return lst;
 }
@@ -824,7 +887,7 @@ LLVMValueRef lo_container_len(Lower *l, const Type *t, LLVMValueRef v) {
 
 /* ---------------------------------------------------------------- the rows */
 
-static const char *const sort_kw[] = {"reverse", NULL};
+static const char *const sort_kw[] = {"reverse", "key", NULL};
 
 #define LIST_METHOD(name, lo, hi, kw, flags, ival, type, lower) \
   {"list." name, NULL, name, BK_METHOD, TY_LIST, lo, hi, kw, flags, ival, 0, type, lower}
