@@ -638,15 +638,17 @@ static bool names_no_dtype(Fe *fe, PyObject *e) {
  * strings too (ARGS_STRINGS); a keyword given None is left out (the
  * default) unless the builtin reads None as a value (ARGS_NONE); a ruchey
  * function's are expressions. */
-enum { ARGS_BUILTIN = 1, ARGS_STRINGS = 2, ARGS_NONE = 4 };
+enum { ARGS_BUILTIN = 1, ARGS_STRINGS = 2, ARGS_NONE = 4, ARGS_LISTS = 8 };
 
 static unsigned builtin_args(unsigned flags) {
-  return ARGS_BUILTIN | (flags & BF_STRINGS ? ARGS_STRINGS : 0) | (flags & BF_NONE ? ARGS_NONE : 0);
+  return ARGS_BUILTIN | (flags & BF_STRINGS ? ARGS_STRINGS : 0) | (flags & BF_NONE ? ARGS_NONE : 0) |
+         (flags & BF_LISTS ? ARGS_LISTS : 0);
 }
 
 static Node *fe_call_arg(Fe *fe, PyObject *a, unsigned how) {
   Node *n = how & ARGS_STRINGS ? fe_string(fe, a) : NULL;
   if (n) return n;
+  if (how & ARGS_LISTS && is_kind(a, "List")) return fe_expr(fe, a);
   return how & ARGS_BUILTIN ? fe_arg(fe, a) : fe_expr(fe, a);
 }
 
@@ -1454,7 +1456,7 @@ static Node *fe_delete(Fe *fe, PyObject *s) {
   for (int i = 0; n && i < n->body.len; i++) {
     PyObject *t = PyList_GET_ITEM(targets, i);
     Node *x = is_kind(t, "Subscript") ? fe_expr(fe, t) : fe_error(fe, t, "only del x[i] and del d[k] are supported in compiled code");
-    if (!x || x->kind != N_INDEX || x->rhs->kind == N_TUPLE) {
+    if (!x || x->kind != N_INDEX) {  /* del d[i, j]: a tuple key; typing refuses it elsewhere */
       n = x ? fe_error(fe, t, "only del x[i] and del d[k] are supported in compiled code") : NULL;
       break;
     }

@@ -135,6 +135,16 @@ static int key_bits(int kind, PyObject *o, uint64_t *bits) {
 }
 
 static PyObject *key_object(int kind, uint64_t bits) {
+  if (kind == TY_TUPLE) {  /* an RtTupleKey, from compiled code */
+    const RtTupleKey *k = (const RtTupleKey *)(uintptr_t)bits;
+    PyObject *t = PyTuple_New(k->n);
+    for (int64_t i = 0; t && i < k->n; i++) {
+      PyObject *item = key_object(k->kinds[i], k->bits[i]);
+      if (!item) Py_CLEAR(t);
+      else PyTuple_SET_ITEM(t, i, item);
+    }
+    return t;
+  }
   if (kind == TY_STR) {
     RtStr *s = (RtStr *)(uintptr_t)bits;
     return PyUnicode_FromKindAndData(PyUnicode_4BYTE_KIND, s->data, (Py_ssize_t)s->len);
@@ -638,8 +648,70 @@ void *typed_container(PyObject *o) {
   return Py_TYPE(o) == &ListType ? (void *)((ListObject *)o)->l : (void *)((DictObject *)o)->d;
 }
 
+/* ---------------------------------------------------------------- containers of objects */
+
+/* A container whose items (or values) are arrays or containers goes back
+ * to Python as a Python list or dict of them, as Numba returns its
+ * reflected lists: compiled code only borrows an argument array it stores
+ * (its meminfo NULL), so the Python objects are made while the call's
+ * arguments still hold theirs. Containers inside are made Python lists
+ * and dicts likewise; and so is a dict keyed by tuples, which
+ * ruchey.typed.Dict does not take from Python. */
+static bool holds_objects(const Type *t) {
+  return t && (t->kind == TY_ARRAY || t->kind == TY_LIST || t->kind == TY_DICT);
+}
+
+static bool python_container(const Type *t) {
+  if (t->kind == TY_LIST) return holds_objects(t->elem);
+  return t->nfields && (holds_objects(t->fields[1]) || t->fields[0]->kind == TY_TUPLE);
+}
+
+static PyObject *python_copy(const Type *t, void *c);
+
+/* The item at p as a new Python object, the container keeping its reference. */
+static PyObject *box_object(const Type *t, char *p) {
+  if (t->kind == TY_LIST || t->kind == TY_DICT) return python_copy(t, *(void **)p);
+  if (t->kind != TY_ARRAY) return box_held(t, p);
+  RtMemInfo *mi = ((RtArray *)p)->meminfo;
+  if (mi) __atomic_add_fetch(&mi->refcount, 1, __ATOMIC_ACQ_REL);  /* the array object's own */
+  return disp_box(t, p);
+}
+
+static PyObject *python_list(const Type *t, RtList *l) {
+  PyObject *r = PyList_New(l->len);
+  for (int64_t i = 0; r && i < l->len; i++) {
+    PyObject *item = box_object(t->elem, l->data + i * l->itemsize);
+    if (!item) Py_CLEAR(r);
+    else PyList_SET_ITEM(r, i, item);
+  }
+  return r;
+}
+
+static PyObject *python_dict(const Type *t, RtDict *d) {
+  PyObject *r = PyDict_New();
+  for (int64_t i = 0; r && i < d->nentries; i++) {
+    char *e = d->entries + i * d->entsize;
+    if (*(int64_t *)e == RT_DELETED) continue;
+    PyObject *k = key_object(d->keykind, *(uint64_t *)(e + 8)), *v = k ? box_object(t->fields[1], e + RT_DICT_VALUE) : NULL;
+    if (!v || PyDict_SetItem(r, k, v) < 0) Py_CLEAR(r);
+    Py_XDECREF(k);
+    Py_XDECREF(v);
+  }
+  return r;
+}
+
+static PyObject *python_copy(const Type *t, void *c) {
+  return t->kind == TY_LIST ? python_list(t, c) : python_dict(t, c);
+}
+
 /* A container compiled code returned (its reference handed over). */
 PyObject *typed_box(const Type *t, void *c) {
+  if (python_container(t)) {
+    PyObject *r = python_copy(t, c);
+    if (t->kind == TY_LIST) rt_list_release(c);
+    else rt_dict_release(c);
+    return r;
+  }
   if (t->kind == TY_LIST) {
     ListObject *l = list_wrap(c);
     if (l && t->elem && t->elem->kind == TY_TUPLE) l->item = t->elem;

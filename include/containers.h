@@ -45,6 +45,17 @@ typedef struct RtDict {
   int64_t entries_mapped, index_mapped;  /* as RtList.mapped */
 } RtDict;
 
+/* A tuple key (key kind TY_TUPLE): its bits are a pointer to one of these,
+ * each field's number as 64-bit bits as a number key's. Compiled code
+ * passes one it made for the call; the dict keeps a copy of its own
+ * (malloc'd, freed with the entry; rt_dict_popitem hands it to the caller). */
+#define RT_KEY_FIELDS 8
+typedef struct RtTupleKey {
+  int64_t n;
+  int32_t kinds[RT_KEY_FIELDS];
+  uint64_t bits[RT_KEY_FIELDS];
+} RtTupleKey;
+
 #define RT_DICT_VALUE 16  /* a value's offset in its entry, after the hash and the key */
 #define RT_DELETED ((int64_t)-1)  /* no number hashes to -1, in Python as here */
 
@@ -63,6 +74,10 @@ void rt_list_close(RtList *l, int64_t i);  /* removes item i (a str item's refer
 void rt_list_clear(RtList *l);  /* removes every item, releasing str items */
 void rt_list_reverse(RtList *l);
 int32_t rt_list_sort(RtList *l, int32_t reverse);
+/* sorts tuples: layout holds each of nfields fields' kind and offset, compared in turn */
+int32_t rt_list_sort_fields(RtList *l, int32_t reverse, int32_t nfields, const int64_t *layout);
+/* sort(key=): l's items put in the order of the indices in keyed's items (at offset) */
+int32_t rt_list_take_order(RtList *l, const RtList *keyed, int64_t offset);
 RtList *rt_list_concat(const RtList *a, const RtList *b);  /* a + b; NULL: no memory */
 RtList *rt_list_repeat(const RtList *a, int64_t n);        /* a * n */
 /* l[start:stop:step] and del l[start:stop:step] as Python's; given: bit 1
@@ -81,7 +96,8 @@ void rt_dict_clear(RtDict *d);
 RtDict *rt_dict_copy(RtDict *d);
 char *rt_dict_popitem(RtDict *d);  /* the last entry, removed (readable until the next insertion), or NULL */
 int32_t rt_dict_update(RtDict *d, RtDict *e);  /* e's entries into d (one type); RT_OK or RT_ERR_MEMORY */
-int64_t rt_number_hash(int32_t kind, uint64_t key);  /* Python's hash() of the number */
+int64_t rt_number_hash(int32_t kind, uint64_t key);  /* Python's hash() of the number (of a key of kind) */
 void rt_key_error(int32_t kind, uint64_t key);  /* KeyError(key), as compiled code raises it */
+void rt_tuple_key_free(RtTupleKey *t);  /* a tuple key rt_dict_popitem handed over */
 
 #endif

@@ -297,6 +297,8 @@ enum {
                              * the default that a keyword given None means elsewhere */
   BF_BLAS = 1 << 17,        /* calls BLAS: the extension finds SciPy's before compiling */
   BF_COMPLEX = 1 << 18,     /* takes complex numbers and arrays of them (other rows are refused them) */
+  BF_LISTS = 1 << 19,       /* a literal list among its arguments is a list (x.append([1, 2])), not
+                             * the tuple NumPy's functions read it as (numpy.array([1, 2])) */
 };
 
 /* A builtin that synchronises threads: passes split kernels at it. */

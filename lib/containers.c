@@ -77,6 +77,59 @@ static void free_memory(void *p, int64_t mapped) {
   free(p);
 }
 
+/* ---------------------------------------------------------------- items holding references */
+
+/* One row per kind of item that holds a reference: its first 8 bytes
+ * point to memory counted as RtMemInfo's is (the count its first field;
+ * NULL: none held, as an argument array's meminfo), which the container
+ * owns one reference to. Copying such an item takes one more; dropping it
+ * releases one, the last freeing the memory as its kind does. Items of
+ * other kinds (numbers, tuples of numbers) are plain bytes. */
+typedef struct {
+  int32_t kind;
+  void (*free)(void *ref);
+} HeldKind;
+
+static void free_str(void *ref) { free(ref); }
+static void free_meminfo(void *ref) { free(ref); }  /* rt_meminfo_free's */
+static void free_list(void *ref) { rt_list_free(ref); }
+static void free_dict(void *ref) { rt_dict_free(ref); }
+
+static const HeldKind held_kinds[] = {
+  {TY_STR, free_str},
+  {TY_ARRAY, free_meminfo},
+  {TY_LIST, free_list},
+  {TY_DICT, free_dict},
+};
+
+/* The row of items of kind, or NULL for plain ones. */
+static const HeldKind *held(int32_t kind) {
+  for (size_t i = 0; i < sizeof held_kinds / sizeof held_kinds[0]; i++)
+    if (held_kinds[i].kind == kind) return &held_kinds[i];
+  return NULL;
+}
+
+static void retain_item(const char *item) {
+  int64_t *ref = *(int64_t *const *)item;
+  if (ref) __atomic_add_fetch(ref, 1, __ATOMIC_ACQ_REL);
+}
+
+static void release_item(const HeldKind *h, const char *item) {
+  int64_t *ref = *(int64_t *const *)item;
+  if (ref && __atomic_sub_fetch(ref, 1, __ATOMIC_ACQ_REL) == 0) h->free(ref);
+}
+
+/* n items of size s from p on, each one more reference (copied) or one less (dropped). */
+static void retain_items(int32_t kind, const char *p, int64_t n, int64_t s) {
+  if (!held(kind)) return;
+  for (int64_t i = 0; i < n; i++) retain_item(p + i * s);
+}
+
+static void drop_items(int32_t kind, const char *p, int64_t n, int64_t s) {
+  const HeldKind *h = held(kind);
+  for (int64_t i = 0; h && i < n; i++) release_item(h, p + i * s);
+}
+
 /* ---------------------------------------------------------------- lists */
 
 RtList *rt_list_new(int32_t kind, int64_t itemsize, int64_t cap) {
@@ -113,10 +166,9 @@ int32_t rt_list_reserve(RtList *l, int64_t n) {
   return RT_OK;
 }
 
-/* The strings a list of str holds, each released (the list's memory going, or its items). */
+/* The references items from..to hold, each released (the list's memory going, or its items). */
 static void release_items(RtList *l, int64_t from, int64_t to) {
-  if (l->kind != TY_STR) return;
-  for (int64_t i = from; i < to; i++) rt_str_release(((RtStr **)l->data)[i]);
+  drop_items(l->kind, l->data + from * l->itemsize, to - from, l->itemsize);
 }
 
 void rt_list_free(RtList *l) {
@@ -143,7 +195,7 @@ RtList *rt_list_copy(const RtList *l) {
   }
   if (l->len) memcpy(c->data, l->data, (size_t)(l->len * l->itemsize));
   c->len = l->len;
-  for (int64_t i = 0; l->kind == TY_STR && i < l->len; i++) rt_str_retain(((RtStr **)l->data)[i]);
+  retain_items(c->kind, c->data, c->len, c->itemsize);
   return c;
 }
 
@@ -186,6 +238,7 @@ RtList *rt_list_concat(const RtList *a, const RtList *b) {
   if (a->len) memcpy(c->data, a->data, (size_t)(a->len * a->itemsize));
   if (b->len) memcpy(c->data + a->len * c->itemsize, b->data, (size_t)(b->len * b->itemsize));
   c->len = a->len + b->len;
+  retain_items(c->kind, c->data, c->len, c->itemsize);
   return c;
 }
 
@@ -203,6 +256,7 @@ RtList *rt_list_repeat(const RtList *a, int64_t n) {
   }
   for (int64_t k = 0; k < n; k++) memcpy(c->data + k * a->len * a->itemsize, a->data, (size_t)(a->len * a->itemsize));
   c->len = a->len * n;
+  retain_items(c->kind, c->data, c->len, c->itemsize);
   return c;
 }
 
@@ -236,6 +290,7 @@ RtList *rt_list_slice(const RtList *l, int64_t start, int64_t stop, int64_t step
   if (step == 1 && n) memcpy(c->data, l->data + start * s, (size_t)(n * s));
   else for (int64_t k = 0; k < n; k++) memcpy(c->data + k * s, l->data + (start + k * step) * s, (size_t)s);
   c->len = n;
+  retain_items(c->kind, c->data, c->len, c->itemsize);
   return c;
 }
 
@@ -254,32 +309,56 @@ int32_t rt_list_delete_slice(RtList *l, int64_t start, int64_t stop, int64_t ste
   int64_t s = l->itemsize, kept = start;
   for (int64_t i = start; i < l->len; i++) {
     bool gone = i < start + n * step && (i - start) % step == 0;
-    if (!gone) memmove(l->data + kept++ * s, l->data + i * s, (size_t)s);
+    if (gone) drop_items(l->kind, l->data + i * s, 1, s);
+    else memmove(l->data + kept++ * s, l->data + i * s, (size_t)s);
   }
   l->len = kept;
   return RT_OK;
 }
 
-/* An item as the number it is: a double for floats, else an integer. */
-/* a < b for items of one kind, as Python compares the numbers. */
-static bool item_less(int32_t kind, const char *a, const char *b) {
+/* The order of a list's items: one field, the item itself (a number or a
+ * str), or a tuple's fields in turn, compared as Python compares tuples
+ * (the first unequal field decides). layout: each field's kind and offset. */
+typedef struct {
+  int32_t n;
+  const int64_t *layout;
+} Order;
+
+/* a < b, a == b for fields of one kind, as Python compares the numbers. */
+static bool field_less(int32_t kind, const char *a, const char *b) {
   if (kind == TY_STR) return rt_str_order(*(RtStr *const *)a, *(RtStr *const *)b) < 0;
   if (kind == TY_F32 || kind == TY_F64) return rt_item_double(kind, a) < rt_item_double(kind, b);
   if (kind == TY_U64) return *(const uint64_t *)a < *(const uint64_t *)b;
   return rt_item_int(kind, a) < rt_item_int(kind, b);
 }
 
+static bool field_equal(int32_t kind, const char *a, const char *b) {
+  if (kind == TY_F32 || kind == TY_F64) return rt_item_double(kind, a) == rt_item_double(kind, b);
+  if (kind == TY_U64) return *(const uint64_t *)a == *(const uint64_t *)b;
+  return rt_item_int(kind, a) == rt_item_int(kind, b);
+}
+
+static bool item_less(const Order *o, const char *a, const char *b) {
+  for (int32_t i = 0; i + 1 < o->n; i++) {
+    int32_t kind = (int32_t)o->layout[2 * i];
+    int64_t off = o->layout[2 * i + 1];
+    if (!field_equal(kind, a + off, b + off)) return field_less(kind, a + off, b + off);
+  }
+  int64_t off = o->layout[2 * o->n - 1];
+  return field_less((int32_t)o->layout[2 * o->n - 2], a + off, b + off);
+}
+
 /* A merge sort: stable (equal items keep their order, which -0.0 and 0.0
  * show), as Python's sort is. Reversed, as Python's reverse=True: the
  * stable sort of the reversed order, reversed. */
-static void merge_sort(int32_t kind, int64_t s, char *a, char *tmp, int64_t n) {
+static void merge_sort(const Order *o, int64_t s, char *a, char *tmp, int64_t n) {
   if (n < 2) return;
   int64_t h = n / 2;
-  merge_sort(kind, s, a, tmp, h);
-  merge_sort(kind, s, a + h * s, tmp, n - h);
+  merge_sort(o, s, a, tmp, h);
+  merge_sort(o, s, a + h * s, tmp, n - h);
   int64_t i = 0, j = h, k = 0;
   while (i < h && j < n) {
-    bool right = item_less(kind, a + j * s, a + i * s);
+    bool right = item_less(o, a + j * s, a + i * s);
     memcpy(tmp + k++ * s, a + (right ? j++ : i++) * s, (size_t)s);
   }
   while (i < h) memcpy(tmp + k++ * s, a + i++ * s, (size_t)s);
@@ -287,18 +366,42 @@ static void merge_sort(int32_t kind, int64_t s, char *a, char *tmp, int64_t n) {
   memcpy(a, tmp, (size_t)(n * s));
 }
 
-int32_t rt_list_sort(RtList *l, int32_t reverse) {
+int32_t rt_list_sort_fields(RtList *l, int32_t reverse, int32_t nfields, const int64_t *layout) {
   if (l->len < 2) return RT_OK;
   char *tmp = malloc((size_t)(l->len * l->itemsize));
   if (!tmp) {
     rt_set_error(RT_ERR_MEMORY, NULL);
     return RT_ERR_MEMORY;
   }
+  Order o = {nfields, layout};
   if (reverse) rt_list_reverse(l);
-  merge_sort(l->kind, l->itemsize, l->data, tmp, l->len);
+  merge_sort(&o, l->itemsize, l->data, tmp, l->len);
   if (reverse) rt_list_reverse(l);
   free(tmp);
   return RT_OK;
+}
+
+/* Reorders l's items as keyed, sorted, says: item j becomes the one whose
+ * index (int64, negated for a reversed sort) is at offset in keyed's j-th. */
+int32_t rt_list_take_order(RtList *l, const RtList *keyed, int64_t offset) {
+  int64_t s = l->itemsize;
+  char *tmp = malloc((size_t)(l->len * s) + 1);
+  if (!tmp) {
+    rt_set_error(RT_ERR_MEMORY, NULL);
+    return RT_ERR_MEMORY;
+  }
+  for (int64_t j = 0; j < l->len; j++) {
+    int64_t i = *(const int64_t *)(keyed->data + j * keyed->itemsize + offset);
+    memcpy(tmp + j * s, l->data + (i < 0 ? -i : i) * s, (size_t)s);
+  }
+  memcpy(l->data, tmp, (size_t)(l->len * s));
+  free(tmp);
+  return RT_OK;
+}
+
+int32_t rt_list_sort(RtList *l, int32_t reverse) {
+  int64_t layout[2] = {l->kind, 0};
+  return rt_list_sort_fields(l, reverse, 1, layout);
 }
 
 /* ---------------------------------------------------------------- hashing */
@@ -345,8 +448,12 @@ static int64_t hash_float(double x) {
 
 static bool is_float_kind(int32_t kind) { return kind == TY_F32 || kind == TY_F64; }
 
+static int64_t tuple_hash(uint64_t key);
+static bool same_tuple(uint64_t a, uint64_t b);
+
 int64_t rt_number_hash(int32_t kind, uint64_t key) {
   if (kind == TY_STR) return rt_str_hash_of((RtStr *)(uintptr_t)key);
+  if (kind == TY_TUPLE) return tuple_hash(key);
   if (is_float_kind(kind)) {
     double x;
     memcpy(&x, &key, 8);
@@ -358,12 +465,70 @@ int64_t rt_number_hash(int32_t kind, uint64_t key) {
 
 static bool same_key(int32_t kind, uint64_t a, uint64_t b) {
   if (kind == TY_STR) return rt_str_same((RtStr *)(uintptr_t)a, (RtStr *)(uintptr_t)b);
+  if (kind == TY_TUPLE) return same_tuple(a, b);
   if (!is_float_kind(kind)) return a == b;
   double x, y;
   memcpy(&x, &a, 8);
   memcpy(&y, &b, 8);
   return x == y;
 }
+
+/* Python's hash of a tuple (Objects/tupleobject.c's xxHash-based one,
+ * 64-bit), from its items' hashes. */
+static int64_t tuple_hash(uint64_t key) {
+  const RtTupleKey *t = (const RtTupleKey *)(uintptr_t)key;
+  const uint64_t prime1 = 11400714785074694791ULL, prime2 = 14029467366897019727ULL, prime5 = 2870177450012600261ULL;
+  uint64_t acc = prime5;
+  for (int64_t i = 0; i < t->n; i++) {
+    acc += (uint64_t)rt_number_hash(t->kinds[i], t->bits[i]) * prime2;
+    acc = (acc << 31) | (acc >> 33);
+    acc *= prime1;
+  }
+  acc += (uint64_t)t->n ^ (prime5 ^ 3527539ULL);
+  return acc == (uint64_t)-1 ? 1546275796 : (int64_t)acc;
+}
+
+static bool same_tuple(uint64_t a, uint64_t b) {
+  const RtTupleKey *x = (const RtTupleKey *)(uintptr_t)a, *y = (const RtTupleKey *)(uintptr_t)b;
+  if (x->n != y->n) return false;
+  for (int64_t i = 0; i < x->n; i++)
+    if (!same_key(x->kinds[i], x->bits[i], y->bits[i])) return false;
+  return true;
+}
+
+/* ---------------------------------------------------------------- keys holding memory */
+
+/* One row per kind of key that is a pointer: the dict's own copy of a key
+ * given for an insertion (NULL: no memory), and its release with the entry. */
+typedef struct {
+  int32_t kind;
+  uint64_t (*keep)(uint64_t key);
+  void (*drop)(uint64_t key);
+} KeyKind;
+
+static uint64_t keep_str(uint64_t key) { return (uint64_t)(uintptr_t)rt_str_kept((RtStr *)(uintptr_t)key); }
+static void drop_str(uint64_t key) { rt_str_release((RtStr *)(uintptr_t)key); }
+
+static uint64_t keep_tuple(uint64_t key) {
+  RtTupleKey *t = malloc(sizeof(RtTupleKey));
+  if (t) memcpy(t, (const RtTupleKey *)(uintptr_t)key, sizeof(RtTupleKey));
+  return (uint64_t)(uintptr_t)t;
+}
+
+static void drop_tuple(uint64_t key) { free((void *)(uintptr_t)key); }
+
+static const KeyKind key_kinds[] = {
+  {TY_STR, keep_str, drop_str},
+  {TY_TUPLE, keep_tuple, drop_tuple},
+};
+
+static const KeyKind *key_kind(int32_t kind) {
+  for (size_t i = 0; i < sizeof key_kinds / sizeof key_kinds[0]; i++)
+    if (key_kinds[i].kind == kind) return &key_kinds[i];
+  return NULL;
+}
+
+void rt_tuple_key_free(RtTupleKey *t) { free(t); }
 
 /* ---------------------------------------------------------------- dicts */
 
@@ -390,14 +555,15 @@ void rt_dict_settle(RtDict *d, int32_t keykind, int32_t valkind, int64_t valsize
   d->entsize = RT_DICT_VALUE + (valsize + 7) / 8 * 8;  /* no entries yet */
 }
 
-/* A str key's and value's references, which the dict holds (the entry going). */
+/* A key's and value's references, which the dict holds (the entry going). */
 static void release_entry(RtDict *d, char *e) {
-  if (d->keykind == TY_STR) rt_str_release((RtStr *)(uintptr_t)entry_key(e));
-  if (d->valkind == TY_STR) rt_str_release(*(RtStr **)(e + RT_DICT_VALUE));
+  const KeyKind *k = key_kind(d->keykind);
+  if (k) k->drop(entry_key(e));
+  drop_items(d->valkind, e + RT_DICT_VALUE, 1, d->valsize);
 }
 
 static void release_entries(RtDict *d) {
-  if (d->keykind != TY_STR && d->valkind != TY_STR) return;
+  if (!key_kind(d->keykind) && !held(d->valkind)) return;
   for (int64_t i = 0; i < d->nentries; i++)
     if (entry_hash(entry_at(d, i)) != RT_DELETED) release_entry(d, entry_at(d, i));
 }
@@ -486,8 +652,15 @@ char *rt_dict_insert(RtDict *d, uint64_t key) {
   bool found = false;
   int64_t *slot = d->index ? find_slot(d, key, hash, &found) : NULL;
   if (found) return entry_at(d, *slot) + RT_DICT_VALUE;
+  const KeyKind *k = key_kind(d->keykind);
+  uint64_t kept = k ? k->keep(key) : key;  /* the dict's own (a copy of a constant str, of a tuple) */
+  if (k && !kept) {
+    rt_set_error(RT_ERR_MEMORY, NULL);
+    return NULL;
+  }
   if (d->nentries == d->cap) {
     if (rebuild(d, d->used + 1 > d->cap / 2 ? 2 * (d->used + 1) : d->cap) != RT_OK) {
+      if (k) k->drop(kept);
       rt_set_error(RT_ERR_MEMORY, NULL);
       return NULL;
     }
@@ -497,12 +670,8 @@ char *rt_dict_insert(RtDict *d, uint64_t key) {
   *slot = d->nentries++;
   d->used++;
   memcpy(e, &hash, 8);
-  memcpy(e + 8, &key, 8);
-  memset(e + RT_DICT_VALUE, 0, (size_t)(d->entsize - RT_DICT_VALUE));  /* a str value: none yet (NULL) */
-  if (d->keykind == TY_STR) {  /* the dict's own reference (a copy of a constant) */
-    RtStr *kept = rt_str_kept((RtStr *)(uintptr_t)key);
-    memcpy(e + 8, &kept, 8);
-  }
+  memcpy(e + 8, &kept, 8);
+  memset(e + RT_DICT_VALUE, 0, (size_t)(d->entsize - RT_DICT_VALUE));  /* a value holding a reference: none yet (NULL) */
   return e + RT_DICT_VALUE;
 }
 
@@ -542,7 +711,7 @@ RtDict *rt_dict_copy(RtDict *d) {
     char *e = entry_at(d, i);
     if (entry_hash(e) == RT_DELETED) continue;
     memcpy(rt_dict_insert(c, entry_key(e)), e + RT_DICT_VALUE, (size_t)d->valsize);
-    if (d->valkind == TY_STR) rt_str_retain(*(RtStr **)(e + RT_DICT_VALUE));
+    retain_items(d->valkind, e + RT_DICT_VALUE, 1, d->valsize);
   }
   return c;
 }
@@ -569,20 +738,44 @@ int32_t rt_dict_update(RtDict *d, RtDict *e) {
     uint64_t key = entry_key(src);
     char *dst = rt_dict_insert(d, key);
     if (!dst) return RT_ERR_MEMORY;
-    if (d != e) memcpy(dst, entry_at(e, i) + RT_DICT_VALUE, (size_t)d->valsize);
+    if (d == e) continue;
+    drop_items(d->valkind, dst, 1, d->valsize);  /* the value replaced (a new entry's is none) */
+    memcpy(dst, entry_at(e, i) + RT_DICT_VALUE, (size_t)d->valsize);
+    retain_items(d->valkind, dst, 1, d->valsize);
   }
   return RT_OK;
 }
 
-/* KeyError(key): the message is the key as Python writes it. */
-void rt_key_error(int32_t kind, uint64_t key) {
-  static _Thread_local char text[64];
-  if (is_float_kind(kind)) {
+/* A number key as Python writes it, into text (of size bytes); a tuple
+ * key's numbers in parentheses. */
+static void key_text(int32_t kind, uint64_t key, char *text, size_t size) {
+  if (kind == TY_TUPLE) {
+    const RtTupleKey *t = (const RtTupleKey *)(uintptr_t)key;
+    size_t n = (size_t)snprintf(text, size, "(");
+    for (int64_t i = 0; i < t->n && n < size; i++) {
+      if (i) n += (size_t)snprintf(text + n, size - n, ", ");
+      if (n < size) key_text(t->kinds[i], t->bits[i], text + n, size - n);
+      n += strlen(text + n);
+    }
+    if (n < size) snprintf(text + n, size - n, t->n == 1 ? ",)" : ")");
+  } else if (is_float_kind(kind)) {
     double x;
     memcpy(&x, &key, 8);
-    snprintf(text, sizeof text, "%.17g", x);
-    if (!strpbrk(text, ".eEn")) strcat(text, ".0");
-  } else if (kind == TY_STR) {  /* marked for the extension, which raises KeyError of the str */
+    snprintf(text, size, "%.17g", x);
+    if (!strpbrk(text, ".eEn") && strlen(text) + 3 <= size) strcat(text, ".0");
+  } else if (kind == TY_BOOL) {
+    snprintf(text, size, "%s", key ? "True" : "False");
+  } else if (kind == TY_U64) {
+    snprintf(text, size, "%llu", (unsigned long long)key);
+  } else {
+    snprintf(text, size, "%lld", (long long)key);
+  }
+}
+
+/* KeyError(key): the message is the key as Python writes it. */
+void rt_key_error(int32_t kind, uint64_t key) {
+  static _Thread_local char text[40 * RT_KEY_FIELDS];
+  if (kind == TY_STR) {  /* marked for the extension, which raises KeyError of the str */
     RtStr *s = (RtStr *)(uintptr_t)key;
     static _Thread_local char long_text[1024];
     size_t n = 1;
@@ -597,13 +790,8 @@ void rt_key_error(int32_t kind, uint64_t key) {
     long_text[n] = 0;
     rt_set_error(RT_ERR_KEY, long_text);
     return;
-  } else if (kind == TY_BOOL) {
-    snprintf(text, sizeof text, "%s", key ? "True" : "False");
-  } else if (kind == TY_U64) {
-    snprintf(text, sizeof text, "%llu", (unsigned long long)key);
-  } else {
-    snprintf(text, sizeof text, "%lld", (long long)key);
   }
+  key_text(kind, key, text, sizeof text);
   rt_set_error(RT_ERR_KEY, text);
 }
 
@@ -621,6 +809,8 @@ void rt_register_containers(void (*define)(const char *name, void *addr, void *c
   define("rt_list_clear", (void *)rt_list_clear, ctx);
   define("rt_list_reverse", (void *)rt_list_reverse, ctx);
   define("rt_list_sort", (void *)rt_list_sort, ctx);
+  define("rt_list_sort_fields", (void *)rt_list_sort_fields, ctx);
+  define("rt_list_take_order", (void *)rt_list_take_order, ctx);
   define("rt_list_concat", (void *)rt_list_concat, ctx);
   define("rt_list_repeat", (void *)rt_list_repeat, ctx);
   define("rt_list_slice", (void *)rt_list_slice, ctx);
@@ -636,5 +826,6 @@ void rt_register_containers(void (*define)(const char *name, void *addr, void *c
   define("rt_dict_popitem", (void *)rt_dict_popitem, ctx);
   define("rt_dict_update", (void *)rt_dict_update, ctx);
   define("rt_key_error", (void *)rt_key_error, ctx);
+  define("rt_tuple_key_free", (void *)rt_tuple_key_free, ctx);
 }
 #endif

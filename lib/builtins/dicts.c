@@ -17,9 +17,20 @@ static const Type *value_of(const Type *d) { return d->nfields ? d->fields[1] : 
 
 /* ---------------------------------------------------------------- typing */
 
-/* A key: a number, a bool or a str. */
+/* A tuple of at most RT_KEY_FIELDS numbers and bools (RtTupleKey's). */
+static bool number_tuple(const Type *k) {
+  if (k->kind != TY_TUPLE || !k->nfields || k->nfields > RT_KEY_FIELDS) return false;
+  for (int i = 0; i < k->nfields; i++)
+    if (!ty_is_scalar(k->fields[i]) || ty_is_complex(k->fields[i])) return false;
+  return true;
+}
+
+/* A key: a number, a bool, a str or a tuple of numbers. */
 static const Type *need_key(Infer *in, Node *at, const Type *k) {
-  return k && k->kind == TY_STR ? k : ty_need_scalar(in, at, k, "a dict key");
+  if (k && (k->kind == TY_STR || number_tuple(k))) return k;
+  if (k && k->kind == TY_TUPLE)
+    return ty_error(in, at, "a dict key tuple holds up to %d numbers and bools, got %s", RT_KEY_FIELDS, k->name);
+  return ty_need_scalar(in, at, k, "a dict key");
 }
 
 static bool dict_known(Infer *in, Node *n, const Type *d) {
@@ -38,7 +49,11 @@ static bool key_fits(Infer *in, Node *at, const Type *d, const Type *k) {
   return true;
 }
 
-static bool value_fits(Infer *in, Node *at, const Type *d, const Type *v) {
+/* v as a value of d (held in recv); an empty container's types it gives
+ * ({k: []} then d.get(k, [1])) retype recv. */
+static bool value_fits(Infer *in, Node *n, Node *recv, Node *at, const Type *d, const Type *v) {
+  const Type *u = ty_is_container(v) && ty_is_container(value_of(d)) ? ty_unify_containers(value_of(d), v) : NULL;
+  if (u && u != value_of(d)) return ty_refine_container(in, n, recv, ty_dict(key_of(d), u));
   if (!ty_container_fits(value_of(d), v))
     return ty_error(in, at, "cannot store %s as a value of %s", v->name, d->name) != NULL;
   return true;
@@ -49,7 +64,7 @@ static bool takes_pair(Infer *in, Node *n, Node *recv, const Type *d, Node *k, c
                        const Type *vt) {
   if (!need_key(in, k, kt) || !ty_container_item(in, v, vt, "dict values")) return false;
   if (!d->nfields) return ty_refine_container(in, n, recv, ty_dict(kt, vt));
-  return key_fits(in, k, d, kt) && value_fits(in, v, d, vt);
+  return key_fits(in, k, d, kt) && value_fits(in, n, recv, v, d, vt);
 }
 
 static const Type *ty_dict_literal(Infer *in, Node *n, const Type **args) {
@@ -85,7 +100,8 @@ void ty_dict_store(Infer *in, Node *target, const Type *t, Node *at) {
 }
 
 const Type *ty_dict_contains(Infer *in, Node *n, const Type **args) {
-  if (args[0]->kind != TY_STR && !ty_need_scalar(in, n->list.items[0], args[0], "'in'")) return NULL;
+  if (args[0]->kind != TY_STR && !number_tuple(args[0]) && !ty_need_scalar(in, n->list.items[0], args[0], "'in'"))
+    return NULL;
   return TYS(TY_BOOL);
 }
 
@@ -100,7 +116,7 @@ static const Type *ty_keyed(Infer *in, Node *n, const Type **args) {
    * default's type, until the store types d */
   if (!d->nfields && n->list.len > 2 && !in->final) return args[2];
   if (!dict_known(in, n, d) || !key_fits(in, n->list.items[1], d, args[1])) return NULL;
-  if (n->list.len > 2 && !value_fits(in, n->list.items[2], d, args[2])) return NULL;
+  if (n->list.len > 2 && !value_fits(in, n, n->list.items[0], n->list.items[2], d, args[2])) return NULL;
   return value_of(d);
 }
 
@@ -138,12 +154,56 @@ static const Type *ty_view(Infer *in, Node *n, const Type **args) {
 
 /* ---------------------------------------------------------------- lowering */
 
+/* A number (of type kt) as key bits of a number key of type key: ints
+ * extended, floats as float64; and back. */
+static LLVMValueRef number_bits(Lower *l, const Type *key, LLVMValueRef k, const Type *kt) {
+  if (ty_is_float(key)) return lo_to_bits(l, lo_convert(l, k, kt, TYS(TY_F64)), TYS(TY_F64));
+  return lo_to_bits(l, lo_convert(l, k, kt, key), key);
+}
+
+static LLVMValueRef number_of_bits(Lower *l, const Type *key, LLVMValueRef bits) {
+  if (ty_is_float(key)) return lo_convert(l, lo_from_bits(l, bits, TYS(TY_F64)), TYS(TY_F64), key);
+  return lo_from_bits(l, bits, key);
+}
+
+static LLVMValueRef tuple_key_part(Lower *l, LLVMValueRef t, size_t offset, int i, size_t size) {
+  LLVMValueRef off = const_i64(l, (int64_t)(offset + (size_t)i * size));
+  return LLVMBuildGEP2(l->b, l->mod->i8, t, &off, 1, "");
+}
+
+/* A tuple key (k of type kt) as an RtTupleKey on the stack, for the call
+ * it is given to (the dict copies it to keep it). */
+static LLVMValueRef tuple_key(Lower *l, const Type *key, LLVMValueRef k, const Type *kt) {
+  LLVMValueRef t = lo_alloca(l, LLVMArrayType2(l->mod->i64, sizeof(RtTupleKey) / 8), "key");
+  LLVMBuildStore(l->b, const_i64(l, key->nfields), tuple_key_part(l, t, offsetof(RtTupleKey, n), 0, 0));
+  for (int i = 0; i < key->nfields; i++) {
+    const Type *f = key->fields[i];
+    int kind = ty_is_float(f) ? TY_F64 : (int)f->kind;
+    LLVMValueRef v = LLVMBuildExtractValue(l->b, k, (unsigned)i, "");
+    LLVMBuildStore(l->b, const_i32(l, kind), tuple_key_part(l, t, offsetof(RtTupleKey, kinds), i, 4));
+    LLVMBuildStore(l->b, number_bits(l, f, v, kt->fields[i]), tuple_key_part(l, t, offsetof(RtTupleKey, bits), i, 8));
+  }
+  return LLVMBuildPtrToInt(l->b, t, l->mod->i64, "");
+}
+
 /* k (of type kt) as the dict's key bits. */
 static LLVMValueRef key_bits(Lower *l, const Type *d, LLVMValueRef k, const Type *kt) {
   const Type *key = key_of(d);
   if (key->kind == TY_STR) return LLVMBuildPtrToInt(l->b, k, l->mod->i64, "");
-  if (ty_is_float(key)) return lo_to_bits(l, lo_convert(l, k, kt, TYS(TY_F64)), TYS(TY_F64));
-  return lo_to_bits(l, lo_convert(l, k, kt, key), key);
+  if (key->kind == TY_TUPLE) return tuple_key(l, key, k, kt);
+  return number_bits(l, key, k, kt);
+}
+
+/* An entry's key, from its bits (a str: the dict's reference, borrowed). */
+static LLVMValueRef key_of_bits(Lower *l, const Type *key, LLVMValueRef bits) {
+  if (key->kind == TY_STR) return LLVMBuildIntToPtr(l->b, bits, l->mod->ptr, "");
+  if (key->kind != TY_TUPLE) return number_of_bits(l, key, bits);
+  LLVMValueRef t = LLVMBuildIntToPtr(l->b, bits, l->mod->ptr, ""), v = LLVMGetUndef(lo_type(l, key));
+  for (int i = 0; i < key->nfields; i++) {
+    LLVMValueRef b = LLVMBuildLoad2(l->b, l->mod->i64, tuple_key_part(l, t, offsetof(RtTupleKey, bits), i, 8), "");
+    v = LLVMBuildInsertValue(l->b, v, number_of_bits(l, key->fields[i], b), (unsigned)i, "");
+  }
+  return v;
 }
 
 /* A value read out of the dict: one more reference where values hold them
@@ -163,7 +223,8 @@ static void store_value(Lower *l, const Type *vt, LLVMValueRef at, LLVMValueRef 
 /* A value to store, owned where values hold references. */
 static LLVMValueRef owned_value(Lower *l, Node *n, const Type *vt) {
   if (!ty_has_arrays(vt)) return lo_expr_as(l, n, vt);
-  return lo_str_keep(l, lo_owned(l, n));
+  LLVMValueRef v = lo_owned(l, n);
+  return vt->kind == TY_STR ? lo_str_keep(l, v) : v;
 }
 
 static LLVMValueRef lookup(Lower *l, LLVMValueRef d, LLVMValueRef bits) {
@@ -246,9 +307,7 @@ static LLVMValueRef entry_part(Lower *l, Node *n, LLVMValueRef d) {
   const Type *t = n->lhs->ty, *kt = key_of(t), *vt = value_of(t);
   LLVMValueRef off = const_i64(l, 8);
   LLVMValueRef bits = LLVMBuildLoad2(l->b, l->mod->i64, LLVMBuildGEP2(l->b, l->mod->i8, e, &off, 1, ""), "");
-  LLVMValueRef key = kt->kind == TY_STR ? taken(l, kt, LLVMBuildIntToPtr(l->b, bits, l->mod->ptr, ""))
-                     : ty_is_float(kt) ? lo_convert(l, lo_from_bits(l, bits, TYS(TY_F64)), TYS(TY_F64), kt)
-                                       : lo_from_bits(l, bits, kt);
+  LLVMValueRef key = taken(l, kt, key_of_bits(l, kt, bits));
   off = const_i64(l, RT_DICT_VALUE);
   bool values = !strcmp(n->str, "iteration values"), items = !strcmp(n->str, "iteration items");
   if (values || items) {
@@ -391,8 +450,11 @@ static LLVMValueRef lo_popitem(Lower *l, Node *n) {
   lo_raise_if(l, LLVMBuildIsNull(l->b, e, ""), RT_ERR_KEY, "popitem(): dictionary is empty");
   LLVMValueRef off = const_i64(l, 8);
   LLVMValueRef bits = LLVMBuildLoad2(l->b, l->mod->i64, LLVMBuildGEP2(l->b, l->mod->i8, e, &off, 1, ""), "");
-  LLVMValueRef key = ty_is_float(kt) ? lo_convert(l, lo_from_bits(l, bits, TYS(TY_F64)), TYS(TY_F64), kt)
-                                     : lo_from_bits(l, bits, kt);
+  LLVMValueRef key = key_of_bits(l, kt, bits);  /* a str key's reference handed over */
+  if (kt->kind == TY_TUPLE) {  /* its RtTupleKey, read */
+    LLVMValueRef t = LLVMBuildIntToPtr(l->b, bits, l->mod->ptr, "");
+    lo_call_fn(l, "rt_tuple_key_free", void_type(l), &l->mod->ptr, &t, 1);
+  }
   off = const_i64(l, RT_DICT_VALUE);
   LLVMValueRef v = lo_load_scalar(l, vt, LLVMBuildGEP2(l->b, l->mod->i8, e, &off, 1, ""));
   LLVMValueRef tup = LLVMBuildInsertValue(l->b, LLVMGetUndef(lo_type(l, n->ty)), key, 0, "");
@@ -425,10 +487,10 @@ static LLVMValueRef lo_never(Lower *l, Node *n) { return LLVMGetUndef(l->mod->i8
 const Builtin bi_dicts[] = {
   {"dict literal", NULL, NULL, BK_FUNCTION, 0, 0, 1 << 20, NULL, BF_RAISES, 0, 0, ty_dict_literal, lo_dict_literal},
   {"dict", "builtins", "dict", BK_FUNCTION, 0, 0, 0, NULL, BF_RAISES, 0, 0, ty_dict_call, lo_dict_literal},
-  /* BF_STRINGS: a constant string argument is a str key, not a dtype's name */
-  DICT_METHOD("get", 1, 2, BF_STRINGS, 0, ty_get, lo_keyed),
-  DICT_METHOD("pop", 1, 2, BF_RAISES | BF_STRINGS, 1, ty_keyed, lo_keyed),
-  DICT_METHOD("setdefault", 2, 2, BF_RAISES | BF_STRINGS, 2, ty_keyed, lo_keyed),
+  /* BF_STRINGS: a constant string argument is a str key, not a dtype's name; BF_LISTS: [1, 2] a list */
+  DICT_METHOD("get", 1, 2, BF_STRINGS | BF_LISTS, 0, ty_get, lo_keyed),
+  DICT_METHOD("pop", 1, 2, BF_RAISES | BF_STRINGS | BF_LISTS, 1, ty_keyed, lo_keyed),
+  DICT_METHOD("setdefault", 2, 2, BF_RAISES | BF_STRINGS | BF_LISTS, 2, ty_keyed, lo_keyed),
   DICT_METHOD("__delitem__", 1, 1, BF_RAISES | BF_STRINGS, 3, ty_keyed, lo_keyed),
   DICT_METHOD("popitem", 0, 0, BF_RAISES, 0, ty_popitem, lo_popitem),
   DICT_METHOD("update", 1, 1, BF_RAISES, 0, ty_update, lo_update),

@@ -14,9 +14,13 @@
 /* ---------------------------------------------------------------- types */
 
 /* Whether a list item or a dict value may be of type t: a number, a bool,
- * a str, or a tuple of numbers and bools (which hold no references). */
+ * a tuple of numbers and bools (plain bytes), or one reference that
+ * lib/containers.c counts (a str, an array, a typed list or dict whose
+ * types are known). */
 static bool plain_item(const Type *t) {
-  if (ty_is_scalar(t) || t->kind == TY_STR) return true;
+  if (ty_is_scalar(t) || t->kind == TY_STR || t->kind == TY_ARRAY) return true;
+  if (t->kind == TY_LIST) return !t->elem || plain_item(t->elem);  /* [] typed later: rows[i].append(x) */
+  if (t->kind == TY_DICT) return !t->nfields || plain_item(t->fields[1]);
   if (t->kind != TY_TUPLE) return false;
   for (int i = 0; i < t->nfields; i++)
     if (!ty_is_scalar(t->fields[i])) return false;
@@ -25,8 +29,9 @@ static bool plain_item(const Type *t) {
 
 bool ty_container_item(Infer *in, Node *at, const Type *t, const char *what) {
   if (t && plain_item(t)) return true;
-  if (t) ty_error(in, at, "%s of %s are not supported in compiled code (numbers, bools, str and tuples of numbers are)",
-                  what, t->name);
+  if (t)
+    ty_error(in, at, "%s of %s are not supported in compiled code (numbers, bools, str, arrays, typed lists and "
+             "dicts, and tuples of numbers are)", what, t->name);
   return false;
 }
 
@@ -37,25 +42,64 @@ bool ty_container_fits(const Type *to, const Type *from) {
   if (to == from) return true;
   bool numbers = ty_is_scalar(from) && ty_is_scalar(to);
   bool tuples = from->kind == TY_TUPLE && to->kind == TY_TUPLE && from->nfields == to->nfields;
-  return (numbers || tuples) && ty_unify(to, from) == to;
+  bool containers = ty_is_container(from) && ty_is_container(to);  /* [] into a list of lists */
+  return (numbers || tuples || containers) && ty_unify(to, from) == to;
 }
 
+/* Two container types as one: an empty one's (its types unknown) taken
+ * from the other, inside containers too ([[]] and [[1]]). */
 const Type *ty_unify_containers(const Type *a, const Type *b) {
   if (a->kind != b->kind) return NULL;
-  if (a->kind == TY_LIST) return !a->elem ? b : !b->elem ? a : NULL;
-  return !a->nfields ? b : !b->nfields ? a : NULL;
+  if (a == b) return a;
+  if (a->kind == TY_LIST) {
+    if (!a->elem || !b->elem) return !a->elem ? b : a;
+    const Type *e = ty_is_container(a->elem) && ty_is_container(b->elem) ? ty_unify_containers(a->elem, b->elem) : NULL;
+    return e ? ty_list(e) : NULL;
+  }
+  if (!a->nfields || !b->nfields) return !a->nfields ? b : a;
+  if (a->fields[0] != b->fields[0] || !ty_is_container(a->fields[1]) || !ty_is_container(b->fields[1])) return NULL;
+  const Type *v = ty_unify_containers(a->fields[1], b->fields[1]);
+  return v ? ty_dict(a->fields[0], v) : NULL;
+}
+
+/* The variable holding the list or dict that x is an item or value of:
+ * rows[i], d[k], d.setdefault(k, []), d.get(k, []); else NULL. */
+static Node *holder(Node *x) {
+  Node *outer = x->kind == N_INDEX && !x->str ? x->lhs : NULL;
+  if (x->kind == N_CALL && x->bi && x->bi->kind == BK_METHOD && x->bi->receiver == TY_DICT && x->list.len > 2)
+    outer = x->list.items[0];
+  return outer && outer->kind == N_VAR && outer->ty && ty_is_container(outer->ty) ? outer : NULL;
 }
 
 /* A container whose item types are not known yet (x = [] before any
  * x.append(v)) takes them from what is first given to it: the variable
- * holding it is retyped. */
+ * holding it is retyped; an item of a list or a dict value (rows[i] of
+ * rows = [[] for ...]) retypes the variable holding that list or dict. */
 bool ty_refine_container(Infer *in, Node *n, Node *recv, const Type *t) {
+  Node *var = holder(recv);
+  if (var) {
+    const Type *outer = var->ty;
+    if (outer->kind == TY_LIST && outer->elem && outer->elem->kind == t->kind)
+      return ty_refine_container(in, n, var, ty_list(t));
+    if (outer->kind == TY_DICT && outer->nfields && outer->fields[1]->kind == t->kind)
+      return ty_refine_container(in, n, var, ty_dict(outer->fields[0], t));
+  }
   if (recv->kind != N_VAR)
     return ty_error(in, n, "cannot infer the item type of this empty %s: assign it to a variable first, or "
                     "make it with typed.%s", recv->ty->kind == TY_LIST ? "list" : "dict",
                     recv->ty->kind == TY_LIST ? "List.empty_list(type)" : "Dict.empty(key_type, value_type)") != NULL;
   ty_assign_var(in, recv, t);
   return !ty_failed(in);
+}
+
+/* Whether items of type t have an order sort() follows: numbers, strs,
+ * and tuples of numbers (lexicographic, as Python's). */
+static bool ordered(const Type *t) {
+  if (t->kind == TY_STR || (ty_is_scalar(t) && !ty_is_complex(t))) return true;
+  if (t->kind != TY_TUPLE || !t->nfields) return false;
+  for (int i = 0; i < t->nfields; i++)
+    if (!ty_is_scalar(t->fields[i]) || ty_is_complex(t->fields[i])) return false;
+  return true;
 }
 
 /* The item type of a list, or an error where it cannot be known. */
@@ -76,10 +120,12 @@ void lo_container_refcount(Lower *l, const Type *t, LLVMValueRef v, bool inc) {
   LLVMBuildCall2(l->b, LLVMGlobalGetValueType(f), f, &v, 1, "");
 }
 
-/* An item's value to store: owned where items hold references (strs). */
+/* An item's value to store: owned where items hold references (a str
+ * constant copied, as the code holding it may go before the list). */
 static LLVMValueRef item_value(Lower *l, Node *n, const Type *elem) {
   if (!ty_has_arrays(elem)) return lo_expr_as(l, n, elem);
-  return lo_str_keep(l, lo_owned(l, n));
+  LLVMValueRef v = lo_owned(l, n);
+  return elem->kind == TY_STR ? lo_str_keep(l, v) : v;
 }
 
 /* ---------------------------------------------------------------- the list's memory */
@@ -292,6 +338,8 @@ static const Type *recv_item(const Type **args) { return args[0]->elem; }
 static bool takes_item(Infer *in, Node *n, const Type **args, Node *v, const Type *vt) {
   if (!ty_container_item(in, v, vt, "lists")) return false;
   if (!recv_item(args)) return ty_refine_container(in, n, n->list.items[0], ty_list(vt));
+  const Type *u = ty_is_container(vt) && ty_is_container(recv_item(args)) ? ty_unify_containers(recv_item(args), vt) : NULL;
+  if (u && u != recv_item(args)) return ty_refine_container(in, n, n->list.items[0], ty_list(u));  /* [[]] given [1] */
   if (!ty_container_fits(recv_item(args), vt))
     return ty_error(in, v, "cannot put %s into %s", vt->name, args[0]->name) != NULL;
   return true;
@@ -319,24 +367,56 @@ static const Type *ty_pop(Infer *in, Node *n, const Type **args) {
   return list_item(in, n, args[0]);
 }
 
-/* What list.index, count and `in` look for: a number, or a str in a list of str. */
+/* What list.index, count and `in` look for: a number, a str in a list of
+ * str, a tuple of numbers in a list of such tuples. */
 static bool searchable(Infer *in, Node *v, const Type *vt, const Type *list, const char *what) {
   if (vt->kind == TY_STR && (!list->elem || list->elem->kind == TY_STR)) return true;
+  if (vt->kind == TY_TUPLE && ordered(vt) && (!list->elem || (list->elem->kind == TY_TUPLE && list->elem->nfields == vt->nfields)))
+    return true;
   return ty_need_scalar(in, v, vt, what) != NULL;
 }
 
 static const Type *ty_find(Infer *in, Node *n, const Type **args) {
   if (!searchable(in, n->list.items[1], args[1], args[0], n->bi->name)) return NULL;
-  if (args[0]->elem && !ty_is_scalar(args[0]->elem) && args[0]->elem->kind != TY_STR)
+  if (args[0]->elem && !ordered(args[0]->elem))
     return ty_error(in, n, "%s() of a list of %s is not supported", n->bi->name, args[0]->elem->name);
   const Type *r = n->bi->ival == 3 ? TYS(TY_NONE) : TYS(n->bi->ival ? TY_I64 : TY_BOOL);
   return args[0]->elem || in->final ? r : NULL;
 }
 
+/* sort(key=f), sorted(x, key=f): f typed for an item (the call's target
+ * kept on the key's node); the numbers or tuple of numbers it returns are
+ * what the items are ordered by. */
+static bool ty_sort_key(Infer *in, Node *key, const Type *elem) {
+  const Type *f = ty_expr(in, key);
+  if (!f) return false;
+  if (f->kind != TY_FUNCTION)
+    return ty_error(in, key, "key= takes a compiled function or a lambda here, got %s", f->name) != NULL;
+  if (!in->opts || !in->opts->resolve) return ty_error(in, key, "key functions are not available here") != NULL;
+  CallTarget *target = arena_alloc(in->f->arena, sizeof(CallTarget));
+  Diag inner = {0};
+  if (!in->opts->resolve(in->opts->resolve_ctx, (void *)f->callee, &elem, 1, false, target, &inner))
+    return ty_error(in, key, "in the key function:\n%s", inner.msg[0] ? inner.msg : "it cannot be compiled") != NULL;
+  const Type *k = target->ret_type;
+  if (!k || k->kind == TY_STR || !ordered(k) || (k->kind == TY_TUPLE && k->nfields > 15))
+    return ty_error(in, key, "a key function returns numbers or a tuple of numbers here, not %s",
+                    k ? k->name : "a recursive result") != NULL;
+  key->target = target;
+  return true;
+}
+
+/* sort's and sorted's keywords: reverse= a truth value, key= a function of an item. */
+static bool ty_sort_keywords(Infer *in, Node *n, const Type *elem, const char *what) {
+  Node *rev = ty_kwarg(n, "reverse"), *key = ty_kwarg(n, "key");
+  if (rev && !ty_need_scalar(in, n, ty_expr(in, rev), what)) return false;
+  return !key || !elem || ty_sort_key(in, key, elem);
+}
+
 static const Type *ty_none_method(Infer *in, Node *n, const Type **args) {
-  if (!strcmp(n->bi->path, "sort") && args[0]->elem && !ty_is_scalar(args[0]->elem) && args[0]->elem->kind != TY_STR)
+  bool sort = !strcmp(n->bi->path, "sort");
+  if (sort && args[0]->elem && !ordered(args[0]->elem) && !ty_kwarg(n, "key"))
     return ty_error(in, n, "sorting a list of %s is not supported", args[0]->elem->name);
-  if (n->kw.len && !ty_need_scalar(in, n, ty_expr(in, n->kw.items[0]), "sort(reverse=)")) return NULL;
+  if (sort && !ty_sort_keywords(in, n, args[0]->elem, "sort(reverse=)")) return NULL;
   return TYS(TY_NONE);
 }
 
@@ -482,17 +562,65 @@ static LLVMValueRef lo_clear(Lower *l, Node *n) {
   return LLVMGetUndef(l->mod->i8);
 }
 
+/* Sorts lst, of items elem (rev: reversed): a tuple's fields compared in
+ * turn, their kinds and offsets given to rt_list_sort_fields. */
+static void sort_items(Lower *l, const Type *elem, LLVMValueRef lst, LLVMValueRef rev) {
+  int n = elem->kind == TY_TUPLE ? elem->nfields : 1;
+  LLVMValueRef layout = lo_alloca(l, LLVMArrayType2(l->mod->i64, (uint64_t)(2 * n)), "order");
+  for (int i = 0; i < n; i++) {
+    const Type *f = elem->kind == TY_TUPLE ? elem->fields[i] : elem;
+    int64_t part[2] = {(int64_t)f->kind, elem->kind == TY_TUPLE ? (int64_t)elem->offsets[i] : 0};
+    for (int k = 0; k < 2; k++) {
+      LLVMValueRef at = const_i64(l, 2 * i + k);
+      LLVMBuildStore(l->b, const_i64(l, part[k]), LLVMBuildGEP2(l->b, l->mod->i64, layout, &at, 1, ""));
+    }
+  }
+  LLVMTypeRef p[4] = {l->mod->ptr, l->mod->i32, l->mod->i32, l->mod->ptr};
+  LLVMValueRef a[4] = {lst, LLVMBuildZExt(l->b, rev, l->mod->i32, ""), const_i32(l, n), layout};
+  lo_check_call(l, lo_call_fn(l, "rt_list_sort_fields", l->mod->i32, p, a, 4));
+}
+
+/* sort(key=f): each item's key computed once (f called on it), the keys
+ * sorted as tuples with each item's index last (equal keys keep their
+ * order; the index negated when reversed, so that they still do), and the
+ * items put in that order. */
+static void sort_by_key(Lower *l, const CallTarget *f, const Type *elem, LLVMValueRef lst, LLVMValueRef rev) {
+  const Type *k = f->ret_type, *fields[16];
+  int nf = 0;
+  for (int i = 0; i < (k->kind == TY_TUPLE ? k->nfields : 1); i++) fields[nf++] = k->kind == TY_TUPLE ? k->fields[i] : k;
+  fields[nf++] = TYS(TY_I64);
+  const Type *kt = ty_tuple(nf, fields), *keys = ty_list(kt);
+  LLVMValueRef len = lo_list_len(l, lst), keyed = new_list(l, kt, len);
+  lo_temp_made(l, keys, keyed);  /* released if f raises */
+  LoLoop loop = lo_loop_begin(l, const_i64(l, 0), len, NULL, "sort.key");
+  LLVMValueRef item = lo_load_scalar(l, elem, item_addr(l, elem, lst, loop.index));  /* borrowed by f */
+  LLVMValueRef key = lo_call_target(l, f, &item, 1), t = LLVMGetUndef(lo_type(l, kt));
+  for (int i = 0; i + 1 < nf; i++)
+    t = LLVMBuildInsertValue(l->b, t, k->kind == TY_TUPLE ? LLVMBuildExtractValue(l->b, key, (unsigned)i, "") : key, (unsigned)i, "");
+  LLVMValueRef at = LLVMBuildSelect(l->b, rev, LLVMBuildNeg(l->b, loop.index, ""), loop.index, "");
+  lo_store_scalar(l, kt, item_addr(l, kt, keyed, loop.index), LLVMBuildInsertValue(l->b, t, at, (unsigned)(nf - 1), ""));
+  lo_loop_end(l, &loop);
+  set_len(l, keyed, len);
+  sort_items(l, kt, keyed, rev);
+  LLVMTypeRef p[3] = {l->mod->ptr, l->mod->ptr, l->mod->i64};
+  LLVMValueRef a[3] = {lst, keyed, const_i64(l, (int64_t)kt->offsets[nf - 1])};
+  lo_check_call(l, lo_call_fn(l, "rt_list_take_order", l->mod->i32, p, a, 3));
+  lo_release_temp(l, keys, keyed);
+}
+
+/* sort() and sorted(): by the items, or by key=. */
+static void sort_list(Lower *l, Node *n, const Type *elem, LLVMValueRef lst) {
+  Node *reverse = ty_kwarg(n, "reverse"), *key = ty_kwarg(n, "key");
+  LLVMValueRef rev = reverse ? lo_truth(l, lo_expr(l, reverse), reverse->ty) : const_bool(l, false);
+  if (key) sort_by_key(l, key->target, elem, lst, rev);
+  else sort_items(l, elem, lst, rev);
+}
+
 /* reverse(), sort(reverse=False) (ival 0 and 1) */
 static LLVMValueRef lo_reorder(Lower *l, Node *n) {
   LLVMValueRef lst = receiver(l, n);
-  if (!n->bi->ival) {
-    lo_call_fn(l, "rt_list_reverse", void_type(l), &l->mod->ptr, &lst, 1);
-  } else if (n->list.items[0]->ty->elem) {
-    LLVMValueRef rev = n->kw.len ? lo_truth(l, lo_expr(l, n->kw.items[0]), n->kw.items[0]->ty) : const_bool(l, false);
-    LLVMTypeRef p[2] = {l->mod->ptr, l->mod->i32};
-    LLVMValueRef a[2] = {lst, LLVMBuildZExt(l->b, rev, l->mod->i32, "")};
-    lo_check_call(l, lo_call_fn(l, "rt_list_sort", l->mod->i32, p, a, 2));
-  }
+  if (!n->bi->ival) lo_call_fn(l, "rt_list_reverse", void_type(l), &l->mod->ptr, &lst, 1);
+  else if (n->list.items[0]->ty->elem) sort_list(l, n, n->list.items[0]->ty->elem, lst);
   lo_done_with(l, n->list.items[0], lst);
   return LLVMGetUndef(l->mod->i8);
 }
@@ -578,17 +706,15 @@ static LLVMValueRef lo_list_call(Lower *l, Node *n) {
 static const Type *ty_sorted(Infer *in, Node *n, const Type **args) {
   const Type *elem = items_of(in, n, args[0], "sorted()");
   if (!elem) return NULL;
-  if (n->kw.len && !ty_need_scalar(in, n, ty_expr(in, n->kw.items[0]), "sorted(reverse=)")) return NULL;
+  if (!ordered(elem) && !ty_kwarg(n, "key")) return ty_error(in, n, "sorting a list of %s is not supported", elem->name);
+  if (!ty_sort_keywords(in, n, elem, "sorted(reverse=)")) return NULL;
   return ty_list(elem);
 }
 
 static LLVMValueRef lo_sorted(Lower *l, Node *n) {
   LLVMValueRef lst = items_list(l, n);
   lo_temp_made(l, n->ty, lst);
-  LLVMValueRef rev = n->kw.len ? lo_truth(l, lo_expr(l, n->kw.items[0]), n->kw.items[0]->ty) : const_bool(l, false);
-  LLVMTypeRef p[2] = {l->mod->ptr, l->mod->i32};
-  LLVMValueRef a[2] = {lst, LLVMBuildZExt(l->b, rev, l->mod->i32, "")};
-  lo_check_call(l, lo_call_fn(l, "rt_list_sort", l->mod->i32, p, a, 2));
+  sort_list(l, n, n->ty->elem, lst);
   lo_temp_taken(l, lst);
   return lst;
 }
@@ -684,6 +810,9 @@ bool ty_list_compare(Infer *in, Node *n, const Type *a, const Type *b) {
   if (n->list.len > 2) return ty_error(in, n, "chained comparisons of lists are not supported") != NULL;
   if (a->elem && b->elem && a->elem != b->elem && !(ty_is_scalar(a->elem) && ty_is_scalar(b->elem)))
     return ty_error(in, n, "cannot compare %s and %s", a->name, b->name) != NULL;
+  const Type *e = a->elem ? a->elem : b->elem;
+  if (e && !ordered(e) && !ty_is_complex(e))
+    return ty_error(in, n, "comparing lists of %s is not supported", e->name) != NULL;
   return true;
 }
 
@@ -734,7 +863,7 @@ static const Type *ty_in(Infer *in, Node *n, const Type **args) {
   if (args[1]->kind != TY_LIST)
     return ty_error(in, n, "'in' needs a typed list, a dict or a tuple here, got %s", args[1]->name);
   if (!searchable(in, n->list.items[0], args[0], args[1], "'in'")) return NULL;
-  if (args[1]->elem && !ty_is_scalar(args[1]->elem) && args[1]->elem->kind != TY_STR)
+  if (args[1]->elem && !ordered(args[1]->elem))
     return ty_error(in, n, "'in' a list of %s is not supported", args[1]->elem->name);
   return TYS(TY_BOOL);
 }
@@ -758,21 +887,21 @@ LLVMValueRef lo_container_len(Lower *l, const Type *t, LLVMValueRef v) {
 
 /* ---------------------------------------------------------------- the rows */
 
-static const char *const sort_kw[] = {"reverse", NULL};
+static const char *const sort_kw[] = {"reverse", "key", NULL};
 
 #define LIST_METHOD(name, lo, hi, kw, flags, ival, type, lower) \
   {"list." name, NULL, name, BK_METHOD, TY_LIST, lo, hi, kw, flags, ival, 0, type, lower}
 
 const Builtin bi_lists[] = {
-  {"list", "builtins", "list", BK_FUNCTION, 0, 0, 1, NULL, BF_RAISES, 0, 0, ty_list_call, lo_list_call},
-  {"sorted", "builtins", "sorted", BK_FUNCTION, 0, 1, 1, sort_kw, BF_RAISES, 0, 0, ty_sorted, lo_sorted},
-  {"sum", "builtins", "sum", BK_FUNCTION, 0, 1, 2, NULL, 0, 0, 0, ty_sum, lo_sum},
+  {"list", "builtins", "list", BK_FUNCTION, 0, 0, 1, NULL, BF_RAISES | BF_LISTS, 0, 0, ty_list_call, lo_list_call},
+  {"sorted", "builtins", "sorted", BK_FUNCTION, 0, 1, 1, sort_kw, BF_RAISES | BF_LISTS, 0, 0, ty_sorted, lo_sorted},
+  {"sum", "builtins", "sum", BK_FUNCTION, 0, 1, 2, NULL, BF_LISTS, 0, 0, ty_sum, lo_sum},
   {"list literal", NULL, NULL, BK_FUNCTION, 0, 0, 1 << 20, NULL, BF_RAISES, 0, 0, ty_list_literal, lo_list_literal},
   {"in", NULL, NULL, BK_FUNCTION, 0, 2, 2, NULL, 0, 0, 0, ty_in, lo_in},
-  /* BF_STRINGS: a constant string argument is a str, not a dtype's name */
-  LIST_METHOD("append", 1, 1, NULL, BF_RAISES | BF_STRINGS, 0, ty_append, lo_append),
-  LIST_METHOD("insert", 2, 2, NULL, BF_RAISES | BF_STRINGS, 0, ty_insert, lo_insert),
-  LIST_METHOD("extend", 1, 1, NULL, BF_RAISES, 0, ty_extend, lo_extend),
+  /* BF_STRINGS: a constant string argument is a str, not a dtype's name; BF_LISTS: [1, 2] a list */
+  LIST_METHOD("append", 1, 1, NULL, BF_RAISES | BF_STRINGS | BF_LISTS, 0, ty_append, lo_append),
+  LIST_METHOD("insert", 2, 2, NULL, BF_RAISES | BF_STRINGS | BF_LISTS, 0, ty_insert, lo_insert),
+  LIST_METHOD("extend", 1, 1, NULL, BF_RAISES | BF_LISTS, 0, ty_extend, lo_extend),
   LIST_METHOD("pop", 0, 1, NULL, BF_RAISES, 0, ty_pop, lo_pop),
   LIST_METHOD("__delitem__", 1, 1, NULL, BF_RAISES, 1, ty_pop, lo_pop),
   LIST_METHOD("__delslice__", 3, 3, NULL, BF_RAISES | BF_NONE, 0, ty_delslice, lo_delslice),

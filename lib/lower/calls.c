@@ -128,6 +128,15 @@ LLVMValueRef lo_jit_call(Lower *l, Node *n) {
   return lo_convert(l, LLVMBuildExtractValue(l->b, r, 1, ""), callee->ret_type, n->ty);
 }
 
+/* A call to the function target names with argument values of its
+ * parameters' types (a sort's key function on each item): its result. */
+LLVMValueRef lo_call_target(Lower *l, const CallTarget *target, LLVMValueRef *args, int nargs) {
+  LLVMValueRef fn = callee_body(l, target);
+  LLVMValueRef r = LLVMBuildCall2(l->b, LLVMGlobalGetValueType(fn), fn, args, (unsigned)nargs, "");
+  lo_check_call(l, LLVMBuildExtractValue(l->b, r, 0, "status"));
+  return LLVMBuildExtractValue(l->b, r, 1, "");
+}
+
 /* A @vectorize ufunc's function on one element of each array (values of
  * the arguments' element types), inside an array expression's loop. */
 LLVMValueRef lo_jit_call_elem(Lower *l, Node *n, LLVMValueRef *vals) {

@@ -297,6 +297,7 @@ void lo_reraise(Lower *l);  /* a bare raise in an except clause */
 
 LLVMValueRef lo_jit_call(Lower *l, Node *n);
 LLVMValueRef lo_jit_call_elem(Lower *l, Node *n, LLVMValueRef *vals);  /* a @vectorize ufunc on elements */
+LLVMValueRef lo_call_target(Lower *l, const CallTarget *target, LLVMValueRef *args, int nargs);
 LLVMValueRef lo_thread_record(Lower *l);
 void lo_check_call(Lower *l, LLVMValueRef status);
 bool lo_checks_stack(const Lower *l, const Func *f, const CompileOptions *opts);

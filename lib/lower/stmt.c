@@ -19,7 +19,7 @@ static void lo_store(Lower *l, Node *target, const Type *t, LLVMValueRef v) {
     if (ty_has_arrays(vt)) lo_refcount(l, vt, LLVMBuildLoad2(l->b, lo_type(l, vt), slot, ""), false);
     LLVMBuildStore(l->b, lo_convert(l, v, t, vt), slot);
     lo_mark_assigned(l, target->var);
-  } else if (target->kind == N_INDEX && target->ty->kind == TY_ARRAY) {
+  } else if (target->kind == N_INDEX && target->ty->kind == TY_ARRAY && target->lhs->ty->kind == TY_ARRAY) {
     lo_index_store(l, target, t, v);
     if (ty_has_arrays(t)) lo_refcount(l, t, v, false);  /* the stored value was owned */
   } else if (target->kind == N_INDEX) {
@@ -28,9 +28,9 @@ static void lo_store(Lower *l, Node *target, const Type *t, LLVMValueRef v) {
     LLVMValueRef addr = bt->kind == TY_LIST   ? lo_list_index(l, target, &base, true)
                         : bt->kind == TY_DICT ? lo_dict_addr(l, target, &base, true)
                                               : lo_index_addr(l, target, &base);
-    /* an item that holds a reference (a str) releases the one it replaces (none: a new dict entry's NULL) */
+    /* an item that holds a reference releases the one it replaces (none: a new dict entry's NULL) */
     LLVMValueRef old = ty_has_arrays(target->ty) ? lo_load_scalar(l, target->ty, addr) : NULL;
-    if (old) v = lo_str_keep(l, v);
+    if (old && target->ty->kind == TY_STR) v = lo_str_keep(l, v);
     lo_store_scalar(l, target->ty, addr, lo_convert(l, v, t, target->ty));
     if (old) lo_refcount(l, target->ty, old, false);
     lo_done_with(l, target->lhs, base);

@@ -1,0 +1,622 @@
+"""Typed lists and dicts whose items are arrays, lists or dicts: built,
+read, changed and returned, each checked against the function's Python
+original on generated sizes; reference counts checked over many calls."""
+import numpy as np
+import pytest
+
+import ruchey
+from conftest import rss_bytes
+from ruchey import njit
+
+SIZES = (0, 1, 2, 5, 17)
+
+
+def same(a, b):
+    """Python's result and ruchey's agree: lists, dicts, arrays, numbers."""
+    if isinstance(a, np.ndarray):
+        return isinstance(b, np.ndarray) and a.dtype == b.dtype and np.array_equal(a, b)
+    if isinstance(a, list) and isinstance(b, ruchey.typed.List):  # a list of numbers returned alone
+        b = list(b)
+    if isinstance(a, (list, tuple)):
+        return type(a) is type(b) and len(a) == len(b) and all(same(x, y) for x, y in zip(a, b))
+    if isinstance(a, dict):
+        return isinstance(b, dict) and list(a) == list(b) and all(same(a[k], b[k]) for k in a)
+    return a == b
+
+
+def check(f, *args):
+    expected, got = f.py_func(*args), f(*args)
+    assert same(expected, got), (args, expected, got)
+    return got
+
+
+# ---------------------------------------------------------------- lists of arrays
+
+
+@njit
+def appended_arrays(n):
+    out = []
+    for i in range(n):
+        out.append(np.zeros(3) + i)
+    total = 0.0
+    for a in out:
+        total += a.sum()
+    return len(out), total
+
+
+@njit
+def comprehension_of_arrays(n):
+    return [np.arange(k) * 1.5 for k in range(n)]
+
+
+@njit
+def changed_arrays(n):
+    out = [np.ones(2) * i for i in range(n)]
+    if n > 1:
+        out[1] = np.full(4, 7.0)  # the array replaced is released
+        del out[0]
+    if n > 2:
+        last = out.pop()
+        out.insert(0, last * 2)
+        out.extend(out[:1])
+    return out
+
+
+@njit
+def cleared(n):
+    out = [np.ones(n) for _ in range(3)]
+    out.clear()
+    out.append(np.zeros(1))
+    return out
+
+
+@njit
+def _total(arrays):
+    s = 0.0
+    for a in arrays:
+        s += a.sum()
+    return s
+
+
+@njit
+def passed_on(n):
+    return _total([np.arange(k + 1.0) for k in range(n)])
+
+
+@pytest.mark.parametrize("n", SIZES)
+def test_lists_of_arrays_agree_with_python(n):
+    check(appended_arrays, n)
+    check(comprehension_of_arrays, n)
+    check(changed_arrays, n)
+    check(cleared, n)
+    assert passed_on(n) == sum(np.arange(k + 1.0).sum() for k in range(n))  # py_func's call would pass a Python list
+
+
+def test_a_list_of_arrays_returns_as_a_python_list():
+    r = comprehension_of_arrays(4)
+    assert type(r) is list and all(type(a) is np.ndarray for a in r)
+
+
+@njit
+def aliased(a):
+    out = [a, a[1:]]
+    out[1][0] = 9.0  # a view of a: writes into a
+    out[0][0] = -1.0
+    return out
+
+
+def test_items_share_memory_with_the_arrays_stored():
+    a = np.arange(4.0)
+    r = aliased(a)
+    assert a.tolist() == [-1.0, 9.0, 2.0, 3.0]
+    assert r[0] is a and np.shares_memory(r[1], a)
+    del a
+    assert r[1].tolist() == [9.0, 2.0, 3.0]
+
+
+@njit
+def two_d(n):
+    out = []
+    for i in range(n):
+        out.append(np.ones((2, 3)) * i)
+    return out[n - 1][1, 2] + len(out)
+
+
+def test_lists_of_2d_arrays():
+    for n in (1, 3):
+        check(two_d, n)
+
+
+# ---------------------------------------------------------------- lists of lists
+
+
+@njit
+def rows_appended(n):
+    rows = [[0] * 3 for _ in range(n)]
+    for i in range(n):
+        rows[i].append(i * 10)
+        rows[i][0] = i
+    return rows
+
+
+@njit
+def ragged(n):
+    rows = []
+    for i in range(n):
+        row = [0.5]
+        for j in range(i):
+            row.append(j * 1.0)
+        rows.append(row)
+    total = 0.0
+    for r in rows:
+        total += sum(r)
+    if n > 1:
+        rows.pop(0)
+    return rows, total
+
+
+@njit
+def dict_of_lists(n):
+    d = {}
+    for i in range(n):
+        k = i % 3
+        if k not in d:
+            d[k] = [i]
+        else:
+            d[k].append(i)
+    return d
+
+
+@pytest.mark.parametrize("n", SIZES)
+def test_nested_lists_agree_with_python(n):
+    check(rows_appended, n)
+    check(ragged, n)
+    check(dict_of_lists, n)
+
+
+# ---------------------------------------------------------------- dicts of arrays
+
+
+@njit
+def dict_of_arrays(n):
+    d = {}
+    for i in range(n):
+        d[i] = np.arange(i) * 2.0
+    if n > 2:
+        d[1] = np.ones(5)  # replaced: the old value released
+        del d[0]
+    s = 0.0
+    for v in d.values():
+        s += v.sum()
+    return d, s
+
+
+@njit
+def dict_get_array(n, k):
+    d = {i: np.full(2, i * 1.0) for i in range(n)}
+    return d.get(k, np.zeros(2))
+
+
+@pytest.mark.parametrize("n", SIZES)
+def test_dicts_of_arrays_agree_with_python(n):
+    check(dict_of_arrays, n)
+    check(dict_get_array, n, 1)
+    check(dict_get_array, n, -4)
+
+
+# ---------------------------------------------------------------- bad input
+
+
+@njit
+def index_past(n, i):
+    out = [np.zeros(2) for _ in range(n)]
+    return out[i]
+
+
+@njit
+def pop_empty(n):
+    out = [np.zeros(2) for _ in range(n)]
+    return out.pop()
+
+
+@njit
+def missing_key(n, k):
+    d = {i: np.zeros(i) for i in range(n)}
+    return d[k]
+
+
+def test_errors_release_the_items():
+    with pytest.raises(IndexError):
+        index_past(3, 3)
+    with pytest.raises(IndexError):
+        pop_empty(0)
+    with pytest.raises(KeyError):
+        missing_key(3, 7)
+    before = rss_bytes()
+    for _ in range(20000):
+        for f, args in ((index_past, (4, 9)), (missing_key, (4, 9))):
+            try:
+                f(*args)
+            except (IndexError, KeyError):
+                pass
+    if before is not None:
+        assert rss_bytes() - before < 20 * 2**20
+
+
+def test_mixed_items_are_typing_errors():
+    def mixed(n):
+        return [np.zeros(n), 1.0]
+
+    def two_ranks(n):
+        out = [np.zeros(n)]
+        out.append(np.zeros((n, n)))
+        return out
+
+    def list_and_array(n):
+        out = [[1, 2]]
+        out.append(np.zeros(n))
+        return out
+
+    for f in (mixed, two_ranks, list_and_array):
+        with pytest.raises(ruchey.TypingError):
+            njit(f)(2)
+
+
+def test_python_lists_of_arrays_are_refused_with_typed_list_named():
+    with pytest.raises(TypeError, match="typed.List"):
+        _total([np.zeros(2)])
+
+
+# ---------------------------------------------------------------- reference counts
+
+
+@njit
+def churn(n):
+    out = [np.ones(n) for _ in range(4)]
+    out[0] = np.zeros(n)
+    out.pop()
+    del out[0]
+    rows = [[1.0] * n for _ in range(3)]
+    rows[1] = rows[0]
+    d = {0: np.ones(n), 1: np.ones(n)}
+    d[0] = out[0]
+    del d[1]
+    both = out + out[1:]
+    s = len(both) + len(rows[1]) + d[0].sum()
+    out.clear()
+    return s
+
+
+def test_no_leak_over_many_calls():
+    assert churn(50) == churn.py_func(50)
+    before = rss_bytes()
+    for _ in range(100000):
+        churn(50)
+    if before is not None:
+        assert rss_bytes() - before < 20 * 2**20
+
+
+# ---------------------------------------------------------------- dicts keyed by tuples
+
+
+@njit
+def grid_counts(n):
+    d = {}
+    for i in range(n):
+        for j in range(i % 4):
+            k = (i % 3, j)
+            d[k] = d.get(k, 0) + 1
+    hits = 0
+    for i in range(3):
+        if (i, 1) in d:
+            hits += d[(i, 1)]
+    return d, hits, len(d)
+
+
+@njit
+def float_keys(n):
+    d = {(0.5, 1): 1.0}
+    for i in range(n):
+        d[(i * 0.5, i)] = i * 2.0
+    del d[(0.5, 1)]
+    total = 0.0
+    for (x, i), v in d.items():
+        total += x * i + v
+    ks = [k for k in d]
+    return d.get((1.0, 2), -1.0), d.pop((0.0, 0), -2.0), total, len(ks)
+
+
+@njit
+def key_popitem(n):
+    d = {(i, -i): i for i in range(n)}
+    k, v = d.popitem()
+    return k, v, len(d)
+
+
+@njit
+def tuple_key_missing(n, i, j):
+    d = {(k, k): k for k in range(n)}
+    return d[(i, j)]
+
+
+@pytest.mark.parametrize("n", SIZES)
+def test_tuple_keys_agree_with_python(n):
+    check(grid_counts, n)
+    check(float_keys, n)
+    if n:
+        check(key_popitem, n)
+
+
+def test_tuple_keys_widen_and_return_as_python_dicts():
+    @njit
+    def widened(n):
+        d = {(1, 2.0): n}
+        return d[(1, 2)], (1, 2) in d, (np.int32(1), np.float32(2.0)) in d, (1, 2.5) in d
+
+    assert widened(5) == widened.py_func(5)
+    r = grid_counts(6)[0]
+    assert type(r) is dict and list(r) == list(grid_counts.py_func(6)[0])
+
+
+def test_tuple_key_errors():
+    with pytest.raises(KeyError, match=r"\(2, 3\)"):
+        tuple_key_missing(3, 2, 3)
+
+    def nested_key(n):
+        return {((1, 2), 3): n}
+
+    def str_in_key(n):
+        return {("a", 1): n}
+
+    for f in (nested_key, str_in_key):
+        with pytest.raises(ruchey.TypingError, match="dict key tuple"):
+            njit(f)(1)
+    before = rss_bytes()
+    for _ in range(100000):
+        grid_counts(8)
+        try:
+            tuple_key_missing(2, 5, 5)
+        except KeyError:
+            pass
+    if before is not None:
+        assert rss_bytes() - before < 20 * 2**20
+
+
+# ---------------------------------------------------------------- lists of tuples
+
+
+@njit
+def sorted_pairs(n, seed):
+    pairs = []
+    x = seed
+    for i in range(n):
+        x = (x * 1103515245 + 12345) % 2**31
+        pairs.append((x % 4, (x >> 8) % 7 * 0.5, i))
+    a = sorted(pairs)
+    b = sorted(pairs, reverse=True)
+    pairs.sort()
+    return a, b, pairs[: n // 2]
+
+
+@njit
+def sorted_with_zeros(n):  # stable: -0.0 and 0.0 keep their order (NaN has none: each sort's own)
+    pairs = [(1, 0.0), (0, 2.0), (1, -0.0), (1, 0.0), (0, -1.5)]
+    for i in range(n):
+        pairs.append((i % 2, i * 0.25))
+    pairs.sort()
+    return pairs
+
+
+@pytest.mark.parametrize("n", SIZES)
+def test_lists_of_tuples_sort_as_python(n):
+    for seed in (1, 7, 123):
+        a, b, c = sorted_pairs(n, seed)
+        ea, eb, ec = sorted_pairs.py_func(n, seed)
+        assert list(a) == ea and list(b) == eb and list(c) == ec
+    got, expected = list(sorted_with_zeros(n)), sorted_with_zeros.py_func(n)
+    assert [repr(t) for t in got] == [repr(t) for t in expected]
+
+
+def test_unordered_items_are_typing_errors():
+    def sort_arrays(n):
+        out = [np.zeros(n)]
+        out.sort()
+        return out
+
+    def sorted_lists(n):
+        x = [[n], [1]]
+        return sorted(x)
+
+    def compare_arrays(n):
+        return [np.zeros(n)] == [np.zeros(n)]
+
+    for f in (sort_arrays, sorted_lists, compare_arrays):
+        with pytest.raises(ruchey.TypingError, match="not supported"):
+            njit(f)(2)
+
+
+# ---------------------------------------------------------------- empty inner containers, list literals as arguments
+
+
+@njit
+def buckets(n, k):
+    rows = [[] for _ in range(k)]
+    for i in range(n):
+        rows[i % k].append(i * 1.5)
+    return rows
+
+
+@njit
+def grouped(n):
+    d = {}
+    for i in range(n):
+        d.setdefault(i % 3, []).append(i)
+    e = {}
+    for i in range(n):
+        if i % 4 not in e:
+            e[i % 4] = []
+        e[i % 4].append(float(i))
+    return d, e, d.get(7, [-1])
+
+
+@njit
+def literal_arguments(n):
+    out = []
+    out.append([1, 2])
+    out.append([n])
+    out.insert(0, [n, n, n])
+    x = sorted([3, 1, n])
+    x.extend([7, 8])
+    return out, list(x), sum([1, 2, n]), list([n, n])
+
+
+@njit
+def adjacency(n):
+    g = {}
+    for i in range(n):
+        g[i] = {}
+    for i in range(n):
+        g[i][(i + 1) % n] = 1.0
+        g[i][(i * 7) % n] = 2.0
+    return g
+
+
+@pytest.mark.parametrize("n", SIZES)
+def test_empty_inner_containers_take_their_types_later(n):
+    for k in (1, 3):
+        check(buckets, n, k)
+    check(grouped, n)
+    check(literal_arguments, n)
+    check(adjacency, n)
+
+
+def test_a_list_literal_given_to_a_list_method_is_a_list():
+    out = literal_arguments(2)[0]
+    assert out == [[2, 2, 2], [1, 2], [2]] and all(type(r) is list for r in out)
+
+
+@njit
+def search_pairs(n, i):
+    pairs = [(k % 3, k * 0.5) for k in range(n)]
+    found = (i % 3, i * 0.5) in pairs
+    count = pairs.count((0, 0.0))
+    where = pairs.index((i % 3, i * 0.5)) if found else -1
+    if found:
+        pairs.remove((i % 3, i * 0.5))
+    return found, count, where, pairs
+
+
+@pytest.mark.parametrize("n", SIZES)
+def test_tuples_are_found_in_lists_of_tuples(n):
+    for i in (0, 2, n - 1, n + 3):
+        check(search_pairs, n, i)
+    if n:
+        with pytest.raises(ValueError):
+            njit(lambda n: [(1, 2.0)].index((n, 0.5)))(n)
+
+
+# ---------------------------------------------------------------- a fresh process
+
+
+NESTED_IN_A_PROCESS = """
+import gc
+import numpy as np
+from ruchey import njit
+
+@njit
+def build(a, n):
+    out = [a, a[1:]]
+    rows = [[] for _ in range(n)]
+    d = {}
+    for i in range(n):
+        out.append(np.full(3, i * 1.0))
+        rows[i].append(out[-1])
+        d[(i, -i)] = rows[i]
+    return out, rows, d
+
+@njit
+def fail(n):
+    out = [[np.zeros(2)] for _ in range(n)]
+    return out[n][0]
+
+a = np.arange(4.0)
+out, rows, d = build(a, 5)
+del a
+gc.collect()
+assert out[0].tolist() == [0.0, 1.0, 2.0, 3.0] and out[1].tolist() == [1.0, 2.0, 3.0]
+assert np.shares_memory(rows[4][0], out[6])  # one array stored twice: two objects, one memory
+assert d[(2, -2)][0].tolist() == [2.0, 2.0, 2.0]
+for _ in range(1000):
+    try:
+        fail(3)
+    except IndexError:
+        pass
+del out, rows, d
+gc.collect()
+"""
+
+
+def test_containers_of_arrays_outlive_their_arguments_in_a_fresh_process(tmp_path):
+    from test_crashes import run_case
+    run_case(NESTED_IN_A_PROCESS, tmp_path)
+
+
+# ---------------------------------------------------------------- sort(key=...)
+
+
+@njit
+def _rank(x):
+    return (x % 3, -x)
+
+
+@njit
+def keyed_sorts(n, seed):
+    xs = []
+    v = seed
+    for i in range(n):
+        v = (v * 1103515245 + 12345) % 2**31
+        xs.append(v % 11 - 5)
+    a = sorted(xs, key=lambda x: x * x)
+    b = sorted(xs, key=lambda x: x * x, reverse=True)
+    c = list(xs)
+    c.sort(key=_rank)
+    pairs = [(x, i) for i, x in enumerate(xs)]
+    pairs.sort(key=lambda p: p[0] % 4, reverse=True)
+    arrays = [np.arange(float(x % 4)) for x in xs]
+    sizes = [arr.size for arr in sorted(arrays, key=lambda arr: -arr.size)]
+    return list(a), list(b), list(c), list(pairs), sizes
+
+
+@njit
+def key_raises(n):
+    xs = [np.zeros(2) for _ in range(n)]
+    return sorted(xs, key=lambda a: 1 // int(a.sum()))
+
+
+@pytest.mark.parametrize("n", SIZES)
+def test_sort_with_a_key_is_stable_as_python(n):
+    for seed in (3, 11):
+        assert keyed_sorts(n, seed) == keyed_sorts.py_func(n, seed)
+
+
+def test_sort_key_errors():
+    with pytest.raises(ZeroDivisionError):
+        key_raises(2)
+    before = rss_bytes()
+    for _ in range(20000):
+        try:
+            key_raises(3)
+        except ZeroDivisionError:
+            pass
+    if before is not None:
+        assert rss_bytes() - before < 20 * 2**20
+
+    def array_key(n):
+        return sorted([1, 2, n], key=lambda x: np.zeros(x))
+
+    def not_a_function(n):
+        return sorted([1, 2, n], key=n)
+
+    for f in (array_key, not_a_function):
+        with pytest.raises(ruchey.TypingError, match="key"):
+            njit(f)(2)
