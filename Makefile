@@ -35,9 +35,11 @@ demo: build
 	$(PY) examples/demo.py
 
 # the documentation's examples in a run of their own: docs/ and tests/ each
-# have a conftest.py, which one pytest run would import as one module
+# have a conftest.py, which one pytest run would import as one module. The
+# suite runs on every core (pytest-xdist), a file's tests together in one
+# process, in their order.
 test: build
-	$(PY) -m pytest tests -q
+	$(PY) -m pytest tests -q -n auto --dist loadfile
 	$(PY) -m pytest docs -q
 
 docs: build

@@ -61,7 +61,7 @@ if [ ! -e "$PYTHON" ] && [[ "$PYTHON" == */bin/python ]]; then
 fi
 
 need_pip=()
-for spec in numpy:numpy scipy:scipy pytest:pytest hypothesis:hypothesis numba:numba \
+for spec in numpy:numpy scipy:scipy pytest:pytest xdist:pytest-xdist hypothesis:hypothesis numba:numba \
             mesonpy:meson-python mesonbuild:meson matplotlib:matplotlib mypy:mypy \
             cloudpickle:cloudpickle distributed:dask[distributed]; do
   mod=${spec%%:*}; pkg=${spec#*:}

@@ -27,7 +27,7 @@ find_python() {
 # threads can lose to a loaded machine), and fail the run if they fail again.
 run_suite() {
   local python=$1 cache=$2
-  "$python" -m pytest -q -o cache_dir="$cache" tests && return 0
+  "$python" -m pytest -q -o cache_dir="$cache" -n auto --dist loadfile tests && return 0
   echo "   the failed tests once more:"
   "$python" -m pytest -q -o cache_dir="$cache" --last-failed --last-failed-no-failures none tests
 }
@@ -49,7 +49,7 @@ for entry in $MATRIX; do
   fi
   # scipy: the BLAS and LAPACK that float matrix products call
   "$venv/bin/python" -m pip install -q --disable-pip-version-check \
-    "$numpy" pytest hypothesis meson-python meson scipy
+    "$numpy" pytest pytest-xdist hypothesis meson-python meson scipy
   if "$venv/bin/python" -m pip install -q --disable-pip-version-check --no-build-isolation \
        -Cbuild-dir="build/pythons/build-$name" . &&
      "$venv/bin/python" -c 'import numpy, sys; print("   Python", sys.version.split()[0], "NumPy", numpy.__version__)' &&
