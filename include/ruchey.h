@@ -676,6 +676,11 @@ int32_t rt_matrix_product(int32_t op, int32_t kind, const RtArray *a, int32_t nd
                           RtArray *out, void *scalar, const RtArray *dest);
 int32_t rt_linalg(int32_t op, int32_t kind, const RtArray *a, int32_t nda, const RtArray *b, int32_t ndb,
                   RtArray *out, void *scalar, const RtArray *dest);
+/* builtins/stack_rt.c: rt_linalg's and rt_decomp's functions of stacks of matrices */
+int32_t rt_linalg_stack(int32_t op, int32_t kind, const RtArray *a, int32_t nda, const RtArray *b, int32_t ndb,
+                        RtArray *out);
+int32_t rt_decomp_stack(int32_t op, int32_t kind, const RtArray *a, int32_t nda, double p, int32_t flags,
+                        RtArray *out);
 void rt_set_routine(const char *name, void *fn);
 void rt_set_linalg_error(void *cls);
 extern const char *const la_blas_names[], *const la_lapack_names[];

@@ -97,12 +97,35 @@ static const Type *array1(const Type *e) { return ty_array(e, 1, 'C', false); }
 static const Type *array2(const Type *e) { return ty_array(e, 2, 'C', false); }
 static const Type *pair(const Type *a, const Type *b) { return ty_tuple(2, (const Type *[]){a, b}); }
 
-/* The functions of one square (or any) matrix. */
+/* A result of a stack of matrices, its stack of x dimensions more (numbers: arrays of them) */
+static const Type *stacked(const Type *t, int x) {
+  if (!x) return t;
+  if (t->kind != TY_ARRAY) return ty_array(t, x, 'C', false);
+  return ty_array(t->elem, t->ndim + x, 'C', false);
+}
+
+static const Type *stacked_of(const Type *t, int x) {
+  if (t && t->kind == TY_TUPLE) {
+    const Type *f[4];
+    for (int i = 0; i < t->nfields; i++) f[i] = stacked(t->fields[i], x);
+    return ty_tuple(t->nfields, f);
+  }
+  return t ? stacked(t, x) : NULL;
+}
+
+static const Type *ty_matrix(Infer *in, Node *n, Node *a);
+
+/* The functions of one square (or any) matrix, or of a stack of them
+ * (..., M, N): each result with the stack's dimensions before its own. */
 static const Type *ty_decomp(Infer *in, Node *n, const Type **args) {
   Node *a = n->list.items[0];
+  if (!matrix_arg(in, n, a, 2, RC_MAX_NDIM)) return NULL;
+  return stacked_of(ty_matrix(in, n, a), a->ty->ndim - 2);
+}
+
+static const Type *ty_matrix(Infer *in, Node *n, Node *a) {
   int op = n->bi->ival;
   bool uv, full;
-  if (!matrix_arg(in, n, a, 2, 2)) return NULL;
   const Type *e = work_of(a->ty->elem), *r = real_of(e);
   switch (op) {
   case DC_SLOGDET: return pair(e, r);
@@ -165,10 +188,10 @@ static const Type *ty_norm(Infer *in, Node *n, const Type **args) {
 
 static const Type *ty_rank(Infer *in, Node *n, const Type **args) {
   Node *a = n->list.items[0];
-  if (!matrix_arg(in, n, a, 1, 2) || !none_or_number(in, n, bi_arg(n, 1, "tol"), "tol") ||
+  if (!matrix_arg(in, n, a, 1, RC_MAX_NDIM) || !none_or_number(in, n, bi_arg(n, 1, "tol"), "tol") ||
       !hermitian_false(in, n, bi_arg(n, 2, "hermitian")))
     return NULL;
-  return TYS(TY_I64);
+  return a->ty->ndim > 2 ? ty_array(TYS(TY_I64), a->ty->ndim - 2, 'C', false) : TYS(TY_I64);
 }
 
 /* numpy.cov(m, y=None, rowvar=True, bias=False, ddof=None) and
@@ -274,7 +297,9 @@ static int sources(Node *n, int flags, int *src) {
   return 1;
 }
 
+/* (of a stack, the numbers' stacks are arrays at out[2] and out[3]) */
 static LLVMValueRef result(Lower *l, const Type *t, int src, LLVMValueRef out, LLVMValueRef scalar) {
+  if (src < 0 && !scalar) src = src == -1 ? 2 : 3;
   if (src >= 0) return lo_load_storage(l, t, LLVMBuildGEP2(l->b, l->mod->rtarray, out, (LLVMValueRef[]){const_i32(l, src)}, 1, ""));
   const Type *from = ty_is_complex(t) ? TYS(TY_C128) : TYS(TY_F64);
   LLVMValueRef at = LLVMBuildGEP2(l->b, l->mod->f64, scalar, (LLVMValueRef[]){const_i32(l, -1 - src)}, 1, "");
@@ -302,7 +327,15 @@ static LLVMValueRef lo_decomp(Lower *l, Node *n) {
                         l->mod->i32, l->mod->f64, l->mod->i32, l->mod->ptr, l->mod->ptr};
   LLVMValueRef args[10] = {const_i32(l, op), const_i32(l, (int)e->kind), ops.pa, const_i32(l, a->ty->ndim), ops.pb,
                            const_i32(l, b ? b->ty->ndim : 0), p, flags, out, scalar};
-  bi_array_call_end(l, &ops, e, lo_call_fn(l, "rt_decomp", l->mod->i32, pt, args, 10));
+  bool stack = a->ty->ndim > 2 && op != DC_COV && op != DC_LSTSQ;
+  if (stack) {  /* rt_decomp_stack(op, kind, a, nda, p, flags, out) */
+    LLVMTypeRef st[7] = {pt[0], pt[1], pt[2], pt[3], pt[6], pt[7], pt[8]};
+    LLVMValueRef sa[7] = {args[0], args[1], args[2], args[3], args[6], args[7], args[8]};
+    bi_array_call_end(l, &ops, e, lo_call_fn(l, "rt_decomp_stack", l->mod->i32, st, sa, 7));
+    scalar = NULL;
+  } else {
+    bi_array_call_end(l, &ops, e, lo_call_fn(l, "rt_decomp", l->mod->i32, pt, args, 10));
+  }
   int src[4], count = sources(n, c.flags, src);
   if (n->ty->kind != TY_TUPLE) return result(l, n->ty, src[0], out, scalar);
   LLVMValueRef tuple = LLVMGetUndef(lo_type(l, n->ty));

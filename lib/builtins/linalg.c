@@ -48,26 +48,47 @@ static const Type *ty_product(Infer *in, Node *n, const Type **args) {
   return out ? ty_product_out(in, n, out, e, nd) : nd ? ty_array(e, nd, 'C', false) : e;
 }
 
-/* numpy.linalg's functions compute in floats: ints and bools in float64. */
+/* numpy.linalg's functions compute in floats: ints and bools in float64.
+ * a may be a stack of matrices (..., M, M), and solve's b a stack of
+ * vectors (..., M) where it has one dimension, else of matrices (..., M, K). */
 static const Type *ty_linalg(Infer *in, Node *n, const Type **args) {
   int op = (int)n->bi->ival;
   const Type *e = NULL;
   for (int i = 0; i < n->list.len; i++) {
     Node *x = n->list.items[i];
-    int nd = ndim_of(x->ty), want = i == 0 ? 2 : nd;
-    if (x->ty->kind != TY_ARRAY || (i == 0 && nd < 2))
-      return ty_error(in, x, "%s(): %d-dimensional array given. Array must be at least two-dimensional",
-                      n->bi->name, nd);
-    if (nd != want || nd > 2)
-      return ty_error(in, x, "%s(): arrays of %d dimensions are not supported here (stacks of matrices are not)",
-                      n->bi->name, nd);
+    int nd = ndim_of(x->ty);
+    if (x->ty->kind != TY_ARRAY || (i == 0 && nd < 2) || nd < 1)
+      return ty_error(in, x, "%s(): %d-dimensional array given. Array must be at least %s-dimensional",
+                      n->bi->name, nd, i == 0 ? "two" : "one");
     if (!ty_is_scalar(x->ty->elem))
       return ty_error(in, x, "%s(): arrays of %s are not supported", n->bi->name, x->ty->elem->name);
     e = e ? np_promote(e, x->ty->elem) : x->ty->elem;
   }
   if (!ty_is_float(e) && !ty_is_complex(e)) e = TYS(TY_F64);
-  if (op == LA_DET) return e;
-  return ty_array(e, op == LA_SOLVE ? n->list.items[1]->ty->ndim : 2, 'C', false);
+  int nda = n->list.items[0]->ty->ndim;
+  if (op == LA_DET) return nda == 2 ? e : ty_array(e, nda - 2, 'C', false);
+  if (op == LA_INV) return ty_array(e, nda, 'C', false);
+  int ndb = n->list.items[1]->ty->ndim;
+  return ty_array(e, ndb == 1 ? nda - 1 : nda > ndb ? nda : ndb, 'C', false);
+}
+
+/* Whether numpy.linalg's call is of stacks of matrices */
+static bool is_stack(Node *n) {
+  Node *b = n->list.len > 1 ? n->list.items[1] : NULL;
+  return n->bi->ival >= LA_SOLVE && (n->list.items[0]->ty->ndim > 2 || (b && b->ty->ndim > 2));
+}
+
+/* numpy.linalg.solve, inv, det of stacks, by rt_linalg_stack */
+static LLVMValueRef lo_linalg_stack(Lower *l, Node *n) {
+  Node *a = n->list.items[0], *b = n->list.len > 1 ? n->list.items[1] : NULL;
+  const Type *e = elem_of(n->ty);
+  ArrayOperands ops = bi_array_operands(l, a, b, e);
+  LLVMValueRef out = lo_alloca(l, l->mod->rtarray, "stack");
+  LLVMTypeRef p[7] = {l->mod->i32, l->mod->i32, l->mod->ptr, l->mod->i32, l->mod->ptr, l->mod->i32, l->mod->ptr};
+  LLVMValueRef args[7] = {const_i32(l, (int)n->bi->ival), const_i32(l, (int)e->kind), ops.pa, const_i32(l, a->ty->ndim),
+                          ops.pb, const_i32(l, b ? b->ty->ndim : 0), out};
+  bi_array_call_end(l, &ops, e, lo_call_fn(l, "rt_linalg_stack", l->mod->i32, p, args, 7));
+  return lo_load_storage(l, n->ty, out);
 }
 
 /* An operand as an RtArray in memory, its elements converted to e where
@@ -107,6 +128,7 @@ void bi_array_call_end(Lower *l, const ArrayOperands *o, const Type *e, LLVMValu
 /* The product, or numpy.linalg's function, of one or two arrays: by
  * rt_matrix_product or rt_linalg, which check the shapes. */
 static LLVMValueRef lo_product(Lower *l, Node *n) {
+  if (is_stack(n)) return lo_linalg_stack(l, n);
   Node *a = n->list.items[0], *b = n->list.len > 1 ? n->list.items[1] : NULL;
   const Type *e = elem_of(n->ty);
   ArrayOperands ops = bi_array_operands(l, a, b, e);
