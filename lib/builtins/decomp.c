@@ -65,17 +65,8 @@ static bool bool_arg(Infer *in, Node *n, Node *x, const char *what) {
   return false;
 }
 
-static bool not_supported(Infer *in, Node *n, Node *x, const char *what) {
-  ty_error(in, x, "%s(): %s is not supported in compiled code", n->bi->name, what);
-  return false;
-}
-
-/* hermitian= of svd, pinv, matrix_rank: only False */
-static bool hermitian_false(Infer *in, Node *n, Node *x) {
-  bool h;
-  if (!flag_const(in, n, x, false, &h)) return false;
-  return !h || not_supported(in, n, x, "hermitian=True");
-}
+/* hermitian= of svd, pinv, matrix_rank: a bool (True: by eigh, as NumPy's) */
+static bool hermitian_arg(Infer *in, Node *n, Node *x) { return bool_arg(in, n, x, "hermitian"); }
 
 static const char *string_arg(const Node *x) { return x && x->kind == N_STRING ? x->str : NULL; }
 
@@ -139,7 +130,7 @@ static const Type *ty_matrix(Infer *in, Node *n, Node *a) {
     return n->bi->path[3] == 'v' ? array1(r) : pair(array1(r), array2(e));  /* eigvalsh, eigh */
   }
   case DC_SVD:
-    if (!flag_const(in, n, bi_arg(n, 2, "compute_uv"), true, &uv) || !hermitian_false(in, n, bi_arg(n, 3, "hermitian")) ||
+    if (!flag_const(in, n, bi_arg(n, 2, "compute_uv"), true, &uv) || !hermitian_arg(in, n, bi_arg(n, 3, "hermitian")) ||
         !flag_const(in, n, bi_arg(n, 1, "full_matrices"), true, &full))
       return NULL;
     return uv ? ty_tuple(3, (const Type *[]){array2(e), array1(r), array2(e)}) : array1(r);
@@ -152,7 +143,7 @@ static const Type *ty_matrix(Infer *in, Node *n, Node *a) {
     return !strcmp(s, "r") ? array2(e) : pair(array2(e), array2(e));
   }
   case DC_PINV:
-    if (!none_or_number(in, n, bi_arg(n, 1, "rcond"), "rcond") || !hermitian_false(in, n, bi_arg(n, 2, "hermitian")))
+    if (!none_or_number(in, n, bi_arg(n, 1, "rcond"), "rcond") || !hermitian_arg(in, n, bi_arg(n, 2, "hermitian")))
       return NULL;
     return array2(e);
   case DC_COND: return order_arg(in, n, bi_arg(n, 1, "p"), 2) ? r : NULL;
@@ -189,7 +180,7 @@ static const Type *ty_norm(Infer *in, Node *n, const Type **args) {
 static const Type *ty_rank(Infer *in, Node *n, const Type **args) {
   Node *a = n->list.items[0];
   if (!matrix_arg(in, n, a, 1, RC_MAX_NDIM) || !none_or_number(in, n, bi_arg(n, 1, "tol"), "tol") ||
-      !hermitian_false(in, n, bi_arg(n, 2, "hermitian")))
+      !hermitian_arg(in, n, bi_arg(n, 2, "hermitian")))
     return NULL;
   return a->ty->ndim > 2 ? ty_array(TYS(TY_I64), a->ty->ndim - 2, 'C', false) : TYS(TY_I64);
 }
@@ -245,6 +236,7 @@ static Call call_of(Node *n) {
   case DC_SVD: {
     Node *uv = bi_arg(n, 2, "compute_uv"), *full = bi_arg(n, 1, "full_matrices");
     if (uv && !uv->ival) c.flags &= ~LF_VECTORS;
+    runtime_bool(&c, bi_arg(n, 3, "hermitian"), LF_HERMITIAN, false);
     if (!full || full->ival) c.flags |= LF_FULL;
     break;
   }
@@ -255,7 +247,10 @@ static Call call_of(Node *n) {
     break;
   }
   case DC_LSTSQ: c.p = bi_arg(n, 2, "rcond"); break;
-  case DC_PINV: c.p = bi_arg(n, 1, "rcond"); break;
+  case DC_PINV:
+    c.p = bi_arg(n, 1, "rcond");
+    runtime_bool(&c, bi_arg(n, 2, "hermitian"), LF_HERMITIAN, false);
+    break;
   case DC_NORM: case DC_COND: {
     Node *ord = bi_arg(n, 1, op == DC_NORM ? "ord" : "p");
     const char *s = string_arg(ord);
@@ -263,7 +258,10 @@ static Call call_of(Node *n) {
     else c.p = ord;
     break;
   }
-  case DC_RANK: c.p = bi_arg(n, 1, "tol"); break;
+  case DC_RANK:
+    c.p = bi_arg(n, 1, "tol");
+    runtime_bool(&c, bi_arg(n, 2, "hermitian"), LF_HERMITIAN, false);
+    break;
   case DC_POWER: c.p = bi_arg(n, 1, "n"); break;
   case DC_COV:
     if (is_corrcoef(n)) c.flags |= LF_CORR;

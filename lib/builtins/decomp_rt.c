@@ -402,15 +402,56 @@ static RtStatus singular(Fm *f, double *s, char jobz, Fm *u, Fm *vt) {
   return st ? st : info > 0 ? la_error("SVD did not converge") : RT_OK;
 }
 
+/* order: 0..n-1 sorted stably by |w| ascending (eigh's w ascends, so
+ * |w| is two sorted runs: insertion is quick enough) */
+static void by_magnitude(const double *w, int *order, int n) {
+  for (int i = 0; i < n; i++) {
+    int j = i;
+    for (; j > 0 && fabs(w[order[j - 1]]) > fabs(w[i]); j--) order[j] = order[j - 1];
+    order[j] = i;
+  }
+}
+
+/* singular()'s results of a Hermitian f as NumPy's hermitian=True makes
+ * them, by eigh of f's lower triangle: s the eigenvalues' magnitudes,
+ * largest first; u the eigenvectors in that order; vt u's columns times
+ * their eigenvalues' signs (copysign's: no 0), conjugate transposed. */
+static RtStatus hermitian_singular(Fm *f, double *s, char jobz, Fm *u, Fm *vt) {
+  int n = f->n;
+  bool none = jobz == 'N';
+  if (f->m != n) return la_error("Last 2 dimensions of the array must be square");
+  RtStatus st = none ? RT_OK : new_fm(u, n, n, f->cplx);
+  if (!st && !none) st = new_fm(vt, n, n, f->cplx);
+  double *w = doubles(n, &st);
+  int *order = doubles(n, &st);
+  if (!st) st = hermitian_eigen(f, w, !none, false);
+  if (!st) by_magnitude(w, order, n);
+  for (int k = 0; !st && k < n; k++) {
+    int from = order[n - 1 - k];
+    double sign = copysign(1.0, w[from]);
+    s[k] = fabs(w[from]);
+    for (int i = 0; !none && i < n; i++) {
+      put(u, i, k, at(f, i, from));
+      put(vt, k, i, conj(at(f, i, from)) * sign);
+    }
+  }
+  free(w), free(order);
+  return st;
+}
+
+typedef RtStatus (*Singular)(Fm *f, double *s, char jobz, Fm *u, Fm *vt);
+
+static Singular singular_of(int flags) { return flags & LF_HERMITIAN ? hermitian_singular : singular; }
+
 /* The singular values of a, largest first (min(m, n) of them, in *s). */
-static RtStatus singular_values(int kind, const RtArray *a, double **s, int *k) {
+static RtStatus singular_values(int kind, const RtArray *a, int flags, double **s, int *k) {
   Fm f;
   RtStatus st = fortran_of(a, 2, kind, &f);
   if (st) return st;
   *k = f.m < f.n ? f.m : f.n;
   *s = doubles(*k, &st);
   if (!st) st = check_finite(&f);
-  if (!st) st = singular(&f, *s, 'N', NULL, NULL);
+  if (!st) st = singular_of(flags)(&f, *s, 'N', NULL, NULL);
   free(f.d);
   return st;
 }
@@ -423,7 +464,7 @@ static RtStatus svd(int kind, const RtArray *a, int flags, RtArray *out) {
   bool uv = flags & LF_VECTORS, full = flags & LF_FULL;
   double *s = doubles(k, &st);
   if (!st) st = check_finite(&f);
-  if (!st) st = singular(&f, s, !uv ? 'N' : full ? 'A' : 'S', &u, &vt);
+  if (!st) st = singular_of(flags)(&f, s, !uv ? 'N' : full ? 'A' : 'S', &u, &vt);
   if (!st && uv && k == 0 && full) {  /* NumPy's: identities */
     for (int i = 0; i < u.m; i++) put(&u, i, i, 1.0);
     for (int i = 0; i < vt.m; i++) put(&vt, i, i, 1.0);
@@ -569,7 +610,7 @@ static RtStatus pinv(int kind, const RtArray *a, double p, int flags, RtArray *o
   int m = f.m, n = f.n, k = m < n ? m : n;
   double *s = doubles(k, &st), rcond = flags & LF_DEFAULT ? 1e-15 : p, largest = 0;
   if (!st) st = check_finite(&f);
-  if (!st) st = singular(&f, s, 'S', &u, &vt);
+  if (!st) st = singular_of(flags)(&f, s, 'S', &u, &vt);
   if (!st) st = new_fm(&c, n, m, f.cplx);
   for (int i = 0; i < k; i++) largest = s[i] > largest ? s[i] : largest;
   for (int l = 0; !st && l < k; l++) {  /* u's columns scaled by 1 / s */
@@ -683,7 +724,7 @@ static RtStatus cond(int kind, const RtArray *a, double p, int flags, double *sc
   if (by_svd) {
     double *s;
     int k;
-    if (!(st = singular_values(kind, a, &s, &k))) r = p == -2 ? s[k - 1] / s[0] : s[0] / s[k - 1];
+    if (!(st = singular_values(kind, a, 0, &s, &k))) r = p == -2 ? s[k - 1] / s[0] : s[0] / s[k - 1];
     if (!st) free(s);
   } else {
     bool singular = false;
@@ -710,13 +751,13 @@ static RtStatus cond(int kind, const RtArray *a, double p, int flags, double *sc
  * NumPy's largest * max(m, n) * eps); of a vector, whether it is not all 0 */
 static RtStatus rank(int kind, const RtArray *a, int nda, double p, int flags, double *scalar) {
   double *s = NULL, largest = 0;
-  int k = 0, count = 0;
+  int k = 0, count = 0;  /* (of a Hermitian a, |eigenvalues|: flags) */
   if (nda == 1) {
     for (int64_t i = 0; i < a->shape[0]; i++) count |= load(a->data + i * a->strides[0], kind) != 0;
     scalar[0] = count;
     return RT_OK;
   }
-  RtStatus st = singular_values(kind, a, &s, &k);
+  RtStatus st = singular_values(kind, a, flags, &s, &k);
   for (int i = 0; !st && i < k; i++) largest = fmax(largest, real_kind(kind) == TY_F32 ? (float)s[i] : s[i]);
   double m = (double)(a->shape[0] > a->shape[1] ? a->shape[0] : a->shape[1]);
   bool single = real_kind(kind) == TY_F32;  /* NumPy compares s and eps in a's precision */
