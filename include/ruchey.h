@@ -682,6 +682,9 @@ int32_t rt_linalg_stack(int32_t op, int32_t kind, const RtArray *a, int32_t nda,
                         RtArray *out);
 int32_t rt_decomp_stack(int32_t op, int32_t kind, const RtArray *a, int32_t nda, double p, int32_t flags,
                         RtArray *out);
+/* builtins/norm_rt.c: numpy.linalg.norm with axis= or keepdims= */
+int32_t rt_norm_axes(int32_t kind, const RtArray *a, int32_t nd, double p, int32_t flags, int32_t naxes, int64_t ax0,
+                     int64_t ax1, int32_t keepdims, RtArray *out, double *scalar);
 void rt_set_routine(const char *name, void *fn);
 void rt_set_linalg_error(void *cls);
 extern const char *const la_blas_names[], *const la_lapack_names[];

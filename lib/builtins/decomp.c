@@ -166,15 +166,43 @@ static const Type *ty_lstsq(Infer *in, Node *n, const Type **args) {
   return ty_tuple(4, (const Type *[]){ty_array(e, b->ty->ndim, 'C', false), array1(r), TYS(TY_I64), array1(r)});
 }
 
-/* numpy.linalg.norm(x, ord=None, axis=None, keepdims=False) of a vector or matrix */
+/* The axes norm's axis= names: 0 (None), 1 (an int or a 1-tuple), 2 (a
+ * pair of ints); -1 after an error. */
+static int norm_axes(Infer *in, Node *n, Node *axis) {
+  const Type *t = is_none(axis) ? NULL : axis->ty;
+  if (!t) return 0;
+  if (ty_is_int(t)) return 1;
+  bool ints = t->kind == TY_TUPLE && t->nfields >= 1;
+  for (int i = 0; ints && i < t->nfields; i++) ints = ty_is_int(t->fields[i]);
+  if (!ints) {
+    ty_error(in, axis, "%s(): axis must be None, an integer or a tuple of integers, got %s", n->bi->name, t->name);
+    return -1;
+  }
+  if (t->nfields > 2) {
+    ty_error(in, axis, "%s(): Improper number of dimensions to norm.", n->bi->name);
+    return -1;
+  }
+  return t->nfields;
+}
+
+/* numpy.linalg.norm(x, ord=None, axis=None, keepdims=False): of a vector
+ * or matrix a number; along axis= a vector norm (an int) or a matrix norm
+ * (a pair) of each line or matrix; without an axis and ord of more than two
+ * dimensions the 2-norm of all elements. keepdims= must be a constant. */
 static const Type *ty_norm(Infer *in, Node *n, const Type **args) {
   Node *x = n->list.items[0], *ord = bi_arg(n, 1, "ord"), *axis = bi_arg(n, 2, "axis"), *keep = bi_arg(n, 3, "keepdims");
   bool kd;
-  if (!matrix_arg(in, n, x, 1, 2)) return NULL;
-  if (!is_none(axis)) return ty_error(in, axis, "%s(): axis= is not supported in compiled code", n->bi->name);
-  if (!flag_const(in, n, keep, false, &kd)) return NULL;
-  if (kd) return ty_error(in, keep, "%s(): keepdims=True is not supported in compiled code", n->bi->name);
-  return order_arg(in, n, ord, x->ty->ndim) ? real_of(work_of(x->ty->elem)) : NULL;
+  if (!matrix_arg(in, n, x, 1, RC_MAX_NDIM) || !flag_const(in, n, keep, false, &kd)) return NULL;
+  int nd = x->ty->ndim, naxes = norm_axes(in, n, axis);
+  if (naxes < 0) return NULL;
+  if (!naxes && nd > 2 && !is_none(ord))
+    return ty_error(in, ord, "%s(): Improper number of dimensions to norm.", n->bi->name);
+  if (naxes > nd)
+    return ty_error(in, axis, "%s(): axis= names 2 axes of an array of %d dimension (AxisError)", n->bi->name, nd);
+  if (!order_arg(in, n, ord, naxes ? naxes : nd > 2 ? 2 : nd)) return NULL;
+  const Type *r = real_of(work_of(x->ty->elem));
+  int left = kd ? nd : naxes ? nd - naxes : 0;
+  return left ? ty_array(r, left, 'C', false) : r;
 }
 
 static const Type *ty_rank(Infer *in, Node *n, const Type **args) {
@@ -304,7 +332,40 @@ static LLVMValueRef result(Lower *l, const Type *t, int src, LLVMValueRef out, L
   return lo_convert(l, lo_load_scalar(l, from, at), from, t);
 }
 
+/* norm with axis= or keepdims=, or of more than two dimensions */
+static bool norm_by_axes(Node *n) {
+  Node *axis = bi_arg(n, 2, "axis"), *keep = bi_arg(n, 3, "keepdims");
+  return n->bi->ival == DC_NORM && (!is_none(axis) || (keep && keep->ival) || n->list.items[0]->ty->ndim > 2);
+}
+
+/* ... by rt_norm_axes(kind, a, nd, p, flags, naxes, ax0, ax1, keepdims, out, scalar) */
+static LLVMValueRef lo_norm_axes(Lower *l, Node *n) {
+  Node *a = n->list.items[0], *axis = bi_arg(n, 2, "axis"), *keep = bi_arg(n, 3, "keepdims");
+  int nd = a->ty->ndim, naxes = nd <= 2 ? nd : 0;
+  const Type *e = work_of(a->ty->elem), *i64 = TYS(TY_I64);
+  Call c = call_of(n);
+  ArrayOperands ops = bi_array_operands(l, a, NULL, e);
+  LLVMValueRef p = c.p ? lo_expr_as(l, c.p, TYS(TY_F64)) : lo_fconst(l, TYS(TY_F64), 0);
+  LLVMValueRef ax[2] = {const_i64(l, 0), const_i64(l, 1)};
+  if (!is_none(axis) && axis->ty->kind == TY_TUPLE) {
+    LLVMValueRef v = lo_expr(l, axis);
+    naxes = axis->ty->nfields;
+    for (int i = 0; i < naxes; i++) ax[i] = lo_convert(l, LLVMBuildExtractValue(l->b, v, (unsigned)i, ""), axis->ty->fields[i], i64);
+  } else if (!is_none(axis)) {
+    naxes = 1, ax[0] = lo_expr_as(l, axis, i64);
+  }
+  LLVMValueRef out = lo_alloca(l, l->mod->rtarray, "norm.out"), scalar = lo_alloca(l, l->mod->f64, "norm");
+  LLVMTypeRef pt[11] = {l->mod->i32, l->mod->ptr, l->mod->i32, l->mod->f64, l->mod->i32, l->mod->i32,
+                        l->mod->i64, l->mod->i64, l->mod->i32, l->mod->ptr, l->mod->ptr};
+  LLVMValueRef args[11] = {const_i32(l, (int)e->kind), ops.pa, const_i32(l, nd), p, const_i32(l, c.flags),
+                           const_i32(l, naxes), ax[0], ax[1], const_i32(l, keep && keep->ival), out, scalar};
+  bi_array_call_end(l, &ops, e, lo_call_fn(l, "rt_norm_axes", l->mod->i32, pt, args, 11));
+  if (n->ty->kind == TY_ARRAY) return lo_load_storage(l, n->ty, out);
+  return lo_convert(l, LLVMBuildLoad2(l->b, l->mod->f64, scalar, ""), TYS(TY_F64), n->ty);
+}
+
 static LLVMValueRef lo_decomp(Lower *l, Node *n) {
+  if (norm_by_axes(n)) return lo_norm_axes(l, n);
   int op = n->bi->ival;
   Node *a = n->list.items[0], *b = op == DC_LSTSQ ? n->list.items[1] : op == DC_COV ? bi_arg(n, 1, "y") : NULL;
   if (is_none(b)) b = NULL;

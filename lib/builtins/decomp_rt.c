@@ -680,7 +680,8 @@ static RtStatus matrix_norm(Fm *f, double p, int flags, double *r) {
     rt_set_error(RT_ERR_VALUE, "Invalid norm order for matrices.");
     return RT_ERR_VALUE;
   }
-  if ((int64_t)f->m * f->n == 0 && !(flags & LF_NUC) && p < 0) return empty_reduction();
+  if (!svd_ord && p < 0 && (isinf(p) ? f->m : f->n) == 0) return empty_reduction();  /* the min of no lines */
+  if ((int64_t)f->m * f->n == 0 && svd_ord && !(flags & LF_NUC) && p < 0) return empty_reduction();
   if (!svd_ord) {
     *r = line_sums(f, isinf(p), p > 0);
     return RT_OK;
