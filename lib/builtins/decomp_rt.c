@@ -810,24 +810,29 @@ static RtStatus power(int kind, const RtArray *a, double p, RtArray *out) {
 
 /* ---------------------------------------------------------------- cov, corrcoef */
 
-/* m's (and y's) variables as the columns of f (observations x variables) */
+/* m's (and y's) variables as the columns of f (observations x variables).
+ * NumPy 2's rule: m's rows are its variables (its columns where not
+ * rowvar, a vector one variable); y's the same, but a y of one row is one
+ * variable whatever rowvar says. Where m has no variables there are none
+ * (NumPy returns before it looks at y). */
 static RtStatus variables(const RtArray *a, int nd, const RtArray *b, int ndb, int kind, int flags, Fm *f) {
   bool rowvar = flags & LF_ROWVAR;
-  /* a 1-d array, or a matrix with one row, is one variable whatever rowvar says */
-  #define VARS(x, d) ((d) == 1 ? 1 : rowvar || (x)->shape[0] == 1 ? (x)->shape[0] : (x)->shape[1])
-  #define OBS(x, d) ((d) == 1 ? (x)->shape[0] : rowvar || (x)->shape[0] == 1 ? (x)->shape[1] : (x)->shape[0])
-  int64_t va = VARS(a, nd), obs = OBS(a, nd), vb = b ? VARS(b, ndb) : 0;
-  if (b && OBS(b, ndb) != obs) {
+  #define BY_ROWS(x, d, part) ((d) == 2 && (rowvar || ((part) && (x)->shape[0] == 1)))
+  #define VARS(x, d, part) ((d) == 1 ? 1 : BY_ROWS(x, d, part) ? (x)->shape[0] : (x)->shape[1])
+  #define OBS(x, d, part) ((d) == 1 ? (x)->shape[0] : BY_ROWS(x, d, part) ? (x)->shape[1] : (x)->shape[0])
+  int64_t va = VARS(a, nd, 0), obs = OBS(a, nd, 0), vb = b && va ? VARS(b, ndb, 1) : 0;
+  if (va == 0) b = NULL;
+  if (b && OBS(b, ndb, 1) != obs) {
     rt_error_format(RT_ERR_VALUE, "all the input array dimensions except for the concatenation axis must match "
                                   "exactly, but along dimension 1, the array at index 0 has size %lld and the array "
-                                  "at index 1 has size %lld", obs, OBS(b, ndb), 0, 0);
+                                  "at index 1 has size %lld", obs, OBS(b, ndb, 1), 0, 0);
     return RT_ERR_VALUE;
   }
   RtStatus st = new_fm(f, obs, va + vb, is_complex(kind));
   for (int part = 0; !st && part < (b ? 2 : 1); part++) {
     const RtArray *x = part ? b : a;
     int d = part ? ndb : nd;
-    bool by_rows = d == 2 && (rowvar || x->shape[0] == 1);
+    bool by_rows = BY_ROWS(x, d, part);
     int64_t vars = part ? vb : va, first = part ? va : 0;
     for (int64_t v = 0; v < vars; v++)
       for (int64_t o = 0; o < obs; o++) {
@@ -836,6 +841,7 @@ static RtStatus variables(const RtArray *a, int nd, const RtArray *b, int ndb, i
         put(f, o, first + v, load(x->data + off, kind));
       }
   }
+  #undef BY_ROWS
   #undef VARS
   #undef OBS
   return st;
