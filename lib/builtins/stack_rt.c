@@ -157,8 +157,8 @@ static void place(const Stack *s, const RtArray *r, const double *scalar, const 
   for (int k = 0; k < nums; k++) store_number(out[num[k].slot].data + idx * item_of(num[k].kind), &num[k], scalar);
 }
 
-static void release(RtArray *r) {
-  for (int i = 0; i < 4; i++)
+static void release(RtArray *r, int slots) {
+  for (int i = 0; i < slots; i++)
     if (r[i].meminfo) rt_meminfo_free(r[i].meminfo), r[i].meminfo = NULL;
 }
 
@@ -182,10 +182,10 @@ static RtStatus stacked(Stack *s, const RtArray *a, int nda, const RtArray *b, i
     st = one_matrix(s, &ma, b ? &mb : NULL, r, scalar);
     if (!st && idx == 0) st = make_stacks(s, r, num, nums, out);
     if (!st && count) place(s, r, scalar, num, nums, out, idx);
-    release(r);
+    release(r, 4);
   }
   free(abuf), free(bbuf);
-  if (st) release(out);
+  if (st) release(out, s->decomp ? 4 : 1);  /* (rt_linalg has one out) */
   return st;
 }
 
