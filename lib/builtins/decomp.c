@@ -6,7 +6,9 @@
  * real matrix real, as Numba's), which results a tuple holds (from the
  * constant compute_uv=, mode=), and a TypingError naming each keyword or
  * mode not supported. The lowerer hands the operands to rt_decomp
- * (decomp_rt.c), which checks the shapes and values as NumPy does.
+ * (decomp_rt.c), which checks the shapes and values as NumPy does; a
+ * stack of matrices to rt_decomp_stack (stack_rt.c), norm along axes to
+ * rt_norm_axes (norm_rt.c).
  */
 #include "builtins/builtins.h"
 
@@ -104,16 +106,7 @@ static const Type *stacked_of(const Type *t, int x) {
   return t ? stacked(t, x) : NULL;
 }
 
-static const Type *ty_matrix(Infer *in, Node *n, Node *a);
-
-/* The functions of one square (or any) matrix, or of a stack of them
- * (..., M, N): each result with the stack's dimensions before its own. */
-static const Type *ty_decomp(Infer *in, Node *n, const Type **args) {
-  Node *a = n->list.items[0];
-  if (!matrix_arg(in, n, a, 2, RC_MAX_NDIM)) return NULL;
-  return stacked_of(ty_matrix(in, n, a), a->ty->ndim - 2);
-}
-
+/* The result of the function of one square (or any) matrix a. */
 static const Type *ty_matrix(Infer *in, Node *n, Node *a) {
   int op = n->bi->ival;
   bool uv, full;
@@ -156,6 +149,14 @@ static const Type *ty_matrix(Infer *in, Node *n, Node *a) {
     return array2(e);
   }
   }
+}
+
+/* The functions of one matrix, or of a stack of them (..., M, N): each
+ * result with the stack's dimensions before its own. */
+static const Type *ty_decomp(Infer *in, Node *n, const Type **args) {
+  Node *a = n->list.items[0];
+  if (!matrix_arg(in, n, a, 2, RC_MAX_NDIM)) return NULL;
+  return stacked_of(ty_matrix(in, n, a), a->ty->ndim - 2);
 }
 
 static const Type *ty_lstsq(Infer *in, Node *n, const Type **args) {

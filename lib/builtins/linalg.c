@@ -5,7 +5,8 @@
  * can be known from the types (arrays, their dimensions, the result's
  * dtype); the lowerer hands the operands to rt_matrix_product (blas.c) or
  * rt_linalg (lapack.c), which check the shapes as NumPy does and compute
- * through BLAS and LAPACK (or plain loops for integer products).
+ * through BLAS and LAPACK (or plain loops for integer products); stacks
+ * of matrices of solve, inv, det to rt_linalg_stack (stack_rt.c).
  */
 #include "builtins/builtins.h"
 
