@@ -633,7 +633,7 @@ static RtStatus pinv(int kind, const RtArray *a, double p, int flags, RtArray *o
 /* ---------------------------------------------------------------- norm, cond, matrix_rank */
 
 /* p-norm of a vector's magnitudes, as NumPy's norm computes each ord */
-static double vector_norm(const double *v, int64_t n, double p, int flags) {
+double la_vector_norm(const double *v, int64_t n, double p, int flags) {
   double r = 0;
   if (flags & LF_DEFAULT || p == 2) {
     for (int64_t i = 0; i < n; i++) r += v[i] * v[i];
@@ -705,7 +705,7 @@ static RtStatus norm(int kind, const RtArray *a, int nda, double p, int flags, d
     double *v = doubles(f.m, &st);
     for (int i = 0; !st && i < f.m; i++) v[i] = cabs(at(&f, i, 0));
     if (!st && f.m == 0 && p == -INFINITY && !(flags & LF_DEFAULT)) st = empty_reduction();
-    if (!st) scalar[0] = vector_norm(v, f.m, p, flags);
+    if (!st) scalar[0] = la_vector_norm(v, f.m, p, flags);
     free(v);
   }
   free(f.d);

@@ -3,8 +3,9 @@
  * matrix in those two axes), keepdims=, and of more than two dimensions
  * without an axis the 2-norm of all the elements.
  *
- * Each line or matrix is handed to rt_decomp's norm of one vector or
- * matrix as a view, so every ord means here what it means there. Where
+ * Each matrix is handed to rt_decomp's norm of one matrix as a view, so
+ * every ord means here what it means there; each line's magnitudes go to
+ * the vector norm rt_decomp's uses (la_vector_norm), in one buffer. Where
  * there are no lines at all, one of zeros of the core's shape is still
  * computed, so that an ord NumPy refuses (or an empty core's min) raises
  * as NumPy's does even then.
@@ -45,6 +46,29 @@ static double norm_of_all(const RtArray *a, int nd, int kind) {
   return sqrt(sum);
 }
 
+/* |x[i * step]| of n elements of kind, into v */
+static void magnitudes(const char *x, int64_t n, int64_t step, int kind, double *v) {
+  for (int64_t i = 0; i < n; i++, x += step) {
+    switch (kind) {
+    case TY_F32: v[i] = fabs(*(const float *)x); break;
+    case TY_F64: v[i] = fabs(*(const double *)x); break;
+    case TY_C64: v[i] = hypot(((const float *)x)[0], ((const float *)x)[1]); break;
+    default: v[i] = hypot(((const double *)x)[0], ((const double *)x)[1]); break;
+    }
+  }
+}
+
+/* one line's norm (rt_decomp's of a vector, without its copy) */
+static RtStatus line_norm(const RtArray *line, int kind, double p, int flags, double *v, double *r) {
+  if (line->shape[0] == 0 && p == -INFINITY && !(flags & LF_DEFAULT)) {
+    rt_set_error(RT_ERR_VALUE, "zero-size array to reduction operation minimum which has no identity");
+    return RT_ERR_VALUE;
+  }
+  magnitudes(line->data, line->shape[0], line->strides[0], kind, v);
+  *r = la_vector_norm(v, line->shape[0], p, flags);
+  return RT_OK;
+}
+
 static void store_real(char *p, int kind, double v) {
   if (kind == TY_F32 || kind == TY_C64) *(float *)p = (float)v;
   else *(double *)p = v;
@@ -83,6 +107,8 @@ int32_t rt_norm_axes(int32_t kind, const RtArray *a, int32_t nd, double p, int32
   RtArray core = {0}, r[4];
   for (int k = 0; k < naxes; k++) core.shape[k] = a->shape[ax[k]], core.strides[k] = a->strides[ax[k]];
   char *zeros = NULL;
+  double *v = naxes == 1 ? malloc(sizeof(double) * (size_t)(core.shape[0] + 1)) : NULL;
+  if (naxes == 1 && !v) rt_set_error(st = RT_ERR_MEMORY, "cannot allocate a line");
   if (!st && count == 0) {  /* one core of zeros, contiguous */
     zeros = calloc((size_t)(core.shape[0] * (naxes == 2 ? core.shape[1] : 1) + 1), (size_t)item_of(kind));
     if (!zeros) rt_set_error(st = RT_ERR_MEMORY, "cannot allocate a matrix");
@@ -93,11 +119,11 @@ int32_t rt_norm_axes(int32_t kind, const RtArray *a, int32_t nd, double p, int32
   for (int64_t i = 0; !st && i < (count ? count : 1); i++) {
     core.data = zeros ? zeros : a->data;
     for (int d = 0; !zeros && d < nout; d++) core.data += idx[d] * outer_strides[d];
-    st = rt_decomp(DC_NORM, kind, &core, naxes, NULL, 0, p, flags, r, scalar);
+    st = v ? line_norm(&core, kind, p, flags, v, scalar) : rt_decomp(DC_NORM, kind, &core, naxes, NULL, 0, p, flags, r, scalar);
     if (!st && count && nshape) store_real(out->data + i * item, rkind, scalar[0]);
     for (int d = nout - 1; d >= 0 && ++idx[d] == outer[d]; d--) idx[d] = 0;
   }
-  free(zeros);
+  free(zeros), free(v);
   if (st && out->meminfo) rt_meminfo_free(out->meminfo), out->meminfo = NULL;
   return st;
 }
