@@ -659,7 +659,7 @@ int32_t rt_argsort(const void *data, const int64_t *shape, const int64_t *stride
  * named as in scipy.linalg.cython_blas and cython_lapack (the names
  * wanted, NULL-terminated), and numpy.linalg.LinAlgError, set by the
  * extension. */
-enum { LA_DOT, LA_MATMUL, LA_INNER, LA_VDOT, LA_SOLVE, LA_INV, LA_DET };
+enum { LA_DOT, LA_MATMUL, LA_INNER, LA_VDOT, LA_SOLVE, LA_INV, LA_DET, LA_TENSORSOLVE, LA_TENSORINV };
 /* builtins/decomp_rt.c: the rest of numpy.linalg (DC_, a row's ival), of
  * a (and b) of elements of kind, with a number p and flags (LF_) that the
  * call's arguments gave; new arrays in out[0..3], numbers at scalar[0..3]. */
@@ -682,6 +682,9 @@ int32_t rt_linalg_stack(int32_t op, int32_t kind, const RtArray *a, int32_t nda,
                         RtArray *out);
 int32_t rt_decomp_stack(int32_t op, int32_t kind, const RtArray *a, int32_t nda, double p, int32_t flags,
                         RtArray *out);
+/* numpy.linalg.tensorsolve (b) and tensorinv (ind): a reshaped into one matrix */
+int32_t rt_tensor(int32_t op, int32_t kind, const RtArray *a, int32_t nda, const RtArray *b, int32_t ndb, int64_t ind,
+                  RtArray *out);
 /* builtins/norm_rt.c: numpy.linalg.norm with axis= or keepdims= */
 int32_t rt_norm_axes(int32_t kind, const RtArray *a, int32_t nd, double p, int32_t flags, int32_t naxes, int64_t ax0,
                      int64_t ax1, int32_t keepdims, RtArray *out, double *scalar);

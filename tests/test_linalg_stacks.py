@@ -505,3 +505,70 @@ def test_cov_of_one_row_where_not_rowvar_is_numpy2s_many_variables():
         np.testing.assert_allclose(got, expected, equal_nan=True)
         with pytest.raises(ValueError, match="concatenation axis must match"):
             cov_y(m, m, False)
+
+
+# ---------------------------------------------------------------- tensorsolve, tensorinv
+
+@ruchey.njit
+def tensorsolve(a, b):
+    return np.linalg.tensorsolve(a, b)
+
+
+@ruchey.njit
+def tensorinv(a, ind):
+    return np.linalg.tensorinv(a, ind)
+
+
+@ruchey.njit
+def tensorinv_default(a):
+    return np.linalg.tensorinv(a)
+
+
+@pytest.mark.parametrize("dtype", DTYPES + [np.int64], ids=ids)
+@pytest.mark.parametrize("layout", LAYOUTS)
+@pytest.mark.parametrize("a_shape, b_shape", [((6, 2, 3), (6,)), ((2, 3, 6), (2, 3)), ((2, 3, 3, 2), (2, 3)),
+                                              ((1, 1), (1,)), ((0, 0), (0,))], ids=str)
+def test_tensorsolve_is_numpys(dtype, layout, a_shape, b_shape):
+    rng = make_rng(13)
+    a = laid_out((rng.standard_normal(a_shape) * 3).astype(dtype), layout)
+    b = laid_out((rng.standard_normal(b_shape) * 3).astype(dtype), layout)
+    got, expected = tensorsolve(a, b), np.linalg.tensorsolve(a, b)
+    assert_same_type(got, expected, "tensorsolve")
+    assert_close(got, expected, 6, "tensorsolve")
+
+
+@pytest.mark.parametrize("dtype", DTYPES + [np.int64], ids=ids)
+@pytest.mark.parametrize("layout", LAYOUTS)
+@pytest.mark.parametrize("shape, ind", [((4, 6, 8, 3), 2), ((24, 8, 3), 1), ((2, 3, 6), 2), ((3, 3), 1)], ids=str)
+def test_tensorinv_is_numpys(dtype, layout, shape, ind):
+    a = laid_out((make_rng(14).standard_normal(shape) * 3).astype(dtype), layout)
+    got, expected = tensorinv(a, ind), np.linalg.tensorinv(a, ind)
+    assert_same_type(got, expected, "tensorinv")
+    assert_close(got, expected, 24, "tensorinv")
+    if ind == 2:
+        assert_close(tensorinv_default(a), expected, 24, "tensorinv")
+
+
+@pytest.mark.parametrize("f, args, exc, message", [
+    (tensorsolve, (np.ones((2, 3, 3)), np.ones(2)), np.linalg.LinAlgError, "Input arrays must satisfy"),
+    (tensorsolve, (np.zeros((2, 2)), np.ones(2)), np.linalg.LinAlgError, "Singular matrix"),
+    (tensorsolve, (np.eye(4).reshape(4, 2, 2), np.ones(3)), ValueError, "mismatch"),
+    (tensorinv, (np.ones((2, 3)), 1), np.linalg.LinAlgError, "square"),
+    (tensorinv, (np.eye(2), 0), ValueError, "Invalid ind argument"),
+], ids=str)
+def test_tensorsolve_and_tensorinv_errors_are_numpys(f, args, exc, message):
+    with pytest.raises(exc, match=message):
+        f.py_func(*args)
+    with pytest.raises(exc, match=message):
+        f(*args)
+
+
+@pytest.mark.parametrize("src, message", [
+    ("np.linalg.tensorsolve(a, a[0], axes=(0,))", "axes= is not supported"),
+    ("np.linalg.tensorsolve(a[0], a)", "a must have more dimensions than b"),
+    ("np.linalg.tensorinv(a, 1.5)", "ind must be an integer"),
+], ids=str)
+def test_tensor_arguments_not_supported_are_typing_errors(src, message):
+    f = ruchey.njit(define(f"def f(a):\n    return {src}\n", env={"np": np}))
+    with pytest.raises(ruchey.TypingError, match=message.replace("(", r"\(").replace(")", r"\)")):
+        f(np.ones((2, 2, 2)))

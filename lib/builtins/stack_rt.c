@@ -13,6 +13,9 @@
  * solve's b is a stack of vectors (..., M) only where it has one dimension
  * (NumPy 2's rule), else a stack of M x K matrices; the stacks of a and b
  * broadcast against each other.
+ *
+ * tensorsolve and tensorinv reshape a (copied in C order) into one matrix
+ * and reshape the 2-D path's result back.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -203,4 +206,51 @@ int32_t rt_decomp_stack(int32_t op, int32_t kind, const RtArray *a, int32_t nda,
   Stack s = {true, op, kind, flags, p, 0};
   for (int i = 0; i < 4; i++) out[i].meminfo = NULL;
   return stacked(&s, a, nda, NULL, 0, out);
+}
+
+/* ---------------------------------------------------------------- tensorsolve, tensorinv */
+
+/* a's elements in C order, a new rows x cols matrix */
+static RtStatus as_matrix(const RtArray *a, int nd, int64_t rows, int64_t cols, int kind, RtArray *m) {
+  int64_t item = item_of(kind), shape[2] = {rows, cols}, strides[RC_MAX_NDIM], stride = item;
+  RtStatus st = la_new_result(m, 2, shape, item);
+  for (int d = nd - 1; d >= 0; d--) strides[d] = stride, stride *= a->shape[d];
+  if (!st && rows * cols) rt_copy_strided(nd, a->shape, m->data, strides, a->data, a->strides, item);
+  return st;
+}
+
+/* x (a new C-ordered array) given the shape of nd dimensions */
+static void reshaped(RtArray *x, int nd, const int64_t *shape, int64_t item) {
+  for (int d = nd - 1; d >= 0; d--) x->shape[d] = shape[d], x->strides[d] = item, item *= shape[d];
+}
+
+/* numpy.linalg.tensorsolve(a, b): a as a prod(a.shape[:b.ndim]) square
+ * matrix, b as a vector; tensorinv(a, ind): a's first ind dimensions the
+ * rows, its inverse shaped a.shape[ind:] + a.shape[:ind] */
+int32_t rt_tensor(int32_t op, int32_t kind, const RtArray *a, int32_t nda, const RtArray *b, int32_t ndb, int64_t ind,
+                  RtArray *out) {
+  int64_t rows = 1, cols = 1, count = 1, shape[RC_MAX_NDIM];
+  bool solve = op == LA_TENSORSOLVE;
+  out->meminfo = NULL;
+  if (!solve && ind <= 0) {
+    rt_set_error(RT_ERR_VALUE, "Invalid ind argument.");
+    return RT_ERR_VALUE;
+  }
+  int split = solve ? ndb : ind < nda ? (int)ind : nda;
+  for (int d = 0; d < nda; d++) *(d < split ? &rows : &cols) *= a->shape[d];
+  for (int d = 0; solve && d < ndb; d++) count *= b->shape[d];
+  if (solve && rows != cols)
+    return la_error("Input arrays must satisfy the requirement prod(a.shape[b.ndim:]) == prod(a.shape[:b.ndim])");
+  RtArray m = {0}, v = {0};
+  double scalar[4];
+  RtStatus st = as_matrix(a, nda, rows, cols, kind, &m);
+  if (!st && solve) st = as_matrix(b, ndb, count, 1, kind, &v);
+  if (!st) st = rt_linalg(solve ? LA_SOLVE : LA_INV, kind, &m, 2, &v, 1, out, scalar, NULL);
+  if (m.meminfo) rt_meminfo_free(m.meminfo);
+  if (v.meminfo) rt_meminfo_free(v.meminfo);
+  if (st) return st;
+  for (int d = split; d < nda; d++) shape[d - split] = a->shape[d];
+  for (int d = 0; !solve && d < split; d++) shape[nda - split + d] = a->shape[d];
+  reshaped(out, solve ? nda - split : nda, shape, item_of(kind));
+  return RT_OK;
 }
