@@ -661,14 +661,15 @@ int32_t rt_argsort(const void *data, const int64_t *shape, const int64_t *stride
  * named as in scipy.linalg.cython_blas and cython_lapack (the names
  * wanted, NULL-terminated), and numpy.linalg.LinAlgError, set by the
  * extension. */
-enum { LA_DOT, LA_MATMUL, LA_INNER, LA_VDOT, LA_SOLVE, LA_INV, LA_DET };
+enum { LA_DOT, LA_MATMUL, LA_INNER, LA_VDOT, LA_SOLVE, LA_INV, LA_DET, LA_TENSORSOLVE, LA_TENSORINV };
 /* builtins/decomp_rt.c: the rest of numpy.linalg (DC_, a row's ival), of
  * a (and b) of elements of kind, with a number p and flags (LF_) that the
  * call's arguments gave; new arrays in out[0..3], numbers at scalar[0..3]. */
 enum { DC_SLOGDET, DC_CHOLESKY, DC_EIGH, DC_EIG, DC_SVD, DC_QR, DC_LSTSQ, DC_PINV, DC_NORM, DC_COND, DC_RANK,
        DC_POWER, DC_COV };
 enum { LF_VECTORS = 1, LF_UPPER = 2, LF_FULL = 4, LF_COMPLETE = 8, LF_R_ONLY = 16, LF_DEFAULT = 32, LF_FRO = 64,
-       LF_NUC = 128, LF_ROWVAR = 256, LF_BIAS = 512, LF_CORR = 1024, LF_SCALAR = 2048 };
+       LF_NUC = 128, LF_ROWVAR = 256, LF_BIAS = 512, LF_CORR = 1024, LF_SCALAR = 2048,
+       LF_HERMITIAN = 4096 };
 int32_t rt_decomp(int32_t op, int32_t kind, const RtArray *a, int32_t nda, const RtArray *b, int32_t ndb, double p,
                   int32_t flags, RtArray *out, double *scalar);
 /* solve, inv, det of complex matrices (rt_linalg's arguments) */
@@ -678,6 +679,17 @@ int32_t rt_matrix_product(int32_t op, int32_t kind, const RtArray *a, int32_t nd
                           RtArray *out, void *scalar, const RtArray *dest);
 int32_t rt_linalg(int32_t op, int32_t kind, const RtArray *a, int32_t nda, const RtArray *b, int32_t ndb,
                   RtArray *out, void *scalar, const RtArray *dest);
+/* builtins/stack_rt.c: rt_linalg's and rt_decomp's functions of stacks of matrices */
+int32_t rt_linalg_stack(int32_t op, int32_t kind, const RtArray *a, int32_t nda, const RtArray *b, int32_t ndb,
+                        RtArray *out);
+int32_t rt_decomp_stack(int32_t op, int32_t kind, const RtArray *a, int32_t nda, double p, int32_t flags,
+                        RtArray *out);
+/* numpy.linalg.tensorsolve (b) and tensorinv (ind): a reshaped into one matrix */
+int32_t rt_tensor(int32_t op, int32_t kind, const RtArray *a, int32_t nda, const RtArray *b, int32_t ndb, int64_t ind,
+                  RtArray *out);
+/* builtins/norm_rt.c: numpy.linalg.norm with axis= or keepdims= */
+int32_t rt_norm_axes(int32_t kind, const RtArray *a, int32_t nd, double p, int32_t flags, int32_t naxes, int64_t ax0,
+                     int64_t ax1, int32_t keepdims, RtArray *out, double *scalar);
 void rt_set_routine(const char *name, void *fn);
 void rt_set_linalg_error(void *cls);
 extern const char *const la_blas_names[], *const la_lapack_names[];

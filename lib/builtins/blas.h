@@ -17,6 +17,8 @@ RtStatus la_missing(void);         /* the RuntimeError that says SciPy is missin
 RtStatus la_error(const char *msg);  /* numpy.linalg.LinAlgError(msg) */
 /* out: a new C-contiguous array of ndim dimensions, itemsize item. */
 RtStatus la_new_result(RtArray *out, int ndim, const int64_t *shape, int64_t item);
+/* the p-norm (flags: LF_DEFAULT for ord None) of n magnitudes v, as NumPy's norm */
+double la_vector_norm(const double *v, int64_t n, double p, int flags);
 /* c (n x n, C order) = a b of C-ordered n x n matrices of elements of kind */
 RtStatus la_square_product(int kind, const char *a, const char *b, char *c, int64_t n);
 

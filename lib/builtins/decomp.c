@@ -6,7 +6,9 @@
  * real matrix real, as Numba's), which results a tuple holds (from the
  * constant compute_uv=, mode=), and a TypingError naming each keyword or
  * mode not supported. The lowerer hands the operands to rt_decomp
- * (decomp_rt.c), which checks the shapes and values as NumPy does.
+ * (decomp_rt.c), which checks the shapes and values as NumPy does; a
+ * stack of matrices to rt_decomp_stack (stack_rt.c), norm along axes to
+ * rt_norm_axes (norm_rt.c).
  */
 #include "builtins/builtins.h"
 
@@ -65,17 +67,8 @@ static bool bool_arg(Infer *in, Node *n, Node *x, const char *what) {
   return false;
 }
 
-static bool not_supported(Infer *in, Node *n, Node *x, const char *what) {
-  ty_error(in, x, "%s(): %s is not supported in compiled code", n->bi->name, what);
-  return false;
-}
-
-/* hermitian= of svd, pinv, matrix_rank: only False */
-static bool hermitian_false(Infer *in, Node *n, Node *x) {
-  bool h;
-  if (!flag_const(in, n, x, false, &h)) return false;
-  return !h || not_supported(in, n, x, "hermitian=True");
-}
+/* hermitian= of svd, pinv, matrix_rank: a bool (True: by eigh, as NumPy's) */
+static bool hermitian_arg(Infer *in, Node *n, Node *x) { return bool_arg(in, n, x, "hermitian"); }
 
 static const char *string_arg(const Node *x) { return x && x->kind == N_STRING ? x->str : NULL; }
 
@@ -97,12 +90,26 @@ static const Type *array1(const Type *e) { return ty_array(e, 1, 'C', false); }
 static const Type *array2(const Type *e) { return ty_array(e, 2, 'C', false); }
 static const Type *pair(const Type *a, const Type *b) { return ty_tuple(2, (const Type *[]){a, b}); }
 
-/* The functions of one square (or any) matrix. */
-static const Type *ty_decomp(Infer *in, Node *n, const Type **args) {
-  Node *a = n->list.items[0];
+/* A result of a stack of matrices, its stack of x dimensions more (numbers: arrays of them) */
+static const Type *stacked(const Type *t, int x) {
+  if (!x) return t;
+  if (t->kind != TY_ARRAY) return ty_array(t, x, 'C', false);
+  return ty_array(t->elem, t->ndim + x, 'C', false);
+}
+
+static const Type *stacked_of(const Type *t, int x) {
+  if (t && t->kind == TY_TUPLE) {
+    const Type *f[4];
+    for (int i = 0; i < t->nfields; i++) f[i] = stacked(t->fields[i], x);
+    return ty_tuple(t->nfields, f);
+  }
+  return t ? stacked(t, x) : NULL;
+}
+
+/* The result of the function of one square (or any) matrix a. */
+static const Type *ty_matrix(Infer *in, Node *n, Node *a) {
   int op = n->bi->ival;
   bool uv, full;
-  if (!matrix_arg(in, n, a, 2, 2)) return NULL;
   const Type *e = work_of(a->ty->elem), *r = real_of(e);
   switch (op) {
   case DC_SLOGDET: return pair(e, r);
@@ -116,7 +123,7 @@ static const Type *ty_decomp(Infer *in, Node *n, const Type **args) {
     return n->bi->path[3] == 'v' ? array1(r) : pair(array1(r), array2(e));  /* eigvalsh, eigh */
   }
   case DC_SVD:
-    if (!flag_const(in, n, bi_arg(n, 2, "compute_uv"), true, &uv) || !hermitian_false(in, n, bi_arg(n, 3, "hermitian")) ||
+    if (!flag_const(in, n, bi_arg(n, 2, "compute_uv"), true, &uv) || !hermitian_arg(in, n, bi_arg(n, 3, "hermitian")) ||
         !flag_const(in, n, bi_arg(n, 1, "full_matrices"), true, &full))
       return NULL;
     return uv ? ty_tuple(3, (const Type *[]){array2(e), array1(r), array2(e)}) : array1(r);
@@ -129,7 +136,7 @@ static const Type *ty_decomp(Infer *in, Node *n, const Type **args) {
     return !strcmp(s, "r") ? array2(e) : pair(array2(e), array2(e));
   }
   case DC_PINV:
-    if (!none_or_number(in, n, bi_arg(n, 1, "rcond"), "rcond") || !hermitian_false(in, n, bi_arg(n, 2, "hermitian")))
+    if (!none_or_number(in, n, bi_arg(n, 1, "rcond"), "rcond") || !hermitian_arg(in, n, bi_arg(n, 2, "hermitian")))
       return NULL;
     return array2(e);
   case DC_COND: return order_arg(in, n, bi_arg(n, 1, "p"), 2) ? r : NULL;
@@ -144,6 +151,14 @@ static const Type *ty_decomp(Infer *in, Node *n, const Type **args) {
   }
 }
 
+/* The functions of one matrix, or of a stack of them (..., M, N): each
+ * result with the stack's dimensions before its own. */
+static const Type *ty_decomp(Infer *in, Node *n, const Type **args) {
+  Node *a = n->list.items[0];
+  if (!matrix_arg(in, n, a, 2, RC_MAX_NDIM)) return NULL;
+  return stacked_of(ty_matrix(in, n, a), a->ty->ndim - 2);
+}
+
 static const Type *ty_lstsq(Infer *in, Node *n, const Type **args) {
   Node *a = n->list.items[0], *b = n->list.items[1];
   if (!matrix_arg(in, n, a, 2, 2) || !matrix_arg(in, n, b, 1, 2)) return NULL;
@@ -152,23 +167,51 @@ static const Type *ty_lstsq(Infer *in, Node *n, const Type **args) {
   return ty_tuple(4, (const Type *[]){ty_array(e, b->ty->ndim, 'C', false), array1(r), TYS(TY_I64), array1(r)});
 }
 
-/* numpy.linalg.norm(x, ord=None, axis=None, keepdims=False) of a vector or matrix */
+/* The axes norm's axis= names: 0 (None), 1 (an int or a 1-tuple), 2 (a
+ * pair of ints); -1 after an error. */
+static int norm_axes(Infer *in, Node *n, Node *axis) {
+  const Type *t = is_none(axis) ? NULL : axis->ty;
+  if (!t) return 0;
+  if (ty_is_int(t)) return 1;
+  bool ints = t->kind == TY_TUPLE && t->nfields >= 1;
+  for (int i = 0; ints && i < t->nfields; i++) ints = ty_is_int(t->fields[i]);
+  if (!ints) {
+    ty_error(in, axis, "%s(): axis must be None, an integer or a tuple of integers, got %s", n->bi->name, t->name);
+    return -1;
+  }
+  if (t->nfields > 2) {
+    ty_error(in, axis, "%s(): Improper number of dimensions to norm.", n->bi->name);
+    return -1;
+  }
+  return t->nfields;
+}
+
+/* numpy.linalg.norm(x, ord=None, axis=None, keepdims=False): of a vector
+ * or matrix a number; along axis= a vector norm (an int) or a matrix norm
+ * (a pair) of each line or matrix; without an axis and ord of more than two
+ * dimensions the 2-norm of all elements. keepdims= must be a constant. */
 static const Type *ty_norm(Infer *in, Node *n, const Type **args) {
   Node *x = n->list.items[0], *ord = bi_arg(n, 1, "ord"), *axis = bi_arg(n, 2, "axis"), *keep = bi_arg(n, 3, "keepdims");
   bool kd;
-  if (!matrix_arg(in, n, x, 1, 2)) return NULL;
-  if (!is_none(axis)) return ty_error(in, axis, "%s(): axis= is not supported in compiled code", n->bi->name);
-  if (!flag_const(in, n, keep, false, &kd)) return NULL;
-  if (kd) return ty_error(in, keep, "%s(): keepdims=True is not supported in compiled code", n->bi->name);
-  return order_arg(in, n, ord, x->ty->ndim) ? real_of(work_of(x->ty->elem)) : NULL;
+  if (!matrix_arg(in, n, x, 1, RC_MAX_NDIM) || !flag_const(in, n, keep, false, &kd)) return NULL;
+  int nd = x->ty->ndim, naxes = norm_axes(in, n, axis);
+  if (naxes < 0) return NULL;
+  if (!naxes && nd > 2 && !is_none(ord))
+    return ty_error(in, ord, "%s(): Improper number of dimensions to norm.", n->bi->name);
+  if (naxes > nd)
+    return ty_error(in, axis, "%s(): axis= names 2 axes of an array of %d dimension (AxisError)", n->bi->name, nd);
+  if (!order_arg(in, n, ord, naxes ? naxes : nd > 2 ? 2 : nd)) return NULL;
+  const Type *r = real_of(work_of(x->ty->elem));
+  int left = kd ? nd : naxes ? nd - naxes : 0;
+  return left ? ty_array(r, left, 'C', false) : r;
 }
 
 static const Type *ty_rank(Infer *in, Node *n, const Type **args) {
   Node *a = n->list.items[0];
-  if (!matrix_arg(in, n, a, 1, 2) || !none_or_number(in, n, bi_arg(n, 1, "tol"), "tol") ||
-      !hermitian_false(in, n, bi_arg(n, 2, "hermitian")))
+  if (!matrix_arg(in, n, a, 1, RC_MAX_NDIM) || !none_or_number(in, n, bi_arg(n, 1, "tol"), "tol") ||
+      !hermitian_arg(in, n, bi_arg(n, 2, "hermitian")))
     return NULL;
-  return TYS(TY_I64);
+  return a->ty->ndim > 2 ? ty_array(TYS(TY_I64), a->ty->ndim - 2, 'C', false) : TYS(TY_I64);
 }
 
 /* numpy.cov(m, y=None, rowvar=True, bias=False, ddof=None) and
@@ -222,6 +265,7 @@ static Call call_of(Node *n) {
   case DC_SVD: {
     Node *uv = bi_arg(n, 2, "compute_uv"), *full = bi_arg(n, 1, "full_matrices");
     if (uv && !uv->ival) c.flags &= ~LF_VECTORS;
+    runtime_bool(&c, bi_arg(n, 3, "hermitian"), LF_HERMITIAN, false);
     if (!full || full->ival) c.flags |= LF_FULL;
     break;
   }
@@ -232,7 +276,10 @@ static Call call_of(Node *n) {
     break;
   }
   case DC_LSTSQ: c.p = bi_arg(n, 2, "rcond"); break;
-  case DC_PINV: c.p = bi_arg(n, 1, "rcond"); break;
+  case DC_PINV:
+    c.p = bi_arg(n, 1, "rcond");
+    runtime_bool(&c, bi_arg(n, 2, "hermitian"), LF_HERMITIAN, false);
+    break;
   case DC_NORM: case DC_COND: {
     Node *ord = bi_arg(n, 1, op == DC_NORM ? "ord" : "p");
     const char *s = string_arg(ord);
@@ -240,7 +287,10 @@ static Call call_of(Node *n) {
     else c.p = ord;
     break;
   }
-  case DC_RANK: c.p = bi_arg(n, 1, "tol"); break;
+  case DC_RANK:
+    c.p = bi_arg(n, 1, "tol");
+    runtime_bool(&c, bi_arg(n, 2, "hermitian"), LF_HERMITIAN, false);
+    break;
   case DC_POWER: c.p = bi_arg(n, 1, "n"); break;
   case DC_COV:
     if (is_corrcoef(n)) c.flags |= LF_CORR;
@@ -274,14 +324,49 @@ static int sources(Node *n, int flags, int *src) {
   return 1;
 }
 
+/* (of a stack, the numbers' stacks are arrays at out[2] and out[3]) */
 static LLVMValueRef result(Lower *l, const Type *t, int src, LLVMValueRef out, LLVMValueRef scalar) {
+  if (src < 0 && !scalar) src = src == -1 ? 2 : 3;
   if (src >= 0) return lo_load_storage(l, t, LLVMBuildGEP2(l->b, l->mod->rtarray, out, (LLVMValueRef[]){const_i32(l, src)}, 1, ""));
   const Type *from = ty_is_complex(t) ? TYS(TY_C128) : TYS(TY_F64);
   LLVMValueRef at = LLVMBuildGEP2(l->b, l->mod->f64, scalar, (LLVMValueRef[]){const_i32(l, -1 - src)}, 1, "");
   return lo_convert(l, lo_load_scalar(l, from, at), from, t);
 }
 
+/* norm with axis= or keepdims=, or of more than two dimensions */
+static bool norm_by_axes(Node *n) {
+  Node *axis = bi_arg(n, 2, "axis"), *keep = bi_arg(n, 3, "keepdims");
+  return n->bi->ival == DC_NORM && (!is_none(axis) || (keep && keep->ival) || n->list.items[0]->ty->ndim > 2);
+}
+
+/* ... by rt_norm_axes(kind, a, nd, p, flags, naxes, ax0, ax1, keepdims, out, scalar) */
+static LLVMValueRef lo_norm_axes(Lower *l, Node *n) {
+  Node *a = n->list.items[0], *axis = bi_arg(n, 2, "axis"), *keep = bi_arg(n, 3, "keepdims");
+  int nd = a->ty->ndim, naxes = nd <= 2 ? nd : 0;
+  const Type *e = work_of(a->ty->elem), *i64 = TYS(TY_I64);
+  Call c = call_of(n);
+  ArrayOperands ops = bi_array_operands(l, a, NULL, e);
+  LLVMValueRef p = c.p ? lo_expr_as(l, c.p, TYS(TY_F64)) : lo_fconst(l, TYS(TY_F64), 0);
+  LLVMValueRef ax[2] = {const_i64(l, 0), const_i64(l, 1)};
+  if (!is_none(axis) && axis->ty->kind == TY_TUPLE) {
+    LLVMValueRef v = lo_expr(l, axis);
+    naxes = axis->ty->nfields;
+    for (int i = 0; i < naxes; i++) ax[i] = lo_convert(l, LLVMBuildExtractValue(l->b, v, (unsigned)i, ""), axis->ty->fields[i], i64);
+  } else if (!is_none(axis)) {
+    naxes = 1, ax[0] = lo_expr_as(l, axis, i64);
+  }
+  LLVMValueRef out = lo_alloca(l, l->mod->rtarray, "norm.out"), scalar = lo_alloca(l, l->mod->f64, "norm");
+  LLVMTypeRef pt[11] = {l->mod->i32, l->mod->ptr, l->mod->i32, l->mod->f64, l->mod->i32, l->mod->i32,
+                        l->mod->i64, l->mod->i64, l->mod->i32, l->mod->ptr, l->mod->ptr};
+  LLVMValueRef args[11] = {const_i32(l, (int)e->kind), ops.pa, const_i32(l, nd), p, const_i32(l, c.flags),
+                           const_i32(l, naxes), ax[0], ax[1], const_i32(l, keep && keep->ival), out, scalar};
+  bi_array_call_end(l, &ops, e, lo_call_fn(l, "rt_norm_axes", l->mod->i32, pt, args, 11));
+  if (n->ty->kind == TY_ARRAY) return lo_load_storage(l, n->ty, out);
+  return lo_convert(l, LLVMBuildLoad2(l->b, l->mod->f64, scalar, ""), TYS(TY_F64), n->ty);
+}
+
 static LLVMValueRef lo_decomp(Lower *l, Node *n) {
+  if (norm_by_axes(n)) return lo_norm_axes(l, n);
   int op = n->bi->ival;
   Node *a = n->list.items[0], *b = op == DC_LSTSQ ? n->list.items[1] : op == DC_COV ? bi_arg(n, 1, "y") : NULL;
   if (is_none(b)) b = NULL;
@@ -302,7 +387,15 @@ static LLVMValueRef lo_decomp(Lower *l, Node *n) {
                         l->mod->i32, l->mod->f64, l->mod->i32, l->mod->ptr, l->mod->ptr};
   LLVMValueRef args[10] = {const_i32(l, op), const_i32(l, (int)e->kind), ops.pa, const_i32(l, a->ty->ndim), ops.pb,
                            const_i32(l, b ? b->ty->ndim : 0), p, flags, out, scalar};
-  bi_array_call_end(l, &ops, e, lo_call_fn(l, "rt_decomp", l->mod->i32, pt, args, 10));
+  bool stack = a->ty->ndim > 2 && op != DC_COV && op != DC_LSTSQ;
+  if (stack) {  /* rt_decomp_stack(op, kind, a, nda, p, flags, out) */
+    LLVMTypeRef st[7] = {pt[0], pt[1], pt[2], pt[3], pt[6], pt[7], pt[8]};
+    LLVMValueRef sa[7] = {args[0], args[1], args[2], args[3], args[6], args[7], args[8]};
+    bi_array_call_end(l, &ops, e, lo_call_fn(l, "rt_decomp_stack", l->mod->i32, st, sa, 7));
+    scalar = NULL;
+  } else {
+    bi_array_call_end(l, &ops, e, lo_call_fn(l, "rt_decomp", l->mod->i32, pt, args, 10));
+  }
   int src[4], count = sources(n, c.flags, src);
   if (n->ty->kind != TY_TUPLE) return result(l, n->ty, src[0], out, scalar);
   LLVMValueRef tuple = LLVMGetUndef(lo_type(l, n->ty));

@@ -402,15 +402,56 @@ static RtStatus singular(Fm *f, double *s, char jobz, Fm *u, Fm *vt) {
   return st ? st : info > 0 ? la_error("SVD did not converge") : RT_OK;
 }
 
+/* order: 0..n-1 sorted stably by |w| ascending (eigh's w ascends, so
+ * |w| is two sorted runs: insertion is quick enough) */
+static void by_magnitude(const double *w, int *order, int n) {
+  for (int i = 0; i < n; i++) {
+    int j = i;
+    for (; j > 0 && fabs(w[order[j - 1]]) > fabs(w[i]); j--) order[j] = order[j - 1];
+    order[j] = i;
+  }
+}
+
+/* singular()'s results of a Hermitian f as NumPy's hermitian=True makes
+ * them, by eigh of f's lower triangle: s the eigenvalues' magnitudes,
+ * largest first; u the eigenvectors in that order; vt u's columns times
+ * their eigenvalues' signs (copysign's: no 0), conjugate transposed. */
+static RtStatus hermitian_singular(Fm *f, double *s, char jobz, Fm *u, Fm *vt) {
+  int n = f->n;
+  bool none = jobz == 'N';
+  if (f->m != n) return la_error("Last 2 dimensions of the array must be square");
+  RtStatus st = none ? RT_OK : new_fm(u, n, n, f->cplx);
+  if (!st && !none) st = new_fm(vt, n, n, f->cplx);
+  double *w = doubles(n, &st);
+  int *order = doubles(n, &st);
+  if (!st) st = hermitian_eigen(f, w, !none, false);
+  if (!st) by_magnitude(w, order, n);
+  for (int k = 0; !st && k < n; k++) {
+    int from = order[n - 1 - k];
+    double sign = copysign(1.0, w[from]);
+    s[k] = fabs(w[from]);
+    for (int i = 0; !none && i < n; i++) {
+      put(u, i, k, at(f, i, from));
+      put(vt, k, i, conj(at(f, i, from)) * sign);
+    }
+  }
+  free(w), free(order);
+  return st;
+}
+
+typedef RtStatus (*Singular)(Fm *f, double *s, char jobz, Fm *u, Fm *vt);
+
+static Singular singular_of(int flags) { return flags & LF_HERMITIAN ? hermitian_singular : singular; }
+
 /* The singular values of a, largest first (min(m, n) of them, in *s). */
-static RtStatus singular_values(int kind, const RtArray *a, double **s, int *k) {
+static RtStatus singular_values(int kind, const RtArray *a, int flags, double **s, int *k) {
   Fm f;
   RtStatus st = fortran_of(a, 2, kind, &f);
   if (st) return st;
   *k = f.m < f.n ? f.m : f.n;
   *s = doubles(*k, &st);
   if (!st) st = check_finite(&f);
-  if (!st) st = singular(&f, *s, 'N', NULL, NULL);
+  if (!st) st = singular_of(flags)(&f, *s, 'N', NULL, NULL);
   free(f.d);
   return st;
 }
@@ -423,7 +464,7 @@ static RtStatus svd(int kind, const RtArray *a, int flags, RtArray *out) {
   bool uv = flags & LF_VECTORS, full = flags & LF_FULL;
   double *s = doubles(k, &st);
   if (!st) st = check_finite(&f);
-  if (!st) st = singular(&f, s, !uv ? 'N' : full ? 'A' : 'S', &u, &vt);
+  if (!st) st = singular_of(flags)(&f, s, !uv ? 'N' : full ? 'A' : 'S', &u, &vt);
   if (!st && uv && k == 0 && full) {  /* NumPy's: identities */
     for (int i = 0; i < u.m; i++) put(&u, i, i, 1.0);
     for (int i = 0; i < vt.m; i++) put(&vt, i, i, 1.0);
@@ -569,7 +610,7 @@ static RtStatus pinv(int kind, const RtArray *a, double p, int flags, RtArray *o
   int m = f.m, n = f.n, k = m < n ? m : n;
   double *s = doubles(k, &st), rcond = flags & LF_DEFAULT ? 1e-15 : p, largest = 0;
   if (!st) st = check_finite(&f);
-  if (!st) st = singular(&f, s, 'S', &u, &vt);
+  if (!st) st = singular_of(flags)(&f, s, 'S', &u, &vt);
   if (!st) st = new_fm(&c, n, m, f.cplx);
   for (int i = 0; i < k; i++) largest = s[i] > largest ? s[i] : largest;
   for (int l = 0; !st && l < k; l++) {  /* u's columns scaled by 1 / s */
@@ -592,7 +633,7 @@ static RtStatus pinv(int kind, const RtArray *a, double p, int flags, RtArray *o
 /* ---------------------------------------------------------------- norm, cond, matrix_rank */
 
 /* p-norm of a vector's magnitudes, as NumPy's norm computes each ord */
-static double vector_norm(const double *v, int64_t n, double p, int flags) {
+double la_vector_norm(const double *v, int64_t n, double p, int flags) {
   double r = 0;
   if (flags & LF_DEFAULT || p == 2) {
     for (int64_t i = 0; i < n; i++) r += v[i] * v[i];
@@ -639,7 +680,8 @@ static RtStatus matrix_norm(Fm *f, double p, int flags, double *r) {
     rt_set_error(RT_ERR_VALUE, "Invalid norm order for matrices.");
     return RT_ERR_VALUE;
   }
-  if ((int64_t)f->m * f->n == 0 && !(flags & LF_NUC) && p < 0) return empty_reduction();
+  if (!svd_ord && p < 0 && (isinf(p) ? f->m : f->n) == 0) return empty_reduction();  /* the min of no lines */
+  if ((int64_t)f->m * f->n == 0 && svd_ord && !(flags & LF_NUC) && p < 0) return empty_reduction();
   if (!svd_ord) {
     *r = line_sums(f, isinf(p), p > 0);
     return RT_OK;
@@ -663,7 +705,7 @@ static RtStatus norm(int kind, const RtArray *a, int nda, double p, int flags, d
     double *v = doubles(f.m, &st);
     for (int i = 0; !st && i < f.m; i++) v[i] = cabs(at(&f, i, 0));
     if (!st && f.m == 0 && p == -INFINITY && !(flags & LF_DEFAULT)) st = empty_reduction();
-    if (!st) scalar[0] = vector_norm(v, f.m, p, flags);
+    if (!st) scalar[0] = la_vector_norm(v, f.m, p, flags);
     free(v);
   }
   free(f.d);
@@ -683,7 +725,7 @@ static RtStatus cond(int kind, const RtArray *a, double p, int flags, double *sc
   if (by_svd) {
     double *s;
     int k;
-    if (!(st = singular_values(kind, a, &s, &k))) r = p == -2 ? s[k - 1] / s[0] : s[0] / s[k - 1];
+    if (!(st = singular_values(kind, a, 0, &s, &k))) r = p == -2 ? s[k - 1] / s[0] : s[0] / s[k - 1];
     if (!st) free(s);
   } else {
     bool singular = false;
@@ -710,13 +752,13 @@ static RtStatus cond(int kind, const RtArray *a, double p, int flags, double *sc
  * NumPy's largest * max(m, n) * eps); of a vector, whether it is not all 0 */
 static RtStatus rank(int kind, const RtArray *a, int nda, double p, int flags, double *scalar) {
   double *s = NULL, largest = 0;
-  int k = 0, count = 0;
+  int k = 0, count = 0;  /* (of a Hermitian a, |eigenvalues|: flags) */
   if (nda == 1) {
     for (int64_t i = 0; i < a->shape[0]; i++) count |= load(a->data + i * a->strides[0], kind) != 0;
     scalar[0] = count;
     return RT_OK;
   }
-  RtStatus st = singular_values(kind, a, &s, &k);
+  RtStatus st = singular_values(kind, a, flags, &s, &k);
   for (int i = 0; !st && i < k; i++) largest = fmax(largest, real_kind(kind) == TY_F32 ? (float)s[i] : s[i]);
   double m = (double)(a->shape[0] > a->shape[1] ? a->shape[0] : a->shape[1]);
   bool single = real_kind(kind) == TY_F32;  /* NumPy compares s and eps in a's precision */
@@ -768,24 +810,29 @@ static RtStatus power(int kind, const RtArray *a, double p, RtArray *out) {
 
 /* ---------------------------------------------------------------- cov, corrcoef */
 
-/* m's (and y's) variables as the columns of f (observations x variables) */
+/* m's (and y's) variables as the columns of f (observations x variables).
+ * NumPy 2's rule: m's rows are its variables (its columns where not
+ * rowvar, a vector one variable); y's the same, but a y of one row is one
+ * variable whatever rowvar says. Where m has no variables there are none
+ * (NumPy returns before it looks at y). */
 static RtStatus variables(const RtArray *a, int nd, const RtArray *b, int ndb, int kind, int flags, Fm *f) {
   bool rowvar = flags & LF_ROWVAR;
-  /* a 1-d array, or a matrix with one row, is one variable whatever rowvar says */
-  #define VARS(x, d) ((d) == 1 ? 1 : rowvar || (x)->shape[0] == 1 ? (x)->shape[0] : (x)->shape[1])
-  #define OBS(x, d) ((d) == 1 ? (x)->shape[0] : rowvar || (x)->shape[0] == 1 ? (x)->shape[1] : (x)->shape[0])
-  int64_t va = VARS(a, nd), obs = OBS(a, nd), vb = b ? VARS(b, ndb) : 0;
-  if (b && OBS(b, ndb) != obs) {
+  #define BY_ROWS(x, d, part) ((d) == 2 && (rowvar || ((part) && (x)->shape[0] == 1)))
+  #define VARS(x, d, part) ((d) == 1 ? 1 : BY_ROWS(x, d, part) ? (x)->shape[0] : (x)->shape[1])
+  #define OBS(x, d, part) ((d) == 1 ? (x)->shape[0] : BY_ROWS(x, d, part) ? (x)->shape[1] : (x)->shape[0])
+  int64_t va = VARS(a, nd, 0), obs = OBS(a, nd, 0), vb = b && va ? VARS(b, ndb, 1) : 0;
+  if (va == 0) b = NULL;
+  if (b && OBS(b, ndb, 1) != obs) {
     rt_error_format(RT_ERR_VALUE, "all the input array dimensions except for the concatenation axis must match "
                                   "exactly, but along dimension 1, the array at index 0 has size %lld and the array "
-                                  "at index 1 has size %lld", obs, OBS(b, ndb), 0, 0);
+                                  "at index 1 has size %lld", obs, OBS(b, ndb, 1), 0, 0);
     return RT_ERR_VALUE;
   }
   RtStatus st = new_fm(f, obs, va + vb, is_complex(kind));
   for (int part = 0; !st && part < (b ? 2 : 1); part++) {
     const RtArray *x = part ? b : a;
     int d = part ? ndb : nd;
-    bool by_rows = d == 2 && (rowvar || x->shape[0] == 1);
+    bool by_rows = BY_ROWS(x, d, part);
     int64_t vars = part ? vb : va, first = part ? va : 0;
     for (int64_t v = 0; v < vars; v++)
       for (int64_t o = 0; o < obs; o++) {
@@ -794,6 +841,7 @@ static RtStatus variables(const RtArray *a, int nd, const RtArray *b, int ndb, i
         put(f, o, first + v, load(x->data + off, kind));
       }
   }
+  #undef BY_ROWS
   #undef VARS
   #undef OBS
   return st;

@@ -5,7 +5,8 @@
  * can be known from the types (arrays, their dimensions, the result's
  * dtype); the lowerer hands the operands to rt_matrix_product (blas.c) or
  * rt_linalg (lapack.c), which check the shapes as NumPy does and compute
- * through BLAS and LAPACK (or plain loops for integer products).
+ * through BLAS and LAPACK (or plain loops for integer products); stacks
+ * of matrices of solve, inv, det to rt_linalg_stack (stack_rt.c).
  */
 #include "builtins/builtins.h"
 
@@ -48,26 +49,47 @@ static const Type *ty_product(Infer *in, Node *n, const Type **args) {
   return out ? ty_product_out(in, n, out, e, nd) : nd ? ty_array(e, nd, 'C', false) : e;
 }
 
-/* numpy.linalg's functions compute in floats: ints and bools in float64. */
+/* numpy.linalg's functions compute in floats: ints and bools in float64.
+ * a may be a stack of matrices (..., M, M), and solve's b a stack of
+ * vectors (..., M) where it has one dimension, else of matrices (..., M, K). */
 static const Type *ty_linalg(Infer *in, Node *n, const Type **args) {
   int op = (int)n->bi->ival;
   const Type *e = NULL;
   for (int i = 0; i < n->list.len; i++) {
     Node *x = n->list.items[i];
-    int nd = ndim_of(x->ty), want = i == 0 ? 2 : nd;
-    if (x->ty->kind != TY_ARRAY || (i == 0 && nd < 2))
-      return ty_error(in, x, "%s(): %d-dimensional array given. Array must be at least two-dimensional",
-                      n->bi->name, nd);
-    if (nd != want || nd > 2)
-      return ty_error(in, x, "%s(): arrays of %d dimensions are not supported here (stacks of matrices are not)",
-                      n->bi->name, nd);
+    int nd = ndim_of(x->ty);
+    if (x->ty->kind != TY_ARRAY || (i == 0 && nd < 2) || nd < 1)
+      return ty_error(in, x, "%s(): %d-dimensional array given. Array must be at least %s-dimensional",
+                      n->bi->name, nd, i == 0 ? "two" : "one");
     if (!ty_is_scalar(x->ty->elem))
       return ty_error(in, x, "%s(): arrays of %s are not supported", n->bi->name, x->ty->elem->name);
     e = e ? np_promote(e, x->ty->elem) : x->ty->elem;
   }
   if (!ty_is_float(e) && !ty_is_complex(e)) e = TYS(TY_F64);
-  if (op == LA_DET) return e;
-  return ty_array(e, op == LA_SOLVE ? n->list.items[1]->ty->ndim : 2, 'C', false);
+  int nda = n->list.items[0]->ty->ndim;
+  if (op == LA_DET) return nda == 2 ? e : ty_array(e, nda - 2, 'C', false);
+  if (op == LA_INV) return ty_array(e, nda, 'C', false);
+  int ndb = n->list.items[1]->ty->ndim;
+  return ty_array(e, ndb == 1 ? nda - 1 : nda > ndb ? nda : ndb, 'C', false);
+}
+
+/* Whether numpy.linalg's call is of stacks of matrices */
+static bool is_stack(Node *n) {
+  Node *b = n->list.len > 1 ? n->list.items[1] : NULL;
+  return n->bi->ival >= LA_SOLVE && (n->list.items[0]->ty->ndim > 2 || (b && b->ty->ndim > 2));
+}
+
+/* numpy.linalg.solve, inv, det of stacks, by rt_linalg_stack */
+static LLVMValueRef lo_linalg_stack(Lower *l, Node *n) {
+  Node *a = n->list.items[0], *b = n->list.len > 1 ? n->list.items[1] : NULL;
+  const Type *e = elem_of(n->ty);
+  ArrayOperands ops = bi_array_operands(l, a, b, e);
+  LLVMValueRef out = lo_alloca(l, l->mod->rtarray, "stack");
+  LLVMTypeRef p[7] = {l->mod->i32, l->mod->i32, l->mod->ptr, l->mod->i32, l->mod->ptr, l->mod->i32, l->mod->ptr};
+  LLVMValueRef args[7] = {const_i32(l, (int)n->bi->ival), const_i32(l, (int)e->kind), ops.pa, const_i32(l, a->ty->ndim),
+                          ops.pb, const_i32(l, b ? b->ty->ndim : 0), out};
+  bi_array_call_end(l, &ops, e, lo_call_fn(l, "rt_linalg_stack", l->mod->i32, p, args, 7));
+  return lo_load_storage(l, n->ty, out);
 }
 
 /* An operand as an RtArray in memory, its elements converted to e where
@@ -107,6 +129,7 @@ void bi_array_call_end(Lower *l, const ArrayOperands *o, const Type *e, LLVMValu
 /* The product, or numpy.linalg's function, of one or two arrays: by
  * rt_matrix_product or rt_linalg, which check the shapes. */
 static LLVMValueRef lo_product(Lower *l, Node *n) {
+  if (is_stack(n)) return lo_linalg_stack(l, n);
   Node *a = n->list.items[0], *b = n->list.len > 1 ? n->list.items[1] : NULL;
   const Type *e = elem_of(n->ty);
   ArrayOperands ops = bi_array_operands(l, a, b, e);
@@ -128,7 +151,43 @@ static LLVMValueRef lo_product(Lower *l, Node *n) {
   return n->ty->kind == TY_ARRAY ? lo_load_storage(l, n->ty, out) : lo_load_scalar(l, e, scalar);
 }
 
+/* numpy.linalg.tensorsolve(a, b, axes=None) and tensorinv(a, ind=2): a
+ * reshaped into one square matrix, by rt_tensor */
+static const Type *ty_tensor(Infer *in, Node *n, const Type **args) {
+  bool solve = n->bi->ival == LA_TENSORSOLVE;
+  Node *a = n->list.items[0], *b = solve ? n->list.items[1] : NULL, *k = bi_arg(n, solve ? 2 : 1, solve ? "axes" : "ind");
+  for (int i = 0; i < (solve ? 2 : 1); i++) {
+    Node *x = n->list.items[i];
+    if (x->ty->kind != TY_ARRAY || !ty_is_scalar(x->ty->elem) || x->ty->ndim == 0)
+      return ty_error(in, x, "%s(): its arguments must be arrays of numbers of at least one dimension, got %s",
+                      n->bi->name, x->ty->name);
+  }
+  if (solve && k && k->kind != N_NONE && k->ty->kind != TY_NONE)
+    return ty_error(in, k, "%s(): axes= is not supported in compiled code", n->bi->name);
+  if (!solve && k && !ty_is_int(k->ty)) return ty_error(in, k, "%s(): ind must be an integer", n->bi->name);
+  if (solve && a->ty->ndim <= b->ty->ndim)
+    return ty_error(in, a, "%s(): a must have more dimensions than b", n->bi->name);
+  const Type *e = b ? np_promote(a->ty->elem, b->ty->elem) : a->ty->elem;
+  if (!ty_is_float(e) && !ty_is_complex(e)) e = TYS(TY_F64);
+  return ty_array(e, solve ? a->ty->ndim - b->ty->ndim : a->ty->ndim, 'C', false);
+}
+
+static LLVMValueRef lo_tensor(Lower *l, Node *n) {
+  bool solve = n->bi->ival == LA_TENSORSOLVE;
+  Node *a = n->list.items[0], *b = solve ? n->list.items[1] : NULL, *k = solve ? NULL : bi_arg(n, 1, "ind");
+  const Type *e = elem_of(n->ty);
+  ArrayOperands ops = bi_array_operands(l, a, b, e);
+  LLVMValueRef out = lo_alloca(l, l->mod->rtarray, "tensor"), ind = k ? lo_expr_as(l, k, TYS(TY_I64)) : const_i64(l, 2);
+  LLVMTypeRef p[8] = {l->mod->i32, l->mod->i32, l->mod->ptr, l->mod->i32, l->mod->ptr, l->mod->i32, l->mod->i64, l->mod->ptr};
+  LLVMValueRef args[8] = {const_i32(l, (int)n->bi->ival), const_i32(l, (int)e->kind), ops.pa, const_i32(l, a->ty->ndim),
+                          ops.pb, const_i32(l, b ? b->ty->ndim : 0), ind, out};
+  bi_array_call_end(l, &ops, e, lo_call_fn(l, "rt_tensor", l->mod->i32, p, args, 8));
+  return lo_load_storage(l, n->ty, out);
+}
+
 static const char *const out_kw[] = {"out", NULL};
+static const char *const tensorsolve_kw[] = {"axes", NULL};
+static const char *const tensorinv_kw[] = {"ind", NULL};
 
 #define PRODUCT(name, op, most, kw)                                                                           \
   {"numpy." name, "numpy", name, BK_FUNCTION, 0, 2, most, kw, BF_ALLOCATES | BF_RAISES | BF_BLAS | BF_COMPLEX, op, 0, \
@@ -146,5 +205,9 @@ const Builtin bi_linalg[] = {
   LINALG("solve", LA_SOLVE, 2),
   LINALG("inv", LA_INV, 1),
   LINALG("det", LA_DET, 1),
+  {"numpy.linalg.tensorsolve", "numpy.linalg", "tensorsolve", BK_FUNCTION, 0, 2, 3, tensorsolve_kw,
+   BF_ALLOCATES | BF_RAISES | BF_BLAS | BF_COMPLEX | BF_NONE, LA_TENSORSOLVE, 0, ty_tensor, lo_tensor},
+  {"numpy.linalg.tensorinv", "numpy.linalg", "tensorinv", BK_FUNCTION, 0, 1, 2, tensorinv_kw,
+   BF_ALLOCATES | BF_RAISES | BF_BLAS | BF_COMPLEX, LA_TENSORINV, 0, ty_tensor, lo_tensor},
   BI_END,
 };
