@@ -555,7 +555,7 @@ def test_tensorinv_is_numpys(dtype, layout, shape, ind):
     (tensorsolve, (np.eye(4).reshape(4, 2, 2), np.ones(3)), ValueError, "mismatch"),
     (tensorinv, (np.ones((2, 3)), 1), np.linalg.LinAlgError, "square"),
     (tensorinv, (np.eye(2), 0), ValueError, "Invalid ind argument"),
-], ids=str)
+], ids=lambda v: getattr(v, "__name__", v if isinstance(v, str) else None))
 def test_tensorsolve_and_tensorinv_errors_are_numpys(f, args, exc, message):
     with pytest.raises(exc, match=message):
         f.py_func(*args)
