@@ -38,7 +38,7 @@ static bool holds_half(const Type *t) {
 }
 
 bool ty_check_float16(Infer *in, Node *n, const Type **args) {
-  if (n->callee) return true;
+  if (n->callee || !strncmp(n->bi->name, "cuda.fp16.", 10)) return true;
   for (int i = 0; takes_half[i]; i++)
     if (!strcmp(n->bi->name, takes_half[i])) return true;
   for (int i = 0; i < n->list.len + n->kw.len; i++) {
