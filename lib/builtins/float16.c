@@ -25,7 +25,10 @@ static const char *const takes_half[] = {
   /* reductions: sums and products accumulate in float32, as NumPy's */
   "numpy.sum", "array.sum", "numpy.prod", "array.prod", "numpy.mean", "array.mean", "numpy.max", "array.max",
   "numpy.min", "array.min", "numpy.amax", "numpy.amin", "numpy.argmax", "array.argmax", "numpy.argmin",
-  "array.argmin", NULL,
+  "array.argmin",
+  /* in kernels (cuda.fp16.* are fp16.c's) */
+  "cuda.shared.array", "cuda.local.array", "cuda.const.array_like", "cuda.shfl_sync", "cuda.shfl_up_sync",
+  "cuda.shfl_down_sync", "cuda.shfl_xor_sync", NULL,
 };
 
 static bool holds_half(const Type *t) {
