@@ -20,6 +20,7 @@ extern const Builtin bi_operators[]; /* operators.c: NumPy's ufuncs for the oper
 extern const Builtin bi_warp[];    /* warp.c: lanes, warp collectives, fences */
 extern const Builtin bi_atomic[];  /* atomic.c: cuda.atomic.* */
 extern const Builtin bi_cudamath[];/* cudamath.c: CUDA's intrinsics on bits and numbers */
+extern const Builtin bi_fp16[];    /* fp16.c: cuda.fp16.*, half-precision intrinsics */
 extern const Builtin bi_print[];   /* print.c: print() */
 extern const Builtin bi_grid[];    /* grid.c: cooperative groups (grid.sync()) */
 extern const Builtin bi_reduce[];  /* reduce.c: NumPy's reductions (sum, mean, argmax ...) */

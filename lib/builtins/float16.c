@@ -25,7 +25,10 @@ static const char *const takes_half[] = {
   /* reductions: sums and products accumulate in float32, as NumPy's */
   "numpy.sum", "array.sum", "numpy.prod", "array.prod", "numpy.mean", "array.mean", "numpy.max", "array.max",
   "numpy.min", "array.min", "numpy.amax", "numpy.amin", "numpy.argmax", "array.argmax", "numpy.argmin",
-  "array.argmin", NULL,
+  "array.argmin",
+  /* in kernels (cuda.fp16.* are fp16.c's) */
+  "cuda.shared.array", "cuda.local.array", "cuda.const.array_like", "cuda.shfl_sync", "cuda.shfl_up_sync",
+  "cuda.shfl_down_sync", "cuda.shfl_xor_sync", NULL,
 };
 
 static bool holds_half(const Type *t) {
@@ -38,7 +41,7 @@ static bool holds_half(const Type *t) {
 }
 
 bool ty_check_float16(Infer *in, Node *n, const Type **args) {
-  if (n->callee) return true;
+  if (n->callee || !strncmp(n->bi->name, "cuda.fp16.", 10)) return true;
   for (int i = 0; takes_half[i]; i++)
     if (!strcmp(n->bi->name, takes_half[i])) return true;
   for (int i = 0; i < n->list.len + n->kw.len; i++) {

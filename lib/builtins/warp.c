@@ -28,6 +28,7 @@ static LLVMValueRef gpu_sreg(Lower *l, const char *reg) {
 /* The thread's lane: its linear index in the block modulo 32. */
 static LLVMValueRef lane_of(Lower *l) {
   if (l->mod->gpu) return LLVMBuildZExt(l->b, gpu_sreg(l, "laneid"), l->mod->i64, "");
+  if (l->lane) return l->lane;
   return LLVMBuildAnd(l->b, lo_cuda_thread(l), const_i64(l, RC_WARP - 1), "lane");
 }
 
@@ -201,8 +202,9 @@ static LLVMValueRef fission_shfl(Lower *l, Node *n) {
   default: j = LLVMBuildXor(l->b, lane, d, ""); break;
   }
   LLVMValueRef src = LLVMBuildAdd(l->b, LLVMBuildSub(l->b, t, lane, ""), j, "");
-  LLVMValueRef ok = LLVMBuildAnd(l->b, LLVMBuildICmp(l->b, LLVMIntULT, j, const_i64(l, RC_WARP), ""),
-                                 LLVMBuildICmp(l->b, LLVMIntULT, src, l->nthreads, ""), "");
+  LLVMValueRef ok = LLVMBuildICmp(l->b, LLVMIntULT, j, const_i64(l, RC_WARP), "");
+  if (!l->lane)  /* by warps (kernel.c), every warp is whole */
+    ok = LLVMBuildAnd(l->b, ok, LLVMBuildICmp(l->b, LLVMIntULT, src, l->nthreads, ""), "");
   bool neighbours = l->coll_lane && op != COLL_SHFL_IDX && (op != COLL_SHFL_XOR || l->coll_pow2) && !l->kplan->returns;
   if (neighbours) {
     LLVMValueRef above = gathered_value(l, n, LLVMBuildAdd(l->b, t, d, ""));

@@ -96,6 +96,30 @@ static void thread_loop(Lower *l, ThreadBody body, void *arg) {
   memset(l->tid, 0, sizeof l->tid);
 }
 
+/* thread_loop for blocks whose rows hold whole warps (blockDim.x a
+ * multiple of 32): tx runs as warps of 32 lanes, the lane a loop index
+ * of its own, so that a shuffle's source lanes are fixed offsets the
+ * vectoriser sees (warp.c) and no warp reaches past the block. */
+static void warp_loop(Lower *l, ThreadBody body, void *arg) {
+  LoLoop loops[3], lanes;
+  for (int d = 2; d >= 0; d--) {
+    LLVMValueRef to = d ? l->bdim[d] : LLVMBuildLShr(l->b, l->bdim[0], const_i64(l, 5), "");
+    loops[d] = lo_loop_begin(l, const_i64(l, 0), to, NULL, d ? "thread" : "warp");
+    l->tid[d] = loops[d].index;
+  }
+  lanes = lo_loop_begin(l, const_i64(l, 0), const_i64(l, RC_WARP), NULL, "lane");
+  l->tid[0] = LLVMBuildAdd(l->b, LLVMBuildShl(l->b, loops[0].index, const_i64(l, 5), ""), lanes.index, "tx");
+  l->lane = lanes.index;
+  l->thread = NULL;  /* the previous loop's */
+  bind_thread_slots(l, lo_cuda_thread(l));
+  l->next_thread = lanes.latch;
+  body(l, arg);
+  lo_loop_end(l, &lanes);
+  for (int d = 0; d < 3; d++) lo_loop_end(l, &loops[d]);
+  memset(l->tid, 0, sizeof l->tid);
+  l->lane = NULL;
+}
+
 typedef struct Segment {
   NodeList *stmts;
   int from, to;
@@ -107,6 +131,21 @@ static void run_segment(Lower *l, void *arg) {
   l->loop = NULL;  /* a break here cannot leave a loop run once per block */
   for (int i = sg->from; i < sg->to && !terminated(l); i++) lo_stmt(l, sg->stmts->items[i]);
   l->loop = outer;
+}
+
+/* sg for each thread of the block: by warps where its rows hold whole
+ * warps (blockDim.x a multiple of 32), else thread by thread. */
+static void by_warps_where_whole(Lower *l, Segment *sg) {
+  LLVMValueRef rows = LLVMBuildAnd(l->b, l->bdim[0], const_i64(l, RC_WARP - 1), "");
+  LLVMBasicBlockRef warps = new_block(l, "warps"), threads = new_block(l, "threads"), done = new_block(l, "warps.done");
+  LLVMBuildCondBr(l->b, LLVMBuildICmp(l->b, LLVMIntEQ, rows, const_i64(l, 0), ""), warps, threads);
+  position(l, warps);
+  warp_loop(l, run_segment, sg);
+  LLVMBuildBr(l->b, done);
+  position(l, threads);
+  thread_loop(l, run_segment, sg);
+  LLVMBuildBr(l->b, done);
+  position(l, done);
 }
 
 static void init_params(Lower *l, void *arg) {
@@ -160,6 +199,21 @@ static LLVMValueRef shuffled_in_place(Lower *l, Node *stmt, Node *call) {
   return !assigns || op == COLL_SHFL_DOWN ? l->var_base[value->var] : NULL;
 }
 
+/* The statement holding the collective l->coll, run by every thread.
+ * A shuffle by a delta every thread shares, in a kernel where no thread
+ * returns, runs by warps when the block's rows hold whole warps. */
+static void run_collective_statement(Lower *l, Node *stmt) {
+  Segment sg = {&(NodeList){&stmt, 1}, 0, 1};
+  int op = l->coll->bi->ival;
+  bool by_warps = l->coll_lane && op != COLL_SHFL_IDX && op <= COLL_SHFL_XOR && !l->kplan->returns &&
+                  (op != COLL_SHFL_XOR || l->coll_pow2);
+  if (!by_warps) {
+    thread_loop(l, run_segment, &sg);
+    return;
+  }
+  by_warps_where_whole(l, &sg);
+}
+
 /* A statement whose whole value is a collective (analysis/collective.c put
  * it so): every thread's arguments are gathered, the results computed for
  * the block (a shuffle computes its own, inline), then every thread runs
@@ -187,7 +241,7 @@ static void lo_kernel_collective(Lower *l, Node *stmt, Node *call) {
       position(l, k ? slow : fast);
       l->coll = call;
       l->coll_pow2 = !k;
-      thread_loop(l, run_segment, &(Segment){&(NodeList){&stmt, 1}, 0, 1});
+      run_collective_statement(l, stmt);
       LLVMBuildBr(l->b, done);
     }
     position(l, done);
@@ -204,7 +258,7 @@ static void lo_kernel_collective(Lower *l, Node *stmt, Node *call) {
   }
   if (stmt->kind == N_EXPR && call->ty->kind == TY_NONE) return;  /* syncwarp(mask) */
   l->coll = call;
-  thread_loop(l, run_segment, &(Segment){&(NodeList){&stmt, 1}, 0, 1});
+  run_collective_statement(l, stmt);
   l->coll = NULL;
   l->coll_lane = NULL;
   l->coll_values = NULL;
@@ -260,6 +314,26 @@ static void lo_kernel_uniform(Lower *l, Node *n) {
   }
 }
 
+static bool names_lane(Node *n, void *found) {
+  if (n->bi && !strcmp(n->bi->name, "cuda.laneid")) *(bool *)found = true;
+  return !*(bool *)found;
+}
+
+/* A run of barrier-free statements, for each thread of the block. One that
+ * reads cuda.laneid (`if cuda.laneid == 0:` after a warp's reduction)
+ * runs by warps where the block's rows hold whole warps: the lane is then
+ * a loop index, and the test of lane 0 peels off the warp's first thread
+ * instead of testing every thread. */
+static void run_threads(Lower *l, Segment *sg) {
+  bool lane = false;
+  for (int i = sg->from; i < sg->to && !lane; i++) ir_walk(sg->stmts->items[i], names_lane, &lane);
+  if (!lane || l->kplan->returns) {
+    thread_loop(l, run_segment, sg);
+    return;
+  }
+  by_warps_where_whole(l, sg);
+}
+
 /* A barrier-free statement that updates a uniform variable: run once per block. */
 static bool uniform_update(Lower *l, const Node *n) {
   return (n->kind == N_ASSIGN || n->kind == N_AUGASSIGN) && n->lhs->kind == N_VAR && l->kplan->uniform[n->lhs->var];
@@ -272,7 +346,7 @@ static void lo_kernel_block(Lower *l, NodeList *b) {
   for (int i = 0; i <= b->len; i++) {
     bool once = i < b->len && !an_has_barrier(b->items[i]) && uniform_update(l, b->items[i]);
     if (i < b->len && !an_has_barrier(b->items[i]) && !once) continue;
-    if (i > from) thread_loop(l, run_segment, &(Segment){b, from, i});
+    if (i > from) run_threads(l, &(Segment){b, from, i});
     Node *call = i < b->len ? an_collective_call(b->items[i]) : NULL;
     if (once) lo_stmt(l, b->items[i]);
     else if (call) lo_kernel_collective(l, b->items[i], call);

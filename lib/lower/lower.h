@@ -97,6 +97,7 @@ typedef struct Lower {
   LLVMValueRef coll_lane;    /* a shuffle's lane or delta when the same in every thread, or NULL */
   bool coll_pow2;            /* and, for shfl_xor_sync, a power of two */
   LLVMValueRef coll_values;  /* or a shuffle's value read where its variable keeps it per thread (kernel.c) */
+  LLVMValueRef lane;         /* the thread's lane where threads run by warps (kernel.c's warp_loop), or NULL */
 } Lower;
 
 /* ---------------------------------------------------------------- small helpers */

@@ -27,7 +27,7 @@ from ruchey.cuda.devicearray import (DeviceNDArray, as_cuda_array, device_array,
                                      managed_array, mapped_array, pinned, pinned_array,
                                      pinned_array_like, to_device)
 from ruchey.cuda.intrinsics import (activemask, all_sync, any_sync, atomic, ballot_sync, blockDim,
-                                    blockIdx, brev, cbrt, cg, clz, const, eq_sync, ffs, fma, grid, gridDim,
+                                    blockIdx, brev, cbrt, cg, clz, const, eq_sync, ffs, fma, fp16, grid, gridDim,
                                     gridsize, laneid, lanemask_lt, local, match_all_sync,
                                     match_any_sync, popc, selp, shared, shfl_down_sync, shfl_sync,
                                     shfl_up_sync, shfl_xor_sync, syncthreads, syncthreads_and,
@@ -52,7 +52,7 @@ __all__ = [
     "warpsize", "laneid", "syncwarp", "shfl_sync", "shfl_up_sync", "shfl_down_sync",
     "shfl_xor_sync", "all_sync", "any_sync", "eq_sync", "ballot_sync", "match_any_sync",
     "match_all_sync", "activemask", "lanemask_lt",
-    "popc", "brev", "clz", "ffs", "fma", "cbrt", "selp",
+    "popc", "brev", "clz", "ffs", "fma", "cbrt", "selp", "fp16", "is_float16_supported",
     "to_device", "device_array", "device_array_like", "DeviceNDArray", "is_cuda_array",
     "as_cuda_array", "from_cuda_array_interface",
     "pinned_array", "pinned_array_like", "mapped_array", "managed_array", "pinned",
@@ -62,6 +62,12 @@ __all__ = [
     "CPUBackendDevice", "GPUDevice", "CudaSupportError", "CudaError",
     "SourceModule", "RawKernel", "CompileError", "reduce", "Reduce", "gpus", "profile_start", "profile_stop", "profiling",
 ]
+
+
+def is_float16_supported():
+    """float16 compiles in kernels on both backends (on the GPU, half arithmetic needs sm_53,
+    below the oldest architecture supported)."""
+    return True
 
 
 def __getattr__(name):

@@ -157,6 +157,21 @@ const = _Namespace(
 local = _Namespace(
     "local", "Memory private to a thread.",
     array="local.array(shape, dtype): an array private to the thread.")
+fp16 = _Namespace(
+    "fp16", "Half-precision (float16) arithmetic; numbers are converted to float16 first.",
+    hadd="fp16.hadd(a, b): a + b", hsub="fp16.hsub(a, b): a - b", hmul="fp16.hmul(a, b): a * b",
+    hdiv="fp16.hdiv(a, b): a / b", hfma="fp16.hfma(a, b, c): a * b + c rounded once",
+    hneg="fp16.hneg(a): -a", habs="fp16.habs(a): |a|",
+    hsin="fp16.hsin(a): sin(a)", hcos="fp16.hcos(a): cos(a)", hlog="fp16.hlog(a): log(a)",
+    hlog10="fp16.hlog10(a): log10(a)", hlog2="fp16.hlog2(a): log2(a)", hexp="fp16.hexp(a): e ** a",
+    hexp10="fp16.hexp10(a): 10 ** a", hexp2="fp16.hexp2(a): 2 ** a", hsqrt="fp16.hsqrt(a): sqrt(a)",
+    hrsqrt="fp16.hrsqrt(a): 1 / sqrt(a)", hrcp="fp16.hrcp(a): 1 / a", hfloor="fp16.hfloor(a): floor(a)",
+    hceil="fp16.hceil(a): ceil(a)", hrint="fp16.hrint(a): a rounded to the nearest integer, ties to even",
+    htrunc="fp16.htrunc(a): a rounded towards zero",
+    heq="fp16.heq(a, b): a == b", hne="fp16.hne(a, b): a != b", hgt="fp16.hgt(a, b): a > b",
+    hge="fp16.hge(a, b): a >= b", hlt="fp16.hlt(a, b): a < b", hle="fp16.hle(a, b): a <= b",
+    hmax="fp16.hmax(a, b): a if a > b else b", hmin="fp16.hmin(a, b): a if a < b else b",
+)
 atomic = _Namespace(
     "atomic", "Atomic read-modify-write of an array element; each returns the old value.",
     add="atomic.add(ary, idx, val): ary[idx] += val",
