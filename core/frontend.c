@@ -748,6 +748,24 @@ static bool fe_spread_call(Fe *fe, PyObject *e, Node *n, PyObject *disp) {
   PyCodeObject *code = (PyCodeObject *)PyFunction_GetCode(func);
   PyObject *defaults = PyFunction_GetDefaults(func);
   int nd = defaults ? (int)PyTuple_GET_SIZE(defaults) : 0;
+  Node *packed = fe_spread_args(fe, e);
+  bool ok = packed != NULL;
+  n->list = new_list(fe, 1 + nd);
+  n->list.items[0] = packed;
+  for (int d = 0; ok && d < nd; d++)
+    if (!(n->list.items[1 + d] = constant_node(fe, PyTuple_GET_ITEM(defaults, d), e)))
+      ok = fe_error(fe, e, "a call with *args needs the function's defaults to be numbers or bools") != NULL;
+  n->op = code->co_argcount + 1;
+  n->ival = (code->co_flags & CO_VARARGS) != 0;
+  n->kw.len = 0;
+  n->callee = disp;
+  Py_DECREF(func);
+  return ok;
+}
+
+/* The positional arguments of a call with *t among them, as one tuple:
+ * (a,) + t + (b,). */
+Node *fe_spread_args(Fe *fe, PyObject *e) {
   PyObject *args = field(e, "args"), *kws = field(e, "keywords");
   bool ok = !PyList_GET_SIZE(kws) || fe_error(fe, e, "keyword arguments in a call with *args are not supported");
   Node *packed = NULL;
@@ -759,21 +777,12 @@ static bool fe_spread_call(Fe *fe, PyObject *e, Node *n, PyObject *disp) {
     ok = ok && part;
     if (ok) packed = packed ? binop_node(fe, a, OP_ADD, packed, part) : part;
   }
-  n->list = new_list(fe, 1 + nd);
-  n->list.items[0] = packed;
-  for (int d = 0; ok && d < nd; d++)
-    if (!(n->list.items[1 + d] = constant_node(fe, PyTuple_GET_ITEM(defaults, d), e)))
-      ok = fe_error(fe, e, "a call with *args needs the function's defaults to be numbers or bools") != NULL;
-  n->op = code->co_argcount + 1;
-  n->ival = (code->co_flags & CO_VARARGS) != 0;
-  n->kw.len = 0;
-  n->callee = disp;
-  Py_DECREF(args); Py_DECREF(kws); Py_DECREF(func);
-  return ok;
+  Py_DECREF(args); Py_DECREF(kws);
+  return ok ? packed : NULL;
 }
 
 /* Whether a call has *t among its arguments. */
-static bool has_starred(PyObject *e) {
+bool fe_has_starred(PyObject *e) {
   PyObject *args = field(e, "args");
   bool starred = false;
   for (Py_ssize_t i = 0; i < PyList_GET_SIZE(args); i++) starred |= is_kind(PyList_GET_ITEM(args, i), "Starred");
@@ -847,7 +856,7 @@ static Node *fe_call(Fe *fe, PyObject *e) {
     n->bi = builtin;
     n->ival = cast;
     unsigned how = is_jit ? 0 : builtin_args(builtin->flags);
-    if (is_jit && !scalar_fn && has_starred(e)) {
+    if (is_jit && !scalar_fn && fe_has_starred(e)) {
       if (!fe_spread_call(fe, e, n, obj)) n = NULL;
     } else if (!fe_call_args(fe, e, n, how) || (is_jit && !fe_bind_jit_call(fe, e, n, obj))) {
       n = NULL;

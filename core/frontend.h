@@ -57,6 +57,8 @@ Node *fe_lambda_assign(Fe *fe, PyObject *s, PyObject *target, PyObject *lambda);
 Node *fe_def(Fe *fe, PyObject *s);                              /* a nested def, as name = lambda */
 Node *fe_local_call(Fe *fe, PyObject *e, PyObject *func);       /* f(...) where f is a local or a lambda */
 bool fe_is_local_call(Fe *fe, PyObject *func);
+bool fe_has_starred(PyObject *e);                               /* f(a, *t) */
+Node *fe_spread_args(Fe *fe, PyObject *e);                      /* its arguments as one tuple */
 Node *fe_import(Fe *fe, PyObject *s);
 PyObject *fe_imported(Fe *fe, PyObject *name);                  /* borrowed, or NULL */
 /* The syntax tree of a lambda or nested def read out of a compiled
