@@ -1327,12 +1327,56 @@ static Node *walk_zip(Fe *fe, Walk *w, PyObject *it) {
   return t;
 }
 
+/* Which of NumPy's index iterators `it` calls: 1 numpy.ndindex, 2
+ * numpy.ndenumerate, 0 neither. */
+static int numpy_index_iterator(Fe *fe, PyObject *it) {
+  if (!is_kind(it, "Call")) return 0;
+  PyObject *func = field(it, "func"), *obj = static_object(fe, func), *numpy = PyImport_ImportModule("numpy");
+  PyObject *ndindex = numpy ? PyObject_GetAttrString(numpy, "ndindex") : NULL;
+  PyObject *ndenumerate = numpy ? PyObject_GetAttrString(numpy, "ndenumerate") : NULL;
+  int which = !obj ? 0 : obj == ndindex ? 1 : obj == ndenumerate ? 2 : 0;
+  PyErr_Clear();
+  Py_XDECREF(ndindex); Py_XDECREF(ndenumerate); Py_XDECREF(numpy); Py_XDECREF(obj); Py_DECREF(func);
+  return which;
+}
+
+/* numpy.ndindex(shape) (or ndindex(d0, d1, ...)): the counter unravelled
+ * into a tuple of indices; numpy.ndenumerate(a): (that index, a[index]). */
+static Node *walk_ndindex(Fe *fe, Walk *w, PyObject *it, bool enumerate) {
+  PyObject *args = field(it, "args"), *kws = field(it, "keywords");
+  int na = (int)PyList_GET_SIZE(args);
+  Node *shape = NULL;
+  if (PyList_GET_SIZE(kws) || (enumerate ? na != 1 : na < 1))
+    fe_error(fe, it, enumerate ? "numpy.ndenumerate() takes one array" : "numpy.ndindex() takes a shape");
+  else if (na == 1)
+    shape = fe_expr(fe, PyList_GET_ITEM(args, 0));
+  else
+    shape = tuple_node(fe, it, na);
+  for (int i = 0; shape && na > 1 && i < na; i++)
+    if (!(shape->list.items[i] = fe_expr(fe, PyList_GET_ITEM(args, i)))) shape = NULL;
+  Py_DECREF(args); Py_DECREF(kws);
+  int var = shape ? evaluated_once(fe, w, it, shape) : -1;
+  if (var < 0) return NULL;
+  Node *use = var_node(fe, var, it), *at[2] = {var_node(fe, var, it), var_node(fe, w->k, it)};
+  w->len[w->nlen++] = call_node(fe, it, "ndindex size", &use, 1);
+  Node *index = call_node(fe, it, "ndindex at", at, 2);
+  if (!enumerate) return index;
+  Node *t = tuple_node(fe, it, 2), *elem = new_node(fe, N_INDEX, it);
+  elem->lhs = var_node(fe, var, it);
+  elem->rhs = index;
+  t->list.items[0] = call_node(fe, it, "ndindex at", at, 2);
+  t->list.items[1] = elem;
+  return t;
+}
+
 /* The element at the counter of what `it` iterates (seq: it converted
  * already, or NULL). */
 static Node *walk_element(Fe *fe, Walk *w, PyObject *it, Node *seq) {
   if (w->nlen == 64) return fe_error(fe, it, "this for loop iterates over too many sequences");
   if (!seq && calls_builtin(fe, it, "enumerate")) return walk_enumerate(fe, w, it);
   if (!seq && calls_builtin(fe, it, "zip")) return walk_zip(fe, w, it);
+  int numpy_iter = seq ? 0 : numpy_index_iterator(fe, it);
+  if (numpy_iter) return walk_ndindex(fe, w, it, numpy_iter == 2);
   if (!seq && !(seq = fe_expr(fe, it))) return NULL;
   if (seq->kind == N_CALL && seq->bi && (seq->bi->flags & BF_RANGE)) return walk_range(fe, w, it, seq);
   const char *part = "iteration";  /* d.keys(), d.values(), d.items(): d walked for that part */
@@ -1384,7 +1428,7 @@ static Node *fe_for(Fe *fe, PyObject *s) {
   PyObject *t = field(s, "target"), *it = field(s, "iter"), *b = field(s, "body"),
            *o = field(s, "orelse");
   Node *n = NULL, *seq = NULL;
-  bool walk = calls_builtin(fe, it, "enumerate") || calls_builtin(fe, it, "zip");
+  bool walk = calls_builtin(fe, it, "enumerate") || calls_builtin(fe, it, "zip") || numpy_index_iterator(fe, it);
   if (!walk && (seq = fe_expr(fe, it))) {
     bool range = seq->kind == N_CALL && seq->bi && (seq->bi->flags & BF_RANGE);
     walk = !range;

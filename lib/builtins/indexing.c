@@ -182,7 +182,33 @@ static bool type_item(Infer *in, Node *it) {
   return ty_error(in, it, "%s, got %s", bad_item, t->name) != NULL;
 }
 
+/* a[t] with t a tuple value (a variable, numpy.ndindex's index): the
+ * index written out, (t[0], t[1], ...), t read once per item, so only
+ * where reading it again is free. */
+static bool spread_tuple_index(Infer *in, Node *n) {
+  Node *t = n->rhs;
+  const Type *tt = t->kind == N_TUPLE || t->kind == N_SLICE || t->kind == N_NONE || t->kind == N_ELLIPSIS
+                       ? NULL : ty_expr(in, t);
+  if (!tt || tt->kind != TY_TUPLE) return !ty_failed(in);
+  if (t->kind != N_VAR && !(t->kind == N_CALL && t->bi && (t->bi->flags & BF_PURE)))
+    return ty_error(in, t, "an array is indexed by a tuple value only from a variable: assign the tuple first") != NULL;
+  if (tt->nfields > MAX_ITEMS) return ty_error(in, n, "an index of more than %d items is not supported", MAX_ITEMS) != NULL;
+  Node *items = arena_alloc(in->f->arena, sizeof(Node));
+  *items = (Node){.kind = N_TUPLE, .line = t->line, .col = t->col};
+  items->list.len = tt->nfields;
+  items->list.items = arena_alloc(in->f->arena, sizeof(Node *) * (size_t)(tt->nfields ? tt->nfields : 1));
+  for (int i = 0; i < tt->nfields; i++) {
+    Node *k = arena_alloc(in->f->arena, sizeof(Node)), *item = arena_alloc(in->f->arena, sizeof(Node));
+    *k = (Node){.kind = N_INT, .line = t->line, .col = t->col, .ival = i};
+    *item = (Node){.kind = N_INDEX, .line = t->line, .col = t->col, .lhs = t, .rhs = k};
+    items->list.items[i] = item;
+  }
+  n->rhs = items;
+  return true;
+}
+
 const Type *ty_array_index(Infer *in, Node *n, const Type *bt) {
+  if (!spread_tuple_index(in, n)) return NULL;
   Node *rhs = n->rhs;
   bool tuple = rhs->kind == N_TUPLE;
   int nitems = tuple ? rhs->list.len : 1;

@@ -30,6 +30,7 @@ static const Builtin *const families[] = {
   bi_dicts,
   bi_random,
   bi_strings,
+  bi_ndindex,
 };
 
 const Builtin *bi_at(int i) {
