@@ -486,6 +486,18 @@ const Type *ty_expr(Infer *in, Node *n) {
 
 /* ---------------------------------------------------------------- statements */
 
+/* x, y = a of a 1-d array: the value made a call of "array unpack" (the
+ * tuple of a's elements, their count checked at run time); its type. */
+static const Type *ty_array_unpacked(Infer *in, Node *at, int count) {
+  Node *a = arena_alloc(in->f->arena, sizeof(Node));
+  *a = *at;
+  *at = (Node){.kind = N_CALL, .line = a->line, .col = a->col, .bi = bi_named("array unpack"), .ival = count};
+  at->list.len = 1;
+  at->list.items = arena_alloc(in->f->arena, sizeof(Node *));
+  at->list.items[0] = a;
+  return ty_expr(in, at);
+}
+
 static void ty_store(Infer *in, Node *target, const Type *t, Node *at) {
   if (target->kind == N_ATTR) {
     ty_record_store(in, target, t, at);
@@ -518,6 +530,7 @@ static void ty_store(Infer *in, Node *target, const Type *t, Node *at) {
                target->lhs->ty->name);
     }
   } else {  /* tuple unpacking */
+    if (t->kind == TY_ARRAY && t->ndim == 1 && at->ty == t && !(t = ty_array_unpacked(in, at, target->list.len))) return;
     if (t->kind != TY_TUPLE || t->nfields != target->list.len) {
       ty_error(in, at, "cannot unpack %s into %d targets", t->name, target->list.len);
       return;
@@ -611,6 +624,7 @@ static void ty_try(Infer *in, Node *n) {
 static void ty_stmt(Infer *in, Node *n) {
   switch (n->kind) {
   case N_ASSIGN: {
+    if (n->lhs->kind == N_INDEX) ty_row_literal(in, n->lhs, n->rhs);
     const Type *t = ty_maybe_none(in, n->rhs);
     if (t) ty_store(in, n->lhs, t, n->rhs);
     break;

@@ -250,9 +250,38 @@ bool ix_is_advanced(const Node *n) {
 
 /* target[index] = value, where target[index] is an array (a view, or the
  * elements an array index selects). */
+/* A list literal, nested ones too, made a tuple of its items: what
+ * numpy.array reads (as the frontend reads a builtin's list arguments). */
+static bool literal_as_tuple(Node *n) {
+  if (n->kind == N_TUPLE) return true;
+  if (n->kind != N_CALL || n->bi != bi_named("list literal")) return false;
+  n->kind = N_TUPLE;
+  n->bi = NULL;
+  for (int i = 0; i < n->list.len; i++) literal_as_tuple(n->list.items[i]);
+  return true;
+}
+
+void ty_row_literal(Infer *in, Node *target, Node *value) {
+  const Type *bt = ty_expr(in, target->lhs);
+  if (bt && bt->kind == TY_ARRAY) literal_as_tuple(value);
+}
+
 void ty_index_store(Infer *in, Node *target, const Type *t, Node *at) {
   const Type *sel = target->ty;
   if (ty_is_scalar(t)) return;
+  if (t->kind == TY_TUPLE || t->kind == TY_LIST) {  /* a[i] = [x, y]: stored as numpy.array((x, y)) */
+    Node *seq = arena_alloc(in->f->arena, sizeof(Node));
+    *seq = *at;
+    if (!literal_as_tuple(seq) && t->kind == TY_LIST) {
+      ty_error(in, at, "cannot store %s into %s: only a list written out ([x, y]) or a tuple is", t->name, sel->name);
+      return;
+    }
+    *at = (Node){.kind = N_CALL, .line = seq->line, .col = seq->col, .bi = bi_named("numpy.array")};
+    at->list.len = 1;
+    at->list.items = arena_alloc(in->f->arena, sizeof(Node *));
+    at->list.items[0] = seq;
+    if (!(t = ty_expr(in, at))) return;
+  }
   if (t->kind != TY_ARRAY) {
     ty_error(in, at, "cannot store %s into %s", t->name, sel->name);
     return;

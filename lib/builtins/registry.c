@@ -31,6 +31,7 @@ static const Builtin *const families[] = {
   bi_random,
   bi_strings,
   bi_ndindex,
+  bi_unpack,
 };
 
 const Builtin *bi_at(int i) {
