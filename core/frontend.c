@@ -233,6 +233,8 @@ static Node *numpy_scalar(Fe *fe, PyObject *obj, PyObject *e) {
   return n;
 }
 
+Node *fe_frozen_constant(Fe *fe, PyObject *obj, PyObject *e) { return constant_node(fe, obj, e); }
+
 static Node *constant_node(Fe *fe, PyObject *obj, PyObject *e) {
   Node *scalar = numpy_scalar(fe, obj, e);
   if (scalar || fe->diag->kind) return scalar;
@@ -829,6 +831,12 @@ static Node *fe_call(Fe *fe, PyObject *e) {
       return n;
     }
     Py_DECREF(base_obj);
+  }
+  PyObject *names = obj && PyType_Check(obj) ? core_namedtuple_fields((PyTypeObject *)obj) : NULL;
+  if (names) {  /* Point(x, y): a named tuple */
+    Node *n = fe_namedtuple_call(fe, e, obj, names);
+    Py_DECREF(names); Py_DECREF(obj); Py_DECREF(func);
+    return n;
   }
   PyObject *registered = obj && !core_builtin(obj) ? ext_callee(obj) : NULL;
   if (registered) Py_SETREF(obj, registered);  /* ruchey.extending's: a dispatcher */

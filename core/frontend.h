@@ -57,6 +57,9 @@ Node *fe_lambda_assign(Fe *fe, PyObject *s, PyObject *target, PyObject *lambda);
 Node *fe_def(Fe *fe, PyObject *s);                              /* a nested def, as name = lambda */
 Node *fe_local_call(Fe *fe, PyObject *e, PyObject *func);       /* f(...) where f is a local or a lambda */
 bool fe_is_local_call(Fe *fe, PyObject *func);
+Node *fe_frozen_constant(Fe *fe, PyObject *obj, PyObject *e);   /* a number or bool, frozen */
+/* namedtuples.c: cls(args) of a named tuple class whose items are fields */
+Node *fe_namedtuple_call(Fe *fe, PyObject *e, PyObject *cls, PyObject *fields);
 bool fe_has_starred(PyObject *e);                               /* f(a, *t) */
 Node *fe_spread_args(Fe *fe, PyObject *e);                      /* its arguments as one tuple */
 Node *fe_import(Fe *fe, PyObject *s);

@@ -115,6 +115,7 @@ const Type *ty_unify(const Type *a, const Type *b) {
     if (a->nfields > 64) return NULL;
     for (int i = 0; i < a->nfields; i++)
       if (!(fields[i] = ty_unify(a->fields[i], b->fields[i]))) return NULL;
+    if (a->callee && a->callee == b->callee) return ty_named_tuple(a->nfields, fields, a->names, a->callee);
     return ty_tuple(a->nfields, fields);
   }
   return NULL;
@@ -316,6 +317,7 @@ static const Type *ty_tuple_expr(Infer *in, Node *n) {
   if (n->list.len > 64) return ty_error(in, n, "tuples of more than 64 elements are not supported");
   for (int i = 0; i < n->list.len; i++)
     if (!(f[i] = ty_expr(in, n->list.items[i]))) return NULL;
+  if (n->callee) return ty_named_tuple(n->list.len, f, n->kw_names, n->callee);  /* Point(x, y) */
   return ty_tuple(n->list.len, f);
 }
 
@@ -427,6 +429,7 @@ static const Type *ty_attr(Infer *in, Node *n) {
   const Type *base = ty_expr(in, n->lhs);
   if (!base) return NULL;
   if (ty_holds_record(base)) return ty_record_attr(in, n, base);
+  if (base->kind == TY_TUPLE && base->callee) return ty_named_field(in, n, base);
   const Builtin *bi = bi_member(base->kind, BK_ATTRIBUTE, n->str);
   if (!bi && ty_extension_member(in, n, base)) return ty_expr(in, n);  /* now a call of its getter */
   if (!bi) return ty_error(in, n, "%s has no attribute '%s' in compiled code", base->name, n->str);

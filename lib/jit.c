@@ -432,6 +432,7 @@ EXPORT const RucheyAPI *ruchey_api(void) {
     .list = ty_list,
     .dict = ty_dict,
     .record = ty_record,
+    .named_tuple = ty_named_tuple,
   };
   return &api;
 }
