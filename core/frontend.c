@@ -271,7 +271,7 @@ static Node *constant_node(Fe *fe, PyObject *obj, PyObject *e) {
     n->list = new_list(fe, (int)PyTuple_GET_SIZE(obj));
     for (int i = 0; i < n->list.len; i++)
       if (!(n->list.items[i] = constant_node(fe, PyTuple_GET_ITEM(obj, i), e))) return NULL;
-    return n;
+    return fe_named_global(fe, e, n, obj);
   }
   return NULL;
 }

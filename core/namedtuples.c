@@ -82,18 +82,33 @@ static int field_index(PyObject *fields, PyObject *name) {
   return -1;
 }
 
-/* cls(args): an N_TUPLE of the items in order, carrying the class (callee)
- * and the names (kw_names, the class's name last). */
+/* The N_TUPLE t made a named tuple of class cls: it carries the class
+ * (callee) and the names (kw_names, the class's name last). */
+static Node *named_node(Fe *fe, PyObject *e, Node *t, PyObject *cls, PyObject *fields) {
+  const char **names = names_of(fe->arena, (PyTypeObject *)cls, fields);
+  for (Py_ssize_t i = 0; i <= PyTuple_GET_SIZE(fields); i++) names[i] = arena_strdup(fe->arena, names[i]);
+  t->kw_names = names;
+  t->callee = cls;
+  if (keep_class(cls)) return t;
+  PyErr_Clear();
+  return fe_error(fe, e, "out of memory");
+}
+
+Node *fe_named_global(Fe *fe, PyObject *e, Node *t, PyObject *obj) {
+  PyObject *fields = PyTuple_CheckExact(obj) ? NULL : core_namedtuple_fields(Py_TYPE(obj));
+  if (fields && PyTuple_GET_SIZE(fields) == t->list.len) t = named_node(fe, e, t, (PyObject *)Py_TYPE(obj), fields);
+  Py_XDECREF(fields);
+  return t;
+}
+
+/* cls(args): an N_TUPLE of the items in order, named. */
 Node *fe_namedtuple_call(Fe *fe, PyObject *e, PyObject *cls, PyObject *fields) {
   PyObject *args = field(e, "args"), *kws = field(e, "keywords");
   int n = (int)PyTuple_GET_SIZE(fields), na = (int)PyList_GET_SIZE(args);
   const char *cname = ((PyTypeObject *)cls)->tp_name;
   Node *t = new_node(fe, N_TUPLE, e);
   t->list = new_list(fe, n);
-  const char **names = names_of(fe->arena, (PyTypeObject *)cls, fields);
-  for (int i = 0; i <= n; i++) names[i] = arena_strdup(fe->arena, names[i]);
-  t->kw_names = names;
-  t->callee = cls;
+  t = named_node(fe, e, t, cls, fields);
   if (fe_has_starred(e)) t = fe_error(fe, e, "%s(*args) is not supported in compiled code", cname);
   else if (na > n) t = fe_error(fe, e, "%s() takes %d positional arguments but %d were given", cname, n, na);
   for (int i = 0; t && i < na; i++)
@@ -110,9 +125,5 @@ Node *fe_namedtuple_call(Fe *fe, PyObject *e, PyObject *cls, PyObject *fields) {
   for (int i = 0; t && i < n; i++)
     if (!t->list.items[i] && !(t->list.items[i] = default_item(fe, e, cls, PyTuple_GET_ITEM(fields, i)))) t = NULL;
   Py_DECREF(args); Py_DECREF(kws);
-  if (t && !keep_class(cls)) {
-    PyErr_Clear();
-    t = fe_error(fe, e, "out of memory");
-  }
   return t;
 }

@@ -19,6 +19,9 @@ Span = namedtuple("Span", ["lo", "hi", "step"], defaults=[1])
 Result = namedtuple("Result", "x fun success nit simplex")
 
 
+ORIGIN = Point(0.5, -1.5)
+
+
 class Particle(NamedTuple):
     pos: float
     vel: float
@@ -103,6 +106,11 @@ def concat(p):
     return p + (3.0,)
 
 
+@njit
+def from_origin(p):
+    return Point(p.x - ORIGIN.x, p[1] - ORIGIN[1]), ORIGIN
+
+
 def points(seed, n=8):
     rng = make_rng(seed)
     return [Point(float(a), float(b)) for a, b in rng.uniform(-10, 10, (n, 2))]
@@ -158,6 +166,14 @@ def test_arrays_inside(seed):
     expected = optimiser_result.py_func(x0, 5)
     for name in Result._fields:
         numpy.testing.assert_allclose(getattr(got, name), getattr(expected, name), rtol=1e-14)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_a_global_named_tuple_is_frozen_with_its_class(seed):
+    for p in points(seed, 4):
+        got = from_origin(p)
+        assert type(got[0]) is Point and type(got[1]) is Point
+        assert_same(from_origin, p)
 
 
 def test_comparisons_and_nesting():
