@@ -95,6 +95,8 @@ int disp_kind_type_num(TypeKind k);
 PyObject *core_namedtuple_fields(PyTypeObject *cls);
 const Type *disp_named_tuple_type(PyTypeObject *cls, int n, const Type *const *fields);
 PyObject *disp_box_named(const Type *t, PyObject *items);
+/* objmode.c: hands libruchey the function running objmode blocks */
+void core_register_objmode(const RucheyAPI *api);
 /* ruchey.types' description (kind, ndim, layout) as a type; NULL with an
  * exception if invalid. */
 const Type *disp_described_type(PyObject *d);

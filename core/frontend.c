@@ -89,6 +89,9 @@ int find_var(Fe *fe, const char *name) {
   return -1;
 }
 
+static int add_var(Fe *fe, const char *name);
+int fe_add_var(Fe *fe, const char *name) { return add_var(fe, name); }
+
 static int add_var(Fe *fe, const char *name) {
   int i = find_var(fe, name);
   if (i >= 0) return i;
@@ -1500,7 +1503,7 @@ static Node *fe_assert(Fe *fe, PyObject *s) {
 }
 
 static const struct { const char *kind, *what; } unsupported_stmts[] = {
-  {"TryStar", "try/except*"}, {"With", "with"},
+  {"TryStar", "try/except*"},
   {"AsyncWith", "async with"},
   {"AsyncFunctionDef", "nested functions"}, {"ClassDef", "classes"},
   {"Global", "global declarations"}, {"Nonlocal", "nonlocal declarations"},
@@ -1570,6 +1573,7 @@ static Node *fe_stmt_kind(Fe *fe, PyObject *s) {
   if (!strcmp(k, "Assert")) return fe_assert(fe, s);
   if (!strcmp(k, "Raise")) return fe_raise(fe, s);
   if (!strcmp(k, "Try")) return fe_try(fe, s);
+  if (!strcmp(k, "With")) return fe_with(fe, s);
   if (!strcmp(k, "FunctionDef")) return fe_def(fe, s);
   if (!strcmp(k, "Import") || !strcmp(k, "ImportFrom")) return fe_import(fe, s);
   for (size_t i = 0; i < sizeof unsupported_stmts / sizeof unsupported_stmts[0]; i++)

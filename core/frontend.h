@@ -61,6 +61,9 @@ Node *fe_frozen_constant(Fe *fe, PyObject *obj, PyObject *e);   /* a number or b
 /* namedtuples.c: cls(args) of a named tuple class whose items are fields */
 Node *fe_namedtuple_call(Fe *fe, PyObject *e, PyObject *cls, PyObject *fields);
 Node *fe_named_global(Fe *fe, PyObject *e, Node *t, PyObject *obj);  /* t of a global tuple obj: named if obj is */
+int fe_add_var(Fe *fe, const char *name);                       /* its number, made if new */
+/* objmode.c: with objmode(y='float64'): Python code inside compiled code */
+Node *fe_with(Fe *fe, PyObject *s);
 bool fe_has_starred(PyObject *e);                               /* f(a, *t) */
 Node *fe_spread_args(Fe *fe, PyObject *e);                      /* its arguments as one tuple */
 Node *fe_import(Fe *fe, PyObject *s);

@@ -589,6 +589,10 @@ typedef struct RucheyAPI {
   const Type *(*record)(int n, const Type *const *fields, const char *const *names, const size_t *offsets,
                         const int64_t *shapes, size_t size, size_t align);
   const Type *(*named_tuple)(int n, const Type *const *fields, const char *const *names, const void *cls);
+  /* what runs an objmode block (builtins/objmode.c): 0, or 1 with the
+   * Python exception's class and message (kept until the next call) */
+  void (*set_objmode_caller)(int (*call)(void *block, const Type *in_t, void *in, const Type *out_t, void *out,
+                                         void **cls, const char **msg));
 } RucheyAPI;
 
 const RucheyAPI *ruchey_api(void);
@@ -597,6 +601,9 @@ const RucheyAPI *ruchey_api(void);
 bool ty_infer(Func *f, const Type **argtypes, const CompileOptions *opts, Diag *diag);
 void rt_register_symbols(void (*define)(const char *name, void *addr, void *ctx), void *ctx);
 void rt_register_containers(void (*define)(const char *name, void *addr, void *ctx), void *ctx);  /* containers.c */
+void rt_set_objmode_caller(int (*call)(void *block, const Type *in_t, void *in, const Type *out_t, void *out,
+                                       void **cls, const char **msg));  /* builtins/objmode.c */
+int32_t rt_objmode(void *block, const Type *in_t, void *in, const Type *out_t, void *out);
 /* random.c: numpy.random's and the random module's generators, one pair
  * per thread. A draw's distribution (RD_: a row's ival), its parameters in
  * p; the integer ones (poisson, binomial, geometric) write int64. */

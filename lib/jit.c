@@ -433,6 +433,7 @@ EXPORT const RucheyAPI *ruchey_api(void) {
     .dict = ty_dict,
     .record = ty_record,
     .named_tuple = ty_named_tuple,
+    .set_objmode_caller = rt_set_objmode_caller,
   };
   return &api;
 }

@@ -32,6 +32,7 @@ static const Builtin *const families[] = {
   bi_strings,
   bi_ndindex,
   bi_unpack,
+  bi_objmode,
 };
 
 const Builtin *bi_at(int i) {
