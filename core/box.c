@@ -114,7 +114,7 @@ static __attribute__((noinline)) PyObject *box_tuple(const Type *t, char *p) {
     if (!item) Py_CLEAR(tup);
     else PyTuple_SET_ITEM(tup, i, item);
   }
-  return tup;
+  return t->callee ? disp_box_named(t, tup) : tup;
 }
 
 /* A float16 result: a numpy.float16, as Numba returns it. */

@@ -88,6 +88,15 @@ void *disp_record_data(PyObject *o);
 struct _PyArray_Descr *disp_record_descr(const Type *t);  /* a new reference, or NULL with TypeError */
 const Type *disp_record_global(PyObject *obj);  /* NULL: not a structured dtype, or a TypeError set */
 int disp_kind_type_num(TypeKind k);
+/* namedtuples.c: a named tuple class's item names (a new reference; NULL,
+ * no exception, for another class), the type of an instance of it with
+ * these items' types (NULL: not one), and a result boxed as one (items:
+ * a new tuple, consumed) */
+PyObject *core_namedtuple_fields(PyTypeObject *cls);
+const Type *disp_named_tuple_type(PyTypeObject *cls, int n, const Type *const *fields);
+PyObject *disp_box_named(const Type *t, PyObject *items);
+/* objmode.c: hands libruchey the function running objmode blocks */
+void core_register_objmode(const RucheyAPI *api);
 /* ruchey.types' description (kind, ndim, layout) as a type; NULL with an
  * exception if invalid. */
 const Type *disp_described_type(PyObject *d);

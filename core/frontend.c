@@ -89,6 +89,9 @@ int find_var(Fe *fe, const char *name) {
   return -1;
 }
 
+static int add_var(Fe *fe, const char *name);
+int fe_add_var(Fe *fe, const char *name) { return add_var(fe, name); }
+
 static int add_var(Fe *fe, const char *name) {
   int i = find_var(fe, name);
   if (i >= 0) return i;
@@ -233,6 +236,8 @@ static Node *numpy_scalar(Fe *fe, PyObject *obj, PyObject *e) {
   return n;
 }
 
+Node *fe_frozen_constant(Fe *fe, PyObject *obj, PyObject *e) { return constant_node(fe, obj, e); }
+
 static Node *constant_node(Fe *fe, PyObject *obj, PyObject *e) {
   Node *scalar = numpy_scalar(fe, obj, e);
   if (scalar || fe->diag->kind) return scalar;
@@ -269,7 +274,7 @@ static Node *constant_node(Fe *fe, PyObject *obj, PyObject *e) {
     n->list = new_list(fe, (int)PyTuple_GET_SIZE(obj));
     for (int i = 0; i < n->list.len; i++)
       if (!(n->list.items[i] = constant_node(fe, PyTuple_GET_ITEM(obj, i), e))) return NULL;
-    return n;
+    return fe_named_global(fe, e, n, obj);
   }
   return NULL;
 }
@@ -750,6 +755,24 @@ static bool fe_spread_call(Fe *fe, PyObject *e, Node *n, PyObject *disp) {
   PyCodeObject *code = (PyCodeObject *)PyFunction_GetCode(func);
   PyObject *defaults = PyFunction_GetDefaults(func);
   int nd = defaults ? (int)PyTuple_GET_SIZE(defaults) : 0;
+  Node *packed = fe_spread_args(fe, e);
+  bool ok = packed != NULL;
+  n->list = new_list(fe, 1 + nd);
+  n->list.items[0] = packed;
+  for (int d = 0; ok && d < nd; d++)
+    if (!(n->list.items[1 + d] = constant_node(fe, PyTuple_GET_ITEM(defaults, d), e)))
+      ok = fe_error(fe, e, "a call with *args needs the function's defaults to be numbers or bools") != NULL;
+  n->op = code->co_argcount + 1;
+  n->ival = (code->co_flags & CO_VARARGS) != 0;
+  n->kw.len = 0;
+  n->callee = disp;
+  Py_DECREF(func);
+  return ok;
+}
+
+/* The positional arguments of a call with *t among them, as one tuple:
+ * (a,) + t + (b,). */
+Node *fe_spread_args(Fe *fe, PyObject *e) {
   PyObject *args = field(e, "args"), *kws = field(e, "keywords");
   bool ok = !PyList_GET_SIZE(kws) || fe_error(fe, e, "keyword arguments in a call with *args are not supported");
   Node *packed = NULL;
@@ -761,21 +784,12 @@ static bool fe_spread_call(Fe *fe, PyObject *e, Node *n, PyObject *disp) {
     ok = ok && part;
     if (ok) packed = packed ? binop_node(fe, a, OP_ADD, packed, part) : part;
   }
-  n->list = new_list(fe, 1 + nd);
-  n->list.items[0] = packed;
-  for (int d = 0; ok && d < nd; d++)
-    if (!(n->list.items[1 + d] = constant_node(fe, PyTuple_GET_ITEM(defaults, d), e)))
-      ok = fe_error(fe, e, "a call with *args needs the function's defaults to be numbers or bools") != NULL;
-  n->op = code->co_argcount + 1;
-  n->ival = (code->co_flags & CO_VARARGS) != 0;
-  n->kw.len = 0;
-  n->callee = disp;
-  Py_DECREF(args); Py_DECREF(kws); Py_DECREF(func);
-  return ok;
+  Py_DECREF(args); Py_DECREF(kws);
+  return ok ? packed : NULL;
 }
 
 /* Whether a call has *t among its arguments. */
-static bool has_starred(PyObject *e) {
+bool fe_has_starred(PyObject *e) {
   PyObject *args = field(e, "args");
   bool starred = false;
   for (Py_ssize_t i = 0; i < PyList_GET_SIZE(args); i++) starred |= is_kind(PyList_GET_ITEM(args, i), "Starred");
@@ -823,6 +837,12 @@ static Node *fe_call(Fe *fe, PyObject *e) {
     }
     Py_DECREF(base_obj);
   }
+  PyObject *names = obj && PyType_Check(obj) ? core_namedtuple_fields((PyTypeObject *)obj) : NULL;
+  if (names) {  /* Point(x, y): a named tuple */
+    Node *n = fe_namedtuple_call(fe, e, obj, names);
+    Py_DECREF(names); Py_DECREF(obj); Py_DECREF(func);
+    return n;
+  }
   PyObject *registered = obj && !core_builtin(obj) ? ext_callee(obj) : NULL;
   if (registered) Py_SETREF(obj, registered);  /* ruchey.extending's: a dispatcher */
   Dispatcher *scalar_fn = obj && !core_builtin(obj) ? ufunc_scalar_function(obj) : NULL;
@@ -849,7 +869,7 @@ static Node *fe_call(Fe *fe, PyObject *e) {
     n->bi = builtin;
     n->ival = cast;
     unsigned how = is_jit ? 0 : builtin_args(builtin->flags);
-    if (is_jit && !scalar_fn && has_starred(e)) {
+    if (is_jit && !scalar_fn && fe_has_starred(e)) {
       if (!fe_spread_call(fe, e, n, obj)) n = NULL;
     } else if (!fe_call_args(fe, e, n, how) || (is_jit && !fe_bind_jit_call(fe, e, n, obj))) {
       n = NULL;
@@ -1320,12 +1340,56 @@ static Node *walk_zip(Fe *fe, Walk *w, PyObject *it) {
   return t;
 }
 
+/* Which of NumPy's index iterators `it` calls: 1 numpy.ndindex, 2
+ * numpy.ndenumerate, 0 neither. */
+static int numpy_index_iterator(Fe *fe, PyObject *it) {
+  if (!is_kind(it, "Call")) return 0;
+  PyObject *func = field(it, "func"), *obj = static_object(fe, func), *numpy = PyImport_ImportModule("numpy");
+  PyObject *ndindex = numpy ? PyObject_GetAttrString(numpy, "ndindex") : NULL;
+  PyObject *ndenumerate = numpy ? PyObject_GetAttrString(numpy, "ndenumerate") : NULL;
+  int which = !obj ? 0 : obj == ndindex ? 1 : obj == ndenumerate ? 2 : 0;
+  PyErr_Clear();
+  Py_XDECREF(ndindex); Py_XDECREF(ndenumerate); Py_XDECREF(numpy); Py_XDECREF(obj); Py_DECREF(func);
+  return which;
+}
+
+/* numpy.ndindex(shape) (or ndindex(d0, d1, ...)): the counter unravelled
+ * into a tuple of indices; numpy.ndenumerate(a): (that index, a[index]). */
+static Node *walk_ndindex(Fe *fe, Walk *w, PyObject *it, bool enumerate) {
+  PyObject *args = field(it, "args"), *kws = field(it, "keywords");
+  int na = (int)PyList_GET_SIZE(args);
+  Node *shape = NULL;
+  if (PyList_GET_SIZE(kws) || (enumerate ? na != 1 : na < 1))
+    fe_error(fe, it, enumerate ? "numpy.ndenumerate() takes one array" : "numpy.ndindex() takes a shape");
+  else if (na == 1)
+    shape = fe_expr(fe, PyList_GET_ITEM(args, 0));
+  else
+    shape = tuple_node(fe, it, na);
+  for (int i = 0; shape && na > 1 && i < na; i++)
+    if (!(shape->list.items[i] = fe_expr(fe, PyList_GET_ITEM(args, i)))) shape = NULL;
+  Py_DECREF(args); Py_DECREF(kws);
+  int var = shape ? evaluated_once(fe, w, it, shape) : -1;
+  if (var < 0) return NULL;
+  Node *use = var_node(fe, var, it), *at[2] = {var_node(fe, var, it), var_node(fe, w->k, it)};
+  w->len[w->nlen++] = call_node(fe, it, "ndindex size", &use, 1);
+  Node *index = call_node(fe, it, "ndindex at", at, 2);
+  if (!enumerate) return index;
+  Node *t = tuple_node(fe, it, 2), *elem = new_node(fe, N_INDEX, it);
+  elem->lhs = var_node(fe, var, it);
+  elem->rhs = index;
+  t->list.items[0] = call_node(fe, it, "ndindex at", at, 2);
+  t->list.items[1] = elem;
+  return t;
+}
+
 /* The element at the counter of what `it` iterates (seq: it converted
  * already, or NULL). */
 static Node *walk_element(Fe *fe, Walk *w, PyObject *it, Node *seq) {
   if (w->nlen == 64) return fe_error(fe, it, "this for loop iterates over too many sequences");
   if (!seq && calls_builtin(fe, it, "enumerate")) return walk_enumerate(fe, w, it);
   if (!seq && calls_builtin(fe, it, "zip")) return walk_zip(fe, w, it);
+  int numpy_iter = seq ? 0 : numpy_index_iterator(fe, it);
+  if (numpy_iter) return walk_ndindex(fe, w, it, numpy_iter == 2);
   if (!seq && !(seq = fe_expr(fe, it))) return NULL;
   if (seq->kind == N_CALL && seq->bi && (seq->bi->flags & BF_RANGE)) return walk_range(fe, w, it, seq);
   const char *part = "iteration";  /* d.keys(), d.values(), d.items(): d walked for that part */
@@ -1377,7 +1441,7 @@ static Node *fe_for(Fe *fe, PyObject *s) {
   PyObject *t = field(s, "target"), *it = field(s, "iter"), *b = field(s, "body"),
            *o = field(s, "orelse");
   Node *n = NULL, *seq = NULL;
-  bool walk = calls_builtin(fe, it, "enumerate") || calls_builtin(fe, it, "zip");
+  bool walk = calls_builtin(fe, it, "enumerate") || calls_builtin(fe, it, "zip") || numpy_index_iterator(fe, it);
   if (!walk && (seq = fe_expr(fe, it))) {
     bool range = seq->kind == N_CALL && seq->bi && (seq->bi->flags & BF_RANGE);
     walk = !range;
@@ -1441,7 +1505,7 @@ static Node *fe_assert(Fe *fe, PyObject *s) {
 }
 
 static const struct { const char *kind, *what; } unsupported_stmts[] = {
-  {"TryStar", "try/except*"}, {"With", "with"},
+  {"TryStar", "try/except*"},
   {"AsyncWith", "async with"},
   {"AsyncFunctionDef", "nested functions"}, {"ClassDef", "classes"},
   {"Global", "global declarations"}, {"Nonlocal", "nonlocal declarations"},
@@ -1511,6 +1575,7 @@ static Node *fe_stmt_kind(Fe *fe, PyObject *s) {
   if (!strcmp(k, "Assert")) return fe_assert(fe, s);
   if (!strcmp(k, "Raise")) return fe_raise(fe, s);
   if (!strcmp(k, "Try")) return fe_try(fe, s);
+  if (!strcmp(k, "With")) return fe_with(fe, s);
   if (!strcmp(k, "FunctionDef")) return fe_def(fe, s);
   if (!strcmp(k, "Import") || !strcmp(k, "ImportFrom")) return fe_import(fe, s);
   for (size_t i = 0; i < sizeof unsupported_stmts / sizeof unsupported_stmts[0]; i++)

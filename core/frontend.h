@@ -57,6 +57,15 @@ Node *fe_lambda_assign(Fe *fe, PyObject *s, PyObject *target, PyObject *lambda);
 Node *fe_def(Fe *fe, PyObject *s);                              /* a nested def, as name = lambda */
 Node *fe_local_call(Fe *fe, PyObject *e, PyObject *func);       /* f(...) where f is a local or a lambda */
 bool fe_is_local_call(Fe *fe, PyObject *func);
+Node *fe_frozen_constant(Fe *fe, PyObject *obj, PyObject *e);   /* a number or bool, frozen */
+/* namedtuples.c: cls(args) of a named tuple class whose items are fields */
+Node *fe_namedtuple_call(Fe *fe, PyObject *e, PyObject *cls, PyObject *fields);
+Node *fe_named_global(Fe *fe, PyObject *e, Node *t, PyObject *obj);  /* t of a global tuple obj: named if obj is */
+int fe_add_var(Fe *fe, const char *name);                       /* its number, made if new */
+/* objmode.c: with objmode(y='float64'): Python code inside compiled code */
+Node *fe_with(Fe *fe, PyObject *s);
+bool fe_has_starred(PyObject *e);                               /* f(a, *t) */
+Node *fe_spread_args(Fe *fe, PyObject *e);                      /* its arguments as one tuple */
 Node *fe_import(Fe *fe, PyObject *s);
 PyObject *fe_imported(Fe *fe, PyObject *name);                  /* borrowed, or NULL */
 /* The syntax tree of a lambda or nested def read out of a compiled

@@ -297,7 +297,13 @@ Node *fe_local_call(Fe *fe, PyObject *e, PyObject *func) {
     return fe_bind_jit_call(fe, e, n, PyTuple_GET_ITEM(entry, 0)) ? n : NULL;
   }
   n->bi = core_builtin_named("a function value");
-  if (!(n->lhs = fe_expr(fe, func)) || !fe_call_args(fe, e, n, 0)) return NULL;
+  if (!(n->lhs = fe_expr(fe, func))) return NULL;
+  if (fe_has_starred(e)) {  /* f(x, *args): bound once f's type names the function */
+    n->bi = core_builtin_named("a function value with *args");
+    n->list = new_list(fe, 1);
+    return (n->list.items[0] = fe_spread_args(fe, e)) ? n : NULL;
+  }
+  if (!fe_call_args(fe, e, n, 0)) return NULL;
   if (n->kw.len)
     return fe_error(fe, e, "a function held in a variable takes its arguments by position in compiled code");
   return n;

@@ -69,6 +69,7 @@ const RucheyAPI *core_api(void) {
   a->set_print_sink(print_to_stdout, float32_exponent_from());
   core_interrupted = a->interrupted;
   a->set_exception_matcher(exception_matches);
+  core_register_objmode(a);
   return api = a;
 }
 

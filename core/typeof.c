@@ -160,6 +160,7 @@ static const Type *tuple_type(PyObject *o, int depth) {
   const Type *fields[MAX_TUPLE_ITEMS];
   for (Py_ssize_t i = 0; i < n; i++)
     if (!(fields[i] = typeof_depth(PyTuple_GET_ITEM(o, i), depth + 1))) return NULL;
+  if (!PyTuple_CheckExact(o)) return disp_named_tuple_type(Py_TYPE(o), (int)n, fields);
   return interned_tuple((int)n, fields);
 }
 
@@ -179,6 +180,7 @@ static const Type *typeof_depth(PyObject *o, int depth) {
   if (t == &PyUnicode_Type) return depth ? NULL : &core_plain[TY_STR];  /* not inside tuples (unboxed alone) */
   if (t == &PyArray_Type || (PyArray_Check(o) && indexes_plainly(t))) return array_type((PyArrayObject *)o);
   if (PyArray_Check(o)) return NULL;
+  if (PyTuple_Check(o)) return tuple_type(o, depth);  /* a named tuple's class: the type names it */
   const Type *typed = typed_typeof(o);
   if (typed) return typed;
   if (disp_is_generator(o)) return &core_plain[TY_GENERATOR];

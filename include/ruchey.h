@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define RUCHEY_API_VERSION 14
+#define RUCHEY_API_VERSION 15
 #define RC_MAX_NDIM 8
 
 /* ---------------------------------------------------------------- arena */
@@ -101,10 +101,12 @@ struct Type {
    * an array element or a tuple field (as LLVM lays out its structs) */
   size_t size, align;
   const size_t *offsets; /* TY_TUPLE, TY_RECORD: each field's offset */
-  const char *const *names; /* TY_RECORD: each field's name */
+  const char *const *names; /* TY_RECORD: each field's name; a named tuple's (TY_TUPLE with a
+                             * callee): its fields' names, then its class's name */
   const int64_t *shapes; /* TY_RECORD: an array field's shape at [i * RC_MAX_NDIM] (a sub-array, C order) */
   const char *name;      /* as Numba spells it: "float64", "array(float64, 1d, C)", "(int64, float64)" */
-  const void *callee;    /* TY_FUNCTION: the dispatcher it calls (the extension keeps it alive) */
+  const void *callee;    /* TY_FUNCTION: the dispatcher it calls (the extension keeps it alive);
+                          * TY_TUPLE: a named tuple's class (collections.namedtuple, typing.NamedTuple) */
 };
 
 static inline bool ty_is_scalar(const Type *t) { return t->flags & TF_SCALAR; }
@@ -125,6 +127,8 @@ extern const Type ty_plain[TY_COUNT];  /* the kinds without parameters */
 #define TYS(k) (&ty_plain[(k)])
 const Type *ty_array(const Type *elem, int ndim, char layout, bool readonly);
 const Type *ty_tuple(int n, const Type *const *fields);
+/* A named tuple: a tuple whose items also have names (n + 1: the class's name last), boxed as cls. */
+const Type *ty_named_tuple(int n, const Type *const *fields, const char *const *names, const void *cls);
 const Type *ty_dtype(const Type *elem);
 const Type *ty_info(const Type *elem);
 const Type *ty_optional(const Type *elem);
@@ -586,6 +590,11 @@ typedef struct RucheyAPI {
   const Type *(*dict)(const Type *key, const Type *value);
   const Type *(*record)(int n, const Type *const *fields, const char *const *names, const size_t *offsets,
                         const int64_t *shapes, size_t size, size_t align);
+  const Type *(*named_tuple)(int n, const Type *const *fields, const char *const *names, const void *cls);
+  /* what runs an objmode block (builtins/objmode.c): 0, or 1 with the
+   * Python exception's class and message (kept until the next call) */
+  void (*set_objmode_caller)(int (*call)(void *block, const Type *in_t, void *in, const Type *out_t, void *out,
+                                         void **cls, const char **msg));
 } RucheyAPI;
 
 const RucheyAPI *ruchey_api(void);
@@ -594,6 +603,9 @@ const RucheyAPI *ruchey_api(void);
 bool ty_infer(Func *f, const Type **argtypes, const CompileOptions *opts, Diag *diag);
 void rt_register_symbols(void (*define)(const char *name, void *addr, void *ctx), void *ctx);
 void rt_register_containers(void (*define)(const char *name, void *addr, void *ctx), void *ctx);  /* containers.c */
+void rt_set_objmode_caller(int (*call)(void *block, const Type *in_t, void *in, const Type *out_t, void *out,
+                                       void **cls, const char **msg));  /* builtins/objmode.c */
+int32_t rt_objmode(void *block, const Type *in_t, void *in, const Type *out_t, void *out);
 /* random.c: numpy.random's and the random module's generators, one pair
  * per thread. A draw's distribution (RD_: a row's ival), its parameters in
  * p; the integer ones (poisson, binomial, geometric) write int64. */

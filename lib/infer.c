@@ -115,6 +115,7 @@ const Type *ty_unify(const Type *a, const Type *b) {
     if (a->nfields > 64) return NULL;
     for (int i = 0; i < a->nfields; i++)
       if (!(fields[i] = ty_unify(a->fields[i], b->fields[i]))) return NULL;
+    if (a->callee && a->callee == b->callee) return ty_named_tuple(a->nfields, fields, a->names, a->callee);
     return ty_tuple(a->nfields, fields);
   }
   return NULL;
@@ -328,6 +329,7 @@ static const Type *ty_tuple_expr(Infer *in, Node *n) {
   if (n->list.len > 64) return ty_error(in, n, "tuples of more than 64 elements are not supported");
   for (int i = 0; i < n->list.len; i++)
     if (!(f[i] = ty_expr(in, n->list.items[i]))) return NULL;
+  if (n->callee) return ty_named_tuple(n->list.len, f, n->kw_names, n->callee);  /* Point(x, y) */
   return ty_tuple(n->list.len, f);
 }
 
@@ -439,6 +441,7 @@ static const Type *ty_attr(Infer *in, Node *n) {
   const Type *base = ty_expr(in, n->lhs);
   if (!base) return NULL;
   if (ty_holds_record(base)) return ty_record_attr(in, n, base);
+  if (base->kind == TY_TUPLE && base->callee) return ty_named_field(in, n, base);
   const Builtin *bi = bi_member(base->kind, BK_ATTRIBUTE, n->str);
   if (!bi && ty_extension_member(in, n, base)) return ty_expr(in, n);  /* now a call of its getter */
   if (!bi) return ty_error(in, n, "%s has no attribute '%s' in compiled code", base->name, n->str);
@@ -498,6 +501,18 @@ const Type *ty_expr(Infer *in, Node *n) {
 
 /* ---------------------------------------------------------------- statements */
 
+/* x, y = a of a 1-d array: the value made a call of "array unpack" (the
+ * tuple of a's elements, their count checked at run time); its type. */
+static const Type *ty_array_unpacked(Infer *in, Node *at, int count) {
+  Node *a = arena_alloc(in->f->arena, sizeof(Node));
+  *a = *at;
+  *at = (Node){.kind = N_CALL, .line = a->line, .col = a->col, .bi = bi_named("array unpack"), .ival = count};
+  at->list.len = 1;
+  at->list.items = arena_alloc(in->f->arena, sizeof(Node *));
+  at->list.items[0] = a;
+  return ty_expr(in, at);
+}
+
 static void ty_store(Infer *in, Node *target, const Type *t, Node *at) {
   if (target->kind == N_ATTR) {
     ty_record_store(in, target, t, at);
@@ -530,6 +545,7 @@ static void ty_store(Infer *in, Node *target, const Type *t, Node *at) {
                target->lhs->ty->name);
     }
   } else {  /* tuple unpacking */
+    if (t->kind == TY_ARRAY && t->ndim == 1 && at->ty == t && !(t = ty_array_unpacked(in, at, target->list.len))) return;
     if (t->kind != TY_TUPLE || t->nfields != target->list.len) {
       ty_error(in, at, "cannot unpack %s into %d targets", t->name, target->list.len);
       return;
@@ -621,6 +637,7 @@ static void ty_try(Infer *in, Node *n) {
 static void ty_stmt(Infer *in, Node *n) {
   switch (n->kind) {
   case N_ASSIGN: {
+    if (n->lhs->kind == N_INDEX) ty_row_literal(in, n->lhs, n->rhs);
     const Type *t = ty_maybe_none(in, n->rhs);
     if (t) ty_store(in, n->lhs, t, n->rhs);
     break;

@@ -44,6 +44,11 @@ bool ty_no_allocation(const Infer *in);
 /* builtins/indexing.c: a[index] of an array, and a[index] = t where it selects an array */
 const Type *ty_array_index(Infer *in, Node *n, const Type *base);
 void ty_index_store(Infer *in, Node *target, const Type *t, Node *at);
+/* a[i] = [[x, y], [z, w]] of an array a: the list written out made a tuple
+ * of tuples before it is typed (stored as numpy.array of it) */
+void ty_row_literal(Infer *in, Node *target, Node *value);
+/* builtins/namedtuples.c: p.x of a named tuple p, made p[i] */
+const Type *ty_named_field(Infer *in, Node *n, const Type *t);
 /* builtins/tuples.c: t[index], t + u, and comparisons of tuples */
 const Type *ty_tuple_index(Infer *in, Node *n, const Type *t);
 const Type *ty_tuple_concat(Infer *in, Node *n, const Type *a, const Type *b);

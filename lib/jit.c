@@ -432,6 +432,8 @@ EXPORT const RucheyAPI *ruchey_api(void) {
     .list = ty_list,
     .dict = ty_dict,
     .record = ty_record,
+    .named_tuple = ty_named_tuple,
+    .set_objmode_caller = rt_set_objmode_caller,
   };
   return &api;
 }

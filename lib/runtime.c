@@ -368,6 +368,7 @@ void rt_register_symbols(void (*define)(const char *name, void *addr, void *ctx)
   define("rt_recursion_error", (void *)rt_recursion_error, ctx);
   define("_setjmp", (void *)_setjmp, ctx);
   define("rt_raise", (void *)rt_raise, ctx);
+  define("rt_objmode", (void *)rt_objmode, ctx);
   define("rt_shape_error", (void *)rt_shape_error, ctx);
   define("rt_error_format", (void *)rt_error_format, ctx);
   define("rt_reshape_error", (void *)rt_reshape_error, ctx);

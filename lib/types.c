@@ -180,10 +180,17 @@ static void complete(Type *t) {
     t->offsets = offsets;
     t->align = align;
     t->size = (off + align - 1) / align * align;
+    if (t->callee) {  /* a named tuple: Point(x=float64, y=float64) */
+      const char **names = arena_alloc(&T.arena, sizeof(char *) * (size_t)(t->nfields + 1));
+      for (int i = 0; i <= t->nfields; i++) len += strlen(names[i] = format("%s", t->names[i])) + 1;
+      t->names = names;
+    }
     char *name = arena_alloc(&T.arena, len + 1), *p = name;
+    if (t->callee) p += sprintf(p, "%s", t->names[t->nfields]);
     *p++ = '(';
-    for (int i = 0; i < t->nfields; i++) p += sprintf(p, "%s%s", i ? ", " : "", t->fields[i]->name);
-    strcpy(p, t->nfields == 1 ? ",)" : ")");
+    for (int i = 0; i < t->nfields; i++)
+      p += sprintf(p, "%s%s%s%s", i ? ", " : "", t->callee ? t->names[i] : "", t->callee ? "=" : "", t->fields[i]->name);
+    strcpy(p, t->nfields == 1 && !t->callee ? ",)" : ")");
     t->name = name;
     break;
   }
@@ -237,6 +244,10 @@ const Type *ty_array(const Type *elem, int ndim, char layout, bool readonly) {
 
 const Type *ty_tuple(int n, const Type *const *fields) {
   return intern(&(Type){.kind = TY_TUPLE, .nfields = n, .fields = fields});
+}
+
+const Type *ty_named_tuple(int n, const Type *const *fields, const char *const *names, const void *cls) {
+  return intern(&(Type){.kind = TY_TUPLE, .nfields = n, .fields = fields, .names = names, .callee = cls});
 }
 
 const Type *ty_dtype(const Type *elem) { return intern(&(Type){.kind = TY_DTYPE, .elem = elem}); }

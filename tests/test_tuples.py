@@ -378,12 +378,18 @@ def test_wrong_arity_is_python_type_error():
         weighted((1.0, 2.0, 3.0), 4)
 
 
-@ruchey_only
-def test_named_tuples_are_refused_clearly():
+def test_named_tuples_are_tuples():
     import collections
-    Point = collections.namedtuple("Point", "x y")
-    with pytest.raises(TypeError, match="of type 'Point' is not supported"):
-        swap(Point(1, 2))
+    Point = collections.namedtuple("Point", "x y")  # (tests/test_namedtuples.py has the rest)
+    assert_same(swap, Point(1, 2))
+
+
+@ruchey_only
+def test_a_tuple_subclass_that_is_no_named_tuple_is_refused_clearly():
+    class Pair(tuple):
+        pass
+    with pytest.raises(TypeError, match="of type 'Pair' is not supported"):
+        swap(Pair((1, 2)))
 
 
 def contains(t, v):

@@ -36,6 +36,9 @@ extern const Builtin bi_dicts[];   /* dicts.c: typed dicts */
 extern const Builtin bi_random[];  /* random.c: numpy.random and the random module */
 extern const Builtin bi_strings[]; /* strings.c: str values, their methods, str(), ord(), chr(), format() */
 extern const Builtin bi_linalg[];  /* linalg.c: matrix products (dot, matmul, @, inner, vdot), numpy.linalg */
+extern const Builtin bi_ndindex[];  /* ndindex.c: numpy.ndindex and numpy.ndenumerate in for loops */
+extern const Builtin bi_unpack[];  /* unpack.c: x, y = a of a 1-d array */
+extern const Builtin bi_objmode[]; /* objmode.c: with objmode(...) blocks */
 extern const Builtin bi_decomp[];  /* decomp.c: numpy.linalg's decompositions, norm, cond, ...; cov, corrcoef */
 
 /* The elements' type of an array, or a number's own; dimensions (0 for a number). */

@@ -182,7 +182,33 @@ static bool type_item(Infer *in, Node *it) {
   return ty_error(in, it, "%s, got %s", bad_item, t->name) != NULL;
 }
 
+/* a[t] with t a tuple value (a variable, numpy.ndindex's index): the
+ * index written out, (t[0], t[1], ...), t read once per item, so only
+ * where reading it again is free. */
+static bool spread_tuple_index(Infer *in, Node *n) {
+  Node *t = n->rhs;
+  const Type *tt = t->kind == N_TUPLE || t->kind == N_SLICE || t->kind == N_NONE || t->kind == N_ELLIPSIS
+                       ? NULL : ty_expr(in, t);
+  if (!tt || tt->kind != TY_TUPLE) return !ty_failed(in);
+  if (t->kind != N_VAR && !(t->kind == N_CALL && t->bi && (t->bi->flags & BF_PURE)))
+    return ty_error(in, t, "an array is indexed by a tuple value only from a variable: assign the tuple first") != NULL;
+  if (tt->nfields > MAX_ITEMS) return ty_error(in, n, "an index of more than %d items is not supported", MAX_ITEMS) != NULL;
+  Node *items = arena_alloc(in->f->arena, sizeof(Node));
+  *items = (Node){.kind = N_TUPLE, .line = t->line, .col = t->col};
+  items->list.len = tt->nfields;
+  items->list.items = arena_alloc(in->f->arena, sizeof(Node *) * (size_t)(tt->nfields ? tt->nfields : 1));
+  for (int i = 0; i < tt->nfields; i++) {
+    Node *k = arena_alloc(in->f->arena, sizeof(Node)), *item = arena_alloc(in->f->arena, sizeof(Node));
+    *k = (Node){.kind = N_INT, .line = t->line, .col = t->col, .ival = i};
+    *item = (Node){.kind = N_INDEX, .line = t->line, .col = t->col, .lhs = t, .rhs = k};
+    items->list.items[i] = item;
+  }
+  n->rhs = items;
+  return true;
+}
+
 const Type *ty_array_index(Infer *in, Node *n, const Type *bt) {
+  if (!spread_tuple_index(in, n)) return NULL;
   Node *rhs = n->rhs;
   bool tuple = rhs->kind == N_TUPLE;
   int nitems = tuple ? rhs->list.len : 1;
@@ -224,9 +250,38 @@ bool ix_is_advanced(const Node *n) {
 
 /* target[index] = value, where target[index] is an array (a view, or the
  * elements an array index selects). */
+/* A list literal, nested ones too, made a tuple of its items: what
+ * numpy.array reads (as the frontend reads a builtin's list arguments). */
+static bool literal_as_tuple(Node *n) {
+  if (n->kind == N_TUPLE) return true;
+  if (n->kind != N_CALL || n->bi != bi_named("list literal")) return false;
+  n->kind = N_TUPLE;
+  n->bi = NULL;
+  for (int i = 0; i < n->list.len; i++) literal_as_tuple(n->list.items[i]);
+  return true;
+}
+
+void ty_row_literal(Infer *in, Node *target, Node *value) {
+  const Type *bt = ty_expr(in, target->lhs);
+  if (bt && bt->kind == TY_ARRAY) literal_as_tuple(value);
+}
+
 void ty_index_store(Infer *in, Node *target, const Type *t, Node *at) {
   const Type *sel = target->ty;
   if (ty_is_scalar(t)) return;
+  if (t->kind == TY_TUPLE || t->kind == TY_LIST) {  /* a[i] = [x, y]: stored as numpy.array((x, y)) */
+    Node *seq = arena_alloc(in->f->arena, sizeof(Node));
+    *seq = *at;
+    if (!literal_as_tuple(seq) && t->kind == TY_LIST) {
+      ty_error(in, at, "cannot store %s into %s: only a list written out ([x, y]) or a tuple is", t->name, sel->name);
+      return;
+    }
+    *at = (Node){.kind = N_CALL, .line = seq->line, .col = seq->col, .bi = bi_named("numpy.array")};
+    at->list.len = 1;
+    at->list.items = arena_alloc(in->f->arena, sizeof(Node *));
+    at->list.items[0] = seq;
+    if (!(t = ty_expr(in, at))) return;
+  }
   if (t->kind != TY_ARRAY) {
     ty_error(in, at, "cannot store %s into %s", t->name, sel->name);
     return;

@@ -263,6 +263,15 @@ static const Type *ty_value_call(Infer *in, Node *n, const Type **args) {
   return ty_jit_call(in, n, args);
 }
 
+/* f(x, *args) where f is a variable holding a compiled function: the
+ * tuple (x,) + args gives its arguments, one each, by position. */
+static const Type *ty_value_spread_call(Infer *in, Node *n, const Type **args) {
+  if (args[0]->kind != TY_TUPLE) return ty_error(in, n, "argument after * must be a tuple, not %s", args[0]->name);
+  n->op = args[0]->nfields + 1;
+  n->ival = 0;
+  return ty_value_call(in, n, args);
+}
+
 /* A @vectorize ufunc's function: on numbers a call; on arrays a ufunc,
  * fused into the array expression around it, the function typed for the
  * arrays' element types (the extension picks the ufunc's loop for them). */
@@ -302,6 +311,8 @@ const Builtin bi_python[] = {
   FUNCTION("get_num_threads", "ruchey", "get_num_threads", 0, 0, BF_PURE | BF_CHEAP, ty_pool_query, lo_num_threads),
   FUNCTION("a ruchey function", NULL, NULL, 0, 64, BF_RAISES | BF_VARIES | BF_COMPLEX, ty_jit_call, lo_jit_call),
   FUNCTION("a function value", NULL, NULL, 0, 64, BF_RAISES | BF_VARIES | BF_COMPLEX, ty_value_call, lo_jit_call),
+  FUNCTION("a function value with *args", NULL, NULL, 1, 1, BF_RAISES | BF_VARIES | BF_COMPLEX, ty_value_spread_call,
+           lo_jit_call),
   {"a ruchey ufunc", NULL, NULL, BK_FUNCTION, 0, 1, 64, NULL, BF_RAISES | BF_VARIES, 0, 0, ty_ufunc_jit_call,
    lo_jit_call, lo_jit_call_elem},
   BI_END,

@@ -31,6 +31,9 @@ static const Builtin *const families[] = {
   bi_random,
   bi_strings,
   bi_fp16,
+  bi_ndindex,
+  bi_unpack,
+  bi_objmode,
 };
 
 const Builtin *bi_at(int i) {

@@ -474,11 +474,10 @@ static const Type *ty_expand_dims(Infer *in, Node *n, const Type **args) {
   return count < 0 ? NULL : ty_array(t->elem, t->ndim + count, t->ndim ? t->layout : 'C', t->readonly);
 }
 
-static LLVMValueRef lo_expand_dims(Lower *l, Node *n) {
+/* n's array argument viewed with axes of length 1 where added says */
+static LLVMValueRef view_with_axes(Lower *l, Node *n, const bool *added, int count) {
   Node *arg = n->list.items[0];
   const Type *t = arg->ty;
-  bool added[RC_MAX_NDIM];
-  int count = expand_axes(NULL, n, t->ndim, added);
   LLVMValueRef a = lo_expr(l, arg), s[RC_MAX_NDIM], st[RC_MAX_NDIM], shape[RC_MAX_NDIM], strides[RC_MAX_NDIM];
   shape_of(l, t, a, s, st);
   /* an inserted axis takes the stride a C (or F) array of the new shape would
@@ -500,6 +499,40 @@ static LLVMValueRef lo_expand_dims(Lower *l, Node *n) {
   LLVMValueRef r = owned_view(l, n->ty, a, data_of(l, a), shape, strides);
   lo_done_with(l, arg, a);
   return r;
+}
+
+static LLVMValueRef lo_expand_dims(Lower *l, Node *n) {
+  bool added[RC_MAX_NDIM];
+  int count = expand_axes(NULL, n, n->list.items[0]->ty->ndim, added);
+  return view_with_axes(l, n, added, count);
+}
+
+/* numpy.atleast_1d/2d/3d(a) (the row's ival: how many dimensions) of one
+ * array: a view with axes of length 1 added where NumPy adds them, before
+ * a 1-d array's axis (and, for 3-d, after it), after a 2-d array's. */
+static int atleast_axes(int ndim, int want, bool *added) {
+  for (int d = 0; d < RC_MAX_NDIM; d++) added[d] = false;
+  if (ndim >= want) return 0;
+  if (ndim == 0)
+    for (int d = 0; d < want; d++) added[d] = true;
+  else if (ndim == 1)
+    added[0] = added[2] = true;  /* 2 only when want is 3 */
+  else
+    added[2] = true;
+  if (want == 2) added[2] = false;
+  return want - ndim;
+}
+
+static const Type *ty_atleast(Infer *in, Node *n, const Type **args) {
+  const Type *t = array_operand(in, n, args[0]);
+  if (!t) return NULL;
+  int want = n->bi->ival;
+  return t->ndim >= want ? t : ty_array(t->elem, want, t->ndim ? t->layout : 'C', t->readonly);
+}
+
+static LLVMValueRef lo_atleast(Lower *l, Node *n) {
+  bool added[RC_MAX_NDIM];
+  return view_with_axes(l, n, added, atleast_axes(n->list.items[0]->ty->ndim, n->bi->ival, added));
 }
 
 /* ---------------------------------------------------------------- astype, view, fill */
@@ -1144,6 +1177,9 @@ const Builtin bi_shape[] = {
   FUNCTION("squeeze", 1, 2, axis_kw, BF_COMPLEX, 0, ty_squeeze, lo_squeeze),
   METHOD("squeeze", 0, 1, axis_kw, BF_COMPLEX, 0, ty_squeeze, lo_squeeze),
   FUNCTION("expand_dims", 1, 2, axis_kw, BF_COMPLEX, 0, ty_expand_dims, lo_expand_dims),
+  FUNCTION("atleast_1d", 1, 1, NULL, BF_COMPLEX, 1, ty_atleast, lo_atleast),
+  FUNCTION("atleast_2d", 1, 1, NULL, BF_COMPLEX, 2, ty_atleast, lo_atleast),
+  FUNCTION("atleast_3d", 1, 1, NULL, BF_COMPLEX, 3, ty_atleast, lo_atleast),
   METHOD("view", 0, 1, dtype_kw, 0, 0, ty_view, lo_view_as),
   FUNCTION("flip", 1, 2, axis_kw, BF_COMPLEX, -1, ty_flip, lo_flip),
   FUNCTION("fliplr", 1, 1, NULL, BF_COMPLEX, 1, ty_flip, lo_flip),

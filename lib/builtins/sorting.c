@@ -47,9 +47,13 @@ static bool check_kth(Infer *in, Node *n) {
   Node *kth = bi_arg(n, 1, "kth");
   if (!partitions(n)) return true;
   if (!kth) return ty_error(in, n, "%s() missing argument 'kth'", n->bi->name) != NULL;
-  if (!ty_is_int(kth->ty))
-    return ty_error(in, kth, "%s(): kth must be an integer (a sequence of them is not supported), got %s", n->bi->name,
-                    kth->ty->name) != NULL;
+  const Type *t = kth->ty;
+  bool ints = ty_is_int(t) || (t->kind == TY_ARRAY && t->ndim <= 1 && ty_is_int(t->elem));
+  for (int i = 0; t->kind == TY_TUPLE && i < t->nfields; i++) ints = ty_is_int(t->fields[i]);
+  if (t->kind == TY_TUPLE && !t->nfields) ints = true;
+  if (!ints)
+    return ty_error(in, kth, "%s(): kth must be an integer or a sequence of integers (a tuple, a 1-d array), got %s",
+                    n->bi->name, t->name) != NULL;
   return true;
 }
 
@@ -118,14 +122,31 @@ static void sort_lanes(Lower *l, const Type *t, LLVMValueRef a, LLVMValueRef axi
 
 /* NumPy's ValueError unless -len <= kth < len (kth is the partition's
  * argument 1, len the length of a's lanes along axis) */
-static void check_kth_at_run_time(Lower *l, Node *n, LLVMValueRef len) {
-  if (!partitions(n)) return;
-  LLVMValueRef kth = lo_expr_as(l, bi_arg(n, 1, "kth"), TYS(TY_I64));
+static void check_one_kth(Lower *l, LLVMValueRef kth, LLVMValueRef len) {
   LLVMValueRef neg = LLVMBuildICmp(l->b, LLVMIntSLT, kth, const_i64(l, 0), "");
   LLVMValueRef k = LLVMBuildSelect(l->b, neg, LLVMBuildAdd(l->b, kth, len, ""), kth, "");
   LLVMValueRef bad = LLVMBuildOr(l->b, LLVMBuildICmp(l->b, LLVMIntSLT, k, const_i64(l, 0), ""),
                                  LLVMBuildICmp(l->b, LLVMIntSGE, k, len, ""), "");
   lo_raise_format_if(l, bad, RT_ERR_VALUE, "kth(=%lld) out of bounds (%lld)", (LLVMValueRef[]){k, len}, 2);
+}
+
+/* The same for each kth of a sequence (every lane is sorted whole, which
+ * partitions it for all of them). */
+static void check_kth_at_run_time(Lower *l, Node *n, LLVMValueRef len) {
+  if (!partitions(n)) return;
+  Node *kth = bi_arg(n, 1, "kth");
+  const Type *t = kth->ty;
+  LLVMValueRef v = lo_expr(l, kth);
+  if (ty_is_int(t)) check_one_kth(l, lo_convert(l, v, t, TYS(TY_I64)), len);
+  for (int i = 0; t->kind == TY_TUPLE && i < t->nfields; i++)
+    check_one_kth(l, lo_convert(l, LLVMBuildExtractValue(l->b, v, (unsigned)i, ""), t->fields[i], TYS(TY_I64)), len);
+  if (t->kind == TY_ARRAY) {
+    LoLoop each = lo_loop_begin(l, const_i64(l, 0), t->ndim ? lo_arr_shape(l, v, 0) : const_i64(l, 1), NULL, "kth");
+    LLVMValueRef at = lo_element_addr(l, t, v, &each.index);
+    check_one_kth(l, lo_convert(l, lo_load_scalar(l, t->elem, at), t->elem, TYS(TY_I64)), len);
+    lo_loop_end(l, &each);
+  }
+  lo_done_with(l, kth, v);
 }
 
 /* the length of the lanes along axis k (a value) of a */

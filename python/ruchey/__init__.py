@@ -16,10 +16,11 @@ from ruchey.types import none, optional  # as numba.none and numba.optional
 from ruchey.ufunc import DUFunc, guvectorize, vectorize
 from ruchey.ccallback import carray, cfunc, farray
 from ruchey import typed
+from ruchey._objmode import objmode
 
 __version__ = "0.1.0"
 __all__ = ["jit", "njit", "prange", "TypingError", "get_num_threads", "set_num_threads",
-           "get_thread_id", "vectorize", "guvectorize", "cfunc", "carray", "farray"]
+           "get_thread_id", "vectorize", "guvectorize", "cfunc", "carray", "farray", "objmode"]
 
 
 def install_as_numba():

@@ -1,0 +1,190 @@
+"""numpy.ndindex and numpy.ndenumerate as for loops' iterables: tuples of
+int64 indices in C order (the last varying fastest), arrays indexed by
+such a tuple held in a variable (a[idx], a[idx] = v, a[idx] += v), as
+numbagg's grouped reductions use them. Against the Python original on
+generated shapes, empty and 0-d ones included; bad shapes are clear
+TypingErrors."""
+import numpy
+import pytest
+import ruchey
+from ruchey import njit
+
+from conftest import assert_same, make_rng
+
+
+@njit
+def weighted_by_index(a):
+    s = 0.0
+    for idx in numpy.ndindex(a.shape):
+        w = 1.0
+        for i in range(len(idx)):
+            w += (i + 1) * idx[i]
+        s += a[idx] * w
+    return s
+
+
+@njit
+def count_dims(n, m):
+    c = 0
+    for i, j in numpy.ndindex(n, m):
+        c = c * 3 + i * 10 + j
+    return c
+
+
+@njit
+def count_int_shape(n):
+    c = 0
+    for t in numpy.ndindex(n):
+        c += t[0] + 1
+    return c
+
+
+@njit
+def zero_d_shape():
+    c = 0
+    for t in numpy.ndindex(()):
+        c += 1 + len(t)
+    return c
+
+
+@njit
+def group_sum(values, labels, ngroups):
+    out = numpy.zeros(ngroups)
+    counts = numpy.zeros(ngroups, dtype=numpy.int64)
+    for idx in numpy.ndindex(values.shape):
+        label = labels[idx]
+        if label < 0:
+            continue
+        v = values[idx]
+        if not numpy.isnan(v):
+            out[label] += v
+            counts[label] += 1
+    return out, counts
+
+
+@njit
+def fill_by_index(shape):
+    out = numpy.empty(shape)
+    for idx in numpy.ndindex(shape):
+        out[idx] = 0.0
+        for d in range(len(idx)):
+            out[idx] += idx[d] * 10.0 ** d
+    return out
+
+
+@njit
+def enumerate_sum(a):
+    s = 0.0
+    k = 0
+    for idx, v in numpy.ndenumerate(a):
+        s += v * (idx[0] + 1) + idx[-1] * 0.5
+        k += 1
+    return s, k
+
+
+@njit
+def enumerate_flat(a):
+    out = numpy.empty(a.size)
+    n = 0
+    for i, v in numpy.ndenumerate(a):
+        out[n] = v + i[0]
+        n += 1
+    return out
+
+
+@njit
+def first_big(a, limit):
+    for idx in numpy.ndindex(a.shape):
+        if a[idx] > limit:
+            return idx
+    else:
+        return (-1, -1)
+
+
+SHAPES = [(0,), (1,), (7,), (3, 4), (2, 0), (4, 1, 3), (2, 3, 2, 2)]
+
+
+@pytest.mark.parametrize("shape", SHAPES)
+def test_ndindex_over_an_arrays_shape(shape):
+    a = make_rng(len(shape)).standard_normal(shape)
+    assert_same(weighted_by_index, a, rel=1e-12)
+    assert_same(enumerate_sum, a, rel=1e-12)
+    assert_same(fill_by_index, shape)
+
+
+@pytest.mark.parametrize("n,m", [(0, 0), (0, 3), (3, 0), (1, 1), (2, 5), (4, 3)])
+def test_ndindex_of_several_ints(n, m):
+    assert_same(count_dims, n, m)
+    assert_same(count_int_shape, n * m)
+
+
+def test_zero_d_shape_iterates_once():
+    assert_same(zero_d_shape)
+
+
+def test_negative_int_shape_is_empty_as_zero():
+    assert count_int_shape(-3) == 0
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_grouped_sum_with_tuple_indices(seed):
+    rng = make_rng(seed)
+    values = rng.standard_normal((6, 40))
+    values[rng.random(values.shape) < 0.1] = numpy.nan
+    labels = rng.integers(-1, 5, size=values.shape)
+    assert_same(group_sum, values, labels, 5)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_ndenumerate_layouts(seed):
+    a = make_rng(seed).standard_normal((5, 6))
+    assert_same(enumerate_flat, a)
+    assert_same(enumerate_flat, a.T)
+    assert_same(enumerate_flat, a[::2, 1::2])
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_return_the_index_tuple(seed):
+    a = make_rng(seed).standard_normal((4, 5))
+    assert_same(first_big, a, 1.0)
+    assert_same(first_big, a, 100.0)
+
+
+def test_bad_shape_is_a_typing_error():
+    with pytest.raises(ruchey.TypingError, match="needs a shape"):
+        count_int_shape(1.5)
+
+    @njit
+    def float_tuple():
+        c = 0
+        for t in numpy.ndindex((2, 1.5)):
+            c += 1
+        return c
+    with pytest.raises(ruchey.TypingError, match="needs a shape"):
+        float_tuple()
+
+
+def test_ndenumerate_takes_one_array():
+    @njit
+    def two(a):
+        for i, v in numpy.ndenumerate(a, a):
+            pass
+    with pytest.raises(ruchey.TypingError, match="takes one array"):
+        two(numpy.ones(2))
+
+
+def test_tuple_index_must_be_a_variable():
+    @njit
+    def made(a):
+        return a[(0, 1) + (1,)]
+    with pytest.raises(ruchey.TypingError, match="assign the tuple first"):
+        made(numpy.ones((2, 2, 2)))
+
+
+def test_tuple_variable_index_too_long():
+    @njit
+    def too_many(a):
+        t = (0, 0, 0)
+        return a[t]
+    with pytest.raises(ruchey.TypingError, match="too many indices"):
+        too_many(numpy.ones((2, 2)))

@@ -1,0 +1,191 @@
+"""`with objmode(name=type, ...):` blocks, as Numba's numba.objmode: the
+block runs in the interpreter with the compiled function's variables it
+reads, and the names declared come back into compiled code as numbers or
+bools of the types given (strings or ruchey.types objects). Against the
+Python original on generated inputs; a Python exception inside is raised
+from the compiled call; bad blocks are clear TypingErrors."""
+import subprocess
+import sys
+import textwrap
+import warnings
+
+import numpy
+import pytest
+import ruchey
+from ruchey import njit, objmode
+
+from conftest import make_rng
+
+
+def python_only_sum(a):
+    return float(sum(a.tolist()))
+
+
+@njit
+def mixed(x, a):
+    y = x * 2.0
+    with objmode(z="float64", k="int64"):
+        z = python_only_sum(a) + y
+        k = len(repr(z))
+    return z + 1.0, k
+
+
+@njit
+def types_as_objects(n):
+    total = 0.0
+    for i in range(n):
+        with objmode(s=ruchey.float64, flag=ruchey.boolean):
+            s = float(i) ** 0.5
+            flag = i % 2 == 0
+        if flag:
+            total += s
+    return total
+
+
+@njit
+def updates_a_variable(x):
+    y = x
+    with objmode(y="float64"):
+        y = y * 3.0 + 1.0
+    return y
+
+
+@njit
+def no_outputs(x):
+    with objmode():
+        warnings.warn("from an objmode block", UserWarning)
+    return x + 1
+
+
+@njit
+def int32_output(x):
+    with objmode(r="int32"):
+        r = int(x) * 2
+    return r
+
+
+@njit
+def raises_inside(x):
+    with objmode(r="float64"):
+        r = 1.0 / x
+    return r
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_inputs_and_outputs(seed):
+    rng = make_rng(seed)
+    x = float(rng.uniform(-10, 10))
+    a = rng.standard_normal(int(rng.integers(0, 20)))
+    assert mixed(x, a) == mixed.py_func(x, a)
+    n = int(rng.integers(0, 30))
+    assert types_as_objects(n) == pytest.approx(types_as_objects.py_func(n), rel=1e-15)
+    assert updates_a_variable(x) == updates_a_variable.py_func(x)
+
+
+def test_output_type_conversion():
+    assert int32_output(21.7) == 42 and type(int32_output(21.7)) is int
+
+
+def test_no_outputs_runs_the_block():
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        assert no_outputs(2) == 3
+    assert [str(w.message) for w in caught] == ["from an objmode block"]
+
+
+def test_exception_inside_is_raised():
+    with pytest.raises(ZeroDivisionError):
+        raises_inside.py_func(0.0)
+    with pytest.raises(ZeroDivisionError, match="division by zero"):
+        raises_inside(0.0)
+    assert raises_inside(4.0) == 0.25
+
+
+def test_wrong_result_is_a_type_error():
+    @njit
+    def not_a_number():
+        with objmode(r="float64"):
+            r = "text"
+        return r
+    with pytest.raises(TypeError):
+        not_a_number()
+
+
+def test_array_output_is_a_typing_error():
+    @njit
+    def array_out():
+        with objmode(r="float64[:]"):
+            r = numpy.ones(3)
+        return r
+    with pytest.raises(ruchey.TypingError, match="numbers and bools"):
+        array_out()
+
+
+def test_unknown_type_is_a_typing_error():
+    @njit
+    def unknown():
+        with objmode(r="float65"):
+            r = 1.0
+        return r
+    with pytest.raises(ruchey.TypingError, match="type"):
+        unknown()
+
+
+def test_other_with_statements_are_refused():
+    @njit
+    def other():
+        with open("x") as f:
+            pass
+    with pytest.raises(ruchey.TypingError, match="'with' is not supported"):
+        other()
+
+
+def test_refused_with_parallel():
+    @njit(parallel=True)
+    def par(x):
+        with objmode(r="float64"):
+            r = x + 1.0
+        return r
+    with pytest.raises(ruchey.TypingError, match="parallel"):
+        par(1.0)
+
+
+def test_runs_outside_compiled_code():
+    assert mixed.py_func(1.0, numpy.ones(2)) == (5.0, 3)
+
+
+def test_numba_objmode_is_ruchey_objmode():
+    code = textwrap.dedent("""
+        import ruchey
+        ruchey.install_as_numba()
+        import numba
+        from numba import njit, objmode
+        assert objmode is ruchey.objmode
+
+        @njit
+        def f(x):
+            with objmode(y="float64"):
+                y = x * 2
+            return y
+        print(f(2.5))
+    """)
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert out.stdout.split() == ["5.0"], out.stderr
+
+
+def test_never_cached(tmp_path):
+    (tmp_path / "mod.py").write_text(textwrap.dedent("""
+        from ruchey import njit, objmode
+
+        @njit(cache=True)
+        def f(x):
+            with objmode(y="float64"):
+                y = x * 2
+            return y
+
+        print(f(2.0))
+    """))
+    for _ in range(2):  # the second run would load what the first stored
+        out = subprocess.run([sys.executable, "mod.py"], cwd=tmp_path, capture_output=True, text=True, timeout=120)
+        assert out.returncode == 0 and out.stdout.split() == ["4.0"], out.stderr
+    assert not list(tmp_path.glob("__pycache__/*.rbc"))

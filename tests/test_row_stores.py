@@ -1,0 +1,159 @@
+"""What numbagg's nanquantile writes beyond plain loops: a list or tuple
+written out stored into an array row (a[i] = [x, y], a[i, :] = (x, y),
+converted to the row's dtype as NumPy does), x, y = a of a 1-d array
+(Python's ValueError when the count differs), and numpy.partition with a
+sequence of kth (a tuple or a 1-d array). Against the Python original on
+generated inputs; bad uses are clear errors."""
+import numpy
+import pytest
+import ruchey
+from ruchey import njit
+
+from conftest import assert_same, make_rng
+
+
+@njit
+def rows_from_lists(r):
+    out = numpy.zeros((len(r), 2), dtype=numpy.int32)
+    for i in range(len(r)):
+        out[i] = [int(numpy.floor(r[i])), int(numpy.ceil(r[i]))]
+    return out
+
+
+@njit
+def rows_from_tuples(r):
+    out = numpy.zeros((len(r), 3))
+    for i in range(len(r)):
+        out[i, :] = (r[i], 2 * r[i], i)
+    return out
+
+
+@njit
+def block_from_nested_list(x):
+    out = numpy.zeros((3, 2, 2))
+    out[1] = [[x, x + 1], [x + 2, x + 3]]
+    return out
+
+
+@njit
+def broadcast_row(x):
+    out = numpy.zeros((2, 4))
+    out[0] = [x]
+    return out
+
+
+@njit
+def wrong_length_row(x):
+    out = numpy.zeros((2, 4))
+    out[0] = [x, x]
+    return out
+
+
+@njit
+def pair_difference(a):
+    x, y = a
+    return x - y
+
+
+@njit
+def unpack_rows(m):
+    s = 0.0
+    for x, y, z in m:
+        s += x * y - z
+    return s
+
+
+@njit
+def unpack_selected(a, idx):
+    lo, hi = a[idx]
+    return lo + 0.25 * (hi - lo)
+
+
+@njit
+def partition_tuple(a, i, j):
+    p = numpy.partition(a, (i, j))
+    return p[i], p[j]
+
+
+@njit
+def partition_array(a, ks):
+    p = numpy.partition(a, kth=ks)
+    out = numpy.empty(len(ks))
+    for n in range(len(ks)):
+        out[n] = p[ks[n]]
+    return out
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_list_and_tuple_rows(seed):
+    r = make_rng(seed).uniform(-20, 20, 9)
+    assert_same(rows_from_lists, r)
+    assert_same(rows_from_tuples, r)
+    assert_same(block_from_nested_list, float(r[0]))
+    assert_same(broadcast_row, float(r[1]))
+
+
+def test_row_of_the_wrong_length_is_a_value_error():
+    with pytest.raises(ValueError):
+        wrong_length_row.py_func(1.0)
+    with pytest.raises(ValueError):
+        wrong_length_row(1.0)
+
+
+def test_a_list_variable_into_a_row_is_a_typing_error():
+    @njit
+    def from_variable(x):
+        out = numpy.zeros((2, 2))
+        lst = [x, x]
+        out[0] = lst
+        return out
+    with pytest.raises(ruchey.TypingError, match="only a list written out"):
+        from_variable(1.0)
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_unpacking_a_1d_array(seed):
+    rng = make_rng(seed)
+    assert_same(pair_difference, rng.standard_normal(2))
+    assert_same(pair_difference, rng.integers(-9, 9, 2))
+    assert_same(unpack_rows, rng.standard_normal((6, 3)))
+    a = numpy.sort(rng.standard_normal(10))
+    idx = numpy.array([2, 7], dtype=numpy.int32)
+    assert_same(unpack_selected, a, idx)
+
+
+@pytest.mark.parametrize("n", [0, 1, 3])
+def test_unpacking_the_wrong_count_is_a_value_error(n):
+    a = numpy.arange(float(n))
+    with pytest.raises(ValueError) as expected:
+        pair_difference.py_func(a)
+    with pytest.raises(ValueError) as got:
+        pair_difference(a)
+    assert str(got.value) == str(expected.value)
+
+
+def test_unpacking_a_2d_array_is_a_typing_error():
+    with pytest.raises(ruchey.TypingError):
+        pair_difference(numpy.ones((2, 2)))
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_partition_with_several_kth(seed):
+    rng = make_rng(seed)
+    a = rng.standard_normal(int(rng.integers(3, 40)))
+    i, j = (int(v) for v in rng.integers(0, len(a), 2))
+    assert_same(partition_tuple, a, i, j)
+    ks = numpy.unique(rng.integers(0, len(a), 4)).astype(numpy.int32)
+    assert_same(partition_array, a, ks)
+
+
+def test_partition_kth_out_of_bounds():
+    with pytest.raises(ValueError):
+        partition_array(numpy.ones(3), numpy.array([0, 3]))
+    with pytest.raises(ValueError):
+        partition_tuple(numpy.ones(3), 0, -4)
+
+
+def test_partition_kth_of_floats_is_a_typing_error():
+    with pytest.raises(ruchey.TypingError, match="kth must be an integer"):
+        partition_array(numpy.ones(3), numpy.array([0.0, 1.0]))
