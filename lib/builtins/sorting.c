@@ -100,8 +100,9 @@ static LLVMValueRef dims_in_memory(Lower *l, const LLVMValueRef *dims, int ndim,
 /* rt_sort(a's memory, shape, strides, ndim, axis, dtype) or rt_argsort(...,
  * indices): every lane of a along axis sorted, or its sorting indices
  * written into the C-contiguous out of a's shape; MemoryError if the
- * run-time sort found no memory. */
-static void sort_lanes(Lower *l, const Type *t, LLVMValueRef a, LLVMValueRef axis, LLVMValueRef out) {
+ * run-time sort found no memory. The dtype carries RT_SORT_STABLE where
+ * a stable kind was asked for. */
+static void sort_lanes(Lower *l, const Type *t, LLVMValueRef a, LLVMValueRef axis, LLVMValueRef out, bool stable) {
   LLVMValueRef shape[RC_MAX_NDIM], strides[RC_MAX_NDIM];
   for (int d = 0; d < t->ndim; d++) {
     shape[d] = lo_arr_shape(l, a, d);
@@ -111,7 +112,7 @@ static void sort_lanes(Lower *l, const Type *t, LLVMValueRef a, LLVMValueRef axi
   LLVMTypeRef p[7] = {ptr, ptr, ptr, i32, i64, i32, ptr};
   LLVMValueRef args[7] = {LLVMBuildExtractValue(l->b, a, 2, ""), dims_in_memory(l, shape, t->ndim, "sort.shape"),
                           dims_in_memory(l, strides, t->ndim, "sort.strides"), const_i32(l, t->ndim), axis,
-                          const_i32(l, (int)t->elem->kind), out};
+                          const_i32(l, (int)t->elem->kind | (stable ? RT_SORT_STABLE : 0)), out};
   LLVMValueRef status = lo_call_fn(l, out ? "rt_argsort" : "rt_sort", i32, p, args, out ? 7 : 6);
   lo_raise_if(l, LLVMBuildICmp(l->b, LLVMIntNE, status, const_i32(l, 0), ""), RT_ERR_MEMORY, "out of memory while sorting");
 }
@@ -136,6 +137,12 @@ static LLVMValueRef lane_length(Lower *l, const Type *t, LLVMValueRef a, LLVMVal
   return len;
 }
 
+/* kind="mergesort" or "stable" */
+static bool stable_kind(Node *n) {
+  Node *kind = kind_arg(n);
+  return kind && kind->kind == N_STRING && (!strcmp(kind->str, "mergesort") || !strcmp(kind->str, "stable"));
+}
+
 /* axis=None: a's elements in C order in a new 1-d array, sorted (sort,
  * partition), or the indices that sort them (argsort, argpartition) */
 static LLVMValueRef sort_flat(Lower *l, Node *n, Node *a) {
@@ -143,13 +150,13 @@ static LLVMValueRef sort_flat(Lower *l, Node *n, Node *a) {
   LLVMValueRef count, values = np_joined_elements(l, &a, 1, ft->elem, &count), zero = const_i64(l, 0);
   check_kth_at_run_time(l, n, count);
   if (how_of(n) == SORT_VALUES) {
-    sort_lanes(l, ft, values, zero, NULL);
+    sort_lanes(l, ft, values, zero, NULL, stable_kind(n));
     lo_temp_taken(l, values);
     return values;
   }
   LLVMValueRef r = lo_alloc_array(l, n->ty, &count, -1);
   lo_temp_made(l, n->ty, r);
-  sort_lanes(l, ft, values, zero, LLVMBuildExtractValue(l->b, r, 2, ""));
+  sort_lanes(l, ft, values, zero, LLVMBuildExtractValue(l->b, r, 2, ""), stable_kind(n));
   lo_temp_taken(l, r);
   lo_release_temp(l, ft, values);
   return r;
@@ -162,13 +169,13 @@ static LLVMValueRef lo_sort(Lower *l, Node *n) {
   LLVMValueRef v = lo_expr(l, a), r, k = axis_value(l, axis, t->ndim);
   if (how_of(n) == SORT_IN_PLACE) {
     check_kth_at_run_time(l, n, lane_length(l, t, v, k));
-    sort_lanes(l, t, v, k, NULL);
+    sort_lanes(l, t, v, k, NULL, stable_kind(n));
     r = LLVMGetUndef(l->mod->i8);
   } else if (how_of(n) == SORT_VALUES) {
     r = lo_copy_array(l, n->ty, t, v);
     lo_temp_made(l, n->ty, r);
     check_kth_at_run_time(l, n, lane_length(l, n->ty, r, k));
-    sort_lanes(l, n->ty, r, k, NULL);
+    sort_lanes(l, n->ty, r, k, NULL, stable_kind(n));
     lo_temp_taken(l, r);
   } else {
     LLVMValueRef shape[RC_MAX_NDIM];
@@ -176,7 +183,7 @@ static LLVMValueRef lo_sort(Lower *l, Node *n) {
     check_kth_at_run_time(l, n, lane_length(l, t, v, k));
     r = lo_alloc_array(l, n->ty, shape, -1);
     lo_temp_made(l, n->ty, r);
-    sort_lanes(l, t, v, k, LLVMBuildExtractValue(l->b, r, 2, ""));
+    sort_lanes(l, t, v, k, LLVMBuildExtractValue(l->b, r, 2, ""), stable_kind(n));
     lo_temp_taken(l, r);
   }
   lo_done_with(l, a, v);
@@ -271,7 +278,7 @@ LLVMValueRef np_joined_elements(Lower *l, Node *const *arrays, int n, const Type
 
 LLVMValueRef np_sorted_elements(Lower *l, Node *const *arrays, int n, const Type *elem, bool unique, LLVMValueRef *count) {
   LLVMValueRef sum, out = np_joined_elements(l, arrays, n, elem, &sum), data = LLVMBuildExtractValue(l->b, out, 2, "");
-  sort_lanes(l, ty_array(elem, 1, 'C', false), out, const_i64(l, 0), NULL);
+  sort_lanes(l, ty_array(elem, 1, 'C', false), out, const_i64(l, 0), NULL, false);
   *count = sum;
   if (unique) {
     LLVMTypeRef p[4] = {l->mod->ptr, l->mod->i64, l->mod->i32, l->mod->ptr};
@@ -466,6 +473,57 @@ static SortType sort_type(int32_t kind) {
   }
 }
 
+/* numpy.sort's 8-byte elements as 64-bit keys in vector registers (where
+ * the processor has AVX-512): a float's NaNs all the largest key, written
+ * back as NumPy's sort writes them, one quiet NaN; -0.0 below 0.0. That
+ * is every order NumPy's unstable kinds may give; a stable kind's too
+ * where no NaN and no -0.0 could tell equal elements apart. */
+static inline uint64_t key_bits_f64(uint64_t b) {
+  if ((b & 0x7FFFFFFFFFFFFFFFu) > 0x7FF0000000000000u) return UINT64_MAX;
+  return b >> 63 ? ~b : b | 0x8000000000000000u;
+}
+
+static inline uint64_t bits_of_key_f64(uint64_t k) {
+  if (k == UINT64_MAX) return 0x7FF8000000000000u;
+  return k >> 63 ? k & 0x7FFFFFFFFFFFFFFFu : ~k;
+}
+
+/* whether a float lane holds a NaN or a -0.0 */
+static bool has_nan_or_negative_zero(const char *p, int64_t stride, int64_t n) {
+  for (int64_t i = 0; i < n; i++) {
+    uint64_t b;
+    memcpy(&b, p + i * stride, sizeof b);
+    if ((b & 0x7FFFFFFFFFFFFFFFu) > 0x7FF0000000000000u || b == 0x8000000000000000u) return true;
+  }
+  return false;
+}
+
+enum { SIMD_SORT_MIN = 16 };
+
+static void keys_to_bits64(uint64_t *keys, char *p, int64_t stride, int64_t n, bool is_float, uint64_t flip) {
+  for (int64_t i = 0; i < n; i++) {
+    uint64_t b = is_float ? bits_of_key_f64(keys[i]) : keys[i] ^ flip;
+    memcpy(p + i * stride, &b, sizeof b);
+  }
+}
+
+/* A lane of n 8-byte elements sorted by their keys (made in keys, or in
+ * place where contiguous); false where this sort does not apply. */
+static bool simd_lane64(char *p, int64_t stride, int64_t n, uint64_t *keys, int32_t kind, bool stable) {
+  bool is_float = kind == TY_F64;
+  uint64_t flip = kind == TY_I64 ? 0x8000000000000000u : 0;
+  if (!rt_simd_sort_ready() || (is_float && stable && has_nan_or_negative_zero(p, stride, n))) return false;
+  if (stride == 8) keys = (uint64_t *)p;
+  for (int64_t i = 0; i < n; i++) {
+    uint64_t b;
+    memcpy(&b, p + i * stride, sizeof b);
+    keys[i] = is_float ? key_bits_f64(b) : b ^ flip;
+  }
+  rt_simd_sort_keys64(keys, n);
+  keys_to_bits64(keys, p, stride, n, is_float, flip);
+  return true;
+}
+
 /* The lanes along axis of an array: how many, how long, their step, and
  * the byte offset of lane i (the other indices counted in C order). */
 typedef struct Lanes {
@@ -492,20 +550,26 @@ static int64_t lane_offset(const Lanes *ls, int64_t i, const int64_t *strides) {
 }
 
 int32_t rt_sort(void *data, const int64_t *shape, const int64_t *strides, int32_t ndim, int64_t axis, int32_t kind) {
+  bool stable = kind & RT_SORT_STABLE;
+  kind &= ~RT_SORT_STABLE;
   SortType st = sort_type(kind);
   Lanes ls = lanes_of(shape, strides, ndim, axis);
   if (ls.count == 0 || ls.len < 2) return 0;
+  bool wide = (kind == TY_F64 || kind == TY_I64 || kind == TY_U64) && ls.len > SIMD_SORT_MIN;
   char *buf = malloc((size_t)(2 * ls.len * st.size));
   bool ok = buf != NULL;
-  for (int64_t i = 0; ok && i < ls.count; i++)
-    ok = st.lane((char *)data + lane_offset(&ls, i, strides), ls.stride, ls.len, buf, buf + ls.len * st.size);
+  for (int64_t i = 0; ok && i < ls.count; i++) {
+    char *p = (char *)data + lane_offset(&ls, i, strides);
+    if (!wide || !simd_lane64(p, ls.stride, ls.len, (uint64_t *)buf, kind, stable))
+      ok = st.lane(p, ls.stride, ls.len, buf, buf + ls.len * st.size);
+  }
   free(buf);
   return ok ? 0 : RT_ERR_MEMORY;
 }
 
 int32_t rt_argsort(const void *data, const int64_t *shape, const int64_t *strides, int32_t ndim, int64_t axis, int32_t kind,
                    int64_t *out) {
-  SortType st = sort_type(kind);
+  SortType st = sort_type(kind & ~RT_SORT_STABLE); /* every kind is stable here */
   Lanes ls = lanes_of(shape, strides, ndim, axis);
   if (ls.count == 0 || ls.len == 0) return 0;
   int64_t out_strides[RC_MAX_NDIM], step = 1;
