@@ -642,9 +642,11 @@ void rt_partition(void *data, int64_t n, int64_t k, int32_t kind);  /* builtins/
  * out of the same shape; 0, or RT_ERR_MEMORY */
 int32_t rt_sort(void *data, const int64_t *shape, const int64_t *strides, int32_t ndim, int64_t axis, int32_t kind);
 #define RT_SORT_STABLE 0x10000 /* or'ed into rt_sort's kind: kind="stable" or "mergesort" */
-/* builtins/sort_simd.c: n 64-bit keys sorted in AVX-512 registers, where rt_simd_sort_ready() */
+/* builtins/sort_simd.c: n contiguous 8-byte elements (SIMD_ kind) sorted in
+ * AVX-512 registers, as NumPy's unstable kinds, where rt_simd_sort_ready() */
+enum { SIMD_UNSIGNED, SIMD_SIGNED, SIMD_FLOAT };
 bool rt_simd_sort_ready(void);
-void rt_simd_sort_keys64(uint64_t *a, int64_t n);
+void rt_simd_sort64(uint64_t *a, int64_t n, int32_t kind);
 /* the equal runs of n sorted elements kept once, in place; their lengths in counts (or NULL) */
 int64_t rt_unique(void *data, int64_t n, int32_t kind, int64_t *counts);
 /* builtins/arraymath.c: NumPy's add.reduce of n floats (float32 or float64) */

@@ -1,15 +1,16 @@
-/* builtins/sort_simd.c — the unstable sort of 64-bit keys in AVX-512
- * registers, for numpy.sort's default kind on 8-byte elements where the
- * processor has AVX-512 (sorting.c turns the elements into unsigned keys
- * and back). A quicksort whose partitions write each vector's two sides
- * with compress stores, and whose lanes of 128 keys or fewer are sorted
- * by a bitonic network in registers: every pass over memory is
- * sequential, where a radix sort's scattered writes miss the TLB.
+/* builtins/sort_simd.c — numpy.sort of 8-byte elements in AVX-512
+ * registers, where the processor has it: the elements as unsigned keys
+ * that order as NumPy orders them (made as the first partition reads
+ * them, turned back as the last step writes them), sorted by a quicksort
+ * whose partitions write each vector's two sides with compress stores,
+ * and whose lanes of 128 keys or fewer are sorted by a bitonic network
+ * in registers. Every pass over memory is sequential, where a radix
+ * sort's scattered writes miss the TLB.
  */
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "builtins/builtins.h"
+#include "ruchey.h"
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #include <immintrin.h>
@@ -17,15 +18,53 @@
 #define SIMD __attribute__((target("avx512f"), always_inline)) static inline
 #define MAX_KEY UINT64_MAX
 
-enum { LANES = 8, UNROLL = 8, NETWORK_REGS = 16, NETWORK = LANES * NETWORK_REGS };
+enum { LANES = 8, UNROLL = 8, NETWORK_REGS = 16, NETWORK = LANES * NETWORK_REGS, KEYS = -1 };
+
+/* lane i of n keys: which lanes hold keys */
+static inline __mmask8 lanes_held(int64_t n, int i) {
+  int64_t left = n - i * LANES;
+  return left >= LANES ? 0xFF : left <= 0 ? 0 : (__mmask8)((1u << left) - 1);
+}
 
 typedef __m512i Vec;
+
+/* The key of 8-byte elements of a SIMD_ kind: a float's sign bit flipped
+ * (its other bits too where negative), every NaN the largest key; a
+ * signed integer's sign bit flipped. And back, NaNs as one quiet NaN, as
+ * NumPy's sort writes them. */
+SIMD Vec to_key(Vec v, int kind) {
+  Vec sign = _mm512_set1_epi64((long long)0x8000000000000000u), ones = _mm512_set1_epi64(-1);
+  if (kind == SIMD_SIGNED) return _mm512_xor_si512(v, sign);
+  if (kind != SIMD_FLOAT) return v;
+  Vec magnitude = _mm512_and_si512(v, _mm512_set1_epi64(0x7FFFFFFFFFFFFFFF));
+  __mmask8 negative = _mm512_cmpge_epu64_mask(v, sign);
+  __mmask8 nan = _mm512_cmpgt_epu64_mask(magnitude, _mm512_set1_epi64(0x7FF0000000000000));
+  v = _mm512_mask_blend_epi64(negative, _mm512_or_si512(v, sign), _mm512_xor_si512(v, ones));
+  return _mm512_mask_blend_epi64(nan, v, ones);
+}
+
+SIMD Vec from_key(Vec v, int kind) {
+  Vec sign = _mm512_set1_epi64((long long)0x8000000000000000u), ones = _mm512_set1_epi64(-1);
+  if (kind == SIMD_SIGNED) return _mm512_xor_si512(v, sign);
+  if (kind != SIMD_FLOAT) return v;
+  __mmask8 positive = _mm512_cmpge_epu64_mask(v, sign), nan = _mm512_cmpeq_epu64_mask(v, ones);
+  v = _mm512_mask_blend_epi64(positive, _mm512_xor_si512(v, ones), _mm512_and_si512(v, _mm512_set1_epi64(0x7FFFFFFFFFFFFFFF)));
+  return _mm512_mask_blend_epi64(nan, v, _mm512_set1_epi64(0x7FF8000000000000));
+}
+
+/* the n keys at a turned back into elements */
+__attribute__((target("avx512f"))) static void from_keys(uint64_t *a, int64_t n, int kind) {
+  for (int64_t i = 0; i < n; i += LANES) {
+    __mmask8 m = lanes_held(n - i, 0);
+    _mm512_mask_storeu_epi64(a + i, m, from_key(_mm512_maskz_loadu_epi64(m, a + i), kind));
+  }
+}
 
 /* v with lane i and lane i ^ x compared: the smaller in the lane whose bit
  * in high is clear, the larger where set. */
 SIMD Vec exchange(Vec v, int x, __mmask8 high) {
   Vec w = _mm512_permutexvar_epi64(_mm512_xor_si512(_mm512_set_epi64(7, 6, 5, 4, 3, 2, 1, 0), _mm512_set1_epi64(x)), v);
-  return _mm512_mask_blend_epi64(high, _mm512_min_epu64(v, w), _mm512_max_epu64(v, w));
+  return _mm512_mask_max_epu64(_mm512_min_epu64(v, w), high, v, w);
 }
 
 SIMD Vec reversed(Vec v) { return _mm512_permutexvar_epi64(_mm512_set_epi64(0, 1, 2, 3, 4, 5, 6, 7), v); }
@@ -61,28 +100,25 @@ SIMD void merge_registers(Vec *r, int n) {
   }
 }
 
-/* lane i of n keys: which lanes hold keys */
-static inline __mmask8 lanes_held(int64_t n, int i) {
-  int64_t left = n - i * LANES;
-  return left >= LANES ? 0xFF : left <= 0 ? 0 : (__mmask8)((1u << left) - 1);
-}
-
 /* n <= 8 * regs keys sorted in regs registers, padded with the largest
  * key (regs a constant, so that the network unrolls) */
-SIMD void sort_in_registers(uint64_t *a, int64_t n, int regs) {
-  Vec r[NETWORK_REGS];
-  for (int i = 0; i < regs; i++)
-    r[i] = sort_register(_mm512_mask_loadu_epi64(_mm512_set1_epi64((long long)MAX_KEY), lanes_held(n, i), a + i * LANES));
+SIMD void sort_in_registers(uint64_t *a, int64_t n, int regs, int kind, bool raw) {
+  Vec r[NETWORK_REGS], pad = _mm512_set1_epi64((long long)MAX_KEY);
+  for (int i = 0; i < regs; i++) {
+    Vec v = _mm512_maskz_loadu_epi64(lanes_held(n, i), a + i * LANES);
+    r[i] = sort_register(_mm512_mask_blend_epi64(lanes_held(n, i), pad, raw ? to_key(v, kind) : v));
+  }
   merge_registers(r, regs);
-  for (int i = 0; i < regs; i++) _mm512_mask_storeu_epi64(a + i * LANES, lanes_held(n, i), r[i]);
+  for (int i = 0; i < regs; i++) _mm512_mask_storeu_epi64(a + i * LANES, lanes_held(n, i), from_key(r[i], kind));
 }
 
-__attribute__((target("avx512f"))) static void sort_network(uint64_t *a, int64_t n) {
-  if (n <= LANES) sort_in_registers(a, n, 1);
-  else if (n <= 2 * LANES) sort_in_registers(a, n, 2);
-  else if (n <= 4 * LANES) sort_in_registers(a, n, 4);
-  else if (n <= 8 * LANES) sort_in_registers(a, n, 8);
-  else sort_in_registers(a, n, 16);
+/* n <= NETWORK keys (elements, where raw) sorted, written back as elements */
+__attribute__((target("avx512f"))) static void sort_network(uint64_t *a, int64_t n, int kind, bool raw) {
+  if (n <= LANES) sort_in_registers(a, n, 1, kind, raw);
+  else if (n <= 2 * LANES) sort_in_registers(a, n, 2, kind, raw);
+  else if (n <= 4 * LANES) sort_in_registers(a, n, 4, kind, raw);
+  else if (n <= 8 * LANES) sort_in_registers(a, n, 8, kind, raw);
+  else sort_in_registers(a, n, 16, kind, raw);
 }
 
 /* The keys of v below the pivot (at most it, where inclusive) written at
@@ -99,31 +135,38 @@ SIMD void split_vector(uint64_t *a, Vec v, __mmask8 valid, Vec pivot, bool inclu
 
 /* The n > 2 * UNROLL * LANES keys of a partitioned in place around
  * pivot: returns how many went left. The first and last UNROLL vectors
- * wait in registers; each step reads UNROLL vectors from the side with
- * less room written, so that writes never pass the reads. */
-SIMD int64_t partition(uint64_t *a, int64_t n, uint64_t p, bool inclusive) {
-  Vec pivot = _mm512_set1_epi64((long long)p), first[UNROLL], last[UNROLL], v[UNROLL];
+ * wait in registers; each step takes UNROLL vectors from the side with
+ * less room written, inwards (the other has at least UNROLL vectors'
+ * room), so that writes never pass the reads. */
+SIMD Vec load_key(const uint64_t *a, int raw_kind) {
+  Vec v = _mm512_loadu_si512(a);
+  return raw_kind == KEYS ? v : to_key(v, raw_kind);
+}
+
+SIMD int64_t partition(uint64_t *a, int64_t n, uint64_t p, bool inclusive, int raw_kind) {
+  Vec pivot = _mm512_set1_epi64((long long)p), first[UNROLL], last[UNROLL];
   for (int u = 0; u < UNROLL; u++) {
-    first[u] = _mm512_loadu_si512(a + u * LANES);
-    last[u] = _mm512_loadu_si512(a + n - (u + 1) * LANES);
+    first[u] = load_key(a + u * LANES, raw_kind);
+    last[u] = load_key(a + n - (u + 1) * LANES, raw_kind);
   }
   int64_t l = UNROLL * LANES, r = n - UNROLL * LANES, wl = 0, wr = n;
   while (r - l >= UNROLL * LANES) {
-    int64_t from = l - wl <= wr - r ? l : r - UNROLL * LANES;
-    for (int u = 0; u < UNROLL; u++) v[u] = _mm512_loadu_si512(a + from + u * LANES);
-    if (from == l) l += UNROLL * LANES;
+    bool from_left = l - wl <= wr - r;
+    int64_t from = from_left ? l : r - LANES, step = from_left ? LANES : -LANES;
+    if (from_left) l += UNROLL * LANES;
     else r -= UNROLL * LANES;
-    for (int u = 0; u < UNROLL; u++) split_vector(a, v[u], 0xFF, pivot, inclusive, &wl, &wr);
+    for (int u = 0; u < UNROLL; u++) split_vector(a, load_key(a + from + u * step, raw_kind), 0xFF, pivot, inclusive, &wl, &wr);
   }
   while (r - l >= LANES) {
     int64_t from = l - wl <= wr - r ? l : r - LANES;
-    Vec x = _mm512_loadu_si512(a + from);
+    Vec x = load_key(a + from, raw_kind);
     if (from == l) l += LANES;
     else r -= LANES;
     split_vector(a, x, 0xFF, pivot, inclusive, &wl, &wr);
   }
   __mmask8 rest = (__mmask8)((1u << (r - l)) - 1);
-  split_vector(a, _mm512_maskz_loadu_epi64(rest, a + l), rest, pivot, inclusive, &wl, &wr);
+  Vec tail = _mm512_maskz_loadu_epi64(rest, a + l);
+  split_vector(a, raw_kind == KEYS ? tail : to_key(tail, raw_kind), rest, pivot, inclusive, &wl, &wr);
   for (int u = 0; u < UNROLL; u++) {
     split_vector(a, first[u], 0xFF, pivot, inclusive, &wl, &wr);
     split_vector(a, last[u], 0xFF, pivot, inclusive, &wl, &wr);
@@ -132,13 +175,13 @@ SIMD int64_t partition(uint64_t *a, int64_t n, uint64_t p, bool inclusive) {
 }
 
 /* the median of eight keys spread over a */
-SIMD uint64_t choose_pivot(const uint64_t *a, int64_t n) {
+SIMD uint64_t choose_pivot(const uint64_t *a, int64_t n, int raw_kind) {
   int64_t s = n / 8;
   Vec v = _mm512_set_epi64((long long)a[7 * s + s / 2], (long long)a[6 * s + s / 2], (long long)a[5 * s + s / 2],
                            (long long)a[4 * s + s / 2], (long long)a[3 * s + s / 2], (long long)a[2 * s + s / 2],
                            (long long)a[s + s / 2], (long long)a[s / 2]);
   uint64_t sorted[LANES];
-  _mm512_storeu_si512(sorted, sort_register(v));
+  _mm512_storeu_si512(sorted, sort_register(raw_kind == KEYS ? v : to_key(v, raw_kind)));
   return sorted[4];
 }
 
@@ -165,48 +208,54 @@ static void heapsort_keys(uint64_t *a, int64_t n) {
 
 /* A pivot that is the smallest key sends nothing left; the keys equal to
  * it are then split off (the inclusive partition), so every step makes
- * progress. The smaller side recurses, the larger loops. */
-__attribute__((target("avx512f"))) static void quicksort(uint64_t *a, int64_t n, int depth) {
+ * progress. The smaller side recurses, the larger loops. Elements of kind
+ * at a become keys in the first partition (raw); every key is written
+ * back as an element where its place is final. */
+__attribute__((target("avx512f"))) static void quicksort(uint64_t *a, int64_t n, int depth, int kind, bool raw) {
   while (n > NETWORK) {
-    if (depth-- == 0) {
+    if (depth-- == 0) { /* never at the first step, which reads elements */
       heapsort_keys(a, n);
+      from_keys(a, n, kind);
       return;
     }
-    uint64_t p = choose_pivot(a, n);
-    int64_t k = partition(a, n, p, false);
+    uint64_t p = choose_pivot(a, n, raw ? kind : KEYS);
+    int64_t k = raw ? partition(a, n, p, false, kind) : partition(a, n, p, false, KEYS);
+    raw = false;
     if (k == 0) {
-      k = partition(a, n, p, true);
+      k = partition(a, n, p, true, KEYS);
+      from_keys(a, k, kind);
       a += k;
       n -= k;
       continue;
     }
     if (k < n - k) {
-      quicksort(a, k, depth);
+      quicksort(a, k, depth, kind, false);
       a += k;
       n -= k;
     } else {
-      quicksort(a + k, n - k, depth);
+      quicksort(a + k, n - k, depth, kind, false);
       n = k;
     }
   }
-  sort_network(a, n);
+  sort_network(a, n, kind, raw);
 }
 
 bool rt_simd_sort_ready(void) { return __builtin_cpu_supports("avx512f"); }
 
-void rt_simd_sort_keys64(uint64_t *a, int64_t n) {
+void rt_simd_sort64(uint64_t *a, int64_t n, int32_t kind) {
   int depth = 0;
   for (int64_t m = n; m > 1; m >>= 1) depth += 2;
-  quicksort(a, n, depth);
+  quicksort(a, n, depth, kind, true);
 }
 
 #else
 
 bool rt_simd_sort_ready(void) { return false; }
 
-void rt_simd_sort_keys64(uint64_t *a, int64_t n) {
+void rt_simd_sort64(uint64_t *a, int64_t n, int32_t kind) {
   (void)a;
   (void)n;
+  (void)kind;
 }
 
 #endif

@@ -473,22 +473,13 @@ static SortType sort_type(int32_t kind) {
   }
 }
 
-/* numpy.sort's 8-byte elements as 64-bit keys in vector registers (where
- * the processor has AVX-512): a float's NaNs all the largest key, written
- * back as NumPy's sort writes them, one quiet NaN; -0.0 below 0.0. That
- * is every order NumPy's unstable kinds may give; a stable kind's too
- * where no NaN and no -0.0 could tell equal elements apart. */
-static inline uint64_t key_bits_f64(uint64_t b) {
-  if ((b & 0x7FFFFFFFFFFFFFFFu) > 0x7FF0000000000000u) return UINT64_MAX;
-  return b >> 63 ? ~b : b | 0x8000000000000000u;
-}
+/* numpy.sort's 8-byte elements sorted in vector registers (where the
+ * processor has AVX-512, sort_simd.c), NaNs written back as NumPy's sort
+ * writes them, one quiet NaN, and -0.0 before 0.0: an order NumPy's
+ * unstable kinds may give, and a stable kind's where no NaN and no -0.0
+ * tell equal elements apart. False where this sort does not apply. */
+enum { SIMD_SORT_MIN = 16 };
 
-static inline uint64_t bits_of_key_f64(uint64_t k) {
-  if (k == UINT64_MAX) return 0x7FF8000000000000u;
-  return k >> 63 ? k & 0x7FFFFFFFFFFFFFFFu : ~k;
-}
-
-/* whether a float lane holds a NaN or a -0.0 */
 static bool has_nan_or_negative_zero(const char *p, int64_t stride, int64_t n) {
   for (int64_t i = 0; i < n; i++) {
     uint64_t b;
@@ -498,29 +489,15 @@ static bool has_nan_or_negative_zero(const char *p, int64_t stride, int64_t n) {
   return false;
 }
 
-enum { SIMD_SORT_MIN = 16 };
-
-static void keys_to_bits64(uint64_t *keys, char *p, int64_t stride, int64_t n, bool is_float, uint64_t flip) {
-  for (int64_t i = 0; i < n; i++) {
-    uint64_t b = is_float ? bits_of_key_f64(keys[i]) : keys[i] ^ flip;
-    memcpy(p + i * stride, &b, sizeof b);
-  }
-}
-
-/* A lane of n 8-byte elements sorted by their keys (made in keys, or in
- * place where contiguous); false where this sort does not apply. */
-static bool simd_lane64(char *p, int64_t stride, int64_t n, uint64_t *keys, int32_t kind, bool stable) {
-  bool is_float = kind == TY_F64;
-  uint64_t flip = kind == TY_I64 ? 0x8000000000000000u : 0;
-  if (!rt_simd_sort_ready() || (is_float && stable && has_nan_or_negative_zero(p, stride, n))) return false;
-  if (stride == 8) keys = (uint64_t *)p;
-  for (int64_t i = 0; i < n; i++) {
-    uint64_t b;
-    memcpy(&b, p + i * stride, sizeof b);
-    keys[i] = is_float ? key_bits_f64(b) : b ^ flip;
-  }
-  rt_simd_sort_keys64(keys, n);
-  keys_to_bits64(keys, p, stride, n, is_float, flip);
+static bool simd_lane64(char *p, int64_t stride, int64_t n, uint64_t *buf, int32_t kind, bool stable) {
+  int32_t simd = kind == TY_F64 ? SIMD_FLOAT : kind == TY_I64 ? SIMD_SIGNED : SIMD_UNSIGNED;
+  if (!rt_simd_sort_ready() || (simd == SIMD_FLOAT && stable && has_nan_or_negative_zero(p, stride, n))) return false;
+  uint64_t *v = stride == 8 ? (uint64_t *)p : buf;
+  if (v == buf)
+    for (int64_t i = 0; i < n; i++) memcpy(&v[i], p + i * stride, 8);
+  rt_simd_sort64(v, n, simd);
+  if (v == buf)
+    for (int64_t i = 0; i < n; i++) memcpy(p + i * stride, &v[i], 8);
   return true;
 }
 
