@@ -647,6 +647,11 @@ int32_t rt_sort(void *data, const int64_t *shape, const int64_t *strides, int32_
 enum { SIMD_UNSIGNED, SIMD_SIGNED, SIMD_FLOAT };
 bool rt_simd_sort_ready(void);
 void rt_simd_sort64(uint64_t *a, int64_t n, int32_t kind);
+/* builtins/sort_complex.c: a lane of complex elements sorted (false: no memory), its
+ * sorting indices, and the sorted elements' equal runs kept once, as rt_unique */
+bool rt_sort_complex_lane(char *p, int64_t stride, int64_t n, int32_t kind);
+bool rt_argsort_complex_lane(const char *p, int64_t stride, int64_t n, int32_t kind, int64_t *out, int64_t out_stride);
+int64_t rt_unique_complex(void *data, int64_t n, int32_t kind, int64_t *counts);
 /* the equal runs of n sorted elements kept once, in place; their lengths in counts (or NULL) */
 int64_t rt_unique(void *data, int64_t n, int32_t kind, int64_t *counts);
 /* builtins/arraymath.c: NumPy's add.reduce of n floats (float32 or float64) */

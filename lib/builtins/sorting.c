@@ -4,12 +4,14 @@
  * over the flattened array (axis=None). A partition is a sort: sorted
  * lanes are partitioned for every kth.
  *
- * Every kind NumPy names (quicksort, mergesort, heapsort, stable) is the
+ * argsort's every kind (quicksort, mergesort, heapsort, stable) is the
  * same stable sort at run time: NumPy's stable kinds' exact order; where
  * NumPy's quicksort leaves equal elements in another order, only the
  * indices of argsort's ties differ. Elements are ordered by integer keys
  * (NaN last, -0.0 equal to 0.0, as NumPy orders them): a merge sort for
- * short lanes, an LSD radix sort on the keys for long ones.
+ * short lanes, an LSD radix sort on the keys for long ones. sort's
+ * unstable kinds of 8-byte elements run sort_simd.c's quicksort where
+ * the processor has AVX-512; complex lanes sort in sort_complex.c.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -295,7 +297,7 @@ static const char *const partition_kw[] = {"kth", "axis", "kind", NULL};
 static const char *const unique_kw[] = {"return_counts", NULL};
 
 /* a.sort() allocates no array (its typer keeps it out of kernels) */
-#define SORT_FLAGS(how) ((how == SORT_IN_PLACE ? 0 : BF_ALLOCATES) | BF_RAISES | BF_STRINGS | BF_NONE)
+#define SORT_FLAGS(how) ((how == SORT_IN_PLACE ? 0 : BF_ALLOCATES) | BF_RAISES | BF_STRINGS | BF_NONE | BF_COMPLEX)
 #define SORT_FUNCTION(name, how) {"numpy." name, "numpy", name, BK_FUNCTION, 0, 1, 3, sort_kw, SORT_FLAGS(how), how, 0, ty_sort, lo_sort}
 #define SORT_METHOD(name, how) {"array." name, NULL, name, BK_METHOD, TY_ARRAY, 0, 2, sort_kw, SORT_FLAGS(how), how, 0, ty_sort, lo_sort}
 #define PARTITION_FUNCTION(name, how) \
@@ -312,7 +314,7 @@ const Builtin bi_sorting[] = {
   PARTITION_FUNCTION("argpartition", SORT_INDICES),
   PARTITION_METHOD("partition", SORT_IN_PLACE),
   PARTITION_METHOD("argpartition", SORT_INDICES),
-  {"numpy.unique", "numpy", "unique", BK_FUNCTION, 0, 1, 1, unique_kw, BF_ALLOCATES | BF_RAISES, 0, 0, ty_unique, lo_unique},
+  {"numpy.unique", "numpy", "unique", BK_FUNCTION, 0, 1, 1, unique_kw, BF_ALLOCATES | BF_RAISES | BF_COMPLEX, 0, 0, ty_unique, lo_unique},
   BI_END,
 };
 
@@ -529,9 +531,15 @@ static int64_t lane_offset(const Lanes *ls, int64_t i, const int64_t *strides) {
 int32_t rt_sort(void *data, const int64_t *shape, const int64_t *strides, int32_t ndim, int64_t axis, int32_t kind) {
   bool stable = kind & RT_SORT_STABLE;
   kind &= ~RT_SORT_STABLE;
-  SortType st = sort_type(kind);
   Lanes ls = lanes_of(shape, strides, ndim, axis);
   if (ls.count == 0 || ls.len < 2) return 0;
+  if (kind == TY_C64 || kind == TY_C128) {
+    bool ok = true;
+    for (int64_t i = 0; ok && i < ls.count; i++)
+      ok = rt_sort_complex_lane((char *)data + lane_offset(&ls, i, strides), ls.stride, ls.len, kind);
+    return ok ? 0 : RT_ERR_MEMORY;
+  }
+  SortType st = sort_type(kind);
   bool wide = (kind == TY_F64 || kind == TY_I64 || kind == TY_U64) && ls.len > SIMD_SORT_MIN;
   char *buf = malloc((size_t)(2 * ls.len * st.size));
   bool ok = buf != NULL;
@@ -546,13 +554,21 @@ int32_t rt_sort(void *data, const int64_t *shape, const int64_t *strides, int32_
 
 int32_t rt_argsort(const void *data, const int64_t *shape, const int64_t *strides, int32_t ndim, int64_t axis, int32_t kind,
                    int64_t *out) {
-  SortType st = sort_type(kind & ~RT_SORT_STABLE); /* every kind is stable here */
+  kind &= ~RT_SORT_STABLE; /* every kind is stable here */
+  SortType st = sort_type(kind);
   Lanes ls = lanes_of(shape, strides, ndim, axis);
   if (ls.count == 0 || ls.len == 0) return 0;
   int64_t out_strides[RC_MAX_NDIM], step = 1;
   for (int d = ndim - 1; d >= 0; d--) {
     out_strides[d] = step;
     step *= shape[d];
+  }
+  if (kind == TY_C64 || kind == TY_C128) {
+    bool ok = true;
+    for (int64_t i = 0; ok && i < ls.count; i++)
+      ok = rt_argsort_complex_lane((const char *)data + lane_offset(&ls, i, strides), ls.stride, ls.len, kind,
+                                   out + lane_offset(&ls, i, out_strides), out_strides[axis]);
+    return ok ? 0 : RT_ERR_MEMORY;
   }
   Keyed *keyed = malloc((size_t)(2 * ls.len) * sizeof(Keyed));
   bool ok = keyed != NULL;
@@ -604,6 +620,7 @@ int64_t rt_unique(void *data, int64_t n, int32_t kind, int64_t *counts) {
   case TY_U32: return unique_u32(data, n, counts);
   case TY_U64: return unique_u64(data, n, counts);
   case TY_F32: return unique_f32(data, n, counts);
+  case TY_C64: case TY_C128: return rt_unique_complex(data, n, kind, counts);
   default: return unique_f64(data, n, counts);
   }
 }
