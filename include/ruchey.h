@@ -647,6 +647,8 @@ int32_t rt_sort(void *data, const int64_t *shape, const int64_t *strides, int32_
 enum { SIMD_UNSIGNED, SIMD_SIGNED, SIMD_FLOAT };
 bool rt_simd_sort_ready(void);
 void rt_simd_sort64(uint64_t *a, int64_t n, int32_t kind);
+/* ... and the indices that sort n strided elements: keys and indices n each */
+void rt_simd_argsort64(const char *p, int64_t stride, int64_t n, int32_t kind, uint64_t *keys, int64_t *indices);
 /* builtins/sort_complex.c: a lane of complex elements sorted (false: no memory), its
  * sorting indices, and the sorted elements' equal runs kept once, as rt_unique */
 bool rt_sort_complex_lane(char *p, int64_t stride, int64_t n, int32_t kind);

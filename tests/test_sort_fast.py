@@ -1,15 +1,16 @@
-"""The fast paths of numpy.sort in compiled code against NumPy: the
-quicksort in vector registers for 8-byte elements (float64, int64,
-uint64; unstable kinds, and stable kinds where no NaN or -0.0 could tell
-equal elements apart), the LSD radix sort of long lanes, the merge sort of
-short ones.
+"""The fast paths of numpy.sort and numpy.argsort in compiled code
+against NumPy: the quicksort in vector registers for 8-byte elements
+(float64, int64, uint64; unstable kinds, and sort's stable kinds where no
+NaN or -0.0 could tell equal elements apart), the LSD radix sort of long
+lanes, the merge sort of short ones.
 
 Lengths run across every switch (the register network's 8, 16, 64, 128
 keys, the vector sort's 16, the radix sort's 1024) and up to 10**5; values
 are the whole range, few distinct values, and floats with NaN, infinities
 and -0.0 mixed in. Sorted values must equal NumPy's (the same multiset of
 bits but for NaNs, written as NumPy writes them), stable kinds NumPy's
-stable result bit for bit, and stable argsort NumPy's exact indices. One
+stable result bit for bit, stable argsort NumPy's exact indices, and the
+default argsort a permutation that sorts the array. One
 compiled function per dtype returns every result, so that the test
 compiles few specialisations.
 """
@@ -30,13 +31,19 @@ LENGTHS = (2, 7, 8, 9, 15, 16, 17, 63, 64, 65, 127, 128, 129, 130, 255, 256, 257
 def every_sort(a):
     b = a.copy()
     b.sort()
-    return np.sort(a), np.sort(a, kind="stable"), np.argsort(a, kind="stable"), b, np.sort(a, kind="heapsort")
+    return (np.sort(a), np.sort(a, kind="stable"), np.argsort(a, kind="stable"), b, np.sort(a, kind="heapsort"),
+            np.argsort(a))
 
 
 @ruchey.njit
 def sort_strided(a):
     a[::2].sort()
     return a
+
+
+@ruchey.njit
+def along_axis0(a):
+    return np.sort(a, axis=0), np.argsort(a, axis=0), np.argsort(a, axis=0, kind="stable")
 
 
 def values(rng, dtype, n, mode):
@@ -69,13 +76,15 @@ def same_values(got, expected, a, what):
 
 
 def check_all(a, what):
-    sorted_, stable, indices, in_place, heap = every_sort(a)
+    sorted_, stable, indices, in_place, heap, any_indices = every_sort(a)
     expected = np.sort(a)
     for got, name in ((sorted_, "sort"), (in_place, "a.sort()"), (heap, "heapsort")):
         same_values(got, expected, a, f"{what}: {name}")
     exact = np.sort(a, kind="stable")
     assert stable.tobytes() == exact.tobytes(), f"{what}: stable sort"
     np.testing.assert_array_equal(indices, np.argsort(a, kind="stable"), err_msg=f"{what}: stable argsort")
+    np.testing.assert_array_equal(np.sort(any_indices), np.arange(a.size), err_msg=f"{what}: argsort, a permutation")
+    np.testing.assert_array_equal(a[any_indices], expected, err_msg=f"{what}: argsort sorts")
 
 
 @pytest.mark.parametrize("dtype", DTYPES)
@@ -96,6 +105,17 @@ def test_strided_and_reversed_lanes(dtype):
         got, expected = sort_strided(a.copy()), a.copy()
         expected[::2].sort()
         same_values(got, expected, a, f"a[::2].sort() n={n}")
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.int64, np.uint64])
+def test_lanes_along_the_first_axis(dtype):
+    """Lanes whose elements and indices lie a row apart."""
+    a = values(make_rng(33), dtype, 3000, 2 if dtype == np.float64 else 1).reshape(500, 6)
+    got_sorted, got_any, got_stable = along_axis0(a)
+    same_values(got_sorted, np.sort(a, axis=0), a, "sort axis=0")
+    np.testing.assert_array_equal(np.take_along_axis(a, got_any, axis=0), np.sort(a, axis=0))
+    np.testing.assert_array_equal(np.sort(got_any, axis=0), np.broadcast_to(np.arange(500)[:, None], a.shape))
+    np.testing.assert_array_equal(got_stable, np.argsort(a, axis=0, kind="stable"))
 
 
 def test_sorted_reversed_and_equal_inputs():

@@ -9,6 +9,7 @@
  */
 #include <stdbool.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "ruchey.h"
 
@@ -50,6 +51,14 @@ SIMD Vec from_key(Vec v, int kind) {
   __mmask8 positive = _mm512_cmpge_epu64_mask(v, sign), nan = _mm512_cmpeq_epu64_mask(v, ones);
   v = _mm512_mask_blend_epi64(positive, _mm512_xor_si512(v, ones), _mm512_and_si512(v, _mm512_set1_epi64(0x7FFFFFFFFFFFFFFF)));
   return _mm512_mask_blend_epi64(nan, v, _mm512_set1_epi64(0x7FF8000000000000));
+}
+
+/* the n elements at a turned into keys */
+__attribute__((target("avx512f"))) static void to_keys(uint64_t *a, int64_t n, int kind) {
+  for (int64_t i = 0; i < n; i += LANES) {
+    __mmask8 m = lanes_held(n - i, 0);
+    _mm512_mask_storeu_epi64(a + i, m, to_key(_mm512_maskz_loadu_epi64(m, a + i), kind));
+  }
 }
 
 /* the n keys at a turned back into elements */
@@ -133,16 +142,17 @@ SIMD void split_vector(uint64_t *a, Vec v, __mmask8 valid, Vec pivot, bool inclu
   _mm512_mask_compressstoreu_epi64(a + *right, high, v);
 }
 
-/* The n > 2 * UNROLL * LANES keys of a partitioned in place around
- * pivot: returns how many went left. The first and last UNROLL vectors
- * wait in registers; each step takes UNROLL vectors from the side with
- * less room written, inwards (the other has at least UNROLL vectors'
- * room), so that writes never pass the reads. */
+/* the vector at a as keys: made from elements of raw_kind (or KEYS) */
 SIMD Vec load_key(const uint64_t *a, int raw_kind) {
   Vec v = _mm512_loadu_si512(a);
   return raw_kind == KEYS ? v : to_key(v, raw_kind);
 }
 
+/* The n > 2 * UNROLL * LANES keys of a partitioned in place around
+ * pivot: returns how many went left. The first and last UNROLL vectors
+ * wait in registers; each step takes UNROLL vectors from the side with
+ * less room written, inwards (the other has at least UNROLL vectors'
+ * room), so that writes never pass the reads. */
 SIMD int64_t partition(uint64_t *a, int64_t n, uint64_t p, bool inclusive, int raw_kind) {
   Vec pivot = _mm512_set1_epi64((long long)p), first[UNROLL], last[UNROLL];
   for (int u = 0; u < UNROLL; u++) {
@@ -240,6 +250,185 @@ __attribute__((target("avx512f"))) static void quicksort(uint64_t *a, int64_t n,
   sort_network(a, n, kind, raw);
 }
 
+/* ---------------------------------------------------------------- argsort */
+
+/* numpy.argsort's unstable kinds: the keys and their indices (a second
+ * array) moved together, by the same partitions and networks as above,
+ * each comparison's mask applied to both. */
+typedef struct Pair {
+  Vec key, index;
+} Pair;
+
+enum { PAIR_UNROLL = 4, PAIR_REGS = 8, PAIR_NETWORK = LANES * PAIR_REGS };
+
+SIMD Pair pair_permuted(Pair p, Vec order) {
+  return (Pair){_mm512_permutexvar_epi64(order, p.key), _mm512_permutexvar_epi64(order, p.index)};
+}
+
+SIMD Pair pair_blend(__mmask8 m, Pair a, Pair b) {
+  return (Pair){_mm512_mask_blend_epi64(m, a.key, b.key), _mm512_mask_blend_epi64(m, a.index, b.index)};
+}
+
+SIMD Pair pair_exchange(Pair p, int x, __mmask8 high) {
+  Pair w = pair_permuted(p, _mm512_xor_si512(_mm512_set_epi64(7, 6, 5, 4, 3, 2, 1, 0), _mm512_set1_epi64(x)));
+  __mmask8 take = (_mm512_cmplt_epu64_mask(w.key, p.key) & (__mmask8)~high) | (_mm512_cmpgt_epu64_mask(w.key, p.key) & high);
+  return pair_blend(take, p, w);
+}
+
+SIMD Pair pair_reversed(Pair p) { return pair_permuted(p, _mm512_set_epi64(0, 1, 2, 3, 4, 5, 6, 7)); }
+
+SIMD Pair pair_clean(Pair p) { return pair_exchange(pair_exchange(pair_exchange(p, 4, 0xF0), 2, 0xCC), 1, 0xAA); }
+
+SIMD Pair pair_sort_register(Pair p) {
+  p = pair_exchange(p, 1, 0xAA);
+  p = pair_exchange(pair_exchange(p, 3, 0xCC), 1, 0xAA);
+  return pair_clean(pair_exchange(p, 7, 0xF0));
+}
+
+/* the smaller keys (with their indices) into *x, the larger into *y */
+SIMD void pair_order(Pair *x, Pair *y) {
+  __mmask8 swap = _mm512_cmplt_epu64_mask(y->key, x->key);
+  Pair low = pair_blend(swap, *x, *y), high = pair_blend(swap, *y, *x);
+  *x = low;
+  *y = high;
+}
+
+SIMD void merge_pairs(Pair *r, int n) {
+  for (int s = 1; s < n; s *= 2) {
+    for (int g = 0; g < n; g += 2 * s)
+      for (int j = 0; j < s; j++) {
+        Pair x = r[g + j], y = pair_reversed(r[g + 2 * s - 1 - j]);
+        pair_order(&x, &y);
+        r[g + j] = x;
+        r[g + 2 * s - 1 - j] = pair_reversed(y);
+      }
+    for (int d = s / 2; d >= 1; d /= 2)
+      for (int g = 0; g < n; g += 2 * d)
+        for (int j = 0; j < d; j++) pair_order(&r[g + j], &r[g + j + d]);
+    for (int i = 0; i < n; i++) r[i] = pair_clean(r[i]);
+  }
+}
+
+SIMD void sort_pairs_in_registers(uint64_t *k, int64_t *ix, int64_t n, int regs) {
+  Pair r[PAIR_REGS];
+  for (int i = 0; i < regs; i++) {
+    __mmask8 m = lanes_held(n, i);
+    r[i] = pair_sort_register((Pair){_mm512_mask_loadu_epi64(_mm512_set1_epi64((long long)MAX_KEY), m, k + i * LANES),
+                                     _mm512_maskz_loadu_epi64(m, ix + i * LANES)});
+  }
+  merge_pairs(r, regs);
+  for (int i = 0; i < regs; i++) {
+    _mm512_mask_storeu_epi64(k + i * LANES, lanes_held(n, i), r[i].key);
+    _mm512_mask_storeu_epi64(ix + i * LANES, lanes_held(n, i), r[i].index);
+  }
+}
+
+__attribute__((target("avx512f"))) static void pair_network(uint64_t *k, int64_t *ix, int64_t n) {
+  if (n <= LANES) sort_pairs_in_registers(k, ix, n, 1);
+  else if (n <= 2 * LANES) sort_pairs_in_registers(k, ix, n, 2);
+  else if (n <= 4 * LANES) sort_pairs_in_registers(k, ix, n, 4);
+  else sort_pairs_in_registers(k, ix, n, 8);
+}
+
+SIMD void split_pair(uint64_t *k, int64_t *ix, Pair v, __mmask8 valid, Vec pivot, bool inclusive, int64_t *left,
+                     int64_t *right) {
+  __mmask8 low = (inclusive ? _mm512_cmple_epu64_mask(v.key, pivot) : _mm512_cmplt_epu64_mask(v.key, pivot)) & valid;
+  __mmask8 high = valid & (__mmask8)~low;
+  _mm512_mask_compressstoreu_epi64(k + *left, low, v.key);
+  _mm512_mask_compressstoreu_epi64(ix + *left, low, v.index);
+  *left += __builtin_popcount(low);
+  *right -= __builtin_popcount(high);
+  _mm512_mask_compressstoreu_epi64(k + *right, high, v.key);
+  _mm512_mask_compressstoreu_epi64(ix + *right, high, v.index);
+}
+
+SIMD Pair load_pair(const uint64_t *k, const int64_t *ix, int64_t at) {
+  return (Pair){_mm512_loadu_si512(k + at), _mm512_loadu_si512(ix + at)};
+}
+
+/* partition()'s steps on n > 2 * PAIR_UNROLL * LANES pairs */
+SIMD int64_t partition_pairs(uint64_t *k, int64_t *ix, int64_t n, uint64_t p, bool inclusive) {
+  Vec pivot = _mm512_set1_epi64((long long)p);
+  Pair first[PAIR_UNROLL], last[PAIR_UNROLL];
+  for (int u = 0; u < PAIR_UNROLL; u++) {
+    first[u] = load_pair(k, ix, u * LANES);
+    last[u] = load_pair(k, ix, n - (u + 1) * LANES);
+  }
+  int64_t l = PAIR_UNROLL * LANES, r = n - PAIR_UNROLL * LANES, wl = 0, wr = n;
+  while (r - l >= PAIR_UNROLL * LANES) {
+    bool from_left = l - wl <= wr - r;
+    int64_t from = from_left ? l : r - LANES, step = from_left ? LANES : -LANES;
+    if (from_left) l += PAIR_UNROLL * LANES;
+    else r -= PAIR_UNROLL * LANES;
+    for (int u = 0; u < PAIR_UNROLL; u++) split_pair(k, ix, load_pair(k, ix, from + u * step), 0xFF, pivot, inclusive, &wl, &wr);
+  }
+  while (r - l >= LANES) {
+    int64_t from = l - wl <= wr - r ? l : r - LANES;
+    Pair x = load_pair(k, ix, from);
+    if (from == l) l += LANES;
+    else r -= LANES;
+    split_pair(k, ix, x, 0xFF, pivot, inclusive, &wl, &wr);
+  }
+  __mmask8 rest = (__mmask8)((1u << (r - l)) - 1);
+  Pair tail = {_mm512_maskz_loadu_epi64(rest, k + l), _mm512_maskz_loadu_epi64(rest, ix + l)};
+  split_pair(k, ix, tail, rest, pivot, inclusive, &wl, &wr);
+  for (int u = 0; u < PAIR_UNROLL; u++) {
+    split_pair(k, ix, first[u], 0xFF, pivot, inclusive, &wl, &wr);
+    split_pair(k, ix, last[u], 0xFF, pivot, inclusive, &wl, &wr);
+  }
+  return wl;
+}
+
+static void sift_pairs(uint64_t *k, int64_t *ix, int64_t i, int64_t n) {
+  uint64_t x = k[i];
+  int64_t xi = ix[i];
+  for (int64_t c; (c = 2 * i + 1) < n; i = c) {
+    if (c + 1 < n && k[c + 1] > k[c]) c++;
+    if (k[c] <= x) break;
+    k[i] = k[c];
+    ix[i] = ix[c];
+  }
+  k[i] = x;
+  ix[i] = xi;
+}
+
+static void heapsort_pairs(uint64_t *k, int64_t *ix, int64_t n) {
+  for (int64_t i = n / 2 - 1; i >= 0; i--) sift_pairs(k, ix, i, n);
+  for (int64_t i = n - 1; i > 0; i--) {
+    uint64_t t = k[0];
+    int64_t ti = ix[0];
+    k[0] = k[i];
+    ix[0] = ix[i];
+    k[i] = t;
+    ix[i] = ti;
+    sift_pairs(k, ix, 0, i);
+  }
+}
+
+__attribute__((target("avx512f"))) static void quicksort_pairs(uint64_t *k, int64_t *ix, int64_t n, int depth) {
+  while (n > PAIR_NETWORK) {
+    if (depth-- == 0) {
+      heapsort_pairs(k, ix, n);
+      return;
+    }
+    uint64_t p = choose_pivot(k, n, KEYS);
+    int64_t m = partition_pairs(k, ix, n, p, false);
+    if (m == 0) {
+      m = partition_pairs(k, ix, n, p, true);
+      k += m, ix += m, n -= m;
+      continue;
+    }
+    if (m < n - m) {
+      quicksort_pairs(k, ix, m, depth);
+      k += m, ix += m, n -= m;
+    } else {
+      quicksort_pairs(k + m, ix + m, n - m, depth);
+      n = m;
+    }
+  }
+  pair_network(k, ix, n);
+}
+
 bool rt_simd_sort_ready(void) { return __builtin_cpu_supports("avx512f"); }
 
 void rt_simd_sort64(uint64_t *a, int64_t n, int32_t kind) {
@@ -248,9 +437,24 @@ void rt_simd_sort64(uint64_t *a, int64_t n, int32_t kind) {
   quicksort(a, n, depth, kind, true);
 }
 
+void rt_simd_argsort64(const char *p, int64_t stride, int64_t n, int32_t kind, uint64_t *keys, int64_t *indices) {
+  int depth = 0;
+  for (int64_t m = n; m > 1; m >>= 1) depth += 2;
+  for (int64_t i = 0; i < n; i++) {
+    memcpy(&keys[i], p + i * stride, sizeof *keys);
+    indices[i] = i;
+  }
+  to_keys(keys, n, kind);
+  quicksort_pairs(keys, indices, n, depth);
+}
+
 #else
 
 bool rt_simd_sort_ready(void) { return false; }
+
+void rt_simd_argsort64(const char *p, int64_t stride, int64_t n, int32_t kind, uint64_t *keys, int64_t *indices) {
+  (void)p, (void)stride, (void)n, (void)kind, (void)keys, (void)indices;
+}
 
 void rt_simd_sort64(uint64_t *a, int64_t n, int32_t kind) {
   (void)a;

@@ -4,12 +4,11 @@
  * over the flattened array (axis=None). A partition is a sort: sorted
  * lanes are partitioned for every kth.
  *
- * argsort's every kind (quicksort, mergesort, heapsort, stable) is the
- * same stable sort at run time: NumPy's stable kinds' exact order; where
- * NumPy's quicksort leaves equal elements in another order, only the
- * indices of argsort's ties differ. Elements are ordered by integer keys
+ * Stable kinds (mergesort, stable) give NumPy's exact order; the unstable
+ * kinds (quicksort, heapsort) may order the indices of argsort's ties as
+ * NumPy's quicksort does not. Elements are ordered by integer keys
  * (NaN last, -0.0 equal to 0.0, as NumPy orders them): a merge sort for
- * short lanes, an LSD radix sort on the keys for long ones. sort's
+ * short lanes, an LSD radix sort on the keys for long ones. The
  * unstable kinds of 8-byte elements run sort_simd.c's quicksort where
  * the processor has AVX-512; complex lanes sort in sort_complex.c.
  */
@@ -491,8 +490,10 @@ static bool has_nan_or_negative_zero(const char *p, int64_t stride, int64_t n) {
   return false;
 }
 
+static int32_t simd_kind(int32_t kind) { return kind == TY_F64 ? SIMD_FLOAT : kind == TY_I64 ? SIMD_SIGNED : SIMD_UNSIGNED; }
+
 static bool simd_lane64(char *p, int64_t stride, int64_t n, uint64_t *buf, int32_t kind, bool stable) {
-  int32_t simd = kind == TY_F64 ? SIMD_FLOAT : kind == TY_I64 ? SIMD_SIGNED : SIMD_UNSIGNED;
+  int32_t simd = simd_kind(kind);
   if (!rt_simd_sort_ready() || (simd == SIMD_FLOAT && stable && has_nan_or_negative_zero(p, stride, n))) return false;
   uint64_t *v = stride == 8 ? (uint64_t *)p : buf;
   if (v == buf)
@@ -501,6 +502,22 @@ static bool simd_lane64(char *p, int64_t stride, int64_t n, uint64_t *buf, int32
   if (v == buf)
     for (int64_t i = 0; i < n; i++) memcpy(p + i * stride, &v[i], 8);
   return true;
+}
+
+/* argsort's unstable kinds of 8-byte elements: the keys and indices
+ * sorted together in vector registers (buf holds 2 * n of each), the
+ * indices straight into a contiguous out */
+static bool simd_applies(int32_t kind, int64_t n) {
+  return (kind == TY_F64 || kind == TY_I64 || kind == TY_U64) && n > SIMD_SORT_MIN && rt_simd_sort_ready();
+}
+
+static void argsort_simd_lane(const char *p, int64_t stride, int64_t n, int32_t kind, void *buf, int64_t *out,
+                              int64_t out_stride) {
+  uint64_t *keys = buf;
+  int64_t *indices = out_stride == 1 ? out : (int64_t *)buf + n;
+  rt_simd_argsort64(p, stride, n, simd_kind(kind), keys, indices);
+  if (indices != out)
+    for (int64_t j = 0; j < n; j++) out[j * out_stride] = indices[j];
 }
 
 /* The lanes along axis of an array: how many, how long, their step, and
@@ -554,7 +571,8 @@ int32_t rt_sort(void *data, const int64_t *shape, const int64_t *strides, int32_
 
 int32_t rt_argsort(const void *data, const int64_t *shape, const int64_t *strides, int32_t ndim, int64_t axis, int32_t kind,
                    int64_t *out) {
-  kind &= ~RT_SORT_STABLE; /* every kind is stable here */
+  bool stable = kind & RT_SORT_STABLE;
+  kind &= ~RT_SORT_STABLE;
   SortType st = sort_type(kind);
   Lanes ls = lanes_of(shape, strides, ndim, axis);
   if (ls.count == 0 || ls.len == 0) return 0;
@@ -572,10 +590,16 @@ int32_t rt_argsort(const void *data, const int64_t *shape, const int64_t *stride
   }
   Keyed *keyed = malloc((size_t)(2 * ls.len) * sizeof(Keyed));
   bool ok = keyed != NULL;
+  bool simd = !stable && simd_applies(kind, ls.len);
   for (int64_t i = 0; ok && i < ls.count; i++) {
-    st.keys((const char *)data + lane_offset(&ls, i, strides), ls.stride, ls.len, keyed);
-    ok = st.sort_keyed(keyed, keyed + ls.len, ls.len);
+    const char *p = (const char *)data + lane_offset(&ls, i, strides);
     int64_t *o = out + lane_offset(&ls, i, out_strides);
+    if (simd) {
+      argsort_simd_lane(p, ls.stride, ls.len, kind, keyed, o, out_strides[axis]);
+      continue;
+    }
+    st.keys(p, ls.stride, ls.len, keyed);
+    ok = st.sort_keyed(keyed, keyed + ls.len, ls.len);
     for (int64_t j = 0; ok && j < ls.len; j++) o[j * out_strides[axis]] = keyed[j].index;
   }
   free(keyed);
