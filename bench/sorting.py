@@ -1,17 +1,21 @@
 """Sorting inside compiled code: ruchey vs Numba vs NumPy itself.
 
-    python3 bench/sorting.py [--n N]
+    python3 bench/sorting.py [--n N] [--thread-time]
 
 numpy.sort and numpy.argsort (default and stable kinds) of N (10**6)
 random float64, and numpy.searchsorted of N/10 random needles in them, each written once as a small function, compiled by ruchey
 and by Numba (where it takes the kind) and run uncompiled by NumPy. Every
 result is checked against NumPy's first (values; stable indices exactly).
-Prints the median milliseconds per call (bench/timing.py's round robin).
+Prints the median milliseconds per call (bench/timing.py's round robin;
+with --thread-time, the calls' own CPU time, alternated call by call, for
+a machine whose other work preempts this one).
 
 Targets (issue 14): numpy.sort and numpy.argsort within 1.3x of NumPy's;
 numpy.searchsorted within 1.2x.
 """
 import argparse
+import statistics
+import time
 
 import numpy as np
 
@@ -41,7 +45,10 @@ def searchsorted(a, v):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--n", type=int, default=10**6)
+    parser.add_argument("--thread-time", action="store_true")
     args = parser.parse_args()
+    global MEDIANS
+    MEDIANS = thread_time_medians if args.thread_time else round_robin_medians
     import ruchey
     try:
         import numba
@@ -70,8 +77,26 @@ def main():
     report("searchsorted", calls)
 
 
+def round_robin_medians(calls):
+    return round_robin(calls, budget_s=6, min_rounds=5, max_rounds=30)[0]
+
+
+def thread_time_medians(calls, rounds=21):
+    """Median CPU seconds of this thread per call, the calls alternated."""
+    samples = {k: [] for k in calls}
+    for _ in range(rounds):
+        for k, fn in calls.items():
+            start = time.thread_time()
+            fn()
+            samples[k].append(time.thread_time() - start)
+    return {k: statistics.median(v) for k, v in samples.items()}
+
+
+MEDIANS = round_robin_medians
+
+
 def report(name, calls):
-    med, _ = round_robin(calls, budget_s=6, min_rounds=5, max_rounds=30)
+    med = MEDIANS(calls)
     cols = "".join(f"{med[k] * 1e3:10.2f}" if k in med else f"{'-':>10s}" for k in ("numpy", "ruchey", "numba"))
     print(f"{name:16s}{cols}")
 

@@ -655,6 +655,19 @@ void rt_partition(void *data, int64_t n, int64_t k, int32_t kind);  /* builtins/
  * sorted in place, or its sorting indices written into the C-contiguous
  * out of the same shape; 0, or RT_ERR_MEMORY */
 int32_t rt_sort(void *data, const int64_t *shape, const int64_t *strides, int32_t ndim, int64_t axis, int32_t kind);
+#define RT_SORT_STABLE 0x10000 /* or'ed into rt_sort's kind: kind="stable" or "mergesort" */
+/* builtins/sort_simd.c: n contiguous 8-byte elements (SIMD_ kind) sorted in
+ * AVX-512 registers, as NumPy's unstable kinds, where rt_simd_sort_ready() */
+enum { SIMD_UNSIGNED, SIMD_SIGNED, SIMD_FLOAT };
+bool rt_simd_sort_ready(void);
+void rt_simd_sort64(uint64_t *a, int64_t n, int32_t kind);
+/* ... and the indices that sort n strided elements: keys and indices n each */
+void rt_simd_argsort64(const char *p, int64_t stride, int64_t n, int32_t kind, uint64_t *keys, int64_t *indices);
+/* builtins/sort_complex.c: a lane of complex elements sorted (false: no memory), its
+ * sorting indices, and the sorted elements' equal runs kept once, as rt_unique */
+bool rt_sort_complex_lane(char *p, int64_t stride, int64_t n, int32_t kind);
+bool rt_argsort_complex_lane(const char *p, int64_t stride, int64_t n, int32_t kind, int64_t *out, int64_t out_stride);
+int64_t rt_unique_complex(void *data, int64_t n, int32_t kind, int64_t *counts);
 /* the equal runs of n sorted elements kept once, in place; their lengths in counts (or NULL) */
 int64_t rt_unique(void *data, int64_t n, int32_t kind, int64_t *counts);
 /* builtins/arraymath.c: NumPy's add.reduce of n floats (float32 or float64) */

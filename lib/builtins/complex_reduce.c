@@ -1,7 +1,8 @@
 /* builtins/complex_reduce.c — NumPy's reductions of complex arrays in
  * compiled code: sum, prod and mean, var and std (float results: the mean
- * of |x - mean|**2, as NumPy computes them), of the whole array or along
- * an axis.
+ * of |x - mean|**2, as NumPy computes them), min, max, argmin and argmax
+ * (NumPy's order: by real part, then imaginary part; the first element
+ * holding a NaN wins), of the whole array or along an axis.
  *
  * reduce.c's passes run on vector lanes of numbers; a complex element is
  * a pair of them, so these run one element at a time, in C order, with
@@ -11,9 +12,11 @@
 #include "builtins/reduce.h"
 
 /* the row's ival */
-enum { CR_SUM, CR_PROD, CR_MEAN, CR_VAR, CR_STD };
+enum { CR_SUM, CR_PROD, CR_MEAN, CR_VAR, CR_STD, CR_MIN, CR_MAX, CR_ARGMIN, CR_ARGMAX };
 
 static bool spreads(int which) { return which == CR_VAR || which == CR_STD; }
+static bool picks(int which) { return which >= CR_MIN; }
+static bool indexes(int which) { return which == CR_ARGMIN || which == CR_ARGMAX; }
 
 /* sum, prod, mean, var, std (a, axis=None, dtype=None, ddof=0) of a
  * complex array: the elements' type (var, std: its part's), an array of
@@ -24,7 +27,7 @@ static const Type *ty_complex_reduce(Infer *in, Node *n, const Type **args) {
   if (dtype) return ty_error(in, dtype, "%s() of a complex array takes no dtype", n->bi->name);
   if ((axis && !bi_check_axis(in, n, axis, a->ty->ndim)) || !bi_check_number(in, n, ty_kwarg(n, "ddof"), "ddof"))
     return NULL;
-  const Type *e = a->ty->elem, *res = spreads(n->bi->ival) ? lo_complex_part(e) : e;
+  const Type *e = a->ty->elem, *res = spreads(n->bi->ival) ? lo_complex_part(e) : indexes(n->bi->ival) ? TYS(TY_I64) : e;
   return axis && a->ty->ndim > 1 ? ty_array(res, a->ty->ndim - 1, 'C', false) : res;
 }
 
@@ -120,9 +123,54 @@ static LLVMValueRef mean_of(Lower *l, const Reduce *r, LLVMValueRef *at) {
   return rd_divide(l, e, fold(l, r, at, e, OP_ADD, LLVMConstNull(lo_type(l, e)), NULL), count_of(l, r));
 }
 
+/* min, max, argmin, argmax: the element kept so far, its index, and the
+ * index of the next */
+typedef struct Pick {
+  const Type *elem;
+  bool max;
+  LLVMValueRef best, at, i;  /* allocas */
+} Pick;
+
+/* x replaces the element kept where it is the first, or where that holds
+ * no NaN and x holds one or is strictly smaller (larger: max) */
+static void pick(Lower *l, LLVMValueRef x, void *arg) {
+  Pick *p = arg;
+  LLVMValueRef best = rd_load(l, p->best), i = rd_load(l, p->i);
+  LLVMValueRef xr = lo_complex_real(l, x), xi = lo_complex_imag(l, x), br = lo_complex_real(l, best), bi = lo_complex_imag(l, best);
+  LLVMRealPredicate beyond = p->max ? LLVMRealOGT : LLVMRealOLT;
+  LLVMValueRef better = LLVMBuildOr(l->b, LLVMBuildFCmp(l->b, beyond, xr, br, ""),
+                                    LLVMBuildAnd(l->b, LLVMBuildFCmp(l->b, LLVMRealOEQ, xr, br, ""),
+                                                 LLVMBuildFCmp(l->b, beyond, xi, bi, ""), ""), "");
+  LLVMValueRef x_nan = LLVMBuildFCmp(l->b, LLVMRealUNO, xr, xi, ""), best_nan = LLVMBuildFCmp(l->b, LLVMRealUNO, br, bi, "");
+  LLVMValueRef take = LLVMBuildOr(l->b, LLVMBuildICmp(l->b, LLVMIntEQ, i, const_i64(l, 0), ""),
+                                  LLVMBuildAnd(l->b, LLVMBuildNot(l->b, best_nan, ""), LLVMBuildOr(l->b, x_nan, better, ""), ""), "");
+  LLVMBuildStore(l->b, LLVMBuildSelect(l->b, take, x, best, ""), p->best);
+  LLVMBuildStore(l->b, LLVMBuildSelect(l->b, take, i, rd_load(l, p->at), ""), p->at);
+  LLVMBuildStore(l->b, LLVMBuildAdd(l->b, i, const_i64(l, 1), ""), p->i);
+}
+
+static const char *const empty_messages[] = {
+  [CR_MIN] = "zero-size array to reduction operation minimum which has no identity",
+  [CR_MAX] = "zero-size array to reduction operation maximum which has no identity",
+  [CR_ARGMIN] = "attempt to get argmin of an empty sequence",
+  [CR_ARGMAX] = "attempt to get argmax of an empty sequence",
+};
+
+static LLVMValueRef pick_one(Lower *l, const Reduce *r, LLVMValueRef *at) {
+  const Type *e = r->t->elem;
+  LLVMValueRef zero = const_i64(l, 0);
+  lo_raise_if(l, LLVMBuildFCmp(l->b, LLVMRealOEQ, count_of(l, r), lo_fconst(l, TYS(TY_F64), 0), ""), RT_ERR_VALUE,
+              empty_messages[r->which]);
+  Pick p = {e, r->which == CR_MAX || r->which == CR_ARGMAX, rd_var(l, LLVMConstNull(lo_type(l, e)), "cbest"),
+            rd_var(l, zero, "cat"), rd_var(l, zero, "ci")};
+  walk(l, r, at, pick, &p);
+  return indexes(r->which) ? rd_load(l, p.at) : rd_load(l, p.best);
+}
+
 /* One output: NumPy divides var's sum by max(count - ddof, 0). */
 static LLVMValueRef reduce_one(Lower *l, const Reduce *r, LLVMValueRef *at) {
   const Type *e = r->t->elem, *p = lo_complex_part(e);
+  if (picks(r->which)) return pick_one(l, r, at);
   switch (r->which) {
   case CR_SUM: return fold(l, r, at, e, OP_ADD, LLVMConstNull(lo_type(l, e)), NULL);
   case CR_PROD: return fold(l, r, at, e, OP_MUL, lo_complex_make(l, e, part_const(l, e, 1), part_const(l, e, 0)), NULL);
@@ -177,6 +225,7 @@ static const char *const axis_dtype_ddof_kw[] = {"axis", "dtype", "ddof", NULL};
 
 const Builtin bi_complex_reduce[] = {
   REDUCE_OF_COMPLEX("sum", CR_SUM), REDUCE_OF_COMPLEX("prod", CR_PROD), REDUCE_OF_COMPLEX("mean", CR_MEAN),
-  REDUCE_OF_COMPLEX("var", CR_VAR), REDUCE_OF_COMPLEX("std", CR_STD),
+  REDUCE_OF_COMPLEX("var", CR_VAR), REDUCE_OF_COMPLEX("std", CR_STD), REDUCE_OF_COMPLEX("min", CR_MIN),
+  REDUCE_OF_COMPLEX("max", CR_MAX), REDUCE_OF_COMPLEX("argmin", CR_ARGMIN), REDUCE_OF_COMPLEX("argmax", CR_ARGMAX),
   BI_END,
 };

@@ -4,12 +4,13 @@
  * over the flattened array (axis=None). A partition is a sort: sorted
  * lanes are partitioned for every kth.
  *
- * Every kind NumPy names (quicksort, mergesort, heapsort, stable) is the
- * same stable sort at run time: NumPy's stable kinds' exact order; where
- * NumPy's quicksort leaves equal elements in another order, only the
- * indices of argsort's ties differ. Elements are ordered by integer keys
+ * Stable kinds (mergesort, stable) give NumPy's exact order; the unstable
+ * kinds (quicksort, heapsort) may order the indices of argsort's ties as
+ * NumPy's quicksort does not. Elements are ordered by integer keys
  * (NaN last, -0.0 equal to 0.0, as NumPy orders them): a merge sort for
- * short lanes, an LSD radix sort on the keys for long ones.
+ * short lanes, an LSD radix sort on the keys for long ones. The
+ * unstable kinds of 8-byte elements run sort_simd.c's quicksort where
+ * the processor has AVX-512; complex lanes sort in sort_complex.c.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -104,8 +105,9 @@ static LLVMValueRef dims_in_memory(Lower *l, const LLVMValueRef *dims, int ndim,
 /* rt_sort(a's memory, shape, strides, ndim, axis, dtype) or rt_argsort(...,
  * indices): every lane of a along axis sorted, or its sorting indices
  * written into the C-contiguous out of a's shape; MemoryError if the
- * run-time sort found no memory. */
-static void sort_lanes(Lower *l, const Type *t, LLVMValueRef a, LLVMValueRef axis, LLVMValueRef out) {
+ * run-time sort found no memory. The dtype carries RT_SORT_STABLE where
+ * a stable kind was asked for. */
+static void sort_lanes(Lower *l, const Type *t, LLVMValueRef a, LLVMValueRef axis, LLVMValueRef out, bool stable) {
   LLVMValueRef shape[RC_MAX_NDIM], strides[RC_MAX_NDIM];
   for (int d = 0; d < t->ndim; d++) {
     shape[d] = lo_arr_shape(l, a, d);
@@ -115,7 +117,7 @@ static void sort_lanes(Lower *l, const Type *t, LLVMValueRef a, LLVMValueRef axi
   LLVMTypeRef p[7] = {ptr, ptr, ptr, i32, i64, i32, ptr};
   LLVMValueRef args[7] = {LLVMBuildExtractValue(l->b, a, 2, ""), dims_in_memory(l, shape, t->ndim, "sort.shape"),
                           dims_in_memory(l, strides, t->ndim, "sort.strides"), const_i32(l, t->ndim), axis,
-                          const_i32(l, (int)t->elem->kind), out};
+                          const_i32(l, (int)t->elem->kind | (stable ? RT_SORT_STABLE : 0)), out};
   LLVMValueRef status = lo_call_fn(l, out ? "rt_argsort" : "rt_sort", i32, p, args, out ? 7 : 6);
   lo_raise_if(l, LLVMBuildICmp(l->b, LLVMIntNE, status, const_i32(l, 0), ""), RT_ERR_MEMORY, "out of memory while sorting");
 }
@@ -157,6 +159,12 @@ static LLVMValueRef lane_length(Lower *l, const Type *t, LLVMValueRef a, LLVMVal
   return len;
 }
 
+/* kind="mergesort" or "stable" */
+static bool stable_kind(Node *n) {
+  Node *kind = kind_arg(n);
+  return kind && kind->kind == N_STRING && (!strcmp(kind->str, "mergesort") || !strcmp(kind->str, "stable"));
+}
+
 /* axis=None: a's elements in C order in a new 1-d array, sorted (sort,
  * partition), or the indices that sort them (argsort, argpartition) */
 static LLVMValueRef sort_flat(Lower *l, Node *n, Node *a) {
@@ -164,13 +172,13 @@ static LLVMValueRef sort_flat(Lower *l, Node *n, Node *a) {
   LLVMValueRef count, values = np_joined_elements(l, &a, 1, ft->elem, &count), zero = const_i64(l, 0);
   check_kth_at_run_time(l, n, count);
   if (how_of(n) == SORT_VALUES) {
-    sort_lanes(l, ft, values, zero, NULL);
+    sort_lanes(l, ft, values, zero, NULL, stable_kind(n));
     lo_temp_taken(l, values);
     return values;
   }
   LLVMValueRef r = lo_alloc_array(l, n->ty, &count, -1);
   lo_temp_made(l, n->ty, r);
-  sort_lanes(l, ft, values, zero, LLVMBuildExtractValue(l->b, r, 2, ""));
+  sort_lanes(l, ft, values, zero, LLVMBuildExtractValue(l->b, r, 2, ""), stable_kind(n));
   lo_temp_taken(l, r);
   lo_release_temp(l, ft, values);
   return r;
@@ -183,13 +191,13 @@ static LLVMValueRef lo_sort(Lower *l, Node *n) {
   LLVMValueRef v = lo_expr(l, a), r, k = axis_value(l, axis, t->ndim);
   if (how_of(n) == SORT_IN_PLACE) {
     check_kth_at_run_time(l, n, lane_length(l, t, v, k));
-    sort_lanes(l, t, v, k, NULL);
+    sort_lanes(l, t, v, k, NULL, stable_kind(n));
     r = LLVMGetUndef(l->mod->i8);
   } else if (how_of(n) == SORT_VALUES) {
     r = lo_copy_array(l, n->ty, t, v);
     lo_temp_made(l, n->ty, r);
     check_kth_at_run_time(l, n, lane_length(l, n->ty, r, k));
-    sort_lanes(l, n->ty, r, k, NULL);
+    sort_lanes(l, n->ty, r, k, NULL, stable_kind(n));
     lo_temp_taken(l, r);
   } else {
     LLVMValueRef shape[RC_MAX_NDIM];
@@ -197,7 +205,7 @@ static LLVMValueRef lo_sort(Lower *l, Node *n) {
     check_kth_at_run_time(l, n, lane_length(l, t, v, k));
     r = lo_alloc_array(l, n->ty, shape, -1);
     lo_temp_made(l, n->ty, r);
-    sort_lanes(l, t, v, k, LLVMBuildExtractValue(l->b, r, 2, ""));
+    sort_lanes(l, t, v, k, LLVMBuildExtractValue(l->b, r, 2, ""), stable_kind(n));
     lo_temp_taken(l, r);
   }
   lo_done_with(l, a, v);
@@ -292,7 +300,7 @@ LLVMValueRef np_joined_elements(Lower *l, Node *const *arrays, int n, const Type
 
 LLVMValueRef np_sorted_elements(Lower *l, Node *const *arrays, int n, const Type *elem, bool unique, LLVMValueRef *count) {
   LLVMValueRef sum, out = np_joined_elements(l, arrays, n, elem, &sum), data = LLVMBuildExtractValue(l->b, out, 2, "");
-  sort_lanes(l, ty_array(elem, 1, 'C', false), out, const_i64(l, 0), NULL);
+  sort_lanes(l, ty_array(elem, 1, 'C', false), out, const_i64(l, 0), NULL, false);
   *count = sum;
   if (unique) {
     LLVMTypeRef p[4] = {l->mod->ptr, l->mod->i64, l->mod->i32, l->mod->ptr};
@@ -309,7 +317,7 @@ static const char *const partition_kw[] = {"kth", "axis", "kind", NULL};
 static const char *const unique_kw[] = {"return_counts", NULL};
 
 /* a.sort() allocates no array (its typer keeps it out of kernels) */
-#define SORT_FLAGS(how) ((how == SORT_IN_PLACE ? 0 : BF_ALLOCATES) | BF_RAISES | BF_STRINGS | BF_NONE)
+#define SORT_FLAGS(how) ((how == SORT_IN_PLACE ? 0 : BF_ALLOCATES) | BF_RAISES | BF_STRINGS | BF_NONE | BF_COMPLEX)
 #define SORT_FUNCTION(name, how) {"numpy." name, "numpy", name, BK_FUNCTION, 0, 1, 3, sort_kw, SORT_FLAGS(how), how, 0, ty_sort, lo_sort}
 #define SORT_METHOD(name, how) {"array." name, NULL, name, BK_METHOD, TY_ARRAY, 0, 2, sort_kw, SORT_FLAGS(how), how, 0, ty_sort, lo_sort}
 #define PARTITION_FUNCTION(name, how) \
@@ -326,7 +334,7 @@ const Builtin bi_sorting[] = {
   PARTITION_FUNCTION("argpartition", SORT_INDICES),
   PARTITION_METHOD("partition", SORT_IN_PLACE),
   PARTITION_METHOD("argpartition", SORT_INDICES),
-  {"numpy.unique", "numpy", "unique", BK_FUNCTION, 0, 1, 1, unique_kw, BF_ALLOCATES | BF_RAISES, 0, 0, ty_unique, lo_unique},
+  {"numpy.unique", "numpy", "unique", BK_FUNCTION, 0, 1, 1, unique_kw, BF_ALLOCATES | BF_RAISES | BF_COMPLEX, 0, 0, ty_unique, lo_unique},
   BI_END,
 };
 
@@ -487,6 +495,52 @@ static SortType sort_type(int32_t kind) {
   }
 }
 
+/* numpy.sort's 8-byte elements sorted in vector registers (where the
+ * processor has AVX-512, sort_simd.c), NaNs written back as NumPy's sort
+ * writes them, one quiet NaN, and -0.0 before 0.0: an order NumPy's
+ * unstable kinds may give, and a stable kind's where no NaN and no -0.0
+ * tell equal elements apart. False where this sort does not apply. */
+enum { SIMD_SORT_MIN = 16 };
+
+static bool has_nan_or_negative_zero(const char *p, int64_t stride, int64_t n) {
+  for (int64_t i = 0; i < n; i++) {
+    uint64_t b;
+    memcpy(&b, p + i * stride, sizeof b);
+    if ((b & 0x7FFFFFFFFFFFFFFFu) > 0x7FF0000000000000u || b == 0x8000000000000000u) return true;
+  }
+  return false;
+}
+
+static int32_t simd_kind(int32_t kind) { return kind == TY_F64 ? SIMD_FLOAT : kind == TY_I64 ? SIMD_SIGNED : SIMD_UNSIGNED; }
+
+static bool simd_lane64(char *p, int64_t stride, int64_t n, uint64_t *buf, int32_t kind, bool stable) {
+  int32_t simd = simd_kind(kind);
+  if (!rt_simd_sort_ready() || (simd == SIMD_FLOAT && stable && has_nan_or_negative_zero(p, stride, n))) return false;
+  uint64_t *v = stride == 8 ? (uint64_t *)p : buf;
+  if (v == buf)
+    for (int64_t i = 0; i < n; i++) memcpy(&v[i], p + i * stride, 8);
+  rt_simd_sort64(v, n, simd);
+  if (v == buf)
+    for (int64_t i = 0; i < n; i++) memcpy(p + i * stride, &v[i], 8);
+  return true;
+}
+
+/* argsort's unstable kinds of 8-byte elements: the keys and indices
+ * sorted together in vector registers (buf holds 2 * n of each), the
+ * indices straight into a contiguous out */
+static bool simd_applies(int32_t kind, int64_t n) {
+  return (kind == TY_F64 || kind == TY_I64 || kind == TY_U64) && n > SIMD_SORT_MIN && rt_simd_sort_ready();
+}
+
+static void argsort_simd_lane(const char *p, int64_t stride, int64_t n, int32_t kind, void *buf, int64_t *out,
+                              int64_t out_stride) {
+  uint64_t *keys = buf;
+  int64_t *indices = out_stride == 1 ? out : (int64_t *)buf + n;
+  rt_simd_argsort64(p, stride, n, simd_kind(kind), keys, indices);
+  if (indices != out)
+    for (int64_t j = 0; j < n; j++) out[j * out_stride] = indices[j];
+}
+
 /* The lanes along axis of an array: how many, how long, their step, and
  * the byte offset of lane i (the other indices counted in C order). */
 typedef struct Lanes {
@@ -513,19 +567,33 @@ static int64_t lane_offset(const Lanes *ls, int64_t i, const int64_t *strides) {
 }
 
 int32_t rt_sort(void *data, const int64_t *shape, const int64_t *strides, int32_t ndim, int64_t axis, int32_t kind) {
-  SortType st = sort_type(kind);
+  bool stable = kind & RT_SORT_STABLE;
+  kind &= ~RT_SORT_STABLE;
   Lanes ls = lanes_of(shape, strides, ndim, axis);
   if (ls.count == 0 || ls.len < 2) return 0;
+  if (kind == TY_C64 || kind == TY_C128) {
+    bool ok = true;
+    for (int64_t i = 0; ok && i < ls.count; i++)
+      ok = rt_sort_complex_lane((char *)data + lane_offset(&ls, i, strides), ls.stride, ls.len, kind);
+    return ok ? 0 : RT_ERR_MEMORY;
+  }
+  SortType st = sort_type(kind);
+  bool wide = (kind == TY_F64 || kind == TY_I64 || kind == TY_U64) && ls.len > SIMD_SORT_MIN;
   char *buf = malloc((size_t)(2 * ls.len * st.size));
   bool ok = buf != NULL;
-  for (int64_t i = 0; ok && i < ls.count; i++)
-    ok = st.lane((char *)data + lane_offset(&ls, i, strides), ls.stride, ls.len, buf, buf + ls.len * st.size);
+  for (int64_t i = 0; ok && i < ls.count; i++) {
+    char *p = (char *)data + lane_offset(&ls, i, strides);
+    if (!wide || !simd_lane64(p, ls.stride, ls.len, (uint64_t *)buf, kind, stable))
+      ok = st.lane(p, ls.stride, ls.len, buf, buf + ls.len * st.size);
+  }
   free(buf);
   return ok ? 0 : RT_ERR_MEMORY;
 }
 
 int32_t rt_argsort(const void *data, const int64_t *shape, const int64_t *strides, int32_t ndim, int64_t axis, int32_t kind,
                    int64_t *out) {
+  bool stable = kind & RT_SORT_STABLE;
+  kind &= ~RT_SORT_STABLE;
   SortType st = sort_type(kind);
   Lanes ls = lanes_of(shape, strides, ndim, axis);
   if (ls.count == 0 || ls.len == 0) return 0;
@@ -534,12 +602,25 @@ int32_t rt_argsort(const void *data, const int64_t *shape, const int64_t *stride
     out_strides[d] = step;
     step *= shape[d];
   }
+  if (kind == TY_C64 || kind == TY_C128) {
+    bool ok = true;
+    for (int64_t i = 0; ok && i < ls.count; i++)
+      ok = rt_argsort_complex_lane((const char *)data + lane_offset(&ls, i, strides), ls.stride, ls.len, kind,
+                                   out + lane_offset(&ls, i, out_strides), out_strides[axis]);
+    return ok ? 0 : RT_ERR_MEMORY;
+  }
   Keyed *keyed = malloc((size_t)(2 * ls.len) * sizeof(Keyed));
   bool ok = keyed != NULL;
+  bool simd = !stable && simd_applies(kind, ls.len);
   for (int64_t i = 0; ok && i < ls.count; i++) {
-    st.keys((const char *)data + lane_offset(&ls, i, strides), ls.stride, ls.len, keyed);
-    ok = st.sort_keyed(keyed, keyed + ls.len, ls.len);
+    const char *p = (const char *)data + lane_offset(&ls, i, strides);
     int64_t *o = out + lane_offset(&ls, i, out_strides);
+    if (simd) {
+      argsort_simd_lane(p, ls.stride, ls.len, kind, keyed, o, out_strides[axis]);
+      continue;
+    }
+    st.keys(p, ls.stride, ls.len, keyed);
+    ok = st.sort_keyed(keyed, keyed + ls.len, ls.len);
     for (int64_t j = 0; ok && j < ls.len; j++) o[j * out_strides[axis]] = keyed[j].index;
   }
   free(keyed);
@@ -584,6 +665,7 @@ int64_t rt_unique(void *data, int64_t n, int32_t kind, int64_t *counts) {
   case TY_U32: return unique_u32(data, n, counts);
   case TY_U64: return unique_u64(data, n, counts);
   case TY_F32: return unique_f32(data, n, counts);
+  case TY_C64: case TY_C128: return rt_unique_complex(data, n, kind, counts);
   default: return unique_f64(data, n, counts);
   }
 }
