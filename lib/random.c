@@ -701,66 +701,6 @@ int32_t rt_random_choice(int64_t pop, int32_t from_int, const double *p, int64_t
   return RT_OK;
 }
 
-/* ---------------------------------------------------------------- numpy.random.Generator */
-
-/* NumPy's bitgen_t (its C API, numpy/random/bitgen.h): a bit generator's
- * state and its draws, as a Generator argument hands it over. */
-typedef struct BitGen {
-  void *state;
-  uint64_t (*next_uint64)(void *st);
-  uint32_t (*next_uint32)(void *st);
-  double (*next_double)(void *st);
-  uint64_t (*next_raw)(void *st);
-} BitGen;
-
-/* Generator.random and uniform: the bit generator's doubles, as NumPy draws them. */
-int32_t rt_generator_draw(void *bitgen, int32_t d, const double *p, double *out, int64_t n) {
-  BitGen *g = bitgen;
-  if (d == RD_UNIFORM) {
-    double range = p[1] - p[0];
-    if (!isfinite(range)) {
-      rt_set_error(RT_ERR_OVERFLOW, "high - low range exceeds valid bounds");
-      return RT_ERR_OVERFLOW;
-    }
-    if (range < 0) return value_error("high - low < 0");
-    for (int64_t i = 0; i < n; i++) out[i] = p[0] + range * g->next_double(g->state);
-    return RT_OK;
-  }
-  for (int64_t i = 0; i < n; i++) out[i] = g->next_double(g->state);
-  return RT_OK;
-}
-
-/* [0, rng] by Lemire's multiply-and-reject, on 32-bit words while rng fits
- * in one: Generator.integers' draw. */
-static uint64_t bounded_lemire(BitGen *g, uint64_t rng) {
-  if (rng == 0) return 0;
-  if (rng < 0xffffffffu) {
-    uint32_t excl = (uint32_t)rng + 1;
-    uint64_t m = (uint64_t)g->next_uint32(g->state) * excl;
-    if ((uint32_t)m < excl) {
-      uint32_t threshold = (UINT32_MAX - (uint32_t)rng) % excl;
-      while ((uint32_t)m < threshold) m = (uint64_t)g->next_uint32(g->state) * excl;
-    }
-    return m >> 32;
-  }
-  if (rng == 0xffffffffu) return g->next_uint32(g->state);
-  if (rng == UINT64_MAX) return g->next_uint64(g->state);
-  uint64_t excl = rng + 1;
-  unsigned __int128 m = (unsigned __int128)g->next_uint64(g->state) * excl;
-  if ((uint64_t)m < excl) {
-    uint64_t threshold = (UINT64_MAX - rng) % excl;
-    while ((uint64_t)m < threshold) m = (unsigned __int128)g->next_uint64(g->state) * excl;
-  }
-  return (uint64_t)(m >> 64);
-}
-
-int32_t rt_generator_ints(void *bitgen, int64_t low, int64_t high, int32_t endpoint, int64_t *out, int64_t n) {
-  if (endpoint ? low > high : low >= high) return value_error(endpoint ? "low > high" : "low >= high");
-  uint64_t rng = (uint64_t)high - (uint64_t)low - !endpoint;
-  for (int64_t i = 0; i < n; i++) out[i] = (int64_t)((uint64_t)low + bounded_lemire(bitgen, rng));
-  return RT_OK;
-}
-
 void rt_register_random(void (*define)(const char *name, void *addr, void *ctx), void *ctx) {
   define("rt_random_seed", (void *)rt_random_seed, ctx);
   define("rt_random_draw", (void *)rt_random_draw, ctx);
@@ -773,4 +713,5 @@ void rt_register_random(void (*define)(const char *name, void *addr, void *ctx),
   define("rt_random_choice", (void *)rt_random_choice, ctx);
   define("rt_generator_draw", (void *)rt_generator_draw, ctx);
   define("rt_generator_ints", (void *)rt_generator_ints, ctx);
+  define("rt_generator_normal", (void *)rt_generator_normal, ctx);
 }
