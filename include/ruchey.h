@@ -615,6 +615,12 @@ void rt_random_permutation(int64_t *out, int64_t n);
  * random, uniform, normal, exponential, gamma (RD_), integers */
 int32_t rt_generator_draw(void *bitgen, int32_t dist, const double *p, double *out, int64_t n);
 double rt_generator_normal(void *bitgen, double loc, double scale);
+/* numpy.random.default_rng in compiled code: a PCG64 Generator of its own,
+ * reference-counted (an argument's counts are no-ops) */
+int32_t rt_generator_new(int64_t seed, int32_t from_entropy, void **out);
+void rt_generator_retain(void *bitgen);
+void rt_generator_release(void *bitgen);
+bool rt_entropy(void *buf, size_t n);  /* random.c: the system's entropy */
 int32_t rt_generator_ints(void *bitgen, int64_t low, int64_t high, int32_t endpoint, int64_t *out, int64_t n);
 int32_t rt_random_choice(int64_t pop, int32_t from_int, const double *p, int64_t np, int32_t replace, int64_t *idx,
                          int64_t n);

@@ -11,18 +11,11 @@
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <time.h>
 
 #include "ruchey.h"
+#include "rtgen.h"
 #include "ziggurat_tables.h"
-
-/* NumPy's bitgen_t (numpy/random/bitgen.h). */
-typedef struct BitGen {
-  void *state;
-  uint64_t (*next_uint64)(void *st);
-  uint32_t (*next_uint32)(void *st);
-  double (*next_double)(void *st);
-  uint64_t (*next_raw)(void *st);
-} BitGen;
 
 static inline uint64_t u64(BitGen *g) { return g->next_uint64(g->state); }
 static inline uint32_t u32(BitGen *g) { return g->next_uint32(g->state); }
@@ -195,3 +188,128 @@ int32_t rt_generator_ints(void *bitgen, int64_t low, int64_t high, int32_t endpo
   for (int64_t i = 0; i < n; i++) out[i] = (int64_t)((uint64_t)low + bounded_lemire(bitgen, rng));
   return RT_OK;
 }
+
+/* ---------------------------------------------------------------- a Generator made in compiled code */
+
+/* numpy.random.default_rng(seed) in compiled code: a PCG64 bit generator
+ * seeded as NumPy seeds one from an int (through its SeedSequence), in a
+ * reference-counted block of its own (rtgen.h). */
+#define PCG_MULT (((unsigned __int128)2549297995355413924ull << 64) | 4865540595714422341ull)
+
+static inline void pcg_step(Pcg64 *p) { p->state = p->state * PCG_MULT + p->inc; }
+
+/* The step, then the state's halves xor-ed and rotated by its top 6 bits (XSL-RR). */
+static uint64_t pcg64_next64(void *st) {
+  Pcg64 *p = st;
+  pcg_step(p);
+  uint64_t x = (uint64_t)(p->state >> 64) ^ (uint64_t)p->state;
+  unsigned rot = (unsigned)(p->state >> 122);
+  return (x >> rot) | (x << ((-rot) & 63));
+}
+
+/* A word's low half, its high half kept for the next call: as NumPy's PCG64. */
+static uint32_t pcg64_next32(void *st) {
+  Pcg64 *p = st;
+  if (p->has_uint32) {
+    p->has_uint32 = false;
+    return p->uinteger;
+  }
+  uint64_t w = pcg64_next64(st);
+  p->has_uint32 = true;
+  p->uinteger = (uint32_t)(w >> 32);
+  return (uint32_t)w;
+}
+
+static double pcg64_next_double(void *st) { return (double)(pcg64_next64(st) >> 11) * (1.0 / 9007199254740992.0); }
+
+/* NumPy's SeedSequence of the 32-bit words of an entropy: they are hashed
+ * into a pool of four words, mixed each into each, and the pool hashed
+ * out again into the n words of state. */
+enum { POOL = 4 };
+static const uint32_t INIT_A = 0x43b0d7e5, MULT_A = 0x931e8875, INIT_B = 0x8b51f9dd, MULT_B = 0x58f38ded;
+static const uint32_t MIX_MULT_L = 0xca01f9dd, MIX_MULT_R = 0x4973f715;
+
+static uint32_t hashmix(uint32_t value, uint32_t *hash_const) {
+  value ^= *hash_const;
+  *hash_const *= MULT_A;
+  value *= *hash_const;
+  return value ^ (value >> 16);
+}
+
+static uint32_t mix(uint32_t x, uint32_t y) {
+  uint32_t r = MIX_MULT_L * x - MIX_MULT_R * y;
+  return r ^ (r >> 16);
+}
+
+static void seed_sequence(const uint32_t *entropy, int n, uint32_t *out, int nout) {
+  uint32_t pool[POOL], h = INIT_A;
+  for (int i = 0; i < POOL; i++) pool[i] = hashmix(i < n ? entropy[i] : 0, &h);
+  for (int src = 0; src < POOL; src++)
+    for (int dst = 0; dst < POOL; dst++)
+      if (src != dst) pool[dst] = mix(pool[dst], hashmix(pool[src], &h));
+  for (int src = POOL; src < n; src++)
+    for (int dst = 0; dst < POOL; dst++) pool[dst] = mix(pool[dst], hashmix(entropy[src], &h));
+  uint32_t hb = INIT_B;
+  for (int i = 0; i < nout; i++) {
+    uint32_t v = pool[i % POOL] ^ hb;
+    hb *= MULT_B;
+    v *= hb;
+    out[i] = v ^ (v >> 16);
+  }
+}
+
+/* PCG64's seeding from four 64-bit words (the high half first): the
+ * increment from the last two, the state from the first two, each
+ * stepped in as pcg64_srandom does. */
+static void pcg64_seed(Pcg64 *p, const uint32_t *w) {
+  uint64_t v[4];
+  for (int i = 0; i < 4; i++) v[i] = (uint64_t)w[2 * i + 1] << 32 | w[2 * i];
+  unsigned __int128 seed = (unsigned __int128)v[0] << 64 | v[1], seq = (unsigned __int128)v[2] << 64 | v[3];
+  p->state = 0;
+  p->inc = seq << 1 | 1;
+  pcg_step(p);
+  p->state += seed;
+  pcg_step(p);
+  p->has_uint32 = false;
+  p->uinteger = 0;
+}
+
+/* A new Generator of one reference into *out: from seed (an int's 32-bit
+ * words, the lowest first, as NumPy splits it), or from the system's
+ * entropy (128 bits, as NumPy draws). */
+int32_t rt_generator_new(int64_t seed, int32_t from_entropy, void **out) {
+  uint32_t entropy[POOL] = {0}, words[8];
+  int n = 1;
+  if (from_entropy) {
+    if (!rt_entropy(entropy, sizeof entropy)) {  /* no entropy device: the clock and an address */
+      struct timespec ts;
+      clock_gettime(CLOCK_REALTIME, &ts);
+      entropy[0] = (uint32_t)ts.tv_nsec, entropy[1] = (uint32_t)ts.tv_sec, entropy[2] = (uint32_t)(uintptr_t)&ts;
+    }
+    n = POOL;
+  } else if (seed < 0) {
+    return value_error("expected non-negative integer");
+  } else {
+    entropy[0] = (uint32_t)seed;
+    entropy[1] = (uint32_t)((uint64_t)seed >> 32);
+    n = entropy[1] ? 2 : 1;
+  }
+  OwnedGen *g = malloc(sizeof *g);
+  if (!g) {
+    rt_set_error(RT_ERR_MEMORY, "out of memory");
+    return RT_ERR_MEMORY;
+  }
+  seed_sequence(entropy, n, words, 8);
+  pcg64_seed(&g->pcg, words);
+  g->bitgen = (BitGen){&g->pcg, pcg64_next64, pcg64_next32, pcg64_next_double, NULL};  /* NULL: made here */
+  g->refs = 1;
+  *out = g;
+  return RT_OK;
+}
+
+void rt_generator_retain(void *bitgen) {
+  OwnedGen *g = rt_generator_owned(bitgen);
+  if (g) __atomic_add_fetch(&g->refs, 1, __ATOMIC_ACQ_REL);
+}
+
+void rt_generator_release(void *bitgen) { rt_generator_drop(bitgen); }

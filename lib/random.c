@@ -49,17 +49,21 @@ static void mt_seed(MTState *s, uint32_t seed) {
   s->seeded = true;
 }
 
+/* n bytes of the system's entropy into buf; false where it has none. */
+bool rt_entropy(void *buf, size_t n) {
+  size_t got = 0;
+  while (got < n) {
+    ssize_t r = getrandom((char *)buf + got, n - got, 0);
+    if (r <= 0) return false;
+    got += (size_t)r;
+  }
+  return true;
+}
+
 /* A state from the system's entropy, as numpy.random.seed() without a
  * seed: the whole key random (not all zero: the top bit set). */
 static void mt_seed_entropy(MTState *s) {
-  size_t got = 0;
-  char *p = (char *)s->key;
-  while (got < sizeof s->key) {
-    ssize_t r = getrandom(p + got, sizeof s->key - got, 0);
-    if (r <= 0) break;
-    got += (size_t)r;
-  }
-  if (got < sizeof s->key) {  /* no entropy device: the clock and the state's address */
+  if (!rt_entropy(s->key, sizeof s->key)) {  /* no entropy device: the clock and the state's address */
     struct timespec ts;
     clock_gettime(CLOCK_REALTIME, &ts);
     mt_seed(s, (uint32_t)(ts.tv_nsec ^ ts.tv_sec ^ (uintptr_t)s));
@@ -714,4 +718,7 @@ void rt_register_random(void (*define)(const char *name, void *addr, void *ctx),
   define("rt_generator_draw", (void *)rt_generator_draw, ctx);
   define("rt_generator_ints", (void *)rt_generator_ints, ctx);
   define("rt_generator_normal", (void *)rt_generator_normal, ctx);
+  define("rt_generator_new", (void *)rt_generator_new, ctx);
+  define("rt_generator_retain", (void *)rt_generator_retain, ctx);
+  define("rt_generator_release", (void *)rt_generator_release, ctx);
 }

@@ -522,11 +522,33 @@ static LLVMValueRef lo_generator(Lower *l, Node *n) {
   return lo_load_scalar(l, n->ty, out);
 }
 
+/* numpy.random.default_rng(seed=None): a PCG64 Generator of compiled
+ * code's own, seeded from an int as NumPy seeds it (so its stream is
+ * default_rng(seed)'s in Python), or from the system's entropy. */
+static const Type *ty_default_rng(Infer *in, Node *n, const Type **args) {
+  Node *s = np_arg(in, n, 0, "seed");
+  if (ty_failed(in)) return NULL;
+  if (!is_none(s) && !ty_is_int(s->ty))
+    return ty_error(in, s, "%s(): the seed must be an int or None in compiled code, got %s", n->bi->name, s->ty->name);
+  return TYS(TY_GENERATOR);
+}
+
+static LLVMValueRef lo_default_rng(Lower *l, Node *n) {
+  Node *s = np_arg_node(n, 0, "seed");
+  bool fresh = is_none(s);
+  LLVMValueRef out = lo_alloca(l, l->mod->ptr, "generator.new");
+  LLVMTypeRef p[3] = {l->mod->i64, l->mod->i32, l->mod->ptr};
+  LLVMValueRef a[3] = {fresh ? const_i64(l, 0) : lo_expr_as(l, s, TYS(TY_I64)), const_i32(l, fresh), out};
+  lo_check_status(l, lo_call_fn(l, "rt_generator_new", l->mod->i32, p, a, 3));
+  return LLVMBuildLoad2(l->b, l->mod->ptr, out, "");
+}
+
 /* ---------------------------------------------------------------- the rows */
 
 static const char *const no_kw[] = {NULL};
 static const char *const ints_kw[] = {"low", "high", "size", NULL};
 static const char *const choice_kw[] = {"size", "replace", "p", NULL};
+static const char *const seed_kw[] = {"seed", NULL};
 static const char *const gen_random_kw[] = {"size", NULL};
 static const char *const gen_uniform_kw[] = {"low", "high", "size", NULL};
 static const char *const gen_integers_kw[] = {"low", "high", "size", "endpoint", NULL};
@@ -581,6 +603,7 @@ const Builtin bi_random[] = {
   ROW("numpy.random", "choice", 1, 4, choice_kw, 0, ty_choice, lo_choice),
   ROW("numpy.random", "shuffle", 1, 1, no_kw, 0, ty_shuffle, lo_shuffle),
   ROW("numpy.random", "permutation", 1, 1, no_kw, 0, ty_permutation, lo_permutation),
+  ROW("numpy.random", "default_rng", 0, 1, seed_kw, 0, ty_default_rng, lo_default_rng),
   ROW("random", "seed", 0, 1, no_kw, SEED_PYTHON, ty_seed, lo_seed),
   PY_DRAW("random", 22, 0, 0),
   PY_DRAW("uniform", 23, 0, 2),
