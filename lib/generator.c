@@ -42,8 +42,8 @@ static double zig_normal(BitGen *g) {
     if (r & 1) x = -x;
     if (mag < zig_nor_k[layer]) return x;
     if (layer == 0) {
-      for (;;) {  /* 1 - u: never log(0) */
-        double xx = -NOR_INV_R * log(1.0 - unit(g)), yy = -log(1.0 - unit(g));
+      for (;;) {  /* log1p(-u): never log(0) */
+        double xx = -NOR_INV_R * log1p(-unit(g)), yy = -log1p(-unit(g));
         if (yy + yy > xx * xx) return (mag >> 8) & 1 ? -(NOR_R + xx) : NOR_R + xx;
       }
     }
@@ -63,7 +63,7 @@ static double zig_exponential(BitGen *g) {
     r >>= 8;
     double x = (double)r * zig_exp_w[layer];
     if (r < zig_exp_k[layer]) return x;
-    if (layer == 0) return EXP_R - log(1.0 - unit(g));
+    if (layer == 0) return EXP_R - log1p(-unit(g));
     double below = zig_exp_f[layer], above = zig_exp_f[layer - 1];
     if ((above - below) * unit(g) + below < exp(-x)) return x;
   }

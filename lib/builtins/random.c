@@ -511,15 +511,25 @@ static LLVMValueRef lo_generator(Lower *l, Node *n) {
     LLVMValueRef v[MAX_PARAMS];
     for (int i = 0; i < MAX_PARAMS; i++) v[i] = param(l, n, d, 1, i);
     f.dist = d->dist;
-    if (n->ty->kind != TY_ARRAY && f.dist == RD_NORMAL) return generator_normal(l, f.bitgen, v);
+    if (n->ty->kind != TY_ARRAY && f.dist == RD_NORMAL) {
+      LLVMValueRef r = generator_normal(l, f.bitgen, v);
+      lo_done_with(l, n->list.items[0], f.bitgen);
+      return r;
+    }
     f.params = params_in_memory(l, v);
   } else {
     integer_bounds(l, n, &f);
   }
-  if (n->ty->kind == TY_ARRAY) return filled_array(l, n, np_arg_node(n, nparams + 1, "size"), fill_generator, &f);
-  LLVMValueRef out = lo_alloca(l, l->mod->i64, "generator.out");
-  lo_check_status(l, fill_generator(l, out, const_i64(l, 1), &f));
-  return lo_load_scalar(l, n->ty, out);
+  LLVMValueRef r;
+  if (n->ty->kind == TY_ARRAY) {
+    r = filled_array(l, n, np_arg_node(n, nparams + 1, "size"), fill_generator, &f);
+  } else {
+    LLVMValueRef out = lo_alloca(l, l->mod->i64, "generator.out");
+    lo_check_status(l, fill_generator(l, out, const_i64(l, 1), &f));
+    r = lo_load_scalar(l, n->ty, out);
+  }
+  lo_done_with(l, n->list.items[0], f.bitgen);  /* a Generator made for this call released */
+  return r;
 }
 
 /* numpy.random.default_rng(seed=None): a PCG64 Generator of compiled

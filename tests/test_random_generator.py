@@ -1,0 +1,258 @@
+"""numpy.random.Generator in compiled code: its methods on an argument and
+on one made by numpy.random.default_rng inside compiled code.
+
+Every draw here is checked equal, to the bit, to the same calls on a
+Generator in Python from the same state (each bit generator NumPy has),
+and the Generator's state after the calls equal to Python's: the normals
+and exponentials by NumPy's 256-layer ziggurats, gamma over them, the ints
+by Lemire's rejection. Bad parameters raise NumPy's errors with its
+messages."""
+import numpy as np
+import pytest
+
+import ruchey
+from conftest import AS_NUMBA, run_python_file
+
+BIT_GENERATORS = [np.random.PCG64, np.random.MT19937, np.random.Philox, np.random.SFC64, np.random.PCG64DXSM]
+
+
+def compiled_and_plain(body, args="rng"):
+    """f(rng) returning body's draws and the state's next double; compiled and plain."""
+    namespace = {"np": np}
+    exec(f"def f({args}):\n    a = {body}\n    return a, rng.random()\n", namespace)
+    return ruchey.njit(namespace["f"]), namespace["f"]
+
+
+def assert_same(got, expected):
+    assert type(got) is type(expected) or (np.ndim(got) == 0 and np.ndim(expected) == 0)
+    assert np.shape(got) == np.shape(expected)
+    if isinstance(expected, np.ndarray):
+        assert got.dtype == expected.dtype
+    np.testing.assert_array_equal(got, expected)
+
+
+# ---------------------------------------------------------------- the ziggurats and what draws over them
+
+ZIGGURAT_DRAWS = [
+    "rng.standard_normal()", "rng.standard_normal(10)", "rng.standard_normal((3, 4))", "rng.standard_normal(size=0)",
+    "rng.normal()", "rng.normal(2.5)", "rng.normal(-1.0, 3.0)", "rng.normal(1, 2, 50)",
+    "rng.normal(loc=4.0, scale=0.5, size=(2, 5))", "rng.normal(scale=2.0)", "rng.normal(0.0, 0.0, 3)",
+    "rng.standard_exponential()", "rng.standard_exponential(40)", "rng.standard_exponential(size=(2, 2))",
+    "rng.exponential()", "rng.exponential(3.0)", "rng.exponential(2, 30)", "rng.exponential(scale=0.5, size=7)",
+    "rng.gamma(2.5)", "rng.gamma(0.5, 2.0, 40)", "rng.gamma(1.0, size=10)", "rng.gamma(0.0, 1.0, 3)",
+    "rng.gamma(shape=9.0, scale=0.1, size=(3, 3))", "rng.standard_gamma(0.3, 25)", "rng.standard_gamma(4)",
+]
+
+
+@pytest.mark.parametrize("body", ZIGGURAT_DRAWS)
+@pytest.mark.parametrize("bit_generator", BIT_GENERATORS)
+def test_ziggurat_draws_are_numpys_stream(body, bit_generator):
+    compiled, plain = compiled_and_plain(body)
+    mine, theirs = np.random.Generator(bit_generator(11)), np.random.Generator(bit_generator(11))
+    got, expected = compiled(mine), plain(theirs)
+    assert_same(got[0], expected[0])
+    assert got[1] == expected[1]  # the state moved on as NumPy's
+    assert mine.bit_generator.random_raw() == theirs.bit_generator.random_raw()
+
+
+@pytest.mark.parametrize("seed", [0, 1, 7, 12345, 2**31, 2**40 + 9])
+@pytest.mark.parametrize("method", ["standard_normal", "standard_exponential"])
+def test_long_streams_reach_every_layer_and_the_tails(method, seed):
+    # 2 * 10**5 draws: each of the 256 layers hundreds of times, the
+    # rejections in the wedges and the base layer's tail among them
+    n = 200_000
+    namespace = {}
+    exec(f"def f(rng, n):\n    return rng.{method}(n)\n", namespace)
+    got = ruchey.njit(namespace["f"])(np.random.default_rng(seed), n)
+    expected = getattr(np.random.default_rng(seed), method)(n)
+    np.testing.assert_array_equal(got, expected)
+    assert abs(got).max() > 3.6 if method == "standard_normal" else got.max() > 7.7  # past the base layer's edge
+
+
+@ruchey.njit
+def normal_loop(rng, n, loc, scale):
+    out = np.empty(n)
+    for i in range(n):
+        out[i] = rng.normal(loc, scale)
+    return out
+
+
+@pytest.mark.parametrize("bit_generator", BIT_GENERATORS)
+def test_a_loop_of_scalar_normals_is_the_stream_of_an_array_of_them(bit_generator):
+    got = normal_loop(np.random.Generator(bit_generator(3)), 10_000, 1.5, 2.0)
+    np.testing.assert_array_equal(got, np.random.Generator(bit_generator(3)).normal(1.5, 2.0, 10_000))
+
+
+def test_a_nan_scale_draws_nan_as_numpy():
+    compiled, plain = compiled_and_plain("rng.normal(0.0, np.nan, 3)")
+    got, expected = compiled(np.random.default_rng(2)), plain(np.random.default_rng(2))
+    np.testing.assert_array_equal(got[0], expected[0])
+    assert got[1] == expected[1]
+
+
+@pytest.mark.parametrize("body, message", [
+    ("rng.normal(0.0, -1.0)", "scale < 0"),
+    ("rng.normal(0.0, -1.0, 3)", "scale < 0"),
+    ("rng.normal(0.0, -0.0)", "scale < 0"),  # NumPy tests the sign bit
+    ("rng.exponential(-2.0)", "scale < 0"),
+    ("rng.exponential(-0.0, 2)", "scale < 0"),
+    ("rng.gamma(-1.0)", "shape < 0"),
+    ("rng.gamma(1.0, -1.0)", "scale < 0"),
+    ("rng.standard_gamma(-0.5, 4)", "shape < 0"),
+    ("rng.standard_normal(-1)", "negative dimensions"),
+])
+def test_bad_parameters_raise_numpys_errors(body, message):
+    compiled, plain = compiled_and_plain(body)
+    for f in (plain, compiled):
+        with pytest.raises(ValueError, match=message):
+            f(np.random.default_rng(1))
+
+
+@pytest.mark.skipif(AS_NUMBA, reason="ruchey's own messages")
+@pytest.mark.parametrize("body, message", [
+    ("rng.gamma()", "missing required argument 'shape'"),
+    ("rng.normal(np.ones(3))", "arrays of parameters are not supported"),
+    ("rng.normal(1j)", "complex"),
+    ("rng.standard_normal(2.5)", "a shape must be an int or a tuple"),
+])
+def test_bad_arguments_are_typing_errors(body, message):
+    compiled, _ = compiled_and_plain(body)
+    with pytest.raises(ruchey.TypingError, match=message):
+        compiled(np.random.default_rng(1))
+
+
+# ---------------------------------------------------------------- default_rng in compiled code
+
+
+@ruchey.njit
+def made_and_drawn(seed):
+    rng = np.random.default_rng(seed)
+    return rng.normal(size=4), rng.integers(0, 100, 5), rng.random(), rng
+
+
+@pytest.mark.skipif(AS_NUMBA, reason="Numba has no default_rng in compiled code")
+@pytest.mark.parametrize("seed", [0, 1, 42, 2**32 - 1, 2**32, 2**40 + 3, 2**63 - 1])
+def test_default_rng_made_in_compiled_code_is_numpys_pcg64_from_the_seed(seed):
+    normals, ints, u, rng = made_and_drawn(seed)
+    theirs = np.random.default_rng(seed)
+    np.testing.assert_array_equal(normals, theirs.normal(size=4))
+    np.testing.assert_array_equal(ints, theirs.integers(0, 100, 5))
+    assert u == theirs.random()
+    # returned: a numpy Generator on a PCG64 in the same state, drawing on
+    assert isinstance(rng, np.random.Generator) and isinstance(rng.bit_generator, np.random.PCG64)
+    assert rng.bit_generator.state == theirs.bit_generator.state
+    np.testing.assert_array_equal(rng.standard_exponential(9), theirs.standard_exponential(9))
+
+
+@ruchey.njit
+def odd_ints_then_return(seed):
+    rng = np.random.default_rng(seed)
+    rng.integers(0, 10)  # a 32-bit draw: half of a word kept for the next
+    return rng
+
+
+@pytest.mark.skipif(AS_NUMBA, reason="Numba has no default_rng in compiled code")
+def test_a_returned_generator_keeps_the_half_word_numpy_keeps():
+    rng, theirs = odd_ints_then_return(5), np.random.default_rng(5)
+    theirs.integers(0, 10)
+    assert rng.bit_generator.state == theirs.bit_generator.state
+    np.testing.assert_array_equal(rng.integers(0, 10, 5), theirs.integers(0, 10, 5))
+
+
+@ruchey.njit
+def drawn_by_a_callee(rng, n):
+    return rng.standard_normal(n)
+
+
+@ruchey.njit
+def passed_to_a_callee(seed):
+    rng = np.random.default_rng(seed)
+    first = drawn_by_a_callee(rng, 3)
+    return first, rng.standard_normal(3)
+
+
+@pytest.mark.skipif(AS_NUMBA, reason="Numba has no default_rng in compiled code")
+def test_a_made_generator_passed_to_a_compiled_function_moves_on_for_both():
+    first, second = passed_to_a_callee(8)
+    theirs = np.random.default_rng(8)
+    np.testing.assert_array_equal(first, theirs.standard_normal(3))
+    np.testing.assert_array_equal(second, theirs.standard_normal(3))
+
+
+@ruchey.njit
+def entropy_draws():
+    return np.random.default_rng().random(), np.random.default_rng(None).random()
+
+
+@pytest.mark.skipif(AS_NUMBA, reason="Numba has no default_rng in compiled code")
+def test_default_rng_without_a_seed_draws_from_entropy():
+    draws = {x for _ in range(20) for x in entropy_draws()}
+    assert len(draws) == 40 and all(0.0 <= x < 1.0 for x in draws)
+
+
+@ruchey.njit
+def many_made(n):
+    s = 0.0
+    for i in range(n):
+        rng = np.random.default_rng(i)
+        other = rng  # two references to one block
+        s += other.random()
+    return s
+
+
+@pytest.mark.skipif(AS_NUMBA, reason="Numba has no default_rng in compiled code")
+def test_made_generators_sum_as_numpys():
+    assert many_made(50) == sum(np.random.default_rng(i).random() for i in range(50))
+
+
+@pytest.mark.skipif(AS_NUMBA, reason="Numba has no default_rng in compiled code")
+def test_made_generators_are_freed(tmp_path):
+    # a block per default_rng, freed with its last reference: a million of
+    # them stay within a few megabytes
+    code = """
+import resource
+import numpy as np
+import ruchey
+
+@ruchey.njit
+def many(n):
+    s = 0.0
+    for i in range(n):
+        s += np.random.default_rng(i).random()
+    return s
+
+@ruchey.njit
+def returned(seed):
+    return np.random.default_rng(seed)
+
+many(10)
+returned(1)
+before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+many(1_000_000)
+for i in range(100_000):
+    returned(i)
+grown = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before
+assert grown < 20_000, grown
+print("ok")
+"""
+    done = run_python_file(code, tmp_path)
+    assert done.returncode == 0 and done.stdout.strip().endswith("ok"), done.stderr
+
+
+@pytest.mark.skipif(AS_NUMBA, reason="Numba has no default_rng in compiled code")
+def test_a_negative_seed_is_numpys_error():
+    with pytest.raises(ValueError, match="expected non-negative integer"):
+        np.random.default_rng(-1)
+    with pytest.raises(ValueError, match="expected non-negative integer"):
+        made_and_drawn(-1)
+
+
+@pytest.mark.skipif(AS_NUMBA, reason="ruchey's own messages")
+def test_a_seed_that_is_not_an_int_is_a_typing_error():
+    with pytest.raises(ruchey.TypingError, match="the seed must be an int or None"):
+        ruchey.njit(lambda: np.random.default_rng(1.5).random())()
+
+
+def test_a_generator_argument_returned_is_itself():
+    rng = np.random.default_rng(3)
+    assert ruchey.njit(lambda r: r)(rng) is rng
