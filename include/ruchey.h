@@ -621,7 +621,8 @@ int32_t rt_generator_new(int64_t seed, int32_t from_entropy, void **out);
 void rt_generator_retain(void *bitgen);
 void rt_generator_release(void *bitgen);
 bool rt_entropy(void *buf, size_t n);  /* random.c: the system's entropy */
-int32_t rt_generator_ints(void *bitgen, int64_t low, int64_t high, int32_t endpoint, int64_t *out, int64_t n);
+int32_t rt_generator_ints(void *bitgen, int64_t low, int64_t high, int32_t endpoint, int32_t bits, int32_t is_signed,
+                          void *out, int64_t n);  /* bits 1: bool */
 int32_t rt_random_choice(int64_t pop, int32_t from_int, const double *p, int64_t np, int32_t replace, int64_t *idx,
                          int64_t n);
 RtError *rt_last_error(void);

@@ -10,6 +10,7 @@
  */
 #include <math.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
 
@@ -182,10 +183,69 @@ static uint64_t bounded_lemire(BitGen *g, uint64_t rng) {
   return (uint64_t)(m >> 64);
 }
 
-int32_t rt_generator_ints(void *bitgen, int64_t low, int64_t high, int32_t endpoint, int64_t *out, int64_t n) {
+/* The next bits-wide piece of a 32-bit word, the word's rest kept for the
+ * next calls of the same fill (bcnt pieces left): NumPy's buffered draws
+ * of 16-bit, 8-bit and 1-bit (bool) ints. */
+static uint32_t buffered_piece(BitGen *g, int bits, int *bcnt, uint32_t *buf) {
+  if (!*bcnt) {
+    *buf = u32(g);
+    *bcnt = 32 / bits - 1;
+  } else {
+    *buf >>= bits;
+    (*bcnt)--;
+  }
+  return *buf & ((1u << bits) - 1);
+}
+
+/* [0, rng] for a dtype narrower than 32 bits: Lemire's method on buffered pieces. */
+static uint32_t bounded_narrow(BitGen *g, uint32_t rng, int bits, int *bcnt, uint32_t *buf) {
+  uint32_t mask = (1u << bits) - 1;
+  if (rng == 0) return 0;
+  if (rng == mask) return buffered_piece(g, bits, bcnt, buf);
+  uint32_t excl = rng + 1, m = buffered_piece(g, bits, bcnt, buf) * excl;
+  if ((m & mask) < excl) {
+    uint32_t threshold = (mask - rng) % excl;
+    while ((m & mask) < threshold) m = buffered_piece(g, bits, bcnt, buf) * excl;
+  }
+  return m >> bits;
+}
+
+/* NumPy's checks of integers' bounds for a dtype of bits (1: bool). */
+static int32_t check_int_bounds(int64_t low, int64_t high, bool endpoint, int bits, bool is_signed) {
+  int64_t min = is_signed ? -(int64_t)((UINT64_C(1) << (bits - 1)) - 1) - 1 : 0;
+  int64_t max = bits == 64 ? INT64_MAX  /* uint64's top half is past an int64 bound anyway */
+                : is_signed ? (int64_t)((UINT64_C(1) << (bits - 1)) - 1)
+                            : (int64_t)((UINT64_C(1) << bits) - 1);
+  const char *which = low < min ? "low" : (endpoint ? high > max : max < INT64_MAX && high > max + 1) ? "high" : NULL;
+  if (which) {
+    static _Thread_local char msg[64];
+    if (bits == 1) snprintf(msg, sizeof msg, "%s is out of bounds for bool", which);
+    else snprintf(msg, sizeof msg, "%s is out of bounds for %sint%d", which, is_signed ? "" : "u", bits);
+    return value_error(msg);
+  }
   if (endpoint ? low > high : low >= high) return value_error(endpoint ? "low > high" : "low >= high");
-  uint64_t rng = (uint64_t)high - (uint64_t)low - !endpoint;
-  for (int64_t i = 0; i < n; i++) out[i] = (int64_t)((uint64_t)low + bounded_lemire(bitgen, rng));
+  return RT_OK;
+}
+
+/* n ints of [low, high) (endpoint: [low, high]) into out, of a dtype of
+ * bits (1: bool) and signedness: Generator.integers' draws, the narrow
+ * ones from pieces of one 32-bit word, as NumPy's fill buffers them. */
+int32_t rt_generator_ints(void *bitgen, int64_t low, int64_t high, int32_t endpoint, int32_t bits, int32_t is_signed,
+                          void *out, int64_t n) {
+  int32_t st = check_int_bounds(low, high, endpoint, bits, is_signed);
+  if (st) return st;
+  uint64_t rng = (uint64_t)high - (uint64_t)low - !endpoint, off = (uint64_t)low;
+  int bcnt = 0;
+  uint32_t buf = 0;
+  for (int64_t i = 0; i < n; i++) {
+    switch (bits) {
+    case 64: ((uint64_t *)out)[i] = off + bounded_lemire(bitgen, rng); break;
+    case 32: ((uint32_t *)out)[i] = (uint32_t)(off + bounded_lemire(bitgen, rng)); break;
+    case 16: ((uint16_t *)out)[i] = (uint16_t)(off + bounded_narrow(bitgen, (uint32_t)rng, 16, &bcnt, &buf)); break;
+    case 8: ((uint8_t *)out)[i] = (uint8_t)(off + bounded_narrow(bitgen, (uint32_t)rng, 8, &bcnt, &buf)); break;
+    default: ((uint8_t *)out)[i] = (uint8_t)(off + bounded_narrow(bitgen, (uint32_t)rng, 1, &bcnt, &buf));
+    }
+  }
   return RT_OK;
 }
 

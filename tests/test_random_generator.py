@@ -256,3 +256,66 @@ def test_a_seed_that_is_not_an_int_is_a_typing_error():
 def test_a_generator_argument_returned_is_itself():
     rng = np.random.default_rng(3)
     assert ruchey.njit(lambda r: r)(rng) is rng
+
+
+# ---------------------------------------------------------------- integers' dtypes
+
+INT_DTYPES = ["np.int8", "np.uint8", "np.int16", "np.uint16", "np.int32", "np.uint32", "np.int64", "np.uint64"]
+
+
+@pytest.mark.parametrize("dtype", INT_DTYPES + ["np.bool_"])
+@pytest.mark.parametrize("body", [
+    "rng.integers(0, 2, 37, dtype={dt})", "rng.integers(0, 2, size=(3, 4), dtype={dt})",
+    "rng.integers(0, 1, 9, dtype={dt}, endpoint=True)", "rng.integers(1, 1, dtype={dt}, endpoint=True)",
+    "rng.integers(1, dtype={dt})", "rng.integers(0, 2, 5, {dt})", "rng.integers(0, 1, 5, {dt}, True)",
+])
+@pytest.mark.parametrize("bit_generator", [np.random.PCG64, np.random.MT19937, np.random.SFC64])
+def test_integers_of_every_dtype_are_numpys_stream(body, dtype, bit_generator):
+    # a narrow dtype's fill draws pieces of one 32-bit word (8 bools, 4
+    # int8, 2 int16 a word), as NumPy's
+    compiled, plain = compiled_and_plain(body.format(dt=dtype))
+    got, expected = compiled(np.random.Generator(bit_generator(4))), plain(np.random.Generator(bit_generator(4)))
+    np.testing.assert_array_equal(got[0], expected[0])
+    if isinstance(expected[0], np.ndarray):
+        assert got[0].dtype == expected[0].dtype
+    assert got[1] == expected[1]
+
+
+@pytest.mark.parametrize("body", [
+    "rng.integers(-128, 128, 300, dtype=np.int8)", "rng.integers(0, 256, 300, dtype=np.uint8)",
+    "rng.integers(-100, 100, 300, dtype=np.int8)", "rng.integers(0, 255, 300, dtype=np.uint8, endpoint=True)",
+    "rng.integers(-2**15, 2**15, 300, dtype=np.int16)", "rng.integers(0, 2**16, 300, dtype=np.uint16)",
+    "rng.integers(7, 1000, 300, dtype=np.uint16)", "rng.integers(0, 2**32, 300, dtype=np.uint32)",
+    "rng.integers(-2**31, 2**31, 300, dtype=np.int32)", "rng.integers(3, 2**31 - 5, 300, dtype=np.int32)",
+    "rng.integers(0, 2**63 - 1, 300, dtype=np.uint64)", "rng.integers(-2**63, 2**63 - 1, 300, dtype=np.int64)",
+])
+def test_full_and_odd_ranges_of_narrow_dtypes_are_numpys_stream(body):
+    compiled, plain = compiled_and_plain(body)
+    got, expected = compiled(np.random.default_rng(6)), plain(np.random.default_rng(6))
+    np.testing.assert_array_equal(got[0], expected[0])
+    assert got[0].dtype == expected[0].dtype and got[1] == expected[1]
+
+
+@pytest.mark.parametrize("body, message", [
+    ("rng.integers(-200, 5, dtype=np.int8)", "low is out of bounds for int8"),
+    ("rng.integers(0, 300, dtype=np.int8)", "high is out of bounds for int8"),
+    ("rng.integers(0, 128, dtype=np.int8, endpoint=True)", "high is out of bounds for int8"),
+    ("rng.integers(-1, 3, dtype=np.uint8)", "low is out of bounds for uint8"),
+    ("rng.integers(0, 2**16 + 1, 4, dtype=np.uint16)", "high is out of bounds for uint16"),
+    ("rng.integers(-1, 3, dtype=np.uint64)", "low is out of bounds for uint64"),
+    ("rng.integers(0, 3, dtype=np.bool_)", "high is out of bounds for bool"),
+    ("rng.integers(3, 3, dtype=np.int16)", "low >= high"),
+    ("rng.integers(3, 2, dtype=np.uint32, endpoint=True)", "low > high"),
+])
+def test_integers_bounds_errors_are_numpys(body, message):
+    compiled, plain = compiled_and_plain(body)
+    for f in (plain, compiled):
+        with pytest.raises(ValueError, match=message):
+            f(np.random.default_rng(1))
+
+
+@pytest.mark.skipif(AS_NUMBA, reason="ruchey's own messages")
+def test_a_float_dtype_for_integers_is_a_typing_error():
+    compiled, _ = compiled_and_plain("rng.integers(0, 5, dtype=np.float64)")
+    with pytest.raises(ruchey.TypingError, match="unsupported dtype float64 for integers"):
+        compiled(np.random.default_rng(1))

@@ -457,24 +457,31 @@ static const Type *ty_generator(Infer *in, Node *n, const Type **args) {
     if (!is_none(x) && !ty_is_int(x->ty))
       return ty_error(in, x, "%s(): %s must be an int, got %s", n->bi->name, names[i], x->ty->name);
   }
-  Node *endpoint = ty_kwarg(n, "endpoint");
+  Node *endpoint = np_arg(in, n, 5, "endpoint");
   if (endpoint && endpoint->ty->kind != TY_BOOL)
     return ty_error(in, endpoint, "%s(): endpoint must be a bool, got %s", n->bi->name, endpoint->ty->name);
+  const Type *dtype = np_dtype_arg(in, n, 4, TYS(TY_I64));
+  if (dtype && !ty_is_int(dtype) && dtype->kind != TY_BOOL)
+    return ty_error(in, n, "%s(): unsupported dtype %s for integers", n->bi->name, dtype->name);
   int ndim = size_ndim(in, np_arg(in, n, 3, "size"));
-  return ndim < 0 || ty_failed(in) ? NULL : drawn(TYS(TY_I64), ndim);
+  return ndim < 0 || ty_failed(in) ? NULL : drawn(dtype, ndim);
 }
 
 typedef struct GeneratorFill {
   int dist;  /* RD_, or GEN_INTEGERS */
   LLVMValueRef bitgen, params, low, high, endpoint;
+  const Type *elem;  /* integers': the dtype drawn */
 } GeneratorFill;
 
 static LLVMValueRef fill_generator(Lower *l, LLVMValueRef data, LLVMValueRef count, void *arg) {
   GeneratorFill *f = arg;
   if (f->dist == GEN_INTEGERS) {
-    LLVMTypeRef p[6] = {l->mod->ptr, l->mod->i64, l->mod->i64, l->mod->i32, l->mod->ptr, l->mod->i64};
-    LLVMValueRef a[6] = {f->bitgen, f->low, f->high, f->endpoint, data, count};
-    return lo_call_fn(l, "rt_generator_ints", l->mod->i32, p, a, 6);
+    int bits = f->elem->kind == TY_BOOL ? 1 : ty_bits(f->elem);
+    LLVMTypeRef p[8] = {l->mod->ptr, l->mod->i64, l->mod->i64, l->mod->i32,
+                        l->mod->i32, l->mod->i32, l->mod->ptr, l->mod->i64};
+    LLVMValueRef a[8] = {f->bitgen, f->low, f->high, f->endpoint,
+                         const_i32(l, bits), const_i32(l, ty_is_signed(f->elem)), data, count};
+    return lo_call_fn(l, "rt_generator_ints", l->mod->i32, p, a, 8);
   }
   LLVMTypeRef p[5] = {l->mod->ptr, l->mod->i32, l->mod->ptr, l->mod->ptr, l->mod->i64};
   LLVMValueRef a[5] = {f->bitgen, const_i32(l, f->dist), f->params, data, count};
@@ -495,12 +502,13 @@ static LLVMValueRef generator_normal(Lower *l, LLVMValueRef bitgen, LLVMValueRef
 
 /* integers' bounds: [0, low) from one, [low, high) or [low, high] from two. */
 static void integer_bounds(Lower *l, Node *n, GeneratorFill *f) {
-  Node *hi = np_arg_node(n, 2, "high"), *endpoint = ty_kwarg(n, "endpoint");
+  Node *hi = np_arg_node(n, 2, "high"), *endpoint = np_arg_node(n, 5, "endpoint");
   f->low = lo_expr_as(l, np_arg_node(n, 1, "low"), TYS(TY_I64));
   f->high = is_none(hi) ? f->low : lo_expr_as(l, hi, TYS(TY_I64));
   if (is_none(hi)) f->low = const_i64(l, 0);
   f->endpoint = endpoint ? LLVMBuildZExt(l->b, lo_expr_as(l, endpoint, TYS(TY_BOOL)), l->mod->i32, "") : const_i32(l, 0);
   f->params = LLVMConstNull(l->mod->ptr);
+  f->elem = n->ty->kind == TY_ARRAY ? n->ty->elem : n->ty;
 }
 
 static LLVMValueRef lo_generator(Lower *l, Node *n) {
@@ -561,7 +569,7 @@ static const char *const choice_kw[] = {"size", "replace", "p", NULL};
 static const char *const seed_kw[] = {"seed", NULL};
 static const char *const gen_random_kw[] = {"size", NULL};
 static const char *const gen_uniform_kw[] = {"low", "high", "size", NULL};
-static const char *const gen_integers_kw[] = {"low", "high", "size", "endpoint", NULL};
+static const char *const gen_integers_kw[] = {"low", "high", "size", "dtype", "endpoint", NULL};
 static const char *const gen_normal_kw[] = {"loc", "scale", "size", NULL};
 static const char *const gen_exponential_kw[] = {"scale", "size", NULL};
 static const char *const gen_gamma_kw[] = {"shape", "scale", "size", NULL};
@@ -631,6 +639,6 @@ const Builtin bi_random[] = {
   GEN_ROW("standard_exponential", 0, 1, gen_random_kw, 5),
   GEN_ROW("gamma", 0, 3, gen_gamma_kw, 6),
   GEN_ROW("standard_gamma", 0, 2, gen_standard_gamma_kw, 7),
-  GEN_ROW("integers", 0, 3, gen_integers_kw, GEN_INTEGERS),
+  GEN_ROW("integers", 0, 5, gen_integers_kw, GEN_INTEGERS),
   BI_END,
 };
