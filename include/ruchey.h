@@ -618,6 +618,8 @@ double rt_generator_normal(void *bitgen, double loc, double scale);
 /* numpy.random.default_rng in compiled code: a PCG64 Generator of its own,
  * reference-counted (an argument's counts are no-ops) */
 int32_t rt_generator_new(int64_t seed, int32_t from_entropy, void **out);
+void rt_generator_shuffle(void *bitgen, char *data, int64_t n, int64_t stride, int64_t itemsize);
+void rt_generator_permutation(void *bitgen, int64_t *out, int64_t n);
 void rt_generator_retain(void *bitgen);
 void rt_generator_release(void *bitgen);
 bool rt_entropy(void *buf, size_t n);  /* random.c: the system's entropy */

@@ -12,6 +12,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 #include "ruchey.h"
@@ -247,6 +248,39 @@ int32_t rt_generator_ints(void *bitgen, int64_t low, int64_t high, int32_t endpo
     }
   }
   return RT_OK;
+}
+
+/* ---------------------------------------------------------------- shuffle, permutation */
+
+/* [0, max] by masked rejection: NumPy's random_interval, Generator.shuffle's draw. */
+static uint64_t interval(BitGen *g, uint64_t max) {
+  if (max == 0) return 0;
+  uint64_t mask = max, v;
+  for (int sh = 1; sh < 64; sh <<= 1) mask |= mask >> sh;
+  if (max <= 0xffffffffu)
+    while ((v = u32(g) & mask) > max) {}
+  else
+    while ((v = u64(g) & mask) > max) {}
+  return v;
+}
+
+/* The n items (itemsize bytes each, stride apart) shuffled by Fisher-Yates
+ * from the last, as Generator.shuffle. */
+void rt_generator_shuffle(void *bitgen, char *data, int64_t n, int64_t stride, int64_t itemsize) {
+  char small[64], *tmp = itemsize <= 64 ? small : malloc((size_t)itemsize);
+  if (!tmp) abort();
+  for (int64_t i = n - 1; i >= 1; i--) {
+    char *a = data + i * stride, *b = data + (int64_t)interval(bitgen, (uint64_t)i) * stride;
+    memcpy(tmp, a, (size_t)itemsize);
+    memcpy(a, b, (size_t)itemsize);
+    memcpy(b, tmp, (size_t)itemsize);
+  }
+  if (tmp != small) free(tmp);
+}
+
+void rt_generator_permutation(void *bitgen, int64_t *out, int64_t n) {
+  for (int64_t i = 0; i < n; i++) out[i] = i;
+  rt_generator_shuffle(bitgen, (char *)out, n, 8, 8);
 }
 
 /* ---------------------------------------------------------------- a Generator made in compiled code */

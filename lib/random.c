@@ -719,6 +719,8 @@ void rt_register_random(void (*define)(const char *name, void *addr, void *ctx),
   define("rt_generator_ints", (void *)rt_generator_ints, ctx);
   define("rt_generator_normal", (void *)rt_generator_normal, ctx);
   define("rt_generator_new", (void *)rt_generator_new, ctx);
+  define("rt_generator_shuffle", (void *)rt_generator_shuffle, ctx);
+  define("rt_generator_permutation", (void *)rt_generator_permutation, ctx);
   define("rt_generator_retain", (void *)rt_generator_retain, ctx);
   define("rt_generator_release", (void *)rt_generator_release, ctx);
 }

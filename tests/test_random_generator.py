@@ -319,3 +319,44 @@ def test_a_float_dtype_for_integers_is_a_typing_error():
     compiled, _ = compiled_and_plain("rng.integers(0, 5, dtype=np.float64)")
     with pytest.raises(ruchey.TypingError, match="unsupported dtype float64 for integers"):
         compiled(np.random.default_rng(1))
+
+
+# ---------------------------------------------------------------- shuffle, permutation
+
+
+@pytest.mark.parametrize("make", [
+    "np.arange(10.0)", "np.arange(7)", "np.arange(24).reshape(6, 4)", "np.arange(0.0)", "np.arange(1)",
+    "np.arange(30)[::3]", "np.arange(5, dtype=np.int8)", "np.arange(60.0).reshape(3, 4, 5)",
+])
+@pytest.mark.parametrize("bit_generator", [np.random.PCG64, np.random.MT19937, np.random.SFC64])
+def test_shuffle_and_permutation_are_numpys(make, bit_generator):
+    namespace = {"np": np}
+    exec(f"def f(rng):\n    a = {make}\n    rng.shuffle(a)\n"
+         f"    return a, rng.permutation({make}), rng.permutation(9), rng.random()\n", namespace)
+    got = ruchey.njit(namespace["f"])(np.random.Generator(bit_generator(2)))
+    expected = namespace["f"](np.random.Generator(bit_generator(2)))
+    for g, e in zip(got, expected):
+        assert np.shape(g) == np.shape(e)
+        np.testing.assert_array_equal(g, e)
+
+
+def test_permutation_leaves_its_argument_alone_and_shuffle_reaches_a_view():
+    @ruchey.njit
+    def f(rng, a):
+        p = rng.permutation(a)
+        rng.shuffle(a[2:])
+        return p
+
+    a, b = np.arange(12.0), np.arange(12.0)
+    p = f(np.random.default_rng(5), a)
+    theirs = np.random.default_rng(5)
+    np.testing.assert_array_equal(p, theirs.permutation(b))
+    theirs.shuffle(b[2:])
+    np.testing.assert_array_equal(a, b)
+
+
+def test_permutation_of_a_negative_int_is_empty_as_numpys():
+    for f in (lambda r: r.permutation(-1), ruchey.njit(lambda r: r.permutation(-1))):
+        assert f(np.random.default_rng(1)).shape == (0,)
+    for f in (lambda: np.random.permutation(-3), ruchey.njit(lambda: np.random.permutation(-3))):
+        assert f().shape == (0,)

@@ -291,61 +291,80 @@ static LLVMValueRef lo_getrandbits(Lower *l, Node *n) {
 
 /* ---------------------------------------------------------------- shuffle, permutation */
 
+/* numpy.random's shuffle and permutation and a Generator's: x is the
+ * first argument, after a method's receiver; the Generator's draw from
+ * its bit generator. */
+static int first_arg(const Node *n) { return n->bi->kind == BK_METHOD; }
+
 static const Type *ty_shuffle(Infer *in, Node *n, const Type **args) {
-  const Type *t = args[0];
+  int i = first_arg(n);
+  const Type *t = args[i];
+  Node *x = n->list.items[i];
   if (t->kind != TY_ARRAY || t->ndim == 0)
-    return ty_error(in, n->list.items[0], "%s(): x must be an array of at least one dimension, got %s", n->bi->name,
-                    t->name);
+    return ty_error(in, x, "%s(): x must be an array of at least one dimension, got %s", n->bi->name, t->name);
   if (t->ndim > 1 && t->layout != 'C')
-    return ty_error(in, n->list.items[0], "%s(): arrays of more than one dimension must be C-contiguous here",
-                    n->bi->name);
-  if (t->readonly) return ty_error(in, n->list.items[0], "%s(): the array is read-only", n->bi->name);
+    return ty_error(in, x, "%s(): arrays of more than one dimension must be C-contiguous here", n->bi->name);
+  if (t->readonly) return ty_error(in, x, "%s(): the array is read-only", n->bi->name);
   return TYS(TY_NONE);
 }
 
-/* The array's rows shuffled in place: items of a row's bytes, a stride apart. */
-static void shuffle_rows(Lower *l, const Type *t, LLVMValueRef a) {
+/* The array's rows shuffled in place: items of a row's bytes, a stride
+ * apart; by a Generator's bit generator (bitgen), or numpy.random's state. */
+static void shuffle_rows(Lower *l, const Type *t, LLVMValueRef a, LLVMValueRef bitgen) {
   LLVMValueRef row = const_i64(l, ty_bits(t->elem) / 8);
   for (int d = 1; d < t->ndim; d++) row = LLVMBuildMul(l->b, row, lo_arr_shape(l, a, d), "");
   LLVMValueRef stride = t->ndim > 1 ? row : lo_arr_stride(l, t, a, 0);
-  LLVMTypeRef p[4] = {l->mod->ptr, l->mod->i64, l->mod->i64, l->mod->i64};
-  LLVMValueRef args[4] = {LLVMBuildExtractValue(l->b, a, 2, ""), lo_arr_shape(l, a, 0), stride, row};
-  lo_call_fn(l, "rt_random_shuffle", void_type(l), p, args, 4);
+  LLVMTypeRef p[5] = {l->mod->ptr, l->mod->ptr, l->mod->i64, l->mod->i64, l->mod->i64};
+  LLVMValueRef args[5] = {bitgen, LLVMBuildExtractValue(l->b, a, 2, ""), lo_arr_shape(l, a, 0), stride, row};
+  if (bitgen) lo_call_fn(l, "rt_generator_shuffle", void_type(l), p, args, 5);
+  else lo_call_fn(l, "rt_random_shuffle", void_type(l), p + 1, args + 1, 4);
+}
+
+/* A method's receiver, its bit generator; NULL for numpy.random's functions. */
+static LLVMValueRef receiver(Lower *l, Node *n) { return first_arg(n) ? lo_expr(l, n->list.items[0]) : NULL; }
+
+static void done_with_receiver(Lower *l, Node *n, LLVMValueRef bitgen) {
+  if (bitgen) lo_done_with(l, n->list.items[0], bitgen);
 }
 
 static LLVMValueRef lo_shuffle(Lower *l, Node *n) {
-  Node *x = n->list.items[0];
+  LLVMValueRef bitgen = receiver(l, n);
+  Node *x = n->list.items[first_arg(n)];
   LLVMValueRef a = lo_expr(l, x);
-  shuffle_rows(l, x->ty, a);
+  shuffle_rows(l, x->ty, a, bitgen);
   lo_done_with(l, x, a);
+  done_with_receiver(l, n, bitgen);
   return LLVMGetUndef(l->mod->i8);
 }
 
-/* numpy.random.permutation(n): arange(n) shuffled; of an array: a shuffled copy. */
+/* permutation(n): arange(n) shuffled; of an array: a shuffled copy. */
 static const Type *ty_permutation(Infer *in, Node *n, const Type **args) {
-  const Type *t = args[0];
+  const Type *t = args[first_arg(n)];
   if (ty_is_int(t)) return ty_array(TYS(TY_I64), 1, 'C', false);
   if (t->kind != TY_ARRAY || t->ndim == 0)
-    return ty_error(in, n->list.items[0], "%s(): x must be an int or an array, got %s", n->bi->name, t->name);
+    return ty_error(in, n->list.items[first_arg(n)], "%s(): x must be an int or an array, got %s", n->bi->name,
+                    t->name);
   return ty_array(t->elem, t->ndim, 'C', false);
 }
 
 static LLVMValueRef lo_permutation(Lower *l, Node *n) {
-  Node *x = n->list.items[0];
-  LLVMValueRef v = lo_expr(l, x);
+  LLVMValueRef bitgen = receiver(l, n);
+  Node *x = n->list.items[first_arg(n)];
+  LLVMValueRef v = lo_expr(l, x), a;
   if (x->ty->kind != TY_ARRAY) {
-    LLVMValueRef count = lo_convert(l, v, x->ty, TYS(TY_I64));
-    lo_raise_if(l, LLVMBuildICmp(l->b, LLVMIntSLT, count, const_i64(l, 0), ""), RT_ERR_VALUE,
-                "negative dimensions are not allowed");
-    LLVMValueRef a = lo_alloc_array(l, n->ty, &count, -1);
-    LLVMTypeRef p[2] = {l->mod->ptr, l->mod->i64};
-    LLVMValueRef args[2] = {LLVMBuildExtractValue(l->b, a, 2, ""), count};
-    lo_call_fn(l, "rt_random_permutation", void_type(l), p, args, 2);
-    return a;
+    LLVMValueRef count = lo_convert(l, v, x->ty, TYS(TY_I64));  /* below 0: none, as arange's */
+    count = LLVMBuildSelect(l->b, LLVMBuildICmp(l->b, LLVMIntSLT, count, const_i64(l, 0), ""), const_i64(l, 0), count, "");
+    a = lo_alloc_array(l, n->ty, &count, -1);
+    LLVMTypeRef p[3] = {l->mod->ptr, l->mod->ptr, l->mod->i64};
+    LLVMValueRef args[3] = {bitgen, LLVMBuildExtractValue(l->b, a, 2, ""), count};
+    if (bitgen) lo_call_fn(l, "rt_generator_permutation", void_type(l), p, args, 3);
+    else lo_call_fn(l, "rt_random_permutation", void_type(l), p + 1, args + 1, 2);
+  } else {
+    a = lo_copy_array(l, n->ty, x->ty, v);
+    lo_done_with(l, x, v);
+    shuffle_rows(l, n->ty, a, bitgen);
   }
-  LLVMValueRef a = lo_copy_array(l, n->ty, x->ty, v);
-  lo_done_with(l, x, v);
-  shuffle_rows(l, n->ty, a);
+  done_with_receiver(l, n, bitgen);
   return a;
 }
 
@@ -640,5 +659,8 @@ const Builtin bi_random[] = {
   GEN_ROW("gamma", 0, 3, gen_gamma_kw, 6),
   GEN_ROW("standard_gamma", 0, 2, gen_standard_gamma_kw, 7),
   GEN_ROW("integers", 0, 5, gen_integers_kw, GEN_INTEGERS),
+  {"Generator.shuffle", NULL, "shuffle", BK_METHOD, TY_GENERATOR, 1, 1, no_kw, FLAGS, 0, 0, ty_shuffle, lo_shuffle},
+  {"Generator.permutation", NULL, "permutation", BK_METHOD, TY_GENERATOR, 1, 1, no_kw, FLAGS, 0, 0, ty_permutation,
+   lo_permutation},
   BI_END,
 };
