@@ -355,8 +355,16 @@ def test_permutation_leaves_its_argument_alone_and_shuffle_reaches_a_view():
     np.testing.assert_array_equal(a, b)
 
 
+def generator_permutation_of_minus_one(rng):
+    return rng.permutation(-1)
+
+
+def legacy_permutation_of_minus_three():
+    return np.random.permutation(-3)
+
+
 def test_permutation_of_a_negative_int_is_empty_as_numpys():
-    for f in (lambda r: r.permutation(-1), ruchey.njit(lambda r: r.permutation(-1))):
+    for f in (generator_permutation_of_minus_one, ruchey.njit(generator_permutation_of_minus_one)):
         assert f(np.random.default_rng(1)).shape == (0,)
-    for f in (lambda: np.random.permutation(-3), ruchey.njit(lambda: np.random.permutation(-3))):
+    for f in (legacy_permutation_of_minus_three, ruchey.njit(legacy_permutation_of_minus_three)):
         assert f().shape == (0,)
