@@ -612,8 +612,8 @@ int64_t rt_random_getrandbits(int64_t k);
 void rt_random_shuffle(char *data, int64_t n, int64_t stride, int64_t itemsize);
 void rt_random_permutation(int64_t *out, int64_t n);
 /* generator.c: a numpy.random.Generator's draws (bitgen: NumPy's bitgen_t):
- * random, uniform, normal, exponential, gamma (RD_), integers */
-int32_t rt_generator_draw(void *bitgen, int32_t dist, const double *p, double *out, int64_t n);
+ * random, uniform, normal, exponential, gamma, poisson, binomial (RD_), integers */
+int32_t rt_generator_draw(void *bitgen, int32_t dist, const double *p, void *out, int64_t n);
 double rt_generator_normal(void *bitgen, double loc, double scale);
 /* numpy.random.default_rng in compiled code: a PCG64 Generator of its own,
  * reference-counted (an argument's counts are no-ops) */

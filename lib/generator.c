@@ -102,6 +102,10 @@ static double gen_gamma(BitGen *g, double shape) {
   }
 }
 
+#define DISCRETE_SRC BitGen
+#define DISCRETE_UNIT(g) unit(g)
+#include "random_discrete.h"
+
 /* ---------------------------------------------------------------- the draws */
 
 static int32_t value_error(const char *msg) {
@@ -126,31 +130,45 @@ static int32_t check_params(int32_t d, const double *p) {
   case RD_NORMAL: return negative(p[1]) ? value_error("scale < 0") : RT_OK;
   case RD_EXPONENTIAL: return negative(p[0]) ? value_error("scale < 0") : RT_OK;
   case RD_GAMMA: return negative(p[0]) ? value_error("shape < 0") : negative(p[1]) ? value_error("scale < 0") : RT_OK;
+  case RD_POISSON:
+    if (!(p[0] >= 0)) return value_error("lam < 0 or lam is NaN");
+    return p[0] > (double)INT64_MAX - 10 * sqrt((double)INT64_MAX) ? value_error("lam value too large") : RT_OK;
+  case RD_BINOMIAL:
+    return p[0] < 0 ? value_error("n < 0") : !(p[1] >= 0 && p[1] <= 1) ? value_error("p < 0, p > 1 or p is NaN") : RT_OK;
   default: return RT_OK;
   }
 }
 
 /* n draws of distribution d (RD_RANDOM, RD_UNIFORM: low, high; RD_NORMAL:
- * loc, scale; RD_EXPONENTIAL: scale; RD_GAMMA: shape, scale) into out. */
-int32_t rt_generator_draw(void *bitgen, int32_t d, const double *p, double *out, int64_t n) {
+ * loc, scale; RD_EXPONENTIAL: scale; RD_GAMMA: shape, scale; RD_POISSON:
+ * lam; RD_BINOMIAL: n, p) into out: doubles, int64 for the last two. */
+int32_t rt_generator_draw(void *bitgen, int32_t d, const double *p, void *out, int64_t n) {
   BitGen *g = bitgen;
   int32_t st = check_params(d, p);
   if (st) return st;
+  double *o = out;
+  int64_t *k = out;
   switch (d) {
   case RD_UNIFORM:
-    for (int64_t i = 0; i < n; i++) out[i] = p[0] + (p[1] - p[0]) * unit(g);
+    for (int64_t i = 0; i < n; i++) o[i] = p[0] + (p[1] - p[0]) * unit(g);
     break;
   case RD_NORMAL:
-    for (int64_t i = 0; i < n; i++) out[i] = p[0] + p[1] * zig_normal(g);
+    for (int64_t i = 0; i < n; i++) o[i] = p[0] + p[1] * zig_normal(g);
     break;
   case RD_EXPONENTIAL:
-    for (int64_t i = 0; i < n; i++) out[i] = p[0] * zig_exponential(g);
+    for (int64_t i = 0; i < n; i++) o[i] = p[0] * zig_exponential(g);
     break;
   case RD_GAMMA:
-    for (int64_t i = 0; i < n; i++) out[i] = p[1] * gen_gamma(g, p[0]);
+    for (int64_t i = 0; i < n; i++) o[i] = p[1] * gen_gamma(g, p[0]);
+    break;
+  case RD_POISSON:
+    for (int64_t i = 0; i < n; i++) k[i] = draw_poisson(g, p[0]);
+    break;
+  case RD_BINOMIAL:
+    for (int64_t i = 0; i < n; i++) k[i] = draw_binomial(g, (int64_t)p[0], p[1]);
     break;
   default:
-    for (int64_t i = 0; i < n; i++) out[i] = unit(g);
+    for (int64_t i = 0; i < n; i++) o[i] = unit(g);
   }
   return RT_OK;
 }

@@ -368,3 +368,40 @@ def test_permutation_of_a_negative_int_is_empty_as_numpys():
         assert f(np.random.default_rng(1)).shape == (0,)
     for f in (legacy_permutation_of_minus_three, ruchey.njit(legacy_permutation_of_minus_three)):
         assert f().shape == (0,)
+
+
+# ---------------------------------------------------------------- poisson, binomial
+
+DISCRETE_DRAWS = [
+    "rng.poisson()", "rng.poisson(3.0, 100)", "rng.poisson(50.5, 300)", "rng.poisson(0.0, 3)",
+    "rng.poisson(lam=1e6, size=(2, 3))", "rng.poisson(9.99, 50)", "rng.poisson(10, 50)",
+    "rng.binomial(10, 0.3, 100)", "rng.binomial(1000, 0.6, 300)", "rng.binomial(100, 0.5)",
+    "rng.binomial(0, 0.5, 3)", "rng.binomial(5, 1.0, 3)", "rng.binomial(5, 0.0, 3)",
+    "rng.binomial(n=10**6, p=0.01, size=50)", "rng.binomial(60, 0.5, 40)", "rng.binomial(61, 0.99, 40)",
+]
+
+
+@pytest.mark.parametrize("body", DISCRETE_DRAWS)
+@pytest.mark.parametrize("bit_generator", [np.random.PCG64, np.random.MT19937, np.random.SFC64])
+def test_poisson_and_binomial_are_numpys_stream(body, bit_generator):
+    compiled, plain = compiled_and_plain(body)
+    got, expected = compiled(np.random.Generator(bit_generator(2))), plain(np.random.Generator(bit_generator(2)))
+    np.testing.assert_array_equal(got[0], expected[0])
+    if isinstance(expected[0], np.ndarray):
+        assert got[0].dtype == expected[0].dtype
+    assert got[1] == expected[1]
+
+
+@pytest.mark.parametrize("body, message", [
+    ("rng.poisson(-1.0)", "lam < 0 or lam is NaN"),
+    ("rng.poisson(np.nan, 3)", "lam < 0 or lam is NaN"),
+    ("rng.poisson(1e20)", "lam value too large"),
+    ("rng.binomial(-1, 0.5)", "n < 0"),
+    ("rng.binomial(3, 1.5, 2)", "p < 0, p > 1 or p is NaN"),
+    ("rng.binomial(3, np.nan)", "p < 0, p > 1 or p is NaN"),
+])
+def test_poisson_and_binomial_errors_are_numpys(body, message):
+    compiled, plain = compiled_and_plain(body)
+    for f in (plain, compiled):
+        with pytest.raises(ValueError, match=message):
+            f(np.random.default_rng(1))

@@ -459,7 +459,7 @@ static LLVMValueRef lo_choice(Lower *l, Node *n) {
  * generator (lib/generator.c; its state advances as NumPy's methods
  * advance it). A distribution's row's ival is its Draw in draws[] (random,
  * uniform, normal, standard_normal, exponential, standard_exponential,
- * gamma, standard_gamma); integers' is -1. Arguments count the receiver
+ * gamma, standard_gamma, poisson, binomial); integers' is -1. Arguments count the receiver
  * (position 0). Not flagged as allocating, which would make them array
  * methods to the table's readers: the typer keeps them out of kernels
  * itself. */
@@ -467,7 +467,10 @@ enum { GEN_INTEGERS = -1 };
 
 static const Type *ty_generator(Infer *in, Node *n, const Type **args) {
   if (ty_in_cuda(in)) return ty_error(in, n, "%s() is not supported in CUDA kernels", n->bi->name);
-  if (n->bi->ival != GEN_INTEGERS) return typed_draw(in, n, draw_of(n), 1, TYS(TY_F64));
+  if (n->bi->ival != GEN_INTEGERS) {
+    const Draw *d = draw_of(n);
+    return typed_draw(in, n, d, 1, TYS(is_int_dist(d->dist) ? TY_I64 : TY_F64));
+  }
   const char *names[2] = {"low", "high"};
   for (int i = 0; i < 2; i++) {
     Node *x = np_arg(in, n, i + 1, names[i]);
@@ -593,6 +596,8 @@ static const char *const gen_normal_kw[] = {"loc", "scale", "size", NULL};
 static const char *const gen_exponential_kw[] = {"scale", "size", NULL};
 static const char *const gen_gamma_kw[] = {"shape", "scale", "size", NULL};
 static const char *const gen_standard_gamma_kw[] = {"shape", "size", NULL};
+static const char *const gen_poisson_kw[] = {"lam", "size", NULL};
+static const char *const gen_binomial_kw[] = {"n", "p", "size", NULL};
 
 #define FLAGS (BF_ALLOCATES | BF_RAISES | BF_NONE)
 #define NP_DRAW(name, spec, most)                                                                     \
@@ -658,6 +663,8 @@ const Builtin bi_random[] = {
   GEN_ROW("standard_exponential", 0, 1, gen_random_kw, 5),
   GEN_ROW("gamma", 0, 3, gen_gamma_kw, 6),
   GEN_ROW("standard_gamma", 0, 2, gen_standard_gamma_kw, 7),
+  GEN_ROW("poisson", 0, 2, gen_poisson_kw, 19),
+  GEN_ROW("binomial", 0, 3, gen_binomial_kw, 20),
   GEN_ROW("integers", 0, 5, gen_integers_kw, GEN_INTEGERS),
   {"Generator.shuffle", NULL, "shuffle", BK_METHOD, TY_GENERATOR, 1, 1, no_kw, FLAGS, 0, 0, ty_shuffle, lo_shuffle},
   {"Generator.permutation", NULL, "permutation", BK_METHOD, TY_GENERATOR, 1, 1, no_kw, FLAGS, 0, 0, ty_permutation,
