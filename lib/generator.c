@@ -29,6 +29,16 @@ static const double EXP_R = 7.6971174701310497140446280481;
 
 /* ---------------------------------------------------------------- the ziggurats */
 
+/* x negated when sign is 1, without a branch (which the random sign
+ * would mispredict half the time). */
+static inline double with_sign(double x, uint64_t sign) {
+  uint64_t bits;
+  memcpy(&bits, &x, sizeof bits);
+  bits ^= sign << 63;
+  memcpy(&x, &bits, sizeof x);
+  return x;
+}
+
 /* A normal from one word: its low byte picks the layer, the next bit the
  * sign, the next 52 bits the point across the layer. Inside the layer's
  * inner rectangle (k) it is done; in the base layer a point of the tail
@@ -40,8 +50,7 @@ static double zig_normal(BitGen *g) {
     int layer = (int)(r & 0xff);
     r >>= 8;
     uint64_t mag = (r >> 1) & 0x000fffffffffffffull;
-    double x = (double)mag * zig_nor_w[layer];
-    if (r & 1) x = -x;
+    double x = with_sign((double)mag * zig_nor_w[layer], r & 1);
     if (mag < zig_nor_k[layer]) return x;
     if (layer == 0) {
       for (;;) {  /* log1p(-u): never log(0) */
