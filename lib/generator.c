@@ -122,6 +122,64 @@ static double gen_gamma(BitGen *g, double shape) {
 #define DISCRETE_UNIT(g) unit(g)
 #include "random_discrete.h"
 
+/* ---------------------------------------------------------------- the others, over those */
+
+static double gen_laplace(BitGen *g, double loc, double scale) {
+  double u;
+  while ((u = unit(g)) == 0.0) {}
+  return u >= 0.5 ? loc - scale * log(2.0 - u - u) : loc + scale * log(u + u);
+}
+
+static double gen_gumbel(BitGen *g, double loc, double scale) {
+  double u;
+  while ((u = 1.0 - unit(g)) >= 1.0) {}
+  return loc - scale * log(-log(u));
+}
+
+static double gen_logistic(BitGen *g, double loc, double scale) {
+  double u;
+  while ((u = unit(g)) == 0.0) {}
+  return loc + scale * log(u / (1.0 - u));
+}
+
+static double gen_triangular(BitGen *g, double left, double mode, double right) {
+  double base = right - left, leftbase = mode - left, u = unit(g);
+  if (u <= leftbase / base) return left + sqrt(u * (leftbase * base));  /* the products first, as NumPy's */
+  return right - sqrt((1.0 - u) * ((right - mode) * base));
+}
+
+/* Searching the cumulative probabilities for p from 1/3 up; below, by
+ * inversion of an exponential (capped where it passes int64). */
+static int64_t gen_geometric(BitGen *g, double p) {
+  if (p >= 0.333333333333333333333333) {
+    double sum = p, prod = p, q = 1.0 - p, u = unit(g);
+    int64_t x = 1;
+    for (; u > sum; x++) {
+      prod *= q;
+      sum += prod;
+    }
+    return x;
+  }
+  double z = ceil(-zig_exponential(g) / log1p(-p));
+  return z >= 9.223372036854776e+18 ? INT64_MAX : (int64_t)z;
+}
+
+/* One draw of the rarer distributions, as a double. */
+static double gen_other(BitGen *g, int32_t d, const double *p) {
+  switch (d) {
+  case RD_CHISQUARE: return 2.0 * gen_gamma(g, p[0] / 2.0);
+  case RD_LOGNORMAL: return exp(p[0] + p[1] * zig_normal(g));
+  case RD_LAPLACE: return gen_laplace(g, p[0], p[1]);
+  case RD_LOGISTIC: return gen_logistic(g, p[0], p[1]);
+  case RD_GUMBEL: return gen_gumbel(g, p[0], p[1]);
+  case RD_PARETO: return expm1(zig_exponential(g) / p[0]);
+  case RD_RAYLEIGH: return p[0] * sqrt(2.0 * zig_exponential(g));
+  case RD_WEIBULL: return p[0] == 0.0 ? 0.0 : pow(zig_exponential(g), 1.0 / p[0]);
+  case RD_TRIANGULAR: return gen_triangular(g, p[0], p[1], p[2]);
+  default: return unit(g);
+  }
+}
+
 /* ---------------------------------------------------------------- the draws */
 
 static int32_t value_error(const char *msg) {
@@ -151,13 +209,24 @@ static int32_t check_params(int32_t d, const double *p) {
     return p[0] > (double)INT64_MAX - 10 * sqrt((double)INT64_MAX) ? value_error("lam value too large") : RT_OK;
   case RD_BINOMIAL:
     return p[0] < 0 ? value_error("n < 0") : !(p[1] >= 0 && p[1] <= 1) ? value_error("p < 0, p > 1 or p is NaN") : RT_OK;
+  case RD_LAPLACE: case RD_LOGISTIC: case RD_GUMBEL: return negative(p[1]) ? value_error("scale < 0") : RT_OK;
+  case RD_RAYLEIGH: return negative(p[0]) ? value_error("scale < 0") : RT_OK;
+  case RD_LOGNORMAL: return negative(p[1]) ? value_error("sigma < 0") : RT_OK;
+  case RD_CHISQUARE: return p[0] <= 0 ? value_error("df <= 0") : RT_OK;
+  case RD_PARETO: return p[0] <= 0 ? value_error("a <= 0") : RT_OK;
+  case RD_WEIBULL: return negative(p[0]) ? value_error("a < 0") : RT_OK;
+  case RD_TRIANGULAR:
+    return p[0] > p[1] ? value_error("left > mode") : p[1] > p[2] ? value_error("mode > right")
+           : p[0] == p[2] ? value_error("left == right") : RT_OK;
+  case RD_GEOMETRIC: return !(p[0] > 0 && p[0] <= 1) ? value_error("p <= 0, p > 1 or p contains NaNs") : RT_OK;
   default: return RT_OK;
   }
 }
 
 /* n draws of distribution d (RD_RANDOM, RD_UNIFORM: low, high; RD_NORMAL:
  * loc, scale; RD_EXPONENTIAL: scale; RD_GAMMA: shape, scale; RD_POISSON:
- * lam; RD_BINOMIAL: n, p) into out: doubles, int64 for the last two. */
+ * lam; RD_BINOMIAL: n, p; and the rarer ones, draws[]'s parameters in
+ * lib/builtins/random.c) into out: doubles, int64 for the discrete ones. */
 int32_t rt_generator_draw(void *bitgen, int32_t d, const double *p, void *out, int64_t n) {
   BitGen *g = bitgen;
   int32_t st = check_params(d, p);
@@ -183,8 +252,11 @@ int32_t rt_generator_draw(void *bitgen, int32_t d, const double *p, void *out, i
   case RD_BINOMIAL:
     for (int64_t i = 0; i < n; i++) k[i] = draw_binomial(g, (int64_t)p[0], p[1]);
     break;
+  case RD_GEOMETRIC:
+    for (int64_t i = 0; i < n; i++) k[i] = gen_geometric(g, p[0]);
+    break;
   default:
-    for (int64_t i = 0; i < n; i++) o[i] = unit(g);
+    for (int64_t i = 0; i < n; i++) o[i] = gen_other(g, d, p);
   }
   return RT_OK;
 }

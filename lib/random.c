@@ -269,8 +269,8 @@ static double legacy_vonmises(MTState *s, double mu, double kappa) {
 static double legacy_triangular(MTState *s, double left, double mode, double right) {
   double base = right - left, leftbase = mode - left, ratio = leftbase / base;
   double u = next_double(s);
-  if (u <= ratio) return left + sqrt(u * leftbase * base);
-  return right - sqrt((1.0 - u) * (right - mode) * base);
+  if (u <= ratio) return left + sqrt(u * (leftbase * base));  /* the products first, as NumPy's */
+  return right - sqrt((1.0 - u) * ((right - mode) * base));
 }
 
 /* A uniform in (0, 1): zero drawn again (laplace, logistic). */

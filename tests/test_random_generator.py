@@ -405,3 +405,42 @@ def test_poisson_and_binomial_errors_are_numpys(body, message):
     for f in (plain, compiled):
         with pytest.raises(ValueError, match=message):
             f(np.random.default_rng(1))
+
+
+# ---------------------------------------------------------------- the rarer distributions
+
+OTHER_DRAWS = [
+    "rng.chisquare(3.0, 50)", "rng.chisquare(0.5)", "rng.lognormal(0.5, 2.0, 40)", "rng.lognormal()",
+    "rng.laplace(1.0, 2.0, 60)", "rng.laplace()", "rng.logistic(0.0, 3.0, 60)", "rng.gumbel(2.0, 0.5, 60)",
+    "rng.pareto(2.5, 60)", "rng.rayleigh(2.0, 60)", "rng.rayleigh()", "rng.weibull(1.5, 60)", "rng.weibull(0.0, 3)",
+    "rng.triangular(0.0, 1.0, 4.0, 60)", "rng.triangular(-1, 2, 2, 200)", "rng.triangular(0, 0, 1, 50)",
+    "rng.geometric(0.1, 60)", "rng.geometric(0.5, 60)", "rng.geometric(1e-12, 20)", "rng.geometric(1.0, 3)",
+    "rng.geometric(p=0.3333, size=(2, 3))",
+]
+
+
+@pytest.mark.parametrize("body", OTHER_DRAWS)
+@pytest.mark.parametrize("bit_generator", [np.random.PCG64, np.random.MT19937])
+def test_the_rarer_distributions_are_numpys_stream(body, bit_generator):
+    compiled, plain = compiled_and_plain(body)
+    got, expected = compiled(np.random.Generator(bit_generator(2))), plain(np.random.Generator(bit_generator(2)))
+    np.testing.assert_array_equal(got[0], expected[0])
+    if isinstance(expected[0], np.ndarray):
+        assert got[0].dtype == expected[0].dtype
+    assert got[1] == expected[1]
+
+
+@pytest.mark.parametrize("body", [
+    "rng.chisquare(0.0)", "rng.chisquare(-1.0)", "rng.lognormal(0, -1.0)", "rng.lognormal(0, -0.0)",
+    "rng.laplace(0, -1.0)", "rng.logistic(0, -0.0)", "rng.gumbel(0, -1.0)", "rng.pareto(0.0)", "rng.pareto(-1.0)",
+    "rng.rayleigh(-1.0)", "rng.weibull(-1.0)", "rng.weibull(-0.0)", "rng.triangular(2, 1, 3)", "rng.triangular(0, 3, 2)",
+    "rng.triangular(1, 1, 1)", "rng.geometric(0.0)", "rng.geometric(1.5)", "rng.geometric(np.nan)",
+])
+def test_the_rarer_distributions_errors_are_numpys(body):
+    namespace = {"np": np}
+    exec(f"def f(rng):\n    return {body}\n", namespace)
+    with pytest.raises(ValueError) as theirs:
+        namespace["f"](np.random.default_rng(1))
+    with pytest.raises(ValueError) as mine:
+        ruchey.njit(namespace["f"])(np.random.default_rng(1))
+    assert str(mine.value) == str(theirs.value)

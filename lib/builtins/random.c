@@ -459,7 +459,8 @@ static LLVMValueRef lo_choice(Lower *l, Node *n) {
  * generator (lib/generator.c; its state advances as NumPy's methods
  * advance it). A distribution's row's ival is its Draw in draws[] (random,
  * uniform, normal, standard_normal, exponential, standard_exponential,
- * gamma, standard_gamma, poisson, binomial); integers' is -1. Arguments count the receiver
+ * gamma, standard_gamma and the rest: its keywords are that Draw's names);
+ * integers' is -1. Arguments count the receiver
  * (position 0). Not flagged as allocating, which would make them array
  * methods to the table's readers: the typer keeps them out of kernels
  * itself. */
@@ -663,6 +664,16 @@ const Builtin bi_random[] = {
   GEN_ROW("standard_exponential", 0, 1, gen_random_kw, 5),
   GEN_ROW("gamma", 0, 3, gen_gamma_kw, 6),
   GEN_ROW("standard_gamma", 0, 2, gen_standard_gamma_kw, 7),
+  GEN_ROW("chisquare", 0, 2, draws[9].names, 9),
+  GEN_ROW("lognormal", 0, 3, draws[10].names, 10),
+  GEN_ROW("laplace", 0, 3, draws[11].names, 11),
+  GEN_ROW("logistic", 0, 3, draws[12].names, 12),
+  GEN_ROW("gumbel", 0, 3, draws[13].names, 13),
+  GEN_ROW("pareto", 0, 2, draws[14].names, 14),
+  GEN_ROW("rayleigh", 0, 2, draws[15].names, 15),
+  GEN_ROW("weibull", 0, 2, draws[16].names, 16),
+  GEN_ROW("triangular", 0, 4, draws[17].names, 17),
+  GEN_ROW("geometric", 0, 2, draws[21].names, 21),
   GEN_ROW("poisson", 0, 2, gen_poisson_kw, 19),
   GEN_ROW("binomial", 0, 3, gen_binomial_kw, 20),
   GEN_ROW("integers", 0, 5, gen_integers_kw, GEN_INTEGERS),
