@@ -1,4 +1,5 @@
-/* generator.c — the draws of a numpy.random.Generator in compiled code.
+/* generator.c — the draws of a numpy.random.Generator in compiled code,
+ * and the Generators numpy.random.default_rng makes there.
  *
  * A Generator argument hands over its bit generator's bitgen_t (NumPy's
  * C API): its state and its next 64-bit word, 32-bit word and double.
@@ -6,7 +7,10 @@
  * is NumPy's to the bit and the state moves on as NumPy's would: doubles
  * as the bit generator makes them, normals and exponentials by 256-layer
  * ziggurats (tables in ziggurat_tables.h), gamma by Marsaglia and Tsang
- * over those, bounded ints by Lemire's multiply-and-reject.
+ * over those, Poisson and binomial by the legacy functions' samplers
+ * (random_discrete.h), bounded ints by Lemire's multiply-and-reject,
+ * shuffles by masked rejection. A Generator made in compiled code is
+ * NumPy's PCG64 seeded through its SeedSequence (rtgen.h holds its block).
  */
 #include <math.h>
 #include <stdint.h>

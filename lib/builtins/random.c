@@ -677,8 +677,9 @@ const Builtin bi_random[] = {
   GEN_ROW("poisson", 0, 2, gen_poisson_kw, 19),
   GEN_ROW("binomial", 0, 3, gen_binomial_kw, 20),
   GEN_ROW("integers", 0, 5, gen_integers_kw, GEN_INTEGERS),
-  {"Generator.shuffle", NULL, "shuffle", BK_METHOD, TY_GENERATOR, 1, 1, no_kw, FLAGS, 0, 0, ty_shuffle, lo_shuffle},
-  {"Generator.permutation", NULL, "permutation", BK_METHOD, TY_GENERATOR, 1, 1, no_kw, FLAGS, 0, 0, ty_permutation,
-   lo_permutation},
+  {"Generator.shuffle", NULL, "shuffle", BK_METHOD, TY_GENERATOR, 1, 1, no_kw, GENERATOR_FLAGS, 0, 0, ty_shuffle,
+   lo_shuffle},
+  {"Generator.permutation", NULL, "permutation", BK_METHOD, TY_GENERATOR, 1, 1, no_kw, GENERATOR_FLAGS, 0, 0,
+   ty_permutation, lo_permutation},
   BI_END,
 };
