@@ -6,10 +6,13 @@ numpy.random.random(N) (10**6) as one call, and a compiled loop drawing
 numpy.random.normal() N times into an array (NumPy: numpy.random.normal(size=N),
 its own loop in C), each written once as a small function, compiled by
 ruchey and by Numba. Every function seeds first, so each result is checked
-against NumPy's legacy stream from the same seed. Prints the median
+against NumPy's legacy stream from the same seed. Then the same for a
+numpy.random.Generator passed in (numpy.random.default_rng(1), made anew
+for each call): a loop of rng.normal() N times, and rng.standard_normal(N)
+as one call; checked against the Generator's own stream. Prints the median
 milliseconds per call (bench/timing.py's round robin).
 
-Target (issue 14): both at least as fast as Numba.
+Target (issue 14): all at least as fast as Numba.
 """
 import argparse
 import os
@@ -43,6 +46,21 @@ def numpy_normal(n):
     return np.random.normal(size=n)
 
 
+def generator_normal_loop(rng, n):
+    out = np.empty(n)
+    for i in range(n):
+        out[i] = rng.normal()
+    return out
+
+
+def generator_normal_array(rng, n):
+    return rng.standard_normal(n)
+
+
+def numpy_generator_normal(rng, n):
+    return rng.normal(size=n)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--n", type=int, default=10**6)
@@ -62,6 +80,15 @@ def main():
         for name, call in calls.items():
             assert np.array_equal(call(), expected), name
         report(f.__name__, calls)
+    for f, plain in ((generator_normal_loop, numpy_generator_normal), (generator_normal_array, generator_normal_array)):
+        fresh = lambda: np.random.default_rng(1)  # noqa: E731
+        calls = {"numpy": lambda p=plain: p(fresh(), n), "ruchey": (lambda r=ruchey.njit(f): r(fresh(), n))}
+        if numba is not None:
+            calls["numba"] = lambda nb=numba.njit(f): nb(fresh(), n)
+        expected = plain(fresh(), n)
+        for name, call in calls.items():
+            assert np.array_equal(call(), expected), name
+        report(f.__name__.replace("generator_", "rng_"), calls)
 
 
 def report(name, calls):

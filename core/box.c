@@ -7,6 +7,7 @@
 #define PY_ARRAY_UNIQUE_SYMBOL ruchey_ARRAY_API
 #include "core.h"
 #include "rtstr.h"
+#include "rtgen.h"
 
 #include <numpy/arrayobject.h>
 
@@ -125,6 +126,55 @@ static PyObject *box_half(char *p) {
   return r;
 }
 
+static int unbox_generator(PyObject *o, Slot *slot);
+
+/* A 128-bit int from its halves. */
+static PyObject *int128(uint64_t hi, uint64_t lo) {
+  PyObject *h = PyLong_FromUnsignedLongLong(hi), *l = PyLong_FromUnsignedLongLong(lo), *sh = PyLong_FromLong(64);
+  PyObject *up = h && sh ? PyNumber_Lshift(h, sh) : NULL, *r = up && l ? PyNumber_Or(up, l) : NULL;
+  Py_XDECREF(h), Py_XDECREF(l), Py_XDECREF(sh), Py_XDECREF(up);
+  return r;
+}
+
+/* A Generator compiled code made: a numpy.random.Generator on a PCG64
+ * with its state. */
+static PyObject *box_made_generator(const Pcg64 *p) {
+  PyObject *st = int128((uint64_t)(p->state >> 64), (uint64_t)p->state);
+  PyObject *inc = int128((uint64_t)(p->inc >> 64), (uint64_t)p->inc);
+  PyObject *state = st && inc ? Py_BuildValue("{s:s,s:{s:O,s:O},s:i,s:k}", "bit_generator", "PCG64", "state", "state", st,
+                                              "inc", inc, "has_uint32", (int)p->has_uint32, "uinteger",
+                                              (unsigned long)p->uinteger)
+                              : NULL;
+  PyObject *random = state ? PyImport_ImportModule("numpy.random") : NULL;
+  PyObject *bg = random ? PyObject_CallMethod(random, "PCG64", NULL) : NULL;
+  PyObject *gen = bg && PyObject_SetAttrString(bg, "state", state) == 0
+                      ? PyObject_CallMethod(random, "Generator", "O", bg) : NULL;
+  Py_XDECREF(st), Py_XDECREF(inc), Py_XDECREF(state), Py_XDECREF(random), Py_XDECREF(bg);
+  return gen;
+}
+
+/* A Generator returned: one made in compiled code, boxed anew, or one of
+ * the call's arguments (args, n of them; none inside a tuple), itself. */
+PyObject *disp_box_generator(char *p, PyObject *const *args, int n) {
+  void *bitgen = *(void **)p;
+  OwnedGen *made = rt_generator_owned(bitgen);
+  if (made) {  /* the reference the result held released */
+    PyObject *gen = box_made_generator(&made->pcg);
+    rt_generator_drop(bitgen);
+    return gen;
+  }
+  for (int i = 0; i < n; i++) {
+    Slot slot;
+    if (!disp_is_generator(args[i]) || unbox_generator(args[i], &slot) < 0) {
+      PyErr_Clear();
+      continue;
+    }
+    if ((void *)(uintptr_t)slot.u == bitgen) return Py_NewRef(args[i]);
+  }
+  PyErr_SetString(PyExc_TypeError, "ruchey: a Generator passed in can be returned only as the function's result itself");
+  return NULL;
+}
+
 PyObject *disp_box(const Type *t, char *p) {
   switch (t->kind) {
   case TY_NONE: Py_RETURN_NONE;
@@ -146,6 +196,7 @@ PyObject *disp_box(const Type *t, char *p) {
   case TY_TUPLE: return box_tuple(t, p);
   case TY_OPTIONAL: return p[t->elem->size] ? disp_box(t->elem, p) : Py_NewRef(Py_None);  /* the flag follows the value */
   case TY_LIST: case TY_DICT: return typed_box(t, *(void **)p);
+  case TY_GENERATOR: return disp_box_generator(p, NULL, 0);
   case TY_STR: {
     RtStr *s = *(RtStr **)p;
     PyObject *o = PyUnicode_FromKindAndData(PyUnicode_4BYTE_KIND, s->data, (Py_ssize_t)s->len);

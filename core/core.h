@@ -146,6 +146,7 @@ void disp_release_strings(const Type *const *types, Slot *slots, int n);
 /* A result in its storage layout as a Python object (a new reference;
  * the result's own references, to strings, are released). */
 PyObject *disp_box(const Type *t, char *p);
+PyObject *disp_box_generator(char *p, PyObject *const *args, int n);  /* a Generator result: made, or an argument */
 /* The exception a failed call of compiled code left in the thread's RtError. */
 PyObject *disp_raise_runtime_error(void);
 /* The Python class of a runtime error's status (a borrowed reference). */

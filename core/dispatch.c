@@ -195,7 +195,9 @@ PyObject *disp_call(Dispatcher *self, PyObject *const *args, void *extra) {
     status = entry(retp, argp);
   }
   if (strings) disp_release_strings(types, slots, self->nparams);
-  PyObject *result = status ? disp_raise_runtime_error() : disp_box(ret_type, retp);
+  PyObject *result = status                             ? disp_raise_runtime_error()
+                     : ret_type->kind == TY_GENERATOR ? disp_box_generator(retp, args, self->nparams)
+                                                      : disp_box(ret_type, retp);
   if (retp != ret) PyMem_Free(retp);
   if (arrays != few) PyMem_Free(arrays);
   return result;

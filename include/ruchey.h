@@ -625,10 +625,20 @@ int32_t rt_random_ints(int32_t how, int64_t low, int64_t high, int64_t *out, int
 int64_t rt_random_getrandbits(int64_t k);
 void rt_random_shuffle(char *data, int64_t n, int64_t stride, int64_t itemsize);
 void rt_random_permutation(int64_t *out, int64_t n);
-/* a numpy.random.Generator's (bitgen: NumPy's bitgen_t): random (RD_RANDOM),
- * uniform (RD_UNIFORM) and integers */
-int32_t rt_generator_draw(void *bitgen, int32_t dist, const double *p, double *out, int64_t n);
-int32_t rt_generator_ints(void *bitgen, int64_t low, int64_t high, int32_t endpoint, int64_t *out, int64_t n);
+/* generator.c: a numpy.random.Generator's draws (bitgen: NumPy's bitgen_t):
+ * random, uniform, normal, exponential, gamma, poisson, binomial (RD_), integers */
+int32_t rt_generator_draw(void *bitgen, int32_t dist, const double *p, void *out, int64_t n);
+double rt_generator_normal(void *bitgen, double loc, double scale);
+/* numpy.random.default_rng in compiled code: a PCG64 Generator of its own,
+ * reference-counted (an argument's counts are no-ops) */
+int32_t rt_generator_new(int64_t seed, int32_t from_entropy, void **out);
+void rt_generator_shuffle(void *bitgen, char *data, int64_t n, int64_t stride, int64_t itemsize);
+void rt_generator_permutation(void *bitgen, int64_t *out, int64_t n);
+void rt_generator_retain(void *bitgen);
+void rt_generator_release(void *bitgen);
+bool rt_entropy(void *buf, size_t n);  /* random.c: the system's entropy */
+int32_t rt_generator_ints(void *bitgen, int64_t low, int64_t high, int32_t endpoint, int32_t bits, int32_t is_signed,
+                          void *out, int64_t n);  /* bits 1: bool */
 int32_t rt_random_choice(int64_t pop, int32_t from_int, const double *p, int64_t np, int32_t replace, int64_t *idx,
                          int64_t n);
 RtError *rt_last_error(void);

@@ -563,8 +563,7 @@ static void ty_return(Infer *in, Node *n) {
   }
   const Type *t = ty_maybe_none(in, n->lhs);
   if (!t) return;
-  if (t->kind == TY_RANGE || t->kind == TY_DTYPE || t->kind == TY_FUNCTION || t->kind == TY_GENERATOR ||
-      t->kind == TY_RECORD) {
+  if (t->kind == TY_RANGE || t->kind == TY_DTYPE || t->kind == TY_FUNCTION || t->kind == TY_RECORD) {
     ty_error(in, n, "cannot return a value of type %s", t->name);
     return;
   }

@@ -49,17 +49,21 @@ static void mt_seed(MTState *s, uint32_t seed) {
   s->seeded = true;
 }
 
+/* n bytes of the system's entropy into buf; false where it has none. */
+bool rt_entropy(void *buf, size_t n) {
+  size_t got = 0;
+  while (got < n) {
+    ssize_t r = getrandom((char *)buf + got, n - got, 0);
+    if (r <= 0) return false;
+    got += (size_t)r;
+  }
+  return true;
+}
+
 /* A state from the system's entropy, as numpy.random.seed() without a
  * seed: the whole key random (not all zero: the top bit set). */
 static void mt_seed_entropy(MTState *s) {
-  size_t got = 0;
-  char *p = (char *)s->key;
-  while (got < sizeof s->key) {
-    ssize_t r = getrandom(p + got, sizeof s->key - got, 0);
-    if (r <= 0) break;
-    got += (size_t)r;
-  }
-  if (got < sizeof s->key) {  /* no entropy device: the clock and the state's address */
+  if (!rt_entropy(s->key, sizeof s->key)) {  /* no entropy device: the clock and the state's address */
     struct timespec ts;
     clock_gettime(CLOCK_REALTIME, &ts);
     mt_seed(s, (uint32_t)(ts.tv_nsec ^ ts.tv_sec ^ (uintptr_t)s));
@@ -220,126 +224,9 @@ static double legacy_beta(MTState *s, double a, double b) {
   }
 }
 
-/* log(gamma(x)) by Stirling's series (shifted up to 7 first), the
- * coefficients B(2k) / (2k (2k - 1)): what NumPy's Poisson sampler uses. */
-static double log_gamma(double x) {
-  static const double coef[10] = {8.333333333333333e-02, -2.777777777777778e-03, 7.936507936507937e-04,
-                                  -5.952380952380952e-04, 8.417508417508418e-04, -1.917526917526918e-03,
-                                  6.410256410256410e-03, -2.955065359477124e-02, 1.796443723688307e-01,
-                                  -1.39243221690590e+00};
-  if (x == 1.0 || x == 2.0) return 0.0;
-  int64_t shift = x < 7.0 ? (int64_t)(7 - x) : 0;
-  double x0 = x + (double)shift, x2 = (1.0 / x0) * (1.0 / x0), series = coef[9];
-  for (int k = 8; k >= 0; k--) series = series * x2 + coef[k];
-  double lg = series / x0 + 0.5 * 1.8378770664093453 + (x0 - 0.5) * log(x0) - x0;
-  for (int64_t k = 1; k <= shift; k++) lg -= log(x0 -= 1.0);
-  return lg;
-}
-
-/* Hormann's transformed rejection with squeeze (PTRS), for lam >= 10. */
-static int64_t poisson_ptrs(MTState *s, double lam) {
-  double slam = sqrt(lam), loglam = log(lam), b = 0.931 + 2.53 * slam, a = -0.059 + 0.02483 * b;
-  double invalpha = 1.1239 + 1.1328 / (b - 3.4), vr = 0.9277 - 3.6224 / (b - 2);
-  for (;;) {
-    double u = next_double(s) - 0.5, v = next_double(s), us = 0.5 - fabs(u);
-    int64_t k = (int64_t)floor((2 * a / us + b) * u + lam + 0.43);
-    if (us >= 0.07 && v <= vr) return k;
-    if (k < 0 || (us < 0.013 && v > us)) continue;
-    if (log(v) + log(invalpha) - log(a / (us * us) + b) <= -lam + (double)k * loglam - log_gamma((double)k + 1))
-      return k;
-  }
-}
-
-static int64_t legacy_poisson(MTState *s, double lam) {
-  if (lam >= 10) return poisson_ptrs(s, lam);
-  if (lam == 0) return 0;
-  double limit = exp(-lam), prod = 1.0;  /* multiply uniforms until below e**-lam */
-  for (int64_t k = 0;; k++) {
-    prod *= next_double(s);
-    if (prod <= limit) return k;
-  }
-}
-
-/* Inversion from zero, restarted past a bound where the tail is negligible. */
-static int64_t binomial_inversion(MTState *s, int64_t n, double p) {
-  double q = 1.0 - p, qn = exp((double)n * log(q)), np = (double)n * p;
-  double bound = fmin((double)n, np + 10.0 * sqrt(np * q + 1));
-  int64_t x = 0;
-  double px = qn, u = next_double(s);
-  while (u > px) {
-    x++;
-    if ((double)x > bound) {
-      x = 0;
-      px = qn;
-      u = next_double(s);
-    } else {
-      u -= px;
-      px = ((double)(n - x + 1) * p * px) / ((double)x * q);
-    }
-  }
-  return x;
-}
-
-/* Stirling's correction of log(x!) in BTPE's final acceptance test. */
-static double btpe_stirling(double x) {
-  double x2 = x * x;
-  return (13680. - (462. - (132. - (99. - 140. / x2) / x2) / x2) / x2) / x / 166320.;
-}
-
-/* Kachitvichyanukul and Schmeiser's BTPE (triangle, parallelograms,
- * exponential tails) for n p > 30, p <= 1/2. */
-static int64_t binomial_btpe(MTState *s, int64_t n, double p) {
-  double r = p, q = 1.0 - r, fm = (double)n * r + r, m = floor(fm), nrq = (double)n * r * q;
-  double p1 = floor(2.195 * sqrt(nrq) - 4.6 * q) + 0.5, xm = m + 0.5, xl = xm - p1, xr = xm + p1;
-  double c = 0.134 + 20.5 / (15.3 + m), a = (fm - xl) / (fm - xl * r), laml = a * (1.0 + a / 2.0);
-  a = (xr - fm) / (xr * q);
-  double lamr = a * (1.0 + a / 2.0), p2 = p1 * (1.0 + 2.0 * c), p3 = p2 + c / laml, p4 = p3 + c / lamr;
-  for (;;) {
-    double u = next_double(s) * p4, v = next_double(s), y;
-    if (u <= p1) return (int64_t)floor(xm - p1 * v + u);  /* the triangle */
-    if (u <= p2) {  /* the parallelograms */
-      double x = xl + (u - p1) / c;
-      v = v * c + 1.0 - fabs(m - x + 0.5) / p1;
-      if (v > 1.0) continue;
-      y = floor(x);
-    } else if (u <= p3) {  /* the left tail */
-      y = floor(xl + log(v) / laml);
-      if (y < 0 || v == 0.0) continue;
-      v = v * (u - p2) * laml;
-    } else {  /* the right tail */
-      y = floor(xr - log(v) / lamr);
-      if (y > (double)n || v == 0.0) continue;
-      v = v * (u - p3) * lamr;
-    }
-    double k = fabs(y - m);
-    if (!(k > 20 && k < nrq / 2.0 - 1)) {  /* near the mode: f(y) / f(m) by its recurrence */
-      double sr = r / q, an = sr * ((double)n + 1), f = 1.0;
-      if (m < y)
-        for (double i = m + 1; i <= y; i++) f *= an / i - sr;
-      else if (m > y)
-        for (double i = y + 1; i <= m; i++) f /= an / i - sr;
-      if (v > f) continue;
-      return (int64_t)y;
-    }
-    double rho = (k / nrq) * ((k * (k / 3.0 + 0.625) + 0.16666666666666666) / nrq + 0.5), t = -k * k / (2 * nrq);
-    double lv = log(v);
-    if (lv < t - rho) return (int64_t)y;
-    if (lv > t + rho) continue;
-    double x1 = y + 1, f1 = m + 1, z = (double)n + 1 - m, w = (double)n - y + 1;
-    double bound = xm * log(f1 / x1) + ((double)n - m + 0.5) * log(z / w) + (y - m) * log(w * r / (x1 * q)) +
-                   btpe_stirling(f1) + btpe_stirling(z) + btpe_stirling(x1) + btpe_stirling(w);
-    if (lv > bound) continue;
-    return (int64_t)y;
-  }
-}
-
-static int64_t legacy_binomial(MTState *s, int64_t n, double p) {
-  if (n == 0 || p == 0.0) return 0;
-  bool flip = p > 0.5;
-  double r = flip ? 1.0 - p : p;
-  int64_t x = r * (double)n <= 30.0 ? binomial_inversion(s, n, r) : binomial_btpe(s, n, r);
-  return flip ? n - x : x;
-}
+#define DISCRETE_SRC MTState
+#define DISCRETE_UNIT(s) next_double(s)
+#include "random_discrete.h"
 
 static int64_t legacy_geometric(MTState *s, double p) {
   if (p >= 0.333333333333333333333333) {  /* search the cumulative probabilities */
@@ -382,8 +269,8 @@ static double legacy_vonmises(MTState *s, double mu, double kappa) {
 static double legacy_triangular(MTState *s, double left, double mode, double right) {
   double base = right - left, leftbase = mode - left, ratio = leftbase / base;
   double u = next_double(s);
-  if (u <= ratio) return left + sqrt(u * leftbase * base);
-  return right - sqrt((1.0 - u) * (right - mode) * base);
+  if (u <= ratio) return left + sqrt(u * (leftbase * base));  /* the products first, as NumPy's */
+  return right - sqrt((1.0 - u) * ((right - mode) * base));
 }
 
 /* A uniform in (0, 1): zero drawn again (laplace, logistic). */
@@ -439,8 +326,8 @@ static double draw(MTState *s, int32_t d, const double *p) {
 
 static int64_t draw_int(MTState *s, int32_t d, const double *p) {
   switch (d) {
-  case RD_POISSON: return legacy_poisson(s, p[0]);
-  case RD_BINOMIAL: return legacy_binomial(s, (int64_t)p[0], p[1]);
+  case RD_POISSON: return draw_poisson(s, p[0]);
+  case RD_BINOMIAL: return draw_binomial(s, (int64_t)p[0], p[1]);
   case RD_GEOMETRIC: return legacy_geometric(s, p[0]);
   default: return 0;
   }
@@ -701,66 +588,6 @@ int32_t rt_random_choice(int64_t pop, int32_t from_int, const double *p, int64_t
   return RT_OK;
 }
 
-/* ---------------------------------------------------------------- numpy.random.Generator */
-
-/* NumPy's bitgen_t (its C API, numpy/random/bitgen.h): a bit generator's
- * state and its draws, as a Generator argument hands it over. */
-typedef struct BitGen {
-  void *state;
-  uint64_t (*next_uint64)(void *st);
-  uint32_t (*next_uint32)(void *st);
-  double (*next_double)(void *st);
-  uint64_t (*next_raw)(void *st);
-} BitGen;
-
-/* Generator.random and uniform: the bit generator's doubles, as NumPy draws them. */
-int32_t rt_generator_draw(void *bitgen, int32_t d, const double *p, double *out, int64_t n) {
-  BitGen *g = bitgen;
-  if (d == RD_UNIFORM) {
-    double range = p[1] - p[0];
-    if (!isfinite(range)) {
-      rt_set_error(RT_ERR_OVERFLOW, "high - low range exceeds valid bounds");
-      return RT_ERR_OVERFLOW;
-    }
-    if (range < 0) return value_error("high - low < 0");
-    for (int64_t i = 0; i < n; i++) out[i] = p[0] + range * g->next_double(g->state);
-    return RT_OK;
-  }
-  for (int64_t i = 0; i < n; i++) out[i] = g->next_double(g->state);
-  return RT_OK;
-}
-
-/* [0, rng] by Lemire's multiply-and-reject, on 32-bit words while rng fits
- * in one: Generator.integers' draw. */
-static uint64_t bounded_lemire(BitGen *g, uint64_t rng) {
-  if (rng == 0) return 0;
-  if (rng < 0xffffffffu) {
-    uint32_t excl = (uint32_t)rng + 1;
-    uint64_t m = (uint64_t)g->next_uint32(g->state) * excl;
-    if ((uint32_t)m < excl) {
-      uint32_t threshold = (UINT32_MAX - (uint32_t)rng) % excl;
-      while ((uint32_t)m < threshold) m = (uint64_t)g->next_uint32(g->state) * excl;
-    }
-    return m >> 32;
-  }
-  if (rng == 0xffffffffu) return g->next_uint32(g->state);
-  if (rng == UINT64_MAX) return g->next_uint64(g->state);
-  uint64_t excl = rng + 1;
-  unsigned __int128 m = (unsigned __int128)g->next_uint64(g->state) * excl;
-  if ((uint64_t)m < excl) {
-    uint64_t threshold = (UINT64_MAX - rng) % excl;
-    while ((uint64_t)m < threshold) m = (unsigned __int128)g->next_uint64(g->state) * excl;
-  }
-  return (uint64_t)(m >> 64);
-}
-
-int32_t rt_generator_ints(void *bitgen, int64_t low, int64_t high, int32_t endpoint, int64_t *out, int64_t n) {
-  if (endpoint ? low > high : low >= high) return value_error(endpoint ? "low > high" : "low >= high");
-  uint64_t rng = (uint64_t)high - (uint64_t)low - !endpoint;
-  for (int64_t i = 0; i < n; i++) out[i] = (int64_t)((uint64_t)low + bounded_lemire(bitgen, rng));
-  return RT_OK;
-}
-
 void rt_register_random(void (*define)(const char *name, void *addr, void *ctx), void *ctx) {
   define("rt_random_seed", (void *)rt_random_seed, ctx);
   define("rt_random_draw", (void *)rt_random_draw, ctx);
@@ -773,4 +600,10 @@ void rt_register_random(void (*define)(const char *name, void *addr, void *ctx),
   define("rt_random_choice", (void *)rt_random_choice, ctx);
   define("rt_generator_draw", (void *)rt_generator_draw, ctx);
   define("rt_generator_ints", (void *)rt_generator_ints, ctx);
+  define("rt_generator_normal", (void *)rt_generator_normal, ctx);
+  define("rt_generator_new", (void *)rt_generator_new, ctx);
+  define("rt_generator_shuffle", (void *)rt_generator_shuffle, ctx);
+  define("rt_generator_permutation", (void *)rt_generator_permutation, ctx);
+  define("rt_generator_retain", (void *)rt_generator_retain, ctx);
+  define("rt_generator_release", (void *)rt_generator_release, ctx);
 }

@@ -72,24 +72,40 @@ static int size_ndim(Infer *in, Node *size) { return is_none(size) ? 0 : np_shap
 /* The result of ndim dimensions of elem, or elem itself when 0. */
 static const Type *drawn(const Type *elem, int ndim) { return ndim ? ty_array(elem, ndim, 'C', false) : elem; }
 
-static const Type *ty_draw(Infer *in, Node *n, const Type **args) {
-  const Draw *d = draw_of(n);
+/* The parameters and size of d's call n, from argument position first (a
+ * method's receiver is position 0): the type of the draw. */
+static const Type *typed_draw(Infer *in, Node *n, const Draw *d, int first, const Type *elem) {
   for (int i = 0; i < d->nparams; i++) {
-    Node *x = np_arg(in, n, i, d->names[i]);
+    Node *x = np_arg(in, n, first + i, d->names[i]);
     if (ty_failed(in) || !check_param(in, n, x, d->names[i])) return NULL;
     if (!x && __builtin_isnan(d->dflt[i]))
       return ty_error(in, n, "%s() missing required argument '%s'", n->bi->name, d->names[i]);
   }
-  int ndim = takes_size(d) ? size_ndim(in, np_arg(in, n, d->nparams, "size")) : 0;
+  int ndim = takes_size(d) ? size_ndim(in, np_arg(in, n, first + d->nparams, "size")) : 0;
   if (ndim < 0 || ty_failed(in)) return NULL;
-  return drawn(TYS(is_int_dist(d->dist) ? TY_I64 : TY_F64), ndim);
+  return drawn(elem, ndim);
 }
 
-/* Parameter i as a double: the argument given or its default. */
-static LLVMValueRef param(Lower *l, Node *n, const Draw *d, int i) {
-  Node *x = i < d->nparams ? np_arg_node(n, i, d->names[i]) : NULL;
+static const Type *ty_draw(Infer *in, Node *n, const Type **args) {
+  const Draw *d = draw_of(n);
+  return typed_draw(in, n, d, 0, TYS(is_int_dist(d->dist) ? TY_I64 : TY_F64));
+}
+
+/* Parameter i as a double (arguments from position first): the argument
+ * given or its default. */
+static LLVMValueRef param(Lower *l, Node *n, const Draw *d, int first, int i) {
+  Node *x = i < d->nparams ? np_arg_node(n, first + i, d->names[i]) : NULL;
   double v = __builtin_isnan(d->dflt[i]) ? 0.0 : d->dflt[i];
   return x ? lo_expr_as(l, x, TYS(TY_F64)) : LLVMConstReal(l->mod->f64, v);
+}
+
+/* The parameters, stored in a stack array of MAX_PARAMS doubles. */
+static LLVMValueRef params_in_memory(Lower *l, LLVMValueRef *v) {
+  LLVMTypeRef arr = LLVMArrayType2(l->mod->f64, MAX_PARAMS);
+  LLVMValueRef params = lo_alloca(l, arr, "random.params");
+  for (int i = 0; i < MAX_PARAMS; i++)
+    LLVMBuildStore(l->b, v[i], LLVMBuildStructGEP2(l->b, arr, params, (unsigned)i, ""));
+  return params;
 }
 
 /* The size's dimensions into shape, their product returned. */
@@ -147,14 +163,11 @@ static LLVMValueRef fast_scalar(Lower *l, int dist, LLVMValueRef *v) {
 static LLVMValueRef lo_draw(Lower *l, Node *n) {
   const Draw *d = draw_of(n);
   LLVMValueRef v[MAX_PARAMS];
-  for (int i = 0; i < MAX_PARAMS; i++) v[i] = param(l, n, d, i);
+  for (int i = 0; i < MAX_PARAMS; i++) v[i] = param(l, n, d, 0, i);
   bool scalar = n->ty->kind != TY_ARRAY;
   if (scalar && (d->dist == RD_RANDOM || d->dist == RD_PY_RANDOM || d->dist == RD_NORMAL))
     return fast_scalar(l, d->dist, v);
-  LLVMTypeRef arr = LLVMArrayType2(l->mod->f64, MAX_PARAMS);
-  LLVMValueRef params = lo_alloca(l, arr, "random.params");
-  for (int i = 0; i < MAX_PARAMS; i++)
-    LLVMBuildStore(l->b, v[i], LLVMBuildStructGEP2(l->b, arr, params, (unsigned)i, ""));
+  LLVMValueRef params = params_in_memory(l, v);
   if (!scalar) {
     DrawFill f = {d->dist, params};
     return filled_array(l, n, np_arg_node(n, d->nparams, "size"), fill_draws, &f);
@@ -278,61 +291,80 @@ static LLVMValueRef lo_getrandbits(Lower *l, Node *n) {
 
 /* ---------------------------------------------------------------- shuffle, permutation */
 
+/* numpy.random's shuffle and permutation and a Generator's: x is the
+ * first argument, after a method's receiver; the Generator's draw from
+ * its bit generator. */
+static int first_arg(const Node *n) { return n->bi->kind == BK_METHOD; }
+
 static const Type *ty_shuffle(Infer *in, Node *n, const Type **args) {
-  const Type *t = args[0];
+  int i = first_arg(n);
+  const Type *t = args[i];
+  Node *x = n->list.items[i];
   if (t->kind != TY_ARRAY || t->ndim == 0)
-    return ty_error(in, n->list.items[0], "%s(): x must be an array of at least one dimension, got %s", n->bi->name,
-                    t->name);
+    return ty_error(in, x, "%s(): x must be an array of at least one dimension, got %s", n->bi->name, t->name);
   if (t->ndim > 1 && t->layout != 'C')
-    return ty_error(in, n->list.items[0], "%s(): arrays of more than one dimension must be C-contiguous here",
-                    n->bi->name);
-  if (t->readonly) return ty_error(in, n->list.items[0], "%s(): the array is read-only", n->bi->name);
+    return ty_error(in, x, "%s(): arrays of more than one dimension must be C-contiguous here", n->bi->name);
+  if (t->readonly) return ty_error(in, x, "%s(): the array is read-only", n->bi->name);
   return TYS(TY_NONE);
 }
 
-/* The array's rows shuffled in place: items of a row's bytes, a stride apart. */
-static void shuffle_rows(Lower *l, const Type *t, LLVMValueRef a) {
+/* The array's rows shuffled in place: items of a row's bytes, a stride
+ * apart; by a Generator's bit generator (bitgen), or numpy.random's state. */
+static void shuffle_rows(Lower *l, const Type *t, LLVMValueRef a, LLVMValueRef bitgen) {
   LLVMValueRef row = const_i64(l, ty_bits(t->elem) / 8);
   for (int d = 1; d < t->ndim; d++) row = LLVMBuildMul(l->b, row, lo_arr_shape(l, a, d), "");
   LLVMValueRef stride = t->ndim > 1 ? row : lo_arr_stride(l, t, a, 0);
-  LLVMTypeRef p[4] = {l->mod->ptr, l->mod->i64, l->mod->i64, l->mod->i64};
-  LLVMValueRef args[4] = {LLVMBuildExtractValue(l->b, a, 2, ""), lo_arr_shape(l, a, 0), stride, row};
-  lo_call_fn(l, "rt_random_shuffle", void_type(l), p, args, 4);
+  LLVMTypeRef p[5] = {l->mod->ptr, l->mod->ptr, l->mod->i64, l->mod->i64, l->mod->i64};
+  LLVMValueRef args[5] = {bitgen, LLVMBuildExtractValue(l->b, a, 2, ""), lo_arr_shape(l, a, 0), stride, row};
+  if (bitgen) lo_call_fn(l, "rt_generator_shuffle", void_type(l), p, args, 5);
+  else lo_call_fn(l, "rt_random_shuffle", void_type(l), p + 1, args + 1, 4);
+}
+
+/* A method's receiver, its bit generator; NULL for numpy.random's functions. */
+static LLVMValueRef receiver(Lower *l, Node *n) { return first_arg(n) ? lo_expr(l, n->list.items[0]) : NULL; }
+
+static void done_with_receiver(Lower *l, Node *n, LLVMValueRef bitgen) {
+  if (bitgen) lo_done_with(l, n->list.items[0], bitgen);
 }
 
 static LLVMValueRef lo_shuffle(Lower *l, Node *n) {
-  Node *x = n->list.items[0];
+  LLVMValueRef bitgen = receiver(l, n);
+  Node *x = n->list.items[first_arg(n)];
   LLVMValueRef a = lo_expr(l, x);
-  shuffle_rows(l, x->ty, a);
+  shuffle_rows(l, x->ty, a, bitgen);
   lo_done_with(l, x, a);
+  done_with_receiver(l, n, bitgen);
   return LLVMGetUndef(l->mod->i8);
 }
 
-/* numpy.random.permutation(n): arange(n) shuffled; of an array: a shuffled copy. */
+/* permutation(n): arange(n) shuffled; of an array: a shuffled copy. */
 static const Type *ty_permutation(Infer *in, Node *n, const Type **args) {
-  const Type *t = args[0];
+  const Type *t = args[first_arg(n)];
   if (ty_is_int(t)) return ty_array(TYS(TY_I64), 1, 'C', false);
   if (t->kind != TY_ARRAY || t->ndim == 0)
-    return ty_error(in, n->list.items[0], "%s(): x must be an int or an array, got %s", n->bi->name, t->name);
+    return ty_error(in, n->list.items[first_arg(n)], "%s(): x must be an int or an array, got %s", n->bi->name,
+                    t->name);
   return ty_array(t->elem, t->ndim, 'C', false);
 }
 
 static LLVMValueRef lo_permutation(Lower *l, Node *n) {
-  Node *x = n->list.items[0];
-  LLVMValueRef v = lo_expr(l, x);
+  LLVMValueRef bitgen = receiver(l, n);
+  Node *x = n->list.items[first_arg(n)];
+  LLVMValueRef v = lo_expr(l, x), a;
   if (x->ty->kind != TY_ARRAY) {
-    LLVMValueRef count = lo_convert(l, v, x->ty, TYS(TY_I64));
-    lo_raise_if(l, LLVMBuildICmp(l->b, LLVMIntSLT, count, const_i64(l, 0), ""), RT_ERR_VALUE,
-                "negative dimensions are not allowed");
-    LLVMValueRef a = lo_alloc_array(l, n->ty, &count, -1);
-    LLVMTypeRef p[2] = {l->mod->ptr, l->mod->i64};
-    LLVMValueRef args[2] = {LLVMBuildExtractValue(l->b, a, 2, ""), count};
-    lo_call_fn(l, "rt_random_permutation", void_type(l), p, args, 2);
-    return a;
+    LLVMValueRef count = lo_convert(l, v, x->ty, TYS(TY_I64));  /* below 0: none, as arange's */
+    count = LLVMBuildSelect(l->b, LLVMBuildICmp(l->b, LLVMIntSLT, count, const_i64(l, 0), ""), const_i64(l, 0), count, "");
+    a = lo_alloc_array(l, n->ty, &count, -1);
+    LLVMTypeRef p[3] = {l->mod->ptr, l->mod->ptr, l->mod->i64};
+    LLVMValueRef args[3] = {bitgen, LLVMBuildExtractValue(l->b, a, 2, ""), count};
+    if (bitgen) lo_call_fn(l, "rt_generator_permutation", void_type(l), p, args, 3);
+    else lo_call_fn(l, "rt_random_permutation", void_type(l), p + 1, args + 1, 2);
+  } else {
+    a = lo_copy_array(l, n->ty, x->ty, v);
+    lo_done_with(l, x, v);
+    shuffle_rows(l, n->ty, a, bitgen);
   }
-  LLVMValueRef a = lo_copy_array(l, n->ty, x->ty, v);
-  lo_done_with(l, x, v);
-  shuffle_rows(l, n->ty, a);
+  done_with_receiver(l, n, bitgen);
   return a;
 }
 
@@ -423,73 +455,133 @@ static LLVMValueRef lo_choice(Lower *l, Node *n) {
 
 /* ---------------------------------------------------------------- numpy.random.Generator */
 
-/* rng.random(size=None), rng.uniform(low=0.0, high=1.0, size=None) and
- * rng.integers(low, high=None, size=None, endpoint=False): NumPy's draws
- * from the Generator's own bit generator (its state advances as NumPy's
- * methods advance it). A row's ival: RD_RANDOM, RD_UNIFORM, or -1 for
- * integers. Arguments count the receiver (position 0). Not flagged as
- * allocating, which would make them array methods to the table's readers:
- * the typer keeps them out of kernels itself. */
+/* A Generator's methods draw NumPy's Generator streams from its own bit
+ * generator (lib/generator.c; its state advances as NumPy's methods
+ * advance it). A distribution's row's ival is its Draw in draws[] (random,
+ * uniform, normal, standard_normal, exponential, standard_exponential,
+ * gamma, standard_gamma and the rest: its keywords are that Draw's names);
+ * integers' is -1. Arguments count the receiver
+ * (position 0). Not flagged as allocating, which would make them array
+ * methods to the table's readers: the typer keeps them out of kernels
+ * itself. */
+enum { GEN_INTEGERS = -1 };
+
 static const Type *ty_generator(Infer *in, Node *n, const Type **args) {
-  int dist = (int)n->bi->ival, nparams = dist == RD_RANDOM ? 0 : 2;
   if (ty_in_cuda(in)) return ty_error(in, n, "%s() is not supported in CUDA kernels", n->bi->name);
+  if (n->bi->ival != GEN_INTEGERS) {
+    const Draw *d = draw_of(n);
+    return typed_draw(in, n, d, 1, TYS(is_int_dist(d->dist) ? TY_I64 : TY_F64));
+  }
   const char *names[2] = {"low", "high"};
-  for (int i = 0; i < nparams; i++) {
+  for (int i = 0; i < 2; i++) {
     Node *x = np_arg(in, n, i + 1, names[i]);
     if (ty_failed(in)) return NULL;
-    if (dist < 0 && i == 0 && !x) return ty_error(in, n, "%s() missing required argument 'low'", n->bi->name);
-    if (dist < 0 && !is_none(x) && !ty_is_int(x->ty))
+    if (i == 0 && !x) return ty_error(in, n, "%s() missing required argument 'low'", n->bi->name);
+    if (!is_none(x) && !ty_is_int(x->ty))
       return ty_error(in, x, "%s(): %s must be an int, got %s", n->bi->name, names[i], x->ty->name);
-    if (dist >= 0 && !check_param(in, n, x, names[i])) return NULL;
   }
-  Node *endpoint = ty_kwarg(n, "endpoint");
+  Node *endpoint = np_arg(in, n, 5, "endpoint");
   if (endpoint && endpoint->ty->kind != TY_BOOL)
     return ty_error(in, endpoint, "%s(): endpoint must be a bool, got %s", n->bi->name, endpoint->ty->name);
-  int ndim = size_ndim(in, np_arg(in, n, nparams + 1, "size"));
-  return ndim < 0 || ty_failed(in) ? NULL : drawn(TYS(dist < 0 ? TY_I64 : TY_F64), ndim);
+  const Type *dtype = np_dtype_arg(in, n, 4, TYS(TY_I64));
+  if (dtype && !ty_is_int(dtype) && dtype->kind != TY_BOOL)
+    return ty_error(in, n, "%s(): unsupported dtype %s for integers", n->bi->name, dtype->name);
+  int ndim = size_ndim(in, np_arg(in, n, 3, "size"));
+  return ndim < 0 || ty_failed(in) ? NULL : drawn(dtype, ndim);
 }
 
 typedef struct GeneratorFill {
-  int dist;
+  int dist;  /* RD_, or GEN_INTEGERS */
   LLVMValueRef bitgen, params, low, high, endpoint;
+  const Type *elem;  /* integers': the dtype drawn */
 } GeneratorFill;
 
 static LLVMValueRef fill_generator(Lower *l, LLVMValueRef data, LLVMValueRef count, void *arg) {
   GeneratorFill *f = arg;
-  if (f->dist < 0) {
-    LLVMTypeRef p[6] = {l->mod->ptr, l->mod->i64, l->mod->i64, l->mod->i32, l->mod->ptr, l->mod->i64};
-    LLVMValueRef a[6] = {f->bitgen, f->low, f->high, f->endpoint, data, count};
-    return lo_call_fn(l, "rt_generator_ints", l->mod->i32, p, a, 6);
+  if (f->dist == GEN_INTEGERS) {
+    int bits = f->elem->kind == TY_BOOL ? 1 : ty_bits(f->elem);
+    LLVMTypeRef p[8] = {l->mod->ptr, l->mod->i64, l->mod->i64, l->mod->i32,
+                        l->mod->i32, l->mod->i32, l->mod->ptr, l->mod->i64};
+    LLVMValueRef a[8] = {f->bitgen, f->low, f->high, f->endpoint,
+                         const_i32(l, bits), const_i32(l, ty_is_signed(f->elem)), data, count};
+    return lo_call_fn(l, "rt_generator_ints", l->mod->i32, p, a, 8);
   }
   LLVMTypeRef p[5] = {l->mod->ptr, l->mod->i32, l->mod->ptr, l->mod->ptr, l->mod->i64};
   LLVMValueRef a[5] = {f->bitgen, const_i32(l, f->dist), f->params, data, count};
   return lo_call_fn(l, "rt_generator_draw", l->mod->i32, p, a, 5);
 }
 
+/* One normal, on the path a loop takes per element: the scale's check
+ * inline (NumPy's: its sign bit, so -0.0 too, NaN let through). */
+static LLVMValueRef generator_normal(Lower *l, LLVMValueRef bitgen, LLVMValueRef *v) {
+  LLVMValueRef bits = LLVMBuildBitCast(l->b, v[1], l->mod->i64, "");
+  LLVMValueRef neg = LLVMBuildAnd(l->b, LLVMBuildICmp(l->b, LLVMIntSLT, bits, const_i64(l, 0), ""),
+                                  fcmp(l, LLVMRealORD, v[1], v[1]), "");
+  lo_raise_if(l, neg, RT_ERR_VALUE, "scale < 0");
+  LLVMTypeRef p[3] = {l->mod->ptr, l->mod->f64, l->mod->f64};
+  LLVMValueRef a[3] = {bitgen, v[0], v[1]};
+  return lo_call_fn(l, "rt_generator_normal", l->mod->f64, p, a, 3);
+}
+
+/* integers' bounds: [0, low) from one, [low, high) or [low, high] from two. */
+static void integer_bounds(Lower *l, Node *n, GeneratorFill *f) {
+  Node *hi = np_arg_node(n, 2, "high"), *endpoint = np_arg_node(n, 5, "endpoint");
+  f->low = lo_expr_as(l, np_arg_node(n, 1, "low"), TYS(TY_I64));
+  f->high = is_none(hi) ? f->low : lo_expr_as(l, hi, TYS(TY_I64));
+  if (is_none(hi)) f->low = const_i64(l, 0);
+  f->endpoint = endpoint ? LLVMBuildZExt(l->b, lo_expr_as(l, endpoint, TYS(TY_BOOL)), l->mod->i32, "") : const_i32(l, 0);
+  f->params = LLVMConstNull(l->mod->ptr);
+  f->elem = n->ty->kind == TY_ARRAY ? n->ty->elem : n->ty;
+}
+
 static LLVMValueRef lo_generator(Lower *l, Node *n) {
   GeneratorFill f = {(int)n->bi->ival, lo_expr(l, n->list.items[0])};
-  int nparams = f.dist == RD_RANDOM ? 0 : 2;
-  Node *lo = nparams ? np_arg_node(n, 1, "low") : NULL, *hi = nparams ? np_arg_node(n, 2, "high") : NULL;
-  Node *endpoint = ty_kwarg(n, "endpoint");
-  f.params = LLVMConstNull(l->mod->ptr);
-  if (f.dist < 0) {
-    f.low = lo_expr_as(l, lo, TYS(TY_I64));
-    f.high = is_none(hi) ? f.low : lo_expr_as(l, hi, TYS(TY_I64));
-    if (is_none(hi)) f.low = const_i64(l, 0);
-    f.endpoint = endpoint ? LLVMBuildZExt(l->b, lo_expr_as(l, endpoint, TYS(TY_BOOL)), l->mod->i32, "") : const_i32(l, 0);
-  } else if (nparams) {
-    LLVMTypeRef arr = LLVMArrayType2(l->mod->f64, 2);
-    f.params = lo_alloca(l, arr, "generator.params");
-    for (int i = 0; i < 2; i++) {
-      Node *x = i ? hi : lo;
-      LLVMValueRef v = x ? lo_expr_as(l, x, TYS(TY_F64)) : LLVMConstReal(l->mod->f64, i);
-      LLVMBuildStore(l->b, v, LLVMBuildStructGEP2(l->b, arr, f.params, (unsigned)i, ""));
+  const Draw *d = f.dist == GEN_INTEGERS ? NULL : draw_of(n);
+  int nparams = d ? d->nparams : 2;
+  if (d) {
+    LLVMValueRef v[MAX_PARAMS];
+    for (int i = 0; i < MAX_PARAMS; i++) v[i] = param(l, n, d, 1, i);
+    f.dist = d->dist;
+    if (n->ty->kind != TY_ARRAY && f.dist == RD_NORMAL) {
+      LLVMValueRef r = generator_normal(l, f.bitgen, v);
+      lo_done_with(l, n->list.items[0], f.bitgen);
+      return r;
     }
+    f.params = params_in_memory(l, v);
+  } else {
+    integer_bounds(l, n, &f);
   }
-  if (n->ty->kind == TY_ARRAY) return filled_array(l, n, np_arg_node(n, nparams + 1, "size"), fill_generator, &f);
-  LLVMValueRef out = lo_alloca(l, l->mod->i64, "generator.out");
-  lo_check_status(l, fill_generator(l, out, const_i64(l, 1), &f));
-  return lo_load_scalar(l, n->ty, out);
+  LLVMValueRef r;
+  if (n->ty->kind == TY_ARRAY) {
+    r = filled_array(l, n, np_arg_node(n, nparams + 1, "size"), fill_generator, &f);
+  } else {
+    LLVMValueRef out = lo_alloca(l, l->mod->i64, "generator.out");
+    lo_check_status(l, fill_generator(l, out, const_i64(l, 1), &f));
+    r = lo_load_scalar(l, n->ty, out);
+  }
+  lo_done_with(l, n->list.items[0], f.bitgen);  /* a Generator made for this call released */
+  return r;
+}
+
+/* numpy.random.default_rng(seed=None): a PCG64 Generator of compiled
+ * code's own, seeded from an int as NumPy seeds it (so its stream is
+ * default_rng(seed)'s in Python), or from the system's entropy. */
+static const Type *ty_default_rng(Infer *in, Node *n, const Type **args) {
+  Node *s = np_arg(in, n, 0, "seed");
+  if (ty_failed(in)) return NULL;
+  if (!is_none(s) && !ty_is_int(s->ty))
+    return ty_error(in, s, "%s(): the seed must be an int or None in compiled code, got %s", n->bi->name, s->ty->name);
+  return TYS(TY_GENERATOR);
+}
+
+static LLVMValueRef lo_default_rng(Lower *l, Node *n) {
+  Node *s = np_arg_node(n, 0, "seed");
+  bool fresh = is_none(s);
+  LLVMValueRef out = lo_alloca(l, l->mod->ptr, "generator.new");
+  LLVMTypeRef p[3] = {l->mod->i64, l->mod->i32, l->mod->ptr};
+  LLVMValueRef a[3] = {fresh ? const_i64(l, 0) : lo_expr_as(l, s, TYS(TY_I64)), const_i32(l, fresh), out};
+  lo_check_status(l, lo_call_fn(l, "rt_generator_new", l->mod->i32, p, a, 3));
+  return LLVMBuildLoad2(l->b, l->mod->ptr, out, "");
 }
 
 /* ---------------------------------------------------------------- the rows */
@@ -497,9 +589,16 @@ static LLVMValueRef lo_generator(Lower *l, Node *n) {
 static const char *const no_kw[] = {NULL};
 static const char *const ints_kw[] = {"low", "high", "size", NULL};
 static const char *const choice_kw[] = {"size", "replace", "p", NULL};
+static const char *const seed_kw[] = {"seed", NULL};
 static const char *const gen_random_kw[] = {"size", NULL};
 static const char *const gen_uniform_kw[] = {"low", "high", "size", NULL};
-static const char *const gen_integers_kw[] = {"low", "high", "size", "endpoint", NULL};
+static const char *const gen_integers_kw[] = {"low", "high", "size", "dtype", "endpoint", NULL};
+static const char *const gen_normal_kw[] = {"loc", "scale", "size", NULL};
+static const char *const gen_exponential_kw[] = {"scale", "size", NULL};
+static const char *const gen_gamma_kw[] = {"shape", "scale", "size", NULL};
+static const char *const gen_standard_gamma_kw[] = {"shape", "size", NULL};
+static const char *const gen_poisson_kw[] = {"lam", "size", NULL};
+static const char *const gen_binomial_kw[] = {"n", "p", "size", NULL};
 
 #define FLAGS (BF_ALLOCATES | BF_RAISES | BF_NONE)
 #define NP_DRAW(name, spec, most)                                                                     \
@@ -509,6 +608,8 @@ static const char *const gen_integers_kw[] = {"low", "high", "size", "endpoint",
   {"random." name, "random", name, BK_FUNCTION, 0, least, most, draws[spec].names, FLAGS, spec, 0, ty_draw, \
    lo_draw}
 #define GENERATOR_FLAGS (BF_RAISES | BF_NONE)
+#define GEN_ROW(name, least, most, kw, ival) \
+  {"Generator." name, NULL, name, BK_METHOD, TY_GENERATOR, least, most, kw, GENERATOR_FLAGS, ival, 0, ty_generator, lo_generator}
 #define ROW(module, name, least, most, kw, ival, type, lower) \
   {module "." name, module, name, BK_FUNCTION, 0, least, most, kw, FLAGS, ival, 0, type, lower}
 
@@ -545,6 +646,7 @@ const Builtin bi_random[] = {
   ROW("numpy.random", "choice", 1, 4, choice_kw, 0, ty_choice, lo_choice),
   ROW("numpy.random", "shuffle", 1, 1, no_kw, 0, ty_shuffle, lo_shuffle),
   ROW("numpy.random", "permutation", 1, 1, no_kw, 0, ty_permutation, lo_permutation),
+  ROW("numpy.random", "default_rng", 0, 1, seed_kw, 0, ty_default_rng, lo_default_rng),
   ROW("random", "seed", 0, 1, no_kw, SEED_PYTHON, ty_seed, lo_seed),
   PY_DRAW("random", 22, 0, 0),
   PY_DRAW("uniform", 23, 0, 2),
@@ -554,11 +656,30 @@ const Builtin bi_random[] = {
   ROW("random", "randint", 0, 2, no_kw, RI_PY_RANDINT, ty_ints, lo_ints),
   ROW("random", "randrange", 0, 2, no_kw, RI_PY_RANDRANGE, ty_ints, lo_ints),
   ROW("random", "getrandbits", 1, 1, no_kw, 0, ty_getrandbits, lo_getrandbits),
-  {"Generator.random", NULL, "random", BK_METHOD, TY_GENERATOR, 0, 1, gen_random_kw, GENERATOR_FLAGS, RD_RANDOM, 0,
-   ty_generator, lo_generator},
-  {"Generator.uniform", NULL, "uniform", BK_METHOD, TY_GENERATOR, 0, 3, gen_uniform_kw, GENERATOR_FLAGS, RD_UNIFORM, 0,
-   ty_generator, lo_generator},
-  {"Generator.integers", NULL, "integers", BK_METHOD, TY_GENERATOR, 0, 3, gen_integers_kw, GENERATOR_FLAGS, -1, 0,
-   ty_generator, lo_generator},
+  GEN_ROW("random", 0, 1, gen_random_kw, 0),
+  GEN_ROW("uniform", 0, 3, gen_uniform_kw, 1),
+  GEN_ROW("normal", 0, 3, gen_normal_kw, 2),
+  GEN_ROW("standard_normal", 0, 1, gen_random_kw, 3),
+  GEN_ROW("exponential", 0, 2, gen_exponential_kw, 4),
+  GEN_ROW("standard_exponential", 0, 1, gen_random_kw, 5),
+  GEN_ROW("gamma", 0, 3, gen_gamma_kw, 6),
+  GEN_ROW("standard_gamma", 0, 2, gen_standard_gamma_kw, 7),
+  GEN_ROW("chisquare", 0, 2, draws[9].names, 9),
+  GEN_ROW("lognormal", 0, 3, draws[10].names, 10),
+  GEN_ROW("laplace", 0, 3, draws[11].names, 11),
+  GEN_ROW("logistic", 0, 3, draws[12].names, 12),
+  GEN_ROW("gumbel", 0, 3, draws[13].names, 13),
+  GEN_ROW("pareto", 0, 2, draws[14].names, 14),
+  GEN_ROW("rayleigh", 0, 2, draws[15].names, 15),
+  GEN_ROW("weibull", 0, 2, draws[16].names, 16),
+  GEN_ROW("triangular", 0, 4, draws[17].names, 17),
+  GEN_ROW("geometric", 0, 2, draws[21].names, 21),
+  GEN_ROW("poisson", 0, 2, gen_poisson_kw, 19),
+  GEN_ROW("binomial", 0, 3, gen_binomial_kw, 20),
+  GEN_ROW("integers", 0, 5, gen_integers_kw, GEN_INTEGERS),
+  {"Generator.shuffle", NULL, "shuffle", BK_METHOD, TY_GENERATOR, 1, 1, no_kw, GENERATOR_FLAGS, 0, 0, ty_shuffle,
+   lo_shuffle},
+  {"Generator.permutation", NULL, "permutation", BK_METHOD, TY_GENERATOR, 1, 1, no_kw, GENERATOR_FLAGS, 0, 0,
+   ty_permutation, lo_permutation},
   BI_END,
 };

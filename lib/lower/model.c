@@ -148,6 +148,12 @@ static void record_store(Lower *l, const Type *t, LLVMValueRef p, LLVMValueRef v
   LLVMBuildMemCpy(l->b, p, 1, v, 1, const_i64(l, (long long)t->size));
 }
 
+/* A Generator made in compiled code is counted; an argument's counts are
+ * no-ops (the runtime tells them apart). */
+static void generator_refcount(Lower *l, const Type *t, LLVMValueRef v, bool inc) {
+  lo_call_fn(l, inc ? "rt_generator_retain" : "rt_generator_release", void_type(l), &l->mod->ptr, &v, 1);
+}
+
 #define INT_MODEL {int_value, same_storage, plain_load, plain_store, NULL}
 #define FLOAT_MODEL {float_value, same_storage, plain_load, plain_store, NULL}
 #define NO_VALUE {byte, byte, no_load, no_store, NULL}
@@ -165,7 +171,7 @@ static const Model models[TY_COUNT] = {
   [TY_OPTIONAL] = {optional_value, optional_storage, optional_load, optional_store, optional_refcount},
   [TY_LIST] = {ptr_value, ptr_value, plain_load, plain_store, lo_container_refcount},
   [TY_DICT] = {ptr_value, ptr_value, plain_load, plain_store, lo_container_refcount},
-  [TY_GENERATOR] = {ptr_value, ptr_value, plain_load, plain_store, NULL},  /* borrowed from the argument */
+  [TY_GENERATOR] = {ptr_value, ptr_value, plain_load, plain_store, generator_refcount},
   [TY_RECORD] = {ptr_value, record_storage, record_load, record_store, NULL},
   [TY_STR] = {ptr_value, ptr_value, plain_load, plain_store, lo_str_refcount},
 };

@@ -1,0 +1,131 @@
+/* random_discrete.h — NumPy's Poisson and binomial samplers, shared by
+ * numpy.random's legacy functions (lib/random.c, over its Mersenne
+ * Twister) and a Generator's methods (lib/generator.c, over its bit
+ * generator), which draw them alike from their uniforms. The includer
+ * defines DISCRETE_SRC, the type of its source of uniforms, and
+ * DISCRETE_UNIT(s), a double of [0, 1) from it.
+ */
+#ifndef DISCRETE_SRC
+#error "define DISCRETE_SRC and DISCRETE_UNIT before including random_discrete.h"
+#endif
+
+/* log(gamma(x)) by Stirling's series (shifted up to 7 first), the
+ * coefficients B(2k) / (2k (2k - 1)): what NumPy's Poisson sampler uses. */
+static double log_gamma(double x) {
+  static const double coef[10] = {8.333333333333333e-02, -2.777777777777778e-03, 7.936507936507937e-04,
+                                  -5.952380952380952e-04, 8.417508417508418e-04, -1.917526917526918e-03,
+                                  6.410256410256410e-03, -2.955065359477124e-02, 1.796443723688307e-01,
+                                  -1.39243221690590e+00};
+  if (x == 1.0 || x == 2.0) return 0.0;
+  int64_t shift = x < 7.0 ? (int64_t)(7 - x) : 0;
+  double x0 = x + (double)shift, x2 = (1.0 / x0) * (1.0 / x0), series = coef[9];
+  for (int k = 8; k >= 0; k--) series = series * x2 + coef[k];
+  double lg = series / x0 + 0.5 * 1.8378770664093453 + (x0 - 0.5) * log(x0) - x0;
+  for (int64_t k = 1; k <= shift; k++) lg -= log(x0 -= 1.0);
+  return lg;
+}
+
+/* Hormann's transformed rejection with squeeze (PTRS), for lam >= 10. */
+static int64_t poisson_ptrs(DISCRETE_SRC *s, double lam) {
+  double slam = sqrt(lam), loglam = log(lam), b = 0.931 + 2.53 * slam, a = -0.059 + 0.02483 * b;
+  double invalpha = 1.1239 + 1.1328 / (b - 3.4), vr = 0.9277 - 3.6224 / (b - 2);
+  for (;;) {
+    double u = DISCRETE_UNIT(s) - 0.5, v = DISCRETE_UNIT(s), us = 0.5 - fabs(u);
+    int64_t k = (int64_t)floor((2 * a / us + b) * u + lam + 0.43);
+    if (us >= 0.07 && v <= vr) return k;
+    if (k < 0 || (us < 0.013 && v > us)) continue;
+    if (log(v) + log(invalpha) - log(a / (us * us) + b) <= -lam + (double)k * loglam - log_gamma((double)k + 1))
+      return k;
+  }
+}
+
+static int64_t draw_poisson(DISCRETE_SRC *s, double lam) {
+  if (lam >= 10) return poisson_ptrs(s, lam);
+  if (lam == 0) return 0;
+  double limit = exp(-lam), prod = 1.0;  /* multiply uniforms until below e**-lam */
+  for (int64_t k = 0;; k++) {
+    prod *= DISCRETE_UNIT(s);
+    if (prod <= limit) return k;
+  }
+}
+
+/* Inversion from zero, restarted past a bound where the tail is negligible. */
+static int64_t binomial_inversion(DISCRETE_SRC *s, int64_t n, double p) {
+  double q = 1.0 - p, qn = exp((double)n * log(q)), np = (double)n * p;
+  double bound = fmin((double)n, np + 10.0 * sqrt(np * q + 1));
+  int64_t x = 0;
+  double px = qn, u = DISCRETE_UNIT(s);
+  while (u > px) {
+    x++;
+    if ((double)x > bound) {
+      x = 0;
+      px = qn;
+      u = DISCRETE_UNIT(s);
+    } else {
+      u -= px;
+      px = ((double)(n - x + 1) * p * px) / ((double)x * q);
+    }
+  }
+  return x;
+}
+
+/* Stirling's correction of log(x!) in BTPE's final acceptance test. */
+static double btpe_stirling(double x) {
+  double x2 = x * x;
+  return (13680. - (462. - (132. - (99. - 140. / x2) / x2) / x2) / x2) / x / 166320.;
+}
+
+/* Kachitvichyanukul and Schmeiser's BTPE (triangle, parallelograms,
+ * exponential tails) for n p > 30, p <= 1/2. */
+static int64_t binomial_btpe(DISCRETE_SRC *s, int64_t n, double p) {
+  double r = p, q = 1.0 - r, fm = (double)n * r + r, m = floor(fm), nrq = (double)n * r * q;
+  double p1 = floor(2.195 * sqrt(nrq) - 4.6 * q) + 0.5, xm = m + 0.5, xl = xm - p1, xr = xm + p1;
+  double c = 0.134 + 20.5 / (15.3 + m), a = (fm - xl) / (fm - xl * r), laml = a * (1.0 + a / 2.0);
+  a = (xr - fm) / (xr * q);
+  double lamr = a * (1.0 + a / 2.0), p2 = p1 * (1.0 + 2.0 * c), p3 = p2 + c / laml, p4 = p3 + c / lamr;
+  for (;;) {
+    double u = DISCRETE_UNIT(s) * p4, v = DISCRETE_UNIT(s), y;
+    if (u <= p1) return (int64_t)floor(xm - p1 * v + u);  /* the triangle */
+    if (u <= p2) {  /* the parallelograms */
+      double x = xl + (u - p1) / c;
+      v = v * c + 1.0 - fabs(m - x + 0.5) / p1;
+      if (v > 1.0) continue;
+      y = floor(x);
+    } else if (u <= p3) {  /* the left tail */
+      y = floor(xl + log(v) / laml);
+      if (y < 0 || v == 0.0) continue;
+      v = v * (u - p2) * laml;
+    } else {  /* the right tail */
+      y = floor(xr - log(v) / lamr);
+      if (y > (double)n || v == 0.0) continue;
+      v = v * (u - p3) * lamr;
+    }
+    double k = fabs(y - m);
+    if (!(k > 20 && k < nrq / 2.0 - 1)) {  /* near the mode: f(y) / f(m) by its recurrence */
+      double sr = r / q, an = sr * ((double)n + 1), f = 1.0;
+      if (m < y)
+        for (double i = m + 1; i <= y; i++) f *= an / i - sr;
+      else if (m > y)
+        for (double i = y + 1; i <= m; i++) f /= an / i - sr;
+      if (v > f) continue;
+      return (int64_t)y;
+    }
+    double rho = (k / nrq) * ((k * (k / 3.0 + 0.625) + 0.16666666666666666) / nrq + 0.5), t = -k * k / (2 * nrq);
+    double lv = log(v);
+    if (lv < t - rho) return (int64_t)y;
+    if (lv > t + rho) continue;
+    double x1 = y + 1, f1 = m + 1, z = (double)n + 1 - m, w = (double)n - y + 1;
+    double bound = xm * log(f1 / x1) + ((double)n - m + 0.5) * log(z / w) + (y - m) * log(w * r / (x1 * q)) +
+                   btpe_stirling(f1) + btpe_stirling(z) + btpe_stirling(x1) + btpe_stirling(w);
+    if (lv > bound) continue;
+    return (int64_t)y;
+  }
+}
+
+static int64_t draw_binomial(DISCRETE_SRC *s, int64_t n, double p) {
+  if (n == 0 || p == 0.0) return 0;
+  bool flip = p > 0.5;
+  double r = flip ? 1.0 - p : p;
+  int64_t x = r * (double)n <= 30.0 ? binomial_inversion(s, n, r) : binomial_btpe(s, n, r);
+  return flip ? n - x : x;
+}
