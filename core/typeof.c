@@ -179,6 +179,7 @@ static const Type *typeof_depth(PyObject *o, int depth) {
   if (t == &PyUnicode_Type) return depth ? NULL : &core_plain[TY_STR];  /* not inside tuples (unboxed alone) */
   if (t == &PyArray_Type || (PyArray_Check(o) && indexes_plainly(t))) return array_type((PyArrayObject *)o);
   if (PyArray_Check(o)) return NULL;
+  if (t == &PySet_Type) return depth ? NULL : typed_set_typeof(o);
   const Type *typed = typed_typeof(o);
   if (typed) return typed;
   if (disp_is_generator(o)) return &core_plain[TY_GENERATOR];

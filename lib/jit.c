@@ -432,6 +432,7 @@ EXPORT const RucheyAPI *ruchey_api(void) {
     .list = ty_list,
     .dict = ty_dict,
     .record = ty_record,
+    .set = ty_set_of,
   };
   return &api;
 }

@@ -474,6 +474,11 @@ static LLVMValueRef lo_update(Lower *l, Node *n) {
   return LLVMGetUndef(l->mod->i8);
 }
 
+/* What sets.c shares: a set is a dict of its items to nothing. */
+LLVMValueRef lo_dict_new(Lower *l, const Type *t) { return new_dict(l, t); }
+LLVMValueRef lo_dict_key_bits(Lower *l, const Type *d, LLVMValueRef k, const Type *kt) { return key_bits(l, d, k, kt); }
+LLVMValueRef lo_dict_insert(Lower *l, const Type *t, LLVMValueRef d, LLVMValueRef bits) { return insert(l, t, d, bits); }
+
 /* dict(): an empty dict, as {} */
 static const Type *ty_dict_call(Infer *in, Node *n, const Type **args) { return ty_dict_literal(in, n, args); }
 
