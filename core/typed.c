@@ -641,6 +641,7 @@ PyObject *typed_refusal(PyObject *o) {
                                 "not supported): pass a ruchey.typed.List, e.g. typed.List(items)");
   if (PyDict_Check(o))
     return PyUnicode_FromString("is a Python dict, which compiled code does not take: pass a ruchey.typed.Dict");
+  if (PyFrozenSet_Check(o)) return PyUnicode_FromString("is a frozenset, which compiled code does not take: pass a set");
   if (PyAnySet_Check(o) && !PySet_GET_SIZE(o))
     return PyUnicode_FromString("is an empty set, whose item type is unknown: compiled code takes sets of numbers, "
                                 "bools or str");
