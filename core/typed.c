@@ -734,10 +734,15 @@ PyObject *typed_box(const Type *t, void *c) {
  * new RtDict for the call, and the set made equal to it after the call
  * (typed_set_reflect), so that what compiled code adds or removes is seen. */
 
-/* The item kind of a Python item: bool, int64, float64, str; -1 for others. */
+/* The item kind of a Python item: bool, int64, float64, str, a NumPy
+ * scalar's; -1 for others. */
 static int set_item_kind(PyObject *o) {
-  return PyUnicode_CheckExact(o) ? TY_STR : PyBool_Check(o) ? TY_BOOL : PyLong_CheckExact(o) ? TY_I64
-         : PyFloat_CheckExact(o) ? TY_F64 : -1;
+  if (PyUnicode_CheckExact(o)) return TY_STR;
+  if (PyBool_Check(o)) return TY_BOOL;
+  if (PyLong_CheckExact(o)) return TY_I64;
+  if (PyFloat_CheckExact(o)) return TY_F64;
+  const Type *t = disp_typeof(o);
+  return t && ty_is_scalar(t) && !ty_is_complex(t) && t->kind != TY_F16 ? (int)t->kind : -1;
 }
 
 /* set(item), its item type the first item's (checked against the others

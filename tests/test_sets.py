@@ -294,6 +294,38 @@ def test_python_sets_in_and_changes_written_back(seed):
     assert t == {"new", "b"}
 
 
+def passthrough(s):
+    t = s
+    t.add(5)
+    return s
+
+
+def test_a_set_argument_returned_is_a_python_set_with_the_changes():
+    s = {1, 2}
+    got = njit(passthrough)(s)
+    assert got == {1, 2, 5} and s == {1, 2, 5} and type(got) is set
+
+
+def test_sets_of_numpy_scalars_pass_as_their_type():
+    same(count_in, {np.int32(3), np.int32(-4)}, -5, 5)
+    same(count_in, {np.float32(0.5), np.float32(2.0)}, -3, 3)
+    with pytest.raises(TypeError, match="one type"):
+        njit(length)({np.int32(3), 4})
+
+
+def probe(a, x):
+    return x in set(a)
+
+
+def test_in_compares_numbers_of_other_widths_by_value():
+    a = np.array([3, -4], np.int32)
+    for x in (3, -4, 2**32 + 3, 5):
+        assert njit(probe)(a, x) == (x in set(a.tolist()))
+    f = np.array([0.5, 2.0], np.float32)
+    for x in (2, 0, 3):
+        assert njit(probe)(f, x) == (x in set(f.tolist()))
+
+
 def test_sets_returned_are_python_sets():
     same(made, 30)
     same(made_strs)

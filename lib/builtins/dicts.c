@@ -351,6 +351,14 @@ LLVMValueRef lo_dict_contains(Lower *l, Node *n) {
   LLVMValueRef kv = lo_expr(l, k), d = lo_expr(l, x), r;
   if (!x->ty->nfields) {
     r = const_bool(l, false);
+  } else if (!ty_container_fits(key_of(x->ty), k->ty) && ty_is_int(k->ty) &&
+             (ty_is_int(key_of(x->ty)) || ty_is_float(key_of(x->ty)))) {
+    /* an int64 in a dict of int32 or float32 keys: there where it equals one (as float64, a float key's bits) */
+    const Type *key = key_of(x->ty);
+    LLVMValueRef exact = ty_is_float(key) ? const_bool(l, true)
+                         : lo_compare_values(l, OP_EQ, lo_convert(l, kv, k->ty, key), key, kv, k->ty);
+    LLVMValueRef found = LLVMBuildIsNotNull(l->b, lookup(l, d, key_bits(l, x->ty, kv, k->ty)), "");
+    r = LLVMBuildAnd(l->b, exact, found, "");
   } else if (!ty_container_fits(key_of(x->ty), k->ty)) {  /* 1.5 in a dict of ints: no such key */
     r = const_bool(l, false);
   } else {

@@ -55,7 +55,7 @@ static const Type *ty_set_literal(Infer *in, Node *n, const Type **args) {
 /* s[k] is not Python; only the frontend's iteration (for x in s) indexes a set. */
 const Type *ty_set_index(Infer *in, Node *n, const Type *s) {
   if (!n->str) return ty_error(in, n, "'set' object is not subscriptable");
-  return ty_dict_index(in, n, s);
+  return set_known(in, n, s) ? ty_dict_index(in, n, s) : NULL;
 }
 
 /* Two sets of one item type (or an empty one yet untyped): the typed one. */
