@@ -197,6 +197,7 @@ PyObject *disp_box(const Type *t, char *p) {
   case TY_OPTIONAL: return p[t->elem->size] ? disp_box(t->elem, p) : Py_NewRef(Py_None);  /* the flag follows the value */
   case TY_LIST: case TY_DICT: return typed_box(t, *(void **)p);
   case TY_GENERATOR: return disp_box_generator(p, NULL, 0);
+  case TY_SET: return typed_set_box(t, *(void **)p);
   case TY_STR: {
     RtStr *s = *(RtStr **)p;
     PyObject *o = PyUnicode_FromKindAndData(PyUnicode_4BYTE_KIND, s->data, (Py_ssize_t)s->len);
@@ -346,6 +347,7 @@ int disp_unbox(PyObject *o, const Type *t, Slot *slot, RtArray *arr, void **arg)
     slot->u = (uint64_t)(uintptr_t)s;
     return 0;
   }
+  if (t->kind == TY_SET) return typed_set_unbox(o, t, slot);  /* a new RtDict, released after the call (disp_release_strings) */
   if (ty_is_container(t)) {  /* borrowed: the object holds it for the call */
     slot->u = (uint64_t)(uintptr_t)typed_container(o);
     return 0;
@@ -379,9 +381,17 @@ int disp_unbox(PyObject *o, const Type *t, Slot *slot, RtArray *arr, void **arg)
   return unbox_converted(o, t, slot);
 }
 
-void disp_release_strings(const Type *const *types, Slot *slots, int n) {
-  for (int i = 0; i < n; i++)
+/* After a call (args given) or a failed unboxing (args NULL): the strs and
+ * sets made for the arguments released, the sets first written back into
+ * the Python sets they came from. */
+void disp_release_strings(const Type *const *types, Slot *slots, int n, PyObject *const *args) {
+  for (int i = 0; i < n; i++) {
     if (types[i]->kind == TY_STR) rt_str_release((RtStr *)(uintptr_t)slots[i].u);
+    if (types[i]->kind != TY_SET) continue;
+    RtDict *d = (RtDict *)(uintptr_t)slots[i].u;
+    if (!args) rt_dict_release(d);
+    else if (typed_set_reflect(args[i], d) < 0) PyErr_WriteUnraisable(args[i]);
+  }
 }
 
 /* ---------------------------------------------------------------- errors */

@@ -17,6 +17,7 @@
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 
+#include "containers.h"
 #include "ruchey.h"
 
 #define MAX_ARGS 32
@@ -140,9 +141,14 @@ const Type *typed_typeof(PyObject *o);
 PyObject *typed_refusal(PyObject *o);
 void *typed_container(PyObject *o);
 PyObject *typed_box(const Type *t, void *c);
+/* Python sets (Numba's reflected sets): copied in, written back after the call */
+const Type *typed_set_typeof(PyObject *o);
+int typed_set_unbox(PyObject *o, const Type *t, Slot *slot);
+PyObject *typed_set_box(const Type *t, RtDict *d);
+int typed_set_reflect(PyObject *o, RtDict *d);
 int typed_add_to_module(PyObject *m);
 /* The str arguments among the first n unboxed into slots, released. */
-void disp_release_strings(const Type *const *types, Slot *slots, int n);
+void disp_release_strings(const Type *const *types, Slot *slots, int n, PyObject *const *args);
 /* A result in its storage layout as a Python object (a new reference;
  * the result's own references, to strings, are released). */
 PyObject *disp_box(const Type *t, char *p);

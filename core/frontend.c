@@ -1006,10 +1006,14 @@ static PyObject *comprehension_loops(PyObject *e, PyObject *gens, PyObject *inne
   return body;
 }
 
-/* [elt for ...] and {k: v for ...}: a hidden variable made empty, filled
- * by loops that run before the statement holding the comprehension (its
- * names are the function's, where Python gives them a scope of their own). */
-static Node *fe_comprehension(Fe *fe, PyObject *e, bool dict) {
+enum { COMP_LIST, COMP_DICT, COMP_SET };
+
+/* [elt for ...], {k: v for ...} and {elt for ...}: a hidden variable made
+ * empty, filled by loops that run before the statement holding the
+ * comprehension (its names are the function's, where Python gives them a
+ * scope of their own). */
+static Node *fe_comprehension(Fe *fe, PyObject *e, int kind) {
+  bool dict = kind == COMP_DICT;
   char name[32];
   snprintf(name, sizeof name, "$comp%d", fe->ntemps++);
   int var = add_var(fe, name);
@@ -1031,7 +1035,8 @@ static Node *fe_comprehension(Fe *fe, PyObject *e, bool dict) {
     Py_DECREF(key); Py_DECREF(value); Py_XDECREF(store);
   } else if (result) {
     PyObject *elt = field(e, "elt");
-    PyObject *method = ast_node("Attribute", Py_BuildValue("{s:O,s:s,s:O}", "value", result, "attr", "append", "ctx", load), e);
+    const char *add = kind == COMP_SET ? "add" : "append";
+    PyObject *method = ast_node("Attribute", Py_BuildValue("{s:O,s:s,s:O}", "value", result, "attr", add, "ctx", load), e);
     PyObject *call = method ? ast_node("Call", Py_BuildValue("{s:N,s:[O],s:[]}", "func", method, "args", elt, "keywords"), e) : NULL;
     inner = call ? ast_node("Expr", Py_BuildValue("{s:N}", "value", call), e) : NULL;
     Py_DECREF(elt);
@@ -1048,7 +1053,7 @@ static Node *fe_comprehension(Fe *fe, PyObject *e, bool dict) {
   Node *init = new_node(fe, N_ASSIGN, e);
   init->lhs = new_node(fe, N_VAR, e);
   init->lhs->var = var;
-  init->rhs = call_node(fe, e, dict ? "dict literal" : "list literal", NULL, 0);
+  init->rhs = call_node(fe, e, dict ? "dict literal" : kind == COMP_SET ? "set literal" : "list literal", NULL, 0);
   add_pre(fe, init);
   add_pre(fe, loop);
   Node *use = new_node(fe, N_VAR, e);
@@ -1056,8 +1061,46 @@ static Node *fe_comprehension(Fe *fe, PyObject *e, bool dict) {
   return use;
 }
 
+/* {a, b, c}: the builtin "set literal" of the items. */
+static Node *fe_set(Fe *fe, PyObject *e) {
+  PyObject *elts = field(e, "elts");
+  NodeList items;
+  Node *n = fe_exprs(fe, elts, &items) ? call_node(fe, e, "set literal", items.items, items.len) : NULL;
+  Py_DECREF(elts);
+  return n;
+}
+
+static bool calls_builtin(Fe *fe, PyObject *e, const char *name);
+
+/* set() is an empty set; set(x) the comprehension {v for v in x}, so that
+ * it takes whatever a for loop walks. */
+static Node *fe_set_call(Fe *fe, PyObject *e) {
+  PyObject *args = field(e, "args"), *kws = field(e, "keywords");
+  Py_ssize_t n = PyList_GET_SIZE(args);
+  Node *r = NULL;
+  if (PyList_GET_SIZE(kws) || n > 1) {
+    r = fe_error(fe, e, "set() takes at most one argument, and no keywords");
+  } else if (!n) {
+    r = call_node(fe, e, "set literal", NULL, 0);
+  } else {
+    char name[32];
+    snprintf(name, sizeof name, "$item%d", fe->ntemps++);
+    PyObject *load = ast_node("Load", PyDict_New(), e), *store = ast_node("Store", PyDict_New(), e);
+    PyObject *elt = load ? ast_node("Name", Py_BuildValue("{s:s,s:O}", "id", name, "ctx", load), e) : NULL;
+    PyObject *target = store ? ast_node("Name", Py_BuildValue("{s:s,s:O}", "id", name, "ctx", store), e) : NULL;
+    PyObject *gen = elt && target ? ast_node("comprehension", Py_BuildValue("{s:O,s:O,s:[],s:i}", "target", target, "iter",
+                                             PyList_GET_ITEM(args, 0), "ifs", "is_async", 0), e) : NULL;
+    PyObject *comp = gen ? ast_node("SetComp", Py_BuildValue("{s:O,s:[O]}", "elt", elt, "generators", gen), e) : NULL;
+    r = comp ? fe_comprehension(fe, comp, COMP_SET) : NULL;
+    if (!comp && !fe->diag->kind) fe_error(fe, e, "cannot read this set() call");
+    Py_XDECREF(load); Py_XDECREF(store); Py_XDECREF(elt); Py_XDECREF(target); Py_XDECREF(gen); Py_XDECREF(comp);
+  }
+  Py_DECREF(args); Py_DECREF(kws);
+  return r;
+}
+
 static const struct { const char *kind, *what; } unsupported_exprs[] = {
-  {"Set", "sets"}, {"SetComp", "set comprehensions"}, {"GeneratorExp", "generator expressions"},
+  {"GeneratorExp", "generator expressions"},
   {"Await", "await"},
   {"Yield", "generators (yield)"}, {"YieldFrom", "generators (yield from)"},
   {"NamedExpr", "the walrus operator"}, {"Starred", "starred expressions"},
@@ -1074,15 +1117,17 @@ Node *fe_expr(Fe *fe, PyObject *e) {
   if (!strcmp(k, "Compare")) return fe_compare(fe, e);
   if (!strcmp(k, "BoolOp")) return fe_boolop(fe, e);
   if (!strcmp(k, "IfExp")) return fe_ifexp(fe, e);
-  if (!strcmp(k, "Call")) return fe_call(fe, e);
+  if (!strcmp(k, "Call")) return calls_builtin(fe, e, "set") ? fe_set_call(fe, e) : fe_call(fe, e);
   if (!strcmp(k, "Subscript")) return fe_subscript(fe, e);
   if (!strcmp(k, "Attribute")) return fe_attribute(fe, e);
   if (!strcmp(k, "Tuple")) return fe_tuple(fe, e);
   if (!strcmp(k, "Lambda")) return fe_lambda(fe, e);
   if (!strcmp(k, "List")) return fe_list(fe, e);
   if (!strcmp(k, "Dict")) return fe_dict(fe, e);
-  if (!strcmp(k, "ListComp")) return fe_comprehension(fe, e, false);
-  if (!strcmp(k, "DictComp")) return fe_comprehension(fe, e, true);
+  if (!strcmp(k, "Set")) return fe_set(fe, e);
+  if (!strcmp(k, "ListComp")) return fe_comprehension(fe, e, COMP_LIST);
+  if (!strcmp(k, "DictComp")) return fe_comprehension(fe, e, COMP_DICT);
+  if (!strcmp(k, "SetComp")) return fe_comprehension(fe, e, COMP_SET);
   if (!strcmp(k, "JoinedStr")) return fe_fstring(fe, e);
   for (size_t i = 0; i < sizeof unsupported_exprs / sizeof unsupported_exprs[0]; i++)
     if (!strcmp(k, unsupported_exprs[i].kind))

@@ -641,6 +641,12 @@ PyObject *typed_refusal(PyObject *o) {
                                 "not supported): pass a ruchey.typed.List, e.g. typed.List(items)");
   if (PyDict_Check(o))
     return PyUnicode_FromString("is a Python dict, which compiled code does not take: pass a ruchey.typed.Dict");
+  if (PyFrozenSet_Check(o)) return PyUnicode_FromString("is a frozenset, which compiled code does not take: pass a set");
+  if (PyAnySet_Check(o) && !PySet_GET_SIZE(o))
+    return PyUnicode_FromString("is an empty set, whose item type is unknown: compiled code takes sets of numbers, "
+                                "bools or str");
+  if (PyAnySet_Check(o))
+    return PyUnicode_FromString("is a set whose items are not numbers, bools or str (hashable items of one type)");
   return NULL;
 }
 
@@ -720,6 +726,104 @@ PyObject *typed_box(const Type *t, void *c) {
   DictObject *d = dict_wrap(c);
   if (d && t->nfields && t->fields[1]->kind == TY_TUPLE) d->value = t->fields[1];
   return (PyObject *)d;
+}
+
+/* ---------------------------------------------------------------- Python sets */
+
+/* A Python set argument, as Numba's reflected set: its items copied into a
+ * new RtDict for the call, and the set made equal to it after the call
+ * (typed_set_reflect), so that what compiled code adds or removes is seen. */
+
+/* The item kind of a Python item: bool, int64, float64, str, a NumPy
+ * scalar's; -1 for others. */
+static int set_item_kind(PyObject *o) {
+  if (PyUnicode_CheckExact(o)) return TY_STR;
+  if (PyBool_Check(o)) return TY_BOOL;
+  if (PyLong_CheckExact(o)) return TY_I64;
+  if (PyFloat_CheckExact(o)) return TY_F64;
+  const Type *t = disp_typeof(o);
+  return t && ty_is_scalar(t) && !ty_is_complex(t) && t->kind != TY_F16 ? (int)t->kind : -1;
+}
+
+/* set(item), its item type the first item's (checked against the others
+ * when unboxed); NULL for an empty set or unsupported items. */
+const Type *typed_set_typeof(PyObject *o) {
+  PyObject *it = PySet_GET_SIZE(o) ? PyObject_GetIter(o) : NULL, *item = it ? PyIter_Next(it) : NULL;
+  int kind = item ? set_item_kind(item) : -1;
+  Py_XDECREF(item);
+  Py_XDECREF(it);
+  PyErr_Clear();
+  return kind < 0 ? NULL : core_api()->set(&core_plain[kind]);
+}
+
+/* o's items inserted into d, each of kind; -1 with a Python error. */
+static int set_items_into(RtDict *d, PyObject *o, int kind, const Type *t) {
+  PyObject *it = PyObject_GetIter(o), *item;
+  while (it && (item = PyIter_Next(it))) {
+    uint64_t bits;
+    int ok = set_item_kind(item) == kind;
+    if (!ok) PyErr_Format(PyExc_TypeError, "a set passed as %s holds %R, of another type: a set's items must have "
+                          "one type", t->name, item);
+    else if ((ok = key_bits(kind, item, &bits) == 0)) {
+      ok = rt_dict_insert(d, bits) != NULL;  /* a str: the set takes its own reference */
+      drop_key(kind, bits);
+      if (!ok) PyErr_NoMemory();
+    }
+    Py_DECREF(item);
+    if (!ok) break;
+  }
+  Py_XDECREF(it);
+  return PyErr_Occurred() ? -1 : 0;
+}
+
+int typed_set_unbox(PyObject *o, const Type *t, Slot *slot) {
+  int kind = (int)t->fields[0]->kind;
+  RtDict *d = PyAnySet_Check(o) ? rt_dict_new(kind, TY_NONE, 0) : NULL;
+  if (!d) {
+    if (!PyErr_Occurred()) PyErr_Format(PyExc_TypeError, "expected a set for %s, got %s", t->name, Py_TYPE(o)->tp_name);
+    return -1;
+  }
+  if (set_items_into(d, o, kind, t) < 0) {
+    rt_dict_free(d);
+    return -1;
+  }
+  slot->u = (uint64_t)(uintptr_t)d;
+  return 0;
+}
+
+/* A Python set of d's items; d released (the reference handed over). */
+PyObject *typed_set_box(const Type *t, RtDict *d) {
+  PyObject *s = PySet_New(NULL);
+  for (int64_t i = 0; s && i < d->used; i++) {
+    PyObject *item = key_object(d->keykind, *(uint64_t *)(rt_dict_entry(d, i) + 8));
+    if (!item || PySet_Add(s, item) < 0) Py_CLEAR(s);
+    Py_XDECREF(item);
+  }
+  rt_dict_release(d);
+  return s;
+}
+
+/* After the call: o made to hold d's items where they differ (same size,
+ * each of d's items in o: the same set); d released. */
+int typed_set_reflect(PyObject *o, RtDict *d) {
+  bool same = PySet_GET_SIZE(o) == d->used;
+  for (int64_t i = 0; same && i < d->used; i++) {
+    PyObject *item = key_object(d->keykind, *(uint64_t *)(rt_dict_entry(d, i) + 8));
+    same = item && PySet_Contains(o, item) == 1;
+    Py_XDECREF(item);
+  }
+  if (same) {
+    rt_dict_release(d);
+    return 0;
+  }
+  int rc = PySet_Clear(o);
+  for (int64_t i = 0; !rc && i < d->used; i++) {
+    PyObject *item = key_object(d->keykind, *(uint64_t *)(rt_dict_entry(d, i) + 8));
+    rc = item ? PySet_Add(o, item) : -1;
+    Py_XDECREF(item);
+  }
+  rt_dict_release(d);
+  return rc;
 }
 
 int typed_add_to_module(PyObject *m) {

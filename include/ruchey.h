@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define RUCHEY_API_VERSION 15
+#define RUCHEY_API_VERSION 16
 #define RC_MAX_NDIM 8
 
 /* ---------------------------------------------------------------- arena */
@@ -135,12 +135,13 @@ const Type *ty_optional(const Type *elem);
 const Type *ty_function(const void *callee, const char *name);  /* name: the function's, for messages */
 const Type *ty_list(const Type *item);  /* item NULL: an empty list's, typed by what it is given later */
 const Type *ty_dict(const Type *key, const Type *value);  /* both NULL: an empty dict's */
+const Type *ty_set_of(const Type *item);  /* NULL: an empty set's */
 /* A structured dtype's record: n fields at the given offsets, size bytes, aligned to align. */
 const Type *ty_record(int n, const Type *const *fields, const char *const *names, const size_t *offsets,
                       const int64_t *shapes, size_t size, size_t align);
 #endif
-/* A typed List or Dict (containers.h): memory shared with Python's objects. */
-static inline bool ty_is_container(const Type *t) { return t->kind == TY_LIST || t->kind == TY_DICT; }
+/* A typed List or Dict (containers.h): memory shared with Python's objects; or a set (an RtDict of keys alone). */
+static inline bool ty_is_container(const Type *t) { return t->kind == TY_LIST || t->kind == TY_DICT || t->kind == TY_SET; }
 
 /* ---------------------------------------------------------------- IR (frontend.c) */
 
@@ -595,6 +596,7 @@ typedef struct RucheyAPI {
    * Python exception's class and message (kept until the next call) */
   void (*set_objmode_caller)(int (*call)(void *block, const Type *in_t, void *in, const Type *out_t, void *out,
                                          void **cls, const char **msg));
+  const Type *(*set)(const Type *item);
 } RucheyAPI;
 
 const RucheyAPI *ruchey_api(void);
@@ -606,6 +608,7 @@ void rt_register_containers(void (*define)(const char *name, void *addr, void *c
 void rt_set_objmode_caller(int (*call)(void *block, const Type *in_t, void *in, const Type *out_t, void *out,
                                        void **cls, const char **msg));  /* builtins/objmode.c */
 int32_t rt_objmode(void *block, const Type *in_t, void *in, const Type *out_t, void *out);
+void rt_register_sets(void (*define)(const char *name, void *addr, void *ctx), void *ctx);  /* sets.c */
 /* random.c: numpy.random's and the random module's generators, one pair
  * per thread. A draw's distribution (RD_: a row's ival), its parameters in
  * p; the integer ones (poisson, binomial, geometric) write int64. */

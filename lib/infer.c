@@ -179,6 +179,7 @@ static const Type *ty_binop_types(Infer *in, Node *n, int op, Node *l, const Typ
   if (a->kind == TY_ARRAY || b->kind == TY_ARRAY) return ty_array_binop(in, n, op, l, a, r, b);
   if (a->kind == TY_TUPLE || b->kind == TY_TUPLE) return ty_tuple_concat(in, n, a, b);
   if (a->kind == TY_LIST || b->kind == TY_LIST) return ty_list_binop(in, n, op, a, b);
+  if (a->kind == TY_SET || b->kind == TY_SET) return ty_set_binop(in, n, op, a, b);
   if (a->kind == TY_STR || b->kind == TY_STR) return ty_str_binop(in, n, op, a, b);
   if (!ty_is_scalar(a) || !ty_is_scalar(b))
     return ty_error(in, n, "operator is not supported between %s and %s", a->name, b->name);
@@ -213,13 +214,17 @@ static const Type *ty_binop_types(Infer *in, Node *n, int op, Node *l, const Typ
 
 /* Types c where its truth is read (if, while, assert, not, x if c else y):
  * a number; None, which is false, and an Optional, false when None, as
- * Python's; a str becomes a call reading its truth (ty_str_truth). */
+ * Python's; a str or a set becomes a call reading its truth (ty_str_truth, ty_set_truth). */
 static const Type *ty_truth(Infer *in, Node *c, const char *what) {
   const Type *t = ty_maybe_none(in, c);
   if (!t || t->kind == TY_NONE) return t;
   if (t->kind == TY_ARRAY) return ty_array_unary(in, c, OP_NOT, t);  /* ambiguous, as NumPy says */
   if (t->kind == TY_STR) {
     ty_str_truth(in, c);
+    return c->ty;
+  }
+  if (t->kind == TY_SET) {
+    ty_set_truth(in, c);
     return c->ty;
   }
   return ty_need_scalar(in, c, t->kind == TY_OPTIONAL ? t->elem : t, what) ? t : NULL;
@@ -261,8 +266,10 @@ static const Type *ty_compare(Infer *in, Node *n) {
       return NULL;
   for (int i = 0; i + 1 < n->list.len; i++)
     if ((t[i]->kind == TY_LIST || t[i + 1]->kind == TY_LIST) && !ty_list_compare(in, n, t[i], t[i + 1])) return NULL;
+  for (int i = 0; i + 1 < n->list.len; i++)
+    if ((t[i]->kind == TY_SET || t[i + 1]->kind == TY_SET) && !ty_set_compare(in, n, t[i], t[i + 1])) return NULL;
   for (int i = 0; i < n->list.len; i++)
-    if (t[i]->kind != TY_TUPLE && t[i]->kind != TY_LIST && !ty_need_scalar(in, n->list.items[i], t[i], "comparison")) return NULL;
+    if (t[i]->kind != TY_TUPLE && t[i]->kind != TY_LIST && t[i]->kind != TY_SET && !ty_need_scalar(in, n->list.items[i], t[i], "comparison")) return NULL;
   for (int i = 0; i + 1 < n->list.len; i++)
     if ((ty_is_complex(t[i]) || ty_is_complex(t[i + 1])) && n->ops[i] != OP_EQ && n->ops[i] != OP_NE)
       return ty_error(in, n, "complex numbers are only compared with == and != (%s and %s)", t[i]->name,
@@ -305,6 +312,7 @@ static const Type *ty_index(Infer *in, Node *n) {
   if (!base) return NULL;
   if (base->kind == TY_LIST) return ty_list_index(in, n, base);
   if (base->kind == TY_DICT) return ty_dict_index(in, n, base);
+  if (base->kind == TY_SET) return ty_set_index(in, n, base);
   if (base->kind == TY_STR) return ty_str_index(in, n, base);
   if (base->kind == TY_RANGE) {  /* r[i] of a range value (or a for loop's walk over one) */
     const Type *i = ty_expr(in, n->rhs);

@@ -71,6 +71,11 @@ void ty_list_store(Infer *in, Node *target, const Type *t, Node *at);
 const Type *ty_dict_index(Infer *in, Node *n, const Type *base);
 void ty_dict_store(Infer *in, Node *target, const Type *t, Node *at);
 const Type *ty_dict_contains(Infer *in, Node *n, const Type **args);
+/* builtins/sets.c: sets */
+const Type *ty_set_index(Infer *in, Node *n, const Type *base);  /* iteration only */
+const Type *ty_set_binop(Infer *in, Node *n, int op, const Type *a, const Type *b);  /* | & - ^ */
+bool ty_set_compare(Infer *in, Node *n, const Type *a, const Type *b);
+void ty_set_truth(Infer *in, Node *n);  /* as ty_str_truth */
 /* builtins/strings.c: str values */
 void ty_str_truth(Infer *in, Node *n);  /* n, a str read as a condition, made a call reading its truth */
 const Type *ty_str_binop(Infer *in, Node *n, int op, const Type *a, const Type *b);

@@ -434,6 +434,7 @@ EXPORT const RucheyAPI *ruchey_api(void) {
     .record = ty_record,
     .named_tuple = ty_named_tuple,
     .set_objmode_caller = rt_set_objmode_caller,
+    .set = ty_set_of,
   };
   return &api;
 }

@@ -359,6 +359,7 @@ void rt_register_symbols(void (*define)(const char *name, void *addr, void *ctx)
   define("rt_interrupted", (void *)&rt_interrupted, ctx);
   define("rt_interrupt_poll", (void *)rt_interrupt_poll, ctx);
   rt_register_containers(define, ctx);
+  rt_register_sets(define, ctx);
   rt_register_random(define, ctx);
   rt_register_strings(define, ctx);
   define("rt_round_digits", (void *)rt_round_digits, ctx);

@@ -212,6 +212,10 @@ static void complete(Type *t) {
     t->name = t->nfields ? format("DictType[%s,%s]", t->fields[0]->name, t->fields[1]->name)
                         : format("DictType[undefined,undefined]");
     break;
+  case TY_SET:  /* a pointer to the RtDict of its items */
+    t->size = t->align = sizeof(void *);
+    t->name = format("set(%s)", t->nfields ? t->fields[0]->name : "undefined");
+    break;
   default: break;
   }
 }
@@ -270,6 +274,12 @@ const Type *ty_list(const Type *item) { return intern(&(Type){.kind = TY_LIST, .
 const Type *ty_dict(const Type *key, const Type *value) {
   const Type *kv[2] = {key, value};
   return intern(&(Type){.kind = TY_DICT, .nfields = key ? 2 : 0, .fields = key ? kv : NULL});
+}
+
+/* A set is a dict of its items to nothing: the runtime's dict code serves it. */
+const Type *ty_set_of(const Type *item) {
+  const Type *kv[2] = {item, TYS(TY_NONE)};
+  return intern(&(Type){.kind = TY_SET, .nfields = item ? 2 : 0, .fields = item ? kv : NULL});
 }
 
 const Type *ty_record(int n, const Type *const *fields, const char *const *names, const size_t *offsets,

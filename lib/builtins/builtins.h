@@ -33,6 +33,7 @@ extern const Builtin bi_complex_reduce[]; /* complex_reduce.c: sum, prod, mean, 
 extern const Builtin bi_limits[];  /* limits.c: numpy.iinfo, numpy.finfo */
 extern const Builtin bi_lists[];   /* lists.c: typed lists, `in` */
 extern const Builtin bi_dicts[];   /* dicts.c: typed dicts */
+extern const Builtin bi_sets[];    /* sets.c: sets */
 extern const Builtin bi_random[];  /* random.c: numpy.random and the random module */
 extern const Builtin bi_strings[]; /* strings.c: str values, their methods, str(), ord(), chr(), format() */
 extern const Builtin bi_linalg[];  /* linalg.c: matrix products (dot, matmul, @, inner, vdot), numpy.linalg */

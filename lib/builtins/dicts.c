@@ -351,6 +351,14 @@ LLVMValueRef lo_dict_contains(Lower *l, Node *n) {
   LLVMValueRef kv = lo_expr(l, k), d = lo_expr(l, x), r;
   if (!x->ty->nfields) {
     r = const_bool(l, false);
+  } else if (!ty_container_fits(key_of(x->ty), k->ty) && ty_is_int(k->ty) &&
+             (ty_is_int(key_of(x->ty)) || ty_is_float(key_of(x->ty)))) {
+    /* an int64 in a dict of int32 or float32 keys: there where it equals one (as float64, a float key's bits) */
+    const Type *key = key_of(x->ty);
+    LLVMValueRef exact = ty_is_float(key) ? const_bool(l, true)
+                         : lo_compare_values(l, OP_EQ, lo_convert(l, kv, k->ty, key), key, kv, k->ty);
+    LLVMValueRef found = LLVMBuildIsNotNull(l->b, lookup(l, d, key_bits(l, x->ty, kv, k->ty)), "");
+    r = LLVMBuildAnd(l->b, exact, found, "");
   } else if (!ty_container_fits(key_of(x->ty), k->ty)) {  /* 1.5 in a dict of ints: no such key */
     r = const_bool(l, false);
   } else {
@@ -473,6 +481,11 @@ static LLVMValueRef lo_update(Lower *l, Node *n) {
   lo_done_with(l, n->list.items[0], d);
   return LLVMGetUndef(l->mod->i8);
 }
+
+/* What sets.c shares: a set is a dict of its items to nothing. */
+LLVMValueRef lo_dict_new(Lower *l, const Type *t) { return new_dict(l, t); }
+LLVMValueRef lo_dict_key_bits(Lower *l, const Type *d, LLVMValueRef k, const Type *kt) { return key_bits(l, d, k, kt); }
+LLVMValueRef lo_dict_insert(Lower *l, const Type *t, LLVMValueRef d, LLVMValueRef bits) { return insert(l, t, d, bits); }
 
 /* dict(): an empty dict, as {} */
 static const Type *ty_dict_call(Infer *in, Node *n, const Type **args) { return ty_dict_literal(in, n, args); }

@@ -637,10 +637,11 @@ static LLVMValueRef lo_list_copy(Lower *l, Node *n) {
 
 static bool is_range_call(const Node *x) { return x->kind == N_CALL && x->ty && x->ty->kind == TY_RANGE; }
 
-/* What list(), sorted() and sum() take: a typed list, a range() call or a
- * 1-d array of numbers (their items in order). */
+/* What list(), sorted() and sum() take: a typed list, a set, a range() call
+ * or a 1-d array of numbers (their items in order). */
 static const Type *items_of(Infer *in, Node *n, const Type *t, const char *what) {
   if (t->kind == TY_LIST) return t->elem ? t->elem : list_item(in, n, t);
+  if (t->kind == TY_SET && t->nfields) return t->fields[0];
   if (t->kind == TY_RANGE && is_range_call(n->list.items[0])) return TYS(TY_I64);
   if (t->kind == TY_ARRAY && t->ndim == 1 && ty_is_scalar(t->elem)) return t->elem;
   return ty_error(in, n, "%s takes a typed list, a range() or a 1-d array of numbers here, got %s", what, t->name);
@@ -690,6 +691,7 @@ static LLVMValueRef items_list(Lower *l, Node *n) {
   Node *x = n->list.items[0];
   if (x->ty->kind == TY_LIST) return lo_list_copy(l, n);
   if (x->ty->kind == TY_RANGE) return range_list(l, x);
+  if (x->ty->kind == TY_SET) return lo_set_list(l, x, n->ty->elem);
   Appender a = {n->ty->elem, new_list(l, n->ty->elem, const_i64(l, 0))};
   lo_temp_made(l, n->ty, a.lst);
   lo_for_each_element(l, x, append_element, &a);
@@ -857,7 +859,7 @@ LLVMValueRef lo_list_compare(Lower *l, int op, LLVMValueRef a, const Type *ta, L
 
 /* v in x, for lists, dicts and tuples; not in is not(v in x) (the frontend). */
 static const Type *ty_in(Infer *in, Node *n, const Type **args) {
-  if (args[1]->kind == TY_DICT) return ty_dict_contains(in, n, args);
+  if (args[1]->kind == TY_DICT || args[1]->kind == TY_SET) return ty_dict_contains(in, n, args);
   if (args[1]->kind == TY_TUPLE) return ty_tuple_contains(in, n, args);
   if (args[1]->kind == TY_STR) return ty_str_contains(in, n, args);
   if (args[1]->kind != TY_LIST)
@@ -870,7 +872,7 @@ static const Type *ty_in(Infer *in, Node *n, const Type **args) {
 
 static LLVMValueRef lo_in(Lower *l, Node *n) {
   Node *v = n->list.items[0], *x = n->list.items[1];
-  if (x->ty->kind == TY_DICT) return lo_dict_contains(l, n);
+  if (x->ty->kind == TY_DICT || x->ty->kind == TY_SET) return lo_dict_contains(l, n);  /* a set's items are keys */
   if (x->ty->kind == TY_TUPLE) return lo_tuple_contains(l, n);
   if (x->ty->kind == TY_STR) return lo_str_contains(l, n);
   LLVMValueRef val = lo_expr(l, v), lst = lo_expr(l, x);

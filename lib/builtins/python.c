@@ -114,6 +114,11 @@ static const Type *ty_float(Infer *in, Node *n, const Type **args) {
 }
 
 static const Type *ty_bool(Infer *in, Node *n, const Type **args) {
+  if (args[0]->kind == TY_SET) {  /* bool(s): s's truth */
+    ty_set_truth(in, n->list.items[0]);
+    *n = *n->list.items[0];
+    return n->ty;
+  }
   return ty_need_scalar(in, n, args[0], "bool()") ? TYS(TY_BOOL) : NULL;
 }
 

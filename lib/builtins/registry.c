@@ -28,6 +28,7 @@ static const Builtin *const families[] = {
   bi_limits,
   bi_lists,
   bi_dicts,
+  bi_sets,
   bi_random,
   bi_strings,
   bi_fp16,

@@ -473,6 +473,7 @@ LLVMValueRef lo_binop_values(Lower *l, int op, const Type *result, LLVMValueRef 
 LLVMValueRef lo_binop(Lower *l, Node *n) {
   if (n->ty->kind == TY_TUPLE) return lo_tuple_concat(l, n);
   if (n->ty->kind == TY_LIST) return lo_list_binop(l, n);
+  if (n->ty->kind == TY_SET) return lo_set_binop(l, n);
   if (n->ty->kind == TY_STR) return lo_str_binop(l, n);
   LLVMValueRef a = lo_expr(l, n->lhs), b = lo_expr(l, n->rhs);
   return lo_binop_values(l, n->op, n->ty, a, n->lhs->ty, b, n->rhs->ty);
@@ -537,6 +538,7 @@ LLVMValueRef lo_compare_values(Lower *l, int op, LLVMValueRef a, const Type *ta,
                                       LLVMValueRef b, const Type *tb) {
   if (ta->kind == TY_TUPLE) return lo_tuple_compare(l, op, a, ta, b, tb);
   if (ta->kind == TY_LIST) return lo_list_compare(l, op, a, ta, b, tb);
+  if (ta->kind == TY_SET) return lo_set_compare(l, op, a, ta, b, tb);
   if (ta->kind == TY_STR || tb->kind == TY_STR) return lo_str_compare_values(l, op, a, ta, b, tb);
   if (ty_is_complex(ta) || ty_is_complex(tb)) return lo_complex_compare(l, op, a, ta, b, tb);
   if (ty_is_int(ta) && ty_is_int(tb) && (ta->kind == TY_U64 || tb->kind == TY_U64) &&

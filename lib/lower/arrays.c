@@ -184,7 +184,7 @@ LLVMValueRef lo_copy(Lower *l, Node *n) {
 LLVMValueRef lo_index(Lower *l, Node *n) {
   if (n->lhs->ty->kind == TY_TUPLE) return lo_tuple_index(l, n);
   if (n->lhs->ty->kind == TY_ARRAY && n->ty->kind == TY_ARRAY) return lo_array_index(l, n);
-  if (n->lhs->ty->kind == TY_DICT) return lo_dict_index(l, n);
+  if (n->lhs->ty->kind == TY_DICT || n->lhs->ty->kind == TY_SET) return lo_dict_index(l, n);  /* a set: iteration */
   if (n->lhs->ty->kind == TY_LIST && !n->str && n->rhs->kind == N_SLICE) return lo_list_slice(l, n);
   if (n->lhs->ty->kind == TY_STR) return lo_str_index(l, n);
   if (n->lhs->ty->kind == TY_RANGE) return lo_range_index(l, n);

@@ -395,6 +395,15 @@ LLVMValueRef lo_list_compare(Lower *l, int op, LLVMValueRef a, const Type *ta, L
 LLVMValueRef lo_dict_addr(Lower *l, Node *n, LLVMValueRef *base, bool store);
 LLVMValueRef lo_dict_index(Lower *l, Node *n);  /* d[k], or an entry's part in iteration */
 LLVMValueRef lo_dict_contains(Lower *l, Node *n);
+/* dicts.c's keys, which sets.c's items are too (a set's type: {item, none}) */
+LLVMValueRef lo_dict_new(Lower *l, const Type *t);
+LLVMValueRef lo_dict_key_bits(Lower *l, const Type *d, LLVMValueRef k, const Type *kt);
+LLVMValueRef lo_dict_insert(Lower *l, const Type *t, LLVMValueRef d, LLVMValueRef bits);  /* MemoryError raised */
+/* builtins/sets.c */
+LLVMValueRef lo_set_binop(Lower *l, Node *n);
+void lo_set_update(Lower *l, Node *n);  /* s |= t and kin: s changed in place */
+LLVMValueRef lo_set_compare(Lower *l, int op, LLVMValueRef a, const Type *ta, LLVMValueRef b, const Type *tb);
+LLVMValueRef lo_set_list(Lower *l, Node *x, const Type *elem);  /* list(x), sorted(x) of a set */
 
 /* ---------------------------------------------------------------- builtins/strings.c */
 

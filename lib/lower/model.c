@@ -172,6 +172,7 @@ static const Model models[TY_COUNT] = {
   [TY_LIST] = {ptr_value, ptr_value, plain_load, plain_store, lo_container_refcount},
   [TY_DICT] = {ptr_value, ptr_value, plain_load, plain_store, lo_container_refcount},
   [TY_GENERATOR] = {ptr_value, ptr_value, plain_load, plain_store, generator_refcount},
+  [TY_SET] = {ptr_value, ptr_value, plain_load, plain_store, lo_container_refcount},
   [TY_RECORD] = {ptr_value, record_storage, record_load, record_store, NULL},
   [TY_STR] = {ptr_value, ptr_value, plain_load, plain_store, lo_str_refcount},
 };

@@ -53,6 +53,10 @@ static void lo_augassign(Lower *l, Node *n) {
     lo_record_update(l, n);
     return;
   }
+  if (target->ty->kind == TY_SET) {  /* in place, as Python's: every name for the set sees it */
+    lo_set_update(l, n);
+    return;
+  }
   if (target->kind == N_VAR) {
     LLVMValueRef cur = lo_expr(l, target), rhs = lo_expr(l, n->rhs);
     LLVMValueRef r = lo_binop_values(l, n->op, n->ty, cur, target->ty, rhs, n->rhs->ty);

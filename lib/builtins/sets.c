@@ -1,0 +1,329 @@
+/* builtins/sets.c — Python's sets in compiled code: literals {a, b} (and
+ * comprehensions, and set(x), which the frontend makes a comprehension),
+ * `x in s`, len, truth, iteration, the methods (add, discard, remove,
+ * pop, clear, copy, update, union, issubset ...), the operators | & - ^
+ * (in place as |= &= -= ^=) and the comparisons (<= is subset, as Python's).
+ *
+ * A set is a pointer to an RtDict of its items without values (lib/sets.c):
+ * a set type's fields are {item, none}, so that dicts.c's lowering of keys
+ * (their bits, lookups, insertions, iteration, `in`) serves its items.
+ * Items are numbers, bools or strs, as dict keys.
+ */
+#include "builtins/builtins.h"
+#include "containers.h"
+
+enum { SET_UNION, SET_INTERSECTION, SET_DIFFERENCE, SET_SYMMETRIC };  /* lib/sets.c's rt_set_combine ops */
+
+static const Type *item_of(const Type *s) { return s->nfields ? s->fields[0] : NULL; }
+
+/* ---------------------------------------------------------------- typing */
+
+static const Type *need_item(Infer *in, Node *at, const Type *t) {
+  if (t && (ty_is_scalar(t) || t->kind == TY_STR)) return t;
+  if (t) ty_error(in, at, "sets of %s are not supported in compiled code (numbers, bools and str are; an item must "
+                  "be hashable)", t->name);
+  return NULL;
+}
+
+static bool set_known(Infer *in, Node *n, const Type *s) {
+  if (s->nfields) return true;
+  if (in->final) ty_error(in, n, "cannot infer the item type of an empty set: add to it first");
+  return false;
+}
+
+/* v, of type vt, as an item of s: an empty set takes vt as its item type. */
+static bool takes_item(Infer *in, Node *n, Node *recv, const Type *s, Node *v, const Type *vt) {
+  if (!need_item(in, v, vt)) return false;
+  if (!s->nfields) return ty_refine_container(in, n, recv, ty_set_of(vt));
+  if (!ty_container_fits(item_of(s), vt))
+    return ty_error(in, v, "cannot add %s to %s", vt->name, s->name) != NULL;
+  return true;
+}
+
+static const Type *ty_set_literal(Infer *in, Node *n, const Type **args) {
+  if (ty_no_allocation(in)) return ty_error(in, n, "kernels cannot make sets");
+  const Type *t = NULL;
+  for (int i = 0; i < n->list.len; i++) {
+    if (!need_item(in, n->list.items[i], args[i])) return NULL;
+    if (!(t = t ? ty_unify(t, args[i]) : args[i]) || t->kind == TY_OPTIONAL)
+      return ty_error(in, n->list.items[i], "a set's items must have one type: %s and %s cannot be unified",
+                      args[0]->name, args[i]->name);
+  }
+  return ty_set_of(t);
+}
+
+/* s[k] is not Python; only the frontend's iteration (for x in s) indexes a set. */
+const Type *ty_set_index(Infer *in, Node *n, const Type *s) {
+  if (!n->str) return ty_error(in, n, "'set' object is not subscriptable");
+  return set_known(in, n, s) ? ty_dict_index(in, n, s) : NULL;
+}
+
+/* Two sets of one item type (or an empty one yet untyped): the typed one. */
+static const Type *same_sets(Infer *in, Node *n, const Type *a, const Type *b) {
+  if (a->kind != TY_SET || b->kind != TY_SET)
+    return ty_error(in, n, "this operation takes two sets, got %s and %s", a->name, b->name);
+  if (a->nfields && b->nfields && a != b)
+    return ty_error(in, n, "sets of different item types (%s and %s) cannot be combined: convert one first",
+                    a->name, b->name);
+  return a->nfields ? a : b;
+}
+
+static const char *const op_names[] = {"+", "-", "*", "/", "//", "%", "**", "<<", ">>", "&", "|", "^"};
+
+static int combine_op(int op) {
+  return op == OP_BITOR ? SET_UNION : op == OP_BITAND ? SET_INTERSECTION : op == OP_SUB ? SET_DIFFERENCE
+         : op == OP_BITXOR ? SET_SYMMETRIC : -1;
+}
+
+/* a | b, a & b, a - b, a ^ b (and their in-place forms) of two sets. */
+const Type *ty_set_binop(Infer *in, Node *n, int op, const Type *a, const Type *b) {
+  if (combine_op(op) < 0)
+    return ty_error(in, n, "unsupported operand type(s) for %s: %s and %s",
+                    op < (int)(sizeof op_names / sizeof op_names[0]) ? op_names[op] : "this operator", a->name, b->name);
+  return same_sets(in, n, a, b);
+}
+
+bool ty_set_compare(Infer *in, Node *n, const Type *a, const Type *b) {
+  if (n->list.len > 2) return ty_error(in, n, "chained comparisons of sets are not supported") != NULL;
+  return same_sets(in, n, a, b) != NULL;
+}
+
+/* `if s`, `not s`, bool(s): the call "set truth" of s, typed in place. */
+void ty_set_truth(Infer *in, Node *n) {
+  Node *x = arena_alloc(in->f->arena, sizeof(Node));
+  *x = *n;
+  *n = (Node){.kind = N_CALL, .line = x->line, .col = x->col, .bi = bi_named("set truth")};
+  n->list.items = arena_alloc(in->f->arena, sizeof(Node *));
+  n->list.items[0] = x;
+  n->list.len = 1;
+  ty_expr(in, n);
+}
+
+static const Type *ty_set_truth_call(Infer *in, Node *n, const Type **args) { return TYS(TY_BOOL); }
+
+static const Type *ty_add(Infer *in, Node *n, const Type **args) {
+  return takes_item(in, n, n->list.items[0], args[0], n->list.items[1], args[1]) ? TYS(TY_NONE) : NULL;
+}
+
+/* discard(x), remove(x): x of the set's item type (or one that converts to it). */
+static const Type *ty_keyed(Infer *in, Node *n, const Type **args) {
+  if (!set_known(in, n, args[0]) || !need_item(in, n->list.items[1], args[1])) return NULL;
+  if (!ty_container_fits(item_of(args[0]), args[1]))
+    return ty_error(in, n->list.items[1], "%s is not an item type of %s", args[1]->name, args[0]->name);
+  return TYS(TY_NONE);
+}
+
+static const Type *ty_pop(Infer *in, Node *n, const Type **args) {
+  return set_known(in, n, args[0]) ? item_of(args[0]) : NULL;
+}
+
+/* clear() (ival 0), copy() (1) */
+static const Type *ty_self(Infer *in, Node *n, const Type **args) { return n->bi->ival ? args[0] : TYS(TY_NONE); }
+
+/* update() and the other in-place methods: another set; an empty receiver takes its type. */
+static const Type *ty_update(Infer *in, Node *n, const Type **args) {
+  const Type *t = same_sets(in, n, args[0], args[1]);
+  if (!t) return NULL;
+  if (!args[0]->nfields && t->nfields) {  /* types it: known in the next pass */
+    ty_refine_container(in, n, n->list.items[0], t);
+    return NULL;
+  }
+  return TYS(TY_NONE);
+}
+
+static const Type *ty_combine(Infer *in, Node *n, const Type **args) { return same_sets(in, n, args[0], args[1]); }
+
+static const Type *ty_relation(Infer *in, Node *n, const Type **args) {
+  return same_sets(in, n, args[0], args[1]) ? TYS(TY_BOOL) : NULL;
+}
+
+/* ---------------------------------------------------------------- lowering */
+
+static LLVMValueRef lo_set_literal(Lower *l, Node *n) {
+  LLVMValueRef s = lo_dict_new(l, n->ty);
+  lo_temp_made(l, n->ty, s);  /* released if an item raises */
+  for (int i = 0; i < n->list.len; i++) {
+    Node *k = n->list.items[i];
+    LLVMValueRef kv = lo_expr(l, k);
+    lo_dict_insert(l, n->ty, s, lo_dict_key_bits(l, n->ty, kv, k->ty));
+    lo_done_with(l, k, kv);  /* the set took its own reference to a new str */
+  }
+  lo_temp_taken(l, s);
+  return s;
+}
+
+static LLVMValueRef lo_set_truth(Lower *l, Node *n) {
+  Node *x = n->list.items[0];
+  LLVMValueRef s = lo_expr(l, x);
+  LLVMValueRef r = LLVMBuildICmp(l->b, LLVMIntNE, lo_container_len(l, x->ty, s), const_i64(l, 0), "");
+  lo_done_with(l, x, s);
+  return r;
+}
+
+/* An item's bits (dicts.c's key bits) as a value of the item type. */
+static LLVMValueRef item_from_bits(Lower *l, const Type *t, LLVMValueRef bits) {
+  if (t->kind == TY_STR) return LLVMBuildIntToPtr(l->b, bits, l->mod->ptr, "");
+  if (ty_is_float(t)) return lo_convert(l, lo_from_bits(l, bits, TYS(TY_F64)), TYS(TY_F64), t);
+  return lo_from_bits(l, bits, t);
+}
+
+/* add (ival 0), discard (1), remove (2: KeyError when missing) */
+static LLVMValueRef lo_keyed(Lower *l, Node *n) {
+  Node *x = n->list.items[0], *k = n->list.items[1];
+  LLVMValueRef s = lo_expr(l, x), kv = lo_expr(l, k);
+  const Type *t = x->ty->nfields ? x->ty : ty_set_of(k->ty);  /* an empty set's first add */
+  LLVMValueRef bits = lo_dict_key_bits(l, t, kv, k->ty);
+  if (!n->bi->ival) {
+    lo_dict_insert(l, t, s, bits);
+  } else {
+    LLVMTypeRef p[2] = {l->mod->ptr, l->mod->i64};
+    LLVMValueRef gone = lo_call_fn(l, "rt_dict_delete", l->mod->i32, p, (LLVMValueRef[]){s, bits}, 2);
+    if (n->bi->ival == 2) {
+      LLVMBasicBlockRef fail = new_block(l, "remove.missing"), ok = new_block(l, "remove.done");
+      LLVMBuildCondBr(l->b, LLVMBuildICmp(l->b, LLVMIntEQ, gone, const_i32(l, 0), ""), fail, ok);
+      position(l, fail);
+      int kind = ty_is_float(item_of(t)) ? TY_F64 : (int)item_of(t)->kind;
+      LLVMTypeRef q[2] = {l->mod->i32, l->mod->i64};
+      lo_call_fn(l, "rt_key_error", void_type(l), q, (LLVMValueRef[]){const_i32(l, kind), bits}, 2);
+      lo_raise_recorded(l, RT_ERR_KEY);
+      position(l, ok);
+    }
+  }
+  lo_done_with(l, k, kv);
+  lo_done_with(l, x, s);
+  return LLVMGetUndef(l->mod->i8);
+}
+
+/* s.pop(): an item, removed (its reference, for a str, handed over); KeyError when s is empty. */
+static LLVMValueRef lo_pop(Lower *l, Node *n) {
+  Node *x = n->list.items[0];
+  LLVMValueRef s = lo_expr(l, x);
+  LLVMValueRef e = lo_call_fn(l, "rt_dict_popitem", l->mod->ptr, &l->mod->ptr, &s, 1);
+  lo_raise_if(l, LLVMBuildIsNull(l->b, e, ""), RT_ERR_KEY, "pop from an empty set");
+  LLVMValueRef off = const_i64(l, 8);
+  LLVMValueRef bits = LLVMBuildLoad2(l->b, l->mod->i64, LLVMBuildGEP2(l->b, l->mod->i8, e, &off, 1, ""), "");
+  lo_done_with(l, x, s);
+  return item_from_bits(l, n->ty, bits);
+}
+
+/* clear() (ival 0), copy() (1) */
+static LLVMValueRef lo_self(Lower *l, Node *n) {
+  LLVMValueRef s = lo_expr(l, n->list.items[0]), r = LLVMGetUndef(l->mod->i8);
+  if (n->bi->ival) {
+    r = lo_call_fn(l, "rt_dict_copy", l->mod->ptr, &l->mod->ptr, &s, 1);
+    lo_raise_if(l, LLVMBuildIsNull(l->b, r, ""), RT_ERR_MEMORY, NULL);
+  } else {
+    lo_call_fn(l, "rt_dict_clear", void_type(l), &l->mod->ptr, &s, 1);
+  }
+  lo_done_with(l, n->list.items[0], s);
+  return r;
+}
+
+/* a.update(b) and kin, a |= b and kin: a changed in place. */
+static void update(Lower *l, Node *a, Node *b, int op) {
+  LLVMValueRef va = lo_expr(l, a), vb = lo_expr(l, b);
+  LLVMTypeRef p[3] = {l->mod->ptr, l->mod->ptr, l->mod->i32};
+  lo_check_call(l, lo_call_fn(l, "rt_set_combine_update", l->mod->i32, p, (LLVMValueRef[]){va, vb, const_i32(l, op)}, 3));
+  lo_done_with(l, b, vb);
+  lo_done_with(l, a, va);
+}
+
+static LLVMValueRef lo_update(Lower *l, Node *n) {
+  update(l, n->list.items[0], n->list.items[1], (int)n->bi->ival);
+  return LLVMGetUndef(l->mod->i8);
+}
+
+void lo_set_update(Lower *l, Node *n) { update(l, n->lhs, n->rhs, combine_op(n->op)); }
+
+static LLVMValueRef combine(Lower *l, Node *a, Node *b, int op) {
+  LLVMValueRef va = lo_expr(l, a), vb = lo_expr(l, b);
+  LLVMTypeRef p[3] = {l->mod->ptr, l->mod->ptr, l->mod->i32};
+  LLVMValueRef r = lo_call_fn(l, "rt_set_combine", l->mod->ptr, p, (LLVMValueRef[]){va, vb, const_i32(l, op)}, 3);
+  lo_raise_if(l, LLVMBuildIsNull(l->b, r, ""), RT_ERR_MEMORY, NULL);
+  lo_done_with(l, b, vb);
+  lo_done_with(l, a, va);
+  return r;
+}
+
+static LLVMValueRef lo_combine(Lower *l, Node *n) {
+  return combine(l, n->list.items[0], n->list.items[1], (int)n->bi->ival);
+}
+
+LLVMValueRef lo_set_binop(Lower *l, Node *n) { return combine(l, n->lhs, n->rhs, combine_op(n->op)); }
+
+static LLVMValueRef set_call(Lower *l, const char *fn, LLVMValueRef a, LLVMValueRef b) {
+  LLVMTypeRef p[2] = {l->mod->ptr, l->mod->ptr};
+  LLVMValueRef r = lo_call_fn(l, fn, l->mod->i32, p, (LLVMValueRef[]){a, b}, 2);
+  return LLVMBuildICmp(l->b, LLVMIntNE, r, const_i32(l, 0), "");
+}
+
+/* a op b of two sets: <= is a subset, < a proper one, == the same items. */
+LLVMValueRef lo_set_compare(Lower *l, int op, LLVMValueRef a, const Type *ta, LLVMValueRef b, const Type *tb) {
+  if (op == OP_GT || op == OP_GE) {  /* b < a, b <= a */
+    LLVMValueRef t = a;
+    a = b, b = t;
+    op = op == OP_GT ? OP_LT : OP_LE;
+  }
+  LLVMValueRef la = lo_container_len(l, ta, a), lb = lo_container_len(l, tb, b);
+  LLVMValueRef subset = set_call(l, "rt_set_subset", a, b);
+  switch (op) {
+  case OP_LE: return subset;
+  case OP_LT: return LLVMBuildAnd(l->b, subset, LLVMBuildICmp(l->b, LLVMIntSLT, la, lb, ""), "");
+  default: {
+    LLVMValueRef same = LLVMBuildAnd(l->b, subset, LLVMBuildICmp(l->b, LLVMIntEQ, la, lb, ""), "");
+    return op == OP_EQ ? same : LLVMBuildNot(l->b, same, "");
+  }
+  }
+}
+
+/* issubset (ival 0), issuperset (1), isdisjoint (2) */
+static LLVMValueRef lo_relation(Lower *l, Node *n) {
+  Node *a = n->list.items[0], *b = n->list.items[1];
+  LLVMValueRef va = lo_expr(l, a), vb = lo_expr(l, b);
+  LLVMValueRef r = n->bi->ival == 2 ? set_call(l, "rt_set_disjoint", va, vb)
+                   : n->bi->ival    ? set_call(l, "rt_set_subset", vb, va)
+                                    : set_call(l, "rt_set_subset", va, vb);
+  lo_done_with(l, b, vb);
+  lo_done_with(l, a, va);
+  return r;
+}
+
+/* list(s), sorted(s): a new list of s's items. */
+LLVMValueRef lo_set_list(Lower *l, Node *x, const Type *elem) {
+  LLVMValueRef s = lo_expr(l, x);
+  LLVMTypeRef p[3] = {l->mod->ptr, l->mod->i32, l->mod->i64};
+  LLVMValueRef a[3] = {s, const_i32(l, (int)elem->kind), const_i64(l, (int64_t)elem->size)};
+  LLVMValueRef r = lo_call_fn(l, "rt_set_items", l->mod->ptr, p, a, 3);
+  lo_raise_if(l, LLVMBuildIsNull(l->b, r, ""), RT_ERR_MEMORY, NULL);
+  lo_done_with(l, x, s);
+  return r;
+}
+
+/* ---------------------------------------------------------------- the rows */
+
+#define SET_METHOD(name, lo, hi, flags, ival, type, lower) \
+  {"set." name, NULL, name, BK_METHOD, TY_SET, lo, hi, NULL, flags, ival, 0, type, lower}
+
+const Builtin bi_sets[] = {
+  {"set literal", NULL, NULL, BK_FUNCTION, 0, 0, 1 << 20, NULL, BF_RAISES, 0, 0, ty_set_literal, lo_set_literal},
+  {"set truth", NULL, NULL, BK_FUNCTION, 0, 1, 1, NULL, 0, 0, 0, ty_set_truth_call, lo_set_truth},
+  /* BF_STRINGS: a constant string argument is a str item, not a dtype's name */
+  SET_METHOD("add", 1, 1, BF_RAISES | BF_STRINGS, 0, ty_add, lo_keyed),
+  SET_METHOD("discard", 1, 1, BF_STRINGS, 1, ty_keyed, lo_keyed),
+  SET_METHOD("remove", 1, 1, BF_RAISES | BF_STRINGS, 2, ty_keyed, lo_keyed),
+  SET_METHOD("pop", 0, 0, BF_RAISES, 0, ty_pop, lo_pop),
+  SET_METHOD("clear", 0, 0, 0, 0, ty_self, lo_self),
+  SET_METHOD("copy", 0, 0, BF_RAISES, 1, ty_self, lo_self),
+  SET_METHOD("update", 1, 1, BF_RAISES, SET_UNION, ty_update, lo_update),
+  SET_METHOD("intersection_update", 1, 1, BF_RAISES, SET_INTERSECTION, ty_update, lo_update),
+  SET_METHOD("difference_update", 1, 1, BF_RAISES, SET_DIFFERENCE, ty_update, lo_update),
+  SET_METHOD("symmetric_difference_update", 1, 1, BF_RAISES, SET_SYMMETRIC, ty_update, lo_update),
+  SET_METHOD("union", 1, 1, BF_RAISES, SET_UNION, ty_combine, lo_combine),
+  SET_METHOD("intersection", 1, 1, BF_RAISES, SET_INTERSECTION, ty_combine, lo_combine),
+  SET_METHOD("difference", 1, 1, BF_RAISES, SET_DIFFERENCE, ty_combine, lo_combine),
+  SET_METHOD("symmetric_difference", 1, 1, BF_RAISES, SET_SYMMETRIC, ty_combine, lo_combine),
+  SET_METHOD("issubset", 1, 1, 0, 0, ty_relation, lo_relation),
+  SET_METHOD("issuperset", 1, 1, 0, 1, ty_relation, lo_relation),
+  SET_METHOD("isdisjoint", 1, 1, 0, 2, ty_relation, lo_relation),
+  BI_END,
+};

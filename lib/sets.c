@@ -1,0 +1,122 @@
+/* sets.c — Python's sets in C, for compiled code.
+ *
+ * A set is an RtDict whose entries have no value (valsize 0): lib/
+ * containers.c hashes, probes, inserts and deletes its items exactly as it
+ * does a dict's keys (Python's hashes of numbers, strs by code points).
+ * What a set has beyond a dict is here: the operations of two sets
+ * (| & - ^ and their in-place forms), the relations (<=, isdisjoint), and
+ * its items as a list, for list(s) and sorted(s).
+ */
+#include <string.h>
+
+#include "containers.h"
+#include "rtstr.h"
+
+enum { SET_UNION, SET_INTERSECTION, SET_DIFFERENCE, SET_SYMMETRIC };  /* what rt_set_combine does (a row's ival) */
+
+static uint64_t key_at(const char *e) { return *(const uint64_t *)(e + 8); }
+
+/* The i-th item of s (0 <= i < len(s)). */
+static uint64_t item(RtDict *s, int64_t i) { return key_at(rt_dict_entry(s, i)); }
+
+static bool has(RtDict *s, uint64_t key) { return rt_dict_lookup(s, key) != NULL; }
+
+/* Inserts the items of a that are (keep) or are not (!keep) in b. */
+static int32_t add_filtered(RtDict *to, RtDict *a, RtDict *b, bool keep) {
+  for (int64_t i = 0; i < a->used; i++) {
+    uint64_t k = item(a, i);
+    if (has(b, k) == keep && !rt_dict_insert(to, k)) return RT_ERR_MEMORY;
+  }
+  return RT_OK;
+}
+
+static int32_t combine_into(RtDict *r, RtDict *a, RtDict *b, int32_t op) {
+  switch (op) {
+  case SET_UNION: return rt_dict_update(r, a) == RT_OK ? rt_dict_update(r, b) : RT_ERR_MEMORY;
+  case SET_INTERSECTION: return add_filtered(r, a, b, true);
+  case SET_DIFFERENCE: return add_filtered(r, a, b, false);
+  default: return add_filtered(r, a, b, false) == RT_OK ? add_filtered(r, b, a, false) : RT_ERR_MEMORY;
+  }
+}
+
+/* a | b, a & b, a - b or a ^ b: a new set; NULL when there is no memory. */
+RtDict *rt_set_combine(RtDict *a, RtDict *b, int32_t op) {
+  RtDict *r = rt_dict_new(a->keykind, a->valkind, 0);
+  if (r && combine_into(r, a, b, op) == RT_OK) return r;
+  if (r) rt_dict_free(r);
+  rt_set_error(RT_ERR_MEMORY, NULL);
+  return NULL;
+}
+
+/* a |= b, a &= b, a -= b, a ^= b: a changed in place (its identity kept,
+ * as Python's, so that every name for it sees the change). */
+int32_t rt_set_combine_update(RtDict *a, RtDict *b, int32_t op) {
+  if (op == SET_UNION) return rt_dict_update(a, b);
+  if (a == b) {  /* s &= s keeps s; s -= s and s ^= s empty it */
+    if (op != SET_INTERSECTION) rt_dict_clear(a);
+    return RT_OK;
+  }
+  if (op == SET_DIFFERENCE || op == SET_SYMMETRIC) {
+    for (int64_t i = 0; i < b->used; i++) {
+      uint64_t k = item(b, i);
+      if (!rt_dict_delete(a, k) && op == SET_SYMMETRIC && !rt_dict_insert(a, k)) return RT_ERR_MEMORY;
+    }
+    return RT_OK;
+  }
+  RtDict *r = rt_set_combine(a, b, SET_INTERSECTION);
+  if (!r) return RT_ERR_MEMORY;
+  rt_dict_clear(a);
+  int32_t rc = rt_dict_update(a, r);
+  rt_dict_release(r);
+  return rc;
+}
+
+/* Whether every item of a is in b (a <= b). */
+int32_t rt_set_subset(RtDict *a, RtDict *b) {
+  if (a->used > b->used) return 0;
+  for (int64_t i = 0; i < a->used; i++)
+    if (!has(b, item(a, i))) return 0;
+  return 1;
+}
+
+int32_t rt_set_disjoint(RtDict *a, RtDict *b) {
+  if (a->used > b->used) return rt_set_disjoint(b, a);  /* the smaller one walked */
+  for (int64_t i = 0; i < a->used; i++)
+    if (has(b, item(a, i))) return 0;
+  return 1;
+}
+
+/* An item's bits (a float as float64, an int extended) stored as a list
+ * item of kind: at its width, a float32 rounded from the float64. */
+static void store_item(int32_t kind, char *at, int64_t itemsize, uint64_t bits) {
+  if (kind == TY_F32) {
+    double x;
+    memcpy(&x, &bits, 8);
+    float f = (float)x;
+    memcpy(at, &f, 4);
+  } else {
+    memcpy(at, &bits, (size_t)itemsize);  /* the low bytes: little-endian */
+  }
+  if (kind == TY_STR) rt_str_retain((RtStr *)(uintptr_t)bits);
+}
+
+/* list(s): a new list of s's items, in its order; NULL: no memory. */
+RtList *rt_set_items(RtDict *s, int32_t kind, int64_t itemsize) {
+  RtList *l = rt_list_new(kind, itemsize, s->used);
+  if (!l) {
+    rt_set_error(RT_ERR_MEMORY, NULL);
+    return NULL;
+  }
+  for (int64_t i = 0; i < s->used; i++) store_item(kind, l->data + i * itemsize, itemsize, item(s, i));
+  l->len = s->used;
+  return l;
+}
+
+/* The functions compiled code calls, for the linker (runtime.c). */
+void rt_register_sets(void (*define)(const char *name, void *addr, void *ctx), void *ctx) {
+  define("rt_set_combine", (void *)rt_set_combine, ctx);
+  define("rt_set_combine_update", (void *)rt_set_combine_update, ctx);
+  define("rt_set_subset", (void *)rt_set_subset, ctx);
+  define("rt_set_disjoint", (void *)rt_set_disjoint, ctx);
+  define("rt_set_items", (void *)rt_set_items, ctx);
+}
