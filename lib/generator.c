@@ -8,7 +8,7 @@
  * as the bit generator makes them, normals and exponentials by 256-layer
  * ziggurats (tables in ziggurat_tables.h), gamma by Marsaglia and Tsang
  * over those, Poisson and binomial by the legacy functions' samplers
- * (random_discrete.h), bounded ints by Lemire's multiply-and-reject,
+ * (random_samplers.h), bounded ints by Lemire's multiply-and-reject,
  * shuffles by masked rejection. A Generator made in compiled code is
  * NumPy's PCG64 seeded through its SeedSequence (rtgen.h holds its block).
  */
@@ -91,40 +91,12 @@ static double zig_exponential(BitGen *g) {
   }
 }
 
-/* Marsaglia and Tsang's method above shape 1 (over the ziggurat's
- * normals); below it, Johnk's rejection against an exponential. */
-static double gen_gamma(BitGen *g, double shape) {
-  if (shape == 1.0) return zig_exponential(g);
-  if (shape == 0.0) return 0.0;
-  if (shape < 1.0) {
-    for (;;) {
-      double u = unit(g), v = zig_exponential(g);
-      if (u <= 1.0 - shape) {
-        double x = pow(u, 1.0 / shape);
-        if (x <= v) return x;
-      } else {
-        double y = -log((1.0 - u) / shape), x = pow(1.0 - shape + shape * y, 1.0 / shape);
-        if (x <= v + y) return x;
-      }
-    }
-  }
-  double b = shape - 1.0 / 3.0, c = 1.0 / sqrt(9.0 * b);
-  for (;;) {
-    double x, v;
-    do {
-      x = zig_normal(g);
-      v = 1.0 + c * x;
-    } while (v <= 0.0);
-    v = v * v * v;
-    double u = unit(g);
-    if (u < 1.0 - 0.0331 * (x * x) * (x * x)) return b * v;
-    if (log(u) < 0.5 * x * x + b * (1.0 - v + log(v))) return b * v;
-  }
-}
 
-#define DISCRETE_SRC BitGen
-#define DISCRETE_UNIT(g) unit(g)
-#include "random_discrete.h"
+#define SAMPLER_SRC BitGen
+#define SAMPLER_UNIT(g) unit(g)
+#define SAMPLER_NORMAL(g) zig_normal(g)
+#define SAMPLER_EXPONENTIAL(g) zig_exponential(g)
+#include "random_samplers.h"
 
 /* ---------------------------------------------------------------- the others, over those */
 
@@ -171,7 +143,7 @@ static int64_t gen_geometric(BitGen *g, double p) {
 /* One draw of the rarer distributions, as a double. */
 static double gen_other(BitGen *g, int32_t d, const double *p) {
   switch (d) {
-  case RD_CHISQUARE: return 2.0 * gen_gamma(g, p[0] / 2.0);
+  case RD_CHISQUARE: return 2.0 * draw_gamma(g, p[0] / 2.0);
   case RD_LOGNORMAL: return exp(p[0] + p[1] * zig_normal(g));
   case RD_LAPLACE: return gen_laplace(g, p[0], p[1]);
   case RD_LOGISTIC: return gen_logistic(g, p[0], p[1]);
@@ -248,7 +220,7 @@ int32_t rt_generator_draw(void *bitgen, int32_t d, const double *p, void *out, i
     for (int64_t i = 0; i < n; i++) o[i] = p[0] * zig_exponential(g);
     break;
   case RD_GAMMA:
-    for (int64_t i = 0; i < n; i++) o[i] = p[1] * gen_gamma(g, p[0]);
+    for (int64_t i = 0; i < n; i++) o[i] = p[1] * draw_gamma(g, p[0]);
     break;
   case RD_POISSON:
     for (int64_t i = 0; i < n; i++) k[i] = draw_poisson(g, p[0]);

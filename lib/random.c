@@ -177,40 +177,16 @@ static double legacy_gauss(MTState *s) {
 
 static double legacy_exponential(MTState *s) { return -log(1.0 - next_double(s)); }
 
-/* Marsaglia and Tsang's method above shape 1; below it, Johnk's
- * rejection from a power of a uniform against an exponential. */
-static double legacy_gamma(MTState *s, double shape) {
-  if (shape == 1.0) return legacy_exponential(s);
-  if (shape == 0.0) return 0.0;
-  if (shape < 1.0) {
-    for (;;) {
-      double u = next_double(s), v = legacy_exponential(s);
-      if (u <= 1.0 - shape) {
-        double x = pow(u, 1.0 / shape);
-        if (x <= v) return x;
-      } else {
-        double y = -log((1.0 - u) / shape), x = pow(1.0 - shape + shape * y, 1.0 / shape);
-        if (x <= v + y) return x;
-      }
-    }
-  }
-  double b = shape - 1.0 / 3.0, c = 1.0 / sqrt(9.0 * b);
-  for (;;) {
-    double x, v;
-    do {
-      x = legacy_gauss(s);
-      v = 1.0 + c * x;
-    } while (v <= 0.0);
-    v = v * v * v;
-    double u = next_double(s);
-    if (u < 1.0 - 0.0331 * (x * x) * (x * x)) return b * v;
-    if (log(u) < 0.5 * x * x + b * (1.0 - v + log(v))) return b * v;
-  }
-}
+#define SAMPLER_SRC MTState
+#define SAMPLER_UNIT(s) next_double(s)
+#define SAMPLER_NORMAL(s) legacy_gauss(s)
+#define SAMPLER_EXPONENTIAL(s) legacy_exponential(s)
+#include "random_samplers.h"
+
 
 static double legacy_beta(MTState *s, double a, double b) {
   if (a > 1.0 || b > 1.0) {
-    double ga = legacy_gamma(s, a), gb = legacy_gamma(s, b);
+    double ga = draw_gamma(s, a), gb = draw_gamma(s, b);
     return ga / (ga + gb);
   }
   for (;;) {  /* Johnk's algorithm; in logarithms where the powers underflow */
@@ -224,9 +200,6 @@ static double legacy_beta(MTState *s, double a, double b) {
   }
 }
 
-#define DISCRETE_SRC MTState
-#define DISCRETE_UNIT(s) next_double(s)
-#include "random_discrete.h"
 
 static int64_t legacy_geometric(MTState *s, double p) {
   if (p >= 0.333333333333333333333333) {  /* search the cumulative probabilities */
@@ -305,9 +278,9 @@ static double draw(MTState *s, int32_t d, const double *p) {
   case RD_NORMAL: case RD_PY_GAUSS: return p[0] + p[1] * legacy_gauss(s);
   case RD_EXPONENTIAL: return p[0] * legacy_exponential(s);
   case RD_PY_EXPOVARIATE: return -log(1.0 - next_double(s)) / p[0];
-  case RD_GAMMA: return p[1] * legacy_gamma(s, p[0]);
+  case RD_GAMMA: return p[1] * draw_gamma(s, p[0]);
   case RD_BETA: return legacy_beta(s, p[0], p[1]);
-  case RD_CHISQUARE: return 2.0 * legacy_gamma(s, p[0] / 2.0);
+  case RD_CHISQUARE: return 2.0 * draw_gamma(s, p[0] / 2.0);
   case RD_LOGNORMAL: return exp(p[0] + p[1] * legacy_gauss(s));
   case RD_LAPLACE: return draw_laplace(s, p[0], p[1]);
   case RD_LOGISTIC: {

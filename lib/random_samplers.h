@@ -1,13 +1,45 @@
-/* random_discrete.h — NumPy's Poisson and binomial samplers, shared by
- * numpy.random's legacy functions (lib/random.c, over its Mersenne
- * Twister) and a Generator's methods (lib/generator.c, over its bit
- * generator), which draw them alike from their uniforms. The includer
- * defines DISCRETE_SRC, the type of its source of uniforms, and
- * DISCRETE_UNIT(s), a double of [0, 1) from it.
+/* random_samplers.h — NumPy's gamma, Poisson and binomial samplers,
+ * shared by numpy.random's legacy functions (lib/random.c, over its
+ * Mersenne Twister) and a Generator's methods (lib/generator.c, over its
+ * bit generator), which draw them alike from their own uniforms, normals
+ * and exponentials. The includer defines SAMPLER_SRC, the type of its
+ * source, and SAMPLER_UNIT(s) (a double of [0, 1)), SAMPLER_NORMAL(s)
+ * and SAMPLER_EXPONENTIAL(s) (standard draws) from it.
  */
-#ifndef DISCRETE_SRC
-#error "define DISCRETE_SRC and DISCRETE_UNIT before including random_discrete.h"
+#ifndef SAMPLER_SRC
+#error "define SAMPLER_SRC, SAMPLER_UNIT, SAMPLER_NORMAL and SAMPLER_EXPONENTIAL before including random_samplers.h"
 #endif
+
+/* Marsaglia and Tsang's method above shape 1 (over the source's
+ * normals); below it, Johnk's rejection against an exponential. */
+static double draw_gamma(SAMPLER_SRC *s, double shape) {
+  if (shape == 1.0) return SAMPLER_EXPONENTIAL(s);
+  if (shape == 0.0) return 0.0;
+  if (shape < 1.0) {
+    for (;;) {
+      double u = SAMPLER_UNIT(s), v = SAMPLER_EXPONENTIAL(s);
+      if (u <= 1.0 - shape) {
+        double x = pow(u, 1.0 / shape);
+        if (x <= v) return x;
+      } else {
+        double y = -log((1.0 - u) / shape), x = pow(1.0 - shape + shape * y, 1.0 / shape);
+        if (x <= v + y) return x;
+      }
+    }
+  }
+  double b = shape - 1.0 / 3.0, c = 1.0 / sqrt(9.0 * b);
+  for (;;) {
+    double x, v;
+    do {
+      x = SAMPLER_NORMAL(s);
+      v = 1.0 + c * x;
+    } while (v <= 0.0);
+    v = v * v * v;
+    double u = SAMPLER_UNIT(s);
+    if (u < 1.0 - 0.0331 * (x * x) * (x * x)) return b * v;
+    if (log(u) < 0.5 * x * x + b * (1.0 - v + log(v))) return b * v;
+  }
+}
 
 /* log(gamma(x)) by Stirling's series (shifted up to 7 first), the
  * coefficients B(2k) / (2k (2k - 1)): what NumPy's Poisson sampler uses. */
@@ -26,11 +58,11 @@ static double log_gamma(double x) {
 }
 
 /* Hormann's transformed rejection with squeeze (PTRS), for lam >= 10. */
-static int64_t poisson_ptrs(DISCRETE_SRC *s, double lam) {
+static int64_t poisson_ptrs(SAMPLER_SRC *s, double lam) {
   double slam = sqrt(lam), loglam = log(lam), b = 0.931 + 2.53 * slam, a = -0.059 + 0.02483 * b;
   double invalpha = 1.1239 + 1.1328 / (b - 3.4), vr = 0.9277 - 3.6224 / (b - 2);
   for (;;) {
-    double u = DISCRETE_UNIT(s) - 0.5, v = DISCRETE_UNIT(s), us = 0.5 - fabs(u);
+    double u = SAMPLER_UNIT(s) - 0.5, v = SAMPLER_UNIT(s), us = 0.5 - fabs(u);
     int64_t k = (int64_t)floor((2 * a / us + b) * u + lam + 0.43);
     if (us >= 0.07 && v <= vr) return k;
     if (k < 0 || (us < 0.013 && v > us)) continue;
@@ -39,28 +71,28 @@ static int64_t poisson_ptrs(DISCRETE_SRC *s, double lam) {
   }
 }
 
-static int64_t draw_poisson(DISCRETE_SRC *s, double lam) {
+static int64_t draw_poisson(SAMPLER_SRC *s, double lam) {
   if (lam >= 10) return poisson_ptrs(s, lam);
   if (lam == 0) return 0;
   double limit = exp(-lam), prod = 1.0;  /* multiply uniforms until below e**-lam */
   for (int64_t k = 0;; k++) {
-    prod *= DISCRETE_UNIT(s);
+    prod *= SAMPLER_UNIT(s);
     if (prod <= limit) return k;
   }
 }
 
 /* Inversion from zero, restarted past a bound where the tail is negligible. */
-static int64_t binomial_inversion(DISCRETE_SRC *s, int64_t n, double p) {
+static int64_t binomial_inversion(SAMPLER_SRC *s, int64_t n, double p) {
   double q = 1.0 - p, qn = exp((double)n * log(q)), np = (double)n * p;
   double bound = fmin((double)n, np + 10.0 * sqrt(np * q + 1));
   int64_t x = 0;
-  double px = qn, u = DISCRETE_UNIT(s);
+  double px = qn, u = SAMPLER_UNIT(s);
   while (u > px) {
     x++;
     if ((double)x > bound) {
       x = 0;
       px = qn;
-      u = DISCRETE_UNIT(s);
+      u = SAMPLER_UNIT(s);
     } else {
       u -= px;
       px = ((double)(n - x + 1) * p * px) / ((double)x * q);
@@ -77,14 +109,14 @@ static double btpe_stirling(double x) {
 
 /* Kachitvichyanukul and Schmeiser's BTPE (triangle, parallelograms,
  * exponential tails) for n p > 30, p <= 1/2. */
-static int64_t binomial_btpe(DISCRETE_SRC *s, int64_t n, double p) {
+static int64_t binomial_btpe(SAMPLER_SRC *s, int64_t n, double p) {
   double r = p, q = 1.0 - r, fm = (double)n * r + r, m = floor(fm), nrq = (double)n * r * q;
   double p1 = floor(2.195 * sqrt(nrq) - 4.6 * q) + 0.5, xm = m + 0.5, xl = xm - p1, xr = xm + p1;
   double c = 0.134 + 20.5 / (15.3 + m), a = (fm - xl) / (fm - xl * r), laml = a * (1.0 + a / 2.0);
   a = (xr - fm) / (xr * q);
   double lamr = a * (1.0 + a / 2.0), p2 = p1 * (1.0 + 2.0 * c), p3 = p2 + c / laml, p4 = p3 + c / lamr;
   for (;;) {
-    double u = DISCRETE_UNIT(s) * p4, v = DISCRETE_UNIT(s), y;
+    double u = SAMPLER_UNIT(s) * p4, v = SAMPLER_UNIT(s), y;
     if (u <= p1) return (int64_t)floor(xm - p1 * v + u);  /* the triangle */
     if (u <= p2) {  /* the parallelograms */
       double x = xl + (u - p1) / c;
@@ -122,7 +154,7 @@ static int64_t binomial_btpe(DISCRETE_SRC *s, int64_t n, double p) {
   }
 }
 
-static int64_t draw_binomial(DISCRETE_SRC *s, int64_t n, double p) {
+static int64_t draw_binomial(SAMPLER_SRC *s, int64_t n, double p) {
   if (n == 0 || p == 0.0) return 0;
   bool flip = p > 0.5;
   double r = flip ? 1.0 - p : p;
