@@ -13,6 +13,7 @@ import os
 import subprocess
 import sys
 import textwrap
+import zlib
 
 import numpy
 import pytest
@@ -125,6 +126,12 @@ SIZES = (0, 1, 7, 1000, 100003)
 
 def make_rng(seed):
     return numpy.random.default_rng(seed)
+
+
+def seed_of(*parts):
+    """A seed from names and shapes, the same in every process (Python's
+    hash() of a str is salted per process)."""
+    return zlib.crc32(repr(parts).encode())
 
 
 def random_ints(rng, count, lo=-(2**31), hi=2**31):

@@ -16,7 +16,7 @@ import pytest
 
 import ruchey
 from arraygen import define
-from conftest import AS_NUMBA, make_rng
+from conftest import AS_NUMBA, make_rng, seed_of
 
 pytestmark = pytest.mark.skipif(AS_NUMBA, reason="numba's numpy.linalg takes 2-D matrices only, and norm no axis=")
 
@@ -109,6 +109,13 @@ FUNCTIONS = {
 _compiled = {}
 
 
+def real_where_real(x):
+    """eig's results of a real matrix with real eigenvalues, as real arrays:
+    Numba's rule, and NumPy's before 2.5 (which returns complex ones)."""
+    x = np.asarray(x)
+    return x.real if x.dtype.kind == "c" and not np.any(x.imag) else x
+
+
 def compiled(name):
     if name not in _compiled:
         _compiled[name] = ruchey.njit(define(f"def f(a):\n    return {FUNCTIONS[name][0]}\n", env={"np": np}))
@@ -122,8 +129,10 @@ def compiled(name):
 def test_a_stack_is_its_matrices_results_as_numpys(name, dtype, layout, stack):
     call, kind, core, unique = FUNCTIONS[name]
     f = compiled(name)
-    a = random_stack(make_rng(hash((name, stack)) % 1000), dtype, stack + core, layout, kind)
+    a = random_stack(make_rng(seed_of(name, stack)), dtype, stack + core, layout, kind)
     got, expected = as_tuple(f(a)), as_tuple(f.py_func(a))
+    if kind == "eig" and np.dtype(dtype).kind != "c":
+        expected = tuple(real_where_real(e) for e in expected)
     assert len(got) == len(expected)
     for i, (g, e) in enumerate(zip(got, expected)):
         assert_same_type(g, e, f"{name}[{i}]")

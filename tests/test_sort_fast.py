@@ -134,4 +134,7 @@ def test_sorted_reversed_and_equal_inputs():
 def test_nan_written_as_numpy_writes_it():
     a = np.array([3.0, -np.nan, 1.0, np.nan, -0.0, 0.0] * 50)
     got, expected = every_sort(a)[0], np.sort(a)
-    assert got.tobytes()[-8 * 100:] == expected.tobytes()[-8 * 100:]
+    np.testing.assert_array_equal(got[:-100], expected[:-100])
+    assert np.isnan(got[-100:]).all()
+    if np.lib.NumpyVersion(np.__version__) < "2.5.0":  # from 2.5 NumPy keeps each NaN's sign, in no set order
+        assert got.tobytes()[-8 * 100:] == expected.tobytes()[-8 * 100:]
