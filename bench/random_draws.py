@@ -1,6 +1,6 @@
 """Random numbers inside compiled code: ruchey vs Numba vs NumPy itself.
 
-    python3 bench/random.py [--n N]
+    python3 bench/random_draws.py [--n N]
 
 numpy.random.random(N) (10**6) as one call, and a compiled loop drawing
 numpy.random.normal() N times into an array (NumPy: numpy.random.normal(size=N),
@@ -15,17 +15,10 @@ milliseconds per call (bench/timing.py's round robin).
 Target (issue 14): all at least as fast as Numba.
 """
 import argparse
-import os
-import sys
 
-# This file's name is the standard library's random: bench/ goes after the
-# standard library, or `import random` (tempfile's, timing's) would find it.
-HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path[:] = [p for p in sys.path if os.path.abspath(p or ".") != HERE] + [HERE]
+import numpy as np
 
-import numpy as np  # noqa: E402
-
-from timing import round_robin  # noqa: E402
+from timing import round_robin
 
 
 def random_array(n):
