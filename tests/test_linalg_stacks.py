@@ -16,9 +16,11 @@ import pytest
 
 import ruchey
 from arraygen import define
-from conftest import AS_NUMBA, make_rng, seed_of
+from conftest import AS_NUMBA, NUMPY1, make_rng, seed_of
 
-pytestmark = pytest.mark.skipif(AS_NUMBA, reason="numba's numpy.linalg takes 2-D matrices only, and norm no axis=")
+pytestmark = [pytest.mark.skipif(AS_NUMBA, reason="numba's numpy.linalg takes 2-D matrices only, and norm no axis="),
+              pytest.mark.skipif(NUMPY1, reason="ruchey follows NumPy 2's rules (solve's b, cov's shapes, cholesky's "
+                                 "upper=, norms of float32 and of empty stacks), which NumPy 1.x does not have")]
 
 DTYPES = [np.float32, np.float64, np.complex64, np.complex128]
 LAYOUTS = ["C", "F", "strided"]
