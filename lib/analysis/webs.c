@@ -9,8 +9,9 @@
  * Each web beyond the first gets a slot of its own under the same name, so
  * that typing unifies only what can meet, with the same message where it
  * cannot. Splitting less is always safe (it is what typing did before), so
- * where the flow is hard to follow (a finally clause) nothing is split, and
- * a try's handlers are taken to see every assignment of its body.
+ * where the flow is hard to follow the analysis joins more than it must: a
+ * try's handlers and finally clause are taken to see every assignment made
+ * before them in the statement.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -145,7 +146,6 @@ static bool number_defs(Node *n, void *ctx) {
     ir_walk_list(&n->orelse, number_defs, w);
     return false;
   }
-  if (n->kind == N_TRY && n->lhs) w->refused = true;  /* a finally clause runs on every way out */
   return true;
 }
 
@@ -246,19 +246,35 @@ static void flow_loop(Webs *w, Node *n, Defs s) {
   defs_join(w, s, j.brk);
 }
 
-/* A handler may start from any point of the try body: it sees what reached
- * the try and every assignment in its body. */
-static void flow_try(Webs *w, Node *n, Defs s) {
-  Defs outer = w->caught, caught = defs_copy(w, s);
-  w->caught = caught;
-  flow_block(w, &n->body, s);
+/* Defs made while walking b from s, also kept in the enclosing try's set. */
+static Defs flow_caught(Webs *w, NodeList *b, Defs s, Defs mine) {
+  Defs outer = w->caught;
+  w->caught = mine;
+  flow_block(w, b, s);
   w->caught = outer;
-  if (outer) defs_join(w, outer, caught);
-  flow_block(w, &n->orelse, s);
+  if (outer) defs_join(w, outer, mine);
+  return mine;
+}
+
+/* A handler may start from any point of the try body: it sees what reached
+ * the try and every assignment in its body. A finally clause may start from
+ * any point of the whole statement, and a break or continue that leaves
+ * through it carries its assignments to where it jumps. */
+static void flow_try(Webs *w, Node *n, Defs s) {
+  Defs caught = flow_caught(w, &n->body, s, defs_copy(w, s)), rest = defs_new(w);
+  flow_caught(w, &n->orelse, s, rest);
   for (int i = 0; i < n->list.len; i++) {
     Defs h = defs_copy(w, caught);
-    flow_block(w, &n->list.items[i]->body, h);
+    flow_caught(w, &n->list.items[i]->body, h, rest);
     defs_join(w, s, h);
+  }
+  if (!n->lhs) return;
+  defs_join(w, s, caught);
+  defs_join(w, s, rest);
+  Defs fin = flow_caught(w, &n->lhs->body, s, defs_new(w));
+  if (w->loop) {
+    defs_join(w, w->loop->brk, fin);
+    defs_join(w, w->loop->cont, fin);
   }
 }
 
@@ -350,7 +366,7 @@ static int *give_slots(Webs *w) {
 void an_split_webs(Func *f) {
   Webs w = {.f = f};
   number_all(&w);
-  if (w.refused || w.ndefs == 0) return;
+  if (w.ndefs == 0) return;
   Defs s = defs_new(&w);
   for (int v = 0; v < f->nparams; v++) s[v / 64] |= (uint64_t)1 << (v % 64);
   flow_block(&w, &f->body, s);
