@@ -330,22 +330,25 @@ static void flow_block(Webs *w, NodeList *b, Defs s) {
 
 /* ---------------------------------------------------------------- new slots */
 
-/* One more variable of name and declared type as v's. */
-static int add_slot(Func *f, int v) {
-  int n = f->nvars++;
-  const char **names = arena_alloc(f->arena, sizeof(char *) * (size_t)f->nvars);
-  const Type **types = arena_alloc(f->arena, sizeof(Type *) * (size_t)f->nvars);
+/* Room for more variables: names and declared types as the variables' they
+ * split from (locals= names every web of a name), types all unknown still. */
+static void grow_vars(Func *f, int more, const int *from) {
+  int n = f->nvars, total = n + more;
+  const char **names = arena_alloc(f->arena, sizeof(char *) * (size_t)total);
   memcpy(names, f->var_names, sizeof(char *) * (size_t)n);
-  names[n] = f->var_names[v];
-  f->var_names = names;
-  f->var_types = types;  /* all unknown still: typing follows */
-  if (f->declared_types) {  /* locals= names every web of the name */
-    const Type **declared = arena_alloc(f->arena, sizeof(Type *) * (size_t)f->nvars);
+  const Type **declared = NULL;
+  if (f->declared_types) {
+    declared = arena_alloc(f->arena, sizeof(Type *) * (size_t)total);
     memcpy(declared, f->declared_types, sizeof(Type *) * (size_t)n);
-    declared[n] = f->declared_types[v];
-    f->declared_types = declared;
   }
-  return n;
+  for (int i = n; i < total; i++) {
+    names[i] = f->var_names[from[i - n]];
+    if (declared) declared[i] = f->declared_types[from[i - n]];
+  }
+  f->var_names = names;
+  f->declared_types = declared;
+  f->var_types = arena_alloc(f->arena, sizeof(Type *) * (size_t)total);
+  f->nvars = total;
 }
 
 /* The first web of each variable (a parameter's value on entry, else the
@@ -353,13 +356,17 @@ static int add_slot(Func *f, int v) {
 static int *give_slots(Webs *w) {
   Func *f = w->f;
   int *slot = arena_alloc(f->arena, sizeof(int) * (size_t)(w->ndefs + 1));
+  int *from = arena_alloc(f->arena, sizeof(int) * (size_t)(w->ndefs + 1));
   for (int d = 0; d < w->ndefs; d++) slot[d] = -1;
-  int nvars = f->nvars;
-  for (int v = 0; v < nvars; v++)
+  int next = f->nvars;
+  for (int v = 0; v < f->nvars; v++)
     for (int i = 0; i < w->var_ndefs[v]; i++) {
       int r = find(w, w->var_defs[v][i]);
-      if (slot[r] < 0) slot[r] = i == 0 ? v : add_slot(f, v);
+      if (slot[r] >= 0) continue;
+      slot[r] = i == 0 ? v : next++;
+      if (i) from[slot[r] - f->nvars] = v;
     }
+  if (next > f->nvars) grow_vars(f, next - f->nvars, from);
   return slot;
 }
 
