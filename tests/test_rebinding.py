@@ -157,6 +157,24 @@ def test_branches_that_do_not_meet():
         assert_same(branches_that_do_not_meet, n)
 
 
+@njit
+def branches_that_meet_unify(c):
+    if c > 0:
+        x = c
+    else:
+        x = c * 0.5
+    y = x + 1
+    x = "done"
+    return y, len(x)
+
+
+def test_branches_that_meet_unify_to_float():
+    for c in random_ints(make_rng(12), 10, -100, 100):  # int ∪ float64 = float64, as Numba
+        y, k = branches_that_meet_unify(c)
+        py_y, py_k = branches_that_meet_unify.py_func(c)
+        assert type(y) is float and y == py_y and k == py_k
+
+
 def test_loop_unifies_assignments_that_meet():
     for n in (0, 1, 2, 9):  # one type, float64, even where the loop does not run (as Numba)
         got = loop_unifies_int_and_float(n)
