@@ -9,6 +9,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 
+#include "analysis/analysis.h"
 #include "builtins/builtins.h"
 #include "infer.h"
 #include "ir.h"
@@ -782,6 +783,7 @@ bool ty_infer(Func *f, const Type **argtypes, const CompileOptions *opts, Diag *
              "stack can compile", f->name, f->depth);
     return false;
   }
+  an_split_webs(f);  /* a name rebound to another type types each value on its own, as Numba */
   for (int i = 0; i < f->nparams; i++) f->var_types[i] = argtypes[i];
   f->param_types = argtypes;
   for (int i = 0; f->declared_types && i < f->nvars; i++) {

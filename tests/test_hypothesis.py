@@ -221,6 +221,16 @@ def conv(t_from, t_to, ref):
     return f"CF({ref})" if t_to == F else f"CI({ref})"
 
 
+def conv_src(t_from, t_to, src):
+    """Source converting a value assigned to a local to the local's type, as
+    the twin does: a name rebound to a value of another type is typed on its
+    own where the values never meet (as in Numba), so the program converts
+    explicitly to keep every local of one type."""
+    if t_from == t_to:
+        return src
+    return f"float({src})" if t_to == F else f"int({src})"
+
+
 def gen_leaf(draw, g, need):
     names = [(n, t) for n, t in g.vars if fits(t, need)]
     if names and draw.integers(0, 9) < 7:
@@ -464,7 +474,7 @@ class Prog:
         form = draw.integers(0, 5)
         if form == 0:  # tuple assignment to both locals
             (s0, r0), (s1, r1) = [
-                (lambda e, tt: (e[1], conv(e[0], tt, e[2])))(self.expr(scope, self.NEED[tt]), tt)
+                (lambda e, tt: (conv_src(e[0], tt, e[1]), conv(e[0], tt, e[2])))(self.expr(scope, self.NEED[tt]), tt)
                 for tt in self.locals.values()]
             names = ", ".join(self.locals)
             self.emit(indent, f"{names} = {s0}, {s1}", f"{names} = {r0}, {r1}")
@@ -485,7 +495,7 @@ class Prog:
             self.emit(indent, f"{name} {op}= {es}", f"{name} = {conv(rt, t, ref)}")
         else:
             et, es, er = self.expr(scope, self.NEED[t])
-            self.emit(indent, f"{name} = {es}", f"{name} = {conv(et, t, er)}")
+            self.emit(indent, f"{name} = {conv_src(et, t, es)}", f"{name} = {conv(et, t, er)}")
 
     def emit_return(self, indent, t, s, r):
         self.returns.append((len(self.ref), t, r))

@@ -61,6 +61,9 @@ bool an_deferrable(Func *f, const CompileOptions *opts, const Node *loop, bool *
 bool an_function_deferrable(Func *f, const CompileOptions *opts);
 /* unbound.c: per variable, whether a read may find it unassigned */
 bool *an_maybe_unbound(Func *f);
+/* webs.c: each variable split into its webs (the assignments whose values
+ * some read may find together), one slot each; run before typing */
+void an_split_webs(Func *f);
 /* kernel.c */
 KernelPlan *an_kernel(Func *f);
 bool an_has_barrier(const Node *stmt);        /* stmt holds a collective (cuda.syncthreads()) */

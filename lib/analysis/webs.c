@@ -1,0 +1,388 @@
+/* analysis/webs.c — one variable slot per web of a Python variable.
+ *
+ * Python lets a name hold values of different types one after the other
+ * (`I = numpy.zeros((2, 3, 4)); I = I[0, :, ::-1]`), and Numba types each
+ * such value on its own where they never meet. Before typing, each local
+ * variable is split into its webs (classic live-range splitting): two
+ * assignments belong to one web when some read can find the value of
+ * either, as reaching definitions over the function's control flow say.
+ * Each web beyond the first gets a slot of its own under the same name, so
+ * that typing unifies only what can meet, with the same message where it
+ * cannot. Splitting less is always safe (it is what typing did before), so
+ * where the flow is hard to follow the analysis joins more than it must: a
+ * try's handlers and finally clause are taken to see every assignment made
+ * before them in the statement.
+ */
+#include <stdint.h>
+#include <stdlib.h>
+
+#include "analysis/analysis.h"
+#include "ir.h"
+
+typedef uint64_t *Defs;  /* a set of definitions, one bit each */
+
+typedef struct Use {
+  Node *n;   /* an N_VAR that reads or assigns */
+  int def;   /* a definition that reaches it (or is it) */
+} Use;
+
+/* Where a loop's break and continue statements leave from. */
+typedef struct Jumps {
+  Defs brk, cont;
+} Jumps;
+
+typedef struct Webs {
+  Func *f;
+  int ndefs, words;
+  int *def_var;     /* per definition: its variable (the first nparams: the parameters on entry) */
+  Node **def_node;  /* per definition: its target, NULL for a parameter */
+  int *parent;      /* union-find over definitions: one class per web */
+  int **var_defs, *var_ndefs;  /* per variable: its definitions, in the order of the code */
+  Use *sorted;      /* the definitions' targets by address, for def_of */
+  Use *uses;
+  int nuses, cap;
+  Jumps *loop;      /* the innermost loop's */
+  Defs caught;      /* the innermost try body's assignments, which its handlers may see */
+  bool refused;
+} Webs;
+
+/* ---------------------------------------------------------------- sets */
+
+static Defs defs_new(Webs *w) { return arena_alloc(w->f->arena, sizeof(uint64_t) * (size_t)w->words); }
+
+static Defs defs_copy(Webs *w, Defs s) {
+  Defs c = defs_new(w);
+  memcpy(c, s, sizeof(uint64_t) * (size_t)w->words);
+  return c;
+}
+
+static void defs_join(Webs *w, Defs into, Defs s) {
+  for (int i = 0; i < w->words; i++) into[i] |= s[i];
+}
+
+static bool defs_equal(Webs *w, Defs a, Defs b) { return !memcmp(a, b, sizeof(uint64_t) * (size_t)w->words); }
+
+static bool has(Defs s, int d) { return s[d / 64] >> (d % 64) & 1; }
+
+static void clear(Webs *w, Defs s) { memset(s, 0, sizeof(uint64_t) * (size_t)w->words); }
+
+/* ---------------------------------------------------------------- webs */
+
+static int find(Webs *w, int d) {
+  while (w->parent[d] != d) d = w->parent[d] = w->parent[w->parent[d]];
+  return d;
+}
+
+static void join_webs(Webs *w, int a, int b) {
+  a = find(w, a), b = find(w, b);
+  if (a != b) w->parent[a > b ? a : b] = a < b ? a : b;
+}
+
+static void note_use(Webs *w, Node *n, int def) {
+  if (w->nuses == w->cap) {
+    w->cap = w->cap ? 2 * w->cap : 64;
+    Use *grown = arena_alloc(w->f->arena, sizeof(Use) * (size_t)w->cap);
+    if (w->nuses) memcpy(grown, w->uses, sizeof(Use) * (size_t)w->nuses);
+    w->uses = grown;
+  }
+  w->uses[w->nuses++] = (Use){n, def};
+}
+
+/* A read of n's variable joins every definition that reaches it. */
+static void see_read(Webs *w, Node *n, Defs s) {
+  int v = n->var, first = -1;
+  for (int i = 0; i < w->var_ndefs[v]; i++) {
+    int d = w->var_defs[v][i];
+    if (!has(s, d)) continue;
+    if (first < 0) first = d;
+    else join_webs(w, first, d);
+  }
+  if (first >= 0) note_use(w, n, first);
+}
+
+static int by_node(const void *a, const void *b) {
+  uintptr_t x = (uintptr_t)((const Use *)a)->n, y = (uintptr_t)((const Use *)b)->n;
+  return x < y ? -1 : x > y;
+}
+
+static int def_of(Webs *w, Node *n) {
+  Use key = {n, 0};
+  Use *u = bsearch(&key, w->sorted, (size_t)(w->ndefs - w->f->nparams), sizeof(Use), by_node);
+  return u ? u->def : -1;
+}
+
+/* n assigns its variable: its definition replaces the variable's others. */
+static void see_def(Webs *w, Node *n, Defs s) {
+  int d = def_of(w, n), v = n->var;
+  if (d < 0) {  /* a target the numbering did not meet: split nothing rather than guess */
+    w->refused = true;
+    return;
+  }
+  for (int i = 0; i < w->var_ndefs[v]; i++) {
+    int o = w->var_defs[v][i];
+    s[o / 64] &= ~((uint64_t)1 << (o % 64));
+  }
+  s[d / 64] |= (uint64_t)1 << (d % 64);
+  if (w->caught) w->caught[d / 64] |= (uint64_t)1 << (d % 64);
+}
+
+/* ---------------------------------------------------------------- numbering */
+
+static bool count_target(Webs *w, Node *t);
+
+static bool number_defs(Node *n, void *ctx) {
+  Webs *w = ctx;
+  if (n->kind == N_ASSIGN) {
+    ir_walk(n->rhs, number_defs, w);
+    count_target(w, n->lhs);
+    return false;
+  }
+  if (n->kind == N_AUGASSIGN || n->kind == N_FOR) {
+    if (n->lhs->kind == N_VAR) count_target(w, n->lhs);
+    else ir_walk(n->lhs, number_defs, w);
+    ir_walk(n->rhs, number_defs, w);
+    ir_walk(n->cond, number_defs, w);
+    ir_walk_list(&n->body, number_defs, w);
+    ir_walk_list(&n->orelse, number_defs, w);
+    return false;
+  }
+  return true;
+}
+
+/* Counts (first pass, def_var NULL) or records the definitions a target makes. */
+static bool count_target(Webs *w, Node *t) {
+  if (t->kind == N_TUPLE) {
+    for (int i = 0; i < t->list.len; i++) count_target(w, t->list.items[i]);
+  } else if (t->kind == N_VAR) {
+    if (w->def_var) {
+      w->def_var[w->ndefs] = t->var;
+      w->def_node[w->ndefs] = t;
+    }
+    w->ndefs++;
+  } else {
+    ir_walk(t, number_defs, w);
+  }
+  return false;
+}
+
+static void number_all(Webs *w) {
+  Func *f = w->f;
+  w->ndefs = f->nparams;
+  ir_walk_list(&f->body, number_defs, w);
+  int n = w->ndefs;
+  w->words = (n + 63) / 64 + 1;
+  w->def_var = arena_alloc(f->arena, sizeof(int) * (size_t)(n + 1));
+  w->def_node = arena_alloc(f->arena, sizeof(Node *) * (size_t)(n + 1));
+  w->parent = arena_alloc(f->arena, sizeof(int) * (size_t)(n + 1));
+  for (int v = 0; v < f->nparams; v++) w->def_var[v] = v;
+  w->ndefs = f->nparams;
+  ir_walk_list(&f->body, number_defs, w);
+  w->var_ndefs = arena_alloc(f->arena, sizeof(int) * (size_t)(f->nvars + 1));
+  w->var_defs = arena_alloc(f->arena, sizeof(int *) * (size_t)(f->nvars + 1));
+  for (int d = 0; d < n; d++) w->var_ndefs[w->def_var[d]]++;
+  for (int v = 0; v < f->nvars; v++) {
+    w->var_defs[v] = arena_alloc(f->arena, sizeof(int) * (size_t)(w->var_ndefs[v] + 1));
+    w->var_ndefs[v] = 0;
+  }
+  for (int d = 0; d < n; d++) {
+    int v = w->def_var[d];
+    w->var_defs[v][w->var_ndefs[v]++] = d;
+    w->parent[d] = d;
+  }
+  w->sorted = arena_alloc(f->arena, sizeof(Use) * (size_t)(n - f->nparams + 1));
+  for (int d = f->nparams; d < n; d++) w->sorted[d - f->nparams] = (Use){w->def_node[d], d};
+  qsort(w->sorted, (size_t)(n - f->nparams), sizeof(Use), by_node);
+}
+
+/* ---------------------------------------------------------------- reaching definitions */
+
+typedef struct Reads {
+  Webs *w;
+  Defs s;
+} Reads;
+
+static bool read_var(Node *n, void *ctx) {
+  Reads *r = ctx;
+  if (n->kind == N_VAR) see_read(r->w, n, r->s);
+  return true;
+}
+
+/* Expressions only read: the frontend hoists comprehensions into statements
+ * and refuses the walrus operator. */
+static void reads(Webs *w, Node *e, Defs s) { ir_walk(e, read_var, &(Reads){w, s}); }
+
+static void flow_block(Webs *w, NodeList *b, Defs s);
+
+static void flow_target(Webs *w, Node *t, Defs s) {
+  if (t->kind == N_TUPLE) {
+    for (int i = 0; i < t->list.len; i++) flow_target(w, t->list.items[i], s);
+  } else if (t->kind == N_VAR) {
+    see_def(w, t, s);
+  } else {
+    reads(w, t, s);
+  }
+}
+
+/* head: what reaches the top of the loop, from before it (in) and from the
+ * end of its body and its continue statements, found by going round until
+ * nothing new arrives. A for loop assigns its variable at the top. */
+static void flow_loop(Webs *w, Node *n, Defs s) {
+  Jumps *outer = w->loop, j = {defs_new(w), defs_new(w)};
+  Defs head = defs_copy(w, s), body = defs_new(w);
+  w->loop = &j;
+  for (;;) {
+    if (n->kind == N_WHILE) reads(w, n->cond, head);
+    memcpy(body, head, sizeof(uint64_t) * (size_t)w->words);
+    if (n->kind == N_FOR) see_def(w, n->lhs, body);
+    flow_block(w, &n->body, body);
+    defs_join(w, body, j.cont);
+    defs_join(w, body, s);
+    if (defs_equal(w, body, head)) break;
+    memcpy(head, body, sizeof(uint64_t) * (size_t)w->words);
+  }
+  w->loop = outer;
+  memcpy(s, head, sizeof(uint64_t) * (size_t)w->words);
+  flow_block(w, &n->orelse, s);
+  defs_join(w, s, j.brk);
+}
+
+/* Defs made while walking b from s, also kept in the enclosing try's set. */
+static Defs flow_caught(Webs *w, NodeList *b, Defs s, Defs mine) {
+  Defs outer = w->caught;
+  w->caught = mine;
+  flow_block(w, b, s);
+  w->caught = outer;
+  if (outer) defs_join(w, outer, mine);
+  return mine;
+}
+
+/* A handler may start from any point of the try body: it sees what reached
+ * the try and every assignment in its body. A finally clause may start from
+ * any point of the whole statement, and a break or continue that leaves
+ * through it carries its assignments to where it jumps. */
+static void flow_try(Webs *w, Node *n, Defs s) {
+  Defs caught = flow_caught(w, &n->body, s, defs_copy(w, s)), rest = defs_new(w);
+  flow_caught(w, &n->orelse, s, rest);
+  for (int i = 0; i < n->list.len; i++) {
+    Defs h = defs_copy(w, caught);
+    flow_caught(w, &n->list.items[i]->body, h, rest);
+    defs_join(w, s, h);
+  }
+  if (!n->lhs) return;
+  defs_join(w, s, caught);
+  defs_join(w, s, rest);
+  Defs fin = flow_caught(w, &n->lhs->body, s, defs_new(w));
+  if (w->loop) {
+    defs_join(w, w->loop->brk, fin);
+    defs_join(w, w->loop->cont, fin);
+  }
+}
+
+static void flow_stmt(Webs *w, Node *n, Defs s) {
+  switch (n->kind) {
+  case N_ASSIGN:
+    reads(w, n->rhs, s);
+    flow_target(w, n->lhs, s);
+    break;
+  case N_AUGASSIGN:
+    reads(w, n->rhs, s);
+    reads(w, n->lhs, s);  /* x += 1: one node reads and assigns x, so one web (an_split_webs) */
+    if (n->lhs->kind == N_VAR) see_def(w, n->lhs, s);
+    break;
+  case N_IF: {
+    reads(w, n->cond, s);
+    Defs other = defs_copy(w, s);
+    flow_block(w, &n->body, s);
+    flow_block(w, &n->orelse, other);
+    defs_join(w, s, other);
+    break;
+  }
+  case N_FOR:
+    reads(w, n->cond, s);
+    flow_loop(w, n, s);
+    break;
+  case N_WHILE:
+    flow_loop(w, n, s);
+    break;
+  case N_BLOCK:
+    flow_block(w, &n->body, s);
+    break;
+  case N_TRY:
+    flow_try(w, n, s);
+    break;
+  case N_BREAK: case N_CONTINUE:
+    if (w->loop) defs_join(w, n->kind == N_BREAK ? w->loop->brk : w->loop->cont, s);
+    clear(w, s);
+    break;
+  case N_RETURN: case N_RAISE:
+    reads(w, n, s);
+    clear(w, s);  /* nothing after it runs: an empty set joins as nothing */
+    break;
+  default:
+    reads(w, n, s);
+    break;
+  }
+}
+
+static void flow_block(Webs *w, NodeList *b, Defs s) {
+  for (int i = 0; i < b->len; i++) flow_stmt(w, b->items[i], s);
+}
+
+/* ---------------------------------------------------------------- new slots */
+
+/* Room for more variables: names and declared types as the variables' they
+ * split from (locals= names every web of a name), types all unknown still. */
+static void grow_vars(Func *f, int more, const int *from) {
+  int n = f->nvars, total = n + more;
+  const char **names = arena_alloc(f->arena, sizeof(char *) * (size_t)total);
+  memcpy(names, f->var_names, sizeof(char *) * (size_t)n);
+  const Type **declared = NULL;
+  if (f->declared_types) {
+    declared = arena_alloc(f->arena, sizeof(Type *) * (size_t)total);
+    memcpy(declared, f->declared_types, sizeof(Type *) * (size_t)n);
+  }
+  for (int i = n; i < total; i++) {
+    names[i] = f->var_names[from[i - n]];
+    if (declared) declared[i] = f->declared_types[from[i - n]];
+  }
+  f->var_names = names;
+  f->declared_types = declared;
+  f->var_types = arena_alloc(f->arena, sizeof(Type *) * (size_t)total);
+  f->nvars = total;
+}
+
+/* The first web of each variable (a parameter's value on entry, else the
+ * first assignment in the code) keeps its slot; the others get new ones. */
+static int *give_slots(Webs *w) {
+  Func *f = w->f;
+  int *slot = arena_alloc(f->arena, sizeof(int) * (size_t)(w->ndefs + 1));
+  int *from = arena_alloc(f->arena, sizeof(int) * (size_t)(w->ndefs + 1));
+  for (int d = 0; d < w->ndefs; d++) slot[d] = -1;
+  int next = f->nvars;
+  for (int v = 0; v < f->nvars; v++)
+    for (int i = 0; i < w->var_ndefs[v]; i++) {
+      int r = find(w, w->var_defs[v][i]);
+      if (slot[r] >= 0) continue;
+      slot[r] = i == 0 ? v : next++;
+      if (i) from[slot[r] - f->nvars] = v;
+    }
+  if (next > f->nvars) grow_vars(f, next - f->nvars, from);
+  return slot;
+}
+
+void an_split_webs(Func *f) {
+  Webs w = {.f = f};
+  number_all(&w);
+  if (w.ndefs == 0) return;
+  Defs s = defs_new(&w);
+  for (int v = 0; v < f->nparams; v++) s[v / 64] |= (uint64_t)1 << (v % 64);
+  flow_block(&w, &f->body, s);
+  if (w.refused) return;
+  /* a node met in two places (the frontend may share one) is one web */
+  for (int d = f->nparams; d < w.ndefs; d++) note_use(&w, w.def_node[d], d);
+  qsort(w.uses, (size_t)w.nuses, sizeof(Use), by_node);
+  for (int i = 1; i < w.nuses; i++)
+    if (w.uses[i].n == w.uses[i - 1].n) join_webs(&w, w.uses[i].def, w.uses[i - 1].def);
+  int *slot = give_slots(&w);
+  for (int i = 0; i < w.nuses; i++) w.uses[i].n->var = slot[find(&w, w.uses[i].def)];
+}
