@@ -438,10 +438,23 @@ PyObject *disp_status_class(int status) {
   }
 }
 
+/* A tuple key's text, "(1, 2.5)", read back as the tuple (NULL where it
+ * does not read, as "(nan, 1)"). */
+static PyObject *tuple_key(const char *text) {
+  PyObject *ast = text[0] == '(' ? PyImport_ImportModule("ast") : NULL;
+  PyObject *key = ast ? PyObject_CallMethod(ast, "literal_eval", "s", text) : NULL;
+  Py_XDECREF(ast);
+  if (key && !PyTuple_Check(key)) Py_CLEAR(key);
+  PyErr_Clear();
+  return key;
+}
+
 static PyObject *disp_raise_key_error(const char *text) {
   char *end = NULL;
   double x = strtod(text, &end);
-  PyObject *key = !strcmp(text, "True") ? Py_NewRef(Py_True) : !strcmp(text, "False") ? Py_NewRef(Py_False)
+  PyObject *tuple = tuple_key(text), *wrapped = tuple ? PyTuple_Pack(1, tuple) : NULL;  /* KeyError((1, 2)), not KeyError(1, 2) */
+  Py_XDECREF(tuple);
+  PyObject *key = wrapped ? wrapped : !strcmp(text, "True") ? Py_NewRef(Py_True) : !strcmp(text, "False") ? Py_NewRef(Py_False)
                   : *text && strspn(text, "-0123456789") == strlen(text) ? PyLong_FromString(text, NULL, 10)
                   : *text && !*end                             ? PyFloat_FromDouble(x)
                                                                : PyUnicode_FromString(text);  /* a message */

@@ -7,8 +7,11 @@
  * A set is a pointer to an RtDict of its items without values (lib/sets.c):
  * a set type's fields are {item, none}, so that dicts.c's lowering of keys
  * (their bits, lookups, insertions, iteration, `in`) serves its items.
- * Items are numbers, bools or strs, as dict keys.
+ * Items are numbers, bools, strs or tuples of numbers, as dict keys (a
+ * tuple's bits point to an RtTupleKey).
  */
+#include <stddef.h>
+
 #include "builtins/builtins.h"
 #include "containers.h"
 
@@ -19,9 +22,9 @@ static const Type *item_of(const Type *s) { return s->nfields ? s->fields[0] : N
 /* ---------------------------------------------------------------- typing */
 
 static const Type *need_item(Infer *in, Node *at, const Type *t) {
-  if (t && (ty_is_scalar(t) || t->kind == TY_STR)) return t;
-  if (t) ty_error(in, at, "sets of %s are not supported in compiled code (numbers, bools and str are; an item must "
-                  "be hashable)", t->name);
+  if (t && (ty_is_scalar(t) || t->kind == TY_STR || ty_dict_key_tuple(t))) return t;
+  if (t) ty_error(in, at, "sets of %s are not supported in compiled code (numbers, bools, str and tuples of up to %d "
+                  "numbers are; an item must be hashable)", t->name, RT_KEY_FIELDS);
   return NULL;
 }
 
@@ -164,7 +167,7 @@ static LLVMValueRef lo_set_truth(Lower *l, Node *n) {
 static LLVMValueRef item_from_bits(Lower *l, const Type *t, LLVMValueRef bits) {
   if (t->kind == TY_STR) return LLVMBuildIntToPtr(l->b, bits, l->mod->ptr, "");
   if (ty_is_float(t)) return lo_convert(l, lo_from_bits(l, bits, TYS(TY_F64)), TYS(TY_F64), t);
-  return lo_from_bits(l, bits, t);
+  return lo_dict_key_of_bits(l, t, bits);
 }
 
 /* add (ival 0), discard (1), remove (2: KeyError when missing) */
@@ -203,7 +206,12 @@ static LLVMValueRef lo_pop(Lower *l, Node *n) {
   LLVMValueRef off = const_i64(l, 8);
   LLVMValueRef bits = LLVMBuildLoad2(l->b, l->mod->i64, LLVMBuildGEP2(l->b, l->mod->i8, e, &off, 1, ""), "");
   lo_done_with(l, x, s);
-  return item_from_bits(l, n->ty, bits);
+  LLVMValueRef v = item_from_bits(l, n->ty, bits);
+  if (n->ty->kind == TY_TUPLE) {  /* its RtTupleKey, handed over, read */
+    LLVMValueRef t = LLVMBuildIntToPtr(l->b, bits, l->mod->ptr, "");
+    lo_call_fn(l, "rt_tuple_key_free", void_type(l), &l->mod->ptr, &t, 1);
+  }
+  return v;
 }
 
 /* clear() (ival 0), copy() (1) */
@@ -288,9 +296,37 @@ static LLVMValueRef lo_relation(Lower *l, Node *n) {
   return r;
 }
 
+/* list(s) of a set of tuples: each item's RtTupleKey read as a tuple into
+ * the new list (the runtime's rt_set_items copies bits only). */
+static LLVMValueRef tuple_items(Lower *l, const Type *st, LLVMValueRef s, const Type *elem) {
+  LLVMValueRef n = lo_container_len(l, st, s);
+  LLVMTypeRef p[3] = {l->mod->i32, l->mod->i64, l->mod->i64};
+  LLVMValueRef a[3] = {const_i32(l, (int)elem->kind), const_i64(l, (int64_t)elem->size), n};
+  LLVMValueRef lst = lo_call_fn(l, "rt_list_new", l->mod->ptr, p, a, 3);
+  lo_raise_if(l, LLVMBuildIsNull(l->b, lst, ""), RT_ERR_MEMORY, NULL);
+  LLVMValueRef off = const_i64(l, offsetof(RtList, data));
+  LLVMValueRef data = LLVMBuildLoad2(l->b, l->mod->ptr, LLVMBuildGEP2(l->b, l->mod->i8, lst, &off, 1, ""), "");
+  LoLoop loop = lo_loop_begin(l, const_i64(l, 0), n, NULL, "set.items");
+  LLVMTypeRef q[2] = {l->mod->ptr, l->mod->i64};
+  LLVMValueRef e = lo_call_fn(l, "rt_dict_entry", l->mod->ptr, q, (LLVMValueRef[]){s, loop.index}, 2);
+  off = const_i64(l, 8);
+  LLVMValueRef bits = LLVMBuildLoad2(l->b, l->mod->i64, LLVMBuildGEP2(l->b, l->mod->i8, e, &off, 1, ""), "");
+  LLVMValueRef v = lo_convert(l, item_from_bits(l, item_of(st), bits), item_of(st), elem);
+  lo_store_scalar(l, elem, LLVMBuildGEP2(l->b, lo_storage_type(l, elem), data, &loop.index, 1, ""), v);
+  lo_loop_end(l, &loop);
+  off = const_i64(l, offsetof(RtList, len));
+  LLVMBuildStore(l->b, n, LLVMBuildGEP2(l->b, l->mod->i8, lst, &off, 1, ""));
+  return lst;
+}
+
 /* list(s), sorted(s): a new list of s's items. */
 LLVMValueRef lo_set_list(Lower *l, Node *x, const Type *elem) {
   LLVMValueRef s = lo_expr(l, x);
+  if (item_of(x->ty)->kind == TY_TUPLE) {
+    LLVMValueRef r = tuple_items(l, x->ty, s, elem);
+    lo_done_with(l, x, s);
+    return r;
+  }
   LLVMTypeRef p[3] = {l->mod->ptr, l->mod->i32, l->mod->i64};
   LLVMValueRef a[3] = {s, const_i32(l, (int)elem->kind), const_i64(l, (int64_t)elem->size)};
   LLVMValueRef r = lo_call_fn(l, "rt_set_items", l->mod->ptr, p, a, 3);
