@@ -86,9 +86,15 @@ const Type *ty_set_binop(Infer *in, Node *n, int op, const Type *a, const Type *
   return same_sets(in, n, a, b);
 }
 
+/* Sets of two number types, compared as Python compares their numbers. */
+static bool number_sets(const Type *a, const Type *b) {
+  return a->kind == TY_SET && b->kind == TY_SET && a->nfields && b->nfields && ty_is_scalar(item_of(a)) &&
+         ty_is_scalar(item_of(b)) && !ty_is_complex(item_of(a)) && !ty_is_complex(item_of(b));
+}
+
 bool ty_set_compare(Infer *in, Node *n, const Type *a, const Type *b) {
   if (n->list.len > 2) return ty_error(in, n, "chained comparisons of sets are not supported") != NULL;
-  return same_sets(in, n, a, b) != NULL;
+  return number_sets(a, b) || same_sets(in, n, a, b) != NULL;
 }
 
 /* `if s`, `not s`, bool(s): the call "set truth" of s, typed in place. */
@@ -353,15 +359,30 @@ static LLVMValueRef set_call(Lower *l, const char *fn, LLVMValueRef a, LLVMValue
   return LLVMBuildICmp(l->b, LLVMIntNE, r, const_i32(l, 0), "");
 }
 
+/* How lib/sets.c reads a number item's bits (its ITEM_FLOAT, ITEM_SIGNED, ITEM_UNSIGNED). */
+static int number_reading(const Type *t) { return ty_is_float(t) ? 0 : ty_is_int(t) && !ty_is_signed(t) ? 2 : 1; }
+
+/* a <= b: of one item type, or of two number types (rt_set_subset_numbers). */
+static LLVMValueRef subset_of(Lower *l, LLVMValueRef a, const Type *ta, LLVMValueRef b, const Type *tb) {
+  int from = number_reading(item_of(ta)), to = number_reading(item_of(tb));
+  if (ta == tb || from == to) return set_call(l, "rt_set_subset", a, b);
+  LLVMTypeRef p[4] = {l->mod->ptr, l->mod->ptr, l->mod->i32, l->mod->i32};
+  LLVMValueRef r = lo_call_fn(l, "rt_set_subset_numbers", l->mod->i32, p,
+                              (LLVMValueRef[]){a, b, const_i32(l, from), const_i32(l, to)}, 4);
+  return LLVMBuildICmp(l->b, LLVMIntNE, r, const_i32(l, 0), "");
+}
+
 /* a op b of two sets: <= is a subset, < a proper one, == the same items. */
 LLVMValueRef lo_set_compare(Lower *l, int op, LLVMValueRef a, const Type *ta, LLVMValueRef b, const Type *tb) {
   if (op == OP_GT || op == OP_GE) {  /* b < a, b <= a */
     LLVMValueRef t = a;
+    const Type *tt = ta;
     a = b, b = t;
+    ta = tb, tb = tt;
     op = op == OP_GT ? OP_LT : OP_LE;
   }
   LLVMValueRef la = lo_container_len(l, ta, a), lb = lo_container_len(l, tb, b);
-  LLVMValueRef subset = set_call(l, "rt_set_subset", a, b);
+  LLVMValueRef subset = subset_of(l, a, ta, b, tb);
   switch (op) {
   case OP_LE: return subset;
   case OP_LT: return LLVMBuildAnd(l->b, subset, LLVMBuildICmp(l->b, LLVMIntSLT, la, lb, ""), "");
