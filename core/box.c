@@ -266,8 +266,28 @@ static int unbox_converted(PyObject *o, const Type *t, Slot *slot) {
   return 0;
 }
 
+/* Whether a value of type t holds strs unboxed for a call (a str, or a
+ * tuple with one among its items): the call releases them after. */
+bool disp_holds_strings(const Type *t) {
+  if (t->kind == TY_STR) return true;
+  for (int i = 0; t->kind == TY_TUPLE && i < t->nfields; i++)
+    if (disp_holds_strings(t->fields[i])) return true;
+  return false;
+}
+
+/* The strs of a tuple's first n items at p released (n: all, after the
+ * call; fewer, when unboxing its item n failed). */
+static void release_tuple_strings(const Type *t, char *p, int n) {
+  for (int i = 0; i < n; i++) {
+    const Type *f = t->fields[i];
+    if (f->kind == TY_STR) rt_str_release(*(RtStr **)(p + t->offsets[i]));
+    else if (f->kind == TY_TUPLE) release_tuple_strings(f, p + t->offsets[i], f->nfields);
+  }
+}
+
 /* A tuple's items into its storage layout at p (t's field offsets):
- * numbers at their width, arrays as RtArrays, tuples in place. */
+ * numbers at their width, arrays as RtArrays, tuples in place, strs as
+ * new RtStrs (the caller releases them, disp_release_strings). */
 int disp_unbox_tuple(PyObject *o, const Type *t, char *p) {
   if (!PyTuple_Check(o) || PyTuple_GET_SIZE(o) != t->nfields) {
     PyErr_Format(PyExc_TypeError, "expected a tuple of %d items for %s, got %R", t->nfields, t->name, o);
@@ -282,8 +302,12 @@ int disp_unbox_tuple(PyObject *o, const Type *t, char *p) {
     int rc = f->kind == TY_TUPLE   ? disp_unbox_tuple(item, f, at)
              : f->kind == TY_ARRAY ? unbox_array(item, (RtArray *)at, &unused)
                                    : disp_unbox(item, f, &slot, NULL, &unused);
-    if (rc < 0) return -1;
+    if (rc < 0) {
+      release_tuple_strings(t, p, i);
+      return -1;
+    }
     if (ty_is_scalar(f)) memcpy(at, &slot, f->size);
+    else if (f->kind == TY_STR) memcpy(at, &slot.u, sizeof(RtStr *));
   }
   return 0;
 }
@@ -382,11 +406,12 @@ int disp_unbox(PyObject *o, const Type *t, Slot *slot, RtArray *arr, void **arg)
 }
 
 /* After a call (args given) or a failed unboxing (args NULL): the strs and
- * sets made for the arguments released, the sets first written back into
- * the Python sets they came from. */
-void disp_release_strings(const Type *const *types, Slot *slots, int n, PyObject *const *args) {
+ * sets made for the arguments released (a tuple's strs where argp points),
+ * the sets first written back into the Python sets they came from. */
+void disp_release_strings(const Type *const *types, Slot *slots, void *const *argp, int n, PyObject *const *args) {
   for (int i = 0; i < n; i++) {
     if (types[i]->kind == TY_STR) rt_str_release((RtStr *)(uintptr_t)slots[i].u);
+    if (types[i]->kind == TY_TUPLE) release_tuple_strings(types[i], argp[i], types[i]->nfields);
     if (types[i]->kind != TY_SET) continue;
     RtDict *d = (RtDict *)(uintptr_t)slots[i].u;
     if (!args) rt_dict_release(d);
@@ -413,10 +438,23 @@ PyObject *disp_status_class(int status) {
   }
 }
 
+/* A tuple key's text, "(1, 2.5)", read back as the tuple (NULL where it
+ * does not read, as "(nan, 1)"). */
+static PyObject *tuple_key(const char *text) {
+  PyObject *ast = text[0] == '(' ? PyImport_ImportModule("ast") : NULL;
+  PyObject *key = ast ? PyObject_CallMethod(ast, "literal_eval", "s", text) : NULL;
+  Py_XDECREF(ast);
+  if (key && !PyTuple_Check(key)) Py_CLEAR(key);
+  PyErr_Clear();
+  return key;
+}
+
 static PyObject *disp_raise_key_error(const char *text) {
   char *end = NULL;
   double x = strtod(text, &end);
-  PyObject *key = !strcmp(text, "True") ? Py_NewRef(Py_True) : !strcmp(text, "False") ? Py_NewRef(Py_False)
+  PyObject *tuple = tuple_key(text), *wrapped = tuple ? PyTuple_Pack(1, tuple) : NULL;  /* KeyError((1, 2)), not KeyError(1, 2) */
+  Py_XDECREF(tuple);
+  PyObject *key = wrapped ? wrapped : !strcmp(text, "True") ? Py_NewRef(Py_True) : !strcmp(text, "False") ? Py_NewRef(Py_False)
                   : *text && strspn(text, "-0123456789") == strlen(text) ? PyLong_FromString(text, NULL, 10)
                   : *text && !*end                             ? PyFloat_FromDouble(x)
                                                                : PyUnicode_FromString(text);  /* a message */

@@ -147,8 +147,10 @@ int typed_set_unbox(PyObject *o, const Type *t, Slot *slot);
 PyObject *typed_set_box(const Type *t, RtDict *d);
 int typed_set_reflect(PyObject *o, RtDict *d);
 int typed_add_to_module(PyObject *m);
-/* The str arguments among the first n unboxed into slots, released. */
-void disp_release_strings(const Type *const *types, Slot *slots, int n, PyObject *const *args);
+/* The str arguments among the first n unboxed into slots (or into the
+ * tuples argp points to), released. */
+void disp_release_strings(const Type *const *types, Slot *slots, void *const *argp, int n, PyObject *const *args);
+bool disp_holds_strings(const Type *t);
 /* A result in its storage layout as a Python object (a new reference;
  * the result's own references, to strings, are released). */
 PyObject *disp_box(const Type *t, char *p);

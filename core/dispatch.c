@@ -47,7 +47,7 @@ static Spec *add_spec(Dispatcher *self, const Type *const *args, const Type *dec
       s->declared_ret = declared_ret ? s->ret_type : NULL;
       for (int i = 0; i < self->nparams; i++) {
         s->narrays += disp_arg_units(args[i]);
-        s->strings |= args[i]->kind == TY_STR || args[i]->kind == TY_SET;
+        s->strings |= disp_holds_strings(args[i]) || args[i]->kind == TY_SET;
       }
     } else {
       if (grown) self->specs = grown;
@@ -160,6 +160,8 @@ PyObject *disp_call(Dispatcher *self, PyObject *const *args, void *extra) {
   int (*entry)(void *, void **) = s->entry;
   const Type *ret_type = s->ret_type;
   bool strings = s->strings;
+  const Type *held[MAX_ARGS];  /* s's types, for releasing the strs (a tuple's at its fields' offsets) */
+  if (strings) memcpy(held, s->args, sizeof(Type *) * (size_t)self->nparams);
   /* a small frame: no stack probes on the hot path; many arrays go to the heap */
   Slot slots[MAX_ARGS];
   RtArray few[4];
@@ -177,7 +179,7 @@ PyObject *disp_call(Dispatcher *self, PyObject *const *args, void *extra) {
     RtArray *slot_array = disp_arg_units(s->args[i]) ? &arrays[a] : NULL;
     a += disp_arg_units(s->args[i]);
     if (disp_unbox(args[i], s->args[i], &slots[i], slot_array, &argp[i]) < 0) {
-      if (strings) disp_release_strings(types, slots, i, NULL);
+      if (strings) disp_release_strings(held, slots, argp, i, NULL);
       if (arrays != few) PyMem_Free(arrays);
       if (retp != ret) PyMem_Free(retp);
       return NULL;
@@ -194,7 +196,7 @@ PyObject *disp_call(Dispatcher *self, PyObject *const *args, void *extra) {
   } else {
     status = entry(retp, argp);
   }
-  if (strings) disp_release_strings(types, slots, self->nparams, args);
+  if (strings) disp_release_strings(held, slots, argp, self->nparams, args);
   PyObject *result = status                             ? disp_raise_runtime_error()
                      : ret_type->kind == TY_GENERATOR ? disp_box_generator(retp, args, self->nparams)
                                                       : disp_box(ret_type, retp);

@@ -646,7 +646,7 @@ PyObject *typed_refusal(PyObject *o) {
     return PyUnicode_FromString("is an empty set, whose item type is unknown: compiled code takes sets of numbers, "
                                 "bools or str");
   if (PyAnySet_Check(o))
-    return PyUnicode_FromString("is a set whose items are not numbers, bools or str (hashable items of one type)");
+    return PyUnicode_FromString("is a set whose items are not numbers, bools, str or tuples of numbers (hashable items of one type)");
   return NULL;
 }
 
@@ -745,15 +745,39 @@ static int set_item_kind(PyObject *o) {
   return t && ty_is_scalar(t) && !ty_is_complex(t) && t->kind != TY_F16 ? (int)t->kind : -1;
 }
 
+/* A tuple of up to RT_KEY_FIELDS numbers and bools, as a set's item: its
+ * type; NULL for others. */
+static const Type *set_tuple_item(PyObject *o) {
+  const Type *t = PyTuple_CheckExact(o) ? disp_typeof(o) : NULL;
+  if (!t || !t->nfields || t->nfields > RT_KEY_FIELDS) return NULL;
+  for (int i = 0; i < t->nfields; i++)
+    if (!ty_is_scalar(t->fields[i]) || ty_is_complex(t->fields[i]) || t->fields[i]->kind == TY_F16) return NULL;
+  return t;
+}
+
 /* set(item), its item type the first item's (checked against the others
  * when unboxed); NULL for an empty set or unsupported items. */
 const Type *typed_set_typeof(PyObject *o) {
   PyObject *it = PySet_GET_SIZE(o) ? PyObject_GetIter(o) : NULL, *item = it ? PyIter_Next(it) : NULL;
   int kind = item ? set_item_kind(item) : -1;
+  const Type *tuple = item && kind < 0 ? set_tuple_item(item) : NULL;
   Py_XDECREF(item);
   Py_XDECREF(it);
   PyErr_Clear();
+  if (tuple) return core_api()->set(tuple);
   return kind < 0 ? NULL : core_api()->set(&core_plain[kind]);
+}
+
+/* A tuple item o (of type t) as the RtTupleKey compiled code would make:
+ * each number's key bits, a float's kind float64. */
+static int tuple_key_bits(PyObject *o, const Type *t, RtTupleKey *k) {
+  k->n = t->nfields;
+  for (int i = 0; i < t->nfields; i++) {
+    int kind = (int)t->fields[i]->kind;
+    k->kinds[i] = kind == TY_F32 ? TY_F64 : kind;
+    if (key_bits(kind, PyTuple_GET_ITEM(o, i), &k->bits[i]) < 0) return -1;
+  }
+  return 0;
 }
 
 /* o's items inserted into d, each of kind; -1 with a Python error. */
@@ -761,10 +785,15 @@ static int set_items_into(RtDict *d, PyObject *o, int kind, const Type *t) {
   PyObject *it = PyObject_GetIter(o), *item;
   while (it && (item = PyIter_Next(it))) {
     uint64_t bits;
-    int ok = set_item_kind(item) == kind;
+    RtTupleKey tuple;  /* a tuple item's, copied by the set */
+    int ok = kind == TY_TUPLE ? set_tuple_item(item) == t->fields[0] : set_item_kind(item) == kind;
     if (!ok) PyErr_Format(PyExc_TypeError, "a set passed as %s holds %R, of another type: a set's items must have "
                           "one type", t->name, item);
-    else if ((ok = key_bits(kind, item, &bits) == 0)) {
+    else if (kind == TY_TUPLE) {
+      bits = (uint64_t)(uintptr_t)&tuple;
+      if ((ok = tuple_key_bits(item, t->fields[0], &tuple) == 0) && !(ok = rt_dict_insert(d, bits) != NULL))
+        PyErr_NoMemory();
+    } else if ((ok = key_bits(kind, item, &bits) == 0)) {
       ok = rt_dict_insert(d, bits) != NULL;  /* a str: the set takes its own reference */
       drop_key(kind, bits);
       if (!ok) PyErr_NoMemory();

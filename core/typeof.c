@@ -177,7 +177,7 @@ static const Type *typeof_depth(PyObject *o, int depth) {
   if (t == &PyTuple_Type) return tuple_type(o, depth);
   if (t == &DispatcherType) return disp_function_type((Dispatcher *)o);
   if (t == &PyComplex_Type) return &core_plain[TY_C128];
-  if (t == &PyUnicode_Type) return depth ? NULL : &core_plain[TY_STR];  /* not inside tuples (unboxed alone) */
+  if (t == &PyUnicode_Type) return &core_plain[TY_STR];
   if (t == &PyArray_Type || (PyArray_Check(o) && indexes_plainly(t))) return array_type((PyArrayObject *)o);
   if (PyArray_Check(o)) return NULL;
   if (PyTuple_Check(o)) return tuple_type(o, depth);  /* a named tuple's class: the type names it */
@@ -202,7 +202,6 @@ static PyObject *tuple_refusal(PyObject *o) {
     return PyUnicode_FromFormat("is a tuple of %zd items (at most %d are supported)", n, MAX_TUPLE_ITEMS);
   for (Py_ssize_t i = 0; i < n; i++) {
     PyObject *item = PyTuple_GET_ITEM(o, i);
-    if (PyUnicode_Check(item)) return PyUnicode_FromFormat("is a tuple whose item %zd of type 'str' is not supported", i);
     if (disp_typeof(item) && !PyArray_IsScalar(item, Void)) continue;  /* a record: only not inside a tuple */
     PyObject *why = disp_refusal(item);
     PyObject *r = why ? PyUnicode_FromFormat("is a tuple whose item %zd %U", i, why) : NULL;
@@ -275,6 +274,7 @@ const Type *disp_described_type(PyObject *d) {
   if (PyList_Check(d)) return described_tuple(d);
   if (PyUnicode_Check(d) && !strcmp(PyUnicode_AsUTF8(d), "none")) return &core_plain[TY_NONE];  /* an Optional's None */
   if (!PyArg_ParseTuple(d, "iis", &kind, &ndim, &layout)) return NULL;
+  if (kind == TY_STR && !ndim) return &core_plain[TY_STR];  /* unicode_type */
   if (kind < 0 || kind >= TY_COUNT || !(core_plain[kind].flags & TF_SCALAR) || ndim < 0 ||
       ndim > RC_MAX_NDIM || !layout[0] || !strchr("CFA", layout[0]) || (layout[1] && strcmp(layout + 1, "R"))) {
     PyErr_SetString(PyExc_ValueError, "invalid type description");

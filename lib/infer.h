@@ -71,6 +71,7 @@ void ty_list_store(Infer *in, Node *target, const Type *t, Node *at);
 const Type *ty_dict_index(Infer *in, Node *n, const Type *base);
 void ty_dict_store(Infer *in, Node *target, const Type *t, Node *at);
 const Type *ty_dict_contains(Infer *in, Node *n, const Type **args);
+bool ty_dict_key_tuple(const Type *k);  /* a tuple of numbers a key can be (RtTupleKey's) */
 /* builtins/sets.c: sets */
 const Type *ty_set_index(Infer *in, Node *n, const Type *base);  /* iteration only */
 const Type *ty_set_binop(Infer *in, Node *n, int op, const Type *a, const Type *b);  /* | & - ^ */

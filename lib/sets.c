@@ -7,6 +7,7 @@
  * (| & - ^ and their in-place forms), the relations (<=, isdisjoint), and
  * its items as a list, for list(s) and sorted(s).
  */
+#include <math.h>
 #include <string.h>
 
 #include "containers.h"
@@ -79,6 +80,46 @@ int32_t rt_set_subset(RtDict *a, RtDict *b) {
   return 1;
 }
 
+/* How a number item's bits read (rt_set_subset_numbers' from and to). */
+enum { ITEM_FLOAT, ITEM_SIGNED, ITEM_UNSIGNED };
+
+/* A number item's bits, read as from says, as the bits of the equal number
+ * of kind to; false when no number of that kind equals it (2**53 + 1 has
+ * no float64; 0.5 and -1 no uint64). */
+static bool same_number_as(int32_t from, uint64_t bits, int32_t to, uint64_t *out) {
+  double d;
+  memcpy(&d, &bits, 8);
+  if (from == to) {
+    *out = bits;
+    return true;
+  }
+  if (to == ITEM_FLOAT) {
+    d = from == ITEM_SIGNED ? (double)(int64_t)bits : (double)bits;
+    bool exact = from == ITEM_SIGNED ? d < 0x1p63 && (int64_t)d == (int64_t)bits : d < 0x1p64 && (uint64_t)d == bits;
+    memcpy(out, &d, 8);
+    return exact;
+  }
+  if (from == ITEM_FLOAT) {
+    bool fits = d == trunc(d) &&  /* not NaN, not 0.5 */
+                (to == ITEM_SIGNED ? d >= -0x1p63 && d < 0x1p63 : d >= 0 && d < 0x1p64);
+    *out = !fits ? 0 : to == ITEM_SIGNED ? (uint64_t)(int64_t)d : (uint64_t)d;
+    return fits;
+  }
+  *out = bits;  /* between signed and unsigned: the same bits where the value is in both */
+  return (int64_t)bits >= 0;
+}
+
+/* a <= b for sets of different number types, compared as Python compares
+ * numbers ({1} == {1.0}): each of a's items, as b's kind, in b. */
+int32_t rt_set_subset_numbers(RtDict *a, RtDict *b, int32_t from, int32_t to) {
+  if (a->used > b->used) return 0;
+  for (int64_t i = 0; i < a->used; i++) {
+    uint64_t k;
+    if (!same_number_as(from, item(a, i), to, &k) || !has(b, k)) return 0;
+  }
+  return 1;
+}
+
 int32_t rt_set_disjoint(RtDict *a, RtDict *b) {
   if (a->used > b->used) return rt_set_disjoint(b, a);  /* the smaller one walked */
   for (int64_t i = 0; i < a->used; i++)
@@ -117,6 +158,7 @@ void rt_register_sets(void (*define)(const char *name, void *addr, void *ctx), v
   define("rt_set_combine", (void *)rt_set_combine, ctx);
   define("rt_set_combine_update", (void *)rt_set_combine_update, ctx);
   define("rt_set_subset", (void *)rt_set_subset, ctx);
+  define("rt_set_subset_numbers", (void *)rt_set_subset_numbers, ctx);
   define("rt_set_disjoint", (void *)rt_set_disjoint, ctx);
   define("rt_set_items", (void *)rt_set_items, ctx);
 }

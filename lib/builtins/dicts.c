@@ -486,6 +486,8 @@ static LLVMValueRef lo_update(Lower *l, Node *n) {
 LLVMValueRef lo_dict_new(Lower *l, const Type *t) { return new_dict(l, t); }
 LLVMValueRef lo_dict_key_bits(Lower *l, const Type *d, LLVMValueRef k, const Type *kt) { return key_bits(l, d, k, kt); }
 LLVMValueRef lo_dict_insert(Lower *l, const Type *t, LLVMValueRef d, LLVMValueRef bits) { return insert(l, t, d, bits); }
+LLVMValueRef lo_dict_key_of_bits(Lower *l, const Type *key, LLVMValueRef bits) { return key_of_bits(l, key, bits); }
+bool ty_dict_key_tuple(const Type *k) { return number_tuple(k); }
 
 /* dict(): an empty dict, as {} */
 static const Type *ty_dict_call(Infer *in, Node *n, const Type **args) { return ty_dict_literal(in, n, args); }

@@ -7,8 +7,11 @@
  * A set is a pointer to an RtDict of its items without values (lib/sets.c):
  * a set type's fields are {item, none}, so that dicts.c's lowering of keys
  * (their bits, lookups, insertions, iteration, `in`) serves its items.
- * Items are numbers, bools or strs, as dict keys.
+ * Items are numbers, bools, strs or tuples of numbers, as dict keys (a
+ * tuple's bits point to an RtTupleKey).
  */
+#include <stddef.h>
+
 #include "builtins/builtins.h"
 #include "containers.h"
 
@@ -19,9 +22,9 @@ static const Type *item_of(const Type *s) { return s->nfields ? s->fields[0] : N
 /* ---------------------------------------------------------------- typing */
 
 static const Type *need_item(Infer *in, Node *at, const Type *t) {
-  if (t && (ty_is_scalar(t) || t->kind == TY_STR)) return t;
-  if (t) ty_error(in, at, "sets of %s are not supported in compiled code (numbers, bools and str are; an item must "
-                  "be hashable)", t->name);
+  if (t && (ty_is_scalar(t) || t->kind == TY_STR || ty_dict_key_tuple(t))) return t;
+  if (t) ty_error(in, at, "sets of %s are not supported in compiled code (numbers, bools, str and tuples of up to %d "
+                  "numbers are; an item must be hashable)", t->name, RT_KEY_FIELDS);
   return NULL;
 }
 
@@ -83,9 +86,15 @@ const Type *ty_set_binop(Infer *in, Node *n, int op, const Type *a, const Type *
   return same_sets(in, n, a, b);
 }
 
+/* Sets of two number types, compared as Python compares their numbers. */
+static bool number_sets(const Type *a, const Type *b) {
+  return a->kind == TY_SET && b->kind == TY_SET && a->nfields && b->nfields && ty_is_scalar(item_of(a)) &&
+         ty_is_scalar(item_of(b)) && !ty_is_complex(item_of(a)) && !ty_is_complex(item_of(b));
+}
+
 bool ty_set_compare(Infer *in, Node *n, const Type *a, const Type *b) {
   if (n->list.len > 2) return ty_error(in, n, "chained comparisons of sets are not supported") != NULL;
-  return same_sets(in, n, a, b) != NULL;
+  return number_sets(a, b) || same_sets(in, n, a, b) != NULL;
 }
 
 /* `if s`, `not s`, bool(s): the call "set truth" of s, typed in place. */
@@ -100,6 +109,49 @@ void ty_set_truth(Infer *in, Node *n) {
 }
 
 static const Type *ty_set_truth_call(Infer *in, Node *n, const Type **args) { return TYS(TY_BOOL); }
+
+/* One type for a tuple's items, or NULL. */
+static const Type *tuple_items_type(const Type *t) {
+  const Type *u = NULL;
+  for (int i = 0; i < t->nfields; i++)
+    if (!(u = u ? ty_unify(u, t->fields[i]) : t->fields[i])) return NULL;
+  return u;
+}
+
+/* The items' type of the iterable a method takes instead of a set, as
+ * CPython's do: a typed list, a tuple, or what list() takes (a range, a
+ * 1-d array), made a list here; NULL (with a TypingError) for others. */
+static const Type *iterable_items(Infer *in, Node *n, const Type *t) {
+  Node *x = n->list.items[1];
+  if (t->kind == TY_TUPLE) {
+    const Type *u = tuple_items_type(t);
+    return u ? u : ty_error(in, x, "the items of %s have no one type a set can hold", t->name);
+  }
+  if (t->kind != TY_LIST) {  /* list(x), a new list the set is made from */
+    Node *call = arena_alloc(in->f->arena, sizeof(Node));
+    *call = (Node){.kind = N_CALL, .line = x->line, .col = x->col, .bi = bi_named("list")};
+    call->list.items = arena_alloc(in->f->arena, sizeof(Node *));
+    call->list.items[0] = x;
+    call->list.len = 1;
+    n->list.items[1] = call;
+    if (!(t = ty_expr(in, call))) return NULL;
+  }
+  if (!t->elem && in->final) ty_error(in, x, "cannot infer the item type of an empty list");
+  return t->elem;
+}
+
+/* The set the method's argument is, or is made into: another set of the
+ * receiver's item type, or an iterable of items the receiver can hold
+ * (an empty receiver: its items' type). */
+static const Type *other_set(Infer *in, Node *n, const Type **args) {
+  if (args[1]->kind == TY_SET) return same_sets(in, n, args[0], args[1]);
+  const Type *e = iterable_items(in, n, args[1]);
+  if (!e || !need_item(in, n->list.items[1], e)) return NULL;
+  if (!args[0]->nfields) return ty_set_of(e);
+  if (!ty_container_fits(item_of(args[0]), e))
+    return ty_error(in, n->list.items[1], "%s cannot hold items of %s: convert one first", args[0]->name, e->name);
+  return args[0];
+}
 
 static const Type *ty_add(Infer *in, Node *n, const Type **args) {
   return takes_item(in, n, n->list.items[0], args[0], n->list.items[1], args[1]) ? TYS(TY_NONE) : NULL;
@@ -120,9 +172,9 @@ static const Type *ty_pop(Infer *in, Node *n, const Type **args) {
 /* clear() (ival 0), copy() (1) */
 static const Type *ty_self(Infer *in, Node *n, const Type **args) { return n->bi->ival ? args[0] : TYS(TY_NONE); }
 
-/* update() and the other in-place methods: another set; an empty receiver takes its type. */
+/* update() and the other in-place methods: another set or an iterable; an empty receiver takes its type. */
 static const Type *ty_update(Infer *in, Node *n, const Type **args) {
-  const Type *t = same_sets(in, n, args[0], args[1]);
+  const Type *t = other_set(in, n, args);
   if (!t) return NULL;
   if (!args[0]->nfields && t->nfields) {  /* types it: known in the next pass */
     ty_refine_container(in, n, n->list.items[0], t);
@@ -131,10 +183,10 @@ static const Type *ty_update(Infer *in, Node *n, const Type **args) {
   return TYS(TY_NONE);
 }
 
-static const Type *ty_combine(Infer *in, Node *n, const Type **args) { return same_sets(in, n, args[0], args[1]); }
+static const Type *ty_combine(Infer *in, Node *n, const Type **args) { return other_set(in, n, args); }
 
 static const Type *ty_relation(Infer *in, Node *n, const Type **args) {
-  return same_sets(in, n, args[0], args[1]) ? TYS(TY_BOOL) : NULL;
+  return other_set(in, n, args) ? TYS(TY_BOOL) : NULL;
 }
 
 /* ---------------------------------------------------------------- lowering */
@@ -164,7 +216,7 @@ static LLVMValueRef lo_set_truth(Lower *l, Node *n) {
 static LLVMValueRef item_from_bits(Lower *l, const Type *t, LLVMValueRef bits) {
   if (t->kind == TY_STR) return LLVMBuildIntToPtr(l->b, bits, l->mod->ptr, "");
   if (ty_is_float(t)) return lo_convert(l, lo_from_bits(l, bits, TYS(TY_F64)), TYS(TY_F64), t);
-  return lo_from_bits(l, bits, t);
+  return lo_dict_key_of_bits(l, t, bits);
 }
 
 /* add (ival 0), discard (1), remove (2: KeyError when missing) */
@@ -203,7 +255,12 @@ static LLVMValueRef lo_pop(Lower *l, Node *n) {
   LLVMValueRef off = const_i64(l, 8);
   LLVMValueRef bits = LLVMBuildLoad2(l->b, l->mod->i64, LLVMBuildGEP2(l->b, l->mod->i8, e, &off, 1, ""), "");
   lo_done_with(l, x, s);
-  return item_from_bits(l, n->ty, bits);
+  LLVMValueRef v = item_from_bits(l, n->ty, bits);
+  if (n->ty->kind == TY_TUPLE) {  /* its RtTupleKey, handed over, read */
+    LLVMValueRef t = LLVMBuildIntToPtr(l->b, bits, l->mod->ptr, "");
+    lo_call_fn(l, "rt_tuple_key_free", void_type(l), &l->mod->ptr, &t, 1);
+  }
+  return v;
 }
 
 /* clear() (ival 0), copy() (1) */
@@ -219,12 +276,56 @@ static LLVMValueRef lo_self(Lower *l, Node *n) {
   return r;
 }
 
+/* v (of type vt) inserted into the new set s of type st. */
+static void insert_converted(Lower *l, const Type *st, LLVMValueRef s, LLVMValueRef v, const Type *vt) {
+  lo_dict_insert(l, st, s, lo_dict_key_bits(l, st, v, vt));
+}
+
+/* A method's operand b: a set as it is, or a new set of type st made of
+ * the items of a typed list or a tuple (released by done_with_operand). */
+static LLVMValueRef operand(Lower *l, const Type *st, Node *b) {
+  LLVMValueRef vb = lo_expr(l, b);
+  if (b->ty->kind == TY_SET) return vb;
+  LLVMValueRef s = lo_dict_new(l, st);
+  lo_temp_made(l, st, s);
+  if (b->ty->kind == TY_TUPLE) {
+    for (int i = 0; i < b->ty->nfields; i++)
+      insert_converted(l, st, s, LLVMBuildExtractValue(l->b, vb, (unsigned)i, ""), b->ty->fields[i]);
+  } else {
+    const Type *e = b->ty->elem;
+    LLVMValueRef off = const_i64(l, offsetof(RtList, data));
+    LLVMValueRef data = LLVMBuildLoad2(l->b, l->mod->ptr, LLVMBuildGEP2(l->b, l->mod->i8, vb, &off, 1, ""), "");
+    LoLoop loop = lo_loop_begin(l, const_i64(l, 0), lo_list_len(l, vb), NULL, "set.from");
+    LLVMValueRef at = LLVMBuildGEP2(l->b, lo_storage_type(l, e), data, &loop.index, 1, "");
+    insert_converted(l, st, s, lo_load_scalar(l, e, at), e);
+    lo_loop_end(l, &loop);
+  }
+  lo_done_with(l, b, vb);
+  return s;
+}
+
+static void done_with_operand(Lower *l, const Type *st, Node *b, LLVMValueRef vb) {
+  if (b->ty->kind == TY_SET) {
+    lo_done_with(l, b, vb);
+    return;
+  }
+  lo_temp_taken(l, vb);
+  lo_container_refcount(l, st, vb, false);
+}
+
+/* The set type an operand b of a's method is made as: a's, or b's items' for an empty a. */
+static const Type *operand_type(Node *a, Node *b) {
+  if (a->ty->nfields || b->ty->kind == TY_SET) return a->ty->nfields ? a->ty : b->ty;
+  return ty_set_of(b->ty->kind == TY_TUPLE ? tuple_items_type(b->ty) : b->ty->elem);
+}
+
 /* a.update(b) and kin, a |= b and kin: a changed in place. */
 static void update(Lower *l, Node *a, Node *b, int op) {
-  LLVMValueRef va = lo_expr(l, a), vb = lo_expr(l, b);
+  const Type *st = operand_type(a, b);
+  LLVMValueRef va = lo_expr(l, a), vb = operand(l, st, b);
   LLVMTypeRef p[3] = {l->mod->ptr, l->mod->ptr, l->mod->i32};
   lo_check_call(l, lo_call_fn(l, "rt_set_combine_update", l->mod->i32, p, (LLVMValueRef[]){va, vb, const_i32(l, op)}, 3));
-  lo_done_with(l, b, vb);
+  done_with_operand(l, st, b, vb);
   lo_done_with(l, a, va);
 }
 
@@ -236,11 +337,12 @@ static LLVMValueRef lo_update(Lower *l, Node *n) {
 void lo_set_update(Lower *l, Node *n) { update(l, n->lhs, n->rhs, combine_op(n->op)); }
 
 static LLVMValueRef combine(Lower *l, Node *a, Node *b, int op) {
-  LLVMValueRef va = lo_expr(l, a), vb = lo_expr(l, b);
+  const Type *st = operand_type(a, b);
+  LLVMValueRef va = lo_expr(l, a), vb = operand(l, st, b);
   LLVMTypeRef p[3] = {l->mod->ptr, l->mod->ptr, l->mod->i32};
   LLVMValueRef r = lo_call_fn(l, "rt_set_combine", l->mod->ptr, p, (LLVMValueRef[]){va, vb, const_i32(l, op)}, 3);
+  done_with_operand(l, st, b, vb);
   lo_raise_if(l, LLVMBuildIsNull(l->b, r, ""), RT_ERR_MEMORY, NULL);
-  lo_done_with(l, b, vb);
   lo_done_with(l, a, va);
   return r;
 }
@@ -257,15 +359,30 @@ static LLVMValueRef set_call(Lower *l, const char *fn, LLVMValueRef a, LLVMValue
   return LLVMBuildICmp(l->b, LLVMIntNE, r, const_i32(l, 0), "");
 }
 
+/* How lib/sets.c reads a number item's bits (its ITEM_FLOAT, ITEM_SIGNED, ITEM_UNSIGNED). */
+static int number_reading(const Type *t) { return ty_is_float(t) ? 0 : ty_is_int(t) && !ty_is_signed(t) ? 2 : 1; }
+
+/* a <= b: of one item type, or of two number types (rt_set_subset_numbers). */
+static LLVMValueRef subset_of(Lower *l, LLVMValueRef a, const Type *ta, LLVMValueRef b, const Type *tb) {
+  int from = number_reading(item_of(ta)), to = number_reading(item_of(tb));
+  if (ta == tb || from == to) return set_call(l, "rt_set_subset", a, b);
+  LLVMTypeRef p[4] = {l->mod->ptr, l->mod->ptr, l->mod->i32, l->mod->i32};
+  LLVMValueRef r = lo_call_fn(l, "rt_set_subset_numbers", l->mod->i32, p,
+                              (LLVMValueRef[]){a, b, const_i32(l, from), const_i32(l, to)}, 4);
+  return LLVMBuildICmp(l->b, LLVMIntNE, r, const_i32(l, 0), "");
+}
+
 /* a op b of two sets: <= is a subset, < a proper one, == the same items. */
 LLVMValueRef lo_set_compare(Lower *l, int op, LLVMValueRef a, const Type *ta, LLVMValueRef b, const Type *tb) {
   if (op == OP_GT || op == OP_GE) {  /* b < a, b <= a */
     LLVMValueRef t = a;
+    const Type *tt = ta;
     a = b, b = t;
+    ta = tb, tb = tt;
     op = op == OP_GT ? OP_LT : OP_LE;
   }
   LLVMValueRef la = lo_container_len(l, ta, a), lb = lo_container_len(l, tb, b);
-  LLVMValueRef subset = set_call(l, "rt_set_subset", a, b);
+  LLVMValueRef subset = subset_of(l, a, ta, b, tb);
   switch (op) {
   case OP_LE: return subset;
   case OP_LT: return LLVMBuildAnd(l->b, subset, LLVMBuildICmp(l->b, LLVMIntSLT, la, lb, ""), "");
@@ -279,18 +396,47 @@ LLVMValueRef lo_set_compare(Lower *l, int op, LLVMValueRef a, const Type *ta, LL
 /* issubset (ival 0), issuperset (1), isdisjoint (2) */
 static LLVMValueRef lo_relation(Lower *l, Node *n) {
   Node *a = n->list.items[0], *b = n->list.items[1];
-  LLVMValueRef va = lo_expr(l, a), vb = lo_expr(l, b);
+  const Type *st = operand_type(a, b);
+  LLVMValueRef va = lo_expr(l, a), vb = operand(l, st, b);
   LLVMValueRef r = n->bi->ival == 2 ? set_call(l, "rt_set_disjoint", va, vb)
                    : n->bi->ival    ? set_call(l, "rt_set_subset", vb, va)
                                     : set_call(l, "rt_set_subset", va, vb);
-  lo_done_with(l, b, vb);
+  done_with_operand(l, st, b, vb);
   lo_done_with(l, a, va);
   return r;
+}
+
+/* list(s) of a set of tuples: each item's RtTupleKey read as a tuple into
+ * the new list (the runtime's rt_set_items copies bits only). */
+static LLVMValueRef tuple_items(Lower *l, const Type *st, LLVMValueRef s, const Type *elem) {
+  LLVMValueRef n = lo_container_len(l, st, s);
+  LLVMTypeRef p[3] = {l->mod->i32, l->mod->i64, l->mod->i64};
+  LLVMValueRef a[3] = {const_i32(l, (int)elem->kind), const_i64(l, (int64_t)elem->size), n};
+  LLVMValueRef lst = lo_call_fn(l, "rt_list_new", l->mod->ptr, p, a, 3);
+  lo_raise_if(l, LLVMBuildIsNull(l->b, lst, ""), RT_ERR_MEMORY, NULL);
+  LLVMValueRef off = const_i64(l, offsetof(RtList, data));
+  LLVMValueRef data = LLVMBuildLoad2(l->b, l->mod->ptr, LLVMBuildGEP2(l->b, l->mod->i8, lst, &off, 1, ""), "");
+  LoLoop loop = lo_loop_begin(l, const_i64(l, 0), n, NULL, "set.items");
+  LLVMTypeRef q[2] = {l->mod->ptr, l->mod->i64};
+  LLVMValueRef e = lo_call_fn(l, "rt_dict_entry", l->mod->ptr, q, (LLVMValueRef[]){s, loop.index}, 2);
+  off = const_i64(l, 8);
+  LLVMValueRef bits = LLVMBuildLoad2(l->b, l->mod->i64, LLVMBuildGEP2(l->b, l->mod->i8, e, &off, 1, ""), "");
+  LLVMValueRef v = lo_convert(l, item_from_bits(l, item_of(st), bits), item_of(st), elem);
+  lo_store_scalar(l, elem, LLVMBuildGEP2(l->b, lo_storage_type(l, elem), data, &loop.index, 1, ""), v);
+  lo_loop_end(l, &loop);
+  off = const_i64(l, offsetof(RtList, len));
+  LLVMBuildStore(l->b, n, LLVMBuildGEP2(l->b, l->mod->i8, lst, &off, 1, ""));
+  return lst;
 }
 
 /* list(s), sorted(s): a new list of s's items. */
 LLVMValueRef lo_set_list(Lower *l, Node *x, const Type *elem) {
   LLVMValueRef s = lo_expr(l, x);
+  if (item_of(x->ty)->kind == TY_TUPLE) {
+    LLVMValueRef r = tuple_items(l, x->ty, s, elem);
+    lo_done_with(l, x, s);
+    return r;
+  }
   LLVMTypeRef p[3] = {l->mod->ptr, l->mod->i32, l->mod->i64};
   LLVMValueRef a[3] = {s, const_i32(l, (int)elem->kind), const_i64(l, (int64_t)elem->size)};
   LLVMValueRef r = lo_call_fn(l, "rt_set_items", l->mod->ptr, p, a, 3);
@@ -307,23 +453,24 @@ LLVMValueRef lo_set_list(Lower *l, Node *x, const Type *elem) {
 const Builtin bi_sets[] = {
   {"set literal", NULL, NULL, BK_FUNCTION, 0, 0, 1 << 20, NULL, BF_RAISES, 0, 0, ty_set_literal, lo_set_literal},
   {"set truth", NULL, NULL, BK_FUNCTION, 0, 1, 1, NULL, 0, 0, 0, ty_set_truth_call, lo_set_truth},
-  /* BF_STRINGS: a constant string argument is a str item, not a dtype's name */
+  /* BF_STRINGS: a constant string argument is a str item, not a dtype's name (BF_LISTS: in a list
+   * literal too); BF_RAISES: an iterable argument is made a set (MemoryError) */
   SET_METHOD("add", 1, 1, BF_RAISES | BF_STRINGS, 0, ty_add, lo_keyed),
   SET_METHOD("discard", 1, 1, BF_STRINGS, 1, ty_keyed, lo_keyed),
   SET_METHOD("remove", 1, 1, BF_RAISES | BF_STRINGS, 2, ty_keyed, lo_keyed),
   SET_METHOD("pop", 0, 0, BF_RAISES, 0, ty_pop, lo_pop),
   SET_METHOD("clear", 0, 0, 0, 0, ty_self, lo_self),
   SET_METHOD("copy", 0, 0, BF_RAISES, 1, ty_self, lo_self),
-  SET_METHOD("update", 1, 1, BF_RAISES, SET_UNION, ty_update, lo_update),
-  SET_METHOD("intersection_update", 1, 1, BF_RAISES, SET_INTERSECTION, ty_update, lo_update),
-  SET_METHOD("difference_update", 1, 1, BF_RAISES, SET_DIFFERENCE, ty_update, lo_update),
-  SET_METHOD("symmetric_difference_update", 1, 1, BF_RAISES, SET_SYMMETRIC, ty_update, lo_update),
-  SET_METHOD("union", 1, 1, BF_RAISES, SET_UNION, ty_combine, lo_combine),
-  SET_METHOD("intersection", 1, 1, BF_RAISES, SET_INTERSECTION, ty_combine, lo_combine),
-  SET_METHOD("difference", 1, 1, BF_RAISES, SET_DIFFERENCE, ty_combine, lo_combine),
-  SET_METHOD("symmetric_difference", 1, 1, BF_RAISES, SET_SYMMETRIC, ty_combine, lo_combine),
-  SET_METHOD("issubset", 1, 1, 0, 0, ty_relation, lo_relation),
-  SET_METHOD("issuperset", 1, 1, 0, 1, ty_relation, lo_relation),
-  SET_METHOD("isdisjoint", 1, 1, 0, 2, ty_relation, lo_relation),
+  SET_METHOD("update", 1, 1, BF_RAISES | BF_STRINGS | BF_LISTS, SET_UNION, ty_update, lo_update),
+  SET_METHOD("intersection_update", 1, 1, BF_RAISES | BF_STRINGS | BF_LISTS, SET_INTERSECTION, ty_update, lo_update),
+  SET_METHOD("difference_update", 1, 1, BF_RAISES | BF_STRINGS | BF_LISTS, SET_DIFFERENCE, ty_update, lo_update),
+  SET_METHOD("symmetric_difference_update", 1, 1, BF_RAISES | BF_STRINGS | BF_LISTS, SET_SYMMETRIC, ty_update, lo_update),
+  SET_METHOD("union", 1, 1, BF_RAISES | BF_STRINGS | BF_LISTS, SET_UNION, ty_combine, lo_combine),
+  SET_METHOD("intersection", 1, 1, BF_RAISES | BF_STRINGS | BF_LISTS, SET_INTERSECTION, ty_combine, lo_combine),
+  SET_METHOD("difference", 1, 1, BF_RAISES | BF_STRINGS | BF_LISTS, SET_DIFFERENCE, ty_combine, lo_combine),
+  SET_METHOD("symmetric_difference", 1, 1, BF_RAISES | BF_STRINGS | BF_LISTS, SET_SYMMETRIC, ty_combine, lo_combine),
+  SET_METHOD("issubset", 1, 1, BF_RAISES | BF_STRINGS | BF_LISTS, 0, ty_relation, lo_relation),
+  SET_METHOD("issuperset", 1, 1, BF_RAISES | BF_STRINGS | BF_LISTS, 1, ty_relation, lo_relation),
+  SET_METHOD("isdisjoint", 1, 1, BF_RAISES | BF_STRINGS | BF_LISTS, 2, ty_relation, lo_relation),
   BI_END,
 };

@@ -17,7 +17,8 @@ static LLVMValueRef lo_compare(Lower *l, Node *n) {
     LLVMValueRef c = lo_compare_values(l, n->ops[i], a, n->list.items[i]->ty, b,
                                        n->list.items[i + 1]->ty);
     LLVMBuildStore(l->b, c, result);
-    if (n->list.items[i]->ty->kind == TY_LIST) {  /* typing allows no chains of them */
+    TypeKind k = n->list.items[i]->ty->kind;
+    if (k == TY_LIST || k == TY_SET) {  /* typing allows no chains of them */
       lo_done_with(l, n->list.items[i], a);
       lo_done_with(l, n->list.items[i + 1], b);
     }

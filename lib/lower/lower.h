@@ -399,6 +399,7 @@ LLVMValueRef lo_dict_contains(Lower *l, Node *n);
 LLVMValueRef lo_dict_new(Lower *l, const Type *t);
 LLVMValueRef lo_dict_key_bits(Lower *l, const Type *d, LLVMValueRef k, const Type *kt);
 LLVMValueRef lo_dict_insert(Lower *l, const Type *t, LLVMValueRef d, LLVMValueRef bits);  /* MemoryError raised */
+LLVMValueRef lo_dict_key_of_bits(Lower *l, const Type *key, LLVMValueRef bits);  /* a str's: borrowed */
 /* builtins/sets.c */
 LLVMValueRef lo_set_binop(Lower *l, Node *n);
 void lo_set_update(Lower *l, Node *n);  /* s |= t and kin: s changed in place */

@@ -369,4 +369,6 @@ def typeof(value):
         return from_dtype(value.dtype)
     if type(value) is tuple:
         return TupleType([typeof(v) for v in value])
+    if type(value) is str:
+        return unicode_type
     raise TypeError(f"ruchey has no type for {type(value).__name__} values")
