@@ -563,7 +563,7 @@ static int32_t rsplit_sep(RtList *l, const RtStr *s, const RtStr *sep, int64_t m
 }
 
 static void reverse_strs(RtList *l) {
-  RtStr **p = l->data;
+  RtStr **p = (RtStr **)l->data;
   for (int64_t i = 0, j = l->len - 1; i < j; i++, j--) {
     RtStr *t = p[i];
     p[i] = p[j];
