@@ -654,8 +654,8 @@ static Node *fe_call_arg(Fe *fe, PyObject *a, unsigned how) {
   Node *n = how & ARGS_STRINGS ? fe_string(fe, a) : NULL;
   if (n) return n;
   if (how & ARGS_LISTS && is_kind(a, "List")) return fe_expr(fe, a);
-  if ((how & (ARGS_LISTS | ARGS_STRINGS)) == (ARGS_LISTS | ARGS_STRINGS) && is_kind(a, "Tuple"))
-    return fe_expr(fe, a);  /* a container's value: ("a", 1) holds a str, not a dtype */
+  if (how & ARGS_STRINGS && is_kind(a, "Tuple"))
+    return fe_expr(fe, a);  /* a value: ("a", 1) holds a str, not a dtype, in print() and containers' methods */
   return how & ARGS_BUILTIN ? fe_arg(fe, a) : fe_expr(fe, a);
 }
 

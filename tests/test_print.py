@@ -111,6 +111,16 @@ def test_tuples_and_none_print_as_python_writes_them(capsys, x):
                                                                              flag)
 
 
+@ruchey.njit
+def show_tuples_of_strings(x, n):
+    print(("a", n), "float64", ("int32", x, ("f8", "")), ("float32",))
+
+
+def test_strings_in_tuples_print_as_strings_not_dtypes(capsys):
+    for x, n in [(1.5, 2), (-0.0, -3)]:
+        assert printed(capsys, show_tuples_of_strings, x, n) == printed(capsys, show_tuples_of_strings.py_func, x, n)
+
+
 def test_a_tuple_holding_an_array_is_a_clear_typing_error():
     @ruchey.njit
     def f(a):
