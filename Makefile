@@ -37,9 +37,12 @@ demo: build
 # the documentation's examples in a run of their own: docs/ and tests/ each
 # have a conftest.py, which one pytest run would import as one module. The
 # suite runs on every core (pytest-xdist), a file's tests together in one
-# process, in their order.
+# process, in their order; the tests that failed run once more, alone (the
+# timing tests of threads can lose to the other workers), and fail the run
+# if they fail again, as make test-pythons does.
 test: build
-	$(PY) -m pytest tests -q -n auto --dist loadfile
+	$(PY) -m pytest tests -q -n auto --dist loadfile || \
+	  { echo "the failed tests once more, alone:"; $(PY) -m pytest tests -q --last-failed --last-failed-no-failures none; }
 	$(PY) -m pytest docs -q
 
 docs: build
