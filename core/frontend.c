@@ -945,11 +945,12 @@ static Node *fe_tuple(Fe *fe, PyObject *e) {
   return ok ? n : NULL;
 }
 
-/* [a, b, c]: the builtin "list literal" of the items. */
-static Node *fe_list(Fe *fe, PyObject *e) {
+/* [a, b, c] or {a, b, c}: the builtin `literal` ("list literal", "set
+ * literal") of the items. */
+static Node *fe_items_literal(Fe *fe, PyObject *e, const char *literal) {
   PyObject *elts = field(e, "elts");
   NodeList items;
-  Node *n = fe_exprs(fe, elts, &items) ? call_node(fe, e, "list literal", items.items, items.len) : NULL;
+  Node *n = fe_exprs(fe, elts, &items) ? call_node(fe, e, literal, items.items, items.len) : NULL;
   Py_DECREF(elts);
   return n;
 }
@@ -1063,15 +1064,6 @@ static Node *fe_comprehension(Fe *fe, PyObject *e, int kind) {
   return use;
 }
 
-/* {a, b, c}: the builtin "set literal" of the items. */
-static Node *fe_set(Fe *fe, PyObject *e) {
-  PyObject *elts = field(e, "elts");
-  NodeList items;
-  Node *n = fe_exprs(fe, elts, &items) ? call_node(fe, e, "set literal", items.items, items.len) : NULL;
-  Py_DECREF(elts);
-  return n;
-}
-
 static bool calls_builtin(Fe *fe, PyObject *e, const char *name);
 
 /* set() is an empty set; set(x) the comprehension {v for v in x}, so that
@@ -1124,9 +1116,9 @@ Node *fe_expr(Fe *fe, PyObject *e) {
   if (!strcmp(k, "Attribute")) return fe_attribute(fe, e);
   if (!strcmp(k, "Tuple")) return fe_tuple(fe, e);
   if (!strcmp(k, "Lambda")) return fe_lambda(fe, e);
-  if (!strcmp(k, "List")) return fe_list(fe, e);
+  if (!strcmp(k, "List")) return fe_items_literal(fe, e, "list literal");
   if (!strcmp(k, "Dict")) return fe_dict(fe, e);
-  if (!strcmp(k, "Set")) return fe_set(fe, e);
+  if (!strcmp(k, "Set")) return fe_items_literal(fe, e, "set literal");
   if (!strcmp(k, "ListComp")) return fe_comprehension(fe, e, COMP_LIST);
   if (!strcmp(k, "DictComp")) return fe_comprehension(fe, e, COMP_DICT);
   if (!strcmp(k, "SetComp")) return fe_comprehension(fe, e, COMP_SET);

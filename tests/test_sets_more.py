@@ -11,17 +11,11 @@ import ruchey
 from ruchey import njit, typed, TypingError
 
 from conftest import AS_NUMBA, make_rng, rss_bytes
+from test_sets import plain
 
 # numba's sets take no set comprehensions over tuples, no Python sets of
 # tuples and no mixed comparisons: these check ruchey's own behaviour
 pytestmark = pytest.mark.skipif(AS_NUMBA, reason="beyond numba's sets")
-
-
-def plain(v):
-    """A compiled result with its typed lists made Python lists."""
-    if isinstance(v, tuple):
-        return tuple(plain(x) for x in v)
-    return list(v) if type(v).__name__ == "List" else v
 
 
 def same(f, *args):

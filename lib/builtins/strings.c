@@ -301,8 +301,7 @@ static Node *method_arg(Node *n, int k) {
 }
 
 static const Type *result_type(char r) {
-  static const Type *three_strs[3];
-  three_strs[0] = three_strs[1] = three_strs[2] = TYS(TY_STR);
+  const Type *three_strs[3] = {TYS(TY_STR), TYS(TY_STR), TYS(TY_STR)};  /* ty_tuple copies them */
   return r == 'S' ? TYS(TY_STR) : r == 'I' ? TYS(TY_I64) : r == 'B' ? TYS(TY_BOOL) :
          r == 'T' ? ty_tuple(3, three_strs) : ty_list(TYS(TY_STR));
 }
