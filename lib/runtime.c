@@ -348,6 +348,15 @@ double __floattidf(__int128);
 __int128 __divti3(__int128, __int128);
 __int128 __modti3(__int128, __int128);
 
+#if defined(__x86_64__)
+/* libgcc's float16 conversions, which LLVM calls on x86 where the CPU has
+ * no instruction for them (double to float16 always, all four without F16C) */
+_Float16 __truncdfhf2(double);
+_Float16 __truncsfhf2(float);
+float __extendhfsf2(_Float16);
+double __extendhfdf2(_Float16);
+#endif
+
 void rt_register_symbols(void (*define)(const char *name, void *addr, void *ctx), void *ctx) {
   define("__udivti3", (void *)__udivti3, ctx);
   define("__umodti3", (void *)__umodti3, ctx);
@@ -355,6 +364,12 @@ void rt_register_symbols(void (*define)(const char *name, void *addr, void *ctx)
   define("__floattidf", (void *)__floattidf, ctx);
   define("__divti3", (void *)__divti3, ctx);
   define("__modti3", (void *)__modti3, ctx);
+#if defined(__x86_64__)
+  define("__truncdfhf2", (void *)__truncdfhf2, ctx);
+  define("__truncsfhf2", (void *)__truncsfhf2, ctx);
+  define("__extendhfsf2", (void *)__extendhfsf2, ctx);
+  define("__extendhfdf2", (void *)__extendhfdf2, ctx);
+#endif
   define("rt_alloc", (void *)rt_alloc, ctx);
   define("rt_interrupted", (void *)&rt_interrupted, ctx);
   define("rt_interrupt_poll", (void *)rt_interrupt_poll, ctx);
