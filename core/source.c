@@ -13,6 +13,7 @@
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <sys/stat.h>
 
 #include "core.h"
 
@@ -42,9 +43,20 @@ static void keep_functions(PyObject *code, PyObject *text) {
   Py_XDECREF(consts);
 }
 
+/* Whether a string compiled under filename is one to keep: a name such as
+ * "<string>", or a path where no file stands (code generated under a made-up
+ * path); a text from a file is found in its file. */
+static bool names_no_file(PyObject *filename) {
+  if (PyUnicode_GET_LENGTH(filename) > 1 && PyUnicode_READ_CHAR(filename, 0) == '<') return true;
+  PyObject *path = PyUnicode_EncodeFSDefault(filename);
+  struct stat st;
+  bool missing = path && stat(PyBytes_AS_STRING(path), &st) != 0;
+  Py_XDECREF(path);
+  return missing;
+}
+
 /* "compile" (source, filename) comes first, then "exec" (code) when exec()
- * or eval() runs it. Only names such as "<string>" are kept: a text from a
- * file is found in its file. */
+ * or eval() runs it. */
 static int on_audit(const char *event, PyObject *args, void *unused) {
   bool compiled = !strcmp(event, "compile"), executed = !compiled && !strcmp(event, "exec");
   if ((!compiled && !executed) || busy || PyErr_Occurred() || !PyTuple_Check(args)) return 0;
@@ -52,7 +64,7 @@ static int on_audit(const char *event, PyObject *args, void *unused) {
   if (compiled && PyTuple_GET_SIZE(args) == 2) {
     PyObject *text = PyTuple_GET_ITEM(args, 0), *filename = PyTuple_GET_ITEM(args, 1);
     if ((PyBytes_Check(text) || PyUnicode_Check(text)) && PyUnicode_Check(filename) &&
-        PyUnicode_GET_LENGTH(filename) > 1 && PyUnicode_READ_CHAR(filename, 0) == '<') {
+        names_no_file(filename)) {
       newest = (newest + 1) % RECENT;
       Py_XSETREF(recent[newest].text, Py_NewRef(text));
       Py_XSETREF(recent[newest].filename, Py_NewRef(filename));

@@ -66,6 +66,18 @@ def test_functions_from_exec_eval_and_compile_of_strings_compile(tmp_path):
     assert_printed(run_python_file(EXEC_SCRIPT, tmp_path), ["7", "5", "-3", "64"])
 
 
+def test_string_compiled_under_a_path_where_no_file_stands_compiles(tmp_path):
+    """Generated code often names a made-up file: its text is the compiled
+    string's, as for "<string>"; a real file's name still means the file."""
+    script = f"""
+    import ruchey
+    ns = {{}}
+    exec(compile("def area(w, h):\\n    return w * h + 0.5\\n", {str(tmp_path / "no" / "such.py")!r}, "exec"), ns)
+    print(ruchey.njit(ns["area"])(3.0, 4.0))
+    """
+    assert_printed(run_python_file(script, tmp_path), ["12.5"])
+
+
 def test_compiled_string_is_remembered_while_ruchey_compiles_other_functions(tmp_path):
     """ruchey's own parsing of sources is not taken for the user's strings."""
     script = """
