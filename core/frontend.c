@@ -818,6 +818,62 @@ static Node *fe_method_call(Fe *fe, PyObject *e, PyObject *func) {
   return n;
 }
 
+/* What a function that cannot be called is called in messages: its module
+ * and qualified name (numpy.fft.fft), else its repr. */
+static PyObject *callee_title(PyObject *obj) {
+  PyObject *module = PyObject_GetAttrString(obj, "__module__");
+  PyObject *qualname = module && PyUnicode_Check(module) ? PyObject_GetAttrString(obj, "__qualname__") : NULL;
+  PyObject *title = qualname && PyUnicode_Check(qualname) ? PyUnicode_FromFormat("%U.%U", module, qualname) : NULL;
+  Py_XDECREF(module); Py_XDECREF(qualname);
+  PyErr_Clear();
+  return title ? title : PyObject_Repr(obj);
+}
+
+/* What a module or ruchey namespace is called in messages: a module by its
+ * name, a namespace (cuda.fp16) as the source writes it. */
+static PyObject *namespace_title(PyObject *base, PyObject *written) {
+  if (PyModule_Check(base)) {
+    PyObject *name = PyModule_GetNameObject(base);
+    PyObject *title = name ? PyUnicode_FromFormat("module '%U'", name) : NULL;
+    Py_XDECREF(name);
+    return title;
+  }
+  PyObject *ast = PyImport_ImportModule("ast");
+  PyObject *text = ast ? PyObject_CallMethod(ast, "unparse", "O", written) : NULL;
+  PyObject *title = text ? PyUnicode_FromFormat("'%U'", text) : NULL;
+  Py_XDECREF(ast); Py_XDECREF(text);
+  return title;
+}
+
+/* Why func (a call's callee) names nothing the compiler knows, as Python
+ * would say it at run time: a name never defined, a module or ruchey
+ * namespace without that attribute (with the nearest name it has), or, for
+ * anything else, what calls are supported. */
+static void fe_unknown_callee(Fe *fe, PyObject *e, PyObject *func) {
+  PyObject *value = is_kind(func, "Attribute") ? field(func, "value") : NULL;
+  PyObject *base = value ? static_object(fe, value) : NULL;
+  PyObject *attr = base ? field(func, "attr") : NULL;
+  PyObject *title = attr ? namespace_title(base, value) : NULL;
+  PyObject *names = title ? PyObject_Dir(base) : NULL;
+  PyObject *difflib = names ? PyImport_ImportModule("difflib") : NULL;
+  PyObject *near = difflib ? PyObject_CallMethod(difflib, "get_close_matches", "OOi", attr, names, 1) : NULL;
+  if (is_kind(func, "Name")) {
+    PyObject *id = field(func, "id");
+    fe_error(fe, e, "name '%s' is not defined", PyUnicode_AsUTF8(id));
+    Py_DECREF(id);
+  } else if (title && near && PyList_GET_SIZE(near)) {
+    fe_error(fe, e, "%s has no attribute '%s' (did you mean '%s'?)", PyUnicode_AsUTF8(title),
+             PyUnicode_AsUTF8(attr), PyUnicode_AsUTF8(PyList_GET_ITEM(near, 0)));
+  } else if (title) {
+    fe_error(fe, e, "%s has no attribute '%s'", PyUnicode_AsUTF8(title), PyUnicode_AsUTF8(attr));
+  } else {
+    fe_error(fe, e, "only calls to ruchey functions and known functions (numpy, math, builtins) are supported");
+  }
+  Py_XDECREF(value); Py_XDECREF(base); Py_XDECREF(attr); Py_XDECREF(title);
+  Py_XDECREF(names); Py_XDECREF(difflib); Py_XDECREF(near);
+  PyErr_Clear();
+}
+
 static Node *fe_call(Fe *fe, PyObject *e) {
   PyObject *func = field(e, "func");
   if (fe_is_local_call(fe, func)) {
@@ -857,9 +913,9 @@ static Node *fe_call(Fe *fe, PyObject *e) {
   if (cast >= 0) builtin = core_builtin_named("a NumPy scalar type");
   Node *n = NULL;
   if (!builtin) {
-    PyObject *desc = obj ? PyObject_Repr(obj) : NULL;
+    PyObject *desc = obj ? callee_title(obj) : NULL;
     if (!obj)
-      fe_error(fe, e, "only calls to ruchey functions and known functions (numpy, math, builtins) are supported");
+      fe_unknown_callee(fe, e, func);
     else
       fe_error(fe, e, "cannot call %s from compiled code: it is not a ruchey function or a supported "
                "numpy, math or builtin function", desc ? PyUnicode_AsUTF8(desc) : "this object");

@@ -281,3 +281,40 @@ def test_error_column_counts_characters_not_utf8_bytes():
     shown = text.splitlines()
     caret = shown[-1]
     assert caret.index("^") - 4 == col and shown[-2][4:] == line, text
+
+
+def misspelt_math(x):
+    return math.sqrtt(x)  # noqa: F821
+
+
+def misspelt_numpy_submodule(x):
+    return numpy.linalg.sovle(x, x)
+
+
+def undefined_function(x):
+    return never_defined(x)  # noqa: F821
+
+
+def unsupported_numpy_function(x):
+    return numpy.fft.fft(x)
+
+
+import math  # noqa: E402
+
+
+@numba_deviation("Numba's messages differ")
+@pytest.mark.parametrize("pyfunc, message", [
+    (misspelt_math, "module 'math' has no attribute 'sqrtt' (did you mean 'sqrt'?)"),
+    (misspelt_numpy_submodule, "module 'numpy.linalg' has no attribute 'sovle' (did you mean 'solve'?)"),
+    (undefined_function, "name 'never_defined' is not defined"),
+    (unsupported_numpy_function, "cannot call numpy.fft.fft from compiled code"),
+], ids=["math", "numpy.linalg", "undefined", "numpy.fft"])
+def test_unknown_callees_are_named_as_python_names_them(pyfunc, message):
+    """A callee the compiler does not know is named as Python would name it
+    at run time, with the nearest existing name where one is close."""
+    with pytest.raises(ruchey.TypingError) as err:
+        ruchey.njit(pyfunc)(numpy.eye(2))
+    assert message in str(err.value)
+    if pyfunc is not unsupported_numpy_function:  # Python itself fails on the name
+        with pytest.raises((AttributeError, NameError)):
+            pyfunc(numpy.eye(2))
