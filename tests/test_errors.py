@@ -2,6 +2,7 @@
 with a message naming the file and line and quoting the offending source line;
 bad input never crashes the interpreter."""
 import inspect
+import math
 import os
 import re
 
@@ -284,7 +285,7 @@ def test_error_column_counts_characters_not_utf8_bytes():
 
 
 def misspelt_math(x):
-    return math.sqrtt(x)  # noqa: F821
+    return math.sqrtt(x)
 
 
 def misspelt_numpy_submodule(x):
@@ -297,9 +298,6 @@ def undefined_function(x):
 
 def unsupported_numpy_function(x):
     return numpy.fft.fft(x)
-
-
-import math  # noqa: E402
 
 
 @numba_deviation("Numba's messages differ")
