@@ -845,11 +845,11 @@ static PyObject *namespace_title(PyObject *base, PyObject *written) {
   return title;
 }
 
-/* Why func (a call's callee) names nothing the compiler knows, as Python
- * would say it at run time: a name never defined, a module or ruchey
+/* Why func (a call's callee, or an attribute read) names nothing the
+ * compiler knows, as Python would say it at run time: a name never defined, a module or ruchey
  * namespace without that attribute (with the nearest name it has), or, for
  * anything else, what calls are supported. */
-static void fe_unknown_callee(Fe *fe, PyObject *e, PyObject *func) {
+static void fe_unknown_name(Fe *fe, PyObject *e, PyObject *func) {
   PyObject *value = is_kind(func, "Attribute") ? field(func, "value") : NULL;
   PyObject *base = value ? static_object(fe, value) : NULL;
   PyObject *attr = base ? field(func, "attr") : NULL;
@@ -915,7 +915,7 @@ static Node *fe_call(Fe *fe, PyObject *e) {
   if (!builtin) {
     PyObject *desc = obj ? callee_title(obj) : NULL;
     if (!obj)
-      fe_unknown_callee(fe, e, func);
+      fe_unknown_name(fe, e, func);
     else
       fe_error(fe, e, "cannot call %s from compiled code: it is not a ruchey function or a supported "
                "numpy, math or builtin function", desc ? PyUnicode_AsUTF8(desc) : "this object");
@@ -985,10 +985,9 @@ static Node *fe_attribute(Fe *fe, PyObject *e) {
   const char *name = PyUnicode_AsUTF8(attr);
   Node *n = new_node(fe, N_ATTR, e);
   n->str = arena_strdup(fe->arena, name);
-  if (!(n->lhs = fe_expr(fe, v)))
-    n = NULL;
-  else if (n->lhs->kind == N_MODULE)
-    n = fe_error(fe, e, "module has no supported attribute '%s'", name);
+  n->lhs = fe_expr(fe, v);
+  if (n->lhs && n->lhs->kind == N_MODULE) fe_unknown_name(fe, e, e);  /* a module without it */
+  if (!n->lhs || n->lhs->kind == N_MODULE) n = NULL;
   Py_DECREF(attr); Py_DECREF(v);
   return n;
 }

@@ -296,6 +296,10 @@ def undefined_function(x):
     return never_defined(x)  # noqa: F821
 
 
+def misspelt_numpy_constant(x):
+    return x * numpy.pi2
+
+
 def unsupported_numpy_function(x):
     return numpy.fft.fft(x)
 
@@ -305,8 +309,9 @@ def unsupported_numpy_function(x):
     (misspelt_math, "module 'math' has no attribute 'sqrtt' (did you mean 'sqrt'?)"),
     (misspelt_numpy_submodule, "module 'numpy.linalg' has no attribute 'sovle' (did you mean 'solve'?)"),
     (undefined_function, "name 'never_defined' is not defined"),
+    (misspelt_numpy_constant, "module 'numpy' has no attribute 'pi2' (did you mean 'pi'?)"),
     (unsupported_numpy_function, "cannot call numpy.fft.fft from compiled code"),
-], ids=["math", "numpy.linalg", "undefined", "numpy.fft"])
+], ids=["math", "numpy.linalg", "undefined", "numpy.pi2", "numpy.fft"])
 def test_unknown_callees_are_named_as_python_names_them(pyfunc, message):
     """A callee the compiler does not know is named as Python would name it
     at run time, with the nearest existing name where one is close."""
