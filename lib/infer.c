@@ -412,6 +412,17 @@ static bool check_complex(Infer *in, Node *n, const Type **args) {
   return true;
 }
 
+/* A method or attribute the receiver's type lacks, with the nearest one it
+ * has where the name looks misspelt. */
+static const Type *ty_unknown_member(Infer *in, Node *n, const Type *receiver, BuiltinKind kind) {
+  const char *what = kind == BK_METHOD ? "method" : "attribute";
+  const char *near = bi_member_near(receiver->kind, kind, n->str);
+  if (near)
+    return ty_error(in, n, "%s has no %s '%s' in compiled code (did you mean '%s'?)", receiver->name, what, n->str,
+                    near);
+  return ty_error(in, n, "%s has no %s '%s' in compiled code", receiver->name, what, n->str);
+}
+
 /* A call: every argument typed, then the builtin's typer. A method's row
  * is found from its receiver's type, the first argument. */
 static const Type *ty_call(Infer *in, Node *n) {
@@ -421,7 +432,7 @@ static const Type *ty_call(Infer *in, Node *n) {
   if (!n->bi) {
     if (!(args[0] = ty_expr(in, n->list.items[0]))) return NULL;
     if (!(n->bi = bi_member(args[0]->kind, BK_METHOD, n->str)) && !(n->bi = ty_extension_member(in, n, args[0])))
-      return ty_error(in, n, "%s has no method '%s' in compiled code", args[0]->name, n->str);
+      return ty_unknown_member(in, n, args[0], BK_METHOD);
     first = 1;
   }
   for (int i = first; i < n->list.len; i++)
@@ -453,7 +464,7 @@ static const Type *ty_attr(Infer *in, Node *n) {
   if (base->kind == TY_TUPLE && base->callee) return ty_named_field(in, n, base);
   const Builtin *bi = bi_member(base->kind, BK_ATTRIBUTE, n->str);
   if (!bi && ty_extension_member(in, n, base)) return ty_expr(in, n);  /* now a call of its getter */
-  if (!bi) return ty_error(in, n, "%s has no attribute '%s' in compiled code", base->name, n->str);
+  if (!bi) return ty_unknown_member(in, n, base, BK_ATTRIBUTE);
   n->bi = bi;
   return bi->type(in, n, &base);
 }

@@ -321,3 +321,32 @@ def test_unknown_callees_are_named_as_python_names_them(pyfunc, message):
     if pyfunc is not unsupported_numpy_function:  # Python itself fails on the name
         with pytest.raises((AttributeError, NameError)):
             pyfunc(numpy.eye(2))
+
+
+def misspelt_method(x):
+    return x.sortt()
+
+
+def swapped_method(x):
+    return x.srot()
+
+
+def misspelt_attribute(x):
+    return x.ndm
+
+
+def unknown_method(x):
+    return x.zzzzzz()
+
+
+@numba_deviation("Numba's messages differ")
+@pytest.mark.parametrize("pyfunc, message", [
+    (misspelt_method, "has no method 'sortt' in compiled code (did you mean 'sort'?)"),
+    (swapped_method, "has no method 'srot' in compiled code (did you mean 'sort'?)"),
+    (misspelt_attribute, "has no attribute 'ndm' in compiled code (did you mean 'ndim'?)"),
+    (unknown_method, "has no method 'zzzzzz' in compiled code\n"),
+], ids=["extra-letter", "swapped", "missing-letter", "nothing-near"])
+def test_unknown_members_name_the_nearest_member(pyfunc, message):
+    with pytest.raises(ruchey.TypingError) as err:
+        ruchey.njit(pyfunc)(numpy.arange(3.0))
+    assert message in str(err.value)

@@ -66,6 +66,8 @@ const Builtin *ty_extension_member(Infer *in, Node *n, const Type *receiver);
 const Builtin *bi_at(int i);   /* every row in turn; NULL past the last */
 /* A method or attribute of a kind of value, or NULL. */
 const Builtin *bi_member(TypeKind receiver, BuiltinKind kind, const char *name);
+/* The name of the member of that kind nearest to a misspelt name, or NULL. */
+const char *bi_member_near(TypeKind receiver, BuiltinKind kind, const char *name);
 
 /* ufunc.c: NumPy's elementwise operations on arrays */
 const Type *np_promote(const Type *a, const Type *b);  /* NumPy's promote_types */

@@ -57,3 +57,35 @@ const Builtin *bi_member(TypeKind receiver, BuiltinKind kind, const char *name) 
       if (b->kind == kind && b->receiver == receiver && !strcmp(b->path, name)) return b;
   return NULL;
 }
+
+/* The edit distance between a and b (insertions, deletions, substitutions
+ * and swaps of neighbours, each 1: "optimal string alignment"), both cut at
+ * 31 characters: enough to tell a typing slip from another name. */
+static int edit_distance(const char *a, const char *b) {
+  int la = 0, lb = 0, d[32][32];
+  while (la < 31 && a[la]) la++;
+  while (lb < 31 && b[lb]) lb++;
+  for (int i = 0; i <= la; i++) d[i][0] = i;
+  for (int j = 0; j <= lb; j++) d[0][j] = j;
+  for (int i = 1; i <= la; i++)
+    for (int j = 1; j <= lb; j++) {
+      int best = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
+      if (d[i - 1][j] + 1 < best) best = d[i - 1][j] + 1;
+      if (d[i][j - 1] + 1 < best) best = d[i][j - 1] + 1;
+      if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] && d[i - 2][j - 2] + 1 < best)
+        best = d[i - 2][j - 2] + 1;
+      d[i][j] = best;
+    }
+  return d[la][lb];
+}
+
+const char *bi_member_near(TypeKind receiver, BuiltinKind kind, const char *name) {
+  const char *near = NULL;
+  int best = (int)strlen(name) / 3 + 1;  /* a slip: at most a third of the name, and one */
+  for (size_t f = 0; f < sizeof families / sizeof families[0]; f++)
+    for (const Builtin *b = families[f]; b->name; b++) {
+      int d = b->kind == kind && b->receiver == receiver ? edit_distance(b->path, name) : best + 1;
+      if (d <= best && (!near || d < best)) near = b->path, best = d;
+    }
+  return near;
+}
