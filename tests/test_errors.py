@@ -350,3 +350,20 @@ def test_unknown_members_name_the_nearest_member(pyfunc, message):
     with pytest.raises(ruchey.TypingError) as err:
         ruchey.njit(pyfunc)(numpy.arange(3.0))
     assert message in str(err.value)
+
+
+def misspelt_keyword(x):
+    return numpy.sum(x, axsi=0)
+
+
+def unsupported_keyword(x):
+    return numpy.sum(x, where=x > 1)
+
+
+@numba_deviation("Numba's messages differ")
+def test_unsupported_keywords_name_the_nearest_keyword():
+    with pytest.raises(ruchey.TypingError, match=r"keyword argument 'axsi' \(did you mean 'axis'\?\)"):
+        ruchey.njit(misspelt_keyword)(numpy.arange(3.0))
+    with pytest.raises(ruchey.TypingError) as err:
+        ruchey.njit(unsupported_keyword)(numpy.arange(3.0))
+    assert "unsupported keyword argument 'where'\n" in str(err.value)

@@ -61,7 +61,7 @@ const Builtin *bi_member(TypeKind receiver, BuiltinKind kind, const char *name) 
 /* The edit distance between a and b (insertions, deletions, substitutions
  * and swaps of neighbours, each 1: "optimal string alignment"), both cut at
  * 31 characters: enough to tell a typing slip from another name. */
-static int edit_distance(const char *a, const char *b) {
+int bi_edit_distance(const char *a, const char *b) {
   int la = 0, lb = 0, d[32][32];
   while (la < 31 && a[la]) la++;
   while (lb < 31 && b[lb]) lb++;
@@ -81,11 +81,11 @@ static int edit_distance(const char *a, const char *b) {
 
 const char *bi_member_near(TypeKind receiver, BuiltinKind kind, const char *name) {
   const char *near = NULL;
-  int best = (int)strlen(name) / 3 + 1;  /* a slip: at most a third of the name, and one */
+  int best = bi_slip(name) + 1;
   for (size_t f = 0; f < sizeof families / sizeof families[0]; f++)
     for (const Builtin *b = families[f]; b->name; b++) {
-      int d = b->kind == kind && b->receiver == receiver ? edit_distance(b->path, name) : best + 1;
-      if (d <= best && (!near || d < best)) near = b->path, best = d;
+      int d = b->kind == kind && b->receiver == receiver ? bi_edit_distance(b->path, name) : best;
+      if (d < best) near = b->path, best = d;
     }
   return near;
 }
