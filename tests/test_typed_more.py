@@ -233,6 +233,44 @@ def test_min_max_of_an_empty_list_raise_value_error():
 
 
 @njit
+def iterable_reductions(a, b, n):
+    """sum, min and max of 1-d arrays (an expression's too), a set and a range"""
+    s = {int(v) for v in b}
+    return (min(a), max(a), sum(a), sum(a * 2.0, 1), min(a[::-2]) if a.size else 0.0,
+            min(s) if s else 0, sum(s), max(range(n)) if n else -1, sum(range(n)), sum(range(n, 0, -3)))
+
+
+@pytest.mark.parametrize("seed", range(5))
+@pytest.mark.parametrize("dtype", ["float64", "float32", "int64", "int32", "uint8", "bool"])
+def test_min_max_sum_of_arrays_sets_and_ranges(seed, dtype):
+    rng = make_rng(seed)
+    n = int(rng.integers(1, 30))
+    a = (rng.standard_normal(n) * 50).astype(dtype) if dtype != "uint8" else rng.integers(0, 256, n).astype(dtype)
+    b = rng.integers(-20, 20, size=int(rng.integers(0, 12)))
+    m = int(rng.integers(0, 9))
+    got = iterable_reductions(a, b, m)
+    s = {int(v) for v in b}
+    # sums as Numba's (and ruchey's): an int start unified with the items'
+    # type (int64 for small ints, float64 for float32), not NumPy 2's wrap
+    want = (min(a), max(a), in_order(a.tolist()), in_order((a * 2.0).tolist(), 1), min(a[::-2]),
+            min(s) if s else 0, sum(s),
+            max(range(m)) if m else -1, sum(range(m)), sum(range(m, 0, -3)))
+    for g, w in zip(got, want):
+        assert g == w or (isinstance(w, float) and np.isclose(g, w, rtol=1e-6)), (got, want)
+
+
+def test_min_max_of_arrays_keep_python_order_and_refuse_empty():
+    f = iterable_reductions
+    for v in ([np.nan, 1.0, 2.0], [1.0, np.nan, 0.5], [2.0, -0.0, 0.0]):
+        a = np.array(v)
+        got, want = f(a, np.zeros(0, np.int64), 0), f.py_func(a, np.zeros(0, np.int64), 0)
+        np.testing.assert_equal(got[:2], want[:2])
+        assert [np.signbit(g) for g in got[:2]] == [np.signbit(w) for w in want[:2]]
+    with pytest.raises(ValueError, match="min\\(\\) arg is an empty sequence"):
+        f(np.zeros(0), np.zeros(0, np.int64), 0)
+
+
+@njit
 def min_of_number(x):
     return min(x)
 

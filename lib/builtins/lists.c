@@ -721,54 +721,101 @@ static LLVMValueRef lo_sorted(Lower *l, Node *n) {
   return lst;
 }
 
-/* sum(x[, start]) of a list: Python's, from 0 (an int) or start. */
+/* sum(), min() and max() of a typed list, a set, a range() or a 1-d array:
+ * their items in Python's order, a list's read in place, an array's
+ * elements as they are made (an expression needs no temporary), the others'
+ * gathered into a list first. Each item goes to fold. */
+typedef struct Fold Fold;
+typedef void (*FoldStep)(Lower *l, Fold *f, LLVMValueRef item);
+struct Fold {
+  const Type *elem, *t;  /* the items' type and the result's */
+  LLVMValueRef acc;      /* the result so far (an alloca of t) */
+  LLVMValueRef seen;     /* min/max: whether acc holds an item yet (an alloca of i1) */
+  int op;                /* min/max: OP_LT or OP_GT */
+  FoldStep step;
+};
+
+static void fold_element(Lower *l, LLVMValueRef v, void *arg) {
+  Fold *f = arg;
+  f->step(l, f, v);
+}
+
+static void fold_items(Lower *l, Node *x, Fold *f) {
+  if (x->ty->kind == TY_ARRAY) {
+    lo_for_each_element(l, x, fold_element, f);
+    return;
+  }
+  LLVMValueRef lst = x->ty->kind == TY_LIST ? lo_expr(l, x) : NULL;
+  if (!lst) {  /* a set's or a range's items, in a list of their own */
+    Node wrap = {.kind = N_CALL, .ty = ty_list(f->elem), .list = {.items = &x, .len = 1}};
+    lst = items_list(l, &wrap);
+    lo_temp_made(l, wrap.ty, lst);
+  }
+  LoLoop loop = lo_loop_begin(l, const_i64(l, 0), lo_list_len(l, lst), NULL, "fold");
+  f->step(l, f, lo_load_scalar(l, f->elem, item_addr(l, f->elem, lst, loop.index)));
+  lo_loop_end(l, &loop);
+  if (x->ty->kind == TY_LIST) lo_done_with(l, x, lst);
+  else lo_release_temp(l, ty_list(f->elem), lst);
+}
+
+/* sum(x[, start]): Python's, from 0 (an int) or start, item by item. */
 static const Type *ty_sum(Infer *in, Node *n, const Type **args) {
-  if (args[0]->kind != TY_LIST) return ty_error(in, n, "sum() takes a typed list here, got %s", args[0]->name);
-  const Type *elem = list_item(in, n, args[0]);
+  const Type *elem = items_of(in, n, args[0], "sum()");
   if (!elem) return NULL;
   if (!ty_is_scalar(elem)) return ty_error(in, n, "sum() of a list of %s is not supported", elem->name);
   const Type *start = n->list.len > 1 ? ty_need_scalar(in, n->list.items[1], args[1], "sum()'s start") : TYS(TY_I64);
   return start ? ty_unify(start->kind == TY_BOOL ? TYS(TY_I64) : start, elem->kind == TY_BOOL ? TYS(TY_I64) : elem) : NULL;
 }
 
-static LLVMValueRef lo_sum(Lower *l, Node *n) {
-  Node *x = n->list.items[0];
-  const Type *elem = x->ty->elem, *t = n->ty;
-  LLVMValueRef lst = lo_expr(l, x);
-  LLVMValueRef total = lo_alloca(l, lo_type(l, t), "sum");
-  LLVMBuildStore(l->b, n->list.len > 1 ? lo_expr_as(l, n->list.items[1], t) : lo_convert(l, const_i64(l, 0), TYS(TY_I64), t), total);
-  LoLoop loop = lo_loop_begin(l, const_i64(l, 0), lo_list_len(l, lst), NULL, "sum");
-  LLVMValueRef v = lo_convert(l, lo_load_scalar(l, elem, item_addr(l, elem, lst, loop.index)), elem, t);
-  LLVMBuildStore(l->b, lo_arith(l, OP_ADD, t, LLVMBuildLoad2(l->b, lo_type(l, t), total, ""), v), total);
-  lo_loop_end(l, &loop);
-  lo_done_with(l, x, lst);
-  return LLVMBuildLoad2(l->b, lo_type(l, t), total, "");
+static void add_item(Lower *l, Fold *f, LLVMValueRef item) {
+  LLVMValueRef v = lo_convert(l, item, f->elem, f->t);
+  LLVMBuildStore(l->b, lo_arith(l, OP_ADD, f->t, LLVMBuildLoad2(l->b, lo_type(l, f->t), f->acc, ""), v), f->acc);
 }
 
-/* min(x), max(x) of one list (python.c's min and max hand it here). */
+/* The type of an iterable's items, once typed (items_of's answer). */
+static const Type *item_type(const Type *t) {
+  if (t->kind == TY_SET) return t->fields[0];
+  return t->kind == TY_RANGE ? TYS(TY_I64) : t->elem;  /* a list's, an array's */
+}
+
+static LLVMValueRef lo_sum(Lower *l, Node *n) {
+  Fold f = {item_type(n->list.items[0]->ty), n->ty};
+  f.acc = lo_alloca(l, lo_type(l, f.t), "sum");
+  f.step = add_item;
+  LLVMValueRef start = n->list.len > 1 ? lo_expr_as(l, n->list.items[1], f.t) : lo_convert(l, const_i64(l, 0), TYS(TY_I64), f.t);
+  LLVMBuildStore(l->b, start, f.acc);
+  fold_items(l, n->list.items[0], &f);
+  return LLVMBuildLoad2(l->b, lo_type(l, f.t), f.acc, "");
+}
+
+/* min(x), max(x) of one iterable (python.c's min and max hand it here). */
 const Type *ty_list_minmax(Infer *in, Node *n, const Type **args) {
-  if (args[0]->kind != TY_LIST)
-    return ty_error(in, n, "%s() of one argument takes a typed list, got %s", n->bi->name, args[0]->name);
-  const Type *elem = list_item(in, n, args[0]);
+  char what[16];
+  snprintf(what, sizeof what, "%s()", n->bi->name);
+  const Type *elem = items_of(in, n, args[0], what);
   if (elem && !ty_is_scalar(elem)) return ty_error(in, n, "%s() of a list of %s is not supported", n->bi->name, elem->name);
   return elem;
 }
 
+/* The first of equals kept, as Python's min and max. */
+static void keep_better(Lower *l, Fold *f, LLVMValueRef v) {
+  LLVMTypeRef t = lo_type(l, f->t);
+  LLVMValueRef best = LLVMBuildLoad2(l->b, t, f->acc, ""), seen = LLVMBuildLoad2(l->b, l->mod->i1, f->seen, "");
+  LLVMValueRef better = lo_compare_values(l, f->op, v, f->t, best, f->t);
+  LLVMBuildStore(l->b, LLVMBuildSelect(l->b, LLVMBuildOr(l->b, better, LLVMBuildNot(l->b, seen, ""), ""), v, best, ""), f->acc);
+  LLVMBuildStore(l->b, const_bool(l, true), f->seen);
+}
+
 LLVMValueRef lo_list_minmax(Lower *l, Node *n) {
-  Node *x = n->list.items[0];
-  const Type *t = n->ty;
-  LLVMValueRef lst = lo_expr(l, x), len = lo_list_len(l, lst);
-  lo_raise_if(l, LLVMBuildICmp(l->b, LLVMIntEQ, len, const_i64(l, 0), ""), RT_ERR_VALUE,
-              n->bi->reduce_op == OP_LT ? "min() arg is an empty sequence" : "max() arg is an empty sequence");
-  LLVMValueRef best = lo_alloca(l, lo_type(l, t), "best");
-  LLVMBuildStore(l->b, lo_load_scalar(l, t, item_addr(l, t, lst, const_i64(l, 0))), best);
-  LoLoop loop = lo_loop_begin(l, const_i64(l, 1), len, NULL, "minmax");
-  LLVMValueRef v = lo_load_scalar(l, t, item_addr(l, t, lst, loop.index)), r = LLVMBuildLoad2(l->b, lo_type(l, t), best, "");
-  LLVMValueRef better = lo_compare_values(l, n->bi->reduce_op, v, t, r, t);  /* the first of equals kept */
-  LLVMBuildStore(l->b, LLVMBuildSelect(l->b, better, v, r, ""), best);
-  lo_loop_end(l, &loop);
-  lo_done_with(l, x, lst);
-  return LLVMBuildLoad2(l->b, lo_type(l, t), best, "");
+  Fold f = {n->ty, n->ty, .op = n->bi->reduce_op, .step = keep_better};
+  f.acc = lo_alloca(l, lo_type(l, f.t), "best");
+  f.seen = lo_alloca(l, l->mod->i1, "seen");
+  LLVMBuildStore(l->b, LLVMConstNull(lo_type(l, f.t)), f.acc);
+  LLVMBuildStore(l->b, const_bool(l, false), f.seen);
+  fold_items(l, n->list.items[0], &f);
+  lo_raise_if(l, LLVMBuildNot(l->b, LLVMBuildLoad2(l->b, l->mod->i1, f.seen, ""), ""), RT_ERR_VALUE,
+              f.op == OP_LT ? "min() arg is an empty sequence" : "max() arg is an empty sequence");
+  return LLVMBuildLoad2(l->b, lo_type(l, f.t), f.acc, "");
 }
 
 /* ---------------------------------------------------------------- +, *, comparisons */
