@@ -37,9 +37,10 @@ static const char *class_symbol(Fe *fe, PyObject *cls) {
   return symbol;
 }
 
-/* raise E, raise E("constant"): E must be an exception class known at
- * compile time; a bare raise, inside an except clause, raises again what
- * it caught. */
+/* raise E, raise E("constant"), raise E(message) of a str made at run time
+ * (n->lhs: "bad " + str(x), an f-string): E must be an exception class
+ * known at compile time; a bare raise, inside an except clause, raises
+ * again what it caught. */
 Node *fe_raise(Fe *fe, PyObject *s) {
   PyObject *exc = field(s, "exc");
   Node *n = new_node(fe, N_RAISE, s);
@@ -51,9 +52,11 @@ Node *fe_raise(Fe *fe, PyObject *s) {
   if (is_kind(exc, "Call")) {
     call = field(exc, "func");
     PyObject *args = field(exc, "args"), *kws = field(exc, "keywords");
+    PyObject *message = PyList_GET_SIZE(args) == 1 ? PyList_GET_ITEM(args, 0) : NULL;
     if (PyList_GET_SIZE(args) > 1 || PyList_GET_SIZE(kws))
-      n = fe_error(fe, exc, "an exception raised in compiled code takes at most one constant message");
-    else if (PyList_GET_SIZE(args) == 1 && !fe_message(fe, PyList_GET_ITEM(args, 0), &n->str))
+      n = fe_error(fe, exc, "an exception raised in compiled code takes at most one message");
+    else if (message && is_kind(message, "Constant") ? !fe_message(fe, message, &n->str)
+                                                      : message && !(n->lhs = fe_expr(fe, message)))
       n = NULL;
     Py_DECREF(args); Py_DECREF(kws);
   }

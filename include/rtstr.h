@@ -97,6 +97,7 @@ static inline int64_t rt_str_order(const RtStr *a, const RtStr *b) {
 int64_t rt_str_decode(const char *text, int64_t n, uint32_t *out);  /* UTF-8 to code points; -1: not UTF-8 */
 bool rt_str_spec_ok(const char *spec, int kind);  /* a format spec supported for an int (0), float (1), str (2) */
 char *rt_str_utf8(const RtStr *s, size_t *len);
+void rt_raise_str(void *cls, const RtStr *s);  /* raise cls(s), s made at run time */
 char *rt_str_repr(const RtStr *s);  /* Python's repr(s), malloc'd UTF-8; NULL: no memory */  /* malloc'd UTF-8, NUL-terminated; NULL: no memory */
 void rt_register_strings(void (*define)(const char *name, void *addr, void *ctx), void *ctx);
 

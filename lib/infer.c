@@ -650,6 +650,14 @@ static void ty_if(Infer *in, Node *n) {
   }
 }
 
+/* raise E(message) of a message made at run time: a str, as Python shows it. */
+static void ty_raise_message(Infer *in, Node *n) {
+  const Type *t = n->lhs ? ty_expr(in, n->lhs) : NULL;
+  if (t && t->kind != TY_STR)
+    ty_error(in, n->lhs, "an exception's message in compiled code is a str, got %s: write str(...) or an f-string",
+             t->name);
+}
+
 /* A CUDA thread cannot catch: a GPU stops the kernel where one raises. */
 static void ty_try(Infer *in, Node *n) {
   if (ty_in_cuda(in)) {
@@ -713,6 +721,7 @@ static void ty_stmt(Infer *in, Node *n) {
   case N_EXPR: ty_expr(in, n->lhs); break;
   case N_BLOCK: ty_block(in, &n->body); break;
   case N_ASSERT: ty_cond(in, n->cond); break;
+  case N_RAISE: ty_raise_message(in, n); break;
   case N_TRY: ty_try(in, n); break;
   default: break;
   }

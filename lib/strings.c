@@ -110,6 +110,23 @@ char *rt_str_utf8(const RtStr *s, size_t *len) {
   return text;
 }
 
+/* raise cls(s) with a message made at run time: s as UTF-8 in this
+ * thread's buffer (cut at a character's end past 1 KiB, as the other
+ * runtime messages are), read when the error reaches Python. */
+void rt_raise_str(void *cls, const RtStr *s) {
+  static _Thread_local char text[1024];
+  char *utf8 = rt_str_utf8(s, NULL);
+  size_t n = utf8 ? strlen(utf8) : 0;
+  if (n >= sizeof text) {
+    n = sizeof text - 1;
+    while (n && ((unsigned char)utf8[n] & 0xC0) == 0x80) n--;  /* not inside a character */
+  }
+  if (n) memcpy(text, utf8, n);
+  text[n] = 0;
+  free(utf8);
+  rt_raise(cls, text);
+}
+
 /* ---------------------------------------------------------------- characters */
 
 /* Characters: ASCII answered here, the rest by the building Python's
@@ -924,7 +941,7 @@ void rt_register_strings(void (*define)(const char *name, void *addr, void *ctx)
     {"rt_str_chr", (void *)rt_str_chr}, {"rt_str_from_number", (void *)rt_str_from_number},
     {"rt_str_to_int", (void *)rt_str_to_int}, {"rt_str_to_float", (void *)rt_str_to_float},
     {"rt_str_format_float", (void *)rt_str_format_float}, {"rt_str_format_int", (void *)rt_str_format_int},
-    {"rt_str_format_str", (void *)rt_str_format_str},
+    {"rt_str_format_str", (void *)rt_str_format_str}, {"rt_raise_str", (void *)rt_raise_str},
   };
   for (size_t i = 0; i < sizeof fns / sizeof fns[0]; i++) define(fns[i].name, fns[i].fn, ctx);
 }

@@ -563,3 +563,64 @@ def test_bare_raise_outside_clause_refused():
         raise
     with pytest.raises(ruchey.TypingError, match="bare 'raise'"):
         njit(bad)(1)
+
+
+# ---------------------------------------------------------------- messages made at run time
+
+@njit
+def check_range(x, lo, hi):
+    if x < lo:
+        raise ValueError("value " + str(x) + " below " + str(lo))
+    if x > hi:
+        raise SolverError(f"value {x} above {hi}: ünïcode ✓")
+    return x
+
+
+@njit
+def caught_dynamic(x):
+    try:
+        check_range(x, 0, 10)
+    except ValueError:
+        return -1
+    return x
+
+
+@njit
+def long_message(n):
+    raise ValueError("é" * n)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_messages_made_at_run_time_are_pythons(seed):
+    rng = make_rng(seed)
+    for x in rng.integers(-20, 30, size=12):
+        x = int(x)
+        try:
+            want = ("value", check_range.py_func(x, 0, 10))
+        except ValueError as e:
+            want = (type(e), str(e))
+        try:
+            got = ("value", check_range(x, 0, 10))
+        except ValueError as e:
+            got = (type(e), str(e))
+        assert got == want
+        assert caught_dynamic(x) == caught_dynamic.py_func(x)
+
+
+def test_a_long_message_is_cut_at_a_characters_end():
+    with pytest.raises(ValueError) as err:
+        long_message(3000)
+    text = str(err.value)
+    assert 400 < len(text) < 3000 and set(text) == {"é"}
+    with pytest.raises(ValueError, match="^$"):
+        long_message(0)
+
+
+@njit
+def number_message(x):
+    raise ValueError(x)
+
+
+def test_a_message_that_is_not_a_str_is_a_typing_error():
+    with pytest.raises(ruchey.TypingError, match="message in compiled code is a str, got float64"):
+        number_message(1.5)

@@ -464,8 +464,13 @@ void lo_stmt(Lower *l, Node *n) {
     }
     LLVMValueRef cls = lo_extern(l, n->symbol, n->callee);
     LLVMTypeRef p[2] = {l->mod->ptr, l->mod->ptr};
-    LLVMValueRef a[2] = {cls, lo_string(l, n->str)};
-    lo_call_fn(l, "rt_raise", void_type(l), p, a, 2);
+    if (n->lhs) {  /* a message made at run time: copied by the runtime */
+      LLVMValueRef msg = lo_expr(l, n->lhs);
+      lo_call_fn(l, "rt_raise_str", void_type(l), p, (LLVMValueRef[]){cls, msg}, 2);
+      lo_done_with(l, n->lhs, msg);
+    } else {
+      lo_call_fn(l, "rt_raise", void_type(l), p, (LLVMValueRef[]){cls, lo_string(l, n->str)}, 2);
+    }
     LLVMBuildStore(l->b, const_i32(l, RT_ERR_RAISE), l->status);
     LLVMBuildBr(l->b, l->exit_bb);
     break;
