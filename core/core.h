@@ -138,6 +138,7 @@ int disp_unbox_tuple(PyObject *o, const Type *t, char *p);
  * untyped container is refused (NULL for other objects); the C container
  * an object holds; a returned container (its reference) as an object. */
 const Type *typed_typeof(PyObject *o);
+bool typed_is_class(PyObject *o);  /* List or Dict itself: their empty_list/empty name rows */
 PyObject *typed_refusal(PyObject *o);
 void *typed_container(PyObject *o);
 PyObject *typed_box(const Type *t, void *c);

@@ -187,8 +187,10 @@ PyObject *static_object(Fe *fe, PyObject *e) {
     PyObject *value = field(e, "value");
     PyObject *base = static_object(fe, value);
     Py_DECREF(value);
-    /* modules, and ruchey.cuda's namespaces (cuda.threadIdx, cuda.atomic) */
-    if (!base || !(PyModule_Check(base) || PyObject_HasAttrString(base, "__ruchey_namespace__"))) {
+    /* modules, ruchey.cuda's namespaces (cuda.threadIdx, cuda.atomic) and
+     * the typed containers' classes (typed.Dict.empty) */
+    if (!base ||
+        !(PyModule_Check(base) || PyObject_HasAttrString(base, "__ruchey_namespace__") || typed_is_class(base))) {
       Py_XDECREF(base);
       return NULL;
     }

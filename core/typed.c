@@ -618,6 +618,8 @@ static PyTypeObject DictType = {
 
 /* ---------------------------------------------------------------- compiled code */
 
+bool typed_is_class(PyObject *o) { return o == (PyObject *)&ListType || o == (PyObject *)&DictType; }
+
 const Type *typed_typeof(PyObject *o) {
   if (Py_TYPE(o) == &ListType) {
     RtList *l = ((ListObject *)o)->l;

@@ -485,3 +485,59 @@ def compare_list_number(x):
 def test_comparing_a_list_with_a_number_is_a_typing_error():
     with pytest.raises(ruchey.TypingError, match="cannot compare"):
         compare_list_number(tlist("int64", [1]))
+
+
+# ---------------------------------------------------------------- typed.List / typed.Dict made in compiled code
+
+from ruchey import types  # noqa: E402
+from ruchey.typed import Dict, List  # noqa: E402
+
+
+@njit
+def grouped(keys, values, n):
+    """Numba's idioms: Dict.empty and List.empty_list by name and through
+    the module, List() and Dict() typed by their first use"""
+    groups = Dict.empty(key_type=types.int64, value_type=types.float64)
+    counts = typed.Dict.empty(types.int64, types.int64)
+    rows = [List.empty_list(types.int64) for _ in range(n)]
+    firsts = typed.List.empty_list(item_type=types.float32, allocated=8)
+    later = List()
+    seen = Dict()
+    for k, v in zip(keys, values):
+        groups[k] = groups.get(k, 0.0) + v
+        counts[k] = counts.get(k, 0) + 1
+        rows[k % n].append(k)
+        if len(firsts) < 3:
+            firsts.append(np.float32(v))
+        later.append(v * 2.0)
+        seen[k] = True
+    return groups, counts, [len(r) for r in rows], list(firsts), len(later), len(seen)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_typed_containers_made_in_compiled_code(seed):
+    rng = make_rng(seed)
+    m = int(rng.integers(0, 30))
+    keys, values = rng.integers(0, 6, size=m), rng.standard_normal(m)
+    got, want = grouped(keys, values, 3), grouped.py_func(keys, values, 3)
+    assert dict(got[1]) == dict(want[1]) and list(got[2]) == want[2] and got[4:] == want[4:]
+    assert sorted(dict(got[0])) == sorted(dict(want[0]))
+    np.testing.assert_allclose([got[0][k] for k in want[0]], [want[0][k] for k in want[0]], rtol=1e-12)
+    np.testing.assert_array_equal(np.float32(list(got[3])), np.float32(want[3]))
+
+
+@njit
+def empty_of_array_type(a):
+    return Dict.empty(key_type=types.int64, value_type=a)
+
+
+@njit
+def empty_without_types():
+    return Dict.empty()
+
+
+def test_typed_containers_made_in_compiled_code_refuse_other_types():
+    with pytest.raises(ruchey.TypingError, match="Dict.empty\\(\\) in compiled code takes number types"):
+        empty_of_array_type(np.zeros(2))
+    with pytest.raises(ruchey.TypingError, match="takes key_type and value_type"):
+        empty_without_types()

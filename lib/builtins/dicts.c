@@ -492,9 +492,29 @@ bool ty_dict_key_tuple(const Type *k) { return number_tuple(k); }
 /* dict(): an empty dict, as {} */
 static const Type *ty_dict_call(Infer *in, Node *n, const Type **args) { return ty_dict_literal(in, n, args); }
 
+/* typed.Dict.empty(key_type, value_type) in compiled code: an empty dict of
+ * those types (ruchey or NumPy number types). */
+static const Type *ty_empty_dict(Infer *in, Node *n, const Type **args) {
+  Node *k = bi_arg(n, 0, "key_type"), *v = bi_arg(n, 1, "value_type");
+  if (ty_no_allocation(in)) return ty_error(in, n, "kernels cannot make dicts");
+  if (!k || !v) return ty_error(in, n, "typed.Dict.empty() takes key_type and value_type");
+  for (int i = 0; i < 2; i++) {
+    Node *t = i ? v : k;
+    if (t->kind != N_DTYPE || t->ival == TY_RECORD)
+      return ty_error(in, t, "typed.Dict.empty() in compiled code takes number types (ruchey.int64, "
+                      "numpy.float32, ...), got %s", t->ty->name);
+  }
+  if (!need_key(in, k, k->ty->elem) || !ty_container_item(in, v, v->ty->elem, "dict values")) return NULL;
+  return ty_dict(k->ty->elem, v->ty->elem);
+}
+
+static LLVMValueRef lo_empty_dict(Lower *l, Node *n) { return new_dict(l, n->ty); }
+
 static LLVMValueRef lo_never(Lower *l, Node *n) { return LLVMGetUndef(l->mod->i8); }  /* typing refuses it */
 
 /* ---------------------------------------------------------------- the rows */
+
+static const char *const empty_dict_kw[] = {"key_type", "value_type", "n_keys", NULL};
 
 #define DICT_METHOD(name, lo, hi, flags, ival, type, lower) \
   {"dict." name, NULL, name, BK_METHOD, TY_DICT, lo, hi, NULL, flags, ival, 0, type, lower}
@@ -502,6 +522,9 @@ static LLVMValueRef lo_never(Lower *l, Node *n) { return LLVMGetUndef(l->mod->i8
 const Builtin bi_dicts[] = {
   {"dict literal", NULL, NULL, BK_FUNCTION, 0, 0, 1 << 20, NULL, BF_RAISES, 0, 0, ty_dict_literal, lo_dict_literal},
   {"dict", "builtins", "dict", BK_FUNCTION, 0, 0, 0, NULL, BF_RAISES, 0, 0, ty_dict_call, lo_dict_literal},
+  {"typed.Dict", "ruchey.typed", "Dict", BK_FUNCTION, 0, 0, 0, NULL, BF_RAISES, 0, 0, ty_dict_call, lo_dict_literal},
+  {"typed.Dict.empty", "ruchey.typed", "Dict.empty", BK_FUNCTION, 0, 0, 3, empty_dict_kw, BF_RAISES, 0, 0,
+   ty_empty_dict, lo_empty_dict},
   /* BF_STRINGS: a constant string argument is a str key, not a dtype's name; BF_LISTS: [1, 2] a list */
   DICT_METHOD("get", 1, 2, BF_STRINGS | BF_LISTS, 0, ty_get, lo_keyed),
   DICT_METHOD("pop", 1, 2, BF_RAISES | BF_STRINGS | BF_LISTS, 1, ty_keyed, lo_keyed),

@@ -654,6 +654,26 @@ static const Type *ty_list_call(Infer *in, Node *n, const Type **args) {
   return elem ? ty_list(elem) : NULL;
 }
 
+/* typed.List.empty_list(item_type[, allocated]) in compiled code: an empty
+ * list of that item type (a ruchey or NumPy type; allocated its room). */
+static const Type *ty_empty_list(Infer *in, Node *n, const Type **args) {
+  Node *item = bi_arg(n, 0, "item_type"), *room = bi_arg(n, 1, "allocated");
+  if (ty_no_allocation(in)) return ty_error(in, n, "kernels cannot make lists");
+  if (!item) return ty_error(in, n, "typed.List.empty_list() takes item_type");
+  if (item->kind != N_DTYPE || item->ival == TY_RECORD)
+    return ty_error(in, item, "typed.List.empty_list() in compiled code takes a number type (ruchey.int64, "
+                    "numpy.float32, ...), got %s", item->ty->name);
+  if (room && !ty_is_int(room->ty)) return ty_error(in, room, "allocated must be an int, got %s", room->ty->name);
+  return ty_container_item(in, item, item->ty->elem, "lists") ? ty_list(item->ty->elem) : NULL;
+}
+
+static LLVMValueRef lo_empty_list(Lower *l, Node *n) {
+  Node *room = bi_arg(n, 1, "allocated");
+  LLVMValueRef cap = room ? lo_expr_as(l, room, TYS(TY_I64)) : const_i64(l, 0);
+  cap = LLVMBuildSelect(l->b, LLVMBuildICmp(l->b, LLVMIntSGT, cap, const_i64(l, 0), ""), cap, const_i64(l, 0), "");
+  return new_list(l, n->ty->elem, cap);
+}
+
 /* Appends each element an array node gives (lo_for_each_element's sink). */
 typedef struct {
   const Type *elem;
@@ -941,8 +961,13 @@ static const char *const sort_kw[] = {"reverse", "key", NULL};
 #define LIST_METHOD(name, lo, hi, kw, flags, ival, type, lower) \
   {"list." name, NULL, name, BK_METHOD, TY_LIST, lo, hi, kw, flags, ival, 0, type, lower}
 
+static const char *const empty_list_kw[] = {"item_type", "allocated", NULL};
+
 const Builtin bi_lists[] = {
   {"list", "builtins", "list", BK_FUNCTION, 0, 0, 1, NULL, BF_RAISES | BF_LISTS, 0, 0, ty_list_call, lo_list_call},
+  {"typed.List", "ruchey.typed", "List", BK_FUNCTION, 0, 0, 1, NULL, BF_RAISES | BF_LISTS, 0, 0, ty_list_call, lo_list_call},
+  {"typed.List.empty_list", "ruchey.typed", "List.empty_list", BK_FUNCTION, 0, 0, 2, empty_list_kw, BF_RAISES, 0, 0,
+   ty_empty_list, lo_empty_list},
   {"sorted", "builtins", "sorted", BK_FUNCTION, 0, 1, 1, sort_kw, BF_RAISES | BF_LISTS, 0, 0, ty_sorted, lo_sorted},
   {"sum", "builtins", "sum", BK_FUNCTION, 0, 1, 2, NULL, BF_LISTS, 0, 0, ty_sum, lo_sum},
   {"list literal", NULL, NULL, BK_FUNCTION, 0, 0, 1 << 20, NULL, BF_RAISES, 0, 0, ty_list_literal, lo_list_literal},
