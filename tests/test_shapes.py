@@ -741,3 +741,47 @@ def test_shape_functions_are_refused_in_kernels(call):
     f = define(f"from ruchey import cuda\n\n@cuda.jit\ndef f(a):\n    b = {call}\n")
     with pytest.raises(ruchey.TypingError, match="kernel"):
         f[1, 1](np.zeros(4))
+
+
+# ---------------------------------------------------------------- numpy.round
+
+@ruchey.njit
+def rounded(a, d):
+    return np.round(a, d), np.around(a, decimals=d), a.round(d), np.round(a), np.round(a[::-2] * 2 + 1, d)
+
+
+@ruchey.njit
+def rounded_scalar(x, d):
+    return np.round(x, d)
+
+
+@pytest.mark.parametrize("dtype", ["float64", "float32", "int64", "int32", "int8", "uint8", "uint64"])
+@pytest.mark.parametrize("seed", range(3))
+def test_round_matches_numpy(dtype, seed):
+    rng = make_rng(seed)
+    info = np.iinfo(dtype) if dtype[0] in "iu" else None
+    shape = (int(rng.integers(0, 5)), int(rng.integers(1, 7)))
+    if info:
+        a = rng.integers(max(info.min, -10**6), min(info.max, 10**6), size=shape).astype(dtype)
+    else:
+        a = (rng.standard_normal(shape) * 10.0 ** rng.integers(-3, 6)).astype(dtype)
+        a.flat[:3] = [2.675, -0.5, 1.5][:a.size] if a.size else []
+    for d in (-3, -1, 0, 1, 2, 6):
+        for got, want in zip(rounded(a, d), rounded.py_func(a, d)):
+            assert got.dtype == want.dtype and got.shape == want.shape
+            np.testing.assert_array_equal(got, want)
+    for x in list(a.flat[:4]) + [2.675, 0.125, -2.5, 1e300]:
+        for d in (-2, 0, 2):
+            assert rounded_scalar(x, d) == rounded_scalar.py_func(x, d)
+
+
+@ruchey.njit
+def round_float_decimals(a):
+    return np.round(a, 1.5)
+
+
+def test_round_refuses_what_it_cannot_do():
+    with pytest.raises(ruchey.TypingError, match="decimals must be an int"):
+        round_float_decimals(np.ones(3))
+    with pytest.raises(ruchey.TypingError, match="numpy.round\\(\\) does not support complex numbers"):
+        rounded_scalar(1j, 1)

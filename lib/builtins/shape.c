@@ -1154,7 +1154,60 @@ static LLVMValueRef lo_clip(Lower *l, Node *n) {
   return clip_elem(l, n, v);
 }
 
+/* ---------------------------------------------------------------- round */
+
+/* numpy.round(a, decimals=0) (around, round_, a.round): as NumPy's, x * 10**d
+ * rounded half to even and divided back (x / 10**-d and multiplied back for a
+ * negative d), in the dtype's own precision; ints are kept for d >= 0 and go
+ * through float64 otherwise. decimals given by keyword joins the operands. */
+static const Type *ty_np_round(Infer *in, Node *n, const Type **args) {
+  Node *d = bi_arg(n, 1, "decimals");
+  if (n->kw.len && d) {  /* round(a, decimals=d): one more operand, for the elementwise loop */
+    Node **items = arena_alloc(in->f->arena, sizeof(Node *) * 2);
+    items[0] = n->list.items[0], items[1] = d;
+    n->list = (NodeList){.items = items, .len = 2};
+    n->kw.len = 0;
+    args[1] = d->ty;
+  }
+  const Type *e = elem_of(args[0]);
+  if (!is_array(args[0]) && !ty_is_scalar(args[0]))
+    return ty_error(in, n->list.items[0], "%s() needs an array or a number, got %s", n->bi->name, args[0]->name);
+  if (e->kind == TY_BOOL || ty_is_complex(e))
+    return ty_error(in, n->list.items[0], "%s() of %s is not supported in compiled code", n->bi->name, e->name);
+  if (n->list.len > 1 && !ty_is_int(n->list.items[1]->ty))
+    return ty_error(in, n->list.items[1], "%s(): decimals must be an int, got %s", n->bi->name, n->list.items[1]->ty->name);
+  return is_array(args[0]) ? ty_elementwise(in, n, args, e) : e;
+}
+
+static LLVMValueRef np_round_elem(Lower *l, Node *n, LLVMValueRef *v) {
+  const Type *e = elem_of(n->ty), *f64 = TYS(TY_F64);
+  LLVMValueRef d = n->list.len > 1 ? lo_convert(l, v[1], elem_of(n->list.items[1]->ty), TYS(TY_I64)) : const_i64(l, 0);
+  LLVMValueRef up = LLVMBuildICmp(l->b, LLVMIntSGE, d, const_i64(l, 0), "");
+  LLVMValueRef mag = LLVMBuildSelect(l->b, up, d, LLVMBuildNeg(l->b, d, ""), "");
+  const Type *w = ty_is_float(e) ? e : f64;  /* the precision it is computed in */
+  LLVMValueRef f = lo_intrinsic2(l, "llvm.pow", f64, LLVMConstReal(lo_type(l, f64), 10.0),
+                                 LLVMBuildSIToFP(l->b, mag, lo_type(l, f64), ""));
+  f = lo_convert(l, f, f64, w);
+  LLVMValueRef x = lo_convert(l, v[0], elem_of(n->list.items[0]->ty), w);
+  LLVMValueRef scaled = LLVMBuildSelect(l->b, up, LLVMBuildFMul(l->b, x, f, ""), LLVMBuildFDiv(l->b, x, f, ""), "");
+  LLVMValueRef r = lo_intrinsic1(l, "llvm.rint", w, scaled);
+  r = LLVMBuildSelect(l->b, up, LLVMBuildFDiv(l->b, r, f, ""), LLVMBuildFMul(l->b, r, f, ""), "");
+  if (ty_is_float(e)) return r;
+  /* back to the int dtype as NumPy's astype: through int64, wrapping */
+  LLVMValueRef back = e->kind == TY_U64 ? LLVMBuildFPToUI(l->b, r, l->mod->i64, "") : LLVMBuildFPToSI(l->b, r, l->mod->i64, "");
+  if (ty_bits(e) < 64) back = LLVMBuildTrunc(l->b, back, lo_type(l, e), "");
+  return LLVMBuildSelect(l->b, up, lo_convert(l, v[0], elem_of(n->list.items[0]->ty), e), back, "");
+}
+
+static LLVMValueRef lo_np_round(Lower *l, Node *n) {
+  LLVMValueRef v[2];
+  for (int i = 0; i < n->list.len; i++) v[i] = lo_expr(l, n->list.items[i]);
+  return np_round_elem(l, n, v);
+}
+
 /* ---------------------------------------------------------------- the rows */
+
+static const char *const decimals_kw[] = {"decimals", NULL};
 
 #define FUNCTION(name, lo, hi, kw, flags, ival, type, lower) \
   {"numpy." name, "numpy", name, BK_FUNCTION, 0, lo, hi, kw, flags, ival, 0, type, lower}
@@ -1203,5 +1256,9 @@ const Builtin bi_shape[] = {
   {"numpy.where", "numpy", "where", BK_FUNCTION, 0, 1, 3, NULL, BF_ALLOCATES | BF_COMPLEX, 0, 0, ty_where, lo_where, where_elem},
   {"numpy.clip", "numpy", "clip", BK_FUNCTION, 0, 3, 3, NULL, BF_PURE | BF_CHEAP, 0, 0, ty_clip, lo_clip, clip_elem},
   {"array.clip", NULL, "clip", BK_METHOD, TY_ARRAY, 2, 2, NULL, BF_PURE | BF_CHEAP, 0, 0, ty_clip, lo_clip, clip_elem},
+  {"numpy.round", "numpy", "round", BK_FUNCTION, 0, 1, 2, decimals_kw, BF_PURE, 0, 0, ty_np_round, lo_np_round, np_round_elem},
+  {"numpy.around", "numpy", "around", BK_FUNCTION, 0, 1, 2, decimals_kw, BF_PURE, 0, 0, ty_np_round, lo_np_round, np_round_elem},
+  {"numpy.round_", "numpy", "round_", BK_FUNCTION, 0, 1, 2, decimals_kw, BF_PURE, 0, 0, ty_np_round, lo_np_round, np_round_elem},
+  {"array.round", NULL, "round", BK_METHOD, TY_ARRAY, 0, 1, decimals_kw, BF_PURE, 0, 0, ty_np_round, lo_np_round, np_round_elem},
   BI_END,
 };
