@@ -133,17 +133,17 @@ static void run_segment(Lower *l, void *arg) {
   l->loop = outer;
 }
 
-/* sg for each thread of the block: by warps where its rows hold whole
+/* body for each thread of the block: by warps where its rows hold whole
  * warps (blockDim.x a multiple of 32), else thread by thread. */
-static void by_warps_where_whole(Lower *l, Segment *sg) {
+static void by_warps_where_whole(Lower *l, ThreadBody body, void *arg) {
   LLVMValueRef rows = LLVMBuildAnd(l->b, l->bdim[0], const_i64(l, RC_WARP - 1), "");
   LLVMBasicBlockRef warps = new_block(l, "warps"), threads = new_block(l, "threads"), done = new_block(l, "warps.done");
   LLVMBuildCondBr(l->b, LLVMBuildICmp(l->b, LLVMIntEQ, rows, const_i64(l, 0), ""), warps, threads);
   position(l, warps);
-  warp_loop(l, run_segment, sg);
+  warp_loop(l, body, arg);
   LLVMBuildBr(l->b, done);
   position(l, threads);
-  thread_loop(l, run_segment, sg);
+  thread_loop(l, body, arg);
   LLVMBuildBr(l->b, done);
   position(l, done);
 }
@@ -211,7 +211,7 @@ static void run_collective_statement(Lower *l, Node *stmt) {
     thread_loop(l, run_segment, &sg);
     return;
   }
-  by_warps_where_whole(l, &sg);
+  by_warps_where_whole(l, run_segment, &sg);
 }
 
 /* A statement whose whole value is a collective (analysis/collective.c put
@@ -319,19 +319,98 @@ static bool names_lane(Node *n, void *found) {
   return !*(bool *)found;
 }
 
-/* A run of barrier-free statements, for each thread of the block. One that
- * reads cuda.laneid (`if cuda.laneid == 0:` after a warp's reduction)
- * runs by warps where the block's rows hold whole warps: the lane is then
- * a loop index, and the test of lane 0 peels off the warp's first thread
- * instead of testing every thread. */
-static void run_threads(Lower *l, Segment *sg) {
+/* body for each thread of the block, which runs the statements of sg.
+ * Statements that read cuda.laneid (`if cuda.laneid == 0:` after a
+ * warp's reduction) run by warps where the block's rows hold whole warps:
+ * the lane is then a loop index, and the test of lane 0 peels off the
+ * warp's first thread instead of testing every thread. */
+static void run_threads(Lower *l, Segment *sg, ThreadBody body, void *arg) {
   bool lane = false;
   for (int i = sg->from; i < sg->to && !lane; i++) ir_walk(sg->stmts->items[i], names_lane, &lane);
   if (!lane || l->kplan->returns) {
-    thread_loop(l, run_segment, sg);
+    thread_loop(l, body, arg);
     return;
   }
-  by_warps_where_whole(l, sg);
+  by_warps_where_whole(l, body, arg);
+}
+
+/* ---------------------------------------------------------------- loops in step */
+
+/* A loop each thread runs over its own range (analysis/kernel.c's
+ * lockstep_loop), run by the block's threads in step: first each thread's
+ * number of iterations, then iteration k of every thread that has one,
+ * for k up to the most any thread has. Where every thread's range starts
+ * at 0 or above and rises (a grid-stride loop), the passes are told its
+ * values are never negative: an index made of one then needs no
+ * wrap-around, and the threads' elements load as one vector. */
+typedef struct Lockstep {
+  Node *loop;
+  LLVMValueRef most;    /* i64 alloca: the most iterations of any thread */
+  LLVMValueRef rising;  /* i1 alloca: every thread's range starts at 0 or above and rises */
+  LLVMValueRef k;       /* the iteration the threads run now */
+  bool nonneg;          /* the pass emitted now runs where rising holds */
+} Lockstep;
+
+static void and_into(Lower *l, LLVMValueRef slot, LLVMValueRef c) {
+  LLVMBuildStore(l->b, LLVMBuildAnd(l->b, LLVMBuildLoad2(l->b, l->mod->i1, slot, ""), c, ""), slot);
+}
+
+/* The thread's iterations (range()'s checks raise here), the most so far,
+ * and whether its range rises from 0 or above. */
+static void count_iterations(Lower *l, void *arg) {
+  Lockstep *ls = arg;
+  LLVMValueRef start, step;
+  LLVMValueRef trips = lo_range_trips(l, lo_range(l, ls->loop->cond, &start, &step));
+  LLVMBuildStore(l->b, trips, LLVMBuildGEP2(l->b, l->mod->i64, l->trips, &l->thread, 1, ""));
+  LLVMValueRef most = LLVMBuildLoad2(l->b, l->mod->i64, ls->most, "");
+  LLVMValueRef more = LLVMBuildICmp(l->b, LLVMIntUGT, trips, most, "");
+  LLVMBuildStore(l->b, LLVMBuildSelect(l->b, more, trips, most, ""), ls->most);
+  and_into(l, ls->rising, LLVMBuildICmp(l->b, LLVMIntSGE, start, const_i64(l, 0), ""));
+  and_into(l, ls->rising, LLVMBuildICmp(l->b, LLVMIntSGT, step, const_i64(l, 0), ""));
+}
+
+/* Iteration k of the thread, if it has one: its start and the step are
+ * computed again (the analysis made sure they are cheap and unchanged). */
+static void step_iteration(Lower *l, void *arg) {
+  Lockstep *ls = arg;
+  Node *n = ls->loop, *r = n->cond;
+  LLVMValueRef trips = LLVMBuildLoad2(l->b, l->mod->i64, LLVMBuildGEP2(l->b, l->mod->i64, l->trips, &l->thread, 1, ""), "");
+  LLVMBasicBlockRef go = new_block(l, "step.go");
+  LLVMBuildCondBr(l->b, LLVMBuildICmp(l->b, LLVMIntULT, ls->k, trips, ""), go, l->next_thread);
+  position(l, go);
+  LLVMValueRef start = lo_expr_as(l, r->list.items[0], TYS(TY_I64));
+  LLVMValueRef step = r->list.len == 3 ? lo_expr_as(l, r->list.items[2], TYS(TY_I64)) : const_i64(l, 1);
+  LLVMValueRef v = LLVMBuildAdd(l->b, start, LLVMBuildMul(l->b, ls->k, step, ""), "");
+  if (ls->nonneg) {
+    LLVMValueRef c = LLVMBuildICmp(l->b, LLVMIntSGE, v, const_i64(l, 0), "");
+    lo_intrinsic(l, "llvm.assume", NULL, 0, &c, 1);
+  }
+  lo_store_loop_var(l, n->lhs->var, v);
+  lo_mark_assigned(l, n->lhs->var);
+  Loop loop = {l->next_thread, l->next_thread}, *outer = l->loop;  /* continue: on to the next thread */
+  l->loop = &loop;
+  lo_block(l, &n->body);
+  l->loop = outer;
+}
+
+static void lo_lockstep(Lower *l, NodeList *b, int i) {
+  Lockstep ls = {b->items[i], lo_alloca(l, l->mod->i64, "step.most"), lo_alloca(l, l->mod->i1, "step.rising"), NULL, false};
+  LLVMBuildStore(l->b, const_i64(l, 0), ls.most);
+  LLVMBuildStore(l->b, const_bool(l, true), ls.rising);
+  thread_loop(l, count_iterations, &ls);
+  LLVMValueRef most = LLVMBuildLoad2(l->b, l->mod->i64, ls.most, "");
+  LLVMBasicBlockRef rising = new_block(l, "step.rising"), other = new_block(l, "step.any"), done = new_block(l, "step.done");
+  LLVMBuildCondBr(l->b, LLVMBuildLoad2(l->b, l->mod->i1, ls.rising, ""), rising, other);
+  for (int version = 0; version < 2; version++) {
+    position(l, version ? other : rising);
+    ls.nonneg = !version;
+    LoLoop k = lo_loop_begin(l, const_i64(l, 0), most, NULL, "step");
+    ls.k = k.index;
+    run_threads(l, &(Segment){b, i, i + 1}, step_iteration, &ls);
+    lo_loop_end(l, &k);
+    LLVMBuildBr(l->b, done);
+  }
+  position(l, done);
 }
 
 /* A barrier-free statement that updates a uniform variable: run once per block. */
@@ -339,16 +418,22 @@ static bool uniform_update(Lower *l, const Node *n) {
   return (n->kind == N_ASSIGN || n->kind == N_AUGASSIGN) && n->lhs->kind == N_VAR && l->kplan->uniform[n->lhs->var];
 }
 
+static bool in_step(const Node *n) { return n->kind == N_FOR && n->plan->lockstep; }
+
 /* Splits statements at barriers: runs of barrier-free statements become
- * loops over the block's threads. */
+ * loops over the block's threads; a loop run in step ends such a run. */
 static void lo_kernel_block(Lower *l, NodeList *b) {
   int from = 0;
   for (int i = 0; i <= b->len; i++) {
-    bool once = i < b->len && !an_has_barrier(b->items[i]) && uniform_update(l, b->items[i]);
-    if (i < b->len && !an_has_barrier(b->items[i]) && !once) continue;
-    if (i > from) run_threads(l, &(Segment){b, from, i});
+    bool barrier = i < b->len && an_has_barrier(b->items[i]);
+    bool once = i < b->len && !barrier && uniform_update(l, b->items[i]);
+    bool step = i < b->len && !barrier && in_step(b->items[i]);
+    if (i < b->len && !barrier && !once && !step) continue;
+    Segment sg = {b, from, i};
+    if (i > from) run_threads(l, &sg, run_segment, &sg);
     Node *call = i < b->len ? an_collective_call(b->items[i]) : NULL;
     if (once) lo_stmt(l, b->items[i]);
+    else if (step) lo_lockstep(l, b, i);
     else if (call) lo_kernel_collective(l, b->items[i], call);
     else if (i < b->len) lo_kernel_uniform(l, b->items[i]);
     from = i + 1;
@@ -424,6 +509,7 @@ static LLVMValueRef lo_kernel_chunk(Lower *kernel, LLVMTypeRef ctxty) {
       l->var_base[v] = LLVMBuildGEP2(l->b, lo_type(l, l->f->var_types[v]), a, &slack, 1, "");
     }
   if (l->fission) l->done = LLVMBuildArrayAlloca(l->b, l->mod->i8, l->nthreads, "done");
+  if (l->kplan->lockstep) l->trips = LLVMBuildArrayAlloca(l->b, l->mod->i64, l->nthreads, "trips");
   /* a warp's worth of slack on both sides: a shuffle by a delta the same
    * in every thread loads its neighbours' values unconditionally, then
    * keeps its own where PTX says so (fission_shfl) */

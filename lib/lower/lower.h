@@ -98,6 +98,7 @@ typedef struct Lower {
   bool coll_pow2;            /* and, for shfl_xor_sync, a power of two */
   LLVMValueRef coll_values;  /* or a shuffle's value read where its variable keeps it per thread (kernel.c) */
   LLVMValueRef lane;         /* the thread's lane where threads run by warps (kernel.c's warp_loop), or NULL */
+  LLVMValueRef trips;        /* fission: each thread's iterations of the loop run in step (kernel.c) */
 } Lower;
 
 /* ---------------------------------------------------------------- small helpers */
