@@ -182,3 +182,23 @@ def test_a_zero_step_raises_value_error():
         zero_step[1, 32](x, 0, out)
     zero_step[1, 32](x, 32, out)
     np.testing.assert_array_equal(out, np.r_[np.ones(10), np.zeros(22)])
+
+
+@cuda.jit
+def huge_ranges(base, stop, out):
+    t = cuda.grid(1)
+    total = 0
+    for i in range(base + t, stop, cuda.gridsize(1)):
+        total += i % 1000
+    cuda.syncthreads()
+    out[t] = total
+
+
+@pytest.mark.parametrize("base, span", [(0, 5000), (2**61 - 40, 3000), (2**62, 3000), (2**63 - 2000, 1990)])
+def test_ranges_near_the_top_of_int64_count_exactly(base, span):
+    blocks, threads = 2, 48
+    out = np.zeros(blocks * threads, np.int64)
+    huge_ranges[blocks, threads](base, base + span, out)
+    s = blocks * threads
+    expected = [sum(i % 1000 for i in range(base + t, base + span, s)) for t in range(s)]
+    np.testing.assert_array_equal(out, expected)

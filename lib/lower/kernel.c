@@ -337,36 +337,52 @@ static void run_threads(Lower *l, Segment *sg, ThreadBody body, void *arg) {
 /* ---------------------------------------------------------------- loops in step */
 
 /* A loop each thread runs over its own range (analysis/kernel.c's
- * lockstep_loop), run by the block's threads in step: first each thread's
- * number of iterations, then iteration k of every thread that has one,
- * for k up to the most any thread has. Where every thread's range starts
- * at 0 or above and rises (a grid-stride loop), the passes are told its
- * values are never negative: an index made of one then needs no
- * wrap-around, and the threads' elements load as one vector. */
+ * lockstep_loop), run by the block's threads in step: iteration k of
+ * every thread that has one, for k up to the most any thread has. Where
+ * every thread's range starts at 0 or above and rises (a grid-stride
+ * loop; below 2**61, so that no start + k * step overflows), a thread has
+ * iteration k while start + k * step < stop, the thread with the least
+ * start has the most, and the passes are told the values are never
+ * negative: an index made of one then needs no wrap-around, and the
+ * threads' elements load as one vector. Otherwise each thread's count of
+ * iterations is kept per thread. */
 typedef struct Lockstep {
   Node *loop;
-  LLVMValueRef most;    /* i64 alloca: the most iterations of any thread */
-  LLVMValueRef rising;  /* i1 alloca: every thread's range starts at 0 or above and rises */
-  LLVMValueRef k;       /* the iteration the threads run now */
-  bool nonneg;          /* the pass emitted now runs where rising holds */
+  LLVMValueRef rising;      /* i1 alloca: every thread's range starts at 0 or above and rises */
+  LLVMValueRef least;       /* i64 alloca: the least start */
+  LLVMValueRef stop, step;  /* i64 allocas: the range's stop and step (the same in every thread) */
+  LLVMValueRef most;        /* i64 alloca: the most iterations of any thread */
+  LLVMValueRef k;           /* the iteration the threads run now */
+  bool counted;             /* the passes read each thread's count (l->trips) */
 } Lockstep;
 
-static void and_into(Lower *l, LLVMValueRef slot, LLVMValueRef c) {
-  LLVMBuildStore(l->b, LLVMBuildAnd(l->b, LLVMBuildLoad2(l->b, l->mod->i1, slot, ""), c, ""), slot);
+static LLVMValueRef load_i64(Lower *l, LLVMValueRef slot) { return LLVMBuildLoad2(l->b, l->mod->i64, slot, ""); }
+
+/* The thread's range (range()'s checks raise here): whether it rises from
+ * 0 or above, the least start so far. */
+static void see_range(Lower *l, void *arg) {
+  Lockstep *ls = arg;
+  LLVMValueRef start, stop, step, small = const_i64(l, (int64_t)1 << 61);
+  lo_range_parts(l, ls->loop->cond, &start, &stop, &step);
+  LLVMBuildStore(l->b, stop, ls->stop);
+  LLVMBuildStore(l->b, step, ls->step);
+  LLVMValueRef ok = LLVMBuildICmp(l->b, LLVMIntULT, start, small, "");  /* also not negative */
+  ok = LLVMBuildAnd(l->b, ok, LLVMBuildICmp(l->b, LLVMIntSLT, stop, small, ""), "");
+  ok = LLVMBuildAnd(l->b, ok, LLVMBuildICmp(l->b, LLVMIntSGT, step, const_i64(l, 0), ""), "");
+  ok = LLVMBuildAnd(l->b, ok, LLVMBuildICmp(l->b, LLVMIntSLT, step, small, ""), "");
+  LLVMBuildStore(l->b, LLVMBuildAnd(l->b, LLVMBuildLoad2(l->b, l->mod->i1, ls->rising, ""), ok, ""), ls->rising);
+  LLVMValueRef least = load_i64(l, ls->least);
+  LLVMBuildStore(l->b, LLVMBuildSelect(l->b, LLVMBuildICmp(l->b, LLVMIntSLT, start, least, ""), start, least, ""), ls->least);
 }
 
-/* The thread's iterations (range()'s checks raise here), the most so far,
- * and whether its range rises from 0 or above. */
+/* The thread's count of iterations, and the most so far. */
 static void count_iterations(Lower *l, void *arg) {
   Lockstep *ls = arg;
   LLVMValueRef start, step;
   LLVMValueRef trips = lo_range_trips(l, lo_range(l, ls->loop->cond, &start, &step));
   LLVMBuildStore(l->b, trips, LLVMBuildGEP2(l->b, l->mod->i64, l->trips, &l->thread, 1, ""));
-  LLVMValueRef most = LLVMBuildLoad2(l->b, l->mod->i64, ls->most, "");
-  LLVMValueRef more = LLVMBuildICmp(l->b, LLVMIntUGT, trips, most, "");
-  LLVMBuildStore(l->b, LLVMBuildSelect(l->b, more, trips, most, ""), ls->most);
-  and_into(l, ls->rising, LLVMBuildICmp(l->b, LLVMIntSGE, start, const_i64(l, 0), ""));
-  and_into(l, ls->rising, LLVMBuildICmp(l->b, LLVMIntSGT, step, const_i64(l, 0), ""));
+  LLVMValueRef most = load_i64(l, ls->most);
+  LLVMBuildStore(l->b, LLVMBuildSelect(l->b, LLVMBuildICmp(l->b, LLVMIntUGT, trips, most, ""), trips, most, ""), ls->most);
 }
 
 /* Iteration k of the thread, if it has one: its start and the step are
@@ -374,14 +390,20 @@ static void count_iterations(Lower *l, void *arg) {
 static void step_iteration(Lower *l, void *arg) {
   Lockstep *ls = arg;
   Node *n = ls->loop, *r = n->cond;
-  LLVMValueRef trips = LLVMBuildLoad2(l->b, l->mod->i64, LLVMBuildGEP2(l->b, l->mod->i64, l->trips, &l->thread, 1, ""), "");
-  LLVMBasicBlockRef go = new_block(l, "step.go");
-  LLVMBuildCondBr(l->b, LLVMBuildICmp(l->b, LLVMIntULT, ls->k, trips, ""), go, l->next_thread);
-  position(l, go);
   LLVMValueRef start = lo_expr_as(l, r->list.items[0], TYS(TY_I64));
   LLVMValueRef step = r->list.len == 3 ? lo_expr_as(l, r->list.items[2], TYS(TY_I64)) : const_i64(l, 1);
   LLVMValueRef v = LLVMBuildAdd(l->b, start, LLVMBuildMul(l->b, ls->k, step, ""), "");
-  if (ls->nonneg) {
+  LLVMValueRef has;
+  if (ls->counted) {
+    LLVMValueRef trips = load_i64(l, LLVMBuildGEP2(l->b, l->mod->i64, l->trips, &l->thread, 1, ""));
+    has = LLVMBuildICmp(l->b, LLVMIntULT, ls->k, trips, "");
+  } else {
+    has = LLVMBuildICmp(l->b, LLVMIntSLT, v, load_i64(l, ls->stop), "");
+  }
+  LLVMBasicBlockRef go = new_block(l, "step.go");
+  LLVMBuildCondBr(l->b, has, go, l->next_thread);
+  position(l, go);
+  if (!ls->counted) {
     LLVMValueRef c = LLVMBuildICmp(l->b, LLVMIntSGE, v, const_i64(l, 0), "");
     lo_intrinsic(l, "llvm.assume", NULL, 0, &c, 1);
   }
@@ -394,16 +416,20 @@ static void step_iteration(Lower *l, void *arg) {
 }
 
 static void lo_lockstep(Lower *l, NodeList *b, int i) {
-  Lockstep ls = {b->items[i], lo_alloca(l, l->mod->i64, "step.most"), lo_alloca(l, l->mod->i1, "step.rising"), NULL, false};
-  LLVMBuildStore(l->b, const_i64(l, 0), ls.most);
+  LLVMTypeRef i64 = l->mod->i64;
+  Lockstep ls = {b->items[i], lo_alloca(l, l->mod->i1, "step.rising"), lo_alloca(l, i64, "step.least"),
+                 lo_alloca(l, i64, "step.stop"), lo_alloca(l, i64, "step.step"), lo_alloca(l, i64, "step.most"), NULL, false};
   LLVMBuildStore(l->b, const_bool(l, true), ls.rising);
-  thread_loop(l, count_iterations, &ls);
-  LLVMValueRef most = LLVMBuildLoad2(l->b, l->mod->i64, ls.most, "");
-  LLVMBasicBlockRef rising = new_block(l, "step.rising"), other = new_block(l, "step.any"), done = new_block(l, "step.done");
+  LLVMBuildStore(l->b, const_i64(l, INT64_MAX), ls.least);
+  LLVMBuildStore(l->b, const_i64(l, 0), ls.most);
+  thread_loop(l, see_range, &ls);
+  LLVMBasicBlockRef rising = new_block(l, "step.rising"), other = new_block(l, "step.counted"), done = new_block(l, "step.done");
   LLVMBuildCondBr(l->b, LLVMBuildLoad2(l->b, l->mod->i1, ls.rising, ""), rising, other);
-  for (int version = 0; version < 2; version++) {
-    position(l, version ? other : rising);
-    ls.nonneg = !version;
+  for (int counted = 0; counted < 2; counted++) {
+    position(l, counted ? other : rising);
+    ls.counted = counted;
+    if (counted) thread_loop(l, count_iterations, &ls);
+    LLVMValueRef most = counted ? load_i64(l, ls.most) : lo_range_count(l, load_i64(l, ls.least), load_i64(l, ls.stop), load_i64(l, ls.step));
     LoLoop k = lo_loop_begin(l, const_i64(l, 0), most, NULL, "step");
     ls.k = k.index;
     run_threads(l, &(Segment){b, i, i + 1}, step_iteration, &ls);

@@ -277,6 +277,8 @@ void lo_stmt(Lower *l, Node *n);
 void lo_block(Lower *l, NodeList *b);
 LLVMValueRef lo_range_count(Lower *l, LLVMValueRef start, LLVMValueRef stop, LLVMValueRef step);
 LLVMValueRef lo_range(Lower *l, Node *r, LLVMValueRef *start, LLVMValueRef *step);
+/* range(...)'s start, stop and step (a zero step raises ValueError) */
+void lo_range_parts(Lower *l, Node *r, LLVMValueRef *start, LLVMValueRef *stop, LLVMValueRef *step);
 LLVMValueRef lo_range_struct(Lower *l, Node *r);  /* range(...) as a value: {start, stop, step} */
 LLVMValueRef lo_range_index(Lower *l, Node *n);   /* r[i] of a range value */
 LLVMValueRef lo_range_trips(Lower *l, LLVMValueRef count);
