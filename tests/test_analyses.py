@@ -208,3 +208,28 @@ def test_a_kernel_with_uniform_barriers_is_split_at_them():
 
 def test_a_barrier_under_a_thread_dependent_condition_makes_fibers():
     assert analyses(barrier_in_a_branch, ARR, kernel=True)["kernel"] == ["fibers"]
+
+
+def grid_stride_loops(a, out):
+    v = 0.0
+    for i in range(cuda.grid(1), a.shape[0], cuda.gridsize(1)):  # each thread its own range
+        v += a[i]
+    for j in range(cuda.threadIdx.x, a.shape[0], cuda.blockDim.x):  # the block's stride
+        if a[j] < 0.0:
+            continue
+        out[j] = a[j]
+    for k in range(a.shape[0]):  # the same range in every thread
+        v += a[k]
+    for m in range(cuda.grid(1), a.shape[0], cuda.gridsize(1)):  # an atomic's order shows
+        cuda.atomic.add(out, 0, a[m])
+    n = cuda.grid(1)
+    for p in range(n, a.shape[0], 7):  # the body changes what the start reads
+        n += 1
+    for q in range(cuda.grid(1), a.shape[0], cuda.grid(1) + 1):  # a step of its own
+        v += a[q]
+    cuda.syncthreads()
+    out[cuda.grid(1)] = v
+
+
+def test_loops_over_a_range_of_each_threads_own_run_in_step():
+    assert analyses(grid_stride_loops, ARR, ARR, kernel=True)["in step"] == ["i", "j"]

@@ -24,6 +24,8 @@ typedef struct LoopPlan {
   bool deferrable;  /* its errors may be noted on a first run and raised on a second (defer.c) */
   bool *assigned;   /* deferrable: per variable, the scalars the body assigns */
   bool scalar;      /* an ordered float sum of cheap terms: kept a plain scalar loop (function.c) */
+  bool lockstep;    /* a CPU kernel's loop that each thread runs over its own range (a grid-stride
+                     * loop): the block's threads run its iterations in step (kernel.c) */
 } LoopPlan;
 
 /* kernel.c: how a CPU kernel runs its block's threads. */
@@ -33,6 +35,7 @@ typedef struct KernelPlan {
   bool returns;     /* fission: a thread may return before the end (then it sits out the rest) */
   bool grid;        /* waits for its grid (grid.sync()): each block runs as a fiber (rt_grid_run) */
   bool fibers;      /* barriers fission cannot reach: the threads run as fibers */
+  bool lockstep;    /* fission: some loop runs in step (LoopPlan.lockstep) */
   bool *uniform;    /* fission: per variable, equal in every thread of a block */
   Node **remat;     /* fission: a variable's one defining value, recomputed per thread */
   int *remat_order, nremat;

@@ -196,6 +196,13 @@ static bool describe_loop(Node *n, void *ctx) {
   return true;
 }
 
+static bool describe_lockstep(Node *n, void *ctx) {
+  Text *t = ((void **)ctx)[0];
+  const Func *f = ((void **)ctx)[1];
+  if (n->kind == N_FOR && n->plan->lockstep) put(t, " %s", f->var_names[n->lhs->var]);
+  return true;
+}
+
 char *an_describe(Func *f, const CompileOptions *opts) {
   an_function(f, opts);
   Text t = {0};
@@ -208,6 +215,8 @@ char *an_describe(Func *f, const CompileOptions *opts) {
       put_vars(&t, f, "uniform", k->uniform);
       put(&t, "recomputed:");
       for (int i = 0; i < k->nremat; i++) put(&t, " %s", f->var_names[k->remat_order[i]]);
+      put(&t, "\nin step:");
+      ir_walk_list(&f->body, describe_lockstep, (void *[]){&t, f});
       put(&t, "\n");
     }
   }

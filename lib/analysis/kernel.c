@@ -139,28 +139,39 @@ static bool count_store(Node *n, void *ctx) {
 }
 
 /* A value each thread can recompute at no risk: thread and block indices,
- * constants, unchanged parameters, earlier recomputable variables, and
- * arithmetic that cannot raise. */
-static bool thread_pure(const Func *f, const KernelPlan *k, const Node *n, const int *stores) {
+ * constants, variables var_ok accepts, and arithmetic that cannot raise. */
+typedef bool (*VarOk)(const Node *var, const void *ctx);
+
+static bool recomputable(const Node *n, VarOk var_ok, const void *ctx) {
   if (!n) return true;
   switch (n->kind) {
   case N_INT: case N_FLOAT: case N_BOOL: return true;
-  case N_VAR:
-    /* variables that never change after their one assignment */
-    return (n->var < f->nparams && stores[n->var] == 0) || k->remat[n->var] ||
-           (k->uniform[n->var] && stores[n->var] <= 1);
+  case N_VAR: return var_ok(n, ctx);
   case N_CALL:
-    return n->bi->flags & BF_THREAD_INDEX;
+    return n->bi && (n->bi->flags & BF_THREAD_INDEX);
   case N_BINOP:
     if (n->op == OP_DIV || n->op == OP_FLOORDIV || n->op == OP_MOD || n->op == OP_POW) return false;
-    return thread_pure(f, k, n->lhs, stores) && thread_pure(f, k, n->rhs, stores);
-  case N_UNARY: case N_ATTR: return thread_pure(f, k, n->lhs, stores);
+    return recomputable(n->lhs, var_ok, ctx) && recomputable(n->rhs, var_ok, ctx);
+  case N_UNARY: case N_ATTR: return recomputable(n->lhs, var_ok, ctx);
   case N_COMPARE:
     for (int i = 0; i < n->list.len; i++)
-      if (!thread_pure(f, k, n->list.items[i], stores)) return false;
+      if (!recomputable(n->list.items[i], var_ok, ctx)) return false;
     return true;
   default: return false;
   }
+}
+
+typedef struct Remat {
+  const Func *f;
+  const KernelPlan *k;
+  const int *stores;
+} Remat;
+
+/* For rematerialising: variables that never change after their one assignment. */
+static bool never_changes(const Node *n, const void *ctx) {
+  const Remat *r = ctx;
+  return (n->var < r->f->nparams && r->stores[n->var] == 0) || r->k->remat[n->var] ||
+         (r->k->uniform[n->var] && r->stores[n->var] <= 1);
 }
 
 static void find_remat(Func *f, KernelPlan *k) {
@@ -174,7 +185,9 @@ static void find_remat(Func *f, KernelPlan *k) {
     if (n->kind != N_ASSIGN || n->lhs->kind != N_VAR) continue;
     int v = n->lhs->var;
     /* uniform ones already live once per block */
-    if (stores[v] != 1 || k->uniform[v] || !ty_is_scalar(n->lhs->ty) || !thread_pure(f, k, n->rhs, stores)) continue;
+    if (stores[v] != 1 || k->uniform[v] || !ty_is_scalar(n->lhs->ty) ||
+        !recomputable(n->rhs, never_changes, &(Remat){f, k, stores}))
+      continue;
     k->remat[v] = n->rhs;
     k->remat_order[k->nremat++] = v;
   }
@@ -226,6 +239,73 @@ static bool note_barrier_call(Node *n, void *ctx) {
   return true;
 }
 
+/* ---------------------------------------------------------------- loops in step */
+
+/* A loop whose threads each walk their own range with a stride every
+ * thread shares (`for i in range(cuda.grid(1), n, cuda.gridsize(1))`)
+ * touches, thread after thread, addresses a whole stride apart, which on
+ * the CPU miss the cache on every access. Run in step — iteration k of
+ * every thread of the block, then iteration k + 1 — the threads read
+ * neighbouring addresses together, as a warp does on the GPU, and the
+ * loop over them vectorises. Threads between barriers may run in any
+ * order, so this changes no result of a kernel free of data races, as
+ * long as the body does nothing whose order shows: no print, atomics,
+ * device function calls, returns, breaks or raises. Each pass
+ * recomputes the thread's start and the step: they must be cheap, and
+ * the body must not change what they read. */
+typedef struct Step {
+  bool *assigned;  /* per variable: the body assigns it */
+  bool ok;
+} Step;
+
+static void note_target_var(const Node *t, bool *assigned) {
+  if (t->kind == N_VAR) assigned[t->var] = true;
+  if (t->kind == N_TUPLE)
+    for (int i = 0; i < t->list.len; i++) note_target_var(t->list.items[i], assigned);
+}
+
+static bool see_step_body(Node *n, void *ctx) {
+  Step *s = ctx;
+  switch (n->kind) {
+  case N_ASSIGN: case N_AUGASSIGN: case N_FOR: note_target_var(n->lhs, s->assigned); break;
+  case N_RETURN: case N_BREAK: case N_RAISE: case N_ASSERT: case N_TRY: s->ok = false; break;
+  case N_CALL:
+    s->ok &= n->bi && !n->target && (n->bi->flags & (BF_PURE | BF_THREAD_INDEX | BF_RANGE)) &&
+             !(n->bi->flags & BF_BLOCK_MEMORY);
+    break;
+  default: break;
+  }
+  return true;
+}
+
+static bool unassigned(const Node *n, const void *ctx) { return !((const Step *)ctx)->assigned[n->var]; }
+
+static bool lockstep_loop(Func *f, const KernelPlan *k, const Node *n) {
+  const Node *r = n->cond;
+  if (!(r->kind == N_CALL && r->bi && (r->bi->flags & BF_RANGE)) || r->list.len < 2 || n->orelse.len) return false;
+  if (an_uniform(k, r->list.items[0])) return false;  /* every thread the same range */
+  for (int i = 1; i < r->list.len; i++)
+    if (!an_uniform(k, r->list.items[i])) return false;
+  Step s = {arena_alloc(f->arena, (size_t)(f->nvars ? f->nvars : 1)), true};
+  s.assigned[n->lhs->var] = true;
+  ir_walk_list((NodeList *)&n->body, see_step_body, &s);
+  return s.ok && recomputable(r->list.items[0], unassigned, &s) &&
+         (r->list.len < 3 || recomputable(r->list.items[2], unassigned, &s));
+}
+
+/* Marks the loops run in step among the statements fission runs per thread. */
+static void find_lockstep(Func *f, KernelPlan *k, const NodeList *b) {
+  for (int i = 0; i < b->len; i++) {
+    Node *n = b->items[i];
+    if (an_has_barrier(n)) {
+      find_lockstep(f, k, &n->body);
+      find_lockstep(f, k, &n->orelse);
+    } else if (n->kind == N_FOR && lockstep_loop(f, k, n)) {
+      n->plan->lockstep = k->lockstep = true;
+    }
+  }
+}
+
 KernelPlan *an_kernel(Func *f) {
   KernelPlan *k = arena_alloc(f->arena, sizeof(KernelPlan));
   k->fission = block_has_barrier(&f->body);
@@ -238,6 +318,7 @@ KernelPlan *an_kernel(Func *f) {
   if (k->fission) {
     ir_walk_list(&f->body, note_exchange, &k->exchange);
     ir_walk_list(&f->body, note_return, &k->returns);
+    find_lockstep(f, k, &f->body);
   }
   return k;
 }

@@ -133,17 +133,17 @@ static void run_segment(Lower *l, void *arg) {
   l->loop = outer;
 }
 
-/* sg for each thread of the block: by warps where its rows hold whole
+/* body for each thread of the block: by warps where its rows hold whole
  * warps (blockDim.x a multiple of 32), else thread by thread. */
-static void by_warps_where_whole(Lower *l, Segment *sg) {
+static void by_warps_where_whole(Lower *l, ThreadBody body, void *arg) {
   LLVMValueRef rows = LLVMBuildAnd(l->b, l->bdim[0], const_i64(l, RC_WARP - 1), "");
   LLVMBasicBlockRef warps = new_block(l, "warps"), threads = new_block(l, "threads"), done = new_block(l, "warps.done");
   LLVMBuildCondBr(l->b, LLVMBuildICmp(l->b, LLVMIntEQ, rows, const_i64(l, 0), ""), warps, threads);
   position(l, warps);
-  warp_loop(l, run_segment, sg);
+  warp_loop(l, body, arg);
   LLVMBuildBr(l->b, done);
   position(l, threads);
-  thread_loop(l, run_segment, sg);
+  thread_loop(l, body, arg);
   LLVMBuildBr(l->b, done);
   position(l, done);
 }
@@ -211,7 +211,7 @@ static void run_collective_statement(Lower *l, Node *stmt) {
     thread_loop(l, run_segment, &sg);
     return;
   }
-  by_warps_where_whole(l, &sg);
+  by_warps_where_whole(l, run_segment, &sg);
 }
 
 /* A statement whose whole value is a collective (analysis/collective.c put
@@ -319,19 +319,124 @@ static bool names_lane(Node *n, void *found) {
   return !*(bool *)found;
 }
 
-/* A run of barrier-free statements, for each thread of the block. One that
- * reads cuda.laneid (`if cuda.laneid == 0:` after a warp's reduction)
- * runs by warps where the block's rows hold whole warps: the lane is then
- * a loop index, and the test of lane 0 peels off the warp's first thread
- * instead of testing every thread. */
-static void run_threads(Lower *l, Segment *sg) {
+/* body for each thread of the block, which runs the statements of sg.
+ * Statements that read cuda.laneid (`if cuda.laneid == 0:` after a
+ * warp's reduction) run by warps where the block's rows hold whole warps:
+ * the lane is then a loop index, and the test of lane 0 peels off the
+ * warp's first thread instead of testing every thread. */
+static void run_threads(Lower *l, Segment *sg, ThreadBody body, void *arg) {
   bool lane = false;
   for (int i = sg->from; i < sg->to && !lane; i++) ir_walk(sg->stmts->items[i], names_lane, &lane);
   if (!lane || l->kplan->returns) {
-    thread_loop(l, run_segment, sg);
+    thread_loop(l, body, arg);
     return;
   }
-  by_warps_where_whole(l, sg);
+  by_warps_where_whole(l, body, arg);
+}
+
+/* ---------------------------------------------------------------- loops in step */
+
+/* A loop each thread runs over its own range (analysis/kernel.c's
+ * lockstep_loop), run by the block's threads in step: iteration k of
+ * every thread that has one, for k up to the most any thread has. Where
+ * every thread's range starts at 0 or above and rises (a grid-stride
+ * loop; below 2**61, so that no start + k * step overflows), a thread has
+ * iteration k while start + k * step < stop, the thread with the least
+ * start has the most, and the passes are told the values are never
+ * negative: an index made of one then needs no wrap-around, and the
+ * threads' elements load as one vector. Otherwise each thread's count of
+ * iterations is kept per thread. */
+typedef struct Lockstep {
+  Node *loop;
+  LLVMValueRef rising;      /* i1 alloca: every thread's range starts at 0 or above and rises */
+  LLVMValueRef least;       /* i64 alloca: the least start */
+  LLVMValueRef stop, step;  /* i64 allocas: the range's stop and step (the same in every thread) */
+  LLVMValueRef most;        /* i64 alloca: the most iterations of any thread */
+  LLVMValueRef k;           /* the iteration the threads run now */
+  bool counted;             /* the passes read each thread's count (l->trips) */
+} Lockstep;
+
+static LLVMValueRef load_i64(Lower *l, LLVMValueRef slot) { return LLVMBuildLoad2(l->b, l->mod->i64, slot, ""); }
+
+/* The thread's range (range()'s checks raise here): whether it rises from
+ * 0 or above, the least start so far. */
+static void see_range(Lower *l, void *arg) {
+  Lockstep *ls = arg;
+  LLVMValueRef start, stop, step, small = const_i64(l, (int64_t)1 << 61);
+  lo_range_parts(l, ls->loop->cond, &start, &stop, &step);
+  LLVMBuildStore(l->b, stop, ls->stop);
+  LLVMBuildStore(l->b, step, ls->step);
+  LLVMValueRef ok = LLVMBuildICmp(l->b, LLVMIntULT, start, small, "");  /* also not negative */
+  ok = LLVMBuildAnd(l->b, ok, LLVMBuildICmp(l->b, LLVMIntSLT, stop, small, ""), "");
+  ok = LLVMBuildAnd(l->b, ok, LLVMBuildICmp(l->b, LLVMIntSGT, step, const_i64(l, 0), ""), "");
+  ok = LLVMBuildAnd(l->b, ok, LLVMBuildICmp(l->b, LLVMIntSLT, step, small, ""), "");
+  LLVMBuildStore(l->b, LLVMBuildAnd(l->b, LLVMBuildLoad2(l->b, l->mod->i1, ls->rising, ""), ok, ""), ls->rising);
+  LLVMValueRef least = load_i64(l, ls->least);
+  LLVMBuildStore(l->b, LLVMBuildSelect(l->b, LLVMBuildICmp(l->b, LLVMIntSLT, start, least, ""), start, least, ""), ls->least);
+}
+
+/* The thread's count of iterations, and the most so far. */
+static void count_iterations(Lower *l, void *arg) {
+  Lockstep *ls = arg;
+  LLVMValueRef start, step;
+  LLVMValueRef trips = lo_range_trips(l, lo_range(l, ls->loop->cond, &start, &step));
+  LLVMBuildStore(l->b, trips, LLVMBuildGEP2(l->b, l->mod->i64, l->trips, &l->thread, 1, ""));
+  LLVMValueRef most = load_i64(l, ls->most);
+  LLVMBuildStore(l->b, LLVMBuildSelect(l->b, LLVMBuildICmp(l->b, LLVMIntUGT, trips, most, ""), trips, most, ""), ls->most);
+}
+
+/* Iteration k of the thread, if it has one: its start and the step are
+ * computed again (the analysis made sure they are cheap and unchanged). */
+static void step_iteration(Lower *l, void *arg) {
+  Lockstep *ls = arg;
+  Node *n = ls->loop, *r = n->cond;
+  LLVMValueRef start = lo_expr_as(l, r->list.items[0], TYS(TY_I64));
+  LLVMValueRef step = r->list.len == 3 ? lo_expr_as(l, r->list.items[2], TYS(TY_I64)) : const_i64(l, 1);
+  LLVMValueRef v = LLVMBuildAdd(l->b, start, LLVMBuildMul(l->b, ls->k, step, ""), "");
+  LLVMValueRef has;
+  if (ls->counted) {
+    LLVMValueRef trips = load_i64(l, LLVMBuildGEP2(l->b, l->mod->i64, l->trips, &l->thread, 1, ""));
+    has = LLVMBuildICmp(l->b, LLVMIntULT, ls->k, trips, "");
+  } else {
+    has = LLVMBuildICmp(l->b, LLVMIntSLT, v, load_i64(l, ls->stop), "");
+  }
+  LLVMBasicBlockRef go = new_block(l, "step.go");
+  LLVMBuildCondBr(l->b, has, go, l->next_thread);
+  position(l, go);
+  if (!ls->counted) {
+    LLVMValueRef c = LLVMBuildICmp(l->b, LLVMIntSGE, v, const_i64(l, 0), "");
+    lo_intrinsic(l, "llvm.assume", NULL, 0, &c, 1);
+  }
+  lo_store_loop_var(l, n->lhs->var, v);
+  lo_mark_assigned(l, n->lhs->var);
+  Loop loop = {l->next_thread, l->next_thread}, *outer = l->loop;  /* continue: on to the next thread */
+  l->loop = &loop;
+  lo_block(l, &n->body);
+  l->loop = outer;
+}
+
+static void lo_lockstep(Lower *l, NodeList *b, int i) {
+  LLVMTypeRef i64 = l->mod->i64;
+  Lockstep ls = {b->items[i], lo_alloca(l, l->mod->i1, "step.rising"), lo_alloca(l, i64, "step.least"),
+                 lo_alloca(l, i64, "step.stop"), lo_alloca(l, i64, "step.step"), lo_alloca(l, i64, "step.most"), NULL, false};
+  LLVMBuildStore(l->b, const_bool(l, true), ls.rising);
+  LLVMBuildStore(l->b, const_i64(l, INT64_MAX), ls.least);
+  LLVMBuildStore(l->b, const_i64(l, 0), ls.most);
+  thread_loop(l, see_range, &ls);
+  LLVMBasicBlockRef rising = new_block(l, "step.rising"), other = new_block(l, "step.counted"), done = new_block(l, "step.done");
+  LLVMBuildCondBr(l->b, LLVMBuildLoad2(l->b, l->mod->i1, ls.rising, ""), rising, other);
+  for (int counted = 0; counted < 2; counted++) {
+    position(l, counted ? other : rising);
+    ls.counted = counted;
+    if (counted) thread_loop(l, count_iterations, &ls);
+    LLVMValueRef most = counted ? load_i64(l, ls.most) : lo_range_count(l, load_i64(l, ls.least), load_i64(l, ls.stop), load_i64(l, ls.step));
+    LoLoop k = lo_loop_begin(l, const_i64(l, 0), most, NULL, "step");
+    ls.k = k.index;
+    run_threads(l, &(Segment){b, i, i + 1}, step_iteration, &ls);
+    lo_loop_end(l, &k);
+    LLVMBuildBr(l->b, done);
+  }
+  position(l, done);
 }
 
 /* A barrier-free statement that updates a uniform variable: run once per block. */
@@ -339,16 +444,22 @@ static bool uniform_update(Lower *l, const Node *n) {
   return (n->kind == N_ASSIGN || n->kind == N_AUGASSIGN) && n->lhs->kind == N_VAR && l->kplan->uniform[n->lhs->var];
 }
 
+static bool in_step(const Node *n) { return n->kind == N_FOR && n->plan->lockstep; }
+
 /* Splits statements at barriers: runs of barrier-free statements become
- * loops over the block's threads. */
+ * loops over the block's threads; a loop run in step ends such a run. */
 static void lo_kernel_block(Lower *l, NodeList *b) {
   int from = 0;
   for (int i = 0; i <= b->len; i++) {
-    bool once = i < b->len && !an_has_barrier(b->items[i]) && uniform_update(l, b->items[i]);
-    if (i < b->len && !an_has_barrier(b->items[i]) && !once) continue;
-    if (i > from) run_threads(l, &(Segment){b, from, i});
+    bool barrier = i < b->len && an_has_barrier(b->items[i]);
+    bool once = i < b->len && !barrier && uniform_update(l, b->items[i]);
+    bool step = i < b->len && !barrier && in_step(b->items[i]);
+    if (i < b->len && !barrier && !once && !step) continue;
+    Segment sg = {b, from, i};
+    if (i > from) run_threads(l, &sg, run_segment, &sg);
     Node *call = i < b->len ? an_collective_call(b->items[i]) : NULL;
     if (once) lo_stmt(l, b->items[i]);
+    else if (step) lo_lockstep(l, b, i);
     else if (call) lo_kernel_collective(l, b->items[i], call);
     else if (i < b->len) lo_kernel_uniform(l, b->items[i]);
     from = i + 1;
@@ -424,6 +535,7 @@ static LLVMValueRef lo_kernel_chunk(Lower *kernel, LLVMTypeRef ctxty) {
       l->var_base[v] = LLVMBuildGEP2(l->b, lo_type(l, l->f->var_types[v]), a, &slack, 1, "");
     }
   if (l->fission) l->done = LLVMBuildArrayAlloca(l->b, l->mod->i8, l->nthreads, "done");
+  if (l->kplan->lockstep) l->trips = LLVMBuildArrayAlloca(l->b, l->mod->i64, l->nthreads, "trips");
   /* a warp's worth of slack on both sides: a shuffle by a delta the same
    * in every thread loads its neighbours' values unconditionally, then
    * keeps its own where PTX says so (fission_shfl) */

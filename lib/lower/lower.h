@@ -98,6 +98,7 @@ typedef struct Lower {
   bool coll_pow2;            /* and, for shfl_xor_sync, a power of two */
   LLVMValueRef coll_values;  /* or a shuffle's value read where its variable keeps it per thread (kernel.c) */
   LLVMValueRef lane;         /* the thread's lane where threads run by warps (kernel.c's warp_loop), or NULL */
+  LLVMValueRef trips;        /* fission: each thread's iterations of the loop run in step (kernel.c) */
 } Lower;
 
 /* ---------------------------------------------------------------- small helpers */
@@ -276,6 +277,8 @@ void lo_stmt(Lower *l, Node *n);
 void lo_block(Lower *l, NodeList *b);
 LLVMValueRef lo_range_count(Lower *l, LLVMValueRef start, LLVMValueRef stop, LLVMValueRef step);
 LLVMValueRef lo_range(Lower *l, Node *r, LLVMValueRef *start, LLVMValueRef *step);
+/* range(...)'s start, stop and step (a zero step raises ValueError) */
+void lo_range_parts(Lower *l, Node *r, LLVMValueRef *start, LLVMValueRef *stop, LLVMValueRef *step);
 LLVMValueRef lo_range_struct(Lower *l, Node *r);  /* range(...) as a value: {start, stop, step} */
 LLVMValueRef lo_range_index(Lower *l, Node *n);   /* r[i] of a range value */
 LLVMValueRef lo_range_trips(Lower *l, LLVMValueRef count);

@@ -187,7 +187,7 @@ static bool leaves_early(Node *loop) {
 /* range(...)'s start, stop and step: a call's arguments (a zero step
  * raises ValueError, as Python's), or the parts of a range value (a
  * variable holding one: {start, stop, step}). */
-static void range_parts(Lower *l, Node *r, LLVMValueRef *start, LLVMValueRef *stop, LLVMValueRef *step) {
+void lo_range_parts(Lower *l, Node *r, LLVMValueRef *start, LLVMValueRef *stop, LLVMValueRef *step) {
   if (!(r->kind == N_CALL && r->bi && (r->bi->flags & BF_RANGE))) {
     LLVMValueRef v = lo_expr(l, r);
     *start = LLVMBuildExtractValue(l->b, v, 0, "range.start");
@@ -218,14 +218,14 @@ static void range_parts(Lower *l, Node *r, LLVMValueRef *start, LLVMValueRef *st
  * body that assigns v does not change the iteration, as in Python. */
 LLVMValueRef lo_range(Lower *l, Node *r, LLVMValueRef *start, LLVMValueRef *step) {
   LLVMValueRef stop;
-  range_parts(l, r, start, &stop, step);
+  lo_range_parts(l, r, start, &stop, step);
   return lo_range_count(l, *start, stop, *step);
 }
 
 /* range(...) as a value: {start, stop, step} */
 LLVMValueRef lo_range_struct(Lower *l, Node *r) {
   LLVMValueRef parts[3];
-  range_parts(l, r, &parts[0], &parts[1], &parts[2]);
+  lo_range_parts(l, r, &parts[0], &parts[1], &parts[2]);
   LLVMValueRef v = LLVMGetUndef(lo_type(l, TYS(TY_RANGE)));
   for (unsigned i = 0; i < 3; i++) v = LLVMBuildInsertValue(l->b, v, parts[i], i, "");
   return v;
