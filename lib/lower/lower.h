@@ -183,6 +183,9 @@ void lo_for_each_index(Lower *l, int ndim, LLVMValueRef *shape, ElementBody body
 
 LLVMTypeRef lo_type(Lower *l, const Type *t);
 LLVMTypeRef lo_storage_type(Lower *l, const Type *t);
+LLVMTypeRef lo_result_type(Lower *l, const Type *t);  /* a body's result of type t */
+void lo_set_result(Lower *l, const Type *t, LLVMValueRef slot, LLVMValueRef v);  /* a return's */
+LLVMValueRef lo_take_result(Lower *l, const Type *t, LLVMValueRef r);  /* a caller's value of it */
 LLVMValueRef lo_fconst(Lower *l, const Type *t, double v);
 LLVMValueRef lo_truth(Lower *l, LLVMValueRef v, const Type *t);
 LLVMValueRef lo_convert(Lower *l, LLVMValueRef v, const Type *from, const Type *to);
