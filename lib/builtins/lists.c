@@ -804,17 +804,24 @@ LLVMValueRef lo_list_binop(Lower *l, Node *n) {
   return r;
 }
 
+/* Whether items of types a and b (NULL: an empty list's, not known yet)
+ * compare: numbers, strs and tuples of numbers, or lists of such items
+ * (lists of lists compare as Python's, item by item). */
+static bool comparable_items(const Type *a, const Type *b) {
+  if (!a || !b) return true;
+  if (a->kind == TY_LIST && b->kind == TY_LIST) return comparable_items(a->elem, b->elem);
+  if (a != b && !(ty_is_scalar(a) && ty_is_scalar(b))) return false;
+  return ordered(a) || ty_is_complex(a);
+}
+
 /* x == y, x < y ... of two lists whose items compare: Python's order (the
  * first unequal items decide, else the lengths). */
 bool ty_list_compare(Infer *in, Node *n, const Type *a, const Type *b) {
   if (a->kind != TY_LIST || b->kind != TY_LIST)
     return ty_error(in, n, "cannot compare %s and %s", a->name, b->name) != NULL;
   if (n->list.len > 2) return ty_error(in, n, "chained comparisons of lists are not supported") != NULL;
-  if (a->elem && b->elem && a->elem != b->elem && !(ty_is_scalar(a->elem) && ty_is_scalar(b->elem)))
-    return ty_error(in, n, "cannot compare %s and %s", a->name, b->name) != NULL;
-  const Type *e = a->elem ? a->elem : b->elem;
-  if (e && !ordered(e) && !ty_is_complex(e))
-    return ty_error(in, n, "comparing lists of %s is not supported", e->name) != NULL;
+  if (!comparable_items(a->elem, b->elem))
+    return ty_error(in, n, "comparing %s and %s is not supported", a->name, b->name) != NULL;
   return true;
 }
 
