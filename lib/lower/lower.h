@@ -387,6 +387,9 @@ int lo_spread_args(Lower *l, Node *n, const Func *callee, LLVMValueRef *args, LL
 /* ---------------------------------------------------------------- builtins/lists.c, dicts.c */
 
 void lo_container_refcount(Lower *l, const Type *t, LLVMValueRef v, bool inc);  /* model.c's row */
+LLVMValueRef lo_keep_strs(Lower *l, const Type *t, LLVMValueRef v);  /* strs in v owned by a container */
+LLVMValueRef lo_item_value(Lower *l, Node *n, const Type *elem);     /* n as a container's new item */
+void lo_hold_items(Lower *l, const Type *elem, LLVMValueRef c, const char *fn);  /* a tuple item's references */
 LLVMValueRef lo_container_len(Lower *l, const Type *t, LLVMValueRef v);
 LLVMValueRef lo_list_len(Lower *l, LLVMValueRef lst);
 /* x[i]'s address (IndexError, KeyError), x evaluated into *base; store:
