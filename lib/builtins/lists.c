@@ -450,9 +450,14 @@ static bool ty_sort_key(Infer *in, Node *key, const Type *elem) {
   if (f->kind != TY_FUNCTION)
     return ty_error(in, key, "key= takes a compiled function or a lambda here, got %s", f->name) != NULL;
   if (!in->opts || !in->opts->resolve) return ty_error(in, key, "key functions are not available here") != NULL;
+  /* the item, then the variables a lambda reads (frontend's fe_closure_key) */
+  const Type **args = arena_alloc(in->f->arena, sizeof(Type *) * (size_t)(1 + key->list.len));
+  args[0] = elem;
+  for (int i = 0; i < key->list.len; i++)
+    if (!(args[1 + i] = ty_expr(in, key->list.items[i]))) return false;
   CallTarget *target = arena_alloc(in->f->arena, sizeof(CallTarget));
   Diag inner = {0};
-  if (!in->opts->resolve(in->opts->resolve_ctx, (void *)f->callee, &elem, 1, false, target, &inner))
+  if (!in->opts->resolve(in->opts->resolve_ctx, (void *)f->callee, args, 1 + key->list.len, false, target, &inner))
     return ty_error(in, key, "in the key function:\n%s", inner.msg[0] ? inner.msg : "it cannot be compiled") != NULL;
   const Type *k = target->ret_type;
   if (!k || k->kind == TY_STR || !ordered(k) || (k->kind == TY_TUPLE && k->nfields > 15))
@@ -641,7 +646,8 @@ static void sort_items(Lower *l, const Type *elem, LLVMValueRef lst, LLVMValueRe
  * sorted as tuples with each item's index last (equal keys keep their
  * order; the index negated when reversed, so that they still do), and the
  * items put in that order. */
-static void sort_by_key(Lower *l, const CallTarget *f, const Type *elem, LLVMValueRef lst, LLVMValueRef rev) {
+static void sort_by_key(Lower *l, Node *key, const Type *elem, LLVMValueRef lst, LLVMValueRef rev) {
+  const CallTarget *f = key->target;
   const Type *k = f->ret_type, *fields[16];
   int nf = 0;
   for (int i = 0; i < (k->kind == TY_TUPLE ? k->nfields : 1); i++) fields[nf++] = k->kind == TY_TUPLE ? k->fields[i] : k;
@@ -649,11 +655,13 @@ static void sort_by_key(Lower *l, const CallTarget *f, const Type *elem, LLVMVal
   const Type *kt = ty_tuple(nf, fields), *keys = ty_list(kt);
   LLVMValueRef len = lo_list_len(l, lst), keyed = new_list(l, kt, len);
   lo_temp_made(l, keys, keyed);  /* released if f raises */
+  LLVMValueRef *args = arena_alloc(l->f->arena, sizeof(LLVMValueRef) * (size_t)(1 + key->list.len));
+  for (int i = 0; i < key->list.len; i++) args[1 + i] = lo_expr(l, key->list.items[i]);  /* read once */
   LoLoop loop = lo_loop_begin(l, const_i64(l, 0), len, NULL, "sort.key");
-  LLVMValueRef item = lo_load_scalar(l, elem, item_addr(l, elem, lst, loop.index));  /* borrowed by f */
-  LLVMValueRef key = lo_call_target(l, f, &item, 1), t = LLVMGetUndef(lo_type(l, kt));
+  args[0] = lo_load_scalar(l, elem, item_addr(l, elem, lst, loop.index));  /* borrowed by f */
+  LLVMValueRef kv = lo_call_target(l, f, args, 1 + key->list.len), t = LLVMGetUndef(lo_type(l, kt));
   for (int i = 0; i + 1 < nf; i++)
-    t = LLVMBuildInsertValue(l->b, t, k->kind == TY_TUPLE ? LLVMBuildExtractValue(l->b, key, (unsigned)i, "") : key, (unsigned)i, "");
+    t = LLVMBuildInsertValue(l->b, t, k->kind == TY_TUPLE ? LLVMBuildExtractValue(l->b, kv, (unsigned)i, "") : kv, (unsigned)i, "");
   LLVMValueRef at = LLVMBuildSelect(l->b, rev, LLVMBuildNeg(l->b, loop.index, ""), loop.index, "");
   lo_store_scalar(l, kt, item_addr(l, kt, keyed, loop.index), LLVMBuildInsertValue(l->b, t, at, (unsigned)(nf - 1), ""));
   lo_loop_end(l, &loop);
@@ -663,13 +671,14 @@ static void sort_by_key(Lower *l, const CallTarget *f, const Type *elem, LLVMVal
   LLVMValueRef a[3] = {lst, keyed, const_i64(l, (int64_t)kt->offsets[nf - 1])};
   lo_check_call(l, lo_call_fn(l, "rt_list_take_order", l->mod->i32, p, a, 3));
   lo_release_temp(l, keys, keyed);
+  for (int i = 0; i < key->list.len; i++) lo_done_with(l, key->list.items[i], args[1 + i]);
 }
 
 /* sort() and sorted(): by the items, or by key=. */
 static void sort_list(Lower *l, Node *n, const Type *elem, LLVMValueRef lst) {
   Node *reverse = ty_kwarg(n, "reverse"), *key = ty_kwarg(n, "key");
   LLVMValueRef rev = reverse ? lo_truth(l, lo_expr(l, reverse), reverse->ty) : const_bool(l, false);
-  if (key) sort_by_key(l, key->target, elem, lst, rev);
+  if (key) sort_by_key(l, key, elem, lst, rev);
   else sort_items(l, elem, lst, rev);
 }
 
