@@ -357,16 +357,18 @@ typedef struct {
   const int64_t *layout;
 } Order;
 
+static bool is_float_kind(int32_t kind) { return kind == TY_F16 || kind == TY_F32 || kind == TY_F64; }
+
 /* a < b, a == b for fields of one kind, as Python compares the numbers. */
 static bool field_less(int32_t kind, const char *a, const char *b) {
   if (kind == TY_STR) return rt_str_order(*(RtStr *const *)a, *(RtStr *const *)b) < 0;
-  if (kind == TY_F32 || kind == TY_F64) return rt_item_double(kind, a) < rt_item_double(kind, b);
+  if (is_float_kind(kind)) return rt_item_double(kind, a) < rt_item_double(kind, b);
   if (kind == TY_U64) return *(const uint64_t *)a < *(const uint64_t *)b;
   return rt_item_int(kind, a) < rt_item_int(kind, b);
 }
 
 static bool field_equal(int32_t kind, const char *a, const char *b) {
-  if (kind == TY_F32 || kind == TY_F64) return rt_item_double(kind, a) == rt_item_double(kind, b);
+  if (is_float_kind(kind)) return rt_item_double(kind, a) == rt_item_double(kind, b);
   if (kind == TY_U64) return *(const uint64_t *)a == *(const uint64_t *)b;
   return rt_item_int(kind, a) == rt_item_int(kind, b);
 }
@@ -478,8 +480,6 @@ static int64_t hash_float(double x) {
   int64_t r = (int64_t)h * sign;
   return r == -1 ? -2 : r;
 }
-
-static bool is_float_kind(int32_t kind) { return kind == TY_F32 || kind == TY_F64; }
 
 static int64_t tuple_hash(uint64_t key);
 static bool same_tuple(uint64_t a, uint64_t b);

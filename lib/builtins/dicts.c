@@ -21,12 +21,14 @@ static const Type *value_of(const Type *d) { return d->nfields ? d->fields[1] : 
 static bool number_tuple(const Type *k) {
   if (k->kind != TY_TUPLE || !k->nfields || k->nfields > RT_KEY_FIELDS) return false;
   for (int i = 0; i < k->nfields; i++)
-    if (!ty_is_scalar(k->fields[i]) || ty_is_complex(k->fields[i])) return false;
+    if (!ty_is_scalar(k->fields[i]) || ty_is_complex(k->fields[i]) || k->fields[i]->kind == TY_F16) return false;
   return true;
 }
 
-/* A key: a number, a bool, a str or a tuple of numbers. */
+/* A key: a number, a bool, a str or a tuple of numbers (float16 keys,
+ * which would hash as their float64 values, are not taken). */
 static const Type *need_key(Infer *in, Node *at, const Type *k) {
+  if (k && k->kind == TY_F16) return ty_error(in, at, "float16 dict keys are not supported in compiled code");
   if (k && (k->kind == TY_STR || number_tuple(k))) return k;
   if (k && k->kind == TY_TUPLE)
     return ty_error(in, at, "a dict key tuple holds up to %d numbers and bools, got %s", RT_KEY_FIELDS, k->name);
