@@ -11,15 +11,9 @@ import pytest
 import ruchey
 from conftest import rss_bytes, run_python_file, seed_of
 from ruchey import njit
-from test_containers_nested import same
+from test_containers_nested import check
 
 SIZES = (0, 1, 2, 5, 17)
-
-def check(f, *args):
-    expected, got = f.py_func(*args), f(*args)
-    assert same(expected, got), (args, expected, got)
-    return got
-
 
 # ---------------------------------------------------------------- lists of tuples holding arrays
 
