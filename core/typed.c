@@ -189,8 +189,7 @@ static int list_learn(ListObject *self, PyObject *o) {
   if (self->l->kind >= 0) return 0;
   int kind = kind_of_value(o);
   if (kind < 0) return -1;
-  self->l->kind = kind;
-  self->l->itemsize = item_size(kind);
+  rt_list_settle(self->l, kind, item_size(kind));  /* (which also says which items hold references) */
   return 0;
 }
 
@@ -476,9 +475,7 @@ static int dict_ass_subscript(DictObject *self, PyObject *k, PyObject *v) {
   if (d->keykind < 0) {  /* the first pair types the dict */
     int kk = kind_of_value(k), vk = kk < 0 ? -1 : kind_of_value(v);
     if (vk < 0) return -1;
-    d->keykind = kk;
-    d->valkind = vk;
-    d->valsize = item_size(vk);
+    rt_dict_settle(d, kk, vk, item_size(vk));
   }
   uint64_t bits;
   char buf[8];

@@ -501,3 +501,17 @@ def compare_depths():
 def test_lists_of_other_depths_are_a_typing_error():
     with pytest.raises(ruchey.TypingError, match="comparing .* is not supported"):
         compare_depths()
+
+
+def test_containers_of_strs_made_in_python_release_their_strs():
+    words = ["w" * 200 + str(i) for i in range(500)]
+    typed.List(words)
+    before = rss_bytes()
+    for _ in range(300):
+        typed.List(words)
+        d = typed.Dict()
+        for w in words[:100]:
+            d[w] = w
+    after = rss_bytes()
+    if before is not None:
+        assert after - before < 8 << 20, f"RSS grew by {(after - before) >> 20} MB"
