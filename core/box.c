@@ -198,6 +198,7 @@ PyObject *disp_box(const Type *t, char *p) {
   case TY_LIST: case TY_DICT: return typed_box(t, *(void **)p);
   case TY_GENERATOR: return disp_box_generator(p, NULL, 0);
   case TY_SET: return typed_set_box(t, *(void **)p);
+  case TY_RECORD: return disp_box_record(t, p);
   case TY_STR: {
     RtStr *s = *(RtStr **)p;
     PyObject *o = PyUnicode_FromKindAndData(PyUnicode_4BYTE_KIND, s->data, (Py_ssize_t)s->len);

@@ -87,7 +87,8 @@ const Type *disp_record_type(struct _PyArray_Descr *d);
 PyObject *disp_record_refusal(struct _PyArray_Descr *d);
 void *disp_record_data(PyObject *o);
 struct _PyArray_Descr *disp_record_descr(const Type *t);  /* a new reference, or NULL with TypeError */
-const Type *disp_record_global(PyObject *obj);  /* NULL: not a structured dtype, or a TypeError set */
+const Type *disp_record_global(PyObject *obj);
+PyObject *disp_box_record(const Type *t, const char *p);  /* a numpy.record holding a copy of p's bytes */  /* NULL: not a structured dtype, or a TypeError set */
 int disp_kind_type_num(TypeKind k);
 /* namedtuples.c: a named tuple class's item names (a new reference; NULL,
  * no exception, for another class), the type of an instance of it with

@@ -690,6 +690,8 @@ bool fe_call_args(Fe *fe, PyObject *e, Node *n, unsigned how) {
       if (builtin && !(how & ARGS_STRINGS) && names_no_dtype(fe, value))
         ok = fe_error(fe, value, "%s() got an unsupported keyword argument '%s' (strings are only supported as "
                       "dtypes' names)", n->bi ? n->bi->name : n->str, kw_name) != NULL;
+      else if (builtin && !strcmp(kw_name, "key") && fe_is_closure(fe, value))
+        ok = (n->kw.items[n->kw.len++] = fe_closure_key(fe, value)) != NULL;
       else
         ok = (n->kw.items[n->kw.len++] = fe_call_arg(fe, value, how)) != NULL;
     }

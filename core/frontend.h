@@ -73,6 +73,8 @@ PyObject *fe_imported(Fe *fe, PyObject *name);                  /* borrowed, or 
  * NULL */
 PyObject *fe_inner_function(PyObject *pyfunc, int *line_offset, int *col_offset);
 bool fe_captures_of(Fe *fe, PyObject *name);                    /* a lambda variable that captures */
+bool fe_is_closure(Fe *fe, PyObject *e);       /* a lambda (or its name) that reads the function's variables */
+Node *fe_closure_key(Fe *fe, PyObject *e);     /* such a lambda as key=: its variables in the value's list */
 
 /* frontend_strings.c */
 Node *fe_fstring(Fe *fe, PyObject *e);  /* f"..." */

@@ -247,6 +247,38 @@ bool fe_captures_of(Fe *fe, PyObject *name) {
   return entry && captures(entry);
 }
 
+/* The entry of a lambda expression or of a name bound to an inner
+ * function, or NULL (borrowed). */
+static PyObject *closure_entry(Fe *fe, PyObject *e) {
+  if (is_kind(e, "Lambda")) return inner_entry(fe, e);
+  if (!is_kind(e, "Name") || !fe->lambdas) return NULL;
+  PyObject *id = field(e, "id");
+  PyObject *entry = PyDict_GetItemWithError(fe->lambdas, id);
+  Py_DECREF(id);
+  return entry;
+}
+
+bool fe_is_closure(Fe *fe, PyObject *e) {
+  PyObject *entry = closure_entry(fe, e);
+  return entry && captures(entry);
+}
+
+/* sort(key=lambda v: abs(v - c)): a key is called once per item, where
+ * the sort is, so it may read the function's variables: its value, with
+ * the variables it reads as N_VARs in its list, passed after the item. */
+Node *fe_closure_key(Fe *fe, PyObject *e) {
+  PyObject *entry = closure_entry(fe, e);
+  Node *n = fe_function_value(fe, PyTuple_GET_ITEM(entry, 0), e);
+  PyObject *names = PyTuple_GET_ITEM(entry, 1);
+  if (!n) return NULL;
+  n->list = new_list(fe, (int)PyTuple_GET_SIZE(names));
+  for (int i = 0; i < n->list.len; i++) {
+    Node *v = n->list.items[i] = new_node(fe, N_VAR, e);
+    v->var = find_var(fe, PyUnicode_AsUTF8(PyTuple_GET_ITEM(names, i)));
+  }
+  return n;
+}
+
 /* ---------------------------------------------------------------- calls */
 
 bool fe_is_local_call(Fe *fe, PyObject *func) {

@@ -181,3 +181,23 @@ const Type *disp_record_global(PyObject *obj) {
 /* The bytes of a record argument: a numpy.void's own (a record taken from
  * an array, a[0], is a view of the array's). */
 void *disp_record_data(PyObject *o) { return ((PyVoidScalarObject *)o)->obval; }
+
+/* A record returned to Python: a numpy.record of its own (NumPy copies
+ * the bytes of a scalar made without a base), as Numba returns one. */
+PyObject *disp_box_record(const Type *t, const char *p) {
+  static PyObject *record_class;  /* numpy.record, which NumPy's C API does not name (held for good) */
+  if (!record_class) {
+    PyObject *np = PyImport_ImportModule("numpy");
+    record_class = np ? PyObject_GetAttrString(np, "record") : NULL;
+    Py_XDECREF(np);
+    if (!record_class) return NULL;
+  }
+  PyArray_Descr *d = disp_record_descr(t);
+  if (!d) return NULL;
+  PyObject *flavoured = PyObject_CallFunction((PyObject *)&PyArrayDescr_Type, "((OO))", record_class, (PyObject *)d);
+  Py_DECREF(d);
+  if (!flavoured) return NULL;
+  PyObject *r = PyArray_Scalar((void *)p, (PyArray_Descr *)flavoured, NULL);
+  Py_DECREF(flavoured);
+  return r;
+}

@@ -45,9 +45,18 @@ static const Type *dict_value_type_of(const DictObject *self) { return self->val
 /* An item's bytes: a str is a pointer to its RtStr, a reference the container holds. */
 static int64_t item_size(int kind) { return kind == TY_STR ? (int64_t)sizeof(RtStr *) : ty_bits(&scalar[kind]) / 8; }
 
+/* One more reference to each str and array an item at p holds (a
+ * tuple's fields in turn), for a Python object made of it. */
+static void retain_held(const Type *t, char *p) {
+  if (t->kind == TY_STR) rt_str_retain(*(RtStr **)p);
+  RtMemInfo *mi = t->kind == TY_ARRAY ? ((RtArray *)p)->meminfo : NULL;
+  if (mi) __atomic_add_fetch(&mi->refcount, 1, __ATOMIC_ACQ_REL);  /* the array object's own */
+  for (int i = 0; t->kind == TY_TUPLE && i < t->nfields; i++) retain_held(t->fields[i], p + t->offsets[i]);
+}
+
 /* An item or value as a Python object, the container keeping its own reference. */
 static PyObject *box_held(const Type *t, char *p) {
-  if (t->kind == TY_STR) rt_str_retain(*(RtStr **)p);
+  retain_held(t, p);
   return disp_box(t, p);
 }
 
@@ -180,8 +189,7 @@ static int list_learn(ListObject *self, PyObject *o) {
   if (self->l->kind >= 0) return 0;
   int kind = kind_of_value(o);
   if (kind < 0) return -1;
-  self->l->kind = kind;
-  self->l->itemsize = item_size(kind);
+  rt_list_settle(self->l, kind, item_size(kind));  /* (which also says which items hold references) */
   return 0;
 }
 
@@ -467,9 +475,7 @@ static int dict_ass_subscript(DictObject *self, PyObject *k, PyObject *v) {
   if (d->keykind < 0) {  /* the first pair types the dict */
     int kk = kind_of_value(k), vk = kk < 0 ? -1 : kind_of_value(v);
     if (vk < 0) return -1;
-    d->keykind = kk;
-    d->valkind = vk;
-    d->valsize = item_size(vk);
+    rt_dict_settle(d, kk, vk, item_size(vk));
   }
   uint64_t bits;
   char buf[8];
@@ -666,7 +672,8 @@ void *typed_container(PyObject *o) {
  * and dicts likewise; and so is a dict keyed by tuples, which
  * ruchey.typed.Dict does not take from Python. */
 static bool holds_objects(const Type *t) {
-  return t && (t->kind == TY_ARRAY || t->kind == TY_LIST || t->kind == TY_DICT);
+  return t && (t->kind == TY_ARRAY || t->kind == TY_LIST || t->kind == TY_DICT ||
+               (t->kind == TY_TUPLE && ty_has_arrays(t)));  /* a tuple of strs or arrays */
 }
 
 static bool python_container(const Type *t) {
@@ -679,10 +686,7 @@ static PyObject *python_copy(const Type *t, void *c);
 /* The item at p as a new Python object, the container keeping its reference. */
 static PyObject *box_object(const Type *t, char *p) {
   if (t->kind == TY_LIST || t->kind == TY_DICT) return python_copy(t, *(void **)p);
-  if (t->kind != TY_ARRAY) return box_held(t, p);
-  RtMemInfo *mi = ((RtArray *)p)->meminfo;
-  if (mi) __atomic_add_fetch(&mi->refcount, 1, __ATOMIC_ACQ_REL);  /* the array object's own */
-  return disp_box(t, p);
+  return box_held(t, p);
 }
 
 static PyObject *python_list(const Type *t, RtList *l) {

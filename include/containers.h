@@ -12,8 +12,18 @@
 
 #include "ruchey.h"
 
-/* A growable buffer of items of one scalar type, or of strs (kind TY_STR:
- * RtStr pointers, each a reference the list holds). */
+/* Where an item (a list's, or a dict's value) holds references the
+ * container owns: a str, an array, a list or a dict is one at offset 0; a
+ * tuple has one per such field (its arrays', strs' ...); numbers none. */
+#define RT_HELD_FIELDS 8
+typedef struct RtHeld {
+  int32_t n;                        /* references in an item */
+  int32_t kinds[RT_HELD_FIELDS];    /* each one's TypeKind: TY_STR, TY_ARRAY, TY_LIST, TY_DICT */
+  int64_t offsets[RT_HELD_FIELDS];  /* and its offset in the item */
+} RtHeld;
+
+/* A growable buffer of items of one type (kind TY_STR: RtStr pointers,
+ * each a reference the list holds; see RtHeld). */
 typedef struct RtList {
   int64_t refcount;  /* first, as RtMemInfo's */
   int64_t len, cap;  /* items held, and room for */
@@ -21,6 +31,7 @@ typedef struct RtList {
   int64_t itemsize;
   int32_t kind;      /* the items' TypeKind */
   int64_t mapped;    /* data's bytes when mapped by mmap (large buffers), else 0: malloc'd */
+  RtHeld held;       /* the references in each item */
 } RtList;
 
 /* CPython's compact dict: entries in insertion order, each {hash, key, value},
@@ -43,6 +54,7 @@ typedef struct RtDict {
   int64_t valsize, entsize;
   int32_t keykind, valkind;  /* TypeKinds */
   int64_t entries_mapped, index_mapped;  /* as RtList.mapped */
+  RtHeld held;               /* the references in each value */
 } RtDict;
 
 /* A tuple key (key kind TY_TUPLE): its bits are a pointer to one of these,
@@ -68,6 +80,10 @@ RtList *rt_list_copy(const RtList *l);
  * before any append: kind -1) takes them from its first insertion. */
 void rt_list_settle(RtList *l, int32_t kind, int64_t itemsize);
 void rt_dict_settle(RtDict *d, int32_t keykind, int32_t valkind, int64_t valsize);
+/* Items (values) that are tuples holding references: where they are (n of
+ * them, each field's kind and offset), set once the item type is known. */
+void rt_list_hold(RtList *l, int32_t n, const int32_t *kinds, const int64_t *offsets);
+void rt_dict_hold(RtDict *d, int32_t n, const int32_t *kinds, const int64_t *offsets);
 /* opens a gap of one item at i (0 <= i <= len); RT_OK or RT_ERR_MEMORY */
 int32_t rt_list_open(RtList *l, int64_t i);
 void rt_list_close(RtList *l, int64_t i);  /* removes item i (a str item's reference goes with it to the caller) */

@@ -460,8 +460,20 @@ static inline int64_t rt_item_int(int32_t kind, const void *p) {
   }
 }
 
+/* A float16's bits as a double (exact; by the bits, so that no compiler
+ * helper for half floats is needed). */
+static inline double rt_half_double(uint16_t h) {
+  uint64_t sign = (uint64_t)(h >> 15) << 63, e = (h >> 10) & 0x1f, m = h & 0x3ff;
+  if (e == 0) return (h >> 15 ? -1.0 : 1.0) * (double)m * 0x1p-24;  /* zero or subnormal */
+  double v;
+  uint64_t bits = sign | (e == 31 ? (uint64_t)0x7ff << 52 : (e - 15 + 1023) << 52) | m << 42;
+  memcpy(&v, &bits, 8);
+  return v;
+}
+
 static inline double rt_item_double(int32_t kind, const void *p) {
   switch (kind) {
+  case TY_F16: return rt_half_double(*(const uint16_t *)p);
   case TY_F32: return *(const float *)p;
   case TY_F64: return *(const double *)p;
   case TY_U64: return (double)*(const uint64_t *)p;

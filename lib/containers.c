@@ -79,12 +79,12 @@ static void free_memory(void *p, int64_t mapped) {
 
 /* ---------------------------------------------------------------- items holding references */
 
-/* One row per kind of item that holds a reference: its first 8 bytes
- * point to memory counted as RtMemInfo's is (the count its first field;
- * NULL: none held, as an argument array's meminfo), which the container
- * owns one reference to. Copying such an item takes one more; dropping it
- * releases one, the last freeing the memory as its kind does. Items of
- * other kinds (numbers, tuples of numbers) are plain bytes. */
+/* One row per kind of reference an item may hold (RtHeld): its first 8
+ * bytes point to memory counted as RtMemInfo's is (the count its first
+ * field; NULL: none held, as an argument array's meminfo), which the
+ * container owns one reference to. Copying an item takes one more of
+ * each; dropping it releases one, the last freeing the memory as its kind
+ * does. */
 typedef struct {
   int32_t kind;
   void (*free)(void *ref);
@@ -102,32 +102,49 @@ static const HeldKind held_kinds[] = {
   {TY_DICT, free_dict},
 };
 
-/* The row of items of kind, or NULL for plain ones. */
+/* The row of references of kind, or NULL for plain bytes. */
 static const HeldKind *held(int32_t kind) {
   for (size_t i = 0; i < sizeof held_kinds / sizeof held_kinds[0]; i++)
     if (held_kinds[i].kind == kind) return &held_kinds[i];
   return NULL;
 }
 
-static void retain_item(const char *item) {
-  int64_t *ref = *(int64_t *const *)item;
+/* The references an item of kind holds: itself where it is one (a tuple's
+ * are set by rt_list_hold / rt_dict_hold). */
+static RtHeld held_of(int32_t kind) {
+  RtHeld h = {0};
+  if (held(kind)) h = (RtHeld){.n = 1, .kinds = {kind}};
+  return h;
+}
+
+static void set_held(RtHeld *h, int32_t n, const int32_t *kinds, const int64_t *offsets) {
+  h->n = n < 0 ? 0 : n > RT_HELD_FIELDS ? RT_HELD_FIELDS : n;
+  for (int32_t i = 0; i < h->n; i++) {
+    h->kinds[i] = kinds[i];
+    h->offsets[i] = offsets[i];
+  }
+}
+
+static void retain_ref(const char *at) {
+  int64_t *ref = *(int64_t *const *)at;
   if (ref) __atomic_add_fetch(ref, 1, __ATOMIC_ACQ_REL);
 }
 
-static void release_item(const HeldKind *h, const char *item) {
-  int64_t *ref = *(int64_t *const *)item;
-  if (ref && __atomic_sub_fetch(ref, 1, __ATOMIC_ACQ_REL) == 0) h->free(ref);
+static void release_ref(int32_t kind, const char *at) {
+  int64_t *ref = *(int64_t *const *)at;
+  const HeldKind *k = held(kind);
+  if (ref && k && __atomic_sub_fetch(ref, 1, __ATOMIC_ACQ_REL) == 0) k->free(ref);
 }
 
 /* n items of size s from p on, each one more reference (copied) or one less (dropped). */
-static void retain_items(int32_t kind, const char *p, int64_t n, int64_t s) {
-  if (!held(kind)) return;
-  for (int64_t i = 0; i < n; i++) retain_item(p + i * s);
+static void retain_items(const RtHeld *h, const char *p, int64_t n, int64_t s) {
+  for (int64_t i = 0; h->n && i < n; i++)
+    for (int32_t f = 0; f < h->n; f++) retain_ref(p + i * s + h->offsets[f]);
 }
 
-static void drop_items(int32_t kind, const char *p, int64_t n, int64_t s) {
-  const HeldKind *h = held(kind);
-  for (int64_t i = 0; h && i < n; i++) release_item(h, p + i * s);
+static void drop_items(const RtHeld *h, const char *p, int64_t n, int64_t s) {
+  for (int64_t i = 0; h->n && i < n; i++)
+    for (int32_t f = 0; f < h->n; f++) release_ref(h->kinds[f], p + i * s + h->offsets[f]);
 }
 
 /* ---------------------------------------------------------------- lists */
@@ -138,6 +155,7 @@ RtList *rt_list_new(int32_t kind, int64_t itemsize, int64_t cap) {
   l->refcount = 1;
   l->kind = kind;
   l->itemsize = itemsize;
+  l->held = held_of(kind);
   if (cap > 0 && rt_list_reserve(l, cap) != RT_OK) {
     free(l);
     return NULL;
@@ -168,7 +186,7 @@ int32_t rt_list_reserve(RtList *l, int64_t n) {
 
 /* The references items from..to hold, each released (the list's memory going, or its items). */
 static void release_items(RtList *l, int64_t from, int64_t to) {
-  drop_items(l->kind, l->data + from * l->itemsize, to - from, l->itemsize);
+  drop_items(&l->held, l->data + from * l->itemsize, to - from, l->itemsize);
 }
 
 void rt_list_free(RtList *l) {
@@ -185,17 +203,29 @@ void rt_list_settle(RtList *l, int32_t kind, int64_t itemsize) {
   if (l->kind >= 0) return;
   l->kind = kind;
   l->itemsize = itemsize;
+  l->held = held_of(kind);
+}
+
+void rt_list_hold(RtList *l, int32_t n, const int32_t *kinds, const int64_t *offsets) {
+  set_held(&l->held, n, kinds, offsets);
+}
+
+/* A new list for items as l's, with room for cap of them. */
+static RtList *list_like(const RtList *l, int64_t cap) {
+  RtList *c = rt_list_new(l->kind, l->itemsize, cap);
+  if (c) c->held = l->held;
+  return c;
 }
 
 RtList *rt_list_copy(const RtList *l) {
-  RtList *c = rt_list_new(l->kind, l->itemsize, l->len);
+  RtList *c = list_like(l, l->len);
   if (!c) {
     rt_set_error(RT_ERR_MEMORY, NULL);
     return NULL;
   }
   if (l->len) memcpy(c->data, l->data, (size_t)(l->len * l->itemsize));
   c->len = l->len;
-  retain_items(c->kind, c->data, c->len, c->itemsize);
+  retain_items(&c->held, c->data, c->len, c->itemsize);
   return c;
 }
 
@@ -217,20 +247,23 @@ void rt_list_close(RtList *l, int64_t i) {
   l->len--;
 }
 
-void rt_list_reverse(RtList *l) {
-  char tmp[16];
-  int64_t s = l->itemsize;
-  for (int64_t i = 0, j = l->len - 1; i < j; i++, j--) {
-    memcpy(tmp, l->data + i * s, (size_t)s);
-    memcpy(l->data + i * s, l->data + j * s, (size_t)s);
-    memcpy(l->data + j * s, tmp, (size_t)s);
+static void swap_bytes(char *a, char *b, int64_t s) {
+  for (int64_t k = 0; k < s; k++) {
+    char t = a[k];
+    a[k] = b[k];
+    b[k] = t;
   }
+}
+
+void rt_list_reverse(RtList *l) {  /* (items of any size: arrays, tuples) */
+  int64_t s = l->itemsize;
+  for (int64_t i = 0, j = l->len - 1; i < j; i++, j--) swap_bytes(l->data + i * s, l->data + j * s, s);
 }
 
 /* The items of both, in a new list (one may be untyped, still empty). */
 RtList *rt_list_concat(const RtList *a, const RtList *b) {
   const RtList *typed = a->kind >= 0 ? a : b;
-  RtList *c = rt_list_new(typed->kind, typed->itemsize, a->len + b->len);
+  RtList *c = list_like(typed, a->len + b->len);
   if (!c) {
     rt_set_error(RT_ERR_MEMORY, NULL);
     return NULL;
@@ -238,7 +271,7 @@ RtList *rt_list_concat(const RtList *a, const RtList *b) {
   if (a->len) memcpy(c->data, a->data, (size_t)(a->len * a->itemsize));
   if (b->len) memcpy(c->data + a->len * c->itemsize, b->data, (size_t)(b->len * b->itemsize));
   c->len = a->len + b->len;
-  retain_items(c->kind, c->data, c->len, c->itemsize);
+  retain_items(&c->held, c->data, c->len, c->itemsize);
   return c;
 }
 
@@ -249,14 +282,14 @@ RtList *rt_list_repeat(const RtList *a, int64_t n) {
     rt_set_error(RT_ERR_MEMORY, NULL);
     return NULL;
   }
-  RtList *c = rt_list_new(a->kind, a->itemsize, a->len * n);
+  RtList *c = list_like(a, a->len * n);
   if (!c) {
     rt_set_error(RT_ERR_MEMORY, NULL);
     return NULL;
   }
   for (int64_t k = 0; k < n; k++) memcpy(c->data + k * a->len * a->itemsize, a->data, (size_t)(a->len * a->itemsize));
   c->len = a->len * n;
-  retain_items(c->kind, c->data, c->len, c->itemsize);
+  retain_items(&c->held, c->data, c->len, c->itemsize);
   return c;
 }
 
@@ -281,7 +314,7 @@ RtList *rt_list_slice(const RtList *l, int64_t start, int64_t stop, int64_t step
     return NULL;
   }
   int64_t n = slice_indices(l->len, &start, &stop, step, given);
-  RtList *c = rt_list_new(l->kind, l->itemsize, n);
+  RtList *c = list_like(l, n);
   if (!c) {
     rt_set_error(RT_ERR_MEMORY, NULL);
     return NULL;
@@ -290,7 +323,7 @@ RtList *rt_list_slice(const RtList *l, int64_t start, int64_t stop, int64_t step
   if (step == 1 && n) memcpy(c->data, l->data + start * s, (size_t)(n * s));
   else for (int64_t k = 0; k < n; k++) memcpy(c->data + k * s, l->data + (start + k * step) * s, (size_t)s);
   c->len = n;
-  retain_items(c->kind, c->data, c->len, c->itemsize);
+  retain_items(&c->held, c->data, c->len, c->itemsize);
   return c;
 }
 
@@ -309,7 +342,7 @@ int32_t rt_list_delete_slice(RtList *l, int64_t start, int64_t stop, int64_t ste
   int64_t s = l->itemsize, kept = start;
   for (int64_t i = start; i < l->len; i++) {
     bool gone = i < start + n * step && (i - start) % step == 0;
-    if (gone) drop_items(l->kind, l->data + i * s, 1, s);
+    if (gone) drop_items(&l->held, l->data + i * s, 1, s);
     else memmove(l->data + kept++ * s, l->data + i * s, (size_t)s);
   }
   l->len = kept;
@@ -324,16 +357,18 @@ typedef struct {
   const int64_t *layout;
 } Order;
 
+static bool is_float_kind(int32_t kind) { return kind == TY_F16 || kind == TY_F32 || kind == TY_F64; }
+
 /* a < b, a == b for fields of one kind, as Python compares the numbers. */
 static bool field_less(int32_t kind, const char *a, const char *b) {
   if (kind == TY_STR) return rt_str_order(*(RtStr *const *)a, *(RtStr *const *)b) < 0;
-  if (kind == TY_F32 || kind == TY_F64) return rt_item_double(kind, a) < rt_item_double(kind, b);
+  if (is_float_kind(kind)) return rt_item_double(kind, a) < rt_item_double(kind, b);
   if (kind == TY_U64) return *(const uint64_t *)a < *(const uint64_t *)b;
   return rt_item_int(kind, a) < rt_item_int(kind, b);
 }
 
 static bool field_equal(int32_t kind, const char *a, const char *b) {
-  if (kind == TY_F32 || kind == TY_F64) return rt_item_double(kind, a) == rt_item_double(kind, b);
+  if (is_float_kind(kind)) return rt_item_double(kind, a) == rt_item_double(kind, b);
   if (kind == TY_U64) return *(const uint64_t *)a == *(const uint64_t *)b;
   return rt_item_int(kind, a) == rt_item_int(kind, b);
 }
@@ -446,8 +481,6 @@ static int64_t hash_float(double x) {
   return r == -1 ? -2 : r;
 }
 
-static bool is_float_kind(int32_t kind) { return kind == TY_F32 || kind == TY_F64; }
-
 static int64_t tuple_hash(uint64_t key);
 static bool same_tuple(uint64_t a, uint64_t b);
 
@@ -544,6 +577,7 @@ RtDict *rt_dict_new(int32_t keykind, int32_t valkind, int64_t valsize) {
   d->valkind = valkind;
   d->valsize = valsize;
   d->entsize = RT_DICT_VALUE + (valsize + 7) / 8 * 8;
+  d->held = held_of(valkind);
   return d;
 }
 
@@ -553,17 +587,22 @@ void rt_dict_settle(RtDict *d, int32_t keykind, int32_t valkind, int64_t valsize
   d->valkind = valkind;
   d->valsize = valsize;
   d->entsize = RT_DICT_VALUE + (valsize + 7) / 8 * 8;  /* no entries yet */
+  d->held = held_of(valkind);
+}
+
+void rt_dict_hold(RtDict *d, int32_t n, const int32_t *kinds, const int64_t *offsets) {
+  set_held(&d->held, n, kinds, offsets);
 }
 
 /* A key's and value's references, which the dict holds (the entry going). */
 static void release_entry(RtDict *d, char *e) {
   const KeyKind *k = key_kind(d->keykind);
   if (k) k->drop(entry_key(e));
-  drop_items(d->valkind, e + RT_DICT_VALUE, 1, d->valsize);
+  drop_items(&d->held, e + RT_DICT_VALUE, 1, d->valsize);
 }
 
 static void release_entries(RtDict *d) {
-  if (!key_kind(d->keykind) && !held(d->valkind)) return;
+  if (!key_kind(d->keykind) && !d->held.n) return;
   for (int64_t i = 0; i < d->nentries; i++)
     if (entry_hash(entry_at(d, i)) != RT_DELETED) release_entry(d, entry_at(d, i));
 }
@@ -702,6 +741,7 @@ void rt_dict_clear(RtDict *d) {
 
 RtDict *rt_dict_copy(RtDict *d) {
   RtDict *c = rt_dict_new(d->keykind, d->valkind, d->valsize);
+  if (c) c->held = d->held;
   if (!c || rebuild(c, d->used) != RT_OK) {
     if (c) rt_dict_free(c);
     rt_set_error(RT_ERR_MEMORY, NULL);
@@ -711,7 +751,7 @@ RtDict *rt_dict_copy(RtDict *d) {
     char *e = entry_at(d, i);
     if (entry_hash(e) == RT_DELETED) continue;
     memcpy(rt_dict_insert(c, entry_key(e)), e + RT_DICT_VALUE, (size_t)d->valsize);
-    retain_items(d->valkind, e + RT_DICT_VALUE, 1, d->valsize);
+    retain_items(&d->held, e + RT_DICT_VALUE, 1, d->valsize);
   }
   return c;
 }
@@ -739,9 +779,9 @@ int32_t rt_dict_update(RtDict *d, RtDict *e) {
     char *dst = rt_dict_insert(d, key);
     if (!dst) return RT_ERR_MEMORY;
     if (d == e) continue;
-    drop_items(d->valkind, dst, 1, d->valsize);  /* the value replaced (a new entry's is none) */
+    drop_items(&d->held, dst, 1, d->valsize);  /* the value replaced (a new entry's is none) */
     memcpy(dst, entry_at(e, i) + RT_DICT_VALUE, (size_t)d->valsize);
-    retain_items(d->valkind, dst, 1, d->valsize);
+    retain_items(&d->held, dst, 1, d->valsize);
   }
   return RT_OK;
 }
@@ -804,6 +844,8 @@ void rt_register_containers(void (*define)(const char *name, void *addr, void *c
   define("rt_list_copy", (void *)rt_list_copy, ctx);
   define("rt_list_settle", (void *)rt_list_settle, ctx);
   define("rt_dict_settle", (void *)rt_dict_settle, ctx);
+  define("rt_list_hold", (void *)rt_list_hold, ctx);
+  define("rt_dict_hold", (void *)rt_dict_hold, ctx);
   define("rt_list_open", (void *)rt_list_open, ctx);
   define("rt_list_close", (void *)rt_list_close, ctx);
   define("rt_list_clear", (void *)rt_list_clear, ctx);

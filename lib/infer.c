@@ -592,7 +592,7 @@ static void ty_return(Infer *in, Node *n) {
   }
   const Type *t = ty_maybe_none(in, n->lhs);
   if (!t) return;
-  if (t->kind == TY_RANGE || t->kind == TY_DTYPE || t->kind == TY_FUNCTION || t->kind == TY_RECORD) {
+  if (t->kind == TY_RANGE || t->kind == TY_DTYPE || t->kind == TY_FUNCTION || ty_record_inside(t)) {
     ty_error(in, n, "cannot return a value of type %s", t->name);
     return;
   }
@@ -603,6 +603,7 @@ static void ty_return(Infer *in, Node *n) {
   in->returns_value = true;
   const Type *u = in->ret ? ty_unify(in->ret, t) : t;
   if (!u) ty_error(in, n, "returned types %s and %s cannot be unified", in->ret->name, t->name);
+  else if (ty_record_inside(u)) ty_error(in, n, "a record is returned alone, not as %s", u->name);
   in->ret = u;
   in->f->ret_type = u;  /* so far: what a mutually recursive callee sees */
 }
@@ -840,6 +841,12 @@ bool ty_infer(Func *f, const Type **argtypes, const CompileOptions *opts, Diag *
   if (in.returns_value && !block_returns(&f->body)) in.returns_none = true;
   /* a value on some paths and None on others: an Optional, as Numba */
   f->ret_type = !in.returns_value ? TYS(TY_NONE) : in.returns_none ? ty_unify(TYS(TY_NONE), in.ret) : in.ret;
+  if (ty_record_inside(f->ret_type)) {  /* a record on some paths, None on others */
+    diag->kind = DIAG_TYPING;
+    diag->line = f->line;
+    snprintf(diag->msg, sizeof diag->msg, "function '%s' returns a record on some paths and None on others", f->name);
+    return false;
+  }
   if (opts && opts->kernel && in.returns_value) {
     diag->kind = DIAG_TYPING;
     diag->line = f->line;

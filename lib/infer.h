@@ -88,6 +88,7 @@ const Builtin *bi_named(const char *name);
 
 /* builtins/records.c: records of structured dtypes (fields read and written) */
 bool ty_holds_record(const Type *t);
+bool ty_record_inside(const Type *t);  /* a tuple or Optional holding a record (not returned) */
 int ty_float_width(const Type *t);  /* infer.c: the narrowest float width holding a number of type t */  /* a record, or an array of them */
 const Type *ty_record_attr(Infer *in, Node *n, const Type *base);  /* r.x, a.x */
 const Type *ty_record_index(Infer *in, Node *n, const Type *base); /* r['x'], a['x']: made N_ATTRs */

@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 import ruchey
-from conftest import rss_bytes
+from conftest import rss_bytes, seed_of
 from ruchey import njit
 
 SIZES = (0, 1, 2, 5, 17)
@@ -620,3 +620,40 @@ def test_sort_key_errors():
     for f in (array_key, not_a_function):
         with pytest.raises(ruchey.TypingError, match="key"):
             njit(f)(2)
+
+
+@njit
+def closure_keyed_sorts(xs, centre, names, width):
+    near = [x for x in xs]
+    near.sort(key=lambda v: abs(v - centre))  # a lambda reading the function's variables
+
+    def far(v):  # a nested function reading them
+        return -abs(v - centre), v
+
+    by_far = sorted(xs, key=far)
+    by_square = sorted(near, key=lambda v: (v - centre) ** 2, reverse=True)
+    padded = sorted(names, key=lambda w: (abs(len(w) - width), len(w)))
+    arrays = [np.full(k % 4, centre) for k in range(len(xs))]
+    sizes = [a.size for a in sorted(arrays, key=lambda a: abs(a.size - width))]
+    return near, by_far, by_square, padded, sizes
+
+
+@pytest.mark.parametrize("n", SIZES)
+def test_sort_with_a_key_reading_the_functions_variables(n):
+    rng = np.random.default_rng(seed_of("closure keys", n))
+    xs = rng.integers(-6, 7, n).astype(np.float64)
+    names = ruchey.typed.List(["x" * int(k) for k in rng.integers(0, 5, n)] or ["a"])
+    for centre, width in [(0.0, 0), (2.5, 3), (-4.0, 1)]:
+        got = closure_keyed_sorts(xs, centre, names, width)
+        want = closure_keyed_sorts.py_func(xs, centre, list(names), width)
+        assert [list(g) for g in got] == [list(w) for w in want]
+
+
+@njit
+def closure_key_bad_result(xs, c):
+    return sorted(xs, key=lambda v: np.zeros(2) + c)
+
+
+def test_closure_key_errors_name_the_key():
+    with pytest.raises(ruchey.TypingError, match="key function returns numbers"):
+        closure_key_bad_result(np.arange(3.0), 1.0)

@@ -306,3 +306,54 @@ def test_float16_typed_containers_refused(tmp_path):
     r = run_python_file(code, tmp_path)
     assert r.returncode == 0, r.stderr
     assert "refused" in r.stdout and "typing error" in r.stdout
+
+
+# ---------------------------------------------------------------- typed containers made in compiled code
+
+@njit
+def half_containers(a):
+    items = [a[0]]
+    items.append(a[1])
+    items.insert(0, a[2])
+    every = [x for x in a]
+    every.sort()
+    by_index = {i: a[i] for i in range(len(a))}
+    by_index[-1] = a[0] * a[1]  # arithmetic in float32, rounded to float16
+    picked = sorted(every[: len(a) // 2], reverse=True)
+    return (items[1] + by_index[1], items, every, by_index, a[3] in every, every.index(a[3]), picked,
+            max(every), min(items), by_index.pop(2), every.pop())
+
+
+def test_float16_items_of_lists_and_values_of_dicts_agree_with_python():
+    for seed in range(4):
+        a = halves(seed + 40, n=12, special=False)  # (no NaN: sorts with NaN differ from Python's)
+        got, want = half_containers(a), half_containers.py_func(a)
+        assert len(got) == len(want)
+        for g, w in zip(got, want):
+            if isinstance(w, (list, dict)):
+                g = dict(g.items()) if isinstance(w, dict) else list(g)
+                assert g == w and all(type(x) is np.float16 for x in (g.values() if isinstance(g, dict) else g))
+            else:
+                assert g == w and type(g) is type(w)
+
+
+@njit
+def append_half(items, x):
+    items.append(x)
+    return len(items), items[-1]
+
+
+def test_float16_list_made_in_compiled_code_passes_back_in():
+    items = half_containers(halves(7, n=6, special=False))[1]
+    assert append_half(items, np.float16(2.5)) == (4, np.float16(2.5))
+    assert type(items[-1]) is np.float16
+
+
+@njit
+def half_key(a):
+    return {a[0]: 1}
+
+
+def test_float16_dict_keys_refused():
+    with pytest.raises(ruchey.TypingError, match="float16 dict keys are not supported"):
+        half_key(np.ones(2, np.float16))

@@ -13,7 +13,7 @@ import pytest
 import ruchey
 from ruchey import njit, prange
 
-from conftest import run_python_file
+from conftest import rss_bytes, run_python_file, seed_of
 
 NUMERIC = ["i1", "i2", "i4", "i8", "u1", "u2", "u4", "u8", "f2", "f4", "f8", "c8", "c16", "?"]
 
@@ -499,7 +499,7 @@ def test_records_refused_where_not_supported():
 
     @njit
     def returns(a):
-        return a[0]
+        return a[0], 1
 
     @njit
     def adds(a):
@@ -517,9 +517,17 @@ def test_records_refused_where_not_supported():
     def by_string(a):
         return a[0]["x"]["y"]
 
+    @njit
+    def maybe(a, k):
+        if k > 0:
+            return a[0]
+        return None
+
     for fn in (sums, returns, adds, stores, indexes, by_string):
         with pytest.raises(ruchey.TypingError):
             fn(a)
+    with pytest.raises(ruchey.TypingError, match="returns a record on some paths and None"):
+        maybe(a, 1)
 
 
 def test_bad_records_do_not_crash(tmp_path):
@@ -546,3 +554,115 @@ def test_bad_records_do_not_crash(tmp_path):
     r = run_python_file(code, tmp_path)
     assert r.returncode == 0, r.stderr
     assert "ok 0.0" in r.stdout
+
+
+# ---------------------------------------------------------------- records returned
+
+def same_record(got, want):
+    """A returned record: a numpy.record (as Numba's) with the original's fields."""
+    return type(got) is np.record and got.dtype.names == want.dtype.names and all(
+        got[name] == want[name] or (got[name] != got[name] and want[name] != want[name]) for name in want.dtype.names)
+
+
+@pytest.mark.parametrize("dt", PAIR_DTYPES, ids=str)
+def test_record_returned_to_python_is_a_copy(dt):
+    @njit
+    def f(a, i):
+        return a[i]
+
+    a = filled(dt, 6, seed_of("returned", str(dt)))
+    for i in range(6):
+        got, want = f(a, i), f.py_func(a, i).copy()
+        assert same_record(got, want)
+        a[i] = a[(i + 1) % 6]
+        assert same_record(got, want)  # a copy: later writes to the array do not reach it
+
+
+def test_record_argument_returned_and_its_field_written():
+    dt = dtype_of(["f8", "i4", "c8"], False)
+
+    @njit
+    def f(r, v):
+        r.f0 = v
+        r["f1"] += 1
+        return r
+
+    def twin(r, v):
+        r["f0"] = v
+        r["f1"] += 1
+        return r
+
+    a, b = filled(dt, 3, 9), filled(dt, 3, 9)
+    for i, v in enumerate([0.5, -2.0, 1e300]):
+        got, want = f(a[i], v), twin(b[i], v)
+        assert same_record(got, want)
+        assert same_records(a, b)  # the argument is a view: the writes reach the array
+
+
+def test_record_of_an_array_made_inside_is_copied_out_before_it_is_freed():
+    @njit
+    def f(n, i):
+        b = np.zeros(n, REC)
+        for k in range(n):
+            b[k]["x"] = k * 0.25
+            b[k]["y"] = -k
+            b[k]["z"] = 1j * k
+        return b[i]
+
+    for n, i in [(1, 0), (5, 3), (1000, 999)]:
+        got, want = f(n, i), f.py_func(n, i)
+        assert same_record(got, want)
+    f(1000, 1)
+    before = rss_bytes()
+    for _ in range(2000):
+        f(1000, 1)
+    after = rss_bytes()
+    if before is not None:
+        assert after - before < 8 << 20, f"RSS grew by {(after - before) >> 20} MB"
+
+
+def test_record_returned_between_compiled_functions():
+    dt = dtype_of(["f8", "i4"], True)
+
+    @njit
+    def pick(a, i):
+        return a[i]
+
+    @njit
+    def made(n):
+        b = np.zeros(n, dt)
+        b[n - 1]["f0"] = 2.5
+        return b[n - 1]
+
+    @njit
+    def f(a):
+        s = 0.0
+        for i in range(len(a)):
+            r = pick(a, i)
+            s += r["f0"] * r["f1"]
+        m = made(3)
+        return s + m["f0"]
+
+    @njit
+    def g(n):
+        return made(n)
+
+    a = filled(dt, 7, seed_of("between"))
+    assert f(a) == pytest.approx(f.py_func(a), rel=1e-12)
+    assert same_record(g(4), g.py_func(4))
+
+
+def test_nested_record_field_returned():
+    inner = np.dtype([("p", "f8"), ("q", "i2")])
+    dt = np.dtype([("k", "i4"), ("in", inner)])
+
+    @njit
+    def f(a, i):
+        return a[i]["in"]
+
+    a = np.zeros(3, dt)
+    a["in"]["p"] = [1.5, 2.5, 3.5]
+    a["in"]["q"] = [4, 5, 6]
+    for i in range(3):
+        got = f(a, i)
+        assert got["p"] == a[i]["in"]["p"] and got["q"] == a[i]["in"]["q"] and type(got) is np.record

@@ -657,15 +657,15 @@ def sort_pairs(n):
 
 
 @njit
-def list_of_array_tuples(a):
-    return [(a, 1), (a, 2)]  # lists of arrays are supported (test_containers_nested.py); of tuples holding them not
+def list_of_list_tuples(a):
+    return [(a, [1]), (a, [2])]  # tuples of arrays and strs are supported (test_containers_tuples.py); of lists not
 
 
 def test_unsupported_items_are_typing_errors():
     with pytest.raises(ruchey.TypingError, match="sorting a list of"):
         sort_pairs(1)
     with pytest.raises(ruchey.TypingError, match=r"lists of \(array"):
-        list_of_array_tuples(np.zeros(2))
+        list_of_list_tuples(np.zeros(2))
 
 
 @njit(parallel=True)

@@ -8,7 +8,7 @@ import pytest
 import ruchey
 from ruchey import njit, typed
 
-from conftest import AS_NUMBA, make_rng, rss_bytes
+from conftest import AS_NUMBA, make_rng, rss_bytes, seed_of
 from test_typed import same, tdict, tlist
 
 pytestmark = pytest.mark.skipif(AS_NUMBA, reason="ruchey's typed containers (numba's reflected lists differ)")
@@ -541,3 +541,71 @@ def test_typed_containers_made_in_compiled_code_refuse_other_types():
         empty_of_array_type(np.zeros(2))
     with pytest.raises(ruchey.TypingError, match="takes key_type and value_type"):
         empty_without_types()
+
+
+# ---------------------------------------------------------------- lists of lists compared
+
+@njit
+def compare_nested(va, la, vb, lb):
+    x, y, at = [], [], 0
+    for n in la:
+        x.append([v for v in va[at:at + n]])
+        at += n
+    at = 0
+    for n in lb:
+        y.append([v for v in vb[at:at + n]])
+        at += n
+    return x == y, x != y, x < y, x <= y, x > y, x >= y
+
+
+def nested_rows(rng, rows, width):
+    """rows lists of small ints, as their items one after another and their lengths."""
+    lens = rng.integers(0, width + 1, rows)
+    return rng.integers(0, 3, int(lens.sum())), lens
+
+
+@pytest.mark.parametrize("rows", [0, 1, 2, 4])
+def test_lists_of_lists_compare_as_python(rows):
+    rng = np.random.default_rng(seed_of("nested compare", rows))
+    for _ in range(30):
+        a, b = nested_rows(rng, rows, 3), nested_rows(rng, int(rng.integers(0, rows + 2)), 3)
+        if rng.integers(0, 3) == 0:
+            b = (a[0].copy(), a[1].copy())
+        assert compare_nested(*a, *b) == compare_nested.py_func(*a, *b)
+
+
+@njit
+def compare_deep(n, k):
+    a = [[[i, n]] for i in range(k)]
+    b = [[[i * 1.0, 1.0]] for i in range(k)]
+    return a == b, a < b, a >= b
+
+
+def test_lists_of_lists_of_lists_and_mixed_numbers_compare():
+    for n in range(3):
+        for k in range(3):
+            assert compare_deep(n, k) == compare_deep.py_func(n, k)
+
+
+@njit
+def compare_depths():
+    return [[1]] == [1]
+
+
+def test_lists_of_other_depths_are_a_typing_error():
+    with pytest.raises(ruchey.TypingError, match="comparing .* is not supported"):
+        compare_depths()
+
+
+def test_containers_of_strs_made_in_python_release_their_strs():
+    words = ["w" * 200 + str(i) for i in range(500)]
+    typed.List(words)
+    before = rss_bytes()
+    for _ in range(300):
+        typed.List(words)
+        d = typed.Dict()
+        for w in words[:100]:
+            d[w] = w
+    after = rss_bytes()
+    if before is not None:
+        assert after - before < 8 << 20, f"RSS grew by {(after - before) >> 20} MB"

@@ -21,12 +21,14 @@ static const Type *value_of(const Type *d) { return d->nfields ? d->fields[1] : 
 static bool number_tuple(const Type *k) {
   if (k->kind != TY_TUPLE || !k->nfields || k->nfields > RT_KEY_FIELDS) return false;
   for (int i = 0; i < k->nfields; i++)
-    if (!ty_is_scalar(k->fields[i]) || ty_is_complex(k->fields[i])) return false;
+    if (!ty_is_scalar(k->fields[i]) || ty_is_complex(k->fields[i]) || k->fields[i]->kind == TY_F16) return false;
   return true;
 }
 
-/* A key: a number, a bool, a str or a tuple of numbers. */
+/* A key: a number, a bool, a str or a tuple of numbers (float16 keys,
+ * which would hash as their float64 values, are not taken). */
 static const Type *need_key(Infer *in, Node *at, const Type *k) {
+  if (k && k->kind == TY_F16) return ty_error(in, at, "float16 dict keys are not supported in compiled code");
   if (k && (k->kind == TY_STR || number_tuple(k))) return k;
   if (k && k->kind == TY_TUPLE)
     return ty_error(in, at, "a dict key tuple holds up to %d numbers and bools, got %s", RT_KEY_FIELDS, k->name);
@@ -220,12 +222,6 @@ static void store_value(Lower *l, const Type *vt, LLVMValueRef at, LLVMValueRef 
   if (old) lo_refcount(l, vt, old, false);
 }
 
-/* A value to store, owned where values hold references. */
-static LLVMValueRef owned_value(Lower *l, Node *n, const Type *vt) {
-  if (!ty_has_arrays(vt)) return lo_expr_as(l, n, vt);
-  LLVMValueRef v = lo_owned(l, n);
-  return vt->kind == TY_STR ? lo_str_keep(l, v) : v;
-}
 
 static LLVMValueRef lookup(Lower *l, LLVMValueRef d, LLVMValueRef bits) {
   LLVMTypeRef p[2] = {l->mod->ptr, l->mod->i64};
@@ -244,6 +240,7 @@ static void settle(Lower *l, const Type *t, LLVMValueRef d) {
   LLVMValueRef a[4] = {d, const_i32(l, (int)key_of(t)->kind), const_i32(l, (int)value_of(t)->kind),
                        const_i64(l, (int64_t)value_of(t)->size)};
   lo_call_fn(l, "rt_dict_settle", void_type(l), p, a, 4);
+  lo_hold_items(l, value_of(t), d, "rt_dict_hold");
   LLVMBuildBr(l->b, typed);
   position(l, typed);
 }
@@ -281,6 +278,7 @@ static LLVMValueRef new_dict(Lower *l, const Type *t) {
                        const_i64(l, v ? (int64_t)v->size : 8)};
   LLVMValueRef d = lo_call_fn(l, "rt_dict_new", l->mod->ptr, p, a, 3);
   lo_raise_if(l, LLVMBuildIsNull(l->b, d, ""), RT_ERR_MEMORY, NULL);
+  lo_hold_items(l, v, d, "rt_dict_hold");
   return d;
 }
 
@@ -290,7 +288,7 @@ static LLVMValueRef lo_dict_literal(Lower *l, Node *n) {
   for (int i = 0; i + 1 < n->list.len; i += 2) {
     Node *k = n->list.items[i], *v = n->list.items[i + 1];
     LLVMValueRef kv = lo_expr(l, k), bits = key_bits(l, n->ty, kv, k->ty);
-    LLVMValueRef val = owned_value(l, v, value_of(n->ty));
+    LLVMValueRef val = lo_item_value(l, v, value_of(n->ty));
     store_value(l, value_of(n->ty), insert(l, n->ty, d, bits), val);
     lo_done_with(l, k, kv);  /* the dict took its own reference to a new str key */
   }
@@ -376,7 +374,7 @@ static LLVMValueRef lo_keyed(Lower *l, Node *n) {
   LLVMValueRef d = lo_expr(l, x);
   LLVMValueRef kv = lo_expr(l, k), bits = key_bits(l, t, kv, k->ty);
   /* the default, owned where values hold references: the result's, or the dict's */
-  LLVMValueRef dflt = n->list.len > 2 ? owned_value(l, n->list.items[2], vt) : NULL;
+  LLVMValueRef dflt = n->list.len > 2 ? lo_item_value(l, n->list.items[2], vt) : NULL;
   bool refs = ty_has_arrays(vt);
   LLVMValueRef result;
   if (n->bi->ival == 2) {  /* setdefault: the value there, or dflt stored */
@@ -388,7 +386,7 @@ static LLVMValueRef lo_keyed(Lower *l, Node *n) {
     position(l, missing);
     LLVMValueRef at_new = insert(l, t, d, bits);
     if (refs) lo_refcount(l, vt, dflt, true);  /* one for the dict, one for the result */
-    store_value(l, vt, at_new, refs ? lo_str_keep(l, dflt) : dflt);
+    store_value(l, vt, at_new, refs ? lo_keep_strs(l, vt, dflt) : dflt);
     LLVMBuildStore(l->b, dflt, result);
     LLVMBuildBr(l->b, done);
     position(l, found);

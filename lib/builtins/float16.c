@@ -26,6 +26,12 @@ static const char *const takes_half[] = {
   "numpy.sum", "array.sum", "numpy.prod", "array.prod", "numpy.mean", "array.mean", "numpy.max", "array.max",
   "numpy.min", "array.min", "numpy.amax", "numpy.amin", "numpy.argmax", "array.argmax", "numpy.argmin",
   "array.argmin",
+  /* typed lists' items and dicts' values (not keys: dicts.c), as any number's */
+  "list literal", "list", "sorted", "in", "list.append", "list.insert", "list.extend", "list.pop",
+  "list.__delitem__", "list.__delslice__", "list.index", "list.count", "list.remove", "list.clear",
+  "list.reverse", "list.sort", "list.copy", "dict literal", "dict.get", "dict.pop", "dict.setdefault",
+  "dict.__delitem__", "dict.popitem", "dict.update", "dict.clear", "dict.copy", "dict.keys", "dict.values",
+  "dict.items",
   /* in kernels (cuda.fp16.* are fp16.c's) */
   "cuda.shared.array", "cuda.local.array", "cuda.const.array_like", "cuda.shfl_sync", "cuda.shfl_up_sync",
   "cuda.shfl_down_sync", "cuda.shfl_xor_sync", NULL,

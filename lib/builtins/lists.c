@@ -13,25 +13,52 @@
 
 /* ---------------------------------------------------------------- types */
 
+/* The references an item of type t holds, as RtHeld counts them: each
+ * str's and array's kind and offset in the item (a tuple's fields in
+ * turn), after the n already in kinds/offsets; their number, or -1 where
+ * there are more than RT_HELD_FIELDS. */
+static int held_fields(const Type *t, int64_t at, int n, int32_t *kinds, int64_t *offsets) {
+  if (t->kind == TY_TUPLE) {
+    for (int i = 0; i < t->nfields && n >= 0; i++)
+      n = held_fields(t->fields[i], at + (int64_t)t->offsets[i], n, kinds, offsets);
+    return n;
+  }
+  if (t->kind != TY_STR && t->kind != TY_ARRAY) return n;
+  if (n == RT_HELD_FIELDS) return -1;
+  kinds[n] = (int32_t)t->kind;
+  offsets[n] = at;
+  return n + 1;
+}
+
+/* A tuple a container may hold: of numbers, bools, strs, arrays and such
+ * tuples, with at most RT_HELD_FIELDS strs and arrays in all. */
+static bool held_tuple(const Type *t) {
+  for (int i = 0; i < t->nfields; i++) {
+    const Type *f = t->fields[i];
+    if (!ty_is_scalar(f) && f->kind != TY_STR && f->kind != TY_ARRAY && !(f->kind == TY_TUPLE && held_tuple(f)))
+      return false;
+  }
+  int32_t kinds[RT_HELD_FIELDS];
+  int64_t offsets[RT_HELD_FIELDS];
+  return held_fields(t, 0, 0, kinds, offsets) >= 0;
+}
+
 /* Whether a list item or a dict value may be of type t: a number, a bool,
- * a tuple of numbers and bools (plain bytes), or one reference that
+ * a tuple (of numbers, strs and arrays), or one reference that
  * lib/containers.c counts (a str, an array, a typed list or dict whose
  * types are known). */
 static bool plain_item(const Type *t) {
   if (ty_is_scalar(t) || t->kind == TY_STR || t->kind == TY_ARRAY) return true;
   if (t->kind == TY_LIST) return !t->elem || plain_item(t->elem);  /* [] typed later: rows[i].append(x) */
   if (t->kind == TY_DICT) return !t->nfields || plain_item(t->fields[1]);
-  if (t->kind != TY_TUPLE) return false;
-  for (int i = 0; i < t->nfields; i++)
-    if (!ty_is_scalar(t->fields[i])) return false;
-  return true;
+  return t->kind == TY_TUPLE && held_tuple(t);
 }
 
 bool ty_container_item(Infer *in, Node *at, const Type *t, const char *what) {
   if (t && plain_item(t)) return true;
   if (t)
     ty_error(in, at, "%s of %s are not supported in compiled code (numbers, bools, str, arrays, typed lists and "
-             "dicts, and tuples of numbers are)", what, t->name);
+             "dicts, and tuples of numbers, strs and arrays are)", what, t->name);
   return false;
 }
 
@@ -120,12 +147,40 @@ void lo_container_refcount(Lower *l, const Type *t, LLVMValueRef v, bool inc) {
   LLVMBuildCall2(l->b, LLVMGlobalGetValueType(f), f, &v, 1, "");
 }
 
-/* An item's value to store: owned where items hold references (a str
- * constant copied, as the code holding it may go before the list). */
-static LLVMValueRef item_value(Lower *l, Node *n, const Type *elem) {
+/* v with each str in it owned by the container it goes into (a str
+ * constant copied, as the code holding it may go before the container). */
+LLVMValueRef lo_keep_strs(Lower *l, const Type *t, LLVMValueRef v) {
+  if (t->kind == TY_STR) return lo_str_keep(l, v);
+  for (int i = 0; t->kind == TY_TUPLE && i < t->nfields; i++) {
+    if (!ty_has_arrays(t->fields[i])) continue;
+    LLVMValueRef f = lo_keep_strs(l, t->fields[i], LLVMBuildExtractValue(l->b, v, (unsigned)i, ""));
+    v = LLVMBuildInsertValue(l->b, v, f, (unsigned)i, "");
+  }
+  return v;
+}
+
+/* An item's (or a dict value's) value to store: owned where it holds references. */
+LLVMValueRef lo_item_value(Lower *l, Node *n, const Type *elem) {
   if (!ty_has_arrays(elem)) return lo_expr_as(l, n, elem);
-  LLVMValueRef v = lo_owned(l, n);
-  return elem->kind == TY_STR ? lo_str_keep(l, v) : v;
+  return lo_keep_strs(l, elem, lo_owned(l, n));
+}
+
+/* Tells a new container (or one just settled) where its items of type
+ * elem hold references, when they are tuples (rt_list_hold, rt_dict_hold). */
+void lo_hold_items(Lower *l, const Type *elem, LLVMValueRef c, const char *fn) {
+  int32_t kinds[RT_HELD_FIELDS];
+  int64_t offsets[RT_HELD_FIELDS];
+  int n = elem && elem->kind == TY_TUPLE ? held_fields(elem, 0, 0, kinds, offsets) : 0;
+  if (n <= 0) return;
+  LLVMValueRef k = lo_alloca(l, LLVMArrayType2(l->mod->i32, (uint64_t)n), "held.kinds");
+  LLVMValueRef o = lo_alloca(l, LLVMArrayType2(l->mod->i64, (uint64_t)n), "held.offsets");
+  for (int i = 0; i < n; i++) {
+    LLVMValueRef at = const_i64(l, i);
+    LLVMBuildStore(l->b, const_i32(l, kinds[i]), LLVMBuildGEP2(l->b, l->mod->i32, k, &at, 1, ""));
+    LLVMBuildStore(l->b, const_i64(l, offsets[i]), LLVMBuildGEP2(l->b, l->mod->i64, o, &at, 1, ""));
+  }
+  LLVMTypeRef p[4] = {l->mod->ptr, l->mod->i32, l->mod->ptr, l->mod->ptr};
+  lo_call_fn(l, fn, void_type(l), p, (LLVMValueRef[]){c, const_i32(l, n), k, o}, 4);
 }
 
 /* ---------------------------------------------------------------- the list's memory */
@@ -184,6 +239,7 @@ static LLVMValueRef new_list(Lower *l, const Type *elem, LLVMValueRef cap) {
   LLVMValueRef a[3] = {const_i32(l, elem ? (int)elem->kind : -1), const_i64(l, elem ? (int64_t)elem->size : 8), cap};
   LLVMValueRef lst = lo_call_fn(l, "rt_list_new", l->mod->ptr, p, a, 3);
   lo_raise_if(l, LLVMBuildIsNull(l->b, lst, ""), RT_ERR_MEMORY, NULL);
+  lo_hold_items(l, elem, lst, "rt_list_hold");
   return lst;
 }
 
@@ -191,6 +247,7 @@ static void settle(Lower *l, const Type *elem, LLVMValueRef lst) {
   LLVMTypeRef p[3] = {l->mod->ptr, l->mod->i32, l->mod->i64};
   LLVMValueRef a[3] = {lst, const_i32(l, (int)elem->kind), const_i64(l, (int64_t)elem->size)};
   lo_call_fn(l, "rt_list_settle", void_type(l), p, a, 3);
+  lo_hold_items(l, elem, lst, "rt_list_hold");
 }
 
 /* Appends v (of the list's item type), growing the buffer when full. The
@@ -242,7 +299,7 @@ static LLVMValueRef lo_list_literal(Lower *l, Node *n) {
   const Type *elem = n->ty->elem;
   LLVMValueRef lst = new_list(l, elem, const_i64(l, n->list.len));
   lo_temp_made(l, n->ty, lst);  /* released if an item raises */
-  for (int i = 0; i < n->list.len; i++) append(l, elem, lst, item_value(l, n->list.items[i], elem));
+  for (int i = 0; i < n->list.len; i++) append(l, elem, lst, lo_item_value(l, n->list.items[i], elem));
   lo_temp_taken(l, lst);
   return lst;
 }
@@ -393,9 +450,14 @@ static bool ty_sort_key(Infer *in, Node *key, const Type *elem) {
   if (f->kind != TY_FUNCTION)
     return ty_error(in, key, "key= takes a compiled function or a lambda here, got %s", f->name) != NULL;
   if (!in->opts || !in->opts->resolve) return ty_error(in, key, "key functions are not available here") != NULL;
+  /* the item, then the variables a lambda reads (frontend's fe_closure_key) */
+  const Type **args = arena_alloc(in->f->arena, sizeof(Type *) * (size_t)(1 + key->list.len));
+  args[0] = elem;
+  for (int i = 0; i < key->list.len; i++)
+    if (!(args[1 + i] = ty_expr(in, key->list.items[i]))) return false;
   CallTarget *target = arena_alloc(in->f->arena, sizeof(CallTarget));
   Diag inner = {0};
-  if (!in->opts->resolve(in->opts->resolve_ctx, (void *)f->callee, &elem, 1, false, target, &inner))
+  if (!in->opts->resolve(in->opts->resolve_ctx, (void *)f->callee, args, 1 + key->list.len, false, target, &inner))
     return ty_error(in, key, "in the key function:\n%s", inner.msg[0] ? inner.msg : "it cannot be compiled") != NULL;
   const Type *k = target->ret_type;
   if (!k || k->kind == TY_STR || !ordered(k) || (k->kind == TY_TUPLE && k->nfields > 15))
@@ -427,7 +489,7 @@ static LLVMValueRef receiver(Lower *l, Node *n) { return lo_expr(l, n->list.item
 static LLVMValueRef lo_append(Lower *l, Node *n) {
   const Type *elem = n->list.items[0]->ty->elem;
   LLVMValueRef lst = receiver(l, n);
-  append(l, elem, lst, item_value(l, n->list.items[1], elem));
+  append(l, elem, lst, lo_item_value(l, n->list.items[1], elem));
   lo_done_with(l, n->list.items[0], lst);
   return LLVMGetUndef(l->mod->i8);
 }
@@ -436,7 +498,7 @@ static LLVMValueRef lo_append(Lower *l, Node *n) {
 static LLVMValueRef lo_insert(Lower *l, Node *n) {
   const Type *elem = n->list.items[0]->ty->elem;
   LLVMValueRef lst = receiver(l, n);
-  LLVMValueRef i = lo_expr_as(l, n->list.items[1], TYS(TY_I64)), v = item_value(l, n->list.items[2], elem);
+  LLVMValueRef i = lo_expr_as(l, n->list.items[1], TYS(TY_I64)), v = lo_item_value(l, n->list.items[2], elem);
   LLVMValueRef len = lo_list_len(l, lst), zero = const_i64(l, 0);
   LLVMValueRef neg = LLVMBuildICmp(l->b, LLVMIntSLT, i, zero, "");
   i = LLVMBuildSelect(l->b, neg, LLVMBuildAdd(l->b, i, len, ""), i, "");
@@ -584,7 +646,8 @@ static void sort_items(Lower *l, const Type *elem, LLVMValueRef lst, LLVMValueRe
  * sorted as tuples with each item's index last (equal keys keep their
  * order; the index negated when reversed, so that they still do), and the
  * items put in that order. */
-static void sort_by_key(Lower *l, const CallTarget *f, const Type *elem, LLVMValueRef lst, LLVMValueRef rev) {
+static void sort_by_key(Lower *l, Node *key, const Type *elem, LLVMValueRef lst, LLVMValueRef rev) {
+  const CallTarget *f = key->target;
   const Type *k = f->ret_type, *fields[16];
   int nf = 0;
   for (int i = 0; i < (k->kind == TY_TUPLE ? k->nfields : 1); i++) fields[nf++] = k->kind == TY_TUPLE ? k->fields[i] : k;
@@ -592,11 +655,13 @@ static void sort_by_key(Lower *l, const CallTarget *f, const Type *elem, LLVMVal
   const Type *kt = ty_tuple(nf, fields), *keys = ty_list(kt);
   LLVMValueRef len = lo_list_len(l, lst), keyed = new_list(l, kt, len);
   lo_temp_made(l, keys, keyed);  /* released if f raises */
+  LLVMValueRef *args = arena_alloc(l->f->arena, sizeof(LLVMValueRef) * (size_t)(1 + key->list.len));
+  for (int i = 0; i < key->list.len; i++) args[1 + i] = lo_expr(l, key->list.items[i]);  /* read once */
   LoLoop loop = lo_loop_begin(l, const_i64(l, 0), len, NULL, "sort.key");
-  LLVMValueRef item = lo_load_scalar(l, elem, item_addr(l, elem, lst, loop.index));  /* borrowed by f */
-  LLVMValueRef key = lo_call_target(l, f, &item, 1), t = LLVMGetUndef(lo_type(l, kt));
+  args[0] = lo_load_scalar(l, elem, item_addr(l, elem, lst, loop.index));  /* borrowed by f */
+  LLVMValueRef kv = lo_call_target(l, f, args, 1 + key->list.len), t = LLVMGetUndef(lo_type(l, kt));
   for (int i = 0; i + 1 < nf; i++)
-    t = LLVMBuildInsertValue(l->b, t, k->kind == TY_TUPLE ? LLVMBuildExtractValue(l->b, key, (unsigned)i, "") : key, (unsigned)i, "");
+    t = LLVMBuildInsertValue(l->b, t, k->kind == TY_TUPLE ? LLVMBuildExtractValue(l->b, kv, (unsigned)i, "") : kv, (unsigned)i, "");
   LLVMValueRef at = LLVMBuildSelect(l->b, rev, LLVMBuildNeg(l->b, loop.index, ""), loop.index, "");
   lo_store_scalar(l, kt, item_addr(l, kt, keyed, loop.index), LLVMBuildInsertValue(l->b, t, at, (unsigned)(nf - 1), ""));
   lo_loop_end(l, &loop);
@@ -606,13 +671,14 @@ static void sort_by_key(Lower *l, const CallTarget *f, const Type *elem, LLVMVal
   LLVMValueRef a[3] = {lst, keyed, const_i64(l, (int64_t)kt->offsets[nf - 1])};
   lo_check_call(l, lo_call_fn(l, "rt_list_take_order", l->mod->i32, p, a, 3));
   lo_release_temp(l, keys, keyed);
+  for (int i = 0; i < key->list.len; i++) lo_done_with(l, key->list.items[i], args[1 + i]);
 }
 
 /* sort() and sorted(): by the items, or by key=. */
 static void sort_list(Lower *l, Node *n, const Type *elem, LLVMValueRef lst) {
   Node *reverse = ty_kwarg(n, "reverse"), *key = ty_kwarg(n, "key");
   LLVMValueRef rev = reverse ? lo_truth(l, lo_expr(l, reverse), reverse->ty) : const_bool(l, false);
-  if (key) sort_by_key(l, key->target, elem, lst, rev);
+  if (key) sort_by_key(l, key, elem, lst, rev);
   else sort_items(l, elem, lst, rev);
 }
 
@@ -871,17 +937,24 @@ LLVMValueRef lo_list_binop(Lower *l, Node *n) {
   return r;
 }
 
+/* Whether items of types a and b (NULL: an empty list's, not known yet)
+ * compare: numbers, strs and tuples of numbers, or lists of such items
+ * (lists of lists compare as Python's, item by item). */
+static bool comparable_items(const Type *a, const Type *b) {
+  if (!a || !b) return true;
+  if (a->kind == TY_LIST && b->kind == TY_LIST) return comparable_items(a->elem, b->elem);
+  if (a != b && !(ty_is_scalar(a) && ty_is_scalar(b))) return false;
+  return ordered(a) || ty_is_complex(a);
+}
+
 /* x == y, x < y ... of two lists whose items compare: Python's order (the
  * first unequal items decide, else the lengths). */
 bool ty_list_compare(Infer *in, Node *n, const Type *a, const Type *b) {
   if (a->kind != TY_LIST || b->kind != TY_LIST)
     return ty_error(in, n, "cannot compare %s and %s", a->name, b->name) != NULL;
   if (n->list.len > 2) return ty_error(in, n, "chained comparisons of lists are not supported") != NULL;
-  if (a->elem && b->elem && a->elem != b->elem && !(ty_is_scalar(a->elem) && ty_is_scalar(b->elem)))
-    return ty_error(in, n, "cannot compare %s and %s", a->name, b->name) != NULL;
-  const Type *e = a->elem ? a->elem : b->elem;
-  if (e && !ordered(e) && !ty_is_complex(e))
-    return ty_error(in, n, "comparing lists of %s is not supported", e->name) != NULL;
+  if (!comparable_items(a->elem, b->elem))
+    return ty_error(in, n, "comparing %s and %s is not supported", a->name, b->name) != NULL;
   return true;
 }
 

@@ -18,6 +18,13 @@ bool ty_holds_record(const Type *t) {
   return t && (t->kind == TY_RECORD || (t->kind == TY_ARRAY && t->elem->kind == TY_RECORD));
 }
 
+bool ty_record_inside(const Type *t) {
+  if (t->kind == TY_OPTIONAL) return t->elem->kind == TY_RECORD || ty_record_inside(t->elem);
+  for (int i = 0; t->kind == TY_TUPLE && i < t->nfields; i++)
+    if (t->fields[i]->kind == TY_RECORD || ty_record_inside(t->fields[i])) return true;
+  return false;
+}
+
 static int field_index(const Type *r, const char *name) {
   for (int i = 0; i < r->nfields; i++)
     if (!strcmp(r->names[i], name)) return i;

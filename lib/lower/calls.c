@@ -125,7 +125,7 @@ LLVMValueRef lo_jit_call(Lower *l, Node *n) {
   for (int i = 0; i < na && !n->op; i++) lo_done_with(l, n->list.items[i], args[i]);
   lo_check_call(l, LLVMBuildExtractValue(l->b, r, 0, "status"));
   if (n->ty->kind == TY_NONE) return LLVMGetUndef(l->mod->i8);
-  return lo_convert(l, LLVMBuildExtractValue(l->b, r, 1, ""), callee->ret_type, n->ty);
+  return lo_convert(l, lo_take_result(l, callee->ret_type, LLVMBuildExtractValue(l->b, r, 1, "")), callee->ret_type, n->ty);
 }
 
 /* A call to the function target names with argument values of its
@@ -134,7 +134,7 @@ LLVMValueRef lo_call_target(Lower *l, const CallTarget *target, LLVMValueRef *ar
   LLVMValueRef fn = callee_body(l, target);
   LLVMValueRef r = LLVMBuildCall2(l->b, LLVMGlobalGetValueType(fn), fn, args, (unsigned)nargs, "");
   lo_check_call(l, LLVMBuildExtractValue(l->b, r, 0, "status"));
-  return LLVMBuildExtractValue(l->b, r, 1, "");
+  return lo_take_result(l, target->func->ret_type, LLVMBuildExtractValue(l->b, r, 1, ""));
 }
 
 /* A @vectorize ufunc's function on one element of each array (values of

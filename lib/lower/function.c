@@ -75,7 +75,7 @@ static void lo_exit(Lower *l) {
   if (l->deferred)  /* a check failed: some nonzero status, the caller runs again to know which */
     status = LLVMBuildSelect(l->b, LLVMBuildLoad2(l->b, l->mod->i1, l->deferred, ""), const_i32(l, RT_ERR_VALUE), status, "");
   LLVMValueRef r = LLVMBuildInsertValue(l->b, LLVMGetUndef(rty), status, 0, "");
-  r = LLVMBuildInsertValue(l->b, r, LLVMBuildLoad2(l->b, lo_type(l, l->f->ret_type), l->ret_val, ""), 1, "");
+  r = LLVMBuildInsertValue(l->b, r, LLVMBuildLoad2(l->b, lo_result_type(l, l->f->ret_type), l->ret_val, ""), 1, "");
   LLVMBuildRet(l->b, r);
 }
 
@@ -193,7 +193,7 @@ static LLVMValueRef body_function(Lower *l, const char *name, bool deferred) {
     params[np - 2] = l->mod->ptr;
     params[np - 1] = l->mod->i64;
   }
-  LLVMTypeRef result[2] = {l->mod->i32, lo_type(l, l->f->ret_type)};
+  LLVMTypeRef result[2] = {l->mod->i32, lo_result_type(l, l->f->ret_type)};
   LLVMTypeRef ft = LLVMFunctionType(LLVMStructTypeInContext(l->mod->c, result, 2, 0), params, (unsigned)np, 0);
   l->impl = l->fn = LLVMAddFunction(l->mod->m, name, ft);
   LLVMSetLinkage(l->fn, LLVMInternalLinkage);
@@ -245,7 +245,8 @@ static void lo_entry(Lower *l) {
   LLVMValueRef r = lo_checks_stack(l, l->f, l->opts) ? lo_guarded_call(l, l->impl, vals, (unsigned)np)
                                              : LLVMBuildCall2(l->b, LLVMGlobalGetValueType(l->impl), l->impl, vals, (unsigned)np, "");
   if (l->f->ret_type->kind != TY_NONE)
-    lo_store_storage(l, l->f->ret_type, LLVMGetParam(l->fn, 0), LLVMBuildExtractValue(l->b, r, 1, ""));
+    lo_store_storage(l, l->f->ret_type, LLVMGetParam(l->fn, 0),
+                     lo_take_result(l, l->f->ret_type, LLVMBuildExtractValue(l->b, r, 1, "")));
   LLVMBuildRet(l->b, LLVMBuildExtractValue(l->b, r, 0, "status"));
 }
 

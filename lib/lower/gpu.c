@@ -128,7 +128,7 @@ LLVMTypeRef lo_gpu_device_type(Lower *l) {
   LLVMTypeRef params[64];
   for (int v = 0; v < l->f->nparams; v++) params[v] = lo_type(l, l->f->var_types[v]);
   const Type *rt = l->f->ret_type;
-  LLVMTypeRef ret = rt->kind == TY_NONE ? void_type(l) : lo_type(l, rt);
+  LLVMTypeRef ret = rt->kind == TY_NONE ? void_type(l) : lo_result_type(l, rt);
   return LLVMFunctionType(ret, params, (unsigned)l->f->nparams, 0);
 }
 
@@ -136,14 +136,14 @@ void lo_gpu_device(Lower *l, LLVMValueRef fn) {
   l->fn = fn;
   gpu_prologue(l);
   const Type *rt = l->f->ret_type;
-  if (rt->kind != TY_NONE) l->ret_val = lo_alloca(l, lo_type(l, rt), "result");
+  if (rt->kind != TY_NONE) l->ret_val = lo_alloca(l, lo_result_type(l, rt), "result");
   lo_slots(l, device_argument, NULL);
   lo_unbound_flags(l);
   lo_block(l, &l->f->body);
   if (!terminated(l)) LLVMBuildBr(l->b, l->exit_bb);
   position(l, l->exit_bb);
   if (rt->kind == TY_NONE) LLVMBuildRetVoid(l->b);
-  else LLVMBuildRet(l->b, LLVMBuildLoad2(l->b, lo_type(l, rt), l->ret_val, ""));
+  else LLVMBuildRet(l->b, LLVMBuildLoad2(l->b, lo_result_type(l, rt), l->ret_val, ""));
 }
 
 /* The callee of a call on the GPU, lowered into this module the first time
@@ -166,5 +166,5 @@ LLVMValueRef lo_gpu_call(Lower *l, Node *n) {
   int na = n->list.len;
   for (int i = 0; i < na; i++) args[i] = lo_expr(l, n->list.items[i]);
   LLVMValueRef r = LLVMBuildCall2(l->b, LLVMGlobalGetValueType(fn), fn, args, (unsigned)na, "");
-  return n->ty->kind == TY_NONE ? LLVMGetUndef(l->mod->i8) : r;
+  return n->ty->kind == TY_NONE ? LLVMGetUndef(l->mod->i8) : lo_take_result(l, n->ty, r);
 }

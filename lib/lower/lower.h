@@ -184,6 +184,9 @@ void lo_for_each_index(Lower *l, int ndim, LLVMValueRef *shape, ElementBody body
 
 LLVMTypeRef lo_type(Lower *l, const Type *t);
 LLVMTypeRef lo_storage_type(Lower *l, const Type *t);
+LLVMTypeRef lo_result_type(Lower *l, const Type *t);  /* a body's result of type t */
+void lo_set_result(Lower *l, const Type *t, LLVMValueRef slot, LLVMValueRef v);  /* a return's */
+LLVMValueRef lo_take_result(Lower *l, const Type *t, LLVMValueRef r);  /* a caller's value of it */
 LLVMValueRef lo_fconst(Lower *l, const Type *t, double v);
 LLVMValueRef lo_truth(Lower *l, LLVMValueRef v, const Type *t);
 LLVMValueRef lo_convert(Lower *l, LLVMValueRef v, const Type *from, const Type *to);
@@ -387,6 +390,9 @@ int lo_spread_args(Lower *l, Node *n, const Func *callee, LLVMValueRef *args, LL
 /* ---------------------------------------------------------------- builtins/lists.c, dicts.c */
 
 void lo_container_refcount(Lower *l, const Type *t, LLVMValueRef v, bool inc);  /* model.c's row */
+LLVMValueRef lo_keep_strs(Lower *l, const Type *t, LLVMValueRef v);  /* strs in v owned by a container */
+LLVMValueRef lo_item_value(Lower *l, Node *n, const Type *elem);     /* n as a container's new item */
+void lo_hold_items(Lower *l, const Type *elem, LLVMValueRef c, const char *fn);  /* a tuple item's references */
 LLVMValueRef lo_container_len(Lower *l, const Type *t, LLVMValueRef v);
 LLVMValueRef lo_list_len(Lower *l, LLVMValueRef lst);
 /* x[i]'s address (IndexError, KeyError), x evaluated into *base; store:

@@ -145,7 +145,7 @@ static LLVMTypeRef ptr_value(Lower *l, const Type *t) { return l->mod->ptr; }
 static LLVMTypeRef record_storage(Lower *l, const Type *t) { return LLVMArrayType2(l->mod->i8, t->size); }
 static LLVMValueRef record_load(Lower *l, const Type *t, LLVMValueRef p) { return p; }
 static void record_store(Lower *l, const Type *t, LLVMValueRef p, LLVMValueRef v) {
-  LLVMBuildMemCpy(l->b, p, 1, v, 1, const_i64(l, (long long)t->size));
+  LLVMBuildMemMove(l->b, p, 1, v, 1, const_i64(l, (long long)t->size));  /* a[i] = a[i] overlaps */
 }
 
 /* A Generator made in compiled code is counted; an argument's counts are
@@ -187,6 +187,23 @@ static const Model *model(const Type *t) {
 }
 
 LLVMTypeRef lo_type(Lower *l, const Type *t) { return model(t)->value(l, t); }
+
+/* A body's result: its value, but a record's bytes rather than its
+ * address, copied by the return before the exit releases the arrays that
+ * may hold it (the caller keeps a copy, as Numba gives Python). */
+LLVMTypeRef lo_result_type(Lower *l, const Type *t) {
+  return t->kind == TY_RECORD ? lo_storage_type(l, t) : lo_type(l, t);
+}
+void lo_set_result(Lower *l, const Type *t, LLVMValueRef slot, LLVMValueRef v) {
+  if (t->kind == TY_RECORD) lo_store_storage(l, t, slot, v);
+  else LLVMBuildStore(l->b, v, slot);
+}
+LLVMValueRef lo_take_result(Lower *l, const Type *t, LLVMValueRef r) {
+  if (t->kind != TY_RECORD) return r;
+  LLVMValueRef copy = lo_alloca(l, lo_storage_type(l, t), "record");
+  LLVMBuildStore(l->b, r, copy);
+  return copy;
+}
 LLVMTypeRef lo_storage_type(Lower *l, const Type *t) { return model(t)->storage(l, t); }
 LLVMValueRef lo_load_storage(Lower *l, const Type *t, LLVMValueRef p) { return model(t)->load(l, t, p); }
 void lo_store_storage(Lower *l, const Type *t, LLVMValueRef p, LLVMValueRef v) { model(t)->store(l, t, p, v); }

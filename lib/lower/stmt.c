@@ -416,7 +416,7 @@ static void lo_return(Lower *l, Node *n) {
   }
   if (n->lhs) {
     LLVMValueRef v = lo_convert(l, returned(l, n->lhs), n->lhs->ty, l->f->ret_type);
-    LLVMBuildStore(l->b, v, l->ret_val);
+    lo_set_result(l, l->f->ret_type, l->ret_val, v);
   }
   LLVMBasicBlockRef exit = l->tries ? lo_leave_tries(l, true) : l->exit_bb;
   if (terminated(l)) return;  /* a finally clause returned or raised instead */
