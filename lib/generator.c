@@ -414,7 +414,7 @@ int32_t rt_generator_draw(void *bitgen, int32_t d, const double *p, void *out, i
     for (int64_t i = 0; i < n; i++) k[i] = draw_poisson(g, p[0]);
     break;
   case RD_BINOMIAL:
-    for (int64_t i = 0; i < n; i++) k[i] = draw_binomial(g, (int64_t)p[0], p[1]);
+    for (int64_t i = 0; i < n; i++) k[i] = draw_binomial(g, (int64_t)p[0], p[1], true);
     break;
   case RD_GEOMETRIC: case RD_ZIPF: case RD_LOGSERIES: case RD_NEGATIVE_BINOMIAL:
     for (int64_t i = 0; i < n; i++) k[i] = gen_other_int(g, d, p);

@@ -259,7 +259,7 @@ static double draw(MTState *s, int32_t d, const double *p) {
 static int64_t draw_int(MTState *s, int32_t d, const double *p) {
   switch (d) {
   case RD_POISSON: return draw_poisson(s, p[0]);
-  case RD_BINOMIAL: return draw_binomial(s, (int64_t)p[0], p[1]);
+  case RD_BINOMIAL: return draw_binomial(s, (int64_t)p[0], p[1], false);
   case RD_GEOMETRIC: return legacy_geometric(s, p[0]);
   default: return 0;
   }

@@ -150,9 +150,11 @@ static int64_t draw_poisson(SAMPLER_SRC *s, double lam) {
   }
 }
 
-/* Inversion from zero, restarted past a bound where the tail is negligible. */
-static int64_t binomial_inversion(SAMPLER_SRC *s, int64_t n, double p) {
-  double q = 1.0 - p, qn = exp((double)n * log(q)), np = (double)n * p;
+/* Inversion from zero, restarted past a bound where the tail is negligible.
+ * The Generator's q**n from log1p(-p) (exact for a tiny p), the legacy
+ * one's from log(1 - p). */
+static int64_t binomial_inversion(SAMPLER_SRC *s, int64_t n, double p, bool generator) {
+  double q = 1.0 - p, qn = exp((double)n * (generator ? log1p(-p) : log(q))), np = (double)n * p;
   double bound = fmin((double)n, np + 10.0 * sqrt(np * q + 1));
   int64_t x = 0;
   double px = qn, u = SAMPLER_UNIT(s);
@@ -223,11 +225,11 @@ static int64_t binomial_btpe(SAMPLER_SRC *s, int64_t n, double p) {
   }
 }
 
-static int64_t draw_binomial(SAMPLER_SRC *s, int64_t n, double p) {
+static int64_t draw_binomial(SAMPLER_SRC *s, int64_t n, double p, bool generator) {
   if (n == 0 || p == 0.0) return 0;
   bool flip = p > 0.5;
   double r = flip ? 1.0 - p : p;
-  int64_t x = r * (double)n <= 30.0 ? binomial_inversion(s, n, r) : binomial_btpe(s, n, r);
+  int64_t x = r * (double)n <= 30.0 ? binomial_inversion(s, n, r, generator) : binomial_btpe(s, n, r);
   return flip ? n - x : x;
 }
 
