@@ -6,11 +6,15 @@
  * The draws here are NumPy's Generator's, so a stream from the same state
  * is NumPy's to the bit and the state moves on as NumPy's would: doubles
  * as the bit generator makes them, normals and exponentials by 256-layer
- * ziggurats (tables in ziggurat_tables.h), gamma by Marsaglia and Tsang
- * over those, Poisson and binomial by the legacy functions' samplers
- * (random_samplers.h), bounded ints by Lemire's multiply-and-reject,
- * shuffles by masked rejection. A Generator made in compiled code is
- * NumPy's PCG64 seeded through its SeedSequence (rtgen.h holds its block).
+ * ziggurats (tables in ziggurat_tables.h; float32's ziggurats of their
+ * own over 32-bit words), gamma by Marsaglia and Tsang over those, beta,
+ * von Mises, Poisson and binomial by the samplers the legacy functions
+ * share (random_samplers.h, the Generator's changes flagged), the rest
+ * over these as NumPy's distributions.c draws them, bounded ints by
+ * Lemire's multiply-and-reject, shuffles by masked rejection, choice's
+ * samples by Floyd's algorithm or a partial shuffle. A Generator made in
+ * compiled code is NumPy's PCG64 seeded through its SeedSequence (rtgen.h
+ * holds its block).
  */
 #include <math.h>
 #include <stdint.h>
@@ -99,23 +103,31 @@ static const float EXP_R_F = 7.6971174701310497140446280481f;
 /* 24 bits of a 32-bit word. */
 static inline float unit_f(BitGen *g) { return (float)(u32(g) >> 8) * (1.0f / 16777216.0f); }
 
+static float zig_normal_f_rare(BitGen *g, int layer, uint32_t mag, float x);
+
 /* A normal from a 32-bit word: the layer's byte, the sign's bit, 23 bits
- * across the layer; the wedge's test against exp in double, as NumPy's. */
-static float zig_normal_f(BitGen *g) {
-  for (;;) {
-    uint32_t r = u32(g), mag = (r >> 9) & 0x7fffff;
-    int layer = (int)(r & 0xff);
-    float x = (float)mag * zig_nor_w_f[layer];
-    if ((r >> 8) & 1) x = -x;
-    if (mag < zig_nor_k_f[layer]) return x;
-    if (layer == 0) {
-      for (;;) {
-        float xx = -NOR_INV_R_F * log1pf(-unit_f(g)), yy = -log1pf(-unit_f(g));
-        if (yy + yy > xx * xx) return (mag >> 8) & 1 ? -(NOR_R_F + xx) : NOR_R_F + xx;
-      }
+ * across the layer; inside the layer's inner rectangle it is done, the
+ * path inlined as zig_normal's. */
+static inline __attribute__((always_inline)) float zig_normal_f(BitGen *g) {
+  uint32_t r = u32(g), mag = (r >> 9) & 0x7fffff;
+  int layer = (int)(r & 0xff);
+  float x = (float)mag * zig_nor_w_f[layer];
+  if ((r >> 8) & 1) x = -x;
+  if (mag < zig_nor_k_f[layer]) return x;
+  return zig_normal_f_rare(g, layer, mag, x);
+}
+
+/* The base layer's tail, or the wedge's test against exp in double (as
+ * NumPy's), a miss drawing a new word. */
+static __attribute__((noinline)) float zig_normal_f_rare(BitGen *g, int layer, uint32_t mag, float x) {
+  if (layer == 0) {
+    for (;;) {
+      float xx = -NOR_INV_R_F * log1pf(-unit_f(g)), yy = -log1pf(-unit_f(g));
+      if (yy + yy > xx * xx) return (mag >> 8) & 1 ? -(NOR_R_F + xx) : NOR_R_F + xx;
     }
-    if ((zig_nor_f_f[layer - 1] - zig_nor_f_f[layer]) * unit_f(g) + zig_nor_f_f[layer] < exp(-0.5 * x * x)) return x;
   }
+  if ((zig_nor_f_f[layer - 1] - zig_nor_f_f[layer]) * unit_f(g) + zig_nor_f_f[layer] < exp(-0.5 * x * x)) return x;
+  return zig_normal_f(g);
 }
 
 /* An exponential from a 32-bit word: a bit dropped, a byte for the layer, 23 bits across. */
@@ -432,14 +444,21 @@ int32_t rt_generator_draw_f32(void *bitgen, int32_t d, const double *p, void *ou
   BitGen *g = bitgen;
   float *o = out, shape = (float)p[0];
   if (d == RD_GAMMA && sampler_negative(shape)) return value_error("shape < 0");
-  for (int64_t i = 0; i < n; i++) {
-    switch (d) {
-    case RD_NORMAL: o[i] = zig_normal_f(g); break;
-    case RD_EXPONENTIAL: o[i] = zig_exponential_f(g); break;
-    case RD_EXPONENTIAL_INV: o[i] = (float)-log1p(-(double)unit_f(g)); break;
-    case RD_GAMMA: o[i] = gamma_f(g, shape); break;
-    default: o[i] = unit_f(g);
-    }
+  switch (d) {  /* a loop each: the normals' without a switch per element */
+  case RD_NORMAL:
+    for (int64_t i = 0; i < n; i++) o[i] = zig_normal_f(g);
+    break;
+  case RD_EXPONENTIAL:
+    for (int64_t i = 0; i < n; i++) o[i] = zig_exponential_f(g);
+    break;
+  case RD_EXPONENTIAL_INV:
+    for (int64_t i = 0; i < n; i++) o[i] = (float)-log1p(-(double)unit_f(g));
+    break;
+  case RD_GAMMA:
+    for (int64_t i = 0; i < n; i++) o[i] = gamma_f(g, shape);
+    break;
+  default:
+    for (int64_t i = 0; i < n; i++) o[i] = unit_f(g);
   }
   return RT_OK;
 }
