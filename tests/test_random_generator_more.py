@@ -368,3 +368,18 @@ def test_legacy_functions_let_nan_and_zero_through_as_numpy(body):
     namespace = {"np": np}
     exec(f"def f():\n    np.random.seed(3)\n    return {body}\n", namespace)
     np.testing.assert_array_equal(ruchey.njit(namespace["f"])(), namespace["f"]())
+
+
+@pytest.mark.parametrize("body", [
+    "np.random.choice(3, p=np.array([0.5, 0.5, np.nan]))", "np.random.choice(3, p=np.array([0.5, 0.6, 0.1]))",
+    "np.random.choice(3, 4, replace=False, p=np.array([0.5, 0.6, 0.1]))",
+])
+def test_legacy_choice_checks_the_weights_first_as_numpy(body):
+    # NaN weights refused (their sum is NaN), and the weights checked before the sample's size
+    namespace = {"np": np}
+    exec(f"def f():\n    return {body}\n", namespace)
+    with pytest.raises(ValueError) as theirs:
+        namespace["f"]()
+    with pytest.raises(ValueError) as mine:
+        ruchey.njit(namespace["f"])()
+    assert str(mine.value) == str(theirs.value)
