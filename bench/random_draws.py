@@ -8,8 +8,11 @@ its own loop in C), each written once as a small function, compiled by
 ruchey and by Numba. Every function seeds first, so each result is checked
 against NumPy's legacy stream from the same seed. Then the same for a
 numpy.random.Generator passed in (numpy.random.default_rng(1), made anew
-for each call): a loop of rng.normal() N times, and rng.standard_normal(N)
-as one call; checked against the Generator's own stream. Prints the median
+for each call): a loop of rng.normal() N times, rng.standard_normal(N) as
+one call, a loop of rng.beta(2.0, 3.0) N times (two gammas a draw),
+rng.standard_normal(N, dtype=float32) (the float32 ziggurat) and
+rng.choice(N, N // 2, replace=False) (a shuffled tail; Numba has no
+Generator.choice); checked against the Generator's own stream. Prints the median
 milliseconds per call (bench/timing.py's round robin).
 
 Target (issue 14): all at least as fast as Numba.
@@ -54,6 +57,25 @@ def numpy_generator_normal(rng, n):
     return rng.normal(size=n)
 
 
+def generator_beta_loop(rng, n):
+    out = np.empty(n)
+    for i in range(n):
+        out[i] = rng.beta(2.0, 3.0)
+    return out
+
+
+def numpy_generator_beta(rng, n):
+    return rng.beta(2.0, 3.0, n)
+
+
+def generator_normal_f32(rng, n):
+    return rng.standard_normal(n, dtype=np.float32)
+
+
+def generator_choice(rng, n):
+    return rng.choice(n, n // 2, replace=False)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--n", type=int, default=10**6)
@@ -73,10 +95,12 @@ def main():
         for name, call in calls.items():
             assert np.array_equal(call(), expected), name
         report(f.__name__, calls)
-    for f, plain in ((generator_normal_loop, numpy_generator_normal), (generator_normal_array, generator_normal_array)):
+    for f, plain in ((generator_normal_loop, numpy_generator_normal), (generator_normal_array, generator_normal_array),
+                     (generator_beta_loop, numpy_generator_beta), (generator_normal_f32, generator_normal_f32),
+                     (generator_choice, generator_choice)):
         fresh = lambda: np.random.default_rng(1)  # noqa: E731
         calls = {"numpy": lambda p=plain: p(fresh(), n), "ruchey": (lambda r=ruchey.njit(f): r(fresh(), n))}
-        if numba is not None:
+        if numba is not None and f is not generator_choice:  # Numba's Generator has no choice
             calls["numba"] = lambda nb=numba.njit(f): nb(fresh(), n)
         expected = plain(fresh(), n)
         for name, call in calls.items():

@@ -623,11 +623,15 @@ int32_t rt_objmode(void *block, const Type *in_t, void *in, const Type *out_t, v
 void rt_register_sets(void (*define)(const char *name, void *addr, void *ctx), void *ctx);  /* sets.c */
 /* random.c: numpy.random's and the random module's generators, one pair
  * per thread. A draw's distribution (RD_: a row's ival), its parameters in
- * p; the integer ones (poisson, binomial, geometric) write int64. */
+ * p; the integer ones (poisson, binomial, geometric, zipf, logseries,
+ * negative_binomial) write int64. From RD_F on, a Generator's only. */
 enum {
   RD_RANDOM, RD_UNIFORM, RD_NORMAL, RD_EXPONENTIAL, RD_GAMMA, RD_BETA, RD_CHISQUARE, RD_LOGNORMAL,
   RD_LAPLACE, RD_LOGISTIC, RD_GUMBEL, RD_PARETO, RD_RAYLEIGH, RD_WEIBULL, RD_TRIANGULAR, RD_VONMISES,
   RD_POISSON, RD_BINOMIAL, RD_GEOMETRIC,
+  RD_F, RD_STANDARD_T, RD_STANDARD_CAUCHY, RD_POWER, RD_WALD, RD_NONCENTRAL_CHISQUARE, RD_NONCENTRAL_F,
+  RD_ZIPF, RD_LOGSERIES, RD_NEGATIVE_BINOMIAL,
+  RD_EXPONENTIAL_INV,  /* standard_exponential(method='inv') */
   RD_PY_RANDOM, RD_PY_UNIFORM, RD_PY_GAUSS, RD_PY_EXPOVARIATE,  /* the random module's state from here */
 };
 enum { RI_NUMPY, RI_PY_RANDINT, RI_PY_RANDRANGE };  /* rt_random_ints' kinds of bounds */
@@ -641,21 +645,26 @@ int64_t rt_random_getrandbits(int64_t k);
 void rt_random_shuffle(char *data, int64_t n, int64_t stride, int64_t itemsize);
 void rt_random_permutation(int64_t *out, int64_t n);
 /* generator.c: a numpy.random.Generator's draws (bitgen: NumPy's bitgen_t):
- * random, uniform, normal, exponential, gamma, poisson, binomial (RD_), integers */
+ * the distributions (RD_; _f32: random and the standard ones in float32),
+ * integers, shuffle along an axis, choice */
 int32_t rt_generator_draw(void *bitgen, int32_t dist, const double *p, void *out, int64_t n);
 double rt_generator_normal(void *bitgen, double loc, double scale);
+int32_t rt_generator_draw_f32(void *bitgen, int32_t dist, const double *p, void *out, int64_t n);
 /* numpy.random.default_rng in compiled code: a PCG64 Generator of its own,
  * reference-counted (an argument's counts are no-ops) */
 int32_t rt_generator_new(int64_t seed, int32_t from_entropy, void **out);
-void rt_generator_shuffle(void *bitgen, char *data, int64_t n, int64_t stride, int64_t itemsize);
+int32_t rt_generator_shuffle(void *bitgen, char *data, int32_t ndim, const int64_t *shape, const int64_t *strides,
+                             int64_t axis, int64_t itemsize, int32_t drawn);
+int32_t rt_generator_choice(void *bitgen, int64_t pop, int32_t from_int, const double *p, int64_t np, double atol,
+                            int32_t replace, int32_t shuffle, int64_t *idx, int64_t n);
 void rt_generator_permutation(void *bitgen, int64_t *out, int64_t n);
 void rt_generator_retain(void *bitgen);
 void rt_generator_release(void *bitgen);
 bool rt_entropy(void *buf, size_t n);  /* random.c: the system's entropy */
 int32_t rt_generator_ints(void *bitgen, int64_t low, int64_t high, int32_t endpoint, int32_t bits, int32_t is_signed,
                           void *out, int64_t n);  /* bits 1: bool */
-int32_t rt_random_choice(int64_t pop, int32_t from_int, const double *p, int64_t np, int32_t replace, int64_t *idx,
-                         int64_t n);
+int32_t rt_random_choice(int64_t pop, int32_t from_int, const double *p, int64_t np, double atol, int32_t replace,
+                         int64_t *idx, int64_t n);
 RtError *rt_last_error(void);
 void rt_set_error(int status, const char *msg);
 /* The lowest address this thread's stack may grow to before a check

@@ -6,11 +6,15 @@
  * The draws here are NumPy's Generator's, so a stream from the same state
  * is NumPy's to the bit and the state moves on as NumPy's would: doubles
  * as the bit generator makes them, normals and exponentials by 256-layer
- * ziggurats (tables in ziggurat_tables.h), gamma by Marsaglia and Tsang
- * over those, Poisson and binomial by the legacy functions' samplers
- * (random_samplers.h), bounded ints by Lemire's multiply-and-reject,
- * shuffles by masked rejection. A Generator made in compiled code is
- * NumPy's PCG64 seeded through its SeedSequence (rtgen.h holds its block).
+ * ziggurats (tables in ziggurat_tables.h; float32's ziggurats of their
+ * own over 32-bit words), gamma by Marsaglia and Tsang over those, beta,
+ * von Mises, Poisson and binomial by the samplers the legacy functions
+ * share (random_samplers.h, the Generator's changes flagged), the rest
+ * over these as NumPy's distributions.c draws them, bounded ints by
+ * Lemire's multiply-and-reject, shuffles by masked rejection, choice's
+ * samples by Floyd's algorithm or a partial shuffle. A Generator made in
+ * compiled code is NumPy's PCG64 seeded through its SeedSequence (rtgen.h
+ * holds its block).
  */
 #include <math.h>
 #include <stdint.h>
@@ -91,6 +95,83 @@ static double zig_exponential(BitGen *g) {
   }
 }
 
+/* ---------------------------------------------------------------- float32: their own ziggurats */
+
+static const float NOR_R_F = 3.6541528853610087963519472518f, NOR_INV_R_F = 0.27366123732975827203338247596f;
+static const float EXP_R_F = 7.6971174701310497140446280481f;
+
+/* 24 bits of a 32-bit word. */
+static inline float unit_f(BitGen *g) { return (float)(u32(g) >> 8) * (1.0f / 16777216.0f); }
+
+static float zig_normal_f_rare(BitGen *g, int layer, uint32_t mag, float x);
+
+/* A normal from a 32-bit word: the layer's byte, the sign's bit, 23 bits
+ * across the layer; inside the layer's inner rectangle it is done, the
+ * path inlined as zig_normal's. */
+static inline __attribute__((always_inline)) float zig_normal_f(BitGen *g) {
+  uint32_t r = u32(g), mag = (r >> 9) & 0x7fffff;
+  int layer = (int)(r & 0xff);
+  float x = (float)mag * zig_nor_w_f[layer];
+  if ((r >> 8) & 1) x = -x;
+  if (mag < zig_nor_k_f[layer]) return x;
+  return zig_normal_f_rare(g, layer, mag, x);
+}
+
+/* The base layer's tail, or the wedge's test against exp in double (as
+ * NumPy's), a miss drawing a new word. */
+static __attribute__((noinline)) float zig_normal_f_rare(BitGen *g, int layer, uint32_t mag, float x) {
+  if (layer == 0) {
+    for (;;) {
+      float xx = -NOR_INV_R_F * log1pf(-unit_f(g)), yy = -log1pf(-unit_f(g));
+      if (yy + yy > xx * xx) return (mag >> 8) & 1 ? -(NOR_R_F + xx) : NOR_R_F + xx;
+    }
+  }
+  if ((zig_nor_f_f[layer - 1] - zig_nor_f_f[layer]) * unit_f(g) + zig_nor_f_f[layer] < exp(-0.5 * x * x)) return x;
+  return zig_normal_f(g);
+}
+
+/* An exponential from a 32-bit word: a bit dropped, a byte for the layer, 23 bits across. */
+static float zig_exponential_f(BitGen *g) {
+  for (;;) {
+    uint32_t r = u32(g) >> 1;
+    int layer = (int)(r & 0xff);
+    r >>= 8;
+    float x = (float)r * zig_exp_w_f[layer];
+    if (r < zig_exp_k_f[layer]) return x;
+    if (layer == 0) return EXP_R_F - log1pf(-unit_f(g));
+    if ((zig_exp_f_f[layer - 1] - zig_exp_f_f[layer]) * unit_f(g) + zig_exp_f_f[layer] < expf(-x)) return x;
+  }
+}
+
+/* standard_gamma's float32 draw: draw_gamma's methods, every step in float. */
+static float gamma_f(BitGen *g, float shape) {
+  if (shape == 1.0f) return zig_exponential_f(g);
+  if (shape == 0.0f) return 0.0f;
+  if (shape < 1.0f) {
+    for (;;) {
+      float u = unit_f(g), v = zig_exponential_f(g);
+      if (u <= 1.0f - shape) {
+        float x = powf(u, 1.0f / shape);
+        if (x <= v) return x;
+      } else {
+        float y = -logf((1.0f - u) / shape), x = powf(1.0f - shape + shape * y, 1.0f / shape);
+        if (x <= v + y) return x;
+      }
+    }
+  }
+  float b = shape - 1.0f / 3.0f, c = 1.0f / sqrtf(9.0f * b);
+  for (;;) {
+    float x, v;
+    do {
+      x = zig_normal_f(g);
+      v = 1.0f + c * x;
+    } while (v <= 0.0f);
+    v = v * v * v;
+    float u = unit_f(g);
+    if (u < 1.0f - 0.0331f * (x * x) * (x * x)) return b * v;
+    if (logf(u) < 0.5f * x * x + b * (1.0f - v + logf(v))) return b * v;
+  }
+}
 
 #define SAMPLER_SRC BitGen
 #define SAMPLER_UNIT(g) unit(g)
@@ -140,10 +221,94 @@ static int64_t gen_geometric(BitGen *g, double p) {
   return z >= 9.223372036854776e+18 ? INT64_MAX : (int64_t)z;
 }
 
+static double gen_chisquare(BitGen *g, double df) { return 2.0 * draw_gamma(g, df / 2.0); }
+
+/* Every draw below in its own statement: NumPy's order of draws (C
+ * leaves the order of a call's operands open). */
+static double gen_f(BitGen *g, double dfnum, double dfden) {
+  double num = gen_chisquare(g, dfnum) * dfden;
+  return num / (gen_chisquare(g, dfden) * dfnum);
+}
+
+static double gen_standard_t(BitGen *g, double df) {
+  double num = zig_normal(g), denom = draw_gamma(g, df / 2);
+  return sqrt(df / 2) * num / sqrt(denom);
+}
+
+static double gen_standard_cauchy(BitGen *g) {
+  double num = zig_normal(g);
+  return num / zig_normal(g);
+}
+
+/* Past one degree of freedom, a chi-square of one fewer plus a shifted
+ * normal squared; else a chi-square of a Poisson number more. */
+static double gen_noncentral_chisquare(BitGen *g, double df, double nonc) {
+  if (isnan(nonc)) return NAN;
+  if (nonc == 0) return gen_chisquare(g, df);
+  if (1 < df) {
+    double chi2 = gen_chisquare(g, df - 1), n = zig_normal(g) + sqrt(nonc);
+    return chi2 + n * n;
+  }
+  return gen_chisquare(g, df + (double)(2 * draw_poisson(g, nonc / 2.0)));
+}
+
+static double gen_noncentral_f(BitGen *g, double dfnum, double dfden, double nonc) {
+  double t = gen_noncentral_chisquare(g, dfnum, nonc) * dfden;
+  return t / (gen_chisquare(g, dfden) * dfnum);
+}
+
+/* Michael, Schucany and Haas's transformation of a normal: the root
+ * taken or its reflection, by a uniform. */
+static double gen_wald(BitGen *g, double mean, double scale) {
+  double y = zig_normal(g);
+  y = mean * y * y;
+  double d = 1 + sqrt(1 + 4 * scale / y), x = mean * (1 - 2 / d);
+  return unit(g) <= mean / (mean + x) ? x : mean * mean / x;
+}
+
+/* Rejection from a continuous Pareto envelope, the uniform drawn from
+ * (Umin, 1] so that no candidate passes int64 (above a = 1025, always 1). */
+static int64_t gen_zipf(BitGen *g, double a) {
+  if (a >= 1025) return 1;
+  double am1 = a - 1.0, b = pow(2.0, am1), umin = pow((double)INT64_MAX, -am1);
+  for (;;) {
+    double u01 = unit(g), u = u01 * umin + (1 - u01), v = unit(g), x = floor(pow(u, -1.0 / am1));
+    if (x > (double)INT64_MAX || x < 1.0) continue;
+    double t = pow(1.0 + 1.0 / x, am1);
+    if (v * x * (t - 1.0) / (b - 1.0) <= t / b) return (int64_t)x;
+  }
+}
+
+/* Kemp's second accelerated generator (LK). */
+static int64_t gen_logseries(BitGen *g, double p) {
+  double r = log1p(-p);
+  for (;;) {
+    double v = unit(g);
+    if (v >= p) return 1;
+    double q = -expm1(r * unit(g));
+    if (v <= q * q) {
+      int64_t k = (int64_t)floor(1 + log(v) / log(q));
+      if (k < 1 || v == 0.0) continue;
+      return k;
+    }
+    return v >= q ? 1 : 2;
+  }
+}
+
 /* One draw of the rarer distributions, as a double. */
 static double gen_other(BitGen *g, int32_t d, const double *p) {
   switch (d) {
-  case RD_CHISQUARE: return 2.0 * draw_gamma(g, p[0] / 2.0);
+  case RD_CHISQUARE: return gen_chisquare(g, p[0]);
+  case RD_BETA: return draw_beta(g, p[0], p[1], true);
+  case RD_VONMISES: return draw_vonmises(g, p[0], p[1], true);
+  case RD_F: return gen_f(g, p[0], p[1]);
+  case RD_STANDARD_T: return gen_standard_t(g, p[0]);
+  case RD_STANDARD_CAUCHY: return gen_standard_cauchy(g);
+  case RD_POWER: return pow(-expm1(-zig_exponential(g)), 1.0 / p[0]);
+  case RD_WALD: return gen_wald(g, p[0], p[1]);
+  case RD_NONCENTRAL_CHISQUARE: return gen_noncentral_chisquare(g, p[0], p[1]);
+  case RD_NONCENTRAL_F: return gen_noncentral_f(g, p[0], p[1], p[2]);
+  case RD_EXPONENTIAL_INV: return -log1p(-unit(g));
   case RD_LOGNORMAL: return exp(p[0] + p[1] * zig_normal(g));
   case RD_LAPLACE: return gen_laplace(g, p[0], p[1]);
   case RD_LOGISTIC: return gen_logistic(g, p[0], p[1]);
@@ -156,6 +321,19 @@ static double gen_other(BitGen *g, int32_t d, const double *p) {
   }
 }
 
+/* One draw of the rarer integer distributions. */
+static int64_t gen_other_int(BitGen *g, int32_t d, const double *p) {
+  switch (d) {
+  case RD_GEOMETRIC: return gen_geometric(g, p[0]);
+  case RD_ZIPF: return gen_zipf(g, p[0]);
+  case RD_LOGSERIES: return gen_logseries(g, p[0]);
+  default: {  /* RD_NEGATIVE_BINOMIAL: a Poisson of a gamma's lam */
+    double lam = (1 - p[1]) / p[1] * draw_gamma(g, p[0]);
+    return draw_poisson(g, lam);
+  }
+  }
+}
+
 /* ---------------------------------------------------------------- the draws */
 
 static int32_t value_error(const char *msg) {
@@ -163,9 +341,18 @@ static int32_t value_error(const char *msg) {
   return RT_ERR_VALUE;
 }
 
-/* A parameter that must not be negative: NumPy's Generator refuses -0.0
- * too (it tests the sign bit) and lets NaN through. */
-static bool negative(double x) { return !isnan(x) && signbit(x); }
+/* The largest lam NumPy's Poisson draws take (past it, its PTRS passes int64). */
+static double poisson_lam_max(void) { return (double)INT64_MAX - 10 * sqrt((double)INT64_MAX); }
+
+/* n > 0 and p in (0, 1], and the Poisson's lam the gamma may reach not past its bound. */
+static int32_t check_negative_binomial(double n, double p) {
+  if (isnan(n)) return value_error("n must not be NaN");
+  if (n <= 0) return value_error("n <= 0");
+  if (!(p > 0 && p <= 1)) return value_error("p <= 0, p > 1 or p contains NaNs");
+  if ((1 - p) / p * (n + 10 * sqrt(n)) > poisson_lam_max())
+    return value_error("n too large or p too small, see Generator.negative_binomial Notes");
+  return RT_OK;
+}
 
 static int32_t check_params(int32_t d, const double *p) {
   switch (d) {
@@ -177,24 +364,37 @@ static int32_t check_params(int32_t d, const double *p) {
     }
     return range < 0 ? value_error("high - low < 0") : RT_OK;
   }
-  case RD_NORMAL: return negative(p[1]) ? value_error("scale < 0") : RT_OK;
-  case RD_EXPONENTIAL: return negative(p[0]) ? value_error("scale < 0") : RT_OK;
-  case RD_GAMMA: return negative(p[0]) ? value_error("shape < 0") : negative(p[1]) ? value_error("scale < 0") : RT_OK;
+  case RD_NORMAL: return sampler_negative(p[1]) ? value_error("scale < 0") : RT_OK;
+  case RD_EXPONENTIAL: return sampler_negative(p[0]) ? value_error("scale < 0") : RT_OK;
+  case RD_GAMMA: return sampler_negative(p[0]) ? value_error("shape < 0") : sampler_negative(p[1]) ? value_error("scale < 0") : RT_OK;
   case RD_POISSON:
     if (!(p[0] >= 0)) return value_error("lam < 0 or lam is NaN");
-    return p[0] > (double)INT64_MAX - 10 * sqrt((double)INT64_MAX) ? value_error("lam value too large") : RT_OK;
+    return p[0] > poisson_lam_max() ? value_error("lam value too large") : RT_OK;
   case RD_BINOMIAL:
     return p[0] < 0 ? value_error("n < 0") : !(p[1] >= 0 && p[1] <= 1) ? value_error("p < 0, p > 1 or p is NaN") : RT_OK;
-  case RD_LAPLACE: case RD_LOGISTIC: case RD_GUMBEL: return negative(p[1]) ? value_error("scale < 0") : RT_OK;
-  case RD_RAYLEIGH: return negative(p[0]) ? value_error("scale < 0") : RT_OK;
-  case RD_LOGNORMAL: return negative(p[1]) ? value_error("sigma < 0") : RT_OK;
+  case RD_LAPLACE: case RD_LOGISTIC: case RD_GUMBEL: return sampler_negative(p[1]) ? value_error("scale < 0") : RT_OK;
+  case RD_RAYLEIGH: return sampler_negative(p[0]) ? value_error("scale < 0") : RT_OK;
+  case RD_LOGNORMAL: return sampler_negative(p[1]) ? value_error("sigma < 0") : RT_OK;
   case RD_CHISQUARE: return p[0] <= 0 ? value_error("df <= 0") : RT_OK;
   case RD_PARETO: return p[0] <= 0 ? value_error("a <= 0") : RT_OK;
-  case RD_WEIBULL: return negative(p[0]) ? value_error("a < 0") : RT_OK;
+  case RD_WEIBULL: return sampler_negative(p[0]) ? value_error("a < 0") : RT_OK;
   case RD_TRIANGULAR:
     return p[0] > p[1] ? value_error("left > mode") : p[1] > p[2] ? value_error("mode > right")
            : p[0] == p[2] ? value_error("left == right") : RT_OK;
   case RD_GEOMETRIC: return !(p[0] > 0 && p[0] <= 1) ? value_error("p <= 0, p > 1 or p contains NaNs") : RT_OK;
+  case RD_BETA: return p[0] <= 0 ? value_error("a <= 0") : p[1] <= 0 ? value_error("b <= 0") : RT_OK;
+  case RD_VONMISES: return sampler_negative(p[1]) ? value_error("kappa < 0") : RT_OK;
+  case RD_F: case RD_NONCENTRAL_F:
+    return p[0] <= 0 ? value_error("dfnum <= 0") : p[1] <= 0 ? value_error("dfden <= 0")
+           : d == RD_NONCENTRAL_F && sampler_negative(p[2]) ? value_error("nonc < 0") : RT_OK;
+  case RD_STANDARD_T: return p[0] <= 0 ? value_error("df <= 0") : RT_OK;
+  case RD_NONCENTRAL_CHISQUARE:
+    return p[0] <= 0 ? value_error("df <= 0") : sampler_negative(p[1]) ? value_error("nonc < 0") : RT_OK;
+  case RD_POWER: return p[0] <= 0 ? value_error("a <= 0") : RT_OK;
+  case RD_WALD: return p[0] <= 0 ? value_error("mean <= 0") : p[1] <= 0 ? value_error("scale <= 0") : RT_OK;
+  case RD_ZIPF: return !(p[0] > 1) ? value_error("a <= 1 or a is NaN") : RT_OK;
+  case RD_LOGSERIES: return !(p[0] >= 0 && p[0] < 1) ? value_error("p < 0, p >= 1 or p is NaN") : RT_OK;
+  case RD_NEGATIVE_BINOMIAL: return check_negative_binomial(p[0], p[1]);
   default: return RT_OK;
   }
 }
@@ -226,13 +426,39 @@ int32_t rt_generator_draw(void *bitgen, int32_t d, const double *p, void *out, i
     for (int64_t i = 0; i < n; i++) k[i] = draw_poisson(g, p[0]);
     break;
   case RD_BINOMIAL:
-    for (int64_t i = 0; i < n; i++) k[i] = draw_binomial(g, (int64_t)p[0], p[1]);
+    for (int64_t i = 0; i < n; i++) k[i] = draw_binomial(g, (int64_t)p[0], p[1], true);
     break;
-  case RD_GEOMETRIC:
-    for (int64_t i = 0; i < n; i++) k[i] = gen_geometric(g, p[0]);
+  case RD_GEOMETRIC: case RD_ZIPF: case RD_LOGSERIES: case RD_NEGATIVE_BINOMIAL:
+    for (int64_t i = 0; i < n; i++) k[i] = gen_other_int(g, d, p);
     break;
   default:
     for (int64_t i = 0; i < n; i++) o[i] = gen_other(g, d, p);
+  }
+  return RT_OK;
+}
+
+/* n float32 draws of random, standard_normal, standard_exponential (by
+ * the ziggurat or, RD_EXPONENTIAL_INV, by inversion) or standard_gamma
+ * (p[0]: its shape, made a float first as NumPy does) into out. */
+int32_t rt_generator_draw_f32(void *bitgen, int32_t d, const double *p, void *out, int64_t n) {
+  BitGen *g = bitgen;
+  float *o = out, shape = (float)p[0];
+  if (d == RD_GAMMA && sampler_negative(shape)) return value_error("shape < 0");
+  switch (d) {  /* a loop each: the normals' without a switch per element */
+  case RD_NORMAL:
+    for (int64_t i = 0; i < n; i++) o[i] = zig_normal_f(g);
+    break;
+  case RD_EXPONENTIAL:
+    for (int64_t i = 0; i < n; i++) o[i] = zig_exponential_f(g);
+    break;
+  case RD_EXPONENTIAL_INV:
+    for (int64_t i = 0; i < n; i++) o[i] = (float)-log1p(-(double)unit_f(g));
+    break;
+  case RD_GAMMA:
+    for (int64_t i = 0; i < n; i++) o[i] = gamma_f(g, shape);
+    break;
+  default:
+    for (int64_t i = 0; i < n; i++) o[i] = unit_f(g);
   }
   return RT_OK;
 }
@@ -346,23 +572,123 @@ static uint64_t interval(BitGen *g, uint64_t max) {
   return v;
 }
 
-/* The n items (itemsize bytes each, stride apart) shuffled by Fisher-Yates
- * from the last, as Generator.shuffle. */
-void rt_generator_shuffle(void *bitgen, char *data, int64_t n, int64_t stride, int64_t itemsize) {
-  char small[64], *tmp = itemsize <= 64 ? small : malloc((size_t)itemsize);
-  if (!tmp) abort();
-  for (int64_t i = n - 1; i >= 1; i--) {
-    char *a = data + i * stride, *b = data + (int64_t)interval(bitgen, (uint64_t)i) * stride;
+/* The sub-arrays at a and b (ndim dimensions of shape and strides) swapped, element by element. */
+static void swap_slices(char *a, char *b, int ndim, const int64_t *shape, const int64_t *strides, int64_t itemsize) {
+  if (ndim == 0) {
+    char tmp[16];  /* the widest item (complex128) */
     memcpy(tmp, a, (size_t)itemsize);
     memcpy(a, b, (size_t)itemsize);
     memcpy(b, tmp, (size_t)itemsize);
+    return;
   }
-  if (tmp != small) free(tmp);
+  for (int64_t k = 0; k < shape[0]; k++)
+    swap_slices(a + k * strides[0], b + k * strides[0], ndim - 1, shape + 1, strides + 1, itemsize);
+}
+
+/* x's sub-arrays along axis shuffled by Fisher-Yates from the last, as
+ * Generator.shuffle(x, axis): an empty x draws nothing, unless drawn
+ * (permutation's index array is drawn whatever the other dimensions). */
+int32_t rt_generator_shuffle(void *bitgen, char *data, int32_t ndim, const int64_t *shape, const int64_t *strides,
+                             int64_t axis, int64_t itemsize, int32_t drawn) {
+  if (axis < -ndim || axis >= ndim) {
+    rt_error_format(RT_ERR_VALUE, "axis %lld is out of bounds for array of dimension %lld", axis, ndim, 0, 0);
+    return RT_ERR_VALUE;
+  }
+  if (axis < 0) axis += ndim;
+  int64_t rest_shape[RC_MAX_NDIM], rest_strides[RC_MAX_NDIM], size = 1;
+  int rest = 0;
+  for (int d = 0; d < ndim; d++) {
+    size *= shape[d];
+    if (d == axis) continue;
+    rest_shape[rest] = shape[d];
+    rest_strides[rest++] = strides[d];
+  }
+  if (!size && !drawn) return RT_OK;
+  for (int64_t i = shape[axis] - 1; i >= 1; i--) {
+    int64_t j = (int64_t)interval(bitgen, (uint64_t)i);
+    if (j != i) swap_slices(data + i * strides[axis], data + j * strides[axis], rest, rest_shape, rest_strides, itemsize);
+  }
+  return RT_OK;
 }
 
 void rt_generator_permutation(void *bitgen, int64_t *out, int64_t n) {
   for (int64_t i = 0; i < n; i++) out[i] = i;
-  rt_generator_shuffle(bitgen, (char *)out, n, 8, 8);
+  int64_t stride = 8;
+  rt_generator_shuffle(bitgen, (char *)out, 1, &n, &stride, 0, 8, 0);
+}
+
+/* ---------------------------------------------------------------- choice */
+
+/* [first, n) of data shuffled from the last by Lemire's bounded ints: choice's shuffles. */
+static void shuffle_ints(BitGen *g, int64_t *data, int64_t n, int64_t first) {
+  for (int64_t i = n - 1; i >= first; i--) {
+    int64_t j = (int64_t)bounded_lemire(g, (uint64_t)i), t = data[j];
+    data[j] = data[i];
+    data[i] = t;
+  }
+}
+
+/* n distinct indices of [0, pop) by Floyd's algorithm (the ones taken in
+ * an open-addressed set of a power of two past 1.2 n slots), then
+ * shuffled: Generator.choice's way for a small sample. */
+static bool choose_floyd(BitGen *g, int64_t pop, int64_t *idx, int64_t n, bool shuffle) {
+  uint64_t mask = (uint64_t)(1.2 * (double)n), empty = UINT64_MAX;
+  for (int sh = 1; sh < 64; sh <<= 1) mask |= mask >> sh;
+  uint64_t *set = malloc((mask + 1) * sizeof *set);
+  if (!set) return false;
+  memset(set, 0xff, (mask + 1) * sizeof *set);
+  for (int64_t j = pop - n; j < pop; j++) {
+    uint64_t val = bounded_lemire(g, (uint64_t)j), loc = val & mask;
+    while (set[loc] != empty && set[loc] != val) loc = (loc + 1) & mask;
+    if (set[loc] == val) {  /* taken: j instead, which cannot be */
+      val = (uint64_t)j;
+      for (loc = val & mask; set[loc] != empty;) loc = (loc + 1) & mask;
+    }
+    set[loc] = val;
+    idx[j - pop + n] = (int64_t)val;
+  }
+  free(set);
+  if (shuffle) shuffle_ints(g, idx, n, 1);
+  return true;
+}
+
+/* n distinct indices of [0, pop) evenly: the tail of a partly shuffled
+ * arange where the sample is a large part of a large population, else Floyd's. */
+static bool choose_distinct(BitGen *g, int64_t pop, int64_t *idx, int64_t n, bool shuffle) {
+  if (!(pop > 10000 && n > pop / (shuffle ? 50 : 20))) return choose_floyd(g, pop, idx, n, shuffle);
+  int64_t *all = malloc((size_t)pop * sizeof *all);
+  if (!all) return false;
+  for (int64_t i = 0; i < pop; i++) all[i] = i;
+  shuffle_ints(g, all, pop, pop - n > 1 ? pop - n : 1);
+  memcpy(idx, all + pop - n, (size_t)n * sizeof *idx);
+  free(all);
+  return true;
+}
+
+/* Generator.choice's n indices into a population of pop (an int a, or
+ * an array's length), with or without replacement, by the weights p (np
+ * of them, summing to 1 within atol) or evenly (the sample shuffled or not). */
+int32_t rt_generator_choice(void *bitgen, int64_t pop, int32_t from_int, const double *p, int64_t np, double atol,
+                            int32_t replace, int32_t shuffle, int64_t *idx, int64_t n) {
+  static const WeightErrors errors = {
+      "a and p must have same size", "Probabilities contain NaN", "Probabilities are not non-negative",
+      "Probabilities do not sum to 1. See Notes section of docstring for more information."};
+  BitGen *g = bitgen;
+  if (from_int ? pop <= 0 && n : pop == 0 && n)
+    return value_error(from_int ? "a must be a positive integer unless no samples are taken"
+                                : "a cannot be empty unless no samples are taken");
+  int64_t positive = 0;
+  const char *bad = p ? weights_error(p, pop, np, atol, &errors, &positive) : NULL;
+  if (bad) return value_error(bad);
+  if (!replace && n > pop) return value_error("Cannot take a larger sample than population when replace is False");
+  if (p && !replace && positive < n) return value_error("Fewer non-zero entries in p than size");
+  bool ok;
+  if (p) ok = choose_weighted(g, p, pop, replace, idx, n);
+  else if (replace) return n ? rt_generator_ints(g, 0, pop, 0, 64, 1, idx, n) : RT_OK;
+  else ok = choose_distinct(g, pop, idx, n, shuffle);
+  if (ok) return RT_OK;
+  rt_set_error(RT_ERR_MEMORY, "out of memory");
+  return RT_ERR_MEMORY;
 }
 
 /* ---------------------------------------------------------------- a Generator made in compiled code */

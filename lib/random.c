@@ -184,23 +184,6 @@ static double legacy_exponential(MTState *s) { return -log(1.0 - next_double(s))
 #include "random_samplers.h"
 
 
-static double legacy_beta(MTState *s, double a, double b) {
-  if (a > 1.0 || b > 1.0) {
-    double ga = draw_gamma(s, a), gb = draw_gamma(s, b);
-    return ga / (ga + gb);
-  }
-  for (;;) {  /* Johnk's algorithm; in logarithms where the powers underflow */
-    double u = next_double(s), v = next_double(s), x = pow(u, 1.0 / a), y = pow(v, 1.0 / b), sum = x + y;
-    if (sum > 1.0 || !(u + v > 0.0)) continue;
-    if (sum > 0) return x / sum;
-    double lx = log(u) / a, ly = log(v) / b, lm = lx > ly ? lx : ly;
-    lx -= lm;
-    ly -= lm;
-    return exp(lx - log(exp(lx) + exp(ly)));
-  }
-}
-
-
 static int64_t legacy_geometric(MTState *s, double p) {
   if (p >= 0.333333333333333333333333) {  /* search the cumulative probabilities */
     double sum = p, prod = p, q = 1.0 - p, u = next_double(s);
@@ -213,30 +196,6 @@ static int64_t legacy_geometric(MTState *s, double p) {
     return x;
   }
   return (int64_t)ceil(log(1.0 - next_double(s)) / log(1.0 - p));
-}
-
-/* Best and Fisher's rejection from a wrapped Cauchy envelope. */
-static double legacy_vonmises(MTState *s, double mu, double kappa) {
-  if (kappa < 1e-8) return M_PI * (2 * next_double(s) - 1);
-  double sc;
-  if (kappa < 1e-5) {
-    sc = 1.0 / kappa + kappa;
-  } else {
-    double r = 1 + sqrt(1 + 4 * kappa * kappa), rho = (r - sqrt(2 * r)) / (2 * kappa);
-    sc = (1 + rho * rho) / (2 * rho);
-  }
-  double w;
-  for (;;) {
-    double z = cos(M_PI * next_double(s));
-    w = (1 + sc * z) / (sc + z);
-    double y = kappa * (sc - w), v = next_double(s);
-    if (y * (2 - y) - v >= 0 || log(y / v) + 1 - y >= 0) break;
-  }
-  double result = acos(w);
-  if (next_double(s) < 0.5) result = -result;
-  result += mu;
-  double mod = fmod(fabs(result) + M_PI, 2 * M_PI) - M_PI;
-  return result < 0 ? -mod : mod;
 }
 
 static double legacy_triangular(MTState *s, double left, double mode, double right) {
@@ -279,7 +238,7 @@ static double draw(MTState *s, int32_t d, const double *p) {
   case RD_EXPONENTIAL: return p[0] * legacy_exponential(s);
   case RD_PY_EXPOVARIATE: return -log(1.0 - next_double(s)) / p[0];
   case RD_GAMMA: return p[1] * draw_gamma(s, p[0]);
-  case RD_BETA: return legacy_beta(s, p[0], p[1]);
+  case RD_BETA: return draw_beta(s, p[0], p[1], false);
   case RD_CHISQUARE: return 2.0 * draw_gamma(s, p[0] / 2.0);
   case RD_LOGNORMAL: return exp(p[0] + p[1] * legacy_gauss(s));
   case RD_LAPLACE: return draw_laplace(s, p[0], p[1]);
@@ -292,7 +251,7 @@ static double draw(MTState *s, int32_t d, const double *p) {
   case RD_RAYLEIGH: return p[0] * sqrt(-2.0 * log1p(-next_double(s)));
   case RD_WEIBULL: return p[0] == 0.0 ? 0.0 : pow(legacy_exponential(s), 1.0 / p[0]);
   case RD_TRIANGULAR: return legacy_triangular(s, p[0], p[1], p[2]);
-  case RD_VONMISES: return legacy_vonmises(s, p[0], p[1]);
+  case RD_VONMISES: return draw_vonmises(s, p[0], p[1], false);
   default: return 0.0;
   }
 }
@@ -300,7 +259,7 @@ static double draw(MTState *s, int32_t d, const double *p) {
 static int64_t draw_int(MTState *s, int32_t d, const double *p) {
   switch (d) {
   case RD_POISSON: return draw_poisson(s, p[0]);
-  case RD_BINOMIAL: return draw_binomial(s, (int64_t)p[0], p[1]);
+  case RD_BINOMIAL: return draw_binomial(s, (int64_t)p[0], p[1], false);
   case RD_GEOMETRIC: return legacy_geometric(s, p[0]);
   default: return 0;
   }
@@ -314,23 +273,23 @@ static int32_t value_error(const char *msg) {
 }
 
 /* NumPy's checks of the parameters, with its messages; NaN passes where
- * NumPy lets it. */
+ * NumPy lets it, and -0.0 is negative where NumPy tests the sign bit. */
 static int32_t check_params(int32_t d, const double *p) {
   switch (d) {
   case RD_NORMAL: case RD_LAPLACE: case RD_LOGISTIC: case RD_GUMBEL:
-    return p[1] < 0 ? value_error("scale < 0") : RT_OK;
-  case RD_EXPONENTIAL: case RD_RAYLEIGH: return p[0] < 0 ? value_error("scale < 0") : RT_OK;
+    return sampler_negative(p[1]) ? value_error("scale < 0") : RT_OK;
+  case RD_EXPONENTIAL: case RD_RAYLEIGH: return sampler_negative(p[0]) ? value_error("scale < 0") : RT_OK;
   case RD_GAMMA:
-    return p[0] < 0 ? value_error("shape < 0") : p[1] < 0 ? value_error("scale < 0") : RT_OK;
+    return sampler_negative(p[0]) ? value_error("shape < 0") : sampler_negative(p[1]) ? value_error("scale < 0") : RT_OK;
   case RD_BETA: return p[0] <= 0 ? value_error("a <= 0") : p[1] <= 0 ? value_error("b <= 0") : RT_OK;
   case RD_CHISQUARE: return p[0] <= 0 ? value_error("df <= 0") : RT_OK;
-  case RD_LOGNORMAL: return p[1] < 0 ? value_error("sigma < 0") : RT_OK;
+  case RD_LOGNORMAL: return sampler_negative(p[1]) ? value_error("sigma < 0") : RT_OK;
   case RD_PARETO: return p[0] <= 0 ? value_error("a <= 0") : RT_OK;
-  case RD_WEIBULL: return p[0] < 0 ? value_error("a < 0") : RT_OK;
+  case RD_WEIBULL: return sampler_negative(p[0]) ? value_error("a < 0") : RT_OK;
   case RD_TRIANGULAR:
     return p[0] > p[1] ? value_error("left > mode") : p[1] > p[2] ? value_error("mode > right")
            : p[0] == p[2] ? value_error("left == right") : RT_OK;
-  case RD_VONMISES: return p[1] < 0 ? value_error("kappa < 0") : RT_OK;
+  case RD_VONMISES: return sampler_negative(p[1]) ? value_error("kappa < 0") : RT_OK;
   case RD_POISSON:
     if (!(p[0] >= 0)) return value_error("lam < 0 or lam is NaN");
     return p[0] > (double)INT64_MAX - 10 * sqrt((double)INT64_MAX) ? value_error("lam value too large") : RT_OK;
@@ -465,71 +424,21 @@ void rt_random_permutation(int64_t *out, int64_t n) {
   rt_random_shuffle((char *)out, n, 8, 8);
 }
 
-/* The first index whose cumulative weight passes u (searchsorted, side right). */
-static int64_t search_right(const double *cdf, int64_t n, double u) {
-  int64_t lo = 0, hi = n;
-  while (lo < hi) {
-    int64_t mid = lo + (hi - lo) / 2;
-    if (cdf[mid] <= u) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
-
-/* The normalised cumulative sums of the weights p, ignoring those marked taken. */
-static void cumulative(double *cdf, const double *p, const bool *taken, int64_t n) {
-  double sum = 0;
-  for (int64_t i = 0; i < n; i++) cdf[i] = sum += taken && taken[i] ? 0.0 : p[i];
-  for (int64_t i = 0; i < n; i++) cdf[i] /= cdf[n - 1];
-}
-
-static int32_t check_weights(const double *p, int64_t pop, int64_t np, bool replace, int64_t n) {
-  if (np != pop) return value_error("'a' and 'p' must have same size");
-  double sum = 0, c = 0;  /* Kahan's sum, as NumPy checks it */
-  int64_t positive = 0;
-  for (int64_t i = 0; i < pop; i++) {
-    if (p[i] < 0) return value_error("probabilities are not non-negative");
-    positive += p[i] > 0;
-    double y = p[i] - c, t = sum + y;
-    c = (t - sum) - y;
-    sum = t;
-  }
-  if (fabs(sum - 1.0) > sqrt(2.220446049250313e-16)) return value_error("probabilities do not sum to 1");
-  if (!replace && positive < n) return value_error("Fewer non-zero entries in p than size");
-  return RT_OK;
-}
-
-/* Without replacement, by weights: as NumPy, rounds of uniforms over the
- * weights left, each new index kept once in order of first drawing. */
-static void choose_weighted_unique(MTState *s, const double *p, int64_t pop, int64_t *idx, int64_t n, double *cdf,
-                                   bool *taken) {
-  int64_t found = 0;
-  while (found < n) {
-    int64_t want = n - found, start = found;
-    double *u = cdf + pop;
-    for (int64_t i = 0; i < want; i++) u[i] = next_double(s);
-    cumulative(cdf, p, taken, pop);
-    for (int64_t i = 0; i < want; i++) {
-      int64_t k = search_right(cdf, pop, u[i]);
-      bool seen = false;
-      for (int64_t j = start; j < found && !seen; j++) seen = idx[j] == k;
-      if (!seen) idx[found++] = k;
-    }
-    for (int64_t j = start; j < found; j++) taken[idx[j]] = true;
-  }
-}
-
 /* numpy.random.choice's indices into a population of pop (an int a, or
  * an array's length): n of them, with or without replacement, by the
- * weights p (np of them) or evenly. */
-int32_t rt_random_choice(int64_t pop, int32_t from_int, const double *p, int64_t np, int32_t replace, int64_t *idx,
-                         int64_t n) {
+ * weights p (np of them, summing to 1 within atol) or evenly. */
+int32_t rt_random_choice(int64_t pop, int32_t from_int, const double *p, int64_t np, double atol, int32_t replace,
+                         int64_t *idx, int64_t n) {
+  static const WeightErrors errors = {"'a' and 'p' must have same size", "probabilities contain NaN",
+                                      "probabilities are not non-negative", "probabilities do not sum to 1"};
   if (pop <= 0 && n)
     return value_error(from_int ? "a must be greater than 0 unless no samples are taken"
                                 : "'a' cannot be empty unless no samples are taken");
+  int64_t positive = 0;
+  const char *bad = p ? weights_error(p, pop, np, atol, &errors, &positive) : NULL;
+  if (bad) return value_error(bad);
   if (!replace && n > pop) return value_error("Cannot take a larger sample than population when 'replace=False'");
-  int32_t st = p ? check_weights(p, pop, np, replace, n) : RT_OK;
-  if (st) return st;
+  if (p && !replace && positive < n) return value_error("Fewer non-zero entries in p than size");
   MTState *s = state_of(STATE_NUMPY);
   if (!p && replace) {
     for (int64_t i = 0; i < n; i++) idx[i] = (int64_t)bounded_masked(s, (uint64_t)pop - 1);
@@ -543,22 +452,7 @@ int32_t rt_random_choice(int64_t pop, int32_t from_int, const double *p, int64_t
     free(perm);
     return RT_OK;
   }
-  double *cdf = malloc((size_t)(pop + (replace ? 0 : n) + 1) * sizeof *cdf);
-  bool *taken = replace ? NULL : calloc((size_t)pop + 1, 1);
-  if (!cdf || (!replace && !taken)) {
-    free(cdf);
-    free(taken);
-    return value_error("out of memory");
-  }
-  if (replace) {
-    cumulative(cdf, p, NULL, pop);
-    for (int64_t i = 0; i < n; i++) idx[i] = search_right(cdf, pop, next_double(s));
-  } else {
-    choose_weighted_unique(s, p, pop, idx, n, cdf, taken);
-  }
-  free(cdf);
-  free(taken);
-  return RT_OK;
+  return choose_weighted(s, p, pop, replace, idx, n) ? RT_OK : value_error("out of memory");
 }
 
 void rt_register_random(void (*define)(const char *name, void *addr, void *ctx), void *ctx) {
@@ -572,6 +466,8 @@ void rt_register_random(void (*define)(const char *name, void *addr, void *ctx),
   define("rt_random_permutation", (void *)rt_random_permutation, ctx);
   define("rt_random_choice", (void *)rt_random_choice, ctx);
   define("rt_generator_draw", (void *)rt_generator_draw, ctx);
+  define("rt_generator_draw_f32", (void *)rt_generator_draw_f32, ctx);
+  define("rt_generator_choice", (void *)rt_generator_choice, ctx);
   define("rt_generator_ints", (void *)rt_generator_ints, ctx);
   define("rt_generator_normal", (void *)rt_generator_normal, ctx);
   define("rt_generator_new", (void *)rt_generator_new, ctx);

@@ -1,10 +1,12 @@
-/* random_samplers.h — NumPy's gamma, Poisson and binomial samplers,
- * shared by numpy.random's legacy functions (lib/random.c, over its
- * Mersenne Twister) and a Generator's methods (lib/generator.c, over its
- * bit generator), which draw them alike from their own uniforms, normals
- * and exponentials. The includer defines SAMPLER_SRC, the type of its
- * source, and SAMPLER_UNIT(s) (a double of [0, 1)), SAMPLER_NORMAL(s)
- * and SAMPLER_EXPONENTIAL(s) (standard draws) from it.
+/* random_samplers.h — NumPy's gamma, beta, von Mises, Poisson and
+ * binomial samplers, shared by numpy.random's legacy functions
+ * (lib/random.c, over its Mersenne Twister) and a Generator's methods
+ * (lib/generator.c, over its bit generator), which draw them alike from
+ * their own uniforms, normals and exponentials (where the Generator's
+ * algorithm was changed from the legacy one, a flag says which). The
+ * includer defines SAMPLER_SRC, the type of its source, and
+ * SAMPLER_UNIT(s) (a double of [0, 1)), SAMPLER_NORMAL(s) and
+ * SAMPLER_EXPONENTIAL(s) (standard draws) from it.
  */
 #ifndef SAMPLER_SRC
 #error "define SAMPLER_SRC, SAMPLER_UNIT, SAMPLER_NORMAL and SAMPLER_EXPONENTIAL before including random_samplers.h"
@@ -39,6 +41,73 @@ static double draw_gamma(SAMPLER_SRC *s, double shape) {
     if (u < 1.0 - 0.0331 * (x * x) * (x * x)) return b * v;
     if (log(u) < 0.5 * x * x + b * (1.0 - v + log(v))) return b * v;
   }
+}
+
+static const double SAMPLER_PI = 3.14159265358979323846;
+
+/* A parameter NumPy holds non-negative: it tests the sign bit, so -0.0
+ * is refused too, and lets NaN through. */
+static inline bool sampler_negative(double x) { return !isnan(x) && signbit(x); }
+
+/* x / (x + y) from x's and y's logarithms, where the powers underflowed:
+ * the legacy way (shifted by the larger) or the Generator's (by log1p). */
+static double beta_from_logs(double lx, double ly, bool generator) {
+  if (generator) {
+    double delta = lx - ly;
+    return delta > 0 ? exp(-log1p(exp(-delta))) : exp(delta - log1p(exp(delta)));
+  }
+  double lm = lx > ly ? lx : ly;
+  lx -= lm;
+  ly -= lm;
+  return exp(lx - log(exp(lx) + exp(ly)));
+}
+
+/* Johnk's algorithm while a and b are at most 1, else two gammas. The
+ * Generator's takes a single uniform for a and b both below 3e-103 (the
+ * draw is then 0 or 1) and falls to logarithms when either power is 0;
+ * the legacy one when their sum is. */
+static double draw_beta(SAMPLER_SRC *s, double a, double b, bool generator) {
+  if (a > 1.0 || b > 1.0) {
+    double ga = draw_gamma(s, a), gb = draw_gamma(s, b);
+    return ga / (ga + gb);
+  }
+  if (generator && a < 3e-103 && b < 3e-103) return (a + b) * SAMPLER_UNIT(s) < a;
+  for (;;) {
+    double u = SAMPLER_UNIT(s), v = SAMPLER_UNIT(s), x = pow(u, 1.0 / a), y = pow(v, 1.0 / b), sum = x + y;
+    if (sum > 1.0 || !(u + v > 0.0)) continue;
+    if (generator ? x > 0 && y > 0 : sum > 0) return x / sum;
+    return beta_from_logs(log(u) / a, log(v) / b, generator);
+  }
+}
+
+/* Best and Fisher's rejection from a wrapped Cauchy envelope; uniform
+ * below kappa 1e-8. The Generator's wraps a normal past kappa 1e6. */
+static double draw_vonmises(SAMPLER_SRC *s, double mu, double kappa, bool generator) {
+  if (isnan(kappa)) return NAN;
+  if (kappa < 1e-8) return SAMPLER_PI * (2 * SAMPLER_UNIT(s) - 1);
+  double sc;
+  if (kappa < 1e-5) {
+    sc = 1.0 / kappa + kappa;
+  } else if (kappa <= 1e6 || !generator) {
+    double r = 1 + sqrt(1 + 4 * kappa * kappa), rho = (r - sqrt(2 * r)) / (2 * kappa);
+    sc = (1 + rho * rho) / (2 * rho);
+  } else {
+    double x = mu + sqrt(1.0 / kappa) * SAMPLER_NORMAL(s);
+    if (x < -SAMPLER_PI) x += 2 * SAMPLER_PI;
+    return x > SAMPLER_PI ? x - 2 * SAMPLER_PI : x;
+  }
+  double w;
+  for (;;) {
+    double z = cos(SAMPLER_PI * SAMPLER_UNIT(s));
+    w = (1 + sc * z) / (sc + z);
+    double y = kappa * (sc - w), v = SAMPLER_UNIT(s);
+    if (y * (2 - y) - v >= 0 || log(y / v) + 1 - y >= 0) break;
+  }
+  double result = acos(w);
+  if (SAMPLER_UNIT(s) < 0.5) result = -result;
+  result += mu;
+  double mod = fmod(fabs(result) + SAMPLER_PI, 2 * SAMPLER_PI) - SAMPLER_PI;
+  return result < 0 ? -mod : mod;
 }
 
 /* log(gamma(x)) by Stirling's series (shifted up to 7 first), the
@@ -81,9 +150,11 @@ static int64_t draw_poisson(SAMPLER_SRC *s, double lam) {
   }
 }
 
-/* Inversion from zero, restarted past a bound where the tail is negligible. */
-static int64_t binomial_inversion(SAMPLER_SRC *s, int64_t n, double p) {
-  double q = 1.0 - p, qn = exp((double)n * log(q)), np = (double)n * p;
+/* Inversion from zero, restarted past a bound where the tail is negligible.
+ * The Generator's q**n from log1p(-p) (exact for a tiny p), the legacy
+ * one's from log(1 - p). */
+static int64_t binomial_inversion(SAMPLER_SRC *s, int64_t n, double p, bool generator) {
+  double q = 1.0 - p, qn = exp((double)n * (generator ? log1p(-p) : log(q))), np = (double)n * p;
   double bound = fmin((double)n, np + 10.0 * sqrt(np * q + 1));
   int64_t x = 0;
   double px = qn, u = SAMPLER_UNIT(s);
@@ -154,10 +225,91 @@ static int64_t binomial_btpe(SAMPLER_SRC *s, int64_t n, double p) {
   }
 }
 
-static int64_t draw_binomial(SAMPLER_SRC *s, int64_t n, double p) {
+static int64_t draw_binomial(SAMPLER_SRC *s, int64_t n, double p, bool generator) {
   if (n == 0 || p == 0.0) return 0;
   bool flip = p > 0.5;
   double r = flip ? 1.0 - p : p;
-  int64_t x = r * (double)n <= 30.0 ? binomial_inversion(s, n, r) : binomial_btpe(s, n, r);
+  int64_t x = r * (double)n <= 30.0 ? binomial_inversion(s, n, r, generator) : binomial_btpe(s, n, r);
   return flip ? n - x : x;
+}
+
+/* ---------------------------------------------------------------- choice by weights */
+
+/* The first index whose cumulative weight passes u (searchsorted, side right). */
+static int64_t search_right(const double *cdf, int64_t n, double u) {
+  int64_t lo = 0, hi = n;
+  while (lo < hi) {
+    int64_t mid = lo + (hi - lo) / 2;
+    if (cdf[mid] <= u) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/* The normalised cumulative sums of the weights p, ignoring those marked taken. */
+static void cumulative(double *cdf, const double *p, const bool *taken, int64_t n) {
+  double sum = 0;
+  for (int64_t i = 0; i < n; i++) cdf[i] = sum += taken && taken[i] ? 0.0 : p[i];
+  for (int64_t i = 0; i < n; i++) cdf[i] /= cdf[n - 1];
+}
+
+/* choice's messages for bad weights: the legacy function's and the Generator's differ. */
+typedef struct WeightErrors {
+  const char *size, *nan, *negative, *sum;
+} WeightErrors;
+
+/* What is wrong with the weights p as NumPy checks them (NULL: nothing),
+ * their Kahan sum within atol of 1 among it; *positive: how many are above 0. */
+static const char *weights_error(const double *p, int64_t pop, int64_t np, double atol, const WeightErrors *e,
+                                 int64_t *positive) {
+  if (np != pop) return e->size;
+  double sum = pop ? p[0] : 0.0, c = 0;
+  bool negative = false;
+  for (int64_t i = 0; i < pop; i++) {
+    if (i) {
+      double y = p[i] - c, t = sum + y;
+      c = (t - sum) - y;
+      sum = t;
+    }
+    negative |= p[i] < 0;
+    *positive += p[i] > 0;
+  }
+  return isnan(sum) ? e->nan : negative ? e->negative : fabs(sum - 1.0) > atol ? e->sum : NULL;
+}
+
+/* Without replacement, as NumPy: rounds of uniforms over the weights
+ * left, each new index kept once in order of first drawing. */
+static void choose_weighted_unique(SAMPLER_SRC *s, const double *p, int64_t pop, int64_t *idx, int64_t n,
+                                   double *cdf, bool *taken) {
+  int64_t found = 0;
+  while (found < n) {
+    int64_t want = n - found, start = found;
+    double *u = cdf + pop;
+    for (int64_t i = 0; i < want; i++) u[i] = SAMPLER_UNIT(s);
+    cumulative(cdf, p, taken, pop);
+    for (int64_t i = 0; i < want; i++) {
+      int64_t k = search_right(cdf, pop, u[i]);
+      bool seen = false;
+      for (int64_t j = start; j < found && !seen; j++) seen = idx[j] == k;
+      if (!seen) idx[found++] = k;
+    }
+    for (int64_t j = start; j < found; j++) taken[idx[j]] = true;
+  }
+}
+
+/* n indices of [0, pop) by the weights p (checked), with or without
+ * replacement; false where there is no memory. */
+static bool choose_weighted(SAMPLER_SRC *s, const double *p, int64_t pop, bool replace, int64_t *idx, int64_t n) {
+  double *cdf = malloc((size_t)(pop + (replace ? 0 : n) + 1) * sizeof *cdf);
+  bool *taken = replace ? NULL : calloc((size_t)pop + 1, 1);
+  bool ok = cdf && (replace || taken);
+  if (ok && replace) {
+    cumulative(cdf, p, NULL, pop);
+    for (int64_t i = 0; i < n; i++) idx[i] = search_right(cdf, pop, SAMPLER_UNIT(s));
+  } else if (ok) {
+    choose_weighted_unique(s, p, pop, idx, n, cdf, taken);
+  }
+  free(cdf);
+  free(taken);
+  return ok;
 }

@@ -50,11 +50,25 @@ static const Draw draws[] = {
   /* 23 */ D(RD_PY_UNIFORM, 2, {"a", "b"}, {REQ, REQ}),
   /* 24 */ D(RD_PY_GAUSS, 2, {"mu", "sigma"}, {0.0, 1.0}),
   /* 25 */ D(RD_PY_EXPOVARIATE, 1, {"lambd"}, {1.0}),
+  /* a Generator's only */
+  /* 26 */ D(RD_F, 2, {"dfnum", "dfden", "size"}, {REQ, REQ}),
+  /* 27 */ D(RD_STANDARD_T, 1, {"df", "size"}, {REQ}),
+  /* 28 */ D(RD_STANDARD_CAUCHY, 0, {"size"}, {0}),
+  /* 29 */ D(RD_POWER, 1, {"a", "size"}, {REQ}),
+  /* 30 */ D(RD_WALD, 2, {"mean", "scale", "size"}, {REQ, REQ}),
+  /* 31 */ D(RD_NONCENTRAL_CHISQUARE, 2, {"df", "nonc", "size"}, {REQ, REQ}),
+  /* 32 */ D(RD_NONCENTRAL_F, 3, {"dfnum", "dfden", "nonc", "size"}, {REQ, REQ, REQ}),
+  /* 33 */ D(RD_ZIPF, 1, {"a", "size"}, {REQ}),
+  /* 34 */ D(RD_LOGSERIES, 1, {"p", "size"}, {REQ}),
+  /* 35 */ D(RD_NEGATIVE_BINOMIAL, 2, {"n", "p", "size"}, {REQ, REQ}),
 #undef D
 };
 
 static const Draw *draw_of(const Node *n) { return &draws[n->bi->ival]; }
-static bool is_int_dist(int d) { return d == RD_POISSON || d == RD_BINOMIAL || d == RD_GEOMETRIC; }
+static bool is_int_dist(int d) {
+  return d == RD_POISSON || d == RD_BINOMIAL || d == RD_GEOMETRIC || d == RD_ZIPF || d == RD_LOGSERIES ||
+         d == RD_NEGATIVE_BINOMIAL;
+}
 static bool takes_size(const Draw *d) { return d->names[d->nparams] != NULL; }
 static bool is_none(const Node *x) { return !x || x->ty->kind == TY_NONE; }
 
@@ -148,6 +162,15 @@ static LLVMValueRef fill_draws(Lower *l, LLVMValueRef data, LLVMValueRef count, 
   return call_draw(l, f->dist, f->params, data, count);
 }
 
+/* NumPy's check of a scale inline: its sign bit, so -0.0 is refused too,
+ * and NaN let through. */
+static void raise_if_negative_scale(Lower *l, LLVMValueRef scale) {
+  LLVMValueRef bits = LLVMBuildBitCast(l->b, scale, l->mod->i64, "");
+  LLVMValueRef neg = LLVMBuildAnd(l->b, LLVMBuildICmp(l->b, LLVMIntSLT, bits, const_i64(l, 0), ""),
+                                  fcmp(l, LLVMRealORD, scale, scale), "");
+  lo_raise_if(l, neg, RT_ERR_VALUE, "scale < 0");
+}
+
 /* One double, on the paths a loop takes once per element: no memory in
  * between, and normal's check of its scale inline. */
 static LLVMValueRef fast_scalar(Lower *l, int dist, LLVMValueRef *v) {
@@ -155,7 +178,7 @@ static LLVMValueRef fast_scalar(Lower *l, int dist, LLVMValueRef *v) {
     LLVMValueRef which = const_i32(l, dist == RD_PY_RANDOM);
     return lo_call_fn(l, "rt_random_double", l->mod->f64, &l->mod->i32, &which, 1);
   }
-  lo_raise_if(l, fcmp(l, LLVMRealOLT, v[1], LLVMConstReal(l->mod->f64, 0.0)), RT_ERR_VALUE, "scale < 0");
+  raise_if_negative_scale(l, v[1]);
   LLVMTypeRef p[2] = {l->mod->f64, l->mod->f64};
   return lo_call_fn(l, "rt_random_gauss", l->mod->f64, p, v, 2);
 }
@@ -296,28 +319,47 @@ static LLVMValueRef lo_getrandbits(Lower *l, Node *n) {
  * its bit generator. */
 static int first_arg(const Node *n) { return n->bi->kind == BK_METHOD; }
 
+/* axis= of a Generator's shuffle and permutation (after x): an int. */
+static bool check_axis(Infer *in, Node *n) {
+  Node *axis = np_arg(in, n, 2, "axis");
+  if (axis && !ty_is_int(axis->ty))
+    return ty_error(in, axis, "%s(): axis must be an int, got %s", n->bi->name, axis->ty->name) != NULL;
+  return !ty_failed(in);
+}
+
 static const Type *ty_shuffle(Infer *in, Node *n, const Type **args) {
   int i = first_arg(n);
   const Type *t = args[i];
   Node *x = n->list.items[i];
   if (t->kind != TY_ARRAY || t->ndim == 0)
     return ty_error(in, x, "%s(): x must be an array of at least one dimension, got %s", n->bi->name, t->name);
-  if (t->ndim > 1 && t->layout != 'C')
+  if (!i && t->ndim > 1 && t->layout != 'C')
     return ty_error(in, x, "%s(): arrays of more than one dimension must be C-contiguous here", n->bi->name);
   if (t->readonly) return ty_error(in, x, "%s(): the array is read-only", n->bi->name);
-  return TYS(TY_NONE);
+  return i && !check_axis(in, n) ? NULL : TYS(TY_NONE);
 }
 
-/* The array's rows shuffled in place: items of a row's bytes, a stride
- * apart; by a Generator's bit generator (bitgen), or numpy.random's state. */
-static void shuffle_rows(Lower *l, const Type *t, LLVMValueRef a, LLVMValueRef bitgen) {
+/* numpy.random.shuffle: the array's rows shuffled in place (items of a
+ * row's bytes, a stride apart) from numpy.random's state. */
+static void shuffle_rows(Lower *l, const Type *t, LLVMValueRef a) {
   LLVMValueRef row = const_i64(l, ty_bits(t->elem) / 8);
   for (int d = 1; d < t->ndim; d++) row = LLVMBuildMul(l->b, row, lo_arr_shape(l, a, d), "");
   LLVMValueRef stride = t->ndim > 1 ? row : lo_arr_stride(l, t, a, 0);
-  LLVMTypeRef p[5] = {l->mod->ptr, l->mod->ptr, l->mod->i64, l->mod->i64, l->mod->i64};
-  LLVMValueRef args[5] = {bitgen, LLVMBuildExtractValue(l->b, a, 2, ""), lo_arr_shape(l, a, 0), stride, row};
-  if (bitgen) lo_call_fn(l, "rt_generator_shuffle", void_type(l), p, args, 5);
-  else lo_call_fn(l, "rt_random_shuffle", void_type(l), p + 1, args + 1, 4);
+  LLVMTypeRef p[4] = {l->mod->ptr, l->mod->i64, l->mod->i64, l->mod->i64};
+  LLVMValueRef args[4] = {LLVMBuildExtractValue(l->b, a, 2, ""), lo_arr_shape(l, a, 0), stride, row};
+  lo_call_fn(l, "rt_random_shuffle", void_type(l), p, args, 4);
+}
+
+/* A Generator's shuffle of a's sub-arrays along axis= (0 if not given),
+ * by its bit generator; drawn: even where a is empty (permutation's). */
+static void shuffle_axis(Lower *l, Node *n, const Type *t, LLVMValueRef a, LLVMValueRef bitgen, bool drawn) {
+  Node *axis = np_arg_node(n, 2, "axis");
+  LLVMTypeRef p[8] = {l->mod->ptr, l->mod->ptr, l->mod->i32, l->mod->ptr, l->mod->ptr, l->mod->i64, l->mod->i64, l->mod->i32};
+  LLVMValueRef args[8] = {bitgen, LLVMBuildExtractValue(l->b, a, 2, ""), const_i32(l, t->ndim),
+                          lo_arr_dims_in_memory(l, t, a, false), lo_arr_dims_in_memory(l, t, a, true),
+                          axis ? lo_expr_as(l, axis, TYS(TY_I64)) : const_i64(l, 0), const_i64(l, ty_bits(t->elem) / 8),
+                          const_i32(l, drawn)};
+  lo_check_status(l, lo_call_fn(l, "rt_generator_shuffle", l->mod->i32, p, args, 8));
 }
 
 /* A method's receiver, its bit generator; NULL for numpy.random's functions. */
@@ -331,15 +373,18 @@ static LLVMValueRef lo_shuffle(Lower *l, Node *n) {
   LLVMValueRef bitgen = receiver(l, n);
   Node *x = n->list.items[first_arg(n)];
   LLVMValueRef a = lo_expr(l, x);
-  shuffle_rows(l, x->ty, a, bitgen);
+  if (bitgen) shuffle_axis(l, n, x->ty, a, bitgen, false);
+  else shuffle_rows(l, x->ty, a);
   lo_done_with(l, x, a);
   done_with_receiver(l, n, bitgen);
   return LLVMGetUndef(l->mod->i8);
 }
 
-/* permutation(n): arange(n) shuffled; of an array: a shuffled copy. */
+/* permutation(n): arange(n) shuffled; of an array: a shuffled copy (a
+ * Generator's along axis=, which an int ignores). */
 static const Type *ty_permutation(Infer *in, Node *n, const Type **args) {
   const Type *t = args[first_arg(n)];
+  if (first_arg(n) && !check_axis(in, n)) return NULL;
   if (ty_is_int(t)) return ty_array(TYS(TY_I64), 1, 'C', false);
   if (t->kind != TY_ARRAY || t->ndim == 0)
     return ty_error(in, n->list.items[first_arg(n)], "%s(): x must be an int or an array, got %s", n->bi->name,
@@ -362,7 +407,10 @@ static LLVMValueRef lo_permutation(Lower *l, Node *n) {
   } else {
     a = lo_copy_array(l, n->ty, x->ty, v);
     lo_done_with(l, x, v);
-    shuffle_rows(l, n->ty, a, bitgen);
+    lo_temp_made(l, n->ty, a);
+    if (bitgen) shuffle_axis(l, n, n->ty, a, bitgen, true);
+    else shuffle_rows(l, n->ty, a);
+    lo_temp_taken(l, a);
   }
   done_with_receiver(l, n, bitgen);
   return a;
@@ -370,33 +418,46 @@ static LLVMValueRef lo_permutation(Lower *l, Node *n) {
 
 /* ---------------------------------------------------------------- choice */
 
+/* choice(a, size=None, replace=True, p=None), and a Generator's with
+ * axis=0 and shuffle=True after: arguments from after the receiver. */
 static const Type *ty_choice(Infer *in, Node *n, const Type **args) {
-  Node *a = n->list.items[0], *size = np_arg(in, n, 1, "size"), *replace = np_arg(in, n, 2, "replace");
-  Node *p = np_arg(in, n, 3, "p");
+  int f = first_arg(n);
+  Node *a = n->list.items[f], *size = np_arg(in, n, f + 1, "size"), *replace = np_arg(in, n, f + 2, "replace");
+  Node *p = np_arg(in, n, f + 3, "p"), *axis = np_arg(in, n, f + 4, "axis"), *shuffle = np_arg(in, n, f + 5, "shuffle");
   if (ty_failed(in)) return NULL;
   const Type *t = a->ty;
   if (!ty_is_int(t) && (t->kind != TY_ARRAY || t->ndim != 1))
     return ty_error(in, a, "%s(): a must be an int or a 1-dimensional array, got %s", n->bi->name, t->name);
-  if (replace && replace->ty->kind != TY_BOOL && !ty_is_int(replace->ty))
-    return ty_error(in, replace, "%s(): replace must be a bool, got %s", n->bi->name, replace->ty->name);
+  Node *flags[2] = {replace, shuffle};
+  for (int i = 0; i < 2; i++)
+    if (flags[i] && flags[i]->ty->kind != TY_BOOL && !ty_is_int(flags[i]->ty))
+      return ty_error(in, flags[i], "%s(): %s must be a bool, got %s", n->bi->name, i ? "shuffle" : "replace",
+                      flags[i]->ty->name);
+  if (axis && !ty_is_int(axis->ty))
+    return ty_error(in, axis, "%s(): axis must be an int, got %s", n->bi->name, axis->ty->name);
   if (!is_none(p) && (p->ty->kind != TY_ARRAY || p->ty->ndim != 1 || !ty_is_float(p->ty->elem)))
     return ty_error(in, p, "%s(): p must be a 1-dimensional array of floats, got %s", n->bi->name, p->ty->name);
-  int ndim = size_ndim(in, size);
+  int ndim = is_none(size) ? 0 : np_shape_ndim(in, size);
   if (ndim < 0) return NULL;
   return drawn(ty_is_int(t) ? TYS(TY_I64) : t->elem, ndim);
 }
 
 typedef struct Choice {
-  LLVMValueRef pop, p, np, replace;
+  LLVMValueRef pop, p, np, atol, replace, shuffle;
+  LLVMValueRef bitgen;  /* a Generator's, or NULL */
   Node *a;
   LLVMValueRef av;  /* the population's array, or NULL for an int */
 } Choice;
 
 /* The indices drawn into idx (int64, count of them). */
 static LLVMValueRef choose_indices(Lower *l, Choice *c, LLVMValueRef idx, LLVMValueRef count) {
-  LLVMTypeRef p[7] = {l->mod->i64, l->mod->i32, l->mod->ptr, l->mod->i64, l->mod->i32, l->mod->ptr, l->mod->i64};
-  LLVMValueRef args[7] = {c->pop, const_i32(l, !c->av), c->p, c->np, c->replace, idx, count};
-  return lo_call_fn(l, "rt_random_choice", l->mod->i32, p, args, 7);
+  LLVMTypeRef p[10] = {l->mod->ptr, l->mod->i64, l->mod->i32, l->mod->ptr, l->mod->i64,
+                       l->mod->f64, l->mod->i32, l->mod->i32, l->mod->ptr, l->mod->i64};
+  LLVMValueRef args[10] = {c->bitgen ? c->bitgen : LLVMConstNull(l->mod->ptr), c->pop, const_i32(l, !c->av), c->p, c->np, c->atol, c->replace, c->shuffle, idx, count};
+  if (c->bitgen) return lo_call_fn(l, "rt_generator_choice", l->mod->i32, p, args, 10);
+  LLVMTypeRef lp[8] = {p[1], p[2], p[3], p[4], p[5], p[6], p[8], p[9]};
+  LLVMValueRef la[8] = {args[1], args[2], args[3], args[4], args[5], args[6], args[8], args[9]};
+  return lo_call_fn(l, "rt_random_choice", l->mod->i32, lp, la, 8);
 }
 
 static LLVMValueRef fill_choice(Lower *l, LLVMValueRef data, LLVMValueRef count, void *arg) {
@@ -416,19 +477,36 @@ static LLVMValueRef fill_choice(Lower *l, LLVMValueRef data, LLVMValueRef count,
   return NULL;
 }
 
+/* A flag argument as an i32, dflt where not given. */
+static LLVMValueRef flag_arg(Lower *l, Node *x, bool dflt) {
+  return x ? LLVMBuildZExt(l->b, lo_truth(l, lo_expr(l, x), x->ty), l->mod->i32, "") : const_i32(l, dflt);
+}
+
+/* An array a's axis= can only be 0 (or -1): NumPy's a.shape[axis] fails past it. */
+static void check_choice_axis(Lower *l, Node *axis) {
+  LLVMValueRef v = lo_expr_as(l, axis, TYS(TY_I64));
+  LLVMValueRef bad = LLVMBuildAnd(l->b, LLVMBuildICmp(l->b, LLVMIntNE, v, const_i64(l, 0), ""),
+                                  LLVMBuildICmp(l->b, LLVMIntNE, v, const_i64(l, -1), ""), "");
+  lo_raise_if(l, bad, RT_ERR_INDEX, "tuple index out of range");
+}
+
 static LLVMValueRef lo_choice(Lower *l, Node *n) {
-  Node *a = n->list.items[0], *replace = np_arg_node(n, 2, "replace"), *p = np_arg_node(n, 3, "p");
-  Choice c = {.a = a, .np = const_i64(l, 0)};
+  int f = first_arg(n);
+  Node *a = n->list.items[f], *p = np_arg_node(n, f + 3, "p"), *axis = np_arg_node(n, f + 4, "axis");
+  Choice c = {.a = a, .np = const_i64(l, 0), .bitgen = receiver(l, n)};
   LLVMValueRef pv = NULL, pc = NULL;
   if (a->ty->kind == TY_ARRAY) {
     c.av = lo_expr(l, a);
     c.pop = lo_arr_shape(l, c.av, 0);
+    if (axis) check_choice_axis(l, axis);
   } else {
     c.pop = lo_expr_as(l, a, TYS(TY_I64));
   }
-  c.replace = replace ? LLVMBuildZExt(l->b, lo_truth(l, lo_expr(l, replace), replace->ty), l->mod->i32, "")
-                      : const_i32(l, 1);
+  c.replace = flag_arg(l, np_arg_node(n, f + 2, "replace"), true);
+  c.shuffle = flag_arg(l, np_arg_node(n, f + 5, "shuffle"), true);
   c.p = LLVMConstNull(l->mod->ptr);
+  /* NumPy's tolerance of the weights' sum: sqrt(eps) of float64, or of float32 for float32 weights */
+  c.atol = LLVMConstReal(l->mod->f64, !is_none(p) && p->ty->elem->kind == TY_F32 ? 0.0003452669770922512 : 1.4901161193847656e-08);
   if (!is_none(p)) {  /* the weights as contiguous float64 */
     const Type *pt = ty_array(TYS(TY_F64), 1, 'C', false);
     pv = lo_expr(l, p);
@@ -438,7 +516,7 @@ static LLVMValueRef lo_choice(Lower *l, Node *n) {
     c.np = lo_arr_shape(l, pc, 0);
   }
   LLVMValueRef r;
-  Node *size = np_arg_node(n, 1, "size");
+  Node *size = np_arg_node(n, f + 1, "size");
   if (n->ty->kind == TY_ARRAY) {
     r = filled_array(l, n, size, fill_choice, &c);
   } else {
@@ -450,6 +528,7 @@ static LLVMValueRef lo_choice(Lower *l, Node *n) {
   if (pc && pc != pv) lo_release_temp(l, ty_array(TYS(TY_F64), 1, 'C', false), pc);
   if (pv) lo_done_with(l, p, pv);
   if (c.av) lo_done_with(l, a, c.av);
+  if (f) done_with_receiver(l, n, c.bitgen);
   return r;
 }
 
@@ -466,11 +545,36 @@ static LLVMValueRef lo_choice(Lower *l, Node *n) {
  * itself. */
 enum { GEN_INTEGERS = -1 };
 
+/* method= of standard_exponential (after dtype=): "zig" (its default) or "inv". */
+static Node *method_arg(Node *n, const Draw *d) { return np_arg_node(n, d->nparams + 3, "method"); }
+
+static bool by_inversion(Node *n, const Draw *d) {
+  Node *m = method_arg(n, d);
+  return m && m->kind == N_STRING && !strcmp(m->str, "inv");
+}
+
+/* The element a draw makes: int64 for the discrete ones; the dtype= of
+ * random and the standard ones (after size=, where their rows take it),
+ * float64 or float32. */
+static const Type *draw_dtype(Infer *in, Node *n, const Draw *d) {
+  if (is_int_dist(d->dist)) return TYS(TY_I64);
+  const Type *t = np_dtype_arg(in, n, d->nparams + 2, TYS(TY_F64));
+  if (!t) return NULL;
+  if (t->kind != TY_F64 && t->kind != TY_F32)
+    return ty_error(in, n, "%s(): unsupported dtype %s (float64 or float32)", n->bi->name, t->name);
+  np_arg(in, n, d->nparams + 3, "method");
+  Node *m = method_arg(n, d);
+  if (m && (m->kind != N_STRING || (strcmp(m->str, "zig") && strcmp(m->str, "inv"))))
+    return ty_error(in, m, "%s(): method must be 'zig' or 'inv', as a constant string", n->bi->name);
+  return ty_failed(in) ? NULL : t;
+}
+
 static const Type *ty_generator(Infer *in, Node *n, const Type **args) {
   if (ty_in_cuda(in)) return ty_error(in, n, "%s() is not supported in CUDA kernels", n->bi->name);
   if (n->bi->ival != GEN_INTEGERS) {
     const Draw *d = draw_of(n);
-    return typed_draw(in, n, d, 1, TYS(is_int_dist(d->dist) ? TY_I64 : TY_F64));
+    const Type *elem = draw_dtype(in, n, d);
+    return elem ? typed_draw(in, n, d, 1, elem) : NULL;
   }
   const char *names[2] = {"low", "high"};
   for (int i = 0; i < 2; i++) {
@@ -493,7 +597,7 @@ static const Type *ty_generator(Infer *in, Node *n, const Type **args) {
 typedef struct GeneratorFill {
   int dist;  /* RD_, or GEN_INTEGERS */
   LLVMValueRef bitgen, params, low, high, endpoint;
-  const Type *elem;  /* integers': the dtype drawn */
+  const Type *elem;  /* the dtype drawn (integers', or float32 for the standard draws) */
 } GeneratorFill;
 
 static LLVMValueRef fill_generator(Lower *l, LLVMValueRef data, LLVMValueRef count, void *arg) {
@@ -508,16 +612,13 @@ static LLVMValueRef fill_generator(Lower *l, LLVMValueRef data, LLVMValueRef cou
   }
   LLVMTypeRef p[5] = {l->mod->ptr, l->mod->i32, l->mod->ptr, l->mod->ptr, l->mod->i64};
   LLVMValueRef a[5] = {f->bitgen, const_i32(l, f->dist), f->params, data, count};
-  return lo_call_fn(l, "rt_generator_draw", l->mod->i32, p, a, 5);
+  bool f32 = f->elem->kind == TY_F32;
+  return lo_call_fn(l, f32 ? "rt_generator_draw_f32" : "rt_generator_draw", l->mod->i32, p, a, 5);
 }
 
-/* One normal, on the path a loop takes per element: the scale's check
- * inline (NumPy's: its sign bit, so -0.0 too, NaN let through). */
+/* One normal, on the path a loop takes per element: the scale's check inline. */
 static LLVMValueRef generator_normal(Lower *l, LLVMValueRef bitgen, LLVMValueRef *v) {
-  LLVMValueRef bits = LLVMBuildBitCast(l->b, v[1], l->mod->i64, "");
-  LLVMValueRef neg = LLVMBuildAnd(l->b, LLVMBuildICmp(l->b, LLVMIntSLT, bits, const_i64(l, 0), ""),
-                                  fcmp(l, LLVMRealORD, v[1], v[1]), "");
-  lo_raise_if(l, neg, RT_ERR_VALUE, "scale < 0");
+  raise_if_negative_scale(l, v[1]);
   LLVMTypeRef p[3] = {l->mod->ptr, l->mod->f64, l->mod->f64};
   LLVMValueRef a[3] = {bitgen, v[0], v[1]};
   return lo_call_fn(l, "rt_generator_normal", l->mod->f64, p, a, 3);
@@ -541,8 +642,9 @@ static LLVMValueRef lo_generator(Lower *l, Node *n) {
   if (d) {
     LLVMValueRef v[MAX_PARAMS];
     for (int i = 0; i < MAX_PARAMS; i++) v[i] = param(l, n, d, 1, i);
-    f.dist = d->dist;
-    if (n->ty->kind != TY_ARRAY && f.dist == RD_NORMAL) {
+    f.dist = by_inversion(n, d) ? RD_EXPONENTIAL_INV : d->dist;
+    f.elem = n->ty->kind == TY_ARRAY ? n->ty->elem : n->ty;
+    if (n->ty->kind != TY_ARRAY && f.dist == RD_NORMAL && f.elem->kind == TY_F64) {
       LLVMValueRef r = generator_normal(l, f.bitgen, v);
       lo_done_with(l, n->list.items[0], f.bitgen);
       return r;
@@ -590,13 +692,16 @@ static const char *const no_kw[] = {NULL};
 static const char *const ints_kw[] = {"low", "high", "size", NULL};
 static const char *const choice_kw[] = {"size", "replace", "p", NULL};
 static const char *const seed_kw[] = {"seed", NULL};
-static const char *const gen_random_kw[] = {"size", NULL};
+static const char *const gen_random_kw[] = {"size", "dtype", NULL};
+static const char *const gen_standard_exponential_kw[] = {"size", "dtype", "method", NULL};
+static const char *const gen_choice_kw[] = {"size", "replace", "p", "axis", "shuffle", NULL};
+static const char *const gen_shuffle_kw[] = {"axis", NULL};
 static const char *const gen_uniform_kw[] = {"low", "high", "size", NULL};
 static const char *const gen_integers_kw[] = {"low", "high", "size", "dtype", "endpoint", NULL};
 static const char *const gen_normal_kw[] = {"loc", "scale", "size", NULL};
 static const char *const gen_exponential_kw[] = {"scale", "size", NULL};
 static const char *const gen_gamma_kw[] = {"shape", "scale", "size", NULL};
-static const char *const gen_standard_gamma_kw[] = {"shape", "size", NULL};
+static const char *const gen_standard_gamma_kw[] = {"shape", "size", "dtype", NULL};
 static const char *const gen_poisson_kw[] = {"lam", "size", NULL};
 static const char *const gen_binomial_kw[] = {"n", "p", "size", NULL};
 
@@ -656,14 +761,15 @@ const Builtin bi_random[] = {
   ROW("random", "randint", 0, 2, no_kw, RI_PY_RANDINT, ty_ints, lo_ints),
   ROW("random", "randrange", 0, 2, no_kw, RI_PY_RANDRANGE, ty_ints, lo_ints),
   ROW("random", "getrandbits", 1, 1, no_kw, 0, ty_getrandbits, lo_getrandbits),
-  GEN_ROW("random", 0, 1, gen_random_kw, 0),
+  GEN_ROW("random", 0, 2, gen_random_kw, 0),
   GEN_ROW("uniform", 0, 3, gen_uniform_kw, 1),
   GEN_ROW("normal", 0, 3, gen_normal_kw, 2),
-  GEN_ROW("standard_normal", 0, 1, gen_random_kw, 3),
+  GEN_ROW("standard_normal", 0, 2, gen_random_kw, 3),
   GEN_ROW("exponential", 0, 2, gen_exponential_kw, 4),
-  GEN_ROW("standard_exponential", 0, 1, gen_random_kw, 5),
+  {"Generator.standard_exponential", NULL, "standard_exponential", BK_METHOD, TY_GENERATOR, 0, 3,
+   gen_standard_exponential_kw, GENERATOR_FLAGS | BF_STRINGS, 5, 0, ty_generator, lo_generator},  /* method="inv" */
   GEN_ROW("gamma", 0, 3, gen_gamma_kw, 6),
-  GEN_ROW("standard_gamma", 0, 2, gen_standard_gamma_kw, 7),
+  GEN_ROW("standard_gamma", 0, 3, gen_standard_gamma_kw, 7),
   GEN_ROW("chisquare", 0, 2, draws[9].names, 9),
   GEN_ROW("lognormal", 0, 3, draws[10].names, 10),
   GEN_ROW("laplace", 0, 3, draws[11].names, 11),
@@ -677,9 +783,23 @@ const Builtin bi_random[] = {
   GEN_ROW("poisson", 0, 2, gen_poisson_kw, 19),
   GEN_ROW("binomial", 0, 3, gen_binomial_kw, 20),
   GEN_ROW("integers", 0, 5, gen_integers_kw, GEN_INTEGERS),
-  {"Generator.shuffle", NULL, "shuffle", BK_METHOD, TY_GENERATOR, 1, 1, no_kw, GENERATOR_FLAGS, 0, 0, ty_shuffle,
+  {"Generator.shuffle", NULL, "shuffle", BK_METHOD, TY_GENERATOR, 1, 2, gen_shuffle_kw, GENERATOR_FLAGS, 0, 0, ty_shuffle,
    lo_shuffle},
-  {"Generator.permutation", NULL, "permutation", BK_METHOD, TY_GENERATOR, 1, 1, no_kw, GENERATOR_FLAGS, 0, 0,
+  {"Generator.permutation", NULL, "permutation", BK_METHOD, TY_GENERATOR, 1, 2, gen_shuffle_kw, GENERATOR_FLAGS, 0, 0,
    ty_permutation, lo_permutation},
+  GEN_ROW("beta", 0, 3, draws[8].names, 8),
+  GEN_ROW("vonmises", 0, 3, draws[18].names, 18),
+  GEN_ROW("f", 0, 3, draws[26].names, 26),
+  GEN_ROW("standard_t", 0, 2, draws[27].names, 27),
+  GEN_ROW("standard_cauchy", 0, 1, draws[28].names, 28),
+  GEN_ROW("power", 0, 2, draws[29].names, 29),
+  GEN_ROW("wald", 0, 3, draws[30].names, 30),
+  GEN_ROW("noncentral_chisquare", 0, 3, draws[31].names, 31),
+  GEN_ROW("noncentral_f", 0, 4, draws[32].names, 32),
+  GEN_ROW("zipf", 0, 2, draws[33].names, 33),
+  GEN_ROW("logseries", 0, 2, draws[34].names, 34),
+  GEN_ROW("negative_binomial", 0, 3, draws[35].names, 35),
+  {"Generator.choice", NULL, "choice", BK_METHOD, TY_GENERATOR, 1, 6, gen_choice_kw, GENERATOR_FLAGS, 0, 0, ty_choice,
+   lo_choice},
   BI_END,
 };

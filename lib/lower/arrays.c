@@ -130,7 +130,7 @@ static void copy_element(Lower *l, LLVMValueRef *idx, void *arg) {
 }
 
 /* The dimensions of a's shape (or strides) in memory, for a runtime function. */
-static LLVMValueRef dims_in_memory(Lower *l, const Type *t, LLVMValueRef a, bool strides) {
+LLVMValueRef lo_arr_dims_in_memory(Lower *l, const Type *t, LLVMValueRef a, bool strides) {
   LLVMTypeRef arr = LLVMArrayType2(l->mod->i64, (uint64_t)(t->ndim ? t->ndim : 1));
   LLVMValueRef mem = lo_alloca(l, arr, strides ? "strides" : "shape");
   for (int d = 0; d < t->ndim; d++) {
@@ -151,9 +151,9 @@ void lo_copy_elements(Lower *l, const Type *dt, LLVMValueRef dst, const Type *st
     return;
   }
   LLVMTypeRef p[7] = {l->mod->i64, l->mod->ptr, l->mod->ptr, l->mod->ptr, l->mod->ptr, l->mod->ptr, l->mod->i64};
-  LLVMValueRef a[7] = {const_i64(l, st->ndim), dims_in_memory(l, st, src, false), LLVMBuildExtractValue(l->b, dst, 2, ""),
-                       dims_in_memory(l, dt, dst, true), LLVMBuildExtractValue(l->b, src, 2, ""),
-                       dims_in_memory(l, st, src, true), const_i64(l, ty_bits(st->elem) / 8)};
+  LLVMValueRef a[7] = {const_i64(l, st->ndim), lo_arr_dims_in_memory(l, st, src, false), LLVMBuildExtractValue(l->b, dst, 2, ""),
+                       lo_arr_dims_in_memory(l, dt, dst, true), LLVMBuildExtractValue(l->b, src, 2, ""),
+                       lo_arr_dims_in_memory(l, st, src, true), const_i64(l, ty_bits(st->elem) / 8)};
   lo_call_fn(l, "rt_copy_strided", void_type(l), p, a, 7);
 }
 

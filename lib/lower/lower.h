@@ -193,6 +193,8 @@ LLVMValueRef lo_convert(Lower *l, LLVMValueRef v, const Type *from, const Type *
 LLVMValueRef lo_arr_field(Lower *l, LLVMValueRef a, unsigned field, unsigned i);
 LLVMValueRef lo_arr_shape(Lower *l, LLVMValueRef a, int d);
 LLVMValueRef lo_arr_stride(Lower *l, const Type *t, LLVMValueRef a, int d);
+/* The dimensions of a's shape (or strides) in memory (a stack array of i64), for a runtime function. */
+LLVMValueRef lo_arr_dims_in_memory(Lower *l, const Type *t, LLVMValueRef a, bool strides);
 LLVMValueRef lo_load_scalar(Lower *l, const Type *t, LLVMValueRef addr);
 void lo_store_scalar(Lower *l, const Type *t, LLVMValueRef addr, LLVMValueRef v);
 LLVMValueRef lo_load_storage(Lower *l, const Type *t, LLVMValueRef p);
