@@ -11,29 +11,11 @@ import pytest
 
 import ruchey
 from conftest import AS_NUMBA, make_rng, seed_of
+from test_linalg_decomp import LAYOUTS, ids, laid_out
 
 pytestmark = pytest.mark.skipif(AS_NUMBA, reason="numba has no numpy.linalg.multi_dot")
 
 DTYPES = [np.float64, np.float32, np.complex128, np.complex64, np.int64, np.int32, np.uint8, np.bool_]
-LAYOUTS = ["C", "F", "strided", "reversed"]
-
-
-def ids(d):
-    return np.dtype(d).name
-
-
-def laid_out(a, layout):
-    """a's values in a view of the given layout."""
-    if layout == "F":
-        return np.asfortranarray(a)
-    if layout == "C":
-        return np.ascontiguousarray(a)
-    big = np.zeros(tuple(2 * s + 1 for s in a.shape), a.dtype)
-    view = big[tuple(slice(1, None, 2) for _ in a.shape)]
-    if layout == "reversed":
-        view = view[tuple(slice(None, None, -1) for _ in a.shape)]
-    view[...] = a
-    return view
 
 
 def random_array(rng, dtype, shape):
@@ -153,14 +135,6 @@ def power_chain(a, n):
     return np.linalg.multi_dot(chain)
 
 
-@ruchey.njit
-def vectors_chain(v, n):
-    chain = [v]
-    for _ in range(n - 1):
-        chain.append(v)
-    return np.linalg.multi_dot(chain)
-
-
 @pytest.mark.parametrize("n", [2, 3, 6])
 def test_multi_dot_of_a_list_built_in_compiled_code(n):
     a = make_rng(seed_of("list", n)).standard_normal((5, 5)) / 3
@@ -170,14 +144,14 @@ def test_multi_dot_of_a_list_built_in_compiled_code(n):
 
 def test_multi_dot_of_a_list_of_two_vectors_is_their_dot():
     v = make_rng(seed_of("vectors")).standard_normal(7)
-    assert vectors_chain(v, 2) == pytest.approx(np.linalg.multi_dot([v, v]), rel=1e-12)
+    assert power_chain(v, 2) == pytest.approx(np.linalg.multi_dot([v, v]), rel=1e-12)
 
 
 def test_multi_dot_of_a_list_too_short_or_of_three_vectors_raises_numpys_errors():
     with pytest.raises(ValueError, match="Expecting at least two arrays"):
         power_chain(np.eye(3), 1)
     with pytest.raises(np.linalg.LinAlgError, match="1-dimensional array given. Array must be two-dimensional"):
-        vectors_chain(np.ones(3), 3)
+        power_chain(np.ones(3), 3)
 
 
 @pytest.mark.parametrize("shapes", [[(2, 3), (4, 5)], [(2, 3), (3, 4), (5, 6)], [(3,), (3, 4), (5,)],
