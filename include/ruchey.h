@@ -749,6 +749,12 @@ int32_t rt_tensor(int32_t op, int32_t kind, const RtArray *a, int32_t nda, const
 /* builtins/norm_rt.c: numpy.linalg.norm with axis= or keepdims= */
 int32_t rt_norm_axes(int32_t kind, const RtArray *a, int32_t nd, double p, int32_t flags, int32_t naxes, int64_t ax0,
                      int64_t ax1, int32_t keepdims, RtArray *out, double *scalar);
+/* builtins/multi_dot.c: numpy.linalg.multi_dot of count arrays (the first and
+ * the last of first_nd, last_nd dimensions), or of a typed list's (of nd) */
+struct RtList;
+int32_t rt_multi_dot(int32_t kind, const RtArray *arrays, int64_t count, int32_t first_nd, int32_t last_nd,
+                     RtArray *out, void *scalar);
+int32_t rt_multi_dot_list(int32_t kind, const struct RtList *list, int32_t nd, RtArray *out, void *scalar);
 void rt_set_routine(const char *name, void *fn);
 void rt_set_linalg_error(void *cls);
 extern const char *const la_blas_names[], *const la_lapack_names[];

@@ -406,6 +406,8 @@ void rt_register_symbols(void (*define)(const char *name, void *addr, void *ctx)
   define("rt_decomp_stack", (void *)rt_decomp_stack, ctx);
   define("rt_norm_axes", (void *)rt_norm_axes, ctx);
   define("rt_tensor", (void *)rt_tensor, ctx);
+  define("rt_multi_dot", (void *)rt_multi_dot, ctx);
+  define("rt_multi_dot_list", (void *)rt_multi_dot_list, ctx);
   define("rt_kernel_error", (void *)rt_kernel_error, ctx);
   define("rt_fiber_block", (void *)rt_fiber_block, ctx);
   define("rt_fiber_barrier", (void *)rt_fiber_barrier, ctx);

@@ -738,10 +738,13 @@ def test_cov_and_corrcoef_match_numpy(dtype, shape, layout):
     rng = make_rng(sum(shape) + len(layout))
     m = laid_out((random_matrix(rng, np.complex128 if dtype == np.complex128 else np.float64, shape) * 3).astype(dtype), layout)
     what = f"{np.dtype(dtype).name} {shape} {layout}"
+    if shape == (1, 4):  # NumPy squeezes a single variable's (1, 1) to 0-d; compiled types cannot, as Numba's
+        for f in (cov, corrcoef):
+            with pytest.raises(RuntimeError, match="holding one variable"):
+                f(m)
+        return
     with np.errstate(all="ignore"), _quiet():
         for got, expected, name in [(cov(m), np.cov(m), "cov"), (corrcoef(m), np.corrcoef(m), "corrcoef")]:
-            if shape == (1, 4):  # NumPy squeezes a single variable's (1, 1) to 0-d; Numba's type cannot
-                expected = np.asarray(expected).reshape(1, 1)
             assert np.shape(got) == np.shape(expected), f"{name} {what}"
             assert np.asarray(got).dtype == np.asarray(expected).dtype, f"{name} {what}"
             assert np.allclose(got, expected, rtol=1e-12, atol=1e-12, equal_nan=True), f"{name} {what}: {got} != {expected}"
@@ -774,6 +777,38 @@ def test_cov_arguments_match_numpy(rowvar, bias, ddof):
         with _quiet():
             assert np.allclose(cov_ddof(m.T if not rowvar else m, ddof), np.cov(m.T if not rowvar else m, ddof=ddof), equal_nan=True)
     assert np.allclose(corrcoef_args(m, y, rowvar), np.corrcoef(m, y, rowvar), rtol=1e-12)
+
+
+@pytest.mark.parametrize("shape, rowvar", [((1, 5), True), ((5, 1), False), ((1, 1), True), ((1, 1), False)], ids=str)
+def test_cov_of_a_matrix_holding_one_variable_raises_as_numba(shape, rowvar):
+    m = make_rng(sum(shape)).standard_normal(shape)
+    assert np.ndim(np.cov(m, rowvar=rowvar)) == 0  # what NumPy squeezes: a shape no compiled type can follow
+    for f in (cov_args, corrcoef_args):
+        args = (m, None, rowvar, False, None) if f is cov_args else (m, None, rowvar)
+        with pytest.raises(RuntimeError, match=r"holding one variable .* pass the variable as a 1-D array"):
+            f(*args)
+    with _quiet():
+        assert np.allclose(cov(m[0] if rowvar else m[:, 0]), np.cov(m, rowvar=rowvar), equal_nan=True)
+
+
+@pytest.mark.parametrize("shape, rowvar", [((1, 5), False), ((5, 1), True)], ids=str)
+def test_cov_of_a_matrix_of_one_observation_or_with_y_is_numpys(shape, rowvar):
+    rng = make_rng(sum(shape) + rowvar)
+    m, y = rng.standard_normal(shape), rng.standard_normal(shape)
+    with np.errstate(all="ignore"), _quiet():
+        assert np.allclose(cov_args(m, None, rowvar, False, None), np.cov(m, rowvar=rowvar), equal_nan=True)
+        for x in (m, m[:1] if rowvar else m[:, :1]):
+            for yy in (y, y[:1] if rowvar else y[:, :1]):
+                if x.shape != yy.shape:
+                    continue
+                try:
+                    expected = np.cov(x, yy, rowvar)
+                except ValueError as e:  # NumPy transposes neither side of one row
+                    with pytest.raises(ValueError, match=str(e)[:40]):
+                        cov_args(x, yy, rowvar, False, None)
+                    continue
+                assert np.allclose(cov_args(x, yy, rowvar, False, None), expected, equal_nan=True)
+                assert np.allclose(corrcoef_args(x, yy, rowvar), np.corrcoef(x, yy, rowvar), equal_nan=True)
 
 
 def test_corrcoef_of_a_vector_is_a_number_and_cov_a_0d_array():

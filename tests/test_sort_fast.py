@@ -1,8 +1,9 @@
 """The fast paths of numpy.sort and numpy.argsort in compiled code
 against NumPy: the quicksort in vector registers for 8-byte elements
 (float64, int64, uint64; unstable kinds, and sort's stable kinds where no
-NaN or -0.0 could tell equal elements apart), the LSD radix sort of long
-lanes, the merge sort of short ones.
+NaN or -0.0 could tell equal elements apart), argsort of elements of 4
+bytes or fewer by words holding a key above its index (every kind), the
+LSD radix sort of long lanes, the merge sort of short ones.
 
 Lengths run across every switch (the register network's 8, 16, 64, 128
 keys, the vector sort's 16, the radix sort's 1024) and up to 10**5; values
@@ -95,11 +96,14 @@ def test_lengths_across_every_switch(dtype):
             check_all(values(rng, dtype, n, mode), f"{np.dtype(dtype)} n={n} mode={mode}")
 
 
-@pytest.mark.parametrize("dtype", [np.float64, np.int64, np.uint64])
+FAST = [np.float64, np.int64, np.uint64, np.float32, np.int32, np.uint32, np.int16, np.uint8]
+
+
+@pytest.mark.parametrize("dtype", FAST)
 def test_strided_and_reversed_lanes(dtype):
     rng = make_rng(32)
     for n in (40, 300, 5000):
-        a = values(rng, dtype, 2 * n, 2 if dtype == np.float64 else 0)
+        a = values(rng, dtype, 2 * n, 2 if np.dtype(dtype).kind == "f" else 0)
         check_all(a[::-1], f"reversed n={n}")
         check_all(a[::2], f"strided n={n}")
         got, expected = sort_strided(a.copy()), a.copy()
@@ -107,10 +111,10 @@ def test_strided_and_reversed_lanes(dtype):
         same_values(got, expected, a, f"a[::2].sort() n={n}")
 
 
-@pytest.mark.parametrize("dtype", [np.float64, np.int64, np.uint64])
+@pytest.mark.parametrize("dtype", FAST)
 def test_lanes_along_the_first_axis(dtype):
     """Lanes whose elements and indices lie a row apart."""
-    a = values(make_rng(33), dtype, 3000, 2 if dtype == np.float64 else 1).reshape(500, 6)
+    a = values(make_rng(33), dtype, 3000, 2 if np.dtype(dtype).kind == "f" else 1).reshape(500, 6)
     got_sorted, got_any, got_stable = along_axis0(a)
     same_values(got_sorted, np.sort(a, axis=0), a, "sort axis=0")
     np.testing.assert_array_equal(np.take_along_axis(a, got_any, axis=0), np.sort(a, axis=0))

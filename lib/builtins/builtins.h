@@ -41,6 +41,7 @@ extern const Builtin bi_ndindex[];  /* ndindex.c: numpy.ndindex and numpy.ndenum
 extern const Builtin bi_unpack[];  /* unpack.c: x, y = a of a 1-d array */
 extern const Builtin bi_objmode[]; /* objmode.c: with objmode(...) blocks */
 extern const Builtin bi_decomp[];  /* decomp.c: numpy.linalg's decompositions, norm, cond, ...; cov, corrcoef */
+extern const Builtin bi_multi_dot[]; /* multi_dot.c: numpy.linalg.multi_dot */
 
 /* The elements' type of an array, or a number's own; dimensions (0 for a number). */
 static inline const Type *elem_of(const Type *t) { return t->kind == TY_ARRAY ? t->elem : t; }
@@ -107,6 +108,9 @@ typedef struct ArrayOperands {
 } ArrayOperands;
 ArrayOperands bi_array_operands(Lower *l, Node *a, Node *b, const Type *e);
 void bi_array_call_end(Lower *l, const ArrayOperands *o, const Type *e, LLVMValueRef status);
+/* One operand (of type t) as an RtArray in memory, its elements converted
+ * to e where they are not of e (into *copy, which the caller releases). */
+LLVMValueRef bi_array_operand(Lower *l, const Type *t, LLVMValueRef v, const Type *e, LLVMValueRef *copy);
 /* The same in steps, for consumers that read the elements more than once
  * or by position: the leaves evaluated once (begin), then the elements by
  * flat C index where every array is C-contiguous with the result's shape

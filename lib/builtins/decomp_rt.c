@@ -847,6 +847,20 @@ static RtStatus variables(const RtArray *a, int nd, const RtArray *b, int ndb, i
   return st;
 }
 
+/* NumPy squeezes the 1 x 1 result of a matrix holding one variable (and
+ * no y) to a 0-d array (corrcoef: a number), a shape the matrix's type
+ * cannot tell; Numba raises this RuntimeError there, so does ruchey. */
+static RtStatus one_variable_of_a_matrix(int flags) {
+  rt_set_error(RT_ERR_RUNTIME, flags & LF_CORR
+                   ? "numpy.corrcoef of a 2-D array holding one variable is a number in NumPy, which compiled code "
+                     "cannot type from the array's type: pass the variable as a 1-D array (x[0], or x[:, 0] where "
+                     "rowvar=False)"
+                   : "numpy.cov of a 2-D array holding one variable is a 0-d array in NumPy, which compiled code "
+                     "cannot type from the array's type: pass the variable as a 1-D array (m[0], or m[:, 0] where "
+                     "rowvar=False)");
+  return RT_ERR_RUNTIME;
+}
+
 /* numpy.cov and corrcoef: f's columns centred, then f^H f / (obs - ddof) */
 static RtStatus cov(int kind, const RtArray *a, int nda, const RtArray *b, int ndb, double p, int flags, RtArray *out,
                     double *scalar) {
@@ -854,6 +868,10 @@ static RtStatus cov(int kind, const RtArray *a, int nda, const RtArray *b, int n
   RtStatus st = variables(a, nda, b, ndb, kind, flags, &f);
   if (st) return st;
   int obs = f.m, vars = f.n;
+  if (nda == 2 && !b && vars == 1) {
+    free(f.d);
+    return one_variable_of_a_matrix(flags);
+  }
   for (int j = 0; j < vars; j++) {
     zdouble mean = 0;
     for (int i = 0; i < obs; i++) mean += at(&f, i, j);

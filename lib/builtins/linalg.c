@@ -92,14 +92,12 @@ static LLVMValueRef lo_linalg_stack(Lower *l, Node *n) {
   return lo_load_storage(l, n->ty, out);
 }
 
-/* An operand as an RtArray in memory, its elements converted to e where
- * they are not of e (into *copy, released by bi_array_call_end). */
-static LLVMValueRef array_operand(Lower *l, Node *x, LLVMValueRef v, const Type *e, LLVMValueRef *copy) {
-  const Type *t = x->ty;
+LLVMValueRef bi_array_operand(Lower *l, const Type *xt, LLVMValueRef v, const Type *e, LLVMValueRef *copy) {
+  const Type *t = xt;
   *copy = NULL;
   if (t->elem != e) {
     t = ty_array(e, t->ndim, 'C', false);
-    v = *copy = lo_copy_array(l, t, x->ty, v);
+    v = *copy = lo_copy_array(l, t, xt, v);
     lo_temp_made(l, t, v);
   }
   LLVMValueRef p = lo_alloca(l, l->mod->rtarray, "operand");
@@ -109,8 +107,8 @@ static LLVMValueRef array_operand(Lower *l, Node *x, LLVMValueRef v, const Type 
 
 ArrayOperands bi_array_operands(Lower *l, Node *a, Node *b, const Type *e) {
   ArrayOperands o = {a, b, lo_expr(l, a), b ? lo_expr(l, b) : NULL};
-  o.pa = array_operand(l, a, o.va, e, &o.ca);
-  o.pb = b ? array_operand(l, b, o.vb, e, &o.cb) : LLVMConstNull(l->mod->ptr);
+  o.pa = bi_array_operand(l, a->ty, o.va, e, &o.ca);
+  o.pb = b ? bi_array_operand(l, b->ty, o.vb, e, &o.cb) : LLVMConstNull(l->mod->ptr);
   return o;
 }
 

@@ -2,7 +2,7 @@
  * registers, where the processor has it: the elements as unsigned keys
  * that order as NumPy orders them (made as the first partition reads
  * them, turned back as the last step writes them), sorted by a quicksort
- * whose partitions write each vector's two sides with compress stores,
+ * whose partitions write each vector's two sides compressed in registers,
  * and whose lanes of 128 keys or fewer are sorted by a bitonic network
  * in registers. Every pass over memory is sequential, where a radix
  * sort's scattered writes miss the TLB.
@@ -130,16 +130,27 @@ __attribute__((target("avx512f"))) static void sort_network(uint64_t *a, int64_t
   else sort_in_registers(a, n, 16, kind, raw);
 }
 
+/* lanes [LANES - n, LANES): where a vector's last n keys go */
+static inline __mmask8 top_lanes(int n) { return (__mmask8)(0xFF00u >> n); }
+
+/* v's keys of mask in its first lanes (low), or in its last (!low) */
+SIMD Vec packed(Vec v, __mmask8 mask, bool low) {
+  Vec first = _mm512_maskz_compress_epi64(mask, v);
+  return low ? first : _mm512_maskz_expand_epi64(top_lanes(__builtin_popcount(mask)), first);
+}
+
 /* The keys of v below the pivot (at most it, where inclusive) written at
- * *left upwards, the others below *right downwards. */
+ * *left upwards, the others below *right downwards. Each side is stored
+ * as a whole vector (a compress store to memory is slow on some
+ * processors, microcoded on AMD's): the caller leaves a vector's room on
+ * both sides, which the lanes past the kept keys overwrite. */
 SIMD void split_vector(uint64_t *a, Vec v, __mmask8 valid, Vec pivot, bool inclusive, int64_t *left, int64_t *right) {
   __mmask8 low = (inclusive ? _mm512_cmple_epu64_mask(v, pivot) : _mm512_cmplt_epu64_mask(v, pivot)) & valid;
   __mmask8 high = valid & (__mmask8)~low;
-  int nl = __builtin_popcount(low), nh = __builtin_popcount(high);
-  _mm512_mask_compressstoreu_epi64(a + *left, low, v);
-  *left += nl;
-  *right -= nh;
-  _mm512_mask_compressstoreu_epi64(a + *right, high, v);
+  _mm512_storeu_si512(a + *left, packed(v, low, true));
+  _mm512_storeu_si512(a + *right - LANES, packed(v, high, false));
+  *left += __builtin_popcount(low);
+  *right -= __builtin_popcount(high);
 }
 
 /* the vector at a as keys: made from elements of raw_kind (or KEYS) */
@@ -152,7 +163,11 @@ SIMD Vec load_key(const uint64_t *a, int raw_kind) {
  * pivot: returns how many went left. The first and last UNROLL vectors
  * wait in registers; each step takes UNROLL vectors from the side with
  * less room written, inwards (the other has at least UNROLL vectors'
- * room), so that writes never pass the reads. */
+ * room), so that every split has a vector's room on both sides. The
+ * last keys (the tail, the vectors that waited) are split into scratch,
+ * which has that room, and copied into the gap they leave. */
+enum { SCRATCH = (2 * UNROLL + 3) * LANES };
+
 SIMD int64_t partition(uint64_t *a, int64_t n, uint64_t p, bool inclusive, int raw_kind) {
   Vec pivot = _mm512_set1_epi64((long long)p), first[UNROLL], last[UNROLL];
   for (int u = 0; u < UNROLL; u++) {
@@ -174,14 +189,18 @@ SIMD int64_t partition(uint64_t *a, int64_t n, uint64_t p, bool inclusive, int r
     else r -= LANES;
     split_vector(a, x, 0xFF, pivot, inclusive, &wl, &wr);
   }
+  uint64_t scratch[SCRATCH];
+  int64_t sl = 0, sr = SCRATCH;
   __mmask8 rest = (__mmask8)((1u << (r - l)) - 1);
   Vec tail = _mm512_maskz_loadu_epi64(rest, a + l);
-  split_vector(a, raw_kind == KEYS ? tail : to_key(tail, raw_kind), rest, pivot, inclusive, &wl, &wr);
+  split_vector(scratch, raw_kind == KEYS ? tail : to_key(tail, raw_kind), rest, pivot, inclusive, &sl, &sr);
   for (int u = 0; u < UNROLL; u++) {
-    split_vector(a, first[u], 0xFF, pivot, inclusive, &wl, &wr);
-    split_vector(a, last[u], 0xFF, pivot, inclusive, &wl, &wr);
+    split_vector(scratch, first[u], 0xFF, pivot, inclusive, &sl, &sr);
+    split_vector(scratch, last[u], 0xFF, pivot, inclusive, &sl, &sr);
   }
-  return wl;
+  memcpy(a + wl, scratch, (size_t)sl * sizeof *a);
+  memcpy(a + wl + sl, scratch + sr, (size_t)(SCRATCH - sr) * sizeof *a);
+  return wl + sl;
 }
 
 /* the median of eight keys spread over a */
@@ -334,12 +353,12 @@ SIMD void split_pair(uint64_t *k, int64_t *ix, Pair v, __mmask8 valid, Vec pivot
                      int64_t *right) {
   __mmask8 low = (inclusive ? _mm512_cmple_epu64_mask(v.key, pivot) : _mm512_cmplt_epu64_mask(v.key, pivot)) & valid;
   __mmask8 high = valid & (__mmask8)~low;
-  _mm512_mask_compressstoreu_epi64(k + *left, low, v.key);
-  _mm512_mask_compressstoreu_epi64(ix + *left, low, v.index);
+  _mm512_storeu_si512(k + *left, packed(v.key, low, true));
+  _mm512_storeu_si512(ix + *left, packed(v.index, low, true));
+  _mm512_storeu_si512(k + *right - LANES, packed(v.key, high, false));
+  _mm512_storeu_si512(ix + *right - LANES, packed(v.index, high, false));
   *left += __builtin_popcount(low);
   *right -= __builtin_popcount(high);
-  _mm512_mask_compressstoreu_epi64(k + *right, high, v.key);
-  _mm512_mask_compressstoreu_epi64(ix + *right, high, v.index);
 }
 
 SIMD Pair load_pair(const uint64_t *k, const int64_t *ix, int64_t at) {
@@ -347,6 +366,8 @@ SIMD Pair load_pair(const uint64_t *k, const int64_t *ix, int64_t at) {
 }
 
 /* partition()'s steps on n > 2 * PAIR_UNROLL * LANES pairs */
+enum { PAIR_SCRATCH = (2 * PAIR_UNROLL + 3) * LANES };
+
 SIMD int64_t partition_pairs(uint64_t *k, int64_t *ix, int64_t n, uint64_t p, bool inclusive) {
   Vec pivot = _mm512_set1_epi64((long long)p);
   Pair first[PAIR_UNROLL], last[PAIR_UNROLL];
@@ -369,14 +390,20 @@ SIMD int64_t partition_pairs(uint64_t *k, int64_t *ix, int64_t n, uint64_t p, bo
     else r -= LANES;
     split_pair(k, ix, x, 0xFF, pivot, inclusive, &wl, &wr);
   }
+  uint64_t sk[PAIR_SCRATCH];
+  int64_t si[PAIR_SCRATCH], sl = 0, sr = PAIR_SCRATCH;
   __mmask8 rest = (__mmask8)((1u << (r - l)) - 1);
   Pair tail = {_mm512_maskz_loadu_epi64(rest, k + l), _mm512_maskz_loadu_epi64(rest, ix + l)};
-  split_pair(k, ix, tail, rest, pivot, inclusive, &wl, &wr);
+  split_pair(sk, si, tail, rest, pivot, inclusive, &sl, &sr);
   for (int u = 0; u < PAIR_UNROLL; u++) {
-    split_pair(k, ix, first[u], 0xFF, pivot, inclusive, &wl, &wr);
-    split_pair(k, ix, last[u], 0xFF, pivot, inclusive, &wl, &wr);
+    split_pair(sk, si, first[u], 0xFF, pivot, inclusive, &sl, &sr);
+    split_pair(sk, si, last[u], 0xFF, pivot, inclusive, &sl, &sr);
   }
-  return wl;
+  memcpy(k + wl, sk, (size_t)sl * sizeof *k);
+  memcpy(k + wl + sl, sk + sr, (size_t)(PAIR_SCRATCH - sr) * sizeof *k);
+  memcpy(ix + wl, si, (size_t)sl * sizeof *ix);
+  memcpy(ix + wl + sl, si + sr, (size_t)(PAIR_SCRATCH - sr) * sizeof *ix);
+  return wl + sl;
 }
 
 static void sift_pairs(uint64_t *k, int64_t *ix, int64_t i, int64_t n) {

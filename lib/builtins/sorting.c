@@ -10,7 +10,10 @@
  * (NaN last, -0.0 equal to 0.0, as NumPy orders them): a merge sort for
  * short lanes, an LSD radix sort on the keys for long ones. The
  * unstable kinds of 8-byte elements run sort_simd.c's quicksort where
- * the processor has AVX-512; complex lanes sort in sort_complex.c.
+ * the processor has AVX-512. argsort of elements of 4 bytes or fewer,
+ * every kind, sorts words holding a key above its index (unique words,
+ * so NumPy's stable order): 4-byte keys by sort_simd.c's quicksort,
+ * narrower ones by the radix sort. Complex lanes sort in sort_complex.c.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -436,8 +439,8 @@ enum { MERGE_RUN = 16 };
     return radix_##name(v, tmp, n);                                                                  \
   }
 
-/* One element type: its sorts, a lane of it sorted in place (through
- * buf where strided), and a lane's keys with their indices. */
+/* One element type: its sorts, and a lane of it sorted in place (through
+ * buf where strided). */
 #define ELEMENT(name, T, KEY)                                                                        \
   STABLE_SORTS(name, T, 8 * sizeof(T), KEY)                                                          \
   static bool lane_##name(char *p, int64_t stride, int64_t n, void *buf, void *tmp) {                \
@@ -448,7 +451,11 @@ enum { MERGE_RUN = 16 };
     if (v == buf)                                                                                    \
       for (int64_t i = 0; i < n; i++) memcpy(p + i * stride, &v[i], sizeof(T));                      \
     return ok;                                                                                       \
-  }                                                                                                  \
+  }
+
+/* argsort's elements: a lane's keys with their indices (of 8 bytes, or a
+ * lane too long to pack) */
+#define KEYED(name, T, KEY)                                                                          \
   static void keys_##name(const char *p, int64_t stride, int64_t n, Keyed *out) {                   \
     for (int64_t i = 0; i < n; i++) {                                                                \
       T x;                                                                                           \
@@ -456,6 +463,19 @@ enum { MERGE_RUN = 16 };
       out[i] = (Keyed){KEY(x), i};                                                                   \
     }                                                                                                \
   }
+
+/* argsort's elements of 4 bytes or fewer (lanes shorter than 2^32): each
+ * key above its index in one 8-byte word */
+#define PACKED(name, T, KEY)                                                                         \
+  static void packed_##name(const char *p, int64_t stride, int64_t n, uint64_t *out) {               \
+    for (int64_t i = 0; i < n; i++) {                                                                \
+      T x;                                                                                           \
+      memcpy(&x, p + i * stride, sizeof x);                                                          \
+      out[i] = KEY(x) << 32 | (uint64_t)i;                                                           \
+    }                                                                                                \
+  }
+
+static inline uint64_t key_word(uint64_t w) { return w >> 32; }
 
 ELEMENT(i8, int8_t, key_i8)
 ELEMENT(i16, int16_t, key_i16)
@@ -467,31 +487,51 @@ ELEMENT(u32, uint32_t, key_u)
 ELEMENT(u64, uint64_t, key_u)
 ELEMENT(f32, float, key_f32)
 ELEMENT(f64, double, key_f64)
-STABLE_SORTS(keyed8, Keyed, 8, key_keyed)
-STABLE_SORTS(keyed16, Keyed, 16, key_keyed)
-STABLE_SORTS(keyed32, Keyed, 32, key_keyed)
+KEYED(i8, int8_t, key_i8)
+KEYED(i16, int16_t, key_i16)
+KEYED(i32, int32_t, key_i32)
+KEYED(i64, int64_t, key_i64)
+KEYED(u8, uint8_t, key_u)
+KEYED(u16, uint16_t, key_u)
+KEYED(u32, uint32_t, key_u)
+KEYED(u64, uint64_t, key_u)
+KEYED(f32, float, key_f32)
+KEYED(f64, double, key_f64)
+PACKED(i8, int8_t, key_i8)
+PACKED(i16, int16_t, key_i16)
+PACKED(i32, int32_t, key_i32)
+PACKED(u8, uint8_t, key_u)
+PACKED(u16, uint16_t, key_u)
+PACKED(u32, uint32_t, key_u)
+PACKED(f32, float, key_f32)
 STABLE_SORTS(keyed64, Keyed, 64, key_keyed)
+STABLE_SORTS(words8, uint64_t, 8, key_word)
+STABLE_SORTS(words16, uint64_t, 16, key_word)
+STABLE_SORTS(words32, uint64_t, 32, key_word)
 
-/* What the run-time sorts know of a dtype. */
+/* What the run-time sorts know of a dtype: its lanes sorted; argsort's
+ * keys and indices (keyed, sorted by sort_keyed64; of 4 bytes or fewer
+ * packed into words, sorted by sort_words). */
 typedef struct SortType {
   int64_t size;
   bool (*lane)(char *p, int64_t stride, int64_t n, void *buf, void *tmp);
   void (*keys)(const char *p, int64_t stride, int64_t n, Keyed *out);
-  bool (*sort_keyed)(Keyed *v, Keyed *tmp, int64_t n);
+  void (*packed)(const char *p, int64_t stride, int64_t n, uint64_t *out);
+  bool (*sort_words)(uint64_t *v, uint64_t *tmp, int64_t n);
 } SortType;
 
 static SortType sort_type(int32_t kind) {
   switch (kind) {
-  case TY_I8: return (SortType){1, lane_i8, keys_i8, sort_keyed8};
-  case TY_I16: return (SortType){2, lane_i16, keys_i16, sort_keyed16};
-  case TY_I32: return (SortType){4, lane_i32, keys_i32, sort_keyed32};
-  case TY_I64: return (SortType){8, lane_i64, keys_i64, sort_keyed64};
-  case TY_BOOL: case TY_U8: return (SortType){1, lane_u8, keys_u8, sort_keyed8};
-  case TY_U16: return (SortType){2, lane_u16, keys_u16, sort_keyed16};
-  case TY_U32: return (SortType){4, lane_u32, keys_u32, sort_keyed32};
-  case TY_U64: return (SortType){8, lane_u64, keys_u64, sort_keyed64};
-  case TY_F32: return (SortType){4, lane_f32, keys_f32, sort_keyed32};
-  default: return (SortType){8, lane_f64, keys_f64, sort_keyed64};
+  case TY_I8: return (SortType){1, lane_i8, keys_i8, packed_i8, sort_words8};
+  case TY_I16: return (SortType){2, lane_i16, keys_i16, packed_i16, sort_words16};
+  case TY_I32: return (SortType){4, lane_i32, keys_i32, packed_i32, sort_words32};
+  case TY_I64: return (SortType){8, lane_i64, keys_i64, NULL, NULL};
+  case TY_BOOL: case TY_U8: return (SortType){1, lane_u8, keys_u8, packed_u8, sort_words8};
+  case TY_U16: return (SortType){2, lane_u16, keys_u16, packed_u16, sort_words16};
+  case TY_U32: return (SortType){4, lane_u32, keys_u32, packed_u32, sort_words32};
+  case TY_U64: return (SortType){8, lane_u64, keys_u64, NULL, NULL};
+  case TY_F32: return (SortType){4, lane_f32, keys_f32, packed_f32, sort_words32};
+  default: return (SortType){8, lane_f64, keys_f64, NULL, NULL};
   }
 }
 
@@ -539,6 +579,22 @@ static void argsort_simd_lane(const char *p, int64_t stride, int64_t n, int32_t 
   rt_simd_argsort64(p, stride, n, simd_kind(kind), keys, indices);
   if (indices != out)
     for (int64_t j = 0; j < n; j++) out[j * out_stride] = indices[j];
+}
+
+/* argsort of packed words (elements of 4 bytes or fewer, a lane shorter
+ * than 2^32), every kind: ties ordered by index, NumPy's stable order.
+ * Words of 4-byte keys sorted in vector registers where the processor
+ * has them, the others by their stable sorts (tmp: n words). */
+static bool packs(SortType st, int64_t n) { return st.packed && n <= (int64_t)UINT32_MAX; }
+
+static bool argsort_packed_lane(const char *p, int64_t stride, int64_t n, SortType st, uint64_t *words, int64_t *out,
+                                int64_t out_stride) {
+  st.packed(p, stride, n, words);
+  bool ok = true;
+  if (st.size == 4 && n > SIMD_SORT_MIN && rt_simd_sort_ready()) rt_simd_sort64(words, n, SIMD_UNSIGNED);
+  else ok = st.sort_words(words, words + n, n);
+  for (int64_t j = 0; ok && j < n; j++) out[j * out_stride] = (int64_t)(words[j] & UINT32_MAX);
+  return ok;
 }
 
 /* The lanes along axis of an array: how many, how long, their step, and
@@ -611,16 +667,20 @@ int32_t rt_argsort(const void *data, const int64_t *shape, const int64_t *stride
   }
   Keyed *keyed = malloc((size_t)(2 * ls.len) * sizeof(Keyed));
   bool ok = keyed != NULL;
-  bool simd = !stable && simd_applies(kind, ls.len);
+  bool simd = !stable && simd_applies(kind, ls.len), packed = packs(st, ls.len);
   for (int64_t i = 0; ok && i < ls.count; i++) {
     const char *p = (const char *)data + lane_offset(&ls, i, strides);
     int64_t *o = out + lane_offset(&ls, i, out_strides);
+    if (packed) {
+      ok = argsort_packed_lane(p, ls.stride, ls.len, st, (uint64_t *)keyed, o, out_strides[axis]);
+      continue;
+    }
     if (simd) {
       argsort_simd_lane(p, ls.stride, ls.len, kind, keyed, o, out_strides[axis]);
       continue;
     }
     st.keys(p, ls.stride, ls.len, keyed);
-    ok = st.sort_keyed(keyed, keyed + ls.len, ls.len);
+    ok = sort_keyed64(keyed, keyed + ls.len, ls.len);
     for (int64_t j = 0; ok && j < ls.len; j++) o[j * out_strides[axis]] = keyed[j].index;
   }
   free(keyed);
