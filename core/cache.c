@@ -191,10 +191,10 @@ PyObject *cache_class_symbol(PyObject *module, PyObject *cls) {
   return fe_class_symbol(cls);
 }
 
-/* _host_key(): what compiled code was made for, "LLVM version|CPU|features"
- * (starts LLVM, as loading cached code does anyway). */
+/* _host_key(): what compiled code was made for, "LLVM version|processor"
+ * (without starting LLVM). */
 PyObject *cache_host_key(PyObject *module, PyObject *unused) {
   const RucheyAPI *api = core_api();
   if (!api) return NULL;
-  return PyUnicode_FromFormat("%s|%s|%s", api->llvm_version(), api->host_cpu(), api->host_features());
+  return PyUnicode_FromFormat("%s|%s", api->llvm_version(), api->host_identity());
 }

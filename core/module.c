@@ -1,8 +1,9 @@
-/* module.c — the ruchey._core module: loading libruchey, the identities of
- * the Python objects compiled code may name, and TypingError.
+/* module.c — the ruchey._core module: loading libruchey_rt, the identities
+ * of the Python objects compiled code may name, and TypingError.
  *
- * Importing this module loads neither LLVM nor libruchey: core_api() does,
- * on the first compile.
+ * Importing this module loads nothing more: core_api() loads libruchey_rt
+ * (the runtime, no LLVM) on first use, and that loads the compiler
+ * (libruchey, LLVM inside) on the first compile.
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -53,10 +54,10 @@ const RucheyAPI *core_api(void) {
   }
   char dir[4096], path[4200];
   snprintf(dir, sizeof dir, "%s", info.dli_fname);
-  snprintf(path, sizeof path, "%s/libruchey.so", dirname(dir));
+  snprintf(path, sizeof path, "%s/libruchey_rt.so", dirname(dir));
   void *lib = dlopen(path, RTLD_NOW | RTLD_LOCAL);
   if (!lib) {
-    PyErr_Format(PyExc_ImportError, "ruchey: cannot load the compiler library: %s", dlerror());
+    PyErr_Format(PyExc_ImportError, "ruchey: cannot load the runtime library: %s", dlerror());
     return NULL;
   }
   const RucheyAPI *(*get)(void) = (const RucheyAPI *(*)(void))dlsym(lib, "ruchey_api");

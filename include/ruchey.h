@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define RUCHEY_API_VERSION 16
+#define RUCHEY_API_VERSION 17
 #define RC_MAX_NDIM 8
 
 /* ---------------------------------------------------------------- arena */
@@ -422,7 +422,7 @@ typedef struct CompileResult {
   int nexterns;
   bool barrier;          /* the function reaches cuda.syncthreads() */
   bool grid_sync;        /* a kernel that waits for its whole grid: launched cooperatively */
-  void *code;            /* OUT_JIT: the loaded code, until release_code */
+  void *code;            /* OUT_JIT: the loaded code (an RtCode), until release_code */
   char *object;          /* OUT_JIT_KEEP: the object file (malloc'd), object_size bytes, */
   size_t object_size;
   char *symbol;          /* and its entry's symbol (malloc'd) */
@@ -597,9 +597,42 @@ typedef struct RucheyAPI {
   void (*set_objmode_caller)(int (*call)(void *block, const Type *in_t, void *in, const Type *out_t, void *out,
                                          void **cls, const char **msg));
   const Type *(*set)(const Type *item);
+  /* the processor, as the on-disk cache's key tells it (rt_host_identity) */
+  const char *(*host_identity)(void);
 } RucheyAPI;
 
 const RucheyAPI *ruchey_api(void);
+
+/* Loaded code (CompileResult.code) carries what frees it: the JIT's code
+ * and the cache loader's are freed differently. */
+typedef struct RtCode {
+  void (*release)(struct RtCode *code);
+} RtCode;
+
+/* What libruchey (the compiler, LLVM inside) gives libruchey_rt, which
+ * loads it on the first compile: RucheyAPI's entries of the same names. */
+typedef struct RucheyCompiler {
+  int version;  /* RUCHEY_API_VERSION */
+  bool (*infer)(Func *f, const Type **argtypes, const CompileOptions *opts, Diag *diag);
+  bool (*generate)(Func *f, const CompileOptions *opts, OutputKind out, CompileResult *res, Diag *diag);
+  char *(*describe_analyses)(Func *f, const CompileOptions *opts);
+  const Builtin *(*builtin_at)(int i);
+  const char *(*host_cpu)(void);
+  const char *(*host_features)(void);
+  /* an object file loaded by LLVM's JIT, for what rt_load_object cannot load */
+  bool (*load_object)(const void *object, size_t size, const char *symbol, CompileResult *res, Diag *d);
+} RucheyCompiler;
+
+const RucheyCompiler *ruchey_compiler(void);
+
+/* The on-disk cache's code without LLVM (loader.c): an object file OUT_JIT_KEEP
+ * made, mapped, relocated against the runtime, the C library and res->externs.
+ * False (d says why) for a damaged object or one whose kinds of relocation it
+ * does not know; then the JIT's loader is asked. */
+bool rt_load_object(const void *object, size_t size, const char *symbol, CompileResult *res, Diag *d);
+/* What code generated for this processor could be told from: its model and
+ * every feature it reports (host.c), for the cache's key, without LLVM. */
+const char *rt_host_identity(void);  /* NULL on processors it does not know */
 
 /* Stage interfaces inside libruchey. */
 bool ty_infer(Func *f, const Type **argtypes, const CompileOptions *opts, Diag *diag);

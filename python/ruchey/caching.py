@@ -209,7 +209,7 @@ def _build_key():
         import numpy
         here = os.path.dirname(_core.__file__)
         files = []
-        for name in (os.path.basename(_core.__file__), "libruchey.so"):
+        for name in (os.path.basename(_core.__file__), "libruchey_rt.so", "libruchey.so"):
             try:
                 st = os.stat(os.path.join(here, name))
                 files.append((name, st.st_mtime_ns, st.st_size))
