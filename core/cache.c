@@ -12,17 +12,20 @@
 /* The dispatcher's cache (ruchey.caching.FunctionCache), borrowed; NULL
  * without cache=True. */
 static PyObject *cache_of(Dispatcher *self) {
-  if (!self->dict || self->opts.kernel) return NULL;
+  if (!self->dict) return NULL;
   PyObject *cache = PyDict_GetItemString(self->dict, "_cache");
   return cache && cache != Py_None ? cache : NULL;
 }
 
-/* A return type as the cache keeps it: "none", ("s", kind) for a scalar,
- * ("a", kind, ndim, layout, readonly) for an array, ("t", fields...) for a
- * tuple; NULL (no exception) for another kind. */
+/* The kinds without parameters a cached function may return. */
+static bool plain_result(const Type *t) { return t == &core_plain[t->kind] && (ty_is_scalar(t) || t->kind == TY_STR); }
+
+/* A return type as the cache keeps it: "none", ("s", kind) for a scalar or
+ * a str, ("a", kind, ndim, layout, readonly) for an array, ("t", fields...)
+ * for a tuple; NULL (no exception) for another kind. */
 static PyObject *encode_type(const Type *t) {
   if (t->kind == TY_NONE) return PyUnicode_FromString("none");
-  if (ty_is_scalar(t)) return Py_BuildValue("(si)", "s", (int)t->kind);
+  if (plain_result(t)) return Py_BuildValue("(si)", "s", (int)t->kind);
   if (t->kind == TY_ARRAY && ty_is_scalar(t->elem))
     return Py_BuildValue("(siiCO)", "a", (int)t->elem->kind, t->ndim, t->layout, t->readonly ? Py_True : Py_False);
   if (t->kind != TY_TUPLE) return NULL;
@@ -45,7 +48,7 @@ static const Type *decode_type(PyObject *d) {
   int kind, ndim, readonly;
   const char *layout;
   if (!strcmp(tag, "s") && PyArg_ParseTuple(d, "si", &tag, &kind) && kind >= 0 && kind < TY_COUNT &&
-      (core_plain[kind].flags & TF_SCALAR))
+      plain_result(&core_plain[kind]))
     return &core_plain[kind];
   if (!strcmp(tag, "a") && PyArg_ParseTuple(d, "siisp", &tag, &kind, &ndim, &layout, &readonly) && kind >= 0 &&
       kind < TY_COUNT && (core_plain[kind].flags & TF_SCALAR) && ndim > 0 && ndim <= RC_MAX_NDIM &&
@@ -103,8 +106,8 @@ static bool load_entry(PyObject *entry, CompileResult *res, Arena *arena, bool *
   const char *symbol, *warning;
   Py_buffer object;
   PyObject *externs, *ret;
-  int blas;
-  if (!PyArg_ParseTuple(entry, "sy*OOsp", &symbol, &object, &externs, &ret, &warning, &blas)) return false;
+  int blas, barrier;
+  if (!PyArg_ParseTuple(entry, "sy*OOspp", &symbol, &object, &externs, &ret, &warning, &blas, &barrier)) return false;
   const Type *ret_type = decode_type(ret);
   PyErr_Clear();
   bool ok = ret_type && take_externs(externs, res, arena);
@@ -113,6 +116,7 @@ static bool load_entry(PyObject *entry, CompileResult *res, Arena *arena, bool *
   PyBuffer_Release(&object);
   if (!ok) return false;
   res->ret_type = ret_type;
+  res->barrier = barrier;  /* a kernel's, for the CPU backend */
   snprintf(res->warning, sizeof res->warning, "%s", warning);
   *uses_blas = blas;
   return true;
@@ -151,9 +155,9 @@ static void cache_save(PyObject *cache, PyObject *key, const CompileResult *res,
   PyObject *externs = ret ? extern_pairs(res) : NULL;
   PyObject *done = NULL;
   if (externs)
-    done = PyObject_CallMethod(cache, "save", "Osy#OOsO", key, res->symbol, res->object,
+    done = PyObject_CallMethod(cache, "save", "Osy#OOsOO", key, res->symbol, res->object,
                                (Py_ssize_t)res->object_size, externs, ret, res->warning,
-                               uses_blas ? Py_True : Py_False);
+                               uses_blas ? Py_True : Py_False, res->barrier ? Py_True : Py_False);
   if (!done && PyErr_Occurred()) PyErr_WriteUnraisable(cache);
   PyErr_Clear();
   Py_XDECREF(done); Py_XDECREF(externs); Py_XDECREF(ret);

@@ -440,7 +440,7 @@ static PyMethodDef core_methods[] = {
    "A function compiled for a gufunc's loop: (dispatcher, argument types) -> (entry, type numbers)."},
   {"_make_gufunc", gufunc_make, METH_VARARGS,
    "A generalized numpy.ufunc of compiled functions: (name, doc, nin, nout, signature, loops, parallel)."},
-  {"llvm_version", core_llvm_version, METH_NOARGS, "The version of LLVM inside libruchey (loads it)."},
+  {"llvm_version", core_llvm_version, METH_NOARGS, "The version of LLVM inside libruchey (without loading it)."},
   {"host_cpu", core_host_cpu, METH_NOARGS, "The CPU LLVM compiles for (loads it)."},
   {"get_num_threads", core_get_num_threads, METH_NOARGS,
    "The number of threads a parallel loop started by this thread uses."},
@@ -456,7 +456,7 @@ static PyMethodDef core_methods[] = {
    "A function typed for argument types: each variable's type, and the return type (inspect_types)."},
   {"_class_symbol", cache_class_symbol, METH_O,
    "The symbol compiled code names an exception class by (the on-disk cache checks it)."},
-  {"_host_key", cache_host_key, METH_NOARGS, "What compiled code is made for: LLVM, the CPU, its features."},
+  {"_host_key", cache_host_key, METH_NOARGS, "What compiled code is made for: LLVM's version and the processor."},
   {NULL, NULL, 0, NULL},
 };
 

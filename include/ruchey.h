@@ -626,10 +626,11 @@ typedef struct RucheyCompiler {
 const RucheyCompiler *ruchey_compiler(void);
 
 /* The on-disk cache's code without LLVM (loader.c): an object file OUT_JIT_KEEP
- * made, mapped, relocated against the runtime, the C library and res->externs.
- * False (d says why) for a damaged object or one whose kinds of relocation it
- * does not know; then the JIT's loader is asked. */
-bool rt_load_object(const void *object, size_t size, const char *symbol, CompileResult *res, Diag *d);
+ * made, mapped, relocated against the runtime, the C library and res->externs,
+ * setting res->entry and res->code. Else d says why: an object it does not
+ * know (the JIT's loader may), or a damaged one. */
+typedef enum { RT_LOADED, RT_LOAD_NOT_KNOWN, RT_LOAD_DAMAGED } RtLoad;
+RtLoad rt_load_object(const void *object, size_t size, const char *symbol, CompileResult *res, Diag *d);
 /* What code generated for this processor could be told from: its model and
  * every feature it reports (host.c), for the cache's key, without LLVM. */
 const char *rt_host_identity(void);  /* NULL on processors it does not know */

@@ -94,9 +94,10 @@ static const char *host_identity(void) {
   return llvm;
 }
 
-/* Cached code: our own loader, else (a relocation it does not know) the JIT's. */
+/* Cached code: our own loader, else (an object it does not know) the JIT's. */
 static bool load_object(const void *object, size_t size, const char *symbol, CompileResult *res, Diag *d) {
-  if (rt_load_object(object, size, symbol, res, d)) return true;
+  RtLoad loaded = rt_load_object(object, size, symbol, res, d);
+  if (loaded != RT_LOAD_NOT_KNOWN) return loaded == RT_LOADED;
   const RucheyCompiler *c = compiler(d);
   return c && c->load_object(object, size, symbol, res, d);
 }

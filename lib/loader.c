@@ -13,8 +13,8 @@
  * pages become executable and the constants read-only.
  *
  * Anything it does not know (another machine, a kind of relocation, TLS,
- * a common or unresolved symbol, a damaged file) is a refusal that says
- * why; the JIT's loader then gets the object.
+ * a common or unresolved symbol) is a refusal that says why, and the JIT's
+ * loader then gets the object; a damaged one is refused by both.
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -103,8 +103,9 @@ static bool relocate(uint32_t type, unsigned char *p, uint64_t s, int64_t a) {
   }
 }
 
+/* the bytes a relocation writes (0 for one relocate() refuses) */
 static size_t relocation_width(uint32_t type) {
-  return type == R_X86_64_PC32 || type == R_X86_64_PLT32 ? 4 : type == R_X86_64_NONE ? 0 : 8;
+  return type == R_X86_64_64 || type == R_X86_64_PC64 ? 8 : type == R_X86_64_PC32 || type == R_X86_64_PLT32 ? 4 : 0;
 }
 #else
 #define HOST_MACHINE EM_NONE  /* no object is loaded here: the JIT's loader does it */
@@ -128,6 +129,7 @@ typedef struct Object {
   unsigned char *map;
   size_t map_size;
   Diag *d;
+  bool damaged;  /* refused as damaged, not as unknown */
 } Object;
 
 /* Code this loader mapped (CompileResult.code). */
@@ -149,14 +151,20 @@ static bool refuse(Object *o, const char *why, const char *detail) {
   return false;
 }
 
+static bool damaged(Object *o, const char *why, const char *detail) {
+  o->damaged = true;
+  return refuse(o, why, detail);
+}
+
 static bool within(const Object *o, uint64_t offset, uint64_t size) {
   return offset <= o->size && size <= o->size - offset;
 }
 
 /* The string at offset in a string table; "" where the file is damaged. */
 static const char *string_at(const Object *o, const Elf64_Shdr *table, uint64_t offset) {
+  if (table->sh_type != SHT_STRTAB || offset >= table->sh_size) return "";
   const char *s = (const char *)o->file + table->sh_offset + offset;
-  return offset < table->sh_size && memchr(s, 0, table->sh_size - offset) ? s : "";
+  return memchr(s, 0, table->sh_size - offset) ? s : "";
 }
 
 static const char *section_name(const Object *o, const Elf64_Shdr *s) {
@@ -178,18 +186,23 @@ static bool read_header(Object *o) {
   const Elf64_Ehdr *eh = (const Elf64_Ehdr *)o->file;
   if (o->size < sizeof *eh || memcmp(eh->e_ident, ELFMAG, SELFMAG) || eh->e_ident[EI_CLASS] != ELFCLASS64 ||
       eh->e_ident[EI_DATA] != ELFDATA2LSB || eh->e_type != ET_REL)
-    return refuse(o, "not an ELF relocatable object", "");
+    return damaged(o, "not an ELF relocatable object", "");
   if (eh->e_machine != HOST_MACHINE) return refuse(o, "not an object this loader knows", "");
   if (eh->e_shentsize != sizeof(Elf64_Shdr) || !eh->e_shnum ||
       !within(o, eh->e_shoff, (uint64_t)eh->e_shnum * sizeof(Elf64_Shdr)) || eh->e_shoff % 8)
-    return refuse(o, "damaged section headers", "");
+    return damaged(o, "damaged section headers", "");
   o->sh = (const Elf64_Shdr *)(o->file + eh->e_shoff);
   o->nsh = eh->e_shnum;
   for (int i = 0; i < o->nsh; i++) {
     const Elf64_Shdr *s = &o->sh[i];
     if (s->sh_type != SHT_NOBITS && s->sh_type != SHT_NULL && !within(o, s->sh_offset, s->sh_size))
-      return refuse(o, "a section past the end of the file", "");
-    if (s->sh_type == SHT_REL || (s->sh_flags & SHF_TLS)) return refuse(o, "a section of a kind not known: ", section_name(o, s));
+      return damaged(o, "a section past the end of the file", "");
+  }
+  for (int i = 0; i < o->nsh; i++) {  /* the names readable now */
+    const Elf64_Shdr *s = &o->sh[i];
+    bool loaded_kind = s->sh_type == SHT_PROGBITS || s->sh_type == SHT_NOBITS || !strcmp(section_name(o, s), ".eh_frame");
+    if (s->sh_type == SHT_REL || (s->sh_flags & SHF_TLS) || ((s->sh_flags & SHF_ALLOC) && !loaded_kind))
+      return refuse(o, "a section of a kind not known: ", section_name(o, s));  /* constructors, TLS */
   }
   return true;
 }
@@ -209,7 +222,7 @@ static bool lay_out(Object *o) {
     o->group_offset[g] = o->map_size;
     o->map_size += round_up(o->group_size[g], page);
   }
-  if (!o->map_size) return refuse(o, "no code", "");
+  if (!o->map_size) return damaged(o, "no code", "");
   void *map = mmap(NULL, o->map_size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   if (map == MAP_FAILED) return refuse(o, "no memory for the code", "");
   o->map = map;
@@ -251,7 +264,7 @@ static bool symbol_address(Object *o, const Elf64_Shdr *strtab, const Elf64_Sym 
     return found || refuse(o, "an unknown symbol: ", name);
   }
   if (sym->st_shndx >= o->nsh || !o->at[sym->st_shndx] || sym->st_value > o->sh[sym->st_shndx].sh_size)
-    return refuse(o, "a symbol in a section not loaded: ", name);
+    return damaged(o, "a symbol in a section not loaded: ", name);
   *addr = (uint64_t)(uintptr_t)o->at[sym->st_shndx] + sym->st_value;
   return true;
 }
@@ -262,7 +275,7 @@ static bool apply_relocations(Object *o, const Elf64_Shdr *rela, const CompileRe
   if (!symtab || rela->sh_link != (Elf64_Word)symtab_index || symtab->sh_link >= (Elf64_Word)o->nsh ||
       rela->sh_entsize != sizeof(Elf64_Rela) || symtab->sh_entsize != sizeof(Elf64_Sym) || rela->sh_offset % 8 ||
       symtab->sh_offset % 8)
-    return refuse(o, "damaged relocations", "");
+    return damaged(o, "damaged relocations", "");
   const Elf64_Shdr *strtab = &o->sh[symtab->sh_link];
   const Elf64_Rela *r = (const Elf64_Rela *)(o->file + rela->sh_offset);
   const Elf64_Sym *syms = (const Elf64_Sym *)(o->file + symtab->sh_offset);
@@ -272,7 +285,7 @@ static bool apply_relocations(Object *o, const Elf64_Shdr *rela, const CompileRe
     size_t sym = ELF64_R_SYM(r[i].r_info), width = relocation_width(type);
     uint64_t s = 0;
     if (sym >= nsyms || r[i].r_offset > target->sh_size || width > target->sh_size - r[i].r_offset)
-      return refuse(o, "damaged relocations", "");
+      return damaged(o, "damaged relocations", "");
     if (sym && !symbol_address(o, strtab, &syms[sym], res, &s)) return false;
     if (!relocate(type, o->at[rela->sh_info] + r[i].r_offset, s, r[i].r_addend)) {
       char kind[32];
@@ -287,7 +300,7 @@ static bool relocate_all(Object *o, const CompileResult *res) {
   for (int i = 0; i < o->nsh; i++) {
     const Elf64_Shdr *s = &o->sh[i];
     if (s->sh_type != SHT_RELA) continue;
-    if (s->sh_info >= (Elf64_Word)o->nsh) return refuse(o, "damaged relocations", "");
+    if (s->sh_info >= (Elf64_Word)o->nsh) return damaged(o, "damaged relocations", "");
     if (o->at[s->sh_info] && !apply_relocations(o, s, res)) return false;
   }
   return true;
@@ -321,23 +334,26 @@ static bool protect(Object *o) {
   return true;
 }
 
-bool rt_load_object(const void *object, size_t size, const char *symbol, CompileResult *res, Diag *d) {
+RtLoad rt_load_object(const void *object, size_t size, const char *symbol, CompileResult *res, Diag *d) {
   Object o = {.file = object, .size = size, .d = d};
-  if ((uintptr_t)object % 8) return refuse(&o, "an object not aligned in memory", "");  /* the headers are read in place */
-  if (!read_header(&o)) return false;
-  o.at = calloc((size_t)o.nsh, sizeof *o.at);
-  LoadedCode *code = malloc(sizeof *code);
-  bool ok = o.at && code && lay_out(&o) && relocate_all(&o, res);
+  if ((uintptr_t)object % 8) {  /* the headers are read in place */
+    refuse(&o, "an object not aligned in memory", "");
+    return RT_LOAD_NOT_KNOWN;
+  }
+  bool ok = read_header(&o);
+  o.at = ok ? calloc((size_t)o.nsh, sizeof *o.at) : NULL;
+  LoadedCode *code = o.at ? malloc(sizeof *code) : NULL;
+  ok = ok && (code || refuse(&o, "no memory for the code", "")) && lay_out(&o) && relocate_all(&o, res);
   void *entry = ok ? entry_address(&o, symbol) : NULL;
-  ok = ok && (entry || refuse(&o, "no entry point named ", symbol)) && protect(&o);
+  ok = ok && (entry || damaged(&o, "no entry point named ", symbol)) && protect(&o);
   free(o.at);
   if (!ok) {
     if (o.map) munmap(o.map, o.map_size);
     free(code);
-    return false;
+    return o.damaged ? RT_LOAD_DAMAGED : RT_LOAD_NOT_KNOWN;
   }
   *code = (LoadedCode){{release_loaded}, o.map, o.map_size};
   res->entry = (int (*)(void *, void **))entry;
   res->code = code;
-  return true;
+  return RT_LOADED;
 }
