@@ -73,12 +73,15 @@ static PyObject *exact_encoding(const Type *t) {
 }
 
 /* The part of the key the extension knows: the argument types, the
- * explicit return type (None where inferred), and whether the code is a
- * ufunc's inner loop (another entry). */
-static PyObject *signature_key(Dispatcher *self, const Type *const *args, const Type *declared, bool ufunc_loop) {
+ * explicit return type (None where inferred), and which entry the code
+ * has (False: the dispatcher's, True: a ufunc's inner loop, "c": a
+ * @cfunc's). */
+static PyObject *signature_key(Dispatcher *self, const Type *const *args, const Type *declared, EntryKind entry) {
   PyObject *sig = disp_signature_text(args, self->nparams);
   PyObject *ret = declared ? PyUnicode_FromString(declared->name) : Py_NewRef(Py_None);
-  PyObject *key = sig && ret ? PyTuple_Pack(3, sig, ret, ufunc_loop ? Py_True : Py_False) : NULL;
+  PyObject *kind = entry == ENTRY_C ? PyUnicode_FromString("c") : Py_NewRef(entry == ENTRY_UFUNC_LOOP ? Py_True : Py_False);
+  PyObject *key = sig && ret && kind ? PyTuple_Pack(3, sig, ret, kind) : NULL;
+  Py_XDECREF(kind);
   Py_XDECREF(sig);
   Py_XDECREF(ret);
   return key;
@@ -163,22 +166,23 @@ static void cache_save(PyObject *cache, PyObject *key, const CompileResult *res,
   Py_XDECREF(done); Py_XDECREF(externs); Py_XDECREF(ret);
 }
 
-static bool compile_code(Dispatcher *self, const Type *const *args, const Type *declared, bool ufunc_loop,
+static bool compile_code(Dispatcher *self, const Type *const *args, const Type *declared, EntryKind entry,
                          OutputKind out, CompileResult *res, Arena *arena) {
-  if (ufunc_loop) return cp_compile_ufunc_loop(self, args, declared, out, res, arena);
+  if (entry == ENTRY_UFUNC_LOOP) return cp_compile_ufunc_loop(self, args, declared, out, res, arena);
+  if (entry == ENTRY_C) return cp_compile_c_entry(self, args, declared, out, res, arena);
   return cp_compile(self, args, declared, false, out, 0, res, arena);
 }
 
-bool cache_compile(Dispatcher *self, const Type *const *args, const Type *declared, bool ufunc_loop,
+bool cache_compile(Dispatcher *self, const Type *const *args, const Type *declared, EntryKind entry,
                    CompileResult *res, Arena *arena) {
   PyObject *cache = cache_of(self);
-  PyObject *key = cache ? signature_key(self, args, declared, ufunc_loop) : NULL;
+  PyObject *key = cache ? signature_key(self, args, declared, entry) : NULL;
   if (cache && !key) PyErr_Clear();  /* then compiled as without a cache */
-  if (!key) return compile_code(self, args, declared, ufunc_loop, OUT_JIT, res, arena);
+  if (!key) return compile_code(self, args, declared, entry, OUT_JIT, res, arena);
   bool ok = cache_load(cache, key, res, arena);
   if (!ok) {
     int blas = core_blas_requests;
-    ok = compile_code(self, args, declared, ufunc_loop, OUT_JIT_KEEP, res, arena);
+    ok = compile_code(self, args, declared, entry, OUT_JIT_KEEP, res, arena);
     if (ok) cache_save(cache, key, res, core_blas_requests != blas);
     free(res->object);
     free(res->symbol);

@@ -71,6 +71,7 @@ const RucheyAPI *core_api(void) {
   core_interrupted = a->interrupted;
   a->set_exception_matcher(exception_matches);
   core_register_objmode(a);
+  a->set_cfunc_failure(cfunc_report_failure);
   return api = a;
 }
 

@@ -398,9 +398,8 @@ typedef struct CompileOptions {
                             * scalars, int loop(char **args, int64 *dims, int64 *steps, void *data),
                             * returning an RtStatus (the first element that failed) */
   bool c_entry;            /* OUT_JIT: the entry is a C function of the signature's scalars (@cfunc),
-                            * ret f(args...); where the body fails it calls c_failed(name), the
+                            * ret f(args...); where the body fails it calls rt_cfunc_failed(name), the
                             * error in the thread's RtError, and returns zero */
-  void (*c_failed)(const char *name);
 } CompileOptions;
 
 /* OUT_JIT_KEEP: as OUT_JIT, the object file also handed back (for the
@@ -599,6 +598,8 @@ typedef struct RucheyAPI {
   const Type *(*set)(const Type *item);
   /* the processor, as the on-disk cache's key tells it (rt_host_identity) */
   const char *(*host_identity)(void);
+  /* what reports a @cfunc's failure (rt_cfunc_failed) */
+  void (*set_cfunc_failure)(void (*report)(const char *name));
 } RucheyAPI;
 
 const RucheyAPI *ruchey_api(void);
@@ -770,6 +771,9 @@ void rt_raise(void *cls, const char *msg);
  * Python class) subclasses, found by the extension's matcher */
 void rt_set_exception_matcher(int (*matches)(void *cls, void *base));
 int32_t rt_exception_matches(void *base);
+/* runtime.c: a @cfunc's failure, reported by the extension's function */
+void rt_set_cfunc_failure(void (*report)(const char *name));
+void rt_cfunc_failed(const char *name);
 void rt_error_copy(RtError *dst);  /* the error raised, kept for a bare raise */
 void rt_error_restore(const RtError *src);
 RtMemInfo *rt_alloc(int64_t nbytes);  /* runtime.c */

@@ -147,6 +147,7 @@ EXPORT const RucheyAPI *ruchey_api(void) {
     .set_objmode_caller = rt_set_objmode_caller,
     .set = ty_set_of,
     .host_identity = host_identity,
+    .set_cfunc_failure = rt_set_cfunc_failure,
   };
   return &api;
 }

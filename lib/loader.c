@@ -213,9 +213,10 @@ static bool lay_out(Object *o) {
   for (int i = 0; i < o->nsh; i++) {
     const Elf64_Shdr *s = &o->sh[i];
     int g = group_of(o, s);
-    if (g < 0 || !s->sh_size) continue;
+    if (g < 0) continue;
     size_t align = s->sh_addralign ? s->sh_addralign : 1;
     if (align & (align - 1) || align > page) return refuse(o, "a section aligned beyond a page: ", section_name(o, s));
+    if (s->sh_size > ((size_t)1 << 30)) return damaged(o, "a section of more than a gigabyte: ", section_name(o, s));
     o->group_size[g] = round_up(o->group_size[g], align) + s->sh_size;
   }
   for (int g = 0; g < NGROUPS; g++) {
@@ -230,7 +231,7 @@ static bool lay_out(Object *o) {
   for (int i = 0; i < o->nsh; i++) {
     const Elf64_Shdr *s = &o->sh[i];
     int g = group_of(o, s);
-    if (g < 0 || !s->sh_size) continue;
+    if (g < 0) continue;  /* an empty one too: symbols may mark its place */
     used[g] = round_up(used[g], s->sh_addralign ? s->sh_addralign : 1);
     o->at[i] = o->map + o->group_offset[g] + used[g];
     if (s->sh_type == SHT_PROGBITS) memcpy(o->at[i], o->file + s->sh_offset, s->sh_size);

@@ -577,3 +577,32 @@ def test_kernels_on_the_cpu_backend_are_cached(tmp_path):
     '''
     assert run(tmp_path, code, RUCHEY_CUDA_BACKEND="cpu") == ["0"]
     assert run(tmp_path, code, RUCHEY_CUDA_BACKEND="cpu") == ["2"]
+
+
+CFUNCS = '''
+import math
+from ruchey import cfunc
+
+@cfunc("float64(float64)", cache=True)
+def gauss(x):
+    return math.exp(-x * x)
+
+@cfunc("int64(int64, int64)", cache=True)
+def div(a, b):
+    return a // b
+'''
+
+
+def test_cfuncs_are_cached_and_report_failures_from_cached_code(tmp_path):
+    (tmp_path / "cf.py").write_text(CFUNCS)
+    code = '''
+    import sys, cf
+    caught = []
+    sys.unraisablehook = lambda u: caught.append(u.exc_type.__name__)
+    assert cf.gauss.ctypes(0.5) == cf.gauss.py_func(0.5)
+    assert cf.div.ctypes(7, 2) == cf.div.py_func(7, 2)
+    assert cf.div.ctypes(7, 0) == 0 and caught == ["ZeroDivisionError"]
+    print(sum(sum(f._disp.stats.cache_hits.values()) for f in (cf.gauss, cf.div)))
+    '''
+    assert run(tmp_path, code) == ["0"]
+    assert run(tmp_path, code) == ["2"]
