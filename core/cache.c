@@ -12,17 +12,20 @@
 /* The dispatcher's cache (ruchey.caching.FunctionCache), borrowed; NULL
  * without cache=True. */
 static PyObject *cache_of(Dispatcher *self) {
-  if (!self->dict || self->opts.kernel) return NULL;
+  if (!self->dict) return NULL;
   PyObject *cache = PyDict_GetItemString(self->dict, "_cache");
   return cache && cache != Py_None ? cache : NULL;
 }
 
-/* A return type as the cache keeps it: "none", ("s", kind) for a scalar,
- * ("a", kind, ndim, layout, readonly) for an array, ("t", fields...) for a
- * tuple; NULL (no exception) for another kind. */
+/* The kinds without parameters a cached function may return. */
+static bool plain_result(const Type *t) { return t == &core_plain[t->kind] && (ty_is_scalar(t) || t->kind == TY_STR); }
+
+/* A return type as the cache keeps it: "none", ("s", kind) for a scalar or
+ * a str, ("a", kind, ndim, layout, readonly) for an array, ("t", fields...)
+ * for a tuple; NULL (no exception) for another kind. */
 static PyObject *encode_type(const Type *t) {
   if (t->kind == TY_NONE) return PyUnicode_FromString("none");
-  if (ty_is_scalar(t)) return Py_BuildValue("(si)", "s", (int)t->kind);
+  if (plain_result(t)) return Py_BuildValue("(si)", "s", (int)t->kind);
   if (t->kind == TY_ARRAY && ty_is_scalar(t->elem))
     return Py_BuildValue("(siiCO)", "a", (int)t->elem->kind, t->ndim, t->layout, t->readonly ? Py_True : Py_False);
   if (t->kind != TY_TUPLE) return NULL;
@@ -45,7 +48,7 @@ static const Type *decode_type(PyObject *d) {
   int kind, ndim, readonly;
   const char *layout;
   if (!strcmp(tag, "s") && PyArg_ParseTuple(d, "si", &tag, &kind) && kind >= 0 && kind < TY_COUNT &&
-      (core_plain[kind].flags & TF_SCALAR))
+      plain_result(&core_plain[kind]))
     return &core_plain[kind];
   if (!strcmp(tag, "a") && PyArg_ParseTuple(d, "siisp", &tag, &kind, &ndim, &layout, &readonly) && kind >= 0 &&
       kind < TY_COUNT && (core_plain[kind].flags & TF_SCALAR) && ndim > 0 && ndim <= RC_MAX_NDIM &&
@@ -70,12 +73,15 @@ static PyObject *exact_encoding(const Type *t) {
 }
 
 /* The part of the key the extension knows: the argument types, the
- * explicit return type (None where inferred), and whether the code is a
- * ufunc's inner loop (another entry). */
-static PyObject *signature_key(Dispatcher *self, const Type *const *args, const Type *declared, bool ufunc_loop) {
+ * explicit return type (None where inferred), and which entry the code
+ * has (False: the dispatcher's, True: a ufunc's inner loop, "c": a
+ * @cfunc's). */
+static PyObject *signature_key(Dispatcher *self, const Type *const *args, const Type *declared, EntryKind entry) {
   PyObject *sig = disp_signature_text(args, self->nparams);
   PyObject *ret = declared ? PyUnicode_FromString(declared->name) : Py_NewRef(Py_None);
-  PyObject *key = sig && ret ? PyTuple_Pack(3, sig, ret, ufunc_loop ? Py_True : Py_False) : NULL;
+  PyObject *kind = entry == ENTRY_C ? PyUnicode_FromString("c") : Py_NewRef(entry == ENTRY_UFUNC_LOOP ? Py_True : Py_False);
+  PyObject *key = sig && ret && kind ? PyTuple_Pack(3, sig, ret, kind) : NULL;
+  Py_XDECREF(kind);
   Py_XDECREF(sig);
   Py_XDECREF(ret);
   return key;
@@ -103,8 +109,8 @@ static bool load_entry(PyObject *entry, CompileResult *res, Arena *arena, bool *
   const char *symbol, *warning;
   Py_buffer object;
   PyObject *externs, *ret;
-  int blas;
-  if (!PyArg_ParseTuple(entry, "sy*OOsp", &symbol, &object, &externs, &ret, &warning, &blas)) return false;
+  int blas, barrier;
+  if (!PyArg_ParseTuple(entry, "sy*OOspp", &symbol, &object, &externs, &ret, &warning, &blas, &barrier)) return false;
   const Type *ret_type = decode_type(ret);
   PyErr_Clear();
   bool ok = ret_type && take_externs(externs, res, arena);
@@ -113,6 +119,7 @@ static bool load_entry(PyObject *entry, CompileResult *res, Arena *arena, bool *
   PyBuffer_Release(&object);
   if (!ok) return false;
   res->ret_type = ret_type;
+  res->barrier = barrier;  /* a kernel's, for the CPU backend */
   snprintf(res->warning, sizeof res->warning, "%s", warning);
   *uses_blas = blas;
   return true;
@@ -151,30 +158,31 @@ static void cache_save(PyObject *cache, PyObject *key, const CompileResult *res,
   PyObject *externs = ret ? extern_pairs(res) : NULL;
   PyObject *done = NULL;
   if (externs)
-    done = PyObject_CallMethod(cache, "save", "Osy#OOsO", key, res->symbol, res->object,
+    done = PyObject_CallMethod(cache, "save", "Osy#OOsOO", key, res->symbol, res->object,
                                (Py_ssize_t)res->object_size, externs, ret, res->warning,
-                               uses_blas ? Py_True : Py_False);
+                               uses_blas ? Py_True : Py_False, res->barrier ? Py_True : Py_False);
   if (!done && PyErr_Occurred()) PyErr_WriteUnraisable(cache);
   PyErr_Clear();
   Py_XDECREF(done); Py_XDECREF(externs); Py_XDECREF(ret);
 }
 
-static bool compile_code(Dispatcher *self, const Type *const *args, const Type *declared, bool ufunc_loop,
+static bool compile_code(Dispatcher *self, const Type *const *args, const Type *declared, EntryKind entry,
                          OutputKind out, CompileResult *res, Arena *arena) {
-  if (ufunc_loop) return cp_compile_ufunc_loop(self, args, declared, out, res, arena);
+  if (entry == ENTRY_UFUNC_LOOP) return cp_compile_ufunc_loop(self, args, declared, out, res, arena);
+  if (entry == ENTRY_C) return cp_compile_c_entry(self, args, declared, out, res, arena);
   return cp_compile(self, args, declared, false, out, 0, res, arena);
 }
 
-bool cache_compile(Dispatcher *self, const Type *const *args, const Type *declared, bool ufunc_loop,
+bool cache_compile(Dispatcher *self, const Type *const *args, const Type *declared, EntryKind entry,
                    CompileResult *res, Arena *arena) {
   PyObject *cache = cache_of(self);
-  PyObject *key = cache ? signature_key(self, args, declared, ufunc_loop) : NULL;
+  PyObject *key = cache ? signature_key(self, args, declared, entry) : NULL;
   if (cache && !key) PyErr_Clear();  /* then compiled as without a cache */
-  if (!key) return compile_code(self, args, declared, ufunc_loop, OUT_JIT, res, arena);
+  if (!key) return compile_code(self, args, declared, entry, OUT_JIT, res, arena);
   bool ok = cache_load(cache, key, res, arena);
   if (!ok) {
     int blas = core_blas_requests;
-    ok = compile_code(self, args, declared, ufunc_loop, OUT_JIT_KEEP, res, arena);
+    ok = compile_code(self, args, declared, entry, OUT_JIT_KEEP, res, arena);
     if (ok) cache_save(cache, key, res, core_blas_requests != blas);
     free(res->object);
     free(res->symbol);
@@ -191,10 +199,10 @@ PyObject *cache_class_symbol(PyObject *module, PyObject *cls) {
   return fe_class_symbol(cls);
 }
 
-/* _host_key(): what compiled code was made for, "LLVM version|CPU|features"
- * (starts LLVM, as loading cached code does anyway). */
+/* _host_key(): what compiled code was made for, "LLVM version|processor"
+ * (without starting LLVM). */
 PyObject *cache_host_key(PyObject *module, PyObject *unused) {
   const RucheyAPI *api = core_api();
   if (!api) return NULL;
-  return PyUnicode_FromFormat("%s|%s|%s", api->llvm_version(), api->host_cpu(), api->host_features());
+  return PyUnicode_FromFormat("%s|%s", api->llvm_version(), api->host_identity());
 }

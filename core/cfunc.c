@@ -8,11 +8,13 @@
  * A failure inside the callback cannot become its caller's exception (C
  * code called it). As in Numba, it is written out as unraisable
  * (sys.unraisablehook: "Exception ignored in ..."), the GIL taken for that
- * alone, and the callback returns zero.
+ * alone, and the callback returns zero: the code calls the runtime's
+ * rt_cfunc_failed, which calls cfunc_report_failure, so the code names no
+ * address of this process and cache=True keeps it.
  */
 #include "core.h"
 
-static void report_failure(const char *name) {
+void cfunc_report_failure(const char *name) {
   PyGILState_STATE g = PyGILState_Ensure();
   disp_raise_runtime_error();
   PyObject *where = PyUnicode_FromFormat("<ruchey cfunc %s>", name);
@@ -70,7 +72,8 @@ PyObject *cfunc_compile(PyObject *module, PyObject *a) {
   Arena arena = {0};
   CompileResult res = {0};
   disp_lock_compiles(disp);
-  bool ok = cp_compile_c_entry(disp, types, declared, llvm ? OUT_LLVM_IR : OUT_JIT, report_failure, &res, &arena);
+  bool ok = llvm ? cp_compile_c_entry(disp, types, declared, OUT_LLVM_IR, &res, &arena)
+                 : cache_compile(disp, types, declared, ENTRY_C, &res, &arena);
   disp_unlock_compiles(disp);
   arena_free(&arena);
   if (!ok) return NULL;

@@ -301,11 +301,10 @@ bool cp_compile_ufunc_loop(Dispatcher *self, const Type *const *args, const Type
 }
 
 bool cp_compile_c_entry(Dispatcher *self, const Type *const *args, const Type *declared_ret, OutputKind out,
-                        void (*failed)(const char *), CompileResult *res, Arena *arena) {
+                        CompileResult *res, Arena *arena) {
   CompileOptions opts = self->opts;
   opts.declared_ret = declared_ret;
   opts.c_entry = true;
-  opts.c_failed = failed;
   return compile_root(self, opts, args, out, 0, res, arena);
 }
 

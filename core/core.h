@@ -99,6 +99,7 @@ const Type *disp_named_tuple_type(PyTypeObject *cls, int n, const Type *const *f
 PyObject *disp_box_named(const Type *t, PyObject *items);
 /* objmode.c: hands libruchey the function running objmode blocks */
 void core_register_objmode(const RucheyAPI *api);
+void cfunc_report_failure(const char *name);  /* cfunc.c: what rt_cfunc_failed calls */
 /* ruchey.types' description (kind, ndim, layout) as a type; NULL with an
  * exception if invalid. */
 const Type *disp_described_type(PyObject *d);
@@ -245,17 +246,21 @@ bool cp_compile_ufunc_loop(Dispatcher *self, const Type *const *args, const Type
                            CompileResult *res, Arena *arena);
 /* The same for a @cfunc: the entry is a C function (CompileOptions.c_entry). */
 bool cp_compile_c_entry(Dispatcher *self, const Type *const *args, const Type *declared_ret, OutputKind out,
-                        void (*failed)(const char *), CompileResult *res, Arena *arena);
+                        CompileResult *res, Arena *arena);
 PyObject *cp_compile_ptx(PyObject *module, PyObject *args);
 PyObject *cp_analyses(PyObject *module, PyObject *args);
 PyObject *cp_typed_variables(PyObject *module, PyObject *args);  /* _core._typed_variables */
 
 /* ---------------------------------------------------------------- cache.c */
 
-/* Machine code for these types (a ufunc's inner loop with ufunc_loop),
- * loaded from the dispatcher's on-disk cache where cache=True put it there,
- * else compiled (and then saved there); as cp_compile. */
-bool cache_compile(Dispatcher *self, const Type *const *args, const Type *declared, bool ufunc_loop,
+/* Which entry a compile makes: the dispatcher's, a ufunc's inner loop, a
+ * @cfunc's C function. */
+typedef enum { ENTRY_CALL, ENTRY_UFUNC_LOOP, ENTRY_C } EntryKind;
+
+/* Machine code for these types with that entry, loaded from the
+ * dispatcher's on-disk cache where cache=True put it there, else compiled
+ * (and then saved there); as cp_compile. */
+bool cache_compile(Dispatcher *self, const Type *const *args, const Type *declared, EntryKind entry,
                    CompileResult *res, Arena *arena);
 PyObject *cache_class_symbol(PyObject *module, PyObject *cls);  /* _core._class_symbol */
 PyObject *cache_host_key(PyObject *module, PyObject *unused);    /* _core._host_key */

@@ -26,7 +26,7 @@ int disp_init_numpy(void) {
 static bool spec_code(Dispatcher *self, const Type *const *args, const Type *declared_ret, bool device,
                       CompileResult *res, Arena *arena) {
   if (device) return cp_compile(self, args, declared_ret, device, OUT_JIT, 0, res, arena);
-  return cache_compile(self, args, declared_ret, false, res, arena);
+  return cache_compile(self, args, declared_ret, ENTRY_CALL, res, arena);
 }
 
 static Spec *add_spec(Dispatcher *self, const Type *const *args, const Type *declared_ret, bool device) {

@@ -1,8 +1,9 @@
-/* module.c — the ruchey._core module: loading libruchey, the identities of
- * the Python objects compiled code may name, and TypingError.
+/* module.c — the ruchey._core module: loading libruchey_rt, the identities
+ * of the Python objects compiled code may name, and TypingError.
  *
- * Importing this module loads neither LLVM nor libruchey: core_api() does,
- * on the first compile.
+ * Importing this module loads nothing more: core_api() loads libruchey_rt
+ * (the runtime, no LLVM) on first use, and that loads the compiler
+ * (libruchey, LLVM inside) on the first compile.
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -53,10 +54,10 @@ const RucheyAPI *core_api(void) {
   }
   char dir[4096], path[4200];
   snprintf(dir, sizeof dir, "%s", info.dli_fname);
-  snprintf(path, sizeof path, "%s/libruchey.so", dirname(dir));
+  snprintf(path, sizeof path, "%s/libruchey_rt.so", dirname(dir));
   void *lib = dlopen(path, RTLD_NOW | RTLD_LOCAL);
   if (!lib) {
-    PyErr_Format(PyExc_ImportError, "ruchey: cannot load the compiler library: %s", dlerror());
+    PyErr_Format(PyExc_ImportError, "ruchey: cannot load the runtime library: %s", dlerror());
     return NULL;
   }
   const RucheyAPI *(*get)(void) = (const RucheyAPI *(*)(void))dlsym(lib, "ruchey_api");
@@ -70,6 +71,7 @@ const RucheyAPI *core_api(void) {
   core_interrupted = a->interrupted;
   a->set_exception_matcher(exception_matches);
   core_register_objmode(a);
+  a->set_cfunc_failure(cfunc_report_failure);
   return api = a;
 }
 
@@ -439,7 +441,7 @@ static PyMethodDef core_methods[] = {
    "A function compiled for a gufunc's loop: (dispatcher, argument types) -> (entry, type numbers)."},
   {"_make_gufunc", gufunc_make, METH_VARARGS,
    "A generalized numpy.ufunc of compiled functions: (name, doc, nin, nout, signature, loops, parallel)."},
-  {"llvm_version", core_llvm_version, METH_NOARGS, "The version of LLVM inside libruchey (loads it)."},
+  {"llvm_version", core_llvm_version, METH_NOARGS, "The version of LLVM inside libruchey (without loading it)."},
   {"host_cpu", core_host_cpu, METH_NOARGS, "The CPU LLVM compiles for (loads it)."},
   {"get_num_threads", core_get_num_threads, METH_NOARGS,
    "The number of threads a parallel loop started by this thread uses."},
@@ -455,7 +457,7 @@ static PyMethodDef core_methods[] = {
    "A function typed for argument types: each variable's type, and the return type (inspect_types)."},
   {"_class_symbol", cache_class_symbol, METH_O,
    "The symbol compiled code names an exception class by (the on-disk cache checks it)."},
-  {"_host_key", cache_host_key, METH_NOARGS, "What compiled code is made for: LLVM, the CPU, its features."},
+  {"_host_key", cache_host_key, METH_NOARGS, "What compiled code is made for: LLVM's version and the processor."},
   {NULL, NULL, 0, NULL},
 };
 

@@ -95,7 +95,7 @@ PyObject *ufunc_compile_loop(PyObject *module, PyObject *a) {
   Arena arena = {0};
   CompileResult res;
   disp_lock_compiles(disp);
-  bool ok = cache_compile(disp, types, declared, true, &res, &arena);
+  bool ok = cache_compile(disp, types, declared, ENTRY_UFUNC_LOOP, &res, &arena);
   disp_unlock_compiles(disp);
   if (ok) ok = record_loop(disp, types, n);
   PyObject *nums = ok ? PyTuple_New(n + 1) : NULL;

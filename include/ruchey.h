@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define RUCHEY_API_VERSION 16
+#define RUCHEY_API_VERSION 17
 #define RC_MAX_NDIM 8
 
 /* ---------------------------------------------------------------- arena */
@@ -398,9 +398,8 @@ typedef struct CompileOptions {
                             * scalars, int loop(char **args, int64 *dims, int64 *steps, void *data),
                             * returning an RtStatus (the first element that failed) */
   bool c_entry;            /* OUT_JIT: the entry is a C function of the signature's scalars (@cfunc),
-                            * ret f(args...); where the body fails it calls c_failed(name), the
+                            * ret f(args...); where the body fails it calls rt_cfunc_failed(name), the
                             * error in the thread's RtError, and returns zero */
-  void (*c_failed)(const char *name);
 } CompileOptions;
 
 /* OUT_JIT_KEEP: as OUT_JIT, the object file also handed back (for the
@@ -422,7 +421,7 @@ typedef struct CompileResult {
   int nexterns;
   bool barrier;          /* the function reaches cuda.syncthreads() */
   bool grid_sync;        /* a kernel that waits for its whole grid: launched cooperatively */
-  void *code;            /* OUT_JIT: the loaded code, until release_code */
+  void *code;            /* OUT_JIT: the loaded code (an RtCode), until release_code */
   char *object;          /* OUT_JIT_KEEP: the object file (malloc'd), object_size bytes, */
   size_t object_size;
   char *symbol;          /* and its entry's symbol (malloc'd) */
@@ -609,9 +608,45 @@ typedef struct RucheyAPI {
   void (*set_objmode_caller)(int (*call)(void *block, const Type *in_t, void *in, const Type *out_t, void *out,
                                          void **cls, const char **msg));
   const Type *(*set)(const Type *item);
+  /* the processor, as the on-disk cache's key tells it (rt_host_identity) */
+  const char *(*host_identity)(void);
+  /* what reports a @cfunc's failure (rt_cfunc_failed) */
+  void (*set_cfunc_failure)(void (*report)(const char *name));
 } RucheyAPI;
 
 const RucheyAPI *ruchey_api(void);
+
+/* Loaded code (CompileResult.code) carries what frees it: the JIT's code
+ * and the cache loader's are freed differently. */
+typedef struct RtCode {
+  void (*release)(struct RtCode *code);
+} RtCode;
+
+/* What libruchey (the compiler, LLVM inside) gives libruchey_rt, which
+ * loads it on the first compile: RucheyAPI's entries of the same names. */
+typedef struct RucheyCompiler {
+  int version;  /* RUCHEY_API_VERSION */
+  bool (*infer)(Func *f, const Type **argtypes, const CompileOptions *opts, Diag *diag);
+  bool (*generate)(Func *f, const CompileOptions *opts, OutputKind out, CompileResult *res, Diag *diag);
+  char *(*describe_analyses)(Func *f, const CompileOptions *opts);
+  const Builtin *(*builtin_at)(int i);
+  const char *(*host_cpu)(void);
+  const char *(*host_features)(void);
+  /* an object file loaded by LLVM's JIT, for what rt_load_object cannot load */
+  bool (*load_object)(const void *object, size_t size, const char *symbol, CompileResult *res, Diag *d);
+} RucheyCompiler;
+
+const RucheyCompiler *ruchey_compiler(void);
+
+/* The on-disk cache's code without LLVM (loader.c): an object file OUT_JIT_KEEP
+ * made, mapped, relocated against the runtime, the C library and res->externs,
+ * setting res->entry and res->code. Else d says why: an object it does not
+ * know (the JIT's loader may), or a damaged one. */
+typedef enum { RT_LOADED, RT_LOAD_NOT_KNOWN, RT_LOAD_DAMAGED } RtLoad;
+RtLoad rt_load_object(const void *object, size_t size, const char *symbol, CompileResult *res, Diag *d);
+/* What code generated for this processor could be told from: its model and
+ * every feature it reports (host.c), for the cache's key, without LLVM. */
+const char *rt_host_identity(void);  /* NULL on processors it does not know */
 
 /* Stage interfaces inside libruchey. */
 bool ty_infer(Func *f, const Type **argtypes, const CompileOptions *opts, Diag *diag);
@@ -763,6 +798,9 @@ void rt_raise(void *cls, const char *msg);
  * Python class) subclasses, found by the extension's matcher */
 void rt_set_exception_matcher(int (*matches)(void *cls, void *base));
 int32_t rt_exception_matches(void *base);
+/* runtime.c: a @cfunc's failure, reported by the extension's function */
+void rt_set_cfunc_failure(void (*report)(const char *name));
+void rt_cfunc_failed(const char *name);
 void rt_error_copy(RtError *dst);  /* the error raised, kept for a bare raise */
 void rt_error_restore(const RtError *src);
 RtMemInfo *rt_alloc(int64_t nbytes);  /* runtime.c */

@@ -1,4 +1,5 @@
-/* jit.c — from a Func to callable machine code, and libruchey's API table.
+/* jit.c — from a Func to callable machine code, and libruchey's API table
+ * (what libruchey_rt's table forwards to once it has loaded this library).
  *
  * LLVM starts on the first compile (never when the library loads): one
  * TargetMachine for the host CPU with all its features (without them the
@@ -253,13 +254,23 @@ static void add_vector_math(LLVMModuleRef m) {
   LLVMSetInitializer(g, LLVMConstArray2(ptr, used, nused));
 }
 
-/* Code no one will call again: its memory goes back (the exception
- * classes it named stay defined for the process). */
-static void release_code(void *code) {
-  LLVMOrcResourceTrackerRef rt = code;
+/* Code in the JIT (CompileResult.code): its own resource tracker. */
+typedef struct JitCode {
+  RtCode base;
+  LLVMOrcResourceTrackerRef tracker;
+} JitCode;
+
+static void release_tracker(LLVMOrcResourceTrackerRef rt) {
   LLVMErrorRef err = LLVMOrcResourceTrackerRemove(rt);
   if (err) LLVMConsumeError(err);
   LLVMOrcReleaseResourceTracker(rt);
+}
+
+/* Code no one will call again: its memory goes back (the exception
+ * classes it named stay defined for the process). */
+static void release_code(RtCode *code) {
+  release_tracker(((JitCode *)code)->tracker);
+  free(code);
 }
 
 /* The objects the code names by symbol (exception classes) as absolute
@@ -293,13 +304,16 @@ static bool load_object(LLVMMemoryBufferRef obj, const char *symbol, CompileResu
   else LLVMDisposeMemoryBuffer(obj);
   LLVMOrcExecutorAddress addr = 0;
   if (!err) err = LLVMOrcLLJITLookup(J.jit, &addr, symbol);
-  if (err) {
-    release_code(rt);
+  JitCode *code = err ? NULL : malloc(sizeof *code);
+  if (!code) {
+    release_tracker(rt);
+    if (!err) return ll_fail(d, "%s", "out of memory loading compiled code");
     take_error(err, buf, sizeof buf);
     return ll_fail(d, "loading compiled code failed: %s", buf);
   }
+  *code = (JitCode){{release_code}, rt};
   res->entry = (int (*)(void *, void **))(uintptr_t)addr;
-  res->code = rt;
+  res->code = code;
   return true;
 }
 
@@ -370,14 +384,6 @@ static bool jit_generate(Func *f, const CompileOptions *opts, OutputKind out, Co
   return out == OUT_PTX ? ptx_generate(f, opts, res, d) : generate(f, opts, out, res, d);
 }
 
-static const char *llvm_version(void) {
-  static char buf[32];
-  unsigned major, minor, patch;
-  LLVMGetVersion(&major, &minor, &patch);
-  snprintf(buf, sizeof buf, "%u.%u.%u", major, minor, patch);
-  return buf;
-}
-
 static const char *host_cpu(void) {
   pthread_once(&J.once, jit_start);
   return J.cpu ? J.cpu : "unknown";
@@ -396,45 +402,16 @@ static bool load_cached(const void *object, size_t size, const char *symbol, Com
   return load_object(buf, symbol, res, d);
 }
 
-EXPORT const RucheyAPI *ruchey_api(void) {
-  static const RucheyAPI api = {
+EXPORT const RucheyCompiler *ruchey_compiler(void) {
+  static const RucheyCompiler api = {
     .version = RUCHEY_API_VERSION,
-    .plain = ty_plain,
-    .array = ty_array,
-    .tuple = ty_tuple,
-    .builtin_at = bi_at,
-    .describe_analyses = an_describe,
     .infer = jit_infer,
     .generate = jit_generate,
-    .meminfo_release = rt_meminfo_release,
-    .last_error = rt_last_error,
-    .llvm_version = llvm_version,
+    .describe_analyses = an_describe,
+    .builtin_at = bi_at,
     .host_cpu = host_cpu,
-    .parallel_for = pool_parallel_for,
-    .chunk_count = pool_chunk_count,
-    .get_num_threads = pool_get_num_threads,
-    .set_num_threads = pool_set_num_threads,
-    .max_threads = pool_max_threads,
-    .thread_id = pool_thread_id,
-    .set_print_sink = rt_set_print_sink,
-    .release_code = release_code,
-    .blas_names = la_blas_names,
-    .lapack_names = la_lapack_names,
-    .set_routine = rt_set_routine,
-    .set_linalg_error = rt_set_linalg_error,
-    .stack_limit = rt_stack_limit,
-    .watch_interrupts = rt_watch_interrupts,
-    .interrupted = &rt_interrupted,
-    .function = ty_function,
-    .set_exception_matcher = rt_set_exception_matcher,
-    .load_object = load_cached,
     .host_features = host_features,
-    .list = ty_list,
-    .dict = ty_dict,
-    .record = ty_record,
-    .named_tuple = ty_named_tuple,
-    .set_objmode_caller = rt_set_objmode_caller,
-    .set = ty_set_of,
+    .load_object = load_cached,
   };
   return &api;
 }

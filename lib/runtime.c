@@ -298,6 +298,16 @@ static int (*exception_matcher)(void *cls, void *base);
 
 void rt_set_exception_matcher(int (*matches)(void *cls, void *base)) { exception_matcher = matches; }
 
+/* Set once by the extension too: what reports a @cfunc's failure (its
+ * caller is C code, which cannot take the exception). */
+static void (*cfunc_failure)(const char *name);
+
+void rt_set_cfunc_failure(void (*report)(const char *name)) { cfunc_failure = report; }
+
+void rt_cfunc_failed(const char *name) {
+  if (cfunc_failure) cfunc_failure(name);
+}
+
 /* An except clause naming base, tried on a raise statement's error (the
  * runtime's own errors are matched by status, at compile time). */
 int32_t rt_exception_matches(void *base) {
@@ -424,6 +434,7 @@ void rt_register_symbols(void (*define)(const char *name, void *addr, void *ctx)
   define("rt_error_restore", (void *)rt_error_restore, ctx);
   define("rt_error_copy", (void *)rt_error_copy, ctx);
   define("rt_exception_matches", (void *)rt_exception_matches, ctx);
+  define("rt_cfunc_failed", (void *)rt_cfunc_failed, ctx);
   define("pool_parallel_for", (void *)pool_parallel_for, ctx);
   define("pool_get_num_threads", (void *)pool_get_num_threads, ctx);
   define("pool_chunk_count", (void *)pool_chunk_count, ctx);

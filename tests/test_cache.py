@@ -2,7 +2,10 @@
 of compiling, and never loads code made from other sources. Every step
 runs in a fresh Python process; each result is compared with the Python
 function's own."""
+import hashlib
+import marshal
 import os
+import struct
 import subprocess
 import sys
 import textwrap
@@ -10,6 +13,7 @@ import textwrap
 import pytest
 
 from conftest import AS_NUMBA
+from ruchey import caching
 
 pytestmark = pytest.mark.skipif(AS_NUMBA, reason="ruchey's own cache")
 
@@ -441,3 +445,164 @@ def test_vectorize_loops_are_cached(tmp_path):
     (tmp_path / "ufs.py").write_text(UFUNCS % "3.0")
     assert run(tmp_path, code.replace("rtol=1e-15),\n", "rtol=1e-15), ufs.damped(0.0),\n")) == \
         ["True", "True", "True", "3.0", "0"]
+
+
+def test_cached_code_runs_without_loading_the_compiler(tmp_path):
+    """Code from the cache is linked by the runtime library's own loader:
+    LLVM (in libruchey.so) is never loaded, exceptions, the thread pool and
+    recursion included."""
+    (tmp_path / "kernels.py").write_text(KERNELS)
+    hits_misses(tmp_path)
+    maps = "\nlibs = {p.rsplit('/', 1)[-1] for p in open('/proc/self/maps').read().split() if 'libruchey' in p}\n"
+    out = run(tmp_path, CALLS + maps + "print(sorted(libs))")
+    assert out[-3:] == ["6", "0", "['libruchey_rt.so']"]
+
+
+def _elf_sections(obj):
+    """(type, offset, size, entsize) of each section of an ELF64 object."""
+    shoff, = struct.unpack_from("<Q", obj, 0x28)
+    shnum, = struct.unpack_from("<H", obj, 0x3C)
+    return [struct.unpack_from("<4xI16xQQ16xQ", obj, shoff + 64 * i) for i in range(shnum)]
+
+
+def _bad_relocation(obj):
+    """The first relocation names a symbol past the symbol table's end."""
+    rela = next(s for s in _elf_sections(obj) if s[0] == 4)  # SHT_RELA
+    info, = struct.unpack_from("<Q", obj, rela[1] + 8)
+    struct.pack_into("<Q", obj, rela[1] + 8, (0xFFFFFF << 32) | (info & 0xFFFFFFFF))
+
+
+def _sections_past_the_end(obj):
+    struct.pack_into("<Q", obj, 0x28, len(obj) + 4096)
+
+
+def _sections_overlapping_the_end(obj):
+    for i, section in enumerate(_elf_sections(obj)):
+        if section[0] == 1:  # SHT_PROGBITS
+            shoff, = struct.unpack_from("<Q", obj, 0x28)
+            struct.pack_into("<Q", obj, shoff + 64 * i + 32, len(obj) - 8)  # sh_size
+
+
+DAMAGES = {
+    "truncated": lambda obj: obj.__delitem__(slice(len(obj) // 2, None)),
+    "not_elf": lambda obj: obj.__setitem__(slice(0, 4), b"\x7fRUC"),
+    "section_headers_past_the_end": _sections_past_the_end,
+    "sections_overlapping_the_end": _sections_overlapping_the_end,
+    "relocation_symbol_out_of_range": _bad_relocation,
+}
+
+
+@pytest.mark.parametrize("damage", sorted(DAMAGES))
+def test_a_damaged_object_with_a_valid_checksum_is_compiled_again(tmp_path, damage):
+    """Object code whose file checks out but whose ELF is damaged is refused
+    by the loaders, never run: the function compiles again."""
+    (tmp_path / "kernels.py").write_text(KERNELS)
+    hits_misses(tmp_path)
+    magic = caching._MAGIC
+    for path in (tmp_path / "__pycache__").glob("kernels.*.rbc"):
+        data = path.read_bytes()
+        assert data.startswith(magic)
+        entry = list(marshal.loads(data[len(magic) + 32:]))
+        obj = bytearray(entry[2])
+        DAMAGES[damage](obj)
+        entry[2] = bytes(obj)
+        payload = marshal.dumps(tuple(entry))
+        path.write_bytes(magic + hashlib.sha256(payload).digest() + payload)
+    assert hits_misses(tmp_path) == (0, 6)
+    assert hits_misses(tmp_path) == (6, 0)
+
+
+STRINGS = '''
+from ruchey import njit
+
+@njit(cache=True)
+def count(s, pair):
+    return len(s) + s.count("a") + pair[1] + len(pair[0])
+
+@njit(cache=True)
+def shout(s):
+    return s.upper() + "!"
+'''
+
+
+def test_functions_of_strings_and_tuples_of_strings_are_cached(tmp_path):
+    (tmp_path / "strs.py").write_text(STRINGS)
+    code = '''
+    import strs
+    assert strs.count("banana", ("xy", 3)) == strs.count.py_func("banana", ("xy", 3))
+    assert strs.shout("hey") == strs.shout.py_func("hey")
+    print(sum(strs.count.stats.cache_hits.values()) + sum(strs.shout.stats.cache_hits.values()))
+    '''
+    assert run(tmp_path, code) == ["0"]
+    assert run(tmp_path, code) == ["2"]
+
+
+KERNELS_CUDA = '''
+import numpy as np
+from ruchey import cuda
+
+@cuda.jit(cache=True)
+def scale(a, k):
+    i = cuda.grid(1)
+    if i < a.size:
+        a[i] *= k
+
+@cuda.jit(cache=True)
+def block_sums(a, out):
+    tile = cuda.shared.array(32, np.float64)
+    t = cuda.threadIdx.x
+    tile[t] = a[cuda.grid(1)]
+    cuda.syncthreads()
+    if t == 0:
+        s = 0.0
+        for j in range(32):
+            s += tile[j]
+        out[cuda.blockIdx.x] = s
+'''
+
+
+def test_kernels_on_the_cpu_backend_are_cached(tmp_path):
+    """A kernel's CPU-backend code, barriers included, loads from the cache
+    as an @njit function's does."""
+    (tmp_path / "kk.py").write_text(KERNELS_CUDA)
+    code = '''
+    import numpy as np, kk
+    a = np.arange(128.0)
+    kk.scale[4, 32](a, 2.0)
+    assert (a == 2.0 * np.arange(128.0)).all()
+    out = np.zeros(4)
+    kk.block_sums[4, 32](a, out)
+    assert (out == a.reshape(4, 32).sum(axis=1)).all()
+    print(sum(sum(k._compiled().stats.cache_hits.values()) for k in (kk.scale, kk.block_sums)))
+    '''
+    assert run(tmp_path, code, RUCHEY_CUDA_BACKEND="cpu") == ["0"]
+    assert run(tmp_path, code, RUCHEY_CUDA_BACKEND="cpu") == ["2"]
+
+
+CFUNCS = '''
+import math
+from ruchey import cfunc
+
+@cfunc("float64(float64)", cache=True)
+def gauss(x):
+    return math.exp(-x * x)
+
+@cfunc("int64(int64, int64)", cache=True)
+def div(a, b):
+    return a // b
+'''
+
+
+def test_cfuncs_are_cached_and_report_failures_from_cached_code(tmp_path):
+    (tmp_path / "cf.py").write_text(CFUNCS)
+    code = '''
+    import sys, cf
+    caught = []
+    sys.unraisablehook = lambda u: caught.append(u.exc_type.__name__)
+    assert cf.gauss.ctypes(0.5) == cf.gauss.py_func(0.5)
+    assert cf.div.ctypes(7, 2) == cf.div.py_func(7, 2)
+    assert cf.div.ctypes(7, 0) == 0 and caught == ["ZeroDivisionError"]
+    print(sum(sum(f._disp.stats.cache_hits.values()) for f in (cf.gauss, cf.div)))
+    '''
+    assert run(tmp_path, code) == ["0"]
+    assert run(tmp_path, code) == ["2"]

@@ -29,7 +29,7 @@ def test_wheel_needs_glibc_2_28_at_most_and_no_llvm(tmp_path):
         needed = set(re.findall(r"NEEDED\s+(\S+)", subprocess.run(
             ["objdump", "-p", lib], capture_output=True, text=True, check=True).stdout))
         assert needed <= {"libc.so.6", "libm.so.6", "libpthread.so.0", "libdl.so.2", "librt.so.1",
-                          "libgcc_s.so.1", "ld-linux-x86-64.so.2"}, (lib, needed)
+                          "libgcc_s.so.1", "ld-linux-x86-64.so.2", "libruchey_rt.so"}, (lib, needed)
 
 
 def test_wheel_installs_imports_and_compiles_in_under_5_seconds(tmp_path):

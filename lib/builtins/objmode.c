@@ -11,22 +11,6 @@
 
 #include "builtins/builtins.h"
 
-static int (*objmode_caller)(void *block, const Type *in_t, void *in, const Type *out_t, void *out, void **cls,
-                             const char **msg);
-
-void rt_set_objmode_caller(int (*call)(void *, const Type *, void *, const Type *, void *, void **, const char **)) {
-  objmode_caller = call;
-}
-
-/* 0, or RT_ERR_RAISE with the block's exception recorded */
-int32_t rt_objmode(void *block, const Type *in_t, void *in, const Type *out_t, void *out) {
-  void *cls = NULL;
-  const char *msg = NULL;
-  if (!objmode_caller(block, in_t, in, out_t, out, &cls, &msg)) return RT_OK;
-  rt_raise(cls, msg);
-  return RT_ERR_RAISE;
-}
-
 static const Type *ty_objmode(Infer *in, Node *n, const Type **args) {
   if (ty_in_cuda(in) || in->opts->kernel || in->opts->device)
     return ty_error(in, n, "objmode blocks are not supported in CUDA kernels");

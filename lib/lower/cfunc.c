@@ -8,7 +8,7 @@
  * It touches no Python object: C code may call it without the GIL, from any
  * thread. A caller in C cannot receive a Python exception, so where the
  * body fails the entry hands the error (left in the thread's RtError) to
- * the extension's c_failed, which reports it, and returns zero.
+ * rt_cfunc_failed, which the extension reports, and returns zero.
  */
 #include "lower.h"
 
@@ -57,9 +57,8 @@ static void c_return(Lower *l, LLVMValueRef value) {
 
 static void c_failure(Lower *l) {
   LLVMTypeRef p[1] = {l->mod->ptr};
-  LLVMTypeRef ft = LLVMFunctionType(void_type(l), p, 1, 0);
   LLVMValueRef name = lo_string(l, l->f->name);
-  LLVMBuildCall2(l->b, ft, lo_extern(l, "ruchey_cfunc_failed", (void *)l->opts->c_failed), &name, 1, "");
+  lo_call_fn(l, "rt_cfunc_failed", void_type(l), p, &name, 1);
   const Type *rt = l->f->ret_type;
   if (rt->kind == TY_NONE) LLVMBuildRetVoid(l->b);
   else LLVMBuildRet(l->b, LLVMConstNull(c_type(l, rt)));

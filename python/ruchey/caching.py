@@ -31,7 +31,7 @@ import warnings
 
 from ruchey import _core, config
 
-_MAGIC = b"RUCHEYC1"
+_MAGIC = b"RUCHEYC2"
 _INDEX_VERSION = 1
 _loaded = set()  # entry symbols this process loaded: the same code twice would clash
 
@@ -209,7 +209,7 @@ def _build_key():
         import numpy
         here = os.path.dirname(_core.__file__)
         files = []
-        for name in (os.path.basename(_core.__file__), "libruchey.so"):
+        for name in (os.path.basename(_core.__file__), "libruchey_rt.so", "libruchey.so"):
             try:
                 st = os.stat(os.path.join(here, name))
                 files.append((name, st.st_mtime_ns, st.st_size))
@@ -234,21 +234,24 @@ def _usable(folder):
     return os.path.isdir(folder) and os.access(folder, os.W_OK | os.X_OK)
 
 
+_folders = {}  # (source folder, cache root) -> the folder found for them
+
+
 def _folder_for(source):
     """Where a source file's functions keep their code, as Numba chooses:
     the cache root named in the environment, else __pycache__ beside the
-    source, else the user's cache folder; None if none can be written."""
+    source, else the user's cache folder; None if none can be written.
+    Found once per folder: a module's functions share it."""
     here = os.path.dirname(os.path.abspath(source))
-    mirrored = here.lstrip(os.sep)
     root = config.CACHE_DIR or os.environ.get("RUCHEY_CACHE_DIR") or os.environ.get("NUMBA_CACHE_DIR")
-    if root:
-        candidates = [os.path.join(root, mirrored)]
-    else:
-        candidates = [os.path.join(here, "__pycache__"), os.path.join(_user_cache_root(), mirrored)]
-    for folder in candidates:
-        if _usable(folder):
-            return folder
-    return None
+    if (here, root) not in _folders:
+        mirrored = here.lstrip(os.sep)
+        if root:
+            candidates = [os.path.join(root, mirrored)]
+        else:
+            candidates = [os.path.join(here, "__pycache__"), os.path.join(_user_cache_root(), mirrored)]
+        _folders[here, root] = next((folder for folder in candidates if _usable(folder)), None)
+    return _folders[here, root]
 
 
 def _read(path):
@@ -359,8 +362,8 @@ class FunctionCache:
         return {}, {}
 
     def load(self, signature):
-        """(symbol, object code, externs, return type, warning, uses BLAS)
-        saved for this signature, or None."""
+        """(symbol, object code, externs, return type, warning, uses BLAS,
+        a kernel's barrier) saved for this signature, or None."""
         prefix = self._path_prefix()
         key = prefix and self._key(signature)
         if not key:
@@ -374,7 +377,7 @@ class FunctionCache:
         if hashlib.sha256(payload).digest() != digest:
             return None
         try:
-            saved_key, symbol, obj, externs, ret, warning, blas = marshal.loads(payload)
+            saved_key, symbol, obj, externs, ret, warning, blas, barrier = marshal.loads(payload)
         except Exception:  # noqa: BLE001 - damaged
             return None
         if saved_key != key or symbol in _loaded:
@@ -383,17 +386,20 @@ class FunctionCache:
         if any(cls is None for _, cls in classes):
             return None
         _loaded.add(symbol)
-        return (symbol, obj, classes, ret, warning, blas)
+        return (symbol, obj, classes, ret, warning, blas, barrier)
 
-    def save(self, signature, symbol, obj, externs, ret, warning, blas):
+    def save(self, signature, symbol, obj, externs, ret, warning, blas, barrier):
         prefix = self._path_prefix()
         key = prefix and self._key(signature)
         if not key or any(_class_of(name) is not cls for name, cls in externs):
             return
         _loaded.add(symbol)
-        payload = marshal.dumps((key, symbol, obj, tuple(name for name, _ in externs), ret, warning, bool(blas)))
+        payload = marshal.dumps((key, symbol, obj, tuple(name for name, _ in externs), ret, warning, bool(blas),
+                                 bool(barrier)))
         name = f"{os.path.basename(prefix)}.{key[:20]}.rbc"
         folder = os.path.dirname(prefix)
+        if not _usable(folder):  # found at the first load; removed since
+            return
         if not _write(os.path.join(folder, name), _MAGIC + hashlib.sha256(payload).digest() + payload):
             return
         entries, stale = self._index(prefix)

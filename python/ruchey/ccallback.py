@@ -51,7 +51,7 @@ class CFunc:
         self._signature = sig
         self._argtypes = tuple(_ctype(t) for t in sig.args)
         self._restype = _ctype(sig.return_type)
-        self._disp = decorators._dispatcher(func, options)
+        self._disp = decorators._dispatcher(func, options)  # cache=True: its C function on disk
         self._args = tuple(_described(t) for t in sig.args)
         self.address, self._code = _core._cfunc(self._disp, self._args, sig.return_type.describe())
         self.native_name = f"cfunc.{func.__module__}.{func.__qualname__}"
@@ -74,11 +74,13 @@ class CFunc:
 def cfunc(sig, locals=None, cache=False, **options):
     """``@cfunc("float64(float64)")``: compile the function now as a C
     callback of that signature. ``nopython`` is accepted (ruchey compiles
-    everything in nopython mode); ``cache`` is accepted and the callback is
-    compiled again in each process."""
+    everything in nopython mode); ``cache=True`` keeps its machine code on
+    disk, as ``@njit(cache=True)`` does."""
     options = dict(options)
     if locals:
         options["locals"] = locals
+    if cache:
+        options["cache"] = True
     options.pop("nopython", None)
     return lambda func: CFunc(func, sig, options)
 

@@ -212,11 +212,12 @@ class CUDADispatcher:
     stop the kernel, which leaves the GPU's context unusable.
     """
 
-    def __init__(self, py_func, debug=False, boundscheck=False, fastmath=False):
+    def __init__(self, py_func, debug=False, boundscheck=False, fastmath=False, cache=False):
         self.py_func = py_func
         self.debug = bool(debug)
         self.boundscheck = bool(boundscheck)
         self.fastmath = bool(fastmath)
+        self.cache = bool(cache)  # the CPU backend's code on disk, as @njit(cache=True)
         self.checks_indices = self.debug or self.boundscheck  # then it runs on the CPU backend
         self._disp = None
         self._configs = {}  # kernel[...] of plain ints and the default stream -> its launch
@@ -235,12 +236,15 @@ class CUDADispatcher:
                         options["fastmath"] = True
                     disp = _core.Dispatcher(self.py_func, **options)
                     functools.update_wrapper(disp, self.py_func)
+                    if self.cache:
+                        from ruchey import caching
+                        disp._cache = caching.FunctionCache(self.py_func, options)
                     self._disp = disp
                 disp = self._disp
         return disp
 
     def __reduce__(self):
-        options = dict(debug=self.debug, boundscheck=self.boundscheck, fastmath=self.fastmath)
+        options = dict(debug=self.debug, boundscheck=self.boundscheck, fastmath=self.fastmath, cache=self.cache)
         return serialize.reduce(self, "cuda", options)
 
     def __call__(self, *args, **kwargs):
@@ -370,7 +374,7 @@ class _Overloads:
 
 # ---------------------------------------------------------------- cuda.jit
 
-_IGNORED = {"opt", "lineinfo", "cache", "inline", "forceinline", "max_registers",
+_IGNORED = {"opt", "lineinfo", "inline", "forceinline", "max_registers",
             "launch_bounds", "lto"}
 
 
@@ -393,14 +397,15 @@ def _check_kernel_signatures(sigs):
 serialize.register("cuda", CUDADispatcher)
 
 def jit(func_or_sig=None, device=False, debug=None, boundscheck=None, fastmath=False, link=None,
-        extensions=None, **kws):
+        extensions=None, cache=False, **kws):
     """Compile a function for CUDA: a kernel, or with ``device=True`` a
     device function that kernels call.
 
     ``@cuda.jit``, ``@cuda.jit(debug=True)``, ``@cuda.jit("void(float64[:])")``;
     kernels run on ruchey's CPU backend. ``debug=True`` checks for exceptions
     in the kernel (out-of-range indices raise IndexError naming the thread and
-    block); ``boundscheck=True`` checks indices only.
+    block); ``boundscheck=True`` checks indices only. ``cache=True`` keeps the
+    CPU backend's code on disk, as ``@njit(cache=True)`` does.
     """
     unknown = set(kws) - _IGNORED
     if unknown:
@@ -434,7 +439,7 @@ def jit(func_or_sig=None, device=False, debug=None, boundscheck=None, fastmath=F
             return device_function if sigs is None else decorators._compile_signatures(device_function, sigs)
         if sigs is not None:
             _check_kernel_signatures(sigs)
-        return CUDADispatcher(func, debug=debug, boundscheck=boundscheck, fastmath=fastmath)
+        return CUDADispatcher(func, debug=debug, boundscheck=boundscheck, fastmath=fastmath, cache=cache)
 
     if _is_function(func_or_sig):
         return wrap(func_or_sig)

@@ -33,11 +33,11 @@ _Signature = str | Signature | Type
 @overload
 def jit(func_or_sig: Callable[_P, _R], device: bool = False, debug: bool | None = None,
         boundscheck: bool | None = None, fastmath: bool = False, link: Any = None,
-        extensions: Any = None, **kws: Any) -> CUDADispatcher[_P, _R]: ...
+        extensions: Any = None, cache: bool = False, **kws: Any) -> CUDADispatcher[_P, _R]: ...
 @overload
 def jit(func_or_sig: _Signature | list[_Signature] | None = None, device: bool = False,
         debug: bool | None = None, boundscheck: bool | None = None, fastmath: bool = False,
-        link: Any = None, extensions: Any = None,
+        link: Any = None, extensions: Any = None, cache: bool = False,
         **kws: Any) -> Callable[[Callable[_P, _R]], CUDADispatcher[_P, _R]]: ...
 
 def normalize_kernel_dimensions(griddim: _Dim, blockdim: _Dim) -> Any: ...

@@ -1,0 +1,395 @@
+/* builtins/sorting_rt.c — numpy.sort, argsort, partition and unique at run
+ * time: the keys, the merge and radix sorts, the lanes of an axis; see
+ * sorting.c for their typers and lowerers.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "builtins/builtins.h"
+
+/* The keys: unsigned integers that order as NumPy orders the elements. A
+ * float's sign bit flipped (its other bits too where negative); NaN the
+ * largest, -0.0 the key of 0.0. */
+static inline uint64_t key_u(uint64_t v) { return v; }
+static inline uint64_t key_i8(int8_t v) { return (uint8_t)v ^ 0x80u; }
+static inline uint64_t key_i16(int16_t v) { return (uint16_t)v ^ 0x8000u; }
+static inline uint64_t key_i32(int32_t v) { return (uint32_t)v ^ 0x80000000u; }
+static inline uint64_t key_i64(int64_t v) { return (uint64_t)v ^ 0x8000000000000000u; }
+
+static inline uint64_t key_f32(float v) {
+  if (v != v) return UINT32_MAX;
+  v += 0.0f;
+  uint32_t b;
+  memcpy(&b, &v, sizeof b);
+  return b >> 31 ? (uint32_t)~b : b | 0x80000000u;
+}
+
+static inline uint64_t key_f64(double v) {
+  if (v != v) return UINT64_MAX;
+  v += 0.0;
+  uint64_t b;
+  memcpy(&b, &v, sizeof b);
+  return b >> 63 ? ~b : b | 0x8000000000000000u;
+}
+
+/* argsort's elements: a key and the index it came from */
+typedef struct Keyed {
+  uint64_t key;
+  int64_t index;
+} Keyed;
+
+static inline uint64_t key_keyed(Keyed k) { return k.key; }
+
+enum { MERGE_RUN = 16 };
+
+/* Stable sorts of n elements of type T by KEY (a key of width bits): an
+ * insertion sort for runs, a top-down merge sort (tmp: n/2 elements),
+ * and an LSD radix sort on 11 (8 for narrow keys) bits at a time (tmp: n
+ * elements), which skips a digit all the keys share. */
+#define STABLE_SORTS(name, T, width, KEY)                                                            \
+  static void insertion_##name(T *v, int64_t n) {                                                    \
+    for (int64_t i = 1; i < n; i++) {                                                                \
+      T x = v[i];                                                                                    \
+      uint64_t k = KEY(x);                                                                           \
+      int64_t j = i;                                                                                 \
+      for (; j > 0 && k < KEY(v[j - 1]); j--) v[j] = v[j - 1];                                       \
+      v[j] = x;                                                                                      \
+    }                                                                                                \
+  }                                                                                                  \
+  static void merge_##name(T *v, T *tmp, int64_t n) {                                                \
+    if (n <= MERGE_RUN) {                                                                            \
+      insertion_##name(v, n);                                                                        \
+      return;                                                                                        \
+    }                                                                                                \
+    int64_t h = n / 2, i = 0, j = h, o = 0;                                                          \
+    merge_##name(v, tmp, h);                                                                         \
+    merge_##name(v + h, tmp, n - h);                                                                 \
+    if (KEY(v[h - 1]) <= KEY(v[h])) return;                                                          \
+    memcpy(tmp, v, (size_t)h * sizeof(T));                                                           \
+    while (i < h && j < n) v[o++] = KEY(v[j]) < KEY(tmp[i]) ? v[j++] : tmp[i++];                     \
+    while (i < h) v[o++] = tmp[i++];                                                                 \
+  }                                                                                                  \
+  static bool radix_##name(T *v, T *tmp, int64_t n) {                                                \
+    enum { D = (width) > 16 ? 11 : 8, PASSES = ((width) + D - 1) / D, BUCKETS = 1 << D };            \
+    int64_t (*count)[BUCKETS] = calloc(PASSES, sizeof *count);                                       \
+    if (!count) return false;                                                                        \
+    for (int64_t i = 0; i < n; i++) {                                                                \
+      uint64_t k = KEY(v[i]);                                                                        \
+      for (int p = 0; p < PASSES; p++) count[p][(k >> (p * D)) & (BUCKETS - 1)]++;                   \
+    }                                                                                                \
+    T *src = v, *dst = tmp;                                                                          \
+    for (int p = 0; p < PASSES; p++) {                                                               \
+      int64_t *c = count[p], at = 0;                                                                 \
+      if (c[(KEY(src[0]) >> (p * D)) & (BUCKETS - 1)] == n) continue;                                \
+      for (int b = 0; b < BUCKETS; b++) {                                                            \
+        int64_t m = c[b];                                                                            \
+        c[b] = at;                                                                                   \
+        at += m;                                                                                     \
+      }                                                                                              \
+      for (int64_t i = 0; i < n; i++) dst[c[(KEY(src[i]) >> (p * D)) & (BUCKETS - 1)]++] = src[i];  \
+      T *s = src;                                                                                    \
+      src = dst;                                                                                     \
+      dst = s;                                                                                       \
+    }                                                                                                \
+    if (src != v) memcpy(v, src, (size_t)n * sizeof(T));                                             \
+    free(count);                                                                                     \
+    return true;                                                                                     \
+  }                                                                                                  \
+  static bool sort_##name(T *v, T *tmp, int64_t n) {                                                 \
+    if (n < 1024) {                                                                                  \
+      merge_##name(v, tmp, n);                                                                       \
+      return true;                                                                                   \
+    }                                                                                                \
+    return radix_##name(v, tmp, n);                                                                  \
+  }
+
+/* One element type: its sorts, and a lane of it sorted in place (through
+ * buf where strided). */
+#define ELEMENT(name, T, KEY)                                                                        \
+  STABLE_SORTS(name, T, 8 * sizeof(T), KEY)                                                          \
+  static bool lane_##name(char *p, int64_t stride, int64_t n, void *buf, void *tmp) {                \
+    T *v = stride == (int64_t)sizeof(T) ? (T *)p : buf;                                              \
+    if (v == buf)                                                                                    \
+      for (int64_t i = 0; i < n; i++) memcpy(&v[i], p + i * stride, sizeof(T));                      \
+    bool ok = sort_##name(v, tmp, n);                                                                \
+    if (v == buf)                                                                                    \
+      for (int64_t i = 0; i < n; i++) memcpy(p + i * stride, &v[i], sizeof(T));                      \
+    return ok;                                                                                       \
+  }
+
+/* argsort's elements: a lane's keys with their indices (of 8 bytes, or a
+ * lane too long to pack) */
+#define KEYED(name, T, KEY)                                                                          \
+  static void keys_##name(const char *p, int64_t stride, int64_t n, Keyed *out) {                   \
+    for (int64_t i = 0; i < n; i++) {                                                                \
+      T x;                                                                                           \
+      memcpy(&x, p + i * stride, sizeof x);                                                          \
+      out[i] = (Keyed){KEY(x), i};                                                                   \
+    }                                                                                                \
+  }
+
+/* argsort's elements of 4 bytes or fewer (lanes shorter than 2^32): each
+ * key above its index in one 8-byte word */
+#define PACKED(name, T, KEY)                                                                         \
+  static void packed_##name(const char *p, int64_t stride, int64_t n, uint64_t *out) {               \
+    for (int64_t i = 0; i < n; i++) {                                                                \
+      T x;                                                                                           \
+      memcpy(&x, p + i * stride, sizeof x);                                                          \
+      out[i] = KEY(x) << 32 | (uint64_t)i;                                                           \
+    }                                                                                                \
+  }
+
+static inline uint64_t key_word(uint64_t w) { return w >> 32; }
+
+ELEMENT(i8, int8_t, key_i8)
+ELEMENT(i16, int16_t, key_i16)
+ELEMENT(i32, int32_t, key_i32)
+ELEMENT(i64, int64_t, key_i64)
+ELEMENT(u8, uint8_t, key_u)
+ELEMENT(u16, uint16_t, key_u)
+ELEMENT(u32, uint32_t, key_u)
+ELEMENT(u64, uint64_t, key_u)
+ELEMENT(f32, float, key_f32)
+ELEMENT(f64, double, key_f64)
+KEYED(i8, int8_t, key_i8)
+KEYED(i16, int16_t, key_i16)
+KEYED(i32, int32_t, key_i32)
+KEYED(i64, int64_t, key_i64)
+KEYED(u8, uint8_t, key_u)
+KEYED(u16, uint16_t, key_u)
+KEYED(u32, uint32_t, key_u)
+KEYED(u64, uint64_t, key_u)
+KEYED(f32, float, key_f32)
+KEYED(f64, double, key_f64)
+PACKED(i8, int8_t, key_i8)
+PACKED(i16, int16_t, key_i16)
+PACKED(i32, int32_t, key_i32)
+PACKED(u8, uint8_t, key_u)
+PACKED(u16, uint16_t, key_u)
+PACKED(u32, uint32_t, key_u)
+PACKED(f32, float, key_f32)
+STABLE_SORTS(keyed64, Keyed, 64, key_keyed)
+STABLE_SORTS(words8, uint64_t, 8, key_word)
+STABLE_SORTS(words16, uint64_t, 16, key_word)
+STABLE_SORTS(words32, uint64_t, 32, key_word)
+
+/* What the run-time sorts know of a dtype: its lanes sorted; argsort's
+ * keys and indices (keyed, sorted by sort_keyed64; of 4 bytes or fewer
+ * packed into words, sorted by sort_words). */
+typedef struct SortType {
+  int64_t size;
+  bool (*lane)(char *p, int64_t stride, int64_t n, void *buf, void *tmp);
+  void (*keys)(const char *p, int64_t stride, int64_t n, Keyed *out);
+  void (*packed)(const char *p, int64_t stride, int64_t n, uint64_t *out);
+  bool (*sort_words)(uint64_t *v, uint64_t *tmp, int64_t n);
+} SortType;
+
+static SortType sort_type(int32_t kind) {
+  switch (kind) {
+  case TY_I8: return (SortType){1, lane_i8, keys_i8, packed_i8, sort_words8};
+  case TY_I16: return (SortType){2, lane_i16, keys_i16, packed_i16, sort_words16};
+  case TY_I32: return (SortType){4, lane_i32, keys_i32, packed_i32, sort_words32};
+  case TY_I64: return (SortType){8, lane_i64, keys_i64, NULL, NULL};
+  case TY_BOOL: case TY_U8: return (SortType){1, lane_u8, keys_u8, packed_u8, sort_words8};
+  case TY_U16: return (SortType){2, lane_u16, keys_u16, packed_u16, sort_words16};
+  case TY_U32: return (SortType){4, lane_u32, keys_u32, packed_u32, sort_words32};
+  case TY_U64: return (SortType){8, lane_u64, keys_u64, NULL, NULL};
+  case TY_F32: return (SortType){4, lane_f32, keys_f32, packed_f32, sort_words32};
+  default: return (SortType){8, lane_f64, keys_f64, NULL, NULL};
+  }
+}
+
+/* numpy.sort's 8-byte elements sorted in vector registers (where the
+ * processor has AVX-512, sort_simd.c), NaNs written back as NumPy's sort
+ * writes them, one quiet NaN, and -0.0 before 0.0: an order NumPy's
+ * unstable kinds may give, and a stable kind's where no NaN and no -0.0
+ * tell equal elements apart. False where this sort does not apply. */
+enum { SIMD_SORT_MIN = 16 };
+
+static bool has_nan_or_negative_zero(const char *p, int64_t stride, int64_t n) {
+  for (int64_t i = 0; i < n; i++) {
+    uint64_t b;
+    memcpy(&b, p + i * stride, sizeof b);
+    if ((b & 0x7FFFFFFFFFFFFFFFu) > 0x7FF0000000000000u || b == 0x8000000000000000u) return true;
+  }
+  return false;
+}
+
+static int32_t simd_kind(int32_t kind) { return kind == TY_F64 ? SIMD_FLOAT : kind == TY_I64 ? SIMD_SIGNED : SIMD_UNSIGNED; }
+
+static bool simd_lane64(char *p, int64_t stride, int64_t n, uint64_t *buf, int32_t kind, bool stable) {
+  int32_t simd = simd_kind(kind);
+  if (!rt_simd_sort_ready() || (simd == SIMD_FLOAT && stable && has_nan_or_negative_zero(p, stride, n))) return false;
+  uint64_t *v = stride == 8 ? (uint64_t *)p : buf;
+  if (v == buf)
+    for (int64_t i = 0; i < n; i++) memcpy(&v[i], p + i * stride, 8);
+  rt_simd_sort64(v, n, simd);
+  if (v == buf)
+    for (int64_t i = 0; i < n; i++) memcpy(p + i * stride, &v[i], 8);
+  return true;
+}
+
+/* argsort's unstable kinds of 8-byte elements: the keys and indices
+ * sorted together in vector registers (buf holds 2 * n of each), the
+ * indices straight into a contiguous out */
+static bool simd_applies(int32_t kind, int64_t n) {
+  return (kind == TY_F64 || kind == TY_I64 || kind == TY_U64) && n > SIMD_SORT_MIN && rt_simd_sort_ready();
+}
+
+static void argsort_simd_lane(const char *p, int64_t stride, int64_t n, int32_t kind, void *buf, int64_t *out,
+                              int64_t out_stride) {
+  uint64_t *keys = buf;
+  int64_t *indices = out_stride == 1 ? out : (int64_t *)buf + n;
+  rt_simd_argsort64(p, stride, n, simd_kind(kind), keys, indices);
+  if (indices != out)
+    for (int64_t j = 0; j < n; j++) out[j * out_stride] = indices[j];
+}
+
+/* argsort of packed words (elements of 4 bytes or fewer, a lane shorter
+ * than 2^32), every kind: ties ordered by index, NumPy's stable order.
+ * Words of 4-byte keys sorted in vector registers where the processor
+ * has them, the others by their stable sorts (tmp: n words). */
+static bool packs(SortType st, int64_t n) { return st.packed && n <= (int64_t)UINT32_MAX; }
+
+static bool argsort_packed_lane(const char *p, int64_t stride, int64_t n, SortType st, uint64_t *words, int64_t *out,
+                                int64_t out_stride) {
+  st.packed(p, stride, n, words);
+  bool ok = true;
+  if (st.size == 4 && n > SIMD_SORT_MIN && rt_simd_sort_ready()) rt_simd_sort64(words, n, SIMD_UNSIGNED);
+  else ok = st.sort_words(words, words + n, n);
+  for (int64_t j = 0; ok && j < n; j++) out[j * out_stride] = (int64_t)(words[j] & UINT32_MAX);
+  return ok;
+}
+
+/* The lanes along axis of an array: how many, how long, their step, and
+ * the byte offset of lane i (the other indices counted in C order). */
+typedef struct Lanes {
+  int64_t count, len, stride;
+  const int64_t *shape, *strides;
+  int ndim, axis;
+} Lanes;
+
+static Lanes lanes_of(const int64_t *shape, const int64_t *strides, int32_t ndim, int64_t axis) {
+  Lanes ls = {1, shape[axis], strides[axis], shape, strides, ndim, (int)axis};
+  for (int d = 0; d < ndim; d++)
+    if (d != axis) ls.count *= shape[d];
+  return ls;
+}
+
+static int64_t lane_offset(const Lanes *ls, int64_t i, const int64_t *strides) {
+  int64_t offset = 0;
+  for (int d = ls->ndim - 1; d >= 0; d--) {
+    if (d == ls->axis) continue;
+    offset += i % ls->shape[d] * strides[d];
+    i /= ls->shape[d];
+  }
+  return offset;
+}
+
+int32_t rt_sort(void *data, const int64_t *shape, const int64_t *strides, int32_t ndim, int64_t axis, int32_t kind) {
+  bool stable = kind & RT_SORT_STABLE;
+  kind &= ~RT_SORT_STABLE;
+  Lanes ls = lanes_of(shape, strides, ndim, axis);
+  if (ls.count == 0 || ls.len < 2) return 0;
+  if (kind == TY_C64 || kind == TY_C128) {
+    bool ok = true;
+    for (int64_t i = 0; ok && i < ls.count; i++)
+      ok = rt_sort_complex_lane((char *)data + lane_offset(&ls, i, strides), ls.stride, ls.len, kind);
+    return ok ? 0 : RT_ERR_MEMORY;
+  }
+  SortType st = sort_type(kind);
+  bool wide = (kind == TY_F64 || kind == TY_I64 || kind == TY_U64) && ls.len > SIMD_SORT_MIN;
+  char *buf = malloc((size_t)(2 * ls.len * st.size));
+  bool ok = buf != NULL;
+  for (int64_t i = 0; ok && i < ls.count; i++) {
+    char *p = (char *)data + lane_offset(&ls, i, strides);
+    if (!wide || !simd_lane64(p, ls.stride, ls.len, (uint64_t *)buf, kind, stable))
+      ok = st.lane(p, ls.stride, ls.len, buf, buf + ls.len * st.size);
+  }
+  free(buf);
+  return ok ? 0 : RT_ERR_MEMORY;
+}
+
+int32_t rt_argsort(const void *data, const int64_t *shape, const int64_t *strides, int32_t ndim, int64_t axis, int32_t kind,
+                   int64_t *out) {
+  bool stable = kind & RT_SORT_STABLE;
+  kind &= ~RT_SORT_STABLE;
+  SortType st = sort_type(kind);
+  Lanes ls = lanes_of(shape, strides, ndim, axis);
+  if (ls.count == 0 || ls.len == 0) return 0;
+  int64_t out_strides[RC_MAX_NDIM], step = 1;
+  for (int d = ndim - 1; d >= 0; d--) {
+    out_strides[d] = step;
+    step *= shape[d];
+  }
+  if (kind == TY_C64 || kind == TY_C128) {
+    bool ok = true;
+    for (int64_t i = 0; ok && i < ls.count; i++)
+      ok = rt_argsort_complex_lane((const char *)data + lane_offset(&ls, i, strides), ls.stride, ls.len, kind,
+                                   out + lane_offset(&ls, i, out_strides), out_strides[axis]);
+    return ok ? 0 : RT_ERR_MEMORY;
+  }
+  Keyed *keyed = malloc((size_t)(2 * ls.len) * sizeof(Keyed));
+  bool ok = keyed != NULL;
+  bool simd = !stable && simd_applies(kind, ls.len), packed = packs(st, ls.len);
+  for (int64_t i = 0; ok && i < ls.count; i++) {
+    const char *p = (const char *)data + lane_offset(&ls, i, strides);
+    int64_t *o = out + lane_offset(&ls, i, out_strides);
+    if (packed) {
+      ok = argsort_packed_lane(p, ls.stride, ls.len, st, (uint64_t *)keyed, o, out_strides[axis]);
+      continue;
+    }
+    if (simd) {
+      argsort_simd_lane(p, ls.stride, ls.len, kind, keyed, o, out_strides[axis]);
+      continue;
+    }
+    st.keys(p, ls.stride, ls.len, keyed);
+    ok = sort_keyed64(keyed, keyed + ls.len, ls.len);
+    for (int64_t j = 0; ok && j < ls.len; j++) o[j * out_strides[axis]] = keyed[j].index;
+  }
+  free(keyed);
+  return ok ? 0 : RT_ERR_MEMORY;
+}
+
+/* Equal runs of the n sorted elements at data (by key: NaNs equal, -0.0
+ * and 0.0 equal) kept once, their first, in place; their lengths in
+ * counts (where not NULL). Returns how many. */
+#define UNIQUE(name, T, KEY)                                                 \
+  static int64_t unique_##name(T *v, int64_t n, int64_t *counts) {           \
+    int64_t m = 0;                                                           \
+    for (int64_t i = 0; i < n; m++) {                                        \
+      int64_t j = i + 1;                                                     \
+      while (j < n && KEY(v[j]) == KEY(v[i])) j++;                           \
+      v[m] = v[i];                                                           \
+      if (counts) counts[m] = j - i;                                         \
+      i = j;                                                                 \
+    }                                                                        \
+    return m;                                                                \
+  }
+
+UNIQUE(i8, int8_t, key_i8)
+UNIQUE(i16, int16_t, key_i16)
+UNIQUE(i32, int32_t, key_i32)
+UNIQUE(i64, int64_t, key_i64)
+UNIQUE(u8, uint8_t, key_u)
+UNIQUE(u16, uint16_t, key_u)
+UNIQUE(u32, uint32_t, key_u)
+UNIQUE(u64, uint64_t, key_u)
+UNIQUE(f32, float, key_f32)
+UNIQUE(f64, double, key_f64)
+
+int64_t rt_unique(void *data, int64_t n, int32_t kind, int64_t *counts) {
+  switch (kind) {
+  case TY_I8: return unique_i8(data, n, counts);
+  case TY_I16: return unique_i16(data, n, counts);
+  case TY_I32: return unique_i32(data, n, counts);
+  case TY_I64: return unique_i64(data, n, counts);
+  case TY_BOOL: case TY_U8: return unique_u8(data, n, counts);
+  case TY_U16: return unique_u16(data, n, counts);
+  case TY_U32: return unique_u32(data, n, counts);
+  case TY_U64: return unique_u64(data, n, counts);
+  case TY_F32: return unique_f32(data, n, counts);
+  case TY_C64: case TY_C128: return rt_unique_complex(data, n, kind, counts);
+  default: return unique_f64(data, n, counts);
+  }
+}
