@@ -217,14 +217,18 @@ void rt_list_close(RtList *l, int64_t i) {
   l->len--;
 }
 
-void rt_list_reverse(RtList *l) {
-  char tmp[16];
-  int64_t s = l->itemsize;
-  for (int64_t i = 0, j = l->len - 1; i < j; i++, j--) {
-    memcpy(tmp, l->data + i * s, (size_t)s);
-    memcpy(l->data + i * s, l->data + j * s, (size_t)s);
-    memcpy(l->data + j * s, tmp, (size_t)s);
+/* Two items exchanged byte by byte: items of any size (tuples too). */
+static void swap_items(char *a, char *b, int64_t s) {
+  for (int64_t k = 0; k < s; k++) {
+    char t = a[k];
+    a[k] = b[k];
+    b[k] = t;
   }
+}
+
+void rt_list_reverse(RtList *l) {
+  int64_t s = l->itemsize;
+  for (int64_t i = 0, j = l->len - 1; i < j; i++, j--) swap_items(l->data + i * s, l->data + j * s, s);
 }
 
 /* The items of both, in a new list (one may be untyped, still empty). */
@@ -402,6 +406,86 @@ int32_t rt_list_take_order(RtList *l, const RtList *keyed, int64_t offset) {
 int32_t rt_list_sort(RtList *l, int32_t reverse) {
   int64_t layout[2] = {l->kind, 0};
   return rt_list_sort_fields(l, reverse, 1, layout);
+}
+
+/* ---------------------------------------------------------------- heaps */
+
+/* Python's heapq on a list's items, in the steps of CPython's _heapq.c
+ * (the same comparisons, the same moves), so that the list's order after
+ * each call is CPython's. Items are swapped in place (swap_items), a str's
+ * reference moving with it; `item` is the caller's slot of one item: the one pushed
+ * or given, and where the one taken out is written. */
+/* The item at pos moved towards start while it is less than its parent. */
+static void sift_down(const Order *o, char *a, int64_t s, int64_t start, int64_t pos) {
+  while (pos > start) {
+    int64_t parent = (pos - 1) >> 1;
+    if (!item_less(o, a + pos * s, a + parent * s)) break;
+    swap_items(a + pos * s, a + parent * s, s);
+    pos = parent;
+  }
+}
+
+/* The item at pos moved down to a leaf along its smaller children (the
+ * right one unless the left is less), then back up to its place. */
+static void sift_up(const Order *o, char *a, int64_t s, int64_t n, int64_t pos) {
+  int64_t start = pos;
+  while (2 * pos + 1 < n) {
+    int64_t child = 2 * pos + 1;
+    if (child + 1 < n && !item_less(o, a + child * s, a + (child + 1) * s)) child++;
+    swap_items(a + pos * s, a + child * s, s);
+    pos = child;
+  }
+  sift_down(o, a, s, start, pos);
+}
+
+static int32_t empty_heap(void) {
+  rt_set_error(RT_ERR_INDEX, "index out of range");
+  return RT_ERR_INDEX;
+}
+
+int32_t rt_heapify(RtList *l, int32_t nfields, const int64_t *layout, char *item) {
+  Order o = {nfields, layout};
+  (void)item;
+  for (int64_t i = l->len / 2 - 1; i >= 0; i--) sift_up(&o, l->data, l->itemsize, l->len, i);
+  return RT_OK;
+}
+
+int32_t rt_heappush(RtList *l, int32_t nfields, const int64_t *layout, char *item) {
+  Order o = {nfields, layout};
+  int32_t st = rt_list_reserve(l, l->len + 1);
+  if (st != RT_OK) return st;
+  memcpy(l->data + l->len * l->itemsize, item, (size_t)l->itemsize);
+  l->len++;
+  sift_down(&o, l->data, l->itemsize, 0, l->len - 1);
+  return RT_OK;
+}
+
+/* The smallest item into *item; the last one takes its place. */
+int32_t rt_heappop(RtList *l, int32_t nfields, const int64_t *layout, char *item) {
+  Order o = {nfields, layout};
+  int64_t s = l->itemsize;
+  if (!l->len) return empty_heap();
+  swap_items(l->data, l->data + --l->len * s, s);
+  memcpy(item, l->data + l->len * s, (size_t)s);
+  if (l->len) sift_up(&o, l->data, s, l->len, 0);
+  return RT_OK;
+}
+
+/* The smallest item swapped with *item, which then sinks to its place. */
+int32_t rt_heapreplace(RtList *l, int32_t nfields, const int64_t *layout, char *item) {
+  Order o = {nfields, layout};
+  if (!l->len) return empty_heap();
+  swap_items(l->data, item, l->itemsize);
+  sift_up(&o, l->data, l->itemsize, l->len, 0);
+  return RT_OK;
+}
+
+/* As heapreplace where the smallest item is less than *item; else *item
+ * is the one given back and the heap is left as it is. */
+int32_t rt_heappushpop(RtList *l, int32_t nfields, const int64_t *layout, char *item) {
+  Order o = {nfields, layout};
+  if (!l->len || !item_less(&o, l->data, item)) return RT_OK;
+  return rt_heapreplace(l, nfields, layout, item);
 }
 
 /* ---------------------------------------------------------------- hashing */
@@ -827,5 +911,10 @@ void rt_register_containers(void (*define)(const char *name, void *addr, void *c
   define("rt_dict_update", (void *)rt_dict_update, ctx);
   define("rt_key_error", (void *)rt_key_error, ctx);
   define("rt_tuple_key_free", (void *)rt_tuple_key_free, ctx);
+  define("rt_heapify", (void *)rt_heapify, ctx);
+  define("rt_heappush", (void *)rt_heappush, ctx);
+  define("rt_heappop", (void *)rt_heappop, ctx);
+  define("rt_heapreplace", (void *)rt_heapreplace, ctx);
+  define("rt_heappushpop", (void *)rt_heappushpop, ctx);
 }
 #endif

@@ -35,6 +35,7 @@ static const Builtin *const families[] = {
   bi_ndindex,
   bi_unpack,
   bi_objmode,
+  bi_heapq,
 };
 
 const Builtin *bi_at(int i) {
