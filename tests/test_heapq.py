@@ -273,16 +273,13 @@ def test_bad_heaps_and_items_are_typing_errors():
 
 @njit
 def str_heap(words):
-    h = [words[0]]
-    h.pop()
-    for w in words:
-        heapq.heappush(h, w)
-    first = heapq.heappop(h)
-    return first, h
+    h = list(words)
+    heapq.heapify(h)
+    kept = heapq.heappushpop(h, "banana")
+    return kept, heapq.heapreplace(h, "cherry"), heapq.heappop(h), h
 
 
 def test_a_heap_of_strs():
-    words = typed.List(["pear", "fig", "apple", "kiwi", "fig", "date"])
-    first, h = str_heap(words)
-    ef, eh = str_heap.py_func(list(words))
-    assert first == ef and list(h) == eh
+    words = ["pear", "fig", "apple", "kiwi", "fig", "date"]
+    kept, replaced, popped, h = str_heap(typed.List(words))
+    assert (kept, replaced, popped, list(h)) == str_heap.py_func(list(words))
