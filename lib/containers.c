@@ -415,27 +415,69 @@ int32_t rt_list_sort(RtList *l, int32_t reverse) {
  * each call is CPython's. Items are swapped in place (swap_items), a str's
  * reference moving with it; `item` is the caller's slot of one item: the one pushed
  * or given, and where the one taken out is written. */
-/* The item at pos moved towards start while it is less than its parent. */
-static void sift_down(const Order *o, char *a, int64_t s, int64_t start, int64_t pos) {
-  while (pos > start) {
-    int64_t parent = (pos - 1) >> 1;
-    if (!item_less(o, a + pos * s, a + parent * s)) break;
-    swap_items(a + pos * s, a + parent * s, s);
-    pos = parent;
+/* CPython's two sifts for a heap in a: sift_down_X(a, start, pos) moves
+ * the item at pos towards start while it is less than its parent;
+ * sift_up_X(a, n, pos) moves it down to a leaf along its smaller children
+ * (the right one unless the left is less), then back up to its place.
+ * Made once for items of any size ordered by Order (Items), and once for
+ * each number kind where an item is one int64 or float64, whose compares
+ * and swaps the compiler then keeps in registers. */
+#define HEAP_SIFTS(X, A, LESS, SWAP)                                          \
+  static void sift_down_##X(A a, int64_t start, int64_t pos) {                \
+    while (pos > start) {                                                     \
+      int64_t parent = (pos - 1) >> 1;                                        \
+      if (!LESS(a, pos, parent)) break;                                       \
+      SWAP(a, pos, parent);                                                   \
+      pos = parent;                                                           \
+    }                                                                         \
+  }                                                                           \
+  static void sift_up_##X(A a, int64_t n, int64_t pos) {                      \
+    int64_t start = pos;                                                      \
+    while (2 * pos + 1 < n) {                                                 \
+      int64_t child = 2 * pos + 1;                                            \
+      if (child + 1 < n && !LESS(a, child, child + 1)) child++;               \
+      SWAP(a, pos, child);                                                    \
+      pos = child;                                                            \
+    }                                                                         \
+    sift_down_##X(a, start, pos);                                             \
   }
+
+typedef struct {
+  const Order *o;
+  char *data;
+  int64_t size;
+} Items;
+
+#define ITEM_AT(a, i) ((a)->data + (i) * (a)->size)
+#define ITEMS_LESS(a, i, j) item_less((a)->o, ITEM_AT(a, i), ITEM_AT(a, j))
+#define ITEMS_SWAP(a, i, j) swap_items(ITEM_AT(a, i), ITEM_AT(a, j), (a)->size)
+#define NUMBERS_LESS(a, i, j) ((a)[i] < (a)[j])
+#define NUMBERS_SWAP(a, i, j)      \
+  do {                             \
+    __typeof__(*(a)) t_ = (a)[i];  \
+    (a)[i] = (a)[j];               \
+    (a)[j] = t_;                   \
+  } while (0)
+
+HEAP_SIFTS(items, const Items *, ITEMS_LESS, ITEMS_SWAP)
+HEAP_SIFTS(i64, int64_t *, NUMBERS_LESS, NUMBERS_SWAP)
+HEAP_SIFTS(f64, double *, NUMBERS_LESS, NUMBERS_SWAP)
+
+/* The sifts of l's items, by their kind. */
+static void sift_down(const Order *o, RtList *l, int64_t pos) {
+  Items a = {o, l->data, l->itemsize};
+  int32_t kind = o->n == 1 ? (int32_t)o->layout[0] : -1;
+  if (kind == TY_I64) sift_down_i64((int64_t *)(void *)l->data, 0, pos);
+  else if (kind == TY_F64) sift_down_f64((double *)(void *)l->data, 0, pos);
+  else sift_down_items(&a, 0, pos);
 }
 
-/* The item at pos moved down to a leaf along its smaller children (the
- * right one unless the left is less), then back up to its place. */
-static void sift_up(const Order *o, char *a, int64_t s, int64_t n, int64_t pos) {
-  int64_t start = pos;
-  while (2 * pos + 1 < n) {
-    int64_t child = 2 * pos + 1;
-    if (child + 1 < n && !item_less(o, a + child * s, a + (child + 1) * s)) child++;
-    swap_items(a + pos * s, a + child * s, s);
-    pos = child;
-  }
-  sift_down(o, a, s, start, pos);
+static void sift_up(const Order *o, RtList *l, int64_t pos) {
+  Items a = {o, l->data, l->itemsize};
+  int32_t kind = o->n == 1 ? (int32_t)o->layout[0] : -1;
+  if (kind == TY_I64) sift_up_i64((int64_t *)(void *)l->data, l->len, pos);
+  else if (kind == TY_F64) sift_up_f64((double *)(void *)l->data, l->len, pos);
+  else sift_up_items(&a, l->len, pos);
 }
 
 static int32_t empty_heap(void) {
@@ -446,7 +488,7 @@ static int32_t empty_heap(void) {
 int32_t rt_heapify(RtList *l, int32_t nfields, const int64_t *layout, char *item) {
   Order o = {nfields, layout};
   (void)item;
-  for (int64_t i = l->len / 2 - 1; i >= 0; i--) sift_up(&o, l->data, l->itemsize, l->len, i);
+  for (int64_t i = l->len / 2 - 1; i >= 0; i--) sift_up(&o, l, i);
   return RT_OK;
 }
 
@@ -456,7 +498,7 @@ int32_t rt_heappush(RtList *l, int32_t nfields, const int64_t *layout, char *ite
   if (st != RT_OK) return st;
   memcpy(l->data + l->len * l->itemsize, item, (size_t)l->itemsize);
   l->len++;
-  sift_down(&o, l->data, l->itemsize, 0, l->len - 1);
+  sift_down(&o, l, l->len - 1);
   return RT_OK;
 }
 
@@ -467,7 +509,7 @@ int32_t rt_heappop(RtList *l, int32_t nfields, const int64_t *layout, char *item
   if (!l->len) return empty_heap();
   swap_items(l->data, l->data + --l->len * s, s);
   memcpy(item, l->data + l->len * s, (size_t)s);
-  if (l->len) sift_up(&o, l->data, s, l->len, 0);
+  if (l->len) sift_up(&o, l, 0);
   return RT_OK;
 }
 
@@ -476,7 +518,7 @@ int32_t rt_heapreplace(RtList *l, int32_t nfields, const int64_t *layout, char *
   Order o = {nfields, layout};
   if (!l->len) return empty_heap();
   swap_items(l->data, item, l->itemsize);
-  sift_up(&o, l->data, l->itemsize, l->len, 0);
+  sift_up(&o, l, 0);
   return RT_OK;
 }
 
