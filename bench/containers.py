@@ -7,7 +7,8 @@ uncompiled by Python: N (10**6) ints appended to a list made inside the
 function; N int keys inserted into a dict, then each looked up; and the
 same dict insert with its lookup from a ruchey.typed.Dict / numba.typed.Dict
 passed in (cleared first); and a dict keyed by strings (str(i % 1000) made
-for each of N/10 words, counted). Numba compiles `[]` as its reflected list and `{}`
+for each of N/10 words, counted); and N/10 ints pushed onto a heapq heap,
+then popped. Numba compiles `[]` as its reflected list and `{}`
 is not typable there, so its dict versions start from numba.typed.Dict.empty.
 Every result is checked against Python's first. Prints the median
 milliseconds per call (bench/timing.py's round robin).
@@ -16,6 +17,7 @@ Target (issue 15): typed list append and dict insert/lookup of 10**6 ints
 at least as fast as Numba.
 """
 import argparse
+import heapq
 
 from timing import round_robin
 
@@ -53,6 +55,19 @@ def count_words(n):
         w = str(i % 1000)
         d[w] = d.get(w, 0) + 1
     return len(d) + d["7"]
+
+
+def heap_push_pop(n):
+    h = [0]
+    h.pop()
+    x = 1
+    for i in range(n):
+        x = (x * 1103515245 + 12345) % 2147483648
+        heapq.heappush(h, x)
+    s = 0
+    while len(h):
+        s = (s * 31 + heapq.heappop(h)) % 1000000007
+    return s
 
 
 def main():
@@ -107,6 +122,11 @@ def main():
             return len(d) + d["7"]
         calls["numba"] = lambda nb=numba.njit(nb_count_words): nb(m)
     report("str-keyed dict", calls, count_words(m))
+
+    calls = {"python": lambda: heap_push_pop(m), "ruchey": lambda r=ruchey.njit(heap_push_pop): r(m)}
+    if numba is not None:
+        calls["numba"] = lambda nb=numba.njit(heap_push_pop): nb(m)
+    report("heapq push+pop", calls, heap_push_pop(m))
 
 
 def report(name, calls, expected):

@@ -94,6 +94,15 @@ int32_t rt_list_sort(RtList *l, int32_t reverse);
 int32_t rt_list_sort_fields(RtList *l, int32_t reverse, int32_t nfields, const int64_t *layout);
 /* sort(key=): l's items put in the order of the indices in keyed's items (at offset) */
 int32_t rt_list_take_order(RtList *l, const RtList *keyed, int64_t offset);
+/* heapq's functions on l's items, ordered as rt_list_sort_fields orders them;
+ * item: one item's slot, read (the item pushed or given) and written (the
+ * item taken out). RT_OK; RT_ERR_INDEX on an empty heap (heappop,
+ * heapreplace), RT_ERR_MEMORY; the error recorded. */
+int32_t rt_heapify(RtList *l, int32_t nfields, const int64_t *layout, char *item);
+int32_t rt_heappush(RtList *l, int32_t nfields, const int64_t *layout, char *item);
+int32_t rt_heappop(RtList *l, int32_t nfields, const int64_t *layout, char *item);
+int32_t rt_heapreplace(RtList *l, int32_t nfields, const int64_t *layout, char *item);
+int32_t rt_heappushpop(RtList *l, int32_t nfields, const int64_t *layout, char *item);
 RtList *rt_list_concat(const RtList *a, const RtList *b);  /* a + b; NULL: no memory */
 RtList *rt_list_repeat(const RtList *a, int64_t n);        /* a * n */
 /* l[start:stop:step] and del l[start:stop:step] as Python's; given: bit 1

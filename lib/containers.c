@@ -247,7 +247,8 @@ void rt_list_close(RtList *l, int64_t i) {
   l->len--;
 }
 
-static void swap_bytes(char *a, char *b, int64_t s) {
+/* Two items exchanged byte by byte: items of any size (tuples too). */
+static void swap_items(char *a, char *b, int64_t s) {
   for (int64_t k = 0; k < s; k++) {
     char t = a[k];
     a[k] = b[k];
@@ -255,9 +256,9 @@ static void swap_bytes(char *a, char *b, int64_t s) {
   }
 }
 
-void rt_list_reverse(RtList *l) {  /* (items of any size: arrays, tuples) */
+void rt_list_reverse(RtList *l) {
   int64_t s = l->itemsize;
-  for (int64_t i = 0, j = l->len - 1; i < j; i++, j--) swap_bytes(l->data + i * s, l->data + j * s, s);
+  for (int64_t i = 0, j = l->len - 1; i < j; i++, j--) swap_items(l->data + i * s, l->data + j * s, s);
 }
 
 /* The items of both, in a new list (one may be untyped, still empty). */
@@ -437,6 +438,128 @@ int32_t rt_list_take_order(RtList *l, const RtList *keyed, int64_t offset) {
 int32_t rt_list_sort(RtList *l, int32_t reverse) {
   int64_t layout[2] = {l->kind, 0};
   return rt_list_sort_fields(l, reverse, 1, layout);
+}
+
+/* ---------------------------------------------------------------- heaps */
+
+/* Python's heapq on a list's items, in the steps of CPython's _heapq.c
+ * (the same comparisons, the same moves), so that the list's order after
+ * each call is CPython's. Items are swapped in place (swap_items), a str's
+ * reference moving with it; `item` is the caller's slot of one item: the one pushed
+ * or given, and where the one taken out is written. */
+/* CPython's two sifts for a heap in a: sift_down_X(a, start, pos) moves
+ * the item at pos towards start while it is less than its parent;
+ * sift_up_X(a, n, pos) moves it down to a leaf along its smaller children
+ * (the right one unless the left is less), then back up to its place.
+ * Made once for items of any size ordered by Order (Items), and once for
+ * each number kind where an item is one int64 or float64, whose compares
+ * and swaps the compiler then keeps in registers. */
+#define HEAP_SIFTS(X, A, LESS, SWAP)                                          \
+  static void sift_down_##X(A a, int64_t start, int64_t pos) {                \
+    while (pos > start) {                                                     \
+      int64_t parent = (pos - 1) >> 1;                                        \
+      if (!LESS(a, pos, parent)) break;                                       \
+      SWAP(a, pos, parent);                                                   \
+      pos = parent;                                                           \
+    }                                                                         \
+  }                                                                           \
+  static void sift_up_##X(A a, int64_t n, int64_t pos) {                      \
+    int64_t start = pos;                                                      \
+    while (2 * pos + 1 < n) {                                                 \
+      int64_t child = 2 * pos + 1;                                            \
+      if (child + 1 < n && !LESS(a, child, child + 1)) child++;               \
+      SWAP(a, pos, child);                                                    \
+      pos = child;                                                            \
+    }                                                                         \
+    sift_down_##X(a, start, pos);                                             \
+  }
+
+typedef struct {
+  const Order *o;
+  char *data;
+  int64_t size;
+} Items;
+
+#define ITEM_AT(a, i) ((a)->data + (i) * (a)->size)
+#define ITEMS_LESS(a, i, j) item_less((a)->o, ITEM_AT(a, i), ITEM_AT(a, j))
+#define ITEMS_SWAP(a, i, j) swap_items(ITEM_AT(a, i), ITEM_AT(a, j), (a)->size)
+#define NUMBERS_LESS(a, i, j) ((a)[i] < (a)[j])
+#define NUMBERS_SWAP(a, i, j)      \
+  do {                             \
+    __typeof__(*(a)) t_ = (a)[i];  \
+    (a)[i] = (a)[j];               \
+    (a)[j] = t_;                   \
+  } while (0)
+
+HEAP_SIFTS(items, const Items *, ITEMS_LESS, ITEMS_SWAP)
+HEAP_SIFTS(i64, int64_t *, NUMBERS_LESS, NUMBERS_SWAP)
+HEAP_SIFTS(f64, double *, NUMBERS_LESS, NUMBERS_SWAP)
+
+/* The sifts of l's items, by their kind. */
+static void sift_down(const Order *o, RtList *l, int64_t pos) {
+  Items a = {o, l->data, l->itemsize};
+  int32_t kind = o->n == 1 ? (int32_t)o->layout[0] : -1;
+  if (kind == TY_I64) sift_down_i64((int64_t *)(void *)l->data, 0, pos);
+  else if (kind == TY_F64) sift_down_f64((double *)(void *)l->data, 0, pos);
+  else sift_down_items(&a, 0, pos);
+}
+
+static void sift_up(const Order *o, RtList *l, int64_t pos) {
+  Items a = {o, l->data, l->itemsize};
+  int32_t kind = o->n == 1 ? (int32_t)o->layout[0] : -1;
+  if (kind == TY_I64) sift_up_i64((int64_t *)(void *)l->data, l->len, pos);
+  else if (kind == TY_F64) sift_up_f64((double *)(void *)l->data, l->len, pos);
+  else sift_up_items(&a, l->len, pos);
+}
+
+static int32_t empty_heap(void) {
+  rt_set_error(RT_ERR_INDEX, "index out of range");
+  return RT_ERR_INDEX;
+}
+
+int32_t rt_heapify(RtList *l, int32_t nfields, const int64_t *layout, char *item) {
+  Order o = {nfields, layout};
+  (void)item;
+  for (int64_t i = l->len / 2 - 1; i >= 0; i--) sift_up(&o, l, i);
+  return RT_OK;
+}
+
+int32_t rt_heappush(RtList *l, int32_t nfields, const int64_t *layout, char *item) {
+  Order o = {nfields, layout};
+  int32_t st = rt_list_reserve(l, l->len + 1);
+  if (st != RT_OK) return st;
+  memcpy(l->data + l->len * l->itemsize, item, (size_t)l->itemsize);
+  l->len++;
+  sift_down(&o, l, l->len - 1);
+  return RT_OK;
+}
+
+/* The smallest item into *item; the last one takes its place. */
+int32_t rt_heappop(RtList *l, int32_t nfields, const int64_t *layout, char *item) {
+  Order o = {nfields, layout};
+  int64_t s = l->itemsize;
+  if (!l->len) return empty_heap();
+  swap_items(l->data, l->data + --l->len * s, s);
+  memcpy(item, l->data + l->len * s, (size_t)s);
+  if (l->len) sift_up(&o, l, 0);
+  return RT_OK;
+}
+
+/* The smallest item swapped with *item, which then sinks to its place. */
+int32_t rt_heapreplace(RtList *l, int32_t nfields, const int64_t *layout, char *item) {
+  Order o = {nfields, layout};
+  if (!l->len) return empty_heap();
+  swap_items(l->data, item, l->itemsize);
+  sift_up(&o, l, 0);
+  return RT_OK;
+}
+
+/* As heapreplace where the smallest item is less than *item; else *item
+ * is the one given back and the heap is left as it is. */
+int32_t rt_heappushpop(RtList *l, int32_t nfields, const int64_t *layout, char *item) {
+  Order o = {nfields, layout};
+  if (!l->len || !item_less(&o, l->data, item)) return RT_OK;
+  return rt_heapreplace(l, nfields, layout, item);
 }
 
 /* ---------------------------------------------------------------- hashing */
@@ -869,5 +992,10 @@ void rt_register_containers(void (*define)(const char *name, void *addr, void *c
   define("rt_dict_update", (void *)rt_dict_update, ctx);
   define("rt_key_error", (void *)rt_key_error, ctx);
   define("rt_tuple_key_free", (void *)rt_tuple_key_free, ctx);
+  define("rt_heapify", (void *)rt_heapify, ctx);
+  define("rt_heappush", (void *)rt_heappush, ctx);
+  define("rt_heappop", (void *)rt_heappop, ctx);
+  define("rt_heapreplace", (void *)rt_heapreplace, ctx);
+  define("rt_heappushpop", (void *)rt_heappushpop, ctx);
 }
 #endif

@@ -42,6 +42,7 @@ extern const Builtin bi_unpack[];  /* unpack.c: x, y = a of a 1-d array */
 extern const Builtin bi_objmode[]; /* objmode.c: with objmode(...) blocks */
 extern const Builtin bi_decomp[];  /* decomp.c: numpy.linalg's decompositions, norm, cond, ...; cov, corrcoef */
 extern const Builtin bi_multi_dot[]; /* multi_dot.c: numpy.linalg.multi_dot */
+extern const Builtin bi_heapq[];  /* heapq.c: the heapq module on typed lists */
 
 /* The elements' type of an array, or a number's own; dimensions (0 for a number). */
 static inline const Type *elem_of(const Type *t) { return t->kind == TY_ARRAY ? t->elem : t; }
@@ -50,6 +51,16 @@ static inline int ndim_of(const Type *t) { return t->kind == TY_ARRAY ? t->ndim 
 /* lists.c: min(x) and max(x) of one typed list */
 const Type *ty_list_minmax(Infer *in, Node *n, const Type **args);
 LLVMValueRef lo_list_minmax(Lower *l, Node *n);
+
+/* lists.c: what other families share of typed lists */
+bool ty_item_ordered(const Type *t);  /* items of t have Python's order: numbers, strs, tuples of numbers */
+const Type *ty_list_item(Infer *in, Node *n, const Type *t);  /* a list's item type, or an error where unknown */
+/* v (of type vt) put into the list that is n's first argument (args[0]):
+ * it types an empty list, else it must fit; false after an error */
+bool ty_list_takes(Infer *in, Node *n, const Type **args, Node *v, const Type *vt);
+void lo_list_settle(Lower *l, const Type *elem, LLVMValueRef lst);  /* a list made untyped given its type */
+/* the order of items of elem as rt_list_sort_fields takes it (*nfields fields) */
+LLVMValueRef lo_item_order(Lower *l, const Type *elem, int *nfields);
 
 /* args.c: the checks NumPy functions' typers make of their arguments */
 Node *bi_arg(Node *n, int pos, const char *kw);  /* at position pos (the array is 0, methods too) or by keyword */

@@ -121,7 +121,7 @@ bool ty_refine_container(Infer *in, Node *n, Node *recv, const Type *t) {
 
 /* Whether items of type t have an order sort() follows: numbers, strs,
  * and tuples of numbers (lexicographic, as Python's). */
-static bool ordered(const Type *t) {
+bool ty_item_ordered(const Type *t) {
   if (t->kind == TY_STR || (ty_is_scalar(t) && !ty_is_complex(t))) return true;
   if (t->kind != TY_TUPLE || !t->nfields) return false;
   for (int i = 0; i < t->nfields; i++)
@@ -130,7 +130,7 @@ static bool ordered(const Type *t) {
 }
 
 /* The item type of a list, or an error where it cannot be known. */
-static const Type *list_item(Infer *in, Node *n, const Type *t) {
+const Type *ty_list_item(Infer *in, Node *n, const Type *t) {
   if (t->elem) return t->elem;
   if (in->final)
     ty_error(in, n, "cannot infer the item type of an empty list: append to it first, or make it with "
@@ -243,7 +243,7 @@ static LLVMValueRef new_list(Lower *l, const Type *elem, LLVMValueRef cap) {
   return lst;
 }
 
-static void settle(Lower *l, const Type *elem, LLVMValueRef lst) {
+void lo_list_settle(Lower *l, const Type *elem, LLVMValueRef lst) {
   LLVMTypeRef p[3] = {l->mod->ptr, l->mod->i32, l->mod->i64};
   LLVMValueRef a[3] = {lst, const_i32(l, (int)elem->kind), const_i64(l, (int64_t)elem->size)};
   lo_call_fn(l, "rt_list_settle", void_type(l), p, a, 3);
@@ -263,7 +263,7 @@ static void append(Lower *l, const Type *elem, LLVMValueRef lst, LLVMValueRef v)
   full = lo_intrinsic(l, "llvm.expect.i1", ov, 1, (LLVMValueRef[]){full, const_bool(l, false)}, 2);
   LLVMBuildCondBr(l->b, full, grow, store);
   position(l, grow);
-  settle(l, elem, lst);  /* an empty list's first item: it may have been made untyped */
+  lo_list_settle(l, elem, lst);  /* an empty list's first item: it may have been made untyped */
   LLVMTypeRef p[2] = {l->mod->ptr, l->mod->i64};
   lo_check_call(l, lo_call_fn(l, "rt_list_reserve", l->mod->i32, p, (LLVMValueRef[]){lst, n1}, 2));
   LLVMValueRef grown_cap = header_load(l, l->mod->i64, lst, L_CAP, "cap"), grown = header_load(l, l->mod->ptr, lst, L_DATA, "data");
@@ -310,7 +310,7 @@ static const Type *ty_list_slice(Infer *in, Node *n, const Type *base);
 
 const Type *ty_list_index(Infer *in, Node *n, const Type *base) {
   if (!n->str && n->rhs->kind == N_SLICE) return ty_list_slice(in, n, base);
-  const Type *elem = list_item(in, n, base);
+  const Type *elem = ty_list_item(in, n, base);
   const Type *i = ty_expr(in, n->rhs);
   if (!elem) return NULL;
   if (n->str) return strcmp(n->str, "iteration") ? ty_error(in, n, "lists have no keys(), values() or items()") : elem;
@@ -392,7 +392,7 @@ LLVMValueRef lo_list_index(Lower *l, Node *n, LLVMValueRef *base, bool store) {
 static const Type *recv_item(const Type **args) { return args[0]->elem; }
 
 /* x.append(v), x.insert(i, v): v's type types an empty list. */
-static bool takes_item(Infer *in, Node *n, const Type **args, Node *v, const Type *vt) {
+bool ty_list_takes(Infer *in, Node *n, const Type **args, Node *v, const Type *vt) {
   if (!ty_container_item(in, v, vt, "lists")) return false;
   if (!recv_item(args)) return ty_refine_container(in, n, n->list.items[0], ty_list(vt));
   const Type *u = ty_is_container(vt) && ty_is_container(recv_item(args)) ? ty_unify_containers(recv_item(args), vt) : NULL;
@@ -403,39 +403,39 @@ static bool takes_item(Infer *in, Node *n, const Type **args, Node *v, const Typ
 }
 
 static const Type *ty_append(Infer *in, Node *n, const Type **args) {
-  return takes_item(in, n, args, n->list.items[1], args[1]) ? TYS(TY_NONE) : NULL;
+  return ty_list_takes(in, n, args, n->list.items[1], args[1]) ? TYS(TY_NONE) : NULL;
 }
 
 static const Type *ty_insert(Infer *in, Node *n, const Type **args) {
   if (!ty_is_int(args[1]) && args[1]->kind != TY_BOOL) return ty_error(in, n->list.items[1], "insert()'s index must be an integer");
-  return takes_item(in, n, args, n->list.items[2], args[2]) ? TYS(TY_NONE) : NULL;
+  return ty_list_takes(in, n, args, n->list.items[2], args[2]) ? TYS(TY_NONE) : NULL;
 }
 
 static const Type *ty_extend(Infer *in, Node *n, const Type **args) {
   if (args[1]->kind != TY_LIST) return ty_error(in, n->list.items[1], "extend() takes a typed list, got %s", args[1]->name);
   if (!args[1]->elem) return TYS(TY_NONE);
-  return takes_item(in, n, args, n->list.items[1], args[1]->elem) ? TYS(TY_NONE) : NULL;
+  return ty_list_takes(in, n, args, n->list.items[1], args[1]->elem) ? TYS(TY_NONE) : NULL;
 }
 
 /* Methods that read items need their type. */
 static const Type *ty_pop(Infer *in, Node *n, const Type **args) {
   if (n->list.len > 1 && !ty_is_int(args[1]) && args[1]->kind != TY_BOOL)
     return ty_error(in, n->list.items[1], "pop()'s index must be an integer");
-  return list_item(in, n, args[0]);
+  return ty_list_item(in, n, args[0]);
 }
 
 /* What list.index, count and `in` look for: a number, a str in a list of
  * str, a tuple of numbers in a list of such tuples. */
 static bool searchable(Infer *in, Node *v, const Type *vt, const Type *list, const char *what) {
   if (vt->kind == TY_STR && (!list->elem || list->elem->kind == TY_STR)) return true;
-  if (vt->kind == TY_TUPLE && ordered(vt) && (!list->elem || (list->elem->kind == TY_TUPLE && list->elem->nfields == vt->nfields)))
+  if (vt->kind == TY_TUPLE && ty_item_ordered(vt) && (!list->elem || (list->elem->kind == TY_TUPLE && list->elem->nfields == vt->nfields)))
     return true;
   return ty_need_scalar(in, v, vt, what) != NULL;
 }
 
 static const Type *ty_find(Infer *in, Node *n, const Type **args) {
   if (!searchable(in, n->list.items[1], args[1], args[0], n->bi->name)) return NULL;
-  if (args[0]->elem && !ordered(args[0]->elem))
+  if (args[0]->elem && !ty_item_ordered(args[0]->elem))
     return ty_error(in, n, "%s() of a list of %s is not supported", n->bi->name, args[0]->elem->name);
   const Type *r = n->bi->ival == 3 ? TYS(TY_NONE) : TYS(n->bi->ival ? TY_I64 : TY_BOOL);
   return args[0]->elem || in->final ? r : NULL;
@@ -460,7 +460,7 @@ static bool ty_sort_key(Infer *in, Node *key, const Type *elem) {
   if (!in->opts->resolve(in->opts->resolve_ctx, (void *)f->callee, args, 1 + key->list.len, false, target, &inner))
     return ty_error(in, key, "in the key function:\n%s", inner.msg[0] ? inner.msg : "it cannot be compiled") != NULL;
   const Type *k = target->ret_type;
-  if (!k || k->kind == TY_STR || !ordered(k) || (k->kind == TY_TUPLE && k->nfields > 15))
+  if (!k || k->kind == TY_STR || !ty_item_ordered(k) || (k->kind == TY_TUPLE && k->nfields > 15))
     return ty_error(in, key, "a key function returns numbers or a tuple of numbers here, not %s",
                     k ? k->name : "a recursive result") != NULL;
   key->target = target;
@@ -476,7 +476,7 @@ static bool ty_sort_keywords(Infer *in, Node *n, const Type *elem, const char *w
 
 static const Type *ty_none_method(Infer *in, Node *n, const Type **args) {
   bool sort = !strcmp(n->bi->path, "sort");
-  if (sort && args[0]->elem && !ordered(args[0]->elem) && !ty_kwarg(n, "key"))
+  if (sort && args[0]->elem && !ty_item_ordered(args[0]->elem) && !ty_kwarg(n, "key"))
     return ty_error(in, n, "sorting a list of %s is not supported", args[0]->elem->name);
   if (sort && !ty_sort_keywords(in, n, args[0]->elem, "sort(reverse=)")) return NULL;
   return TYS(TY_NONE);
@@ -505,7 +505,7 @@ static LLVMValueRef lo_insert(Lower *l, Node *n) {
   i = LLVMBuildSelect(l->b, LLVMBuildICmp(l->b, LLVMIntSLT, i, zero, ""), zero, i, "");
   i = LLVMBuildSelect(l->b, LLVMBuildICmp(l->b, LLVMIntSGT, i, len, ""), len, i, "");
   LLVMTypeRef p[2] = {l->mod->ptr, l->mod->i64};
-  settle(l, elem, lst);
+  lo_list_settle(l, elem, lst);
   lo_check_call(l, lo_call_fn(l, "rt_list_open", l->mod->i32, p, (LLVMValueRef[]){lst, i}, 2));
   lo_store_scalar(l, elem, item_addr(l, elem, lst, i), v);
   lo_done_with(l, n->list.items[0], lst);
@@ -624,10 +624,10 @@ static LLVMValueRef lo_clear(Lower *l, Node *n) {
   return LLVMGetUndef(l->mod->i8);
 }
 
-/* Sorts lst, of items elem (rev: reversed): a tuple's fields compared in
- * turn, their kinds and offsets given to rt_list_sort_fields. */
-static void sort_items(Lower *l, const Type *elem, LLVMValueRef lst, LLVMValueRef rev) {
-  int n = elem->kind == TY_TUPLE ? elem->nfields : 1;
+/* How items of elem are ordered, as rt_list_sort_fields takes it: a
+ * tuple's fields compared in turn, their kinds and offsets (*nfields of them). */
+LLVMValueRef lo_item_order(Lower *l, const Type *elem, int *nfields) {
+  int n = *nfields = elem->kind == TY_TUPLE ? elem->nfields : 1;
   LLVMValueRef layout = lo_alloca(l, LLVMArrayType2(l->mod->i64, (uint64_t)(2 * n)), "order");
   for (int i = 0; i < n; i++) {
     const Type *f = elem->kind == TY_TUPLE ? elem->fields[i] : elem;
@@ -637,6 +637,13 @@ static void sort_items(Lower *l, const Type *elem, LLVMValueRef lst, LLVMValueRe
       LLVMBuildStore(l->b, const_i64(l, part[k]), LLVMBuildGEP2(l->b, l->mod->i64, layout, &at, 1, ""));
     }
   }
+  return layout;
+}
+
+/* Sorts lst, of items elem (rev: reversed). */
+static void sort_items(Lower *l, const Type *elem, LLVMValueRef lst, LLVMValueRef rev) {
+  int n;
+  LLVMValueRef layout = lo_item_order(l, elem, &n);
   LLVMTypeRef p[4] = {l->mod->ptr, l->mod->i32, l->mod->i32, l->mod->ptr};
   LLVMValueRef a[4] = {lst, LLVMBuildZExt(l->b, rev, l->mod->i32, ""), const_i32(l, n), layout};
   lo_check_call(l, lo_call_fn(l, "rt_list_sort_fields", l->mod->i32, p, a, 4));
@@ -706,7 +713,7 @@ static bool is_range_call(const Node *x) { return x->kind == N_CALL && x->ty && 
 /* What list(), sorted() and sum() take: a typed list, a set, a range() call
  * or a 1-d array of numbers (their items in order). */
 static const Type *items_of(Infer *in, Node *n, const Type *t, const char *what) {
-  if (t->kind == TY_LIST) return t->elem ? t->elem : list_item(in, n, t);
+  if (t->kind == TY_LIST) return t->elem ? t->elem : ty_list_item(in, n, t);
   if (t->kind == TY_SET && t->nfields) return t->fields[0];
   if (t->kind == TY_RANGE && is_range_call(n->list.items[0])) return TYS(TY_I64);
   if (t->kind == TY_ARRAY && t->ndim == 1 && ty_is_scalar(t->elem)) return t->elem;
@@ -794,7 +801,7 @@ static LLVMValueRef lo_list_call(Lower *l, Node *n) {
 static const Type *ty_sorted(Infer *in, Node *n, const Type **args) {
   const Type *elem = items_of(in, n, args[0], "sorted()");
   if (!elem) return NULL;
-  if (!ordered(elem) && !ty_kwarg(n, "key")) return ty_error(in, n, "sorting a list of %s is not supported", elem->name);
+  if (!ty_item_ordered(elem) && !ty_kwarg(n, "key")) return ty_error(in, n, "sorting a list of %s is not supported", elem->name);
   if (!ty_sort_keywords(in, n, elem, "sorted(reverse=)")) return NULL;
   return ty_list(elem);
 }
@@ -944,7 +951,7 @@ static bool comparable_items(const Type *a, const Type *b) {
   if (!a || !b) return true;
   if (a->kind == TY_LIST && b->kind == TY_LIST) return comparable_items(a->elem, b->elem);
   if (a != b && !(ty_is_scalar(a) && ty_is_scalar(b))) return false;
-  return ordered(a) || ty_is_complex(a);
+  return ty_item_ordered(a) || ty_is_complex(a);
 }
 
 /* x == y, x < y ... of two lists whose items compare: Python's order (the
@@ -1005,7 +1012,7 @@ static const Type *ty_in(Infer *in, Node *n, const Type **args) {
   if (args[1]->kind != TY_LIST)
     return ty_error(in, n, "'in' needs a typed list, a dict or a tuple here, got %s", args[1]->name);
   if (!searchable(in, n->list.items[0], args[0], args[1], "'in'")) return NULL;
-  if (args[1]->elem && !ordered(args[1]->elem))
+  if (args[1]->elem && !ty_item_ordered(args[1]->elem))
     return ty_error(in, n, "'in' a list of %s is not supported", args[1]->elem->name);
   return TYS(TY_BOOL);
 }

@@ -36,6 +36,7 @@ static const Builtin *const families[] = {
   bi_unpack,
   bi_objmode,
   bi_multi_dot,
+  bi_heapq,
 };
 
 const Builtin *bi_at(int i) {

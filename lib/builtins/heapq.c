@@ -1,0 +1,103 @@
+/* builtins/heapq.c — Python's heapq module on typed lists in compiled
+ * code: heapify, heappush, heappop, heapreplace, heappushpop (the heap's
+ * steps are lib/containers.c's, CPython's own, so that the list holds the
+ * items in CPython's order after each call), nlargest and nsmallest.
+ * Items are ordered as sort() orders them: numbers, strs, tuples of
+ * numbers (lexicographically).
+ */
+#include "builtins/builtins.h"
+
+enum { HEAPIFY, PUSH, POP, REPLACE, PUSHPOP };
+
+/* the runtime's function of each row's ival */
+static const char *const heap_fn[] = {"rt_heapify", "rt_heappush", "rt_heappop", "rt_heapreplace", "rt_heappushpop"};
+
+/* The heap's item type: a typed list's, ordered; NULL (after an error, or
+ * while an empty list's type is not known yet). */
+static const Type *heap_item(Infer *in, Node *n, const Type *heap) {
+  if (heap->kind != TY_LIST) return ty_error(in, n, "%s() takes a typed list as its heap, got %s", n->bi->name, heap->name);
+  const Type *elem = ty_list_item(in, n, heap);
+  if (elem && !ty_item_ordered(elem))
+    return ty_error(in, n, "%s(): items of %s cannot be ordered ('<' is not supported between them)", n->bi->name,
+                    elem->name);
+  return elem;
+}
+
+/* heapify(x), heappop(h): the item type (None for heapify); heappush(h, v),
+ * heapreplace(h, v), heappushpop(h, v): v put into h, as append's is. */
+static const Type *ty_heap(Infer *in, Node *n, const Type **args) {
+  if (args[0]->kind == TY_LIST && n->list.len > 1 && !ty_list_takes(in, n, args, n->list.items[1], args[1]))
+    return NULL;
+  const Type *elem = heap_item(in, n, args[0]);
+  if (n->list.len > 1 && !elem && args[0]->kind == TY_LIST && !ty_failed(in)) elem = args[1];  /* retyped by the item */
+  if (!elem) return NULL;
+  return n->bi->ival == HEAPIFY || n->bi->ival == PUSH ? TYS(TY_NONE) : elem;
+}
+
+/* The item given (if any) in a slot the runtime reads and writes; the
+ * item taken out (if any) read back from it. */
+static LLVMValueRef lo_heap(Lower *l, Node *n) {
+  Node *h = n->list.items[0];
+  const Type *elem = h->ty->elem;
+  int op = n->bi->ival, nfields;
+  LLVMValueRef lst = lo_expr(l, h), slot = lo_alloca(l, lo_storage_type(l, elem), "heap.item");
+  if (n->list.len > 1) lo_store_scalar(l, elem, slot, lo_item_value(l, n->list.items[1], elem));
+  if (op == PUSH) lo_list_settle(l, elem, lst);  /* an empty list's first item: it may have been made untyped */
+  LLVMValueRef layout = lo_item_order(l, elem, &nfields);
+  LLVMTypeRef p[4] = {l->mod->ptr, l->mod->i32, l->mod->ptr, l->mod->ptr};
+  LLVMValueRef a[4] = {lst, const_i32(l, nfields), layout, slot};
+  lo_check_call(l, lo_call_fn(l, heap_fn[op], l->mod->i32, p, a, 4));
+  lo_done_with(l, h, lst);
+  return op == HEAPIFY || op == PUSH ? LLVMGetUndef(l->mod->i8) : lo_load_scalar(l, elem, slot);
+}
+
+/* nlargest(n, x), nsmallest(n, x): a new list, sorted(x)[:n] (reversed
+ * for nlargest), which is what CPython's heaps give, equal items too. */
+static const Type *ty_nbest(Infer *in, Node *n, const Type **args) {
+  if (!ty_is_int(args[0]) && args[0]->kind != TY_BOOL)
+    return ty_error(in, n->list.items[0], "%s()'s n must be an integer, got %s", n->bi->name, args[0]->name);
+  if (args[1]->kind != TY_LIST)
+    return ty_error(in, n->list.items[1], "%s() takes a typed list here, got %s", n->bi->name, args[1]->name);
+  const Type *elem = ty_list_item(in, n, args[1]);
+  if (elem && !ty_item_ordered(elem))
+    return ty_error(in, n, "%s(): items of %s cannot be ordered ('<' is not supported between them)", n->bi->name,
+                    elem->name);
+  return elem ? ty_list(elem) : NULL;
+}
+
+static LLVMValueRef lo_nbest(Lower *l, Node *n) {
+  Node *x = n->list.items[1];
+  const Type *elem = n->ty->elem;
+  int nfields;
+  LLVMValueRef count = lo_expr_as(l, n->list.items[0], TYS(TY_I64)), src = lo_expr(l, x);
+  LLVMValueRef best = lo_call_fn(l, "rt_list_copy", l->mod->ptr, &l->mod->ptr, &src, 1);
+  lo_raise_if(l, LLVMBuildIsNull(l->b, best, ""), RT_ERR_MEMORY, NULL);
+  lo_done_with(l, x, src);
+  lo_temp_made(l, n->ty, best);
+  LLVMValueRef layout = lo_item_order(l, elem, &nfields);
+  LLVMTypeRef ps[4] = {l->mod->ptr, l->mod->i32, l->mod->i32, l->mod->ptr};
+  LLVMValueRef as[4] = {best, const_i32(l, n->bi->ival), const_i32(l, nfields), layout};
+  lo_check_call(l, lo_call_fn(l, "rt_list_sort_fields", l->mod->i32, ps, as, 4));
+  LLVMValueRef negative = LLVMBuildICmp(l->b, LLVMIntSLT, count, const_i64(l, 0), "");
+  count = LLVMBuildSelect(l->b, negative, const_i64(l, 0), count, "");
+  LLVMTypeRef pd[5] = {l->mod->ptr, l->mod->i64, l->mod->i64, l->mod->i64, l->mod->i32};
+  LLVMValueRef ad[5] = {best, count, const_i64(l, 0), const_i64(l, 1), const_i32(l, 1)};  /* del best[count:] */
+  lo_check_call(l, lo_call_fn(l, "rt_list_delete_slice", l->mod->i32, pd, ad, 5));
+  lo_temp_taken(l, best);
+  return best;
+}
+
+/* BF_STRINGS: a constant string argument is a str; BF_LISTS: [1, 2] a list */
+#define HEAP_FN(name, lo, hi, flags, ival, type, lower) \
+  {"heapq." name, "heapq", name, BK_FUNCTION, 0, lo, hi, NULL, BF_RAISES | (flags), ival, 0, type, lower}
+
+const Builtin bi_heapq[] = {
+  HEAP_FN("heapify", 1, 1, BF_LISTS, HEAPIFY, ty_heap, lo_heap),
+  HEAP_FN("heappush", 2, 2, BF_STRINGS | BF_LISTS, PUSH, ty_heap, lo_heap),
+  HEAP_FN("heappop", 1, 1, 0, POP, ty_heap, lo_heap),
+  HEAP_FN("heapreplace", 2, 2, BF_STRINGS | BF_LISTS, REPLACE, ty_heap, lo_heap),
+  HEAP_FN("heappushpop", 2, 2, BF_STRINGS | BF_LISTS, PUSHPOP, ty_heap, lo_heap),
+  HEAP_FN("nsmallest", 2, 2, BF_LISTS, 0, ty_nbest, lo_nbest),
+  HEAP_FN("nlargest", 2, 2, BF_LISTS, 1, ty_nbest, lo_nbest),
+  BI_END,
+};

@@ -1,0 +1,285 @@
+"""The heapq module in compiled code: heapify, heappush, heappop,
+heapreplace, heappushpop, nlargest and nsmallest on typed lists of numbers
+and of tuples, each call leaving the list in CPython's order (checked after
+every call against py_func on generated inputs), IndexError on an empty
+heap, and a TypingError for items without an order."""
+import heapq
+
+import numpy as np
+import pytest
+
+import ruchey
+from ruchey import njit, typed
+
+from conftest import AS_NUMBA, make_rng, seed_of
+
+pytestmark = pytest.mark.skipif(AS_NUMBA, reason="ruchey's typed lists (numba's reflected lists differ)")
+
+PUSH, POP, REPLACE, PUSHPOP, APPEND, HEAPIFY = range(6)
+
+
+def exact(items):
+    """Items as comparable values that tell -0.0 from 0.0 (the heap's layout
+    of equal items is checked, not just their values)."""
+    return [repr(x) if isinstance(x, tuple) else repr(float(x)) if isinstance(x, float) else int(x) for x in items]
+
+
+def apply(h, op, v, out):
+    """One heap call on h (APPEND breaks the invariant for HEAPIFY to mend);
+    what it gives and h's items afterwards logged into out."""
+    if op == PUSH:
+        heapq.heappush(h, v)
+    elif op == POP:
+        if len(h):
+            out.append(heapq.heappop(h))
+    elif op == REPLACE:
+        if len(h):
+            out.append(heapq.heapreplace(h, v))
+    elif op == PUSHPOP:
+        out.append(heapq.heappushpop(h, v))
+    elif op == APPEND:
+        h.append(v)
+    else:
+        heapq.heapify(h)
+    for x in h:
+        out.append(x)
+
+
+apply_jit = njit(apply)
+
+
+@njit
+def run_numbers(vals, ops):
+    h = [vals[0]]
+    h.pop()
+    out = [vals[0]]
+    out.pop()
+    for i in range(len(ops)):
+        apply_jit(h, ops[i], vals[i], out)
+    return h, out
+
+
+def run_numbers_py(vals, ops):
+    h, out = [], []
+    for i in range(len(ops)):
+        apply(h, ops[i], vals[i], out)
+    return h, out
+
+
+@njit
+def run_tuples(a, b, ops):
+    h = [(a[0], b[0])]
+    h.pop()
+    out = [(a[0], b[0])]
+    out.pop()
+    for i in range(len(ops)):
+        apply_jit(h, ops[i], (a[i], b[i]), out)
+    return h, out
+
+
+def run_tuples_py(a, b, ops):
+    h, out = [], []
+    for i in range(len(ops)):
+        apply(h, ops[i], (int(a[i]), float(b[i])), out)
+    return h, out
+
+
+def gen_ops(rng, n):
+    """Mostly pushes, then pops and the rest; a heapify after appends."""
+    return rng.choice(6, size=n, p=[0.35, 0.2, 0.12, 0.12, 0.15, 0.06]).astype(np.int64)
+
+
+def gen_values(rng, kind, n):
+    if kind == "ints":
+        return rng.integers(-5, 6, size=n)  # duplicates
+    if kind == "wide":
+        return rng.integers(-(2**62), 2**62, size=n)
+    v = rng.integers(-4, 5, size=n) * 0.5
+    v[rng.random(n) < 0.2] = -0.0  # -0.0 and 0.0 equal: their places show the layout
+    return v
+
+
+@pytest.mark.parametrize("kind", ["ints", "wide", "floats"])
+@pytest.mark.parametrize("n", [1, 2, 7, 40, 300])
+def test_heap_calls_leave_cpythons_layout(kind, n):
+    rng = make_rng(seed_of("heap", kind, n))
+    for _ in range(3):
+        vals, ops = gen_values(rng, kind, n), gen_ops(rng, n)
+        h, out = run_numbers(vals, ops)
+        eh, eout = run_numbers_py(vals.tolist(), ops.tolist())
+        assert exact(h) == exact(eh)
+        assert exact(out) == exact(eout)
+
+
+@pytest.mark.parametrize("n", [1, 5, 60, 400])
+def test_heaps_of_tuples_compare_lexicographically(n):
+    rng = make_rng(seed_of("heap tuples", n))
+    for _ in range(3):
+        a, b, ops = rng.integers(0, 3, size=n), gen_values(rng, "floats", n), gen_ops(rng, n)
+        h, out = run_tuples(a, b, ops)
+        eh, eout = run_tuples_py(a, b, ops.tolist())
+        assert exact(h) == exact(eh)
+        assert exact(out) == exact(eout)
+
+
+@njit
+def heapify_list(x):
+    heapq.heapify(x)
+
+
+@pytest.mark.parametrize("n", [0, 1, 2, 3, 10, 257, 3000, 10001])  # past 2500 CPython heapifies in another order
+def test_heapify_of_a_typed_list_argument(n):
+    rng = make_rng(seed_of("heapify", n))
+    for vals in (rng.integers(-50, 50, size=n).tolist(), rng.standard_normal(n).tolist()):
+        x = typed.List(vals)
+        if not vals:
+            x = typed.List.empty_list(ruchey.int64)
+        heapify_list(x)
+        heapq.heapify(vals)
+        assert list(x) == vals
+
+
+@njit
+def push_all_pop_all(vals):
+    h = [vals[0]]
+    h.clear()
+    for v in vals:
+        heapq.heappush(h, v)
+    first = h[0]
+    out = []
+    while len(h):
+        out.append(heapq.heappop(h))
+    return first, out
+
+
+def test_pushing_then_popping_sorts():
+    rng = make_rng(seed_of("heapsort"))
+    vals = rng.standard_normal(1000)
+    first, out = push_all_pop_all(vals)
+    assert first == vals.min() and list(out) == sorted(vals.tolist())
+
+
+@njit
+def heap_from_empty_literal(vals):
+    h = []
+    for v in vals:
+        heapq.heappush(h, v)
+    return h
+
+
+def test_a_heap_typed_by_its_first_push():
+    vals = np.array([5, 3, 9, 1, 1, 7])
+    assert list(heap_from_empty_literal(vals)) == heap_from_empty_literal.py_func(vals.tolist())
+
+
+@njit
+def nbest(k, vals):
+    x = list(vals)
+    return heapq.nlargest(k, x), heapq.nsmallest(k, x)
+
+
+@njit
+def nbest_tuples(k, a, b):
+    x = [(a[i], b[i]) for i in range(len(a))]
+    return heapq.nlargest(k, x), heapq.nsmallest(k, x)
+
+
+@pytest.mark.parametrize("n", [0, 1, 5, 100])
+def test_nlargest_and_nsmallest(n):
+    rng = make_rng(seed_of("nbest", n))
+    for vals in (rng.integers(-3, 4, size=n), gen_values(rng, "floats", n)):
+        for k in (-1, 0, 1, 2, n - 1, n, n + 3):
+            big, small = nbest(k, vals)
+            assert exact(big) == exact(heapq.nlargest(k, vals.tolist()))
+            assert exact(small) == exact(heapq.nsmallest(k, vals.tolist()))
+    a, b = rng.integers(0, 3, size=n), gen_values(rng, "floats", n)
+    pairs = [(int(x), float(y)) for x, y in zip(a, b)]
+    for k in (0, 1, 3, n):
+        big, small = nbest_tuples(k, a, b)
+        assert exact(big) == exact(heapq.nlargest(k, pairs)) and exact(small) == exact(heapq.nsmallest(k, pairs))
+
+
+@njit
+def pop_empty(n):
+    h = [1.5]
+    for _ in range(n):
+        heapq.heappop(h)
+
+
+@njit
+def replace_empty(n):
+    h = [1]
+    h.pop()
+    return heapq.heapreplace(h, n)
+
+
+@njit
+def pushpop_empty(n):
+    h = [1]
+    h.pop()
+    return heapq.heappushpop(h, n), len(h)
+
+
+def test_an_empty_heap_raises_as_python():
+    for f, arg in ((pop_empty, 2), (replace_empty, 3)):
+        with pytest.raises(IndexError) as want:
+            f.py_func(arg)
+        with pytest.raises(IndexError) as got:
+            f(arg)
+        assert str(got.value) == str(want.value)
+    pop_empty(1)
+    assert pushpop_empty(4) == pushpop_empty.py_func(4) == (4, 0)
+
+
+def test_items_without_an_order_are_typing_errors():
+    def dict_heap(n):
+        h = [{n: 1.0}]
+        heapq.heappush(h, {2: 0.5})
+
+    def list_heap(n):
+        h = [[n]]
+        heapq.heapify(h)
+
+    def array_heap(n):
+        h = [np.zeros(n)]
+        return heapq.heappop(h)
+
+    def array_nlargest(n):
+        return heapq.nlargest(2, [np.ones(n)])
+
+    for f in (dict_heap, list_heap, array_heap, array_nlargest):
+        with pytest.raises(ruchey.TypingError, match="cannot be ordered"):
+            njit(f)(2)
+
+
+def test_bad_heaps_and_items_are_typing_errors():
+    def not_a_list(n):
+        heapq.heappush((n, 1), 2)
+
+    def wrong_item(n):
+        h = [n]
+        heapq.heappush(h, 1.5)
+
+    def bad_count(n):
+        return heapq.nsmallest(1.5, [n])
+
+    with pytest.raises(ruchey.TypingError, match="takes a typed list as its heap"):
+        njit(not_a_list)(1)
+    with pytest.raises(ruchey.TypingError, match="cannot put float64 into"):
+        njit(wrong_item)(1)
+    with pytest.raises(ruchey.TypingError, match="n must be an integer"):
+        njit(bad_count)(1)
+
+
+@njit
+def str_heap(words):
+    h = list(words)
+    heapq.heapify(h)
+    kept = heapq.heappushpop(h, "banana")
+    return kept, heapq.heapreplace(h, "cherry"), heapq.heappop(h), h
+
+
+def test_a_heap_of_strs():
+    words = ["pear", "fig", "apple", "kiwi", "fig", "date"]
+    kept, replaced, popped, h = str_heap(typed.List(words))
+    assert (kept, replaced, popped, list(h)) == str_heap.py_func(list(words))
