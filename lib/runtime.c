@@ -358,6 +358,7 @@ void rt_register_symbols(void (*define)(const char *name, void *addr, void *ctx)
   define("rt_alloc", (void *)rt_alloc, ctx);
   define("rt_interrupted", (void *)&rt_interrupted, ctx);
   define("rt_interrupt_poll", (void *)rt_interrupt_poll, ctx);
+  define("rt_catch_interrupt", (void *)rt_catch_interrupt, ctx);
   rt_register_containers(define, ctx);
   rt_register_sets(define, ctx);
   rt_register_random(define, ctx);
