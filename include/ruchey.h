@@ -657,6 +657,7 @@ typedef struct RtStackGuard {
   jmp_buf back;
 } RtStackGuard;
 _Noreturn void rt_recursion_error(RtStackGuard *g);
+#define RT_RECURSION_MESSAGE "maximum recursion depth exceeded"
 /* interrupt.c */
 extern volatile int32_t rt_interrupted;  /* RT_INTERRUPT_ bits */
 enum { RT_INTERRUPT_UP = 1, RT_INTERRUPT_CAUGHT = 2 };  /* Ctrl-C came; an except clause caught it */

@@ -120,9 +120,9 @@ uintptr_t rt_stack_limit(void) {
 }
 
 /* The frames skipped are those of the cycle's functions, compiled code
- * that holds no lock; arrays they held stay allocated. */
+ * that holds no lock and owns no reference (lower/function.c). */
 _Noreturn void rt_recursion_error(RtStackGuard *g) {
-  rt_set_error(RT_ERR_RECURSION, "maximum recursion depth exceeded");
+  rt_set_error(RT_ERR_RECURSION, RT_RECURSION_MESSAGE);
   longjmp(g->back, 1);
 }
 
