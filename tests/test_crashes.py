@@ -381,6 +381,38 @@ assert holds(-1) == 0.0 and ping(-1, np.zeros(2)) == 0.0 and holds_then_fib(-1, 
 """, tmp_path)
 
 
+def test_a_recursion_error_is_caught_by_the_recursive_calls_it_unwinds(tmp_path):
+    # as in Python: the innermost call whose try statement sees it catches
+    # it, and every finally clause on the way runs
+    run_case(RECURSIVE + """
+import numpy as np
+
+@njit
+def caught(n):
+    if n < 0:
+        return 0
+    try:
+        return caught(n + 1) + 1
+    except RecursionError:
+        return -1
+
+@njit
+def counted(n, out):
+    if n < 0:
+        return 0
+    try:
+        return counted(n + 1, out) + 1
+    finally:
+        out[0] += 1
+
+r = caught(0)
+assert r > 1000, r
+out = np.zeros(1, dtype=np.int64)
+assert raises_recursion_error(counted, 0, out)
+assert out[0] > 1000, out
+""", tmp_path)
+
+
 # ---------------------------------------------------------------- first calls in threads
 
 def test_first_calls_of_mutually_recursive_functions_from_two_threads(tmp_path):

@@ -132,12 +132,13 @@ bool lo_checks_stack(const Lower *l, const Func *f, const CompileOptions *opts) 
   return f->recursive && !l->mod->gpu && !opts->device;
 }
 
-/* A function whose frames may own references (FuncPlan.holds_refs) leaves
- * a spent stack by returning RecursionError, so that every frame on the
- * way out releases what it holds; one whose frames own nothing jumps
- * straight back to the guard, and its recursive calls need no check of
- * their status. */
-bool lo_unwinds_spent_stack(const Func *f) { return f->plan->holds_refs; }
+/* A function whose frames may own references or run except and finally
+ * clauses (FuncPlan.unwinds) leaves a spent stack by returning
+ * RecursionError, so that every frame on the way out releases what it
+ * holds and may catch the error, as in Python; one whose frames do
+ * neither jumps straight back to the guard, and its recursive calls need
+ * no check of their status. */
+bool lo_unwinds_spent_stack(const Func *f) { return f->plan->unwinds; }
 
 #define FRAME_ESTIMATE 16  /* a return address, kept aligned: no real frame is smaller */
 
