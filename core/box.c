@@ -466,6 +466,25 @@ static PyObject *disp_raise_key_error(const char *text) {
   return NULL;
 }
 
+/* Compiled code caught a Ctrl-C (lower/try.c) and the call went on:
+ * Python's handler runs now, as it would have before the clause ran, and
+ * the KeyboardInterrupt it raises is the one the clause caught. Where the
+ * call raised the interrupt again, raising it ran the handler. */
+PyObject *disp_interrupt_caught(int status, PyObject *result) {
+  __atomic_fetch_and(core_interrupted, ~RT_INTERRUPT_CAUGHT, __ATOMIC_RELAXED);
+  if (status == RT_ERR_INTERRUPT) return result;
+  PyObject *type, *value, *tb;
+  PyErr_Fetch(&type, &value, &tb);  /* the call's own error, if it failed otherwise */
+  if (PyErr_CheckSignals() < 0 && PyErr_ExceptionMatches(PyExc_KeyboardInterrupt)) PyErr_Clear();
+  if (!PyErr_Occurred()) {
+    PyErr_Restore(type, value, tb);
+    return result;
+  }
+  Py_XDECREF(type); Py_XDECREF(value); Py_XDECREF(tb);  /* a handler of the user's raised something else */
+  Py_XDECREF(result);
+  return NULL;
+}
+
 PyObject *disp_raise_runtime_error(void) {
   RtError *e = core_api()->last_error();
   if (e->status == RT_ERR_INTERRUPT) {  /* Python's handler runs now: KeyboardInterrupt, or what the user's raises */

@@ -160,6 +160,7 @@ PyObject *disp_box(const Type *t, char *p);
 PyObject *disp_box_generator(char *p, PyObject *const *args, int n);  /* a Generator result: made, or an argument */
 /* The exception a failed call of compiled code left in the thread's RtError. */
 PyObject *disp_raise_runtime_error(void);
+PyObject *disp_interrupt_caught(int status, PyObject *result);  /* after a call whose code caught a Ctrl-C */
 /* The Python class of a runtime error's status (a borrowed reference). */
 PyObject *disp_status_class(int status);
 

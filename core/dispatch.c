@@ -200,6 +200,8 @@ PyObject *disp_call(Dispatcher *self, PyObject *const *args, void *extra) {
   PyObject *result = status                             ? disp_raise_runtime_error()
                      : ret_type->kind == TY_GENERATOR ? disp_box_generator(retp, args, self->nparams)
                                                       : disp_box(ret_type, retp);
+  if ((*core_interrupted & RT_INTERRUPT_CAUGHT) && PyThread_get_thread_ident() == core_main_thread)
+    result = disp_interrupt_caught(status, result);
   if (retp != ret) PyMem_Free(retp);
   if (arrays != few) PyMem_Free(arrays);
   return result;

@@ -713,10 +713,13 @@ typedef struct RtStackGuard {
   jmp_buf back;
 } RtStackGuard;
 _Noreturn void rt_recursion_error(RtStackGuard *g);
+#define RT_RECURSION_MESSAGE "maximum recursion depth exceeded"
 /* interrupt.c */
-extern volatile int32_t rt_interrupted;
+extern volatile int32_t rt_interrupted;  /* RT_INTERRUPT_ bits */
+enum { RT_INTERRUPT_UP = 1, RT_INTERRUPT_CAUGHT = 2 };  /* Ctrl-C came; an except clause caught it */
 void rt_watch_interrupts(uint64_t main_thread);
 int32_t rt_interrupt_poll(void);
+void rt_catch_interrupt(void);
 void rt_error_int(int status, const char *fmt, int64_t v);  /* a message holding one number */
 double rt_round_digits(double x, int64_t nd);  /* round(x, nd) as CPython */
 void rt_partition(void *data, int64_t n, int64_t k, int32_t kind);  /* builtins/statistics.c */

@@ -11,6 +11,12 @@
  * up, leave with RT_ERR_INTERRUPT; the dispatcher then lets the
  * interpreter run its handler (KeyboardInterrupt by default).
  *
+ * An except clause that catches the interrupt (a bare one, or one naming
+ * KeyboardInterrupt) consumes it, as Python's does: the flag's "up" bit
+ * comes down, so the loops after the clause go on, and its "caught" bit
+ * tells the dispatcher to run the interpreter's handler, which still has
+ * the signal noted, and drop the KeyboardInterrupt that raises.
+ *
  * Only the computations of the interpreter's main thread stop — the main
  * thread's own and the pool's workers, which run its parallel loops — as
  * Python delivers KeyboardInterrupt to the main thread only. Another
@@ -29,7 +35,7 @@ static pthread_t main_thread;
 static struct sigaction chained;  /* the handler ours calls after raising the flag */
 
 static void on_sigint(int sig, siginfo_t *info, void *uctx) {
-  __atomic_store_n(&rt_interrupted, 1, __ATOMIC_RELAXED);
+  __atomic_fetch_or(&rt_interrupted, RT_INTERRUPT_UP, __ATOMIC_RELAXED);
   if (chained.sa_flags & SA_SIGINFO) {
     if (chained.sa_sigaction) chained.sa_sigaction(sig, info, uctx);
   } else if (chained.sa_handler != SIG_DFL && chained.sa_handler != SIG_IGN && chained.sa_handler) {
@@ -60,4 +66,11 @@ int32_t rt_interrupt_poll(void) {
   if (!pthread_equal(pthread_self(), main_thread) && !pool_thread_id()) return 0;
   rt_set_error(RT_ERR_INTERRUPT, NULL);
   return RT_ERR_INTERRUPT;
+}
+
+/* An except clause caught the interrupt (lower/try.c): down first, so that
+ * a Ctrl-C coming in between stays up. */
+void rt_catch_interrupt(void) {
+  __atomic_fetch_and(&rt_interrupted, ~RT_INTERRUPT_UP, __ATOMIC_RELAXED);
+  __atomic_fetch_or(&rt_interrupted, RT_INTERRUPT_CAUGHT, __ATOMIC_RELAXED);
 }

@@ -120,9 +120,9 @@ uintptr_t rt_stack_limit(void) {
 }
 
 /* The frames skipped are those of the cycle's functions, compiled code
- * that holds no lock; arrays they held stay allocated. */
+ * that holds no lock and owns no reference (lower/function.c). */
 _Noreturn void rt_recursion_error(RtStackGuard *g) {
-  rt_set_error(RT_ERR_RECURSION, "maximum recursion depth exceeded");
+  rt_set_error(RT_ERR_RECURSION, RT_RECURSION_MESSAGE);
   longjmp(g->back, 1);
 }
 
@@ -383,6 +383,7 @@ void rt_register_symbols(void (*define)(const char *name, void *addr, void *ctx)
   define("rt_alloc", (void *)rt_alloc, ctx);
   define("rt_interrupted", (void *)&rt_interrupted, ctx);
   define("rt_interrupt_poll", (void *)rt_interrupt_poll, ctx);
+  define("rt_catch_interrupt", (void *)rt_catch_interrupt, ctx);
   rt_register_containers(define, ctx);
   rt_register_sets(define, ctx);
   rt_register_random(define, ctx);

@@ -338,6 +338,81 @@ assert depth(50000) == 50000
 """, tmp_path)
 
 
+def test_a_recursion_error_releases_the_arrays_of_the_frames_it_unwinds(tmp_path):
+    # each level holds an array: tens of thousands of levels, a leak of
+    # tens of megabytes per RecursionError where the frames were skipped
+    run_case(RECURSIVE + """
+import numpy as np
+
+@njit
+def holds(n):
+    if n < 0:
+        return 0.0
+    a = np.ones(64)
+    return holds(n + 1) + a[0]
+
+@njit
+def ping(n, a):  # holds nothing (a is borrowed): it jumps back, past none of pong's frames
+    if n < 0:
+        return 0.0
+    return pong(n + 1, a) + 1.0
+
+@njit
+def pong(n, a):
+    b = a + 1.0
+    return ping(n + 1, b) + b[0]
+
+@njit
+def holds_then_fib(n, k):  # a frame holding arrays calls a cycle that jumps back
+    if n < 0:
+        return 0
+    a = np.ones(8, dtype=np.int64)
+    return holds_then_fib(n + 1, k) + fib(k) + a[0]
+
+for f, args in ((holds, (0,)), (ping, (0, np.zeros(8))), (holds_then_fib, (0, 3))):
+    for _ in range(2):
+        assert raises_recursion_error(f, *args)
+    before = conftest.rss_bytes()
+    for _ in range(5):
+        assert raises_recursion_error(f, *args)
+    grown = (conftest.rss_bytes() - before) / 5
+    assert grown < 2e6, (f.py_func.__name__, grown)
+assert holds(-1) == 0.0 and ping(-1, np.zeros(2)) == 0.0 and holds_then_fib(-1, 3) == 0
+""", tmp_path)
+
+
+def test_a_recursion_error_is_caught_by_the_recursive_calls_it_unwinds(tmp_path):
+    # as in Python: the innermost call whose try statement sees it catches
+    # it, and every finally clause on the way runs
+    run_case(RECURSIVE + """
+import numpy as np
+
+@njit
+def caught(n):
+    if n < 0:
+        return 0
+    try:
+        return caught(n + 1) + 1
+    except RecursionError:
+        return -1
+
+@njit
+def counted(n, out):
+    if n < 0:
+        return 0
+    try:
+        return counted(n + 1, out) + 1
+    finally:
+        out[0] += 1
+
+r = caught(0)
+assert r > 1000, r
+out = np.zeros(1, dtype=np.int64)
+assert raises_recursion_error(counted, 0, out)
+assert out[0] > 1000, out
+""", tmp_path)
+
+
 # ---------------------------------------------------------------- first calls in threads
 
 def test_first_calls_of_mutually_recursive_functions_from_two_threads(tmp_path):

@@ -15,6 +15,7 @@ it agrees on every pair's type and value, and differs where ruchey follows
 CPython (a negative shift count raises; int64 min // -1 wraps to itself
 rather than 0; unary operators on small unsigned ints are 64-bit). Random expression trees over several dtypes (and
 stores of them into arrays of every dtype) check the rules nested."""
+import collections
 import linecache
 import operator
 import random
@@ -329,6 +330,7 @@ TREES = st.recursive(LEAVES, lambda sub: st.one_of(
     st.tuples(st.just("unary"), st.sampled_from("-~"), sub),
     st.tuples(st.just("bin"), st.sampled_from(list(OPS)), sub, sub)), max_leaves=6)
 FOLDS = ("+", "-", "^", "|", "&")
+PROGRAMS = collections.Counter()  # generated loop programs compiled, and their calls checked
 
 
 def tree_source(e):
@@ -401,12 +403,14 @@ def test_generated_loop_programs_of_small_integer_dtypes(case):
     body = (f"    s = 0\n    for k in range(out.shape[0]):\n        x = {tree_source(e)}\n"
             f"        s = s {fold} x\n        out[k] = x\n    return s\n")
     f = compile_expr(f"int-program-{seed}", "out, a0, a1, a2, c", body)
+    PROGRAMS["programs"] += 1
     rng = random.Random(seed)
     for _ in range(4):
         n = rng.randint(0, 6)
         arrays = [np.array([int_values(dt, rng) for _ in range(n)], dtype=dt) for dt in dts]
         c = rng.choice([0, 1, -1, 3, 64, 2**31, -(2**63), 2**63 - 1])
         exp = program_reference(e, fold, arrays, c, out_dt)
+        PROGRAMS["calls"] += 1
         out = np.full(n, 5, dtype=out_dt)
         if isinstance(exp, type):
             with pytest.raises(exp):
@@ -415,3 +419,9 @@ def test_generated_loop_programs_of_small_integer_dtypes(case):
         got = f(out, *arrays, c)
         assert type(got) is int and got == exp[0], (body, arrays, c, got, exp)
         assert out.tolist() == exp[1], (body, arrays, c, out.tolist(), exp)
+
+
+def test_zz_generated_programs_ran():
+    if not PROGRAMS["programs"]:
+        pytest.skip("runs after the generating test of this file only")
+    print(f"\ngenerated integer programs: {PROGRAMS['programs']}, calls checked: {PROGRAMS['calls']}")

@@ -201,3 +201,56 @@ def test_only_the_main_threads_work_stops(tmp_path):
     """
     out = interrupt(tmp_path, body, setup=setup)
     assert out == ["main", "interrupted", str(3 * 10**9)]
+
+
+CATCHING = """
+@njit
+def run(x, n):
+    caught = 0
+    try:
+        while x > 0:
+            x += 1.0
+    except {clause}:
+        caught = 1
+    s = 0.0
+    for i in range(n):  # polls as it goes: the interrupt caught is no longer up
+        s += i * 0.5
+    return caught, s
+run(-1.0, 10)
+"""
+
+
+@pytest.mark.parametrize("clause", ["", "KeyboardInterrupt", "BaseException", "(ValueError, KeyboardInterrupt)"],
+                         ids=["bare", "KeyboardInterrupt", "BaseException", "tuple"])
+def test_an_except_clause_that_catches_ctrl_c_consumes_it(tmp_path, clause):
+    # as in Python: the loops after the clause run to their end, and no
+    # KeyboardInterrupt comes later from the signal the clause consumed
+    body = """
+    caught, s = run(1.0, 10**7)
+    print(caught, s == bounded(10**7), flush=True)
+    time.sleep(0.5)
+    print("after", flush=True)
+    """
+    assert interrupt(tmp_path, body, setup=CATCHING.format(clause=clause)) == ["1", "True", "after"]
+
+
+@pytest.mark.parametrize("clause", ["Exception", "ValueError"])
+def test_an_except_clause_for_errors_lets_ctrl_c_through(tmp_path, clause):
+    out = interrupt(tmp_path, "try:\n    run(1.0, 10)\n" + AFTER, setup=CATCHING.format(clause=clause))
+    assert out == ["KeyboardInterrupt", str(sum(i * 0.5 for i in range(10)))]
+
+
+def test_ctrl_c_raised_again_from_a_bare_except_is_a_keyboard_interrupt(tmp_path):
+    setup = """
+    @njit
+    def run(x):
+        try:
+            while x > 0:
+                x += 1.0
+        except:
+            x = -x
+            raise
+        return x
+    run(-1.0)
+    """
+    assert interrupt(tmp_path, "try:\n    run(1.0)\n" + AFTER, setup=setup)[0] == "KeyboardInterrupt"

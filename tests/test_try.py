@@ -111,6 +111,24 @@ def first_clause_that_matches(a, b):
     return r
 
 
+def caught_by_no_class(a, b):
+    try:
+        try:
+            r = a // b
+        except ():  # an empty tuple of classes catches nothing
+            r = a * 0 + 5
+    except ZeroDivisionError:
+        r = a * 0 + 6
+    return r
+
+
+@numba_deviation(ONLY_EXCEPTION)
+def test_an_empty_tuple_of_classes_catches_nothing():
+    f = njit(caught_by_no_class)
+    for a, b in int_pairs(3):
+        assert_same(f, a, b)
+
+
 @numba_deviation("numba matches only Exception and bare except")
 def test_clauses_tried_in_order():
     f = njit(first_clause_that_matches)

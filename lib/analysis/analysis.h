@@ -47,6 +47,8 @@ typedef struct FuncPlan {
   bool *borrowed;       /* per variable: a parameter holding arrays that the body never
                          * assigns, so it borrows the caller's reference (no incref/decref) */
   KernelPlan *kernel;   /* a CPU kernel's plan */
+  bool unwinds;         /* a frame must be left on its own (it may own references, or has a
+                         * try statement): recursion returns RecursionError frame by frame */
 } FuncPlan;
 
 /* Runs every analysis of f (once: later calls do nothing). */

@@ -119,12 +119,37 @@ static bool *borrowed_params(Func *f, const CompileOptions *opts) {
   return borrowed;
 }
 
+typedef struct Holding {
+  const Func *f;
+  bool found;
+} Holding;
+
+static bool note_holding(Node *n, void *ctx) {
+  Holding *h = ctx;
+  bool borrowed = n->kind == N_VAR && h->f->plan->borrowed[n->var];
+  if ((n->ty && ty_has_arrays(n->ty) && !borrowed) || n->kind == N_TRY) h->found = true;
+  return !h->found;
+}
+
+/* Whether a frame of f must be left on its own when a RecursionError
+ * passes: a variable or a temporary of the body may own a reference (a
+ * parameter it borrows does not), or a try statement's clauses may catch
+ * the error or its finally clause run (lower/function.c). */
+static bool unwinds(const Func *f) {
+  for (int v = 0; v < f->nvars; v++)
+    if (f->var_types[v] && ty_has_arrays(f->var_types[v]) && !f->plan->borrowed[v]) return true;
+  Holding h = {f, false};
+  ir_walk_list(&f->body, note_holding, &h);
+  return h.found;
+}
+
 void an_function(Func *f, const CompileOptions *opts) {
   if (f->plan) return;
   f->plan = arena_alloc(f->arena, sizeof(FuncPlan));
   if (opts->kernel && !opts->gpu_cc) an_hoist_collectives(f);
   f->plan->maybe_unbound = an_maybe_unbound(f);
   f->plan->borrowed = borrowed_params(f, opts);
+  f->plan->unwinds = unwinds(f);
   ir_walk_list(&f->body, plan_loop, &(Planner){f, opts});
   if (opts->kernel && !opts->gpu_cc) f->plan->kernel = an_kernel(f);
 }

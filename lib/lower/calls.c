@@ -80,9 +80,12 @@ static LLVMValueRef guarded_entry(Lower *l, LLVMValueRef body) {
 }
 
 /* A call to a recursive body: inside its cycle (or another's) the guard
- * passes along; from outside, through the body's guarded entry. */
-LLVMValueRef lo_guarded_call(Lower *l, LLVMValueRef body, LLVMValueRef *args, unsigned n) {
-  if (l->stack_guard) {
+ * passes along; from outside, through the body's guarded entry, and so
+ * too from a frame that returns RecursionError to a callee that jumps
+ * back instead (the jump would pass over the caller's frame, and what it
+ * holds). */
+LLVMValueRef lo_guarded_call(Lower *l, LLVMValueRef body, const Func *callee, LLVMValueRef *args, unsigned n) {
+  if (l->stack_guard && (lo_unwinds_spent_stack(callee) || !lo_unwinds_spent_stack(l->f))) {
     args[n] = l->stack_guard;
     args[n + 1] = l->stack_next;
     return LLVMBuildCall2(l->b, LLVMGlobalGetValueType(body), body, args, n + 2, "");
@@ -119,7 +122,7 @@ LLVMValueRef lo_jit_call(Lower *l, Node *n) {
   for (int i = 0; i < na && !n->op; i++) args[i] = lo_expr_as(l, n->list.items[i], callee->var_types[i]);
   int nargs = na;
   if (device) args[nargs++] = lo_thread_record(l);
-  LLVMValueRef r = lo_checks_stack(l, callee, n->target->func_opts) ? lo_guarded_call(l, fn, args, (unsigned)nargs)
+  LLVMValueRef r = lo_checks_stack(l, callee, n->target->func_opts) ? lo_guarded_call(l, fn, callee, args, (unsigned)nargs)
                                                : LLVMBuildCall2(l->b, LLVMGlobalGetValueType(fn), fn, args, (unsigned)nargs, "");
   if (n->op) lo_done_with(l, n->list.items[0], packed);
   for (int i = 0; i < na && !n->op; i++) lo_done_with(l, n->list.items[i], args[i]);

@@ -76,7 +76,7 @@ void lo_c_entry(Lower *l, const char *symbol) {
   LLVMValueRef *vals = arena_alloc(f->arena, sizeof(LLVMValueRef) * (size_t)(f->nparams + 1));
   for (int v = 0; v < f->nparams; v++) vals[v] = c_argument(l, v);
   LLVMValueRef r = lo_checks_stack(l, f, l->opts)
-                       ? lo_guarded_call(l, l->impl, vals, (unsigned)f->nparams)
+                       ? lo_guarded_call(l, l->impl, f, vals, (unsigned)f->nparams)
                        : LLVMBuildCall2(l->b, LLVMGlobalGetValueType(l->impl), l->impl, vals, (unsigned)f->nparams, "");
   LLVMValueRef status = LLVMBuildExtractValue(l->b, r, 0, "status");
   LLVMBasicBlockRef failed = new_block(l, "failed"), ok = new_block(l, "ok");

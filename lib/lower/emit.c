@@ -223,7 +223,8 @@ void lo_raise_if(Lower *l, LLVMValueRef cond, RtStatus status, const char *msg) 
 }
 
 /* Leaves with KeyboardInterrupt if Ctrl-C came (interrupt.c): a relaxed
- * load of the flag and a branch LLVM is told is not taken. Raised at once,
+ * load of the flag, a test of its "up" bit and a branch LLVM is told is
+ * not taken. Raised at once,
  * also in a loop run with its errors deferred: nothing of its state is
  * kept. GPU code cannot be interrupted. */
 void lo_poll_interrupt(Lower *l) {
@@ -236,6 +237,7 @@ void lo_poll_interrupt(Lower *l) {
   LLVMValueRef up = LLVMBuildLoad2(l->b, l->mod->i32, flag, "interrupted");
   LLVMSetOrdering(up, LLVMAtomicOrderingMonotonic);
   LLVMSetAlignment(up, 4);
+  up = LLVMBuildAnd(l->b, up, const_i32(l, RT_INTERRUPT_UP), "");
   LLVMValueRef cond = LLVMBuildICmp(l->b, LLVMIntNE, up, const_i32(l, 0), "");
   LLVMTypeRef ov[1] = {l->mod->i1};
   cond = lo_intrinsic(l, "llvm.expect.i1", ov, 1, (LLVMValueRef[]){cond, LLVMConstInt(l->mod->i1, 0, 0)}, 2);

@@ -132,6 +132,14 @@ bool lo_checks_stack(const Lower *l, const Func *f, const CompileOptions *opts) 
   return f->recursive && !l->mod->gpu && !opts->device;
 }
 
+/* A function whose frames may own references or run except and finally
+ * clauses (FuncPlan.unwinds) leaves a spent stack by returning
+ * RecursionError, so that every frame on the way out releases what it
+ * holds and may catch the error, as in Python; one whose frames do
+ * neither jumps straight back to the guard, and its recursive calls need
+ * no check of their status. */
+bool lo_unwinds_spent_stack(const Func *f) { return f->plan->unwinds; }
+
 #define FRAME_ESTIMATE 16  /* a return address, kept aligned: no real frame is smaller */
 
 /* The stack pointer, read from its register where the target names it
@@ -152,9 +160,10 @@ static LLVMValueRef stack_address(Lower *l) {
 #endif
 }
 
-/* The check jumps back to the guard's call rather than return a failure:
- * the body still cannot fail where it could not before, and LLVM still
- * turns fib(n - 1) + fib(n - 2) into a loop and one call. */
+/* The check jumps back to the guard's call rather than return a failure
+ * where the frames own nothing: the body still cannot fail where it could
+ * not before, and LLVM still turns fib(n - 1) + fib(n - 2) into a loop and
+ * one call. */
 static void check_stack(Lower *l, LLVMValueRef given) {
   LLVMValueRef sp = stack_address(l);
   LLVMValueRef here = lo_intrinsic(l, "llvm.umin", &l->mod->i64, 1, (LLVMValueRef[]){sp, given}, 2);
@@ -165,10 +174,14 @@ static void check_stack(Lower *l, LLVMValueRef given) {
   LLVMBasicBlockRef fail = new_block(l, "stack.spent"), ok = new_block(l, "stack.ok");
   LLVMBuildCondBr(l->b, spent, fail, ok);
   position(l, fail);
-  LLVMValueRef call = lo_call_fn(l, "rt_recursion_error", void_type(l), &l->mod->ptr, &l->stack_guard, 1);
-  unsigned kind = LLVMGetEnumAttributeKindForName("noreturn", 8);
-  LLVMAddAttributeAtIndex(LLVMGetCalledValue(call), LLVMAttributeFunctionIndex, LLVMCreateEnumAttribute(l->mod->c, kind, 0));
-  LLVMBuildUnreachable(l->b);
+  if (lo_unwinds_spent_stack(l->f)) {
+    lo_raise(l, RT_ERR_RECURSION, RT_RECURSION_MESSAGE);
+  } else {
+    LLVMValueRef call = lo_call_fn(l, "rt_recursion_error", void_type(l), &l->mod->ptr, &l->stack_guard, 1);
+    unsigned kind = LLVMGetEnumAttributeKindForName("noreturn", 8);
+    LLVMAddAttributeAtIndex(LLVMGetCalledValue(call), LLVMAttributeFunctionIndex, LLVMCreateEnumAttribute(l->mod->c, kind, 0));
+    LLVMBuildUnreachable(l->b);
+  }
   position(l, ok);
   l->stack_next = LLVMBuildSub(l->b, here, const_i64(l, FRAME_ESTIMATE), "");
 }
@@ -242,7 +255,7 @@ static void lo_entry(Lower *l) {
       vals[v] = p;
     }
   }
-  LLVMValueRef r = lo_checks_stack(l, l->f, l->opts) ? lo_guarded_call(l, l->impl, vals, (unsigned)np)
+  LLVMValueRef r = lo_checks_stack(l, l->f, l->opts) ? lo_guarded_call(l, l->impl, l->f, vals, (unsigned)np)
                                              : LLVMBuildCall2(l->b, LLVMGlobalGetValueType(l->impl), l->impl, vals, (unsigned)np, "");
   if (l->f->ret_type->kind != TY_NONE)
     lo_store_storage(l, l->f->ret_type, LLVMGetParam(l->fn, 0),
@@ -265,7 +278,7 @@ static LLVMValueRef ufunc_element(Lower *l, LLVMValueRef body, LLVMValueRef *bas
   }
   if (!lo_checks_stack(l, l->f, l->opts)) return LLVMBuildCall2(l->b, LLVMGlobalGetValueType(body), body, vals, (unsigned)nin, "");
   l->stack_guard = NULL;  /* a recursive function: the loop calls it from outside its cycle */
-  return lo_guarded_call(l, body, vals, (unsigned)nin);
+  return lo_guarded_call(l, body, l->f, vals, (unsigned)nin);
 }
 
 /* One pass over the elements: at byte steps, or, with step NULL, indexing

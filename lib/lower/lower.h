@@ -310,7 +310,8 @@ LLVMValueRef lo_call_target(Lower *l, const CallTarget *target, LLVMValueRef *ar
 LLVMValueRef lo_thread_record(Lower *l);
 void lo_check_call(Lower *l, LLVMValueRef status);
 bool lo_checks_stack(const Lower *l, const Func *f, const CompileOptions *opts);
-LLVMValueRef lo_guarded_call(Lower *l, LLVMValueRef body, LLVMValueRef *args, unsigned n);
+bool lo_unwinds_spent_stack(const Func *f);  /* returns RecursionError rather than jump back (function.c) */
+LLVMValueRef lo_guarded_call(Lower *l, LLVMValueRef body, const Func *callee, LLVMValueRef *args, unsigned n);
 
 /* ---------------------------------------------------------------- function.c */
 

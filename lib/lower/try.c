@@ -49,7 +49,7 @@ void lo_reraise(Lower *l) {
 
 /* Whether the clause catches the error raised, whose status is given. */
 static LLVMValueRef clause_matches(Lower *l, const Node *h, LLVMValueRef status) {
-  if (!h->ival) return const_bool(l, true);  /* a bare except */
+  if (h->op == ~0) return const_bool(l, true);  /* a bare except (`except ():` catches nothing) */
   LLVMValueRef bit = LLVMBuildAnd(l->b, LLVMBuildLShr(l->b, const_i32(l, h->op), status, ""), const_i32(l, 1), "");
   LLVMValueRef caught = LLVMBuildICmp(l->b, LLVMIntNE, bit, const_i32(l, 0), "");
   void *const *classes = h->callee;
@@ -60,6 +60,17 @@ static LLVMValueRef clause_matches(Lower *l, const Node *h, LLVMValueRef status)
     caught = LLVMBuildOr(l->b, caught, LLVMBuildICmp(l->b, LLVMIntNE, is, const_i32(l, 0), ""), "");
   }
   return caught;
+}
+
+/* A Ctrl-C the clause caught is consumed, as in Python (interrupt.c). */
+static void catch_interrupt(Lower *l, const Node *h, LLVMValueRef status) {
+  if (l->mod->gpu || !(h->op & (1 << RT_ERR_INTERRUPT))) return;
+  LLVMBasicBlockRef caught = new_block(l, "interrupt.caught"), on = new_block(l, "except.body");
+  LLVMBuildCondBr(l->b, LLVMBuildICmp(l->b, LLVMIntEQ, status, const_i32(l, RT_ERR_INTERRUPT), ""), caught, on);
+  position(l, caught);
+  lo_call_fn(l, "rt_catch_interrupt", void_type(l), NULL, NULL, 0);
+  LLVMBuildBr(l->b, on);
+  position(l, on);
 }
 
 static bool find_reraise(Node *n, void *ctx) {
@@ -76,6 +87,7 @@ static void lo_handlers(Lower *l, Node *n, LLVMBasicBlockRef completed) {
     LLVMBasicBlockRef run = new_block(l, "except.run"), next = new_block(l, "except.next");
     LLVMBuildCondBr(l->b, clause_matches(l, h, status), run, next);
     position(l, run);
+    catch_interrupt(l, h, status);
     LLVMValueRef outer = l->caught;
     bool reraises = false;
     ir_walk_list(&h->body, find_reraise, &reraises);
