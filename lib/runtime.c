@@ -8,6 +8,7 @@
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE  /* pthread_getattr_np */
 #endif
+#include <malloc.h>  /* malloc_usable_size */
 #include <math.h>
 #include <pthread.h>
 #include <stdint.h>
@@ -35,20 +36,47 @@ static void advise_huge_pages(void *p, size_t n) {
 #endif
 }
 
+/* The last large block freed, kept for the next large array of about its
+ * size: a function called over and over for a fresh 8 MB result then
+ * writes memory already mapped. Freed, the C library hands such a block
+ * back to the system as soon as its heap's top grows past a threshold
+ * (NumPy's temporaries between the calls do that), and each call then
+ * faulted the pages in again and had the system zero them. One block at
+ * most, of at most SPARE_MAX bytes, is kept. */
+#define SPARE_MIN ((size_t)4 << 20)
+#define SPARE_MAX ((size_t)256 << 20)
+static RtMemInfo *spare;
+
+static RtMemInfo *take_spare(size_t bytes) {
+  if (bytes < SPARE_MIN || !__atomic_load_n(&spare, __ATOMIC_RELAXED)) return NULL;
+  RtMemInfo *mi = __atomic_exchange_n(&spare, NULL, __ATOMIC_ACQ_REL);
+  if (!mi) return NULL;
+  size_t room = malloc_usable_size(mi);
+  if (room >= bytes && room - bytes <= bytes / 8) return mi;
+  free(mi);
+  return NULL;
+}
+
 RtMemInfo *rt_alloc(int64_t nbytes) {
   /* malloc and align by hand: aligned_alloc costs five times malloc's
    * time, which a loop making small arrays pays on every one */
   if (nbytes < 0 || (uint64_t)nbytes > SIZE_MAX / 2) return NULL;
-  RtMemInfo *mi = malloc(sizeof(RtMemInfo) + DATA_ALIGN - 1 + (size_t)nbytes);
-  if (!mi) return NULL;
+  size_t bytes = sizeof(RtMemInfo) + DATA_ALIGN - 1 + (size_t)nbytes;
+  RtMemInfo *mi = take_spare(bytes);
+  bool fresh = !mi;
+  if (fresh && !(mi = malloc(bytes))) return NULL;
   mi->refcount = 1;
   mi->data = (void *)(((uintptr_t)(mi + 1) + DATA_ALIGN - 1) & ~(uintptr_t)(DATA_ALIGN - 1));
-  advise_huge_pages(mi->data, (size_t)nbytes);
+  if (fresh) advise_huge_pages(mi->data, (size_t)nbytes);
   return mi;
 }
 
 /* Called by compiled code when the count reaches zero. */
-void rt_meminfo_free(RtMemInfo *mi) { free(mi); }
+void rt_meminfo_free(RtMemInfo *mi) {
+  size_t room = malloc_usable_size(mi);
+  if (room >= SPARE_MIN && room <= SPARE_MAX) mi = __atomic_exchange_n(&spare, mi, __ATOMIC_ACQ_REL);
+  free(mi);
+}
 
 /* Called by the extension when the Python object owning a reference dies. */
 void rt_meminfo_release(RtMemInfo *mi) {

@@ -13,7 +13,7 @@ import pytest
 import ruchey
 
 from arraygen import DTYPES, array, check, define, values
-from conftest import AS_NUMBA, NUMPY1, make_rng, rss_bytes
+from conftest import AS_NUMBA, NUMPY1, make_rng, rss_bytes, seed_of
 
 pytestmark = pytest.mark.skipif(AS_NUMBA, reason="NumPy 2's promotion rules, which Numba does not follow")
 
@@ -436,6 +436,31 @@ def test_an_element_that_raises_releases_the_result():
     for _ in range(2000):  # 80 KB each if the result leaked
         with pytest.raises(ValueError):
             g(a, e)
+    after = rss_bytes()
+    if before is not None:
+        assert after - before < 32 * 2**20, f"memory grew by {(after - before) >> 20} MiB"
+
+
+def test_large_results_called_again_and_again_never_share_memory():
+    """A freed large result's memory serves the next one of its size: never
+    one still alive, and each holds its own values."""
+    f = ruchey.njit(lambda x, y: np.sqrt(x * x + y * y))
+    rng = make_rng(seed_of("large_results_again"))
+    x, y = rng.random(10**6), rng.random(10**6)
+    kept = []
+    for step in range(6):
+        r = f(x + step, y)
+        assert np.array_equal(r, f.py_func(x + step, y))
+        assert not any(np.shares_memory(r, k) for k in kept)
+        if step % 2:
+            kept.append(r)
+    for step, k in zip((1, 3, 5), kept):
+        assert np.array_equal(k, f.py_func(x + step, y))
+    del kept
+    gc.collect()
+    before = rss_bytes()
+    for step in range(50):
+        f(x, y)
     after = rss_bytes()
     if before is not None:
         assert after - before < 32 * 2**20, f"memory grew by {(after - before) >> 20} MiB"

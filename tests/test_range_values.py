@@ -84,3 +84,29 @@ def test_a_range_cannot_be_returned():
 
     with pytest.raises(TypingError, match="range"):
         give(3)
+
+
+@njit
+def recurrence_and_wrap(x, alpha, lo):
+    """A recurrence over range(1, n) (out[i - 1] is the value just stored),
+    then loops of step -1 and 1 whose index reaches below 0 (x[i - 1] at
+    i = 0 and x[i] from a negative lo wrap around, as Python's)."""
+    out = x.copy()
+    for i in range(1, x.shape[0]):
+        out[i] = alpha * x[i] + (1.0 - alpha) * out[i - 1]
+    back = 0.0
+    for i in range(x.shape[0] - 1, -1, -1):
+        back = back * 0.5 + x[i - 1]
+    fwd = 0.0
+    for i in range(lo, x.shape[0]):
+        fwd = fwd * 0.25 + x[i]
+    return out, back, fwd
+
+
+@pytest.mark.parametrize("n", [1, 2, 7, 64, 70_000])
+def test_unit_step_loops_index_as_python(n):
+    import numpy
+    x = make_rng(n).random(n)
+    for lo in (0, -1, -n):
+        got, want = recurrence_and_wrap(x, 0.3, lo), recurrence_and_wrap.py_func(x, 0.3, lo)
+        assert numpy.array_equal(got[0], want[0]) and got[1:] == want[1:]

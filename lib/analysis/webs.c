@@ -34,10 +34,11 @@ typedef struct Jumps {
 typedef struct Webs {
   Func *f;
   int ndefs, words;
-  int *def_var;     /* per definition: its variable (the first nparams: the parameters on entry) */
-  Node **def_node;  /* per definition: its target, NULL for a parameter */
+  int *def_var;     /* per definition in the order of the code: its variable */
+  Node **def_node;  /* per definition in the order of the code: its target (none for parameters) */
   int *parent;      /* union-find over definitions: one class per web */
-  int **var_defs, *var_ndefs;  /* per variable: its definitions, in the order of the code */
+  int *var_first;   /* per variable v: its definitions are [var_first[v], var_first[v + 1]), in the
+                     * order of the code, so that a set's bits of one variable are one run of words */
   Use *sorted;      /* the definitions' targets by address, for def_of */
   Use *uses;
   int nuses, cap;
@@ -61,8 +62,6 @@ static void defs_join(Webs *w, Defs into, Defs s) {
 }
 
 static bool defs_equal(Webs *w, Defs a, Defs b) { return !memcmp(a, b, sizeof(uint64_t) * (size_t)w->words); }
-
-static bool has(Defs s, int d) { return s[d / 64] >> (d % 64) & 1; }
 
 static void clear(Webs *w, Defs s) { memset(s, 0, sizeof(uint64_t) * (size_t)w->words); }
 
@@ -88,16 +87,31 @@ static void note_use(Webs *w, Node *n, int def) {
   w->uses[w->nuses++] = (Use){n, def};
 }
 
+/* The first member of s in [d, end), or end. */
+static int next_in(Defs s, int d, int end) {
+  while (d < end) {
+    uint64_t word = s[d / 64] >> (d % 64);
+    if (word) {
+      d += __builtin_ctzll(word);
+      return d < end ? d : end;
+    }
+    d = (d / 64 + 1) * 64;
+  }
+  return end;
+}
+
+static void remove_range(Defs s, int lo, int end) {
+  for (; lo < end && lo % 64; lo++) s[lo / 64] &= ~((uint64_t)1 << (lo % 64));
+  for (; lo + 64 <= end; lo += 64) s[lo / 64] = 0;
+  for (; lo < end; lo++) s[lo / 64] &= ~((uint64_t)1 << (lo % 64));
+}
+
 /* A read of n's variable joins every definition that reaches it. */
 static void see_read(Webs *w, Node *n, Defs s) {
-  int v = n->var, first = -1;
-  for (int i = 0; i < w->var_ndefs[v]; i++) {
-    int d = w->var_defs[v][i];
-    if (!has(s, d)) continue;
-    if (first < 0) first = d;
-    else join_webs(w, first, d);
-  }
-  if (first >= 0) note_use(w, n, first);
+  int end = w->var_first[n->var + 1], first = next_in(s, w->var_first[n->var], end);
+  if (first == end) return;
+  for (int d = next_in(s, first + 1, end); d < end; d = next_in(s, d + 1, end)) join_webs(w, first, d);
+  note_use(w, n, first);
 }
 
 static int by_node(const void *a, const void *b) {
@@ -113,15 +127,12 @@ static int def_of(Webs *w, Node *n) {
 
 /* n assigns its variable: its definition replaces the variable's others. */
 static void see_def(Webs *w, Node *n, Defs s) {
-  int d = def_of(w, n), v = n->var;
+  int d = def_of(w, n);
   if (d < 0) {  /* a target the numbering did not meet: split nothing rather than guess */
     w->refused = true;
     return;
   }
-  for (int i = 0; i < w->var_ndefs[v]; i++) {
-    int o = w->var_defs[v][i];
-    s[o / 64] &= ~((uint64_t)1 << (o % 64));
-  }
+  remove_range(s, w->var_first[n->var], w->var_first[n->var + 1]);
   s[d / 64] |= (uint64_t)1 << (d % 64);
   if (w->caught) w->caught[d / 64] |= (uint64_t)1 << (d % 64);
 }
@@ -165,6 +176,8 @@ static bool count_target(Webs *w, Node *t) {
   return false;
 }
 
+/* Numbers the definitions in the order of the code (a parameter's value on
+ * entry first), then renumbers them variable by variable. */
 static void number_all(Webs *w) {
   Func *f = w->f;
   w->ndefs = f->nparams;
@@ -173,24 +186,19 @@ static void number_all(Webs *w) {
   w->words = (n + 63) / 64 + 1;
   w->def_var = arena_alloc(f->arena, sizeof(int) * (size_t)(n + 1));
   w->def_node = arena_alloc(f->arena, sizeof(Node *) * (size_t)(n + 1));
-  w->parent = arena_alloc(f->arena, sizeof(int) * (size_t)(n + 1));
-  for (int v = 0; v < f->nparams; v++) w->def_var[v] = v;
+  for (int v = 0; v < f->nparams; v++) w->def_var[v] = v, w->def_node[v] = NULL;
   w->ndefs = f->nparams;
   ir_walk_list(&f->body, number_defs, w);
-  w->var_ndefs = arena_alloc(f->arena, sizeof(int) * (size_t)(f->nvars + 1));
-  w->var_defs = arena_alloc(f->arena, sizeof(int *) * (size_t)(f->nvars + 1));
-  for (int d = 0; d < n; d++) w->var_ndefs[w->def_var[d]]++;
-  for (int v = 0; v < f->nvars; v++) {
-    w->var_defs[v] = arena_alloc(f->arena, sizeof(int) * (size_t)(w->var_ndefs[v] + 1));
-    w->var_ndefs[v] = 0;
-  }
-  for (int d = 0; d < n; d++) {
-    int v = w->def_var[d];
-    w->var_defs[v][w->var_ndefs[v]++] = d;
-    w->parent[d] = d;
-  }
+  w->var_first = arena_alloc(f->arena, sizeof(int) * (size_t)(f->nvars + 2));
+  for (int c = 0; c < n; c++) w->var_first[w->def_var[c] + 2]++;
+  for (int v = 0; v < f->nvars; v++) w->var_first[v + 2] += w->var_first[v + 1];
+  w->parent = arena_alloc(f->arena, sizeof(int) * (size_t)(n + 1));
   w->sorted = arena_alloc(f->arena, sizeof(Use) * (size_t)(n - f->nparams + 1));
-  for (int d = f->nparams; d < n; d++) w->sorted[d - f->nparams] = (Use){w->def_node[d], d};
+  for (int c = 0, nsorted = 0; c < n; c++) {  /* var_first[v + 1] counts v's definitions placed */
+    int d = w->var_first[w->def_var[c] + 1]++;
+    w->parent[d] = d;
+    if (w->def_node[c]) w->sorted[nsorted++] = (Use){w->def_node[c], d};
+  }
   qsort(w->sorted, (size_t)(n - f->nparams), sizeof(Use), by_node);
 }
 
@@ -360,11 +368,11 @@ static int *give_slots(Webs *w) {
   for (int d = 0; d < w->ndefs; d++) slot[d] = -1;
   int next = f->nvars;
   for (int v = 0; v < f->nvars; v++)
-    for (int i = 0; i < w->var_ndefs[v]; i++) {
-      int r = find(w, w->var_defs[v][i]);
+    for (int d = w->var_first[v]; d < w->var_first[v + 1]; d++) {
+      int r = find(w, d);
       if (slot[r] >= 0) continue;
-      slot[r] = i == 0 ? v : next++;
-      if (i) from[slot[r] - f->nvars] = v;
+      slot[r] = d == w->var_first[v] ? v : next++;
+      if (d > w->var_first[v]) from[slot[r] - f->nvars] = v;
     }
   if (next > f->nvars) grow_vars(f, next - f->nvars, from);
   return slot;
@@ -375,11 +383,11 @@ void an_split_webs(Func *f) {
   number_all(&w);
   if (w.ndefs == 0) return;
   Defs s = defs_new(&w);
-  for (int v = 0; v < f->nparams; v++) s[v / 64] |= (uint64_t)1 << (v % 64);
+  for (int v = 0; v < f->nparams; v++) s[w.var_first[v] / 64] |= (uint64_t)1 << (w.var_first[v] % 64);
   flow_block(&w, &f->body, s);
   if (w.refused) return;
   /* a node met in two places (the frontend may share one) is one web */
-  for (int d = f->nparams; d < w.ndefs; d++) note_use(&w, w.def_node[d], d);
+  for (int i = 0; i < w.ndefs - f->nparams; i++) note_use(&w, w.sorted[i].n, w.sorted[i].def);
   qsort(w.uses, (size_t)w.nuses, sizeof(Use), by_node);
   for (int i = 1; i < w.nuses; i++)
     if (w.uses[i].n == w.uses[i - 1].n) join_webs(&w, w.uses[i].def, w.uses[i - 1].def);

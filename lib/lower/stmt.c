@@ -282,17 +282,47 @@ static bool holds_loops(Node *loop) {
  * slower than the plain loop (a sieve's inner loop ran 25% slower). A
  * rerun (see lo_range_loop) runs only to raise: it is left plain, to
  * compile fast. */
+/* start + k * step for an iteration number k below the range's count.
+ * With a step of 1 or -1 that value lies between start and stop, so the
+ * sum cannot wrap: saying so (nsw) lets LLVM see that range(1, n)'s values
+ * are positive (x[i] needs no wrap-around) and that an ema's out[i - 1] is
+ * the out[i] just stored, kept in a register (half the instructions). A
+ * larger step may wrap in k * step even where the sum does not. */
+static LLVMValueRef range_value(Lower *l, LLVMValueRef start, LLVMValueRef k, LLVMValueRef step) {
+  long long s = LLVMIsAConstantInt(step) ? LLVMConstIntGetSExtValue(step) : 0;
+  if (s == 1) return LLVMBuildNSWAdd(l->b, start, k, "");
+  if (s == -1) return LLVMBuildNSWSub(l->b, start, k, "");
+  return LLVMBuildAdd(l->b, start, LLVMBuildMul(l->b, k, step, ""), "");
+}
+
 static void lo_counted_iterations(Lower *l, Node *n, LLVMValueRef start, LLVMValueRef step, LLVMValueRef base,
                                   LLVMValueRef k0, LLVMValueRef k1, LLVMBasicBlockRef exhausted,
                                   LLVMBasicBlockRef brk, bool rerun, bool poll) {
   LoLoop loop = lo_loop_begin(l, k0, k1, exhausted, "for");
   if (poll) lo_poll_interrupt(l);
   LLVMValueRef k = base ? LLVMBuildNSWAdd(l->b, base, loop.index, "") : loop.index;
-  lo_store_loop_var(l, n->lhs->var, LLVMBuildAdd(l->b, start, LLVMBuildMul(l->b, k, step, ""), ""));
+  lo_store_loop_var(l, n->lhs->var, range_value(l, start, k, step));
   lo_mark_assigned(l, n->lhs->var);
   lo_loop_body(l, n, brk, loop.latch);
   LLVMValueRef back = lo_loop_end(l, &loop);
   if (rerun || !LLVMIsAConstant(step) || n->plan->scalar) lo_loop_hints(l, back, !rerun && !n->plan->scalar);
+}
+
+/* The cycle counter before a block, read only where more blocks follow
+ * it (`more`), to size them; 0 otherwise. A loop of one block reads no
+ * clock: a read costs tens of nanoseconds (more in a virtual machine), and
+ * a 10-element loop called a million times paid two on every call. */
+static LLVMValueRef block_clock(Lower *l, LLVMValueRef more) {
+  LLVMBasicBlockRef here = LLVMGetInsertBlock(l->b), read = new_block(l, "for.block.clock"),
+                    run = new_block(l, "for.block.run");
+  LLVMBuildCondBr(l->b, more, read, run);
+  position(l, read);
+  LLVMValueRef t = lo_intrinsic(l, "llvm.readcyclecounter", NULL, 0, NULL, 0);
+  LLVMBuildBr(l->b, run);
+  position(l, run);
+  LLVMValueRef t0 = LLVMBuildPhi(l->b, l->mod->i64, "block.clock");
+  LLVMAddIncoming(t0, (LLVMValueRef[]){t, const_i64(l, 0)}, (LLVMBasicBlockRef[]){read, here}, 2);
+  return t0;
 }
 
 /* Ctrl-C reaches every loop that can run long: one holding loops polls on
@@ -324,17 +354,23 @@ static void lo_counted_loop(Lower *l, Node *n, LLVMValueRef start, LLVMValueRef 
   lo_intrinsic(l, "llvm.assume", NULL, 0, &nonneg, 1);
   lo_poll_interrupt(l);  /* first: the chunks of a parallel loop not begun stop at once */
   LLVMValueRef sz = LLVMBuildLoad2(l->b, i64, size, ""), left = LLVMBuildNSWSub(l->b, k1, from, "");
-  LLVMValueRef m = LLVMBuildSelect(l->b, LLVMBuildICmp(l->b, LLVMIntSLT, left, sz, ""), left, sz, "");
-  LLVMValueRef t0 = lo_intrinsic(l, "llvm.readcyclecounter", NULL, 0, NULL, 0);
+  LLVMValueRef more = LLVMBuildICmp(l->b, LLVMIntSGT, left, sz, "");
+  LLVMValueRef m = LLVMBuildSelect(l->b, more, sz, left, "");
+  LLVMValueRef t0 = block_clock(l, more);
   /* the block's iterations counted from 0: a trip count LLVM finds cheap enough to unroll by */
   lo_counted_iterations(l, n, start, step, from, const_i64(l, 0), m, next, brk, rerun, false);
   position(l, next);
+  LLVMBasicBlockRef grow = new_block(l, "for.block.grow"), advance = new_block(l, "for.block.advance");
+  LLVMBuildCondBr(l->b, more, grow, advance);
+  position(l, grow);
   LLVMValueRef took = LLVMBuildSub(l->b, lo_intrinsic(l, "llvm.readcyclecounter", NULL, 0, NULL, 0), t0, "");
   /* a counter that reads 0 (a CPU without one) never grows the blocks */
   LLVMValueRef quick = LLVMBuildAnd(l->b, LLVMBuildICmp(l->b, LLVMIntUGT, took, const_i64(l, 0), ""),
                                     LLVMBuildICmp(l->b, LLVMIntULT, took, const_i64(l, POLL_CYCLES), ""), "");
   quick = LLVMBuildAnd(l->b, quick, LLVMBuildICmp(l->b, LLVMIntSLT, sz, const_i64(l, POLL_BLOCK_MAX), ""), "");
   LLVMBuildStore(l->b, LLVMBuildSelect(l->b, quick, LLVMBuildShl(l->b, sz, const_i64(l, 1), ""), sz, ""), size);
+  LLVMBuildBr(l->b, advance);
+  position(l, advance);
   LLVMBuildStore(l->b, LLVMBuildNSWAdd(l->b, from, m, ""), at);
   LLVMBuildBr(l->b, head);
   position(l, exhausted);
