@@ -1256,9 +1256,9 @@ const Builtin bi_shape[] = {
   {"numpy.where", "numpy", "where", BK_FUNCTION, 0, 1, 3, NULL, BF_ALLOCATES | BF_COMPLEX, 0, 0, ty_where, lo_where, where_elem},
   {"numpy.clip", "numpy", "clip", BK_FUNCTION, 0, 3, 3, NULL, BF_PURE | BF_CHEAP, 0, 0, ty_clip, lo_clip, clip_elem},
   {"array.clip", NULL, "clip", BK_METHOD, TY_ARRAY, 2, 2, NULL, BF_PURE | BF_CHEAP, 0, 0, ty_clip, lo_clip, clip_elem},
-  {"numpy.round", "numpy", "round", BK_FUNCTION, 0, 1, 2, decimals_kw, BF_PURE, 0, 0, ty_np_round, lo_np_round, np_round_elem},
-  {"numpy.around", "numpy", "around", BK_FUNCTION, 0, 1, 2, decimals_kw, BF_PURE, 0, 0, ty_np_round, lo_np_round, np_round_elem},
-  {"numpy.round_", "numpy", "round_", BK_FUNCTION, 0, 1, 2, decimals_kw, BF_PURE, 0, 0, ty_np_round, lo_np_round, np_round_elem},
-  {"array.round", NULL, "round", BK_METHOD, TY_ARRAY, 0, 1, decimals_kw, BF_PURE, 0, 0, ty_np_round, lo_np_round, np_round_elem},
+  {"numpy.round", "numpy", "round", BK_FUNCTION, 0, 1, 2, decimals_kw, 0, 0, 0, ty_np_round, lo_np_round, np_round_elem},
+  {"numpy.around", "numpy", "around", BK_FUNCTION, 0, 1, 2, decimals_kw, 0, 0, 0, ty_np_round, lo_np_round, np_round_elem},
+  {"numpy.round_", "numpy", "round_", BK_FUNCTION, 0, 1, 2, decimals_kw, 0, 0, 0, ty_np_round, lo_np_round, np_round_elem},
+  {"array.round", NULL, "round", BK_METHOD, TY_ARRAY, 0, 1, decimals_kw, 0, 0, 0, ty_np_round, lo_np_round, np_round_elem},
   BI_END,
 };
