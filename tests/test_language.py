@@ -562,7 +562,7 @@ def test_temporary_arrays_in_a_loop_run_in_bounded_memory():
 
 
 UNSUPPORTED = {
-    "dict": ("def f(x):\n    d = {1: (numpy.ones(x), 1)}  # here\n    return x\n", "dict values"),
+    "dict": ("def f(x):\n    d = {1: ([numpy.ones(x)], 1)}  # here\n    return x\n", "dict values"),
     "set": ("def f(x):\n    s = {numpy.ones(x)}  # here\n    return x\n", "sets"),
     "generator": ("def f(x):\n    yield x  # here\n", "generators"),
     "global": ("def f(x):\n    global G_INT  # here\n    G_INT = x\n    return x\n", "global"),
