@@ -8,6 +8,8 @@
  * ruchey.typed.List holds in Python. Appending, indexing and len are
  * inlined; the rest calls lib/containers.c.
  */
+#include <stdio.h>
+
 #include "builtins/builtins.h"
 #include "containers.h"
 
