@@ -12,6 +12,7 @@ import pytest
 
 import ruchey
 from conftest import AS_NUMBA, seed_of
+from test_random_generator import assert_same_error
 
 BIT_GENERATORS = [np.random.PCG64, np.random.MT19937, np.random.SFC64]
 
@@ -28,16 +29,6 @@ def assert_same_stream(got, expected):
     if isinstance(expected[0], np.ndarray):
         assert got[0].dtype == expected[0].dtype and got[0].shape == expected[0].shape
     assert got[1] == expected[1]  # the state moved on as NumPy's
-
-
-def assert_same_error(body):
-    namespace = {"np": np}
-    exec(f"def f(rng):\n    return {body}\n", namespace)
-    with pytest.raises(ValueError) as theirs:
-        namespace["f"](np.random.default_rng(1))
-    with pytest.raises(ValueError) as mine:
-        ruchey.njit(namespace["f"])(np.random.default_rng(1))
-    assert str(mine.value) == str(theirs.value)
 
 
 # ---------------------------------------------------------------- the distributions
