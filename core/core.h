@@ -44,6 +44,7 @@ int core_module_id(PyObject *obj);
  * once; no routines where SciPy is missing. */
 void core_load_blas(void);
 extern int core_blas_requests;  /* calls of core_load_blas: whether a compile named BLAS */
+bool core_is_unicode_type(PyObject *obj);  /* ruchey.types.unicode_type: an item type, no dtype */
 int core_dtype_kind(PyObject *obj);
 /* Raises a Diag as ruchey.TypingError (or RuntimeError for internal
  * errors), quoting the source line with a caret. */

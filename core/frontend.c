@@ -358,7 +358,7 @@ static Node *global_value(Fe *fe, PyObject *obj, PyObject *e, const char *name) 
     PyErr_Clear();
     return n;
   }
-  int dtype = core_dtype_kind(obj);
+  int dtype = core_is_unicode_type(obj) ? TY_STR : core_dtype_kind(obj);  /* unicode_type: typed containers' */
   if (dtype >= 0) {
     n = new_node(fe, N_DTYPE, e);
     n->ival = dtype;

@@ -241,6 +241,17 @@ int core_module_id(PyObject *obj) {
   return -1;
 }
 
+bool core_is_unicode_type(PyObject *obj) {
+  static PyObject *unicode_type;
+  if (!unicode_type) {
+    PyObject *types = PyImport_ImportModule("ruchey.types");
+    unicode_type = types ? PyObject_GetAttrString(types, "unicode_type") : NULL;  /* kept */
+    Py_XDECREF(types);
+    PyErr_Clear();
+  }
+  return unicode_type && obj == unicode_type;
+}
+
 int core_dtype_kind(PyObject *obj) {
   static const Named dtypes[] = {
     {"numpy", "bool_", TY_BOOL}, {"numpy", "int8", TY_I8}, {"numpy", "int16", TY_I16},

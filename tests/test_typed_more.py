@@ -527,6 +527,34 @@ def test_typed_containers_made_in_compiled_code(seed):
 
 
 @njit
+def word_counts(text):
+    counts = Dict.empty(key_type=types.unicode_type, value_type=types.int64)
+    upper = List.empty_list(types.unicode_type)
+    for w in text.split(" "):
+        counts[w] = counts.get(w, 0) + 1
+        upper.append(w.upper())
+    return counts, upper
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_str_containers_made_in_compiled_code(seed):
+    rng = make_rng(seed)
+    text = " ".join(str(rng.choice(["a", "bb", "é", "dd", "a"])) for _ in range(int(rng.integers(1, 20))))
+    got, want = word_counts(text), word_counts.py_func(text)
+    assert dict(got[0]) == dict(want[0]) and list(got[1]) == list(want[1])
+
+
+@njit
+def zeros_of_str(n):
+    return np.zeros(n, dtype=types.unicode_type)
+
+
+def test_unicode_type_is_no_dtype():
+    with pytest.raises(ruchey.TypingError, match="dtype must be a NumPy dtype"):
+        zeros_of_str(3)
+
+
+@njit
 def empty_of_array_type(a):
     return Dict.empty(key_type=types.int64, value_type=a)
 

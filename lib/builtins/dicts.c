@@ -499,8 +499,8 @@ static const Type *ty_empty_dict(Infer *in, Node *n, const Type **args) {
   for (int i = 0; i < 2; i++) {
     Node *t = i ? v : k;
     if (t->kind != N_DTYPE || t->ival == TY_RECORD)
-      return ty_error(in, t, "typed.Dict.empty() in compiled code takes number types (ruchey.int64, "
-                      "numpy.float32, ...), got %s", t->ty->name);
+      return ty_error(in, t, "typed.Dict.empty() in compiled code takes number types or unicode_type "
+                      "(types.int64, numpy.float32, ...), got %s", t->ty->name);
   }
   if (!need_key(in, k, k->ty->elem) || !ty_container_item(in, v, v->ty->elem, "dict values")) return NULL;
   return ty_dict(k->ty->elem, v->ty->elem);
