@@ -359,15 +359,10 @@ static bool check_arity(Infer *in, Node *n, const Builtin *bi, int given) {
     return false;
   }
   for (int i = 0; i < n->kw.len; i++) {
-    const char *near = NULL;
-    int best = bi_slip(n->kw_names[i]) + 1;
     bool known = false;
-    for (int k = 0; bi->keywords && bi->keywords[k]; k++) {
-      int d = bi_edit_distance(bi->keywords[k], n->kw_names[i]);
-      if (d < best) near = bi->keywords[k], best = d;
-      known |= !strcmp(bi->keywords[k], n->kw_names[i]);
-    }
+    for (int k = 0; bi->keywords && bi->keywords[k]; k++) known |= !strcmp(bi->keywords[k], n->kw_names[i]);
     if (known) continue;
+    const char *near = bi_nearest(n->kw_names[i], bi->keywords);
     if (near)
       ty_error(in, n, "%s() got an unsupported keyword argument '%s' (did you mean '%s'?)", bi->name,
                n->kw_names[i], near);

@@ -78,10 +78,8 @@ const Builtin *ty_extension_member(Infer *in, Node *n, const Type *receiver);
 const Builtin *bi_at(int i);   /* every row in turn; NULL past the last */
 /* A method or attribute of a kind of value, or NULL. */
 const Builtin *bi_member(TypeKind receiver, BuiltinKind kind, const char *name);
-/* The edit distance of two names; a name within bi_slip(name) of another is
- * taken for a misspelling of it (a third of its letters, and one). */
-int bi_edit_distance(const char *a, const char *b);
-static inline int bi_slip(const char *name) { return (int)strlen(name) / 3 + 1; }
+/* The name among names (NULL-terminated) nearest to a misspelt name, or NULL. */
+const char *bi_nearest(const char *name, const char *const *names);
 /* The name of the member of that kind nearest to a misspelt name, or NULL. */
 const char *bi_member_near(TypeKind receiver, BuiltinKind kind, const char *name);
 

@@ -63,7 +63,7 @@ const Builtin *bi_member(TypeKind receiver, BuiltinKind kind, const char *name) 
 /* The edit distance between a and b (insertions, deletions, substitutions
  * and swaps of neighbours, each 1: "optimal string alignment"), both cut at
  * 31 characters: enough to tell a typing slip from another name. */
-int bi_edit_distance(const char *a, const char *b) {
+static int edit_distance(const char *a, const char *b) {
   int la = 0, lb = 0, d[32][32];
   while (la < 31 && a[la]) la++;
   while (lb < 31 && b[lb]) lb++;
@@ -81,13 +81,30 @@ int bi_edit_distance(const char *a, const char *b) {
   return d[la][lb];
 }
 
+/* The search for the name nearest to a misspelt one: a name within a third
+ * of its letters, and one, is taken for a slip of it. */
+typedef struct Nearest {
+  const char *name, *near;
+  int best;
+} Nearest;
+
+static Nearest nearest_to(const char *name) { return (Nearest){name, NULL, (int)strlen(name) / 3 + 2}; }
+
+static void consider(Nearest *n, const char *candidate) {
+  int d = edit_distance(candidate, n->name);
+  if (d < n->best) n->near = candidate, n->best = d;
+}
+
+const char *bi_nearest(const char *name, const char *const *names) {
+  Nearest n = nearest_to(name);
+  for (int i = 0; names && names[i]; i++) consider(&n, names[i]);
+  return n.near;
+}
+
 const char *bi_member_near(TypeKind receiver, BuiltinKind kind, const char *name) {
-  const char *near = NULL;
-  int best = bi_slip(name) + 1;
+  Nearest n = nearest_to(name);
   for (size_t f = 0; f < sizeof families / sizeof families[0]; f++)
-    for (const Builtin *b = families[f]; b->name; b++) {
-      int d = b->kind == kind && b->receiver == receiver ? bi_edit_distance(b->path, name) : best;
-      if (d < best) near = b->path, best = d;
-    }
-  return near;
+    for (const Builtin *b = families[f]; b->name; b++)
+      if (b->kind == kind && b->receiver == receiver) consider(&n, b->path);
+  return n.near;
 }
