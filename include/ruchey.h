@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define RUCHEY_API_VERSION 17
+#define RUCHEY_API_VERSION 18
 #define RC_MAX_NDIM 8
 
 /* ---------------------------------------------------------------- arena */
@@ -612,6 +612,7 @@ typedef struct RucheyAPI {
   const char *(*host_identity)(void);
   /* what reports a @cfunc's failure (rt_cfunc_failed) */
   void (*set_cfunc_failure)(void (*report)(const char *name));
+  int *numpy_major;  /* rt_numpy_major */
 } RucheyAPI;
 
 const RucheyAPI *ruchey_api(void);
@@ -840,6 +841,9 @@ void rt_meminfo_release(RtMemInfo *mi);
 void rt_print(const char *fmt, const uint64_t *args, bool buffered);
 void rt_set_print_sink(void (*sink)(const char *text, size_t len), double float32_exponent_from);
 void rt_print_flush(int64_t first_block);
+/* runtime.c: the installed NumPy's major version (2 until the extension
+ * says), where compiled code follows a rule NumPy 2 changed */
+extern int rt_numpy_major;
 void rt_print_write_out(void);
 /* runtime.c: a device function's shared array on the CPU backend */
 void *rt_block_shared(const void *site, int64_t bytes);

@@ -123,6 +123,8 @@ void *rt_block_shared(const void *site, int64_t bytes) {
   return data;
 }
 
+int rt_numpy_major = 2;
+
 /* ---------------------------------------------------------------- the stack */
 
 /* Kept free below the limit: what runs once a check has failed (raising

@@ -813,11 +813,12 @@ static RtStatus power(int kind, const RtArray *a, double p, RtArray *out) {
 /* m's (and y's) variables as the columns of f (observations x variables).
  * NumPy 2's rule: m's rows are its variables (its columns where not
  * rowvar, a vector one variable); y's the same, but a y of one row is one
- * variable whatever rowvar says. Where m has no variables there are none
- * (NumPy returns before it looks at y). */
+ * variable whatever rowvar says (in NumPy 1, an m of one row too). Where m
+ * has no variables there are none (NumPy returns before it looks at y). */
 static RtStatus variables(const RtArray *a, int nd, const RtArray *b, int ndb, int kind, int flags, Fm *f) {
   bool rowvar = flags & LF_ROWVAR;
-  #define BY_ROWS(x, d, part) ((d) == 2 && (rowvar || ((part) && (x)->shape[0] == 1)))
+  bool one_row_m_by_rows = rt_numpy_major < 2;
+  #define BY_ROWS(x, d, part) ((d) == 2 && (rowvar || (((part) || one_row_m_by_rows) && (x)->shape[0] == 1)))
   #define VARS(x, d, part) ((d) == 1 ? 1 : BY_ROWS(x, d, part) ? (x)->shape[0] : (x)->shape[1])
   #define OBS(x, d, part) ((d) == 1 ? (x)->shape[0] : BY_ROWS(x, d, part) ? (x)->shape[1] : (x)->shape[0])
   int64_t va = VARS(a, nd, 0), obs = OBS(a, nd, 0), vb = b && va ? VARS(b, ndb, 1) : 0;
