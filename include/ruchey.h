@@ -745,7 +745,12 @@ int64_t rt_unique_complex(void *data, int64_t n, int32_t kind, int64_t *counts);
 int64_t rt_unique(void *data, int64_t n, int32_t kind, int64_t *counts);
 /* builtins/arraymath.c: NumPy's add.reduce of n floats (float32 or float64) */
 double rt_sum(const char *p, int64_t n, int64_t stride, int32_t kind);
-/* builtins/complex.c: cmath's function fn (its CM_ number) of re + im j into
+/* The functions rt_cmath computes (a cmath row's ival) */
+enum {
+  CM_SQRT, CM_EXP, CM_LOG, CM_LOG10, CM_SIN, CM_COS, CM_TAN, CM_ASIN, CM_ACOS, CM_ATAN,
+  CM_SINH, CM_COSH, CM_TANH, CM_ASINH, CM_ACOSH, CM_ATANH,
+};
+/* builtins/complex_rt.c: cmath's function fn (its CM_ number) of re + im j into
  * out[2], with CPython's errors if python (recorded, the status returned);
  * a ** b, CPython's or (numpy) NumPy's */
 int32_t rt_cmath(int32_t fn, double re, double im, int32_t python, double *out);

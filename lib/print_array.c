@@ -93,7 +93,7 @@ static int shortest(double d, bool single, char *digits, int *exp) {
  * the integer part with its sign, the fraction, and (scientific) the
  * exponent. */
 typedef struct Parts {
-  char whole[400], frac[40], exp[8];
+  char whole[424], frac[40], exp[12];  /* room for a sign and %.8f of 1e308; any int exponent */
 } Parts;
 
 static void positional(double d, bool single, Parts *o) {

@@ -1,7 +1,7 @@
 /* builtins/arraymath_rt.c — NumPy's pairwise sum at run time (rt_sum);
  * see arraymath.c for the typers and lowerers.
  */
-#include "builtins/builtins.h"
+#include "ruchey.h"
 
 /* NumPy's pairwise sum of n elements from p, stride bytes apart: 8
  * accumulators over blocks of up to 128, halves above. */

@@ -10,7 +10,7 @@
 #include <errno.h>
 #include <math.h>
 
-#include "builtins/builtins.h"
+#include "ruchey.h"
 
 /* CPython's errors for f(z) = r: ValueError at the poles, OverflowError
  * where finite z gives an infinite part. */

@@ -2,7 +2,7 @@
  * block's inputs and outputs to the extension, which runs the block under
  * the GIL; see objmode.c for the typer and lowerer.
  */
-#include "builtins/builtins.h"
+#include "ruchey.h"
 
 static int (*objmode_caller)(void *block, const Type *in_t, void *in, const Type *out_t, void *out, void **cls,
                              const char **msg);

@@ -1,7 +1,7 @@
 /* builtins/searching_rt.c — digitize's check of its bins at run time;
  * see searching.c for the typers and lowerers.
  */
-#include "builtins/builtins.h"
+#include "ruchey.h"
 
 /* NumPy's check of digitize's bins, on their values as doubles: 1
  * increasing (or all equal), -1 decreasing, 0 neither. */

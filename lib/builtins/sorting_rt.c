@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "builtins/builtins.h"
+#include "ruchey.h"
 
 /* The keys: unsigned integers that order as NumPy orders the elements. A
  * float's sign bit flipped (its other bits too where negative); NaN the

@@ -2,7 +2,7 @@
  * selection at run time (rt_partition); see statistics.c for the typers
  * and lowerers.
  */
-#include "builtins/builtins.h"
+#include "ruchey.h"
 
 /* Quickselect: v[k] becomes the k-th smallest of v[0..n), the ones before
  * it no larger, the ones after no smaller (no NaN among them). */

@@ -245,12 +245,7 @@ LLVMValueRef lo_complex_binop(Lower *l, int op, const Type *t, LLVMValueRef a, c
 LLVMValueRef lo_complex_neg(Lower *l, const Type *t, LLVMValueRef v);
 LLVMValueRef lo_complex_compare(Lower *l, int op, LLVMValueRef a, const Type *ta, LLVMValueRef b, const Type *tb);
 LLVMValueRef lo_complex_abs(Lower *l, const Type *t, LLVMValueRef v);
-/* The functions rt_cmath computes (a cmath row's ival); in CUDA code
- * cmath_kernel.c's lo_kernel_cmath computes them inline, complex128 in and out. */
-enum {
-  CM_SQRT, CM_EXP, CM_LOG, CM_LOG10, CM_SIN, CM_COS, CM_TAN, CM_ASIN, CM_ACOS, CM_ATAN,
-  CM_SINH, CM_COSH, CM_TANH, CM_ASINH, CM_ACOSH, CM_ATANH,
-};
+/* In CUDA code, what rt_cmath computes (CM_*, ruchey.h) inline, complex128 in and out. */
 LLVMValueRef lo_kernel_cmath(Lower *l, int fn, LLVMValueRef z);
 void lo_check_status(Lower *l, LLVMValueRef status);  /* raises what a runtime call recorded, if it failed */
 
