@@ -49,7 +49,7 @@ static const Type *chain_type(Infer *in, Node *n, const Type *seq, int *first_nd
 
 /* a matrix, a vector (one end a vector), or a number (both ends) */
 static const Type *ty_multi_dot(Infer *in, Node *n, const Type **args) {
-  int first_nd, last_nd;
+  int first_nd = 0, last_nd = 0;
   const Type *e = chain_type(in, n, args[0], &first_nd, &last_nd);
   if (!e) return NULL;
   int nd = (first_nd == 2) + (last_nd == 2);

@@ -79,7 +79,7 @@ static RtStatus product_of(const Chain *c, int64_t i, int64_t j, RtArray *r, int
   }
   int64_t k = c->split[i * c->count + j];
   RtArray a, b;
-  int nda, ndb;
+  int nda = 0, ndb = 0;
   bool own_a = false, own_b = false;
   RtStatus st = product_of(c, i, k, &a, &nda, &own_a, scalar);
   if (!st) st = product_of(c, k + 1, j, &b, &ndb, &own_b, scalar);

@@ -119,7 +119,7 @@ int32_t rt_norm_axes(int32_t kind, const RtArray *a, int32_t nd, double p, int32
   for (int64_t i = 0; !st && i < (count ? count : 1); i++) {
     core.data = zeros ? zeros : a->data;
     for (int d = 0; !zeros && d < nout; d++) core.data += idx[d] * outer_strides[d];
-    st = v ? line_norm(&core, kind, p, flags, v, scalar) : rt_decomp(DC_NORM, kind, &core, naxes, NULL, 0, p, flags, r, scalar);
+    st = v ? line_norm(&core, kind, p, flags, v, scalar) : (RtStatus)rt_decomp(DC_NORM, kind, &core, naxes, NULL, 0, p, flags, r, scalar);
     if (!st && count && nshape) store_real(out->data + i * item, rkind, scalar[0]);
     for (int d = nout - 1; d >= 0 && ++idx[d] == outer[d]; d--) idx[d] = 0;
   }

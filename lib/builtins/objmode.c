@@ -24,7 +24,7 @@ static LLVMValueRef address(Lower *l, const void *p) {
 }
 
 static LLVMValueRef lo_objmode(Lower *l, Node *n) {
-  const Type *f[64];
+  const Type *f[64] = {0};
   int nin = n->list.len < 64 ? n->list.len : 64;
   for (int i = 0; i < nin; i++) f[i] = n->list.items[i]->ty;
   const Type *in_t = ty_tuple(nin, f), *out_t = n->ty;

@@ -172,7 +172,7 @@ static RtStatus stacked(Stack *s, const RtArray *a, int nda, const RtArray *b, i
   if (st) return st;
   int64_t count = 1;
   for (int d = 0; d < s->nbatch; d++) count *= s->batch[d];
-  RtArray ea, eb, r[4];
+  RtArray ea = {0}, eb = {0}, r[4];
   char *abuf = NULL, *bbuf = NULL;
   double scalar[4];
   if (count == 0) {
@@ -215,7 +215,7 @@ static RtStatus as_matrix(const RtArray *a, int nd, int64_t rows, int64_t cols, 
   int64_t item = item_of(kind), shape[2] = {rows, cols}, strides[RC_MAX_NDIM], stride = item;
   RtStatus st = la_new_result(m, 2, shape, item);
   for (int d = nd - 1; d >= 0; d--) strides[d] = stride, stride *= a->shape[d];
-  if (!st && rows * cols) rt_copy_strided(nd, a->shape, m->data, strides, a->data, a->strides, item);
+  if (!st && rows && cols) rt_copy_strided(nd, a->shape, m->data, strides, a->data, a->strides, item);
   return st;
 }
 

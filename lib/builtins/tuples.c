@@ -48,7 +48,7 @@ const Type *ty_tuple_index(Infer *in, Node *n, const Type *t) {
   Node *ix = n->rhs;
   int64_t i;
   if (ix->kind == N_SLICE) {
-    int64_t first, step, count;
+    int64_t first = 0, step = 1, count = 0;
     if (!slice_items(in, ix, t->nfields, &first, &step, &count)) return NULL;
     ix->ival = first;
     ix->op = (int)step;
