@@ -660,13 +660,13 @@ void rt_register_sets(void (*define)(const char *name, void *addr, void *ctx), v
 /* random.c: numpy.random's and the random module's generators, one pair
  * per thread. A draw's distribution (RD_: a row's ival), its parameters in
  * p; the integer ones (poisson, binomial, geometric, zipf, logseries,
- * negative_binomial) write int64. From RD_F on, a Generator's only. */
+ * negative_binomial, hypergeometric) write int64. From RD_F on, a Generator's only. */
 enum {
   RD_RANDOM, RD_UNIFORM, RD_NORMAL, RD_EXPONENTIAL, RD_GAMMA, RD_BETA, RD_CHISQUARE, RD_LOGNORMAL,
   RD_LAPLACE, RD_LOGISTIC, RD_GUMBEL, RD_PARETO, RD_RAYLEIGH, RD_WEIBULL, RD_TRIANGULAR, RD_VONMISES,
   RD_POISSON, RD_BINOMIAL, RD_GEOMETRIC,
   RD_F, RD_STANDARD_T, RD_STANDARD_CAUCHY, RD_POWER, RD_WALD, RD_NONCENTRAL_CHISQUARE, RD_NONCENTRAL_F,
-  RD_ZIPF, RD_LOGSERIES, RD_NEGATIVE_BINOMIAL,
+  RD_ZIPF, RD_LOGSERIES, RD_NEGATIVE_BINOMIAL, RD_HYPERGEOMETRIC,
   RD_EXPONENTIAL_INV,  /* standard_exponential(method='inv') */
   RD_PY_RANDOM, RD_PY_UNIFORM, RD_PY_GAUSS, RD_PY_EXPOVARIATE,  /* the random module's state from here */
 };
@@ -694,6 +694,13 @@ int32_t rt_generator_shuffle(void *bitgen, char *data, int32_t ndim, const int64
 int32_t rt_generator_choice(void *bitgen, int64_t pop, int32_t from_int, const double *p, int64_t np, double atol,
                             int32_t replace, int32_t shuffle, int64_t *idx, int64_t n);
 void rt_generator_permutation(void *bitgen, int64_t *out, int64_t n);
+int32_t rt_generator_permuted(void *bitgen, char *data, int32_t ndim, const int64_t *shape, const int64_t *strides,
+                              int64_t itemsize, int32_t by_axis, int64_t axis, const int64_t *order_strides,
+                              int32_t as_copy);
+int32_t rt_generator_multinomial(void *bitgen, const int64_t *n, int32_t n_ndim, const int64_t *n_shape,
+                                 const double *pvals, int64_t d, int32_t narrow, int32_t rows_ndim,
+                                 const int64_t *rows_shape, int32_t sized, int64_t *out);
+int32_t rt_generator_dirichlet(void *bitgen, const double *alpha, int64_t k, double *out, int64_t rows);
 void rt_generator_retain(void *bitgen);
 void rt_generator_release(void *bitgen);
 bool rt_entropy(void *buf, size_t n);  /* random.c: the system's entropy */

@@ -61,13 +61,14 @@ static const Draw draws[] = {
   /* 33 */ D(RD_ZIPF, 1, {"a", "size"}, {REQ}),
   /* 34 */ D(RD_LOGSERIES, 1, {"p", "size"}, {REQ}),
   /* 35 */ D(RD_NEGATIVE_BINOMIAL, 2, {"n", "p", "size"}, {REQ, REQ}),
+  /* 36 */ D(RD_HYPERGEOMETRIC, 3, {"ngood", "nbad", "nsample", "size"}, {REQ, REQ, REQ}),
 #undef D
 };
 
 static const Draw *draw_of(const Node *n) { return &draws[n->bi->ival]; }
 static bool is_int_dist(int d) {
   return d == RD_POISSON || d == RD_BINOMIAL || d == RD_GEOMETRIC || d == RD_ZIPF || d == RD_LOGSERIES ||
-         d == RD_NEGATIVE_BINOMIAL;
+         d == RD_NEGATIVE_BINOMIAL || d == RD_HYPERGEOMETRIC;
 }
 static bool takes_size(const Draw *d) { return d->names[d->nparams] != NULL; }
 static bool is_none(const Node *x) { return !x || x->ty->kind == TY_NONE; }
@@ -665,6 +666,173 @@ static LLVMValueRef lo_generator(Lower *l, Node *n) {
   return r;
 }
 
+/* ---------------------------------------------------------------- multinomial, dirichlet, permuted */
+
+/* A 1-d array of numbers (multinomial's pvals, dirichlet's alpha), else a TypingError. */
+static bool check_vector(Infer *in, Node *n, Node *x, const char *name) {
+  if (!x) return ty_error(in, n, "%s() missing required argument '%s'", n->bi->name, name) != NULL;
+  const Type *t = x->ty;
+  if (t->kind != TY_ARRAY || t->ndim != 1 || !(ty_is_float(t->elem) || ty_is_int(t->elem)))
+    return ty_error(in, x, "%s(): %s must be a 1-dimensional array of numbers, got %s", n->bi->name, name, t->name) !=
+           NULL;
+  return true;
+}
+
+/* multinomial(n, pvals, size=None): n an int or an array of ints; rows
+ * of size=, else of n's shape, each of len(pvals) counts. */
+static const Type *ty_multinomial(Infer *in, Node *n, const Type **args) {
+  Node *count = np_arg(in, n, 1, "n"), *pvals = np_arg(in, n, 2, "pvals"), *size = np_arg(in, n, 3, "size");
+  if (ty_failed(in)) return NULL;
+  if (!count) return ty_error(in, n, "%s() missing required argument 'n'", n->bi->name);
+  if (!ty_is_int(elem_of(count->ty)) || (count->ty->kind != TY_ARRAY && !ty_is_scalar(count->ty)))
+    return ty_error(in, count, "%s(): n must be an int or an array of ints, got %s", n->bi->name, count->ty->name);
+  if (!check_vector(in, n, pvals, "pvals")) return NULL;
+  int rows = is_none(size) ? ndim_of(count->ty) : np_shape_ndim(in, size);
+  return rows < 0 || ty_failed(in) ? NULL : ty_array(TYS(TY_I64), rows + 1, 'C', false);
+}
+
+/* x as a C-contiguous array of elem: itself where it is one, else a copy (*copy, a temp). */
+static LLVMValueRef contiguous_as(Lower *l, Node *x, LLVMValueRef v, const Type *elem, LLVMValueRef *copy) {
+  const Type *t = ty_array(elem, x->ty->ndim, 'C', false);
+  *copy = x->ty == t ? NULL : lo_copy_array(l, t, x->ty, v);
+  if (*copy) lo_temp_made(l, t, *copy);
+  return *copy ? *copy : v;
+}
+
+static void release_copy(Lower *l, const Type *elem, int ndim, LLVMValueRef copy) {
+  if (copy) lo_release_temp(l, ty_array(elem, ndim, 'C', false), copy);
+}
+
+/* The result's shape: size='s dimensions (or count's, an array's) then len(vector). */
+static int rows_then_cells(Lower *l, Node *size, Node *count, LLVMValueRef cv, LLVMValueRef cells, LLVMValueRef *shape) {
+  int k = 0;
+  if (!is_none(size)) size_shape(l, size, shape, &k);
+  else if (count && count->ty->kind == TY_ARRAY)
+    for (; k < count->ty->ndim; k++) shape[k] = lo_arr_shape(l, cv, k);
+  shape[k] = cells;
+  return k;
+}
+
+static LLVMValueRef lo_multinomial(Lower *l, Node *n) {
+  LLVMValueRef bitgen = receiver(l, n);
+  Node *count = np_arg_node(n, 1, "n"), *pvals = np_arg_node(n, 2, "pvals"), *size = np_arg_node(n, 3, "size");
+  LLVMValueRef pv = lo_expr(l, pvals), pcopy, nv = lo_expr(l, count), ncopy = NULL, counts, nshape;
+  LLVMValueRef pc = contiguous_as(l, pvals, pv, TYS(TY_F64), &pcopy);
+  bool vector = count->ty->kind == TY_ARRAY;
+  if (vector) {
+    LLVMValueRef nc = contiguous_as(l, count, nv, TYS(TY_I64), &ncopy);
+    counts = LLVMBuildExtractValue(l->b, nc, 2, "");
+    nshape = lo_arr_dims_in_memory(l, count->ty, nc, false);
+  } else {
+    counts = lo_alloca(l, l->mod->i64, "multinomial.n");
+    LLVMBuildStore(l->b, lo_convert(l, nv, count->ty, TYS(TY_I64)), counts);
+    nshape = LLVMConstNull(l->mod->ptr);
+  }
+  LLVMValueRef shape[RC_MAX_NDIM + 1];
+  int rows = rows_then_cells(l, size, count, nv, lo_arr_shape(l, pc, 0), shape);
+  LLVMValueRef a = lo_alloc_array(l, n->ty, shape, -1);
+  lo_temp_made(l, n->ty, a);
+  LLVMTypeRef p[11] = {l->mod->ptr, l->mod->ptr, l->mod->i32, l->mod->ptr, l->mod->ptr, l->mod->i64,
+                       l->mod->i32, l->mod->i32, l->mod->ptr, l->mod->i32, l->mod->ptr};
+  LLVMValueRef args[11] = {bitgen, counts, const_i32(l, vector ? count->ty->ndim : -1), nshape,
+                           LLVMBuildExtractValue(l->b, pc, 2, ""), lo_arr_shape(l, pc, 0),
+                           const_i32(l, ty_bits(pvals->ty->elem) < 64 && ty_is_float(pvals->ty->elem)),
+                           const_i32(l, rows), lo_arr_dims_in_memory(l, n->ty, a, false), const_i32(l, !is_none(size)),
+                           LLVMBuildExtractValue(l->b, a, 2, "")};
+  lo_check_status(l, lo_call_fn(l, "rt_generator_multinomial", l->mod->i32, p, args, 11));
+  lo_temp_taken(l, a);
+  release_copy(l, TYS(TY_I64), ndim_of(count->ty), ncopy);
+  release_copy(l, TYS(TY_F64), 1, pcopy);
+  lo_done_with(l, count, nv);
+  lo_done_with(l, pvals, pv);
+  done_with_receiver(l, n, bitgen);
+  return a;
+}
+
+/* dirichlet(alpha, size=None): rows of size=, each of len(alpha) floats. */
+static const Type *ty_dirichlet(Infer *in, Node *n, const Type **args) {
+  Node *alpha = np_arg(in, n, 1, "alpha"), *size = np_arg(in, n, 2, "size");
+  if (ty_failed(in) || !check_vector(in, n, alpha, "alpha")) return NULL;
+  int rows = size_ndim(in, size);
+  return rows < 0 || ty_failed(in) ? NULL : ty_array(TYS(TY_F64), rows + 1, 'C', false);
+}
+
+static LLVMValueRef lo_dirichlet(Lower *l, Node *n) {
+  LLVMValueRef bitgen = receiver(l, n);
+  Node *alpha = np_arg_node(n, 1, "alpha"), *size = np_arg_node(n, 2, "size");
+  LLVMValueRef av = lo_expr(l, alpha), copy, ac = contiguous_as(l, alpha, av, TYS(TY_F64), &copy);
+  LLVMValueRef shape[RC_MAX_NDIM + 1], k = lo_arr_shape(l, ac, 0);
+  int rows = rows_then_cells(l, size, NULL, NULL, k, shape);
+  LLVMValueRef a = lo_alloc_array(l, n->ty, shape, -1), count = const_i64(l, 1);
+  lo_temp_made(l, n->ty, a);
+  for (int i = 0; i < rows; i++) count = LLVMBuildMul(l->b, count, shape[i], "");
+  LLVMTypeRef p[5] = {l->mod->ptr, l->mod->ptr, l->mod->i64, l->mod->ptr, l->mod->i64};
+  LLVMValueRef args[5] = {bitgen, LLVMBuildExtractValue(l->b, ac, 2, ""), k, LLVMBuildExtractValue(l->b, a, 2, ""), count};
+  lo_check_status(l, lo_call_fn(l, "rt_generator_dirichlet", l->mod->i32, p, args, 5));
+  lo_temp_taken(l, a);
+  release_copy(l, TYS(TY_F64), 1, copy);
+  lo_done_with(l, alpha, av);
+  done_with_receiver(l, n, bitgen);
+  return a;
+}
+
+/* permuted(x, *, axis=None, out=None): a shuffled copy of x (C-ordered),
+ * or x's elements shuffled into out (of x's shape, a dtype x casts to
+ * safely), which it returns. */
+static const Type *ty_permuted(Infer *in, Node *n, const Type **args) {
+  Node *x = n->list.items[1], *axis = np_arg(in, n, 2, "axis"), *out = np_arg(in, n, 3, "out");
+  if (ty_failed(in)) return NULL;
+  const Type *t = x->ty;
+  if (t->kind != TY_ARRAY)
+    return ty_error(in, x, "%s(): x must be an array, got %s", n->bi->name, t->name);
+  if (!is_none(axis) && !ty_is_int(axis->ty))
+    return ty_error(in, axis, "%s(): axis must be an int or None, got %s", n->bi->name, axis->ty->name);
+  if (is_none(out)) return ty_array(t->elem, t->ndim, 'C', false);
+  const Type *o = out->ty;
+  if (o->kind != TY_ARRAY) return ty_error(in, out, "%s(): out must be a numpy array, got %s", n->bi->name, o->name);
+  if (o->readonly) return ty_error(in, out, "%s(): out is read-only", n->bi->name);
+  if (o->ndim != t->ndim) return ty_error(in, out, "%s(): out must have the same shape as x", n->bi->name);
+  if (np_promote(t->elem, o->elem) != o->elem)
+    return ty_error(in, out, "%s(): cannot cast x's %s to out's %s safely", n->bi->name, t->elem->name, o->elem->name);
+  return o;
+}
+
+static LLVMValueRef lo_permuted(Lower *l, Node *n) {
+  LLVMValueRef bitgen = receiver(l, n);
+  Node *x = n->list.items[1], *axis = np_arg_node(n, 2, "axis"), *out = np_arg_node(n, 3, "out");
+  LLVMValueRef xv = lo_expr(l, x), a;
+  const Type *t = n->ty;
+  if (is_none(out)) {
+    a = lo_copy_array(l, t, x->ty, xv);
+    lo_temp_made(l, t, a);
+  } else {
+    a = lo_expr(l, out);
+    LLVMValueRef bad = NULL;
+    for (int d = 0; d < t->ndim; d++) {
+      LLVMValueRef differs = LLVMBuildICmp(l->b, LLVMIntNE, lo_arr_shape(l, a, d), lo_arr_shape(l, xv, d), "");
+      bad = bad ? LLVMBuildOr(l->b, bad, differs, "") : differs;
+    }
+    if (bad) lo_raise_if(l, bad, RT_ERR_VALUE, "out must have the same shape as x");
+    lo_copy_elements(l, t, a, x->ty, xv);
+  }
+  bool as_copy = is_none(out);
+  LLVMTypeRef p[10] = {l->mod->ptr, l->mod->ptr, l->mod->i32, l->mod->ptr, l->mod->ptr,
+                       l->mod->i64, l->mod->i32, l->mod->i64, l->mod->ptr, l->mod->i32};
+  LLVMValueRef args[10] = {bitgen, LLVMBuildExtractValue(l->b, a, 2, ""), const_i32(l, t->ndim),
+                           lo_arr_dims_in_memory(l, t, a, false), lo_arr_dims_in_memory(l, t, a, true),
+                           const_i64(l, ty_bits(t->elem) / 8), const_i32(l, !is_none(axis)),
+                           is_none(axis) ? const_i64(l, 0) : lo_expr_as(l, axis, TYS(TY_I64)),
+                           as_copy ? lo_arr_dims_in_memory(l, x->ty, xv, true) : lo_arr_dims_in_memory(l, t, a, true),
+                           const_i32(l, as_copy)};
+  lo_check_status(l, lo_call_fn(l, "rt_generator_permuted", l->mod->i32, p, args, 10));
+  if (as_copy) lo_temp_taken(l, a);
+  else if (lo_is_fresh(out)) lo_temp_taken(l, a);
+  else lo_refcount(l, t, a, true);
+  lo_done_with(l, x, xv);
+  done_with_receiver(l, n, bitgen);
+  return a;
+}
+
 /* numpy.random.default_rng(seed=None): a PCG64 Generator of compiled
  * code's own, seeded from an int as NumPy seeds it (so its stream is
  * default_rng(seed)'s in Python), or from the system's entropy. */
@@ -704,6 +872,9 @@ static const char *const gen_gamma_kw[] = {"shape", "scale", "size", NULL};
 static const char *const gen_standard_gamma_kw[] = {"shape", "size", "dtype", NULL};
 static const char *const gen_poisson_kw[] = {"lam", "size", NULL};
 static const char *const gen_binomial_kw[] = {"n", "p", "size", NULL};
+static const char *const gen_multinomial_kw[] = {"n", "pvals", "size", NULL};
+static const char *const gen_dirichlet_kw[] = {"alpha", "size", NULL};
+static const char *const gen_permuted_kw[] = {"axis", "out", NULL};
 
 #define FLAGS (BF_ALLOCATES | BF_RAISES | BF_NONE)
 #define NP_DRAW(name, spec, most)                                                                     \
@@ -801,5 +972,12 @@ const Builtin bi_random[] = {
   GEN_ROW("negative_binomial", 0, 3, draws[35].names, 35),
   {"Generator.choice", NULL, "choice", BK_METHOD, TY_GENERATOR, 1, 6, gen_choice_kw, GENERATOR_FLAGS, 0, 0, ty_choice,
    lo_choice},
+  GEN_ROW("hypergeometric", 0, 4, draws[36].names, 36),
+  {"Generator.multinomial", NULL, "multinomial", BK_METHOD, TY_GENERATOR, 0, 3, gen_multinomial_kw, GENERATOR_FLAGS, 0,
+   0, ty_multinomial, lo_multinomial},
+  {"Generator.dirichlet", NULL, "dirichlet", BK_METHOD, TY_GENERATOR, 0, 2, gen_dirichlet_kw, GENERATOR_FLAGS, 0, 0,
+   ty_dirichlet, lo_dirichlet},
+  {"Generator.permuted", NULL, "permuted", BK_METHOD, TY_GENERATOR, 1, 1, gen_permuted_kw, GENERATOR_FLAGS, 0, 0,
+   ty_permuted, lo_permuted},
   BI_END,
 };
