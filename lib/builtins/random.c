@@ -977,7 +977,7 @@ const Builtin bi_random[] = {
    0, ty_multinomial, lo_multinomial},
   {"Generator.dirichlet", NULL, "dirichlet", BK_METHOD, TY_GENERATOR, 0, 2, gen_dirichlet_kw, GENERATOR_FLAGS, 0, 0,
    ty_dirichlet, lo_dirichlet},
-  {"Generator.permuted", NULL, "permuted", BK_METHOD, TY_GENERATOR, 1, 1, gen_permuted_kw, GENERATOR_FLAGS, 0, 0,
-   ty_permuted, lo_permuted},
+  {"Generator.permuted", NULL, "permuted", BK_METHOD, TY_GENERATOR, 1, 1, gen_permuted_kw, GENERATOR_FLAGS | BF_COMPLEX,
+   0, 0, ty_permuted, lo_permuted},
   BI_END,
 };
