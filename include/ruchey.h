@@ -701,6 +701,8 @@ int32_t rt_generator_multinomial(void *bitgen, const int64_t *n, int32_t n_ndim,
                                  const double *pvals, int64_t d, int32_t narrow, int32_t rows_ndim,
                                  const int64_t *rows_shape, int32_t sized, int64_t *out);
 int32_t rt_generator_dirichlet(void *bitgen, const double *alpha, int64_t k, double *out, int64_t rows);
+int32_t rt_generator_check_out(int32_t ndim, const int64_t *shape, const int64_t *strides, int64_t itemsize,
+                               int32_t c_only, int32_t readonly);
 void rt_generator_retain(void *bitgen);
 void rt_generator_release(void *bitgen);
 bool rt_entropy(void *buf, size_t n);  /* random.c: the system's entropy */

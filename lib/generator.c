@@ -698,29 +698,29 @@ void rt_generator_permutation(void *bitgen, int64_t *out, int64_t n) {
 
 /* ---------------------------------------------------------------- permuted */
 
+/* Whether an array is C-contiguous (fortran: Fortran-contiguous) as
+ * NumPy's flags say: its dimensions of one element ignored, an empty one always. */
+static bool dense(int ndim, const int64_t *shape, const int64_t *strides, int64_t itemsize, bool fortran) {
+  int64_t step = itemsize;
+  for (int k = 0; k < ndim; k++) {
+    int d = fortran ? k : ndim - 1 - k;
+    if (!shape[d]) return true;
+    if (shape[d] != 1 && strides[d] != step) return false;
+    step *= shape[d];
+  }
+  return true;
+}
+
 /* Whether permuted(axis=None) walks an array of ndim > 1 in Fortran
  * order, as NumPy's flat view of it: out='s where it is Fortran- and not
  * C-contiguous; a copy of x's (as_copy) where copy(order='K') lays it out
  * so, its axes of more than one element by decreasing stride (ties in
  * order) running backwards. */
 static bool walks_fortran(int ndim, const int64_t *shape, const int64_t *strides, int64_t itemsize, bool as_copy) {
+  if (!as_copy) return dense(ndim, shape, strides, itemsize, true) && !dense(ndim, shape, strides, itemsize, false);
   int axes[RC_MAX_NDIM], n = 0;
   for (int d = 0; d < ndim; d++)
     if (shape[d] > 1) axes[n++] = d;
-  if (n < 2) return false;
-  if (!as_copy) {
-    int64_t c = itemsize, f = itemsize;
-    bool is_c = true, is_f = true;
-    for (int k = n - 1; k >= 0; k--) {
-      is_c &= strides[axes[k]] == c;
-      c *= shape[axes[k]];
-    }
-    for (int k = 0; k < n; k++) {
-      is_f &= strides[axes[k]] == f;
-      f *= shape[axes[k]];
-    }
-    return is_f && !is_c;
-  }
   for (int i = 1; i < n; i++)  /* insertion sort: stable */
     for (int k = i; k > 0 && llabs(strides[axes[k]]) > llabs(strides[axes[k - 1]]); k--) {
       int t = axes[k];
@@ -729,7 +729,17 @@ static bool walks_fortran(int ndim, const int64_t *shape, const int64_t *strides
     }
   for (int k = 1; k < n; k++)
     if (axes[k] > axes[k - 1]) return false;
-  return true;
+  return n > 1;
+}
+
+/* NumPy's check of an out= array for the standard draws: contiguous (C
+ * only, or Fortran too) and writable; a ValueError with its message if not. */
+int32_t rt_generator_check_out(int32_t ndim, const int64_t *shape, const int64_t *strides, int64_t itemsize,
+                               int32_t c_only, int32_t readonly) {
+  if (!readonly && (dense(ndim, shape, strides, itemsize, false) || (!c_only && dense(ndim, shape, strides, itemsize, true))))
+    return RT_OK;
+  return value_error(c_only ? "Supplied output array must be C-contiguous, writable, aligned, and in machine byte-order."
+                            : "Supplied output array must be contiguous, writable, aligned, and in machine byte-order.");
 }
 
 /* The byte offset of the flat index i of an array, walked in C order or Fortran order. */

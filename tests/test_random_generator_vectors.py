@@ -255,3 +255,75 @@ def test_bad_arguments_are_typing_errors(body, message):
     compiled, _ = compiled_and_plain(body)
     with pytest.raises(ruchey.TypingError, match=message):
         compiled(np.random.default_rng(1), np.zeros(3), np.zeros((2, 2)), np.zeros(3, np.int64))
+
+
+# ---------------------------------------------------------------- out= of random and the standard draws
+
+OUTS = {
+    "c": lambda dtype: np.zeros((3, 4), dtype), "f": lambda dtype: np.zeros((4, 3), dtype).T,
+    "1d": lambda dtype: np.zeros(1000, dtype), "empty": lambda dtype: np.zeros((0, 3), dtype),
+    "strided": lambda dtype: np.zeros((4, 6), dtype)[:, ::2], "int64": lambda dtype: np.zeros(5, np.int64),
+    "other-float": lambda dtype: np.zeros(5, np.float32 if dtype == np.float64 else np.float64),
+}
+OUT_DRAWS = [
+    "rng.random(out=o)", "rng.random(out=o, dtype=np.float32)", "rng.random(None, np.float64, o)",
+    "rng.standard_normal(out=o)", "rng.standard_normal(dtype=np.float32, out=o)",
+    "rng.standard_exponential(out=o)", "rng.standard_exponential(out=o, method='inv')",
+    "rng.standard_exponential(None, np.float32, 'inv', o)", "rng.standard_exponential(dtype=np.float32, out=o)",
+    "rng.standard_gamma(2.5, out=o)", "rng.standard_gamma(0.5, out=o, dtype=np.float32)",
+    "rng.standard_gamma(-0.5, out=o)",
+]
+
+
+@pytest.mark.parametrize("layout", sorted(OUTS))
+@pytest.mark.parametrize("body", OUT_DRAWS)
+def test_out_is_filled_as_numpy_fills_it_and_returned(body, layout):
+    dtype = np.float32 if "float32" in body else np.float64
+    namespace = {"np": np}
+    exec(f"def f(rng, o):\n    r = {body}\n    return r, rng.random()\n", namespace)
+    plain, compiled = namespace["f"], ruchey.njit(namespace["f"])
+    mine, theirs = OUTS[layout](dtype), OUTS[layout](dtype)
+    seed = seed_of(body, layout)
+    try:
+        expected = plain(np.random.default_rng(seed), theirs)
+    except (TypeError, ValueError) as e:  # a layout, dtype or parameter NumPy refuses: the same error
+        with pytest.raises(type(e)) as mine_error:
+            compiled(np.random.default_rng(seed), mine)
+        assert str(mine_error.value) == str(e)
+        return
+    assert expected[0] is theirs
+    got = compiled(np.random.default_rng(seed), mine)
+    np.testing.assert_array_equal(mine, theirs)
+    np.testing.assert_array_equal(got[0], mine)
+    assert got[1] == expected[1]
+
+
+@pytest.mark.parametrize("size", ["(3, 4)", "12", "(4, 3)", "(3, 4, 1)"])
+def test_size_with_out_must_be_its_shape(size):
+    namespace = {"np": np}
+    exec(f"def f(rng, o):\n    return rng.random({size}, out=o)\n", namespace)
+    plain, compiled = namespace["f"], ruchey.njit(namespace["f"])
+    if size == "(3, 4)":
+        mine, theirs = np.zeros((3, 4)), np.zeros((3, 4))
+        compiled(np.random.default_rng(2), mine)
+        plain(np.random.default_rng(2), theirs)
+        np.testing.assert_array_equal(mine, theirs)
+        return
+    with pytest.raises(ValueError, match="size must match out.shape when used together"):
+        plain(np.random.default_rng(2), np.zeros((3, 4)))
+    with pytest.raises(ValueError, match="size must match out.shape when used together"):
+        compiled(np.random.default_rng(2), np.zeros((3, 4)))
+
+
+def test_a_read_only_out_is_numpys_error():
+    out = np.zeros(3)
+    out.flags.writeable = False
+    with pytest.raises(ValueError, match="must be contiguous, writable"):
+        np.random.default_rng(1).random(out=out)
+    with pytest.raises(ValueError, match="must be contiguous, writable"):
+        ruchey.njit(lambda rng, o: rng.random(out=o))(np.random.default_rng(1), out)
+
+
+def test_out_that_is_not_an_array_is_a_typing_error():
+    with pytest.raises(ruchey.TypingError, match="out must be an array"):
+        ruchey.njit(lambda rng: rng.random(out=1.0))(np.random.default_rng(1))

@@ -546,11 +546,24 @@ static LLVMValueRef lo_choice(Lower *l, Node *n) {
  * itself. */
 enum { GEN_INTEGERS = -1 };
 
-/* method= of standard_exponential (after dtype=): "zig" (its default) or "inv". */
-static Node *method_arg(Node *n, const Draw *d) { return np_arg_node(n, d->nparams + 3, "method"); }
+/* Where n's row takes the keyword name as a position (its keywords are
+ * its arguments in order, after the receiver), or -1. */
+static int keyword_pos(const Node *n, const char *name) {
+  const char *const *kw = n->bi->keywords;
+  for (int i = 0; kw && kw[i]; i++)
+    if (!strcmp(kw[i], name)) return i + 1;
+  return -1;
+}
 
-static bool by_inversion(Node *n, const Draw *d) {
-  Node *m = method_arg(n, d);
+/* The argument name of a row that takes it, else NULL. */
+static Node *row_arg(Node *n, const char *name) {
+  int pos = keyword_pos(n, name);
+  return pos < 0 ? NULL : np_arg_node(n, pos, name);
+}
+
+/* method= of standard_exponential (after dtype=): "zig" (its default) or "inv". */
+static bool by_inversion(Node *n) {
+  Node *m = row_arg(n, "method");
   return m && m->kind == N_STRING && !strcmp(m->str, "inv");
 }
 
@@ -563,11 +576,23 @@ static const Type *draw_dtype(Infer *in, Node *n, const Draw *d) {
   if (!t) return NULL;
   if (t->kind != TY_F64 && t->kind != TY_F32)
     return ty_error(in, n, "%s(): unsupported dtype %s (float64 or float32)", n->bi->name, t->name);
-  np_arg(in, n, d->nparams + 3, "method");
-  Node *m = method_arg(n, d);
+  if (keyword_pos(n, "method") > 0) np_arg(in, n, keyword_pos(n, "method"), "method");
+  Node *m = row_arg(n, "method");
   if (m && (m->kind != N_STRING || (strcmp(m->str, "zig") && strcmp(m->str, "inv"))))
     return ty_error(in, m, "%s(): method must be 'zig' or 'inv', as a constant string", n->bi->name);
   return ty_failed(in) ? NULL : t;
+}
+
+/* out= of random and the standard draws: an array (its dtype and layout
+ * checked when drawing, as NumPy's), which the call fills and returns. */
+static const Type *typed_out(Infer *in, Node *n, const Type *drawn_type) {
+  if (!drawn_type || keyword_pos(n, "out") < 0) return drawn_type;
+  Node *out = np_arg(in, n, keyword_pos(n, "out"), "out");
+  if (ty_failed(in)) return NULL;
+  if (is_none(out)) return drawn_type;
+  if (out->ty->kind != TY_ARRAY)
+    return ty_error(in, out, "%s(): out must be an array, got %s", n->bi->name, out->ty->name);
+  return out->ty;
 }
 
 static const Type *ty_generator(Infer *in, Node *n, const Type **args) {
@@ -575,7 +600,7 @@ static const Type *ty_generator(Infer *in, Node *n, const Type **args) {
   if (n->bi->ival != GEN_INTEGERS) {
     const Draw *d = draw_of(n);
     const Type *elem = draw_dtype(in, n, d);
-    return elem ? typed_draw(in, n, d, 1, elem) : NULL;
+    return elem ? typed_out(in, n, typed_draw(in, n, d, 1, elem)) : NULL;
   }
   const char *names[2] = {"low", "high"};
   for (int i = 0; i < 2; i++) {
@@ -636,6 +661,48 @@ static void integer_bounds(Lower *l, Node *n, GeneratorFill *f) {
   f->elem = n->ty->kind == TY_ARRAY ? n->ty->elem : n->ty;
 }
 
+/* The dtype drawn, once typed: dtype='s, float64 where not given. */
+static const Type *draw_dtype_of(Node *n, const Draw *d) {
+  Node *t = np_arg_node(n, d->nparams + 2, "dtype");
+  return t ? t->ty->elem : TYS(TY_F64);
+}
+
+/* The draws into out= (NumPy's checks first: its layout, its dtype
+ * against the one drawn, size= against its shape), out returned. */
+static LLVMValueRef drawn_into_out(Lower *l, Node *n, GeneratorFill *f, Node *out, Node *size) {
+  const Type *t = out->ty;
+  LLVMValueRef a = lo_expr(l, out), truth = LLVMConstInt(l->mod->i1, 1, false);
+  LLVMTypeRef p[6] = {l->mod->i32, l->mod->ptr, l->mod->ptr, l->mod->i64, l->mod->i32, l->mod->i32};
+  LLVMValueRef args[6] = {const_i32(l, t->ndim), lo_arr_dims_in_memory(l, t, a, false),
+                          lo_arr_dims_in_memory(l, t, a, true), const_i64(l, ty_bits(t->elem) / 8),
+                          const_i32(l, f->dist == RD_GAMMA), const_i32(l, t->readonly)};
+  lo_check_status(l, lo_call_fn(l, "rt_generator_check_out", l->mod->i32, p, args, 6));
+  if (t->elem != f->elem) {
+    char msg[128];
+    snprintf(msg, sizeof msg, "Supplied output array has the wrong type. Expected %s, got %s", f->elem->name,
+             t->elem->name);
+    lo_raise_if(l, truth, RT_ERR_TYPE, msg);
+  } else {
+    if (!is_none(size)) {
+      LLVMValueRef shape[RC_MAX_NDIM], bad = NULL;
+      int ndim;
+      size_shape(l, size, shape, &ndim);
+      for (int d = 0; d < ndim && ndim == t->ndim; d++) {
+        LLVMValueRef differs = LLVMBuildICmp(l->b, LLVMIntNE, shape[d], lo_arr_shape(l, a, d), "");
+        bad = bad ? LLVMBuildOr(l->b, bad, differs, "") : differs;
+      }
+      if (ndim != t->ndim) bad = truth;
+      if (bad) lo_raise_if(l, bad, RT_ERR_VALUE, "size must match out.shape when used together");
+    }
+    LLVMValueRef count = const_i64(l, 1);
+    for (int d = 0; d < t->ndim; d++) count = LLVMBuildMul(l->b, count, lo_arr_shape(l, a, d), "");
+    lo_check_status(l, fill_generator(l, LLVMBuildExtractValue(l->b, a, 2, ""), count, f));
+  }
+  if (lo_is_fresh(out)) lo_temp_taken(l, a);
+  else lo_refcount(l, t, a, true);
+  return a;
+}
+
 static LLVMValueRef lo_generator(Lower *l, Node *n) {
   GeneratorFill f = {(int)n->bi->ival, lo_expr(l, n->list.items[0])};
   const Draw *d = f.dist == GEN_INTEGERS ? NULL : draw_of(n);
@@ -643,7 +710,7 @@ static LLVMValueRef lo_generator(Lower *l, Node *n) {
   if (d) {
     LLVMValueRef v[MAX_PARAMS];
     for (int i = 0; i < MAX_PARAMS; i++) v[i] = param(l, n, d, 1, i);
-    f.dist = by_inversion(n, d) ? RD_EXPONENTIAL_INV : d->dist;
+    f.dist = by_inversion(n) ? RD_EXPONENTIAL_INV : d->dist;
     f.elem = n->ty->kind == TY_ARRAY ? n->ty->elem : n->ty;
     if (n->ty->kind != TY_ARRAY && f.dist == RD_NORMAL && f.elem->kind == TY_F64) {
       LLVMValueRef r = generator_normal(l, f.bitgen, v);
@@ -651,6 +718,13 @@ static LLVMValueRef lo_generator(Lower *l, Node *n) {
       return r;
     }
     f.params = params_in_memory(l, v);
+    Node *out = row_arg(n, "out");
+    if (!is_none(out)) {
+      f.elem = draw_dtype_of(n, d);
+      LLVMValueRef r = drawn_into_out(l, n, &f, out, np_arg_node(n, nparams + 1, "size"));
+      lo_done_with(l, n->list.items[0], f.bitgen);
+      return r;
+    }
   } else {
     integer_bounds(l, n, &f);
   }
@@ -860,8 +934,8 @@ static const char *const no_kw[] = {NULL};
 static const char *const ints_kw[] = {"low", "high", "size", NULL};
 static const char *const choice_kw[] = {"size", "replace", "p", NULL};
 static const char *const seed_kw[] = {"seed", NULL};
-static const char *const gen_random_kw[] = {"size", "dtype", NULL};
-static const char *const gen_standard_exponential_kw[] = {"size", "dtype", "method", NULL};
+static const char *const gen_random_kw[] = {"size", "dtype", "out", NULL};
+static const char *const gen_standard_exponential_kw[] = {"size", "dtype", "method", "out", NULL};
 static const char *const gen_choice_kw[] = {"size", "replace", "p", "axis", "shuffle", NULL};
 static const char *const gen_shuffle_kw[] = {"axis", NULL};
 static const char *const gen_uniform_kw[] = {"low", "high", "size", NULL};
@@ -869,7 +943,7 @@ static const char *const gen_integers_kw[] = {"low", "high", "size", "dtype", "e
 static const char *const gen_normal_kw[] = {"loc", "scale", "size", NULL};
 static const char *const gen_exponential_kw[] = {"scale", "size", NULL};
 static const char *const gen_gamma_kw[] = {"shape", "scale", "size", NULL};
-static const char *const gen_standard_gamma_kw[] = {"shape", "size", "dtype", NULL};
+static const char *const gen_standard_gamma_kw[] = {"shape", "size", "dtype", "out", NULL};
 static const char *const gen_poisson_kw[] = {"lam", "size", NULL};
 static const char *const gen_binomial_kw[] = {"n", "p", "size", NULL};
 static const char *const gen_multinomial_kw[] = {"n", "pvals", "size", NULL};
@@ -932,15 +1006,15 @@ const Builtin bi_random[] = {
   ROW("random", "randint", 0, 2, no_kw, RI_PY_RANDINT, ty_ints, lo_ints),
   ROW("random", "randrange", 0, 2, no_kw, RI_PY_RANDRANGE, ty_ints, lo_ints),
   ROW("random", "getrandbits", 1, 1, no_kw, 0, ty_getrandbits, lo_getrandbits),
-  GEN_ROW("random", 0, 2, gen_random_kw, 0),
+  GEN_ROW("random", 0, 3, gen_random_kw, 0),
   GEN_ROW("uniform", 0, 3, gen_uniform_kw, 1),
   GEN_ROW("normal", 0, 3, gen_normal_kw, 2),
-  GEN_ROW("standard_normal", 0, 2, gen_random_kw, 3),
+  GEN_ROW("standard_normal", 0, 3, gen_random_kw, 3),
   GEN_ROW("exponential", 0, 2, gen_exponential_kw, 4),
-  {"Generator.standard_exponential", NULL, "standard_exponential", BK_METHOD, TY_GENERATOR, 0, 3,
+  {"Generator.standard_exponential", NULL, "standard_exponential", BK_METHOD, TY_GENERATOR, 0, 4,
    gen_standard_exponential_kw, GENERATOR_FLAGS | BF_STRINGS, 5, 0, ty_generator, lo_generator},  /* method="inv" */
   GEN_ROW("gamma", 0, 3, gen_gamma_kw, 6),
-  GEN_ROW("standard_gamma", 0, 3, gen_standard_gamma_kw, 7),
+  GEN_ROW("standard_gamma", 0, 4, gen_standard_gamma_kw, 7),
   GEN_ROW("chisquare", 0, 2, draws[9].names, 9),
   GEN_ROW("lognormal", 0, 3, draws[10].names, 10),
   GEN_ROW("laplace", 0, 3, draws[11].names, 11),
