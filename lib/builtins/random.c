@@ -850,6 +850,63 @@ static LLVMValueRef lo_dirichlet(Lower *l, Node *n) {
   return a;
 }
 
+/* multivariate_normal(mean, cov, size=None, check_valid='warn', tol=1e-8,
+ * *, method='svd'): rows of size=, each of len(mean) floats. The strings
+ * are constants; one NumPy does not know is its ValueError when drawing. */
+static const Type *ty_multivariate_normal(Infer *in, Node *n, const Type **args) {
+  Node *mean = np_arg(in, n, 1, "mean"), *cov = np_arg(in, n, 2, "cov"), *size = np_arg(in, n, 3, "size");
+  Node *check = np_arg(in, n, 4, "check_valid"), *tol = np_arg(in, n, 5, "tol"), *method = np_arg(in, n, 6, "method");
+  if (ty_failed(in) || !check_vector(in, n, mean, "mean")) return NULL;
+  if (!cov) return ty_error(in, n, "%s() missing required argument 'cov'", n->bi->name);
+  if (cov->ty->kind != TY_ARRAY || cov->ty->ndim != 2 || !(ty_is_float(cov->ty->elem) || ty_is_int(cov->ty->elem)))
+    return ty_error(in, cov, "%s(): cov must be a 2-dimensional array of numbers, got %s", n->bi->name, cov->ty->name);
+  Node *strings[2] = {check, method};
+  for (int i = 0; i < 2; i++)
+    if (strings[i] && strings[i]->kind != N_STRING)
+      return ty_error(in, strings[i], "%s(): %s must be a constant string", n->bi->name, i ? "method" : "check_valid");
+  if (!check_param(in, n, tol, "tol")) return NULL;
+  int rows = size_ndim(in, size);
+  return rows < 0 || ty_failed(in) ? NULL : ty_array(TYS(TY_F64), rows + 1, 'C', false);
+}
+
+/* The index of a constant string among names (the default's where absent), or count if none. */
+static int string_choice(Node *x, const char *const *names, int count, int dflt) {
+  if (!x) return dflt;
+  int i = 0;
+  while (i < count && strcmp(x->str, names[i])) i++;
+  return i;
+}
+
+static LLVMValueRef lo_multivariate_normal(Lower *l, Node *n) {
+  static const char *const methods[] = {"svd", "eigh", "cholesky"}, *const checks[] = {"ignore", "warn", "raise"};
+  LLVMValueRef bitgen = receiver(l, n);
+  Node *mean = np_arg_node(n, 1, "mean"), *cov = np_arg_node(n, 2, "cov"), *size = np_arg_node(n, 3, "size");
+  Node *tol = np_arg_node(n, 5, "tol");
+  LLVMValueRef mv = lo_expr(l, mean), cv = lo_expr(l, cov), mcopy, ccopy;
+  LLVMValueRef mc = contiguous_as(l, mean, mv, TYS(TY_F64), &mcopy), cc = contiguous_as(l, cov, cv, TYS(TY_F64), &ccopy);
+  LLVMValueRef shape[RC_MAX_NDIM + 1], k = lo_arr_shape(l, mc, 0), count = const_i64(l, 1);
+  int rows = rows_then_cells(l, size, NULL, NULL, k, shape);
+  for (int i = 0; i < rows; i++) count = LLVMBuildMul(l->b, count, shape[i], "");
+  LLVMValueRef a = lo_alloc_array(l, n->ty, shape, -1);
+  lo_temp_made(l, n->ty, a);
+  LLVMTypeRef p[11] = {l->mod->ptr, l->mod->ptr, l->mod->i64, l->mod->ptr, l->mod->i64, l->mod->i64,
+                       l->mod->i32, l->mod->i32, l->mod->f64, l->mod->ptr, l->mod->i64};
+  LLVMValueRef args[11] = {bitgen, LLVMBuildExtractValue(l->b, mc, 2, ""), k, LLVMBuildExtractValue(l->b, cc, 2, ""),
+                           lo_arr_shape(l, cc, 0), lo_arr_shape(l, cc, 1),
+                           const_i32(l, string_choice(np_arg_node(n, 6, "method"), methods, 3, MV_SVD)),
+                           const_i32(l, string_choice(np_arg_node(n, 4, "check_valid"), checks, 3, CV_WARN)),
+                           tol ? lo_expr_as(l, tol, TYS(TY_F64)) : LLVMConstReal(l->mod->f64, 1e-8),
+                           LLVMBuildExtractValue(l->b, a, 2, ""), count};
+  lo_check_status(l, lo_call_fn(l, "rt_generator_multivariate_normal", l->mod->i32, p, args, 11));
+  lo_temp_taken(l, a);
+  release_copy(l, TYS(TY_F64), 2, ccopy);
+  release_copy(l, TYS(TY_F64), 1, mcopy);
+  lo_done_with(l, cov, cv);
+  lo_done_with(l, mean, mv);
+  done_with_receiver(l, n, bitgen);
+  return a;
+}
+
 /* permuted(x, *, axis=None, out=None): a shuffled copy of x (C-ordered),
  * or x's elements shuffled into out (of x's shape, a dtype x casts to
  * safely), which it returns. */
@@ -949,6 +1006,7 @@ static const char *const gen_binomial_kw[] = {"n", "p", "size", NULL};
 static const char *const gen_multinomial_kw[] = {"n", "pvals", "size", NULL};
 static const char *const gen_dirichlet_kw[] = {"alpha", "size", NULL};
 static const char *const gen_permuted_kw[] = {"axis", "out", NULL};
+static const char *const gen_multivariate_normal_kw[] = {"mean", "cov", "size", "check_valid", "tol", "method", NULL};
 
 #define FLAGS (BF_ALLOCATES | BF_RAISES | BF_NONE)
 #define NP_DRAW(name, spec, most)                                                                     \
@@ -1051,6 +1109,9 @@ const Builtin bi_random[] = {
    0, ty_multinomial, lo_multinomial},
   {"Generator.dirichlet", NULL, "dirichlet", BK_METHOD, TY_GENERATOR, 0, 2, gen_dirichlet_kw, GENERATOR_FLAGS, 0, 0,
    ty_dirichlet, lo_dirichlet},
+  {"Generator.multivariate_normal", NULL, "multivariate_normal", BK_METHOD, TY_GENERATOR, 0, 5,
+   gen_multivariate_normal_kw, GENERATOR_FLAGS | BF_STRINGS | BF_BLAS, 0, 0, ty_multivariate_normal,
+   lo_multivariate_normal},
   {"Generator.permuted", NULL, "permuted", BK_METHOD, TY_GENERATOR, 1, 1, gen_permuted_kw, GENERATOR_FLAGS | BF_COMPLEX,
    0, 0, ty_permuted, lo_permuted},
   BI_END,
