@@ -7,6 +7,8 @@ Generator in Python from the same state, and the state after the calls
 equal to Python's (the next double drawn); multivariate_normal's to a
 tolerance (its decomposition may differ from NumPy's in the last bits).
 Bad parameters raise NumPy's errors with its messages."""
+import warnings
+
 import numpy as np
 import pytest
 
@@ -327,3 +329,103 @@ def test_a_read_only_out_is_numpys_error():
 def test_out_that_is_not_an_array_is_a_typing_error():
     with pytest.raises(ruchey.TypingError, match="out must be an array"):
         ruchey.njit(lambda rng: rng.random(out=1.0))(np.random.default_rng(1))
+
+
+# ---------------------------------------------------------------- multivariate_normal
+
+def covariance(r, n):
+    a = r.normal(size=(n, n))
+    return a @ a.T + n * np.eye(n) * r.uniform(0.01, 1.0)
+
+
+def assert_close_stream(body, seed, *args):
+    """body's draws NumPy's within rounding (the factor's last bits may
+    differ from NumPy's), the state moved on exactly as NumPy's."""
+    compiled, plain = compiled_and_plain(body)
+    got = compiled(np.random.default_rng(seed), *args)
+    expected = plain(np.random.default_rng(seed), *args)
+    assert got[0].dtype == expected[0].dtype and got[0].shape == expected[0].shape
+    np.testing.assert_allclose(got[0], expected[0], rtol=1e-9, atol=1e-9 * max(1.0, np.abs(expected[0]).max(initial=0)))
+    assert got[1] == expected[1]
+
+
+@pytest.mark.parametrize("method", ["svd", "eigh", "cholesky"])
+@pytest.mark.parametrize("case", range(8))
+def test_multivariate_normal_is_numpys_within_rounding(case, method):
+    r = np.random.default_rng(seed_of("multivariate_normal", case))
+    n = int(r.integers(1, 7))
+    mean, cov = r.uniform(-5, 5, n), covariance(r, n)
+    size = [None, 0, 1, 25, (3, 4), (2, 0, 3), 100, (5,)][case]
+    assert_close_stream(f"rng.multivariate_normal(a[0], a[1], a[2], method='{method}')", seed_of(case, method),
+                        mean, cov, size)
+
+
+@pytest.mark.parametrize("body", [
+    "rng.multivariate_normal(mean=a[0], cov=a[1], size=7)", "rng.multivariate_normal(a[0], a[1], 7, 'raise', 1e-6)",
+    "rng.multivariate_normal(a[0], a[1], 7, check_valid='ignore', tol=0.1, method='eigh')",
+])
+def test_multivariate_normal_keywords_are_numpys(body):
+    r = np.random.default_rng(seed_of(body))
+    assert_close_stream(body, seed_of("stream", body), r.normal(size=3), covariance(r, 3))
+
+
+def test_multivariate_normal_of_ints_and_strided_arrays():
+    cov = np.array([[4, 1, 0], [1, 3, 1], [0, 1, 2]])
+    assert_close_stream("rng.multivariate_normal(a[0], a[1], 6)", 5, np.arange(6)[::2], cov)
+    assert_close_stream("rng.multivariate_normal(a[0], a[1], 6)", 5, np.arange(3.0), np.asfortranarray(cov * 1.5))
+    assert_close_stream("rng.multivariate_normal(a[0], a[1], 6)", 5, np.ones(3, np.float32), cov.astype(np.float32))
+
+
+NOT_PSD = np.array([[1.0, 2.0, 0.0], [2.0, 1.0, 0.0], [0.0, 0.0, 1.0]])
+
+
+@pytest.mark.parametrize("method", ["svd", "eigh"])
+def test_a_covariance_not_positive_semidefinite_warns_as_numpy(method):
+    body = f"rng.multivariate_normal(a[0], a[1], 5, method='{method}')"
+    compiled, plain = compiled_and_plain(body)
+    with pytest.warns(RuntimeWarning, match="covariance is not symmetric positive-semidefinite.") as theirs:
+        expected = plain(np.random.default_rng(3), np.zeros(3), NOT_PSD)
+    with pytest.warns(RuntimeWarning, match="covariance is not symmetric positive-semidefinite.") as mine:
+        got = compiled(np.random.default_rng(3), np.zeros(3), NOT_PSD)
+    assert len(mine) == len(theirs) == 1
+    np.testing.assert_allclose(got[0], expected[0], rtol=1e-9, atol=1e-9)
+    assert got[1] == expected[1]
+
+
+def test_a_warning_made_an_error_by_a_filter_raises_it():
+    compiled, _ = compiled_and_plain("rng.multivariate_normal(a[0], a[1])")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        with pytest.raises(RuntimeWarning, match="covariance is not symmetric positive-semidefinite."):
+            compiled(np.random.default_rng(3), np.zeros(3), NOT_PSD)
+
+
+@pytest.mark.parametrize("case", [
+    ("rng.multivariate_normal(a[0], a[1], 4, check_valid='raise')", NOT_PSD),
+    ("rng.multivariate_normal(a[0], a[1], 4, 'raise', method='eigh')", NOT_PSD),
+    ("rng.multivariate_normal(a[0], a[1], 4, 'nope')", NOT_PSD),
+    ("rng.multivariate_normal(a[0], a[1], 4, method='nope')", NOT_PSD),
+    ("rng.multivariate_normal(a[0], a[1], 4)", np.ones((3, 2))),
+    ("rng.multivariate_normal(a[0][:2], a[1], 4)", np.eye(3)),
+    ("rng.multivariate_normal(a[0][:0], a[1][:0, :0], 4)", np.eye(3)),
+], ids=lambda c: c if isinstance(c, str) else None)
+def test_multivariate_normal_errors_are_numpys(case):
+    assert_same_error(case[0], np.zeros(3), case[1])
+
+
+def test_cholesky_of_a_matrix_not_positive_definite_is_numpys_linalg_error():
+    compiled, plain = compiled_and_plain("rng.multivariate_normal(a[0], a[1], method='cholesky')")
+    for f in (plain, compiled):
+        with pytest.raises(np.linalg.LinAlgError, match="Matrix is not positive definite"):
+            f(np.random.default_rng(1), np.zeros(3), NOT_PSD)
+
+
+@pytest.mark.parametrize("body, message", [
+    ("rng.multivariate_normal(a[1], a[1])", "mean must be a 1-dimensional array of numbers"),
+    ("rng.multivariate_normal(a[0], a[0])", "cov must be a 2-dimensional array of numbers"),
+    ("rng.multivariate_normal(a[0], a[1], check_valid=a[2])", "check_valid must be a constant string"),
+])
+def test_bad_multivariate_normal_arguments_are_typing_errors(body, message):
+    compiled, _ = compiled_and_plain(body)
+    with pytest.raises(ruchey.TypingError, match=message):
+        compiled(np.random.default_rng(1), np.zeros(3), np.eye(3), "warn")
