@@ -847,7 +847,7 @@ static void shape_text(char *buf, size_t size, int ndim, const int64_t *shape) {
 /* n's shape (n_ndim of n_shape) against size= (rows_ndim of rows_shape):
  * NumPy's errors where they do not broadcast to size exactly. */
 static int32_t check_counts_fit(int n_ndim, const int64_t *n_shape, int rows_ndim, const int64_t *rows_shape) {
-  static _Thread_local char msg[320];
+  static _Thread_local char msg[512];
   char a[128], b[128];
   bool fits = n_ndim <= rows_ndim, broadcasts = true;
   for (int k = 1; k <= n_ndim; k++) {

@@ -64,7 +64,8 @@ static RtStatus factor_of(const double *cov, int64_t n, int method, double tol, 
 /* NumPy's check_valid on a covariance that failed the test. */
 static RtStatus not_valid(int check) {
   static const char msg[] = "covariance is not symmetric positive-semidefinite.";
-  return check == CV_WARN ? rt_warn("RuntimeWarning", msg) : mv_error(msg);
+  if (check == CV_WARN) return (RtStatus)rt_warn("RuntimeWarning", msg);
+  return mv_error(msg);
 }
 
 /* rows draws of n values into out, of mean (n) and cov (cov_rows x

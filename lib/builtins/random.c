@@ -7,6 +7,8 @@
  * Draw; size= (an int or a tuple of ints) makes an array of draws, filled
  * by one runtime call; without it a call draws one number.
  */
+#include <stdio.h>
+
 #include "builtins/builtins.h"
 
 enum { MAX_PARAMS = 3 };
