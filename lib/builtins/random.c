@@ -767,16 +767,36 @@ static const Type *ty_multinomial(Infer *in, Node *n, const Type **args) {
   return rows < 0 || ty_failed(in) ? NULL : ty_array(TYS(TY_I64), rows + 1, 'C', false);
 }
 
-/* x as a C-contiguous array of elem: itself where it is one, else a copy (*copy, a temp). */
-static LLVMValueRef contiguous_as(Lower *l, Node *x, LLVMValueRef v, const Type *elem, LLVMValueRef *copy) {
-  const Type *t = ty_array(elem, x->ty->ndim, 'C', false);
-  *copy = x->ty == t ? NULL : lo_copy_array(l, t, x->ty, v);
-  if (*copy) lo_temp_made(l, t, *copy);
-  return *copy ? *copy : v;
+/* An array argument read by the runtime as a C-contiguous array of elem. */
+typedef struct Operand {
+  Node *x;
+  const Type *t;                /* the contiguous array's type */
+  LLVMValueRef v, c, copy;      /* x's value; the contiguous one: v itself, or copy (a temp) */
+} Operand;
+
+static Operand operand_of(Lower *l, Node *x, const Type *elem) {
+  Operand o = {x, ty_array(elem, x->ty->ndim, 'C', false), lo_expr(l, x), NULL, NULL};
+  if (x->ty != o.t) {
+    o.copy = lo_copy_array(l, o.t, x->ty, o.v);
+    lo_temp_made(l, o.t, o.copy);
+  }
+  o.c = o.copy ? o.copy : o.v;
+  return o;
 }
 
-static void release_copy(Lower *l, const Type *elem, int ndim, LLVMValueRef copy) {
-  if (copy) lo_release_temp(l, ty_array(elem, ndim, 'C', false), copy);
+/* A draw into the new array a ended by the runtime's status st: a handed
+ * on, the operands (nops of them, NULL ones skipped) and the receiver released. */
+static LLVMValueRef drawn_vectors(Lower *l, Node *n, LLVMValueRef st, LLVMValueRef a, Operand *ops, int nops,
+                                  LLVMValueRef bitgen) {
+  lo_check_status(l, st);
+  lo_temp_taken(l, a);
+  for (int i = nops - 1; i >= 0; i--) {
+    if (!ops[i].x) continue;
+    if (ops[i].copy) lo_release_temp(l, ops[i].t, ops[i].copy);
+    lo_done_with(l, ops[i].x, ops[i].v);
+  }
+  done_with_receiver(l, n, bitgen);
+  return a;
 }
 
 /* The result's shape: size='s dimensions (or count's, an array's) then len(vector). */
@@ -792,14 +812,16 @@ static int rows_then_cells(Lower *l, Node *size, Node *count, LLVMValueRef cv, L
 static LLVMValueRef lo_multinomial(Lower *l, Node *n) {
   LLVMValueRef bitgen = receiver(l, n);
   Node *count = np_arg_node(n, 1, "n"), *pvals = np_arg_node(n, 2, "pvals"), *size = np_arg_node(n, 3, "size");
-  LLVMValueRef pv = lo_expr(l, pvals), pcopy, nv = lo_expr(l, count), ncopy = NULL, counts, nshape;
-  LLVMValueRef pc = contiguous_as(l, pvals, pv, TYS(TY_F64), &pcopy);
+  Operand ops[2] = {operand_of(l, pvals, TYS(TY_F64))};
+  LLVMValueRef pc = ops[0].c, counts, nshape, nv;
   bool vector = count->ty->kind == TY_ARRAY;
   if (vector) {
-    LLVMValueRef nc = contiguous_as(l, count, nv, TYS(TY_I64), &ncopy);
-    counts = LLVMBuildExtractValue(l->b, nc, 2, "");
-    nshape = lo_arr_dims_in_memory(l, count->ty, nc, false);
+    ops[1] = operand_of(l, count, TYS(TY_I64));
+    nv = ops[1].v;
+    counts = LLVMBuildExtractValue(l->b, ops[1].c, 2, "");
+    nshape = lo_arr_dims_in_memory(l, ops[1].t, ops[1].c, false);
   } else {
+    nv = lo_expr(l, count);
     counts = lo_alloca(l, l->mod->i64, "multinomial.n");
     LLVMBuildStore(l->b, lo_convert(l, nv, count->ty, TYS(TY_I64)), counts);
     nshape = LLVMConstNull(l->mod->ptr);
@@ -815,14 +837,7 @@ static LLVMValueRef lo_multinomial(Lower *l, Node *n) {
                            const_i32(l, ty_bits(pvals->ty->elem) < 64 && ty_is_float(pvals->ty->elem)),
                            const_i32(l, rows), lo_arr_dims_in_memory(l, n->ty, a, false), const_i32(l, !is_none(size)),
                            LLVMBuildExtractValue(l->b, a, 2, "")};
-  lo_check_status(l, lo_call_fn(l, "rt_generator_multinomial", l->mod->i32, p, args, 11));
-  lo_temp_taken(l, a);
-  release_copy(l, TYS(TY_I64), ndim_of(count->ty), ncopy);
-  release_copy(l, TYS(TY_F64), 1, pcopy);
-  lo_done_with(l, count, nv);
-  lo_done_with(l, pvals, pv);
-  done_with_receiver(l, n, bitgen);
-  return a;
+  return drawn_vectors(l, n, lo_call_fn(l, "rt_generator_multinomial", l->mod->i32, p, args, 11), a, ops, 2, bitgen);
 }
 
 /* dirichlet(alpha, size=None): rows of size=, each of len(alpha) floats. */
@@ -836,20 +851,15 @@ static const Type *ty_dirichlet(Infer *in, Node *n, const Type **args) {
 static LLVMValueRef lo_dirichlet(Lower *l, Node *n) {
   LLVMValueRef bitgen = receiver(l, n);
   Node *alpha = np_arg_node(n, 1, "alpha"), *size = np_arg_node(n, 2, "size");
-  LLVMValueRef av = lo_expr(l, alpha), copy, ac = contiguous_as(l, alpha, av, TYS(TY_F64), &copy);
-  LLVMValueRef shape[RC_MAX_NDIM + 1], k = lo_arr_shape(l, ac, 0);
+  Operand ops[1] = {operand_of(l, alpha, TYS(TY_F64))};
+  LLVMValueRef ac = ops[0].c, shape[RC_MAX_NDIM + 1], k = lo_arr_shape(l, ac, 0);
   int rows = rows_then_cells(l, size, NULL, NULL, k, shape);
   LLVMValueRef a = lo_alloc_array(l, n->ty, shape, -1), count = const_i64(l, 1);
   lo_temp_made(l, n->ty, a);
   for (int i = 0; i < rows; i++) count = LLVMBuildMul(l->b, count, shape[i], "");
   LLVMTypeRef p[5] = {l->mod->ptr, l->mod->ptr, l->mod->i64, l->mod->ptr, l->mod->i64};
   LLVMValueRef args[5] = {bitgen, LLVMBuildExtractValue(l->b, ac, 2, ""), k, LLVMBuildExtractValue(l->b, a, 2, ""), count};
-  lo_check_status(l, lo_call_fn(l, "rt_generator_dirichlet", l->mod->i32, p, args, 5));
-  lo_temp_taken(l, a);
-  release_copy(l, TYS(TY_F64), 1, copy);
-  lo_done_with(l, alpha, av);
-  done_with_receiver(l, n, bitgen);
-  return a;
+  return drawn_vectors(l, n, lo_call_fn(l, "rt_generator_dirichlet", l->mod->i32, p, args, 5), a, ops, 1, bitgen);
 }
 
 /* multivariate_normal(mean, cov, size=None, check_valid='warn', tol=1e-8,
@@ -884,8 +894,8 @@ static LLVMValueRef lo_multivariate_normal(Lower *l, Node *n) {
   LLVMValueRef bitgen = receiver(l, n);
   Node *mean = np_arg_node(n, 1, "mean"), *cov = np_arg_node(n, 2, "cov"), *size = np_arg_node(n, 3, "size");
   Node *tol = np_arg_node(n, 5, "tol");
-  LLVMValueRef mv = lo_expr(l, mean), cv = lo_expr(l, cov), mcopy, ccopy;
-  LLVMValueRef mc = contiguous_as(l, mean, mv, TYS(TY_F64), &mcopy), cc = contiguous_as(l, cov, cv, TYS(TY_F64), &ccopy);
+  Operand ops[2] = {operand_of(l, mean, TYS(TY_F64)), operand_of(l, cov, TYS(TY_F64))};
+  LLVMValueRef mc = ops[0].c, cc = ops[1].c;
   LLVMValueRef shape[RC_MAX_NDIM + 1], k = lo_arr_shape(l, mc, 0), count = const_i64(l, 1);
   int rows = rows_then_cells(l, size, NULL, NULL, k, shape);
   for (int i = 0; i < rows; i++) count = LLVMBuildMul(l->b, count, shape[i], "");
@@ -899,14 +909,8 @@ static LLVMValueRef lo_multivariate_normal(Lower *l, Node *n) {
                            const_i32(l, string_choice(np_arg_node(n, 4, "check_valid"), checks, 3, CV_WARN)),
                            tol ? lo_expr_as(l, tol, TYS(TY_F64)) : LLVMConstReal(l->mod->f64, 1e-8),
                            LLVMBuildExtractValue(l->b, a, 2, ""), count};
-  lo_check_status(l, lo_call_fn(l, "rt_generator_multivariate_normal", l->mod->i32, p, args, 11));
-  lo_temp_taken(l, a);
-  release_copy(l, TYS(TY_F64), 2, ccopy);
-  release_copy(l, TYS(TY_F64), 1, mcopy);
-  lo_done_with(l, cov, cv);
-  lo_done_with(l, mean, mv);
-  done_with_receiver(l, n, bitgen);
-  return a;
+  LLVMValueRef st = lo_call_fn(l, "rt_generator_multivariate_normal", l->mod->i32, p, args, 11);
+  return drawn_vectors(l, n, st, a, ops, 2, bitgen);
 }
 
 /* permuted(x, *, axis=None, out=None): a shuffled copy of x (C-ordered),
