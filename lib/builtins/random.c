@@ -597,8 +597,13 @@ static const Type *typed_out(Infer *in, Node *n, const Type *drawn_type) {
   return out->ty;
 }
 
+/* A Generator's methods run on the CPU only. */
+static bool refused_in_cuda(Infer *in, Node *n) {
+  return ty_in_cuda(in) && ty_error(in, n, "%s() is not supported in CUDA kernels", n->bi->name) == NULL;
+}
+
 static const Type *ty_generator(Infer *in, Node *n, const Type **args) {
-  if (ty_in_cuda(in)) return ty_error(in, n, "%s() is not supported in CUDA kernels", n->bi->name);
+  if (refused_in_cuda(in, n)) return NULL;
   if (n->bi->ival != GEN_INTEGERS) {
     const Draw *d = draw_of(n);
     const Type *elem = draw_dtype(in, n, d);
@@ -757,6 +762,7 @@ static bool check_vector(Infer *in, Node *n, Node *x, const char *name) {
 /* multinomial(n, pvals, size=None): n an int or an array of ints; rows
  * of size=, else of n's shape, each of len(pvals) counts. */
 static const Type *ty_multinomial(Infer *in, Node *n, const Type **args) {
+  if (refused_in_cuda(in, n)) return NULL;
   Node *count = np_arg(in, n, 1, "n"), *pvals = np_arg(in, n, 2, "pvals"), *size = np_arg(in, n, 3, "size");
   if (ty_failed(in)) return NULL;
   if (!count) return ty_error(in, n, "%s() missing required argument 'n'", n->bi->name);
@@ -842,6 +848,7 @@ static LLVMValueRef lo_multinomial(Lower *l, Node *n) {
 
 /* dirichlet(alpha, size=None): rows of size=, each of len(alpha) floats. */
 static const Type *ty_dirichlet(Infer *in, Node *n, const Type **args) {
+  if (refused_in_cuda(in, n)) return NULL;
   Node *alpha = np_arg(in, n, 1, "alpha"), *size = np_arg(in, n, 2, "size");
   if (ty_failed(in) || !check_vector(in, n, alpha, "alpha")) return NULL;
   int rows = size_ndim(in, size);
@@ -866,6 +873,7 @@ static LLVMValueRef lo_dirichlet(Lower *l, Node *n) {
  * *, method='svd'): rows of size=, each of len(mean) floats. The strings
  * are constants; one NumPy does not know is its ValueError when drawing. */
 static const Type *ty_multivariate_normal(Infer *in, Node *n, const Type **args) {
+  if (refused_in_cuda(in, n)) return NULL;
   Node *mean = np_arg(in, n, 1, "mean"), *cov = np_arg(in, n, 2, "cov"), *size = np_arg(in, n, 3, "size");
   Node *check = np_arg(in, n, 4, "check_valid"), *tol = np_arg(in, n, 5, "tol"), *method = np_arg(in, n, 6, "method");
   if (ty_failed(in) || !check_vector(in, n, mean, "mean")) return NULL;
@@ -917,6 +925,7 @@ static LLVMValueRef lo_multivariate_normal(Lower *l, Node *n) {
  * or x's elements shuffled into out (of x's shape, a dtype x casts to
  * safely), which it returns. */
 static const Type *ty_permuted(Infer *in, Node *n, const Type **args) {
+  if (refused_in_cuda(in, n)) return NULL;
   Node *x = n->list.items[1], *axis = np_arg(in, n, 2, "axis"), *out = np_arg(in, n, 3, "out");
   if (ty_failed(in)) return NULL;
   const Type *t = x->ty;
