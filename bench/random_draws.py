@@ -11,8 +11,11 @@ numpy.random.Generator passed in (numpy.random.default_rng(1), made anew
 for each call): a loop of rng.normal() N times, rng.standard_normal(N) as
 one call, a loop of rng.beta(2.0, 3.0) N times (two gammas a draw),
 rng.standard_normal(N, dtype=float32) (the float32 ziggurat) and
-rng.choice(N, N // 2, replace=False) (a shuffled tail; Numba has no
-Generator.choice); checked against the Generator's own stream. Prints the median
+rng.choice(N, N // 2, replace=False) (a shuffled tail), rng.hypergeometric(100,
+200, 50, N) (the ratio of uniforms), rng.multinomial(100, [0.2, 0.3, 0.5], N // 10),
+rng.dirichlet([0.5, 1.5, 3.0], N // 10) and rng.permuted of N values along
+rows of 100 (Numba's Generator has none of the last five); checked against the
+Generator's own stream. Prints the median
 milliseconds per call (bench/timing.py's round robin).
 
 Target (issue 14): all at least as fast as Numba.
@@ -76,6 +79,26 @@ def generator_choice(rng, n):
     return rng.choice(n, n // 2, replace=False)
 
 
+def generator_hypergeometric(rng, n):
+    return rng.hypergeometric(100, 200, 50, n)
+
+
+def generator_multinomial(rng, n):
+    return rng.multinomial(100, np.array([0.2, 0.3, 0.5]), n // 10)
+
+
+def generator_dirichlet(rng, n):
+    return rng.dirichlet(np.array([0.5, 1.5, 3.0]), n // 10)
+
+
+def generator_permuted(rng, n):
+    return rng.permuted(np.arange(n).reshape(-1, 100), axis=1)
+
+
+NUMBA_HAS_NONE = {generator_choice, generator_hypergeometric, generator_multinomial, generator_dirichlet,
+                  generator_permuted}
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--n", type=int, default=10**6)
@@ -97,10 +120,12 @@ def main():
         report(f.__name__, calls)
     for f, plain in ((generator_normal_loop, numpy_generator_normal), (generator_normal_array, generator_normal_array),
                      (generator_beta_loop, numpy_generator_beta), (generator_normal_f32, generator_normal_f32),
-                     (generator_choice, generator_choice)):
+                     (generator_choice, generator_choice), (generator_hypergeometric, generator_hypergeometric),
+                     (generator_multinomial, generator_multinomial), (generator_dirichlet, generator_dirichlet),
+                     (generator_permuted, generator_permuted)):
         fresh = lambda: np.random.default_rng(1)  # noqa: E731
         calls = {"numpy": lambda p=plain: p(fresh(), n), "ruchey": (lambda r=ruchey.njit(f): r(fresh(), n))}
-        if numba is not None and f is not generator_choice:  # Numba's Generator has no choice
+        if numba is not None and f not in NUMBA_HAS_NONE:
             calls["numba"] = lambda nb=numba.njit(f): nb(fresh(), n)
         expected = plain(fresh(), n)
         for name, call in calls.items():

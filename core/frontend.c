@@ -804,13 +804,16 @@ bool fe_has_starred(PyObject *e) {
 }
 
 /* value.name(args): the receiver is the first argument; infer finds the
- * method from its type. */
+ * method from its type (a method of that name calling BLAS: SciPy's
+ * routines found now, as for a function). */
 static Node *fe_method_call(Fe *fe, PyObject *e, PyObject *func) {
   PyObject *attr = field(func, "attr"), *value = field(func, "value");
   Node *n = new_node(fe, N_CALL, e);
   n->str = arena_strdup(fe->arena, PyUnicode_AsUTF8(attr));
+  unsigned flags = core_method_flags(n->str);
+  if (flags & BF_BLAS) core_load_blas();
   Node *receiver = fe_expr(fe, value);
-  if (!receiver || !fe_call_args(fe, e, n, builtin_args(core_method_flags(n->str)))) {
+  if (!receiver || !fe_call_args(fe, e, n, builtin_args(flags))) {
     n = NULL;
   } else {
     NodeList args = new_list(fe, n->list.len + 1);

@@ -140,4 +140,29 @@ static int call_block(void *block, const Type *in_t, void *in, const Type *out_t
   return failed;
 }
 
-void core_register_objmode(const RucheyAPI *api) { api->set_objmode_caller(call_block); }
+/* Issues a warning of the builtin class named category (any thread; the
+ * GIL taken here): 0, or 1 with the exception a filter made of it. */
+static int warn(const char *category, const char *msg, void **cls, const char **text) {
+  static _Thread_local char kept[512];
+  PyGILState_STATE g = PyGILState_Ensure();
+  PyObject *builtins = PyEval_GetBuiltins(), *kind = builtins ? PyDict_GetItemString(builtins, category) : NULL;
+  int failed = PyErr_WarnEx(kind ? kind : PyExc_RuntimeWarning, msg, 1) < 0;
+  if (failed) {
+    PyObject *type, *value, *tb;
+    PyErr_Fetch(&type, &value, &tb);
+    PyErr_NormalizeException(&type, &value, &tb);
+    PyObject *s = value ? PyObject_Str(value) : NULL;
+    snprintf(kept, sizeof kept, "%s", s && PyUnicode_Check(s) ? PyUnicode_AsUTF8(s) : msg);
+    PyErr_Clear();
+    *cls = type ? (void *)Py_NewRef(type) : (void *)Py_NewRef(PyExc_RuntimeError);  /* (classes live on) */
+    *text = kept;
+    Py_XDECREF(s); Py_XDECREF(type); Py_XDECREF(value); Py_XDECREF(tb);
+  }
+  PyGILState_Release(g);
+  return failed;
+}
+
+void core_register_objmode(const RucheyAPI *api) {
+  api->set_objmode_caller(call_block);
+  api->set_warning_caller(warn);
+}

@@ -613,6 +613,9 @@ typedef struct RucheyAPI {
   /* what reports a @cfunc's failure (rt_cfunc_failed) */
   void (*set_cfunc_failure)(void (*report)(const char *name));
   int *numpy_major;  /* rt_numpy_major */
+  /* what issues a Python warning of compiled code's (rt_warn): 0, or 1
+   * with the exception a warnings filter made of it, as an objmode block's */
+  void (*set_warning_caller)(int (*warn)(const char *category, const char *msg, void **cls, const char **text));
 } RucheyAPI;
 
 const RucheyAPI *ruchey_api(void);
@@ -656,17 +659,20 @@ void rt_register_containers(void (*define)(const char *name, void *addr, void *c
 void rt_set_objmode_caller(int (*call)(void *block, const Type *in_t, void *in, const Type *out_t, void *out,
                                        void **cls, const char **msg));  /* builtins/objmode.c */
 int32_t rt_objmode(void *block, const Type *in_t, void *in, const Type *out_t, void *out);
+void rt_set_warning_caller(int (*warn)(const char *category, const char *msg, void **cls, const char **text));
+/* a Python warning of category (a builtin warning class's name): 0, or RT_ERR_RAISE where a filter made it an error */
+int32_t rt_warn(const char *category, const char *msg);
 void rt_register_sets(void (*define)(const char *name, void *addr, void *ctx), void *ctx);  /* sets.c */
 /* random.c: numpy.random's and the random module's generators, one pair
  * per thread. A draw's distribution (RD_: a row's ival), its parameters in
  * p; the integer ones (poisson, binomial, geometric, zipf, logseries,
- * negative_binomial) write int64. From RD_F on, a Generator's only. */
+ * negative_binomial, hypergeometric) write int64. From RD_F on, a Generator's only. */
 enum {
   RD_RANDOM, RD_UNIFORM, RD_NORMAL, RD_EXPONENTIAL, RD_GAMMA, RD_BETA, RD_CHISQUARE, RD_LOGNORMAL,
   RD_LAPLACE, RD_LOGISTIC, RD_GUMBEL, RD_PARETO, RD_RAYLEIGH, RD_WEIBULL, RD_TRIANGULAR, RD_VONMISES,
   RD_POISSON, RD_BINOMIAL, RD_GEOMETRIC,
   RD_F, RD_STANDARD_T, RD_STANDARD_CAUCHY, RD_POWER, RD_WALD, RD_NONCENTRAL_CHISQUARE, RD_NONCENTRAL_F,
-  RD_ZIPF, RD_LOGSERIES, RD_NEGATIVE_BINOMIAL,
+  RD_ZIPF, RD_LOGSERIES, RD_NEGATIVE_BINOMIAL, RD_HYPERGEOMETRIC,
   RD_EXPONENTIAL_INV,  /* standard_exponential(method='inv') */
   RD_PY_RANDOM, RD_PY_UNIFORM, RD_PY_GAUSS, RD_PY_EXPOVARIATE,  /* the random module's state from here */
 };
@@ -694,6 +700,21 @@ int32_t rt_generator_shuffle(void *bitgen, char *data, int32_t ndim, const int64
 int32_t rt_generator_choice(void *bitgen, int64_t pop, int32_t from_int, const double *p, int64_t np, double atol,
                             int32_t replace, int32_t shuffle, int64_t *idx, int64_t n);
 void rt_generator_permutation(void *bitgen, int64_t *out, int64_t n);
+int32_t rt_generator_permuted(void *bitgen, char *data, int32_t ndim, const int64_t *shape, const int64_t *strides,
+                              int64_t itemsize, int32_t by_axis, int64_t axis, const int64_t *order_strides,
+                              int32_t as_copy);
+int32_t rt_generator_multinomial(void *bitgen, const int64_t *n, int32_t n_ndim, const int64_t *n_shape,
+                                 const double *pvals, int64_t d, int32_t narrow, int32_t rows_ndim,
+                                 const int64_t *rows_shape, int32_t sized, int64_t *out);
+int32_t rt_generator_dirichlet(void *bitgen, const double *alpha, int64_t k, double *out, int64_t rows);
+/* Generator.multivariate_normal (mvnormal_rt.c): its method= and check_valid= */
+enum { MV_SVD, MV_EIGH, MV_CHOLESKY, MV_BAD_METHOD };
+enum { CV_IGNORE, CV_WARN, CV_RAISE, CV_BAD };
+int32_t rt_generator_multivariate_normal(void *bitgen, const double *mean, int64_t n, const double *cov,
+                                         int64_t cov_rows, int64_t cov_cols, int32_t method, int32_t check,
+                                         double tol, double *out, int64_t rows);
+int32_t rt_generator_check_out(int32_t ndim, const int64_t *shape, const int64_t *strides, int64_t itemsize,
+                               int32_t c_only, int32_t readonly);
 void rt_generator_retain(void *bitgen);
 void rt_generator_release(void *bitgen);
 bool rt_entropy(void *buf, size_t n);  /* random.c: the system's entropy */

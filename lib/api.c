@@ -149,6 +149,7 @@ EXPORT const RucheyAPI *ruchey_api(void) {
     .set = ty_set_of,
     .host_identity = host_identity,
     .set_cfunc_failure = rt_set_cfunc_failure,
+    .set_warning_caller = rt_set_warning_caller,
   };
   return &api;
 }

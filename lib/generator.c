@@ -25,6 +25,7 @@
 
 #include "ruchey.h"
 #include "rtgen.h"
+#include "logfactorial_table.h"
 #include "ziggurat_tables.h"
 
 static inline uint64_t u64(BitGen *g) { return g->next_uint64(g->state); }
@@ -321,12 +322,86 @@ static double gen_other(BitGen *g, int32_t d, const double *p) {
   }
 }
 
+/* ---------------------------------------------------------------- hypergeometric */
+
+static uint64_t interval(BitGen *g, uint64_t max);
+
+/* log(k!): the table below 126, Stirling's series to the 1/k**3 term past it. */
+static double log_factorial(int64_t k) {
+  if (k < 126) return log_factorials[k];
+  double x = (double)k;
+  return (x + 0.5) * log(x) - x + (0.9189385332046728 + (1.0 / x) * (1 / 12.0 - 1 / (360.0 * x * x)));
+}
+
+/* A small sample drawn item by item (each good with the chance of the
+ * goods left), stopping once only goods are left; a sample of more than
+ * half the population draws the items left out instead. */
+static int64_t hypergeometric_by_items(BitGen *g, int64_t good, int64_t bad, int64_t sample) {
+  int64_t total = good + bad;
+  bool complement = sample > total / 2;
+  int64_t to_draw = complement ? total - sample : sample, total_left = total, good_left = good;
+  while (to_draw > 0 && good_left > 0 && total_left > good_left) {
+    total_left--;  /* interval's bound is inclusive */
+    if ((int64_t)interval(g, (uint64_t)total_left) < good_left) good_left--;
+    to_draw--;
+  }
+  if (total_left == good_left) good_left -= to_draw;
+  return complement ? good_left : good - good_left;
+}
+
+/* The sum of log(k!) over the four factorials of the hypergeometric
+ * probability of k (of the smaller colour lo, the larger hi, n drawn). */
+static double hypergeometric_log_weight(int64_t k, int64_t lo, int64_t hi, int64_t n) {
+  return log_factorial(k) + log_factorial(lo - k) + log_factorial(n - k) + log_factorial(hi - n + k);
+}
+
+/* Stadlober's ratio of uniforms (algorithm HRUA): a table-mountain hat
+ * of width h about the mean, on the smaller colour and the smaller of
+ * the sample and its complement, mapped back at the end. */
+static int64_t hypergeometric_hrua(BitGen *g, int64_t good, int64_t bad, int64_t sample) {
+  static const double D1 = 1.7155277699214135, D2 = 0.8989161620588988;  /* 2 sqrt(2/e), 3 - 2 sqrt(3/e) */
+  int64_t pop = good + bad, n = sample < pop - sample ? sample : pop - sample;
+  int64_t lo = good < bad ? good : bad, hi = good < bad ? bad : good;
+  double p = (double)lo / (double)pop, q = (double)hi / (double)pop, a = (double)n * p + 0.5;
+  double var = (double)(pop - n) * (double)n * p * q / (double)(pop - 1), c = sqrt(var + 0.5), h = D1 * c + D2;
+  int64_t mode = (int64_t)floor((double)(n + 1) * (double)(lo + 1) / (double)(pop + 2));
+  double top = hypergeometric_log_weight(mode, lo, hi, n);
+  double support = (double)((n < lo ? n : lo) + 1), far = floor(a + 16 * c), b = support < far ? support : far;
+  int64_t k;
+  for (;;) {
+    double u = unit(g), v = unit(g), x = a + h * (v - 0.5) / u;
+    if (x < 0.0 || x >= b) continue;
+    k = (int64_t)floor(x);
+    double t = top - hypergeometric_log_weight(k, lo, hi, n);
+    if (u * (4.0 - u) - 3.0 <= t) break;  /* under the squeeze */
+    if (u * (u - t) >= 1) continue;       /* above the outer bound */
+    if (2.0 * log(u) <= t) break;
+  }
+  if (good > bad) k = n - k;
+  return n < sample ? good - k : k;
+}
+
+static int64_t gen_hypergeometric(BitGen *g, const double *p) {
+  int64_t good = (int64_t)p[0], bad = (int64_t)p[1], sample = (int64_t)p[2];
+  if (sample >= 10 && sample <= good + bad - 10) return hypergeometric_hrua(g, good, bad, sample);
+  return hypergeometric_by_items(g, good, bad, sample);
+}
+
+/* NumPy's checks, in its order: the colours' bound, the sample's, then each's sign. */
+static const char *hypergeometric_error(const double *p) {
+  int64_t good = (int64_t)p[0], bad = (int64_t)p[1], sample = (int64_t)p[2];
+  if (good >= 1000000000 || bad >= 1000000000) return "both ngood and nbad must be less than 1000000000";
+  if (good + bad < sample) return "ngood + nbad < nsample";
+  return good < 0 ? "ngood < 0" : bad < 0 ? "nbad < 0" : sample < 0 ? "nsample < 0" : NULL;
+}
+
 /* One draw of the rarer integer distributions. */
 static int64_t gen_other_int(BitGen *g, int32_t d, const double *p) {
   switch (d) {
   case RD_GEOMETRIC: return gen_geometric(g, p[0]);
   case RD_ZIPF: return gen_zipf(g, p[0]);
   case RD_LOGSERIES: return gen_logseries(g, p[0]);
+  case RD_HYPERGEOMETRIC: return gen_hypergeometric(g, p);
   default: {  /* RD_NEGATIVE_BINOMIAL: a Poisson of a gamma's lam */
     double lam = (1 - p[1]) / p[1] * draw_gamma(g, p[0]);
     return draw_poisson(g, lam);
@@ -395,6 +470,10 @@ static int32_t check_params(int32_t d, const double *p) {
   case RD_ZIPF: return !(p[0] > 1) ? value_error("a <= 1 or a is NaN") : RT_OK;
   case RD_LOGSERIES: return !(p[0] >= 0 && p[0] < 1) ? value_error("p < 0, p >= 1 or p is NaN") : RT_OK;
   case RD_NEGATIVE_BINOMIAL: return check_negative_binomial(p[0], p[1]);
+  case RD_HYPERGEOMETRIC: {
+    const char *bad = hypergeometric_error(p);
+    return bad ? value_error(bad) : RT_OK;
+  }
   default: return RT_OK;
   }
 }
@@ -428,7 +507,7 @@ int32_t rt_generator_draw(void *bitgen, int32_t d, const double *p, void *out, i
   case RD_BINOMIAL:
     for (int64_t i = 0; i < n; i++) k[i] = draw_binomial(g, (int64_t)p[0], p[1], true);
     break;
-  case RD_GEOMETRIC: case RD_ZIPF: case RD_LOGSERIES: case RD_NEGATIVE_BINOMIAL:
+  case RD_GEOMETRIC: case RD_ZIPF: case RD_LOGSERIES: case RD_NEGATIVE_BINOMIAL: case RD_HYPERGEOMETRIC:
     for (int64_t i = 0; i < n; i++) k[i] = gen_other_int(g, d, p);
     break;
   default:
@@ -615,6 +694,257 @@ void rt_generator_permutation(void *bitgen, int64_t *out, int64_t n) {
   for (int64_t i = 0; i < n; i++) out[i] = i;
   int64_t stride = 8;
   rt_generator_shuffle(bitgen, (char *)out, 1, &n, &stride, 0, 8, 0);
+}
+
+/* ---------------------------------------------------------------- permuted */
+
+/* Whether an array is C-contiguous (fortran: Fortran-contiguous) as
+ * NumPy's flags say: its dimensions of one element ignored, an empty one always. */
+static bool dense(int ndim, const int64_t *shape, const int64_t *strides, int64_t itemsize, bool fortran) {
+  int64_t step = itemsize;
+  for (int k = 0; k < ndim; k++) {
+    int d = fortran ? k : ndim - 1 - k;
+    if (!shape[d]) return true;
+    if (shape[d] != 1 && strides[d] != step) return false;
+    step *= shape[d];
+  }
+  return true;
+}
+
+/* Whether permuted(axis=None) walks an array of ndim > 1 in Fortran
+ * order, as NumPy's flat view of it: out='s where it is Fortran- and not
+ * C-contiguous; a copy of x's (as_copy) where copy(order='K') lays it out
+ * so, its axes of more than one element by decreasing stride (ties in
+ * order) running backwards. */
+static bool walks_fortran(int ndim, const int64_t *shape, const int64_t *strides, int64_t itemsize, bool as_copy) {
+  if (!as_copy) return dense(ndim, shape, strides, itemsize, true) && !dense(ndim, shape, strides, itemsize, false);
+  int axes[RC_MAX_NDIM], n = 0;
+  for (int d = 0; d < ndim; d++)
+    if (shape[d] > 1) axes[n++] = d;
+  for (int i = 1; i < n; i++)  /* insertion sort: stable */
+    for (int k = i; k > 0 && llabs(strides[axes[k]]) > llabs(strides[axes[k - 1]]); k--) {
+      int t = axes[k];
+      axes[k] = axes[k - 1];
+      axes[k - 1] = t;
+    }
+  for (int k = 1; k < n; k++)
+    if (axes[k] > axes[k - 1]) return false;
+  return n > 1;
+}
+
+/* NumPy's check of an out= array for the standard draws: contiguous (C
+ * only, or Fortran too) and writable; a ValueError with its message if not. */
+int32_t rt_generator_check_out(int32_t ndim, const int64_t *shape, const int64_t *strides, int64_t itemsize,
+                               int32_t c_only, int32_t readonly) {
+  if (!readonly && (dense(ndim, shape, strides, itemsize, false) || (!c_only && dense(ndim, shape, strides, itemsize, true))))
+    return RT_OK;
+  return value_error(c_only ? "Supplied output array must be C-contiguous, writable, aligned, and in machine byte-order."
+                            : "Supplied output array must be contiguous, writable, aligned, and in machine byte-order.");
+}
+
+/* The byte offset of the flat index i of an array, walked in C order or Fortran order. */
+static int64_t flat_offset(int64_t i, int ndim, const int64_t *shape, const int64_t *strides, bool fortran) {
+  int64_t off = 0;
+  for (int k = 0; k < ndim; k++) {
+    int d = fortran ? k : ndim - 1 - k;
+    off += (i % shape[d]) * strides[d];
+    i /= shape[d];
+  }
+  return off;
+}
+
+static void swap_items(char *a, char *b, int64_t itemsize) { swap_slices(a, b, 0, NULL, NULL, itemsize); }
+
+/* Generator.permuted's shuffle of data in place (x's copy or out=): with
+ * by_axis, each line along axis its own Fisher-Yates shuffle, the lines
+ * in C order; else all of it as one flat line, in C order or Fortran
+ * order (walks_fortran, from order_strides: x's for a copy, else out's). */
+int32_t rt_generator_permuted(void *bitgen, char *data, int32_t ndim, const int64_t *shape, const int64_t *strides,
+                              int64_t itemsize, int32_t by_axis, int64_t axis, const int64_t *order_strides,
+                              int32_t as_copy) {
+  BitGen *g = bitgen;
+  if (!by_axis) {
+    int64_t size = 1;
+    for (int d = 0; d < ndim; d++) size *= shape[d];
+    bool fortran = ndim > 1 && walks_fortran(ndim, shape, order_strides, itemsize, as_copy);
+    for (int64_t i = size - 1; i >= 1; i--) {
+      int64_t j = (int64_t)interval(g, (uint64_t)i);
+      swap_items(data + flat_offset(i, ndim, shape, strides, fortran), data + flat_offset(j, ndim, shape, strides, fortran),
+                 itemsize);
+    }
+    return RT_OK;
+  }
+  if (axis < -ndim || axis >= ndim) {
+    rt_error_format(RT_ERR_VALUE, "axis %lld is out of bounds for array of dimension %lld", axis, ndim, 0, 0);
+    return RT_ERR_VALUE;
+  }
+  if (axis < 0) axis += ndim;
+  int64_t lines = 1, rest_shape[RC_MAX_NDIM], rest_strides[RC_MAX_NDIM], len = shape[axis], stride = strides[axis];
+  int rest = 0;
+  for (int d = 0; d < ndim; d++) {
+    if (d == axis) continue;
+    lines *= shape[d];
+    rest_shape[rest] = shape[d];
+    rest_strides[rest++] = strides[d];
+  }
+  if (!len) return RT_OK;
+  for (int64_t line = 0; line < lines; line++) {
+    char *base = data + flat_offset(line, rest, rest_shape, rest_strides, false);
+    for (int64_t i = len - 1; i >= 1; i--) {
+      int64_t j = (int64_t)interval(g, (uint64_t)i);
+      swap_items(base + i * stride, base + j * stride, itemsize);
+    }
+  }
+  return RT_OK;
+}
+
+/* ---------------------------------------------------------------- multinomial, dirichlet */
+
+/* What NumPy finds wrong with multinomial's d pvals (narrow: read from
+ * float32), in its order; NULL if nothing. */
+static const char *pvals_error(const double *p, int64_t d, bool narrow) {
+  if (d == 0)
+    return "pvals must have at least 1 dimension and the last dimension of pvals must be greater than 0.";
+  for (int64_t i = 0; i < d; i++)
+    if (!(p[i] >= 0) || !(p[i] <= 1)) return "pvals < 0, pvals > 1 or pvals contains NaNs";
+  double sum = p[0], c = 0.0, all = 0.0;
+  for (int64_t i = 1; i < d - 1; i++) {  /* Kahan's sum of all but the last */
+    double y = p[i] - c, t = sum + y;
+    c = (t - sum) - y;
+    sum = t;
+  }
+  if (d == 1 || sum <= 1.0 + 1e-12) return NULL;
+  for (int64_t i = 0; i < d; i++) all += p[i];
+  if (narrow && all < 1.0001)
+    return "sum(pvals[:-1].astype(np.float64)) > 1.0. The pvals array is cast to 64-bit floating point prior to "
+           "checking the sum. Precision changes when casting may cause problems even if the sum of the original "
+           "pvals is valid.";
+  return "sum(pvals[:-1]) > 1.0";
+}
+
+/* One draw of n items into d cells: a binomial for each cell but the
+ * last, of the items left and the cell's share of the probability left;
+ * the last takes what is left. */
+static void multinomial_row(BitGen *g, int64_t n, const double *p, int64_t d, int64_t *out) {
+  double left = 1.0;
+  for (int64_t j = 0; j < d - 1; j++) {
+    out[j] = draw_binomial(g, n, p[j] / left, true);
+    n -= out[j];
+    if (n <= 0) break;
+    left -= p[j];
+  }
+  if (n > 0) out[d - 1] = n;
+}
+
+/* A shape as NumPy prints a tuple, into buf. */
+static void shape_text(char *buf, size_t size, int ndim, const int64_t *shape) {
+  size_t at = (size_t)snprintf(buf, size, "(");
+  for (int i = 0; i < ndim && at < size; i++)
+    at += (size_t)snprintf(buf + at, size - at, i ? ", %lld" : "%lld", (long long)shape[i]);
+  if (at < size) snprintf(buf + at, size - at, ndim == 1 ? ",)" : ")");
+}
+
+/* n's shape (n_ndim of n_shape) against size= (rows_ndim of rows_shape):
+ * NumPy's errors where they do not broadcast to size exactly. */
+static int32_t check_counts_fit(int n_ndim, const int64_t *n_shape, int rows_ndim, const int64_t *rows_shape) {
+  static _Thread_local char msg[512];
+  char a[128], b[128];
+  bool fits = n_ndim <= rows_ndim, broadcasts = true;
+  for (int k = 1; k <= n_ndim; k++) {
+    int64_t nd = n_shape[n_ndim - k], sd = k <= rows_ndim ? rows_shape[rows_ndim - k] : 1;
+    if (nd != sd && nd != 1) fits = false;
+    if (nd != sd && nd != 1 && sd != 1) broadcasts = false;
+  }
+  if (fits) return RT_OK;
+  shape_text(a, sizeof a, n_ndim, n_shape);
+  shape_text(b, sizeof b, rows_ndim, rows_shape);
+  if (!broadcasts) {
+    snprintf(msg, sizeof msg, "shape mismatch: objects cannot be broadcast to a single shape.  Mismatch is between "
+                              "arg 0 with shape %s and arg 2 with shape %s.", a, b);
+    return value_error(msg);
+  }
+  int nd = n_ndim > rows_ndim ? n_ndim : rows_ndim;
+  int64_t both[RC_MAX_NDIM];
+  for (int k = 1; k <= nd; k++) {
+    int64_t x = k <= n_ndim ? n_shape[n_ndim - k] : 1, y = k <= rows_ndim ? rows_shape[rows_ndim - k] : 1;
+    both[nd - k] = x == 1 ? y : x;
+  }
+  shape_text(a, sizeof a, nd, both);
+  snprintf(msg, sizeof msg, "Output size %s is not compatible with broadcast dimensions of inputs %s.", b, a);
+  return value_error(msg);
+}
+
+/* Generator.multinomial into out (rows_ndim leading dimensions of
+ * rows_shape, then d cells; zeroed here): of a count n[0] (n_ndim < 0),
+ * or of counts n (n_ndim of n_shape, C-ordered) broadcast over the rows
+ * (sized: the rows are size=, which n must broadcast to exactly). */
+int32_t rt_generator_multinomial(void *bitgen, const int64_t *n, int32_t n_ndim, const int64_t *n_shape,
+                                 const double *pvals, int64_t d, int32_t narrow, int32_t rows_ndim,
+                                 const int64_t *rows_shape, int32_t sized, int64_t *out) {
+  const char *bad = pvals_error(pvals, d, narrow);
+  if (bad) return value_error(bad);
+  int64_t rows = 1, counts = 1;
+  for (int k = 0; k < rows_ndim; k++) rows *= rows_shape[k];
+  for (int k = 0; k < n_ndim; k++) counts *= n_shape[k];
+  for (int64_t i = 0; i < (n_ndim < 0 ? 1 : counts); i++)
+    if (n[i] < 0) return value_error("n < 0");
+  if (n_ndim >= 0 && sized) {
+    int32_t st = check_counts_fit(n_ndim, n_shape, rows_ndim, rows_shape);
+    if (st) return st;
+  }
+  memset(out, 0, (size_t)(rows * d) * sizeof *out);
+  for (int64_t r = 0; r < rows; r++) {
+    int64_t at = 0, rest = r, step = 1;  /* the count of row r: n's index broadcast from the right */
+    for (int k = 1; n_ndim > 0 && k <= n_ndim; k++) {
+      int64_t sd = rows_shape[rows_ndim - k], nd = n_shape[n_ndim - k];
+      if (nd != 1) at += (rest % sd) * step;
+      rest /= sd;
+      step *= nd;
+    }
+    multinomial_row(bitgen, n[at], pvals, d, out + r * d);
+  }
+  return RT_OK;
+}
+
+/* Generator.dirichlet's rows draws (k values each) into out, of the
+ * concentrations alpha. Where every alpha is below 0.1, by breaking a
+ * stick with betas (the gammas could all be 0 there); else gammas over
+ * their sum. */
+int32_t rt_generator_dirichlet(void *bitgen, const double *alpha, int64_t k, double *out, int64_t rows) {
+  BitGen *g = bitgen;
+  bool small = k > 0;
+  for (int64_t j = 0; j < k; j++) {
+    if (alpha[j] < 0) return value_error("alpha < 0");
+    small &= alpha[j] < 0.1;  /* NaN: the gammas' way, as NumPy's max */
+  }
+  memset(out, 0, (size_t)(rows * k) * sizeof *out);
+  if (!small) {
+    for (int64_t r = 0; r < rows; r++, out += k) {
+      double sum = 0.0;
+      for (int64_t j = 0; j < k; j++) sum += out[j] = draw_gamma(g, alpha[j]);
+      double inv = 1.0 / sum;
+      for (int64_t j = 0; j < k; j++) out[j] *= inv;
+    }
+    return RT_OK;
+  }
+  double *after = malloc((size_t)k * sizeof *after), sum = 0.0;  /* after[j]: the sum of alpha[j:] */
+  if (!after) {
+    rt_set_error(RT_ERR_MEMORY, "out of memory");
+    return RT_ERR_MEMORY;
+  }
+  for (int64_t j = k - 1; j >= 0; j--) after[j] = sum += alpha[j];
+  for (int64_t r = 0; sum > 0 && r < rows; r++, out += k) {
+    double stick = 1.0;
+    for (int64_t j = 0; j < k - 1; j++) {
+      double v = draw_beta(g, alpha[j], after[j + 1], true);
+      out[j] = stick * v;
+      stick *= 1.0 - v;
+      if (after[j + 1] == 0) break;  /* v was 1: the rest stay 0 */
+    }
+    out[k - 1] = stick;
+  }
+  free(after);
+  return RT_OK;
 }
 
 /* ---------------------------------------------------------------- choice */

@@ -468,6 +468,11 @@ void rt_register_random(void (*define)(const char *name, void *addr, void *ctx),
   define("rt_generator_draw", (void *)rt_generator_draw, ctx);
   define("rt_generator_draw_f32", (void *)rt_generator_draw_f32, ctx);
   define("rt_generator_choice", (void *)rt_generator_choice, ctx);
+  define("rt_generator_permuted", (void *)rt_generator_permuted, ctx);
+  define("rt_generator_multinomial", (void *)rt_generator_multinomial, ctx);
+  define("rt_generator_dirichlet", (void *)rt_generator_dirichlet, ctx);
+  define("rt_generator_check_out", (void *)rt_generator_check_out, ctx);
+  define("rt_generator_multivariate_normal", (void *)rt_generator_multivariate_normal, ctx);
   define("rt_generator_ints", (void *)rt_generator_ints, ctx);
   define("rt_generator_normal", (void *)rt_generator_normal, ctx);
   define("rt_generator_new", (void *)rt_generator_new, ctx);

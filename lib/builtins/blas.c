@@ -220,6 +220,12 @@ RtStatus la_square_product(int kind, const char *a, const char *b, char *c, int6
   return product(kind, item, (Mat){(char *)a, n, n, n * item, item}, (Mat){(char *)b, n, n, n * item, item}, c);
 }
 
+RtStatus la_product(int kind, const char *a, int64_t m, int64_t k, const int64_t *as, const char *b, int64_t n,
+                    const int64_t *bs, char *c) {
+  return product(kind, ty_plain[kind].bits / 8, (Mat){(char *)a, m, k, as[0], as[1]}, (Mat){(char *)b, k, n, bs[0], bs[1]},
+                 c);
+}
+
 /* ---------------------------------------------------------------- the products */
 
 /* NumPy's messages */

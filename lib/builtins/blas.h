@@ -21,5 +21,9 @@ RtStatus la_new_result(RtArray *out, int ndim, const int64_t *shape, int64_t ite
 double la_vector_norm(const double *v, int64_t n, double p, int flags);
 /* c (n x n, C order) = a b of C-ordered n x n matrices of elements of kind */
 RtStatus la_square_product(int kind, const char *a, const char *b, char *c, int64_t n);
+/* c (m x n, C order) = a b of an m x k and a k x n matrix of kind, each
+ * with its row and column strides in bytes (as, bs) */
+RtStatus la_product(int kind, const char *a, int64_t m, int64_t k, const int64_t *as, const char *b, int64_t n,
+                    const int64_t *bs, char *c);
 
 #endif

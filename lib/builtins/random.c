@@ -7,6 +7,8 @@
  * Draw; size= (an int or a tuple of ints) makes an array of draws, filled
  * by one runtime call; without it a call draws one number.
  */
+#include <stdio.h>
+
 #include "builtins/builtins.h"
 
 enum { MAX_PARAMS = 3 };
@@ -61,13 +63,14 @@ static const Draw draws[] = {
   /* 33 */ D(RD_ZIPF, 1, {"a", "size"}, {REQ}),
   /* 34 */ D(RD_LOGSERIES, 1, {"p", "size"}, {REQ}),
   /* 35 */ D(RD_NEGATIVE_BINOMIAL, 2, {"n", "p", "size"}, {REQ, REQ}),
+  /* 36 */ D(RD_HYPERGEOMETRIC, 3, {"ngood", "nbad", "nsample", "size"}, {REQ, REQ, REQ}),
 #undef D
 };
 
 static const Draw *draw_of(const Node *n) { return &draws[n->bi->ival]; }
 static bool is_int_dist(int d) {
   return d == RD_POISSON || d == RD_BINOMIAL || d == RD_GEOMETRIC || d == RD_ZIPF || d == RD_LOGSERIES ||
-         d == RD_NEGATIVE_BINOMIAL;
+         d == RD_NEGATIVE_BINOMIAL || d == RD_HYPERGEOMETRIC;
 }
 static bool takes_size(const Draw *d) { return d->names[d->nparams] != NULL; }
 static bool is_none(const Node *x) { return !x || x->ty->kind == TY_NONE; }
@@ -545,11 +548,24 @@ static LLVMValueRef lo_choice(Lower *l, Node *n) {
  * itself. */
 enum { GEN_INTEGERS = -1 };
 
-/* method= of standard_exponential (after dtype=): "zig" (its default) or "inv". */
-static Node *method_arg(Node *n, const Draw *d) { return np_arg_node(n, d->nparams + 3, "method"); }
+/* Where n's row takes the keyword name as a position (its keywords are
+ * its arguments in order, after the receiver), or -1. */
+static int keyword_pos(const Node *n, const char *name) {
+  const char *const *kw = n->bi->keywords;
+  for (int i = 0; kw && kw[i]; i++)
+    if (!strcmp(kw[i], name)) return i + 1;
+  return -1;
+}
 
-static bool by_inversion(Node *n, const Draw *d) {
-  Node *m = method_arg(n, d);
+/* The argument name of a row that takes it, else NULL. */
+static Node *row_arg(Node *n, const char *name) {
+  int pos = keyword_pos(n, name);
+  return pos < 0 ? NULL : np_arg_node(n, pos, name);
+}
+
+/* method= of standard_exponential (after dtype=): "zig" (its default) or "inv". */
+static bool by_inversion(Node *n) {
+  Node *m = row_arg(n, "method");
   return m && m->kind == N_STRING && !strcmp(m->str, "inv");
 }
 
@@ -562,19 +578,36 @@ static const Type *draw_dtype(Infer *in, Node *n, const Draw *d) {
   if (!t) return NULL;
   if (t->kind != TY_F64 && t->kind != TY_F32)
     return ty_error(in, n, "%s(): unsupported dtype %s (float64 or float32)", n->bi->name, t->name);
-  np_arg(in, n, d->nparams + 3, "method");
-  Node *m = method_arg(n, d);
+  if (keyword_pos(n, "method") > 0) np_arg(in, n, keyword_pos(n, "method"), "method");
+  Node *m = row_arg(n, "method");
   if (m && (m->kind != N_STRING || (strcmp(m->str, "zig") && strcmp(m->str, "inv"))))
     return ty_error(in, m, "%s(): method must be 'zig' or 'inv', as a constant string", n->bi->name);
   return ty_failed(in) ? NULL : t;
 }
 
+/* out= of random and the standard draws: an array (its dtype and layout
+ * checked when drawing, as NumPy's), which the call fills and returns. */
+static const Type *typed_out(Infer *in, Node *n, const Type *drawn_type) {
+  if (!drawn_type || keyword_pos(n, "out") < 0) return drawn_type;
+  Node *out = np_arg(in, n, keyword_pos(n, "out"), "out");
+  if (ty_failed(in)) return NULL;
+  if (is_none(out)) return drawn_type;
+  if (out->ty->kind != TY_ARRAY)
+    return ty_error(in, out, "%s(): out must be an array, got %s", n->bi->name, out->ty->name);
+  return out->ty;
+}
+
+/* A Generator's methods run on the CPU only. */
+static bool refused_in_cuda(Infer *in, Node *n) {
+  return ty_in_cuda(in) && ty_error(in, n, "%s() is not supported in CUDA kernels", n->bi->name) == NULL;
+}
+
 static const Type *ty_generator(Infer *in, Node *n, const Type **args) {
-  if (ty_in_cuda(in)) return ty_error(in, n, "%s() is not supported in CUDA kernels", n->bi->name);
+  if (refused_in_cuda(in, n)) return NULL;
   if (n->bi->ival != GEN_INTEGERS) {
     const Draw *d = draw_of(n);
     const Type *elem = draw_dtype(in, n, d);
-    return elem ? typed_draw(in, n, d, 1, elem) : NULL;
+    return elem ? typed_out(in, n, typed_draw(in, n, d, 1, elem)) : NULL;
   }
   const char *names[2] = {"low", "high"};
   for (int i = 0; i < 2; i++) {
@@ -635,6 +668,48 @@ static void integer_bounds(Lower *l, Node *n, GeneratorFill *f) {
   f->elem = n->ty->kind == TY_ARRAY ? n->ty->elem : n->ty;
 }
 
+/* The dtype drawn, once typed: dtype='s, float64 where not given. */
+static const Type *draw_dtype_of(Node *n, const Draw *d) {
+  Node *t = np_arg_node(n, d->nparams + 2, "dtype");
+  return t ? t->ty->elem : TYS(TY_F64);
+}
+
+/* The draws into out= (NumPy's checks first: its layout, its dtype
+ * against the one drawn, size= against its shape), out returned. */
+static LLVMValueRef drawn_into_out(Lower *l, Node *n, GeneratorFill *f, Node *out, Node *size) {
+  const Type *t = out->ty;
+  LLVMValueRef a = lo_expr(l, out), truth = LLVMConstInt(l->mod->i1, 1, false);
+  LLVMTypeRef p[6] = {l->mod->i32, l->mod->ptr, l->mod->ptr, l->mod->i64, l->mod->i32, l->mod->i32};
+  LLVMValueRef args[6] = {const_i32(l, t->ndim), lo_arr_dims_in_memory(l, t, a, false),
+                          lo_arr_dims_in_memory(l, t, a, true), const_i64(l, ty_bits(t->elem) / 8),
+                          const_i32(l, f->dist == RD_GAMMA), const_i32(l, t->readonly)};
+  lo_check_status(l, lo_call_fn(l, "rt_generator_check_out", l->mod->i32, p, args, 6));
+  if (t->elem != f->elem) {
+    char msg[128];
+    snprintf(msg, sizeof msg, "Supplied output array has the wrong type. Expected %s, got %s", f->elem->name,
+             t->elem->name);
+    lo_raise_if(l, truth, RT_ERR_TYPE, msg);
+  } else {
+    if (!is_none(size)) {
+      LLVMValueRef shape[RC_MAX_NDIM], bad = NULL;
+      int ndim;
+      size_shape(l, size, shape, &ndim);
+      for (int d = 0; d < ndim && ndim == t->ndim; d++) {
+        LLVMValueRef differs = LLVMBuildICmp(l->b, LLVMIntNE, shape[d], lo_arr_shape(l, a, d), "");
+        bad = bad ? LLVMBuildOr(l->b, bad, differs, "") : differs;
+      }
+      if (ndim != t->ndim) bad = truth;
+      if (bad) lo_raise_if(l, bad, RT_ERR_VALUE, "size must match out.shape when used together");
+    }
+    LLVMValueRef count = const_i64(l, 1);
+    for (int d = 0; d < t->ndim; d++) count = LLVMBuildMul(l->b, count, lo_arr_shape(l, a, d), "");
+    lo_check_status(l, fill_generator(l, LLVMBuildExtractValue(l->b, a, 2, ""), count, f));
+  }
+  if (lo_is_fresh(out)) lo_temp_taken(l, a);
+  else lo_refcount(l, t, a, true);
+  return a;
+}
+
 static LLVMValueRef lo_generator(Lower *l, Node *n) {
   GeneratorFill f = {(int)n->bi->ival, lo_expr(l, n->list.items[0])};
   const Draw *d = f.dist == GEN_INTEGERS ? NULL : draw_of(n);
@@ -642,7 +717,7 @@ static LLVMValueRef lo_generator(Lower *l, Node *n) {
   if (d) {
     LLVMValueRef v[MAX_PARAMS];
     for (int i = 0; i < MAX_PARAMS; i++) v[i] = param(l, n, d, 1, i);
-    f.dist = by_inversion(n, d) ? RD_EXPONENTIAL_INV : d->dist;
+    f.dist = by_inversion(n) ? RD_EXPONENTIAL_INV : d->dist;
     f.elem = n->ty->kind == TY_ARRAY ? n->ty->elem : n->ty;
     if (n->ty->kind != TY_ARRAY && f.dist == RD_NORMAL && f.elem->kind == TY_F64) {
       LLVMValueRef r = generator_normal(l, f.bitgen, v);
@@ -650,6 +725,13 @@ static LLVMValueRef lo_generator(Lower *l, Node *n) {
       return r;
     }
     f.params = params_in_memory(l, v);
+    Node *out = row_arg(n, "out");
+    if (!is_none(out)) {
+      f.elem = draw_dtype_of(n, d);
+      LLVMValueRef r = drawn_into_out(l, n, &f, out, np_arg_node(n, nparams + 1, "size"));
+      lo_done_with(l, n->list.items[0], f.bitgen);
+      return r;
+    }
   } else {
     integer_bounds(l, n, &f);
   }
@@ -663,6 +745,238 @@ static LLVMValueRef lo_generator(Lower *l, Node *n) {
   }
   lo_done_with(l, n->list.items[0], f.bitgen);  /* a Generator made for this call released */
   return r;
+}
+
+/* ---------------------------------------------------------------- multinomial, dirichlet, permuted */
+
+/* A 1-d array of numbers (multinomial's pvals, dirichlet's alpha), else a TypingError. */
+static bool check_vector(Infer *in, Node *n, Node *x, const char *name) {
+  if (!x) return ty_error(in, n, "%s() missing required argument '%s'", n->bi->name, name) != NULL;
+  const Type *t = x->ty;
+  if (t->kind != TY_ARRAY || t->ndim != 1 || !(ty_is_float(t->elem) || ty_is_int(t->elem)))
+    return ty_error(in, x, "%s(): %s must be a 1-dimensional array of numbers, got %s", n->bi->name, name, t->name) !=
+           NULL;
+  return true;
+}
+
+/* multinomial(n, pvals, size=None): n an int or an array of ints; rows
+ * of size=, else of n's shape, each of len(pvals) counts. */
+static const Type *ty_multinomial(Infer *in, Node *n, const Type **args) {
+  if (refused_in_cuda(in, n)) return NULL;
+  Node *count = np_arg(in, n, 1, "n"), *pvals = np_arg(in, n, 2, "pvals"), *size = np_arg(in, n, 3, "size");
+  if (ty_failed(in)) return NULL;
+  if (!count) return ty_error(in, n, "%s() missing required argument 'n'", n->bi->name);
+  if (!ty_is_int(elem_of(count->ty)) || (count->ty->kind != TY_ARRAY && !ty_is_scalar(count->ty)))
+    return ty_error(in, count, "%s(): n must be an int or an array of ints, got %s", n->bi->name, count->ty->name);
+  if (!check_vector(in, n, pvals, "pvals")) return NULL;
+  int rows = is_none(size) ? ndim_of(count->ty) : np_shape_ndim(in, size);
+  return rows < 0 || ty_failed(in) ? NULL : ty_array(TYS(TY_I64), rows + 1, 'C', false);
+}
+
+/* An array argument read by the runtime as a C-contiguous array of elem. */
+typedef struct Operand {
+  Node *x;
+  const Type *t;                /* the contiguous array's type */
+  LLVMValueRef v, c, copy;      /* x's value; the contiguous one: v itself, or copy (a temp) */
+} Operand;
+
+static Operand operand_of(Lower *l, Node *x, const Type *elem) {
+  Operand o = {x, ty_array(elem, x->ty->ndim, 'C', false), lo_expr(l, x), NULL, NULL};
+  if (x->ty != o.t) {
+    o.copy = lo_copy_array(l, o.t, x->ty, o.v);
+    lo_temp_made(l, o.t, o.copy);
+  }
+  o.c = o.copy ? o.copy : o.v;
+  return o;
+}
+
+/* A draw into the new array a ended by the runtime's status st: a handed
+ * on, the operands (nops of them, NULL ones skipped) and the receiver released. */
+static LLVMValueRef drawn_vectors(Lower *l, Node *n, LLVMValueRef st, LLVMValueRef a, Operand *ops, int nops,
+                                  LLVMValueRef bitgen) {
+  lo_check_status(l, st);
+  lo_temp_taken(l, a);
+  for (int i = nops - 1; i >= 0; i--) {
+    if (!ops[i].x) continue;
+    if (ops[i].copy) lo_release_temp(l, ops[i].t, ops[i].copy);
+    lo_done_with(l, ops[i].x, ops[i].v);
+  }
+  done_with_receiver(l, n, bitgen);
+  return a;
+}
+
+/* The result's shape: size='s dimensions (or count's, an array's) then len(vector). */
+static int rows_then_cells(Lower *l, Node *size, Node *count, LLVMValueRef cv, LLVMValueRef cells, LLVMValueRef *shape) {
+  int k = 0;
+  if (!is_none(size)) size_shape(l, size, shape, &k);
+  else if (count && count->ty->kind == TY_ARRAY)
+    for (; k < count->ty->ndim; k++) shape[k] = lo_arr_shape(l, cv, k);
+  shape[k] = cells;
+  return k;
+}
+
+static LLVMValueRef lo_multinomial(Lower *l, Node *n) {
+  LLVMValueRef bitgen = receiver(l, n);
+  Node *count = np_arg_node(n, 1, "n"), *pvals = np_arg_node(n, 2, "pvals"), *size = np_arg_node(n, 3, "size");
+  Operand ops[2] = {operand_of(l, pvals, TYS(TY_F64))};
+  LLVMValueRef pc = ops[0].c, counts, nshape, nv;
+  bool vector = count->ty->kind == TY_ARRAY;
+  if (vector) {
+    ops[1] = operand_of(l, count, TYS(TY_I64));
+    nv = ops[1].v;
+    counts = LLVMBuildExtractValue(l->b, ops[1].c, 2, "");
+    nshape = lo_arr_dims_in_memory(l, ops[1].t, ops[1].c, false);
+  } else {
+    nv = lo_expr(l, count);
+    counts = lo_alloca(l, l->mod->i64, "multinomial.n");
+    LLVMBuildStore(l->b, lo_convert(l, nv, count->ty, TYS(TY_I64)), counts);
+    nshape = LLVMConstNull(l->mod->ptr);
+  }
+  LLVMValueRef shape[RC_MAX_NDIM + 1];
+  int rows = rows_then_cells(l, size, count, nv, lo_arr_shape(l, pc, 0), shape);
+  LLVMValueRef a = lo_alloc_array(l, n->ty, shape, -1);
+  lo_temp_made(l, n->ty, a);
+  LLVMTypeRef p[11] = {l->mod->ptr, l->mod->ptr, l->mod->i32, l->mod->ptr, l->mod->ptr, l->mod->i64,
+                       l->mod->i32, l->mod->i32, l->mod->ptr, l->mod->i32, l->mod->ptr};
+  LLVMValueRef args[11] = {bitgen, counts, const_i32(l, vector ? count->ty->ndim : -1), nshape,
+                           LLVMBuildExtractValue(l->b, pc, 2, ""), lo_arr_shape(l, pc, 0),
+                           const_i32(l, ty_bits(pvals->ty->elem) < 64 && ty_is_float(pvals->ty->elem)),
+                           const_i32(l, rows), lo_arr_dims_in_memory(l, n->ty, a, false), const_i32(l, !is_none(size)),
+                           LLVMBuildExtractValue(l->b, a, 2, "")};
+  return drawn_vectors(l, n, lo_call_fn(l, "rt_generator_multinomial", l->mod->i32, p, args, 11), a, ops, 2, bitgen);
+}
+
+/* dirichlet(alpha, size=None): rows of size=, each of len(alpha) floats. */
+static const Type *ty_dirichlet(Infer *in, Node *n, const Type **args) {
+  if (refused_in_cuda(in, n)) return NULL;
+  Node *alpha = np_arg(in, n, 1, "alpha"), *size = np_arg(in, n, 2, "size");
+  if (ty_failed(in) || !check_vector(in, n, alpha, "alpha")) return NULL;
+  int rows = size_ndim(in, size);
+  return rows < 0 || ty_failed(in) ? NULL : ty_array(TYS(TY_F64), rows + 1, 'C', false);
+}
+
+static LLVMValueRef lo_dirichlet(Lower *l, Node *n) {
+  LLVMValueRef bitgen = receiver(l, n);
+  Node *alpha = np_arg_node(n, 1, "alpha"), *size = np_arg_node(n, 2, "size");
+  Operand ops[1] = {operand_of(l, alpha, TYS(TY_F64))};
+  LLVMValueRef ac = ops[0].c, shape[RC_MAX_NDIM + 1], k = lo_arr_shape(l, ac, 0);
+  int rows = rows_then_cells(l, size, NULL, NULL, k, shape);
+  LLVMValueRef a = lo_alloc_array(l, n->ty, shape, -1), count = const_i64(l, 1);
+  lo_temp_made(l, n->ty, a);
+  for (int i = 0; i < rows; i++) count = LLVMBuildMul(l->b, count, shape[i], "");
+  LLVMTypeRef p[5] = {l->mod->ptr, l->mod->ptr, l->mod->i64, l->mod->ptr, l->mod->i64};
+  LLVMValueRef args[5] = {bitgen, LLVMBuildExtractValue(l->b, ac, 2, ""), k, LLVMBuildExtractValue(l->b, a, 2, ""), count};
+  return drawn_vectors(l, n, lo_call_fn(l, "rt_generator_dirichlet", l->mod->i32, p, args, 5), a, ops, 1, bitgen);
+}
+
+/* multivariate_normal(mean, cov, size=None, check_valid='warn', tol=1e-8,
+ * *, method='svd'): rows of size=, each of len(mean) floats. The strings
+ * are constants; one NumPy does not know is its ValueError when drawing. */
+static const Type *ty_multivariate_normal(Infer *in, Node *n, const Type **args) {
+  if (refused_in_cuda(in, n)) return NULL;
+  Node *mean = np_arg(in, n, 1, "mean"), *cov = np_arg(in, n, 2, "cov"), *size = np_arg(in, n, 3, "size");
+  Node *check = np_arg(in, n, 4, "check_valid"), *tol = np_arg(in, n, 5, "tol"), *method = np_arg(in, n, 6, "method");
+  if (ty_failed(in) || !check_vector(in, n, mean, "mean")) return NULL;
+  if (!cov) return ty_error(in, n, "%s() missing required argument 'cov'", n->bi->name);
+  if (cov->ty->kind != TY_ARRAY || cov->ty->ndim != 2 || !(ty_is_float(cov->ty->elem) || ty_is_int(cov->ty->elem)))
+    return ty_error(in, cov, "%s(): cov must be a 2-dimensional array of numbers, got %s", n->bi->name, cov->ty->name);
+  Node *strings[2] = {check, method};
+  for (int i = 0; i < 2; i++)
+    if (strings[i] && strings[i]->kind != N_STRING)
+      return ty_error(in, strings[i], "%s(): %s must be a constant string", n->bi->name, i ? "method" : "check_valid");
+  if (!check_param(in, n, tol, "tol")) return NULL;
+  int rows = size_ndim(in, size);
+  return rows < 0 || ty_failed(in) ? NULL : ty_array(TYS(TY_F64), rows + 1, 'C', false);
+}
+
+/* The index of a constant string among names (the default's where absent), or count if none. */
+static int string_choice(Node *x, const char *const *names, int count, int dflt) {
+  if (!x) return dflt;
+  int i = 0;
+  while (i < count && strcmp(x->str, names[i])) i++;
+  return i;
+}
+
+static LLVMValueRef lo_multivariate_normal(Lower *l, Node *n) {
+  static const char *const methods[] = {"svd", "eigh", "cholesky"}, *const checks[] = {"ignore", "warn", "raise"};
+  LLVMValueRef bitgen = receiver(l, n);
+  Node *mean = np_arg_node(n, 1, "mean"), *cov = np_arg_node(n, 2, "cov"), *size = np_arg_node(n, 3, "size");
+  Node *tol = np_arg_node(n, 5, "tol");
+  Operand ops[2] = {operand_of(l, mean, TYS(TY_F64)), operand_of(l, cov, TYS(TY_F64))};
+  LLVMValueRef mc = ops[0].c, cc = ops[1].c;
+  LLVMValueRef shape[RC_MAX_NDIM + 1], k = lo_arr_shape(l, mc, 0), count = const_i64(l, 1);
+  int rows = rows_then_cells(l, size, NULL, NULL, k, shape);
+  for (int i = 0; i < rows; i++) count = LLVMBuildMul(l->b, count, shape[i], "");
+  LLVMValueRef a = lo_alloc_array(l, n->ty, shape, -1);
+  lo_temp_made(l, n->ty, a);
+  LLVMTypeRef p[11] = {l->mod->ptr, l->mod->ptr, l->mod->i64, l->mod->ptr, l->mod->i64, l->mod->i64,
+                       l->mod->i32, l->mod->i32, l->mod->f64, l->mod->ptr, l->mod->i64};
+  LLVMValueRef args[11] = {bitgen, LLVMBuildExtractValue(l->b, mc, 2, ""), k, LLVMBuildExtractValue(l->b, cc, 2, ""),
+                           lo_arr_shape(l, cc, 0), lo_arr_shape(l, cc, 1),
+                           const_i32(l, string_choice(np_arg_node(n, 6, "method"), methods, 3, MV_SVD)),
+                           const_i32(l, string_choice(np_arg_node(n, 4, "check_valid"), checks, 3, CV_WARN)),
+                           tol ? lo_expr_as(l, tol, TYS(TY_F64)) : LLVMConstReal(l->mod->f64, 1e-8),
+                           LLVMBuildExtractValue(l->b, a, 2, ""), count};
+  LLVMValueRef st = lo_call_fn(l, "rt_generator_multivariate_normal", l->mod->i32, p, args, 11);
+  return drawn_vectors(l, n, st, a, ops, 2, bitgen);
+}
+
+/* permuted(x, *, axis=None, out=None): a shuffled copy of x (C-ordered),
+ * or x's elements shuffled into out (of x's shape, a dtype x casts to
+ * safely), which it returns. */
+static const Type *ty_permuted(Infer *in, Node *n, const Type **args) {
+  if (refused_in_cuda(in, n)) return NULL;
+  Node *x = n->list.items[1], *axis = np_arg(in, n, 2, "axis"), *out = np_arg(in, n, 3, "out");
+  if (ty_failed(in)) return NULL;
+  const Type *t = x->ty;
+  if (t->kind != TY_ARRAY)
+    return ty_error(in, x, "%s(): x must be an array, got %s", n->bi->name, t->name);
+  if (!is_none(axis) && !ty_is_int(axis->ty))
+    return ty_error(in, axis, "%s(): axis must be an int or None, got %s", n->bi->name, axis->ty->name);
+  if (is_none(out)) return ty_array(t->elem, t->ndim, 'C', false);
+  const Type *o = out->ty;
+  if (o->kind != TY_ARRAY) return ty_error(in, out, "%s(): out must be a numpy array, got %s", n->bi->name, o->name);
+  if (o->readonly) return ty_error(in, out, "%s(): out is read-only", n->bi->name);
+  if (o->ndim != t->ndim) return ty_error(in, out, "%s(): out must have the same shape as x", n->bi->name);
+  if (np_promote(t->elem, o->elem) != o->elem)
+    return ty_error(in, out, "%s(): cannot cast x's %s to out's %s safely", n->bi->name, t->elem->name, o->elem->name);
+  return o;
+}
+
+static LLVMValueRef lo_permuted(Lower *l, Node *n) {
+  LLVMValueRef bitgen = receiver(l, n);
+  Node *x = n->list.items[1], *axis = np_arg_node(n, 2, "axis"), *out = np_arg_node(n, 3, "out");
+  LLVMValueRef xv = lo_expr(l, x), a;
+  const Type *t = n->ty;
+  if (is_none(out)) {
+    a = lo_copy_array(l, t, x->ty, xv);
+    lo_temp_made(l, t, a);
+  } else {
+    a = lo_expr(l, out);
+    LLVMValueRef bad = NULL;
+    for (int d = 0; d < t->ndim; d++) {
+      LLVMValueRef differs = LLVMBuildICmp(l->b, LLVMIntNE, lo_arr_shape(l, a, d), lo_arr_shape(l, xv, d), "");
+      bad = bad ? LLVMBuildOr(l->b, bad, differs, "") : differs;
+    }
+    if (bad) lo_raise_if(l, bad, RT_ERR_VALUE, "out must have the same shape as x");
+    lo_copy_elements(l, t, a, x->ty, xv);
+  }
+  bool as_copy = is_none(out);
+  LLVMTypeRef p[10] = {l->mod->ptr, l->mod->ptr, l->mod->i32, l->mod->ptr, l->mod->ptr,
+                       l->mod->i64, l->mod->i32, l->mod->i64, l->mod->ptr, l->mod->i32};
+  LLVMValueRef args[10] = {bitgen, LLVMBuildExtractValue(l->b, a, 2, ""), const_i32(l, t->ndim),
+                           lo_arr_dims_in_memory(l, t, a, false), lo_arr_dims_in_memory(l, t, a, true),
+                           const_i64(l, ty_bits(t->elem) / 8), const_i32(l, !is_none(axis)),
+                           is_none(axis) ? const_i64(l, 0) : lo_expr_as(l, axis, TYS(TY_I64)),
+                           as_copy ? lo_arr_dims_in_memory(l, x->ty, xv, true) : lo_arr_dims_in_memory(l, t, a, true),
+                           const_i32(l, as_copy)};
+  lo_check_status(l, lo_call_fn(l, "rt_generator_permuted", l->mod->i32, p, args, 10));
+  if (as_copy) lo_temp_taken(l, a);
+  else if (lo_is_fresh(out)) lo_temp_taken(l, a);
+  else lo_refcount(l, t, a, true);
+  lo_done_with(l, x, xv);
+  done_with_receiver(l, n, bitgen);
+  return a;
 }
 
 /* numpy.random.default_rng(seed=None): a PCG64 Generator of compiled
@@ -692,8 +1006,8 @@ static const char *const no_kw[] = {NULL};
 static const char *const ints_kw[] = {"low", "high", "size", NULL};
 static const char *const choice_kw[] = {"size", "replace", "p", NULL};
 static const char *const seed_kw[] = {"seed", NULL};
-static const char *const gen_random_kw[] = {"size", "dtype", NULL};
-static const char *const gen_standard_exponential_kw[] = {"size", "dtype", "method", NULL};
+static const char *const gen_random_kw[] = {"size", "dtype", "out", NULL};
+static const char *const gen_standard_exponential_kw[] = {"size", "dtype", "method", "out", NULL};
 static const char *const gen_choice_kw[] = {"size", "replace", "p", "axis", "shuffle", NULL};
 static const char *const gen_shuffle_kw[] = {"axis", NULL};
 static const char *const gen_uniform_kw[] = {"low", "high", "size", NULL};
@@ -701,9 +1015,13 @@ static const char *const gen_integers_kw[] = {"low", "high", "size", "dtype", "e
 static const char *const gen_normal_kw[] = {"loc", "scale", "size", NULL};
 static const char *const gen_exponential_kw[] = {"scale", "size", NULL};
 static const char *const gen_gamma_kw[] = {"shape", "scale", "size", NULL};
-static const char *const gen_standard_gamma_kw[] = {"shape", "size", "dtype", NULL};
+static const char *const gen_standard_gamma_kw[] = {"shape", "size", "dtype", "out", NULL};
 static const char *const gen_poisson_kw[] = {"lam", "size", NULL};
 static const char *const gen_binomial_kw[] = {"n", "p", "size", NULL};
+static const char *const gen_multinomial_kw[] = {"n", "pvals", "size", NULL};
+static const char *const gen_dirichlet_kw[] = {"alpha", "size", NULL};
+static const char *const gen_permuted_kw[] = {"axis", "out", NULL};
+static const char *const gen_multivariate_normal_kw[] = {"mean", "cov", "size", "check_valid", "tol", "method", NULL};
 
 #define FLAGS (BF_ALLOCATES | BF_RAISES | BF_NONE)
 #define NP_DRAW(name, spec, most)                                                                     \
@@ -761,15 +1079,15 @@ const Builtin bi_random[] = {
   ROW("random", "randint", 0, 2, no_kw, RI_PY_RANDINT, ty_ints, lo_ints),
   ROW("random", "randrange", 0, 2, no_kw, RI_PY_RANDRANGE, ty_ints, lo_ints),
   ROW("random", "getrandbits", 1, 1, no_kw, 0, ty_getrandbits, lo_getrandbits),
-  GEN_ROW("random", 0, 2, gen_random_kw, 0),
+  GEN_ROW("random", 0, 3, gen_random_kw, 0),
   GEN_ROW("uniform", 0, 3, gen_uniform_kw, 1),
   GEN_ROW("normal", 0, 3, gen_normal_kw, 2),
-  GEN_ROW("standard_normal", 0, 2, gen_random_kw, 3),
+  GEN_ROW("standard_normal", 0, 3, gen_random_kw, 3),
   GEN_ROW("exponential", 0, 2, gen_exponential_kw, 4),
-  {"Generator.standard_exponential", NULL, "standard_exponential", BK_METHOD, TY_GENERATOR, 0, 3,
+  {"Generator.standard_exponential", NULL, "standard_exponential", BK_METHOD, TY_GENERATOR, 0, 4,
    gen_standard_exponential_kw, GENERATOR_FLAGS | BF_STRINGS, 5, 0, ty_generator, lo_generator},  /* method="inv" */
   GEN_ROW("gamma", 0, 3, gen_gamma_kw, 6),
-  GEN_ROW("standard_gamma", 0, 3, gen_standard_gamma_kw, 7),
+  GEN_ROW("standard_gamma", 0, 4, gen_standard_gamma_kw, 7),
   GEN_ROW("chisquare", 0, 2, draws[9].names, 9),
   GEN_ROW("lognormal", 0, 3, draws[10].names, 10),
   GEN_ROW("laplace", 0, 3, draws[11].names, 11),
@@ -801,5 +1119,15 @@ const Builtin bi_random[] = {
   GEN_ROW("negative_binomial", 0, 3, draws[35].names, 35),
   {"Generator.choice", NULL, "choice", BK_METHOD, TY_GENERATOR, 1, 6, gen_choice_kw, GENERATOR_FLAGS, 0, 0, ty_choice,
    lo_choice},
+  GEN_ROW("hypergeometric", 0, 4, draws[36].names, 36),
+  {"Generator.multinomial", NULL, "multinomial", BK_METHOD, TY_GENERATOR, 0, 3, gen_multinomial_kw, GENERATOR_FLAGS, 0,
+   0, ty_multinomial, lo_multinomial},
+  {"Generator.dirichlet", NULL, "dirichlet", BK_METHOD, TY_GENERATOR, 0, 2, gen_dirichlet_kw, GENERATOR_FLAGS, 0, 0,
+   ty_dirichlet, lo_dirichlet},
+  {"Generator.multivariate_normal", NULL, "multivariate_normal", BK_METHOD, TY_GENERATOR, 0, 5,
+   gen_multivariate_normal_kw, GENERATOR_FLAGS | BF_STRINGS | BF_BLAS, 0, 0, ty_multivariate_normal,
+   lo_multivariate_normal},
+  {"Generator.permuted", NULL, "permuted", BK_METHOD, TY_GENERATOR, 1, 1, gen_permuted_kw, GENERATOR_FLAGS | BF_COMPLEX,
+   0, 0, ty_permuted, lo_permuted},
   BI_END,
 };
