@@ -57,7 +57,7 @@ def main():
     print(f"grid.sync() on the CPU backend, {threads} pool threads, median of {runs} runs (min of 5 each)")
     for kernel, per_round in ((grid_syncs, 1), (grid_steps, 2)):
         for blocks, width in ((64, 1), (64, 32), (1024, 1), (1024, 32)):
-            rounds = max(50, 200000 // (blocks * width))
+            rounds = max(500, 200000 // blocks)
             if kernel is grid_syncs:
                 arg = np.zeros(blocks * width, np.int64)
             else:
