@@ -6,20 +6,13 @@ several sizes and blocks of several widths; the median of several runs.
 """
 import statistics
 import sys
-import time
 
 import numpy as np
 
 import ruchey
 from ruchey import cuda
 
-
-@cuda.jit
-def grid_syncs(rounds, out):
-    g = cuda.cg.this_grid()
-    for _ in range(rounds):
-        g.sync()
-    out[cuda.grid(1)] = rounds
+from cuda_kernels import grid_syncs, median_time  # the bench's own row: barriers alone
 
 
 @cuda.jit
@@ -35,26 +28,17 @@ def grid_steps(rounds, x):
         g.sync()
 
 
-def seconds(fn, repeats=5):
-    times = []
-    for _ in range(repeats):
-        start = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - start)
-    return min(times)
-
-
 def per_barrier(kernel, blocks, threads, rounds, arg, barriers_per_round=1):
     kernel[blocks, threads](rounds, arg)
-    full = seconds(lambda: kernel[blocks, threads](rounds, arg))
-    empty = seconds(lambda: kernel[blocks, threads](0, arg))
+    full = median_time(lambda: kernel[blocks, threads](rounds, arg), repeats=5)
+    empty = median_time(lambda: kernel[blocks, threads](0, arg), repeats=5)
     return (full - empty) / (rounds * barriers_per_round)
 
 
 def main():
     runs = int(sys.argv[1]) if len(sys.argv) > 1 else 5
     threads = ruchey.get_num_threads()
-    print(f"grid.sync() on the CPU backend, {threads} pool threads, median of {runs} runs (min of 5 each)")
+    print(f"grid.sync() on the CPU backend, {threads} pool threads, median of {runs} runs (each a median of 5)")
     for kernel, per_round in ((grid_syncs, 1), (grid_steps, 2)):
         for blocks, width in ((64, 1), (64, 32), (1024, 1), (1024, 32)):
             rounds = max(500, 200000 // blocks)
