@@ -540,6 +540,11 @@ int64_t pool_get_num_threads(void);  /* threads a parallel loop uses now */
 int pool_set_num_threads(int64_t n); /* -1 if n < 1 or above the pool size */
 int64_t pool_max_threads(void);      /* the pool size */
 int64_t pool_thread_id(void);        /* 0 outside the pool */
+/* Waits (spinning a while, then asleep) until *w != old; returns the new
+ * value. `sleeping` counts the threads asleep on w: pool_wake, called after
+ * changing *w, wakes them. */
+uint32_t pool_await_change(_Atomic uint32_t *w, uint32_t old, _Atomic int *sleeping);
+void pool_wake(_Atomic uint32_t *w, _Atomic int *sleeping);
 
 /* ---------------------------------------------------------------- the library's API */
 

@@ -13,6 +13,7 @@
  * and is about 15 times slower.
  */
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <sys/mman.h>
 
@@ -48,6 +49,7 @@ typedef struct GridBlock {
   void *resume_sp;   /* the pool thread's that resumed it */
   int64_t index;
   bool done;
+  _Atomic uint32_t step;  /* the last step of the grid a pool thread took it for; GRID_ENDED once done */
   Sched *threads;    /* its threads' scheduler, while they wait at a grid.sync() */
   struct Grid *grid;
 } GridBlock;
@@ -307,19 +309,42 @@ int rt_fiber_block(int (*body)(void *, int64_t), void *ctx, int64_t n) {
 
 /* A kernel that waits for its whole grid (cuda.cg.this_grid().sync()) runs
  * each block as a fiber of its own, with a stack big enough for the
- * block's per-thread storage and shared arrays: the pool resumes every
- * block until it reaches the grid's barrier or ends, and when all have,
- * resumes them again. A block may resume on another thread of the pool
- * than it stopped on: compiled kernel code keeps nothing thread-local
- * across the barrier (its errors are recorded before its chunk returns). */
+ * block's per-thread storage and shared arrays. The grid runs in steps:
+ * in each, every live block is resumed once, until it reaches the grid's
+ * barrier or ends; the step ends when all have.
+ *
+ * The pool's threads run the steps in one parallel loop, each thread
+ * taking the blocks of its own share first, then any other block not yet
+ * taken in that step. A block so stays on one thread while the threads
+ * keep up, its stack in that core's cache (a block moved to the other core
+ * at every barrier cost several times the switch), and a thread that falls
+ * behind, or never starts, has its blocks run by the others. The thread
+ * that finishes a step's last block writes out the step's print() lines
+ * and opens the next step; the others wait for it.
+ *
+ * A block may resume on another thread of the pool than it stopped on:
+ * compiled kernel code keeps nothing thread-local across the barrier (its
+ * errors are recorded before its chunk returns). */
 #define GRID_STACK ((size_t)8 << 20)
 #define GRID_GUARD ((size_t)4096)
 #define GRID_MAX_BLOCKS 4096
+#define GRID_ENDED UINT32_MAX
+/* Each block's stack top sits this much lower than the previous block's
+ * (modulo 64 blocks): tops a multiple of GRID_STACK apart share a cache
+ * set, and a barrier resuming every block then misses for each (a third
+ * of a barrier's time on one thread). A page and a line each time. */
+#define GRID_STAGGER ((size_t)4096 + 64)
 
 typedef struct Grid {
   void (*chunk)(void *ctx, int64_t begin, int64_t end, int64_t unused);
   void *ctx;
   GridBlock *blocks;
+  int64_t n, shares;
+  int64_t live;                                  /* blocks not done when this step opened */
+  _Alignas(64) _Atomic uint32_t step;            /* the step open now, from 1; GRID_ENDED at the end */
+  _Atomic int sleeping;                          /* threads asleep waiting for the next step */
+  _Alignas(64) _Atomic int64_t finished;         /* blocks of this step that reached the barrier or ended */
+  _Atomic int64_t ended;                         /* blocks done, over all steps */
 } Grid;
 
 #ifdef HAVE_FIBERS
@@ -330,17 +355,54 @@ static void grid_block_start(void) {
   rt_fiber_switch(&b->sp, b->resume_sp);
 }
 
-static void resume_blocks(void *ctx, int64_t begin, int64_t end, int64_t chunk) {
+/* Runs block b of step `step` until it reaches the grid's barrier or ends,
+ * if no other thread took it in this step; whether this thread ran it. */
+static bool take_block(Grid *g, GridBlock *b, uint32_t step, int64_t *ended) {
+  uint32_t last = atomic_load_explicit(&b->step, memory_order_relaxed);
+  if (last >= step || !atomic_compare_exchange_strong_explicit(&b->step, &last, step, memory_order_acq_rel,
+                                                               memory_order_relaxed))
+    return false;
+  running_block = b;
+  current = b->threads;
+  rt_fiber_switch(&b->resume_sp, b->sp);
+  running_block = NULL;
+  current = NULL;
+  rt_print_flush(b->index);
+  if (b->done) {
+    atomic_store_explicit(&b->step, GRID_ENDED, memory_order_relaxed);
+    ++*ended;
+  }
+  return true;
+}
+
+/* The step's last block is in: its lines go out, then the next step opens
+ * (none when every block is done). */
+static void close_step(Grid *g, uint32_t step) {
+  rt_print_write_out();
+  g->live = g->n - atomic_load(&g->ended);
+  atomic_store(&g->finished, 0);
+  atomic_store(&g->step, g->live ? step + 1 : GRID_ENDED);
+  pool_wake(&g->step, &g->sleeping);
+}
+
+/* One pool thread's part in every step: share `share` of the blocks, then
+ * whatever the others have not taken. */
+static void run_steps(void *ctx, int64_t share, int64_t end, int64_t chunk) {
+  (void)end; (void)chunk;
   Grid *g = ctx;
-  for (int64_t i = begin; i < end; i++) {
-    GridBlock *b = &g->blocks[i];
-    if (b->done) continue;
-    running_block = b;
-    current = b->threads;
-    rt_fiber_switch(&b->resume_sp, b->sp);
-    running_block = NULL;
-    current = NULL;
-    rt_print_flush(i);
+  int64_t first = share * g->n / g->shares;
+  for (uint32_t step = atomic_load(&g->step); step != GRID_ENDED;) {
+    int64_t ran = 0, ended = 0;
+    for (int64_t k = 0; k < g->n; k++) {
+      int64_t i = first + k < g->n ? first + k : first + k - g->n;
+      ran += take_block(g, &g->blocks[i], step, &ended);
+    }
+    if (ran) {  /* the step cannot close before this thread's blocks count: live is still its own */
+      int64_t live = g->live;
+      if (ended) atomic_fetch_add(&g->ended, ended);
+      if (atomic_fetch_add(&g->finished, ran) + ran == live) close_step(g, step);
+    }
+    step = pool_await_change(&g->step, step, &g->sleeping);
   }
 }
 #endif
@@ -373,19 +435,16 @@ int rt_grid_run(void (*chunk)(void *ctx, int64_t begin, int64_t end, int64_t unu
     rt_set_error(RT_ERR_MEMORY, "cannot allocate the stacks of a grid's blocks");
     return RT_ERR_MEMORY;
   }
-  Grid g = {chunk, ctx, blocks};
+  int64_t shares = pool_get_num_threads() < nblocks ? pool_get_num_threads() : nblocks;
+  Grid g = {.chunk = chunk, .ctx = ctx, .blocks = blocks, .n = nblocks, .shares = shares, .live = nblocks, .step = 1};
   for (int64_t i = 0; i < nblocks; i++) {
     char *base = stacks + (size_t)i * GRID_STACK;
     mprotect(base, GRID_GUARD, PROT_NONE);  /* an overflow faults instead of reaching the next block */
-    blocks[i] = (GridBlock){.sp = new_fiber_stack(base + GRID_STACK, grid_block_start), .index = i, .grid = &g};
+    char *top = base + GRID_STACK - (size_t)(i % 64) * GRID_STAGGER;
+    blocks[i] = (GridBlock){.sp = new_fiber_stack(top, grid_block_start), .index = i, .grid = &g};
   }
   pthread_mutex_lock(&one_at_a_time);
-  for (bool waiting = true; waiting;) {
-    pool_parallel_for(resume_blocks, &g, nblocks, pool_chunk_count(nblocks));
-    rt_print_write_out();  /* the lines of each step between grid barriers */
-    waiting = false;
-    for (int64_t i = 0; i < nblocks && !waiting; i++) waiting = !blocks[i].done;
-  }
+  pool_parallel_for(run_steps, &g, shares, shares);
   pthread_mutex_unlock(&one_at_a_time);
   munmap(stacks, bytes);
   free(blocks);

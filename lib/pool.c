@@ -131,18 +131,19 @@ static uint32_t spin(_Atomic uint32_t *w, uint32_t old) {
   }
 }
 
-/* Waits until *w != old and returns the new value. Only one thread waits on
- * a given word. Sleeping is a Dekker handshake with wake_if_sleeping: the
- * waiter publishes `sleeping` then reads the word, the waker writes the word
- * then reads `sleeping` (all sequentially consistent), so at least one of
- * them sees the other's write and no wake-up is lost; the futex itself
- * rechecks the word, so a wake that comes early is harmless. */
+/* Waits until *w != old and returns the new value. `sleeping` counts the
+ * threads asleep on the word. Sleeping is a Dekker handshake with
+ * wake_if_sleeping: the waiter publishes `sleeping` then reads the word,
+ * the waker writes the word then reads `sleeping` (all sequentially
+ * consistent), so at least one of them sees the other's write and no
+ * wake-up is lost; the futex itself rechecks the word, so a wake that comes
+ * early is harmless. */
 static uint32_t await_change(_Atomic uint32_t *w, uint32_t old, _Atomic int *sleeping) {
   uint32_t v = spin(w, old);
   while (v == old) {
-    atomic_store(sleeping, 1);
+    atomic_fetch_add(sleeping, 1);
     if (atomic_load(w) == old) futex_wait(w, old);
-    atomic_store(sleeping, 0);
+    atomic_fetch_sub(sleeping, 1);
     v = atomic_load(w);
   }
   return v;
@@ -152,6 +153,12 @@ static uint32_t await_change(_Atomic uint32_t *w, uint32_t old, _Atomic int *sle
 static void wake_if_sleeping(_Atomic uint32_t *w, _Atomic int *sleeping) {
   if (atomic_load(sleeping)) futex_wake(w);
 }
+
+uint32_t pool_await_change(_Atomic uint32_t *w, uint32_t old, _Atomic int *sleeping) {
+  return await_change(w, old, sleeping);
+}
+
+void pool_wake(_Atomic uint32_t *w, _Atomic int *sleeping) { wake_if_sleeping(w, sleeping); }
 
 /* ---------------------------------------------------------------- size and count */
 

@@ -8,6 +8,7 @@ test_kernels.py.
 Skipped with RUCHEY_TEST_AS_NUMBA=1: numba's CUDA simulator (the only numba
 CUDA that runs without a GPU) implements another subset of this API.
 """
+import os
 import re
 import subprocess
 import sys
@@ -413,6 +414,27 @@ def test_current_device_describes_the_cpu_backend():
     assert isinstance(cc, tuple) and len(cc) == 2 and all(type(v) is int for v in cc)
     assert cuda.select_device(0) is dev
     assert cuda.list_devices() == []
+
+
+@pytest.mark.cpu_backend
+def test_current_context_gives_the_hosts_memory_on_the_cpu_backend():
+    ctx = cuda.current_context()
+    assert ctx.device is cuda.get_current_device()
+    free, total = ctx.get_memory_info()
+    info = ctx.get_memory_info()
+    assert (info.free, info.total) == (info[0], info[1])
+    page = os.sysconf("SC_PAGE_SIZE")
+    assert total == os.sysconf("SC_PHYS_PAGES") * page
+    assert 0 < free <= total
+    ctx.deallocations.clear()
+    assert len(ctx.deallocations) == 0
+    ctx.synchronize()
+    ctx.reset()
+    with cuda.gpus[0]:
+        assert cuda.current_context().device is cuda.get_current_device()
+    assert cuda.current_context(0).device is cuda.get_current_device()
+    with pytest.raises(cuda.CudaSupportError, match="no device 1"):
+        cuda.current_context(1)
 
 
 @pytest.mark.cpu_backend

@@ -370,6 +370,17 @@ def test_host_arrays_are_copied_in_and_back(on_fake):
     """)
 
 
+def test_current_context_gives_the_drivers_memory_info(on_fake):
+    on_fake("""
+        free, total = cuda.current_context().get_memory_info()
+        assert total == 80 << 30 and free == total
+        d = cuda.device_array(1000)
+        info = cuda.current_context().get_memory_info()
+        assert info.total == total and info.free < total
+        assert cuda.current_context().device is cuda.get_current_device()
+    """)
+
+
 def test_device_arrays_round_trip_and_free_their_memory(on_fake):
     on_fake("""
         import gc

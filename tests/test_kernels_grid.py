@@ -9,7 +9,7 @@ import pytest
 import ruchey
 from ruchey import cuda, int32, int64
 
-from conftest import AS_NUMBA, make_rng, needs_ptxas, ptxas_errors
+from conftest import AS_NUMBA, make_rng, needs_ptxas, ptxas_errors, seed_of
 
 
 @cuda.jit
@@ -156,3 +156,88 @@ def test_ptxas_accepts_the_grid_kernels(arch, tmp_path):
                         (syncs_in_a_device_function, "void(int64[::1])")]:
         ptx, _ = cuda.compile_ptx(kernel.py_func, sig, cc=(int(arch[3]), int(arch[4])))
         assert ptxas_errors(ptx, arch, tmp_path, kernel.__name__) == ""
+
+
+@cuda.jit
+def uneven_steps(x, out, rounds):
+    """Block b works b times longer than block 0 between barriers, so that
+    pool threads finish their shares at different times and take others'."""
+    g = cuda.cg.this_grid()
+    i = cuda.grid(1)
+    n = x.size
+    for r in range(rounds):
+        acc = 0.0
+        for k in range(cuda.blockIdx.x * 20 + 1):
+            acc += x[(i + k) % n]
+        out[i] = acc
+        g.sync()
+        x[i] = out[(i + 5) % n] * 0.5
+        g.sync()
+
+
+def uneven_steps_reference(x, blocks, threads, rounds):
+    x = x.copy()
+    n = x.size
+    idx = numpy.arange(n)
+    for _ in range(rounds):
+        out = numpy.zeros(n)
+        for i in range(n):
+            acc = 0.0
+            for k in range((i // threads) * 20 + 1):
+                acc += x[(i + k) % n]
+            out[i] = acc
+        x = out[(idx + 5) % n] * 0.5
+    return x, out
+
+
+@pytest.mark.parametrize("num_threads", [1, 2, "all"])
+@pytest.mark.parametrize("blocks", [3, 40])
+def test_uneven_blocks_between_grid_syncs_on_every_thread_count(blocks, num_threads):
+    threads = 8
+    rounds = 3
+    x = make_rng(seed_of("uneven_steps", blocks)).random(blocks * threads)
+    want_x, want_out = uneven_steps_reference(x, blocks, threads, rounds)
+    before = ruchey.get_num_threads()
+    count = before if num_threads == "all" else min(num_threads, ruchey.config.NUMBA_NUM_THREADS)
+    ruchey.set_num_threads(count)
+    try:
+        out = numpy.zeros_like(x)
+        uneven_steps[blocks, threads](x, out, rounds)
+    finally:
+        ruchey.set_num_threads(before)
+    numpy.testing.assert_allclose(out, want_out, rtol=1e-12)
+    numpy.testing.assert_allclose(x, want_x, rtol=1e-12)
+
+
+@cuda.jit
+def many_blocks_count(counts, rounds):
+    g = cuda.cg.this_grid()
+    b = cuda.blockIdx.x
+    for r in range(rounds):
+        if cuda.threadIdx.x == 0:
+            counts[b] += 1
+        g.sync()
+        if cuda.threadIdx.x == 0 and counts[(b + 1) % counts.size] != r + 1:
+            counts[b] = -1000000  # a block ran ahead of the grid
+        g.sync()
+
+
+def test_a_thousand_blocks_step_together():
+    counts = numpy.zeros(1024, dtype=numpy.int64)
+    many_blocks_count[1024, 2](counts, 7)
+    numpy.testing.assert_array_equal(counts, numpy.full(1024, 7))
+
+
+@cuda.jit
+def print_between_syncs(rounds):
+    g = cuda.cg.this_grid()
+    for r in range(rounds):
+        if cuda.threadIdx.x == 0:
+            print("step", r, "block", cuda.blockIdx.x)
+        g.sync()
+
+
+def test_print_lines_come_out_step_by_step_in_block_order(capfd):
+    print_between_syncs[12, 4](3)
+    lines = capfd.readouterr().out.splitlines()
+    assert lines == [f"step {r} block {b}" for r in range(3) for b in range(12)]

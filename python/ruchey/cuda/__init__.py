@@ -38,6 +38,7 @@ from ruchey.cuda.ptx import compile_ptx, compile_ptx_for_current_device
 from ruchey.cuda.reduction import Reduce, reduce
 from ruchey.cuda.sourcemodule import CompileError, RawKernel, SourceModule
 from ruchey.cuda.runtime import (CPUBackendDevice, CudaError, CudaSupportError, Event, GPUDevice,
+                                 Context, MemoryInfo, current_context,
                                  Stream, close, gpus, profile_start, profile_stop, profiling,
                                  default_stream, detect, event, event_elapsed_time,
                                  get_current_device, is_available, legacy_default_stream,
@@ -61,6 +62,7 @@ __all__ = [
     "is_available", "detect", "get_current_device", "select_device", "list_devices", "close",
     "CPUBackendDevice", "GPUDevice", "CudaSupportError", "CudaError",
     "SourceModule", "RawKernel", "CompileError", "reduce", "Reduce", "gpus", "profile_start", "profile_stop", "profiling",
+    "current_context", "Context", "MemoryInfo",
 ]
 
 

@@ -7,9 +7,11 @@ requires a GPU. On the CPU backend a launch returns when every thread has
 finished, so streams and events keep numba-cuda's API with nothing to wait
 for; on the GPU they are the driver's.
 """
+import collections
 import contextlib
 import functools
 import itertools
+import os
 import platform
 import time
 
@@ -333,6 +335,53 @@ def get_current_device():
     if use_gpu():
         return _gpu_device(_core.cuda_current_device())
     return _device
+
+
+MemoryInfo = collections.namedtuple("MemoryInfo", "free total")
+
+
+class _Deallocations:
+    """numba-cuda defers freeing device memory; ruchey frees an array's
+    memory when the array goes, so there is nothing pending to clear."""
+
+    def clear(self):
+        """Free the pending deallocations (there are none)."""
+
+    def __len__(self):
+        return 0
+
+
+class Context:
+    """The current device's context, as numba-cuda's current_context()
+    gives it: memory information, synchronisation and reset."""
+
+    def __init__(self, device):
+        self.device = device
+        self.deallocations = _Deallocations()
+
+    def get_memory_info(self):
+        """(free, total) bytes of the device's memory: the GPU's, or on the
+        CPU backend the host's (its available and physical memory)."""
+        if isinstance(self.device, GPUDevice):
+            return MemoryInfo(*_core.cuda_mem_info())
+        page = os.sysconf("SC_PAGE_SIZE")
+        return MemoryInfo(os.sysconf("SC_AVPHYS_PAGES") * page, os.sysconf("SC_PHYS_PAGES") * page)
+
+    def synchronize(self):
+        """Wait for the device's work."""
+        synchronize()
+
+    def reset(self):
+        """Release the device's resources."""
+        self.device.reset()
+
+    def __repr__(self):
+        return f"<CUDA context for {self.device!r}>"
+
+
+def current_context(devnum=None):
+    """The context of the current device (or of device devnum, made current)."""
+    return Context(select_device(devnum) if devnum is not None else get_current_device())
 
 
 def select_device(device_id=0):
