@@ -199,33 +199,44 @@ static SortType sort_type(int32_t kind) {
   }
 }
 
-/* numpy.sort's 8-byte elements sorted in vector registers (where the
- * processor has AVX-512, sort_simd.c), NaNs written back as NumPy's sort
+/* numpy.sort's elements of 8 and 4 bytes sorted in vector registers
+ * (AVX-512 or AVX2, sort_simd.c), NaNs written back as NumPy's sort
  * writes them, one quiet NaN, and -0.0 before 0.0: an order NumPy's
  * unstable kinds may give, and a stable kind's where no NaN and no -0.0
  * tell equal elements apart. False where this sort does not apply. */
 enum { SIMD_SORT_MIN = 16 };
 
-static bool has_nan_or_negative_zero(const char *p, int64_t stride, int64_t n) {
+static bool has_nan_or_negative_zero(const char *p, int64_t stride, int64_t n, int64_t size) {
+  uint64_t sign = (uint64_t)1 << (8 * size - 1), inf = size == 8 ? 0x7FF0000000000000u : 0x7F800000u;
   for (int64_t i = 0; i < n; i++) {
     uint64_t b;
-    memcpy(&b, p + i * stride, sizeof b);
-    if ((b & 0x7FFFFFFFFFFFFFFFu) > 0x7FF0000000000000u || b == 0x8000000000000000u) return true;
+    uint32_t w;
+    if (size == 8) memcpy(&b, p + i * stride, sizeof b);
+    else memcpy(&w, p + i * stride, sizeof w), b = w;
+    if ((b & (sign - 1)) > inf || b == sign) return true;
   }
   return false;
 }
 
-static int32_t simd_kind(int32_t kind) { return kind == TY_F64 ? SIMD_FLOAT : kind == TY_I64 ? SIMD_SIGNED : SIMD_UNSIGNED; }
+static int32_t simd_kind(int32_t kind) {
+  return kind == TY_F64 || kind == TY_F32 ? SIMD_FLOAT : kind == TY_I64 || kind == TY_I32 ? SIMD_SIGNED : SIMD_UNSIGNED;
+}
 
-static bool simd_lane64(char *p, int64_t stride, int64_t n, uint64_t *buf, int32_t kind, bool stable) {
+static bool simd_sorts(int32_t kind, int64_t n) {
+  return (kind == TY_F64 || kind == TY_I64 || kind == TY_U64 || kind == TY_F32 || kind == TY_I32 || kind == TY_U32) &&
+         n > SIMD_SORT_MIN && rt_sort_isa() != RT_SORT_SCALAR;
+}
+
+static bool simd_lane(char *p, int64_t stride, int64_t n, char *buf, int32_t kind, int64_t size, bool stable) {
   int32_t simd = simd_kind(kind);
-  if (!rt_simd_sort_ready() || (simd == SIMD_FLOAT && stable && has_nan_or_negative_zero(p, stride, n))) return false;
-  uint64_t *v = stride == 8 ? (uint64_t *)p : buf;
+  if (simd == SIMD_FLOAT && stable && has_nan_or_negative_zero(p, stride, n, size)) return false;
+  char *v = stride == size ? p : buf;
   if (v == buf)
-    for (int64_t i = 0; i < n; i++) memcpy(&v[i], p + i * stride, 8);
-  rt_simd_sort64(v, n, simd);
+    for (int64_t i = 0; i < n; i++) memcpy(v + i * size, p + i * stride, (size_t)size);
+  if (size == 8) rt_simd_sort64((uint64_t *)v, n, simd);
+  else rt_simd_sort32((uint32_t *)v, n, simd);
   if (v == buf)
-    for (int64_t i = 0; i < n; i++) memcpy(p + i * stride, &v[i], 8);
+    for (int64_t i = 0; i < n; i++) memcpy(p + i * stride, v + i * size, (size_t)size);
   return true;
 }
 
@@ -233,7 +244,7 @@ static bool simd_lane64(char *p, int64_t stride, int64_t n, uint64_t *buf, int32
  * sorted together in vector registers (buf holds 2 * n of each), the
  * indices straight into a contiguous out */
 static bool simd_applies(int32_t kind, int64_t n) {
-  return (kind == TY_F64 || kind == TY_I64 || kind == TY_U64) && n > SIMD_SORT_MIN && rt_simd_sort_ready();
+  return (kind == TY_F64 || kind == TY_I64 || kind == TY_U64) && n > SIMD_SORT_MIN && rt_sort_isa() == RT_SORT_AVX512;
 }
 
 static void argsort_simd_lane(const char *p, int64_t stride, int64_t n, int32_t kind, void *buf, int64_t *out,
@@ -255,7 +266,7 @@ static bool argsort_packed_lane(const char *p, int64_t stride, int64_t n, SortTy
                                 int64_t out_stride) {
   st.packed(p, stride, n, words);
   bool ok = true;
-  if (st.size == 4 && n > SIMD_SORT_MIN && rt_simd_sort_ready()) rt_simd_sort64(words, n, SIMD_UNSIGNED);
+  if (st.size == 4 && n > SIMD_SORT_MIN && rt_sort_isa() != RT_SORT_SCALAR) rt_simd_sort64(words, n, SIMD_UNSIGNED);
   else ok = st.sort_words(words, words + n, n);
   for (int64_t j = 0; ok && j < n; j++) out[j * out_stride] = (int64_t)(words[j] & UINT32_MAX);
   return ok;
@@ -298,12 +309,12 @@ int32_t rt_sort(void *data, const int64_t *shape, const int64_t *strides, int32_
     return ok ? 0 : RT_ERR_MEMORY;
   }
   SortType st = sort_type(kind);
-  bool wide = (kind == TY_F64 || kind == TY_I64 || kind == TY_U64) && ls.len > SIMD_SORT_MIN;
+  bool simd = simd_sorts(kind, ls.len);
   char *buf = malloc((size_t)(2 * ls.len * st.size));
   bool ok = buf != NULL;
   for (int64_t i = 0; ok && i < ls.count; i++) {
     char *p = (char *)data + lane_offset(&ls, i, strides);
-    if (!wide || !simd_lane64(p, ls.stride, ls.len, (uint64_t *)buf, kind, stable))
+    if (!simd || !simd_lane(p, ls.stride, ls.len, buf, kind, st.size, stable))
       ok = st.lane(p, ls.stride, ls.len, buf, buf + ls.len * st.size);
   }
   free(buf);
