@@ -13,8 +13,8 @@
 #include "ruchey.h"
 
 /* The host's best, or a lesser one named by RUCHEY_SORT_ISA ("avx512",
- * "avx2", "scalar"), so that every path can be checked on one machine.
- * Read once: the environment is read before the first sort's threads. */
+ * "avx2", "scalar"), so that every path can be checked on one machine;
+ * chosen at the first sort, once for the process. */
 static int32_t sort_isa = RT_SORT_SCALAR;
 static pthread_once_t sort_isa_once = PTHREAD_ONCE_INIT;
 
