@@ -13,6 +13,9 @@ the median milliseconds per call (bench/timing.py's round robin; with
 machine whose other work preempts this one) and ruchey's time over
 NumPy's.
 
+RUCHEY_SORT_ISA=avx2 (or scalar) in the environment measures the sorts
+a processor without AVX-512 (or without AVX2) runs.
+
 Targets (issue 14): numpy.sort and numpy.argsort within 1.3x of NumPy's;
 numpy.searchsorted within 1.2x.
 """

@@ -755,12 +755,19 @@ void rt_partition(void *data, int64_t n, int64_t k, int32_t kind);  /* builtins/
  * out of the same shape; 0, or RT_ERR_MEMORY */
 int32_t rt_sort(void *data, const int64_t *shape, const int64_t *strides, int32_t ndim, int64_t axis, int32_t kind);
 #define RT_SORT_STABLE 0x10000 /* or'ed into rt_sort's kind: kind="stable" or "mergesort" */
-/* builtins/sort_simd.c: n contiguous 8-byte elements (SIMD_ kind) sorted in
- * AVX-512 registers, as NumPy's unstable kinds, where rt_simd_sort_ready() */
+/* builtins/sort_simd.c: the instruction set the sorts use, chosen once
+ * (the host's best, or a lesser one named by RUCHEY_SORT_ISA); n
+ * contiguous elements of 8 or 4 bytes (SIMD_ kind) sorted in its
+ * registers, as NumPy's unstable kinds, where it is not RT_SORT_SCALAR */
 enum { SIMD_UNSIGNED, SIMD_SIGNED, SIMD_FLOAT };
-bool rt_simd_sort_ready(void);
+enum { RT_SORT_SCALAR, RT_SORT_AVX2, RT_SORT_AVX512 };
+int32_t rt_sort_isa(void);
 void rt_simd_sort64(uint64_t *a, int64_t n, int32_t kind);
-/* ... and the indices that sort n strided elements: keys and indices n each */
+void rt_simd_sort32(uint32_t *a, int64_t n, int32_t kind);
+/* builtins/sort_avx2.c: the same sorts in AVX2 registers */
+void rt_avx2_sort64(uint64_t *a, int64_t n, int32_t kind);
+void rt_avx2_sort32(uint32_t *a, int64_t n, int32_t kind);
+/* ... and the indices that sort n strided elements (RT_SORT_AVX512): keys and indices n each */
 void rt_simd_argsort64(const char *p, int64_t stride, int64_t n, int32_t kind, uint64_t *keys, int64_t *indices);
 /* builtins/sort_complex.c: a lane of complex elements sorted (false: no memory), its
  * sorting indices, and the sorted elements' equal runs kept once, as rt_unique */

@@ -5,8 +5,9 @@ NaN or -0.0 could tell equal elements apart), argsort of elements of 4
 bytes or fewer by words holding a key above its index (every kind), the
 LSD radix sort of long lanes, the merge sort of short ones.
 
-Lengths run across every switch (the register network's 8, 16, 64, 128
-keys, the vector sort's 16, the radix sort's 1024) and up to 10**5; values
+Lengths run across every switch (the register networks' 4 to 256 keys,
+the vector sort's 16, the radix sort's 1024, the counting sort's 64 and
+16384) and up to 10**5; values
 are the whole range, few distinct values, and floats with NaN, infinities
 and -0.0 mixed in. Sorted values must equal NumPy's (the same multiset of
 bits but for NaNs, written as NumPy writes them), stable kinds NumPy's
@@ -25,7 +26,8 @@ from conftest import AS_NUMBA, make_rng
 
 pytestmark = pytest.mark.skipif(AS_NUMBA, reason="numba's sort takes no kind=")
 
-LENGTHS = (2, 7, 8, 9, 15, 16, 17, 63, 64, 65, 127, 128, 129, 130, 255, 256, 257, 1000, 1023, 1024, 1025, 4097, 100_000)
+LENGTHS = (2, 7, 8, 9, 15, 16, 17, 31, 32, 33, 63, 64, 65, 127, 128, 129, 130, 255, 256, 257, 511, 512, 513, 1000, 1023,
+           1024, 1025, 4097, 16383, 16384, 100_000)
 
 
 @ruchey.njit
@@ -130,9 +132,10 @@ def test_sorted_reversed_and_equal_inputs():
     one_out = np.zeros(n)
     one_out[n // 2] = -1.0
     for a in (ramp, ramp[::-1], np.full(n, 3.0), np.tile([1.0, 0.0], n // 2), one_out):
-        check_all(a, "pattern")
-        check_all(a.astype(np.int64), "pattern as int64")
+        for dtype in (np.float64, np.int64, np.float32, np.int32, np.uint32, np.int16, np.uint8):
+            check_all(a.astype(dtype), f"pattern as {np.dtype(dtype)}")
     check_all(np.full(n, np.nan), "all NaN")
+    check_all(np.full(n, np.nan, dtype=np.float32), "all NaN float32")
 
 
 def test_nan_written_as_numpy_writes_it():

@@ -103,19 +103,43 @@ enum { MERGE_RUN = 16 };
     return radix_##name(v, tmp, n);                                                                  \
   }
 
-/* One element type: its sorts, and a lane of it sorted in place (through
- * buf where strided). */
-#define ELEMENT(name, T, KEY)                                                                        \
-  STABLE_SORTS(name, T, 8 * sizeof(T), KEY)                                                          \
+/* A lane of one element type sorted in place by SORT (through buf where
+ * strided). */
+#define LANE(name, T, SORT)                                                                          \
   static bool lane_##name(char *p, int64_t stride, int64_t n, void *buf, void *tmp) {                \
     T *v = stride == (int64_t)sizeof(T) ? (T *)p : buf;                                              \
     if (v == buf)                                                                                    \
       for (int64_t i = 0; i < n; i++) memcpy(&v[i], p + i * stride, sizeof(T));                      \
-    bool ok = sort_##name(v, tmp, n);                                                                \
+    bool ok = SORT(v, tmp, n);                                                                       \
     if (v == buf)                                                                                    \
       for (int64_t i = 0; i < n; i++) memcpy(p + i * stride, &v[i], sizeof(T));                      \
     return ok;                                                                                       \
   }
+
+/* One element type: its sorts, and a lane of it sorted */
+#define ELEMENT(name, T, KEY)                                                                        \
+  STABLE_SORTS(name, T, 8 * sizeof(T), KEY)                                                          \
+  LANE(name, T, sort_##name)
+
+/* Integers of 1 or 2 bytes in a lane long beside their range: counted,
+ * then each value written as often as it came (every kind's result:
+ * equal integers are alike); the key's inverse is the key xor the key
+ * of 0. */
+#define SMALL_ELEMENT(name, T, KEY)                                                                  \
+  STABLE_SORTS(name, T, 8 * sizeof(T), KEY)                                                          \
+  static bool counted_##name(T *v, T *tmp, int64_t n) {                                              \
+    enum { VALUES = 1 << (8 * sizeof(T)) };                                                          \
+    if (n < VALUES / 4) return sort_##name(v, tmp, n);                                               \
+    int64_t *count = calloc(VALUES, sizeof *count);                                                  \
+    if (!count) return false;                                                                        \
+    for (int64_t i = 0; i < n; i++) count[KEY(v[i])]++;                                              \
+    uint64_t flip = KEY((T)0);                                                                       \
+    for (int64_t k = 0, at = 0; k < VALUES; k++)                                                     \
+      for (int64_t c = count[k]; c > 0; c--) v[at++] = (T)((uint64_t)k ^ flip);                      \
+    free(count);                                                                                     \
+    return true;                                                                                     \
+  }                                                                                                  \
+  LANE(name, T, counted_##name)
 
 /* argsort's elements: a lane's keys with their indices (of 8 bytes, or a
  * lane too long to pack) */
@@ -141,12 +165,12 @@ enum { MERGE_RUN = 16 };
 
 static inline uint64_t key_word(uint64_t w) { return w >> 32; }
 
-ELEMENT(i8, int8_t, key_i8)
-ELEMENT(i16, int16_t, key_i16)
+SMALL_ELEMENT(i8, int8_t, key_i8)
+SMALL_ELEMENT(i16, int16_t, key_i16)
 ELEMENT(i32, int32_t, key_i32)
 ELEMENT(i64, int64_t, key_i64)
-ELEMENT(u8, uint8_t, key_u)
-ELEMENT(u16, uint16_t, key_u)
+SMALL_ELEMENT(u8, uint8_t, key_u)
+SMALL_ELEMENT(u16, uint16_t, key_u)
 ELEMENT(u32, uint32_t, key_u)
 ELEMENT(u64, uint64_t, key_u)
 ELEMENT(f32, float, key_f32)
@@ -199,41 +223,72 @@ static SortType sort_type(int32_t kind) {
   }
 }
 
-/* numpy.sort's 8-byte elements sorted in vector registers (where the
- * processor has AVX-512, sort_simd.c), NaNs written back as NumPy's sort
+/* numpy.sort's elements of 8 and 4 bytes sorted in vector registers
+ * (AVX-512 or AVX2, sort_simd.c), NaNs written back as NumPy's sort
  * writes them, one quiet NaN, and -0.0 before 0.0: an order NumPy's
  * unstable kinds may give, and a stable kind's where no NaN and no -0.0
  * tell equal elements apart. False where this sort does not apply. */
 enum { SIMD_SORT_MIN = 16 };
 
-static bool has_nan_or_negative_zero(const char *p, int64_t stride, int64_t n) {
+static bool has_nan_or_negative_zero(const char *p, int64_t stride, int64_t n, int64_t size) {
+  uint64_t sign = (uint64_t)1 << (8 * size - 1), inf = size == 8 ? 0x7FF0000000000000u : 0x7F800000u;
   for (int64_t i = 0; i < n; i++) {
     uint64_t b;
-    memcpy(&b, p + i * stride, sizeof b);
-    if ((b & 0x7FFFFFFFFFFFFFFFu) > 0x7FF0000000000000u || b == 0x8000000000000000u) return true;
+    uint32_t w;
+    if (size == 8) memcpy(&b, p + i * stride, sizeof b);
+    else memcpy(&w, p + i * stride, sizeof w), b = w;
+    if ((b & (sign - 1)) > inf || b == sign) return true;
   }
   return false;
 }
 
-static int32_t simd_kind(int32_t kind) { return kind == TY_F64 ? SIMD_FLOAT : kind == TY_I64 ? SIMD_SIGNED : SIMD_UNSIGNED; }
+static int32_t simd_kind(int32_t kind) {
+  return kind == TY_F64 || kind == TY_F32 ? SIMD_FLOAT : kind == TY_I64 || kind == TY_I32 ? SIMD_SIGNED : SIMD_UNSIGNED;
+}
 
-static bool simd_lane64(char *p, int64_t stride, int64_t n, uint64_t *buf, int32_t kind, bool stable) {
+static bool simd_sorts(int32_t kind, int64_t n) {
+  return (kind == TY_F64 || kind == TY_I64 || kind == TY_U64 || kind == TY_F32 || kind == TY_I32 || kind == TY_U32) &&
+         n > SIMD_SORT_MIN && rt_sort_isa() != RT_SORT_SCALAR;
+}
+
+static bool simd_lane(char *p, int64_t stride, int64_t n, char *buf, int32_t kind, int64_t size, bool stable) {
   int32_t simd = simd_kind(kind);
-  if (!rt_simd_sort_ready() || (simd == SIMD_FLOAT && stable && has_nan_or_negative_zero(p, stride, n))) return false;
-  uint64_t *v = stride == 8 ? (uint64_t *)p : buf;
+  if (simd == SIMD_FLOAT && stable && has_nan_or_negative_zero(p, stride, n, size)) return false;
+  char *v = stride == size ? p : buf;
   if (v == buf)
-    for (int64_t i = 0; i < n; i++) memcpy(&v[i], p + i * stride, 8);
-  rt_simd_sort64(v, n, simd);
+    for (int64_t i = 0; i < n; i++) memcpy(v + i * size, p + i * stride, (size_t)size);
+  if (size == 8) rt_simd_sort64((uint64_t *)v, n, simd);
+  else rt_simd_sort32((uint32_t *)v, n, simd);
   if (v == buf)
-    for (int64_t i = 0; i < n; i++) memcpy(p + i * stride, &v[i], 8);
+    for (int64_t i = 0; i < n; i++) memcpy(p + i * stride, v + i * size, (size_t)size);
   return true;
+}
+
+/* NumPy's unstable kinds write every NaN as one quiet NaN (2.0 to 2.4,
+ * on x86 with AVX2 or AVX-512): the NaNs the scalar sorts left last,
+ * written so. */
+static void quiet_last_nans(char *p, int64_t stride, int64_t n, int32_t kind) {
+  for (int64_t i = n - 1; i >= 0; i--) {
+    char *at = p + i * stride;
+    if (kind == TY_F64) {
+      double x;
+      memcpy(&x, at, sizeof x);
+      if (x == x) return;
+      memcpy(at, &(uint64_t){0x7FF8000000000000u}, sizeof x);
+    } else {
+      float x;
+      memcpy(&x, at, sizeof x);
+      if (x == x) return;
+      memcpy(at, &(uint32_t){0x7FC00000u}, sizeof x);
+    }
+  }
 }
 
 /* argsort's unstable kinds of 8-byte elements: the keys and indices
  * sorted together in vector registers (buf holds 2 * n of each), the
  * indices straight into a contiguous out */
 static bool simd_applies(int32_t kind, int64_t n) {
-  return (kind == TY_F64 || kind == TY_I64 || kind == TY_U64) && n > SIMD_SORT_MIN && rt_simd_sort_ready();
+  return (kind == TY_F64 || kind == TY_I64 || kind == TY_U64) && n > SIMD_SORT_MIN && rt_sort_isa() == RT_SORT_AVX512;
 }
 
 static void argsort_simd_lane(const char *p, int64_t stride, int64_t n, int32_t kind, void *buf, int64_t *out,
@@ -255,7 +310,7 @@ static bool argsort_packed_lane(const char *p, int64_t stride, int64_t n, SortTy
                                 int64_t out_stride) {
   st.packed(p, stride, n, words);
   bool ok = true;
-  if (st.size == 4 && n > SIMD_SORT_MIN && rt_simd_sort_ready()) rt_simd_sort64(words, n, SIMD_UNSIGNED);
+  if (st.size == 4 && n > SIMD_SORT_MIN && rt_sort_isa() != RT_SORT_SCALAR) rt_simd_sort64(words, n, SIMD_UNSIGNED);
   else ok = st.sort_words(words, words + n, n);
   for (int64_t j = 0; ok && j < n; j++) out[j * out_stride] = (int64_t)(words[j] & UINT32_MAX);
   return ok;
@@ -298,13 +353,14 @@ int32_t rt_sort(void *data, const int64_t *shape, const int64_t *strides, int32_
     return ok ? 0 : RT_ERR_MEMORY;
   }
   SortType st = sort_type(kind);
-  bool wide = (kind == TY_F64 || kind == TY_I64 || kind == TY_U64) && ls.len > SIMD_SORT_MIN;
+  bool simd = simd_sorts(kind, ls.len);
   char *buf = malloc((size_t)(2 * ls.len * st.size));
   bool ok = buf != NULL;
   for (int64_t i = 0; ok && i < ls.count; i++) {
     char *p = (char *)data + lane_offset(&ls, i, strides);
-    if (!wide || !simd_lane64(p, ls.stride, ls.len, (uint64_t *)buf, kind, stable))
-      ok = st.lane(p, ls.stride, ls.len, buf, buf + ls.len * st.size);
+    if (simd && simd_lane(p, ls.stride, ls.len, buf, kind, st.size, stable)) continue;
+    ok = st.lane(p, ls.stride, ls.len, buf, buf + ls.len * st.size);
+    if (!stable && (kind == TY_F64 || kind == TY_F32)) quiet_last_nans(p, ls.stride, ls.len, kind);
   }
   free(buf);
   return ok ? 0 : RT_ERR_MEMORY;
