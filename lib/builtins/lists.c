@@ -236,7 +236,7 @@ static LLVMValueRef checked_index(Lower *l, LLVMValueRef lst, LLVMValueRef i, co
   return i;
 }
 
-static LLVMValueRef new_list(Lower *l, const Type *elem, LLVMValueRef cap) {
+LLVMValueRef lo_list_new(Lower *l, const Type *elem, LLVMValueRef cap) {
   LLVMTypeRef p[3] = {l->mod->i32, l->mod->i64, l->mod->i64};
   LLVMValueRef a[3] = {const_i32(l, elem ? (int)elem->kind : -1), const_i64(l, elem ? (int64_t)elem->size : 8), cap};
   LLVMValueRef lst = lo_call_fn(l, "rt_list_new", l->mod->ptr, p, a, 3);
@@ -255,7 +255,7 @@ void lo_list_settle(Lower *l, const Type *elem, LLVMValueRef lst) {
 /* Appends v (of the list's item type), growing the buffer when full. The
  * buffer and its room are read again after growing and merged, so that in
  * a loop of appends both stay in registers (PRE across the back edge). */
-static void append(Lower *l, const Type *elem, LLVMValueRef lst, LLVMValueRef v) {
+void lo_list_append(Lower *l, const Type *elem, LLVMValueRef lst, LLVMValueRef v) {
   LLVMValueRef n = lo_list_len(l, lst), n1 = LLVMBuildAdd(l->b, n, const_i64(l, 1), "");
   LLVMValueRef cap = header_load(l, l->mod->i64, lst, L_CAP, "cap");
   LLVMValueRef data = header_load(l, l->mod->ptr, lst, L_DATA, "data");
@@ -299,9 +299,9 @@ static const Type *ty_list_literal(Infer *in, Node *n, const Type **args) {
 
 static LLVMValueRef lo_list_literal(Lower *l, Node *n) {
   const Type *elem = n->ty->elem;
-  LLVMValueRef lst = new_list(l, elem, const_i64(l, n->list.len));
+  LLVMValueRef lst = lo_list_new(l, elem, const_i64(l, n->list.len));
   lo_temp_made(l, n->ty, lst);  /* released if an item raises */
-  for (int i = 0; i < n->list.len; i++) append(l, elem, lst, lo_item_value(l, n->list.items[i], elem));
+  for (int i = 0; i < n->list.len; i++) lo_list_append(l, elem, lst, lo_item_value(l, n->list.items[i], elem));
   lo_temp_taken(l, lst);
   return lst;
 }
@@ -491,7 +491,7 @@ static LLVMValueRef receiver(Lower *l, Node *n) { return lo_expr(l, n->list.item
 static LLVMValueRef lo_append(Lower *l, Node *n) {
   const Type *elem = n->list.items[0]->ty->elem;
   LLVMValueRef lst = receiver(l, n);
-  append(l, elem, lst, lo_item_value(l, n->list.items[1], elem));
+  lo_list_append(l, elem, lst, lo_item_value(l, n->list.items[1], elem));
   lo_done_with(l, n->list.items[0], lst);
   return LLVMGetUndef(l->mod->i8);
 }
@@ -522,7 +522,7 @@ static LLVMValueRef lo_extend(Lower *l, Node *n) {
     LoLoop loop = lo_loop_begin(l, const_i64(l, 0), lo_list_len(l, src), NULL, "extend");
     LLVMValueRef v = lo_load_scalar(l, from, item_addr(l, from, src, loop.index));
     if (ty_has_arrays(elem)) lo_refcount(l, elem, v, true);  /* both lists hold it */
-    append(l, elem, lst, lo_convert(l, v, from, elem));
+    lo_list_append(l, elem, lst, lo_convert(l, v, from, elem));
     lo_loop_end(l, &loop);
   }
   lo_done_with(l, n->list.items[1], src);
@@ -662,7 +662,7 @@ static void sort_by_key(Lower *l, Node *key, const Type *elem, LLVMValueRef lst,
   for (int i = 0; i < (k->kind == TY_TUPLE ? k->nfields : 1); i++) fields[nf++] = k->kind == TY_TUPLE ? k->fields[i] : k;
   fields[nf++] = TYS(TY_I64);
   const Type *kt = ty_tuple(nf, fields), *keys = ty_list(kt);
-  LLVMValueRef len = lo_list_len(l, lst), keyed = new_list(l, kt, len);
+  LLVMValueRef len = lo_list_len(l, lst), keyed = lo_list_new(l, kt, len);
   lo_temp_made(l, keys, keyed);  /* released if f raises */
   LLVMValueRef *args = arena_alloc(l->f->arena, sizeof(LLVMValueRef) * (size_t)(1 + key->list.len));
   for (int i = 0; i < key->list.len; i++) args[1 + i] = lo_expr(l, key->list.items[i]);  /* read once */
@@ -716,10 +716,11 @@ static bool is_range_call(const Node *x) { return x->kind == N_CALL && x->ty && 
  * or a 1-d array of numbers (their items in order). */
 static const Type *items_of(Infer *in, Node *n, const Type *t, const char *what) {
   if (t->kind == TY_LIST) return t->elem ? t->elem : ty_list_item(in, n, t);
-  if (t->kind == TY_SET && t->nfields) return t->fields[0];
+  if ((t->kind == TY_SET || t->kind == TY_DICT) && t->nfields) return t->fields[0];  /* a dict's keys */
   if (t->kind == TY_RANGE && is_range_call(n->list.items[0])) return TYS(TY_I64);
   if (t->kind == TY_ARRAY && t->ndim == 1 && ty_is_scalar(t->elem)) return t->elem;
-  return ty_error(in, n, "%s takes a typed list, a range() or a 1-d array of numbers here, got %s", what, t->name);
+  return ty_error(in, n, "%s takes a typed list, a set, a dict, a range() or a 1-d array of numbers here, got %s", what,
+                  t->name);
 }
 
 static const Type *ty_list_call(Infer *in, Node *n, const Type **args) {
@@ -746,7 +747,7 @@ static LLVMValueRef lo_empty_list(Lower *l, Node *n) {
   Node *room = bi_arg(n, 1, "allocated");
   LLVMValueRef cap = room ? lo_expr_as(l, room, TYS(TY_I64)) : const_i64(l, 0);
   cap = LLVMBuildSelect(l->b, LLVMBuildICmp(l->b, LLVMIntSGT, cap, const_i64(l, 0), ""), cap, const_i64(l, 0), "");
-  return new_list(l, n->ty->elem, cap);
+  return lo_list_new(l, n->ty->elem, cap);
 }
 
 /* Appends each element an array node gives (lo_for_each_element's sink). */
@@ -757,7 +758,7 @@ typedef struct {
 
 static void append_element(Lower *l, LLVMValueRef v, void *arg) {
   Appender *a = arg;
-  append(l, a->elem, a->lst, v);
+  lo_list_append(l, a->elem, a->lst, v);
 }
 
 /* range(start, stop, step)'s items, written in place: Python's count of them. */
@@ -772,7 +773,7 @@ static LLVMValueRef range_list(Lower *l, Node *r) {
   LLVMValueRef by = LLVMBuildSelect(l->b, up, step, LLVMBuildNeg(l->b, step, ""), "");
   LLVMValueRef n = LLVMBuildSDiv(l->b, LLVMBuildAdd(l->b, span, LLVMBuildSub(l->b, by, const_i64(l, 1), ""), ""), by, "");
   n = LLVMBuildSelect(l->b, LLVMBuildICmp(l->b, LLVMIntSGT, span, const_i64(l, 0), ""), n, const_i64(l, 0), "");
-  LLVMValueRef lst = new_list(l, TYS(TY_I64), n);
+  LLVMValueRef lst = lo_list_new(l, TYS(TY_I64), n);
   LoLoop loop = lo_loop_begin(l, const_i64(l, 0), n, NULL, "list.range");
   LLVMValueRef v = LLVMBuildAdd(l->b, start, LLVMBuildMul(l->b, loop.index, step, ""), "");
   LLVMBuildStore(l->b, v, item_addr(l, TYS(TY_I64), lst, loop.index));
@@ -787,7 +788,8 @@ static LLVMValueRef items_list(Lower *l, Node *n) {
   if (x->ty->kind == TY_LIST) return lo_list_copy(l, n);
   if (x->ty->kind == TY_RANGE) return range_list(l, x);
   if (x->ty->kind == TY_SET) return lo_set_list(l, x, n->ty->elem);
-  Appender a = {n->ty->elem, new_list(l, n->ty->elem, const_i64(l, 0))};
+  if (x->ty->kind == TY_DICT) return lo_dict_parts(l, x, DICT_KEYS, n->ty->elem);
+  Appender a = {n->ty->elem, lo_list_new(l, n->ty->elem, const_i64(l, 0))};
   lo_temp_made(l, n->ty, a.lst);
   lo_for_each_element(l, x, append_element, &a);
   lo_temp_taken(l, a.lst);
@@ -869,7 +871,7 @@ static void add_item(Lower *l, Fold *f, LLVMValueRef item) {
 
 /* The type of an iterable's items, once typed (items_of's answer). */
 static const Type *item_type(const Type *t) {
-  if (t->kind == TY_SET) return t->fields[0];
+  if (t->kind == TY_SET || t->kind == TY_DICT) return t->fields[0];
   return t->kind == TY_RANGE ? TYS(TY_I64) : t->elem;  /* a list's, an array's */
 }
 
