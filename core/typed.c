@@ -333,8 +333,10 @@ static PyObject *list_repr(ListObject *self) {
   return r;
 }
 
+/* As a sequence's comparisons, item by item, against a typed.List or a
+ * list (a tuple is never equal to a list, as in Python). */
 static PyObject *list_richcompare(ListObject *self, PyObject *other, int op) {
-  if (op != Py_EQ && op != Py_NE) Py_RETURN_NOTIMPLEMENTED;
+  if (!PyList_Check(other) && Py_TYPE(other) != &ListType) Py_RETURN_NOTIMPLEMENTED;
   PyObject *a = PySequence_List((PyObject *)self);
   PyObject *b = a ? PySequence_List(other) : NULL;
   PyObject *r = b ? PyObject_RichCompare(a, b, op) : NULL;
@@ -382,6 +384,7 @@ static PyTypeObject ListType = {
   .tp_repr = (reprfunc)list_repr,
   .tp_as_sequence = &list_as_sequence,
   .tp_richcompare = (richcmpfunc)list_richcompare,
+  .tp_hash = PyObject_HashNotImplemented,
   .tp_flags = Py_TPFLAGS_DEFAULT,
   .tp_doc = "A list of numbers of one type, shared with compiled code without copying (numba.typed.List).",
   .tp_methods = list_methods,
@@ -598,6 +601,34 @@ static PyGetSetDef dict_getset[] = {
   {NULL},
 };
 
+/* o as a dict of its (key, value) pairs: a dict, a typed.Dict or another mapping. */
+static PyObject *plain_dict(PyObject *o) {
+  PyObject *d = PyDict_New();
+  if (d && PyDict_Merge(d, o, 1) < 0) Py_CLEAR(d);
+  return d;
+}
+
+static int is_mapping(PyObject *o) {
+  if (PyDict_Check(o) || Py_TYPE(o) == &DictType) return 1;
+  PyObject *abc = PyImport_ImportModule("collections.abc");
+  PyObject *mapping = abc ? PyObject_GetAttrString(abc, "Mapping") : NULL;
+  int r = mapping ? PyObject_IsInstance(o, mapping) : -1;
+  Py_XDECREF(mapping); Py_XDECREF(abc);
+  return r;
+}
+
+/* As a Mapping's == and !=: the same pairs, in any order, against any
+ * mapping; no order (<), and no hash, as a mutable mapping's. */
+static PyObject *dict_richcompare(DictObject *self, PyObject *other, int op) {
+  int mapping = op == Py_EQ || op == Py_NE ? is_mapping(other) : 0;
+  if (mapping < 0) return NULL;
+  if (!mapping) Py_RETURN_NOTIMPLEMENTED;
+  PyObject *a = plain_dict((PyObject *)self), *b = a ? plain_dict(other) : NULL;
+  PyObject *r = b ? PyObject_RichCompare(a, b, op) : NULL;
+  Py_XDECREF(a); Py_XDECREF(b);
+  return r;
+}
+
 static PyMappingMethods dict_as_mapping = {
   .mp_length = (lenfunc)dict_len,
   .mp_subscript = (binaryfunc)dict_subscript,
@@ -615,6 +646,8 @@ static PyTypeObject DictType = {
   .tp_as_mapping = &dict_as_mapping,
   .tp_as_sequence = &dict_as_sequence,
   .tp_iter = (getiterfunc)dict_iter,
+  .tp_richcompare = (richcmpfunc)dict_richcompare,
+  .tp_hash = PyObject_HashNotImplemented,
   .tp_flags = Py_TPFLAGS_DEFAULT,
   .tp_doc = "A dict of numbers of two types, shared with compiled code without copying (numba.typed.Dict).",
   .tp_methods = dict_methods,
