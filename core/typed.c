@@ -315,6 +315,10 @@ static PyObject *list_sort(ListObject *self, PyObject *args, PyObject *kw) {
     PyErr_Format(PyExc_TypeError, "sorting a typed list of %s is not supported", self->item->name);
     return NULL;
   }
+  if (self->l->len > 1 && ty_is_complex(&scalar[self->l->kind])) {  /* Python's list of complex refuses, once it compares */
+    PyErr_SetString(PyExc_TypeError, "'<' not supported between instances of 'complex' and 'complex'");
+    return NULL;
+  }
   if (self->l->kind >= 0 && rt_list_sort(self->l, reverse) != RT_OK) return PyErr_NoMemory();
   Py_RETURN_NONE;
 }

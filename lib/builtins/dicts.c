@@ -29,6 +29,7 @@ static bool number_tuple(const Type *k) {
  * which would hash as their float64 values, are not taken). */
 static const Type *need_key(Infer *in, Node *at, const Type *k) {
   if (k && k->kind == TY_F16) return ty_error(in, at, "float16 dict keys are not supported in compiled code");
+  if (k && ty_is_complex(k)) return ty_error(in, at, "complex dict keys and set items are not supported in compiled code");
   if (k && (k->kind == TY_STR || number_tuple(k))) return k;
   if (k && k->kind == TY_TUPLE)
     return ty_error(in, at, "a dict key tuple holds up to %d numbers and bools, got %s", RT_KEY_FIELDS, k->name);
@@ -56,7 +57,7 @@ static bool key_fits(Infer *in, Node *at, const Type *d, const Type *k) {
 static bool value_fits(Infer *in, Node *n, Node *recv, Node *at, const Type *d, const Type *v) {
   const Type *u = ty_is_container(v) && ty_is_container(value_of(d)) ? ty_unify_containers(value_of(d), v) : NULL;
   if (u && u != value_of(d)) return ty_refine_container(in, n, recv, ty_dict(key_of(d), u));
-  if (!ty_container_fits(value_of(d), v))
+  if (!ty_container_fits(value_of(d), v) && !ty_container_casts(value_of(d), v))
     return ty_error(in, at, "cannot store %s as a value of %s", v->name, d->name) != NULL;
   return true;
 }
@@ -102,8 +103,7 @@ void ty_dict_store(Infer *in, Node *target, const Type *t, Node *at) {
 }
 
 const Type *ty_dict_contains(Infer *in, Node *n, const Type **args) {
-  if (args[0]->kind != TY_STR && !number_tuple(args[0]) && !ty_need_scalar(in, n->list.items[0], args[0], "'in'"))
-    return NULL;
+  if (args[0]->kind != TY_STR && !number_tuple(args[0]) && !need_key(in, n->list.items[0], args[0])) return NULL;
   return TYS(TY_BOOL);
 }
 
@@ -541,13 +541,15 @@ static LLVMValueRef lo_empty_dict(Lower *l, Node *n) { return new_dict(l, n->ty)
 static const char *const empty_dict_kw[] = {"key_type", "value_type", "n_keys", NULL};
 
 #define DICT_METHOD(name, lo, hi, flags, ival, type, lower) \
-  {"dict." name, NULL, name, BK_METHOD, TY_DICT, lo, hi, NULL, flags, ival, 0, type, lower}
+  {"dict." name, NULL, name, BK_METHOD, TY_DICT, lo, hi, NULL, (flags) | BF_COMPLEX, ival, 0, type, lower}
 
 const Builtin bi_dicts[] = {
-  {"dict literal", NULL, NULL, BK_FUNCTION, 0, 0, 1 << 20, NULL, BF_RAISES, 0, 0, ty_dict_literal, lo_dict_literal},
+  /* BF_COMPLEX: complex values are plain numbers to them (need_key refuses complex keys) */
+  {"dict literal", NULL, NULL, BK_FUNCTION, 0, 0, 1 << 20, NULL, BF_RAISES | BF_COMPLEX, 0, 0, ty_dict_literal,
+   lo_dict_literal},
   {"dict", "builtins", "dict", BK_FUNCTION, 0, 0, 0, NULL, BF_RAISES, 0, 0, ty_dict_call, lo_dict_literal},
   {"typed.Dict", "ruchey.typed", "Dict", BK_FUNCTION, 0, 0, 0, NULL, BF_RAISES, 0, 0, ty_dict_call, lo_dict_literal},
-  {"typed.Dict.empty", "ruchey.typed", "Dict.empty", BK_FUNCTION, 0, 0, 3, empty_dict_kw, BF_RAISES, 0, 0,
+  {"typed.Dict.empty", "ruchey.typed", "Dict.empty", BK_FUNCTION, 0, 0, 3, empty_dict_kw, BF_RAISES | BF_COMPLEX, 0, 0,
    ty_empty_dict, lo_empty_dict},
   /* BF_STRINGS: a constant string argument is a str key, not a dtype's name; BF_LISTS: [1, 2] a list */
   DICT_METHOD("get", 1, 2, BF_STRINGS | BF_LISTS, 0, ty_get, lo_keyed),

@@ -75,6 +75,18 @@ bool ty_container_fits(const Type *to, const Type *from) {
   return (numbers || tuples || containers) && ty_unify(to, from) == to;
 }
 
+/* Whether a number of type `from` is stored, converted, into a container
+ * of numbers of type `to` of another width, as Numba's typed containers
+ * cast it (1 into a list of int32, 1.5 into float32, 1j into complex64):
+ * ints into ints, ints and floats into floats, any number into complex;
+ * never a float into ints (Python's list would keep the 1.5). */
+bool ty_container_casts(const Type *to, const Type *from) {
+  if (!ty_is_scalar(to) || !ty_is_scalar(from) || to->kind == TY_BOOL || from->kind == TY_BOOL) return false;
+  if (ty_is_complex(to)) return true;
+  if (ty_is_float(to)) return !ty_is_complex(from);
+  return ty_is_int(to) && ty_is_int(from);
+}
+
 /* Two container types as one: an empty one's (its types unknown) taken
  * from the other, inside containers too ([[]] and [[1]]). */
 const Type *ty_unify_containers(const Type *a, const Type *b) {
@@ -399,7 +411,7 @@ bool ty_list_takes(Infer *in, Node *n, const Type **args, Node *v, const Type *v
   if (!recv_item(args)) return ty_refine_container(in, n, n->list.items[0], ty_list(vt));
   const Type *u = ty_is_container(vt) && ty_is_container(recv_item(args)) ? ty_unify_containers(recv_item(args), vt) : NULL;
   if (u && u != recv_item(args)) return ty_refine_container(in, n, n->list.items[0], ty_list(u));  /* [[]] given [1] */
-  if (!ty_container_fits(recv_item(args), vt))
+  if (!ty_container_fits(recv_item(args), vt) && !ty_container_casts(recv_item(args), vt))
     return ty_error(in, v, "cannot put %s into %s", vt->name, args[0]->name) != NULL;
   return true;
 }
@@ -435,9 +447,18 @@ static bool searchable(Infer *in, Node *v, const Type *vt, const Type *list, con
   return ty_need_scalar(in, v, vt, what) != NULL;
 }
 
+static const Type *not_sortable(Infer *in, Node *n, const Type *elem) {
+  return ty_error(in, n, "sorting a list of %s is not supported%s", elem->name,
+                  ty_is_complex(elem) ? ": complex numbers have no order ('<' is not supported between them); "
+                                        "sort by a key function (key=lambda z: abs(z))" : "");
+}
+
+/* Items that == compares (index, count, remove, in): the ordered ones and complex numbers. */
+static bool item_equatable(const Type *t) { return ty_item_ordered(t) || ty_is_complex(t); }
+
 static const Type *ty_find(Infer *in, Node *n, const Type **args) {
   if (!searchable(in, n->list.items[1], args[1], args[0], n->bi->name)) return NULL;
-  if (args[0]->elem && !ty_item_ordered(args[0]->elem))
+  if (args[0]->elem && !item_equatable(args[0]->elem))
     return ty_error(in, n, "%s() of a list of %s is not supported", n->bi->name, args[0]->elem->name);
   const Type *r = n->bi->ival == 3 ? TYS(TY_NONE) : TYS(n->bi->ival ? TY_I64 : TY_BOOL);
   return args[0]->elem || in->final ? r : NULL;
@@ -479,7 +500,7 @@ static bool ty_sort_keywords(Infer *in, Node *n, const Type *elem, const char *w
 static const Type *ty_none_method(Infer *in, Node *n, const Type **args) {
   bool sort = !strcmp(n->bi->path, "sort");
   if (sort && args[0]->elem && !ty_item_ordered(args[0]->elem) && !ty_kwarg(n, "key"))
-    return ty_error(in, n, "sorting a list of %s is not supported", args[0]->elem->name);
+    return not_sortable(in, n, args[0]->elem);
   if (sort && !ty_sort_keywords(in, n, args[0]->elem, "sort(reverse=)")) return NULL;
   return TYS(TY_NONE);
 }
@@ -805,7 +826,7 @@ static LLVMValueRef lo_list_call(Lower *l, Node *n) {
 static const Type *ty_sorted(Infer *in, Node *n, const Type **args) {
   const Type *elem = items_of(in, n, args[0], "sorted()");
   if (!elem) return NULL;
-  if (!ty_item_ordered(elem) && !ty_kwarg(n, "key")) return ty_error(in, n, "sorting a list of %s is not supported", elem->name);
+  if (!ty_item_ordered(elem) && !ty_kwarg(n, "key")) return not_sortable(in, n, elem);
   if (!ty_sort_keywords(in, n, elem, "sorted(reverse=)")) return NULL;
   return ty_list(elem);
 }
@@ -958,6 +979,12 @@ static bool comparable_items(const Type *a, const Type *b) {
   return ty_item_ordered(a) || ty_is_complex(a);
 }
 
+/* Whether a list's items (or its lists' items) are complex numbers. */
+static bool complex_items(const Type *t) {
+  while (t && t->kind == TY_LIST) t = t->elem;
+  return t && ty_is_complex(t);
+}
+
 /* x == y, x < y ... of two lists whose items compare: Python's order (the
  * first unequal items decide, else the lengths). */
 bool ty_list_compare(Infer *in, Node *n, const Type *a, const Type *b) {
@@ -966,6 +993,10 @@ bool ty_list_compare(Infer *in, Node *n, const Type *a, const Type *b) {
   if (n->list.len > 2) return ty_error(in, n, "chained comparisons of lists are not supported") != NULL;
   if (!comparable_items(a->elem, b->elem))
     return ty_error(in, n, "comparing %s and %s is not supported", a->name, b->name) != NULL;
+  bool order = n->ops[0] != OP_EQ && n->ops[0] != OP_NE;
+  if (order && (complex_items(a) || complex_items(b)))
+    return ty_error(in, n, "lists of complex numbers are only compared with == and != (%s and %s)", a->name,
+                    b->name) != NULL;
   return true;
 }
 
@@ -1016,7 +1047,7 @@ static const Type *ty_in(Infer *in, Node *n, const Type **args) {
   if (args[1]->kind != TY_LIST)
     return ty_error(in, n, "'in' needs a typed list, a dict or a tuple here, got %s", args[1]->name);
   if (!searchable(in, n->list.items[0], args[0], args[1], "'in'")) return NULL;
-  if (args[1]->elem && !ty_item_ordered(args[1]->elem))
+  if (args[1]->elem && !item_equatable(args[1]->elem))
     return ty_error(in, n, "'in' a list of %s is not supported", args[1]->elem->name);
   return TYS(TY_BOOL);
 }
@@ -1043,19 +1074,19 @@ LLVMValueRef lo_container_len(Lower *l, const Type *t, LLVMValueRef v) {
 static const char *const sort_kw[] = {"reverse", "key", NULL};
 
 #define LIST_METHOD(name, lo, hi, kw, flags, ival, type, lower) \
-  {"list." name, NULL, name, BK_METHOD, TY_LIST, lo, hi, kw, flags, ival, 0, type, lower}
+  {"list." name, NULL, name, BK_METHOD, TY_LIST, lo, hi, kw, (flags) | BF_COMPLEX, ival, 0, type, lower}
 
 static const char *const empty_list_kw[] = {"item_type", "allocated", NULL};
 
 const Builtin bi_lists[] = {
-  {"list", "builtins", "list", BK_FUNCTION, 0, 0, 1, NULL, BF_RAISES | BF_LISTS, 0, 0, ty_list_call, lo_list_call},
-  {"typed.List", "ruchey.typed", "List", BK_FUNCTION, 0, 0, 1, NULL, BF_RAISES | BF_LISTS, 0, 0, ty_list_call, lo_list_call},
-  {"typed.List.empty_list", "ruchey.typed", "List.empty_list", BK_FUNCTION, 0, 0, 2, empty_list_kw, BF_RAISES, 0, 0,
+  {"list", "builtins", "list", BK_FUNCTION, 0, 0, 1, NULL, BF_RAISES | BF_LISTS | BF_COMPLEX, 0, 0, ty_list_call, lo_list_call},
+  {"typed.List", "ruchey.typed", "List", BK_FUNCTION, 0, 0, 1, NULL, BF_RAISES | BF_LISTS | BF_COMPLEX, 0, 0, ty_list_call, lo_list_call},
+  {"typed.List.empty_list", "ruchey.typed", "List.empty_list", BK_FUNCTION, 0, 0, 2, empty_list_kw, BF_RAISES | BF_COMPLEX, 0, 0,
    ty_empty_list, lo_empty_list},
-  {"sorted", "builtins", "sorted", BK_FUNCTION, 0, 1, 1, sort_kw, BF_RAISES | BF_LISTS, 0, 0, ty_sorted, lo_sorted},
-  {"sum", "builtins", "sum", BK_FUNCTION, 0, 1, 2, NULL, BF_LISTS, 0, 0, ty_sum, lo_sum},
-  {"list literal", NULL, NULL, BK_FUNCTION, 0, 0, 1 << 20, NULL, BF_RAISES, 0, 0, ty_list_literal, lo_list_literal},
-  {"in", NULL, NULL, BK_FUNCTION, 0, 2, 2, NULL, 0, 0, 0, ty_in, lo_in},
+  {"sorted", "builtins", "sorted", BK_FUNCTION, 0, 1, 1, sort_kw, BF_RAISES | BF_LISTS | BF_COMPLEX, 0, 0, ty_sorted, lo_sorted},
+  {"sum", "builtins", "sum", BK_FUNCTION, 0, 1, 2, NULL, BF_LISTS | BF_COMPLEX, 0, 0, ty_sum, lo_sum},
+  {"list literal", NULL, NULL, BK_FUNCTION, 0, 0, 1 << 20, NULL, BF_RAISES | BF_COMPLEX, 0, 0, ty_list_literal, lo_list_literal},
+  {"in", NULL, NULL, BK_FUNCTION, 0, 2, 2, NULL, BF_COMPLEX, 0, 0, ty_in, lo_in},
   /* BF_STRINGS: a constant string argument is a str, not a dtype's name; BF_LISTS: [1, 2] a list */
   LIST_METHOD("append", 1, 1, NULL, BF_RAISES | BF_STRINGS | BF_LISTS, 0, ty_append, lo_append),
   LIST_METHOD("insert", 2, 2, NULL, BF_RAISES | BF_STRINGS | BF_LISTS, 0, ty_insert, lo_insert),
