@@ -733,15 +733,25 @@ static LLVMValueRef lo_list_copy(Lower *l, Node *n) {
 
 static bool is_range_call(const Node *x) { return x->kind == N_CALL && x->ty && x->ty->kind == TY_RANGE; }
 
-/* What list(), sorted() and sum() take: a typed list, a set, a range() call
- * or a 1-d array of numbers (their items in order). */
+/* A tuple's fields as the items of one list (list(t), sorted(t), min(t),
+ * sum(t)): numbers (of their unified type), or fields of one type (strs). */
+static const Type *tuple_items(const Type *t) {
+  const Type *u = t->nfields ? t->fields[0] : NULL;
+  for (int i = 1; u && i < t->nfields; i++)
+    u = t->fields[i] == u ? u : ty_is_scalar(u) && ty_is_scalar(t->fields[i]) ? ty_unify(u, t->fields[i]) : NULL;
+  return u && (ty_is_scalar(u) || u->kind == TY_STR) ? u : NULL;
+}
+
+/* What list(), sorted() and sum() take: a typed list, a set, a range() call,
+ * a tuple of numbers or a 1-d array of numbers (their items in order). */
 static const Type *items_of(Infer *in, Node *n, const Type *t, const char *what) {
+  if (t->kind == TY_TUPLE && tuple_items(t)) return tuple_items(t);
   if (t->kind == TY_LIST) return t->elem ? t->elem : ty_list_item(in, n, t);
   if ((t->kind == TY_SET || t->kind == TY_DICT) && t->nfields) return t->fields[0];  /* a dict's keys */
   if (t->kind == TY_RANGE && is_range_call(n->list.items[0])) return TYS(TY_I64);
   if (t->kind == TY_ARRAY && t->ndim == 1 && ty_is_scalar(t->elem)) return t->elem;
-  return ty_error(in, n, "%s takes a typed list, a set, a dict, a range() or a 1-d array of numbers here, got %s", what,
-                  t->name);
+  return ty_error(in, n, "%s takes a typed list, a set, a dict, a range(), a tuple of numbers or a 1-d array of numbers "
+                  "here, got %s", what, t->name);
 }
 
 static const Type *ty_list_call(Infer *in, Node *n, const Type **args) {
@@ -803,6 +813,21 @@ static LLVMValueRef range_list(Lower *l, Node *r) {
   return lst;
 }
 
+/* A new list of tuple x's fields, each converted to elem (a str's one more reference, the list's). */
+static LLVMValueRef tuple_list(Lower *l, Node *x, const Type *elem) {
+  LLVMValueRef t = lo_expr(l, x), lst = lo_list_new(l, elem, const_i64(l, x->ty->nfields));
+  for (int i = 0; i < x->ty->nfields; i++) {
+    LLVMValueRef v = lo_convert(l, LLVMBuildExtractValue(l->b, t, (unsigned)i, ""), x->ty->fields[i], elem);
+    if (ty_has_arrays(elem)) {  /* owned, and a constant's copied: the list may outlive this code */
+      lo_refcount(l, elem, v, true);
+      v = lo_keep_strs(l, elem, v);
+    }
+    lo_list_append(l, elem, lst, v);
+  }
+  lo_done_with(l, x, t);
+  return lst;
+}
+
 /* A new list of the items of list(x)'s x. */
 static LLVMValueRef items_list(Lower *l, Node *n) {
   Node *x = n->list.items[0];
@@ -810,6 +835,7 @@ static LLVMValueRef items_list(Lower *l, Node *n) {
   if (x->ty->kind == TY_RANGE) return range_list(l, x);
   if (x->ty->kind == TY_SET) return lo_set_list(l, x, n->ty->elem);
   if (x->ty->kind == TY_DICT) return lo_dict_parts(l, x, DICT_KEYS, n->ty->elem);
+  if (x->ty->kind == TY_TUPLE) return tuple_list(l, x, n->ty->elem);
   Appender a = {n->ty->elem, lo_list_new(l, n->ty->elem, const_i64(l, 0))};
   lo_temp_made(l, n->ty, a.lst);
   lo_for_each_element(l, x, append_element, &a);
@@ -893,6 +919,7 @@ static void add_item(Lower *l, Fold *f, LLVMValueRef item) {
 /* The type of an iterable's items, once typed (items_of's answer). */
 static const Type *item_type(const Type *t) {
   if (t->kind == TY_SET || t->kind == TY_DICT) return t->fields[0];
+  if (t->kind == TY_TUPLE) return tuple_items(t);
   return t->kind == TY_RANGE ? TYS(TY_I64) : t->elem;  /* a list's, an array's */
 }
 
@@ -1079,11 +1106,11 @@ static const char *const sort_kw[] = {"reverse", "key", NULL};
 static const char *const empty_list_kw[] = {"item_type", "allocated", NULL};
 
 const Builtin bi_lists[] = {
-  {"list", "builtins", "list", BK_FUNCTION, 0, 0, 1, NULL, BF_RAISES | BF_LISTS | BF_COMPLEX, 0, 0, ty_list_call, lo_list_call},
-  {"typed.List", "ruchey.typed", "List", BK_FUNCTION, 0, 0, 1, NULL, BF_RAISES | BF_LISTS | BF_COMPLEX, 0, 0, ty_list_call, lo_list_call},
+  {"list", "builtins", "list", BK_FUNCTION, 0, 0, 1, NULL, BF_RAISES | BF_LISTS | BF_STRINGS | BF_COMPLEX, 0, 0, ty_list_call, lo_list_call},
+  {"typed.List", "ruchey.typed", "List", BK_FUNCTION, 0, 0, 1, NULL, BF_RAISES | BF_LISTS | BF_STRINGS | BF_COMPLEX, 0, 0, ty_list_call, lo_list_call},
   {"typed.List.empty_list", "ruchey.typed", "List.empty_list", BK_FUNCTION, 0, 0, 2, empty_list_kw, BF_RAISES | BF_COMPLEX, 0, 0,
    ty_empty_list, lo_empty_list},
-  {"sorted", "builtins", "sorted", BK_FUNCTION, 0, 1, 1, sort_kw, BF_RAISES | BF_LISTS | BF_COMPLEX, 0, 0, ty_sorted, lo_sorted},
+  {"sorted", "builtins", "sorted", BK_FUNCTION, 0, 1, 1, sort_kw, BF_RAISES | BF_LISTS | BF_STRINGS | BF_COMPLEX, 0, 0, ty_sorted, lo_sorted},
   {"sum", "builtins", "sum", BK_FUNCTION, 0, 1, 2, NULL, BF_LISTS | BF_COMPLEX, 0, 0, ty_sum, lo_sum},
   {"list literal", NULL, NULL, BK_FUNCTION, 0, 0, 1 << 20, NULL, BF_RAISES | BF_COMPLEX, 0, 0, ty_list_literal, lo_list_literal},
   {"in", NULL, NULL, BK_FUNCTION, 0, 2, 2, NULL, BF_COMPLEX, 0, 0, ty_in, lo_in},
