@@ -683,3 +683,40 @@ def test_typed_containers_are_abc_sequence_and_mapping():
     import collections.abc as abc
     assert isinstance(tlist("int64", [1]), abc.MutableSequence)
     assert isinstance(tdict("int64", "int64", [(1, 2)]), abc.MutableMapping)
+
+
+@pytest.mark.parametrize("item", ["int64", "float64"])
+def test_python_side_list_methods_match_python_lists(item):
+    rng = make_rng(seed_of("list methods", item))
+    values = [ITEM_PY[item](v) for v in rng.integers(0, 4, size=9)]
+    tl, pl = tlist(item, values), list(values)
+    x = values[3]
+    assert tl.count(x) == pl.count(x) and tl.index(x) == pl.index(x) and tl.index(x, 3) == pl.index(x, 3)
+    c = tl.copy()
+    c.append(values[0])
+    assert list(tl) == pl and list(c) == pl + [values[0]] and c.item_type == tl.item_type
+    tl.remove(x)
+    pl.remove(x)
+    assert list(tl) == pl
+    with pytest.raises(ValueError, match="x not in list"):
+        tl.remove(ITEM_PY[item](99))
+    with pytest.raises(ValueError):
+        tl.index(ITEM_PY[item](99))
+    tl.clear()
+    assert len(tl) == 0 and list(tl) == []
+    tl.append(values[0])  # still typed after clear
+    assert list(tl) == [values[0]]
+
+
+def test_python_side_dict_copy_and_clear():
+    d = tdict("int64", "float64", [(1, 1.5), (2, 2.5)])
+    e = d.copy()
+    e[3] = 3.5
+    assert dict(d) == {1: 1.5, 2: 2.5} and dict(e) == {1: 1.5, 2: 2.5, 3: 3.5}
+    d.clear()
+    assert len(d) == 0 and dict(e) == {1: 1.5, 2: 2.5, 3: 3.5}
+    d[7] = 0.5
+    assert dict(d) == {7: 0.5}
+
+
+ITEM_PY = {"int64": int, "float64": float}
