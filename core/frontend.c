@@ -1128,32 +1128,40 @@ static Node *fe_comprehension(Fe *fe, PyObject *e, int kind) {
 
 static bool calls_builtin(Fe *fe, PyObject *e, const char *name);
 
+/* [v for v in it] (kind COMP_LIST) or {v for v in it} (COMP_SET), made
+ * for the call e: whatever a for loop walks, gathered. */
+static Node *items_comprehension(Fe *fe, PyObject *e, PyObject *it, int kind) {
+  char name[32];
+  snprintf(name, sizeof name, "$item%d", fe->ntemps++);
+  PyObject *load = ast_node("Load", PyDict_New(), e), *store = ast_node("Store", PyDict_New(), e);
+  PyObject *elt = load ? ast_node("Name", Py_BuildValue("{s:s,s:O}", "id", name, "ctx", load), e) : NULL;
+  PyObject *target = store ? ast_node("Name", Py_BuildValue("{s:s,s:O}", "id", name, "ctx", store), e) : NULL;
+  PyObject *gen = elt && target ? ast_node("comprehension", Py_BuildValue("{s:O,s:O,s:[],s:i}", "target", target, "iter",
+                                           it, "ifs", "is_async", 0), e) : NULL;
+  PyObject *comp = gen ? ast_node(kind == COMP_SET ? "SetComp" : "ListComp",
+                                  Py_BuildValue("{s:O,s:[O]}", "elt", elt, "generators", gen), e) : NULL;
+  Node *r = comp ? fe_comprehension(fe, comp, kind) : NULL;
+  if (!comp && !fe->diag->kind) fe_error(fe, e, "cannot read this call");
+  Py_XDECREF(load); Py_XDECREF(store); Py_XDECREF(elt); Py_XDECREF(target); Py_XDECREF(gen); Py_XDECREF(comp);
+  return r;
+}
+
 /* set() is an empty set; set(x) the comprehension {v for v in x}, so that
  * it takes whatever a for loop walks. */
 static Node *fe_set_call(Fe *fe, PyObject *e) {
   PyObject *args = field(e, "args"), *kws = field(e, "keywords");
   Py_ssize_t n = PyList_GET_SIZE(args);
   Node *r = NULL;
-  if (PyList_GET_SIZE(kws) || n > 1) {
-    r = fe_error(fe, e, "set() takes at most one argument, and no keywords");
-  } else if (!n) {
-    r = call_node(fe, e, "set literal", NULL, 0);
-  } else {
-    char name[32];
-    snprintf(name, sizeof name, "$item%d", fe->ntemps++);
-    PyObject *load = ast_node("Load", PyDict_New(), e), *store = ast_node("Store", PyDict_New(), e);
-    PyObject *elt = load ? ast_node("Name", Py_BuildValue("{s:s,s:O}", "id", name, "ctx", load), e) : NULL;
-    PyObject *target = store ? ast_node("Name", Py_BuildValue("{s:s,s:O}", "id", name, "ctx", store), e) : NULL;
-    PyObject *gen = elt && target ? ast_node("comprehension", Py_BuildValue("{s:O,s:O,s:[],s:i}", "target", target, "iter",
-                                             PyList_GET_ITEM(args, 0), "ifs", "is_async", 0), e) : NULL;
-    PyObject *comp = gen ? ast_node("SetComp", Py_BuildValue("{s:O,s:[O]}", "elt", elt, "generators", gen), e) : NULL;
-    r = comp ? fe_comprehension(fe, comp, COMP_SET) : NULL;
-    if (!comp && !fe->diag->kind) fe_error(fe, e, "cannot read this set() call");
-    Py_XDECREF(load); Py_XDECREF(store); Py_XDECREF(elt); Py_XDECREF(target); Py_XDECREF(gen); Py_XDECREF(comp);
-  }
+  if (PyList_GET_SIZE(kws) || n > 1) r = fe_error(fe, e, "set() takes at most one argument, and no keywords");
+  else if (!n) r = call_node(fe, e, "set literal", NULL, 0);
+  else r = items_comprehension(fe, e, PyList_GET_ITEM(args, 0), COMP_SET);
   Py_DECREF(args); Py_DECREF(kws);
   return r;
 }
+
+/* zip(...) and enumerate(...) outside a for loop's header (list(zip(a, b)),
+ * sorted(enumerate(x))): a list of the tuples a for loop over them walks. */
+static Node *fe_walk_call(Fe *fe, PyObject *e) { return items_comprehension(fe, e, e, COMP_LIST); }
 
 static const struct { const char *kind, *what; } unsupported_exprs[] = {
   {"GeneratorExp", "generator expressions"},
@@ -1173,7 +1181,9 @@ Node *fe_expr(Fe *fe, PyObject *e) {
   if (!strcmp(k, "Compare")) return fe_compare(fe, e);
   if (!strcmp(k, "BoolOp")) return fe_boolop(fe, e);
   if (!strcmp(k, "IfExp")) return fe_ifexp(fe, e);
-  if (!strcmp(k, "Call")) return calls_builtin(fe, e, "set") ? fe_set_call(fe, e) : fe_call(fe, e);
+  if (!strcmp(k, "Call") && calls_builtin(fe, e, "set")) return fe_set_call(fe, e);
+  if (!strcmp(k, "Call") && (calls_builtin(fe, e, "zip") || calls_builtin(fe, e, "enumerate"))) return fe_walk_call(fe, e);
+  if (!strcmp(k, "Call")) return fe_call(fe, e);
   if (!strcmp(k, "Subscript")) return fe_subscript(fe, e);
   if (!strcmp(k, "Attribute")) return fe_attribute(fe, e);
   if (!strcmp(k, "Tuple")) return fe_tuple(fe, e);

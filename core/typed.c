@@ -315,8 +315,52 @@ static PyObject *list_sort(ListObject *self, PyObject *args, PyObject *kw) {
     PyErr_Format(PyExc_TypeError, "sorting a typed list of %s is not supported", self->item->name);
     return NULL;
   }
+  if (self->l->len > 1 && ty_is_complex(&scalar[self->l->kind])) {  /* Python's list of complex refuses, once it compares */
+    PyErr_SetString(PyExc_TypeError, "'<' not supported between instances of 'complex' and 'complex'");
+    return NULL;
+  }
   if (self->l->kind >= 0 && rt_list_sort(self->l, reverse) != RT_OK) return PyErr_NoMemory();
   Py_RETURN_NONE;
+}
+
+/* The items as a Python list, its method `name` called with args (the read-only count and index). */
+static PyObject *list_via_items(ListObject *self, const char *name, PyObject *args) {
+  PyObject *items = PySequence_List((PyObject *)self);
+  PyObject *m = items ? PyObject_GetAttrString(items, name) : NULL;
+  PyObject *r = m ? PyObject_Call(m, args, NULL) : NULL;
+  Py_XDECREF(m); Py_XDECREF(items);
+  return r;
+}
+
+static PyObject *list_count(ListObject *self, PyObject *args) { return list_via_items(self, "count", args); }
+static PyObject *list_index(ListObject *self, PyObject *args) { return list_via_items(self, "index", args); }
+
+static PyObject *list_remove(ListObject *self, PyObject *x) {
+  PyObject *args = PyTuple_Pack(1, x), *at = args ? list_index(self, args) : NULL;
+  Py_XDECREF(args);
+  if (!at && PyErr_ExceptionMatches(PyExc_ValueError)) {
+    PyErr_SetString(PyExc_ValueError, "list.remove(x): x not in list");
+    return NULL;
+  }
+  PyObject *pop_args = at ? PyTuple_Pack(1, at) : NULL, *gone = pop_args ? list_pop(self, pop_args) : NULL;
+  Py_XDECREF(at); Py_XDECREF(pop_args);
+  if (!gone) return NULL;
+  Py_DECREF(gone);
+  Py_RETURN_NONE;
+}
+
+static PyObject *list_clear(ListObject *self, PyObject *unused) {
+  rt_list_clear(self->l);
+  Py_RETURN_NONE;
+}
+
+/* A new typed list of the same items (a shallow copy, as list.copy). */
+static PyObject *list_copy(ListObject *self, PyObject *unused) {
+  RtList *c = rt_list_copy(self->l);
+  if (!c) return PyErr_NoMemory();
+  ListObject *r = list_wrap(c);
+  if (r) r->item = self->item;
+  return (PyObject *)r;
 }
 
 static PyObject *list_reverse(ListObject *self, PyObject *unused) {
@@ -333,8 +377,10 @@ static PyObject *list_repr(ListObject *self) {
   return r;
 }
 
+/* As a sequence's comparisons, item by item, against a typed.List or a
+ * list (a tuple is never equal to a list, as in Python). */
 static PyObject *list_richcompare(ListObject *self, PyObject *other, int op) {
-  if (op != Py_EQ && op != Py_NE) Py_RETURN_NOTIMPLEMENTED;
+  if (!PyList_Check(other) && Py_TYPE(other) != &ListType) Py_RETURN_NOTIMPLEMENTED;
   PyObject *a = PySequence_List((PyObject *)self);
   PyObject *b = a ? PySequence_List(other) : NULL;
   PyObject *r = b ? PyObject_RichCompare(a, b, op) : NULL;
@@ -358,6 +404,11 @@ static PyMethodDef list_methods[] = {
   {"insert", (PyCFunction)list_insert, METH_VARARGS, "Inserts an item before an index."},
   {"sort", (PyCFunction)(void (*)(void))list_sort, METH_VARARGS | METH_KEYWORDS, "Sorts in place, stably."},
   {"reverse", (PyCFunction)list_reverse, METH_NOARGS, "Reverses in place."},
+  {"count", (PyCFunction)list_count, METH_VARARGS, "How many items equal x."},
+  {"index", (PyCFunction)list_index, METH_VARARGS, "The first index of an item equal to x (ValueError if none)."},
+  {"remove", (PyCFunction)list_remove, METH_O, "Removes the first item equal to x (ValueError if none)."},
+  {"clear", (PyCFunction)list_clear, METH_NOARGS, "Removes every item."},
+  {"copy", (PyCFunction)list_copy, METH_NOARGS, "A new typed list of the same items."},
   {"empty_list", (PyCFunction)(void (*)(void))list_empty_list, METH_VARARGS | METH_KEYWORDS | METH_CLASS,
    "An empty list of items of item_type (ruchey.int64, ruchey.float64, int, float, bool ...)."},
   {NULL},
@@ -382,6 +433,7 @@ static PyTypeObject ListType = {
   .tp_repr = (reprfunc)list_repr,
   .tp_as_sequence = &list_as_sequence,
   .tp_richcompare = (richcmpfunc)list_richcompare,
+  .tp_hash = PyObject_HashNotImplemented,
   .tp_flags = Py_TPFLAGS_DEFAULT,
   .tp_doc = "A list of numbers of one type, shared with compiled code without copying (numba.typed.List).",
   .tp_methods = list_methods,
@@ -559,6 +611,20 @@ static PyObject *dict_setdefault(DictObject *self, PyObject *args) {
   return dict_subscript(self, k);
 }
 
+static PyObject *dict_clear(DictObject *self, PyObject *unused) {
+  rt_dict_clear(self->d);
+  Py_RETURN_NONE;
+}
+
+/* A new typed dict of the same pairs (a shallow copy, as dict.copy). */
+static PyObject *dict_copy(DictObject *self, PyObject *unused) {
+  RtDict *c = rt_dict_copy(self->d);
+  if (!c) return PyErr_NoMemory();
+  DictObject *r = dict_wrap(c);
+  if (r) r->value = self->value;
+  return (PyObject *)r;
+}
+
 static PyObject *dict_repr(DictObject *self) {
   PyObject *items = dict_parts(self, 2), *plain = items ? PyDict_New() : NULL;
   for (Py_ssize_t i = 0; plain && i < PyList_GET_SIZE(items); i++) {
@@ -581,6 +647,8 @@ static PyMethodDef dict_methods[] = {
   {"get", (PyCFunction)dict_get, METH_VARARGS, "d[k] if k is a key, else the default (None)."},
   {"pop", (PyCFunction)dict_pop, METH_VARARGS, "Removes k and returns its value (or the default)."},
   {"setdefault", (PyCFunction)dict_setdefault, METH_VARARGS, "d[k], set to the default first if missing."},
+  {"clear", (PyCFunction)dict_clear, METH_NOARGS, "Removes every pair."},
+  {"copy", (PyCFunction)dict_copy, METH_NOARGS, "A new typed dict of the same pairs."},
   {"empty", (PyCFunction)(void (*)(void))dict_empty, METH_VARARGS | METH_KEYWORDS | METH_CLASS,
    "An empty dict of key_type keys and value_type values (ruchey.int64, float, ...)."},
   {NULL},
@@ -597,6 +665,34 @@ static PyGetSetDef dict_getset[] = {
   {"value_type", (getter)dict_part_type, NULL, "The values' type's name (None while unknown).", (void *)1},
   {NULL},
 };
+
+/* o as a dict of its (key, value) pairs: a dict, a typed.Dict or another mapping. */
+static PyObject *plain_dict(PyObject *o) {
+  PyObject *d = PyDict_New();
+  if (d && PyDict_Merge(d, o, 1) < 0) Py_CLEAR(d);
+  return d;
+}
+
+static int is_mapping(PyObject *o) {
+  if (PyDict_Check(o) || Py_TYPE(o) == &DictType) return 1;
+  PyObject *abc = PyImport_ImportModule("collections.abc");
+  PyObject *mapping = abc ? PyObject_GetAttrString(abc, "Mapping") : NULL;
+  int r = mapping ? PyObject_IsInstance(o, mapping) : -1;
+  Py_XDECREF(mapping); Py_XDECREF(abc);
+  return r;
+}
+
+/* As a Mapping's == and !=: the same pairs, in any order, against any
+ * mapping; no order (<), and no hash, as a mutable mapping's. */
+static PyObject *dict_richcompare(DictObject *self, PyObject *other, int op) {
+  int mapping = op == Py_EQ || op == Py_NE ? is_mapping(other) : 0;
+  if (mapping < 0) return NULL;
+  if (!mapping) Py_RETURN_NOTIMPLEMENTED;
+  PyObject *a = plain_dict((PyObject *)self), *b = a ? plain_dict(other) : NULL;
+  PyObject *r = b ? PyObject_RichCompare(a, b, op) : NULL;
+  Py_XDECREF(a); Py_XDECREF(b);
+  return r;
+}
 
 static PyMappingMethods dict_as_mapping = {
   .mp_length = (lenfunc)dict_len,
@@ -615,6 +711,8 @@ static PyTypeObject DictType = {
   .tp_as_mapping = &dict_as_mapping,
   .tp_as_sequence = &dict_as_sequence,
   .tp_iter = (getiterfunc)dict_iter,
+  .tp_richcompare = (richcmpfunc)dict_richcompare,
+  .tp_hash = PyObject_HashNotImplemented,
   .tp_flags = Py_TPFLAGS_DEFAULT,
   .tp_doc = "A dict of numbers of two types, shared with compiled code without copying (numba.typed.Dict).",
   .tp_methods = dict_methods,

@@ -62,6 +62,7 @@ void ty_assign_var(Infer *in, Node *target, const Type *t);
 /* builtins/lists.c, dicts.c: typed lists and dicts */
 bool ty_container_item(Infer *in, Node *at, const Type *t, const char *what);  /* a type they may hold */
 bool ty_container_fits(const Type *to, const Type *from);  /* from stored where to is held */
+bool ty_container_casts(const Type *to, const Type *from);  /* a number converted into a container of another width */
 const Type *ty_unify_containers(const Type *a, const Type *b);  /* an empty one with a typed one */
 bool ty_refine_container(Infer *in, Node *n, Node *recv, const Type *t);  /* recv's variable retyped t */
 const Type *ty_list_index(Infer *in, Node *n, const Type *base);

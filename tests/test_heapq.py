@@ -11,7 +11,7 @@ import pytest
 import ruchey
 from ruchey import njit, typed
 
-from conftest import AS_NUMBA, make_rng, seed_of
+from conftest import AS_NUMBA, make_rng, rss_bytes, seed_of
 
 pytestmark = pytest.mark.skipif(AS_NUMBA, reason="ruchey's typed lists (numba's reflected lists differ)")
 
@@ -283,3 +283,24 @@ def test_a_heap_of_strs():
     words = ["pear", "fig", "apple", "kiwi", "fig", "date"]
     kept, replaced, popped, h = str_heap(typed.List(words))
     assert (kept, replaced, popped, list(h)) == str_heap.py_func(list(words))
+
+
+@njit
+def replace_empty_with(s):
+    h = ["a"]
+    h.pop()
+    return heapq.heapreplace(h, s + "!")  # a str of the call's own, owned by the heap call
+
+
+def test_an_empty_heap_releases_the_item_it_refused():
+    s = "x" * 100_000  # 400 kB a copy: 200 leaked copies would be 80 MB
+    for _ in range(5):
+        with pytest.raises(IndexError):
+            replace_empty_with(s)
+    before = rss_bytes()
+    for _ in range(200):
+        with pytest.raises(IndexError):
+            replace_empty_with(s)
+    after = rss_bytes()
+    if before is not None:
+        assert after - before < 20 * 2**20

@@ -637,3 +637,86 @@ def test_containers_of_strs_made_in_python_release_their_strs():
     after = rss_bytes()
     if before is not None:
         assert after - before < 8 << 20, f"RSS grew by {(after - before) >> 20} MB"
+
+
+# ---------------------------------------------------------------- comparisons in Python
+
+def test_typed_dict_equals_any_mapping_of_the_same_pairs():
+    rng = make_rng(seed_of("dict eq"))
+    pairs = [(int(k), float(v)) for k, v in zip(rng.integers(-9, 9, size=8), rng.normal(size=8))]
+    d = tdict("int64", "float64", pairs)
+    plain_d = dict(pairs)
+    shuffled = dict(reversed(list(plain_d.items())))
+    assert d == plain_d and plain_d == d and d == shuffled and not (d != shuffled)
+    assert d == tdict("int64", "float64", list(shuffled.items()))
+    other = dict(plain_d)
+    other[next(iter(other))] += 1.0
+    assert d != other and not (d == other)
+    assert d != {**plain_d, 100: 0.0}
+    assert tdict("int64", "float64", []) == {}
+    import collections
+    assert d == collections.OrderedDict(shuffled)
+    assert d != list(plain_d.items()) and d != list(plain_d)
+    with pytest.raises(TypeError):
+        d < plain_d  # noqa: B015
+    with pytest.raises(TypeError, match="unhashable"):
+        hash(d)
+
+
+def test_typed_list_compares_as_a_sequence():
+    rng = make_rng(seed_of("list eq"))
+    values = rng.integers(-5, 5, size=6).tolist()
+    tl = tlist("int64", values)
+    assert tl == values and values == tl and tl == tlist("int64", values) and not (tl != values)
+    assert tl != values[:-1] and tl != values + [0]
+    assert tl != tuple(values)  # a tuple is never equal to a list
+    for other in (values[:-1], values + [0], [v + 1 for v in values], sorted(values)):
+        for op in ("<", "<=", ">", ">=", "==", "!="):
+            assert eval(f"tl {op} other") == eval(f"values {op} other"), (op, other)
+    with pytest.raises(TypeError):
+        tl < (1, 2)  # noqa: B015
+    with pytest.raises(TypeError, match="unhashable"):
+        hash(tl)
+
+
+def test_typed_containers_are_abc_sequence_and_mapping():
+    import collections.abc as abc
+    assert isinstance(tlist("int64", [1]), abc.MutableSequence)
+    assert isinstance(tdict("int64", "int64", [(1, 2)]), abc.MutableMapping)
+
+
+@pytest.mark.parametrize("item", ["int64", "float64"])
+def test_python_side_list_methods_match_python_lists(item):
+    rng = make_rng(seed_of("list methods", item))
+    values = [ITEM_PY[item](v) for v in rng.integers(0, 4, size=9)]
+    tl, pl = tlist(item, values), list(values)
+    x = values[3]
+    assert tl.count(x) == pl.count(x) and tl.index(x) == pl.index(x) and tl.index(x, 3) == pl.index(x, 3)
+    c = tl.copy()
+    c.append(values[0])
+    assert list(tl) == pl and list(c) == pl + [values[0]] and c.item_type == tl.item_type
+    tl.remove(x)
+    pl.remove(x)
+    assert list(tl) == pl
+    with pytest.raises(ValueError, match="x not in list"):
+        tl.remove(ITEM_PY[item](99))
+    with pytest.raises(ValueError):
+        tl.index(ITEM_PY[item](99))
+    tl.clear()
+    assert len(tl) == 0 and list(tl) == []
+    tl.append(values[0])  # still typed after clear
+    assert list(tl) == [values[0]]
+
+
+def test_python_side_dict_copy_and_clear():
+    d = tdict("int64", "float64", [(1, 1.5), (2, 2.5)])
+    e = d.copy()
+    e[3] = 3.5
+    assert dict(d) == {1: 1.5, 2: 2.5} and dict(e) == {1: 1.5, 2: 2.5, 3: 3.5}
+    d.clear()
+    assert len(d) == 0 and dict(e) == {1: 1.5, 2: 2.5, 3: 3.5}
+    d[7] = 0.5
+    assert dict(d) == {7: 0.5}
+
+
+ITEM_PY = {"int64": int, "float64": float}

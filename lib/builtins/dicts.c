@@ -29,6 +29,7 @@ static bool number_tuple(const Type *k) {
  * which would hash as their float64 values, are not taken). */
 static const Type *need_key(Infer *in, Node *at, const Type *k) {
   if (k && k->kind == TY_F16) return ty_error(in, at, "float16 dict keys are not supported in compiled code");
+  if (k && ty_is_complex(k)) return ty_error(in, at, "complex dict keys and set items are not supported in compiled code");
   if (k && (k->kind == TY_STR || number_tuple(k))) return k;
   if (k && k->kind == TY_TUPLE)
     return ty_error(in, at, "a dict key tuple holds up to %d numbers and bools, got %s", RT_KEY_FIELDS, k->name);
@@ -56,7 +57,7 @@ static bool key_fits(Infer *in, Node *at, const Type *d, const Type *k) {
 static bool value_fits(Infer *in, Node *n, Node *recv, Node *at, const Type *d, const Type *v) {
   const Type *u = ty_is_container(v) && ty_is_container(value_of(d)) ? ty_unify_containers(value_of(d), v) : NULL;
   if (u && u != value_of(d)) return ty_refine_container(in, n, recv, ty_dict(key_of(d), u));
-  if (!ty_container_fits(value_of(d), v))
+  if (!ty_container_fits(value_of(d), v) && !ty_container_casts(value_of(d), v))
     return ty_error(in, at, "cannot store %s as a value of %s", v->name, d->name) != NULL;
   return true;
 }
@@ -102,8 +103,7 @@ void ty_dict_store(Infer *in, Node *target, const Type *t, Node *at) {
 }
 
 const Type *ty_dict_contains(Infer *in, Node *n, const Type **args) {
-  if (args[0]->kind != TY_STR && !number_tuple(args[0]) && !ty_need_scalar(in, n->list.items[0], args[0], "'in'"))
-    return NULL;
+  if (args[0]->kind != TY_STR && !number_tuple(args[0]) && !need_key(in, n->list.items[0], args[0])) return NULL;
   return TYS(TY_BOOL);
 }
 
@@ -150,8 +150,15 @@ static const Type *ty_dict_self(Infer *in, Node *n, const Type **args) {
   return strcmp(n->bi->path, "copy") ? TYS(TY_NONE) : args[0];
 }
 
+/* d.keys(), d.values(), d.items() outside a for loop's header: a new list
+ * of the parts, in insertion order (what list(), sorted(), len() and `in`
+ * take); a for loop over them walks d itself (walk_element). */
 static const Type *ty_view(Infer *in, Node *n, const Type **args) {
-  return ty_error(in, n, "dict.%s() is only supported as the sequence of a for loop", n->bi->path);
+  const Type *d = args[0];
+  if (ty_no_allocation(in)) return ty_error(in, n, "kernels cannot make lists");
+  if (!dict_known(in, n, d)) return NULL;
+  const Type *part[] = {[DICT_KEYS] = key_of(d), [DICT_VALUES] = value_of(d), [DICT_ITEMS] = ty_tuple(2, d->fields)};
+  return ty_list(part[n->bi->ival]);
 }
 
 /* ---------------------------------------------------------------- lowering */
@@ -296,36 +303,37 @@ static LLVMValueRef lo_dict_literal(Lower *l, Node *n) {
   return d;
 }
 
-/* The i-th live entry (iteration), as a key, a value or a (key, value) tuple. */
-static LLVMValueRef entry_part(Lower *l, Node *n, LLVMValueRef d) {
-  LLVMValueRef i = lo_expr(l, n->rhs);
+static int part_named(const char *what) {
+  return !strcmp(what, "iteration values") ? DICT_VALUES : !strcmp(what, "iteration items") ? DICT_ITEMS : DICT_KEYS;
+}
+
+/* The i-th live entry of d (of type t) as a key, a value or a (key, value)
+ * tuple (of type pt), owned. */
+static LLVMValueRef entry_at(Lower *l, const Type *t, LLVMValueRef d, LLVMValueRef i, int part, const Type *pt) {
   LLVMTypeRef p[2] = {l->mod->ptr, l->mod->i64};
   LLVMValueRef e = lo_call_fn(l, "rt_dict_entry", l->mod->ptr, p, (LLVMValueRef[]){d, i}, 2);
   lo_raise_if(l, LLVMBuildIsNull(l->b, e, ""), RT_ERR_RUNTIME, "dictionary changed size during iteration");
-  const Type *t = n->lhs->ty, *kt = key_of(t), *vt = value_of(t);
+  const Type *kt = key_of(t), *vt = value_of(t);
   LLVMValueRef off = const_i64(l, 8);
   LLVMValueRef bits = LLVMBuildLoad2(l->b, l->mod->i64, LLVMBuildGEP2(l->b, l->mod->i8, e, &off, 1, ""), "");
   LLVMValueRef key = taken(l, kt, key_of_bits(l, kt, bits));
+  if (part == DICT_KEYS) return key;
   off = const_i64(l, RT_DICT_VALUE);
-  bool values = !strcmp(n->str, "iteration values"), items = !strcmp(n->str, "iteration items");
-  if (values || items) {
-    LLVMValueRef v = taken(l, vt, lo_load_scalar(l, vt, LLVMBuildGEP2(l->b, l->mod->i8, e, &off, 1, "")));
-    if (values) {
-      if (ty_has_arrays(kt)) lo_refcount(l, kt, key, false);
-      return v;
-    }
-    LLVMValueRef tup = LLVMGetUndef(lo_type(l, n->ty));
-    tup = LLVMBuildInsertValue(l->b, tup, key, 0, "");
-    return LLVMBuildInsertValue(l->b, tup, v, 1, "");
+  LLVMValueRef v = taken(l, vt, lo_load_scalar(l, vt, LLVMBuildGEP2(l->b, l->mod->i8, e, &off, 1, "")));
+  if (part == DICT_VALUES) {
+    if (ty_has_arrays(kt)) lo_refcount(l, kt, key, false);
+    return v;
   }
-  return key;
+  LLVMValueRef tup = LLVMGetUndef(lo_type(l, pt));
+  tup = LLVMBuildInsertValue(l->b, tup, key, 0, "");
+  return LLVMBuildInsertValue(l->b, tup, v, 1, "");
 }
 
 /* d[k] read (KeyError), or the i-th entry's part in iteration. */
 LLVMValueRef lo_dict_index(Lower *l, Node *n) {
   LLVMValueRef d = lo_expr(l, n->lhs), v;
   if (n->str) {
-    v = entry_part(l, n, d);
+    v = entry_at(l, n->lhs->ty, d, lo_expr(l, n->rhs), part_named(n->str), n->ty);
   } else {
     LLVMValueRef kv = lo_expr(l, n->rhs), bits = key_bits(l, n->lhs->ty, kv, n->rhs->ty);
     v = taken(l, n->ty, lo_load_scalar(l, n->ty, lookup_or_raise(l, n->lhs->ty, d, bits)));
@@ -480,6 +488,25 @@ static LLVMValueRef lo_update(Lower *l, Node *n) {
   return LLVMGetUndef(l->mod->i8);
 }
 
+/* d.keys(), d.values(), d.items() as a new list (ty_view). */
+static LLVMValueRef lo_view(Lower *l, Node *n) {
+  Node *x = n->list.items[0];
+  return lo_dict_parts(l, x, (int)n->bi->ival, n->ty->elem);
+}
+
+/* A new list of x's keys, values or items (part), each of type elem. */
+LLVMValueRef lo_dict_parts(Lower *l, Node *x, int part, const Type *elem) {
+  LLVMValueRef d = lo_expr(l, x), len = lo_container_len(l, x->ty, d);
+  LLVMValueRef lst = lo_list_new(l, elem, len);
+  lo_temp_made(l, ty_list(elem), lst);
+  LoLoop loop = lo_loop_begin(l, const_i64(l, 0), len, NULL, "dict.parts");
+  lo_list_append(l, elem, lst, entry_at(l, x->ty, d, loop.index, part, elem));
+  lo_loop_end(l, &loop);
+  lo_temp_taken(l, lst);
+  lo_done_with(l, x, d);
+  return lst;
+}
+
 /* What sets.c shares: a set is a dict of its items to nothing. */
 LLVMValueRef lo_dict_new(Lower *l, const Type *t) { return new_dict(l, t); }
 LLVMValueRef lo_dict_key_bits(Lower *l, const Type *d, LLVMValueRef k, const Type *kt) { return key_bits(l, d, k, kt); }
@@ -508,20 +535,21 @@ static const Type *ty_empty_dict(Infer *in, Node *n, const Type **args) {
 
 static LLVMValueRef lo_empty_dict(Lower *l, Node *n) { return new_dict(l, n->ty); }
 
-static LLVMValueRef lo_never(Lower *l, Node *n) { return LLVMGetUndef(l->mod->i8); }  /* typing refuses it */
 
 /* ---------------------------------------------------------------- the rows */
 
 static const char *const empty_dict_kw[] = {"key_type", "value_type", "n_keys", NULL};
 
 #define DICT_METHOD(name, lo, hi, flags, ival, type, lower) \
-  {"dict." name, NULL, name, BK_METHOD, TY_DICT, lo, hi, NULL, flags, ival, 0, type, lower}
+  {"dict." name, NULL, name, BK_METHOD, TY_DICT, lo, hi, NULL, (flags) | BF_COMPLEX, ival, 0, type, lower}
 
 const Builtin bi_dicts[] = {
-  {"dict literal", NULL, NULL, BK_FUNCTION, 0, 0, 1 << 20, NULL, BF_RAISES, 0, 0, ty_dict_literal, lo_dict_literal},
+  /* BF_COMPLEX: complex values are plain numbers to them (need_key refuses complex keys) */
+  {"dict literal", NULL, NULL, BK_FUNCTION, 0, 0, 1 << 20, NULL, BF_RAISES | BF_COMPLEX, 0, 0, ty_dict_literal,
+   lo_dict_literal},
   {"dict", "builtins", "dict", BK_FUNCTION, 0, 0, 0, NULL, BF_RAISES, 0, 0, ty_dict_call, lo_dict_literal},
   {"typed.Dict", "ruchey.typed", "Dict", BK_FUNCTION, 0, 0, 0, NULL, BF_RAISES, 0, 0, ty_dict_call, lo_dict_literal},
-  {"typed.Dict.empty", "ruchey.typed", "Dict.empty", BK_FUNCTION, 0, 0, 3, empty_dict_kw, BF_RAISES, 0, 0,
+  {"typed.Dict.empty", "ruchey.typed", "Dict.empty", BK_FUNCTION, 0, 0, 3, empty_dict_kw, BF_RAISES | BF_COMPLEX, 0, 0,
    ty_empty_dict, lo_empty_dict},
   /* BF_STRINGS: a constant string argument is a str key, not a dtype's name; BF_LISTS: [1, 2] a list */
   DICT_METHOD("get", 1, 2, BF_STRINGS | BF_LISTS, 0, ty_get, lo_keyed),
@@ -532,8 +560,8 @@ const Builtin bi_dicts[] = {
   DICT_METHOD("update", 1, 1, BF_RAISES, 0, ty_update, lo_update),
   DICT_METHOD("clear", 0, 0, 0, 0, ty_dict_self, lo_dict_self),
   DICT_METHOD("copy", 0, 0, BF_RAISES, 1, ty_dict_self, lo_dict_self),
-  DICT_METHOD("keys", 0, 0, 0, 0, ty_view, lo_never),
-  DICT_METHOD("values", 0, 0, 0, 0, ty_view, lo_never),
-  DICT_METHOD("items", 0, 0, 0, 0, ty_view, lo_never),
+  DICT_METHOD("keys", 0, 0, BF_RAISES, DICT_KEYS, ty_view, lo_view),
+  DICT_METHOD("values", 0, 0, BF_RAISES, DICT_VALUES, ty_view, lo_view),
+  DICT_METHOD("items", 0, 0, BF_RAISES, DICT_ITEMS, ty_view, lo_view),
   BI_END,
 };

@@ -41,12 +41,15 @@ static LLVMValueRef lo_heap(Lower *l, Node *n) {
   const Type *elem = h->ty->elem;
   int op = n->bi->ival, nfields;
   LLVMValueRef lst = lo_expr(l, h), slot = lo_alloca(l, lo_storage_type(l, elem), "heap.item");
-  if (n->list.len > 1) lo_store_scalar(l, elem, slot, lo_item_value(l, n->list.items[1], elem));
+  LLVMValueRef item = n->list.len > 1 ? lo_item_value(l, n->list.items[1], elem) : NULL;
+  if (item) lo_store_scalar(l, elem, slot, item);
+  if (item && ty_has_arrays(elem)) lo_temp_made(l, elem, item);  /* still ours if the call raises (an empty heap) */
   if (op == PUSH) lo_list_settle(l, elem, lst);  /* an empty list's first item: it may have been made untyped */
   LLVMValueRef layout = lo_item_order(l, elem, &nfields);
   LLVMTypeRef p[4] = {l->mod->ptr, l->mod->i32, l->mod->ptr, l->mod->ptr};
   LLVMValueRef a[4] = {lst, const_i32(l, nfields), layout, slot};
   lo_check_call(l, lo_call_fn(l, heap_fn[op], l->mod->i32, p, a, 4));
+  if (item) lo_temp_taken(l, item);  /* the heap's now, or back in the slot as the result */
   lo_done_with(l, h, lst);
   return op == HEAPIFY || op == PUSH ? LLVMGetUndef(l->mod->i8) : lo_load_scalar(l, elem, slot);
 }

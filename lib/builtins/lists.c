@@ -75,6 +75,18 @@ bool ty_container_fits(const Type *to, const Type *from) {
   return (numbers || tuples || containers) && ty_unify(to, from) == to;
 }
 
+/* Whether a number of type `from` is stored, converted, into a container
+ * of numbers of type `to` of another width, as Numba's typed containers
+ * cast it (1 into a list of int32, 1.5 into float32, 1j into complex64):
+ * ints into ints, ints and floats into floats, any number into complex;
+ * never a float into ints (Python's list would keep the 1.5). */
+bool ty_container_casts(const Type *to, const Type *from) {
+  if (!ty_is_scalar(to) || !ty_is_scalar(from) || to->kind == TY_BOOL || from->kind == TY_BOOL) return false;
+  if (ty_is_complex(to)) return true;
+  if (ty_is_float(to)) return !ty_is_complex(from);
+  return ty_is_int(to) && ty_is_int(from);
+}
+
 /* Two container types as one: an empty one's (its types unknown) taken
  * from the other, inside containers too ([[]] and [[1]]). */
 const Type *ty_unify_containers(const Type *a, const Type *b) {
@@ -236,7 +248,7 @@ static LLVMValueRef checked_index(Lower *l, LLVMValueRef lst, LLVMValueRef i, co
   return i;
 }
 
-static LLVMValueRef new_list(Lower *l, const Type *elem, LLVMValueRef cap) {
+LLVMValueRef lo_list_new(Lower *l, const Type *elem, LLVMValueRef cap) {
   LLVMTypeRef p[3] = {l->mod->i32, l->mod->i64, l->mod->i64};
   LLVMValueRef a[3] = {const_i32(l, elem ? (int)elem->kind : -1), const_i64(l, elem ? (int64_t)elem->size : 8), cap};
   LLVMValueRef lst = lo_call_fn(l, "rt_list_new", l->mod->ptr, p, a, 3);
@@ -255,7 +267,7 @@ void lo_list_settle(Lower *l, const Type *elem, LLVMValueRef lst) {
 /* Appends v (of the list's item type), growing the buffer when full. The
  * buffer and its room are read again after growing and merged, so that in
  * a loop of appends both stay in registers (PRE across the back edge). */
-static void append(Lower *l, const Type *elem, LLVMValueRef lst, LLVMValueRef v) {
+void lo_list_append(Lower *l, const Type *elem, LLVMValueRef lst, LLVMValueRef v) {
   LLVMValueRef n = lo_list_len(l, lst), n1 = LLVMBuildAdd(l->b, n, const_i64(l, 1), "");
   LLVMValueRef cap = header_load(l, l->mod->i64, lst, L_CAP, "cap");
   LLVMValueRef data = header_load(l, l->mod->ptr, lst, L_DATA, "data");
@@ -299,9 +311,9 @@ static const Type *ty_list_literal(Infer *in, Node *n, const Type **args) {
 
 static LLVMValueRef lo_list_literal(Lower *l, Node *n) {
   const Type *elem = n->ty->elem;
-  LLVMValueRef lst = new_list(l, elem, const_i64(l, n->list.len));
+  LLVMValueRef lst = lo_list_new(l, elem, const_i64(l, n->list.len));
   lo_temp_made(l, n->ty, lst);  /* released if an item raises */
-  for (int i = 0; i < n->list.len; i++) append(l, elem, lst, lo_item_value(l, n->list.items[i], elem));
+  for (int i = 0; i < n->list.len; i++) lo_list_append(l, elem, lst, lo_item_value(l, n->list.items[i], elem));
   lo_temp_taken(l, lst);
   return lst;
 }
@@ -399,7 +411,7 @@ bool ty_list_takes(Infer *in, Node *n, const Type **args, Node *v, const Type *v
   if (!recv_item(args)) return ty_refine_container(in, n, n->list.items[0], ty_list(vt));
   const Type *u = ty_is_container(vt) && ty_is_container(recv_item(args)) ? ty_unify_containers(recv_item(args), vt) : NULL;
   if (u && u != recv_item(args)) return ty_refine_container(in, n, n->list.items[0], ty_list(u));  /* [[]] given [1] */
-  if (!ty_container_fits(recv_item(args), vt))
+  if (!ty_container_fits(recv_item(args), vt) && !ty_container_casts(recv_item(args), vt))
     return ty_error(in, v, "cannot put %s into %s", vt->name, args[0]->name) != NULL;
   return true;
 }
@@ -435,9 +447,18 @@ static bool searchable(Infer *in, Node *v, const Type *vt, const Type *list, con
   return ty_need_scalar(in, v, vt, what) != NULL;
 }
 
+static const Type *not_sortable(Infer *in, Node *n, const Type *elem) {
+  return ty_error(in, n, "sorting a list of %s is not supported%s", elem->name,
+                  ty_is_complex(elem) ? ": complex numbers have no order ('<' is not supported between them); "
+                                        "sort by a key function (key=lambda z: abs(z))" : "");
+}
+
+/* Items that == compares (index, count, remove, in): the ordered ones and complex numbers. */
+static bool item_equatable(const Type *t) { return ty_item_ordered(t) || ty_is_complex(t); }
+
 static const Type *ty_find(Infer *in, Node *n, const Type **args) {
   if (!searchable(in, n->list.items[1], args[1], args[0], n->bi->name)) return NULL;
-  if (args[0]->elem && !ty_item_ordered(args[0]->elem))
+  if (args[0]->elem && !item_equatable(args[0]->elem))
     return ty_error(in, n, "%s() of a list of %s is not supported", n->bi->name, args[0]->elem->name);
   const Type *r = n->bi->ival == 3 ? TYS(TY_NONE) : TYS(n->bi->ival ? TY_I64 : TY_BOOL);
   return args[0]->elem || in->final ? r : NULL;
@@ -479,7 +500,7 @@ static bool ty_sort_keywords(Infer *in, Node *n, const Type *elem, const char *w
 static const Type *ty_none_method(Infer *in, Node *n, const Type **args) {
   bool sort = !strcmp(n->bi->path, "sort");
   if (sort && args[0]->elem && !ty_item_ordered(args[0]->elem) && !ty_kwarg(n, "key"))
-    return ty_error(in, n, "sorting a list of %s is not supported", args[0]->elem->name);
+    return not_sortable(in, n, args[0]->elem);
   if (sort && !ty_sort_keywords(in, n, args[0]->elem, "sort(reverse=)")) return NULL;
   return TYS(TY_NONE);
 }
@@ -491,7 +512,7 @@ static LLVMValueRef receiver(Lower *l, Node *n) { return lo_expr(l, n->list.item
 static LLVMValueRef lo_append(Lower *l, Node *n) {
   const Type *elem = n->list.items[0]->ty->elem;
   LLVMValueRef lst = receiver(l, n);
-  append(l, elem, lst, lo_item_value(l, n->list.items[1], elem));
+  lo_list_append(l, elem, lst, lo_item_value(l, n->list.items[1], elem));
   lo_done_with(l, n->list.items[0], lst);
   return LLVMGetUndef(l->mod->i8);
 }
@@ -522,7 +543,7 @@ static LLVMValueRef lo_extend(Lower *l, Node *n) {
     LoLoop loop = lo_loop_begin(l, const_i64(l, 0), lo_list_len(l, src), NULL, "extend");
     LLVMValueRef v = lo_load_scalar(l, from, item_addr(l, from, src, loop.index));
     if (ty_has_arrays(elem)) lo_refcount(l, elem, v, true);  /* both lists hold it */
-    append(l, elem, lst, lo_convert(l, v, from, elem));
+    lo_list_append(l, elem, lst, lo_convert(l, v, from, elem));
     lo_loop_end(l, &loop);
   }
   lo_done_with(l, n->list.items[1], src);
@@ -662,7 +683,7 @@ static void sort_by_key(Lower *l, Node *key, const Type *elem, LLVMValueRef lst,
   for (int i = 0; i < (k->kind == TY_TUPLE ? k->nfields : 1); i++) fields[nf++] = k->kind == TY_TUPLE ? k->fields[i] : k;
   fields[nf++] = TYS(TY_I64);
   const Type *kt = ty_tuple(nf, fields), *keys = ty_list(kt);
-  LLVMValueRef len = lo_list_len(l, lst), keyed = new_list(l, kt, len);
+  LLVMValueRef len = lo_list_len(l, lst), keyed = lo_list_new(l, kt, len);
   lo_temp_made(l, keys, keyed);  /* released if f raises */
   LLVMValueRef *args = arena_alloc(l->f->arena, sizeof(LLVMValueRef) * (size_t)(1 + key->list.len));
   for (int i = 0; i < key->list.len; i++) args[1 + i] = lo_expr(l, key->list.items[i]);  /* read once */
@@ -712,14 +733,25 @@ static LLVMValueRef lo_list_copy(Lower *l, Node *n) {
 
 static bool is_range_call(const Node *x) { return x->kind == N_CALL && x->ty && x->ty->kind == TY_RANGE; }
 
-/* What list(), sorted() and sum() take: a typed list, a set, a range() call
- * or a 1-d array of numbers (their items in order). */
+/* A tuple's fields as the items of one list (list(t), sorted(t), min(t),
+ * sum(t)): numbers (of their unified type), or fields of one type (strs). */
+static const Type *tuple_items(const Type *t) {
+  const Type *u = t->nfields ? t->fields[0] : NULL;
+  for (int i = 1; u && i < t->nfields; i++)
+    u = t->fields[i] == u ? u : ty_is_scalar(u) && ty_is_scalar(t->fields[i]) ? ty_unify(u, t->fields[i]) : NULL;
+  return u && (ty_is_scalar(u) || u->kind == TY_STR) ? u : NULL;
+}
+
+/* What list(), sorted() and sum() take: a typed list, a set, a range() call,
+ * a tuple of numbers or a 1-d array of numbers (their items in order). */
 static const Type *items_of(Infer *in, Node *n, const Type *t, const char *what) {
+  if (t->kind == TY_TUPLE && tuple_items(t)) return tuple_items(t);
   if (t->kind == TY_LIST) return t->elem ? t->elem : ty_list_item(in, n, t);
-  if (t->kind == TY_SET && t->nfields) return t->fields[0];
+  if ((t->kind == TY_SET || t->kind == TY_DICT) && t->nfields) return t->fields[0];  /* a dict's keys */
   if (t->kind == TY_RANGE && is_range_call(n->list.items[0])) return TYS(TY_I64);
   if (t->kind == TY_ARRAY && t->ndim == 1 && ty_is_scalar(t->elem)) return t->elem;
-  return ty_error(in, n, "%s takes a typed list, a range() or a 1-d array of numbers here, got %s", what, t->name);
+  return ty_error(in, n, "%s takes a typed list, a set, a dict, a range(), a tuple of numbers or a 1-d array of numbers "
+                  "here, got %s", what, t->name);
 }
 
 static const Type *ty_list_call(Infer *in, Node *n, const Type **args) {
@@ -746,7 +778,7 @@ static LLVMValueRef lo_empty_list(Lower *l, Node *n) {
   Node *room = bi_arg(n, 1, "allocated");
   LLVMValueRef cap = room ? lo_expr_as(l, room, TYS(TY_I64)) : const_i64(l, 0);
   cap = LLVMBuildSelect(l->b, LLVMBuildICmp(l->b, LLVMIntSGT, cap, const_i64(l, 0), ""), cap, const_i64(l, 0), "");
-  return new_list(l, n->ty->elem, cap);
+  return lo_list_new(l, n->ty->elem, cap);
 }
 
 /* Appends each element an array node gives (lo_for_each_element's sink). */
@@ -757,7 +789,7 @@ typedef struct {
 
 static void append_element(Lower *l, LLVMValueRef v, void *arg) {
   Appender *a = arg;
-  append(l, a->elem, a->lst, v);
+  lo_list_append(l, a->elem, a->lst, v);
 }
 
 /* range(start, stop, step)'s items, written in place: Python's count of them. */
@@ -772,12 +804,27 @@ static LLVMValueRef range_list(Lower *l, Node *r) {
   LLVMValueRef by = LLVMBuildSelect(l->b, up, step, LLVMBuildNeg(l->b, step, ""), "");
   LLVMValueRef n = LLVMBuildSDiv(l->b, LLVMBuildAdd(l->b, span, LLVMBuildSub(l->b, by, const_i64(l, 1), ""), ""), by, "");
   n = LLVMBuildSelect(l->b, LLVMBuildICmp(l->b, LLVMIntSGT, span, const_i64(l, 0), ""), n, const_i64(l, 0), "");
-  LLVMValueRef lst = new_list(l, TYS(TY_I64), n);
+  LLVMValueRef lst = lo_list_new(l, TYS(TY_I64), n);
   LoLoop loop = lo_loop_begin(l, const_i64(l, 0), n, NULL, "list.range");
   LLVMValueRef v = LLVMBuildAdd(l->b, start, LLVMBuildMul(l->b, loop.index, step, ""), "");
   LLVMBuildStore(l->b, v, item_addr(l, TYS(TY_I64), lst, loop.index));
   lo_loop_end(l, &loop);
   set_len(l, lst, n);
+  return lst;
+}
+
+/* A new list of tuple x's fields, each converted to elem (a str's one more reference, the list's). */
+static LLVMValueRef tuple_list(Lower *l, Node *x, const Type *elem) {
+  LLVMValueRef t = lo_expr(l, x), lst = lo_list_new(l, elem, const_i64(l, x->ty->nfields));
+  for (int i = 0; i < x->ty->nfields; i++) {
+    LLVMValueRef v = lo_convert(l, LLVMBuildExtractValue(l->b, t, (unsigned)i, ""), x->ty->fields[i], elem);
+    if (ty_has_arrays(elem)) {  /* owned, and a constant's copied: the list may outlive this code */
+      lo_refcount(l, elem, v, true);
+      v = lo_keep_strs(l, elem, v);
+    }
+    lo_list_append(l, elem, lst, v);
+  }
+  lo_done_with(l, x, t);
   return lst;
 }
 
@@ -787,7 +834,9 @@ static LLVMValueRef items_list(Lower *l, Node *n) {
   if (x->ty->kind == TY_LIST) return lo_list_copy(l, n);
   if (x->ty->kind == TY_RANGE) return range_list(l, x);
   if (x->ty->kind == TY_SET) return lo_set_list(l, x, n->ty->elem);
-  Appender a = {n->ty->elem, new_list(l, n->ty->elem, const_i64(l, 0))};
+  if (x->ty->kind == TY_DICT) return lo_dict_parts(l, x, DICT_KEYS, n->ty->elem);
+  if (x->ty->kind == TY_TUPLE) return tuple_list(l, x, n->ty->elem);
+  Appender a = {n->ty->elem, lo_list_new(l, n->ty->elem, const_i64(l, 0))};
   lo_temp_made(l, n->ty, a.lst);
   lo_for_each_element(l, x, append_element, &a);
   lo_temp_taken(l, a.lst);
@@ -803,7 +852,7 @@ static LLVMValueRef lo_list_call(Lower *l, Node *n) {
 static const Type *ty_sorted(Infer *in, Node *n, const Type **args) {
   const Type *elem = items_of(in, n, args[0], "sorted()");
   if (!elem) return NULL;
-  if (!ty_item_ordered(elem) && !ty_kwarg(n, "key")) return ty_error(in, n, "sorting a list of %s is not supported", elem->name);
+  if (!ty_item_ordered(elem) && !ty_kwarg(n, "key")) return not_sortable(in, n, elem);
   if (!ty_sort_keywords(in, n, elem, "sorted(reverse=)")) return NULL;
   return ty_list(elem);
 }
@@ -869,7 +918,8 @@ static void add_item(Lower *l, Fold *f, LLVMValueRef item) {
 
 /* The type of an iterable's items, once typed (items_of's answer). */
 static const Type *item_type(const Type *t) {
-  if (t->kind == TY_SET) return t->fields[0];
+  if (t->kind == TY_SET || t->kind == TY_DICT) return t->fields[0];
+  if (t->kind == TY_TUPLE) return tuple_items(t);
   return t->kind == TY_RANGE ? TYS(TY_I64) : t->elem;  /* a list's, an array's */
 }
 
@@ -956,6 +1006,12 @@ static bool comparable_items(const Type *a, const Type *b) {
   return ty_item_ordered(a) || ty_is_complex(a);
 }
 
+/* Whether a list's items (or its lists' items) are complex numbers. */
+static bool complex_items(const Type *t) {
+  while (t && t->kind == TY_LIST) t = t->elem;
+  return t && ty_is_complex(t);
+}
+
 /* x == y, x < y ... of two lists whose items compare: Python's order (the
  * first unequal items decide, else the lengths). */
 bool ty_list_compare(Infer *in, Node *n, const Type *a, const Type *b) {
@@ -964,6 +1020,10 @@ bool ty_list_compare(Infer *in, Node *n, const Type *a, const Type *b) {
   if (n->list.len > 2) return ty_error(in, n, "chained comparisons of lists are not supported") != NULL;
   if (!comparable_items(a->elem, b->elem))
     return ty_error(in, n, "comparing %s and %s is not supported", a->name, b->name) != NULL;
+  bool order = n->ops[0] != OP_EQ && n->ops[0] != OP_NE;
+  if (order && (complex_items(a) || complex_items(b)))
+    return ty_error(in, n, "lists of complex numbers are only compared with == and != (%s and %s)", a->name,
+                    b->name) != NULL;
   return true;
 }
 
@@ -1014,7 +1074,7 @@ static const Type *ty_in(Infer *in, Node *n, const Type **args) {
   if (args[1]->kind != TY_LIST)
     return ty_error(in, n, "'in' needs a typed list, a dict or a tuple here, got %s", args[1]->name);
   if (!searchable(in, n->list.items[0], args[0], args[1], "'in'")) return NULL;
-  if (args[1]->elem && !ty_item_ordered(args[1]->elem))
+  if (args[1]->elem && !item_equatable(args[1]->elem))
     return ty_error(in, n, "'in' a list of %s is not supported", args[1]->elem->name);
   return TYS(TY_BOOL);
 }
@@ -1041,19 +1101,19 @@ LLVMValueRef lo_container_len(Lower *l, const Type *t, LLVMValueRef v) {
 static const char *const sort_kw[] = {"reverse", "key", NULL};
 
 #define LIST_METHOD(name, lo, hi, kw, flags, ival, type, lower) \
-  {"list." name, NULL, name, BK_METHOD, TY_LIST, lo, hi, kw, flags, ival, 0, type, lower}
+  {"list." name, NULL, name, BK_METHOD, TY_LIST, lo, hi, kw, (flags) | BF_COMPLEX, ival, 0, type, lower}
 
 static const char *const empty_list_kw[] = {"item_type", "allocated", NULL};
 
 const Builtin bi_lists[] = {
-  {"list", "builtins", "list", BK_FUNCTION, 0, 0, 1, NULL, BF_RAISES | BF_LISTS, 0, 0, ty_list_call, lo_list_call},
-  {"typed.List", "ruchey.typed", "List", BK_FUNCTION, 0, 0, 1, NULL, BF_RAISES | BF_LISTS, 0, 0, ty_list_call, lo_list_call},
-  {"typed.List.empty_list", "ruchey.typed", "List.empty_list", BK_FUNCTION, 0, 0, 2, empty_list_kw, BF_RAISES, 0, 0,
+  {"list", "builtins", "list", BK_FUNCTION, 0, 0, 1, NULL, BF_RAISES | BF_LISTS | BF_STRINGS | BF_COMPLEX, 0, 0, ty_list_call, lo_list_call},
+  {"typed.List", "ruchey.typed", "List", BK_FUNCTION, 0, 0, 1, NULL, BF_RAISES | BF_LISTS | BF_STRINGS | BF_COMPLEX, 0, 0, ty_list_call, lo_list_call},
+  {"typed.List.empty_list", "ruchey.typed", "List.empty_list", BK_FUNCTION, 0, 0, 2, empty_list_kw, BF_RAISES | BF_COMPLEX, 0, 0,
    ty_empty_list, lo_empty_list},
-  {"sorted", "builtins", "sorted", BK_FUNCTION, 0, 1, 1, sort_kw, BF_RAISES | BF_LISTS, 0, 0, ty_sorted, lo_sorted},
-  {"sum", "builtins", "sum", BK_FUNCTION, 0, 1, 2, NULL, BF_LISTS, 0, 0, ty_sum, lo_sum},
-  {"list literal", NULL, NULL, BK_FUNCTION, 0, 0, 1 << 20, NULL, BF_RAISES, 0, 0, ty_list_literal, lo_list_literal},
-  {"in", NULL, NULL, BK_FUNCTION, 0, 2, 2, NULL, 0, 0, 0, ty_in, lo_in},
+  {"sorted", "builtins", "sorted", BK_FUNCTION, 0, 1, 1, sort_kw, BF_RAISES | BF_LISTS | BF_STRINGS | BF_COMPLEX, 0, 0, ty_sorted, lo_sorted},
+  {"sum", "builtins", "sum", BK_FUNCTION, 0, 1, 2, NULL, BF_LISTS | BF_COMPLEX, 0, 0, ty_sum, lo_sum},
+  {"list literal", NULL, NULL, BK_FUNCTION, 0, 0, 1 << 20, NULL, BF_RAISES | BF_COMPLEX, 0, 0, ty_list_literal, lo_list_literal},
+  {"in", NULL, NULL, BK_FUNCTION, 0, 2, 2, NULL, BF_COMPLEX, 0, 0, ty_in, lo_in},
   /* BF_STRINGS: a constant string argument is a str, not a dtype's name; BF_LISTS: [1, 2] a list */
   LIST_METHOD("append", 1, 1, NULL, BF_RAISES | BF_STRINGS | BF_LISTS, 0, ty_append, lo_append),
   LIST_METHOD("insert", 2, 2, NULL, BF_RAISES | BF_STRINGS | BF_LISTS, 0, ty_insert, lo_insert),

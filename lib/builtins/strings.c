@@ -552,7 +552,7 @@ const Builtin bi_strings[] = {
   STR_METHOD("splitlines", 0, 1, splitlines_kw, BF_RAISES, F_SPLITLINES),
   STR_METHOD("partition", 1, 1, NULL, BF_RAISES, F_PARTITION),
   STR_METHOD("rpartition", 1, 1, NULL, BF_RAISES, F_RPARTITION),
-  {"str.join", NULL, "join", BK_METHOD, TY_STR, 1, 1, NULL, BF_STRINGS | BF_RAISES, 0, 0, ty_join, lo_join},
+  {"str.join", NULL, "join", BK_METHOD, TY_STR, 1, 1, NULL, BF_STRINGS | BF_LISTS | BF_RAISES, 0, 0, ty_join, lo_join},
   STR_FUNCTION("str", 0, 1, BF_RAISES, ty_str_call, lo_str_call),
   STR_FUNCTION("ord", 1, 1, BF_RAISES, ty_ord, lo_ord),
   STR_FUNCTION("chr", 1, 1, BF_RAISES, ty_chr, lo_chr),

@@ -2,6 +2,7 @@
  * callee is lowered into the caller's module, and called directly. */
 #include <stddef.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "lower/lower.h"
 
@@ -107,6 +108,13 @@ static LLVMValueRef callee_body(Lower *l, const CallTarget *target) {
   return fn;
 }
 
+/* fn, the body of target's function, called with args (room for two
+ * more after them: a recursive body's stack guard): {status, result}. */
+static LLVMValueRef call_body(Lower *l, LLVMValueRef fn, const CallTarget *target, LLVMValueRef *args, int nargs) {
+  if (lo_checks_stack(l, target->func, target->func_opts)) return lo_guarded_call(l, fn, target->func, args, (unsigned)nargs);
+  return LLVMBuildCall2(l->b, LLVMGlobalGetValueType(fn), fn, args, (unsigned)nargs, "");
+}
+
 /* A call to another ruchey function (or this one): straight to its body,
  * arguments and result as values, so LLVM may inline it. A recursive
  * call's type was fixed before the callee's was final: the result is
@@ -122,8 +130,7 @@ LLVMValueRef lo_jit_call(Lower *l, Node *n) {
   for (int i = 0; i < na && !n->op; i++) args[i] = lo_expr_as(l, n->list.items[i], callee->var_types[i]);
   int nargs = na;
   if (device) args[nargs++] = lo_thread_record(l);
-  LLVMValueRef r = lo_checks_stack(l, callee, n->target->func_opts) ? lo_guarded_call(l, fn, callee, args, (unsigned)nargs)
-                                               : LLVMBuildCall2(l->b, LLVMGlobalGetValueType(fn), fn, args, (unsigned)nargs, "");
+  LLVMValueRef r = call_body(l, fn, n->target, args, nargs);
   if (n->op) lo_done_with(l, n->list.items[0], packed);
   for (int i = 0; i < na && !n->op; i++) lo_done_with(l, n->list.items[i], args[i]);
   lo_check_call(l, LLVMBuildExtractValue(l->b, r, 0, "status"));
@@ -134,8 +141,9 @@ LLVMValueRef lo_jit_call(Lower *l, Node *n) {
 /* A call to the function target names with argument values of its
  * parameters' types (a sort's key function on each item): its result. */
 LLVMValueRef lo_call_target(Lower *l, const CallTarget *target, LLVMValueRef *args, int nargs) {
-  LLVMValueRef fn = callee_body(l, target);
-  LLVMValueRef r = LLVMBuildCall2(l->b, LLVMGlobalGetValueType(fn), fn, args, (unsigned)nargs, "");
+  LLVMValueRef fn = callee_body(l, target), with_guard[nargs + 2];
+  memcpy(with_guard, args, sizeof(LLVMValueRef) * (size_t)nargs);
+  LLVMValueRef r = call_body(l, fn, target, with_guard, nargs);
   lo_check_call(l, LLVMBuildExtractValue(l->b, r, 0, "status"));
   return lo_take_result(l, target->func->ret_type, LLVMBuildExtractValue(l->b, r, 1, ""));
 }
@@ -146,12 +154,12 @@ LLVMValueRef lo_jit_call_elem(Lower *l, Node *n, LLVMValueRef *vals) {
   LLVMValueRef fn = callee_body(l, n->target);
   const Func *callee = n->target->func;
   int na = n->list.len;
-  LLVMValueRef *args = arena_alloc(l->f->arena, sizeof(LLVMValueRef) * (size_t)(na ? na : 1));
+  LLVMValueRef *args = arena_alloc(l->f->arena, sizeof(LLVMValueRef) * (size_t)(na + 2));
   for (int i = 0; i < na; i++) {
     const Type *t = n->list.items[i]->ty;
     args[i] = lo_convert(l, vals[i], t->kind == TY_ARRAY ? t->elem : t, callee->var_types[i]);
   }
-  LLVMValueRef r = LLVMBuildCall2(l->b, LLVMGlobalGetValueType(fn), fn, args, (unsigned)na, "");
+  LLVMValueRef r = call_body(l, fn, n->target, args, na);
   lo_check_call(l, LLVMBuildExtractValue(l->b, r, 0, "status"));
   return lo_convert(l, LLVMBuildExtractValue(l->b, r, 1, ""), callee->ret_type, n->ty->elem);
 }

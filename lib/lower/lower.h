@@ -402,6 +402,10 @@ LLVMValueRef lo_list_compare(Lower *l, int op, LLVMValueRef a, const Type *ta, L
 LLVMValueRef lo_dict_addr(Lower *l, Node *n, LLVMValueRef *base, bool store);
 LLVMValueRef lo_dict_index(Lower *l, Node *n);  /* d[k], or an entry's part in iteration */
 LLVMValueRef lo_dict_contains(Lower *l, Node *n);
+enum { DICT_KEYS, DICT_VALUES, DICT_ITEMS };  /* the parts of a dict's entries */
+LLVMValueRef lo_dict_parts(Lower *l, Node *x, int part, const Type *elem);  /* a new list of x's parts */
+LLVMValueRef lo_list_new(Lower *l, const Type *elem, LLVMValueRef cap);  /* MemoryError raised */
+void lo_list_append(Lower *l, const Type *elem, LLVMValueRef lst, LLVMValueRef v);  /* v owned by the list */
 /* dicts.c's keys, which sets.c's items are too (a set's type: {item, none}) */
 LLVMValueRef lo_dict_new(Lower *l, const Type *t);
 LLVMValueRef lo_dict_key_bits(Lower *l, const Type *d, LLVMValueRef k, const Type *kt);

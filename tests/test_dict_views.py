@@ -1,0 +1,173 @@
+"""d.keys(), d.values() and d.items() as values in compiled code (not only
+as a for loop's sequence): list(), sorted(), len() and `in` of them, held
+in a variable and iterated later, and list(d), sorted(d), sum(d) of a
+dict's keys. Each compared with the function's py_func on generated
+inputs. Outside a for loop's header they are lists of the entries at that
+moment (not live views)."""
+import pytest
+
+from ruchey import TypingError, njit
+
+from conftest import AS_NUMBA, make_rng, seed_of
+from test_typed import plain, same, tdict
+
+pytestmark = pytest.mark.skipif(AS_NUMBA, reason="ruchey's typed containers (numba's reflected lists differ)")
+
+
+def random_dict(rng, n):
+    keys = rng.integers(-50, 50, size=n).tolist()
+    return tdict("int64", "float64", [(k, round(float(rng.normal()), 3)) for k in keys])
+
+
+@njit
+def items_list(d):
+    return list(d.items())
+
+
+@njit
+def keys_list(d):
+    return list(d.keys())
+
+
+@njit
+def values_list(d):
+    return list(d.values())
+
+
+@njit
+def sorted_items(d):
+    return sorted(d.items())
+
+
+@njit
+def sorted_keys(d):
+    return sorted(d)
+
+
+@njit
+def plain_list(d):
+    return list(d)
+
+
+@njit
+def key_sum(d):
+    return sum(d), sum(d.values(), 0.0)
+
+
+@njit
+def view_lengths(d):
+    return len(d.items()), len(d.keys()), len(d.values())
+
+
+@njit
+def items_held_then_walked(d):
+    its = d.items()
+    total = 0.0
+    for k, v in its:
+        total += k * v
+    vals = d.values()
+    for v in vals:
+        total -= v
+    return total
+
+
+@njit
+def pair_in_items(d, k, v):
+    return (k, v) in d.items(), k in d.keys(), v in d.values()
+
+
+@njit
+def items_comprehension(d):
+    return [k * 2 for k, v in d.items() if v > 0]
+
+
+@njit
+def min_max_of_views(d):
+    return min(d.keys()), max(d.values()), min(d)
+
+
+VIEWS = [items_list, keys_list, values_list, sorted_items, sorted_keys, plain_list, key_sum, view_lengths,
+         items_held_then_walked, items_comprehension]
+
+
+@pytest.mark.parametrize("f", VIEWS, ids=lambda f: f.__name__)
+@pytest.mark.parametrize("n", [0, 1, 7, 40])
+def test_dict_views_as_values_match_python(f, n):
+    rng = make_rng(seed_of("views", f.__name__, n))
+    same(f, random_dict(rng, n))
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_pair_in_items_matches_python(seed):
+    rng = make_rng(seed_of("pair in items", seed))
+    d = random_dict(rng, 12)
+    pairs = list(d.items())
+    for k, v in pairs[:4]:
+        same(pair_in_items, d, k, v)
+        same(pair_in_items, d, k, v + 1.0)
+        same(pair_in_items, d, k + 1000, v)
+
+
+def test_min_max_of_views_match_python():
+    rng = make_rng(seed_of("minmax views"))
+    same(min_max_of_views, random_dict(rng, 9))
+
+
+def test_min_of_empty_keys_raises_value_error():
+    with pytest.raises(ValueError):
+        min_max_of_views(tdict("int64", "float64", []))
+
+
+@njit
+def str_keys_sorted(words):
+    d = {}
+    for w in words.split(" "):
+        d[w] = d.get(w, 0) + 1
+    return sorted(d), list(d.items()), list(d.keys())
+
+
+@pytest.mark.parametrize("words", ["b a c a b a d", "", "one"])
+def test_str_keys_and_counts_match_python(words):
+    assert plain(str_keys_sorted(words)) == str_keys_sorted.py_func(words)
+
+
+@njit
+def view_is_a_snapshot(d):
+    ks = d.keys()
+    d[1000] = 1.0
+    return len(ks), len(d)
+
+
+def test_view_held_in_a_variable_is_a_snapshot():
+    # documented difference: a view outside a for loop's header is a list of the entries then
+    d = tdict("int64", "float64", [(1, 1.0), (2, 2.0)])
+    assert view_is_a_snapshot(d) == (2, 3)
+
+
+@njit
+def list_zip(a, b):
+    return list(zip(a, b))
+
+
+@njit
+def list_enumerate(a):
+    return list(enumerate(a))
+
+
+def test_list_of_zip_and_enumerate():
+    rng = make_rng(seed_of("zip enumerate"))
+    a = rng.integers(0, 9, size=6)
+    b = rng.normal(size=4)
+    assert list(list_zip(a, b)) == list_zip.py_func(a, b)
+    assert list(list_enumerate(b)) == list_enumerate.py_func(b)
+
+
+@njit
+def items_of_empty_untyped():
+    d = {}
+    return len(d.items())
+
+
+def test_views_of_a_dict_never_typed_are_refused():
+    with pytest.raises(TypingError, match="empty dict"):
+        items_of_empty_untyped()

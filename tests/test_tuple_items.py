@@ -1,0 +1,59 @@
+"""A tuple's fields as items: list(t), sorted(t), min(t), max(t) and
+sum(t) of tuples of numbers (their unified type) and of strs; and a list
+literal of str constants given to str.join, list() and sorted() (a str,
+not a dtype's name). Compared with the function's py_func on generated
+inputs."""
+import pytest
+
+from ruchey import TypingError, njit
+
+from conftest import AS_NUMBA, make_rng, seed_of
+
+pytestmark = pytest.mark.skipif(AS_NUMBA, reason="ruchey's typed lists come back as typed.List")
+
+
+def as_python(v):
+    if isinstance(v, tuple):
+        return tuple(as_python(x) for x in v)
+    return list(v) if hasattr(v, "item_type") else v
+
+
+@njit
+def folds(t):
+    return min(t), max(t), sum(t), sorted(t), sorted(t, reverse=True), list(t)
+
+
+@pytest.mark.parametrize("n", [1, 2, 5])
+def test_tuple_of_ints_as_items(n):
+    t = tuple(make_rng(seed_of("tuple ints", n)).integers(-9, 9, size=n).tolist())
+    assert as_python(folds(t)) == folds.py_func(t)
+
+
+def test_tuple_of_mixed_numbers_is_unified_to_float():
+    t = (3, 1.5, 2)
+    got = as_python(folds(t))
+    assert got == tuple(x if not isinstance(x, list) else [float(v) for v in x] for x in folds.py_func(t))
+    assert all(type(v) is float for v in got[3])
+
+
+@njit
+def str_items(x):
+    t = ("b", x, "a")
+    return sorted(t), list(t), sorted(("q", "p")), ",".join(["a", "b", x]), "-".join(("c", x))
+
+
+@pytest.mark.parametrize("x", ["z", "", "a"])
+def test_tuples_and_list_literals_of_strs(x):
+    assert as_python(str_items(x)) == str_items.py_func(x)
+
+
+def test_tuples_that_are_not_items_are_typing_errors():
+    def empty(x):
+        return max(())
+
+    def mixed(x):
+        return sorted((1, "a"))
+
+    for f in (empty, mixed):
+        with pytest.raises(TypingError, match="a tuple of numbers"):
+            njit(f)(1)
