@@ -22,7 +22,6 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 HERE = os.path.join(ROOT, "tests", "loader")
 LLC = shutil.which("llc-19") or shutil.which("llc")
 HOST = {"x86_64": "x86_64", "amd64": "x86_64", "aarch64": "aarch64", "arm64": "aarch64"}.get(platform.machine().lower())
-SYSROOT = {"aarch64": "/usr/aarch64-linux-gnu"}
 
 
 def _toolchain(arch):
@@ -31,10 +30,10 @@ def _toolchain(arch):
         return "llc (LLVM 19) is not installed"
     if arch == HOST:
         return shutil.which("cc") or shutil.which("gcc"), []
-    cc, qemu = shutil.which(f"{arch}-linux-gnu-gcc"), shutil.which(f"qemu-{arch}")
-    if not cc or not qemu or not os.path.isdir(SYSROOT[arch]):
+    cc, qemu, sysroot = shutil.which(f"{arch}-linux-gnu-gcc"), shutil.which(f"qemu-{arch}"), f"/usr/{arch}-linux-gnu"
+    if not cc or not qemu or not os.path.isdir(sysroot):
         return f"no {arch} cross compiler, C library or qemu-user (scripts/install-deps.sh installs them)"
-    return cc, [qemu, "-L", SYSROOT[arch]]
+    return cc, [qemu, "-L", sysroot]
 
 
 @pytest.fixture(scope="module")
@@ -89,7 +88,7 @@ def factorial(x):
 
 def calls_out(x):
     twice = 2 * x
-    value = math.sin(x) + twice + twice + (twice, math.sin(x), twice)[int(x) % 3]
+    value = math.sin(x) + twice + twice + twice + (twice, math.sin(x), twice)[int(x) % 3]
     return (value,) * 2
 
 

@@ -20,6 +20,11 @@ define internal double @twice(double %x) noinline {
   ret double %r
 }
 
+define internal double @far_tail(double %x) noinline {
+  %r = tail call double @rt_far(double %x)  ; a jump (JUMP26), not a call
+  ret double %r
+}
+
 define internal i64 @fact(i64 %n) noinline {
   %small = icmp sle i64 %n, 1
   br i1 %small, label %one, label %more
@@ -60,7 +65,7 @@ define i32 @factorial(ptr %ret, ptr %args) {
   ret i32 0
 }
 
-; sin(x) + 2 * x (rt_far) + twice(x) + calls[i % 3](x) for i = int(x)
+; sin(x) + 2 * x (rt_far, called and jumped to) * 2 + twice(x) + calls[i % 3](x), i = int(x)
 define i32 @calls_out(ptr %ret, ptr %args) {
   %x = call double @arg(ptr %args)
   %s = call double @sin(double %x)
@@ -71,7 +76,9 @@ define i32 @calls_out(ptr %ret, ptr %args) {
   %fp = load ptr, ptr %p
   %t = call double %fp(double %x)
   %w = call double @twice(double %x)
-  %u = fadd double %s, %f
+  %g = call double @far_tail(double %x)
+  %h = fadd double %s, %g
+  %u = fadd double %h, %f
   %v = fadd double %u, %w
   %r = fadd double %v, %t
   store double %r, ptr %ret
