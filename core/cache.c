@@ -125,17 +125,29 @@ static bool load_entry(PyObject *entry, CompileResult *res, Arena *arena, bool *
   return true;
 }
 
+/* The cache's entry for key (a new reference), or NULL, no exception. */
+static PyObject *cached_entry(PyObject *cache, PyObject *key) {
+  PyObject *entry = PyObject_CallMethod(cache, "load", "(O)", key);
+  if (entry == Py_None) Py_CLEAR(entry);
+  PyErr_Clear();
+  return entry;
+}
+
+static void count(PyObject *cache, PyObject *key, bool hit) {
+  PyObject *counted = PyObject_CallMethod(cache, hit ? "hit" : "miss", "(O)", key);
+  Py_XDECREF(counted);
+  PyErr_Clear();
+}
+
 /* The cached code for key loaded into res; false, no exception, where
  * there is none that loads. */
 static bool cache_load(PyObject *cache, PyObject *key, CompileResult *res, Arena *arena) {
   memset(res, 0, sizeof *res);
-  PyObject *entry = key ? PyObject_CallMethod(cache, "load", "(O)", key) : NULL;
-  bool uses_blas = false, ok = entry && entry != Py_None && load_entry(entry, res, arena, &uses_blas);
+  PyObject *entry = cached_entry(cache, key);
+  bool uses_blas = false, ok = entry && load_entry(entry, res, arena, &uses_blas);
   if (!ok) PyErr_Clear();
   else if (uses_blas) core_load_blas();
-  PyObject *counted = key ? PyObject_CallMethod(cache, ok ? "hit" : "miss", "(O)", key) : NULL;
-  Py_XDECREF(counted);
-  PyErr_Clear();
+  count(cache, key, ok);
   Py_XDECREF(entry);
   return ok;
 }
@@ -189,6 +201,61 @@ bool cache_compile(Dispatcher *self, const Type *const *args, const Type *declar
     res->object = res->symbol = NULL;
   }
   Py_DECREF(key);
+  return ok;
+}
+
+/* ---------------------------------------------------------------- PTX */
+
+/* A kernel's PTX as the cache keeps it: the text in place of the object
+ * code and no symbol (the driver loads it into a module of its own, under
+ * the Python function's name), whether it waits for its whole grid in
+ * place of the barrier. The key adds the target, ("ptx", cc). */
+static PyObject *ptx_key(Dispatcher *self, const Type *const *args, int cc) {
+  PyObject *sig = disp_signature_text(args, self->nparams);
+  PyObject *key = sig ? Py_BuildValue("(OO(si))", sig, Py_None, "ptx", cc) : NULL;
+  Py_XDECREF(sig);
+  return key;
+}
+
+static bool load_ptx(PyObject *entry, CompileResult *res) {
+  const char *symbol, *warning;
+  Py_buffer text;
+  PyObject *externs, *ret;
+  int blas, grid_sync;
+  if (!PyArg_ParseTuple(entry, "sy*OOspp", &symbol, &text, &externs, &ret, &warning, &blas, &grid_sync)) return false;
+  res->text = malloc((size_t)text.len + 1);
+  if (res->text) {
+    memcpy(res->text, text.buf, (size_t)text.len);
+    res->text[text.len] = 0;
+    res->grid_sync = grid_sync;
+  }
+  PyBuffer_Release(&text);
+  return res->text != NULL;
+}
+
+static void save_ptx(PyObject *cache, PyObject *key, const CompileResult *res) {
+  PyObject *done = PyObject_CallMethod(cache, "save", "Osy#()ssOO", key, "", res->text, (Py_ssize_t)strlen(res->text),
+                                       "none", res->warning, Py_False, res->grid_sync ? Py_True : Py_False);
+  if (!done && PyErr_Occurred()) PyErr_WriteUnraisable(cache);
+  PyErr_Clear();
+  Py_XDECREF(done);
+}
+
+bool cache_ptx(Dispatcher *self, const Type *const *args, int cc, CompileResult *res, Arena *arena) {
+  PyObject *cache = cache_of(self);
+  PyObject *key = cache ? ptx_key(self, args, cc) : NULL;
+  if (cache && !key) PyErr_Clear();
+  PyObject *entry = key ? cached_entry(cache, key) : NULL;
+  memset(res, 0, sizeof *res);
+  bool ok = entry && load_ptx(entry, res);
+  PyErr_Clear();
+  Py_XDECREF(entry);
+  if (key) count(cache, key, ok);
+  if (!ok) {
+    ok = cp_compile(self, args, NULL, false, OUT_PTX, cc, res, arena);
+    if (ok && key && !res->nexterns) save_ptx(cache, key, res);  /* PTX naming host objects is not kept */
+  }
+  Py_XDECREF(key);
   return ok;
 }
 

@@ -264,6 +264,11 @@ typedef enum { ENTRY_CALL, ENTRY_UFUNC_LOOP, ENTRY_C } EntryKind;
  * (and then saved there); as cp_compile. */
 bool cache_compile(Dispatcher *self, const Type *const *args, const Type *declared, EntryKind entry,
                    CompileResult *res, Arena *arena);
+/* A kernel's PTX for compute capability cc into res->text (malloc'd), as
+ * cp_compile(OUT_PTX) makes it, from the cache where the kernel has one
+ * and it holds the text (then nothing is compiled), else compiled and
+ * kept there. */
+bool cache_ptx(Dispatcher *self, const Type *const *args, int cc, CompileResult *res, Arena *arena);
 PyObject *cache_class_symbol(PyObject *module, PyObject *cls);  /* _core._class_symbol */
 PyObject *cache_host_key(PyObject *module, PyObject *unused);    /* _core._host_key */
 

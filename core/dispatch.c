@@ -409,12 +409,14 @@ static int dispatcher_clear(Dispatcher *self) {
 }
 
 /* Adds the text of one specialisation to d, under its signature: compiled
- * again (the JIT keeps only machine code). */
+ * again (the JIT keeps only machine code), a kernel's PTX read from the
+ * cache where it has one, as a launch on a GPU reads it. */
 static bool add_text(PyObject *d, PyObject *sig, Dispatcher *self, const Type *const *args,
                      const Type *declared, bool device, OutputKind out, int gpu_cc) {
   Arena arena = {0};
   CompileResult res;
-  bool ok = cp_compile(self, args, declared, device, out, gpu_cc, &res, &arena);
+  bool ok = out == OUT_PTX && !device && !declared ? cache_ptx(self, args, gpu_cc, &res, &arena)
+                                                   : cp_compile(self, args, declared, device, out, gpu_cc, &res, &arena);
   arena_free(&arena);
   PyObject *text = ok ? PyUnicode_FromString(res.text) : NULL;
   if (ok) free(res.text);

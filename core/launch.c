@@ -65,12 +65,13 @@ static GpuSpec *find_gpu_spec(Dispatcher *self, const Type *const *args, int dev
   return NULL;
 }
 
-/* Compiles the kernel to PTX for the current device and loads it there. */
+/* The kernel's PTX for the current device (from the cache with
+ * cache=True) loaded there. */
 static GpuSpec *add_gpu_spec(Dispatcher *self, const Type *const *args) {
   Arena arena = {0};
   CompileResult res;
   GpuSpec *s = NULL;
-  if (cp_compile(self, args, NULL, false, OUT_PTX, cu_current_cc(), &res, &arena)) {
+  if (cache_ptx(self, args, cu_current_cc(), &res, &arena)) {
     const char *name = PyUnicode_AsUTF8(((PyCodeObject *)PyFunction_GetCode(self->py_func))->co_name);
     void *module = NULL;
     void *function = name ? cu_load_kernel(res.text, name, &module) : NULL;

@@ -3,7 +3,10 @@
  *
  * Those objects use the JIT's large code model: code reaches data and other
  * functions through absolute 64-bit addresses (movabs), so on x86-64 they
- * hold R_X86_64_64 relocations, and PC-relative ones in .eh_frame. The
+ * hold R_X86_64_64 relocations, and PC-relative ones in .eh_frame; on
+ * AArch64 they build addresses 16 bits at a time (MOVW_UABS) and call
+ * within the object by BL, a stub after the code taking a call too far
+ * for one. The
  * allocated sections are laid out in one mapping, code first, then
  * read-only data, then writable data, each group on pages of its own;
  * .eh_frame is left out (compiled code raises by longjmp, nothing unwinds
@@ -80,12 +83,19 @@ static void *resolve(const char *name, const CompileResult *res) {
 
 /* ---------------------------------------------------------------- relocations */
 
+/* Room after the code for the far jumps a relocation may need: one slot per
+ * relocation that can need one, used where its target is out of reach. */
+typedef struct Stubs {
+  unsigned char *next, *end;
+} Stubs;
+
 #if defined(__x86_64__)
 #define HOST_MACHINE EM_X86_64
 
 /* Writes the relocated value at p (width bytes, checked by the caller):
- * false for a kind this loader does not know or a value that does not fit. */
-static bool relocate(uint32_t type, unsigned char *p, uint64_t s, int64_t a) {
+ * false for a kind this loader does not know or a value that does not fit.
+ * The large code model calls through registers: no stubs. */
+static bool relocate(uint32_t type, unsigned char *p, uint64_t s, int64_t a, Stubs *stubs) {
   uint64_t v = s + (uint64_t)a, pc = (uint64_t)(uintptr_t)p;
   int64_t rel = (int64_t)(v - pc);
   switch (type) {
@@ -107,10 +117,143 @@ static bool relocate(uint32_t type, unsigned char *p, uint64_t s, int64_t a) {
 static size_t relocation_width(uint32_t type) {
   return type == R_X86_64_64 || type == R_X86_64_PC64 ? 8 : type == R_X86_64_PC32 || type == R_X86_64_PLT32 ? 4 : 0;
 }
+
+static size_t stub_bytes(uint32_t type) { return 0; }
+
+#elif defined(__aarch64__)
+#define HOST_MACHINE EM_AARCH64
+
+/* The JIT's large code model reaches data and other functions through
+ * absolute addresses built 16 bits at a time (MOVZ/MOVK, the MOVW_UABS
+ * kinds); calls within the object are BL (CALL26, +-128 MiB), as are
+ * calls LLVM makes to functions of its own choosing (memcpy). The small
+ * code model's page-relative pairs (ADRP with ADD or a load) are known
+ * too. A branch whose target is out of reach goes through a stub. */
+
+/* The instruction at p with bits [lo, lo + n) set to field. */
+static void patch(unsigned char *p, unsigned lo, unsigned n, uint32_t field) {
+  uint32_t insn, mask = (n == 32 ? ~0u : (1u << n) - 1) << lo;
+  memcpy(&insn, p, 4);
+  insn = (insn & ~mask) | ((field << lo) & mask);
+  memcpy(p, &insn, 4);
+}
+
+static bool fits(int64_t v, unsigned bits) { return v >= -((int64_t)1 << (bits - 1)) && v < ((int64_t)1 << (bits - 1)); }
+
+/* ADR and ADRP: a 21-bit immediate split in two fields. */
+static void patch_adr(unsigned char *p, int64_t imm) {
+  patch(p, 29, 2, (uint32_t)imm & 3);
+  patch(p, 5, 19, (uint32_t)(imm >> 2) & 0x7ffff);
+}
+
+/* A far jump to v (LDR x16, the address below; BR x16; the address):
+ * x16 is the register AArch64's calling convention leaves to veneers. */
+static unsigned char *stub_to(Stubs *stubs, uint64_t v) {
+  static const uint32_t code[2] = {0x58000050, 0xd61f0200};
+  if (!stubs->next || stubs->end - stubs->next < 16) return NULL;
+  unsigned char *at = stubs->next;
+  memcpy(at, code, 8);
+  memcpy(at + 8, &v, 8);
+  stubs->next += 16;
+  return at;
+}
+
+static bool branch26(unsigned char *p, uint64_t v, Stubs *stubs) {
+  int64_t rel = (int64_t)(v - (uint64_t)(uintptr_t)p);
+  if (!fits(rel, 28) || rel % 4) {
+    unsigned char *stub = stub_to(stubs, v);
+    if (!stub) return false;
+    rel = stub - p;
+    if (!fits(rel, 28)) return false;
+  }
+  patch(p, 0, 26, (uint32_t)(rel >> 2));
+  return true;
+}
+
+/* The low 12 bits of v scaled by the access size (1 << shift), for a
+ * load or store that adds them to a page's address: v must be aligned. */
+static bool low12(unsigned char *p, uint64_t v, unsigned shift) {
+  if (v & ((1u << shift) - 1)) return false;
+  patch(p, 10, 12, (uint32_t)(v & 0xfff) >> shift);
+  return true;
+}
+
+static bool relocate(uint32_t type, unsigned char *p, uint64_t s, int64_t a, Stubs *stubs) {
+  uint64_t v = s + (uint64_t)a, pc = (uint64_t)(uintptr_t)p;
+  int64_t rel = (int64_t)(v - pc), pages = (int64_t)((v >> 12) - (pc >> 12));
+  switch (type) {
+  case R_AARCH64_NONE: case 256: return true;  /* 256: the ABI's other number for none */
+  case R_AARCH64_ABS64: memcpy(p, &v, 8); return true;
+  case R_AARCH64_PREL64: memcpy(p, &rel, 8); return true;
+  case R_AARCH64_PREL32: {
+    int32_t r = (int32_t)rel;
+    if (r != rel) return false;
+    memcpy(p, &r, 4);
+    return true;
+  }
+  case R_AARCH64_MOVW_UABS_G0_NC: patch(p, 5, 16, (uint32_t)v & 0xffff); return true;
+  case R_AARCH64_MOVW_UABS_G1_NC: patch(p, 5, 16, (uint32_t)(v >> 16) & 0xffff); return true;
+  case R_AARCH64_MOVW_UABS_G2_NC: patch(p, 5, 16, (uint32_t)(v >> 32) & 0xffff); return true;
+  case R_AARCH64_MOVW_UABS_G3: patch(p, 5, 16, (uint32_t)(v >> 48)); return true;
+  case R_AARCH64_ADR_PREL_LO21:
+    if (!fits(rel, 21)) return false;
+    patch_adr(p, rel);
+    return true;
+  case R_AARCH64_ADR_PREL_PG_HI21:
+    if (!fits(pages, 21)) return false;
+    patch_adr(p, pages);
+    return true;
+  case R_AARCH64_ADR_PREL_PG_HI21_NC: patch_adr(p, pages); return true;
+  case R_AARCH64_ADD_ABS_LO12_NC: return low12(p, v, 0);
+  case R_AARCH64_LDST8_ABS_LO12_NC: return low12(p, v, 0);
+  case R_AARCH64_LDST16_ABS_LO12_NC: return low12(p, v, 1);
+  case R_AARCH64_LDST32_ABS_LO12_NC: return low12(p, v, 2);
+  case R_AARCH64_LDST64_ABS_LO12_NC: return low12(p, v, 3);
+  case R_AARCH64_LDST128_ABS_LO12_NC: return low12(p, v, 4);
+  case R_AARCH64_LD_PREL_LO19:
+    if (!fits(rel, 21) || rel % 4) return false;
+    patch(p, 5, 19, (uint32_t)(rel >> 2));
+    return true;
+  case R_AARCH64_CALL26: case R_AARCH64_JUMP26: return branch26(p, v, stubs);
+  default: return false;
+  }
+}
+
+/* The kinds relocate() knows: the bytes each writes, the stub it may need. */
+static const struct {
+  uint32_t type;
+  unsigned char width, stub;
+} kinds[] = {
+  {R_AARCH64_ABS64, 8, 0}, {R_AARCH64_PREL64, 8, 0}, {R_AARCH64_PREL32, 4, 0},
+  {R_AARCH64_MOVW_UABS_G0_NC, 4, 0}, {R_AARCH64_MOVW_UABS_G1_NC, 4, 0}, {R_AARCH64_MOVW_UABS_G2_NC, 4, 0},
+  {R_AARCH64_MOVW_UABS_G3, 4, 0}, {R_AARCH64_ADR_PREL_LO21, 4, 0}, {R_AARCH64_ADR_PREL_PG_HI21, 4, 0},
+  {R_AARCH64_ADR_PREL_PG_HI21_NC, 4, 0}, {R_AARCH64_ADD_ABS_LO12_NC, 4, 0}, {R_AARCH64_LDST8_ABS_LO12_NC, 4, 0},
+  {R_AARCH64_LDST16_ABS_LO12_NC, 4, 0}, {R_AARCH64_LDST32_ABS_LO12_NC, 4, 0},
+  {R_AARCH64_LDST64_ABS_LO12_NC, 4, 0}, {R_AARCH64_LDST128_ABS_LO12_NC, 4, 0}, {R_AARCH64_LD_PREL_LO19, 4, 0},
+  {R_AARCH64_CALL26, 4, 16}, {R_AARCH64_JUMP26, 4, 16},
+};
+
+static int kind_index(uint32_t type) {
+  for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
+    if (kinds[i].type == type) return (int)i;
+  return -1;
+}
+
+static size_t relocation_width(uint32_t type) {
+  int k = kind_index(type);
+  return k < 0 ? 0 : kinds[k].width;
+}
+
+static size_t stub_bytes(uint32_t type) {
+  int k = kind_index(type);
+  return k < 0 ? 0 : kinds[k].stub;
+}
+
 #else
 #define HOST_MACHINE EM_NONE  /* no object is loaded here: the JIT's loader does it */
-static bool relocate(uint32_t type, unsigned char *p, uint64_t s, int64_t a) { return false; }
+static bool relocate(uint32_t type, unsigned char *p, uint64_t s, int64_t a, Stubs *stubs) { return false; }
 static size_t relocation_width(uint32_t type) { return 0; }
+static size_t stub_bytes(uint32_t type) { return 0; }
 #endif
 
 /* ---------------------------------------------------------------- the object */
@@ -128,6 +271,8 @@ typedef struct Object {
   size_t group_size[NGROUPS], group_offset[NGROUPS];
   unsigned char *map;
   size_t map_size;
+  size_t stubs_offset;  /* in the code group, after the code */
+  Stubs stubs;
   Diag *d;
   bool damaged;  /* refused as damaged, not as unknown */
 } Object;
@@ -182,6 +327,21 @@ static int group_of(const Object *o, const Elf64_Shdr *s) {
 
 static size_t round_up(size_t n, size_t to) { return (n + to - 1) / to * to; }
 
+/* The stub bytes the relocations of loaded sections may need; 0 for
+ * relocations apply_relocations will find damaged. */
+static size_t stubs_needed(const Object *o) {
+  size_t bytes = 0;
+  for (int i = 0; i < o->nsh; i++) {
+    const Elf64_Shdr *s = &o->sh[i];
+    if (s->sh_type != SHT_RELA || s->sh_info >= (Elf64_Word)o->nsh || group_of(o, &o->sh[s->sh_info]) < 0 ||
+        s->sh_entsize != sizeof(Elf64_Rela) || s->sh_offset % 8)
+      continue;
+    const Elf64_Rela *r = (const Elf64_Rela *)(o->file + s->sh_offset);
+    for (size_t k = 0; k < s->sh_size / sizeof *r; k++) bytes += stub_bytes(ELF64_R_TYPE(r[k].r_info));
+  }
+  return bytes;
+}
+
 static bool read_header(Object *o) {
   const Elf64_Ehdr *eh = (const Elf64_Ehdr *)o->file;
   if (o->size < sizeof *eh || memcmp(eh->e_ident, ELFMAG, SELFMAG) || eh->e_ident[EI_CLASS] != ELFCLASS64 ||
@@ -219,6 +379,11 @@ static bool lay_out(Object *o) {
     if (s->sh_size > ((size_t)1 << 30)) return damaged(o, "a section of more than a gigabyte: ", section_name(o, s));
     o->group_size[g] = round_up(o->group_size[g], align) + s->sh_size;
   }
+  size_t stubs = stubs_needed(o);
+  if (stubs) {
+    o->stubs_offset = round_up(o->group_size[GROUP_CODE], 16);
+    o->group_size[GROUP_CODE] = o->stubs_offset + stubs;
+  }
   for (int g = 0; g < NGROUPS; g++) {
     o->group_offset[g] = o->map_size;
     o->map_size += round_up(o->group_size[g], page);
@@ -227,6 +392,10 @@ static bool lay_out(Object *o) {
   void *map = mmap(NULL, o->map_size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   if (map == MAP_FAILED) return refuse(o, "no memory for the code", "");
   o->map = map;
+  if (stubs) {
+    o->stubs.next = o->map + o->group_offset[GROUP_CODE] + o->stubs_offset;
+    o->stubs.end = o->stubs.next + stubs;
+  }
   size_t used[NGROUPS] = {0};
   for (int i = 0; i < o->nsh; i++) {
     const Elf64_Shdr *s = &o->sh[i];
@@ -288,7 +457,7 @@ static bool apply_relocations(Object *o, const Elf64_Shdr *rela, const CompileRe
     if (sym >= nsyms || r[i].r_offset > target->sh_size || width > target->sh_size - r[i].r_offset)
       return damaged(o, "damaged relocations", "");
     if (sym && !symbol_address(o, strtab, &syms[sym], res, &s)) return false;
-    if (!relocate(type, o->at[rela->sh_info] + r[i].r_offset, s, r[i].r_addend)) {
+    if (!relocate(type, o->at[rela->sh_info] + r[i].r_offset, s, r[i].r_addend, &o->stubs)) {
       char kind[32];
       snprintf(kind, sizeof kind, "%u", type);
       return refuse(o, "a relocation not known or out of range, of kind ", kind);

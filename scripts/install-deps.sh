@@ -45,7 +45,11 @@ if command -v dpkg-query >/dev/null 2>&1; then
   [ -n "${LLVM_CONFIG:-}" ] && llvm=()  # another LLVM 19 is named
   # ninja-build: a ninja outside pip's isolated build environment, which
   # editable installs rebuild with on import
-  for pkg in "${llvm[@]}" ninja-build gcc g++ $(debian_python_packages); do
+  # tests/test_loader_cross.py runs the cached-code loader built for AArch64
+  # under qemu-user (gcc-aarch64-linux-gnu brings AArch64's C library)
+  cross=()
+  [ "$(uname -m)" = x86_64 ] && cross=(gcc-aarch64-linux-gnu qemu-user)
+  for pkg in "${llvm[@]}" ninja-build gcc g++ "${cross[@]}" $(debian_python_packages); do
     deb_installed "$pkg" || need_deb+=("$pkg")
   done
 fi

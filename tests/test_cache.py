@@ -12,7 +12,7 @@ import textwrap
 
 import pytest
 
-from conftest import AS_NUMBA
+from conftest import AS_NUMBA, needs_ptxas, ptxas_errors
 from ruchey import caching
 
 pytestmark = pytest.mark.skipif(AS_NUMBA, reason="ruchey's own cache")
@@ -577,6 +577,62 @@ def test_kernels_on_the_cpu_backend_are_cached(tmp_path):
     '''
     assert run(tmp_path, code, RUCHEY_CUDA_BACKEND="cpu") == ["0"]
     assert run(tmp_path, code, RUCHEY_CUDA_BACKEND="cpu") == ["2"]
+
+
+PTX_CODE = '''
+import hashlib, numpy as np, kk
+from ruchey import cuda
+a = np.arange(128.0)
+kk.scale[4, 32](a, 2.0)  # compiled (or loaded) for the CPU backend: a signature to ask PTX of
+assert (a == 2.0 * np.arange(128.0)).all()
+ptx = kk.scale.inspect_ptx((%s))
+fresh = cuda.jit(kk.scale.py_func)  # the same function without a cache
+fresh[4, 32](np.arange(4.0), 2.0)
+assert fresh.inspect_ptx((%s)) == ptx
+for text in ptx.values():
+    open("kernel.ptx", "w").write(text)
+libs = {p.rsplit('/', 1)[-1] for p in open('/proc/self/maps').read().split() if 'libruchey' in p}
+stats = kk.scale._compiled().stats
+print(sum(stats.cache_hits.values()), sum(stats.cache_misses.values()), "compiler" if "libruchey.so" in libs else "-")
+'''
+
+
+def _ptx_hits(folder, cc="8, 0", fresh=False):
+    code = PTX_CODE % (cc, cc)
+    if not fresh:  # without the uncached twin, which compiles
+        code = code.replace("fresh = ", "#").replace("fresh[", "#").replace("assert fresh", "#")
+    return run(folder, code, RUCHEY_CUDA_BACKEND="cpu")
+
+
+@needs_ptxas
+def test_kernel_ptx_is_cached_and_loads_without_the_compiler(tmp_path):
+    """A kernel's PTX, as a launch on a GPU asks for it (the same C path,
+    here through inspect_ptx: no GPU is needed to make PTX), is kept on
+    disk: a later process reads the same text and never loads the compiler;
+    another compute capability or a changed kernel misses."""
+    (tmp_path / "kk.py").write_text(KERNELS_CUDA)
+    assert _ptx_hits(tmp_path, fresh=True) == ["0", "2", "compiler"]  # the CPU backend's code and the PTX
+    first = (tmp_path / "kernel.ptx").read_text()
+    assert ptxas_errors(first, "sm_80", tmp_path) == ""
+    assert _ptx_hits(tmp_path) == ["2", "0", "-"]
+    assert (tmp_path / "kernel.ptx").read_text() == first
+    assert _ptx_hits(tmp_path, "9, 0") == ["1", "1", "compiler"]  # another target: the PTX misses
+    assert ".target sm_90" in (tmp_path / "kernel.ptx").read_text()
+    assert _ptx_hits(tmp_path, "9, 0") == ["2", "0", "-"]
+    assert _ptx_hits(tmp_path) == ["2", "0", "-"]  # both targets kept
+    (tmp_path / "kk.py").write_text(KERNELS_CUDA.replace("a[i] *= k", "a[i] *= k + 0.0"))
+    assert _ptx_hits(tmp_path, fresh=True) == ["0", "2", "compiler"]
+    assert (tmp_path / "kernel.ptx").read_text() != first
+    assert _ptx_hits(tmp_path) == ["2", "0", "-"]
+
+
+def test_a_damaged_ptx_entry_is_compiled_again(tmp_path):
+    (tmp_path / "kk.py").write_text(KERNELS_CUDA)
+    assert _ptx_hits(tmp_path) == ["0", "2", "compiler"]
+    for path in (tmp_path / "__pycache__").glob("kk.scale*.rbc"):
+        path.write_bytes(path.read_bytes()[:-7])
+    assert _ptx_hits(tmp_path) == ["0", "2", "compiler"]
+    assert _ptx_hits(tmp_path) == ["2", "0", "-"]
 
 
 CFUNCS = '''

@@ -8,7 +8,8 @@ the code was made from: the function's bytecode, constants, defaults and
 the global values it reads (frozen at compile time), the same of every
 compiled function it calls (their code is in its object file) with the
 modification time of each one's source file, the argument types,
-the options, ruchey's build, NumPy's version, LLVM's version and the host
+the options (for a kernel's PTX, the compute capability and CUDA's
+libdevice), ruchey's build, NumPy's version, LLVM's version and the host
 CPU with its features; for a function of ruchey.extending it calls, the
 code of its typing functions (and so of the implementations they return). Any change makes a miss: the function compiles and
 its code is saved again. A damaged or truncated file is a miss too.
@@ -219,6 +220,18 @@ def _build_key():
     return _build
 
 
+def _ptx_target(target):
+    """A kernel's PTX key beyond the CPU code's: the compute capability
+    (C's ("ptx", cc); LLVM's version, in _build_key, sets the PTX version)
+    and the libdevice its math functions were linked from, found where the
+    compiler finds it ($CUDA_HOME, then /usr/local/cuda)."""
+    for home in (os.environ.get("CUDA_HOME"), "/usr/local/cuda"):
+        stamp = home and _stamp(os.path.join(home, "nvvm", "libdevice", "libdevice.10.bc"))
+        if stamp:
+            return target + (stamp,)
+    return target
+
+
 # ---------------------------------------------------------------- files
 
 def _user_cache_root():
@@ -345,7 +358,8 @@ class FunctionCache:
             fingerprint = _function_key(self.py_func, set())
         except _Uncacheable:
             return None
-        text = repr((signature, self.options, fingerprint, _build_key()))
+        target = _ptx_target(signature[2]) if isinstance(signature[2], tuple) else None
+        text = repr((signature, self.options, fingerprint, _build_key(), target))
         return hashlib.sha256(text.encode()).hexdigest()
 
     def _index(self, prefix):
@@ -380,12 +394,13 @@ class FunctionCache:
             saved_key, symbol, obj, externs, ret, warning, blas, barrier = marshal.loads(payload)
         except Exception:  # noqa: BLE001 - damaged
             return None
-        if saved_key != key or symbol in _loaded:
+        if saved_key != key or (symbol and symbol in _loaded):  # PTX has none: see save()
             return None
         classes = tuple((name, _class_of(name)) for name in externs)
         if any(cls is None for _, cls in classes):
             return None
-        _loaded.add(symbol)
+        if symbol:
+            _loaded.add(symbol)
         return (symbol, obj, classes, ret, warning, blas, barrier)
 
     def save(self, signature, symbol, obj, externs, ret, warning, blas, barrier):
@@ -393,7 +408,8 @@ class FunctionCache:
         key = prefix and self._key(signature)
         if not key or any(_class_of(name) is not cls for name, cls in externs):
             return
-        _loaded.add(symbol)
+        if symbol:  # a kernel's PTX has none: each device loads it into a module of its own
+            _loaded.add(symbol)
         payload = marshal.dumps((key, symbol, obj, tuple(name for name, _ in externs), ret, warning, bool(blas),
                                  bool(barrier)))
         name = f"{os.path.basename(prefix)}.{key[:20]}.rbc"

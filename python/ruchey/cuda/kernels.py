@@ -217,7 +217,7 @@ class CUDADispatcher:
         self.debug = bool(debug)
         self.boundscheck = bool(boundscheck)
         self.fastmath = bool(fastmath)
-        self.cache = bool(cache)  # the CPU backend's code on disk, as @njit(cache=True)
+        self.cache = bool(cache)  # the CPU backend's code and the PTX on disk, as @njit(cache=True)
         self.checks_indices = self.debug or self.boundscheck  # then it runs on the CPU backend
         self._disp = None
         self._configs = {}  # kernel[...] of plain ints and the default stream -> its launch
@@ -405,7 +405,8 @@ def jit(func_or_sig=None, device=False, debug=None, boundscheck=None, fastmath=F
     kernels run on ruchey's CPU backend. ``debug=True`` checks for exceptions
     in the kernel (out-of-range indices raise IndexError naming the thread and
     block); ``boundscheck=True`` checks indices only. ``cache=True`` keeps the
-    CPU backend's code on disk, as ``@njit(cache=True)`` does.
+    CPU backend's code and the PTX made for each compute capability on disk,
+    as ``@njit(cache=True)`` does: a later process loads them without compiling.
     """
     unknown = set(kws) - _IGNORED
     if unknown:
