@@ -24,6 +24,8 @@ typedef struct LoopPlan {
   bool deferrable;  /* its errors may be noted on a first run and raised on a second (defer.c) */
   bool *assigned;   /* deferrable: per variable, the scalars the body assigns */
   bool scalar;      /* an ordered float sum of cheap terms: kept a plain scalar loop (function.c) */
+  bool guarded_sums;/* an innermost loop summing a costly term under a guard: its guarded sums
+                     * (an_guarded_sum) add -0.0 where the guard fails, to vectorise (function.c) */
   bool lockstep;    /* a CPU kernel's loop that each thread runs over its own range (a grid-stride
                      * loop): the block's threads run its iterations in step (kernel.c) */
 } LoopPlan;
@@ -55,6 +57,9 @@ typedef struct FuncPlan {
 void an_function(Func *f, const CompileOptions *opts);
 /* What they found, as lines of text (malloc'd), for tests of the analyses. */
 char *an_describe(Func *f, const CompileOptions *opts);
+
+/* function.c: `if c: s += t` alone, s a float variable (LoopPlan.guarded_sums) */
+bool an_guarded_sum(const Node *n);
 
 /* parallel.c: false (with plan->why) when the loop must run serially */
 bool an_parallel(Func *f, const Node *loop, ParPlan *plan);

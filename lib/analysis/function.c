@@ -52,6 +52,13 @@ static bool cheap_call(const Node *n, int depth) {
   return s.ok;
 }
 
+/* A float division: its throughput, not the adds, bounds a sum of its
+ * quotients (5 cycles a division, 3 an add), and a vector loop divides
+ * several at once. One by a literal is a multiplication. */
+static bool divides(const Node *n) {
+  return n->kind == N_BINOP && n->op == OP_DIV && ty_is_float(n->ty) && n->rhs->kind != N_FLOAT;
+}
+
 static bool see_body(Node *n, void *ctx) {
   Body *b = ctx;
   switch (n->kind) {
@@ -60,6 +67,7 @@ static bool see_body(Node *n, void *ctx) {
     else b->other = true;
     break;
   case N_ASSIGN: b->other |= n->lhs->kind != N_VAR; break;
+  case N_BINOP: b->other |= divides(n); break;
   case N_CALL: b->other |= !cheap_call(n, 0) || (ty_has_arrays(n->ty) && !n->target); break;
   case N_FOR: case N_WHILE: b->other = true; break;
   default: break;
@@ -79,6 +87,45 @@ static bool ordered_sum_only(const Node *loop) {
   return b.float_sum && !b.other;
 }
 
+bool an_guarded_sum(const Node *n) {
+  if (n->kind != N_IF || n->orelse.len || n->body.len != 1) return false;
+  const Node *a = n->body.items[0];
+  return a->kind == N_AUGASSIGN && a->op == OP_ADD && a->lhs->kind == N_VAR && ty_is_float(a->ty) &&
+         a->lhs->ty == a->ty;
+}
+
+static bool see_costly(Node *n, void *ctx) {
+  bool *costly = ctx;
+  *costly |= divides(n) || (n->kind == N_CALL && !cheap_call(n, 0));
+  return !*costly;
+}
+
+typedef struct Guarded {
+  bool costly;  /* a guarded sum's term divides or calls what is not cheap */
+  bool loops;   /* the body holds a loop */
+} Guarded;
+
+static bool see_guarded(Node *n, void *ctx) {
+  Guarded *g = ctx;
+  g->loops |= n->kind == N_FOR || n->kind == N_WHILE;
+  if (an_guarded_sum(n)) ir_walk(n->body.items[0]->rhs, see_costly, &g->costly);
+  return !g->loops;
+}
+
+/* `if c: s += t` keeps its add in a branch, which no vector loop takes for
+ * an ordered sum: the vectoriser sees a reduction only in an add that runs
+ * on every iteration. Added after the if, with -0.0 where c is false (s +
+ * -0.0 is s for every s, zeros and NaNs included), the terms of several
+ * iterations are computed at once, each lane's in the branch's place, and
+ * added one by one in order: the sum is the serial one to the bit. Only
+ * for a costly term (a division, as a Canberra distance's): an add on
+ * every iteration costs a sparse guard's loop more than it saves. */
+static bool sums_guarded_terms(const Node *loop) {
+  Guarded g = {false, false};
+  ir_walk_list(&loop->body, see_guarded, &g);
+  return g.costly && !g.loops;
+}
+
 static bool plan_loop(Node *n, void *ctx) {
   Planner *p = ctx;
   if (n->kind != N_FOR) return true;
@@ -91,6 +138,7 @@ static bool plan_loop(Node *n, void *ctx) {
   plan->assigned = arena_alloc(f->arena, (size_t)(f->nvars ? f->nvars : 1));
   plan->deferrable = an_deferrable(f, p->opts, n, plan->assigned);
   plan->scalar = !p->opts->fastmath && !p->opts->kernel && ordered_sum_only(n);
+  plan->guarded_sums = !p->opts->fastmath && !p->opts->kernel && !plan->scalar && sums_guarded_terms(n);
   n->plan = plan;
   return true;
 }

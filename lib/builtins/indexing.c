@@ -895,22 +895,32 @@ static LLVMValueRef select_masked(Lower *l, Node *n) {
 
 /* ---------------------------------------------------------------- the entry points */
 
+/* a[index] without an array in the index, as a view holding no reference
+ * of its own: its base's owner keeps the memory alive (lo_borrowed_view). */
+LLVMValueRef lo_array_view(Lower *l, Node *n) {
+  Indexed x;
+  evaluate(l, n, &x, false);
+  make_view(l, &x);
+  LLVMValueRef v = view_value(l, &x, n->ty);
+  done_with(l, &x);
+  return v;
+}
+
 /* a[index] as an array: a view, or a new array of the selected elements. */
 LLVMValueRef lo_array_index(Lower *l, Node *n) {
   if (ix_is_advanced(n) && whole_mask(n)) return select_masked(l, n);
+  if (!ix_is_advanced(n)) {
+    LLVMValueRef v = lo_array_view(l, n);
+    lo_refcount(l, n->ty, v, true);  /* a view holds a reference to the memory */
+    return v;
+  }
   Indexed x;
   evaluate(l, n, &x, true);
   make_view(l, &x);
-  LLVMValueRef v;
-  if (x.ix.array < 0) {
-    v = view_value(l, &x, n->ty);
-    lo_refcount(l, n->ty, v, true);  /* a view holds a reference to the memory */
-  } else {
-    LLVMValueRef eshape[RC_MAX_NDIM], shape[RC_MAX_NDIM];
-    entries_shape(l, &x, eshape);
-    result_shape(&x, eshape, shape);
-    v = gather(l, &x, n->ty, shape);
-  }
+  LLVMValueRef eshape[RC_MAX_NDIM], shape[RC_MAX_NDIM];
+  entries_shape(l, &x, eshape);
+  result_shape(&x, eshape, shape);
+  LLVMValueRef v = gather(l, &x, n->ty, shape);
   done_with(l, &x);
   return v;
 }

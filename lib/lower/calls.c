@@ -113,6 +113,19 @@ static LLVMValueRef callee_body(Lower *l, const CallTarget *target) {
 static LLVMValueRef call_body(Lower *l, LLVMValueRef fn, const CallTarget *target, LLVMValueRef *args, int nargs) {
   if (lo_checks_stack(l, target->func, target->func_opts)) return lo_guarded_call(l, fn, target->func, args, (unsigned)nargs);
   return LLVMBuildCall2(l->b, LLVMGlobalGetValueType(fn), fn, args, (unsigned)nargs, "");
+/* An argument that is a view of a variable's array (m[k], a[1:, 0]): the
+ * variable holds the memory for the whole call (no expression assigns a
+ * variable), and the callee borrows its arguments (one it keeps or
+ * assigns takes a reference of its own), so the view is made without
+ * one: no atomic add and subtract on each call of a row's dot product. */
+static bool borrowed_view(const Node *arg) {
+  return arg->kind == N_INDEX && arg->ty->kind == TY_ARRAY && arg->lhs->kind == N_VAR &&
+         arg->lhs->ty->kind == TY_ARRAY && !ix_is_advanced(arg);
+}
+
+static LLVMValueRef call_arg(Lower *l, Node *arg, const Type *t) {
+  if (borrowed_view(arg)) return lo_convert(l, lo_array_view(l, arg), arg->ty, t);
+  return lo_expr_as(l, arg, t);
 }
 
 /* A call to another ruchey function (or this one): straight to its body,
@@ -127,12 +140,13 @@ LLVMValueRef lo_jit_call(Lower *l, Node *n) {
   bool device = n->target->func_opts->device;
   LLVMValueRef *args = arena_alloc(l->f->arena, sizeof(LLVMValueRef) * (size_t)(callee->nparams + na + 4)), packed;
   if (n->op) na = lo_spread_args(l, n, callee, args, &packed);
-  for (int i = 0; i < na && !n->op; i++) args[i] = lo_expr_as(l, n->list.items[i], callee->var_types[i]);
+  for (int i = 0; i < na && !n->op; i++) args[i] = call_arg(l, n->list.items[i], callee->var_types[i]);
   int nargs = na;
   if (device) args[nargs++] = lo_thread_record(l);
   LLVMValueRef r = call_body(l, fn, n->target, args, nargs);
   if (n->op) lo_done_with(l, n->list.items[0], packed);
-  for (int i = 0; i < na && !n->op; i++) lo_done_with(l, n->list.items[i], args[i]);
+  for (int i = 0; i < na && !n->op; i++)
+    if (!borrowed_view(n->list.items[i])) lo_done_with(l, n->list.items[i], args[i]);
   lo_check_call(l, LLVMBuildExtractValue(l->b, r, 0, "status"));
   if (n->ty->kind == TY_NONE) return LLVMGetUndef(l->mod->i8);
   return lo_convert(l, lo_take_result(l, callee->ret_type, LLVMBuildExtractValue(l->b, r, 1, "")), callee->ret_type, n->ty);

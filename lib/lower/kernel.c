@@ -409,7 +409,7 @@ static void step_iteration(Lower *l, void *arg) {
   }
   lo_store_loop_var(l, n->lhs->var, v);
   lo_mark_assigned(l, n->lhs->var);
-  Loop loop = {l->next_thread, l->next_thread}, *outer = l->loop;  /* continue: on to the next thread */
+  Loop loop = {l->next_thread, l->next_thread, NULL}, *outer = l->loop;  /* continue: on to the next thread */
   l->loop = &loop;
   lo_block(l, &n->body);
   l->loop = outer;

@@ -44,6 +44,7 @@ typedef struct LowerModule {
 
 typedef struct Loop {
   LLVMBasicBlockRef brk, cont;
+  const LoopPlan *plan;  /* a for loop's (NULL: another loop) */
 } Loop;
 
 /* The state of the one function being emitted. */
@@ -372,6 +373,7 @@ static inline int lo_collective_slot(int op, int i) { return COLL_IS_BLOCK(op) ?
 
 bool ix_is_advanced(const Node *n);   /* an N_INDEX with an array in its index: a new array */
 LLVMValueRef lo_array_index(Lower *l, Node *n);  /* a[index] of an array type: a view or a new array */
+LLVMValueRef lo_array_view(Lower *l, Node *n);   /* a[index], no array in the index: a view, no reference taken */
 void lo_index_store(Lower *l, Node *target, const Type *t, LLVMValueRef v);  /* where it is an array */
 void lo_index_update(Lower *l, Node *n);  /* a[advanced index] op= value */
 

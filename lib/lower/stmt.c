@@ -77,7 +77,39 @@ static void lo_augassign(Lower *l, Node *n) {
   lo_done_with(l, target->lhs, base);
 }
 
+/* if c: s += t in a loop planned for it (analysis/function.c, sums_guarded_terms):
+ * the term, or -0.0 where c is false, is added after the if. t is
+ * evaluated before s is read, which nothing in t can assign. */
+static void lo_guarded_sum(Lower *l, Node *n) {
+  Node *a = n->body.items[0];
+  LLVMBasicBlockRef then = new_block(l, "then"), done = new_block(l, "endif");
+  LLVMBuildCondBr(l->b, lo_truth(l, lo_expr(l, n->cond), n->cond->ty), then, done);
+  LLVMBasicBlockRef skipped = LLVMGetInsertBlock(l->b);
+  position(l, then);
+  LLVMValueRef t = lo_expr_as(l, a->rhs, a->ty);
+  LLVMBasicBlockRef added = LLVMGetInsertBlock(l->b);
+  LLVMBuildBr(l->b, done);
+  position(l, done);
+  LLVMValueRef term = LLVMBuildPhi(l->b, lo_type(l, a->ty), "term");
+  LLVMAddIncoming(term, (LLVMValueRef[]){t, LLVMConstReal(lo_type(l, a->ty), -0.0)},
+                  (LLVMBasicBlockRef[]){added, skipped}, 2);
+  LLVMValueRef r = lo_binop_values(l, OP_ADD, a->ty, lo_expr(l, a->lhs), a->lhs->ty, term, a->ty);
+  lo_store(l, a->lhs, a->ty, r);
+}
+
+/* Whether n is lowered by lo_guarded_sum: its sum's variable is bound
+ * (an unbound one is read only where c holds) and of the sum's type. */
+static bool guarded_sum(Lower *l, Node *n) {
+  if (!l->loop || !l->loop->plan || !l->loop->plan->guarded_sums || !an_guarded_sum(n)) return false;
+  int v = n->body.items[0]->lhs->var;
+  return !(l->assigned && l->assigned[v]) && l->f->var_types[v] == n->body.items[0]->ty;
+}
+
 static void lo_if(Lower *l, Node *n) {
+  if (guarded_sum(l, n)) {
+    lo_guarded_sum(l, n);
+    return;
+  }
   LLVMBasicBlockRef then = new_block(l, "then"), other = new_block(l, "else"),
                     done = new_block(l, "endif");
   LLVMBuildCondBr(l->b, lo_truth(l, lo_expr(l, n->cond), n->cond->ty), then, other);
@@ -91,7 +123,7 @@ static void lo_if(Lower *l, Node *n) {
 }
 
 static void lo_loop_body(Lower *l, Node *n, LLVMBasicBlockRef brk, LLVMBasicBlockRef cont) {
-  Loop loop = {brk, cont}, *outer = l->loop;
+  Loop loop = {brk, cont, n->kind == N_FOR ? n->plan : NULL}, *outer = l->loop;
   l->loop = &loop;
   lo_block(l, &n->body);
   if (!terminated(l)) LLVMBuildBr(l->b, cont);
@@ -308,28 +340,33 @@ static void lo_counted_iterations(Lower *l, Node *n, LLVMValueRef start, LLVMVal
   if (rerun || !LLVMIsAConstant(step) || n->plan->scalar) lo_loop_hints(l, back, !rerun && !n->plan->scalar);
 }
 
-/* The cycle counter before a block, read only where more blocks follow
- * it (`more`), to size them; 0 otherwise. A loop of one block reads no
- * clock: a read costs tens of nanoseconds (more in a virtual machine), and
- * a 10-element loop called a million times paid two on every call. */
-static LLVMValueRef block_clock(Lower *l, LLVMValueRef more) {
-  LLVMBasicBlockRef here = LLVMGetInsertBlock(l->b), read = new_block(l, "for.block.clock"),
+/* Before a block that more blocks follow (`more`): a poll for Ctrl-C, and
+ * the cycle counter, to size the next block; 0 otherwise. A loop of one
+ * block, a short loop called a million times from another (a 10-element
+ * dot product), neither polls nor reads the clock: a read costs tens of
+ * nanoseconds, more in a virtual machine, and its caller's loop polls. */
+static LLVMValueRef block_start(Lower *l, LLVMValueRef more) {
+  LLVMBasicBlockRef here = LLVMGetInsertBlock(l->b), read = new_block(l, "for.block.poll"),
                     run = new_block(l, "for.block.run");
   LLVMBuildCondBr(l->b, more, read, run);
   position(l, read);
+  lo_poll_interrupt(l);  /* the chunks of a parallel loop not begun stop at once */
   LLVMValueRef t = lo_intrinsic(l, "llvm.readcyclecounter", NULL, 0, NULL, 0);
+  LLVMBasicBlockRef read_end = LLVMGetInsertBlock(l->b);
   LLVMBuildBr(l->b, run);
   position(l, run);
   LLVMValueRef t0 = LLVMBuildPhi(l->b, l->mod->i64, "block.clock");
-  LLVMAddIncoming(t0, (LLVMValueRef[]){t, const_i64(l, 0)}, (LLVMBasicBlockRef[]){read, here}, 2);
+  LLVMAddIncoming(t0, (LLVMValueRef[]){t, const_i64(l, 0)}, (LLVMBasicBlockRef[]){read_end, here}, 2);
   return t0;
 }
 
 /* Ctrl-C reaches every loop that can run long: one holding loops polls on
  * each iteration; an innermost one outside any loop runs its iterations in
- * blocks of POLL_BLOCK, polling between them, so that its own code (vector
- * loops) is unchanged; one inside a loop is bounded and left alone, as is
- * one of a CPU kernel's threads (the launch polls between blocks). */
+ * blocks of POLL_BLOCK, polling before each block that another follows,
+ * so that its own code (vector loops) is unchanged and a loop of one
+ * block costs a comparison and two branches more than a plain one; one
+ * inside a loop is bounded and left alone, as is one of a CPU kernel's
+ * threads (the launch polls between blocks). */
 static void lo_counted_loop(Lower *l, Node *n, LLVMValueRef start, LLVMValueRef step, LLVMValueRef k0,
                             LLVMValueRef k1, LLVMBasicBlockRef exhausted, LLVMBasicBlockRef brk, bool rerun) {
   bool outer = holds_loops(n);
@@ -341,27 +378,24 @@ static void lo_counted_loop(Lower *l, Node *n, LLVMValueRef start, LLVMValueRef 
   LLVMValueRef at = lo_alloca(l, i64, "block.from"), size = lo_alloca(l, i64, "block.size");
   LLVMBuildStore(l->b, k0, at);
   LLVMBuildStore(l->b, const_i64(l, POLL_BLOCK), size);
-  LLVMBasicBlockRef head = new_block(l, "for.block"), body = new_block(l, "for.block.body"),
-                    next = new_block(l, "for.block.next");
+  LLVMBasicBlockRef head = new_block(l, "for.block"), next = new_block(l, "for.block.next");
   LLVMBuildBr(l->b, head);
   position(l, head);
   LLVMValueRef from = LLVMBuildLoad2(l->b, i64, at, "");
-  LLVMBuildCondBr(l->b, LLVMBuildICmp(l->b, LLVMIntSLT, from, k1, ""), body, exhausted);
-  position(l, body);
   /* iteration numbers are never negative: indices made from them need no
    * wrap-around, and the block's vector loop its bounds */
   LLVMValueRef nonneg = LLVMBuildICmp(l->b, LLVMIntSGE, from, const_i64(l, 0), "");
   lo_intrinsic(l, "llvm.assume", NULL, 0, &nonneg, 1);
-  lo_poll_interrupt(l);  /* first: the chunks of a parallel loop not begun stop at once */
+  /* an empty range leaves m <= 0: no iteration, no more blocks */
   LLVMValueRef sz = LLVMBuildLoad2(l->b, i64, size, ""), left = LLVMBuildNSWSub(l->b, k1, from, "");
   LLVMValueRef more = LLVMBuildICmp(l->b, LLVMIntSGT, left, sz, "");
   LLVMValueRef m = LLVMBuildSelect(l->b, more, sz, left, "");
-  LLVMValueRef t0 = block_clock(l, more);
+  LLVMValueRef t0 = block_start(l, more);
   /* the block's iterations counted from 0: a trip count LLVM finds cheap enough to unroll by */
   lo_counted_iterations(l, n, start, step, from, const_i64(l, 0), m, next, brk, rerun, false);
   position(l, next);
-  LLVMBasicBlockRef grow = new_block(l, "for.block.grow"), advance = new_block(l, "for.block.advance");
-  LLVMBuildCondBr(l->b, more, grow, advance);
+  LLVMBasicBlockRef grow = new_block(l, "for.block.grow");
+  LLVMBuildCondBr(l->b, more, grow, exhausted);
   position(l, grow);
   LLVMValueRef took = LLVMBuildSub(l->b, lo_intrinsic(l, "llvm.readcyclecounter", NULL, 0, NULL, 0), t0, "");
   /* a counter that reads 0 (a CPU without one) never grows the blocks */
@@ -369,8 +403,6 @@ static void lo_counted_loop(Lower *l, Node *n, LLVMValueRef start, LLVMValueRef 
                                     LLVMBuildICmp(l->b, LLVMIntULT, took, const_i64(l, POLL_CYCLES), ""), "");
   quick = LLVMBuildAnd(l->b, quick, LLVMBuildICmp(l->b, LLVMIntSLT, sz, const_i64(l, POLL_BLOCK_MAX), ""), "");
   LLVMBuildStore(l->b, LLVMBuildSelect(l->b, quick, LLVMBuildShl(l->b, sz, const_i64(l, 1), ""), sz, ""), size);
-  LLVMBuildBr(l->b, advance);
-  position(l, advance);
   LLVMBuildStore(l->b, LLVMBuildNSWAdd(l->b, from, m, ""), at);
   LLVMBuildBr(l->b, head);
   position(l, exhausted);
