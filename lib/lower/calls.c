@@ -113,6 +113,8 @@ static LLVMValueRef callee_body(Lower *l, const CallTarget *target) {
 static LLVMValueRef call_body(Lower *l, LLVMValueRef fn, const CallTarget *target, LLVMValueRef *args, int nargs) {
   if (lo_checks_stack(l, target->func, target->func_opts)) return lo_guarded_call(l, fn, target->func, args, (unsigned)nargs);
   return LLVMBuildCall2(l->b, LLVMGlobalGetValueType(fn), fn, args, (unsigned)nargs, "");
+}
+
 /* An argument that is a view of a variable's array (m[k], a[1:, 0]): the
  * variable holds the memory for the whole call (no expression assigns a
  * variable), and the callee borrows its arguments (one it keeps or
