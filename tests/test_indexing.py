@@ -780,7 +780,7 @@ def zip_prange(x):
 @ruchey.jit
 def enumerate_outside_loop(x):
     e = enumerate(x)
-    return x
+    return e
 
 
 @ruchey.jit
@@ -797,8 +797,9 @@ def test_unsupported_loops_are_typing_errors():
     typing_error(loop_over_range_unpacked, 3, match=r"single name")
     typing_error(zip_strict, np.zeros(3), match=r"strict")
     typing_error(zip_prange, np.zeros(3), match=r"prange\(\) can only be the iterable")
-    with pytest.raises(ruchey.TypingError):
-        enumerate_outside_loop(np.zeros(3))
+    # enumerate() outside a for loop's header: the list of the pairs a loop walks
+    x = np.arange(3.0)
+    assert list(enumerate_outside_loop(x)) == list(enumerate_outside_loop.py_func(x))
 
 
 # ---------------------------------------------------------------- in CUDA kernels

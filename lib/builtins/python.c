@@ -94,6 +94,24 @@ static LLVMValueRef lo_minmax(Lower *l, Node *n) {
   return r;
 }
 
+/* divmod(a, b): (a // b, a % b) of two numbers, as Python's (floored;
+ * ZeroDivisionError unless error_model="numpy"). */
+static const Type *ty_divmod(Infer *in, Node *n, const Type **args) {
+  for (int i = 0; i < 2; i++)
+    if (!ty_need_scalar(in, n->list.items[i], args[i], "divmod()")) return NULL;
+  const Type *t = ty_unify(args[0], args[1]);
+  if (t->kind == TY_BOOL) t = TYS(TY_I64);
+  const Type *both[2] = {t, t};
+  return ty_tuple(2, both);
+}
+
+static LLVMValueRef lo_divmod(Lower *l, Node *n) {
+  const Type *t = n->ty->fields[0];
+  LLVMValueRef a = lo_expr_as(l, n->list.items[0], t), b = lo_expr_as(l, n->list.items[1], t);
+  LLVMValueRef r = LLVMBuildInsertValue(l->b, LLVMGetUndef(lo_type(l, n->ty)), lo_arith(l, OP_FLOORDIV, t, a, b), 0, "");
+  return LLVMBuildInsertValue(l->b, r, lo_arith(l, OP_MOD, t, a, b), 1, "");
+}
+
 /* ---------------------------------------------------------------- conversions */
 
 static const Type *ty_int(Infer *in, Node *n, const Type **args) {
@@ -310,6 +328,7 @@ const Builtin bi_python[] = {
   FUNCTION("float", "builtins", "float", 1, 1, BF_PURE | BF_CHEAP | BF_STRINGS, ty_float, lo_float),
   FUNCTION("bool", "builtins", "bool", 1, 1, BF_PURE | BF_CHEAP | BF_COMPLEX, ty_bool, lo_convert_call),
   FUNCTION("round", "builtins", "round", 1, 2, BF_PURE | BF_RAISES | BF_CHEAP, ty_round, lo_round),
+  FUNCTION("divmod", "builtins", "divmod", 2, 2, BF_PURE | BF_RAISES | BF_CHEAP, ty_divmod, lo_divmod),
   FUNCTION("round digits", NULL, NULL, 2, 2, BF_RAISES, ty_round, lo_round),
   FUNCTION("a NumPy scalar type", NULL, NULL, 1, 1, BF_PURE | BF_CHEAP | BF_COMPLEX, ty_cast, lo_convert_call),
   FUNCTION("get_thread_id", "ruchey", "get_thread_id", 0, 0, BF_PURE | BF_CHEAP, ty_pool_query, lo_thread_id),
