@@ -895,25 +895,28 @@ static LLVMValueRef select_masked(Lower *l, Node *n) {
 
 /* ---------------------------------------------------------------- the entry points */
 
-/* a[index] without an array in the index, as a view holding no reference
- * of its own: its base's owner keeps the memory alive (lo_borrowed_view). */
-LLVMValueRef lo_array_view(Lower *l, Node *n) {
+/* a[index] without an array in the index, as a view; one that holds a
+ * reference takes it before a temporary base (np.arange(9)[::2]) is let go. */
+static LLVMValueRef basic_view(Lower *l, Node *n, bool holds) {
   Indexed x;
   evaluate(l, n, &x, false);
   make_view(l, &x);
   LLVMValueRef v = view_value(l, &x, n->ty);
+  if (holds) lo_refcount(l, n->ty, v, true);
   done_with(l, &x);
   return v;
+}
+
+/* the same holding no reference of its own: its base's owner keeps the
+ * memory alive (calls.c's borrowed views of a variable's array) */
+LLVMValueRef lo_array_view(Lower *l, Node *n) {
+  return basic_view(l, n, false);
 }
 
 /* a[index] as an array: a view, or a new array of the selected elements. */
 LLVMValueRef lo_array_index(Lower *l, Node *n) {
   if (ix_is_advanced(n) && whole_mask(n)) return select_masked(l, n);
-  if (!ix_is_advanced(n)) {
-    LLVMValueRef v = lo_array_view(l, n);
-    lo_refcount(l, n->ty, v, true);  /* a view holds a reference to the memory */
-    return v;
-  }
+  if (!ix_is_advanced(n)) return basic_view(l, n, true);
   Indexed x;
   evaluate(l, n, &x, true);
   make_view(l, &x);
