@@ -54,7 +54,7 @@ def rebinding_callee(m):
     return t
 
 
-@ruchey.njit
+@ruchey.njit(boundscheck=True)  # an index past the row raises IndexError, as in Python
 def _at(a, i):
     return a[i]
 
