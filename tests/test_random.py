@@ -488,5 +488,5 @@ def test_a_generator_argument_returned_is_the_argument_itself():
 
 @pytest.mark.skipif(AS_NUMBA, reason="ruchey's own messages")
 def test_unknown_generator_methods_are_typing_errors():
-    with pytest.raises(ruchey.TypingError, match="has no method 'hypergeometric'"):
-        ruchey.njit(lambda rng: rng.hypergeometric(5, 5, 3))(np.random.default_rng(1))
+    with pytest.raises(ruchey.TypingError, match="has no method 'multivariate_hypergeometric'"):
+        ruchey.njit(lambda rng: rng.multivariate_hypergeometric(np.array([5, 5]), 3))(np.random.default_rng(1))
