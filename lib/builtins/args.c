@@ -42,7 +42,7 @@ bool bi_check_axis(Infer *in, Node *n, Node *axis, int ndim) {
 bool bi_check_dtype(Infer *in, Node *n, Node *d, const Type **out) {
   *out = NULL;
   if (!d) return true;
-  if (d->ty->kind != TY_DTYPE || d->ty->elem->kind == TY_STR)  /* unicode_type is typed containers' alone */
+  if (!ty_is_numpy_dtype(d->ty))
     return ty_error(in, d, "%s(): dtype must be a NumPy scalar type such as numpy.float64", n->bi->name) != NULL;
   *out = d->ty->elem;
   return true;

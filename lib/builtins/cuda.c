@@ -74,7 +74,7 @@ static const char *const array_kw[] = {"shape", "dtype", NULL};
 static const Type *dtype_of(Infer *in, Node *n) {
   Node *d = n->list.len > 1 ? n->list.items[1] : ty_kwarg(n, "dtype");
   if (!d) return NULL;
-  if (d->ty->kind != TY_DTYPE || d->ty->elem->kind == TY_STR)
+  if (!ty_is_numpy_dtype(d->ty))
     return ty_error(in, d, "dtype must be a NumPy scalar type such as numpy.float64");
   return d->ty->elem;
 }

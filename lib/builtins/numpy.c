@@ -30,7 +30,7 @@ Node *np_arg(Infer *in, Node *n, int pos, const char *name) {
 const Type *np_dtype_arg(Infer *in, Node *n, int pos, const Type *dflt) {
   Node *d = np_arg(in, n, pos, "dtype");
   if (!d || ty_failed(in)) return ty_failed(in) ? NULL : dflt;
-  if (d->ty->kind != TY_DTYPE || d->ty->elem->kind == TY_STR)  /* unicode_type is typed containers' alone */
+  if (!ty_is_numpy_dtype(d->ty))
     return ty_error(in, d, "%s()'s dtype must be a NumPy dtype, a scalar type such as numpy.float64 or a "
                     "dtype's name such as \"f8\", got %s", n->bi->name, d->ty->name);
   return d->ty->elem;
@@ -487,7 +487,7 @@ static LLVMValueRef lo_ascontiguous(Lower *l, Node *n) {
 
 /* numpy.dtype(x): the dtype x names, as an argument of the functions that take one */
 static const Type *ty_dtype_call(Infer *in, Node *n, const Type **args) {
-  if (args[0]->kind != TY_DTYPE || args[0]->elem->kind == TY_STR)
+  if (!ty_is_numpy_dtype(args[0]))
     return ty_error(in, n, "numpy.dtype() needs a dtype's name or a scalar type known at compile time, got %s", args[0]->name);
   return args[0];
 }
