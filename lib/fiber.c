@@ -223,21 +223,18 @@ static bool release_block(Sched *s) {
     b->threads = NULL;
   }
   if (op != COLL_BLOCK_SYNC) {
-    uint8_t *done = malloc((size_t)s->n);
-    uint64_t *pred = malloc(sizeof(uint64_t) * (size_t)s->n);
-    if (!done || !pred) {
-      free(done);
-      free(pred);
+    uint64_t *pred = malloc((sizeof *pred + 1) * (size_t)s->n);  /* then a byte a thread: whether it is done */
+    if (!pred) {
       rt_set_error(RT_ERR_MEMORY, "out of memory in cuda.syncthreads_count()");
       s->status = RT_ERR_MEMORY;
       return false;
     }
+    uint8_t *done = (uint8_t *)(pred + s->n);
     for (int64_t t = 0; t < s->n; t++) {
       done[t] = s->fibers[t].state != FIBER_WAITING;
       pred[t] = s->fibers[t].arg[1];
     }
     result = rt_block_result(op, s->n, done, pred);
-    free(done);
     free(pred);
   }
   for (int64_t t = 0; t < s->n; t++)
