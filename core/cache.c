@@ -244,18 +244,19 @@ static void save_ptx(PyObject *cache, PyObject *key, const CompileResult *res) {
 bool cache_ptx(Dispatcher *self, const Type *const *args, int cc, CompileResult *res, Arena *arena) {
   PyObject *cache = cache_of(self);
   PyObject *key = cache ? ptx_key(self, args, cc) : NULL;
-  if (cache && !key) PyErr_Clear();
-  PyObject *entry = key ? cached_entry(cache, key) : NULL;
+  if (cache && !key) PyErr_Clear();  /* then compiled as without a cache */
   memset(res, 0, sizeof *res);
+  if (!key) return cp_compile(self, args, NULL, false, OUT_PTX, cc, res, arena);
+  PyObject *entry = cached_entry(cache, key);
   bool ok = entry && load_ptx(entry, res);
   PyErr_Clear();
   Py_XDECREF(entry);
-  if (key) count(cache, key, ok);
+  count(cache, key, ok);
   if (!ok) {
     ok = cp_compile(self, args, NULL, false, OUT_PTX, cc, res, arena);
-    if (ok && key && !res->nexterns) save_ptx(cache, key, res);  /* PTX naming host objects is not kept */
+    if (ok && !res->nexterns) save_ptx(cache, key, res);  /* PTX naming host objects is not kept */
   }
-  Py_XDECREF(key);
+  Py_DECREF(key);
   return ok;
 }
 

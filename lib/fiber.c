@@ -223,21 +223,18 @@ static bool release_block(Sched *s) {
     b->threads = NULL;
   }
   if (op != COLL_BLOCK_SYNC) {
-    uint8_t *done = malloc((size_t)s->n);
-    uint64_t *pred = malloc(sizeof(uint64_t) * (size_t)s->n);
-    if (!done || !pred) {
-      free(done);
-      free(pred);
+    uint64_t *pred = malloc((sizeof *pred + 1) * (size_t)s->n);  /* then a byte a thread: whether it is done */
+    if (!pred) {
       rt_set_error(RT_ERR_MEMORY, "out of memory in cuda.syncthreads_count()");
       s->status = RT_ERR_MEMORY;
       return false;
     }
+    uint8_t *done = (uint8_t *)(pred + s->n);
     for (int64_t t = 0; t < s->n; t++) {
       done[t] = s->fibers[t].state != FIBER_WAITING;
       pred[t] = s->fibers[t].arg[1];
     }
     result = rt_block_result(op, s->n, done, pred);
-    free(done);
     free(pred);
   }
   for (int64_t t = 0; t < s->n; t++)
@@ -295,7 +292,7 @@ int rt_fiber_block(int (*body)(void *, int64_t), void *ctx, int64_t n) {
      * ones, the block would hang on a GPU) */
     waiting = !s.status && (release_warps(&s) || release_block(&s));
   }
-  if (!own) current = outer;  /* a grid's block may be on another pool thread: resume_blocks resets it */
+  if (!own) current = outer;  /* a grid's block may be on another pool thread: take_block resets it */
   free(own);
   return s.status;
 #else
@@ -357,7 +354,7 @@ static void grid_block_start(void) {
 
 /* Runs block b of step `step` until it reaches the grid's barrier or ends,
  * if no other thread took it in this step; whether this thread ran it. */
-static bool take_block(Grid *g, GridBlock *b, uint32_t step, int64_t *ended) {
+static bool take_block(GridBlock *b, uint32_t step, int64_t *ended) {
   uint32_t last = atomic_load_explicit(&b->step, memory_order_relaxed);
   if (last >= step || !atomic_compare_exchange_strong_explicit(&b->step, &last, step, memory_order_acq_rel,
                                                                memory_order_relaxed))
@@ -395,7 +392,7 @@ static void run_steps(void *ctx, int64_t share, int64_t end, int64_t chunk) {
     int64_t ran = 0, ended = 0;
     for (int64_t k = 0; k < g->n; k++) {
       int64_t i = first + k < g->n ? first + k : first + k - g->n;
-      ran += take_block(g, &g->blocks[i], step, &ended);
+      ran += take_block(&g->blocks[i], step, &ended);
     }
     if (ran) {  /* the step cannot close before this thread's blocks count: live is still its own */
       int64_t live = g->live;

@@ -271,7 +271,6 @@ typedef struct Object {
   size_t group_size[NGROUPS], group_offset[NGROUPS];
   unsigned char *map;
   size_t map_size;
-  size_t stubs_offset;  /* in the code group, after the code */
   Stubs stubs;
   Diag *d;
   bool damaged;  /* refused as damaged, not as unknown */
@@ -379,10 +378,10 @@ static bool lay_out(Object *o) {
     if (s->sh_size > ((size_t)1 << 30)) return damaged(o, "a section of more than a gigabyte: ", section_name(o, s));
     o->group_size[g] = round_up(o->group_size[g], align) + s->sh_size;
   }
-  size_t stubs = stubs_needed(o);
+  size_t stubs = stubs_needed(o), stubs_offset = 0;  /* in the code group, after the code */
   if (stubs) {
-    o->stubs_offset = round_up(o->group_size[GROUP_CODE], 16);
-    o->group_size[GROUP_CODE] = o->stubs_offset + stubs;
+    stubs_offset = round_up(o->group_size[GROUP_CODE], 16);
+    o->group_size[GROUP_CODE] = stubs_offset + stubs;
   }
   for (int g = 0; g < NGROUPS; g++) {
     o->group_offset[g] = o->map_size;
@@ -393,7 +392,7 @@ static bool lay_out(Object *o) {
   if (map == MAP_FAILED) return refuse(o, "no memory for the code", "");
   o->map = map;
   if (stubs) {
-    o->stubs.next = o->map + o->group_offset[GROUP_CODE] + o->stubs_offset;
+    o->stubs.next = o->map + o->group_offset[GROUP_CODE] + stubs_offset;
     o->stubs.end = o->stubs.next + stubs;
   }
   size_t used[NGROUPS] = {0};
