@@ -563,6 +563,12 @@ static Node *row_arg(Node *n, const char *name) {
   return pos < 0 ? NULL : np_arg_node(n, pos, name);
 }
 
+/* The same while typing: an error if it is given both ways. */
+static Node *typed_row_arg(Infer *in, Node *n, const char *name) {
+  int pos = keyword_pos(n, name);
+  return pos < 0 ? NULL : np_arg(in, n, pos, name);
+}
+
 /* method= of standard_exponential (after dtype=): "zig" (its default) or "inv". */
 static bool by_inversion(Node *n) {
   Node *m = row_arg(n, "method");
@@ -578,8 +584,7 @@ static const Type *draw_dtype(Infer *in, Node *n, const Draw *d) {
   if (!t) return NULL;
   if (t->kind != TY_F64 && t->kind != TY_F32)
     return ty_error(in, n, "%s(): unsupported dtype %s (float64 or float32)", n->bi->name, t->name);
-  if (keyword_pos(n, "method") > 0) np_arg(in, n, keyword_pos(n, "method"), "method");
-  Node *m = row_arg(n, "method");
+  Node *m = typed_row_arg(in, n, "method");
   if (m && (m->kind != N_STRING || (strcmp(m->str, "zig") && strcmp(m->str, "inv"))))
     return ty_error(in, m, "%s(): method must be 'zig' or 'inv', as a constant string", n->bi->name);
   return ty_failed(in) ? NULL : t;
@@ -588,8 +593,8 @@ static const Type *draw_dtype(Infer *in, Node *n, const Draw *d) {
 /* out= of random and the standard draws: an array (its dtype and layout
  * checked when drawing, as NumPy's), which the call fills and returns. */
 static const Type *typed_out(Infer *in, Node *n, const Type *drawn_type) {
-  if (!drawn_type || keyword_pos(n, "out") < 0) return drawn_type;
-  Node *out = np_arg(in, n, keyword_pos(n, "out"), "out");
+  if (!drawn_type) return NULL;
+  Node *out = typed_row_arg(in, n, "out");
   if (ty_failed(in)) return NULL;
   if (is_none(out)) return drawn_type;
   if (out->ty->kind != TY_ARRAY)
