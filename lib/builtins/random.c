@@ -679,11 +679,26 @@ static const Type *draw_dtype_of(Node *n, const Draw *d) {
   return t ? t->ty->elem : TYS(TY_F64);
 }
 
+/* Whether a's first ndim dimensions differ from shape's anywhere (an i1). */
+static LLVMValueRef shape_differs(Lower *l, LLVMValueRef a, const LLVMValueRef *shape, int ndim) {
+  LLVMValueRef bad = const_bool(l, false);
+  for (int d = 0; d < ndim; d++)
+    bad = LLVMBuildOr(l->b, bad, LLVMBuildICmp(l->b, LLVMIntNE, shape[d], lo_arr_shape(l, a, d), ""), "");
+  return bad;
+}
+
+/* out= (its value a) as the call's result, a reference of the call's own. */
+static LLVMValueRef out_returned(Lower *l, Node *out, LLVMValueRef a) {
+  if (lo_is_fresh(out)) lo_temp_taken(l, a);
+  else lo_refcount(l, out->ty, a, true);
+  return a;
+}
+
 /* The draws into out= (NumPy's checks first: its layout, its dtype
  * against the one drawn, size= against its shape), out returned. */
 static LLVMValueRef drawn_into_out(Lower *l, Node *n, GeneratorFill *f, Node *out, Node *size) {
   const Type *t = out->ty;
-  LLVMValueRef a = lo_expr(l, out), truth = LLVMConstInt(l->mod->i1, 1, false);
+  LLVMValueRef a = lo_expr(l, out);
   LLVMTypeRef p[6] = {l->mod->i32, l->mod->ptr, l->mod->ptr, l->mod->i64, l->mod->i32, l->mod->i32};
   LLVMValueRef args[6] = {const_i32(l, t->ndim), lo_arr_dims_in_memory(l, t, a, false),
                           lo_arr_dims_in_memory(l, t, a, true), const_i64(l, ty_bits(t->elem) / 8),
@@ -693,26 +708,20 @@ static LLVMValueRef drawn_into_out(Lower *l, Node *n, GeneratorFill *f, Node *ou
     char msg[128];
     snprintf(msg, sizeof msg, "Supplied output array has the wrong type. Expected %s, got %s", f->elem->name,
              t->elem->name);
-    lo_raise_if(l, truth, RT_ERR_TYPE, msg);
+    lo_raise_if(l, const_bool(l, true), RT_ERR_TYPE, msg);
   } else {
     if (!is_none(size)) {
-      LLVMValueRef shape[RC_MAX_NDIM], bad = NULL;
+      LLVMValueRef shape[RC_MAX_NDIM];
       int ndim;
       size_shape(l, size, shape, &ndim);
-      for (int d = 0; d < ndim && ndim == t->ndim; d++) {
-        LLVMValueRef differs = LLVMBuildICmp(l->b, LLVMIntNE, shape[d], lo_arr_shape(l, a, d), "");
-        bad = bad ? LLVMBuildOr(l->b, bad, differs, "") : differs;
-      }
-      if (ndim != t->ndim) bad = truth;
-      if (bad) lo_raise_if(l, bad, RT_ERR_VALUE, "size must match out.shape when used together");
+      LLVMValueRef bad = ndim == t->ndim ? shape_differs(l, a, shape, ndim) : const_bool(l, true);
+      lo_raise_if(l, bad, RT_ERR_VALUE, "size must match out.shape when used together");
     }
     LLVMValueRef count = const_i64(l, 1);
     for (int d = 0; d < t->ndim; d++) count = LLVMBuildMul(l->b, count, lo_arr_shape(l, a, d), "");
     lo_check_status(l, fill_generator(l, LLVMBuildExtractValue(l->b, a, 2, ""), count, f));
   }
-  if (lo_is_fresh(out)) lo_temp_taken(l, a);
-  else lo_refcount(l, t, a, true);
-  return a;
+  return out_returned(l, out, a);
 }
 
 static LLVMValueRef lo_generator(Lower *l, Node *n) {
@@ -958,12 +967,9 @@ static LLVMValueRef lo_permuted(Lower *l, Node *n) {
     lo_temp_made(l, t, a);
   } else {
     a = lo_expr(l, out);
-    LLVMValueRef bad = NULL;
-    for (int d = 0; d < t->ndim; d++) {
-      LLVMValueRef differs = LLVMBuildICmp(l->b, LLVMIntNE, lo_arr_shape(l, a, d), lo_arr_shape(l, xv, d), "");
-      bad = bad ? LLVMBuildOr(l->b, bad, differs, "") : differs;
-    }
-    if (bad) lo_raise_if(l, bad, RT_ERR_VALUE, "out must have the same shape as x");
+    LLVMValueRef x_shape[RC_MAX_NDIM];
+    for (int d = 0; d < t->ndim; d++) x_shape[d] = lo_arr_shape(l, xv, d);
+    lo_raise_if(l, shape_differs(l, a, x_shape, t->ndim), RT_ERR_VALUE, "out must have the same shape as x");
     lo_copy_elements(l, t, a, x->ty, xv);
   }
   bool as_copy = is_none(out);
@@ -977,8 +983,7 @@ static LLVMValueRef lo_permuted(Lower *l, Node *n) {
                            const_i32(l, as_copy)};
   lo_check_status(l, lo_call_fn(l, "rt_generator_permuted", l->mod->i32, p, args, 10));
   if (as_copy) lo_temp_taken(l, a);
-  else if (lo_is_fresh(out)) lo_temp_taken(l, a);
-  else lo_refcount(l, t, a, true);
+  else out_returned(l, out, a);
   lo_done_with(l, x, xv);
   done_with_receiver(l, n, bitgen);
   return a;
