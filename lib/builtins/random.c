@@ -763,13 +763,14 @@ static LLVMValueRef lo_generator(Lower *l, Node *n) {
 
 /* ---------------------------------------------------------------- multinomial, dirichlet, permuted */
 
-/* A 1-d array of numbers (multinomial's pvals, dirichlet's alpha), else a TypingError. */
-static bool check_vector(Infer *in, Node *n, Node *x, const char *name) {
+/* An array of ndim dimensions of numbers (multinomial's pvals, dirichlet's
+ * alpha, multivariate_normal's mean and cov), else a TypingError. */
+static bool check_numbers(Infer *in, Node *n, Node *x, const char *name, int ndim) {
   if (!x) return ty_error(in, n, "%s() missing required argument '%s'", n->bi->name, name) != NULL;
   const Type *t = x->ty;
-  if (t->kind != TY_ARRAY || t->ndim != 1 || !(ty_is_float(t->elem) || ty_is_int(t->elem)))
-    return ty_error(in, x, "%s(): %s must be a 1-dimensional array of numbers, got %s", n->bi->name, name, t->name) !=
-           NULL;
+  if (t->kind != TY_ARRAY || t->ndim != ndim || !(ty_is_float(t->elem) || ty_is_int(t->elem)))
+    return ty_error(in, x, "%s(): %s must be a %d-dimensional array of numbers, got %s", n->bi->name, name, ndim,
+                    t->name) != NULL;
   return true;
 }
 
@@ -782,7 +783,7 @@ static const Type *ty_multinomial(Infer *in, Node *n, const Type **args) {
   if (!count) return ty_error(in, n, "%s() missing required argument 'n'", n->bi->name);
   if (!ty_is_int(elem_of(count->ty)) || (count->ty->kind != TY_ARRAY && !ty_is_scalar(count->ty)))
     return ty_error(in, count, "%s(): n must be an int or an array of ints, got %s", n->bi->name, count->ty->name);
-  if (!check_vector(in, n, pvals, "pvals")) return NULL;
+  if (!check_numbers(in, n, pvals, "pvals", 1)) return NULL;
   int rows = is_none(size) ? ndim_of(count->ty) : np_shape_ndim(in, size);
   return rows < 0 || ty_failed(in) ? NULL : ty_array(TYS(TY_I64), rows + 1, 'C', false);
 }
@@ -864,7 +865,7 @@ static LLVMValueRef lo_multinomial(Lower *l, Node *n) {
 static const Type *ty_dirichlet(Infer *in, Node *n, const Type **args) {
   if (refused_in_cuda(in, n)) return NULL;
   Node *alpha = np_arg(in, n, 1, "alpha"), *size = np_arg(in, n, 2, "size");
-  if (ty_failed(in) || !check_vector(in, n, alpha, "alpha")) return NULL;
+  if (ty_failed(in) || !check_numbers(in, n, alpha, "alpha", 1)) return NULL;
   int rows = size_ndim(in, size);
   return rows < 0 || ty_failed(in) ? NULL : ty_array(TYS(TY_F64), rows + 1, 'C', false);
 }
@@ -890,10 +891,7 @@ static const Type *ty_multivariate_normal(Infer *in, Node *n, const Type **args)
   if (refused_in_cuda(in, n)) return NULL;
   Node *mean = np_arg(in, n, 1, "mean"), *cov = np_arg(in, n, 2, "cov"), *size = np_arg(in, n, 3, "size");
   Node *check = np_arg(in, n, 4, "check_valid"), *tol = np_arg(in, n, 5, "tol"), *method = np_arg(in, n, 6, "method");
-  if (ty_failed(in) || !check_vector(in, n, mean, "mean")) return NULL;
-  if (!cov) return ty_error(in, n, "%s() missing required argument 'cov'", n->bi->name);
-  if (cov->ty->kind != TY_ARRAY || cov->ty->ndim != 2 || !(ty_is_float(cov->ty->elem) || ty_is_int(cov->ty->elem)))
-    return ty_error(in, cov, "%s(): cov must be a 2-dimensional array of numbers, got %s", n->bi->name, cov->ty->name);
+  if (ty_failed(in) || !check_numbers(in, n, mean, "mean", 1) || !check_numbers(in, n, cov, "cov", 2)) return NULL;
   Node *strings[2] = {check, method};
   for (int i = 0; i < 2; i++)
     if (strings[i] && strings[i]->kind != N_STRING)
