@@ -820,12 +820,16 @@ static LLVMValueRef drawn_vectors(Lower *l, Node *n, LLVMValueRef st, LLVMValueR
   return a;
 }
 
-/* The result's shape: size='s dimensions (or count's, an array's) then len(vector). */
-static int rows_then_cells(Lower *l, Node *size, Node *count, LLVMValueRef cv, LLVMValueRef cells, LLVMValueRef *shape) {
+/* The result's shape: size='s dimensions (or count's, an array's) then
+ * len(vector); their number returned, and size='s product (the rows) in
+ * *nrows where asked. */
+static int rows_then_cells(Lower *l, Node *size, Node *count, LLVMValueRef cv, LLVMValueRef cells, LLVMValueRef *shape,
+                           LLVMValueRef *nrows) {
   int k = 0;
-  if (!is_none(size)) size_shape(l, size, shape, &k);
-  else if (count && count->ty->kind == TY_ARRAY)
+  LLVMValueRef rows = is_none(size) ? const_i64(l, 1) : size_shape(l, size, shape, &k);
+  if (is_none(size) && count && count->ty->kind == TY_ARRAY)
     for (; k < count->ty->ndim; k++) shape[k] = lo_arr_shape(l, cv, k);
+  if (nrows) *nrows = rows;
   shape[k] = cells;
   return k;
 }
@@ -848,7 +852,7 @@ static LLVMValueRef lo_multinomial(Lower *l, Node *n) {
     nshape = LLVMConstNull(l->mod->ptr);
   }
   LLVMValueRef shape[RC_MAX_NDIM + 1];
-  int rows = rows_then_cells(l, size, count, nv, lo_arr_shape(l, pc, 0), shape);
+  int rows = rows_then_cells(l, size, count, nv, lo_arr_shape(l, pc, 0), shape, NULL);
   LLVMValueRef a = lo_alloc_array(l, n->ty, shape, -1);
   lo_temp_made(l, n->ty, a);
   LLVMTypeRef p[11] = {l->mod->ptr, l->mod->ptr, l->mod->i32, l->mod->ptr, l->mod->ptr, l->mod->i64,
@@ -875,10 +879,10 @@ static LLVMValueRef lo_dirichlet(Lower *l, Node *n) {
   Node *alpha = np_arg_node(n, 1, "alpha"), *size = np_arg_node(n, 2, "size");
   Operand ops[1] = {operand_of(l, alpha, TYS(TY_F64))};
   LLVMValueRef ac = ops[0].c, shape[RC_MAX_NDIM + 1], k = lo_arr_shape(l, ac, 0);
-  int rows = rows_then_cells(l, size, NULL, NULL, k, shape);
-  LLVMValueRef a = lo_alloc_array(l, n->ty, shape, -1), count = const_i64(l, 1);
+  LLVMValueRef count;
+  rows_then_cells(l, size, NULL, NULL, k, shape, &count);
+  LLVMValueRef a = lo_alloc_array(l, n->ty, shape, -1);
   lo_temp_made(l, n->ty, a);
-  for (int i = 0; i < rows; i++) count = LLVMBuildMul(l->b, count, shape[i], "");
   LLVMTypeRef p[5] = {l->mod->ptr, l->mod->ptr, l->mod->i64, l->mod->ptr, l->mod->i64};
   LLVMValueRef args[5] = {bitgen, LLVMBuildExtractValue(l->b, ac, 2, ""), k, LLVMBuildExtractValue(l->b, a, 2, ""), count};
   return drawn_vectors(l, n, lo_call_fn(l, "rt_generator_dirichlet", l->mod->i32, p, args, 5), a, ops, 1, bitgen);
@@ -916,9 +920,8 @@ static LLVMValueRef lo_multivariate_normal(Lower *l, Node *n) {
   Node *tol = np_arg_node(n, 5, "tol");
   Operand ops[2] = {operand_of(l, mean, TYS(TY_F64)), operand_of(l, cov, TYS(TY_F64))};
   LLVMValueRef mc = ops[0].c, cc = ops[1].c;
-  LLVMValueRef shape[RC_MAX_NDIM + 1], k = lo_arr_shape(l, mc, 0), count = const_i64(l, 1);
-  int rows = rows_then_cells(l, size, NULL, NULL, k, shape);
-  for (int i = 0; i < rows; i++) count = LLVMBuildMul(l->b, count, shape[i], "");
+  LLVMValueRef shape[RC_MAX_NDIM + 1], k = lo_arr_shape(l, mc, 0), count;
+  rows_then_cells(l, size, NULL, NULL, k, shape, &count);
   LLVMValueRef a = lo_alloc_array(l, n->ty, shape, -1);
   lo_temp_made(l, n->ty, a);
   LLVMTypeRef p[11] = {l->mod->ptr, l->mod->ptr, l->mod->i64, l->mod->ptr, l->mod->i64, l->mod->i64,
