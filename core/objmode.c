@@ -116,6 +116,19 @@ Node *fe_with(Fe *fe, PyObject *s) {
 
 /* ---------------------------------------------------------------- at run time */
 
+/* The exception set now, cleared: its class in *cls and its message
+ * (fallback where it has none) written into text. */
+static void take_exception(void **cls, char *text, size_t size, const char *fallback) {
+  PyObject *type, *value, *tb;
+  PyErr_Fetch(&type, &value, &tb);
+  PyErr_NormalizeException(&type, &value, &tb);
+  PyObject *s = value ? PyObject_Str(value) : NULL;
+  snprintf(text, size, "%s", s && PyUnicode_Check(s) ? PyUnicode_AsUTF8(s) : fallback);
+  PyErr_Clear();
+  *cls = type ? (void *)Py_NewRef(type) : (void *)Py_NewRef(PyExc_RuntimeError);  /* (classes live on) */
+  Py_XDECREF(s); Py_XDECREF(type); Py_XDECREF(value); Py_XDECREF(tb);
+}
+
 /* Runs a block (any thread; the GIL taken here): 0, or 1 with the
  * exception's class and message in *cls and *msg. */
 static int call_block(void *block, const Type *in_t, void *in, const Type *out_t, void *out, void **cls, const char **msg) {
@@ -125,15 +138,8 @@ static int call_block(void *block, const Type *in_t, void *in, const Type *out_t
   PyObject *r = args ? PyObject_Call(block, args, NULL) : NULL;
   int failed = !r || disp_unbox_tuple(r, out_t, out) < 0;
   if (failed) {
-    PyObject *type, *value, *tb;
-    PyErr_Fetch(&type, &value, &tb);
-    PyErr_NormalizeException(&type, &value, &tb);
-    PyObject *s = value ? PyObject_Str(value) : NULL;
-    snprintf(text, sizeof text, "%s", s && PyUnicode_Check(s) ? PyUnicode_AsUTF8(s) : "");
-    PyErr_Clear();
-    *cls = type ? (void *)Py_NewRef(type) : (void *)Py_NewRef(PyExc_RuntimeError);  /* (classes live on) */
+    take_exception(cls, text, sizeof text, "");
     *msg = text;
-    Py_XDECREF(s); Py_XDECREF(type); Py_XDECREF(value); Py_XDECREF(tb);
   }
   Py_XDECREF(args); Py_XDECREF(r);
   PyGILState_Release(g);
@@ -148,15 +154,8 @@ static int warn(const char *category, const char *msg, void **cls, const char **
   PyObject *builtins = PyEval_GetBuiltins(), *kind = builtins ? PyDict_GetItemString(builtins, category) : NULL;
   int failed = PyErr_WarnEx(kind ? kind : PyExc_RuntimeWarning, msg, 1) < 0;
   if (failed) {
-    PyObject *type, *value, *tb;
-    PyErr_Fetch(&type, &value, &tb);
-    PyErr_NormalizeException(&type, &value, &tb);
-    PyObject *s = value ? PyObject_Str(value) : NULL;
-    snprintf(kept, sizeof kept, "%s", s && PyUnicode_Check(s) ? PyUnicode_AsUTF8(s) : msg);
-    PyErr_Clear();
-    *cls = type ? (void *)Py_NewRef(type) : (void *)Py_NewRef(PyExc_RuntimeError);  /* (classes live on) */
+    take_exception(cls, kept, sizeof kept, msg);
     *text = kept;
-    Py_XDECREF(s); Py_XDECREF(type); Py_XDECREF(value); Py_XDECREF(tb);
   }
   PyGILState_Release(g);
   return failed;

@@ -664,28 +664,39 @@ static void swap_slices(char *a, char *b, int ndim, const int64_t *shape, const 
     swap_slices(a + k * strides[0], b + k * strides[0], ndim - 1, shape + 1, strides + 1, itemsize);
 }
 
+/* NumPy's check of axis against ndim; the other dimensions' shape and
+ * strides (ndim - 1 of them) into rest_shape and rest_strides, and axis
+ * made non-negative: their product (the lines along axis), or -1 with the
+ * error set. */
+static int64_t other_axes(int32_t ndim, const int64_t *shape, const int64_t *strides, int64_t *axis,
+                          int64_t *rest_shape, int64_t *rest_strides) {
+  if (*axis < -ndim || *axis >= ndim) {
+    rt_error_format(RT_ERR_VALUE, "axis %lld is out of bounds for array of dimension %lld", *axis, ndim, 0, 0);
+    return -1;
+  }
+  if (*axis < 0) *axis += ndim;
+  int64_t lines = 1;
+  for (int d = 0, rest = 0; d < ndim; d++) {
+    if (d == *axis) continue;
+    lines *= shape[d];
+    rest_shape[rest] = shape[d];
+    rest_strides[rest++] = strides[d];
+  }
+  return lines;
+}
+
 /* x's sub-arrays along axis shuffled by Fisher-Yates from the last, as
  * Generator.shuffle(x, axis): an empty x draws nothing, unless drawn
  * (permutation's index array is drawn whatever the other dimensions). */
 int32_t rt_generator_shuffle(void *bitgen, char *data, int32_t ndim, const int64_t *shape, const int64_t *strides,
                              int64_t axis, int64_t itemsize, int32_t drawn) {
-  if (axis < -ndim || axis >= ndim) {
-    rt_error_format(RT_ERR_VALUE, "axis %lld is out of bounds for array of dimension %lld", axis, ndim, 0, 0);
-    return RT_ERR_VALUE;
-  }
-  if (axis < 0) axis += ndim;
-  int64_t rest_shape[RC_MAX_NDIM], rest_strides[RC_MAX_NDIM], size = 1;
-  int rest = 0;
-  for (int d = 0; d < ndim; d++) {
-    size *= shape[d];
-    if (d == axis) continue;
-    rest_shape[rest] = shape[d];
-    rest_strides[rest++] = strides[d];
-  }
-  if (!size && !drawn) return RT_OK;
+  int64_t rest_shape[RC_MAX_NDIM], rest_strides[RC_MAX_NDIM];
+  int64_t lines = other_axes(ndim, shape, strides, &axis, rest_shape, rest_strides);
+  if (lines < 0) return RT_ERR_VALUE;
+  if ((!lines || !shape[axis]) && !drawn) return RT_OK;
   for (int64_t i = shape[axis] - 1; i >= 1; i--) {
     int64_t j = (int64_t)interval(bitgen, (uint64_t)i);
-    if (j != i) swap_slices(data + i * strides[axis], data + j * strides[axis], rest, rest_shape, rest_strides, itemsize);
+    if (j != i) swap_slices(data + i * strides[axis], data + j * strides[axis], ndim - 1, rest_shape, rest_strides, itemsize);
   }
   return RT_OK;
 }
@@ -774,22 +785,13 @@ int32_t rt_generator_permuted(void *bitgen, char *data, int32_t ndim, const int6
     }
     return RT_OK;
   }
-  if (axis < -ndim || axis >= ndim) {
-    rt_error_format(RT_ERR_VALUE, "axis %lld is out of bounds for array of dimension %lld", axis, ndim, 0, 0);
-    return RT_ERR_VALUE;
-  }
-  if (axis < 0) axis += ndim;
-  int64_t lines = 1, rest_shape[RC_MAX_NDIM], rest_strides[RC_MAX_NDIM], len = shape[axis], stride = strides[axis];
-  int rest = 0;
-  for (int d = 0; d < ndim; d++) {
-    if (d == axis) continue;
-    lines *= shape[d];
-    rest_shape[rest] = shape[d];
-    rest_strides[rest++] = strides[d];
-  }
+  int64_t rest_shape[RC_MAX_NDIM], rest_strides[RC_MAX_NDIM];
+  int64_t lines = other_axes(ndim, shape, strides, &axis, rest_shape, rest_strides);
+  if (lines < 0) return RT_ERR_VALUE;
+  int64_t len = shape[axis], stride = strides[axis];
   if (!len) return RT_OK;
   for (int64_t line = 0; line < lines; line++) {
-    char *base = data + flat_offset(line, rest, rest_shape, rest_strides, false);
+    char *base = data + flat_offset(line, ndim - 1, rest_shape, rest_strides, false);
     for (int64_t i = len - 1; i >= 1; i--) {
       int64_t j = (int64_t)interval(g, (uint64_t)i);
       swap_items(base + i * stride, base + j * stride, itemsize);

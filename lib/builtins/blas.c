@@ -215,15 +215,15 @@ static RtStatus product(int kind, int64_t item, Mat a, Mat b, char *c) {
   return blas_product(kind, a, b, c);
 }
 
-RtStatus la_square_product(int kind, const char *a, const char *b, char *c, int64_t n) {
-  int64_t item = ty_plain[kind].bits / 8;
-  return product(kind, item, (Mat){(char *)a, n, n, n * item, item}, (Mat){(char *)b, n, n, n * item, item}, c);
-}
-
 RtStatus la_product(int kind, const char *a, int64_t m, int64_t k, const int64_t *as, const char *b, int64_t n,
                     const int64_t *bs, char *c) {
   return product(kind, ty_plain[kind].bits / 8, (Mat){(char *)a, m, k, as[0], as[1]}, (Mat){(char *)b, k, n, bs[0], bs[1]},
                  c);
+}
+
+RtStatus la_square_product(int kind, const char *a, const char *b, char *c, int64_t n) {
+  int64_t item = ty_plain[kind].bits / 8, strides[2] = {n * item, item};
+  return la_product(kind, a, n, n, strides, b, n, strides, c);
 }
 
 /* ---------------------------------------------------------------- the products */

@@ -49,13 +49,16 @@ static RtStatus factor_of(const double *cov, int64_t n, int method, double tol, 
   if (method == MV_CHOLESKY) {
     memcpy(a, parts[0].data, (size_t)(n * n) * sizeof *a);
   } else {
-    const double *u = (const double *)parts[0].data, *s = (const double *)parts[1].data;
-    if (method == MV_EIGH) u = (const double *)parts[1].data, s = (const double *)parts[0].data;
+    const double *u = (const double *)parts[0].data;
+    double *s = (double *)parts[1].data;
+    if (method == MV_EIGH) u = (const double *)parts[1].data, s = (double *)parts[0].data;
     if (method == MV_SVD) *psd = svd_reproduces((const double *)parts[2].data, s, cov, n, tol);
-    for (int64_t k = 0; method == MV_EIGH && k < n; k++)
-      if (s[k] < -tol) *psd = false;
-    for (int64_t i = 0; i < n; i++)  /* u's columns times the roots (eigh's of |w|: no NaN for a tiny negative one) */
-      for (int64_t k = 0; k < n; k++) a[i * n + k] = u[i * n + k] * sqrt(method == MV_EIGH ? fabs(s[k]) : s[k]);
+    for (int64_t k = 0; k < n; k++) {  /* the roots (eigh's of |w|: no NaN for a tiny negative one) */
+      if (method == MV_EIGH && s[k] < -tol) *psd = false;
+      s[k] = sqrt(method == MV_EIGH ? fabs(s[k]) : s[k]);
+    }
+    for (int64_t i = 0; i < n; i++)  /* u's columns times the roots */
+      for (int64_t k = 0; k < n; k++) a[i * n + k] = u[i * n + k] * s[k];
   }
   release_all(parts);
   return RT_OK;

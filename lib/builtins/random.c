@@ -563,6 +563,12 @@ static Node *row_arg(Node *n, const char *name) {
   return pos < 0 ? NULL : np_arg_node(n, pos, name);
 }
 
+/* The same while typing: an error if it is given both ways. */
+static Node *typed_row_arg(Infer *in, Node *n, const char *name) {
+  int pos = keyword_pos(n, name);
+  return pos < 0 ? NULL : np_arg(in, n, pos, name);
+}
+
 /* method= of standard_exponential (after dtype=): "zig" (its default) or "inv". */
 static bool by_inversion(Node *n) {
   Node *m = row_arg(n, "method");
@@ -578,8 +584,7 @@ static const Type *draw_dtype(Infer *in, Node *n, const Draw *d) {
   if (!t) return NULL;
   if (t->kind != TY_F64 && t->kind != TY_F32)
     return ty_error(in, n, "%s(): unsupported dtype %s (float64 or float32)", n->bi->name, t->name);
-  if (keyword_pos(n, "method") > 0) np_arg(in, n, keyword_pos(n, "method"), "method");
-  Node *m = row_arg(n, "method");
+  Node *m = typed_row_arg(in, n, "method");
   if (m && (m->kind != N_STRING || (strcmp(m->str, "zig") && strcmp(m->str, "inv"))))
     return ty_error(in, m, "%s(): method must be 'zig' or 'inv', as a constant string", n->bi->name);
   return ty_failed(in) ? NULL : t;
@@ -588,8 +593,8 @@ static const Type *draw_dtype(Infer *in, Node *n, const Draw *d) {
 /* out= of random and the standard draws: an array (its dtype and layout
  * checked when drawing, as NumPy's), which the call fills and returns. */
 static const Type *typed_out(Infer *in, Node *n, const Type *drawn_type) {
-  if (!drawn_type || keyword_pos(n, "out") < 0) return drawn_type;
-  Node *out = np_arg(in, n, keyword_pos(n, "out"), "out");
+  if (!drawn_type) return NULL;
+  Node *out = typed_row_arg(in, n, "out");
   if (ty_failed(in)) return NULL;
   if (is_none(out)) return drawn_type;
   if (out->ty->kind != TY_ARRAY)
@@ -674,11 +679,26 @@ static const Type *draw_dtype_of(Node *n, const Draw *d) {
   return t ? t->ty->elem : TYS(TY_F64);
 }
 
+/* Whether a's first ndim dimensions differ from shape's anywhere (an i1). */
+static LLVMValueRef shape_differs(Lower *l, LLVMValueRef a, const LLVMValueRef *shape, int ndim) {
+  LLVMValueRef bad = const_bool(l, false);
+  for (int d = 0; d < ndim; d++)
+    bad = LLVMBuildOr(l->b, bad, LLVMBuildICmp(l->b, LLVMIntNE, shape[d], lo_arr_shape(l, a, d), ""), "");
+  return bad;
+}
+
+/* out= (its value a) as the call's result, a reference of the call's own. */
+static LLVMValueRef out_returned(Lower *l, Node *out, LLVMValueRef a) {
+  if (lo_is_fresh(out)) lo_temp_taken(l, a);
+  else lo_refcount(l, out->ty, a, true);
+  return a;
+}
+
 /* The draws into out= (NumPy's checks first: its layout, its dtype
  * against the one drawn, size= against its shape), out returned. */
 static LLVMValueRef drawn_into_out(Lower *l, Node *n, GeneratorFill *f, Node *out, Node *size) {
   const Type *t = out->ty;
-  LLVMValueRef a = lo_expr(l, out), truth = LLVMConstInt(l->mod->i1, 1, false);
+  LLVMValueRef a = lo_expr(l, out);
   LLVMTypeRef p[6] = {l->mod->i32, l->mod->ptr, l->mod->ptr, l->mod->i64, l->mod->i32, l->mod->i32};
   LLVMValueRef args[6] = {const_i32(l, t->ndim), lo_arr_dims_in_memory(l, t, a, false),
                           lo_arr_dims_in_memory(l, t, a, true), const_i64(l, ty_bits(t->elem) / 8),
@@ -688,26 +708,20 @@ static LLVMValueRef drawn_into_out(Lower *l, Node *n, GeneratorFill *f, Node *ou
     char msg[128];
     snprintf(msg, sizeof msg, "Supplied output array has the wrong type. Expected %s, got %s", f->elem->name,
              t->elem->name);
-    lo_raise_if(l, truth, RT_ERR_TYPE, msg);
+    lo_raise_if(l, const_bool(l, true), RT_ERR_TYPE, msg);
   } else {
     if (!is_none(size)) {
-      LLVMValueRef shape[RC_MAX_NDIM], bad = NULL;
+      LLVMValueRef shape[RC_MAX_NDIM];
       int ndim;
       size_shape(l, size, shape, &ndim);
-      for (int d = 0; d < ndim && ndim == t->ndim; d++) {
-        LLVMValueRef differs = LLVMBuildICmp(l->b, LLVMIntNE, shape[d], lo_arr_shape(l, a, d), "");
-        bad = bad ? LLVMBuildOr(l->b, bad, differs, "") : differs;
-      }
-      if (ndim != t->ndim) bad = truth;
-      if (bad) lo_raise_if(l, bad, RT_ERR_VALUE, "size must match out.shape when used together");
+      LLVMValueRef bad = ndim == t->ndim ? shape_differs(l, a, shape, ndim) : const_bool(l, true);
+      lo_raise_if(l, bad, RT_ERR_VALUE, "size must match out.shape when used together");
     }
     LLVMValueRef count = const_i64(l, 1);
     for (int d = 0; d < t->ndim; d++) count = LLVMBuildMul(l->b, count, lo_arr_shape(l, a, d), "");
     lo_check_status(l, fill_generator(l, LLVMBuildExtractValue(l->b, a, 2, ""), count, f));
   }
-  if (lo_is_fresh(out)) lo_temp_taken(l, a);
-  else lo_refcount(l, t, a, true);
-  return a;
+  return out_returned(l, out, a);
 }
 
 static LLVMValueRef lo_generator(Lower *l, Node *n) {
@@ -749,13 +763,14 @@ static LLVMValueRef lo_generator(Lower *l, Node *n) {
 
 /* ---------------------------------------------------------------- multinomial, dirichlet, permuted */
 
-/* A 1-d array of numbers (multinomial's pvals, dirichlet's alpha), else a TypingError. */
-static bool check_vector(Infer *in, Node *n, Node *x, const char *name) {
+/* An array of ndim dimensions of numbers (multinomial's pvals, dirichlet's
+ * alpha, multivariate_normal's mean and cov), else a TypingError. */
+static bool check_numbers(Infer *in, Node *n, Node *x, const char *name, int ndim) {
   if (!x) return ty_error(in, n, "%s() missing required argument '%s'", n->bi->name, name) != NULL;
   const Type *t = x->ty;
-  if (t->kind != TY_ARRAY || t->ndim != 1 || !(ty_is_float(t->elem) || ty_is_int(t->elem)))
-    return ty_error(in, x, "%s(): %s must be a 1-dimensional array of numbers, got %s", n->bi->name, name, t->name) !=
-           NULL;
+  if (t->kind != TY_ARRAY || t->ndim != ndim || !(ty_is_float(t->elem) || ty_is_int(t->elem)))
+    return ty_error(in, x, "%s(): %s must be a %d-dimensional array of numbers, got %s", n->bi->name, name, ndim,
+                    t->name) != NULL;
   return true;
 }
 
@@ -768,7 +783,7 @@ static const Type *ty_multinomial(Infer *in, Node *n, const Type **args) {
   if (!count) return ty_error(in, n, "%s() missing required argument 'n'", n->bi->name);
   if (!ty_is_int(elem_of(count->ty)) || (count->ty->kind != TY_ARRAY && !ty_is_scalar(count->ty)))
     return ty_error(in, count, "%s(): n must be an int or an array of ints, got %s", n->bi->name, count->ty->name);
-  if (!check_vector(in, n, pvals, "pvals")) return NULL;
+  if (!check_numbers(in, n, pvals, "pvals", 1)) return NULL;
   int rows = is_none(size) ? ndim_of(count->ty) : np_shape_ndim(in, size);
   return rows < 0 || ty_failed(in) ? NULL : ty_array(TYS(TY_I64), rows + 1, 'C', false);
 }
@@ -805,12 +820,16 @@ static LLVMValueRef drawn_vectors(Lower *l, Node *n, LLVMValueRef st, LLVMValueR
   return a;
 }
 
-/* The result's shape: size='s dimensions (or count's, an array's) then len(vector). */
-static int rows_then_cells(Lower *l, Node *size, Node *count, LLVMValueRef cv, LLVMValueRef cells, LLVMValueRef *shape) {
+/* The result's shape: size='s dimensions (or count's, an array's) then
+ * len(vector); their number returned, and size='s product (the rows) in
+ * *nrows where asked. */
+static int rows_then_cells(Lower *l, Node *size, Node *count, LLVMValueRef cv, LLVMValueRef cells, LLVMValueRef *shape,
+                           LLVMValueRef *nrows) {
   int k = 0;
-  if (!is_none(size)) size_shape(l, size, shape, &k);
-  else if (count && count->ty->kind == TY_ARRAY)
+  LLVMValueRef rows = is_none(size) ? const_i64(l, 1) : size_shape(l, size, shape, &k);
+  if (is_none(size) && count && count->ty->kind == TY_ARRAY)
     for (; k < count->ty->ndim; k++) shape[k] = lo_arr_shape(l, cv, k);
+  if (nrows) *nrows = rows;
   shape[k] = cells;
   return k;
 }
@@ -833,7 +852,7 @@ static LLVMValueRef lo_multinomial(Lower *l, Node *n) {
     nshape = LLVMConstNull(l->mod->ptr);
   }
   LLVMValueRef shape[RC_MAX_NDIM + 1];
-  int rows = rows_then_cells(l, size, count, nv, lo_arr_shape(l, pc, 0), shape);
+  int rows = rows_then_cells(l, size, count, nv, lo_arr_shape(l, pc, 0), shape, NULL);
   LLVMValueRef a = lo_alloc_array(l, n->ty, shape, -1);
   lo_temp_made(l, n->ty, a);
   LLVMTypeRef p[11] = {l->mod->ptr, l->mod->ptr, l->mod->i32, l->mod->ptr, l->mod->ptr, l->mod->i64,
@@ -850,7 +869,7 @@ static LLVMValueRef lo_multinomial(Lower *l, Node *n) {
 static const Type *ty_dirichlet(Infer *in, Node *n, const Type **args) {
   if (refused_in_cuda(in, n)) return NULL;
   Node *alpha = np_arg(in, n, 1, "alpha"), *size = np_arg(in, n, 2, "size");
-  if (ty_failed(in) || !check_vector(in, n, alpha, "alpha")) return NULL;
+  if (ty_failed(in) || !check_numbers(in, n, alpha, "alpha", 1)) return NULL;
   int rows = size_ndim(in, size);
   return rows < 0 || ty_failed(in) ? NULL : ty_array(TYS(TY_F64), rows + 1, 'C', false);
 }
@@ -860,10 +879,10 @@ static LLVMValueRef lo_dirichlet(Lower *l, Node *n) {
   Node *alpha = np_arg_node(n, 1, "alpha"), *size = np_arg_node(n, 2, "size");
   Operand ops[1] = {operand_of(l, alpha, TYS(TY_F64))};
   LLVMValueRef ac = ops[0].c, shape[RC_MAX_NDIM + 1], k = lo_arr_shape(l, ac, 0);
-  int rows = rows_then_cells(l, size, NULL, NULL, k, shape);
-  LLVMValueRef a = lo_alloc_array(l, n->ty, shape, -1), count = const_i64(l, 1);
+  LLVMValueRef count;
+  rows_then_cells(l, size, NULL, NULL, k, shape, &count);
+  LLVMValueRef a = lo_alloc_array(l, n->ty, shape, -1);
   lo_temp_made(l, n->ty, a);
-  for (int i = 0; i < rows; i++) count = LLVMBuildMul(l->b, count, shape[i], "");
   LLVMTypeRef p[5] = {l->mod->ptr, l->mod->ptr, l->mod->i64, l->mod->ptr, l->mod->i64};
   LLVMValueRef args[5] = {bitgen, LLVMBuildExtractValue(l->b, ac, 2, ""), k, LLVMBuildExtractValue(l->b, a, 2, ""), count};
   return drawn_vectors(l, n, lo_call_fn(l, "rt_generator_dirichlet", l->mod->i32, p, args, 5), a, ops, 1, bitgen);
@@ -876,10 +895,7 @@ static const Type *ty_multivariate_normal(Infer *in, Node *n, const Type **args)
   if (refused_in_cuda(in, n)) return NULL;
   Node *mean = np_arg(in, n, 1, "mean"), *cov = np_arg(in, n, 2, "cov"), *size = np_arg(in, n, 3, "size");
   Node *check = np_arg(in, n, 4, "check_valid"), *tol = np_arg(in, n, 5, "tol"), *method = np_arg(in, n, 6, "method");
-  if (ty_failed(in) || !check_vector(in, n, mean, "mean")) return NULL;
-  if (!cov) return ty_error(in, n, "%s() missing required argument 'cov'", n->bi->name);
-  if (cov->ty->kind != TY_ARRAY || cov->ty->ndim != 2 || !(ty_is_float(cov->ty->elem) || ty_is_int(cov->ty->elem)))
-    return ty_error(in, cov, "%s(): cov must be a 2-dimensional array of numbers, got %s", n->bi->name, cov->ty->name);
+  if (ty_failed(in) || !check_numbers(in, n, mean, "mean", 1) || !check_numbers(in, n, cov, "cov", 2)) return NULL;
   Node *strings[2] = {check, method};
   for (int i = 0; i < 2; i++)
     if (strings[i] && strings[i]->kind != N_STRING)
@@ -904,9 +920,8 @@ static LLVMValueRef lo_multivariate_normal(Lower *l, Node *n) {
   Node *tol = np_arg_node(n, 5, "tol");
   Operand ops[2] = {operand_of(l, mean, TYS(TY_F64)), operand_of(l, cov, TYS(TY_F64))};
   LLVMValueRef mc = ops[0].c, cc = ops[1].c;
-  LLVMValueRef shape[RC_MAX_NDIM + 1], k = lo_arr_shape(l, mc, 0), count = const_i64(l, 1);
-  int rows = rows_then_cells(l, size, NULL, NULL, k, shape);
-  for (int i = 0; i < rows; i++) count = LLVMBuildMul(l->b, count, shape[i], "");
+  LLVMValueRef shape[RC_MAX_NDIM + 1], k = lo_arr_shape(l, mc, 0), count;
+  rows_then_cells(l, size, NULL, NULL, k, shape, &count);
   LLVMValueRef a = lo_alloc_array(l, n->ty, shape, -1);
   lo_temp_made(l, n->ty, a);
   LLVMTypeRef p[11] = {l->mod->ptr, l->mod->ptr, l->mod->i64, l->mod->ptr, l->mod->i64, l->mod->i64,
@@ -953,12 +968,9 @@ static LLVMValueRef lo_permuted(Lower *l, Node *n) {
     lo_temp_made(l, t, a);
   } else {
     a = lo_expr(l, out);
-    LLVMValueRef bad = NULL;
-    for (int d = 0; d < t->ndim; d++) {
-      LLVMValueRef differs = LLVMBuildICmp(l->b, LLVMIntNE, lo_arr_shape(l, a, d), lo_arr_shape(l, xv, d), "");
-      bad = bad ? LLVMBuildOr(l->b, bad, differs, "") : differs;
-    }
-    if (bad) lo_raise_if(l, bad, RT_ERR_VALUE, "out must have the same shape as x");
+    LLVMValueRef x_shape[RC_MAX_NDIM];
+    for (int d = 0; d < t->ndim; d++) x_shape[d] = lo_arr_shape(l, xv, d);
+    lo_raise_if(l, shape_differs(l, a, x_shape, t->ndim), RT_ERR_VALUE, "out must have the same shape as x");
     lo_copy_elements(l, t, a, x->ty, xv);
   }
   bool as_copy = is_none(out);
@@ -972,8 +984,7 @@ static LLVMValueRef lo_permuted(Lower *l, Node *n) {
                            const_i32(l, as_copy)};
   lo_check_status(l, lo_call_fn(l, "rt_generator_permuted", l->mod->i32, p, args, 10));
   if (as_copy) lo_temp_taken(l, a);
-  else if (lo_is_fresh(out)) lo_temp_taken(l, a);
-  else lo_refcount(l, t, a, true);
+  else out_returned(l, out, a);
   lo_done_with(l, x, xv);
   done_with_receiver(l, n, bitgen);
   return a;
