@@ -142,13 +142,15 @@ LLVMValueRef lo_jit_call(Lower *l, Node *n) {
   bool device = n->target->func_opts->device;
   LLVMValueRef *args = arena_alloc(l->f->arena, sizeof(LLVMValueRef) * (size_t)(callee->nparams + na + 4)), packed;
   if (n->op) na = lo_spread_args(l, n, callee, args, &packed);
-  for (int i = 0; i < na && !n->op; i++) args[i] = call_arg(l, n->list.items[i], callee->var_types[i]);
+  else
+    for (int i = 0; i < na; i++) args[i] = call_arg(l, n->list.items[i], callee->var_types[i]);
   int nargs = na;
   if (device) args[nargs++] = lo_thread_record(l);
   LLVMValueRef r = call_body(l, fn, n->target, args, nargs);
   if (n->op) lo_done_with(l, n->list.items[0], packed);
-  for (int i = 0; i < na && !n->op; i++)
-    if (!borrowed_view(n->list.items[i])) lo_done_with(l, n->list.items[i], args[i]);
+  else
+    for (int i = 0; i < na; i++)
+      if (!borrowed_view(n->list.items[i])) lo_done_with(l, n->list.items[i], args[i]);
   lo_check_call(l, LLVMBuildExtractValue(l->b, r, 0, "status"));
   if (n->ty->kind == TY_NONE) return LLVMGetUndef(l->mod->i8);
   return lo_convert(l, lo_take_result(l, callee->ret_type, LLVMBuildExtractValue(l->b, r, 1, "")), callee->ret_type, n->ty);
