@@ -1126,8 +1126,6 @@ static Node *fe_comprehension(Fe *fe, PyObject *e, int kind) {
   return use;
 }
 
-static bool calls_builtin(Fe *fe, PyObject *e, const char *name);
-
 /* [v for v in it] (kind COMP_LIST) or {v for v in it} (COMP_SET), made
  * for the call e: whatever a for loop walks, gathered. */
 static Node *items_comprehension(Fe *fe, PyObject *e, PyObject *it, int kind) {
@@ -1163,6 +1161,19 @@ static Node *fe_set_call(Fe *fe, PyObject *e) {
  * sorted(enumerate(x))): a list of the tuples a for loop over them walks. */
 static Node *fe_walk_call(Fe *fe, PyObject *e) { return items_comprehension(fe, e, e, COMP_LIST); }
 
+/* A call: set(), zip() and enumerate() made comprehensions, the callee
+ * looked up once for the three. */
+static Node *fe_call_expr(Fe *fe, PyObject *e) {
+  PyObject *func = field(e, "func"), *obj = static_object(fe, func);
+  Node *(*make)(Fe *, PyObject *) = fe_call;
+  if (obj && obj == PyDict_GetItemString(fe->builtins, "set")) make = fe_set_call;
+  else if (obj && (obj == PyDict_GetItemString(fe->builtins, "zip") || obj == PyDict_GetItemString(fe->builtins, "enumerate")))
+    make = fe_walk_call;
+  Py_XDECREF(obj);
+  Py_DECREF(func);
+  return make(fe, e);
+}
+
 static const struct { const char *kind, *what; } unsupported_exprs[] = {
   {"GeneratorExp", "generator expressions"},
   {"Await", "await"},
@@ -1181,9 +1192,7 @@ Node *fe_expr(Fe *fe, PyObject *e) {
   if (!strcmp(k, "Compare")) return fe_compare(fe, e);
   if (!strcmp(k, "BoolOp")) return fe_boolop(fe, e);
   if (!strcmp(k, "IfExp")) return fe_ifexp(fe, e);
-  if (!strcmp(k, "Call") && calls_builtin(fe, e, "set")) return fe_set_call(fe, e);
-  if (!strcmp(k, "Call") && (calls_builtin(fe, e, "zip") || calls_builtin(fe, e, "enumerate"))) return fe_walk_call(fe, e);
-  if (!strcmp(k, "Call")) return fe_call(fe, e);
+  if (!strcmp(k, "Call")) return fe_call_expr(fe, e);
   if (!strcmp(k, "Subscript")) return fe_subscript(fe, e);
   if (!strcmp(k, "Attribute")) return fe_attribute(fe, e);
   if (!strcmp(k, "Tuple")) return fe_tuple(fe, e);

@@ -108,10 +108,11 @@ static LLVMValueRef callee_body(Lower *l, const CallTarget *target) {
   return fn;
 }
 
-/* fn, the body of target's function, called with args (room for two
- * more after them: a recursive body's stack guard): {status, result}. */
-static LLVMValueRef call_body(Lower *l, LLVMValueRef fn, const CallTarget *target, LLVMValueRef *args, int nargs) {
-  if (lo_checks_stack(l, target->func, target->func_opts)) return lo_guarded_call(l, fn, target->func, args, (unsigned)nargs);
+/* fn, the body of callee compiled with opts, called with args (room for
+ * two more after them: a recursive body's stack guard): {status, result}. */
+LLVMValueRef lo_call_body(Lower *l, LLVMValueRef fn, const Func *callee, const CompileOptions *opts, LLVMValueRef *args,
+                          int nargs) {
+  if (lo_checks_stack(l, callee, opts)) return lo_guarded_call(l, fn, callee, args, (unsigned)nargs);
   return LLVMBuildCall2(l->b, LLVMGlobalGetValueType(fn), fn, args, (unsigned)nargs, "");
 }
 
@@ -142,13 +143,15 @@ LLVMValueRef lo_jit_call(Lower *l, Node *n) {
   bool device = n->target->func_opts->device;
   LLVMValueRef *args = arena_alloc(l->f->arena, sizeof(LLVMValueRef) * (size_t)(callee->nparams + na + 4)), packed;
   if (n->op) na = lo_spread_args(l, n, callee, args, &packed);
-  for (int i = 0; i < na && !n->op; i++) args[i] = call_arg(l, n->list.items[i], callee->var_types[i]);
+  else
+    for (int i = 0; i < na; i++) args[i] = call_arg(l, n->list.items[i], callee->var_types[i]);
   int nargs = na;
   if (device) args[nargs++] = lo_thread_record(l);
-  LLVMValueRef r = call_body(l, fn, n->target, args, nargs);
+  LLVMValueRef r = lo_call_body(l, fn, callee, n->target->func_opts, args, nargs);
   if (n->op) lo_done_with(l, n->list.items[0], packed);
-  for (int i = 0; i < na && !n->op; i++)
-    if (!borrowed_view(n->list.items[i])) lo_done_with(l, n->list.items[i], args[i]);
+  else
+    for (int i = 0; i < na; i++)
+      if (!borrowed_view(n->list.items[i])) lo_done_with(l, n->list.items[i], args[i]);
   lo_check_call(l, LLVMBuildExtractValue(l->b, r, 0, "status"));
   if (n->ty->kind == TY_NONE) return LLVMGetUndef(l->mod->i8);
   return lo_convert(l, lo_take_result(l, callee->ret_type, LLVMBuildExtractValue(l->b, r, 1, "")), callee->ret_type, n->ty);
@@ -159,7 +162,7 @@ LLVMValueRef lo_jit_call(Lower *l, Node *n) {
 LLVMValueRef lo_call_target(Lower *l, const CallTarget *target, LLVMValueRef *args, int nargs) {
   LLVMValueRef fn = callee_body(l, target), with_guard[nargs + 2];
   memcpy(with_guard, args, sizeof(LLVMValueRef) * (size_t)nargs);
-  LLVMValueRef r = call_body(l, fn, target, with_guard, nargs);
+  LLVMValueRef r = lo_call_body(l, fn, target->func, target->func_opts, with_guard, nargs);
   lo_check_call(l, LLVMBuildExtractValue(l->b, r, 0, "status"));
   return lo_take_result(l, target->func->ret_type, LLVMBuildExtractValue(l->b, r, 1, ""));
 }
@@ -175,7 +178,7 @@ LLVMValueRef lo_jit_call_elem(Lower *l, Node *n, LLVMValueRef *vals) {
     const Type *t = n->list.items[i]->ty;
     args[i] = lo_convert(l, vals[i], t->kind == TY_ARRAY ? t->elem : t, callee->var_types[i]);
   }
-  LLVMValueRef r = call_body(l, fn, n->target, args, na);
+  LLVMValueRef r = lo_call_body(l, fn, callee, n->target->func_opts, args, na);
   lo_check_call(l, LLVMBuildExtractValue(l->b, r, 0, "status"));
   return lo_convert(l, LLVMBuildExtractValue(l->b, r, 1, ""), callee->ret_type, n->ty->elem);
 }

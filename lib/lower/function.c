@@ -255,8 +255,7 @@ static void lo_entry(Lower *l) {
       vals[v] = p;
     }
   }
-  LLVMValueRef r = lo_checks_stack(l, l->f, l->opts) ? lo_guarded_call(l, l->impl, l->f, vals, (unsigned)np)
-                                             : LLVMBuildCall2(l->b, LLVMGlobalGetValueType(l->impl), l->impl, vals, (unsigned)np, "");
+  LLVMValueRef r = lo_call_body(l, l->impl, l->f, l->opts, vals, np);
   if (l->f->ret_type->kind != TY_NONE)
     lo_store_storage(l, l->f->ret_type, LLVMGetParam(l->fn, 0),
                      lo_take_result(l, l->f->ret_type, LLVMBuildExtractValue(l->b, r, 1, "")));
@@ -276,9 +275,8 @@ static LLVMValueRef ufunc_element(Lower *l, LLVMValueRef body, LLVMValueRef *bas
     LLVMValueRef at = LLVMBuildGEP2(l->b, unit, base[i], &off, 1, "");
     vals[i] = i < nin ? lo_convert(l, lo_load_storage(l, ty[i], at), ty[i], l->f->var_types[i]) : at;
   }
-  if (!lo_checks_stack(l, l->f, l->opts)) return LLVMBuildCall2(l->b, LLVMGlobalGetValueType(body), body, vals, (unsigned)nin, "");
-  l->stack_guard = NULL;  /* a recursive function: the loop calls it from outside its cycle */
-  return lo_guarded_call(l, body, l->f, vals, (unsigned)nin);
+  l->stack_guard = NULL;  /* a recursive body: the loop calls it from outside its cycle */
+  return lo_call_body(l, body, l->f, l->opts, vals, nin);
 }
 
 /* One pass over the elements: at byte steps, or, with step NULL, indexing

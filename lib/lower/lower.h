@@ -308,6 +308,10 @@ void lo_check_call(Lower *l, LLVMValueRef status);
 bool lo_checks_stack(const Lower *l, const Func *f, const CompileOptions *opts);
 bool lo_unwinds_spent_stack(const Func *f);  /* returns RecursionError rather than jump back (function.c) */
 LLVMValueRef lo_guarded_call(Lower *l, LLVMValueRef body, const Func *callee, LLVMValueRef *args, unsigned n);
+/* fn, callee's body (compiled with opts), called, through its guard where it is recursive;
+ * args has room for two more than nargs */
+LLVMValueRef lo_call_body(Lower *l, LLVMValueRef fn, const Func *callee, const CompileOptions *opts, LLVMValueRef *args,
+                          int nargs);
 
 /* ---------------------------------------------------------------- function.c */
 

@@ -307,13 +307,6 @@ static bool holds_loops(Node *loop) {
 #define POLL_CYCLES ((int64_t)1 << 21)
 #define POLL_BLOCK_MAX ((int64_t)1 << 61)
 
-/* for var in range: the iterations k0 <= k < k1, var = start + k * step;
- * on to `exhausted` when they are done, to `brk` on break. A step that is
- * not a constant touches memory at a stride LLVM cannot see: its vector
- * loop would compute each lane's address and store the lanes one by one,
- * slower than the plain loop (a sieve's inner loop ran 25% slower). A
- * rerun (see lo_range_loop) runs only to raise: it is left plain, to
- * compile fast. */
 /* start + k * step for an iteration number k below the range's count.
  * With a step of 1 or -1 that value lies between start and stop, so the
  * sum cannot wrap: saying so (nsw) lets LLVM see that range(1, n)'s values
@@ -327,6 +320,13 @@ static LLVMValueRef range_value(Lower *l, LLVMValueRef start, LLVMValueRef k, LL
   return LLVMBuildAdd(l->b, start, LLVMBuildMul(l->b, k, step, ""), "");
 }
 
+/* for var in range: the iterations k0 <= k < k1, var = start + k * step;
+ * on to `exhausted` when they are done, to `brk` on break. A step that is
+ * not a constant touches memory at a stride LLVM cannot see: its vector
+ * loop would compute each lane's address and store the lanes one by one,
+ * slower than the plain loop (a sieve's inner loop ran 25% slower). A
+ * rerun (see lo_range_loop) runs only to raise: it is left plain, to
+ * compile fast. */
 static void lo_counted_iterations(Lower *l, Node *n, LLVMValueRef start, LLVMValueRef step, LLVMValueRef base,
                                   LLVMValueRef k0, LLVMValueRef k1, LLVMBasicBlockRef exhausted,
                                   LLVMBasicBlockRef brk, bool rerun, bool poll) {
