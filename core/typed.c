@@ -337,16 +337,12 @@ static PyObject *list_count(ListObject *self, PyObject *args) { return list_via_
 static PyObject *list_index(ListObject *self, PyObject *args) { return list_via_items(self, "index", args); }
 
 static PyObject *list_remove(ListObject *self, PyObject *x) {
-  PyObject *args = PyTuple_Pack(1, x), *at = args ? list_index(self, args) : NULL;
-  Py_XDECREF(args);
-  if (!at && PyErr_ExceptionMatches(PyExc_ValueError)) {
-    PyErr_SetString(PyExc_ValueError, "list.remove(x): x not in list");
+  Py_ssize_t i = PySequence_Index((PyObject *)self, x);
+  if (i < 0) {
+    if (PyErr_ExceptionMatches(PyExc_ValueError)) PyErr_SetString(PyExc_ValueError, "list.remove(x): x not in list");
     return NULL;
   }
-  PyObject *pop_args = at ? PyTuple_Pack(1, at) : NULL, *gone = pop_args ? list_pop(self, pop_args) : NULL;
-  Py_XDECREF(at); Py_XDECREF(pop_args);
-  if (!gone) return NULL;
-  Py_DECREF(gone);
+  if (list_ass_item(self, i, NULL) < 0) return NULL;
   Py_RETURN_NONE;
 }
 
