@@ -12,15 +12,20 @@ enum { HEAPIFY, PUSH, POP, REPLACE, PUSHPOP };
 /* the runtime's function of each row's ival */
 static const char *const heap_fn[] = {"rt_heapify", "rt_heappush", "rt_heappop", "rt_heapreplace", "rt_heappushpop"};
 
-/* The heap's item type: a typed list's, ordered; NULL (after an error, or
- * while an empty list's type is not known yet). */
-static const Type *heap_item(Infer *in, Node *n, const Type *heap) {
-  if (heap->kind != TY_LIST) return ty_error(in, n, "%s() takes a typed list as its heap, got %s", n->bi->name, heap->name);
-  const Type *elem = ty_list_item(in, n, heap);
+/* A typed list's item type, ordered; NULL (after an error, or while an
+ * empty list's type is not known yet). */
+static const Type *ordered_item(Infer *in, Node *n, const Type *list) {
+  const Type *elem = ty_list_item(in, n, list);
   if (elem && !ty_item_ordered(elem))
     return ty_error(in, n, "%s(): items of %s cannot be ordered ('<' is not supported between them)", n->bi->name,
                     elem->name);
   return elem;
+}
+
+/* The heap's item type (ordered_item's). */
+static const Type *heap_item(Infer *in, Node *n, const Type *heap) {
+  if (heap->kind != TY_LIST) return ty_error(in, n, "%s() takes a typed list as its heap, got %s", n->bi->name, heap->name);
+  return ordered_item(in, n, heap);
 }
 
 /* heapify(x), heappop(h): the item type (None for heapify); heappush(h, v),
@@ -61,10 +66,7 @@ static const Type *ty_nbest(Infer *in, Node *n, const Type **args) {
     return ty_error(in, n->list.items[0], "%s()'s n must be an integer, got %s", n->bi->name, args[0]->name);
   if (args[1]->kind != TY_LIST)
     return ty_error(in, n->list.items[1], "%s() takes a typed list here, got %s", n->bi->name, args[1]->name);
-  const Type *elem = ty_list_item(in, n, args[1]);
-  if (elem && !ty_item_ordered(elem))
-    return ty_error(in, n, "%s(): items of %s cannot be ordered ('<' is not supported between them)", n->bi->name,
-                    elem->name);
+  const Type *elem = ordered_item(in, n, args[1]);
   return elem ? ty_list(elem) : NULL;
 }
 
