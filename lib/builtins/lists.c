@@ -868,10 +868,11 @@ static LLVMValueRef lo_sorted(Lower *l, Node *n) {
   return lst;
 }
 
-/* sum(), min() and max() of a typed list, a set, a range() or a 1-d array:
- * their items in Python's order, a list's read in place, an array's
- * elements as they are made (an expression needs no temporary), the others'
- * gathered into a list first. Each item goes to fold. */
+/* sum(), min() and max() of a typed list, a set, a dict (its keys), a
+ * range(), a tuple or a 1-d array: their items in Python's order, a list's
+ * read in place, an array's elements as they are made (an expression needs
+ * no temporary), the others' gathered into a list first. Each item goes to
+ * fold. */
 typedef struct Fold Fold;
 typedef void (*FoldStep)(Lower *l, Fold *f, LLVMValueRef item);
 struct Fold {
@@ -893,7 +894,7 @@ static void fold_items(Lower *l, Node *x, Fold *f) {
     return;
   }
   LLVMValueRef lst = x->ty->kind == TY_LIST ? lo_expr(l, x) : NULL;
-  if (!lst) {  /* a set's or a range's items, in a list of their own */
+  if (!lst) {  /* the other iterables' items, in a list of their own (items_list) */
     Node wrap = {.kind = N_CALL, .ty = ty_list(f->elem), .list = {.items = &x, .len = 1}};
     lst = items_list(l, &wrap);
     lo_temp_made(l, wrap.ty, lst);
