@@ -171,13 +171,14 @@ static PyObject *key_object(int kind, uint64_t bits) {
 
 static PyTypeObject ListType;
 
-static ListObject *list_wrap(RtList *l) {
+/* A new List holding l's reference, its items of type item (NULL: l's kind). */
+static ListObject *list_wrap(RtList *l, const Type *item) {
   ListObject *self = PyObject_New(ListObject, &ListType);
   if (!self) {
     rt_list_release(l);
   } else {
     self->l = l;
-    self->item = NULL;
+    self->item = item;
   }
   return self;
 }
@@ -243,7 +244,7 @@ static PyObject *list_empty_list(PyTypeObject *type, PyObject *args, PyObject *k
   if (kind < 0) return NULL;
   RtList *l = rt_list_new(kind, item_size(kind), allocated > 0 ? allocated : 0);
   if (!l) return PyErr_NoMemory();
-  return (PyObject *)list_wrap(l);
+  return (PyObject *)list_wrap(l, NULL);
 }
 
 static void list_dealloc(ListObject *self) {
@@ -336,16 +337,12 @@ static PyObject *list_count(ListObject *self, PyObject *args) { return list_via_
 static PyObject *list_index(ListObject *self, PyObject *args) { return list_via_items(self, "index", args); }
 
 static PyObject *list_remove(ListObject *self, PyObject *x) {
-  PyObject *args = PyTuple_Pack(1, x), *at = args ? list_index(self, args) : NULL;
-  Py_XDECREF(args);
-  if (!at && PyErr_ExceptionMatches(PyExc_ValueError)) {
-    PyErr_SetString(PyExc_ValueError, "list.remove(x): x not in list");
+  Py_ssize_t i = PySequence_Index((PyObject *)self, x);
+  if (i < 0) {
+    if (PyErr_ExceptionMatches(PyExc_ValueError)) PyErr_SetString(PyExc_ValueError, "list.remove(x): x not in list");
     return NULL;
   }
-  PyObject *pop_args = at ? PyTuple_Pack(1, at) : NULL, *gone = pop_args ? list_pop(self, pop_args) : NULL;
-  Py_XDECREF(at); Py_XDECREF(pop_args);
-  if (!gone) return NULL;
-  Py_DECREF(gone);
+  if (list_ass_item(self, i, NULL) < 0) return NULL;
   Py_RETURN_NONE;
 }
 
@@ -357,10 +354,7 @@ static PyObject *list_clear(ListObject *self, PyObject *unused) {
 /* A new typed list of the same items (a shallow copy, as list.copy). */
 static PyObject *list_copy(ListObject *self, PyObject *unused) {
   RtList *c = rt_list_copy(self->l);
-  if (!c) return PyErr_NoMemory();
-  ListObject *r = list_wrap(c);
-  if (r) r->item = self->item;
-  return (PyObject *)r;
+  return c ? (PyObject *)list_wrap(c, self->item) : PyErr_NoMemory();
 }
 
 static PyObject *list_reverse(ListObject *self, PyObject *unused) {
@@ -445,13 +439,14 @@ static PyTypeObject ListType = {
 
 static PyTypeObject DictType;
 
-static DictObject *dict_wrap(RtDict *d) {
+/* A new Dict holding d's reference, its values of type value (NULL: d's kind). */
+static DictObject *dict_wrap(RtDict *d, const Type *value) {
   DictObject *self = PyObject_New(DictObject, &DictType);
   if (!self) {
     rt_dict_release(d);
   } else {
     self->d = d;
-    self->value = NULL;
+    self->value = value;
   }
   return self;
 }
@@ -476,7 +471,7 @@ static PyObject *dict_empty(PyTypeObject *type, PyObject *args, PyObject *kw) {
   int kk = kind_of_type(k), vk = kk < 0 ? -1 : kind_of_type(v);
   if (vk < 0) return NULL;
   RtDict *d = rt_dict_new(kk, vk, item_size(vk));
-  return d ? (PyObject *)dict_wrap(d) : PyErr_NoMemory();
+  return d ? (PyObject *)dict_wrap(d, NULL) : PyErr_NoMemory();
 }
 
 static void dict_dealloc(DictObject *self) {
@@ -619,10 +614,7 @@ static PyObject *dict_clear(DictObject *self, PyObject *unused) {
 /* A new typed dict of the same pairs (a shallow copy, as dict.copy). */
 static PyObject *dict_copy(DictObject *self, PyObject *unused) {
   RtDict *c = rt_dict_copy(self->d);
-  if (!c) return PyErr_NoMemory();
-  DictObject *r = dict_wrap(c);
-  if (r) r->value = self->value;
-  return (PyObject *)r;
+  return c ? (PyObject *)dict_wrap(c, self->value) : PyErr_NoMemory();
 }
 
 static PyObject *dict_repr(DictObject *self) {
@@ -822,14 +814,8 @@ PyObject *typed_box(const Type *t, void *c) {
     else rt_dict_release(c);
     return r;
   }
-  if (t->kind == TY_LIST) {
-    ListObject *l = list_wrap(c);
-    if (l && t->elem && t->elem->kind == TY_TUPLE) l->item = t->elem;
-    return (PyObject *)l;
-  }
-  DictObject *d = dict_wrap(c);
-  if (d && t->nfields && t->fields[1]->kind == TY_TUPLE) d->value = t->fields[1];
-  return (PyObject *)d;
+  if (t->kind == TY_LIST) return (PyObject *)list_wrap(c, t->elem && t->elem->kind == TY_TUPLE ? t->elem : NULL);
+  return (PyObject *)dict_wrap(c, t->nfields && t->fields[1]->kind == TY_TUPLE ? t->fields[1] : NULL);
 }
 
 /* ---------------------------------------------------------------- Python sets */

@@ -61,6 +61,8 @@ bool ty_list_takes(Infer *in, Node *n, const Type **args, Node *v, const Type *v
 void lo_list_settle(Lower *l, const Type *elem, LLVMValueRef lst);  /* a list made untyped given its type */
 /* the order of items of elem as rt_list_sort_fields takes it (*nfields fields) */
 LLVMValueRef lo_item_order(Lower *l, const Type *elem, int *nfields);
+LLVMValueRef lo_list_copy_of(Lower *l, Node *x);  /* a new list of list x's items */
+void lo_list_sort(Lower *l, const Type *elem, LLVMValueRef lst, LLVMValueRef rev);  /* in place (rev: an i1) */
 
 /* args.c: the checks NumPy functions' typers make of their arguments */
 Node *bi_arg(Node *n, int pos, const char *kw);  /* at position pos (the array is 0, methods too) or by keyword */

@@ -44,6 +44,16 @@ static bool dict_known(Infer *in, Node *n, const Type *d) {
   return false;
 }
 
+/* The part of d's entries an iteration reads (the index node's str). */
+static int part_named(const char *what) {
+  return !strcmp(what, "iteration values") ? DICT_VALUES : !strcmp(what, "iteration items") ? DICT_ITEMS : DICT_KEYS;
+}
+
+/* The type of d's keys, values or (key, value) items (part). */
+static const Type *part_of(const Type *d, int part) {
+  return part == DICT_VALUES ? value_of(d) : part == DICT_ITEMS ? ty_tuple(2, d->fields) : key_of(d);
+}
+
 /* k as a key of d: a number that converts to the key type. */
 static bool key_fits(Infer *in, Node *at, const Type *d, const Type *k) {
   if (!need_key(in, at, k)) return false;
@@ -87,11 +97,7 @@ static const Type *ty_dict_literal(Infer *in, Node *n, const Type **args) {
 
 const Type *ty_dict_index(Infer *in, Node *n, const Type *d) {
   if (!dict_known(in, n, d) || (n->str && !ty_expr(in, n->rhs))) return NULL;
-  if (n->str) {  /* for k in d, d.keys(), d.values(), d.items() */
-    if (!strcmp(n->str, "iteration values")) return value_of(d);
-    if (!strcmp(n->str, "iteration items")) return ty_tuple(2, d->fields);
-    return key_of(d);
-  }
+  if (n->str) return part_of(d, part_named(n->str));  /* for k in d, d.keys(), d.values(), d.items() */
   const Type *k = ty_expr(in, n->rhs);
   return k && key_fits(in, n->rhs, d, k) ? value_of(d) : NULL;
 }
@@ -103,8 +109,7 @@ void ty_dict_store(Infer *in, Node *target, const Type *t, Node *at) {
 }
 
 const Type *ty_dict_contains(Infer *in, Node *n, const Type **args) {
-  if (args[0]->kind != TY_STR && !number_tuple(args[0]) && !need_key(in, n->list.items[0], args[0])) return NULL;
-  return TYS(TY_BOOL);
+  return need_key(in, n->list.items[0], args[0]) ? TYS(TY_BOOL) : NULL;
 }
 
 /* d.get(k, default), d.pop(k[, default]), d.setdefault(k, default), del d[k] */
@@ -156,9 +161,7 @@ static const Type *ty_dict_self(Infer *in, Node *n, const Type **args) {
 static const Type *ty_view(Infer *in, Node *n, const Type **args) {
   const Type *d = args[0];
   if (ty_no_allocation(in)) return ty_error(in, n, "kernels cannot make lists");
-  if (!dict_known(in, n, d)) return NULL;
-  const Type *part[] = {[DICT_KEYS] = key_of(d), [DICT_VALUES] = value_of(d), [DICT_ITEMS] = ty_tuple(2, d->fields)};
-  return ty_list(part[n->bi->ival]);
+  return dict_known(in, n, d) ? ty_list(part_of(d, (int)n->bi->ival)) : NULL;
 }
 
 /* ---------------------------------------------------------------- lowering */
@@ -301,10 +304,6 @@ static LLVMValueRef lo_dict_literal(Lower *l, Node *n) {
   }
   lo_temp_taken(l, d);
   return d;
-}
-
-static int part_named(const char *what) {
-  return !strcmp(what, "iteration values") ? DICT_VALUES : !strcmp(what, "iteration items") ? DICT_ITEMS : DICT_KEYS;
 }
 
 /* The i-th live entry of d (of type t) as a key, a value or a (key, value)
@@ -534,7 +533,6 @@ static const Type *ty_empty_dict(Infer *in, Node *n, const Type **args) {
 }
 
 static LLVMValueRef lo_empty_dict(Lower *l, Node *n) { return new_dict(l, n->ty); }
-
 
 /* ---------------------------------------------------------------- the rows */
 

@@ -12,15 +12,20 @@ enum { HEAPIFY, PUSH, POP, REPLACE, PUSHPOP };
 /* the runtime's function of each row's ival */
 static const char *const heap_fn[] = {"rt_heapify", "rt_heappush", "rt_heappop", "rt_heapreplace", "rt_heappushpop"};
 
-/* The heap's item type: a typed list's, ordered; NULL (after an error, or
- * while an empty list's type is not known yet). */
-static const Type *heap_item(Infer *in, Node *n, const Type *heap) {
-  if (heap->kind != TY_LIST) return ty_error(in, n, "%s() takes a typed list as its heap, got %s", n->bi->name, heap->name);
-  const Type *elem = ty_list_item(in, n, heap);
+/* A typed list's item type, ordered; NULL (after an error, or while an
+ * empty list's type is not known yet). */
+static const Type *ordered_item(Infer *in, Node *n, const Type *list) {
+  const Type *elem = ty_list_item(in, n, list);
   if (elem && !ty_item_ordered(elem))
     return ty_error(in, n, "%s(): items of %s cannot be ordered ('<' is not supported between them)", n->bi->name,
                     elem->name);
   return elem;
+}
+
+/* The heap's item type (ordered_item's). */
+static const Type *heap_item(Infer *in, Node *n, const Type *heap) {
+  if (heap->kind != TY_LIST) return ty_error(in, n, "%s() takes a typed list as its heap, got %s", n->bi->name, heap->name);
+  return ordered_item(in, n, heap);
 }
 
 /* heapify(x), heappop(h): the item type (None for heapify); heappush(h, v),
@@ -61,31 +66,19 @@ static const Type *ty_nbest(Infer *in, Node *n, const Type **args) {
     return ty_error(in, n->list.items[0], "%s()'s n must be an integer, got %s", n->bi->name, args[0]->name);
   if (args[1]->kind != TY_LIST)
     return ty_error(in, n->list.items[1], "%s() takes a typed list here, got %s", n->bi->name, args[1]->name);
-  const Type *elem = ty_list_item(in, n, args[1]);
-  if (elem && !ty_item_ordered(elem))
-    return ty_error(in, n, "%s(): items of %s cannot be ordered ('<' is not supported between them)", n->bi->name,
-                    elem->name);
+  const Type *elem = ordered_item(in, n, args[1]);
   return elem ? ty_list(elem) : NULL;
 }
 
 static LLVMValueRef lo_nbest(Lower *l, Node *n) {
-  Node *x = n->list.items[1];
-  const Type *elem = n->ty->elem;
-  int nfields;
-  LLVMValueRef count = lo_expr_as(l, n->list.items[0], TYS(TY_I64)), src = lo_expr(l, x);
-  LLVMValueRef best = lo_call_fn(l, "rt_list_copy", l->mod->ptr, &l->mod->ptr, &src, 1);
-  lo_raise_if(l, LLVMBuildIsNull(l->b, best, ""), RT_ERR_MEMORY, NULL);
-  lo_done_with(l, x, src);
+  LLVMValueRef count = lo_expr_as(l, n->list.items[0], TYS(TY_I64)), best = lo_list_copy_of(l, n->list.items[1]);
   lo_temp_made(l, n->ty, best);
-  LLVMValueRef layout = lo_item_order(l, elem, &nfields);
-  LLVMTypeRef ps[4] = {l->mod->ptr, l->mod->i32, l->mod->i32, l->mod->ptr};
-  LLVMValueRef as[4] = {best, const_i32(l, n->bi->ival), const_i32(l, nfields), layout};
-  lo_check_call(l, lo_call_fn(l, "rt_list_sort_fields", l->mod->i32, ps, as, 4));
+  lo_list_sort(l, n->ty->elem, best, const_bool(l, n->bi->ival));
   LLVMValueRef negative = LLVMBuildICmp(l->b, LLVMIntSLT, count, const_i64(l, 0), "");
   count = LLVMBuildSelect(l->b, negative, const_i64(l, 0), count, "");
-  LLVMTypeRef pd[5] = {l->mod->ptr, l->mod->i64, l->mod->i64, l->mod->i64, l->mod->i32};
-  LLVMValueRef ad[5] = {best, count, const_i64(l, 0), const_i64(l, 1), const_i32(l, 1)};  /* del best[count:] */
-  lo_check_call(l, lo_call_fn(l, "rt_list_delete_slice", l->mod->i32, pd, ad, 5));
+  LLVMTypeRef p[5] = {l->mod->ptr, l->mod->i64, l->mod->i64, l->mod->i64, l->mod->i32};
+  LLVMValueRef a[5] = {best, count, const_i64(l, 0), const_i64(l, 1), const_i32(l, 1)};  /* del best[count:] */
+  lo_check_call(l, lo_call_fn(l, "rt_list_delete_slice", l->mod->i32, p, a, 5));
   lo_temp_taken(l, best);
   return best;
 }

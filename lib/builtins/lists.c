@@ -664,7 +664,7 @@ LLVMValueRef lo_item_order(Lower *l, const Type *elem, int *nfields) {
 }
 
 /* Sorts lst, of items elem (rev: reversed). */
-static void sort_items(Lower *l, const Type *elem, LLVMValueRef lst, LLVMValueRef rev) {
+void lo_list_sort(Lower *l, const Type *elem, LLVMValueRef lst, LLVMValueRef rev) {
   int n;
   LLVMValueRef layout = lo_item_order(l, elem, &n);
   LLVMTypeRef p[4] = {l->mod->ptr, l->mod->i32, l->mod->i32, l->mod->ptr};
@@ -696,7 +696,7 @@ static void sort_by_key(Lower *l, Node *key, const Type *elem, LLVMValueRef lst,
   lo_store_scalar(l, kt, item_addr(l, kt, keyed, loop.index), LLVMBuildInsertValue(l->b, t, at, (unsigned)(nf - 1), ""));
   lo_loop_end(l, &loop);
   set_len(l, keyed, len);
-  sort_items(l, kt, keyed, rev);
+  lo_list_sort(l, kt, keyed, rev);
   LLVMTypeRef p[3] = {l->mod->ptr, l->mod->ptr, l->mod->i64};
   LLVMValueRef a[3] = {lst, keyed, const_i64(l, (int64_t)kt->offsets[nf - 1])};
   lo_check_call(l, lo_call_fn(l, "rt_list_take_order", l->mod->i32, p, a, 3));
@@ -709,7 +709,7 @@ static void sort_list(Lower *l, Node *n, const Type *elem, LLVMValueRef lst) {
   Node *reverse = ty_kwarg(n, "reverse"), *key = ty_kwarg(n, "key");
   LLVMValueRef rev = reverse ? lo_truth(l, lo_expr(l, reverse), reverse->ty) : const_bool(l, false);
   if (key) sort_by_key(l, key, elem, lst, rev);
-  else sort_items(l, elem, lst, rev);
+  else lo_list_sort(l, elem, lst, rev);
 }
 
 /* reverse(), sort(reverse=False) (ival 0 and 1) */
@@ -721,13 +721,16 @@ static LLVMValueRef lo_reorder(Lower *l, Node *n) {
   return LLVMGetUndef(l->mod->i8);
 }
 
-static LLVMValueRef lo_list_copy(Lower *l, Node *n) {
-  LLVMValueRef lst = receiver(l, n);
+/* A new list of list x's items (a shallow copy). */
+LLVMValueRef lo_list_copy_of(Lower *l, Node *x) {
+  LLVMValueRef lst = lo_expr(l, x);
   LLVMValueRef c = lo_call_fn(l, "rt_list_copy", l->mod->ptr, &l->mod->ptr, &lst, 1);
   lo_raise_if(l, LLVMBuildIsNull(l->b, c, ""), RT_ERR_MEMORY, NULL);
-  lo_done_with(l, n->list.items[0], lst);
+  lo_done_with(l, x, lst);
   return c;
 }
+
+static LLVMValueRef lo_list_copy(Lower *l, Node *n) { return lo_list_copy_of(l, n->list.items[0]); }
 
 /* ---------------------------------------------------------------- list(), sorted, sum, min, max */
 
@@ -865,10 +868,11 @@ static LLVMValueRef lo_sorted(Lower *l, Node *n) {
   return lst;
 }
 
-/* sum(), min() and max() of a typed list, a set, a range() or a 1-d array:
- * their items in Python's order, a list's read in place, an array's
- * elements as they are made (an expression needs no temporary), the others'
- * gathered into a list first. Each item goes to fold. */
+/* sum(), min() and max() of a typed list, a set, a dict (its keys), a
+ * range(), a tuple or a 1-d array: their items in Python's order, a list's
+ * read in place, an array's elements as they are made (an expression needs
+ * no temporary), the others' gathered into a list first. Each item goes to
+ * fold. */
 typedef struct Fold Fold;
 typedef void (*FoldStep)(Lower *l, Fold *f, LLVMValueRef item);
 struct Fold {
@@ -890,7 +894,7 @@ static void fold_items(Lower *l, Node *x, Fold *f) {
     return;
   }
   LLVMValueRef lst = x->ty->kind == TY_LIST ? lo_expr(l, x) : NULL;
-  if (!lst) {  /* a set's or a range's items, in a list of their own */
+  if (!lst) {  /* the other iterables' items, in a list of their own (items_list) */
     Node wrap = {.kind = N_CALL, .ty = ty_list(f->elem), .list = {.items = &x, .len = 1}};
     lst = items_list(l, &wrap);
     lo_temp_made(l, wrap.ty, lst);
