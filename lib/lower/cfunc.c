@@ -73,11 +73,9 @@ void lo_c_entry(Lower *l, const char *symbol) {
   l->fn = LLVMAddFunction(l->mod->m, symbol, ft);
   l->stack_guard = NULL;  /* the body's parameter: the entry makes its own */
   position(l, new_block(l, "entry"));
-  LLVMValueRef *vals = arena_alloc(f->arena, sizeof(LLVMValueRef) * (size_t)(f->nparams + 1));
+  LLVMValueRef *vals = arena_alloc(f->arena, sizeof(LLVMValueRef) * (size_t)(f->nparams + 2));
   for (int v = 0; v < f->nparams; v++) vals[v] = c_argument(l, v);
-  LLVMValueRef r = lo_checks_stack(l, f, l->opts)
-                       ? lo_guarded_call(l, l->impl, f, vals, (unsigned)f->nparams)
-                       : LLVMBuildCall2(l->b, LLVMGlobalGetValueType(l->impl), l->impl, vals, (unsigned)f->nparams, "");
+  LLVMValueRef r = lo_call_body(l, l->impl, f, l->opts, vals, f->nparams);
   LLVMValueRef status = LLVMBuildExtractValue(l->b, r, 0, "status");
   LLVMBasicBlockRef failed = new_block(l, "failed"), ok = new_block(l, "ok");
   LLVMBuildCondBr(l->b, LLVMBuildICmp(l->b, LLVMIntNE, status, const_i32(l, RT_OK), ""), failed, ok);
