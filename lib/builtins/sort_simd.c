@@ -226,7 +226,7 @@ SIMD int64_t partition_pairs(uint64_t *k, int64_t *ix, int64_t n, uint64_t p, bo
   }
   uint64_t sk[PAIR_SCRATCH];
   int64_t si[PAIR_SCRATCH], sl = 0, sr = PAIR_SCRATCH;
-  __mmask8 rest = (__mmask8)((1u << (r - l)) - 1);
+  __mmask8 rest = (__mmask8)lanes_held_z64(r - l, 0);
   Pair tail = {_mm512_maskz_loadu_epi64(rest, k + l), _mm512_maskz_loadu_epi64(rest, ix + l)};
   split_pair(sk, si, tail, rest, pivot, inclusive, &sl, &sr);
   for (int u = 0; u < PAIR_UNROLL; u++) {
