@@ -767,11 +767,11 @@ enum { RT_SORT_SCALAR, RT_SORT_AVX2, RT_SORT_AVX512 };
 int32_t rt_sort_isa(void);
 void rt_simd_sort64(uint64_t *a, int64_t n, int32_t kind);
 void rt_simd_sort32(uint32_t *a, int64_t n, int32_t kind);
+/* ... and the indices that sort n strided elements (RT_SORT_AVX512): keys and indices n each */
+void rt_simd_argsort64(const char *p, int64_t stride, int64_t n, int32_t kind, uint64_t *keys, int64_t *indices);
 /* builtins/sort_avx2.c: the same sorts in AVX2 registers */
 void rt_avx2_sort64(uint64_t *a, int64_t n, int32_t kind);
 void rt_avx2_sort32(uint32_t *a, int64_t n, int32_t kind);
-/* ... and the indices that sort n strided elements (RT_SORT_AVX512): keys and indices n each */
-void rt_simd_argsort64(const char *p, int64_t stride, int64_t n, int32_t kind, uint64_t *keys, int64_t *indices);
 /* builtins/sort_complex.c: a lane of complex elements sorted (false: no memory), its
  * sorting indices, and the sorted elements' equal runs kept once, as rt_unique */
 bool rt_sort_complex_lane(char *p, int64_t stride, int64_t n, int32_t kind);

@@ -109,28 +109,33 @@ typedef struct Pair {
 
 enum { PAIR_UNROLL = 4, PAIR_REGS = 8, PAIR_NETWORK = LANES * PAIR_REGS };
 
-SIMD Pair pair_permuted(Pair p, Vec order) {
-  return (Pair){_mm512_permutexvar_epi64(order, p.key), _mm512_permutexvar_epi64(order, p.index)};
-}
+SIMD Pair pair_swizzled(Pair p, int x) { return (Pair){swizzle_z64(p.key, x), swizzle_z64(p.index, x)}; }
 
 SIMD Pair pair_blend(__mmask8 m, Pair a, Pair b) {
   return (Pair){_mm512_mask_blend_epi64(m, a.key, b.key), _mm512_mask_blend_epi64(m, a.index, b.index)};
 }
 
-SIMD Pair pair_exchange(Pair p, int x, __mmask8 high) {
-  Pair w = pair_permuted(p, _mm512_xor_si512(_mm512_set_epi64(7, 6, 5, 4, 3, 2, 1, 0), _mm512_set1_epi64(x)));
+/* exchange_z64 of the keys, their indices moved with them */
+SIMD Pair pair_exchange(Pair p, int x, unsigned high) {
+  Pair w = pair_swizzled(p, x);
   __mmask8 take = (_mm512_cmplt_epu64_mask(w.key, p.key) & (__mmask8)~high) | (_mm512_cmpgt_epu64_mask(w.key, p.key) & high);
   return pair_blend(take, p, w);
 }
 
-SIMD Pair pair_reversed(Pair p) { return pair_permuted(p, _mm512_set_epi64(0, 1, 2, 3, 4, 5, 6, 7)); }
+SIMD Pair pair_reversed(Pair p) { return pair_swizzled(p, LANES - 1); }
 
-SIMD Pair pair_clean(Pair p) { return pair_exchange(pair_exchange(pair_exchange(p, 4, 0xF0), 2, 0xCC), 1, 0xAA); }
+/* clean_z64 and sort_register_z64 of pairs */
+SIMD Pair pair_clean(Pair p) {
+  for (int d = LANES / 2; d >= 1; d /= 2) p = pair_exchange(p, d, bit_lanes_z64(d));
+  return p;
+}
 
 SIMD Pair pair_sort_register(Pair p) {
-  p = pair_exchange(p, 1, 0xAA);
-  p = pair_exchange(pair_exchange(p, 3, 0xCC), 1, 0xAA);
-  return pair_clean(pair_exchange(p, 7, 0xF0));
+  for (int s = 2; s <= LANES; s *= 2) {
+    p = pair_exchange(p, s - 1, bit_lanes_z64(s / 2));
+    for (int d = s / 4; d >= 1; d /= 2) p = pair_exchange(p, d, bit_lanes_z64(d));
+  }
+  return p;
 }
 
 /* the smaller keys (with their indices) into *x, the larger into *y */
@@ -221,7 +226,7 @@ SIMD int64_t partition_pairs(uint64_t *k, int64_t *ix, int64_t n, uint64_t p, bo
   }
   uint64_t sk[PAIR_SCRATCH];
   int64_t si[PAIR_SCRATCH], sl = 0, sr = PAIR_SCRATCH;
-  __mmask8 rest = (__mmask8)((1u << (r - l)) - 1);
+  __mmask8 rest = (__mmask8)lanes_held_z64(r - l, 0);
   Pair tail = {_mm512_maskz_loadu_epi64(rest, k + l), _mm512_maskz_loadu_epi64(rest, ix + l)};
   split_pair(sk, si, tail, rest, pivot, inclusive, &sl, &sr);
   for (int u = 0; u < PAIR_UNROLL; u++) {

@@ -197,11 +197,15 @@ STABLE_SORTS(words8, uint64_t, 8, key_word)
 STABLE_SORTS(words16, uint64_t, 16, key_word)
 STABLE_SORTS(words32, uint64_t, 32, key_word)
 
-/* What the run-time sorts know of a dtype: its lanes sorted; argsort's
- * keys and indices (keyed, sorted by sort_keyed64; of 4 bytes or fewer
- * packed into words, sorted by sort_words). */
+/* What the run-time sorts know of a dtype: its lanes sorted; its SIMD_
+ * kind in the vector sorts (NO_SIMD: 1 and 2 bytes, which they take
+ * not); argsort's keys and indices (keyed, sorted by sort_keyed64; of 4
+ * bytes or fewer packed into words, sorted by sort_words). */
+enum { NO_SIMD = -1 };
+
 typedef struct SortType {
   int64_t size;
+  int32_t simd;
   bool (*lane)(char *p, int64_t stride, int64_t n, void *buf, void *tmp);
   void (*keys)(const char *p, int64_t stride, int64_t n, Keyed *out);
   void (*packed)(const char *p, int64_t stride, int64_t n, uint64_t *out);
@@ -210,16 +214,16 @@ typedef struct SortType {
 
 static SortType sort_type(int32_t kind) {
   switch (kind) {
-  case TY_I8: return (SortType){1, lane_i8, keys_i8, packed_i8, sort_words8};
-  case TY_I16: return (SortType){2, lane_i16, keys_i16, packed_i16, sort_words16};
-  case TY_I32: return (SortType){4, lane_i32, keys_i32, packed_i32, sort_words32};
-  case TY_I64: return (SortType){8, lane_i64, keys_i64, NULL, NULL};
-  case TY_BOOL: case TY_U8: return (SortType){1, lane_u8, keys_u8, packed_u8, sort_words8};
-  case TY_U16: return (SortType){2, lane_u16, keys_u16, packed_u16, sort_words16};
-  case TY_U32: return (SortType){4, lane_u32, keys_u32, packed_u32, sort_words32};
-  case TY_U64: return (SortType){8, lane_u64, keys_u64, NULL, NULL};
-  case TY_F32: return (SortType){4, lane_f32, keys_f32, packed_f32, sort_words32};
-  default: return (SortType){8, lane_f64, keys_f64, NULL, NULL};
+  case TY_I8: return (SortType){1, NO_SIMD, lane_i8, keys_i8, packed_i8, sort_words8};
+  case TY_I16: return (SortType){2, NO_SIMD, lane_i16, keys_i16, packed_i16, sort_words16};
+  case TY_I32: return (SortType){4, SIMD_SIGNED, lane_i32, keys_i32, packed_i32, sort_words32};
+  case TY_I64: return (SortType){8, SIMD_SIGNED, lane_i64, keys_i64, NULL, NULL};
+  case TY_BOOL: case TY_U8: return (SortType){1, NO_SIMD, lane_u8, keys_u8, packed_u8, sort_words8};
+  case TY_U16: return (SortType){2, NO_SIMD, lane_u16, keys_u16, packed_u16, sort_words16};
+  case TY_U32: return (SortType){4, SIMD_UNSIGNED, lane_u32, keys_u32, packed_u32, sort_words32};
+  case TY_U64: return (SortType){8, SIMD_UNSIGNED, lane_u64, keys_u64, NULL, NULL};
+  case TY_F32: return (SortType){4, SIMD_FLOAT, lane_f32, keys_f32, packed_f32, sort_words32};
+  default: return (SortType){8, SIMD_FLOAT, lane_f64, keys_f64, NULL, NULL};
   }
 }
 
@@ -242,23 +246,18 @@ static bool has_nan_or_negative_zero(const char *p, int64_t stride, int64_t n, i
   return false;
 }
 
-static int32_t simd_kind(int32_t kind) {
-  return kind == TY_F64 || kind == TY_F32 ? SIMD_FLOAT : kind == TY_I64 || kind == TY_I32 ? SIMD_SIGNED : SIMD_UNSIGNED;
+static bool simd_sorts(SortType st, int64_t n) {
+  return st.simd != NO_SIMD && n > SIMD_SORT_MIN && rt_sort_isa() != RT_SORT_SCALAR;
 }
 
-static bool simd_sorts(int32_t kind, int64_t n) {
-  return (kind == TY_F64 || kind == TY_I64 || kind == TY_U64 || kind == TY_F32 || kind == TY_I32 || kind == TY_U32) &&
-         n > SIMD_SORT_MIN && rt_sort_isa() != RT_SORT_SCALAR;
-}
-
-static bool simd_lane(char *p, int64_t stride, int64_t n, char *buf, int32_t kind, int64_t size, bool stable) {
-  int32_t simd = simd_kind(kind);
-  if (simd == SIMD_FLOAT && stable && has_nan_or_negative_zero(p, stride, n, size)) return false;
+static bool simd_lane(char *p, int64_t stride, int64_t n, char *buf, SortType st, bool stable) {
+  int64_t size = st.size;
+  if (st.simd == SIMD_FLOAT && stable && has_nan_or_negative_zero(p, stride, n, size)) return false;
   char *v = stride == size ? p : buf;
   if (v == buf)
     for (int64_t i = 0; i < n; i++) memcpy(v + i * size, p + i * stride, (size_t)size);
-  if (size == 8) rt_simd_sort64((uint64_t *)v, n, simd);
-  else rt_simd_sort32((uint32_t *)v, n, simd);
+  if (size == 8) rt_simd_sort64((uint64_t *)v, n, st.simd);
+  else rt_simd_sort32((uint32_t *)v, n, st.simd);
   if (v == buf)
     for (int64_t i = 0; i < n; i++) memcpy(p + i * stride, v + i * size, (size_t)size);
   return true;
@@ -267,10 +266,10 @@ static bool simd_lane(char *p, int64_t stride, int64_t n, char *buf, int32_t kin
 /* NumPy's unstable kinds write every NaN as one quiet NaN (2.0 to 2.4,
  * on x86 with AVX2 or AVX-512): the NaNs the scalar sorts left last,
  * written so. */
-static void quiet_last_nans(char *p, int64_t stride, int64_t n, int32_t kind) {
+static void quiet_last_nans(char *p, int64_t stride, int64_t n, int64_t size) {
   for (int64_t i = n - 1; i >= 0; i--) {
     char *at = p + i * stride;
-    if (kind == TY_F64) {
+    if (size == 8) {
       double x;
       memcpy(&x, at, sizeof x);
       if (x == x) return;
@@ -287,15 +286,15 @@ static void quiet_last_nans(char *p, int64_t stride, int64_t n, int32_t kind) {
 /* argsort's unstable kinds of 8-byte elements: the keys and indices
  * sorted together in vector registers (buf holds 2 * n of each), the
  * indices straight into a contiguous out */
-static bool simd_applies(int32_t kind, int64_t n) {
-  return (kind == TY_F64 || kind == TY_I64 || kind == TY_U64) && n > SIMD_SORT_MIN && rt_sort_isa() == RT_SORT_AVX512;
+static bool simd_applies(SortType st, int64_t n) {
+  return st.size == 8 && n > SIMD_SORT_MIN && rt_sort_isa() == RT_SORT_AVX512;
 }
 
-static void argsort_simd_lane(const char *p, int64_t stride, int64_t n, int32_t kind, void *buf, int64_t *out,
+static void argsort_simd_lane(const char *p, int64_t stride, int64_t n, int32_t simd, void *buf, int64_t *out,
                               int64_t out_stride) {
   uint64_t *keys = buf;
   int64_t *indices = out_stride == 1 ? out : (int64_t *)buf + n;
-  rt_simd_argsort64(p, stride, n, simd_kind(kind), keys, indices);
+  rt_simd_argsort64(p, stride, n, simd, keys, indices);
   if (indices != out)
     for (int64_t j = 0; j < n; j++) out[j * out_stride] = indices[j];
 }
@@ -310,7 +309,7 @@ static bool argsort_packed_lane(const char *p, int64_t stride, int64_t n, SortTy
                                 int64_t out_stride) {
   st.packed(p, stride, n, words);
   bool ok = true;
-  if (st.size == 4 && n > SIMD_SORT_MIN && rt_sort_isa() != RT_SORT_SCALAR) rt_simd_sort64(words, n, SIMD_UNSIGNED);
+  if (st.size == 4 && simd_sorts(st, n)) rt_simd_sort64(words, n, SIMD_UNSIGNED);
   else ok = st.sort_words(words, words + n, n);
   for (int64_t j = 0; ok && j < n; j++) out[j * out_stride] = (int64_t)(words[j] & UINT32_MAX);
   return ok;
@@ -353,14 +352,14 @@ int32_t rt_sort(void *data, const int64_t *shape, const int64_t *strides, int32_
     return ok ? 0 : RT_ERR_MEMORY;
   }
   SortType st = sort_type(kind);
-  bool simd = simd_sorts(kind, ls.len);
+  bool simd = simd_sorts(st, ls.len);
   char *buf = malloc((size_t)(2 * ls.len * st.size));
   bool ok = buf != NULL;
   for (int64_t i = 0; ok && i < ls.count; i++) {
     char *p = (char *)data + lane_offset(&ls, i, strides);
-    if (simd && simd_lane(p, ls.stride, ls.len, buf, kind, st.size, stable)) continue;
+    if (simd && simd_lane(p, ls.stride, ls.len, buf, st, stable)) continue;
     ok = st.lane(p, ls.stride, ls.len, buf, buf + ls.len * st.size);
-    if (!stable && (kind == TY_F64 || kind == TY_F32)) quiet_last_nans(p, ls.stride, ls.len, kind);
+    if (!stable && st.simd == SIMD_FLOAT) quiet_last_nans(p, ls.stride, ls.len, st.size);
   }
   free(buf);
   return ok ? 0 : RT_ERR_MEMORY;
@@ -387,7 +386,7 @@ int32_t rt_argsort(const void *data, const int64_t *shape, const int64_t *stride
   }
   Keyed *keyed = malloc((size_t)(2 * ls.len) * sizeof(Keyed));
   bool ok = keyed != NULL;
-  bool simd = !stable && simd_applies(kind, ls.len), packed = packs(st, ls.len);
+  bool simd = !stable && simd_applies(st, ls.len), packed = packs(st, ls.len);
   for (int64_t i = 0; ok && i < ls.count; i++) {
     const char *p = (const char *)data + lane_offset(&ls, i, strides);
     int64_t *o = out + lane_offset(&ls, i, out_strides);
@@ -396,7 +395,7 @@ int32_t rt_argsort(const void *data, const int64_t *shape, const int64_t *stride
       continue;
     }
     if (simd) {
-      argsort_simd_lane(p, ls.stride, ls.len, kind, keyed, o, out_strides[axis]);
+      argsort_simd_lane(p, ls.stride, ls.len, st.simd, keyed, o, out_strides[axis]);
       continue;
     }
     st.keys(p, ls.stride, ls.len, keyed);
