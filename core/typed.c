@@ -82,6 +82,16 @@ static int kind_of_value(PyObject *o) {
   return -1;
 }
 
+/* kind as a dict's key kind, or -1 with compiled code's TypingError text: a
+ * key is one 64-bit word, which a complex number does not fit. */
+static int key_kind(int kind) {
+  if (kind >= 0 && ty_is_complex(&scalar[kind])) {
+    PyErr_SetString(PyExc_TypeError, "complex dict keys and set items are not supported in compiled code");
+    return -1;
+  }
+  return kind;
+}
+
 /* An item type given as ruchey.int64 (a ruchey.types.Type), int, float or bool. */
 static int kind_of_type(PyObject *t) {
   if (t == (PyObject *)&PyLong_Type) return TY_I64;
@@ -468,7 +478,7 @@ static PyObject *dict_empty(PyTypeObject *type, PyObject *args, PyObject *kw) {
   PyObject *k, *v;
   Py_ssize_t n = 0;
   if (!PyArg_ParseTupleAndKeywords(args, kw, "OO|n:empty", names, &k, &v, &n)) return NULL;
-  int kk = kind_of_type(k), vk = kk < 0 ? -1 : kind_of_type(v);
+  int kk = key_kind(kind_of_type(k)), vk = kk < 0 ? -1 : kind_of_type(v);
   if (vk < 0) return NULL;
   RtDict *d = rt_dict_new(kk, vk, item_size(vk));
   return d ? (PyObject *)dict_wrap(d, NULL) : PyErr_NoMemory();
@@ -520,7 +530,7 @@ static int dict_ass_subscript(DictObject *self, PyObject *k, PyObject *v) {
   }
   if (stores_numbers(self->value) < 0) return -1;
   if (d->keykind < 0) {  /* the first pair types the dict */
-    int kk = kind_of_value(k), vk = kk < 0 ? -1 : kind_of_value(v);
+    int kk = key_kind(kind_of_value(k)), vk = kk < 0 ? -1 : kind_of_value(v);
     if (vk < 0) return -1;
     rt_dict_settle(d, kk, vk, item_size(vk));
   }

@@ -717,3 +717,16 @@ def test_numpy_scalars_fill_a_typed_list_before_anything_is_compiled(tmp_path):
                         "print(list(typed.List([np.float32(1.5), np.float32(2)])))\n", tmp_path)
     assert r.returncode == 0, r.stderr
     assert r.stdout.strip() == "[1.5, 2.0]"
+
+
+@pytest.mark.parametrize("how", ["first pair", "empty complex128", "empty complex64"])
+def test_typed_dict_refuses_complex_keys_as_compiled_code_does(how):
+    # a key is one word: a complex one was stored as 0 before
+    with pytest.raises(TypeError, match="complex dict keys"):
+        if how == "first pair":
+            typed.Dict()[1j] = 2.0
+        else:
+            typed.Dict.empty(getattr(ruchey, how.split()[1]), ruchey.float64)
+    d = typed.Dict.empty(ruchey.int64, ruchey.complex128)  # complex values are fine
+    d[3] = 1 + 2j
+    assert dict(d) == {3: 1 + 2j}
