@@ -7,6 +7,7 @@
 # make leakcheck — the test suite under LeakSanitizer, failing on leaks from ruchey
 # make fuzz   — the generated-program tests at 200 times their count (a long run)
 # make test-pythons — the suite on the other supported Pythons and NumPy 1.x
+# make test-python314 — the suite on Python 3.14, in a Debian unstable chroot (root)
 # make wheel  — a manylinux_2_28 wheel in dist/ (scripts/build-wheel.sh)
 #
 # PYTHON is the interpreter to build and test with (python3 by default). One
@@ -22,7 +23,7 @@ PY := $(PYTHON)
 endif
 DEPS = PYTHON=$(PY) BASE_PYTHON=$(PYTHON) bash scripts/install-deps.sh
 
-.PHONY: deps build demo test docs bench compat leakcheck fuzz test-pythons wheel clean
+.PHONY: deps build demo test docs bench compat leakcheck fuzz test-pythons test-python314 wheel clean
 
 deps:
 	@$(DEPS)
@@ -67,6 +68,10 @@ fuzz: build
 
 test-pythons: build
 	PYTHON=$(PY) bash scripts/test-pythons.sh
+
+# Debian 12 has no Python 3.14: it comes from Debian unstable's packages
+test-python314:
+	VERSION=3.14 bash scripts/test-debian-python.sh
 
 wheel: deps
 	PYTHONS=$(PY) bash scripts/build-wheel.sh
