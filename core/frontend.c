@@ -1157,16 +1157,151 @@ static Node *fe_set_call(Fe *fe, PyObject *e) {
   return r;
 }
 
+/* ---------------------------------------------------------------- map, filter, dict(pairs) */
+
+/* map(f, a, ...) and filter(f, a) as the parts of a loop, in Python's ast:
+ * `target` walks `iter`; each item is `item` (map: f of the target's
+ * names), kept where `keep` holds (filter's test; NULL for map). A for
+ * loop over them runs f as it reaches each item, as Python's iterators do. */
+typedef struct FnWalk {
+  PyObject *target, *iter, *item, *keep;
+} FnWalk;
+
+static void fn_walk_clear(FnWalk *w) {
+  Py_XDECREF(w->target); Py_XDECREF(w->iter); Py_XDECREF(w->item); Py_XDECREF(w->keep);
+}
+
+static PyObject *name_ast(const char *id, const char *ctx, PyObject *loc) {
+  PyObject *c = ast_node(ctx, PyDict_New(), loc);
+  return c ? ast_node("Name", Py_BuildValue("{s:s,s:N}", "id", id, "ctx", c), loc) : NULL;
+}
+
+/* Whether name, read in this function at loc, is Python's builtin of that
+ * name (no local, global or closure variable shadows it). */
+static bool name_is_builtin(Fe *fe, const char *name, PyObject *loc) {
+  PyObject *n = name_ast(name, "Load", loc), *obj = n ? static_object(fe, n) : NULL;
+  bool is = obj && obj == PyDict_GetItemString(fe->builtins, name);
+  Py_XDECREF(n); Py_XDECREF(obj);
+  PyErr_Clear();
+  return is;
+}
+
+/* The hidden names an item of each of n iterables is walked in: a list of
+ * n Name nodes of context ctx. */
+static PyObject *walk_names(Fe *fe, int id, Py_ssize_t n, const char *ctx, PyObject *loc) {
+  PyObject *names = PyList_New(n);
+  for (Py_ssize_t i = 0; names && i < n; i++) {
+    char name[40];
+    snprintf(name, sizeof name, "$fn%d_%zd", id, i);
+    PyObject *v = name_ast(name, ctx, loc);
+    if (!v) Py_CLEAR(names);
+    else PyList_SET_ITEM(names, i, v);
+  }
+  return names;
+}
+
+/* Fills w for the call e of map (is_filter false) or filter; false with the
+ * error when the call is not one compiled code takes. */
+static bool fn_walk(Fe *fe, PyObject *e, bool is_filter, FnWalk *w) {
+  PyObject *args = field(e, "args"), *kws = field(e, "keywords");
+  Py_ssize_t n = PyList_GET_SIZE(args) - 1;
+  *w = (FnWalk){0};
+  if (PyList_GET_SIZE(kws) || n < 1 || (is_filter && n != 1)) {
+    fe_error(fe, e, is_filter ? "filter() takes a function (or None) and one iterable"
+                              : "map() takes a function and at least one iterable, and no keywords");
+  } else if (n > 1 && !name_is_builtin(fe, "zip", e)) {
+    fe_error(fe, e, "map() of several iterables walks them with zip, which a global of this module shadows");
+  } else {
+    int id = fe->ntemps++;
+    PyObject *f = PyList_GET_ITEM(args, 0), *loads = walk_names(fe, id, n, "Load", e);
+    PyObject *stores = loads ? walk_names(fe, id, n, "Store", e) : NULL, *seqs = PyList_GetSlice(args, 1, n + 1);
+    PyObject *store = ast_node("Store", PyDict_New(), e);
+    if (stores && seqs && store) {
+      w->target = n == 1 ? Py_NewRef(PyList_GET_ITEM(stores, 0))
+                         : ast_node("Tuple", Py_BuildValue("{s:O,s:O}", "elts", stores, "ctx", store), e);
+      w->iter = n == 1 ? Py_NewRef(PyList_GET_ITEM(seqs, 0))
+                       : ast_node("Call", Py_BuildValue("{s:N,s:O,s:[]}", "func", name_ast("zip", "Load", e), "args", seqs,
+                                                        "keywords"), e);
+    }
+    PyObject *first = loads ? PyList_GET_ITEM(loads, 0) : NULL;
+    if (first && !is_filter) {
+      w->item = ast_node("Call", Py_BuildValue("{s:O,s:O,s:[]}", "func", f, "args", loads, "keywords"), e);
+    } else if (first) {
+      w->item = Py_NewRef(first);
+      w->keep = is_none_constant(f) ? Py_NewRef(first)
+                                    : ast_node("Call", Py_BuildValue("{s:O,s:[O],s:[]}", "func", f, "args", first, "keywords"), e);
+    }
+    Py_XDECREF(loads); Py_XDECREF(stores); Py_XDECREF(seqs); Py_XDECREF(store);
+    if (!w->target || !w->iter || !w->item || (is_filter && !w->keep)) {
+      fn_walk_clear(w);
+      PyErr_Clear();
+      fe_error(fe, e, "cannot read this call");
+    }
+  }
+  Py_DECREF(args); Py_DECREF(kws);
+  return !fe->diag->kind;
+}
+
+/* map(...) or filter(...) outside a for loop's header (list(map(f, a)),
+ * sum(filter(g, a))): the list of its items, as [f(x) for x in a] and
+ * [x for x in a if g(x)] make it. */
+static Node *fe_fn_call(Fe *fe, PyObject *e, bool is_filter) {
+  FnWalk w;
+  if (!fn_walk(fe, e, is_filter, &w)) return NULL;
+  PyObject *gen = ast_node("comprehension", Py_BuildValue("{s:O,s:O,s:N,s:i}", "target", w.target, "iter", w.iter, "ifs",
+                                                          w.keep ? Py_BuildValue("[O]", w.keep) : PyList_New(0), "is_async", 0), e);
+  PyObject *comp = gen ? ast_node("ListComp", Py_BuildValue("{s:O,s:[N]}", "elt", w.item, "generators", gen), e) : NULL;
+  fn_walk_clear(&w);
+  Node *r = comp ? fe_comprehension(fe, comp, COMP_LIST) : NULL;
+  if (!comp && !fe->diag->kind) fe_error(fe, e, "cannot read this call");
+  PyErr_Clear();
+  Py_XDECREF(comp);
+  return r;
+}
+
+static Node *fe_map_call(Fe *fe, PyObject *e) { return fe_fn_call(fe, e, false); }
+static Node *fe_filter_call(Fe *fe, PyObject *e) { return fe_fn_call(fe, e, true); }
+
+/* dict(pairs) with one iterable of pairs (dict(zip(keys, values))): the
+ * comprehension {k: v for k, v in pairs}; dict() stays the empty dict. */
+static Node *fe_dict_call(Fe *fe, PyObject *e) {
+  PyObject *args = field(e, "args"), *kws = field(e, "keywords");
+  bool pairs = PyList_GET_SIZE(args) == 1 && !PyList_GET_SIZE(kws);
+  Node *r = NULL;
+  if (!pairs) {
+    r = fe_call(fe, e);
+  } else {
+    int id = fe->ntemps++;
+    PyObject *loads = walk_names(fe, id, 2, "Load", e), *stores = loads ? walk_names(fe, id, 2, "Store", e) : NULL;
+    PyObject *store = ast_node("Store", PyDict_New(), e);
+    PyObject *target = stores && store ? ast_node("Tuple", Py_BuildValue("{s:O,s:O}", "elts", stores, "ctx", store), e) : NULL;
+    PyObject *gen = target ? ast_node("comprehension", Py_BuildValue("{s:N,s:O,s:[],s:i}", "target", target, "iter",
+                                                                     PyList_GET_ITEM(args, 0), "ifs", "is_async", 0), e) : NULL;
+    PyObject *comp = gen ? ast_node("DictComp", Py_BuildValue("{s:O,s:O,s:[N]}", "key", PyList_GET_ITEM(loads, 0), "value",
+                                                              PyList_GET_ITEM(loads, 1), "generators", gen), e) : NULL;
+    Py_XDECREF(loads); Py_XDECREF(stores); Py_XDECREF(store);
+    r = comp ? fe_comprehension(fe, comp, COMP_DICT) : NULL;
+    if (!comp && !fe->diag->kind) fe_error(fe, e, "cannot read this call");
+    PyErr_Clear();
+    Py_XDECREF(comp);
+  }
+  Py_DECREF(args); Py_DECREF(kws);
+  return r;
+}
+
 /* zip(...) and enumerate(...) outside a for loop's header (list(zip(a, b)),
  * sorted(enumerate(x))): a list of the tuples a for loop over them walks. */
 static Node *fe_walk_call(Fe *fe, PyObject *e) { return items_comprehension(fe, e, e, COMP_LIST); }
 
-/* A call: set(), zip() and enumerate() made comprehensions, the callee
- * looked up once for the three. */
+/* A call: set(), dict(pairs), map(), filter(), zip() and enumerate() made
+ * comprehensions, the callee looked up once for them all. */
 static Node *fe_call_expr(Fe *fe, PyObject *e) {
   PyObject *func = field(e, "func"), *obj = static_object(fe, func);
   Node *(*make)(Fe *, PyObject *) = fe_call;
   if (obj && obj == PyDict_GetItemString(fe->builtins, "set")) make = fe_set_call;
+  else if (obj && obj == PyDict_GetItemString(fe->builtins, "dict")) make = fe_dict_call;
+  else if (obj && obj == PyDict_GetItemString(fe->builtins, "map")) make = fe_map_call;
+  else if (obj && obj == PyDict_GetItemString(fe->builtins, "filter")) make = fe_filter_call;
   else if (obj && (obj == PyDict_GetItemString(fe->builtins, "zip") || obj == PyDict_GetItemString(fe->builtins, "enumerate")))
     make = fe_walk_call;
   Py_XDECREF(obj);
@@ -1557,12 +1692,48 @@ static Node *fe_for_each(Fe *fe, PyObject *s, PyObject *t, PyObject *it, Node *s
   return block;
 }
 
+/* for t in map(f, a, ...) / filter(f, a): the loop over the iterables, f
+ * called as each item is reached:
+ *     for $x in a:  t = f($x); body         (map)
+ *     for $x in a:  if not f($x): continue; t = $x; body   (filter) */
+static Node *fe_for_fn(Fe *fe, PyObject *s, PyObject *t, PyObject *it, PyObject *b, PyObject *o, bool is_filter) {
+  FnWalk w;
+  if (!fn_walk(fe, it, is_filter, &w)) return NULL;
+  PyObject *body = PyList_New(0);
+  if (body && w.keep) {
+    PyObject *not = ast_node("Not", PyDict_New(), it);
+    PyObject *test = not ? ast_node("UnaryOp", Py_BuildValue("{s:N,s:O}", "op", not, "operand", w.keep), it) : NULL;
+    PyObject *skip = ast_node("Continue", PyDict_New(), it);
+    PyObject *guard = test && skip ? ast_node("If", Py_BuildValue("{s:N,s:[N],s:[]}", "test", test, "body", skip, "orelse"), it) : NULL;
+    if (!guard || PyList_Append(body, guard) < 0) Py_CLEAR(body);
+    Py_XDECREF(guard);
+  }
+  PyObject *bind = body ? ast_node("Assign", Py_BuildValue("{s:[O],s:O}", "targets", t, "value", w.item), t) : NULL;
+  if (!bind || PyList_Append(body, bind) < 0 || PyList_SetSlice(body, PyList_GET_SIZE(body), PyList_GET_SIZE(body), b) < 0)
+    Py_CLEAR(body);
+  PyObject *loop = body ? ast_node("For", Py_BuildValue("{s:O,s:O,s:O,s:O}", "target", w.target, "iter", w.iter, "body", body,
+                                                         "orelse", o), s) : NULL;
+  Py_XDECREF(bind); Py_XDECREF(body);
+  if (loop) collect_locals(fe, w.target);  /* the hidden names are locals, as the user's target is */
+  fn_walk_clear(&w);
+  Node *n = loop ? fe_stmt(fe, loop) : NULL;
+  if (!loop) {
+    PyErr_Clear();
+    fe_error(fe, s, "cannot read this for loop");
+  }
+  Py_XDECREF(loop);
+  return n;
+}
+
 static Node *fe_for(Fe *fe, PyObject *s) {
   PyObject *t = field(s, "target"), *it = field(s, "iter"), *b = field(s, "body"),
            *o = field(s, "orelse");
   Node *n = NULL, *seq = NULL;
+  bool is_map = calls_builtin(fe, it, "map"), is_filter = !is_map && calls_builtin(fe, it, "filter");
   bool walk = calls_builtin(fe, it, "enumerate") || calls_builtin(fe, it, "zip") || numpy_index_iterator(fe, it);
-  if (!walk && (seq = fe_expr(fe, it))) {
+  if (is_map || is_filter) {
+    n = fe_for_fn(fe, s, t, it, b, o, is_filter);
+  } else if (!walk && (seq = fe_expr(fe, it))) {
     bool range = seq->kind == N_CALL && seq->bi && (seq->bi->flags & BF_RANGE);
     walk = !range;
     if (range && !is_kind(t, "Name")) {
