@@ -333,8 +333,17 @@ static PyObject *parse_block(PyObject *block, PyCodeObject *code, int *col_offse
 
 /* ---------------------------------------------------------------- the function's def */
 
+/* Whether the pending exception says the text nests too deeply for Python's
+ * own tokenizer or parser (RecursionError, MemoryError): that is the answer,
+ * kept. Any other is cleared (another text may do). */
+static bool nested_too_deep(void) {
+  if (PyErr_ExceptionMatches(PyExc_RecursionError) || PyErr_ExceptionMatches(PyExc_MemoryError)) return true;
+  PyErr_Clear();
+  return false;
+}
+
 /* The block of lines from code's first line in a text's lines (inspect's
- * getblock), or NULL without an exception. */
+ * getblock), or NULL (with an exception only if nested too deeply). */
 static PyObject *block_at(PyObject *inspect, PyObject *lines, PyCodeObject *code) {
   Py_ssize_t first = code->co_firstlineno - 1;
   if (first < 0 || first >= PyList_GET_SIZE(lines)) return NULL;
@@ -343,7 +352,7 @@ static PyObject *block_at(PyObject *inspect, PyObject *lines, PyCodeObject *code
   Py_XDECREF(rest);
   if (block && !PyList_Check(block)) Py_SETREF(block, PySequence_List(block));
   if (!block || !PyList_GET_SIZE(block)) Py_CLEAR(block);
-  PyErr_Clear();
+  nested_too_deep();
   return block;
 }
 
@@ -376,19 +385,19 @@ PyObject *src_parse_function(PyObject *pyfunc, int *line_offset, int *col_offset
     def = parse_block(PyTuple_GET_ITEM(found, 0), code, col_offset);
     *line_offset = (int)PyLong_AsLong(PyTuple_GET_ITEM(found, 1)) - 1;
   }
-  PyErr_Clear();
+  bool deep = nested_too_deep();
   Py_XDECREF(found);
-  PyObject *texts = def ? NULL : candidate_texts(code);
-  for (Py_ssize_t i = 0; texts && !def && i < PyList_GET_SIZE(texts); i++) {
+  PyObject *texts = def || deep ? NULL : candidate_texts(code);
+  for (Py_ssize_t i = 0; texts && !def && !deep && i < PyList_GET_SIZE(texts); i++) {
     PyObject *block = block_at(inspect, PyList_GET_ITEM(texts, i), code);
     def = block ? parse_block(block, code, col_offset) : NULL;
     *line_offset = code->co_firstlineno - 1;
-    PyErr_Clear();
+    deep = nested_too_deep();
     Py_XDECREF(block);
   }
   Py_XDECREF(texts);
   busy = false;
-  if (!def) no_source(pyfunc, code, in_file);
+  if (!def && !deep) no_source(pyfunc, code, in_file);
 done:
   Py_XDECREF(inspect); Py_XDECREF(ast); Py_XDECREF(textwrap);
   return def;

@@ -30,9 +30,9 @@ if [ ! -x "$root/usr/bin/apt-get" ]; then
 fi
 
 mounted=()
-unmount_all() { for m in "${mounted[@]}"; do umount "$m" || true; done; }
+unmount_all() { for ((i = ${#mounted[@]} - 1; i >= 0; i--)); do umount "${mounted[i]}" || true; done; }
 trap unmount_all EXIT
-for m in proc dev; do
+for m in proc dev dev/pts; do  # /dev/pts: the REPL tests' pseudo-terminals
   mountpoint -q "$root/$m" || { mount --bind "/$m" "$root/$m"; mounted+=("$root/$m"); }
 done
 # the host's certificate authorities (a proxy's among them) and resolver

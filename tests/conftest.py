@@ -250,6 +250,19 @@ PTXAS = find_ptxas()
 needs_ptxas = pytest.mark.skipif(PTXAS is None, reason="the CUDA toolkit's ptxas is not installed")
 
 
+def find_libdevice():
+    """libdevice.10.bc where the compiler looks for it ($CUDA_HOME, then the standard place), or None."""
+    for home in (os.environ.get("CUDA_HOME"), "/usr/local/cuda"):
+        path = home and os.path.join(home, "nvvm", "libdevice", "libdevice.10.bc")
+        if path and os.path.exists(path):
+            return path
+    return None
+
+
+# PTX of kernels calling math functions links libdevice
+needs_libdevice = pytest.mark.skipif(find_libdevice() is None, reason="the CUDA toolkit's libdevice is not installed")
+
+
 def ptxas_errors(ptx, arch, directory, name="kernel"):
     """What ptxas says about ptx for arch (e.g. "sm_80"); "" when it accepts it."""
     path = os.path.join(str(directory), f"{name}.ptx")

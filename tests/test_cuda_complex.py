@@ -11,7 +11,7 @@ import pytest
 
 from ruchey import cuda
 
-from conftest import AS_NUMBA, make_rng, needs_ptxas, ptxas_errors
+from conftest import AS_NUMBA, make_rng, needs_ptxas, ptxas_errors, needs_libdevice
 
 
 def points(n, seed, dtype=np.complex128):
@@ -218,6 +218,7 @@ def test_ptxas_accepts_complex_kernels(kernel, sig, arch, tmp_path):
     assert ptxas_errors(ptx, arch, tmp_path, kernel.__name__) == ""
 
 
+@needs_libdevice
 @pytest.mark.skipif(AS_NUMBA, reason="ruchey's PTX")
 def test_cmath_in_ptx_calls_libdevice_not_the_runtime():
     ptx, _ = cuda.compile_ptx(CMATH_KERNELS["asinh"].py_func, "void(complex128[::1], complex128[::1])", cc=(8, 0))

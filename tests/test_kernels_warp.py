@@ -19,7 +19,7 @@ import pytest
 import ruchey
 from ruchey import cuda
 
-from conftest import AS_NUMBA, make_rng, needs_ptxas, ptxas_errors
+from conftest import AS_NUMBA, make_rng, needs_ptxas, ptxas_errors, needs_libdevice
 
 FULL = 0xFFFFFFFF
 WARP = 32
@@ -570,6 +570,7 @@ WARP_KERNELS = [
 ]
 
 
+@needs_libdevice
 @pytest.mark.skipif(AS_NUMBA, reason="ruchey's PTX")
 def test_warp_intrinsics_are_ptx_instructions():
     ptx = "".join(cuda.compile_ptx(k.py_func, sig, cc=(8, 0))[0] for k, sig in WARP_KERNELS)

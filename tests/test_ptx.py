@@ -9,7 +9,7 @@ import pytest
 import ruchey
 from ruchey import cuda, float32, float64, int32, int64
 
-from conftest import AS_NUMBA, needs_ptxas, ptxas_errors
+from conftest import AS_NUMBA, needs_ptxas, ptxas_errors, needs_libdevice
 
 pytestmark = pytest.mark.skipif(AS_NUMBA, reason="ruchey's PTX")
 
@@ -184,6 +184,7 @@ def test_newer_devices_get_sm_90_ptx():
     assert ".target sm_90" in ptx
 
 
+@needs_libdevice
 def test_barriers_shared_memory_and_libdevice_appear_in_the_ptx():
     ptx, _ = cuda.compile_ptx(block_reduce, "void(float64[::1], float64[::1])", cc=(8, 0))
     assert "bar.sync" in ptx and ".shared" in ptx and "atom" in ptx
@@ -215,6 +216,7 @@ def math_f32(x, out):
         out[i] = math.sin(x[i]) * math.exp(x[i]) + math.sqrt(x[i])
 
 
+@needs_libdevice
 def test_fastmath_math_functions_keep_their_checks():
     # math.* checks its domain (a trap on the GPU): with fastmath too
     ptx, _ = cuda.compile_ptx(math_f32, "void(float32[::1], float32[::1])", cc=(8, 0),
@@ -222,6 +224,7 @@ def test_fastmath_math_functions_keep_their_checks():
     assert "sqrt.approx.ftz.f32" in ptx and "sin.approx.ftz.f32" in ptx and "trap" in ptx
 
 
+@needs_libdevice
 def test_math_on_float32_stays_float32_in_kernels():
     # as numba-cuda: __nv_sinf, not a float64 sin between two conversions
     ptx, _ = cuda.compile_ptx(math_f32, "void(float32[::1], float32[::1])", cc=(8, 0))
@@ -229,6 +232,7 @@ def test_math_on_float32_stays_float32_in_kernels():
     assert "sqrt.rn.f32" in body and "cvt.f64.f32" not in body and "sqrt.rn.f64" not in body
 
 
+@needs_libdevice
 def test_fastmath_uses_the_hardware_approximations():
     # as numba-cuda's fastmath: approximate float32 division, square root and
     # libdevice's fast functions, denormals flushed to zero
