@@ -422,3 +422,97 @@ def test_row_on_the_cpu_backend_as_the_reference(name):
         want = [np.asarray(w).astype(precision) if np.asarray(w).dtype.kind == "f" else w for w in want]
     for got, w in zip(outs, want):
         compare(name, got, w, tol, np.finfo(precision).eps)
+
+
+# ---------------------------------------------------------------- typing, names
+
+@pytest.mark.parametrize("call, message", [
+    ("libdevice.sin(a)", r"cuda\.libdevice\.sin\(\) takes \(float64\), got array"),
+    ("libdevice.powi(1.0, (1, 2))", r"cuda\.libdevice\.powi\(\) takes \(float64, int32\), got .*for argument 2"),
+    ("libdevice.sinf(1j)", r"cuda\.libdevice\.sinf\(\) does not support complex numbers"),
+    ("libdevice.sincos(1.0, 2.0)", r"libdevice\.sincos"),
+    ("libdevice.atan2(1.0)", r"libdevice\.atan2"),
+    ("libdevice.sine(1.0)", r"has no attribute 'sine'"),
+])
+def test_wrong_arguments_are_typing_errors(call, message):
+    src = f"from ruchey import cuda\nfrom ruchey.cuda import libdevice\n\n@cuda.jit\ndef k(a):\n    {call}\n"
+    with pytest.raises(ruchey.TypingError, match=message):
+        define(src, "k")[1, 1](np.zeros(2))
+
+
+def test_names_are_numba_cudas():
+    for name in ("sin", "cosf", "powi", "fast_sinf", "rsqrt", "sincos", "float2int_rn", "popc", "brev",
+                 "ull2double_rz", "byte_perm", "normcdfinvf"):
+        assert name in libdevice.__all__
+    assert len(libdevice.__all__) == len(ROWS)
+    with pytest.raises(RuntimeError, match="only valid inside a @cuda.jit kernel"):
+        libdevice.sin(1.0)
+
+
+@pytest.mark.cpu_backend
+def test_imported_names_and_the_numba_spelling():
+    from ruchey import numba_shim
+    numba = numba_shim.install_as_numba()
+    try:
+        from numba.cuda.libdevice import sincos
+        from numba.cuda import libdevice as numba_libdevice
+        assert numba_libdevice is libdevice and sincos is libdevice.sincos
+    finally:
+        import sys
+        for m in [m for m in sys.modules if m == "numba" or m.startswith("numba.")]:
+            del sys.modules[m]
+
+    @cuda.jit
+    def k(x, s, c):
+        i = cuda.grid(1)
+        if i < x.size:
+            s[i], c[i] = sincos(x[i])
+
+    x = np.linspace(-4, 4, 50)
+    s, c = np.zeros_like(x), np.zeros_like(x)
+    k[1, 64](x, s, c)
+    assert np.allclose(s, np.sin(x), rtol=1e-15, atol=0) and np.allclose(c, np.cos(x), rtol=1e-15, atol=1e-16)
+
+
+@pytest.mark.cpu_backend
+def test_directed_rounding_brackets_the_exact_sum():
+    @cuda.jit
+    def k(x, y, lo, hi, near):
+        i = cuda.grid(1)
+        if i < x.size:
+            lo[i] = libdevice.dadd_rd(x[i], y[i])
+            hi[i] = libdevice.dadd_ru(x[i], y[i])
+            near[i] = x[i] + y[i]
+
+    rng = make_rng(seed_of("libdevice", "bracket"))
+    x, y = rng.normal(size=200), rng.normal(size=200) * 1e-9
+    lo, hi, near = np.zeros_like(x), np.zeros_like(x), np.zeros_like(x)
+    k[4, 64](x, y, lo, hi, near)
+    exact = [Fraction(a) + Fraction(b) for a, b in zip(x.tolist(), y.tolist())]
+    assert all(Fraction(a) <= e <= Fraction(b) for a, b, e in zip(lo.tolist(), hi.tolist(), exact))
+    assert np.all((hi == lo) | (hi == np.nextafter(lo, np.inf)))
+    assert x.tolist() and np.all((near == lo) | (near == hi))
+    assert x[0] + y[0] == near[0]  # the mode is restored after each call
+
+
+# ---------------------------------------------------------------- PTX
+
+PTX_SAMPLE = ["sin", "cosf", "powi", "fast_sinf", "rsqrt", "sincos", "sincospif", "frexp", "modff", "remquo",
+              "float2int_rn", "double2ull_rz", "ll2float_ru", "dadd_rd", "fmaf_rz", "popc", "brevll", "byte_perm",
+              "float2half_rn", "half2float", "erfcinv", "normcdff", "isnand", "mulhi", "umul64hi", "jn", "saturatef"]
+
+
+@needs_ptxas
+@pytest.mark.parametrize("name", PTX_SAMPLE)
+def test_ptxas_accepts_libdevice_calls(name, tmp_path):
+    letters = arg_letters(name)
+    ref = row_reference(name)[0]
+    nresults = 2 if name in ("sincos", "sincospif", "frexp", "modff", "remquo") else 1
+    kernel = row_kernel(name, len(letters), nresults)
+    names = {"f": "float32", "d": "float64", "h": "int16", "i": "int32", "l": "int64"}
+    outs = ["float64[::1]"] * nresults
+    sig = f"void({', '.join([names[c] + '[::1]' for c in letters] + outs)})"
+    ptx, _ = cuda.compile_ptx(kernel.py_func, sig, cc=(9, 0))
+    assert ref is not None
+    assert f"__nv_{name}" not in ptx or ".func" in ptx  # linked from libdevice, not left undefined
+    assert ptxas_errors(ptx, "sm_90", tmp_path, name) == ""
