@@ -109,22 +109,19 @@ static float rt_ld_exp10f(float x) { return (float)exp10(x); }
 static double rt_ld_rcbrt(double x) { return 1.0 / cbrt(x); }
 static float rt_ld_rcbrtf(float x) { return (float)(1.0 / cbrt(x)); }
 
-/* x ** n by squaring, as libdevice computes it: |n|'s bits, then 1 / r for n < 0 */
-static double rt_ld_powi(double x, int32_t n) {
-  uint32_t e = n < 0 ? 0u - (uint32_t)n : (uint32_t)n;
-  double r = 1.0;
-  for (; e; e >>= 1, x *= x)
-    if (e & 1) r *= x;
-  return n < 0 ? 1.0 / r : r;
-}
+/* x ** n by squaring, as libdevice computes it, in the type's own
+ * arithmetic: |n|'s bits, then 1 / r for n < 0 */
+#define POWI(name, type)                                   \
+  static type name(type x, int32_t n) {                    \
+    uint32_t e = n < 0 ? 0u - (uint32_t)n : (uint32_t)n;   \
+    type r = 1;                                            \
+    for (; e; e >>= 1, x *= x)                             \
+      if (e & 1) r *= x;                                   \
+    return n < 0 ? 1 / r : r;                              \
+  }
 
-static float rt_ld_powif(float x, int32_t n) {
-  uint32_t e = n < 0 ? 0u - (uint32_t)n : (uint32_t)n;
-  float r = 1.0f;
-  for (; e; e >>= 1, x *= x)
-    if (e & 1) r *= x;
-  return n < 0 ? 1.0f / r : r;
-}
+POWI(rt_ld_powi, double)
+POWI(rt_ld_powif, float)
 
 /* exp(x*x) * erfc(x): from erfc while it is a normal number (x*x split in
  * two exact parts), then the asymptotic series 1/(x sqrt(pi)) * sum of
