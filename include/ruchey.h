@@ -686,6 +686,8 @@ enum {
 };
 enum { RI_NUMPY, RI_PY_RANDINT, RI_PY_RANDRANGE };  /* rt_random_ints' kinds of bounds */
 void rt_register_random(void (*define)(const char *name, void *addr, void *ctx), void *ctx);
+/* builtins/libdevice_rt.c: the CPU backend's helpers for cuda.libdevice */
+void rt_register_libdevice(void (*define)(const char *name, void *addr, void *ctx), void *ctx);
 int32_t rt_random_seed(int32_t which, int64_t seed, int32_t from_entropy);  /* which: 0 numpy, 1 random */
 int32_t rt_random_draw(int32_t dist, const double *p, void *out, int64_t n);
 double rt_random_double(int32_t which);

@@ -417,6 +417,7 @@ void rt_register_symbols(void (*define)(const char *name, void *addr, void *ctx)
   rt_register_containers(define, ctx);
   rt_register_sets(define, ctx);
   rt_register_random(define, ctx);
+  rt_register_libdevice(define, ctx);
   rt_register_strings(define, ctx);
   define("rt_round_digits", (void *)rt_round_digits, ctx);
   define("rt_meminfo_free", (void *)rt_meminfo_free, ctx);

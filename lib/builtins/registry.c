@@ -37,6 +37,7 @@ static const Builtin *const families[] = {
   bi_objmode,
   bi_multi_dot,
   bi_heapq,
+  bi_libdevice,
 };
 
 const Builtin *bi_at(int i) {

@@ -204,9 +204,8 @@ class _Finder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
         return None
 
     def create_module(self, spec):
-        if spec.name == "numba.cuda":
-            import ruchey.cuda
-            return ruchey.cuda
+        if spec.name == "numba.cuda" or spec.name in ("numba.cuda.libdevice", "numba.cuda.random"):
+            return importlib.import_module("ruchey" + spec.name[len("numba"):])
         names, sources = _SUBMODULES.get(spec.name, ({}, ()))
         if spec.name not in _SUBMODULES:
             _missing.append(spec.name)

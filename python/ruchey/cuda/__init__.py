@@ -73,8 +73,9 @@ def is_float16_supported():
 
 
 def __getattr__(name):
-    """cuda.random, imported when first named (it makes device functions)."""
-    if name == "random":
+    """cuda.random and cuda.libdevice, imported when first named (random makes device
+    functions, libdevice reads the compiler's table)."""
+    if name in ("random", "libdevice"):
         import importlib
-        return importlib.import_module("ruchey.cuda.random")
+        return importlib.import_module(f"ruchey.cuda.{name}")
     raise AttributeError(f"module 'ruchey.cuda' has no attribute {name!r}")
