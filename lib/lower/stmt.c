@@ -374,8 +374,8 @@ static LLVMValueRef block_start(Lower *l, LLVMValueRef more) {
  * second, plain copy for trip counts of one block: the block's
  * bookkeeping and the registers it holds cost that call a sixth more
  * instructions. Entry bodies keep one copy, compiled once. */
-static void lo_counted_loop(Lower *l, Node *n, LLVMValueRef start, LLVMValueRef step, LLVMValueRef k0,
-                            LLVMValueRef k1, LLVMBasicBlockRef exhausted, LLVMBasicBlockRef brk, bool rerun) {
+static void counted_loop(Lower *l, Node *n, LLVMValueRef start, LLVMValueRef step, LLVMValueRef k0,
+                         LLVMValueRef k1, LLVMBasicBlockRef exhausted, LLVMBasicBlockRef brk, bool rerun) {
   bool outer = holds_loops(n);
   if (l->mod->gpu || l->loop || l->opts->kernel || outer) {
     lo_counted_iterations(l, n, start, step, NULL, k0, k1, exhausted, brk, rerun, outer);
@@ -421,6 +421,32 @@ static void lo_counted_loop(Lower *l, Node *n, LLVMValueRef start, LLVMValueRef 
   LLVMBuildStore(l->b, LLVMBuildNSWAdd(l->b, from, m, ""), at);
   LLVMBuildBr(l->b, head);
   position(l, exhausted);
+}
+
+/* A loop whose float ** int raises to a fixed parameter (its plan's
+ * pow_exponent) has a version for each exponent of 1 to 3, in which the
+ * power is that of a literal exponent (lower/arith.c), and one for the
+ * others; a deferred loop's rerun, which only raises, has the last alone. */
+static void lo_counted_loop(Lower *l, Node *n, LLVMValueRef start, LLVMValueRef step, LLVMValueRef k0,
+                            LLVMValueRef k1, LLVMBasicBlockRef exhausted, LLVMBasicBlockRef brk, bool rerun) {
+  Node *e = n->plan->pow_exponent;
+  if (!e || rerun || l->pow_value || l->mod->gpu) {
+    counted_loop(l, n, start, step, k0, k1, exhausted, brk, rerun);
+    return;
+  }
+  LLVMBasicBlockRef general = new_block(l, "for.pow.n");
+  LLVMValueRef sw = LLVMBuildSwitch(l->b, lo_expr_as(l, e, TYS(TY_I64)), general, 3);
+  for (int k = 1; k <= 3; k++) {
+    LLVMBasicBlockRef version = new_block(l, "for.pow.k");
+    LLVMAddCase(sw, const_i64(l, k), version);
+    position(l, version);
+    l->pow_var = e->var;
+    l->pow_value = k;
+    counted_loop(l, n, start, step, k0, k1, exhausted, brk, false);
+    l->pow_value = 0;
+  }
+  position(l, general);
+  counted_loop(l, n, start, step, k0, k1, exhausted, brk, false);
 }
 
 /* lo_counted_loop, first with errors deferred where the analysis allows
