@@ -80,8 +80,8 @@ static bool see_body(Node *n, void *ctx) {
  * by one at the scalar loop's speed, after a prologue that short arrays
  * (10 to 100 elements, called a million times) pay on every call. Such
  * a loop stays a plain scalar loop: the in-order adds bound it anyway, and
- * unrolling's remainder loop cost a 3-element distance more than it saved
- * (a callee's still unrolls: lower/stmt.c). */
+ * unrolling's remainder loop cost a 3-element distance nested in a loop
+ * more than it saved (one not nested still unrolls: lower/stmt.c). */
 static bool ordered_sum_only(const Node *loop) {
   Body b = {false, false};
   ir_walk_list(&loop->body, see_body, &b);
