@@ -10,7 +10,7 @@ import numpy
 import pytest
 import ruchey
 
-from conftest import AS_NUMBA, assert_same, float_array, make_rng, numba_deviation, rss_bytes, seed_of
+from conftest import AS_NUMBA, assert_same, float_array, make_rng, numba_deviation, rss_bytes
 
 ruchey_only = pytest.mark.skipif(AS_NUMBA, reason="inspects ruchey's LLVM IR")
 
@@ -73,50 +73,6 @@ def test_helper_returning_a_view_matches_python():
 def test_scalar_state_stepped_by_a_helper_matches_python():
     for a, n in ((0.1, 0), (0.1, 1), (0.3, 1000), (0.9, 12345)):
         assert_same(logistic, a, 3.5, n)
-
-
-@ruchey.njit
-def row_dot(a, b):
-    s = 0.0
-    for i in range(a.shape[0]):
-        s += a[i] * b[i]
-    return s
-
-
-@ruchey.njit
-def first_above(a, limit):
-    for i in range(a.shape[0]):
-        if a[i] > limit:
-            return i
-    return -1
-
-
-@ruchey.njit
-def dot_rows(m, v, calls):
-    t = 0.0
-    for k in range(calls):
-        t += row_dot(m[k % m.shape[0]], v)
-    return t
-
-
-@ruchey.njit
-def firsts_above(m, limit):
-    t = 0
-    for k in range(m.shape[0]):
-        t += first_above(m[k], limit)
-    return t
-
-
-@pytest.mark.parametrize("n", [0, 1, 3, 7, 8, 9, 10, 17, 65535, 65536, 65537, 200003])
-def test_a_callees_loop_matches_python_short_and_past_one_poll_block(n):
-    """A callee's counted loop has a plain copy for trip counts of one
-    poll block (2**16) and a blocked one beyond: both, and the edges."""
-    rng = make_rng(seed_of("callee loop", n))
-    m, v = rng.standard_normal((3, n)), rng.standard_normal(n)
-    assert_same(dot_rows, m, v, 7, rel=1e-12)
-    assert_same(dot_rows, m[:, ::-1], v, 5, rel=1e-12)
-    limit = 2.5 if n < 1000 else 4.0
-    assert_same(firsts_above, m, limit)
 
 
 @ruchey.njit
