@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 import ruchey
 
-from conftest import SIZES, assert_same, float_array, int_array, make_rng, rss_bytes
+from conftest import SIZES, assert_same, float_array, int_array, make_rng, rss_bytes, seed_of
 
 # ---------------------------------------------------------------- reading
 
@@ -413,3 +413,26 @@ def test_full_with_a_negative_shape_raises_value_error():
         full_matrix.py_func(-1, 1.0)
     with pytest.raises(ValueError):
         full_matrix(-1, 1.0)
+
+
+@ruchey.njit
+def wrapped_picks(m, start, steps, stride):
+    t = 0.0
+    q = 0
+    for k in range(steps):
+        t += m[(start + k * stride) % m.shape[0], -1]
+        q += (start - k * stride) // m.shape[1] + (start - k) % m.shape[1]
+    return t, q
+
+
+@pytest.mark.parametrize("start, stride", [(0, 1), (5, 3), (-7, 2), (3, -5), (-2**40, 2**20)])
+def test_shapes_divide_and_wrap_as_python(start, stride):
+    """A shape is known not negative (the compiler may take k % shape as an
+    unsigned remainder where k is not negative): floored division and
+    modulo of negative numbers by it, and by an empty axis, stay Python's."""
+    m = make_rng(seed_of("wrapped picks", start, stride)).standard_normal((7, 3))
+    assert_same(wrapped_picks, m, start, 50, stride)
+    with pytest.raises(ZeroDivisionError):
+        wrapped_picks(numpy.empty((0, 3)), start, 5, stride)
+    with pytest.raises(ZeroDivisionError):
+        wrapped_picks.py_func(numpy.empty((0, 3)), start, 5, stride)

@@ -28,6 +28,34 @@ def dot_rows(m, v, calls):
 
 
 @ruchey.njit
+def first_above(a, limit):
+    for i in range(a.shape[0]):
+        if a[i] > limit:
+            return i
+    return -1
+
+
+@ruchey.njit
+def firsts_above(m, limit):
+    t = 0
+    for k in range(m.shape[0]):
+        t += first_above(m[k], limit)
+    return t
+
+
+@pytest.mark.parametrize("n", [0, 1, 3, 7, 8, 9, 10, 17, 65535, 65536, 65537, 200003])
+def test_a_callees_loop_matches_python_short_and_past_one_poll_block(n):
+    """A callee's counted loop has a plain copy for trip counts of one
+    poll block (2**16) and a blocked one beyond: both, and the edges."""
+    rng = make_rng(seed_of("callee loop", n))
+    m, v = rng.standard_normal((3, n)), rng.standard_normal(n)
+    assert_same(dot_rows, m, v, 7, rel=1e-12)
+    assert_same(dot_rows, m[:, ::-1], v, 5, rel=1e-12)
+    limit = 2.5 if n < 1000 else 4.0
+    assert_same(firsts_above, m, limit)
+
+
+@ruchey.njit
 def _same(a):
     return a
 

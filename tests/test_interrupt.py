@@ -86,6 +86,22 @@ except KeyboardInterrupt:
                 s += i ^ j
         return s
     """,
+    # a long loop in a callee, called from a loop (a callee's short loops run unblocked)
+    """
+    @njit
+    def inner(x):
+        s = 0.0
+        for i in range(int(x) * 2**62):
+            s += np.sqrt(i * x)
+        return s
+
+    @njit
+    def run(x):
+        t = 0.0
+        for k in range(3):
+            t += inner(x)
+        return t
+    """,
     # a loop holding arrays it allocated (released on the way out)
     """
     @njit

@@ -152,6 +152,87 @@ def test_distance_kernels_match_python():
         assert_same(minkowski, x, y, p, rel=1e-12)
 
 
+
+@ruchey.njit
+def power_sum(x, n):
+    s = 0.0
+    for i in range(x.shape[0]):
+        s += x[i] ** n
+    return s
+
+
+@ruchey.njit
+def nested_power_sums(m, n):
+    s = 0.0
+    for i in range(m.shape[0]):
+        for j in range(m.shape[1]):
+            s += m[i, j] ** n
+    return s
+
+
+@ruchey.njit
+def reassigned_exponent(x, n):
+    s = 0.0
+    for i in range(x.shape[0]):
+        s += x[i] ** n
+    n = n - 1
+    for i in range(x.shape[0]):
+        s += x[i] ** n
+    return s
+
+
+EDGES = [0.0, -0.0, 1.0, -1.0, 0.5, -2.0, 1e-300, 1e300, 5e-324, math.inf, -math.inf, math.nan, 1e155, -1e103]
+
+
+def python_sum(x, n, times=1):
+    """power_sum (times=2: reassigned_exponent) on Python floats: CPython's
+    pow, where NumPy's scalars would give inf for 0.0 ** -1."""
+    s = 0.0
+    for k in range(times):
+        for v in numpy.ravel(x):
+            s += float(v) ** (n - k)
+    return s
+
+
+def same_or_raises_as_python(f, x, n, expect):
+    try:
+        expected = expect(x, n)
+    except (ZeroDivisionError, OverflowError) as exc:
+        with pytest.raises(type(exc)):
+            f(x, n)
+        return
+    got = f(x, n)
+    with numpy.errstate(invalid="ignore"):  # inf - inf
+        assert within_one_ulp(got, expected) or numpy.array_equal(got, expected, equal_nan=True), (x, n, got, expected)
+
+
+@pytest.mark.parametrize("n", [-3, -2, -1, 0, 1, 2, 3, 4, 7])
+def test_a_loops_version_per_exponent_gives_pythons_values_and_errors(n):
+    """A loop raising to a fixed int parameter runs a version per exponent
+    of 1 to 3: each gives pow's values, overflow and zero division as the
+    others do, in a deferred loop (powers writes an array) and not."""
+    each = lambda x, n: numpy.array([float(v) ** n for v in x])
+    twice = lambda x, n: python_sum(x, n, 2)
+    for v in EDGES:
+        x = numpy.array([0.5, v, -3.0])
+        same_or_raises_as_python(powers, x, n, each)
+        same_or_raises_as_python(power_sum, x, n, python_sum)
+        same_or_raises_as_python(nested_power_sums, x.reshape(1, 3), n, python_sum)
+        same_or_raises_as_python(reassigned_exponent, x, n, twice)
+    x = bases_for(n, make_rng(1923 + n), 400)[:500]
+    same_or_raises_as_python(powers, x, n, each)
+    assert math.isclose(power_sum(x, n), python_sum(x, n), rel_tol=1e-12)
+    assert math.isclose(nested_power_sums(x.reshape(20, 25), n), python_sum(x, n), rel_tol=1e-12)
+    assert power_sum(numpy.empty(0), n) == 0.0
+
+
+def test_a_loops_version_per_exponent_takes_narrow_int_exponents():
+    x = make_rng(1924).uniform(-2, 2, 100)
+    for n in (1, 2, 3, 5):
+        for t in (numpy.int8, numpy.int32, numpy.uint16):
+            assert_same(power_sum, x, t(n), rel=1e-15)
+
+
 @numpy2_only  # NumPy 1: float32 ** a Python int is float64 (value-based casting)
 def test_float32_base():
     x = make_rng(1922).uniform(0.5, 2.0, 200).astype(numpy.float32)

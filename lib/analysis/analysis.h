@@ -28,6 +28,8 @@ typedef struct LoopPlan {
                      * (an_guarded_sum) add -0.0 where the guard fails, to vectorise (function.c) */
   bool lockstep;    /* a CPU kernel's loop that each thread runs over its own range (a grid-stride
                      * loop): the block's threads run its iterations in step (kernel.c) */
+  Node *pow_exponent; /* a parameter no statement assigns that a float ** int in the body raises
+                     * to, or NULL: the loop has a version per small exponent (lower/stmt.c) */
 } LoopPlan;
 
 /* kernel.c: how a CPU kernel runs its block's threads. */
@@ -46,8 +48,9 @@ typedef struct KernelPlan {
 /* What the analyses leave on a Func. */
 typedef struct FuncPlan {
   bool *maybe_unbound;  /* per variable: may be read on a path that did not assign it */
-  bool *borrowed;       /* per variable: a parameter holding arrays that the body never
-                         * assigns, so it borrows the caller's reference (no incref/decref) */
+  bool *fixed;          /* per variable: a parameter that no statement assigns */
+  bool *borrowed;       /* per variable: a fixed parameter holding arrays, which borrows the
+                         * caller's reference (no incref/decref) */
   KernelPlan *kernel;   /* a CPU kernel's plan */
   bool unwinds;         /* a frame must be left on its own (it may own references, or has a
                          * try statement): recursion returns RecursionError frame by frame */

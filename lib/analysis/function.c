@@ -80,7 +80,8 @@ static bool see_body(Node *n, void *ctx) {
  * by one at the scalar loop's speed, after a prologue that short arrays
  * (10 to 100 elements, called a million times) pay on every call. Such
  * a loop stays a plain scalar loop: the in-order adds bound it anyway, and
- * unrolling's remainder loop cost a 3-element distance more than it saved. */
+ * unrolling's remainder loop cost a 3-element distance nested in a loop
+ * more than it saved (one not nested still unrolls: lower/stmt.c). */
 static bool ordered_sum_only(const Node *loop) {
   Body b = {false, false};
   ir_walk_list(&loop->body, see_body, &b);
@@ -126,6 +127,32 @@ static bool sums_guarded_terms(const Node *loop) {
   return g.costly && !g.loops;
 }
 
+typedef struct Exponent {
+  const Func *f;
+  Node *var;  /* the first fixed integer parameter a float is raised to */
+} Exponent;
+
+static bool see_exponent(Node *n, void *ctx) {
+  Exponent *e = ctx;
+  Node *p = n->rhs;
+  if (n->kind == N_BINOP && n->op == OP_POW && ty_is_float(n->ty) && p->kind == N_VAR && p->var < e->f->nparams &&
+      e->f->plan->fixed[p->var] && ty_is_int(p->ty) && p->ty->kind != TY_U64)
+    e->var = p;
+  return !e->var;
+}
+
+/* `abs(x[i] - y[i]) ** p` (a Minkowski distance), p an int parameter:
+ * multiplications for p of 1 to 3, chosen per element by a jump table
+ * (lower/arith.c float_pow_int); a version of the loop per exponent
+ * makes the choice once, and each version's products as a literal
+ * exponent's (x * x), which vectorise. */
+static Node *loop_exponent(const Func *f, const CompileOptions *opts, Node *loop) {
+  if (opts->kernel || opts->gpu_cc) return NULL;
+  Exponent e = {f, NULL};
+  ir_walk_list(&loop->body, see_exponent, &e);
+  return e.var;
+}
+
 static bool plan_loop(Node *n, void *ctx) {
   Planner *p = ctx;
   if (n->kind != N_FOR) return true;
@@ -139,6 +166,7 @@ static bool plan_loop(Node *n, void *ctx) {
   plan->deferrable = an_deferrable(f, p->opts, n, plan->assigned);
   plan->scalar = !p->opts->fastmath && !p->opts->kernel && ordered_sum_only(n);
   plan->guarded_sums = !p->opts->fastmath && !p->opts->kernel && !plan->scalar && sums_guarded_terms(n);
+  plan->pow_exponent = loop_exponent(f, p->opts, n);
   n->plan = plan;
   return true;
 }
@@ -154,16 +182,24 @@ static bool note_assignment(Node *n, void *ctx) {
   return true;
 }
 
-/* Parameters holding arrays that no statement assigns: the caller keeps
- * its reference for the whole call, so the body need not take its own
- * (an atomic add and subtract per array per call). Kernels keep theirs. */
-static bool *borrowed_params(Func *f, const CompileOptions *opts) {
+/* Parameters that no statement assigns: they hold the caller's values
+ * for the whole call. */
+static bool *fixed_params(Func *f) {
   size_t n = (size_t)(f->nvars ? f->nvars : 1);
-  bool *assigned = arena_alloc(f->arena, n), *borrowed = arena_alloc(f->arena, n);
-  if (opts->kernel) return borrowed;
+  bool *assigned = arena_alloc(f->arena, n), *fixed = arena_alloc(f->arena, n);
   ir_walk_list(&f->body, note_assignment, assigned);
+  for (int v = 0; v < f->nparams; v++) fixed[v] = !assigned[v];
+  return fixed;
+}
+
+/* Fixed parameters holding arrays: the caller keeps its reference for the
+ * whole call, so the body need not take its own (an atomic add and
+ * subtract per array per call). Kernels keep theirs. */
+static bool *borrowed_params(Func *f, const CompileOptions *opts) {
+  bool *borrowed = arena_alloc(f->arena, (size_t)(f->nvars ? f->nvars : 1));
+  if (opts->kernel) return borrowed;
   for (int v = 0; v < f->nparams; v++)
-    borrowed[v] = !assigned[v] && f->var_types[v] && ty_has_arrays(f->var_types[v]);
+    borrowed[v] = f->plan->fixed[v] && f->var_types[v] && ty_has_arrays(f->var_types[v]);
   return borrowed;
 }
 
@@ -196,6 +232,7 @@ void an_function(Func *f, const CompileOptions *opts) {
   f->plan = arena_alloc(f->arena, sizeof(FuncPlan));
   if (opts->kernel && !opts->gpu_cc) an_hoist_collectives(f);
   f->plan->maybe_unbound = an_maybe_unbound(f);
+  f->plan->fixed = fixed_params(f);
   f->plan->borrowed = borrowed_params(f, opts);
   f->plan->unwinds = f->recursive && unwinds(f);  /* read only by a recursive body (lower/function.c) */
   ir_walk_list(&f->body, plan_loop, &(Planner){f, opts});

@@ -502,9 +502,17 @@ static const Type *ty_shape(Infer *in, Node *n, const Type **args) {
   return ty_tuple(args[0]->ndim, f);
 }
 
+/* a.shape: its lengths with the sign bit cleared, which no length has,
+ * so that LLVM knows them not negative: `k % a.shape[0]` for a k it knows
+ * is not negative is then an unsigned remainder, without Python's sign
+ * fix nor the wrap-around of a negative index (a row picked per call in
+ * a loop). The mask is computed once, out of the loop. */
 static LLVMValueRef lo_shape(Lower *l, Node *n) {
   LLVMValueRef a = lo_expr(l, n->lhs), r = LLVMGetUndef(lo_type(l, n->ty));
-  for (int d = 0; d < n->lhs->ty->ndim; d++) r = LLVMBuildInsertValue(l->b, r, lo_arr_shape(l, a, d), (unsigned)d, "");
+  for (int d = 0; d < n->lhs->ty->ndim; d++) {
+    LLVMValueRef len = LLVMBuildAnd(l->b, lo_arr_shape(l, a, d), const_i64(l, INT64_MAX), "");
+    r = LLVMBuildInsertValue(l->b, r, len, (unsigned)d, "");
+  }
   lo_done_with(l, n->lhs, a);
   return r;
 }

@@ -476,6 +476,8 @@ LLVMValueRef lo_binop(Lower *l, Node *n) {
   if (n->ty->kind == TY_SET) return lo_set_binop(l, n);
   if (n->ty->kind == TY_STR) return lo_str_binop(l, n);
   LLVMValueRef a = lo_expr(l, n->lhs), b = lo_expr(l, n->rhs);
+  if (n->op == OP_POW && l->pow_value && n->rhs->kind == N_VAR && n->rhs->var == l->pow_var)
+    b = LLVMConstInt(lo_type(l, n->rhs->ty), (unsigned long long)l->pow_value, 0);  /* a loop's version (stmt.c) */
   return lo_binop_values(l, n->op, n->ty, a, n->lhs->ty, b, n->rhs->ty);
 }
 

@@ -96,13 +96,15 @@ LLVMValueRef lo_guarded_call(Lower *l, LLVMValueRef body, const Func *callee, LL
 }
 
 /* The body of the function target names, lowered into this module the
- * first time it is called (one per function and argument types). */
+ * first time it is called (one per function and argument types), as a
+ * callee: its short loops run without poll blocks (stmt.c). */
 static LLVMValueRef callee_body(Lower *l, const CallTarget *target) {
   if (target->self) return l->impl;
   LLVMValueRef fn = LLVMGetNamedFunction(l->mod->m, target->func->symbol);
   if (fn) return fn;
   Lower sub;
   lo_func_init(&sub, l->mod, target->func, target->func_opts);
+  sub.callee = true;
   fn = lo_body(&sub);
   lo_func_done(&sub);
   return fn;

@@ -74,6 +74,9 @@ typedef struct Lower {
   int ntemps, temps_cap;
   bool numpy_semantics;      /* the elements of an array expression: NumPy's rules, not Python's (ufunc.c) */
   bool outlined;             /* a chunk the pool runs (lo_begin_outlined) */
+  bool callee;               /* a body lowered for a call from another function (calls.c) */
+  int pow_var, pow_value;    /* in a loop's version for one exponent (pow_value > 0), the parameter
+                              * its float ** int raises to and that exponent (stmt.c) */
   LLVMValueRef deferred;     /* i1 alloca: checks set it instead of raising (stmt.c) */
   /* CUDA kernels and device functions: the current thread and block */
   LLVMValueRef tid[3], bid[3], bdim[3], gdim[3];
