@@ -19,7 +19,7 @@ import ruchey
 from ruchey import cuda
 from ruchey.cuda import libdevice
 
-from conftest import AS_NUMBA, make_rng, needs_ptxas, ptxas_errors, seed_of
+from conftest import AS_NUMBA, make_rng, needs_libdevice, needs_ptxas, ptxas_errors, seed_of
 
 pytestmark = pytest.mark.skipif(AS_NUMBA, reason="ruchey's table of libdevice rows")
 
@@ -502,6 +502,7 @@ PTX_SAMPLE = ["sin", "cosf", "powi", "fast_sinf", "rsqrt", "sincos", "sincospif"
 
 
 @needs_ptxas
+@needs_libdevice
 @pytest.mark.parametrize("name", PTX_SAMPLE)
 def test_ptxas_accepts_libdevice_calls(name, tmp_path):
     letters = arg_letters(name)
