@@ -42,7 +42,7 @@ demo: build
 # timing tests of threads can lose to the other workers), and fail the run
 # if they fail again, as make test-pythons does.
 test: build
-	$(PY) -m pytest tests -q -n auto --dist loadfile || \
+	$(PY) -m pytest tests -q -n auto --dist loadfile --no-loadscope-reorder || \
 	  { echo "the failed tests once more, alone:"; $(PY) -m pytest tests -q --last-failed --last-failed-no-failures none; }
 	$(PY) -m pytest docs -q
 

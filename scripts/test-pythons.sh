@@ -27,7 +27,7 @@ find_python() {
 # threads can lose to a loaded machine), and fail the run if they fail again.
 run_suite() {
   local python=$1 cache=$2
-  "$python" -m pytest -q -o cache_dir="$cache" -n auto --dist loadfile tests && return 0
+  "$python" -m pytest -q -o cache_dir="$cache" -n auto --dist loadfile --no-loadscope-reorder tests && return 0
   echo "   the failed tests once more:"
   "$python" -m pytest -q -o cache_dir="$cache" --last-failed --last-failed-no-failures none tests
 }

@@ -54,6 +54,21 @@ def pytest_configure(config):
         config.addinivalue_line("markers", line)
 
 
+# The files that run longest (builds, subprocesses, big parametrizations),
+# first. Under --dist loadfile a file is one worker's from start to end: one
+# started last keeps the run waiting while the other workers idle. make test
+# passes --no-loadscope-reorder, which keeps this order (pytest-xdist would
+# otherwise order the files by their number of tests).
+LONGEST_FIRST = ("test_install.py", "test_interrupt.py", "test_sorting.py", "test_setops.py",
+                 "test_searching.py", "test_arraymath.py", "test_sort_paths.py", "test_sets_more.py",
+                 "test_crashes.py", "test_dispatch.py")
+
+
+def pytest_collection_modifyitems(items):
+    rank = {name: i for i, name in enumerate(LONGEST_FIRST)}
+    items.sort(key=lambda item: rank.get(item.path.name, len(rank)))
+
+
 # ---------------------------------------------------------------- backends
 
 COMPARE = os.environ.get("RUCHEY_CUDA_COMPARE") == "1"

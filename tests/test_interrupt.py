@@ -16,8 +16,13 @@ from conftest import AS_NUMBA, TESTS_DIR
 
 pytestmark = pytest.mark.skipif(AS_NUMBA, reason="Numba does not interrupt compiled loops")
 
+# Python installs its SIGINT handler only where SIGINT is not ignored, and a
+# suite started in the background (a shell's `&`, some CI runners) hands
+# its processes an ignored SIGINT: the handler is installed here, as an
+# interactive interpreter has it, or each case would wait out its timeout.
 PRELUDE = f"""
 import sys, signal, threading, time
+signal.signal(signal.SIGINT, signal.default_int_handler)
 sys.path.insert(0, {TESTS_DIR!r})
 import conftest
 import numpy as np

@@ -1,5 +1,7 @@
 /* builtins/registry.c — the families' rows, in one sequence, and the
  * lookups of methods and attributes by their receiver and name. */
+#include <pthread.h>
+
 #include "builtins/builtins.h"
 
 /* one family a line, in the order their rows are numbered */
@@ -40,22 +42,37 @@ static const Builtin *const families[] = {
   bi_libdevice,
 };
 
+#define NFAMILIES (sizeof families / sizeof families[0])
+
+/* each family's number of rows, counted once: bi_at is called for every
+ * row in turn (the extension's tables), and counting on every call made
+ * that walk quadratic */
+static int family_rows[NFAMILIES];
+static pthread_once_t family_rows_once = PTHREAD_ONCE_INIT;
+
+static void count_family_rows(void) {
+  for (size_t f = 0; f < NFAMILIES; f++)
+    for (const Builtin *b = families[f]; b->name; b++) family_rows[f]++;
+}
+
 const Builtin *bi_at(int i) {
-  for (size_t f = 0; f < sizeof families / sizeof families[0]; f++)
-    for (const Builtin *b = families[f]; b->name; b++)
-      if (i-- == 0) return b;
+  pthread_once(&family_rows_once, count_family_rows);
+  for (size_t f = 0; i >= 0 && f < NFAMILIES; f++) {
+    if (i < family_rows[f]) return families[f] + i;
+    i -= family_rows[f];
+  }
   return NULL;
 }
 
 const Builtin *bi_named(const char *name) {
-  for (size_t f = 0; f < sizeof families / sizeof families[0]; f++)
+  for (size_t f = 0; f < NFAMILIES; f++)
     for (const Builtin *b = families[f]; b->name; b++)
       if (!strcmp(b->name, name)) return b;
   return NULL;
 }
 
 const Builtin *bi_member(TypeKind receiver, BuiltinKind kind, const char *name) {
-  for (size_t f = 0; f < sizeof families / sizeof families[0]; f++)
+  for (size_t f = 0; f < NFAMILIES; f++)
     for (const Builtin *b = families[f]; b->name; b++)
       if (b->kind == kind && b->receiver == receiver && !strcmp(b->path, name)) return b;
   return NULL;
@@ -104,7 +121,7 @@ const char *bi_nearest(const char *name, const char *const *names) {
 
 const char *bi_member_near(TypeKind receiver, BuiltinKind kind, const char *name) {
   Nearest n = nearest_to(name);
-  for (size_t f = 0; f < sizeof families / sizeof families[0]; f++)
+  for (size_t f = 0; f < NFAMILIES; f++)
     for (const Builtin *b = families[f]; b->name; b++)
       if (b->kind == kind && b->receiver == receiver) consider(&n, b->path);
   return n.near;
