@@ -1701,8 +1701,8 @@ static Node *fe_for_fn(Fe *fe, PyObject *s, PyObject *t, PyObject *it, PyObject 
   if (!fn_walk(fe, it, is_filter, &w)) return NULL;
   PyObject *body = PyList_New(0);
   if (body && w.keep) {
-    PyObject *not = ast_node("Not", PyDict_New(), it);
-    PyObject *test = not ? ast_node("UnaryOp", Py_BuildValue("{s:N,s:O}", "op", not, "operand", w.keep), it) : NULL;
+    PyObject *negate = ast_node("Not", PyDict_New(), it);
+    PyObject *test = negate ? ast_node("UnaryOp", Py_BuildValue("{s:N,s:O}", "op", negate, "operand", w.keep), it) : NULL;
     PyObject *skip = ast_node("Continue", PyDict_New(), it);
     PyObject *guard = test && skip ? ast_node("If", Py_BuildValue("{s:N,s:[N],s:[]}", "test", test, "body", skip, "orelse"), it) : NULL;
     if (!guard || PyList_Append(body, guard) < 0) Py_CLEAR(body);
