@@ -145,7 +145,7 @@ def test_build_configures_from_a_virtual_environment_inside_the_checkout(tmp_pat
                     reason="needs git and a ninja of the machine's")
 def test_editable_install_with_build_isolation_rebuilds_on_import(tmp_path):
     checkout = copy_checkout(str(tmp_path / "ruchey"))
-    python = make_venv(tmp_path / "venv", "numpy")
+    python = make_venv(tmp_path / "venv", "pip>=23.1", "numpy")  # -C needs pip 23.1 (Python 3.10 brings 23.0)
     # built unoptimised (half the compiler's time): what is checked is
     # the editable install's machinery, not the code it builds
     proc = subprocess.run([python, "-m", "pip", "install", "-q", "--disable-pip-version-check",
