@@ -123,8 +123,11 @@ def map_filter_values(a, b):
     squares = list(map(lambda x: x * x, a))
     pos = sorted(filter(lambda x: x > 0.0, a))
     pairs = [v for v in map(twice_plus, a, b)]
-    # (+ 0.0: the sum of an empty list of floats is the float 0.0 here, the int 0 in Python)
-    return len(squares), sum(squares) + 0.0, len(pos), pos[0] if pos else 0.0, sum(pairs) + 0.0, sum(filter(None, [0, 1, 2, 0, 3]))
+    # float lists added in order: Python 3.12's sum() compensates (documented)
+    total = 0.0
+    for v in squares + pairs:
+        total += v
+    return len(squares), len(pairs), total, len(pos), pos[0] if pos else 0.0, sum(filter(None, [0, 1, 2, 0, 3]))
 
 
 @njit
