@@ -39,7 +39,7 @@ done
 cp /etc/resolv.conf "$root/etc/resolv.conf"
 cp /usr/local/share/ca-certificates/*.crt "$root/usr/local/share/ca-certificates/" 2>/dev/null || true
 
-in_root() { chroot "$root" env -i PATH=/venv/bin:/usr/bin:/bin HOME=/root LANG=C.UTF-8 bash -c "$1"; }
+in_root() { chroot "$root" env -i PATH=/venv/bin:/usr/sbin:/usr/bin:/sbin:/bin HOME=/root LANG=C.UTF-8 bash -c "$1"; }
 
 in_root "$apt update && DEBIAN_FRONTEND=noninteractive $apt install -y --no-install-recommends \
   python$VERSION python$VERSION-venv python$VERSION-dev llvm-19-dev libzstd-dev zlib1g-dev \
