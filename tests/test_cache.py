@@ -74,7 +74,10 @@ print(sum(sum(f.stats.cache_hits.values()) for f in fs), sum(sum(f.stats.cache_m
 
 def run(folder, code, **env):
     environ = {k: v for k, v in os.environ.items() if k not in ("RUCHEY_CACHE_DIR", "NUMBA_CACHE_DIR")}
-    environ.update(PYTHONPATH=str(folder), XDG_CACHE_HOME=str(folder / "usercache"), **env)
+    # no .pyc of Python's own: a module rewritten within a second at the same
+    # size would be imported stale, and __pycache__ is where ruchey's files go
+    environ.update(PYTHONPATH=str(folder), XDG_CACHE_HOME=str(folder / "usercache"), PYTHONDONTWRITEBYTECODE="1",
+                   **env)
     r = subprocess.run([sys.executable, "-c", textwrap.dedent(code)], cwd=folder, env=environ,
                        capture_output=True, text=True, timeout=300)
     assert r.returncode == 0, r.stdout + r.stderr
