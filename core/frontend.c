@@ -1159,6 +1159,24 @@ static Node *fe_set_call(Fe *fe, PyObject *e) {
 
 /* ---------------------------------------------------------------- map, filter, dict(pairs) */
 
+/* The name of the builtin that e calls (a function's or a type's: zip,
+ * map), or NULL where e is no call of a builtin (a global shadowing one
+ * is not); the callee looked up once. */
+static const char *called_builtin(Fe *fe, PyObject *e) {
+  if (!is_kind(e, "Call")) return NULL;
+  PyObject *func = field(e, "func"), *obj = static_object(fe, func);
+  const char *name = !obj ? NULL
+                     : PyCFunction_Check(obj) ? ((PyCFunctionObject *)obj)->m_ml->ml_name
+                     : PyType_Check(obj) ? ((PyTypeObject *)obj)->tp_name : NULL;
+  if (name && obj != PyDict_GetItemString(fe->builtins, name)) name = NULL;
+  Py_XDECREF(obj);
+  Py_DECREF(func);
+  PyErr_Clear();
+  return name;
+}
+
+static bool names_builtin(const char *called, const char *name) { return called && !strcmp(called, name); }
+
 /* map(f, a, ...) and filter(f, a) as the parts of a loop, in Python's ast:
  * `target` walks `iter`; each item is `item` (map: f of the target's
  * names), kept where `keep` holds (filter's test; NULL for map). A for
@@ -1188,7 +1206,7 @@ static bool name_is_builtin(Fe *fe, const char *name, PyObject *loc) {
 
 /* The hidden names an item of each of n iterables is walked in: a list of
  * n Name nodes of context ctx. */
-static PyObject *walk_names(Fe *fe, int id, Py_ssize_t n, const char *ctx, PyObject *loc) {
+static PyObject *walk_names(int id, Py_ssize_t n, const char *ctx, PyObject *loc) {
   PyObject *names = PyList_New(n);
   for (Py_ssize_t i = 0; names && i < n; i++) {
     char name[40];
@@ -1198,6 +1216,24 @@ static PyObject *walk_names(Fe *fe, int id, Py_ssize_t n, const char *ctx, PyObj
     else PyList_SET_ITEM(names, i, v);
   }
   return names;
+}
+
+/* A loop's target over n iterables walked together, of hidden names: the
+ * one Name, or a Tuple of them; *loads the list of the names read. NULL
+ * (and *loads NULL) with a Python error. */
+static PyObject *hidden_target(Fe *fe, Py_ssize_t n, PyObject *loc, PyObject **loads) {
+  int id = fe->ntemps++;
+  *loads = walk_names(id, n, "Load", loc);
+  PyObject *stores = *loads ? walk_names(id, n, "Store", loc) : NULL, *target = NULL;
+  if (stores && n == 1) {
+    target = Py_NewRef(PyList_GET_ITEM(stores, 0));
+  } else if (stores) {
+    PyObject *store = ast_node("Store", PyDict_New(), loc);
+    target = store ? ast_node("Tuple", Py_BuildValue("{s:O,s:N}", "elts", stores, "ctx", store), loc) : NULL;
+  }
+  Py_XDECREF(stores);
+  if (!target) Py_CLEAR(*loads);
+  return target;
 }
 
 /* Fills w for the call e of map (is_filter false) or filter; false with the
@@ -1212,17 +1248,12 @@ static bool fn_walk(Fe *fe, PyObject *e, bool is_filter, FnWalk *w) {
   } else if (n > 1 && !name_is_builtin(fe, "zip", e)) {
     fe_error(fe, e, "map() of several iterables walks them with zip, which a global of this module shadows");
   } else {
-    int id = fe->ntemps++;
-    PyObject *f = PyList_GET_ITEM(args, 0), *loads = walk_names(fe, id, n, "Load", e);
-    PyObject *stores = loads ? walk_names(fe, id, n, "Store", e) : NULL, *seqs = PyList_GetSlice(args, 1, n + 1);
-    PyObject *store = ast_node("Store", PyDict_New(), e);
-    if (stores && seqs && store) {
-      w->target = n == 1 ? Py_NewRef(PyList_GET_ITEM(stores, 0))
-                         : ast_node("Tuple", Py_BuildValue("{s:O,s:O}", "elts", stores, "ctx", store), e);
+    PyObject *f = PyList_GET_ITEM(args, 0), *loads, *seqs = PyList_GetSlice(args, 1, n + 1);
+    w->target = hidden_target(fe, n, e, &loads);
+    if (w->target && seqs)
       w->iter = n == 1 ? Py_NewRef(PyList_GET_ITEM(seqs, 0))
                        : ast_node("Call", Py_BuildValue("{s:N,s:O,s:[]}", "func", name_ast("zip", "Load", e), "args", seqs,
                                                         "keywords"), e);
-    }
     PyObject *first = loads ? PyList_GET_ITEM(loads, 0) : NULL;
     if (first && !is_filter) {
       w->item = ast_node("Call", Py_BuildValue("{s:O,s:O,s:[]}", "func", f, "args", loads, "keywords"), e);
@@ -1231,7 +1262,7 @@ static bool fn_walk(Fe *fe, PyObject *e, bool is_filter, FnWalk *w) {
       w->keep = is_none_constant(f) ? Py_NewRef(first)
                                     : ast_node("Call", Py_BuildValue("{s:O,s:[O],s:[]}", "func", f, "args", first, "keywords"), e);
     }
-    Py_XDECREF(loads); Py_XDECREF(stores); Py_XDECREF(seqs); Py_XDECREF(store);
+    Py_XDECREF(loads); Py_XDECREF(seqs);
     if (!w->target || !w->iter || !w->item || (is_filter && !w->keep)) {
       fn_walk_clear(w);
       PyErr_Clear();
@@ -1271,15 +1302,12 @@ static Node *fe_dict_call(Fe *fe, PyObject *e) {
   if (!pairs) {
     r = fe_call(fe, e);
   } else {
-    int id = fe->ntemps++;
-    PyObject *loads = walk_names(fe, id, 2, "Load", e), *stores = loads ? walk_names(fe, id, 2, "Store", e) : NULL;
-    PyObject *store = ast_node("Store", PyDict_New(), e);
-    PyObject *target = stores && store ? ast_node("Tuple", Py_BuildValue("{s:O,s:O}", "elts", stores, "ctx", store), e) : NULL;
+    PyObject *loads, *target = hidden_target(fe, 2, e, &loads);
     PyObject *gen = target ? ast_node("comprehension", Py_BuildValue("{s:N,s:O,s:[],s:i}", "target", target, "iter",
                                                                      PyList_GET_ITEM(args, 0), "ifs", "is_async", 0), e) : NULL;
     PyObject *comp = gen ? ast_node("DictComp", Py_BuildValue("{s:O,s:O,s:[N]}", "key", PyList_GET_ITEM(loads, 0), "value",
                                                               PyList_GET_ITEM(loads, 1), "generators", gen), e) : NULL;
-    Py_XDECREF(loads); Py_XDECREF(stores); Py_XDECREF(store);
+    Py_XDECREF(loads);
     r = comp ? fe_comprehension(fe, comp, COMP_DICT) : NULL;
     if (!comp && !fe->diag->kind) fe_error(fe, e, "cannot read this call");
     PyErr_Clear();
@@ -1293,20 +1321,22 @@ static Node *fe_dict_call(Fe *fe, PyObject *e) {
  * sorted(enumerate(x))): a list of the tuples a for loop over them walks. */
 static Node *fe_walk_call(Fe *fe, PyObject *e) { return items_comprehension(fe, e, e, COMP_LIST); }
 
-/* A call: set(), dict(pairs), map(), filter(), zip() and enumerate() made
- * comprehensions, the callee looked up once for them all. */
+/* The builtins whose calls are comprehensions, each with its maker. */
+static const struct {
+  const char *name;
+  Node *(*make)(Fe *, PyObject *);
+} comprehended_calls[] = {
+  {"set", fe_set_call}, {"dict", fe_dict_call}, {"map", fe_map_call}, {"filter", fe_filter_call},
+  {"zip", fe_walk_call}, {"enumerate", fe_walk_call},
+};
+
+/* A call: one of comprehended_calls' builtins made by its maker, any other
+ * by fe_call. */
 static Node *fe_call_expr(Fe *fe, PyObject *e) {
-  PyObject *func = field(e, "func"), *obj = static_object(fe, func);
-  Node *(*make)(Fe *, PyObject *) = fe_call;
-  if (obj && obj == PyDict_GetItemString(fe->builtins, "set")) make = fe_set_call;
-  else if (obj && obj == PyDict_GetItemString(fe->builtins, "dict")) make = fe_dict_call;
-  else if (obj && obj == PyDict_GetItemString(fe->builtins, "map")) make = fe_map_call;
-  else if (obj && obj == PyDict_GetItemString(fe->builtins, "filter")) make = fe_filter_call;
-  else if (obj && (obj == PyDict_GetItemString(fe->builtins, "zip") || obj == PyDict_GetItemString(fe->builtins, "enumerate")))
-    make = fe_walk_call;
-  Py_XDECREF(obj);
-  Py_DECREF(func);
-  return make(fe, e);
+  const char *builtin = called_builtin(fe, e);
+  for (size_t i = 0; builtin && i < sizeof comprehended_calls / sizeof *comprehended_calls; i++)
+    if (!strcmp(builtin, comprehended_calls[i].name)) return comprehended_calls[i].make(fe, e);
+  return fe_call(fe, e);
 }
 
 static const struct { const char *kind, *what; } unsupported_exprs[] = {
@@ -1509,17 +1539,6 @@ static int evaluated_once(Fe *fe, Walk *w, PyObject *e, Node *value) {
   return var;
 }
 
-/* Whether e calls the builtin name (not a global that shadows it). */
-static bool calls_builtin(Fe *fe, PyObject *e, const char *name) {
-  if (!is_kind(e, "Call")) return false;
-  PyObject *func = field(e, "func");
-  PyObject *obj = static_object(fe, func);
-  bool is = obj && obj == PyDict_GetItemString(fe->builtins, name);
-  Py_XDECREF(obj);
-  Py_DECREF(func);
-  return is;
-}
-
 static Node *walk_element(Fe *fe, Walk *w, PyObject *it, Node *seq);
 
 /* range(start, stop, step) walked: start + k * step, to its length. */
@@ -1641,8 +1660,9 @@ static Node *walk_ndindex(Fe *fe, Walk *w, PyObject *it, bool enumerate) {
  * already, or NULL). */
 static Node *walk_element(Fe *fe, Walk *w, PyObject *it, Node *seq) {
   if (w->nlen == 64) return fe_error(fe, it, "this for loop iterates over too many sequences");
-  if (!seq && calls_builtin(fe, it, "enumerate")) return walk_enumerate(fe, w, it);
-  if (!seq && calls_builtin(fe, it, "zip")) return walk_zip(fe, w, it);
+  const char *builtin = seq ? NULL : called_builtin(fe, it);
+  if (names_builtin(builtin, "enumerate")) return walk_enumerate(fe, w, it);
+  if (names_builtin(builtin, "zip")) return walk_zip(fe, w, it);
   int numpy_iter = seq ? 0 : numpy_index_iterator(fe, it);
   if (numpy_iter) return walk_ndindex(fe, w, it, numpy_iter == 2);
   if (!seq && !(seq = fe_expr(fe, it))) return NULL;
@@ -1729,8 +1749,9 @@ static Node *fe_for(Fe *fe, PyObject *s) {
   PyObject *t = field(s, "target"), *it = field(s, "iter"), *b = field(s, "body"),
            *o = field(s, "orelse");
   Node *n = NULL, *seq = NULL;
-  bool is_map = calls_builtin(fe, it, "map"), is_filter = !is_map && calls_builtin(fe, it, "filter");
-  bool walk = calls_builtin(fe, it, "enumerate") || calls_builtin(fe, it, "zip") || numpy_index_iterator(fe, it);
+  const char *builtin = called_builtin(fe, it);
+  bool is_map = names_builtin(builtin, "map"), is_filter = names_builtin(builtin, "filter");
+  bool walk = names_builtin(builtin, "enumerate") || names_builtin(builtin, "zip") || numpy_index_iterator(fe, it);
   if (is_map || is_filter) {
     n = fe_for_fn(fe, s, t, it, b, o, is_filter);
   } else if (!walk && (seq = fe_expr(fe, it))) {

@@ -107,6 +107,11 @@ static int kind_of_type(PyObject *t) {
   return -1;
 }
 
+/* Room for any one item (complex128's 16 bytes the widest), aligned as a Slot. */
+typedef struct ItemBuf {
+  _Alignas(Slot) char bytes[sizeof(Slot)];
+} ItemBuf;
+
 /* o stored at p as an item of kind (converted as Python converts). */
 static int store_item(int kind, PyObject *o, char *p) {
   Slot slot;
@@ -137,7 +142,8 @@ static void drop_key(int kind, uint64_t bits) {
 
 /* A key as the dict holds it: 64-bit bits, ints extended, floats as float64. */
 static int key_bits(int kind, PyObject *o, uint64_t *bits) {
-  _Alignas(Slot) char buf[sizeof(Slot)] = {0};  /* room for any item: complex128's 16 bytes */
+  ItemBuf item = {0};
+  char *buf = item.bytes;
   if (store_item(kind, o, buf) < 0) return -1;
   if (kind == TY_F32 || kind == TY_F64) {
     double x = kind == TY_F32 ? *(float *)buf : *(double *)buf;
@@ -206,7 +212,8 @@ static int list_learn(ListObject *self, PyObject *o) {
 
 static PyObject *list_append(ListObject *self, PyObject *o) {
   if (stores_numbers(self->item) < 0 || list_learn(self, o) < 0) return NULL;
-  _Alignas(Slot) char buf[sizeof(Slot)];  /* room for any item: complex128's 16 bytes */
+  ItemBuf item;
+  char *buf = item.bytes;
   if (store_item(self->l->kind, o, buf) < 0) return NULL;
   if (rt_list_reserve(self->l, self->l->len + 1) != RT_OK) return PyErr_NoMemory();
   memcpy(self->l->data + self->l->len++ * self->l->itemsize, buf, (size_t)self->l->itemsize);
@@ -309,7 +316,8 @@ static PyObject *list_insert(ListObject *self, PyObject *args) {
   PyObject *o;
   if (!PyArg_ParseTuple(args, "nO:insert", &i, &o) || stores_numbers(self->item) < 0 || list_learn(self, o) < 0)
     return NULL;
-  _Alignas(Slot) char buf[sizeof(Slot)];  /* room for any item: complex128's 16 bytes */
+  ItemBuf item;
+  char *buf = item.bytes;
   if (store_item(self->l->kind, o, buf) < 0) return NULL;
   if (i < 0) i += self->l->len;
   i = i < 0 ? 0 : i > self->l->len ? self->l->len : i;
@@ -535,7 +543,8 @@ static int dict_ass_subscript(DictObject *self, PyObject *k, PyObject *v) {
     rt_dict_settle(d, kk, vk, item_size(vk));
   }
   uint64_t bits;
-  _Alignas(Slot) char buf[sizeof(Slot)];  /* room for any item: complex128's 16 bytes */
+  ItemBuf item;
+  char *buf = item.bytes;
   if (key_bits(d->keykind, k, &bits) < 0) return -1;
   if (store_item(d->valkind, v, buf) < 0) {
     drop_key(d->keykind, bits);

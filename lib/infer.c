@@ -213,33 +213,27 @@ static const Type *ty_binop_types(Infer *in, Node *n, int op, Node *l, const Typ
   }
 }
 
-/* Types c where its truth is read (if, while, assert, not, x if c else y):
- * a number; None, which is false, and an Optional, false when None, as
- * Python's; a str or a set becomes a call reading its truth (ty_str_truth, ty_set_truth). */
-/* c, a list or dict read as a condition, made len(c): true when not empty. */
-static const Type *ty_truth_by_len(Infer *in, Node *c) {
+const Type *ty_truth_call(Infer *in, Node *n, const char *builtin) {
   Node *x = arena_alloc(in->f->arena, sizeof(Node));
-  *x = *c;
-  *c = (Node){.kind = N_CALL, .line = x->line, .col = x->col, .bi = bi_named("len")};
-  c->list.items = arena_alloc(in->f->arena, sizeof(Node *));
-  c->list.items[0] = x;
-  c->list.len = 1;
-  return ty_expr(in, c);
+  *x = *n;
+  *n = (Node){.kind = N_CALL, .line = x->line, .col = x->col, .bi = bi_named(builtin)};
+  n->list.items = arena_alloc(in->f->arena, sizeof(Node *));
+  n->list.items[0] = x;
+  n->list.len = 1;
+  return ty_expr(in, n);
 }
 
+/* Types c where its truth is read (if, while, assert, not, x if c else y):
+ * a number; None, which is false, and an Optional, false when None, as
+ * Python's; a str or a set becomes a call reading its truth (so that a str
+ * made for the test is released), a list or a dict len(c). */
 static const Type *ty_truth(Infer *in, Node *c, const char *what) {
   const Type *t = ty_maybe_none(in, c);
   if (!t || t->kind == TY_NONE) return t;
   if (t->kind == TY_ARRAY) return ty_array_unary(in, c, OP_NOT, t);  /* ambiguous, as NumPy says */
-  if (t->kind == TY_STR) {
-    ty_str_truth(in, c);
-    return c->ty;
-  }
-  if (t->kind == TY_SET) {
-    ty_set_truth(in, c);
-    return c->ty;
-  }
-  if (t->kind == TY_LIST || t->kind == TY_DICT) return ty_truth_by_len(in, c);
+  if (t->kind == TY_STR) return ty_truth_call(in, c, "str truth");
+  if (t->kind == TY_SET) return ty_truth_call(in, c, "set truth");
+  if (t->kind == TY_LIST || t->kind == TY_DICT) return ty_truth_call(in, c, "len");
   return ty_need_scalar(in, c, t->kind == TY_OPTIONAL ? t->elem : t, what) ? t : NULL;
 }
 

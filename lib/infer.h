@@ -22,6 +22,8 @@ const Type *ty_expr(Infer *in, Node *n);
 /* The same, where an Optional or None is taken as it is (assigned, returned, passed
  * to a ruchey function, tested with `is None`) rather than needed as a value. */
 const Type *ty_maybe_none(Infer *in, Node *n);
+/* n made a call of builtin ("str truth", "set truth", "len") of its old self, typed. */
+const Type *ty_truth_call(Infer *in, Node *n, const char *builtin);
 /* NumPy's promotion of two scalar types, with Numba's rule that integer
  * arithmetic happens in at least 64 bits. */
 const Type *ty_promote(const Type *a, const Type *b);
@@ -77,9 +79,7 @@ bool ty_dict_key_tuple(const Type *k);  /* a tuple of numbers a key can be (RtTu
 const Type *ty_set_index(Infer *in, Node *n, const Type *base);  /* iteration only */
 const Type *ty_set_binop(Infer *in, Node *n, int op, const Type *a, const Type *b);  /* | & - ^ */
 bool ty_set_compare(Infer *in, Node *n, const Type *a, const Type *b);
-void ty_set_truth(Infer *in, Node *n);  /* as ty_str_truth */
 /* builtins/strings.c: str values */
-void ty_str_truth(Infer *in, Node *n);  /* n, a str read as a condition, made a call reading its truth */
 const Type *ty_str_binop(Infer *in, Node *n, int op, const Type *a, const Type *b);
 bool ty_str_compare(Infer *in, Node *n, const Type **t);
 const Type *ty_str_contains(Infer *in, Node *n, const Type **args);

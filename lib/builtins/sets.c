@@ -97,17 +97,6 @@ bool ty_set_compare(Infer *in, Node *n, const Type *a, const Type *b) {
   return number_sets(a, b) || same_sets(in, n, a, b) != NULL;
 }
 
-/* `if s`, `not s`, bool(s): the call "set truth" of s, typed in place. */
-void ty_set_truth(Infer *in, Node *n) {
-  Node *x = arena_alloc(in->f->arena, sizeof(Node));
-  *x = *n;
-  *n = (Node){.kind = N_CALL, .line = x->line, .col = x->col, .bi = bi_named("set truth")};
-  n->list.items = arena_alloc(in->f->arena, sizeof(Node *));
-  n->list.items[0] = x;
-  n->list.len = 1;
-  ty_expr(in, n);
-}
-
 static const Type *ty_set_truth_call(Infer *in, Node *n, const Type **args) { return TYS(TY_BOOL); }
 
 /* One type for a tuple's items, or NULL. */

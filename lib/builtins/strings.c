@@ -92,18 +92,6 @@ static LLVMValueRef lo_truth_call(Lower *l, Node *n) {
   return r;
 }
 
-/* A str where a condition is read (if s:, not s): n becomes a call that
- * reads its truth, so that a string made for the test is released. */
-void ty_str_truth(Infer *in, Node *n) {
-  Node *x = arena_alloc(in->f->arena, sizeof(Node));
-  *x = *n;
-  *n = (Node){.kind = N_CALL, .line = x->line, .col = x->col, .bi = bi_named("str truth")};
-  n->list.items = arena_alloc(in->f->arena, sizeof(Node *));
-  n->list.items[0] = x;
-  n->list.len = 1;
-  ty_expr(in, n);
-}
-
 /* ---------------------------------------------------------------- operators */
 
 static const char *const op_names[] = {"+", "-", "*", "/", "//", "%", "**", "<<", ">>", "&", "|", "^"};
