@@ -298,6 +298,10 @@ int disp_unbox_tuple(PyObject *o, const Type *t, char *p) {
     const Type *f = t->fields[i];
     PyObject *item = PyTuple_GET_ITEM(o, i);
     char *at = p + t->offsets[i];
+    if (f->kind == TY_F64 && PyFloat_CheckExact(item)) {  /* the common item, without a slot copied */
+      *(double *)at = PyFloat_AS_DOUBLE(item);
+      continue;
+    }
     void *unused;
     Slot slot;
     int rc = f->kind == TY_TUPLE   ? disp_unbox_tuple(item, f, at)

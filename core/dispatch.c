@@ -208,8 +208,8 @@ PyObject *disp_call(Dispatcher *self, PyObject *const *args, void *extra) {
 }
 
 /* A function taking *args: the arguments past its plain parameters as a
- * tuple, its last. */
-static PyObject *call_varargs(Dispatcher *self, PyObject *const *args, size_t nargs) {
+ * tuple, its last. Out of line, as call_keywords. */
+static __attribute__((noinline)) PyObject *call_varargs(Dispatcher *self, PyObject *const *args, size_t nargs) {
   int plain = self->nparams - 1;
   PyObject *full[MAX_ARGS];
   PyObject *rest = PyTuple_New((Py_ssize_t)nargs - plain);
@@ -293,8 +293,9 @@ static bool bind_plain(Dispatcher *self, PyObject *const *args, size_t nargs, Py
 /* A call with keywords, or relying on defaults: bound in C without a
  * Python object made. Where the binding fails, the Python function is
  * called with the same arguments, so that its own binding raises
- * Python's TypeError (its body never runs). */
-static PyObject *call_keywords(Dispatcher *self, PyObject *const *args, size_t nargsf, PyObject *kwnames) {
+ * Python's TypeError (its body never runs). Kept out of line: inlined,
+ * its frame would be set up on every positional call too. */
+static __attribute__((noinline)) PyObject *call_keywords(Dispatcher *self, PyObject *const *args, size_t nargsf, PyObject *kwnames) {
   size_t nargs = PyVectorcall_NARGS(nargsf);
   if (!self->param_names) return call_binding(self, args, nargs, kwnames);
   PyObject *full[MAX_ARGS];
