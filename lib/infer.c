@@ -178,7 +178,7 @@ const Type *ty_need_scalar(Infer *in, Node *n, const Type *t, const char *what) 
 static const Type *ty_binop_types(Infer *in, Node *n, int op, Node *l, const Type *a, Node *r,
                                   const Type *b) {
   if (a->kind == TY_ARRAY || b->kind == TY_ARRAY) return ty_array_binop(in, n, op, l, a, r, b);
-  if (a->kind == TY_TUPLE || b->kind == TY_TUPLE) return ty_tuple_concat(in, n, a, b);
+  if (a->kind == TY_TUPLE || b->kind == TY_TUPLE) return ty_tuple_binop(in, n, a, b);
   if (a->kind == TY_LIST || b->kind == TY_LIST) return ty_list_binop(in, n, op, a, b);
   if (a->kind == TY_SET || b->kind == TY_SET) return ty_set_binop(in, n, op, a, b);
   if (a->kind == TY_STR || b->kind == TY_STR) return ty_str_binop(in, n, op, a, b);

@@ -1,6 +1,6 @@
 /* builtins/tuples.c — what Python does with tuples beyond building and
  * unpacking them: t[i] with a variable i (a homogeneous tuple's, which
- * also makes `for x in t`), t[a:b:c] with constants, t + u, and the
+ * also makes `for x in t`), t[a:b:c] with constants, t + u, t * k, and the
  * comparisons ==, !=, <, <=, >, >= (item by item, as Python compares
  * sequences), and the binding of f(*t) to a compiled function's
  * parameters. A tuple is an LLVM struct of its items (model.c).
@@ -76,9 +76,7 @@ const Type *ty_tuple_index(Infer *in, Node *n, const Type *t) {
 }
 
 /* t + u */
-const Type *ty_tuple_concat(Infer *in, Node *n, const Type *a, const Type *b) {
-  if (a->kind != TY_TUPLE || b->kind != TY_TUPLE || n->op != OP_ADD)
-    return ty_error(in, n, "operator is not supported between %s and %s", a->name, b->name);
+static const Type *tuple_concat(Infer *in, Node *n, const Type *a, const Type *b) {
   if (n->kind == N_AUGASSIGN && ty_has_arrays(a))
     return ty_error(in, n, "+= on a tuple of arrays is not supported: write t = t + u");
   if (a->nfields + b->nfields > 64) return ty_error(in, n, "tuples of more than 64 elements are not supported");
@@ -86,6 +84,32 @@ const Type *ty_tuple_concat(Infer *in, Node *n, const Type *a, const Type *b) {
   for (int i = 0; i < a->nfields; i++) f[i] = a->fields[i];
   for (int i = 0; i < b->nfields; i++) f[a->nfields + i] = b->fields[i];
   return ty_tuple(a->nfields + b->nfields, f);
+}
+
+/* t * k or k * t: the items k times over (none for k <= 0), k a constant
+ * integer, as the length is part of the tuple's type. */
+static const Type *tuple_repeat(Infer *in, Node *n, const Type *t, Node *count, const Type *ct) {
+  int64_t k;
+  if (!ty_is_int(ct) || !ir_const_int(count, &k))
+    return ty_error(in, count, "a tuple can only be repeated a constant integer number of times (its length is "
+                    "part of its type), got %s", ct->name);
+  if (n->kind == N_AUGASSIGN && ty_has_arrays(t))
+    return ty_error(in, n, "*= on a tuple of arrays is not supported: write t = t * k");
+  if (k < 0) k = 0;
+  if (t->nfields && k > 64 / t->nfields) return ty_error(in, n, "tuples of more than 64 elements are not supported");
+  const Type *f[64];
+  for (int i = 0; i < t->nfields * k; i++) f[i] = t->fields[i % t->nfields];
+  return ty_tuple(t->nfields * (int)k, f);
+}
+
+/* t + u, t * k, k * t */
+const Type *ty_tuple_binop(Infer *in, Node *n, const Type *a, const Type *b) {
+  Node *lhs = n->lhs, *rhs = n->rhs;
+  if (n->op == OP_ADD && a->kind == TY_TUPLE && b->kind == TY_TUPLE) return tuple_concat(in, n, a, b);
+  if (n->op == OP_MUL && a->kind == TY_TUPLE && b->kind != TY_TUPLE) return tuple_repeat(in, n, a, rhs, b);
+  if (n->op == OP_MUL && b->kind == TY_TUPLE && a->kind != TY_TUPLE && n->kind != N_AUGASSIGN)
+    return tuple_repeat(in, n, b, lhs, a);
+  return ty_error(in, n, "operator is not supported between %s and %s", a->name, b->name);
 }
 
 /* Whether two items compare: numbers, or tuples of such. */
@@ -165,7 +189,7 @@ LLVMValueRef lo_tuple_index(Lower *l, Node *n) {
 }
 
 /* The items of a, then of b's, as one tuple of type t. */
-LLVMValueRef lo_tuple_concat_values(Lower *l, const Type *t, LLVMValueRef a, const Type *ta, LLVMValueRef b) {
+static LLVMValueRef tuple_concat_values(Lower *l, const Type *t, LLVMValueRef a, const Type *ta, LLVMValueRef b) {
   LLVMValueRef r = LLVMGetUndef(lo_type(l, t));
   int na = ta->nfields;
   for (int k = 0; k < t->nfields; k++)
@@ -174,14 +198,39 @@ LLVMValueRef lo_tuple_concat_values(Lower *l, const Type *t, LLVMValueRef a, con
   return r;
 }
 
-/* t + u: a new tuple owning its items' references. */
-LLVMValueRef lo_tuple_concat(Lower *l, Node *n) {
+/* The items of v, of type tv, over and over as one tuple of type t. */
+static LLVMValueRef tuple_repeat_values(Lower *l, const Type *t, LLVMValueRef v, const Type *tv) {
+  LLVMValueRef r = LLVMGetUndef(lo_type(l, t));
+  for (int k = 0; k < t->nfields; k++)
+    r = LLVMBuildInsertValue(l->b, r, LLVMBuildExtractValue(l->b, v, (unsigned)(k % tv->nfields), ""), (unsigned)k, "");
+  return r;
+}
+
+/* t op= u of tuples without arrays (typing refuses the others): the new tuple. */
+LLVMValueRef lo_tuple_binop_values(Lower *l, int op, const Type *t, LLVMValueRef a, const Type *ta, LLVMValueRef b) {
+  return op == OP_MUL ? tuple_repeat_values(l, t, a, ta) : tuple_concat_values(l, t, a, ta, b);
+}
+
+/* t * k or k * t: each copy of an item owns a reference of its own (the
+ * tuple's own references released where k <= 0). */
+static LLVMValueRef lo_tuple_repeat(Lower *l, Node *n) {
+  Node *side = n->lhs->ty->kind == TY_TUPLE ? n->lhs : n->rhs;
+  LLVMValueRef v = lo_owned(l, side);
+  int copies = side->ty->nfields ? n->ty->nfields / side->ty->nfields : 0;
+  if (ty_has_arrays(side->ty) && !copies) lo_refcount(l, side->ty, v, false);
+  for (int k = 1; ty_has_arrays(side->ty) && k < copies; k++) lo_refcount(l, side->ty, v, true);
+  return tuple_repeat_values(l, n->ty, v, side->ty);
+}
+
+/* t + u: a new tuple owning its items' references; t * k. */
+LLVMValueRef lo_tuple_binop(Lower *l, Node *n) {
+  if (n->op == OP_MUL) return lo_tuple_repeat(l, n);
   bool refs = ty_has_arrays(n->lhs->ty);
   LLVMValueRef a = lo_owned(l, n->lhs);
   if (refs) lo_temp_made(l, n->lhs->ty, a);  /* released should the right side raise */
   LLVMValueRef b = lo_owned(l, n->rhs);
   if (refs) lo_temp_taken(l, a);
-  return lo_tuple_concat_values(l, n->ty, a, n->lhs->ty, b);
+  return tuple_concat_values(l, n->ty, a, n->lhs->ty, b);
 }
 
 /* a op b of two tuples, as Python compares sequences: the first items

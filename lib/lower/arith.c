@@ -442,7 +442,7 @@ static bool literal_exponent(LLVMValueRef b, long long *k) {
 
 LLVMValueRef lo_binop_values(Lower *l, int op, const Type *result, LLVMValueRef a,
                                     const Type *ta, LLVMValueRef b, const Type *tb) {
-  if (result->kind == TY_TUPLE) return lo_tuple_concat_values(l, result, a, ta, b);
+  if (result->kind == TY_TUPLE) return lo_tuple_binop_values(l, op, result, a, ta, b);
   if (result->kind == TY_STR) return lo_str_binop_values(l, op, a, ta, b, tb);
   if (ty_is_complex(result)) return lo_complex_binop(l, op, result, a, ta, b, tb);
   if (result->kind == TY_F16) {  /* NumPy's half loops: the operands as float16, the operation in float32, rounded */
@@ -471,7 +471,7 @@ LLVMValueRef lo_binop_values(Lower *l, int op, const Type *result, LLVMValueRef 
 }
 
 LLVMValueRef lo_binop(Lower *l, Node *n) {
-  if (n->ty->kind == TY_TUPLE) return lo_tuple_concat(l, n);
+  if (n->ty->kind == TY_TUPLE) return lo_tuple_binop(l, n);
   if (n->ty->kind == TY_LIST) return lo_list_binop(l, n);
   if (n->ty->kind == TY_SET) return lo_set_binop(l, n);
   if (n->ty->kind == TY_STR) return lo_str_binop(l, n);

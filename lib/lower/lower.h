@@ -387,8 +387,8 @@ void lo_index_update(Lower *l, Node *n);  /* a[advanced index] op= value */
 /* ---------------------------------------------------------------- builtins/tuples.c */
 
 LLVMValueRef lo_tuple_index(Lower *l, Node *n);
-LLVMValueRef lo_tuple_concat(Lower *l, Node *n);
-LLVMValueRef lo_tuple_concat_values(Lower *l, const Type *t, LLVMValueRef a, const Type *ta, LLVMValueRef b);
+LLVMValueRef lo_tuple_binop(Lower *l, Node *n);
+LLVMValueRef lo_tuple_binop_values(Lower *l, int op, const Type *t, LLVMValueRef a, const Type *ta, LLVMValueRef b);
 LLVMValueRef lo_tuple_compare(Lower *l, int op, LLVMValueRef a, const Type *ta, LLVMValueRef b, const Type *tb);
 LLVMValueRef lo_tuple_contains(Lower *l, Node *n);
 /* A call with *t: the callee's arguments (its parameters' types) into args; how many */
