@@ -92,6 +92,21 @@ def numbagg_nanquantile():
     return {"nanquantile": numbagg.nanquantile(_panel(), 0.3, axis=-1)}
 
 
+def numba_stats_densities():
+    from numba_stats import chi2, crystalball, expon, gamma, lognorm, norm, truncnorm, voigt
+    x = np.linspace(0.05, 6.0, 200)
+    p = np.linspace(0.01, 0.99, 99)
+    return {"norm": np.concatenate([norm.pdf(x, 1.0, 1.5), norm.cdf(x, 1.0, 1.5), norm.ppf(p, 1.0, 1.5)]),
+            "expon": np.concatenate([expon.pdf(x, 0.2, 1.1), expon.cdf(x, 0.2, 1.1), expon.ppf(p, 0.2, 1.1)]),
+            "gamma": np.concatenate([gamma.pdf(x, 2.5, 0.0, 1.2), gamma.cdf(x, 2.5, 0.0, 1.2),
+                                     gamma.ppf(p, 2.5, 0.0, 1.2)]),
+            "chi2": np.concatenate([chi2.pdf(x, 3.0, 0.0, 1.0), chi2.cdf(x, 3.0, 0.0, 1.0)]),
+            "lognorm": np.concatenate([lognorm.pdf(x, 0.7, 0.0, 1.5), lognorm.cdf(x, 0.7, 0.0, 1.5)]),
+            "crystalball": crystalball.pdf(x - 3.0, 1.5, 3.0, 0.0, 1.0),
+            "truncnorm": truncnorm.cdf(x, 0.5, 5.0, 2.0, 1.0),
+            "voigt": voigt.pdf(x - 3.0, 0.5, 0.0, 1.0)}
+
+
 # package -> its computations, by name
 WORKLOADS = {
     "stumpy": {"stump": stumpy_stump, "aamp": stumpy_aamp},
@@ -101,4 +116,5 @@ WORKLOADS = {
     "numbagg": {"nanmean": numbagg_nanmean, "move_mean": numbagg_move_mean,
                 "move_exp_nanmean": numbagg_move_exp_nanmean, "group_nanmean": numbagg_group_nanmean,
                 "nanquantile": numbagg_nanquantile},
+    "numba-stats": {"densities": numba_stats_densities},
 }

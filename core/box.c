@@ -302,6 +302,12 @@ int disp_unbox_tuple(PyObject *o, const Type *t, char *p) {
       *(double *)at = PyFloat_AS_DOUBLE(item);
       continue;
     }
+    if (f->kind == TY_OPTIONAL) {  /* an objmode block's optional(T) output: the flag follows the value */
+      memset(at, 0, f->size);
+      if (item == Py_None) continue;
+      f = f->elem;
+      at[f->size] = 1;
+    }
     void *unused;
     Slot slot;
     int rc = f->kind == TY_TUPLE   ? disp_unbox_tuple(item, f, at)

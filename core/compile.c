@@ -165,18 +165,6 @@ static bool type_callee(Callees *c, Callee *e, Diag *diag) {
   return f != NULL;
 }
 
-/* A function compiled only for explicit signatures is called from compiled
- * code as from Python: through the first signature that accepts the
- * arguments, its result of the declared type. */
-static const Spec *explicit_signature(Dispatcher *disp, const Type *const *args) {
-  for (int i = 0; i < disp->nspecs; i++) {
-    const Spec *s = &disp->specs[i];
-    bool ok = !s->device;
-    for (int a = 0; ok && a < disp->nparams; a++) ok = disp_type_accepts(s->args[a], args[a]);
-    if (ok) return s;
-  }
-  return NULL;
-}
 
 /* A lambda is compiled as the function it is written in (the one being
  * typed now, which calls it): its error model, bounds checks, fastmath. */
@@ -201,7 +189,7 @@ static bool resolve_call(void *ctx, void *callee, const Type **args, int nargs, 
   }
   const Spec *sig = NULL;
   if (disp->sealed && !disp->scalars_only && !device && !c->cc) {
-    if (!(sig = explicit_signature(disp, args)))
+    if (!(sig = disp_best_spec(disp, args)))  /* called as from Python: the best signature, its declared result */
       return call_error(diag, "%s", "no compiled signature of the called function accepts these argument types");
     args = (const Type **)sig->args;
   }

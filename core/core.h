@@ -108,9 +108,10 @@ const Type *disp_described_type(PyObject *d);
 PyObject *disp_describe_type(const Type *t);
 /* "(float64, array(int64, 1d, C))" */
 PyObject *disp_signature_text(const Type *const *types, int n);
-/* Whether an argument of type `have` can be passed for a parameter of an
- * explicit signature's type `want` (converted). */
-bool disp_type_accepts(const Type *want, const Type *have);
+/* What passing an argument of type `have` for a parameter of an explicit
+ * signature's type `want` costs: 0 the same type, more the more the
+ * conversion may change it; -1 where it cannot be passed. */
+int disp_conversion_cost(const Type *want, const Type *have);
 
 /* ---------------------------------------------------------------- box.c */
 
@@ -226,6 +227,9 @@ const Type *disp_function_type(Dispatcher *d);
 void disp_lock_compiles(Dispatcher *self);
 void disp_unlock_compiles(Dispatcher *self);
 Spec *disp_find_spec(Dispatcher *self, const Type *const *args, bool device);
+/* The explicit signature that takes these arguments at the least cost
+ * (the first of equals), as Numba picks an overload; NULL for none. */
+Spec *disp_best_spec(Dispatcher *self, const Type *const *args);
 /* Compiles the signature unless another thread just did (the lock taken). */
 Spec *disp_compile_miss(Dispatcher *self, const Type *const *args, bool device);
 /* Each argument's type; false, with the TypeError raised, for an argument

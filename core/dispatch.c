@@ -72,14 +72,18 @@ Spec *disp_find_spec(Dispatcher *self, const Type *const *args, bool device) {
   return NULL;
 }
 
-/* The first explicit signature the arguments can be converted to. */
-static Spec *find_compatible(Dispatcher *self, const Type *const *args) {
+Spec *disp_best_spec(Dispatcher *self, const Type *const *args) {
+  Spec *best = NULL;
+  int least = 0;
   for (int i = 0; i < self->nspecs; i++) {
-    bool ok = !self->specs[i].device;
-    for (int a = 0; ok && a < self->nparams; a++) ok = disp_type_accepts(self->specs[i].args[a], args[a]);
-    if (ok) return &self->specs[i];
+    int cost = self->specs[i].device ? -1 : 0;
+    for (int a = 0; cost >= 0 && a < self->nparams; a++) {
+      int c = disp_conversion_cost(self->specs[i].args[a], args[a]);
+      cost = c < 0 ? -1 : cost + c;
+    }
+    if (cost >= 0 && (!best || cost < least)) best = &self->specs[i], least = cost;
   }
-  return NULL;
+  return best;
 }
 
 static PyObject *type_error(Dispatcher *self, PyObject *const *args, int i) {
@@ -153,7 +157,7 @@ PyObject *disp_call(Dispatcher *self, PyObject *const *args, void *extra) {
   const Type *types[MAX_ARGS];  /* the first nparams only */
   if (!disp_arg_types(self, args, types)) return NULL;
   Spec *s = disp_find_spec(self, types, false);
-  if (!s && self->sealed && !(s = find_compatible(self, types))) return no_match(self, types);
+  if (!s && self->sealed && !(s = disp_best_spec(self, types))) return no_match(self, types);
   if (!s && !(s = disp_compile_miss(self, types, false))) return NULL;
   /* what the call needs from s: another thread may grow self->specs while
    * this one runs without the GIL */

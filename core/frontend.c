@@ -373,8 +373,22 @@ static Node *global_value(Fe *fe, PyObject *obj, PyObject *e, const char *name) 
 
 /* ---------------------------------------------------------------- expressions */
 
+/* type(x) as a value (numpy.empty(n, type(x)), T after T = type(x)): x's
+ * type as a dtype. */
+static Node *fe_type_value(Fe *fe, PyObject *e, PyObject *of) {
+  Node *n = new_node(fe, N_CALL, e);
+  n->bi = core_builtin_named("type(x)");
+  n->list = new_list(fe, 1);
+  return (n->list.items[0] = fe_expr(fe, of)) ? n : NULL;
+}
+
 static Node *fe_name(Fe *fe, PyObject *e) {
   PyObject *id = field(e, "id");
+  PyObject *type_of = fe->types_of ? PyDict_GetItemWithError(fe->types_of, id) : NULL;
+  if (type_of) {
+    Py_DECREF(id);
+    return fe_type_value(fe, e, type_of);
+  }
   const char *name = PyUnicode_AsUTF8(id);
   int v = find_var(fe, name);
   Node *n = NULL;
@@ -881,8 +895,69 @@ static void fe_unknown_name(Fe *fe, PyObject *e, PyObject *func) {
   PyErr_Clear();
 }
 
+/* x's syntax tree where func is type(x), or a variable assigned type(x)
+ * (fe_assign_type), a new reference; NULL, no error, for anything else. */
+static PyObject *type_of_what(Fe *fe, PyObject *func) {
+  if (is_kind(func, "Name")) {
+    PyObject *id = field(func, "id");
+    PyObject *of = fe->types_of ? PyDict_GetItemWithError(fe->types_of, id) : NULL;
+    Py_DECREF(id);
+    return Py_XNewRef(of);
+  }
+  if (!is_kind(func, "Call")) return NULL;
+  PyObject *inner = field(func, "func"), *args = field(func, "args"), *kw = field(func, "keywords");
+  PyObject *obj = static_object(fe, inner);
+  PyErr_Clear();
+  PyObject *of = obj == (PyObject *)&PyType_Type && PyList_GET_SIZE(args) == 1 && !PyList_GET_SIZE(kw)
+                     ? Py_NewRef(PyList_GET_ITEM(args, 0)) : NULL;
+  Py_XDECREF(obj); Py_DECREF(inner); Py_DECREF(args); Py_DECREF(kw);
+  return of;
+}
+
+/* T = type(x), x a variable: T names x's type, which is static (a
+ * variable has one type), so a call T(v) is type(x)(v) and the assignment
+ * itself does nothing; NULL, no error, for any other assignment. */
+static Node *fe_assign_type(Fe *fe, PyObject *s, PyObject *target, PyObject *value) {
+  PyObject *of = is_kind(target, "Name") && is_kind(value, "Call") ? type_of_what(fe, value) : NULL;
+  Node *n = NULL;
+  if (of && is_kind(of, "Name") && (fe->types_of || (fe->types_of = PyDict_New()))) {
+    PyObject *id = field(target, "id");
+    if (PyDict_SetItem(fe->types_of, id, of) == 0) n = new_node(fe, N_PASS, s);
+    Py_DECREF(id);
+  }
+  Py_XDECREF(of);
+  return n;
+}
+
+/* type(x)(v), or T(v) after T = type(x): a call of a value's type, which
+ * Numba types as a conversion of v to x's type (the row's list: v, then
+ * x); NULL, no error, where func is neither. */
+static Node *fe_call_of_type(Fe *fe, PyObject *e, PyObject *func, bool *failed) {
+  PyObject *of = type_of_what(fe, func);
+  if (!of) return NULL;
+  PyObject *args = field(e, "args"), *kw = field(e, "keywords");
+  Node *n = NULL;
+  *failed = true;
+  if (PyList_GET_SIZE(args) != 1 || PyList_GET_SIZE(kw)) {
+    fe_error(fe, e, "type(x)(...) takes one argument, the value to convert to x's type");
+  } else {
+    n = new_node(fe, N_CALL, e);
+    n->bi = core_builtin_named("type(x)(v)");
+    n->list = new_list(fe, 2);
+    if (!(n->list.items[0] = fe_expr(fe, PyList_GET_ITEM(args, 0))) || !(n->list.items[1] = fe_expr(fe, of))) n = NULL;
+  }
+  Py_DECREF(args); Py_DECREF(kw); Py_DECREF(of);
+  return n;
+}
+
 static Node *fe_call(Fe *fe, PyObject *e) {
   PyObject *func = field(e, "func");
+  bool typed = false;
+  Node *of_type = fe_call_of_type(fe, e, func, &typed);
+  if (of_type || typed) {
+    Py_DECREF(func);
+    return of_type;
+  }
   if (fe_is_local_call(fe, func)) {
     Node *n = fe_local_call(fe, e, func);
     Py_DECREF(func);
@@ -916,10 +991,22 @@ static Node *fe_call(Fe *fe, PyObject *e) {
   const Builtin *builtin = scalar_fn ? core_builtin_named("a ruchey ufunc")
                           : is_jit  ? core_builtin_named("a ruchey function")
                           : obj     ? core_builtin(obj) : NULL;
+  PyObject *args = obj == (PyObject *)&PyType_Type ? field(e, "args") : NULL;
+  if (args && PyList_GET_SIZE(args) == 1) {  /* type(x) */
+    Node *n = fe_type_value(fe, e, PyList_GET_ITEM(args, 0));
+    Py_DECREF(args); Py_DECREF(obj); Py_DECREF(func);
+    return n;
+  }
+  Py_XDECREF(args);
   int cast = !builtin && obj ? core_dtype_kind(obj) : -1;
   if (cast >= 0) builtin = core_builtin_named("a NumPy scalar type");
+  bool refused = false;
+  NativeSig *native = !builtin && obj ? fe_native_signature(fe, e, obj, &refused) : NULL;
+  if (native) builtin = core_builtin_named("a native function");
   Node *n = NULL;
-  if (!builtin) {
+  if (refused) {
+    PyErr_Clear();
+  } else if (!builtin) {
     PyObject *desc = obj ? callee_title(obj) : NULL;
     if (!obj)
       fe_unknown_name(fe, e, func);
@@ -933,6 +1020,7 @@ static Node *fe_call(Fe *fe, PyObject *e) {
     n = new_node(fe, N_CALL, e);
     n->bi = builtin;
     n->ival = cast;
+    n->callee = native;
     unsigned how = is_jit ? 0 : builtin_args(builtin->flags);
     if (is_jit && !scalar_fn && fe_has_starred(e)) {
       if (!fe_spread_call(fe, e, n, obj)) n = NULL;
@@ -1403,8 +1491,11 @@ static Node *fe_assign(Fe *fe, PyObject *s) {
   Node *n = NULL;
   int nt = (int)PyList_GET_SIZE(targets);
   bool lambda = nt == 1 && is_kind(value, "Lambda") && is_kind(PyList_GET_ITEM(targets, 0), "Name");
-  Node *rhs = lambda ? NULL : fe_expr(fe, value);
-  if (lambda) {
+  Node *type = nt == 1 && !lambda ? fe_assign_type(fe, s, PyList_GET_ITEM(targets, 0), value) : NULL;
+  Node *rhs = lambda || type || fe->diag->kind ? NULL : fe_expr(fe, value);
+  if (type) {
+    n = type;
+  } else if (lambda) {
     n = fe_lambda_assign(fe, s, PyList_GET_ITEM(targets, 0), value);
   } else if (rhs && nt == 1) {
     n = new_node(fe, N_ASSIGN, s);
@@ -1970,6 +2061,7 @@ Func *fe_read_function(PyObject *pyfunc, Arena *arena, Diag *diag) {
   Py_DECREF(def);
   Py_XDECREF(fe.imports);
   Py_XDECREF(fe.lambdas);
+  Py_XDECREF(fe.types_of);
   if (!ok) return NULL;
   fe.f->nvars = fe.nvars;
   fe.f->var_names = fe.vars;

@@ -25,6 +25,7 @@ typedef struct Fe {
   PyObject *imports;    /* names bound by import statements in the function: their objects */
   PyObject *lambdas;    /* variables assigned a lambda: (its dispatcher, the names of the
                          * function's variables it reads) */
+  PyObject *types_of;   /* variables assigned type(x): x's syntax tree (a name) */
 } Fe;
 
 /* frontend.c */
@@ -57,6 +58,7 @@ Node *fe_lambda_assign(Fe *fe, PyObject *s, PyObject *target, PyObject *lambda);
 Node *fe_def(Fe *fe, PyObject *s);                              /* a nested def, as name = lambda */
 Node *fe_local_call(Fe *fe, PyObject *e, PyObject *func);       /* f(...) where f is a local or a lambda */
 bool fe_is_local_call(Fe *fe, PyObject *func);
+NativeSig *fe_native_signature(Fe *fe, PyObject *e, PyObject *obj, bool *failed);  /* ctypes', wrappers' */
 Node *fe_frozen_constant(Fe *fe, PyObject *obj, PyObject *e);   /* a number or bool, frozen */
 /* namedtuples.c: cls(args) of a named tuple class whose items are fields */
 Node *fe_namedtuple_call(Fe *fe, PyObject *e, PyObject *cls, PyObject *fields);

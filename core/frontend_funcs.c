@@ -422,3 +422,39 @@ Node *fe_import(Fe *fe, PyObject *s) {
   Py_DECREF(names);
   return n;
 }
+
+/* ---------------------------------------------------------------- native functions */
+
+/* f(...) of a native function (ruchey/native.py): its address and C
+ * signature from ruchey.native.describe, in the function's arena; NULL for
+ * any other object, and NULL with *failed set where describe refuses it
+ * (reported). Only an object that can be one is asked about: a ctypes
+ * function pointer has argtypes, a wrapper __wrapper_address__. */
+NativeSig *fe_native_signature(Fe *fe, PyObject *e, PyObject *obj, bool *failed) {
+  if (!PyObject_HasAttrString(obj, "argtypes") && !PyObject_HasAttrString(obj, "__wrapper_address__")) return NULL;
+  PyObject *native = PyImport_ImportModule("ruchey.native");
+  PyObject *d = native ? PyObject_CallMethod(native, "describe", "O", obj) : NULL;
+  Py_XDECREF(native);
+  NativeSig *sig = NULL;
+  PyObject *args = NULL;
+  unsigned long long addr = 0;
+  int ret = 0;
+  if (!d) {
+    PyObject *type, *value, *tb;
+    PyErr_Fetch(&type, &value, &tb);
+    PyObject *text = value ? PyObject_Str(value) : NULL;
+    fe_error(fe, e, "%s", text && PyUnicode_Check(text) ? PyUnicode_AsUTF8(text) : "this native function cannot be called");
+    Py_XDECREF(text); Py_XDECREF(type); Py_XDECREF(value); Py_XDECREF(tb);
+    PyErr_Clear();
+    *failed = true;
+  } else if (d != Py_None && PyArg_ParseTuple(d, "KiO!", &addr, &ret, &PyTuple_Type, &args) &&
+             PyTuple_GET_SIZE(args) <= 64) {
+    sig = arena_alloc(fe->arena, sizeof *sig);
+    *sig = (NativeSig){.addr = (void *)(uintptr_t)addr, .owner = Py_NewRef(obj),  /* the code's for good */
+                       .ret = ret < 0 ? TY_NONE : (TypeKind)ret, .nargs = (int)PyTuple_GET_SIZE(args)};
+    for (int i = 0; i < sig->nargs; i++) sig->args[i] = (TypeKind)PyLong_AsLong(PyTuple_GET_ITEM(args, i));
+  }
+  PyErr_Clear();
+  Py_XDECREF(d);
+  return sig;
+}

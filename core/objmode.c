@@ -35,8 +35,9 @@ static const Type *output_type(Fe *fe, PyObject *value) {
   PyErr_Clear();
   Py_XDECREF(desc); Py_XDECREF(helper); Py_XDECREF(given);
   if (!t) return fe_error(fe, value, "an objmode output's type must be a type of ruchey.types or its name ('float64')");
-  if (!ty_is_scalar(t))
-    return fe_error(fe, value, "objmode outputs are numbers and bools in compiled code, not %s", t->name);
+  if (!ty_is_scalar(t) && !(t->kind == TY_OPTIONAL && ty_is_scalar(t->elem)))
+    return fe_error(fe, value, "objmode outputs are numbers and bools (or None, as optional(float64)) in compiled "
+                    "code, not %s", t->name);
   return t;
 }
 

@@ -273,6 +273,11 @@ const Type *disp_described_type(PyObject *d) {
   const char *layout;
   if (PyList_Check(d)) return described_tuple(d);
   if (PyUnicode_Check(d) && !strcmp(PyUnicode_AsUTF8(d), "none")) return &core_plain[TY_NONE];  /* an Optional's None */
+  if (PyTuple_Check(d) && PyTuple_GET_SIZE(d) == 2 && PyUnicode_Check(PyTuple_GET_ITEM(d, 0)) &&
+      !strcmp(PyUnicode_AsUTF8(PyTuple_GET_ITEM(d, 0)), "optional")) {  /* ("optional", a scalar's) */
+    const Type *elem = disp_described_type(PyTuple_GET_ITEM(d, 1));
+    return elem && ty_is_scalar(elem) ? core_api()->optional(elem) : NULL;
+  }
   if (!PyArg_ParseTuple(d, "iis", &kind, &ndim, &layout)) return NULL;
   if (kind == TY_STR && !ndim) return &core_plain[TY_STR];  /* unicode_type */
   if (kind < 0 || kind >= TY_COUNT || !(core_plain[kind].flags & TF_SCALAR) || ndim < 0 ||
@@ -309,20 +314,39 @@ PyObject *disp_signature_text(const Type *const *types, int n) {
   return PyUnicode_FromString(buf);
 }
 
-bool disp_type_accepts(const Type *want, const Type *have) {
-  if (want == have) return true;
+/* What converting a number of type have to want costs, in Numba's ranks:
+ * 1 promotes (to a wider type of the same kind), 2 is safe (an int to a
+ * float that holds it exactly, a real to a complex), 4 may lose (to a
+ * narrower type or another sign), 5 loses more (an int to float32, which
+ * float64 would hold better). */
+static int scalar_conversion(const Type *want, const Type *have) {
+  if (ty_is_complex(have) && !ty_is_complex(want)) return -1;
+  if (ty_is_complex(want)) return !ty_is_complex(have) ? 2 : want->size >= have->size ? 1 : 4;
+  if (ty_is_float(want) && ty_is_float(have)) return want->size >= have->size ? 1 : 4;
+  if (ty_is_float(want)) {  /* from an int or a bool: exact where the mantissa holds it */
+    int mantissa = want->size == 8 ? 53 : want->size == 4 ? 24 : 11;
+    return (int)have->size * 8 <= mantissa ? 2 : want->size == 8 ? 4 : 5;
+  }
+  if (!ty_is_int(want) || ty_is_float(have)) return -1;  /* a float is no int, nor any number a bool */
+  if (have->kind == TY_BOOL) return 1;
+  bool same_sign = ty_is_unsigned(want) == ty_is_unsigned(have);
+  bool widens = want->size > have->size || (want->size == have->size && same_sign);
+  return widens && (same_sign || !ty_is_unsigned(want)) ? 1 : 4;
+}
+
+int disp_conversion_cost(const Type *want, const Type *have) {
+  if (want == have) return 0;
   if (want->kind == TY_ARRAY && have->kind == TY_ARRAY)
     return want->elem == have->elem && want->ndim == have->ndim &&
-           (want->layout == 'A' || want->layout == have->layout) && (want->readonly || !have->readonly);
+           (want->layout == 'A' || want->layout == have->layout) && (want->readonly || !have->readonly) ? 1 : -1;
   if (want->kind == TY_TUPLE && have->kind == TY_TUPLE) {
-    bool ok = want->nfields == have->nfields;
-    for (int i = 0; ok && i < want->nfields; i++) ok = disp_type_accepts(want->fields[i], have->fields[i]);
-    return ok;
+    int cost = want->nfields == have->nfields ? 0 : -1;
+    for (int i = 0; cost >= 0 && i < want->nfields; i++) {
+      int c = disp_conversion_cost(want->fields[i], have->fields[i]);
+      cost = c < 0 ? -1 : cost + c;
+    }
+    return cost;
   }
-  if (!ty_is_scalar(want) || !ty_is_scalar(have)) return false;
-  /* a complex parameter takes any number; a real one no complex */
-  if (ty_is_complex(want)) return true;
-  if (ty_is_complex(have)) return false;
-  if (ty_is_float(want)) return true;
-  return ty_is_int(want) && (have->kind == TY_BOOL || ty_is_int(have));
+  if (!ty_is_scalar(want) || !ty_is_scalar(have)) return -1;
+  return scalar_conversion(want, have);
 }

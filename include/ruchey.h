@@ -234,7 +234,8 @@ struct Node {
   NodeList body, orelse;
   const char *str;      /* N_ASSERT, N_RAISE: the constant message; N_ATTR, a method's N_CALL: the name;
                          * N_INDEX: "iteration" where a for loop reads its sequence's element */
-  void *callee;         /* N_CALL of a ruchey function: the dispatcher; N_RAISE: the class */
+  void *callee;         /* N_CALL of a ruchey function: the dispatcher; of a native function: its
+                         * NativeSig; N_RAISE: the class */
   const void *data;     /* N_CONST_ARRAY: the elements */
   const char *symbol;   /* N_RAISE: the class's name at link time (generated code holds no address) */
   struct CallTarget *target; /* N_CALL of a ruchey function: set by infer */
@@ -356,6 +357,18 @@ typedef struct Diag {
 /* ---------------------------------------------------------------- compile (jit.c) */
 
 struct CompileOptions;
+
+/* A native function a call names (a ctypes function pointer, an object of
+ * Numba's WrapperAddressProtocol): its address and C signature, scalar
+ * kinds (ret TY_NONE: void); owner is the Python object, which the code
+ * names so that no on-disk cache keeps it (its address is this process's). */
+typedef struct NativeSig {
+  void *addr;
+  void *owner;
+  TypeKind ret;
+  int nargs;
+  TypeKind args[64];
+} NativeSig;
 
 /* What a call to another ruchey function resolves to: the callee typed
  * for the call's argument types, lowered into the caller's module (where
@@ -558,6 +571,7 @@ typedef struct RucheyAPI {
   const Type *plain;   /* the kinds without parameters (scalars, none), indexed by TypeKind */
   const Type *(*array)(const Type *elem, int ndim, char layout, bool readonly);
   const Type *(*tuple)(int n, const Type *const *fields);
+  const Type *(*optional)(const Type *elem);
   const Type *(*function)(const void *callee, const char *name);
   /* Types f for the argument types (calling opts->resolve for callees);
    * needs the caller's locks (the GIL) for those callbacks. */

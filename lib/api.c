@@ -113,6 +113,7 @@ EXPORT const RucheyAPI *ruchey_api(void) {
     .plain = ty_plain,
     .array = ty_array,
     .tuple = ty_tuple,
+    .optional = ty_optional,
     .builtin_at = builtin_at,
     .describe_analyses = describe_analyses,
     .infer = infer,

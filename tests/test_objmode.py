@@ -189,3 +189,36 @@ def test_never_cached(tmp_path):
         out = subprocess.run([sys.executable, "mod.py"], cwd=tmp_path, capture_output=True, text=True, timeout=120)
         assert out.returncode == 0 and out.stdout.split() == ["4.0"], out.stderr
     assert not list(tmp_path.glob("__pycache__/*.rbc"))
+
+
+@njit
+def seed_or_drawn(seed):
+    if seed is None:
+        with objmode(seed="optional(uint8)"):
+            seed = int(python_only_sum(numpy.arange(4.0)))
+    return seed
+
+
+@njit
+def maybe_none(x):
+    with objmode(r="optional(float64)"):
+        r = None if x < 0 else x * 2.0
+    return r
+
+
+def test_optional_outputs_come_back_as_a_value_or_none():
+    assert seed_or_drawn(None) == seed_or_drawn.py_func(None) == 6
+    assert seed_or_drawn(300) == 300  # a given seed is the argument itself
+    for x in (-1.0, 0.0, 2.5):
+        assert maybe_none(x) == maybe_none.py_func(x)
+
+
+def test_optional_array_outputs_are_refused():
+    @njit
+    def arrays():
+        with objmode(r="optional(float64[:])"):
+            r = None
+        return r
+
+    with pytest.raises(ruchey.TypingError, match="objmode output"):
+        arrays()

@@ -69,3 +69,34 @@ def test_signatures_still_equal_their_text():
         assert inc.signatures == ["(int64,)", "(float64,)"]
         assert set(inc.inspect_llvm()) == set(inc.signatures)
         assert str(inc.signatures[0]) == "(int64,)"
+
+
+# Explicit signatures: the one that takes the arguments with the least conversion, as
+# Numba picks an overload (not merely the first that accepts them).
+@ruchey.njit(["float32(float32)", "float64(float64)"])
+def tenth(x):
+    return x * 0.1
+
+
+@ruchey.njit(["int16(int16)", "int64(int64)", "float32(float32)"])
+def doubled(x):
+    return x + x
+
+
+@ruchey.njit
+def tenth_inside(x):
+    return tenth(x)
+
+
+def test_the_closest_explicit_signature_is_chosen():
+    assert tenth(3.0) == 3.0 * 0.1  # float64, not float32's 0.30000001192...
+    assert tenth(np.float32(3.0)) == np.float32(3.0) * np.float32(0.1)
+    assert tenth(3) == 3 * 0.1  # an int64 fits float64 better than float32
+    assert doubled(20000) == 40000  # int64, not int16's wrapped -25536
+    assert doubled(np.int16(20000)) == np.int16(-25536)
+    assert doubled(True) == 2
+
+
+def test_compiled_callers_choose_as_python_does():
+    assert tenth_inside(3.0) == tenth_inside.py_func(3.0)
+    assert tenth_inside(np.float32(3.0)) == tenth.py_func(np.float32(3.0))

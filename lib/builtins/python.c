@@ -149,6 +149,35 @@ static const Type *ty_cast(Infer *in, Node *n, const Type **args) {
 
 static LLVMValueRef lo_convert_call(Lower *l, Node *n) { return lo_expr_as(l, n->list.items[0], n->ty); }
 
+/* type(x)(v): v as x's type, as numpy.float32(v) for a float32 x; x is
+ * evaluated for its effects alone. */
+static const Type *ty_type_of_call(Infer *in, Node *n, const Type **args) {
+  if (!ty_is_scalar(args[1]))
+    return ty_error(in, n->list.items[1], "type(x)(v) is supported where x is a number or a bool, not %s",
+                    args[1]->name);
+  n->ival = args[1]->kind;
+  return ty_cast(in, n, args);
+}
+
+static LLVMValueRef lo_type_of_call(Lower *l, Node *n) {
+  Node *x = n->list.items[1];
+  if (x->kind != N_VAR) lo_done_with(l, x, lo_expr(l, x));
+  return lo_convert_call(l, n);
+}
+
+/* type(x) as a value: x's type as a dtype (numpy.empty(n, type(x))). */
+static const Type *ty_type_value(Infer *in, Node *n, const Type **args) {
+  if (!ty_is_scalar(args[0]))
+    return ty_error(in, n, "type(x) is supported where x is a number or a bool, not %s", args[0]->name);
+  return ty_dtype(args[0]);
+}
+
+static LLVMValueRef lo_type_value(Lower *l, Node *n) {
+  Node *x = n->list.items[0];
+  if (x->kind != N_VAR) lo_done_with(l, x, lo_expr(l, x));
+  return LLVMGetUndef(l->mod->i8);  /* a dtype has no value at run time */
+}
+
 static LLVMValueRef lo_float(Lower *l, Node *n) {
   return n->list.items[0]->ty->kind == TY_STR ? lo_str_to_number(l, n) : lo_convert_call(l, n);
 }
@@ -331,6 +360,8 @@ const Builtin bi_python[] = {
   FUNCTION("divmod", "builtins", "divmod", 2, 2, BF_PURE | BF_RAISES | BF_CHEAP, ty_divmod, lo_divmod),
   FUNCTION("round digits", NULL, NULL, 2, 2, BF_RAISES, ty_round, lo_round),
   FUNCTION("a NumPy scalar type", NULL, NULL, 1, 1, BF_PURE | BF_CHEAP | BF_COMPLEX, ty_cast, lo_convert_call),
+  FUNCTION("type(x)", NULL, NULL, 1, 1, BF_PURE | BF_CHEAP | BF_COMPLEX, ty_type_value, lo_type_value),
+  FUNCTION("type(x)(v)", NULL, NULL, 2, 2, BF_PURE | BF_CHEAP | BF_COMPLEX, ty_type_of_call, lo_type_of_call),
   FUNCTION("get_thread_id", "ruchey", "get_thread_id", 0, 0, BF_PURE | BF_CHEAP, ty_pool_query, lo_thread_id),
   FUNCTION("get_num_threads", "ruchey", "get_num_threads", 0, 0, BF_PURE | BF_CHEAP, ty_pool_query, lo_num_threads),
   FUNCTION("a ruchey function", NULL, NULL, 0, 64, BF_RAISES | BF_VARIES | BF_COMPLEX, ty_jit_call, lo_jit_call),

@@ -21,8 +21,10 @@ inlined where LLVM sees fit.
 """
 from ruchey import _core, types
 from ruchey.decorators import jit
+from ruchey.native import get_cython_function_address
 
-__all__ = ["register_jitable", "overload", "overload_method", "overload_attribute", "is_jitted"]
+__all__ = ["register_jitable", "overload", "overload_method", "overload_attribute", "is_jitted",
+           "get_cython_function_address"]
 
 # a function compiled code may call -> the dispatcher it calls
 _callees = {}

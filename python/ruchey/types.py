@@ -10,6 +10,7 @@ import builtins
 import itertools
 
 from ruchey import _core
+from ruchey.native import WrapperAddressProtocol
 
 
 class Type:
@@ -226,7 +227,7 @@ void = none = NoneType()
 optional = Optional
 voidptr = CPointer(_SCALARS["uint8"], "void*")
 namespace.update(void=void, none=none, Tuple=Tuple, UniTuple=UniTuple, optional=Optional, CPointer=CPointer,
-                 voidptr=voidptr)
+                 voidptr=voidptr, WrapperAddressProtocol=WrapperAddressProtocol)
 globals().update(namespace)
 
 

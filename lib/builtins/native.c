@@ -1,0 +1,68 @@
+/* builtins/native.c — calls of native functions: a ctypes function pointer
+ * with restype and argtypes, or an object of Numba's WrapperAddressProtocol
+ * (SciPy's special functions through get_cython_function_address), as
+ * Numba calls them. The frontend puts the function's address and C
+ * signature in the call (a NativeSig, ruchey/native.py reads them); each
+ * argument converts to its parameter's type as an assignment would, and
+ * the call is a plain C call through the address. The address is this
+ * process's: the code names the Python object as an extern no on-disk
+ * cache can name again, so it is never cached.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "builtins/builtins.h"
+
+static const Type *ty_native_call(Infer *in, Node *n, const Type **args) {
+  const NativeSig *sig = n->callee;
+  if (in->opts && in->opts->gpu_cc)
+    return ty_error(in, n, "a native function (ctypes, a function address) cannot be called on the GPU");
+  if (n->list.len != sig->nargs)
+    return ty_error(in, n, "this native function takes %d argument%s, got %d", sig->nargs, sig->nargs == 1 ? "" : "s",
+                    n->list.len);
+  for (int i = 0; i < sig->nargs; i++) {
+    if (!ty_need_scalar(in, n->list.items[i], args[i], "a native function's argument")) return NULL;
+    if (ty_is_complex(args[i]))
+      return ty_error(in, n->list.items[i], "a native function's argument %d is %s, a complex number: it takes %s",
+                      i + 1, args[i]->name, TYS(sig->args[i])->name);
+  }
+  return TYS(sig->ret);
+}
+
+/* C's calling convention widens arguments narrower than 32 bits: the
+ * caller sign- or zero-extends them, as clang marks them. */
+static void mark_widening(Lower *l, LLVMValueRef call, unsigned index, TypeKind kind) {
+  const Type *t = TYS(kind);
+  if (!ty_is_int(t) && t->kind != TY_BOOL) return;
+  if (t->size >= 4) return;
+  const char *name = t->kind != TY_BOOL && ty_is_signed(t) ? "signext" : "zeroext";
+  unsigned attr = LLVMGetEnumAttributeKindForName(name, strlen(name));
+  LLVMAddCallSiteAttribute(call, index, LLVMCreateEnumAttribute(l->mod->c, attr, 0));
+}
+
+static LLVMValueRef lo_native_call(Lower *l, Node *n) {
+  const NativeSig *sig = n->callee;
+  LLVMTypeRef params[64];
+  LLVMValueRef args[64];
+  for (int i = 0; i < sig->nargs; i++) {
+    const Type *t = TYS(sig->args[i]);
+    params[i] = lo_type(l, t);
+    args[i] = lo_expr_as(l, n->list.items[i], t);
+  }
+  const Type *ret = TYS(sig->ret);
+  LLVMTypeRef fnty = LLVMFunctionType(sig->ret == TY_NONE ? void_type(l) : lo_type(l, ret), params,
+                                      (unsigned)sig->nargs, 0);
+  char *symbol = arena_alloc(l->f->arena, 48);
+  snprintf(symbol, 48, "native_function_%p", sig->owner);
+  lo_extern(l, symbol, sig->owner);  /* named, so that no cache keeps the address */
+  LLVMValueRef fn = LLVMConstIntToPtr(LLVMConstInt(l->mod->i64, (uint64_t)(uintptr_t)sig->addr, 0), l->mod->ptr);
+  LLVMValueRef call = LLVMBuildCall2(l->b, fnty, fn, args, (unsigned)sig->nargs, "");
+  for (int i = 0; i < sig->nargs; i++) mark_widening(l, call, (unsigned)i + 1, sig->args[i]);
+  mark_widening(l, call, LLVMAttributeReturnIndex, sig->ret);
+  return sig->ret == TY_NONE ? LLVMGetUndef(l->mod->i8) : call;
+}
+
+const Builtin bi_native[] = {
+  {"a native function", NULL, NULL, BK_FUNCTION, 0, 0, 64, NULL, BF_VARIES, 0, 0, ty_native_call, lo_native_call},
+  BI_END,
+};

@@ -1,0 +1,96 @@
+"""Native functions compiled code calls, as Numba calls them: a ctypes
+function pointer whose ``restype`` and ``argtypes`` are set, and an object
+of Numba's ``WrapperAddressProtocol`` (``__wrapper_address__()`` gives the
+address, ``signature()`` the types), the way packages reach SciPy's special
+functions through ``get_cython_function_address``. The arguments and the
+result are numbers or bools; the frontend asks ``describe`` for the address
+and the scalar kinds.
+"""
+import ctypes
+import importlib
+
+from ruchey import _core
+
+__all__ = ["get_cython_function_address", "WrapperAddressProtocol"]
+
+_KINDS = {name: kind for kind, name in enumerate(_core.SCALAR_NAMES)}
+# ctypes' types by size and signedness (c_int, c_long, c_size_t... are aliases of these)
+_CTYPES = {ctypes.c_bool: "bool", ctypes.c_float: "float32", ctypes.c_double: "float64"}
+for _bits, (_signed, _unsigned) in {8: (ctypes.c_int8, ctypes.c_uint8), 16: (ctypes.c_int16, ctypes.c_uint16),
+                                   32: (ctypes.c_int32, ctypes.c_uint32),
+                                   64: (ctypes.c_int64, ctypes.c_uint64)}.items():
+    _CTYPES[_signed], _CTYPES[_unsigned] = f"int{_bits}", f"uint{_bits}"
+for _c in (ctypes.c_byte, ctypes.c_ubyte, ctypes.c_short, ctypes.c_ushort, ctypes.c_int, ctypes.c_uint,
+           ctypes.c_long, ctypes.c_ulong, ctypes.c_longlong, ctypes.c_ulonglong, ctypes.c_size_t, ctypes.c_ssize_t):
+    _CTYPES[_c] = f"{'u' if _c(-1).value > 0 else ''}int{ctypes.sizeof(_c) * 8}"
+
+
+class WrapperAddressProtocol:
+    """Numba's protocol of a native function: a subclass defines
+    ``__wrapper_address__(self)``, the function's address, and
+    ``signature(self)``, its types (``float64(float64, int32)``)."""
+
+    def __wrapper_address__(self):
+        raise NotImplementedError
+
+    def signature(self):
+        raise NotImplementedError
+
+
+def get_cython_function_address(module_name, function_name):
+    """The address of a Cython module's exported C function (its
+    ``__pyx_capi__``), as Numba's ``numba.extending`` gives it: for
+    ``scipy.special.cython_special``'s functions, wrapped in a ctypes
+    function type or a WrapperAddressProtocol object."""
+    module = importlib.import_module(module_name)
+    capi = getattr(module, "__pyx_capi__", None)
+    if capi is None or function_name not in capi:
+        raise ValueError(f"no function {function_name!r} exported by {module_name}")
+    capsule = capi[function_name]
+    get_name = ctypes.pythonapi.PyCapsule_GetName
+    get_name.restype, get_name.argtypes = ctypes.c_char_p, [ctypes.py_object]
+    get_pointer = ctypes.pythonapi.PyCapsule_GetPointer
+    get_pointer.restype, get_pointer.argtypes = ctypes.c_void_p, [ctypes.py_object, ctypes.c_char_p]
+    return get_pointer(capsule, get_name(capsule))
+
+
+def _ctypes_kind(t, what):
+    if t is None and what == "result":
+        return -1
+    name = _CTYPES.get(t)
+    if name is None:
+        raise TypeError(f"a native function's {what} of ctypes type {getattr(t, '__name__', t)} is not supported "
+                        "in compiled code (numbers and bools are)")
+    return _KINDS[name]
+
+
+def _ruchey_kind(t, what):
+    from ruchey import types  # (types names WrapperAddressProtocol: imported after this module)
+    if isinstance(t, types.NoneType) and what == "result":
+        return -1
+    if type(t) is not types.Type or t.ndim or t.name not in _CTYPES.values():
+        raise TypeError(f"a native function's {what} of type {t!r} is not supported in compiled code "
+                        "(numbers and bools are)")
+    return t.kind
+
+
+def describe(obj):
+    """(address, result kind (-1: none), argument kinds) of a native
+    function; None for any other object; TypeError for a native function
+    whose types compiled code cannot pass."""
+    if isinstance(obj, ctypes._CFuncPtr):
+        if obj.argtypes is None:
+            raise TypeError(f"the ctypes function {getattr(obj, '__name__', obj)!r} has no argtypes: "
+                            "set them, so compiled code knows what to pass")
+        address = ctypes.cast(obj, ctypes.c_void_p).value
+        return (address, _ctypes_kind(obj.restype, "result"),
+                tuple(_ctypes_kind(a, f"argument {i + 1}") for i, a in enumerate(obj.argtypes)))
+    wrapper = getattr(type(obj), "__wrapper_address__", None)
+    if wrapper is None or isinstance(obj, type):
+        return None
+    sig = obj.signature()
+    address = obj.__wrapper_address__()
+    if not isinstance(address, int) or not address:
+        raise TypeError(f"{obj!r}.__wrapper_address__() gave {address!r}, not a function's address")
+    return (address, _ruchey_kind(sig.return_type, "result"),
+            tuple(_ruchey_kind(a, f"argument {i + 1}") for i, a in enumerate(sig.args)))

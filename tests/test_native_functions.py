@@ -1,0 +1,195 @@
+"""Native functions called from compiled code, as Numba calls them: ctypes
+function pointers with restype and argtypes, and objects of Numba's
+WrapperAddressProtocol, such as SciPy's special functions reached through
+get_cython_function_address."""
+import ctypes
+import ctypes.util
+import math
+
+import numpy as np
+import pytest
+import scipy.special
+import scipy.special.cython_special
+
+import ruchey
+from ruchey import types
+from ruchey.extending import get_cython_function_address
+
+libm = ctypes.CDLL(ctypes.util.find_library("m") or "libm.so.6")
+c_cos = libm.cos
+c_cos.restype, c_cos.argtypes = ctypes.c_double, (ctypes.c_double,)
+c_pow = libm.pow
+c_pow.restype, c_pow.argtypes = ctypes.c_double, (ctypes.c_double, ctypes.c_double)
+c_cosf = libm.cosf
+c_cosf.restype, c_cosf.argtypes = ctypes.c_float, (ctypes.c_float,)
+c_untyped = libm.sin  # no argtypes
+
+
+def scipy_function(name, signature):
+    """A WrapperAddressProtocol object for a function of
+    scipy.special.cython_special, as packages make them."""
+    capi = scipy.special.cython_special.__pyx_capi__
+    fused = f"__pyx_fuse_1{name}"
+    address = get_cython_function_address("scipy.special.cython_special", fused if fused in capi else name)
+    cls = type(name, (types.WrapperAddressProtocol,),
+               {"__wrapper_address__": lambda self: address, "signature": lambda self: signature})
+    return cls()
+
+
+ndtri = scipy_function("ndtri", types.float64(types.float64))
+gammainc = scipy_function("gammainc", types.float64(types.float64, types.float64))
+
+
+# C functions with narrow arguments: ruchey's own C callbacks, called back through ctypes
+@ruchey.cfunc(types.int64(types.int8, types.uint16, types.boolean))
+def _mixed(a, b, flag):
+    return a * 100000 + b if flag else -1
+
+
+mixed = ctypes.CFUNCTYPE(ctypes.c_int64, ctypes.c_int8, ctypes.c_uint16, ctypes.c_bool)(_mixed.address)
+
+
+@ruchey.njit
+def cos_sum(a):
+    s = 0.0
+    for x in a:
+        s += c_cos(x)
+    return s
+
+
+@ruchey.njit
+def powers(x, y):
+    return c_pow(x, y), c_pow(x, 2)  # an int argument converts to the parameter's double
+
+
+@ruchey.njit
+def cos32(x):
+    return c_cosf(x)
+
+
+@ruchey.njit
+def quantiles(p):
+    out = np.empty_like(p)
+    for i in range(p.size):
+        out[i] = ndtri(p[i])
+    return out
+
+
+@ruchey.njit
+def regularized(a, x):
+    return gammainc(a, x)
+
+
+@ruchey.njit
+def narrow(a, b, flag):
+    return mixed(a, b, flag)
+
+
+@ruchey.njit(parallel=True)
+def cos_parallel(a):
+    out = np.empty_like(a)
+    for i in ruchey.prange(a.size):
+        out[i] = c_cos(a[i])
+    return out
+
+
+def test_a_ctypes_function_is_called_with_its_argtypes():
+    a = np.random.default_rng(0).uniform(-10, 10, 200)
+    assert cos_sum(a) == cos_sum.py_func(a)
+    assert powers(1.5, 2.5) == powers.py_func(1.5, 2.5)
+    assert cos32(0.5) == np.float32(c_cosf(0.5))
+
+
+def test_scipy_special_functions_through_their_addresses():
+    p = np.random.default_rng(1).uniform(0, 1, 100)
+    np.testing.assert_array_equal(quantiles(p), scipy.special.ndtri(p))
+    for a, x in ((0.5, 0.2), (3.0, 2.5), (10.0, 1.0)):
+        assert regularized(a, x) == scipy.special.gammainc(a, x)
+
+
+@pytest.mark.parametrize("a,b,flag", [(-128, 65535, True), (127, 0, True), (-1, 300, True), (5, 7, False)])
+def test_narrow_ints_and_bools_are_widened_as_c_does(a, b, flag):
+    assert narrow(a, b, flag) == narrow.py_func(a, b, flag) == mixed(a, b, flag)
+
+
+def test_calls_run_on_every_thread():
+    a = np.linspace(-3, 3, 10001)
+    np.testing.assert_array_equal(cos_parallel(a), np.array([math.cos(x) for x in a]))
+
+
+def test_wrong_argument_count_is_a_typing_error():
+    @ruchey.njit
+    def too_many(x):
+        return c_cos(x, x)
+
+    with pytest.raises(ruchey.TypingError, match="takes 1 argument, got 2"):
+        too_many(1.0)
+
+
+def test_a_ctypes_function_without_argtypes_is_a_clear_typing_error():
+    @ruchey.njit
+    def untyped(x):
+        return c_untyped(x)
+
+    with pytest.raises(ruchey.TypingError, match="has no argtypes"):
+        untyped(1.0)
+
+
+def test_pointer_arguments_are_refused_clearly():
+    strlen = ctypes.CDLL(None).strlen
+    strlen.restype, strlen.argtypes = ctypes.c_size_t, (ctypes.c_char_p,)
+
+    @ruchey.njit
+    def length(x):
+        return strlen(x)
+
+    with pytest.raises(ruchey.TypingError, match="argument 1 of ctypes type c_char_p is not supported"):
+        length(1)
+
+
+def test_complex_and_array_arguments_are_refused():
+    @ruchey.njit
+    def of_complex(z):
+        return c_cos(z)
+
+    @ruchey.njit
+    def of_array(a):
+        return c_cos(a)
+
+    with pytest.raises(ruchey.TypingError, match="complex number"):
+        of_complex(1j)
+    with pytest.raises(ruchey.TypingError, match="needs a number"):
+        of_array(np.zeros(2))
+
+
+def test_a_wrapper_with_an_unsupported_signature_is_refused():
+    bad = scipy_function("ndtri", types.float64(types.float64[:]))
+
+    @ruchey.njit
+    def call_bad(a):
+        return bad(a)
+
+    with pytest.raises(ruchey.TypingError, match="not supported in compiled code"):
+        call_bad(np.zeros(2))
+
+
+def test_get_cython_function_address_names_missing_functions():
+    with pytest.raises(ValueError, match="no function 'nope'"):
+        get_cython_function_address("scipy.special.cython_special", "nope")
+
+
+def test_code_calling_a_native_function_is_never_cached(tmp_path, monkeypatch):
+    monkeypatch.setenv("RUCHEY_CACHE_DIR", str(tmp_path))
+
+    @ruchey.njit(cache=True)
+    def cached_cos(x):
+        return c_cos(x)
+
+    @ruchey.njit(cache=True)
+    def cached_plain(x):
+        return math.cos(x)
+
+    assert cached_cos(0.25) == math.cos(0.25)
+    assert not list(tmp_path.rglob("*.rbc"))
+    assert cached_plain(0.25) == math.cos(0.25)
+    assert len(list(tmp_path.rglob("*.rbc"))) == 1  # the same function without the call is kept
