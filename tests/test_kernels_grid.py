@@ -3,13 +3,16 @@ every thread of the grid. Such a kernel is launched with all its blocks
 running at once: on the GPU cooperatively (cuLaunchCooperativeKernel), on
 the CPU backend with each block a fiber. Results are checked against NumPy
 and plain Python."""
+import platform
+import signal
+
 import numpy
 import pytest
 
 import ruchey
 from ruchey import cuda, float32, float64, int32, int64
 
-from conftest import AS_NUMBA, make_rng, needs_ptxas, ptxas_errors, seed_of
+from conftest import AS_NUMBA, make_rng, needs_ptxas, ptxas_errors, run_python_file, seed_of
 
 
 @cuda.jit
@@ -326,3 +329,32 @@ def test_large_grids_keep_every_live_value_across_many_grid_syncs(blocks, thread
     numpy.testing.assert_allclose(outs[1], want[1], rtol=1e-5)
     for got, expected in zip(outs[2:], want[2:]):
         numpy.testing.assert_array_equal(got, expected)
+
+
+BLOCK_BEYOND_ITS_STACK = """
+import resource
+resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+import numpy
+from ruchey import cuda, float64
+
+@cuda.jit
+def too_deep(out, rounds):
+    g = cuda.cg.this_grid()
+    deep = cuda.local.array(2000000, float64)  # 16 MB a thread: more than a block's stack
+    for r in range(rounds):
+        deep[r] = r
+        g.sync()
+    out[cuda.grid(1)] = deep[0]
+
+too_deep[4, 1](numpy.zeros(4), 3)
+print("RAN")
+"""
+
+
+@pytest.mark.skipif(platform.machine() != "x86_64", reason="grid.sync() runs blocks as fibers on x86-64 only")
+def test_a_block_needing_more_than_its_stack_faults_at_its_guard_page(tmp_path):
+    # its frame steps down a page at a time: it faults at the guard page
+    # under its stack instead of writing over another block's
+    proc = run_python_file(BLOCK_BEYOND_ITS_STACK, tmp_path)
+    assert proc.returncode == -signal.SIGSEGV, (proc.returncode, proc.stdout, proc.stderr[-2000:])
+    assert "RAN" not in proc.stdout

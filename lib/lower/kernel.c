@@ -512,6 +512,12 @@ static LLVMValueRef lo_kernel_chunk(Lower *kernel, LLVMTypeRef ctxty) {
   Lower sub, *l = &sub;
   LLVMTypeRef params[4] = {kernel->mod->ptr, kernel->mod->i64, kernel->mod->i64, kernel->mod->i64};
   lo_begin_outlined(l, kernel, ".blocks", LLVMFunctionType(void_type(kernel), params, 4, 0));
+  /* the block's storage grows with its threads: a frame bigger than the
+   * stack touches each page on the way down, and so faults at the guard
+   * page under the stack rather than writing past it (a grid's blocks
+   * have their stacks side by side, fiber.c) */
+  LLVMAddAttributeAtIndex(l->fn, LLVMAttributeFunctionIndex,
+                          LLVMCreateStringAttribute(l->mod->c, "probe-stack", 11, "inline-asm", 10));
   l->kplan = kernel->kplan;
   l->fission = kernel->kplan->fission;
   l->fibers = kernel->kplan->fibers;
