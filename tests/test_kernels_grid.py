@@ -331,6 +331,42 @@ def test_large_grids_keep_every_live_value_across_many_grid_syncs(blocks, thread
         numpy.testing.assert_array_equal(got, expected)
 
 
+@cuda.jit
+def rounds_through_a_device_function(x, out, rounds):
+    g = cuda.cg.this_grid()
+    i = cuda.grid(1)
+    n = x.size
+    acc = 0.0
+    for r in range(rounds):
+        left = x[(i + n - 1) % n]
+        wait_for_grid(g)
+        acc = acc * 0.5 + left
+        x[i] = acc + r
+        wait_for_grid(g)
+    out[i] = acc
+
+
+@pytest.mark.parametrize("num_threads", [1, 2, "all"])
+@pytest.mark.parametrize("blocks, threads", [(1024, 1), (300, 4), (5, 33)])
+def test_large_grids_of_fibers_keep_their_values_across_grid_syncs(blocks, threads, num_threads):
+    # a grid.sync() in a device function: each block's threads are fibers
+    rounds = 10
+    x = make_rng(seed_of("fiber rounds", blocks, threads)).random(blocks * threads)
+    n = x.size
+    want_x, want = x.copy(), numpy.zeros(n)
+    for r in range(rounds):
+        want = want * 0.5 + want_x[(numpy.arange(n) + n - 1) % n]
+        want_x = want + r
+    out = numpy.zeros(n)
+    before = ruchey.get_num_threads()
+    ruchey.set_num_threads(before if num_threads == "all" else min(num_threads, ruchey.config.NUMBA_NUM_THREADS))
+    try:
+        rounds_through_a_device_function[blocks, threads](x, out, rounds)
+    finally:
+        ruchey.set_num_threads(before)
+    numpy.testing.assert_allclose(out, want, rtol=1e-12)
+    numpy.testing.assert_allclose(x, want_x, rtol=1e-12)
+
 BLOCK_BEYOND_ITS_STACK = """
 import resource
 resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
