@@ -318,10 +318,10 @@ int rt_fiber_block(int (*body)(void *, int64_t), void *ctx, int64_t n) {
  * switch), and a thread that falls behind, or never starts, has its blocks
  * run by the others. A block that stops switches straight to the next
  * block its thread takes, a switch a block, and the stack of the block
- * after is fetched meanwhile: what is left of a barrier's cost is mostly
- * the misses of touching every block's stack. The thread that finishes
- * a step's last block writes out the step's print() lines and opens the
- * next step; the others wait for it.
+ * two further on is fetched meanwhile: what is left of a barrier's cost is
+ * mostly the TLB misses of touching every block's stack, a page each. The
+ * thread that finishes a step's last block writes out the step's print()
+ * lines and opens the next step; the others wait for it.
  *
  * A block may resume on another thread of the pool than it stopped on:
  * compiled kernel code keeps nothing thread-local across the barrier (its
