@@ -874,11 +874,11 @@ void rt_copy_strided(int64_t ndim, const int64_t *shape, char *dst, const int64_
 int rt_fiber_block(int (*body)(void *ctx, int64_t thread), void *ctx, int64_t n);
 void rt_fiber_barrier(const char *site);
 /* the blocks of a kernel that waits for its grid, each a fiber: chunk runs
- * block b as chunk(ctx, b, b + 1, 0), and rt_grid_sync switches out of it
- * until every block has reached the barrier */
-int rt_grid_run(void (*chunk)(void *ctx, int64_t begin, int64_t end, int64_t unused), void *ctx,
+ * block b as chunk(ctx, b, b + 1, handle), and rt_grid_sync(handle)
+ * switches out of it until every block has reached the barrier */
+int rt_grid_run(void (*chunk)(void *ctx, int64_t begin, int64_t end, int64_t handle), void *ctx,
                 int64_t nblocks);
-void rt_grid_sync(void);
+void rt_grid_sync(int64_t handle);
 void rt_fiber_grid_sync(const char *site);  /* grid.sync() reached by a thread run as a fiber */
 uint64_t rt_fiber_collective(int op, const char *site, uint64_t a0, uint64_t a1, uint64_t a2);
 /* warp.c: a collective's results for the n threads of a block, from the
@@ -898,6 +898,7 @@ void rt_meminfo_release(RtMemInfo *mi);
 void rt_print(const char *fmt, const uint64_t *args, bool buffered);
 void rt_set_print_sink(void (*sink)(const char *text, size_t len), double float32_exponent_from);
 void rt_print_flush(int64_t first_block);
+const size_t *rt_print_buffered(void);  /* the calling thread's count of bytes waiting */
 /* runtime.c: the installed NumPy's major version (2 until the extension
  * says), where compiled code follows a rule NumPy 2 changed */
 extern int rt_numpy_major;

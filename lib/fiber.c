@@ -45,14 +45,14 @@ typedef struct Sched {
 
 /* A block of a kernel that waits for its grid, run as a fiber (below). */
 typedef struct GridBlock {
-  void *sp;          /* while switched out */
-  void *resume_sp;   /* the pool thread's that resumed it */
+  void *sp;               /* while switched out */
   int64_t index;
   bool done;
-  _Atomic uint32_t step;  /* the last step of the grid a pool thread took it for; GRID_ENDED once done */
-  Sched *threads;    /* its threads' scheduler, while they wait at a grid.sync() */
-  struct Grid *grid;
+  struct Sched *threads;  /* its threads' scheduler, while they wait at a grid.sync() */
+  struct Share *share;    /* the pool thread's share that runs it in this step */
 } GridBlock;
+
+static void grid_block_wait(GridBlock *b);
 
 /* Thread-local, so read only where a fiber cannot have moved to another
  * pool thread since the function began: a compiler may keep a thread
@@ -68,17 +68,19 @@ static void make_stacks_key(void) { pthread_key_create(&stacks_key, free); }
 
 #if defined(__x86_64__)
 /* rt_fiber_switch(void **save_sp, void *next_sp): saves the callee-saved
- * registers and the FP control words on this stack, then resumes next. */
+ * registers on this stack, then resumes next. The FP control words (MXCSR,
+ * the x87's) stay the thread's, shared by its fibers as by the kernels it
+ * runs without them: compiled code never switches with them changed
+ * (libdevice's rounding-mode functions restore them before returning), and
+ * saving and loading them cost more than the rest of the switch. */
 __asm__(".text\n"
         ".p2align 4\n"
         ".hidden rt_fiber_switch\n"
         ".type rt_fiber_switch,@function\n"
         "rt_fiber_switch:\n"
         "  pushq %rbp\n  pushq %rbx\n  pushq %r12\n  pushq %r13\n  pushq %r14\n  pushq %r15\n"
-        "  subq $8, %rsp\n  stmxcsr (%rsp)\n  fnstcw 4(%rsp)\n"
         "  movq %rsp, (%rdi)\n"
         "  movq %rsi, %rsp\n"
-        "  ldmxcsr (%rsp)\n  fldcw 4(%rsp)\n  addq $8, %rsp\n"
         "  popq %r15\n  popq %r14\n  popq %r13\n  popq %r12\n  popq %rbx\n  popq %rbp\n"
         "  ret\n"
         ".size rt_fiber_switch, .-rt_fiber_switch\n");
@@ -97,17 +99,14 @@ static void fiber_start(void) {
   rt_fiber_switch(&s->fibers[s->cur].sp, s->sp);
 }
 
-/* A fresh stack ending at end, laid out as rt_fiber_switch leaves one: FP
- * control words, six registers, then start as the return address. */
+/* A fresh stack ending at end, laid out as rt_fiber_switch leaves one: six
+ * registers, then start as the return address. */
 static void *new_fiber_stack(char *end, void (*start)(void)) {
   uint64_t *top = (uint64_t *)((uintptr_t)end & ~(uintptr_t)15);
   top[-1] = 0;                               /* start's (unused) return address */
   top[-2] = (uint64_t)(uintptr_t)start;
   for (int r = 3; r <= 8; r++) top[-r] = 0;  /* rbp rbx r12 r13 r14 r15 */
-  uint32_t *fp = (uint32_t *)&top[-9];
-  fp[0] = 0x1F80;                            /* MXCSR: round to nearest, exceptions masked */
-  fp[1] = 0x037F;                            /* x87 control word */
-  return &top[-9];
+  return &top[-8];
 }
 #endif
 
@@ -150,7 +149,7 @@ void rt_fiber_grid_sync(const char *site) {
   }
 #endif
   (void)site;
-  rt_grid_sync();  /* a thread alone */
+  rt_grid_sync((int64_t)(intptr_t)running_block);  /* a thread alone */
 }
 
 #ifdef HAVE_FIBERS
@@ -219,7 +218,7 @@ static bool release_block(Sched *s) {
   if (waits_for_grid(s)) {  /* the block leaves the pool thread until every block has arrived */
     GridBlock *b = s->block;
     b->threads = s;  /* current, for the pool thread that resumes it */
-    rt_fiber_switch(&b->sp, b->resume_sp);
+    grid_block_wait(b);
     b->threads = NULL;
   }
   if (op != COLL_BLOCK_SYNC) {
@@ -310,14 +309,19 @@ int rt_fiber_block(int (*body)(void *, int64_t), void *ctx, int64_t n) {
  * in each, every live block is resumed once, until it reaches the grid's
  * barrier or ends; the step ends when all have.
  *
- * The pool's threads run the steps in one parallel loop, each thread
- * taking the blocks of its own share first, then any other block not yet
- * taken in that step. A block so stays on one thread while the threads
- * keep up, its stack in that core's cache (a block moved to the other core
- * at every barrier cost several times the switch), and a thread that falls
- * behind, or never starts, has its blocks run by the others. The thread
- * that finishes a step's last block writes out the step's print() lines
- * and opens the next step; the others wait for it.
+ * The pool's threads run the steps in one parallel loop. Each step, every
+ * thread has a share: a contiguous range of blocks that it takes from the
+ * front, one compare-and-swap on its own cache line a block; a thread whose
+ * share is empty takes the back half of another's. A block so stays on one
+ * thread while the threads keep up, its stack in that core's cache (a
+ * block moved to the other core at every barrier cost several times the
+ * switch), and a thread that falls behind, or never starts, has its blocks
+ * run by the others. A block that stops switches straight to the next
+ * block its thread takes, a switch a block, and the stack of the block
+ * two further on is fetched meanwhile: what is left of a barrier's cost is
+ * mostly the TLB misses of touching every block's stack, a page each. The
+ * thread that finishes a step's last block writes out the step's print()
+ * lines and opens the next step; the others wait for it.
  *
  * A block may resume on another thread of the pool than it stopped on:
  * compiled kernel code keeps nothing thread-local across the barrier (its
@@ -326,17 +330,47 @@ int rt_fiber_block(int (*body)(void *, int64_t), void *ctx, int64_t n) {
 #define GRID_GUARD ((size_t)4096)
 #define GRID_MAX_BLOCKS 4096
 #define GRID_ENDED UINT32_MAX
-/* Each block's stack top sits this much lower than the previous block's
- * (modulo 64 blocks): tops a multiple of GRID_STACK apart share a cache
- * set, and a barrier resuming every block then misses for each (a third
- * of a barrier's time on one thread). A page and a line each time. */
+/* The blocks' stacks lie GRID_STACK + GRID_STAGGER apart: tops a multiple
+ * of GRID_STACK apart share a cache set and a TLB set, and a barrier
+ * resuming every block then misses for each (a third of a barrier's time
+ * on one thread). A page and a line more each, so that each block has
+ * all of GRID_STACK. */
 #define GRID_STAGGER ((size_t)4096 + 64)
+/* Taking block i fetches the stack of block i + GRID_AHEAD, this many
+ * lines of it from where it stopped: the frames a resume touches. */
+#define GRID_AHEAD 2
+#define GRID_AHEAD_LINES 4
+
+/* A share's range is one word, so that its owner and the threads taking
+ * from it agree with one compare-and-swap: the step it is for (a thread
+ * late for a step finds no blocks of the next), then the blocks
+ * [front, back). */
+#define RANGE(step, front, back) ((uint64_t)(step) << 32 | (uint64_t)(back) << 16 | (uint64_t)(front))
+#define RANGE_STEP(r) ((uint32_t)((r) >> 32))
+#define RANGE_BACK(r) ((int64_t)((r) >> 16 & 0xFFFF))
+#define RANGE_FRONT(r) ((int64_t)((r) & 0xFFFF))
+_Static_assert(GRID_MAX_BLOCKS < 0x10000, "a range's block numbers take 16 bits");
+
+typedef struct Share {
+  _Alignas(64) _Atomic uint64_t range;  /* the blocks of this step not yet taken */
+  void *sp;                             /* the pool thread's own stack while it runs blocks */
+  /* its thread's running_block, current and print() buffer, reached
+   * without a thread-local look-up at every block */
+  GridBlock **running;
+  struct Sched **current;
+  const size_t *buffered;
+  uint32_t step;                        /* the step it runs */
+  int64_t ran, ended;                   /* blocks it ran in this step, and of them those that ended */
+  int64_t index;
+  struct Grid *grid;
+} Share;
 
 typedef struct Grid {
-  void (*chunk)(void *ctx, int64_t begin, int64_t end, int64_t unused);
+  void (*chunk)(void *ctx, int64_t begin, int64_t end, int64_t handle);
   void *ctx;
   GridBlock *blocks;
-  int64_t n, shares;
+  Share *shares;
+  int64_t n, nshares;
   int64_t live;                                  /* blocks not done when this step opened */
   _Alignas(64) _Atomic uint32_t step;            /* the step open now, from 1; GRID_ENDED at the end */
   _Atomic int sleeping;                          /* threads asleep waiting for the next step */
@@ -345,31 +379,73 @@ typedef struct Grid {
 } Grid;
 
 #ifdef HAVE_FIBERS
-static void grid_block_start(void) {
-  GridBlock *b = running_block;
-  b->grid->chunk(b->grid->ctx, b->index, b->index + 1, 0);
-  b->done = true;
-  rt_fiber_switch(&b->sp, b->resume_sp);
+/* Takes the back half of another share's blocks for its own; false when
+ * every share is empty. */
+static bool steal_half(Share *w) {
+  Grid *g = w->grid;
+  for (int64_t k = 1; k < g->nshares; k++) {
+    Share *v = &g->shares[(w->index + k) % g->nshares];
+    uint64_t r = atomic_load_explicit(&v->range, memory_order_acquire);
+    while (RANGE_STEP(r) == w->step && RANGE_FRONT(r) < RANGE_BACK(r)) {
+      int64_t front = RANGE_FRONT(r), back = RANGE_BACK(r), mid = back - (back - front + 1) / 2;
+      if (atomic_compare_exchange_weak_explicit(&v->range, &r, RANGE(w->step, front, mid), memory_order_acq_rel,
+                                                memory_order_acquire)) {
+        atomic_store_explicit(&w->range, RANGE(w->step, mid, back), memory_order_release);
+        return true;
+      }
+    }
+  }
+  return false;
 }
 
-/* Runs block b of step `step` until it reaches the grid's barrier or ends,
- * if no other thread took it in this step; whether this thread ran it. */
-static bool take_block(GridBlock *b, uint32_t step, int64_t *ended) {
-  uint32_t last = atomic_load_explicit(&b->step, memory_order_relaxed);
-  if (last >= step || !atomic_compare_exchange_strong_explicit(&b->step, &last, step, memory_order_acq_rel,
-                                                               memory_order_relaxed))
-    return false;
-  running_block = b;
-  current = b->threads;
-  rt_fiber_switch(&b->resume_sp, b->sp);
-  running_block = NULL;
-  current = NULL;
-  rt_print_flush(b->index);
-  if (b->done) {
-    atomic_store_explicit(&b->step, GRID_ENDED, memory_order_relaxed);
-    ++*ended;
+/* The next block of this step for share w's thread to run; NULL when no
+ * block is left to take. */
+static GridBlock *take_block(Share *w) {
+  Grid *g = w->grid;
+  for (;;) {
+    uint64_t r = atomic_load_explicit(&w->range, memory_order_relaxed);
+    if (RANGE_STEP(r) != w->step || RANGE_FRONT(r) >= RANGE_BACK(r)) {
+      if (!steal_half(w)) return NULL;
+      continue;
+    }
+    int64_t i = RANGE_FRONT(r);
+    if (!atomic_compare_exchange_weak_explicit(&w->range, &r, r + 1, memory_order_acq_rel, memory_order_relaxed))
+      continue;
+    if (i + GRID_AHEAD < g->n) {
+      char *sp = __atomic_load_n(&g->blocks[i + GRID_AHEAD].sp, __ATOMIC_RELAXED);  /* it may run elsewhere: only a hint */
+      for (int k = 0; k < GRID_AHEAD_LINES; k++) __builtin_prefetch(sp + 64 * k, 1);
+    }
+    if (!g->blocks[i].done) return &g->blocks[i];
   }
-  return true;
+}
+
+/* Leaves block b, stopped at the grid's barrier or done, for the next
+ * block its thread takes, or for the thread's own loop when none is left.
+ * Returns when a thread resumes b in a later step. */
+static void grid_block_wait(GridBlock *b) {
+  Share *w = b->share;
+  if (*w->buffered) rt_print_flush(b->index);
+  w->ran++;
+  w->ended += b->done;
+  GridBlock *next = take_block(w);
+  *w->running = next;
+  *w->current = next ? next->threads : NULL;
+  if (next) next->share = w;
+  rt_fiber_switch(&b->sp, next ? next->sp : w->sp);
+}
+
+static void grid_block_start(void) {
+  GridBlock *b = running_block;
+  Grid *g = b->share->grid;
+  g->chunk(g->ctx, b->index, b->index + 1, (int64_t)(intptr_t)b);
+  b->done = true;
+  grid_block_wait(b);
+}
+
+/* Gives every share its range of the live blocks for step `step`. */
+static void open_ranges(Grid *g, uint32_t step) {
+  for (int64_t s = 0; s < g->nshares; s++)
+    atomic_store(&g->shares[s].range, RANGE(step, s * g->n / g->nshares, (s + 1) * g->n / g->nshares));
 }
 
 /* The step's last block is in: its lines go out, then the next step opens
@@ -378,40 +454,50 @@ static void close_step(Grid *g, uint32_t step) {
   rt_print_write_out();
   g->live = g->n - atomic_load(&g->ended);
   atomic_store(&g->finished, 0);
+  if (g->live) open_ranges(g, step + 1);
   atomic_store(&g->step, g->live ? step + 1 : GRID_ENDED);
   pool_wake(&g->step, &g->sleeping);
 }
 
-/* One pool thread's part in every step: share `share` of the blocks, then
- * whatever the others have not taken. */
+/* One pool thread's part in every step: its share of the blocks, then
+ * halves of the others'. */
 static void run_steps(void *ctx, int64_t share, int64_t end, int64_t chunk) {
   (void)end; (void)chunk;
   Grid *g = ctx;
-  int64_t first = share * g->n / g->shares;
+  Share *w = &g->shares[share];
+  w->running = &running_block;
+  w->current = &current;
+  w->buffered = rt_print_buffered();
   for (uint32_t step = atomic_load(&g->step); step != GRID_ENDED;) {
-    int64_t ran = 0, ended = 0;
-    for (int64_t k = 0; k < g->n; k++) {
-      int64_t i = first + k < g->n ? first + k : first + k - g->n;
-      ran += take_block(&g->blocks[i], step, &ended);
+    w->step = step;
+    w->ran = w->ended = 0;
+    GridBlock *b = take_block(w);
+    if (b) {  /* the blocks switch from one to the next, the last back here */
+      b->share = w;
+      running_block = b;
+      current = b->threads;
+      rt_fiber_switch(&w->sp, b->sp);
     }
-    if (ran) {  /* the step cannot close before this thread's blocks count: live is still its own */
+    if (w->ran) {  /* the step cannot close before this thread's blocks count: live is still its own */
       int64_t live = g->live;
-      if (ended) atomic_fetch_add(&g->ended, ended);
-      if (atomic_fetch_add(&g->finished, ran) + ran == live) close_step(g, step);
+      if (w->ended) atomic_fetch_add(&g->ended, w->ended);
+      if (atomic_fetch_add(&g->finished, w->ran) + w->ran == live) close_step(g, step);
     }
     step = pool_await_change(&g->step, step, &g->sleeping);
   }
 }
 #endif
 
-void rt_grid_sync(void) {
+void rt_grid_sync(int64_t handle) {
 #ifdef HAVE_FIBERS
-  GridBlock *b = running_block;
-  if (b) rt_fiber_switch(&b->sp, b->resume_sp);
+  GridBlock *b = (GridBlock *)(intptr_t)handle;
+  if (b) grid_block_wait(b);
+#else
+  (void)handle;
 #endif
 }
 
-int rt_grid_run(void (*chunk)(void *ctx, int64_t begin, int64_t end, int64_t unused), void *ctx,
+int rt_grid_run(void (*chunk)(void *ctx, int64_t begin, int64_t end, int64_t handle), void *ctx,
                 int64_t nblocks) {
 #ifdef HAVE_FIBERS
   static pthread_mutex_t one_at_a_time = PTHREAD_MUTEX_INITIALIZER;  /* the pool runs one grid */
@@ -423,28 +509,34 @@ int rt_grid_run(void (*chunk)(void *ctx, int64_t begin, int64_t end, int64_t unu
     rt_set_error(RT_ERR_RUNTIME, msg);
     return RT_ERR_RUNTIME;
   }
-  size_t bytes = (size_t)nblocks * GRID_STACK;
+  int64_t nshares = pool_get_num_threads() < nblocks ? pool_get_num_threads() : nblocks;
+  size_t bytes = (size_t)nblocks * (GRID_STACK + GRID_STAGGER);
   char *stacks = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
   GridBlock *blocks = calloc((size_t)nblocks, sizeof(GridBlock));
-  if (stacks == MAP_FAILED || !blocks) {
+  Share *shares = aligned_alloc(64, (size_t)nshares * sizeof(Share));
+  if (stacks == MAP_FAILED || !blocks || !shares) {
     if (stacks != MAP_FAILED) munmap(stacks, bytes);
     free(blocks);
+    free(shares);
     rt_set_error(RT_ERR_MEMORY, "cannot allocate the stacks of a grid's blocks");
     return RT_ERR_MEMORY;
   }
-  int64_t shares = pool_get_num_threads() < nblocks ? pool_get_num_threads() : nblocks;
-  Grid g = {.chunk = chunk, .ctx = ctx, .blocks = blocks, .n = nblocks, .shares = shares, .live = nblocks, .step = 1};
+  Grid g = {.chunk = chunk, .ctx = ctx, .blocks = blocks, .shares = shares, .n = nblocks, .nshares = nshares,
+            .live = nblocks, .step = 1};
+  for (int64_t s = 0; s < nshares; s++) shares[s] = (Share){.index = s, .grid = &g};
+  open_ranges(&g, 1);
   for (int64_t i = 0; i < nblocks; i++) {
-    char *base = stacks + (size_t)i * GRID_STACK;
+    char *base = stacks + (size_t)i * (GRID_STACK + GRID_STAGGER);
     mprotect(base, GRID_GUARD, PROT_NONE);  /* an overflow faults instead of reaching the next block */
-    char *top = base + GRID_STACK - (size_t)(i % 64) * GRID_STAGGER;
-    blocks[i] = (GridBlock){.sp = new_fiber_stack(top, grid_block_start), .index = i, .grid = &g};
+    char *top = base + GRID_STACK;
+    blocks[i] = (GridBlock){.sp = new_fiber_stack(top, grid_block_start), .index = i};
   }
   pthread_mutex_lock(&one_at_a_time);
-  pool_parallel_for(run_steps, &g, shares, shares);
+  pool_parallel_for(run_steps, &g, nshares, nshares);
   pthread_mutex_unlock(&one_at_a_time);
   munmap(stacks, bytes);
   free(blocks);
+  free(shares);
   return RT_OK;
 #else
   (void)chunk; (void)ctx; (void)nblocks;

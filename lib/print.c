@@ -206,6 +206,8 @@ static pthread_mutex_t pieces_lock = PTHREAD_MUTEX_INITIALIZER;
 static Piece *pieces;
 static size_t npieces, pieces_cap;
 
+const size_t *rt_print_buffered(void) { return &lines.len; }
+
 void rt_print_flush(int64_t first_block) {
   if (!lines.len) return;
   pthread_mutex_lock(&pieces_lock);

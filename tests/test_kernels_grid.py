@@ -3,13 +3,16 @@ every thread of the grid. Such a kernel is launched with all its blocks
 running at once: on the GPU cooperatively (cuLaunchCooperativeKernel), on
 the CPU backend with each block a fiber. Results are checked against NumPy
 and plain Python."""
+import platform
+import signal
+
 import numpy
 import pytest
 
 import ruchey
-from ruchey import cuda, int32, int64
+from ruchey import cuda, float32, float64, int32, int64
 
-from conftest import AS_NUMBA, make_rng, needs_ptxas, ptxas_errors, seed_of
+from conftest import AS_NUMBA, make_rng, needs_ptxas, ptxas_errors, run_python_file, seed_of
 
 
 @cuda.jit
@@ -241,3 +244,153 @@ def test_print_lines_come_out_step_by_step_in_block_order(capfd):
     print_between_syncs[12, 4](3)
     lines = capfd.readouterr().out.splitlines()
     assert lines == [f"step {r} block {b}" for r in range(3) for b in range(12)]
+
+
+@cuda.jit
+def carried_across_grid_syncs(xf, xi, out_f64, out_f32, out_i64, out_i32, out_b, rounds):
+    g = cuda.cg.this_grid()
+    i = cuda.grid(1)
+    tx = cuda.threadIdx.x
+    n = xf.size
+    sh = cuda.shared.array(64, float64)
+    loc = cuda.local.array(3, int64)
+    f64 = xf[i]
+    f32 = float32(xf[i])
+    k = xi[i]
+    k32 = int32(i % 7)
+    flag = i % 3 == 0
+    base = cuda.blockIdx.x * 3 + 1  # the same in the whole block
+    for j in range(3):
+        loc[j] = i + j
+    for r in range(rounds):
+        left = xf[(i + n - 1) % n]
+        right = xi[(i + 1) % n]
+        sh[tx] = f64
+        g.sync()
+        f64 = f64 * 0.5 + left + sh[(tx + 1) % cuda.blockDim.x]
+        f32 = f32 * float32(0.5) + float32(left)
+        k = k + right + base
+        k32 = int32((k32 * 3 + r) % 1000)
+        flag = flag != (k % 2 == 0)
+        loc[r % 3] += k
+        xf[i] = f64 * 0.25
+        xi[i] = k
+        g.sync()
+    out_f64[i] = f64
+    out_f32[i] = f32
+    out_i64[i] = k + loc[0] + loc[1] + loc[2]
+    out_i32[i] = k32
+    out_b[i] = flag
+
+
+def carried_reference(xf, xi, threads, rounds):
+    n = xf.size
+    i = numpy.arange(n)
+    block = i // threads
+    neighbour = block * threads + (i % threads + 1) % threads
+    f64 = xf.copy()
+    f32 = xf.astype(numpy.float32)
+    k = xi.copy()
+    k32 = (i % 7).astype(numpy.int32)
+    flag = i % 3 == 0
+    loc = numpy.stack([i + j for j in range(3)])
+    for r in range(rounds):
+        left = xf[(i + n - 1) % n]
+        right = xi[(i + 1) % n]
+        f64 = f64 * 0.5 + left + f64[neighbour]
+        f32 = f32 * numpy.float32(0.5) + left.astype(numpy.float32)
+        k = k + right + block * 3 + 1
+        k32 = ((k32.astype(numpy.int64) * 3 + r) % 1000).astype(numpy.int32)
+        flag = flag != (k % 2 == 0)
+        loc[r % 3] += k
+        xf = f64 * 0.25
+        xi = k
+    return f64, f32, k + loc.sum(axis=0), k32, flag
+
+
+@pytest.mark.parametrize("num_threads", [1, 2, "all"])
+@pytest.mark.parametrize("blocks, threads", [(1024, 32), (4096, 1), (1000, 3), (7, 64)])
+def test_large_grids_keep_every_live_value_across_many_grid_syncs(blocks, threads, num_threads):
+    # values of every type, per thread, per block and in shared and local
+    # arrays, across 2 * rounds barriers, whichever pool thread resumes a block
+    rounds = 12
+    rng = make_rng(seed_of("carried", blocks, threads))
+    xf = rng.random(blocks * threads)
+    xi = rng.integers(-1000, 1000, blocks * threads).astype(numpy.int64)
+    want = carried_reference(xf, xi, threads, rounds)
+    outs = [numpy.zeros(blocks * threads, dtype) for dtype in (numpy.float64, numpy.float32, numpy.int64, numpy.int32, numpy.bool_)]
+    before = ruchey.get_num_threads()
+    ruchey.set_num_threads(before if num_threads == "all" else min(num_threads, ruchey.config.NUMBA_NUM_THREADS))
+    try:
+        carried_across_grid_syncs[blocks, threads](xf, xi, *outs, rounds)
+    finally:
+        ruchey.set_num_threads(before)
+    numpy.testing.assert_allclose(outs[0], want[0], rtol=1e-12)
+    numpy.testing.assert_allclose(outs[1], want[1], rtol=1e-5)
+    for got, expected in zip(outs[2:], want[2:]):
+        numpy.testing.assert_array_equal(got, expected)
+
+
+@cuda.jit
+def rounds_through_a_device_function(x, out, rounds):
+    g = cuda.cg.this_grid()
+    i = cuda.grid(1)
+    n = x.size
+    acc = 0.0
+    for r in range(rounds):
+        left = x[(i + n - 1) % n]
+        wait_for_grid(g)
+        acc = acc * 0.5 + left
+        x[i] = acc + r
+        wait_for_grid(g)
+    out[i] = acc
+
+
+@pytest.mark.parametrize("num_threads", [1, 2, "all"])
+@pytest.mark.parametrize("blocks, threads", [(1024, 1), (300, 4), (5, 33)])
+def test_large_grids_of_fibers_keep_their_values_across_grid_syncs(blocks, threads, num_threads):
+    # a grid.sync() in a device function: each block's threads are fibers
+    rounds = 10
+    x = make_rng(seed_of("fiber rounds", blocks, threads)).random(blocks * threads)
+    n = x.size
+    want_x, want = x.copy(), numpy.zeros(n)
+    for r in range(rounds):
+        want = want * 0.5 + want_x[(numpy.arange(n) + n - 1) % n]
+        want_x = want + r
+    out = numpy.zeros(n)
+    before = ruchey.get_num_threads()
+    ruchey.set_num_threads(before if num_threads == "all" else min(num_threads, ruchey.config.NUMBA_NUM_THREADS))
+    try:
+        rounds_through_a_device_function[blocks, threads](x, out, rounds)
+    finally:
+        ruchey.set_num_threads(before)
+    numpy.testing.assert_allclose(out, want, rtol=1e-12)
+    numpy.testing.assert_allclose(x, want_x, rtol=1e-12)
+
+BLOCK_BEYOND_ITS_STACK = """
+import resource
+resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+import numpy
+from ruchey import cuda, float64
+
+@cuda.jit
+def too_deep(out, rounds):
+    g = cuda.cg.this_grid()
+    deep = cuda.local.array(2000000, float64)  # 16 MB a thread: more than a block's stack
+    for r in range(rounds):
+        deep[r] = r
+        g.sync()
+    out[cuda.grid(1)] = deep[0]
+
+too_deep[4, 1](numpy.zeros(4), 3)
+print("RAN")
+"""
+
+
+@pytest.mark.skipif(platform.machine() != "x86_64", reason="grid.sync() runs blocks as fibers on x86-64 only")
+def test_a_block_needing_more_than_its_stack_faults_at_its_guard_page(tmp_path):
+    # its frame steps down a page at a time: it faults at the guard page
+    # under its stack instead of writing over another block's
+    proc = run_python_file(BLOCK_BEYOND_ITS_STACK, tmp_path)
+    assert proc.returncode == -signal.SIGSEGV, (proc.returncode, proc.stdout, proc.stderr[-2000:])
+    assert "RAN" not in proc.stdout

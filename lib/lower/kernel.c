@@ -221,7 +221,8 @@ static void run_collective_statement(Lower *l, Node *stmt) {
 static void lo_kernel_collective(Lower *l, Node *stmt, Node *call) {
   int op = call->bi->ival;
   if (call->bi->flags & BF_GRID) {  /* the block waits for the grid's other blocks (fiber.c) */
-    lo_call_fn(l, "rt_grid_sync", void_type(l), NULL, NULL, 0);
+    LLVMValueRef handle = LLVMGetParam(l->fn, 3);  /* the chunk's: which block of rt_grid_run it is */
+    lo_call_fn(l, "rt_grid_sync", void_type(l), &l->mod->i64, &handle, 1);
     return;
   }
   if (!call->list.len && call->ty->kind == TY_NONE) return;  /* a barrier alone: the split is all */
@@ -505,11 +506,18 @@ static bool per_thread(Lower *l, int v) {
 
 static LLVMValueRef once_per_block(Lower *l, int v, void *ctx) { return per_thread(l, v) ? LO_NO_SLOT : NULL; }
 
-/* void chunk(ctx, begin, end, thread): blocks [begin, end) of the grid. */
+/* void chunk(ctx, begin, end, thread): blocks [begin, end) of the grid (in a
+ * grid that waits for itself, the block and its handle for rt_grid_sync). */
 static LLVMValueRef lo_kernel_chunk(Lower *kernel, LLVMTypeRef ctxty) {
   Lower sub, *l = &sub;
   LLVMTypeRef params[4] = {kernel->mod->ptr, kernel->mod->i64, kernel->mod->i64, kernel->mod->i64};
   lo_begin_outlined(l, kernel, ".blocks", LLVMFunctionType(void_type(kernel), params, 4, 0));
+  /* the block's storage grows with its threads: a frame bigger than the
+   * stack touches each page on the way down, and so faults at the guard
+   * page under the stack rather than writing past it (a grid's blocks
+   * have their stacks side by side, fiber.c) */
+  LLVMAddAttributeAtIndex(l->fn, LLVMAttributeFunctionIndex,
+                          LLVMCreateStringAttribute(l->mod->c, "probe-stack", 11, "inline-asm", 10));
   l->kplan = kernel->kplan;
   l->fission = kernel->kplan->fission;
   l->fibers = kernel->kplan->fibers;
