@@ -107,6 +107,23 @@ def numba_stats_densities():
             "voigt": voigt.pdf(x - 3.0, 0.5, 0.0, 1.0)}
 
 
+def fastdist_distances():
+    from fastdist import fastdist
+    rng = np.random.default_rng(4)
+    u, v, a, b = rng.random(50), rng.random(50), rng.random((40, 5)), rng.random((30, 5))
+    names = ("euclidean", "cosine", "braycurtis", "canberra", "chebyshev", "cityblock", "correlation", "sqeuclidean")
+    return {"vectors": np.array([getattr(fastdist, n)(u, v) for n in names]),
+            "matrix_to_matrix": fastdist.matrix_to_matrix_distance(a, b, fastdist.euclidean, "euclidean"),
+            "pairwise": fastdist.matrix_pairwise_distance(a, fastdist.cityblock, "cityblock", return_matrix=True),
+            "cosine_pairwise": fastdist.matrix_pairwise_distance(a, fastdist.cosine, "cosine", return_matrix=True)}
+
+
+def resampy_resample():
+    import resampy
+    x = np.sin(np.linspace(0, 100, 8000))
+    return {"kaiser_best": resampy.resample(x, 8000, 5513), "kaiser_fast": resampy.resample(x, 8000, 5513, filter="kaiser_fast")}
+
+
 # package -> its computations, by name
 WORKLOADS = {
     "stumpy": {"stump": stumpy_stump, "aamp": stumpy_aamp},
@@ -117,4 +134,6 @@ WORKLOADS = {
                 "move_exp_nanmean": numbagg_move_exp_nanmean, "group_nanmean": numbagg_group_nanmean,
                 "nanquantile": numbagg_nanquantile},
     "numba-stats": {"densities": numba_stats_densities},
+    "fastdist": {"distances": fastdist_distances},
+    "resampy": {"resample": resampy_resample},
 }

@@ -177,6 +177,21 @@ static void inherit_options(Callees *c, Callee *e) {
   e->opts.error_model_numpy = from->error_model_numpy;
 }
 
+/* The file defining disp's function (a callee that could not be read has
+ * no Func to say it), for its errors; "?" where Python knows none. */
+static const char *source_file(Dispatcher *disp) {
+  PyObject *code = PyFunction_Check(disp->py_func) ? PyFunction_GetCode(disp->py_func) : NULL;
+  PyObject *name = code ? ((PyCodeObject *)code)->co_filename : NULL;
+  return name && PyUnicode_Check(name) ? PyUnicode_AsUTF8(name) : "?";
+}
+
+/* f(x) where f holds a compiled function: bound as a direct call is, by
+ * the frontend's rules, its nodes in this compile's arena. */
+static bool bind_value_call(void *ctx, void *callee, Node *call, Diag *diag) {
+  Callees *c = ctx;
+  return fe_bind_value_call(c->arena, diag, call, callee);
+}
+
 static bool resolve_call(void *ctx, void *callee, const Type **args, int nargs, bool device,
                          CallTarget *out, Diag *diag) {
   Callees *c = ctx;
@@ -215,9 +230,10 @@ static bool resolve_call(void *ctx, void *callee, const Type **args, int nargs, 
     e->opts.resolve = resolve_call;
     if (disp->inherits) inherit_options(c, e);
     e->opts.find_member = ext_find_member;
+    e->opts.bind_call = bind_value_call;
     if (!type_callee(c, e, diag)) {
       /* the callee's error, quoting its own source line */
-      if (!PyErr_Occurred()) core_raise_diag(diag, e->func ? e->func->filename : "?");
+      if (!PyErr_Occurred()) core_raise_diag(diag, e->func ? e->func->filename : source_file(disp));
       return diag_from_exception(diag);
     }
   }
@@ -252,6 +268,7 @@ static Callee *callee_options(CompileOptions *opts, Dispatcher *self, const Type
   opts->gpu_cc = cc;
   opts->resolve = resolve_call;
   opts->find_member = ext_find_member;
+  opts->bind_call = bind_value_call;
   opts->resolve_ctx = c;
   return self ? add_callee(c, self, args, opts->kernel || opts->device) : NULL;
 }

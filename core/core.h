@@ -63,6 +63,9 @@ PyObject *src_parse_function(PyObject *pyfunc, int *line_offset, int *col_offset
 /* ---------------------------------------------------------------- frontend.c */
 
 Func *fe_read_function(PyObject *pyfunc, Arena *arena, Diag *diag);
+/* A call through a function value bound to disp's parameters, as a direct
+ * call is: omitted arguments take disp's defaults (nodes in arena). */
+bool fe_bind_value_call(Arena *arena, Diag *diag, Node *call, PyObject *disp);
 /* The symbol compiled code names an exception class by (a new reference),
  * the class kept alive for the process. */
 PyObject *fe_class_symbol(PyObject *cls);

@@ -423,6 +423,16 @@ Node *fe_import(Fe *fe, PyObject *s) {
   return n;
 }
 
+/* f(x) where f holds a compiled function, bound once f's type names it
+ * (infer asks): keywords and defaults as fe_bind_jit_call binds them, the
+ * nodes made with no source position of their own (Py_None has none). */
+bool fe_bind_value_call(Arena *arena, Diag *diag, Node *call, PyObject *disp) {
+  Fe fe = {.arena = arena, .diag = diag};
+  bool ok = fe_bind_jit_call(&fe, Py_None, call, disp);
+  PyErr_Clear();
+  return ok;
+}
+
 /* ---------------------------------------------------------------- native functions */
 
 /* f(...) of a native function (ruchey/native.py): its address and C

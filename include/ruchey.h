@@ -395,10 +395,16 @@ enum { MAX_UFUNC_OPERANDS = 33 };  /* a ufunc loop's inputs and its output */
  * the receiver first; NULL where there is none. */
 typedef void *(*FindMember)(void *ctx, const Type *receiver, const char *name, bool attribute);
 
+/* Binds a call through a function value (a compiled function passed as
+ * an argument) to callee's parameters as Python would, its omitted ones
+ * to callee's defaults; false with diag set where Python's binding fails. */
+typedef bool (*BindCall)(void *ctx, void *callee, struct Node *call, Diag *diag);
+
 typedef struct CompileOptions {
   ResolveCall resolve;     /* calls to other ruchey functions */
   void *resolve_ctx;
   FindMember find_member;  /* methods and attributes beyond the builtins' (its ctx: resolve_ctx) */
+  BindCall bind_call;      /* calls through function values (its ctx: resolve_ctx) */
   const Type *declared_ret;/* an explicit signature's return type, or NULL */
   bool boundscheck;
   bool fastmath;

@@ -121,6 +121,24 @@ def test_defaults_of_function_argument_are_bound():
         assert_same(call_positional, shifted, x)
 
 
+def test_omitted_arguments_through_a_function_argument_take_its_defaults():
+    @njit
+    def call_with_default(fn, x):
+        return fn(x) + fn(x, 0.5)
+
+    for x in floats(5, 6):
+        assert_same(call_with_default, shifted, x)
+
+
+def test_a_bad_call_through_a_function_argument_is_pythons_error():
+    @njit
+    def call_missing(fn):
+        return fn()
+
+    with pytest.raises(ruchey.TypingError, match="missing argument 'x'"):
+        call_missing(shifted)
+
+
 # ---------------------------------------------------------------- globals and closures
 
 
@@ -321,7 +339,7 @@ def test_function_argument_with_wrong_arity_refused():
     @njit
     def two_args(fn, x):
         return fn(x, x)
-    with pytest.raises(ruchey.TypingError, match="wrong number of arguments"):
+    with pytest.raises(ruchey.TypingError, match="too many arguments in call to square"):
         two_args(square, 1.0)
 
 

@@ -97,10 +97,34 @@ def test_bad_layouts_and_signatures():
     with pytest.raises(TypeError):
         guvectorize(["void(float64[:])"], "(n)->()")(total)  # too few arguments
     with pytest.raises(TypeError):
-        guvectorize("(n)->()")(total)  # no signatures
-    with pytest.raises(TypeError):
         g = guvectorize(["void(float64[:], float64[:])"], "(n)->()")(total)
         g(np.ones(3, np.complex128))
+
+
+def test_a_layout_alone_compiles_a_loop_per_dtypes_called_with():
+    g = guvectorize("(n),()->(n)")(add_scalar)  # Numba's dynamic gufunc: outputs are given
+    x = make_rng(5).uniform(-5, 5, (4, 6))
+    out = np.empty_like(x)
+    g(x, 1.5, out)
+    np.testing.assert_array_equal(out, x + 1.5)
+    xi = np.arange(12, dtype=np.int64).reshape(3, 4)
+    outi = np.empty_like(xi)
+    g(xi, 7, outi)
+    np.testing.assert_array_equal(outi, xi + 7)
+    g(x, 2.0, out)  # float64 again: the loop made first
+    np.testing.assert_array_equal(out, x + 2.0)
+    assert len(g.ufunc.types) == 2 and g.ufunc.signature == "(n),()->(n)"
+    scalar_out = np.empty(3)
+    guvectorize("(n)->()")(total)(np.ones((3, 5)), scalar_out)
+    np.testing.assert_array_equal(scalar_out, [5.0, 5.0, 5.0])
+
+
+def test_a_dynamic_gufunc_takes_every_argument():
+    g = guvectorize("(n),()->(n)")(add_scalar)
+    with pytest.raises(TypeError, match="give all 3 arguments"):
+        g(np.ones(3), 1.0)
+    with pytest.raises(TypeError, match="dtype"):
+        g(np.array(["a"]), 1.0, np.empty(1))
 
 
 @pytest.mark.parametrize("target", ["parallel", "cuda"])

@@ -312,6 +312,14 @@ static const Type *ty_value_call(Infer *in, Node *n, const Type **args) {
   if (f->kind != TY_FUNCTION)
     return ty_error(in, n, "'%s' is not a function: it holds %s", in->f->var_names[n->lhs->var], f->name);
   n->callee = (void *)f->callee;
+  if (!n->op && in->opts && in->opts->bind_call) {  /* keywords and defaults, bound now f's callee is known */
+    Diag d = {0};
+    if (!in->opts->bind_call(in->opts->resolve_ctx, n->callee, n, &d)) return ty_error(in, n, "%s", d.msg);
+    const Type **bound = arena_alloc(in->f->arena, sizeof(Type *) * (size_t)(n->list.len ? n->list.len : 1));
+    for (int i = 0; i < n->list.len; i++)
+      if (!(bound[i] = ty_expr(in, n->list.items[i]))) return NULL;
+    args = bound;
+  }
   return ty_jit_call(in, n, args);
 }
 

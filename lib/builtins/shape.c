@@ -595,6 +595,81 @@ static LLVMValueRef lo_fill_method(Lower *l, Node *n) {
   return LLVMGetUndef(l->mod->i8);
 }
 
+/* numpy.fill_diagonal(a, val, wrap=False): the elements (i, i, ...) set
+ * to val, a number or a 1-d array read in turn (cycled), as NumPy's
+ * a.flat[:end:step] = val: a 2-d array's diagonal is every (columns + 1)th
+ * element in C order, within the first square unless wrap lets a tall
+ * one's restart below it; more dimensions must all be equal. */
+static const char *const fill_diagonal_kw[] = {"wrap", NULL};
+
+static const Type *ty_fill_diagonal(Infer *in, Node *n, const Type **args) {
+  const Type *t = args[0], *v = args[1];
+  if (t->kind != TY_ARRAY || t->ndim < 2)
+    return ty_error(in, n, "numpy.fill_diagonal() takes an array of at least 2 dimensions, not %s", t->name);
+  if (t->readonly) return ty_error(in, n, "cannot write to a read-only array");
+  const Type *elem = v->kind == TY_ARRAY ? v->elem : v;
+  if (!ty_is_scalar(elem) || (v->kind == TY_ARRAY && v->ndim != 1))
+    return ty_error(in, n->list.items[1], "numpy.fill_diagonal() takes a number or a 1-d array of values, not %s",
+                    v->name);
+  if (ty_is_complex(elem) && !ty_is_complex(t->elem))
+    return ty_error(in, n->list.items[1], "cannot store %s values into an array of %s", elem->name, t->elem->name);
+  Node *wrap = np_arg_node(n, 2, "wrap");
+  if (wrap && wrap->ty->kind != TY_BOOL)
+    return ty_error(in, wrap, "numpy.fill_diagonal(): wrap must be a bool, not %s", wrap->ty->name);
+  return TYS(TY_NONE);
+}
+
+static LLVMValueRef lo_fill_diagonal(Lower *l, Node *n) {
+  Node *arr = n->list.items[0], *val = n->list.items[1];
+  const Type *t = arr->ty, *vt = val->ty;
+  LLVMValueRef a = lo_expr(l, arr), v = lo_expr(l, val), shape[RC_MAX_NDIM], vshape[1];
+  Node *wrap_arg = np_arg_node(n, 2, "wrap");
+  LLVMValueRef wrap = wrap_arg ? lo_expr(l, wrap_arg) : LLVMConstInt(lo_type(l, TYS(TY_BOOL)), 0, 0);
+  shape_of(l, t, a, shape, NULL);
+  if (vt->kind == TY_ARRAY) shape_of(l, vt, v, vshape, NULL);
+  LLVMBuilderRef b = l->b;
+  LLVMValueRef count = shape[0], step = NULL, cols = shape[1];
+  if (t->ndim == 2) {  /* the flat indices 0, cols + 1, ... below end */
+    LLVMValueRef all = LLVMBuildMul(b, shape[0], cols, ""), square = LLVMBuildMul(b, cols, cols, "");
+    LLVMValueRef tall = LLVMBuildICmp(b, LLVMIntSLT, square, all, "");
+    LLVMValueRef end = LLVMBuildSelect(b, LLVMBuildAnd(b, tall, LLVMBuildNot(b, lo_truth(l, wrap, TYS(TY_BOOL)), ""), ""),
+                                       square, all, "");
+    step = LLVMBuildAdd(b, cols, const_i64(l, 1), "");
+    count = LLVMBuildSDiv(b, LLVMBuildAdd(b, end, cols, ""), step, "");  /* ceil(end / step) */
+  } else {
+    LLVMValueRef unequal = LLVMConstInt(l->mod->i1, 0, 0);
+    for (int d = 1; d < t->ndim; d++) unequal = LLVMBuildOr(b, unequal, LLVMBuildICmp(b, LLVMIntNE, shape[d], shape[0], ""), "");
+    lo_raise_if(l, unequal, RT_ERR_VALUE, "All dimensions of input must be of equal length");
+  }
+  LLVMValueRef nvals = vt->kind == TY_ARRAY ? vshape[0] : NULL;
+  LLVMBasicBlockRef done = new_block(l, "fill_diagonal.done");
+  if (nvals) {  /* nothing to write from an empty array */
+    LLVMBasicBlockRef go = new_block(l, "fill_diagonal.go");
+    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntSGT, nvals, const_i64(l, 0), ""), go, done);
+    position(l, go);
+  }
+  LoLoop loop = lo_loop_begin(l, const_i64(l, 0), count, done, "fill_diagonal");
+  LLVMValueRef k = loop.index, idx[RC_MAX_NDIM];
+  if (step) {
+    LLVMValueRef f = LLVMBuildMul(b, k, step, "");
+    idx[0] = LLVMBuildSDiv(b, f, cols, "");
+    idx[1] = LLVMBuildSRem(b, f, cols, "");
+  } else {
+    for (int d = 0; d < t->ndim; d++) idx[d] = k;
+  }
+  LLVMValueRef x = v;
+  if (nvals) {
+    LLVMValueRef at = LLVMBuildSRem(b, k, nvals, "");
+    x = lo_load_scalar(l, vt->elem, addr_at(l, vt, v, &at));
+  }
+  lo_store_scalar(l, t->elem, addr_at(l, t, a, idx), lo_convert(l, x, nvals ? vt->elem : vt, t->elem));
+  lo_loop_end(l, &loop);
+  position(l, done);
+  lo_done_with(l, val, v);
+  lo_done_with(l, arr, a);
+  return LLVMGetUndef(l->mod->i8);
+}
+
 /* ---------------------------------------------------------------- concatenate and the stacks */
 
 /* How each function sees its arrays before joining them along one axis:
@@ -1252,6 +1327,8 @@ const Builtin bi_shape[] = {
   FUNCTION("nonzero", 1, 1, NULL, BF_ALLOCATES | BF_COMPLEX, 0, ty_nonzero, lo_nonzero),
   METHOD("nonzero", 0, 0, NULL, BF_ALLOCATES | BF_COMPLEX, 0, ty_nonzero, lo_nonzero),
   METHOD("fill", 1, 1, NULL, BF_COMPLEX, 0, ty_fill, lo_fill_method),
+  {"numpy.fill_diagonal", "numpy", "fill_diagonal", BK_FUNCTION, 0, 2, 3, fill_diagonal_kw, BF_RAISES | BF_COMPLEX, 0, 0,
+   ty_fill_diagonal, lo_fill_diagonal},
   /* elementwise: fused into the array expressions around them */
   {"numpy.where", "numpy", "where", BK_FUNCTION, 0, 1, 3, NULL, BF_ALLOCATES | BF_COMPLEX, 0, 0, ty_where, lo_where, where_elem},
   {"numpy.clip", "numpy", "clip", BK_FUNCTION, 0, 3, 3, NULL, BF_PURE | BF_CHEAP, 0, 0, ty_clip, lo_clip, clip_elem},

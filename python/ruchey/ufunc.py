@@ -296,31 +296,89 @@ def guvectorize(*args, **options):
     target="parallel" splits the outer elements over the thread pool,
     "cuda" runs as "cpu" does.
     """
-    if len(args) == 1 and isinstance(args[0], str) and "->" in args[0]:
-        raise TypeError("guvectorize without signatures is not supported: give the signatures, "
-                        "@guvectorize([\"void(float64[:], float64[:])\"], \"(n)->(n)\")")
+    if len(args) == 1 and isinstance(args[0], str):  # a layout alone: loops compiled as called
+        _check_options(options)
+        return lambda func: GUFunc(func, args[0], options)
     if len(args) != 2:
         raise TypeError("guvectorize takes signatures and a layout: @guvectorize([sig, ...], \"(n)->(n)\")")
     sigs, layout = args
     sigs = [sigs] if isinstance(sigs, (str, types.Signature)) else list(sigs)
     _check_options(options)
+    return lambda func: _build_gufunc(func, _gufunc_dispatcher(func, layout, options), sigs, layout, options)
+
+
+def _gufunc_dispatcher(func, layout, options):
+    ins, outs = _parse_layout(layout)
+    if func.__code__.co_argcount != len(ins) + len(outs):
+        raise TypeError(f"{func.__name__}() takes {func.__code__.co_argcount} arguments, the layout "
+                        f"{layout!r} {len(ins) + len(outs)}")
+    return _core.Dispatcher(func, fastmath=bool(options.get("fastmath")),
+                            error_model=options.get("error_model", "python"))
+
+
+def _build_gufunc(func, disp, sigs, layout, options):
+    """The numpy.ufunc of layout with a loop for each signature, compiled from disp."""
     ins, outs = _parse_layout(layout)
     core = ins + outs
+    loops = []
+    for sig in sigs:
+        sig = types.parse_signature(sig)
+        if len(sig.args) != len(core):
+            raise TypeError(f"the signature {sig!r} has {len(sig.args)} arguments, the layout {len(core)}")
+        how = _loop_arguments(sig, core, len(ins))
+        address, nums = _core._gufunc_loop(disp, tuple(t.describe() for t in sig.args))
+        loops.append((address, nums, how))
+    return _core._make_gufunc(func.__name__, func.__doc__ or "", len(ins), len(outs), layout.replace(" ", ""),
+                              loops, options.get("target", "cpu") == "parallel", disp)
 
-    def wrap(func):
-        disp = _core.Dispatcher(func, fastmath=bool(options.get("fastmath")),
-                                error_model=options.get("error_model", "python"))
-        if func.__code__.co_argcount != len(core):
-            raise TypeError(f"{func.__name__}() takes {func.__code__.co_argcount} arguments, the layout "
-                            f"{layout!r} {len(core)}")
-        loops = []
-        for sig in sigs:
-            sig = types.parse_signature(sig)
-            if len(sig.args) != len(core):
-                raise TypeError(f"the signature {sig!r} has {len(sig.args)} arguments, the layout {len(core)}")
-            how = _loop_arguments(sig, core, len(ins))
-            address, nums = _core._gufunc_loop(disp, tuple(t.describe() for t in sig.args))
-            loops.append((address, nums, how))
-        return _core._make_gufunc(func.__name__, func.__doc__ or "", len(ins), len(outs), layout.replace(" ", ""),
-                                  loops, options.get("target", "cpu") == "parallel", disp)
-    return wrap
+
+class GUFunc:
+    """A generalized ufunc compiled for the dtypes it is called with, as
+    Numba's dynamic gufuncs (``@guvectorize("(n),()->(n)")`` without
+    signatures): every argument is given, the outputs too, and a call with
+    new dtypes adds a loop for them. ``ufunc`` is the numpy.ufunc of the
+    loops so far."""
+
+    def __init__(self, func, layout, options):
+        self._disp = _gufunc_dispatcher(func, layout, options)
+        self._layout, self._options, self._sigs = layout, options, []
+        ins, outs = _parse_layout(layout)
+        self._core, self._nin = ins + outs, len(ins)
+        self.ufunc = None
+        self.py_func = self.__wrapped__ = func
+        self.__name__ = func.__name__
+        self.__qualname__ = getattr(func, "__qualname__", func.__name__)
+        self.__doc__ = func.__doc__
+        self.__module__ = func.__module__
+
+    def __repr__(self):
+        return f"<ruchey.GUFunc '{self.__name__}'>"
+
+    def _signature(self, args):
+        """void(...) of the arguments' dtypes, each with its layout's core dimensions."""
+        argtypes = []
+        for k, (value, dims) in enumerate(zip(args, self._core)):
+            t = _type_of_dtype(_dtype_of(value))
+            if t is None:
+                raise TypeError(f"{self.__name__}: argument {k + 1} has dtype {_dtype_of(value).name}, which "
+                                "compiled code does not take")
+            if dims or k >= self._nin:  # an output of "()" is written through a 1-element array
+                t = t[(slice(None),) * max(len(dims), 1)]
+            argtypes.append(t)
+        return types.void(*argtypes)
+
+    def __call__(self, *args, **kwargs):
+        if len(args) != len(self._core) or "out" in kwargs:
+            raise TypeError(f"{self.__name__}() compiles for the types it is called with: give all "
+                            f"{len(self._core)} arguments, its outputs too, as Numba's dynamic gufuncs take them")
+        sig = self._signature(args)
+        if repr(sig) not in {repr(s) for s in self._sigs}:
+            self.ufunc = _build_gufunc(self.py_func, self._disp, self._sigs + [sig], self._layout, self._options)
+            self._sigs.append(sig)
+        # the loop of these very dtypes (NumPy would take the first loop its inputs cast to safely)
+        return self.ufunc(*args, signature=tuple(_dtype_of(a) for a in args), **kwargs)
+
+    def __getattr__(self, name):
+        if name.startswith("__") or name == "ufunc" or self.ufunc is None:
+            raise AttributeError(name)
+        return getattr(self.ufunc, name)
