@@ -9,9 +9,12 @@
 
 /* ---------------------------------------------------------------- range, prange */
 
+/* Floats are taken as Numba takes them (Python refuses them): truncated
+ * toward zero, as code written for Numba relies on (saturating, so that
+ * nan and inf make no undefined value). */
 static const Type *ty_range(Infer *in, Node *n, const Type **args) {
   for (int i = 0; i < n->list.len; i++)
-    if (!ty_is_int(args[i]) && args[i]->kind != TY_BOOL)
+    if (!ty_is_int(args[i]) && !ty_is_float(args[i]) && args[i]->kind != TY_BOOL)
       return ty_error(in, n->list.items[i], "range() arguments must be integers, got %s", args[i]->name);
   return TYS(TY_RANGE);
 }

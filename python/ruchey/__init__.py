@@ -20,7 +20,7 @@ from ruchey._objmode import objmode
 
 __version__ = "0.1.0"
 __all__ = ["jit", "njit", "prange", "TypingError", "get_num_threads", "set_num_threads",
-           "get_thread_id", "vectorize", "guvectorize", "cfunc", "carray", "farray", "objmode"]
+           "get_thread_id", "vectorize", "guvectorize", "cfunc", "carray", "farray", "objmode", "stencil"]
 
 
 def install_as_numba():
@@ -28,6 +28,12 @@ def install_as_numba():
     written for Numba import and run it (see ruchey.numba_shim)."""
     from ruchey.numba_shim import install_as_numba
     return install_as_numba()
+
+
+def stencil(func=None, **options):
+    """Numba's ``@stencil`` (see ruchey.stencils, imported on first use)."""
+    from ruchey.stencils import stencil as make
+    return make(func, **options)
 
 
 def __getattr__(name):

@@ -1,0 +1,138 @@
+"""@stencil, as Numba's: the kernel (relative indices) at every element
+whose neighbourhood lies inside the array, the border cval. Checked
+against the kernel's own Python function run at each inside element with
+its arrays seen from there, from Python and from compiled code."""
+import numpy as np
+import pytest
+
+import ruchey
+from ruchey import stencil
+
+
+class _Seen:
+    """An array seen from an element: a[k] is the element k away."""
+
+    def __init__(self, a, at):
+        self.a, self.at = a, at
+
+    def __getitem__(self, k):
+        k = k if isinstance(k, tuple) else (k,)
+        return self.a[tuple(i + d for i, d in zip(self.at, k))]
+
+
+def reference(st, *args, lo, hi, cval=0, dtype=float, standard=()):
+    """The stencil's result computed in Python by its own kernel."""
+    shape = np.shape(args[0])
+    out = np.full(shape, cval, dtype)
+    for at in np.ndindex(*shape):
+        if all(l <= i < n - h for i, n, l, h in zip(at, shape, lo, hi)):
+            out[at] = st.__wrapped__(*(a if k in standard or np.ndim(a) == 0 else _Seen(a, at)
+                                       for k, a in enumerate(args)))
+    return out
+
+
+@stencil
+def cross_mean(a):
+    return 0.25 * (a[0, 1] + a[1, 0] + a[0, -1] + a[-1, 0])
+
+
+@stencil
+def is_peak(x):
+    return x[0] > x[-1] and x[0] >= x[1]
+
+
+@stencil(cval=-1.0)
+def forward_diff(x, scale):
+    d = x[2] - x[0]
+    if d < 0:
+        d = -d
+    return d * scale
+
+
+@stencil(neighborhood=((-2, 0),))
+def window_sum(x):
+    s = 0.0
+    for k in range(-2, 1):
+        s += x[k]
+    return s
+
+
+@stencil(standard_indexing=("w",))
+def weighted(x, w):
+    return w[0] * x[-1] + w[1] * x[0] + w[2] * x[1]
+
+
+@ruchey.njit
+def smoothed_twice(a):
+    return cross_mean(cross_mean(a))
+
+
+@ruchey.njit
+def peaks_in(x):
+    return is_peak(x).sum()
+
+
+RNG = np.random.default_rng(0)
+
+
+@pytest.mark.parametrize("shape", [(5, 6), (2, 9), (1, 1), (3, 3)])
+def test_two_dimensional_kernel(shape):
+    a = RNG.random(shape)
+    want = reference(cross_mean, a, lo=(1, 1), hi=(1, 1))
+    np.testing.assert_allclose(cross_mean(a), want, rtol=0, atol=0)
+
+
+def test_boolean_result_and_int_arrays():
+    x = RNG.integers(0, 9, 40)
+    got = is_peak(x)
+    assert got.dtype == np.bool_
+    np.testing.assert_array_equal(got, reference(is_peak, x, lo=(1,), hi=(1,), dtype=bool))
+
+
+def test_scalars_statements_and_cval():
+    x = RNG.random(20)
+    np.testing.assert_array_equal(forward_diff(x, 3.0), reference(forward_diff, x, 3.0, lo=(0,), hi=(2,), cval=-1.0))
+
+
+def test_a_given_neighbourhood_allows_variable_offsets():
+    x = RNG.random(15)
+    np.testing.assert_array_equal(window_sum(x), reference(window_sum, x, lo=(2,), hi=(0,)))
+
+
+def test_standard_indexing_reads_absolute_indices():
+    x, w = RNG.random(12), np.array([0.25, 0.5, 0.25])
+    np.testing.assert_array_equal(weighted(x, w), reference(weighted, x, w, lo=(1,), hi=(1,), standard=(1,)))
+
+
+def test_called_from_compiled_code():
+    a = RNG.random((7, 8))
+    once = reference(cross_mean, a, lo=(1, 1), hi=(1, 1))
+    np.testing.assert_array_equal(smoothed_twice(a), reference(cross_mean, once, lo=(1, 1), hi=(1, 1)))
+    x = RNG.random(50)
+    assert peaks_in(x) == reference(is_peak, x, lo=(1,), hi=(1,), dtype=bool).sum()
+
+
+def test_bad_kernels_are_refused_clearly():
+    with pytest.raises(ValueError, match="needs neighborhood"):
+        @stencil
+        def variable(x, k):
+            return x[k]
+    with pytest.raises(ValueError, match="no argument is indexed relatively"):
+        @stencil
+        def none(x):
+            return x
+    with pytest.raises(ValueError, match="func_or_mode"):
+        stencil(func_or_mode="reflect")
+
+
+def test_range_takes_floats_as_numba_does():
+    @ruchey.njit
+    def down(a, b):
+        s = 0
+        for i in range(a, b, -1):
+            s += i
+        return s
+
+    assert down(9.7, 2.2) == sum(range(9, 2, -1))  # truncated toward zero, as Numba's
+    assert down(-1.5, -5.9) == sum(range(-1, -5, -1))
+    assert down(float("nan"), 0.0) == 0  # no undefined value: nan saturates to 0
