@@ -8,6 +8,8 @@
  * ("f8", "int32"); the frontend reads names and dtype objects as the
  * scalar types they stand for. The shape functions are in shape.c.
  */
+#include <math.h>
+
 #include "builtins/builtins.h"
 
 /* ---------------------------------------------------------------- arguments */
@@ -262,6 +264,62 @@ static LLVMValueRef lo_linspace(Lower *l, Node *n) {
   lo_store_scalar(l, e, LLVMBuildGEP2(l->b, lo_storage_type(l, e), data, &last, 1, ""), lo_convert(l, stop, t, e));
   LLVMBuildBr(l->b, done);
   position(l, done);
+  return a;
+}
+
+/* ---------------------------------------------------------------- window functions */
+
+/* numpy.hanning, hamming, blackman, bartlett (M): the row's ival. */
+enum { WIN_HANNING, WIN_HAMMING, WIN_BLACKMAN, WIN_BARTLETT };
+
+static const Type *ty_window(Infer *in, Node *n, const Type **args) {
+  if (!ty_is_int(args[0]) && args[0]->kind != TY_BOOL)
+    return ty_error(in, n->list.items[0], "%s() takes an int M, got %s", n->bi->name, args[0]->name);
+  return ty_array(TYS(TY_F64), 1, 'C', false);
+}
+
+/* Window value k of M > 1 as NumPy's expressions compute it, in their
+ * order: n = 1 - M + 2k (its arange(1 - M, M, 2)), pi*n/(M-1) and so on. */
+static LLVMValueRef window_value(Lower *l, int kind, LLVMValueRef n, LLVMValueRef m1) {
+  const Type *f = TYS(TY_F64);
+  LLVMBuilderRef b = l->b;
+  LLVMValueRef pi = lo_fconst(l, f, M_PI), x = LLVMBuildFDiv(b, LLVMBuildFMul(b, pi, n, ""), m1, "");
+  LLVMValueRef c = lo_libm(l, "cos", f, &x, 1);
+  switch (kind) {
+  case WIN_HANNING:
+    return LLVMBuildFAdd(b, lo_fconst(l, f, 0.5), LLVMBuildFMul(b, lo_fconst(l, f, 0.5), c, ""), "");
+  case WIN_HAMMING:
+    return LLVMBuildFAdd(b, lo_fconst(l, f, 0.54), LLVMBuildFMul(b, lo_fconst(l, f, 0.46), c, ""), "");
+  case WIN_BLACKMAN: {
+    LLVMValueRef x2 = LLVMBuildFDiv(b, LLVMBuildFMul(b, lo_fconst(l, f, 2.0 * M_PI), n, ""), m1, "");
+    LLVMValueRef c2 = lo_libm(l, "cos", f, &x2, 1);
+    LLVMValueRef s = LLVMBuildFAdd(b, lo_fconst(l, f, 0.42), LLVMBuildFMul(b, lo_fconst(l, f, 0.5), c, ""), "");
+    return LLVMBuildFAdd(b, s, LLVMBuildFMul(b, lo_fconst(l, f, 0.08), c2, ""), "");
+  }
+  default: {  /* bartlett: 1 + n/(M-1) up to the middle, 1 - n/(M-1) after */
+    LLVMValueRef r = LLVMBuildFDiv(b, n, m1, "");
+    LLVMValueRef rising = LLVMBuildFCmp(b, LLVMRealOLE, n, lo_fconst(l, f, 0), "");
+    return LLVMBuildSelect(b, rising, LLVMBuildFAdd(b, lo_fconst(l, f, 1), r, ""), LLVMBuildFSub(b, lo_fconst(l, f, 1), r, ""), "");
+  }
+  }
+}
+
+/* M < 1: empty; M == 1: [1.0]; else M values of the window. */
+static LLVMValueRef lo_window(Lower *l, Node *n) {
+  const Type *f = TYS(TY_F64);
+  LLVMBuilderRef b = l->b;
+  LLVMValueRef m = lo_expr_as(l, n->list.items[0], TYS(TY_I64));
+  LLVMValueRef count = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntSLT, m, const_i64(l, 0), ""), const_i64(l, 0), m, "");
+  LLVMValueRef a = lo_alloc_array(l, n->ty, &count, -1);
+  LLVMValueRef data = LLVMBuildExtractValue(b, a, 2, "");
+  LLVMValueRef mf = lo_convert(l, m, TYS(TY_I64), f), m1 = LLVMBuildFSub(b, mf, lo_fconst(l, f, 1), "");
+  LLVMValueRef one = LLVMBuildICmp(b, LLVMIntEQ, m, const_i64(l, 1), "");
+  LoLoop loop = lo_loop_begin(l, const_i64(l, 0), count, NULL, "window");
+  LLVMValueRef k = lo_convert(l, loop.index, TYS(TY_I64), f);
+  LLVMValueRef nk = LLVMBuildFAdd(b, LLVMBuildFSub(b, lo_fconst(l, f, 1), mf, ""), LLVMBuildFMul(b, lo_fconst(l, f, 2), k, ""), "");
+  LLVMValueRef v = LLVMBuildSelect(b, one, lo_fconst(l, f, 1), window_value(l, (int)n->bi->ival, nk, m1), "");
+  lo_store_scalar(l, f, LLVMBuildGEP2(b, lo_storage_type(l, f), data, &loop.index, 1, ""), v);
+  lo_loop_end(l, &loop);
   return a;
 }
 
@@ -559,6 +617,10 @@ static LLVMValueRef lo_strides(Lower *l, Node *n) {
   {"array." name, NULL, name, BK_ATTRIBUTE, TY_ARRAY, 0, 0, NULL, BF_PURE | BF_CHEAP | (flags), 0, 0, type, lower}
 
 const Builtin bi_numpy[] = {
+  ALLOC("hanning", 1, 1, NULL, WIN_HANNING, ty_window, lo_window),
+  ALLOC("hamming", 1, 1, NULL, WIN_HAMMING, ty_window, lo_window),
+  ALLOC("blackman", 1, 1, NULL, WIN_BLACKMAN, ty_window, lo_window),
+  ALLOC("bartlett", 1, 1, NULL, WIN_BARTLETT, ty_window, lo_window),
   ALLOC_ANY("empty", 1, 2, dtype_kw, -1, ty_alloc, lo_alloc),
   ALLOC_ANY("zeros", 1, 2, dtype_kw, 0, ty_alloc, lo_alloc),
   ALLOC_ANY("ones", 1, 2, dtype_kw, 1, ty_alloc, lo_alloc),
