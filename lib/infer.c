@@ -251,7 +251,9 @@ static const Type *ty_unary(Infer *in, Node *n) {
   switch (n->op) {
   case OP_INVERT:
     if (ty_is_float(a) || ty_is_complex(a)) return ty_error(in, n, "~ needs an integer");
-    return a->kind == TY_BOOL ? TYS(TY_I64) : ty_promote(a, a);
+    /* ~ of a bool negates it, as NumPy's bools and Numba's (CPython's -1 and -2, deprecated, read
+     * an int): code written for Numba inverts comparisons and bool array elements */
+    return a->kind == TY_BOOL ? TYS(TY_BOOL) : ty_promote(a, a);
   default:
     return ty_is_float(a) || ty_is_complex(a) ? a : ty_promote(a, a);
   }

@@ -195,6 +195,18 @@ def test_bit_operations_and_shifts_on_ints():
         assert_same(bits, a, abs(b))
 
 
+def test_invert_of_a_bool_negates_it_as_numpy_and_numba():
+    @njit
+    def inverted(x, flags):
+        link = x > 0
+        return ~link, ~flags[0], (~link) * 2.5
+
+    flags = np.array([True, False])
+    for x in (-1.0, 0.0, 2.0):
+        link = np.float64(x) > 0  # a NumPy bool, as an array's comparison gives
+        assert inverted(x, flags) == (~link, ~flags[0], (~link) * 2.5)
+
+
 def test_chained_comparisons_short_circuit_and_conditionals():
     @njit
     def logic(a, b, c):
