@@ -269,6 +269,23 @@ void lo_raise_format_if(Lower *l, LLVMValueRef cond, RtStatus status, const char
   position(l, ok);
 }
 
+/* if (cond) raise status with fmt's %s filled with the repr of the float x,
+ * of float type t (rt_error_float). */
+void lo_raise_float_if(Lower *l, LLVMValueRef cond, RtStatus status, const char *fmt, const Type *t, LLVMValueRef x) {
+  if (l->deferred || l->mod->gpu) {  /* noted, or a trap: no message is formatted */
+    lo_raise_if(l, cond, status, fmt);
+    return;
+  }
+  LLVMBasicBlockRef fail = new_block(l, "raise"), ok = new_block(l, "ok");
+  LLVMBuildCondBr(l->b, cond, fail, ok);
+  position(l, fail);
+  LLVMTypeRef p[3] = {l->mod->i32, l->mod->ptr, l->mod->f64};
+  LLVMValueRef a[3] = {const_i32(l, status), lo_string(l, fmt), lo_convert(l, x, t, TYS(TY_F64))};
+  lo_call_fn(l, "rt_error_float", void_type(l), p, a, 3);
+  lo_raise_recorded(l, status);
+  position(l, ok);
+}
+
 /* Marks the loop ending in latch as not to be vectorised, and with
  * `unroll` false as not to be unrolled either. */
 void lo_loop_hints(Lower *l, LLVMValueRef latch, bool unroll) {
