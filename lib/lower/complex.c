@@ -121,7 +121,8 @@ static LLVMValueRef complex_pow(Lower *l, const Type *t, LLVMValueRef a, LLVMVal
   parts_as(l, b, t, c, &br, &bi);
   LLVMValueRef out = lo_alloca(l, lo_type(l, c), "pow");
   LLVMTypeRef params[7] = {l->mod->f64, l->mod->f64, l->mod->f64, l->mod->f64, l->mod->i32, l->mod->i32, l->mod->ptr};
-  LLVMValueRef args[7] = {ar, ai, br, bi, const_i32(l, lo_numpy_errors(l)), const_i32(l, lo_python314(l) && t->kind == TY_C128), out};
+  bool python314 = lo_python314(l) && t->kind == TY_C128;  /* complex64 is NumPy's */
+  LLVMValueRef args[7] = {ar, ai, br, bi, const_i32(l, lo_numpy_errors(l)), const_i32(l, python314), out};
   LLVMValueRef status = lo_call_fn(l, "rt_complex_pow", l->mod->i32, params, args, 7);
   if (!lo_numpy_errors(l)) lo_check_status(l, status);
   return lo_complex_convert(l, LLVMBuildLoad2(l->b, lo_type(l, c), out, ""), c, t);
