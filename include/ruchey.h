@@ -755,7 +755,7 @@ void rt_watch_interrupts(uint64_t main_thread);
 int32_t rt_interrupt_poll(void);
 void rt_catch_interrupt(void);
 void rt_error_int(int status, const char *fmt, int64_t v);  /* a message holding one number */
-void rt_error_float(int status, const char *fmt, double x);  /* one float, its repr in fmt's %s */
+const char *rt_float_message(const char *fmt, double x);  /* fmt's %s the repr of x */
 double rt_round_digits(double x, int64_t nd);  /* round(x, nd) as CPython */
 void rt_partition(void *data, int64_t n, int64_t k, int32_t kind);  /* builtins/statistics.c */
 /* builtins/sorting.c: each lane along axis of an array of dtype kind
