@@ -34,6 +34,8 @@ typedef struct MathFn {
   MathCode domain;         /* math.f: true outside the domain (ValueError) */
   const char *domain_314;  /* its message from CPython 3.14 on, %s the argument's repr (before:
                             * "math domain error"); NULL: unchanged */
+  const char *int_314;     /* that message for an int argument, where 3.14 names none (its logs'
+                            * loghelper); NULL: as for a float */
   unsigned flags;
   bool int_truth;          /* M_PREDICATE: the answer for an int */
   MathCode int_code;       /* M_KEEPS_INT: numpy.f of ints */
@@ -250,9 +252,9 @@ static const MathFn math_fns[] = {
   [EXP] = {.intrinsic = "llvm.exp", .flags = M_OVERFLOWS},
   [EXP2] = {.intrinsic = "llvm.exp2", .flags = M_OVERFLOWS},
   [EXPM1] = {.libm = "expm1", .flags = M_OVERFLOWS},
-  [LOG] = {.intrinsic = "llvm.log", .domain = not_positive, .domain_314 = POSITIVE},
-  [LOG2] = {.intrinsic = "llvm.log2", .domain = not_positive, .domain_314 = POSITIVE},
-  [LOG10] = {.intrinsic = "llvm.log10", .domain = not_positive, .domain_314 = POSITIVE},
+  [LOG] = {.intrinsic = "llvm.log", .domain = not_positive, .domain_314 = POSITIVE, .int_314 = "expected a positive input"},
+  [LOG2] = {.intrinsic = "llvm.log2", .domain = not_positive, .domain_314 = POSITIVE, .int_314 = "expected a positive input"},
+  [LOG10] = {.intrinsic = "llvm.log10", .domain = not_positive, .domain_314 = POSITIVE, .int_314 = "expected a positive input"},
   [LOG1P] = {.libm = "log1p", .domain = to_minus_one, .domain_314 = ABOVE_MINUS_ONE},
   [SIN] = {.intrinsic = "llvm.sin", .domain = infinite, .domain_314 = FINITE},
   [COS] = {.intrinsic = "llvm.cos", .domain = infinite, .domain_314 = FINITE},
@@ -380,16 +382,18 @@ static void range_check(Lower *l, const Type *t, LLVMValueRef *a, int n, LLVMVal
 }
 
 /* math.f raises ValueError outside its domain, with the message of the
- * running CPython. */
-static void domain_check(Lower *l, const MathFn *m, const Type *t, LLVMValueRef *a) {
+ * running CPython; int_arg: the argument was an int. */
+static void domain_check(Lower *l, const MathFn *m, const Type *t, LLVMValueRef *a, bool int_arg) {
   LLVMValueRef outside = m->domain(l, t, a);
-  if (m->domain_314 && lo_python314(l)) lo_raise_float_if(l, outside, RT_ERR_VALUE, m->domain_314, t, a[0]);
-  else lo_raise_if(l, outside, RT_ERR_VALUE, "math domain error");
+  if (!m->domain_314 || !lo_python314(l)) lo_raise_if(l, outside, RT_ERR_VALUE, "math domain error");
+  else if (int_arg && m->int_314) lo_raise_if(l, outside, RT_ERR_VALUE, m->int_314);
+  else lo_raise_float_if(l, outside, RT_ERR_VALUE, m->domain_314, t, a[0]);
 }
 
-/* f on values already converted to the float type t. */
-static LLVMValueRef compute(Lower *l, const MathFn *m, bool python, const Type *t, LLVMValueRef *a, int n) {
-  if (python && m->domain) domain_check(l, m, t, a);
+/* f on values already converted to the float type t (from ints where int_args). */
+static LLVMValueRef compute(Lower *l, const MathFn *m, bool python, const Type *t, LLVMValueRef *a, int n,
+                            bool int_args) {
+  if (python && m->domain) domain_check(l, m, t, a, int_args);
   LLVMValueRef r = m->code ? m->code(l, t, a)
                  : m->intrinsic ? lo_intrinsic1(l, m->intrinsic, t, a[0])
                                 : lo_libm(l, m->libm, t, a, (unsigned)n);
@@ -424,7 +428,7 @@ static LLVMValueRef lo_math_elem(Lower *l, Node *n, LLVMValueRef *v) {
     for (int i = 0; i < n->list.len; i++)
       if (elem_of(n->list.items[i]->ty)->kind == TY_F32) t = TYS(TY_F32);
   for (int i = 0; i < n->list.len; i++) a[i] = lo_convert(l, v[i], elem_of(n->list.items[i]->ty), t);
-  return compute(l, m, !numpy, t, a, n->list.len);
+  return compute(l, m, !numpy, t, a, n->list.len, int_args);
 }
 
 static LLVMValueRef lo_math(Lower *l, Node *n) {
