@@ -342,7 +342,7 @@ PyObject *cp_analyses(PyObject *module, PyObject *a) {
   if (!PyArg_ParseTuple(a, "O!O!|pp", &PyFunction_Type, &func, &PyTuple_Type, &args, &parallel, &kernel))
     return NULL;
   Arena arena = {0};
-  CompileOptions opts = {.parallel = parallel, .kernel = kernel};
+  CompileOptions opts = {.parallel = parallel, .kernel = kernel, .python = PY_VERSION_HEX};
   Func *f = typed_alone(func, args, &opts, &arena);
   char *text = f ? core_api()->describe_analyses(f, &opts) : NULL;
   PyObject *result = text ? PyUnicode_FromString(text) : NULL;
@@ -358,7 +358,7 @@ PyObject *cp_typed_variables(PyObject *module, PyObject *a) {
   int parallel = 0;
   if (!PyArg_ParseTuple(a, "O!O!|p", &PyFunction_Type, &func, &PyTuple_Type, &args, &parallel)) return NULL;
   Arena arena = {0};
-  CompileOptions opts = {.parallel = parallel};
+  CompileOptions opts = {.parallel = parallel, .python = PY_VERSION_HEX};
   Func *f = typed_alone(func, args, &opts, &arena);
   PyObject *vars = f ? PyList_New(0) : NULL;
   for (int v = 0; vars && v < f->nvars; v++) {
@@ -394,7 +394,8 @@ PyObject *cp_compile_ptx(PyObject *module, PyObject *a) {
   Arena arena = {0};
   Diag diag = {0};
   PyObject *result = NULL;
-  CompileOptions opts = {.kernel = !device, .device = device, .error_model_numpy = true, .fastmath = fastmath};
+  CompileOptions opts = {.kernel = !device, .device = device, .error_model_numpy = true, .fastmath = fastmath,
+                         .python = PY_VERSION_HEX};
   callee_options(&opts, NULL, NULL, cc, &arena);
   CompileResult res;
   Func *read, *f = read_and_type(api, func, NULL, types, n, &opts, &arena, &diag, &read);

@@ -363,6 +363,7 @@ static int dispatcher_init(Dispatcher *self, PyObject *args, PyObject *kwds) {
   self->opts.boundscheck = boundscheck;
   self->opts.fastmath = fastmath;
   self->opts.error_model_numpy = !strcmp(error_model, "numpy");
+  self->opts.python = PY_VERSION_HEX;
   self->opts.parallel = parallel;
   self->opts.kernel = kernel;
   self->opts.debug = debug;

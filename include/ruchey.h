@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define RUCHEY_API_VERSION 18
+#define RUCHEY_API_VERSION 19
 #define RC_MAX_NDIM 8
 
 /* ---------------------------------------------------------------- arena */
@@ -416,6 +416,8 @@ typedef struct CompileOptions {
   bool debug;              /* kernels: out-of-bounds indexing names the thread */
   int gpu_cc;              /* OUT_PTX: the compute capability (75 for 7.5); 0 for the CPU */
   bool error_model_numpy;  /* division by zero gives inf/nan instead of raising */
+  unsigned python;         /* the running interpreter's PY_VERSION_HEX: compiled code gives its answers
+                            * where CPython changed them (3.14's complex arithmetic and messages) */
   bool ufunc_loop;         /* OUT_JIT: the entry is a NumPy ufunc inner loop over the function of
                             * scalars, int loop(char **args, int64 *dims, int64 *steps, void *data),
                             * returning an RtStatus (the first element that failed) */
@@ -773,6 +775,7 @@ void rt_watch_interrupts(uint64_t main_thread);
 int32_t rt_interrupt_poll(void);
 void rt_catch_interrupt(void);
 void rt_error_int(int status, const char *fmt, int64_t v);  /* a message holding one number */
+const char *rt_float_message(const char *fmt, double x);  /* fmt's %s the repr of x */
 double rt_round_digits(double x, int64_t nd);  /* round(x, nd) as CPython */
 void rt_partition(void *data, int64_t n, int64_t k, int32_t kind);  /* builtins/statistics.c */
 /* builtins/sorting.c: each lane along axis of an array of dtype kind
@@ -812,7 +815,7 @@ enum {
  * out[2], with CPython's errors if python (recorded, the status returned);
  * a ** b, CPython's or (numpy) NumPy's */
 int32_t rt_cmath(int32_t fn, double re, double im, int32_t python, double *out);
-int32_t rt_complex_pow(double ar, double ai, double br, double bi, int32_t numpy, double *out);
+int32_t rt_complex_pow(double ar, double ai, double br, double bi, int32_t numpy, int32_t python314, double *out);
 /* builtins/searching.c: digitize's bins: 1 increasing, -1 decreasing, 0 neither */
 int32_t rt_monotonic(const char *data, int64_t n, int64_t stride, int32_t kind);
 int32_t rt_argsort(const void *data, const int64_t *shape, const int64_t *strides, int32_t ndim, int64_t axis, int32_t kind,
@@ -905,6 +908,7 @@ void rt_print(const char *fmt, const uint64_t *args, bool buffered);
 void rt_set_print_sink(void (*sink)(const char *text, size_t len), double float32_exponent_from);
 void rt_print_flush(int64_t first_block);
 const size_t *rt_print_buffered(void);  /* the calling thread's count of bytes waiting */
+size_t rt_float_repr(char *out, double d, bool single);  /* Python's repr of a float (single: NumPy's str of a float32) */
 /* runtime.c: the installed NumPy's major version (2 until the extension
  * says), where compiled code follows a rule NumPy 2 changed */
 extern int rt_numpy_major;

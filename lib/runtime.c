@@ -297,6 +297,20 @@ void rt_error_int(int status, const char *fmt, int64_t v) {
   rt_set_error(status, text);
 }
 
+/* A message holding one float as Python's repr writes it: fmt has one %s
+ * (CPython 3.14's math module: "expected a positive input, got -0.0"); the
+ * thread's, until its next. */
+const char *rt_float_message(const char *fmt, double x) {
+  static _Thread_local char text[256];
+  char repr[40];
+  rt_float_repr(repr, x, false);
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wformat-nonliteral"
+  snprintf(text, sizeof text, fmt, repr);
+#pragma GCC diagnostic pop
+  return text;
+}
+
 /* raise cls(msg) in compiled code; cls is a Python class the extension
  * keeps alive. */
 void rt_raise(void *cls, const char *msg) {
@@ -433,6 +447,7 @@ void rt_register_symbols(void (*define)(const char *name, void *addr, void *ctx)
   define("rt_copy_strided", (void *)rt_copy_strided, ctx);
   define("rt_index_error", (void *)rt_index_error, ctx);
   define("rt_error_int", (void *)rt_error_int, ctx);
+  define("rt_float_message", (void *)rt_float_message, ctx);
   define("rt_partition", (void *)rt_partition, ctx);
   define("rt_sort", (void *)rt_sort, ctx);
   define("rt_argsort", (void *)rt_argsort, ctx);

@@ -691,7 +691,6 @@ int32_t rt_str_chr(RtStr **out, int64_t c) {
 
 /* ---------------------------------------------------------------- numbers to text */
 
-size_t rt_float_repr(char *out, double d, bool single);  /* print.c */
 
 /* str(x): kind 0 a signed int, 1 an unsigned one (bits in v), 2 a float64, 3 a float32, 4 a bool */
 int32_t rt_str_from_number(RtStr **out, uint64_t v, int32_t kind) {

@@ -35,11 +35,15 @@ trap unmount_all EXIT
 for m in proc dev dev/pts; do  # /dev/pts: the REPL tests' pseudo-terminals
   mountpoint -q "$root/$m" || { mount --bind "/$m" "$root/$m"; mounted+=("$root/$m"); }
 done
-# the host's certificate authorities (a proxy's among them) and resolver
+# the host's certificate authorities (a proxy's among them) and resolver;
+# the folder is made here, before ca-certificates is installed
 cp /etc/resolv.conf "$root/etc/resolv.conf"
+mkdir -p "$root/usr/local/share/ca-certificates"
 cp /usr/local/share/ca-certificates/*.crt "$root/usr/local/share/ca-certificates/" 2>/dev/null || true
 
-in_root() { chroot "$root" env -i PATH=/venv/bin:/usr/sbin:/usr/bin:/sbin:/bin HOME=/root LANG=C.UTF-8 bash -c "$1"; }
+# pip trusts the system's authorities (its own bundle lacks the host's)
+in_root() { chroot "$root" env -i PATH=/venv/bin:/usr/sbin:/usr/bin:/sbin:/bin HOME=/root LANG=C.UTF-8 \
+  PIP_CERT=/etc/ssl/certs/ca-certificates.crt bash -c "$1"; }
 
 in_root "$apt update && DEBIAN_FRONTEND=noninteractive $apt install -y --no-install-recommends \
   python$VERSION python$VERSION-venv python$VERSION-dev llvm-19-dev libzstd-dev zlib1g-dev \

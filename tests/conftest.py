@@ -10,6 +10,7 @@ they are strict xfails.
 """
 import math
 import os
+import re
 import subprocess
 import sys
 import textwrap
@@ -132,6 +133,14 @@ def _compared_launch(launch_gpu):
 def numba_deviation(reason):
     """Mark a test of spec behaviour that numba (the stand-in) does not follow."""
     return pytest.mark.xfail(AS_NUMBA, reason="numba deviates: " + reason, strict=True)
+
+
+def math_domain_error(since_314):
+    """The message of a math function's ValueError outside its domain, as a
+    pattern for ``pytest.raises(match=...)``: Python 3.14's names the
+    argument (since_314, the whole message), 3.10 to 3.13 say "math domain
+    error"."""
+    return "^" + re.escape(since_314) + "$" if sys.version_info >= (3, 14) else "math domain error"
 
 
 # ---------------------------------------------------------------- inputs

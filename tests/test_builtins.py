@@ -8,7 +8,8 @@ editing this file, and a removed row is caught by the completeness test.
   a fixed set of inputs: ordinary values, signed zeros, negatives, values
   outside the domain, huge values, infinities, NaN, ints and float32 scalars.
   Same result type, same value, or the same exception (type, and the message
-  where CPython's is "math domain error" / "math range error"). Integer results
+  where CPython's is "math domain error" / "math range error", or from 3.14
+  on one naming the argument, "expected a positive input, got -1.0"). Integer results
   (floor, ceil, trunc) are CPython's exact int where int64 holds it, and
   OverflowError beyond (ruchey's rule where CPython makes a larger int).
 * ``numpy.*`` rows of numbers (the pure ones: ufuncs such as sqrt, clip):
@@ -42,6 +43,7 @@ import inspect
 import itertools
 import linecache
 import math
+import re
 import sys
 
 import numpy as np
@@ -135,6 +137,7 @@ EXACT = {"ldexp", "frexp", "modf", "remainder", "nextafter", "ulp",
 LANCZOS = {"gamma": (1e-13, 0.0), "lgamma": (1e-13, 1e-15)}
 
 PY_MESSAGES = ("math domain error", "math range error")
+PY_314_MESSAGE = re.compile(r"expected [^,]*(, got \S+)?")  # the argument's repr after "got", for a float
 
 
 def same_float(expected, got, exact, ulps=ULPS64, ulp=math.ulp):
@@ -231,7 +234,8 @@ def compare_math(row, f, args):
         # a TypeError CPython raises on calling is ruchey's TypingError on compiling
         ok = got[0] == "raise" and (got[1] is expected[1] or
                                     (expected[1] is TypeError and got[1] is ruchey.TypingError))
-        if not ok or (expected[2] in PY_MESSAGES and got[2] != expected[2]):
+        py_message = expected[2] in PY_MESSAGES or (expected[1] is ValueError and PY_314_MESSAGE.fullmatch(expected[2]))
+        if not ok or (py_message and got[2] != expected[2]):
             return what
         return None
     e, g = expected[1], got[1]

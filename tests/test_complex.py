@@ -8,6 +8,7 @@ import cmath
 import itertools
 import math
 import random
+import sys
 
 import numpy as np
 import pytest
@@ -16,6 +17,8 @@ import ruchey
 from ruchey import njit
 
 from conftest import numba_deviation
+
+PY314 = sys.version_info >= (3, 14)  # C99's complex arithmetic (Annex G), new messages
 
 PARTS = (0.0, -0.0, 1.0, -1.0, 0.5, -2.5, 3.0, 1e300, -1e-300, 1e-320, math.inf, -math.inf, math.nan)
 
@@ -132,12 +135,11 @@ def test_arithmetic_mixing_complex_with_ints_floats_and_bools(f):
 
 
 def test_complex_division_by_zero_raises_as_cpython():
-    with pytest.raises(ZeroDivisionError, match="complex division by zero"):
-        div(1 + 2j, 0j)
-    with pytest.raises(ZeroDivisionError):
-        div(1 + 2j, 0)
-    with pytest.raises(ZeroDivisionError):
-        div(1.0, -0.0 + 0j)
+    message = "^division by zero$" if PY314 else "^complex division by zero$"
+    for a, b in ((1 + 2j, 0j), (1 + 2j, 0), (1.0, -0.0 + 0j), (2, 0j), (1j, -0.0), (True, 0j)):
+        for f in (div.py_func, div):
+            with pytest.raises(ZeroDivisionError, match=message):
+                f(a, b)
 
 
 def test_complex_division_by_zero_with_numpy_error_model_gives_inf_and_nan():
@@ -155,9 +157,11 @@ def test_powers_are_cpythons():
 
 
 def test_zero_to_negative_or_complex_power_raises():
+    message = "zero to a negative or complex power" if PY314 else "0.0 to a negative or complex power"
     for e in (-1, -0.5, 1j, -2 + 0j):
-        with pytest.raises(ZeroDivisionError, match="0.0 to a negative or complex power"):
-            power(0j, e)
+        for f in (power.py_func, power):
+            with pytest.raises(ZeroDivisionError, match=f"^{message}$"):
+                f(0j, e)
     with pytest.raises(OverflowError, match="complex exponentiation"):
         power(1e300 + 0j, 2)
 

@@ -1,6 +1,7 @@
 """Float operations whose answers CPython defines exactly: round(x, ndigits)
-correctly rounded, and the special cases of ** and math.pow (zeros,
-infinities, NaN), each compared with CPython on generated values."""
+correctly rounded, the special cases of ** and math.pow (zeros,
+infinities, NaN), and the messages of division by zero (which Python 3.14
+changed), each compared with CPython on generated values."""
 import itertools
 import math
 import random
@@ -11,7 +12,7 @@ import pytest
 
 from ruchey import njit
 
-from conftest import numba_deviation
+from conftest import AS_NUMBA, numba_deviation
 
 
 @njit
@@ -107,3 +108,34 @@ def test_zero_to_minus_infinity_is_infinity():
         power(0.0, -1.0)
     with pytest.raises(ZeroDivisionError):
         power(-0.0, -3.0)
+
+
+@njit
+def true_div(a, b):
+    return a / b
+
+
+@njit
+def floor_div(a, b):
+    return a // b
+
+
+@njit
+def modulo(a, b):
+    return a % b
+
+
+@pytest.mark.skipif(AS_NUMBA, reason="Numba's messages are its own")
+@pytest.mark.parametrize("f", [true_div, floor_div, modulo, power], ids=lambda f: f.py_func.__name__)
+def test_division_by_zero_says_what_cpython_says(f):
+    """3.10 to 3.13 name the operation ("float modulo", "integer division or
+    modulo by zero"), 3.14 says "division by zero" for all."""
+    pairs = [(7, 0), (-7, 0), (7.5, 0.0), (7, -0.0), (-2.5, 0), (True, False)]
+    if f is power:
+        pairs = [(0.0, -1.0), (-0.0, -3.0), (0.0, -2.5), (0.0, -1)]
+    for a, b in pairs:
+        with pytest.raises(ZeroDivisionError) as expected:
+            f.py_func(a, b)
+        with pytest.raises(ZeroDivisionError) as got:
+            f(a, b)
+        assert str(got.value) == str(expected.value), (a, b)

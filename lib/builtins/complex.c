@@ -237,10 +237,15 @@ static LLVMValueRef lo_cpredicate(Lower *l, Node *n) {
   return lo_cpredicate_elem(l, n, &v);
 }
 
-/* numpy.square of complex: z * z */
+/* numpy.square of complex: z * z, NumPy's product (without CPython 3.14's
+ * recovery of infinities) */
 static LLVMValueRef lo_csquare_elem(Lower *l, Node *n, LLVMValueRef *v) {
   const Type *t = elem_of(n->ty);
-  return lo_complex_binop(l, OP_MUL, t, v[0], t, v[0], t);
+  bool saved = l->numpy_semantics;
+  l->numpy_semantics = true;
+  LLVMValueRef r = lo_complex_binop(l, OP_MUL, t, v[0], t, v[0], t);
+  l->numpy_semantics = saved;
+  return r;
 }
 
 static LLVMValueRef lo_csquare(Lower *l, Node *n) {

@@ -60,37 +60,61 @@ int32_t rt_cmath(int32_t fn, double re, double im, int32_t python, double *out) 
   return python ? cmath_error(fn, z, r) : RT_OK;
 }
 
-/* CPython's complex product and quotient (Smith's method), for powers. */
-static double complex py_mul(double complex a, double complex b) {
+/* Annex G's "box": an infinite part becomes 1, any other 0, with its sign */
+static double boxed(double x) { return copysign(isinf(x) ? 1.0 : 0.0, x); }
+static double nan_zeroed(double x) { return isnan(x) ? copysign(0.0, x) : x; }
+
+/* CPython's complex product; from 3.14 on (annex_g), where both parts come
+ * out NaN, the infinities C99's Annex G recovers (C11's _Cmultd). */
+static double complex py_mul(double complex a, double complex b, bool annex_g) {
   double ar = creal(a), ai = cimag(a), br = creal(b), bi = cimag(b);
-  return CMPLX(ar * br - ai * bi, ar * bi + ai * br);
+  double re = ar * br - ai * bi, im = ar * bi + ai * br;
+  if (!annex_g || !isnan(re) || !isnan(im)) return CMPLX(re, im);
+  bool a_inf = isinf(ar) || isinf(ai), b_inf = isinf(br) || isinf(bi);
+  bool overflowed = !a_inf && !b_inf && (isinf(ar * br) || isinf(ai * bi) || isinf(ar * bi) || isinf(ai * br));
+  if (a_inf) ar = boxed(ar), ai = boxed(ai);
+  if (b_inf) br = boxed(br), bi = boxed(bi);
+  if (a_inf || overflowed) br = nan_zeroed(br), bi = nan_zeroed(bi);
+  if (b_inf || overflowed) ar = nan_zeroed(ar), ai = nan_zeroed(ai);
+  if (!a_inf && !b_inf && !overflowed) return CMPLX(re, im);
+  return CMPLX(INFINITY * (ar * br - ai * bi), INFINITY * (ar * bi + ai * br));
 }
 
-static double complex py_div(double complex a, double complex b, bool *by_zero) {
-  double ar = creal(a), ai = cimag(a), br = creal(b), bi = cimag(b);
+/* CPython's quotient (Smith's method); from 3.14 on, where both parts come
+ * out NaN, Annex G's infinity or zero (C11's _Cdivd). */
+static double complex py_div(double complex a, double complex b, bool annex_g, bool *by_zero) {
+  double ar = creal(a), ai = cimag(a), br = creal(b), bi = cimag(b), re = NAN, im = NAN;
   if (fabs(br) >= fabs(bi)) {
     if (br == 0) {
       *by_zero = true;
       return 0;
     }
     double ratio = bi / br, d = br + bi * ratio;
-    return CMPLX((ar + ai * ratio) / d, (ai - ar * ratio) / d);
-  }
-  if (fabs(bi) >= fabs(br)) {
+    re = (ar + ai * ratio) / d, im = (ai - ar * ratio) / d;
+  } else if (fabs(bi) >= fabs(br)) {
     double ratio = br / bi, d = br * ratio + bi;
-    return CMPLX((ar * ratio + ai) / d, (ai * ratio - ar) / d);
+    re = (ar * ratio + ai) / d, im = (ai * ratio - ar) / d;
   }
-  return CMPLX(NAN, NAN);
+  if (!annex_g || !isnan(re) || !isnan(im)) return CMPLX(re, im);
+  if ((isinf(ar) || isinf(ai)) && isfinite(br) && isfinite(bi)) {
+    double x = boxed(ar), y = boxed(ai);
+    return CMPLX(INFINITY * (x * br + y * bi), INFINITY * (y * br - x * bi));
+  }
+  if ((isinf(br) || isinf(bi)) && isfinite(ar) && isfinite(ai)) {
+    double x = boxed(br), y = boxed(bi);
+    return CMPLX(0.0 * (ar * x + ai * y), 0.0 * (ai * x - ar * y));
+  }
+  return CMPLX(re, im);
 }
 
 /* a ** n for a whole n by squaring, 1 / a ** -n for a negative one. */
-static double complex power_by_squaring(double complex a, long n, bool *by_zero) {
+static double complex power_by_squaring(double complex a, long n, bool annex_g, bool *by_zero) {
   double complex r = 1, p = a;
   for (unsigned long k = n < 0 ? (unsigned long)-n : (unsigned long)n; k; k >>= 1) {
-    if (k & 1) r = py_mul(r, p);
-    if (k > 1) p = py_mul(p, p);
+    if (k & 1) r = py_mul(r, p, annex_g);
+    if (k > 1) p = py_mul(p, p, annex_g);
   }
-  return n < 0 ? py_div(1, r, by_zero) : r;
+  return n < 0 ? py_div(1, r, annex_g, by_zero) : r;
 }
 
 /* NumPy's a ** n for a whole n below 100: a, a a, a (a a) and 1 / a as
@@ -98,11 +122,11 @@ static double complex power_by_squaring(double complex a, long n, bool *by_zero)
  * squaring. */
 static double complex numpy_power_int(double complex a, long n) {
   if (n == 1) return a;
-  if (n == 2) return py_mul(a, a);
-  if (n == 3) return py_mul(a, py_mul(a, a));
+  if (n == 2) return py_mul(a, a, false);
+  if (n == 3) return py_mul(a, py_mul(a, a, false), false);
   if (n == -1) return 1 / a;  /* C99's quotient, infinities kept apart from NaN */
   bool unused = false;
-  double complex r = power_by_squaring(a, n < 0 ? -n : n, &unused);
+  double complex r = power_by_squaring(a, n < 0 ? -n : n, false, &unused);
   if (n >= 0) return r;
   double rr = creal(r), ri = cimag(r);  /* 1 / r, NumPy's way: by the reciprocal of the divisor */
   if (fabs(rr) >= fabs(ri)) {
@@ -114,12 +138,14 @@ static double complex numpy_power_int(double complex a, long n) {
   return CMPLX(ratio * scale, -scale);
 }
 
-/* a ** b through polar form, as CPython's: |a| ** b.real, turned. */
-static double complex power_polar(double complex a, double complex b) {
+/* a ** b through polar form, as CPython's: |a| ** b.real, turned (3.14
+ * multiplies by exp(-at b.imag) where 3.10 to 3.13 divide by exp(at b.imag)). */
+static double complex power_polar(double complex a, double complex b, bool python314) {
   double len = hypot(creal(a), cimag(a)), at = atan2(cimag(a), creal(a));
   double mag = pow(len, creal(b)), phase = at * creal(b);
   if (cimag(b) != 0) {
-    mag /= exp(at * cimag(b));
+    if (python314) mag *= exp(-at * cimag(b));
+    else mag /= exp(at * cimag(b));
     phase += cimag(b) * log(len);
   }
   return CMPLX(mag * cos(phase), mag * sin(phase));
@@ -127,12 +153,13 @@ static double complex power_polar(double complex a, double complex b) {
 
 /* a ** b: CPython's for scalars (whole exponents up to 100 by squaring,
  * ZeroDivisionError for 0 to a negative or complex power, OverflowError
- * for an infinite part), NumPy's for arrays (the C library's cpow, whole
- * exponents below 100 by squaring, no errors). */
-int32_t rt_complex_pow(double ar, double ai, double br, double bi, int32_t numpy, double *out) {
+ * for an infinite part; python314: 3.14's products, quotients and message),
+ * NumPy's for arrays (the C library's cpow, whole exponents below 100 by
+ * squaring, no errors). */
+int32_t rt_complex_pow(double ar, double ai, double br, double bi, int32_t numpy, int32_t python314, double *out) {
   double complex a = CMPLX(ar, ai), b = CMPLX(br, bi), r;
   bool by_zero = false, whole = bi == 0 && br == floor(br) && fabs(br) <= 100;
-  if (whole && !numpy) r = power_by_squaring(a, (long)br, &by_zero);  /* CPython asks this first */
+  if (whole && !numpy) r = power_by_squaring(a, (long)br, python314, &by_zero);  /* CPython asks this first */
   else if (br == 0 && bi == 0) r = 1;
   else if (ar == 0 && ai == 0) {
     by_zero = bi != 0 || br < 0;
@@ -141,14 +168,14 @@ int32_t rt_complex_pow(double ar, double ai, double br, double bi, int32_t numpy
   else if (numpy) r = cpow(a, b);
   else {  /* CPython reads the C library's errno: a domain error (cos(inf)) is its ZeroDivisionError */
     errno = 0;
-    r = power_polar(a, b);
+    r = power_polar(a, b, python314);
     by_zero = errno == EDOM;
   }
   out[0] = creal(r);
   out[1] = cimag(r);
   if (numpy) return RT_OK;
   if (by_zero) {
-    rt_set_error(RT_ERR_ZERODIV, "0.0 to a negative or complex power");
+    rt_set_error(RT_ERR_ZERODIV, python314 ? "zero to a negative or complex power" : "0.0 to a negative or complex power");
     return RT_ERR_ZERODIV;
   }
   if (isinf(creal(r)) || isinf(cimag(r))) {

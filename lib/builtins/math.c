@@ -32,6 +32,10 @@ typedef struct MathFn {
   const char *intrinsic;   /* or this LLVM intrinsic, */
   MathCode code;           /* or here */
   MathCode domain;         /* math.f: true outside the domain (ValueError) */
+  const char *domain_314;  /* its message from CPython 3.14 on, %s the argument's repr (before:
+                            * "math domain error"); NULL: unchanged */
+  const char *int_314;     /* that message for an int argument, where 3.14 names none (its logs'
+                            * loghelper); NULL: as for a float */
   unsigned flags;
   bool int_truth;          /* M_PREDICATE: the answer for an int */
   MathCode int_code;       /* M_KEEPS_INT: numpy.f of ints */
@@ -233,31 +237,41 @@ enum {
   NEXTAFTER, ULP,
 };
 
+/* CPython 3.14's messages for arguments outside a domain */
+#define NONNEG "expected a nonnegative input, got %s"
+#define POSITIVE "expected a positive input, got %s"
+#define ABOVE_MINUS_ONE "expected argument value > -1, got %s"
+#define FINITE "expected a finite input, got %s"
+#define FROM_MINUS_ONE_TO_ONE "expected a number in range from -1 up to 1, got %s"
+#define FROM_ONE "expected argument value not less than 1, got %s"
+#define BETWEEN_MINUS_ONE_AND_ONE "expected a number between -1 and 1, got %s"
+#define NO_POLE "expected a noninteger or positive integer, got %s"
+
 static const MathFn math_fns[] = {
-  [SQRT] = {.code = sqrt_code, .domain = below_zero},
+  [SQRT] = {.code = sqrt_code, .domain = below_zero, .domain_314 = NONNEG},
   [EXP] = {.intrinsic = "llvm.exp", .flags = M_OVERFLOWS},
   [EXP2] = {.intrinsic = "llvm.exp2", .flags = M_OVERFLOWS},
   [EXPM1] = {.libm = "expm1", .flags = M_OVERFLOWS},
-  [LOG] = {.intrinsic = "llvm.log", .domain = not_positive},
-  [LOG2] = {.intrinsic = "llvm.log2", .domain = not_positive},
-  [LOG10] = {.intrinsic = "llvm.log10", .domain = not_positive},
-  [LOG1P] = {.libm = "log1p", .domain = to_minus_one},
-  [SIN] = {.intrinsic = "llvm.sin", .domain = infinite},
-  [COS] = {.intrinsic = "llvm.cos", .domain = infinite},
-  [TAN] = {.libm = "tan", .domain = infinite},
-  [ASIN] = {.libm = "asin", .domain = beyond_one},
-  [ACOS] = {.libm = "acos", .domain = beyond_one},
+  [LOG] = {.intrinsic = "llvm.log", .domain = not_positive, .domain_314 = POSITIVE, .int_314 = "expected a positive input"},
+  [LOG2] = {.intrinsic = "llvm.log2", .domain = not_positive, .domain_314 = POSITIVE, .int_314 = "expected a positive input"},
+  [LOG10] = {.intrinsic = "llvm.log10", .domain = not_positive, .domain_314 = POSITIVE, .int_314 = "expected a positive input"},
+  [LOG1P] = {.libm = "log1p", .domain = to_minus_one, .domain_314 = ABOVE_MINUS_ONE},
+  [SIN] = {.intrinsic = "llvm.sin", .domain = infinite, .domain_314 = FINITE},
+  [COS] = {.intrinsic = "llvm.cos", .domain = infinite, .domain_314 = FINITE},
+  [TAN] = {.libm = "tan", .domain = infinite, .domain_314 = FINITE},
+  [ASIN] = {.libm = "asin", .domain = beyond_one, .domain_314 = FROM_MINUS_ONE_TO_ONE},
+  [ACOS] = {.libm = "acos", .domain = beyond_one, .domain_314 = FROM_MINUS_ONE_TO_ONE},
   [ATAN] = {.libm = "atan"},
   [SINH] = {.libm = "sinh", .flags = M_OVERFLOWS},
   [COSH] = {.libm = "cosh", .flags = M_OVERFLOWS},
   [TANH] = {.libm = "tanh"},
   [ASINH] = {.libm = "asinh"},
-  [ACOSH] = {.libm = "acosh", .domain = below_one},
-  [ATANH] = {.libm = "atanh", .domain = one_or_beyond},
+  [ACOSH] = {.libm = "acosh", .domain = below_one, .domain_314 = FROM_ONE},
+  [ATANH] = {.libm = "atanh", .domain = one_or_beyond, .domain_314 = BETWEEN_MINUS_ONE_AND_ONE},
   [ERF] = {.libm = "erf"},
   [ERFC] = {.libm = "erfc"},
-  [GAMMA] = {.libm = "tgamma", .domain = gamma_domain, .flags = M_OVERFLOWS},
-  [LGAMMA] = {.libm = "lgamma", .domain = pole, .flags = M_OVERFLOWS},
+  [GAMMA] = {.libm = "tgamma", .domain = gamma_domain, .domain_314 = NO_POLE, .flags = M_OVERFLOWS},
+  [LGAMMA] = {.libm = "lgamma", .domain = pole, .domain_314 = NO_POLE, .flags = M_OVERFLOWS},
   [CBRT] = {.libm = "cbrt"},
   [FABS] = {.intrinsic = "llvm.fabs"},
   [FLOOR] = {.intrinsic = "llvm.floor", .flags = M_INT_RESULT | M_KEEPS_INT | M_KEEPS_BOOL, .int_code = int_same},
@@ -367,9 +381,19 @@ static void range_check(Lower *l, const Type *t, LLVMValueRef *a, int n, LLVMVal
   lo_raise_if(l, bad, RT_ERR_OVERFLOW, "math range error");
 }
 
-/* f on values already converted to the float type t. */
-static LLVMValueRef compute(Lower *l, const MathFn *m, bool python, const Type *t, LLVMValueRef *a, int n) {
-  if (python && m->domain) lo_raise_if(l, m->domain(l, t, a), RT_ERR_VALUE, "math domain error");
+/* math.f raises ValueError outside its domain, with the message of the
+ * running CPython; int_arg: the argument was an int. */
+static void domain_check(Lower *l, const MathFn *m, const Type *t, LLVMValueRef *a, bool int_arg) {
+  LLVMValueRef outside = m->domain(l, t, a);
+  if (!m->domain_314 || !lo_python314(l)) lo_raise_if(l, outside, RT_ERR_VALUE, "math domain error");
+  else if (int_arg && m->int_314) lo_raise_if(l, outside, RT_ERR_VALUE, m->int_314);
+  else lo_raise_float_if(l, outside, RT_ERR_VALUE, m->domain_314, t, a[0]);
+}
+
+/* f on values already converted to the float type t (from ints where int_args). */
+static LLVMValueRef compute(Lower *l, const MathFn *m, bool python, const Type *t, LLVMValueRef *a, int n,
+                            bool int_args) {
+  if (python && m->domain) domain_check(l, m, t, a, int_args);
   LLVMValueRef r = m->code ? m->code(l, t, a)
                  : m->intrinsic ? lo_intrinsic1(l, m->intrinsic, t, a[0])
                                 : lo_libm(l, m->libm, t, a, (unsigned)n);
@@ -404,7 +428,7 @@ static LLVMValueRef lo_math_elem(Lower *l, Node *n, LLVMValueRef *v) {
     for (int i = 0; i < n->list.len; i++)
       if (elem_of(n->list.items[i]->ty)->kind == TY_F32) t = TYS(TY_F32);
   for (int i = 0; i < n->list.len; i++) a[i] = lo_convert(l, v[i], elem_of(n->list.items[i]->ty), t);
-  return compute(l, m, !numpy, t, a, n->list.len);
+  return compute(l, m, !numpy, t, a, n->list.len, int_args);
 }
 
 static LLVMValueRef lo_math(Lower *l, Node *n) {

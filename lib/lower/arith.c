@@ -15,7 +15,7 @@ LLVMValueRef lo_int_divmod(Lower *l, int op, const Type *t, LLVMValueRef a, LLVM
   LLVMValueRef bzero = LLVMBuildICmp(l->b, LLVMIntEQ, b, zero, "");
   if (!lo_numpy_errors(l)) {
     lo_raise_if(l, bzero, RT_ERR_ZERODIV,
-             op == OP_MOD ? "integer modulo by zero" : "integer division or modulo by zero");
+                lo_zero_division(l, op == OP_MOD ? "integer modulo by zero" : "integer division or modulo by zero"));
   } else {  /* NumPy gives 0 for integer division by zero */
     b = LLVMBuildSelect(l->b, bzero, LLVMConstInt(ty, 1, 0), b, "");
   }
@@ -48,7 +48,7 @@ static LLVMValueRef lo_float_divmod(Lower *l, int op, const Type *t, LLVMValueRe
   LLVMValueRef zero = LLVMConstReal(ty, 0.0);
   if (!lo_numpy_errors(l))
     lo_raise_if(l, LLVMBuildFCmp(l->b, LLVMRealOEQ, b, zero, ""), RT_ERR_ZERODIV,
-             op == OP_MOD ? "float modulo" : "float floor division by zero");
+                lo_zero_division(l, op == OP_MOD ? "float modulo" : "float floor division by zero"));
   LLVMValueRef mod = LLVMBuildFRem(l->b, a, b, "");
   LLVMValueRef div = LLVMBuildFDiv(l->b, LLVMBuildFSub(l->b, a, mod, ""), b, "");
   LLVMValueRef modnz = LLVMBuildFCmp(l->b, LLVMRealUNE, mod, zero, "");
@@ -147,7 +147,7 @@ static LLVMValueRef float_pow(Lower *l, const Type *t, LLVMValueRef a, LLVMValue
     lo_raise_if(l, LLVMBuildAnd(l->b, LLVMBuildFCmp(l->b, LLVMRealOEQ, a, zero, ""),
                                 LLVMBuildAnd(l->b, LLVMBuildFCmp(l->b, LLVMRealOLT, b, zero, ""),
                                              LLVMBuildFCmp(l->b, LLVMRealONE, b, LLVMConstReal(ty, -INFINITY), ""), ""), ""),
-                RT_ERR_ZERODIV, "0.0 cannot be raised to a negative power");
+                RT_ERR_ZERODIV, lo_python314(l) ? "zero to a negative power" : "0.0 cannot be raised to a negative power");
   LLVMValueRef r = lo_pow(l, t, a, b);
   if (!lo_numpy_errors(l)) {  /* finite ** finite overflowing, as CPython */
     LLVMValueRef fin = LLVMBuildAnd(l->b, LLVMBuildFCmp(l->b, LLVMRealOLT, lo_intrinsic(l, "llvm.fabs", ov, 1, &a, 1), inf, ""),
@@ -173,7 +173,7 @@ LLVMValueRef lo_arith(Lower *l, int op, const Type *t, LLVMValueRef a, LLVMValue
   case OP_DIV:
     if (!lo_numpy_errors(l))
       lo_raise_if(l, LLVMBuildFCmp(l->b, LLVMRealOEQ, b, LLVMConstReal(ty, 0.0), ""), RT_ERR_ZERODIV,
-               "division by zero");
+                  lo_zero_division(l, "float division by zero"));
     return float_div(l, a, b);
   case OP_FLOORDIV: case OP_MOD:
     return fl ? lo_float_divmod(l, op, t, a, b) : lo_int_divmod(l, op, t, a, b);

@@ -3,7 +3,10 @@
  * conversions, arithmetic and comparisons. Scalars follow CPython
  * (Smith's division, which raises ZeroDivisionError on a zero divisor;
  * powers with small integer exponents by repeated multiplication), the
- * elements of array expressions and error_model="numpy" follow NumPy. */
+ * running one's: from 3.14 on, C99's Annex G (a real operand mixed with a
+ * complex one is not made complex first; products and quotients recover
+ * infinities). The elements of array expressions and error_model="numpy"
+ * follow NumPy. */
 #include <math.h>
 
 #include "lower/lower.h"
@@ -67,7 +70,7 @@ static LLVMValueRef complex_div(Lower *l, const Type *t, LLVMValueRef ar, LLVMVa
   LLVMValueRef wide = fcmp(l, LLVMRealOGE, abr, abi);  /* |br| >= |bi| */
   LLVMValueRef bzero = LLVMBuildAnd(b, fcmp(l, LLVMRealOEQ, br, zero), fcmp(l, LLVMRealOEQ, bi, zero), "");
   bool numpy = lo_numpy_errors(l);
-  if (!numpy) lo_raise_if(l, bzero, RT_ERR_ZERODIV, "complex division by zero");
+  if (!numpy) lo_raise_if(l, bzero, RT_ERR_ZERODIV, lo_zero_division(l, "complex division by zero"));
   /* |br| >= |bi|: by the ratio bi/br */
   LLVMValueRef r1 = LLVMBuildFDiv(b, bi, br, "");
   LLVMValueRef d1 = LLVMBuildFAdd(b, br, LLVMBuildFMul(b, bi, r1, ""), "");
@@ -117,16 +120,192 @@ static LLVMValueRef complex_pow(Lower *l, const Type *t, LLVMValueRef a, LLVMVal
   parts_as(l, a, t, c, &ar, &ai);
   parts_as(l, b, t, c, &br, &bi);
   LLVMValueRef out = lo_alloca(l, lo_type(l, c), "pow");
-  LLVMTypeRef params[6] = {l->mod->f64, l->mod->f64, l->mod->f64, l->mod->f64, l->mod->i32, l->mod->ptr};
-  LLVMValueRef args[6] = {ar, ai, br, bi, const_i32(l, lo_numpy_errors(l)), out};
-  LLVMValueRef status = lo_call_fn(l, "rt_complex_pow", l->mod->i32, params, args, 6);
+  LLVMTypeRef params[7] = {l->mod->f64, l->mod->f64, l->mod->f64, l->mod->f64, l->mod->i32, l->mod->i32, l->mod->ptr};
+  bool python314 = lo_python314(l) && t->kind == TY_C128;  /* complex64 is NumPy's */
+  LLVMValueRef args[7] = {ar, ai, br, bi, const_i32(l, lo_numpy_errors(l)), const_i32(l, python314), out};
+  LLVMValueRef status = lo_call_fn(l, "rt_complex_pow", l->mod->i32, params, args, 7);
   if (!lo_numpy_errors(l)) lo_check_status(l, status);
   return lo_complex_convert(l, LLVMBuildLoad2(l->b, lo_type(l, c), out, ""), c, t);
+}
+
+/* ---------------------------------------------------------------- CPython 3.14: C99's Annex G */
+
+static LLVMValueRef is_inf(Lower *l, const Type *p, LLVMValueRef x) {
+  return fcmp(l, LLVMRealOEQ, fabs_of(l, p, x), lo_fconst(l, p, INFINITY));
+}
+
+static LLVMValueRef is_finite(Lower *l, const Type *p, LLVMValueRef x) {
+  return fcmp(l, LLVMRealOLT, fabs_of(l, p, x), lo_fconst(l, p, INFINITY));
+}
+
+static LLVMValueRef is_nan(Lower *l, LLVMValueRef x) { return fcmp(l, LLVMRealUNO, x, x); }
+static LLVMValueRef either(Lower *l, LLVMValueRef a, LLVMValueRef b) { return LLVMBuildOr(l->b, a, b, ""); }
+static LLVMValueRef both(Lower *l, LLVMValueRef a, LLVMValueRef b) { return LLVMBuildAnd(l->b, a, b, ""); }
+
+/* Annex G's "box": an infinite part becomes 1, any other 0, with its sign */
+static LLVMValueRef boxed(Lower *l, const Type *p, LLVMValueRef x) {
+  LLVMValueRef unit = LLVMBuildSelect(l->b, is_inf(l, p, x), lo_fconst(l, p, 1.0), lo_fconst(l, p, 0.0), "");
+  return lo_intrinsic2(l, "llvm.copysign", p, unit, x);
+}
+
+/* x, or where `when` holds and x is NaN, a zero of x's sign */
+static LLVMValueRef nan_zeroed(Lower *l, const Type *p, LLVMValueRef when, LLVMValueRef x) {
+  LLVMValueRef zero = lo_intrinsic2(l, "llvm.copysign", p, lo_fconst(l, p, 0.0), x);
+  return LLVMBuildSelect(l->b, both(l, when, is_nan(l, x)), zero, x, "");
+}
+
+/* Computes the parts again where both came out NaN (v: the operands' parts
+ * ar, ai, br, bi; ai NULL for a real dividend): Annex G's recovery of
+ * infinities, in a block of its own that LLVM is told is rarely entered. */
+typedef void (*Recover)(Lower *l, const Type *p, LLVMValueRef *v, LLVMValueRef *re, LLVMValueRef *im);
+
+static LLVMValueRef recovered(Lower *l, const Type *t, LLVMValueRef *v, LLVMValueRef re, LLVMValueRef im,
+                              Recover recover) {
+  const Type *p = lo_complex_part(t);
+  LLVMValueRef nans = both(l, is_nan(l, re), is_nan(l, im));
+  LLVMTypeRef ov[1] = {l->mod->i1};
+  nans = lo_intrinsic(l, "llvm.expect.i1", ov, 1, (LLVMValueRef[]){nans, LLVMConstInt(l->mod->i1, 0, 0)}, 2);
+  LLVMBasicBlockRef from = LLVMGetInsertBlock(l->b), fix = new_block(l, "annex.g"), done = new_block(l, "annex.g.done");
+  LLVMBuildCondBr(l->b, nans, fix, done);
+  position(l, fix);
+  LLVMValueRef fre = re, fim = im;
+  recover(l, p, v, &fre, &fim);
+  LLVMBasicBlockRef fixed = LLVMGetInsertBlock(l->b);
+  LLVMBuildBr(l->b, done);
+  position(l, done);
+  LLVMValueRef parts[2] = {re, im}, fixes[2] = {fre, fim};
+  for (int i = 0; i < 2; i++) {
+    LLVMValueRef phi = LLVMBuildPhi(l->b, lo_type(l, p), "");
+    LLVMAddIncoming(phi, (LLVMValueRef[]){parts[i], fixes[i]}, (LLVMBasicBlockRef[]){from, fixed}, 2);
+    parts[i] = phi;
+  }
+  return lo_complex_make(l, t, parts[0], parts[1]);
+}
+
+/* a * b: an infinite factor's parts boxed and the other's NaN parts
+ * zeroed, or, where products overflowed, every NaN part zeroed; then
+ * inf * the product again (C11's _Cmultd) */
+static void product_recovered(Lower *l, const Type *p, LLVMValueRef *v, LLVMValueRef *re, LLVMValueRef *im) {
+  LLVMBuilderRef b = l->b;
+  LLVMValueRef ar = v[0], ai = v[1], br = v[2], bi = v[3];
+  LLVMValueRef a_inf = either(l, is_inf(l, p, ar), is_inf(l, p, ai)), b_inf = either(l, is_inf(l, p, br), is_inf(l, p, bi));
+  LLVMValueRef overflowed = either(l, either(l, is_inf(l, p, LLVMBuildFMul(b, ar, br, "")), is_inf(l, p, LLVMBuildFMul(b, ai, bi, ""))),
+                                   either(l, is_inf(l, p, LLVMBuildFMul(b, ar, bi, "")), is_inf(l, p, LLVMBuildFMul(b, ai, br, ""))));
+  overflowed = both(l, overflowed, LLVMBuildNot(b, either(l, a_inf, b_inf), ""));
+  ar = LLVMBuildSelect(b, a_inf, boxed(l, p, ar), ar, "");
+  ai = LLVMBuildSelect(b, a_inf, boxed(l, p, ai), ai, "");
+  br = LLVMBuildSelect(b, b_inf, boxed(l, p, br), nan_zeroed(l, p, either(l, a_inf, overflowed), br), "");
+  bi = LLVMBuildSelect(b, b_inf, boxed(l, p, bi), nan_zeroed(l, p, either(l, a_inf, overflowed), bi), "");
+  ar = nan_zeroed(l, p, either(l, b_inf, overflowed), ar);
+  ai = nan_zeroed(l, p, either(l, b_inf, overflowed), ai);
+  LLVMValueRef again = either(l, either(l, a_inf, b_inf), overflowed), inf = lo_fconst(l, p, INFINITY);
+  LLVMValueRef r = LLVMBuildFSub(b, LLVMBuildFMul(b, ar, br, ""), LLVMBuildFMul(b, ai, bi, ""), "");
+  LLVMValueRef i = LLVMBuildFAdd(b, LLVMBuildFMul(b, ar, bi, ""), LLVMBuildFMul(b, ai, br, ""), "");
+  *re = LLVMBuildSelect(b, again, LLVMBuildFMul(b, inf, r, ""), *re, "");
+  *im = LLVMBuildSelect(b, again, LLVMBuildFMul(b, inf, i, ""), *im, "");
+}
+
+/* a / b: an infinite dividend over a finite divisor is an infinity, a
+ * finite dividend over an infinite divisor a zero, signed as the boxed
+ * parts say (C11's _Cdivd); ai NULL: a real dividend */
+static void quotient_recovered(Lower *l, const Type *p, LLVMValueRef *v, LLVMValueRef *re, LLVMValueRef *im) {
+  LLVMBuilderRef b = l->b;
+  LLVMValueRef ar = v[0], ai = v[1] ? v[1] : lo_fconst(l, p, 0.0), br = v[2], bi = v[3];
+  LLVMValueRef a_finite = both(l, is_finite(l, p, ar), is_finite(l, p, ai));
+  LLVMValueRef b_finite = both(l, is_finite(l, p, br), is_finite(l, p, bi));
+  LLVMValueRef a_inf = either(l, is_inf(l, p, ar), is_inf(l, p, ai)), b_inf = either(l, is_inf(l, p, br), is_inf(l, p, bi));
+  LLVMValueRef big = both(l, a_inf, b_finite), small = both(l, b_inf, a_finite);
+  LLVMValueRef x = boxed(l, p, ar), y = boxed(l, p, ai), inf = lo_fconst(l, p, INFINITY);
+  LLVMValueRef big_re = LLVMBuildFMul(b, inf, LLVMBuildFAdd(b, LLVMBuildFMul(b, x, br, ""), LLVMBuildFMul(b, y, bi, ""), ""), "");
+  LLVMValueRef big_im = LLVMBuildFMul(b, inf, LLVMBuildFSub(b, LLVMBuildFMul(b, y, br, ""), LLVMBuildFMul(b, x, bi, ""), ""), "");
+  LLVMValueRef u = boxed(l, p, br), w = boxed(l, p, bi), zero = lo_fconst(l, p, 0.0), small_re, small_im;
+  if (v[1]) {
+    small_re = LLVMBuildFMul(b, zero, LLVMBuildFAdd(b, LLVMBuildFMul(b, ar, u, ""), LLVMBuildFMul(b, ai, w, ""), ""), "");
+    small_im = LLVMBuildFMul(b, zero, LLVMBuildFSub(b, LLVMBuildFMul(b, ai, u, ""), LLVMBuildFMul(b, ar, w, ""), ""), "");
+  } else {
+    small_re = LLVMBuildFMul(b, zero, LLVMBuildFMul(b, ar, u, ""), "");
+    small_im = LLVMBuildFMul(b, zero, LLVMBuildFMul(b, LLVMBuildFNeg(b, ar, ""), w, ""), "");
+  }
+  *re = LLVMBuildSelect(b, small, small_re, *re, "");
+  *im = LLVMBuildSelect(b, small, small_im, *im, "");
+  if (v[1]) {  /* CPython recovers no infinity for a real dividend */
+    *re = LLVMBuildSelect(b, big, big_re, *re, "");
+    *im = LLVMBuildSelect(b, big, big_im, *im, "");
+  }
+}
+
+/* a / b by Smith's method with Annex G's recovery; ai NULL: a real
+ * dividend, whose missing imaginary part adds no zero to change a sign. */
+static LLVMValueRef quotient_314(Lower *l, const Type *t, LLVMValueRef ar, LLVMValueRef ai, LLVMValueRef br,
+                                 LLVMValueRef bi) {
+  const Type *p = lo_complex_part(t);
+  LLVMBuilderRef b = l->b;
+  LLVMValueRef abr = fabs_of(l, p, br), abi = fabs_of(l, p, bi);
+  LLVMValueRef wide = fcmp(l, LLVMRealOGE, abr, abi), tall = fcmp(l, LLVMRealOGE, abi, abr);
+  LLVMValueRef zero = lo_fconst(l, p, 0.0), nan = lo_fconst(l, p, NAN);
+  lo_raise_if(l, both(l, fcmp(l, LLVMRealOEQ, br, zero), fcmp(l, LLVMRealOEQ, bi, zero)), RT_ERR_ZERODIV,
+              "division by zero");
+  LLVMValueRef r1 = LLVMBuildFDiv(b, bi, br, ""), d1 = LLVMBuildFAdd(b, br, LLVMBuildFMul(b, bi, r1, ""), "");
+  LLVMValueRef r2 = LLVMBuildFDiv(b, br, bi, ""), d2 = LLVMBuildFAdd(b, LLVMBuildFMul(b, br, r2, ""), bi, "");
+  LLVMValueRef n1r, n1i, n2r, n2i;
+  if (ai) {
+    n1r = LLVMBuildFAdd(b, ar, LLVMBuildFMul(b, ai, r1, ""), "");
+    n1i = LLVMBuildFSub(b, ai, LLVMBuildFMul(b, ar, r1, ""), "");
+    n2r = LLVMBuildFAdd(b, LLVMBuildFMul(b, ar, r2, ""), ai, "");
+    n2i = LLVMBuildFSub(b, LLVMBuildFMul(b, ai, r2, ""), ar, "");
+  } else {
+    n1r = ar;
+    n1i = LLVMBuildFMul(b, LLVMBuildFNeg(b, ar, ""), r1, "");
+    n2r = LLVMBuildFMul(b, ar, r2, "");
+    n2i = LLVMBuildFNeg(b, ar, "");
+  }
+  LLVMValueRef re = LLVMBuildSelect(b, wide, LLVMBuildFDiv(b, n1r, d1, ""),
+                                    LLVMBuildSelect(b, tall, LLVMBuildFDiv(b, n2r, d2, ""), nan, ""), "");
+  LLVMValueRef im = LLVMBuildSelect(b, wide, LLVMBuildFDiv(b, n1i, d1, ""),
+                                    LLVMBuildSelect(b, tall, LLVMBuildFDiv(b, n2i, d2, ""), nan, ""), "");
+  return recovered(l, t, (LLVMValueRef[]){ar, ai, br, bi}, re, im, quotient_recovered);
+}
+
+/* a op b as CPython 3.14 computes it; NULL for a power (the runtime's) */
+static LLVMValueRef binop_314(Lower *l, int op, const Type *t, LLVMValueRef a, const Type *ta, LLVMValueRef b,
+                              const Type *tb) {
+  LLVMValueRef ar, ai, br, bi;
+  parts_as(l, a, ta, t, &ar, &ai);
+  parts_as(l, b, tb, t, &br, &bi);
+  bool real_a = !ty_is_complex(ta), real_b = !ty_is_complex(tb);
+  LLVMBuilderRef bld = l->b;
+  switch (op) {
+  case OP_ADD:
+    return lo_complex_make(l, t, LLVMBuildFAdd(bld, ar, br, ""), real_a ? bi : real_b ? ai : LLVMBuildFAdd(bld, ai, bi, ""));
+  case OP_SUB:
+    return lo_complex_make(l, t, LLVMBuildFSub(bld, ar, br, ""),
+                           real_a ? LLVMBuildFNeg(bld, bi, "") : real_b ? ai : LLVMBuildFSub(bld, ai, bi, ""));
+  case OP_MUL: {
+    if (real_a) return lo_complex_make(l, t, LLVMBuildFMul(bld, ar, br, ""), LLVMBuildFMul(bld, ar, bi, ""));
+    if (real_b) return lo_complex_make(l, t, LLVMBuildFMul(bld, ar, br, ""), LLVMBuildFMul(bld, ai, br, ""));
+    LLVMValueRef re = LLVMBuildFSub(bld, LLVMBuildFMul(bld, ar, br, ""), LLVMBuildFMul(bld, ai, bi, ""), "");
+    LLVMValueRef im = LLVMBuildFAdd(bld, LLVMBuildFMul(bld, ar, bi, ""), LLVMBuildFMul(bld, ai, br, ""), "");
+    return recovered(l, t, (LLVMValueRef[]){ar, ai, br, bi}, re, im, product_recovered);
+  }
+  case OP_DIV:
+    if (lo_numpy_errors(l)) return complex_div(l, t, ar, ai, br, bi);
+    if (real_b) {
+      lo_raise_if(l, fcmp(l, LLVMRealOEQ, br, lo_fconst(l, lo_complex_part(t), 0.0)), RT_ERR_ZERODIV, "division by zero");
+      return lo_complex_make(l, t, LLVMBuildFDiv(bld, ar, br, ""), LLVMBuildFDiv(bld, ai, br, ""));
+    }
+    return quotient_314(l, t, ar, real_a ? NULL : ai, br, bi);
+  default:
+    return NULL;
+  }
 }
 
 /* a op b with either of complex type, the result complex type t. */
 LLVMValueRef lo_complex_binop(Lower *l, int op, const Type *t, LLVMValueRef a, const Type *ta, LLVMValueRef b,
                               const Type *tb) {
+  /* complex64 is NumPy's alone (Python has none): NumPy's scalar rules */
+  bool python = !l->numpy_semantics && t->kind == TY_C128;
+  LLVMValueRef r = python && lo_python314(l) ? binop_314(l, op, t, a, ta, b, tb) : NULL;
+  if (r) return r;
   LLVMValueRef ar, ai, br, bi;
   parts_as(l, a, ta, t, &ar, &ai);
   parts_as(l, b, tb, t, &br, &bi);

@@ -173,16 +173,10 @@ LLVMValueRef lo_extern(Lower *l, const char *name, void *addr) {
   return g;
 }
 
-/* Raises status with a constant message: records it, then leaves through the
- * exit block, which releases the locals. */
-void lo_raise(Lower *l, RtStatus status, const char *msg) {
-  if (l->mod->gpu) {  /* a GPU thread cannot raise: stop the kernel, the launch reports it */
-    lo_intrinsic(l, "llvm.trap", NULL, 0, NULL, 0);
-    LLVMBuildUnreachable(l->b);
-    return;
-  }
+/* Raises status with the message text (a C string): records it, then leaves
+ * through the exit block, which releases the locals. */
+static void raise_text(Lower *l, RtStatus status, LLVMValueRef text) {
   for (int i = 0; i < l->ntemps; i++) lo_refcount(l, l->temp_types[i], l->temps[i], false);
-  LLVMValueRef text = lo_string(l, msg);
   if ((l->opts->kernel || l->opts->device) && l->tid[0]) {  /* say which thread: a GPU could not */
     LLVMTypeRef p[8] = {l->mod->i32, l->mod->ptr, l->mod->i64, l->mod->i64, l->mod->i64, l->mod->i64, l->mod->i64, l->mod->i64};
     LLVMValueRef a[8] = {const_i32(l, status), text, l->tid[0], l->tid[1], l->tid[2], l->bid[0], l->bid[1], l->bid[2]};
@@ -194,6 +188,16 @@ void lo_raise(Lower *l, RtStatus status, const char *msg) {
   }
   LLVMBuildStore(l->b, const_i32(l, status), l->status);
   LLVMBuildBr(l->b, l->exit_bb);
+}
+
+/* Raises status with a constant message. */
+void lo_raise(Lower *l, RtStatus status, const char *msg) {
+  if (l->mod->gpu) {  /* a GPU thread cannot raise: stop the kernel, the launch reports it */
+    lo_intrinsic(l, "llvm.trap", NULL, 0, NULL, 0);
+    LLVMBuildUnreachable(l->b);
+    return;
+  }
+  raise_text(l, status, lo_string(l, msg));
 }
 
 void lo_raise_recorded(Lower *l, RtStatus status) { lo_raise_status(l, const_i32(l, status)); }
@@ -266,6 +270,22 @@ void lo_raise_format_if(Lower *l, LLVMValueRef cond, RtStatus status, const char
   for (int i = 0; i < n && i < 4; i++) a[2 + i] = args[i];
   lo_call_fn(l, "rt_error_format", void_type(l), p, a, 6);
   lo_raise_recorded(l, status);
+  position(l, ok);
+}
+
+/* if (cond) raise status with fmt's %s filled with the repr of the float x,
+ * of float type t (rt_float_message; a kernel's names its thread too). */
+void lo_raise_float_if(Lower *l, LLVMValueRef cond, RtStatus status, const char *fmt, const Type *t, LLVMValueRef x) {
+  if (l->deferred || l->mod->gpu) {  /* noted, or a trap: no message is formatted */
+    lo_raise_if(l, cond, status, fmt);
+    return;
+  }
+  LLVMBasicBlockRef fail = new_block(l, "raise"), ok = new_block(l, "ok");
+  LLVMBuildCondBr(l->b, cond, fail, ok);
+  position(l, fail);
+  LLVMTypeRef p[2] = {l->mod->ptr, l->mod->f64};
+  LLVMValueRef a[2] = {lo_string(l, fmt), lo_convert(l, x, t, TYS(TY_F64))};
+  raise_text(l, status, lo_call_fn(l, "rt_float_message", l->mod->ptr, p, a, 2));
   position(l, ok);
 }
 

@@ -137,6 +137,14 @@ static inline LLVMTypeRef void_type(Lower *l) { return LLVMVoidTypeInContext(l->
 /* Division by zero gives inf, nan or 0 rather than raising: error_model="numpy",
  * and the elements of array expressions, as NumPy computes them. */
 static inline bool lo_numpy_errors(Lower *l) { return l->opts->error_model_numpy || l->numpy_semantics; }
+/* Whether compiled code gives CPython 3.14's answers where 3.14 changed
+ * them: the running interpreter's (CompileOptions.python). */
+static inline bool lo_python314(Lower *l) { return l->opts->python >= 0x030E0000; }
+/* A ZeroDivisionError's message: 3.14 says "division by zero" for every
+ * operator, 3.10 to 3.13 name it (before). */
+static inline const char *lo_zero_division(Lower *l, const char *before) {
+  return lo_python314(l) ? "division by zero" : before;
+}
 
 /* ---------------------------------------------------------------- emit.c */
 
@@ -165,6 +173,8 @@ LLVMValueRef lo_loop_value(Lower *l, int var, LLVMValueRef v);
 void lo_store_loop_var(Lower *l, int var, LLVMValueRef v);  /* raise KeyboardInterrupt if Ctrl-C came (interrupt.c) */
 /* if (cond) raise status, fmt's %lld filled with up to four int64 args */
 void lo_raise_format_if(Lower *l, LLVMValueRef cond, RtStatus status, const char *fmt, LLVMValueRef *args, int n);
+/* if (cond) raise status, fmt's %s the repr of x, a float of type t */
+void lo_raise_float_if(Lower *l, LLVMValueRef cond, RtStatus status, const char *fmt, const Type *t, LLVMValueRef x);
 void lo_loop_hints(Lower *l, LLVMValueRef latch, bool unroll);
 void lo_fastmath_function(Lower *l, LLVMValueRef fn);  /* with fastmath=True, its float operations */
 
