@@ -1096,6 +1096,7 @@ typedef struct Nonzero {
   const Type *t;
   LLVMValueRef a, count;       /* count: i64 alloca */
   LLVMValueRef *out;           /* the index arrays, on the second pass */
+  LLVMValueRef rows;           /* or argwhere's (count, ndim) array of them */
 } Nonzero;
 
 static void nonzero_one(Lower *l, LLVMValueRef *idx, void *arg) {
@@ -1103,12 +1104,14 @@ static void nonzero_one(Lower *l, LLVMValueRef *idx, void *arg) {
   LLVMValueRef v = lo_load_scalar(l, z->t->elem, addr_at(l, z->t, z->a, idx));
   LLVMValueRef truth = lo_truth(l, v, z->t->elem);
   LLVMValueRef k = LLVMBuildLoad2(l->b, l->mod->i64, z->count, "");
-  if (z->out) {
+  if (z->out || z->rows) {
     LLVMBasicBlockRef put = new_block(l, "nonzero.put"), next = new_block(l, "nonzero.next");
     LLVMBuildCondBr(l->b, truth, put, next);
     position(l, put);
-    for (int d = 0; d < z->t->ndim; d++)
-      LLVMBuildStore(l->b, idx[d], LLVMBuildGEP2(l->b, l->mod->i64, data_of(l, z->out[d]), &k, 1, ""));
+    for (int d = 0; d < z->t->ndim; d++) {
+      LLVMValueRef at = z->rows ? LLVMBuildAdd(l->b, LLVMBuildMul(l->b, k, const_i64(l, z->t->ndim), ""), const_i64(l, d), "") : k;
+      LLVMBuildStore(l->b, idx[d], LLVMBuildGEP2(l->b, l->mod->i64, data_of(l, z->rows ? z->rows : z->out[d]), &at, 1, ""));
+    }
     LLVMBuildBr(l->b, next);
     position(l, next);
   }
@@ -1136,6 +1139,30 @@ static LLVMValueRef lo_nonzero(Lower *l, Node *n) {
   for (int d = 0; d < t->ndim; d++) lo_temp_taken(l, out[d]);
   lo_done_with(l, arg, a);
   return r;
+}
+
+/* numpy.argwhere(a): the indices of a's true elements, one row each, in C order. */
+static const Type *ty_argwhere(Infer *in, Node *n, const Type **args) {
+  const Type *t = array_operand(in, n, args[0]);
+  if (!t) return NULL;
+  if (!t->ndim) return ty_error(in, n, "numpy.argwhere() of a 0-d array is not supported: give it numpy.atleast_1d(a)");
+  return ty_array(TYS(TY_I64), 2, 'C', false);
+}
+
+static LLVMValueRef lo_argwhere(Lower *l, Node *n) {
+  Node *arg = n->list.items[0];
+  const Type *t = arg->ty;
+  LLVMValueRef a = lo_expr(l, arg), shape[RC_MAX_NDIM];
+  shape_of(l, t, a, shape, NULL);
+  Nonzero z = {.t = t, .a = a, .count = lo_alloca(l, l->mod->i64, "argwhere")};
+  LLVMBuildStore(l->b, const_i64(l, 0), z.count);
+  lo_for_each_index(l, t->ndim, shape, nonzero_one, &z);  /* counting */
+  LLVMValueRef dims[2] = {LLVMBuildLoad2(l->b, l->mod->i64, z.count, ""), const_i64(l, t->ndim)};
+  z.rows = lo_alloc_array(l, n->ty, dims, -1);
+  LLVMBuildStore(l->b, const_i64(l, 0), z.count);
+  lo_for_each_index(l, t->ndim, shape, nonzero_one, &z);
+  lo_done_with(l, arg, a);
+  return z.rows;
 }
 
 /* ---------------------------------------------------------------- where, clip */
@@ -1325,6 +1352,7 @@ const Builtin bi_shape[] = {
   FUNCTION("repeat", 2, 3, axis_kw, BF_ALLOCATES | BF_COMPLEX, 0, ty_repeat, lo_repeat),
   METHOD("repeat", 1, 2, axis_kw, BF_ALLOCATES | BF_COMPLEX, 0, ty_repeat, lo_repeat),
   FUNCTION("nonzero", 1, 1, NULL, BF_ALLOCATES | BF_COMPLEX, 0, ty_nonzero, lo_nonzero),
+  FUNCTION("argwhere", 1, 1, NULL, BF_ALLOCATES | BF_COMPLEX, 0, ty_argwhere, lo_argwhere),
   METHOD("nonzero", 0, 0, NULL, BF_ALLOCATES | BF_COMPLEX, 0, ty_nonzero, lo_nonzero),
   METHOD("fill", 1, 1, NULL, BF_COMPLEX, 0, ty_fill, lo_fill_method),
   {"numpy.fill_diagonal", "numpy", "fill_diagonal", BK_FUNCTION, 0, 2, 3, fill_diagonal_kw, BF_RAISES | BF_COMPLEX, 0, 0,
