@@ -309,9 +309,11 @@ static void release_code(RtCode *base) {
 /* A process often compiles a module equal to one it compiled before: the
  * same function for the same types in another dispatcher (a function
  * defined again, a closure made anew; a fifth of the test suite's
- * modules). Optimising and emitting are nine tenths of a compile, so an
- * equal module takes the code already loaded, for as long as some result
- * holds it. Equal means the same bitcode, compared whole. */
+ * modules). Optimising and emitting take nearly all of a compile's time,
+ * so an equal module takes the code already loaded, for as long as some
+ * result holds it. Equal means the same bitcode, compared whole: a
+ * module naming an address (an object frozen at compile time) equals
+ * only modules naming the same one. */
 static uint64_t fnv1a(const char *p, size_t n) {
   uint64_t h = 14695981039346656037ull;
   for (size_t i = 0; i < n; i++) h = (h ^ (unsigned char)p[i]) * 1099511628211ull;
