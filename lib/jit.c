@@ -14,6 +14,7 @@
 #include <pthread.h>
 #include <stdio.h>
 
+#include <llvm-c/BitWriter.h>
 #include <llvm-c/Error.h>
 #include <llvm-c/LLJIT.h>
 #include <llvm-c/Orc.h>
@@ -43,7 +44,9 @@ static struct {
   pthread_mutex_t externs_lock;
   char **externs;   /* the objects' symbols defined so far (CompileResult.externs) */
   size_t nexterns;
-} J = {PTHREAD_ONCE_INIT, .externs_lock = PTHREAD_MUTEX_INITIALIZER};
+  pthread_mutex_t shared_lock;
+  struct JitCode *shared;  /* code some result holds, by the module it came from (share_code) */
+} J = {PTHREAD_ONCE_INIT, .externs_lock = PTHREAD_MUTEX_INITIALIZER, .shared_lock = PTHREAD_MUTEX_INITIALIZER};
 
 /* A TargetMachine is not safe to share between concurrent compiles: each
  * thread makes its own, released when the thread exits. */
@@ -254,10 +257,23 @@ static void add_vector_math(LLVMModuleRef m) {
   LLVMSetInitializer(g, LLVMConstArray2(ptr, used, nused));
 }
 
-/* Code in the JIT (CompileResult.code): its own resource tracker. */
+/* The module a piece of code came from: its bitcode before optimisation,
+ * the entry renamed (each compile names its entry anew). */
+typedef struct ModuleKey {
+  char *bytes;
+  size_t size;
+  uint64_t hash;
+} ModuleKey;
+
+/* Code in the JIT (CompileResult.code): its own resource tracker, held by
+ * every result that took it (refs), freed when the last lets go. */
 typedef struct JitCode {
   RtCode base;
   LLVMOrcResourceTrackerRef tracker;
+  int (*entry)(void *ret, void **args);
+  int refs;              /* under J.shared_lock */
+  ModuleKey key;         /* bytes NULL: code not shared (loaded from the on-disk cache) */
+  struct JitCode *next;  /* in J.shared */
 } JitCode;
 
 static void release_tracker(LLVMOrcResourceTrackerRef rt) {
@@ -266,11 +282,87 @@ static void release_tracker(LLVMOrcResourceTrackerRef rt) {
   LLVMOrcReleaseResourceTracker(rt);
 }
 
+static void drop_shared(JitCode *code) {
+  for (JitCode **p = &J.shared; *p; p = &(*p)->next)
+    if (*p == code) {
+      *p = code->next;
+      return;
+    }
+}
+
 /* Code no one will call again: its memory goes back (the exception
  * classes it named stay defined for the process). */
-static void release_code(RtCode *code) {
-  release_tracker(((JitCode *)code)->tracker);
+static void release_code(RtCode *base) {
+  JitCode *code = (JitCode *)base;
+  pthread_mutex_lock(&J.shared_lock);
+  bool last = --code->refs == 0;
+  if (last && code->key.bytes) drop_shared(code);
+  pthread_mutex_unlock(&J.shared_lock);
+  if (!last) return;
+  release_tracker(code->tracker);
+  free(code->key.bytes);
   free(code);
+}
+
+/* ---------------------------------------------------------------- code shared by equal modules */
+
+/* A process often compiles a module equal to one it compiled before: the
+ * same function for the same types in another dispatcher (a function
+ * defined again, a closure made anew; a fifth of the test suite's
+ * modules). Optimising and emitting take nearly all of a compile's time,
+ * so an equal module takes the code already loaded, for as long as some
+ * result holds it. Equal means the same bitcode, compared whole: a
+ * module naming an address (an object frozen at compile time) equals
+ * only modules naming the same one. */
+static uint64_t fnv1a(const char *p, size_t n) {
+  uint64_t h = 14695981039346656037ull;
+  for (size_t i = 0; i < n; i++) h = (h ^ (unsigned char)p[i]) * 1099511628211ull;
+  return h;
+}
+
+static bool module_key(LLVMModuleRef m, const char *symbol, ModuleKey *key) {
+  LLVMValueRef entry = LLVMGetNamedFunction(m, symbol);
+  if (!entry) return false;
+  LLVMSetValueName2(entry, "ruchey.entry", 12);
+  LLVMMemoryBufferRef buf = LLVMWriteBitcodeToMemoryBuffer(m);
+  LLVMSetValueName2(entry, symbol, strlen(symbol));
+  if (!buf) return false;
+  key->size = LLVMGetBufferSize(buf);
+  if ((key->bytes = malloc(key->size))) {
+    memcpy(key->bytes, LLVMGetBufferStart(buf), key->size);
+    key->hash = fnv1a(key->bytes, key->size);
+  }
+  LLVMDisposeMemoryBuffer(buf);
+  return key->bytes != NULL;
+}
+
+static bool same_module(const ModuleKey *a, const ModuleKey *b) {
+  return a->hash == b->hash && a->size == b->size && !memcmp(a->bytes, b->bytes, a->size);
+}
+
+/* The code of an equal module, now held by res too. */
+static bool take_shared(const ModuleKey *key, CompileResult *res) {
+  pthread_mutex_lock(&J.shared_lock);
+  JitCode *code = J.shared;
+  while (code && !same_module(&code->key, key)) code = code->next;
+  if (code) {
+    code->refs++;
+    res->entry = code->entry;
+    res->code = code;
+  }
+  pthread_mutex_unlock(&J.shared_lock);
+  return code != NULL;
+}
+
+/* res's fresh code, offered to the equal modules to come (it takes key's bytes). */
+static void share_code(CompileResult *res, ModuleKey *key) {
+  JitCode *code = res->code;
+  pthread_mutex_lock(&J.shared_lock);
+  code->key = *key;
+  code->next = J.shared;
+  J.shared = code;
+  pthread_mutex_unlock(&J.shared_lock);
+  key->bytes = NULL;
 }
 
 /* The objects the code names by symbol (exception classes) as absolute
@@ -311,8 +403,8 @@ static bool load_object(LLVMMemoryBufferRef obj, const char *symbol, CompileResu
     take_error(err, buf, sizeof buf);
     return ll_fail(d, "loading compiled code failed: %s", buf);
   }
-  *code = (JitCode){{release_code}, rt};
-  res->entry = (int (*)(void *, void **))(uintptr_t)addr;
+  *code = (JitCode){{release_code}, rt, (int (*)(void *, void **))(uintptr_t)addr, 1};
+  res->entry = code->entry;
   res->code = code;
   return true;
 }
@@ -345,6 +437,18 @@ static bool keep_object(LLVMMemoryBufferRef buf, const char *symbol, CompileResu
   return ll_fail(d, "%s", "out of memory keeping compiled code");
 }
 
+/* The optimised module as out asks: text, or code loaded into the JIT. */
+static bool emit_output(LLVMModuleRef m, OutputKind out, const char *symbol, CompileResult *res, Diag *d) {
+  if (out == OUT_LLVM_IR) {
+    res->text = LLVMPrintModuleToString(m);
+    return true;
+  }
+  if (out == OUT_ASM) return ll_emit_text(m, host_tm(), &res->text, d);
+  LLVMMemoryBufferRef buf = NULL;
+  return ll_emit(m, host_tm(), LLVMObjectFile, &buf, d) && (out != OUT_JIT_KEEP || keep_object(buf, symbol, res, d)) &&
+         load_object(buf, symbol, res, d);
+}
+
 static bool generate(Func *f, const CompileOptions *opts, OutputKind out, CompileResult *res, Diag *d) {
   char symbol[192];
   entry_symbol(f, out, symbol, sizeof symbol);
@@ -352,15 +456,13 @@ static bool generate(Func *f, const CompileOptions *opts, OutputKind out, Compil
   LLVMModuleRef m = ll_module(f, opts, c, symbol, res, host_tm(), J.triple);
   set_target_attributes(m);
   add_vector_math(m);
-  bool ok = ll_verify(m, d) && ll_optimise(m, host_tm(), true, d);
-  LLVMMemoryBufferRef buf = NULL;
-  if (ok && out == OUT_LLVM_IR)
-    res->text = LLVMPrintModuleToString(m);
-  else if (ok && out == OUT_ASM)
-    ok = ll_emit_text(m, host_tm(), &res->text, d);
-  else if (ok)
-    ok = ll_emit(m, host_tm(), LLVMObjectFile, &buf, d) && (out != OUT_JIT_KEEP || keep_object(buf, symbol, res, d)) &&
-         load_object(buf, symbol, res, d);
+  ModuleKey key = {NULL, 0, 0};
+  bool ok = out == OUT_JIT && module_key(m, symbol, &key) && take_shared(&key, res);
+  if (!ok) {
+    ok = ll_verify(m, d) && ll_optimise(m, host_tm(), true, d) && emit_output(m, out, symbol, res, d);
+    if (ok && key.bytes) share_code(res, &key);
+  }
+  free(key.bytes);
   LLVMDisposeModule(m);
   LLVMContextDispose(c);
   return ok;

@@ -1,5 +1,6 @@
 """Dispatcher: decorator forms, lazy compilation, one specialisation per tuple of
 argument types, .py_func, .signatures, inspect_llvm/inspect_asm, bad argument types."""
+import gc
 import re
 
 import numpy
@@ -345,6 +346,33 @@ def test_dropped_dispatchers_give_their_machine_code_back(tmp_path):
     """, tmp_path)
     assert r.returncode == 0, r.stderr
     assert float(r.stdout.split()[-1]) < 2048, r.stdout
+
+
+def _scaled_sum(x, k):
+    s = 0.0
+    for i in range(x.shape[0]):
+        s += x[i] * k
+    return s
+
+
+@pytest.mark.parametrize("dropped", ["first", "second"])
+def test_dispatchers_of_one_function_keep_working_when_the_other_is_dropped(dropped):
+    # two dispatchers of one function compile equal code (which ruchey
+    # compiles once and shares): either may go first, the other still runs
+    rng = make_rng(1902)
+    x = float_array(rng, 100)
+    first, second = njit(_scaled_sum), njit(_scaled_sum)
+    assert_same(first, x, 3)
+    assert_same(second, x, 3)
+    if dropped == "first":
+        del first
+        kept = second
+    else:
+        del second
+        kept = first
+    gc.collect()
+    for n in (0, 1, 7, 1000):
+        assert_same(kept, float_array(rng, n), 2)
 
 
 # ---------------------------------------------------------------- keywords and defaults
