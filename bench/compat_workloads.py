@@ -124,6 +124,16 @@ def resampy_resample():
     return {"kaiser_best": resampy.resample(x, 8000, 5513), "kaiser_fast": resampy.resample(x, 8000, 5513, filter="kaiser_fast")}
 
 
+def tslearn_dtw():
+    from tslearn import metrics
+    x = np.cumsum(np.random.default_rng(6).standard_normal((6, 40)), axis=1)
+    return {"dtw": np.array([metrics.dtw(x[0], x[1]),
+                             metrics.dtw(x[2], x[3], global_constraint="sakoe_chiba", sakoe_chiba_radius=3)]),
+            "cdist_dtw": metrics.cdist_dtw(x[:3, :, None], x[3:, :, None]),
+            "soft_dtw": np.array([metrics.soft_dtw(x[0], x[1], gamma=0.5)]),
+            "lcss": np.array([metrics.lcss(x[0], x[1], eps=0.5)])}
+
+
 # package -> its computations, by name
 WORKLOADS = {
     "stumpy": {"stump": stumpy_stump, "aamp": stumpy_aamp},
@@ -136,4 +146,5 @@ WORKLOADS = {
     "numba-stats": {"densities": numba_stats_densities},
     "fastdist": {"distances": fastdist_distances},
     "resampy": {"resample": resampy_resample},
+    "tslearn": {"dtw": tslearn_dtw},
 }
