@@ -914,13 +914,15 @@ static PyObject *type_of_what(Fe *fe, PyObject *func) {
   return of;
 }
 
-/* T = type(x), x a variable: T names x's type, which is static (a
- * variable has one type), so a call T(v) is type(x)(v) and the assignment
- * itself does nothing; NULL, no error, for any other assignment. */
+/* T = type(x), x a variable or an element (a[0], p.x): T names x's type,
+ * which is static (a variable has one type), so a call T(v) is
+ * type(x)(v) and the assignment itself does nothing (an element is read
+ * again where T is used); NULL, no error, for any other assignment. */
 static Node *fe_assign_type(Fe *fe, PyObject *s, PyObject *target, PyObject *value) {
   PyObject *of = is_kind(target, "Name") && is_kind(value, "Call") ? type_of_what(fe, value) : NULL;
   Node *n = NULL;
-  if (of && is_kind(of, "Name") && (fe->types_of || (fe->types_of = PyDict_New()))) {
+  bool named = of && (is_kind(of, "Name") || is_kind(of, "Subscript") || is_kind(of, "Attribute"));
+  if (named && (fe->types_of || (fe->types_of = PyDict_New()))) {
     PyObject *id = field(target, "id");
     if (PyDict_SetItem(fe->types_of, id, of) == 0) n = new_node(fe, N_PASS, s);
     Py_DECREF(id);

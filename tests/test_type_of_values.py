@@ -29,7 +29,8 @@ def same_dtype(x, n):
 
 @ruchey.njit
 def of_item(a):
-    return type(a[0])(2.75)
+    T = type(a[0])
+    return type(a[0])(2.75) + T(1.5)
 
 
 @pytest.mark.parametrize("x", [3.0, np.float32(3.0), 7, np.int16(-5), np.uint8(9)])
