@@ -91,6 +91,33 @@ def test_names_ruchey_lacks_are_placeholders(tmp_path):
 
 
 @shim_only
+def test_a_cached_functions_key_asks_numba_for_nothing(tmp_path):
+    # the on-disk cache's key reads the attributes the code names of each module it reads;
+    # numba.frombuffer (numpy's name, read from numba) is no name the code asked numba for
+    (tmp_path / "kernels_nb.py").write_text(textwrap.dedent('''
+        import numpy as np
+        import numba as nb
+
+        @nb.njit(cache=True)
+        def first(a):
+            with nb.objmode(v="float64"):
+                v = float(np.frombuffer(a.tobytes(), dtype=np.float64)[0])
+            return v
+    '''))
+    done = run_fresh("""
+        import ruchey
+        ruchey.install_as_numba()
+        import numpy as np
+        import kernels_nb
+        assert kernels_nb.first(np.array([2.5])) == 2.5
+        from ruchey import numba_shim
+        print(sorted(numba_shim.missing()))
+    """, tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "[]"
+
+
+@shim_only
 def test_python_m_numba_shim_runs_a_script(tmp_path):
     done = run_fresh("""
         import sys

@@ -140,9 +140,10 @@ def _module_key(module, names, seen):
     if library and not extending:
         return ("module", module.__name__)
     attrs = []
+    present = set(dir(module))  # a name not listed is not probed: numba_shim's modules would make it up
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # deprecated NumPy names
-        for name in sorted(names):
+        for name in sorted(names & present):
             try:
                 value = getattr(module, name)
             except Exception:  # noqa: BLE001 - not an attribute of this module
