@@ -696,7 +696,8 @@ void rt_register_sets(void (*define)(const char *name, void *addr, void *ctx), v
 /* random.c: numpy.random's and the random module's generators, one pair
  * per thread. A draw's distribution (RD_: a row's ival), its parameters in
  * p; the integer ones (poisson, binomial, geometric, zipf, logseries,
- * negative_binomial, hypergeometric) write int64. From RD_F on, a Generator's only. */
+ * negative_binomial, hypergeometric) write int64; legacy (lib/random.c) and a
+ * Generator's (lib/generator.c) alike, RD_EXPONENTIAL_INV a Generator's only. */
 enum {
   RD_RANDOM, RD_UNIFORM, RD_NORMAL, RD_EXPONENTIAL, RD_GAMMA, RD_BETA, RD_CHISQUARE, RD_LOGNORMAL,
   RD_LAPLACE, RD_LOGISTIC, RD_GUMBEL, RD_PARETO, RD_RAYLEIGH, RD_WEIBULL, RD_TRIANGULAR, RD_VONMISES,

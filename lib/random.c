@@ -226,6 +226,145 @@ static double draw_gumbel(MTState *s, double loc, double scale) {
   return loc - scale * log(-log(u));
 }
 
+/* ---------------------------------------------------------------- the rarer legacy distributions */
+
+/* NumPy's legacy samplers of these, kept as NumPy 1.16 drew them: normals
+ * by legacy_gauss (its kept second value among them), gammas by the
+ * legacy draw_gamma. Every draw in its own statement, in NumPy's order
+ * (C leaves the order of an expression's operands open). */
+
+static double legacy_chisquare(MTState *s, double df) { return 2.0 * draw_gamma(s, df / 2.0); }
+
+static double legacy_f(MTState *s, double dfnum, double dfden) {
+  double num = legacy_chisquare(s, dfnum) * dfden;
+  return num / (legacy_chisquare(s, dfden) * dfnum);
+}
+
+static double legacy_standard_t(MTState *s, double df) {
+  double num = legacy_gauss(s), denom = draw_gamma(s, df / 2);
+  return sqrt(df / 2) * num / sqrt(denom);
+}
+
+static double legacy_standard_cauchy(MTState *s) {
+  double num = legacy_gauss(s);
+  return num / legacy_gauss(s);
+}
+
+/* Past one degree of freedom, a chi-square of one fewer plus a shifted
+ * normal squared; else a chi-square of a Poisson number more, whose
+ * draws a NaN nonc still takes (the NaN returned after them). */
+static double legacy_noncentral_chisquare(MTState *s, double df, double nonc) {
+  if (nonc == 0) return legacy_chisquare(s, df);
+  if (1 < df) {
+    double chi2 = legacy_chisquare(s, df - 1), n = legacy_gauss(s) + sqrt(nonc);
+    return chi2 + n * n;
+  }
+  int64_t i = draw_poisson(s, nonc / 2.0);
+  double out = legacy_chisquare(s, df + (double)(2 * i));
+  return isnan(nonc) ? NAN : out;
+}
+
+static double legacy_noncentral_f(MTState *s, double dfnum, double dfden, double nonc) {
+  double t = legacy_noncentral_chisquare(s, dfnum, nonc) * dfden;
+  return t / (legacy_chisquare(s, dfden) * dfnum);
+}
+
+/* The inverse Gaussian from a normal squared: the smaller root of the
+ * quadratic, or its reflection mean**2 / x, by a uniform. */
+static double legacy_wald(MTState *s, double mean, double scale) {
+  double mu_2l = mean / (2 * scale), y = legacy_gauss(s);
+  y = mean * y * y;
+  double x = mean + mu_2l * (y - sqrt(4 * scale * y + y * y));
+  return next_double(s) <= mean / (mean + x) ? x : mean * mean / x;
+}
+
+/* Rejection from a continuous Pareto envelope, candidates past int64
+ * drawn again: a Zipf truncated to int64. */
+static int64_t legacy_zipf(MTState *s, double a) {
+  double am1 = a - 1.0, b = pow(2.0, am1);
+  for (;;) {
+    double u = 1.0 - next_double(s), v = next_double(s), x = floor(pow(u, -1.0 / am1));
+    if (x > (double)INT64_MAX || x < 1.0) continue;
+    double t = pow(1.0 + 1.0 / x, am1);
+    if (v * x * (t - 1.0) / (b - 1.0) <= t / b) return (int64_t)x;
+  }
+}
+
+/* Kemp's second accelerated generator (LK), q from log(1 - p). */
+static int64_t legacy_logseries(MTState *s, double p) {
+  double r = log(1.0 - p);
+  for (;;) {
+    double v = next_double(s);
+    if (v >= p) return 1;
+    double q = 1.0 - exp(r * next_double(s));
+    if (v <= q * q) {
+      if (v == 0.0) continue;  /* NumPy draws again: log(0) */
+      int64_t k = (int64_t)floor(1 + log(v) / log(q));
+      if (k < 1) continue;
+      return k;
+    }
+    return v >= q ? 1 : 2;
+  }
+}
+
+/* A Poisson of a gamma's lam; p 0 makes lam infinite. */
+static int64_t legacy_negative_binomial(MTState *s, double n, double p) {
+  double lam = (1 - p) / p * draw_gamma(s, n);
+  return draw_poisson(s, lam);
+}
+
+/* A sample of at most 10 drawn item by item: y, the smaller colour's
+ * count left, falls by one where a uniform passes its share of the
+ * items left. */
+static int64_t hypergeometric_by_items(MTState *s, int64_t good, int64_t bad, int64_t sample) {
+  int64_t rest = bad + good - sample, k = sample;
+  double smaller = (double)(bad < good ? bad : good), y = smaller;
+  while (y > 0.0) {
+    y -= floor(next_double(s) + y / (double)(rest + k));
+    if (--k == 0) break;
+  }
+  int64_t z = (int64_t)(smaller - y);
+  return good > bad ? sample - z : z;
+}
+
+/* log(x!) + ... of the four factorials of the probability of k (of the
+ * smaller colour lo, the larger hi, m drawn), by NumPy's log-gamma. */
+static double hypergeometric_log_weight(int64_t k, int64_t lo, int64_t hi, int64_t m) {
+  return log_gamma((double)(k + 1)) + log_gamma((double)(lo - k + 1)) + log_gamma((double)(m - k + 1)) +
+         log_gamma((double)(hi - m + k + 1));
+}
+
+/* Stadlober's ratio of uniforms (HRUA) as the legacy function has it:
+ * its variance scaled by the sample where the Generator's uses the
+ * smaller of it and its complement. */
+static int64_t hypergeometric_hrua(MTState *s, int64_t good, int64_t bad, int64_t sample) {
+  static const double D1 = 1.7155277699214135, D2 = 0.8989161620588988;  /* 2 sqrt(2/e), 3 - 2 sqrt(3/e) */
+  int64_t lo = good < bad ? good : bad, hi = good < bad ? bad : good, pop = good + bad;
+  int64_t m = sample < pop - sample ? sample : pop - sample;
+  double p = (double)lo / (double)pop, q = 1.0 - p, a = (double)m * p + 0.5;
+  double c = sqrt((double)(pop - m) * (double)sample * p * q / (double)(pop - 1) + 0.5), h = D1 * c + D2;
+  int64_t mode = (int64_t)floor((double)(m + 1) * (double)(lo + 1) / (double)(pop + 2));
+  double top = hypergeometric_log_weight(mode, lo, hi, m);
+  double b = fmin((double)(m < lo ? m : lo) + 1.0, floor(a + 16 * c));
+  int64_t k;
+  for (;;) {
+    double u = next_double(s), v = next_double(s), x = a + h * (v - 0.5) / u;
+    if (x < 0.0 || x >= b) continue;
+    k = (int64_t)floor(x);
+    double t = top - hypergeometric_log_weight(k, lo, hi, m);
+    if (u * (4.0 - u) - 3.0 <= t) break;  /* under the squeeze */
+    if (u * (u - t) >= 1) continue;       /* above the outer bound */
+    if (2.0 * log(u) <= t) break;
+  }
+  if (good > bad) k = m - k;
+  return m < sample ? good - k : k;
+}
+
+static int64_t legacy_hypergeometric(MTState *s, const double *p) {
+  int64_t good = (int64_t)p[0], bad = (int64_t)p[1], sample = (int64_t)p[2];
+  return sample > 10 ? hypergeometric_hrua(s, good, bad, sample) : hypergeometric_by_items(s, good, bad, sample);
+}
+
 /* ---------------------------------------------------------------- the table of draws */
 
 /* One draw of distribution d with parameters p, as a double (the integer
@@ -252,6 +391,13 @@ static double draw(MTState *s, int32_t d, const double *p) {
   case RD_WEIBULL: return p[0] == 0.0 ? 0.0 : pow(legacy_exponential(s), 1.0 / p[0]);
   case RD_TRIANGULAR: return legacy_triangular(s, p[0], p[1], p[2]);
   case RD_VONMISES: return draw_vonmises(s, p[0], p[1], false);
+  case RD_F: return legacy_f(s, p[0], p[1]);
+  case RD_STANDARD_T: return legacy_standard_t(s, p[0]);
+  case RD_STANDARD_CAUCHY: return legacy_standard_cauchy(s);
+  case RD_POWER: return pow(1 - exp(-legacy_exponential(s)), 1. / p[0]);
+  case RD_WALD: return legacy_wald(s, p[0], p[1]);
+  case RD_NONCENTRAL_CHISQUARE: return legacy_noncentral_chisquare(s, p[0], p[1]);
+  case RD_NONCENTRAL_F: return legacy_noncentral_f(s, p[0], p[1], p[2]);
   default: return 0.0;
   }
 }
@@ -261,15 +407,32 @@ static int64_t draw_int(MTState *s, int32_t d, const double *p) {
   case RD_POISSON: return draw_poisson(s, p[0]);
   case RD_BINOMIAL: return draw_binomial(s, (int64_t)p[0], p[1], false);
   case RD_GEOMETRIC: return legacy_geometric(s, p[0]);
+  case RD_ZIPF: return legacy_zipf(s, p[0]);
+  case RD_LOGSERIES: return legacy_logseries(s, p[0]);
+  case RD_NEGATIVE_BINOMIAL: return legacy_negative_binomial(s, p[0], p[1]);
+  case RD_HYPERGEOMETRIC: return legacy_hypergeometric(s, p);
   default: return 0;
   }
 }
 
-static bool is_int_draw(int32_t d) { return d == RD_POISSON || d == RD_BINOMIAL || d == RD_GEOMETRIC; }
+static bool is_int_draw(int32_t d) {
+  return d == RD_POISSON || d == RD_BINOMIAL || d == RD_GEOMETRIC || d == RD_ZIPF || d == RD_LOGSERIES ||
+         d == RD_NEGATIVE_BINOMIAL || d == RD_HYPERGEOMETRIC;
+}
 
 static int32_t value_error(const char *msg) {
   rt_set_error(RT_ERR_VALUE, msg);
   return RT_ERR_VALUE;
+}
+
+/* The legacy hypergeometric's checks, in NumPy's order: the sample
+ * against the population first, then each count's sign (a sample of at
+ * least 1). */
+static int32_t hypergeometric_check(const double *p) {
+  int64_t good = (int64_t)p[0], bad = (int64_t)p[1], sample = (int64_t)p[2];
+  if (good + bad < sample) return value_error("ngood + nbad < nsample");
+  return good < 0 ? value_error("ngood < 0") : bad < 0 ? value_error("nbad < 0")
+         : sample < 1 ? value_error("nsample < 1 or nsample is NaN") : RT_OK;
 }
 
 /* NumPy's checks of the parameters, with its messages; NaN passes where
@@ -296,6 +459,19 @@ static int32_t check_params(int32_t d, const double *p) {
   case RD_BINOMIAL:
     return p[0] < 0 ? value_error("n < 0") : !(p[1] >= 0 && p[1] <= 1) ? value_error("p < 0, p > 1 or p is NaN") : RT_OK;
   case RD_GEOMETRIC: return !(p[0] > 0 && p[0] <= 1) ? value_error("p <= 0, p > 1 or p contains NaNs") : RT_OK;
+  case RD_F: case RD_NONCENTRAL_F:
+    return p[0] <= 0 ? value_error("dfnum <= 0") : p[1] <= 0 ? value_error("dfden <= 0")
+           : d == RD_NONCENTRAL_F && sampler_negative(p[2]) ? value_error("nonc < 0") : RT_OK;
+  case RD_STANDARD_T: return p[0] <= 0 ? value_error("df <= 0") : RT_OK;
+  case RD_NONCENTRAL_CHISQUARE:
+    return p[0] <= 0 ? value_error("df <= 0") : sampler_negative(p[1]) ? value_error("nonc < 0") : RT_OK;
+  case RD_POWER: return p[0] <= 0 ? value_error("a <= 0") : RT_OK;
+  case RD_WALD: return p[0] <= 0 ? value_error("mean <= 0") : p[1] <= 0 ? value_error("scale <= 0") : RT_OK;
+  case RD_ZIPF: return !(p[0] > 1) ? value_error("a <= 1 or a is NaN") : RT_OK;
+  case RD_LOGSERIES: return !(p[0] >= 0 && p[0] < 1) ? value_error("p < 0, p >= 1 or p is NaN") : RT_OK;
+  case RD_NEGATIVE_BINOMIAL:  /* a NaN n passes, as NumPy's legacy check lets it */
+    return p[0] <= 0 ? value_error("n <= 0") : !(p[1] >= 0 && p[1] <= 1) ? value_error("p < 0, p > 1 or p is NaN") : RT_OK;
+  case RD_HYPERGEOMETRIC: return hypergeometric_check(p);
   case RD_PY_EXPOVARIATE: return p[0] == 0 ? (rt_set_error(RT_ERR_ZERODIV, "float division by zero"), RT_ERR_ZERODIV) : RT_OK;
   default: return RT_OK;
   }

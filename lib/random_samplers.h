@@ -143,10 +143,10 @@ static int64_t poisson_ptrs(SAMPLER_SRC *s, double lam) {
 static int64_t draw_poisson(SAMPLER_SRC *s, double lam) {
   if (lam >= 10) return poisson_ptrs(s, lam);
   if (lam == 0) return 0;
-  double limit = exp(-lam), prod = 1.0;  /* multiply uniforms until below e**-lam */
+  double limit = exp(-lam), prod = 1.0;  /* multiply uniforms while above e**-lam */
   for (int64_t k = 0;; k++) {
     prod *= SAMPLER_UNIT(s);
-    if (prod <= limit) return k;
+    if (!(prod > limit)) return k;  /* a NaN lam (noncentral_chisquare's nonc) after one draw, as NumPy's */
   }
 }
 
@@ -225,8 +225,10 @@ static int64_t binomial_btpe(SAMPLER_SRC *s, int64_t n, double p) {
   }
 }
 
+/* The Generator's returns 0 for n or p 0 without a draw; the legacy one
+ * draws its inversion's uniform even then. */
 static int64_t draw_binomial(SAMPLER_SRC *s, int64_t n, double p, bool generator) {
-  if (n == 0 || p == 0.0) return 0;
+  if (generator && (n == 0 || p == 0.0)) return 0;
   bool flip = p > 0.5;
   double r = flip ? 1.0 - p : p;
   int64_t x = r * (double)n <= 30.0 ? binomial_inversion(s, n, r, generator) : binomial_btpe(s, n, r);
