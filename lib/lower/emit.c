@@ -255,16 +255,25 @@ void lo_poll_interrupt(Lower *l) {
   position(l, ok);
 }
 
-/* if (cond) raise status with a message holding up to four numbers known
- * at run time (fmt's %lld, see rt_error_format). */
-void lo_raise_format_if(Lower *l, LLVMValueRef cond, RtStatus status, const char *fmt, LLVMValueRef *args, int n) {
-  if (l->deferred || l->mod->gpu) {  /* noted, or a trap: no message is formatted */
+/* Where cond holds, a message formatted at run time: positioned in that
+ * branch, its way on returned; NULL where no message is formatted (a
+ * deferred check notes it, the GPU traps), cond then raising fmt as it is. */
+static LLVMBasicBlockRef formatted_raise_branch(Lower *l, LLVMValueRef cond, RtStatus status, const char *fmt) {
+  if (l->deferred || l->mod->gpu) {
     lo_raise_if(l, cond, status, fmt);
-    return;
+    return NULL;
   }
   LLVMBasicBlockRef fail = new_block(l, "raise"), ok = new_block(l, "ok");
   LLVMBuildCondBr(l->b, cond, fail, ok);
   position(l, fail);
+  return ok;
+}
+
+/* if (cond) raise status with a message holding up to four numbers known
+ * at run time (fmt's %lld, see rt_error_format). */
+void lo_raise_format_if(Lower *l, LLVMValueRef cond, RtStatus status, const char *fmt, LLVMValueRef *args, int n) {
+  LLVMBasicBlockRef ok = formatted_raise_branch(l, cond, status, fmt);
+  if (!ok) return;
   LLVMTypeRef p[6] = {l->mod->i32, l->mod->ptr, l->mod->i64, l->mod->i64, l->mod->i64, l->mod->i64};
   LLVMValueRef a[6] = {const_i32(l, status), lo_string(l, fmt), const_i64(l, 0), const_i64(l, 0), const_i64(l, 0), const_i64(l, 0)};
   for (int i = 0; i < n && i < 4; i++) a[2 + i] = args[i];
@@ -276,13 +285,8 @@ void lo_raise_format_if(Lower *l, LLVMValueRef cond, RtStatus status, const char
 /* if (cond) raise status with fmt's %s filled with the repr of the float x,
  * of float type t (rt_float_message; a kernel's names its thread too). */
 void lo_raise_float_if(Lower *l, LLVMValueRef cond, RtStatus status, const char *fmt, const Type *t, LLVMValueRef x) {
-  if (l->deferred || l->mod->gpu) {  /* noted, or a trap: no message is formatted */
-    lo_raise_if(l, cond, status, fmt);
-    return;
-  }
-  LLVMBasicBlockRef fail = new_block(l, "raise"), ok = new_block(l, "ok");
-  LLVMBuildCondBr(l->b, cond, fail, ok);
-  position(l, fail);
+  LLVMBasicBlockRef ok = formatted_raise_branch(l, cond, status, fmt);
+  if (!ok) return;
   LLVMTypeRef p[2] = {l->mod->ptr, l->mod->f64};
   LLVMValueRef a[2] = {lo_string(l, fmt), lo_convert(l, x, t, TYS(TY_F64))};
   raise_text(l, status, lo_call_fn(l, "rt_float_message", l->mod->ptr, p, a, 2));
