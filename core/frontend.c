@@ -1494,7 +1494,7 @@ static Node *fe_assign(Fe *fe, PyObject *s) {
   int nt = (int)PyList_GET_SIZE(targets);
   bool lambda = nt == 1 && is_kind(value, "Lambda") && is_kind(PyList_GET_ITEM(targets, 0), "Name");
   Node *type = nt == 1 && !lambda ? fe_assign_type(fe, s, PyList_GET_ITEM(targets, 0), value) : NULL;
-  Node *rhs = lambda || type || fe->diag->kind ? NULL : fe_expr(fe, value);
+  Node *rhs = lambda || type ? NULL : fe_expr(fe, value);
   if (type) {
     n = type;
   } else if (lambda) {

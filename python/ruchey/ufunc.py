@@ -341,7 +341,7 @@ class GUFunc:
 
     def __init__(self, func, layout, options):
         self._disp = _gufunc_dispatcher(func, layout, options)
-        self._layout, self._options, self._sigs = layout, options, []
+        self._layout, self._options, self._sigs = layout, options, {}  # dtypes called with -> signature
         ins, outs = _parse_layout(layout)
         self._core, self._nin = ins + outs, len(ins)
         self.ufunc = None
@@ -354,13 +354,13 @@ class GUFunc:
     def __repr__(self):
         return f"<ruchey.GUFunc '{self.__name__}'>"
 
-    def _signature(self, args):
+    def _signature(self, dtypes):
         """void(...) of the arguments' dtypes, each with its layout's core dimensions."""
         argtypes = []
-        for k, (value, dims) in enumerate(zip(args, self._core)):
-            t = _type_of_dtype(_dtype_of(value))
+        for k, (dtype, dims) in enumerate(zip(dtypes, self._core)):
+            t = _type_of_dtype(dtype)
             if t is None:
-                raise TypeError(f"{self.__name__}: argument {k + 1} has dtype {_dtype_of(value).name}, which "
+                raise TypeError(f"{self.__name__}: argument {k + 1} has dtype {dtype.name}, which "
                                 "compiled code does not take")
             if dims or k >= self._nin:  # an output of "()" is written through a 1-element array
                 t = t[(slice(None),) * max(len(dims), 1)]
@@ -371,12 +371,13 @@ class GUFunc:
         if len(args) != len(self._core) or "out" in kwargs:
             raise TypeError(f"{self.__name__}() compiles for the types it is called with: give all "
                             f"{len(self._core)} arguments, its outputs too, as Numba's dynamic gufuncs take them")
-        sig = self._signature(args)
-        if repr(sig) not in {repr(s) for s in self._sigs}:
-            self.ufunc = _build_gufunc(self.py_func, self._disp, self._sigs + [sig], self._layout, self._options)
-            self._sigs.append(sig)
+        dtypes = tuple(_dtype_of(a) for a in args)
+        if dtypes not in self._sigs:  # a loop for new dtypes: the ufunc made again with it
+            sigs = list(self._sigs.values()) + [self._signature(dtypes)]
+            self.ufunc = _build_gufunc(self.py_func, self._disp, sigs, self._layout, self._options)
+            self._sigs[dtypes] = sigs[-1]
         # the loop of these very dtypes (NumPy would take the first loop its inputs cast to safely)
-        return self.ufunc(*args, signature=tuple(_dtype_of(a) for a in args), **kwargs)
+        return self.ufunc(*args, signature=dtypes, **kwargs)
 
     def __getattr__(self, name):
         if name.startswith("__") or name == "ufunc" or self.ufunc is None:
