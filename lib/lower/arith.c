@@ -9,13 +9,22 @@
 
 #include "lower/lower.h"
 
+/* `%` by zero says what the running CPython says: 3.11 named int modulo
+ * apart from division, 3.13 added "by zero" to float modulo. */
+static const char *int_modulo_message(Lower *l) {
+  return l->opts->python >= 0x030B0000 ? "integer modulo by zero" : "integer division or modulo by zero";
+}
+static const char *float_modulo_message(Lower *l) {
+  return l->opts->python >= 0x030D0000 ? "float modulo by zero" : "float modulo";
+}
+
 LLVMValueRef lo_int_divmod(Lower *l, int op, const Type *t, LLVMValueRef a, LLVMValueRef b) {
   LLVMTypeRef ty = lo_type(l, t);
   LLVMValueRef zero = LLVMConstNull(ty);
   LLVMValueRef bzero = LLVMBuildICmp(l->b, LLVMIntEQ, b, zero, "");
   if (!lo_numpy_errors(l)) {
     lo_raise_if(l, bzero, RT_ERR_ZERODIV,
-                lo_zero_division(l, op == OP_MOD ? "integer modulo by zero" : "integer division or modulo by zero"));
+                lo_zero_division(l, op == OP_MOD ? int_modulo_message(l) : "integer division or modulo by zero"));
   } else {  /* NumPy gives 0 for integer division by zero */
     b = LLVMBuildSelect(l->b, bzero, LLVMConstInt(ty, 1, 0), b, "");
   }
@@ -48,7 +57,7 @@ static LLVMValueRef lo_float_divmod(Lower *l, int op, const Type *t, LLVMValueRe
   LLVMValueRef zero = LLVMConstReal(ty, 0.0);
   if (!lo_numpy_errors(l))
     lo_raise_if(l, LLVMBuildFCmp(l->b, LLVMRealOEQ, b, zero, ""), RT_ERR_ZERODIV,
-                lo_zero_division(l, op == OP_MOD ? "float modulo" : "float floor division by zero"));
+                lo_zero_division(l, op == OP_MOD ? float_modulo_message(l) : "float floor division by zero"));
   LLVMValueRef mod = LLVMBuildFRem(l->b, a, b, "");
   LLVMValueRef div = LLVMBuildFDiv(l->b, LLVMBuildFSub(l->b, a, mod, ""), b, "");
   LLVMValueRef modnz = LLVMBuildFCmp(l->b, LLVMRealUNE, mod, zero, "");

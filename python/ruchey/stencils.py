@@ -129,13 +129,13 @@ class Stencil:
     def _loop_source(self, dtype):
         params = ", ".join(self.params)
         lines = [f"def __stencil_loop({params}):",
-                 f"    __out = numpy.full({self.first}.shape, __cval, numpy.{dtype})"]
+                 f"    __out = numpy.full({self.first}.shape, __cval, __dtype)"]
         for d, (lo, hi) in enumerate(self.neighborhood):
             lines.append("    " * (d + 1) + f"for __i{d} in range({-lo}, {self.first}.shape[{d}] - {hi}):")
         index = ", ".join(f"__i{d}" for d in range(self.ndim))
         lines.append("    " * (self.ndim + 1) + f"__out[{index}] = __kernel_at({params}, {index})")
         lines.append("    return __out")
-        namespace = {"numpy": np, "__cval": self.cval, "__kernel_at": self._kernel_at}
+        namespace = {"numpy": np, "__cval": self.cval, "__dtype": np.dtype(dtype), "__kernel_at": self._kernel_at}
         return _source_function("\n".join(lines) + "\n", "__stencil_loop", namespace)
 
     def _overload(self, argtypes):
