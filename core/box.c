@@ -199,6 +199,7 @@ PyObject *disp_box(const Type *t, char *p) {
   case TY_GENERATOR: return disp_box_generator(p, NULL, 0);
   case TY_SET: return typed_set_box(t, *(void **)p);
   case TY_RECORD: return disp_box_record(t, p);
+  case TY_CLASS: return jitclass_box(t, *(void **)p);
   case TY_STR: {
     RtStr *s = *(RtStr **)p;
     PyObject *o = PyUnicode_FromKindAndData(PyUnicode_4BYTE_KIND, s->data, (Py_ssize_t)s->len);
@@ -383,6 +384,10 @@ int disp_unbox(PyObject *o, const Type *t, Slot *slot, RtArray *arr, void **arg)
     return 0;
   }
   if (t->kind == TY_SET) return typed_set_unbox(o, t, slot);  /* a new RtDict, released after the call (disp_release_strings) */
+  if (t->kind == TY_CLASS) {  /* borrowed: the box holds it for the call */
+    slot->u = (uint64_t)(uintptr_t)jitclass_unbox(o);
+    return 0;
+  }
   if (ty_is_container(t)) {  /* borrowed: the object holds it for the call */
     slot->u = (uint64_t)(uintptr_t)typed_container(o);
     return 0;

@@ -94,6 +94,18 @@ struct _PyArray_Descr *disp_record_descr(const Type *t);  /* a new reference, or
 const Type *disp_record_global(PyObject *obj);
 PyObject *disp_box_record(const Type *t, const char *p);  /* a numpy.record holding a copy of p's bytes */  /* NULL: not a structured dtype, or a TypeError set */
 int disp_kind_type_num(TypeKind k);
+/* jitclass.c: jitclass instances (boxes of _core.JitObject): an object's
+ * type (NULL: not one), its native object, a result boxed (its reference
+ * taken over); a jitclass (the class); the instances' type of the
+ * allocator a constructor calls; a member's dispatcher (find_member's) */
+const Type *jitclass_typeof(PyObject *o);
+void *jitclass_unbox(PyObject *o);
+PyObject *jitclass_box(const Type *t, void *obj);
+bool jitclass_is_class(PyObject *o);
+const Type *jitclass_new_type(PyObject *o);
+void *jitclass_member(const Type *t, const char *name, bool attribute);
+PyObject *jitclass_make_type(PyObject *self, PyObject *args);
+int jitclass_add_to_module(PyObject *m);
 /* namedtuples.c: a named tuple class's item names (a new reference; NULL,
  * no exception, for another class), the type of an instance of it with
  * these items' types (NULL: not one), and a result boxed as one (items:

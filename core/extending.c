@@ -33,6 +33,7 @@ PyObject *ext_callee(PyObject *obj) {
 }
 
 void *ext_find_member(void *ctx, const Type *receiver, const char *name, bool attribute) {
+  if (receiver->kind == TY_CLASS) return jitclass_member(receiver, name, attribute);
   PyObject *find = extending_function("_member");
   PyObject *desc = find ? disp_describe_type(receiver) : NULL;
   PyObject *disp = desc ? PyObject_CallFunction(find, "OsO", desc, name, attribute ? Py_True : Py_False) : NULL;

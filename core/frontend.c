@@ -190,7 +190,8 @@ PyObject *static_object(Fe *fe, PyObject *e) {
     /* modules, ruchey.cuda's namespaces (cuda.threadIdx, cuda.atomic) and
      * the typed containers' classes (typed.Dict.empty) */
     if (!base ||
-        !(PyModule_Check(base) || PyObject_HasAttrString(base, "__ruchey_namespace__") || typed_is_class(base))) {
+        !(PyModule_Check(base) || PyObject_HasAttrString(base, "__ruchey_namespace__") || typed_is_class(base) ||
+          jitclass_is_class(base))) {  /* a jitclass's static methods */
       Py_XDECREF(base);
       return NULL;
     }
@@ -978,6 +979,14 @@ static Node *fe_call(Fe *fe, PyObject *e) {
       return n;
     }
     Py_DECREF(base_obj);
+  }
+  const Type *made = obj ? jitclass_new_type(obj) : NULL;
+  if (made) {  /* a jitclass's constructor making its object */
+    Node *n = new_node(fe, N_CALL, e);
+    n->bi = core_builtin_named("jitclass new");
+    n->data = made;
+    Py_DECREF(obj); Py_DECREF(func);
+    return n;
   }
   PyObject *names = obj && PyType_Check(obj) ? core_namedtuple_fields((PyTypeObject *)obj) : NULL;
   if (names) {  /* Point(x, y): a named tuple */

@@ -447,6 +447,8 @@ static PyObject *core_builtins(PyObject *self, PyObject *unused) {
 }
 
 static PyMethodDef core_methods[] = {
+  {"jitclass_type", jitclass_make_type, METH_VARARGS,
+   "A jitclass's instances' type made: (class, field names, field type descriptions) -> its name."},
   {"_analyses", cp_analyses, METH_VARARGS,
    "For tests: (pyfunc, argument types[, parallel, kernel]) typed and analysed, described as text."},
   {"builtins", core_builtins, METH_NOARGS,
@@ -516,7 +518,7 @@ PyMODINIT_FUNC PyInit__core(void) {
       PyType_Ready(&DispatcherType) < 0 || PyType_Ready(&MemInfoType) < 0 || typed_add_to_module(m) < 0 ||
       PyModule_AddObjectRef(m, "Dispatcher", (PyObject *)&DispatcherType) < 0 ||
       !names || PyModule_AddObjectRef(m, "SCALAR_NAMES", names) < 0 || cu_add_to_module(m) < 0 ||
-      nvrtc_add_to_module(m) < 0 || PyModule_AddIntConstant(m, "STR_KIND", TY_STR) < 0) {
+      nvrtc_add_to_module(m) < 0 || jitclass_add_to_module(m) < 0 || PyModule_AddIntConstant(m, "STR_KIND", TY_STR) < 0) {
     Py_XDECREF(names);
     Py_DECREF(m);
     return NULL;

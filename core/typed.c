@@ -51,6 +51,7 @@ static void retain_held(const Type *t, char *p) {
   if (t->kind == TY_STR) rt_str_retain(*(RtStr **)p);
   RtMemInfo *mi = t->kind == TY_ARRAY ? ((RtArray *)p)->meminfo : NULL;
   if (mi) __atomic_add_fetch(&mi->refcount, 1, __ATOMIC_ACQ_REL);  /* the array object's own */
+  if (t->kind == TY_CLASS) __atomic_add_fetch(*(int64_t **)p, 1, __ATOMIC_ACQ_REL);  /* the box's */
   for (int i = 0; t->kind == TY_TUPLE && i < t->nfields; i++) retain_held(t->fields[i], p + t->offsets[i]);
 }
 
@@ -781,7 +782,7 @@ void *typed_container(PyObject *o) {
  * and dicts likewise; and so is a dict keyed by tuples, which
  * ruchey.typed.Dict does not take from Python. */
 static bool holds_objects(const Type *t) {
-  return t && (t->kind == TY_ARRAY || t->kind == TY_LIST || t->kind == TY_DICT ||
+  return t && (t->kind == TY_ARRAY || t->kind == TY_LIST || t->kind == TY_DICT || t->kind == TY_CLASS ||
                (t->kind == TY_TUPLE && ty_has_arrays(t)));  /* a tuple of strs or arrays */
 }
 

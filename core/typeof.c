@@ -182,6 +182,8 @@ static const Type *typeof_depth(PyObject *o, int depth) {
   if (PyArray_Check(o)) return NULL;
   if (PyTuple_Check(o)) return tuple_type(o, depth);  /* a named tuple's class: the type names it */
   if (t == &PySet_Type) return depth ? NULL : typed_set_typeof(o);
+  const Type *jc = jitclass_typeof(o);
+  if (jc) return jc;
   const Type *typed = typed_typeof(o);
   if (typed) return typed;
   if (disp_is_generator(o)) return &core_plain[TY_GENERATOR];

@@ -68,6 +68,15 @@ typedef struct RtTupleKey {
   uint64_t bits[RT_KEY_FIELDS];
 } RtTupleKey;
 
+/* A jitclass instance: counted as a list is, its fields after this header
+ * (TY_CLASS's offsets), zeroed when made; the last release drops the
+ * references its fields hold (held) and frees it. */
+typedef struct RtObject {
+  int64_t refcount;  /* first, as RtMemInfo's */
+  RtHeld held;       /* the references in its fields */
+} RtObject;
+#define RT_OBJECT_HEADER ((sizeof(RtObject) + 15) / 16 * 16)
+
 #define RT_DICT_VALUE 16  /* a value's offset in its entry, after the hash and the key */
 #define RT_DELETED ((int64_t)-1)  /* no number hashes to -1, in Python as here */
 
@@ -109,6 +118,16 @@ RtList *rt_list_repeat(const RtList *a, int64_t n);        /* a * n */
  * start, bit 2 stop given (else None). NULL or RT_ERR_VALUE when step is 0. */
 RtList *rt_list_slice(const RtList *l, int64_t start, int64_t stop, int64_t step, int32_t given);
 int32_t rt_list_delete_slice(RtList *l, int64_t start, int64_t stop, int64_t step, int32_t given);  /* stable, as Python's; RT_OK or RT_ERR_MEMORY */
+
+/* an object of bytes (the header's included), its fields zero; NULL: no memory */
+RtObject *rt_object_new(int64_t bytes, int32_t nheld, const int32_t *kinds, const int64_t *offsets);
+void rt_object_free(RtObject *o);
+void rt_object_release(RtObject *o);  /* one reference less */
+/* an argument array (its meminfo NULL) made one that holds a reference
+ * to its Python object, for a field that may outlive the call */
+void rt_array_keep(RtArray *a);
+bool rt_keeper_free(RtMemInfo *mi);  /* frees mi if it is a keeper's (releasing its object) */
+void rt_set_object_keeper(void (*retain)(void *obj), void (*release)(void *obj));
 
 RtDict *rt_dict_new(int32_t keykind, int32_t valkind, int64_t valsize);
 void rt_dict_free(RtDict *d);

@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define RUCHEY_API_VERSION 19
+#define RUCHEY_API_VERSION 20
 #define RC_MAX_NDIM 8
 
 /* ---------------------------------------------------------------- arena */
@@ -95,18 +95,19 @@ struct Type {
   int ndim;              /* TY_ARRAY */
   char layout;           /* TY_ARRAY: 'C' contiguous, 'F' Fortran, 'A' any strides */
   bool readonly;         /* TY_ARRAY: writing is a TypingError */
-  int nfields;           /* TY_TUPLE, TY_RECORD */
-  const Type *const *fields; /* TY_TUPLE, TY_RECORD */
+  int nfields;           /* TY_TUPLE, TY_RECORD, TY_CLASS */
+  const Type *const *fields; /* TY_TUPLE, TY_RECORD, TY_CLASS */
   /* the data model: how a value lies in memory as an argument, a result,
    * an array element or a tuple field (as LLVM lays out its structs) */
   size_t size, align;
-  const size_t *offsets; /* TY_TUPLE, TY_RECORD: each field's offset */
+  const size_t *offsets; /* TY_TUPLE, TY_RECORD: each field's offset; TY_CLASS: in the RtObject */
   const char *const *names; /* TY_RECORD: each field's name; a named tuple's (TY_TUPLE with a
-                             * callee): its fields' names, then its class's name */
+                             * callee) and TY_CLASS's: its fields' names, then its class's name */
   const int64_t *shapes; /* TY_RECORD: an array field's shape at [i * RC_MAX_NDIM] (a sub-array, C order) */
   const char *name;      /* as Numba spells it: "float64", "array(float64, 1d, C)", "(int64, float64)" */
   const void *callee;    /* TY_FUNCTION: the dispatcher it calls (the extension keeps it alive);
-                          * TY_TUPLE: a named tuple's class (collections.namedtuple, typing.NamedTuple) */
+                          * TY_TUPLE: a named tuple's class (collections.namedtuple, typing.NamedTuple);
+                          * TY_CLASS: the jitclass's Python class (the boxes' type) */
 };
 
 static inline bool ty_is_scalar(const Type *t) { return t->flags & TF_SCALAR; }
@@ -132,6 +133,8 @@ const Type *ty_array(const Type *elem, int ndim, char layout, bool readonly);
 const Type *ty_tuple(int n, const Type *const *fields);
 /* A named tuple: a tuple whose items also have names (n + 1: the class's name last), boxed as cls. */
 const Type *ty_named_tuple(int n, const Type *const *fields, const char *const *names, const void *cls);
+/* A jitclass's instances: n fields (n + 1 names: the class's last), one type per class cls. */
+const Type *ty_jitclass(int n, const Type *const *fields, const char *const *names, const void *cls);
 const Type *ty_dtype(const Type *elem);
 const Type *ty_info(const Type *elem);
 const Type *ty_optional(const Type *elem);
@@ -646,6 +649,10 @@ typedef struct RucheyAPI {
   /* what issues a Python warning of compiled code's (rt_warn): 0, or 1
    * with the exception a warnings filter made of it, as an objmode block's */
   void (*set_warning_caller)(int (*warn)(const char *category, const char *msg, void **cls, const char **text));
+  const Type *(*jitclass)(int n, const Type *const *fields, const char *const *names, const void *cls);
+  /* what keeps a Python object alive while compiled code holds an argument
+   * array in a jitclass's field (rt_array_keep): a reference taken, one released */
+  void (*set_object_keeper)(void (*retain)(void *obj), void (*release)(void *obj));
 } RucheyAPI;
 
 const RucheyAPI *ruchey_api(void);

@@ -14,7 +14,7 @@
 #include <pthread.h>
 #include <stdio.h>
 
-#include "ruchey.h"
+#include "containers.h"
 
 #define EXPORT __attribute__((visibility("default")))
 
@@ -151,6 +151,8 @@ EXPORT const RucheyAPI *ruchey_api(void) {
     .host_identity = host_identity,
     .set_cfunc_failure = rt_set_cfunc_failure,
     .set_warning_caller = rt_set_warning_caller,
+    .jitclass = ty_jitclass,
+    .set_object_keeper = rt_set_object_keeper,
   };
   return &api;
 }

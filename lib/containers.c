@@ -91,15 +91,19 @@ typedef struct {
 } HeldKind;
 
 static void free_str(void *ref) { free(ref); }
-static void free_meminfo(void *ref) { free(ref); }  /* rt_meminfo_free's */
+static void free_meminfo(void *ref) {  /* rt_meminfo_free's */
+  if (!rt_keeper_free(ref)) free(ref);
+}
 static void free_list(void *ref) { rt_list_free(ref); }
 static void free_dict(void *ref) { rt_dict_free(ref); }
+static void free_object(void *ref) { rt_object_free(ref); }
 
 static const HeldKind held_kinds[] = {
   {TY_STR, free_str},
   {TY_ARRAY, free_meminfo},
   {TY_LIST, free_list},
   {TY_DICT, free_dict},
+  {TY_CLASS, free_object},
 };
 
 /* The row of references of kind, or NULL for plain bytes. */
@@ -145,6 +149,65 @@ static void retain_items(const RtHeld *h, const char *p, int64_t n, int64_t s) {
 static void drop_items(const RtHeld *h, const char *p, int64_t n, int64_t s) {
   for (int64_t i = 0; h->n && i < n; i++)
     for (int32_t f = 0; f < h->n; f++) release_ref(h->kinds[f], p + i * s + h->offsets[f]);
+}
+
+/* ---------------------------------------------------------------- jitclass instances */
+
+RtObject *rt_object_new(int64_t bytes, int32_t nheld, const int32_t *kinds, const int64_t *offsets) {
+  RtObject *o = calloc(1, (size_t)bytes);
+  if (!o) {
+    rt_set_error(RT_ERR_MEMORY, NULL);
+    return NULL;
+  }
+  o->refcount = 1;
+  set_held(&o->held, nheld, kinds, offsets);
+  return o;
+}
+
+void rt_object_free(RtObject *o) {
+  drop_items(&o->held, (const char *)o, 1, 0);
+  free(o);
+}
+
+void rt_object_release(RtObject *o) {
+  if (o && __atomic_sub_fetch(&o->refcount, 1, __ATOMIC_ACQ_REL) == 0) rt_object_free(o);
+}
+
+/* An argument array's memory belongs to its Python object, which the call
+ * holds only while it runs: a field keeping the array takes a reference to
+ * the object, through a meminfo of its own (a keeper: data says so, with a
+ * value no allocation has, the same in the library's copy of this file and
+ * the extension's). */
+typedef struct RtKeeper {
+  RtMemInfo mi;  /* mi.data: KEEPER */
+  void *obj;
+} RtKeeper;
+#define KEEPER ((void *)(uintptr_t)0x4b454550)
+
+static struct {
+  void (*retain)(void *obj);
+  void (*release)(void *obj);
+} keeper_hooks;
+
+void rt_set_object_keeper(void (*retain)(void *obj), void (*release)(void *obj)) {
+  keeper_hooks.retain = retain;
+  keeper_hooks.release = release;
+}
+
+void rt_array_keep(RtArray *a) {
+  if (a->meminfo || !a->parent || !keeper_hooks.retain) return;
+  RtKeeper *k = malloc(sizeof(RtKeeper));
+  if (!k) return;  /* borrowed still, as a list's item is */
+  keeper_hooks.retain(a->parent);
+  *k = (RtKeeper){{1, KEEPER}, a->parent};
+  a->meminfo = &k->mi;
+}
+
+bool rt_keeper_free(RtMemInfo *mi) {
+  if (mi->data != KEEPER) return false;
+  keeper_hooks.release(((RtKeeper *)mi)->obj);
+  free(mi);
+  return true;
 }
 
 /* ---------------------------------------------------------------- lists */
@@ -964,6 +1027,9 @@ void rt_register_containers(void (*define)(const char *name, void *addr, void *c
   define("rt_list_new", (void *)rt_list_new, ctx);
   define("rt_list_reserve", (void *)rt_list_reserve, ctx);
   define("rt_list_free", (void *)rt_list_free, ctx);
+  define("rt_object_new", (void *)rt_object_new, ctx);
+  define("rt_object_free", (void *)rt_object_free, ctx);
+  define("rt_array_keep", (void *)rt_array_keep, ctx);
   define("rt_list_copy", (void *)rt_list_copy, ctx);
   define("rt_list_settle", (void *)rt_list_settle, ctx);
   define("rt_dict_settle", (void *)rt_dict_settle, ctx);

@@ -443,7 +443,8 @@ static const Type *ty_call(Infer *in, Node *n) {
   int first = 0;  /* a method's receiver is typed first: its type finds the row */
   if (!n->bi) {
     if (!(args[0] = ty_expr(in, n->list.items[0]))) return NULL;
-    if (!(n->bi = bi_member(args[0]->kind, BK_METHOD, n->str)) && !(n->bi = ty_extension_member(in, n, args[0])))
+    if (!(n->bi = bi_member(args[0]->kind, BK_METHOD, n->str)) &&
+        !(n->bi = args[0]->kind == TY_CLASS ? ty_jitclass_method(in, n, args[0]) : ty_extension_member(in, n, args[0])))
       return ty_unknown_member(in, n, args[0], BK_METHOD);
     first = 1;
   }
@@ -474,6 +475,7 @@ static const Type *ty_attr(Infer *in, Node *n) {
   if (!base) return NULL;
   if (ty_holds_record(base)) return ty_record_attr(in, n, base);
   if (base->kind == TY_TUPLE && base->callee) return ty_named_field(in, n, base);
+  if (base->kind == TY_CLASS) return ty_jitclass_attr(in, n, base);
   const Builtin *bi = bi_member(base->kind, BK_ATTRIBUTE, n->str);
   if (!bi && ty_extension_member(in, n, base)) return ty_expr(in, n);  /* now a call of its getter */
   if (!bi) return ty_unknown_member(in, n, base, BK_ATTRIBUTE);
@@ -546,7 +548,9 @@ static const Type *ty_array_unpacked(Infer *in, Node *at, int count) {
 }
 
 static void ty_store(Infer *in, Node *target, const Type *t, Node *at) {
-  if (target->kind == N_ATTR) {
+  if (target->kind == N_ATTR && target->lhs->ty && target->lhs->ty->kind == TY_CLASS) {
+    ty_jitclass_store(in, target, t, at);
+  } else if (target->kind == N_ATTR) {
     ty_record_store(in, target, t, at);
   } else if (target->kind == N_VAR) {
     if (t->kind == TY_DTYPE)
@@ -679,6 +683,9 @@ static void ty_stmt(Infer *in, Node *n) {
   case N_ASSIGN: {
     if (n->lhs->kind == N_INDEX) ty_row_literal(in, n->lhs, n->rhs);
     const Type *t = ty_maybe_none(in, n->rhs);
+    const Type *owner = t && n->lhs->kind == N_ATTR ? ty_expr(in, n->lhs->lhs) : NULL;
+    if (owner && owner->kind == TY_CLASS && ty_jitclass_setter(in, n, owner)) break;
+    if (owner && owner->kind == TY_CLASS && !ty_maybe_none(in, n->lhs)) break;  /* the field's type */
     if (t) ty_store(in, n->lhs, t, n->rhs);
     break;
   }

@@ -18,7 +18,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "ruchey.h"
+#include "containers.h"
 #include "rtstr.h"
 
 #define DATA_ALIGN 64
@@ -73,6 +73,7 @@ RtMemInfo *rt_alloc(int64_t nbytes) {
 
 /* Called by compiled code when the count reaches zero. */
 void rt_meminfo_free(RtMemInfo *mi) {
+  if (rt_keeper_free(mi)) return;
   size_t room = malloc_usable_size(mi);
   if (room >= SPARE_MIN && room <= SPARE_MAX) mi = __atomic_exchange_n(&spare, mi, __ATOMIC_ACQ_REL);
   free(mi);

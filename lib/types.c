@@ -12,7 +12,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 
-#include "ruchey.h"
+#include "containers.h"
 
 /* ---------------------------------------------------------------- kinds */
 
@@ -144,6 +144,32 @@ static void complete_record(Type *t) {
   t->name = name;
 }
 
+/* A jitclass instance is held as a pointer to its RtObject; its fields
+ * lie after the object's header, laid out as a tuple's. Its name is
+ * Numba's: instance.jitclass.Point<x:float64,y:float64>. */
+static void complete_jitclass(Type *t) {
+  const char **names = arena_alloc(&T.arena, sizeof(char *) * (size_t)(t->nfields + 1));
+  size_t *offsets = arena_alloc(&T.arena, sizeof(size_t) * (size_t)(t->nfields ? t->nfields : 1));
+  size_t off = RT_OBJECT_HEADER, len = 32;
+  for (int i = 0; i <= t->nfields; i++) len += strlen(names[i] = format("%s", t->names[i])) + 2;
+  for (int i = 0; i < t->nfields; i++) {
+    const Type *f = t->fields[i];
+    off = (off + f->align - 1) / f->align * f->align;
+    offsets[i] = off;
+    off += f->size;
+    len += strlen(f->name);
+  }
+  t->names = names;
+  t->offsets = offsets;
+  t->bits = (int)off;  /* the object's bytes */
+  t->size = t->align = sizeof(void *);
+  char *name = arena_alloc(&T.arena, len), *p = name;
+  p += sprintf(p, "instance.jitclass.%s<", names[t->nfields]);
+  for (int i = 0; i < t->nfields; i++) p += sprintf(p, "%s%s:%s", i ? "," : "", names[i], t->fields[i]->name);
+  sprintf(p, ">");
+  t->name = name;
+}
+
 /* The name and data model of a new type (key's parts filled in). */
 static void complete(Type *t) {
   t->flags = kinds[t->kind].flags;
@@ -212,6 +238,9 @@ static void complete(Type *t) {
     t->name = t->nfields ? format("DictType[%s,%s]", t->fields[0]->name, t->fields[1]->name)
                         : format("DictType[undefined,undefined]");
     break;
+  case TY_CLASS:
+    complete_jitclass(t);
+    break;
   case TY_SET:  /* a pointer to the RtDict of its items */
     t->size = t->align = sizeof(void *);
     t->name = format("set(%s)", t->nfields ? t->fields[0]->name : "undefined");
@@ -252,6 +281,11 @@ const Type *ty_tuple(int n, const Type *const *fields) {
 
 const Type *ty_named_tuple(int n, const Type *const *fields, const char *const *names, const void *cls) {
   return intern(&(Type){.kind = TY_TUPLE, .nfields = n, .fields = fields, .names = names, .callee = cls});
+}
+
+/* One type per class: the class decides the fields (a second call gives the same type). */
+const Type *ty_jitclass(int n, const Type *const *fields, const char *const *names, const void *cls) {
+  return intern(&(Type){.kind = TY_CLASS, .nfields = n, .fields = fields, .names = names, .callee = cls});
 }
 
 const Type *ty_dtype(const Type *elem) { return intern(&(Type){.kind = TY_DTYPE, .elem = elem}); }

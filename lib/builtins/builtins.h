@@ -44,6 +44,7 @@ extern const Builtin bi_objmode[]; /* objmode.c: with objmode(...) blocks */
 extern const Builtin bi_decomp[];  /* decomp.c: numpy.linalg's decompositions, norm, cond, ...; cov, corrcoef */
 extern const Builtin bi_multi_dot[]; /* multi_dot.c: numpy.linalg.multi_dot */
 extern const Builtin bi_heapq[];  /* heapq.c: the heapq module on typed lists */
+extern const Builtin bi_jitclass[]; /* jitclass.c: jitclass instances: making one */
 extern const Builtin bi_libdevice[]; /* libdevice.c: cuda.libdevice.*, libdevice's functions */
 
 /* The elements' type of an array, or a number's own; dimensions (0 for a number). */
@@ -77,6 +78,12 @@ bool bi_check_number(Infer *in, Node *n, Node *x, const char *what);  /* absent,
 /* extension.c: a method or attribute registered by user code for the
  * receiver's type (ruchey.extending), n made a call of it; NULL if none */
 const Builtin *ty_extension_member(Infer *in, Node *n, const Type *receiver);
+
+/* jitclass.c: jitclass instances' fields, methods and properties */
+const Type *ty_jitclass_attr(Infer *in, Node *n, const Type *c);
+const Builtin *ty_jitclass_method(Infer *in, Node *n, const Type *c);
+void ty_jitclass_store(Infer *in, Node *target, const Type *t, Node *at);
+bool ty_jitclass_setter(Infer *in, Node *n, const Type *c);
 
 /* registry.c */
 const Builtin *bi_at(int i);   /* every row in turn; NULL past the last */

@@ -40,6 +40,7 @@ static const Builtin *const families[] = {
   bi_multi_dot,
   bi_heapq,
   bi_libdevice,
+  bi_jitclass,
   bi_native,
 };
 

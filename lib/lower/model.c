@@ -175,6 +175,7 @@ static const Model models[TY_COUNT] = {
   [TY_SET] = {ptr_value, ptr_value, plain_load, plain_store, lo_container_refcount},
   [TY_RECORD] = {ptr_value, record_storage, record_load, record_store, NULL},
   [TY_STR] = {ptr_value, ptr_value, plain_load, plain_store, lo_str_refcount},
+  [TY_CLASS] = {ptr_value, ptr_value, plain_load, plain_store, lo_jitclass_refcount},
 };
 
 static const Model *model(const Type *t) {

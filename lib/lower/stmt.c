@@ -11,7 +11,9 @@
 /* Stores an owned value into a target: a variable (releasing what it held),
  * an array element, or a tuple of targets. */
 static void lo_store(Lower *l, Node *target, const Type *t, LLVMValueRef v) {
-  if (target->kind == N_ATTR) {
+  if (ty_is_jitclass_field(target)) {
+    lo_jitclass_store(l, target, t, v);
+  } else if (target->kind == N_ATTR) {
     lo_record_store(l, target, t, v);
   } else if (target->kind == N_VAR) {
     const Type *vt = l->f->var_types[target->var];
@@ -47,6 +49,10 @@ static void lo_augassign(Lower *l, Node *n) {
   if (target->ty->kind == TY_ARRAY) {
     if (ix_is_advanced(target)) lo_index_update(l, n);
     else lo_array_update(l, n);
+    return;
+  }
+  if (ty_is_jitclass_field(target)) {
+    lo_jitclass_update(l, n);
     return;
   }
   if (target->kind == N_ATTR) {

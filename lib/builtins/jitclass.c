@@ -1,0 +1,240 @@
+/* builtins/jitclass.c — jitclass instances (ruchey.experimental.jitclass),
+ * as Numba's: a reference-counted object (RtObject, containers.h) whose
+ * fields lie after its header at the type's offsets. p.x reads and
+ * p.x = v writes a field in place, so every holder of the object sees it;
+ * methods and property getters are ruchey functions taking the object
+ * first, found through the extension (opts->find_member, which asks the
+ * class); a property's setter is called for p.x = v. The class called in
+ * compiled code is its constructor, a ruchey function the extension made,
+ * which makes the object with the "jitclass new" row and runs __init__.
+ */
+#include "builtins/builtins.h"
+#include "containers.h"
+
+static int field_index(const Type *c, const char *name) {
+  for (int i = 0; i < c->nfields; i++)
+    if (!strcmp(c->names[i], name)) return i;
+  return -1;
+}
+
+static const char *class_name(const Type *c) { return c->names[c->nfields]; }
+
+/* ---------------------------------------------------------------- the references a field holds */
+
+/* Where a value of t at off holds counted memory (RtHeld's kinds); false
+ * when there are more than RT_HELD_FIELDS. */
+static bool add_held(const Type *t, int64_t off, RtHeld *h) {
+  if (!ty_has_arrays(t)) return true;
+  if (t->kind == TY_TUPLE) {
+    for (int i = 0; i < t->nfields; i++)
+      if (!add_held(t->fields[i], off + (int64_t)t->offsets[i], h)) return false;
+    return true;
+  }
+  if (t->kind == TY_OPTIONAL) return add_held(t->elem, off, h);  /* None is zeros: nothing held */
+  if (h->n == RT_HELD_FIELDS) return false;
+  h->kinds[h->n] = t->kind == TY_SET ? TY_DICT : t->kind;  /* a set is an RtDict */
+  h->offsets[h->n++] = off;
+  return true;
+}
+
+static bool held_of_class(const Type *c, RtHeld *h) {
+  *h = (RtHeld){0};
+  for (int i = 0; i < c->nfields; i++)
+    if (!add_held(c->fields[i], (int64_t)c->offsets[i], h)) return false;
+  return true;
+}
+
+/* ---------------------------------------------------------------- making one */
+
+static const Type *ty_new(Infer *in, Node *n, const Type **args) {
+  const Type *c = n->data;
+  RtHeld h;
+  if (!held_of_class(c, &h))
+    return ty_error(in, n, "jitclass %s: more than %d of its fields hold arrays, strings or containers",
+                    class_name(c), RT_HELD_FIELDS);
+  for (int i = 0; i < c->nfields; i++)
+    if (c->fields[i]->kind == TY_GENERATOR || c->fields[i]->kind == TY_RECORD)
+      return ty_error(in, n, "jitclass %s: field '%s' of type %s is not supported", class_name(c), c->names[i],
+                      c->fields[i]->name);
+  return c;
+}
+
+static LLVMValueRef const_array_of(Lower *l, LLVMTypeRef elem, LLVMValueRef *items, unsigned n) {
+  LLVMTypeRef at = LLVMArrayType2(elem, n ? n : 1);
+  LLVMValueRef g = LLVMAddGlobal(l->mod->m, at, "jitclass.held");
+  LLVMSetInitializer(g, n ? LLVMConstArray2(elem, items, n) : LLVMConstNull(at));
+  LLVMSetGlobalConstant(g, 1);
+  LLVMSetLinkage(g, LLVMPrivateLinkage);
+  return g;
+}
+
+/* rt_object_new(bytes, nheld, kinds, offsets): zeroed fields, MemoryError if none */
+static LLVMValueRef lo_new(Lower *l, Node *n) {
+  const Type *c = n->ty;
+  RtHeld h;
+  held_of_class(c, &h);
+  LLVMValueRef kinds[RT_HELD_FIELDS], offsets[RT_HELD_FIELDS];
+  for (int i = 0; i < h.n; i++) {
+    kinds[i] = LLVMConstInt(l->mod->i32, (unsigned long long)h.kinds[i], 0);
+    offsets[i] = const_i64(l, h.offsets[i]);
+  }
+  LLVMTypeRef params[4] = {l->mod->i64, l->mod->i32, l->mod->ptr, l->mod->ptr};
+  LLVMValueRef args[4] = {const_i64(l, c->bits), LLVMConstInt(l->mod->i32, (unsigned long long)h.n, 0),
+                          const_array_of(l, l->mod->i32, kinds, (unsigned)h.n),
+                          const_array_of(l, l->mod->i64, offsets, (unsigned)h.n)};
+  LLVMValueRef o = lo_call_fn(l, "rt_object_new", l->mod->ptr, params, args, 4);
+  lo_raise_if(l, LLVMBuildIsNull(l->b, o, ""), RT_ERR_MEMORY, NULL);
+  return o;
+}
+
+/* ---------------------------------------------------------------- fields */
+
+static const Type *ty_field(Infer *in, Node *n, const Type **args) { return args[0]->fields[n->ival]; }
+
+static LLVMValueRef field_addr(Lower *l, Node *target, LLVMValueRef obj) {
+  LLVMValueRef off = const_i64(l, (int64_t)target->lhs->ty->offsets[target->ival]);
+  return LLVMBuildGEP2(l->b, l->mod->i8, obj, &off, 1, "field");
+}
+
+/* A field's value: one more reference to what it holds (lo_is_fresh says
+ * so), so that it outlives an object that goes first (make().items). */
+static LLVMValueRef lo_field(Lower *l, Node *n) {
+  LLVMValueRef obj = lo_expr(l, n->lhs);
+  LLVMValueRef v = lo_load_storage(l, n->ty, field_addr(l, n, obj));
+  if (ty_has_arrays(n->ty)) lo_refcount(l, n->ty, v, true);
+  lo_done_with(l, n->lhs, obj);
+  return v;
+}
+
+static const Builtin class_field = {"jitclass field", NULL, NULL, BK_ATTRIBUTE, TY_CLASS, 0, 0, NULL,
+                                    BF_CHEAP | BF_COMPLEX, 0, 0, ty_field, lo_field};
+
+bool ty_is_jitclass_field(const Node *n) { return n->kind == N_ATTR && n->bi == &class_field; }
+
+/* p.name: a field, else a method's or property's getter (a call now), else an error naming the class */
+const Type *ty_jitclass_attr(Infer *in, Node *n, const Type *c) {
+  n->ival = field_index(c, n->str);
+  if (n->ival >= 0) {
+    n->bi = &class_field;
+    return ty_field(in, n, &c);
+  }
+  if (ty_extension_member(in, n, c)) return ty_expr(in, n);
+  return ty_error(in, n, "jitclass %s has no attribute '%s'", class_name(c), n->str);
+}
+
+/* Whether a value of t may be stored in a field of type f: numbers convert
+ * (as Numba casts them; complex only to complex), others unify with it. */
+static bool fits(const Type *t, const Type *f) {
+  if (ty_is_scalar(t) && ty_is_scalar(f)) return !ty_is_complex(t) || ty_is_complex(f);
+  if (f->kind == TY_OPTIONAL && (t->kind == TY_NONE || fits(t, f->elem))) return true;
+  return t == f || ty_unify(f, t) == f;
+}
+
+/* A member the class gives compiled code (opts->find_member): a method
+ * (attribute false), a property's getter, or its setter (asked as "=name"). */
+static void *member(Infer *in, const Type *c, const char *name, bool attribute) {
+  return in->opts && in->opts->find_member ? in->opts->find_member(in->opts->resolve_ctx, c, name, attribute) : NULL;
+}
+
+/* p.name(args), n the call (p first): the method's ruchey function, its
+ * keywords and defaults bound as Python binds them; NULL if there is none. */
+const Builtin *ty_jitclass_method(Infer *in, Node *n, const Type *c) {
+  void *callee = member(in, c, n->str, false);
+  if (!callee) return NULL;
+  Diag d = {0};
+  if (in->opts->bind_call && !in->opts->bind_call(in->opts->resolve_ctx, callee, n, &d)) {
+    ty_error(in, n, "%s", d.msg);
+    return NULL;
+  }
+  n->callee = callee;
+  return n->bi = bi_named("a ruchey function");
+}
+
+/* p.name = v, or p.name op= v (at: where v is written): a field's store */
+void ty_jitclass_store(Infer *in, Node *target, const Type *t, Node *at) {
+  const Type *c = target->lhs->ty;
+  if (!ty_is_jitclass_field(target)) {
+    ty_error(in, target, "jitclass %s has no field '%s' to assign", class_name(c), target->str);
+    return;
+  }
+  const Type *f = c->fields[target->ival];
+  if (!fits(t, f))
+    ty_error(in, at, "cannot assign %s to field '%s' of jitclass %s (a %s)", t->name, target->str, class_name(c),
+             f->name);
+}
+
+/* p.name = v, n the statement, where name is no field: the statement made
+ * a call of the property's setter; false (no error) for a field. */
+bool ty_jitclass_setter(Infer *in, Node *n, const Type *c) {
+  Node *target = n->lhs;
+  if (field_index(c, target->str) >= 0) return false;
+  char key[256];
+  snprintf(key, sizeof key, "=%s", target->str);
+  void *setter = member(in, c, key, true);
+  if (!setter && member(in, c, target->str, true))
+    ty_error(in, target, "property '%s' of jitclass %s has no setter", target->str, class_name(c));
+  else if (!setter)
+    ty_error(in, target, "jitclass %s has no field '%s' (a jitclass's fields are those of its spec)", class_name(c),
+             target->str);
+  if (!setter) return true;
+  Node **args = arena_alloc(in->f->arena, 2 * sizeof(Node *));
+  args[0] = target->lhs;
+  args[1] = n->rhs;
+  Node *call = arena_alloc(in->f->arena, sizeof(Node));
+  *call = (Node){.kind = N_CALL, .line = n->line, .col = n->col, .list = {args, 2}, .callee = setter,
+                 .bi = bi_named("a ruchey function")};
+  *n = (Node){.kind = N_EXPR, .line = n->line, .col = n->col, .lhs = call};
+  ty_expr(in, call);
+  return true;
+}
+
+/* ---------------------------------------------------------------- lowering of stores */
+
+/* What a field keeps of an argument array it is given: a reference to its
+ * Python object (rt_array_keep), in a tuple's arrays too. */
+static void keep_arrays(Lower *l, const Type *t, LLVMValueRef at) {
+  if (t->kind == TY_ARRAY) {
+    lo_call_fn(l, "rt_array_keep", void_type(l), &l->mod->ptr, &at, 1);
+    return;
+  }
+  for (int i = 0; t->kind == TY_TUPLE && i < t->nfields; i++) {
+    LLVMValueRef off = const_i64(l, (int64_t)t->offsets[i]);
+    if (ty_has_arrays(t->fields[i])) keep_arrays(l, t->fields[i], LLVMBuildGEP2(l->b, l->mod->i8, at, &off, 1, ""));
+  }
+}
+
+/* p.x = v, v owned (its reference passes to the field, the old one released) */
+void lo_jitclass_store(Lower *l, Node *target, const Type *t, LLVMValueRef v) {
+  const Type *f = target->ty;
+  LLVMValueRef obj = lo_expr(l, target->lhs), at = field_addr(l, target, obj);
+  LLVMValueRef old = ty_has_arrays(f) ? lo_load_storage(l, f, at) : NULL;
+  v = lo_convert(l, v, t, f);
+  if (ty_has_arrays(f)) v = lo_keep_strs(l, f, v);
+  lo_store_storage(l, f, at, v);
+  if (ty_has_arrays(f)) keep_arrays(l, f, at);
+  if (old) lo_refcount(l, f, old, false);
+  lo_done_with(l, target->lhs, obj);
+}
+
+/* p.x op= v: the field read and written once */
+void lo_jitclass_update(Lower *l, Node *n) {
+  Node *target = n->lhs;
+  const Type *f = target->ty;
+  LLVMValueRef obj = lo_expr(l, target->lhs), at = field_addr(l, target, obj);
+  LLVMValueRef cur = lo_load_storage(l, f, at), rhs = lo_expr(l, n->rhs);
+  LLVMValueRef r = lo_binop_values(l, n->op, n->ty, cur, f, rhs, n->rhs->ty);
+  if (ty_has_arrays(f)) lo_done_with(l, n->rhs, rhs);  /* s += t: a new string, t no longer needed */
+  lo_store_storage(l, f, at, lo_convert(l, r, n->ty, f));
+  if (ty_has_arrays(f)) lo_refcount(l, f, cur, false);
+  lo_done_with(l, target->lhs, obj);
+}
+
+void lo_jitclass_refcount(Lower *l, const Type *t, LLVMValueRef v, bool inc) {
+  LLVMValueRef fn = lo_refcount_fn(l, inc, "rt_object_free");
+  LLVMBuildCall2(l->b, LLVMGlobalGetValueType(fn), fn, &v, 1, "");
+}
+
+const Builtin bi_jitclass[] = {
+  {"jitclass new", NULL, NULL, BK_FUNCTION, 0, 0, 0, NULL, BF_RAISES, 0, 0, ty_new, lo_new},
+  {NULL},
+};

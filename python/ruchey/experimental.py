@@ -1,0 +1,219 @@
+"""Numba's experimental API: ``jitclass``.
+
+``@jitclass(spec)`` (spec a list of ``(name, type)`` pairs or a dict), or
+``@jitclass`` with the fields' types in the class's annotations
+(``x: float64``), makes a class whose instances are native objects with
+those fields: ``__init__``, the methods and the properties are compiled
+(nopython), and an instance is passed to compiled functions by reference
+(what they change, the caller sees), made and returned by them, kept in
+typed lists and in other jitclasses' fields (``Other.class_type.instance_type``).
+From Python an instance's fields read and write the native fields, and its
+methods call the compiled code; ``isinstance`` works, and
+``MyClass.class_type.class_def`` is the undecorated class.
+"""
+import inspect
+import itertools
+
+from ruchey import _core, extending, types
+from ruchey.decorators import njit
+
+__all__ = ["jitclass"]
+
+# the dunders a jitclass may define: compiled __init__; the rest are Python's alone
+_ALLOWED_DUNDERS = {"__init__", "__module__", "__qualname__", "__doc__", "__dict__", "__weakref__",
+                    "__annotations__", "__firstlineno__", "__static_attributes__"}
+_generated = itertools.count()
+
+
+class InstanceType:
+    """The type of a jitclass's instances (Numba's ClassInstanceType): a
+    field's type in another jitclass's spec, or a typed List's item type."""
+
+    def __init__(self, jitclass):
+        self.jitclass = jitclass
+        self.name = None  # set once the native type is made
+
+    def describe(self):
+        return ("class", self.jitclass)
+
+    def __repr__(self):
+        return self.name or f"instance.jitclass.{self.jitclass.__name__}"
+
+    def __eq__(self, other):
+        return isinstance(other, InstanceType) and other.jitclass is self.jitclass
+
+    def __hash__(self):
+        return hash(self.jitclass)
+
+
+class ClassType:
+    """What ``MyClass.class_type`` holds, as Numba's: the undecorated class
+    (class_def), the fields' types (struct), the methods and properties."""
+
+    def __init__(self, class_def, struct, methods, props, static_methods, instance_type):
+        self.class_def = class_def
+        self.struct = struct
+        self.methods = methods
+        self.jit_props = props
+        self.jit_static_methods = static_methods
+        self.instance_type = instance_type
+        self.name = class_def.__name__
+
+    def __repr__(self):
+        return f"jitclass.{self.name}"
+
+
+class _Allocator:
+    """What a jitclass's generated constructor calls to make the native
+    object (the frontend reads its __ruchey_new__)."""
+
+    def __init__(self, cls):
+        self.__ruchey_new__ = cls
+
+
+def _describe(t, owner, field):
+    if isinstance(t, types.ListType):
+        return ("list", _describe(t.item_type, owner, field))
+    if isinstance(t, types.DictType):
+        return ("dict", _describe(t.key_type, owner, field), _describe(t.value_type, owner, field))
+    if isinstance(t, (types.Type, types.TupleType, types.Optional, InstanceType)):
+        return t.describe()
+    raise TypeError(f"jitclass {owner}: field {field!r} has type {t!r}, which is not a ruchey type "
+                    f"(ruchey.float64, ruchey.float64[:], types.ListType(...), Other.class_type.instance_type)")
+
+
+def _spec_of(cls, spec):
+    """The fields in order: the spec's, then the annotations' not in it."""
+    if spec is None:
+        spec = []
+    if isinstance(spec, dict):
+        spec = list(spec.items())
+    if not isinstance(spec, (list, tuple)) or not all(isinstance(p, (list, tuple)) and len(p) == 2 for p in spec):
+        raise TypeError(f"jitclass {cls.__name__}: spec must be a list of (name, type) pairs or a dict, got {spec!r}")
+    fields = dict(spec)
+    for name, t in inspect.get_annotations(cls).items() if hasattr(inspect, "get_annotations") \
+            else cls.__dict__.get("__annotations__", {}).items():
+        if name not in fields and not isinstance(t, str):
+            fields[name] = t
+    for name in fields:
+        if not isinstance(name, str) or not name.isidentifier():
+            raise TypeError(f"jitclass {cls.__name__}: field name {name!r} is not an identifier")
+    return fields
+
+
+def _exec_functions(source, namespace, filename):
+    exec(compile(source, filename, "exec"), namespace)
+    return namespace
+
+
+def _field_accessors(name, field):
+    """Compiled getter and setter of one field, for Python's attribute access."""
+    source = (f"def get_{field}(self):\n    return self.{field}\n\n"
+              f"def set_{field}(self, value):\n    self.{field} = value\n")
+    ns = _exec_functions(source, {}, f"<jitclass {name}.{field}>")
+    get, put = njit(ns[f"get_{field}"]), njit(ns[f"set_{field}"])
+    return property(lambda self: get(self), lambda self, value: put(self, value), doc=f"field {field}")
+
+
+def _constructor(name, box, init):
+    """A compiled function taking __init__'s parameters (bar self) that makes
+    the native object and runs __init__ on it."""
+    ns = {"__ruchey_new__": _Allocator(box), "__ruchey_init__": init}
+    params, passed = [], ["self"]
+    if init is not None:
+        sig = inspect.signature(init.py_func)
+        for i, p in enumerate(list(sig.parameters.values())[1:]):
+            if p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD):
+                raise TypeError(f"jitclass {name}: __init__ with *args or **kwargs is not supported")
+            text = p.name
+            if p.default is not p.empty:
+                ns[f"__default{i}"] = p.default
+                text += f"=__default{i}"
+            if p.kind == p.KEYWORD_ONLY and "*" not in params:
+                params.append("*")
+            params.append(text)
+            passed.append(f"{p.name}={p.name}" if p.kind == p.KEYWORD_ONLY else p.name)
+    call = f"    __ruchey_init__({', '.join(passed)})\n" if init is not None else ""
+    source = f"def {name}({', '.join(params)}):\n    self = __ruchey_new__()\n{call}    return self\n"
+    fn = _exec_functions(source, ns, f"<jitclass {name} constructor {next(_generated)}>")[name]
+    return njit(fn)
+
+
+def _python_method(disp, name):
+    def method(self, *args, **kwargs):
+        return disp(self, *args, **kwargs)
+    method.__name__ = name
+    method.__doc__ = disp.py_func.__doc__
+    return method
+
+
+def _register(cls, spec):
+    name = cls.__name__
+    fields = _spec_of(cls, spec)
+    members, getters, setters, methods, props, statics = {}, {}, {}, {}, {}, {}
+    ns = {"__module__": cls.__module__, "__qualname__": cls.__qualname__, "__doc__": cls.__doc__,
+          "__slots__": (), "_ruchey_members": members, "_ruchey_getters": getters, "_ruchey_setters": setters}
+    made = {}  # the constructor, once the class exists
+
+    def __new__(cls_, *args, **kwargs):
+        return made["ctor"](*args, **kwargs)
+
+    def __init__(self, *args, **kwargs):
+        pass  # __new__ ran the compiled __init__
+    ns.update(__new__=__new__, __init__=__init__)
+    init = None
+    for attr, value in cls.__dict__.items():
+        if attr in fields and not isinstance(value, (property, staticmethod)) and not inspect.isfunction(value):
+            continue  # a class attribute naming a field's default: the field wins, as in Numba
+        if isinstance(value, property):
+            if value.fget is None:
+                raise TypeError(f"jitclass {name}: property {attr!r} has no getter")
+            getters[attr] = njit(value.fget)
+            if value.fset is not None:
+                setters[attr] = njit(value.fset)
+            get, put = getters[attr], setters.get(attr)
+            ns[attr] = property(lambda self, get=get: get(self),
+                                None if put is None else (lambda self, v, put=put: put(self, v)), doc=value.__doc__)
+            props[attr] = value
+        elif isinstance(value, staticmethod):
+            ns[attr] = statics[attr] = njit(value.__func__)
+        elif isinstance(value, classmethod):
+            raise TypeError(f"jitclass {name}: classmethod {attr!r} is not supported")
+        elif inspect.isfunction(value):
+            if attr == "__init__":
+                init = njit(value)
+                continue
+            if attr.startswith("__") and attr.endswith("__"):
+                raise TypeError(f"jitclass {name}: method {attr!r} is not supported (of the special methods, "
+                                f"a jitclass defines __init__ only)")
+            members[attr] = njit(value)
+            methods[attr] = value
+            ns[attr] = _python_method(members[attr], attr)
+        elif attr not in _ALLOWED_DUNDERS:
+            raise TypeError(f"jitclass {name}: class attribute {attr!r} is not supported (only fields, methods, "
+                            f"properties and static methods)")
+    for field in fields:
+        if field in ns:
+            raise TypeError(f"jitclass {name}: {field!r} is both a field and a method or property")
+        ns[field] = _field_accessors(name, field)
+    box = type(name, (_core.JitObject,), ns)
+    instance_type = InstanceType(box)
+    descs = tuple(_describe(t, name, f) for f, t in fields.items())
+    instance_type.name = _core.jitclass_type(box, tuple(fields), descs)
+    ctor = _constructor(name, box, init)
+    box.class_type = ClassType(cls, dict(fields), methods, props, statics, instance_type)
+    made["ctor"] = ctor
+    box.__signature__ = inspect.signature(ctor.py_func)
+    extending._callees[box] = ctor  # Point(...) in compiled code
+    return box
+
+
+def jitclass(cls_or_spec=None, spec=None):
+    """Compiles a class (see the module's help): ``@jitclass``,
+    ``@jitclass(spec)``, ``@jitclass(spec=spec)`` or ``jitclass(cls, spec)``."""
+    if isinstance(cls_or_spec, type):
+        return _register(cls_or_spec, spec)
+
+    def wrap(cls):
+        return _register(cls, cls_or_spec if spec is None else spec)
+    return wrap
