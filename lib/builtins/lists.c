@@ -50,7 +50,7 @@ static bool held_tuple(const Type *t) {
  * lib/containers.c counts (a str, an array, a typed list or dict whose
  * types are known). */
 static bool plain_item(const Type *t) {
-  if (ty_is_scalar(t) || t->kind == TY_STR || t->kind == TY_ARRAY) return true;
+  if (ty_is_scalar(t) || t->kind == TY_STR || t->kind == TY_ARRAY || t->kind == TY_CLASS) return true;
   if (t->kind == TY_LIST) return !t->elem || plain_item(t->elem);  /* [] typed later: rows[i].append(x) */
   if (t->kind == TY_DICT) return !t->nfields || plain_item(t->fields[1]);
   return t->kind == TY_TUPLE && held_tuple(t);
@@ -60,7 +60,7 @@ bool ty_container_item(Infer *in, Node *at, const Type *t, const char *what) {
   if (t && plain_item(t)) return true;
   if (t)
     ty_error(in, at, "%s of %s are not supported in compiled code (numbers, bools, str, arrays, typed lists and "
-             "dicts, and tuples of numbers, strs and arrays are)", what, t->name);
+             "dicts, jitclass instances, and tuples of numbers, strs and arrays are)", what, t->name);
   return false;
 }
 

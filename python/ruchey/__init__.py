@@ -37,8 +37,9 @@ def stencil(func=None, **options):
 
 
 def __getattr__(name):
-    """ruchey.cuda is imported on first use, keeping ``import ruchey`` fast."""
-    if name == "cuda":
+    """ruchey.cuda and ruchey.experimental are imported on first use, keeping
+    ``import ruchey`` fast."""
+    if name in ("cuda", "experimental"):
         import importlib
-        return importlib.import_module("ruchey.cuda")
+        return importlib.import_module(f"ruchey.{name}")
     raise AttributeError(f"module 'ruchey' has no attribute {name!r}")

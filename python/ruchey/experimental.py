@@ -13,6 +13,7 @@ methods call the compiled code; ``isinstance`` works, and
 """
 import inspect
 import itertools
+import linecache
 
 from ruchey import _core, extending, types
 from ruchey.decorators import njit
@@ -102,6 +103,7 @@ def _spec_of(cls, spec):
 
 
 def _exec_functions(source, namespace, filename):
+    linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)  # for tracebacks and errors
     exec(compile(source, filename, "exec"), namespace)
     return namespace
 
@@ -123,16 +125,15 @@ def _constructor(name, box, init):
     if init is not None:
         sig = inspect.signature(init.py_func)
         for i, p in enumerate(list(sig.parameters.values())[1:]):
-            if p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD):
-                raise TypeError(f"jitclass {name}: __init__ with *args or **kwargs is not supported")
+            if p.kind not in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD):
+                raise TypeError(f"jitclass {name}: __init__'s parameter {p.name!r} is not supported "
+                                f"(*args, **kwargs and keyword-only parameters are not)")
             text = p.name
             if p.default is not p.empty:
                 ns[f"__default{i}"] = p.default
                 text += f"=__default{i}"
-            if p.kind == p.KEYWORD_ONLY and "*" not in params:
-                params.append("*")
             params.append(text)
-            passed.append(f"{p.name}={p.name}" if p.kind == p.KEYWORD_ONLY else p.name)
+            passed.append(p.name)
     call = f"    __ruchey_init__({', '.join(passed)})\n" if init is not None else ""
     source = f"def {name}({', '.join(params)}):\n    self = __ruchey_new__()\n{call}    return self\n"
     fn = _exec_functions(source, ns, f"<jitclass {name} constructor {next(_generated)}>")[name]

@@ -7,7 +7,7 @@ such code imports resolve (``numba.core.types``, ``numba.core.errors``,
 ``numba.extending``, ``numba.typed``, ``numba.np.numpy_support``,
 ``numba.config``, ``numba.cuda``...): each holds what ruchey has under
 Numba's name. A name ruchey lacks (``numba.extending.intrinsic``,
-``numba.experimental.jitclass``, ``numba.core.cgutils``...) resolves to a
+``numba.core.cgutils``...) resolves to a
 placeholder, so that importing a package does not fail on an API it may
 never call: decorating with a placeholder works, and calling it, or what
 it decorated, raises NotImplementedError naming it. ``missing()`` lists
@@ -173,6 +173,7 @@ def _top_names():
 
 def _submodules():
     """name -> (own names, sources) of each numba module given."""
+    import ruchey.experimental
     import ruchey.extending
     return {
         "numba": (_top_names(), (ruchey,)),
@@ -190,7 +191,7 @@ def _submodules():
         "numba.np.numpy_support": (dict(as_dtype=as_dtype, from_dtype=types.from_dtype), ()),
         "numba.np.ufunc": (dict(vectorize=vectorize, guvectorize=guvectorize), ()),
         "numba.np.ufunc.gufunc": (dict(GUFunc=numpy.ufunc), ()),  # ruchey's gufuncs are NumPy's
-        "numba.experimental": ({}, ()),
+        "numba.experimental": ({}, (ruchey.experimental,)),
     }
 
 
