@@ -1,0 +1,532 @@
+"""jitclass (ruchey.experimental.jitclass, as numba.experimental.jitclass):
+native objects with typed fields, compiled __init__, methods and
+properties; made in Python or in compiled code, passed by reference,
+kept in typed lists and in other jitclasses' fields. Every behaviour is
+compared with the undecorated class (MyClass.class_type.class_def) on
+generated inputs."""
+import gc
+import sys
+
+import numpy as np
+import pytest
+
+import ruchey
+from ruchey import float64, int64, njit, typed, types
+from ruchey.experimental import jitclass
+
+from conftest import AS_NUMBA, make_rng, rss_bytes, run_python_file, seed_of
+
+ruchey_only = pytest.mark.skipif(AS_NUMBA, reason="ruchey's native objects and messages")
+
+
+# ---------------------------------------------------------------- the classes
+
+@jitclass([("x", float64), ("y", float64)])
+class Point:
+    def __init__(self, x, y=0.0):
+        self.x = x
+        self.y = y
+
+    def norm2(self):
+        return self.x * self.x + self.y * self.y
+
+    def scaled(self, k, shift=0.0):
+        self.x = self.x * k + shift
+        self.y = self.y * k + shift
+        return self.norm2()
+
+    def dot(self, other):
+        return self.x * other.x + self.y * other.y
+
+
+@jitclass
+class Stack:
+    """A stack of floats that grows its array, as real code writes one."""
+    data: float64[:]
+    n: int64
+
+    def __init__(self, capacity):
+        self.data = np.empty(capacity)
+        self.n = 0
+
+    def push(self, v):
+        if self.n == self.data.shape[0]:
+            grown = np.empty(2 * self.data.shape[0] + 1)
+            grown[:self.n] = self.data[:self.n]
+            self.data = grown
+        self.data[self.n] = v
+        self.n += 1
+
+    def pop(self):
+        self.n -= 1
+        return self.data[self.n]
+
+    @property
+    def size(self):
+        return self.n
+
+    @property
+    def top(self):
+        return self.data[self.n - 1]
+
+    @top.setter
+    def top(self, v):
+        self.data[self.n - 1] = v
+
+    @staticmethod
+    def capacity_for(n):
+        return 2 * n + 1
+
+
+@jitclass([("count", int64), ("mean", float64), ("m2", float64), ("lo", float64), ("hi", float64)])
+class RunningStats:
+    """Welford's running mean and variance."""
+
+    def __init__(self):
+        self.count = 0
+        self.mean = 0.0
+        self.m2 = 0.0
+        self.lo = np.inf
+        self.hi = -np.inf
+
+    def add(self, x):
+        self.count += 1
+        delta = x - self.mean
+        self.mean += delta / self.count
+        self.m2 += delta * (x - self.mean)
+        self.lo = min(self.lo, x)
+        self.hi = max(self.hi, x)
+
+    def add_all(self, xs):
+        for x in xs:
+            self.add(x)
+
+    @property
+    def variance(self):
+        return self.m2 / (self.count - 1) if self.count > 1 else 0.0
+
+
+@jitclass([("pos", float64[:, :]), ("vel", float64[:, :]), ("mass", float64[:]), ("steps", int64)])
+class Particles:
+    def __init__(self, pos, vel, mass):
+        self.pos = pos
+        self.vel = vel
+        self.mass = mass
+        self.steps = 0
+
+    def step(self, dt, g=-9.81):
+        for i in range(self.pos.shape[0]):
+            self.vel[i, 1] += g * dt
+            for d in range(self.pos.shape[1]):
+                self.pos[i, d] += self.vel[i, d] * dt
+        self.steps += 1
+
+    def energy(self):
+        e = 0.0
+        for i in range(self.pos.shape[0]):
+            v2 = 0.0
+            for d in range(self.vel.shape[1]):
+                v2 += self.vel[i, d] ** 2
+            e += 0.5 * self.mass[i] * v2
+        return e
+
+
+@jitclass([("origin", Point.class_type.instance_type), ("stats", RunningStats.class_type.instance_type)])
+class Track:
+    def __init__(self, x, y):
+        self.origin = Point(x, y)
+        self.stats = RunningStats()
+
+    def visit(self, p):
+        d = ((p.x - self.origin.x) ** 2 + (p.y - self.origin.y) ** 2) ** 0.5
+        self.stats.add(d)
+        return d
+
+
+def plain(cls):
+    return cls.class_type.class_def
+
+
+# ---------------------------------------------------------------- fields, methods, properties
+
+def test_instance_made_in_python_reads_and_writes_fields():
+    rng = make_rng(seed_of("fields"))
+    for x, y in rng.normal(size=(20, 2)):
+        p, q = Point(x, y), plain(Point)(x, y)
+        assert (p.x, p.y) == (q.x, q.y)
+        assert p.norm2() == q.norm2()
+        p.x = q.x = y * 3
+        p.y = q.y = 7  # an int stored in a float64 field, converted
+        assert (p.x, p.y) == (q.x, q.y)
+        assert isinstance(p.y, float)
+        assert isinstance(p, Point) and not isinstance(q, Point)
+
+
+def test_methods_with_defaults_and_keywords_match_python():
+    rng = make_rng(seed_of("methods"))
+    for x, y, k, s in rng.normal(size=(20, 4)):
+        p, q = Point(x, y), plain(Point)(x, y)
+        assert p.scaled(k) == q.scaled(k)
+        assert p.scaled(k, s) == q.scaled(k, s)
+        assert p.scaled(shift=s, k=k) == q.scaled(shift=s, k=k)
+        assert (p.x, p.y) == (q.x, q.y)
+        assert Point(y=s, x=k).y == plain(Point)(y=s, x=k).y
+        assert Point(x).y == plain(Point)(x).y
+
+
+def test_method_takes_another_instance():
+    p, q = Point(1.5, -2.0), Point(3.0, 4.0)
+    assert p.dot(q) == plain(Point)(1.5, -2.0).dot(plain(Point)(3.0, 4.0))
+
+
+def test_stack_with_properties_and_static_method():
+    rng = make_rng(seed_of("stack"))
+    values = rng.normal(size=50)
+    s, t = Stack(1), plain(Stack)(1)
+    for v in values:
+        s.push(v)
+        t.push(v)
+        assert s.size == t.size and s.top == t.top
+    s.top = t.top = 99.0
+    assert s.pop() == t.pop() == 99.0
+    popped = [(s.pop(), t.pop()) for _ in range(10)]
+    assert all(a == b for a, b in popped)
+    assert np.array_equal(s.data[:s.n], t.data[:t.n])
+    assert Stack.capacity_for(7) == plain(Stack).capacity_for(7) == s.capacity_for(7)
+
+
+def test_running_stats_match_python():
+    rng = make_rng(seed_of("stats"))
+    xs = rng.normal(3.0, 2.0, size=1000)
+    a, b = RunningStats(), plain(RunningStats)()
+    a.add_all(xs)
+    b.add_all(xs)
+    assert a.count == b.count
+    assert a.mean == pytest.approx(b.mean, rel=1e-12)
+    assert a.variance == pytest.approx(b.variance, rel=1e-12)
+    assert (a.lo, a.hi) == (b.lo, b.hi)
+
+
+def test_particle_system_steps_like_python():
+    rng = make_rng(seed_of("particles"))
+    pos, vel, mass = rng.normal(size=(16, 3)), rng.normal(size=(16, 3)), rng.uniform(1, 2, size=16)
+    a = Particles(pos.copy(), vel.copy(), mass.copy())
+    b = plain(Particles)(pos.copy(), vel.copy(), mass.copy())
+    for _ in range(25):
+        a.step(0.01)
+        b.step(0.01)
+    a.step(0.02, g=0.0)
+    b.step(0.02, g=0.0)
+    assert a.steps == b.steps == 26
+    assert np.allclose(a.pos, b.pos, rtol=1e-13) and np.allclose(a.vel, b.vel, rtol=1e-13)
+    assert a.energy() == pytest.approx(b.energy(), rel=1e-13)
+
+
+def test_array_field_shares_memory_with_the_array_given():
+    a = np.arange(5.0)
+    p = Particles(a.reshape(5, 1), a.reshape(5, 1), a)
+    p.mass[0] = 42.0
+    assert a[0] == 42.0
+    a[1] = -1.0
+    assert p.mass[1] == -1.0
+
+
+# ---------------------------------------------------------------- in compiled code
+
+@njit
+def move(p, dx):
+    p.x += dx
+    p.y -= dx
+    return p.norm2()
+
+
+def test_instance_passed_to_njit_is_mutated_in_place():
+    rng = make_rng(seed_of("move"))
+    for dx in rng.normal(size=10):
+        p, q = Point(1.0, 2.0), plain(Point)(1.0, 2.0)
+        assert move(p, dx) == move.py_func(q, dx)
+        assert (p.x, p.y) == (q.x, q.y)
+
+
+@njit
+def make_points(n, k):
+    total = 0.0
+    last = Point(0.0)
+    for i in range(n):
+        p = Point(i * 1.0, y=-i * 0.5)
+        total += p.scaled(k)
+        last = p
+    return total, last
+
+
+def test_instances_made_and_returned_by_njit():
+    for n, k in [(0, 1.0), (1, 2.0), (17, -0.5)]:
+        total, last = make_points(n, k)
+        t2, l2 = make_points.py_func(n, k)
+        assert total == t2
+        assert isinstance(last, Point)
+        assert (last.x, last.y) == (l2.x, l2.y)
+
+
+@njit
+def stack_ops(values, pops):
+    s = Stack(Stack.capacity_for(0))
+    for v in values:
+        s.push(v)
+    s.top = s.top * 2
+    total = 0.0
+    for _ in range(pops):
+        total += s.pop()
+    return total, s.size, s
+
+
+def test_stack_in_compiled_code():
+    rng = make_rng(seed_of("stack njit"))
+    for n in (1, 5, 100):
+        values = rng.normal(size=n)
+        pops = n // 2
+        t, size, s = stack_ops(values, pops)
+        t2, size2, s2 = stack_ops.py_func(values, pops)
+        assert t == pytest.approx(t2, rel=1e-13) and size == size2
+        assert np.array_equal(s.data[:s.n], s2.data[:s2.n])
+
+
+@njit
+def track_walk(xs, ys):
+    t = Track(0.5, -0.5)
+    for i in range(xs.shape[0]):
+        t.visit(Point(xs[i], ys[i]))
+    return t.stats.mean, t.stats.variance, t.stats.count, t
+
+
+def test_jitclass_fields_of_other_jitclasses():
+    rng = make_rng(seed_of("track"))
+    xs, ys = rng.normal(size=40), rng.normal(size=40)
+    m, v, c, t = track_walk(xs, ys)
+    m2, v2, c2, t2 = track_walk.py_func(xs, ys)
+    assert c == c2 and m == pytest.approx(m2, rel=1e-12) and v == pytest.approx(v2, rel=1e-12)
+    assert t.origin.x == 0.5 and t.stats.count == 40
+    t.origin.x = 3.0  # the field's object itself, not a copy
+    assert t.origin.x == 3.0
+
+
+@njit
+def particle_list(n):
+    lst = typed.List()
+    for i in range(n):
+        lst.append(Point(i * 1.0, i * 2.0))
+    total = 0.0
+    for p in lst:
+        p.scaled(2.0)
+        total += p.x
+    return total, lst
+
+
+def test_instances_in_typed_lists():
+    for n in (0, 1, 9):
+        total, lst = particle_list(n)
+        assert total == sum(2.0 * i for i in range(n))
+        assert [(p.x, p.y) for p in lst] == [(2.0 * i, 4.0 * i) for i in range(n)]
+
+
+@ruchey_only
+def test_numba_shim_gives_jitclass(tmp_path):
+    code = """
+        import ruchey
+        ruchey.install_as_numba()
+        import numpy as np
+        from numba import float64, int32
+        from numba.experimental import jitclass
+
+        @jitclass([("value", int32), ("array", float64[:])])
+        class Bag:
+            def __init__(self, value):
+                self.value = value
+                self.array = np.zeros(value, dtype=np.float64)
+
+            @property
+            def size(self):
+                return self.array.size
+
+            def increment(self, val):
+                for i in range(self.size):
+                    self.array[i] += val
+                return self.array
+
+        bag = Bag(21)
+        print(isinstance(bag, Bag), bag.size, bag.increment(3.0).sum())
+    """
+    r = run_python_file(code, tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.split() == ["True", "21", "63.0"]
+
+
+def test_spec_as_dict_and_class_type():
+    @jitclass({"a": int64, "b": float64})
+    class AB:
+        def __init__(self, a):
+            self.a = a
+            self.b = a / 2
+
+        def both(self):
+            return self.a + self.b
+
+    x = AB(5)
+    assert (x.a, x.b, x.both()) == (5, 2.5, 7.5)
+    assert AB.class_type.class_def.__name__ == "AB"
+    assert set(AB.class_type.struct) == {"a", "b"}
+
+
+# ---------------------------------------------------------------- memory
+
+@ruchey_only
+def test_fields_keep_arrays_alive_and_release_them():
+    a = np.ones(1000)
+    before = sys.getrefcount(a)
+    p = Particles(a.reshape(1000, 1), a.reshape(1000, 1), a)
+    assert sys.getrefcount(a) > before
+    view = p.mass
+    del p
+    gc.collect()
+    assert view.sum() == 1000.0  # the field's array outlives the object
+    del view
+    gc.collect()
+    assert sys.getrefcount(a) == before
+
+
+@ruchey_only
+def test_passing_to_njit_leaves_the_reference_count():
+    p = Point(1.0, 2.0)
+
+    @njit
+    def same(q):
+        r = q
+        return r
+
+    for _ in range(100):
+        assert same(p)._meminfo_refcount() >= 2
+    assert p._meminfo_refcount() == 1
+
+
+@njit
+def churn(n, a):
+    t = 0.0
+    for i in range(n):
+        p = Particles(a.reshape(a.shape[0], 1), np.ones((3, 1)), a)
+        s = Stack(4)
+        s.push(i * 1.0)
+        t += p.mass[0] + s.pop()
+    return t
+
+
+@ruchey_only
+def test_creating_instances_repeatedly_leaks_nothing():
+    a = np.ones(100)
+    refs = sys.getrefcount(a)
+    churn(100, a)
+    for _ in range(100):
+        Point(1.0, 2.0)
+        Stack(10).push(1.0)
+    before = rss_bytes()
+    for _ in range(50):
+        churn(2000, a)
+    for _ in range(20000):
+        Particles(a.reshape(100, 1), a.reshape(100, 1), a)
+        Track(1.0, 2.0).visit(Point(0.0, 0.0))
+    after = rss_bytes()
+    assert sys.getrefcount(a) == refs
+    if before is not None:
+        assert after - before < 8 << 20, f"RSS grew by {(after - before) >> 20} MB"
+
+
+# ---------------------------------------------------------------- errors
+
+@njit
+def read_missing(p):
+    return p.z
+
+
+@njit
+def store_wrong_type(p):
+    p.x = "text"
+
+
+@njit
+def store_new_field(p):
+    p.z = 1.0
+
+
+@njit
+def length_of(p):
+    return len(p)
+
+
+@ruchey_only
+def test_unknown_attribute_names_the_class():
+    with pytest.raises(ruchey.TypingError, match="jitclass Point has no attribute 'z'"):
+        read_missing(Point(1.0))
+
+
+@ruchey_only
+def test_assigning_a_wrong_type_names_the_field():
+    with pytest.raises(ruchey.TypingError, match="field 'x' of jitclass Point"):
+        store_wrong_type(Point(1.0))
+    with pytest.raises(ruchey.TypingError, match="field 'x' of jitclass Point"):
+        Point(1.0).x = "text"
+
+
+@ruchey_only
+def test_field_missing_from_the_spec():
+    with pytest.raises(ruchey.TypingError, match="jitclass Point has no field 'z'"):
+        store_new_field(Point(1.0))
+
+    @jitclass([("x", float64)])
+    class Partial:
+        def __init__(self):
+            self.x = 1.0
+            self.w = 2.0
+
+    with pytest.raises(ruchey.TypingError, match="jitclass Partial has no field 'w'"):
+        Partial()
+    with pytest.raises(AttributeError):
+        Point(1.0).z = 3.0
+
+
+@ruchey_only
+def test_unsupported_dunders_are_refused():
+    with pytest.raises(ruchey.TypingError, match="len"):
+        length_of(Point(1.0))
+    with pytest.raises(TypeError, match="__add__"):
+        @jitclass([("x", float64)])
+        class Adds:
+            def __add__(self, other):
+                return self
+
+
+@ruchey_only
+def test_bad_specs_are_refused():
+    with pytest.raises(TypeError, match="field 'x' has type"):
+        @jitclass([("x", float)])
+        class NotAType:
+            pass
+    with pytest.raises(TypeError, match="spec"):
+        @jitclass(42)
+        class NotASpec:
+            pass
+
+
+def test_constructor_argument_errors():
+    with pytest.raises(TypeError):
+        Point()
+    with pytest.raises(TypeError):
+        Point(1.0, 2.0, 3.0)
+
+
+@ruchey_only
+def test_property_without_setter_cannot_be_assigned():
+    @njit
+    def set_size(s):
+        s.size = 3
+
+    with pytest.raises(ruchey.TypingError, match="property 'size' of jitclass Stack has no setter"):
+        set_size(Stack(2))
