@@ -120,7 +120,8 @@ static void keeper_release(void *obj) {
 }
 
 /* A field's type from its description: ("class", cls), ("list", item),
- * ("dict", key, value), or ruchey.types' description of the rest. */
+ * ("dict", key, value), ("optional", value), or ruchey.types' description
+ * of the rest. */
 static const Type *field_type(PyObject *d) {
   const RucheyAPI *api = core_api();
   const char *tag = PyTuple_Check(d) && PyTuple_GET_SIZE(d) >= 2 && PyUnicode_Check(PyTuple_GET_ITEM(d, 0))
@@ -129,6 +130,10 @@ static const Type *field_type(PyObject *d) {
     const Type *t = class_type(PyTuple_GET_ITEM(d, 1));
     if (!t) PyErr_SetString(PyExc_TypeError, "not a jitclass");
     return t;
+  }
+  if (!strcmp(tag, "optional")) {
+    const Type *value = field_type(PyTuple_GET_ITEM(d, 1));
+    return value ? api->optional(value) : NULL;
   }
   if (!strcmp(tag, "list")) {
     const Type *item = field_type(PyTuple_GET_ITEM(d, 1));

@@ -109,7 +109,7 @@ class RunningStats:
 @jitclass([("pos", float64[:, :]), ("vel", float64[:, :]), ("mass", float64[:]), ("steps", int64)])
 class Particles:
     def __init__(self, pos, vel, mass):
-        self.pos = pos
+        self.pos = pos  # the caller's arrays, not copies
         self.vel = vel
         self.mass = mass
         self.steps = 0
@@ -141,6 +141,30 @@ class Track:
         d = ((p.x - self.origin.x) ** 2 + (p.y - self.origin.y) ** 2) ** 0.5
         self.stats.add(d)
         return d
+
+
+@jitclass([("items", types.ListType(float64)), ("index", types.DictType(types.unicode_type, int64)),
+           ("pair", types.Tuple((int64, float64))), ("name", types.unicode_type),
+           ("last", ruchey.optional(float64))])
+class Bag:
+    """Fields of typed containers, a tuple, a str and an Optional."""
+
+    def __init__(self, name):
+        self.items = typed.List.empty_list(float64)
+        self.index = typed.Dict.empty(types.unicode_type, int64)
+        self.pair = (0, 1.0)
+        self.name = name
+        self.last = None
+
+    def add(self, key, v):
+        self.index[key] = len(self.items)
+        self.items.append(v)
+        self.pair = (self.pair[0] + 1, self.pair[1] * v)
+        self.name += key
+        self.last = v
+
+    def get(self, key):
+        return self.items[self.index[key]]
 
 
 def plain(cls):
@@ -220,6 +244,33 @@ def test_particle_system_steps_like_python():
     assert a.steps == b.steps == 26
     assert np.allclose(a.pos, b.pos, rtol=1e-13) and np.allclose(a.vel, b.vel, rtol=1e-13)
     assert a.energy() == pytest.approx(b.energy(), rel=1e-13)
+
+
+def test_fields_of_containers_tuples_strs_and_optionals():
+    rng = make_rng(seed_of("bag"))
+    values = rng.normal(size=12)
+    a, b = Bag("bag"), plain(Bag)("bag")
+    assert a.last is None
+    for i, v in enumerate(values):
+        a.add(str(i), v)
+        b.add(str(i), v)
+    assert list(a.items) == b.items and dict(a.index) == b.index
+    assert (a.pair, a.name, a.last) == (b.pair, b.name, b.last)
+    assert a.get("7") == b.get("7")
+    a.last = b.last = None
+    assert a.last is None
+
+
+@njit
+def bag_in_njit(n):
+    b = Bag("x")
+    for i in range(n):
+        b.add(str(i), i * 0.5)
+    return b.get(str(n - 1)), b.name, len(b.items)
+
+
+def test_container_fields_in_compiled_code():
+    assert bag_in_njit(6) == (2.5, "x012345", 6)
 
 
 def test_array_field_shares_memory_with_the_array_given():
@@ -433,6 +484,8 @@ def test_creating_instances_repeatedly_leaks_nothing():
     for _ in range(20000):
         Particles(a.reshape(100, 1), a.reshape(100, 1), a)
         Track(1.0, 2.0).visit(Point(0.0, 0.0))
+    for _ in range(200):
+        bag_in_njit(50)
     after = rss_bytes()
     assert sys.getrefcount(a) == refs
     if before is not None:

@@ -77,7 +77,9 @@ def _describe(t, owner, field):
         return ("list", _describe(t.item_type, owner, field))
     if isinstance(t, types.DictType):
         return ("dict", _describe(t.key_type, owner, field), _describe(t.value_type, owner, field))
-    if isinstance(t, (types.Type, types.TupleType, types.Optional, InstanceType)):
+    if isinstance(t, types.Optional):
+        return ("optional", _describe(t.type, owner, field))
+    if isinstance(t, (types.Type, types.TupleType, InstanceType)):
         return t.describe()
     raise TypeError(f"jitclass {owner}: field {field!r} has type {t!r}, which is not a ruchey type "
                     f"(ruchey.float64, ruchey.float64[:], types.ListType(...), Other.class_type.instance_type)")
