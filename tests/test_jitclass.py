@@ -61,6 +61,13 @@ class Stack:
         self.n -= 1
         return self.data[self.n]
 
+    def reserve(self, n):
+        if self.data.shape[0] < n:
+            grown = np.empty(self.capacity_for(n))  # a static method through the instance
+            grown[:self.n] = self.data[:self.n]
+            self.data = grown
+        return self.data.shape[0]
+
     @property
     def size(self):
         return self.n
@@ -217,6 +224,8 @@ def test_stack_with_properties_and_static_method():
     assert all(a == b for a, b in popped)
     assert np.array_equal(s.data[:s.n], t.data[:t.n])
     assert Stack.capacity_for(7) == plain(Stack).capacity_for(7) == s.capacity_for(7)
+    assert s.reserve(100) == t.reserve(100)
+    assert np.array_equal(s.data[:s.n], t.data[:t.n])
 
 
 def test_running_stats_match_python():
@@ -322,6 +331,7 @@ def test_instances_made_and_returned_by_njit():
 @njit
 def stack_ops(values, pops):
     s = Stack(Stack.capacity_for(0))
+    s.reserve(3)
     for v in values:
         s.push(v)
     s.top = s.top * 2

@@ -125,21 +125,38 @@ def _constructor(name, box, init):
     ns = {"__ruchey_new__": _Allocator(box), "__ruchey_init__": init}
     params, passed = [], ["self"]
     if init is not None:
-        sig = inspect.signature(init.py_func)
-        for i, p in enumerate(list(sig.parameters.values())[1:]):
-            if p.kind not in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD):
-                raise TypeError(f"jitclass {name}: __init__'s parameter {p.name!r} is not supported "
-                                f"(*args, **kwargs and keyword-only parameters are not)")
-            text = p.name
-            if p.default is not p.empty:
-                ns[f"__default{i}"] = p.default
-                text += f"=__default{i}"
-            params.append(text)
-            passed.append(p.name)
+        params, passed = _parameters(name, init.py_func, ns, "__init__")
+        params, passed[0] = params[1:], "self"
     call = f"    __ruchey_init__({', '.join(passed)})\n" if init is not None else ""
     source = f"def {name}({', '.join(params)}):\n    self = __ruchey_new__()\n{call}    return self\n"
     fn = _exec_functions(source, ns, f"<jitclass {name} constructor {next(_generated)}>")[name]
     return njit(fn)
+
+
+def _parameters(name, func, ns, what):
+    """func's parameters as a def writes them (defaults named in ns) and as a call passes them."""
+    params, passed = [], []
+    for i, p in enumerate(inspect.signature(func).parameters.values()):
+        if p.kind not in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD):
+            raise TypeError(f"jitclass {name}: {what}'s parameter {p.name!r} is not supported "
+                            f"(*args, **kwargs and keyword-only parameters are not)")
+        text = p.name
+        if p.default is not p.empty:
+            ns[f"__default{i}"] = p.default
+            text += f"=__default{i}"
+        params.append(text)
+        passed.append(p.name)
+    return params, passed
+
+
+def _through_instance(name, attr, static):
+    """A static method called through an instance (self.f(x) in compiled
+    code): a compiled function taking the instance first, calling it."""
+    ns = {"__ruchey_static__": static}
+    params, passed = _parameters(name, static.py_func, ns, attr)
+    source = (f"def {attr}(__ruchey_self__{''.join(', ' + p for p in params)}):\n"
+              f"    return __ruchey_static__({', '.join(passed)})\n")
+    return njit(_exec_functions(source, ns, f"<jitclass {name}.{attr} {next(_generated)}>")[attr])
 
 
 def _python_method(disp, name):
@@ -180,6 +197,7 @@ def _register(cls, spec):
             props[attr] = value
         elif isinstance(value, staticmethod):
             ns[attr] = statics[attr] = njit(value.__func__)
+            members[attr] = _through_instance(name, attr, statics[attr])
         elif isinstance(value, classmethod):
             raise TypeError(f"jitclass {name}: classmethod {attr!r} is not supported")
         elif inspect.isfunction(value):
