@@ -240,6 +240,7 @@ static const Type *ty_truth(Infer *in, Node *c, const char *what) {
 static const Type *ty_binop(Infer *in, Node *n) {
   const Type *a = ty_expr(in, n->lhs), *b = ty_expr(in, n->rhs);
   if (!a || !b) return NULL;
+  if (a->kind == TY_CLASS || b->kind == TY_CLASS) return ty_jitclass_binop(in, n);
   return ty_binop_types(in, n, n->op, n->lhs, a, n->rhs, b);
 }
 
@@ -268,6 +269,8 @@ static const Type *ty_compare(Infer *in, Node *n) {
     arrays |= t[i]->kind == TY_ARRAY;
     strs |= t[i]->kind == TY_STR;
   }
+  for (int i = 0; i < n->list.len; i++)
+    if (t[i]->kind == TY_CLASS) return ty_jitclass_compare(in, n);
   if (strs) return ty_str_compare(in, n, t) ? TYS(TY_BOOL) : NULL;
   if (arrays) return ty_array_compare(in, n, t[0], t[1]);
   for (int i = 0; i + 1 < n->list.len; i++)
@@ -319,6 +322,7 @@ static const Type *ty_ifexp(Infer *in, Node *n) {
 static const Type *ty_index(Infer *in, Node *n) {
   const Type *base = ty_expr(in, n->lhs);
   if (!base) return NULL;
+  if (base->kind == TY_CLASS) return ty_jitclass_index(in, n);
   if (base->kind == TY_LIST) return ty_list_index(in, n, base);
   if (base->kind == TY_DICT) return ty_dict_index(in, n, base);
   if (base->kind == TY_SET) return ty_set_index(in, n, base);
@@ -461,6 +465,10 @@ static const Type *ty_call(Infer *in, Node *n) {
     n->kw.items[kept++] = x;
   }
   n->kw.len = kept;
+  if (n->bi->kind == BK_FUNCTION && n->list.len == 1 && args[0]->kind == TY_CLASS) {
+    const Type *special = ty_jitclass_builtin(in, n);
+    if (special || ty_failed(in)) return special;
+  }
   int given = n->list.len - (n->bi->kind == BK_METHOD);
   if (!check_place(in, n, n->bi) || !check_arity(in, n, n->bi, given) || !check_complex(in, n, args) ||
       !ty_check_records(in, n, args) || !ty_check_float16(in, n, args))
@@ -682,6 +690,11 @@ static void ty_stmt(Infer *in, Node *n) {
   switch (n->kind) {
   case N_ASSIGN: {
     if (n->lhs->kind == N_INDEX) ty_row_literal(in, n->lhs, n->rhs);
+    const Type *held = n->lhs->kind == N_INDEX ? ty_maybe_none(in, n->lhs->lhs) : NULL;
+    if (held && held->kind == TY_CLASS) {
+      ty_jitclass_setitem(in, n);
+      break;
+    }
     const Type *t = ty_maybe_none(in, n->rhs);
     const Type *owner = t && n->lhs->kind == N_ATTR ? ty_expr(in, n->lhs->lhs) : NULL;
     if (owner && owner->kind == TY_CLASS && ty_jitclass_setter(in, n, owner)) break;

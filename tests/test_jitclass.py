@@ -174,6 +174,45 @@ class Bag:
         return self.items[self.index[key]]
 
 
+@jitclass([("x", float64), ("y", float64)])
+class Vec:
+    """Special methods: operators, comparisons, len, indexing."""
+
+    def __init__(self, x, y):
+        self.x = x
+        self.y = y
+
+    def __add__(self, other):
+        return Vec(self.x + other.x, self.y + other.y)
+
+    def __mul__(self, k):
+        return Vec(self.x * k, self.y * k)
+
+    def __rmul__(self, k):
+        return Vec(k * self.x, k * self.y)
+
+    def __eq__(self, other):
+        return self.x == other.x and self.y == other.y
+
+    def __lt__(self, other):
+        return self.x < other.x or (self.x == other.x and self.y < other.y)
+
+    def __abs__(self):
+        return (self.x * self.x + self.y * self.y) ** 0.5
+
+    def __len__(self):
+        return 2
+
+    def __getitem__(self, i):
+        return self.x if i == 0 else self.y
+
+    def __setitem__(self, i, v):
+        if i == 0:
+            self.x = v
+        else:
+            self.y = v
+
+
 def plain(cls):
     return cls.class_type.class_def
 
@@ -438,6 +477,35 @@ def test_spec_as_dict_and_class_type():
     assert set(AB.class_type.struct) == {"a", "b"}
 
 
+@njit
+def vec_ops(ax, ay, bx, by, k):
+    a, b = Vec(ax, ay), Vec(bx, by)
+    c = a + b * k
+    d = k * c
+    d[1] = d[0] - 1.0
+    return d[0], d[1], len(d), abs(c), a == b, a < b, c > a, b < a
+
+
+def test_special_methods_in_compiled_code():
+    rng = make_rng(seed_of("vec"))
+    for ax, ay, bx, by, k in rng.normal(size=(20, 5)).tolist():  # Python floats: a NumPy scalar * Vec is NumPy's
+        V = plain(Vec)
+        a, b = V(ax, ay), V(bx, by)
+        c = a + b * k
+        d = k * c
+        d[1] = d[0] - 1.0
+        expected = (d[0], d[1], len(d), abs(c), a == b, a < b, c > a, b < a)
+        assert vec_ops(ax, ay, bx, by, k) == expected
+
+
+def test_special_methods_from_python():
+    a, b = Vec(1.0, 2.0), Vec(0.5, -1.0)
+    assert ((a + b).x, (a * 2.0).y, (3.0 * a).x) == (1.5, 4.0, 3.0)
+    assert (len(a), a[1], abs(Vec(3.0, 4.0)), a == Vec(1.0, 2.0), b < a) == (2, 2.0, 5.0, True, True)
+    a[0] = 7.0
+    assert a.x == 7.0
+
+
 # ---------------------------------------------------------------- memory
 
 @ruchey_only
@@ -559,10 +627,12 @@ def test_field_missing_from_the_spec():
 def test_unsupported_dunders_are_refused():
     with pytest.raises(ruchey.TypingError, match="len"):
         length_of(Point(1.0))
-    with pytest.raises(TypeError, match="__add__"):
+    with pytest.raises(ruchey.TypingError, match="jitclass Vec needs its method __sub__"):
+        njit(lambda a: a - a)(Vec(1.0, 2.0))
+    with pytest.raises(TypeError, match="__call__"):
         @jitclass([("x", float64)])
-        class Adds:
-            def __add__(self, other):
+        class Calls:
+            def __call__(self, other):
                 return self
 
 

@@ -84,6 +84,14 @@ const Type *ty_jitclass_attr(Infer *in, Node *n, const Type *c);
 const Builtin *ty_jitclass_method(Infer *in, Node *n, const Type *c);
 void ty_jitclass_store(Infer *in, Node *target, const Type *t, Node *at);
 bool ty_jitclass_setter(Infer *in, Node *n, const Type *c);
+/* ... their special methods: an operator's (its operands typed), a
+ * comparison's, a builtin's (NULL, no error, for a builtin without one),
+ * p[i], and the statement p[i] = v */
+const Type *ty_jitclass_binop(Infer *in, Node *n);
+const Type *ty_jitclass_compare(Infer *in, Node *n);
+const Type *ty_jitclass_builtin(Infer *in, Node *n);
+const Type *ty_jitclass_index(Infer *in, Node *n);
+void ty_jitclass_setitem(Infer *in, Node *n);
 
 /* registry.c */
 const Builtin *bi_at(int i);   /* every row in turn; NULL past the last */

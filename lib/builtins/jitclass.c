@@ -188,6 +188,87 @@ bool ty_jitclass_setter(Infer *in, Node *n, const Type *c) {
   return true;
 }
 
+/* ---------------------------------------------------------------- special methods */
+
+/* What an operator, a builtin or an index calls on a jitclass instance, as
+ * Python calls it: the method of that name, the instance first. */
+static const char *const binop_methods[OP_COUNT][2] = {  /* the method, and the reflected one */
+  [OP_ADD] = {"__add__", "__radd__"}, [OP_SUB] = {"__sub__", "__rsub__"}, [OP_MUL] = {"__mul__", "__rmul__"},
+  [OP_DIV] = {"__truediv__", "__rtruediv__"}, [OP_FLOORDIV] = {"__floordiv__", "__rfloordiv__"},
+  [OP_MOD] = {"__mod__", "__rmod__"}, [OP_POW] = {"__pow__", "__rpow__"},
+  [OP_LSHIFT] = {"__lshift__", "__rlshift__"}, [OP_RSHIFT] = {"__rshift__", "__rrshift__"},
+  [OP_BITAND] = {"__and__", "__rand__"}, [OP_BITOR] = {"__or__", "__ror__"}, [OP_BITXOR] = {"__xor__", "__rxor__"},
+};
+static const char *const compare_methods[OP_COUNT] = {
+  [OP_EQ] = "__eq__", [OP_NE] = "__ne__", [OP_LT] = "__lt__", [OP_LE] = "__le__", [OP_GT] = "__gt__", [OP_GE] = "__ge__",
+};
+static const struct { const char *builtin, *method; } builtin_methods[] = {
+  {"len", "__len__"}, {"abs", "__abs__"}, {"bool", "__bool__"}, {"float", "__float__"}, {"int", "__int__"},
+  {"hash", "__hash__"}, {"str", "__str__"},
+};
+
+/* n made the call receiver.method(args...) and typed; a TypingError naming
+ * the class where it has no such method. */
+static const Type *special_call(Infer *in, Node *n, const char *method, Node *const *args, int nargs, const char *what) {
+  const Type *c = args[0]->ty;
+  if (!member(in, c, method, false))
+    return ty_error(in, n, "%s of jitclass %s needs its method %s, which it does not define", what, class_name(c),
+                    method);
+  Node **list = arena_alloc(in->f->arena, sizeof(Node *) * (size_t)nargs);
+  memcpy(list, args, sizeof(Node *) * (size_t)nargs);
+  *n = (Node){.kind = N_CALL, .line = n->line, .col = n->col, .list = {list, nargs}, .str = method};
+  return ty_expr(in, n);
+}
+
+/* Whether x is a jitclass instance defining method. */
+static bool defines(Infer *in, const Node *x, const char *method) {
+  return x->ty->kind == TY_CLASS && member(in, x->ty, method, false);
+}
+
+/* a op b: a's method, else b's reflected one, as Python tries them */
+const Type *ty_jitclass_binop(Infer *in, Node *n) {
+  const char *const *m = binop_methods[n->op];
+  if (!m[0]) return ty_error(in, n, "this operator is not supported on jitclass instances");
+  Node *args[2] = {n->lhs, n->rhs}, *reflected[2] = {n->rhs, n->lhs};
+  if (defines(in, n->rhs, m[1]) && !defines(in, n->lhs, m[0])) return special_call(in, n, m[1], reflected, 2, "this operator");
+  return special_call(in, n, m[0], n->lhs->ty->kind == TY_CLASS ? args : reflected, 2, "this operator");
+}
+
+/* a < b: a's __lt__, else b's __gt__ (the mirrored comparison) */
+const Type *ty_jitclass_compare(Infer *in, Node *n) {
+  static const int mirror[OP_COUNT] = {[OP_EQ] = OP_EQ, [OP_NE] = OP_NE, [OP_LT] = OP_GT, [OP_LE] = OP_GE,
+                                       [OP_GT] = OP_LT, [OP_GE] = OP_LE};
+  if (n->list.len != 2) return ty_error(in, n, "a chained comparison of jitclass instances is not supported");
+  Node *a = n->list.items[0], *b = n->list.items[1], *args[2] = {a, b}, *reflected[2] = {b, a};
+  const char *m = compare_methods[n->ops[0]], *r = compare_methods[mirror[n->ops[0]]];
+  if (!m) return ty_error(in, n, "this comparison is not supported on jitclass instances");
+  if (defines(in, b, r) && !defines(in, a, m)) return special_call(in, n, r, reflected, 2, "a comparison");
+  return special_call(in, n, m, a->ty->kind == TY_CLASS ? args : reflected, 2, "a comparison");
+}
+
+/* len(p) and the like: NULL (no error) where the builtin has no special method */
+const Type *ty_jitclass_builtin(Infer *in, Node *n) {
+  for (size_t i = 0; i < sizeof builtin_methods / sizeof builtin_methods[0]; i++)
+    if (!strcmp(n->bi->name, builtin_methods[i].builtin) && n->list.len == 1 && !n->kw.len)
+      return special_call(in, n, builtin_methods[i].method, n->list.items, 1, n->bi->name);
+  return NULL;
+}
+
+/* p[i] */
+const Type *ty_jitclass_index(Infer *in, Node *n) {
+  Node *args[2] = {n->lhs, n->rhs};
+  return special_call(in, n, "__getitem__", args, 2, "indexing");
+}
+
+/* p[i] = v, n the statement: made a call of __setitem__ */
+void ty_jitclass_setitem(Infer *in, Node *n) {
+  Node *args[3] = {n->lhs->lhs, n->lhs->rhs, n->rhs};
+  Node *call = arena_alloc(in->f->arena, sizeof(Node));
+  *call = (Node){.line = n->line, .col = n->col};
+  *n = (Node){.kind = N_EXPR, .line = n->line, .col = n->col, .lhs = call};
+  special_call(in, call, "__setitem__", args, 3, "item assignment");
+}
+
 /* ---------------------------------------------------------------- lowering of stores */
 
 /* What a field keeps of an argument array it is given: a reference to its

@@ -20,9 +20,14 @@ from ruchey.decorators import njit
 
 __all__ = ["jitclass"]
 
-# the dunders a jitclass may define: compiled __init__; the rest are Python's alone
-_ALLOWED_DUNDERS = {"__init__", "__module__", "__qualname__", "__doc__", "__dict__", "__weakref__",
-                    "__annotations__", "__firstlineno__", "__static_attributes__"}
+# what a class body holds besides its members
+_CLASS_DUNDERS = {"__module__", "__qualname__", "__doc__", "__dict__", "__weakref__",
+                  "__annotations__", "__firstlineno__", "__static_attributes__"}
+# the special methods compiled code calls for operators, builtins and indexing, as Numba's
+_SPECIAL_METHODS = {f"__{name}__" for name in (
+    "len abs bool float int hash str getitem setitem eq ne lt le gt ge "
+    "add sub mul truediv floordiv mod pow lshift rshift and or xor "
+    "radd rsub rmul rtruediv rfloordiv rmod rpow rlshift rrshift rand ror rxor").split()}
 _generated = itertools.count()
 
 
@@ -185,6 +190,8 @@ def _register(cls, spec):
     for attr, value in cls.__dict__.items():
         if attr in fields and not isinstance(value, (property, staticmethod)) and not inspect.isfunction(value):
             continue  # a class attribute naming a field's default: the field wins, as in Numba
+        if attr == "__hash__" and value is None:
+            continue  # Python's own, for a class defining __eq__
         if isinstance(value, property):
             if value.fget is None:
                 raise TypeError(f"jitclass {name}: property {attr!r} has no getter")
@@ -204,13 +211,14 @@ def _register(cls, spec):
             if attr == "__init__":
                 init = njit(value)
                 continue
-            if attr.startswith("__") and attr.endswith("__"):
-                raise TypeError(f"jitclass {name}: method {attr!r} is not supported (of the special methods, "
-                                f"a jitclass defines __init__ only)")
+            if attr.startswith("__") and attr.endswith("__") and attr not in _SPECIAL_METHODS:
+                raise TypeError(f"jitclass {name}: special method {attr!r} is not supported (__init__, operators, "
+                                f"comparisons, __len__, __getitem__, __setitem__, __abs__, __bool__, __float__, "
+                                f"__int__, __hash__ and __str__ are)")
             members[attr] = njit(value)
             methods[attr] = value
             ns[attr] = _python_method(members[attr], attr)
-        elif attr not in _ALLOWED_DUNDERS:
+        elif attr not in _CLASS_DUNDERS:
             raise TypeError(f"jitclass {name}: class attribute {attr!r} is not supported (only fields, methods, "
                             f"properties and static methods)")
     for field in fields:
