@@ -52,10 +52,6 @@ static const Type *ty_new(Infer *in, Node *n, const Type **args) {
   if (!held_of_class(c, &h))
     return ty_error(in, n, "jitclass %s: more than %d of its fields hold arrays, strings or containers",
                     class_name(c), RT_HELD_FIELDS);
-  for (int i = 0; i < c->nfields; i++)
-    if (c->fields[i]->kind == TY_GENERATOR || c->fields[i]->kind == TY_RECORD)
-      return ty_error(in, n, "jitclass %s: field '%s' of type %s is not supported", class_name(c), c->names[i],
-                      c->fields[i]->name);
   return c;
 }
 
