@@ -556,10 +556,10 @@ static const Type *ty_array_unpacked(Infer *in, Node *at, int count) {
 }
 
 static void ty_store(Infer *in, Node *target, const Type *t, Node *at) {
-  if (target->kind == N_ATTR && target->lhs->ty && target->lhs->ty->kind == TY_CLASS) {
-    ty_jitclass_store(in, target, t, at);
-  } else if (target->kind == N_ATTR) {
-    ty_record_store(in, target, t, at);
+  if (target->kind == N_ATTR) {
+    const Type *owner = ty_expr(in, target->lhs);
+    if (owner && owner->kind == TY_CLASS && ty_maybe_none(in, target)) ty_jitclass_store(in, target, t, at);
+    else if (owner && owner->kind != TY_CLASS) ty_record_store(in, target, t, at);
   } else if (target->kind == N_VAR) {
     if (t->kind == TY_DTYPE)
       ty_error(in, at, "a value of type %s cannot be stored in a variable", t->name);
@@ -703,6 +703,10 @@ static void ty_stmt(Infer *in, Node *n) {
     break;
   }
   case N_AUGASSIGN: {
+    if (ty_jitclass_optional_update(in, n)) {  /* now p.x = p.x op v */
+      ty_stmt(in, n);
+      break;
+    }
     const Type *cur = ty_expr(in, n->lhs), *t = ty_expr(in, n->rhs);
     if (!cur || !t) break;
     const Type *r = ty_binop_types(in, n, n->op, n->lhs, cur, n->rhs, t);

@@ -321,6 +321,32 @@ def test_container_fields_in_compiled_code():
     assert bag_in_njit(6) == (2.5, "x012345", 6)
 
 
+@jitclass([("a", float64), ("b", float64), ("best", ruchey.optional(float64))])
+class Pair:
+    def __init__(self, a, b):
+        self.a, self.b = a, b  # unpacked into fields
+        self.best = None
+
+    def swap(self):
+        self.a, self.b = self.b, self.a
+        return self.a
+
+    def improve(self, v):
+        if self.best is None:
+            self.best = v
+        else:
+            self.best += v  # an Optional field updated
+        return self.best
+
+
+def test_fields_unpacked_into_and_optional_updated():
+    rng = make_rng(seed_of("pair"))
+    for a, b, v in rng.normal(size=(10, 3)).tolist():
+        p, q = Pair(a, b), plain(Pair)(a, b)
+        assert p.swap() == q.swap() and (p.a, p.b) == (q.a, q.b)
+        assert p.improve(v) == q.improve(v) and p.improve(v) == q.improve(v)
+
+
 def test_array_field_shares_memory_with_the_array_given():
     a = np.arange(5.0)
     p = Particles(a.reshape(5, 1), a.reshape(5, 1), a)

@@ -84,6 +84,7 @@ const Type *ty_jitclass_attr(Infer *in, Node *n, const Type *c);
 const Builtin *ty_jitclass_method(Infer *in, Node *n, const Type *c);
 void ty_jitclass_store(Infer *in, Node *target, const Type *t, Node *at);
 bool ty_jitclass_setter(Infer *in, Node *n, const Type *c);
+bool ty_jitclass_optional_update(Infer *in, Node *n);
 /* ... their special methods: an operator's (its operands typed), a
  * comparison's, a builtin's (NULL, no error, for a builtin without one),
  * p[i], and the statement p[i] = v */

@@ -184,6 +184,23 @@ bool ty_jitclass_setter(Infer *in, Node *n, const Type *c) {
   return true;
 }
 
+/* p.x op= v of an Optional field x, p a variable: the statement made
+ * p.x = p.x op v (the read unwraps it, as any Optional's); false for
+ * anything else. */
+bool ty_jitclass_optional_update(Infer *in, Node *n) {
+  Node *target = n->lhs;
+  if (target->kind != N_ATTR || target->lhs->kind != N_VAR) return false;
+  const Type *c = ty_expr(in, target->lhs);
+  int i = c && c->kind == TY_CLASS ? field_index(c, target->str) : -1;
+  if (i < 0 || c->fields[i]->kind != TY_OPTIONAL) return false;
+  Node *read = arena_alloc(in->f->arena, sizeof(Node)), *op = arena_alloc(in->f->arena, sizeof(Node));
+  *read = *target;
+  *op = (Node){.kind = N_BINOP, .line = n->line, .col = n->col, .op = n->op, .lhs = read, .rhs = n->rhs};
+  n->kind = N_ASSIGN;
+  n->rhs = op;
+  return true;
+}
+
 /* ---------------------------------------------------------------- special methods */
 
 /* What an operator, a builtin or an index calls on a jitclass instance, as
