@@ -881,7 +881,8 @@ void rt_shape_error(int64_t kind, const int64_t *desc);
 void rt_copy_strided(int64_t ndim, const int64_t *shape, char *dst, const int64_t *dst_strides, const char *src,
                      const int64_t *src_strides, int64_t itemsize);
 /* fiber.c */
-int rt_fiber_block(int (*body)(void *ctx, int64_t thread), void *ctx, int64_t n);
+/* local_bytes: what the kernel's local arrays take on each thread's stack */
+int rt_fiber_block(int (*body)(void *ctx, int64_t thread), void *ctx, int64_t n, int64_t local_bytes);
 void rt_fiber_barrier(const char *site);
 /* the blocks of a kernel that waits for its grid, each a fiber: chunk runs
  * block b as chunk(ctx, b, b + 1, handle), and rt_grid_sync(handle)
@@ -916,5 +917,8 @@ extern int rt_numpy_major;
 void rt_print_write_out(void);
 /* runtime.c: a device function's shared array on the CPU backend */
 void *rt_block_shared(const void *site, int64_t bytes);
+/* a kernel block's storage too big for a stack (lower/kernel.c); NULL for 0 bytes */
+void *rt_block_storage(int64_t bytes);
+void rt_block_storage_free(void *p);
 
 #endif
