@@ -308,6 +308,8 @@ enum {
   BF_COMPLEX = 1 << 18,     /* takes complex numbers and arrays of them (other rows are refused them) */
   BF_LISTS = 1 << 19,       /* a literal list among its arguments is a list (x.append([1, 2])), not
                              * the tuple NumPy's functions read it as (numpy.array([1, 2])) */
+  BF_KEYWORDS = 1 << 20,    /* takes any keyword: binds them itself once its callee is known (a call
+                             * through a function value) */
 };
 
 /* A builtin that synchronises threads: passes split kernels at it. */

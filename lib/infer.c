@@ -366,7 +366,7 @@ static bool check_arity(Infer *in, Node *n, const Builtin *bi, int given) {
     else ty_error(in, n, "%s() takes %d to %d positional arguments, got %d", bi->name, bi->min_args, bi->max_args, given);
     return false;
   }
-  for (int i = 0; i < n->kw.len; i++) {
+  for (int i = 0; i < n->kw.len && !(bi->flags & BF_KEYWORDS); i++) {
     bool known = false;
     for (int k = 0; bi->keywords && bi->keywords[k]; k++) known |= !strcmp(bi->keywords[k], n->kw_names[i]);
     if (known) continue;

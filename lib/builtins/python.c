@@ -376,7 +376,7 @@ const Builtin bi_python[] = {
   FUNCTION("get_thread_id", "ruchey", "get_thread_id", 0, 0, BF_PURE | BF_CHEAP, ty_pool_query, lo_thread_id),
   FUNCTION("get_num_threads", "ruchey", "get_num_threads", 0, 0, BF_PURE | BF_CHEAP, ty_pool_query, lo_num_threads),
   FUNCTION("a ruchey function", NULL, NULL, 0, 64, BF_RAISES | BF_VARIES | BF_COMPLEX, ty_jit_call, lo_jit_call),
-  FUNCTION("a function value", NULL, NULL, 0, 64, BF_RAISES | BF_VARIES | BF_COMPLEX, ty_value_call, lo_jit_call),
+  FUNCTION("a function value", NULL, NULL, 0, 64, BF_RAISES | BF_VARIES | BF_COMPLEX | BF_NONE | BF_KEYWORDS, ty_value_call, lo_jit_call),
   FUNCTION("a function value with *args", NULL, NULL, 1, 1, BF_RAISES | BF_VARIES | BF_COMPLEX, ty_value_spread_call,
            lo_jit_call),
   {"a ruchey ufunc", NULL, NULL, BK_FUNCTION, 0, 1, 64, NULL, BF_RAISES | BF_VARIES, 0, 0, ty_ufunc_jit_call,
