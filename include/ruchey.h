@@ -742,6 +742,11 @@ int32_t rt_generator_multinomial(void *bitgen, const int64_t *n, int32_t n_ndim,
                                  const double *pvals, int64_t d, int32_t narrow, int32_t rows_ndim,
                                  const int64_t *rows_shape, int32_t sized, int64_t *out);
 int32_t rt_generator_dirichlet(void *bitgen, const double *alpha, int64_t k, double *out, int64_t rows);
+/* NumPy's complaint about multinomial's d pvals (narrow: read from float32), or NULL */
+const char *rt_multinomial_pvals_error(const double *p, int64_t d, int32_t narrow);
+/* numpy.random.multinomial and dirichlet (random.c): RandomState's, rows draws into out */
+int32_t rt_random_multinomial(int64_t n, const double *pvals, int64_t d, int32_t narrow, int64_t *out, int64_t rows);
+int32_t rt_random_dirichlet(const double *alpha, int64_t k, double *out, int64_t rows);
 /* Generator.multivariate_normal (mvnormal_rt.c): its method= and check_valid= */
 enum { MV_SVD, MV_EIGH, MV_CHOLESKY, MV_BAD_METHOD };
 enum { CV_IGNORE, CV_WARN, CV_RAISE, CV_BAD };
