@@ -567,6 +567,26 @@ static const Type *ty_view(Infer *in, Node *n, const Type **args) {
 
 static LLVMValueRef lo_view_as(Lower *l, Node *n) { return lo_owned(l, n->list.items[0]); }
 
+/* a.item(): the one element of an array of size 1 (NumPy's ValueError
+ * otherwise), as its dtype's scalar (Numba's; NumPy gives a Python one). */
+static const Type *ty_item(Infer *in, Node *n, const Type **args) {
+  const Type *t = array_operand(in, n, args[0]);
+  return t ? t->elem : NULL;
+}
+
+static LLVMValueRef lo_item(Lower *l, Node *n) {
+  Node *arg = n->list.items[0];
+  const Type *t = arg->ty;
+  LLVMValueRef a = lo_expr(l, arg), shape[RC_MAX_NDIM];
+  shape_of(l, t, a, shape, NULL);
+  if (t->ndim)
+    lo_raise_if(l, LLVMBuildICmp(l->b, LLVMIntNE, size_of(l, t->ndim, shape), const_i64(l, 1), ""), RT_ERR_VALUE,
+                "can only convert an array of size 1 to a Python scalar");
+  LLVMValueRef v = lo_load_scalar(l, t->elem, LLVMBuildExtractValue(l->b, a, 2, ""));
+  lo_done_with(l, arg, a);
+  return v;
+}
+
 /* a.fill(value) */
 static const Type *ty_fill(Infer *in, Node *n, const Type **args) {
   const Type *t = array_operand(in, n, args[0]);
@@ -1414,6 +1434,7 @@ const Builtin bi_shape[] = {
   FUNCTION("argwhere", 1, 1, NULL, BF_ALLOCATES | BF_COMPLEX, 0, ty_argwhere, lo_argwhere),
   METHOD("nonzero", 0, 0, NULL, BF_ALLOCATES | BF_COMPLEX, 0, ty_nonzero, lo_nonzero),
   METHOD("fill", 1, 1, NULL, BF_COMPLEX, 0, ty_fill, lo_fill_method),
+  METHOD("item", 0, 0, NULL, BF_COMPLEX | BF_RAISES, 0, ty_item, lo_item),
   {"numpy.fill_diagonal", "numpy", "fill_diagonal", BK_FUNCTION, 0, 2, 3, fill_diagonal_kw, BF_RAISES | BF_COMPLEX, 0, 0,
    ty_fill_diagonal, lo_fill_diagonal},
   /* elementwise: fused into the array expressions around them */
