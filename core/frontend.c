@@ -240,6 +240,16 @@ static Node *numpy_scalar(Fe *fe, PyObject *obj, PyObject *e) {
 
 Node *fe_frozen_constant(Fe *fe, PyObject *obj, PyObject *e) { return constant_node(fe, obj, e); }
 
+static Node *const_array(Fe *fe, PyObject *obj, PyObject *e);
+
+/* An item of a global tuple: a number or a tuple of them, a str or a
+ * NumPy array (literal_unroll's items), frozen as Numba freezes them. */
+static Node *frozen_item(Fe *fe, PyObject *obj, PyObject *e) {
+  Node *n = constant_node(fe, obj, e);
+  if (n || fe->diag->kind) return n;
+  return PyUnicode_CheckExact(obj) ? string_node(fe, e, obj) : const_array(fe, obj, e);
+}
+
 static Node *constant_node(Fe *fe, PyObject *obj, PyObject *e) {
   Node *scalar = numpy_scalar(fe, obj, e);
   if (scalar || fe->diag->kind) return scalar;
@@ -271,11 +281,11 @@ static Node *constant_node(Fe *fe, PyObject *obj, PyObject *e) {
     }
     return n;
   }
-  if (PyTuple_Check(obj)) {  /* a global tuple of numbers, frozen like they are */
+  if (PyTuple_Check(obj)) {  /* a global tuple, frozen like its items */
     Node *n = new_node(fe, N_TUPLE, e);
     n->list = new_list(fe, (int)PyTuple_GET_SIZE(obj));
     for (int i = 0; i < n->list.len; i++)
-      if (!(n->list.items[i] = constant_node(fe, PyTuple_GET_ITEM(obj, i), e))) return NULL;
+      if (!(n->list.items[i] = frozen_item(fe, PyTuple_GET_ITEM(obj, i), e))) return NULL;
     return fe_named_global(fe, e, n, obj);
   }
   return NULL;
@@ -1860,8 +1870,13 @@ static Node *fe_for(Fe *fe, PyObject *s) {
     n = fe_for_fn(fe, s, t, it, b, o, is_filter);
   } else if (!walk && (seq = fe_expr(fe, it))) {
     bool range = seq->kind == N_CALL && seq->bi && (seq->bi->flags & BF_RANGE);
-    walk = !range;
-    if (range && !is_kind(t, "Name")) {
+    bool unroll = seq->kind == N_CALL && seq->bi && !strcmp(seq->bi->name, "literal_unroll");
+    walk = !range && !unroll;
+    if (unroll) {  /* unrolled before typing (analysis/unroll.c), once its tuple's length is known */
+      n = new_node(fe, N_FOR, s);
+      n->cond = seq;
+      if (!(n->lhs = fe_target(fe, t)) || !fe_block(fe, b, &n->body) || !fe_block(fe, o, &n->orelse)) n = NULL;
+    } else if (range && !is_kind(t, "Name")) {
       fe_error(fe, t, "a for loop over range(...) or prange(...) takes a single name");
     } else if (range) {
       n = new_node(fe, N_FOR, s);
