@@ -13,7 +13,10 @@
  * must be constants; others (concatenate's axis, roll's shift) may be
  * computed at run time.
  */
+#include <stdio.h>
+
 #include "builtins/builtins.h"
+#include "ir.h"
 
 /* ---------------------------------------------------------------- typing helpers */
 
