@@ -308,6 +308,8 @@ enum {
   BF_COMPLEX = 1 << 18,     /* takes complex numbers and arrays of them (other rows are refused them) */
   BF_LISTS = 1 << 19,       /* a literal list among its arguments is a list (x.append([1, 2])), not
                              * the tuple NumPy's functions read it as (numpy.array([1, 2])) */
+  BF_KEYWORDS = 1 << 20,    /* takes any keyword: binds them itself once its callee is known (a call
+                             * through a function value) */
 };
 
 /* A builtin that synchronises threads: passes split kernels at it. */
@@ -740,6 +742,11 @@ int32_t rt_generator_multinomial(void *bitgen, const int64_t *n, int32_t n_ndim,
                                  const double *pvals, int64_t d, int32_t narrow, int32_t rows_ndim,
                                  const int64_t *rows_shape, int32_t sized, int64_t *out);
 int32_t rt_generator_dirichlet(void *bitgen, const double *alpha, int64_t k, double *out, int64_t rows);
+/* NumPy's complaint about multinomial's d pvals (narrow: read from float32), or NULL */
+const char *rt_multinomial_pvals_error(const double *p, int64_t d, int32_t narrow);
+/* numpy.random.multinomial and dirichlet (random.c): RandomState's, rows draws into out */
+int32_t rt_random_multinomial(int64_t n, const double *pvals, int64_t d, int32_t narrow, int64_t *out, int64_t rows);
+int32_t rt_random_dirichlet(const double *alpha, int64_t k, double *out, int64_t rows);
 /* Generator.multivariate_normal (mvnormal_rt.c): its method= and check_valid= */
 enum { MV_SVD, MV_EIGH, MV_CHOLESKY, MV_BAD_METHOD };
 enum { CV_IGNORE, CV_WARN, CV_RAISE, CV_BAD };

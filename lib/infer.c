@@ -366,7 +366,7 @@ static bool check_arity(Infer *in, Node *n, const Builtin *bi, int given) {
     else ty_error(in, n, "%s() takes %d to %d positional arguments, got %d", bi->name, bi->min_args, bi->max_args, given);
     return false;
   }
-  for (int i = 0; i < n->kw.len; i++) {
+  for (int i = 0; i < n->kw.len && !(bi->flags & BF_KEYWORDS); i++) {
     bool known = false;
     for (int k = 0; bi->keywords && bi->keywords[k]; k++) known |= !strcmp(bi->keywords[k], n->kw_names[i]);
     if (known) continue;
@@ -816,6 +816,7 @@ bool ty_infer(Func *f, const Type **argtypes, const CompileOptions *opts, Diag *
              "stack can compile", f->name, f->depth);
     return false;
   }
+  if (!an_unroll_literal(f, argtypes, diag)) return false;
   an_split_webs(f);  /* a name rebound to another type types each value on its own, as Numba */
   for (int i = 0; i < f->nparams; i++) f->var_types[i] = argtypes[i];
   f->param_types = argtypes;
