@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define RUCHEY_API_VERSION 19
+#define RUCHEY_API_VERSION 20
 #define RC_MAX_NDIM 8
 
 /* ---------------------------------------------------------------- arena */
@@ -644,7 +644,7 @@ typedef struct RucheyAPI {
   const char *(*host_identity)(void);
   /* what reports a @cfunc's failure (rt_cfunc_failed) */
   void (*set_cfunc_failure)(void (*report)(const char *name));
-  int *numpy_major;  /* rt_numpy_major */
+  int *numpy_version;  /* rt_numpy_version */
   /* what issues a Python warning of compiled code's (rt_warn): 0, or 1
    * with the exception a warnings filter made of it, as an objmode block's */
   void (*set_warning_caller)(int (*warn)(const char *category, const char *msg, void **cls, const char **text));
@@ -920,7 +920,7 @@ const size_t *rt_print_buffered(void);  /* the calling thread's count of bytes w
 size_t rt_float_repr(char *out, double d, bool single);  /* Python's repr of a float (single: NumPy's str of a float32) */
 /* runtime.c: the installed NumPy's major version (2 until the extension
  * says), where compiled code follows a rule NumPy 2 changed */
-extern int rt_numpy_major;
+extern int rt_numpy_version;  /* the installed NumPy's: major * 100 + minor */
 void rt_print_write_out(void);
 /* runtime.c: a device function's shared array on the CPU backend */
 void *rt_block_shared(const void *site, int64_t bytes);

@@ -507,7 +507,7 @@ int32_t rt_random_draw(int32_t d, const double *p, void *out, int64_t n) {
  * a binomial of the items left and the cell's share of the probability
  * left; the last takes what is left. The binomial is the Generator's
  * algorithm (none drawn for n or p 0) over this stream, as NumPy to 2.4
- * draws it (2.5 made it the legacy binomial). */
+ * draws it, and the legacy binomial from 2.5 on, as the installed NumPy. */
 int32_t rt_random_multinomial(int64_t n, const double *pvals, int64_t d, int32_t narrow, int64_t *out, int64_t rows) {
   const char *bad = rt_multinomial_pvals_error(pvals, d, narrow);
   if (bad) return value_error(bad);
@@ -518,7 +518,7 @@ int32_t rt_random_multinomial(int64_t n, const double *pvals, int64_t d, int32_t
     int64_t left = n;
     double share = 1.0;
     for (int64_t j = 0; j < d - 1; j++) {
-      out[j] = draw_binomial(s, left, pvals[j] / share, true);
+      out[j] = draw_binomial(s, left, pvals[j] / share, rt_numpy_version < 205);
       left -= out[j];
       if (left <= 0) break;
       share -= pvals[j];

@@ -130,7 +130,7 @@ void *rt_block_storage(int64_t bytes) {
 
 void rt_block_storage_free(void *p) { free(p); }
 
-int rt_numpy_major = 2;
+int rt_numpy_version = 200;
 
 /* ---------------------------------------------------------------- the stack */
 
