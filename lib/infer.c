@@ -21,14 +21,18 @@ static bool block_returns(const NodeList *l);
 
 /* ---------------------------------------------------------------- errors */
 
+void ty_diag(Diag *d, const Node *n, const char *fmt, va_list ap) {
+  if (d->kind) return;  /* the first error is the one reported */
+  d->kind = DIAG_TYPING;
+  d->line = n->line;
+  d->col = n->col;
+  vsnprintf(d->msg, sizeof d->msg, fmt, ap);
+}
+
 const Type *ty_error(Infer *in, const Node *n, const char *fmt, ...) {
-  if (in->diag->kind) return NULL;
-  in->diag->kind = DIAG_TYPING;
-  in->diag->line = n->line;
-  in->diag->col = n->col;
   va_list ap;
   va_start(ap, fmt);
-  vsnprintf(in->diag->msg, sizeof in->diag->msg, fmt, ap);
+  ty_diag(in->diag, n, fmt, ap);
   va_end(ap);
   return NULL;
 }

@@ -31,13 +31,9 @@ typedef struct Unroll {
 } Unroll;
 
 static bool fail(Unroll *u, const Node *at, const char *fmt, ...) {
-  if (u->diag->kind) return false;
-  u->diag->kind = DIAG_TYPING;
-  u->diag->line = at->line;
-  u->diag->col = at->col;
   va_list ap;
   va_start(ap, fmt);
-  vsnprintf(u->diag->msg, sizeof u->diag->msg, fmt, ap);
+  ty_diag(u->diag, at, fmt, ap);
   va_end(ap);
   return false;
 }
