@@ -1432,7 +1432,8 @@ static Node *fe_call_expr(Fe *fe, PyObject *e) {
 static const struct { const char *kind, *what; } unsupported_exprs[] = {
   {"GeneratorExp", "generator expressions"},
   {"Await", "await"},
-  {"Yield", "generators (yield)"}, {"YieldFrom", "generators (yield from)"},
+  {"Yield", "the values of yield expressions (a generator's send())"},
+  {"YieldFrom", "delegating generators (yield from)"},
   {"NamedExpr", "the walrus operator"}, {"Starred", "starred expressions"},
   {"Slice", "slices"},
 };
@@ -1877,10 +1878,22 @@ static Node *fe_return(Fe *fe, PyObject *s) {
   return n;
 }
 
+/* yield x as a statement: the function is a generator. */
+static Node *fe_yield(Fe *fe, PyObject *s, PyObject *y) {
+  PyObject *v = field(y, "value");
+  Node *n = new_node(fe, N_YIELD, s);
+  if (v != Py_None && !(n->lhs = fe_expr(fe, v))) n = NULL;
+  fe->f->generator = true;
+  Py_DECREF(v);
+  return n;
+}
+
 static Node *fe_expr_stmt(Fe *fe, PyObject *s) {
   PyObject *v = field(s, "value");
   Node *n = NULL;
-  if (is_kind(v, "Constant")) {
+  if (is_kind(v, "Yield")) {
+    n = fe_yield(fe, s, v);
+  } else if (is_kind(v, "Constant")) {
     n = new_node(fe, N_PASS, s);  /* a docstring or a bare constant does nothing */
   } else {
     n = new_node(fe, N_EXPR, s);

@@ -589,6 +589,10 @@ static void ty_store(Infer *in, Node *target, const Type *t, Node *at) {
 }
 
 static void ty_return(Infer *in, Node *n) {
+  if (in->f->generator && n->lhs && n->lhs->kind != N_NONE) {
+    ty_error(in, n, "a generator returning a value (StopIteration.value) is not supported in compiled code");
+    return;
+  }
   if (!n->lhs) {
     in->returns_none = true;
     return;
@@ -609,6 +613,57 @@ static void ty_return(Infer *in, Node *n) {
   else if (ty_record_inside(u)) ty_error(in, n, "a record is returned alone, not as %s", u->name);
   in->ret = u;
   in->f->ret_type = u;  /* so far: what a mutually recursive callee sees */
+}
+
+/* yield x: what the generator yields is the unification of every x. */
+static void ty_yield(Infer *in, Node *n) {
+  if (ty_in_cuda(in) || (in->opts && in->opts->gpu_cc)) {
+    ty_error(in, n, "generators are not supported in CUDA kernels and device functions");
+    return;
+  }
+  if (in->tries) {
+    ty_error(in, n, "a yield inside try/except or try/finally is not supported in compiled code");
+    return;
+  }
+  const Type *t = n->lhs ? ty_maybe_none(in, n->lhs) : TYS(TY_NONE);
+  if (!t) return;
+  if (t->kind == TY_RANGE || t->kind == TY_DTYPE || t->kind == TY_FUNCTION || t->kind == TY_MODULE ||
+      t->kind == TY_INFO || ty_record_inside(t) || t->kind == TY_RECORD) {
+    ty_error(in, n, "cannot yield a value of type %s", t->name);
+    return;
+  }
+  const Type *u = in->yields ? ty_unify(in->yields, t) : t;
+  if (!u) {
+    ty_error(in, n, "yielded types %s and %s cannot be unified", in->yields->name, t->name);
+    return;
+  }
+  in->yields = u;
+}
+
+/* for x in g of a generator object g: the frontend walked it as a
+ * sequence, over range(len(g)) (for k in ...: x = g[k]); its length is
+ * not known, so the loop becomes `while <g resumed and yielded>: x =
+ * <what g yielded>`. */
+static bool ty_generator_loop(Infer *in, Node *n) {
+  Node *c = n->cond, *len = c->list.len == 1 ? c->list.items[0] : NULL;
+  if (!len || len->kind != N_CALL || len->bi != bi_named("len") || len->list.len != 1) return false;
+  Node *g = len->list.items[0], *bind = n->body.len ? n->body.items[0] : NULL;
+  if (g->kind != N_VAR || !bind || bind->kind != N_ASSIGN || bind->rhs->kind != N_INDEX ||
+      bind->rhs->lhs->kind != N_VAR || bind->rhs->lhs->var != g->var)
+    return false;
+  const Type *t = ty_expr(in, g);
+  if (!t || t->kind != TY_YIELDS) return false;
+  n->kind = N_WHILE;
+  n->cond = len;
+  len->bi = bi_named("generator resumed");
+  Node *item = bind->rhs;
+  item->kind = N_CALL;
+  item->bi = bi_named("generator value");
+  item->list = (NodeList){arena_alloc(in->f->arena, sizeof(Node *)), 1};
+  item->list.items[0] = item->lhs;
+  item->lhs = item->rhs = NULL;
+  item->str = NULL;
+  return true;
 }
 
 static void ty_cond(Infer *in, Node *c) { ty_truth(in, c, "condition"); }
@@ -668,10 +723,12 @@ static void ty_try(Infer *in, Node *n) {
     ty_error(in, n, "try/except is not supported in CUDA kernels and device functions");
     return;
   }
+  in->tries++;
   ty_block(in, &n->body);
   for (int i = 0; i < n->list.len; i++) ty_block(in, &n->list.items[i]->body);
   ty_block(in, &n->orelse);
   if (n->lhs) ty_block(in, &n->lhs->body);
+  in->tries--;
 }
 
 static void ty_stmt(Infer *in, Node *n) {
@@ -709,6 +766,10 @@ static void ty_stmt(Infer *in, Node *n) {
     ty_block(in, &n->orelse);
     break;
   case N_FOR:
+    if (n->cond->kind == N_CALL && ty_generator_loop(in, n)) {
+      ty_stmt(in, n);
+      break;
+    }
     /* a loop variable declared another integer type (locals=) holds each
      * int64 value converted, as Numba's does */
     if (in->f->declared_types && in->f->declared_types[n->lhs->var] &&
@@ -727,6 +788,7 @@ static void ty_stmt(Infer *in, Node *n) {
   case N_ASSERT: ty_cond(in, n->cond); break;
   case N_RAISE: ty_raise_message(in, n); break;
   case N_TRY: ty_try(in, n); break;
+  case N_YIELD: ty_yield(in, n); break;
   default: break;
   }
 }
@@ -805,6 +867,24 @@ static bool block_returns(const NodeList *l) {
   return false;
 }
 
+/* A generator function returns its generator object; what it yields is
+ * fixed by its yields (None where it yields none, or only bare ones). */
+static bool ty_generator_function(Func *f, Infer *in, const CompileOptions *opts, Diag *diag) {
+  const char *why = opts && (opts->kernel || opts->device || opts->gpu_cc) ? "in CUDA kernels and device functions"
+                  : opts && opts->declared_ret ? "with an explicit signature"
+                  : opts && opts->c_entry ? "as a cfunc"
+                  : opts && opts->ufunc_loop ? "as a ufunc" : NULL;
+  if (why) {
+    diag->kind = DIAG_TYPING;
+    diag->line = f->line;
+    snprintf(diag->msg, sizeof diag->msg, "generator function '%s' cannot be compiled %s", f->name, why);
+    return false;
+  }
+  f->yield_type = in->yields ? in->yields : TYS(TY_NONE);
+  f->ret_type = ty_yields(f->yield_type);
+  return true;
+}
+
 bool ty_infer(Func *f, const Type **argtypes, const CompileOptions *opts, Diag *diag) {
   Infer in = {.f = f, .opts = opts, .diag = diag};
   f->depth = ir_depth(&f->body);
@@ -832,15 +912,16 @@ bool ty_infer(Func *f, const Type **argtypes, const CompileOptions *opts, Diag *
   }
   for (int pass = 0; pass < 64; pass++) {
     in.changed = false;
-    in.ret = NULL;
+    in.ret = in.yields = NULL;
     in.returns_none = in.returns_value = false;
     if (!ty_block(&in, &f->body)) return false;
     if (!in.changed) break;
   }
   in.final = true;
-  in.ret = NULL;
+  in.ret = in.yields = NULL;
   in.returns_none = in.returns_value = false;
   if (!ty_block(&in, &f->body)) return false;
+  if (f->generator) return ty_generator_function(f, &in, opts, diag);
   if (in.returns_value && !block_returns(&f->body)) in.returns_none = true;
   /* a value on some paths and None on others: an Optional, as Numba */
   f->ret_type = !in.returns_value ? TYS(TY_NONE) : in.returns_none ? ty_unify(TYS(TY_NONE), in.ret) : in.ret;

@@ -12,6 +12,8 @@ typedef struct Infer {
   bool final;       /* last pass: unknown types are errors */
   const Type *ret;  /* unification of the returned values' types */
   bool returns_none, returns_value;
+  const Type *yields;  /* unification of a generator's yielded values' types */
+  int tries;        /* try statements around the statement being typed (a yield refuses them) */
 } Infer;
 
 /* Records a TypingError at n (the first one only); returns NULL. */

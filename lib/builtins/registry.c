@@ -41,6 +41,7 @@ static const Builtin *const families[] = {
   bi_heapq,
   bi_libdevice,
   bi_native,
+  bi_generators,
 };
 
 #define NFAMILIES (sizeof families / sizeof families[0])
