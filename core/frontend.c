@@ -952,6 +952,24 @@ static Node *fe_call_of_type(Fe *fe, PyObject *e, PyObject *func, bool *failed) 
   return n;
 }
 
+
+/* iter(x) is a compiled generator walking x as a for loop does
+ * (ruchey._iterators.iterate): the same object for any iterable, a
+ * generator's own values passed on as they are yielded. Takes obj's
+ * reference. */
+static PyObject *iterator_of_builtin(Fe *fe, PyObject *obj) {
+  if (!obj || obj != PyDict_GetItemString(fe->builtins, "iter")) return obj;
+  PyObject *module = PyImport_ImportModule("ruchey._iterators");
+  PyObject *iterate = module ? PyObject_GetAttrString(module, "iterate") : NULL;
+  Py_XDECREF(module);
+  if (!iterate) {
+    PyErr_Clear();
+    return obj;
+  }
+  Py_DECREF(obj);
+  return iterate;
+}
+
 static Node *fe_call(Fe *fe, PyObject *e) {
   PyObject *func = field(e, "func");
   bool typed = false;
@@ -965,7 +983,7 @@ static Node *fe_call(Fe *fe, PyObject *e) {
     Py_DECREF(func);
     return n;
   }
-  PyObject *obj = static_object(fe, func);
+  PyObject *obj = iterator_of_builtin(fe, static_object(fe, func));
   if (!obj && is_kind(func, "Attribute")) {
     PyObject *base = field(func, "value");
     PyObject *base_obj = static_object(fe, base);

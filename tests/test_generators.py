@@ -1,5 +1,6 @@
 """Generator functions (yield) in compiled code: consumed by for loops,
 next(), iter(), list(), sorted(), sum(), min() and max() in compiled code,
+iter() and next() of arrays, tuples, ranges, lists, dicts and strings,
 and iterated from Python; yields in loops and branches, several yields, a
 return ending the generator, scalars, tuples and arrays yielded, locals
 kept across yields. Each against the functions' Python originals on
@@ -297,6 +298,68 @@ def test_errors_raised_in_the_body_propagate():
         list(risky(5))
 
 
+@njit
+def iterate_three(x):
+    it = iter(x)
+    a = next(it)
+    b = next(it, a)
+    s = a
+    for v in it:
+        s += v
+    return a, b, s
+
+
+@pytest.mark.parametrize("make", [
+    lambda rng: rng.standard_normal(6),
+    lambda rng: rng.integers(-50, 50, size=2),
+    lambda rng: tuple(rng.integers(-50, 50, size=4).tolist()),
+    lambda rng: (float(rng.standard_normal()),),
+], ids=["float array", "int array", "tuple of ints", "tuple of one float"])
+def test_iter_and_next_of_arrays_and_tuples(make):
+    x = make(make_rng(seed_of("iterate", repr(make))))
+    assert_same(iterate_three, x, rel=1e-12)
+
+
+@njit
+def iterate_range(start, stop, step):
+    it = iter(range(start, stop, step))
+    return next(it, -99), next(it, -99), next(it, -99)
+
+
+@pytest.mark.parametrize("start, stop, step", [(0, 0, 1), (2, 7, 3), (10, -5, -4), (-3, 3, 1)])
+def test_iter_and_next_of_ranges(start, stop, step):
+    assert_same(iterate_range, start, stop, step)
+
+
+@njit
+def iterate_containers(n, s):
+    squares = [i * i for i in range(n)]
+    d = {}
+    for i in range(n):
+        d[3 * i] = 0.5 * i
+    lst, keys, chars = iter(squares), iter(d), iter(s)
+    return next(lst, -1) + next(lst, -1), next(keys, -1), next(keys, -1), next(chars, "?") + next(chars, "?")
+
+
+@pytest.mark.parametrize("n, s", [(0, ""), (1, "a"), (5, "xyz")])
+def test_iter_and_next_of_lists_dicts_and_strings(n, s):
+    assert_same(iterate_containers, n, s)
+
+
+def test_next_of_exhausted_iterator_raises_stop_iteration():
+    @njit
+    def second(n):
+        it = iter(range(n))
+        next(it)
+        return next(it)
+
+    assert second(2) == 1
+    with pytest.raises(StopIteration):
+        second(1)
+    with pytest.raises(StopIteration):
+        second.py_func(1)
+
+
 # ---------------------------------------------------------------- from Python
 
 @pytest.mark.parametrize("n", [0, 1, 15])
@@ -425,7 +488,7 @@ def enumerate_generator(n):
     (refused_throw, "'ValueError' of Python type 'type' cannot be used in compiled code"),
     (refused_close, r"close\(\) is not supported"),
     (next_of_int, r"next\(\) of int64"),
-    (iter_of_int, r"iter\(\) of int64"),
+    (iter_of_int, r"len\(\) of int64 is not supported"),
     (enumerate_generator, "a generator has no len"),
 ])
 def test_unsupported_generator_code_is_a_typing_error(f, message):

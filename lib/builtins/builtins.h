@@ -44,7 +44,7 @@ extern const Builtin bi_objmode[]; /* objmode.c: with objmode(...) blocks */
 extern const Builtin bi_decomp[];  /* decomp.c: numpy.linalg's decompositions, norm, cond, ...; cov, corrcoef */
 extern const Builtin bi_multi_dot[]; /* multi_dot.c: numpy.linalg.multi_dot */
 extern const Builtin bi_heapq[];  /* heapq.c: the heapq module on typed lists */
-extern const Builtin bi_generators[]; /* generators.c: next(), iter() and for loops of generator objects */
+extern const Builtin bi_generators[]; /* generators.c: next() and for loops of generator objects */
 extern const Builtin bi_libdevice[]; /* libdevice.c: cuda.libdevice.*, libdevice's functions */
 
 /* The elements' type of an array, or a number's own; dimensions (0 for a number). */

@@ -1,6 +1,7 @@
 /* builtins/generators.c — generator objects in compiled code: next(g),
- * next(g, default), iter(g), and the two steps of a for loop over one
- * (infer.c makes the loop `while <g resumed>: x = <g's value>`).
+ * next(g, default), and the two steps of a for loop over one (infer.c
+ * makes the loop `while <g resumed>: x = <g's value>`); iter(x) is a
+ * compiled generator of the frontend's (ruchey._iterators).
  * lower/generators.c lays out the objects and lowers the functions.
  */
 #include "builtins/builtins.h"
@@ -62,21 +63,6 @@ static LLVMValueRef lo_next(Lower *l, Node *n) {
   return LLVMBuildLoad2(l->b, lo_type(l, n->ty), result, "");
 }
 
-/* iter(g) of a generator is g itself (a new reference, as a call's result is). */
-static const Type *ty_iter(Infer *in, Node *n, const Type **args) {
-  if (args[0]->kind == TY_YIELDS) return args[0];
-  return ty_error(in, n, "iter() of %s is not supported in compiled code: it takes a generator (a for loop walks "
-                         "arrays, lists, tuples, strings, dicts and ranges directly)", args[0]->name);
-}
-
-static LLVMValueRef lo_iter(Lower *l, Node *n) {
-  Node *g = n->list.items[0];
-  LLVMValueRef v = lo_expr(l, g);
-  if (!lo_is_fresh(g)) lo_refcount(l, g->ty, v, true);
-  else lo_temp_taken(l, v);
-  return v;
-}
-
 /* g.send(v), g.throw(e), g.close(): refused, as Numba refuses them (a
  * compiled generator only yields). */
 static const Type *ty_refused_method(Infer *in, Node *n, const Type **args) {
@@ -89,8 +75,7 @@ static const Type *ty_refused_method(Infer *in, Node *n, const Type **args) {
   {name, module, path, BK_FUNCTION, 0, lo, hi, NULL, flags, 0, 0, type, lower}
 
 const Builtin bi_generators[] = {
-  FUNCTION("next", "builtins", "next", 1, 2, BF_RAISES, ty_next, lo_next),
-  FUNCTION("iter", "builtins", "iter", 1, 1, 0, ty_iter, lo_iter),
+  FUNCTION("next", "builtins", "next", 1, 2, BF_RAISES | BF_STRINGS | BF_COMPLEX | BF_LISTS, ty_next, lo_next),
   FUNCTION("generator resumed", NULL, NULL, 1, 1, BF_RAISES, ty_resumed, lo_resumed),
   FUNCTION("generator value", NULL, NULL, 1, 1, 0, ty_value, lo_value),
   REFUSED("generator.send", "send"),
