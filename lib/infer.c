@@ -625,6 +625,10 @@ static void ty_yield(Infer *in, Node *n) {
     ty_error(in, n, "a yield inside try/except or try/finally is not supported in compiled code");
     return;
   }
+  if (in->pranges) {
+    ty_error(in, n, "a yield inside a prange loop is not supported in compiled code");
+    return;
+  }
   const Type *t = n->lhs ? ty_maybe_none(in, n->lhs) : TYS(TY_NONE);
   if (!t) return;
   if (t->kind == TY_RANGE || t->kind == TY_DTYPE || t->kind == TY_FUNCTION || t->kind == TY_MODULE ||
@@ -638,6 +642,7 @@ static void ty_yield(Infer *in, Node *n) {
     return;
   }
   in->yields = u;
+  in->f->ret_type = ty_yields(u);  /* so far: what a recursive call sees */
 }
 
 /* for x in g of a generator object g: the frontend walked it as a
@@ -779,7 +784,10 @@ static void ty_stmt(Infer *in, Node *n) {
       break;
     }
     if (ty_expr(in, n->cond)) ty_store(in, n->lhs, TYS(TY_I64), n->lhs);
+    bool parallel = n->cond->kind == N_CALL && n->cond->bi && (n->cond->bi->flags & BF_PARALLEL);
+    in->pranges += parallel;
     ty_block(in, &n->body);
+    in->pranges -= parallel;
     ty_block(in, &n->orelse);
     break;
   case N_RETURN: ty_return(in, n); break;

@@ -360,6 +360,69 @@ def test_next_of_exhausted_iterator_raises_stop_iteration():
         second.py_func(1)
 
 
+@njit
+def preorder(left, right, values, i):
+    """A binary tree's values in preorder, by recursive generators."""
+    yield values[i]
+    if left[i] >= 0:
+        for v in preorder(left, right, values, left[i]):
+            yield v
+    if right[i] >= 0:
+        for v in preorder(left, right, values, right[i]):
+            yield v
+
+
+@njit
+def preorder_sum(left, right, values):
+    s = 0.0
+    for v in preorder(left, right, values, 0):
+        s = s * 0.5 + v
+    return s
+
+
+@pytest.mark.parametrize("n", [1, 2, 9, 60])
+def test_recursive_generator_walks_a_tree(n):
+    left, right, values = tree(make_rng(seed_of("preorder", n)), n)
+    assert_same(preorder_sum, left, right, values)
+    assert list(preorder(left, right, values, 0)) == list(preorder.py_func(left, right, values, 0))
+
+
+@njit
+def row_sums(a):
+    for i in range(a.shape[0]):
+        yield a[i].sum()
+
+
+@njit
+def over_temporaries(a):
+    s = 0.0
+    for r in row_sums(a * 2.0 + 1.0):
+        s += r
+    for r in row_sums(a[1:, ::2]):
+        s += r
+    return s
+
+
+def test_generator_keeps_temporary_and_view_arguments():
+    a = make_rng(seed_of("temporaries")).standard_normal((4, 5))
+    assert_same(over_temporaries, a, rel=1e-12)
+
+
+@njit(parallel=True)
+def parallel_sums(a):
+    for k in range(3):
+        s = 0.0
+        for i in ruchey.prange(a.shape[0]):
+            s += a[i] * k
+        yield s
+
+
+def test_generator_with_prange_loops_between_yields():
+    a = make_rng(seed_of("parallel")).standard_normal(1000)
+    got, want = list(parallel_sums(a)), list(parallel_sums.py_func(a))
+    assert got == pytest.approx(want, rel=1e-12)
+
+
 # ---------------------------------------------------------------- from Python
 
 @pytest.mark.parametrize("n", [0, 1, 15])
@@ -464,6 +527,11 @@ def refused_close(n):
     return 1
 
 
+def yield_in_prange(n):
+    for i in ruchey.prange(n):
+        yield i
+
+
 def next_of_int(n):
     return next(n)
 
@@ -487,6 +555,7 @@ def enumerate_generator(n):
     (refused_send, r"send\(\) is not supported"),
     (refused_throw, "'ValueError' of Python type 'type' cannot be used in compiled code"),
     (refused_close, r"close\(\) is not supported"),
+    (yield_in_prange, "yield inside a prange loop"),
     (next_of_int, r"next\(\) of int64"),
     (iter_of_int, r"len\(\) of int64 is not supported"),
     (enumerate_generator, "a generator has no len"),

@@ -282,14 +282,16 @@ static LLVMTypeRef allocas_to_frame(Lower *l, int *field) {
 
 /* The body as `i32 resume(state)`: a status; the state's resume point
  * RT_GEN_DONE once the body has ended. */
-static LLVMValueRef resume_function(Lower *l, struct GenLower *g, const char *name, int *field, LLVMTypeRef *frame) {
+static LLVMValueRef resume_function(Lower *l, struct GenLower *g, const char *name, LLVMValueRef init, int *field,
+                                    LLVMTypeRef *frame) {
   char fname[300];
   snprintf(fname, sizeof fname, "%s.resume", name);
   Lower r;
   lo_func_init(&r, l->mod, l->f, l->opts);
   r.callee = l->callee;
   r.gen = g;
-  r.fn = r.impl = LLVMAddFunction(l->mod->m, fname, LLVMFunctionType(l->mod->i32, &l->mod->ptr, 1, 0));
+  r.impl = init;  /* a recursive call makes another generator */
+  r.fn = LLVMAddFunction(l->mod->m, fname, LLVMFunctionType(l->mod->i32, &l->mod->ptr, 1, 0));
   LLVMSetLinkage(r.fn, LLVMInternalLinkage);
   g->self = LLVMGetParam(r.fn, 0);
   LLVMBasicBlockRef entry = new_block(&r, "entry"), start = new_block(&r, "start");
@@ -355,10 +357,6 @@ static LLVMValueRef drop_function(Lower *l, struct GenLower *g, const char *name
  * arguments, and returns it, not yet started. */
 LLVMValueRef lo_generator_body(Lower *l, const char *name) {
   struct GenLower g = {.state = state_type(l)};
-  int *field = arena_alloc(l->f->arena, sizeof(int) * (size_t)(l->f->nvars ? l->f->nvars : 1));
-  LLVMTypeRef frame;
-  LLVMValueRef resume = resume_function(l, &g, name, field, &frame);
-  LLVMValueRef drop = drop_function(l, &g, name, field, frame);
   int np = l->f->nparams, nall = np + 2 * lo_checks_stack(l, l->f, l->opts);
   LLVMTypeRef *params = arena_alloc(l->f->arena, sizeof(LLVMTypeRef) * (size_t)(nall ? nall : 1));
   for (int v = 0; v < np; v++) params[v] = lo_type(l, l->f->var_types[v]);
@@ -370,6 +368,10 @@ LLVMValueRef lo_generator_body(Lower *l, const char *name) {
   LLVMTypeRef rt = LLVMStructTypeInContext(l->mod->c, result, 2, 0);
   l->impl = l->fn = LLVMAddFunction(l->mod->m, name, LLVMFunctionType(rt, params, (unsigned)nall, 0));
   LLVMSetLinkage(l->fn, LLVMInternalLinkage);
+  int *field = arena_alloc(l->f->arena, sizeof(int) * (size_t)(l->f->nvars ? l->f->nvars : 1));
+  LLVMTypeRef frame;
+  LLVMValueRef resume = resume_function(l, &g, name, l->fn, field, &frame);
+  LLVMValueRef drop = drop_function(l, &g, name, field, frame);
   position(l, new_block(l, "entry"));
   LLVMValueRef size = LLVMBuildAdd(l->b, LLVMSizeOf(g.state), LLVMSizeOf(frame), "size");
   LLVMValueRef s = lo_call_fn(l, "rt_gen_new", l->mod->ptr, &l->mod->i64, &size, 1);
