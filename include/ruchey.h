@@ -531,6 +531,7 @@ typedef struct RtGenState {
 } RtGenState;
 
 #define RT_GEN_DONE (-1)
+#define RT_GEN_ALIGN 64  /* a state's alignment: its frame holds vectors of up to 64 bytes */
 /* Where a generator's value lies after its RtGenState, for values of align bytes. */
 static inline size_t rt_gen_value_offset(size_t align) {
   size_t end = offsetof(RtGenState, next) + sizeof(int32_t);

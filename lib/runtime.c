@@ -79,9 +79,13 @@ void rt_meminfo_free(RtMemInfo *mi) {
 }
 
 RtGenState *rt_gen_new(int64_t nbytes) {
-  RtGenState *s = calloc(1, (size_t)nbytes);
-  if (!s) rt_set_error(RT_ERR_MEMORY, "cannot allocate a generator");
-  return s;
+  size_t size = ((size_t)nbytes + RT_GEN_ALIGN - 1) / RT_GEN_ALIGN * RT_GEN_ALIGN;
+  RtGenState *s = aligned_alloc(RT_GEN_ALIGN, size);
+  if (!s) {
+    rt_set_error(RT_ERR_MEMORY, "cannot allocate a generator");
+    return NULL;
+  }
+  return memset(s, 0, size);
 }
 
 void rt_gen_free(RtGenState *s) {

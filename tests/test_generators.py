@@ -214,7 +214,7 @@ def test_fibonacci_generator_consumed_by_for_loop(n):
 
 
 @pytest.mark.parametrize("n", [0, 1, 5, 100, 1000])
-@pytest.mark.parametrize("w", [1, 3, 7])
+@pytest.mark.parametrize("w", [1, 3, 8, 33])
 def test_sliding_window_generator_over_array(n, w):
     a = float_array(make_rng(seed_of("windows", n, w)), n)
     assert_same(window_total, a, w, rel=1e-12)
@@ -458,6 +458,12 @@ def test_next_from_python_and_stop_iteration():
     with pytest.raises(StopIteration):
         next(g)
     assert next(g, "done") == "done"
+
+
+@pytest.mark.parametrize("w", [2, 8, 16, 33])
+def test_generator_from_python_keeps_vector_locals_aligned(w):
+    a = float_array(make_rng(seed_of("aligned", w)), 200)
+    assert list(windows(a, w)) == pytest.approx(list(windows.py_func(a, w)), rel=1e-12)
 
 
 def test_generator_from_python_keeps_its_array_argument_alive():

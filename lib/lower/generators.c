@@ -31,8 +31,9 @@ struct GenLower {
 };
 
 /* The state's type for f: the header, the value in its storage layout,
- * the arguments as values, padded to 16 bytes so the frame after it is
- * aligned as malloc's memory is. */
+ * the arguments as values, padded to RT_GEN_ALIGN bytes (the state's own
+ * alignment), so that the frame after it is aligned for any local, a
+ * vector's too. */
 static LLVMTypeRef state_type(Lower *l) {
   LowerModule *m = l->mod;
   int np = l->f->nparams;
@@ -40,7 +41,7 @@ static LLVMTypeRef state_type(Lower *l) {
   for (int v = 0; v < np; v++) args[v] = lo_type(l, l->f->var_types[v]);
   LLVMTypeRef f[GS_ALIGN + 1] = {m->i64, m->ptr, m->ptr, m->i32, lo_storage_type(l, l->f->yield_type),
                                  LLVMStructTypeInContext(m->c, args, (unsigned)np, 0),
-                                 LLVMArrayType2(LLVMInt128TypeInContext(m->c), 0)};
+                                 LLVMArrayType2(LLVMVectorType(m->i8, RT_GEN_ALIGN), 0)};
   return LLVMStructTypeInContext(m->c, f, GS_ALIGN + 1, 0);
 }
 
@@ -133,12 +134,12 @@ static bool escapes(LLVMValueRef v) {
 
 /* v kept in an alloca: stored where it is made, loaded where it is used
  * (a phi's operand at the end of the block it comes from). */
-static void demote_value(LLVMBuilderRef b, LLVMValueRef fn, LLVMValueRef v) {
+static void demote_value(Lower *l, LLVMBuilderRef b, LLVMValueRef v) {
   LLVMTypeRef t = LLVMTypeOf(v);
-  LLVMValueRef slot = entry_alloca(b, fn, t);
+  LLVMValueRef slot = entry_alloca(b, l->fn, t);
   int nusers = 0;
   for (LLVMUseRef u = LLVMGetFirstUse(v); u; u = LLVMGetNextUse(u)) nusers++;
-  LLVMValueRef users[nusers ? nusers : 1];
+  LLVMValueRef *users = arena_alloc(l->f->arena, sizeof(LLVMValueRef) * (size_t)(nusers ? nusers : 1));
   int n = 0;
   for (LLVMUseRef u = LLVMGetFirstUse(v); u; u = LLVMGetNextUse(u)) {
     LLVMValueRef user = LLVMGetUser(u);
@@ -179,25 +180,27 @@ static void demote_phi(LLVMBuilderRef b, LLVMValueRef fn, LLVMValueRef phi) {
   LLVMInstructionEraseFromParent(phi);
 }
 
+/* Whether the demotion's round takes instruction i of block bb: first
+ * every value used beyond its block, then every phi. */
+static bool demoted_in_round(int round, LLVMBasicBlockRef bb, LLVMBasicBlockRef entry, LLVMValueRef i) {
+  if (round) return LLVMIsAPHINode(i) != NULL;
+  return !(bb == entry && LLVMIsAAllocaInst(i)) && LLVMGetTypeKind(LLVMTypeOf(i)) != LLVMVoidTypeKind && escapes(i);
+}
+
 static void demote_registers(Lower *l) {
   LLVMBuilderRef b = LLVMCreateBuilderInContext(l->mod->c);
   LLVMBasicBlockRef entry = LLVMGetEntryBasicBlock(l->fn);
-  int cap = 64, n = 0;
-  LLVMValueRef *work = malloc(sizeof *work * (size_t)cap);
   for (int round = 0; round < 2; round++) {
+    int n = 0;
+    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(l->fn); bb; bb = LLVMGetNextBasicBlock(bb))
+      for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) n += demoted_in_round(round, bb, entry, i);
+    LLVMValueRef *work = arena_alloc(l->f->arena, sizeof(LLVMValueRef) * (size_t)(n ? n : 1));
     n = 0;
     for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(l->fn); bb; bb = LLVMGetNextBasicBlock(bb))
-      for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
-        bool take = round ? LLVMIsAPHINode(i) != NULL
-                          : !(bb == entry && LLVMIsAAllocaInst(i)) && LLVMGetTypeKind(LLVMTypeOf(i)) != LLVMVoidTypeKind &&
-                                escapes(i);
-        if (!take) continue;
-        if (n == cap) work = realloc(work, sizeof *work * (size_t)(cap *= 2));
-        work[n++] = i;
-      }
-    for (int k = 0; k < n; k++) round ? demote_phi(b, l->fn, work[k]) : demote_value(b, l->fn, work[k]);
+      for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i))
+        if (demoted_in_round(round, bb, entry, i)) work[n++] = i;
+    for (int k = 0; k < n; k++) round ? demote_phi(b, l->fn, work[k]) : demote_value(l, b, work[k]);
   }
-  free(work);
   LLVMDisposeBuilder(b);
 }
 
