@@ -63,6 +63,9 @@ static LLVMValueRef field_at(Lower *l, LLVMTypeRef st, LLVMValueRef state, unsig
 LLVMValueRef lo_generator_resume(Lower *l, const Type *t, LLVMValueRef g) {
   LLVMTypeRef ht = header_type(l, t), rt = LLVMFunctionType(l->mod->i32, &l->mod->ptr, 1, 0);
   LLVMValueRef fn = LLVMBuildLoad2(l->b, l->mod->ptr, field_at(l, ht, g, GS_RESUME), "resume");
+  /* set once, where the state is made: once that is inlined here, the call is direct */
+  unsigned invariant = LLVMGetMDKindIDInContext(l->mod->c, "invariant.load", 14);
+  LLVMSetMetadata(fn, invariant, LLVMMetadataAsValue(l->mod->c, LLVMMDNodeInContext2(l->mod->c, NULL, 0)));
   lo_check_call(l, LLVMBuildCall2(l->b, rt, fn, &g, 1, "status"));
   LLVMValueRef next = LLVMBuildLoad2(l->b, l->mod->i32, field_at(l, ht, g, GS_NEXT), "");
   return LLVMBuildICmp(l->b, LLVMIntNE, next, const_i32(l, RT_GEN_DONE), "yielded");
@@ -378,10 +381,11 @@ LLVMValueRef lo_generator_body(Lower *l, const char *name) {
   position(l, new_block(l, "entry"));
   LLVMValueRef size = LLVMBuildAdd(l->b, LLVMSizeOf(g.state), LLVMSizeOf(frame), "size");
   LLVMValueRef s = lo_call_fn(l, "rt_gen_new", l->mod->ptr, &l->mod->i64, &size, 1);
-  LLVMBasicBlockRef made = new_block(l, "made"), failed = new_block(l, "failed");
-  LLVMBuildCondBr(l->b, LLVMBuildIsNull(l->b, s, ""), failed, made);
-  position(l, failed);
-  LLVMBuildRet(l->b, LLVMBuildInsertValue(l->b, LLVMGetPoison(rt), const_i32(l, RT_ERR_MEMORY), 0, ""));
+  unsigned noalias = LLVMGetEnumAttributeKindForName("noalias", 7);  /* new memory, as malloc's */
+  LLVMAddAttributeAtIndex(LLVMGetCalledValue(s), LLVMAttributeReturnIndex, LLVMCreateEnumAttribute(l->mod->c, noalias, 0));
+  LLVMBasicBlockRef made = new_block(l, "made"), done = new_block(l, "done");
+  LLVMValueRef failed = LLVMBuildIsNull(l->b, s, "");
+  LLVMBuildCondBr(l->b, failed, done, made);
   position(l, made);
   LLVMBuildStore(l->b, const_i64(l, 1), field_at(l, g.state, s, GS_REFCOUNT));
   LLVMBuildStore(l->b, resume, field_at(l, g.state, s, GS_RESUME));
@@ -394,7 +398,13 @@ LLVMValueRef lo_generator_body(Lower *l, const char *name) {
     if (ty_has_arrays(l->f->var_types[v])) lo_refcount(l, l->f->var_types[v], value, true);
     LLVMBuildStore(l->b, value, LLVMBuildStructGEP2(l->b, at, args, (unsigned)v, ""));
   }
-  LLVMValueRef r = LLVMBuildInsertValue(l->b, LLVMGetPoison(rt), const_i32(l, RT_OK), 0, "");
+  LLVMBuildBr(l->b, done);
+  /* one return of the state made, its status from whether it was: inlined
+   * into a caller, the state the caller resumes is the one whose resume
+   * function was stored, and the call through it is direct */
+  position(l, done);
+  LLVMValueRef status = LLVMBuildSelect(l->b, failed, const_i32(l, RT_ERR_MEMORY), const_i32(l, RT_OK), "");
+  LLVMValueRef r = LLVMBuildInsertValue(l->b, LLVMGetPoison(rt), status, 0, "");
   LLVMBuildRet(l->b, LLVMBuildInsertValue(l->b, r, s, 1, ""));
   return l->impl;
 }
