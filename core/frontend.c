@@ -952,7 +952,6 @@ static Node *fe_call_of_type(Fe *fe, PyObject *e, PyObject *func, bool *failed) 
   return n;
 }
 
-
 /* iter(x) is a compiled generator walking x as a for loop does
  * (ruchey._iterators.iterate): the same object for any iterable, a
  * generator's own values passed on as they are yielded. Takes obj's
