@@ -299,6 +299,10 @@ static LLVMValueRef resume_function(Lower *l, struct GenLower *g, const char *na
   r.impl = init;  /* a recursive call makes another generator */
   r.fn = LLVMAddFunction(l->mod->m, fname, LLVMFunctionType(l->mod->i32, &l->mod->ptr, 1, 0));
   LLVMSetLinkage(r.fn, LLVMInternalLinkage);
+  /* nothing else reaches the state while its body runs: LLVM may keep the
+   * frame's fields in registers through the body's loops */
+  unsigned noalias = LLVMGetEnumAttributeKindForName("noalias", 7);
+  LLVMAddAttributeAtIndex(r.fn, 1, LLVMCreateEnumAttribute(l->mod->c, noalias, 0));
   g->self = LLVMGetParam(r.fn, 0);
   LLVMBasicBlockRef entry = new_block(&r, "entry"), start = new_block(&r, "start");
   r.exit_bb = new_block(&r, "exit");
