@@ -645,30 +645,88 @@ static void ty_yield(Infer *in, Node *n) {
   in->f->ret_type = ty_yields(u);  /* so far: what a recursive call sees */
 }
 
+/* A node of the loop being rewritten (ty_generator_loop), at n's place. */
+static Node *loop_node(Infer *in, const Node *at, NodeKind kind) {
+  Node *n = arena_alloc(in->f->arena, sizeof(Node));
+  n->kind = kind;
+  n->line = at->line;
+  n->col = at->col;
+  return n;
+}
+
+/* g's value where the walk read g[k] (in the tuple zip() or enumerate()
+ * binds too): "generator value"(g). */
+static void take_values(Infer *in, Node *n, int var) {
+  if (n->kind == N_TUPLE)
+    for (int i = 0; i < n->list.len; i++) take_values(in, n->list.items[i], var);
+  if (n->kind != N_INDEX || !n->str || n->lhs->kind != N_VAR || n->lhs->var != var) return;
+  n->kind = N_CALL;
+  n->bi = bi_named("generator value");
+  n->list = (NodeList){arena_alloc(in->f->arena, sizeof(Node *)), 1};
+  n->list.items[0] = n->lhs;
+  n->lhs = n->rhs = NULL;
+  n->str = NULL;
+}
+
+/* The generators a walk's count names, len(g) (alone, or among min()'s
+ * arguments): at most 64, their len() nodes into lens. */
+static int walked_generators(Infer *in, Node *count, Node **lens) {
+  bool many = count->kind == N_CALL && count->bi == bi_named("min");
+  int n = 0, k = many ? count->list.len : 1;
+  for (int i = 0; i < k && n < 64; i++) {
+    Node *len = many ? count->list.items[i] : count;
+    if (len->kind != N_CALL || len->bi != bi_named("len") || len->list.len != 1 || len->list.items[0]->kind != N_VAR)
+      continue;
+    const Type *t = ty_expr(in, len->list.items[0]);
+    if (t && t->kind == TY_YIELDS) lens[n++] = len;
+  }
+  return n;
+}
+
 /* for x in g of a generator object g: the frontend walked it as a
  * sequence, over range(len(g)) (for k in ...: x = g[k]); its length is
- * not known, so the loop becomes `while <g resumed and yielded>: x =
- * <what g yielded>`. */
+ * not known. Alone, the loop becomes `while <g resumed and yielded>: x =
+ * <what g yielded>`; in zip() or enumerate(), the count runs to 2**62 and
+ * each iteration starts with `if not <g resumed>: break`, g taken in turn
+ * (a sequence zipped before g ends the walk without resuming it). */
 static bool ty_generator_loop(Infer *in, Node *n) {
-  Node *c = n->cond, *len = c->list.len == 1 ? c->list.items[0] : NULL;
-  if (!len || len->kind != N_CALL || len->bi != bi_named("len") || len->list.len != 1) return false;
-  Node *g = len->list.items[0], *bind = n->body.len ? n->body.items[0] : NULL;
-  if (g->kind != N_VAR || !bind || bind->kind != N_ASSIGN || bind->rhs->kind != N_INDEX ||
-      bind->rhs->lhs->kind != N_VAR || bind->rhs->lhs->var != g->var)
+  Node *c = n->cond, *count = c->list.len == 1 ? c->list.items[0] : NULL, *lens[64];
+  Node *bind = n->body.len ? n->body.items[0] : NULL;
+  int ng = count && bind && bind->kind == N_ASSIGN ? walked_generators(in, count, lens) : 0;
+  if (!ng) return false;
+  Node *g = lens[0]->list.items[0], *item = bind->rhs;
+  if (ng == 1 && count == lens[0] && item->kind == N_INDEX && item->lhs->kind == N_VAR && item->lhs->var == g->var) {
+    n->kind = N_WHILE;
+    n->cond = count;
+    count->bi = bi_named("generator resumed");
+    take_values(in, item, g->var);
+    return true;
+  }
+  if (n->orelse.len) {
+    ty_error(in, n, "a for loop over zip() or enumerate() of a generator cannot have an else clause in compiled code");
     return false;
-  const Type *t = ty_expr(in, g);
-  if (!t || t->kind != TY_YIELDS) return false;
-  n->kind = N_WHILE;
-  n->cond = len;
-  len->bi = bi_named("generator resumed");
-  Node *item = bind->rhs;
-  item->kind = N_CALL;
-  item->bi = bi_named("generator value");
-  item->list = (NodeList){arena_alloc(in->f->arena, sizeof(Node *)), 1};
-  item->list.items[0] = item->lhs;
-  item->lhs = item->rhs = NULL;
-  item->str = NULL;
-  return true;
+  }
+  NodeList body = {arena_alloc(in->f->arena, sizeof(Node *) * (size_t)(n->body.len + ng)), n->body.len + ng};
+  for (int i = 0; i < ng; i++) {
+    Node *gen = lens[i]->list.items[0], *resumed = loop_node(in, n, N_CALL), *stop = loop_node(in, n, N_IF);
+    resumed->bi = bi_named("generator resumed");
+    resumed->list = (NodeList){arena_alloc(in->f->arena, sizeof(Node *)), 1};
+    resumed->list.items[0] = gen;
+    stop->cond = loop_node(in, n, N_UNARY);
+    stop->cond->op = OP_NOT;
+    stop->cond->lhs = resumed;
+    stop->body = (NodeList){arena_alloc(in->f->arena, sizeof(Node *)), 1};
+    stop->body.items[0] = loop_node(in, n, N_BREAK);
+    body.items[i] = stop;
+    take_values(in, item, gen->var);
+    lens[i]->kind = N_INT;  /* the walk's count: no sequence among them ends it first */
+    lens[i]->ival = (int64_t)1 << 62;
+    lens[i]->bi = NULL;
+    lens[i]->list = (NodeList){0};
+  }
+  for (int i = 0; i < n->body.len; i++) body.items[ng + i] = n->body.items[i];
+  n->body = body;
+  return false;
 }
 
 static void ty_cond(Infer *in, Node *c) { ty_truth(in, c, "condition"); }

@@ -423,6 +423,40 @@ def test_generator_with_prange_loops_between_yields():
     assert got == pytest.approx(want, rel=1e-12)
 
 
+@njit
+def enumerated(n, start):
+    s = 0
+    for i, x in enumerate(fibonacci(n), start):
+        if x == 1:
+            continue
+        if i > 40:
+            break
+        s = s * 3 % 1000003 + i * x
+    return s
+
+
+@pytest.mark.parametrize("n", [0, 1, 2, 10, 60])
+@pytest.mark.parametrize("start", [0, -3, 7])
+def test_enumerate_over_a_generator(n, start):
+    assert_same(enumerated, n, start)
+
+
+@njit
+def zipped(a, n, m):
+    s = 0.0
+    for v, x in zip(a, fibonacci(n)):
+        s = s * 0.5 + v * x
+    for i, (x, p) in enumerate(zip(fibonacci(n), primes(m))):
+        s = s * 0.5 + i * x - p
+    return s
+
+
+@pytest.mark.parametrize("size, n, m", [(0, 5, 5), (3, 10, 30), (10, 4, 100), (8, 8, 2)])
+def test_zip_over_sequences_and_generators(size, n, m):
+    a = float_array(make_rng(seed_of("zipped", size)), size)
+    assert_same(zipped, a, n, m, rel=1e-12)
+
+
 # ---------------------------------------------------------------- from Python
 
 @pytest.mark.parametrize("n", [0, 1, 15])
@@ -546,11 +580,16 @@ def iter_of_int(n):
     return iter(n)
 
 
-def enumerate_generator(n):
-    s = 0
-    for i, x in enumerate(fibonacci(n)):
-        s += i * x
-    return s
+def len_of_generator(n):
+    return len(fibonacci(n))
+
+
+def zip_else(n):
+    for _ in zip(range(n), fibonacci(n)):
+        pass
+    else:
+        return 1
+    return 0
 
 
 @pytest.mark.parametrize("f, message", [
@@ -564,7 +603,8 @@ def enumerate_generator(n):
     (yield_in_prange, "yield inside a prange loop"),
     (next_of_int, r"next\(\) of int64"),
     (iter_of_int, r"len\(\) of int64 is not supported"),
-    (enumerate_generator, "a generator has no len"),
+    (len_of_generator, "a generator has no len"),
+    (zip_else, "cannot have an else clause"),
 ])
 def test_unsupported_generator_code_is_a_typing_error(f, message):
     with pytest.raises(ruchey.TypingError, match=message):
