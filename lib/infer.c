@@ -670,12 +670,16 @@ static void take_values(Infer *in, Node *n, int var) {
 
 /* The generators a walk's count names, len(g) (alone, or among min()'s
  * arguments): at most 64, their len() nodes into lens. */
+static bool calls_builtin(const Node *n, const char *name) {
+  return n->kind == N_CALL && n->bi && !strcmp(n->bi->name, name);
+}
+
 static int walked_generators(Infer *in, Node *count, Node **lens) {
-  bool many = count->kind == N_CALL && count->bi == bi_named("min");
+  bool many = calls_builtin(count, "min");
   int n = 0, k = many ? count->list.len : 1;
   for (int i = 0; i < k && n < 64; i++) {
     Node *len = many ? count->list.items[i] : count;
-    if (len->kind != N_CALL || len->bi != bi_named("len") || len->list.len != 1 || len->list.items[0]->kind != N_VAR)
+    if (!calls_builtin(len, "len") || len->list.len != 1 || len->list.items[0]->kind != N_VAR)
       continue;
     const Type *t = ty_expr(in, len->list.items[0]);
     if (t && t->kind == TY_YIELDS) lens[n++] = len;
