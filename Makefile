@@ -2,7 +2,7 @@
 # make test   — install what is missing, build, run every test
 # make docs   — the documentation site (docs/_build/html), its examples run as tests
 # make bench  — the benchmark suite (bench/results/)
-# make compat — real Numba-based packages (stumpy, pynndescent, quantecon, numbagg) run
+# make compat — real Numba-based packages (stumpy, pynndescent, quantecon, numbagg, pvlib...) run
 #               with ruchey registered as numba, compared with Numba (bench/compat.py)
 # make leakcheck — the test suite under LeakSanitizer, failing on leaks from ruchey
 # make fuzz   — the generated-program tests at 200 times their count (a long run)

@@ -134,6 +134,19 @@ def tslearn_dtw():
             "lcss": np.array([metrics.lcss(x[0], x[1], eps=0.5)])}
 
 
+def pvlib_spa():
+    import os
+    os.environ["PVLIB_USE_NUMBA"] = "1"  # read when pvlib.spa is first imported
+    import pandas as pd
+    from pvlib import spa
+    times = pd.date_range("2020-01-01", periods=2000, freq="37min", tz="UTC")
+    unixtime = np.asarray(times.view(np.int64) / 1e9, dtype=np.float64)
+    site = (37.8, -122.4, 10.0, 1013.25, 12.0, 67.0, 0.5667)
+    return {"position": spa.solar_position_numba(unixtime, *site, 4),  # four Python threads
+            "sunrise_transit_sunset": spa.solar_position_numba(unixtime[::40], *site, 1, sst=True),
+            "earth_sun_distance": spa.solar_position_numba(unixtime, *site, 1, esd=True)}
+
+
 # package -> its computations, by name
 WORKLOADS = {
     "stumpy": {"stump": stumpy_stump, "aamp": stumpy_aamp},
@@ -147,4 +160,5 @@ WORKLOADS = {
     "fastdist": {"distances": fastdist_distances},
     "resampy": {"resample": resampy_resample},
     "tslearn": {"dtw": tslearn_dtw},
+    "pvlib": {"spa": pvlib_spa},
 }

@@ -240,6 +240,16 @@ static Node *numpy_scalar(Fe *fe, PyObject *obj, PyObject *e) {
 
 Node *fe_frozen_constant(Fe *fe, PyObject *obj, PyObject *e) { return constant_node(fe, obj, e); }
 
+static Node *const_array(Fe *fe, PyObject *obj, PyObject *e);
+
+/* An item of a global tuple: a number or a tuple of them, a str or a
+ * NumPy array (literal_unroll's items), frozen as Numba freezes them. */
+static Node *frozen_item(Fe *fe, PyObject *obj, PyObject *e) {
+  Node *n = constant_node(fe, obj, e);
+  if (n || fe->diag->kind) return n;
+  return PyUnicode_CheckExact(obj) ? string_node(fe, e, obj) : const_array(fe, obj, e);
+}
+
 static Node *constant_node(Fe *fe, PyObject *obj, PyObject *e) {
   Node *scalar = numpy_scalar(fe, obj, e);
   if (scalar || fe->diag->kind) return scalar;
@@ -271,11 +281,11 @@ static Node *constant_node(Fe *fe, PyObject *obj, PyObject *e) {
     }
     return n;
   }
-  if (PyTuple_Check(obj)) {  /* a global tuple of numbers, frozen like they are */
+  if (PyTuple_Check(obj)) {  /* a global tuple, frozen like its items */
     Node *n = new_node(fe, N_TUPLE, e);
     n->list = new_list(fe, (int)PyTuple_GET_SIZE(obj));
     for (int i = 0; i < n->list.len; i++)
-      if (!(n->list.items[i] = constant_node(fe, PyTuple_GET_ITEM(obj, i), e))) return NULL;
+      if (!(n->list.items[i] = frozen_item(fe, PyTuple_GET_ITEM(obj, i), e))) return NULL;
     return fe_named_global(fe, e, n, obj);
   }
   return NULL;
@@ -1725,27 +1735,37 @@ static Node *walk_zip(Fe *fe, Walk *w, PyObject *it) {
   return t;
 }
 
-/* Which of NumPy's index iterators `it` calls: 1 numpy.ndindex, 2
- * numpy.ndenumerate, 0 neither. */
+/* Which of NumPy's index iterators `it` calls. */
+enum { NP_ITER_NONE, NP_ITER_NDINDEX, NP_ITER_NDENUMERATE, NP_ITER_NDITER };
+
 static int numpy_index_iterator(Fe *fe, PyObject *it) {
-  if (!is_kind(it, "Call")) return 0;
+  if (!is_kind(it, "Call")) return NP_ITER_NONE;
+  static const char *const names[] = {"ndindex", "ndenumerate", "nditer"};
   PyObject *func = field(it, "func"), *obj = static_object(fe, func), *numpy = PyImport_ImportModule("numpy");
-  PyObject *ndindex = numpy ? PyObject_GetAttrString(numpy, "ndindex") : NULL;
-  PyObject *ndenumerate = numpy ? PyObject_GetAttrString(numpy, "ndenumerate") : NULL;
-  int which = !obj ? 0 : obj == ndindex ? 1 : obj == ndenumerate ? 2 : 0;
+  int which = NP_ITER_NONE;
+  for (int i = 0; obj && numpy && i < 3 && !which; i++) {
+    PyObject *f = PyObject_GetAttrString(numpy, names[i]);
+    if (f == obj) which = NP_ITER_NDINDEX + i;
+    Py_XDECREF(f);
+  }
   PyErr_Clear();
-  Py_XDECREF(ndindex); Py_XDECREF(ndenumerate); Py_XDECREF(numpy); Py_XDECREF(obj); Py_DECREF(func);
+  Py_XDECREF(numpy); Py_XDECREF(obj); Py_DECREF(func);
   return which;
 }
 
 /* numpy.ndindex(shape) (or ndindex(d0, d1, ...)): the counter unravelled
- * into a tuple of indices; numpy.ndenumerate(a): (that index, a[index]). */
-static Node *walk_ndindex(Fe *fe, Walk *w, PyObject *it, bool enumerate) {
+ * into a tuple of indices; numpy.ndenumerate(a): (that index, a[index]);
+ * numpy.nditer(a): a 0-d view of a at that index. */
+static Node *walk_ndindex(Fe *fe, Walk *w, PyObject *it, int which) {
   PyObject *args = field(it, "args"), *kws = field(it, "keywords");
   int na = (int)PyList_GET_SIZE(args);
+  bool one = which != NP_ITER_NDINDEX;
   Node *shape = NULL;
-  if (PyList_GET_SIZE(kws) || (enumerate ? na != 1 : na < 1))
-    fe_error(fe, it, enumerate ? "numpy.ndenumerate() takes one array" : "numpy.ndindex() takes a shape");
+  if (PyList_GET_SIZE(kws) || (one ? na != 1 : na < 1))
+    fe_error(fe, it, which == NP_ITER_NDENUMERATE ? "numpy.ndenumerate() takes one array"
+                     : which == NP_ITER_NDITER   ? "numpy.nditer() takes one array (no other operands or flags) "
+                                                   "in compiled code"
+                                                 : "numpy.ndindex() takes a shape");
   else if (na == 1)
     shape = fe_expr(fe, PyList_GET_ITEM(args, 0));
   else
@@ -1755,10 +1775,11 @@ static Node *walk_ndindex(Fe *fe, Walk *w, PyObject *it, bool enumerate) {
   Py_DECREF(args); Py_DECREF(kws);
   int var = shape ? evaluated_once(fe, w, it, shape) : -1;
   if (var < 0) return NULL;
+  bool nditer = which == NP_ITER_NDITER;
   Node *use = var_node(fe, var, it), *at[2] = {var_node(fe, var, it), var_node(fe, w->k, it)};
-  w->len[w->nlen++] = call_node(fe, it, "ndindex size", &use, 1);
-  Node *index = call_node(fe, it, "ndindex at", at, 2);
-  if (!enumerate) return index;
+  w->len[w->nlen++] = call_node(fe, it, nditer ? "nditer size" : "ndindex size", &use, 1);
+  Node *index = call_node(fe, it, nditer ? "nditer at" : "ndindex at", at, 2);
+  if (which != NP_ITER_NDENUMERATE) return index;
   Node *t = tuple_node(fe, it, 2), *elem = new_node(fe, N_INDEX, it);
   elem->lhs = var_node(fe, var, it);
   elem->rhs = index;
@@ -1775,7 +1796,7 @@ static Node *walk_element(Fe *fe, Walk *w, PyObject *it, Node *seq) {
   if (names_builtin(builtin, "enumerate")) return walk_enumerate(fe, w, it);
   if (names_builtin(builtin, "zip")) return walk_zip(fe, w, it);
   int numpy_iter = seq ? 0 : numpy_index_iterator(fe, it);
-  if (numpy_iter) return walk_ndindex(fe, w, it, numpy_iter == 2);
+  if (numpy_iter) return walk_ndindex(fe, w, it, numpy_iter);
   if (!seq && !(seq = fe_expr(fe, it))) return NULL;
   if (seq->kind == N_CALL && seq->bi && (seq->bi->flags & BF_RANGE)) return walk_range(fe, w, it, seq);
   const char *part = "iteration";  /* d.keys(), d.values(), d.items(): d walked for that part */
@@ -1867,8 +1888,13 @@ static Node *fe_for(Fe *fe, PyObject *s) {
     n = fe_for_fn(fe, s, t, it, b, o, is_filter);
   } else if (!walk && (seq = fe_expr(fe, it))) {
     bool range = seq->kind == N_CALL && seq->bi && (seq->bi->flags & BF_RANGE);
-    walk = !range;
-    if (range && !is_kind(t, "Name")) {
+    bool unroll = seq->kind == N_CALL && seq->bi && !strcmp(seq->bi->name, "literal_unroll");
+    walk = !range && !unroll;
+    if (unroll) {  /* unrolled before typing (analysis/unroll.c), once its tuple's length is known */
+      n = new_node(fe, N_FOR, s);
+      n->cond = seq;
+      if (!(n->lhs = fe_target(fe, t)) || !fe_block(fe, b, &n->body) || !fe_block(fe, o, &n->orelse)) n = NULL;
+    } else if (range && !is_kind(t, "Name")) {
       fe_error(fe, t, "a for loop over range(...) or prange(...) takes a single name");
     } else if (range) {
       n = new_node(fe, N_FOR, s);

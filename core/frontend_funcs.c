@@ -335,10 +335,7 @@ Node *fe_local_call(Fe *fe, PyObject *e, PyObject *func) {
     n->list = new_list(fe, 1);
     return (n->list.items[0] = fe_spread_args(fe, e)) ? n : NULL;
   }
-  if (!fe_call_args(fe, e, n, 0)) return NULL;
-  if (n->kw.len)
-    return fe_error(fe, e, "a function held in a variable takes its arguments by position in compiled code");
-  return n;
+  return fe_call_args(fe, e, n, 0) ? n : NULL;
 }
 
 /* ---------------------------------------------------------------- imports */

@@ -44,14 +44,15 @@ static int exception_matches(void *cls, void *base) {
   return PyType_IsSubtype((PyTypeObject *)cls, (PyTypeObject *)base);
 }
 
-/* The installed NumPy's major version, for the rules NumPy 2 changed */
-static int numpy_major(void) {
-  PyObject *r = PyRun_String("int(__import__('numpy').__version__.split('.')[0])", Py_eval_input,
-                             PyEval_GetBuiltins(), NULL);
-  long major = r ? PyLong_AsLong(r) : 2;
+/* The installed NumPy's version, major * 100 + minor, for the rules and
+ * random streams NumPy's releases changed */
+static int numpy_version(void) {
+  PyObject *r = PyRun_String("(lambda v: int(v[0]) * 100 + int(v[1]))(__import__('numpy').__version__.split('.'))",
+                             Py_eval_input, PyEval_GetBuiltins(), NULL);
+  long version = r ? PyLong_AsLong(r) : 200;
   Py_XDECREF(r);
   PyErr_Clear();
-  return major > 0 ? (int)major : 2;
+  return version > 0 ? (int)version : 200;
 }
 
 const RucheyAPI *core_api(void) {
@@ -78,7 +79,7 @@ const RucheyAPI *core_api(void) {
   }
   core_plain = a->plain;
   a->set_print_sink(print_to_stdout, float32_exponent_from());
-  *a->numpy_major = numpy_major();
+  *a->numpy_version = numpy_version();
   core_interrupted = a->interrupted;
   a->set_exception_matcher(exception_matches);
   core_register_objmode(a);

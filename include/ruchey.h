@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define RUCHEY_API_VERSION 20
+#define RUCHEY_API_VERSION 21
 #define RC_MAX_NDIM 8
 
 /* ---------------------------------------------------------------- arena */
@@ -312,6 +312,8 @@ enum {
   BF_COMPLEX = 1 << 18,     /* takes complex numbers and arrays of them (other rows are refused them) */
   BF_LISTS = 1 << 19,       /* a literal list among its arguments is a list (x.append([1, 2])), not
                              * the tuple NumPy's functions read it as (numpy.array([1, 2])) */
+  BF_KEYWORDS = 1 << 20,    /* takes any keyword: binds them itself once its callee is known (a call
+                             * through a function value) */
 };
 
 /* A builtin that synchronises threads: passes split kernels at it. */
@@ -665,7 +667,7 @@ typedef struct RucheyAPI {
   const char *(*host_identity)(void);
   /* what reports a @cfunc's failure (rt_cfunc_failed) */
   void (*set_cfunc_failure)(void (*report)(const char *name));
-  int *numpy_major;  /* rt_numpy_major */
+  int *numpy_version;  /* rt_numpy_version */
   /* what issues a Python warning of compiled code's (rt_warn): 0, or 1
    * with the exception a warnings filter made of it, as an objmode block's */
   void (*set_warning_caller)(int (*warn)(const char *category, const char *msg, void **cls, const char **text));
@@ -763,6 +765,11 @@ int32_t rt_generator_multinomial(void *bitgen, const int64_t *n, int32_t n_ndim,
                                  const double *pvals, int64_t d, int32_t narrow, int32_t rows_ndim,
                                  const int64_t *rows_shape, int32_t sized, int64_t *out);
 int32_t rt_generator_dirichlet(void *bitgen, const double *alpha, int64_t k, double *out, int64_t rows);
+/* NumPy's complaint about multinomial's d pvals (narrow: read from float32), or NULL */
+const char *rt_multinomial_pvals_error(const double *p, int64_t d, int32_t narrow);
+/* numpy.random.multinomial and dirichlet (random.c): RandomState's, rows draws into out */
+int32_t rt_random_multinomial(int64_t n, const double *pvals, int64_t d, int32_t narrow, int64_t *out, int64_t rows);
+int32_t rt_random_dirichlet(const double *alpha, int64_t k, double *out, int64_t rows);
 /* Generator.multivariate_normal (mvnormal_rt.c): its method= and check_valid= */
 enum { MV_SVD, MV_EIGH, MV_CHOLESKY, MV_BAD_METHOD };
 enum { CV_IGNORE, CV_WARN, CV_RAISE, CV_BAD };
@@ -906,7 +913,8 @@ void rt_shape_error(int64_t kind, const int64_t *desc);
 void rt_copy_strided(int64_t ndim, const int64_t *shape, char *dst, const int64_t *dst_strides, const char *src,
                      const int64_t *src_strides, int64_t itemsize);
 /* fiber.c */
-int rt_fiber_block(int (*body)(void *ctx, int64_t thread), void *ctx, int64_t n);
+/* local_bytes: what the kernel's local arrays take on each thread's stack */
+int rt_fiber_block(int (*body)(void *ctx, int64_t thread), void *ctx, int64_t n, int64_t local_bytes);
 void rt_fiber_barrier(const char *site);
 /* the blocks of a kernel that waits for its grid, each a fiber: chunk runs
  * block b as chunk(ctx, b, b + 1, handle), and rt_grid_sync(handle)
@@ -937,9 +945,12 @@ const size_t *rt_print_buffered(void);  /* the calling thread's count of bytes w
 size_t rt_float_repr(char *out, double d, bool single);  /* Python's repr of a float (single: NumPy's str of a float32) */
 /* runtime.c: the installed NumPy's major version (2 until the extension
  * says), where compiled code follows a rule NumPy 2 changed */
-extern int rt_numpy_major;
+extern int rt_numpy_version;  /* the installed NumPy's: major * 100 + minor */
 void rt_print_write_out(void);
 /* runtime.c: a device function's shared array on the CPU backend */
 void *rt_block_shared(const void *site, int64_t bytes);
+/* a kernel block's storage too big for a stack (lower/kernel.c); NULL for 0 bytes */
+void *rt_block_storage(int64_t bytes);
+void rt_block_storage_free(void *p);
 
 #endif

@@ -135,7 +135,7 @@ EXPORT const RucheyAPI *ruchey_api(void) {
     .set_routine = rt_set_routine,
     .set_linalg_error = rt_set_linalg_error,
     .stack_limit = rt_stack_limit,
-    .numpy_major = &rt_numpy_major,
+    .numpy_version = &rt_numpy_version,
     .watch_interrupts = rt_watch_interrupts,
     .interrupted = &rt_interrupted,
     .function = ty_function,

@@ -16,6 +16,7 @@
 #include <stdatomic.h>
 #include <stdio.h>
 #include <sys/mman.h>
+#include <unistd.h>
 
 #include "ruchey.h"
 
@@ -59,12 +60,110 @@ static void grid_block_wait(GridBlock *b);
  * local's address across the calls that switch fibers. */
 static _Thread_local Sched *current;
 static _Thread_local GridBlock *running_block;  /* the grid's block this thread runs, if any */
-static _Thread_local char *stacks;  /* reused by every block this thread runs */
-static _Thread_local int64_t nstacks;
-static pthread_key_t stacks_key;    /* frees them when the thread exits */
+
+/* ---------------------------------------------------------------- the threads' stacks */
+
+/* A block's threads' stacks, side by side, each with a page under it that
+ * faults: a thread needing more than its stack stops there instead of
+ * writing over its neighbour's (every function of a fiber kernel probes its
+ * frame a page at a time, lower/fibers.c). Each stack holds FIBER_STACK for
+ * the usual frames plus the kernel's local arrays. Mapped once and kept
+ * while big enough: untouched pages cost nothing, and the guards cost a
+ * system call each. */
+typedef struct StackSet {
+  char *base;     /* the mapping: n times (guard page, stack) */
+  size_t each;    /* a stack and its guard page */
+  int64_t n;
+  struct StackSet *next;  /* on the list of free sets of grids' blocks */
+} StackSet;
+
+static size_t page_size(void) {
+  static size_t page;
+  if (!page) page = (size_t)sysconf(_SC_PAGESIZE);
+  return page;
+}
+
+static size_t stack_each(int64_t local_bytes) {
+  size_t page = page_size();
+  return page + ((FIBER_STACK + (size_t)local_bytes + page - 1) & ~(page - 1));
+}
+
+static bool stack_set_fits(const StackSet *s, int64_t n, size_t each) { return s->base && s->n >= n && s->each >= each; }
+
+static void unmap_stack_set(StackSet *s) {
+  if (s->base) munmap(s->base, s->each * (size_t)s->n);
+  s->base = NULL;
+}
+
+static bool map_stack_set(StackSet *s, int64_t n, size_t each) {
+  unmap_stack_set(s);
+  char *base = mmap(NULL, each * (size_t)n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (base == MAP_FAILED) return false;
+  for (int64_t t = 0; t < n; t++) mprotect(base + (size_t)t * each, page_size(), PROT_NONE);
+  *s = (StackSet){base, each, n, NULL};
+  return true;
+}
+
+/* Grown to hold both what it held and what is asked, so kernels taking
+ * turns do not map it again and again. */
+static bool grow_stack_set(StackSet *s, int64_t n, size_t each) {
+  if (s->base) {
+    if (s->n > n) n = s->n;
+    if (s->each > each) each = s->each;
+  }
+  return map_stack_set(s, n, each);
+}
+
+/* The top of thread t's stack. */
+static char *stack_top(const StackSet *s, int64_t t) { return s->base + (size_t)(t + 1) * s->each; }
+
+/* The stacks of the blocks a pool thread runs, unmapped when it exits. */
+static _Thread_local StackSet *thread_stacks;
+static pthread_key_t stacks_key;
 static pthread_once_t stacks_once = PTHREAD_ONCE_INIT;
 
-static void make_stacks_key(void) { pthread_key_create(&stacks_key, free); }
+static void free_stack_set(void *p) {
+  unmap_stack_set(p);
+  free(p);
+}
+static void make_stacks_key(void) { pthread_key_create(&stacks_key, free_stack_set); }
+
+static StackSet *this_threads_stacks(int64_t n, size_t each) {
+  if (!thread_stacks) {
+    pthread_once(&stacks_once, make_stacks_key);
+    if (!(thread_stacks = calloc(1, sizeof *thread_stacks))) return NULL;
+    pthread_setspecific(stacks_key, thread_stacks);
+  }
+  if (!stack_set_fits(thread_stacks, n, each) && !grow_stack_set(thread_stacks, n, each)) return NULL;
+  return thread_stacks;
+}
+
+/* A block of a grid may leave its pool thread at a grid.sync(), its
+ * threads' stacks in use: it takes a set of its own, from a list of sets
+ * that finished blocks gave back (at most FREE_SETS_KEPT kept). */
+#define FREE_SETS_KEPT 64
+static pthread_mutex_t free_sets_lock = PTHREAD_MUTEX_INITIALIZER;
+static StackSet *free_sets;
+static int nfree_sets;
+
+static StackSet *take_stack_set(int64_t n, size_t each) {
+  pthread_mutex_lock(&free_sets_lock);
+  StackSet *s = free_sets;
+  if (s) free_sets = s->next, nfree_sets--;
+  pthread_mutex_unlock(&free_sets_lock);
+  if (!s && !(s = calloc(1, sizeof *s))) return NULL;
+  if (stack_set_fits(s, n, each) || grow_stack_set(s, n, each)) return s;
+  free(s);
+  return NULL;
+}
+
+static void give_back_stack_set(StackSet *s) {
+  pthread_mutex_lock(&free_sets_lock);
+  bool keep = nfree_sets < FREE_SETS_KEPT;
+  if (keep) s->next = free_sets, free_sets = s, nfree_sets++;
+  pthread_mutex_unlock(&free_sets_lock);
+  if (!keep) free_stack_set(s);
+}
 
 #if defined(__x86_64__)
 /* rt_fiber_switch(void **save_sp, void *next_sp): saves the callee-saved
@@ -248,33 +347,19 @@ static bool release_block(Sched *s) {
 /* Runs body(ctx, t) for every thread t of a block as fibers; returns the
  * first failing thread's status. A failure stops the block: the other
  * threads are abandoned where they wait (kernels hold no resources). */
-int rt_fiber_block(int (*body)(void *, int64_t), void *ctx, int64_t n) {
+int rt_fiber_block(int (*body)(void *, int64_t), void *ctx, int64_t n, int64_t local_bytes) {
 #ifdef HAVE_FIBERS
-  /* a block of a grid may leave this pool thread at a grid.sync(), its
-   * threads' stacks in use: it has stacks of its own */
   GridBlock *block = running_block;
-  char *own = block ? malloc((size_t)n * FIBER_STACK) : NULL;
-  if (block && !own) {
+  size_t each = stack_each(local_bytes);
+  StackSet *set = block ? take_stack_set(n, each) : this_threads_stacks(n, each);
+  if (!set) {
     rt_set_error(RT_ERR_MEMORY, "cannot allocate fiber stacks for a kernel block");
     return RT_ERR_MEMORY;
   }
-  char *base = own;
-  if (!own && nstacks < n) {
-    free(stacks);
-    stacks = malloc((size_t)n * FIBER_STACK);  /* untouched pages cost nothing */
-    nstacks = stacks ? n : 0;
-    pthread_once(&stacks_once, make_stacks_key);
-    pthread_setspecific(stacks_key, stacks);
-    if (!stacks) {
-      rt_set_error(RT_ERR_MEMORY, "cannot allocate fiber stacks for a kernel block");
-      return RT_ERR_MEMORY;
-    }
-  }
-  if (!own) base = stacks;
   Fiber fibers[n];
   Sched s = {.fibers = fibers, .n = n, .body = body, .ctx = ctx, .block = block};
   for (int64_t t = 0; t < n; t++) {
-    fibers[t].sp = new_fiber_stack(base + (t + 1) * FIBER_STACK, fiber_start);
+    fibers[t].sp = new_fiber_stack(stack_top(set, t), fiber_start);
     fibers[t].state = FIBER_READY;
     fibers[t].grid = false;
   }
@@ -291,11 +376,11 @@ int rt_fiber_block(int (*body)(void *, int64_t), void *ctx, int64_t n) {
      * ones, the block would hang on a GPU) */
     waiting = !s.status && (release_warps(&s) || release_block(&s));
   }
-  if (!own) current = outer;  /* a grid's block may be on another pool thread: take_block resets it */
-  free(own);
+  if (!block) current = outer;  /* a grid's block may be on another pool thread: take_block resets it */
+  else give_back_stack_set(set);
   return s.status;
 #else
-  (void)body; (void)ctx; (void)n;
+  (void)body; (void)ctx; (void)n; (void)local_bytes;
   rt_set_error(RT_ERR_RUNTIME, "this kernel needs fibers, which this CPU architecture lacks");
   return RT_ERR_RUNTIME;
 #endif

@@ -803,25 +803,31 @@ int32_t rt_generator_permuted(void *bitgen, char *data, int32_t ndim, const int6
 /* ---------------------------------------------------------------- multinomial, dirichlet */
 
 /* What NumPy finds wrong with multinomial's d pvals (narrow: read from
- * float32), in its order; NULL if nothing. */
-static const char *pvals_error(const double *p, int64_t d, bool narrow) {
-  if (d == 0)
-    return "pvals must have at least 1 dimension and the last dimension of pvals must be greater than 0.";
+ * float32), in its order; NULL if nothing. RandomState's takes no pvals;
+ * a Generator's refuses them first (pvals_error). */
+const char *rt_multinomial_pvals_error(const double *p, int64_t d, int32_t narrow) {
   for (int64_t i = 0; i < d; i++)
     if (!(p[i] >= 0) || !(p[i] <= 1)) return "pvals < 0, pvals > 1 or pvals contains NaNs";
+  if (d <= 1) return NULL;
   double sum = p[0], c = 0.0, all = 0.0;
   for (int64_t i = 1; i < d - 1; i++) {  /* Kahan's sum of all but the last */
     double y = p[i] - c, t = sum + y;
     c = (t - sum) - y;
     sum = t;
   }
-  if (d == 1 || sum <= 1.0 + 1e-12) return NULL;
+  if (sum <= 1.0 + 1e-12) return NULL;
   for (int64_t i = 0; i < d; i++) all += p[i];
   if (narrow && all < 1.0001)
     return "sum(pvals[:-1].astype(np.float64)) > 1.0. The pvals array is cast to 64-bit floating point prior to "
            "checking the sum. Precision changes when casting may cause problems even if the sum of the original "
            "pvals is valid.";
   return "sum(pvals[:-1]) > 1.0";
+}
+
+static const char *pvals_error(const double *p, int64_t d, bool narrow) {
+  if (d == 0)
+    return "pvals must have at least 1 dimension and the last dimension of pvals must be greater than 0.";
+  return rt_multinomial_pvals_error(p, d, narrow);
 }
 
 /* One draw of n items into d cells: a binomial for each cell but the

@@ -21,14 +21,18 @@ static bool block_returns(const NodeList *l);
 
 /* ---------------------------------------------------------------- errors */
 
+void ty_diag(Diag *d, const Node *n, const char *fmt, va_list ap) {
+  if (d->kind) return;  /* the first error is the one reported */
+  d->kind = DIAG_TYPING;
+  d->line = n->line;
+  d->col = n->col;
+  vsnprintf(d->msg, sizeof d->msg, fmt, ap);
+}
+
 const Type *ty_error(Infer *in, const Node *n, const char *fmt, ...) {
-  if (in->diag->kind) return NULL;
-  in->diag->kind = DIAG_TYPING;
-  in->diag->line = n->line;
-  in->diag->col = n->col;
   va_list ap;
   va_start(ap, fmt);
-  vsnprintf(in->diag->msg, sizeof in->diag->msg, fmt, ap);
+  ty_diag(in->diag, n, fmt, ap);
   va_end(ap);
   return NULL;
 }
@@ -366,7 +370,7 @@ static bool check_arity(Infer *in, Node *n, const Builtin *bi, int given) {
     else ty_error(in, n, "%s() takes %d to %d positional arguments, got %d", bi->name, bi->min_args, bi->max_args, given);
     return false;
   }
-  for (int i = 0; i < n->kw.len; i++) {
+  for (int i = 0; i < n->kw.len && !(bi->flags & BF_KEYWORDS); i++) {
     bool known = false;
     for (int k = 0; bi->keywords && bi->keywords[k]; k++) known |= !strcmp(bi->keywords[k], n->kw_names[i]);
     if (known) continue;
@@ -966,6 +970,7 @@ bool ty_infer(Func *f, const Type **argtypes, const CompileOptions *opts, Diag *
              "stack can compile", f->name, f->depth);
     return false;
   }
+  if (!an_unroll_literal(f, argtypes, diag)) return false;
   an_split_webs(f);  /* a name rebound to another type types each value on its own, as Numba */
   for (int i = 0; i < f->nparams; i++) f->var_types[i] = argtypes[i];
   f->param_types = argtypes;

@@ -2,6 +2,8 @@
 #ifndef RUCHEY_INFER_H
 #define RUCHEY_INFER_H
 
+#include <stdarg.h>
+
 #include "ruchey.h"
 
 typedef struct Infer {
@@ -18,6 +20,8 @@ typedef struct Infer {
 } Infer;
 
 /* Records a TypingError at n (the first one only); returns NULL. */
+/* Records a TypingError at n in d, unless an error is recorded already. */
+void ty_diag(Diag *d, const Node *n, const char *fmt, va_list ap);
 const Type *ty_error(Infer *in, const Node *n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 bool ty_failed(const Infer *in);
 /* Types n (setting n->ty); NULL on an error, or while unknown before the last pass. */

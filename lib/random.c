@@ -500,6 +500,49 @@ int32_t rt_random_draw(int32_t d, const double *p, void *out, int64_t n) {
   return RT_OK;
 }
 
+/* ---------------------------------------------------------------- multinomial, dirichlet */
+
+/* numpy.random.multinomial: rows draws of n items into d cells each, as
+ * RandomState's: its checks in its order, then for each cell but the last
+ * a binomial of the items left and the cell's share of the probability
+ * left; the last takes what is left. The binomial is the Generator's
+ * algorithm (none drawn for n or p 0) over this stream, as NumPy to 2.4
+ * draws it, and the legacy binomial from 2.5 on, as the installed NumPy. */
+int32_t rt_random_multinomial(int64_t n, const double *pvals, int64_t d, int32_t narrow, int64_t *out, int64_t rows) {
+  const char *bad = rt_multinomial_pvals_error(pvals, d, narrow);
+  if (bad) return value_error(bad);
+  if (n < 0) return value_error("n < 0");
+  memset(out, 0, (size_t)(rows * d) * sizeof *out);
+  MTState *s = state_of(STATE_NUMPY);
+  for (int64_t r = 0; d && r < rows; r++, out += d) {
+    int64_t left = n;
+    double share = 1.0;
+    for (int64_t j = 0; j < d - 1; j++) {
+      out[j] = draw_binomial(s, left, pvals[j] / share, rt_numpy_version < 205);
+      left -= out[j];
+      if (left <= 0) break;
+      share -= pvals[j];
+    }
+    if (left > 0) out[d - 1] = left;
+  }
+  return RT_OK;
+}
+
+/* numpy.random.dirichlet: rows draws of k values each, legacy gammas over
+ * their sum (RandomState has no stick-breaking for small alphas). */
+int32_t rt_random_dirichlet(const double *alpha, int64_t k, double *out, int64_t rows) {
+  for (int64_t j = 0; j < k; j++)
+    if (alpha[j] <= 0) return value_error("alpha <= 0");
+  MTState *s = state_of(STATE_NUMPY);
+  for (int64_t r = 0; k && r < rows; r++, out += k) {
+    double sum = 0.0;
+    for (int64_t j = 0; j < k; j++) sum += out[j] = draw_gamma(s, alpha[j]);
+    double inv = 1 / sum;
+    for (int64_t j = 0; j < k; j++) out[j] *= inv;
+  }
+  return RT_OK;
+}
+
 /* One double of numpy.random.random() or random.random(), and one normal
  * of numpy.random's: the calls a loop makes once per element. */
 double rt_random_double(int32_t which) { return next_double(state_of(which)); }
@@ -647,6 +690,8 @@ void rt_register_random(void (*define)(const char *name, void *addr, void *ctx),
   define("rt_generator_permuted", (void *)rt_generator_permuted, ctx);
   define("rt_generator_multinomial", (void *)rt_generator_multinomial, ctx);
   define("rt_generator_dirichlet", (void *)rt_generator_dirichlet, ctx);
+  define("rt_random_multinomial", (void *)rt_random_multinomial, ctx);
+  define("rt_random_dirichlet", (void *)rt_random_dirichlet, ctx);
   define("rt_generator_check_out", (void *)rt_generator_check_out, ctx);
   define("rt_generator_multivariate_normal", (void *)rt_generator_multivariate_normal, ctx);
   define("rt_generator_ints", (void *)rt_generator_ints, ctx);

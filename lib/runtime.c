@@ -138,7 +138,14 @@ void *rt_block_shared(const void *site, int64_t bytes) {
   return data;
 }
 
-int rt_numpy_major = 2;
+void *rt_block_storage(int64_t bytes) {
+  if (bytes <= 0 || (uint64_t)bytes > SIZE_MAX / 2) return NULL;
+  return aligned_alloc(DATA_ALIGN, ((size_t)bytes + DATA_ALIGN - 1) & ~(size_t)(DATA_ALIGN - 1));
+}
+
+void rt_block_storage_free(void *p) { free(p); }
+
+int rt_numpy_version = 200;
 
 /* ---------------------------------------------------------------- the stack */
 
@@ -440,6 +447,8 @@ void rt_register_symbols(void (*define)(const char *name, void *addr, void *ctx)
   define("__extendhfdf2", (void *)__extendhfdf2, ctx);
 #endif
   define("rt_alloc", (void *)rt_alloc, ctx);
+  define("rt_block_storage", (void *)rt_block_storage, ctx);
+  define("rt_block_storage_free", (void *)rt_block_storage_free, ctx);
   define("rt_interrupted", (void *)&rt_interrupted, ctx);
   define("rt_interrupt_poll", (void *)rt_interrupt_poll, ctx);
   define("rt_catch_interrupt", (void *)rt_catch_interrupt, ctx);

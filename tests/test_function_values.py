@@ -130,6 +130,30 @@ def test_omitted_arguments_through_a_function_argument_take_its_defaults():
         assert_same(call_with_default, shifted, x)
 
 
+@njit
+def optional_shift(x, by=None):
+    return x if by is None else x + by
+
+
+def test_keywords_through_a_function_argument_bind_as_python():
+    @njit
+    def call_with_keywords(fn, x):
+        return fn(x, by=3.0) + fn(by=x, x=0.5) + fn(x=x)
+
+    for fn in (shifted, optional_shift):
+        for x in floats(7, 6):
+            assert_same(call_with_keywords, fn, x)
+
+
+def test_none_through_a_function_argument_is_a_value():
+    @njit
+    def call_with_none(fn, x):
+        return fn(x, None) + fn(x, by=None)
+
+    for x in floats(8, 4):
+        assert_same(call_with_none, optional_shift, x)
+
+
 def test_a_bad_call_through_a_function_argument_is_pythons_error():
     @njit
     def call_missing(fn):
@@ -326,12 +350,18 @@ def test_calling_a_number_is_a_typing_error():
 
 
 @numba_deviation("numba's error or message differs")
-def test_function_argument_called_with_keywords_refused():
+def test_unknown_keyword_through_a_function_argument_is_a_typing_error():
     @njit
     def by_keyword(fn, x):
-        return fn(x=x)
-    with pytest.raises(ruchey.TypingError, match="by position"):
-        by_keyword(square, 1.0)
+        return fn(x, y=x)
+    with pytest.raises(ruchey.TypingError, match="unexpected or repeated keyword argument 'y'"):
+        by_keyword(shifted, 1.0)
+
+    @njit
+    def twice(fn, x):
+        return fn(x, 1.0, by=x)
+    with pytest.raises(ruchey.TypingError, match="unexpected or repeated keyword argument 'by'"):
+        twice(shifted, 1.0)
 
 
 @numba_deviation("numba's error or message differs")

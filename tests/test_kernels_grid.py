@@ -4,7 +4,6 @@ running at once: on the GPU cooperatively (cuLaunchCooperativeKernel), on
 the CPU backend with each block a fiber. Results are checked against NumPy
 and plain Python."""
 import platform
-import signal
 
 import numpy
 import pytest
@@ -380,17 +379,47 @@ def too_deep(out, rounds):
     for r in range(rounds):
         deep[r] = r
         g.sync()
-    out[cuda.grid(1)] = deep[0]
+    out[cuda.grid(1)] = deep[0] + deep[rounds - 1] + cuda.grid(1)
 
-too_deep[4, 1](numpy.zeros(4), 3)
-print("RAN")
+out = numpy.zeros(4)
+too_deep[4, 1](out, 3)
+print("RAN", out.tolist())
 """
 
 
 @pytest.mark.skipif(platform.machine() != "x86_64", reason="grid.sync() runs blocks as fibers on x86-64 only")
-def test_a_block_needing_more_than_its_stack_faults_at_its_guard_page(tmp_path):
-    # its frame steps down a page at a time: it faults at the guard page
-    # under its stack instead of writing over another block's
+def test_a_block_needing_more_than_its_stack_takes_its_storage_from_the_heap(tmp_path):
+    # in a subprocess: were the storage on the block's stack, it would fault
+    # at the guard page under it (rather than write over another block's)
     proc = run_python_file(BLOCK_BEYOND_ITS_STACK, tmp_path)
-    assert proc.returncode == -signal.SIGSEGV, (proc.returncode, proc.stdout, proc.stderr[-2000:])
-    assert "RAN" not in proc.stdout
+    assert proc.returncode == 0, (proc.returncode, proc.stdout, proc.stderr[-2000:])
+    assert "RAN [2.0, 3.0, 4.0, 5.0]" in proc.stdout
+
+
+@cuda.jit(device=True)
+def wait_for_block():
+    cuda.syncthreads()
+
+
+@cuda.jit
+def deep_locals_across_the_grid(x, out):
+    """Blocks as fibers waiting for the grid, their threads fibers too (a
+    barrier in a device function), each with 96 KB of local array."""
+    g = cuda.cg.this_grid()
+    i = cuda.grid(1)
+    deep = cuda.local.array(12000, float64)
+    for k in range(12000):
+        deep[k] = x[i] + k
+    if cuda.threadIdx.x < 1000:
+        wait_for_block()
+    g.sync()
+    out[i] = deep[0] + deep[11999] + x[(i + 1) % x.size]
+
+
+@pytest.mark.skipif(AS_NUMBA, reason="the CPU backend's storage")
+def test_blocks_waiting_for_the_grid_keep_their_threads_big_stacks():
+    x = make_rng(43).random(8 * 16)
+    out = numpy.zeros_like(x)
+    for _ in range(2):  # the second launch takes the stacks the first gave back
+        deep_locals_across_the_grid[8, 16](x, out)
+        numpy.testing.assert_allclose(out, 2 * x + 11999 + numpy.roll(x, -1), rtol=1e-13)

@@ -378,3 +378,73 @@ def test_ptxas_accepts_the_memory_kernels(arch, tmp_path):
     for kernel, sig in MEMORY_KERNELS:
         ptx, _ = cuda.compile_ptx(kernel.py_func, sig, cc=(int(arch[3]), int(arch[4])))
         assert ptxas_errors(ptx, arch, tmp_path, kernel.__name__) == ""
+
+
+# ---------------------------------------------------------------- local arrays beyond a stack
+
+DEEP = 20000  # float64 a thread: 160 KB, more than a fiber's usual stack; times 64 threads, more than a thread's
+
+
+@cuda.jit
+def deep_local_with_barriers(x, out, rounds):
+    """A local array per thread, a barrier in a loop (threads as loops, their
+    storage side by side for the block)."""
+    t = cuda.threadIdx.x
+    deep = cuda.local.array(DEEP, float64)
+    for i in range(DEEP):
+        deep[i] = x[cuda.grid(1)] * i
+    for r in range(rounds):
+        deep[r] += t
+        cuda.syncthreads()
+    s = 0.0
+    for i in range(DEEP):
+        s += deep[i]
+    out[cuda.grid(1)] = s
+
+
+@cuda.jit(device=True)
+def wait_for_the_block():
+    cuda.syncthreads()
+
+
+@cuda.jit
+def deep_local_in_fibers(x, out, limit):
+    """The same with the barrier in a device function under a condition:
+    each thread a fiber, the local array on its stack."""
+    t = cuda.threadIdx.x
+    deep = cuda.local.array(DEEP, float64)
+    for i in range(DEEP):
+        deep[i] = x[cuda.grid(1)] * i
+    if t < limit:
+        wait_for_the_block()
+    deep[t] += t
+    s = 0.0
+    for i in range(DEEP):
+        s += deep[i]
+    out[cuda.grid(1)] = s
+
+
+def deep_expected(x, extra):
+    return x * (DEEP * (DEEP - 1) / 2) + extra
+
+
+@pytest.mark.skipif(AS_NUMBA, reason="the CPU backend's storage")
+def test_local_arrays_of_a_block_bigger_than_a_threads_stack():
+    x = make_rng(41).random(2 * 64)
+    out = numpy.zeros_like(x)
+    deep_local_with_barriers[2, 64](x, out, 3)
+    t = numpy.tile(numpy.arange(64), 2)
+    numpy.testing.assert_allclose(out, deep_expected(x, 3 * t), rtol=1e-12)
+
+
+@pytest.mark.skipif(AS_NUMBA, reason="the CPU backend's storage")
+def test_local_arrays_bigger_than_a_fibers_stack():
+    x = make_rng(42).random(3 * 32)
+    out = numpy.zeros_like(x)
+    deep_local_in_fibers[3, 32](x, out, 1000)
+    t = numpy.tile(numpy.arange(32), 3)
+    numpy.testing.assert_allclose(out, deep_expected(x, t), rtol=1e-12)
+    # a smaller kernel after it reuses the stacks; a bigger block grows them
+    out64 = numpy.zeros(64)
+    deep_local_in_fibers[1, 64](x[:64], out64, 1000)
+    numpy.testing.assert_allclose(out64, deep_expected(x[:64], numpy.arange(64)), rtol=1e-12)

@@ -785,3 +785,80 @@ def test_round_refuses_what_it_cannot_do():
         round_float_decimals(np.ones(3))
     with pytest.raises(ruchey.TypingError, match="numpy.round\\(\\) does not support complex numbers"):
         rounded_scalar(1j, 1)
+
+
+@ruchey.njit
+def rounded_into(a, d, o, p, q):
+    r = np.round(a, d, o)
+    s = np.around(a, decimals=d, out=p)
+    t = a.round(d, out=q)
+    return r, s, t
+
+
+OUT_DTYPES = {"float64": ["float64", "float32"], "float32": ["float32", "float64"],
+              "int64": ["int64", "float64", "float32"], "int32": ["int32", "int64", "float64"],
+              "uint8": ["uint8", "int16", "float64"]}
+
+
+@pytest.mark.parametrize("dtype", list(OUT_DTYPES))
+@pytest.mark.parametrize("seed", range(3))
+def test_round_into_out_matches_numpy(dtype, seed):
+    rng = make_rng(100 + seed)
+    shape = (int(rng.integers(0, 5)), int(rng.integers(1, 7)))
+    if dtype[0] in "iu":
+        a = rng.integers(0 if dtype[0] == "u" else -10**4, 250 if dtype[0] == "u" else 10**4, size=shape).astype(dtype)
+    else:
+        a = (rng.standard_normal(shape) * 10.0 ** rng.integers(-3, 6)).astype(dtype)
+    a = a.T if seed == 1 else a  # a Fortran-ordered input
+    for out_dtype in OUT_DTYPES[dtype]:
+        for d in (-2, 0, 1, 3):
+            if d < 0 and dtype[0] in "iu" and out_dtype[0] in "iu":
+                continue  # NumPy's TypeError: test_round_into_int_out_with_negative_decimals_is_numpys_error
+            outs = [np.full(a.shape, 7, out_dtype) for _ in range(6)]
+            got = rounded_into(a, d, *outs[:3])
+            rounded_into.py_func(a, d, *outs[3:])
+            for r, g, w in zip(got, outs[:3], outs[3:]):
+                assert r.shape == g.shape and (r.size == 0 or np.shares_memory(r, g))  # out returned
+                np.testing.assert_array_equal(g, w, strict=True)
+
+
+@ruchey.njit
+def rounded_scalar_into(x, d, o):
+    return np.round(x, d, o)
+
+
+def test_round_of_a_number_into_a_0d_array():
+    for x in make_rng(7).standard_normal(5) * 100:
+        o, p = np.empty(()), np.empty(())
+        rounded_scalar_into(x, 1, o)
+        rounded_scalar_into.py_func(x, 1, p)
+        np.testing.assert_array_equal(o, p, strict=True)
+
+
+def test_round_into_out_of_another_shape_is_numpys_error():
+    a = np.arange(6.0)
+    for o in (np.empty(5), np.empty(7)):
+        with pytest.raises(ValueError, match="invalid output shape"):
+            rounded_scalar_into(a, 1, o)
+        with pytest.raises(ValueError, match="invalid output shape"):
+            rounded_scalar_into.py_func(a, 1, o)
+    with pytest.raises(ruchey.TypingError, match="invalid output shape"):
+        rounded_scalar_into(a, 1, np.empty((2, 6)))
+
+
+def test_round_into_int_out_with_negative_decimals_is_numpys_error():
+    a = np.arange(10)
+    with pytest.raises(TypeError, match="Cannot cast ufunc 'divide' output"):
+        rounded_scalar_into(a, -1, np.empty(10, np.int64))
+    rounded_scalar_into(a, 1, np.empty(10, np.int64))  # decimals >= 0: a copy
+
+    @ruchey.njit
+    def to_tens(a, o):
+        return np.round(a, -1, o)
+    with pytest.raises(ruchey.TypingError, match="Cannot cast ufunc 'divide' output"):
+        to_tens(a, np.empty(10, np.int64))
+
+
+def test_round_into_an_int_out_from_floats_is_refused():
+    with pytest.raises(ruchey.TypingError, match="same_kind"):
+        rounded_scalar_into(np.ones(3), 1, np.empty(3, np.int64))

@@ -74,6 +74,10 @@ bool an_deferrable(Func *f, const CompileOptions *opts, const Node *loop, bool *
 bool an_function_deferrable(Func *f, const CompileOptions *opts);
 /* unbound.c: per variable, whether a read may find it unassigned */
 bool *an_maybe_unbound(Func *f);
+/* unroll.c: each `for x in literal_unroll(t)` made one copy of its body per
+ * item of t (whose length the arguments' types or the code give); run
+ * before typing, false with the TypingError in diag */
+bool an_unroll_literal(Func *f, const Type *const *argtypes, Diag *diag);
 /* webs.c: each variable split into its webs (the assignments whose values
  * some read may find together), one slot each; run before typing */
 void an_split_webs(Func *f);

@@ -105,6 +105,10 @@ const Type *ty_array_compare(Infer *in, Node *n, const Type *a, const Type *b);
 /* f(..., out=o) of a ufunc row whose call typed as result: o's type, the
  * call rewritten to fill o (the result, when there is no out=) */
 const Type *ty_ufunc_out(Infer *in, Node *n, const Type *result);
+/* out's type, if out can take call's results (of type result): NumPy's casting rule 'same_kind' */
+const Type *ty_out_operand(Infer *in, Node *call, const Type *result, Node *out);
+/* The call made by ty_ufunc_out (n: its call and out) lowered; same_shape: out has the call's own shape */
+LLVMValueRef lo_ufunc_into(Lower *l, Node *n, bool same_shape);
 /* target op= ...: the operation's result type, checked against the target */
 const Type *ty_array_update(Infer *in, Node *n, const Type *target, const Type *result);
 

@@ -134,8 +134,10 @@ static LLVMValueRef lo_cuda_array(Lower *l, Node *n) {
     if (l->mem_nodes[i] == n) data = l->mem_base[i];
   if (l->mod->gpu)
     data = lo_gpu_array_data(l, n, count);
-  else if (!data && (n->bi->flags & BF_PER_THREAD))  /* a fiber's or a device function's own */
+  else if (!data && (n->bi->flags & BF_PER_THREAD)) {  /* a fiber's or a device function's own */
     data = lo_alloca(l, LLVMArrayType2(lo_storage_type(l, n->ty->elem), (uint64_t)count), "local");
+    l->mod->local_bytes += count * size;  /* on a fiber's stack, which must hold it */
+  }
   else if (!data && count)  /* a device function's: its block's (runtime.c) */
     data = block_shared(l, count * size);
   if (l->mod->gpu) {

@@ -817,7 +817,7 @@ static RtStatus power(int kind, const RtArray *a, double p, RtArray *out) {
  * has no variables there are none (NumPy returns before it looks at y). */
 static RtStatus variables(const RtArray *a, int nd, const RtArray *b, int ndb, int kind, int flags, Fm *f) {
   bool rowvar = flags & LF_ROWVAR;
-  bool one_row_m_by_rows = rt_numpy_major < 2;
+  bool one_row_m_by_rows = rt_numpy_version < 200;
   #define BY_ROWS(x, d, part) ((d) == 2 && (rowvar || (((part) || one_row_m_by_rows) && (x)->shape[0] == 1)))
   #define VARS(x, d, part) ((d) == 1 ? 1 : BY_ROWS(x, d, part) ? (x)->shape[0] : (x)->shape[1])
   #define OBS(x, d, part) ((d) == 1 ? (x)->shape[0] : BY_ROWS(x, d, part) ? (x)->shape[1] : (x)->shape[0])

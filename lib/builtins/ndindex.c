@@ -1,9 +1,12 @@
-/* builtins/ndindex.c — numpy.ndindex(shape) and numpy.ndenumerate(a) as
- * a for loop's iterable. The frontend walks them as any sequence, over a
- * hidden counter k running to the shape's size ("ndindex size"); the
- * loop's index is k unravelled in C order into a tuple of int64
- * ("ndindex at"). The shape is an int, a tuple of ints, or an array's
- * (ndenumerate's: its elements are read at that index).
+/* builtins/ndindex.c — numpy.ndindex(shape), numpy.ndenumerate(a) and
+ * numpy.nditer(a) as a for loop's iterable. The frontend walks them as any
+ * sequence, over a hidden counter k running to the shape's size ("ndindex
+ * size"); the loop's index is k unravelled in C order into a tuple of
+ * int64 ("ndindex at"). The shape is an int, a tuple of ints, or an
+ * array's (ndenumerate's: its elements are read at that index; nditer's:
+ * each a 0-d read-only view of a, "nditer at", in memory order where a is
+ * contiguous, C order otherwise, as Numba's: NumPy's order='K' walks a
+ * strided array's memory order too).
  */
 #include "builtins/builtins.h"
 
@@ -72,11 +75,55 @@ static LLVMValueRef lo_ndindex_at(Lower *l, Node *n) {
   return t;
 }
 
+/* numpy.nditer(a) of one array (NumPy's other operands and flags are not
+ * taken). */
+static const Type *ty_nditer_size(Infer *in, Node *n, const Type **args) {
+  if (args[0]->kind != TY_ARRAY)
+    return ty_error(in, n, "numpy.nditer() takes one array in compiled code, got %s", args[0]->name);
+  return TYS(TY_I64);
+}
+
+static const Type *ty_nditer_at(Infer *in, Node *n, const Type **args) {
+  return ty_nditer_size(in, n, args) ? ty_array(args[0]->elem, 0, 'C', true) : NULL;
+}
+
+static LLVMValueRef lo_nditer_size(Lower *l, Node *n) {
+  LLVMValueRef size = lo_ndindex_size(l, n);
+  lo_raise_if(l, LLVMBuildICmp(l->b, LLVMIntEQ, size, const_i64(l, 0), ""), RT_ERR_VALUE,
+              "Iteration of zero-sized operands is not enabled");
+  return size;
+}
+
+/* a's element k (k unravelled with the last index fastest, or the first
+ * for a Fortran-ordered a) as a 0-d view holding a reference to a's
+ * memory, read-only as NumPy's nditer makes it. */
+static LLVMValueRef lo_nditer_at(Lower *l, Node *n) {
+  Node *arr = n->list.items[0];
+  const Type *t = arr->ty;
+  LLVMValueRef a = lo_expr(l, arr), k = lo_expr_as(l, n->list.items[1], TYS(TY_I64)), idx[RC_MAX_NDIM];
+  bool fortran = t->layout == 'F';
+  for (int i = 0; i < t->ndim; i++) {
+    int d = fortran ? i : t->ndim - 1 - i;
+    bool last = i == t->ndim - 1;
+    idx[d] = last ? k : LLVMBuildURem(l->b, k, lo_arr_shape(l, a, d), "");
+    if (!last) k = LLVMBuildUDiv(l->b, k, lo_arr_shape(l, a, d), "");
+  }
+  LLVMValueRef v = LLVMGetUndef(lo_type(l, n->ty));
+  v = LLVMBuildInsertValue(l->b, v, LLVMBuildExtractValue(l->b, a, 0, ""), 0, "");
+  v = LLVMBuildInsertValue(l->b, v, LLVMBuildExtractValue(l->b, a, 1, ""), 1, "");
+  v = LLVMBuildInsertValue(l->b, v, lo_element_addr(l, t, a, idx), 2, "");
+  lo_refcount(l, n->ty, v, true);
+  lo_done_with(l, arr, a);
+  return v;
+}
+
 #define HIDDEN(name, lo, hi, type, lower) \
   {name, NULL, NULL, BK_FUNCTION, 0, lo, hi, NULL, BF_PURE | BF_CHEAP, 0, 0, type, lower}
 
 const Builtin bi_ndindex[] = {
   HIDDEN("ndindex size", 1, 1, ty_ndindex_size, lo_ndindex_size),
   HIDDEN("ndindex at", 2, 2, ty_ndindex_at, lo_ndindex_at),
+  {"nditer size", NULL, NULL, BK_FUNCTION, 0, 1, 1, NULL, BF_RAISES, 0, 0, ty_nditer_size, lo_nditer_size},
+  HIDDEN("nditer at", 2, 2, ty_nditer_at, lo_nditer_at),
   BI_END,
 };

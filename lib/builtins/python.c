@@ -338,6 +338,16 @@ static const Type *ty_value_spread_call(Infer *in, Node *n, const Type **args) {
   return ty_value_call(in, n, args);
 }
 
+/* literal_unroll(t) outside a for loop's iterable (where the loop is
+ * unrolled before typing: analysis/unroll.c) is t itself, as Numba's. */
+static const Type *ty_literal_unroll(Infer *in, Node *n, const Type **args) {
+  if (args[0]->kind != TY_TUPLE)
+    return ty_error(in, n, "literal_unroll() takes a tuple in compiled code, got %s", args[0]->name);
+  return args[0];
+}
+
+static LLVMValueRef lo_literal_unroll(Lower *l, Node *n) { return lo_owned(l, n->list.items[0]); }
+
 /* A @vectorize ufunc's function: on numbers a call; on arrays a ufunc,
  * fused into the array expression around it, the function typed for the
  * arrays' element types (the extension picks the ufunc's loop for them). */
@@ -379,7 +389,8 @@ const Builtin bi_python[] = {
   FUNCTION("get_thread_id", "ruchey", "get_thread_id", 0, 0, BF_PURE | BF_CHEAP, ty_pool_query, lo_thread_id),
   FUNCTION("get_num_threads", "ruchey", "get_num_threads", 0, 0, BF_PURE | BF_CHEAP, ty_pool_query, lo_num_threads),
   FUNCTION("a ruchey function", NULL, NULL, 0, 64, BF_RAISES | BF_VARIES | BF_COMPLEX, ty_jit_call, lo_jit_call),
-  FUNCTION("a function value", NULL, NULL, 0, 64, BF_RAISES | BF_VARIES | BF_COMPLEX, ty_value_call, lo_jit_call),
+  FUNCTION("literal_unroll", "ruchey", "literal_unroll", 1, 1, BF_COMPLEX, ty_literal_unroll, lo_literal_unroll),
+  FUNCTION("a function value", NULL, NULL, 0, 64, BF_RAISES | BF_VARIES | BF_COMPLEX | BF_NONE | BF_KEYWORDS, ty_value_call, lo_jit_call),
   FUNCTION("a function value with *args", NULL, NULL, 1, 1, BF_RAISES | BF_VARIES | BF_COMPLEX, ty_value_spread_call,
            lo_jit_call),
   {"a ruchey ufunc", NULL, NULL, BK_FUNCTION, 0, 1, 64, NULL, BF_RAISES | BF_VARIES, 0, 0, ty_ufunc_jit_call,

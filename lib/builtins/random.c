@@ -773,13 +773,18 @@ static bool check_numbers(Infer *in, Node *n, Node *x, const char *name, int ndi
   return true;
 }
 
-/* multinomial(n, pvals, size=None): n an int or an array of ints; rows
- * of size=, else of n's shape, each of len(pvals) counts. */
+/* multinomial(n, pvals, size=None): rows of size=, else of n's shape, each
+ * of len(pvals) counts; a Generator's n an int or an array of ints,
+ * numpy.random's (RandomState's) an int. */
 static const Type *ty_multinomial(Infer *in, Node *n, const Type **args) {
   if (refused_in_cuda(in, n)) return NULL;
-  Node *count = np_arg(in, n, 1, "n"), *pvals = np_arg(in, n, 2, "pvals"), *size = np_arg(in, n, 3, "size");
+  int first = first_arg(n);
+  Node *count = np_arg(in, n, first, "n"), *pvals = np_arg(in, n, first + 1, "pvals");
+  Node *size = np_arg(in, n, first + 2, "size");
   if (ty_failed(in)) return NULL;
   if (!count) return ty_error(in, n, "%s() missing required argument 'n'", n->bi->name);
+  if (!first && !ty_is_int(count->ty))
+    return ty_error(in, count, "%s(): n must be an int, got %s", n->bi->name, count->ty->name);
   if (!ty_is_int(elem_of(count->ty)) || (count->ty->kind != TY_ARRAY && !ty_is_scalar(count->ty)))
     return ty_error(in, count, "%s(): n must be an int or an array of ints, got %s", n->bi->name, count->ty->name);
   if (!check_numbers(in, n, pvals, "pvals", 1)) return NULL;
@@ -864,10 +869,28 @@ static LLVMValueRef lo_multinomial(Lower *l, Node *n) {
   return drawn_vectors(l, n, lo_call_fn(l, "rt_generator_multinomial", l->mod->i32, p, args, 11), a, ops, 2, bitgen);
 }
 
-/* dirichlet(alpha, size=None): rows of size=, each of len(alpha) floats. */
+/* numpy.random.multinomial: RandomState's draws (n an int) */
+static LLVMValueRef lo_legacy_multinomial(Lower *l, Node *n) {
+  Node *count = np_arg_node(n, 0, "n"), *pvals = np_arg_node(n, 1, "pvals"), *size = np_arg_node(n, 2, "size");
+  LLVMValueRef nv = lo_expr_as(l, count, TYS(TY_I64));
+  Operand ops[1] = {operand_of(l, pvals, TYS(TY_F64))};
+  LLVMValueRef pc = ops[0].c, shape[RC_MAX_NDIM + 1], rows;
+  rows_then_cells(l, size, NULL, NULL, lo_arr_shape(l, pc, 0), shape, &rows);
+  LLVMValueRef a = lo_alloc_array(l, n->ty, shape, -1);
+  lo_temp_made(l, n->ty, a);
+  LLVMTypeRef p[6] = {l->mod->i64, l->mod->ptr, l->mod->i64, l->mod->i32, l->mod->ptr, l->mod->i64};
+  LLVMValueRef args[6] = {nv, LLVMBuildExtractValue(l->b, pc, 2, ""), lo_arr_shape(l, pc, 0),
+                          const_i32(l, ty_bits(pvals->ty->elem) < 64 && ty_is_float(pvals->ty->elem)),
+                          LLVMBuildExtractValue(l->b, a, 2, ""), rows};
+  return drawn_vectors(l, n, lo_call_fn(l, "rt_random_multinomial", l->mod->i32, p, args, 6), a, ops, 1, NULL);
+}
+
+/* dirichlet(alpha, size=None): rows of size=, each of len(alpha) floats;
+ * a Generator's draws, or numpy.random's (RandomState's). */
 static const Type *ty_dirichlet(Infer *in, Node *n, const Type **args) {
   if (refused_in_cuda(in, n)) return NULL;
-  Node *alpha = np_arg(in, n, 1, "alpha"), *size = np_arg(in, n, 2, "size");
+  int first = first_arg(n);
+  Node *alpha = np_arg(in, n, first, "alpha"), *size = np_arg(in, n, first + 1, "size");
   if (ty_failed(in) || !check_numbers(in, n, alpha, "alpha", 1)) return NULL;
   int rows = size_ndim(in, size);
   return rows < 0 || ty_failed(in) ? NULL : ty_array(TYS(TY_F64), rows + 1, 'C', false);
@@ -875,7 +898,8 @@ static const Type *ty_dirichlet(Infer *in, Node *n, const Type **args) {
 
 static LLVMValueRef lo_dirichlet(Lower *l, Node *n) {
   LLVMValueRef bitgen = receiver(l, n);
-  Node *alpha = np_arg_node(n, 1, "alpha"), *size = np_arg_node(n, 2, "size");
+  int first = first_arg(n);
+  Node *alpha = np_arg_node(n, first, "alpha"), *size = np_arg_node(n, first + 1, "size");
   Operand ops[1] = {operand_of(l, alpha, TYS(TY_F64))};
   LLVMValueRef ac = ops[0].c, shape[RC_MAX_NDIM + 1], k = lo_arr_shape(l, ac, 0);
   LLVMValueRef count;
@@ -884,7 +908,9 @@ static LLVMValueRef lo_dirichlet(Lower *l, Node *n) {
   lo_temp_made(l, n->ty, a);
   LLVMTypeRef p[5] = {l->mod->ptr, l->mod->ptr, l->mod->i64, l->mod->ptr, l->mod->i64};
   LLVMValueRef args[5] = {bitgen, LLVMBuildExtractValue(l->b, ac, 2, ""), k, LLVMBuildExtractValue(l->b, a, 2, ""), count};
-  return drawn_vectors(l, n, lo_call_fn(l, "rt_generator_dirichlet", l->mod->i32, p, args, 5), a, ops, 1, bitgen);
+  LLVMValueRef st = bitgen ? lo_call_fn(l, "rt_generator_dirichlet", l->mod->i32, p, args, 5)
+                           : lo_call_fn(l, "rt_random_dirichlet", l->mod->i32, p + 1, args + 1, 4);
+  return drawn_vectors(l, n, st, a, ops, 1, bitgen);
 }
 
 /* multivariate_normal(mean, cov, size=None, check_valid='warn', tol=1e-8,
@@ -1091,6 +1117,8 @@ const Builtin bi_random[] = {
   ROW("numpy.random", "shuffle", 1, 1, no_kw, 0, ty_shuffle, lo_shuffle),
   ROW("numpy.random", "permutation", 1, 1, no_kw, 0, ty_permutation, lo_permutation),
   ROW("numpy.random", "default_rng", 0, 1, seed_kw, 0, ty_default_rng, lo_default_rng),
+  ROW("numpy.random", "multinomial", 0, 3, gen_multinomial_kw, 0, ty_multinomial, lo_legacy_multinomial),
+  ROW("numpy.random", "dirichlet", 0, 2, gen_dirichlet_kw, 0, ty_dirichlet, lo_dirichlet),
   ROW("random", "seed", 0, 1, no_kw, SEED_PYTHON, ty_seed, lo_seed),
   PY_DRAW("random", 22, 0, 0),
   PY_DRAW("uniform", 23, 0, 2),

@@ -13,7 +13,10 @@
  * must be constants; others (concatenate's axis, roll's shift) may be
  * computed at run time.
  */
+#include <stdio.h>
+
 #include "builtins/builtins.h"
+#include "ir.h"
 
 /* ---------------------------------------------------------------- typing helpers */
 
@@ -566,6 +569,26 @@ static const Type *ty_view(Infer *in, Node *n, const Type **args) {
 }
 
 static LLVMValueRef lo_view_as(Lower *l, Node *n) { return lo_owned(l, n->list.items[0]); }
+
+/* a.item(): the one element of an array of size 1 (NumPy's ValueError
+ * otherwise), as its dtype's scalar (Numba's; NumPy gives a Python one). */
+static const Type *ty_item(Infer *in, Node *n, const Type **args) {
+  const Type *t = array_operand(in, n, args[0]);
+  return t ? t->elem : NULL;
+}
+
+static LLVMValueRef lo_item(Lower *l, Node *n) {
+  Node *arg = n->list.items[0];
+  const Type *t = arg->ty;
+  LLVMValueRef a = lo_expr(l, arg), shape[RC_MAX_NDIM];
+  shape_of(l, t, a, shape, NULL);
+  if (t->ndim)
+    lo_raise_if(l, LLVMBuildICmp(l->b, LLVMIntNE, size_of(l, t->ndim, shape), const_i64(l, 1), ""), RT_ERR_VALUE,
+                "can only convert an array of size 1 to a Python scalar");
+  LLVMValueRef v = lo_load_scalar(l, t->elem, LLVMBuildExtractValue(l->b, a, 2, ""));
+  lo_done_with(l, arg, a);
+  return v;
+}
 
 /* a.fill(value) */
 static const Type *ty_fill(Infer *in, Node *n, const Type **args) {
@@ -1258,19 +1281,56 @@ static LLVMValueRef lo_clip(Lower *l, Node *n) {
 
 /* ---------------------------------------------------------------- round */
 
-/* numpy.round(a, decimals=0) (around, round_, a.round): as NumPy's, x * 10**d
- * rounded half to even and divided back (x / 10**-d and multiplied back for a
- * negative d), in the dtype's own precision; ints are kept for d >= 0 and go
- * through float64 otherwise. decimals given by keyword joins the operands. */
+/* numpy.round(a, decimals=0, out=None) (around, round_, a.round): as
+ * NumPy's, x * 10**d rounded half to even and divided back (x / 10**-d and
+ * multiplied back for a negative d); ints are kept for d >= 0 and go through
+ * float64 otherwise. The first operation is in a's precision, the others in
+ * the result's: out's dtype, where NumPy's three ufuncs write to out. */
+static const Builtin round_out;
+
+/* decimals and out, wherever given: decimals the second operand of the
+ * elementwise call, out the keyword ty_ufunc_out reads. */
+static void round_operands(Infer *in, Node *n, const Type **args) {
+  Node *d = bi_arg(n, 1, "decimals"), *o = bi_arg(n, 2, "out");
+  Node **items = arena_alloc(in->f->arena, sizeof(Node *) * 2);
+  items[0] = n->list.items[0], items[1] = d;
+  n->list = (NodeList){.items = items, .len = d ? 2 : 1};
+  n->kw = (NodeList){.items = arena_alloc(in->f->arena, sizeof(Node *)), .len = o != NULL};
+  n->kw.items[0] = o;
+  n->kw_names = arena_alloc(in->f->arena, sizeof(char *));
+  n->kw_names[0] = "out";
+  if (d) args[1] = d->ty;
+}
+
+/* The call's result as out takes it: of out's dtype where that is a float,
+ * whose precision NumPy's last two steps round in. */
+static const Type *round_into(const Type *t, const Type *out) {
+  if (!ty_is_float(out->elem)) return t;
+  return is_array(t) ? ty_array(out->elem, t->ndim, t->layout, false) : out->elem;
+}
+
+/* numpy.round(a, d, out) made round_out's call (call, out) by ty_ufunc_out:
+ * NumPy's rules for out, beyond a ufunc's. */
+static const Type *ty_round_out(Infer *in, Node *n, const Type **args) {
+  Node *call = n->list.items[0], *out = n->list.items[1];
+  int64_t d;
+  const char *name = call->bi->name;
+  int ndim = is_array(args[0]) ? args[0]->ndim : 0;
+  if (out->ty->kind == TY_ARRAY && out->ty->ndim != ndim)
+    return ty_error(in, out, "%s(): invalid output shape: out has %d dimensions, the result %d", name,
+                    out->ty->ndim, ndim);
+  if (out->ty->kind == TY_ARRAY && ty_is_int(elem_of(args[0])) && ty_is_int(out->ty->elem) &&
+      call->list.len > 1 && ir_const_int(call->list.items[1], &d) && d < 0)
+    return ty_error(in, out, "Cannot cast ufunc 'divide' output from dtype('float64') to dtype('%s') with "
+                    "casting rule 'same_kind'", out->ty->elem->name);
+  if (!ty_out_operand(in, call, args[0], out)) return NULL;
+  call->ty = round_into(args[0], out->ty);
+  n->bi = &round_out;
+  return out->ty;
+}
+
 static const Type *ty_np_round(Infer *in, Node *n, const Type **args) {
-  Node *d = bi_arg(n, 1, "decimals");
-  if (n->kw.len && d) {  /* round(a, decimals=d): one more operand, for the elementwise loop */
-    Node **items = arena_alloc(in->f->arena, sizeof(Node *) * 2);
-    items[0] = n->list.items[0], items[1] = d;
-    n->list = (NodeList){.items = items, .len = 2};
-    n->kw.len = 0;
-    args[1] = d->ty;
-  }
+  round_operands(in, n, args);
   const Type *e = elem_of(args[0]);
   if (!is_array(args[0]) && !ty_is_scalar(args[0]))
     return ty_error(in, n->list.items[0], "%s() needs an array or a number, got %s", n->bi->name, args[0]->name);
@@ -1278,27 +1338,31 @@ static const Type *ty_np_round(Infer *in, Node *n, const Type **args) {
     return ty_error(in, n->list.items[0], "%s() of %s is not supported in compiled code", n->bi->name, e->name);
   if (n->list.len > 1 && !ty_is_int(n->list.items[1]->ty))
     return ty_error(in, n->list.items[1], "%s(): decimals must be an int, got %s", n->bi->name, n->list.items[1]->ty->name);
-  return is_array(args[0]) ? ty_elementwise(in, n, args, e) : e;
+  const Type *t = is_array(args[0]) ? ty_elementwise(in, n, args, e) : e;
+  if (!n->kw.len || !t) return t;
+  if (!ty_ufunc_out(in, n, t)) return NULL;  /* n now (call, out) */
+  const Type *both[2] = {t, n->list.items[1]->ty};
+  return ty_round_out(in, n, both);
 }
 
 static LLVMValueRef np_round_elem(Lower *l, Node *n, LLVMValueRef *v) {
-  const Type *e = elem_of(n->ty), *f64 = TYS(TY_F64);
+  const Type *e = elem_of(n->ty), *a = elem_of(n->list.items[0]->ty), *f64 = TYS(TY_F64);
   LLVMValueRef d = n->list.len > 1 ? lo_convert(l, v[1], elem_of(n->list.items[1]->ty), TYS(TY_I64)) : const_i64(l, 0);
   LLVMValueRef up = LLVMBuildICmp(l->b, LLVMIntSGE, d, const_i64(l, 0), "");
   LLVMValueRef mag = LLVMBuildSelect(l->b, up, d, LLVMBuildNeg(l->b, d, ""), "");
-  const Type *w = ty_is_float(e) ? e : f64;  /* the precision it is computed in */
+  const Type *wa = ty_is_float(a) ? a : f64, *w = ty_is_float(e) ? e : f64;  /* the precisions it is computed in */
   LLVMValueRef f = lo_intrinsic2(l, "llvm.pow", f64, LLVMConstReal(lo_type(l, f64), 10.0),
                                  LLVMBuildSIToFP(l->b, mag, lo_type(l, f64), ""));
-  f = lo_convert(l, f, f64, w);
-  LLVMValueRef x = lo_convert(l, v[0], elem_of(n->list.items[0]->ty), w);
-  LLVMValueRef scaled = LLVMBuildSelect(l->b, up, LLVMBuildFMul(l->b, x, f, ""), LLVMBuildFDiv(l->b, x, f, ""), "");
-  LLVMValueRef r = lo_intrinsic1(l, "llvm.rint", w, scaled);
-  r = LLVMBuildSelect(l->b, up, LLVMBuildFDiv(l->b, r, f, ""), LLVMBuildFMul(l->b, r, f, ""), "");
+  LLVMValueRef fa = lo_convert(l, f, f64, wa), fw = lo_convert(l, f, f64, w);
+  LLVMValueRef x = lo_convert(l, v[0], a, wa);
+  LLVMValueRef scaled = LLVMBuildSelect(l->b, up, LLVMBuildFMul(l->b, x, fa, ""), LLVMBuildFDiv(l->b, x, fa, ""), "");
+  LLVMValueRef r = lo_intrinsic1(l, "llvm.rint", w, lo_convert(l, scaled, wa, w));
+  r = LLVMBuildSelect(l->b, up, LLVMBuildFDiv(l->b, r, fw, ""), LLVMBuildFMul(l->b, r, fw, ""), "");
   if (ty_is_float(e)) return r;
   /* back to the int dtype as NumPy's astype: through int64, wrapping */
   LLVMValueRef back = e->kind == TY_U64 ? LLVMBuildFPToUI(l->b, r, l->mod->i64, "") : LLVMBuildFPToSI(l->b, r, l->mod->i64, "");
   if (ty_bits(e) < 64) back = LLVMBuildTrunc(l->b, back, lo_type(l, e), "");
-  return LLVMBuildSelect(l->b, up, lo_convert(l, v[0], elem_of(n->list.items[0]->ty), e), back, "");
+  return LLVMBuildSelect(l->b, up, lo_convert(l, v[0], a, e), back, "");
 }
 
 static LLVMValueRef lo_np_round(Lower *l, Node *n) {
@@ -1307,9 +1371,27 @@ static LLVMValueRef lo_np_round(Lower *l, Node *n) {
   return np_round_elem(l, n, v);
 }
 
+/* Ints into an int out with decimals < 0: NumPy's float64 quotient cannot
+ * be cast there (a variable's decimals checked here; a constant's when typed). */
+static LLVMValueRef lo_round_out(Lower *l, Node *n) {
+  Node *call = n->list.items[0], *out = n->list.items[1];
+  Node *d = call->list.len > 1 ? call->list.items[1] : NULL;
+  if (d && d->kind == N_VAR && ty_is_int(elem_of(call->ty)) && ty_is_int(out->ty->elem)) {
+    LLVMValueRef dv = lo_convert(l, lo_expr(l, d), d->ty, TYS(TY_I64));
+    char msg[200];
+    snprintf(msg, sizeof msg, "Cannot cast ufunc 'divide' output from dtype('float64') to dtype('%s') with casting "
+             "rule 'same_kind'", out->ty->elem->name);
+    lo_raise_if(l, LLVMBuildICmp(l->b, LLVMIntSLT, dv, const_i64(l, 0), ""), RT_ERR_TYPE, msg);
+  }
+  return lo_ufunc_into(l, n, true);
+}
+
+static const Builtin round_out = {"numpy.round", NULL, NULL, BK_FUNCTION, 0, 2, 2, NULL, 0, 0, 0, ty_round_out,
+                                  lo_round_out};
+
 /* ---------------------------------------------------------------- the rows */
 
-static const char *const decimals_kw[] = {"decimals", NULL};
+static const char *const round_kw[] = {"decimals", "out", NULL};
 
 #define FUNCTION(name, lo, hi, kw, flags, ival, type, lower) \
   {"numpy." name, "numpy", name, BK_FUNCTION, 0, lo, hi, kw, flags, ival, 0, type, lower}
@@ -1355,15 +1437,16 @@ const Builtin bi_shape[] = {
   FUNCTION("argwhere", 1, 1, NULL, BF_ALLOCATES | BF_COMPLEX, 0, ty_argwhere, lo_argwhere),
   METHOD("nonzero", 0, 0, NULL, BF_ALLOCATES | BF_COMPLEX, 0, ty_nonzero, lo_nonzero),
   METHOD("fill", 1, 1, NULL, BF_COMPLEX, 0, ty_fill, lo_fill_method),
+  METHOD("item", 0, 0, NULL, BF_COMPLEX | BF_RAISES, 0, ty_item, lo_item),
   {"numpy.fill_diagonal", "numpy", "fill_diagonal", BK_FUNCTION, 0, 2, 3, fill_diagonal_kw, BF_RAISES | BF_COMPLEX, 0, 0,
    ty_fill_diagonal, lo_fill_diagonal},
   /* elementwise: fused into the array expressions around them */
   {"numpy.where", "numpy", "where", BK_FUNCTION, 0, 1, 3, NULL, BF_ALLOCATES | BF_COMPLEX, 0, 0, ty_where, lo_where, where_elem},
   {"numpy.clip", "numpy", "clip", BK_FUNCTION, 0, 3, 3, NULL, BF_PURE | BF_CHEAP, 0, 0, ty_clip, lo_clip, clip_elem},
   {"array.clip", NULL, "clip", BK_METHOD, TY_ARRAY, 2, 2, NULL, BF_PURE | BF_CHEAP, 0, 0, ty_clip, lo_clip, clip_elem},
-  {"numpy.round", "numpy", "round", BK_FUNCTION, 0, 1, 2, decimals_kw, 0, 0, 0, ty_np_round, lo_np_round, np_round_elem},
-  {"numpy.around", "numpy", "around", BK_FUNCTION, 0, 1, 2, decimals_kw, 0, 0, 0, ty_np_round, lo_np_round, np_round_elem},
-  {"numpy.round_", "numpy", "round_", BK_FUNCTION, 0, 1, 2, decimals_kw, 0, 0, 0, ty_np_round, lo_np_round, np_round_elem},
-  {"array.round", NULL, "round", BK_METHOD, TY_ARRAY, 0, 1, decimals_kw, 0, 0, 0, ty_np_round, lo_np_round, np_round_elem},
+  {"numpy.round", "numpy", "round", BK_FUNCTION, 0, 1, 3, round_kw, 0, 0, 0, ty_np_round, lo_np_round, np_round_elem},
+  {"numpy.around", "numpy", "around", BK_FUNCTION, 0, 1, 3, round_kw, 0, 0, 0, ty_np_round, lo_np_round, np_round_elem},
+  {"numpy.round_", "numpy", "round_", BK_FUNCTION, 0, 1, 3, round_kw, 0, 0, 0, ty_np_round, lo_np_round, np_round_elem},
+  {"array.round", NULL, "round", BK_METHOD, TY_ARRAY, 0, 2, round_kw, 0, 0, 0, ty_np_round, lo_np_round, np_round_elem},
   BI_END,
 };

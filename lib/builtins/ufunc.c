@@ -167,17 +167,14 @@ const Type *ty_array_compare(Infer *in, Node *n, const Type *a, const Type *b) {
 }
 
 /* NumPy's casting="same_kind": a value may go into an array of the same
- * kind of number (bool, signed, unsigned, float), or of any type that
- * holds all its values (uint8 into int16; never int32 into uint16, float
- * into int). */
-static char kind_of(const Type *t) {
-  return t->kind == TY_BOOL ? 'b' : ty_is_signed(t) ? 'i' : ty_is_unsigned(t) ? 'u' : ty_is_complex(t) ? 'c' : 'f';
+ * kind of number or of a later kind in bool, unsigned, signed, float,
+ * complex (uint64 into int8, int64 into float32; never int32 into uint16,
+ * float into int). */
+static int kind_rank(const Type *t) {
+  return t->kind == TY_BOOL ? 0 : ty_is_unsigned(t) ? 1 : ty_is_signed(t) ? 2 : ty_is_complex(t) ? 4 : 3;
 }
 
-static bool same_kind_cast(const Type *from, const Type *to) {
-  if (ty_is_complex(to) && !ty_is_complex(from)) return true;  /* a float into complex64 too */
-  return kind_of(from) == kind_of(to) || np_promote(from, to) == to;
-}
+static bool same_kind_cast(const Type *from, const Type *to) { return kind_rank(from) <= kind_rank(to); }
 
 const Type *ty_array_update(Infer *in, Node *n, const Type *target, const Type *result) {
   if (!result) return NULL;
@@ -822,15 +819,27 @@ void lo_array_update(Lower *l, Node *n) {
 
 /* ---------------------------------------------------------------- out= */
 
+/* The call's own shape is o's, not one broadcast to it (numpy.round's
+ * out: NumPy's "invalid output shape"). */
+static void same_shape_output(Lower *l, Fused *fu) {
+  LLVMValueRef shape[RC_MAX_NDIM], bad = const_bool(l, false);
+  int ndim = fu->out_type->ndim;
+  broadcast(l, fu, ndim, shape, false);
+  for (int d = 0; d < ndim; d++)
+    bad = LLVMBuildOr(l->b, bad, LLVMBuildICmp(l->b, LLVMIntNE, shape[d], lo_arr_shape(l, fu->out, d), ""), "");
+  lo_raise_if(l, bad, RT_ERR_VALUE, "invalid output shape");
+}
+
 /* numpy.f(x, y, out=o): o's elements set to f's and o returned. Typing
  * rewrites the call into this row's, whose arguments are the call without
- * out= (of its own dtype) and o. */
-static LLVMValueRef lo_ufunc_out(Lower *l, Node *n) {
+ * out= (of its own dtype) and o; same_shape: o must have the call's shape. */
+LLVMValueRef lo_ufunc_into(Lower *l, Node *n, bool same_shape) {
   Node *call = n->list.items[0], *out = n->list.items[1];
   LLVMValueRef o = lo_expr(l, out);
   Fused fu = {.out_type = out->ty, .out = o};
   collect(l, &fu, call, true);
   evaluate_operands(l, &fu);
+  if (same_shape) same_shape_output(l, &fu);
   fill_output(l, &fu, NULL);
   fused_loop(l, &fu, call);
   release_operands(l, &fu);
@@ -839,8 +848,10 @@ static LLVMValueRef lo_ufunc_out(Lower *l, Node *n) {
   return o;
 }
 
+static LLVMValueRef lo_ufunc_out(Lower *l, Node *n) { return lo_ufunc_into(l, n, false); }
+
 /* o's type, if o can take the call's results (of type result) */
-static const Type *ty_out_operand(Infer *in, Node *call, const Type *result, Node *out) {
+const Type *ty_out_operand(Infer *in, Node *call, const Type *result, Node *out) {
   const Type *o = out->ty, *e = elem_of(result);
   const char *name = call->bi->name;
   if (o->kind != TY_ARRAY) return ty_error(in, out, "%s()'s out= must be an array, got %s", name, o->name);

@@ -68,11 +68,37 @@ void lo_fiber_context(Lower *l, LLVMTypeRef bty, LLVMValueRef bctx, LLVMValueRef
     if (l->mem_base[i]) LLVMBuildStore(l->b, l->mem_base[i], bctx_field(l, bty, bctx, BCTX_MEM, i));
 }
 
+/* The bytes of local arrays a fiber's stack must hold beyond its usual
+ * frames: known once every function of the module is lowered (device
+ * functions come after the kernel), so a constant lo_fiber_stack_done sets. */
+static LLVMValueRef fiber_stack_global(Lower *l) {
+  if (!l->mod->fiber_stack) {
+    l->mod->fiber_stack = LLVMAddGlobal(l->mod->m, l->mod->i64, "fiber.local.bytes");
+    LLVMSetLinkage(l->mod->fiber_stack, LLVMInternalLinkage);
+    LLVMSetGlobalConstant(l->mod->fiber_stack, 1);
+  }
+  return l->mod->fiber_stack;
+}
+
+/* Once the module is lowered: the local arrays' bytes, and every function
+ * of a kernel that runs as fibers probes its frame a page at a time, so a
+ * frame beyond its stack faults at the guard page under it (fiber.c)
+ * instead of writing over another thread's stack. */
+void lo_fiber_stack_done(LowerModule *mod) {
+  if (!mod->fiber_stack) return;
+  LLVMSetInitializer(mod->fiber_stack, LLVMConstInt(mod->i64, (unsigned long long)mod->local_bytes, 0));
+  for (LLVMValueRef f = LLVMGetFirstFunction(mod->m); f; f = LLVMGetNextFunction(f))
+    if (LLVMCountBasicBlocks(f))
+      LLVMAddAttributeAtIndex(f, LLVMAttributeFunctionIndex,
+                              LLVMCreateStringAttribute(mod->c, "probe-stack", 11, "inline-asm", 10));
+}
+
 /* A block as fibers: one per thread, scheduled by rt_fiber_block. */
 void lo_fiber_block(Lower *l, LLVMValueRef fn, LLVMTypeRef bty, LLVMValueRef bctx) {
   for (int d = 0; d < 3; d++) LLVMBuildStore(l->b, l->bid[d], bctx_field(l, bty, bctx, BCTX_BID, d));
-  LLVMTypeRef p[3] = {l->mod->ptr, l->mod->ptr, l->mod->i64};
-  LLVMValueRef st = lo_call_fn(l, "rt_fiber_block", l->mod->i32, p, (LLVMValueRef[]){fn, bctx, l->nthreads}, 3);
+  LLVMTypeRef p[4] = {l->mod->ptr, l->mod->ptr, l->mod->i64, l->mod->i64};
+  LLVMValueRef local = LLVMBuildLoad2(l->b, l->mod->i64, fiber_stack_global(l), "local.bytes");
+  LLVMValueRef st = lo_call_fn(l, "rt_fiber_block", l->mod->i32, p, (LLVMValueRef[]){fn, bctx, l->nthreads, local}, 4);
   LLVMBasicBlockRef fail = new_block(l, "block.fail"), ok = new_block(l, "block.ok");
   LLVMBuildCondBr(l->b, LLVMBuildICmp(l->b, LLVMIntNE, st, const_i32(l, 0), ""), fail, ok);
   position(l, fail);

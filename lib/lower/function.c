@@ -416,5 +416,6 @@ LLVMModuleRef lo_function(Func *f, const CompileOptions *opts, LLVMContextRef c,
     }
   }
   lo_func_done(&l);
+  lo_fiber_stack_done(&mod);
   return mod.m;
 }

@@ -31,6 +31,45 @@ static bool note_memory(Node *n, void *ctx) {
   return true;
 }
 
+/* Storage of a block, count elements of elem: on the chunk's stack, or from
+ * the heap when it is big (a local array times the block's threads can pass
+ * any thread's stack; a GPU's local memory holds it), freed at the chunk's
+ * exit from a slot that is null until then. */
+#define STACK_STORAGE_MAX ((int64_t)64 << 10)
+
+static LLVMValueRef null_slot(Lower *l, const char *name) {
+  LLVMValueRef slot = lo_alloca(l, l->mod->ptr, name);
+  LLVMBasicBlockRef cur = LLVMGetInsertBlock(l->b);
+  LLVMValueRef next = LLVMGetNextInstruction(slot);
+  if (next) LLVMPositionBuilderBefore(l->b, next);
+  else position(l, LLVMGetInstructionParent(slot));
+  LLVMBuildStore(l->b, LLVMConstNull(l->mod->ptr), slot);
+  position(l, cur);
+  return slot;
+}
+
+static LLVMValueRef block_storage(Lower *l, LLVMTypeRef elem, LLVMValueRef count, const char *name) {
+  LLVMValueRef bytes = LLVMBuildMul(l->b, count, LLVMSizeOf(elem), "");
+  LLVMValueRef big = LLVMBuildICmp(l->b, LLVMIntSGT, bytes, const_i64(l, STACK_STORAGE_MAX), "");
+  LLVMValueRef stack = LLVMBuildArrayAlloca(l->b, l->mod->i8, LLVMBuildSelect(l->b, big, const_i64(l, 1), bytes, ""), name);
+  LLVMSetAlignment(stack, 64);
+  LLVMValueRef asked = LLVMBuildSelect(l->b, big, bytes, const_i64(l, 0), "");
+  LLVMValueRef heap = lo_call_fn(l, "rt_block_storage", l->mod->ptr, &l->mod->i64, &asked, 1);
+  LLVMValueRef slot = null_slot(l, "storage.heap");
+  LLVMBuildStore(l->b, heap, slot);
+  l->heap_slots[l->nheap_slots++] = slot;
+  lo_raise_if(l, LLVMBuildAnd(l->b, big, LLVMBuildIsNull(l->b, heap, ""), ""), RT_ERR_MEMORY,
+              "cannot allocate the storage of a kernel's block");
+  return LLVMBuildSelect(l->b, big, heap, stack, name);
+}
+
+static void free_block_storage(Lower *l) {
+  for (int i = 0; i < l->nheap_slots; i++) {
+    LLVMValueRef p = LLVMBuildLoad2(l->b, l->mod->ptr, l->heap_slots[i], "");
+    lo_call_fn(l, "rt_block_storage_free", void_type(l), &l->mod->ptr, &p, 1);
+  }
+}
+
 /* Storage for every shared/local array at the chunk's entry. */
 static void kernel_memory(Lower *l) {
   l->mem_nodes = arena_alloc(l->f->arena, sizeof(Node *) * 256);
@@ -43,13 +82,10 @@ static void kernel_memory(Lower *l) {
     if ((n->bi->flags & BF_PER_THREAD) && l->fibers) continue;  /* on each fiber's own stack: mem_base NULL */
     LLVMValueRef count = const_i64(l, bytes ? bytes : 1);
     if ((n->bi->flags & BF_PER_THREAD) && l->fission) count = LLVMBuildMul(l->b, count, l->nthreads, "");
-    LLVMValueRef a = LLVMBuildArrayAlloca(l->b, l->mod->i8, count, "shared");
-    LLVMSetAlignment(a, 64);
-    l->mem_base[i] = a;
+    l->mem_base[i] = block_storage(l, l->mod->i8, count, "shared");
   }
   LLVMValueRef dyn = LLVMBuildLoad2(l->b, l->mod->i64, LLVMBuildStructGEP2(l->b, lo_launch_type(l), l->launch, 2, ""), "");
-  l->dyn_shared = LLVMBuildArrayAlloca(l->b, l->mod->i8, LLVMBuildAdd(l->b, dyn, const_i64(l, 1), ""), "dynshared");
-  LLVMSetAlignment(l->dyn_shared, 64);
+  l->dyn_shared = block_storage(l, l->mod->i8, LLVMBuildAdd(l->b, dyn, const_i64(l, 1), ""), "dynshared");
 }
 
 LLVMValueRef lo_cuda_thread(Lower *l) {
@@ -533,24 +569,26 @@ static LLVMValueRef lo_kernel_chunk(Lower *kernel, LLVMTypeRef ctxty) {
   }
   lo_slots(l, once_per_block, NULL);
   l->var_base = arena_alloc(l->f->arena, sizeof(LLVMValueRef) * (size_t)(l->f->nvars ? l->f->nvars : 1));
+  /* each variable's, the arrays' (at most 256), done, trips, 4 exchanges, the dynamic shared memory */
+  l->heap_slots = arena_alloc(l->f->arena, sizeof(LLVMValueRef) * (size_t)(l->f->nvars + 256 + 8));
+  l->nheap_slots = 0;
   for (int v = 0; v < l->f->nvars; v++)
     if (per_thread(l, v)) {
       /* with shuffles, a warp's slack on both sides, as the exchange arrays
        * below have: a shuffle may read its neighbours straight from here */
       LLVMValueRef slack = const_i64(l, l->kplan->exchange ? RC_WARP : 0);
       LLVMValueRef n = LLVMBuildAdd(l->b, l->nthreads, LLVMBuildAdd(l->b, slack, slack, ""), "");
-      LLVMValueRef a = LLVMBuildArrayAlloca(l->b, lo_type(l, l->f->var_types[v]), n, l->f->var_names[v]);
+      LLVMValueRef a = block_storage(l, lo_type(l, l->f->var_types[v]), n, l->f->var_names[v]);
       l->var_base[v] = LLVMBuildGEP2(l->b, lo_type(l, l->f->var_types[v]), a, &slack, 1, "");
     }
-  if (l->fission) l->done = LLVMBuildArrayAlloca(l->b, l->mod->i8, l->nthreads, "done");
-  if (l->kplan->lockstep) l->trips = LLVMBuildArrayAlloca(l->b, l->mod->i64, l->nthreads, "trips");
+  if (l->fission) l->done = block_storage(l, l->mod->i8, l->nthreads, "done");
+  if (l->kplan->lockstep) l->trips = block_storage(l, l->mod->i64, l->nthreads, "trips");
   /* a warp's worth of slack on both sides: a shuffle by a delta the same
    * in every thread loads its neighbours' values unconditionally, then
    * keeps its own where PTX says so (fission_shfl) */
   for (int k = 0; k < 4 && l->kplan->exchange; k++) {
     LLVMValueRef n = LLVMBuildAdd(l->b, l->nthreads, const_i64(l, 2 * RC_WARP), "");
-    LLVMValueRef a = LLVMBuildArrayAlloca(l->b, l->mod->i64, n, "exchange");
-    LLVMSetAlignment(a, 64);
+    LLVMValueRef a = block_storage(l, l->mod->i64, n, "exchange");
     LLVMValueRef skip = const_i64(l, RC_WARP);
     a = LLVMBuildGEP2(l->b, l->mod->i64, a, &skip, 1, "");
     if (k < 3) l->coll_args[k] = a;
@@ -591,6 +629,7 @@ static LLVMValueRef lo_kernel_chunk(Lower *kernel, LLVMTypeRef ctxty) {
   lo_loop_end(l, &blocks);
   LLVMBuildBr(l->b, l->exit_bb);
   lo_chunk_exit(l, ctx);
+  free_block_storage(l);
   LLVMValueRef first = LLVMGetParam(l->fn, 1);
   lo_call_fn(l, "rt_print_flush", void_type(l), &l->mod->i64, &first, 1);  /* the chunk's blocks' print() lines */
   LLVMBuildRetVoid(l->b);

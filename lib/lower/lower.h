@@ -41,6 +41,8 @@ typedef struct LowerModule {
   CompileResult *res;        /* for warnings */
   bool gpu;                  /* lowering for NVPTX: one thread per call, real barriers */
   int nregions;              /* outlined functions so far, for unique names */
+  int64_t local_bytes;       /* the CPU backend's cuda.local.arrays, all functions' together */
+  LLVMValueRef fiber_stack;  /* the global that tells rt_fiber_block local_bytes, once a block needs it */
 } LowerModule;
 
 typedef struct Loop {
@@ -93,6 +95,8 @@ typedef struct Lower {
   LLVMValueRef dyn_shared;   /* cuda.shared.array(0, ...) storage */
   Node **mem_nodes;          /* shared/local array call sites ... */
   LLVMValueRef *mem_base;    /* ... and their storage */
+  LLVMValueRef *heap_slots;  /* a kernel chunk's: the storage it took from the heap, freed at its exit */
+  int nheap_slots;
   int nmem;
   /* fission: the collective whose statement runs now, its arguments as
    * every thread of the block gave them (i64 bits per thread, by slot:
@@ -376,6 +380,7 @@ LLVMValueRef lo_fiber_thread(Lower *l, LLVMTypeRef bty);
 LLVMTypeRef lo_block_context_type(Lower *l);
 void lo_fiber_block(Lower *l, LLVMValueRef fn, LLVMTypeRef bty, LLVMValueRef bctx);
 void lo_fiber_context(Lower *l, LLVMTypeRef bty, LLVMValueRef bctx, LLVMValueRef args);
+void lo_fiber_stack_done(LowerModule *mod);
 void lo_gpu_kernel(Lower *l, const char *symbol);
 void lo_gpu_device(Lower *l, LLVMValueRef fn);
 void lo_unbound_flags(Lower *l);

@@ -118,3 +118,9 @@ njit = jit
 def prange(*args):
     """range() that ``parallel=True`` functions may run on several threads."""
     return range(*args)
+
+
+def literal_unroll(container):
+    """Numba's: ``for x in literal_unroll(t)`` over a tuple of items of different
+    types compiles the loop's body once per item; in Python, t itself."""
+    return container

@@ -1,0 +1,282 @@
+/* analysis/unroll.c — `for x in literal_unroll(t): body else: orelse`
+ * made, before typing, one copy of the body per item of the tuple t, each
+ * binding x to its item by a constant index, so that each copy is typed
+ * for its own item (webs.c then gives x, and what the body makes of it, a
+ * variable per copy), as Numba's literal_unroll versions the body per type:
+ *
+ *     $t = t
+ *     $go = True                                   (a break in the body only)
+ *     for $once in range(1): x = $t[0]; body       (a plain block without
+ *     if $go: for $once in range(1): x = $t[1]; body     break or continue)
+ *     ...
+ *     if $go: orelse
+ *
+ * A break in a copy clears $go and leaves the copy; continue leaves it.
+ * The tuple's length must be known before typing: an argument's type
+ * gives it, or a tuple written out (a global one is frozen into one), or a
+ * variable assigned one of those once.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "analysis/analysis.h"
+#include "infer.h"
+#include "ir.h"
+
+typedef struct Unroll {
+  Func *f;
+  const Type *const *argtypes;
+  Diag *diag;
+} Unroll;
+
+static bool fail(Unroll *u, const Node *at, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  ty_diag(u->diag, at, fmt, ap);
+  va_end(ap);
+  return false;
+}
+
+/* A new variable, named so that no Python name can clash; its type unknown. */
+static int new_var(Func *f, const char *what) {
+  int v = f->nvars++;
+  const char **names = arena_alloc(f->arena, sizeof(char *) * (size_t)f->nvars);
+  memcpy(names, f->var_names, sizeof(char *) * (size_t)v);
+  char name[32];
+  snprintf(name, sizeof name, "$%s%d", what, v);
+  names[v] = arena_strdup(f->arena, name);
+  f->var_names = names;
+  if (f->declared_types) {
+    const Type **declared = arena_alloc(f->arena, sizeof(Type *) * (size_t)f->nvars);
+    memcpy(declared, f->declared_types, sizeof(Type *) * (size_t)v);
+    f->declared_types = declared;
+  }
+  f->var_types = arena_alloc(f->arena, sizeof(Type *) * (size_t)f->nvars);
+  return v;
+}
+
+static Node *node(Func *f, NodeKind kind, const Node *at) {
+  Node *n = arena_alloc(f->arena, sizeof(Node));
+  n->kind = kind;
+  n->line = at->line;
+  n->col = at->col;
+  return n;
+}
+
+static Node *var(Func *f, int v, const Node *at) {
+  Node *n = node(f, N_VAR, at);
+  n->var = v;
+  return n;
+}
+
+static Node *assign(Func *f, Node *lhs, Node *rhs, const Node *at) {
+  Node *n = node(f, N_ASSIGN, at);
+  n->lhs = lhs;
+  n->rhs = rhs;
+  return n;
+}
+
+static NodeList list_of(Func *f, int len) {
+  return (NodeList){.items = arena_alloc(f->arena, sizeof(Node *) * (size_t)(len ? len : 1)), .len = len};
+}
+
+static Node *clone(Func *f, const Node *n);
+
+static NodeList clone_list(Func *f, const NodeList *l) {
+  NodeList c = list_of(f, l->len);
+  for (int i = 0; i < l->len; i++) c.items[i] = clone(f, l->items[i]);
+  return c;
+}
+
+/* A copy of the tree under n; what typing fills in is not there yet. */
+static Node *clone(Func *f, const Node *n) {
+  if (!n) return NULL;
+  Node *c = arena_alloc(f->arena, sizeof(Node));
+  *c = *n;
+  c->lhs = clone(f, n->lhs);
+  c->rhs = clone(f, n->rhs);
+  c->cond = clone(f, n->cond);
+  c->list = clone_list(f, &n->list);
+  c->kw = clone_list(f, &n->kw);
+  c->body = clone_list(f, &n->body);
+  c->orelse = clone_list(f, &n->orelse);
+  if (n->kw_names) {  /* typing compacts a call's keywords in place */
+    c->kw_names = arena_alloc(f->arena, sizeof(char *) * (size_t)(n->kw.len ? n->kw.len : 1));
+    memcpy(c->kw_names, n->kw_names, sizeof(char *) * (size_t)n->kw.len);
+  }
+  return c;
+}
+
+/* ---------------------------------------------------------------- the tuple's length */
+
+typedef struct Assigned {
+  int var, count;
+  const Node *value;
+} Assigned;
+
+static void count_target(Assigned *a, const Node *t) {
+  if (t->kind == N_VAR && t->var == a->var) a->count++;
+  if (t->kind == N_TUPLE)
+    for (int i = 0; i < t->list.len; i++) count_target(a, t->list.items[i]);
+}
+
+static bool visit_assignment(Node *n, void *ctx) {
+  Assigned *a = ctx;
+  if (n->kind == N_ASSIGN || n->kind == N_AUGASSIGN || n->kind == N_FOR) {
+    int before = a->count;
+    count_target(a, n->lhs);
+    if (a->count > before && n->kind == N_ASSIGN && n->lhs->kind == N_VAR) a->value = n->rhs;
+  }
+  return true;
+}
+
+/* How many items the tuple seq holds, or -1 (*t: an argument's type that is no tuple). */
+static int tuple_length(Unroll *u, const Node *seq, const Type **t, int depth) {
+  if (seq->kind == N_TUPLE) return seq->list.len;
+  if (seq->kind != N_VAR || depth > 8) return -1;
+  if (seq->var < u->f->nparams) {
+    *t = u->argtypes[seq->var];
+    return (*t)->kind == TY_TUPLE ? (*t)->nfields : -1;
+  }
+  Assigned a = {seq->var, 0, NULL};
+  ir_walk_list(&u->f->body, visit_assignment, &a);
+  return a.count == 1 && a.value ? tuple_length(u, a.value, t, depth + 1) : -1;
+}
+
+/* ---------------------------------------------------------------- break and continue */
+
+/* Whether a statement of l (not inside a nested loop's body) is a kind. */
+static bool jumps(const NodeList *l, NodeKind kind) {
+  for (int i = 0; i < l->len; i++) {
+    const Node *n = l->items[i];
+    if (n->kind == kind) return true;
+    if ((n->kind == N_IF || n->kind == N_BLOCK || n->kind == N_TRY) && (jumps(&n->body, kind) || jumps(&n->orelse, kind)))
+      return true;
+    if (n->kind == N_TRY && n->lhs && jumps(&n->lhs->body, kind)) return true;
+    for (int k = 0; n->kind == N_TRY && k < n->list.len; k++)
+      if (jumps(&n->list.items[k]->body, kind)) return true;
+    if ((n->kind == N_FOR || n->kind == N_WHILE) && jumps(&n->orelse, kind)) return true;
+  }
+  return false;
+}
+
+/* Each break of l (as jumps finds them) made `$go = False; break`. */
+static void clear_go_on_break(Func *f, NodeList *l, int go) {
+  for (int i = 0; i < l->len; i++) {
+    Node *n = l->items[i];
+    if (n->kind == N_BREAK) {
+      Node *brk = node(f, N_BREAK, n), *no = node(f, N_BOOL, n);
+      no->ival = 0;
+      n->kind = N_BLOCK;
+      n->body = list_of(f, 2);
+      n->body.items[0] = assign(f, var(f, go, n), no, n);
+      n->body.items[1] = brk;
+      continue;
+    }
+    if (n->kind == N_IF || n->kind == N_BLOCK || n->kind == N_TRY) {
+      clear_go_on_break(f, &n->body, go);
+      clear_go_on_break(f, &n->orelse, go);
+    }
+    if (n->kind == N_TRY && n->lhs) clear_go_on_break(f, &n->lhs->body, go);
+    for (int k = 0; n->kind == N_TRY && k < n->list.len; k++) clear_go_on_break(f, &n->list.items[k]->body, go);
+    if (n->kind == N_FOR || n->kind == N_WHILE) clear_go_on_break(f, &n->orelse, go);
+  }
+}
+
+/* ---------------------------------------------------------------- the copies */
+
+/* Copy i of the body: x = $t[i] and the body, in a loop of one trip where
+ * it jumps, run only while $go holds after the first. */
+static Node *body_copy(Func *f, Node *loop, int t, int i, int go, bool wraps) {
+  Node *item = node(f, N_INDEX, loop), *k = node(f, N_INT, loop);
+  k->ival = i;
+  item->lhs = var(f, t, loop);
+  item->rhs = k;
+  NodeList body = list_of(f, loop->body.len + 1);
+  body.items[0] = assign(f, clone(f, loop->lhs), item, loop->lhs);
+  for (int s = 0; s < loop->body.len; s++) body.items[s + 1] = clone(f, loop->body.items[s]);
+  Node *copy = node(f, wraps ? N_FOR : N_BLOCK, loop);
+  copy->body = body;
+  if (wraps) {
+    if (go >= 0) clear_go_on_break(f, &copy->body, go);
+    Node *one = node(f, N_INT, loop), *range = node(f, N_CALL, loop);
+    one->ival = 1;
+    range->bi = bi_named("range");
+    range->list = list_of(f, 1);
+    range->list.items[0] = one;
+    copy->lhs = var(f, new_var(f, "once"), loop);
+    copy->cond = range;
+  }
+  if (go < 0 || i == 0) return copy;
+  Node *guard = node(f, N_IF, loop);
+  guard->cond = var(f, go, loop);
+  guard->body = list_of(f, 1);
+  guard->body.items[0] = copy;
+  return guard;
+}
+
+static bool unroll_block(Unroll *u, NodeList *l);
+
+/* The loop n made the block of its copies, in place. */
+static bool unroll_loop(Unroll *u, Node *n) {
+  Func *f = u->f;
+  Node *call = n->cond;
+  if (call->list.len != 1 || call->kw.len) return fail(u, call, "literal_unroll() takes one tuple");
+  if (!unroll_block(u, &n->body) || !unroll_block(u, &n->orelse)) return false;
+  const Type *t = NULL;
+  int len = tuple_length(u, call->list.items[0], &t, 0);
+  if (len < 0 && t)
+    return fail(u, call, "Invalid use of literal_unroll with a function argument, only tuples are supported as "
+                "function arguments, found %s", t->name);
+  if (len < 0)
+    return fail(u, call, "literal_unroll() needs a tuple whose length is known before typing: an argument, a tuple "
+                "written out or a global one, or a variable assigned one of those once");
+  bool breaks = jumps(&n->body, N_BREAK), wraps = breaks || jumps(&n->body, N_CONTINUE);
+  int tv = new_var(f, "unrolled"), go = breaks ? new_var(f, "go") : -1;
+  NodeList out = list_of(f, len + 3);
+  out.len = 0;
+  out.items[out.len++] = assign(f, var(f, tv, n), call->list.items[0], call);
+  if (breaks) {
+    Node *yes = node(f, N_BOOL, n);
+    yes->ival = 1;
+    out.items[out.len++] = assign(f, var(f, go, n), yes, n);
+  }
+  for (int i = 0; i < len; i++) out.items[out.len++] = body_copy(f, n, tv, i, go, wraps);
+  if (n->orelse.len) {
+    Node *tail = node(f, breaks ? N_IF : N_BLOCK, n);
+    if (breaks) tail->cond = var(f, go, n);
+    tail->body = n->orelse;
+    out.items[out.len++] = tail;
+  }
+  n->kind = N_BLOCK;
+  n->body = out;
+  n->orelse = (NodeList){0};
+  n->lhs = n->cond = NULL;
+  return true;
+}
+
+static bool is_unrolled(const Node *n) {
+  return n->kind == N_FOR && n->cond && n->cond->kind == N_CALL && n->cond->bi &&
+         !strcmp(n->cond->bi->name, "literal_unroll");
+}
+
+static bool unroll_block(Unroll *u, NodeList *l) {
+  for (int i = 0; i < l->len; i++) {
+    Node *n = l->items[i];
+    if (is_unrolled(n)) {
+      if (!unroll_loop(u, n)) return false;
+      continue;
+    }
+    if (!unroll_block(u, &n->body) || !unroll_block(u, &n->orelse)) return false;
+    if (n->kind == N_TRY && n->lhs && !unroll_block(u, &n->lhs->body)) return false;
+    for (int k = 0; n->kind == N_TRY && k < n->list.len; k++)
+      if (!unroll_block(u, &n->list.items[k]->body)) return false;
+  }
+  return true;
+}
+
+bool an_unroll_literal(Func *f, const Type *const *argtypes, Diag *diag) {
+  Unroll u = {f, argtypes, diag};
+  return unroll_block(&u, &f->body);
+}
