@@ -34,6 +34,71 @@ PyTypeObject MemInfoType = {
   .tp_doc = "Owns memory allocated by compiled code.",
 };
 
+/* ---------------------------------------------------------------- generator objects */
+
+/* A compiled generator function's generator, called from Python: its
+ * state (one reference), the call's arguments, kept alive while it may
+ * run (arrays among them are borrowed by the state), and the dispatcher
+ * whose code runs it. __next__ runs the compiled body to its next yield. */
+typedef struct {
+  PyObject_HEAD
+  RtGenState *state;
+  const Type *type;   /* generator(what it yields) */
+  PyObject *args;     /* a tuple */
+  PyObject *owner;    /* the dispatcher called: its code holds the resume and drop functions */
+} YieldsObject;
+
+static void yields_dealloc(YieldsObject *self) {
+  RtGenState *s = self->state;
+  if (__atomic_sub_fetch(&s->refcount, 1, __ATOMIC_ACQ_REL) == 0) {
+    s->drop(s);
+    free(s);
+  }
+  Py_XDECREF(self->args);
+  Py_XDECREF(self->owner);
+  Py_TYPE(self)->tp_free(self);
+}
+
+/* NULL without an exception: the body has ended (StopIteration). */
+static PyObject *yields_next(YieldsObject *self) {
+  RtGenState *s = self->state;
+  if (s->next == RT_GEN_DONE) return NULL;
+  if (s->resume(s) != RT_OK) return disp_raise_runtime_error();
+  if (s->next == RT_GEN_DONE) return NULL;
+  const Type *t = self->type->elem;
+  return disp_box(t, (char *)s + rt_gen_value_offset(t->align));
+}
+
+PyTypeObject YieldsType = {
+  PyVarObject_HEAD_INIT(NULL, 0)
+  .tp_name = "ruchey._core.generator",
+  .tp_basicsize = sizeof(YieldsObject),
+  .tp_dealloc = (destructor)yields_dealloc,
+  .tp_flags = Py_TPFLAGS_DEFAULT,
+  .tp_iter = PyObject_SelfIter,
+  .tp_iternext = (iternextfunc)yields_next,
+  .tp_doc = "A compiled generator function's generator: iterating it runs the compiled body.",
+};
+
+PyObject *disp_box_yields(const Type *t, char *p, PyObject *owner, PyObject *const *args, int nargs) {
+  YieldsObject *o = PyObject_New(YieldsObject, &YieldsType);
+  RtGenState *s = *(RtGenState **)p;
+  if (!o) {
+    if (__atomic_sub_fetch(&s->refcount, 1, __ATOMIC_ACQ_REL) == 0) {
+      s->drop(s);
+      free(s);
+    }
+    return NULL;
+  }
+  o->state = s;
+  o->type = t;
+  o->owner = Py_NewRef(owner);
+  o->args = PyTuple_New(nargs);
+  for (int i = 0; o->args && i < nargs; i++) PyTuple_SET_ITEM(o->args, i, Py_NewRef(args[i]));
+  if (!o->args) Py_CLEAR(o);
+  return (PyObject *)o;
+}
+
 /* ---------------------------------------------------------------- boxing */
 
 /* Python's small ints, -5 to 256, held here: an int64 result among them is
@@ -450,6 +515,7 @@ PyObject *disp_status_class(int status) {
   case RT_ERR_RECURSION: return PyExc_RecursionError;
   case RT_ERR_INTERRUPT: return PyExc_KeyboardInterrupt;
   case RT_ERR_KEY: return PyExc_KeyError;
+  case RT_ERR_STOP: return PyExc_StopIteration;
   default: return PyExc_RuntimeError;
   }
 }

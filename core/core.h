@@ -131,6 +131,10 @@ int disp_conversion_cost(const Type *want, const Type *have);
 /* ---------------------------------------------------------------- box.c */
 
 extern PyTypeObject MemInfoType;
+extern PyTypeObject YieldsType;  /* box.c: a compiled generator's generator */
+/* box.c: the generator object a compiled function returned into p, keeping
+ * owner (the dispatcher called) and the call's arguments */
+PyObject *disp_box_yields(const Type *t, char *p, PyObject *owner, PyObject *const *args, int nargs);
 /* One argument's unboxed value: scalars in the union, arrays in an RtArray. */
 typedef union Slot {
   int64_t i;

@@ -203,6 +203,7 @@ PyObject *disp_call(Dispatcher *self, PyObject *const *args, void *extra) {
   if (strings) disp_release_strings(held, slots, argp, self->nparams, args);
   PyObject *result = status                             ? disp_raise_runtime_error()
                      : ret_type->kind == TY_GENERATOR ? disp_box_generator(retp, args, self->nparams)
+                     : ret_type->kind == TY_YIELDS    ? disp_box_yields(ret_type, retp, (PyObject *)self, args, self->nparams)
                                                       : disp_box(ret_type, retp);
   if ((*core_interrupted & RT_INTERRUPT_CAUGHT) && PyThread_get_thread_ident() == core_main_thread)
     result = disp_interrupt_caught(status, result);

@@ -963,6 +963,23 @@ static Node *fe_call_of_type(Fe *fe, PyObject *e, PyObject *func, bool *failed) 
   return n;
 }
 
+/* iter(x) is a compiled generator walking x as a for loop does
+ * (ruchey._iterators.iterate): the same object for any iterable, a
+ * generator's own values passed on as they are yielded. Takes obj's
+ * reference. */
+static PyObject *iterator_of_builtin(Fe *fe, PyObject *obj) {
+  if (!obj || obj != PyDict_GetItemString(fe->builtins, "iter")) return obj;
+  PyObject *module = PyImport_ImportModule("ruchey._iterators");
+  PyObject *iterate = module ? PyObject_GetAttrString(module, "iterate") : NULL;
+  Py_XDECREF(module);
+  if (!iterate) {
+    PyErr_Clear();
+    return obj;
+  }
+  Py_DECREF(obj);
+  return iterate;
+}
+
 static Node *fe_call(Fe *fe, PyObject *e) {
   PyObject *func = field(e, "func");
   bool typed = false;
@@ -976,7 +993,7 @@ static Node *fe_call(Fe *fe, PyObject *e) {
     Py_DECREF(func);
     return n;
   }
-  PyObject *obj = static_object(fe, func);
+  PyObject *obj = iterator_of_builtin(fe, static_object(fe, func));
   if (!obj && is_kind(func, "Attribute")) {
     PyObject *base = field(func, "value");
     PyObject *base_obj = static_object(fe, base);
@@ -1451,7 +1468,8 @@ static Node *fe_call_expr(Fe *fe, PyObject *e) {
 static const struct { const char *kind, *what; } unsupported_exprs[] = {
   {"GeneratorExp", "generator expressions"},
   {"Await", "await"},
-  {"Yield", "generators (yield)"}, {"YieldFrom", "generators (yield from)"},
+  {"Yield", "the values of yield expressions (a generator's send())"},
+  {"YieldFrom", "delegating generators (yield from)"},
   {"NamedExpr", "the walrus operator"}, {"Starred", "starred expressions"},
   {"Slice", "slices"},
 };
@@ -1912,10 +1930,22 @@ static Node *fe_return(Fe *fe, PyObject *s) {
   return n;
 }
 
+/* yield x as a statement: the function is a generator. */
+static Node *fe_yield(Fe *fe, PyObject *s, PyObject *y) {
+  PyObject *v = field(y, "value");
+  Node *n = new_node(fe, N_YIELD, s);
+  if (v != Py_None && !(n->lhs = fe_expr(fe, v))) n = NULL;
+  fe->f->generator = true;
+  Py_DECREF(v);
+  return n;
+}
+
 static Node *fe_expr_stmt(Fe *fe, PyObject *s) {
   PyObject *v = field(s, "value");
   Node *n = NULL;
-  if (is_kind(v, "Constant")) {
+  if (is_kind(v, "Yield")) {
+    n = fe_yield(fe, s, v);
+  } else if (is_kind(v, "Constant")) {
     n = new_node(fe, N_PASS, s);  /* a docstring or a bare constant does nothing */
   } else {
     n = new_node(fe, N_EXPR, s);

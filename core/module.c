@@ -516,7 +516,7 @@ PyMODINIT_FUNC PyInit__core(void) {
       "ruchey.TypingError", "Code that ruchey cannot compile: the message points at the source line.",
       NULL, NULL);
   if (!core_TypingError || PyModule_AddObjectRef(m, "TypingError", core_TypingError) < 0 ||
-      PyType_Ready(&DispatcherType) < 0 || PyType_Ready(&MemInfoType) < 0 || typed_add_to_module(m) < 0 ||
+      PyType_Ready(&DispatcherType) < 0 || PyType_Ready(&MemInfoType) < 0 || PyType_Ready(&YieldsType) < 0 || typed_add_to_module(m) < 0 ||
       PyModule_AddObjectRef(m, "Dispatcher", (PyObject *)&DispatcherType) < 0 ||
       !names || PyModule_AddObjectRef(m, "SCALAR_NAMES", names) < 0 || cu_add_to_module(m) < 0 ||
       nvrtc_add_to_module(m) < 0 || jitclass_add_to_module(m) < 0 || PyModule_AddIntConstant(m, "STR_KIND", TY_STR) < 0) {

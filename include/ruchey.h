@@ -142,6 +142,7 @@ const Type *ty_function(const void *callee, const char *name);  /* name: the fun
 const Type *ty_list(const Type *item);  /* item NULL: an empty list's, typed by what it is given later */
 const Type *ty_dict(const Type *key, const Type *value);  /* both NULL: an empty dict's */
 const Type *ty_set_of(const Type *item);  /* NULL: an empty set's */
+const Type *ty_yields(const Type *item);  /* a generator object yielding item */
 /* A structured dtype's record: n fields at the given offsets, size bytes, aligned to align. */
 const Type *ty_record(int n, const Type *const *fields, const char *const *names, const size_t *offsets,
                       const int64_t *shapes, size_t size, size_t align);
@@ -197,6 +198,7 @@ typedef enum {
   N_EXCEPT,     /* except: body; ival: how many classes it names (0: a bare except), callee
                  * those classes (void *[ival]), data their symbols (const char *[ival]);
                  * op: a bit (1 << status) per RtStatus but RT_ERR_RAISE that they catch */
+  N_YIELD,      /* yield lhs (NULL: None), a statement: its value is never used (a generator function) */
   N_COUNT
 } NodeKind;
 
@@ -268,6 +270,8 @@ typedef struct Func {
   int depth;            /* set by infer: how deep its statements and expressions nest (ir_depth);
                          * each level costs the recursive passes up to RC_STACK_PER_NEST bytes */
   bool recursive;       /* set by the extension: on a cycle of calls (checks the stack on entry) */
+  bool generator;       /* set by the frontend: its body yields; a call makes a generator object */
+  const Type *yield_type; /* set by infer: the unification of what a generator yields */
 } Func;
 
 /* The stack one level of nesting may take in any pass (typing, the
@@ -518,7 +522,26 @@ typedef enum {
   RT_ERR_RECURSION,  /* a recursive call past the thread's stack (RecursionError) */
   RT_ERR_INTERRUPT,  /* Ctrl-C (SIGINT) reached a compiled loop (interrupt.c) */
   RT_ERR_KEY,        /* a dict's missing key (KeyError) */
+  RT_ERR_STOP,       /* next() of an exhausted generator (StopIteration) */
 } RtStatus;
+
+/* The head of a generator object's state (lower/generators.c lays out the
+ * rest: the value last yielded, at the next multiple of its alignment,
+ * then the call's arguments and the body's frame). */
+typedef struct RtGenState {
+  int64_t refcount;
+  int32_t (*resume)(struct RtGenState *s);  /* runs the body to its next yield or its end: a status */
+  void (*drop)(struct RtGenState *s);       /* releases what the state holds (not the state) */
+  int32_t next;                             /* where resume goes on: 0 the start, RT_GEN_DONE ended */
+} RtGenState;
+
+#define RT_GEN_DONE (-1)
+#define RT_GEN_ALIGN 64  /* a state's alignment: its frame holds vectors of up to 64 bytes */
+/* Where a generator's value lies after its RtGenState, for values of align bytes. */
+static inline size_t rt_gen_value_offset(size_t align) {
+  size_t end = offsetof(RtGenState, next) + sizeof(int32_t);
+  return (end + align - 1) / align * align;
+}
 
 /* What a failed call left behind, per thread. */
 typedef struct RtError {
@@ -889,6 +912,8 @@ void rt_cfunc_failed(const char *name);
 void rt_error_copy(RtError *dst);  /* the error raised, kept for a bare raise */
 void rt_error_restore(const RtError *src);
 RtMemInfo *rt_alloc(int64_t nbytes);  /* runtime.c */
+RtGenState *rt_gen_new(int64_t nbytes);  /* runtime.c: a generator's zeroed state, or NULL with MemoryError */
+void rt_gen_free(RtGenState *s);         /* its last release */
 void rt_meminfo_free(RtMemInfo *mi);
 void rt_error_format(int status, const char *fmt, int64_t a, int64_t b, int64_t c, int64_t d);
 void rt_shape_error(int64_t kind, const int64_t *desc);

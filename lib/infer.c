@@ -605,6 +605,10 @@ static void ty_store(Infer *in, Node *target, const Type *t, Node *at) {
 }
 
 static void ty_return(Infer *in, Node *n) {
+  if (in->f->generator && n->lhs && n->lhs->kind != N_NONE) {
+    ty_error(in, n, "a generator returning a value (StopIteration.value) is not supported in compiled code");
+    return;
+  }
   if (!n->lhs) {
     in->returns_none = true;
     return;
@@ -625,6 +629,124 @@ static void ty_return(Infer *in, Node *n) {
   else if (ty_record_inside(u)) ty_error(in, n, "a record is returned alone, not as %s", u->name);
   in->ret = u;
   in->f->ret_type = u;  /* so far: what a mutually recursive callee sees */
+}
+
+/* yield x: what the generator yields is the unification of every x. */
+static void ty_yield(Infer *in, Node *n) {
+  if (ty_in_cuda(in) || (in->opts && in->opts->gpu_cc)) {
+    ty_error(in, n, "generators are not supported in CUDA kernels and device functions");
+    return;
+  }
+  if (in->tries) {
+    ty_error(in, n, "a yield inside try/except or try/finally is not supported in compiled code");
+    return;
+  }
+  if (in->pranges) {
+    ty_error(in, n, "a yield inside a prange loop is not supported in compiled code");
+    return;
+  }
+  const Type *t = n->lhs ? ty_maybe_none(in, n->lhs) : TYS(TY_NONE);
+  if (!t) return;
+  if (t->kind == TY_RANGE || t->kind == TY_DTYPE || t->kind == TY_FUNCTION || t->kind == TY_MODULE ||
+      t->kind == TY_INFO || ty_record_inside(t) || t->kind == TY_RECORD) {
+    ty_error(in, n, "cannot yield a value of type %s", t->name);
+    return;
+  }
+  const Type *u = in->yields ? ty_unify(in->yields, t) : t;
+  if (!u) {
+    ty_error(in, n, "yielded types %s and %s cannot be unified", in->yields->name, t->name);
+    return;
+  }
+  in->yields = u;
+  in->f->ret_type = ty_yields(u);  /* so far: what a recursive call sees */
+}
+
+/* A node of the loop being rewritten (ty_generator_loop), at n's place. */
+static Node *loop_node(Infer *in, const Node *at, NodeKind kind) {
+  Node *n = arena_alloc(in->f->arena, sizeof(Node));
+  n->kind = kind;
+  n->line = at->line;
+  n->col = at->col;
+  return n;
+}
+
+/* g's value where the walk read g[k] (in the tuple zip() or enumerate()
+ * binds too): "generator value"(g). */
+static void take_values(Infer *in, Node *n, int var) {
+  if (n->kind == N_TUPLE)
+    for (int i = 0; i < n->list.len; i++) take_values(in, n->list.items[i], var);
+  if (n->kind != N_INDEX || !n->str || n->lhs->kind != N_VAR || n->lhs->var != var) return;
+  n->kind = N_CALL;
+  n->bi = bi_named("generator value");
+  n->list = (NodeList){arena_alloc(in->f->arena, sizeof(Node *)), 1};
+  n->list.items[0] = n->lhs;
+  n->lhs = n->rhs = NULL;
+  n->str = NULL;
+}
+
+/* The generators a walk's count names, len(g) (alone, or among min()'s
+ * arguments): at most 64, their len() nodes into lens. */
+static bool calls_builtin(const Node *n, const char *name) {
+  return n->kind == N_CALL && n->bi && !strcmp(n->bi->name, name);
+}
+
+static int walked_generators(Infer *in, Node *count, Node **lens) {
+  bool many = calls_builtin(count, "min");
+  int n = 0, k = many ? count->list.len : 1;
+  for (int i = 0; i < k && n < 64; i++) {
+    Node *len = many ? count->list.items[i] : count;
+    if (!calls_builtin(len, "len") || len->list.len != 1 || len->list.items[0]->kind != N_VAR)
+      continue;
+    const Type *t = ty_expr(in, len->list.items[0]);
+    if (t && t->kind == TY_YIELDS) lens[n++] = len;
+  }
+  return n;
+}
+
+/* for x in g of a generator object g: the frontend walked it as a
+ * sequence, over range(len(g)) (for k in ...: x = g[k]); its length is
+ * not known. Alone, the loop becomes `while <g resumed and yielded>: x =
+ * <what g yielded>`; in zip() or enumerate(), the count runs to 2**62 and
+ * each iteration starts with `if not <g resumed>: break`, g taken in turn
+ * (a sequence zipped before g ends the walk without resuming it). */
+static bool ty_generator_loop(Infer *in, Node *n) {
+  Node *c = n->cond, *count = c->list.len == 1 ? c->list.items[0] : NULL, *lens[64];
+  Node *bind = n->body.len ? n->body.items[0] : NULL;
+  int ng = count && bind && bind->kind == N_ASSIGN ? walked_generators(in, count, lens) : 0;
+  if (!ng) return false;
+  Node *g = lens[0]->list.items[0], *item = bind->rhs;
+  if (ng == 1 && count == lens[0] && item->kind == N_INDEX && item->lhs->kind == N_VAR && item->lhs->var == g->var) {
+    n->kind = N_WHILE;
+    n->cond = count;
+    count->bi = bi_named("generator resumed");
+    take_values(in, item, g->var);
+    return true;
+  }
+  if (n->orelse.len) {
+    ty_error(in, n, "a for loop over zip() or enumerate() of a generator cannot have an else clause in compiled code");
+    return false;
+  }
+  NodeList body = {arena_alloc(in->f->arena, sizeof(Node *) * (size_t)(n->body.len + ng)), n->body.len + ng};
+  for (int i = 0; i < ng; i++) {
+    Node *gen = lens[i]->list.items[0], *resumed = loop_node(in, n, N_CALL), *stop = loop_node(in, n, N_IF);
+    resumed->bi = bi_named("generator resumed");
+    resumed->list = (NodeList){arena_alloc(in->f->arena, sizeof(Node *)), 1};
+    resumed->list.items[0] = gen;
+    stop->cond = loop_node(in, n, N_UNARY);
+    stop->cond->op = OP_NOT;
+    stop->cond->lhs = resumed;
+    stop->body = (NodeList){arena_alloc(in->f->arena, sizeof(Node *)), 1};
+    stop->body.items[0] = loop_node(in, n, N_BREAK);
+    body.items[i] = stop;
+    take_values(in, item, gen->var);
+    lens[i]->kind = N_INT;  /* the walk's count: no sequence among them ends it first */
+    lens[i]->ival = (int64_t)1 << 62;
+    lens[i]->bi = NULL;
+    lens[i]->list = (NodeList){0};
+  }
+  for (int i = 0; i < n->body.len; i++) body.items[ng + i] = n->body.items[i];
+  n->body = body;
+  return false;
 }
 
 static void ty_cond(Infer *in, Node *c) { ty_truth(in, c, "condition"); }
@@ -684,10 +806,12 @@ static void ty_try(Infer *in, Node *n) {
     ty_error(in, n, "try/except is not supported in CUDA kernels and device functions");
     return;
   }
+  in->tries++;
   ty_block(in, &n->body);
   for (int i = 0; i < n->list.len; i++) ty_block(in, &n->list.items[i]->body);
   ty_block(in, &n->orelse);
   if (n->lhs) ty_block(in, &n->lhs->body);
+  in->tries--;
 }
 
 static void ty_stmt(Infer *in, Node *n) {
@@ -737,6 +861,10 @@ static void ty_stmt(Infer *in, Node *n) {
     ty_block(in, &n->orelse);
     break;
   case N_FOR:
+    if (n->cond->kind == N_CALL && ty_generator_loop(in, n)) {
+      ty_stmt(in, n);
+      break;
+    }
     /* a loop variable declared another integer type (locals=) holds each
      * int64 value converted, as Numba's does */
     if (in->f->declared_types && in->f->declared_types[n->lhs->var] &&
@@ -746,7 +874,10 @@ static void ty_stmt(Infer *in, Node *n) {
       break;
     }
     if (ty_expr(in, n->cond)) ty_store(in, n->lhs, TYS(TY_I64), n->lhs);
+    bool parallel = n->cond->kind == N_CALL && n->cond->bi && (n->cond->bi->flags & BF_PARALLEL);
+    in->pranges += parallel;
     ty_block(in, &n->body);
+    in->pranges -= parallel;
     ty_block(in, &n->orelse);
     break;
   case N_RETURN: ty_return(in, n); break;
@@ -755,6 +886,7 @@ static void ty_stmt(Infer *in, Node *n) {
   case N_ASSERT: ty_cond(in, n->cond); break;
   case N_RAISE: ty_raise_message(in, n); break;
   case N_TRY: ty_try(in, n); break;
+  case N_YIELD: ty_yield(in, n); break;
   default: break;
   }
 }
@@ -833,6 +965,24 @@ static bool block_returns(const NodeList *l) {
   return false;
 }
 
+/* A generator function returns its generator object; what it yields is
+ * fixed by its yields (None where it yields none, or only bare ones). */
+static bool ty_generator_function(Func *f, Infer *in, const CompileOptions *opts, Diag *diag) {
+  const char *why = opts && (opts->kernel || opts->device || opts->gpu_cc) ? "in CUDA kernels and device functions"
+                  : opts && opts->declared_ret ? "with an explicit signature"
+                  : opts && opts->c_entry ? "as a cfunc"
+                  : opts && opts->ufunc_loop ? "as a ufunc" : NULL;
+  if (why) {
+    diag->kind = DIAG_TYPING;
+    diag->line = f->line;
+    snprintf(diag->msg, sizeof diag->msg, "generator function '%s' cannot be compiled %s", f->name, why);
+    return false;
+  }
+  f->yield_type = in->yields ? in->yields : TYS(TY_NONE);
+  f->ret_type = ty_yields(f->yield_type);
+  return true;
+}
+
 bool ty_infer(Func *f, const Type **argtypes, const CompileOptions *opts, Diag *diag) {
   Infer in = {.f = f, .opts = opts, .diag = diag};
   f->depth = ir_depth(&f->body);
@@ -861,15 +1011,16 @@ bool ty_infer(Func *f, const Type **argtypes, const CompileOptions *opts, Diag *
   }
   for (int pass = 0; pass < 64; pass++) {
     in.changed = false;
-    in.ret = NULL;
+    in.ret = in.yields = NULL;
     in.returns_none = in.returns_value = false;
     if (!ty_block(&in, &f->body)) return false;
     if (!in.changed) break;
   }
   in.final = true;
-  in.ret = NULL;
+  in.ret = in.yields = NULL;
   in.returns_none = in.returns_value = false;
   if (!ty_block(&in, &f->body)) return false;
+  if (f->generator) return ty_generator_function(f, &in, opts, diag);
   if (in.returns_value && !block_returns(&f->body)) in.returns_none = true;
   /* a value on some paths and None on others: an Optional, as Numba */
   f->ret_type = !in.returns_value ? TYS(TY_NONE) : in.returns_none ? ty_unify(TYS(TY_NONE), in.ret) : in.ret;

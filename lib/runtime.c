@@ -79,6 +79,21 @@ void rt_meminfo_free(RtMemInfo *mi) {
   free(mi);
 }
 
+RtGenState *rt_gen_new(int64_t nbytes) {
+  size_t size = ((size_t)nbytes + RT_GEN_ALIGN - 1) / RT_GEN_ALIGN * RT_GEN_ALIGN;
+  RtGenState *s = aligned_alloc(RT_GEN_ALIGN, size);
+  if (!s) {
+    rt_set_error(RT_ERR_MEMORY, "cannot allocate a generator");
+    return NULL;
+  }
+  return memset(s, 0, size);
+}
+
+void rt_gen_free(RtGenState *s) {
+  s->drop(s);
+  free(s);
+}
+
 /* Called by the extension when the Python object owning a reference dies. */
 void rt_meminfo_release(RtMemInfo *mi) {
   if (__atomic_sub_fetch(&mi->refcount, 1, __ATOMIC_ACQ_REL) == 0) rt_meminfo_free(mi);
@@ -445,6 +460,8 @@ void rt_register_symbols(void (*define)(const char *name, void *addr, void *ctx)
   rt_register_strings(define, ctx);
   define("rt_round_digits", (void *)rt_round_digits, ctx);
   define("rt_meminfo_free", (void *)rt_meminfo_free, ctx);
+  define("rt_gen_new", (void *)rt_gen_new, ctx);
+  define("rt_gen_free", (void *)rt_gen_free, ctx);
   define("rt_set_error", (void *)rt_set_error, ctx);
   define("rt_stack_limit", (void *)rt_stack_limit, ctx);
   define("rt_recursion_error", (void *)rt_recursion_error, ctx);

@@ -241,6 +241,10 @@ static void complete(Type *t) {
   case TY_CLASS:
     complete_jitclass(t);
     break;
+  case TY_YIELDS:  /* a pointer to the generator's state */
+    t->size = t->align = sizeof(void *);
+    t->name = format("generator(%s)", t->elem->name);
+    break;
   case TY_SET:  /* a pointer to the RtDict of its items */
     t->size = t->align = sizeof(void *);
     t->name = format("set(%s)", t->nfields ? t->fields[0]->name : "undefined");
@@ -315,6 +319,10 @@ const Type *ty_set_of(const Type *item) {
   const Type *kv[2] = {item, TYS(TY_NONE)};
   return intern(&(Type){.kind = TY_SET, .nfields = item ? 2 : 0, .fields = item ? kv : NULL});
 }
+
+/* Generator objects are typed by what they yield alone: their state's
+ * header names the functions that resume and release it. */
+const Type *ty_yields(const Type *item) { return intern(&(Type){.kind = TY_YIELDS, .elem = item}); }
 
 const Type *ty_record(int n, const Type *const *fields, const char *const *names, const size_t *offsets,
                       const int64_t *shapes, size_t size, size_t align) {

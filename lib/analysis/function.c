@@ -197,7 +197,7 @@ static bool *fixed_params(Func *f) {
  * subtract per array per call). Kernels keep theirs. */
 static bool *borrowed_params(Func *f, const CompileOptions *opts) {
   bool *borrowed = arena_alloc(f->arena, (size_t)(f->nvars ? f->nvars : 1));
-  if (opts->kernel) return borrowed;
+  if (opts->kernel || f->generator) return borrowed;  /* a generator's state outlives the call */
   for (int v = 0; v < f->nparams; v++)
     borrowed[v] = f->plan->fixed[v] && f->var_types[v] && ty_has_arrays(f->var_types[v]);
   return borrowed;

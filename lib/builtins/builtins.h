@@ -45,6 +45,7 @@ extern const Builtin bi_decomp[];  /* decomp.c: numpy.linalg's decompositions, n
 extern const Builtin bi_multi_dot[]; /* multi_dot.c: numpy.linalg.multi_dot */
 extern const Builtin bi_heapq[];  /* heapq.c: the heapq module on typed lists */
 extern const Builtin bi_jitclass[]; /* jitclass.c: jitclass instances: making one */
+extern const Builtin bi_generators[]; /* generators.c: next() and for loops of generator objects */
 extern const Builtin bi_libdevice[]; /* libdevice.c: cuda.libdevice.*, libdevice's functions */
 
 /* The elements' type of an array, or a number's own; dimensions (0 for a number). */

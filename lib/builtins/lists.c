@@ -753,8 +753,9 @@ static const Type *items_of(Infer *in, Node *n, const Type *t, const char *what)
   if ((t->kind == TY_SET || t->kind == TY_DICT) && t->nfields) return t->fields[0];  /* a dict's keys */
   if (t->kind == TY_RANGE && is_range_call(n->list.items[0])) return TYS(TY_I64);
   if (t->kind == TY_ARRAY && t->ndim == 1 && ty_is_scalar(t->elem)) return t->elem;
-  return ty_error(in, n, "%s takes a typed list, a set, a dict, a range(), a tuple of numbers or a 1-d array of numbers "
-                  "here, got %s", what, t->name);
+  if (t->kind == TY_YIELDS && ty_is_scalar(t->elem)) return t->elem;
+  return ty_error(in, n, "%s takes a typed list, a set, a dict, a range(), a tuple of numbers, a 1-d array of numbers "
+                  "or a generator of numbers here, got %s", what, t->name);
 }
 
 static const Type *ty_list_call(Infer *in, Node *n, const Type **args) {
@@ -832,8 +833,26 @@ static LLVMValueRef tuple_list(Lower *l, Node *x, const Type *elem) {
 }
 
 /* A new list of the items of list(x)'s x. */
+/* What generator g yields, to its end, in a new list of elem. */
+static LLVMValueRef generator_list(Lower *l, Node *g, const Type *elem) {
+  LLVMValueRef gen = lo_expr(l, g), lst = lo_list_new(l, elem, const_i64(l, 0));
+  lo_temp_made(l, ty_list(elem), lst);
+  LLVMBasicBlockRef head = new_block(l, "drain"), body = new_block(l, "drain.item"), done = new_block(l, "drain.end");
+  LLVMBuildBr(l->b, head);
+  position(l, head);
+  LLVMBuildCondBr(l->b, lo_generator_resume(l, g->ty->elem, gen), body, done);
+  position(l, body);
+  lo_list_append(l, elem, lst, lo_convert(l, lo_generator_value(l, g->ty, gen), g->ty->elem, elem));
+  LLVMBuildBr(l->b, head);
+  position(l, done);
+  lo_done_with(l, g, gen);
+  lo_temp_taken(l, lst);
+  return lst;
+}
+
 static LLVMValueRef items_list(Lower *l, Node *n) {
   Node *x = n->list.items[0];
+  if (x->ty->kind == TY_YIELDS) return generator_list(l, x, n->ty->elem);
   if (x->ty->kind == TY_LIST) return lo_list_copy(l, n);
   if (x->ty->kind == TY_RANGE) return range_list(l, x);
   if (x->ty->kind == TY_SET) return lo_set_list(l, x, n->ty->elem);

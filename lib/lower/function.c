@@ -197,6 +197,7 @@ static void add_noalias(LowerModule *mod, LLVMValueRef fn, unsigned param) {
  * inline them, and when a body cannot fail, drop the status and turn
  * fib(n - 1) + fib(n - 2) into a loop and one call. */
 static LLVMValueRef body_function(Lower *l, const char *name, bool deferred) {
+  if (l->f->generator) return lo_generator_body(l, name);
   bool checks = lo_checks_stack(l, l->f, l->opts);
   int np = l->f->nparams + l->opts->device + 2 * checks;
   LLVMTypeRef *params = arena_alloc(l->f->arena, sizeof(LLVMTypeRef) * (size_t)(np ? np : 1));

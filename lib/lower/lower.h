@@ -11,6 +11,7 @@
  *   stmt.c      statements and loops (errors deferred where the analysis allows)
  *   try.c       try/except/else/finally
  *   calls.c     calls between compiled functions
+ *   generators.c generator functions: their state, resume function and consumers
  *   prange.c    parallel regions on the thread pool
  *   cfunc.c     the C entry of a @cfunc
  *   kernel.c    CUDA kernels on the CPU: blocks over the pool, threads as loops (fission)
@@ -107,6 +108,7 @@ typedef struct Lower {
   LLVMValueRef coll_values;  /* or a shuffle's value read where its variable keeps it per thread (kernel.c) */
   LLVMValueRef lane;         /* the thread's lane where threads run by warps (kernel.c's warp_loop), or NULL */
   LLVMValueRef trips;        /* fission: each thread's iterations of the loop run in step (kernel.c) */
+  struct GenLower *gen;      /* a generator's resume function: its state and yields (generators.c) */
 } Lower;
 
 /* ---------------------------------------------------------------- small helpers */
@@ -348,6 +350,13 @@ void lo_func_init(Lower *l, LowerModule *mod, Func *f, const CompileOptions *opt
 void lo_func_done(Lower *l);
 /* A function's body, as an internal function taking its arguments as values. */
 LLVMValueRef lo_body(Lower *l);
+/* generators.c: a generator function's body (it makes the state), a yield,
+ * and a consumer's resume of a generator object g yielding t (whether it
+ * yielded) and taking of its value (g's type t) */
+LLVMValueRef lo_generator_body(Lower *l, const char *name);
+void lo_yield(Lower *l, Node *n);
+LLVMValueRef lo_generator_resume(Lower *l, const Type *t, LLVMValueRef g);
+LLVMValueRef lo_generator_value(Lower *l, const Type *t, LLVMValueRef g);
 void lo_c_entry(Lower *l, const char *symbol);  /* cfunc.c: a @cfunc's C entry calling the body */
 /* Starts an internal function named after l's own plus suffix, emitted by
  * sub (same module and Func): entry and exit blocks, status RT_OK. */

@@ -154,6 +154,12 @@ static void generator_refcount(Lower *l, const Type *t, LLVMValueRef v, bool inc
   lo_call_fn(l, inc ? "rt_generator_retain" : "rt_generator_release", void_type(l), &l->mod->ptr, &v, 1);
 }
 
+/* A generator object: its state's count first; the last release drops it. */
+static void yields_refcount(Lower *l, const Type *t, LLVMValueRef v, bool inc) {
+  LLVMValueRef f = lo_refcount_fn(l, inc, "rt_gen_free");
+  LLVMBuildCall2(l->b, LLVMGlobalGetValueType(f), f, &v, 1, "");
+}
+
 #define INT_MODEL {int_value, same_storage, plain_load, plain_store, NULL}
 #define FLOAT_MODEL {float_value, same_storage, plain_load, plain_store, NULL}
 #define NO_VALUE {byte, byte, no_load, no_store, NULL}
@@ -173,6 +179,7 @@ static const Model models[TY_COUNT] = {
   [TY_DICT] = {ptr_value, ptr_value, plain_load, plain_store, lo_container_refcount},
   [TY_GENERATOR] = {ptr_value, ptr_value, plain_load, plain_store, generator_refcount},
   [TY_SET] = {ptr_value, ptr_value, plain_load, plain_store, lo_container_refcount},
+  [TY_YIELDS] = {ptr_value, ptr_value, plain_load, plain_store, yields_refcount},
   [TY_RECORD] = {ptr_value, record_storage, record_load, record_store, NULL},
   [TY_STR] = {ptr_value, ptr_value, plain_load, plain_store, lo_str_refcount},
   [TY_CLASS] = {ptr_value, ptr_value, plain_load, plain_store, lo_jitclass_refcount},

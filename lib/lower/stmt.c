@@ -570,6 +570,7 @@ void lo_stmt(Lower *l, Node *n) {
     break;
   }
   case N_TRY: lo_try(l, n); break;
+  case N_YIELD: lo_yield(l, n); break;
   case N_RAISE: {
     if (!n->callee) {
       lo_reraise(l);
