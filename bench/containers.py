@@ -19,7 +19,7 @@ at least as fast as Numba.
 import argparse
 import heapq
 
-from timing import round_robin
+from timing import print_timed_row
 
 
 def append_ints(n):
@@ -133,10 +133,7 @@ def report(name, calls, expected):
     for label, fn in calls.items():
         got = fn()
         assert got == expected, f"{name}: {label} gave {got}, Python {expected}"
-    med, _ = round_robin(calls, budget_s=6, min_rounds=3, max_rounds=20)
-    cols = "".join(f"{med[k] * 1e3:10.2f}" if k in med else f"{'-':>10s}" for k in ("python", "ruchey", "numba"))
-    ratio = f"   ruchey/numba {med['ruchey'] / med['numba']:.2f}" if "numba" in med else ""
-    print(f"{name:22s}{cols}{ratio}")
+    print_timed_row(name, calls)
 
 
 if __name__ == "__main__":

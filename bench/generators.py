@@ -18,7 +18,7 @@ import math
 
 import numpy as np
 
-from timing import round_robin
+from timing import print_timed_row
 
 
 def lcg(n):
@@ -116,10 +116,7 @@ def report(name, calls, expected):
         got = fn()
         same = math.isclose(got, expected, rel_tol=1e-12) if isinstance(expected, float) else got == expected
         assert same, f"{name}: {label} gave {got!r:.60}, Python {expected!r:.60}"
-    med, _ = round_robin(calls, budget_s=6, min_rounds=3, max_rounds=20)
-    cols = "".join(f"{med[k] * 1e3:10.2f}" if k in med else f"{'-':>10s}" for k in ("python", "ruchey", "numba"))
-    ratio = f"   ruchey/numba {med['ruchey'] / med['numba']:.2f}" if "numba" in med else ""
-    print(f"{name:22s}{cols}{ratio}")
+    print_timed_row(name, calls)
 
 
 if __name__ == "__main__":

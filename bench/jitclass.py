@@ -14,7 +14,7 @@ import argparse
 
 import numpy as np
 
-from timing import round_robin
+from timing import print_timed_row
 
 SOURCE = '''
 @jitclass([("count", int64), ("mean", float64), ("m2", float64)])
@@ -99,10 +99,7 @@ def report(name, calls, rel=0.0, check=True):
     for label, fn in calls.items():
         got = fn()
         assert not check or abs(got - expected) <= rel * abs(expected), f"{name}: {label} gave {got}, Python {expected}"
-    med, _ = round_robin(calls, budget_s=6, min_rounds=3, max_rounds=20)
-    cols = "".join(f"{med[k] * 1e3:10.2f}" if k in med else f"{'-':>10s}" for k in ("python", "ruchey", "numba"))
-    ratio = f"   ruchey/numba {med['ruchey'] / med['numba']:.2f}" if "numba" in med else ""
-    print(f"{name:26s}{cols}{ratio}")
+    print_timed_row(name, calls, width=26)
 
 
 if __name__ == "__main__":

@@ -112,3 +112,12 @@ def geomean(values):
     if not values:
         return None
     return math.exp(sum(math.log(v) for v in values) / len(values))
+
+
+def print_timed_row(name, calls, width=22):
+    """Times calls ("python", "ruchey", "numba": those present) round-robin
+    and prints one row: each median in ms, then ruchey/numba."""
+    med, _ = round_robin(calls, budget_s=6, min_rounds=3, max_rounds=20)
+    cols = "".join(f"{med[k] * 1e3:10.2f}" if k in med else f"{'-':>10s}" for k in ("python", "ruchey", "numba"))
+    ratio = f"   ruchey/numba {med['ruchey'] / med['numba']:.2f}" if "numba" in med else ""
+    print(f"{name:{width}s}{cols}{ratio}")
