@@ -576,7 +576,7 @@ def test_temporary_arrays_in_a_loop_run_in_bounded_memory():
 UNSUPPORTED = {
     "dict": ("def f(x):\n    d = {1: ([numpy.ones(x)], 1)}  # here\n    return x\n", "dict values"),
     "set": ("def f(x):\n    s = {numpy.ones(x)}  # here\n    return x\n", "sets"),
-    "generator": ("def f(x):\n    yield x  # here\n", "generators"),
+    "yield from": ("def f(x):\n    yield from range(x)  # here\n", "yield from"),
     "global": ("def f(x):\n    global G_INT  # here\n    G_INT = x\n    return x\n", "global"),
     "print": ("def f(x):\n    print(numpy.ones(x) * 1j)  # here\n    return x\n", "print"),
     "class": ("def f(x):\n    class C:  # here\n        pass\n    return x\n", "classes"),
