@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define RUCHEY_API_VERSION 21
+#define RUCHEY_API_VERSION 22
 #define RC_MAX_NDIM 8
 
 /* ---------------------------------------------------------------- arena */
@@ -133,8 +133,12 @@ const Type *ty_array(const Type *elem, int ndim, char layout, bool readonly);
 const Type *ty_tuple(int n, const Type *const *fields);
 /* A named tuple: a tuple whose items also have names (n + 1: the class's name last), boxed as cls. */
 const Type *ty_named_tuple(int n, const Type *const *fields, const char *const *names, const void *cls);
-/* A jitclass's instances: n fields (n + 1 names: the class's last), one type per class cls. */
-const Type *ty_jitclass(int n, const Type *const *fields, const char *const *names, const void *cls);
+/* A jitclass's instances: one type per class cls, declared by its name,
+ * then defined with its n fields (n + 1 names: the class's last), so that
+ * a field may be of the class itself. */
+const Type *ty_jitclass_declare(const char *name, const void *cls);
+void ty_jitclass_define(const Type *t, int n, const Type *const *fields, const char *const *names);
+static inline bool ty_jitclass_defined(const Type *t) { return t->offsets != NULL; }
 const Type *ty_dtype(const Type *elem);
 const Type *ty_info(const Type *elem);
 const Type *ty_optional(const Type *elem);
@@ -674,7 +678,8 @@ typedef struct RucheyAPI {
   /* what issues a Python warning of compiled code's (rt_warn): 0, or 1
    * with the exception a warnings filter made of it, as an objmode block's */
   void (*set_warning_caller)(int (*warn)(const char *category, const char *msg, void **cls, const char **text));
-  const Type *(*jitclass)(int n, const Type *const *fields, const char *const *names, const void *cls);
+  const Type *(*jitclass_declare)(const char *name, const void *cls);
+  void (*jitclass_define)(const Type *t, int n, const Type *const *fields, const char *const *names);
   /* what keeps a Python object alive while compiled code holds an argument
    * array in a jitclass's field (rt_array_keep): a reference taken, one released */
   void (*set_object_keeper)(void (*retain)(void *obj), void (*release)(void *obj));

@@ -168,9 +168,28 @@ RtObject *rt_object_new(int64_t bytes, int32_t nheld, const int32_t *kinds, cons
   return o;
 }
 
+/* Objects whose last reference went while another's fields were being
+ * dropped, freed by the outer call in turn, so that a chain of a million
+ * (a linked list's nodes) is freed in a loop, not a million nested calls
+ * deep; each waits in the list through its dead refcount, its next. */
+static _Thread_local struct {
+  bool freeing;
+  RtObject *waiting;
+} chain;
+
 void rt_object_free(RtObject *o) {
-  drop_items(&o->held, (const char *)o, 1, 0);
-  free(o);
+  if (chain.freeing) {
+    o->refcount = (int64_t)(intptr_t)chain.waiting;
+    chain.waiting = o;
+    return;
+  }
+  chain.freeing = true;
+  while (o) {
+    drop_items(&o->held, (const char *)o, 1, 0);
+    free(o);
+    if ((o = chain.waiting)) chain.waiting = (RtObject *)(intptr_t)o->refcount;
+  }
+  chain.freeing = false;
 }
 
 void rt_object_release(RtObject *o) {

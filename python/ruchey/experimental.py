@@ -84,10 +84,25 @@ def _describe(t, owner, field):
         return ("dict", _describe(t.key_type, owner, field), _describe(t.value_type, owner, field))
     if isinstance(t, types.Optional):
         return ("optional", _describe(t.type, owner, field))
+    if isinstance(t, types.DeferredType):
+        return _describe(t.get(), owner, field)
     if isinstance(t, (types.Type, types.TupleType, InstanceType)):
         return t.describe()
     raise TypeError(f"jitclass {owner}: field {field!r} has type {t!r}, which is not a ruchey type "
                     f"(ruchey.float64, ruchey.float64[:], types.ListType(...), Other.class_type.instance_type)")
+
+
+def _undefined(t):
+    """The deferred types not yet defined in a field's type."""
+    if isinstance(t, types.DeferredType):
+        return [] if t.defined else [t]
+    if isinstance(t, types.ListType):
+        return _undefined(t.item_type)
+    if isinstance(t, types.DictType):
+        return _undefined(t.key_type) + _undefined(t.value_type)
+    if isinstance(t, types.Optional):
+        return _undefined(t.type)
+    return []
 
 
 def _spec_of(cls, spec):
@@ -181,6 +196,9 @@ def _register(cls, spec):
     made = {}  # the constructor, once the class exists
 
     def __new__(cls_, *args, **kwargs):
+        if "ctor" not in made:
+            raise RuntimeError(f"jitclass {name}: a deferred_type in its spec is not defined yet "
+                               f"(call its define(...) before making instances)")
         return made["ctor"](*args, **kwargs)
 
     def __init__(self, *args, **kwargs):
@@ -227,13 +245,22 @@ def _register(cls, spec):
         ns[field] = _field_accessors(name, field)
     box = type(name, (_core.JitObject,), ns)
     instance_type = InstanceType(box)
-    descs = tuple(_describe(t, name, f) for f, t in fields.items())
-    instance_type.name = _core.jitclass_type(box, tuple(fields), descs)
-    ctor = _constructor(name, box, init)
+    instance_type.name = _core.jitclass_declare(box)
     box.class_type = ClassType(cls, dict(fields), methods, props, statics, instance_type)
-    made["ctor"] = ctor
+    ctor = _constructor(name, box, init)
     box.__signature__ = inspect.signature(ctor.py_func)
-    extending._callees[box] = ctor  # Point(...) in compiled code
+    extending._callees[box] = ctor  # Point(...) in compiled code (a TypingError until its fields are defined)
+
+    def define():  # once every deferred type in the spec is defined
+        if any(_undefined(t) for t in fields.values()) or "ctor" in made:
+            return
+        descs = tuple(_describe(t, name, f) for f, t in fields.items())
+        instance_type.name = _core.jitclass_type(box, tuple(fields), descs)
+        made["ctor"] = ctor
+    for t in fields.values():
+        for deferred in _undefined(t):
+            deferred._waiting.append(define)
+    define()
     return box
 
 
