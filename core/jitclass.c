@@ -83,6 +83,16 @@ static const Type *class_type(PyObject *cls) {
 
 bool jitclass_is_class(PyObject *o) { return class_type(o) != NULL; }
 
+/* Point.class_type.instance_type (an object whose jitclass is the class,
+ * its fields defined): the instances' type, or NULL. */
+const Type *jitclass_instance_type(PyObject *o) {
+  PyObject *cls = PyType_Check(o) ? NULL : PyObject_GetAttrString(o, "jitclass");
+  if (!cls) PyErr_Clear();
+  const Type *t = cls ? class_type(cls) : NULL;
+  Py_XDECREF(cls);
+  return t && t->offsets ? t : NULL;
+}
+
 /* The allocator a jitclass's constructor calls (an object whose
  * __ruchey_new__ is the class): the instances' type, or NULL. */
 const Type *jitclass_new_type(PyObject *o) {
