@@ -116,9 +116,12 @@ static inline bool ty_is_signed(const Type *t) { return t->flags & TF_SIGNED; }
 static inline bool ty_is_float(const Type *t) { return t->flags & TF_FLOAT; }
 static inline bool ty_is_complex(const Type *t) { return t->flags & TF_COMPLEX; }
 static inline bool ty_is_unsigned(const Type *t) { return (t->flags & (TF_INT | TF_SIGNED)) == TF_INT; }
-/* A dtype NumPy knows: not typed containers' unicode_type (a TY_DTYPE of str,
- * an item type of typed lists and dicts alone) */
-static inline bool ty_is_numpy_dtype(const Type *t) { return t->kind == TY_DTYPE && t->elem->kind != TY_STR; }
+/* A dtype NumPy knows: not typed containers' unicode_type or a jitclass's
+ * instance type (a TY_DTYPE of str or of the class, an item type of typed
+ * lists and dicts alone) */
+static inline bool ty_is_numpy_dtype(const Type *t) {
+  return t->kind == TY_DTYPE && t->elem->kind != TY_STR && t->elem->kind != TY_CLASS;
+}
 /* Whether a value of type t holds arrays (whose memory is reference-counted). */
 static inline bool ty_has_arrays(const Type *t) { return t->flags & TF_REFS; }
 /* Width in bits of a scalar; bool counts as 8 in memory. */

@@ -466,12 +466,32 @@ def shift_all(lst, dx):
     return total
 
 
+point_type = Point.class_type.instance_type  # as Numba's compiled code names it
+
+
 @njit
 def points_of(xs):
-    lst = typed.List()
+    lst = typed.List.empty_list(point_type)
     for x in xs:
         lst.append(Point(x, 2.0 * x))
     return lst
+
+
+@njit
+def points_by_key(keys):
+    d = typed.Dict.empty(types.int64, point_type)
+    for k in keys:
+        d[k] = Point(k, 0.0)
+    total = 0.0
+    for k in keys:
+        d[k].y += 1.0
+        total += d[k].x * d[k].y
+    return total
+
+
+@njit
+def array_of_points():
+    return np.empty(3, Point.class_type.instance_type)  # (ruchey reads it through the class too)
 
 
 def twin_lists(values, empty):
@@ -510,6 +530,14 @@ def test_typed_list_of_instances_returned_to_python():
     before = [(q.x, q.y) for q in lst]
     assert shift_all(lst, 1.0) == pytest.approx(sum((x + 1.0) ** 2 + y ** 2 for x, y in before), rel=1e-12)
     assert [(lst[i].x, lst[i].y) for i in range(10)] == [(x + 1.0, y) for x, y in before] and len(lst) == 11
+    keys = rng.integers(0, 5, size=9)
+    d, total = {}, 0.0  # points_by_key in Python (whose typed.Dict takes numbers only)
+    for k in keys:
+        d[k] = plain(Point)(k, 0.0)
+    for k in keys:
+        d[k].y += 1.0
+        total += d[k].x * d[k].y
+    assert points_by_key(keys) == total
     c = typed.List()
     c.extend([Point(2.0, 3.0), Point(4.0, 5.0)])
     d = typed.List([Point(2.0, 3.0), Point(4.0, 5.0)])
@@ -560,6 +588,8 @@ def test_typed_list_of_instances_refuses_other_items():
     floats = typed.List([1.0])
     with pytest.raises(TypeError, match="not Point"):
         floats.append(Point(1.0, 1.0))
+    with pytest.raises(ruchey.TypingError, match="dtype must be a NumPy dtype"):
+        array_of_points()  # an item type of typed containers, not a dtype
 
 
 @ruchey_only

@@ -56,6 +56,8 @@ class ClassType:
     """What ``MyClass.class_type`` holds, as Numba's: the undecorated class
     (class_def), the fields' types (struct), the methods and properties."""
 
+    __ruchey_namespace__ = True  # compiled code reads Point.class_type.instance_type (typed.List.empty_list's)
+
     def __init__(self, class_def, struct, methods, props, static_methods, instance_type):
         self.class_def = class_def
         self.struct = struct
