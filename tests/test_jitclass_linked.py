@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 import ruchey
-from ruchey import deferred_type, int64, float64, njit, optional
+from ruchey import deferred_type, int64, float64, njit, optional, typed, types
 from ruchey.experimental import jitclass
 
 from conftest import AS_NUMBA, make_rng, rss_bytes, seed_of
@@ -223,6 +223,49 @@ def test_binary_search_tree_matches_python():
     for v in more:  # grown from Python, one compiled insert at a time
         root = tree_insert(root, v)
     assert python_in_order(root) == sorted(list(values) + list(more))
+
+
+# ---------------------------------------------------------------- trees with lists of children
+
+if not AS_NUMBA:  # numba 0.68 aborts (an LLVM assertion on an opaque struct) compiling this class
+    kids_type = deferred_type()
+
+    @jitclass([("value", int64), ("kids", types.ListType(kids_type))])
+    class Branch:
+        def __init__(self, value):
+            self.value = value
+            self.kids = typed.List.empty_list(kids_type)
+
+    kids_type.define(Branch.class_type.instance_type)
+
+
+@njit
+def grown(parents):
+    """A tree where node i + 1 is a child of node parents[i] (< i + 1)."""
+    nodes = [Branch(0)]
+    for i in range(len(parents)):
+        child = Branch(i + 1)
+        nodes[parents[i]].kids.append(child)
+        nodes.append(child)
+    return nodes[0]
+
+
+@njit
+def weighted_sum(b, depth):
+    s = b.value * depth
+    for k in b.kids:
+        s += weighted_sum(k, depth + 1)
+    return s
+
+
+@ruchey_only
+def test_tree_with_typed_lists_of_children():
+    rng = make_rng(seed_of("branches"))
+    for n in (0, 1, 6, 200):
+        parents = np.array([rng.integers(0, i + 1) for i in range(n)], dtype=np.int64)
+        root, expected = grown(parents), grown.py_func(parents)
+        assert weighted_sum(root, 1) == weighted_sum.py_func(expected, 1)
+        assert [k.value for k in root.kids] == [k.value for k in expected.kids]
 
 
 # ---------------------------------------------------------------- references

@@ -251,6 +251,12 @@ class DeferredType:
     def describe(self):
         return self.get().describe()
 
+    @property
+    def jitclass(self):
+        """The jitclass whose instance type it was defined as: compiled code
+        reads typed.List.empty_list(node_type) as that type's."""
+        return self.get().jitclass
+
     def __eq__(self, other):
         return self is other or (self._defined is not None and self._defined == other)
 
