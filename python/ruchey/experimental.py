@@ -6,7 +6,8 @@
 those fields: ``__init__``, the methods and the properties are compiled
 (nopython), and an instance is passed to compiled functions by reference
 (what they change, the caller sees), made and returned by them, kept in
-typed lists and in other jitclasses' fields (``Other.class_type.instance_type``).
+typed lists and in other jitclasses' fields (``Other.class_type.instance_type``),
+or in fields of the class's own type through ``deferred_type()``.
 From Python an instance's fields read and write the native fields, and its
 methods call the compiled code; ``isinstance`` works, and
 ``MyClass.class_type.class_def`` is the undecorated class.
@@ -261,7 +262,7 @@ def _register(cls, spec):
         made["ctor"] = ctor
     for t in fields.values():
         for deferred in _undefined(t):
-            deferred._waiting.append(define)
+            deferred.when_defined(define)
     define()
     return box
 

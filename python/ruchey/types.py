@@ -238,6 +238,10 @@ class DeferredType:
             raise RuntimeError("deferred type not defined")
         return self._defined
 
+    def when_defined(self, then):
+        """Runs then() once the type is defined (a jitclass's fields made)."""
+        self._waiting.append(then)
+
     def define(self, typ):
         if self._defined is not None:
             raise TypeError("deferred type already defined")
