@@ -102,8 +102,10 @@ const Type *jitclass_typeof(PyObject *o);
 void *jitclass_unbox(PyObject *o);
 PyObject *jitclass_box(const Type *t, void *obj);
 bool jitclass_is_class(PyObject *o);
+const Type *jitclass_instance_type(PyObject *o);
 const Type *jitclass_new_type(PyObject *o);
 void *jitclass_member(const Type *t, const char *name, bool attribute);
+PyObject *jitclass_declare(PyObject *self, PyObject *cls);
 PyObject *jitclass_make_type(PyObject *self, PyObject *args);
 int jitclass_add_to_module(PyObject *m);
 /* namedtuples.c: a named tuple class's item names (a new reference; NULL,

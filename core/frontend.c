@@ -354,10 +354,11 @@ static Node *global_value(Fe *fe, PyObject *obj, PyObject *e, const char *name) 
     return n;
   }
   const Type *record = disp_record_global(obj);  /* numpy.empty(n, dtype=rec): a structured dtype */
-  if (record) {
+  const Type *instance = record || PyErr_Occurred() ? NULL : jitclass_instance_type(obj);  /* typed.List.empty_list(point_type) */
+  if (record || instance) {
     n = new_node(fe, N_DTYPE, e);
-    n->ival = TY_RECORD;
-    n->data = record;
+    n->ival = record ? TY_RECORD : TY_CLASS;
+    n->data = record ? record : instance;
     return n;
   }
   if (PyErr_Occurred()) {

@@ -83,6 +83,16 @@ static const Type *class_type(PyObject *cls) {
 
 bool jitclass_is_class(PyObject *o) { return class_type(o) != NULL; }
 
+/* Point.class_type.instance_type (an object whose jitclass is the class,
+ * its fields defined): the instances' type, or NULL. */
+const Type *jitclass_instance_type(PyObject *o) {
+  PyObject *cls = PyType_Check(o) ? NULL : PyObject_GetAttrString(o, "jitclass");
+  if (!cls) PyErr_Clear();
+  const Type *t = cls ? class_type(cls) : NULL;
+  Py_XDECREF(cls);
+  return t && t->offsets ? t : NULL;
+}
+
 /* The allocator a jitclass's constructor calls (an object whose
  * __ruchey_new__ is the class): the instances' type, or NULL. */
 const Type *jitclass_new_type(PyObject *o) {
@@ -146,26 +156,18 @@ static const Type *field_type(PyObject *d) {
   return disp_described_type(d);
 }
 
-/* _core.jitclass_type(cls, names, descriptions): the instances' type made
- * (one per class, kept on the class as __ruchey_type__), its name returned. */
-PyObject *jitclass_make_type(PyObject *self, PyObject *args) {
-  PyObject *cls, *names, *descs;
-  if (!PyArg_ParseTuple(args, "O!O!O!", &PyType_Type, &cls, &PyTuple_Type, &names, &PyTuple_Type, &descs)) return NULL;
+/* _core.jitclass_declare(cls): the instances' type made, without fields
+ * yet (one per class, kept on the class as __ruchey_type__), so that
+ * fields may name the class before jitclass_type gives them; its name
+ * returned. */
+PyObject *jitclass_declare(PyObject *self, PyObject *cls) {
   const RucheyAPI *api = core_api();
-  Py_ssize_t n = PyTuple_GET_SIZE(names);
   if (!api) return NULL;
-  if (n != PyTuple_GET_SIZE(descs) || n > 256 || !PyType_IsSubtype((PyTypeObject *)cls, &JitObjectType))
-    return PyErr_Format(PyExc_ValueError, "invalid jitclass description");
-  const Type *fields[256];
-  const char *cnames[257];
-  for (Py_ssize_t i = 0; i < n; i++) {
-    if (!(fields[i] = field_type(PyTuple_GET_ITEM(descs, i)))) return NULL;
-    if (!(cnames[i] = PyUnicode_AsUTF8(PyTuple_GET_ITEM(names, i)))) return NULL;
-  }
-  cnames[n] = ((PyTypeObject *)cls)->tp_name;
+  if (!PyType_Check(cls) || !PyType_IsSubtype((PyTypeObject *)cls, &JitObjectType))
+    return PyErr_Format(PyExc_TypeError, "jitclass_declare takes a jitclass");
   rt_set_object_keeper(keeper_retain, keeper_release);  /* this extension's copy of the containers */
   api->set_object_keeper(keeper_retain, keeper_release);
-  const Type *t = api->jitclass((int)n, fields, cnames, cls);
+  const Type *t = api->jitclass_declare(((PyTypeObject *)cls)->tp_name, cls);
   PyObject *cap = PyCapsule_New((void *)t, "ruchey.jitclass", NULL);
   if (!cap || PyObject_SetAttrString(cls, "__ruchey_type__", cap) < 0) {
     Py_XDECREF(cap);
@@ -173,6 +175,27 @@ PyObject *jitclass_make_type(PyObject *self, PyObject *args) {
   }
   Py_DECREF(cap);
   Py_INCREF(cls);  /* the type names it as long as the process lives */
+  return PyUnicode_FromString(t->name);
+}
+
+/* _core.jitclass_type(cls, names, descriptions): the declared class's
+ * fields given, its full name returned. */
+PyObject *jitclass_make_type(PyObject *self, PyObject *args) {
+  PyObject *cls, *names, *descs;
+  if (!PyArg_ParseTuple(args, "O!O!O!", &PyType_Type, &cls, &PyTuple_Type, &names, &PyTuple_Type, &descs)) return NULL;
+  const RucheyAPI *api = core_api();
+  Py_ssize_t n = PyTuple_GET_SIZE(names);
+  const Type *t = class_type(cls);
+  if (!api) return NULL;
+  if (n != PyTuple_GET_SIZE(descs) || n > 256 || !t) return PyErr_Format(PyExc_ValueError, "invalid jitclass description");
+  const Type *fields[256];
+  const char *cnames[257];
+  for (Py_ssize_t i = 0; i < n; i++) {
+    if (!(fields[i] = field_type(PyTuple_GET_ITEM(descs, i)))) return NULL;
+    if (!(cnames[i] = PyUnicode_AsUTF8(PyTuple_GET_ITEM(names, i)))) return NULL;
+  }
+  cnames[n] = ((PyTypeObject *)cls)->tp_name;
+  api->jitclass_define(t, (int)n, fields, cnames);
   return PyUnicode_FromString(t->name);
 }
 

@@ -448,8 +448,10 @@ static PyObject *core_builtins(PyObject *self, PyObject *unused) {
 }
 
 static PyMethodDef core_methods[] = {
+  {"jitclass_declare", jitclass_declare, METH_O,
+   "A jitclass's instances' type made, its fields given later: class -> its name."},
   {"jitclass_type", jitclass_make_type, METH_VARARGS,
-   "A jitclass's instances' type made: (class, field names, field type descriptions) -> its name."},
+   "A declared jitclass's fields given: (class, field names, field type descriptions) -> its name."},
   {"_analyses", cp_analyses, METH_VARARGS,
    "For tests: (pyfunc, argument types[, parallel, kernel]) typed and analysed, described as text."},
   {"builtins", core_builtins, METH_NOARGS,

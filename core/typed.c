@@ -202,21 +202,56 @@ static ListObject *list_wrap(RtList *l, const Type *item) {
 
 static RtList *untyped_list(void) { return rt_list_new(-1, 8, 0); }
 
-/* The first item types an untyped list (it has none yet). */
+/* The first item types an untyped list (it has none yet): a jitclass
+ * instance makes it a list of the class's instances. */
 static int list_learn(ListObject *self, PyObject *o) {
   if (self->l->kind >= 0) return 0;
+  const Type *c = jitclass_typeof(o);
+  if (c) {
+    self->item = c;
+    rt_list_settle(self->l, TY_CLASS, (int64_t)sizeof(void *));
+    return 0;
+  }
   int kind = kind_of_value(o);
   if (kind < 0) return -1;
   rt_list_settle(self->l, kind, item_size(kind));  /* (which also says which items hold references) */
   return 0;
 }
 
+/* o stored at p as a list of jitclass instances holds one: a reference
+ * to its object, taken. */
+static int store_instance(const Type *c, PyObject *o, char *p) {
+  if (jitclass_typeof(o) != c) {
+    PyErr_Format(PyExc_TypeError, "a typed List of %s cannot hold %s", c->name, Py_TYPE(o)->tp_name);
+    return -1;
+  }
+  RtObject *obj = jitclass_unbox(o);
+  __atomic_add_fetch(&obj->refcount, 1, __ATOMIC_ACQ_REL);
+  memcpy(p, &obj, sizeof obj);
+  return 0;
+}
+
+/* o stored at p as an item of the list's. */
+static int list_store(ListObject *self, PyObject *o, char *p) {
+  if (self->l->kind == TY_CLASS) return store_instance(self->item, o, p);
+  return store_item(self->l->kind, o, p);
+}
+
+/* The reference the item at p holds, released (a str's, an instance's). */
+static void list_release(ListObject *self, char *p) {
+  if (self->l->kind == TY_STR) rt_str_release(*(RtStr **)p);
+  if (self->l->kind == TY_CLASS) rt_object_release(*(RtObject **)p);
+}
+
 static PyObject *list_append(ListObject *self, PyObject *o) {
   if (stores_numbers(self->item) < 0 || list_learn(self, o) < 0) return NULL;
   ItemBuf item;
   char *buf = item.bytes;
-  if (store_item(self->l->kind, o, buf) < 0) return NULL;
-  if (rt_list_reserve(self->l, self->l->len + 1) != RT_OK) return PyErr_NoMemory();
+  if (list_store(self, o, buf) < 0) return NULL;
+  if (rt_list_reserve(self->l, self->l->len + 1) != RT_OK) {
+    list_release(self, buf);
+    return PyErr_NoMemory();
+  }
   memcpy(self->l->data + self->l->len++ * self->l->itemsize, buf, (size_t)self->l->itemsize);
   Py_RETURN_NONE;
 }
@@ -258,6 +293,11 @@ static PyObject *list_empty_list(PyTypeObject *type, PyObject *args, PyObject *k
   PyObject *t;
   Py_ssize_t allocated = 0;
   if (!PyArg_ParseTupleAndKeywords(args, kw, "O|n:empty_list", names, &t, &allocated)) return NULL;
+  const Type *c = jitclass_instance_type(t);
+  if (c) {
+    RtList *l = rt_list_new(TY_CLASS, (int64_t)sizeof(void *), allocated > 0 ? allocated : 0);
+    return l ? (PyObject *)list_wrap(l, c) : PyErr_NoMemory();
+  }
   int kind = kind_of_type(t);
   if (kind < 0) return NULL;
   RtList *l = rt_list_new(kind, item_size(kind), allocated > 0 ? allocated : 0);
@@ -285,13 +325,18 @@ static int list_ass_item(ListObject *self, Py_ssize_t i, PyObject *o) {
     PyErr_SetString(PyExc_IndexError, "list assignment index out of range");
     return -1;
   }
+  char *at = self->l->data + i * self->l->itemsize;
   if (!o) {
-    if (self->l->kind == TY_STR) rt_str_release(((RtStr **)self->l->data)[i]);
+    list_release(self, at);
     rt_list_close(self->l, i);
     return 0;
   }
   if (stores_numbers(self->item) < 0) return -1;
-  return replace_item(self->l->kind, o, self->l->data + i * self->l->itemsize);
+  if (self->l->kind != TY_CLASS) return replace_item(self->l->kind, o, at);
+  RtObject *old = *(RtObject **)at;
+  if (store_instance(self->item, o, at) < 0) return -1;
+  rt_object_release(old);
+  return 0;
 }
 
 static PyObject *list_pop(ListObject *self, PyObject *args) {
@@ -307,7 +352,7 @@ static PyObject *list_pop(ListObject *self, PyObject *args) {
     return NULL;
   }
   PyObject *v = list_item(self, i);
-  if (v && self->l->kind == TY_STR) rt_str_release(((RtStr **)self->l->data)[i]);
+  if (v) list_release(self, self->l->data + i * self->l->itemsize);
   if (v) rt_list_close(self->l, i);
   return v;
 }
@@ -319,10 +364,13 @@ static PyObject *list_insert(ListObject *self, PyObject *args) {
     return NULL;
   ItemBuf item;
   char *buf = item.bytes;
-  if (store_item(self->l->kind, o, buf) < 0) return NULL;
+  if (list_store(self, o, buf) < 0) return NULL;
   if (i < 0) i += self->l->len;
   i = i < 0 ? 0 : i > self->l->len ? self->l->len : i;
-  if (rt_list_open(self->l, i) != RT_OK) return PyErr_NoMemory();
+  if (rt_list_open(self->l, i) != RT_OK) {
+    list_release(self, buf);
+    return PyErr_NoMemory();
+  }
   memcpy(self->l->data + i * self->l->itemsize, buf, (size_t)self->l->itemsize);
   Py_RETURN_NONE;
 }
@@ -787,7 +835,7 @@ static bool holds_objects(const Type *t) {
 }
 
 static bool python_container(const Type *t) {
-  if (t->kind == TY_LIST) return holds_objects(t->elem);
+  if (t->kind == TY_LIST) return holds_objects(t->elem) && t->elem->kind != TY_CLASS;  /* instances: counted, never borrowed */
   return t->nfields && (holds_objects(t->fields[1]) || t->fields[0]->kind == TY_TUPLE);
 }
 
@@ -834,7 +882,8 @@ PyObject *typed_box(const Type *t, void *c) {
     else rt_dict_release(c);
     return r;
   }
-  if (t->kind == TY_LIST) return (PyObject *)list_wrap(c, t->elem && t->elem->kind == TY_TUPLE ? t->elem : NULL);
+  if (t->kind == TY_LIST)
+    return (PyObject *)list_wrap(c, t->elem && (t->elem->kind == TY_TUPLE || t->elem->kind == TY_CLASS) ? t->elem : NULL);
   return (PyObject *)dict_wrap(c, t->nfields && t->fields[1]->kind == TY_TUPLE ? t->fields[1] : NULL);
 }
 

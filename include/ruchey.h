@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define RUCHEY_API_VERSION 21
+#define RUCHEY_API_VERSION 22
 #define RC_MAX_NDIM 8
 
 /* ---------------------------------------------------------------- arena */
@@ -116,9 +116,12 @@ static inline bool ty_is_signed(const Type *t) { return t->flags & TF_SIGNED; }
 static inline bool ty_is_float(const Type *t) { return t->flags & TF_FLOAT; }
 static inline bool ty_is_complex(const Type *t) { return t->flags & TF_COMPLEX; }
 static inline bool ty_is_unsigned(const Type *t) { return (t->flags & (TF_INT | TF_SIGNED)) == TF_INT; }
-/* A dtype NumPy knows: not typed containers' unicode_type (a TY_DTYPE of str,
- * an item type of typed lists and dicts alone) */
-static inline bool ty_is_numpy_dtype(const Type *t) { return t->kind == TY_DTYPE && t->elem->kind != TY_STR; }
+/* A dtype NumPy knows: not typed containers' unicode_type or a jitclass's
+ * instance type (a TY_DTYPE of str or of the class, an item type of typed
+ * lists and dicts alone) */
+static inline bool ty_is_numpy_dtype(const Type *t) {
+  return t->kind == TY_DTYPE && t->elem->kind != TY_STR && t->elem->kind != TY_CLASS;
+}
 /* Whether a value of type t holds arrays (whose memory is reference-counted). */
 static inline bool ty_has_arrays(const Type *t) { return t->flags & TF_REFS; }
 /* Width in bits of a scalar; bool counts as 8 in memory. */
@@ -133,8 +136,12 @@ const Type *ty_array(const Type *elem, int ndim, char layout, bool readonly);
 const Type *ty_tuple(int n, const Type *const *fields);
 /* A named tuple: a tuple whose items also have names (n + 1: the class's name last), boxed as cls. */
 const Type *ty_named_tuple(int n, const Type *const *fields, const char *const *names, const void *cls);
-/* A jitclass's instances: n fields (n + 1 names: the class's last), one type per class cls. */
-const Type *ty_jitclass(int n, const Type *const *fields, const char *const *names, const void *cls);
+/* A jitclass's instances: one type per class cls, declared by its name,
+ * then defined with its n fields (n + 1 names: the class's last), so that
+ * a field may be of the class itself. */
+const Type *ty_jitclass_declare(const char *name, const void *cls);
+void ty_jitclass_define(const Type *t, int n, const Type *const *fields, const char *const *names);
+static inline bool ty_jitclass_defined(const Type *t) { return t->offsets != NULL; }
 const Type *ty_dtype(const Type *elem);
 const Type *ty_info(const Type *elem);
 const Type *ty_optional(const Type *elem);
@@ -674,7 +681,8 @@ typedef struct RucheyAPI {
   /* what issues a Python warning of compiled code's (rt_warn): 0, or 1
    * with the exception a warnings filter made of it, as an objmode block's */
   void (*set_warning_caller)(int (*warn)(const char *category, const char *msg, void **cls, const char **text));
-  const Type *(*jitclass)(int n, const Type *const *fields, const char *const *names, const void *cls);
+  const Type *(*jitclass_declare)(const char *name, const void *cls);
+  void (*jitclass_define)(const Type *t, int n, const Type *const *fields, const char *const *names);
   /* what keeps a Python object alive while compiled code holds an argument
    * array in a jitclass's field (rt_array_keep): a reference taken, one released */
   void (*set_object_keeper)(void (*retain)(void *obj), void (*release)(void *obj));

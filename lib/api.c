@@ -151,7 +151,8 @@ EXPORT const RucheyAPI *ruchey_api(void) {
     .host_identity = host_identity,
     .set_cfunc_failure = rt_set_cfunc_failure,
     .set_warning_caller = rt_set_warning_caller,
-    .jitclass = ty_jitclass,
+    .jitclass_declare = ty_jitclass_declare,
+    .jitclass_define = ty_jitclass_define,
     .set_object_keeper = rt_set_object_keeper,
   };
   return &api;

@@ -164,13 +164,36 @@ RtObject *rt_object_new(int64_t bytes, int32_t nheld, const int32_t *kinds, cons
   }
   memset(o, 0, (size_t)bytes);
   o->refcount = 1;
-  set_held(&o->held, nheld, kinds, offsets);
+  o->nheld = nheld < 0 ? 0 : nheld > RT_HELD_FIELDS ? RT_HELD_FIELDS : nheld;
+  for (int32_t i = 0; i < o->nheld; i++) {
+    o->held_kinds[i] = (uint8_t)kinds[i];
+    o->held_offsets[i] = (uint32_t)offsets[i];
+  }
   return o;
 }
 
+/* Objects whose last reference went while another's fields were being
+ * dropped, freed by the outer call in turn, so that a chain of a million
+ * (a linked list's nodes) is freed in a loop, not a million nested calls
+ * deep; each waits in the list through its dead refcount, its next. */
+static _Thread_local struct {
+  bool freeing;
+  RtObject *waiting;
+} chain;
+
 void rt_object_free(RtObject *o) {
-  drop_items(&o->held, (const char *)o, 1, 0);
-  free(o);
+  if (chain.freeing) {
+    o->refcount = (int64_t)(intptr_t)chain.waiting;
+    chain.waiting = o;
+    return;
+  }
+  chain.freeing = true;
+  while (o) {
+    for (int32_t f = 0; f < o->nheld; f++) release_ref(o->held_kinds[f], (const char *)o + o->held_offsets[f]);
+    free(o);
+    if ((o = chain.waiting)) chain.waiting = (RtObject *)(intptr_t)o->refcount;
+  }
+  chain.freeing = false;
 }
 
 void rt_object_release(RtObject *o) {

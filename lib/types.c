@@ -51,6 +51,7 @@ static struct {
 
 static size_t hash_parts(const Type *k) {
   size_t h = (size_t)k->kind * 0x9e3779b97f4a7c15u;
+  if (k->kind == TY_CLASS) return h ^ (uintptr_t)k->callee;  /* one type per class, its fields given later */
   h ^= (uintptr_t)k->elem + ((size_t)k->ndim << 8) + ((size_t)k->layout << 16) + ((size_t)k->readonly << 24);
   h ^= (uintptr_t)k->callee;
   for (int i = 0; i < k->nfields; i++) h = h * 31 + (uintptr_t)k->fields[i];
@@ -70,6 +71,7 @@ static bool same_record(const Type *a, const Type *b) {
 }
 
 static bool same_parts(const Type *a, const Type *b) {
+  if (a->kind == TY_CLASS || b->kind == TY_CLASS) return a->kind == b->kind && a->callee == b->callee;
   if (a->kind != b->kind || a->elem != b->elem || a->ndim != b->ndim || a->layout != b->layout ||
       a->readonly != b->readonly || a->nfields != b->nfields || a->callee != b->callee)
     return false;
@@ -144,30 +146,45 @@ static void complete_record(Type *t) {
   t->name = name;
 }
 
-/* A jitclass instance is held as a pointer to its RtObject; its fields
- * lie after the object's header, laid out as a tuple's. Its name is
- * Numba's: instance.jitclass.Point<x:float64,y:float64>. */
-static void complete_jitclass(Type *t) {
-  const char **names = arena_alloc(&T.arena, sizeof(char *) * (size_t)(t->nfields + 1));
-  size_t *offsets = arena_alloc(&T.arena, sizeof(size_t) * (size_t)(t->nfields ? t->nfields : 1));
+/* A jitclass instance is held as a pointer to its RtObject, whatever its
+ * fields: a class is declared (its name only, no offsets yet) before its
+ * fields are given, so that a field may hold the class itself (a linked
+ * list's next). */
+static void declare_jitclass(Type *t) {
+  const char **names = arena_alloc(&T.arena, sizeof(char *));
+  names[0] = format("%s", t->names[0]);
+  t->names = names;
+  t->size = t->align = sizeof(void *);
+  t->bits = (int)RT_OBJECT_HEADER;
+  t->name = format("instance.jitclass.%s", names[0]);
+}
+
+/* Its fields lie after the object's header, laid out as a tuple's. Its
+ * name is then Numba's: instance.jitclass.Point<x:float64,y:float64>. */
+static void define_jitclass(Type *t, int n, const Type *const *fields, const char *const *names) {
+  const Type **fs = arena_alloc(&T.arena, sizeof(Type *) * (size_t)(n ? n : 1));
+  const char **ns = arena_alloc(&T.arena, sizeof(char *) * (size_t)(n + 1));
+  size_t *offsets = arena_alloc(&T.arena, sizeof(size_t) * (size_t)(n ? n : 1));
   size_t off = RT_OBJECT_HEADER, len = 32;
-  for (int i = 0; i <= t->nfields; i++) len += strlen(names[i] = format("%s", t->names[i])) + 2;
-  for (int i = 0; i < t->nfields; i++) {
-    const Type *f = t->fields[i];
+  ns[n] = t->names[0];
+  for (int i = 0; i <= n; i++) len += strlen(ns[i] = i < n ? format("%s", names[i]) : ns[i]) + 2;
+  for (int i = 0; i < n; i++) {
+    const Type *f = fs[i] = fields[i];
     off = (off + f->align - 1) / f->align * f->align;
     offsets[i] = off;
     off += f->size;
     len += strlen(f->name);
   }
-  t->names = names;
-  t->offsets = offsets;
-  t->bits = (int)off;  /* the object's bytes */
-  t->size = t->align = sizeof(void *);
   char *name = arena_alloc(&T.arena, len), *p = name;
-  p += sprintf(p, "instance.jitclass.%s<", names[t->nfields]);
-  for (int i = 0; i < t->nfields; i++) p += sprintf(p, "%s%s:%s", i ? "," : "", names[i], t->fields[i]->name);
+  p += sprintf(p, "instance.jitclass.%s<", ns[n]);
+  for (int i = 0; i < n; i++) p += sprintf(p, "%s%s:%s", i ? "," : "", ns[i], fs[i]->name);
   sprintf(p, ">");
+  t->fields = fs;
+  t->names = ns;
+  t->bits = (int)off;  /* the object's bytes */
   t->name = name;
+  t->offsets = offsets;  /* last: a class with offsets is defined */
+  t->nfields = n;
 }
 
 /* The name and data model of a new type (key's parts filled in). */
@@ -239,7 +256,7 @@ static void complete(Type *t) {
                         : format("DictType[undefined,undefined]");
     break;
   case TY_CLASS:
-    complete_jitclass(t);
+    declare_jitclass(t);
     break;
   case TY_YIELDS:  /* a pointer to the generator's state */
     t->size = t->align = sizeof(void *);
@@ -287,9 +304,17 @@ const Type *ty_named_tuple(int n, const Type *const *fields, const char *const *
   return intern(&(Type){.kind = TY_TUPLE, .nfields = n, .fields = fields, .names = names, .callee = cls});
 }
 
-/* One type per class: the class decides the fields (a second call gives the same type). */
-const Type *ty_jitclass(int n, const Type *const *fields, const char *const *names, const void *cls) {
-  return intern(&(Type){.kind = TY_CLASS, .nfields = n, .fields = fields, .names = names, .callee = cls});
+/* One type per class, named name; its fields are given by ty_jitclass_define. */
+const Type *ty_jitclass_declare(const char *name, const void *cls) {
+  return intern(&(Type){.kind = TY_CLASS, .names = &name, .callee = cls});
+}
+
+/* The fields of a declared class (n + 1 names: the class's last, unused);
+ * once only: a second call leaves them. */
+void ty_jitclass_define(const Type *t, int n, const Type *const *fields, const char *const *names) {
+  pthread_mutex_lock(&T.lock);
+  if (t->kind == TY_CLASS && !t->offsets) define_jitclass((Type *)t, n, fields, names);
+  pthread_mutex_unlock(&T.lock);
 }
 
 const Type *ty_dtype(const Type *elem) { return intern(&(Type){.kind = TY_DTYPE, .elem = elem}); }

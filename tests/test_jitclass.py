@@ -455,6 +455,143 @@ def test_instances_in_typed_lists():
         assert [(p.x, p.y) for p in lst] == [(2.0 * i, 4.0 * i) for i in range(n)]
 
 
+
+@njit
+def shift_all(lst, dx):
+    total = 0.0
+    for p in lst:
+        p.x += dx
+        total += p.norm2()
+    lst.append(Point(dx, -dx))
+    return total
+
+
+point_type = Point.class_type.instance_type  # as Numba's compiled code names it
+
+
+@njit
+def points_of(xs):
+    lst = typed.List.empty_list(point_type)
+    for x in xs:
+        lst.append(Point(x, 2.0 * x))
+    return lst
+
+
+@njit
+def points_by_key(keys):
+    d = typed.Dict.empty(types.int64, point_type)
+    for k in keys:
+        d[k] = Point(k, 0.0)
+    total = 0.0
+    for k in keys:
+        d[k].y += 1.0
+        total += d[k].x * d[k].y
+    return total
+
+
+@njit
+def array_of_points():
+    return np.empty(3, Point.class_type.instance_type)  # (ruchey reads it through the class too)
+
+
+def twin_lists(values, empty):
+    def make():
+        lst = typed.List.empty_list(Point.class_type.instance_type) if empty else typed.List()
+        for x, y in values:
+            lst.append(Point(x, y))
+        return lst
+    return make(), make()
+
+
+def test_typed_list_of_instances_from_python_mutated_in_compiled_code():
+    rng = make_rng(seed_of("point-list"))
+    for n, empty in ((1, False), (5, True), (40, False), (0, True)):
+        values = rng.normal(size=(n, 2))
+        a, b = twin_lists(values, empty)
+        dx = rng.normal()
+        assert shift_all(a, dx) == shift_all.py_func(b, dx)
+        assert [(p.x, p.y) for p in a] == [(p.x, p.y) for p in b]  # the instances themselves changed
+        assert len(a) == n + 1 and a[-1].y == -dx
+
+
+def test_typed_list_of_instances_returned_to_python():
+    rng = make_rng(seed_of("point-list-returned"))
+    xs = rng.normal(size=12)
+    lst = points_of(xs)
+    assert isinstance(lst, typed.List) and len(lst) == 12
+    assert [(p.x, p.y) for p in lst] == [(p.x, p.y) for p in points_of.py_func(xs)]
+    assert all(isinstance(p, Point) for p in lst)
+    lst[0].y = 7.5  # the instance in the list, not a copy
+    assert lst[0].y == 7.5
+    lst[1] = Point(1.0, 1.0)
+    p = lst.pop()
+    del lst[2]
+    assert (lst[1].x, p.x, len(lst)) == (1.0, xs[-1], 10)
+    before = [(q.x, q.y) for q in lst]
+    assert shift_all(lst, 1.0) == pytest.approx(sum((x + 1.0) ** 2 + y ** 2 for x, y in before), rel=1e-12)
+    assert [(lst[i].x, lst[i].y) for i in range(10)] == [(x + 1.0, y) for x, y in before] and len(lst) == 11
+    keys = rng.integers(0, 5, size=9)
+    d, total = {}, 0.0  # points_by_key in Python (whose typed.Dict takes numbers only)
+    for k in keys:
+        d[k] = plain(Point)(k, 0.0)
+    for k in keys:
+        d[k].y += 1.0
+        total += d[k].x * d[k].y
+    assert points_by_key(keys) == total
+    c = typed.List()
+    c.extend([Point(2.0, 3.0), Point(4.0, 5.0)])
+    d = typed.List([Point(2.0, 3.0), Point(4.0, 5.0)])
+    assert shift_all(c, 0.5) == shift_all.py_func(d, 0.5)
+
+
+@ruchey_only
+def test_typed_list_of_instances_holds_references():
+    p = Point(1.0, 2.0)
+    lst = typed.List()
+    lst.append(p)
+    lst.insert(0, p)
+    assert p._meminfo_refcount() == 3
+    del lst[0]
+    assert p._meminfo_refcount() == 2
+    q = lst.pop()
+    assert q.x == 1.0 and p._meminfo_refcount() == 2  # q's box and p's
+    del q
+    lst.append(p)
+    lst[0] = Point(0.0, 0.0)
+    assert p._meminfo_refcount() == 1
+    lst.append(p)
+    del lst
+    assert p._meminfo_refcount() == 1
+    before = rss_bytes()
+    for _ in range(2000):
+        big = points_of(np.ones(50))
+        shift_all(big, 1.0)
+        big.clear()
+    after = rss_bytes()
+    if before is not None:
+        assert after - before < 8 << 20, f"RSS grew by {(after - before) >> 20} MB"
+
+
+@ruchey_only
+def test_typed_list_of_instances_refuses_other_items():
+    lst = typed.List.empty_list(Point.class_type.instance_type)
+    with pytest.raises(TypeError, match="cannot hold Stack"):
+        lst.append(Stack(1))
+    with pytest.raises(TypeError, match="cannot hold float"):
+        lst.append(1.0)
+    lst.append(Point(1.0, 1.0))
+    with pytest.raises(TypeError, match="cannot hold int"):
+        lst[0] = 3
+    with pytest.raises(TypeError, match="cannot hold"):
+        lst.insert(0, None)
+    assert len(lst) == 1 and lst[0].x == 1.0
+    floats = typed.List([1.0])
+    with pytest.raises(TypeError, match="not Point"):
+        floats.append(Point(1.0, 1.0))
+    with pytest.raises(ruchey.TypingError, match="dtype must be a NumPy dtype"):
+        array_of_points()  # an item type of typed containers, not a dtype
+
+
 @ruchey_only
 def test_numba_shim_gives_jitclass(tmp_path):
     code = """

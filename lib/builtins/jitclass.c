@@ -49,6 +49,9 @@ static bool held_of_class(const Type *c, RtHeld *h) {
 static const Type *ty_new(Infer *in, Node *n, const Type **args) {
   const Type *c = n->data;
   RtHeld h;
+  if (!ty_jitclass_defined(c))
+    return ty_error(in, n, "jitclass %s: a deferred_type in its spec is not defined yet (its define() is called "
+                    "before the class is used)", class_name(c));
   if (!held_of_class(c, &h))
     return ty_error(in, n, "jitclass %s: more than %d of its fields hold arrays, strings or containers",
                     class_name(c), RT_HELD_FIELDS);

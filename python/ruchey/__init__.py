@@ -12,7 +12,7 @@ from ruchey._core import get_num_threads, get_thread_id, set_num_threads
 from ruchey.decorators import jit, literal_unroll, njit, prange
 from ruchey.types import (bool_, boolean, complex64, complex128, double, float16, float32, float64, from_dtype, int8,
                           int16, int32, int64, intp, typeof, uint8, uint16, uint32, uint64, uintp, void)
-from ruchey.types import none, optional  # as numba.none and numba.optional
+from ruchey.types import deferred_type, none, optional  # as numba.none, numba.optional and numba.deferred_type
 from ruchey.ufunc import DUFunc, guvectorize, vectorize
 from ruchey.ccallback import carray, cfunc, farray
 from ruchey import typed

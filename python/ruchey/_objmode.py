@@ -70,7 +70,7 @@ def _describe(t):
             t = eval(t, {"__builtins__": {}}, types.namespace)  # the names are only ruchey types
         except Exception:
             raise TypeError(f"unknown type {t!r}") from None
-    if isinstance(t, types.Optional) and not t.type.ndim:  # a number or None
+    if isinstance(t, types.Optional) and not getattr(t.type, "ndim", 1):  # a number or None
         return ("optional", t.type.describe())
     if not isinstance(t, types.Type):
         raise TypeError(f"not a ruchey type: {t!r}")

@@ -6,7 +6,8 @@
 those fields: ``__init__``, the methods and the properties are compiled
 (nopython), and an instance is passed to compiled functions by reference
 (what they change, the caller sees), made and returned by them, kept in
-typed lists and in other jitclasses' fields (``Other.class_type.instance_type``).
+typed lists and in other jitclasses' fields (``Other.class_type.instance_type``),
+or in fields of the class's own type through ``deferred_type()``.
 From Python an instance's fields read and write the native fields, and its
 methods call the compiled code; ``isinstance`` works, and
 ``MyClass.class_type.class_def`` is the undecorated class.
@@ -56,6 +57,8 @@ class ClassType:
     """What ``MyClass.class_type`` holds, as Numba's: the undecorated class
     (class_def), the fields' types (struct), the methods and properties."""
 
+    __ruchey_namespace__ = True  # compiled code reads Point.class_type.instance_type (typed.List.empty_list's)
+
     def __init__(self, class_def, struct, methods, props, static_methods, instance_type):
         self.class_def = class_def
         self.struct = struct
@@ -84,10 +87,25 @@ def _describe(t, owner, field):
         return ("dict", _describe(t.key_type, owner, field), _describe(t.value_type, owner, field))
     if isinstance(t, types.Optional):
         return ("optional", _describe(t.type, owner, field))
+    if isinstance(t, types.DeferredType):
+        return _describe(t.get(), owner, field)
     if isinstance(t, (types.Type, types.TupleType, InstanceType)):
         return t.describe()
     raise TypeError(f"jitclass {owner}: field {field!r} has type {t!r}, which is not a ruchey type "
                     f"(ruchey.float64, ruchey.float64[:], types.ListType(...), Other.class_type.instance_type)")
+
+
+def _undefined(t):
+    """The deferred types not yet defined in a field's type."""
+    if isinstance(t, types.DeferredType):
+        return [] if t.defined else [t]
+    if isinstance(t, types.ListType):
+        return _undefined(t.item_type)
+    if isinstance(t, types.DictType):
+        return _undefined(t.key_type) + _undefined(t.value_type)
+    if isinstance(t, types.Optional):
+        return _undefined(t.type)
+    return []
 
 
 def _spec_of(cls, spec):
@@ -181,6 +199,9 @@ def _register(cls, spec):
     made = {}  # the constructor, once the class exists
 
     def __new__(cls_, *args, **kwargs):
+        if "ctor" not in made:
+            raise RuntimeError(f"jitclass {name}: a deferred_type in its spec is not defined yet "
+                               f"(call its define(...) before making instances)")
         return made["ctor"](*args, **kwargs)
 
     def __init__(self, *args, **kwargs):
@@ -227,13 +248,22 @@ def _register(cls, spec):
         ns[field] = _field_accessors(name, field)
     box = type(name, (_core.JitObject,), ns)
     instance_type = InstanceType(box)
-    descs = tuple(_describe(t, name, f) for f, t in fields.items())
-    instance_type.name = _core.jitclass_type(box, tuple(fields), descs)
-    ctor = _constructor(name, box, init)
+    instance_type.name = _core.jitclass_declare(box)
     box.class_type = ClassType(cls, dict(fields), methods, props, statics, instance_type)
-    made["ctor"] = ctor
+    ctor = _constructor(name, box, init)
     box.__signature__ = inspect.signature(ctor.py_func)
-    extending._callees[box] = ctor  # Point(...) in compiled code
+    extending._callees[box] = ctor  # Point(...) in compiled code (a TypingError until its fields are defined)
+
+    def define():  # once every deferred type in the spec is defined
+        if any(_undefined(t) for t in fields.values()) or "ctor" in made:
+            return
+        descs = tuple(_describe(t, name, f) for f, t in fields.items())
+        instance_type.name = _core.jitclass_type(box, tuple(fields), descs)
+        made["ctor"] = ctor
+    for t in fields.values():
+        for deferred in _undefined(t):
+            deferred.when_defined(define)
+    define()
     return box
 
 

@@ -132,7 +132,7 @@ class Optional:
     (TypeError if it is None)."""
 
     def __init__(self, type_):
-        if not isinstance(type_, Type):
+        if not isinstance(type_, Type) and not hasattr(type_, "describe"):  # a jitclass's or a deferred type
             raise TypeError(f"Optional() takes a ruchey type, got {type_!r}")
         self.type = type_
 
@@ -219,6 +219,59 @@ class UnicodeType(Type):
         return "unicode_type"
 
 
+class DeferredType:
+    """Numba's deferred_type(): a type named before it exists, defined
+    once later (define), so that a jitclass's spec can name the class
+    itself: ("next", optional(node_type)), then
+    node_type.define(Node.class_type.instance_type)."""
+
+    def __init__(self):
+        self._defined = None
+        self._waiting = []  # what runs once it is defined (a jitclass's fields made)
+
+    @property
+    def defined(self):
+        return self._defined is not None
+
+    def get(self):
+        if self._defined is None:
+            raise RuntimeError("deferred type not defined")
+        return self._defined
+
+    def when_defined(self, then):
+        """Runs then() once the type is defined (a jitclass's fields made)."""
+        self._waiting.append(then)
+
+    def define(self, typ):
+        if self._defined is not None:
+            raise TypeError("deferred type already defined")
+        if not hasattr(typ, "describe"):
+            raise TypeError(f"arg is not a Type; got: {type(typ)}")
+        self._defined = typ
+        waiting, self._waiting = self._waiting, []
+        for then in waiting:
+            then()
+
+    def describe(self):
+        return self.get().describe()
+
+    @property
+    def jitclass(self):
+        """The jitclass whose instance type it was defined as: compiled code
+        reads typed.List.empty_list(node_type) as that type's."""
+        return self.get().jitclass
+
+    def __eq__(self, other):
+        return self is other or (self._defined is not None and self._defined == other)
+
+    def __hash__(self):
+        return id(self)
+
+    def __repr__(self):
+        return f"DeferredType#{id(self)}"
+
+
+deferred_type = DeferredType
 unicode_type = UnicodeType()
 namespace = dict(_SCALARS)
 namespace["unicode_type"] = unicode_type
@@ -227,7 +280,7 @@ void = none = NoneType()
 optional = Optional
 voidptr = CPointer(_SCALARS["uint8"], "void*")
 namespace.update(void=void, none=none, Tuple=Tuple, UniTuple=UniTuple, optional=Optional, CPointer=CPointer,
-                 voidptr=voidptr, WrapperAddressProtocol=WrapperAddressProtocol)
+                 deferred_type=DeferredType, voidptr=voidptr, WrapperAddressProtocol=WrapperAddressProtocol)
 globals().update(namespace)
 
 
