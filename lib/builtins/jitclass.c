@@ -8,6 +8,8 @@
  * compiled code is its constructor, a ruchey function the extension made,
  * which makes the object with the "jitclass new" row and runs __init__.
  */
+#include <stdio.h>
+
 #include "builtins/builtins.h"
 #include "containers.h"
 

@@ -6,6 +6,7 @@
  * parameters. A tuple is an LLVM struct of its items (model.c).
  */
 #include "builtins/builtins.h"
+#include "ir.h"
 
 /* ---------------------------------------------------------------- typing */
 
