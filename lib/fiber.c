@@ -74,6 +74,7 @@ typedef struct StackSet {
   char *base;     /* the mapping: n times (guard page, stack) */
   size_t each;    /* a stack and its guard page */
   int64_t n;
+  bool guards;    /* a guard under every stack, or under the first only */
   struct StackSet *next;  /* on the list of free sets of grids' blocks */
 } StackSet;
 
@@ -96,11 +97,12 @@ static void unmap_stack_set(StackSet *s) {
 }
 
 static bool map_stack_set(StackSet *s, int64_t n, size_t each) {
+  bool guards = s->guards;
   unmap_stack_set(s);
   char *base = mmap(NULL, each * (size_t)n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
   if (base == MAP_FAILED) return false;
-  for (int64_t t = 0; t < n; t++) mprotect(base + (size_t)t * each, page_size(), PROT_NONE);
-  *s = (StackSet){base, each, n, NULL};
+  for (int64_t t = 0; t < (guards ? n : 1); t++) mprotect(base + (size_t)t * each, page_size(), PROT_NONE);
+  *s = (StackSet){base, each, n, guards, NULL};
   return true;
 }
 
@@ -132,6 +134,7 @@ static StackSet *this_threads_stacks(int64_t n, size_t each) {
   if (!thread_stacks) {
     pthread_once(&stacks_once, make_stacks_key);
     if (!(thread_stacks = calloc(1, sizeof *thread_stacks))) return NULL;
+    thread_stacks->guards = true;
     pthread_setspecific(stacks_key, thread_stacks);
   }
   if (!stack_set_fits(thread_stacks, n, each) && !grow_stack_set(thread_stacks, n, each)) return NULL;
@@ -140,8 +143,12 @@ static StackSet *this_threads_stacks(int64_t n, size_t each) {
 
 /* A block of a grid may leave its pool thread at a grid.sync(), its
  * threads' stacks in use: it takes a set of its own, from a list of sets
- * that finished blocks gave back (at most FREE_SETS_KEPT kept). */
-#define FREE_SETS_KEPT 64
+ * that finished blocks gave back (at most FREE_SETS_KEPT kept). Such a set
+ * has one guard, under its first stack: a guard a stack would take a
+ * mapping each, and a grid of a thousand blocks of 32 fibers would pass the
+ * system's limit on mappings (65,530 on Linux); the stacks still hold the
+ * kernel's local arrays. */
+#define FREE_SETS_KEPT 1024
 static pthread_mutex_t free_sets_lock = PTHREAD_MUTEX_INITIALIZER;
 static StackSet *free_sets;
 static int nfree_sets;
