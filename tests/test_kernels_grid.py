@@ -423,3 +423,24 @@ def test_blocks_waiting_for_the_grid_keep_their_threads_big_stacks():
     for _ in range(2):  # the second launch takes the stacks the first gave back
         deep_locals_across_the_grid[8, 16](x, out)
         numpy.testing.assert_allclose(out, 2 * x + 11999 + numpy.roll(x, -1), rtol=1e-13)
+
+
+@cuda.jit
+def fibers_in_a_big_grid(x, out):
+    """1,024 blocks waiting for the grid, each with 32 fibers (a barrier in a
+    device function): a set of stacks a block, all alive at the barrier."""
+    g = cuda.cg.this_grid()
+    i = cuda.grid(1)
+    if cuda.threadIdx.x < 1000:
+        wait_for_block()
+    g.sync()
+    out[i] = x[(i + 1) % x.size]
+
+
+@pytest.mark.skipif(AS_NUMBA, reason="the CPU backend's stacks")
+def test_a_thousand_blocks_of_fibers_wait_for_their_grid():
+    x = make_rng(44).random(1024 * 32)
+    out = numpy.zeros_like(x)
+    for _ in range(2):  # the second launch takes the sets the first gave back
+        fibers_in_a_big_grid[1024, 32](x, out)
+        numpy.testing.assert_array_equal(out, numpy.roll(x, -1))
