@@ -222,42 +222,6 @@ static int64_t gen_geometric(BitGen *g, double p) {
   return z >= 9.223372036854776e+18 ? INT64_MAX : (int64_t)z;
 }
 
-static double gen_chisquare(BitGen *g, double df) { return 2.0 * draw_gamma(g, df / 2.0); }
-
-/* Every draw below in its own statement: NumPy's order of draws (C
- * leaves the order of a call's operands open). */
-static double gen_f(BitGen *g, double dfnum, double dfden) {
-  double num = gen_chisquare(g, dfnum) * dfden;
-  return num / (gen_chisquare(g, dfden) * dfnum);
-}
-
-static double gen_standard_t(BitGen *g, double df) {
-  double num = zig_normal(g), denom = draw_gamma(g, df / 2);
-  return sqrt(df / 2) * num / sqrt(denom);
-}
-
-static double gen_standard_cauchy(BitGen *g) {
-  double num = zig_normal(g);
-  return num / zig_normal(g);
-}
-
-/* Past one degree of freedom, a chi-square of one fewer plus a shifted
- * normal squared; else a chi-square of a Poisson number more. */
-static double gen_noncentral_chisquare(BitGen *g, double df, double nonc) {
-  if (isnan(nonc)) return NAN;
-  if (nonc == 0) return gen_chisquare(g, df);
-  if (1 < df) {
-    double chi2 = gen_chisquare(g, df - 1), n = zig_normal(g) + sqrt(nonc);
-    return chi2 + n * n;
-  }
-  return gen_chisquare(g, df + (double)(2 * draw_poisson(g, nonc / 2.0)));
-}
-
-static double gen_noncentral_f(BitGen *g, double dfnum, double dfden, double nonc) {
-  double t = gen_noncentral_chisquare(g, dfnum, nonc) * dfden;
-  return t / (gen_chisquare(g, dfden) * dfnum);
-}
-
 /* Michael, Schucany and Haas's transformation of a normal: the root
  * taken or its reflection, by a uniform. */
 static double gen_wald(BitGen *g, double mean, double scale) {
@@ -299,16 +263,16 @@ static int64_t gen_logseries(BitGen *g, double p) {
 /* One draw of the rarer distributions, as a double. */
 static double gen_other(BitGen *g, int32_t d, const double *p) {
   switch (d) {
-  case RD_CHISQUARE: return gen_chisquare(g, p[0]);
+  case RD_CHISQUARE: return draw_chisquare(g, p[0]);
   case RD_BETA: return draw_beta(g, p[0], p[1], true);
   case RD_VONMISES: return draw_vonmises(g, p[0], p[1], true);
-  case RD_F: return gen_f(g, p[0], p[1]);
-  case RD_STANDARD_T: return gen_standard_t(g, p[0]);
-  case RD_STANDARD_CAUCHY: return gen_standard_cauchy(g);
+  case RD_F: return draw_f(g, p[0], p[1]);
+  case RD_STANDARD_T: return draw_standard_t(g, p[0]);
+  case RD_STANDARD_CAUCHY: return draw_standard_cauchy(g);
   case RD_POWER: return pow(-expm1(-zig_exponential(g)), 1.0 / p[0]);
   case RD_WALD: return gen_wald(g, p[0], p[1]);
-  case RD_NONCENTRAL_CHISQUARE: return gen_noncentral_chisquare(g, p[0], p[1]);
-  case RD_NONCENTRAL_F: return gen_noncentral_f(g, p[0], p[1], p[2]);
+  case RD_NONCENTRAL_CHISQUARE: return draw_noncentral_chisquare(g, p[0], p[1], true);
+  case RD_NONCENTRAL_F: return draw_noncentral_f(g, p[0], p[1], p[2], true);
   case RD_EXPONENTIAL_INV: return -log1p(-unit(g));
   case RD_LOGNORMAL: return exp(p[0] + p[1] * zig_normal(g));
   case RD_LAPLACE: return gen_laplace(g, p[0], p[1]);

@@ -230,44 +230,9 @@ static double draw_gumbel(MTState *s, double loc, double scale) {
 
 /* NumPy's legacy samplers of these, kept as NumPy 1.16 drew them: normals
  * by legacy_gauss (its kept second value among them), gammas by the
- * legacy draw_gamma. Every draw in its own statement, in NumPy's order
+ * legacy draw_gamma (chi-squares, F, t, Cauchy and the noncentral ones are
+ * random_samplers.h's). Every draw in its own statement, in NumPy's order
  * (C leaves the order of an expression's operands open). */
-
-static double legacy_chisquare(MTState *s, double df) { return 2.0 * draw_gamma(s, df / 2.0); }
-
-static double legacy_f(MTState *s, double dfnum, double dfden) {
-  double num = legacy_chisquare(s, dfnum) * dfden;
-  return num / (legacy_chisquare(s, dfden) * dfnum);
-}
-
-static double legacy_standard_t(MTState *s, double df) {
-  double num = legacy_gauss(s), denom = draw_gamma(s, df / 2);
-  return sqrt(df / 2) * num / sqrt(denom);
-}
-
-static double legacy_standard_cauchy(MTState *s) {
-  double num = legacy_gauss(s);
-  return num / legacy_gauss(s);
-}
-
-/* Past one degree of freedom, a chi-square of one fewer plus a shifted
- * normal squared; else a chi-square of a Poisson number more, whose
- * draws a NaN nonc still takes (the NaN returned after them). */
-static double legacy_noncentral_chisquare(MTState *s, double df, double nonc) {
-  if (nonc == 0) return legacy_chisquare(s, df);
-  if (1 < df) {
-    double chi2 = legacy_chisquare(s, df - 1), n = legacy_gauss(s) + sqrt(nonc);
-    return chi2 + n * n;
-  }
-  int64_t i = draw_poisson(s, nonc / 2.0);
-  double out = legacy_chisquare(s, df + (double)(2 * i));
-  return isnan(nonc) ? NAN : out;
-}
-
-static double legacy_noncentral_f(MTState *s, double dfnum, double dfden, double nonc) {
-  double t = legacy_noncentral_chisquare(s, dfnum, nonc) * dfden;
-  return t / (legacy_chisquare(s, dfden) * dfnum);
-}
 
 /* The inverse Gaussian from a normal squared: the smaller root of the
  * quadratic, or its reflection mean**2 / x, by a uniform. */
@@ -378,7 +343,7 @@ static double draw(MTState *s, int32_t d, const double *p) {
   case RD_PY_EXPOVARIATE: return -log(1.0 - next_double(s)) / p[0];
   case RD_GAMMA: return p[1] * draw_gamma(s, p[0]);
   case RD_BETA: return draw_beta(s, p[0], p[1], false);
-  case RD_CHISQUARE: return 2.0 * draw_gamma(s, p[0] / 2.0);
+  case RD_CHISQUARE: return draw_chisquare(s, p[0]);
   case RD_LOGNORMAL: return exp(p[0] + p[1] * legacy_gauss(s));
   case RD_LAPLACE: return draw_laplace(s, p[0], p[1]);
   case RD_LOGISTIC: {
@@ -391,13 +356,13 @@ static double draw(MTState *s, int32_t d, const double *p) {
   case RD_WEIBULL: return p[0] == 0.0 ? 0.0 : pow(legacy_exponential(s), 1.0 / p[0]);
   case RD_TRIANGULAR: return legacy_triangular(s, p[0], p[1], p[2]);
   case RD_VONMISES: return draw_vonmises(s, p[0], p[1], false);
-  case RD_F: return legacy_f(s, p[0], p[1]);
-  case RD_STANDARD_T: return legacy_standard_t(s, p[0]);
-  case RD_STANDARD_CAUCHY: return legacy_standard_cauchy(s);
+  case RD_F: return draw_f(s, p[0], p[1]);
+  case RD_STANDARD_T: return draw_standard_t(s, p[0]);
+  case RD_STANDARD_CAUCHY: return draw_standard_cauchy(s);
   case RD_POWER: return pow(1 - exp(-legacy_exponential(s)), 1. / p[0]);
   case RD_WALD: return legacy_wald(s, p[0], p[1]);
-  case RD_NONCENTRAL_CHISQUARE: return legacy_noncentral_chisquare(s, p[0], p[1]);
-  case RD_NONCENTRAL_F: return legacy_noncentral_f(s, p[0], p[1], p[2]);
+  case RD_NONCENTRAL_CHISQUARE: return draw_noncentral_chisquare(s, p[0], p[1], false);
+  case RD_NONCENTRAL_F: return draw_noncentral_f(s, p[0], p[1], p[2], false);
   default: return 0.0;
   }
 }

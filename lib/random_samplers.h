@@ -1,5 +1,5 @@
-/* random_samplers.h — NumPy's gamma, beta, von Mises, Poisson and
- * binomial samplers, shared by numpy.random's legacy functions
+/* random_samplers.h — NumPy's gamma, beta, von Mises, Poisson, binomial
+ * and chi-square-based samplers, shared by numpy.random's legacy functions
  * (lib/random.c, over its Mersenne Twister) and a Generator's methods
  * (lib/generator.c, over its bit generator), which draw them alike from
  * their own uniforms, normals and exponentials (where the Generator's
@@ -233,6 +233,47 @@ static int64_t draw_binomial(SAMPLER_SRC *s, int64_t n, double p, bool generator
   double r = flip ? 1.0 - p : p;
   int64_t x = r * (double)n <= 30.0 ? binomial_inversion(s, n, r, generator) : binomial_btpe(s, n, r);
   return flip ? n - x : x;
+}
+
+/* ---------------------------------------------------------------- chi-square and what is built on it */
+
+/* Every draw in its own statement: NumPy's order of draws (C leaves the
+ * order of a call's operands open). */
+static double draw_chisquare(SAMPLER_SRC *s, double df) { return 2.0 * draw_gamma(s, df / 2.0); }
+
+static double draw_f(SAMPLER_SRC *s, double dfnum, double dfden) {
+  double num = draw_chisquare(s, dfnum) * dfden;
+  return num / (draw_chisquare(s, dfden) * dfnum);
+}
+
+static double draw_standard_t(SAMPLER_SRC *s, double df) {
+  double num = SAMPLER_NORMAL(s), denom = draw_gamma(s, df / 2);
+  return sqrt(df / 2) * num / sqrt(denom);
+}
+
+static double draw_standard_cauchy(SAMPLER_SRC *s) {
+  double num = SAMPLER_NORMAL(s);
+  return num / SAMPLER_NORMAL(s);
+}
+
+/* Past one degree of freedom, a chi-square of one fewer plus a shifted
+ * normal squared; else a chi-square of a Poisson number more. A NaN nonc:
+ * the Generator returns it at once, the legacy function after its draws. */
+static double draw_noncentral_chisquare(SAMPLER_SRC *s, double df, double nonc, bool generator) {
+  if (generator && isnan(nonc)) return NAN;
+  if (nonc == 0) return draw_chisquare(s, df);
+  if (1 < df) {
+    double chi2 = draw_chisquare(s, df - 1), n = SAMPLER_NORMAL(s) + sqrt(nonc);
+    return chi2 + n * n;
+  }
+  int64_t i = draw_poisson(s, nonc / 2.0);
+  double out = draw_chisquare(s, df + (double)(2 * i));
+  return isnan(nonc) ? NAN : out;
+}
+
+static double draw_noncentral_f(SAMPLER_SRC *s, double dfnum, double dfden, double nonc, bool generator) {
+  double t = draw_noncentral_chisquare(s, dfnum, nonc, generator) * dfden;
+  return t / (draw_chisquare(s, dfden) * dfnum);
 }
 
 /* ---------------------------------------------------------------- choice by weights */
