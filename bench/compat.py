@@ -24,7 +24,7 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
-PACKAGES = ("stumpy", "pynndescent", "quantecon", "numbagg", "numba-stats", "fastdist", "resampy", "tslearn", "pvlib")
+PACKAGES = ("stumpy", "pynndescent", "quantecon", "numbagg", "numba-stats", "fastdist", "resampy", "tslearn", "pvlib", "librosa", "sparse")
 TIMEOUT = 1200
 
 
@@ -99,7 +99,13 @@ def ruchey_path(workdir):
 
 
 def run(python, package, mode, outdir, env):
+    """Runs the worker; caches go to an empty folder of the run's own, so
+    that a package compiling with cache=True (librosa) is timed compiling."""
+    import shutil
+    import tempfile
     os.makedirs(outdir, exist_ok=True)
+    cache = tempfile.mkdtemp(prefix="compat-cache-")
+    env = dict(env, NUMBA_CACHE_DIR=cache, RUCHEY_CACHE_DIR=cache)
     report = os.path.join(outdir, "report.json")
     if os.path.exists(report):
         os.unlink(report)
@@ -108,6 +114,8 @@ def run(python, package, mode, outdir, env):
         proc = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=TIMEOUT)
     except subprocess.TimeoutExpired:
         return {"rows": [], "missing": [], "failed": f"timed out after {TIMEOUT} s"}
+    finally:
+        shutil.rmtree(cache, ignore_errors=True)
     if not os.path.exists(report):
         last = (proc.stderr.strip().splitlines() or ["no output"])[-1]
         return {"rows": [], "missing": [], "failed": f"the process died (rc {proc.returncode}): {last[:160]}"}
