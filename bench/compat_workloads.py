@@ -206,6 +206,48 @@ def sparse_elementwise_indexing():
             "slice": a[5:40, ::2].todense(), "rows": a[[1, 5, 7]].todense()}
 
 
+def _orbit():
+    return 398600.4418, np.array([1131.340, -2282.343, 6672.423]), np.array([-5.64305, 4.30333, 2.42879])
+
+
+def hapsira_elements_lambert():
+    from hapsira.core import angles, elements, iod
+    k, r0, v0 = _orbit()
+    r1 = np.array([-5000.0, 3000.0, 3000.0])
+    return {"rv2coe": np.array(elements.rv2coe(k, r0, v0)),
+            "coe2rv": np.concatenate(elements.coe2rv(k, 11067.79, 0.83285, 1.5336, 3.9774, 0.9316, 1.5097)),
+            "angles": np.array([angles.M_to_E(1.2, 0.3), angles.E_to_nu(0.7, 0.3), angles.M_to_F(2.0, 1.5),
+                                angles.F_to_nu(0.5, 1.5), angles.M_to_D(0.3), angles.fp_angle(0.3, 0.2)]),
+            "izzo": np.concatenate(iod.izzo(k, r0, r1, 3000.0, 0, True, True, 35, 1e-8)),
+            "vallado": np.concatenate(iod.vallado(k, r0, r1, 3000.0, 0, True, True, 35, 1e-8))}
+
+
+def hapsira_propagators():
+    import importlib
+    k, r0, v0 = _orbit()
+    out = {}
+    for name, fn in (("farnocchia", "farnocchia_rv"), ("vallado", "vallado"), ("mikkola", "mikkola"),
+                     ("danby", "danby"), ("pimienta", "pimienta"), ("gooding", "gooding"),
+                     ("markley", "markley"), ("recseries", "recseries")):
+        module = importlib.import_module("hapsira.core.propagation." + name)
+        args = (k, r0, v0, 3000.0, 350) if name == "vallado" else (k, r0, v0, 3000.0)
+        result = getattr(module, fn)(*args)
+        out[name] = np.concatenate([np.ravel(x) for x in (result if isinstance(result, tuple) else (result,))])
+    return out
+
+
+def hapsira_perturbations_frames():
+    from hapsira.core import fixed, perturbations, spheroid_location, util
+    k, r0, v0 = _orbit()
+    state = np.concatenate([r0, v0])
+    return {"J2": perturbations.J2_perturbation(0.0, state, k, 1.08263e-3, 6378.137),
+            "drag": perturbations.atmospheric_drag_exponential(0.0, state, k, 6378.137, 2.2, 0.01, 8.0, 1.2),
+            "rotation": np.array([util.rotation_matrix(a, axis) for a in (0.3, -1.2) for axis in range(3)]),
+            "mars": np.array(fixed.mars_rot_elements_at_epoch(0.1, 30.0)),
+            "moon": np.array(fixed.moon_rot_elements_at_epoch(0.1, 30.0)),
+            "spheroid": np.array(spheroid_location.cartesian_cords(6378.0, 6356.0, 0.3, 0.4, 0.1))}
+
+
 # package -> its computations, by name
 WORKLOADS = {
     "stumpy": {"stump": stumpy_stump, "aamp": stumpy_aamp},
@@ -223,4 +265,6 @@ WORKLOADS = {
     "librosa": {"sequence": librosa_sequence, "onsets_beats": librosa_onsets_beats, "pitch": librosa_pitch},
     "sparse": {"products": sparse_products, "reductions": sparse_reductions,
                "elementwise_indexing": sparse_elementwise_indexing},
+    "hapsira": {"elements_lambert": hapsira_elements_lambert, "propagators": hapsira_propagators,
+                "perturbations_frames": hapsira_perturbations_frames},
 }
