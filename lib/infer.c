@@ -844,7 +844,7 @@ static bool ty_generator_loop(Infer *in, Node *n) {
 
 static void ty_cond(Infer *in, Node *c) { ty_truth(in, c, "condition"); }
 
-/* Whether cond is known from types alone (1 true, 0 false, -1 not): x is
+/* Whether cond is known from types alone (1 true, 0 false, -1 not): a constant; x is
  * None where x's type is none, or neither none nor Optional; a variable
  * whose type is none, false. As Numba's
  * branch pruning, the branch not taken is then not typed at all, so that
@@ -862,6 +862,7 @@ static int known_condition(const Node *cond) {
     }
     return and;
   }
+  if (cond->kind == N_BOOL) return cond->ival != 0;  /* a constant: True, False, isinstance() of a variable */
   if ((cond->kind == N_VAR || cond->kind == N_NONE) && cond->ty && cond->ty->kind == TY_NONE) return 0;
   if (cond->kind != N_IS_NONE || !cond->lhs->ty || cond->lhs->ty->kind == TY_OPTIONAL) return -1;
   return (cond->lhs->ty->kind == TY_NONE) != (cond->ival != 0);
