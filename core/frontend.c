@@ -1046,6 +1046,32 @@ static Node *fe_isinstance(Fe *fe, PyObject *e) {
   return n;
 }
 
+/* A call compiled code cannot make (func names nothing it knows, or obj,
+ * which it cannot call): a node whose typing raises the error. Python
+ * raises it only if the call runs and Numba only if it is typed, so a
+ * branch pruned on a constant (if False:, isinstance) may hold one. */
+static Node *unsupported_call(Fe *fe, PyObject *e, PyObject *func, PyObject *obj) {
+  Diag *outer = fe->diag, here = {0};
+  fe->diag = &here;
+  PyObject *desc = obj ? callee_title(obj) : NULL;
+  if (!obj)
+    fe_unknown_name(fe, e, func);
+  else
+    fe_error(fe, e, "cannot call %s from compiled code: it is not a ruchey function or a supported "
+             "numpy, math or builtin function", desc ? PyUnicode_AsUTF8(desc) : "this object");
+  Py_XDECREF(desc);
+  PyErr_Clear();
+  fe->diag = outer;
+  if (here.kind != DIAG_TYPING) {  /* not an error of the program's: reported now */
+    if (!outer->kind) *outer = here;
+    return NULL;
+  }
+  Node *n = new_node(fe, N_CALL, e);
+  n->bi = core_builtin_named("a call compiled code cannot make");
+  n->str = arena_strdup(fe->arena, here.msg);
+  return n;
+}
+
 static Node *fe_call(Fe *fe, PyObject *e) {
   PyObject *func = field(e, "func");
   bool typed = false;
@@ -1116,14 +1142,7 @@ static Node *fe_call(Fe *fe, PyObject *e) {
   if (refused) {
     PyErr_Clear();
   } else if (!builtin) {
-    PyObject *desc = obj ? callee_title(obj) : NULL;
-    if (!obj)
-      fe_unknown_name(fe, e, func);
-    else
-      fe_error(fe, e, "cannot call %s from compiled code: it is not a ruchey function or a supported "
-               "numpy, math or builtin function", desc ? PyUnicode_AsUTF8(desc) : "this object");
-    Py_XDECREF(desc);
-    PyErr_Clear();
+    n = unsupported_call(fe, e, func, obj);
   } else {
     if (builtin->flags & BF_BLAS) core_load_blas();
     n = new_node(fe, N_CALL, e);

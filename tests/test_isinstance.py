@@ -131,3 +131,18 @@ def of_none():
 
 def test_none_is_no_instance():
     assert of_none() == of_none.py_func() == (False, False)
+
+
+@njit
+def unsupported_in_a_pruned_branch(x):
+    if isinstance(x, float):
+        return x
+    return name_never_defined(x) + np.polyval(x, 1.0)  # noqa: F821
+
+
+def test_a_call_compiled_code_cannot_make_is_an_error_only_where_typed():
+    """As Python raises NameError only when the line runs, and Numba only
+    types what its pruning keeps."""
+    assert unsupported_in_a_pruned_branch(2.5) == 2.5
+    with pytest.raises(ruchey.TypingError, match="name 'name_never_defined' is not defined"):
+        unsupported_in_a_pruned_branch(3)

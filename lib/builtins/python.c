@@ -184,6 +184,13 @@ static LLVMValueRef lo_type_value(Lower *l, Node *n) {
   return LLVMGetUndef(l->mod->i8);  /* a dtype has no value at run time */
 }
 
+/* A call the frontend found compiled code cannot make: its error, raised
+ * where the call is typed (never, in a branch pruned on a constant). */
+static const Type *ty_unsupported_call(Infer *in, Node *n, const Type **args) {
+  (void)args;
+  return ty_error(in, n, "%s", n->str);
+}
+
 /* isinstance(x, classes): known from x's type (the frontend read the
  * classes, n->data). Of a variable, the call becomes the constant, so
  * that an if on it prunes the branch not taken, as Numba's does; an
@@ -410,6 +417,7 @@ const Builtin bi_python[] = {
   FUNCTION("round digits", NULL, NULL, 2, 2, BF_RAISES, ty_round, lo_round),
   FUNCTION("a NumPy scalar type", NULL, NULL, 1, 1, BF_PURE | BF_CHEAP | BF_COMPLEX, ty_cast, lo_convert_call),
   FUNCTION("type(x)", NULL, NULL, 1, 1, BF_PURE | BF_CHEAP | BF_COMPLEX, ty_type_value, lo_type_value),
+  FUNCTION("a call compiled code cannot make", NULL, NULL, 0, 0, 0, ty_unsupported_call, NULL),
   FUNCTION("isinstance", NULL, NULL, 1, 1, BF_PURE | BF_CHEAP | BF_COMPLEX | BF_NONE, ty_isinstance, lo_isinstance),
   FUNCTION("type(x)(v)", NULL, NULL, 2, 2, BF_PURE | BF_CHEAP | BF_COMPLEX, ty_type_of_call, lo_type_of_call),
   FUNCTION("get_thread_id", "ruchey", "get_thread_id", 0, 0, BF_PURE | BF_CHEAP, ty_pool_query, lo_thread_id),
