@@ -27,13 +27,6 @@ static bool deltas_meet(int a, int b) {
   return a == TU_GENERIC || b == TU_GENERIC || is_calendar(a) == is_calendar(b);
 }
 
-/* The unit two datetimes meet in: years or months with a linear unit
- * meet in days at least (the calendar converts them to days). */
-static int datetimes_meet(int a, int b) {
-  int unit = finer_unit(a, b);
-  return is_calendar(a) != is_calendar(b) && a != TU_GENERIC && b != TU_GENERIC ? finer_unit(unit, TU_D) : unit;
-}
-
 /* ---------------------------------------------------------------- typing */
 
 static const Type *refuse(Infer *in, Node *n, const char *op, const Type *a, const Type *b) {
@@ -53,14 +46,12 @@ static const char *op_name(int op) {
 }
 
 /* datetime + timedelta: a timedelta of years or months moves only a
- * datetime of years or months; a datetime of those plus days is in days. */
+ * datetime of years or months. */
 static const Type *shifted_datetime(Infer *in, Node *n, int op, const Type *dt, const Type *td) {
   if (is_calendar(td->unit) && !is_calendar(dt->unit) && dt->unit != TU_GENERIC)
     return ty_error(in, n, "cannot add or subtract %s and %s: NumPy cannot cast a timedelta of years or months "
                     "to %s", dt->name, td->name, dt->name);
-  int unit = finer_unit(dt->unit, td->unit);
-  if (is_calendar(dt->unit) && !is_calendar(td->unit) && td->unit != TU_GENERIC) unit = finer_unit(unit, TU_D);
-  return ty_time(TY_DATETIME, unit);
+  return ty_time(TY_DATETIME, finer_unit(dt->unit, td->unit));
 }
 
 static const Type *delta_pair(Infer *in, Node *n, int op, const Type *a, const Type *b) {
@@ -82,11 +73,11 @@ static bool is_real_number(const Type *t) { return ty_is_scalar(t) && !ty_is_tim
 const Type *ty_time_binop(Infer *in, Node *n, int op, const Type *a, const Type *b) {
   bool da = a->kind == TY_DATETIME, db = b->kind == TY_DATETIME;
   bool ta = a->kind == TY_TIMEDELTA, tb = b->kind == TY_TIMEDELTA;
-  if (da && db && op == OP_SUB) return ty_time(TY_TIMEDELTA, datetimes_meet(a->unit, b->unit));
+  if (da && db && op == OP_SUB) return ty_time(TY_TIMEDELTA, finer_unit(a->unit, b->unit));
   if (da && tb && (op == OP_ADD || op == OP_SUB)) return shifted_datetime(in, n, op, a, b);
   if (ta && db && op == OP_ADD) return shifted_datetime(in, n, op, b, a);
   if (ta && tb) return delta_pair(in, n, op, a, b);
-  if (ta && is_real_number(b) && (op == OP_MUL || op == OP_DIV || op == OP_FLOORDIV)) return a;
+  if (ta && is_real_number(b) && (op == OP_MUL || ((op == OP_DIV || op == OP_FLOORDIV) && b->kind != TY_BOOL))) return a;
   if (tb && is_real_number(a) && op == OP_MUL) return b;
   return refuse(in, n, op_name(op), a, b);
 }
@@ -105,7 +96,7 @@ bool ty_time_compare(Infer *in, Node *n, const Type *a, const Type *b) {
 const Type *ty_time_unify(const Type *a, const Type *b) {
   if (a->kind != b->kind || !ty_is_time(a)) return NULL;
   if (a->kind == TY_TIMEDELTA && !deltas_meet(a->unit, b->unit)) return NULL;
-  return ty_time(a->kind, a->kind == TY_DATETIME ? datetimes_meet(a->unit, b->unit) : finer_unit(a->unit, b->unit));
+  return ty_time(a->kind, finer_unit(a->unit, b->unit));
 }
 
 /* ---------------------------------------------------------------- units */
@@ -200,10 +191,9 @@ LLVMValueRef lo_time_convert(Lower *l, LLVMValueRef v, const Type *from, const T
 static LLVMValueRef scale_by_number(Lower *l, int op, const Type *td, LLVMValueRef v, LLVMValueRef x,
                                     const Type *tx) {
   LLVMValueRef nat = is_nat(l, v);
-  if (ty_is_float(tx)) {  /* in float64, truncated; NaN and infinities make NaT */
+  if (ty_is_float(tx)) {  /* in float64, truncated (// too, as NumPy's); NaN and infinities make NaT */
     LLVMValueRef f = lo_convert(l, x, tx, TYS(TY_F64)), d = LLVMBuildSIToFP(l->b, v, l->mod->f64, "");
     LLVMValueRef r = op == OP_MUL ? LLVMBuildFMul(l->b, d, f, "") : LLVMBuildFDiv(l->b, d, f, "");
-    if (op == OP_FLOORDIV) r = lo_intrinsic1(l, "llvm.floor", TYS(TY_F64), r);
     LLVMValueRef finite = fcmp(l, LLVMRealOLT, lo_intrinsic1(l, "llvm.fabs", TYS(TY_F64), r),
                                lo_fconst(l, TYS(TY_F64), 9223372036854775808.0));
     LLVMValueRef i = LLVMBuildFPToSI(l->b, LLVMBuildSelect(l->b, finite, r, lo_fconst(l, TYS(TY_F64), 0), ""),
@@ -249,7 +239,7 @@ LLVMValueRef lo_time_binop(Lower *l, int op, const Type *result, LLVMValueRef a,
 
 /* In the finer unit; NaT is unordered: only != holds. */
 LLVMValueRef lo_time_compare(Lower *l, int op, LLVMValueRef a, const Type *ta, LLVMValueRef b, const Type *tb) {
-  int unit = ta->kind == TY_DATETIME ? datetimes_meet(ta->unit, tb->unit) : finer_unit(ta->unit, tb->unit);
+  int unit = finer_unit(ta->unit, tb->unit);
   LLVMValueRef x = rescale(l, a, ta, unit), y = rescale(l, b, tb, unit);
   static const LLVMIntPredicate sp[] = {LLVMIntEQ, LLVMIntNE, LLVMIntSLT, LLVMIntSLE, LLVMIntSGT, LLVMIntSGE};
   LLVMValueRef nat = LLVMBuildOr(l->b, is_nat(l, x), is_nat(l, y), "");
