@@ -353,6 +353,13 @@ static Node *global_value(Fe *fe, PyObject *obj, PyObject *e, const char *name) 
     n->bi = bi;
     return n;
   }
+  const Type *time = disp_dtype_time(obj);
+  if (time) {  /* numpy.dtype('M8[ns]') */
+    n = new_node(fe, N_DTYPE, e);
+    n->ival = (int)time->kind;
+    n->data = (void *)time;
+    return n;
+  }
   const Type *record = disp_record_global(obj);  /* numpy.empty(n, dtype=rec): a structured dtype */
   const Type *instance = record || PyErr_Occurred() ? NULL : jitclass_instance_type(obj);  /* typed.List.empty_list(point_type) */
   if (record || instance) {
@@ -629,11 +636,13 @@ static Node *dtype_name(Fe *fe, PyObject *e, PyObject *s) {
   PyObject *descr = numpy ? PyObject_CallMethod(numpy, "dtype", "O", s) : NULL;
   PyObject *type = descr ? PyObject_GetAttrString(descr, "type") : NULL;
   int kind = type ? core_dtype_kind(type) : -1;
+  const Type *time = descr ? disp_dtype_time(descr) : NULL;
   PyErr_Clear();
   Py_XDECREF(numpy); Py_XDECREF(descr); Py_XDECREF(type);
-  if (kind < 0) return NULL;
+  if (kind < 0 && !time) return NULL;
   Node *n = new_node(fe, N_DTYPE, e);
-  n->ival = kind;
+  n->ival = time ? (int)time->kind : kind;  /* "M8[ns]": the type, with its unit, in data */
+  n->data = (void *)time;
   return n;
 }
 

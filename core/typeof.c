@@ -69,6 +69,8 @@ const Type *disp_time_type(PyArray_Descr *d) {
   return *t;
 }
 
+const Type *disp_dtype_time(PyObject *o) { return PyArray_DescrCheck(o) ? disp_time_type((PyArray_Descr *)o) : NULL; }
+
 /* The dtype of a datetime type (a new reference): M8[D], m8[ns], M8. */
 PyArray_Descr *disp_time_descr(const Type *t) {
   static PyArray_Descr *descrs[2][TU_COUNT];

@@ -271,30 +271,41 @@ const Builtin bi_datetime[] = {
 /* ---------------------------------------------------------------- which builtins take them */
 
 static const char *const takes_time[] = {
-  "len", "abs", "min", "max", "numpy.isnat", "numpy.empty", "numpy.empty_like", "numpy.copy", "array.copy",
-  "numpy.where", NULL,
+  "len", "abs", "min", "max", "numpy.isnat", "numpy.empty", "numpy.empty_like", "numpy.zeros", "numpy.zeros_like",
+  "numpy.copy", "array.copy", "numpy.where", "numpy.add", "numpy.subtract", NULL,
 };
 
-static bool holds_time(const Type *t) {
-  if (!t) return false;
-  if (t->kind == TY_ARRAY || t->kind == TY_DTYPE || t->kind == TY_OPTIONAL || t->kind == TY_LIST) return holds_time(t->elem);
+/* and these timedeltas alone (NumPy has no absolute or negative datetime) */
+static const char *const takes_delta[] = {"numpy.absolute", "numpy.abs", "numpy.negative", NULL};
+
+static bool named_in(const char *const *names, const char *name) {
+  for (int i = 0; names[i]; i++)
+    if (!strcmp(names[i], name)) return true;
+  return false;
+}
+
+/* The kind of datetime t holds (itself, as an array's elements, a
+ * tuple's or a container's items), or 0. */
+static TypeKind held_time(const Type *t) {
+  if (!t) return 0;
+  if (t->kind == TY_ARRAY || t->kind == TY_DTYPE || t->kind == TY_OPTIONAL || t->kind == TY_LIST) return held_time(t->elem);
   if (t->kind == TY_TUPLE || t->kind == TY_DICT)
     for (int i = 0; i < t->nfields; i++)
-      if (holds_time(t->fields[i])) return true;
-  return ty_is_time(t);
+      if (held_time(t->fields[i])) return held_time(t->fields[i]);
+  return ty_is_time(t) ? t->kind : 0;
 }
 
 /* A builtin not checked to compute with datetimes (most would take them
  * for their int64 counts) refuses them. */
 bool ty_check_time(Infer *in, Node *n, const Type **args) {
-  if (n->callee) return true;
-  for (int i = 0; takes_time[i]; i++)
-    if (!strcmp(n->bi->name, takes_time[i])) return true;
+  if (n->callee || named_in(takes_time, n->bi->name)) return true;
+  bool deltas = named_in(takes_delta, n->bi->name);
   for (int i = 0; i < n->list.len + n->kw.len; i++) {
     Node *x = i < n->list.len ? n->list.items[i] : n->kw.items[i - n->list.len];
-    if (holds_time(i < n->list.len ? args[i] : x->ty))
-      return ty_error(in, x, "%s() does not support datetime64 or timedelta64 values in compiled code",
-                      n->bi->name) != NULL;
+    TypeKind k = held_time(i < n->list.len ? args[i] : x->ty);
+    if (k && !(deltas && k == TY_TIMEDELTA))
+      return ty_error(in, x, "%s() does not support %s values in compiled code", n->bi->name,
+                      k == TY_DATETIME ? "datetime64" : "timedelta64") != NULL;
   }
   return true;
 }
