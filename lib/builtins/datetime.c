@@ -272,7 +272,10 @@ const Builtin bi_datetime[] = {
 
 static const char *const takes_time[] = {
   "len", "abs", "min", "max", "numpy.isnat", "numpy.empty", "numpy.empty_like", "numpy.zeros", "numpy.zeros_like",
-  "numpy.copy", "array.copy", "numpy.where", "numpy.add", "numpy.subtract", NULL,
+  "numpy.copy", "array.copy", "numpy.where", "numpy.add", "numpy.subtract",
+  /* NaT found first, as NumPy's (reduce.c) */
+  "numpy.min", "array.min", "numpy.amin", "numpy.max", "array.max", "numpy.amax", "numpy.argmin", "array.argmin",
+  "numpy.argmax", "array.argmax", NULL,
 };
 
 /* and these timedeltas alone (NumPy has no absolute or negative datetime) */
