@@ -78,7 +78,7 @@ static int kind_of_value(PyObject *o) {
   if (PyLong_Check(o)) return TY_I64;
   if (PyFloat_Check(o)) return TY_F64;
   const Type *t = disp_typeof(o);
-  if (t && ty_is_scalar(t) && t->kind != TY_F16) return (int)t->kind;
+  if (t && ty_is_scalar(t) && t->kind != TY_F16 && !ty_is_time(t)) return (int)t->kind;
   PyErr_Format(PyExc_TypeError, "typed containers hold numbers and bools, not %s", Py_TYPE(o)->tp_name);
   return -1;
 }
@@ -103,7 +103,7 @@ static int kind_of_type(PyObject *t) {
   long k = kind && PyLong_Check(kind) ? PyLong_AsLong(kind) : -1, nd = ndim && PyLong_Check(ndim) ? PyLong_AsLong(ndim) : 1;
   Py_XDECREF(kind); Py_XDECREF(ndim);
   PyErr_Clear();
-  if (k >= 0 && k < TY_COUNT && nd == 0 && (((scalar[k].flags & TF_SCALAR) && k != TY_F16) || k == TY_STR)) return (int)k;
+  if (k >= 0 && k < TY_COUNT && nd == 0 && (((scalar[k].flags & TF_SCALAR) && k != TY_F16 && !(scalar[k].flags & TF_TIME)) || k == TY_STR)) return (int)k;
   PyErr_Format(PyExc_TypeError, "typed containers hold numbers and bools: %R is not such a type", t);
   return -1;
 }
