@@ -71,6 +71,14 @@ const Type *disp_time_type(PyArray_Descr *d) {
 
 const Type *disp_dtype_time(PyObject *o) { return PyArray_DescrCheck(o) ? disp_time_type((PyArray_Descr *)o) : NULL; }
 
+const Type *disp_scalar_time(PyObject *o) {
+  if (!PyArray_IsScalar(o, Datetime) && !PyArray_IsScalar(o, Timedelta)) return NULL;
+  PyArray_Descr *d = PyArray_DescrFromScalar(o);
+  const Type *t = d ? disp_time_type(d) : NULL;
+  Py_XDECREF(d);
+  return t;
+}
+
 /* The dtype of a datetime type (a new reference): M8[D], m8[ns], M8. */
 PyArray_Descr *disp_time_descr(const Type *t) {
   static PyArray_Descr *descrs[2][TU_COUNT];

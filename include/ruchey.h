@@ -258,8 +258,9 @@ struct Node {
   const char *str;      /* N_ASSERT, N_RAISE: the constant message; N_ATTR, a method's N_CALL: the name;
                          * N_INDEX: "iteration" where a for loop reads its sequence's element */
   void *callee;         /* N_CALL of a ruchey function: the dispatcher; of a native function: its
-                         * NativeSig; N_RAISE: the class */
-  const void *data;     /* N_CONST_ARRAY: the elements */
+                         * NativeSig; N_RAISE: the class; N_CONST_ARRAY of datetimes: their type */
+  const void *data;     /* N_CONST_ARRAY: the elements; N_DTYPE of a record, a jitclass or a datetime,
+                         * and a frozen datetime's N_CALL: the type */
   const char *symbol;   /* N_RAISE: the class's name at link time (generated code holds no address) */
   struct CallTarget *target; /* N_CALL of a ruchey function: set by infer */
   struct LoopPlan *plan;     /* N_FOR: set by the analyses (lib/analysis) */

@@ -262,7 +262,14 @@ static LLVMValueRef lo_isnat(Lower *l, Node *n) {
   return lo_isnat_elem(l, n, &v);
 }
 
+/* A frozen global's value (the frontend's): its count, of its type. */
+static const Type *ty_time_constant(Infer *in, Node *n, const Type **args) { return n->data; }
+
+static LLVMValueRef lo_time_constant(Lower *l, Node *n) { return const_i64(l, n->list.items[0]->ival); }
+
 const Builtin bi_datetime[] = {
+  {"a NumPy datetime constant", NULL, NULL, BK_FUNCTION, 0, 1, 1, NULL, BF_PURE | BF_CHEAP, 0, 0, ty_time_constant,
+   lo_time_constant, NULL},
   {"numpy.isnat", "numpy", "isnat", BK_FUNCTION, 0, 1, 1, NULL, BF_PURE | BF_CHEAP, 0, 0, ty_isnat, lo_isnat,
    lo_isnat_elem},
   BI_END,
@@ -275,7 +282,10 @@ static const char *const takes_time[] = {
   "numpy.copy", "array.copy", "numpy.where", "numpy.add", "numpy.subtract",
   /* NaT found first, as NumPy's (reduce.c) */
   "numpy.min", "array.min", "numpy.amin", "numpy.max", "array.max", "numpy.amax", "numpy.argmin", "array.argmin",
-  "numpy.argmax", "array.argmax", NULL,
+  "numpy.argmax", "array.argmax",
+  /* shapes and views */
+  "array.reshape", "numpy.reshape", "array.ravel", "numpy.ravel", "array.flatten", "array.transpose",
+  "numpy.transpose", NULL,
 };
 
 /* and these timedeltas alone (NumPy has no absolute or negative datetime) */
