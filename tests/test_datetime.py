@@ -437,3 +437,44 @@ def test_typed_containers_refuse_datetimes():
         njit(listed)(np.zeros(2, "M8[D]"))
     with pytest.raises(TypeError, match="typed containers hold numbers"):
         ruchey.typed.List([np.datetime64("2020-01-01")])
+
+
+# ---------------------------------------------------------------- the on-disk cache
+
+CACHED = '''
+import numpy as np
+from ruchey import njit
+
+@njit(cache=True)
+def since(a, t):
+    return a - t
+'''
+
+CACHE_CALLS = '''
+import numpy as np
+import cached
+a = np.array(["2020-01-01", "NaT"], dtype="M8[D]")
+t = np.datetime64("2019-12-31T12", "h")
+r = cached.since(a, t), cached.since(a[0], t)
+assert r[0].dtype == np.dtype("m8[h]") and r[0][0] == np.timedelta64(12, "h") and np.isnat(r[0][1])
+assert r[1] == np.timedelta64(12, "h") and r[1].dtype == np.dtype("m8[h]")
+print(sum(cached.since.stats.cache_hits.values()), sum(cached.since.stats.cache_misses.values()))
+'''
+
+
+def test_a_second_process_loads_datetime_code_from_the_cache(tmp_path):
+    import os
+    import subprocess
+    import sys
+    (tmp_path / "cached.py").write_text(CACHED)
+    environ = {k: v for k, v in os.environ.items() if k not in ("RUCHEY_CACHE_DIR", "NUMBA_CACHE_DIR")}
+    environ.update(PYTHONPATH=str(tmp_path), PYTHONDONTWRITEBYTECODE="1")
+
+    def hits_misses():
+        r = subprocess.run([sys.executable, "-c", CACHE_CALLS], cwd=tmp_path, env=environ, capture_output=True,
+                           text=True, timeout=300)
+        assert r.returncode == 0, r.stdout + r.stderr
+        return tuple(int(x) for x in r.stdout.split()[-2:])
+
+    assert hits_misses() == (0, 2)
+    assert hits_misses() == (2, 0)  # the results' units come back from the cache
