@@ -367,6 +367,34 @@ def test_reductions_along_an_axis():
         same(e, g)
 
 
+def sorted_copy(a):
+    return np.sort(a)
+
+
+def sorted_stably_along_0(a):
+    return np.sort(a, axis=0, kind="stable")
+
+
+def sorted_flat(a):
+    return np.sort(a, axis=None)
+
+
+def sorted_in_place(a):
+    a.sort()
+    return a
+
+
+@pytest.mark.parametrize("f", [sorted_copy, sorted_stably_along_0, sorted_flat, sorted_in_place])
+def test_sorting_puts_nat_last_as_numpy(f):
+    rng = np.random.default_rng(18)
+    for n in (0, 1, 2, 7, 64, 1000):
+        for a in (dates(rng, "s", n, 0.2), deltas(rng, "us", n, 0.2), dates(rng, "D", n, 1)):
+            same(f(a.copy()), njit(f)(a.copy()))
+    a = dates(rng, "h", 60).reshape(6, 10)
+    same(f(a.copy()), njit(f)(a.copy()))
+    same(f(a[:, ::2].T.copy()), njit(f)(a[:, ::2].T))
+
+
 def test_creation_with_datetime_dtypes():
     seconds = np.dtype("M8[s]")
 
@@ -420,7 +448,7 @@ def test_builtins_not_made_for_datetimes_refuse_them():
     with pytest.raises(TypingError, match="does not support timedelta64"):
         njit(lambda a: a.sum())(np.zeros(3, "m8[D]"))
     with pytest.raises(TypingError, match="does not support datetime64"):
-        njit(lambda a: np.sort(a))(np.zeros(3, "M8[D]"))
+        njit(lambda a: np.argsort(a))(np.zeros(3, "M8[D]"))
     with pytest.raises(TypingError, match="does not support datetime64"):
         njit(lambda a: np.abs(a))(np.zeros(3, "M8[D]"))
     with pytest.raises(TypingError, match="bad operand type"):

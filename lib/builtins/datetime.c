@@ -283,6 +283,8 @@ static const char *const takes_time[] = {
   /* NaT found first, as NumPy's (reduce.c) */
   "numpy.min", "array.min", "numpy.amin", "numpy.max", "array.max", "numpy.amax", "numpy.argmin", "array.argmin",
   "numpy.argmax", "array.argmax",
+  /* NaT last, as NumPy's (sorting_rt.c) */
+  "numpy.sort", "array.sort",
   /* shapes and views */
   "array.reshape", "numpy.reshape", "array.ravel", "numpy.ravel", "array.flatten", "array.transpose",
   "numpy.transpose", NULL,
