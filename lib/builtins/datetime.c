@@ -284,7 +284,7 @@ static const char *const takes_time[] = {
   "numpy.min", "array.min", "numpy.amin", "numpy.max", "array.max", "numpy.amax", "numpy.argmin", "array.argmin",
   "numpy.argmax", "array.argmax",
   /* NaT last, as NumPy's (sorting_rt.c) */
-  "numpy.sort", "array.sort",
+  "numpy.sort", "array.sort", "numpy.argsort", "array.argsort",
   /* shapes and views */
   "array.reshape", "numpy.reshape", "array.ravel", "numpy.ravel", "array.flatten", "array.transpose",
   "numpy.transpose", NULL,
