@@ -61,9 +61,10 @@ static PyObject *box_held(const Type *t, char *p) {
   return disp_box(t, p);
 }
 
-/* Storing from Python into a container of tuples: refused (ruchey takes no tuples from Python here). */
+/* Storing from Python into a container of tuples or datetimes: refused (ruchey takes no tuples, and
+ * no datetimes of a unit, from Python here). */
 static int stores_numbers(const Type *held) {
-  if (!held || held->kind != TY_TUPLE) return 0;
+  if (!held || (held->kind != TY_TUPLE && !ty_is_time(held))) return 0;
   PyErr_Format(PyExc_TypeError, "a typed container of %s is only written by compiled code", held->name);
   return -1;
 }
@@ -883,7 +884,8 @@ PyObject *typed_box(const Type *t, void *c) {
     return r;
   }
   if (t->kind == TY_LIST)
-    return (PyObject *)list_wrap(c, t->elem && (t->elem->kind == TY_TUPLE || t->elem->kind == TY_CLASS) ? t->elem : NULL);
+    return (PyObject *)list_wrap(c, t->elem && (t->elem->kind == TY_TUPLE || t->elem->kind == TY_CLASS || ty_is_time(t->elem))
+                                        ? t->elem : NULL);
   return (PyObject *)dict_wrap(c, t->nfields && t->fields[1]->kind == TY_TUPLE ? t->fields[1] : NULL);
 }
 

@@ -465,6 +465,36 @@ def test_builtins_not_made_for_datetimes_refuse_them():
         njit(lambda a: -a)(np.datetime64("2020-01-01"))
 
 
+DAY = np.timedelta64(1, "D")
+
+
+def list_work(a):
+    items = [a[0], a[-1]]
+    for v in a:
+        items.append(v)
+    items.insert(0, a[0] + DAY)
+    last = items.pop()
+    total = a[0] - a[0]
+    for v in items:
+        if not np.isnat(v):
+            total = total + (v - a[0])
+    return len(items), items[0], last, total, items.index(a[-1]), items.count(a[0])
+
+
+def test_typed_lists_made_in_compiled_code_hold_datetimes():
+    rng = np.random.default_rng(19)
+    for a in (dates(rng, "D", 9), dates(rng, "ns", 3)):
+        a[0] = np.datetime64("2020-01-01")
+        for e, g in zip(list_work(a), njit(list_work)(a)):
+            same(e, g)
+    made = njit(lambda a: [v for v in a])(a)
+    assert type(made).__name__ == "List" and repr(made).startswith("ListType[datetime64[ns]]")
+    same(list(a), list(made))
+    assert njit(lambda items: items[1])(made) == a[1]  # passed back in, its unit kept
+    with pytest.raises(TypeError, match="only written by compiled code"):
+        made.append(a[0])
+
+
 def test_typed_containers_refuse_datetimes():
     def listed(a):
         d = ruchey.typed.Dict()

@@ -285,6 +285,9 @@ static const char *const takes_time[] = {
   "numpy.argmax", "array.argmax",
   /* NaT last, as NumPy's (sorting_rt.c) */
   "numpy.sort", "array.sort", "numpy.argsort", "array.argsort",
+  /* typed lists of them (the box keeps their type) */
+  "list.append", "list.insert", "list.pop", "list.copy", "list.clear", "list.reverse", "list.index", "list.count",
+  "list", "typed.List", "list literal",
   /* shapes and views */
   "array.reshape", "numpy.reshape", "array.ravel", "numpy.ravel", "array.flatten", "array.transpose",
   "numpy.transpose", NULL,

@@ -49,16 +49,18 @@ static bool held_tuple(const Type *t) {
 /* Whether a list item or a dict value may be of type t: a number, a bool,
  * a tuple (of numbers, strs and arrays), or one reference that
  * lib/containers.c counts (a str, an array, a typed list or dict whose
- * types are known). Not a datetime: the containers keep a kind, no unit. */
-static bool plain_item(const Type *t) {
-  if ((ty_is_scalar(t) && !ty_is_time(t)) || t->kind == TY_STR || t->kind == TY_ARRAY || t->kind == TY_CLASS) return true;
-  if (t->kind == TY_LIST) return !t->elem || plain_item(t->elem);  /* [] typed later: rows[i].append(x) */
-  if (t->kind == TY_DICT) return !t->nfields || plain_item(t->fields[1]);
+ * types are known). A datetime is a list's item alone: a list's box
+ * keeps its type (and so its unit), a dict's keeps only kinds. */
+static bool plain_item(const Type *t, const char *what) {
+  if (ty_is_time(t)) return !strcmp(what, "lists");
+  if (ty_is_scalar(t) || t->kind == TY_STR || t->kind == TY_ARRAY || t->kind == TY_CLASS) return true;
+  if (t->kind == TY_LIST) return !t->elem || plain_item(t->elem, "lists");  /* [] typed later: rows[i].append(x) */
+  if (t->kind == TY_DICT) return !t->nfields || plain_item(t->fields[1], "dict values");
   return t->kind == TY_TUPLE && held_tuple(t);
 }
 
 bool ty_container_item(Infer *in, Node *at, const Type *t, const char *what) {
-  if (t && plain_item(t)) return true;
+  if (t && plain_item(t, what)) return true;
   if (t)
     ty_error(in, at, "%s of %s are not supported in compiled code (numbers, bools, str, arrays, typed lists and "
              "dicts, jitclass instances, and tuples of numbers, strs and arrays are)", what, t->name);
