@@ -336,6 +336,8 @@ enum {
                              * the tuple NumPy's functions read it as (numpy.array([1, 2])) */
   BF_KEYWORDS = 1 << 20,    /* takes any keyword: binds them itself once its callee is known (a call
                              * through a function value) */
+  BF_ARRAYLIKE = 1 << 21,   /* a tuple or literal list among its arguments is an array (numpy.asarray
+                             * of it), as NumPy's array-likes */
 };
 
 /* A builtin that synchronises threads: passes split kernels at it. */

@@ -140,7 +140,7 @@ static const Type *ty_float(Infer *in, Node *n, const Type **args) {
 
 static const Type *ty_bool(Infer *in, Node *n, const Type **args) {
   if (args[0]->kind == TY_SET) {  /* bool(s): s's truth */
-    ty_truth_call(in, n->list.items[0], "set truth");
+    ty_wrap_call(in, n->list.items[0], "set truth");
     *n = *n->list.items[0];
     return n->ty;
   }
