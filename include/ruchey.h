@@ -152,7 +152,6 @@ void ty_jitclass_define(const Type *t, int n, const Type *const *fields, const c
 static inline bool ty_jitclass_defined(const Type *t) { return t->offsets != NULL; }
 const Type *ty_time(TypeKind kind, int unit);  /* datetime64[unit] or timedelta64[unit] */
 const char *ty_unit_name(int unit);            /* "D", "ns"; "" for the generic unit, NULL for none */
-int ty_unit_named(const char *name);           /* the unit so named, -1 for none */
 const Type *ty_dtype(const Type *elem);
 const Type *ty_info(const Type *elem);
 const Type *ty_optional(const Type *elem);

@@ -333,12 +333,6 @@ static const char *const unit_names[TU_COUNT] = {
 
 const char *ty_unit_name(int unit) { return unit >= 0 && unit < TU_COUNT ? unit_names[unit] : NULL; }
 
-int ty_unit_named(const char *name) {
-  for (int u = 0; u < TU_COUNT; u++)
-    if (unit_names[u] && !strcmp(unit_names[u], name)) return u;
-  return -1;
-}
-
 /* The generic unit is the plain kind's, so that TYS(TY_DATETIME) is datetime64. */
 const Type *ty_time(TypeKind kind, int unit) {
   if (unit == TU_GENERIC) return TYS(kind);

@@ -411,9 +411,16 @@ def test_creation_with_datetime_dtypes():
     def f(n):
         return np.empty(n, dtype="datetime64[ns]"), np.zeros(n, seconds), np.zeros((2, n), "m8[D]")
 
+    def like(a):
+        return np.empty_like(a), np.zeros_like(a)
+
     for e, g in zip(f(3), njit(f)(3)):
         assert e.dtype == g.dtype and e.shape == g.shape
     same(f(3)[1], njit(f)(3)[1])
+    a = np.zeros((2, 3), "M8[us]")
+    for e, g in zip(like(a), njit(like)(a)):
+        assert e.dtype == g.dtype and e.shape == g.shape
+    same(like(a)[1], njit(like)(a)[1])
 
 
 def test_shapes_and_views():

@@ -30,7 +30,7 @@ static bool deltas_meet(int a, int b) {
 /* ---------------------------------------------------------------- typing */
 
 static const Type *refuse(Infer *in, Node *n, const char *op, const Type *a, const Type *b) {
-  return ty_error(in, n, "unsupported operand types for %s: %s and %s (as in NumPy)", op, a->name, b->name);
+  return ty_error(in, n, "unsupported operand types for %s: %s and %s", op, a->name, b->name);
 }
 
 static const char *op_name(int op) {
@@ -47,7 +47,7 @@ static const char *op_name(int op) {
 
 /* datetime + timedelta: a timedelta of years or months moves only a
  * datetime of years or months. */
-static const Type *shifted_datetime(Infer *in, Node *n, int op, const Type *dt, const Type *td) {
+static const Type *shifted_datetime(Infer *in, Node *n, const Type *dt, const Type *td) {
   if (is_calendar(td->unit) && !is_calendar(dt->unit) && dt->unit != TU_GENERIC)
     return ty_error(in, n, "cannot add or subtract %s and %s: NumPy cannot cast a timedelta of years or months "
                     "to %s", dt->name, td->name, dt->name);
@@ -74,8 +74,8 @@ const Type *ty_time_binop(Infer *in, Node *n, int op, const Type *a, const Type 
   bool da = a->kind == TY_DATETIME, db = b->kind == TY_DATETIME;
   bool ta = a->kind == TY_TIMEDELTA, tb = b->kind == TY_TIMEDELTA;
   if (da && db && op == OP_SUB) return ty_time(TY_TIMEDELTA, finer_unit(a->unit, b->unit));
-  if (da && tb && (op == OP_ADD || op == OP_SUB)) return shifted_datetime(in, n, op, a, b);
-  if (ta && db && op == OP_ADD) return shifted_datetime(in, n, op, b, a);
+  if (da && tb && (op == OP_ADD || op == OP_SUB)) return shifted_datetime(in, n, a, b);
+  if (ta && db && op == OP_ADD) return shifted_datetime(in, n, b, a);
   if (ta && tb) return delta_pair(in, n, op, a, b);
   if (ta && is_real_number(b) && (op == OP_MUL || ((op == OP_DIV || op == OP_FLOORDIV) && b->kind != TY_BOOL))) return a;
   if (tb && is_real_number(a) && op == OP_MUL) return b;
@@ -188,8 +188,8 @@ LLVMValueRef lo_time_convert(Lower *l, LLVMValueRef v, const Type *from, const T
 
 /* ---------------------------------------------------------------- lowering */
 
-static LLVMValueRef scale_by_number(Lower *l, int op, const Type *td, LLVMValueRef v, LLVMValueRef x,
-                                    const Type *tx) {
+/* A timedelta's count v times or divided by the number x. */
+static LLVMValueRef scale_by_number(Lower *l, int op, LLVMValueRef v, LLVMValueRef x, const Type *tx) {
   LLVMValueRef nat = is_nat(l, v);
   if (ty_is_float(tx)) {  /* in float64, truncated (// too, as NumPy's); NaN and infinities make NaT */
     LLVMValueRef f = lo_convert(l, x, tx, TYS(TY_F64)), d = LLVMBuildSIToFP(l->b, v, l->mod->f64, "");
@@ -229,7 +229,7 @@ static LLVMValueRef divide_deltas(Lower *l, int op, LLVMValueRef a, LLVMValueRef
 LLVMValueRef lo_time_binop(Lower *l, int op, const Type *result, LLVMValueRef a, const Type *ta, LLVMValueRef b,
                            const Type *tb) {
   if (!ty_is_time(ta)) return lo_time_binop(l, op, result, b, tb, a, ta);  /* n * td */
-  if (!ty_is_time(tb)) return scale_by_number(l, op, ta, lo_convert(l, a, ta, result), b, tb);
+  if (!ty_is_time(tb)) return scale_by_number(l, op, a, b, tb);
   int unit = ty_is_time(result) ? result->unit : finer_unit(ta->unit, tb->unit);
   LLVMValueRef x = rescale(l, a, ta, unit), y = rescale(l, b, tb, unit);
   if (op == OP_DIV || op == OP_FLOORDIV || op == OP_MOD) return divide_deltas(l, op, x, y);

@@ -201,8 +201,8 @@ class Signature:
         return f"{self.return_type!r}({', '.join(map(repr, self.args))})"
 
 
-_TIME_KINDS = {"datetime64": "M", "timedelta64": "m"}
-_SCALARS = {name: Type(kind) for kind, name in enumerate(_core.SCALAR_NAMES) if name not in _TIME_KINDS}
+_TIME_NAMES = ("datetime64", "timedelta64")  # NPDatetime(unit), NPTimedelta(unit): no plain scalar types
+_SCALARS = {name: Type(kind) for kind, name in enumerate(_core.SCALAR_NAMES) if name not in _TIME_NAMES}
 _UNITS = ("Y", "M", "W", "D", "h", "m", "s", "ms", "us", "ns", "ps", "fs", "as", "")
 
 
