@@ -553,3 +553,30 @@ def test_a_second_process_loads_datetime_code_from_the_cache(tmp_path):
 
     assert hits_misses() == (0, 2)
     assert hits_misses() == (2, 0)  # the results' units come back from the cache
+
+
+# ---------------------------------------------------------------- prange
+
+
+def parallel_total(a):
+    s = a[0] - a[0]
+    for i in ruchey.prange(a.shape[0]):
+        s += a[i] - a[0]
+    return s
+
+
+def parallel_latest(a):
+    m = a[0]
+    for i in ruchey.prange(a.shape[0]):
+        m = max(m, a[i])
+    return m
+
+
+@pytest.mark.parametrize("f", [parallel_total, parallel_latest])
+def test_prange_reductions_keep_nat(f):
+    g = njit(parallel=True)(f)
+    rng = np.random.default_rng(20)
+    for nat in (0, 0.01):
+        a = dates(rng, "s", 2000, nat)
+        a[0] = np.datetime64("2000-01-01T00:00:00")
+        same(f(a), g(a))
