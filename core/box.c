@@ -117,7 +117,16 @@ static PyObject *box_int64(int64_t v) {
 
 /* The dtype of an array's elements (a new reference). */
 static PyArray_Descr *elem_descr(const Type *e) {
+  if (ty_is_time(e)) return disp_time_descr(e);
   return e->kind == TY_RECORD ? disp_record_descr(e) : PyArray_DescrFromType(disp_kind_type_num(e->kind));
+}
+
+/* A datetime64 or timedelta64 result: NumPy's scalar with its unit. */
+static PyObject *box_time(const Type *t, char *p) {
+  PyArray_Descr *d = disp_time_descr(t);
+  PyObject *r = d ? PyArray_Scalar(p, d, NULL) : NULL;
+  Py_XDECREF(d);
+  return r;
 }
 
 /* A global array frozen into the code, returned: a read-only copy, since
@@ -255,6 +264,7 @@ PyObject *disp_box(const Type *t, char *p) {
   case TY_F32: return PyFloat_FromDouble(*(float *)p);
   case TY_F64: return PyFloat_FromDouble(*(double *)p);
   case TY_F16: return box_half(p);
+  case TY_DATETIME: case TY_TIMEDELTA: return box_time(t, p);
   case TY_C64: return PyComplex_FromDoubles(((float *)p)[0], ((float *)p)[1]);
   case TY_C128: return PyComplex_FromDoubles(((double *)p)[0], ((double *)p)[1]);
   case TY_ARRAY: return box_array(t, (RtArray *)p);
@@ -482,6 +492,10 @@ int disp_unbox(PyObject *o, const Type *t, Slot *slot, RtArray *arr, void **arg)
       slot->b = o == Py_True;
       return 0;
     }
+  }
+  if (ty_is_time(t)) {  /* no conversion between units or from numbers: NumPy's casts differ */
+    PyErr_Format(PyExc_TypeError, "expected a numpy.%s, got %R", t->name, o);
+    return -1;
   }
   return unbox_converted(o, t, slot);
 }

@@ -21,11 +21,16 @@ static PyObject *cache_of(Dispatcher *self) {
 static bool plain_result(const Type *t) { return t == &core_plain[t->kind] && (ty_is_scalar(t) || t->kind == TY_STR); }
 
 /* A return type as the cache keeps it: "none", ("s", kind) for a scalar or
- * a str, ("a", kind, ndim, layout, readonly) for an array, ("t", fields...)
- * for a tuple; NULL (no exception) for another kind. */
+ * a str, ("d", kind, unit) for a datetime, ("a", kind, ndim, layout,
+ * readonly[, unit]) for an array, ("t", fields...) for a tuple; NULL (no
+ * exception) for another kind. */
 static PyObject *encode_type(const Type *t) {
   if (t->kind == TY_NONE) return PyUnicode_FromString("none");
+  if (ty_is_time(t)) return Py_BuildValue("(sii)", "d", (int)t->kind, t->unit);
   if (plain_result(t)) return Py_BuildValue("(si)", "s", (int)t->kind);
+  if (t->kind == TY_ARRAY && ty_is_time(t->elem))
+    return Py_BuildValue("(siiCOi)", "a", (int)t->elem->kind, t->ndim, t->layout, t->readonly ? Py_True : Py_False,
+                         t->elem->unit);
   if (t->kind == TY_ARRAY && ty_is_scalar(t->elem))
     return Py_BuildValue("(siiCO)", "a", (int)t->elem->kind, t->ndim, t->layout, t->readonly ? Py_True : Py_False);
   if (t->kind != TY_TUPLE) return NULL;
@@ -45,15 +50,19 @@ static const Type *decode_type(PyObject *d) {
   if (PyUnicode_Check(d)) return strcmp(PyUnicode_AsUTF8(d), "none") ? NULL : &core_plain[TY_NONE];
   const char *tag = PyTuple_Check(d) && PyTuple_GET_SIZE(d) && PyUnicode_Check(PyTuple_GET_ITEM(d, 0))
                         ? PyUnicode_AsUTF8(PyTuple_GET_ITEM(d, 0)) : "";
-  int kind, ndim, readonly;
+  int kind, ndim, readonly, unit = TU_GENERIC;
   const char *layout;
   if (!strcmp(tag, "s") && PyArg_ParseTuple(d, "si", &tag, &kind) && kind >= 0 && kind < TY_COUNT &&
       plain_result(&core_plain[kind]))
     return &core_plain[kind];
-  if (!strcmp(tag, "a") && PyArg_ParseTuple(d, "siisp", &tag, &kind, &ndim, &layout, &readonly) && kind >= 0 &&
+  if (!strcmp(tag, "d") && PyArg_ParseTuple(d, "sii", &tag, &kind, &unit) && (kind == TY_DATETIME || kind == TY_TIMEDELTA) &&
+      api->unit_name(unit))
+    return api->time((TypeKind)kind, unit);
+  if (!strcmp(tag, "a") && PyArg_ParseTuple(d, "siisp|i", &tag, &kind, &ndim, &layout, &readonly, &unit) && kind >= 0 &&
       kind < TY_COUNT && (core_plain[kind].flags & TF_SCALAR) && ndim > 0 && ndim <= RC_MAX_NDIM &&
-      layout[0] && strchr("CFA", layout[0]))
-    return api->array(&core_plain[kind], ndim, layout[0], readonly);
+      layout[0] && strchr("CFA", layout[0]) && api->unit_name(unit))
+    return api->array((core_plain[kind].flags & TF_TIME) ? api->time((TypeKind)kind, unit) : &core_plain[kind], ndim,
+                      layout[0], readonly);
   if (strcmp(tag, "t") || PyTuple_GET_SIZE(d) - 1 > MAX_ARGS) return NULL;
   int n = (int)PyTuple_GET_SIZE(d) - 1;
   const Type *fields[MAX_ARGS];

@@ -208,10 +208,32 @@ PyObject *static_object(Fe *fe, PyObject *e) {
 static Node *constant_node(Fe *fe, PyObject *obj, PyObject *e);
 static Node *string_node(Fe *fe, PyObject *e, PyObject *v);
 
+/* A datetime64 or timedelta64 global, frozen: its count of its unit. */
+static Node *time_scalar(Fe *fe, PyObject *obj, const Type *t, PyObject *e) {
+  PyObject *count = PyObject_CallMethod(obj, "astype", "s", "int64");
+  PyObject *v = count ? PyNumber_Long(count) : NULL;
+  Py_XDECREF(count);
+  if (!v) {
+    PyErr_Clear();
+    return fe_error(fe, e, "cannot read this NumPy scalar's value");
+  }
+  Node *x = new_node(fe, N_INT, e);
+  x->ival = PyLong_AsLongLong(v);
+  Py_DECREF(v);
+  Node *n = new_node(fe, N_CALL, e);
+  n->bi = core_builtin_named("a NumPy datetime constant");
+  n->data = t;
+  n->list = new_list(fe, 1);
+  n->list.items[0] = x;
+  return n;
+}
+
 /* A NumPy scalar global (numpy.float32(1e-7)), frozen as Numba freezes it:
  * its value converted to its own type, which it keeps in arithmetic (no
  * weak Python number); NULL if obj is none. */
 static Node *numpy_scalar(Fe *fe, PyObject *obj, PyObject *e) {
+  const Type *time = PyType_Check(obj) ? NULL : disp_scalar_time(obj);
+  if (time) return time_scalar(fe, obj, time, e);
   int kind = PyType_Check(obj) ? -1 : core_dtype_kind((PyObject *)Py_TYPE(obj));
   if (kind < 0 || PyBool_Check(obj) || PyLong_CheckExact(obj) || PyFloat_CheckExact(obj) || PyComplex_CheckExact(obj))
     return NULL;
@@ -302,6 +324,10 @@ static Node *const_array(Fe *fe, PyObject *obj, PyObject *e) {
   PyObject *numpy = PyImport_ImportModule("numpy");
   PyObject *c = numpy ? PyObject_CallMethod(numpy, "ascontiguousarray", "O", obj) : NULL;
   Py_XDECREF(numpy);
+  if (c && ty_is_time(t->elem)) {  /* their counts, read as int64s */
+    PyObject *counts = PyObject_CallMethod(c, "view", "s", "int64");
+    Py_SETREF(c, counts);
+  }
   Py_buffer view;
   if (!c || PyObject_GetBuffer(c, &view, PyBUF_C_CONTIGUOUS | PyBUF_ND) < 0) {
     Py_XDECREF(c);
@@ -310,6 +336,7 @@ static Node *const_array(Fe *fe, PyObject *obj, PyObject *e) {
   }
   Node *n = new_node(fe, N_CONST_ARRAY, e);
   n->op = t->elem->kind;
+  n->callee = ty_is_time(t->elem) ? (void *)t->elem : NULL;
   n->list = new_list(fe, view.ndim);
   for (int d = 0; d < view.ndim; d++) {
     Node *dim = new_node(fe, N_INT, e);
@@ -351,6 +378,13 @@ static Node *global_value(Fe *fe, PyObject *obj, PyObject *e, const char *name) 
   if (bi && (bi->flags & BF_NOCALL)) {  /* cuda.threadIdx.x and the like */
     n = new_node(fe, N_CALL, e);
     n->bi = bi;
+    return n;
+  }
+  const Type *time = disp_dtype_time(obj);
+  if (time) {  /* numpy.dtype('M8[ns]') */
+    n = new_node(fe, N_DTYPE, e);
+    n->ival = (int)time->kind;
+    n->data = (void *)time;
     return n;
   }
   const Type *record = disp_record_global(obj);  /* numpy.empty(n, dtype=rec): a structured dtype */
@@ -629,11 +663,13 @@ static Node *dtype_name(Fe *fe, PyObject *e, PyObject *s) {
   PyObject *descr = numpy ? PyObject_CallMethod(numpy, "dtype", "O", s) : NULL;
   PyObject *type = descr ? PyObject_GetAttrString(descr, "type") : NULL;
   int kind = type ? core_dtype_kind(type) : -1;
+  const Type *time = descr ? disp_dtype_time(descr) : NULL;
   PyErr_Clear();
   Py_XDECREF(numpy); Py_XDECREF(descr); Py_XDECREF(type);
-  if (kind < 0) return NULL;
+  if (kind < 0 && !time) return NULL;
   Node *n = new_node(fe, N_DTYPE, e);
-  n->ival = kind;
+  n->ival = time ? (int)time->kind : kind;  /* "M8[ns]": the type, with its unit, in data */
+  n->data = (void *)time;
   return n;
 }
 

@@ -61,9 +61,10 @@ static PyObject *box_held(const Type *t, char *p) {
   return disp_box(t, p);
 }
 
-/* Storing from Python into a container of tuples: refused (ruchey takes no tuples from Python here). */
+/* Storing from Python into a container of tuples or datetimes: refused (ruchey takes no tuples, and
+ * no datetimes of a unit, from Python here). */
 static int stores_numbers(const Type *held) {
-  if (!held || held->kind != TY_TUPLE) return 0;
+  if (!held || (held->kind != TY_TUPLE && !ty_is_time(held))) return 0;
   PyErr_Format(PyExc_TypeError, "a typed container of %s is only written by compiled code", held->name);
   return -1;
 }
@@ -78,7 +79,7 @@ static int kind_of_value(PyObject *o) {
   if (PyLong_Check(o)) return TY_I64;
   if (PyFloat_Check(o)) return TY_F64;
   const Type *t = disp_typeof(o);
-  if (t && ty_is_scalar(t) && t->kind != TY_F16) return (int)t->kind;
+  if (t && ty_is_scalar(t) && t->kind != TY_F16 && !ty_is_time(t)) return (int)t->kind;
   PyErr_Format(PyExc_TypeError, "typed containers hold numbers and bools, not %s", Py_TYPE(o)->tp_name);
   return -1;
 }
@@ -103,7 +104,7 @@ static int kind_of_type(PyObject *t) {
   long k = kind && PyLong_Check(kind) ? PyLong_AsLong(kind) : -1, nd = ndim && PyLong_Check(ndim) ? PyLong_AsLong(ndim) : 1;
   Py_XDECREF(kind); Py_XDECREF(ndim);
   PyErr_Clear();
-  if (k >= 0 && k < TY_COUNT && nd == 0 && (((scalar[k].flags & TF_SCALAR) && k != TY_F16) || k == TY_STR)) return (int)k;
+  if (k >= 0 && k < TY_COUNT && nd == 0 && (((scalar[k].flags & TF_SCALAR) && k != TY_F16 && !(scalar[k].flags & TF_TIME)) || k == TY_STR)) return (int)k;
   PyErr_Format(PyExc_TypeError, "typed containers hold numbers and bools: %R is not such a type", t);
   return -1;
 }
@@ -885,7 +886,8 @@ PyObject *typed_box(const Type *t, void *c) {
     return r;
   }
   if (t->kind == TY_LIST)
-    return (PyObject *)list_wrap(c, t->elem && (t->elem->kind == TY_TUPLE || t->elem->kind == TY_CLASS) ? t->elem : NULL);
+    return (PyObject *)list_wrap(c, t->elem && (t->elem->kind == TY_TUPLE || t->elem->kind == TY_CLASS || ty_is_time(t->elem))
+                                        ? t->elem : NULL);
   return (PyObject *)dict_wrap(c, t->nfields && t->fields[1]->kind == TY_TUPLE ? t->fields[1] : NULL);
 }
 

@@ -46,8 +46,53 @@ int disp_kind_type_num(TypeKind k) {
     [TY_I64] = NPY_INT64, [TY_U8] = NPY_UINT8, [TY_U16] = NPY_UINT16, [TY_U32] = NPY_UINT32,
     [TY_U64] = NPY_UINT64, [TY_F32] = NPY_FLOAT32, [TY_F64] = NPY_FLOAT64,
     [TY_C64] = NPY_COMPLEX64, [TY_C128] = NPY_COMPLEX128, [TY_F16] = NPY_HALF,
+    [TY_DATETIME] = NPY_DATETIME, [TY_TIMEDELTA] = NPY_TIMEDELTA,
   };
   return nums[k];
+}
+
+/* ---------------------------------------------------------------- datetimes */
+
+/* Made once per kind and unit: typing an argument takes no lock. */
+static const Type *time_types[2][TU_COUNT];
+
+/* datetime64[unit] or timedelta64[unit] for a native M8 or m8 dtype; NULL
+ * for any other, and for a multiple of a unit ('10D'), which compiled code
+ * does not carry. */
+const Type *disp_time_type(PyArray_Descr *d) {
+  if ((d->type_num != NPY_DATETIME && d->type_num != NPY_TIMEDELTA) || !PyArray_ISNBO(d->byteorder)) return NULL;
+  PyArray_DatetimeMetaData *m = &((PyArray_DatetimeDTypeMetaData *)PyDataType_C_METADATA(d))->meta;
+  if (m->num != 1 || m->base < 0 || m->base >= TU_COUNT || !core_api()->unit_name(m->base)) return NULL;
+  bool delta = d->type_num == NPY_TIMEDELTA;
+  const Type **t = &time_types[delta][m->base];
+  if (!*t) *t = core_api()->time(delta ? TY_TIMEDELTA : TY_DATETIME, m->base);
+  return *t;
+}
+
+const Type *disp_dtype_time(PyObject *o) { return PyArray_DescrCheck(o) ? disp_time_type((PyArray_Descr *)o) : NULL; }
+
+const Type *disp_scalar_time(PyObject *o) {
+  if (!PyArray_IsScalar(o, Datetime) && !PyArray_IsScalar(o, Timedelta)) return NULL;
+  PyArray_Descr *d = PyArray_DescrFromScalar(o);
+  const Type *t = d ? disp_time_type(d) : NULL;
+  Py_XDECREF(d);
+  return t;
+}
+
+/* The dtype of a datetime type (a new reference): M8[D], m8[ns], M8. */
+PyArray_Descr *disp_time_descr(const Type *t) {
+  static PyArray_Descr *descrs[2][TU_COUNT];
+  PyArray_Descr **d = &descrs[t->kind == TY_TIMEDELTA][t->unit];
+  if (!*d) {
+    const char *unit = core_api()->unit_name(t->unit);
+    PyObject *spec = PyUnicode_FromFormat("%s%s%s%s", t->kind == TY_TIMEDELTA ? "m8" : "M8", *unit ? "[" : "", unit,
+                                          *unit ? "]" : "");
+    if (!spec || !PyArray_DescrConverter(spec, d)) *d = NULL;
+    Py_XDECREF(spec);
+    if (!*d) return NULL;
+  }
+  Py_INCREF(*d);
+  return *d;
 }
 
 /* ---------------------------------------------------------------- arrays */
@@ -65,6 +110,10 @@ static const Type *record_array_type(PyArrayObject *a, int lay) {
 static const Type *array_type(PyArrayObject *a) {
   PyArray_Descr *d = PyArray_DESCR(a);
   int kind = disp_dtype_kind(d->type_num), nd = PyArray_NDIM(a);
+  const Type *time = kind < 0 && nd <= RC_MAX_NDIM ? disp_time_type(d) : NULL;
+  if (time)  /* off the table too: one type per unit */
+    return core_api()->array(time, nd, nd == 0 || PyArray_IS_C_CONTIGUOUS(a) ? 'C' : PyArray_IS_F_CONTIGUOUS(a) ? 'F' : 'A',
+                             !PyArray_ISWRITEABLE(a));
   if (kind < 0 && PyDataType_HASFIELDS(d) && nd <= RC_MAX_NDIM)
     return record_array_type(a, nd == 0 || PyArray_IS_C_CONTIGUOUS(a) ? 0 : PyArray_IS_F_CONTIGUOUS(a) ? 1 : 2);
   if (kind < 0 || !PyArray_ISNBO(d->byteorder) || nd > RC_MAX_NDIM) return NULL;
@@ -190,9 +239,9 @@ static const Type *typeof_depth(PyObject *o, int depth) {
   if (PyArray_IsScalar(o, Generic)) {
     PyArray_Descr *d = PyArray_DescrFromScalar(o);
     int kind = disp_dtype_kind(d->type_num);
-    const Type *record = kind < 0 && !depth && PyDataType_HASFIELDS(d) ? disp_record_type(d) : NULL;
+    const Type *other = kind >= 0 ? NULL : !depth && PyDataType_HASFIELDS(d) ? disp_record_type(d) : disp_time_type(d);
     Py_DECREF(d);
-    return kind < 0 ? record : &core_plain[kind];
+    return kind < 0 ? other : &core_plain[kind];
   }
   return NULL;
 }
@@ -280,21 +329,36 @@ const Type *disp_described_type(PyObject *d) {
     const Type *elem = disp_described_type(PyTuple_GET_ITEM(d, 1));
     return elem && ty_is_scalar(elem) ? core_api()->optional(elem) : NULL;
   }
-  if (!PyArg_ParseTuple(d, "iis", &kind, &ndim, &layout)) return NULL;
+  const char *unit = NULL;
+  if (!PyArg_ParseTuple(d, "iis|s", &kind, &ndim, &layout, &unit)) return NULL;
   if (kind == TY_STR && !ndim) return &core_plain[TY_STR];  /* unicode_type */
   if (kind < 0 || kind >= TY_COUNT || !(core_plain[kind].flags & TF_SCALAR) || ndim < 0 ||
       ndim > RC_MAX_NDIM || !layout[0] || !strchr("CFA", layout[0]) || (layout[1] && strcmp(layout + 1, "R"))) {
     PyErr_SetString(PyExc_ValueError, "invalid type description");
     return NULL;
   }
-  if (!ndim) return &core_plain[kind];
-  return core_api()->array(&core_plain[kind], ndim, layout[0], layout[1] == 'R');  /* "CR": readonly */
+  const Type *elem = &core_plain[kind];
+  if ((core_plain[kind].flags & TF_TIME) && unit) {  /* (kind, ndim, layout, unit) */
+    int u = -1;
+    for (int i = 0; i < TU_COUNT && u < 0; i++)
+      if (core_api()->unit_name(i) && !strcmp(core_api()->unit_name(i), unit)) u = i;
+    if (u < 0) {
+      PyErr_Format(PyExc_ValueError, "invalid datetime unit '%s'", unit);
+      return NULL;
+    }
+    elem = core_api()->time((TypeKind)kind, u);
+  }
+  if (!ndim) return elem;
+  return core_api()->array(elem, ndim, layout[0], layout[1] == 'R');  /* "CR": readonly */
 }
 
 PyObject *disp_describe_type(const Type *t) {
   if (t->kind == TY_NONE) return PyUnicode_FromString("none");
-  if (ty_is_scalar(t)) return Py_BuildValue("(iis)", (int)t->kind, 0, "C");
-  if (t->kind == TY_ARRAY) return Py_BuildValue("(iis)", (int)t->elem->kind, t->ndim, t->readonly ? (char[]){t->layout, 'R', 0} : (char[]){t->layout, 0});
+  const Type *e = t->kind == TY_ARRAY ? t->elem : t;
+  char layout[3] = {t->kind == TY_ARRAY ? t->layout : 'C', t->kind == TY_ARRAY && t->readonly ? 'R' : 0, 0};
+  int ndim = t->kind == TY_ARRAY ? t->ndim : 0;
+  if (ty_is_time(e)) return Py_BuildValue("(iiss)", (int)e->kind, ndim, layout, core_api()->unit_name(e->unit));
+  if (ty_is_scalar(t) || t->kind == TY_ARRAY) return Py_BuildValue("(iis)", (int)e->kind, ndim, layout);
   if (t->kind == TY_TUPLE) {
     PyObject *items = PyList_New(t->nfields);
     for (int i = 0; items && i < t->nfields; i++) {

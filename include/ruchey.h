@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define RUCHEY_API_VERSION 22
+#define RUCHEY_API_VERSION 23
 #define RC_MAX_NDIM 8
 
 /* ---------------------------------------------------------------- arena */
@@ -75,6 +75,7 @@ enum {
   TF_REFS = 1 << 5,     /* holds arrays, whose memory is reference-counted */
   TF_NOVALUE = 1 << 6,  /* only used where it is written (range, dtype, module) */
   TF_COMPLEX = 1 << 7,  /* a pair of floats; bits counts both, the alignment is one part's */
+  TF_TIME = 1 << 8,     /* datetime64 or timedelta64: an int64 with a unit, taken only where a builtin says so */
 };
 
 typedef enum {
@@ -86,11 +87,17 @@ typedef enum {
 
 /* A type. Types are interned by libruchey: equal types are the same
  * object, compared by address, and live as long as the process. */
+/* NumPy's datetime units, numbered as its NPY_DATETIMEUNIT (3, its
+ * business days, is gone); a generic unit takes the other operand's. */
+typedef enum { TU_Y, TU_M, TU_W, TU_D = 4, TU_h, TU_m, TU_s, TU_ms, TU_us, TU_ns, TU_ps, TU_fs, TU_as, TU_GENERIC,
+               TU_COUNT } TimeUnit;
+
 typedef struct Type Type;
 struct Type {
   TypeKind kind;
   unsigned flags;        /* the kind's TF_ flags, and TF_REFS for a tuple holding arrays */
   int bits;              /* a scalar's width */
+  int unit;              /* TY_DATETIME, TY_TIMEDELTA: NumPy's unit (TU_ codes) */
   const Type *elem;      /* TY_ARRAY, TY_DTYPE, TY_INFO: the scalar element type; TY_OPTIONAL: the value's type */
   int ndim;              /* TY_ARRAY */
   char layout;           /* TY_ARRAY: 'C' contiguous, 'F' Fortran, 'A' any strides */
@@ -115,6 +122,7 @@ static inline bool ty_is_int(const Type *t) { return t->flags & TF_INT; }
 static inline bool ty_is_signed(const Type *t) { return t->flags & TF_SIGNED; }
 static inline bool ty_is_float(const Type *t) { return t->flags & TF_FLOAT; }
 static inline bool ty_is_complex(const Type *t) { return t->flags & TF_COMPLEX; }
+static inline bool ty_is_time(const Type *t) { return t->flags & TF_TIME; }
 static inline bool ty_is_unsigned(const Type *t) { return (t->flags & (TF_INT | TF_SIGNED)) == TF_INT; }
 /* A dtype NumPy knows: not typed containers' unicode_type or a jitclass's
  * instance type (a TY_DTYPE of str or of the class, an item type of typed
@@ -142,6 +150,8 @@ const Type *ty_named_tuple(int n, const Type *const *fields, const char *const *
 const Type *ty_jitclass_declare(const char *name, const void *cls);
 void ty_jitclass_define(const Type *t, int n, const Type *const *fields, const char *const *names);
 static inline bool ty_jitclass_defined(const Type *t) { return t->offsets != NULL; }
+const Type *ty_time(TypeKind kind, int unit);  /* datetime64[unit] or timedelta64[unit] */
+const char *ty_unit_name(int unit);            /* "D", "ns"; "" for the generic unit, NULL for none */
 const Type *ty_dtype(const Type *elem);
 const Type *ty_info(const Type *elem);
 const Type *ty_optional(const Type *elem);
@@ -247,8 +257,9 @@ struct Node {
   const char *str;      /* N_ASSERT, N_RAISE: the constant message; N_ATTR, a method's N_CALL: the name;
                          * N_INDEX: "iteration" where a for loop reads its sequence's element */
   void *callee;         /* N_CALL of a ruchey function: the dispatcher; of a native function: its
-                         * NativeSig; N_RAISE: the class */
-  const void *data;     /* N_CONST_ARRAY: the elements */
+                         * NativeSig; N_RAISE: the class; N_CONST_ARRAY of datetimes: their type */
+  const void *data;     /* N_CONST_ARRAY: the elements; N_DTYPE of a record, a jitclass or a datetime,
+                         * and a frozen datetime's N_CALL: the type */
   const char *symbol;   /* N_RAISE: the class's name at link time (generated code holds no address) */
   struct CallTarget *target; /* N_CALL of a ruchey function: set by infer */
   struct LoopPlan *plan;     /* N_FOR: set by the analyses (lib/analysis) */
@@ -628,6 +639,8 @@ typedef struct RucheyAPI {
   const Type *(*tuple)(int n, const Type *const *fields);
   const Type *(*optional)(const Type *elem);
   const Type *(*function)(const void *callee, const char *name);
+  const Type *(*time)(TypeKind kind, int unit);  /* datetime64[unit], timedelta64[unit] */
+  const char *(*unit_name)(int unit);
   /* Types f for the argument types (calling opts->resolve for callees);
    * needs the caller's locks (the GIL) for those callbacks. */
   bool (*infer)(Func *f, const Type **argtypes, const CompileOptions *opts, Diag *diag);

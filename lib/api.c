@@ -139,6 +139,8 @@ EXPORT const RucheyAPI *ruchey_api(void) {
     .watch_interrupts = rt_watch_interrupts,
     .interrupted = &rt_interrupted,
     .function = ty_function,
+    .time = ty_time,
+    .unit_name = ty_unit_name,
     .set_exception_matcher = rt_set_exception_matcher,
     .load_object = load_object,
     .host_features = host_features,

@@ -99,6 +99,7 @@ const Type *ty_unify(const Type *a, const Type *b) {
     const Type *u = ty_unify(a->kind == TY_OPTIONAL ? a->elem : a, b->kind == TY_OPTIONAL ? b->elem : b);
     return u ? ty_optional(u) : NULL;
   }
+  if (ty_is_time(a) || ty_is_time(b)) return ty_time_unify(a, b);
   if (ty_is_scalar(a) && ty_is_scalar(b)) {
     if (a->kind == TY_BOOL) return b;
     if (b->kind == TY_BOOL) return a;
@@ -188,6 +189,7 @@ static const Type *ty_binop_types(Infer *in, Node *n, int op, Node *l, const Typ
   if (a->kind == TY_STR || b->kind == TY_STR) return ty_str_binop(in, n, op, a, b);
   if (!ty_is_scalar(a) || !ty_is_scalar(b))
     return ty_error(in, n, "operator is not supported between %s and %s", a->name, b->name);
+  if (ty_is_time(a) || ty_is_time(b)) return ty_time_binop(in, n, op, a, b);
   if ((ty_is_complex(a) || ty_is_complex(b)) && op != OP_ADD && op != OP_SUB && op != OP_MUL && op != OP_DIV &&
       op != OP_POW)
     return ty_error(in, n, "unsupported operand types for this operator: %s and %s (complex numbers have no "
@@ -298,6 +300,8 @@ static const Type *ty_unary(Infer *in, Node *n) {
   if (a && is_0d(a) && computes_as_number(a->elem)) a = ty_element_of_0d(in, n->lhs);
   if (a && a->kind == TY_ARRAY) return ty_array_unary(in, n, n->op, a);
   if (!ty_need_scalar(in, n, a, "unary operator")) return NULL;
+  if (ty_is_time(a))  /* -td and +td; NumPy negates no datetime */
+    return a->kind == TY_TIMEDELTA && n->op != OP_INVERT ? a : ty_error(in, n, "bad operand type for unary operator: %s", a->name);
   switch (n->op) {
   case OP_INVERT:
     if (ty_is_float(a) || ty_is_complex(a)) return ty_error(in, n, "~ needs an integer");
@@ -335,6 +339,8 @@ static const Type *ty_compare(Infer *in, Node *n) {
     if ((t[i]->kind == TY_SET || t[i + 1]->kind == TY_SET) && !ty_set_compare(in, n, t[i], t[i + 1])) return NULL;
   for (int i = 0; i < n->list.len; i++)
     if (t[i]->kind != TY_TUPLE && t[i]->kind != TY_LIST && t[i]->kind != TY_SET && !ty_need_scalar(in, n->list.items[i], t[i], "comparison")) return NULL;
+  for (int i = 0; i + 1 < n->list.len; i++)
+    if ((ty_is_time(t[i]) || ty_is_time(t[i + 1])) && !ty_time_compare(in, n, t[i], t[i + 1])) return NULL;
   for (int i = 0; i + 1 < n->list.len; i++)
     if ((ty_is_complex(t[i]) || ty_is_complex(t[i + 1])) && n->ops[i] != OP_EQ && n->ops[i] != OP_NE)
       return ty_error(in, n, "complex numbers are only compared with == and != (%s and %s)", t[i]->name,
@@ -566,7 +572,8 @@ static const Type *ty_call(Infer *in, Node *n) {
   }
   int given = n->list.len - (n->bi->kind == BK_METHOD);
   if (!check_place(in, n, n->bi) || !check_arity(in, n, n->bi, given) || !check_complex(in, n, args) ||
-      !ty_check_records(in, n, args) || !ty_check_float16(in, n, args))
+      !ty_check_records(in, n, args) || !ty_check_float16(in, n, args) ||
+      !ty_check_time(in, n, args))
     return NULL;
   const Type *t = n->bi->type(in, n, args);
   return n->bi->lower_elem ? ty_ufunc_out(in, n, t) : t;
@@ -592,8 +599,9 @@ static const Type *ty_expr_kind(Infer *in, Node *n) {
   case N_FLOAT: return TYS(TY_F64);
   case N_BOOL: return TYS(TY_BOOL);
   case N_VAR: return ty_var(in, n);
-  case N_DTYPE: return ty_dtype(n->ival == TY_RECORD || n->ival == TY_CLASS ? n->data : TYS(n->ival));  /* a record, a jitclass: its type in data */
-  case N_CONST_ARRAY: return ty_array(TYS(n->op), n->list.len, 'C', true);
+  case N_DTYPE:  /* a record, a jitclass, a datetime's unit: its type in data */
+    return ty_dtype(n->ival == TY_RECORD || n->ival == TY_CLASS || (n->ival == TY_DATETIME || n->ival == TY_TIMEDELTA) ? n->data : TYS(n->ival));
+  case N_CONST_ARRAY: return ty_array(n->callee ? n->callee : TYS(n->op), n->list.len, 'C', true);
   case N_FUNC: return ty_function(n->callee, n->str);
   case N_STRING: return TYS(TY_STR);
   case N_MODULE: return ty_error(in, n, "a module cannot be used as a value");

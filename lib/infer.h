@@ -103,6 +103,11 @@ const Type *ty_record_attr(Infer *in, Node *n, const Type *base);  /* r.x, a.x *
 const Type *ty_record_index(Infer *in, Node *n, const Type *base); /* r['x'], a['x']: made N_ATTRs */
 void ty_record_store(Infer *in, Node *target, const Type *t, Node *at);
 bool ty_check_records(Infer *in, Node *n, const Type **args);  /* refused records unless the row takes them */
+/* builtins/datetime.c: datetime64 and timedelta64 operators, refused unless the row takes them */
+const Type *ty_time_binop(Infer *in, Node *n, int op, const Type *a, const Type *b);
+bool ty_time_compare(Infer *in, Node *n, const Type *a, const Type *b);
+const Type *ty_time_unify(const Type *a, const Type *b);
+bool ty_check_time(Infer *in, Node *n, const Type **args);
 /* builtins/float16.c: float16 refused unless the row takes it */
 bool ty_check_float16(Infer *in, Node *n, const Type **args);
 

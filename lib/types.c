@@ -30,6 +30,10 @@ const Type ty_plain[TY_COUNT] = {
   PLAIN(TY_BOOL), PLAIN(TY_I8), PLAIN(TY_I16), PLAIN(TY_I32), PLAIN(TY_I64),
   PLAIN(TY_U8), PLAIN(TY_U16), PLAIN(TY_U32), PLAIN(TY_U64), PLAIN(TY_F32), PLAIN(TY_F64),
   PLAIN(TY_C64), PLAIN(TY_C128), PLAIN(TY_F16),
+  [TY_DATETIME] = {.kind = TY_DATETIME, .flags = TF_SCALAR | TF_SIGNED | TF_TIME, .bits = 64, .unit = TU_GENERIC, .size = 8,
+                   .align = 8, .name = "datetime64"},
+  [TY_TIMEDELTA] = {.kind = TY_TIMEDELTA, .flags = TF_SCALAR | TF_SIGNED | TF_TIME, .bits = 64, .unit = TU_GENERIC, .size = 8,
+                    .align = 8, .name = "timedelta64"},
   PLAIN(TY_NONE), PLAIN(TY_MODULE), PLAIN(TY_GRID), PLAIN(TY_GENERATOR),
   [TY_RANGE] = {.kind = TY_RANGE, .size = 3 * sizeof(int64_t), .align = sizeof(int64_t), .name = "range"},
   [TY_STR] = {.kind = TY_STR, .flags = TF_REFS, .size = sizeof(void *), .align = sizeof(void *), .name = "unicode_type"},
@@ -53,7 +57,7 @@ static size_t hash_parts(const Type *k) {
   size_t h = (size_t)k->kind * 0x9e3779b97f4a7c15u;
   if (k->kind == TY_CLASS) return h ^ (uintptr_t)k->callee;  /* one type per class, its fields given later */
   h ^= (uintptr_t)k->elem + ((size_t)k->ndim << 8) + ((size_t)k->layout << 16) + ((size_t)k->readonly << 24);
-  h ^= (uintptr_t)k->callee;
+  h ^= (uintptr_t)k->callee + (size_t)k->unit * 0x100000001b3u;
   for (int i = 0; i < k->nfields; i++) h = h * 31 + (uintptr_t)k->fields[i];
   if (k->kind == TY_RECORD)
     for (int i = 0; i < k->nfields; i++) h = h * 31 + k->offsets[i] + strlen(k->names[i]);
@@ -73,7 +77,7 @@ static bool same_record(const Type *a, const Type *b) {
 static bool same_parts(const Type *a, const Type *b) {
   if (a->kind == TY_CLASS || b->kind == TY_CLASS) return a->kind == b->kind && a->callee == b->callee;
   if (a->kind != b->kind || a->elem != b->elem || a->ndim != b->ndim || a->layout != b->layout ||
-      a->readonly != b->readonly || a->nfields != b->nfields || a->callee != b->callee)
+      a->readonly != b->readonly || a->nfields != b->nfields || a->callee != b->callee || a->unit != b->unit)
     return false;
   for (int i = 0; i < a->nfields; i++)
     if (a->fields[i] != b->fields[i]) return false;
@@ -237,6 +241,11 @@ static void complete(Type *t) {
     t->name = name;
     break;
   }
+  case TY_DATETIME: case TY_TIMEDELTA:  /* Numba's names: datetime64[ns], timedelta64 for the generic unit */
+    t->bits = 64;
+    t->size = t->align = 8;
+    t->name = t->unit == TU_GENERIC ? kinds[t->kind].name : format("%s[%s]", kinds[t->kind].name, ty_unit_name(t->unit));
+    break;
   case TY_RECORD:
     complete_record(t);
     break;
@@ -315,6 +324,19 @@ void ty_jitclass_define(const Type *t, int n, const Type *const *fields, const c
   pthread_mutex_lock(&T.lock);
   if (t->kind == TY_CLASS && !t->offsets) define_jitclass((Type *)t, n, fields, names);
   pthread_mutex_unlock(&T.lock);
+}
+
+static const char *const unit_names[TU_COUNT] = {
+  [TU_Y] = "Y", [TU_M] = "M", [TU_W] = "W", [TU_D] = "D", [TU_h] = "h", [TU_m] = "m", [TU_s] = "s",
+  [TU_ms] = "ms", [TU_us] = "us", [TU_ns] = "ns", [TU_ps] = "ps", [TU_fs] = "fs", [TU_as] = "as", [TU_GENERIC] = "",
+};
+
+const char *ty_unit_name(int unit) { return unit >= 0 && unit < TU_COUNT ? unit_names[unit] : NULL; }
+
+/* The generic unit is the plain kind's, so that TYS(TY_DATETIME) is datetime64. */
+const Type *ty_time(TypeKind kind, int unit) {
+  if (unit == TU_GENERIC) return TYS(kind);
+  return intern(&(Type){.kind = kind, .unit = unit});
 }
 
 const Type *ty_dtype(const Type *elem) { return intern(&(Type){.kind = TY_DTYPE, .elem = elem}); }

@@ -265,7 +265,7 @@ def test_array_subclasses_that_index_as_arrays_are_taken(tmp_path):
 @pytest.mark.parametrize("a, text", [
     (numpy.array([1, 2], ">i8"), "dtype int64 ('>i8', big-endian)"),
     (numpy.array([1.0], ">f8"), "dtype float64 ('>f8', big-endian)"),
-    (numpy.array(["2020-01-01"], "datetime64[D]"), "dtype datetime64[D] ('<M8[D]', little-endian)"),
+    (numpy.array(["2020-01-01"], ">M8[D]"), "dtype datetime64[D] ('>M8[D]', big-endian)"),
     (numpy.array([1j], ">c16"), "dtype complex128 ('>c16', big-endian)"),
     (numpy.array([1.0], ">f2"), "dtype float16 ('>f2', big-endian)"),
     (numpy.array([b"x"]), "dtype bytes8 ('|S1', no byte order)"),

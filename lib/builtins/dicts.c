@@ -21,7 +21,9 @@ static const Type *value_of(const Type *d) { return d->nfields ? d->fields[1] : 
 static bool number_tuple(const Type *k) {
   if (k->kind != TY_TUPLE || !k->nfields || k->nfields > RT_KEY_FIELDS) return false;
   for (int i = 0; i < k->nfields; i++)
-    if (!ty_is_scalar(k->fields[i]) || ty_is_complex(k->fields[i]) || k->fields[i]->kind == TY_F16) return false;
+    if (!ty_is_scalar(k->fields[i]) || ty_is_complex(k->fields[i]) || k->fields[i]->kind == TY_F16 ||
+        ty_is_time(k->fields[i]))
+      return false;
   return true;
 }
 
@@ -30,6 +32,7 @@ static bool number_tuple(const Type *k) {
 static const Type *need_key(Infer *in, Node *at, const Type *k) {
   if (k && k->kind == TY_F16) return ty_error(in, at, "float16 dict keys are not supported in compiled code");
   if (k && ty_is_complex(k)) return ty_error(in, at, "complex dict keys and set items are not supported in compiled code");
+  if (k && ty_is_time(k)) return ty_error(in, at, "%s dict keys and set items are not supported in compiled code", k->name);
   if (k && (k->kind == TY_STR || number_tuple(k))) return k;
   if (k && k->kind == TY_TUPLE)
     return ty_error(in, at, "a dict key tuple holds up to %d numbers and bools, got %s", RT_KEY_FIELDS, k->name);

@@ -37,7 +37,8 @@ static int held_fields(const Type *t, int64_t at, int n, int32_t *kinds, int64_t
 static bool held_tuple(const Type *t) {
   for (int i = 0; i < t->nfields; i++) {
     const Type *f = t->fields[i];
-    if (!ty_is_scalar(f) && f->kind != TY_STR && f->kind != TY_ARRAY && !(f->kind == TY_TUPLE && held_tuple(f)))
+    if ((!ty_is_scalar(f) || ty_is_time(f)) && f->kind != TY_STR && f->kind != TY_ARRAY &&
+        !(f->kind == TY_TUPLE && held_tuple(f)))
       return false;
   }
   int32_t kinds[RT_HELD_FIELDS];
@@ -48,16 +49,18 @@ static bool held_tuple(const Type *t) {
 /* Whether a list item or a dict value may be of type t: a number, a bool,
  * a tuple (of numbers, strs and arrays), or one reference that
  * lib/containers.c counts (a str, an array, a typed list or dict whose
- * types are known). */
-static bool plain_item(const Type *t) {
+ * types are known). A datetime is a list's item alone: a list's box
+ * keeps its type (and so its unit), a dict's keeps only kinds. */
+static bool plain_item(const Type *t, const char *what) {
+  if (ty_is_time(t)) return !strcmp(what, "lists");
   if (ty_is_scalar(t) || t->kind == TY_STR || t->kind == TY_ARRAY || t->kind == TY_CLASS) return true;
-  if (t->kind == TY_LIST) return !t->elem || plain_item(t->elem);  /* [] typed later: rows[i].append(x) */
-  if (t->kind == TY_DICT) return !t->nfields || plain_item(t->fields[1]);
+  if (t->kind == TY_LIST) return !t->elem || plain_item(t->elem, "lists");  /* [] typed later: rows[i].append(x) */
+  if (t->kind == TY_DICT) return !t->nfields || plain_item(t->fields[1], "dict values");
   return t->kind == TY_TUPLE && held_tuple(t);
 }
 
 bool ty_container_item(Infer *in, Node *at, const Type *t, const char *what) {
-  if (t && plain_item(t)) return true;
+  if (t && plain_item(t, what)) return true;
   if (t)
     ty_error(in, at, "%s of %s are not supported in compiled code (numbers, bools, str, arrays, typed lists and "
              "dicts, jitclass instances, and tuples of numbers, strs and arrays are)", what, t->name);

@@ -174,7 +174,7 @@ static LLVMValueRef ulp_code(Lower *l, const Type *t, LLVMValueRef *a) {
 static LLVMValueRef int_abs(Lower *l, const Type *t, LLVMValueRef *a) {
   LLVMTypeRef ov[1] = {lo_type(l, t)};
   LLVMValueRef args[2] = {a[0], const_bool(l, false)};
-  return ty_is_signed(t) ? lo_intrinsic(l, "llvm.abs", ov, 1, args, 2) : a[0];
+  return ty_is_signed(t) || ty_is_time(t) ? lo_intrinsic(l, "llvm.abs", ov, 1, args, 2) : a[0];  /* abs(NaT) wraps to NaT */
 }
 
 static LLVMValueRef int_sign(Lower *l, const Type *t, LLVMValueRef *a) {

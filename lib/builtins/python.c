@@ -57,7 +57,8 @@ static const Type *ty_abs(Infer *in, Node *n, const Type **args) {
   if (args[0]->kind == TY_ARRAY) return ty_elementwise(in, n, args, lo_complex_part(args[0]->elem));
   if (!ty_need_scalar(in, n, args[0], "abs()")) return NULL;
   if (ty_is_complex(args[0])) return lo_complex_part(args[0]);
-  return ty_is_float(args[0]) ? args[0] : ty_promote(args[0], args[0]);
+  if (args[0]->kind == TY_DATETIME) return ty_error(in, n, "bad operand type for abs(): %s", args[0]->name);
+  return ty_is_float(args[0]) || ty_is_time(args[0]) ? args[0] : ty_promote(args[0], args[0]);
 }
 
 /* v's absolute value: v of type t, the result's */
@@ -68,8 +69,8 @@ static LLVMValueRef lo_abs_elem(Lower *l, Node *n, LLVMValueRef *v) {
   LLVMValueRef x = lo_convert(l, v[0], from, t);
   LLVMTypeRef ov[1] = {lo_type(l, t)};
   if (ty_is_float(t)) return lo_intrinsic(l, "llvm.fabs", ov, 1, &x, 1);
-  if (!ty_is_signed(t)) return x;
-  LLVMValueRef args[2] = {x, const_bool(l, false)};
+  if (!ty_is_signed(t) && !ty_is_time(t)) return x;
+  LLVMValueRef args[2] = {x, const_bool(l, false)};  /* wraps: abs(NaT) is NaT */
   return lo_intrinsic(l, "llvm.abs", ov, 1, args, 2);
 }
 

@@ -338,11 +338,18 @@ static bool casts(const Pass *p) {
   return p->prep == P_DEVIATION || p->prep == P_DEVIATION_NAN ? p->dev != p->acc : p->elem != p->acc;
 }
 
+/* NumPy's max and argmax of datetimes find NaT (INT64_MIN, which min and
+ * argmin find as ints do): less one, wrapping, NaT is the greatest and
+ * the others keep their order; the max is then one more. */
+static bool nat_wins_max(const Pass *p) { return ty_is_time(p->elem) && (p->kind == K_MAX || p->kind == K_ARGMAX); }
+
 static LLVMValueRef prepare(Lower *l, const Pass *p, LLVMValueRef x) {
   const Type *e = p->elem, *a = p->acc, *b = TYS(TY_BOOL);
   int w = width(x);
   switch (p->prep) {
-  case P_NONE: return cast_lanes(l, x, e, a);
+  case P_NONE:
+    if (nat_wins_max(p)) return LLVMBuildSub(l->b, x, splat(l, const_i64(l, 1), w), "");
+    return cast_lanes(l, x, e, a);
   case P_NAN_ZERO: case P_NAN_ONE: {
     LLVMValueRef y = cast_lanes(l, x, e, a);
     if (!ty_is_float(e)) return y;
@@ -785,6 +792,7 @@ static LLVMValueRef fin_value(Lower *l, const Call *c, Src *s) {
   Kind k = c->r->kind;
   Pass p = {k, c->r->prep, s->elem, is_arg(k) ? s->elem : half_acc(k, c->res)};
   State r = run_pass(l, &p, s);
+  if (nat_wins_max(&p) && !is_arg(k)) return LLVMBuildAdd(l->b, r.v, splat(l, const_i64(l, 1), width(r.v)), "");
   if (!is_arg(k)) return cast_lanes(l, r.v, p.acc, c->res);
   if ((k == K_NANARGMIN || k == K_NANARGMAX) && ty_is_float(s->elem))
     lo_raise_if(l, any_lane(l, rd_is_nan(l, s->elem, r.v)), RT_ERR_VALUE, "All-NaN slice encountered");

@@ -20,6 +20,7 @@ static const Builtin *const families[] = {
   bi_linalg,
   bi_decomp,
   bi_complex,
+  bi_datetime,
   bi_complex_reduce,
   bi_cuda,
   bi_warp,

@@ -340,11 +340,33 @@ static int64_t lane_offset(const Lanes *ls, int64_t i, const int64_t *strides) {
   return offset;
 }
 
+/* Every element of the lanes plus by, wrapping. */
+static void shift_lanes(char *data, const Lanes *ls, const int64_t *strides, uint64_t by) {
+  for (int64_t i = 0; i < ls->count; i++) {
+    char *p = data + lane_offset(ls, i, strides);
+    for (int64_t j = 0; j < ls->len; j++) {
+      uint64_t v;
+      memcpy(&v, p + j * ls->stride, 8);
+      v += by;
+      memcpy(p + j * ls->stride, &v, 8);
+    }
+  }
+}
+
 int32_t rt_sort(void *data, const int64_t *shape, const int64_t *strides, int32_t ndim, int64_t axis, int32_t kind) {
   bool stable = kind & RT_SORT_STABLE;
   kind &= ~RT_SORT_STABLE;
   Lanes ls = lanes_of(shape, strides, ndim, axis);
   if (ls.count == 0 || ls.len < 2) return 0;
+  if (kind == TY_DATETIME || kind == TY_TIMEDELTA) {
+    /* NumPy sorts NaT (INT64_MIN) last: less one, wrapping, it is the
+     * greatest and the others keep their order; sorted as int64s, then one
+     * more (an order-keeping map: stable sorts stay stable) */
+    shift_lanes(data, &ls, strides, UINT64_MAX);
+    int32_t r = rt_sort(data, shape, strides, ndim, axis, TY_I64 | (stable ? RT_SORT_STABLE : 0));
+    shift_lanes(data, &ls, strides, 1);
+    return r;
+  }
   if (kind == TY_C64 || kind == TY_C128) {
     bool ok = true;
     for (int64_t i = 0; ok && i < ls.count; i++)
@@ -365,10 +387,38 @@ int32_t rt_sort(void *data, const int64_t *shape, const int64_t *strides, int32_
   return ok ? 0 : RT_ERR_MEMORY;
 }
 
+/* argsort of datetimes, NaT last: of a C-ordered copy shifted as rt_sort
+ * shifts them (the argument's values are not to be written). */
+static int32_t argsort_nat_last(const void *data, const int64_t *shape, const int64_t *strides, int32_t ndim,
+                                int64_t axis, bool stable, int64_t *out) {
+  Lanes ls = lanes_of(shape, strides, ndim, axis);
+  int64_t cstrides[RC_MAX_NDIM], bytes = 8;
+  for (int d = ndim - 1; d >= 0; d--) {
+    cstrides[d] = bytes;
+    bytes *= shape[d];
+  }
+  char *copy = malloc((size_t)(bytes ? bytes : 8));
+  if (!copy) return RT_ERR_MEMORY;
+  for (int64_t i = 0; i < ls.count; i++) {
+    const char *src = (const char *)data + lane_offset(&ls, i, strides);
+    char *dst = copy + lane_offset(&ls, i, cstrides);
+    for (int64_t j = 0; j < ls.len; j++) {
+      uint64_t v;
+      memcpy(&v, src + j * ls.stride, 8);
+      v -= 1;
+      memcpy(dst + j * cstrides[axis], &v, 8);
+    }
+  }
+  int32_t r = rt_argsort(copy, shape, cstrides, ndim, axis, TY_I64 | (stable ? RT_SORT_STABLE : 0), out);
+  free(copy);
+  return r;
+}
+
 int32_t rt_argsort(const void *data, const int64_t *shape, const int64_t *strides, int32_t ndim, int64_t axis, int32_t kind,
                    int64_t *out) {
   bool stable = kind & RT_SORT_STABLE;
   kind &= ~RT_SORT_STABLE;
+  if (kind == TY_DATETIME || kind == TY_TIMEDELTA) return argsort_nat_last(data, shape, strides, ndim, axis, stable, out);
   SortType st = sort_type(kind);
   Lanes ls = lanes_of(shape, strides, ndim, axis);
   if (ls.count == 0 || ls.len == 0) return 0;

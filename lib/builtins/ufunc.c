@@ -58,6 +58,7 @@ static bool yields_to_array(const Node *n, const Type *t) {
 /* An operand's dtype beside the other's: a Python number yields to an
  * array, so int8 + 1 stays int8 and float32 * 2.5 float32. */
 static const Type *operand_dtype(const Node *n, const Type *t, const Type *other) {
+  if (ty_is_time(elem_of(t)) || ty_is_time(elem_of(other))) return elem_of(t);  /* units, not promotions */
   if (t->kind == TY_ARRAY || !yields_to_array(n, t) || other->kind != TY_ARRAY) return elem_of(t);
   const Type *e = other->elem;
   if (t->kind == TY_BOOL) return e;
@@ -106,6 +107,7 @@ static const char *op_text(int op) {
 /* The dtype of a op b for operands of dtypes ea and eb, as NumPy's ufunc
  * for the operator gives it; NULL (with the error) where it has none. */
 static const Type *binop_dtype(Infer *in, Node *n, int op, const Type *ea, const Type *eb) {
+  if (ty_is_time(ea) || ty_is_time(eb)) return ty_time_binop(in, n, op, ea, eb);
   const Type *e = np_promote(ea, eb);
   bool boolean = e->kind == TY_BOOL;
   if (ty_is_complex(e) && op != OP_ADD && op != OP_SUB && op != OP_MUL && op != OP_DIV && op != OP_POW)
@@ -152,6 +154,8 @@ const Type *ty_array_unary(Infer *in, Node *n, int op, const Type *a) {
     return ty_error(in, n, "the numpy boolean negative, the `-` operator, is not supported, use the `~` "
                     "operator or the logical_not function instead");
   if (op == OP_INVERT && (ty_is_float(a->elem) || ty_is_complex(a->elem))) return ty_error(in, n, "~ needs an array of integers or bools");
+  if (ty_is_time(a->elem) && (a->elem->kind == TY_DATETIME || op == OP_INVERT))
+    return ty_error(in, n, "bad operand type for unary operator: %s", a->name);
   return ty_array(a->elem, a->ndim, 'C', false);
 }
 
@@ -163,6 +167,8 @@ const Type *ty_array_compare(Infer *in, Node *n, const Type *a, const Type *b) {
   if (!check_operands(in, n, args, 2, "a comparison")) return NULL;
   if ((ty_is_complex(elem_of(a)) || ty_is_complex(elem_of(b))) && n->ops[0] != OP_EQ && n->ops[0] != OP_NE)
     return ty_error(in, n, "arrays of complex numbers are only compared with == and !=");
+  if ((ty_is_time(elem_of(a)) || ty_is_time(elem_of(b))) && !ty_time_compare(in, n, elem_of(a), elem_of(b)))
+    return NULL;
   return ty_array(TYS(TY_BOOL), ty_broadcast_ndim(args, 2), 'C', false);
 }
 
@@ -382,6 +388,7 @@ static LLVMValueRef compare_element(Lower *l, Fused *fu, Node *n, int ndim) {
 
 LLVMValueRef lo_ufunc_compare(Lower *l, int op, Node *a, LLVMValueRef va, Node *b, LLVMValueRef vb) {
   const Type *ta = operand_dtype(a, a->ty, b->ty), *tb = operand_dtype(b, b->ty, a->ty);
+  if (ty_is_time(ta)) return lo_time_compare(l, op, va, ta, vb, tb);
   const Type *t = np_promote(ta, tb);
   va = lo_convert(l, va, elem_of(a->ty), t);
   vb = lo_convert(l, vb, elem_of(b->ty), t);

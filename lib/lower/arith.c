@@ -454,6 +454,7 @@ LLVMValueRef lo_binop_values(Lower *l, int op, const Type *result, LLVMValueRef 
   if (result->kind == TY_TUPLE) return lo_tuple_binop_values(l, op, result, a, ta, b);
   if (result->kind == TY_STR) return lo_str_binop_values(l, op, a, ta, b, tb);
   if (ty_is_complex(result)) return lo_complex_binop(l, op, result, a, ta, b, tb);
+  if (ty_is_time(ta) || ty_is_time(tb)) return lo_time_binop(l, op, result, a, ta, b, tb);
   if (result->kind == TY_F16) {  /* NumPy's half loops: the operands as float16, the operation in float32, rounded */
     const Type *f32 = TYS(TY_F32);
     LLVMValueRef x = lo_convert(l, lo_convert(l, a, ta, result), result, f32);
@@ -552,6 +553,7 @@ LLVMValueRef lo_compare_values(Lower *l, int op, LLVMValueRef a, const Type *ta,
   if (ta->kind == TY_SET) return lo_set_compare(l, op, a, ta, b, tb);
   if (ta->kind == TY_STR || tb->kind == TY_STR) return lo_str_compare_values(l, op, a, ta, b, tb);
   if (ty_is_complex(ta) || ty_is_complex(tb)) return lo_complex_compare(l, op, a, ta, b, tb);
+  if (ty_is_time(ta)) return lo_time_compare(l, op, a, ta, b, tb);
   if (ty_is_int(ta) && ty_is_int(tb) && (ta->kind == TY_U64 || tb->kind == TY_U64) &&
       (ty_is_signed(ta) || ty_is_signed(tb)))
     return compare_u64_signed(l, op, a, ta, b, tb);

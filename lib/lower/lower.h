@@ -248,6 +248,11 @@ void lo_release_temp(Lower *l, const Type *t, LLVMValueRef v);  /* a temp made b
 
 LLVMValueRef lo_arith(Lower *l, int op, const Type *t, LLVMValueRef a, LLVMValueRef b);
 LLVMValueRef lo_int_divmod(Lower *l, int op, const Type *t, LLVMValueRef a, LLVMValueRef b);
+/* builtins/datetime.c: datetime64 and timedelta64 */
+LLVMValueRef lo_time_binop(Lower *l, int op, const Type *result, LLVMValueRef a, const Type *ta, LLVMValueRef b,
+                           const Type *tb);
+LLVMValueRef lo_time_compare(Lower *l, int op, LLVMValueRef a, const Type *ta, LLVMValueRef b, const Type *tb);
+LLVMValueRef lo_time_convert(Lower *l, LLVMValueRef v, const Type *from, const Type *to);
 LLVMValueRef lo_int_pow(Lower *l, const Type *t, LLVMValueRef a, LLVMValueRef e);
 LLVMValueRef lo_binop_values(Lower *l, int op, const Type *result, LLVMValueRef a, const Type *ta,
                              LLVMValueRef b, const Type *tb);

@@ -168,6 +168,7 @@ static const Model models[TY_COUNT] = {
   [TY_I8] = INT_MODEL, [TY_I16] = INT_MODEL, [TY_I32] = INT_MODEL, [TY_I64] = INT_MODEL,
   [TY_U8] = INT_MODEL, [TY_U16] = INT_MODEL, [TY_U32] = INT_MODEL, [TY_U64] = INT_MODEL,
   [TY_F32] = FLOAT_MODEL, [TY_F64] = FLOAT_MODEL, [TY_F16] = FLOAT_MODEL,
+  [TY_DATETIME] = INT_MODEL, [TY_TIMEDELTA] = INT_MODEL,  /* an int64 count of the unit */
   [TY_C64] = {complex_value, same_storage, plain_load, plain_store, NULL},
   [TY_C128] = {complex_value, same_storage, plain_load, plain_store, NULL},
   [TY_ARRAY] = {array_value, array_storage, array_load, array_store, array_refcount},
@@ -271,6 +272,7 @@ LLVMValueRef lo_convert(Lower *l, LLVMValueRef v, const Type *from, const Type *
   }
   if (ty_is_complex(from) || ty_is_complex(to)) return lo_complex_convert(l, v, from, to);
   if (to->kind == TY_BOOL) return lo_truth(l, v, from);
+  if (ty_is_time(from) || ty_is_time(to)) return lo_time_convert(l, v, from, to);
   if (from->kind == TY_BOOL)
     return ty_is_float(to) ? LLVMBuildUIToFP(l->b, v, dst, "") : LLVMBuildZExt(l->b, v, dst, "");
   if (ty_is_int(from) && ty_is_int(to))

@@ -21,7 +21,8 @@ static LLVMValueRef reduction_identity(Lower *l, int op, const Type *t) {
   case OP_MUL: return LLVMConstInt(ty, 1, 0);
   case OP_BITAND: return LLVMConstAllOnes(ty);
   case OP_LT: return sgn ? LLVMConstInt(ty, (1ull << (bits - 1)) - 1, 0) : LLVMConstAllOnes(ty);
-  case OP_GT: return sgn ? LLVMConstInt(ty, 1ull << (bits - 1), 0) : LLVMConstNull(ty);
+  case OP_GT:  /* a datetime's least is NaT, which compares false: one more */
+    return sgn ? LLVMConstInt(ty, (1ull << (bits - 1)) + ty_is_time(t), 0) : LLVMConstNull(ty);
   default: return LLVMConstNull(ty);
   }
 }
@@ -30,6 +31,7 @@ static LLVMValueRef reduction_combine(Lower *l, int op, const Type *t, LLVMValue
   if (op == OP_LT || op == OP_GT)
     return LLVMBuildSelect(l->b, lo_compare_values(l, op, b, t, a, t), b, a, "");
   if (t->kind == TY_BOOL) return op == OP_BITAND ? LLVMBuildAnd(l->b, a, b, "") : LLVMBuildOr(l->b, a, b, "");
+  if (ty_is_time(t)) return lo_binop_values(l, op, t, a, t, b, t);  /* NaT makes NaT */
   return lo_arith(l, op, t, a, b);
 }
 

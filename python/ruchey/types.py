@@ -16,14 +16,19 @@ from ruchey.native import WrapperAddressProtocol
 class Type:
     """A scalar type, or an array type when ndim > 0."""
 
-    def __init__(self, kind, ndim=0, layout="C", readonly=False):
+    unit = None  # a datetime64's or timedelta64's: "D", "ns", "" (generic)
+
+    def __init__(self, kind, ndim=0, layout="C", readonly=False, unit=None):
         if layout.endswith("R"):  # as described: "CR" is a readonly C array
             layout, readonly = layout[:-1], True
         self.kind, self.ndim, self.layout, self.readonly = kind, ndim, layout, builtins.bool(readonly and ndim)
+        if unit is not None:
+            self.unit = unit
 
     @property
     def name(self):
-        return _core.SCALAR_NAMES[self.kind]
+        name = _core.SCALAR_NAMES[self.kind]
+        return f"{name}[{self.unit}]" if self.unit else name
 
     def __getitem__(self, dims):
         """float64[:] (any layout), float64[::1] (C), float64[::1, :] (F)."""
@@ -39,19 +44,20 @@ class Type:
             layout = "C"
         elif unit[0] and not any(unit[1:]) and len(dims) > 1:
             layout = "F"
-        return Type(self.kind, len(dims), layout)
+        return Type(self.kind, len(dims), layout, unit=self.unit)
 
     def __call__(self, *args):
         """float64(int64, float64[:]) is a signature."""
         return Signature(self, args)
 
     def describe(self):
-        return (self.kind, self.ndim, self.layout + ("R" if self.readonly else ""))
+        layout = self.layout + ("R" if self.readonly else "")
+        return (self.kind, self.ndim, layout) if self.unit is None else (self.kind, self.ndim, layout, self.unit)
 
     @property
     def dtype(self):
         """An array type's element type (a scalar's: itself)."""
-        return Type(self.kind)
+        return Type(self.kind, unit=self.unit)
 
     @property
     def bitwidth(self):
@@ -195,7 +201,27 @@ class Signature:
         return f"{self.return_type!r}({', '.join(map(repr, self.args))})"
 
 
-_SCALARS = {name: Type(kind) for kind, name in enumerate(_core.SCALAR_NAMES)}
+_TIME_NAMES = ("datetime64", "timedelta64")  # NPDatetime(unit), NPTimedelta(unit): no plain scalar types
+_SCALARS = {name: Type(kind) for kind, name in enumerate(_core.SCALAR_NAMES) if name not in _TIME_NAMES}
+_UNITS = ("Y", "M", "W", "D", "h", "m", "s", "ms", "us", "ns", "ps", "fs", "as", "")
+
+
+def _time_type(name, unit):
+    if unit not in _UNITS:
+        raise ValueError(f"{name}: no such unit {unit!r} (NumPy's are {', '.join(u for u in _UNITS if u)}, or '')")
+    return Type(_core.SCALAR_NAMES.index(name), unit=unit)
+
+
+def NPDatetime(unit):
+    """Numba's NPDatetime('D'): the type of numpy.datetime64 values of that
+    unit ('' for the generic unit); NPDatetime('ns')[:] is an array type."""
+    return _time_type("datetime64", unit)
+
+
+def NPTimedelta(unit):
+    """Numba's NPTimedelta('s'): the type of numpy.timedelta64 values of that unit."""
+    return _time_type("timedelta64", unit)
+
 _ALIASES = {
     "boolean": "bool", "bool_": "bool", "b1": "bool",
     "i1": "int8", "i2": "int16", "i4": "int32", "i8": "int64", "intp": "int64", "intc": "int32",
@@ -279,7 +305,7 @@ namespace.update({alias: _SCALARS[name] for alias, name in _ALIASES.items()})
 void = none = NoneType()
 optional = Optional
 voidptr = CPointer(_SCALARS["uint8"], "void*")
-namespace.update(void=void, none=none, Tuple=Tuple, UniTuple=UniTuple, optional=Optional, CPointer=CPointer,
+namespace.update(NPDatetime=NPDatetime, NPTimedelta=NPTimedelta, void=void, none=none, Tuple=Tuple, UniTuple=UniTuple, optional=Optional, CPointer=CPointer,
                  deferred_type=DeferredType, voidptr=voidptr, WrapperAddressProtocol=WrapperAddressProtocol)
 globals().update(namespace)
 
@@ -363,7 +389,7 @@ class Number(metaclass=_Category):
 
     @staticmethod
     def _holds(t):
-        return not t.ndim and t.name != "bool"
+        return not t.ndim and t.name != "bool" and t.unit is None
 
 
 class Integer(metaclass=_Category):
@@ -394,6 +420,10 @@ def from_dtype(dtype):
     """The scalar type of a NumPy dtype (numpy.float32, "f8", numpy.dtype(bool))."""
     import numpy
     dt = numpy.dtype(dtype)
+    if dt.kind in "Mm" and dt.isnative:
+        unit, count = numpy.datetime_data(dt)
+        if count == 1 and unit in _UNITS or unit == "generic":
+            return (NPDatetime if dt.kind == "M" else NPTimedelta)("" if unit == "generic" else unit)
     name = "bool" if dt.kind == "b" else dt.name
     if name not in _SCALARS or not dt.isnative:
         raise TypeError(f"ruchey has no type for the dtype {dt!r} (byte order {dt.byteorder!r})")
@@ -408,9 +438,9 @@ def typeof(value):
     if isinstance(value, numpy.ndarray):
         t = from_dtype(value.dtype)
         if value.ndim == 0:
-            return Type(t.kind, 0)
+            return t
         layout = "C" if value.flags.c_contiguous else "F" if value.flags.f_contiguous else "A"
-        return Type(t.kind, value.ndim, layout)
+        return Type(t.kind, value.ndim, layout, unit=t.unit)
     if isinstance(value, (builtins.bool, numpy.bool_)):  # "bool" here is ruchey's type
         return _SCALARS["bool"]
     if isinstance(value, int):

@@ -1,0 +1,582 @@
+"""datetime64 and timedelta64: arguments, results, array elements, the
+operators with NumPy's unit rules and NaT, numpy.isnat, reductions and
+array expressions, each against the function's own Python on generated
+values (random dates and durations in several units, NaT among them)."""
+import warnings
+
+import numpy as np
+import pytest
+
+import ruchey
+from ruchey import njit, TypingError, types
+
+UNITS = ["Y", "M", "W", "D", "h", "m", "s", "ms", "us", "ns"]
+LINEAR = UNITS[2:]
+
+
+def dates(rng, unit, n, nat=0.2):
+    span = {"Y": 200, "M": 2400, "W": 10**4}.get(unit, 10**6)
+    v = rng.integers(-span, span, n).astype(f"M8[{unit}]")
+    v[rng.random(n) < nat] = np.datetime64("NaT")
+    return v
+
+
+def deltas(rng, unit, n, nat=0.2):
+    v = rng.integers(-10**4, 10**4, n).astype(f"m8[{unit}]")
+    v[rng.random(n) < nat] = np.timedelta64("NaT")
+    return v
+
+
+def numpy_result(f, *args):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)  # NumPy warns of NaT and zero divisors
+        return f(*args)
+
+
+def same(expected, got):
+    """One value as NumPy gives it: the same dtype (unit included) and value, NaT as NaT."""
+    e, g = np.asarray(expected), np.asarray(got)
+    assert e.shape == g.shape
+    if e.dtype.kind in "Mm":
+        assert g.dtype == e.dtype, (e.dtype, g.dtype)
+        np.testing.assert_array_equal(np.isnat(g), np.isnat(e))
+        np.testing.assert_array_equal(g[~np.isnat(g)], e[~np.isnat(e)])
+    else:
+        np.testing.assert_array_equal(g, e)
+
+
+# ---------------------------------------------------------------- arguments and results
+
+
+@njit
+def identity(x):
+    return x
+
+
+@njit
+def element(a, i):
+    return a[i]
+
+
+@njit
+def store(a, i, v):
+    a[i] = v
+
+
+@pytest.mark.parametrize("unit", UNITS + ["ps", "fs", "as"])
+def test_scalars_and_arrays_go_in_and_come_back_with_their_unit(unit):
+    rng = np.random.default_rng(1)
+    for v in (dates(rng, unit, 5), deltas(rng, unit, 5)):
+        out = identity(v)
+        assert out.dtype == v.dtype
+        same(v, out)
+        for i in range(len(v)):
+            r = element(v, i)
+            assert type(r) is type(v[i]) and np.datetime_data(r.dtype) == (unit, 1)
+            same(element.py_func(v, i), r)
+
+
+def test_generic_unit_and_nat_scalars():
+    for v in (np.datetime64("NaT"), np.timedelta64("NaT"), np.timedelta64(5)):
+        r = identity(v)
+        assert type(r) is type(v) and r.dtype == v.dtype
+        same(v, r)
+
+
+def test_arrays_of_any_layout():
+    rng = np.random.default_rng(2)
+    a = dates(rng, "s", 24).reshape(4, 6)
+    for view in (a, a.T, a[::2, 1::3], a[1]):
+        same(identity.py_func(view), identity(view))
+        same(element.py_func(view, 1), element(view, 1))
+
+
+def test_elements_are_stored_in_the_arrays_unit():
+    a = np.array(["2020-01-01T05", "NaT"], dtype="M8[h]")
+    b = a.copy()
+    store(a, 1, np.datetime64("2021-03-04"))
+    store.py_func(b, 1, np.datetime64("2021-03-04"))
+    same(b, a)
+    a = np.array(["2020-01-01"], dtype="M8[D]")
+    b = a.copy()
+    store(a, 0, np.datetime64("2021-03-04T23:59", "m"))  # floored to the day, as NumPy's cast
+    store.py_func(b, 0, np.datetime64("2021-03-04T23:59", "m"))
+    same(b, a)
+
+
+def test_typeof_and_types():
+    assert repr(ruchey.typeof(np.datetime64("2020-01-01"))) == "datetime64[D]"
+    assert repr(ruchey.typeof(np.zeros(3, "m8[ns]"))) == "array(timedelta64[ns], 1d, C)"
+    assert repr(types.NPDatetime("")) == "datetime64"
+    assert ruchey.from_dtype("M8[ms]") == types.NPDatetime("ms")
+    assert repr(types.NPTimedelta("s")[:, ::1]) == "array(timedelta64[s], 2d, C)"
+    with pytest.raises(ValueError, match="no such unit"):
+        types.NPDatetime("days")
+
+
+def test_explicit_signatures():
+    @njit(types.NPTimedelta("h")(types.NPDatetime("h")[:], types.NPDatetime("h")))
+    def since(a, t):
+        return a[0] - t
+
+    a = np.array(["2020-01-02T03"], dtype="M8[h]")
+    t = np.datetime64("2020-01-01T00", "h")
+    same(since.py_func(a, t), since(a, t))
+    with pytest.raises(TypeError):
+        since(a, np.datetime64("2020-01-01"))  # another unit: no conversion, as Numba
+
+
+def test_multiples_of_a_unit_are_refused_by_name():
+    with pytest.raises(TypeError, match=r"datetime64\[10s\]"):
+        identity(np.zeros(2, "M8[10s]"))
+
+
+def test_frozen_globals():
+    day = np.datetime64("2020-05-05")
+    hours = np.array([1, 2, "NaT"], dtype="m8[h]")
+
+    def shifted():
+        return day + hours
+
+    same(shifted(), njit(shifted)())
+
+
+# ---------------------------------------------------------------- operators
+
+
+def sub(a, b):
+    return a - b
+
+
+def add(a, b):
+    return a + b
+
+
+def mul(a, b):
+    return a * b
+
+
+def div(a, b):
+    return a / b
+
+
+def floordiv(a, b):
+    return a // b
+
+
+def mod(a, b):
+    return a % b
+
+
+def lt(a, b):
+    return a < b
+
+
+def le(a, b):
+    return a <= b
+
+
+def eq(a, b):
+    return a == b
+
+
+def ne(a, b):
+    return a != b
+
+
+def gt(a, b):
+    return a > b
+
+
+COMPARE = [lt, le, eq, ne, gt]
+JIT = {f: njit(f) for f in [sub, add, mul, div, floordiv, mod] + COMPARE}
+
+
+def unit_pairs(units):
+    return [(a, b) for a in units for b in units]
+
+
+def check_scalars(f, xs, ys):
+    for x in xs:
+        for y in ys:
+            same(numpy_result(f, x, y), JIT[f](x, y))
+
+
+@pytest.mark.parametrize("ua, ub", unit_pairs(["Y", "M", "D", "h", "s", "ns"]))
+def test_datetime_minus_datetime_in_the_finer_unit(ua, ub):
+    rng = np.random.default_rng(3)
+    check_scalars(sub, dates(rng, ua, 6), dates(rng, ub, 6))
+
+
+@pytest.mark.parametrize("f", COMPARE)
+@pytest.mark.parametrize("ua, ub", unit_pairs(["Y", "M", "W", "D", "ms"]))
+def test_datetime_comparisons_across_units_nat_false(f, ua, ub):
+    rng = np.random.default_rng(4)
+    a, b = dates(rng, ua, 6), dates(rng, ub, 6)
+    b[:3] = a[:3].astype(b.dtype)  # equal values too
+    check_scalars(f, a, b)
+
+
+@pytest.mark.parametrize("ua, ub", [(a, b) for a in UNITS for b in LINEAR] + unit_pairs(["Y", "M"]))
+def test_datetime_plus_and_minus_timedelta(ua, ub):
+    rng = np.random.default_rng(5)
+    d, t = dates(rng, ua, 5), deltas(rng, ub, 5)
+    check_scalars(add, d, t)
+    check_scalars(add, t, d)
+    check_scalars(sub, d, t)
+
+
+@pytest.mark.parametrize("f", [add, sub, div, floordiv, mod] + COMPARE)
+@pytest.mark.parametrize("ua, ub", unit_pairs(["W", "D", "h", "us"]) + unit_pairs(["Y", "M"]))
+def test_timedelta_with_timedelta(f, ua, ub):
+    rng = np.random.default_rng(6)
+    a, b = deltas(rng, ua, 6), deltas(rng, ub, 6)
+    b[0] = np.timedelta64(0, ub)  # a zero divisor: NaT for %, 0 for //, inf or nan for /
+    check_scalars(f, a, b)
+
+
+@pytest.mark.parametrize("f", [mul, div, floordiv])
+def test_timedelta_scaled_by_numbers(f):
+    rng = np.random.default_rng(7)
+    t = deltas(rng, "s", 8)
+    numbers = [3, -2, 0, np.int32(5), 2.5, -0.75, np.float32(1.5), float("nan"), float("inf")]
+    check_scalars(f, t, numbers)
+    if f is mul:
+        check_scalars(f, numbers, t)
+
+
+def test_unary_minus_and_abs_keep_nat():
+    def neg_abs(t):
+        return -t, abs(t), +t
+
+    rng = np.random.default_rng(8)
+    for t in deltas(rng, "ms", 10, nat=0.3):
+        for e, g in zip(neg_abs(t), njit(neg_abs)(t)):
+            same(e, g)
+
+
+def test_loops_over_datetimes():
+    def total_since_first(a):
+        s = a[0] - a[0]
+        for i in range(a.shape[0]):
+            if not np.isnat(a[i]):
+                s = s + (a[i] - a[0])
+        return s
+
+    a = dates(np.random.default_rng(9), "h", 50, nat=0.1)
+    a[0] = np.datetime64("2020-01-01T00")
+    same(total_since_first(a), njit(total_since_first)(a))
+
+
+def test_a_variable_holding_two_units_takes_the_finer():
+    def pick(a, b, first):
+        v = a
+        if not first:
+            v = b
+        return v
+
+    a, b = np.datetime64("2020-01-01"), np.datetime64("2020-01-01T05", "h")
+    for first in (True, False):
+        got = njit(pick)(a, b, first)
+        assert got.dtype == np.dtype("M8[h]") and got == pick(a, b, first)
+
+
+# ---------------------------------------------------------------- arrays
+
+
+@pytest.mark.parametrize("f", [sub, lt, eq, ne])
+def test_array_expressions_of_datetimes(f):
+    rng = np.random.default_rng(10)
+    a, b = dates(rng, "D", 30), dates(rng, "h", 30)
+    same(numpy_result(f, a, b), JIT[f](a, b))
+    same(numpy_result(f, a.reshape(5, 6), b[:6]), JIT[f](a.reshape(5, 6), b[:6]))  # broadcast
+    same(numpy_result(f, a, b[3]), JIT[f](a, b[3]))
+
+
+@pytest.mark.parametrize("f", [add, sub, div, floordiv, mod, lt])
+def test_array_expressions_of_timedeltas(f):
+    rng = np.random.default_rng(11)
+    t, u = deltas(rng, "s", 40), deltas(rng, "ms", 40)
+    same(numpy_result(f, t, u), JIT[f](t, u))
+    same(numpy_result(f, t[::2], u[1::2]), JIT[f](t[::2], u[1::2]))
+
+
+def test_array_expressions_of_datetimes_and_timedeltas():
+    rng = np.random.default_rng(12)
+    d, t = dates(rng, "D", 30), deltas(rng, "h", 30)
+    same(d + t, JIT[add](d, t))
+    same(d - t, JIT[sub](d, t))
+    same(numpy_result(mul, t, 3), JIT[mul](t, 3))
+    same(numpy_result(mul, t, 0.5), JIT[mul](t, 0.5))
+    same(numpy_result(floordiv, t, 4), JIT[floordiv](t, 4))
+
+
+def test_numpy_ufuncs_of_timedeltas():
+    def f(t, d):
+        return np.negative(t), np.absolute(t), np.abs(t), np.add(d, t), np.subtract(d, d)
+
+    rng = np.random.default_rng(13)
+    t, d = deltas(rng, "us", 20), dates(rng, "us", 20)
+    for e, g in zip(f(t, d), njit(f)(t, d)):
+        same(e, g)
+
+
+def test_isnat():
+    def f(a):
+        return np.isnat(a), np.isnat(a[0]), a[~np.isnat(a)]
+
+    rng = np.random.default_rng(14)
+    for a in (dates(rng, "ns", 20), deltas(rng, "D", 20)):
+        a[0] = np.array("NaT", dtype=a.dtype)
+        for e, g in zip(f(a), njit(f)(a)):
+            same(e, g)
+
+
+def smallest(a):
+    return np.min(a)
+
+
+def largest(a):
+    return a.max()
+
+
+def first_smallest(a):
+    return np.argmin(a)
+
+
+def first_largest(a):
+    return a.argmax()
+
+
+@pytest.mark.parametrize("f", [smallest, largest, first_smallest, first_largest])
+def test_reductions_find_nat_as_numpy(f):
+    g = njit(f)
+    rng = np.random.default_rng(15)
+    for n in (1, 3, 8, 33, 100):
+        for nat in (0, 0.05, 1):
+            for a in (dates(rng, "s", n, nat), deltas(rng, "ms", n, nat)):
+                same(f(a), g(a))
+
+
+def test_reductions_along_an_axis():
+    def f(a):
+        return np.max(a, axis=0), a.min(axis=1), np.argmax(a, axis=0)
+
+    a = dates(np.random.default_rng(16), "m", 60, nat=0.05).reshape(6, 10)
+    for e, g in zip(f(a), njit(f)(a)):
+        same(e, g)
+
+
+def sorted_copy(a):
+    return np.sort(a)
+
+
+def sorted_stably_along_0(a):
+    return np.sort(a, axis=0, kind="stable")
+
+
+def sorted_flat(a):
+    return np.sort(a, axis=None)
+
+
+def sorted_in_place(a):
+    a.sort()
+    return a
+
+
+def sorting_indices(a):
+    return np.argsort(a, kind="stable"), a.argsort(axis=0, kind="stable"), np.argsort(a, axis=None, kind="stable")
+
+
+@pytest.mark.parametrize("f", [sorted_copy, sorted_stably_along_0, sorted_flat, sorted_in_place, sorting_indices])
+def test_sorting_puts_nat_last_as_numpy(f):
+    rng = np.random.default_rng(18)
+    for n in (0, 1, 2, 7, 64, 1000):
+        for a in (dates(rng, "s", n, 0.2), deltas(rng, "us", n, 0.2), dates(rng, "D", n, 1)):
+            check_sorted(f, a)
+    a = dates(rng, "h", 60).reshape(6, 10)
+    check_sorted(f, a)
+    check_sorted(f, a[:, ::2].T)
+
+
+def check_sorted(f, a):
+    e, g = f(a.copy()), njit(f)(a.copy() if f is sorted_in_place else a)
+    for x, y in zip(e, g) if f is sorting_indices else [(e, g)]:
+        same(x, y)
+
+
+def test_creation_with_datetime_dtypes():
+    seconds = np.dtype("M8[s]")
+
+    def f(n):
+        return np.empty(n, dtype="datetime64[ns]"), np.zeros(n, seconds), np.zeros((2, n), "m8[D]")
+
+    def like(a):
+        return np.empty_like(a), np.zeros_like(a)
+
+    for e, g in zip(f(3), njit(f)(3)):
+        assert e.dtype == g.dtype and e.shape == g.shape
+    same(f(3)[1], njit(f)(3)[1])
+    a = np.zeros((2, 3), "M8[us]")
+    for e, g in zip(like(a), njit(like)(a)):
+        assert e.dtype == g.dtype and e.shape == g.shape
+    same(like(a)[1], njit(like)(a)[1])
+
+
+def test_shapes_and_views():
+    def f(a):
+        return a.reshape((2, 3)), a.reshape((2, 3)).T, a.ravel(), a[::-1].copy(), np.where(np.isnat(a), a[0], a)
+
+    a = deltas(np.random.default_rng(17), "h", 6)
+    for e, g in zip(f(a), njit(f)(a)):
+        same(e, g)
+
+
+# ---------------------------------------------------------------- refusals
+
+
+@pytest.mark.parametrize("f, x, y", [
+    (add, np.datetime64("2020-01-01"), np.datetime64("2020-01-02")),  # datetime + datetime
+    (sub, np.timedelta64(1, "D"), np.datetime64("2020-01-02")),
+    (add, np.datetime64("2020-01-01"), np.timedelta64(1, "M")),  # months to days: NumPy cannot cast
+    (add, np.timedelta64(1, "Y"), np.timedelta64(1, "D")),  # no common unit
+    (lt, np.timedelta64(1, "M"), np.timedelta64(1, "D")),
+    (lt, np.datetime64("2020-01-01"), np.timedelta64(1, "D")),
+    (mul, np.datetime64("2020-01-01"), 2),
+    (mul, np.timedelta64(1, "D"), np.timedelta64(1, "D")),
+    (div, 2, np.timedelta64(1, "D")),
+    (mod, np.timedelta64(1, "D"), 2),
+])
+def test_what_numpy_refuses_is_a_typing_error(f, x, y):
+    with pytest.raises(Exception):
+        numpy_result(f, x, y)
+    with pytest.raises(TypingError):
+        njit(f)(x, y)
+
+
+def test_mixing_with_plain_numbers_is_refused_as_numba():
+    with pytest.raises(TypingError, match="unsupported operand types"):
+        njit(add)(np.timedelta64(1, "D"), 1)
+    with pytest.raises(TypingError, match="cannot compare"):
+        njit(eq)(np.timedelta64(1, "D"), 1)
+
+
+def test_builtins_not_made_for_datetimes_refuse_them():
+    with pytest.raises(TypingError, match="does not support timedelta64"):
+        njit(lambda a: a.sum())(np.zeros(3, "m8[D]"))
+    with pytest.raises(TypingError, match="does not support datetime64"):
+        njit(lambda a: np.cumsum(a))(np.zeros(3, "M8[D]"))
+    with pytest.raises(TypingError, match="does not support datetime64"):
+        njit(lambda a: np.abs(a))(np.zeros(3, "M8[D]"))
+    with pytest.raises(TypingError, match="bad operand type"):
+        njit(lambda a: -a)(np.datetime64("2020-01-01"))
+
+
+DAY = np.timedelta64(1, "D")
+
+
+def list_work(a):
+    items = [a[0], a[-1]]
+    for v in a:
+        items.append(v)
+    items.insert(0, a[0] + DAY)
+    last = items.pop()
+    total = a[0] - a[0]
+    for v in items:
+        if not np.isnat(v):
+            total = total + (v - a[0])
+    return len(items), items[0], last, total, items.index(a[-1]), items.count(a[0])
+
+
+def test_typed_lists_made_in_compiled_code_hold_datetimes():
+    rng = np.random.default_rng(19)
+    for a in (dates(rng, "D", 9), dates(rng, "ns", 3)):
+        a[0] = np.datetime64("2020-01-01")
+        for e, g in zip(list_work(a), njit(list_work)(a)):
+            same(e, g)
+    made = njit(lambda a: [v for v in a])(a)
+    assert type(made).__name__ == "List" and repr(made).startswith("ListType[datetime64[ns]]")
+    same(list(a), list(made))
+    assert njit(lambda items: items[1])(made) == a[1]  # passed back in, its unit kept
+    with pytest.raises(TypeError, match="only written by compiled code"):
+        made.append(a[0])
+
+
+def test_typed_containers_refuse_datetimes():
+    def listed(a):
+        d = ruchey.typed.Dict()
+        d[0] = a[0]
+        return d
+
+    with pytest.raises(TypingError, match="not supported"):
+        njit(listed)(np.zeros(2, "M8[D]"))
+    with pytest.raises(TypeError, match="typed containers hold numbers"):
+        ruchey.typed.List([np.datetime64("2020-01-01")])
+
+
+# ---------------------------------------------------------------- the on-disk cache
+
+CACHED = '''
+import numpy as np
+from ruchey import njit
+
+@njit(cache=True)
+def since(a, t):
+    return a - t
+'''
+
+CACHE_CALLS = '''
+import numpy as np
+import cached
+a = np.array(["2020-01-01", "NaT"], dtype="M8[D]")
+t = np.datetime64("2019-12-31T12", "h")
+r = cached.since(a, t), cached.since(a[0], t)
+assert r[0].dtype == np.dtype("m8[h]") and r[0][0] == np.timedelta64(12, "h") and np.isnat(r[0][1])
+assert r[1] == np.timedelta64(12, "h") and r[1].dtype == np.dtype("m8[h]")
+print(sum(cached.since.stats.cache_hits.values()), sum(cached.since.stats.cache_misses.values()))
+'''
+
+
+def test_a_second_process_loads_datetime_code_from_the_cache(tmp_path):
+    import os
+    import subprocess
+    import sys
+    (tmp_path / "cached.py").write_text(CACHED)
+    environ = {k: v for k, v in os.environ.items() if k not in ("RUCHEY_CACHE_DIR", "NUMBA_CACHE_DIR")}
+    environ.update(PYTHONPATH=str(tmp_path), PYTHONDONTWRITEBYTECODE="1")
+
+    def hits_misses():
+        r = subprocess.run([sys.executable, "-c", CACHE_CALLS], cwd=tmp_path, env=environ, capture_output=True,
+                           text=True, timeout=300)
+        assert r.returncode == 0, r.stdout + r.stderr
+        return tuple(int(x) for x in r.stdout.split()[-2:])
+
+    assert hits_misses() == (0, 2)
+    assert hits_misses() == (2, 0)  # the results' units come back from the cache
+
+
+# ---------------------------------------------------------------- prange
+
+
+def parallel_total(a):
+    s = a[0] - a[0]
+    for i in ruchey.prange(a.shape[0]):
+        s += a[i] - a[0]
+    return s
+
+
+def parallel_latest(a):
+    m = a[0]
+    for i in ruchey.prange(a.shape[0]):
+        m = max(m, a[i])
+    return m
+
+
+@pytest.mark.parametrize("f", [parallel_total, parallel_latest])
+def test_prange_reductions_keep_nat(f):
+    g = njit(parallel=True)(f)
+    rng = np.random.default_rng(20)
+    for nat in (0, 0.01):
+        a = dates(rng, "s", 2000, nat)
+        a[0] = np.datetime64("2000-01-01T00:00:00")
+        same(f(a), g(a))
