@@ -33,7 +33,8 @@ PyObject *ext_callee(PyObject *obj) {
 }
 
 void *ext_find_member(void *ctx, const Type *receiver, const char *name, bool attribute) {
-  if (receiver->kind == TY_CLASS) return jitclass_member(receiver, name, attribute);
+  void *own = receiver->kind == TY_CLASS ? jitclass_member(receiver, name, attribute) : NULL;
+  if (own) return own;  /* a jitclass's; a structref's come from overload_method, as other types' */
   PyObject *find = extending_function("_member");
   PyObject *desc = find ? disp_describe_type(receiver) : NULL;
   PyObject *disp = desc ? PyObject_CallFunction(find, "OsO", desc, name, attribute ? Py_True : Py_False) : NULL;

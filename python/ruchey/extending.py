@@ -30,6 +30,8 @@ __all__ = ["register_jitable", "overload", "overload_method", "overload_attribut
 _callees = {}
 # (name, is an attribute) -> [(type class, dispatcher of the member's overloads)]
 _members = {}
+# the names of native types that have a type object of their own (a structref's) -> that object
+_named_types = {}
 
 
 def is_jitted(func):
@@ -73,7 +75,7 @@ def _type_of(desc):
         return types.TupleType([_type_of(d) for d in desc])
     if desc == "none":
         return types.none
-    return _Described(desc)
+    return _named_types.get(desc) or _Described(desc)
 
 
 class _Overloads:

@@ -175,6 +175,7 @@ def _submodules():
     """name -> (own names, sources) of each numba module given."""
     import ruchey.experimental
     import ruchey.extending
+    import ruchey.structref
     return {
         "numba": (_top_names(), (ruchey,)),
         "numba.core": ({}, ()),
@@ -192,6 +193,7 @@ def _submodules():
         "numba.np.ufunc": (dict(vectorize=vectorize, guvectorize=guvectorize), ()),
         "numba.np.ufunc.gufunc": (dict(GUFunc=numpy.ufunc), ()),  # ruchey's gufuncs are NumPy's
         "numba.experimental": ({}, (ruchey.experimental,)),
+        "numba.experimental.structref": ({}, (ruchey.structref,)),
     }
 
 

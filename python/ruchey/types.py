@@ -316,6 +316,42 @@ class DictType:
         return f"DictType[{self.key_type!r},{self.value_type!r}]"
 
 
+class StructRef:
+    """The type of a structref's objects (Numba's types.StructRef): made
+    with the fields as (name, type) pairs, passed through
+    preprocess_fields. Subclass it for each kind of structref."""
+
+    def __init__(self, fields):
+        self._fields = tuple((name, t) for name, t in self.preprocess_fields(tuple(fields)))
+        self.name = f"{type(self).__name__}({', '.join(f'{n}: {t!r}' for n, t in self._fields)})"
+
+    def preprocess_fields(self, fields):
+        """What a subclass may override: the fields as given, changed (Numba's
+        usual one drops literal types, which ruchey has not)."""
+        return fields
+
+    @property
+    def field_dict(self):
+        return dict(self._fields)
+
+    def get_data_type(self):
+        return self
+
+    def __eq__(self, other):
+        return type(other) is type(self) and other._fields == self._fields
+
+    def __hash__(self):
+        return hash((type(self), self._fields))
+
+    def __repr__(self):
+        return self.name
+
+
+def unliteral(t):
+    """Numba's: the type without its literal value; ruchey's types have none."""
+    return t
+
+
 def parse_signature(sig):
     """A signature from a string, a Signature, or a tuple of argument types."""
     if isinstance(sig, str):
