@@ -232,6 +232,7 @@ static bool resolve_call(void *ctx, void *callee, const Type **args, int nargs, 
     if (disp->inherits) inherit_options(c, e);
     e->opts.find_member = ext_find_member;
     e->opts.bind_call = bind_value_call;
+    e->opts.intrinsic = ext_intrinsic_code;
     if (!type_callee(c, e, diag)) {
       /* the callee's error, quoting its own source line */
       if (!PyErr_Occurred()) core_raise_diag(diag, e->func ? e->func->filename : source_file(disp));
@@ -270,6 +271,7 @@ static Callee *callee_options(CompileOptions *opts, Dispatcher *self, const Type
   opts->resolve = resolve_call;
   opts->find_member = ext_find_member;
   opts->bind_call = bind_value_call;
+  opts->intrinsic = ext_intrinsic_code;
   opts->resolve_ctx = c;
   return self ? add_callee(c, self, args, opts->kernel || opts->device) : NULL;
 }

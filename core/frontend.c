@@ -1042,6 +1042,8 @@ static Node *fe_call(Fe *fe, PyObject *e) {
   bool refused = false;
   NativeSig *native = !builtin && obj ? fe_native_signature(fe, e, obj, &refused) : NULL;
   if (native) builtin = core_builtin_named("a native function");
+  IntrinsicCall *intrinsic = !builtin && obj ? ext_intrinsic_call(obj, fe->arena) : NULL;
+  if (intrinsic) builtin = core_builtin_named("an intrinsic");
   Node *n = NULL;
   if (refused) {
     PyErr_Clear();
@@ -1059,7 +1061,7 @@ static Node *fe_call(Fe *fe, PyObject *e) {
     n = new_node(fe, N_CALL, e);
     n->bi = builtin;
     n->ival = cast;
-    n->callee = native;
+    n->callee = native ? (void *)native : (void *)intrinsic;
     unsigned how = is_jit ? 0 : builtin_args(builtin->flags);
     if (is_jit && !scalar_fn && fe_has_starred(e)) {
       if (!fe_spread_call(fe, e, n, obj)) n = NULL;

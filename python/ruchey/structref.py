@@ -68,7 +68,7 @@ class _Definition:
         instance_type.name = _core.jitclass_type(box, tuple(f for f, _ in struct_type._fields), descs)
         extending._named_types[instance_type.name] = struct_type
         struct_type._instance_type = instance_type
-        _instance_types[instance_type.name] = box._ruchey_instance_type = instance_type
+        box._ruchey_instance_type = instance_type
         box.ctor = njit(self._constructor_source(box))
         return box
 
@@ -93,8 +93,6 @@ class _Allocator:
         self.__ruchey_new__ = cls
 
 
-# the names of the structref instance types made -> their jitclass instance types
-_instance_types = {}
 # proxy class -> its definition
 _definitions = {}
 
@@ -104,8 +102,6 @@ def _field_type(proxy, field, t):
     if isinstance(t, StructRef):
         return t._instance_type
     if isinstance(t, extending._Described):
-        if t.name in _instance_types:
-            return _instance_types[t.name]
         raise TypeError(f"{proxy.__name__}(): field {field!r} is given a {t.name}, which a structref "
                         f"cannot hold (numbers, bools, arrays, tuples, strings and other structrefs)")
     return t
