@@ -177,6 +177,9 @@ PyObject *static_object(Fe *fe, PyObject *e) {
     if (find_var(fe, name) < 0) {
       obj = PyDict_GetItemWithError(fe->globals, id);
       if (!obj && !PyErr_Occurred()) obj = PyDict_GetItemWithError(fe->builtins, id);
+      /* a function calling itself, compiled for an explicit signature
+       * before the decorator returns and the module binds its name */
+      if (!obj && !PyErr_Occurred() && fe->self && !strcmp(name, fe->f->name)) obj = fe->self;
       Py_XINCREF(obj);
       PyErr_Clear();
     }
@@ -2095,8 +2098,8 @@ static bool fe_params(Fe *fe, PyObject *def) {
   return ok;
 }
 
-Func *fe_read_function(PyObject *pyfunc, Arena *arena, Diag *diag) {
-  Fe fe = {.arena = arena, .diag = diag, .stack_limit = core_api()->stack_limit()};
+Func *fe_read_function(PyObject *pyfunc, PyObject *self, Arena *arena, Diag *diag) {
+  Fe fe = {.arena = arena, .diag = diag, .stack_limit = core_api()->stack_limit(), .self = self};
   fe.f = arena_alloc(arena, sizeof(Func));
   fe.f->arena = arena;
   fe.pyfunc = pyfunc;

@@ -187,7 +187,7 @@ class Signature:
 
     def __init__(self, return_type, args):
         for a in args:
-            if not isinstance(a, (Type, TupleType, Optional, CPointer)):
+            if not isinstance(a, (Type, TupleType, Optional, CPointer, ListType, DictType)):
                 raise TypeError(f"not a ruchey type in a signature: {a!r}")
         self.return_type, self.args = return_type, tuple(args)
 
@@ -290,6 +290,9 @@ class ListType:
     def __init__(self, item_type):
         self.item_type = item_type
 
+    def describe(self):
+        return ("list", self.item_type.describe())
+
     def __eq__(self, other):
         return isinstance(other, ListType) and self.item_type == other.item_type
 
@@ -305,6 +308,9 @@ class DictType:
 
     def __init__(self, key_type, value_type):
         self.key_type, self.value_type = key_type, value_type
+
+    def describe(self):
+        return ("dict", self.key_type.describe(), self.value_type.describe())
 
     def __eq__(self, other):
         return isinstance(other, DictType) and (self.key_type, self.value_type) == (other.key_type, other.value_type)
