@@ -214,6 +214,23 @@ static Node *string_node(Fe *fe, PyObject *e, PyObject *v);
 /* A NumPy scalar global (numpy.float32(1e-7)), frozen as Numba freezes it:
  * its value converted to its own type, which it keeps in arithmetic (no
  * weak Python number); NULL if obj is none. */
+/* x converted to the NumPy scalar type of kind, as numpy.<type>(x). */
+static Node *as_numpy_scalar(Fe *fe, Node *x, int kind, PyObject *e) {
+  Node *n = new_node(fe, N_CALL, e);
+  n->bi = core_builtin_named("a NumPy scalar type");
+  n->ival = kind;
+  n->list = new_list(fe, 1);
+  n->list.items[0] = x;
+  return n;
+}
+
+/* A uint64 constant (above 2**63 too: its bits, which the conversion keeps). */
+static Node *uint64_constant(Fe *fe, unsigned long long bits, PyObject *e) {
+  Node *x = new_node(fe, N_INT, e);
+  x->ival = (int64_t)bits;
+  return as_numpy_scalar(fe, x, TY_U64, e);
+}
+
 static Node *numpy_scalar(Fe *fe, PyObject *obj, PyObject *e) {
   int kind = PyType_Check(obj) ? -1 : core_dtype_kind((PyObject *)Py_TYPE(obj));
   if (kind < 0 || PyBool_Check(obj) || PyLong_CheckExact(obj) || PyFloat_CheckExact(obj) || PyComplex_CheckExact(obj))
@@ -225,21 +242,10 @@ static Node *numpy_scalar(Fe *fe, PyObject *obj, PyObject *e) {
     PyErr_Clear();
     return fe_error(fe, e, "cannot read this NumPy scalar's value");
   }
-  Node *x = NULL;
-  if (PyLong_Check(v) && kind == TY_U64) {  /* above 2**63: its bits, which the conversion keeps */
-    x = new_node(fe, N_INT, e);
-    x->ival = (int64_t)PyLong_AsUnsignedLongLongMask(v);
-  } else {
-    x = constant_node(fe, v, e);
-  }
+  Node *x = PyLong_Check(v) && kind == TY_U64 ? NULL : constant_node(fe, v, e);
+  if (PyLong_Check(v) && kind == TY_U64) x = uint64_constant(fe, PyLong_AsUnsignedLongLongMask(v), e);
   Py_DECREF(v);
-  if (!x) return NULL;
-  Node *n = new_node(fe, N_CALL, e);
-  n->bi = core_builtin_named("a NumPy scalar type");
-  n->ival = kind;
-  n->list = new_list(fe, 1);
-  n->list.items[0] = x;
-  return n;
+  return x && kind != TY_U64 ? as_numpy_scalar(fe, x, kind, e) : x;
 }
 
 Node *fe_frozen_constant(Fe *fe, PyObject *obj, PyObject *e) { return constant_node(fe, obj, e); }
@@ -265,7 +271,10 @@ static Node *constant_node(Fe *fe, PyObject *obj, PyObject *e) {
   if (PyLong_Check(obj)) {
     int overflow;
     long long v = PyLong_AsLongLongAndOverflow(obj, &overflow);
-    if (overflow) return fe_error(fe, e, "integer constant does not fit in int64");
+    unsigned long long above = overflow > 0 ? PyLong_AsUnsignedLongLong(obj) : 0;
+    if (overflow > 0 && !PyErr_Occurred()) return uint64_constant(fe, above, e);  /* a uint64, as Numba types it */
+    PyErr_Clear();
+    if (overflow) return fe_error(fe, e, "integer constant does not fit in int64 or uint64");
     Node *n = new_node(fe, N_INT, e);
     n->ival = v;
     return n;
