@@ -27,7 +27,7 @@ proxy class (so its properties and methods apply) holding the fields.
 from ruchey import _core, extending, types
 from ruchey.types import StructRef
 from ruchey.decorators import njit
-from ruchey.experimental import InstanceType, _describe, _exec_functions, _field_accessors
+from ruchey.experimental import InstanceType, _Allocator, _describe, _exec_functions, _field_accessors
 
 __all__ = ["StructRef", "StructRefProxy", "register", "define_proxy", "define_constructor",
            "define_boxing", "define_attributes"]
@@ -86,11 +86,6 @@ class _Definition:
         """The typing function of a construction in compiled code."""
         return self.specialised(tuple(_field_type(self.proxy, f, t) for f, t in zip(self.fields, argtypes))
                                 if len(argtypes) == len(self.fields) else argtypes).ctor.py_func
-
-
-class _Allocator:
-    def __init__(self, cls):
-        self.__ruchey_new__ = cls
 
 
 # proxy class -> its definition
