@@ -890,6 +890,34 @@ static PyObject *namespace_title(PyObject *base, PyObject *written) {
   return title;
 }
 
+/* structref.new(t): obj's __ruchey_new_from__ takes t, a value known at
+ * compile time (a closure's), and gives the allocator of t's objects, a
+ * new reference; NULL for any other callee, and NULL with the error
+ * reported where t is not one. */
+static PyObject *allocator_of_type(Fe *fe, PyObject *e, PyObject *obj) {
+  if (PyType_Check(obj) || PyModule_Check(obj) || !PyObject_HasAttrString(obj, "__ruchey_new_from__")) {
+    PyErr_Clear();
+    return NULL;
+  }
+  PyObject *args = field(e, "args");
+  PyObject *t = PyList_GET_SIZE(args) == 1 ? static_object(fe, PyList_GET_ITEM(args, 0)) : NULL;
+  Py_DECREF(args);
+  if (!t) return fe_error(fe, e, "structref.new takes one StructRef type known at compile time");
+  PyObject *method = PyUnicode_FromString("__ruchey_new_from__");
+  PyObject *allocator = method ? PyObject_CallMethodOneArg(obj, method, t) : NULL;
+  Py_XDECREF(method);
+  Py_DECREF(t);
+  if (!allocator) {
+    PyObject *type, *value, *tb;
+    PyErr_Fetch(&type, &value, &tb);
+    PyObject *text = value ? PyObject_Str(value) : NULL;
+    fe_error(fe, e, "%s", text && PyUnicode_Check(text) ? PyUnicode_AsUTF8(text) : "structref.new failed");
+    Py_XDECREF(text); Py_XDECREF(type); Py_XDECREF(value); Py_XDECREF(tb);
+    PyErr_Clear();
+  }
+  return allocator;
+}
+
 /* Why func (a call's callee, or an attribute read) names nothing the
  * compiler knows, as Python would say it at run time: a name never defined, a module or ruchey
  * namespace without that attribute (with the nearest name it has), or, for
@@ -1020,6 +1048,12 @@ static Node *fe_call(Fe *fe, PyObject *e) {
     }
     Py_DECREF(base_obj);
   }
+  PyObject *allocator = obj ? allocator_of_type(fe, e, obj) : NULL;
+  if (fe->diag->kind) {
+    Py_XDECREF(obj); Py_DECREF(func);
+    return NULL;
+  }
+  if (allocator) Py_SETREF(obj, allocator);
   const Type *made = obj ? jitclass_new_type(obj) : NULL;
   if (made) {  /* a jitclass's constructor making its object */
     Node *n = new_node(fe, N_CALL, e);

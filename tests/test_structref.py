@@ -12,7 +12,7 @@ import pytest
 
 from ruchey import njit, types
 from ruchey.experimental import structref
-from ruchey.extending import overload_attribute, overload_method
+from ruchey.extending import overload, overload_attribute, overload_method
 
 from conftest import AS_NUMBA, make_rng, seed_of
 
@@ -318,3 +318,58 @@ def _python_push(self, row, index, distance):  # what the overload compiles, for
 
 
 Heap.push = _python_push
+
+
+# ---------------------------------------------------------------- structref.new in an overload
+
+def make_counter(count, scale):
+    raise NotImplementedError  # compiled code only: the overload below
+
+
+@overload(make_counter)
+def make_counter_overload(count, scale):
+    counter_type = CounterType([("count", count), ("scale", scale), ("on", types.boolean)])
+
+    def impl(count, scale):
+        c = structref.new(counter_type)
+        c.count = count
+        c.scale = scale
+        c.on = True
+        return c
+    return impl
+
+
+def test_structref_new_in_an_overloads_implementation():
+    @njit
+    def make(count, scale):
+        c = make_counter(count, scale)
+        c.count += 1
+        return c
+    rng = make_rng(seed_of("structref.new"))
+    for _ in range(4):
+        count, scale = int(rng.integers(-50, 50)), float(rng.random())
+        c = make(count, scale)
+        assert isinstance(c, Counter)
+        assert (c.count, c.scale, c.on) == (count + 1, scale, True)
+
+
+@ruchey_only
+def test_structref_new_of_something_else_is_a_typing_error():
+    from ruchey import TypingError
+
+    def not_a_type():
+        pass
+
+    @overload(not_a_type)
+    def not_a_type_overload():
+        wrong = types.int64
+
+        def impl():
+            return structref.new(wrong)
+        return impl
+
+    @njit
+    def f():
+        return not_a_type()
+    with pytest.raises(TypingError, match="structref.new takes a StructRef type"):
+        f()

@@ -30,7 +30,7 @@ from ruchey.decorators import njit
 from ruchey.experimental import InstanceType, _Allocator, _describe, _exec_functions, _field_accessors
 
 __all__ = ["StructRef", "StructRefProxy", "register", "define_proxy", "define_constructor",
-           "define_boxing", "define_attributes"]
+           "define_boxing", "define_attributes", "new"]
 
 
 class _Definition:
@@ -90,6 +90,10 @@ class _Definition:
 
 # proxy class -> its definition
 _definitions = {}
+# StructRef class -> the proxy class its objects box to (define_boxing's)
+_proxies = {}
+# (StructRef class, field names) -> the definition structref.new makes its objects by
+_news = {}
 
 
 def _field_type(proxy, field, t):
@@ -156,8 +160,7 @@ def define_constructor(py_class, struct_typeclass, fields):
     the values, from Python and from compiled code."""
     if not isinstance(py_class, type) or not issubclass(py_class, StructRefProxy):
         raise TypeError(f"the proxy class must derive from structref.StructRefProxy, got {py_class!r}")
-    if not isinstance(struct_typeclass, type) or not issubclass(struct_typeclass, StructRef):
-        raise TypeError(f"the type class must derive from types.StructRef, got {struct_typeclass!r}")
+    _check_type_class(struct_typeclass)
     fields = list(fields)
     for field in fields:
         if not isinstance(field, str) or not field.isidentifier():
@@ -173,16 +176,48 @@ def define_constructor(py_class, struct_typeclass, fields):
 
 
 def define_boxing(struct_typeclass, obj_class):
-    """Numba's: how objects of the type become Python objects. ruchey's are
-    always instances of the proxy class, so this only checks its arguments."""
-    if not isinstance(struct_typeclass, type) or not issubclass(struct_typeclass, StructRef):
-        raise TypeError(f"the type class must derive from types.StructRef, got {struct_typeclass!r}")
+    """Makes objects of the type that structref.new makes instances of
+    obj_class in Python (define_constructor's objects are its proxy's)."""
+    _check_type_class(struct_typeclass)
+    if not isinstance(obj_class, type) or not issubclass(obj_class, StructRefProxy):
+        raise TypeError(f"the proxy class must derive from structref.StructRefProxy, got {obj_class!r}")
+    _proxies[struct_typeclass] = obj_class
 
 
 def define_attributes(struct_typeclass):
     """Numba's: compiled code reading and writing the fields; ruchey's objects
     always have it."""
-    define_boxing(struct_typeclass, None)
+    _check_type_class(struct_typeclass)
+
+
+def _check_type_class(struct_typeclass):
+    if not isinstance(struct_typeclass, type) or not issubclass(struct_typeclass, StructRef):
+        raise TypeError(f"the type class must derive from types.StructRef, got {struct_typeclass!r}")
+
+
+class _New:
+    """structref.new(struct_type): in compiled code (an overload's
+    implementation), a new object of struct_type, a StructRef instance the
+    typing function made, its fields unset until the code sets them."""
+
+    def __call__(self, struct_type):
+        raise TypeError("structref.new(struct_type) is for compiled code (an overload's implementation)")
+
+    def __ruchey_new_from__(self, struct_type):
+        if not isinstance(struct_type, StructRef):
+            raise TypeError(f"structref.new takes a StructRef type (HeapType([('a', types.int64)])), "
+                            f"got {struct_type!r}")
+        cls = type(struct_type)
+        names = tuple(name for name, _ in struct_type._fields)
+        proxy = _proxies.get(cls, StructRefProxy)
+        definition = _definitions.get(proxy)
+        if definition is None or definition.type_class is not cls or definition.fields != names:
+            definition = _news.setdefault((cls, names), _Definition(proxy, cls, names))
+        box = definition.specialised(tuple(_field_type(definition.proxy, name, t) for name, t in struct_type._fields))
+        return _Allocator(box)
+
+
+new = _New()
 
 
 def define_proxy(py_class, struct_typeclass, fields):
