@@ -75,9 +75,19 @@ def venv_python(venv):
     return python
 
 
+# packages installed without their dependencies, and the ones their compiled
+# code needs: hapsira pins matplotlib<3.8, which would take NumPy back to 1.x
+# in the venv every package shares (its orbital mechanics never plots)
+WITHOUT_DEPS = {"hapsira": ["astropy", "jplephem", "pandas", "pyerfa", "scipy"]}
+
+
 def install(python, packages):
-    subprocess.run([python, "-m", "pip", "install", "-q", "--disable-pip-version-check", "numba", *packages],
-                   check=True)
+    pip = [python, "-m", "pip", "install", "-q", "--disable-pip-version-check"]
+    plain = [p for p in packages if p not in WITHOUT_DEPS]
+    needed = [d for p in packages for d in WITHOUT_DEPS.get(p, ())]
+    subprocess.run(pip + ["numba", *plain, *needed], check=True)
+    if len(plain) < len(packages):
+        subprocess.run(pip + ["--no-deps", *(p for p in packages if p in WITHOUT_DEPS)], check=True)
 
 
 def version(python, package):

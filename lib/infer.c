@@ -352,7 +352,30 @@ static const Type *ty_boolop(Infer *in, Node *n) {
   return t;
 }
 
+/* Whether n calls a compiled function (or another callee) anywhere in it. */
+static bool calls_compiled(const Node *n) {
+  if (!n) return false;
+  if (n->kind == N_CALL && n->callee) return true;
+  if (calls_compiled(n->lhs) || calls_compiled(n->rhs) || calls_compiled(n->cond)) return true;
+  for (int i = 0; i < n->list.len; i++)
+    if (calls_compiled(n->list.items[i])) return true;
+  for (int i = 0; i < n->kw.len; i++)
+    if (calls_compiled(n->kw.items[i])) return true;
+  return false;
+}
+
+/* A branch of a returned value, typed: where the function's return type is
+ * not known yet, its type is what a mutually recursive callee typed within
+ * the other branch sees (return True if n == 0 else is_odd(n - 1)). */
+static const Type *ty_returned_branch(Infer *in, Node *branch, bool returned) {
+  if (returned) in->returning = branch;
+  const Type *t = ty_maybe_none(in, branch);
+  if (returned && t && t->kind != TY_NONE && !in->f->ret_type) in->f->ret_type = t;
+  return t;
+}
+
 static const Type *ty_ifexp(Infer *in, Node *n) {
+  bool returned = in->returning == n;
   if (!ty_truth(in, n->cond, "condition") || ty_failed(in)) return NULL;
   int known = known_condition(n->cond);
   if (known >= 0) {  /* only the branch taken is typed (see known_condition) */
@@ -361,7 +384,11 @@ static const Type *ty_ifexp(Infer *in, Node *n) {
     if (t && in->final) *n = *taken;
     return t;
   }
-  const Type *a = ty_maybe_none(in, n->lhs), *b = ty_maybe_none(in, n->rhs);
+  /* of a returned value, the branch without a call first */
+  bool swap = returned && calls_compiled(n->lhs) && !calls_compiled(n->rhs);
+  const Type *first = ty_returned_branch(in, swap ? n->rhs : n->lhs, returned);
+  const Type *second = ty_returned_branch(in, swap ? n->lhs : n->rhs, returned);
+  const Type *a = swap ? second : first, *b = swap ? first : second;
   if (ty_failed(in)) return NULL;
   /* a branch not typed yet (a recursive call before the function's return
    * type is known): the other one's type, until a later pass */
@@ -677,7 +704,9 @@ static void ty_return(Infer *in, Node *n) {
     in->returns_none = true;
     return;
   }
+  in->returning = n->lhs;
   const Type *t = ty_maybe_none(in, n->lhs);
+  in->returning = NULL;
   if (!t) return;
   if (t->kind == TY_RANGE || t->kind == TY_DTYPE || t->kind == TY_FUNCTION || ty_record_inside(t)) {
     ty_error(in, n, "cannot return a value of type %s", t->name);
@@ -815,7 +844,7 @@ static bool ty_generator_loop(Infer *in, Node *n) {
 
 static void ty_cond(Infer *in, Node *c) { ty_truth(in, c, "condition"); }
 
-/* Whether cond is known from types alone (1 true, 0 false, -1 not): x is
+/* Whether cond is known from types alone (1 true, 0 false, -1 not): a constant; x is
  * None where x's type is none, or neither none nor Optional; a variable
  * whose type is none, false. As Numba's
  * branch pruning, the branch not taken is then not typed at all, so that
@@ -833,6 +862,7 @@ static int known_condition(const Node *cond) {
     }
     return and;
   }
+  if (cond->kind == N_BOOL) return cond->ival != 0;  /* a constant: True, False, isinstance() of a variable */
   if ((cond->kind == N_VAR || cond->kind == N_NONE) && cond->ty && cond->ty->kind == TY_NONE) return 0;
   if (cond->kind != N_IS_NONE || !cond->lhs->ty || cond->lhs->ty->kind == TY_OPTIONAL) return -1;
   return (cond->lhs->ty->kind == TY_NONE) != (cond->ival != 0);

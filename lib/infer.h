@@ -17,6 +17,7 @@ typedef struct Infer {
   const Type *yields;  /* unification of a generator's yielded values' types */
   int tries;        /* try statements around the statement being typed (a yield refuses them) */
   int pranges;      /* prange loops around it (their bodies run on the pool: a yield refuses them) */
+  const Node *returning; /* the value of the return statement being typed, or a branch of it */
 } Infer;
 
 /* Records a TypingError at n (the first one only); returns NULL. */
