@@ -71,9 +71,10 @@ static bool declare_locals(Func *f, PyObject *locals, Arena *arena) {
   return true;
 }
 
-static Func *read_and_type(const RucheyAPI *api, PyObject *pyfunc, PyObject *locals, const Type *const *args,
-                           int nargs, const CompileOptions *opts, Arena *arena, Diag *diag, Func **read) {
-  Func *f = *read = fe_read_function(pyfunc, arena, diag);
+static Func *read_and_type(const RucheyAPI *api, PyObject *pyfunc, PyObject *self, PyObject *locals,
+                           const Type *const *args, int nargs, const CompileOptions *opts, Arena *arena, Diag *diag,
+                           Func **read) {
+  Func *f = *read = fe_read_function(pyfunc, self, arena, diag);
   if (!f || !declare_locals(f, locals, arena)) return NULL;
   if (f->nparams != nargs) {
     PyErr_Format(PyExc_TypeError, "the signature has %d arguments, the function %d", nargs, f->nparams);
@@ -160,7 +161,7 @@ static bool type_callee(Callees *c, Callee *e, Diag *diag) {
   char symbol[256];
   snprintf(symbol, sizeof symbol, "%s_%d", PyUnicode_AsUTF8(((PyCodeObject *)PyFunction_GetCode(e->disp->py_func))->co_name),
            e->index);
-  Func *f = read_and_type(core_api(), e->disp->py_func, e->disp->locals, e->args, e->disp->nparams, &e->opts, c->arena, diag, &e->func);
+  Func *f = read_and_type(core_api(), e->disp->py_func, (PyObject *)e->disp, e->disp->locals, e->args, e->disp->nparams, &e->opts, c->arena, diag, &e->func);
   if (e->func) e->func->symbol = arena_strdup(c->arena, symbol);
   e->typing = false;
   return f != NULL;
@@ -204,7 +205,9 @@ static bool resolve_call(void *ctx, void *callee, const Type **args, int nargs, 
     args = loop_args;
   }
   const Spec *sig = NULL;
-  if (disp->sealed && !disp->scalars_only && !device && !c->cc) {
+  Callee *typing = find_callee(c, disp, args, device);
+  if (typing && !typing->typing) typing = NULL;
+  if (disp->sealed && !disp->scalars_only && !device && !c->cc && !typing) {  /* recursion: its own signature */
     if (!(sig = disp_best_spec(disp, args)))  /* called as from Python: the best signature, its declared result */
       return call_error(diag, "%s", "no compiled signature of the called function accepts these argument types");
     args = (const Type **)sig->args;
@@ -232,6 +235,7 @@ static bool resolve_call(void *ctx, void *callee, const Type **args, int nargs, 
     if (disp->inherits) inherit_options(c, e);
     e->opts.find_member = ext_find_member;
     e->opts.bind_call = bind_value_call;
+    e->opts.intrinsic = ext_intrinsic_code;
     if (!type_callee(c, e, diag)) {
       /* the callee's error, quoting its own source line */
       if (!PyErr_Occurred()) core_raise_diag(diag, e->func ? e->func->filename : source_file(disp));
@@ -270,6 +274,7 @@ static Callee *callee_options(CompileOptions *opts, Dispatcher *self, const Type
   opts->resolve = resolve_call;
   opts->find_member = ext_find_member;
   opts->bind_call = bind_value_call;
+  opts->intrinsic = ext_intrinsic_code;
   opts->resolve_ctx = c;
   return self ? add_callee(c, self, args, opts->kernel || opts->device) : NULL;
 }
@@ -329,7 +334,7 @@ static Func *typed_alone(PyObject *func, PyObject *described, CompileOptions *op
     if (!(types[i] = disp_described_type(PyTuple_GET_ITEM(described, i)))) return NULL;
   Diag diag = {0};
   callee_options(opts, NULL, NULL, 0, arena);
-  Func *read, *f = read_and_type(api, func, NULL, types, n, opts, arena, &diag, &read);
+  Func *read, *f = read_and_type(api, func, NULL, NULL, types, n, opts, arena, &diag, &read);
   if (!f) raise_failure(&diag, func);
   return f;
 }
@@ -399,7 +404,7 @@ PyObject *cp_compile_ptx(PyObject *module, PyObject *a) {
                          .python = PY_VERSION_HEX};
   callee_options(&opts, NULL, NULL, cc, &arena);
   CompileResult res;
-  Func *read, *f = read_and_type(api, func, NULL, types, n, &opts, &arena, &diag, &read);
+  Func *read, *f = read_and_type(api, func, NULL, NULL, types, n, &opts, &arena, &diag, &read);
   if (f && generate(api, f, &opts, OUT_PTX, &res, &diag)) {
     PyObject *restype = disp_describe_type(f->ret_type);
     if (restype) result = Py_BuildValue("(sN)", res.text, restype);

@@ -20,7 +20,7 @@
 #include "containers.h"
 #include "ruchey.h"
 
-#define MAX_ARGS 32
+#define MAX_ARGS 64  /* parameters of a compiled function */
 
 /* ---------------------------------------------------------------- module.c */
 
@@ -62,7 +62,8 @@ PyObject *src_parse_function(PyObject *pyfunc, int *line_offset, int *col_offset
 
 /* ---------------------------------------------------------------- frontend.c */
 
-Func *fe_read_function(PyObject *pyfunc, Arena *arena, Diag *diag);
+/* self: the dispatcher compiling pyfunc (its own name is it before the module binds the name), or NULL */
+Func *fe_read_function(PyObject *pyfunc, PyObject *self, Arena *arena, Diag *diag);
 /* A call through a function value bound to disp's parameters, as a direct
  * call is: omitted arguments take disp's defaults (nodes in arena). */
 bool fe_bind_value_call(Arena *arena, Diag *diag, Node *call, PyObject *disp);
@@ -310,6 +311,10 @@ PyObject *cache_host_key(PyObject *module, PyObject *unused);    /* _core._host_
 PyObject *ext_callee(PyObject *obj);
 /* CompileOptions.find_member: a method or attribute registered for a type. */
 void *ext_find_member(void *ctx, const Type *receiver, const char *name, bool attribute);
+/* CompileOptions.intrinsic: an @intrinsic's signature and LLVM IR for argument types. */
+bool ext_intrinsic_code(void *ctx, IntrinsicCall *call, const Type *const *args, int nargs, Diag *diag);
+/* The frontend's: a call of obj is an @intrinsic's (a new IntrinsicCall in arena), or NULL. */
+IntrinsicCall *ext_intrinsic_call(PyObject *obj, Arena *arena);
 /* An overload's dispatcher (*disp) replaced by the implementation its
  * typing functions choose for args; false with diag set where none does.
  * Other dispatchers stay. */

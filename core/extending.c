@@ -33,7 +33,8 @@ PyObject *ext_callee(PyObject *obj) {
 }
 
 void *ext_find_member(void *ctx, const Type *receiver, const char *name, bool attribute) {
-  if (receiver->kind == TY_CLASS) return jitclass_member(receiver, name, attribute);
+  void *own = receiver->kind == TY_CLASS ? jitclass_member(receiver, name, attribute) : NULL;
+  if (own) return own;  /* a jitclass's; a structref's come from overload_method, as other types' */
   PyObject *find = extending_function("_member");
   PyObject *desc = find ? disp_describe_type(receiver) : NULL;
   PyObject *disp = desc ? PyObject_CallFunction(find, "OsO", desc, name, attribute ? Py_True : Py_False) : NULL;
@@ -96,5 +97,40 @@ bool ext_select(Dispatcher **disp, const Type *const *args, int nargs, Diag *dia
   }
   *disp = (Dispatcher *)chosen;
   Py_DECREF(chosen);  /* the overload keeps it */
+  return true;
+}
+
+/* ---------------------------------------------------------------- @intrinsic */
+
+IntrinsicCall *ext_intrinsic_call(PyObject *obj, Arena *arena) {
+  if (PyType_Check(obj) || !PyObject_HasAttrString(obj, "__ruchey_intrinsic__")) {
+    PyErr_Clear();
+    return NULL;
+  }
+  IntrinsicCall *call = arena_alloc(arena, sizeof *call);
+  *call = (IntrinsicCall){.owner = Py_NewRef(obj)};  /* the code's for good, as it names it */
+  return call;
+}
+
+/* The intrinsic's __ruchey_intrinsic__(argument descriptions) gives
+ * (return description, argument descriptions, IR text); it keeps the text. */
+bool ext_intrinsic_code(void *ctx, IntrinsicCall *call, const Type *const *args, int nargs, Diag *diag) {
+  PyObject *descs = described_args(args, nargs);
+  PyObject *method = descs ? PyUnicode_FromString("__ruchey_intrinsic__") : NULL;
+  PyObject *got = method ? PyObject_CallMethodOneArg(call->owner, method, descs) : NULL;
+  Py_XDECREF(method);
+  Py_XDECREF(descs);
+  if (!got) return select_failed(diag);
+  PyObject *ret, *argdescs, *ir;
+  bool ok = PyArg_ParseTuple(got, "OO!U", &ret, &PyTuple_Type, &argdescs, &ir) && PyTuple_GET_SIZE(argdescs) <= 64;
+  ok = ok && (call->ret = disp_described_type(ret)) != NULL;
+  call->nargs = ok ? (int)PyTuple_GET_SIZE(argdescs) : 0;
+  for (int i = 0; ok && i < call->nargs; i++) ok = (call->args[i] = disp_described_type(PyTuple_GET_ITEM(argdescs, i))) != NULL;
+  call->ir = ok ? PyUnicode_AsUTF8(ir) : NULL;
+  Py_DECREF(got);
+  if (!ok || !call->ir) {
+    if (!PyErr_Occurred()) PyErr_SetString(PyExc_TypeError, "an intrinsic's signature must be of ruchey types");
+    return select_failed(diag);
+  }
   return true;
 }

@@ -177,6 +177,9 @@ PyObject *static_object(Fe *fe, PyObject *e) {
     if (find_var(fe, name) < 0) {
       obj = PyDict_GetItemWithError(fe->globals, id);
       if (!obj && !PyErr_Occurred()) obj = PyDict_GetItemWithError(fe->builtins, id);
+      /* a function calling itself, compiled for an explicit signature
+       * before the decorator returns and the module binds its name */
+      if (!obj && !PyErr_Occurred() && fe->self && !strcmp(name, fe->f->name)) obj = fe->self;
       Py_XINCREF(obj);
       PyErr_Clear();
     }
@@ -231,6 +234,23 @@ static Node *time_scalar(Fe *fe, PyObject *obj, const Type *t, PyObject *e) {
 /* A NumPy scalar global (numpy.float32(1e-7)), frozen as Numba freezes it:
  * its value converted to its own type, which it keeps in arithmetic (no
  * weak Python number); NULL if obj is none. */
+/* x converted to the NumPy scalar type of kind, as numpy.<type>(x). */
+static Node *as_numpy_scalar(Fe *fe, Node *x, int kind, PyObject *e) {
+  Node *n = new_node(fe, N_CALL, e);
+  n->bi = core_builtin_named("a NumPy scalar type");
+  n->ival = kind;
+  n->list = new_list(fe, 1);
+  n->list.items[0] = x;
+  return n;
+}
+
+/* A uint64 constant (above 2**63 too: its bits, which the conversion keeps). */
+static Node *uint64_constant(Fe *fe, unsigned long long bits, PyObject *e) {
+  Node *x = new_node(fe, N_INT, e);
+  x->ival = (int64_t)bits;
+  return as_numpy_scalar(fe, x, TY_U64, e);
+}
+
 static Node *numpy_scalar(Fe *fe, PyObject *obj, PyObject *e) {
   const Type *time = PyType_Check(obj) ? NULL : disp_scalar_time(obj);
   if (time) return time_scalar(fe, obj, time, e);
@@ -244,21 +264,10 @@ static Node *numpy_scalar(Fe *fe, PyObject *obj, PyObject *e) {
     PyErr_Clear();
     return fe_error(fe, e, "cannot read this NumPy scalar's value");
   }
-  Node *x = NULL;
-  if (PyLong_Check(v) && kind == TY_U64) {  /* above 2**63: its bits, which the conversion keeps */
-    x = new_node(fe, N_INT, e);
-    x->ival = (int64_t)PyLong_AsUnsignedLongLongMask(v);
-  } else {
-    x = constant_node(fe, v, e);
-  }
+  Node *x = PyLong_Check(v) && kind == TY_U64 ? NULL : constant_node(fe, v, e);
+  if (PyLong_Check(v) && kind == TY_U64) x = uint64_constant(fe, PyLong_AsUnsignedLongLongMask(v), e);
   Py_DECREF(v);
-  if (!x) return NULL;
-  Node *n = new_node(fe, N_CALL, e);
-  n->bi = core_builtin_named("a NumPy scalar type");
-  n->ival = kind;
-  n->list = new_list(fe, 1);
-  n->list.items[0] = x;
-  return n;
+  return x && kind != TY_U64 ? as_numpy_scalar(fe, x, kind, e) : x;
 }
 
 Node *fe_frozen_constant(Fe *fe, PyObject *obj, PyObject *e) { return constant_node(fe, obj, e); }
@@ -284,7 +293,10 @@ static Node *constant_node(Fe *fe, PyObject *obj, PyObject *e) {
   if (PyLong_Check(obj)) {
     int overflow;
     long long v = PyLong_AsLongLongAndOverflow(obj, &overflow);
-    if (overflow) return fe_error(fe, e, "integer constant does not fit in int64");
+    unsigned long long above = overflow > 0 ? PyLong_AsUnsignedLongLong(obj) : 0;
+    if (overflow > 0 && !PyErr_Occurred()) return uint64_constant(fe, above, e);  /* a uint64, as Numba types it */
+    PyErr_Clear();
+    if (overflow) return fe_error(fe, e, "integer constant does not fit in int64 or uint64");
     Node *n = new_node(fe, N_INT, e);
     n->ival = v;
     return n;
@@ -914,6 +926,34 @@ static PyObject *namespace_title(PyObject *base, PyObject *written) {
   return title;
 }
 
+/* structref.new(t): obj's __ruchey_new_from__ takes t, a value known at
+ * compile time (a closure's), and gives the allocator of t's objects, a
+ * new reference; NULL for any other callee, and NULL with the error
+ * reported where t is not one. */
+static PyObject *allocator_of_type(Fe *fe, PyObject *e, PyObject *obj) {
+  if (PyType_Check(obj) || PyModule_Check(obj) || !PyObject_HasAttrString(obj, "__ruchey_new_from__")) {
+    PyErr_Clear();
+    return NULL;
+  }
+  PyObject *args = field(e, "args");
+  PyObject *t = PyList_GET_SIZE(args) == 1 ? static_object(fe, PyList_GET_ITEM(args, 0)) : NULL;
+  Py_DECREF(args);
+  if (!t) return fe_error(fe, e, "structref.new takes one StructRef type known at compile time");
+  PyObject *method = PyUnicode_FromString("__ruchey_new_from__");
+  PyObject *allocator = method ? PyObject_CallMethodOneArg(obj, method, t) : NULL;
+  Py_XDECREF(method);
+  Py_DECREF(t);
+  if (!allocator) {
+    PyObject *type, *value, *tb;
+    PyErr_Fetch(&type, &value, &tb);
+    PyObject *text = value ? PyObject_Str(value) : NULL;
+    fe_error(fe, e, "%s", text && PyUnicode_Check(text) ? PyUnicode_AsUTF8(text) : "structref.new failed");
+    Py_XDECREF(text); Py_XDECREF(type); Py_XDECREF(value); Py_XDECREF(tb);
+    PyErr_Clear();
+  }
+  return allocator;
+}
+
 /* Why func (a call's callee, or an attribute read) names nothing the
  * compiler knows, as Python would say it at run time: a name never defined, a module or ruchey
  * namespace without that attribute (with the nearest name it has), or, for
@@ -1135,6 +1175,12 @@ static Node *fe_call(Fe *fe, PyObject *e) {
     }
     Py_DECREF(base_obj);
   }
+  PyObject *allocator = obj ? allocator_of_type(fe, e, obj) : NULL;
+  if (fe->diag->kind) {
+    Py_XDECREF(obj); Py_DECREF(func);
+    return NULL;
+  }
+  if (allocator) Py_SETREF(obj, allocator);
   const Type *made = obj ? jitclass_new_type(obj) : NULL;
   if (made) {  /* a jitclass's constructor making its object */
     Node *n = new_node(fe, N_CALL, e);
@@ -1174,6 +1220,8 @@ static Node *fe_call(Fe *fe, PyObject *e) {
   bool refused = false;
   NativeSig *native = !builtin && obj ? fe_native_signature(fe, e, obj, &refused) : NULL;
   if (native) builtin = core_builtin_named("a native function");
+  IntrinsicCall *intrinsic = !builtin && obj ? ext_intrinsic_call(obj, fe->arena) : NULL;
+  if (intrinsic) builtin = core_builtin_named("an intrinsic");
   Node *n = NULL;
   if (refused) {
     PyErr_Clear();
@@ -1184,7 +1232,7 @@ static Node *fe_call(Fe *fe, PyObject *e) {
     n = new_node(fe, N_CALL, e);
     n->bi = builtin;
     n->ival = cast;
-    n->callee = native;
+    n->callee = native ? (void *)native : (void *)intrinsic;
     unsigned how = is_jit ? 0 : builtin_args(builtin->flags);
     if (is_jit && !scalar_fn && fe_has_starred(e)) {
       if (!fe_spread_call(fe, e, n, obj)) n = NULL;
@@ -2218,8 +2266,8 @@ static bool fe_params(Fe *fe, PyObject *def) {
   return ok;
 }
 
-Func *fe_read_function(PyObject *pyfunc, Arena *arena, Diag *diag) {
-  Fe fe = {.arena = arena, .diag = diag, .stack_limit = core_api()->stack_limit()};
+Func *fe_read_function(PyObject *pyfunc, PyObject *self, Arena *arena, Diag *diag) {
+  Fe fe = {.arena = arena, .diag = diag, .stack_limit = core_api()->stack_limit(), .self = self};
   fe.f = arena_alloc(arena, sizeof(Func));
   fe.f->arena = arena;
   fe.pyfunc = pyfunc;

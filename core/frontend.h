@@ -12,6 +12,7 @@ typedef struct Fe {
   PyObject *globals;    /* the function's __globals__ */
   PyObject *builtins;   /* the builtins module's dict */
   PyObject *pyfunc;     /* the function read */
+  PyObject *self;       /* the dispatcher compiling it, or NULL */
   int line_offset;      /* added to ast line numbers to give file lines */
   int col_offset;       /* indentation removed by dedent */
   const char **vars;

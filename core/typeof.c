@@ -329,6 +329,16 @@ const Type *disp_described_type(PyObject *d) {
     const Type *elem = disp_described_type(PyTuple_GET_ITEM(d, 1));
     return elem && ty_is_scalar(elem) ? core_api()->optional(elem) : NULL;
   }
+  const char *tag = PyTuple_Check(d) && PyTuple_GET_SIZE(d) >= 2 && PyUnicode_Check(PyTuple_GET_ITEM(d, 0))
+                        ? PyUnicode_AsUTF8(PyTuple_GET_ITEM(d, 0)) : "";
+  if (!strcmp(tag, "list") && PyTuple_GET_SIZE(d) == 2) {  /* ("list", the items'): a typed List */
+    const Type *item = disp_described_type(PyTuple_GET_ITEM(d, 1));
+    return item ? core_api()->list(item) : NULL;
+  }
+  if (!strcmp(tag, "dict") && PyTuple_GET_SIZE(d) == 3) {  /* ("dict", the keys', the values'): a typed Dict */
+    const Type *k = disp_described_type(PyTuple_GET_ITEM(d, 1)), *v = k ? disp_described_type(PyTuple_GET_ITEM(d, 2)) : NULL;
+    return v ? core_api()->dict(k, v) : NULL;
+  }
   const char *unit = NULL;
   if (!PyArg_ParseTuple(d, "iis|s", &kind, &ndim, &layout, &unit)) return NULL;
   if (kind == TY_STR && !ndim) return &core_plain[TY_STR];  /* unicode_type */

@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define RUCHEY_API_VERSION 23
+#define RUCHEY_API_VERSION 24
 #define RC_MAX_NDIM 8
 
 /* ---------------------------------------------------------------- arena */
@@ -409,6 +409,19 @@ typedef struct NativeSig {
   TypeKind args[64];
 } NativeSig;
 
+/* A call of an @intrinsic (ruchey.extending's): owner is the Python
+ * object (the code's for good, and named by it so that no on-disk cache
+ * keeps the code); the rest is what the extension gives for the call's
+ * argument types: the signature, and the LLVM IR of a module holding a
+ * function named "intrinsic" of it (owned by owner). */
+typedef struct IntrinsicCall {
+  void *owner;
+  const char *ir;
+  const Type *ret;
+  int nargs;
+  const Type *args[64];
+} IntrinsicCall;
+
 /* What a call to another ruchey function resolves to: the callee typed
  * for the call's argument types, lowered into the caller's module (where
  * LLVM may inline it) under its own symbol. */
@@ -439,11 +452,17 @@ typedef void *(*FindMember)(void *ctx, const Type *receiver, const char *name, b
  * to callee's defaults; false with diag set where Python's binding fails. */
 typedef bool (*BindCall)(void *ctx, void *callee, struct Node *call, Diag *diag);
 
+/* Asks the extension for an intrinsic's signature and code for argument
+ * types, filling call; false with diag set where its typing or code
+ * generation fails. */
+typedef bool (*IntrinsicCode)(void *ctx, IntrinsicCall *call, const Type *const *args, int nargs, Diag *diag);
+
 typedef struct CompileOptions {
   ResolveCall resolve;     /* calls to other ruchey functions */
   void *resolve_ctx;
   FindMember find_member;  /* methods and attributes beyond the builtins' (its ctx: resolve_ctx) */
   BindCall bind_call;      /* calls through function values (its ctx: resolve_ctx) */
+  IntrinsicCode intrinsic; /* calls of @intrinsic functions (its ctx: resolve_ctx) */
   const Type *declared_ret;/* an explicit signature's return type, or NULL */
   bool boundscheck;
   bool fastmath;

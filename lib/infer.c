@@ -1086,6 +1086,20 @@ static bool ty_generator_function(Func *f, Infer *in, const CompileOptions *opts
   return true;
 }
 
+/* Whether a function returning have may return it as an explicit
+ * signature's want, converted: a number as another number (not a complex
+ * as a real), an array as one of its element type and dimensions, a tuple
+ * item by item (Numba casts a float32 to a declared float64 in a tuple). */
+static bool returns_as_declared(const Type *want, const Type *have) {
+  if (want == have) return true;
+  if (ty_is_scalar(want) && ty_is_scalar(have)) return ty_is_complex(want) || !ty_is_complex(have);
+  if (want->kind == TY_ARRAY && have->kind == TY_ARRAY) return want->ndim == have->ndim && want->elem == have->elem;
+  if (want->kind != TY_TUPLE || have->kind != TY_TUPLE || want->nfields != have->nfields) return false;
+  for (int i = 0; i < want->nfields; i++)
+    if (!returns_as_declared(want->fields[i], have->fields[i])) return false;
+  return true;
+}
+
 bool ty_infer(Func *f, const Type **argtypes, const CompileOptions *opts, Diag *diag) {
   Infer in = {.f = f, .opts = opts, .diag = diag};
   f->depth = ir_depth(&f->body);
@@ -1141,11 +1155,7 @@ bool ty_infer(Func *f, const Type **argtypes, const CompileOptions *opts, Diag *
   }
   if (opts && opts->declared_ret && !(opts->declared_ret == f->ret_type)) {
     const Type *want = opts->declared_ret;
-    bool ok = (ty_is_scalar(want) && ty_is_scalar(f->ret_type) &&
-               (ty_is_complex(want) || !ty_is_complex(f->ret_type))) ||
-              (want->kind == TY_ARRAY && f->ret_type->kind == TY_ARRAY && want->ndim == f->ret_type->ndim &&
-               (want->elem == f->ret_type->elem));
-    if (!ok) {
+    if (!returns_as_declared(want, f->ret_type)) {
       diag->kind = DIAG_TYPING;
       diag->line = f->line;
       snprintf(diag->msg, sizeof diag->msg, "function '%s' returns %s, but its signature declares %s",

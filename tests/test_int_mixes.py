@@ -425,3 +425,18 @@ def test_zz_generated_programs_ran():
     if not PROGRAMS["programs"]:
         pytest.skip("runs after the generating test of this file only")
     print(f"\ngenerated integer programs: {PROGRAMS['programs']}, calls checked: {PROGRAMS['calls']}")
+
+
+def test_a_literal_above_int64_is_a_uint64_as_in_numba():
+    @njit
+    def mix(x):  # splitmix64's finaliser, as hashing code writes it
+        x = x + np.uint64(0x9E3779B97F4A7C15)
+        x = (x ^ (x >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+        return x ^ (x >> np.uint64(31)) ^ 0xFFFFFFFFFFFFFFFF
+    mask = (1 << 64) - 1
+    for x in (0, 1, 12345, 2**63 + 7):
+        want = (x + 0x9E3779B97F4A7C15) & mask
+        want = ((want ^ (want >> 30)) * 0xBF58476D1CE4E5B9) & mask
+        want = want ^ (want >> 31) ^ 0xFFFFFFFFFFFFFFFF
+        got = mix(np.uint64(x))
+        assert int(got) == want and isinstance(got, (int, np.uint64))

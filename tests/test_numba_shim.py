@@ -65,29 +65,33 @@ def test_names_ruchey_lacks_are_placeholders(tmp_path):
     done = run_fresh("""
         import ruchey
         ruchey.install_as_numba()
-        from numba.extending import intrinsic
-        from numba.core import cgutils
+        from numba.extending import lower_builtin, intrinsic
+        from numba.core import cgutils, imputils
         import numba.experimental.structref as structref
 
-        @intrinsic
-        def popcount(typingctx, x):
+        @lower_builtin
+        def popcount(context, builder, sig, args):
             return None
 
-        class Proxy(structref.StructRefProxy):
+        class Model(imputils.Registry):
             pass
+        cgutils.pack_array
         try:
             popcount(3)
         except NotImplementedError as exc:
-            assert "numba.extending.intrinsic" in str(exc)
+            assert "numba.extending.lower_builtin" in str(exc)
         else:
             raise AssertionError("a placeholder ran")
+        assert callable(cgutils.get_or_insert_function) and structref.StructRefProxy.__module__ == "ruchey.structref"
         from ruchey import numba_shim
         print(sorted(numba_shim.missing()))
     """, tmp_path)
     assert done.returncode == 0, done.stderr
     listed = done.stdout
-    for name in ("numba.extending.intrinsic", "numba.core.cgutils", "numba.experimental.structref"):
+    for name in ("numba.extending.lower_builtin", "numba.core.imputils", "numba.core.cgutils.pack_array"):
         assert name in listed
+    for name in ("numba.extending.intrinsic", "numba.experimental.structref", "'numba.core.cgutils'"):
+        assert name not in listed
 
 
 @shim_only

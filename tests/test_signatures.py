@@ -101,3 +101,47 @@ def test_compiled_callers_choose_as_python_does():
     assert tenth_inside(3.0) == tenth_inside.py_func(3.0)
     # float32(float32), as a call from Python takes (NumPy 1.x's Python would give float64)
     assert tenth_inside(np.float32(3.0)) == tenth(np.float32(3.0)) == np.float32(3.0) * np.float32(0.1)
+
+
+# compiled at decoration, before the module binds its name: its call of itself names the dispatcher
+@njit("int64(int64)")
+def countdown_sum(n):
+    if n <= 0:
+        return 0
+    return n + countdown_sum(n - 1)
+
+
+def test_a_function_calls_itself_under_an_explicit_signature():
+    for n in (0, 1, 10, 57):
+        assert countdown_sum(n) == countdown_sum.py_func(n)
+
+
+def test_a_declared_tuple_return_converts_its_items():
+    @njit(ruchey.types.Tuple((ruchey.int32[::1], ruchey.float64))(ruchey.int32[::1], ruchey.float32))
+    def split(a, x):
+        y = np.float32(x * np.float32(2.0))
+        return a[1:], y
+    a = np.arange(5, dtype=np.int32)
+    got, want = split(a, np.float32(1.25)), split.py_func(a, np.float32(1.25))
+    np.testing.assert_array_equal(got[0], want[0])
+    assert got[1] == want[1] and type(got[1]) is float
+
+
+def test_a_typed_list_in_an_explicit_signature():
+    from ruchey import typed
+    item = ruchey.float32[::1]
+
+    @njit(ruchey.float64(ruchey.types.ListType(item)))
+    def total(xs):
+        s = 0.0
+        for x in xs:
+            s += x.sum()
+        return s
+    @njit
+    def run(sizes):  # a list built in compiled code, passed on as the signature's type
+        xs = typed.List()
+        for n in sizes:
+            xs.append(np.arange(n).astype(np.float32))  # sums exact in float32 and float64
+        return total(xs)
+    sizes = np.array([3, 1, 4])
+    assert run(sizes) == sum(float(np.arange(n).sum()) for n in sizes)  # py_func: Python's typed.List holds numbers only

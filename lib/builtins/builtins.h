@@ -24,6 +24,7 @@ extern const Builtin bi_fp16[];    /* fp16.c: cuda.fp16.*, half-precision intrin
 extern const Builtin bi_print[];   /* print.c: print() */
 extern const Builtin bi_grid[];    /* grid.c: cooperative groups (grid.sync()) */
 extern const Builtin bi_native[];  /* native.c: calls of ctypes functions and function addresses */
+extern const Builtin bi_intrinsic[]; /* intrinsic.c: calls of @intrinsic functions (LLVM IR from Python) */
 extern const Builtin bi_reduce[];  /* reduce.c: NumPy's reductions (sum, mean, argmax ...) */
 extern const Builtin bi_statistics[]; /* statistics.c: cumsum, diff, median, quantiles, isclose */
 extern const Builtin bi_sorting[];  /* sorting.c: sort, argsort, partition, unique */

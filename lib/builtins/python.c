@@ -332,8 +332,9 @@ static const Type *ty_jit_call(Infer *in, Node *n, const Type **args) {
                       "on a non-recursive path before the call");
     return target->ret_type;
   }
-  /* recursion: the type comes from the returns typed so far, in this pass
-   * or the one before */
+  /* recursion: the type an explicit signature declares, or else the one
+   * from the returns typed so far, in this pass or the one before */
+  if (in->opts->declared_ret) return in->opts->declared_ret;
   if (in->ret) return in->ret;
   if (in->f->ret_type) return in->f->ret_type;
   if (in->final)

@@ -43,6 +43,7 @@ static const Builtin *const families[] = {
   bi_libdevice,
   bi_jitclass,
   bi_native,
+  bi_intrinsic,
   bi_generators,
 };
 

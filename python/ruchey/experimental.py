@@ -1,4 +1,4 @@
-"""Numba's experimental API: ``jitclass``.
+"""Numba's experimental API: ``jitclass`` (and ``structref``, see ruchey.structref).
 
 ``@jitclass(spec)`` (spec a list of ``(name, type)`` pairs or a dict), or
 ``@jitclass`` with the fields' types in the class's annotations
@@ -19,7 +19,14 @@ import linecache
 from ruchey import _core, extending, types
 from ruchey.decorators import njit
 
-__all__ = ["jitclass"]
+__all__ = ["jitclass", "structref"]
+
+
+def __getattr__(name):
+    if name == "structref":  # ruchey.experimental.structref, made on first use
+        from ruchey import structref
+        return structref
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 # what a class body holds besides its members
 _CLASS_DUNDERS = {"__module__", "__qualname__", "__doc__", "__dict__", "__weakref__",

@@ -16,20 +16,27 @@ calls as if they were built in.
   (``a.name(...)``) or an attribute (``x.name``) of a kind of value; the
   typing function and the implementation take the value first.
 
+- ``@intrinsic``: a typing function returning (signature, codegen), codegen
+  writing the call's LLVM IR with llvmlite.ir, for numbers and bools (see
+  ruchey.intrinsics).
+
 The implementations are ordinary compiled functions: as fast as any, and
 inlined where LLVM sees fit.
 """
 from ruchey import _core, types
 from ruchey.decorators import jit
+from ruchey.intrinsics import intrinsic
 from ruchey.native import get_cython_function_address
 
 __all__ = ["register_jitable", "overload", "overload_method", "overload_attribute", "is_jitted",
-           "get_cython_function_address"]
+           "get_cython_function_address", "intrinsic"]
 
 # a function compiled code may call -> the dispatcher it calls
 _callees = {}
 # (name, is an attribute) -> [(type class, dispatcher of the member's overloads)]
 _members = {}
+# the names of native types that have a type object of their own (a structref's) -> that object
+_named_types = {}
 
 
 def is_jitted(func):
@@ -73,7 +80,7 @@ def _type_of(desc):
         return types.TupleType([_type_of(d) for d in desc])
     if desc == "none":
         return types.none
-    return _Described(desc)
+    return _named_types.get(desc) or _Described(desc)
 
 
 class _Overloads:

@@ -6,8 +6,7 @@ unchanged: ``ruchey.install_as_numba()`` before they are imported, or
 such code imports resolve (``numba.core.types``, ``numba.core.errors``,
 ``numba.extending``, ``numba.typed``, ``numba.np.numpy_support``,
 ``numba.config``, ``numba.cuda``...): each holds what ruchey has under
-Numba's name. A name ruchey lacks (``numba.extending.intrinsic``,
-``numba.core.cgutils``...) resolves to a
+Numba's name. A name ruchey lacks (``numba.core.cgutils.pack_array``...) resolves to a
 placeholder, so that importing a package does not fail on an API it may
 never call: decorating with a placeholder works, and calling it, or what
 it decorated, raises NotImplementedError naming it. ``missing()`` lists
@@ -175,6 +174,8 @@ def _submodules():
     """name -> (own names, sources) of each numba module given."""
     import ruchey.experimental
     import ruchey.extending
+    import ruchey.intrinsics
+    import ruchey.structref
     return {
         "numba": (_top_names(), (ruchey,)),
         "numba.core": ({}, ()),
@@ -192,6 +193,8 @@ def _submodules():
         "numba.np.ufunc": (dict(vectorize=vectorize, guvectorize=guvectorize), ()),
         "numba.np.ufunc.gufunc": (dict(GUFunc=numpy.ufunc), ()),  # ruchey's gufuncs are NumPy's
         "numba.experimental": ({}, (ruchey.experimental,)),
+        "numba.experimental.structref": ({}, (ruchey.structref,)),
+        "numba.core.cgutils": (dict(get_or_insert_function=ruchey.intrinsics.get_or_insert_function), ()),
     }
 
 

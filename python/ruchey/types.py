@@ -193,7 +193,7 @@ class Signature:
 
     def __init__(self, return_type, args):
         for a in args:
-            if not isinstance(a, (Type, TupleType, Optional, CPointer)):
+            if not isinstance(a, (Type, TupleType, Optional, CPointer, ListType, DictType)):
                 raise TypeError(f"not a ruchey type in a signature: {a!r}")
         self.return_type, self.args = return_type, tuple(args)
 
@@ -316,6 +316,9 @@ class ListType:
     def __init__(self, item_type):
         self.item_type = item_type
 
+    def describe(self):
+        return ("list", self.item_type.describe())
+
     def __eq__(self, other):
         return isinstance(other, ListType) and self.item_type == other.item_type
 
@@ -332,6 +335,9 @@ class DictType:
     def __init__(self, key_type, value_type):
         self.key_type, self.value_type = key_type, value_type
 
+    def describe(self):
+        return ("dict", self.key_type.describe(), self.value_type.describe())
+
     def __eq__(self, other):
         return isinstance(other, DictType) and (self.key_type, self.value_type) == (other.key_type, other.value_type)
 
@@ -340,6 +346,42 @@ class DictType:
 
     def __repr__(self):
         return f"DictType[{self.key_type!r},{self.value_type!r}]"
+
+
+class StructRef:
+    """The type of a structref's objects (Numba's types.StructRef): made
+    with the fields as (name, type) pairs, passed through
+    preprocess_fields. Subclass it for each kind of structref."""
+
+    def __init__(self, fields):
+        self._fields = tuple((name, t) for name, t in self.preprocess_fields(tuple(fields)))
+        self.name = f"{type(self).__name__}({', '.join(f'{n}: {t!r}' for n, t in self._fields)})"
+
+    def preprocess_fields(self, fields):
+        """What a subclass may override: the fields as given, changed (Numba's
+        usual one drops literal types, which ruchey has not)."""
+        return fields
+
+    @property
+    def field_dict(self):
+        return dict(self._fields)
+
+    def get_data_type(self):
+        return self
+
+    def __eq__(self, other):
+        return type(other) is type(self) and other._fields == self._fields
+
+    def __hash__(self):
+        return hash((type(self), self._fields))
+
+    def __repr__(self):
+        return self.name
+
+
+def unliteral(t):
+    """Numba's: the type without its literal value; ruchey's types have none."""
+    return t
 
 
 def parse_signature(sig):

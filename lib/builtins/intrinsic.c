@@ -1,0 +1,120 @@
+/* builtins/intrinsic.c — calls of @intrinsic functions (Numba's
+ * numba.extending.intrinsic): Python code that writes LLVM IR for a call's
+ * numbers and bools. The extension runs the intrinsic's typing and code
+ * generation for the argument types (ruchey/intrinsics.py, with llvmlite)
+ * and hands back the signature and the text of a module holding one
+ * function, "intrinsic", of it. Typing parses that text once to report bad
+ * IR at the call; lowering parses it into the module's context, links it
+ * in under a name of its own, marks it internal and always inlined, and
+ * calls it: after inlining, the intrinsic's instructions sit in the caller.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include <llvm-c/IRReader.h>
+#include <llvm-c/Linker.h>
+
+#include "builtins/builtins.h"
+
+static bool is_number_or_bool(const Type *t) { return ty_is_int(t) || ty_is_float(t) || t->kind == TY_BOOL; }
+
+/* The IR's module in context c, or NULL with LLVM's message in msg (to free). */
+static LLVMModuleRef parse_intrinsic(LLVMContextRef c, const char *ir, char **msg) {
+  LLVMMemoryBufferRef buf = LLVMCreateMemoryBufferWithMemoryRangeCopy(ir, strlen(ir), "intrinsic");
+  LLVMModuleRef m = NULL;
+  if (LLVMParseIRInContext(c, buf, &m, msg)) return NULL;  /* the parser owns buf */
+  return m;
+}
+
+/* Reports IR that LLVM cannot read, or that lacks the function, at the call. */
+static bool check_intrinsic_ir(Infer *in, Node *n, const IntrinsicCall *call) {
+  LLVMContextRef c = LLVMContextCreate();
+  char *msg = NULL;
+  LLVMModuleRef m = parse_intrinsic(c, call->ir, &msg);
+  LLVMValueRef fn = m ? LLVMGetNamedFunction(m, "intrinsic") : NULL;
+  bool ok = fn && !LLVMIsDeclaration(fn) && LLVMCountParams(fn) == (unsigned)call->nargs;
+  if (!ok)
+    ty_error(in, n, "the intrinsic's code is not valid LLVM IR: %s", msg ? msg : "its function is missing");
+  if (msg) LLVMDisposeMessage(msg);
+  if (m) LLVMDisposeModule(m);
+  LLVMContextDispose(c);
+  return ok;
+}
+
+static const Type *ty_intrinsic_call(Infer *in, Node *n, const Type **args) {
+  IntrinsicCall *call = n->callee;
+  if (!in->opts || !in->opts->intrinsic) return ty_error(in, n, "an @intrinsic cannot be called here");
+  if (in->opts->gpu_cc) return ty_error(in, n, "an @intrinsic cannot be called on the GPU");
+  for (int i = 0; i < n->list.len; i++)
+    if (!is_number_or_bool(args[i]))
+      return ty_error(in, n->list.items[i], "an @intrinsic takes numbers and bools only: argument %d is %s",
+                      i + 1, args[i]->name);
+  Diag inner = {0};
+  if (!in->opts->intrinsic(in->opts->resolve_ctx, call, args, n->list.len, &inner))
+    return ty_error(in, n, "%s", inner.msg[0] ? inner.msg : "the intrinsic failed");
+  if (call->nargs != n->list.len)
+    return ty_error(in, n, "the intrinsic's signature takes %d argument%s, the call gives %d", call->nargs,
+                    call->nargs == 1 ? "" : "s", n->list.len);
+  if (call->ret->kind != TY_NONE && !is_number_or_bool(call->ret))
+    return ty_error(in, n, "an @intrinsic returns a number, a bool or nothing, not %s", call->ret->name);
+  for (int i = 0; i < call->nargs; i++)
+    if (!is_number_or_bool(call->args[i]))
+      return ty_error(in, n, "an @intrinsic's signature takes numbers and bools only, not %s", call->args[i]->name);
+  return check_intrinsic_ir(in, n, call) ? call->ret : NULL;
+}
+
+/* The intrinsic's function in the module, linked in on its first call
+ * (named for its IR, which the intrinsic keeps one of per argument types). */
+static LLVMValueRef intrinsic_function(Lower *l, const IntrinsicCall *call) {
+  char name[48];
+  snprintf(name, sizeof name, "intrinsic.%p", (const void *)call->ir);
+  LLVMValueRef fn = LLVMGetNamedFunction(l->mod->m, name);
+  if (fn) return fn;
+  char *msg = NULL;
+  LLVMModuleRef src = parse_intrinsic(l->mod->c, call->ir, &msg);  /* typing read it already */
+  if (msg) LLVMDisposeMessage(msg);
+  if (!src) return NULL;
+  LLVMSetValueName2(LLVMGetNamedFunction(src, "intrinsic"), name, strlen(name));
+  LLVMSetTarget(src, LLVMGetTarget(l->mod->m));
+  LLVMSetDataLayout(src, LLVMGetDataLayoutStr(l->mod->m));
+  if (LLVMLinkModules2(l->mod->m, src)) return NULL;  /* src is consumed either way */
+  fn = LLVMGetNamedFunction(l->mod->m, name);
+  LLVMSetLinkage(fn, LLVMInternalLinkage);
+  unsigned inline_always = LLVMGetEnumAttributeKindForName("alwaysinline", 12);
+  LLVMAddAttributeAtIndex(fn, LLVMAttributeFunctionIndex, LLVMCreateEnumAttribute(l->mod->c, inline_always, 0));
+  return fn;
+}
+
+/* A value of one integer width as another (a bool is i1 to the intrinsic's
+ * code, as to Numba's, and may be wider in ruchey's values). */
+static LLVMValueRef fit_int(Lower *l, LLVMValueRef v, LLVMTypeRef want) {
+  LLVMTypeRef have = LLVMTypeOf(v);
+  if (have == want || LLVMGetTypeKind(have) != LLVMIntegerTypeKind || LLVMGetTypeKind(want) != LLVMIntegerTypeKind)
+    return v;
+  return LLVMGetIntTypeWidth(have) > LLVMGetIntTypeWidth(want) ? LLVMBuildTrunc(l->b, v, want, "")
+                                                                : LLVMBuildZExt(l->b, v, want, "");
+}
+
+static LLVMValueRef lo_intrinsic_call(Lower *l, Node *n) {
+  const IntrinsicCall *call = n->callee;
+  char symbol[48];
+  snprintf(symbol, sizeof symbol, "intrinsic_owner_%p", call->owner);
+  lo_extern(l, arena_strdup(l->f->arena, symbol), call->owner);  /* named, so that no cache keeps the code */
+  LLVMValueRef fn = intrinsic_function(l, call);
+  if (!fn)  /* typing parsed the same text: only a clash of the IR's own globals gets here */
+    return LLVMGetUndef(call->ret->kind == TY_NONE ? l->mod->i8 : lo_type(l, call->ret));
+  LLVMTypeRef fnty = LLVMGlobalGetValueType(fn);
+  LLVMTypeRef params[64];
+  LLVMGetParamTypes(fnty, params);
+  LLVMValueRef args[64];
+  for (int i = 0; i < call->nargs; i++)
+    args[i] = fit_int(l, lo_expr_as(l, n->list.items[i], call->args[i]), params[i]);
+  LLVMValueRef v = LLVMBuildCall2(l->b, fnty, fn, args, (unsigned)call->nargs, "");
+  if (call->ret->kind == TY_NONE) return LLVMGetUndef(l->mod->i8);
+  return fit_int(l, v, lo_type(l, call->ret));
+}
+
+const Builtin bi_intrinsic[] = {
+  {"an intrinsic", NULL, NULL, BK_FUNCTION, 0, 0, 64, NULL, BF_VARIES, 0, 0, ty_intrinsic_call, lo_intrinsic_call},
+  BI_END,
+};

@@ -1,0 +1,169 @@
+"""Numba's ``numba.extending.intrinsic`` for numbers and bools, and the
+parts of ``numba.core.cgutils`` intrinsics use.
+
+```python
+@intrinsic
+def popcount_u8(typingctx, x):
+    def codegen(context, builder, sig, args):
+        fnty = llvmlite.ir.FunctionType(args[0].type, [args[0].type])
+        ctpop = cgutils.get_or_insert_function(builder.module, fnty, "llvm.ctpop.i8")
+        return builder.call(ctpop, args)
+    return types.uint8(types.uint8), codegen
+```
+
+The typing function takes the call's argument types (after a typing
+context, which ruchey gives as None) and returns (signature, codegen), or
+None where it has no implementation. codegen builds the LLVM IR of the
+call with llvmlite.ir, in a function of the signature's LLVM types (a bool
+is i1, as Numba's): ruchey links that function into the compiled module
+and inlines it. Arguments and results are numbers and bools only.
+"""
+from ruchey import types
+
+__all__ = ["intrinsic", "get_or_insert_function"]
+
+
+def _llvmlite_ir():
+    try:
+        from llvmlite import ir
+    except ImportError:
+        raise ImportError("@intrinsic needs llvmlite (which comes with Numba: pip install llvmlite) "
+                          "to build its LLVM IR") from None
+    return ir
+
+
+def _is_number_or_bool(t):
+    return isinstance(t, types.Type) and not isinstance(t, types.UnicodeType) and not t.ndim and \
+        not t.name.startswith("complex")
+
+
+def _llvm_type(ir, t):
+    """The LLVM type of a number or bool in an intrinsic's code (Numba's value types)."""
+    if not _is_number_or_bool(t):
+        raise TypeError(f"an @intrinsic's signature takes numbers and bools only, not {t!r}")
+    name = t.name
+    if name == "bool":
+        return ir.IntType(1)
+    if name == "float16":
+        return ir.HalfType()
+    if name == "float32":
+        return ir.FloatType()
+    if name == "float64":
+        return ir.DoubleType()
+    return ir.IntType(t.bitwidth)
+
+
+class _Context:
+    """What codegen gets as context: the conversions and types intrinsics use."""
+
+    def __init__(self, ir):
+        self._ir = ir
+
+    def get_value_type(self, t):
+        return _llvm_type(self._ir, t)
+
+    get_data_type = get_value_type
+
+    def get_constant(self, t, value):
+        if t.name == "bool":
+            value = int(bool(value))
+        return self._ir.Constant(_llvm_type(self._ir, t), value)
+
+    def cast(self, builder, value, fromty, toty):
+        """value, of type fromty, as toty: Numba's conversions between numbers."""
+        ir = self._ir
+        want = _llvm_type(ir, toty)
+        _llvm_type(ir, fromty)
+        if fromty == toty:
+            return value
+        if toty.name == "bool":
+            zero = ir.Constant(value.type, 0)
+            return builder.fcmp_unordered("!=", value, zero) if fromty.name.startswith("float") \
+                else builder.icmp_unsigned("!=", value, zero)
+        from_float, to_float = fromty.name.startswith("float"), toty.name.startswith("float")
+        if from_float and to_float:
+            return builder.fpext(value, want) if toty.bitwidth > fromty.bitwidth else builder.fptrunc(value, want)
+        if from_float:
+            return builder.fptosi(value, want) if toty.signed else builder.fptoui(value, want)
+        unsigned = fromty.name == "bool" or not fromty.signed
+        if to_float:
+            return builder.uitofp(value, want) if unsigned else builder.sitofp(value, want)
+        have = value.type.width
+        if want.width == have:
+            return value
+        if want.width < have:
+            return builder.trunc(value, want)
+        return builder.zext(value, want) if unsigned else builder.sext(value, want)
+
+
+def get_or_insert_function(module, fnty, name):
+    """numba.core.cgutils's: the module's function named name, declared with fnty if absent."""
+    fn = module.globals.get(name)
+    if fn is None:
+        fn = _llvmlite_ir().Function(module, fnty, name)
+    return fn
+
+
+class Intrinsic:
+    """What @intrinsic makes: compiled code calls it; Python cannot."""
+
+    def __init__(self, typer):
+        self._typer = typer
+        self.__name__ = getattr(typer, "__name__", "intrinsic")
+        self.__qualname__ = getattr(typer, "__qualname__", self.__name__)
+        self.__doc__ = typer.__doc__
+        self.__wrapped__ = typer
+        self._code = {}  # the arguments' types, described -> (return, arguments, IR text), kept for the compiler
+
+    def __call__(self, *args, **kwargs):
+        raise TypeError(f"{self.__name__} is an @intrinsic: only compiled code can call it")
+
+    def __repr__(self):
+        return f"<intrinsic {self.__qualname__}>"
+
+    def __ruchey_intrinsic__(self, descs):
+        """The signature and LLVM IR for a call with these argument types."""
+        key = repr(descs)
+        if key not in self._code:
+            self._code[key] = self._generate(descs)
+        return self._code[key]
+
+    def _generate(self, descs):
+        from ruchey.extending import _type_of
+        argtypes = tuple(_type_of(d) for d in descs)
+        for i, t in enumerate(argtypes):
+            if not _is_number_or_bool(t):
+                raise TypeError(f"the intrinsic {self.__name__} takes numbers and bools only: argument {i + 1} is {t!r}")
+        ir = _llvmlite_ir()
+        found = self._typer(None, *argtypes)
+        if found is None:
+            raise TypeError(f"the intrinsic {self.__name__} has no implementation for argument types {argtypes}")
+        if not isinstance(found, tuple) or len(found) != 2 or not isinstance(found[0], types.Signature):
+            raise TypeError(f"the intrinsic {self.__name__}'s typing function must return (signature, codegen), "
+                            f"got {found!r}")
+        sig, codegen = found
+        ret = types.none if sig.return_type in (None, types.none) else sig.return_type
+        module = ir.Module(name=self.__name__)
+        fnty = ir.FunctionType(ir.VoidType() if ret is types.none else _llvm_type(ir, ret),
+                               [_llvm_type(ir, t) for t in sig.args])
+        fn = ir.Function(module, fnty, "intrinsic")
+        builder = ir.IRBuilder(fn.append_basic_block("entry"))
+        value = codegen(_Context(ir), builder, sig, list(fn.args))
+        if ret is types.none:
+            builder.ret_void()
+        elif value is None or value.type != fnty.return_type:
+            raise TypeError(f"the intrinsic {self.__name__}'s codegen returned "
+                            f"{'nothing' if value is None else value.type}, its signature says {fnty.return_type}")
+        else:
+            builder.ret(value)
+        return ret.describe(), tuple(t.describe() for t in sig.args), str(module)
+
+
+def intrinsic(*args, **kwargs):
+    """@intrinsic or @intrinsic(prefer_literal=...): a function whose calls in
+    compiled code are LLVM IR that its codegen builds (see the module's help)."""
+    if len(args) == 1 and callable(args[0]) and not kwargs:
+        return Intrinsic(args[0])
+    if args:
+        raise TypeError("intrinsic takes a typing function, or keyword options only")
+    return Intrinsic

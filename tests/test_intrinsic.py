@@ -1,0 +1,192 @@
+"""@intrinsic (ruchey.extending.intrinsic, as numba.extending.intrinsic) for
+numbers and bools: a typing function returning (signature, codegen), codegen
+writing the call's LLVM IR with llvmlite.ir, linked into the compiled code
+and inlined. Each is compared with a Numba-free Python expectation (an
+intrinsic cannot run in Python) on generated inputs."""
+import struct
+
+import numpy as np
+import pytest
+
+from ruchey import njit, types
+from ruchey.extending import intrinsic
+
+from conftest import AS_NUMBA, make_rng, seed_of
+
+ir = pytest.importorskip("llvmlite.ir")
+if AS_NUMBA:
+    from numba.core import cgutils
+else:
+    from ruchey import intrinsics as cgutils
+
+ruchey_only = pytest.mark.skipif(AS_NUMBA, reason="ruchey's messages")
+
+
+@intrinsic
+def popcount_u8(typingctx, val):
+    sig = types.uint8(types.uint8)
+
+    def codegen(context, builder, sig, args):
+        fnty = ir.FunctionType(args[0].type, [args[0].type])
+        ctpop = cgutils.get_or_insert_function(builder.module, fnty, "llvm.ctpop.i8")
+        return builder.call(ctpop, args)
+    return sig, codegen
+
+
+@intrinsic
+def int32_bits_as_float32(typingctx, x):
+    if not isinstance(x, types.Integer):
+        return None
+
+    def codegen(context, builder, sig, args):
+        val = context.cast(builder, args[0], sig.args[0], types.int32)
+        return builder.bitcast(val, ir.FloatType())
+    return types.float32(x), codegen
+
+
+@intrinsic
+def float32_bits_as_int32(typingctx, x):
+    if not isinstance(x, types.Float) or x.bitwidth != 32:
+        return None
+
+    def codegen(context, builder, sig, args):
+        return builder.bitcast(args[0], ir.IntType(32))
+    return types.int32(x), codegen
+
+
+@intrinsic
+def scaled_sum(typingctx, a, b):
+    def codegen(context, builder, sig, args):
+        x = context.cast(builder, args[0], sig.args[0], types.float64)
+        y = context.cast(builder, args[1], sig.args[1], types.float64)
+        three = context.get_constant(types.float64, 3.0)
+        return builder.fadd(builder.fmul(x, three), y)
+    return types.float64(a, b), codegen
+
+
+@intrinsic
+def both(typingctx, p, q):
+    def codegen(context, builder, sig, args):
+        return builder.and_(args[0], args[1])
+    return types.boolean(types.boolean, types.boolean), codegen
+
+
+@intrinsic
+def as_value_type(typingctx, x):
+    def codegen(context, builder, sig, args):
+        return context.cast(builder, args[0], sig.args[0], sig.return_type)
+    return types.int16(x), codegen
+
+
+def test_popcount_through_an_llvm_intrinsic():
+    @njit
+    def count(a):
+        total = 0
+        for i in range(a.shape[0]):
+            total += popcount_u8(a[i])
+        return total
+    rng = make_rng(seed_of("popcount"))
+    for n in (0, 1, 100):
+        a = rng.integers(0, 256, n).astype(np.uint8)
+        assert count(a) == sum(bin(int(v)).count("1") for v in a)
+
+
+def test_int32_float32_bitcasts_round_trip():
+    @njit
+    def there_and_back(ids):
+        out = np.empty(ids.shape[0], np.float32)
+        back = np.empty(ids.shape[0], np.int32)
+        for i in range(ids.shape[0]):
+            out[i] = int32_bits_as_float32(ids[i])
+            back[i] = float32_bits_as_int32(out[i])
+        return out, back
+    rng = make_rng(seed_of("bitcasts"))
+    ids = rng.integers(0, 2**24 + 1000, 50).astype(np.int32)
+    out, back = there_and_back(ids)
+    np.testing.assert_array_equal(out.view(np.int32), ids)
+    np.testing.assert_array_equal(back, ids)
+
+
+def test_an_int64_argument_casts_to_the_signatures_int32():
+    @njit
+    def bits(i):
+        return int32_bits_as_float32(i)
+    for i in (0, 1, 12345, 2**24 + 3):
+        got = bits(i)
+        assert struct.pack("<f", got) == struct.pack("<i", i)
+
+
+def test_context_cast_and_constants_between_types():
+    @njit
+    def f(a, b):
+        return scaled_sum(a, b)
+    rng = make_rng(seed_of("scaled_sum"))
+    for _ in range(10):
+        a, b = int(rng.integers(-1000, 1000)), float(rng.normal())
+        assert f(a, b) == 3.0 * a + b
+        assert f(np.float32(b), a) == 3.0 * float(np.float32(b)) + a
+
+
+def test_bools_in_and_out():
+    @njit
+    def f(p, q):
+        return both(p, q)
+    for p in (False, True):
+        for q in (False, True):
+            got = f(p, q)
+            assert got is (p and q)
+
+
+def test_cast_narrows_and_widens_ints():
+    @njit
+    def f(x):
+        return as_value_type(x)
+    for x in (np.int8(-5), np.uint8(200), 70000, -70000, True):
+        assert f(x) == np.int64(x).astype(np.int16)
+
+
+# ---------------------------------------------------------------- bad input
+
+@ruchey_only
+def test_an_array_argument_is_a_typing_error():
+    from ruchey import TypingError
+
+    @njit
+    def f(a):
+        return popcount_u8(a)
+    with pytest.raises(TypingError, match="numbers and bools"):
+        f(np.zeros(3, np.uint8))
+
+
+@ruchey_only
+def test_no_implementation_is_a_typing_error():
+    from ruchey import TypingError
+
+    @njit
+    def f(x):
+        return float32_bits_as_int32(x)
+    with pytest.raises(TypingError, match="no implementation"):
+        f(1.5)  # a float64
+
+
+@ruchey_only
+def test_calling_from_python_is_a_type_error():
+    with pytest.raises(TypeError, match="only compiled code"):
+        popcount_u8(3)
+
+
+@ruchey_only
+def test_codegen_returning_the_wrong_type_is_a_typing_error():
+    from ruchey import TypingError
+
+    @intrinsic
+    def wrong(typingctx, x):
+        def codegen(context, builder, sig, args):
+            return args[0]
+        return types.float64(types.int64), codegen
+
+    @njit
+    def f(x):
+        return wrong(x)
+    with pytest.raises(TypingError, match="codegen returned i64"):
+        f(1)
