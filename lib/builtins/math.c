@@ -25,6 +25,8 @@ enum {
   M_KEEPS_BOOL = 1 << 4,  /* numpy.f of bools is a bool (else, with M_KEEPS_INT, an int8) */
   M_NO_BOOL = 1 << 5,     /* numpy.f has no loop for bools */
   M_DOUBLE = 1 << 6,      /* numpy.f computes in float64 whatever its arguments */
+  M_INT_DOUBLE = 1 << 7,  /* numpy.f of ints and bools is float64 (NumPy's Python-level functions, as
+                           * sinc's pi * x, where narrow ints give no float32) */
 };
 
 typedef struct MathFn {
@@ -151,6 +153,14 @@ static LLVMValueRef sign_code(Lower *l, const Type *t, LLVMValueRef *a) {
   return LLVMBuildSelect(l->b, fcmp(l, LLVMRealUNO, x, x), x, LLVMBuildFSub(l->b, pos, neg, ""), "");
 }
 
+/* NumPy's sinc: sin(y) / y of y = pi * x, with x = 0 taken as 1e-20 (giving 1) */
+static LLVMValueRef sinc_code(Lower *l, const Type *t, LLVMValueRef *a) {
+  LLVMValueRef zero = fcmp(l, LLVMRealOEQ, a[0], lo_fconst(l, t, 0));
+  LLVMValueRef x = LLVMBuildSelect(l->b, zero, lo_fconst(l, t, 1.0e-20), a[0], "");
+  LLVMValueRef y = LLVMBuildFMul(l->b, lo_fconst(l, t, M_PI), x, "");
+  return LLVMBuildFDiv(l->b, lo_intrinsic1(l, "llvm.sin", t, y), y, "");
+}
+
 /* on the GPU with fastmath, float32: sqrt.approx.ftz */
 static LLVMValueRef sqrt_code(Lower *l, const Type *t, LLVMValueRef *a) {
   if (lo_gpu_fast_f32(l, lo_type(l, t))) return lo_intrinsic(l, "llvm.nvvm.sqrt.approx.ftz.f", NULL, 0, a, 1);
@@ -234,7 +244,7 @@ enum {
   ASINH, ACOSH, ATANH, ERF, ERFC, GAMMA, LGAMMA, CBRT, FABS, FLOOR, CEIL, TRUNC, RINT, ISNAN, ISINF,
   ISFINITE, DEGREES, RADIANS, SIGN, ATAN2, HYPOT, COPYSIGN, FMOD, POW, ABS, MINIMUM, MAXIMUM,
   FMAX, FMIN, SQUARE, RECIPROCAL, SIGNBIT, HEAVISIDE, LOGADDEXP, LOGADDEXP2, FLOAT_POWER, REMAINDER,
-  NEXTAFTER, ULP,
+  NEXTAFTER, ULP, SINC,
 };
 
 /* CPython 3.14's messages for arguments outside a domain */
@@ -304,6 +314,7 @@ static const MathFn math_fns[] = {
   [REMAINDER] = {.libm = "remainder", .domain = fmod_domain},  /* IEEE's: the quotient rounded to even */
   [NEXTAFTER] = {.libm = "nextafter"},
   [ULP] = {.code = ulp_code},
+  [SINC] = {.code = sinc_code, .flags = M_INT_DOUBLE},
 };
 
 /* ---------------------------------------------------------------- typing */
@@ -338,6 +349,7 @@ static const Type *array_dtype(const MathFn *m, const Type *t) {
   if (m->flags & M_PREDICATE) return TYS(TY_BOOL);
   if (m->flags & M_DOUBLE) return TYS(TY_F64);
   if (ty_is_float(t)) return t;
+  if (m->flags & M_INT_DOUBLE) return TYS(TY_F64);
   if (t->kind == TY_BOOL && (m->flags & M_NO_BOOL)) return NULL;
   if (t->kind == TY_BOOL && (m->flags & M_KEEPS_BOOL)) return t;
   if (m->flags & M_KEEPS_INT) return t->kind == TY_BOOL ? TYS(TY_I8) : t;
@@ -367,6 +379,7 @@ static const Type *ty_numpy_math(Infer *in, Node *n, const Type **args) {
     const Type *e = array_dtype(m, t);
     return e ? e : ty_error(in, n, "%s() is not defined for %s", n->bi->name, t->name);
   }
+  if ((m->flags & M_INT_DOUBLE) && !ty_is_float(t)) return TYS(TY_F64);
   if (t->kind == TY_F32 || (ty_is_int(t) && ty_bits(t) <= 16 && n->list.len == 1)) return TYS(TY_F32);
   if (t->kind == TY_F32 && ty_in_cuda(in)) return TYS(TY_F32);
   return TYS(TY_F64);
@@ -507,5 +520,7 @@ const Builtin bi_math[] = {
   NUMPY("float_power", FLOAT_POWER, 2, 0),
   NUMPY("deg2rad", RADIANS, 1, BF_CHEAP),
   NUMPY("rad2deg", DEGREES, 1, BF_CHEAP),
+  /* not a ufunc: no out= */
+  {"numpy.sinc", "numpy", "sinc", BK_FUNCTION, 0, 1, 1, NULL, BF_PURE, SINC, 0, ty_numpy_math, lo_math, lo_math_elem},
   BI_END,
 };

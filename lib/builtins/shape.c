@@ -697,7 +697,7 @@ static LLVMValueRef lo_fill_diagonal(Lower *l, Node *n) {
 
 /* How each function sees its arrays before joining them along one axis:
  * the row's ival. */
-enum { JOIN_CONCATENATE, JOIN_STACK, JOIN_HSTACK, JOIN_VSTACK, JOIN_COLUMNS };
+enum { JOIN_CONCATENATE, JOIN_STACK, JOIN_HSTACK, JOIN_VSTACK, JOIN_COLUMNS, JOIN_DSTACK };
 
 static const char *const join_kw[] = {"axis", "dtype", NULL};
 static const char *const stack_kw[] = {"dtype", NULL};
@@ -708,6 +708,7 @@ static int joined_ndim(int how, int ndim) {
   case JOIN_STACK: return ndim + 1;
   case JOIN_HSTACK: return ndim ? ndim : 1;
   case JOIN_VSTACK: case JOIN_COLUMNS: return ndim < 2 ? 2 : ndim;
+  case JOIN_DSTACK: return ndim < 3 ? 3 : ndim;
   default: return ndim;
   }
 }
@@ -728,6 +729,7 @@ static char joined_layout(int how, const Type *seq) {
   bool fortran = false;
   for (int i = 0; i < seq->nfields; i++) {
     const Type *t = seq->fields[i];
+    if (how == JOIN_DSTACK && t->ndim < 3) return 'C';  /* a Fortran (m, n) seen as (m, n, 1) is neither */
     if (t->ndim < 2) continue;
     if (t->layout != 'F') return 'C';
     fortran = true;
@@ -782,6 +784,13 @@ static void joined_view(Lower *l, int how, const Type *t, LLVMValueRef a, int nd
       strides[d] = pick(l, before, sst, pick(l, here, zero, pst));
       break;
     }
+    case JOIN_DSTACK: {  /* as atleast_3d: (n,) becomes (1, n, 1), (m, n) (m, n, 1), () (1, 1, 1) */
+      int from = t->ndim == 1 ? 1 : 0;  /* where t's own dimensions start */
+      bool own = d >= from && d < from + t->ndim;
+      shape[d] = own ? s[d - from] : one;
+      strides[d] = own ? st[d - from] : zero;
+      break;
+    }
     case JOIN_COLUMNS:  /* (n,) becomes (n, 1), () (1, 1) */
       if (lead) {
         shape[d] = d == 0 && t->ndim == 1 ? s[0] : one;
@@ -804,6 +813,7 @@ static LLVMValueRef join_axis(Lower *l, Node *n, int ndim) {
   case JOIN_STACK: return runtime_axis(l, axis, ndim);
   case JOIN_HSTACK: return const_i64(l, ndim == 1 ? 0 : 1);
   case JOIN_VSTACK: return const_i64(l, 0);
+  case JOIN_DSTACK: return const_i64(l, 2);
   default: return const_i64(l, 1);
   }
 }
@@ -1429,6 +1439,7 @@ const Builtin bi_shape[] = {
   FUNCTION("hstack", 1, 1, stack_kw, BF_ALLOCATES | BF_COMPLEX, JOIN_HSTACK, ty_join, lo_join),
   FUNCTION("vstack", 1, 1, stack_kw, BF_ALLOCATES | BF_COMPLEX, JOIN_VSTACK, ty_join, lo_join),
   FUNCTION("column_stack", 1, 1, NULL, BF_ALLOCATES | BF_COMPLEX, JOIN_COLUMNS, ty_join, lo_join),
+  FUNCTION("dstack", 1, 1, NULL, BF_ALLOCATES | BF_COMPLEX, JOIN_DSTACK, ty_join, lo_join),
   FUNCTION("roll", 2, 3, axis_kw, BF_ALLOCATES | BF_COMPLEX, 0, ty_roll, lo_roll),
   FUNCTION("tile", 2, 2, NULL, BF_ALLOCATES | BF_COMPLEX, 0, ty_tile, lo_tile),
   FUNCTION("repeat", 2, 3, axis_kw, BF_ALLOCATES | BF_COMPLEX, 0, ty_repeat, lo_repeat),

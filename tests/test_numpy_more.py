@@ -1,0 +1,212 @@
+"""More of NumPy in compiled code: the triangles (tri, tril, triu, their
+indices), diag and diagflat, kron, dstack, the method a.dot(b) and
+numpy.sinc, checked against NumPy (values, dtypes, shapes) on generated
+inputs of every dtype and layout, empty and 0-d ones where NumPy takes
+them, and their errors."""
+import itertools
+
+import numpy as np
+import pytest
+
+import ruchey
+
+from arraygen import DTYPES, LAYOUTS, array, check, define
+from conftest import AS_NUMBA, make_rng
+
+pytestmark = pytest.mark.skipif(AS_NUMBA, reason="numba's versions take fewer arguments")
+
+COMPLEX = [np.complex64, np.complex128]
+
+_fns = {}
+
+
+def fn(expr, params="a"):
+    key = (expr, params)
+    if key not in _fns:
+        _fns[key] = define(f"@ruchey.njit\ndef f({params}):\n    return {expr}\n")
+    return _fns[key]
+
+
+def small(rng, dtype, shape, layout="C"):
+    """Values that multiply without overflow, in the layout."""
+    a = array(rng, dtype, shape, layout)
+    if a.dtype.kind == "c":
+        a[...] = rng.integers(-9, 9, shape) + 1j * rng.integers(-9, 9, shape)
+    elif a.dtype.kind != "b":
+        a[...] = (array(rng, np.int64, shape, "C") % 7).astype(dtype)
+    return a
+
+
+# ---------------------------------------------------------------- tri, tril, triu
+
+def test_tri_matches_numpy():
+    fs = [fn("np.tri(n)", "n"), fn("np.tri(n, m)", "n, m"), fn("np.tri(n, m, k)", "n, m, k"),
+          fn("np.tri(n, M=m, k=k, dtype=np.int32)", "n, m, k"), fn("np.tri(n, k=k, dtype=np.bool_)", "n, k")]
+    for n, m, k in itertools.product([-1, 0, 1, 3, 4], [-2, 0, 2, 5], [-5, -1, 0, 2, 7]):
+        check(fs[0], n)
+        check(fs[1], n, m)
+        check(fs[2], n, m, k)
+        check(fs[3], n, m, k)
+        check(fs[4], n, k)
+
+
+def test_tril_triu_match_numpy():
+    rng = make_rng(1)
+    fs = [fn("np.tril(a)"), fn("np.triu(a)"), fn("np.tril(a, k)", "a, k"), fn("np.triu(a, k=k)", "a, k")]
+    for dtype in DTYPES + COMPLEX:
+        for shape in [(0,), (3,), (0, 2), (3, 4), (4, 3), (2, 3, 4), (2, 1, 2, 3)]:
+            for layout in LAYOUTS:
+                a = small(rng, dtype, shape, layout)
+                check(fs[0], a)
+                check(fs[1], a)
+                for k in (-7, -1, 0, 2, 9):
+                    check(fs[2], a, k)
+                    check(fs[3], a, k)
+
+
+def test_tril_of_a_number_is_a_typing_error():
+    with pytest.raises(ruchey.TypingError, match="at least one dimension"):
+        fn("np.tril(a)")(2.0)
+    with pytest.raises(ruchey.TypingError, match="k must be an integer"):
+        fn("np.triu(a, 1.5)")(np.ones((2, 2)))
+
+
+def test_tri_indices_match_numpy():
+    fs = [fn("np.tril_indices(n)", "n"), fn("np.triu_indices(n)", "n"), fn("np.tril_indices(n, k, m)", "n, k, m"),
+          fn("np.triu_indices(n, k=k, m=m)", "n, k, m")]
+    for n, k, m in itertools.product([-1, 0, 1, 3, 5], [-6, -1, 0, 1, 4], [-1, 0, 2, 6]):
+        check(fs[0], n)
+        check(fs[1], n)
+        check(fs[2], n, k, m)
+        check(fs[3], n, k, m)
+
+
+def test_tri_indices_from_match_numpy():
+    rng = make_rng(2)
+    fs = [fn("np.tril_indices_from(a)"), fn("np.triu_indices_from(a)"), fn("np.tril_indices_from(a, k)", "a, k"),
+          fn("np.triu_indices_from(a, k=k)", "a, k")]
+    for shape in [(0, 0), (1, 1), (3, 3), (2, 5), (5, 2)]:
+        for dtype in (np.float64, np.int8, np.bool_, np.complex128):
+            a = small(rng, dtype, shape, "F")
+            check(fs[0], a)
+            check(fs[1], a)
+            for k in (-3, 0, 2):
+                check(fs[2], a, k)
+                check(fs[3], a, k)
+    with pytest.raises(ruchey.TypingError, match="input array must be 2-d"):
+        fs[0](np.ones(3))
+
+
+def test_tri_indices_index_their_triangle():
+    f = define("@ruchey.njit\ndef f(a):\n    r, c = np.triu_indices_from(a, 1)\n    for i in range(r.size):\n"
+               "        a[r[i], c[i]] = 0.0\n    return a\n")
+    check(f, np.arange(1.0, 17.0).reshape(4, 4))
+
+
+# ---------------------------------------------------------------- diag, diagflat
+
+def test_diag_matches_numpy():
+    rng = make_rng(3)
+    fs = [fn("np.diag(a)"), fn("np.diag(a, k)", "a, k"), fn("np.diagflat(a)"), fn("np.diagflat(a, k=k)", "a, k")]
+    for dtype in DTYPES + COMPLEX:
+        for shape in [(0,), (1,), (4,), (0, 3), (3, 4), (5, 2), (2, 2, 2)]:
+            for layout in LAYOUTS:
+                a = small(rng, dtype, shape, layout)
+                if len(shape) <= 2:
+                    check(fs[0], a)
+                check(fs[2], a)
+                for k in (-6, -1, 0, 1, 3):
+                    if len(shape) <= 2:
+                        check(fs[1], a, k)
+                    check(fs[3], a, k)
+    check(fs[2], 2.5)
+    check(fs[3], 7, -2)
+
+
+def test_diag_of_other_dimensions_is_a_typing_error():
+    with pytest.raises(ruchey.TypingError, match="Input must be 1- or 2-d"):
+        fn("np.diag(a)")(np.ones((2, 2, 2)))
+    with pytest.raises(ruchey.TypingError, match="Input must be 1- or 2-d"):
+        fn("np.diag(a)")(1.0)
+
+
+# ---------------------------------------------------------------- kron
+
+def test_kron_matches_numpy():
+    rng = make_rng(4)
+    f = fn("np.kron(a, b)", "a, b")
+    pairs = [(d, d) for d in DTYPES + COMPLEX] + [(np.int8, np.uint8), (np.int16, np.float32), (np.bool_, np.int64),
+                                                  (np.float64, np.complex64)]
+    shapes = [(0,), (3,), (2, 3), (0, 2), (2, 1, 2)]
+    for da, db in pairs:
+        for sa, sb in itertools.product(shapes, repeat=2):
+            check(f, small(rng, da, sa, "C"), small(rng, db, sb, "strided"))
+        check(f, small(rng, da, (2, 3), "F"), small(rng, db, (2, 2), "reversed"))
+    check(f, np.arange(3.0), 2)
+    check(f, 2.5, np.arange(4, dtype=np.int32))
+    check(f, np.array(3), np.arange(4))
+
+
+# ---------------------------------------------------------------- dstack
+
+def test_dstack_matches_numpy():
+    rng = make_rng(5)
+    f = fn("np.dstack((a, b))", "a, b")
+    g = fn("np.dstack((a, b, a))", "a, b")
+    for da, db in [(d, d) for d in DTYPES + COMPLEX] + [(np.int8, np.float32), (np.bool_, np.uint16)]:
+        for shape, other in [((0,), (0,)), ((3,), (3,)), ((2, 3), (2, 3)), ((2, 3, 2), (2, 3, 1)), ((), ())]:
+            for layout in LAYOUTS:
+                check(f, small(rng, da, shape, layout), small(rng, db, other, "C"))
+                check(g, small(rng, da, shape, "C"), small(rng, db, other, layout))
+
+
+def test_dstack_of_unequal_shapes_raises_numpys_value_error():
+    f = fn("np.dstack((a, b))", "a, b")
+    with pytest.raises(ValueError, match="except for the concatenation axis must match exactly"):
+        f(np.ones((2, 3)), np.ones((3, 3)))
+    with pytest.raises(ruchey.TypingError, match="same number of dimensions"):
+        f(np.ones((2, 3, 4, 1)), np.ones((2, 3)))
+
+
+# ---------------------------------------------------------------- a.dot(b)
+
+def test_dot_method_matches_numpy_dot():
+    rng = make_rng(6)
+    f = fn("a.dot(b)", "a, b")
+    g = fn("a.dot(b, out=o)", "a, b, o")
+    for dtype in (np.float64, np.float32, np.int64, np.int32, np.complex128):
+        for sa, sb in [((3,), (3,)), ((2, 3), (3,)), ((3,), (3, 4)), ((2, 3), (3, 4)), ((0, 3), (3, 2)), ((2, 0), (0, 2))]:
+            if dtype is np.complex128 and len(sa) == len(sb) == 1:
+                x, y = small(rng, dtype, (3,)), small(rng, dtype, (3,))
+                assert f(x, y) == f.py_func(x, y)
+                continue
+            for layout in ("C", "F", "strided"):
+                check(f, small(rng, dtype, sa, layout), small(rng, dtype, sb, "C"))
+        check(g, small(rng, dtype, (2, 3), "C"), small(rng, dtype, (3, 4), "C"), np.zeros((2, 4), dtype))
+    with pytest.raises(ValueError, match="not aligned"):
+        f(np.ones((2, 3)), np.ones((2, 3)))
+
+
+# ---------------------------------------------------------------- sinc
+
+def test_sinc_matches_numpy():
+    rng = make_rng(7)
+    f = fn("np.sinc(a)")
+    for dtype in DTYPES:
+        for shape in [(0,), (7,), (3, 4)]:
+            for layout in ("C", "reversed"):
+                a = array(rng, dtype, shape, layout)
+                if a.dtype.kind == "f":
+                    a.flat[:3] = [0.0, np.inf, np.nan][: a.size]
+                got, expected = f(a), f.py_func(a)
+                assert got.dtype == expected.dtype and got.shape == expected.shape
+                np.testing.assert_allclose(got, expected, rtol=4e-7 if a.dtype == np.float32 else 1e-15, atol=1e-300)
+    for x in (0.0, 0.5, -1.5, 1e-30, 3, 0, np.float32(0.25), np.inf):
+        got, expected = f(x), f.py_func(x)
+        assert type(got) is type(expected.item()) or got.dtype == expected.dtype
+        np.testing.assert_allclose(got, expected, rtol=1e-15)
+
+
+def test_sinc_fuses_into_array_expressions():
+    f, a = fn("np.sinc(a * 0.5) + 1.0"), np.linspace(-3.0, 3.0, 13)
+    np.testing.assert_allclose(f(a), f.py_func(a), rtol=1e-15)  # sin's last bit is libm's
