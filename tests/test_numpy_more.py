@@ -210,3 +210,47 @@ def test_sinc_matches_numpy():
 def test_sinc_fuses_into_array_expressions():
     f, a = fn("np.sinc(a * 0.5) + 1.0"), np.linspace(-3.0, 3.0, 13)
     np.testing.assert_allclose(f(a), f.py_func(a), rtol=1e-15)  # sin's last bit is libm's
+
+
+# ---------------------------------------------------------------- append
+
+def test_append_matches_numpy():
+    rng = make_rng(8)
+    f = fn("np.append(a, b)", "a, b")
+    for da, db in [(d, d) for d in DTYPES + COMPLEX] + [(np.int8, np.float32), (np.bool_, np.uint8), (np.int64, np.complex64)]:
+        for sa, sb in [((0,), (0,)), ((3,), (2,)), ((2, 3), (4,)), ((2, 2), (0, 3)), ((), (3,))]:
+            for layout in LAYOUTS:
+                check(f, small(rng, da, sa, layout), small(rng, db, sb, "C"))
+    check(f, np.arange(3.0), 7)
+    check(f, 2, np.arange(3, dtype=np.int16))
+
+
+# ---------------------------------------------------------------- isposinf, isneginf, nan_to_num
+
+def test_isposinf_isneginf_nan_to_num_match_numpy():
+    rng = make_rng(9)
+    fs = [fn("np.isposinf(a)"), fn("np.isneginf(a)"), fn("np.nan_to_num(a)"), fn("np.nan_to_num(a) * 2 + (a > 0)")]
+    specials = [np.inf, -np.inf, np.nan, 0.0, -0.0]
+    for dtype in DTYPES:
+        for shape in [(0,), (7,), (3, 4)]:
+            for layout in ("C", "F", "reversed"):
+                a = array(rng, dtype, shape, layout)
+                if a.dtype.kind == "f" and a.size:
+                    a.flat[: len(specials)] = specials[: a.size]
+                for f in fs[:3]:
+                    check(f, a)
+                if a.dtype.kind == "f":
+                    check(fs[3], a)
+    for x in (np.inf, -np.inf, np.nan, 1.5, 3, True):
+        for f in fs[:3]:
+            assert f(x) == f.py_func(x)
+
+
+# ---------------------------------------------------------------- shape, isscalar, iscomplexobj, isrealobj
+
+def test_shape_and_type_questions_match_numpy():
+    fs = [fn("np.shape(a)"), fn("np.isscalar(a)"), fn("np.iscomplexobj(a)"), fn("np.isrealobj(a)")]
+    for x in (np.zeros((2, 3, 4)), np.zeros(0, np.int8), np.zeros((), np.complex64), np.ones((3, 1), bool), 2, 2.5, 1j,
+              True, np.float32(2)):
+        for f in fs:
+            assert f(x) == f.py_func(x), (f.py_func, x)

@@ -90,6 +90,15 @@ static LLVMValueRef pow_domain(Lower *l, const Type *t, LLVMValueRef *a) {
 /* computed here */
 static LLVMValueRef isnan_code(Lower *l, const Type *t, LLVMValueRef *a) { return fcmp(l, LLVMRealUNO, a[0], a[0]); }
 static LLVMValueRef isinf_code(Lower *l, const Type *t, LLVMValueRef *a) { return infinite(l, t, a); }
+static LLVMValueRef isposinf_code(Lower *l, const Type *t, LLVMValueRef *a) { return fcmp(l, LLVMRealOEQ, a[0], inf(l, t)); }
+static LLVMValueRef isneginf_code(Lower *l, const Type *t, LLVMValueRef *a) { return fcmp(l, LLVMRealOEQ, a[0], lo_fconst(l, t, -INFINITY)); }
+/* NumPy's nan_to_num: NaN to 0, the infinities to the largest finite floats of their signs */
+static LLVMValueRef nan_to_num_code(Lower *l, const Type *t, LLVMValueRef *a) {
+  double big = t->kind == TY_F32 ? 3.4028234663852886e38 : 1.7976931348623157e308;
+  LLVMValueRef x = LLVMBuildSelect(l->b, fcmp(l, LLVMRealUNO, a[0], a[0]), lo_fconst(l, t, 0), a[0], "");
+  x = LLVMBuildSelect(l->b, fcmp(l, LLVMRealOEQ, x, inf(l, t)), lo_fconst(l, t, big), x, "");
+  return LLVMBuildSelect(l->b, fcmp(l, LLVMRealOEQ, x, lo_fconst(l, t, -INFINITY)), lo_fconst(l, t, -big), x, "");
+}
 static LLVMValueRef isfinite_code(Lower *l, const Type *t, LLVMValueRef *a) { return fcmp(l, LLVMRealOLT, absolute(l, t, a[0]), inf(l, t)); }
 static LLVMValueRef degrees_code(Lower *l, const Type *t, LLVMValueRef *a) { return LLVMBuildFMul(l->b, a[0], lo_fconst(l, t, 180.0 / M_PI), ""); }
 static LLVMValueRef radians_code(Lower *l, const Type *t, LLVMValueRef *a) { return LLVMBuildFMul(l->b, a[0], lo_fconst(l, t, M_PI / 180.0), ""); }
@@ -244,7 +253,7 @@ enum {
   ASINH, ACOSH, ATANH, ERF, ERFC, GAMMA, LGAMMA, CBRT, FABS, FLOOR, CEIL, TRUNC, RINT, ISNAN, ISINF,
   ISFINITE, DEGREES, RADIANS, SIGN, ATAN2, HYPOT, COPYSIGN, FMOD, POW, ABS, MINIMUM, MAXIMUM,
   FMAX, FMIN, SQUARE, RECIPROCAL, SIGNBIT, HEAVISIDE, LOGADDEXP, LOGADDEXP2, FLOAT_POWER, REMAINDER,
-  NEXTAFTER, ULP, SINC,
+  NEXTAFTER, ULP, SINC, ISPOSINF, ISNEGINF, NAN_TO_NUM,
 };
 
 /* CPython 3.14's messages for arguments outside a domain */
@@ -315,6 +324,9 @@ static const MathFn math_fns[] = {
   [NEXTAFTER] = {.libm = "nextafter"},
   [ULP] = {.code = ulp_code},
   [SINC] = {.code = sinc_code, .flags = M_INT_DOUBLE},
+  [ISPOSINF] = {.code = isposinf_code, .flags = M_PREDICATE, .int_truth = false},
+  [ISNEGINF] = {.code = isneginf_code, .flags = M_PREDICATE, .int_truth = false},
+  [NAN_TO_NUM] = {.code = nan_to_num_code, .flags = M_KEEPS_INT | M_KEEPS_BOOL, .int_code = int_same},
 };
 
 /* ---------------------------------------------------------------- typing */
@@ -520,7 +532,10 @@ const Builtin bi_math[] = {
   NUMPY("float_power", FLOAT_POWER, 2, 0),
   NUMPY("deg2rad", RADIANS, 1, BF_CHEAP),
   NUMPY("rad2deg", DEGREES, 1, BF_CHEAP),
-  /* not a ufunc: no out= */
+  /* not ufuncs: no out= */
   {"numpy.sinc", "numpy", "sinc", BK_FUNCTION, 0, 1, 1, NULL, BF_PURE, SINC, 0, ty_numpy_math, lo_math, lo_math_elem},
+  {"numpy.isposinf", "numpy", "isposinf", BK_FUNCTION, 0, 1, 1, NULL, BF_PURE | BF_CHEAP, ISPOSINF, 0, ty_numpy_math, lo_math, lo_math_elem},
+  {"numpy.isneginf", "numpy", "isneginf", BK_FUNCTION, 0, 1, 1, NULL, BF_PURE | BF_CHEAP, ISNEGINF, 0, ty_numpy_math, lo_math, lo_math_elem},
+  {"numpy.nan_to_num", "numpy", "nan_to_num", BK_FUNCTION, 0, 1, 1, NULL, BF_PURE | BF_CHEAP, NAN_TO_NUM, 0, ty_numpy_math, lo_math, lo_math_elem},
   BI_END,
 };

@@ -1,7 +1,8 @@
 /* builtins/numpy.c — NumPy arrays in compiled code: creation (numpy.empty,
  * zeros, ones, full and their *_like forms, arange, linspace, eye,
  * identity, array, asarray, copy, ascontiguousarray, dtype), the
- * attributes of an array (shape, size, ndim, dtype, T) and its copy.
+ * attributes of an array (shape, size, ndim, dtype, T) and its copy;
+ * numpy.shape, and isscalar, iscomplexobj, isrealobj, which the type answers.
  *
  * A dtype is written as NumPy allows: a scalar type (numpy.float32, float,
  * bool), a dtype object (numpy.dtype("f4"), a.dtype) or a dtype's name
@@ -575,6 +576,37 @@ static LLVMValueRef lo_shape(Lower *l, Node *n) {
   return r;
 }
 
+/* numpy.shape(x): an array's a.shape, a number's () */
+static const Type *ty_shape_of(Infer *in, Node *n, const Type **args) {
+  if (is_array(args[0])) return ty_shape(in, n, args);
+  if (ty_is_scalar(args[0]) || ty_is_complex(args[0])) return ty_tuple(0, NULL);
+  return ty_error(in, n, "%s() needs an array or a number, got %s", n->bi->name, args[0]->name);
+}
+
+static LLVMValueRef lo_shape_of(Lower *l, Node *n) {
+  Node *x = n->list.items[0];
+  LLVMValueRef v = lo_expr(l, x), r = LLVMGetUndef(lo_type(l, n->ty));
+  for (int d = 0; d < ndim_of(x->ty); d++) r = LLVMBuildInsertValue(l->b, r, lo_arr_shape(l, v, d), (unsigned)d, "");
+  lo_done_with(l, x, v);
+  return r;
+}
+
+/* numpy.isscalar, iscomplexobj, isrealobj: answered by the argument's type */
+enum { IS_SCALAR, IS_COMPLEX_OBJ, IS_REAL_OBJ };
+
+static const Type *ty_type_question(Infer *in, Node *n, const Type **args) { return TYS(TY_BOOL); }
+
+static LLVMValueRef lo_type_question(Lower *l, Node *n) {
+  Node *x = n->list.items[0];
+  lo_done_with(l, x, lo_expr(l, x));
+  const Type *t = x->ty, *e = is_array(t) ? t->elem : t;
+  switch (n->bi->ival) {
+  case IS_SCALAR: return const_bool(l, ty_is_scalar(t) || ty_is_complex(t) || t->kind == TY_STR);
+  case IS_COMPLEX_OBJ: return const_bool(l, ty_is_complex(e));
+  default: return const_bool(l, !ty_is_complex(e));
+  }
+}
+
 static const Type *ty_int_attr(Infer *in, Node *n, const Type **args) { return TYS(TY_I64); }
 
 static LLVMValueRef lo_size(Lower *l, Node *n) {
@@ -641,6 +673,13 @@ const Builtin bi_numpy[] = {
   ALLOC_ANY("copy", 1, 1, NULL, 0, ty_copy, lo_copy),
   {"array.copy", NULL, "copy", BK_METHOD, TY_ARRAY, 0, 0, NULL, BF_ALLOCATES | BF_COMPLEX, 0, 0, ty_copy, lo_copy},
   {"numpy.dtype", "numpy", "dtype", BK_FUNCTION, 0, 1, 1, NULL, BF_CHEAP | BF_COMPLEX, 0, 0, ty_dtype_call, lo_no_value},
+  {"numpy.shape", "numpy", "shape", BK_FUNCTION, 0, 1, 1, NULL, BF_PURE | BF_CHEAP | BF_COMPLEX, 0, 0, ty_shape_of, lo_shape_of},
+  {"numpy.isscalar", "numpy", "isscalar", BK_FUNCTION, 0, 1, 1, NULL, BF_PURE | BF_CHEAP | BF_COMPLEX, IS_SCALAR, 0,
+   ty_type_question, lo_type_question},
+  {"numpy.iscomplexobj", "numpy", "iscomplexobj", BK_FUNCTION, 0, 1, 1, NULL, BF_PURE | BF_CHEAP | BF_COMPLEX, IS_COMPLEX_OBJ, 0,
+   ty_type_question, lo_type_question},
+  {"numpy.isrealobj", "numpy", "isrealobj", BK_FUNCTION, 0, 1, 1, NULL, BF_PURE | BF_CHEAP | BF_COMPLEX, IS_REAL_OBJ, 0,
+   ty_type_question, lo_type_question},
   ATTRIBUTE("shape", 0, ty_shape, lo_shape),
   ATTRIBUTE("size", 0, ty_int_attr, lo_size),
   ATTRIBUTE("ndim", 0, ty_int_attr, lo_ndim),

@@ -1,6 +1,6 @@
 /* builtins/shape.c — NumPy's shape functions in compiled code: views
  * (reshape, ravel, transpose and .T, squeeze, expand_dims, view, flip),
- * copies (flatten, astype, concatenate and the stacks, roll, tile,
+ * copies (flatten, astype, concatenate and the stacks, append, roll, tile,
  * repeat), a.fill, numpy.nonzero, and numpy.where and numpy.clip, which are
  * elementwise (their rows have a lower_elem: ufunc.c fuses them into the
  * array expressions around them).
@@ -871,6 +871,19 @@ static LLVMValueRef lo_join(Lower *l, Node *n) {
   return out;
 }
 
+/* numpy.append(arr, values): both flattened, one after the other (no axis) */
+static const Type *ty_append(Infer *in, Node *n, const Type **args) {
+  for (int i = 0; i < 2; i++)
+    if (!bi_need_values(in, n, n->list.items[i])) return NULL;
+  return ty_array(np_promote(elem_of(args[0]), elem_of(args[1])), 1, 'C', false);
+}
+
+static LLVMValueRef lo_append(Lower *l, Node *n) {
+  LLVMValueRef count, r = np_joined_elements(l, n->list.items, 2, n->ty->elem, &count);
+  lo_temp_taken(l, r);
+  return r;
+}
+
 /* ---------------------------------------------------------------- roll, tile, repeat */
 
 /* numpy.roll(a, shift, axis=None): elements moved shift places along axis,
@@ -1440,6 +1453,7 @@ const Builtin bi_shape[] = {
   FUNCTION("vstack", 1, 1, stack_kw, BF_ALLOCATES | BF_COMPLEX, JOIN_VSTACK, ty_join, lo_join),
   FUNCTION("column_stack", 1, 1, NULL, BF_ALLOCATES | BF_COMPLEX, JOIN_COLUMNS, ty_join, lo_join),
   FUNCTION("dstack", 1, 1, NULL, BF_ALLOCATES | BF_COMPLEX, JOIN_DSTACK, ty_join, lo_join),
+  FUNCTION("append", 2, 2, NULL, BF_ALLOCATES | BF_COMPLEX, 0, ty_append, lo_append),
   FUNCTION("roll", 2, 3, axis_kw, BF_ALLOCATES | BF_COMPLEX, 0, ty_roll, lo_roll),
   FUNCTION("tile", 2, 2, NULL, BF_ALLOCATES | BF_COMPLEX, 0, ty_tile, lo_tile),
   FUNCTION("repeat", 2, 3, axis_kw, BF_ALLOCATES | BF_COMPLEX, 0, ty_repeat, lo_repeat),
