@@ -552,6 +552,13 @@ ALLOC_ARGS = {
     "numpy.inner": ["a", "a"],
     "numpy.vdot": ["a", "a"],
     "numpy.outer": ["a", "a"],
+    "array.dot": ["a", "a"],
+    "numpy.dstack": ["(a, a)"],
+    "numpy.tril": ["a"],
+    "numpy.triu": ["a"],
+    "numpy.tril_indices_from": ["numpy.ones((n, n + 1))"],
+    "numpy.triu_indices_from": ["numpy.ones((n, n + 1))"],
+    "numpy.diag": ["a"],
 }
 
 

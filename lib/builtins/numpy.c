@@ -673,7 +673,7 @@ const Builtin bi_numpy[] = {
   ALLOC_ANY("copy", 1, 1, NULL, 0, ty_copy, lo_copy),
   {"array.copy", NULL, "copy", BK_METHOD, TY_ARRAY, 0, 0, NULL, BF_ALLOCATES | BF_COMPLEX, 0, 0, ty_copy, lo_copy},
   {"numpy.dtype", "numpy", "dtype", BK_FUNCTION, 0, 1, 1, NULL, BF_CHEAP | BF_COMPLEX, 0, 0, ty_dtype_call, lo_no_value},
-  {"numpy.shape", "numpy", "shape", BK_FUNCTION, 0, 1, 1, NULL, BF_PURE | BF_CHEAP | BF_COMPLEX, 0, 0, ty_shape_of, lo_shape_of},
+  {"numpy.shape", "numpy", "shape", BK_FUNCTION, 0, 1, 1, NULL, BF_CHEAP | BF_COMPLEX, 0, 0, ty_shape_of, lo_shape_of},
   {"numpy.isscalar", "numpy", "isscalar", BK_FUNCTION, 0, 1, 1, NULL, BF_PURE | BF_CHEAP | BF_COMPLEX, IS_SCALAR, 0,
    ty_type_question, lo_type_question},
   {"numpy.iscomplexobj", "numpy", "iscomplexobj", BK_FUNCTION, 0, 1, 1, NULL, BF_PURE | BF_CHEAP | BF_COMPLEX, IS_COMPLEX_OBJ, 0,
