@@ -254,3 +254,34 @@ def test_shape_and_type_questions_match_numpy():
               True, np.float32(2)):
         for f in fs:
             assert f(x) == f.py_func(x), (f.py_func, x)
+
+
+# ---------------------------------------------------------------- nancumsum, nancumprod, ediff1d
+
+def test_nancumsum_nancumprod_match_numpy():
+    rng = make_rng(10)
+    fs = [fn("np.nancumsum(a)"), fn("np.nancumprod(a)"), fn("np.nancumsum(a, axis=1)"), fn("np.nancumprod(a, 0)"),
+          fn("np.nancumsum(a, dtype=np.float32)")]
+    for dtype in DTYPES:
+        for shape in [(0, 3), (1, 1), (3, 4), (2, 5)]:
+            for layout in LAYOUTS:
+                a = small(rng, dtype, shape, layout)
+                if a.dtype.kind == "f" and a.size:
+                    a[0, ::2] = np.nan
+                    a = a / 3
+                for f in fs:
+                    check(f, a)
+    check(fs[0], np.array([np.nan, np.nan]))
+    check(fs[1], 2.5)
+
+
+def test_ediff1d_matches_numpy():
+    rng = make_rng(11)
+    f = fn("np.ediff1d(a)")
+    for dtype in [d for d in DTYPES if d is not np.bool_] + COMPLEX:
+        for shape in [(0,), (1,), (6,), (2, 3), (2, 0), (2, 2, 2)]:
+            for layout in LAYOUTS:
+                check(f, small(rng, dtype, shape, layout))
+    check(f, 3.5)
+    with pytest.raises(ruchey.TypingError, match="boolean subtract"):
+        f(np.ones(3, bool))
