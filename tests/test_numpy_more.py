@@ -285,3 +285,34 @@ def test_ediff1d_matches_numpy():
     check(f, 3.5)
     with pytest.raises(ruchey.TypingError, match="boolean subtract"):
         f(np.ones(3, bool))
+
+
+# ---------------------------------------------------------------- swapaxes, moveaxis
+
+def test_swapaxes_moveaxis_match_numpy_as_views():
+    rng = make_rng(12)
+    cases = ["np.swapaxes(a, 0, 1)", "np.swapaxes(a, -1, 0)", "a.swapaxes(1, 1)", "np.moveaxis(a, 0, -1)",
+             "np.moveaxis(a, -1, 0)", "np.moveaxis(a, (0, 1), (-1, 0))", "np.moveaxis(a, source=(2, 0), destination=(0, 1))"]
+    for expr in cases:
+        f = fn(expr)
+        g = fn(f"{expr}.copy()")
+        w = define(f"@ruchey.njit\ndef f(a):\n    v = {expr}\n    v[0, 1, 0] = 7\n    return a\n")
+        for dtype in (np.float64, np.int8, np.bool_, np.complex64):
+            for shape in [(2, 3, 4), (0, 2, 3), (3, 1, 2)]:
+                for layout in LAYOUTS:
+                    a = small(rng, dtype, shape, layout)
+                    check(g, a)
+                    got, expected = f(a), f.py_func(a)
+                    assert got.shape == expected.shape and np.array_equal(got, expected)
+                    assert np.shares_memory(got, a) or not a.size
+                    if shape == (2, 3, 4):  # every axis long enough for v[0, 1, 0]
+                        check(w, a)
+
+
+def test_moveaxis_errors_are_typing_errors():
+    with pytest.raises(ruchey.TypingError, match="same number of elements"):
+        fn("np.moveaxis(a, (0, 1), 2)")(np.ones((2, 3, 4)))
+    with pytest.raises(ruchey.TypingError, match="out of bounds"):
+        fn("np.swapaxes(a, 0, 3)")(np.ones((2, 3, 4)))
+    with pytest.raises(ruchey.TypingError, match="repeated axis"):
+        fn("np.moveaxis(a, (0, 0), (1, 2))")(np.ones((2, 3, 4)))

@@ -1,5 +1,5 @@
 /* builtins/shape.c — NumPy's shape functions in compiled code: views
- * (reshape, ravel, transpose and .T, squeeze, expand_dims, view, flip),
+ * (reshape, ravel, transpose and .T, swapaxes, moveaxis, squeeze, expand_dims, view, flip),
  * copies (flatten, astype, concatenate and the stacks, append, roll, tile,
  * repeat), a.fill, numpy.nonzero, and numpy.where and numpy.clip, which are
  * elementwise (their rows have a lower_elem: ufunc.c fuses them into the
@@ -381,6 +381,58 @@ static LLVMValueRef lo_transpose(Lower *l, Node *n) {
   Node *arg = n->list.items[0];
   int perm[RC_MAX_NDIM];
   transpose_axes(NULL, n, arg->ty->ndim, perm);
+  LLVMValueRef a = lo_expr(l, arg), r = permuted(l, n->ty, arg->ty, a, perm);
+  lo_done_with(l, arg, a);
+  return r;
+}
+
+/* numpy.swapaxes(a, axis1, axis2) (and the method), numpy.moveaxis(a,
+ * source, destination): views whose permutation constant axes give */
+enum { MOVE_SWAP, MOVE_AXES };
+
+static int moved_axes(Infer *in, Node *n, int ndim, int *perm) {
+  bool swap = n->bi->ival == MOVE_SWAP;
+  Node *from = bi_arg(n, 1, swap ? "axis1" : "source"), *to = bi_arg(n, 2, swap ? "axis2" : "destination");
+  int src[RC_MAX_NDIM], dst[RC_MAX_NDIM], rest[RC_MAX_NDIM], nrest = 0;
+  if (!from || !to) {  /* they may come by keyword: the row counts them optional */
+    if (in) ty_error(in, n, "%s() missing required argument '%s'", n->bi->name, !from ? (swap ? "axis1" : "source") : (swap ? "axis2" : "destination"));
+    return -1;
+  }
+  int count = const_axes(in, n, from, ndim, src);
+  if (count < 0 || const_axes(in, n, to, ndim, dst) != count) {
+    if (count >= 0 && in && !ty_failed(in))
+      ty_error(in, n, "%s(): `source` and `destination` arguments must have the same number of elements", n->bi->name);
+    return -1;
+  }
+  if (swap && (from->kind == N_TUPLE || to->kind == N_TUPLE)) {
+    if (in) ty_error(in, n, "%s(): its axes are ints", n->bi->name);
+    return -1;
+  }
+  for (int d = 0; d < ndim; d++) perm[d] = d;
+  if (swap) {
+    perm[src[0]] = dst[0], perm[dst[0]] = src[0];
+    return ndim;
+  }
+  bool moved[RC_MAX_NDIM] = {false}, placed[RC_MAX_NDIM] = {false};
+  for (int i = 0; i < count; i++) moved[src[i]] = true, placed[dst[i]] = true, perm[dst[i]] = src[i];
+  for (int d = 0; d < ndim; d++)
+    if (!moved[d]) rest[nrest++] = d;
+  for (int d = 0, k = 0; d < ndim; d++)
+    if (!placed[d]) perm[d] = rest[k++];
+  return ndim;
+}
+
+static const Type *ty_moved(Infer *in, Node *n, const Type **args) {
+  const Type *t = array_operand(in, n, args[0]);
+  int perm[RC_MAX_NDIM];
+  if (!t || moved_axes(in, n, t->ndim, perm) < 0) return NULL;
+  return ty_array(t->elem, t->ndim, permuted_layout(t, perm), t->readonly);
+}
+
+static LLVMValueRef lo_moved(Lower *l, Node *n) {
+  Node *arg = n->list.items[0];
+  int perm[RC_MAX_NDIM];
+  moved_axes(NULL, n, arg->ty->ndim, perm);
   LLVMValueRef a = lo_expr(l, arg), r = permuted(l, n->ty, arg->ty, a, perm);
   lo_done_with(l, arg, a);
   return r;
@@ -1422,6 +1474,8 @@ static const char *const round_kw[] = {"decimals", "out", NULL};
   {"array." name, NULL, name, BK_METHOD, TY_ARRAY, lo, hi, kw, flags, ival, 0, type, lower}
 
 static const char *const transpose_kw[] = {"axes", NULL};
+static const char *const swapaxes_kw[] = {"axis1", "axis2", NULL};
+static const char *const moveaxis_kw[] = {"source", "destination", NULL};
 static const char *const dtype_kw[] = {"dtype", NULL};
 
 /* BF_COMPLEX: these move elements of any dtype, and convert them as lo_convert does */
@@ -1433,6 +1487,9 @@ const Builtin bi_shape[] = {
   METHOD("ravel", 0, 0, NULL, BF_COMPLEX, 0, ty_ravel, lo_ravel),
   FUNCTION("transpose", 1, 2, transpose_kw, BF_COMPLEX, 0, ty_transpose, lo_transpose),
   METHOD("transpose", 0, RC_MAX_NDIM, NULL, BF_COMPLEX, 0, ty_transpose, lo_transpose),
+  FUNCTION("swapaxes", 1, 3, swapaxes_kw, BF_COMPLEX, MOVE_SWAP, ty_moved, lo_moved),
+  METHOD("swapaxes", 0, 2, swapaxes_kw, BF_COMPLEX, MOVE_SWAP, ty_moved, lo_moved),
+  FUNCTION("moveaxis", 1, 3, moveaxis_kw, BF_COMPLEX, MOVE_AXES, ty_moved, lo_moved),
   {"array.T", NULL, "T", BK_ATTRIBUTE, TY_ARRAY, 0, 0, NULL, BF_PURE | BF_CHEAP | BF_COMPLEX, 0, 0, ty_T, lo_T},
   FUNCTION("squeeze", 1, 2, axis_kw, BF_COMPLEX, 0, ty_squeeze, lo_squeeze),
   METHOD("squeeze", 0, 1, axis_kw, BF_COMPLEX, 0, ty_squeeze, lo_squeeze),
