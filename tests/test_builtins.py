@@ -559,6 +559,8 @@ ALLOC_ARGS = {
     "numpy.tril_indices_from": ["numpy.ones((n, n + 1))"],
     "numpy.triu_indices_from": ["numpy.ones((n, n + 1))"],
     "numpy.diag": ["a"],
+    "numpy.take": ["a", "numpy.arange(n)"],
+    "array.take": ["a", "numpy.arange(n)"],
 }
 
 

@@ -316,3 +316,47 @@ def test_moveaxis_errors_are_typing_errors():
         fn("np.swapaxes(a, 0, 3)")(np.ones((2, 3, 4)))
     with pytest.raises(ruchey.TypingError, match="repeated axis"):
         fn("np.moveaxis(a, (0, 0), (1, 2))")(np.ones((2, 3, 4)))
+
+
+# ---------------------------------------------------------------- take, extract, flatnonzero
+
+def test_take_matches_numpy():
+    rng = make_rng(13)
+    fs = [fn("np.take(a, i)", "a, i"), fn("a.take(i)", "a, i")]
+    for dtype in DTYPES + COMPLEX:
+        for shape in [(5,), (2, 3), (2, 2, 2)]:
+            for layout in LAYOUTS:
+                a = small(rng, dtype, shape, layout)
+                size = a.size
+                for i in (np.array([0, size - 1, -1, -size]), np.array([[1, 0], [2, 2]], np.int32), np.zeros(0, np.int64),
+                          np.array([3], np.uint8), 2, -1):
+                    for f in fs:
+                        if isinstance(i, int) and dtype in COMPLEX:
+                            assert f(a, i) == f.py_func(a, i)
+                        else:
+                            check(f, a, i)
+
+
+def test_take_out_of_bounds_raises_numpys_index_error():
+    f = fn("np.take(a, i)", "a, i")
+    for i in (np.array([0, 6]), np.array([-7]), 6, -7):
+        with pytest.raises(IndexError, match="out of bounds for axis 0 with size 6"):
+            f(np.arange(6.0).reshape(2, 3), i)
+
+
+def test_extract_flatnonzero_match_numpy():
+    rng = make_rng(14)
+    fs = [fn("np.extract(c, a)", "c, a"), fn("np.extract(a > 2, a)", "c, a"), fn("np.flatnonzero(c)", "c, a")]
+    for dtype in DTYPES + COMPLEX:
+        for shape in [(0,), (6,), (2, 3), (3, 1, 2)]:
+            for layout in LAYOUTS:
+                a = small(rng, dtype, shape, layout)
+                c = small(rng, dtype, shape, "C") if dtype is not np.bool_ else a.copy()
+                for f in fs:
+                    if f is fs[1] and dtype in COMPLEX:
+                        continue
+                    check(f, c, a)
+    check(fs[0], np.array([0, 1, 1]), np.arange(5.0))  # a shorter condition: the first elements
+    check(fs[2], 3.0, 1)
+    with pytest.raises(IndexError, match="index 3 is out of bounds for axis 0 with size 3"):
+        fs[0](np.array([0, 1, 0, 1]), np.arange(3.0))

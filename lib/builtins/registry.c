@@ -18,6 +18,7 @@ static const Builtin *const families[] = {
   bi_searching,
   bi_arraymath,
   bi_matrices,
+  bi_picking,
   bi_linalg,
   bi_decomp,
   bi_complex,
