@@ -360,3 +360,26 @@ def test_extract_flatnonzero_match_numpy():
     check(fs[2], 3.0, 1)
     with pytest.raises(IndexError, match="index 3 is out of bounds for axis 0 with size 3"):
         fs[0](np.array([0, 1, 0, 1]), np.arange(3.0))
+
+
+# ---------------------------------------------------------------- select
+
+def test_select_matches_numpy():
+    rng = make_rng(15)
+    fs = [fn("np.select([a > 2, a < 1], [a, a * 2])"), fn("np.select((a > 2, a < 1, a == 1), (a, b, 7), default=-1)", "a, b"),
+          fn("np.select([a > 3], [b], 1.5)", "a, b"), fn("np.select([a > 2, a > 1], [a, a + 1], b)", "a, b")]
+    for dtype in [d for d in DTYPES if d is not np.bool_]:
+        for shape in [(0,), (6,), (2, 3)]:
+            for layout in LAYOUTS:
+                a = small(rng, dtype, shape, layout)
+                b = small(rng, np.int32, shape[-1:], "C")  # broadcast against a
+                check(fs[0], a)
+                for f in fs[1:]:
+                    check(f, a, b)
+
+
+def test_select_errors_are_typing_errors():
+    with pytest.raises(ruchey.TypingError, match="same length"):
+        fn("np.select([a > 2, a < 1], [a])")(np.ones(3))
+    with pytest.raises(ruchey.TypingError, match="should be boolean ndarray"):
+        fn("np.select([a], [a])")(np.ones(3))

@@ -1,9 +1,9 @@
 /* builtins/shape.c — NumPy's shape functions in compiled code: views
  * (reshape, ravel, transpose and .T, swapaxes, moveaxis, squeeze, expand_dims, view, flip),
  * copies (flatten, astype, concatenate and the stacks, append, roll, tile,
- * repeat), a.fill, numpy.nonzero, and numpy.where and numpy.clip, which are
- * elementwise (their rows have a lower_elem: ufunc.c fuses them into the
- * array expressions around them).
+ * repeat), a.fill, numpy.nonzero, and numpy.where, numpy.select (nested
+ * wheres) and numpy.clip, which are elementwise (their rows have a
+ * lower_elem: ufunc.c fuses them into the array expressions around them).
  *
  * Results have NumPy's shapes, dtypes and layouts, and views share memory
  * where NumPy's do, with one difference: reshape and ravel of an array
@@ -1308,6 +1308,60 @@ static LLVMValueRef where_elem(Lower *l, Node *n, LLVMValueRef *v) {
  * (ufunc.c calls where_elem) */
 static LLVMValueRef lo_where(Lower *l, Node *n) { return lo_nonzero(l, n); }
 
+/* numpy.select(condlist, choicelist, default=0) of lists or tuples written
+ * in the call: nested numpy.where(c0, x0, where(c1, x1, ... default)),
+ * the first condition true winning, fused as where is; n becomes the
+ * outermost where. */
+static Node *where_call(Infer *in, Node *at, Node *c, Node *x, Node *y) {
+  Node *w = arena_alloc(in->f->arena, sizeof(Node));
+  *w = (Node){.kind = N_CALL, .line = at->line, .col = at->col, .bi = bi_named("numpy.where")};
+  w->list.len = 3;
+  w->list.items = arena_alloc(in->f->arena, 3 * sizeof(Node *));
+  w->list.items[0] = c, w->list.items[1] = x, w->list.items[2] = y;
+  return w;
+}
+
+static const Type *ty_select(Infer *in, Node *n, const Type **args) {
+  Node *conds = n->list.items[0], *choices = bi_arg(n, 1, "choicelist"), *dflt = bi_arg(n, 2, "default");
+  if (!choices) return ty_error(in, n, "%s() missing required argument 'choicelist'", n->bi->name);
+  if (conds->kind != N_TUPLE || choices->kind != N_TUPLE)
+    return ty_error(in, n, "%s() takes its condlist and choicelist as lists or tuples written in the call in compiled code",
+                    n->bi->name);
+  if (conds->list.len != choices->list.len)
+    return ty_error(in, n, "%s(): list of cases must be same length as list of conditions", n->bi->name);
+  if (!conds->list.len) return ty_error(in, n, "%s(): select with an empty condition list is not possible", n->bi->name);
+  for (int i = 0; i < conds->list.len; i++)
+    if (elem_of(conds->list.items[i]->ty)->kind != TY_BOOL)
+      return ty_error(in, conds->list.items[i], "%s(): invalid entry %d in condlist: should be boolean ndarray", n->bi->name, i);
+  Node *r = dflt;
+  if (!r) {
+    r = arena_alloc(in->f->arena, sizeof(Node));
+    *r = (Node){.kind = N_INT, .line = n->line, .col = n->col, .ival = 0};
+    ty_expr(in, r);
+  }
+  /* NumPy's dtype: the choices' and default's, Python numbers weak; those
+   * made that dtype, so that two of them side by side do not widen it */
+  int count = choices->list.len;
+  Node **values = arena_alloc(in->f->arena, (size_t)(count + 1) * sizeof(Node *));
+  for (int i = 0; i < count; i++) values[i] = choices->list.items[i];
+  values[count] = r;
+  const Type *e = weak_promote(values, count + 1);
+  for (int i = 0; i <= count; i++)
+    if (!is_array(values[i]->ty) && ty_is_weak(values[i])) {
+      Node *cast = arena_alloc(in->f->arena, sizeof(Node));
+      *cast = (Node){.kind = N_CALL, .line = n->line, .col = n->col, .bi = bi_named("a NumPy scalar type"), .ival = e->kind};
+      cast->list.len = 1;
+      cast->list.items = arena_alloc(in->f->arena, sizeof(Node *));
+      cast->list.items[0] = values[i];
+      values[i] = cast;
+    }
+  r = values[count];
+  for (int i = count - 1; i >= 0; i--) r = where_call(in, n, conds->list.items[i], values[i], r);
+  r->line = n->line, r->col = n->col;
+  *n = *r;
+  return ty_expr(in, n);
+}
+
 /* numpy.clip(a, a_min, a_max), a.clip(a_min, a_max): elementwise on arrays,
  * a number of numbers */
 static const Type *ty_clip(Infer *in, Node *n, const Type **args) {
@@ -1474,6 +1528,7 @@ static const char *const round_kw[] = {"decimals", "out", NULL};
   {"array." name, NULL, name, BK_METHOD, TY_ARRAY, lo, hi, kw, flags, ival, 0, type, lower}
 
 static const char *const transpose_kw[] = {"axes", NULL};
+static const char *const select_kw[] = {"choicelist", "default", NULL};
 static const char *const swapaxes_kw[] = {"axis1", "axis2", NULL};
 static const char *const moveaxis_kw[] = {"source", "destination", NULL};
 static const char *const dtype_kw[] = {"dtype", NULL};
@@ -1524,6 +1579,7 @@ const Builtin bi_shape[] = {
    ty_fill_diagonal, lo_fill_diagonal},
   /* elementwise: fused into the array expressions around them */
   {"numpy.where", "numpy", "where", BK_FUNCTION, 0, 1, 3, NULL, BF_ALLOCATES | BF_COMPLEX, 0, 0, ty_where, lo_where, where_elem},
+  {"numpy.select", "numpy", "select", BK_FUNCTION, 0, 1, 3, select_kw, BF_ALLOCATES | BF_COMPLEX, 0, 0, ty_select, lo_where},
   {"numpy.clip", "numpy", "clip", BK_FUNCTION, 0, 3, 3, NULL, BF_PURE | BF_CHEAP, 0, 0, ty_clip, lo_clip, clip_elem},
   {"array.clip", NULL, "clip", BK_METHOD, TY_ARRAY, 2, 2, NULL, BF_PURE | BF_CHEAP, 0, 0, ty_clip, lo_clip, clip_elem},
   {"numpy.round", "numpy", "round", BK_FUNCTION, 0, 1, 3, round_kw, 0, 0, 0, ty_np_round, lo_np_round, np_round_elem},
