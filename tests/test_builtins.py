@@ -561,6 +561,7 @@ ALLOC_ARGS = {
     "numpy.diag": ["a"],
     "numpy.take": ["a", "numpy.arange(n)"],
     "array.take": ["a", "numpy.arange(n)"],
+    "numpy.resize": ["a", "(n, 2)"],
     "numpy.select": ["[numpy.ones(n + 1, numpy.bool_)]", "[a]"],
 }
 

@@ -383,3 +383,41 @@ def test_select_errors_are_typing_errors():
         fn("np.select([a > 2, a < 1], [a])")(np.ones(3))
     with pytest.raises(ruchey.TypingError, match="should be boolean ndarray"):
         fn("np.select([a], [a])")(np.ones(3))
+
+
+# ---------------------------------------------------------------- resize, broadcast_to
+
+def test_resize_matches_numpy():
+    rng = make_rng(16)
+    fs = [fn("np.resize(a, (n, 3))", "a, n"), fn("np.resize(a, n)", "a, n"), fn("np.resize(a, (2, n, 2))", "a, n")]
+    for dtype in DTYPES + COMPLEX:
+        for shape in [(0,), (1,), (5,), (2, 3)]:
+            for layout in LAYOUTS:
+                a = small(rng, dtype, shape, layout)
+                for n in (0, 1, 4):
+                    for f in fs:
+                        check(f, a, n)
+    check(fs[1], 2.5, 3)
+    with pytest.raises(ValueError, match="must be non-negative"):
+        fs[1](np.ones(3), -1)
+
+
+def test_broadcast_to_is_a_read_only_view_matching_numpy():
+    rng = make_rng(17)
+    fs = [fn("np.broadcast_to(a, (2, 3, 4))"), fn("np.broadcast_to(a, (n, 4)).copy()", "a, n")]
+    for dtype in (np.float64, np.int16, np.bool_, np.complex128):
+        for shape in [(4,), (1,), (3, 1), (3, 4), (1, 1)]:
+            for layout in LAYOUTS:
+                a = small(rng, dtype, shape, layout)
+                got, expected = fs[0](a), fs[0].py_func(a)
+                assert got.shape == expected.shape and np.array_equal(got, expected) and not got.flags.writeable
+                assert np.shares_memory(got, a)
+                if len(shape) == 1 or shape[0] == 1:
+                    for n in (0, 2):
+                        check(fs[1], a, n)
+    with pytest.raises(ValueError, match="could not be broadcast"):
+        fs[0](np.ones(3))
+    with pytest.raises(ruchey.TypingError, match="more dimensions"):
+        fn("np.broadcast_to(a, (3,))")(np.ones((3, 3)))
+    with pytest.raises(ruchey.TypingError, match="read-only"):
+        define("@ruchey.njit\ndef f(a):\n    b = np.broadcast_to(a, (2, 3))\n    b[0, 0] = 1.0\n    return b\n")(np.ones(3))

@@ -1,6 +1,7 @@
 /* builtins/shape.c — NumPy's shape functions in compiled code: views
- * (reshape, ravel, transpose and .T, swapaxes, moveaxis, squeeze, expand_dims, view, flip),
- * copies (flatten, astype, concatenate and the stacks, append, roll, tile,
+ * (reshape, ravel, transpose and .T, swapaxes, moveaxis, squeeze, expand_dims, view, flip,
+ * broadcast_to),
+ * copies (flatten, astype, concatenate and the stacks, append, resize, roll, tile,
  * repeat), a.fill, numpy.nonzero, and numpy.where, numpy.select (nested
  * wheres) and numpy.clip, which are elementwise (their rows have a
  * lower_elem: ufunc.c fuses them into the array expressions around them).
@@ -1010,6 +1011,70 @@ static LLVMValueRef lo_roll(Lower *l, Node *n) {
   return m.out;
 }
 
+/* numpy.resize(a, new_shape): a's elements flattened, repeated cyclically
+ * to fill the new shape (zeros where a is empty) */
+static const Type *ty_resize(Infer *in, Node *n, const Type **args) {
+  if (!bi_need_values(in, n, n->list.items[0])) return NULL;
+  int ndim = np_shape_ndim(in, n->list.items[1]);
+  return ndim < 0 ? NULL : ty_array(elem_of(args[0]), ndim, 'C', false);
+}
+
+static LLVMValueRef lo_resize(Lower *l, Node *n) {
+  const Type *e = n->ty->elem, *ft = ty_array(e, 1, 'C', false);
+  LLVMValueRef count, flat = np_joined_elements(l, n->list.items, 1, e, &count), shape[RC_MAX_NDIM];
+  int ndim = lo_shape_arg(l, n->list.items[1], shape);
+  LLVMValueRef size = const_i64(l, 1), negative = const_bool(l, false);
+  for (int d = 0; d < ndim; d++) {
+    negative = LLVMBuildOr(l->b, negative, LLVMBuildICmp(l->b, LLVMIntSLT, shape[d], const_i64(l, 0), ""), "");
+    size = LLVMBuildMul(l->b, size, shape[d], "");
+  }
+  lo_raise_if(l, negative, RT_ERR_VALUE, "all elements of `new_shape` must be non-negative");
+  LLVMValueRef out = lo_alloc_array(l, n->ty, shape, 0), od = data_of(l, out), fd = data_of(l, flat);
+  LLVMValueRef any = LLVMBuildICmp(l->b, LLVMIntNE, count, const_i64(l, 0), "");
+  LoLoop i = lo_loop_begin(l, const_i64(l, 0), pick(l, any, size, const_i64(l, 0)), NULL, "resize");
+  LLVMValueRef from = LLVMBuildURem(l->b, i.index, count, "");
+  LLVMTypeRef st = lo_storage_type(l, e);
+  LLVMValueRef v = lo_load_scalar(l, e, LLVMBuildInBoundsGEP2(l->b, st, fd, &from, 1, ""));
+  lo_store_scalar(l, e, LLVMBuildInBoundsGEP2(l->b, st, od, &i.index, 1, ""), v);
+  lo_loop_end(l, &i);
+  lo_release_temp(l, ft, flat);
+  return out;
+}
+
+/* numpy.broadcast_to(array, shape): a read-only view of array's elements
+ * in the shape, its strides 0 along the dimensions it is broadcast in */
+static const Type *ty_broadcast_to(Infer *in, Node *n, const Type **args) {
+  const Type *t = array_operand(in, n, args[0]);
+  int ndim = t ? np_shape_ndim(in, n->list.items[1]) : -1;
+  if (ndim < 0) return NULL;
+  if (ndim < t->ndim) return ty_error(in, n, "%s(): input operand has more dimensions than allowed by the axis remapping", n->bi->name);
+  return ty_array(t->elem, ndim, 'A', true);
+}
+
+static LLVMValueRef lo_broadcast_to(Lower *l, Node *n) {
+  Node *arg = n->list.items[0];
+  const Type *t = arg->ty;
+  LLVMValueRef a = lo_expr(l, arg), s[RC_MAX_NDIM], st[RC_MAX_NDIM], shape[RC_MAX_NDIM], strides[RC_MAX_NDIM];
+  int ndim = lo_shape_arg(l, n->list.items[1], shape), lead = ndim - t->ndim;
+  shape_of(l, t, a, s, st);
+  LLVMValueRef bad = const_bool(l, false), one = const_i64(l, 1);
+  for (int d = 0; d < ndim; d++) {
+    bad = LLVMBuildOr(l->b, bad, LLVMBuildICmp(l->b, LLVMIntSLT, shape[d], const_i64(l, 0), ""), "");
+    if (d < lead) {
+      strides[d] = const_i64(l, 0);
+      continue;
+    }
+    LLVMValueRef same = LLVMBuildICmp(l->b, LLVMIntEQ, s[d - lead], shape[d], "");
+    LLVMValueRef stretched = LLVMBuildICmp(l->b, LLVMIntEQ, s[d - lead], one, "");
+    bad = LLVMBuildOr(l->b, bad, LLVMBuildNot(l->b, LLVMBuildOr(l->b, same, stretched, ""), ""), "");
+    strides[d] = pick(l, same, st[d - lead], const_i64(l, 0));
+  }
+  lo_raise_if(l, bad, RT_ERR_VALUE, "operands could not be broadcast together with the requested shape");
+  LLVMValueRef r = owned_view(l, n->ty, a, data_of(l, a), shape, strides);
+  lo_done_with(l, arg, a);
+  return r;
+}
+
 /* numpy.tile(A, reps): A repeated reps times along each dimension, reps an
  * int or a tuple of ints */
 static int tile_ndim(const Type *t, const Type *reps) {
@@ -1566,6 +1631,8 @@ const Builtin bi_shape[] = {
   FUNCTION("column_stack", 1, 1, NULL, BF_ALLOCATES | BF_COMPLEX, JOIN_COLUMNS, ty_join, lo_join),
   FUNCTION("dstack", 1, 1, NULL, BF_ALLOCATES | BF_COMPLEX, JOIN_DSTACK, ty_join, lo_join),
   FUNCTION("append", 2, 2, NULL, BF_ALLOCATES | BF_COMPLEX, 0, ty_append, lo_append),
+  FUNCTION("resize", 2, 2, NULL, BF_ALLOCATES | BF_COMPLEX | BF_RAISES, 0, ty_resize, lo_resize),
+  FUNCTION("broadcast_to", 2, 2, NULL, BF_COMPLEX | BF_RAISES, 0, ty_broadcast_to, lo_broadcast_to),
   FUNCTION("roll", 2, 3, axis_kw, BF_ALLOCATES | BF_COMPLEX, 0, ty_roll, lo_roll),
   FUNCTION("tile", 2, 2, NULL, BF_ALLOCATES | BF_COMPLEX, 0, ty_tile, lo_tile),
   FUNCTION("repeat", 2, 3, axis_kw, BF_ALLOCATES | BF_COMPLEX, 0, ty_repeat, lo_repeat),
