@@ -421,3 +421,22 @@ def test_broadcast_to_is_a_read_only_view_matching_numpy():
         fn("np.broadcast_to(a, (3,))")(np.ones((3, 3)))
     with pytest.raises(ruchey.TypingError, match="read-only"):
         define("@ruchey.njit\ndef f(a):\n    b = np.broadcast_to(a, (2, 3))\n    b[0, 0] = 1.0\n    return b\n")(np.ones(3))
+
+
+# ---------------------------------------------------------------- rot90
+
+def test_rot90_matches_numpy_as_a_view():
+    rng = make_rng(18)
+    fs = [fn("np.rot90(a)"), fn("np.rot90(a, k)", "a, k"), fn("np.rot90(a, k=k).copy()", "a, k")]
+    for dtype in (np.float64, np.int8, np.bool_, np.complex128):
+        for shape in [(2, 3), (0, 3), (3, 0), (1, 1), (2, 3, 2)]:
+            for layout in LAYOUTS:
+                a = small(rng, dtype, shape, layout)
+                for k in (-5, -1, 0, 1, 2, 3, 4, 7):
+                    got, expected = fs[1](a, k), fs[1].py_func(a, k)
+                    assert got.shape == expected.shape and np.array_equal(got, expected), (shape, layout, k)
+                    assert np.shares_memory(got, a) or not a.size
+                    check(fs[2], a, k)
+                check(fs[0], a)
+    with pytest.raises(ruchey.TypingError, match="out of range for array of ndim=1"):
+        fs[0](np.ones(3))

@@ -1,5 +1,5 @@
 /* builtins/shape.c — NumPy's shape functions in compiled code: views
- * (reshape, ravel, transpose and .T, swapaxes, moveaxis, squeeze, expand_dims, view, flip,
+ * (reshape, ravel, transpose and .T, swapaxes, moveaxis, rot90, squeeze, expand_dims, view, flip,
  * broadcast_to),
  * copies (flatten, astype, concatenate and the stacks, append, resize, roll, tile,
  * repeat), a.fill, numpy.nonzero, and numpy.where, numpy.select (nested
@@ -435,6 +435,45 @@ static LLVMValueRef lo_moved(Lower *l, Node *n) {
   int perm[RC_MAX_NDIM];
   moved_axes(NULL, n, arg->ty->ndim, perm);
   LLVMValueRef a = lo_expr(l, arg), r = permuted(l, n->ty, arg->ty, a, perm);
+  lo_done_with(l, arg, a);
+  return r;
+}
+
+/* numpy.rot90(m, k=1): m turned k quarter turns in the plane of its first
+ * two axes, a view: k (taken modulo 4, at run time) picks its shape,
+ * strides and first element among NumPy's four */
+static const Type *ty_rot90(Infer *in, Node *n, const Type **args) {
+  const Type *t = array_operand(in, n, args[0]);
+  Node *k = bi_arg(n, 1, "k");
+  if (!t) return NULL;
+  if (t->ndim < 2) return ty_error(in, n, "%s(): Axes=(0, 1) out of range for array of ndim=%d.", n->bi->name, t->ndim);
+  if (k && !int_arg(in, n, k, "k")) return NULL;
+  return ty_array(t->elem, t->ndim, 'A', t->readonly);
+}
+
+static LLVMValueRef lo_rot90(Lower *l, Node *n) {
+  Node *arg = n->list.items[0], *kn = bi_arg(n, 1, "k");
+  const Type *t = arg->ty;
+  LLVMValueRef a = lo_expr(l, arg), s[RC_MAX_NDIM], st[RC_MAX_NDIM], four = const_i64(l, 4), one = const_i64(l, 1);
+  LLVMValueRef k = kn ? lo_expr_as(l, kn, TYS(TY_I64)) : one;
+  k = LLVMBuildSRem(l->b, LLVMBuildAdd(l->b, LLVMBuildSRem(l->b, k, four, ""), four, ""), four, "");
+  shape_of(l, t, a, s, st);
+  LLVMValueRef is1 = is_dim(l, k, 1), is2 = is_dim(l, k, 2), is3 = is_dim(l, k, 3), odd = LLVMBuildOr(l->b, is1, is3, "");
+  LLVMValueRef last0 = LLVMBuildMul(l->b, LLVMBuildSub(l->b, s[0], one, ""), st[0], "");
+  LLVMValueRef last1 = LLVMBuildMul(l->b, LLVMBuildSub(l->b, s[1], one, ""), st[1], "");
+  LLVMValueRef neg0 = LLVMBuildNeg(l->b, st[0], ""), neg1 = LLVMBuildNeg(l->b, st[1], ""), zero = const_i64(l, 0);
+  LLVMValueRef shape[RC_MAX_NDIM], strides[RC_MAX_NDIM];
+  for (int d = 2; d < t->ndim; d++) shape[d] = s[d], strides[d] = st[d];
+  shape[0] = pick(l, odd, s[1], s[0]);
+  shape[1] = pick(l, odd, s[0], s[1]);
+  /* k = 1: out[i, j] = m[j, n1 - 1 - i]; 2: m[n0 - 1 - i, n1 - 1 - j]; 3: m[n0 - 1 - j, i] */
+  strides[0] = pick(l, is1, neg1, pick(l, is2, neg0, pick(l, is3, st[1], st[0])));
+  strides[1] = pick(l, is1, st[0], pick(l, is2, neg1, pick(l, is3, neg0, st[1])));
+  LLVMValueRef offset = pick(l, is1, last1, pick(l, is2, LLVMBuildAdd(l->b, last0, last1, ""), pick(l, is3, last0, zero)));
+  LLVMValueRef empty = LLVMBuildOr(l->b, LLVMBuildICmp(l->b, LLVMIntEQ, s[0], zero, ""), LLVMBuildICmp(l->b, LLVMIntEQ, s[1], zero, ""), "");
+  offset = pick(l, empty, zero, offset);  /* no element: the data pointer as it is */
+  LLVMValueRef data = LLVMBuildGEP2(l->b, l->mod->i8, data_of(l, a), &offset, 1, "");
+  LLVMValueRef r = owned_view(l, n->ty, a, data, shape, strides);
   lo_done_with(l, arg, a);
   return r;
 }
@@ -1593,6 +1632,7 @@ static const char *const round_kw[] = {"decimals", "out", NULL};
   {"array." name, NULL, name, BK_METHOD, TY_ARRAY, lo, hi, kw, flags, ival, 0, type, lower}
 
 static const char *const transpose_kw[] = {"axes", NULL};
+static const char *const rot90_kw[] = {"k", NULL};
 static const char *const select_kw[] = {"choicelist", "default", NULL};
 static const char *const swapaxes_kw[] = {"axis1", "axis2", NULL};
 static const char *const moveaxis_kw[] = {"source", "destination", NULL};
@@ -1609,6 +1649,7 @@ const Builtin bi_shape[] = {
   METHOD("transpose", 0, RC_MAX_NDIM, NULL, BF_COMPLEX, 0, ty_transpose, lo_transpose),
   FUNCTION("swapaxes", 1, 3, swapaxes_kw, BF_COMPLEX, MOVE_SWAP, ty_moved, lo_moved),
   METHOD("swapaxes", 0, 2, swapaxes_kw, BF_COMPLEX, MOVE_SWAP, ty_moved, lo_moved),
+  FUNCTION("rot90", 1, 2, rot90_kw, BF_COMPLEX, 0, ty_rot90, lo_rot90),
   FUNCTION("moveaxis", 1, 3, moveaxis_kw, BF_COMPLEX, MOVE_AXES, ty_moved, lo_moved),
   {"array.T", NULL, "T", BK_ATTRIBUTE, TY_ARRAY, 0, 0, NULL, BF_PURE | BF_CHEAP | BF_COMPLEX, 0, 0, ty_T, lo_T},
   FUNCTION("squeeze", 1, 2, axis_kw, BF_COMPLEX, 0, ty_squeeze, lo_squeeze),
