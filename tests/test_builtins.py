@@ -562,6 +562,7 @@ ALLOC_ARGS = {
     "numpy.take": ["a", "numpy.arange(n)"],
     "array.take": ["a", "numpy.arange(n)"],
     "numpy.resize": ["a", "(n, 2)"],
+    "numpy.logspace": ["0.0", "3.0", "4"],  # powers of 10 exact in every pow (test_numpy_more.py: the others)
     "numpy.select": ["[numpy.ones(n + 1, numpy.bool_)]", "[a]"],
 }
 

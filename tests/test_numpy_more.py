@@ -440,3 +440,18 @@ def test_rot90_matches_numpy_as_a_view():
                 check(fs[0], a)
     with pytest.raises(ruchey.TypingError, match="out of range for array of ndim=1"):
         fs[0](np.ones(3))
+
+
+# ---------------------------------------------------------------- logspace
+
+@pytest.mark.filterwarnings("ignore:invalid value encountered in power")  # NumPy's, of a negative base
+def test_logspace_matches_numpy():
+    fs = [fn("np.logspace(a, b)", "a, b"), fn("np.logspace(a, b, 7)", "a, b"), fn("np.logspace(a, b, 6, False, 2.0)", "a, b"),
+          fn("np.logspace(a, b, num=4, base=b)", "a, b"), fn("np.logspace(a, b, 0)", "a, b"), fn("np.logspace(a, b, 1)", "a, b")]
+    for a, b in [(0.0, 1.0), (-3.0, 2.5), (2, 5), (1.0, 1.0), (np.float32(0.5), np.float32(2.0)), (3.0, -1.0)]:
+        for f in fs:
+            got, expected = f(a, b), f.py_func(a, b)
+            assert got.dtype == expected.dtype and got.shape == expected.shape
+            np.testing.assert_allclose(got, expected, rtol=4e-7 if got.dtype == np.float32 else 4e-16)  # pow's last bit
+    with pytest.raises(ValueError, match="must be non-negative"):
+        fn("np.logspace(a, b, -1)", "a, b")(1.0, 2.0)

@@ -1,5 +1,5 @@
 /* builtins/numpy.c — NumPy arrays in compiled code: creation (numpy.empty,
- * zeros, ones, full and their *_like forms, arange, linspace, eye,
+ * zeros, ones, full and their *_like forms, arange, linspace, logspace, eye,
  * identity, array, asarray, copy, ascontiguousarray, dtype), the
  * attributes of an array (shape, size, ndim, dtype, T) and its copy;
  * numpy.shape, and isscalar, iscomplexobj, isrealobj, which the type answers.
@@ -265,6 +265,36 @@ static LLVMValueRef lo_linspace(Lower *l, Node *n) {
   lo_store_scalar(l, e, LLVMBuildGEP2(l->b, lo_storage_type(l, e), data, &last, 1, ""), lo_convert(l, stop, t, e));
   LLVMBuildBr(l->b, done);
   position(l, done);
+  return a;
+}
+
+/* numpy.logspace(start, stop, num=50, endpoint=True, base=10.0): base to
+ * the power of linspace's values, in their float type (float64 where a
+ * base given as a float64 value is) */
+static const char *const logspace_kw[] = {"num", "endpoint", "base", NULL};
+
+static const Type *ty_logspace(Infer *in, Node *n, const Type **args) {
+  for (int i = 0; i < 2; i++)
+    if (!ty_need_scalar(in, n->list.items[i], args[i], "numpy.logspace()'s start and stop")) return NULL;
+  Node *num = np_arg(in, n, 2, "num"), *endpoint = np_arg(in, n, 3, "endpoint"), *base = np_arg(in, n, 4, "base");
+  if (num && !ty_is_int(num->ty)) return ty_error(in, num, "numpy.logspace()'s num must be an int, got %s", num->ty->name);
+  if (endpoint && !ty_is_scalar(endpoint->ty)) return ty_error(in, endpoint, "numpy.logspace()'s endpoint must be a bool");
+  if (base && !ty_is_scalar(base->ty)) return ty_error(in, base, "numpy.logspace()'s base must be a number, got %s", base->ty->name);
+  const Type *e = linspace_type(n);
+  if (base && !ty_is_weak(base) && base->ty->kind != TY_F32) e = TYS(TY_F64);
+  return ty_array(e, 1, 'C', false);
+}
+
+static LLVMValueRef lo_logspace(Lower *l, Node *n) {
+  const Type *e = n->ty->elem;
+  Node *base_node = np_arg_node(n, 4, "base");
+  LLVMValueRef a = lo_linspace(l, n), data = LLVMBuildExtractValue(l->b, a, 2, "");
+  LLVMValueRef base = base_node ? lo_expr_as(l, base_node, e) : lo_fconst(l, e, 10.0);
+  LLVMValueRef count = lo_arr_shape(l, a, 0);
+  LoLoop loop = lo_loop_begin(l, const_i64(l, 0), count, NULL, "logspace");
+  LLVMValueRef p = LLVMBuildGEP2(l->b, lo_storage_type(l, e), data, &loop.index, 1, "");
+  lo_store_scalar(l, e, p, lo_pow(l, e, base, lo_load_scalar(l, e, p)));
+  lo_loop_end(l, &loop);
   return a;
 }
 
@@ -663,6 +693,7 @@ const Builtin bi_numpy[] = {
   ALLOC_ANY("full_like", 2, 3, dtype_kw, -1, ty_full_like, lo_full),
   ALLOC("arange", 1, 4, dtype_kw, 0, ty_arange, lo_arange),
   ALLOC("linspace", 2, 5, linspace_kw, 0, ty_linspace, lo_linspace),
+  ALLOC("logspace", 2, 5, logspace_kw, 0, ty_logspace, lo_logspace),
   ALLOC_ANY("eye", 1, 4, eye_kw, 1, ty_eye, lo_eye),
   ALLOC_ANY("identity", 1, 2, dtype_kw, 0, ty_eye, lo_eye),
   ALLOC_ANY("array", 1, 2, dtype_kw, 1, ty_array_of, lo_array_of),
