@@ -24,7 +24,7 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
-PACKAGES = ("stumpy", "pynndescent", "quantecon", "numbagg", "numba-stats", "fastdist", "resampy", "tslearn", "pvlib")
+PACKAGES = ("stumpy", "pynndescent", "quantecon", "numbagg", "numba-stats", "fastdist", "resampy", "tslearn", "pvlib", "librosa", "sparse", "hapsira")
 TIMEOUT = 1200
 
 
@@ -75,9 +75,19 @@ def venv_python(venv):
     return python
 
 
+# packages installed without their dependencies, and the ones their compiled
+# code needs: hapsira pins matplotlib<3.8, which would take NumPy back to 1.x
+# in the venv every package shares (its orbital mechanics never plots)
+WITHOUT_DEPS = {"hapsira": ["astropy", "jplephem", "pandas", "pyerfa", "scipy"]}
+
+
 def install(python, packages):
-    subprocess.run([python, "-m", "pip", "install", "-q", "--disable-pip-version-check", "numba", *packages],
-                   check=True)
+    pip = [python, "-m", "pip", "install", "-q", "--disable-pip-version-check"]
+    plain = [p for p in packages if p not in WITHOUT_DEPS]
+    needed = [d for p in packages for d in WITHOUT_DEPS.get(p, ())]
+    subprocess.run(pip + ["numba", *plain, *needed], check=True)
+    if len(plain) < len(packages):
+        subprocess.run(pip + ["--no-deps", *(p for p in packages if p in WITHOUT_DEPS)], check=True)
 
 
 def version(python, package):
@@ -99,7 +109,13 @@ def ruchey_path(workdir):
 
 
 def run(python, package, mode, outdir, env):
+    """Runs the worker; caches go to an empty folder of the run's own, so
+    that a package compiling with cache=True (librosa) is timed compiling."""
+    import shutil
+    import tempfile
     os.makedirs(outdir, exist_ok=True)
+    cache = tempfile.mkdtemp(prefix="compat-cache-")
+    env = dict(env, NUMBA_CACHE_DIR=cache, RUCHEY_CACHE_DIR=cache)
     report = os.path.join(outdir, "report.json")
     if os.path.exists(report):
         os.unlink(report)
@@ -108,6 +124,8 @@ def run(python, package, mode, outdir, env):
         proc = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=TIMEOUT)
     except subprocess.TimeoutExpired:
         return {"rows": [], "missing": [], "failed": f"timed out after {TIMEOUT} s"}
+    finally:
+        shutil.rmtree(cache, ignore_errors=True)
     if not os.path.exists(report):
         last = (proc.stderr.strip().splitlines() or ["no output"])[-1]
         return {"rows": [], "missing": [], "failed": f"the process died (rc {proc.returncode}): {last[:160]}"}

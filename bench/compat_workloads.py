@@ -147,6 +147,107 @@ def pvlib_spa():
             "earth_sun_distance": spa.solar_position_numba(unixtime, *site, 1, esd=True)}
 
 
+def _audio(seconds, seed):
+    return np.random.default_rng(seed).standard_normal(22050 * seconds).astype(np.float32)
+
+
+def librosa_sequence():
+    import librosa
+    rng = np.random.default_rng(7)
+    cost = np.abs(rng.standard_normal((40, 60)))
+    probs = np.abs(rng.standard_normal((4, 200)))
+    return {"dtw": librosa.sequence.dtw(C=cost)[0],
+            "viterbi": librosa.sequence.viterbi(probs / probs.sum(axis=0), librosa.sequence.transition_loop(4, 0.9)),
+            "rqa": librosa.sequence.rqa(np.abs(rng.standard_normal((50, 50))) > 1.0)[0],
+            "match_intervals": librosa.util.match_intervals(np.array([[0.0, 1.0], [1.0, 2.0], [2.0, 3.5]]),
+                                                            np.array([[0.0, 1.5], [1.5, 3.0]]))}
+
+
+def librosa_onsets_beats():
+    import librosa
+    y = _audio(3, 8)
+    return {"onsets": librosa.onset.onset_detect(y=y, sr=22050),
+            "beats": librosa.beat.beat_track(y=y, sr=22050)[1],
+            "zero_crossings": librosa.zero_crossings(y[:20000]).astype(np.int64),
+            "peaks": librosa.util.peak_pick(np.abs(y[:20000]), pre_max=3, post_max=3, pre_avg=3, post_avg=5,
+                                            delta=0.5, wait=10)}
+
+
+def librosa_pitch():
+    import librosa
+    t = np.arange(22050) / 22050
+    y = (np.sin(2 * np.pi * 220 * t) + 0.1 * _audio(1, 9)).astype(np.float32)
+    return {"yin": librosa.yin(y, fmin=80, fmax=800), "pyin": librosa.pyin(y[:8000], fmin=80, fmax=800)[0]}
+
+
+def _sparse_pair():
+    import sparse
+    return sparse.random((80, 60), density=0.1, random_state=1), sparse.random((60, 50), density=0.1, random_state=2)
+
+
+def sparse_products():
+    import sparse
+    a, b = _sparse_pair()
+    dense = np.random.default_rng(10).standard_normal((60, 7))
+    return {"coo_coo": (a @ b).todense(), "coo_dense": a @ dense, "gcxs_dense": sparse.GCXS(a) @ dense,
+            "gcxs_gcxs": (sparse.GCXS(a) @ sparse.GCXS(b)).todense(), "einsum": sparse.einsum("ij,jk->ik", a, b).todense()}
+
+
+def sparse_reductions():
+    import sparse
+    a, _ = _sparse_pair()
+    return {"sum0": a.sum(axis=0).todense(), "max1": a.max(axis=1).todense(), "diagonal": sparse.diagonal(a).todense()}
+
+
+def sparse_elementwise_indexing():
+    import sparse
+    a, _ = _sparse_pair()
+    return {"elementwise": (a * 2 + a).todense(), "where": sparse.where(a > 0.5, a, 0).todense(),
+            "slice": a[5:40, ::2].todense(), "rows": a[[1, 5, 7]].todense()}
+
+
+def _orbit():
+    return 398600.4418, np.array([1131.340, -2282.343, 6672.423]), np.array([-5.64305, 4.30333, 2.42879])
+
+
+def hapsira_elements_lambert():
+    from hapsira.core import angles, elements, iod
+    k, r0, v0 = _orbit()
+    r1 = np.array([-5000.0, 3000.0, 3000.0])
+    return {"rv2coe": np.array(elements.rv2coe(k, r0, v0)),
+            "coe2rv": np.concatenate(elements.coe2rv(k, 11067.79, 0.83285, 1.5336, 3.9774, 0.9316, 1.5097)),
+            "angles": np.array([angles.M_to_E(1.2, 0.3), angles.E_to_nu(0.7, 0.3), angles.M_to_F(2.0, 1.5),
+                                angles.F_to_nu(0.5, 1.5), angles.M_to_D(0.3), angles.fp_angle(0.3, 0.2)]),
+            "izzo": np.concatenate(iod.izzo(k, r0, r1, 3000.0, 0, True, True, 35, 1e-8)),
+            "vallado": np.concatenate(iod.vallado(k, r0, r1, 3000.0, 0, True, True, 35, 1e-8))}
+
+
+def hapsira_propagators():
+    import importlib
+    k, r0, v0 = _orbit()
+    out = {}
+    for name, fn in (("farnocchia", "farnocchia_rv"), ("vallado", "vallado"), ("mikkola", "mikkola"),
+                     ("danby", "danby"), ("pimienta", "pimienta"), ("gooding", "gooding"),
+                     ("markley", "markley"), ("recseries", "recseries")):
+        module = importlib.import_module("hapsira.core.propagation." + name)
+        args = (k, r0, v0, 3000.0, 350) if name == "vallado" else (k, r0, v0, 3000.0)
+        result = getattr(module, fn)(*args)
+        out[name] = np.concatenate([np.ravel(x) for x in (result if isinstance(result, tuple) else (result,))])
+    return out
+
+
+def hapsira_perturbations_frames():
+    from hapsira.core import fixed, perturbations, spheroid_location, util
+    k, r0, v0 = _orbit()
+    state = np.concatenate([r0, v0])
+    return {"J2": perturbations.J2_perturbation(0.0, state, k, 1.08263e-3, 6378.137),
+            "drag": perturbations.atmospheric_drag_exponential(0.0, state, k, 6378.137, 2.2, 0.01, 8.0, 1.2),
+            "rotation": np.array([util.rotation_matrix(a, axis) for a in (0.3, -1.2) for axis in range(3)]),
+            "mars": np.array(fixed.mars_rot_elements_at_epoch(0.1, 30.0)),
+            "moon": np.array(fixed.moon_rot_elements_at_epoch(0.1, 30.0)),
+            "spheroid": np.array(spheroid_location.cartesian_cords(6378.0, 6356.0, 0.3, 0.4, 0.1))}
+
+
 # package -> its computations, by name
 WORKLOADS = {
     "stumpy": {"stump": stumpy_stump, "aamp": stumpy_aamp},
@@ -161,4 +262,9 @@ WORKLOADS = {
     "resampy": {"resample": resampy_resample},
     "tslearn": {"dtw": tslearn_dtw},
     "pvlib": {"spa": pvlib_spa},
+    "librosa": {"sequence": librosa_sequence, "onsets_beats": librosa_onsets_beats, "pitch": librosa_pitch},
+    "sparse": {"products": sparse_products, "reductions": sparse_reductions,
+               "elementwise_indexing": sparse_elementwise_indexing},
+    "hapsira": {"elements_lambert": hapsira_elements_lambert, "propagators": hapsira_propagators,
+                "perturbations_frames": hapsira_perturbations_frames},
 }

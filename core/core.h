@@ -102,6 +102,7 @@ const Type *jitclass_typeof(PyObject *o);
 void *jitclass_unbox(PyObject *o);
 PyObject *jitclass_box(const Type *t, void *obj);
 bool jitclass_is_class(PyObject *o);
+const Type *jitclass_class_instances(PyObject *cls);  /* a jitclass (Point itself): its instances' type, or NULL */
 const Type *jitclass_instance_type(PyObject *o);
 const Type *jitclass_new_type(PyObject *o);
 void *jitclass_member(const Type *t, const char *name, bool attribute);
@@ -164,6 +165,7 @@ int disp_unbox_tuple(PyObject *o, const Type *t, char *p);
  * an object holds; a returned container (its reference) as an object. */
 const Type *typed_typeof(PyObject *o);
 bool typed_is_class(PyObject *o);  /* List or Dict itself: their empty_list/empty name rows */
+int typed_class_kind(PyObject *o); /* TY_LIST for List itself, TY_DICT for Dict, else -1 */
 PyObject *typed_refusal(PyObject *o);
 void *typed_container(PyObject *o);
 PyObject *typed_box(const Type *t, void *c);

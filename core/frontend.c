@@ -981,6 +981,71 @@ static PyObject *iterator_of_builtin(Fe *fe, PyObject *obj) {
   return iterate;
 }
 
+/* One class of isinstance's, added to c: a kind, or a type exactly, as
+ * Numba matches them; false (with the error) for a class it refuses. */
+static bool isinstance_class(Fe *fe, PyObject *e, PyObject *cls, IsClasses *c) {
+  static const struct { const char *name; int kind; } kinds[] = {
+    {"str", TY_STR}, {"tuple", TY_TUPLE}, {"list", TY_LIST}, {"dict", TY_DICT}, {"set", TY_SET}, {"range", TY_RANGE},
+  };
+  int dtype = core_dtype_kind(cls), typed = typed_class_kind(cls);
+  const Type *instance = dtype < 0 && typed < 0 ? jitclass_class_instances(cls) : NULL;
+  PyErr_Clear();
+  if (cls == (PyObject *)Py_TYPE(Py_None)) typed = TY_NONE;
+  for (size_t i = 0; typed < 0 && PyType_Check(cls) && i < sizeof kinds / sizeof *kinds; i++) {
+    PyObject *b = PyDict_GetItemString(fe->builtins, kinds[i].name);
+    if (b == cls) typed = kinds[i].kind;
+  }
+  if (typed >= 0) {
+    c->kinds |= (uint64_t)1 << typed;
+    return true;
+  }
+  if ((dtype >= 0 || instance) && c->n < (int)(sizeof c->types / sizeof *c->types)) {
+    c->types[c->n++] = instance ? instance : &core_plain[dtype];
+    return true;
+  }
+  PyObject *r = PyObject_Repr(cls);
+  fe_error(fe, e, "isinstance() of %s is not supported in compiled code (classes: int, float, complex, bool, "
+           "str, tuple, list, dict, set, range, NumPy's scalar types, typed.List, typed.Dict, jitclasses)",
+           r ? PyUnicode_AsUTF8(r) : "this class");
+  Py_XDECREF(r);
+  PyErr_Clear();
+  return false;
+}
+
+/* isinstance(x, classes): the classes (a class or a tuple of them, named
+ * by globals) read now; infer folds the call to True or False from x's
+ * type, and prunes the branch it decides, as Numba does. */
+static Node *fe_isinstance(Fe *fe, PyObject *e) {
+  PyObject *args = field(e, "args");
+  Node *n = NULL;
+  if (PyList_GET_SIZE(args) != 2) {
+    n = fe_error(fe, e, "isinstance() takes 2 arguments (a value and a class or tuple of classes)");
+  } else {
+    PyObject *spec = PyList_GET_ITEM(args, 1);
+    IsClasses *c = arena_alloc(fe->arena, sizeof *c);
+    *c = (IsClasses){0};
+    PyObject *elts = is_kind(spec, "Tuple") ? field(spec, "elts") : NULL;
+    bool ok = true;
+    for (Py_ssize_t i = 0; ok && i < (elts ? PyList_GET_SIZE(elts) : 1); i++) {
+      PyObject *item = elts ? PyList_GET_ITEM(elts, i) : spec;
+      PyObject *cls = static_object(fe, item);
+      ok = cls ? isinstance_class(fe, item, cls, c)
+               : (fe_error(fe, item, "isinstance()'s classes must be named by globals (int, float, a jitclass...)"), false);
+      Py_XDECREF(cls);
+    }
+    Py_XDECREF(elts);
+    if (ok) {
+      n = new_node(fe, N_CALL, e);
+      n->bi = core_builtin_named("isinstance");
+      n->data = c;
+      n->list = new_list(fe, 1);
+      if (!(n->list.items[0] = fe_expr(fe, PyList_GET_ITEM(args, 0)))) n = NULL;
+    }
+  }
+  Py_DECREF(args);
+  return n;
+}
+
 static Node *fe_call(Fe *fe, PyObject *e) {
   PyObject *func = field(e, "func");
   bool typed = false;
@@ -1030,6 +1095,11 @@ static Node *fe_call(Fe *fe, PyObject *e) {
   const Builtin *builtin = scalar_fn ? core_builtin_named("a ruchey ufunc")
                           : is_jit  ? core_builtin_named("a ruchey function")
                           : obj     ? core_builtin(obj) : NULL;
+  if (obj && obj == PyDict_GetItemString(fe->builtins, "isinstance")) {
+    Node *n = fe_isinstance(fe, e);
+    Py_DECREF(obj); Py_DECREF(func);
+    return n;
+  }
   PyObject *args = obj == (PyObject *)&PyType_Type ? field(e, "args") : NULL;
   if (args && PyList_GET_SIZE(args) == 1) {  /* type(x) */
     Node *n = fe_type_value(fe, e, PyList_GET_ITEM(args, 0));

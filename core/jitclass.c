@@ -83,6 +83,11 @@ static const Type *class_type(PyObject *cls) {
 
 bool jitclass_is_class(PyObject *o) { return class_type(o) != NULL; }
 
+const Type *jitclass_class_instances(PyObject *cls) {
+  const Type *t = class_type(cls);
+  return t && t->offsets ? t : NULL;
+}
+
 /* Point.class_type.instance_type (an object whose jitclass is the class,
  * its fields defined): the instances' type, or NULL. */
 const Type *jitclass_instance_type(PyObject *o) {

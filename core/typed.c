@@ -782,7 +782,9 @@ static PyTypeObject DictType = {
 
 /* ---------------------------------------------------------------- compiled code */
 
-bool typed_is_class(PyObject *o) { return o == (PyObject *)&ListType || o == (PyObject *)&DictType; }
+bool typed_is_class(PyObject *o) { return typed_class_kind(o) >= 0; }
+
+int typed_class_kind(PyObject *o) { return o == (PyObject *)&ListType ? TY_LIST : o == (PyObject *)&DictType ? TY_DICT : -1; }
 
 const Type *typed_typeof(PyObject *o) {
   if (Py_TYPE(o) == &ListType) {

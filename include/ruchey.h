@@ -254,6 +254,16 @@ struct Node {
   struct LoopPlan *plan;     /* N_FOR: set by the analyses (lib/analysis) */
 };
 
+/* isinstance(x, classes): what the classes name, read by the frontend (as
+ * Numba reads them): any type of a kind (tuple, list, dict, set, range,
+ * str, None's type) or exactly a type (int: int64, numpy.float32, a
+ * jitclass's instances). */
+typedef struct IsClasses {
+  uint64_t kinds;           /* 1 << kind per kind named */
+  int n;
+  const Type *types[16];
+} IsClasses;
+
 typedef struct Func {
   const char *name;
   const char *filename;
@@ -324,6 +334,8 @@ enum {
                              * the tuple NumPy's functions read it as (numpy.array([1, 2])) */
   BF_KEYWORDS = 1 << 20,    /* takes any keyword: binds them itself once its callee is known (a call
                              * through a function value) */
+  BF_ARRAYLIKE = 1 << 21,   /* a tuple or literal list among its arguments is an array (numpy.asarray
+                             * of it), as NumPy's array-likes */
 };
 
 /* A builtin that synchronises threads: passes split kernels at it. */

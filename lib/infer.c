@@ -217,7 +217,7 @@ static const Type *ty_binop_types(Infer *in, Node *n, int op, Node *l, const Typ
   }
 }
 
-const Type *ty_truth_call(Infer *in, Node *n, const char *builtin) {
+const Type *ty_wrap_call(Infer *in, Node *n, const char *builtin) {
   Node *x = arena_alloc(in->f->arena, sizeof(Node));
   *x = *n;
   *n = (Node){.kind = N_CALL, .line = x->line, .col = x->col, .bi = bi_named(builtin)};
@@ -227,6 +227,46 @@ const Type *ty_truth_call(Infer *in, Node *n, const char *builtin) {
   return ty_expr(in, n);
 }
 
+/* x, a 0-d array, read as its one element: x becomes x[()] in place. NumPy's
+ * operators, ufuncs and truth give a number where every operand is 0-d
+ * (numpy.cos(numpy.asarray(x)) is a float64), and so does Numba. */
+static const Type *ty_element_of_0d(Infer *in, Node *x) {
+  Node *a = arena_alloc(in->f->arena, sizeof(Node)), *empty = arena_alloc(in->f->arena, sizeof(Node));
+  *a = *x;
+  *empty = (Node){.kind = N_TUPLE, .line = a->line, .col = a->col};
+  *x = (Node){.kind = N_INDEX, .line = a->line, .col = a->col, .lhs = a, .rhs = empty};
+  return ty_expr(in, x);
+}
+
+static bool is_0d(const Type *t) { return t->kind == TY_ARRAY && t->ndim == 0; }
+
+/* Whether an element of dtype t computes as a number of its own type does:
+ * not a bool or an integer narrower than 64 bits, where NumPy's arrays keep
+ * the width (an int8 0-d array plus itself wraps) and numbers widen. */
+static bool computes_as_number(const Type *t) {
+  return ty_is_float(t) || ty_is_complex(t) || t->kind == TY_I64 || t->kind == TY_U64;
+}
+
+/* Whether operands of types t[0..n) are numbers and 0-d arrays, one of
+ * them at least, whose elements compute as numbers do (with every dtype
+ * where the result is a bool: a comparison). */
+static bool only_0d_arrays(const Type *const *t, int n, bool to_bool) {
+  bool any = false;
+  for (int i = 0; i < n; i++) {
+    if (is_0d(t[i]) && (to_bool || computes_as_number(t[i]->elem))) any = true;
+    else if (!ty_is_scalar(t[i])) return false;
+  }
+  return any;
+}
+
+/* The 0-d arrays among the operands xs (of types t) made their elements;
+ * false after an error. */
+static bool ty_elements_of_0d(Infer *in, Node **xs, const Type **t, int n) {
+  for (int i = 0; i < n; i++)
+    if (is_0d(t[i]) && !(t[i] = ty_element_of_0d(in, xs[i]))) return false;
+  return true;
+}
+
 /* Types c where its truth is read (if, while, assert, not, x if c else y):
  * a number; None, which is false, and an Optional, false when None, as
  * Python's; a str or a set becomes a call reading its truth (so that a str
@@ -234,10 +274,11 @@ const Type *ty_truth_call(Infer *in, Node *n, const char *builtin) {
 static const Type *ty_truth(Infer *in, Node *c, const char *what) {
   const Type *t = ty_maybe_none(in, c);
   if (!t || t->kind == TY_NONE) return t;
+  if (is_0d(t) && !(t = ty_element_of_0d(in, c))) return NULL;  /* one element: its truth, as NumPy's */
   if (t->kind == TY_ARRAY) return ty_array_unary(in, c, OP_NOT, t);  /* ambiguous, as NumPy says */
-  if (t->kind == TY_STR) return ty_truth_call(in, c, "str truth");
-  if (t->kind == TY_SET) return ty_truth_call(in, c, "set truth");
-  if (t->kind == TY_LIST || t->kind == TY_DICT) return ty_truth_call(in, c, "len");
+  if (t->kind == TY_STR) return ty_wrap_call(in, c, "str truth");
+  if (t->kind == TY_SET) return ty_wrap_call(in, c, "set truth");
+  if (t->kind == TY_LIST || t->kind == TY_DICT) return ty_wrap_call(in, c, "len");
   return ty_need_scalar(in, c, t->kind == TY_OPTIONAL ? t->elem : t, what) ? t : NULL;
 }
 
@@ -245,12 +286,16 @@ static const Type *ty_binop(Infer *in, Node *n) {
   const Type *a = ty_expr(in, n->lhs), *b = ty_expr(in, n->rhs);
   if (!a || !b) return NULL;
   if (a->kind == TY_CLASS || b->kind == TY_CLASS) return ty_jitclass_binop(in, n);
-  return ty_binop_types(in, n, n->op, n->lhs, a, n->rhs, b);
+  const Type *t[2] = {a, b};
+  Node *xs[2] = {n->lhs, n->rhs};
+  if (only_0d_arrays(t, 2, false) && !ty_elements_of_0d(in, xs, t, 2)) return NULL;
+  return ty_binop_types(in, n, n->op, n->lhs, t[0], n->rhs, t[1]);
 }
 
 static const Type *ty_unary(Infer *in, Node *n) {
   if (n->op == OP_NOT) return ty_truth(in, n->lhs, "not") ? TYS(TY_BOOL) : NULL;
   const Type *a = ty_expr(in, n->lhs);
+  if (a && is_0d(a) && computes_as_number(a->elem)) a = ty_element_of_0d(in, n->lhs);
   if (a && a->kind == TY_ARRAY) return ty_array_unary(in, n, n->op, a);
   if (!ty_need_scalar(in, n, a, "unary operator")) return NULL;
   switch (n->op) {
@@ -272,6 +317,10 @@ static const Type *ty_compare(Infer *in, Node *n) {
     if (!(t[i] = ty_expr(in, n->list.items[i]))) return NULL;
     arrays |= t[i]->kind == TY_ARRAY;
     strs |= t[i]->kind == TY_STR;
+  }
+  if (arrays && only_0d_arrays(t, n->list.len, true)) {
+    if (!ty_elements_of_0d(in, n->list.items, t, n->list.len)) return NULL;
+    arrays = false;
   }
   for (int i = 0; i < n->list.len; i++)
     if (t[i]->kind == TY_CLASS) return ty_jitclass_compare(in, n);
@@ -303,7 +352,30 @@ static const Type *ty_boolop(Infer *in, Node *n) {
   return t;
 }
 
+/* Whether n calls a compiled function (or another callee) anywhere in it. */
+static bool calls_compiled(const Node *n) {
+  if (!n) return false;
+  if (n->kind == N_CALL && n->callee) return true;
+  if (calls_compiled(n->lhs) || calls_compiled(n->rhs) || calls_compiled(n->cond)) return true;
+  for (int i = 0; i < n->list.len; i++)
+    if (calls_compiled(n->list.items[i])) return true;
+  for (int i = 0; i < n->kw.len; i++)
+    if (calls_compiled(n->kw.items[i])) return true;
+  return false;
+}
+
+/* A branch of a returned value, typed: where the function's return type is
+ * not known yet, its type is what a mutually recursive callee typed within
+ * the other branch sees (return True if n == 0 else is_odd(n - 1)). */
+static const Type *ty_returned_branch(Infer *in, Node *branch, bool returned) {
+  if (returned) in->returning = branch;
+  const Type *t = ty_maybe_none(in, branch);
+  if (returned && t && t->kind != TY_NONE && !in->f->ret_type) in->f->ret_type = t;
+  return t;
+}
+
 static const Type *ty_ifexp(Infer *in, Node *n) {
+  bool returned = in->returning == n;
   if (!ty_truth(in, n->cond, "condition") || ty_failed(in)) return NULL;
   int known = known_condition(n->cond);
   if (known >= 0) {  /* only the branch taken is typed (see known_condition) */
@@ -312,7 +384,11 @@ static const Type *ty_ifexp(Infer *in, Node *n) {
     if (t && in->final) *n = *taken;
     return t;
   }
-  const Type *a = ty_maybe_none(in, n->lhs), *b = ty_maybe_none(in, n->rhs);
+  /* of a returned value, the branch without a call first */
+  bool swap = returned && calls_compiled(n->lhs) && !calls_compiled(n->rhs);
+  const Type *first = ty_returned_branch(in, swap ? n->rhs : n->lhs, returned);
+  const Type *second = ty_returned_branch(in, swap ? n->lhs : n->rhs, returned);
+  const Type *a = swap ? second : first, *b = swap ? first : second;
   if (ty_failed(in)) return NULL;
   /* a branch not typed yet (a recursive call before the function's return
    * type is known): the other one's type, until a later pass */
@@ -443,6 +519,15 @@ static const Type *ty_unknown_member(Infer *in, Node *n, const Type *receiver, B
   return ty_error(in, n, "%s has no %s '%s' in compiled code", receiver->name, what, n->str);
 }
 
+/* A NumPy function's array-likes: a tuple (a list literal) among its
+ * arguments is numpy.asarray of it, as NumPy and Numba read one
+ * (numpy.cross([0, 0, 1], h)). */
+static bool ty_arraylike_args(Infer *in, Node *n, const Type **args) {
+  for (int i = 0; i < n->list.len; i++)
+    if (args[i]->kind == TY_TUPLE && !(args[i] = ty_wrap_call(in, n->list.items[i], "numpy.asarray"))) return false;
+  return true;
+}
+
 /* A call: every argument typed, then the builtin's typer. A method's row
  * is found from its receiver's type, the first argument. */
 static const Type *ty_call(Infer *in, Node *n) {
@@ -469,6 +554,12 @@ static const Type *ty_call(Infer *in, Node *n) {
     n->kw.items[kept++] = x;
   }
   n->kw.len = kept;
+  if ((n->bi->flags & BF_ARRAYLIKE) && !ty_arraylike_args(in, n, args)) return NULL;
+  /* a ufunc of 0-d arrays gives a number; arguments past the row's least may be outputs (numpy.round(x, 1, out)) */
+  bool no_out = !ty_kwarg(n, "out") && n->list.len - (n->bi->kind == BK_METHOD) <= n->bi->min_args;
+  if (n->bi->lower_elem && no_out && only_0d_arrays(args, n->list.len, false) &&
+      !ty_elements_of_0d(in, n->list.items, args, n->list.len))
+    return NULL;
   if (n->bi->kind == BK_FUNCTION && n->list.len == 1 && args[0]->kind == TY_CLASS) {
     const Type *special = ty_jitclass_builtin(in, n);
     if (special || ty_failed(in)) return special;
@@ -613,7 +704,9 @@ static void ty_return(Infer *in, Node *n) {
     in->returns_none = true;
     return;
   }
+  in->returning = n->lhs;
   const Type *t = ty_maybe_none(in, n->lhs);
+  in->returning = NULL;
   if (!t) return;
   if (t->kind == TY_RANGE || t->kind == TY_DTYPE || t->kind == TY_FUNCTION || ty_record_inside(t)) {
     ty_error(in, n, "cannot return a value of type %s", t->name);
@@ -752,7 +845,8 @@ static bool ty_generator_loop(Infer *in, Node *n) {
 static void ty_cond(Infer *in, Node *c) { ty_truth(in, c, "condition"); }
 
 /* Whether cond is known from types alone (1 true, 0 false, -1 not): a
- * constant (a literal, a global frozen at compile time); x is
+ * constant (a literal, a global frozen at compile time, isinstance() or
+ * hasattr() of a variable, made one by their typers); x is
  * None where x's type is none, or neither none nor Optional; a variable
  * whose type is none, false. As Numba's
  * branch pruning, the branch not taken is then not typed at all, so that
@@ -839,6 +933,7 @@ static void ty_stmt(Infer *in, Node *n) {
       break;
     }
     const Type *cur = ty_expr(in, n->lhs), *t = ty_expr(in, n->rhs);
+    if (cur && t && ty_is_scalar(cur) && is_0d(t) && computes_as_number(t->elem)) t = ty_element_of_0d(in, n->rhs);  /* a 0-d array in place stays one */
     if (!cur || !t) break;
     const Type *r = ty_binop_types(in, n, n->op, n->lhs, cur, n->rhs, t);
     if (cur->kind == TY_ARRAY) {  /* in place: the array keeps its identity and dtype */

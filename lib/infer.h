@@ -17,6 +17,7 @@ typedef struct Infer {
   const Type *yields;  /* unification of a generator's yielded values' types */
   int tries;        /* try statements around the statement being typed (a yield refuses them) */
   int pranges;      /* prange loops around it (their bodies run on the pool: a yield refuses them) */
+  const Node *returning; /* the value of the return statement being typed, or a branch of it */
 } Infer;
 
 /* Records a TypingError at n (the first one only); returns NULL. */
@@ -29,8 +30,8 @@ const Type *ty_expr(Infer *in, Node *n);
 /* The same, where an Optional or None is taken as it is (assigned, returned, passed
  * to a ruchey function, tested with `is None`) rather than needed as a value. */
 const Type *ty_maybe_none(Infer *in, Node *n);
-/* n made a call of builtin ("str truth", "set truth", "len") of its old self, typed. */
-const Type *ty_truth_call(Infer *in, Node *n, const char *builtin);
+/* n made, in place, a call of builtin ("str truth", "len", "numpy.asarray") of its old self, typed. */
+const Type *ty_wrap_call(Infer *in, Node *n, const char *builtin);
 /* NumPy's promotion of two scalar types, with Numba's rule that integer
  * arithmetic happens in at least 64 bits. */
 const Type *ty_promote(const Type *a, const Type *b);

@@ -650,6 +650,46 @@ def test_mutual_recursion_where_a_plain_return_fixes_the_type():
         assert_same(is_odd, n)
 
 
+@njit
+def even_by_ternary(n):
+    return True if n == 0 else odd_by_ternary(n - 1)
+
+
+@njit
+def odd_by_ternary(n):
+    return False if n == 0 else odd_by_ternary_flipped(n)
+
+
+@njit
+def odd_by_ternary_flipped(n):
+    return even_by_ternary(n - 1) if n != 0 else False  # the recursive branch first
+
+
+@njit
+def collatz_steps(n, k):
+    return k if n == 1 else (collatz_next(n // 2, k + 1) if n % 2 == 0 else collatz_next(3 * n + 1, k + 1))
+
+
+@njit
+def collatz_next(n, k):
+    return collatz_steps(n, k)
+
+
+def test_mutual_recursion_through_a_returned_conditional_expression():
+    """The branch without a call types the function before the other
+    branch's mutually recursive callee needs its type, as Numba infers it."""
+    for n in (0, 1, 7, 10, 101):
+        assert_same(even_by_ternary, n)
+        assert_same(odd_by_ternary_flipped, n)
+    def steps(n):  # collatz_steps.py_func would call the compiled collatz_next from Python: an entry
+        k = 0        # without a typed return, refused as Numba refuses it ("runaway recursion")
+        while n != 1:
+            n, k = (n // 2 if n % 2 == 0 else 3 * n + 1), k + 1
+        return k
+    for n in make_rng(5).integers(1, 10**6, 20):
+        assert collatz_steps(int(n), 0) == steps(int(n))
+
+
 # ---------------------------------------------------------------- hasattr
 
 @njit

@@ -61,4 +61,9 @@ def test_set_function_errors():
     with pytest.raises(ruchey.TypingError, match="unsupported keyword argument 'assume_unique'"):
         fn("np.intersect1d(a, b, assume_unique=True)")(np.zeros(2), np.zeros(2))
     with pytest.raises(ruchey.TypingError, match="ar2 must be an array or a number"):
-        fn("np.union1d(a, (1, 2))", "a")(np.zeros(2))
+        fn("np.union1d(a, s)", "a, s")(np.zeros(2), "12")
+
+
+def test_tuples_are_array_likes():
+    for expr in FUNCTIONS:
+        check(fn(expr.replace("b", "(1, 2.5)"), "a"), np.array([2.5, 3.0, 1.0]))

@@ -399,7 +399,7 @@ static const char *const meshgrid_kw[] = {"indexing", NULL};
 static const char *const trapezoid_kw[] = {"x", "dx", NULL};
 static const char *const mode_kw[] = {"mode", NULL};
 
-#define AM_FLAGS (BF_ALLOCATES | BF_RAISES)
+#define AM_FLAGS (BF_ALLOCATES | BF_RAISES | BF_ARRAYLIKE)
 
 const Builtin bi_arraymath[] = {
   {"numpy.outer", "numpy", "outer", BK_FUNCTION, 0, 2, 2, NULL, AM_FLAGS, 0, 0, ty_outer, lo_outer},

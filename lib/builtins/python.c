@@ -140,7 +140,7 @@ static const Type *ty_float(Infer *in, Node *n, const Type **args) {
 
 static const Type *ty_bool(Infer *in, Node *n, const Type **args) {
   if (args[0]->kind == TY_SET) {  /* bool(s): s's truth */
-    ty_truth_call(in, n->list.items[0], "set truth");
+    ty_wrap_call(in, n->list.items[0], "set truth");
     *n = *n->list.items[0];
     return n->ty;
   }
@@ -183,6 +183,31 @@ static LLVMValueRef lo_type_value(Lower *l, Node *n) {
   Node *x = n->list.items[0];
   if (x->kind != N_VAR) lo_done_with(l, x, lo_expr(l, x));
   return LLVMGetUndef(l->mod->i8);  /* a dtype has no value at run time */
+}
+
+/* isinstance(x, classes): known from x's type (the frontend read the
+ * classes, n->data). Of a variable, the call becomes the constant, so
+ * that an if on it prunes the branch not taken, as Numba's does; an
+ * Optional is refused, as Numba refuses it (test `is None` first). */
+static const Type *ty_isinstance(Infer *in, Node *n, const Type **args) {
+  const IsClasses *c = n->data;
+  Node *x = n->list.items[0];
+  const Type *t = x->kind == N_UNWRAP ? x->lhs->ty : ty_maybe_none(in, x);  /* an Optional as it is */
+  if (!t) return NULL;
+  if (t->kind == TY_OPTIONAL)
+    return ty_error(in, n, "isinstance() cannot take an Optional value (%s): test it with `is None` first", t->name);
+  bool yes = (c->kinds >> t->kind) & 1;
+  for (int i = 0; i < c->n; i++) yes |= c->types[i] == t;
+  if (x->kind == N_VAR)  /* (the row kept: the call's typing reads it on) */
+    *n = (Node){.kind = N_BOOL, .line = n->line, .col = n->col, .ival = yes, .bi = n->bi};
+  else n->ival = yes;
+  return TYS(TY_BOOL);
+}
+
+static LLVMValueRef lo_isinstance(Lower *l, Node *n) {
+  Node *x = n->list.items[0];
+  lo_done_with(l, x, lo_expr(l, x));
+  return LLVMConstInt(l->mod->i1, (unsigned long long)n->ival, 0);
 }
 
 static LLVMValueRef lo_float(Lower *l, Node *n) {
@@ -410,6 +435,7 @@ const Builtin bi_python[] = {
   FUNCTION("round digits", NULL, NULL, 2, 2, BF_RAISES, ty_round, lo_round),
   FUNCTION("a NumPy scalar type", NULL, NULL, 1, 1, BF_PURE | BF_CHEAP | BF_COMPLEX, ty_cast, lo_convert_call),
   FUNCTION("type(x)", NULL, NULL, 1, 1, BF_PURE | BF_CHEAP | BF_COMPLEX, ty_type_value, lo_type_value),
+  FUNCTION("isinstance", NULL, NULL, 1, 1, BF_PURE | BF_CHEAP | BF_COMPLEX | BF_NONE, ty_isinstance, lo_isinstance),
   FUNCTION("type(x)(v)", NULL, NULL, 2, 2, BF_PURE | BF_CHEAP | BF_COMPLEX, ty_type_of_call, lo_type_of_call),
   FUNCTION("get_thread_id", "ruchey", "get_thread_id", 0, 0, BF_PURE | BF_CHEAP, ty_pool_query, lo_thread_id),
   FUNCTION("get_num_threads", "ruchey", "get_num_threads", 0, 0, BF_PURE | BF_CHEAP, ty_pool_query, lo_num_threads),

@@ -1686,7 +1686,7 @@ const Builtin bi_shape[] = {
   {"numpy.fill_diagonal", "numpy", "fill_diagonal", BK_FUNCTION, 0, 2, 3, fill_diagonal_kw, BF_RAISES | BF_COMPLEX, 0, 0,
    ty_fill_diagonal, lo_fill_diagonal},
   /* elementwise: fused into the array expressions around them */
-  {"numpy.where", "numpy", "where", BK_FUNCTION, 0, 1, 3, NULL, BF_ALLOCATES | BF_COMPLEX, 0, 0, ty_where, lo_where, where_elem},
+  {"numpy.where", "numpy", "where", BK_FUNCTION, 0, 1, 3, NULL, BF_ALLOCATES | BF_COMPLEX | BF_ARRAYLIKE, 0, 0, ty_where, lo_where, where_elem},
   {"numpy.select", "numpy", "select", BK_FUNCTION, 0, 1, 3, select_kw, BF_ALLOCATES | BF_COMPLEX, 0, 0, ty_select, lo_where},
   {"numpy.clip", "numpy", "clip", BK_FUNCTION, 0, 3, 3, NULL, BF_PURE | BF_CHEAP, 0, 0, ty_clip, lo_clip, clip_elem},
   {"array.clip", NULL, "clip", BK_METHOD, TY_ARRAY, 2, 2, NULL, BF_PURE | BF_CHEAP, 0, 0, ty_clip, lo_clip, clip_elem},

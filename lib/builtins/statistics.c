@@ -652,8 +652,8 @@ const Builtin bi_statistics[] = {
   RD_FUNCTION("nanmedian", Q_MEDIAN | Q_NAN, 1, NULL, ty_quantile, lo_quantile),
   RD_FUNCTION("nanpercentile", Q_PERCENTILE | Q_NAN, 2, q_kw, ty_quantile, lo_quantile),
   RD_FUNCTION("nanquantile", Q_QUANTILE | Q_NAN, 2, q_kw, ty_quantile, lo_quantile),
-  {"numpy.isclose", "numpy", "isclose", BK_FUNCTION, 0, 2, 5, close_kw, RD_FLAGS, 0, 0, ty_isclose, lo_isclose, close_element},
-  {"numpy.allclose", "numpy", "allclose", BK_FUNCTION, 0, 2, 5, close_kw, RD_FLAGS, 0, 0, ty_allclose, lo_allclose},
-  {"numpy.array_equal", "numpy", "array_equal", BK_FUNCTION, 0, 2, 3, equal_nan_kw, RD_FLAGS, 0, 0, ty_array_equal, lo_array_equal},
+  {"numpy.isclose", "numpy", "isclose", BK_FUNCTION, 0, 2, 5, close_kw, RD_FLAGS | BF_ARRAYLIKE, 0, 0, ty_isclose, lo_isclose, close_element},
+  {"numpy.allclose", "numpy", "allclose", BK_FUNCTION, 0, 2, 5, close_kw, RD_FLAGS | BF_ARRAYLIKE, 0, 0, ty_allclose, lo_allclose},
+  {"numpy.array_equal", "numpy", "array_equal", BK_FUNCTION, 0, 2, 3, equal_nan_kw, RD_FLAGS | BF_ARRAYLIKE, 0, 0, ty_array_equal, lo_array_equal},
   BI_END,
 };

@@ -1,0 +1,133 @@
+"""isinstance() in compiled code, as Numba's: decided from the value's type
+when the function is compiled, the branch it rules out pruned (not typed),
+so one function serves a number or an array; each checked against the
+function's own Python."""
+import numpy as np
+import pytest
+
+import ruchey
+from ruchey import njit, typed
+from ruchey.experimental import jitclass
+
+from conftest import assert_same, make_rng
+
+
+@njit
+def kind(x):
+    if isinstance(x, int):
+        return 1
+    elif isinstance(x, float):
+        return 2
+    elif isinstance(x, (tuple, list)):
+        return 3
+    elif isinstance(x, str):
+        return 4
+    elif isinstance(x, (complex, np.float32)):
+        return 5
+    return 0
+
+
+@pytest.mark.parametrize("value", [7, 2.5, (1, 2.0), "text", 1j, np.float32(1.5)])
+def test_kinds_of_values(value):
+    assert kind(value) == kind.py_func(value)
+
+
+@pytest.mark.parametrize("value", [True, np.int32(3), np.uint64(3)])
+def test_int_names_int64_exactly(value):
+    """Numba's rule: int is int64 (a bool or an int32 is not an int), where
+    Python says True for a bool and NumPy's ints are not ints at all."""
+    assert kind(value) == 0
+
+
+@njit
+def total(x):
+    if isinstance(x, float):
+        return x  # the other branch would not type for a float
+    s = 0.0
+    for v in x:
+        s += v
+    return s
+
+
+def test_pruned_branch_is_never_typed():
+    rng = make_rng(1)
+    assert_same(total, float(rng.random()))
+    assert_same(total, rng.random(5))
+
+
+@njit
+def in_a_list_and_typed_list(l):
+    inner = [1, 2]
+    return isinstance(l, typed.List), isinstance(inner, list), isinstance(l, dict), isinstance(l, (int, typed.List))
+
+
+def test_containers():
+    l = typed.List([1.0, 2.0])
+    assert in_a_list_and_typed_list(l) == in_a_list_and_typed_list.py_func(l) == (True, True, False, True)
+
+
+@jitclass([("x", ruchey.float64)])
+class Point:
+    def __init__(self, x):
+        self.x = x
+
+
+@jitclass([("n", ruchey.int64)])
+class Counter:
+    def __init__(self, n):
+        self.n = n
+
+
+@njit
+def value_of(p):
+    if isinstance(p, Point):
+        return p.x
+    return float(p.n)
+
+
+def test_jitclass_instances():
+    assert value_of(Point(2.5)) == value_of.py_func(Point(2.5)) == 2.5
+    assert value_of(Counter(3)) == value_of.py_func(Counter(3)) == 3.0
+
+
+@njit
+def of_an_expression(x):
+    return isinstance(x + 1, int), isinstance(x * 0.5, int)
+
+
+def test_of_an_expression_evaluates_it():
+    assert of_an_expression(3) == of_an_expression.py_func(3) == (True, False)
+
+
+def test_unsupported_classes_are_typing_errors():
+    @njit
+    def of_ndarray(x):
+        return isinstance(x, np.ndarray)
+
+    with pytest.raises(ruchey.TypingError, match="isinstance.. of <class 'numpy.ndarray'> is not supported"):
+        of_ndarray(np.zeros(2))
+
+    @njit
+    def of_optional(x, flag):
+        y = x if flag else None
+        return isinstance(y, float)
+
+    with pytest.raises(ruchey.TypingError, match="cannot take an Optional"):
+        of_optional(1.0, True)
+
+    @njit
+    def wrong_arity(x):
+        return isinstance(x)
+
+    with pytest.raises(ruchey.TypingError, match="takes 2 arguments"):
+        wrong_arity(1)
+
+
+@njit
+def of_none():
+    y = None
+    return isinstance(y, float), isinstance(y, (int, str))
+
+
+def test_none_is_no_instance():
+    assert of_none() == of_none.py_func() == (False, False)
