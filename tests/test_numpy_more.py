@@ -455,3 +455,22 @@ def test_logspace_matches_numpy():
             np.testing.assert_allclose(got, expected, rtol=4e-7 if got.dtype == np.float32 else 4e-16)  # pow's last bit
     with pytest.raises(ValueError, match="must be non-negative"):
         fn("np.logspace(a, b, -1)", "a, b")(1.0, 2.0)
+
+
+# ---------------------------------------------------------------- gcd, lcm
+
+def test_gcd_lcm_match_numpy():
+    rng = make_rng(19)
+    fs = [fn("np.gcd(a, b)", "a, b"), fn("np.lcm(a, b)", "a, b"), fn("np.gcd(a, b) + np.lcm(b, a)", "a, b")]
+    for dtype in [d for d in DTYPES if np.dtype(d).kind in "iu"]:
+        for shape in [(0,), (9,), (3, 4)]:
+            for layout in ("C", "reversed"):
+                a = small(rng, dtype, shape, layout) * 3
+                b = small(rng, dtype, shape, "C") * 2
+                for f in fs:
+                    check(f, a, b)
+    for x, y in [(12, 18), (-12, 18), (0, 0), (0, 5), (7, -3)]:
+        for f in fs[:2]:
+            assert f(x, y) == f.py_func(x, y)
+    with pytest.raises(ruchey.TypingError, match="not defined for arrays of float64"):
+        fs[0](np.ones(3), np.ones(3))
