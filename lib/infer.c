@@ -852,12 +852,16 @@ static bool ty_generator_loop(Infer *in, Node *n) {
 
 static void ty_cond(Infer *in, Node *c) { ty_truth(in, c, "condition"); }
 
-/* Whether cond is known from types alone (1 true, 0 false, -1 not): a constant; x is
+/* Whether cond is known from types alone (1 true, 0 false, -1 not): a
+ * constant (a literal, a global frozen at compile time, isinstance() or
+ * hasattr() of a variable, made one by their typers); x is
  * None where x's type is none, or neither none nor Optional; a variable
  * whose type is none, false. As Numba's
  * branch pruning, the branch not taken is then not typed at all, so that
  * `if out is None: out = numpy.empty_like(x)` compiles for an array out. */
 static int known_condition(const Node *cond) {
+  if (cond->kind == N_BOOL || cond->kind == N_INT) return cond->ival != 0;
+  if (cond->kind == N_FLOAT) return cond->fval != 0;
   if (cond->kind == N_UNARY && cond->op == OP_NOT) {
     int k = known_condition(cond->lhs);
     return k < 0 ? k : !k;
@@ -870,7 +874,6 @@ static int known_condition(const Node *cond) {
     }
     return and;
   }
-  if (cond->kind == N_BOOL) return cond->ival != 0;  /* a constant: True, False, isinstance() of a variable */
   if ((cond->kind == N_VAR || cond->kind == N_NONE) && cond->ty && cond->ty->kind == TY_NONE) return 0;
   if (cond->kind != N_IS_NONE || !cond->lhs->ty || cond->lhs->ty->kind == TY_OPTIONAL) return -1;
   return (cond->lhs->ty->kind == TY_NONE) != (cond->ival != 0);
@@ -960,6 +963,16 @@ static void ty_stmt(Infer *in, Node *n) {
     break;
   case N_WHILE:
     ty_cond(in, n->cond);
+    if (!ty_failed(in) && known_condition(n->cond) == 0) {  /* never runs: its else alone, as ty_if prunes */
+      ty_block(in, &n->orelse);
+      if (in->final) {
+        n->kind = N_BLOCK;
+        n->body = n->orelse;
+        n->orelse = (NodeList){0};
+        n->cond = NULL;
+      }
+      break;
+    }
     ty_block(in, &n->body);
     ty_block(in, &n->orelse);
     break;

@@ -442,3 +442,31 @@ def test_a_loop_variable_first_assigned_a_float_takes_the_loops_values(fn, opts)
     f = ruchey.njit(**opts)(fn)
     for n in [0, 1, 3, 100]:
         assert f(n) == fn(n)
+
+
+# ---------------------------------------------------------------- constant conditions
+
+DEBUG = False
+LEVEL = 0
+
+
+@ruchey.jit
+def dead_sides(a):
+    x = a.no_such_attribute if False else a + 1
+    y = a * 2 if 1 else "a str"
+    if DEBUG:
+        print(a.no_such_attribute)
+    while False:
+        x = "never"
+    if LEVEL:
+        return "a str"
+    elif not DEBUG:
+        return x + y
+    return x
+
+
+def test_a_constant_condition_prunes_the_side_not_taken_before_typing():
+    """As Numba: a literal or a frozen global decides the branch, and the
+    dead side (which would not type) is never typed."""
+    for a in (numpy.arange(3.0), 2, 1.5):
+        assert_same(dead_sides, a)

@@ -166,35 +166,34 @@ def test_a_typing_function_that_raises_is_a_typing_error_quoting_it():
         call_picky(1.0)
 
 
-@overload(np.sinc)
-def ol_sinc(x):
-    if isinstance(x, types.Float):
-        def impl(x):
-            if x == 0.0:
-                return 1.0
-            y = math.pi * x
-            return math.sin(y) / y
+@overload(np.polyval)
+def ol_polyval(p, x):
+    if isinstance(p, types.Array) and isinstance(x, types.Float):
+        def impl(p, x):
+            r = 0.0
+            for i in range(p.shape[0]):
+                r = r * x + p[i]
+            return r
         return impl
-    if isinstance(x, types.Array):
-        def impl(x):
-            out = np.empty(x.shape)
-            for i in range(x.shape[0]):
-                v = x[i]
-                out[i] = 1.0 if v == 0.0 else math.sin(math.pi * v) / (math.pi * v)
+    if isinstance(p, types.Array) and isinstance(x, types.Array):
+        def impl(p, x):
+            out = np.zeros(x.shape)
+            for i in range(p.shape[0]):
+                out = out * x + p[i]
             return out
         return impl
 
 
 @njit
-def sincs(a, x):
-    return np.sinc(a), np.sinc(x)
+def polyvals(p, a, x):
+    return np.polyval(p, a), np.polyval(p, x)
 
 
 def test_overload_of_a_numpy_function_compiled_code_lacks():
-    a = np.linspace(-3.0, 3.0, 13)
-    arr, x = sincs(a, 0.3)
-    np.testing.assert_allclose(arr, np.sinc(a), rtol=1e-14, atol=1e-15)
-    assert x == pytest.approx(np.sinc(0.3), rel=1e-14)
+    p, a = np.array([2.0, -1.0, 0.5]), np.linspace(-3.0, 3.0, 13)
+    arr, x = polyvals(p, a, 0.3)
+    np.testing.assert_allclose(arr, np.polyval(p, a), rtol=1e-14, atol=1e-15)
+    assert x == pytest.approx(np.polyval(p, 0.3), rel=1e-14)
 
 
 # ---------------------------------------------------------------- methods and attributes

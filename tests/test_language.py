@@ -688,3 +688,34 @@ def test_mutual_recursion_through_a_returned_conditional_expression():
         return k
     for n in make_rng(5).integers(1, 10**6, 20):
         assert collatz_steps(int(n), 0) == steps(int(n))
+
+
+# ---------------------------------------------------------------- hasattr
+
+@njit
+def scaled_length(a):
+    if hasattr(a, "shape"):
+        return a.shape[0] * 1.0
+    return a * 2.0
+
+
+@njit
+def members(a):
+    return hasattr(a, "sum"), hasattr(a, "no_such_member"), hasattr(a, "real"), hasattr(a, "T"), hasattr(a, "x")
+
+
+def test_hasattr_is_answered_by_the_type_and_prunes_the_branch_on_it():
+    """As Numba: known at compile time, so the side a type has no attribute
+    for is never typed."""
+    from collections import namedtuple
+    point = namedtuple("point", "x y")
+    for a in (np.ones(3), np.zeros((2, 2), np.int32), 2.0, 3):
+        assert_same(scaled_length, a)
+    for a in (np.ones(3), 2.5, 3, point(1, 2)):
+        assert members(a) == members.py_func(a)
+
+
+def test_hasattr_of_a_name_made_at_run_time_is_a_typing_error():
+    f = njit(lambda a, name: hasattr(a, name))
+    with pytest.raises(ruchey.TypingError, match="must be a constant string"):
+        f(1, "x")

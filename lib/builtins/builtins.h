@@ -29,6 +29,8 @@ extern const Builtin bi_reduce[];  /* reduce.c: NumPy's reductions (sum, mean, a
 extern const Builtin bi_statistics[]; /* statistics.c: cumsum, diff, median, quantiles, isclose */
 extern const Builtin bi_sorting[];  /* sorting.c: sort, argsort, partition, unique */
 extern const Builtin bi_arraymath[]; /* arraymath.c: outer, cross, trace, vander, meshgrid, trapezoid, convolve */
+extern const Builtin bi_matrices[]; /* matrices.c: tri, tril, triu, their indices, diag, diagflat, kron */
+extern const Builtin bi_picking[]; /* picking.c: take, extract, flatnonzero */
 extern const Builtin bi_searching[]; /* searching.c: searchsorted, digitize, interp, bincount, histogram, isin, set functions */
 extern const Builtin bi_datetime[]; /* datetime.c: numpy.isnat */
 extern const Builtin bi_complex[]; /* complex.c: complex(), .real/.imag, numpy's complex functions, cmath */

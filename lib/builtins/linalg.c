@@ -1,6 +1,6 @@
 /* builtins/linalg.c — NumPy's matrix products: numpy.dot, matmul (and the
  * @ operator, which the frontend makes a call of numpy.matmul), inner,
- * vdot (numpy.outer is arraymath.c's); and numpy.linalg's solve, inv, det
+ * vdot, the method a.dot(b) (numpy.outer is arraymath.c's); and numpy.linalg's solve, inv, det
  * (the rest of numpy.linalg is decomp.c's). The typers check what
  * can be known from the types (arrays, their dimensions, the result's
  * dtype); the lowerer hands the operands to rt_matrix_product (blas.c) or
@@ -197,6 +197,8 @@ static const char *const tensorinv_kw[] = {"ind", NULL};
 
 const Builtin bi_linalg[] = {
   PRODUCT("dot", LA_DOT, 3, out_kw),
+  {"array.dot", NULL, "dot", BK_METHOD, TY_ARRAY, 1, 2, out_kw, BF_ALLOCATES | BF_RAISES | BF_BLAS | BF_COMPLEX, LA_DOT, 0,
+   ty_product, lo_product},
   PRODUCT("matmul", LA_MATMUL, 3, out_kw),
   PRODUCT("inner", LA_INNER, 2, NULL),
   PRODUCT("vdot", LA_VDOT, 2, NULL),

@@ -25,6 +25,9 @@ enum {
   M_KEEPS_BOOL = 1 << 4,  /* numpy.f of bools is a bool (else, with M_KEEPS_INT, an int8) */
   M_NO_BOOL = 1 << 5,     /* numpy.f has no loop for bools */
   M_DOUBLE = 1 << 6,      /* numpy.f computes in float64 whatever its arguments */
+  M_INT_DOUBLE = 1 << 7,  /* numpy.f of ints and bools is float64 (NumPy's Python-level functions, as
+                           * sinc's pi * x, where narrow ints give no float32) */
+  M_INT_ONLY = 1 << 8,    /* numpy.f has loops for ints alone (gcd, lcm) */
 };
 
 typedef struct MathFn {
@@ -88,6 +91,15 @@ static LLVMValueRef pow_domain(Lower *l, const Type *t, LLVMValueRef *a) {
 /* computed here */
 static LLVMValueRef isnan_code(Lower *l, const Type *t, LLVMValueRef *a) { return fcmp(l, LLVMRealUNO, a[0], a[0]); }
 static LLVMValueRef isinf_code(Lower *l, const Type *t, LLVMValueRef *a) { return infinite(l, t, a); }
+static LLVMValueRef isposinf_code(Lower *l, const Type *t, LLVMValueRef *a) { return fcmp(l, LLVMRealOEQ, a[0], inf(l, t)); }
+static LLVMValueRef isneginf_code(Lower *l, const Type *t, LLVMValueRef *a) { return fcmp(l, LLVMRealOEQ, a[0], lo_fconst(l, t, -INFINITY)); }
+/* NumPy's nan_to_num: NaN to 0, the infinities to the largest finite floats of their signs */
+static LLVMValueRef nan_to_num_code(Lower *l, const Type *t, LLVMValueRef *a) {
+  double big = t->kind == TY_F32 ? 3.4028234663852886e38 : 1.7976931348623157e308;
+  LLVMValueRef x = LLVMBuildSelect(l->b, fcmp(l, LLVMRealUNO, a[0], a[0]), lo_fconst(l, t, 0), a[0], "");
+  x = LLVMBuildSelect(l->b, fcmp(l, LLVMRealOEQ, x, inf(l, t)), lo_fconst(l, t, big), x, "");
+  return LLVMBuildSelect(l->b, fcmp(l, LLVMRealOEQ, x, lo_fconst(l, t, -INFINITY)), lo_fconst(l, t, -big), x, "");
+}
 static LLVMValueRef isfinite_code(Lower *l, const Type *t, LLVMValueRef *a) { return fcmp(l, LLVMRealOLT, absolute(l, t, a[0]), inf(l, t)); }
 static LLVMValueRef degrees_code(Lower *l, const Type *t, LLVMValueRef *a) { return LLVMBuildFMul(l->b, a[0], lo_fconst(l, t, 180.0 / M_PI), ""); }
 static LLVMValueRef radians_code(Lower *l, const Type *t, LLVMValueRef *a) { return LLVMBuildFMul(l->b, a[0], lo_fconst(l, t, M_PI / 180.0), ""); }
@@ -149,6 +161,14 @@ static LLVMValueRef sign_code(Lower *l, const Type *t, LLVMValueRef *a) {
   LLVMValueRef pos = LLVMBuildUIToFP(l->b, fcmp(l, LLVMRealOGT, x, lo_fconst(l, t, 0)), lo_type(l, t), "");
   LLVMValueRef neg = LLVMBuildUIToFP(l->b, fcmp(l, LLVMRealOLT, x, lo_fconst(l, t, 0)), lo_type(l, t), "");
   return LLVMBuildSelect(l->b, fcmp(l, LLVMRealUNO, x, x), x, LLVMBuildFSub(l->b, pos, neg, ""), "");
+}
+
+/* NumPy's sinc: sin(y) / y of y = pi * x, with x = 0 taken as 1e-20 (giving 1) */
+static LLVMValueRef sinc_code(Lower *l, const Type *t, LLVMValueRef *a) {
+  LLVMValueRef zero = fcmp(l, LLVMRealOEQ, a[0], lo_fconst(l, t, 0));
+  LLVMValueRef x = LLVMBuildSelect(l->b, zero, lo_fconst(l, t, 1.0e-20), a[0], "");
+  LLVMValueRef y = LLVMBuildFMul(l->b, lo_fconst(l, t, M_PI), x, "");
+  return LLVMBuildFDiv(l->b, lo_intrinsic1(l, "llvm.sin", t, y), y, "");
 }
 
 /* on the GPU with fastmath, float32: sqrt.approx.ftz */
@@ -226,6 +246,34 @@ static LLVMValueRef int_signbit(Lower *l, const Type *t, LLVMValueRef *a) {
   return ty_is_signed(t) ? LLVMBuildICmp(l->b, LLVMIntSLT, a[0], LLVMConstNull(lo_type(l, t)), "") : const_bool(l, false);
 }
 
+/* NumPy's gcd: Euclid's on the absolute values (gcd(0, 0) is 0) */
+static LLVMValueRef int_gcd(Lower *l, const Type *t, LLVMValueRef *a) {
+  LLVMTypeRef ty = lo_type(l, t);
+  LLVMValueRef x = int_abs(l, t, a), y = int_abs(l, t, a + 1), zero = LLVMConstNull(ty);
+  LLVMBasicBlockRef entry = LLVMGetInsertBlock(l->b), head = new_block(l, "gcd.head"), body = new_block(l, "gcd.body"),
+                    done = new_block(l, "gcd.done");
+  LLVMBuildBr(l->b, head);
+  position(l, head);
+  LLVMValueRef pa = LLVMBuildPhi(l->b, ty, "gcd.a"), pb = LLVMBuildPhi(l->b, ty, "gcd.b");
+  LLVMBuildCondBr(l->b, LLVMBuildICmp(l->b, LLVMIntEQ, pb, zero, ""), done, body);
+  position(l, body);
+  LLVMValueRef r = LLVMBuildURem(l->b, pa, pb, "");
+  LLVMBuildBr(l->b, head);
+  LLVMAddIncoming(pa, (LLVMValueRef[]){x, pb}, (LLVMBasicBlockRef[]){entry, body}, 2);
+  LLVMAddIncoming(pb, (LLVMValueRef[]){y, r}, (LLVMBasicBlockRef[]){entry, body}, 2);
+  position(l, done);
+  return pa;
+}
+
+/* NumPy's lcm: |x| / gcd * |y|, 0 where either is 0 */
+static LLVMValueRef int_lcm(Lower *l, const Type *t, LLVMValueRef *a) {
+  LLVMTypeRef ty = lo_type(l, t);
+  LLVMValueRef g = int_gcd(l, t, a), zero = LLVMConstNull(ty);
+  LLVMValueRef none = LLVMBuildICmp(l->b, LLVMIntEQ, g, zero, "");
+  LLVMValueRef q = LLVMBuildUDiv(l->b, int_abs(l, t, a), LLVMBuildSelect(l->b, none, LLVMConstInt(ty, 1, 0), g, ""), "");
+  return LLVMBuildSelect(l->b, none, zero, LLVMBuildMul(l->b, q, int_abs(l, t, a + 1), ""), "");
+}
+
 /* floor, ceil, trunc of an int: the int itself (NumPy 2.3 on) */
 static LLVMValueRef int_same(Lower *l, const Type *t, LLVMValueRef *a) { return a[0]; }
 
@@ -234,7 +282,7 @@ enum {
   ASINH, ACOSH, ATANH, ERF, ERFC, GAMMA, LGAMMA, CBRT, FABS, FLOOR, CEIL, TRUNC, RINT, ISNAN, ISINF,
   ISFINITE, DEGREES, RADIANS, SIGN, ATAN2, HYPOT, COPYSIGN, FMOD, POW, ABS, MINIMUM, MAXIMUM,
   FMAX, FMIN, SQUARE, RECIPROCAL, SIGNBIT, HEAVISIDE, LOGADDEXP, LOGADDEXP2, FLOAT_POWER, REMAINDER,
-  NEXTAFTER, ULP,
+  NEXTAFTER, ULP, SINC, ISPOSINF, ISNEGINF, NAN_TO_NUM, GCD, LCM,
 };
 
 /* CPython 3.14's messages for arguments outside a domain */
@@ -304,6 +352,12 @@ static const MathFn math_fns[] = {
   [REMAINDER] = {.libm = "remainder", .domain = fmod_domain},  /* IEEE's: the quotient rounded to even */
   [NEXTAFTER] = {.libm = "nextafter"},
   [ULP] = {.code = ulp_code},
+  [SINC] = {.code = sinc_code, .flags = M_INT_DOUBLE},
+  [ISPOSINF] = {.code = isposinf_code, .flags = M_PREDICATE, .int_truth = false},
+  [ISNEGINF] = {.code = isneginf_code, .flags = M_PREDICATE, .int_truth = false},
+  [NAN_TO_NUM] = {.code = nan_to_num_code, .flags = M_KEEPS_INT | M_KEEPS_BOOL, .int_code = int_same},
+  [GCD] = {.flags = M_KEEPS_INT | M_INT_ONLY, .int_code = int_gcd},
+  [LCM] = {.flags = M_KEEPS_INT | M_INT_ONLY, .int_code = int_lcm},
 };
 
 /* ---------------------------------------------------------------- typing */
@@ -336,8 +390,10 @@ static const Type *ty_math(Infer *in, Node *n, const Type **args) {
  * NULL where NumPy has no loop for t. */
 static const Type *array_dtype(const MathFn *m, const Type *t) {
   if (m->flags & M_PREDICATE) return TYS(TY_BOOL);
+  if ((m->flags & M_INT_ONLY) && !ty_is_int(t)) return NULL;
   if (m->flags & M_DOUBLE) return TYS(TY_F64);
   if (ty_is_float(t)) return t;
+  if (m->flags & M_INT_DOUBLE) return TYS(TY_F64);
   if (t->kind == TY_BOOL && (m->flags & M_NO_BOOL)) return NULL;
   if (t->kind == TY_BOOL && (m->flags & M_KEEPS_BOOL)) return t;
   if (m->flags & M_KEEPS_INT) return t->kind == TY_BOOL ? TYS(TY_I8) : t;
@@ -367,6 +423,8 @@ static const Type *ty_numpy_math(Infer *in, Node *n, const Type **args) {
     const Type *e = array_dtype(m, t);
     return e ? e : ty_error(in, n, "%s() is not defined for %s", n->bi->name, t->name);
   }
+  if ((m->flags & M_INT_DOUBLE) && !ty_is_float(t)) return TYS(TY_F64);
+  if ((m->flags & M_INT_ONLY) && !ty_is_int(t)) return ty_error(in, n, "%s() is not defined for %s", n->bi->name, t->name);
   if (t->kind == TY_F32 || (ty_is_int(t) && ty_bits(t) <= 16 && n->list.len == 1)) return TYS(TY_F32);
   if (t->kind == TY_F32 && ty_in_cuda(in)) return TYS(TY_F32);
   return TYS(TY_F64);
@@ -507,5 +565,12 @@ const Builtin bi_math[] = {
   NUMPY("float_power", FLOAT_POWER, 2, 0),
   NUMPY("deg2rad", RADIANS, 1, BF_CHEAP),
   NUMPY("rad2deg", DEGREES, 1, BF_CHEAP),
+  NUMPY("gcd", GCD, 2, 0),
+  NUMPY("lcm", LCM, 2, 0),
+  /* not ufuncs: no out= */
+  {"numpy.sinc", "numpy", "sinc", BK_FUNCTION, 0, 1, 1, NULL, BF_PURE, SINC, 0, ty_numpy_math, lo_math, lo_math_elem},
+  {"numpy.isposinf", "numpy", "isposinf", BK_FUNCTION, 0, 1, 1, NULL, BF_PURE | BF_CHEAP, ISPOSINF, 0, ty_numpy_math, lo_math, lo_math_elem},
+  {"numpy.isneginf", "numpy", "isneginf", BK_FUNCTION, 0, 1, 1, NULL, BF_PURE | BF_CHEAP, ISNEGINF, 0, ty_numpy_math, lo_math, lo_math_elem},
+  {"numpy.nan_to_num", "numpy", "nan_to_num", BK_FUNCTION, 0, 1, 1, NULL, BF_PURE | BF_CHEAP, NAN_TO_NUM, 0, ty_numpy_math, lo_math, lo_math_elem},
   BI_END,
 };

@@ -1,7 +1,8 @@
 /* builtins/numpy.c — NumPy arrays in compiled code: creation (numpy.empty,
- * zeros, ones, full and their *_like forms, arange, linspace, eye,
+ * zeros, ones, full and their *_like forms, arange, linspace, logspace, eye,
  * identity, array, asarray, copy, ascontiguousarray, dtype), the
- * attributes of an array (shape, size, ndim, dtype, T) and its copy.
+ * attributes of an array (shape, size, ndim, dtype, T) and its copy;
+ * numpy.shape, and isscalar, iscomplexobj, isrealobj, which the type answers.
  *
  * A dtype is written as NumPy allows: a scalar type (numpy.float32, float,
  * bool), a dtype object (numpy.dtype("f4"), a.dtype) or a dtype's name
@@ -264,6 +265,36 @@ static LLVMValueRef lo_linspace(Lower *l, Node *n) {
   lo_store_scalar(l, e, LLVMBuildGEP2(l->b, lo_storage_type(l, e), data, &last, 1, ""), lo_convert(l, stop, t, e));
   LLVMBuildBr(l->b, done);
   position(l, done);
+  return a;
+}
+
+/* numpy.logspace(start, stop, num=50, endpoint=True, base=10.0): base to
+ * the power of linspace's values, in their float type (float64 where a
+ * base given as a float64 value is) */
+static const char *const logspace_kw[] = {"num", "endpoint", "base", NULL};
+
+static const Type *ty_logspace(Infer *in, Node *n, const Type **args) {
+  for (int i = 0; i < 2; i++)
+    if (!ty_need_scalar(in, n->list.items[i], args[i], "numpy.logspace()'s start and stop")) return NULL;
+  Node *num = np_arg(in, n, 2, "num"), *endpoint = np_arg(in, n, 3, "endpoint"), *base = np_arg(in, n, 4, "base");
+  if (num && !ty_is_int(num->ty)) return ty_error(in, num, "numpy.logspace()'s num must be an int, got %s", num->ty->name);
+  if (endpoint && !ty_is_scalar(endpoint->ty)) return ty_error(in, endpoint, "numpy.logspace()'s endpoint must be a bool");
+  if (base && !ty_is_scalar(base->ty)) return ty_error(in, base, "numpy.logspace()'s base must be a number, got %s", base->ty->name);
+  const Type *e = linspace_type(n);
+  if (base && !ty_is_weak(base) && base->ty->kind != TY_F32) e = TYS(TY_F64);
+  return ty_array(e, 1, 'C', false);
+}
+
+static LLVMValueRef lo_logspace(Lower *l, Node *n) {
+  const Type *e = n->ty->elem;
+  Node *base_node = np_arg_node(n, 4, "base");
+  LLVMValueRef a = lo_linspace(l, n), data = LLVMBuildExtractValue(l->b, a, 2, "");
+  LLVMValueRef base = base_node ? lo_expr_as(l, base_node, e) : lo_fconst(l, e, 10.0);
+  LLVMValueRef count = lo_arr_shape(l, a, 0);
+  LoLoop loop = lo_loop_begin(l, const_i64(l, 0), count, NULL, "logspace");
+  LLVMValueRef p = LLVMBuildGEP2(l->b, lo_storage_type(l, e), data, &loop.index, 1, "");
+  lo_store_scalar(l, e, p, lo_pow(l, e, base, lo_load_scalar(l, e, p)));
+  lo_loop_end(l, &loop);
   return a;
 }
 
@@ -575,6 +606,37 @@ static LLVMValueRef lo_shape(Lower *l, Node *n) {
   return r;
 }
 
+/* numpy.shape(x): an array's a.shape, a number's () */
+static const Type *ty_shape_of(Infer *in, Node *n, const Type **args) {
+  if (is_array(args[0])) return ty_shape(in, n, args);
+  if (ty_is_scalar(args[0]) || ty_is_complex(args[0])) return ty_tuple(0, NULL);
+  return ty_error(in, n, "%s() needs an array or a number, got %s", n->bi->name, args[0]->name);
+}
+
+static LLVMValueRef lo_shape_of(Lower *l, Node *n) {
+  Node *x = n->list.items[0];
+  LLVMValueRef v = lo_expr(l, x), r = LLVMGetUndef(lo_type(l, n->ty));
+  for (int d = 0; d < ndim_of(x->ty); d++) r = LLVMBuildInsertValue(l->b, r, lo_arr_shape(l, v, d), (unsigned)d, "");
+  lo_done_with(l, x, v);
+  return r;
+}
+
+/* numpy.isscalar, iscomplexobj, isrealobj: answered by the argument's type */
+enum { IS_SCALAR, IS_COMPLEX_OBJ, IS_REAL_OBJ };
+
+static const Type *ty_type_question(Infer *in, Node *n, const Type **args) { return TYS(TY_BOOL); }
+
+static LLVMValueRef lo_type_question(Lower *l, Node *n) {
+  Node *x = n->list.items[0];
+  lo_done_with(l, x, lo_expr(l, x));
+  const Type *t = x->ty, *e = is_array(t) ? t->elem : t;
+  switch (n->bi->ival) {
+  case IS_SCALAR: return const_bool(l, ty_is_scalar(t) || ty_is_complex(t) || t->kind == TY_STR);
+  case IS_COMPLEX_OBJ: return const_bool(l, ty_is_complex(e));
+  default: return const_bool(l, !ty_is_complex(e));
+  }
+}
+
 static const Type *ty_int_attr(Infer *in, Node *n, const Type **args) { return TYS(TY_I64); }
 
 static LLVMValueRef lo_size(Lower *l, Node *n) {
@@ -631,6 +693,7 @@ const Builtin bi_numpy[] = {
   ALLOC_ANY("full_like", 2, 3, dtype_kw, -1, ty_full_like, lo_full),
   ALLOC("arange", 1, 4, dtype_kw, 0, ty_arange, lo_arange),
   ALLOC("linspace", 2, 5, linspace_kw, 0, ty_linspace, lo_linspace),
+  ALLOC("logspace", 2, 5, logspace_kw, 0, ty_logspace, lo_logspace),
   ALLOC_ANY("eye", 1, 4, eye_kw, 1, ty_eye, lo_eye),
   ALLOC_ANY("identity", 1, 2, dtype_kw, 0, ty_eye, lo_eye),
   ALLOC_ANY("array", 1, 2, dtype_kw, 1, ty_array_of, lo_array_of),
@@ -641,6 +704,13 @@ const Builtin bi_numpy[] = {
   ALLOC_ANY("copy", 1, 1, NULL, 0, ty_copy, lo_copy),
   {"array.copy", NULL, "copy", BK_METHOD, TY_ARRAY, 0, 0, NULL, BF_ALLOCATES | BF_COMPLEX, 0, 0, ty_copy, lo_copy},
   {"numpy.dtype", "numpy", "dtype", BK_FUNCTION, 0, 1, 1, NULL, BF_CHEAP | BF_COMPLEX, 0, 0, ty_dtype_call, lo_no_value},
+  {"numpy.shape", "numpy", "shape", BK_FUNCTION, 0, 1, 1, NULL, BF_CHEAP | BF_COMPLEX, 0, 0, ty_shape_of, lo_shape_of},
+  {"numpy.isscalar", "numpy", "isscalar", BK_FUNCTION, 0, 1, 1, NULL, BF_PURE | BF_CHEAP | BF_COMPLEX, IS_SCALAR, 0,
+   ty_type_question, lo_type_question},
+  {"numpy.iscomplexobj", "numpy", "iscomplexobj", BK_FUNCTION, 0, 1, 1, NULL, BF_PURE | BF_CHEAP | BF_COMPLEX, IS_COMPLEX_OBJ, 0,
+   ty_type_question, lo_type_question},
+  {"numpy.isrealobj", "numpy", "isrealobj", BK_FUNCTION, 0, 1, 1, NULL, BF_PURE | BF_CHEAP | BF_COMPLEX, IS_REAL_OBJ, 0,
+   ty_type_question, lo_type_question},
   ATTRIBUTE("shape", 0, ty_shape, lo_shape),
   ATTRIBUTE("size", 0, ty_int_attr, lo_size),
   ATTRIBUTE("ndim", 0, ty_int_attr, lo_ndim),

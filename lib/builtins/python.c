@@ -4,6 +4,7 @@
  * calls to other ruchey functions.
  */
 #include <math.h>
+#include <string.h>
 
 #include "builtins/builtins.h"
 
@@ -400,12 +401,36 @@ static const Type *ty_ufunc_jit_call(Infer *in, Node *n, const Type **args) {
 
 /* ---------------------------------------------------------------- the rows */
 
+/* hasattr(x, "name"): answered by x's type at compile time, as Numba does:
+ * its NumPy and Python attributes and methods, a record's or a named
+ * tuple's fields. The call becomes the constant, so that a branch on it
+ * is pruned (`if hasattr(x, "shape"): ...` for an array and a number). */
+static bool has_member(const Type *t, const char *name) {
+  if (t->kind == TY_RECORD || (t->kind == TY_TUPLE && t->callee && t->names))
+    for (int i = 0; i < t->nfields; i++)
+      if (!strcmp(t->names[i], name)) return true;
+  return bi_member(t->kind, BK_ATTRIBUTE, name) || bi_member(t->kind, BK_METHOD, name);
+}
+
+static const Type *ty_hasattr(Infer *in, Node *n, const Type **args) {
+  Node *name = n->list.items[1];
+  if (name->kind != N_STRING)
+    return ty_error(in, name, "hasattr(): the attribute's name must be a constant string in compiled code");
+  if (args[0]->kind == TY_CLASS)
+    return ty_error(in, n, "hasattr() of a jitclass instance is not supported in compiled code");
+  n->ival = has_member(args[0], name->str);
+  n->kind = N_BOOL;
+  n->list = (NodeList){0};  /* the row stays: its caller reads its flags */
+  return TYS(TY_BOOL);
+}
+
 #define FUNCTION(name, module, path, lo, hi, flags, type, lower) \
   {name, module, path, BK_FUNCTION, 0, lo, hi, NULL, flags, 0, 0, type, lower}
 
 const Builtin bi_python[] = {
   FUNCTION("range", "builtins", "range", 1, 3, BF_RANGE, ty_range, lo_range_value),
   FUNCTION("prange", "ruchey", "prange", 1, 3, BF_RANGE | BF_PARALLEL, ty_range, lo_range_value),
+  FUNCTION("hasattr", "builtins", "hasattr", 2, 2, BF_PURE | BF_CHEAP | BF_COMPLEX | BF_STRINGS, ty_hasattr, NULL),
   FUNCTION("len", "builtins", "len", 1, 1, BF_PURE | BF_CHEAP | BF_COMPLEX | BF_STRINGS, ty_len, lo_len),
   {"abs", "builtins", "abs", BK_FUNCTION, 0, 1, 1, NULL, BF_PURE | BF_CHEAP | BF_COMPLEX, 0, 0, ty_abs, lo_abs,
    lo_abs_elem},

@@ -17,6 +17,8 @@ static const Builtin *const families[] = {
   bi_sorting,
   bi_searching,
   bi_arraymath,
+  bi_matrices,
+  bi_picking,
   bi_linalg,
   bi_decomp,
   bi_complex,

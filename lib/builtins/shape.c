@@ -1,9 +1,10 @@
 /* builtins/shape.c — NumPy's shape functions in compiled code: views
- * (reshape, ravel, transpose and .T, squeeze, expand_dims, view, flip),
- * copies (flatten, astype, concatenate and the stacks, roll, tile,
- * repeat), a.fill, numpy.nonzero, and numpy.where and numpy.clip, which are
- * elementwise (their rows have a lower_elem: ufunc.c fuses them into the
- * array expressions around them).
+ * (reshape, ravel, transpose and .T, swapaxes, moveaxis, rot90, squeeze, expand_dims, view, flip,
+ * broadcast_to),
+ * copies (flatten, astype, concatenate and the stacks, append, resize, roll, tile,
+ * repeat), a.fill, numpy.nonzero, and numpy.where, numpy.select (nested
+ * wheres) and numpy.clip, which are elementwise (their rows have a
+ * lower_elem: ufunc.c fuses them into the array expressions around them).
  *
  * Results have NumPy's shapes, dtypes and layouts, and views share memory
  * where NumPy's do, with one difference: reshape and ravel of an array
@@ -386,6 +387,97 @@ static LLVMValueRef lo_transpose(Lower *l, Node *n) {
   return r;
 }
 
+/* numpy.swapaxes(a, axis1, axis2) (and the method), numpy.moveaxis(a,
+ * source, destination): views whose permutation constant axes give */
+enum { MOVE_SWAP, MOVE_AXES };
+
+static int moved_axes(Infer *in, Node *n, int ndim, int *perm) {
+  bool swap = n->bi->ival == MOVE_SWAP;
+  Node *from = bi_arg(n, 1, swap ? "axis1" : "source"), *to = bi_arg(n, 2, swap ? "axis2" : "destination");
+  int src[RC_MAX_NDIM], dst[RC_MAX_NDIM], rest[RC_MAX_NDIM], nrest = 0;
+  if (!from || !to) {  /* they may come by keyword: the row counts them optional */
+    if (in) ty_error(in, n, "%s() missing required argument '%s'", n->bi->name, !from ? (swap ? "axis1" : "source") : (swap ? "axis2" : "destination"));
+    return -1;
+  }
+  int count = const_axes(in, n, from, ndim, src);
+  if (count < 0 || const_axes(in, n, to, ndim, dst) != count) {
+    if (count >= 0 && in && !ty_failed(in))
+      ty_error(in, n, "%s(): `source` and `destination` arguments must have the same number of elements", n->bi->name);
+    return -1;
+  }
+  if (swap && (from->kind == N_TUPLE || to->kind == N_TUPLE)) {
+    if (in) ty_error(in, n, "%s(): its axes are ints", n->bi->name);
+    return -1;
+  }
+  for (int d = 0; d < ndim; d++) perm[d] = d;
+  if (swap) {
+    perm[src[0]] = dst[0], perm[dst[0]] = src[0];
+    return ndim;
+  }
+  bool moved[RC_MAX_NDIM] = {false}, placed[RC_MAX_NDIM] = {false};
+  for (int i = 0; i < count; i++) moved[src[i]] = true, placed[dst[i]] = true, perm[dst[i]] = src[i];
+  for (int d = 0; d < ndim; d++)
+    if (!moved[d]) rest[nrest++] = d;
+  for (int d = 0, k = 0; d < ndim; d++)
+    if (!placed[d]) perm[d] = rest[k++];
+  return ndim;
+}
+
+static const Type *ty_moved(Infer *in, Node *n, const Type **args) {
+  const Type *t = array_operand(in, n, args[0]);
+  int perm[RC_MAX_NDIM];
+  if (!t || moved_axes(in, n, t->ndim, perm) < 0) return NULL;
+  return ty_array(t->elem, t->ndim, permuted_layout(t, perm), t->readonly);
+}
+
+static LLVMValueRef lo_moved(Lower *l, Node *n) {
+  Node *arg = n->list.items[0];
+  int perm[RC_MAX_NDIM];
+  moved_axes(NULL, n, arg->ty->ndim, perm);
+  LLVMValueRef a = lo_expr(l, arg), r = permuted(l, n->ty, arg->ty, a, perm);
+  lo_done_with(l, arg, a);
+  return r;
+}
+
+/* numpy.rot90(m, k=1): m turned k quarter turns in the plane of its first
+ * two axes, a view: k (taken modulo 4, at run time) picks its shape,
+ * strides and first element among NumPy's four */
+static const Type *ty_rot90(Infer *in, Node *n, const Type **args) {
+  const Type *t = array_operand(in, n, args[0]);
+  Node *k = bi_arg(n, 1, "k");
+  if (!t) return NULL;
+  if (t->ndim < 2) return ty_error(in, n, "%s(): Axes=(0, 1) out of range for array of ndim=%d.", n->bi->name, t->ndim);
+  if (k && !int_arg(in, n, k, "k")) return NULL;
+  return ty_array(t->elem, t->ndim, 'A', t->readonly);
+}
+
+static LLVMValueRef lo_rot90(Lower *l, Node *n) {
+  Node *arg = n->list.items[0], *kn = bi_arg(n, 1, "k");
+  const Type *t = arg->ty;
+  LLVMValueRef a = lo_expr(l, arg), s[RC_MAX_NDIM], st[RC_MAX_NDIM], four = const_i64(l, 4), one = const_i64(l, 1);
+  LLVMValueRef k = kn ? lo_expr_as(l, kn, TYS(TY_I64)) : one;
+  k = LLVMBuildSRem(l->b, LLVMBuildAdd(l->b, LLVMBuildSRem(l->b, k, four, ""), four, ""), four, "");
+  shape_of(l, t, a, s, st);
+  LLVMValueRef is1 = is_dim(l, k, 1), is2 = is_dim(l, k, 2), is3 = is_dim(l, k, 3), odd = LLVMBuildOr(l->b, is1, is3, "");
+  LLVMValueRef last0 = LLVMBuildMul(l->b, LLVMBuildSub(l->b, s[0], one, ""), st[0], "");
+  LLVMValueRef last1 = LLVMBuildMul(l->b, LLVMBuildSub(l->b, s[1], one, ""), st[1], "");
+  LLVMValueRef neg0 = LLVMBuildNeg(l->b, st[0], ""), neg1 = LLVMBuildNeg(l->b, st[1], ""), zero = const_i64(l, 0);
+  LLVMValueRef shape[RC_MAX_NDIM], strides[RC_MAX_NDIM];
+  for (int d = 2; d < t->ndim; d++) shape[d] = s[d], strides[d] = st[d];
+  shape[0] = pick(l, odd, s[1], s[0]);
+  shape[1] = pick(l, odd, s[0], s[1]);
+  /* k = 1: out[i, j] = m[j, n1 - 1 - i]; 2: m[n0 - 1 - i, n1 - 1 - j]; 3: m[n0 - 1 - j, i] */
+  strides[0] = pick(l, is1, neg1, pick(l, is2, neg0, pick(l, is3, st[1], st[0])));
+  strides[1] = pick(l, is1, st[0], pick(l, is2, neg1, pick(l, is3, neg0, st[1])));
+  LLVMValueRef offset = pick(l, is1, last1, pick(l, is2, LLVMBuildAdd(l->b, last0, last1, ""), pick(l, is3, last0, zero)));
+  LLVMValueRef empty = LLVMBuildOr(l->b, LLVMBuildICmp(l->b, LLVMIntEQ, s[0], zero, ""), LLVMBuildICmp(l->b, LLVMIntEQ, s[1], zero, ""), "");
+  offset = pick(l, empty, zero, offset);  /* no element: the data pointer as it is */
+  LLVMValueRef data = LLVMBuildGEP2(l->b, l->mod->i8, data_of(l, a), &offset, 1, "");
+  LLVMValueRef r = owned_view(l, n->ty, a, data, shape, strides);
+  lo_done_with(l, arg, a);
+  return r;
+}
+
 /* a.T: the dimensions reversed (also in CUDA code: a view makes nothing) */
 static const Type *ty_T(Infer *in, Node *n, const Type **args) {
   int perm[RC_MAX_NDIM];
@@ -697,7 +789,7 @@ static LLVMValueRef lo_fill_diagonal(Lower *l, Node *n) {
 
 /* How each function sees its arrays before joining them along one axis:
  * the row's ival. */
-enum { JOIN_CONCATENATE, JOIN_STACK, JOIN_HSTACK, JOIN_VSTACK, JOIN_COLUMNS };
+enum { JOIN_CONCATENATE, JOIN_STACK, JOIN_HSTACK, JOIN_VSTACK, JOIN_COLUMNS, JOIN_DSTACK };
 
 static const char *const join_kw[] = {"axis", "dtype", NULL};
 static const char *const stack_kw[] = {"dtype", NULL};
@@ -708,6 +800,7 @@ static int joined_ndim(int how, int ndim) {
   case JOIN_STACK: return ndim + 1;
   case JOIN_HSTACK: return ndim ? ndim : 1;
   case JOIN_VSTACK: case JOIN_COLUMNS: return ndim < 2 ? 2 : ndim;
+  case JOIN_DSTACK: return ndim < 3 ? 3 : ndim;
   default: return ndim;
   }
 }
@@ -728,6 +821,7 @@ static char joined_layout(int how, const Type *seq) {
   bool fortran = false;
   for (int i = 0; i < seq->nfields; i++) {
     const Type *t = seq->fields[i];
+    if (how == JOIN_DSTACK && t->ndim < 3) return 'C';  /* a Fortran (m, n) seen as (m, n, 1) is neither */
     if (t->ndim < 2) continue;
     if (t->layout != 'F') return 'C';
     fortran = true;
@@ -782,6 +876,13 @@ static void joined_view(Lower *l, int how, const Type *t, LLVMValueRef a, int nd
       strides[d] = pick(l, before, sst, pick(l, here, zero, pst));
       break;
     }
+    case JOIN_DSTACK: {  /* as atleast_3d: (n,) becomes (1, n, 1), (m, n) (m, n, 1), () (1, 1, 1) */
+      int from = t->ndim == 1 ? 1 : 0;  /* where t's own dimensions start */
+      bool own = d >= from && d < from + t->ndim;
+      shape[d] = own ? s[d - from] : one;
+      strides[d] = own ? st[d - from] : zero;
+      break;
+    }
     case JOIN_COLUMNS:  /* (n,) becomes (n, 1), () (1, 1) */
       if (lead) {
         shape[d] = d == 0 && t->ndim == 1 ? s[0] : one;
@@ -804,6 +905,7 @@ static LLVMValueRef join_axis(Lower *l, Node *n, int ndim) {
   case JOIN_STACK: return runtime_axis(l, axis, ndim);
   case JOIN_HSTACK: return const_i64(l, ndim == 1 ? 0 : 1);
   case JOIN_VSTACK: return const_i64(l, 0);
+  case JOIN_DSTACK: return const_i64(l, 2);
   default: return const_i64(l, 1);
   }
 }
@@ -859,6 +961,19 @@ static LLVMValueRef lo_join(Lower *l, Node *n) {
   }
   lo_done_with(l, arg, tuple);
   return out;
+}
+
+/* numpy.append(arr, values): both flattened, one after the other (no axis) */
+static const Type *ty_append(Infer *in, Node *n, const Type **args) {
+  for (int i = 0; i < 2; i++)
+    if (!bi_need_values(in, n, n->list.items[i])) return NULL;
+  return ty_array(np_promote(elem_of(args[0]), elem_of(args[1])), 1, 'C', false);
+}
+
+static LLVMValueRef lo_append(Lower *l, Node *n) {
+  LLVMValueRef count, r = np_joined_elements(l, n->list.items, 2, n->ty->elem, &count);
+  lo_temp_taken(l, r);
+  return r;
 }
 
 /* ---------------------------------------------------------------- roll, tile, repeat */
@@ -933,6 +1048,70 @@ static LLVMValueRef lo_roll(Lower *l, Node *n) {
   lo_for_each_index(l, t->ndim, shape, roll_one, &m);
   lo_done_with(l, arg, a);
   return m.out;
+}
+
+/* numpy.resize(a, new_shape): a's elements flattened, repeated cyclically
+ * to fill the new shape (zeros where a is empty) */
+static const Type *ty_resize(Infer *in, Node *n, const Type **args) {
+  if (!bi_need_values(in, n, n->list.items[0])) return NULL;
+  int ndim = np_shape_ndim(in, n->list.items[1]);
+  return ndim < 0 ? NULL : ty_array(elem_of(args[0]), ndim, 'C', false);
+}
+
+static LLVMValueRef lo_resize(Lower *l, Node *n) {
+  const Type *e = n->ty->elem, *ft = ty_array(e, 1, 'C', false);
+  LLVMValueRef count, flat = np_joined_elements(l, n->list.items, 1, e, &count), shape[RC_MAX_NDIM];
+  int ndim = lo_shape_arg(l, n->list.items[1], shape);
+  LLVMValueRef size = const_i64(l, 1), negative = const_bool(l, false);
+  for (int d = 0; d < ndim; d++) {
+    negative = LLVMBuildOr(l->b, negative, LLVMBuildICmp(l->b, LLVMIntSLT, shape[d], const_i64(l, 0), ""), "");
+    size = LLVMBuildMul(l->b, size, shape[d], "");
+  }
+  lo_raise_if(l, negative, RT_ERR_VALUE, "all elements of `new_shape` must be non-negative");
+  LLVMValueRef out = lo_alloc_array(l, n->ty, shape, 0), od = data_of(l, out), fd = data_of(l, flat);
+  LLVMValueRef any = LLVMBuildICmp(l->b, LLVMIntNE, count, const_i64(l, 0), "");
+  LoLoop i = lo_loop_begin(l, const_i64(l, 0), pick(l, any, size, const_i64(l, 0)), NULL, "resize");
+  LLVMValueRef from = LLVMBuildURem(l->b, i.index, count, "");
+  LLVMTypeRef st = lo_storage_type(l, e);
+  LLVMValueRef v = lo_load_scalar(l, e, LLVMBuildInBoundsGEP2(l->b, st, fd, &from, 1, ""));
+  lo_store_scalar(l, e, LLVMBuildInBoundsGEP2(l->b, st, od, &i.index, 1, ""), v);
+  lo_loop_end(l, &i);
+  lo_release_temp(l, ft, flat);
+  return out;
+}
+
+/* numpy.broadcast_to(array, shape): a read-only view of array's elements
+ * in the shape, its strides 0 along the dimensions it is broadcast in */
+static const Type *ty_broadcast_to(Infer *in, Node *n, const Type **args) {
+  const Type *t = array_operand(in, n, args[0]);
+  int ndim = t ? np_shape_ndim(in, n->list.items[1]) : -1;
+  if (ndim < 0) return NULL;
+  if (ndim < t->ndim) return ty_error(in, n, "%s(): input operand has more dimensions than allowed by the axis remapping", n->bi->name);
+  return ty_array(t->elem, ndim, 'A', true);
+}
+
+static LLVMValueRef lo_broadcast_to(Lower *l, Node *n) {
+  Node *arg = n->list.items[0];
+  const Type *t = arg->ty;
+  LLVMValueRef a = lo_expr(l, arg), s[RC_MAX_NDIM], st[RC_MAX_NDIM], shape[RC_MAX_NDIM], strides[RC_MAX_NDIM];
+  int ndim = lo_shape_arg(l, n->list.items[1], shape), lead = ndim - t->ndim;
+  shape_of(l, t, a, s, st);
+  LLVMValueRef bad = const_bool(l, false), one = const_i64(l, 1);
+  for (int d = 0; d < ndim; d++) {
+    bad = LLVMBuildOr(l->b, bad, LLVMBuildICmp(l->b, LLVMIntSLT, shape[d], const_i64(l, 0), ""), "");
+    if (d < lead) {
+      strides[d] = const_i64(l, 0);
+      continue;
+    }
+    LLVMValueRef same = LLVMBuildICmp(l->b, LLVMIntEQ, s[d - lead], shape[d], "");
+    LLVMValueRef stretched = LLVMBuildICmp(l->b, LLVMIntEQ, s[d - lead], one, "");
+    bad = LLVMBuildOr(l->b, bad, LLVMBuildNot(l->b, LLVMBuildOr(l->b, same, stretched, ""), ""), "");
+    strides[d] = pick(l, same, st[d - lead], const_i64(l, 0));
+  }
+  lo_raise_if(l, bad, RT_ERR_VALUE, "operands could not be broadcast together with the requested shape");
+  LLVMValueRef r = owned_view(l, n->ty, a, data_of(l, a), shape, strides);
+  lo_done_with(l, arg, a);
+  return r;
 }
 
 /* numpy.tile(A, reps): A repeated reps times along each dimension, reps an
@@ -1233,6 +1412,60 @@ static LLVMValueRef where_elem(Lower *l, Node *n, LLVMValueRef *v) {
  * (ufunc.c calls where_elem) */
 static LLVMValueRef lo_where(Lower *l, Node *n) { return lo_nonzero(l, n); }
 
+/* numpy.select(condlist, choicelist, default=0) of lists or tuples written
+ * in the call: nested numpy.where(c0, x0, where(c1, x1, ... default)),
+ * the first condition true winning, fused as where is; n becomes the
+ * outermost where. */
+static Node *where_call(Infer *in, Node *at, Node *c, Node *x, Node *y) {
+  Node *w = arena_alloc(in->f->arena, sizeof(Node));
+  *w = (Node){.kind = N_CALL, .line = at->line, .col = at->col, .bi = bi_named("numpy.where")};
+  w->list.len = 3;
+  w->list.items = arena_alloc(in->f->arena, 3 * sizeof(Node *));
+  w->list.items[0] = c, w->list.items[1] = x, w->list.items[2] = y;
+  return w;
+}
+
+static const Type *ty_select(Infer *in, Node *n, const Type **args) {
+  Node *conds = n->list.items[0], *choices = bi_arg(n, 1, "choicelist"), *dflt = bi_arg(n, 2, "default");
+  if (!choices) return ty_error(in, n, "%s() missing required argument 'choicelist'", n->bi->name);
+  if (conds->kind != N_TUPLE || choices->kind != N_TUPLE)
+    return ty_error(in, n, "%s() takes its condlist and choicelist as lists or tuples written in the call in compiled code",
+                    n->bi->name);
+  if (conds->list.len != choices->list.len)
+    return ty_error(in, n, "%s(): list of cases must be same length as list of conditions", n->bi->name);
+  if (!conds->list.len) return ty_error(in, n, "%s(): select with an empty condition list is not possible", n->bi->name);
+  for (int i = 0; i < conds->list.len; i++)
+    if (elem_of(conds->list.items[i]->ty)->kind != TY_BOOL)
+      return ty_error(in, conds->list.items[i], "%s(): invalid entry %d in condlist: should be boolean ndarray", n->bi->name, i);
+  Node *r = dflt;
+  if (!r) {
+    r = arena_alloc(in->f->arena, sizeof(Node));
+    *r = (Node){.kind = N_INT, .line = n->line, .col = n->col, .ival = 0};
+    ty_expr(in, r);
+  }
+  /* NumPy's dtype: the choices' and default's, Python numbers weak; those
+   * made that dtype, so that two of them side by side do not widen it */
+  int count = choices->list.len;
+  Node **values = arena_alloc(in->f->arena, (size_t)(count + 1) * sizeof(Node *));
+  for (int i = 0; i < count; i++) values[i] = choices->list.items[i];
+  values[count] = r;
+  const Type *e = weak_promote(values, count + 1);
+  for (int i = 0; i <= count; i++)
+    if (!is_array(values[i]->ty) && ty_is_weak(values[i])) {
+      Node *cast = arena_alloc(in->f->arena, sizeof(Node));
+      *cast = (Node){.kind = N_CALL, .line = n->line, .col = n->col, .bi = bi_named("a NumPy scalar type"), .ival = e->kind};
+      cast->list.len = 1;
+      cast->list.items = arena_alloc(in->f->arena, sizeof(Node *));
+      cast->list.items[0] = values[i];
+      values[i] = cast;
+    }
+  r = values[count];
+  for (int i = count - 1; i >= 0; i--) r = where_call(in, n, conds->list.items[i], values[i], r);
+  r->line = n->line, r->col = n->col;
+  *n = *r;
+  return ty_expr(in, n);
+}
+
 /* numpy.clip(a, a_min, a_max), a.clip(a_min, a_max): elementwise on arrays,
  * a number of numbers */
 static const Type *ty_clip(Infer *in, Node *n, const Type **args) {
@@ -1399,6 +1632,10 @@ static const char *const round_kw[] = {"decimals", "out", NULL};
   {"array." name, NULL, name, BK_METHOD, TY_ARRAY, lo, hi, kw, flags, ival, 0, type, lower}
 
 static const char *const transpose_kw[] = {"axes", NULL};
+static const char *const rot90_kw[] = {"k", NULL};
+static const char *const select_kw[] = {"choicelist", "default", NULL};
+static const char *const swapaxes_kw[] = {"axis1", "axis2", NULL};
+static const char *const moveaxis_kw[] = {"source", "destination", NULL};
 static const char *const dtype_kw[] = {"dtype", NULL};
 
 /* BF_COMPLEX: these move elements of any dtype, and convert them as lo_convert does */
@@ -1410,6 +1647,10 @@ const Builtin bi_shape[] = {
   METHOD("ravel", 0, 0, NULL, BF_COMPLEX, 0, ty_ravel, lo_ravel),
   FUNCTION("transpose", 1, 2, transpose_kw, BF_COMPLEX, 0, ty_transpose, lo_transpose),
   METHOD("transpose", 0, RC_MAX_NDIM, NULL, BF_COMPLEX, 0, ty_transpose, lo_transpose),
+  FUNCTION("swapaxes", 1, 3, swapaxes_kw, BF_COMPLEX, MOVE_SWAP, ty_moved, lo_moved),
+  METHOD("swapaxes", 0, 2, swapaxes_kw, BF_COMPLEX, MOVE_SWAP, ty_moved, lo_moved),
+  FUNCTION("rot90", 1, 2, rot90_kw, BF_COMPLEX, 0, ty_rot90, lo_rot90),
+  FUNCTION("moveaxis", 1, 3, moveaxis_kw, BF_COMPLEX, MOVE_AXES, ty_moved, lo_moved),
   {"array.T", NULL, "T", BK_ATTRIBUTE, TY_ARRAY, 0, 0, NULL, BF_PURE | BF_CHEAP | BF_COMPLEX, 0, 0, ty_T, lo_T},
   FUNCTION("squeeze", 1, 2, axis_kw, BF_COMPLEX, 0, ty_squeeze, lo_squeeze),
   METHOD("squeeze", 0, 1, axis_kw, BF_COMPLEX, 0, ty_squeeze, lo_squeeze),
@@ -1429,6 +1670,10 @@ const Builtin bi_shape[] = {
   FUNCTION("hstack", 1, 1, stack_kw, BF_ALLOCATES | BF_COMPLEX, JOIN_HSTACK, ty_join, lo_join),
   FUNCTION("vstack", 1, 1, stack_kw, BF_ALLOCATES | BF_COMPLEX, JOIN_VSTACK, ty_join, lo_join),
   FUNCTION("column_stack", 1, 1, NULL, BF_ALLOCATES | BF_COMPLEX, JOIN_COLUMNS, ty_join, lo_join),
+  FUNCTION("dstack", 1, 1, NULL, BF_ALLOCATES | BF_COMPLEX, JOIN_DSTACK, ty_join, lo_join),
+  FUNCTION("append", 2, 2, NULL, BF_ALLOCATES | BF_COMPLEX, 0, ty_append, lo_append),
+  FUNCTION("resize", 2, 2, NULL, BF_ALLOCATES | BF_COMPLEX | BF_RAISES, 0, ty_resize, lo_resize),
+  FUNCTION("broadcast_to", 2, 2, NULL, BF_COMPLEX | BF_RAISES, 0, ty_broadcast_to, lo_broadcast_to),
   FUNCTION("roll", 2, 3, axis_kw, BF_ALLOCATES | BF_COMPLEX, 0, ty_roll, lo_roll),
   FUNCTION("tile", 2, 2, NULL, BF_ALLOCATES | BF_COMPLEX, 0, ty_tile, lo_tile),
   FUNCTION("repeat", 2, 3, axis_kw, BF_ALLOCATES | BF_COMPLEX, 0, ty_repeat, lo_repeat),
@@ -1442,6 +1687,7 @@ const Builtin bi_shape[] = {
    ty_fill_diagonal, lo_fill_diagonal},
   /* elementwise: fused into the array expressions around them */
   {"numpy.where", "numpy", "where", BK_FUNCTION, 0, 1, 3, NULL, BF_ALLOCATES | BF_COMPLEX | BF_ARRAYLIKE, 0, 0, ty_where, lo_where, where_elem},
+  {"numpy.select", "numpy", "select", BK_FUNCTION, 0, 1, 3, select_kw, BF_ALLOCATES | BF_COMPLEX, 0, 0, ty_select, lo_where},
   {"numpy.clip", "numpy", "clip", BK_FUNCTION, 0, 3, 3, NULL, BF_PURE | BF_CHEAP, 0, 0, ty_clip, lo_clip, clip_elem},
   {"array.clip", NULL, "clip", BK_METHOD, TY_ARRAY, 2, 2, NULL, BF_PURE | BF_CHEAP, 0, 0, ty_clip, lo_clip, clip_elem},
   {"numpy.round", "numpy", "round", BK_FUNCTION, 0, 1, 3, round_kw, 0, 0, 0, ty_np_round, lo_np_round, np_round_elem},

@@ -1,5 +1,5 @@
 /* builtins/statistics.c — NumPy's statistics beside the reductions, in
- * compiled code: cumsum and cumprod, diff, median, percentile and quantile
+ * compiled code: cumsum and cumprod (nancumsum, nancumprod), diff and ediff1d, median, percentile and quantile
  * (and nanmedian, nanpercentile, nanquantile, which leave NaNs out)
  * (a partial sort of a copy: quickselect at run time), isclose, allclose
  * and array_equal, as functions and (cumsum, cumprod) as array methods.
@@ -12,7 +12,17 @@
 
 /* ---------------------------------------------------------------- cumsum, cumprod */
 
-enum { CUM_SUM, CUM_PROD };
+/* the nan forms take NaN as the operation's identity (0, 1) */
+enum { CUM_SUM, CUM_PROD, CUM_NANSUM, CUM_NANPROD };
+
+static bool adds(int op) { return op == CUM_SUM || op == CUM_NANSUM; }
+
+/* x of type t as the running operation op takes it: a NaN of a nan form its identity */
+static LLVMValueRef operand_of(Lower *l, int op, const Type *t, LLVMValueRef x) {
+  if ((op != CUM_NANSUM && op != CUM_NANPROD) || !ty_is_float(t)) return x;
+  LLVMValueRef nan = LLVMBuildFCmp(l->b, LLVMRealUNO, x, x, "");
+  return LLVMBuildSelect(l->b, nan, lo_fconst(l, t, adds(op) ? 0.0 : 1.0), x, "");
+}
 
 static const Type *ty_accumulate(Infer *in, Node *n, const Type **args) {
   Node *a = n->list.items[0], *axis = bi_arg(n, 1, "axis");
@@ -52,7 +62,8 @@ static LLVMValueRef elements_count(Lower *l, Elements *e, int ndim) {
 
 /* The running sum or product: the first element as it is, then op(previous, x). */
 static LLVMValueRef running(Lower *l, int op, const Type *t, LLVMValueRef first, LLVMValueRef prev, LLVMValueRef x) {
-  return rd_select(l, first, x, op == CUM_SUM ? rd_add(l, t, prev, x) : rd_mul(l, t, prev, x));
+  x = operand_of(l, op, t, x);
+  return rd_select(l, first, x, adds(op) ? rd_add(l, t, prev, x) : rd_mul(l, t, prev, x));
 }
 
 typedef struct Running {
@@ -215,6 +226,30 @@ static LLVMValueRef lo_diff(Lower *l, Node *n) {
   LLVMValueRef r = axis ? rd_for_axis(l, axis, nd, n->ty, diff_along, &d, rd_axis_error) : diff_along(l, nd - 1, &d);
   lo_done_with(l, a, d.v);
   return r;
+}
+
+/* numpy.ediff1d(ary): the differences of ary's elements flattened, in its dtype */
+static const Type *ty_ediff1d(Infer *in, Node *n, const Type **args) {
+  if (!bi_need_values(in, n, n->list.items[0])) return NULL;
+  const Type *e = elem_of(args[0]);
+  if (e->kind == TY_BOOL)
+    return ty_error(in, n, "numpy.ediff1d(): numpy boolean subtract, the `-` operator, is not supported");
+  return ty_array(e, 1, 'C', false);
+}
+
+static LLVMValueRef lo_ediff1d(Lower *l, Node *n) {
+  const Type *e = n->ty->elem;
+  LLVMValueRef count, flat = np_joined_elements(l, n->list.items, 1, e, &count), from = rd_data(l, flat);
+  LLVMValueRef len = shorter(l, count, const_i64(l, 1)), out = lo_alloc_array(l, n->ty, &len, -1), to = rd_data(l, out);
+  LoLoop i = lo_loop_begin(l, const_i64(l, 0), len, NULL, "ediff1d");
+  LLVMValueRef next = LLVMBuildAdd(l->b, i.index, const_i64(l, 1), "");
+  LLVMTypeRef st = lo_storage_type(l, e);
+  LLVMValueRef x = lo_load_scalar(l, e, LLVMBuildInBoundsGEP2(l->b, st, from, &i.index, 1, ""));
+  LLVMValueRef y = lo_load_scalar(l, e, LLVMBuildInBoundsGEP2(l->b, st, from, &next, 1, ""));
+  lo_store_scalar(l, e, LLVMBuildInBoundsGEP2(l->b, st, to, &i.index, 1, ""), rd_sub(l, e, y, x));
+  lo_loop_end(l, &i);
+  lo_release_temp(l, ty_array(e, 1, 'C', false), flat);
+  return out;
 }
 
 /* ---------------------------------------------------------------- median, percentile, quantile */
@@ -605,6 +640,11 @@ const Builtin bi_statistics[] = {
    ty_accumulate, lo_accumulate},
   {"array.cumprod", NULL, "cumprod", BK_METHOD, TY_ARRAY, 0, 2, axis_dtype_kw, RD_FLAGS | BF_COMPLEX, CUM_PROD, 0,
    ty_accumulate, lo_accumulate},
+  {"numpy.nancumsum", "numpy", "nancumsum", BK_FUNCTION, 0, 1, 3, axis_dtype_kw, RD_FLAGS, CUM_NANSUM, 0,
+   ty_accumulate, lo_accumulate},
+  {"numpy.nancumprod", "numpy", "nancumprod", BK_FUNCTION, 0, 1, 3, axis_dtype_kw, RD_FLAGS, CUM_NANPROD, 0,
+   ty_accumulate, lo_accumulate},
+  {"numpy.ediff1d", "numpy", "ediff1d", BK_FUNCTION, 0, 1, 1, NULL, RD_FLAGS | BF_COMPLEX, 0, 0, ty_ediff1d, lo_ediff1d},
   {"numpy.diff", "numpy", "diff", BK_FUNCTION, 0, 1, 3, diff_kw, RD_FLAGS | BF_COMPLEX, 0, 0, ty_diff, lo_diff},
   RD_FUNCTION("median", Q_MEDIAN, 1, NULL, ty_quantile, lo_quantile),
   RD_FUNCTION("percentile", Q_PERCENTILE, 2, q_kw, ty_quantile, lo_quantile),
