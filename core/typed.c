@@ -802,9 +802,10 @@ PyObject *typed_refusal(PyObject *o) {
   if (Py_TYPE(o) == &ListType || Py_TYPE(o) == &DictType)
     return PyUnicode_FromString("is an empty typed container whose item types are unknown: make it with "
                                 "List.empty_list(type) or Dict.empty(key_type, value_type)");
-  if (PyList_Check(o))
-    return PyUnicode_FromString("is a Python list, which compiled code does not take (Numba's reflected lists are "
-                                "not supported): pass a ruchey.typed.List, e.g. typed.List(items)");
+  if (PyList_Check(o) && !typed_pylist_typeof(o)) return typed_pylist_refusal(o);
+  if (PyList_Check(o))  /* one compiled code takes, as an argument */
+    return PyUnicode_FromString("is a Python list inside a container, which compiled code does not take (a list "
+                                "is taken as an argument of its own): pass a ruchey.typed.List, e.g. typed.List(items)");
   if (PyDict_Check(o))
     return PyUnicode_FromString("is a Python dict, which compiled code does not take: pass a ruchey.typed.Dict");
   if (PyFrozenSet_Check(o)) return PyUnicode_FromString("is a frozenset, which compiled code does not take: pass a set");
@@ -1011,6 +1012,171 @@ int typed_set_reflect(PyObject *o, RtDict *d) {
     Py_XDECREF(item);
   }
   rt_dict_release(d);
+  return rc;
+}
+
+/* ---------------------------------------------------------------- Python lists */
+
+/* A Python list argument, as Numba's reflected list: its items copied
+ * into a new RtList for the call (arrays borrowed, as the list holds
+ * them), and the list made equal to it after the call, even one that
+ * raised (typed_pylist_reflect), so that what compiled code appended,
+ * popped or stored is seen. Its type is the first item's, as Numba types
+ * it; every item must have that type. */
+
+/* An item type a Python list may have: a number, a bool, a str, an array,
+ * or a tuple of these (with at most RT_HELD_FIELDS strs and arrays). */
+static bool pylist_item(const Type *t, int *refs) {
+  if (t->kind == TY_STR || t->kind == TY_ARRAY) return ++*refs <= RT_HELD_FIELDS;
+  if (ty_is_scalar(t)) return t->kind != TY_F16;
+  for (int i = 0; t->kind == TY_TUPLE && i < t->nfields; i++)
+    if (!pylist_item(t->fields[i], refs)) return false;
+  return t->kind == TY_TUPLE && !t->callee;  /* a named tuple's class is not kept */
+}
+
+const Type *typed_pylist_typeof(PyObject *o) {
+  static const Type *last_item, *last_list;  /* the GIL guards them */
+  PyObject *first = PyList_GET_SIZE(o) ? PyList_GET_ITEM(o, 0) : NULL;
+  const Type *item = first && !PyList_Check(first) ? disp_typeof(first) : NULL;
+  int refs = 0;
+  if (!item || !pylist_item(item, &refs)) {
+    PyErr_Clear();
+    return NULL;
+  }
+  if (item != last_item) {
+    last_list = core_api()->list(item);
+    last_item = item;
+  }
+  return last_list;
+}
+
+PyObject *typed_pylist_refusal(PyObject *o) {
+  if (!PyList_GET_SIZE(o))
+    return PyUnicode_FromString("is an empty list, whose item type cannot be known (Numba: cannot compute "
+                                "fingerprint of empty list): pass typed.List.empty_list(item_type)");
+  PyObject *first = PyList_GET_ITEM(o, 0);
+  if (PyList_Check(first))
+    return PyUnicode_FromString("is a list of lists, which compiled code does not take (Numba cannot reflect "
+                                "them either): pass a typed.List of typed.Lists");
+  const Type *t = disp_typeof(first);
+  PyErr_Clear();
+  if (t)
+    return PyUnicode_FromFormat("is a list of %s, which compiled code does not take as a Python list (numbers, "
+                                "bools, str, arrays and tuples of these are taken)", t->name);
+  PyObject *why = disp_refusal(first);
+  PyObject *r = why ? PyUnicode_FromFormat("is a list whose item 0 %U", why) : NULL;
+  Py_XDECREF(why);
+  return r;
+}
+
+/* The Python item o stored at p as an item of type t (a str a new one
+ * the list holds, an array borrowed); -1 with a TypeError where o is of
+ * another type. */
+static int pylist_store(const Type *t, PyObject *o, char *p, Py_ssize_t i) {
+  if (t->kind == TY_F64 && PyFloat_CheckExact(o)) {
+    *(double *)p = PyFloat_AS_DOUBLE(o);
+    return 0;
+  }
+  const Type *have = t->kind == TY_I64 && PyLong_CheckExact(o) ? t : disp_typeof(o);
+  if (have != t) {
+    if (!PyErr_Occurred())
+      PyErr_Format(PyExc_TypeError, "can't unbox heterogeneous list: item %zd is %s, the first %s (a list's items "
+                   "must have one type)", i, have ? have->name : Py_TYPE(o)->tp_name, t->name);
+    return -1;
+  }
+  if (t->kind == TY_TUPLE) return disp_unbox_tuple(o, t, p);
+  Slot slot;
+  void *arg;
+  if (disp_unbox(o, t, &slot, (RtArray *)p, &arg) < 0) return -1;
+  if (t->kind != TY_ARRAY) memcpy(p, arg, t->kind == TY_STR ? sizeof(RtStr *) : t->size);
+  return 0;
+}
+
+/* Where an item holds references (a tuple's strs and arrays), for the list. */
+static int held_fields(const Type *t, int64_t at, int n, int32_t *kinds, int64_t *offsets) {
+  for (int i = 0; t->kind == TY_TUPLE && i < t->nfields; i++)
+    n = held_fields(t->fields[i], at + (int64_t)t->offsets[i], n, kinds, offsets);
+  if (t->kind != TY_STR && t->kind != TY_ARRAY) return n;
+  kinds[n] = (int32_t)t->kind;
+  offsets[n] = at;
+  return n + 1;
+}
+
+int typed_pylist_unbox(PyObject *o, const Type *t, Slot *slot) {
+  const Type *elem = t->elem;
+  Py_ssize_t n = PyList_GET_SIZE(o);
+  RtList *l = rt_list_new((int32_t)elem->kind, (int64_t)elem->size, n);
+  if (!l) {
+    PyErr_NoMemory();
+    return -1;
+  }
+  int32_t kinds[RT_HELD_FIELDS];
+  int64_t offsets[RT_HELD_FIELDS];
+  if (elem->kind == TY_TUPLE) rt_list_hold(l, held_fields(elem, 0, 0, kinds, offsets), kinds, offsets);
+  for (Py_ssize_t i = 0; i < n; i++, l->len++)
+    if (pylist_store(elem, PyList_GET_ITEM(o, i), l->data + i * l->itemsize, i) < 0) {
+      rt_list_release(l);  /* the items stored so far, with the strs they hold */
+      return -1;
+    }
+  slot->u = (uint64_t)(uintptr_t)l;
+  return 0;
+}
+
+/* Whether the Python item o is what the item at p (of type t) was made
+ * from: the same number, str, array (the object, its data, shape and
+ * strides) or tuple of these. */
+static bool pylist_same(const Type *t, PyObject *o, const char *p) {
+  if (t->kind == TY_F64 && PyFloat_CheckExact(o)) {
+    double x = PyFloat_AS_DOUBLE(o);
+    return !memcmp(p, &x, 8);  /* a NaN is itself, -0.0 not 0.0 */
+  }
+  if (t->kind == TY_TUPLE) {
+    if (!PyTuple_CheckExact(o) || PyTuple_GET_SIZE(o) != t->nfields) return false;
+    for (int i = 0; i < t->nfields; i++)
+      if (!pylist_same(t->fields[i], PyTuple_GET_ITEM(o, i), p + t->offsets[i])) return false;
+    return true;
+  }
+  if (t->kind == TY_ARRAY) {
+    return disp_same_array(t, (const RtArray *)p, o);
+  }
+  if (t->kind == TY_STR) {
+    const RtStr *s = *(RtStr *const *)p;
+    if (!PyUnicode_Check(o) || PyUnicode_GET_LENGTH(o) != s->len) return false;
+    int kind = PyUnicode_KIND(o);
+    const void *data = PyUnicode_DATA(o);
+    for (int64_t i = 0; i < s->len; i++)
+      if (PyUnicode_READ(kind, data, i) != s->data[i]) return false;
+    return true;
+  }
+  if (disp_typeof(o) != t) {
+    PyErr_Clear();
+    return false;
+  }
+  Slot slot;
+  void *arg;
+  if (disp_unbox(o, t, &slot, NULL, &arg) < 0) {
+    PyErr_Clear();
+    return false;
+  }
+  return !memcmp(arg, p, t->size);
+}
+
+/* After the call: o made to hold l's items where l differs from what o
+ * held (its length, or an item), as Numba writes back a list compiled
+ * code changed; l released. Every item is made first, so that an array
+ * o held and l still holds outlives the write. */
+int typed_pylist_reflect(PyObject *o, const Type *t, RtList *l) {
+  bool same = PyList_GET_SIZE(o) == l->len;
+  for (int64_t i = 0; same && i < l->len; i++) same = pylist_same(t->elem, PyList_GET_ITEM(o, i), l->data + i * l->itemsize);
+  PyObject *items = same ? NULL : PyList_New(l->len);
+  for (int64_t i = 0; items && i < l->len; i++) {
+    PyObject *item = box_held(t->elem, l->data + i * l->itemsize);
+    if (!item) Py_CLEAR(items);
+    else PyList_SET_ITEM(items, i, item);
+  }
+  int rc = same ? 0 : items ? PyList_SetSlice(o, 0, PY_SSIZE_T_MAX, items) : -1;
+  Py_XDECREF(items);
+  rt_list_release(l);
   return rc;
 }
 
