@@ -1163,18 +1163,27 @@ static bool pylist_same(const Type *t, PyObject *o, const char *p) {
 
 /* After the call: o made to hold l's items where l differs from what o
  * held (its length, or an item), as Numba writes back a list compiled
- * code changed; l released. Every item is made first, so that an array
- * o held and l still holds outlives the write. */
+ * code changed; l released. Items of numbers are replaced one by one where
+ * they differ; items holding arrays are all made before o lets go of any,
+ * since an array o held may be one that only o kept alive. */
 int typed_pylist_reflect(PyObject *o, const Type *t, RtList *l) {
-  bool same = PyList_GET_SIZE(o) == l->len;
-  for (int64_t i = 0; same && i < l->len; i++) same = pylist_same(t->elem, PyList_GET_ITEM(o, i), l->data + i * l->itemsize);
-  PyObject *items = same ? NULL : PyList_New(l->len);
-  for (int64_t i = 0; items && i < l->len; i++) {
-    PyObject *item = box_held(t->elem, l->data + i * l->itemsize);
+  const Type *elem = t->elem;
+  bool same_length = PyList_GET_SIZE(o) == l->len, in_place = same_length && !ty_has_arrays(elem);
+  int64_t i = 0;
+  for (; same_length && i < l->len; i++)
+    if (!pylist_same(elem, PyList_GET_ITEM(o, i), l->data + i * l->itemsize)) {
+      if (!in_place) break;
+      PyObject *item = box_held(elem, l->data + i * l->itemsize);
+      if (!item || PyList_SetItem(o, i, item) < 0) break;
+    }
+  bool rebuild = !same_length || (!in_place && i < l->len);
+  PyObject *items = rebuild ? PyList_New(l->len) : NULL;
+  for (i = 0; items && i < l->len; i++) {
+    PyObject *item = box_held(elem, l->data + i * l->itemsize);
     if (!item) Py_CLEAR(items);
     else PyList_SET_ITEM(items, i, item);
   }
-  int rc = same ? 0 : items ? PyList_SetSlice(o, 0, PY_SSIZE_T_MAX, items) : -1;
+  int rc = PyErr_Occurred() ? -1 : rebuild ? PyList_SetSlice(o, 0, PY_SSIZE_T_MAX, items) : 0;
   Py_XDECREF(items);
   rt_list_release(l);
   return rc;
