@@ -6,6 +6,7 @@
 #define NO_IMPORT_ARRAY
 #define PY_ARRAY_UNIQUE_SYMBOL ruchey_ARRAY_API
 #include "core.h"
+#include "containers.h"
 #include "rtstr.h"
 #include "rtgen.h"
 
@@ -147,6 +148,11 @@ static __attribute__((noinline)) PyObject *box_array(const Type *t, RtArray *a) 
   }
   PyObject *base;
   if (!a->meminfo && !a->parent) return box_frozen(t, a->data, shape, strides);
+  PyObject *kept = a->meminfo ? rt_keeper_object(a->meminfo) : NULL;
+  if (kept && disp_same_array(t, a, kept)) {  /* an array a container kept: the array object itself */
+    core_api()->meminfo_release(a->meminfo);
+    return Py_NewRef(kept);
+  }
   if (a->meminfo) {
     MemInfoObject *owner = PyObject_New(MemInfoObject, &MemInfoType);
     if (!owner) {
@@ -514,12 +520,14 @@ void disp_release_args(const Type *const *types, Slot *slots, void *const *argp,
   PyErr_Restore(type, value, tb);
 }
 
-/* A Python list argument returned (its reference, ret, released): the
- * list itself, as Numba returns a reflected list; NULL for other lists. */
-PyObject *disp_returned_pylist(const Type *const *types, Slot *slots, PyObject *const *args, int n, void *ret) {
+/* A list or dict argument returned (ret, its reference released): the
+ * argument itself, a Python list as Numba returns a reflected list, a
+ * typed container as the object passed; NULL for other containers. */
+PyObject *disp_returned_arg(const Type *const *types, Slot *slots, PyObject *const *args, int n, void *ret) {
   for (int i = 0; i < n; i++)
-    if (types[i]->kind == TY_LIST && PyList_Check(args[i]) && slots[i].u == (uint64_t)(uintptr_t)ret) {
-      rt_list_release(ret);
+    if ((types[i]->kind == TY_LIST || types[i]->kind == TY_DICT) && slots[i].u == (uint64_t)(uintptr_t)ret) {
+      if (types[i]->kind == TY_LIST) rt_list_release(ret);
+      else rt_dict_release(ret);
       return Py_NewRef(args[i]);
     }
   return NULL;

@@ -106,6 +106,9 @@ const Type *jitclass_instance_type(PyObject *o);
 const Type *jitclass_new_type(PyObject *o);
 void *jitclass_member(const Type *t, const char *name, bool attribute);
 PyObject *jitclass_declare(PyObject *self, PyObject *cls);
+/* Arrays kept by a field or a container item hold a reference to their
+ * Python object (rt_array_keep): the hooks that take and drop it, set. */
+void jitclass_keep_objects(const RucheyAPI *api);
 PyObject *jitclass_make_type(PyObject *self, PyObject *args);
 int jitclass_add_to_module(PyObject *m);
 /* namedtuples.c: a named tuple class's item names (a new reference; NULL,
@@ -183,7 +186,7 @@ int typed_add_to_module(PyObject *m);
  * written back when called (box.c). */
 void disp_release_args(const Type *const *types, Slot *slots, void *const *argp, int n, PyObject *const *args,
                        bool called);
-PyObject *disp_returned_pylist(const Type *const *types, Slot *slots, PyObject *const *args, int n, void *ret);
+PyObject *disp_returned_arg(const Type *const *types, Slot *slots, PyObject *const *args, int n, void *ret);
 /* Whether the array at a is o itself: its data, shape and strides (an argument array handed back). */
 bool disp_same_array(const Type *t, const RtArray *a, PyObject *o);
 bool disp_holds_strings(const Type *t);
@@ -207,7 +210,7 @@ typedef struct Spec {
   const Type *declared_ret;   /* the explicit signature's return type, or NULL */
   bool device;                /* called from kernels: takes the CUDA thread after its arguments */
   bool barrier;               /* reaches cuda.syncthreads() */
-  bool strings;               /* str, set or list arguments: unboxed into new objects, released after the call */
+  bool strings;               /* str, set, list or dict arguments: released (or written back) after the call */
   int narrays;                /* array arguments, for the call's unboxing space, and tuple
                                * arguments' storage counted in RtArrays */
   void *code;                 /* the loaded code, released with the dispatcher */

@@ -47,7 +47,8 @@ static Spec *add_spec(Dispatcher *self, const Type *const *args, const Type *dec
       s->declared_ret = declared_ret ? s->ret_type : NULL;
       for (int i = 0; i < self->nparams; i++) {
         s->narrays += disp_arg_units(args[i]);
-        s->strings |= disp_holds_strings(args[i]) || args[i]->kind == TY_SET || args[i]->kind == TY_LIST;
+        s->strings |= disp_holds_strings(args[i]) || args[i]->kind == TY_SET || args[i]->kind == TY_LIST ||
+                      args[i]->kind == TY_DICT;
       }
     } else {
       if (grown) self->specs = grown;
@@ -153,10 +154,10 @@ bool disp_arg_types(Dispatcher *self, PyObject *const *args, const Type **types)
   return true;
 }
 
-/* A list result: a Python list argument itself where it is that list. */
-static __attribute__((noinline)) PyObject *box_list_result(const Type *const *held, Slot *slots, PyObject *const *args,
+/* A list or dict result: the argument itself where it is that container. */
+static __attribute__((noinline)) PyObject *box_container_result(const Type *const *held, Slot *slots, PyObject *const *args,
                                                            int n, const Type *t, char *retp) {
-  PyObject *same = disp_returned_pylist(held, slots, args, n, *(void **)retp);
+  PyObject *same = disp_returned_arg(held, slots, args, n, *(void **)retp);
   return same ? same : disp_box(t, retp);
 }
 
@@ -212,7 +213,7 @@ PyObject *disp_call(Dispatcher *self, PyObject *const *args, void *extra) {
   PyObject *result = status                             ? NULL
                      : ret_type->kind == TY_GENERATOR ? disp_box_generator(retp, args, self->nparams)
                      : ret_type->kind == TY_YIELDS    ? disp_box_yields(ret_type, retp, (PyObject *)self, args, self->nparams)
-                     : ret_type->kind == TY_LIST && strings ? box_list_result(held, slots, args, self->nparams, ret_type, retp)
+                     : ty_is_container(ret_type) && strings ? box_container_result(held, slots, args, self->nparams, ret_type, retp)
                                                       : disp_box(ret_type, retp);
   if (strings) disp_release_args(held, slots, argp, self->nparams, args, true);
   if (status) result = disp_raise_runtime_error();
