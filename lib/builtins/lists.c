@@ -66,9 +66,12 @@ bool ty_container_item(Infer *in, Node *at, const Type *t, const char *what) {
 
 /* Whether a value of type `from` may be stored where `to` is held: the
  * same type, or one that widens to it (an int in a float list, (1, 2) in a
- * list of (float64, float64)). */
+ * list of (float64, float64), a C array among arrays of any layout, as
+ * Numba's typed.List.empty_list(float64[:]) holds). */
 bool ty_container_fits(const Type *to, const Type *from) {
   if (to == from) return true;
+  if (to->kind == TY_ARRAY && from->kind == TY_ARRAY)  /* one struct for every layout: nothing converts */
+    return to->elem == from->elem && to->ndim == from->ndim && to->layout == 'A' && (to->readonly || !from->readonly);
   bool numbers = ty_is_scalar(from) && ty_is_scalar(to);
   bool tuples = from->kind == TY_TUPLE && to->kind == TY_TUPLE && from->nfields == to->nfields;
   bool containers = ty_is_container(from) && ty_is_container(to);  /* [] into a list of lists */
