@@ -515,6 +515,7 @@ void disp_release_args(const Type *const *types, Slot *slots, void *const *argp,
     else if (t->kind == TY_SET) rt_dict_release(c);
     if (t->kind == TY_LIST && PyList_Check(args[i]) && called) rc = typed_pylist_reflect(args[i], t, c);
     else if (t->kind == TY_LIST && PyList_Check(args[i])) rt_list_release(c);
+    else if ((t->kind == TY_LIST || t->kind == TY_DICT) && called) typed_keep_arrays(t, c);
     if (rc < 0) PyErr_WriteUnraisable(args[i]);
   }
   PyErr_Restore(type, value, tb);

@@ -170,6 +170,9 @@ bool typed_is_class(PyObject *o);  /* List or Dict itself: their empty_list/empt
 PyObject *typed_refusal(PyObject *o);
 void *typed_container(PyObject *o);
 PyObject *typed_box(const Type *t, void *c);
+/* After a call: the argument arrays compiled code stored in container c
+ * (of type t, made in Python) made to keep their objects alive. */
+void typed_keep_arrays(const Type *t, void *c);
 /* Python sets (Numba's reflected sets): copied in, written back after the call */
 const Type *typed_set_typeof(PyObject *o);
 int typed_set_unbox(PyObject *o, const Type *t, Slot *slot);

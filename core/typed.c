@@ -112,7 +112,7 @@ static const char HOLDS[] = "numbers, bools, str, arrays, tuples of these, typed
  * NULL with a TypeError for what containers do not hold. */
 static const Type *type_of_value(PyObject *o) {
   int kind = PyUnicode_Check(o) || PyBool_Check(o) || PyLong_Check(o) || PyFloat_Check(o) ? kind_of_value(o) : -1;
-  if (kind >= 0) return &core_plain[kind];
+  if (kind >= 0) return &scalar[kind];
   const Type *t = jitclass_typeof(o);
   if (!t && !PyList_Check(o)) t = disp_typeof(o);  /* (a Python list is no typed container) */
   if (t && ty_is_container(t) && !typed_object(o)) t = NULL;
@@ -165,6 +165,9 @@ static int kind_of_type(PyObject *t) {
  * NULL with a TypeError for others. */
 static const Type *type_of_type(PyObject *t);
 
+/* t as libruchey's types are (a scalar of this file's table as its own). */
+static const Type *interned(const Type *t) { return ty_is_scalar(t) || t->kind == TY_STR ? &core_plain[t->kind] : t; }
+
 /* o.name, or NULL without an error. */
 static PyObject *attr_or_null(PyObject *o, const char *name) {
   PyObject *a = PyObject_GetAttrString(o, name);
@@ -180,7 +183,8 @@ static const Type *container_type(PyObject *t) {
   const Type *v = k ? type_of_type(value) : NULL;
   Py_XDECREF(item); Py_XDECREF(key); Py_XDECREF(value);
   PyErr_Clear();
-  return i ? core_api()->list(i) : v ? core_api()->dict(k, v) : NULL;
+  if (i) return core_api()->list(interned(i));
+  return v ? core_api()->dict(interned(k), interned(v)) : NULL;
 }
 
 /* A type ruchey.types describes (an array's, a tuple's); NULL for others. */
@@ -194,7 +198,8 @@ static const Type *described_type(PyObject *t) {
 
 static const Type *type_of_type(PyObject *t) {
   int kind = kind_of_type(t);
-  if (kind >= 0) return &core_plain[kind];
+  if (kind >= 0) return &scalar[kind];  /* (without libruchey, which the rest needs) */
+  if (!core_api()) return NULL;
   const Type *r = jitclass_instance_type(t);
   if (!r) r = container_type(t);
   if (!r) r = described_type(t);
@@ -1082,6 +1087,50 @@ static PyObject *box_item(const Type *t, char *p) {
   __atomic_add_fetch((int64_t *)c, 1, __ATOMIC_ACQ_REL);
   if (t->kind == TY_LIST) return (PyObject *)list_wrap(c, kept_type(t->elem));
   return (PyObject *)dict_wrap(c, kept_type(t->fields[0]), kept_type(t->fields[1]));
+}
+
+/* ---------------------------------------------------------------- arrays compiled code stored */
+
+/* Compiled code stores an argument array in a container as it is
+ * (borrowed: its meminfo NULL), which is safe in a container the call
+ * made; one made in Python outlives the call, so after it each array
+ * borrowed there is made to keep its Python object alive (rt_array_keep),
+ * in the containers inside too. */
+static bool may_borrow(const Type *t) {
+  if (!t) return false;
+  if (t->kind == TY_ARRAY) return true;
+  if (t->kind == TY_LIST) return may_borrow(t->elem);
+  if (t->kind == TY_DICT) return t->nfields && may_borrow(t->fields[1]);
+  for (int i = 0; t->kind == TY_TUPLE && i < t->nfields; i++)
+    if (may_borrow(t->fields[i])) return true;
+  return false;
+}
+
+static void keep_borrowed(const Type *t, char *p);
+
+static void keep_borrowed_in(const Type *t, void *c) {
+  if (t->kind == TY_LIST) {
+    RtList *l = c;
+    for (int64_t i = 0; i < l->len; i++) keep_borrowed(t->elem, l->data + i * l->itemsize);
+    return;
+  }
+  RtDict *d = c;
+  for (int64_t i = 0; i < d->nentries; i++) {
+    char *e = d->entries + i * d->entsize;
+    if (*(int64_t *)e != RT_DELETED) keep_borrowed(t->fields[1], e + RT_DICT_VALUE);
+  }
+}
+
+static void keep_borrowed(const Type *t, char *p) {
+  if (t->kind == TY_ARRAY) rt_array_keep((RtArray *)p);
+  if ((t->kind == TY_LIST || t->kind == TY_DICT) && may_borrow(t)) keep_borrowed_in(t, *(void **)p);
+  for (int i = 0; t->kind == TY_TUPLE && i < t->nfields; i++) keep_borrowed(t->fields[i], p + t->offsets[i]);
+}
+
+void typed_keep_arrays(const Type *t, void *c) {
+  if (!may_borrow(t)) return;
+  jitclass_keep_objects(core_api());
+  keep_borrowed_in(t, c);
 }
 
 /* ---------------------------------------------------------------- Python sets */

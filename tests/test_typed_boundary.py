@@ -127,6 +127,26 @@ def test_an_array_compiled_code_stores_is_the_array_passed():
     assert items[0] is a
 
 
+@njit
+def store_arguments(items, d, rows, a):
+    items.append(a)
+    items.append(a[1:])
+    d["x"] = a
+    rows.append([a, a[::1]])
+
+
+def test_arrays_compiled_code_stores_outlive_the_call():
+    items = typed.List.empty_list(types.float64[:])
+    d = typed.Dict.empty(types.unicode_type, types.float64[:])
+    rows = typed.List.empty_list(types.ListType(types.float64[::1]))
+    store_arguments(items, d, rows, np.arange(4.0))  # the array's only names are in the containers
+    gc.collect()
+    junk = [np.full(4, 9.0) for _ in range(100)]  # memory a freed array would have been given to
+    assert list(items[0]) == [0.0, 1.0, 2.0, 3.0] and list(items[1]) == [1.0, 2.0, 3.0]
+    assert np.shares_memory(items[0], d["x"]) and list(rows[0][1]) == [0.0, 1.0, 2.0, 3.0]
+    assert len(junk) == 100
+
+
 # ---------------------------------------------------------------- dicts of arrays
 
 @njit
