@@ -496,29 +496,48 @@ int disp_unbox(PyObject *o, const Type *t, Slot *slot, RtArray *arr, void **arg)
   return unbox_converted(o, t, slot);
 }
 
+/* A Python set or list argument o made equal to c, the container the call
+ * worked on (of type t), an error the call left pending kept waiting. */
+static void reflect(PyObject *o, const Type *t, void *c) {
+  PyObject *type, *value, *tb;
+  PyErr_Fetch(&type, &value, &tb);
+  int rc = t->kind == TY_SET ? typed_set_reflect(o, c) : typed_pylist_reflect(o, t, c);
+  if (rc < 0) PyErr_WriteUnraisable(o);
+  PyErr_Restore(type, value, tb);
+}
+
 /* After a call (called) or a failed unboxing of its first n arguments:
  * the strs, sets and Python lists made for them released (a tuple's strs
  * where argp points), the sets and lists of a call first written back
- * into the Python objects they came from. An error the call left pending
- * waits while they are. */
+ * into the Python objects they came from; the arrays a call stored in a
+ * typed container argument kept. */
 void disp_release_args(const Type *const *types, Slot *slots, void *const *argp, int n, PyObject *const *args,
                        bool called) {
-  PyObject *type, *value, *tb;
-  PyErr_Fetch(&type, &value, &tb);
   for (int i = 0; i < n; i++) {
     const Type *t = types[i];
-    if (t->kind == TY_STR) rt_str_release((RtStr *)(uintptr_t)slots[i].u);
-    if (t->kind == TY_TUPLE) release_tuple_strings(t, argp[i], t->nfields);
     void *c = (void *)(uintptr_t)slots[i].u;
-    int rc = 0;
-    if (t->kind == TY_SET && called) rc = typed_set_reflect(args[i], c);
-    else if (t->kind == TY_SET) rt_dict_release(c);
-    if (t->kind == TY_LIST && PyList_Check(args[i]) && called) rc = typed_pylist_reflect(args[i], t, c);
-    else if (t->kind == TY_LIST && PyList_Check(args[i])) rt_list_release(c);
-    else if ((t->kind == TY_LIST || t->kind == TY_DICT) && called) typed_keep_arrays(t, c);
-    if (rc < 0) PyErr_WriteUnraisable(args[i]);
+    switch (t->kind) {
+    case TY_STR: rt_str_release(c); break;
+    case TY_TUPLE: release_tuple_strings(t, argp[i], t->nfields); break;
+    case TY_SET:
+      if (called) reflect(args[i], t, c);
+      else rt_dict_release(c);
+      break;
+    case TY_LIST:
+      if (!PyList_Check(args[i])) {
+        if (called && !ty_is_scalar(t->elem)) typed_keep_arrays(t, c);  /* (numbers: nothing borrowed) */
+      } else if (called) {
+        reflect(args[i], t, c);
+      } else {
+        rt_list_release(c);
+      }
+      break;
+    case TY_DICT:
+      if (called && !ty_is_scalar(t->fields[1])) typed_keep_arrays(t, c);
+      break;
+    default: break;
+    }
   }
-  PyErr_Restore(type, value, tb);
 }
 
 /* A list or dict argument returned (ret, its reference released): the

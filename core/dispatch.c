@@ -213,7 +213,7 @@ PyObject *disp_call(Dispatcher *self, PyObject *const *args, void *extra) {
   PyObject *result = status                             ? NULL
                      : ret_type->kind == TY_GENERATOR ? disp_box_generator(retp, args, self->nparams)
                      : ret_type->kind == TY_YIELDS    ? disp_box_yields(ret_type, retp, (PyObject *)self, args, self->nparams)
-                     : ty_is_container(ret_type) && strings ? box_container_result(held, slots, args, self->nparams, ret_type, retp)
+                     : strings && ty_is_container(ret_type) ? box_container_result(held, slots, args, self->nparams, ret_type, retp)
                                                       : disp_box(ret_type, retp);
   if (strings) disp_release_args(held, slots, argp, self->nparams, args, true);
   if (status) result = disp_raise_runtime_error();
