@@ -6,6 +6,7 @@
 #define NO_IMPORT_ARRAY
 #define PY_ARRAY_UNIQUE_SYMBOL ruchey_ARRAY_API
 #include "core.h"
+#include "containers.h"
 #include "rtstr.h"
 #include "rtgen.h"
 
@@ -140,6 +141,14 @@ static PyObject *box_frozen(const Type *t, char *data, npy_intp *shape, npy_intp
   return copy;
 }
 
+bool disp_same_array(const Type *t, const RtArray *a, PyObject *o) {
+  PyArrayObject *p = (PyArrayObject *)o;
+  return a->parent == o && PyArray_DATA(p) == a->data && PyArray_NDIM(p) == t->ndim &&
+         PyArray_TYPE(p) == disp_kind_type_num(t->elem->kind) &&
+         !memcmp(PyArray_DIMS(p), a->shape, sizeof(npy_intp) * (size_t)t->ndim) &&
+         !memcmp(PyArray_STRIDES(p), a->strides, sizeof(npy_intp) * (size_t)t->ndim);
+}
+
 static __attribute__((noinline)) PyObject *box_array(const Type *t, RtArray *a) {
   npy_intp shape[RC_MAX_NDIM], strides[RC_MAX_NDIM];
   for (int d = 0; d < t->ndim; d++) {
@@ -148,6 +157,11 @@ static __attribute__((noinline)) PyObject *box_array(const Type *t, RtArray *a) 
   }
   PyObject *base;
   if (!a->meminfo && !a->parent) return box_frozen(t, a->data, shape, strides);
+  PyObject *kept = a->meminfo ? rt_keeper_object(a->meminfo) : NULL;
+  if (kept && disp_same_array(t, a, kept)) {  /* an array a container kept: the array object itself */
+    core_api()->meminfo_release(a->meminfo);
+    return Py_NewRef(kept);
+  }
   if (a->meminfo) {
     MemInfoObject *owner = PyObject_New(MemInfoObject, &MemInfoType);
     if (!owner) {
@@ -158,13 +172,8 @@ static __attribute__((noinline)) PyObject *box_array(const Type *t, RtArray *a) 
     base = (PyObject *)owner;
   } else {
     /* an argument array (or a view of one) handed back */
-    PyArrayObject *p = (PyArrayObject *)a->parent;
-    if (PyArray_DATA(p) == a->data && PyArray_NDIM(p) == t->ndim &&
-        PyArray_TYPE(p) == disp_kind_type_num(t->elem->kind) &&
-        !memcmp(PyArray_DIMS(p), shape, sizeof(npy_intp) * (size_t)t->ndim) &&
-        !memcmp(PyArray_STRIDES(p), strides, sizeof(npy_intp) * (size_t)t->ndim))
-      return Py_NewRef((PyObject *)p);
-    base = Py_NewRef((PyObject *)p);
+    if (disp_same_array(t, a, a->parent)) return Py_NewRef((PyObject *)a->parent);
+    base = Py_NewRef((PyObject *)a->parent);
   }
   PyArray_Descr *descr = elem_descr(t->elem);
   if (!descr) {
@@ -364,7 +373,7 @@ static void release_tuple_strings(const Type *t, char *p, int n) {
 
 /* A tuple's items into its storage layout at p (t's field offsets):
  * numbers at their width, arrays as RtArrays, tuples in place, strs as
- * new RtStrs (the caller releases them, disp_release_strings). */
+ * new RtStrs (the caller releases them, disp_release_args). */
 int disp_unbox_tuple(PyObject *o, const Type *t, char *p) {
   if (!PyTuple_Check(o) || PyTuple_GET_SIZE(o) != t->nfields) {
     PyErr_Format(PyExc_TypeError, "expected a tuple of %d items for %s, got %R", t->nfields, t->name, o);
@@ -440,7 +449,7 @@ int disp_unbox(PyObject *o, const Type *t, Slot *slot, RtArray *arr, void **arg)
     PyErr_Format(PyExc_TypeError, "expected a record of %s", t->name);
     return -1;
   }
-  if (t->kind == TY_STR) {  /* a new string, released after the call (disp_release_strings) */
+  if (t->kind == TY_STR) {  /* a new string, released after the call (disp_release_args) */
     if (!PyUnicode_Check(o)) {
       PyErr_Format(PyExc_TypeError, "expected a str, got %s", Py_TYPE(o)->tp_name);
       return -1;
@@ -458,11 +467,12 @@ int disp_unbox(PyObject *o, const Type *t, Slot *slot, RtArray *arr, void **arg)
     slot->u = (uint64_t)(uintptr_t)s;
     return 0;
   }
-  if (t->kind == TY_SET) return typed_set_unbox(o, t, slot);  /* a new RtDict, released after the call (disp_release_strings) */
+  if (t->kind == TY_SET) return typed_set_unbox(o, t, slot);  /* a new RtDict, released after the call (disp_release_args) */
   if (t->kind == TY_CLASS) {  /* borrowed: the box holds it for the call */
     slot->u = (uint64_t)(uintptr_t)jitclass_unbox(o);
     return 0;
   }
+  if (t->kind == TY_LIST && PyList_Check(o)) return typed_pylist_unbox(o, t, slot);  /* a new RtList, reflected after the call */
   if (ty_is_container(t)) {  /* borrowed: the object holds it for the call */
     slot->u = (uint64_t)(uintptr_t)typed_container(o);
     return 0;
@@ -500,18 +510,61 @@ int disp_unbox(PyObject *o, const Type *t, Slot *slot, RtArray *arr, void **arg)
   return unbox_converted(o, t, slot);
 }
 
-/* After a call (args given) or a failed unboxing (args NULL): the strs and
- * sets made for the arguments released (a tuple's strs where argp points),
- * the sets first written back into the Python sets they came from. */
-void disp_release_strings(const Type *const *types, Slot *slots, void *const *argp, int n, PyObject *const *args) {
+/* A Python set or list argument o made equal to c, the container the call
+ * worked on (of type t), an error the call left pending kept waiting. */
+static void reflect(PyObject *o, const Type *t, void *c) {
+  PyObject *type, *value, *tb;
+  PyErr_Fetch(&type, &value, &tb);
+  int rc = t->kind == TY_SET ? typed_set_reflect(o, c) : typed_pylist_reflect(o, t, c);
+  if (rc < 0) PyErr_WriteUnraisable(o);
+  PyErr_Restore(type, value, tb);
+}
+
+/* After a call (called) or a failed unboxing of its first n arguments:
+ * the strs, sets and Python lists made for them released (a tuple's strs
+ * where argp points), the sets and lists of a call first written back
+ * into the Python objects they came from; the arrays a call stored in a
+ * typed container argument kept. */
+void disp_release_args(const Type *const *types, Slot *slots, void *const *argp, int n, PyObject *const *args,
+                       bool called) {
   for (int i = 0; i < n; i++) {
-    if (types[i]->kind == TY_STR) rt_str_release((RtStr *)(uintptr_t)slots[i].u);
-    if (types[i]->kind == TY_TUPLE) release_tuple_strings(types[i], argp[i], types[i]->nfields);
-    if (types[i]->kind != TY_SET) continue;
-    RtDict *d = (RtDict *)(uintptr_t)slots[i].u;
-    if (!args) rt_dict_release(d);
-    else if (typed_set_reflect(args[i], d) < 0) PyErr_WriteUnraisable(args[i]);
+    const Type *t = types[i];
+    void *c = (void *)(uintptr_t)slots[i].u;
+    switch (t->kind) {
+    case TY_STR: rt_str_release(c); break;
+    case TY_TUPLE: release_tuple_strings(t, argp[i], t->nfields); break;
+    case TY_SET:
+      if (called) reflect(args[i], t, c);
+      else rt_dict_release(c);
+      break;
+    case TY_LIST:
+      if (!PyList_Check(args[i])) {
+        if (called && !ty_is_scalar(t->elem)) typed_keep_arrays(t, c);  /* (numbers: nothing borrowed) */
+      } else if (called) {
+        reflect(args[i], t, c);
+      } else {
+        rt_list_release(c);
+      }
+      break;
+    case TY_DICT:
+      if (called && !ty_is_scalar(t->fields[1])) typed_keep_arrays(t, c);
+      break;
+    default: break;
+    }
   }
+}
+
+/* A list or dict argument returned (ret, its reference released): the
+ * argument itself, a Python list as Numba returns a reflected list, a
+ * typed container as the object passed; NULL for other containers. */
+PyObject *disp_returned_arg(const Type *const *types, Slot *slots, PyObject *const *args, int n, void *ret) {
+  for (int i = 0; i < n; i++)
+    if ((types[i]->kind == TY_LIST || types[i]->kind == TY_DICT) && slots[i].u == (uint64_t)(uintptr_t)ret) {
+      if (types[i]->kind == TY_LIST) rt_list_release(ret);
+      else rt_dict_release(ret);
+      return Py_NewRef(args[i]);
+    }
+  return NULL;
 }
 
 /* ---------------------------------------------------------------- errors */

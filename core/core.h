@@ -112,6 +112,9 @@ const Type *jitclass_instance_type(PyObject *o);
 const Type *jitclass_new_type(PyObject *o);
 void *jitclass_member(const Type *t, const char *name, bool attribute);
 PyObject *jitclass_declare(PyObject *self, PyObject *cls);
+/* Arrays kept by a field or a container item hold a reference to their
+ * Python object (rt_array_keep): the hooks that take and drop it, set. */
+void jitclass_keep_objects(const RucheyAPI *api);
 PyObject *jitclass_make_type(PyObject *self, PyObject *args);
 int jitclass_add_to_module(PyObject *m);
 /* namedtuples.c: a named tuple class's item names (a new reference; NULL,
@@ -174,15 +177,28 @@ int typed_class_kind(PyObject *o); /* TY_LIST for List itself, TY_DICT for Dict,
 PyObject *typed_refusal(PyObject *o);
 void *typed_container(PyObject *o);
 PyObject *typed_box(const Type *t, void *c);
+/* After a call: the argument arrays compiled code stored in container c
+ * (of type t, made in Python) made to keep their objects alive. */
+void typed_keep_arrays(const Type *t, void *c);
 /* Python sets (Numba's reflected sets): copied in, written back after the call */
 const Type *typed_set_typeof(PyObject *o);
 int typed_set_unbox(PyObject *o, const Type *t, Slot *slot);
 PyObject *typed_set_box(const Type *t, RtDict *d);
 int typed_set_reflect(PyObject *o, RtDict *d);
+/* Python lists (Numba's reflected lists): copied in, written back after the call */
+const Type *typed_pylist_typeof(PyObject *o);
+PyObject *typed_pylist_refusal(PyObject *o);
+int typed_pylist_unbox(PyObject *o, const Type *t, Slot *slot);
+int typed_pylist_reflect(PyObject *o, const Type *t, RtList *l);
 int typed_add_to_module(PyObject *m);
-/* The str arguments among the first n unboxed into slots (or into the
- * tuples argp points to), released. */
-void disp_release_strings(const Type *const *types, Slot *slots, void *const *argp, int n, PyObject *const *args);
+/* The str, set and Python list arguments among the first n unboxed into
+ * slots (or into the tuples argp points to) released, the sets and lists
+ * written back when called (box.c). */
+void disp_release_args(const Type *const *types, Slot *slots, void *const *argp, int n, PyObject *const *args,
+                       bool called);
+PyObject *disp_returned_arg(const Type *const *types, Slot *slots, PyObject *const *args, int n, void *ret);
+/* Whether the array at a is o itself: its data, shape and strides (an argument array handed back). */
+bool disp_same_array(const Type *t, const RtArray *a, PyObject *o);
 bool disp_holds_strings(const Type *t);
 /* A result in its storage layout as a Python object (a new reference;
  * the result's own references, to strings, are released). */
@@ -204,7 +220,7 @@ typedef struct Spec {
   const Type *declared_ret;   /* the explicit signature's return type, or NULL */
   bool device;                /* called from kernels: takes the CUDA thread after its arguments */
   bool barrier;               /* reaches cuda.syncthreads() */
-  bool strings;               /* str arguments: unboxed into new strings, released after the call */
+  bool strings;               /* str, set, list or dict arguments: released (or written back) after the call */
   int narrays;                /* array arguments, for the call's unboxing space, and tuple
                                * arguments' storage counted in RtArrays */
   void *code;                 /* the loaded code, released with the dispatcher */

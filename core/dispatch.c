@@ -47,7 +47,8 @@ static Spec *add_spec(Dispatcher *self, const Type *const *args, const Type *dec
       s->declared_ret = declared_ret ? s->ret_type : NULL;
       for (int i = 0; i < self->nparams; i++) {
         s->narrays += disp_arg_units(args[i]);
-        s->strings |= disp_holds_strings(args[i]) || args[i]->kind == TY_SET;
+        s->strings |= disp_holds_strings(args[i]) || args[i]->kind == TY_SET || args[i]->kind == TY_LIST ||
+                      args[i]->kind == TY_DICT;
       }
     } else {
       if (grown) self->specs = grown;
@@ -153,6 +154,13 @@ bool disp_arg_types(Dispatcher *self, PyObject *const *args, const Type **types)
   return true;
 }
 
+/* A list or dict result: the argument itself where it is that container. */
+static __attribute__((noinline)) PyObject *box_container_result(const Type *const *held, Slot *slots, PyObject *const *args,
+                                                           int n, const Type *t, char *retp) {
+  PyObject *same = disp_returned_arg(held, slots, args, n, *(void **)retp);
+  return same ? same : disp_box(t, retp);
+}
+
 PyObject *disp_call(Dispatcher *self, PyObject *const *args, void *extra) {
   const Type *types[MAX_ARGS];  /* the first nparams only */
   if (!disp_arg_types(self, args, types)) return NULL;
@@ -183,7 +191,7 @@ PyObject *disp_call(Dispatcher *self, PyObject *const *args, void *extra) {
     RtArray *slot_array = disp_arg_units(s->args[i]) ? &arrays[a] : NULL;
     a += disp_arg_units(s->args[i]);
     if (disp_unbox(args[i], s->args[i], &slots[i], slot_array, &argp[i]) < 0) {
-      if (strings) disp_release_strings(held, slots, argp, i, NULL);
+      if (strings) disp_release_args(held, slots, argp, i, args, false);
       if (arrays != few) PyMem_Free(arrays);
       if (retp != ret) PyMem_Free(retp);
       return NULL;
@@ -200,11 +208,15 @@ PyObject *disp_call(Dispatcher *self, PyObject *const *args, void *extra) {
   } else {
     status = entry(retp, argp);
   }
-  if (strings) disp_release_strings(held, slots, argp, self->nparams, args);
-  PyObject *result = status                             ? disp_raise_runtime_error()
+  /* the result made before the arguments are released: it may hold
+   * arrays only a Python list argument holds until written back */
+  PyObject *result = status                             ? NULL
                      : ret_type->kind == TY_GENERATOR ? disp_box_generator(retp, args, self->nparams)
                      : ret_type->kind == TY_YIELDS    ? disp_box_yields(ret_type, retp, (PyObject *)self, args, self->nparams)
+                     : strings && ty_is_container(ret_type) ? box_container_result(held, slots, args, self->nparams, ret_type, retp)
                                                       : disp_box(ret_type, retp);
+  if (strings) disp_release_args(held, slots, argp, self->nparams, args, true);
+  if (status) result = disp_raise_runtime_error();
   if ((*core_interrupted & RT_INTERRUPT_CAUGHT) && PyThread_get_thread_ident() == core_main_thread)
     result = disp_interrupt_caught(status, result);
   if (retp != ret) PyMem_Free(retp);

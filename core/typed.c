@@ -4,8 +4,11 @@
  * include/containers.h, the memory compiled code works on: passed to a
  * compiled function it is not copied (the function borrows it), and a
  * container a compiled function returns becomes a new object holding it.
- * Items are numbers or bools of one type, known from List.empty_list /
- * Dict.empty or from the first item given (List(), Dict()).
+ * Items are of one type, known from List.empty_list / Dict.empty or from
+ * the first item given (List(), Dict()): numbers, bools, strs, arrays
+ * (the container keeps the array object alive, and gives it back),
+ * tuples of these, typed containers (shared, not copied) and jitclass
+ * instances; dict keys are numbers, strs or tuples of numbers.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -25,8 +28,8 @@ static const Type scalar[TY_COUNT] = {
  * values alone: compiled code's error slot is libruchey's. */
 void rt_set_error(int status, const char *msg) {}
 
-/* item, value: the type of tuples held, from compiled code (NULL: the
- * container's kind, a scalar). Python reads them; it stores only numbers. */
+/* item, key, value: the type of items that are not numbers or strs
+ * (NULL: the container's kind says the type). */
 typedef struct {
   PyObject_HEAD
   RtList *l;
@@ -36,11 +39,15 @@ typedef struct {
 typedef struct {
   PyObject_HEAD
   RtDict *d;
-  const Type *value;
+  const Type *key, *value;
 } DictObject;
 
 static const Type *list_item_type_of(const ListObject *self) { return self->item ? self->item : &scalar[self->l->kind]; }
 static const Type *dict_value_type_of(const DictObject *self) { return self->value ? self->value : &scalar[self->d->valkind]; }
+static const Type *dict_key_type_of(const DictObject *self) { return self->key ? self->key : &scalar[self->d->keykind]; }
+
+/* What a container object keeps of an item type: NULL for numbers and strs (a datetime keeps its unit). */
+static const Type *kept_type(const Type *t) { return (ty_is_scalar(t) && !ty_is_time(t)) || t->kind == TY_STR ? NULL : t; }
 
 /* An item's bytes: a str is a pointer to its RtStr, a reference the container holds. */
 static int64_t item_size(int kind) { return kind == TY_STR ? (int64_t)sizeof(RtStr *) : ty_bits(&scalar[kind]) / 8; }
@@ -49,6 +56,7 @@ static int64_t item_size(int kind) { return kind == TY_STR ? (int64_t)sizeof(RtS
  * tuple's fields in turn), for a Python object made of it. */
 static void retain_held(const Type *t, char *p) {
   if (t->kind == TY_STR) rt_str_retain(*(RtStr **)p);
+  if (t->kind == TY_LIST || t->kind == TY_DICT) __atomic_add_fetch(*(int64_t **)p, 1, __ATOMIC_ACQ_REL);
   RtMemInfo *mi = t->kind == TY_ARRAY ? ((RtArray *)p)->meminfo : NULL;
   if (mi) __atomic_add_fetch(&mi->refcount, 1, __ATOMIC_ACQ_REL);  /* the array object's own */
   if (t->kind == TY_CLASS) __atomic_add_fetch(*(int64_t **)p, 1, __ATOMIC_ACQ_REL);  /* the box's */
@@ -61,13 +69,7 @@ static PyObject *box_held(const Type *t, char *p) {
   return disp_box(t, p);
 }
 
-/* Storing from Python into a container of tuples or datetimes: refused (ruchey takes no tuples, and
- * no datetimes of a unit, from Python here). */
-static int stores_numbers(const Type *held) {
-  if (!held || (held->kind != TY_TUPLE && !ty_is_time(held))) return 0;
-  PyErr_Format(PyExc_TypeError, "a typed container of %s is only written by compiled code", held->name);
-  return -1;
-}
+static PyObject *box_item(const Type *t, char *p);
 
 /* ---------------------------------------------------------------- items */
 
@@ -80,8 +82,58 @@ static int kind_of_value(PyObject *o) {
   if (PyFloat_Check(o)) return TY_F64;
   const Type *t = disp_typeof(o);
   if (t && ty_is_scalar(t) && t->kind != TY_F16 && !ty_is_time(t)) return (int)t->kind;
-  PyErr_Format(PyExc_TypeError, "typed containers hold numbers and bools, not %s", Py_TYPE(o)->tp_name);
   return -1;
+}
+
+static bool typed_object(PyObject *o);
+static bool pylist_item(const Type *t, int *refs);
+
+/* Whether a container may hold items of type t: numbers, bools, strs,
+ * arrays (of numbers), tuples of these, typed containers, instances. */
+static bool holdable(const Type *t) {
+  int refs = 0;
+  if (t->kind == TY_ARRAY) return ty_is_scalar(t->elem) && t->elem->kind != TY_F16;
+  if (t->kind == TY_LIST) return t->elem != NULL;
+  if (t->kind == TY_DICT) return t->nfields == 2;
+  return t->kind == TY_CLASS || t->kind == TY_STR || pylist_item(t, &refs);
+}
+
+/* A tuple of up to RT_KEY_FIELDS numbers and bools (a dict's key, a set's item). */
+static const Type *number_tuple(const Type *t) {
+  if (!t || t->kind != TY_TUPLE || !t->nfields || t->nfields > RT_KEY_FIELDS) return NULL;
+  for (int i = 0; i < t->nfields; i++)
+    if (!ty_is_scalar(t->fields[i]) || ty_is_complex(t->fields[i]) || t->fields[i]->kind == TY_F16) return NULL;
+  return t;
+}
+
+static const char HOLDS[] = "numbers, bools, str, arrays, tuples of these, typed Lists and Dicts, jitclass instances";
+
+/* The type of the first item (or value) given to an untyped container;
+ * NULL with a TypeError for what containers do not hold. */
+static const Type *type_of_value(PyObject *o) {
+  int kind = PyUnicode_Check(o) || PyBool_Check(o) || PyLong_Check(o) || PyFloat_Check(o) ? kind_of_value(o) : -1;
+  if (kind >= 0) return &scalar[kind];
+  const Type *t = jitclass_typeof(o);
+  if (!t && !PyList_Check(o)) t = disp_typeof(o);  /* (a Python list is no typed container) */
+  if (t && ty_is_container(t) && !typed_object(o)) t = NULL;
+  if (t && (ty_is_scalar(t) ? t->kind != TY_F16 : holdable(t))) return t;
+  PyErr_Clear();
+  PyErr_Format(PyExc_TypeError, "typed containers hold %s, not %s", HOLDS, Py_TYPE(o)->tp_name);
+  return NULL;
+}
+
+/* The type of a dict's first key: a number, a str or a tuple of numbers. */
+static const Type *type_of_key(PyObject *o) {
+  const Type *t = PyTuple_CheckExact(o) ? number_tuple(disp_typeof(o)) : type_of_value(o);
+  if (t && !number_tuple(t) && !ty_is_scalar(t) && t->kind != TY_STR) t = NULL;
+  if (t && ty_is_complex(t)) {
+    PyErr_SetString(PyExc_TypeError, "complex dict keys and set items are not supported in compiled code");
+    return NULL;
+  }
+  if (!t && !PyErr_Occurred())
+    PyErr_Format(PyExc_TypeError, "typed.Dict keys are numbers, bools, str or tuples of numbers, not %s",
+                 Py_TYPE(o)->tp_name);
+  return t;
 }
 
 /* kind as a dict's key kind, or -1 with compiled code's TypingError text: a
@@ -105,14 +157,72 @@ static int kind_of_type(PyObject *t) {
   Py_XDECREF(kind); Py_XDECREF(ndim);
   PyErr_Clear();
   if (k >= 0 && k < TY_COUNT && nd == 0 && (((scalar[k].flags & TF_SCALAR) && k != TY_F16 && !(scalar[k].flags & TF_TIME)) || k == TY_STR)) return (int)k;
-  PyErr_Format(PyExc_TypeError, "typed containers hold numbers and bools: %R is not such a type", t);
   return -1;
 }
 
-/* Room for any one item (complex128's 16 bytes the widest), aligned as a Slot. */
+/* An item type given as a ruchey type (int64, float64[:], Tuple(...),
+ * ListType(...), DictType(...), unicode_type) or int, float, bool, str;
+ * NULL with a TypeError for others. */
+static const Type *type_of_type(PyObject *t);
+
+/* t as libruchey's types are (a scalar of this file's table as its own). */
+static const Type *interned(const Type *t) { return ty_is_scalar(t) || t->kind == TY_STR ? &core_plain[t->kind] : t; }
+
+/* o.name, or NULL without an error. */
+static PyObject *attr_or_null(PyObject *o, const char *name) {
+  PyObject *a = PyObject_GetAttrString(o, name);
+  if (!a) PyErr_Clear();
+  return a;
+}
+
+/* ListType(item) or DictType(key, value), a container type of ruchey.types; NULL for others. */
+static const Type *container_type(PyObject *t) {
+  PyObject *item = attr_or_null(t, "item_type"), *key = item ? NULL : attr_or_null(t, "key_type");
+  PyObject *value = key ? attr_or_null(t, "value_type") : NULL;
+  const Type *i = item ? type_of_type(item) : NULL, *k = value ? type_of_type(key) : NULL;
+  const Type *v = k ? type_of_type(value) : NULL;
+  Py_XDECREF(item); Py_XDECREF(key); Py_XDECREF(value);
+  PyErr_Clear();
+  if (i) return core_api()->list(interned(i));
+  return v ? core_api()->dict(interned(k), interned(v)) : NULL;
+}
+
+/* A type ruchey.types describes (an array's, a tuple's); NULL for others. */
+static const Type *described_type(PyObject *t) {
+  PyObject *describe = attr_or_null(t, "describe"), *desc = describe ? PyObject_CallNoArgs(describe) : NULL;
+  const Type *r = desc ? disp_described_type(desc) : NULL;
+  Py_XDECREF(describe); Py_XDECREF(desc);
+  PyErr_Clear();
+  return r;
+}
+
+static const Type *type_of_type(PyObject *t) {
+  int kind = kind_of_type(t);
+  if (kind >= 0) return &scalar[kind];  /* (without libruchey, which the rest needs) */
+  if (!core_api()) return NULL;
+  const Type *r = jitclass_instance_type(t);
+  if (!r) r = container_type(t);
+  if (!r) r = described_type(t);
+  if (r && (ty_is_scalar(r) ? r->kind != TY_F16 : holdable(r))) return r;
+  PyErr_Format(PyExc_TypeError, "typed containers hold %s: %R is not such a type", HOLDS, t);
+  return NULL;
+}
+
+/* Room for one item: its own bytes when an item fits them (a number, a
+ * str, an array, a small tuple), else the heap's (item_room). */
 typedef struct ItemBuf {
-  _Alignas(Slot) char bytes[sizeof(Slot)];
+  _Alignas(16) char bytes[256];
 } ItemBuf;
+
+static char *item_room(ItemBuf *buf, int64_t size) {
+  char *p = size <= (int64_t)sizeof buf->bytes ? buf->bytes : PyMem_Malloc((size_t)size);
+  if (!p) PyErr_NoMemory();
+  return p;
+}
+
+static void item_room_free(ItemBuf *buf, char *p) {
+  if (p != buf->bytes) PyMem_Free(p);
+}
 
 /* o stored at p as an item of kind (converted as Python converts). */
 static int store_item(int kind, PyObject *o, char *p) {
@@ -128,11 +238,42 @@ static int store_item(int kind, PyObject *o, char *p) {
   return 0;
 }
 
-/* o stored over the item at p, releasing the str it replaces. */
-static int replace_item(int kind, PyObject *o, char *p) {
-  RtStr *old = kind == TY_STR ? *(RtStr **)p : NULL;
-  if (store_item(kind, o, p) < 0) return -1;
-  rt_str_release(old);
+static int store_instance(const Type *c, PyObject *o, char *p);
+
+/* The arrays of an item at p (a tuple's fields in turn) made to keep
+ * their Python objects alive while the container holds them. */
+static void keep_arrays(const Type *t, char *p) {
+  if (t->kind == TY_ARRAY) rt_array_keep((RtArray *)p);
+  for (int i = 0; t->kind == TY_TUPLE && i < t->nfields; i++) keep_arrays(t->fields[i], p + t->offsets[i]);
+}
+
+/* o stored at p as an item of type t, holding its own references (a
+ * new str, the array object, the typed container, the instance); -1 with
+ * a TypeError naming t where o is of another type. */
+static int store_value(const Type *t, PyObject *o, char *p) {
+  if (ty_is_scalar(t) || t->kind == TY_STR) return store_item((int)t->kind, o, p);
+  if (t->kind == TY_CLASS) return store_instance(t, o, p);
+  const Type *have = PyList_Check(o) ? NULL : disp_typeof(o);
+  bool fits = have == t || (have && (t->kind == TY_ARRAY || t->kind == TY_TUPLE) && disp_conversion_cost(t, have) >= 0);
+  if (fits && ty_is_container(t) && !typed_object(o)) fits = false, have = NULL;  /* a set: a Python object */
+  if (!fits) {
+    PyErr_Clear();
+    PyErr_Format(PyExc_TypeError, "a typed container of %s cannot hold %s", t->name,
+                 have ? have->name : Py_TYPE(o)->tp_name);
+    return -1;
+  }
+  if (t->kind == TY_LIST || t->kind == TY_DICT) {
+    void *c = typed_container(o);
+    __atomic_add_fetch((int64_t *)c, 1, __ATOMIC_ACQ_REL);
+    memcpy(p, &c, sizeof c);
+    return 0;
+  }
+  Slot slot;
+  void *arg;
+  int rc = t->kind == TY_TUPLE ? disp_unbox_tuple(o, t, p) : disp_unbox(o, t, &slot, (RtArray *)p, &arg);
+  if (rc < 0) return -1;
+  jitclass_keep_objects(core_api());
+  keep_arrays(t, p);
   return 0;
 }
 
@@ -203,19 +344,29 @@ static ListObject *list_wrap(RtList *l, const Type *item) {
 
 static RtList *untyped_list(void) { return rt_list_new(-1, 8, 0); }
 
-/* The first item types an untyped list (it has none yet): a jitclass
- * instance makes it a list of the class's instances. */
+static int held_fields(const Type *t, int64_t at, int n, int32_t *kinds, int64_t *offsets);
+
+/* An item's bytes in a container. */
+static int64_t type_size(const Type *t) { return ty_is_scalar(t) || t->kind == TY_STR ? item_size((int)t->kind) : (int64_t)t->size; }
+
+/* A tuple item's references (its strs' and arrays'), told to the container. */
+static void hold_tuple_items(const Type *t, void *c, bool list) {
+  int32_t kinds[RT_HELD_FIELDS];
+  int64_t offsets[RT_HELD_FIELDS];
+  if (t->kind != TY_TUPLE) return;
+  int n = held_fields(t, 0, 0, kinds, offsets);
+  if (list) rt_list_hold(c, n, kinds, offsets);
+  else rt_dict_hold(c, n, kinds, offsets);
+}
+
+/* The first item types an untyped list (it has none yet). */
 static int list_learn(ListObject *self, PyObject *o) {
   if (self->l->kind >= 0) return 0;
-  const Type *c = jitclass_typeof(o);
-  if (c) {
-    self->item = c;
-    rt_list_settle(self->l, TY_CLASS, (int64_t)sizeof(void *));
-    return 0;
-  }
-  int kind = kind_of_value(o);
-  if (kind < 0) return -1;
-  rt_list_settle(self->l, kind, item_size(kind));  /* (which also says which items hold references) */
+  const Type *t = type_of_value(o);
+  if (!t) return -1;
+  self->item = kept_type(t);
+  rt_list_settle(self->l, (int32_t)t->kind, type_size(t));  /* (which also says which items hold references) */
+  hold_tuple_items(t, self->l, true);
   return 0;
 }
 
@@ -233,27 +384,26 @@ static int store_instance(const Type *c, PyObject *o, char *p) {
 }
 
 /* o stored at p as an item of the list's. */
-static int list_store(ListObject *self, PyObject *o, char *p) {
-  if (self->l->kind == TY_CLASS) return store_instance(self->item, o, p);
-  return store_item(self->l->kind, o, p);
-}
+static int list_store(ListObject *self, PyObject *o, char *p) { return store_value(list_item_type_of(self), o, p); }
 
-/* The reference the item at p holds, released (a str's, an instance's). */
-static void list_release(ListObject *self, char *p) {
-  if (self->l->kind == TY_STR) rt_str_release(*(RtStr **)p);
-  if (self->l->kind == TY_CLASS) rt_object_release(*(RtObject **)p);
+/* The references the item at p holds, released. */
+static void list_release(ListObject *self, char *p) { rt_held_drop(&self->l->held, p); }
+
+/* o stored past the list's last item, in the room reserved there: the
+ * place it is stored before it is appended or moved where it goes. */
+static char *list_stage(ListObject *self, PyObject *o) {
+  if (list_learn(self, o) < 0) return NULL;
+  if (rt_list_reserve(self->l, self->l->len + 1) != RT_OK) {
+    PyErr_NoMemory();
+    return NULL;
+  }
+  char *end = self->l->data + self->l->len * self->l->itemsize;
+  return list_store(self, o, end) < 0 ? NULL : end;
 }
 
 static PyObject *list_append(ListObject *self, PyObject *o) {
-  if (stores_numbers(self->item) < 0 || list_learn(self, o) < 0) return NULL;
-  ItemBuf item;
-  char *buf = item.bytes;
-  if (list_store(self, o, buf) < 0) return NULL;
-  if (rt_list_reserve(self->l, self->l->len + 1) != RT_OK) {
-    list_release(self, buf);
-    return PyErr_NoMemory();
-  }
-  memcpy(self->l->data + self->l->len++ * self->l->itemsize, buf, (size_t)self->l->itemsize);
+  if (!list_stage(self, o)) return NULL;
+  self->l->len++;
   Py_RETURN_NONE;
 }
 
@@ -294,16 +444,12 @@ static PyObject *list_empty_list(PyTypeObject *type, PyObject *args, PyObject *k
   PyObject *t;
   Py_ssize_t allocated = 0;
   if (!PyArg_ParseTupleAndKeywords(args, kw, "O|n:empty_list", names, &t, &allocated)) return NULL;
-  const Type *c = jitclass_instance_type(t);
-  if (c) {
-    RtList *l = rt_list_new(TY_CLASS, (int64_t)sizeof(void *), allocated > 0 ? allocated : 0);
-    return l ? (PyObject *)list_wrap(l, c) : PyErr_NoMemory();
-  }
-  int kind = kind_of_type(t);
-  if (kind < 0) return NULL;
-  RtList *l = rt_list_new(kind, item_size(kind), allocated > 0 ? allocated : 0);
+  const Type *item = type_of_type(t);
+  if (!item) return NULL;
+  RtList *l = rt_list_new((int32_t)item->kind, type_size(item), allocated > 0 ? allocated : 0);
   if (!l) return PyErr_NoMemory();
-  return (PyObject *)list_wrap(l, NULL);
+  hold_tuple_items(item, l, true);
+  return (PyObject *)list_wrap(l, kept_type(item));
 }
 
 static void list_dealloc(ListObject *self) {
@@ -318,7 +464,7 @@ static PyObject *list_item(ListObject *self, Py_ssize_t i) {
     PyErr_SetString(PyExc_IndexError, "list index out of range");
     return NULL;
   }
-  return box_held(list_item_type_of(self), self->l->data + i * self->l->itemsize);
+  return box_item(list_item_type_of(self), self->l->data + i * self->l->itemsize);
 }
 
 static int list_ass_item(ListObject *self, Py_ssize_t i, PyObject *o) {
@@ -332,11 +478,11 @@ static int list_ass_item(ListObject *self, Py_ssize_t i, PyObject *o) {
     rt_list_close(self->l, i);
     return 0;
   }
-  if (stores_numbers(self->item) < 0) return -1;
-  if (self->l->kind != TY_CLASS) return replace_item(self->l->kind, o, at);
-  RtObject *old = *(RtObject **)at;
-  if (store_instance(self->item, o, at) < 0) return -1;
-  rt_object_release(old);
+  char *staged = list_stage(self, o);
+  if (!staged) return -1;
+  at = self->l->data + i * self->l->itemsize;  /* (the buffer may have moved) */
+  list_release(self, at);
+  memcpy(at, staged, (size_t)self->l->itemsize);
   return 0;
 }
 
@@ -361,18 +507,23 @@ static PyObject *list_pop(ListObject *self, PyObject *args) {
 static PyObject *list_insert(ListObject *self, PyObject *args) {
   Py_ssize_t i;
   PyObject *o;
-  if (!PyArg_ParseTuple(args, "nO:insert", &i, &o) || stores_numbers(self->item) < 0 || list_learn(self, o) < 0)
-    return NULL;
-  ItemBuf item;
-  char *buf = item.bytes;
-  if (list_store(self, o, buf) < 0) return NULL;
+  if (!PyArg_ParseTuple(args, "nO:insert", &i, &o) || !list_stage(self, o)) return NULL;
   if (i < 0) i += self->l->len;
   i = i < 0 ? 0 : i > self->l->len ? self->l->len : i;
-  if (rt_list_open(self->l, i) != RT_OK) {
-    list_release(self, buf);
-    return PyErr_NoMemory();
+  int64_t size = self->l->itemsize;
+  self->l->len++;  /* the staged item appended, then moved down to i */
+  char *at = self->l->data + i * size, *end = self->l->data + (self->l->len - 1) * size;
+  ItemBuf buf;
+  char *moved = item_room(&buf, size);
+  if (!moved) {
+    self->l->len--;
+    list_release(self, end);
+    return NULL;
   }
-  memcpy(self->l->data + i * self->l->itemsize, buf, (size_t)self->l->itemsize);
+  memcpy(moved, end, (size_t)size);
+  memmove(at + size, at, (size_t)(end - at));
+  memcpy(at, moved, (size_t)size);
+  item_room_free(&buf, moved);
   Py_RETURN_NONE;
 }
 
@@ -507,17 +658,52 @@ static PyTypeObject ListType = {
 
 static PyTypeObject DictType;
 
-/* A new Dict holding d's reference, its values of type value (NULL: d's kind). */
-static DictObject *dict_wrap(RtDict *d, const Type *value) {
+/* A new Dict holding d's reference, its keys and values of types key
+ * and value (NULL: d's kinds). */
+static DictObject *dict_wrap(RtDict *d, const Type *key, const Type *value) {
   DictObject *self = PyObject_New(DictObject, &DictType);
   if (!self) {
     rt_dict_release(d);
   } else {
     self->d = d;
+    self->key = key;
     self->value = value;
   }
   return self;
 }
+
+static bool typed_object(PyObject *o) { return Py_TYPE(o) == &ListType || Py_TYPE(o) == &DictType; }
+
+/* A dict made for keys of type k and values of type v (NULL: no memory). */
+static DictObject *dict_settle(DictObject *self, const Type *k, const Type *v) {
+  rt_dict_settle(self->d, (int32_t)k->kind, (int32_t)v->kind, type_size(v));
+  hold_tuple_items(v, self->d, false);
+  self->key = kept_type(k);
+  self->value = kept_type(v);
+  return self;
+}
+
+static int tuple_key_bits(PyObject *o, const Type *t, RtTupleKey *k);
+
+/* A key given from Python, as the dict looks it up: its bits (a tuple's
+ * point to the RtTupleKey here, a str's to a new RtStr, dropped after). */
+typedef struct {
+  uint64_t bits;
+  RtTupleKey tuple;
+} DictKey;
+
+static int dict_key(DictObject *self, PyObject *k, DictKey *key) {
+  const Type *t = self->key;
+  if (!t) return key_bits(self->d->keykind, k, &key->bits);
+  if (!PyTuple_Check(k) || PyTuple_GET_SIZE(k) != t->nfields) {
+    PyErr_Format(PyExc_TypeError, "a typed.Dict keyed by %s cannot take the key %R", t->name, k);
+    return -1;
+  }
+  key->bits = (uint64_t)(uintptr_t)&key->tuple;
+  return tuple_key_bits(k, t, &key->tuple);
+}
+
+static void dict_key_drop(DictObject *self, DictKey *key) { drop_key(self->d->keykind, key->bits); }
 
 static PyObject *dict_new(PyTypeObject *type, PyObject *args, PyObject *kw) {
   if (!PyArg_ParseTuple(args, ":Dict")) return NULL;
@@ -536,10 +722,16 @@ static PyObject *dict_empty(PyTypeObject *type, PyObject *args, PyObject *kw) {
   PyObject *k, *v;
   Py_ssize_t n = 0;
   if (!PyArg_ParseTupleAndKeywords(args, kw, "OO|n:empty", names, &k, &v, &n)) return NULL;
-  int kk = key_kind(kind_of_type(k)), vk = kk < 0 ? -1 : kind_of_type(v);
-  if (vk < 0) return NULL;
-  RtDict *d = rt_dict_new(kk, vk, item_size(vk));
-  return d ? (PyObject *)dict_wrap(d, NULL) : PyErr_NoMemory();
+  const Type *key = type_of_type(k), *value = key ? type_of_type(v) : NULL;
+  if (!value) return NULL;
+  if (!number_tuple(key) && !ty_is_scalar(key) && key->kind != TY_STR) {
+    PyErr_Format(PyExc_TypeError, "typed.Dict keys are numbers, bools, str or tuples of numbers, not %s", key->name);
+    return NULL;
+  }
+  if (key_kind((int)key->kind) < 0) return NULL;
+  RtDict *d = rt_dict_new(-1, -1, 8);
+  DictObject *self = d ? dict_wrap(d, NULL, NULL) : NULL;
+  return self ? (PyObject *)dict_settle(self, key, value) : PyErr_NoMemory();
 }
 
 static void dict_dealloc(DictObject *self) {
@@ -552,14 +744,14 @@ static Py_ssize_t dict_len(DictObject *self) { return (Py_ssize_t)self->d->used;
 /* The value's address for key k, or NULL: with found false and no error
  * when k is not there (a key of another type is not there either). */
 static char *dict_find(DictObject *self, PyObject *k) {
-  uint64_t bits;
+  DictKey key;
   if (self->d->keykind < 0) return NULL;
-  if (key_bits(self->d->keykind, k, &bits) < 0) {
+  if (dict_key(self, k, &key) < 0) {
     PyErr_Clear();
     return NULL;
   }
-  char *v = rt_dict_lookup(self->d, bits);
-  drop_key(self->d->keykind, bits);
+  char *v = rt_dict_lookup(self->d, key.bits);
+  dict_key_drop(self, &key);
   return v;
 }
 
@@ -569,16 +761,16 @@ static PyObject *dict_subscript(DictObject *self, PyObject *k) {
     PyErr_SetObject(PyExc_KeyError, k);
     return NULL;
   }
-  return box_held(dict_value_type_of(self), v);
+  return box_item(dict_value_type_of(self), v);
 }
 
 static int dict_ass_subscript(DictObject *self, PyObject *k, PyObject *v) {
   RtDict *d = self->d;
+  DictKey key;
   if (!v) {
-    uint64_t bits;
-    bool found = d->keykind >= 0 && key_bits(d->keykind, k, &bits) == 0;
-    bool deleted = found && rt_dict_delete(d, bits);
-    if (found) drop_key(d->keykind, bits);
+    bool found = d->keykind >= 0 && dict_key(self, k, &key) == 0;
+    bool deleted = found && rt_dict_delete(d, key.bits);
+    if (found) dict_key_drop(self, &key);
     if (!deleted) {
       PyErr_Clear();
       PyErr_SetObject(PyExc_KeyError, k);
@@ -586,31 +778,29 @@ static int dict_ass_subscript(DictObject *self, PyObject *k, PyObject *v) {
     }
     return 0;
   }
-  if (stores_numbers(self->value) < 0) return -1;
   if (d->keykind < 0) {  /* the first pair types the dict */
-    int kk = key_kind(kind_of_value(k)), vk = kk < 0 ? -1 : kind_of_value(v);
-    if (vk < 0) return -1;
-    rt_dict_settle(d, kk, vk, item_size(vk));
+    const Type *kt = type_of_key(k), *vt = kt ? type_of_value(v) : NULL;
+    if (!vt) return -1;
+    dict_settle(self, kt, vt);
   }
-  uint64_t bits;
-  ItemBuf item;
-  char *buf = item.bytes;
-  if (key_bits(d->keykind, k, &bits) < 0) return -1;
-  if (store_item(d->valkind, v, buf) < 0) {
-    drop_key(d->keykind, bits);
+  ItemBuf room;
+  char *buf = item_room(&room, d->valsize);
+  if (!buf) return -1;
+  bool keyed = dict_key(self, k, &key) == 0;
+  if (!keyed || store_value(dict_value_type_of(self), v, buf) < 0) {
+    if (keyed) dict_key_drop(self, &key);
+    item_room_free(&room, buf);
     return -1;
   }
-  char *at = rt_dict_insert(d, bits);  /* a new str key: the dict takes its own reference */
-  drop_key(d->keykind, bits);
-  if (!at) {
-    if (d->valkind == TY_STR) rt_str_release(*(RtStr **)buf);
-    PyErr_NoMemory();
-    return -1;
-  }
-  RtStr *old = d->valkind == TY_STR ? *(RtStr **)at : NULL;
-  memcpy(at, buf, (size_t)d->valsize);
-  rt_str_release(old);
-  return 0;
+  char *at = rt_dict_lookup(d, key.bits);
+  if (at) rt_held_drop(&d->held, at);  /* the value replaced */
+  else at = rt_dict_insert(d, key.bits);  /* a new str key: the dict takes its own reference */
+  dict_key_drop(self, &key);
+  if (at) memcpy(at, buf, (size_t)d->valsize);
+  else rt_held_drop(&d->held, buf);
+  item_room_free(&room, buf);
+  if (!at) PyErr_NoMemory();
+  return at ? 0 : -1;
 }
 
 static int dict_contains(DictObject *self, PyObject *k) { return dict_find(self, k) != NULL; }
@@ -622,7 +812,7 @@ static PyObject *dict_parts(DictObject *self, int which) {
   for (int64_t i = 0; out && i < d->used; i++) {
     char *e = rt_dict_entry(d, i);
     PyObject *k = which != 1 ? key_object(d->keykind, *(uint64_t *)(e + 8)) : NULL;
-    PyObject *v = which != 0 ? box_held(dict_value_type_of(self), e + RT_DICT_VALUE) : NULL;
+    PyObject *v = which != 0 ? box_item(dict_value_type_of(self), e + RT_DICT_VALUE) : NULL;
     PyObject *item = which == 0 ? k : which == 1 ? v : (k && v ? PyTuple_Pack(2, k, v) : NULL);
     if (which == 2) {
       Py_XDECREF(k);
@@ -649,7 +839,7 @@ static PyObject *dict_get(DictObject *self, PyObject *args) {
   PyObject *k, *dflt = Py_None;
   if (!PyArg_ParseTuple(args, "O|O:get", &k, &dflt)) return NULL;
   char *v = dict_find(self, k);
-  return v ? box_held(dict_value_type_of(self), v) : Py_NewRef(dflt);
+  return v ? box_item(dict_value_type_of(self), v) : Py_NewRef(dflt);
 }
 
 static PyObject *dict_pop(DictObject *self, PyObject *args) {
@@ -661,7 +851,7 @@ static PyObject *dict_pop(DictObject *self, PyObject *args) {
     PyErr_SetObject(PyExc_KeyError, k);
     return NULL;
   }
-  PyObject *r = box_held(dict_value_type_of(self), v);
+  PyObject *r = box_item(dict_value_type_of(self), v);
   if (r && dict_ass_subscript(self, k, NULL) < 0) Py_CLEAR(r);
   return r;
 }
@@ -670,7 +860,7 @@ static PyObject *dict_setdefault(DictObject *self, PyObject *args) {
   PyObject *k, *dflt;
   if (!PyArg_ParseTuple(args, "OO:setdefault", &k, &dflt)) return NULL;
   char *v = dict_find(self, k);
-  if (v) return box_held(dict_value_type_of(self), v);
+  if (v) return box_item(dict_value_type_of(self), v);
   if (dict_ass_subscript(self, k, dflt) < 0) return NULL;
   return dict_subscript(self, k);
 }
@@ -683,7 +873,7 @@ static PyObject *dict_clear(DictObject *self, PyObject *unused) {
 /* A new typed dict of the same pairs (a shallow copy, as dict.copy). */
 static PyObject *dict_copy(DictObject *self, PyObject *unused) {
   RtDict *c = rt_dict_copy(self->d);
-  return c ? (PyObject *)dict_wrap(c, self->value) : PyErr_NoMemory();
+  return c ? (PyObject *)dict_wrap(c, self->key, self->value) : PyErr_NoMemory();
 }
 
 static PyObject *dict_repr(DictObject *self) {
@@ -695,7 +885,7 @@ static PyObject *dict_repr(DictObject *self) {
   PyObject *r = NULL;
   if (plain)
     r = self->d->keykind < 0 ? PyUnicode_FromFormat("DictType[undefined,undefined](%R)", plain)
-                             : PyUnicode_FromFormat("DictType[%s,%s](%R)", scalar[self->d->keykind].name,
+                             : PyUnicode_FromFormat("DictType[%s,%s](%R)", dict_key_type_of(self)->name,
                                                     dict_value_type_of(self)->name, plain);
   Py_XDECREF(items); Py_XDECREF(plain);
   return r;
@@ -718,7 +908,7 @@ static PyMethodDef dict_methods[] = {
 static PyObject *dict_part_type(DictObject *self, void *value) {
   int kind = value ? self->d->valkind : self->d->keykind;
   if (kind < 0) Py_RETURN_NONE;
-  return PyUnicode_FromString(value ? dict_value_type_of(self)->name : scalar[kind].name);
+  return PyUnicode_FromString(value ? dict_value_type_of(self)->name : dict_key_type_of(self)->name);
 }
 
 static PyGetSetDef dict_getset[] = {
@@ -795,8 +985,8 @@ const Type *typed_typeof(PyObject *o) {
   }
   if (Py_TYPE(o) == &DictType) {
     RtDict *d = ((DictObject *)o)->d;
-    const Type *value = ((DictObject *)o)->value;
-    return d->keykind < 0 ? NULL : core_api()->dict(&core_plain[d->keykind], value ? value : &core_plain[d->valkind]);
+    const Type *key = ((DictObject *)o)->key, *value = ((DictObject *)o)->value;
+    return d->keykind < 0 ? NULL : core_api()->dict(key ? key : &core_plain[d->keykind], value ? value : &core_plain[d->valkind]);
   }
   return NULL;
 }
@@ -805,9 +995,10 @@ PyObject *typed_refusal(PyObject *o) {
   if (Py_TYPE(o) == &ListType || Py_TYPE(o) == &DictType)
     return PyUnicode_FromString("is an empty typed container whose item types are unknown: make it with "
                                 "List.empty_list(type) or Dict.empty(key_type, value_type)");
-  if (PyList_Check(o))
-    return PyUnicode_FromString("is a Python list, which compiled code does not take (Numba's reflected lists are "
-                                "not supported): pass a ruchey.typed.List, e.g. typed.List(items)");
+  if (PyList_Check(o) && !typed_pylist_typeof(o)) return typed_pylist_refusal(o);
+  if (PyList_Check(o))  /* one compiled code takes, as an argument */
+    return PyUnicode_FromString("is a Python list inside a container, which compiled code does not take (a list "
+                                "is taken as an argument of its own): pass a ruchey.typed.List, e.g. typed.List(items)");
   if (PyDict_Check(o))
     return PyUnicode_FromString("is a Python dict, which compiled code does not take: pass a ruchey.typed.Dict");
   if (PyFrozenSet_Check(o)) return PyUnicode_FromString("is a frozenset, which compiled code does not take: pass a set");
@@ -885,10 +1076,63 @@ PyObject *typed_box(const Type *t, void *c) {
     else rt_dict_release(c);
     return r;
   }
-  if (t->kind == TY_LIST)
-    return (PyObject *)list_wrap(c, t->elem && (t->elem->kind == TY_TUPLE || t->elem->kind == TY_CLASS || ty_is_time(t->elem))
-                                        ? t->elem : NULL);
-  return (PyObject *)dict_wrap(c, t->nfields && t->fields[1]->kind == TY_TUPLE ? t->fields[1] : NULL);
+  if (t->kind == TY_LIST) return (PyObject *)list_wrap(c, t->elem ? kept_type(t->elem) : NULL);
+  return (PyObject *)dict_wrap(c, t->nfields ? kept_type(t->fields[0]) : NULL, t->nfields ? kept_type(t->fields[1]) : NULL);
+}
+
+/* An item or value read from Python: a typed container the one held,
+ * shared (not copied, as a container compiled code returns may be); an
+ * array the array object stored where it was one. */
+static PyObject *box_item(const Type *t, char *p) {
+  if (t->kind != TY_LIST && t->kind != TY_DICT) return box_held(t, p);
+  void *c = *(void **)p;
+  __atomic_add_fetch((int64_t *)c, 1, __ATOMIC_ACQ_REL);
+  if (t->kind == TY_LIST) return (PyObject *)list_wrap(c, kept_type(t->elem));
+  return (PyObject *)dict_wrap(c, kept_type(t->fields[0]), kept_type(t->fields[1]));
+}
+
+/* ---------------------------------------------------------------- arrays compiled code stored */
+
+/* Compiled code stores an argument array in a container as it is
+ * (borrowed: its meminfo NULL), which is safe in a container the call
+ * made; one made in Python outlives the call, so after it each array
+ * borrowed there is made to keep its Python object alive (rt_array_keep),
+ * in the containers inside too. */
+static bool may_borrow(const Type *t) {
+  if (!t) return false;
+  if (t->kind == TY_ARRAY) return true;
+  if (t->kind == TY_LIST) return may_borrow(t->elem);
+  if (t->kind == TY_DICT) return t->nfields && may_borrow(t->fields[1]);
+  for (int i = 0; t->kind == TY_TUPLE && i < t->nfields; i++)
+    if (may_borrow(t->fields[i])) return true;
+  return false;
+}
+
+static void keep_borrowed(const Type *t, char *p);
+
+static void keep_borrowed_in(const Type *t, void *c) {
+  if (t->kind == TY_LIST) {
+    RtList *l = c;
+    for (int64_t i = 0; i < l->len; i++) keep_borrowed(t->elem, l->data + i * l->itemsize);
+    return;
+  }
+  RtDict *d = c;
+  for (int64_t i = 0; i < d->nentries; i++) {
+    char *e = d->entries + i * d->entsize;
+    if (*(int64_t *)e != RT_DELETED) keep_borrowed(t->fields[1], e + RT_DICT_VALUE);
+  }
+}
+
+static void keep_borrowed(const Type *t, char *p) {
+  if (t->kind == TY_ARRAY) rt_array_keep((RtArray *)p);
+  if ((t->kind == TY_LIST || t->kind == TY_DICT) && may_borrow(t)) keep_borrowed_in(t, *(void **)p);
+  for (int i = 0; t->kind == TY_TUPLE && i < t->nfields; i++) keep_borrowed(t->fields[i], p + t->offsets[i]);
+}
+
+void typed_keep_arrays(const Type *t, void *c) {
+  if (!may_borrow(t)) return;
+  jitclass_keep_objects(core_api());
+  keep_borrowed_in(t, c);
 }
 
 /* ---------------------------------------------------------------- Python sets */
@@ -1015,6 +1259,180 @@ int typed_set_reflect(PyObject *o, RtDict *d) {
     Py_XDECREF(item);
   }
   rt_dict_release(d);
+  return rc;
+}
+
+/* ---------------------------------------------------------------- Python lists */
+
+/* A Python list argument, as Numba's reflected list: its items copied
+ * into a new RtList for the call (arrays borrowed, as the list holds
+ * them), and the list made equal to it after the call, even one that
+ * raised (typed_pylist_reflect), so that what compiled code appended,
+ * popped or stored is seen. Its type is the first item's, as Numba types
+ * it; every item must have that type. */
+
+/* An item type a Python list may have: a number, a bool, a str, an array,
+ * or a tuple of these (with at most RT_HELD_FIELDS strs and arrays). */
+static bool pylist_item(const Type *t, int *refs) {
+  if (t->kind == TY_STR || t->kind == TY_ARRAY) return ++*refs <= RT_HELD_FIELDS;
+  if (ty_is_scalar(t)) return t->kind != TY_F16;
+  for (int i = 0; t->kind == TY_TUPLE && i < t->nfields; i++)
+    if (!pylist_item(t->fields[i], refs)) return false;
+  return t->kind == TY_TUPLE && !t->callee;  /* a named tuple's class is not kept */
+}
+
+const Type *typed_pylist_typeof(PyObject *o) {
+  static const Type *last_item, *last_list;  /* the GIL guards them */
+  PyObject *first = PyList_GET_SIZE(o) ? PyList_GET_ITEM(o, 0) : NULL;
+  const Type *item = first && !PyList_Check(first) ? disp_typeof(first) : NULL;
+  int refs = 0;
+  if (!item || !pylist_item(item, &refs)) {
+    PyErr_Clear();
+    return NULL;
+  }
+  if (item != last_item) {
+    last_list = core_api()->list(item);
+    last_item = item;
+  }
+  return last_list;
+}
+
+PyObject *typed_pylist_refusal(PyObject *o) {
+  if (!PyList_GET_SIZE(o))
+    return PyUnicode_FromString("is an empty list, whose item type cannot be known (Numba: cannot compute "
+                                "fingerprint of empty list): pass typed.List.empty_list(item_type)");
+  PyObject *first = PyList_GET_ITEM(o, 0);
+  if (PyList_Check(first))
+    return PyUnicode_FromString("is a list of lists, which compiled code does not take (Numba cannot reflect "
+                                "them either): pass a typed.List of typed.Lists");
+  const Type *t = disp_typeof(first);
+  PyErr_Clear();
+  if (t)
+    return PyUnicode_FromFormat("is a list of %s, which compiled code does not take as a Python list (numbers, "
+                                "bools, str, arrays and tuples of these are taken)", t->name);
+  PyObject *why = disp_refusal(first);
+  PyObject *r = why ? PyUnicode_FromFormat("is a list whose item 0 %U", why) : NULL;
+  Py_XDECREF(why);
+  return r;
+}
+
+/* The Python item o stored at p as an item of type t (a str a new one
+ * the list holds, an array borrowed); -1 with a TypeError where o is of
+ * another type. */
+static int pylist_store(const Type *t, PyObject *o, char *p, Py_ssize_t i) {
+  if (t->kind == TY_F64 && PyFloat_CheckExact(o)) {
+    *(double *)p = PyFloat_AS_DOUBLE(o);
+    return 0;
+  }
+  const Type *have = t->kind == TY_I64 && PyLong_CheckExact(o) ? t : disp_typeof(o);
+  if (have != t) {
+    if (!PyErr_Occurred())
+      PyErr_Format(PyExc_TypeError, "can't unbox heterogeneous list: item %zd is %s, the first %s (a list's items "
+                   "must have one type)", i, have ? have->name : Py_TYPE(o)->tp_name, t->name);
+    return -1;
+  }
+  if (t->kind == TY_TUPLE) return disp_unbox_tuple(o, t, p);
+  Slot slot;
+  void *arg;
+  if (disp_unbox(o, t, &slot, (RtArray *)p, &arg) < 0) return -1;
+  if (t->kind != TY_ARRAY) memcpy(p, arg, t->kind == TY_STR ? sizeof(RtStr *) : t->size);
+  return 0;
+}
+
+/* Where an item holds references (a tuple's strs and arrays), for the list. */
+static int held_fields(const Type *t, int64_t at, int n, int32_t *kinds, int64_t *offsets) {
+  for (int i = 0; t->kind == TY_TUPLE && i < t->nfields; i++)
+    n = held_fields(t->fields[i], at + (int64_t)t->offsets[i], n, kinds, offsets);
+  if (t->kind != TY_STR && t->kind != TY_ARRAY) return n;
+  kinds[n] = (int32_t)t->kind;
+  offsets[n] = at;
+  return n + 1;
+}
+
+int typed_pylist_unbox(PyObject *o, const Type *t, Slot *slot) {
+  const Type *elem = t->elem;
+  Py_ssize_t n = PyList_GET_SIZE(o);
+  RtList *l = rt_list_new((int32_t)elem->kind, (int64_t)elem->size, n);
+  if (!l) {
+    PyErr_NoMemory();
+    return -1;
+  }
+  int32_t kinds[RT_HELD_FIELDS];
+  int64_t offsets[RT_HELD_FIELDS];
+  if (elem->kind == TY_TUPLE) rt_list_hold(l, held_fields(elem, 0, 0, kinds, offsets), kinds, offsets);
+  for (Py_ssize_t i = 0; i < n; i++, l->len++)
+    if (pylist_store(elem, PyList_GET_ITEM(o, i), l->data + i * l->itemsize, i) < 0) {
+      rt_list_release(l);  /* the items stored so far, with the strs they hold */
+      return -1;
+    }
+  slot->u = (uint64_t)(uintptr_t)l;
+  return 0;
+}
+
+/* Whether the Python item o is what the item at p (of type t) was made
+ * from: the same number, str, array (the object, its data, shape and
+ * strides) or tuple of these. */
+static bool pylist_same(const Type *t, PyObject *o, const char *p) {
+  if (t->kind == TY_F64 && PyFloat_CheckExact(o)) {
+    double x = PyFloat_AS_DOUBLE(o);
+    return !memcmp(p, &x, 8);  /* a NaN is itself, -0.0 not 0.0 */
+  }
+  if (t->kind == TY_TUPLE) {
+    if (!PyTuple_CheckExact(o) || PyTuple_GET_SIZE(o) != t->nfields) return false;
+    for (int i = 0; i < t->nfields; i++)
+      if (!pylist_same(t->fields[i], PyTuple_GET_ITEM(o, i), p + t->offsets[i])) return false;
+    return true;
+  }
+  if (t->kind == TY_ARRAY) {
+    return disp_same_array(t, (const RtArray *)p, o);
+  }
+  if (t->kind == TY_STR) {
+    const RtStr *s = *(RtStr *const *)p;
+    if (!PyUnicode_Check(o) || PyUnicode_GET_LENGTH(o) != s->len) return false;
+    int kind = PyUnicode_KIND(o);
+    const void *data = PyUnicode_DATA(o);
+    for (int64_t i = 0; i < s->len; i++)
+      if (PyUnicode_READ(kind, data, i) != s->data[i]) return false;
+    return true;
+  }
+  if (disp_typeof(o) != t) {
+    PyErr_Clear();
+    return false;
+  }
+  Slot slot;
+  void *arg;
+  if (disp_unbox(o, t, &slot, NULL, &arg) < 0) {
+    PyErr_Clear();
+    return false;
+  }
+  return !memcmp(arg, p, t->size);
+}
+
+/* After the call: o made to hold l's items where l differs from what o
+ * held (its length, or an item), as Numba writes back a list compiled
+ * code changed; l released. Items of numbers are replaced one by one where
+ * they differ; items holding arrays are all made before o lets go of any,
+ * since an array o held may be one that only o kept alive. */
+int typed_pylist_reflect(PyObject *o, const Type *t, RtList *l) {
+  const Type *elem = t->elem;
+  bool same_length = PyList_GET_SIZE(o) == l->len, in_place = same_length && !ty_has_arrays(elem);
+  int64_t i = 0;
+  for (; same_length && i < l->len; i++)
+    if (!pylist_same(elem, PyList_GET_ITEM(o, i), l->data + i * l->itemsize)) {
+      if (!in_place) break;
+      PyObject *item = box_held(elem, l->data + i * l->itemsize);
+      if (!item || PyList_SetItem(o, i, item) < 0) break;
+    }
+  bool rebuild = !same_length || (!in_place && i < l->len);
+  PyObject *items = rebuild ? PyList_New(l->len) : NULL;
+  for (i = 0; items && i < l->len; i++) {
+    PyObject *item = box_held(elem, l->data + i * l->itemsize);
+    if (!item) Py_CLEAR(items);
+    else PyList_SET_ITEM(items, i, item);
+  }
+  int rc = PyErr_Occurred() ? -1 : rebuild ? PyList_SetSlice(o, 0, PY_SSIZE_T_MAX, items) : 0;
+  Py_XDECREF(items);
+  rt_list_release(l);
   return rc;
 }
 

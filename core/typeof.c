@@ -231,6 +231,7 @@ static const Type *typeof_depth(PyObject *o, int depth) {
   if (PyArray_Check(o)) return NULL;
   if (PyTuple_Check(o)) return tuple_type(o, depth);  /* a named tuple's class: the type names it */
   if (t == &PySet_Type) return depth ? NULL : typed_set_typeof(o);
+  if (t == &PyList_Type) return depth ? NULL : typed_pylist_typeof(o);
   const Type *jc = jitclass_typeof(o);
   if (jc) return jc;
   const Type *typed = typed_typeof(o);
@@ -253,7 +254,8 @@ static PyObject *tuple_refusal(PyObject *o) {
     return PyUnicode_FromFormat("is a tuple of %zd items (at most %d are supported)", n, MAX_TUPLE_ITEMS);
   for (Py_ssize_t i = 0; i < n; i++) {
     PyObject *item = PyTuple_GET_ITEM(o, i);
-    if (disp_typeof(item) && !PyArray_IsScalar(item, Void)) continue;  /* a record: only not inside a tuple */
+    if (disp_typeof(item) && !PyArray_IsScalar(item, Void) && !PyList_CheckExact(item) && !PySet_CheckExact(item))
+      continue;  /* a record, a list, a set: only not inside a tuple */
     PyObject *why = disp_refusal(item);
     PyObject *r = why ? PyUnicode_FromFormat("is a tuple whose item %zd %U", i, why) : NULL;
     Py_XDECREF(why);

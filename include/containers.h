@@ -84,6 +84,9 @@ typedef struct RtObject {
 #define RT_DICT_VALUE 16  /* a value's offset in its entry, after the hash and the key */
 #define RT_DELETED ((int64_t)-1)  /* no number hashes to -1, in Python as here */
 
+/* One more (retain) or one less (drop) of each reference an item at item holds, as h says. */
+void rt_held_retain(const RtHeld *h, const char *item);
+void rt_held_drop(const RtHeld *h, const char *item);
 RtList *rt_list_new(int32_t kind, int64_t itemsize, int64_t cap);
 int32_t rt_list_reserve(RtList *l, int64_t n);  /* room for n items: RT_OK or RT_ERR_MEMORY */
 void rt_list_free(RtList *l);
@@ -131,6 +134,7 @@ void rt_object_release(RtObject *o);  /* one reference less */
  * to its Python object, for a field that may outlive the call */
 void rt_array_keep(RtArray *a);
 bool rt_keeper_free(RtMemInfo *mi);  /* frees mi if it is a keeper's (releasing its object) */
+void *rt_keeper_object(const RtMemInfo *mi);  /* the object a keeper holds, or NULL: mi is no keeper */
 void rt_set_object_keeper(void (*retain)(void *obj), void (*release)(void *obj));
 
 RtDict *rt_dict_new(int32_t keykind, int32_t valkind, int64_t valsize);

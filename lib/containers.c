@@ -151,6 +151,9 @@ static void drop_items(const RtHeld *h, const char *p, int64_t n, int64_t s) {
     for (int32_t f = 0; f < h->n; f++) release_ref(h->kinds[f], p + i * s + h->offsets[f]);
 }
 
+void rt_held_retain(const RtHeld *h, const char *item) { retain_items(h, item, 1, 0); }
+void rt_held_drop(const RtHeld *h, const char *item) { drop_items(h, item, 1, 0); }
+
 /* ---------------------------------------------------------------- jitclass instances */
 
 /* malloc and memset, not calloc: glibc's calloc bypasses the thread's cache
@@ -229,6 +232,8 @@ void rt_array_keep(RtArray *a) {
   *k = (RtKeeper){{1, KEEPER}, a->parent};
   a->meminfo = &k->mi;
 }
+
+void *rt_keeper_object(const RtMemInfo *mi) { return mi->data == KEEPER ? ((const RtKeeper *)mi)->obj : NULL; }
 
 bool rt_keeper_free(RtMemInfo *mi) {
   if (mi->data != KEEPER) return false;

@@ -262,9 +262,9 @@ def test_mixed_items_are_typing_errors():
             njit(f)(2)
 
 
-def test_python_lists_of_arrays_are_refused_with_typed_list_named():
-    with pytest.raises(TypeError, match="typed.List"):
-        _total([np.zeros(2)])
+def test_python_lists_of_arrays_are_taken_as_numba_reflected_lists():
+    arrays = [np.arange(3.0), np.ones(2)]
+    assert _total(arrays) == _total.py_func(arrays)
 
 
 # ---------------------------------------------------------------- reference counts

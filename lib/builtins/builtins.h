@@ -70,6 +70,7 @@ void lo_list_settle(Lower *l, const Type *elem, LLVMValueRef lst);  /* a list ma
 /* the order of items of elem as rt_list_sort_fields takes it (*nfields fields) */
 LLVMValueRef lo_item_order(Lower *l, const Type *elem, int *nfields);
 LLVMValueRef lo_list_copy_of(Lower *l, Node *x);  /* a new list of list x's items */
+LLVMValueRef lo_list_item_addr(Lower *l, const Type *elem, LLVMValueRef lst, LLVMValueRef i);  /* item i's address */
 void lo_list_sort(Lower *l, const Type *elem, LLVMValueRef lst, LLVMValueRef rev);  /* in place (rev: an i1) */
 
 /* args.c: the checks NumPy functions' typers make of their arguments */

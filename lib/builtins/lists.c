@@ -69,9 +69,12 @@ bool ty_container_item(Infer *in, Node *at, const Type *t, const char *what) {
 
 /* Whether a value of type `from` may be stored where `to` is held: the
  * same type, or one that widens to it (an int in a float list, (1, 2) in a
- * list of (float64, float64)). */
+ * list of (float64, float64), a C array among arrays of any layout, as
+ * Numba's typed.List.empty_list(float64[:]) holds). */
 bool ty_container_fits(const Type *to, const Type *from) {
   if (to == from) return true;
+  if (to->kind == TY_ARRAY && from->kind == TY_ARRAY)  /* one struct for every layout: nothing converts */
+    return to->elem == from->elem && to->ndim == from->ndim && to->layout == 'A' && (to->readonly || !from->readonly);
   bool numbers = ty_is_scalar(from) && ty_is_scalar(to);
   bool tuples = from->kind == TY_TUPLE && to->kind == TY_TUPLE && from->nfields == to->nfields;
   bool containers = ty_is_container(from) && ty_is_container(to);  /* [] into a list of lists */
@@ -237,7 +240,7 @@ static void set_len(Lower *l, LLVMValueRef lst, LLVMValueRef n) {
   tagged(l, LLVMBuildStore(l->b, n, list_field(l, lst, L_LEN)), "list fields");
 }
 
-static LLVMValueRef item_addr(Lower *l, const Type *elem, LLVMValueRef lst, LLVMValueRef i) {
+LLVMValueRef lo_list_item_addr(Lower *l, const Type *elem, LLVMValueRef lst, LLVMValueRef i) {
   LLVMValueRef data = header_load(l, l->mod->ptr, lst, L_DATA, "data");
   return LLVMBuildGEP2(l->b, lo_storage_type(l, elem), data, &i, 1, "");
 }
@@ -363,7 +366,7 @@ void ty_list_store(Infer *in, Node *target, const Type *t, Node *at) {
 static LLVMValueRef list_index_addr(Lower *l, Node *n, LLVMValueRef lst, const char *msg) {
   LLVMValueRef i = lo_expr_as(l, n->rhs, TYS(TY_I64));
   if (!n->str) i = checked_index(l, lst, i, msg);
-  return item_addr(l, n->ty, lst, i);
+  return lo_list_item_addr(l, n->ty, lst, i);
 }
 
 /* start, stop and step as rt_list_slice takes them (parts left out or None: 0, and not given). */
@@ -533,7 +536,7 @@ static LLVMValueRef lo_insert(Lower *l, Node *n) {
   LLVMTypeRef p[2] = {l->mod->ptr, l->mod->i64};
   lo_list_settle(l, elem, lst);
   lo_check_call(l, lo_call_fn(l, "rt_list_open", l->mod->i32, p, (LLVMValueRef[]){lst, i}, 2));
-  lo_store_scalar(l, elem, item_addr(l, elem, lst, i), v);
+  lo_store_scalar(l, elem, lo_list_item_addr(l, elem, lst, i), v);
   lo_done_with(l, n->list.items[0], lst);
   return LLVMGetUndef(l->mod->i8);
 }
@@ -544,7 +547,7 @@ static LLVMValueRef lo_extend(Lower *l, Node *n) {
   LLVMValueRef lst = receiver(l, n), src = lo_expr(l, n->list.items[1]);
   if (from) {
     LoLoop loop = lo_loop_begin(l, const_i64(l, 0), lo_list_len(l, src), NULL, "extend");
-    LLVMValueRef v = lo_load_scalar(l, from, item_addr(l, from, src, loop.index));
+    LLVMValueRef v = lo_load_scalar(l, from, lo_list_item_addr(l, from, src, loop.index));
     if (ty_has_arrays(elem)) lo_refcount(l, elem, v, true);  /* both lists hold it */
     lo_list_append(l, elem, lst, lo_convert(l, v, from, elem));
     lo_loop_end(l, &loop);
@@ -568,7 +571,7 @@ static LLVMValueRef lo_pop(Lower *l, Node *n) {
     lo_raise_if(l, LLVMBuildICmp(l->b, LLVMIntEQ, len, const_i64(l, 0), ""), RT_ERR_INDEX, "pop from empty list");
     i = LLVMBuildSub(l->b, len, const_i64(l, 1), "");
   }
-  LLVMValueRef v = lo_load_scalar(l, elem, item_addr(l, elem, lst, i));
+  LLVMValueRef v = lo_load_scalar(l, elem, lo_list_item_addr(l, elem, lst, i));
   LLVMTypeRef p[2] = {l->mod->ptr, l->mod->i64};
   lo_call_fn(l, "rt_list_close", void_type(l), p, (LLVMValueRef[]){lst, i}, 2);
   lo_done_with(l, n->list.items[0], lst);
@@ -596,7 +599,7 @@ static LLVMValueRef list_search(Lower *l, const Type *elem, LLVMValueRef lst, LL
   LLVMValueRef found = lo_alloca(l, l->mod->i64, "found");
   LLVMBuildStore(l->b, const_i64(l, count ? 0 : -1), found);
   LoLoop loop = lo_loop_begin(l, const_i64(l, 0), lo_list_len(l, lst), NULL, "search");
-  LLVMValueRef item = lo_load_scalar(l, elem, item_addr(l, elem, lst, loop.index));
+  LLVMValueRef item = lo_load_scalar(l, elem, lo_list_item_addr(l, elem, lst, loop.index));
   LLVMValueRef eq = lo_compare_values(l, OP_EQ, item, elem, v, vt);
   if (count) {
     LLVMValueRef c = LLVMBuildLoad2(l->b, l->mod->i64, found, "");
@@ -691,12 +694,12 @@ static void sort_by_key(Lower *l, Node *key, const Type *elem, LLVMValueRef lst,
   LLVMValueRef *args = arena_alloc(l->f->arena, sizeof(LLVMValueRef) * (size_t)(1 + key->list.len));
   for (int i = 0; i < key->list.len; i++) args[1 + i] = lo_expr(l, key->list.items[i]);  /* read once */
   LoLoop loop = lo_loop_begin(l, const_i64(l, 0), len, NULL, "sort.key");
-  args[0] = lo_load_scalar(l, elem, item_addr(l, elem, lst, loop.index));  /* borrowed by f */
+  args[0] = lo_load_scalar(l, elem, lo_list_item_addr(l, elem, lst, loop.index));  /* borrowed by f */
   LLVMValueRef kv = lo_call_target(l, f, args, 1 + key->list.len), t = LLVMGetUndef(lo_type(l, kt));
   for (int i = 0; i + 1 < nf; i++)
     t = LLVMBuildInsertValue(l->b, t, k->kind == TY_TUPLE ? LLVMBuildExtractValue(l->b, kv, (unsigned)i, "") : kv, (unsigned)i, "");
   LLVMValueRef at = LLVMBuildSelect(l->b, rev, LLVMBuildNeg(l->b, loop.index, ""), loop.index, "");
-  lo_store_scalar(l, kt, item_addr(l, kt, keyed, loop.index), LLVMBuildInsertValue(l->b, t, at, (unsigned)(nf - 1), ""));
+  lo_store_scalar(l, kt, lo_list_item_addr(l, kt, keyed, loop.index), LLVMBuildInsertValue(l->b, t, at, (unsigned)(nf - 1), ""));
   lo_loop_end(l, &loop);
   set_len(l, keyed, len);
   lo_list_sort(l, kt, keyed, rev);
@@ -815,7 +818,7 @@ static LLVMValueRef range_list(Lower *l, Node *r) {
   LLVMValueRef lst = lo_list_new(l, TYS(TY_I64), n);
   LoLoop loop = lo_loop_begin(l, const_i64(l, 0), n, NULL, "list.range");
   LLVMValueRef v = LLVMBuildAdd(l->b, start, LLVMBuildMul(l->b, loop.index, step, ""), "");
-  LLVMBuildStore(l->b, v, item_addr(l, TYS(TY_I64), lst, loop.index));
+  LLVMBuildStore(l->b, v, lo_list_item_addr(l, TYS(TY_I64), lst, loop.index));
   lo_loop_end(l, &loop);
   set_len(l, lst, n);
   return lst;
@@ -923,7 +926,7 @@ static void fold_items(Lower *l, Node *x, Fold *f) {
     lo_temp_made(l, wrap.ty, lst);
   }
   LoLoop loop = lo_loop_begin(l, const_i64(l, 0), lo_list_len(l, lst), NULL, "fold");
-  f->step(l, f, lo_load_scalar(l, f->elem, item_addr(l, f->elem, lst, loop.index)));
+  f->step(l, f, lo_load_scalar(l, f->elem, lo_list_item_addr(l, f->elem, lst, loop.index)));
   lo_loop_end(l, &loop);
   if (x->ty->kind == TY_LIST) lo_done_with(l, x, lst);
   else lo_release_temp(l, ty_list(f->elem), lst);
@@ -1061,8 +1064,8 @@ LLVMValueRef lo_list_compare(Lower *l, int op, LLVMValueRef a, const Type *ta, L
   LLVMBuildStore(l->b, m, at);
   if (ta->elem && tb->elem) {
     LoLoop loop = lo_loop_begin(l, const_i64(l, 0), m, NULL, "list.compare");
-    LLVMValueRef x = lo_load_scalar(l, ta->elem, item_addr(l, ta->elem, a, loop.index));
-    LLVMValueRef y = lo_load_scalar(l, tb->elem, item_addr(l, tb->elem, b, loop.index));
+    LLVMValueRef x = lo_load_scalar(l, ta->elem, lo_list_item_addr(l, ta->elem, a, loop.index));
+    LLVMValueRef y = lo_load_scalar(l, tb->elem, lo_list_item_addr(l, tb->elem, b, loop.index));
     LLVMBasicBlockRef differ = new_block(l, "compare.differ"), same = new_block(l, "compare.same");
     LLVMBuildCondBr(l->b, lo_compare_values(l, OP_EQ, x, ta->elem, y, tb->elem), same, differ);
     position(l, differ);
@@ -1079,8 +1082,8 @@ LLVMValueRef lo_list_compare(Lower *l, int op, LLVMValueRef a, const Type *ta, L
   position(l, items);
   LLVMValueRef by_item = const_bool(l, op == OP_NE);
   if (ta->elem && tb->elem) {
-    LLVMValueRef x = lo_load_scalar(l, ta->elem, item_addr(l, ta->elem, a, i));
-    LLVMValueRef y = lo_load_scalar(l, tb->elem, item_addr(l, tb->elem, b, i));
+    LLVMValueRef x = lo_load_scalar(l, ta->elem, lo_list_item_addr(l, ta->elem, a, i));
+    LLVMValueRef y = lo_load_scalar(l, tb->elem, lo_list_item_addr(l, tb->elem, b, i));
     by_item = lo_compare_values(l, op, x, ta->elem, y, tb->elem);
   }
   LLVMBasicBlockRef items_end = LLVMGetInsertBlock(l->b);

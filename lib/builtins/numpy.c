@@ -440,6 +440,31 @@ static Nested nested_shape(const Type *t) {
   return s;
 }
 
+/* The numbers each item of a list of type t has (a tuple's fields, of
+ * one dtype promoted into *elem); 1 for numbers; -1 for other items. */
+static int list_row(const Type *t, const Type **elem) {
+  const Type *item = t->elem;
+  if (item && ty_is_scalar(item)) {
+    *elem = item;
+    return 1;
+  }
+  if (!item || item->kind != TY_TUPLE || !item->nfields) return -1;
+  for (int i = 0; i < item->nfields; i++) {
+    if (!ty_is_scalar(item->fields[i])) return -1;
+    *elem = i ? np_promote(*elem, item->fields[i]) : item->fields[i];
+  }
+  return item->nfields;
+}
+
+/* numpy.array(a list): of numbers 1-d, of tuples of numbers 2-d, as Numba's of a reflected list */
+static const Type *ty_array_of_list(Infer *in, Node *n, const Type *t) {
+  const Type *row = NULL;
+  if (list_row(t, &row) < 0)
+    return ty_error(in, n, "%s() of a list needs one of numbers or of tuples of numbers, got %s", n->bi->name, t->name);
+  const Type *elem = np_dtype_arg(in, n, 1, row);
+  return elem ? ty_array(elem, t->elem->kind == TY_TUPLE ? 2 : 1, 'C', false) : NULL;
+}
+
 /* numpy.array(object, dtype=None): always a new array */
 static const Type *ty_array_of(Infer *in, Node *n, const Type **args) {
   const Type *t = args[0];
@@ -447,6 +472,7 @@ static const Type *ty_array_of(Infer *in, Node *n, const Type **args) {
     const Type *elem = np_dtype_arg(in, n, 1, t->elem);
     return elem ? ty_array(elem, t->ndim, like_layout(t), false) : NULL;
   }
+  if (t->kind == TY_LIST) return ty_array_of_list(in, n, t);
   if (!ty_is_scalar(t) && t->kind != TY_TUPLE)
     return ty_error(in, n, "%s() needs numbers, arrays or tuples or lists of them, got %s", n->bi->name, t->name);
   Nested s = nested_shape(t);
@@ -511,9 +537,32 @@ static void store_leaf(Lower *l, Fill *f, const Type *t, LLVMValueRef v) {
   lo_copy_elements(l, bt, block, t, v);
 }
 
+/* A list's items, each a number or a tuple of numbers, in the rows of a new array. */
+static LLVMValueRef lo_array_of_list(Lower *l, Node *n, Node *arg) {
+  const Type *item = arg->ty->elem, *e = n->ty->elem, *row = NULL;
+  int k = list_row(arg->ty, &row);
+  LLVMValueRef lst = lo_expr(l, arg);
+  LLVMValueRef len = lo_list_len(l, lst), shape[2] = {len, const_i64(l, k)};
+  LLVMValueRef out = lo_alloc_array(l, n->ty, shape, -1);
+  LLVMValueRef data = LLVMBuildExtractValue(l->b, out, 2, "");
+  LoLoop loop = lo_loop_begin(l, const_i64(l, 0), len, NULL, "array.list");
+  LLVMValueRef from = lo_list_item_addr(l, item, lst, loop.index);
+  for (int j = 0; j < k; j++) {
+    const Type *f = item->kind == TY_TUPLE ? item->fields[j] : item;
+    LLVMValueRef field = item->kind == TY_TUPLE ? LLVMBuildGEP2(l->b, l->mod->i8, from, (LLVMValueRef[]){const_i64(l, (int64_t)item->offsets[j])}, 1, "") : from;
+    LLVMValueRef at = LLVMBuildAdd(l->b, LLVMBuildMul(l->b, loop.index, const_i64(l, k), ""), const_i64(l, j), "");
+    LLVMValueRef to = LLVMBuildGEP2(l->b, lo_storage_type(l, e), data, &at, 1, "");
+    lo_store_scalar(l, e, to, lo_convert(l, lo_load_scalar(l, f, field), f, e));
+  }
+  lo_loop_end(l, &loop);
+  lo_done_with(l, arg, lst);
+  return out;
+}
+
 static LLVMValueRef lo_array_of(Lower *l, Node *n) {
   Node *arg = n->list.items[0];
   const Type *t = arg->ty;
+  if (t->kind == TY_LIST) return lo_array_of_list(l, n, arg);
   if (is_array(t) && t == n->ty && !n->bi->ival) return lo_owned(l, arg);  /* asarray of an array */
   LLVMValueRef v = lo_expr(l, arg);
   if (is_array(t)) {
