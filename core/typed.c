@@ -116,7 +116,7 @@ static const Type *type_of_value(PyObject *o) {
   const Type *t = jitclass_typeof(o);
   if (!t && !PyList_Check(o)) t = disp_typeof(o);  /* (a Python list is no typed container) */
   if (t && ty_is_container(t) && !typed_object(o)) t = NULL;
-  if (t && (ty_is_scalar(t) ? t->kind != TY_F16 : holdable(t))) return t;
+  if (t && (ty_is_scalar(t) ? t->kind != TY_F16 && !ty_is_time(t) : holdable(t))) return t;
   PyErr_Clear();
   PyErr_Format(PyExc_TypeError, "typed containers hold %s, not %s", HOLDS, Py_TYPE(o)->tp_name);
   return NULL;
@@ -251,6 +251,10 @@ static void keep_arrays(const Type *t, char *p) {
  * new str, the array object, the typed container, the instance); -1 with
  * a TypeError naming t where o is of another type. */
 static int store_value(const Type *t, PyObject *o, char *p) {
+  if (ty_is_time(t)) {  /* a unit the runtime's containers do not keep */
+    PyErr_Format(PyExc_TypeError, "a typed container of %s is only written by compiled code", t->name);
+    return -1;
+  }
   if (ty_is_scalar(t) || t->kind == TY_STR) return store_item((int)t->kind, o, p);
   if (t->kind == TY_CLASS) return store_instance(t, o, p);
   const Type *have = PyList_Check(o) ? NULL : disp_typeof(o);
