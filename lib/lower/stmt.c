@@ -544,7 +544,12 @@ static void lo_return(Lower *l, Node *n) {
 void lo_stmt(Lower *l, Node *n) {
   l->ntemps = 0;  /* every statement hands its arrays to an owner or releases them */
   switch (n->kind) {
-  case N_ASSIGN: lo_store(l, n->lhs, n->rhs->ty, lo_owned(l, n->rhs)); break;
+  case N_ASSIGN:
+    if (n->lhs->kind == N_VAR && l->f->plan->frame_generators[n->lhs->var])
+      lo_frame_generator_assign(l, n);
+    else
+      lo_store(l, n->lhs, n->rhs->ty, lo_owned(l, n->rhs));
+    break;
   case N_AUGASSIGN: lo_augassign(l, n); break;
   case N_IF: lo_if(l, n); break;
   case N_WHILE: lo_while(l, n); break;
