@@ -130,10 +130,30 @@ void lo_frame_generators_drop(Lower *l) {
     if (l->f->plan->frame_generators[v]) drop_frame_generator(l, v);
 }
 
+/* Inlined where it is resumed, a frame's generator's state becomes the
+ * consumer's registers (SROA) and the loop around it a plain loop; LLVM's
+ * inliner, blind to that, leaves a body with an array and a loop (a
+ * sieve's, 320 instructions as lowered) a call: 2.5 times the
+ * instructions a value. Larger bodies (a window's slice summed, 743) are
+ * left to it: forced, their consumer took 2.5 times as long to compile. */
+#define FRAME_INLINE_MAX 400
+
+static int instructions(LLVMValueRef fn) {
+  int n = 0;
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
+    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) n++;
+  return n;
+}
+
 LLVMValueRef lo_generator_resume_of(Lower *l, Node *g, LLVMValueRef s) {
   const CallTarget *target = g->kind == N_VAR ? l->f->plan->frame_generators[g->var] : NULL;
   if (!target) return lo_generator_resume(l, g->ty->elem, s);
-  lo_check_call(l, frame_maker_call(l, target, "resume", &s, 1));
+  LLVMValueRef call = frame_maker_call(l, target, "resume", &s, 1);
+  if (instructions(made_function(l, target, "resume")) <= FRAME_INLINE_MAX) {
+    unsigned always = LLVMGetEnumAttributeKindForName("alwaysinline", 12);
+    LLVMAddCallSiteAttribute(call, LLVMAttributeFunctionIndex, LLVMCreateEnumAttribute(l->mod->c, always, 0));
+  }
+  lo_check_call(l, call);
   LLVMValueRef next = LLVMBuildLoad2(l->b, l->mod->i32, field_at(l, header_type(l, g->ty->elem), s, GS_NEXT), "");
   return LLVMBuildICmp(l->b, LLVMIntNE, next, const_i32(l, RT_GEN_DONE), "yielded");
 }
