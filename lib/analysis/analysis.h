@@ -54,6 +54,8 @@ typedef struct FuncPlan {
   KernelPlan *kernel;   /* a CPU kernel's plan */
   bool unwinds;         /* a frame must be left on its own (it may own references, or has a
                          * try statement): recursion returns RecursionError frame by frame */
+  const CallTarget **frame_generators; /* per variable: the call that makes the generator it
+                         * holds, whose state lives in the frame (generators.c), or NULL */
 } FuncPlan;
 
 /* Runs every analysis of f (once: later calls do nothing). */
@@ -72,6 +74,9 @@ bool an_deferrable(Func *f, const CompileOptions *opts, const Node *loop, bool *
 /* defer.c: whether a whole function of scalars may run with its errors
  * deferred (a ufunc's first pass over contiguous elements) */
 bool an_function_deferrable(Func *f, const CompileOptions *opts);
+/* generators.c: per variable, the generator call whose state may live in
+ * the frame (the variable's generator never leaves it), or NULL */
+const CallTarget **an_frame_generators(Func *f, const CompileOptions *opts);
 /* unbound.c: per variable, whether a read may find it unassigned */
 bool *an_maybe_unbound(Func *f);
 /* unroll.c: each `for x in literal_unroll(t)` made one copy of its body per

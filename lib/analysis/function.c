@@ -234,6 +234,7 @@ void an_function(Func *f, const CompileOptions *opts) {
   f->plan->maybe_unbound = an_maybe_unbound(f);
   f->plan->fixed = fixed_params(f);
   f->plan->borrowed = borrowed_params(f, opts);
+  f->plan->frame_generators = an_frame_generators(f, opts);
   f->plan->unwinds = f->recursive && unwinds(f);  /* read only by a recursive body (lower/function.c) */
   ir_walk_list(&f->body, plan_loop, &(Planner){f, opts});
   if (opts->kernel && !opts->gpu_cc) f->plan->kernel = an_kernel(f);

@@ -17,7 +17,7 @@ static const Type *ty_resumed(Infer *in, Node *n, const Type **args) {
 
 static LLVMValueRef lo_resumed(Lower *l, Node *n) {
   Node *g = n->list.items[0];
-  return lo_generator_resume(l, g->ty->elem, lo_expr(l, g));
+  return lo_generator_resume_of(l, g, lo_expr(l, g));
 }
 
 static const Type *ty_value(Infer *in, Node *n, const Type **args) {
@@ -44,7 +44,7 @@ static const Type *ty_next(Infer *in, Node *n, const Type **args) {
  * gives default (owned, as the value yielded would be). */
 static LLVMValueRef lo_next(Lower *l, Node *n) {
   Node *g = n->list.items[0];
-  LLVMValueRef gen = lo_expr(l, g), yielded = lo_generator_resume(l, g->ty->elem, gen);
+  LLVMValueRef gen = lo_expr(l, g), yielded = lo_generator_resume_of(l, g, gen);
   if (n->list.len == 1) {
     lo_raise_if(l, LLVMBuildNot(l->b, yielded, ""), RT_ERR_STOP, NULL);
     return lo_generator_value(l, g->ty, gen);

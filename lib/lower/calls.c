@@ -98,7 +98,7 @@ LLVMValueRef lo_guarded_call(Lower *l, LLVMValueRef body, const Func *callee, LL
 /* The body of the function target names, lowered into this module the
  * first time it is called (one per function and argument types), as a
  * callee: its short loops run without poll blocks (stmt.c). */
-static LLVMValueRef callee_body(Lower *l, const CallTarget *target) {
+LLVMValueRef lo_callee_body(Lower *l, const CallTarget *target) {
   if (target->self) return l->impl;
   LLVMValueRef fn = LLVMGetNamedFunction(l->mod->m, target->func->symbol);
   if (fn) return fn;
@@ -133,27 +133,37 @@ static LLVMValueRef call_arg(Lower *l, Node *arg, const Type *t) {
   return lo_expr_as(l, arg, t);
 }
 
+/* The arguments of n, a call to a ruchey function without a spread
+ * argument, as its parameters' types; then done with. */
+void lo_call_args(Lower *l, Node *n, LLVMValueRef *args) {
+  for (int i = 0; i < n->list.len; i++) args[i] = call_arg(l, n->list.items[i], n->target->func->var_types[i]);
+}
+
+void lo_call_args_done(Lower *l, Node *n, LLVMValueRef *args) {
+  for (int i = 0; i < n->list.len; i++)
+    if (!borrowed_view(n->list.items[i])) lo_done_with(l, n->list.items[i], args[i]);
+}
+
 /* A call to another ruchey function (or this one): straight to its body,
  * arguments and result as values, so LLVM may inline it. A recursive
  * call's type was fixed before the callee's was final: the result is
  * converted to it. */
 LLVMValueRef lo_jit_call(Lower *l, Node *n) {
   if (l->mod->gpu) return lo_gpu_call(l, n);
-  LLVMValueRef fn = callee_body(l, n->target);
+  LLVMValueRef fn = lo_callee_body(l, n->target);
   const Func *callee = n->target->func;
   int na = n->list.len;
   bool device = n->target->func_opts->device;
   LLVMValueRef *args = arena_alloc(l->f->arena, sizeof(LLVMValueRef) * (size_t)(callee->nparams + na + 4)), packed;
   if (n->op) na = lo_spread_args(l, n, callee, args, &packed);
   else
-    for (int i = 0; i < na; i++) args[i] = call_arg(l, n->list.items[i], callee->var_types[i]);
+    lo_call_args(l, n, args);
   int nargs = na;
   if (device) args[nargs++] = lo_thread_record(l);
   LLVMValueRef r = lo_call_body(l, fn, callee, n->target->func_opts, args, nargs);
   if (n->op) lo_done_with(l, n->list.items[0], packed);
   else
-    for (int i = 0; i < na; i++)
-      if (!borrowed_view(n->list.items[i])) lo_done_with(l, n->list.items[i], args[i]);
+    lo_call_args_done(l, n, args);
   lo_check_call(l, LLVMBuildExtractValue(l->b, r, 0, "status"));
   if (n->ty->kind == TY_NONE) return LLVMGetUndef(l->mod->i8);
   return lo_convert(l, lo_take_result(l, callee->ret_type, LLVMBuildExtractValue(l->b, r, 1, "")), callee->ret_type, n->ty);
@@ -162,7 +172,7 @@ LLVMValueRef lo_jit_call(Lower *l, Node *n) {
 /* A call to the function target names with argument values of its
  * parameters' types (a sort's key function on each item): its result. */
 LLVMValueRef lo_call_target(Lower *l, const CallTarget *target, LLVMValueRef *args, int nargs) {
-  LLVMValueRef fn = callee_body(l, target), with_guard[nargs + 2];
+  LLVMValueRef fn = lo_callee_body(l, target), with_guard[nargs + 2];
   memcpy(with_guard, args, sizeof(LLVMValueRef) * (size_t)nargs);
   LLVMValueRef r = lo_call_body(l, fn, target->func, target->func_opts, with_guard, nargs);
   lo_check_call(l, LLVMBuildExtractValue(l->b, r, 0, "status"));
@@ -172,7 +182,7 @@ LLVMValueRef lo_call_target(Lower *l, const CallTarget *target, LLVMValueRef *ar
 /* A @vectorize ufunc's function on one element of each array (values of
  * the arguments' element types), inside an array expression's loop. */
 LLVMValueRef lo_jit_call_elem(Lower *l, Node *n, LLVMValueRef *vals) {
-  LLVMValueRef fn = callee_body(l, n->target);
+  LLVMValueRef fn = lo_callee_body(l, n->target);
   const Func *callee = n->target->func;
   int na = n->list.len;
   LLVMValueRef *args = arena_alloc(l->f->arena, sizeof(LLVMValueRef) * (size_t)(na + 2));

@@ -65,9 +65,10 @@ void lo_chunk_exit(Lower *l, LLVMValueRef ctx) {
  * status and the result. */
 static void lo_exit(Lower *l) {
   position(l, l->exit_bb);
+  lo_frame_generators_drop(l);
   for (int v = 0; v < l->f->nvars; v++) {
     const Type *t = l->f->var_types[v];
-    if (t && ty_has_arrays(t) && !l->f->plan->borrowed[v])
+    if (t && ty_has_arrays(t) && !l->f->plan->borrowed[v] && !l->f->plan->frame_generators[v])
       lo_refcount(l, t, LLVMBuildLoad2(l->b, lo_type(l, t), l->slots[v], ""), false);
   }
   LLVMTypeRef rty = LLVMGetReturnType(LLVMGlobalGetValueType(l->fn));

@@ -76,6 +76,89 @@ LLVMValueRef lo_generator_value(Lower *l, const Type *t, LLVMValueRef g) {
   return lo_load_storage(l, t->elem, field_at(l, header_type(l, t->elem), g, GS_VALUE));
 }
 
+/* ---------------------------------------------------------------- a state in the frame */
+
+/* The function of the generator function target's named what (init,
+ * resume, drop), lowered into this module with its body. */
+static LLVMValueRef made_function(Lower *l, const CallTarget *target, const char *what) {
+  char name[300];
+  snprintf(name, sizeof name, "%s.%s", LLVMGetValueName(lo_callee_body(l, target)), what);
+  return LLVMGetNamedFunction(l->mod->m, name);
+}
+
+static LLVMValueRef frame_maker_call(Lower *l, const CallTarget *target, const char *what, LLVMValueRef *args, int n) {
+  LLVMValueRef fn = made_function(l, target, what);
+  return LLVMBuildCall2(l->b, LLVMGlobalGetValueType(fn), fn, args, (unsigned)n, "");
+}
+
+/* The generator variable v holds, where its state is the frame's: its
+ * drop (when v holds one: a variable reassigned drops the one before). */
+static void drop_frame_generator(Lower *l, int v) {
+  LLVMValueRef s = LLVMBuildLoad2(l->b, l->mod->ptr, l->slots[v], "");
+  LLVMBasicBlockRef drop = new_block(l, "gen.drop"), on = new_block(l, "gen.dropped");
+  LLVMBuildCondBr(l->b, LLVMBuildIsNull(l->b, s, ""), on, drop);
+  position(l, drop);
+  frame_maker_call(l, l->f->plan->frame_generators[v], "drop", &s, 1);
+  LLVMBuildBr(l->b, on);
+  position(l, on);
+}
+
+/* v = gen(args), v's generator kept in the frame: the state an alloca of
+ * the entry (one per variable: none outlives the next assignment), made
+ * ready by gen's init; nothing counts references to it. */
+void lo_frame_generator_assign(Lower *l, Node *assign) {
+  int v = assign->lhs->var;
+  Node *call = assign->rhs;
+  const CallTarget *target = l->f->plan->frame_generators[v];
+  char tname[300];
+  snprintf(tname, sizeof tname, "%s.state", LLVMGetValueName(lo_callee_body(l, target)));
+  LLVMValueRef state = lo_alloca(l, LLVMGetTypeByName2(l->mod->c, tname), "gen.state");
+  LLVMSetAlignment(state, RT_GEN_ALIGN);
+  LLVMValueRef *args = arena_alloc(l->f->arena, sizeof(LLVMValueRef) * (size_t)(call->list.len + 1));
+  args[0] = state;
+  lo_call_args(l, call, args + 1);
+  drop_frame_generator(l, v);
+  frame_maker_call(l, target, "init", args, call->list.len + 1);
+  lo_call_args_done(l, call, args + 1);
+  LLVMBuildStore(l->b, state, l->slots[v]);
+  lo_mark_assigned(l, v);
+}
+
+/* The exit: every variable's generator kept in the frame dropped. */
+void lo_frame_generators_drop(Lower *l) {
+  for (int v = 0; v < l->f->nvars; v++)
+    if (l->f->plan->frame_generators[v]) drop_frame_generator(l, v);
+}
+
+/* Inlined where it is resumed, a frame's generator's state becomes the
+ * consumer's registers (SROA) and the loop around it a plain loop; LLVM's
+ * inliner, blind to that, leaves a body with an array and a loop (a
+ * sieve's, 320 instructions as lowered) a call: 2.5 times the
+ * instructions a value. Larger bodies (a window's slice summed, 371) are
+ * left to it: forced, their consumer took 40% longer to compile (the
+ * sieve's 19%). */
+#define FRAME_INLINE_MAX 350
+
+static int instructions(LLVMValueRef fn) {
+  int n = 0;
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
+    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) n++;
+  return n;
+}
+
+LLVMValueRef lo_generator_resume_of(Lower *l, Node *g, LLVMValueRef s) {
+  const CallTarget *target = g->kind == N_VAR ? l->f->plan->frame_generators[g->var] : NULL;
+  if (!target) return lo_generator_resume(l, g->ty->elem, s);
+  LLVMValueRef call = frame_maker_call(l, target, "resume", &s, 1);
+  if (instructions(made_function(l, target, "resume")) <= FRAME_INLINE_MAX) {
+    unsigned always = LLVMGetEnumAttributeKindForName("alwaysinline", 12);
+    LLVMAddCallSiteAttribute(call, LLVMAttributeFunctionIndex, LLVMCreateEnumAttribute(l->mod->c, always, 0));
+  }
+  lo_check_call(l, call);
+  LLVMValueRef next = LLVMBuildLoad2(l->b, l->mod->i32, field_at(l, header_type(l, g->ty->elem), s, GS_NEXT), "");
+  return LLVMBuildICmp(l->b, LLVMIntNE, next, const_i32(l, RT_GEN_DONE), "yielded");
+}
+
 /* ---------------------------------------------------------------- yield */
 
 void lo_yield(Lower *l, Node *n) {
@@ -362,6 +445,45 @@ static LLVMValueRef drop_function(Lower *l, struct GenLower *g, const char *name
   return d.fn;
 }
 
+/* `void init(state, arguments...)`: a state made ready to start, keeping
+ * its arguments (the heap's, from the body; a frame's, lo_frame_generator). */
+static LLVMValueRef init_function(Lower *l, struct GenLower *g, const char *name, LLVMValueRef resume, LLVMValueRef drop) {
+  char fname[300];
+  snprintf(fname, sizeof fname, "%s.init", name);
+  int np = l->f->nparams;
+  LLVMTypeRef *params = arena_alloc(l->f->arena, sizeof(LLVMTypeRef) * (size_t)(np + 1));
+  params[0] = l->mod->ptr;
+  for (int v = 0; v < np; v++) params[v + 1] = lo_type(l, l->f->var_types[v]);
+  Lower i;
+  lo_func_init(&i, l->mod, l->f, l->opts);
+  i.fn = LLVMAddFunction(l->mod->m, fname, LLVMFunctionType(void_type(l), params, (unsigned)np + 1, 0));
+  LLVMSetLinkage(i.fn, LLVMInternalLinkage);
+  position(&i, new_block(&i, "entry"));
+  LLVMValueRef s = LLVMGetParam(i.fn, 0);
+  LLVMBuildStore(i.b, const_i64(&i, 1), field_at(&i, g->state, s, GS_REFCOUNT));
+  LLVMBuildStore(i.b, resume, field_at(&i, g->state, s, GS_RESUME));
+  LLVMBuildStore(i.b, drop, field_at(&i, g->state, s, GS_DROP));
+  LLVMBuildStore(i.b, const_i32(&i, 0), field_at(&i, g->state, s, GS_NEXT));
+  LLVMTypeRef at = LLVMStructGetTypeAtIndex(g->state, GS_ARGS);
+  LLVMValueRef args = field_at(&i, g->state, s, GS_ARGS);
+  for (int v = 0; v < np; v++) {
+    LLVMValueRef value = LLVMGetParam(i.fn, (unsigned)v + 1);
+    if (ty_has_arrays(l->f->var_types[v])) lo_refcount(&i, l->f->var_types[v], value, true);
+    LLVMBuildStore(i.b, value, LLVMBuildStructGEP2(i.b, at, args, (unsigned)v, ""));
+  }
+  LLVMBuildRetVoid(i.b);
+  lo_func_done(&i);
+  return i.fn;
+}
+
+/* The state and its frame, named for a frame that keeps it (lo_frame_generator). */
+static void name_state(Lower *l, struct GenLower *g, const char *name, LLVMTypeRef frame) {
+  char tname[300];
+  snprintf(tname, sizeof tname, "%s.state", name);
+  LLVMTypeRef whole = LLVMStructCreateNamed(l->mod->c, tname), fields[2] = {g->state, frame};
+  LLVMStructSetBody(whole, fields, 2, 0);
+}
+
 /* The generator function's body, as any function's ({status, result}
  * of its arguments, named name): it makes the state, keeping its
  * arguments, and returns it, not yet started. */
@@ -382,6 +504,8 @@ LLVMValueRef lo_generator_body(Lower *l, const char *name) {
   LLVMTypeRef frame;
   LLVMValueRef resume = resume_function(l, &g, name, l->fn, field, &frame);
   LLVMValueRef drop = drop_function(l, &g, name, field, frame);
+  LLVMValueRef init = init_function(l, &g, name, resume, drop);
+  name_state(l, &g, name, frame);
   position(l, new_block(l, "entry"));
   LLVMValueRef size = LLVMBuildAdd(l->b, LLVMSizeOf(g.state), LLVMSizeOf(frame), "size");
   LLVMValueRef s = lo_call_fn(l, "rt_gen_new", l->mod->ptr, &l->mod->i64, &size, 1);
@@ -391,17 +515,10 @@ LLVMValueRef lo_generator_body(Lower *l, const char *name) {
   LLVMValueRef failed = LLVMBuildIsNull(l->b, s, "");
   LLVMBuildCondBr(l->b, failed, done, made);
   position(l, made);
-  LLVMBuildStore(l->b, const_i64(l, 1), field_at(l, g.state, s, GS_REFCOUNT));
-  LLVMBuildStore(l->b, resume, field_at(l, g.state, s, GS_RESUME));
-  LLVMBuildStore(l->b, drop, field_at(l, g.state, s, GS_DROP));
-  LLVMBuildStore(l->b, const_i32(l, 0), field_at(l, g.state, s, GS_NEXT));
-  LLVMTypeRef at = LLVMStructGetTypeAtIndex(g.state, GS_ARGS);
-  LLVMValueRef args = field_at(l, g.state, s, GS_ARGS);
-  for (int v = 0; v < np; v++) {
-    LLVMValueRef value = LLVMGetParam(l->fn, (unsigned)v);
-    if (ty_has_arrays(l->f->var_types[v])) lo_refcount(l, l->f->var_types[v], value, true);
-    LLVMBuildStore(l->b, value, LLVMBuildStructGEP2(l->b, at, args, (unsigned)v, ""));
-  }
+  LLVMValueRef *args = arena_alloc(l->f->arena, sizeof(LLVMValueRef) * (size_t)(np + 1));
+  args[0] = s;
+  for (int v = 0; v < np; v++) args[v + 1] = LLVMGetParam(l->fn, (unsigned)v);
+  LLVMBuildCall2(l->b, LLVMGlobalGetValueType(init), init, args, (unsigned)np + 1, "");
   LLVMBuildBr(l->b, done);
   /* one return of the state made, its status from whether it was: inlined
    * into a caller, the state the caller resumes is the one whose resume

@@ -332,6 +332,11 @@ void lo_reraise(Lower *l);  /* a bare raise in an except clause */
 LLVMValueRef lo_jit_call(Lower *l, Node *n);
 LLVMValueRef lo_jit_call_elem(Lower *l, Node *n, LLVMValueRef *vals);  /* a @vectorize ufunc on elements */
 LLVMValueRef lo_call_target(Lower *l, const CallTarget *target, LLVMValueRef *args, int nargs);
+/* The body of the function target names, lowered into this module the first time */
+LLVMValueRef lo_callee_body(Lower *l, const CallTarget *target);
+/* A plain call's arguments (no spread) as its callee's parameters; then done with */
+void lo_call_args(Lower *l, Node *n, LLVMValueRef *args);
+void lo_call_args_done(Lower *l, Node *n, LLVMValueRef *args);
 LLVMValueRef lo_thread_record(Lower *l);
 void lo_check_call(Lower *l, LLVMValueRef status);
 bool lo_checks_stack(const Lower *l, const Func *f, const CompileOptions *opts);
@@ -362,6 +367,13 @@ LLVMValueRef lo_generator_body(Lower *l, const char *name);
 void lo_yield(Lower *l, Node *n);
 LLVMValueRef lo_generator_resume(Lower *l, const Type *t, LLVMValueRef g);
 LLVMValueRef lo_generator_value(Lower *l, const Type *t, LLVMValueRef g);
+/* the same for the generator expression g (its value s): straight to its
+ * resume function where its state is the frame's */
+LLVMValueRef lo_generator_resume_of(Lower *l, Node *g, LLVMValueRef s);
+/* generators.c: a variable whose generator's state lives in the frame
+ * (FuncPlan.frame_generators): assigned a new one, dropped at the exit */
+void lo_frame_generator_assign(Lower *l, Node *assign);
+void lo_frame_generators_drop(Lower *l);
 void lo_c_entry(Lower *l, const char *symbol);  /* cfunc.c: a @cfunc's C entry calling the body */
 /* Starts an internal function named after l's own plus suffix, emitted by
  * sub (same module and Func): entry and exit blocks, status RT_OK. */

@@ -2,6 +2,7 @@
  * loop over range is a counted loop, run first with its errors deferred
  * where the analysis allows), return, raise, assert. */
 #include <stdio.h>
+#include <string.h>
 
 #include "lower/lower.h"
 #include "ir.h"
@@ -141,7 +142,10 @@ static void lo_while(Lower *l, Node *n) {
                     other = new_block(l, "while.else"), done = new_block(l, "while.end");
   LLVMBuildBr(l->b, head);
   position(l, head);
-  lo_poll_interrupt(l);  /* a while loop may run for ever */
+  /* a while loop may run for ever; one over a compiled generator's
+   * values (a for loop's) runs as long as the generator's loops, which poll */
+  if (!(n->cond->kind == N_CALL && n->cond->bi && !strcmp(n->cond->bi->name, "generator resumed")))
+    lo_poll_interrupt(l);
   LLVMBuildCondBr(l->b, lo_truth(l, lo_expr(l, n->cond), n->cond->ty), body, other);
   position(l, body);
   lo_loop_body(l, n, done, head);
@@ -292,10 +296,15 @@ LLVMValueRef lo_loop_value(Lower *l, int var, LLVMValueRef v) { return lo_conver
 void lo_store_loop_var(Lower *l, int var, LLVMValueRef v) { LLVMBuildStore(l->b, lo_loop_value(l, var, v), l->slots[var]); }
 
 static bool find_loop(Node *n, void *ctx) {
-  if (n->kind == N_FOR || n->kind == N_WHILE) *(bool *)ctx = true;
+  if (n->kind == N_FOR || n->kind == N_WHILE || n->kind == N_YIELD) *(bool *)ctx = true;
   return !*(bool *)ctx;
 }
 
+/* Whether loop holds loops or a yield: it polls on each iteration, in
+ * one copy. A generator's loop that yields returns to its consumer from
+ * the middle of an iteration: blocks of iterations would keep their
+ * bookkeeping in the generator's state, and a copy for short ranges
+ * would make each of its yields two places to resume at. */
 static bool holds_loops(Node *loop) {
   bool found = false;
   ir_walk_list(&loop->body, find_loop, &found);
@@ -544,7 +553,12 @@ static void lo_return(Lower *l, Node *n) {
 void lo_stmt(Lower *l, Node *n) {
   l->ntemps = 0;  /* every statement hands its arrays to an owner or releases them */
   switch (n->kind) {
-  case N_ASSIGN: lo_store(l, n->lhs, n->rhs->ty, lo_owned(l, n->rhs)); break;
+  case N_ASSIGN:
+    if (n->lhs->kind == N_VAR && l->f->plan->frame_generators[n->lhs->var])
+      lo_frame_generator_assign(l, n);
+    else
+      lo_store(l, n->lhs, n->rhs->ty, lo_owned(l, n->rhs));
+    break;
   case N_AUGASSIGN: lo_augassign(l, n); break;
   case N_IF: lo_if(l, n); break;
   case N_WHILE: lo_while(l, n); break;
