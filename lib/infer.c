@@ -1007,15 +1007,31 @@ static void ty_stmt(Infer *in, Node *n) {
   }
 }
 
-/* Whether n always returns or raises, its branch pruned on None taken alone
- * (it is typed, but not yet pruned before the last pass). */
+static bool block_ends(const NodeList *l);
+
+/* Whether n never goes on to the statement after it: it returns, raises,
+ * breaks or continues on every path, a branch pruned on a constant or on
+ * None taken alone (it is typed, but not yet pruned before the last pass). */
 static bool stmt_ends(const Node *n) {
-  int known = n->kind == N_IF ? known_condition(n->cond) : -1;
-  if (known < 0) return stmt_returns(n);
-  return block_returns(known ? &n->body : &n->orelse);
+  switch (n->kind) {
+  case N_BREAK: case N_CONTINUE: return true;
+  case N_IF: {
+    int known = known_condition(n->cond);
+    if (known >= 0) return block_ends(known ? &n->body : &n->orelse);
+    return block_ends(&n->body) && block_ends(&n->orelse);
+  }
+  case N_BLOCK: return block_ends(&n->body);
+  default: return stmt_returns(n);
+  }
 }
 
-/* What follows a statement that always returns or raises never runs: it
+static bool block_ends(const NodeList *l) {
+  for (int i = 0; i < l->len; i++)
+    if (stmt_ends(l->items[i])) return true;
+  return false;
+}
+
+/* What follows a statement that always returns, raises or jumps never runs: it
  * is not typed, and goes at the last pass (as Numba removes dead code), so
  * that a branch pruned on None may end the function for one type. */
 static bool ty_block(Infer *in, NodeList *l) {

@@ -35,6 +35,7 @@ counted, not failed.  Each of those bugs has its own small strict-xfail test at
 the end of this file, so fixing a bug makes that test XPASS (fail) and reminds
 to drop it from ``KNOWN_BUGS``.  Any other mismatch fails the test.
 """
+import ast
 import collections
 import itertools
 import linecache
@@ -190,6 +191,30 @@ INT_LITS = [0, 1, 2, 3, 5, 7, 10, 63, 64, 1000, -1, -2, -7, 2**31, 2**32 + 1,
 FLOAT_LITS = [0.0, -0.0, 0.5, 1.0, -1.0, 1.5, 2.0, 3.0, 0.1, -2.5, 1e-300, 1e300,
               5e-324, 1.7976931348623157e308, 1e16, 4503599627370495.5, -7.25]
 POW_FLOAT_EXPS = [0.5, 1.5, -0.5, 2.0, 0.25, 3.0, -1.0, 1 / 3, 0.0, -2.5]
+
+
+def const_truth(src):
+    """The truth the compiler reads from a condition of literals alone, as
+    its known_condition reads it (a literal, a negated int literal, not,
+    and/or of these), pruning the branch it rules out; None for any other."""
+    def truth(n):
+        if isinstance(n, ast.Constant) and isinstance(n.value, (bool, int, float)):
+            return bool(n.value)
+        if (isinstance(n, ast.UnaryOp) and isinstance(n.op, ast.USub) and isinstance(n.operand, ast.Constant)
+                and type(n.operand.value) is int):
+            return bool(n.operand.value)
+        if isinstance(n, ast.UnaryOp) and isinstance(n.op, ast.Not):
+            k = truth(n.operand)
+            return None if k is None else not k
+        if isinstance(n, ast.BoolOp):  # decided by a known operand after known ones only
+            conj = isinstance(n.op, ast.And)
+            for v in n.values:
+                k = truth(v)
+                if k is None or k != conj:
+                    return k
+            return conj
+        return None
+    return truth(ast.parse(src, mode="eval").body)
 
 
 def fits(t, need):
@@ -366,9 +391,10 @@ def gen_expr(draw, g, depth, need="num", inner=0):
     if kind == "ifexp":
         (ct, cs, cr) = sub()
         (at, as_, ar), (bt, bs, br) = sub(need), sub(need)
-        t = unify(at, bt)
+        known = const_truth(cs)  # a constant condition: only the branch taken is typed
+        t = unify(at, bt) if known is None else at if known else bt
         ref = f"({ar} if {cr} else {br})"
-        return t, f"({as_} if {cs} else {bs})", (ref if at == bt else conv(None, t, ref))
+        return t, f"({as_} if {cs} else {bs})", (ref if at == bt or known is not None else conv(None, t, ref))
     if kind == "abs":
         t0, s0, r0 = sub(child_need)
         if t0 == F:
@@ -457,6 +483,7 @@ class Prog:
         self.loop_vars = 0
         self.whiles = 0
         self.returns = []           # (twin line index, type, twin expr) of the returns
+        self.dead = 0               # inside a branch a constant condition rules out (never typed)
 
     def emit(self, indent, src, ref=None):
         self.src.append("    " * indent + src)
@@ -498,8 +525,19 @@ class Prog:
             self.emit(indent, f"{name} = {conv_src(et, t, es)}", f"{name} = {conv(et, t, er)}")
 
     def emit_return(self, indent, t, s, r):
+        if self.dead:  # not typed: its return type counts for nothing (its twin is never run either)
+            self.emit(indent, f"return {s}", f"return {r}")
+            return
         self.returns.append((len(self.ref), t, r))
         self.emit(indent, f"return {s}", "return <fixed up at the end>")
+
+    def live_branch(self, live, indent, scope, depth, loops, in_loop):
+        """A branch; one a constant condition rules out is generated dead."""
+        self.dead += not live
+        try:
+            return self.branch(indent, scope, depth, loops, in_loop)
+        finally:
+            self.dead -= not live
 
     def guard(self, indent):
         self.emit(indent, "g += 1", "g = W(g + 1)")
@@ -533,18 +571,36 @@ class Prog:
         return False
 
     def if_(self, indent, scope, depth, loops, in_loop):
+        """An if statement; whether it ends in a jump on every path the
+        compiler keeps (a constant condition prunes the branch it rules out,
+        as Numba does: not typed, and what follows a kept branch that jumps
+        is not typed either)."""
         draw = self.draw
         _, cs, cr = self.expr(scope, depth=2)
+        known = const_truth(cs)
         self.emit(indent, f"if {cs}:", f"if {cr}:")
-        jumps = self.branch(indent + 1, scope, depth, loops, in_loop)
+        body = self.live_branch(known is not False, indent + 1, scope, depth, loops, in_loop)
         if not draw.booleans():
-            return False
-        if draw.booleans():
+            return known is True and body
+        self.dead += known is True
+        try:
+            rest = self.else_part(indent, scope, depth, loops, in_loop)
+        finally:
+            self.dead -= known is True
+        return body and rest if known is None else body if known else rest
+
+    def else_part(self, indent, scope, depth, loops, in_loop):
+        """An if's elif and else, or its else; whether they end in a jump."""
+        if self.draw.booleans():
             _, cs, cr = self.expr(scope, depth=2)
+            known = const_truth(cs)
             self.emit(indent, f"elif {cs}:", f"elif {cr}:")
-            jumps = self.branch(indent + 1, scope, depth, loops, in_loop) and jumps
+            taken = self.live_branch(known is not False, indent + 1, scope, depth, loops, in_loop)
+            self.emit(indent, "else:")
+            other = self.live_branch(known is not True, indent + 1, scope, depth, loops, in_loop)
+            return taken and other if known is None else taken if known else other
         self.emit(indent, "else:")
-        return self.branch(indent + 1, scope, depth, loops, in_loop) and jumps
+        return self.branch(indent + 1, scope, depth, loops, in_loop)
 
     def branch(self, indent, scope, depth, loops, in_loop):
         """A block, then maybe a jump; whether it ends in one on every path."""
@@ -604,12 +660,16 @@ class Prog:
             self.emit(indent, f"while {k} < {limit} and {cond[1]}:",
                       f"while {k} < {limit} and {cond[2]}:")
             self.emit(indent + 1, f"{k} += 1", f"{k} = W({k} + 1)")
+            self.block(indent + 1, inner, depth - 1, loops - 1, True)
         else:
             cond = self.expr(inner, depth=2)
             self.emit(indent, f"while {cond[1]}:", f"while {cond[2]}:")
             self.emit(indent + 1, f"{k} += 1", f"{k} = W({k} + 1)")
             self.guard(indent + 1)
-        self.block(indent + 1, inner, depth - 1, loops - 1, True)
+            dead = const_truth(cond[1]) is False  # a body that never runs is not typed
+            self.dead += dead
+            self.block(indent + 1, inner, depth - 1, loops - 1, True)
+            self.dead -= dead
 
 
 @st.composite
