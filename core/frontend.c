@@ -231,9 +231,6 @@ static Node *time_scalar(Fe *fe, PyObject *obj, const Type *t, PyObject *e) {
   return n;
 }
 
-/* A NumPy scalar global (numpy.float32(1e-7)), frozen as Numba freezes it:
- * its value converted to its own type, which it keeps in arithmetic (no
- * weak Python number); NULL if obj is none. */
 /* x converted to the NumPy scalar type of kind, as numpy.<type>(x). */
 static Node *as_numpy_scalar(Fe *fe, Node *x, int kind, PyObject *e) {
   Node *n = new_node(fe, N_CALL, e);
@@ -251,6 +248,9 @@ static Node *uint64_constant(Fe *fe, unsigned long long bits, PyObject *e) {
   return as_numpy_scalar(fe, x, TY_U64, e);
 }
 
+/* A NumPy scalar global (numpy.float32(1e-7)), frozen as Numba freezes it:
+ * its value converted to its own type, which it keeps in arithmetic (no
+ * weak Python number); NULL if obj is none. */
 static Node *numpy_scalar(Fe *fe, PyObject *obj, PyObject *e) {
   const Type *time = PyType_Check(obj) ? NULL : disp_scalar_time(obj);
   if (time) return time_scalar(fe, obj, time, e);

@@ -132,3 +132,15 @@ def define(src, name="f", env=None):
     namespace = dict(env or {})
     exec(compile(src, filename, "exec"), namespace)
     return namespace[name]
+
+
+_compiled = {}
+
+
+def compiled(expr, params="a"):
+    """A function of params returning expr, compiled once per (expr, params)
+    for the whole run (each test file asks for many of the same)."""
+    key = (expr, params)
+    if key not in _compiled:
+        _compiled[key] = define(f"@ruchey.njit\ndef f({params}):\n    return {expr}\n")
+    return _compiled[key]

@@ -10,21 +10,14 @@ import pytest
 
 import ruchey
 
-from arraygen import DTYPES, LAYOUTS, array, check, define
+from arraygen import DTYPES, compiled, LAYOUTS, array, check, define
 from conftest import AS_NUMBA, make_rng
 
 pytestmark = pytest.mark.skipif(AS_NUMBA, reason="numba's versions take fewer arguments")
 
 COMPLEX = [np.complex64, np.complex128]
 
-_fns = {}
-
-
-def fn(expr, params="a"):
-    key = (expr, params)
-    if key not in _fns:
-        _fns[key] = define(f"@ruchey.njit\ndef f({params}):\n    return {expr}\n")
-    return _fns[key]
+fn = compiled
 
 
 def small(rng, dtype, shape, layout="C"):

@@ -10,7 +10,7 @@ import pytest
 
 import ruchey
 
-from arraygen import DTYPES, array, check, define
+from arraygen import DTYPES, compiled, array, check
 from conftest import AS_NUMBA, make_rng, numpy2_only
 
 pytestmark = pytest.mark.skipif(AS_NUMBA, reason="numba's versions take other arguments and raise other errors")
@@ -18,14 +18,7 @@ pytestmark = pytest.mark.skipif(AS_NUMBA, reason="numba's versions take other ar
 NUMBERS = [d for d in DTYPES if d is not np.bool_]
 LAYOUTS = ("C", "strided", "reversed")
 
-_fns = {}
-
-
-def fn(expr, params="a"):
-    key = (expr, params)
-    if key not in _fns:
-        _fns[key] = define(f"@ruchey.njit\ndef f({params}):\n    return {expr}\n")
-    return _fns[key]
+fn = compiled
 
 
 def check_outcome(f, *args):

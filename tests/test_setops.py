@@ -7,19 +7,13 @@ import pytest
 
 import ruchey
 
-from arraygen import DTYPES, array, check, define
+from arraygen import DTYPES, compiled, array, check
 from conftest import AS_NUMBA, make_rng
 
 pytestmark = pytest.mark.skipif(AS_NUMBA, reason="numba's set functions take other arguments")
 
-_fns = {}
-
-
 def fn(expr, params="a, b"):
-    key = (expr, params)
-    if key not in _fns:
-        _fns[key] = define(f"@ruchey.njit\ndef f({params}):\n    return {expr}\n")
-    return _fns[key]
+    return compiled(expr, params)
 
 
 def small(rng, dtype, shape, layout="C"):

@@ -378,13 +378,18 @@ static LLVMValueRef permuted(Lower *l, const Type *rt, const Type *t, LLVMValueR
   return owned_view(l, rt, a, data_of(l, a), shape, strides);
 }
 
-static LLVMValueRef lo_transpose(Lower *l, Node *n) {
+/* n's array argument viewed with its axes permuted by perm. */
+static LLVMValueRef lo_permuted_arg(Lower *l, Node *n, const int *perm) {
   Node *arg = n->list.items[0];
-  int perm[RC_MAX_NDIM];
-  transpose_axes(NULL, n, arg->ty->ndim, perm);
   LLVMValueRef a = lo_expr(l, arg), r = permuted(l, n->ty, arg->ty, a, perm);
   lo_done_with(l, arg, a);
   return r;
+}
+
+static LLVMValueRef lo_transpose(Lower *l, Node *n) {
+  int perm[RC_MAX_NDIM];
+  transpose_axes(NULL, n, n->list.items[0]->ty->ndim, perm);
+  return lo_permuted_arg(l, n, perm);
 }
 
 /* numpy.swapaxes(a, axis1, axis2) (and the method), numpy.moveaxis(a,
@@ -431,12 +436,9 @@ static const Type *ty_moved(Infer *in, Node *n, const Type **args) {
 }
 
 static LLVMValueRef lo_moved(Lower *l, Node *n) {
-  Node *arg = n->list.items[0];
   int perm[RC_MAX_NDIM];
-  moved_axes(NULL, n, arg->ty->ndim, perm);
-  LLVMValueRef a = lo_expr(l, arg), r = permuted(l, n->ty, arg->ty, a, perm);
-  lo_done_with(l, arg, a);
-  return r;
+  moved_axes(NULL, n, n->list.items[0]->ty->ndim, perm);
+  return lo_permuted_arg(l, n, perm);
 }
 
 /* numpy.rot90(m, k=1): m turned k quarter turns in the plane of its first
