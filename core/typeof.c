@@ -59,6 +59,10 @@ static const Type *time_types[2][TU_COUNT];
 /* datetime64[unit] or timedelta64[unit] for a native M8 or m8 dtype; NULL
  * for any other, and for a multiple of a unit ('10D'), which compiled code
  * does not carry. */
+#if NPY_ABI_VERSION < 0x02000000  /* NumPy 1.x's headers: the descriptor's field itself */
+#define PyDataType_C_METADATA(d) ((d)->c_metadata)
+#endif
+
 const Type *disp_time_type(PyArray_Descr *d) {
   if ((d->type_num != NPY_DATETIME && d->type_num != NPY_TIMEDELTA) || !PyArray_ISNBO(d->byteorder)) return NULL;
   PyArray_DatetimeMetaData *m = &((PyArray_DatetimeDTypeMetaData *)PyDataType_C_METADATA(d))->meta;

@@ -47,9 +47,9 @@ for entry in $MATRIX; do
     "$interp" -m venv "$venv"
     "$venv/bin/python" -m pip install -q --disable-pip-version-check -U pip  # -C needs pip 23.1
   fi
-  # scipy: the BLAS and LAPACK that float matrix products call
+  # scipy: the BLAS and LAPACK that float matrix products call; llvmlite: what @intrinsic's code is written with
   "$venv/bin/python" -m pip install -q --disable-pip-version-check \
-    "$numpy" pytest pytest-xdist hypothesis meson-python meson scipy
+    "$numpy" pytest pytest-xdist hypothesis meson-python meson scipy llvmlite
   if "$venv/bin/python" -m pip install -q --disable-pip-version-check --no-build-isolation \
        -Cbuild-dir="build/pythons/build-$name" . &&
      "$venv/bin/python" -c 'import numpy, sys; print("   Python", sys.version.split()[0], "NumPy", numpy.__version__)' &&

@@ -15,7 +15,9 @@ LINEAR = UNITS[2:]
 
 
 def dates(rng, unit, n, nat=0.2):
-    span = {"Y": 200, "M": 2400, "W": 10**4}.get(unit, 10**6)
+    # within what nanoseconds hold (1678-2262), where a pair of units may meet: NumPy 2.5 raises
+    # OverflowError converting a date beyond them, as compiled code does not check
+    span = {"Y": 200, "M": 2400, "W": 10**4, "D": 10**5}.get(unit, 10**6)
     v = rng.integers(-span, span, n).astype(f"M8[{unit}]")
     v[rng.random(n) < nat] = np.datetime64("NaT")
     return v

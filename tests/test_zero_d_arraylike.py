@@ -35,7 +35,7 @@ def test_operations_on_0d_arrays_give_numbers(expr, dtype):
         assert not isinstance(got, np.ndarray), f"{expr}: {got!r}"
         # float32: libm's math functions are within 4 ulps of NumPy's own loops, and NumPy 1.x
         # computes a float32 0-d array with a Python number in float64 (NumPy 2 and ruchey: float32)
-        rel = 4 * np.finfo(np.float32).eps if dtype is np.float32 else 0
+        rel = 4 * float(np.finfo(np.float32).eps) if dtype is np.float32 else 0
         assert got == pytest.approx(want, rel=rel, abs=0, nan_ok=True), f"{expr} of {x!r}: {got!r} != {want!r}"
 
 
