@@ -410,3 +410,24 @@ def test_calls_hold_no_references_after_they_return():
         identity(list(arrays))
     assert [sys.getrefcount(a) for a in arrays] == before
     assert [sys.getrefcount(w) for w in words] == word_refs
+
+
+@njit
+def starts_of_runs(groups):
+    """pydata sparse's pattern: an empty list returned through numpy.array
+    on one path, appended to on the other (typed by the later append)."""
+    starts = []
+    if len(groups) == 0:
+        return np.array(starts, dtype=np.intp)
+    starts.append(0)
+    for i in range(1, len(groups)):
+        if groups[i] != groups[i - 1]:
+            starts.append(i)
+    return np.array(starts, dtype=np.intp)
+
+
+def test_numpy_array_of_a_list_typed_by_a_later_append():
+    rng = np.random.default_rng(11)
+    for g in (np.sort(rng.integers(0, 5, 30)), np.zeros(0, np.int64), np.array([3])):
+        got, want = starts_of_runs(g), starts_of_runs.py_func(g)
+        assert got.dtype == want.dtype and got.tolist() == want.tolist()

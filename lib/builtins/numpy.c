@@ -459,6 +459,7 @@ static int list_row(const Type *t, const Type **elem) {
 /* numpy.array(a list): of numbers 1-d, of tuples of numbers 2-d, as Numba's of a reflected list */
 static const Type *ty_array_of_list(Infer *in, Node *n, const Type *t) {
   const Type *row = NULL;
+  if (!ty_list_item(in, n, t)) return NULL;  /* an empty list's items: typed by a later append, or the error */
   if (list_row(t, &row) < 0)
     return ty_error(in, n, "%s() of a list needs one of numbers or of tuples of numbers, got %s", n->bi->name, t->name);
   const Type *elem = np_dtype_arg(in, n, 1, row);
