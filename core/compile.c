@@ -195,6 +195,18 @@ static bool bind_value_call(void *ctx, void *callee, Node *call, Diag *diag) {
 }
 
 static bool resolve_call(void *ctx, void *callee, const Type **args, int nargs, bool device,
+                         CallTarget *out, Diag *diag);
+
+/* The callbacks every compile's options carry: calls to other functions,
+ * members beyond the builtins', calls through function values, intrinsics. */
+static void set_callbacks(CompileOptions *o) {
+  o->resolve = resolve_call;
+  o->find_member = ext_find_member;
+  o->bind_call = bind_value_call;
+  o->intrinsic = ext_intrinsic_code;
+}
+
+static bool resolve_call(void *ctx, void *callee, const Type **args, int nargs, bool device,
                          CallTarget *out, Diag *diag) {
   Callees *c = ctx;
   Dispatcher *disp = callee;
@@ -205,14 +217,13 @@ static bool resolve_call(void *ctx, void *callee, const Type **args, int nargs, 
     args = loop_args;
   }
   const Spec *sig = NULL;
-  Callee *typing = find_callee(c, disp, args, device);
-  if (typing && !typing->typing) typing = NULL;
-  if (disp->sealed && !disp->scalars_only && !device && !c->cc && !typing) {  /* recursion: its own signature */
+  Callee *e = find_callee(c, disp, args, device);
+  if (!(e && e->typing) && disp->sealed && !disp->scalars_only && !device && !c->cc) {  /* recursion: its own signature */
     if (!(sig = disp_best_spec(disp, args)))  /* called as from Python: the best signature, its declared result */
       return call_error(diag, "%s", "no compiled signature of the called function accepts these argument types");
     args = (const Type **)sig->args;
+    e = find_callee(c, disp, args, device);
   }
-  Callee *e = find_callee(c, disp, args, device);
   if (e && e->typing) {  /* recursion: the innermost is this very function */
     int innermost = c->n - 1;
     while (!c->items[innermost]->typing) innermost--;
@@ -231,11 +242,8 @@ static bool resolve_call(void *ctx, void *callee, const Type **args, int nargs, 
     e->opts.device = device;
     e->opts.gpu_cc = c->cc;
     e->opts.declared_ret = sig ? sig->declared_ret : NULL;
-    e->opts.resolve = resolve_call;
     if (disp->inherits) inherit_options(c, e);
-    e->opts.find_member = ext_find_member;
-    e->opts.bind_call = bind_value_call;
-    e->opts.intrinsic = ext_intrinsic_code;
+    set_callbacks(&e->opts);
     if (!type_callee(c, e, diag)) {
       /* the callee's error, quoting its own source line */
       if (!PyErr_Occurred()) core_raise_diag(diag, e->func ? e->func->filename : source_file(disp));
@@ -271,10 +279,7 @@ static Callee *callee_options(CompileOptions *opts, Dispatcher *self, const Type
   c->arena = arena;
   c->cc = cc;
   opts->gpu_cc = cc;
-  opts->resolve = resolve_call;
-  opts->find_member = ext_find_member;
-  opts->bind_call = bind_value_call;
-  opts->intrinsic = ext_intrinsic_code;
+  set_callbacks(opts);
   opts->resolve_ctx = c;
   return self ? add_callee(c, self, args, opts->kernel || opts->device) : NULL;
 }

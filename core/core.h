@@ -113,7 +113,9 @@ const Type *jitclass_new_type(PyObject *o);
 void *jitclass_member(const Type *t, const char *name, bool attribute);
 PyObject *jitclass_declare(PyObject *self, PyObject *cls);
 /* Arrays kept by a field or a container item hold a reference to their
- * Python object (rt_array_keep): the hooks that take and drop it, set. */
+ * Python object (rt_array_keep): the hooks that take and drop it, set once
+ * in this extension's copy of the containers (api NULL: at import) and
+ * once in libruchey's (when it is loaded). */
 void jitclass_keep_objects(const RucheyAPI *api);
 PyObject *jitclass_make_type(PyObject *self, PyObject *args);
 int jitclass_add_to_module(PyObject *m);

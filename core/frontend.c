@@ -81,6 +81,17 @@ NodeList new_list(Fe *fe, int len) {
   return l;
 }
 
+/* A call of the builtin named (core_builtin_named) with x its one argument;
+ * NULL where x is NULL (an error read it). */
+static Node *call_of(Fe *fe, PyObject *e, const char *builtin, Node *x) {
+  if (!x) return NULL;
+  Node *n = new_node(fe, N_CALL, e);
+  n->bi = core_builtin_named(builtin);
+  n->list = new_list(fe, 1);
+  n->list.items[0] = x;
+  return n;
+}
+
 /* ---------------------------------------------------------------- variables */
 
 int find_var(Fe *fe, const char *name) {
@@ -223,21 +234,15 @@ static Node *time_scalar(Fe *fe, PyObject *obj, const Type *t, PyObject *e) {
   Node *x = new_node(fe, N_INT, e);
   x->ival = PyLong_AsLongLong(v);
   Py_DECREF(v);
-  Node *n = new_node(fe, N_CALL, e);
-  n->bi = core_builtin_named("a NumPy datetime constant");
+  Node *n = call_of(fe, e, "a NumPy datetime constant", x);
   n->data = t;
-  n->list = new_list(fe, 1);
-  n->list.items[0] = x;
   return n;
 }
 
 /* x converted to the NumPy scalar type of kind, as numpy.<type>(x). */
 static Node *as_numpy_scalar(Fe *fe, Node *x, int kind, PyObject *e) {
-  Node *n = new_node(fe, N_CALL, e);
-  n->bi = core_builtin_named("a NumPy scalar type");
+  Node *n = call_of(fe, e, "a NumPy scalar type", x);
   n->ival = kind;
-  n->list = new_list(fe, 1);
-  n->list.items[0] = x;
   return n;
 }
 
@@ -264,10 +269,10 @@ static Node *numpy_scalar(Fe *fe, PyObject *obj, PyObject *e) {
     PyErr_Clear();
     return fe_error(fe, e, "cannot read this NumPy scalar's value");
   }
-  Node *x = PyLong_Check(v) && kind == TY_U64 ? NULL : constant_node(fe, v, e);
-  if (PyLong_Check(v) && kind == TY_U64) x = uint64_constant(fe, PyLong_AsUnsignedLongLongMask(v), e);
+  bool bits = kind == TY_U64;  /* above 2**63 too: a uint64 constant of its bits */
+  Node *x = bits ? uint64_constant(fe, PyLong_AsUnsignedLongLongMask(v), e) : constant_node(fe, v, e);
   Py_DECREF(v);
-  return x && kind != TY_U64 ? as_numpy_scalar(fe, x, kind, e) : x;
+  return x && !bits ? as_numpy_scalar(fe, x, kind, e) : x;
 }
 
 Node *fe_frozen_constant(Fe *fe, PyObject *obj, PyObject *e) { return constant_node(fe, obj, e); }
@@ -434,10 +439,7 @@ static Node *global_value(Fe *fe, PyObject *obj, PyObject *e, const char *name) 
 /* type(x) as a value (numpy.empty(n, type(x)), T after T = type(x)): x's
  * type as a dtype. */
 static Node *fe_type_value(Fe *fe, PyObject *e, PyObject *of) {
-  Node *n = new_node(fe, N_CALL, e);
-  n->bi = core_builtin_named("type(x)");
-  n->list = new_list(fe, 1);
-  return (n->list.items[0] = fe_expr(fe, of)) ? n : NULL;
+  return call_of(fe, e, "type(x)", fe_expr(fe, of));
 }
 
 static Node *fe_name(Fe *fe, PyObject *e) {
@@ -1110,13 +1112,7 @@ static Node *fe_isinstance(Fe *fe, PyObject *e) {
       Py_XDECREF(cls);
     }
     Py_XDECREF(elts);
-    if (ok) {
-      n = new_node(fe, N_CALL, e);
-      n->bi = core_builtin_named("isinstance");
-      n->data = c;
-      n->list = new_list(fe, 1);
-      if (!(n->list.items[0] = fe_expr(fe, PyList_GET_ITEM(args, 0)))) n = NULL;
-    }
+    if (ok && (n = call_of(fe, e, "isinstance", fe_expr(fe, PyList_GET_ITEM(args, 0))))) n->data = c;
   }
   Py_DECREF(args);
   return n;

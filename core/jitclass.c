@@ -135,8 +135,8 @@ static void keeper_release(void *obj) {
 }
 
 void jitclass_keep_objects(const RucheyAPI *api) {
-  rt_set_object_keeper(keeper_retain, keeper_release);  /* this extension's copy of the containers */
-  api->set_object_keeper(keeper_retain, keeper_release);
+  if (!api) rt_set_object_keeper(keeper_retain, keeper_release);  /* this extension's copy of the containers */
+  else api->set_object_keeper(keeper_retain, keeper_release);
 }
 
 /* A field's type from its description: ("class", cls), ("list", item),
@@ -175,7 +175,6 @@ PyObject *jitclass_declare(PyObject *self, PyObject *cls) {
   if (!api) return NULL;
   if (!PyType_Check(cls) || !PyType_IsSubtype((PyTypeObject *)cls, &JitObjectType))
     return PyErr_Format(PyExc_TypeError, "jitclass_declare takes a jitclass");
-  jitclass_keep_objects(api);
   const Type *t = api->jitclass_declare(((PyTypeObject *)cls)->tp_name, cls);
   PyObject *cap = PyCapsule_New((void *)t, "ruchey.jitclass", NULL);
   if (!cap || PyObject_SetAttrString(cls, "__ruchey_type__", cap) < 0) {

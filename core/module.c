@@ -84,6 +84,7 @@ const RucheyAPI *core_api(void) {
   a->set_exception_matcher(exception_matches);
   core_register_objmode(a);
   a->set_cfunc_failure(cfunc_report_failure);
+  jitclass_keep_objects(a);
   return api = a;
 }
 
@@ -511,6 +512,7 @@ static PyObject *scalar_names(void) {
 PyMODINIT_FUNC PyInit__core(void) {
   if (disp_init_numpy() < 0 || src_watch() < 0) return NULL;
   core_main_thread = main_thread_ident();
+  jitclass_keep_objects(NULL);
   PyObject *m = PyModule_Create(&core_module);
   if (!m) return NULL;
   PyObject *names = scalar_names();

@@ -276,7 +276,6 @@ static int store_value(const Type *t, PyObject *o, char *p) {
   void *arg;
   int rc = t->kind == TY_TUPLE ? disp_unbox_tuple(o, t, p) : disp_unbox(o, t, &slot, (RtArray *)p, &arg);
   if (rc < 0) return -1;
-  jitclass_keep_objects(core_api());
   keep_arrays(t, p);
   return 0;
 }
@@ -1135,7 +1134,6 @@ static void keep_borrowed(const Type *t, char *p) {
 
 void typed_keep_arrays(const Type *t, void *c) {
   if (!may_borrow(t)) return;
-  jitclass_keep_objects(core_api());
   keep_borrowed_in(t, c);
 }
 

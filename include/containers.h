@@ -84,8 +84,7 @@ typedef struct RtObject {
 #define RT_DICT_VALUE 16  /* a value's offset in its entry, after the hash and the key */
 #define RT_DELETED ((int64_t)-1)  /* no number hashes to -1, in Python as here */
 
-/* One more (retain) or one less (drop) of each reference an item at item holds, as h says. */
-void rt_held_retain(const RtHeld *h, const char *item);
+/* One less of each reference an item at item holds, as h says. */
 void rt_held_drop(const RtHeld *h, const char *item);
 RtList *rt_list_new(int32_t kind, int64_t itemsize, int64_t cap);
 int32_t rt_list_reserve(RtList *l, int64_t n);  /* room for n items: RT_OK or RT_ERR_MEMORY */

@@ -151,7 +151,6 @@ static void drop_items(const RtHeld *h, const char *p, int64_t n, int64_t s) {
     for (int32_t f = 0; f < h->n; f++) release_ref(h->kinds[f], p + i * s + h->offsets[f]);
 }
 
-void rt_held_retain(const RtHeld *h, const char *item) { retain_items(h, item, 1, 0); }
 void rt_held_drop(const RtHeld *h, const char *item) { drop_items(h, item, 1, 0); }
 
 /* ---------------------------------------------------------------- jitclass instances */

@@ -219,6 +219,10 @@ static const Type *ty_binop_types(Infer *in, Node *n, int op, Node *l, const Typ
   }
 }
 
+void ty_become_bool(Node *n, bool v) {
+  *n = (Node){.kind = N_BOOL, .line = n->line, .col = n->col, .ival = v, .bi = n->bi};
+}
+
 const Type *ty_wrap_call(Infer *in, Node *n, const char *builtin) {
   Node *x = arena_alloc(in->f->arena, sizeof(Node));
   *x = *n;
@@ -249,13 +253,16 @@ static bool computes_as_number(const Type *t) {
   return ty_is_float(t) || ty_is_complex(t) || t->kind == TY_I64 || t->kind == TY_U64;
 }
 
+/* A 0-d array an operator reads as its element (see computes_as_number). */
+static bool reads_as_number(const Type *t) { return is_0d(t) && computes_as_number(t->elem); }
+
 /* Whether operands of types t[0..n) are numbers and 0-d arrays, one of
  * them at least, whose elements compute as numbers do (with every dtype
  * where the result is a bool: a comparison). */
 static bool only_0d_arrays(const Type *const *t, int n, bool to_bool) {
   bool any = false;
   for (int i = 0; i < n; i++) {
-    if (is_0d(t[i]) && (to_bool || computes_as_number(t[i]->elem))) any = true;
+    if (to_bool ? is_0d(t[i]) : reads_as_number(t[i])) any = true;
     else if (!ty_is_scalar(t[i])) return false;
   }
   return any;
@@ -297,7 +304,7 @@ static const Type *ty_binop(Infer *in, Node *n) {
 static const Type *ty_unary(Infer *in, Node *n) {
   if (n->op == OP_NOT) return ty_truth(in, n->lhs, "not") ? TYS(TY_BOOL) : NULL;
   const Type *a = ty_expr(in, n->lhs);
-  if (a && is_0d(a) && computes_as_number(a->elem)) a = ty_element_of_0d(in, n->lhs);
+  if (a && reads_as_number(a)) a = ty_element_of_0d(in, n->lhs);
   if (a && a->kind == TY_ARRAY) return ty_array_unary(in, n, n->op, a);
   if (!ty_need_scalar(in, n, a, "unary operator")) return NULL;
   if (ty_is_time(a))  /* -td and +td; NumPy negates no datetime */
@@ -390,11 +397,14 @@ static const Type *ty_ifexp(Infer *in, Node *n) {
     if (t && in->final) *n = *taken;
     return t;
   }
-  /* of a returned value, the branch without a call first */
-  bool swap = returned && calls_compiled(n->lhs) && !calls_compiled(n->rhs);
-  const Type *first = ty_returned_branch(in, swap ? n->rhs : n->lhs, returned);
-  const Type *second = ty_returned_branch(in, swap ? n->lhs : n->rhs, returned);
-  const Type *a = swap ? second : first, *b = swap ? first : second;
+  const Type *a, *b;
+  if (returned && calls_compiled(n->lhs) && !calls_compiled(n->rhs)) {  /* of a returned value, the branch without a call first */
+    b = ty_returned_branch(in, n->rhs, true);
+    a = ty_returned_branch(in, n->lhs, true);
+  } else {
+    a = ty_returned_branch(in, n->lhs, returned);
+    b = ty_returned_branch(in, n->rhs, returned);
+  }
   if (ty_failed(in)) return NULL;
   /* a branch not typed yet (a recursive call before the function's return
    * type is known): the other one's type, until a later pass */
@@ -787,16 +797,12 @@ static void take_values(Infer *in, Node *n, int var) {
 
 /* The generators a walk's count names, len(g) (alone, or among min()'s
  * arguments): at most 64, their len() nodes into lens. */
-static bool calls_builtin(const Node *n, const char *name) {
-  return n->kind == N_CALL && n->bi && !strcmp(n->bi->name, name);
-}
-
 static int walked_generators(Infer *in, Node *count, Node **lens) {
-  bool many = calls_builtin(count, "min");
+  bool many = ir_calls_builtin(count, "min");
   int n = 0, k = many ? count->list.len : 1;
   for (int i = 0; i < k && n < 64; i++) {
     Node *len = many ? count->list.items[i] : count;
-    if (!calls_builtin(len, "len") || len->list.len != 1 || len->list.items[0]->kind != N_VAR)
+    if (!ir_calls_builtin(len, "len") || len->list.len != 1 || len->list.items[0]->kind != N_VAR)
       continue;
     const Type *t = ty_expr(in, len->list.items[0]);
     if (t && t->kind == TY_YIELDS) lens[n++] = len;
@@ -879,6 +885,19 @@ static int known_condition(const Node *cond) {
   return (cond->lhs->ty->kind == TY_NONE) != (cond->ival != 0);
 }
 
+/* n (an if or a while) whose condition is known: the block taken alone is
+ * typed, and at the last pass n becomes it (later passes never see the
+ * untyped nodes of the one not taken). */
+static void ty_taken_only(Infer *in, Node *n, NodeList *taken) {
+  ty_block(in, taken);
+  if (in->final) {
+    n->kind = N_BLOCK;
+    n->body = *taken;
+    n->orelse = (NodeList){0};
+    n->cond = NULL;
+  }
+}
+
 static void ty_if(Infer *in, Node *n) {
   ty_cond(in, n->cond);
   int known = ty_failed(in) ? -1 : known_condition(n->cond);
@@ -887,14 +906,7 @@ static void ty_if(Infer *in, Node *n) {
     ty_block(in, &n->orelse);
     return;
   }
-  NodeList *taken = known ? &n->body : &n->orelse;
-  ty_block(in, taken);
-  if (in->final) {  /* the branch not taken is gone: later passes never see its untyped nodes */
-    n->kind = N_BLOCK;
-    n->body = *taken;
-    n->orelse = (NodeList){0};
-    n->cond = NULL;
-  }
+  ty_taken_only(in, n, known ? &n->body : &n->orelse);
 }
 
 /* raise E(message) of a message made at run time: a str, as Python shows it. */
@@ -941,7 +953,7 @@ static void ty_stmt(Infer *in, Node *n) {
       break;
     }
     const Type *cur = ty_expr(in, n->lhs), *t = ty_expr(in, n->rhs);
-    if (cur && t && ty_is_scalar(cur) && is_0d(t) && computes_as_number(t->elem)) t = ty_element_of_0d(in, n->rhs);  /* a 0-d array in place stays one */
+    if (cur && t && ty_is_scalar(cur) && reads_as_number(t)) t = ty_element_of_0d(in, n->rhs);  /* a 0-d array in place stays one */
     if (!cur || !t) break;
     const Type *r = ty_binop_types(in, n, n->op, n->lhs, cur, n->rhs, t);
     if (cur->kind == TY_ARRAY) {  /* in place: the array keeps its identity and dtype */
@@ -963,14 +975,8 @@ static void ty_stmt(Infer *in, Node *n) {
     break;
   case N_WHILE:
     ty_cond(in, n->cond);
-    if (!ty_failed(in) && known_condition(n->cond) == 0) {  /* never runs: its else alone, as ty_if prunes */
-      ty_block(in, &n->orelse);
-      if (in->final) {
-        n->kind = N_BLOCK;
-        n->body = n->orelse;
-        n->orelse = (NodeList){0};
-        n->cond = NULL;
-      }
+    if (!ty_failed(in) && known_condition(n->cond) == 0) {  /* never runs: its else alone */
+      ty_taken_only(in, n, &n->orelse);
       break;
     }
     ty_block(in, &n->body);

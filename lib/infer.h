@@ -32,6 +32,9 @@ const Type *ty_expr(Infer *in, Node *n);
 const Type *ty_maybe_none(Infer *in, Node *n);
 /* n made, in place, a call of builtin ("str truth", "len", "numpy.asarray") of its old self, typed. */
 const Type *ty_wrap_call(Infer *in, Node *n, const char *builtin);
+/* n, a call answered when typing (isinstance, hasattr), made the constant v, so that a branch on
+ * it is pruned; its row stays, for what the call's typing reads after its typer. */
+void ty_become_bool(Node *n, bool v);
 /* NumPy's promotion of two scalar types, with Numba's rule that integer
  * arithmetic happens in at least 64 bits. */
 const Type *ty_promote(const Type *a, const Type *b);

@@ -96,6 +96,10 @@ int ir_depth(const NodeList *body) {
   return s.failed ? INT32_MAX : most;
 }
 
+bool ir_calls_builtin(const Node *n, const char *name) {
+  return n->kind == N_CALL && n->bi && !strcmp(n->bi->name, name);
+}
+
 /* Python's floor division and modulo of ints (b != 0). */
 static int64_t floor_div(int64_t a, int64_t b) { return a / b - ((a % b != 0) && ((a < 0) != (b < 0))); }
 

@@ -18,6 +18,8 @@ void ir_walk_list(const NodeList *l, IrVisit visit, void *ctx);
  * combined by unary - + ~ and + - * // % ** << >> & | ^ (TPB + 1); false
  * for anything else, or where Python's int would leave int64. */
 bool ir_const_int(const Node *n, int64_t *out);
+/* Whether n is a call of the builtin named name ("len", "literal_unroll"). */
+bool ir_calls_builtin(const Node *n, const char *name);
 
 /* How deep the nodes of body nest, counted without recursing (a sum of
  * 30,000 terms nests 30,000 deep): what the recursive passes will need. */

@@ -21,21 +21,16 @@
 #include "ir.h"
 
 typedef struct FrameGenerators {
-  const Func *f;
   const CallTarget **maker;  /* per variable: the call that makes its generator so far */
   bool *escapes;             /* per variable: some use needs the heap object */
 } FrameGenerators;
-
-static bool is_builtin(const Node *n, const char *name) {
-  return n->kind == N_CALL && n->bi && !strcmp(n->bi->name, name);
-}
 
 /* A call the frame can make in its own memory: straight to a generator
  * function's body, its arguments one by one, not a recursive one (which
  * checks the stack with every call). */
 static bool frame_call(const Node *n) {
   return n->kind == N_CALL && n->target && !n->target->self && n->target->func->generator && !n->op &&
-         !n->target->func->recursive && !n->target->func_opts->device && is_builtin(n, "a ruchey function");
+         !n->target->func->recursive && !n->target->func_opts->device && ir_calls_builtin(n, "a ruchey function");
 }
 
 static bool same_maker(const CallTarget *a, const CallTarget *b) {
@@ -55,7 +50,7 @@ static void note_assignment(FrameGenerators *g, Node *n) {
 
 /* Resumed or read (a for loop's steps, next()): the generator stays here. */
 static bool resumes(const Node *n) {
-  return (is_builtin(n, "generator resumed") || is_builtin(n, "generator value") || is_builtin(n, "next")) &&
+  return (ir_calls_builtin(n, "generator resumed") || ir_calls_builtin(n, "generator value") || ir_calls_builtin(n, "next")) &&
          n->list.len >= 1 && n->list.items[0]->kind == N_VAR;
 }
 
@@ -76,7 +71,7 @@ static bool note_use(Node *n, void *ctx) {
 
 const CallTarget **an_frame_generators(Func *f, const CompileOptions *opts) {
   size_t nv = (size_t)(f->nvars ? f->nvars : 1);
-  FrameGenerators g = {f, arena_alloc(f->arena, sizeof(CallTarget *) * nv), arena_alloc(f->arena, nv)};
+  FrameGenerators g = {arena_alloc(f->arena, sizeof(CallTarget *) * nv), arena_alloc(f->arena, nv)};
   /* a generator's frame is itself a state on the heap; a parallel
    * function's loops outline their bodies; a recursive one unwinds */
   if (f->generator || opts->kernel || opts->parallel || opts->device || f->recursive) return g.maker;

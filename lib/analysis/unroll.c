@@ -257,8 +257,7 @@ static bool unroll_loop(Unroll *u, Node *n) {
 }
 
 static bool is_unrolled(const Node *n) {
-  return n->kind == N_FOR && n->cond && n->cond->kind == N_CALL && n->cond->bi &&
-         !strcmp(n->cond->bi->name, "literal_unroll");
+  return n->kind == N_FOR && n->cond && ir_calls_builtin(n->cond, "literal_unroll");
 }
 
 static bool unroll_block(Unroll *u, NodeList *l) {

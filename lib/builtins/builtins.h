@@ -122,6 +122,12 @@ const Type *ty_ufunc_binop(Infer *in, Node *n, int op, Node *l, const Type *a, N
 LLVMValueRef lo_ufunc_compare(Lower *l, int op, Node *a, LLVMValueRef va, Node *b, LLVMValueRef vb);
 /* a ufunc row's call on numbers: its lower_elem with NumPy's semantics */
 LLVMValueRef lo_ufunc_call(Lower *l, Node *n);
+const char *bi_op_text(int op);  /* an operator's source text ("+", "//"), "?" for none */
+
+/* indexing.c: NumPy's IndexError where bad holds (kind 0: index a out of bounds for axis b with size c;
+ * rt_index_error's kinds), and an index i in [-len, len) wrapped to [0, len), else that error */
+void lo_raise_index_error_if(Lower *l, LLVMValueRef bad, int kind, LLVMValueRef a, LLVMValueRef b, LLVMValueRef c);
+LLVMValueRef lo_index_wrapped(Lower *l, LLVMValueRef i, LLVMValueRef len, int axis);
 const Type *ty_array_compare(Infer *in, Node *n, const Type *a, const Type *b);
 /* f(..., out=o) of a ufunc row whose call typed as result: o's type, the
  * call rewritten to fill o (the result, when there is no out=) */

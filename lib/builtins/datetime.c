@@ -33,18 +33,6 @@ static const Type *refuse(Infer *in, Node *n, const char *op, const Type *a, con
   return ty_error(in, n, "unsupported operand types for %s: %s and %s", op, a->name, b->name);
 }
 
-static const char *op_name(int op) {
-  switch (op) {
-  case OP_ADD: return "+";
-  case OP_SUB: return "-";
-  case OP_MUL: return "*";
-  case OP_DIV: return "/";
-  case OP_FLOORDIV: return "//";
-  case OP_MOD: return "%";
-  default: return "this operator";
-  }
-}
-
 /* datetime + timedelta: a timedelta of years or months moves only a
  * datetime of years or months. */
 static const Type *shifted_datetime(Infer *in, Node *n, const Type *dt, const Type *td) {
@@ -63,7 +51,7 @@ static const Type *delta_pair(Infer *in, Node *n, int op, const Type *a, const T
   case OP_ADD: case OP_SUB: case OP_MOD: return td;
   case OP_DIV: return TYS(TY_F64);
   case OP_FLOORDIV: return TYS(TY_I64);
-  default: return refuse(in, n, op_name(op), a, b);
+  default: return refuse(in, n, bi_op_text(op), a, b);
   }
 }
 
@@ -79,17 +67,15 @@ const Type *ty_time_binop(Infer *in, Node *n, int op, const Type *a, const Type 
   if (ta && tb) return delta_pair(in, n, op, a, b);
   if (ta && is_real_number(b) && (op == OP_MUL || ((op == OP_DIV || op == OP_FLOORDIV) && b->kind != TY_BOOL))) return a;
   if (tb && is_real_number(a) && op == OP_MUL) return b;
-  return refuse(in, n, op_name(op), a, b);
+  return refuse(in, n, bi_op_text(op), a, b);
 }
 
 /* Comparisons: datetimes with datetimes, timedeltas with timedeltas. */
 bool ty_time_compare(Infer *in, Node *n, const Type *a, const Type *b) {
-  if (a->kind != b->kind || !ty_is_time(a))
-    return ty_error(in, n, "cannot compare %s and %s", a->name, b->name) != NULL;
-  if (a->kind == TY_TIMEDELTA && !deltas_meet(a->unit, b->unit))
-    return ty_error(in, n, "cannot compare %s and %s: NumPy has no common unit for years or months and days",
-                    a->name, b->name) != NULL;
-  return true;
+  if (ty_time_unify(a, b)) return true;
+  if (a->kind != b->kind || !ty_is_time(a)) return ty_error(in, n, "cannot compare %s and %s", a->name, b->name) != NULL;
+  return ty_error(in, n, "cannot compare %s and %s: NumPy has no common unit for years or months and days",
+                  a->name, b->name) != NULL;
 }
 
 /* A variable assigned both: the finer unit, where one exists. */
@@ -257,11 +243,6 @@ static const Type *ty_isnat(Infer *in, Node *n, const Type **args) {
 
 static LLVMValueRef lo_isnat_elem(Lower *l, Node *n, LLVMValueRef *v) { return is_nat(l, v[0]); }
 
-static LLVMValueRef lo_isnat(Lower *l, Node *n) {
-  LLVMValueRef v = lo_expr(l, n->list.items[0]);
-  return lo_isnat_elem(l, n, &v);
-}
-
 /* A frozen global's value (the frontend's): its count, of its type. */
 static const Type *ty_time_constant(Infer *in, Node *n, const Type **args) { return n->data; }
 
@@ -270,7 +251,7 @@ static LLVMValueRef lo_time_constant(Lower *l, Node *n) { return const_i64(l, n-
 const Builtin bi_datetime[] = {
   {"a NumPy datetime constant", NULL, NULL, BK_FUNCTION, 0, 1, 1, NULL, BF_PURE | BF_CHEAP, 0, 0, ty_time_constant,
    lo_time_constant, NULL},
-  {"numpy.isnat", "numpy", "isnat", BK_FUNCTION, 0, 1, 1, NULL, BF_PURE | BF_CHEAP, 0, 0, ty_isnat, lo_isnat,
+  {"numpy.isnat", "numpy", "isnat", BK_FUNCTION, 0, 1, 1, NULL, BF_PURE | BF_CHEAP, 0, 0, ty_isnat, lo_ufunc_call,
    lo_isnat_elem},
   BI_END,
 };

@@ -295,7 +295,7 @@ void ty_index_store(Infer *in, Node *target, const Type *t, Node *at) {
 
 /* if (bad) raise rt_index_error(kind, a, b, c): NumPy's messages with
  * numbers in them. Noted only, in a loop run with its errors deferred. */
-static void raise_index_error_if(Lower *l, LLVMValueRef bad, int kind, LLVMValueRef a, LLVMValueRef b, LLVMValueRef c) {
+void lo_raise_index_error_if(Lower *l, LLVMValueRef bad, int kind, LLVMValueRef a, LLVMValueRef b, LLVMValueRef c) {
   RtStatus status = kind == 2 ? RT_ERR_VALUE : RT_ERR_INDEX;
   if (l->deferred || l->mod->gpu || l->opts->kernel || l->opts->device) {  /* (a kernel's names the thread) */
     lo_raise_if(l, bad, status, "index is out of bounds");
@@ -313,10 +313,10 @@ static void raise_index_error_if(Lower *l, LLVMValueRef bad, int kind, LLVMValue
 }
 
 /* i in [-len, len), wrapped to [0, len); else NumPy's IndexError. */
-static LLVMValueRef wrap_checked(Lower *l, LLVMValueRef i, LLVMValueRef len, int axis) {
+LLVMValueRef lo_index_wrapped(Lower *l, LLVMValueRef i, LLVMValueRef len, int axis) {
   LLVMValueRef neg = LLVMBuildICmp(l->b, LLVMIntSLT, i, const_i64(l, 0), "");
   LLVMValueRef k = LLVMBuildSelect(l->b, neg, LLVMBuildAdd(l->b, i, len, ""), i, "idx");
-  raise_index_error_if(l, LLVMBuildICmp(l->b, LLVMIntUGE, k, len, ""), 0, i, const_i64(l, axis), len);
+  lo_raise_index_error_if(l, LLVMBuildICmp(l->b, LLVMIntUGE, k, len, ""), 0, i, const_i64(l, axis), len);
   return k;
 }
 
@@ -408,7 +408,7 @@ static void make_view(Lower *l, Indexed *x) {
   for (int i = 0; i < x->ix.nitems; i++) {
     switch (x->ix.kind[i]) {
     case IX_INT: {
-      LLVMValueRef k = wrap_checked(l, x->value[i], lo_arr_shape(l, x->base, d), d);
+      LLVMValueRef k = lo_index_wrapped(l, x->value[i], lo_arr_shape(l, x->base, d), d);
       offset = LLVMBuildAdd(l->b, offset, LLVMBuildMul(l->b, k, lo_arr_stride(l, bt, x->base, d), ""), "");
       d++;
       break;
@@ -475,7 +475,7 @@ static void check_mask_shape(Lower *l, const Indexed *x, const LLVMValueRef *msh
   for (int j = 0; j < x->ix.covers; j++) {
     LLVMValueRef have = x->v.shape[x->ix.at + j];
     LLVMValueRef bad = LLVMBuildAnd(l->b, some, LLVMBuildICmp(l->b, LLVMIntNE, have, mshape[j], ""), "");
-    raise_index_error_if(l, bad, 1, const_i64(l, x->v.axis[x->ix.at + j]), have, mshape[j]);
+    lo_raise_index_error_if(l, bad, 1, const_i64(l, x->v.axis[x->ix.at + j]), have, mshape[j]);
   }
 }
 
@@ -528,7 +528,7 @@ static void note_int_at(Lower *l, LLVMValueRef *idx, void *arg) {
 static void check_int_at(Lower *l, LLVMValueRef *idx, void *arg) {
   const Indexed *x = arg;
   LLVMValueRef i, bad = int_out_of_bounds(l, x, idx, &i);
-  raise_index_error_if(l, bad, 0, i, const_i64(l, x->v.axis[x->ix.at]), x->v.shape[x->ix.at]);
+  lo_raise_index_error_if(l, bad, 0, i, const_i64(l, x->v.axis[x->ix.at]), x->v.shape[x->ix.at]);
 }
 
 /* Every value of the int array checked: a loop that only notes a bad one
@@ -1025,7 +1025,7 @@ static void check_mask_values(Lower *l, const Type *t, LLVMValueRef v, LLVMValue
   LLVMValueRef size = lo_arr_shape(l, v, 0);
   LLVMValueRef bad = LLVMBuildAnd(l->b, LLVMBuildICmp(l->b, LLVMIntNE, size, count, ""),
                                   LLVMBuildICmp(l->b, LLVMIntNE, size, const_i64(l, 1), ""), "");
-  raise_index_error_if(l, bad, 2, size, count, const_i64(l, 0));
+  lo_raise_index_error_if(l, bad, 2, size, count, const_i64(l, 0));
 }
 
 /* target[index] = v (owned by the caller), where target[index] is an array. */

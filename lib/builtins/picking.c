@@ -40,11 +40,7 @@ typedef struct Take {
 
 /* the element at index i of the flat array (a negative i from its end) */
 static LLVMValueRef taken(Lower *l, const Take *t, LLVMValueRef i) {
-  i = lo_convert(l, i, elem_of(t->it), TYS(TY_I64));
-  LLVMValueRef neg = LLVMBuildICmp(l->b, LLVMIntSLT, i, const_i64(l, 0), "");
-  LLVMValueRef at = LLVMBuildSelect(l->b, neg, LLVMBuildAdd(l->b, i, t->size, ""), i, "");
-  LLVMValueRef bad = LLVMBuildICmp(l->b, LLVMIntUGE, at, t->size, "");
-  lo_raise_format_if(l, bad, RT_ERR_INDEX, "index %lld is out of bounds for axis 0 with size %lld", (LLVMValueRef[]){i, t->size}, 2);
+  LLVMValueRef at = lo_index_wrapped(l, lo_convert(l, i, elem_of(t->it), TYS(TY_I64)), t->size, 0);
   return lo_load_scalar(l, t->e, flat_item(l, t->e, t->flat, at));
 }
 
@@ -100,7 +96,7 @@ static LLVMValueRef lo_extract(Lower *l, Node *n) {
   LLVMValueRef truth = lo_truth(l, lo_load_scalar(l, ce, flat_item(l, ce, cond, scan.index)), ce);
   if (!positions) {
     LLVMValueRef bad = LLVMBuildAnd(l->b, truth, LLVMBuildICmp(l->b, LLVMIntSGE, scan.index, na, ""), "");
-    lo_raise_format_if(l, bad, RT_ERR_INDEX, "index %lld is out of bounds for axis 0 with size %lld", (LLVMValueRef[]){scan.index, na}, 2);
+    lo_raise_index_error_if(l, bad, 0, scan.index, const_i64(l, 0), na);
   }
   LLVMBuildStore(l->b, LLVMBuildAdd(l->b, load_i64(l, count), LLVMBuildZExt(l->b, truth, l->mod->i64, ""), ""), count);
   lo_loop_end(l, &scan);

@@ -206,9 +206,8 @@ static const Type *ty_isinstance(Infer *in, Node *n, const Type **args) {
     return ty_error(in, n, "isinstance() cannot take an Optional value (%s): test it with `is None` first", t->name);
   bool yes = (c->kinds >> t->kind) & 1;
   for (int i = 0; i < c->n; i++) yes |= c->types[i] == t;
-  if (x->kind == N_VAR)  /* (the row kept: the call's typing reads it on) */
-    *n = (Node){.kind = N_BOOL, .line = n->line, .col = n->col, .ival = yes, .bi = n->bi};
-  else n->ival = yes;
+  if (x->kind == N_VAR) ty_become_bool(n, yes);
+  else n->ival = yes;  /* an expression: evaluated, then the constant */
   return TYS(TY_BOOL);
 }
 
@@ -418,9 +417,7 @@ static const Type *ty_hasattr(Infer *in, Node *n, const Type **args) {
     return ty_error(in, name, "hasattr(): the attribute's name must be a constant string in compiled code");
   if (args[0]->kind == TY_CLASS)
     return ty_error(in, n, "hasattr() of a jitclass instance is not supported in compiled code");
-  n->ival = has_member(args[0], name->str);
-  n->kind = N_BOOL;
-  n->list = (NodeList){0};  /* the row stays: its caller reads its flags */
+  ty_become_bool(n, has_member(args[0], name->str));
   return TYS(TY_BOOL);
 }
 

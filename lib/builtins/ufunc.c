@@ -95,7 +95,7 @@ const Type *ty_elementwise(Infer *in, Node *n, const Type **args, const Type *el
   return ty_array(elem, ty_broadcast_ndim(args, n->list.len), 'C', false);
 }
 
-static const char *op_text(int op) {
+const char *bi_op_text(int op) {
   static const char *const text[OP_COUNT] = {
     [OP_ADD] = "+", [OP_SUB] = "-", [OP_MUL] = "*", [OP_DIV] = "/", [OP_FLOORDIV] = "//",
     [OP_MOD] = "%", [OP_POW] = "**", [OP_LSHIFT] = "<<", [OP_RSHIFT] = ">>", [OP_BITAND] = "&",
@@ -111,7 +111,7 @@ static const Type *binop_dtype(Infer *in, Node *n, int op, const Type *ea, const
   const Type *e = np_promote(ea, eb);
   bool boolean = e->kind == TY_BOOL;
   if (ty_is_complex(e) && op != OP_ADD && op != OP_SUB && op != OP_MUL && op != OP_DIV && op != OP_POW)
-    return ty_error(in, n, "the operator %s is not supported for arrays of %s and %s", op_text(op), ea->name,
+    return ty_error(in, n, "the operator %s is not supported for arrays of %s and %s", bi_op_text(op), ea->name,
                     eb->name);
   switch (op) {
   case OP_SUB:
@@ -123,7 +123,7 @@ static const Type *binop_dtype(Infer *in, Node *n, int op, const Type *ea, const
   case OP_FLOORDIV: case OP_MOD: case OP_POW: return boolean ? TYS(TY_I8) : e;
   case OP_LSHIFT: case OP_RSHIFT: case OP_BITAND: case OP_BITOR: case OP_BITXOR:
     if (ty_is_float(e))
-      return ty_error(in, n, "the operator %s is not supported for arrays of %s and %s", op_text(op), ea->name,
+      return ty_error(in, n, "the operator %s is not supported for arrays of %s and %s", bi_op_text(op), ea->name,
                       eb->name);
     return boolean && (op == OP_LSHIFT || op == OP_RSHIFT) ? TYS(TY_I8) : e;
   default: return e;
@@ -186,9 +186,9 @@ const Type *ty_array_update(Infer *in, Node *n, const Type *target, const Type *
   if (!result) return NULL;
   if (!same_kind_cast(result->elem, target->elem))
     return ty_error(in, n, "cannot cast the result of %s= from %s to the array's %s (NumPy's casting rule "
-                    "'same_kind')", op_text(n->op), result->elem->name, target->elem->name);
+                    "'same_kind')", bi_op_text(n->op), result->elem->name, target->elem->name);
   if (result->ndim > target->ndim)
-    return ty_error(in, n, "the result of %s= has %d dimensions, the array it updates %d", op_text(n->op),
+    return ty_error(in, n, "the result of %s= has %d dimensions, the array it updates %d", bi_op_text(n->op),
                     result->ndim, target->ndim);
   return result;
 }

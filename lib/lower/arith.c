@@ -170,6 +170,7 @@ static LLVMValueRef float_pow(Lower *l, const Type *t, LLVMValueRef a, LLVMValue
 /* a op b, both already converted to t (the operation's operand type). */
 LLVMValueRef lo_arith(Lower *l, int op, const Type *t, LLVMValueRef a, LLVMValueRef b) {
   if (ty_is_complex(t)) return lo_complex_binop(l, op, t, a, t, b, t);
+  if (ty_is_time(t)) return lo_time_binop(l, op, t, a, t, b, t);  /* NaT makes NaT */
   bool fl = ty_is_float(t);
   LLVMTypeRef ty = lo_type(l, t);
   /* NumPy's bools add as "or" and multiply as "and" */

@@ -31,7 +31,6 @@ static LLVMValueRef reduction_combine(Lower *l, int op, const Type *t, LLVMValue
   if (op == OP_LT || op == OP_GT)
     return LLVMBuildSelect(l->b, lo_compare_values(l, op, b, t, a, t), b, a, "");
   if (t->kind == TY_BOOL) return op == OP_BITAND ? LLVMBuildAnd(l->b, a, b, "") : LLVMBuildOr(l->b, a, b, "");
-  if (ty_is_time(t)) return lo_binop_values(l, op, t, a, t, b, t);  /* NaT makes NaT */
   return lo_arith(l, op, t, a, b);
 }
 

@@ -144,7 +144,7 @@ static void lo_while(Lower *l, Node *n) {
   position(l, head);
   /* a while loop may run for ever; one over a compiled generator's
    * values (a for loop's) runs as long as the generator's loops, which poll */
-  if (!(n->cond->kind == N_CALL && n->cond->bi && !strcmp(n->cond->bi->name, "generator resumed")))
+  if (!ir_calls_builtin(n->cond, "generator resumed"))
     lo_poll_interrupt(l);
   LLVMBuildCondBr(l->b, lo_truth(l, lo_expr(l, n->cond), n->cond->ty), body, other);
   position(l, body);

@@ -18,6 +18,8 @@ call with llvmlite.ir, in a function of the signature's LLVM types (a bool
 is i1, as Numba's): ruchey links that function into the compiled module
 and inlines it. Arguments and results are numbers and bools only.
 """
+import functools
+
 from ruchey import types
 
 __all__ = ["intrinsic", "get_or_insert_function"]
@@ -109,10 +111,7 @@ class Intrinsic:
 
     def __init__(self, typer):
         self._typer = typer
-        self.__name__ = getattr(typer, "__name__", "intrinsic")
-        self.__qualname__ = getattr(typer, "__qualname__", self.__name__)
-        self.__doc__ = typer.__doc__
-        self.__wrapped__ = typer
+        functools.update_wrapper(self, typer)
         self._code = {}  # the arguments' types, described -> (return, arguments, IR text), kept for the compiler
 
     def __call__(self, *args, **kwargs):
@@ -130,10 +129,7 @@ class Intrinsic:
 
     def _generate(self, descs):
         from ruchey.extending import _type_of
-        argtypes = tuple(_type_of(d) for d in descs)
-        for i, t in enumerate(argtypes):
-            if not _is_number_or_bool(t):
-                raise TypeError(f"the intrinsic {self.__name__} takes numbers and bools only: argument {i + 1} is {t!r}")
+        argtypes = tuple(_type_of(d) for d in descs)  # numbers and bools: the compiler refused the rest
         ir = _llvmlite_ir()
         found = self._typer(None, *argtypes)
         if found is None:
