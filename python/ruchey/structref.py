@@ -1,16 +1,14 @@
 """Numba's ``numba.experimental.structref``: native objects with named
-fields whose types come from how each object is made.
+fields whose types come from how each object is made::
 
-```python
-@structref.register
-class HeapType(types.StructRef):
-    pass
+    @structref.register
+    class HeapType(types.StructRef):
+        pass
 
-class Heap(structref.StructRefProxy):
-    pass
+    class Heap(structref.StructRefProxy):
+        pass
 
-structref.define_proxy(Heap, HeapType, ["indices", "distances", "flags"])
-```
+    structref.define_proxy(Heap, HeapType, ["indices", "distances", "flags"])
 
 after which ``Heap(a, b, c)``, from Python or compiled code, makes an
 object whose fields hold a, b and c with their types. Compiled code reads
@@ -156,7 +154,7 @@ def register(struct_type):
 
 
 def define_constructor(py_class, struct_typeclass, fields):
-    """Makes py_class(*values) build an object whose fields, named fields, hold
+    """Makes ``py_class(*values)`` build an object whose fields, named fields, hold
     the values, from Python and from compiled code."""
     if not isinstance(py_class, type) or not issubclass(py_class, StructRefProxy):
         raise TypeError(f"the proxy class must derive from structref.StructRefProxy, got {py_class!r}")
