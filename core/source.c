@@ -322,10 +322,11 @@ static PyObject *find_lambda(PyObject *body, PyCodeObject *code) {
 static PyObject *parse_block(PyObject *block, PyCodeObject *code, int *col_offset) {
   PyObject *body = parse_statements(block), *def = NULL;
   *col_offset = 0;
-  if (body && PyList_GET_SIZE(body) && !strcmp(Py_TYPE(PyList_GET_ITEM(body, 0))->tp_name, "FunctionDef")) {
-    if (defines(PyList_GET_ITEM(body, 0), code)) def = Py_NewRef(PyList_GET_ITEM(body, 0));
-  } else if (body && PyList_GET_SIZE(body)) {  /* the line's statements: `import m; f = jit(lambda ...)` */
-    def = find_lambda(body, code);
+  bool is_def = body && PyList_GET_SIZE(body) && !strcmp(Py_TYPE(PyList_GET_ITEM(body, 0))->tp_name, "FunctionDef");
+  if (is_def && defines(PyList_GET_ITEM(body, 0), code)) {
+    def = Py_NewRef(PyList_GET_ITEM(body, 0));
+  } else if (body && PyList_GET_SIZE(body)) {  /* the line's statements: `import m; f = jit(lambda ...)`, */
+    def = find_lambda(body, code);             /* or a one-line def holding it: `def g(): return jit(lambda ...)` */
   }
   Py_XDECREF(body);
   return def;

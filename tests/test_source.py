@@ -207,6 +207,20 @@ def test_lambdas_with_the_same_parameters_on_one_line_are_told_apart_by_position
     assert_printed(run_python_file(script, tmp_path), ["100", "2", "6", "2", "-2", "-1", "30", "4", "100", "2"])
 
 
+def test_lambda_inside_a_one_line_def_compiles(tmp_path):
+    script = """
+    import numpy as np
+    from ruchey import njit
+    def call(f, *args): return njit(f)(*args)
+    def first(): return call(lambda a: a + 1, 41)
+    def second(n): return call(lambda a, m: (a.sum() * m, a.shape), np.arange(4.0), n)
+    class Holder:
+        def method(self): return call(lambda x: -x, 5)
+    print(first(), second(2)[0], second(2)[1][0], Holder().method())
+    """
+    assert_printed(run_python_file(script, tmp_path), ["42", "12.0", "4", "-5"])
+
+
 def test_nested_defs_with_lines_at_column_zero_compile(tmp_path):
     script = """
     from ruchey import njit
