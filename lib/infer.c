@@ -700,6 +700,8 @@ static void ty_store(Infer *in, Node *target, const Type *t, Node *at) {
     } else if ((!ty_is_scalar(t) && !(t->kind == TY_RECORD && t == elem)) || (ty_is_complex(t) && !ty_is_complex(elem))) {
       ty_error(in, at, "cannot store %s into an element of %s", t->name,
                target->lhs->ty->name);
+    } else {
+      ty_time_store(in, at, t, elem);
     }
   } else {  /* tuple unpacking */
     if (t->kind == TY_ARRAY && t->ndim == 1 && at->ty == t && !(t = ty_array_unpacked(in, at, target->list.len))) return;

@@ -110,6 +110,7 @@ bool ty_check_records(Infer *in, Node *n, const Type **args);  /* refused record
 const Type *ty_time_binop(Infer *in, Node *n, int op, const Type *a, const Type *b);
 bool ty_time_compare(Infer *in, Node *n, const Type *a, const Type *b);
 const Type *ty_time_unify(const Type *a, const Type *b);
+bool ty_time_store(Infer *in, Node *at, const Type *value, const Type *elem);
 bool ty_check_time(Infer *in, Node *n, const Type **args);
 /* builtins/float16.c: float16 refused unless the row takes it */
 bool ty_check_float16(Infer *in, Node *n, const Type **args);
