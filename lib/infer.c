@@ -338,7 +338,7 @@ static const Type *ty_compare(Infer *in, Node *n) {
   if (strs) return ty_str_compare(in, n, t) ? TYS(TY_BOOL) : NULL;
   if (arrays) return ty_array_compare(in, n, t[0], t[1]);
   for (int i = 0; i + 1 < n->list.len; i++)
-    if ((t[i]->kind == TY_TUPLE || t[i + 1]->kind == TY_TUPLE) && !ty_tuple_compare(in, n, t[i], t[i + 1]))
+    if ((t[i]->kind == TY_TUPLE || t[i + 1]->kind == TY_TUPLE) && !ty_tuple_compare(in, n, n->ops[i], t[i], t[i + 1]))
       return NULL;
   for (int i = 0; i + 1 < n->list.len; i++)
     if ((t[i]->kind == TY_LIST || t[i + 1]->kind == TY_LIST) && !ty_list_compare(in, n, t[i], t[i + 1])) return NULL;
@@ -444,8 +444,8 @@ static const Type *ty_index(Infer *in, Node *n) {
 static const Type *ty_tuple_expr(Infer *in, Node *n) {
   const Type *f[64];
   if (n->list.len > 64) return ty_error(in, n, "tuples of more than 64 elements are not supported");
-  for (int i = 0; i < n->list.len; i++)
-    if (!(f[i] = ty_expr(in, n->list.items[i]))) return NULL;
+  for (int i = 0; i < n->list.len; i++)  /* an Optional stays one: (x, None-or-array) as Numba's */
+    if (!(f[i] = ty_maybe_none(in, n->list.items[i]))) return NULL;
   if (n->callee) return ty_named_tuple(n->list.len, f, n->kw_names, n->callee);  /* Point(x, y) */
   return ty_tuple(n->list.len, f);
 }

@@ -113,17 +113,25 @@ const Type *ty_tuple_binop(Infer *in, Node *n, const Type *a, const Type *b) {
   return ty_error(in, n, "operator is not supported between %s and %s", a->name, b->name);
 }
 
-/* Whether two items compare: numbers, or tuples of such. */
-static bool comparable(const Type *a, const Type *b) {
+/* A number, None or an Optional number: an item == and != compare. */
+static bool maybe_number(const Type *t) {
+  return ty_is_scalar(t) || t->kind == TY_NONE || (t->kind == TY_OPTIONAL && ty_is_scalar(t->elem));
+}
+
+/* Whether two items compare: numbers, or tuples of such; for == and !=
+ * (equality) also None and Optional numbers, as Python's (1, None) ==
+ * (1, 2.5) is False where (1, None) < (1, 2.5) raises. */
+static bool comparable(const Type *a, const Type *b, bool equality) {
   if (ty_is_scalar(a) && ty_is_scalar(b)) return true;
+  if (equality && maybe_number(a) && maybe_number(b)) return true;
   if (a->kind != TY_TUPLE || b->kind != TY_TUPLE) return false;
   for (int i = 0; i < a->nfields && i < b->nfields; i++)
-    if (!comparable(a->fields[i], b->fields[i])) return false;
+    if (!comparable(a->fields[i], b->fields[i], equality)) return false;
   return true;
 }
 
-const Type *ty_tuple_compare(Infer *in, Node *n, const Type *a, const Type *b) {
-  if (!comparable(a, b)) return ty_error(in, n, "cannot compare %s and %s", a->name, b->name);
+const Type *ty_tuple_compare(Infer *in, Node *n, int op, const Type *a, const Type *b) {
+  if (!comparable(a, b, op == OP_EQ || op == OP_NE)) return ty_error(in, n, "cannot compare %s and %s", a->name, b->name);
   return TYS(TY_BOOL);
 }
 
@@ -236,6 +244,26 @@ LLVMValueRef lo_tuple_binop(Lower *l, Node *n) {
 
 /* a op b of two tuples, as Python compares sequences: the first items
  * that differ decide, or else the lengths. */
+/* Whether an item that may be None is one, and its value where not. */
+static LLVMValueRef present(Lower *l, LLVMValueRef v, const Type *t, LLVMValueRef *value) {
+  *value = t->kind == TY_OPTIONAL ? LLVMBuildExtractValue(l->b, v, 0, "") : v;
+  if (t->kind == TY_NONE) return const_bool(l, false);
+  return t->kind == TY_OPTIONAL ? LLVMBuildExtractValue(l->b, v, 1, "") : const_bool(l, true);
+}
+
+/* x == y of two items, either of which may be None: both None, or both
+ * numbers and equal. */
+static LLVMValueRef items_equal(Lower *l, LLVMValueRef x, const Type *tx, LLVMValueRef y, const Type *ty) {
+  bool nx = tx->kind == TY_OPTIONAL || tx->kind == TY_NONE, ny = ty->kind == TY_OPTIONAL || ty->kind == TY_NONE;
+  if (!nx && !ny) return lo_compare_values(l, OP_EQ, x, tx, y, ty);
+  LLVMValueRef vx, vy, px = present(l, x, tx, &vx), py = present(l, y, ty, &vy);
+  LLVMValueRef both = LLVMBuildAnd(l->b, px, py, ""), neither = LLVMBuildNot(l->b, LLVMBuildOr(l->b, px, py, ""), "");
+  if (tx->kind == TY_NONE || ty->kind == TY_NONE) return neither;
+  const Type *ex = tx->kind == TY_OPTIONAL ? tx->elem : tx, *ey = ty->kind == TY_OPTIONAL ? ty->elem : ty;
+  LLVMValueRef equal = LLVMBuildAnd(l->b, both, lo_compare_values(l, OP_EQ, vx, ex, vy, ey), "");
+  return LLVMBuildOr(l->b, neither, equal, "");
+}
+
 LLVMValueRef lo_tuple_compare(Lower *l, int op, LLVMValueRef a, const Type *ta, LLVMValueRef b, const Type *tb) {
   int m = ta->nfields < tb->nfields ? ta->nfields : tb->nfields;
   int la = ta->nfields, lb = tb->nfields;
@@ -245,7 +273,7 @@ LLVMValueRef lo_tuple_compare(Lower *l, int op, LLVMValueRef a, const Type *ta, 
   if ((op == OP_EQ || op == OP_NE) && la != lb) return r;
   for (int i = m - 1; i >= 0; i--) {
     LLVMValueRef x = LLVMBuildExtractValue(l->b, a, (unsigned)i, ""), y = LLVMBuildExtractValue(l->b, b, (unsigned)i, "");
-    LLVMValueRef same = lo_compare_values(l, OP_EQ, x, ta->fields[i], y, tb->fields[i]);
+    LLVMValueRef same = items_equal(l, x, ta->fields[i], y, tb->fields[i]);
     LLVMValueRef decided = op == OP_EQ ? const_bool(l, false) : op == OP_NE ? const_bool(l, true)
                                        : lo_compare_values(l, op, x, ta->fields[i], y, tb->fields[i]);
     r = LLVMBuildSelect(l->b, same, r, decided, "");
