@@ -249,6 +249,23 @@ def hapsira_perturbations_frames():
 
 
 # package -> its computations, by name
+def umap_embedding():
+    """UMAP of 500 digits: its fuzzy graph (weights to 3 decimals: the
+    float32 exp of vectorised loops may differ from libm's in the last bits)
+    and the embedding's trustworthiness; the embedding itself is a
+    stochastic gradient descent whose last bits (fastmath) differ."""
+    import umap
+    from sklearn.datasets import load_digits
+    from sklearn.manifold import trustworthiness
+    data = load_digits().data[:500]
+    fitted = umap.UMAP(n_neighbors=10, n_epochs=100, random_state=42).fit(data)
+    graph = fitted.graph_.tocoo()
+    new = fitted.transform(load_digits().data[500:600])
+    return {"graph_rows": graph.row, "graph_cols": graph.col, "graph_weights_3_decimals": np.round(graph.data, 3),
+            "trustworthiness_at_least_0.97": float(trustworthiness(data, fitted.embedding_, n_neighbors=10) >= 0.97),
+            "transformed_finite": float(np.isfinite(new).all() and new.shape == (100, 2))}
+
+
 WORKLOADS = {
     "stumpy": {"stump": stumpy_stump, "aamp": stumpy_aamp},
     "pynndescent": {"NNDescent": pynndescent_graph},
@@ -267,4 +284,5 @@ WORKLOADS = {
                "elementwise_indexing": sparse_elementwise_indexing},
     "hapsira": {"elements_lambert": hapsira_elements_lambert, "propagators": hapsira_propagators,
                 "perturbations_frames": hapsira_perturbations_frames},
+    "umap-learn": {"fit_transform": umap_embedding},
 }
