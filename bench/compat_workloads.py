@@ -266,6 +266,32 @@ def umap_embedding():
             "transformed_finite": float(np.isfinite(new).all() and new.shape == (100, 2))}
 
 
+def pandas_numba_engine():
+    """pandas' engine="numba": rolling apply and mean, groupby agg,
+    transform and sum over 3 columns of 2000 rows (its ewm passes a tuple
+    as long as the data, and DataFrame.apply its own numba types: not here)."""
+    import pandas as pd
+    rng = np.random.default_rng(0)
+    df = pd.DataFrame(rng.standard_normal((2000, 3)), columns=list("abc"))
+    df["g"] = rng.integers(0, 5, 2000)
+
+    def centred(x):
+        return np.mean(x) * 2 - x[0]
+
+    def doubled_sum(values, index):
+        return values.sum() * 2
+
+    def doubled(values, index):
+        return values * 2
+
+    cols = df[["a", "b"]]
+    return {"rolling_apply": cols.rolling(10).apply(centred, raw=True, engine="numba").to_numpy(),
+            "rolling_mean": cols.rolling(10).mean(engine="numba").to_numpy(),
+            "groupby_agg": df.groupby("g")[["a", "b"]].agg(doubled_sum, engine="numba").to_numpy(),
+            "groupby_transform": df.groupby("g")[["a"]].transform(doubled, engine="numba").to_numpy(),
+            "groupby_sum": df.groupby("g")[["a", "b"]].sum(engine="numba").to_numpy()}
+
+
 WORKLOADS = {
     "stumpy": {"stump": stumpy_stump, "aamp": stumpy_aamp},
     "pynndescent": {"NNDescent": pynndescent_graph},
@@ -285,4 +311,5 @@ WORKLOADS = {
     "hapsira": {"elements_lambert": hapsira_elements_lambert, "propagators": hapsira_propagators,
                 "perturbations_frames": hapsira_perturbations_frames},
     "umap-learn": {"fit_transform": umap_embedding},
+    "pandas": {"numba_engine": pandas_numba_engine},
 }

@@ -435,6 +435,11 @@ int disp_unbox(PyObject *o, const Type *t, Slot *slot, RtArray *arr, void **arg)
     PyErr_Format(PyExc_TypeError, "a tuple (%s) cannot be passed here", t->name);
     return -1;
   }
+  if (t->kind == TY_DTYPE) {  /* no value: the dtype is in the type */
+    if (disp_typeof(o) == t) return 0;
+    PyErr_Format(PyExc_TypeError, "expected %s", t->name);
+    return -1;
+  }
   if (t->kind == TY_FUNCTION) {  /* no value: the function is in the type */
     if (Py_TYPE(o) == &DispatcherType && ((Dispatcher *)o)->as_value == t) return 0;
     PyErr_Format(PyExc_TypeError, "expected the compiled function %s", t->name);
