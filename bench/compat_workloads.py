@@ -292,6 +292,18 @@ def pandas_numba_engine():
             "groupby_sum": df.groupby("g")[["a", "b"]].sum(engine="numba").to_numpy()}
 
 
+def antropy_entropies():
+    """antropy's entropies and fractal dimensions of 3000 samples (sample
+    and approximate entropy, DFA, Higuchi, Katz, Petrosian, Lempel-Ziv...)."""
+    import antropy as ant
+    x = np.random.default_rng(0).standard_normal(3000)
+    return {"perm": ant.perm_entropy(x, normalize=True), "spectral": ant.spectral_entropy(x, sf=100, method="welch"),
+            "svd": ant.svd_entropy(x), "app": ant.app_entropy(x), "sample": ant.sample_entropy(x),
+            "lziv": ant.lziv_complexity((x > 0).astype(int), normalize=True), "petrosian": ant.petrosian_fd(x),
+            "katz": ant.katz_fd(x), "higuchi": ant.higuchi_fd(x), "dfa": ant.detrended_fluctuation(x),
+            "hjorth": np.asarray(ant.hjorth_params(x)), "zero_crossings": ant.num_zerocross(x)}
+
+
 WORKLOADS = {
     "stumpy": {"stump": stumpy_stump, "aamp": stumpy_aamp},
     "pynndescent": {"NNDescent": pynndescent_graph},
@@ -312,4 +324,5 @@ WORKLOADS = {
                 "perturbations_frames": hapsira_perturbations_frames},
     "umap-learn": {"fit_transform": umap_embedding},
     "pandas": {"numba_engine": pandas_numba_engine},
+    "antropy": {"entropies": antropy_entropies},
 }
