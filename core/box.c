@@ -159,8 +159,9 @@ static __attribute__((noinline)) PyObject *box_array(const Type *t, RtArray *a) 
   if (!a->meminfo && !a->parent) return box_frozen(t, a->data, shape, strides);
   PyObject *kept = a->meminfo ? rt_keeper_object(a->meminfo) : NULL;
   if (kept && disp_same_array(t, a, kept)) {  /* an array a container kept: the array object itself */
+    Py_INCREF(kept);  /* before the release, which may drop the keeper's reference, the last */
     core_api()->meminfo_release(a->meminfo);
-    return Py_NewRef(kept);
+    return kept;
   }
   if (a->meminfo) {
     MemInfoObject *owner = PyObject_New(MemInfoObject, &MemInfoType);
