@@ -277,3 +277,23 @@ def test_optional_array_outputs_are_refused():
 
     with pytest.raises(ruchey.TypingError, match="objmode output"):
         arrays()
+
+
+def made_inputs_read_in_python(n):
+    total = 0.0
+    for i in range(n):
+        made = numpy.arange(10.0) * i  # an array compiled code owns
+        label = str(i) + "x"  # a str it owns
+        with objmode(r="float64", k="int64"):
+            r = float(made.sum())
+            k = len(label)
+        total += r + k + made[1]
+    return total
+
+
+def test_values_compiled_code_made_are_lent_to_the_block_not_given():
+    """Arrays and strs the function made are boxed for the block with a
+    reference of their own: the function still holds them after it."""
+    f = njit(made_inputs_read_in_python)
+    for n in (1, 5, 300):
+        assert f(n) == made_inputs_read_in_python(n)
