@@ -304,6 +304,18 @@ def antropy_entropies():
             "hjorth": np.asarray(ant.hjorth_params(x)), "zero_crossings": ant.num_zerocross(x)}
 
 
+def aeon_distances():
+    """aeon's pairwise distances between two collections of series (20 and
+    15, length 60): the elastic ones (DTW and its kin, LCSS, ERP, EDR, TWE,
+    MSM, ADTW, shape DTW), SBD (an objmode FFT) and the lock-step ones."""
+    from aeon import distances
+    rng = np.random.default_rng(0)
+    x, y = rng.standard_normal((20, 1, 60)), rng.standard_normal((15, 1, 60))
+    methods = ["euclidean", "squared", "manhattan", "minkowski", "dtw", "ddtw", "wdtw", "wddtw", "lcss", "erp", "edr",
+               "twe", "msm", "adtw", "shape_dtw", "sbd"]
+    return {m: distances.pairwise_distance(x, y, method=m) for m in methods}
+
+
 WORKLOADS = {
     "stumpy": {"stump": stumpy_stump, "aamp": stumpy_aamp},
     "pynndescent": {"NNDescent": pynndescent_graph},
@@ -325,4 +337,5 @@ WORKLOADS = {
     "umap-learn": {"fit_transform": umap_embedding},
     "pandas": {"numba_engine": pandas_numba_engine},
     "antropy": {"entropies": antropy_entropies},
+    "aeon": {"pairwise_distances": aeon_distances},
 }
