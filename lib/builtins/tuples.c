@@ -135,25 +135,64 @@ const Type *ty_tuple_compare(Infer *in, Node *n, int op, const Type *a, const Ty
   return TYS(TY_BOOL);
 }
 
-/* v in t: v == an item, for a number v and a tuple of numbers */
+/* v in t: v == an item, for a number or str v (an item of another kind is
+ * never equal to it) */
 const Type *ty_tuple_contains(Infer *in, Node *n, const Type **args) {
-  if (!ty_need_scalar(in, n->list.items[0], args[0], "'in'")) return NULL;
-  for (int i = 0; i < args[1]->nfields; i++)
-    if (!ty_is_scalar(args[1]->fields[i]))
-      return ty_error(in, n, "'in' a tuple holding %s is not supported", args[1]->fields[i]->name);
+  if (args[0]->kind != TY_STR && !ty_need_scalar(in, n->list.items[0], args[0], "'in'")) return NULL;
   return TYS(TY_BOOL);
 }
 
+/* t.index(x) (ival 1), t.count(x) (ival 2): x a number or a str; an item
+ * of another kind is never equal to it, as in Python. */
+static bool str_or_number(const Type *t) { return t->kind == TY_STR || ty_is_scalar(t); }
+
+/* strs with strs, numbers with numbers, datetimes with datetimes of a unit they share */
+static bool equatable(const Type *a, const Type *b) {
+  if (a->kind == TY_STR || b->kind == TY_STR) return a->kind == b->kind;
+  if (ty_is_time(a) || ty_is_time(b)) return ty_time_unify(a, b) != NULL;
+  return ty_is_scalar(a) && ty_is_scalar(b);
+}
+
+static const Type *ty_tuple_find(Infer *in, Node *n, const Type **args) {
+  if (!str_or_number(args[1]))
+    return ty_error(in, n, "tuple.%s() looks for a number or a str, got %s", n->bi->ival == 1 ? "index" : "count",
+                    args[1]->name);
+  return TYS(TY_I64);
+}
+
 /* ---------------------------------------------------------------- lowering */
+
+/* Whether the values a and b are equal, of types equatable or not. */
+static LLVMValueRef values_equal(Lower *l, LLVMValueRef a, const Type *ta, LLVMValueRef b, const Type *tb) {
+  if (!equatable(ta, tb)) return const_bool(l, false);
+  if (ta->kind == TY_STR) return lo_str_compare_values(l, OP_EQ, a, ta, b, tb);
+  return lo_compare_values(l, OP_EQ, a, ta, b, tb);
+}
+
+static LLVMValueRef lo_tuple_find(Lower *l, Node *n) {
+  Node *x = n->list.items[0], *v = n->list.items[1];
+  LLVMValueRef t = lo_expr(l, x), val = lo_expr(l, v), r = const_i64(l, n->bi->ival == 1 ? -1 : 0);
+  for (int i = x->ty->nfields - 1; i >= 0; i--) {
+    LLVMValueRef same = values_equal(l, LLVMBuildExtractValue(l->b, t, (unsigned)i, ""), x->ty->fields[i], val, v->ty);
+    r = n->bi->ival == 1 ? LLVMBuildSelect(l->b, same, const_i64(l, i), r, "")
+                         : LLVMBuildAdd(l->b, r, LLVMBuildZExt(l->b, same, l->mod->i64, ""), "");
+  }
+  lo_done_with(l, v, val);
+  lo_done_with(l, x, t);
+  if (n->bi->ival == 1)
+    lo_raise_if(l, LLVMBuildICmp(l->b, LLVMIntSLT, r, const_i64(l, 0), ""), RT_ERR_VALUE, "tuple.index(x): x not in tuple");
+  return r;
+}
 
 LLVMValueRef lo_tuple_contains(Lower *l, Node *n) {
   Node *v = n->list.items[0], *x = n->list.items[1];
   LLVMValueRef val = lo_expr(l, v), t = lo_expr(l, x), found = const_bool(l, false);
   for (int i = 0; i < x->ty->nfields; i++) {
     LLVMValueRef item = LLVMBuildExtractValue(l->b, t, (unsigned)i, "");
-    found = LLVMBuildOr(l->b, found, lo_compare_values(l, OP_EQ, val, v->ty, item, x->ty->fields[i]), "");
+    found = LLVMBuildOr(l->b, found, values_equal(l, val, v->ty, item, x->ty->fields[i]), "");
   }
   lo_done_with(l, x, t);
+  lo_done_with(l, v, val);
   return found;
 }
 
@@ -313,3 +352,11 @@ int lo_spread_args(Lower *l, Node *n, const Func *callee, LLVMValueRef *args, LL
     args[np] = LLVMBuildInsertValue(l->b, args[np], LLVMBuildExtractValue(l->b, v, (unsigned)i, ""), (unsigned)(i - np), "");
   return np + 1;
 }
+
+/* ---------------------------------------------------------------- the rows */
+
+const Builtin bi_tuples[] = {
+  {"tuple.index", NULL, "index", BK_METHOD, TY_TUPLE, 1, 1, NULL, BF_RAISES | BF_STRINGS, 1, 0, ty_tuple_find, lo_tuple_find},
+  {"tuple.count", NULL, "count", BK_METHOD, TY_TUPLE, 1, 1, NULL, BF_STRINGS, 2, 0, ty_tuple_find, lo_tuple_find},
+  BI_END,
+};
