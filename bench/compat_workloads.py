@@ -316,6 +316,24 @@ def aeon_distances():
     return {m: distances.pairwise_distance(x, y, method=m) for m in methods}
 
 
+def fluids_numba():
+    """fluids.numba (the whole library compiled, as its users import it):
+    Reynolds number, friction factors, fittings, packed beds, drag and
+    terminal velocity, gas pipelines, packings, the 1976 atmosphere and
+    tables looked up by name."""
+    import fluids.numba as fn
+    return {"reynolds": fn.Reynolds(V=2.5, D=0.25, rho=1.1613, mu=1.9E-5),
+            "friction": fn.friction_factor(Re=1E5, eD=1E-4), "colebrook": fn.Colebrook(1E5, 1E-4),
+            "gate_valve": fn.K_gate_valve_Crane(D1=.1, D2=.146, angle=13.115),
+            "packed_bed": fn.dP_packed_bed(dp=8E-4, voidage=0.4, vs=1E-3, rho=1E3, mu=1E-3),
+            "drag_sphere": fn.drag_sphere(200), "v_terminal": fn.v_terminal(D=70E-6, rhop=2600., rho=1000., mu=1E-3),
+            "isothermal_gas": fn.isothermal_gas(rho=11.3, fd=0.00185, P1=1E6, P2=9E5, L=1000, D=0.5),
+            "stichlmair": np.asarray(fn.Stichlmair_wet(Vg=0.4, Vl=5E-3, rhog=5., rhol=1200., mug=5E-5, voidage=0.68,
+                                                      specific_area=260., C1=32., C2=7., C3=1.)),
+            "atmosphere": fn.ATMOSPHERE_1976(5000.0).rho, "roughness": fn.roughness_Farshad("Cr13, bare", 0.05),
+            "darby3k": fn.Darby3K(NPS=2., Re=10000., name="Valve, Angle valve, 45°, full line size, β = 1")}
+
+
 WORKLOADS = {
     "stumpy": {"stump": stumpy_stump, "aamp": stumpy_aamp},
     "pynndescent": {"NNDescent": pynndescent_graph},
@@ -338,4 +356,5 @@ WORKLOADS = {
     "pandas": {"numba_engine": pandas_numba_engine},
     "antropy": {"entropies": antropy_entropies},
     "aeon": {"pairwise_distances": aeon_distances},
+    "fluids": {"fluids_numba": fluids_numba},
 }
