@@ -135,17 +135,20 @@ const Type *ty_tuple_compare(Infer *in, Node *n, int op, const Type *a, const Ty
   return TYS(TY_BOOL);
 }
 
+static bool str_or_number(const Type *t) { return t->kind == TY_STR || ty_is_scalar(t); }
+
 /* v in t: v == an item, for a number or str v (an item of another kind is
  * never equal to it) */
 const Type *ty_tuple_contains(Infer *in, Node *n, const Type **args) {
   if (args[0]->kind != TY_STR && !ty_need_scalar(in, n->list.items[0], args[0], "'in'")) return NULL;
+  for (int i = 0; i < args[1]->nfields; i++)  /* x == an array is an array, whose truth Python refuses */
+    if (!str_or_number(args[1]->fields[i]))
+      return ty_error(in, n, "'in' a tuple holding %s is not supported", args[1]->fields[i]->name);
   return TYS(TY_BOOL);
 }
 
 /* t.index(x) (ival 1), t.count(x) (ival 2): x a number or a str; an item
  * of another kind is never equal to it, as in Python. */
-static bool str_or_number(const Type *t) { return t->kind == TY_STR || ty_is_scalar(t); }
-
 /* strs with strs, numbers with numbers, datetimes with datetimes of a unit they share */
 static bool equatable(const Type *a, const Type *b) {
   if (a->kind == TY_STR || b->kind == TY_STR) return a->kind == b->kind;
