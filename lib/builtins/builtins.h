@@ -73,6 +73,10 @@ LLVMValueRef lo_list_copy_of(Lower *l, Node *x);  /* a new list of list x's item
 LLVMValueRef lo_list_item_addr(Lower *l, const Type *elem, LLVMValueRef lst, LLVMValueRef i);  /* item i's address */
 void lo_list_sort(Lower *l, const Type *elem, LLVMValueRef lst, LLVMValueRef rev);  /* in place (rev: an i1) */
 
+/* searching.c: v in a, of an array a (lists.c's `in` hands arrays here) */
+const Type *ty_array_contains(Infer *in, Node *n, const Type **args);
+LLVMValueRef lo_array_contains(Lower *l, Node *n);
+
 /* args.c: the checks NumPy functions' typers make of their arguments */
 Node *bi_arg(Node *n, int pos, const char *kw);  /* at position pos (the array is 0, methods too) or by keyword */
 bool bi_literal_int(const Node *x, int64_t *v);  /* an int literal, negative ones too */

@@ -605,6 +605,36 @@ static LLVMValueRef lo_set(Lower *l, Node *n) {
   return r;
 }
 
+/* ---------------------------------------------------------------- v in a */
+
+/* v in a, for an array a: whether an element equals v, NumPy's (a == v).any() */
+const Type *ty_array_contains(Infer *in, Node *n, const Type **args) {
+  if (!ty_is_scalar(args[0]) && !ty_is_complex(args[0]))
+    return ty_error(in, n, "'in' an array needs a number to look for, got %s", args[0]->name);
+  return TYS(TY_BOOL);
+}
+
+typedef struct Contains {
+  const Type *elem, *vt;
+  LLVMValueRef v, any;
+} Contains;
+
+/* no early exit: the comparisons of a contiguous array vectorise */
+static void contains_element(Lower *l, LLVMValueRef x, void *arg) {
+  Contains *c = arg;
+  LLVMValueRef eq = lo_compare_values(l, OP_EQ, x, c->elem, c->v, c->vt);
+  LLVMBuildStore(l->b, LLVMBuildOr(l->b, LLVMBuildLoad2(l->b, l->mod->i1, c->any, ""), eq, ""), c->any);
+}
+
+LLVMValueRef lo_array_contains(Lower *l, Node *n) {
+  Node *v = n->list.items[0], *a = n->list.items[1];
+  Contains c = {a->ty->elem, v->ty, lo_expr(l, v), lo_alloca(l, l->mod->i1, "contains")};
+  LLVMBuildStore(l->b, const_bool(l, false), c.any);
+  lo_for_each_element(l, a, contains_element, &c);
+  lo_done_with(l, v, c.v);
+  return LLVMBuildLoad2(l->b, l->mod->i1, c.any, "");
+}
+
 /* ---------------------------------------------------------------- the rows */
 
 static const char *const searchsorted_kw[] = {"v", "side", NULL};

@@ -269,14 +269,31 @@ static bool int_quantile(Node *n) {
   return quantile_kind(n) == Q_QUANTILE && ty_is_scalar(q->ty) && !ty_is_float(q->ty);
 }
 
+/* a typed list as the array or as q: numpy.asarray of it, as NumPy reads array-likes */
+static bool lists_as_arrays(Infer *in, Node *a, Node *q) {
+  if (a->ty->kind == TY_LIST && !ty_wrap_call(in, a, "numpy.asarray")) return false;
+  return !(q && q->ty->kind == TY_LIST && !ty_wrap_call(in, q, "numpy.asarray"));
+}
+
+/* The dtype of quantiles at an array of q (of dtype qe) of elements of
+ * dtype e, as NumPy's: elements themselves at quantile's int q (0 or 1),
+ * float64 at percentile's (q/100 is), else e and q's dtypes promoted, at
+ * least to a float. */
+static const Type *quantiles_dtype(Node *n, const Type *e, const Type *qe) {
+  if (ty_is_int(qe)) return quantile_kind(n) == Q_QUANTILE ? e : TYS(TY_F64);
+  const Type *t = np_promote(e, qe);
+  return ty_is_float(t) ? t : TYS(TY_F64);
+}
+
 static const Type *ty_quantile(Infer *in, Node *n, const Type **args) {
   Node *a = n->list.items[0], *q = bi_arg(n, 1, "q");
-  if (!bi_need_values(in, n, a)) return NULL;
+  if (!lists_as_arrays(in, a, q) || !bi_need_values(in, n, a)) return NULL;
   const Type *e = elem_of(a->ty);
   if (quantile_kind(n) == Q_MEDIAN) return rd_mean_dtype(e);
   if (e->kind == TY_BOOL) return ty_error(in, n, "%s(): %s", n->bi->name, rd_boolean_subtract);
   if (!q) return ty_error(in, n, "%s() missing argument 'q'", n->bi->name);
-  if (q->ty->kind == TY_ARRAY && q->ty->ndim > 0 && q->ty->elem->kind != TY_BOOL) return ty_array(TYS(TY_F64), q->ty->ndim, 'C', false);
+  if (q->ty->kind == TY_ARRAY && q->ty->ndim > 0 && q->ty->elem->kind != TY_BOOL)
+    return ty_array(quantiles_dtype(n, e, q->ty->elem), q->ty->ndim, 'C', false);
   if (!ty_is_scalar(q->ty) || q->ty->kind == TY_BOOL)
     return ty_error(in, q, "%s(): q must be a number or an array of numbers, got %s", n->bi->name, q->ty->name);
   if (int_quantile(n)) return e;  /* q 0 or 1: an element itself */
@@ -349,10 +366,14 @@ static LLVMValueRef median_of(Lower *l, const Type *e, const Type *r, LLVMValueR
   return rd_load(l, out);
 }
 
-/* q (float64) as a fraction, checked. */
-static LLVMValueRef fraction(Lower *l, Node *n, LLVMValueRef q) {
+/* q (of type qt) as a float64 fraction, checked; a percentage divided
+ * by 100 in float32 where q is one, as NumPy's q/100. */
+static LLVMValueRef fraction(Lower *l, Node *n, LLVMValueRef q, const Type *qt) {
   bool percent = quantile_kind(n) == Q_PERCENTILE;
-  if (percent) q = LLVMBuildFDiv(l->b, q, lo_fconst(l, TYS(TY_F64), 100), "");
+  const Type *f = qt->kind == TY_F32 ? qt : TYS(TY_F64);
+  q = lo_convert(l, q, qt, f);
+  if (percent) q = LLVMBuildFDiv(l->b, q, lo_fconst(l, f, 100), "");
+  q = lo_convert(l, q, f, TYS(TY_F64));
   LLVMValueRef bad = rd_or(l, LLVMBuildFCmp(l->b, LLVMRealULT, q, lo_fconst(l, TYS(TY_F64), 0), ""),
                          LLVMBuildFCmp(l->b, LLVMRealUGT, q, lo_fconst(l, TYS(TY_F64), 1), ""));
   lo_raise_if(l, bad, RT_ERR_VALUE, percent ? "Percentiles must be in the range [0, 100]" : "Quantiles must be in the range [0, 1]");
@@ -438,7 +459,7 @@ typedef struct QuantileArray {
 static void quantile_element(Lower *l, LLVMValueRef *idx, void *arg) {
   QuantileArray *qa = arg;
   LLVMValueRef q = lo_load_scalar(l, qa->qt->elem, rd_element_ptr(l, qa->qt, qa->qv, idx));
-  qa->a->q = fraction(l, qa->a->n, lo_convert(l, q, qa->qt->elem, TYS(TY_F64)));
+  qa->a->q = fraction(l, qa->a->n, q, qa->qt->elem);
   if (qa->check) return;
   LLVMValueRef r = unless_nan(l, qa->nan, qa->a->t, quantile_value, qa->a);
   lo_store_scalar(l, qa->a->t, rd_element_ptr(l, qa->a->n->ty, qa->out, idx), r);
@@ -475,7 +496,7 @@ static LLVMValueRef lo_quantile(Lower *l, Node *n) {
     check_not_empty(l, e, qa.count, true);
     r = unless_nan(l, nan, qa.t, element_value, &qa);
   } else {
-    qa.q = fraction(l, n, lo_expr_as(l, q, TYS(TY_F64)));
+    qa.q = fraction(l, n, lo_expr(l, q), q->ty);
     if (!skip) check_not_empty(l, e, qa.count, false);
     r = unless_nan(l, nan, qa.t, quantile_value, &qa);
   }
@@ -630,6 +651,10 @@ static const char *const q_kw[] = {"q", NULL};
 static const char *const diff_kw[] = {"n", "axis", NULL};
 static const char *const equal_nan_kw[] = {"equal_nan", NULL};
 
+/* a tuple or a literal list as the array or as q is an array (numpy.asarray of it) */
+#define QUANTILE(name, id, hi, kw, type, lower) \
+  {"numpy." name, "numpy", name, BK_FUNCTION, 0, 1, hi, kw, RD_FLAGS | BF_ARRAYLIKE, id, 0, type, lower}
+
 const Builtin bi_statistics[] = {
   /* complex elements too: rd_add, rd_mul and rd_sub do NumPy's complex arithmetic */
   {"numpy.cumsum", "numpy", "cumsum", BK_FUNCTION, 0, 1, 3, axis_dtype_kw, RD_FLAGS | BF_COMPLEX, CUM_SUM, 0,
@@ -646,12 +671,12 @@ const Builtin bi_statistics[] = {
    ty_accumulate, lo_accumulate},
   {"numpy.ediff1d", "numpy", "ediff1d", BK_FUNCTION, 0, 1, 1, NULL, RD_FLAGS | BF_COMPLEX, 0, 0, ty_ediff1d, lo_ediff1d},
   {"numpy.diff", "numpy", "diff", BK_FUNCTION, 0, 1, 3, diff_kw, RD_FLAGS | BF_COMPLEX, 0, 0, ty_diff, lo_diff},
-  RD_FUNCTION("median", Q_MEDIAN, 1, NULL, ty_quantile, lo_quantile),
-  RD_FUNCTION("percentile", Q_PERCENTILE, 2, q_kw, ty_quantile, lo_quantile),
-  RD_FUNCTION("quantile", Q_QUANTILE, 2, q_kw, ty_quantile, lo_quantile),
-  RD_FUNCTION("nanmedian", Q_MEDIAN | Q_NAN, 1, NULL, ty_quantile, lo_quantile),
-  RD_FUNCTION("nanpercentile", Q_PERCENTILE | Q_NAN, 2, q_kw, ty_quantile, lo_quantile),
-  RD_FUNCTION("nanquantile", Q_QUANTILE | Q_NAN, 2, q_kw, ty_quantile, lo_quantile),
+  QUANTILE("median", Q_MEDIAN, 1, NULL, ty_quantile, lo_quantile),
+  QUANTILE("percentile", Q_PERCENTILE, 2, q_kw, ty_quantile, lo_quantile),
+  QUANTILE("quantile", Q_QUANTILE, 2, q_kw, ty_quantile, lo_quantile),
+  QUANTILE("nanmedian", Q_MEDIAN | Q_NAN, 1, NULL, ty_quantile, lo_quantile),
+  QUANTILE("nanpercentile", Q_PERCENTILE | Q_NAN, 2, q_kw, ty_quantile, lo_quantile),
+  QUANTILE("nanquantile", Q_QUANTILE | Q_NAN, 2, q_kw, ty_quantile, lo_quantile),
   {"numpy.isclose", "numpy", "isclose", BK_FUNCTION, 0, 2, 5, close_kw, RD_FLAGS | BF_ARRAYLIKE, 0, 0, ty_isclose, lo_isclose, close_element},
   {"numpy.allclose", "numpy", "allclose", BK_FUNCTION, 0, 2, 5, close_kw, RD_FLAGS | BF_ARRAYLIKE, 0, 0, ty_allclose, lo_allclose},
   {"numpy.array_equal", "numpy", "array_equal", BK_FUNCTION, 0, 2, 3, equal_nan_kw, RD_FLAGS | BF_ARRAYLIKE, 0, 0, ty_array_equal, lo_array_equal},

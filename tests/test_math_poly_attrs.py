@@ -1,0 +1,221 @@
+"""NumPy's math and polynomial functions and the array attributes that
+Numba compiles: numpy.geomspace, kaiser, iscomplex, isreal, unwrap, roots,
+numpy.polynomial's functions, a.flags, `x in a`, and the percentile family
+with array-likes for q. Each against the function's own Python original
+on generated inputs."""
+import numpy as np
+import pytest
+
+import ruchey
+from arraygen import LAYOUTS, array, check, shapes
+
+RNG = np.random.default_rng(20261203)
+
+
+# ---------------------------------------------------------------- geomspace
+
+@ruchey.njit
+def geomspace(start, stop, num, endpoint):
+    return np.geomspace(start, stop, num, endpoint=endpoint)
+
+
+@ruchey.njit
+def geomspace_default(start, stop):
+    return np.geomspace(start, stop)
+
+
+@pytest.mark.parametrize("start, stop", [(1.0, 1000.0), (-1.0, -1000.0), (2, 7), (1e-3, 5.0), (3.0, 2.0),
+                                         (-2.0, 8.0), (5.0, -0.5), (np.float32(1), np.float32(10)),
+                                         (np.int8(-3), np.uint16(9)), (1e300, 1e-300)])
+@pytest.mark.parametrize("num", [0, 1, 2, 7, 50])
+@pytest.mark.parametrize("endpoint", [True, False])
+def test_geomspace_matches_numpy(start, stop, num, endpoint):
+    with np.errstate(all="ignore"):
+        want = geomspace.py_func(start, stop, num, endpoint)
+    got = geomspace(start, stop, num, endpoint)
+    assert got.dtype == want.dtype and got.shape == want.shape
+    np.testing.assert_allclose(got, want, rtol=4e-15, equal_nan=True)
+    if num:  # the ends are start and stop themselves
+        assert got[0] == want[0]
+    if num and endpoint:
+        assert got[-1] == want[-1]
+
+
+def test_geomspace_default_num_and_dtype():
+    for a, b in [(1.0, 2.0 ** 49), (3, 3)]:  # within an ulp: NumPy's pow is its own
+        got, want = geomspace_default(a, b), geomspace_default.py_func(a, b)
+        assert got.dtype == want.dtype and got.shape == want.shape == (50,)
+        np.testing.assert_allclose(got, want, rtol=2.3e-16)
+
+
+@pytest.mark.parametrize("dtype", ["np.float32", "np.float64", "np.int64", "np.int16"])
+def test_geomspace_dtype(dtype):
+    f = ruchey.njit(eval(f"lambda a, b: np.geomspace(a, b, 6, dtype={dtype})"))
+    for a, b in [(1.0, 100.0), (np.float32(2), np.float32(64)), (-1, -32)]:
+        want, got = f.py_func(a, b), f(a, b)
+        assert got.dtype == want.dtype
+        np.testing.assert_allclose(got, want, rtol=3e-7)
+
+
+def test_geomspace_refuses_zero_and_negative_num():
+    with pytest.raises(ValueError, match="Geometric sequence cannot include zero"):
+        geomspace(0.0, 1.0, 5, True)
+    with pytest.raises(ValueError, match="Geometric sequence cannot include zero"):
+        geomspace(1, 0, 5, True)
+    with pytest.raises(ValueError, match="must be non-negative"):
+        geomspace(1.0, 2.0, -1, True)
+    with pytest.raises(ruchey.TypingError, match="num must be an int"):
+        geomspace(1.0, 2.0, 3.0, True)
+    with pytest.raises(ruchey.TypingError, match="start and stop"):
+        geomspace(np.ones(2), 2.0, 3, True)
+
+
+# ---------------------------------------------------------------- iscomplex, isreal
+
+@ruchey.njit
+def complex_questions(x):
+    return np.iscomplex(x), np.isreal(x), np.iscomplexobj(x), np.isrealobj(x)
+
+
+COMPLEX_VALUES = np.array([1 + 0j, 1j, -0j, complex(0, np.nan), complex(np.nan, 0), complex(np.inf, -2)])
+
+
+@pytest.mark.parametrize("dtype", [np.bool_, np.int8, np.uint64, np.float32, np.float64, np.complex64, np.complex128])
+@pytest.mark.parametrize("shape", shapes())
+@pytest.mark.parametrize("layout", LAYOUTS)
+def test_iscomplex_isreal_of_arrays(dtype, shape, layout):
+    if np.dtype(dtype).kind == "c":
+        size = int(np.prod(shape)) * (2 ** len(shape) if layout == "strided" else 1)
+        base = np.resize(COMPLEX_VALUES, size).astype(dtype)
+        big = base.reshape(tuple(2 * s for s in shape) if layout == "strided" else shape)
+        a = big[tuple(slice(None, None, 2) for _ in shape)] if layout == "strided" else big
+        a = np.asfortranarray(a) if layout == "F" else a[..., ::-1] if layout == "reversed" and a.ndim else a
+    else:
+        a = array(RNG, dtype, shape, layout)
+    if a.ndim == 0 and dtype in (np.bool_, np.int8):
+        # ruchey's ufuncs read a 0-d array as a number only where its dtype
+        # computes as one (not the narrow ints): a 0-d array of the answer
+        got, want = complex_questions(a), complex_questions.py_func(a)
+        assert [bool(g) for g in got] == [bool(w) for w in want]
+        return
+    check(complex_questions, a)
+
+
+@pytest.mark.parametrize("x", [2, 2.5, True, 1j, 3 + 0j, np.complex64(-1j), np.float32(0.5)])
+def test_iscomplex_isreal_of_numbers(x):
+    check(complex_questions, x)
+
+
+def test_iscomplex_of_a_list_literal():
+    f = ruchey.njit(lambda: (np.iscomplex([1.0, 2j]), np.isreal((1, 2.5))))
+    for got, want in zip(f(), f.py_func()):
+        np.testing.assert_array_equal(got, want, strict=True)
+
+
+# ---------------------------------------------------------------- x in a
+
+@ruchey.njit
+def contains(a, v):
+    return v in a, v not in a
+
+
+@pytest.mark.parametrize("dtype", [np.bool_, np.int16, np.uint32, np.int64, np.float32, np.float64])
+@pytest.mark.parametrize("shape", shapes())
+@pytest.mark.parametrize("layout", LAYOUTS)
+def test_in_array_is_any_element_equal(dtype, shape, layout):
+    a = array(RNG, dtype, shape, layout)
+    flat = a.reshape(-1)
+    needles = [0, 1, 0.5, np.nan, True] + [flat[i] for i in range(0, flat.size, 3)]
+    for v in needles:
+        with np.errstate(all="ignore"):
+            check(contains, a, v)
+
+
+def test_in_complex_array():
+    a = COMPLEX_VALUES
+    for v in [1j, 1, 2j, complex(np.inf, -2)]:
+        check(contains, a, v)
+
+
+def test_in_array_needs_a_number():
+    with pytest.raises(ruchey.TypingError, match="'in' an array needs a number"):
+        contains(np.ones(3), np.ones(2))
+
+
+# ---------------------------------------------------------------- a.flags
+
+@ruchey.njit
+def flags(a):
+    return a.flags.c_contiguous, a.flags.f_contiguous, a.flags.contiguous
+
+
+@pytest.mark.parametrize("dtype", [np.bool_, np.int32, np.float64, np.complex128])
+@pytest.mark.parametrize("shape", shapes() + [(1, 4), (3, 1, 2), (1, 1)])
+@pytest.mark.parametrize("layout", LAYOUTS)
+def test_flags_contiguity_matches_numpy(dtype, shape, layout):
+    a = array(RNG, dtype, shape, layout)
+    check(flags, a)
+
+
+def test_flags_of_views():
+    a = np.arange(24.0).reshape(2, 3, 4)
+    for v in [a.T, a[:, :1], a[:1], a[::2], a[:, ::-1], a[..., :0], a[0, :, 1], a.transpose(1, 0, 2), a[None]]:
+        check(flags, v)
+
+
+def test_flags_alone_is_refused():
+    f = ruchey.njit(lambda a: a.flags)
+    with pytest.raises(ruchey.TypingError, match="a.flags is read through its attributes"):
+        f(np.ones(2))
+    g = ruchey.njit(lambda a: a.flags.writeable)
+    with pytest.raises(ruchey.TypingError):
+        g(np.ones(2))
+
+
+# ---------------------------------------------------------------- percentile's array-likes
+
+@ruchey.njit
+def quantiles_of_literals(a):
+    return (np.percentile(a, [25.0, 75.0]), np.quantile(a, (0.1, 0.5, 1)), np.nanpercentile(a, [[10, 20], [30, 40]]),
+            np.nanquantile(a, q=[0.0, 0.25]), np.percentile(a, q=(50,)))
+
+
+@pytest.mark.parametrize("dtype", [np.int8, np.int64, np.uint16, np.float32, np.float64])
+@pytest.mark.parametrize("shape", [(7,), (3, 4), (1,), (2, 3, 4)])
+@pytest.mark.parametrize("layout", LAYOUTS)
+def test_percentile_of_literal_q(dtype, shape, layout):
+    a = array(RNG, dtype, shape, layout)
+    if a.dtype.kind == "f":
+        a[np.isinf(a)] = 1.0
+        a[(0,) * a.ndim] = 1.5  # not all NaN: NumPy's nan forms give their dtype then
+    check(quantiles_of_literals, a)
+
+
+@pytest.mark.parametrize("q", [[0, 1], [0.5], np.array([0, 1], np.int8), np.array([0.5, 1.0], np.float32),
+                               np.array([[0.25], [0.75]])])
+@pytest.mark.parametrize("dtype", [np.int16, np.int64, np.float32, np.float64])
+def test_quantiles_dtype_of_array_q(q, dtype):
+    a = np.arange(1, 10, dtype=dtype)[::-1]
+    f = ruchey.njit(lambda a, q: (np.quantile(a, q), np.percentile(a, q), np.nanquantile(a, q), np.nanpercentile(a, q)))
+    check(f, a, np.asarray(q))
+    g = ruchey.njit(lambda a: (np.quantile(a, [0, 1]), np.percentile(a, [0.5])))
+    check(g, a)
+
+
+def test_percentile_of_lists():
+    f = ruchey.njit(lambda: (np.percentile([1.0, 5.0, 2.0, 8.0], [10.0, 90.0]), np.median((3, 1, 2)),
+                             np.quantile([[1, 2], [3, 4]], 0.5)))
+    check(f)
+    from ruchey.typed import List
+    g = ruchey.njit(lambda a, q: np.percentile(a, q))
+    q = List([25.0, 50.0])
+    np.testing.assert_array_equal(g(np.arange(9.0), q), np.percentile(np.arange(9.0), [25.0, 50.0]))
+
+
+def test_percentile_bad_q():
+    f = ruchey.njit(lambda a: np.percentile(a, [25.0, 175.0]))
+    with pytest.raises(ValueError, match=r"Percentiles must be in the range \[0, 100\]"):
+        f(np.arange(5.0))
+    g = ruchey.njit(lambda a: np.quantile(a, (0.5, -0.1)))
+    with pytest.raises(ValueError, match=r"Quantiles must be in the range \[0, 1\]"):
+        g(np.arange(5.0))
