@@ -897,6 +897,8 @@ int64_t rt_unique_complex(void *data, int64_t n, int32_t kind, int64_t *counts);
 int64_t rt_unique(void *data, int64_t n, int32_t kind, int64_t *counts);
 /* builtins/arraymath.c: NumPy's add.reduce of n floats (float32 or float64) */
 double rt_sum(const char *p, int64_t n, int64_t stride, int32_t kind);
+/* builtins/numpy.c: the modified Bessel function of the first kind, order 0, as numpy.i0 */
+double rt_i0(double x);
 /* The functions rt_cmath computes (a cmath row's ival) */
 enum {
   CM_SQRT, CM_EXP, CM_LOG, CM_LOG10, CM_SIN, CM_COS, CM_TAN, CM_ASIN, CM_ACOS, CM_ATAN,

@@ -481,6 +481,7 @@ void rt_register_symbols(void (*define)(const char *name, void *addr, void *ctx)
   define("rt_unique", (void *)rt_unique, ctx);
   define("rt_monotonic", (void *)rt_monotonic, ctx);
   define("rt_sum", (void *)rt_sum, ctx);
+  define("rt_i0", (void *)rt_i0, ctx);
   define("rt_cmath", (void *)rt_cmath, ctx);
   define("rt_complex_pow", (void *)rt_complex_pow, ctx);
   define("rt_matrix_product", (void *)rt_matrix_product, ctx);

@@ -219,3 +219,114 @@ def test_percentile_bad_q():
     g = ruchey.njit(lambda a: np.quantile(a, (0.5, -0.1)))
     with pytest.raises(ValueError, match=r"Quantiles must be in the range \[0, 1\]"):
         g(np.arange(5.0))
+
+
+# ---------------------------------------------------------------- kaiser
+
+@ruchey.njit
+def kaiser(m, beta):
+    return np.kaiser(m, beta)
+
+
+@pytest.mark.parametrize("m", [-3, 0, 1, 2, 3, 8, 51, 256])
+@pytest.mark.parametrize("beta", [0.0, 0.5, 5, 8.6, 14.0, 40.0, -4.0, True])
+def test_kaiser_matches_numpy(m, beta):
+    want, got = kaiser.py_func(m, beta), kaiser(m, beta)
+    assert got.dtype == want.dtype == np.float64 and got.shape == want.shape
+    # NumPy's i0 series with libm's exp and sqrt: within a few ulp of the peak 1.0
+    np.testing.assert_allclose(got, want, rtol=0, atol=2e-15)
+    if m > 1:
+        assert got[0] == got[-1]
+
+
+def test_kaiser_arguments():
+    with pytest.raises(ruchey.TypingError, match="takes an int M"):
+        kaiser(5.0, 1.0)
+    with pytest.raises(ruchey.TypingError, match="int or float beta"):
+        kaiser(5, np.ones(2))
+
+
+# ---------------------------------------------------------------- unwrap
+
+@ruchey.njit
+def unwrap(p):
+    return np.unwrap(p)
+
+
+@ruchey.njit
+def unwrap_with(p, discont, axis, period):
+    return np.unwrap(p, discont, axis, period=period)
+
+
+@ruchey.njit
+def unwrap_int_period(p):
+    return np.unwrap(p, period=4), np.unwrap(p, discont=3, period=5)
+
+
+def phases(dtype, shape, layout, scale=4.0):
+    base = RNG.uniform(-scale, scale, tuple(2 * s for s in shape) if layout == "strided" else shape)
+    base = np.cumsum(base, axis=-1) if base.ndim else base
+    if np.dtype(dtype).kind in "iu":
+        base = np.round(base * 3)
+    a = base.astype(dtype)
+    if layout == "strided":
+        a = a[tuple(slice(None, None, 2) for _ in shape)]
+    elif layout == "F":
+        a = np.asfortranarray(a)
+    elif layout == "reversed" and a.ndim:
+        a = a[..., ::-1]
+    return a
+
+
+@pytest.mark.parametrize("dtype", [np.int8, np.int32, np.int64, np.uint8, np.float32, np.float64])
+@pytest.mark.parametrize("shape", [s for s in shapes() if s])
+@pytest.mark.parametrize("layout", LAYOUTS)
+def test_unwrap_matches_numpy(dtype, shape, layout):
+    p = phases(dtype, shape, layout)
+    want, got = unwrap.py_func(p), unwrap(p)
+    assert got.dtype == want.dtype and got.shape == want.shape
+    np.testing.assert_allclose(got, want, rtol=1e-6 if p.dtype == np.float32 else 1e-13, atol=1e-12)
+    if p.dtype.kind == "i":  # NumPy's -period//2 does not fit an unsigned dtype
+        check(unwrap_int_period, p)
+
+
+@pytest.mark.parametrize("axis", [0, 1, 2, -1, -2, -3])
+@pytest.mark.parametrize("discont, period", [(None, 2.5), (1.0, 2.5), (4.0, 6.0), (0.5, 1), (3, 7)])
+def test_unwrap_axis_discont_period(axis, discont, period):
+    p = phases(np.float64, (3, 5, 4), "C")
+    want, got = unwrap_with.py_func(p, discont, axis, period), unwrap_with(p, discont, axis, period)
+    assert got.dtype == want.dtype
+    np.testing.assert_allclose(got, want, rtol=1e-13, atol=1e-12)
+
+
+def test_unwrap_boundary_steps_keep_their_sign():
+    p = np.array([0.0, np.pi, 0.0, -np.pi, 2 * np.pi, 0.0])
+    check(unwrap, p)
+    q = np.array([0, 2, 0, -2, 4, 0, 5, 1], np.int64)
+    check(unwrap_int_period, q)
+
+
+def test_unwrap_of_a_list_literal_and_empty():
+    f = ruchey.njit(lambda: (np.unwrap([0.0, 4.0, 8.0, 1.0]), np.unwrap((1, 5, -3))))
+    got, want = f(), f.py_func()
+    for g, w in zip(got, want):
+        np.testing.assert_allclose(g, w, rtol=1e-14)
+    check(unwrap, np.zeros((2, 0)))
+    check(unwrap, np.zeros(0, np.int16))
+
+
+def test_unwrap_bad_arguments():
+    with pytest.raises(ValueError, match="axis 2 is out of bounds for array of dimension 2"):
+        unwrap_with(np.ones((2, 3)), 1.0, 2, 6.0)
+    with pytest.raises(ruchey.TypingError, match="at least one dimension"):
+        unwrap(2.0)
+    with pytest.raises(ruchey.TypingError, match="complex"):
+        unwrap(np.ones(3, np.complex128))
+    with pytest.raises(ruchey.TypingError, match="at least one dimension"):
+        unwrap(np.ones(3, np.bool_))
+    with pytest.raises(ruchey.TypingError, match="axis must be an integer, got None"):
+        ruchey.njit(lambda p: np.unwrap(p, None, None))(np.ones(3))
+    with pytest.raises(ruchey.TypingError, match="discont must be a number"):
+        unwrap_with(np.ones(3), np.ones(2), -1, 6.0)
+    with pytest.raises(ruchey.TypingError, match="axis must be an integer"):
+        unwrap_with(np.ones(3), 1.0, 0.5, 6.0)

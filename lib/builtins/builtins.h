@@ -197,6 +197,12 @@ int np_shape_ndim(Infer *in, Node *shape);
 /* Evaluates a shape into int64 dimensions; returns how many. */
 int lo_shape_arg(Lower *l, Node *shape, LLVMValueRef *dims);
 
+/* shape.c: an axis computed at run time (0 where axis is NULL), normalised
+ * into [0, ndim), or NumPy's AxisError (a ValueError) */
+LLVMValueRef np_runtime_axis(Lower *l, Node *axis, int ndim);
+/* shape.c: whether a (of type t) is C-contiguous (Fortran-contiguous) at run
+ * time, as NumPy's flags say: lengths of 1 skipped, an empty array is */
+LLVMValueRef np_contiguous(Lower *l, const Type *t, LLVMValueRef a, bool fortran);
 /* shape.c: views */
 /* An array value of type t on base's memory (data, shape, strides); it
  * holds no reference of its own. */

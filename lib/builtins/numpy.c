@@ -419,6 +419,41 @@ static LLVMValueRef lo_window(Lower *l, Node *n) {
   return a;
 }
 
+/* numpy.kaiser(M, beta): i0(beta*sqrt(1 - ((n - alpha)/alpha)**2))/i0(beta)
+ * for n in 0..M-1, alpha = (M - 1)/2, NumPy's expressions in float64 with
+ * its i0 (rt_i0); M == 1: [1.0]; M < 1: empty. */
+static const Type *ty_kaiser(Infer *in, Node *n, const Type **args) {
+  if (!ty_window(in, n, args)) return NULL;
+  if (!ty_is_int(args[1]) && !ty_is_float(args[1]) && args[1]->kind != TY_BOOL)
+    return ty_error(in, n->list.items[1], "numpy.kaiser() takes an int or float beta, got %s", args[1]->name);
+  return ty_array(TYS(TY_F64), 1, 'C', false);
+}
+
+static LLVMValueRef i0(Lower *l, LLVMValueRef x) {
+  return lo_call_fn(l, "rt_i0", l->mod->f64, &l->mod->f64, &x, 1);
+}
+
+static LLVMValueRef lo_kaiser(Lower *l, Node *n) {
+  const Type *f = TYS(TY_F64);
+  LLVMBuilderRef b = l->b;
+  LLVMValueRef m = lo_expr_as(l, n->list.items[0], TYS(TY_I64)), beta = lo_expr_as(l, n->list.items[1], f);
+  LLVMValueRef count = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntSLT, m, const_i64(l, 0), ""), const_i64(l, 0), m, "");
+  LLVMValueRef a = lo_alloc_array(l, n->ty, &count, -1);
+  LLVMValueRef data = LLVMBuildExtractValue(b, a, 2, "");
+  LLVMValueRef one = LLVMBuildICmp(b, LLVMIntEQ, m, const_i64(l, 1), ""), fone = lo_fconst(l, f, 1);
+  LLVMValueRef alpha = LLVMBuildFDiv(b, LLVMBuildFSub(b, lo_convert(l, m, TYS(TY_I64), f), fone, ""), lo_fconst(l, f, 2), "");
+  LLVMValueRef peak = i0(l, beta);
+  LoLoop loop = lo_loop_begin(l, const_i64(l, 0), count, NULL, "kaiser");
+  LLVMValueRef r = LLVMBuildFDiv(b, LLVMBuildFSub(b, lo_convert(l, loop.index, TYS(TY_I64), f), alpha, ""), alpha, "");
+  LLVMValueRef root = LLVMBuildFSub(b, fone, LLVMBuildFMul(b, r, r, ""), "");
+  root = lo_intrinsic1(l, "llvm.sqrt", f, root);
+  LLVMValueRef v = LLVMBuildFDiv(b, i0(l, LLVMBuildFMul(b, beta, root, "")), peak, "");
+  v = LLVMBuildSelect(b, one, fone, v, "");
+  lo_store_scalar(l, f, LLVMBuildGEP2(b, lo_storage_type(l, f), data, &loop.index, 1, ""), v);
+  lo_loop_end(l, &loop);
+  return a;
+}
+
 /* ---------------------------------------------------------------- eye, identity */
 
 static const char *const eye_kw[] = {"M", "k", "dtype", NULL};
@@ -785,8 +820,7 @@ static LLVMValueRef lo_strides(Lower *l, Node *n) {
 
 /* a.flags.c_contiguous (and .contiguous, the same) and a.flags.f_contiguous,
  * read as the array's attributes "flags.c_contiguous" ... (infer.c);
- * a.flags alone has no value. As NumPy decides from the strides: lengths
- * of 1 skipped, an empty array both. */
+ * a.flags alone has no value. */
 enum { FLAG_C, FLAG_F };
 
 static const Type *ty_flag(Infer *in, Node *n, const Type **args) { return TYS(TY_BOOL); }
@@ -797,21 +831,9 @@ static const Type *ty_flags(Infer *in, Node *n, const Type **args) {
 }
 
 static LLVMValueRef lo_flag(Lower *l, Node *n) {
-  const Type *t = n->lhs->ty;
-  bool fortran = n->bi->ival == FLAG_F;
-  LLVMValueRef a = lo_expr(l, n->lhs), expect = const_i64(l, ty_bits(t->elem) / 8);
-  LLVMValueRef ok = const_bool(l, true), empty = const_bool(l, false);
-  for (int k = 0; k < t->ndim; k++) {
-    int d = fortran ? k : t->ndim - 1 - k;
-    LLVMValueRef len = lo_arr_shape(l, a, d), stride = lo_arr_field(l, a, 4, (unsigned)d);
-    LLVMValueRef fits = LLVMBuildOr(l->b, LLVMBuildICmp(l->b, LLVMIntEQ, len, const_i64(l, 1), ""),
-                                    LLVMBuildICmp(l->b, LLVMIntEQ, stride, expect, ""), "");
-    ok = LLVMBuildAnd(l->b, ok, fits, "");
-    empty = LLVMBuildOr(l->b, empty, LLVMBuildICmp(l->b, LLVMIntEQ, len, const_i64(l, 0), ""), "");
-    expect = LLVMBuildMul(l->b, expect, len, "");
-  }
+  LLVMValueRef a = lo_expr(l, n->lhs), r = np_contiguous(l, n->lhs->ty, a, n->bi->ival == FLAG_F);
   lo_done_with(l, n->lhs, a);
-  return LLVMBuildOr(l->b, ok, empty, "");
+  return r;
 }
 
 /* ---------------------------------------------------------------- the rows */
@@ -831,6 +853,7 @@ const Builtin bi_numpy[] = {
   ALLOC("hamming", 1, 1, NULL, WIN_HAMMING, ty_window, lo_window),
   ALLOC("blackman", 1, 1, NULL, WIN_BLACKMAN, ty_window, lo_window),
   ALLOC("bartlett", 1, 1, NULL, WIN_BARTLETT, ty_window, lo_window),
+  {"numpy.kaiser", "numpy", "kaiser", BK_FUNCTION, 0, 2, 2, NULL, BF_ALLOCATES, 0, 0, ty_kaiser, lo_kaiser},
   ALLOC_ANY("empty", 1, 2, dtype_kw, -1, ty_alloc, lo_alloc),
   ALLOC_ANY("zeros", 1, 2, dtype_kw, 0, ty_alloc, lo_alloc),
   ALLOC_ANY("ones", 1, 2, dtype_kw, 1, ty_alloc, lo_alloc),
