@@ -923,7 +923,7 @@ enum { LA_DOT, LA_MATMUL, LA_INNER, LA_VDOT, LA_SOLVE, LA_INV, LA_DET, LA_TENSOR
  * a (and b) of elements of kind, with a number p and flags (LF_) that the
  * call's arguments gave; new arrays in out[0..3], numbers at scalar[0..3]. */
 enum { DC_SLOGDET, DC_CHOLESKY, DC_EIGH, DC_EIG, DC_SVD, DC_QR, DC_LSTSQ, DC_PINV, DC_NORM, DC_COND, DC_RANK,
-       DC_POWER, DC_COV };
+       DC_POWER, DC_COV, DC_ROOTS };
 enum { LF_VECTORS = 1, LF_UPPER = 2, LF_FULL = 4, LF_COMPLETE = 8, LF_R_ONLY = 16, LF_DEFAULT = 32, LF_FRO = 64,
        LF_NUC = 128, LF_ROWVAR = 256, LF_BIAS = 512, LF_CORR = 1024, LF_SCALAR = 2048,
        LF_HERMITIAN = 4096 };

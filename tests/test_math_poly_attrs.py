@@ -330,3 +330,60 @@ def test_unwrap_bad_arguments():
         unwrap_with(np.ones(3), np.ones(2), -1, 6.0)
     with pytest.raises(ruchey.TypingError, match="axis must be an integer"):
         unwrap_with(np.ones(3), 1.0, 0.5, 6.0)
+
+
+# ---------------------------------------------------------------- roots
+
+@ruchey.njit
+def roots(p):
+    return np.roots(p)
+
+
+def real_rooted(dtype, k):
+    """Coefficients of a polynomial with k distinct real roots, zeros padded both sides."""
+    r = np.sort(RNG.uniform(-3, 3, k)) + np.arange(k)  # apart from each other
+    return np.concatenate([np.zeros(RNG.integers(0, 3)), np.poly(r) if k else [2.5], np.zeros(RNG.integers(0, 3))]).astype(dtype)
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32, np.complex128, np.complex64])
+@pytest.mark.parametrize("k", [0, 1, 2, 5, 9])
+def test_roots_match_numpy(dtype, k):
+    p = real_rooted(dtype, k)
+    if np.dtype(dtype).kind == "c":
+        p = p * np.exp(0.3j)
+    want, got = roots.py_func(p), roots(p)
+    # without a root to compute NumPy's are float64 (its hstack with array([])): ruchey's keep p's dtype
+    assert got.dtype == (want.dtype if k else p.dtype) and got.shape == want.shape
+    order = lambda v: v[np.lexsort((v.imag, v.real))] if v.size else v
+    np.testing.assert_allclose(order(got), order(want), rtol=2e-3 if p.dtype.itemsize <= 8 else 1e-9, atol=1e-9)
+
+
+@pytest.mark.parametrize("p", [[1, -3, 2], [0, 0, 1, -6, 11, -6, 0, 0], [2, 4], [7], [0, 0], [0, 3, 0]])
+def test_roots_of_ints_and_strided(p):
+    a = np.array(p, np.int64)
+    check(roots, a)
+    big = np.repeat(a.astype(np.float64), 2)[::2]
+    check(roots, big)
+    check(roots, a.astype(np.float64)[::-1][::-1])
+
+
+def test_roots_of_a_literal_list():
+    f = ruchey.njit(lambda: np.roots([1.0, -5.0, 6.0]))
+    check(f)
+
+
+def test_roots_complex_of_real_coefficients_raise_as_numba():
+    # NumPy's result dtype depends on the values: complex where a root is;
+    # ruchey's types cannot, so, as Numba's, real coefficients give real roots
+    with pytest.raises(ValueError, match="a real domain argument to roots cannot produce a complex domain result"):
+        roots(np.array([1.0, 0.0, 1.0]))
+    got = roots(np.array([1.0, 0.0, 1.0], np.complex128))
+    want = np.roots([1.0, 0.0, 1.0])
+    np.testing.assert_allclose(got[np.argsort(got.imag)], want[np.argsort(want.imag)], atol=1e-15)
+
+
+def test_roots_bad_input():
+    with pytest.raises(ruchey.TypingError, match="rank-1"):
+        roots(np.ones((2, 2)))
+    with pytest.raises(np.linalg.LinAlgError, match="infs or NaNs"):
+        roots(np.array([1.0, np.nan, 2.0]))
