@@ -941,6 +941,11 @@ int32_t rt_linalg_stack(int32_t op, int32_t kind, const RtArray *a, int32_t nda,
                         RtArray *out);
 int32_t rt_decomp_stack(int32_t op, int32_t kind, const RtArray *a, int32_t nda, double p, int32_t flags,
                         RtArray *out);
+/* builtins/polynomial_rt.c: numpy.polynomial.polynomial's functions of
+ * coefficient vectors (a, and b or the order m), into out[0] (polydiv's
+ * remainder out[1]); 0 or an RT_ERR_ status with the error set */
+enum { PL_ADD, PL_SUB, PL_MUL, PL_DIV, PL_INT, PL_DER };
+int32_t rt_poly(int32_t op, int32_t kind, const RtArray *a, const RtArray *b, int64_t m, RtArray *out);
 /* numpy.linalg.tensorsolve (b) and tensorinv (ind): a reshaped into one matrix */
 int32_t rt_tensor(int32_t op, int32_t kind, const RtArray *a, int32_t nda, const RtArray *b, int32_t ndb, int64_t ind,
                   RtArray *out);

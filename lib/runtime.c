@@ -489,6 +489,7 @@ void rt_register_symbols(void (*define)(const char *name, void *addr, void *ctx)
   define("rt_decomp", (void *)rt_decomp, ctx);
   define("rt_linalg_stack", (void *)rt_linalg_stack, ctx);
   define("rt_decomp_stack", (void *)rt_decomp_stack, ctx);
+  define("rt_poly", (void *)rt_poly, ctx);
   define("rt_norm_axes", (void *)rt_norm_axes, ctx);
   define("rt_tensor", (void *)rt_tensor, ctx);
   define("rt_multi_dot", (void *)rt_multi_dot, ctx);

@@ -387,3 +387,147 @@ def test_roots_bad_input():
         roots(np.ones((2, 2)))
     with pytest.raises(np.linalg.LinAlgError, match="infs or NaNs"):
         roots(np.array([1.0, np.nan, 2.0]))
+
+
+# ---------------------------------------------------------------- numpy.polynomial
+
+import numpy.polynomial.polynomial as poly  # noqa: E402
+from numpy.polynomial import polyutils  # noqa: E402
+
+
+@ruchey.njit
+def poly_pairs(a, b):
+    return poly.polyadd(a, b), poly.polysub(a, b), poly.polymul(a, b), poly.polydiv(a, b)
+
+
+@ruchey.njit
+def poly_orders(c, m):
+    return poly.polyint(c), poly.polyint(c, m), poly.polyder(c), poly.polyder(c, m=m)
+
+
+def coefficient_vector(dtype, n, layout="C", trailing=0):
+    v = RNG.integers(-5, 6, n + trailing).astype(np.float64)
+    if n:
+        v[n - 1] = v[n - 1] or 3.0
+    v[n:] = 0
+    if np.dtype(dtype).kind == "c":
+        v = v + 1j * RNG.integers(-3, 4, v.size)
+    a = v.astype(dtype)
+    if layout == "strided":
+        a = np.repeat(a, 2)[::2]
+    elif layout == "reversed":
+        a = a[::-1].copy()[::-1]
+    return a
+
+
+def assert_close(got, want, dtype):
+    """dtype, shape, and values: to float32's precision for float32 (computed in double here)"""
+    if isinstance(want, tuple):
+        assert isinstance(got, tuple) and len(got) == len(want)
+        for g, w in zip(got, want):
+            assert_close(g, w, dtype)
+        return
+    assert got.dtype == want.dtype and got.shape == want.shape, (got, want)
+    single = np.dtype(dtype) in (np.float32, np.complex64)
+    np.testing.assert_allclose(got, want, rtol=1e-5 if single else 1e-12, atol=1e-5 if single else 1e-12)
+
+
+@pytest.mark.parametrize("dtype", [np.int64, np.int8, np.bool_, np.float32, np.float64, np.complex64, np.complex128])
+@pytest.mark.parametrize("na, nb", [(1, 1), (4, 2), (2, 4), (5, 5), (7, 1), (3, 3)])
+@pytest.mark.parametrize("layout", ["C", "strided", "reversed"])
+def test_polynomial_pairs_match_numpy(dtype, na, nb, layout):
+    a = coefficient_vector(dtype, na, layout, trailing=1)
+    b = coefficient_vector(dtype, nb, layout)
+    if np.dtype(dtype) == np.bool_:  # NumPy's ValueError: no common type
+        with pytest.raises(ruchey.TypingError, match="no common type"):
+            poly_pairs(a, b)
+        return
+    assert_close(poly_pairs(a, b), poly_pairs.py_func(a, b), dtype)
+
+
+@pytest.mark.parametrize("da, db", [(np.int64, np.float32), (np.float32, np.float64), (np.float32, np.complex64),
+                                    (np.int16, np.complex128), (np.uint8, np.float32)])
+def test_polynomial_pairs_common_type(da, db):
+    a, b = coefficient_vector(da, 4), coefficient_vector(db, 3)
+    assert_close(poly_pairs(a, b), poly_pairs.py_func(a, b), np.float32)
+
+
+@pytest.mark.parametrize("dtype", [np.int64, np.float32, np.float64, np.complex128])
+@pytest.mark.parametrize("n", [0, 1, 2, 6])
+@pytest.mark.parametrize("m", [0, 1, 3, 8])
+def test_polyint_polyder_match_numpy(dtype, n, m):
+    c = coefficient_vector(dtype, n, trailing=1 if n else 0)
+    if n == 0:
+        with pytest.raises(IndexError):
+            poly_orders(c, m)
+        return
+    assert_close(poly_orders(c, m), poly_orders.py_func(c, m), dtype)
+    z = np.zeros(1, dtype)  # a lone zero integrates to itself
+    assert_close(poly_orders(z, m), poly_orders.py_func(z, m), dtype)
+
+
+@ruchey.njit
+def polyval(x, c):
+    return poly.polyval(x, c)
+
+
+@pytest.mark.parametrize("cdtype", [np.int64, np.float32, np.float64, np.complex128])
+@pytest.mark.parametrize("xdtype", [np.int32, np.float32, np.float64, np.complex128])
+@pytest.mark.parametrize("shape", [s for s in shapes() if s])
+def test_polyval_of_arrays(cdtype, xdtype, shape):
+    c = coefficient_vector(cdtype, 4)
+    x = array(RNG, np.float64, shape).astype(xdtype) if np.dtype(xdtype).kind != "i" else \
+        RNG.integers(-4, 5, shape).astype(xdtype)
+    x = np.where(np.isfinite(x), x, 1.5).astype(xdtype) if x.dtype.kind in "fc" else x
+    x = np.clip(x, -50, 50) if x.dtype.kind == "f" else x
+    want, got = polyval.py_func(x, c), polyval(x, c)
+    assert_close(got, want, np.float32 if np.float32 in (cdtype, xdtype) else np.float64)
+
+
+@pytest.mark.parametrize("x", [2.0, -1, 0.5 + 1j, np.float32(1.5)])
+@pytest.mark.parametrize("c", [[1, 2, 3], (1.5,), [0.0, 0.0, 1j]])
+def test_polyval_of_numbers_and_literals(x, c):
+    f = ruchey.njit(lambda x: (poly.polyval(x, [1.0, -2.0, 0.5]), poly.polyval(2, (3, 4)), poly.polyval([1.0, 2.0], 3.0)))
+    check(f, 1.25)
+    got, want = polyval(x, np.array(c)), polyval.py_func(x, np.array(c))
+    np.testing.assert_allclose(got, want, rtol=1e-6)
+    assert np.asarray(got).dtype == np.asarray(want).dtype
+
+
+@ruchey.njit
+def trimseq(s):
+    return polyutils.trimseq(s)
+
+
+@pytest.mark.parametrize("s", [[1.0, 0.0, 0.0], [0.0, 0.0], [], [0, 2, 0], [3], [1j, 0j], [np.nan, 0.0], [0.0, -0.0, 1.0]])
+def test_trimseq_is_a_view_without_trailing_zeros(s):
+    a = np.array(s)
+    got, want = trimseq(a), trimseq.py_func(a)
+    np.testing.assert_array_equal(got, want, strict=True)
+    if a.size:
+        got[0] = 7
+        assert a[0] == 7, "trimseq gives a view of its argument, as NumPy's"
+
+
+def test_polynomial_literals_and_numbers():
+    f = ruchey.njit(lambda: (poly.polyadd((1, 2), [3.0]), poly.polymul(2, (1j, 2)), poly.polysub(1.5, 2),
+                             poly.polydiv([1.0, 2.0, 3.0], 2.0), poly.polyint((1, 2, 3), 2), poly.polyder([1, 2, 3])))
+    got, want = f(), f.py_func()
+    assert_close(got, want, np.float64)
+
+
+def test_polynomial_bad_input():
+    with pytest.raises(ValueError, match="Coefficient array is empty"):
+        poly_pairs(np.zeros(0), np.ones(2))
+    with pytest.raises(ZeroDivisionError):
+        ruchey.njit(lambda a, b: poly.polydiv(a, b))(np.ones(3), np.zeros(2))
+    with pytest.raises(ValueError, match="order of integration must be non-negative"):
+        poly_orders(np.ones(3), -1)
+    with pytest.raises(ruchey.TypingError, match="not 1-d"):
+        poly_pairs(np.ones((2, 2)), np.ones(2))
+    with pytest.raises(ruchey.TypingError, match="m must be an integer"):
+        poly_orders(np.ones(3), 1.5)
+    with pytest.raises(IndexError):
+        polyval(2.0, np.zeros(0))
+    with pytest.raises(ruchey.TypingError, match="1-d array"):
+        trimseq(np.ones((2, 2)))
