@@ -531,3 +531,58 @@ def test_polynomial_bad_input():
         polyval(2.0, np.zeros(0))
     with pytest.raises(ruchey.TypingError, match="1-d array"):
         trimseq(np.ones((2, 2)))
+
+
+# ---------------------------------------------------------------- a.flat
+
+@ruchey.njit
+def flat_reads(a):
+    total = 0.0
+    count = 0
+    for v in a.flat:
+        total += v
+        count += 1
+    return total, count, len(a.flat), a.flat[0], a.flat[-1], a.flat[count // 2]
+
+
+@ruchey.njit
+def flat_writes(a):
+    a.flat[0] = 7
+    a.flat[-1] = -3
+    a.flat[len(a.flat) // 2] += 1
+    return a
+
+
+@pytest.mark.parametrize("dtype", [np.int32, np.int64, np.float32, np.float64, np.complex128])
+@pytest.mark.parametrize("shape", [s for s in shapes() if np.prod(s) > 0])
+@pytest.mark.parametrize("layout", LAYOUTS)
+def test_flat_reads_in_c_order(dtype, shape, layout):
+    a = array(RNG, np.float64, shape, layout) if np.dtype(dtype).kind == "c" else array(RNG, dtype, shape, layout)
+    a = a.astype(dtype) if a.dtype != dtype else a
+    with np.errstate(all="ignore"):
+        want = flat_reads.py_func(a)
+        got = flat_reads(a)
+    assert got[1:3] == want[1:3]
+    for g, w in zip(got[3:], want[3:]):
+        np.testing.assert_array_equal(g, w)
+    np.testing.assert_allclose(got[0], want[0], rtol=1e-12, equal_nan=True)
+
+
+@pytest.mark.parametrize("shape", [(5,), (3, 4), (2, 3, 4), ()])
+def test_flat_writes_a_c_contiguous_or_1d_array(shape):
+    a = np.arange(float(np.prod(shape))).reshape(shape)
+    check(flat_writes, a)
+    if a.ndim == 1:
+        check(flat_writes, np.arange(10.0)[::2])
+
+
+def test_flat_of_other_layouts_is_read_only():
+    with pytest.raises(ruchey.TypingError, match="read-only"):
+        flat_writes(np.zeros((3, 4)).T)
+
+
+def test_flat_index_out_of_range():
+    f = ruchey.njit(boundscheck=True)(lambda a, i: a.flat[i])
+    with pytest.raises(IndexError):
+        f(np.ones((2, 3)), 6)
+    assert f(np.arange(6.0).reshape(2, 3), -6) == 0.0

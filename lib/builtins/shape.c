@@ -1,5 +1,5 @@
 /* builtins/shape.c — NumPy's shape functions in compiled code: views
- * (reshape, ravel, transpose and .T, swapaxes, moveaxis, rot90, squeeze, expand_dims, view, flip,
+ * (reshape, ravel, a.flat, transpose and .T, swapaxes, moveaxis, rot90, squeeze, expand_dims, view, flip,
  * broadcast_to),
  * copies (flatten, astype, concatenate and the stacks, append, resize, roll, tile,
  * repeat), a.fill, numpy.nonzero, and numpy.where, numpy.select (nested
@@ -300,6 +300,28 @@ static const Type *ty_ravel(Infer *in, Node *n, const Type **args) {
 
 static LLVMValueRef lo_ravel(Lower *l, Node *n) {
   Node *arg = n->list.items[0];
+  LLVMValueRef a = lo_expr(l, arg), shape[RC_MAX_NDIM];
+  shape_of(l, arg->ty, a, shape, NULL);
+  LLVMValueRef size = size_of(l, arg->ty->ndim, shape);
+  LLVMValueRef r = reshaped(l, n->ty, arg->ty, a, &size);
+  lo_done_with(l, arg, a);
+  return r;
+}
+
+/* a.flat: its elements in C order, as a 1-d array: a 1-d array itself, a
+ * view of a C-contiguous one (a.flat[i] = v writes a), read-only where a's
+ * type is neither (a copy where the array is not C-contiguous at run
+ * time, which a write would miss); iterated, indexed and len() as NumPy's
+ * flatiter. */
+static const Type *ty_flat(Infer *in, Node *n, const Type **args) {
+  const Type *t = args[0];
+  if (t->ndim == 1) return t;
+  return ty_array(t->elem, 1, 'C', t->readonly || t->layout != 'C');
+}
+
+static LLVMValueRef lo_flat(Lower *l, Node *n) {
+  Node *arg = n->lhs;
+  if (arg->ty->ndim == 1) return lo_owned(l, arg);
   LLVMValueRef a = lo_expr(l, arg), shape[RC_MAX_NDIM];
   shape_of(l, arg->ty, a, shape, NULL);
   LLVMValueRef size = size_of(l, arg->ty->ndim, shape);
@@ -1645,6 +1667,7 @@ const Builtin bi_shape[] = {
   METHOD("reshape", 1, RC_MAX_NDIM, NULL, BF_COMPLEX, 0, ty_reshape, lo_reshape),
   FUNCTION("ravel", 1, 1, NULL, BF_COMPLEX, 0, ty_ravel, lo_ravel),
   METHOD("ravel", 0, 0, NULL, BF_COMPLEX, 0, ty_ravel, lo_ravel),
+  {"array.flat", NULL, "flat", BK_ATTRIBUTE, TY_ARRAY, 0, 0, NULL, BF_COMPLEX, 0, 0, ty_flat, lo_flat},
   FUNCTION("transpose", 1, 2, transpose_kw, BF_COMPLEX, 0, ty_transpose, lo_transpose),
   METHOD("transpose", 0, RC_MAX_NDIM, NULL, BF_COMPLEX, 0, ty_transpose, lo_transpose),
   FUNCTION("swapaxes", 1, 3, swapaxes_kw, BF_COMPLEX, MOVE_SWAP, ty_moved, lo_moved),
