@@ -26,12 +26,12 @@ extern const Builtin bi_grid[];    /* grid.c: cooperative groups (grid.sync()) *
 extern const Builtin bi_native[];  /* native.c: calls of ctypes functions and function addresses */
 extern const Builtin bi_intrinsic[]; /* intrinsic.c: calls of @intrinsic functions (LLVM IR from Python) */
 extern const Builtin bi_reduce[];  /* reduce.c: NumPy's reductions (sum, mean, argmax ...) */
-extern const Builtin bi_statistics[]; /* statistics.c: cumsum, diff, median, quantiles, isclose */
+extern const Builtin bi_statistics[]; /* statistics.c: cumsum, diff, unwrap, median, quantiles, isclose */
 extern const Builtin bi_sorting[];  /* sorting.c: sort, argsort, partition, unique */
 extern const Builtin bi_arraymath[]; /* arraymath.c: outer, cross, trace, vander, meshgrid, trapezoid, convolve */
 extern const Builtin bi_matrices[]; /* matrices.c: tri, tril, triu, their indices, diag, diagflat, kron */
 extern const Builtin bi_picking[]; /* picking.c: take, extract, flatnonzero */
-extern const Builtin bi_searching[]; /* searching.c: searchsorted, digitize, interp, bincount, histogram, isin, set functions */
+extern const Builtin bi_searching[]; /* searching.c: searchsorted, digitize, interp, bincount, histogram, isin, set functions, v in a */
 extern const Builtin bi_datetime[]; /* datetime.c: numpy.isnat */
 extern const Builtin bi_complex[]; /* complex.c: complex(), .real/.imag, numpy's complex functions, cmath */
 extern const Builtin bi_complex_reduce[]; /* complex_reduce.c: sum, prod, mean, var, std of complex arrays */
@@ -45,7 +45,7 @@ extern const Builtin bi_linalg[];  /* linalg.c: matrix products (dot, matmul, @,
 extern const Builtin bi_ndindex[];  /* ndindex.c: numpy.ndindex and numpy.ndenumerate in for loops */
 extern const Builtin bi_unpack[];  /* unpack.c: x, y = a of a 1-d array */
 extern const Builtin bi_objmode[]; /* objmode.c: with objmode(...) blocks */
-extern const Builtin bi_decomp[];  /* decomp.c: numpy.linalg's decompositions, norm, cond, ...; cov, corrcoef */
+extern const Builtin bi_decomp[];  /* decomp.c: numpy.linalg's decompositions, norm, cond, ...; cov, corrcoef, roots */
 extern const Builtin bi_multi_dot[]; /* multi_dot.c: numpy.linalg.multi_dot */
 extern const Builtin bi_heapq[];  /* heapq.c: the heapq module on typed lists */
 extern const Builtin bi_jitclass[]; /* jitclass.c: jitclass instances: making one */

@@ -1,6 +1,6 @@
 /* builtins/complex.c — complex numbers: complex(x, y); .real, .imag and
  * .conjugate() of numbers and arrays; numpy.real, imag, conj, conjugate
- * and angle; NumPy's functions of complex arrays (numpy.sqrt, exp, log ...,
+ * and angle; numpy.iscomplex and isreal; NumPy's functions of complex arrays (numpy.sqrt, exp, log ...,
  * whose math.c rows hand complex arguments to the rows here); and the
  * cmath module.
  *

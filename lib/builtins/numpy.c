@@ -1,7 +1,8 @@
 /* builtins/numpy.c — NumPy arrays in compiled code: creation (numpy.empty,
- * zeros, ones, full and their *_like forms, arange, linspace, logspace, eye,
- * identity, array, asarray, copy, ascontiguousarray, dtype), the
- * attributes of an array (shape, size, ndim, dtype, T) and its copy;
+ * zeros, ones, full and their *_like forms, arange, linspace, logspace,
+ * geomspace, the windows hanning ... kaiser, eye, identity, array, asarray,
+ * copy, ascontiguousarray, dtype), the attributes of an array (shape, size,
+ * ndim, dtype, strides, flags' contiguity) and its copy;
  * numpy.shape, and isscalar, iscomplexobj, isrealobj, which the type answers.
  *
  * A dtype is written as NumPy allows: a scalar type (numpy.float32, float,

@@ -2,7 +2,8 @@
  * code: searchsorted, digitize and interp (a binary search per needle,
  * emitted inline, in the dtype NumPy compares the two in, NaN sorting
  * last), bincount and histogram, isin and the set functions (union1d,
- * intersect1d, setdiff1d: searches of sorted copies).
+ * intersect1d, setdiff1d: searches of sorted copies), and v in a (any
+ * element equal).
  */
 #include <math.h>
 #include <string.h>

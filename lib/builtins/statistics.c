@@ -1,5 +1,5 @@
 /* builtins/statistics.c — NumPy's statistics beside the reductions, in
- * compiled code: cumsum and cumprod (nancumsum, nancumprod), diff and ediff1d, median, percentile and quantile
+ * compiled code: cumsum and cumprod (nancumsum, nancumprod), diff and ediff1d, unwrap, median, percentile and quantile
  * (and nanmedian, nanpercentile, nanquantile, which leave NaNs out)
  * (a partial sort of a copy: quickselect at run time), isclose, allclose
  * and array_equal, as functions and (cumsum, cumprod) as array methods.
