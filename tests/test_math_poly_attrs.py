@@ -586,3 +586,50 @@ def test_flat_index_out_of_range():
     with pytest.raises(IndexError):
         f(np.ones((2, 3)), 6)
     assert f(np.arange(6.0).reshape(2, 3), -6) == 0.0
+
+
+# ---------------------------------------------------------------- as_series
+
+@ruchey.njit
+def as_series_pair(a, b):
+    return polyutils.as_series((a, b))
+
+
+@ruchey.njit
+def as_series_untrimmed(a, b):
+    return polyutils.as_series([a, b, 3], trim=False)
+
+
+def assert_same_series(got, want):
+    assert isinstance(got, list) and len(got) == len(want)
+    for g, w in zip(got, want):
+        np.testing.assert_array_equal(g, w, strict=True)
+
+
+@pytest.mark.parametrize("da, db", [(np.float64, np.int64), (np.float32, np.float32), (np.int8, np.complex64),
+                                    (np.float32, np.complex128), (np.uint16, np.float32)])
+@pytest.mark.parametrize("layout", ["C", "strided", "reversed"])
+def test_as_series_matches_numpy(da, db, layout):
+    a = coefficient_vector(da, 3, layout, trailing=2)
+    b = coefficient_vector(db, 1, layout, trailing=1)
+    assert_same_series(as_series_pair(a, b), as_series_pair.py_func(a, b))
+    assert_same_series(as_series_untrimmed(a, b), as_series_untrimmed.py_func(a, b))
+
+
+def test_as_series_of_tuples_numbers_and_a_tuple_variable():
+    f = ruchey.njit(lambda: polyutils.as_series([(1, 2, 0), (3.5,), 2]))
+    assert_same_series(f(), f.py_func())
+    g = ruchey.njit(lambda t: polyutils.as_series(t))
+    t = (np.array([1, 0]), np.array([2j, 0, 0]))
+    assert_same_series(g(t), g.py_func(t))
+
+
+def test_as_series_bad_input():
+    with pytest.raises(ValueError, match="Coefficient array is empty"):
+        as_series_pair(np.zeros(0), np.ones(2))
+    with pytest.raises(ruchey.TypingError, match="no common type"):
+        as_series_pair(np.ones(2, np.bool_), np.ones(2))
+    with pytest.raises(ruchey.TypingError, match="must be a 1-d array"):
+        as_series_pair(np.ones((2, 2)), np.ones(2))
+    with pytest.raises(ruchey.TypingError, match="takes a tuple"):
+        ruchey.njit(lambda a: polyutils.as_series(a))(np.ones(3))

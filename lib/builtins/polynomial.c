@@ -1,7 +1,8 @@
 /* builtins/polynomial.c — numpy.polynomial.polynomial's functions of
  * coefficient vectors (lowest degree first): polyadd, polysub, polymul,
  * polydiv, polyint, polyder (rt_poly, polynomial_rt.c), polyval (Horner's
- * rule, inline, over every element of x) and polyutils.trimseq (a view).
+ * rule, inline, over every element of x), polyutils.trimseq (a view) and
+ * polyutils.as_series (a list of vectors).
  *
  * A coefficient argument is a 1-d array, a tuple or list, or a number (a
  * vector of one); as NumPy's polyutils.as_series, ints are read as
@@ -191,6 +192,101 @@ static LLVMValueRef lo_trimseq(Lower *l, Node *n) {
   return r;
 }
 
+/* ---------------------------------------------------------------- as_series */
+
+static const char *const as_series_kw[] = {"trim", NULL};
+
+static Node *new_node(Infer *in, Node init) {
+  Node *x = arena_alloc(in->f->arena, sizeof(Node));
+  *x = init;
+  return x;
+}
+
+/* item i of the tuple t: its own node where t is written out, else t[i] */
+static Node *tuple_item(Infer *in, Node *t, int i) {
+  if (t->kind == N_TUPLE) return t->list.items[i];
+  Node *at = new_node(in, (Node){.kind = N_INT, .line = t->line, .col = t->col, .ival = i});
+  return new_node(in, (Node){.kind = N_INDEX, .line = t->line, .col = t->col, .lhs = t, .rhs = at});
+}
+
+/* The dtype of coefficients of type t (a 1-d array, a number, a tuple of
+ * numbers) as as_series reads them; NULL if they are none of these. */
+static const Type *series_dtype(const Type *t) {
+  if (t->kind == TY_ARRAY) return t->ndim == 1 && ty_is_scalar(t->elem) && t->elem->kind != TY_F16 ? t->elem : NULL;
+  if (ty_is_scalar(t)) return t;
+  if (t->kind != TY_TUPLE || !t->nfields) return NULL;
+  const Type *e = NULL;
+  for (int i = 0; i < t->nfields; i++) {
+    if (!ty_is_scalar(t->fields[i])) return NULL;
+    e = e ? np_promote(e, t->fields[i]) : t->fields[i];
+  }
+  return e;
+}
+
+/* polyutils.as_series(alist, trim=True) of a tuple (a list written in the
+ * call) of coefficient vectors: a list of 1-d arrays of their common type,
+ * each trimmed with trim; the call becomes the list literal of a
+ * "polyutils series"(item, dtype, trim) per item. */
+static const Type *ty_as_series(Infer *in, Node *n, const Type **args) {
+  Node *alist = n->list.items[0], *trim = bi_arg(n, 1, "trim");
+  const Type *t = args[0], *e = NULL;
+  if (t->kind != TY_TUPLE || !t->nfields)
+    return ty_error(in, alist, "%s() takes a tuple of coefficient vectors (or a list written in the call), got %s",
+                    n->bi->name, t->name);
+  if (trim && trim->ty->kind != TY_BOOL)
+    return ty_error(in, trim, "%s(): trim must be a bool, got %s", n->bi->name, trim->ty->name);
+  for (int i = 0; i < t->nfields; i++) {
+    const Type *d = series_dtype(t->fields[i]);
+    if (!d) return ty_error(in, alist, "%s(): item %d must be a 1-d array, a number or a tuple of numbers, got %s",
+                            n->bi->name, i, t->fields[i]->name);
+    if (d->kind == TY_BOOL) return ty_error(in, alist, "%s(): Coefficient arrays have no common type (of bools)", n->bi->name);
+    e = e ? np_promote(e, poly_dtype(d)) : poly_dtype(d);
+  }
+  Node *dtype = new_node(in, (Node){.kind = N_DTYPE, .line = n->line, .col = n->col, .ival = e->kind});
+  if (!trim) trim = new_node(in, (Node){.kind = N_BOOL, .line = n->line, .col = n->col, .ival = 1});
+  Node **series = arena_alloc(in->f->arena, sizeof(Node *) * (size_t)t->nfields);
+  for (int i = 0; i < t->nfields; i++) {
+    Node **three = arena_alloc(in->f->arena, 3 * sizeof(Node *));
+    three[0] = tuple_item(in, alist, i), three[1] = dtype, three[2] = trim;
+    series[i] = new_node(in, (Node){.kind = N_CALL, .line = n->line, .col = n->col, .bi = bi_named("polyutils series"),
+                                    .list = {three, 3}});
+  }
+  *n = (Node){.kind = N_CALL, .line = n->line, .col = n->col, .bi = bi_named("list literal"), .list = {series, t->nfields}};
+  return ty_expr(in, n);
+}
+
+static const Type *ty_series(Infer *in, Node *n, const Type **args) { return ty_array(args[1]->elem, 1, 'C', false); }
+
+/* one item as a new vector of the dtype: ValueError where it is empty,
+ * its trailing zeros left out with trim (one kept) */
+static LLVMValueRef lo_series(Lower *l, Node *n) {
+  Node *x = n->list.items[0];
+  const Type *e = n->ty->elem, *xe = elem_of(x->ty);
+  LLVMValueRef v = lo_expr(l, x), trim = lo_expr_as(l, n->list.items[2], TYS(TY_BOOL)), one = const_i64(l, 1);
+  if (x->ty->kind != TY_ARRAY) {
+    LLVMValueRef r = lo_alloc_array(l, n->ty, &one, -1);
+    lo_store_scalar(l, e, LLVMBuildExtractValue(l->b, r, 2, ""), lo_convert(l, v, xe, e));
+    return r;
+  }
+  LLVMValueRef len = lo_arr_shape(l, v, 0), keep = lo_alloca(l, l->mod->i64, "series");
+  lo_raise_if(l, LLVMBuildICmp(l->b, LLVMIntEQ, len, const_i64(l, 0), ""), RT_ERR_VALUE, "Coefficient array is empty");
+  LLVMBuildStore(l->b, LLVMBuildSelect(l->b, trim, one, len, ""), keep);
+  LoLoop loop = lo_loop_begin(l, one, len, NULL, "series.trim");
+  LLVMValueRef c = lo_load_scalar(l, xe, lo_element_addr(l, x->ty, v, &loop.index));
+  LLVMValueRef nonzero = LLVMBuildAnd(l->b, trim, lo_compare_values(l, OP_NE, c, xe, LLVMConstNull(lo_type(l, xe)), xe), "");
+  LLVMValueRef k = LLVMBuildLoad2(l->b, l->mod->i64, keep, "");
+  LLVMBuildStore(l->b, LLVMBuildSelect(l->b, nonzero, LLVMBuildAdd(l->b, loop.index, one, ""), k, ""), keep);
+  lo_loop_end(l, &loop);
+  LLVMValueRef count = LLVMBuildLoad2(l->b, l->mod->i64, keep, "");
+  LLVMValueRef r = lo_alloc_array(l, n->ty, &count, -1), data = LLVMBuildExtractValue(l->b, r, 2, "");
+  LoLoop copy = lo_loop_begin(l, const_i64(l, 0), count, NULL, "series.copy");
+  c = lo_load_scalar(l, xe, lo_element_addr(l, x->ty, v, &copy.index));
+  lo_store_scalar(l, e, LLVMBuildGEP2(l->b, lo_storage_type(l, e), data, &copy.index, 1, ""), lo_convert(l, c, xe, e));
+  lo_loop_end(l, &copy);
+  lo_done_with(l, x, v);
+  return r;
+}
+
 /* ---------------------------------------------------------------- the rows */
 
 #define POLY(name, lo, hi, kw, flags, ival, type, lower)                                                          \
@@ -205,6 +301,10 @@ const Builtin bi_polynomial[] = {
   POLY("polyint", 1, 2, int_kw, BF_ALLOCATES | BF_RAISES, PL_INT, ty_poly_order, lo_poly),
   POLY("polyder", 1, 2, int_kw, BF_ALLOCATES | BF_RAISES, PL_DER, ty_poly_order, lo_poly),
   POLY("polyval", 2, 3, polyval_kw, BF_ALLOCATES | BF_RAISES, 0, ty_polyval, lo_polyval),
+  {"numpy.polynomial.polyutils.as_series", "numpy.polynomial.polyutils", "as_series", BK_FUNCTION, 0, 1, 2, as_series_kw,
+   BF_ALLOCATES | BF_RAISES | BF_COMPLEX, 0, 0, ty_as_series, NULL},
+  {"polyutils series", NULL, NULL, BK_FUNCTION, 0, 3, 3, NULL, BF_ALLOCATES | BF_RAISES | BF_COMPLEX | BF_ARRAYLIKE, 0, 0,
+   ty_series, lo_series},
   {"numpy.polynomial.polyutils.trimseq", "numpy.polynomial.polyutils", "trimseq", BK_FUNCTION, 0, 1, 1, NULL, BF_COMPLEX,
    0, 0, ty_trimseq, lo_trimseq},
   BI_END,
