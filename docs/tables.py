@@ -23,6 +23,7 @@ SECTIONS = [
     ("`math`", lambda r: r[1] == "math"),
     ("NumPy functions", lambda r: r[1] == "numpy"),
     ("`numpy.linalg`", lambda r: r[1] == "numpy.linalg"),
+    ("`numpy.polynomial`", lambda r: (r[1] or "").startswith("numpy.polynomial")),
     ("`numpy.random`", lambda r: r[1] == "numpy.random"),
     ("`random`", lambda r: r[1] == "random"),
     ("`numpy.random.Generator` methods", lambda r: r[0].startswith("Generator.")),

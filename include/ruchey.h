@@ -897,6 +897,8 @@ int64_t rt_unique_complex(void *data, int64_t n, int32_t kind, int64_t *counts);
 int64_t rt_unique(void *data, int64_t n, int32_t kind, int64_t *counts);
 /* builtins/arraymath.c: NumPy's add.reduce of n floats (float32 or float64) */
 double rt_sum(const char *p, int64_t n, int64_t stride, int32_t kind);
+/* builtins/numpy.c: the modified Bessel function of the first kind, order 0, as numpy.i0 */
+double rt_i0(double x);
 /* The functions rt_cmath computes (a cmath row's ival) */
 enum {
   CM_SQRT, CM_EXP, CM_LOG, CM_LOG10, CM_SIN, CM_COS, CM_TAN, CM_ASIN, CM_ACOS, CM_ATAN,
@@ -921,7 +923,7 @@ enum { LA_DOT, LA_MATMUL, LA_INNER, LA_VDOT, LA_SOLVE, LA_INV, LA_DET, LA_TENSOR
  * a (and b) of elements of kind, with a number p and flags (LF_) that the
  * call's arguments gave; new arrays in out[0..3], numbers at scalar[0..3]. */
 enum { DC_SLOGDET, DC_CHOLESKY, DC_EIGH, DC_EIG, DC_SVD, DC_QR, DC_LSTSQ, DC_PINV, DC_NORM, DC_COND, DC_RANK,
-       DC_POWER, DC_COV };
+       DC_POWER, DC_COV, DC_ROOTS };
 enum { LF_VECTORS = 1, LF_UPPER = 2, LF_FULL = 4, LF_COMPLETE = 8, LF_R_ONLY = 16, LF_DEFAULT = 32, LF_FRO = 64,
        LF_NUC = 128, LF_ROWVAR = 256, LF_BIAS = 512, LF_CORR = 1024, LF_SCALAR = 2048,
        LF_HERMITIAN = 4096 };
@@ -939,6 +941,11 @@ int32_t rt_linalg_stack(int32_t op, int32_t kind, const RtArray *a, int32_t nda,
                         RtArray *out);
 int32_t rt_decomp_stack(int32_t op, int32_t kind, const RtArray *a, int32_t nda, double p, int32_t flags,
                         RtArray *out);
+/* builtins/polynomial_rt.c: numpy.polynomial.polynomial's functions of
+ * coefficient vectors (a, and b or the order m), into out[0] (polydiv's
+ * remainder out[1]); 0 or an RT_ERR_ status with the error set */
+enum { PL_ADD, PL_SUB, PL_MUL, PL_DIV, PL_INT, PL_DER };
+int32_t rt_poly(int32_t op, int32_t kind, const RtArray *a, const RtArray *b, int64_t m, RtArray *out);
 /* numpy.linalg.tensorsolve (b) and tensorinv (ind): a reshaped into one matrix */
 int32_t rt_tensor(int32_t op, int32_t kind, const RtArray *a, int32_t nda, const RtArray *b, int32_t ndb, int64_t ind,
                   RtArray *out);

@@ -548,6 +548,9 @@ static const Type *ty_unknown_member(Infer *in, Node *n, const Type *receiver, B
 static bool ty_arraylike_args(Infer *in, Node *n, const Type **args) {
   for (int i = 0; i < n->list.len; i++)
     if (args[i]->kind == TY_TUPLE && !(args[i] = ty_wrap_call(in, n->list.items[i], "numpy.asarray"))) return false;
+  for (int i = 0; i < n->kw.len; i++)  /* percentile(a, q=[25, 75]) */
+    if (n->kw.items[i]->ty && n->kw.items[i]->ty->kind == TY_TUPLE && !ty_wrap_call(in, n->kw.items[i], "numpy.asarray"))
+      return false;
   return true;
 }
 
@@ -597,8 +600,23 @@ static const Type *ty_call(Infer *in, Node *n) {
   return bi->lower_elem ? ty_ufunc_out(in, n, t) : t;
 }
 
+/* a.flags.name of an array a: the array's own attribute "flags.name", as
+ * the flags hold nothing but what the array's strides say. */
+static void array_flag_attr(Infer *in, Node *n) {
+  Node *flags = n->lhs;
+  if (flags->kind != N_ATTR || strcmp(flags->str, "flags") || !ty_expr(in, flags->lhs) ||
+      flags->lhs->ty->kind != TY_ARRAY)
+    return;
+  size_t len = strlen("flags.") + strlen(n->str) + 1;
+  char *name = arena_alloc(in->f->arena, len);
+  snprintf(name, len, "flags.%s", n->str);
+  n->lhs = flags->lhs;
+  n->str = name;
+}
+
 /* a.attr: the attribute's row from a's type. */
 static const Type *ty_attr(Infer *in, Node *n) {
+  array_flag_attr(in, n);
   const Type *base = ty_expr(in, n->lhs);
   if (!base) return NULL;
   if (ty_holds_record(base)) return ty_record_attr(in, n, base);

@@ -481,6 +481,7 @@ void rt_register_symbols(void (*define)(const char *name, void *addr, void *ctx)
   define("rt_unique", (void *)rt_unique, ctx);
   define("rt_monotonic", (void *)rt_monotonic, ctx);
   define("rt_sum", (void *)rt_sum, ctx);
+  define("rt_i0", (void *)rt_i0, ctx);
   define("rt_cmath", (void *)rt_cmath, ctx);
   define("rt_complex_pow", (void *)rt_complex_pow, ctx);
   define("rt_matrix_product", (void *)rt_matrix_product, ctx);
@@ -488,6 +489,7 @@ void rt_register_symbols(void (*define)(const char *name, void *addr, void *ctx)
   define("rt_decomp", (void *)rt_decomp, ctx);
   define("rt_linalg_stack", (void *)rt_linalg_stack, ctx);
   define("rt_decomp_stack", (void *)rt_decomp_stack, ctx);
+  define("rt_poly", (void *)rt_poly, ctx);
   define("rt_norm_axes", (void *)rt_norm_axes, ctx);
   define("rt_tensor", (void *)rt_tensor, ctx);
   define("rt_multi_dot", (void *)rt_multi_dot, ctx);

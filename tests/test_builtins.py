@@ -563,6 +563,9 @@ ALLOC_ARGS = {
     "array.take": ["a", "numpy.arange(n)"],
     "numpy.resize": ["a", "(n, 2)"],
     "numpy.logspace": ["0.0", "3.0", "4"],  # powers of 10 exact in every pow (test_numpy_more.py: the others)
+    "numpy.geomspace": ["1.0", "1000.0", "4"],  # the same (test_math_poly_attrs.py: the others)
+    "numpy.unwrap": ["a"],
+    "numpy.roots": ["numpy.array([2.0, 4.0, 0.0])"],  # an exact root (test_math_poly_attrs.py: the others)
     "numpy.select": ["[numpy.ones(n + 1, numpy.bool_)]", "[a]"],
 }
 

@@ -26,12 +26,12 @@ extern const Builtin bi_grid[];    /* grid.c: cooperative groups (grid.sync()) *
 extern const Builtin bi_native[];  /* native.c: calls of ctypes functions and function addresses */
 extern const Builtin bi_intrinsic[]; /* intrinsic.c: calls of @intrinsic functions (LLVM IR from Python) */
 extern const Builtin bi_reduce[];  /* reduce.c: NumPy's reductions (sum, mean, argmax ...) */
-extern const Builtin bi_statistics[]; /* statistics.c: cumsum, diff, median, quantiles, isclose */
+extern const Builtin bi_statistics[]; /* statistics.c: cumsum, diff, unwrap, median, quantiles, isclose */
 extern const Builtin bi_sorting[];  /* sorting.c: sort, argsort, partition, unique */
 extern const Builtin bi_arraymath[]; /* arraymath.c: outer, cross, trace, vander, meshgrid, trapezoid, convolve */
 extern const Builtin bi_matrices[]; /* matrices.c: tri, tril, triu, their indices, diag, diagflat, kron */
 extern const Builtin bi_picking[]; /* picking.c: take, extract, flatnonzero */
-extern const Builtin bi_searching[]; /* searching.c: searchsorted, digitize, interp, bincount, histogram, isin, set functions */
+extern const Builtin bi_searching[]; /* searching.c: searchsorted, digitize, interp, bincount, histogram, isin, set functions, v in a */
 extern const Builtin bi_datetime[]; /* datetime.c: numpy.isnat */
 extern const Builtin bi_complex[]; /* complex.c: complex(), .real/.imag, numpy's complex functions, cmath */
 extern const Builtin bi_complex_reduce[]; /* complex_reduce.c: sum, prod, mean, var, std of complex arrays */
@@ -46,12 +46,13 @@ extern const Builtin bi_linalg[];  /* linalg.c: matrix products (dot, matmul, @,
 extern const Builtin bi_ndindex[];  /* ndindex.c: numpy.ndindex and numpy.ndenumerate in for loops */
 extern const Builtin bi_unpack[];  /* unpack.c: x, y = a of a 1-d array */
 extern const Builtin bi_objmode[]; /* objmode.c: with objmode(...) blocks */
-extern const Builtin bi_decomp[];  /* decomp.c: numpy.linalg's decompositions, norm, cond, ...; cov, corrcoef */
+extern const Builtin bi_decomp[];  /* decomp.c: numpy.linalg's decompositions, norm, cond, ...; cov, corrcoef, roots */
 extern const Builtin bi_multi_dot[]; /* multi_dot.c: numpy.linalg.multi_dot */
 extern const Builtin bi_heapq[];  /* heapq.c: the heapq module on typed lists */
 extern const Builtin bi_jitclass[]; /* jitclass.c: jitclass instances: making one */
 extern const Builtin bi_generators[]; /* generators.c: next() and for loops of generator objects */
 extern const Builtin bi_libdevice[]; /* libdevice.c: cuda.libdevice.*, libdevice's functions */
+extern const Builtin bi_polynomial[]; /* polynomial.c: numpy.polynomial.polynomial's functions, polyutils.trimseq */
 
 /* The elements' type of an array, or a number's own; dimensions (0 for a number). */
 static inline const Type *elem_of(const Type *t) { return t->kind == TY_ARRAY ? t->elem : t; }
@@ -73,6 +74,10 @@ LLVMValueRef lo_item_order(Lower *l, const Type *elem, int *nfields);
 LLVMValueRef lo_list_copy_of(Lower *l, Node *x);  /* a new list of list x's items */
 LLVMValueRef lo_list_item_addr(Lower *l, const Type *elem, LLVMValueRef lst, LLVMValueRef i);  /* item i's address */
 void lo_list_sort(Lower *l, const Type *elem, LLVMValueRef lst, LLVMValueRef rev);  /* in place (rev: an i1) */
+
+/* searching.c: v in a, of an array a (lists.c's `in` hands arrays here) */
+const Type *ty_array_contains(Infer *in, Node *n, const Type **args);
+LLVMValueRef lo_array_contains(Lower *l, Node *n);
 
 /* args.c: the checks NumPy functions' typers make of their arguments */
 Node *bi_arg(Node *n, int pos, const char *kw);  /* at position pos (the array is 0, methods too) or by keyword */
@@ -194,6 +199,12 @@ int np_shape_ndim(Infer *in, Node *shape);
 /* Evaluates a shape into int64 dimensions; returns how many. */
 int lo_shape_arg(Lower *l, Node *shape, LLVMValueRef *dims);
 
+/* shape.c: an axis computed at run time (0 where axis is NULL), normalised
+ * into [0, ndim), or NumPy's AxisError (a ValueError) */
+LLVMValueRef np_runtime_axis(Lower *l, Node *axis, int ndim);
+/* shape.c: whether a (of type t) is C-contiguous (Fortran-contiguous) at run
+ * time, as NumPy's flags say: lengths of 1 skipped, an empty array is */
+LLVMValueRef np_contiguous(Lower *l, const Type *t, LLVMValueRef a, bool fortran);
 /* shape.c: views */
 /* An array value of type t on base's memory (data, shape, strides); it
  * holds no reference of its own. */

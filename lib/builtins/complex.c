@@ -1,6 +1,6 @@
 /* builtins/complex.c — complex numbers: complex(x, y); .real, .imag and
  * .conjugate() of numbers and arrays; numpy.real, imag, conj, conjugate
- * and angle; NumPy's functions of complex arrays (numpy.sqrt, exp, log ...,
+ * and angle; numpy.iscomplex and isreal; NumPy's functions of complex arrays (numpy.sqrt, exp, log ...,
  * whose math.c rows hand complex arguments to the rows here); and the
  * cmath module.
  *
@@ -209,7 +209,8 @@ static LLVMValueRef lo_cabs(Lower *l, Node *n) {
 }
 
 /* numpy.isnan, isinf, isfinite of complex elements: of either part
- * (isfinite: of both); the row's ival says which */
+ * (isfinite: of both); numpy.iscomplex and isreal of any element: whether
+ * its imaginary part (0 for a real one) is nonzero; the row's ival says which */
 static const Type *ty_numpy_cpredicate(Infer *in, Node *n, const Type **args) {
   return args[0]->kind == TY_ARRAY ? ty_elementwise(in, n, args, TYS(TY_BOOL)) : TYS(TY_BOOL);
 }
@@ -224,6 +225,8 @@ static LLVMValueRef classify(Lower *l, int which, const Type *t, LLVMValueRef v)
   switch (which) {
   case 'n': return LLVMBuildOr(l->b, fcmp(l, LLVMRealUNO, re, re), fcmp(l, LLVMRealUNO, im, im), "");
   case 'i': return LLVMBuildOr(l->b, fcmp(l, LLVMRealOEQ, are, inf), fcmp(l, LLVMRealOEQ, aim, inf), "");
+  case 'c': return fcmp(l, LLVMRealUNE, im, LLVMConstNull(LLVMTypeOf(im)));
+  case 'r': return fcmp(l, LLVMRealOEQ, im, LLVMConstNull(LLVMTypeOf(im)));
   default: return LLVMBuildAnd(l->b, fcmp(l, LLVMRealOLT, are, inf), fcmp(l, LLVMRealOLT, aim, inf), "");
   }
 }
@@ -435,6 +438,10 @@ const Builtin bi_complex[] = {
   {"numpy.power of complex", NULL, NULL, BK_FUNCTION, 0, 2, 2, out_kw, BF_PURE | BF_COMPLEX, 0, 0, ty_numpy_cpow,
    lo_cpow, lo_cpow_elem},
   PREDICATE_OF_COMPLEX("isnan", 'n'), PREDICATE_OF_COMPLEX("isinf", 'i'), PREDICATE_OF_COMPLEX("isfinite", 'f'),
+  {"numpy.iscomplex", "numpy", "iscomplex", BK_FUNCTION, 0, 1, 1, NULL, BF_PURE | BF_CHEAP | BF_COMPLEX | BF_ARRAYLIKE, 'c',
+   0, ty_numpy_cpredicate, lo_cpredicate, lo_cpredicate_elem},
+  {"numpy.isreal", "numpy", "isreal", BK_FUNCTION, 0, 1, 1, NULL, BF_PURE | BF_CHEAP | BF_COMPLEX | BF_ARRAYLIKE, 'r', 0,
+   ty_numpy_cpredicate, lo_cpredicate, lo_cpredicate_elem},
   CMATH("sqrt", CM_SQRT), CMATH("exp", CM_EXP), CMATH("log10", CM_LOG10),
   CMATH("sin", CM_SIN), CMATH("cos", CM_COS), CMATH("tan", CM_TAN),
   CMATH("asin", CM_ASIN), CMATH("acos", CM_ACOS), CMATH("atan", CM_ATAN),

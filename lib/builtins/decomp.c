@@ -1,6 +1,7 @@
 /* builtins/decomp.c — numpy.linalg's decompositions and what is built on
  * them (slogdet, cholesky, eigh, eigvalsh, eig, eigvals, svd, qr, lstsq,
- * pinv, norm, cond, matrix_rank, matrix_power) and numpy.cov, corrcoef.
+ * pinv, norm, cond, matrix_rank, matrix_power), numpy.cov, corrcoef and
+ * roots (the eigenvalues of the companion matrix).
  * The typers fix what the types can say: the result's dtypes (as
  * NumPy's: ints computed as float64, float32 and complex64 kept; eig of a
  * real matrix real, as Numba's), which results a tuple holds (from the
@@ -230,6 +231,16 @@ static const Type *ty_cov(Infer *in, Node *n, const Type **args) {
   return array2(e);
 }
 
+/* numpy.roots(p): of a vector of coefficients (a tuple or list too) the
+ * roots in its work dtype: real for real coefficients, as Numba's */
+static const Type *ty_roots(Infer *in, Node *n, const Type **args) {
+  Node *p = n->list.items[0];
+  if (p->ty->kind == TY_LIST && !ty_wrap_call(in, p, "numpy.asarray")) return NULL;
+  if (p->ty->kind == TY_ARRAY && p->ty->ndim != 1)
+    return ty_error(in, p, "%s(): Input must be a rank-1 array, got %s", n->bi->name, p->ty->name);
+  return matrix_arg(in, n, p, 1, 1) ? array1(work_of(p->ty->elem)) : NULL;
+}
+
 /* ---------------------------------------------------------------- lowering */
 
 /* What the call computes: the flags its constant arguments set, and the
@@ -438,6 +449,8 @@ const Builtin bi_decomp[] = {
   DECOMP("lstsq", DC_LSTSQ, 2, 3, lstsq_kw, ty_lstsq),
   DECOMP("norm", DC_NORM, 1, 4, norm_kw, ty_norm),
   DECOMP("matrix_rank", DC_RANK, 1, 3, rank_kw, ty_rank),
+  {"numpy.roots", "numpy", "roots", BK_FUNCTION, 0, 1, 1, NULL, BF_ALLOCATES | BF_RAISES | BF_BLAS | BF_COMPLEX | BF_ARRAYLIKE,
+   DC_ROOTS, 0, ty_roots, lo_decomp},
   {"numpy.cov", "numpy", "cov", BK_FUNCTION, 0, 1, 5, cov_kw, BF_ALLOCATES | BF_RAISES | BF_BLAS | BF_COMPLEX | BF_STRINGS | BF_NONE,
    DC_COV, 0, ty_cov, lo_decomp},
   {"numpy.corrcoef", "numpy", "corrcoef", BK_FUNCTION, 0, 1, 3, corrcoef_kw,

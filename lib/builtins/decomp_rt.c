@@ -1,6 +1,6 @@
 /* decomp_rt.c — the rest of numpy.linalg at run time: slogdet, cholesky,
  * eigh, eig, svd, qr, lstsq, pinv, norm, cond, matrix_rank, matrix_power,
- * complex solve/inv/det, and numpy.cov/corrcoef; see decomp.c for their
+ * complex solve/inv/det, and numpy.cov/corrcoef, numpy.roots; see decomp.c for their
  * typers and lowerers.
  *
  * As NumPy's linalg does, every decomposition runs in double precision
@@ -363,6 +363,39 @@ static RtStatus eig(int kind, const RtArray *a, int flags, RtArray *out) {
   }
   if (!st && vectors) st = result_of(&out[1], 2, n, n, kind, &v, false);
   free(w), free(v.d), free(f.d);
+  return st;
+}
+
+/* numpy.roots: the eigenvalues of the companion matrix of p's coefficients
+ * from its first to its last nonzero one (ones below the diagonal, the
+ * first row -p[1:]/p[0]), then a zero for each trailing zero; of real
+ * coefficients real roots, as Numba's (a ValueError where one is not) */
+static RtStatus roots(int kind, const RtArray *p, RtArray *out) {
+  int64_t len = p->shape[0], first = 0, last = len - 1, item = item_of(kind);
+#define COEFFICIENT(i) load(p->data + (i) * p->strides[0], kind)
+  while (first < len && COEFFICIENT(first) == 0) first++;
+  while (last > first && COEFFICIENT(last) == 0) last--;
+  int64_t count = first < len ? last - first : 0, total = first < len ? count + len - 1 - last : 0;
+  Fm f = {0};
+  RtStatus st = new_fm(&f, count, count, is_complex(kind));
+  double *w = doubles(2 * count, &st);
+  for (int64_t j = 0; !st && j < count; j++) {
+    zdouble c = COEFFICIENT(first + 1 + j), lead = COEFFICIENT(first);
+    put(&f, 0, j, f.cplx ? -c / lead : -creal(c) / creal(lead));  /* real: no complex division's rounding */
+    if (j + 1 < count) put(&f, j + 1, j, 1.0);
+  }
+#undef COEFFICIENT
+  if (!st && count) st = check_finite(&f);
+  if (!st && count) st = general_eigen(&f, w, NULL, false);
+  for (int64_t i = 0; !st && !f.cplx && i < count; i++)
+    if (w[count + i] != 0) {
+      rt_set_error(RT_ERR_VALUE, "a real domain argument to roots cannot produce a complex domain result");
+      st = RT_ERR_VALUE;
+    }
+  if (!st) st = la_new_result(out, 1, &total, item);
+  for (int64_t i = 0; !st && i < total; i++)
+    store(out->data + i * item, kind, i >= count ? 0.0 : f.cplx ? CMPLX(w[2 * i], w[2 * i + 1]) : w[i]);
+  free(w), free(f.d);
   return st;
 }
 
@@ -935,6 +968,7 @@ int32_t rt_decomp(int32_t op, int32_t kind, const RtArray *a, int32_t nda, const
   case DC_COND: st = cond(kind, a, p, flags, scalar); break;
   case DC_RANK: st = rank(kind, a, nda, p, flags, scalar); break;
   case DC_POWER: st = power(kind, a, p, out); break;
+  case DC_ROOTS: st = roots(kind, a, out); break;
   default: st = cov(kind, a, nda, b, ndb, p, flags, out, scalar); break;
   }
   if (st)

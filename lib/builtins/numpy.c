@@ -1,7 +1,8 @@
 /* builtins/numpy.c — NumPy arrays in compiled code: creation (numpy.empty,
- * zeros, ones, full and their *_like forms, arange, linspace, logspace, eye,
- * identity, array, asarray, copy, ascontiguousarray, dtype), the
- * attributes of an array (shape, size, ndim, dtype, T) and its copy;
+ * zeros, ones, full and their *_like forms, arange, linspace, logspace,
+ * geomspace, the windows hanning ... kaiser, eye, identity, array, asarray,
+ * copy, ascontiguousarray, dtype), the attributes of an array (shape, size,
+ * ndim, dtype, strides, flags' contiguity) and its copy;
  * numpy.shape, and isscalar, iscomplexobj, isrealobj, which the type answers.
  *
  * A dtype is written as NumPy allows: a scalar type (numpy.float32, float,
@@ -229,42 +230,107 @@ static const Type *ty_linspace(Infer *in, Node *n, const Type **args) {
   return elem ? ty_array(elem, 1, 'C', false) : NULL;
 }
 
-/* As NumPy: y[i] = i*step + start with step = (stop - start)/div, div
- * being num - 1 with the endpoint, num without; where step is 0 (the ends
- * equal, or so close that step underflows) y[i] = i/div*delta + start; the
- * last value is stop itself with the endpoint; ints are floored. */
+/* linspace's values as NumPy computes them, in float type t: y[i] =
+ * i*step + start with step = (stop - start)/div, div being num - 1 with
+ * the endpoint, num without; where step is 0 (the ends equal, or so close
+ * that step underflows) y[i] = i/div*delta + start. */
+typedef struct Linspace {
+  const Type *t;
+  LLVMValueRef start, stop, num, endpoint;
+  LLVMValueRef fdiv, delta, step, positive, step_zero;
+} Linspace;
+
+/* num and endpoint read from n (numpy.linspace's positions), num checked */
+static Linspace linspace_begin(Lower *l, Node *n, const Type *t, LLVMValueRef start, LLVMValueRef stop) {
+  Linspace s = {t, start, stop};
+  Node *num_node = np_arg_node(n, 2, "num"), *end_node = np_arg_node(n, 3, "endpoint");
+  s.num = num_node ? lo_expr_as(l, num_node, TYS(TY_I64)) : const_i64(l, 50);
+  s.endpoint = end_node ? lo_expr_as(l, end_node, TYS(TY_BOOL)) : const_bool(l, true);
+  lo_raise_format_if(l, LLVMBuildICmp(l->b, LLVMIntSLT, s.num, const_i64(l, 0), ""), RT_ERR_VALUE,
+                     "Number of samples, %lld, must be non-negative.", &s.num, 1);
+  LLVMValueRef div = LLVMBuildSelect(l->b, s.endpoint, LLVMBuildSub(l->b, s.num, const_i64(l, 1), ""), s.num, "");
+  s.fdiv = lo_convert(l, div, TYS(TY_I64), t);
+  s.delta = LLVMBuildFSub(l->b, stop, start, "");
+  s.step = LLVMBuildFDiv(l->b, s.delta, s.fdiv, "");
+  s.positive = LLVMBuildICmp(l->b, LLVMIntSGT, div, const_i64(l, 0), "");
+  s.step_zero = fcmp(l, LLVMRealOEQ, s.step, lo_fconst(l, t, 0));
+  return s;
+}
+
+static LLVMValueRef linspace_at(Lower *l, const Linspace *s, LLVMValueRef index) {
+  LLVMValueRef i = lo_convert(l, index, TYS(TY_I64), s->t);
+  LLVMValueRef tiny = LLVMBuildFMul(l->b, LLVMBuildFDiv(l->b, i, s->fdiv, ""), s->delta, "");
+  LLVMValueRef y = LLVMBuildSelect(l->b, s->step_zero, tiny, LLVMBuildFMul(l->b, i, s->step, ""), "");
+  y = LLVMBuildSelect(l->b, s->positive, y, LLVMBuildFMul(l->b, i, s->delta, ""), "");
+  return LLVMBuildFAdd(l->b, y, s->start, "");
+}
+
+/* whether index is the last of an endpoint's linspace of more than one value */
+static LLVMValueRef linspace_is_stop(Lower *l, const Linspace *s, LLVMValueRef index) {
+  LLVMValueRef last = LLVMBuildICmp(l->b, LLVMIntEQ, index, LLVMBuildSub(l->b, s->num, const_i64(l, 1), ""), "");
+  LLVMValueRef many = LLVMBuildICmp(l->b, LLVMIntSGT, s->num, const_i64(l, 1), "");
+  return LLVMBuildAnd(l->b, s->endpoint, LLVMBuildAnd(l->b, last, many, ""), "");
+}
+
+/* The last value is stop itself with the endpoint; ints are floored. */
 static LLVMValueRef lo_linspace(Lower *l, Node *n) {
   const Type *t = linspace_type(n), *e = n->ty->elem;
-  LLVMValueRef start = lo_expr_as(l, n->list.items[0], t), stop = lo_expr_as(l, n->list.items[1], t);
-  Node *num_node = np_arg_node(n, 2, "num"), *end_node = np_arg_node(n, 3, "endpoint");
-  LLVMValueRef num = num_node ? lo_expr_as(l, num_node, TYS(TY_I64)) : const_i64(l, 50);
-  LLVMValueRef endpoint = end_node ? lo_expr_as(l, end_node, TYS(TY_BOOL)) : const_bool(l, true);
-  lo_raise_format_if(l, LLVMBuildICmp(l->b, LLVMIntSLT, num, const_i64(l, 0), ""), RT_ERR_VALUE,
-                     "Number of samples, %lld, must be non-negative.", &num, 1);
-  LLVMValueRef div = LLVMBuildSelect(l->b, endpoint, LLVMBuildSub(l->b, num, const_i64(l, 1), ""), num, "");
-  LLVMValueRef fdiv = lo_convert(l, div, TYS(TY_I64), t);
-  LLVMValueRef delta = LLVMBuildFSub(l->b, stop, start, ""), step = LLVMBuildFDiv(l->b, delta, fdiv, "");
-  LLVMValueRef positive = LLVMBuildICmp(l->b, LLVMIntSGT, div, const_i64(l, 0), "");
-  LLVMValueRef step_zero = fcmp(l, LLVMRealOEQ, step, lo_fconst(l, t, 0));
-  LLVMValueRef a = lo_alloc_array(l, n->ty, &num, -1);
+  Linspace s = linspace_begin(l, n, t, lo_expr_as(l, n->list.items[0], t), lo_expr_as(l, n->list.items[1], t));
+  LLVMValueRef a = lo_alloc_array(l, n->ty, &s.num, -1);
   LLVMValueRef data = LLVMBuildExtractValue(l->b, a, 2, "");
-  LoLoop loop = lo_loop_begin(l, const_i64(l, 0), num, NULL, "linspace");
-  LLVMValueRef i = lo_convert(l, loop.index, TYS(TY_I64), t);
-  LLVMValueRef tiny = LLVMBuildFMul(l->b, LLVMBuildFDiv(l->b, i, fdiv, ""), delta, "");
-  LLVMValueRef y = LLVMBuildSelect(l->b, step_zero, tiny, LLVMBuildFMul(l->b, i, step, ""), "");
-  y = LLVMBuildSelect(l->b, positive, y, LLVMBuildFMul(l->b, i, delta, ""), "");
-  y = LLVMBuildFAdd(l->b, y, start, "");
+  LoLoop loop = lo_loop_begin(l, const_i64(l, 0), s.num, NULL, "linspace");
+  LLVMValueRef y = LLVMBuildSelect(l->b, linspace_is_stop(l, &s, loop.index), s.stop, linspace_at(l, &s, loop.index), "");
   if (ty_is_int(e)) y = lo_intrinsic1(l, "llvm.floor", t, y);
   lo_store_scalar(l, e, LLVMBuildGEP2(l->b, lo_storage_type(l, e), data, &loop.index, 1, ""), lo_convert(l, y, t, e));
   lo_loop_end(l, &loop);
-  LLVMBasicBlockRef put = new_block(l, "linspace.stop"), done = new_block(l, "linspace.done");
-  LLVMBuildCondBr(l->b, LLVMBuildAnd(l->b, endpoint, LLVMBuildICmp(l->b, LLVMIntSGT, num, const_i64(l, 1), ""), ""), put, done);
-  position(l, put);
-  LLVMValueRef last = LLVMBuildSub(l->b, num, const_i64(l, 1), "");
-  if (ty_is_int(e)) stop = lo_intrinsic1(l, "llvm.floor", t, stop);
-  lo_store_scalar(l, e, LLVMBuildGEP2(l->b, lo_storage_type(l, e), data, &last, 1, ""), lo_convert(l, stop, t, e));
-  LLVMBuildBr(l->b, done);
-  position(l, done);
+  return a;
+}
+
+/* numpy.geomspace(start, stop, num=50, endpoint=True, dtype=None): as
+ * NumPy 2, start's sign out, 10 to the power of linspace's values from
+ * log10(start) to log10(stop), the ends start and stop themselves, the
+ * sign back; cast to dtype. Computed in NumPy's result_type of the ends,
+ * float(num) and dtype (float64 if none): float32 where dtype and the ends
+ * (those not written in the source) promote to it, else float64. */
+static const Type *geomspace_type(Node *n) {
+  Node *d = np_arg_node(n, 4, "dtype");
+  if (!d) return TYS(TY_F64);
+  const Type *t = d->ty->elem;
+  for (int i = 0; i < 2; i++)
+    if (!ty_is_weak(n->list.items[i])) t = np_promote(t, n->list.items[i]->ty);
+  return t->kind == TY_F32 ? t : TYS(TY_F64);
+}
+
+static const Type *ty_geomspace(Infer *in, Node *n, const Type **args) {
+  for (int i = 0; i < 2; i++)
+    if (!ty_need_scalar(in, n->list.items[i], args[i], "numpy.geomspace()'s start and stop")) return NULL;
+  Node *num = np_arg(in, n, 2, "num"), *endpoint = np_arg(in, n, 3, "endpoint");
+  if (num && !ty_is_int(num->ty)) return ty_error(in, num, "numpy.geomspace()'s num must be an int, got %s", num->ty->name);
+  if (endpoint && !ty_is_scalar(endpoint->ty)) return ty_error(in, endpoint, "numpy.geomspace()'s endpoint must be a bool");
+  const Type *elem = np_dtype_arg(in, n, 4, NULL);
+  if (ty_failed(in)) return NULL;
+  return ty_array(elem ? elem : geomspace_type(n), 1, 'C', false);
+}
+
+static LLVMValueRef lo_geomspace(Lower *l, Node *n) {
+  const Type *t = geomspace_type(n), *e = n->ty->elem;
+  LLVMValueRef start = lo_expr_as(l, n->list.items[0], t), stop = lo_expr_as(l, n->list.items[1], t);
+  LLVMValueRef zero = lo_fconst(l, t, 0);
+  lo_raise_if(l, LLVMBuildOr(l->b, fcmp(l, LLVMRealOEQ, start, zero), fcmp(l, LLVMRealOEQ, stop, zero), ""), RT_ERR_VALUE,
+              "Geometric sequence cannot include zero");
+  LLVMValueRef sign = LLVMBuildSelect(l->b, fcmp(l, LLVMRealOLT, start, zero), lo_fconst(l, t, -1),
+                                      LLVMBuildSelect(l->b, fcmp(l, LLVMRealOGT, start, zero), lo_fconst(l, t, 1), start, ""), "");
+  start = LLVMBuildFDiv(l->b, start, sign, "");
+  stop = LLVMBuildFDiv(l->b, stop, sign, "");
+  Linspace s = linspace_begin(l, n, t, lo_libm(l, "log10", t, &start, 1), lo_libm(l, "log10", t, &stop, 1));
+  LLVMValueRef a = lo_alloc_array(l, n->ty, &s.num, -1);
+  LLVMValueRef data = LLVMBuildExtractValue(l->b, a, 2, "");
+  LoLoop loop = lo_loop_begin(l, const_i64(l, 0), s.num, NULL, "geomspace");
+  LLVMValueRef y = lo_pow(l, t, lo_fconst(l, t, 10.0), linspace_at(l, &s, loop.index));
+  y = LLVMBuildSelect(l->b, LLVMBuildICmp(l->b, LLVMIntEQ, loop.index, const_i64(l, 0), ""), start, y, "");
+  y = LLVMBuildFMul(l->b, LLVMBuildSelect(l->b, linspace_is_stop(l, &s, loop.index), stop, y, ""), sign, "");
+  lo_store_scalar(l, e, LLVMBuildGEP2(l->b, lo_storage_type(l, e), data, &loop.index, 1, ""), lo_convert(l, y, t, e));
+  lo_loop_end(l, &loop);
   return a;
 }
 
@@ -349,6 +415,41 @@ static LLVMValueRef lo_window(Lower *l, Node *n) {
   LLVMValueRef k = lo_convert(l, loop.index, TYS(TY_I64), f);
   LLVMValueRef nk = LLVMBuildFAdd(b, LLVMBuildFSub(b, lo_fconst(l, f, 1), mf, ""), LLVMBuildFMul(b, lo_fconst(l, f, 2), k, ""), "");
   LLVMValueRef v = LLVMBuildSelect(b, one, lo_fconst(l, f, 1), window_value(l, (int)n->bi->ival, nk, m1), "");
+  lo_store_scalar(l, f, LLVMBuildGEP2(b, lo_storage_type(l, f), data, &loop.index, 1, ""), v);
+  lo_loop_end(l, &loop);
+  return a;
+}
+
+/* numpy.kaiser(M, beta): i0(beta*sqrt(1 - ((n - alpha)/alpha)**2))/i0(beta)
+ * for n in 0..M-1, alpha = (M - 1)/2, NumPy's expressions in float64 with
+ * its i0 (rt_i0); M == 1: [1.0]; M < 1: empty. */
+static const Type *ty_kaiser(Infer *in, Node *n, const Type **args) {
+  if (!ty_window(in, n, args)) return NULL;
+  if (!ty_is_int(args[1]) && !ty_is_float(args[1]) && args[1]->kind != TY_BOOL)
+    return ty_error(in, n->list.items[1], "numpy.kaiser() takes an int or float beta, got %s", args[1]->name);
+  return ty_array(TYS(TY_F64), 1, 'C', false);
+}
+
+static LLVMValueRef i0(Lower *l, LLVMValueRef x) {
+  return lo_call_fn(l, "rt_i0", l->mod->f64, &l->mod->f64, &x, 1);
+}
+
+static LLVMValueRef lo_kaiser(Lower *l, Node *n) {
+  const Type *f = TYS(TY_F64);
+  LLVMBuilderRef b = l->b;
+  LLVMValueRef m = lo_expr_as(l, n->list.items[0], TYS(TY_I64)), beta = lo_expr_as(l, n->list.items[1], f);
+  LLVMValueRef count = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntSLT, m, const_i64(l, 0), ""), const_i64(l, 0), m, "");
+  LLVMValueRef a = lo_alloc_array(l, n->ty, &count, -1);
+  LLVMValueRef data = LLVMBuildExtractValue(b, a, 2, "");
+  LLVMValueRef one = LLVMBuildICmp(b, LLVMIntEQ, m, const_i64(l, 1), ""), fone = lo_fconst(l, f, 1);
+  LLVMValueRef alpha = LLVMBuildFDiv(b, LLVMBuildFSub(b, lo_convert(l, m, TYS(TY_I64), f), fone, ""), lo_fconst(l, f, 2), "");
+  LLVMValueRef peak = i0(l, beta);
+  LoLoop loop = lo_loop_begin(l, const_i64(l, 0), count, NULL, "kaiser");
+  LLVMValueRef r = LLVMBuildFDiv(b, LLVMBuildFSub(b, lo_convert(l, loop.index, TYS(TY_I64), f), alpha, ""), alpha, "");
+  LLVMValueRef root = LLVMBuildFSub(b, fone, LLVMBuildFMul(b, r, r, ""), "");
+  root = lo_intrinsic1(l, "llvm.sqrt", f, root);
+  LLVMValueRef v = LLVMBuildFDiv(b, i0(l, LLVMBuildFMul(b, beta, root, "")), peak, "");
+  v = LLVMBuildSelect(b, one, fone, v, "");
   lo_store_scalar(l, f, LLVMBuildGEP2(b, lo_storage_type(l, f), data, &loop.index, 1, ""), v);
   lo_loop_end(l, &loop);
   return a;
@@ -718,6 +819,24 @@ static LLVMValueRef lo_strides(Lower *l, Node *n) {
   return r;
 }
 
+/* a.flags.c_contiguous (and .contiguous, the same) and a.flags.f_contiguous,
+ * read as the array's attributes "flags.c_contiguous" ... (infer.c);
+ * a.flags alone has no value. */
+enum { FLAG_C, FLAG_F };
+
+static const Type *ty_flag(Infer *in, Node *n, const Type **args) { return TYS(TY_BOOL); }
+
+static const Type *ty_flags(Infer *in, Node *n, const Type **args) {
+  return ty_error(in, n, "a.flags is read through its attributes in compiled code: a.flags.c_contiguous, "
+                  "a.flags.f_contiguous or a.flags.contiguous");
+}
+
+static LLVMValueRef lo_flag(Lower *l, Node *n) {
+  LLVMValueRef a = lo_expr(l, n->lhs), r = np_contiguous(l, n->lhs->ty, a, n->bi->ival == FLAG_F);
+  lo_done_with(l, n->lhs, a);
+  return r;
+}
+
 /* ---------------------------------------------------------------- the rows */
 
 #define ALLOC(name, lo, hi, kw, fill, type, lower) \
@@ -727,12 +846,15 @@ static LLVMValueRef lo_strides(Lower *l, Node *n) {
   {"numpy." name, "numpy", name, BK_FUNCTION, 0, lo, hi, kw, BF_ALLOCATES | BF_COMPLEX, fill, 0, type, lower}
 #define ATTRIBUTE(name, flags, type, lower) \
   {"array." name, NULL, name, BK_ATTRIBUTE, TY_ARRAY, 0, 0, NULL, BF_PURE | BF_CHEAP | (flags), 0, 0, type, lower}
+#define FLAG(name, which) \
+  {"array.flags." name, NULL, "flags." name, BK_ATTRIBUTE, TY_ARRAY, 0, 0, NULL, BF_PURE | BF_CHEAP, which, 0, ty_flag, lo_flag}
 
 const Builtin bi_numpy[] = {
   ALLOC("hanning", 1, 1, NULL, WIN_HANNING, ty_window, lo_window),
   ALLOC("hamming", 1, 1, NULL, WIN_HAMMING, ty_window, lo_window),
   ALLOC("blackman", 1, 1, NULL, WIN_BLACKMAN, ty_window, lo_window),
   ALLOC("bartlett", 1, 1, NULL, WIN_BARTLETT, ty_window, lo_window),
+  {"numpy.kaiser", "numpy", "kaiser", BK_FUNCTION, 0, 2, 2, NULL, BF_ALLOCATES, 0, 0, ty_kaiser, lo_kaiser},
   ALLOC_ANY("empty", 1, 2, dtype_kw, -1, ty_alloc, lo_alloc),
   ALLOC_ANY("zeros", 1, 2, dtype_kw, 0, ty_alloc, lo_alloc),
   ALLOC_ANY("ones", 1, 2, dtype_kw, 1, ty_alloc, lo_alloc),
@@ -744,6 +866,7 @@ const Builtin bi_numpy[] = {
   ALLOC("arange", 1, 4, dtype_kw, 0, ty_arange, lo_arange),
   ALLOC("linspace", 2, 5, linspace_kw, 0, ty_linspace, lo_linspace),
   ALLOC("logspace", 2, 5, logspace_kw, 0, ty_logspace, lo_logspace),
+  ALLOC("geomspace", 2, 5, linspace_kw, 0, ty_geomspace, lo_geomspace),
   ALLOC_ANY("eye", 1, 4, eye_kw, 1, ty_eye, lo_eye),
   ALLOC_ANY("identity", 1, 2, dtype_kw, 0, ty_eye, lo_eye),
   ALLOC_ANY("array", 1, 2, dtype_kw, 1, ty_array_of, lo_array_of),
@@ -768,6 +891,8 @@ const Builtin bi_numpy[] = {
   ATTRIBUTE("itemsize", 0, ty_int_attr, lo_itemsize),
   ATTRIBUTE("nbytes", 0, ty_int_attr, lo_nbytes),
   ATTRIBUTE("strides", 0, ty_shape, lo_strides),
+  ATTRIBUTE("flags", 0, ty_flags, lo_no_value),
+  FLAG("c_contiguous", FLAG_C), FLAG("contiguous", FLAG_C), FLAG("f_contiguous", FLAG_F),
   {"dtype.itemsize", NULL, "itemsize", BK_ATTRIBUTE, TY_DTYPE, 0, 0, NULL, BF_PURE | BF_CHEAP, 0, 0, ty_int_attr, lo_itemsize},
   BI_END,
 };

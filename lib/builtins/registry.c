@@ -48,6 +48,7 @@ static const Builtin *const families[] = {
   bi_native,
   bi_intrinsic,
   bi_generators,
+  bi_polynomial,
 };
 
 #define NFAMILIES (sizeof families / sizeof families[0])

@@ -2,7 +2,8 @@
  * code: searchsorted, digitize and interp (a binary search per needle,
  * emitted inline, in the dtype NumPy compares the two in, NaN sorting
  * last), bincount and histogram, isin and the set functions (union1d,
- * intersect1d, setdiff1d: searches of sorted copies).
+ * intersect1d, setdiff1d: searches of sorted copies), and v in a (any
+ * element equal).
  */
 #include <math.h>
 #include <string.h>
@@ -603,6 +604,36 @@ static LLVMValueRef lo_set(Lower *l, Node *n) {
   LLVMValueRef r = np_first_elements(l, n->ty, all, count);
   lo_release_temp(l, n->ty, all);
   return r;
+}
+
+/* ---------------------------------------------------------------- v in a */
+
+/* v in a, for an array a: whether an element equals v, NumPy's (a == v).any() */
+const Type *ty_array_contains(Infer *in, Node *n, const Type **args) {
+  if (!ty_is_scalar(args[0]) && !ty_is_complex(args[0]))
+    return ty_error(in, n, "'in' an array needs a number to look for, got %s", args[0]->name);
+  return TYS(TY_BOOL);
+}
+
+typedef struct Contains {
+  const Type *elem, *vt;
+  LLVMValueRef v, any;
+} Contains;
+
+/* no early exit: the comparisons of a contiguous array vectorise */
+static void contains_element(Lower *l, LLVMValueRef x, void *arg) {
+  Contains *c = arg;
+  LLVMValueRef eq = lo_compare_values(l, OP_EQ, x, c->elem, c->v, c->vt);
+  LLVMBuildStore(l->b, LLVMBuildOr(l->b, LLVMBuildLoad2(l->b, l->mod->i1, c->any, ""), eq, ""), c->any);
+}
+
+LLVMValueRef lo_array_contains(Lower *l, Node *n) {
+  Node *v = n->list.items[0], *a = n->list.items[1];
+  Contains c = {a->ty->elem, v->ty, lo_expr(l, v), lo_alloca(l, l->mod->i1, "contains")};
+  LLVMBuildStore(l->b, const_bool(l, false), c.any);
+  lo_for_each_element(l, a, contains_element, &c);
+  lo_done_with(l, v, c.v);
+  return LLVMBuildLoad2(l->b, l->mod->i1, c.any, "");
 }
 
 /* ---------------------------------------------------------------- the rows */

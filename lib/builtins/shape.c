@@ -1,5 +1,5 @@
 /* builtins/shape.c — NumPy's shape functions in compiled code: views
- * (reshape, ravel, transpose and .T, swapaxes, moveaxis, rot90, squeeze, expand_dims, view, flip,
+ * (reshape, ravel, a.flat, transpose and .T, swapaxes, moveaxis, rot90, squeeze, expand_dims, view, flip,
  * broadcast_to),
  * copies (flatten, astype, concatenate and the stacks, append, resize, roll, tile,
  * repeat), a.fill, numpy.nonzero, and numpy.where, numpy.select (nested
@@ -128,11 +128,11 @@ static void c_strides(Lower *l, const Type *elem, int ndim, const LLVMValueRef *
   }
 }
 
-/* Whether a is C-contiguous at run time (an empty array is). */
-static LLVMValueRef is_c_contiguous(Lower *l, const Type *t, LLVMValueRef a) {
-  if (t->layout == 'C' || t->ndim == 0) return const_bool(l, true);
+LLVMValueRef np_contiguous(Lower *l, const Type *t, LLVMValueRef a, bool fortran) {
+  if (t->layout == (fortran ? 'F' : 'C') || t->ndim == 0) return const_bool(l, true);
   LLVMValueRef ok = const_bool(l, true), empty = const_bool(l, false), want = const_i64(l, ty_bits(t->elem) / 8);
-  for (int d = t->ndim - 1; d >= 0; d--) {
+  for (int k = 0; k < t->ndim; k++) {
+    int d = fortran ? k : t->ndim - 1 - k;
     LLVMValueRef n = lo_arr_shape(l, a, d);
     LLVMValueRef fits = LLVMBuildOr(l->b, LLVMBuildICmp(l->b, LLVMIntEQ, n, const_i64(l, 1), ""),
                                     LLVMBuildICmp(l->b, LLVMIntEQ, lo_arr_stride(l, t, a, d), want, ""), "");
@@ -151,7 +151,7 @@ LLVMValueRef np_as_c_contiguous(Lower *l, const Type *t, LLVMValueRef a) {
   if (t->layout == 'C') return owned_view(l, ct, a, data_of(l, a), shape, strides);
   LLVMBasicBlockRef same = new_block(l, "contiguous.same"), copy = new_block(l, "contiguous.copy"),
                     done = new_block(l, "contiguous.done");
-  LLVMBuildCondBr(l->b, is_c_contiguous(l, t, a), same, copy);
+  LLVMBuildCondBr(l->b, np_contiguous(l, t, a, false), same, copy);
   position(l, same);
   LLVMValueRef view = owned_view(l, ct, a, data_of(l, a), shape, strides);
   LLVMBasicBlockRef same_end = LLVMGetInsertBlock(l->b);
@@ -174,9 +174,7 @@ static LLVMValueRef addr_at(Lower *l, const Type *t, LLVMValueRef a, const LLVMV
   return LLVMBuildInBoundsGEP2(l->b, l->mod->i8, data_of(l, a), &offset, 1, "");
 }
 
-/* An axis computed at run time, normalised into [0, ndim), or NumPy's
- * AxisError (a ValueError). */
-static LLVMValueRef runtime_axis(Lower *l, Node *axis, int ndim) {
+LLVMValueRef np_runtime_axis(Lower *l, Node *axis, int ndim) {
   if (!axis) return const_i64(l, 0);
   LLVMValueRef v = lo_expr_as(l, axis, TYS(TY_I64)), n = const_i64(l, ndim);
   LLVMValueRef bad = LLVMBuildOr(l->b, LLVMBuildICmp(l->b, LLVMIntSLT, v, LLVMBuildNeg(l->b, n, ""), ""),
@@ -302,6 +300,28 @@ static const Type *ty_ravel(Infer *in, Node *n, const Type **args) {
 
 static LLVMValueRef lo_ravel(Lower *l, Node *n) {
   Node *arg = n->list.items[0];
+  LLVMValueRef a = lo_expr(l, arg), shape[RC_MAX_NDIM];
+  shape_of(l, arg->ty, a, shape, NULL);
+  LLVMValueRef size = size_of(l, arg->ty->ndim, shape);
+  LLVMValueRef r = reshaped(l, n->ty, arg->ty, a, &size);
+  lo_done_with(l, arg, a);
+  return r;
+}
+
+/* a.flat: its elements in C order, as a 1-d array: a 1-d array itself, a
+ * view of a C-contiguous one (a.flat[i] = v writes a), read-only where a's
+ * type is neither (a copy where the array is not C-contiguous at run
+ * time, which a write would miss); iterated, indexed and len() as NumPy's
+ * flatiter. */
+static const Type *ty_flat(Infer *in, Node *n, const Type **args) {
+  const Type *t = args[0];
+  if (t->ndim == 1) return t;
+  return ty_array(t->elem, 1, 'C', t->readonly || t->layout != 'C');
+}
+
+static LLVMValueRef lo_flat(Lower *l, Node *n) {
+  Node *arg = n->lhs;
+  if (arg->ty->ndim == 1) return lo_owned(l, arg);
   LLVMValueRef a = lo_expr(l, arg), shape[RC_MAX_NDIM];
   shape_of(l, arg->ty, a, shape, NULL);
   LLVMValueRef size = size_of(l, arg->ty->ndim, shape);
@@ -903,8 +923,8 @@ static void joined_view(Lower *l, int how, const Type *t, LLVMValueRef a, int nd
 static LLVMValueRef join_axis(Lower *l, Node *n, int ndim) {
   Node *axis = np_arg_node(n, 1, n->bi->keywords == join_kw ? "axis" : NULL);
   switch (n->bi->ival) {
-  case JOIN_CONCATENATE: return runtime_axis(l, axis, ndim);
-  case JOIN_STACK: return runtime_axis(l, axis, ndim);
+  case JOIN_CONCATENATE: return np_runtime_axis(l, axis, ndim);
+  case JOIN_STACK: return np_runtime_axis(l, axis, ndim);
   case JOIN_HSTACK: return const_i64(l, ndim == 1 ? 0 : 1);
   case JOIN_VSTACK: return const_i64(l, 0);
   case JOIN_DSTACK: return const_i64(l, 2);
@@ -1037,7 +1057,7 @@ static LLVMValueRef lo_roll(Lower *l, Node *n) {
   shape_of(l, t, a, shape, NULL);
   m.size = size_of(l, t->ndim, shape);
   if (axis) {
-    m.axis = runtime_axis(l, axis, t->ndim);
+    m.axis = np_runtime_axis(l, axis, t->ndim);
     LLVMValueRef len = const_i64(l, 0);
     for (int d = 0; d < t->ndim; d++) len = pick(l, is_dim(l, m.axis, d), shape[d], len);
     m.shift = wrap_shift(l, shift, len);
@@ -1206,7 +1226,7 @@ static LLVMValueRef lo_repeat(Lower *l, Node *n) {
   m.reps = lo_expr_as(l, n->list.items[1], TYS(TY_I64));
   shape_of(l, t, a, shape, NULL);
   if (axis) {
-    m.axis = runtime_axis(l, axis, t->ndim);
+    m.axis = np_runtime_axis(l, axis, t->ndim);
     for (int d = 0; d < t->ndim; d++) out_shape[d] = pick(l, is_dim(l, m.axis, d), LLVMBuildMul(l->b, shape[d], m.reps, ""), shape[d]);
   } else {
     out_shape[0] = LLVMBuildMul(l->b, size_of(l, t->ndim, shape), m.reps, "");
@@ -1647,6 +1667,7 @@ const Builtin bi_shape[] = {
   METHOD("reshape", 1, RC_MAX_NDIM, NULL, BF_COMPLEX, 0, ty_reshape, lo_reshape),
   FUNCTION("ravel", 1, 1, NULL, BF_COMPLEX, 0, ty_ravel, lo_ravel),
   METHOD("ravel", 0, 0, NULL, BF_COMPLEX, 0, ty_ravel, lo_ravel),
+  {"array.flat", NULL, "flat", BK_ATTRIBUTE, TY_ARRAY, 0, 0, NULL, BF_COMPLEX, 0, 0, ty_flat, lo_flat},
   FUNCTION("transpose", 1, 2, transpose_kw, BF_COMPLEX, 0, ty_transpose, lo_transpose),
   METHOD("transpose", 0, RC_MAX_NDIM, NULL, BF_COMPLEX, 0, ty_transpose, lo_transpose),
   FUNCTION("swapaxes", 1, 3, swapaxes_kw, BF_COMPLEX, MOVE_SWAP, ty_moved, lo_moved),

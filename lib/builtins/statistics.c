@@ -1,5 +1,5 @@
 /* builtins/statistics.c — NumPy's statistics beside the reductions, in
- * compiled code: cumsum and cumprod (nancumsum, nancumprod), diff and ediff1d, median, percentile and quantile
+ * compiled code: cumsum and cumprod (nancumsum, nancumprod), diff and ediff1d, unwrap, median, percentile and quantile
  * (and nanmedian, nanpercentile, nanquantile, which leave NaNs out)
  * (a partial sort of a copy: quickselect at run time), isclose, allclose
  * and array_equal, as functions and (cumsum, cumprod) as array methods.
@@ -252,6 +252,140 @@ static LLVMValueRef lo_ediff1d(Lower *l, Node *n) {
   return out;
 }
 
+/* ---------------------------------------------------------------- unwrap */
+
+/* a typed list as an array argument (a and q: percentile's): numpy.asarray of it, as NumPy reads array-likes */
+static bool lists_as_arrays(Infer *in, Node *a, Node *q) {
+  if (a->ty->kind == TY_LIST && !ty_wrap_call(in, a, "numpy.asarray")) return false;
+  return !(q && q->ty->kind == TY_LIST && !ty_wrap_call(in, q, "numpy.asarray"));
+}
+
+
+/* numpy.unwrap(p, discont=None, axis=-1, period=2*pi): along the axis,
+ * each step's jump by more than discont corrected by a multiple of period,
+ * NumPy's expressions: its dtype is result_type(diff(p), period). */
+static const char *const unwrap_kw[] = {"discont", "axis", "period", NULL};
+
+/* the argument at pos (-1: keyword only) or by its keyword, unless absent or None */
+static Node *given(Node *n, int pos, const char *name) {
+  Node *x = pos < 0 ? ty_kwarg(n, name) : bi_arg(n, pos, name);
+  return x && x->ty->kind != TY_NONE ? x : NULL;
+}
+
+static const Type *unwrap_dtype(Node *n, const Type *e) {
+  Node *period = given(n, -1, "period");
+  if (!period || ty_is_weak(period)) return ty_is_int(e) && !(period && ty_is_int(period->ty)) ? TYS(TY_F64) : e;
+  return np_promote(e, period->ty);
+}
+
+static bool real_number(const Type *t) { return ty_is_int(t) || ty_is_float(t); }
+
+static const Type *ty_unwrap(Infer *in, Node *n, const Type **args) {
+  Node *p = n->list.items[0], *discont = given(n, 1, "discont"), *axis = given(n, 2, "axis"), *period = given(n, -1, "period");
+  if (!lists_as_arrays(in, p, NULL)) return NULL;
+  if (p->ty->kind != TY_ARRAY || !p->ty->ndim || !real_number(p->ty->elem))
+    return ty_error(in, p, "numpy.unwrap() needs an array of at least one dimension of ints or floats, got %s", p->ty->name);
+  if (discont && !real_number(discont->ty))
+    return ty_error(in, discont, "numpy.unwrap(): discont must be a number or None, got %s", discont->ty->name);
+  if (period && !real_number(period->ty))
+    return ty_error(in, period, "numpy.unwrap(): period must be a number, got %s", period->ty->name);
+  if (!axis && bi_arg(n, 2, "axis")) return ty_error(in, n, "numpy.unwrap(): axis must be an integer, got None");
+  if (axis && !bi_check_axis(in, n, axis, p->ty->ndim)) return NULL;
+  return ty_array(unwrap_dtype(n, p->ty->elem), p->ty->ndim, 'C', false);
+}
+
+/* The constants of the correction, in the result's dtype t. */
+typedef struct Unwrap {
+  const Type *t, *dt;  /* the result's dtype; discont's */
+  LLVMValueRef period, low, high, ambiguous, discont;
+} Unwrap;
+
+static Unwrap unwrap_begin(Lower *l, Node *n, const Type *t) {
+  Node *discont = given(n, 1, "discont"), *period = given(n, -1, "period");
+  Unwrap u = {t, discont ? discont->ty : TYS(TY_F64)};
+  const Type *pt = period ? period->ty : TYS(TY_F64);
+  LLVMValueRef pv = period ? lo_expr(l, period) : lo_fconst(l, pt, 2 * M_PI);
+  u.period = lo_convert(l, pv, pt, t);
+  if (ty_is_int(t)) {  /* divmod(period, 2): a boundary only where period is even */
+    u.high = lo_binop_values(l, OP_FLOORDIV, t, u.period, t, lo_convert(l, const_i64(l, 2), TYS(TY_I64), t), t);
+    LLVMValueRef rem = lo_binop_values(l, OP_MOD, t, u.period, t, lo_convert(l, const_i64(l, 2), TYS(TY_I64), t), t);
+    u.ambiguous = LLVMBuildICmp(l->b, LLVMIntEQ, rem, LLVMConstNull(LLVMTypeOf(rem)), "");
+  } else {
+    u.high = LLVMBuildFDiv(l->b, u.period, lo_fconst(l, t, 2), "");
+    u.ambiguous = const_bool(l, true);
+  }
+  u.low = lo_binop_values(l, OP_SUB, t, LLVMConstNull(LLVMTypeOf(u.high)), t, u.high, t);
+  /* discont=None is period/2, a float */
+  u.discont = discont ? lo_expr(l, discont)
+                      : LLVMBuildFDiv(l->b, lo_convert(l, pv, pt, TYS(TY_F64)), lo_fconst(l, TYS(TY_F64), 2), "");
+  return u;
+}
+
+/* The phase correction of one step dd: mod(dd - low, period) + low,
+ * the boundary's sign as dd's, less dd; none for a step below discont. */
+static LLVMValueRef unwrap_correction(Lower *l, const Unwrap *u, LLVMValueRef dd) {
+  const Type *t = u->t;
+  LLVMValueRef zero = LLVMConstNull(LLVMTypeOf(dd));
+  LLVMValueRef m = lo_binop_values(l, OP_MOD, t, lo_binop_values(l, OP_SUB, t, dd, t, u->low, t), t, u->period, t);
+  m = lo_binop_values(l, OP_ADD, t, m, t, u->low, t);
+  LLVMValueRef boundary = LLVMBuildAnd(l->b, lo_compare_values(l, OP_EQ, m, t, u->low, t),
+                                       lo_compare_values(l, OP_GT, dd, t, zero, t), "");
+  m = LLVMBuildSelect(l->b, LLVMBuildAnd(l->b, u->ambiguous, boundary, ""), u->high, m, "");
+  LLVMValueRef fix = lo_binop_values(l, OP_SUB, t, m, t, dd, t);
+  LLVMValueRef size = LLVMBuildSelect(l->b, lo_compare_values(l, OP_LT, dd, t, zero, t),
+                                      lo_binop_values(l, OP_SUB, t, zero, t, dd, t), dd, "");
+  return LLVMBuildSelect(l->b, lo_compare_values(l, OP_LT, size, t, u->discont, u->dt), zero, fix, "");
+}
+
+/* Over a C-contiguous copy of p seen as (outer, len, inner) around the
+ * axis: each lane's first value as it is, then each plus the running sum
+ * of the corrections (NumPy's cumsum, in t). */
+static LLVMValueRef lo_unwrap(Lower *l, Node *n) {
+  Node *p = n->list.items[0], *axis = given(n, 2, "axis");
+  const Type *pt = p->ty, *e = pt->elem, *t = n->ty->elem;
+  int nd = pt->ndim;
+  bool saved = l->numpy_semantics;
+  l->numpy_semantics = true;  /* NumPy's mod: no ZeroDivisionError */
+  LLVMValueRef pv = lo_expr(l, p), ax = axis ? np_runtime_axis(l, axis, nd) : const_i64(l, nd - 1);
+  Unwrap u = unwrap_begin(l, n, t);
+  const Type *ct = ty_array(e, nd, 'C', pt->readonly);
+  LLVMValueRef c = np_as_c_contiguous(l, pt, pv), shape[RC_MAX_NDIM];
+  lo_temp_made(l, ct, c);
+  LLVMValueRef outer = const_i64(l, 1), inner = const_i64(l, 1), len = const_i64(l, 1), one = const_i64(l, 1);
+  for (int d = 0; d < nd; d++) {
+    LLVMValueRef sd = shape[d] = lo_arr_shape(l, c, d), dv = const_i64(l, d);
+    outer = LLVMBuildMul(l->b, outer, LLVMBuildSelect(l->b, LLVMBuildICmp(l->b, LLVMIntSLT, dv, ax, ""), sd, one, ""), "");
+    inner = LLVMBuildMul(l->b, inner, LLVMBuildSelect(l->b, LLVMBuildICmp(l->b, LLVMIntSGT, dv, ax, ""), sd, one, ""), "");
+    len = LLVMBuildSelect(l->b, LLVMBuildICmp(l->b, LLVMIntEQ, dv, ax, ""), sd, len, "");
+  }
+  LLVMValueRef out = lo_alloc_array(l, n->ty, shape, -1);
+  LLVMValueRef src = LLVMBuildExtractValue(l->b, c, 2, ""), dst = LLVMBuildExtractValue(l->b, out, 2, "");
+  LLVMValueRef sum = lo_alloca(l, lo_type(l, t), "unwrap.sum");
+  LoLoop lo = lo_loop_begin(l, const_i64(l, 0), outer, NULL, "unwrap.outer");
+  LoLoop li = lo_loop_begin(l, const_i64(l, 0), inner, NULL, "unwrap.inner");
+  LLVMValueRef base = LLVMBuildAdd(l->b, LLVMBuildMul(l->b, LLVMBuildMul(l->b, lo.index, len, ""), inner, ""), li.index, "");
+  LLVMBuildStore(l->b, LLVMConstNull(lo_type(l, t)), sum);
+  LoLoop lk = lo_loop_begin(l, const_i64(l, 0), len, NULL, "unwrap.step");
+  LLVMValueRef at = LLVMBuildAdd(l->b, base, LLVMBuildMul(l->b, lk.index, inner, ""), "");
+  LLVMValueRef first = LLVMBuildICmp(l->b, LLVMIntEQ, lk.index, const_i64(l, 0), "");
+  LLVMValueRef before = LLVMBuildSelect(l->b, first, at, LLVMBuildSub(l->b, at, inner, ""), "");
+  LLVMValueRef x = lo_load_scalar(l, e, LLVMBuildGEP2(l->b, lo_storage_type(l, e), src, &at, 1, ""));
+  LLVMValueRef prev = lo_load_scalar(l, e, LLVMBuildGEP2(l->b, lo_storage_type(l, e), src, &before, 1, ""));
+  LLVMValueRef dd = lo_convert(l, lo_binop_values(l, OP_SUB, e, x, e, prev, e), e, t);  /* diff in p's dtype */
+  LLVMValueRef fix = LLVMBuildSelect(l->b, first, LLVMConstNull(lo_type(l, t)), unwrap_correction(l, &u, dd), "");
+  LLVMValueRef s = lo_binop_values(l, OP_ADD, t, LLVMBuildLoad2(l->b, lo_type(l, t), sum, ""), t, fix, t);
+  LLVMBuildStore(l->b, s, sum);
+  LLVMValueRef v = LLVMBuildSelect(l->b, first, lo_convert(l, x, e, t), lo_binop_values(l, OP_ADD, t, lo_convert(l, x, e, t), t, s, t), "");
+  lo_store_scalar(l, t, LLVMBuildGEP2(l->b, lo_storage_type(l, t), dst, &at, 1, ""), v);
+  lo_loop_end(l, &lk);
+  lo_loop_end(l, &li);
+  lo_loop_end(l, &lo);
+  lo_release_temp(l, ct, c);
+  lo_done_with(l, p, pv);
+  l->numpy_semantics = saved;
+  return out;
+}
+
 /* ---------------------------------------------------------------- median, percentile, quantile */
 
 /* which quantile a row computes; Q_NAN: of the elements that are not NaN
@@ -269,14 +403,25 @@ static bool int_quantile(Node *n) {
   return quantile_kind(n) == Q_QUANTILE && ty_is_scalar(q->ty) && !ty_is_float(q->ty);
 }
 
+/* The dtype of quantiles at an array of q (of dtype qe) of elements of
+ * dtype e, as NumPy's: elements themselves at quantile's int q (0 or 1),
+ * float64 at percentile's (q/100 is), else e and q's dtypes promoted, at
+ * least to a float. */
+static const Type *quantiles_dtype(Node *n, const Type *e, const Type *qe) {
+  if (ty_is_int(qe)) return quantile_kind(n) == Q_QUANTILE ? e : TYS(TY_F64);
+  const Type *t = np_promote(e, qe);
+  return ty_is_float(t) ? t : TYS(TY_F64);
+}
+
 static const Type *ty_quantile(Infer *in, Node *n, const Type **args) {
   Node *a = n->list.items[0], *q = bi_arg(n, 1, "q");
-  if (!bi_need_values(in, n, a)) return NULL;
+  if (!lists_as_arrays(in, a, q) || !bi_need_values(in, n, a)) return NULL;
   const Type *e = elem_of(a->ty);
   if (quantile_kind(n) == Q_MEDIAN) return rd_mean_dtype(e);
   if (e->kind == TY_BOOL) return ty_error(in, n, "%s(): %s", n->bi->name, rd_boolean_subtract);
   if (!q) return ty_error(in, n, "%s() missing argument 'q'", n->bi->name);
-  if (q->ty->kind == TY_ARRAY && q->ty->ndim > 0 && q->ty->elem->kind != TY_BOOL) return ty_array(TYS(TY_F64), q->ty->ndim, 'C', false);
+  if (q->ty->kind == TY_ARRAY && q->ty->ndim > 0 && q->ty->elem->kind != TY_BOOL)
+    return ty_array(quantiles_dtype(n, e, q->ty->elem), q->ty->ndim, 'C', false);
   if (!ty_is_scalar(q->ty) || q->ty->kind == TY_BOOL)
     return ty_error(in, q, "%s(): q must be a number or an array of numbers, got %s", n->bi->name, q->ty->name);
   if (int_quantile(n)) return e;  /* q 0 or 1: an element itself */
@@ -349,10 +494,14 @@ static LLVMValueRef median_of(Lower *l, const Type *e, const Type *r, LLVMValueR
   return rd_load(l, out);
 }
 
-/* q (float64) as a fraction, checked. */
-static LLVMValueRef fraction(Lower *l, Node *n, LLVMValueRef q) {
+/* q (of type qt) as a float64 fraction, checked; a percentage divided
+ * by 100 in float32 where q is one, as NumPy's q/100. */
+static LLVMValueRef fraction(Lower *l, Node *n, LLVMValueRef q, const Type *qt) {
   bool percent = quantile_kind(n) == Q_PERCENTILE;
-  if (percent) q = LLVMBuildFDiv(l->b, q, lo_fconst(l, TYS(TY_F64), 100), "");
+  const Type *f = qt->kind == TY_F32 ? qt : TYS(TY_F64);
+  q = lo_convert(l, q, qt, f);
+  if (percent) q = LLVMBuildFDiv(l->b, q, lo_fconst(l, f, 100), "");
+  q = lo_convert(l, q, f, TYS(TY_F64));
   LLVMValueRef bad = rd_or(l, LLVMBuildFCmp(l->b, LLVMRealULT, q, lo_fconst(l, TYS(TY_F64), 0), ""),
                          LLVMBuildFCmp(l->b, LLVMRealUGT, q, lo_fconst(l, TYS(TY_F64), 1), ""));
   lo_raise_if(l, bad, RT_ERR_VALUE, percent ? "Percentiles must be in the range [0, 100]" : "Quantiles must be in the range [0, 1]");
@@ -438,7 +587,7 @@ typedef struct QuantileArray {
 static void quantile_element(Lower *l, LLVMValueRef *idx, void *arg) {
   QuantileArray *qa = arg;
   LLVMValueRef q = lo_load_scalar(l, qa->qt->elem, rd_element_ptr(l, qa->qt, qa->qv, idx));
-  qa->a->q = fraction(l, qa->a->n, lo_convert(l, q, qa->qt->elem, TYS(TY_F64)));
+  qa->a->q = fraction(l, qa->a->n, q, qa->qt->elem);
   if (qa->check) return;
   LLVMValueRef r = unless_nan(l, qa->nan, qa->a->t, quantile_value, qa->a);
   lo_store_scalar(l, qa->a->t, rd_element_ptr(l, qa->a->n->ty, qa->out, idx), r);
@@ -475,7 +624,7 @@ static LLVMValueRef lo_quantile(Lower *l, Node *n) {
     check_not_empty(l, e, qa.count, true);
     r = unless_nan(l, nan, qa.t, element_value, &qa);
   } else {
-    qa.q = fraction(l, n, lo_expr_as(l, q, TYS(TY_F64)));
+    qa.q = fraction(l, n, lo_expr(l, q), q->ty);
     if (!skip) check_not_empty(l, e, qa.count, false);
     r = unless_nan(l, nan, qa.t, quantile_value, &qa);
   }
@@ -630,6 +779,10 @@ static const char *const q_kw[] = {"q", NULL};
 static const char *const diff_kw[] = {"n", "axis", NULL};
 static const char *const equal_nan_kw[] = {"equal_nan", NULL};
 
+/* a tuple or a literal list as the array or as q is an array (numpy.asarray of it) */
+#define QUANTILE(name, id, hi, kw, type, lower) \
+  {"numpy." name, "numpy", name, BK_FUNCTION, 0, 1, hi, kw, RD_FLAGS | BF_ARRAYLIKE, id, 0, type, lower}
+
 const Builtin bi_statistics[] = {
   /* complex elements too: rd_add, rd_mul and rd_sub do NumPy's complex arithmetic */
   {"numpy.cumsum", "numpy", "cumsum", BK_FUNCTION, 0, 1, 3, axis_dtype_kw, RD_FLAGS | BF_COMPLEX, CUM_SUM, 0,
@@ -644,14 +797,15 @@ const Builtin bi_statistics[] = {
    ty_accumulate, lo_accumulate},
   {"numpy.nancumprod", "numpy", "nancumprod", BK_FUNCTION, 0, 1, 3, axis_dtype_kw, RD_FLAGS, CUM_NANPROD, 0,
    ty_accumulate, lo_accumulate},
+  {"numpy.unwrap", "numpy", "unwrap", BK_FUNCTION, 0, 1, 3, unwrap_kw, RD_FLAGS | BF_ARRAYLIKE | BF_NONE, 0, 0, ty_unwrap, lo_unwrap},
   {"numpy.ediff1d", "numpy", "ediff1d", BK_FUNCTION, 0, 1, 1, NULL, RD_FLAGS | BF_COMPLEX, 0, 0, ty_ediff1d, lo_ediff1d},
   {"numpy.diff", "numpy", "diff", BK_FUNCTION, 0, 1, 3, diff_kw, RD_FLAGS | BF_COMPLEX, 0, 0, ty_diff, lo_diff},
-  RD_FUNCTION("median", Q_MEDIAN, 1, NULL, ty_quantile, lo_quantile),
-  RD_FUNCTION("percentile", Q_PERCENTILE, 2, q_kw, ty_quantile, lo_quantile),
-  RD_FUNCTION("quantile", Q_QUANTILE, 2, q_kw, ty_quantile, lo_quantile),
-  RD_FUNCTION("nanmedian", Q_MEDIAN | Q_NAN, 1, NULL, ty_quantile, lo_quantile),
-  RD_FUNCTION("nanpercentile", Q_PERCENTILE | Q_NAN, 2, q_kw, ty_quantile, lo_quantile),
-  RD_FUNCTION("nanquantile", Q_QUANTILE | Q_NAN, 2, q_kw, ty_quantile, lo_quantile),
+  QUANTILE("median", Q_MEDIAN, 1, NULL, ty_quantile, lo_quantile),
+  QUANTILE("percentile", Q_PERCENTILE, 2, q_kw, ty_quantile, lo_quantile),
+  QUANTILE("quantile", Q_QUANTILE, 2, q_kw, ty_quantile, lo_quantile),
+  QUANTILE("nanmedian", Q_MEDIAN | Q_NAN, 1, NULL, ty_quantile, lo_quantile),
+  QUANTILE("nanpercentile", Q_PERCENTILE | Q_NAN, 2, q_kw, ty_quantile, lo_quantile),
+  QUANTILE("nanquantile", Q_QUANTILE | Q_NAN, 2, q_kw, ty_quantile, lo_quantile),
   {"numpy.isclose", "numpy", "isclose", BK_FUNCTION, 0, 2, 5, close_kw, RD_FLAGS | BF_ARRAYLIKE, 0, 0, ty_isclose, lo_isclose, close_element},
   {"numpy.allclose", "numpy", "allclose", BK_FUNCTION, 0, 2, 5, close_kw, RD_FLAGS | BF_ARRAYLIKE, 0, 0, ty_allclose, lo_allclose},
   {"numpy.array_equal", "numpy", "array_equal", BK_FUNCTION, 0, 2, 3, equal_nan_kw, RD_FLAGS | BF_ARRAYLIKE, 0, 0, ty_array_equal, lo_array_equal},

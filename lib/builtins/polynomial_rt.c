@@ -1,0 +1,221 @@
+/* builtins/polynomial_rt.c — numpy.polynomial.polynomial's functions of
+ * coefficient vectors at run time (rt_poly): polyadd, polysub, polymul,
+ * polydiv, polyint, polyder, NumPy's loops in their order; see
+ * polynomial.c for the typers and lowerers.
+ *
+ * The operands come converted to the result's dtype (float32, float64 or
+ * complex); the arithmetic is done in double, complex double for complex
+ * kinds, each result stored back in its own precision.
+ */
+#include <complex.h>
+#include <stdlib.h>
+
+#include "builtins/blas.h"
+
+typedef double complex zdouble;
+
+/* A vector of coefficients, read into doubles (complex: pairs). */
+typedef struct Poly {
+  zdouble *c;
+  int64_t n;
+} Poly;
+
+static bool complex_kind(int kind) { return kind == TY_C64 || kind == TY_C128; }
+static int64_t item_of(int kind) { return ty_plain[kind].bits / 8; }
+
+static zdouble load(const char *p, int kind) {
+  switch (kind) {
+  case TY_F32: return *(const float *)p;
+  case TY_F64: return *(const double *)p;
+  case TY_C64: return CMPLX(((const float *)p)[0], ((const float *)p)[1]);
+  default: return CMPLX(((const double *)p)[0], ((const double *)p)[1]);
+  }
+}
+
+static void store(char *p, int kind, zdouble v) {
+  switch (kind) {
+  case TY_F32: *(float *)p = (float)creal(v); break;
+  case TY_F64: *(double *)p = creal(v); break;
+  case TY_C64: ((float *)p)[0] = (float)creal(v), ((float *)p)[1] = (float)cimag(v); break;
+  default: ((double *)p)[0] = creal(v), ((double *)p)[1] = cimag(v); break;
+  }
+}
+
+/* the products and quotients of real kinds in real arithmetic: a complex
+ * one's rounding (and its inf * 0 in the imaginary part) left out */
+static zdouble mul(zdouble a, zdouble b, int kind) { return complex_kind(kind) ? a * b : creal(a) * creal(b); }
+static zdouble quotient(zdouble a, zdouble b, int kind) { return complex_kind(kind) ? a / b : creal(a) / creal(b); }
+
+static RtStatus no_memory(void) {
+  rt_set_error(RT_ERR_MEMORY, "cannot allocate a polynomial's coefficients");
+  return RT_ERR_MEMORY;
+}
+
+/* n zeroed coefficients (room for one at least) */
+static RtStatus new_poly(Poly *p, int64_t n) {
+  p->n = n;
+  p->c = calloc((size_t)(n > 0 ? n : 1), sizeof(zdouble));
+  return p->c ? RT_OK : no_memory();
+}
+
+static RtStatus read_poly(Poly *p, const RtArray *a, int kind) {
+  RtStatus st = new_poly(p, a->shape[0]);
+  for (int64_t i = 0; !st && i < p->n; i++) p->c[i] = load(a->data + i * a->strides[0], kind);
+  return st;
+}
+
+/* polyutils.trimseq: the trailing zeros dropped, one coefficient kept */
+static void trim(Poly *p) {
+  while (p->n > 1 && p->c[p->n - 1] == 0) p->n--;
+}
+
+/* polyutils.as_series of the two operands: read and trimmed, none empty */
+static RtStatus as_series(Poly *x, Poly *y, const RtArray *a, const RtArray *b, int kind) {
+  x->c = y->c = NULL;
+  if (a->shape[0] == 0 || b->shape[0] == 0) {
+    rt_set_error(RT_ERR_VALUE, "Coefficient array is empty");
+    return RT_ERR_VALUE;
+  }
+  RtStatus st = read_poly(x, a, kind);
+  if (!st) st = read_poly(y, b, kind);
+  trim(x), trim(y);
+  return st;
+}
+
+static RtStatus result(RtArray *out, const Poly *p, int kind) {
+  int64_t item = item_of(kind);
+  RtStatus st = la_new_result(out, 1, &p->n, item);
+  for (int64_t i = 0; !st && i < p->n; i++) store(out->data + i * item, kind, p->c[i]);
+  return st;
+}
+
+/* NumPy's _add and _sub: into the longer one, its sum trimmed */
+static RtStatus add(const Poly *x, const Poly *y, bool subtract, Poly *r) {
+  RtStatus st = new_poly(r, x->n > y->n ? x->n : y->n);
+  for (int64_t i = 0; !st && i < r->n; i++) {
+    zdouble a = i < x->n ? x->c[i] : 0, b = i < y->n ? y->c[i] : 0;
+    r->c[i] = subtract ? a - b : a + b;
+  }
+  if (!st) trim(r);
+  return st;
+}
+
+/* numpy.convolve(x, y), trimmed */
+static RtStatus multiply(const Poly *x, const Poly *y, int kind, Poly *r) {
+  RtStatus st = new_poly(r, x->n + y->n - 1);
+  for (int64_t k = 0; !st && k < r->n; k++) {
+    zdouble s = 0;
+    for (int64_t i = k < y->n ? 0 : k - y->n + 1; i < x->n && i <= k; i++) s += mul(x->c[i], y->c[k - i], kind);
+    r->c[k] = s;
+  }
+  if (!st) trim(r);
+  return st;
+}
+
+/* NumPy's long division: the quotient's coefficients from the highest,
+ * each the remainder's leading one over y's; the remainder trimmed */
+static RtStatus divide(Poly *x, const Poly *y, int kind, Poly *q) {
+  zdouble lead = y->c[y->n - 1];
+  if (lead == 0) {
+    rt_set_error(RT_ERR_ZERODIV, "");
+    return RT_ERR_ZERODIV;
+  }
+  if (x->n < y->n) {  /* quotient x[:1]*0, remainder x */
+    RtStatus st = new_poly(q, 1);
+    if (!st) q->c[0] = mul(x->c[0], 0.0, kind);
+    return st;
+  }
+  if (y->n == 1) {  /* quotient x/y[-1], remainder x[:1]*0 */
+    RtStatus st = new_poly(q, x->n);
+    for (int64_t i = 0; !st && i < x->n; i++) q->c[i] = quotient(x->c[i], lead, kind);
+    x->c[0] = mul(x->c[0], 0.0, kind), x->n = 1;
+    return st;
+  }
+  RtStatus st = new_poly(q, x->n - y->n + 1);
+  for (int64_t i = q->n - 1; !st && i >= 0; i--) {
+    zdouble k = quotient(x->c[x->n - 1], lead, kind);
+    for (int64_t j = 0; j < x->n - 1; j++) x->c[j] -= mul(k, j >= i ? y->c[j - i] : 0.0, kind);
+    x->n--;
+    q->c[i] = k;
+  }
+  trim(x);
+  return st;
+}
+
+/* polyint(c, m): m times, c[j]/(j + 1) moved up one place, the constant
+ * 0 - polyval(0, ...) (NumPy's k=[], lbnd=0); a lone zero stays */
+static RtStatus integrate(Poly *p, int64_t m, int kind) {
+  if (m < 0) {
+    rt_set_error(RT_ERR_VALUE, "The order of integration must be non-negative");
+    return RT_ERR_VALUE;
+  }
+  for (int64_t t = 0; t < m; t++) {
+    if (p->n == 1 && p->c[0] == 0) continue;
+    if (p->n == 0) {
+      rt_set_error(RT_ERR_INDEX, "index 0 is out of bounds for axis 0 with size 0");
+      return RT_ERR_INDEX;
+    }
+    Poly r;
+    RtStatus st = new_poly(&r, p->n + 1);
+    if (st) return st;
+    r.c[0] = mul(p->c[0], 0.0, kind), r.c[1] = p->c[0];
+    for (int64_t j = 1; j < p->n; j++) r.c[j + 1] = quotient(p->c[j], (double)(j + 1), kind);
+    zdouble at0 = r.c[r.n - 1] + 0.0;  /* polyval(0, r) as Horner's rule sums it */
+    for (int64_t j = r.n - 2; j >= 0; j--) at0 = r.c[j] + mul(at0, 0.0, kind);
+    r.c[0] += 0.0 - at0;
+    free(p->c);
+    *p = r;
+  }
+  return RT_OK;
+}
+
+/* polyder(c, m): m times, j*c[j] moved down one place; c[:1]*0 where m
+ * reaches c's length */
+static RtStatus differentiate(Poly *p, int64_t m, int kind) {
+  if (m < 0) {
+    rt_set_error(RT_ERR_VALUE, "The order of derivation must be non-negative");
+    return RT_ERR_VALUE;
+  }
+  if (m == 0) return RT_OK;
+  if (m >= p->n) {
+    if (p->n) p->c[0] = mul(p->c[0], 0.0, kind), p->n = 1;
+    return RT_OK;
+  }
+  for (int64_t t = 0; t < m; t++) {
+    for (int64_t j = 1; j < p->n; j++) p->c[j - 1] = mul((double)j, p->c[j], kind);
+    p->n--;
+  }
+  return RT_OK;
+}
+
+int32_t rt_poly(int32_t op, int32_t kind, const RtArray *a, const RtArray *b, int64_t m, RtArray *out) {
+  for (int i = 0; i < 2; i++) out[i].meminfo = NULL;
+  Poly x = {0}, y = {0}, r = {0};
+  RtStatus st;
+  switch (op) {
+  case PL_ADD: case PL_SUB:
+    st = as_series(&x, &y, a, b, kind);
+    if (!st) st = add(&x, &y, op == PL_SUB, &r);
+    break;
+  case PL_MUL:
+    st = as_series(&x, &y, a, b, kind);
+    if (!st) st = multiply(&x, &y, kind, &r);
+    break;
+  case PL_DIV:
+    st = as_series(&x, &y, a, b, kind);
+    if (!st) st = divide(&x, &y, kind, &r);
+    if (!st) st = result(&out[1], &x, kind);
+    break;
+  default:
+    st = read_poly(&x, a, kind);
+    if (!st) st = op == PL_INT ? integrate(&x, m, kind) : differentiate(&x, m, kind);
+    r = x, x.c = NULL;
+    break;
+  }
+  if (!st) st = result(&out[0], &r, kind);
+  if (st)
+    for (int i = 0; i < 2; i++)
+      if (out[i].meminfo) rt_meminfo_free(out[i].meminfo), out[i].meminfo = NULL;
+  free(x.c), free(y.c), free(r.c);
+  return st;
+}
