@@ -15,6 +15,7 @@ extern const Builtin bi_math[];    /* math.c: math.* and NumPy's scalar function
 extern const Builtin bi_mathparts[]; /* mathparts.c: math.frexp, modf, ldexp, isclose, factorial */
 extern const Builtin bi_numpy[];   /* numpy.c: arrays: creation, attributes, copies */
 extern const Builtin bi_shape[];   /* shape.c: arrays: shape functions, where, clip */
+extern const Builtin bi_views[];   /* views.c: splits into lists of views, broadcast_arrays, strided views, trim_zeros */
 extern const Builtin bi_cuda[];    /* cuda.c: the CUDA kernel language */
 extern const Builtin bi_operators[]; /* operators.c: NumPy's ufuncs for the operators */
 extern const Builtin bi_warp[];    /* warp.c: lanes, warp collectives, fences */
@@ -198,6 +199,13 @@ int lo_shape_arg(Lower *l, Node *shape, LLVMValueRef *dims);
  * holds no reference of its own. */
 LLVMValueRef np_view(Lower *l, const Type *t, LLVMValueRef base, LLVMValueRef data, const LLVMValueRef *shape,
                      const LLVMValueRef *strides);
+/* The same view returned to the caller: it holds its own reference. */
+LLVMValueRef np_owned_view(Lower *l, const Type *t, LLVMValueRef base, LLVMValueRef data, const LLVMValueRef *shape,
+                           const LLVMValueRef *strides);
+/* An axis computed at run time (0 where axis is NULL), normalised into
+ * [0, ndim), or NumPy's AxisError (a ValueError). */
+LLVMValueRef np_runtime_axis(Lower *l, Node *axis, int ndim);
+LLVMValueRef np_axis_value(Lower *l, LLVMValueRef v, int ndim);  /* the same of an int64 value */
 /* a as a C-contiguous array (an owned reference): itself where it is, a copy otherwise. */
 LLVMValueRef np_as_c_contiguous(Lower *l, const Type *t, LLVMValueRef a);
 

@@ -96,9 +96,8 @@ LLVMValueRef np_view(Lower *l, const Type *t, LLVMValueRef base, LLVMValueRef da
   return v;
 }
 
-/* A view returned to the caller: it holds its own reference. */
-static LLVMValueRef owned_view(Lower *l, const Type *t, LLVMValueRef base, LLVMValueRef data, const LLVMValueRef *shape,
-                               const LLVMValueRef *strides) {
+LLVMValueRef np_owned_view(Lower *l, const Type *t, LLVMValueRef base, LLVMValueRef data, const LLVMValueRef *shape,
+                           const LLVMValueRef *strides) {
   LLVMValueRef v = np_view(l, t, base, data, shape, strides);
   lo_refcount(l, t, v, true);
   return v;
@@ -148,12 +147,12 @@ LLVMValueRef np_as_c_contiguous(Lower *l, const Type *t, LLVMValueRef a) {
   LLVMValueRef shape[RC_MAX_NDIM], strides[RC_MAX_NDIM];
   shape_of(l, t, a, shape, NULL);
   c_strides(l, t->elem, t->ndim, shape, strides);
-  if (t->layout == 'C') return owned_view(l, ct, a, data_of(l, a), shape, strides);
+  if (t->layout == 'C') return np_owned_view(l, ct, a, data_of(l, a), shape, strides);
   LLVMBasicBlockRef same = new_block(l, "contiguous.same"), copy = new_block(l, "contiguous.copy"),
                     done = new_block(l, "contiguous.done");
   LLVMBuildCondBr(l->b, is_c_contiguous(l, t, a), same, copy);
   position(l, same);
-  LLVMValueRef view = owned_view(l, ct, a, data_of(l, a), shape, strides);
+  LLVMValueRef view = np_owned_view(l, ct, a, data_of(l, a), shape, strides);
   LLVMBasicBlockRef same_end = LLVMGetInsertBlock(l->b);
   LLVMBuildBr(l->b, done);
   position(l, copy);
@@ -174,11 +173,12 @@ static LLVMValueRef addr_at(Lower *l, const Type *t, LLVMValueRef a, const LLVMV
   return LLVMBuildInBoundsGEP2(l->b, l->mod->i8, data_of(l, a), &offset, 1, "");
 }
 
-/* An axis computed at run time, normalised into [0, ndim), or NumPy's
- * AxisError (a ValueError). */
-static LLVMValueRef runtime_axis(Lower *l, Node *axis, int ndim) {
-  if (!axis) return const_i64(l, 0);
-  LLVMValueRef v = lo_expr_as(l, axis, TYS(TY_I64)), n = const_i64(l, ndim);
+LLVMValueRef np_runtime_axis(Lower *l, Node *axis, int ndim) {
+  return axis ? np_axis_value(l, lo_expr_as(l, axis, TYS(TY_I64)), ndim) : const_i64(l, 0);
+}
+
+LLVMValueRef np_axis_value(Lower *l, LLVMValueRef v, int ndim) {
+  LLVMValueRef n = const_i64(l, ndim);
   LLVMValueRef bad = LLVMBuildOr(l->b, LLVMBuildICmp(l->b, LLVMIntSLT, v, LLVMBuildNeg(l->b, n, ""), ""),
                                  LLVMBuildICmp(l->b, LLVMIntSGE, v, n, ""), "");
   lo_raise_format_if(l, bad, RT_ERR_VALUE, "axis %lld is out of bounds for array of dimension %lld",
@@ -375,7 +375,7 @@ static LLVMValueRef permuted(Lower *l, const Type *rt, const Type *t, LLVMValueR
     shape[d] = s[perm[d]];
     strides[d] = st[perm[d]];
   }
-  return owned_view(l, rt, a, data_of(l, a), shape, strides);
+  return np_owned_view(l, rt, a, data_of(l, a), shape, strides);
 }
 
 /* n's array argument viewed with its axes permuted by perm. */
@@ -475,7 +475,7 @@ static LLVMValueRef lo_rot90(Lower *l, Node *n) {
   LLVMValueRef empty = LLVMBuildOr(l->b, LLVMBuildICmp(l->b, LLVMIntEQ, s[0], zero, ""), LLVMBuildICmp(l->b, LLVMIntEQ, s[1], zero, ""), "");
   offset = pick(l, empty, zero, offset);  /* no element: the data pointer as it is */
   LLVMValueRef data = LLVMBuildGEP2(l->b, l->mod->i8, data_of(l, a), &offset, 1, "");
-  LLVMValueRef r = owned_view(l, n->ty, a, data, shape, strides);
+  LLVMValueRef r = np_owned_view(l, n->ty, a, data, shape, strides);
   lo_done_with(l, arg, a);
   return r;
 }
@@ -546,7 +546,7 @@ static LLVMValueRef lo_squeeze(Lower *l, Node *n) {
     strides[k++] = st[d];
   }
   lo_raise_if(l, bad, RT_ERR_VALUE, "cannot select an axis to squeeze out which has size not equal to one");
-  LLVMValueRef r = owned_view(l, n->ty, a, data_of(l, a), shape, strides);
+  LLVMValueRef r = np_owned_view(l, n->ty, a, data_of(l, a), shape, strides);
   lo_done_with(l, arg, a);
   return r;
 }
@@ -593,7 +593,7 @@ static LLVMValueRef view_with_axes(Lower *l, Node *n, const bool *added, int cou
   c_strides(l, t->elem, t->ndim + count, shape, cs);
   for (int d = 0; d < t->ndim + count; d++)
     if (!strides[d]) strides[d] = cs[d];
-  LLVMValueRef r = owned_view(l, n->ty, a, data_of(l, a), shape, strides);
+  LLVMValueRef r = np_owned_view(l, n->ty, a, data_of(l, a), shape, strides);
   lo_done_with(l, arg, a);
   return r;
 }
@@ -903,8 +903,8 @@ static void joined_view(Lower *l, int how, const Type *t, LLVMValueRef a, int nd
 static LLVMValueRef join_axis(Lower *l, Node *n, int ndim) {
   Node *axis = np_arg_node(n, 1, n->bi->keywords == join_kw ? "axis" : NULL);
   switch (n->bi->ival) {
-  case JOIN_CONCATENATE: return runtime_axis(l, axis, ndim);
-  case JOIN_STACK: return runtime_axis(l, axis, ndim);
+  case JOIN_CONCATENATE: return np_runtime_axis(l, axis, ndim);
+  case JOIN_STACK: return np_runtime_axis(l, axis, ndim);
   case JOIN_HSTACK: return const_i64(l, ndim == 1 ? 0 : 1);
   case JOIN_VSTACK: return const_i64(l, 0);
   case JOIN_DSTACK: return const_i64(l, 2);
@@ -1037,7 +1037,7 @@ static LLVMValueRef lo_roll(Lower *l, Node *n) {
   shape_of(l, t, a, shape, NULL);
   m.size = size_of(l, t->ndim, shape);
   if (axis) {
-    m.axis = runtime_axis(l, axis, t->ndim);
+    m.axis = np_runtime_axis(l, axis, t->ndim);
     LLVMValueRef len = const_i64(l, 0);
     for (int d = 0; d < t->ndim; d++) len = pick(l, is_dim(l, m.axis, d), shape[d], len);
     m.shift = wrap_shift(l, shift, len);
@@ -1111,7 +1111,7 @@ static LLVMValueRef lo_broadcast_to(Lower *l, Node *n) {
     strides[d] = pick(l, same, st[d - lead], const_i64(l, 0));
   }
   lo_raise_if(l, bad, RT_ERR_VALUE, "operands could not be broadcast together with the requested shape");
-  LLVMValueRef r = owned_view(l, n->ty, a, data_of(l, a), shape, strides);
+  LLVMValueRef r = np_owned_view(l, n->ty, a, data_of(l, a), shape, strides);
   lo_done_with(l, arg, a);
   return r;
 }
@@ -1206,7 +1206,7 @@ static LLVMValueRef lo_repeat(Lower *l, Node *n) {
   m.reps = lo_expr_as(l, n->list.items[1], TYS(TY_I64));
   shape_of(l, t, a, shape, NULL);
   if (axis) {
-    m.axis = runtime_axis(l, axis, t->ndim);
+    m.axis = np_runtime_axis(l, axis, t->ndim);
     for (int d = 0; d < t->ndim; d++) out_shape[d] = pick(l, is_dim(l, m.axis, d), LLVMBuildMul(l->b, shape[d], m.reps, ""), shape[d]);
   } else {
     out_shape[0] = LLVMBuildMul(l->b, size_of(l, t->ndim, shape), m.reps, "");
@@ -1276,7 +1276,7 @@ static LLVMValueRef lo_flip(Lower *l, Node *n) {
     strides[d] = pick(l, flipped[d], LLVMBuildNeg(l->b, strides[d], ""), strides[d]);
   }
   LLVMValueRef data = LLVMBuildGEP2(l->b, l->mod->i8, data_of(l, a), &offset, 1, "");
-  LLVMValueRef r = owned_view(l, n->ty, a, data, shape, strides);
+  LLVMValueRef r = np_owned_view(l, n->ty, a, data, shape, strides);
   lo_done_with(l, arg, a);
   return r;
 }
