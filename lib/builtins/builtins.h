@@ -206,12 +206,14 @@ LLVMValueRef np_owned_view(Lower *l, const Type *t, LLVMValueRef base, LLVMValue
  * [0, ndim), or NumPy's AxisError (a ValueError). */
 LLVMValueRef np_runtime_axis(Lower *l, Node *axis, int ndim);
 LLVMValueRef np_axis_value(Lower *l, LLVMValueRef v, int ndim);  /* the same of an int64 value */
-/* a as a C-contiguous array (an owned reference): itself where it is, a copy otherwise. */
-LLVMValueRef np_as_c_contiguous(Lower *l, const Type *t, LLVMValueRef a);
+/* a as an array contiguous in order 'C' or 'F' (an owned reference): itself where it is, a copy otherwise. */
+LLVMValueRef np_as_contiguous(Lower *l, const Type *t, LLVMValueRef a, char order);
 
 /* sorting.c: the elements of n (1 or 2) arrays or numbers as elem, in C
  * order one after another, in a new 1-d array (a temp); *count: how many */
 LLVMValueRef np_joined_elements(Lower *l, Node *const *arrays, int n, const Type *elem, LLVMValueRef *count);
+/* the 1-d array a (of type t) sorted in place, NaNs last */
+void np_sort_flat(Lower *l, const Type *t, LLVMValueRef a);
 /* the same sorted; with unique, each value once at its start (*count: how many) */
 LLVMValueRef np_sorted_elements(Lower *l, Node *const *arrays, int n, const Type *elem, bool unique, LLVMValueRef *count);
 /* the first count elements of the 1-d array src (of type t), in a new array */

@@ -1,8 +1,9 @@
 /* builtins/picking.c — elements picked from an array read flattened (in C
  * order), in compiled code: numpy.take(a, indices) and a.take(indices)
- * (no axis), numpy.extract(condition, arr), numpy.flatnonzero(a). Each
- * reads its array once into a flat temporary; indices out of range are
- * NumPy's IndexError.
+ * (no axis), numpy.extract(condition, arr), numpy.flatnonzero(a), and
+ * numpy.delete(arr, obj) and numpy.insert(arr, obj, values) (no axis, as
+ * Numba's: the result is 1-d). Each reads its array once into a flat
+ * temporary; indices out of range are NumPy's IndexError.
  */
 #include "builtins/builtins.h"
 
@@ -117,6 +118,155 @@ static LLVMValueRef lo_extract(Lower *l, Node *n) {
   return out;
 }
 
+/* ---------------------------------------------------------------- delete, insert */
+
+/* obj of delete and insert: an int, or an array of ints (a literal list
+ * or tuple is one); delete takes a 1-d array of bools too, a mask */
+static bool need_positions(Infer *in, Node *n, Node *obj, bool mask) {
+  const Type *t = obj->ty;
+  if (ty_is_int(t) || (t->kind == TY_ARRAY && ty_is_int(t->elem))) return true;
+  if (mask && t->kind == TY_ARRAY && t->elem->kind == TY_BOOL && t->ndim == 1) return true;
+  return ty_error(in, obj, "%s(): obj must be an int or an array of ints%s in compiled code, got %s", n->bi->name,
+                  mask ? " (or a 1-d array of bools)" : "", t->name) != NULL;
+}
+
+/* numpy.delete(arr, obj): arr flattened without the elements at obj's
+ * positions (or where the mask obj is true) */
+static const Type *ty_delete(Infer *in, Node *n, const Type **args) {
+  Node *obj = n->list.items[1];
+  if (!bi_need_values(in, n, n->list.items[0]) || !need_positions(in, n, obj, true)) return NULL;
+  return ty_array(elem_of(args[0]), 1, 'C', false);
+}
+
+/* A new 1-d array (of type rt) of those of flat's count elements whose flag in drop (bools) is false. */
+static LLVMValueRef kept_elements(Lower *l, const Type *rt, LLVMValueRef flat, LLVMValueRef count, LLVMValueRef drop) {
+  const Type *e = rt->elem, *b = TYS(TY_BOOL);
+  LLVMValueRef kept = counter(l, "delete.kept");
+  LoLoop scan = lo_loop_begin(l, const_i64(l, 0), count, NULL, "delete.count");
+  LLVMValueRef keep = LLVMBuildNot(l->b, lo_truth(l, lo_load_scalar(l, b, flat_item(l, b, drop, scan.index)), b), "");
+  LLVMBuildStore(l->b, LLVMBuildAdd(l->b, load_i64(l, kept), LLVMBuildZExt(l->b, keep, l->mod->i64, ""), ""), kept);
+  lo_loop_end(l, &scan);
+  LLVMValueRef len = load_i64(l, kept), out = lo_alloc_array(l, rt, &len, -1), at = counter(l, "delete.at");
+  LoLoop copy = lo_loop_begin(l, const_i64(l, 0), count, NULL, "delete.copy");
+  LLVMBasicBlockRef put = new_block(l, "delete.put"), next = new_block(l, "delete.next");
+  LLVMBuildCondBr(l->b, lo_truth(l, lo_load_scalar(l, b, flat_item(l, b, drop, copy.index)), b), next, put);
+  position(l, put);
+  lo_store_scalar(l, e, flat_item(l, e, out, load_i64(l, at)), lo_load_scalar(l, e, flat_item(l, e, flat, copy.index)));
+  bump(l, at);
+  LLVMBuildBr(l->b, next);
+  position(l, next);
+  lo_loop_end(l, &copy);
+  return out;
+}
+
+static LLVMValueRef lo_delete(Lower *l, Node *n) {
+  Node *arr = n->list.items[0], *obj = n->list.items[1];
+  const Type *e = n->ty->elem, *b = TYS(TY_BOOL), *bt = ty_array(b, 1, 'C', false), *it = ty_array(TYS(TY_I64), 1, 'C', false);
+  bool mask = elem_of(obj->ty)->kind == TY_BOOL;
+  LLVMValueRef size, count, flat = np_joined_elements(l, &arr, 1, e, &size);
+  LLVMValueRef pos = np_joined_elements(l, &obj, 1, mask ? b : TYS(TY_I64), &count), drop = pos;
+  if (mask) {
+    lo_raise_format_if(l, LLVMBuildICmp(l->b, LLVMIntNE, count, size, ""), RT_ERR_VALUE, "boolean array argument obj "
+                       "to delete must be one dimensional and match the axis length of %lld", &size, 1);
+  } else {
+    drop = lo_alloc_array(l, bt, &size, 0);
+    lo_temp_made(l, bt, drop);
+    LoLoop mark = lo_loop_begin(l, const_i64(l, 0), count, NULL, "delete.mark");
+    LLVMValueRef i = lo_index_wrapped(l, lo_load_scalar(l, TYS(TY_I64), flat_item(l, TYS(TY_I64), pos, mark.index)), size, 0);
+    lo_store_scalar(l, b, flat_item(l, b, drop, i), const_bool(l, true));
+    lo_loop_end(l, &mark);
+  }
+  LLVMValueRef out = kept_elements(l, n->ty, flat, size, drop);
+  if (!mask) lo_release_temp(l, bt, drop);
+  lo_release_temp(l, mask ? bt : it, pos);
+  lo_release_temp(l, ty_array(e, 1, 'C', false), flat);
+  return out;
+}
+
+/* numpy.insert(arr, obj, values): arr flattened with values put before
+ * the positions obj names: all of them before one int (or a one-element
+ * obj), else one before each (values' one element, or one each) */
+static const Type *ty_insert(Infer *in, Node *n, const Type **args) {
+  Node *obj = n->list.items[1], *values = n->list.items[2];
+  if (!bi_need_values(in, n, n->list.items[0]) || !need_positions(in, n, obj, false) || !bi_need_values(in, n, values))
+    return NULL;
+  if (ndim_of(values->ty) > 1)
+    return ty_error(in, values, "%s(): values must be a number or a 1-d array (arr is flattened), got %s", n->bi->name,
+                    values->ty->name);
+  return ty_array(elem_of(args[0]), 1, 'C', false);
+}
+
+/* What insert puts where: the arrays flattened (values converted to
+ * arr's dtype), their sizes, and whether every value goes before one
+ * position. */
+typedef struct Insert {
+  const Type *e;
+  LLVMValueRef flat, size, pos, npos, vals, nvals, one;
+} Insert;
+
+/* Insertion k's position in arr, from its end where negative (NumPy's IndexError beyond it). */
+static LLVMValueRef insert_position(Lower *l, const Insert *s, LLVMValueRef k) {
+  LLVMValueRef i = lo_load_scalar(l, TYS(TY_I64), flat_item(l, TYS(TY_I64), s->pos, LLVMBuildSelect(l->b, s->one, const_i64(l, 0), k, "")));
+  LLVMValueRef bad = LLVMBuildOr(l->b, LLVMBuildICmp(l->b, LLVMIntSLT, i, LLVMBuildNeg(l->b, s->size, ""), ""),
+                                 LLVMBuildICmp(l->b, LLVMIntSGT, i, s->size, ""), "");
+  lo_raise_index_error_if(l, bad, 0, i, const_i64(l, 0), s->size);
+  return LLVMBuildSelect(l->b, LLVMBuildICmp(l->b, LLVMIntSLT, i, const_i64(l, 0), ""), LLVMBuildAdd(l->b, i, s->size, ""), i, "");
+}
+
+/* The result's slots, by counting: next[v] starts as where the first
+ * insertion before arr's element v goes (the insertions before smaller
+ * positions and the elements before v ahead of it); each insertion
+ * takes its position's next slot in obj's order (NumPy's stable order),
+ * after which next[v] is where element v itself goes. */
+static LLVMValueRef lo_insert(Lower *l, Node *n) {
+  Node *arr = n->list.items[0], *obj = n->list.items[1], *values = n->list.items[2];
+  const Type *i64 = TYS(TY_I64), *it = ty_array(i64, 1, 'C', false), *ft = ty_array(n->ty->elem, 1, 'C', false);
+  Insert s = {.e = n->ty->elem};
+  s.flat = np_joined_elements(l, &arr, 1, s.e, &s.size);
+  s.pos = np_joined_elements(l, &obj, 1, i64, &s.npos);
+  s.vals = np_joined_elements(l, &values, 1, s.e, &s.nvals);
+  LLVMValueRef one_value = LLVMBuildICmp(l->b, LLVMIntEQ, s.nvals, const_i64(l, 1), "");
+  s.one = obj->ty->kind == TY_ARRAY ? LLVMBuildICmp(l->b, LLVMIntEQ, s.npos, const_i64(l, 1), "") : const_bool(l, true);
+  LLVMValueRef mismatch = LLVMBuildAnd(l->b, LLVMBuildNot(l->b, s.one, ""),
+                                       LLVMBuildAnd(l->b, LLVMBuildNot(l->b, one_value, ""),
+                                                    LLVMBuildICmp(l->b, LLVMIntNE, s.nvals, s.npos, ""), ""), "");
+  int ndims[2] = {1, 1};
+  const LLVMValueRef *shapes[2] = {&s.nvals, &s.npos};
+  lo_raise_shape_error(l, mismatch, 3, 2, ndims, shapes);
+  LLVMValueRef count = LLVMBuildSelect(l->b, s.one, s.nvals, s.npos, "insert.count");
+  LLVMValueRef slots = LLVMBuildAdd(l->b, s.size, const_i64(l, 1), "");
+  LLVMValueRef next = lo_alloc_array(l, it, &slots, 0);
+  lo_temp_made(l, it, next);
+  LoLoop tally = lo_loop_begin(l, const_i64(l, 0), count, NULL, "insert.tally");
+  LLVMValueRef at = flat_item(l, i64, next, insert_position(l, &s, tally.index));
+  LLVMBuildStore(l->b, LLVMBuildAdd(l->b, LLVMBuildLoad2(l->b, l->mod->i64, at, ""), const_i64(l, 1), ""), at);
+  lo_loop_end(l, &tally);
+  LLVMValueRef sum = counter(l, "insert.sum");  /* next[v] = insertions before positions < v, plus v */
+  LoLoop start = lo_loop_begin(l, const_i64(l, 0), slots, NULL, "insert.start");
+  LLVMValueRef cell = flat_item(l, i64, next, start.index), here = LLVMBuildLoad2(l->b, l->mod->i64, cell, "");
+  LLVMBuildStore(l->b, LLVMBuildAdd(l->b, load_i64(l, sum), start.index, ""), cell);
+  LLVMBuildStore(l->b, LLVMBuildAdd(l->b, load_i64(l, sum), here, ""), sum);
+  lo_loop_end(l, &start);
+  LLVMValueRef total = LLVMBuildAdd(l->b, s.size, count, ""), out = lo_alloc_array(l, n->ty, &total, -1);
+  lo_temp_made(l, n->ty, out);
+  LoLoop put = lo_loop_begin(l, const_i64(l, 0), count, NULL, "insert.put");
+  LLVMValueRef slot = flat_item(l, i64, next, insert_position(l, &s, put.index)), to = LLVMBuildLoad2(l->b, l->mod->i64, slot, "");
+  LLVMValueRef from = LLVMBuildSelect(l->b, LLVMBuildAnd(l->b, LLVMBuildNot(l->b, s.one, ""), one_value, ""), const_i64(l, 0), put.index, "");
+  lo_store_scalar(l, s.e, flat_item(l, s.e, out, to), lo_load_scalar(l, s.e, flat_item(l, s.e, s.vals, from)));
+  LLVMBuildStore(l->b, LLVMBuildAdd(l->b, to, const_i64(l, 1), ""), slot);
+  lo_loop_end(l, &put);
+  LoLoop keep = lo_loop_begin(l, const_i64(l, 0), s.size, NULL, "insert.keep");
+  LLVMValueRef own = lo_load_scalar(l, i64, flat_item(l, i64, next, keep.index));
+  lo_store_scalar(l, s.e, flat_item(l, s.e, out, own), lo_load_scalar(l, s.e, flat_item(l, s.e, s.flat, keep.index)));
+  lo_loop_end(l, &keep);
+  lo_temp_taken(l, out);
+  lo_release_temp(l, it, next);
+  lo_release_temp(l, ft, s.vals);
+  lo_release_temp(l, it, s.pos);
+  lo_release_temp(l, ft, s.flat);
+  return out;
+}
+
 /* ---------------------------------------------------------------- the rows */
 
 #define PK_FLAGS (BF_ALLOCATES | BF_RAISES | BF_COMPLEX)
@@ -126,5 +276,7 @@ const Builtin bi_picking[] = {
   {"array.take", NULL, "take", BK_METHOD, TY_ARRAY, 1, 1, NULL, PK_FLAGS, 0, 0, ty_take, lo_take},
   {"numpy.extract", "numpy", "extract", BK_FUNCTION, 0, 2, 2, NULL, PK_FLAGS, EXTRACT, 0, ty_extract, lo_extract},
   {"numpy.flatnonzero", "numpy", "flatnonzero", BK_FUNCTION, 0, 1, 1, NULL, PK_FLAGS, FLATNONZERO, 0, ty_extract, lo_extract},
+  {"numpy.delete", "numpy", "delete", BK_FUNCTION, 0, 2, 2, NULL, PK_FLAGS | BF_ARRAYLIKE, 0, 0, ty_delete, lo_delete},
+  {"numpy.insert", "numpy", "insert", BK_FUNCTION, 0, 3, 3, NULL, PK_FLAGS | BF_ARRAYLIKE, 0, 0, ty_insert, lo_insert},
   BI_END,
 };

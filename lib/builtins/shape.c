@@ -118,20 +118,24 @@ static LLVMValueRef size_of(Lower *l, int ndim, const LLVMValueRef *shape) {
   return size;
 }
 
-/* The strides of a C-contiguous array of the shape. */
-static void c_strides(Lower *l, const Type *elem, int ndim, const LLVMValueRef *shape, LLVMValueRef *strides) {
+/* The strides of a contiguous array of the shape, in order 'C' (the last
+ * dimension's elements next to each other) or 'F' (the first's). */
+static void contiguous_strides(Lower *l, const Type *elem, int ndim, const LLVMValueRef *shape, LLVMValueRef *strides,
+                               char order) {
   LLVMValueRef s = const_i64(l, ty_bits(elem) / 8);
-  for (int d = ndim - 1; d >= 0; d--) {
+  for (int k = 0; k < ndim; k++) {
+    int d = order == 'C' ? ndim - 1 - k : k;
     strides[d] = s;
     s = LLVMBuildMul(l->b, s, shape[d], "");
   }
 }
 
-/* Whether a is C-contiguous at run time (an empty array is). */
-static LLVMValueRef is_c_contiguous(Lower *l, const Type *t, LLVMValueRef a) {
-  if (t->layout == 'C' || t->ndim == 0) return const_bool(l, true);
+/* Whether a is contiguous in the order at run time (an empty array is). */
+static LLVMValueRef is_contiguous(Lower *l, const Type *t, LLVMValueRef a, char order) {
+  if (t->layout == order || t->ndim == 0 || (t->ndim == 1 && t->layout != 'A')) return const_bool(l, true);
   LLVMValueRef ok = const_bool(l, true), empty = const_bool(l, false), want = const_i64(l, ty_bits(t->elem) / 8);
-  for (int d = t->ndim - 1; d >= 0; d--) {
+  for (int k = 0; k < t->ndim; k++) {
+    int d = order == 'C' ? t->ndim - 1 - k : k;
     LLVMValueRef n = lo_arr_shape(l, a, d);
     LLVMValueRef fits = LLVMBuildOr(l->b, LLVMBuildICmp(l->b, LLVMIntEQ, n, const_i64(l, 1), ""),
                                     LLVMBuildICmp(l->b, LLVMIntEQ, lo_arr_stride(l, t, a, d), want, ""), "");
@@ -142,21 +146,21 @@ static LLVMValueRef is_c_contiguous(Lower *l, const Type *t, LLVMValueRef a) {
   return LLVMBuildOr(l->b, ok, empty, "");
 }
 
-LLVMValueRef np_as_c_contiguous(Lower *l, const Type *t, LLVMValueRef a) {
-  const Type *ct = ty_array(t->elem, t->ndim, 'C', t->readonly);
+LLVMValueRef np_as_contiguous(Lower *l, const Type *t, LLVMValueRef a, char order) {
+  const Type *ct = ty_array(t->elem, t->ndim, order, t->readonly);
   LLVMValueRef shape[RC_MAX_NDIM], strides[RC_MAX_NDIM];
   shape_of(l, t, a, shape, NULL);
-  c_strides(l, t->elem, t->ndim, shape, strides);
-  if (t->layout == 'C') return np_owned_view(l, ct, a, data_of(l, a), shape, strides);
+  contiguous_strides(l, t->elem, t->ndim, shape, strides, order);
+  if (t->layout == order) return np_owned_view(l, ct, a, data_of(l, a), shape, strides);
   LLVMBasicBlockRef same = new_block(l, "contiguous.same"), copy = new_block(l, "contiguous.copy"),
                     done = new_block(l, "contiguous.done");
-  LLVMBuildCondBr(l->b, is_c_contiguous(l, t, a), same, copy);
+  LLVMBuildCondBr(l->b, is_contiguous(l, t, a, order), same, copy);
   position(l, same);
   LLVMValueRef view = np_owned_view(l, ct, a, data_of(l, a), shape, strides);
   LLVMBasicBlockRef same_end = LLVMGetInsertBlock(l->b);
   LLVMBuildBr(l->b, done);
   position(l, copy);
-  LLVMValueRef copied = lo_copy_array(l, ty_array(t->elem, t->ndim, 'C', false), t, a);
+  LLVMValueRef copied = lo_copy_array(l, ty_array(t->elem, t->ndim, order, false), t, a);
   LLVMBasicBlockRef copy_end = LLVMGetInsertBlock(l->b);
   LLVMBuildBr(l->b, done);
   position(l, done);
@@ -276,8 +280,8 @@ static void check_new_shape(Lower *l, LLVMValueRef size, int ndim, LLVMValueRef 
 /* a's memory with a new C-contiguous shape: a view if a is C-contiguous,
  * else of a copy; an owned reference. */
 static LLVMValueRef reshaped(Lower *l, const Type *rt, const Type *t, LLVMValueRef a, LLVMValueRef *dims) {
-  LLVMValueRef c = np_as_c_contiguous(l, t, a), strides[RC_MAX_NDIM];
-  c_strides(l, rt->elem, rt->ndim, dims, strides);
+  LLVMValueRef c = np_as_contiguous(l, t, a, 'C'), strides[RC_MAX_NDIM];
+  contiguous_strides(l, rt->elem, rt->ndim, dims, strides, 'C');
   /* c's reference is the result's */
   return np_view(l, rt, c, data_of(l, c), dims, strides);
 }
@@ -590,7 +594,7 @@ static LLVMValueRef view_with_axes(Lower *l, Node *n, const bool *added, int cou
     }
   }
   LLVMValueRef cs[RC_MAX_NDIM];
-  c_strides(l, t->elem, t->ndim + count, shape, cs);
+  contiguous_strides(l, t->elem, t->ndim + count, shape, cs, 'C');
   for (int d = 0; d < t->ndim + count; d++)
     if (!strides[d]) strides[d] = cs[d];
   LLVMValueRef r = np_owned_view(l, n->ty, a, data_of(l, a), shape, strides);
