@@ -657,10 +657,12 @@ static const Type *ty_ascontiguous(Infer *in, Node *n, const Type **args) {
 static LLVMValueRef lo_ascontiguous(Lower *l, Node *n) {
   Node *arg = n->list.items[0];
   const Type *t = arg->ty, *ct = n->ty;
-  LLVMValueRef v = lo_expr(l, arg), r;
-  if (!is_array(t) || !t->ndim) {  /* a number or a 0-d array: 1 element */
+  LLVMValueRef v = lo_expr(l, arg), r, one = const_i64(l, 1);
+  if (is_array(t) && !t->ndim && t->elem == ct->elem) {  /* a 0-d array: seen as 1-d, as NumPy's */
+    LLVMValueRef stride = const_i64(l, ty_bits(t->elem) / 8);
+    r = np_owned_view(l, ct, v, LLVMBuildExtractValue(l->b, v, 2, ""), &one, &stride);
+  } else if (!is_array(t) || !t->ndim) {  /* a number, or a 0-d array of another dtype: 1 element */
     LLVMValueRef x = is_array(t) ? lo_load_scalar(l, t->elem, LLVMBuildExtractValue(l->b, v, 2, "")) : v;
-    LLVMValueRef one = const_i64(l, 1);
     r = lo_alloc_array(l, ct, &one, -1);
     lo_store_scalar(l, ct->elem, LLVMBuildExtractValue(l->b, r, 2, ""), lo_convert(l, x, is_array(t) ? t->elem : t, ct->elem));
   } else if (t->elem != ct->elem) {
