@@ -152,6 +152,24 @@ def test_split_of_a_read_only_array_gives_read_only_pieces():
         define("@ruchey.njit\ndef f(a):\n    p = np.split(a, 2)\n    p[0][0] = 1.0\n")(a)
 
 
+def test_split_pieces_unpack_into_names():
+    f = define("@ruchey.njit\ndef f(a):\n    left, right = np.split(a, 2)\n    right[0] = -1\n    return left.sum(), right\n")
+    check(f, np.arange(6.0))
+    check(f, np.arange(8).reshape(4, 2))
+    raises_alike(define("@ruchey.njit\ndef f(a):\n    x, y = np.array_split(a, 3)\n    return x\n"), np.ones(6),
+                 match="too many values to unpack")
+
+
+def test_typed_lists_unpack_as_python_lists_do():
+    f = define("@ruchey.njit\ndef f(n):\n    xs = [i * 2 for i in range(n)]\n    a, b, c = xs\n    return a + b * c\n")
+    g = define("@ruchey.njit\ndef f(s):\n    a, b = s.split(',')\n    return b + a\n")
+    check(f, 3)
+    check(g, "x,yz")
+    raises_alike(f, 2, match="not enough values to unpack \\(expected 3, got 2\\)")
+    raises_alike(f, 4, match="too many values to unpack \\(expected 3\\)")
+    raises_alike(g, "a,b,c", match="too many values")
+
+
 # ---------------------------------------------------------------- hsplit, vsplit, dsplit
 
 
