@@ -332,6 +332,8 @@ def test_broadcast_arrays_errors():
     raises_alike(f, np.ones((2, 3)), np.ones((3, 2)), match="broadcast")
     with pytest.raises(ruchey.TypingError, match="takes arrays"):
         f(np.ones(3), 1.0)
+    five = fn("np.broadcast_arrays(a, a, a, a, b)", "a, b")
+    raises_alike(five, np.ones(2), np.ones(3), match="cannot be broadcast to a single shape")
 
 
 # ---------------------------------------------------------------- asfortranarray

@@ -68,23 +68,22 @@ enum { SPLIT_ANY, SPLIT_EQUAL, SPLIT_H, SPLIT_V, SPLIT_D };
 static const char *const split_kw[] = {"indices_or_sections", "axis", NULL};
 static const char *const hsplit_kw[] = {"indices_or_sections", NULL};
 
-/* The fewest dimensions hsplit, vsplit and dsplit take (NumPy's ValueError, known here from the type). */
-static const Type *split_ndim_error(Infer *in, Node *n, const Type *t) {
-  static const int least[] = {[SPLIT_H] = 1, [SPLIT_V] = 2, [SPLIT_D] = 3};
+/* Whether t has the dimensions a split needs, the fewest hsplit, vsplit
+ * and dsplit take (NumPy's ValueError, known here from the type), else
+ * false after the error. */
+static bool split_ndim_fits(Infer *in, Node *n, const Type *t) {
+  static const int least[] = {[SPLIT_ANY] = 1, [SPLIT_EQUAL] = 1, [SPLIT_H] = 1, [SPLIT_V] = 2, [SPLIT_D] = 3};
   int how = (int)n->bi->ival;
-  if (how < SPLIT_H) {
-    if (t->ndim) return NULL;
-    return ty_error(in, n, "%s(): a 0-d array cannot be split (it has no axis 0)", n->bi->name);
-  }
-  if (t->ndim >= least[how]) return NULL;
-  return ty_error(in, n, "%s only works on arrays of %d or more dimensions", n->bi->path, least[how]);
+  if (t->ndim >= least[how]) return true;
+  if (how < SPLIT_H) return ty_error(in, n, "%s(): a 0-d array cannot be split (it has no axis 0)", n->bi->name) != NULL;
+  return ty_error(in, n, "%s only works on arrays of %d or more dimensions", n->bi->path, least[how]) != NULL;
 }
 
 static const Type *ty_split(Infer *in, Node *n, const Type **args) {
   const Type *t = array_operand(in, n, args[0]);
   if (!t) return NULL;
   if (ty_no_allocation(in)) return ty_error(in, n, "kernels cannot make lists: %s() returns one", n->bi->name);
-  if (split_ndim_error(in, n, t)) return NULL;
+  if (!split_ndim_fits(in, n, t)) return NULL;
   Node *cuts = np_arg(in, n, 1, "indices_or_sections");
   Node *axis = n->bi->keywords == split_kw ? np_arg(in, n, 2, "axis") : NULL;
   if (ty_failed(in)) return NULL;
@@ -238,11 +237,9 @@ static const Type *ty_broadcast_arrays(Infer *in, Node *n, const Type **args) {
 
 static LLVMValueRef lo_broadcast_arrays(Lower *l, Node *n) {
   int count = n->list.len, ndim = count ? n->ty->fields[0]->ndim : 0;
-  LLVMValueRef *a = arena_alloc(l->f->arena, sizeof(LLVMValueRef) * (size_t)(count ? count : 1));
-  LLVMValueRef (*shapes)[RC_MAX_NDIM] = arena_alloc(l->f->arena, sizeof *shapes * (size_t)(count ? count : 1));
-  LLVMValueRef (*strides)[RC_MAX_NDIM] = arena_alloc(l->f->arena, sizeof *strides * (size_t)(count ? count : 1));
-  const LLVMValueRef **described = arena_alloc(l->f->arena, sizeof *described * (size_t)(count ? count : 1));
-  int *ndims = arena_alloc(l->f->arena, sizeof *ndims * (size_t)(count ? count : 1));
+  LLVMValueRef a[MAX_BROADCAST], shapes[MAX_BROADCAST][RC_MAX_NDIM], strides[MAX_BROADCAST][RC_MAX_NDIM];
+  const LLVMValueRef *described[MAX_BROADCAST];
+  int ndims[MAX_BROADCAST];
   LLVMValueRef out[RC_MAX_NDIM], one = const_i64(l, 1), bad = const_bool(l, false);
   for (int d = 0; d < ndim; d++) out[d] = one;
   for (int i = 0; i < count; i++) {  /* the broadcast shape: dimensions aligned at the end */
@@ -259,7 +256,8 @@ static LLVMValueRef lo_broadcast_arrays(Lower *l, Node *n) {
       *o = pick(l, LLVMBuildICmp(l->b, LLVMIntEQ, s, one, ""), *o, s);
     }
   }
-  lo_raise_shape_error(l, bad, 0, count, ndims, described);
+  if (count <= 4) lo_raise_shape_error(l, bad, 0, count, ndims, described);  /* its message names four shapes at most */
+  else lo_raise_if(l, bad, RT_ERR_VALUE, "shape mismatch: objects cannot be broadcast to a single shape");
   LLVMValueRef r = LLVMGetUndef(lo_type(l, n->ty));
   for (int i = 0; i < count; i++) {
     const Type *t = n->list.items[i]->ty;
@@ -468,9 +466,8 @@ static LLVMValueRef lo_sliding_window(Lower *l, Node *n) {
 
 #define FUNCTION(name, lo, hi, kw, flags, ival, type, lower) \
   {"numpy." name, "numpy", name, BK_FUNCTION, 0, lo, hi, kw, flags, ival, 0, type, lower}
-#define STRIDE_TRICK(name, lo, hi, kw, type, lower)                                                               \
-  {"numpy.lib.stride_tricks." name, "numpy.lib.stride_tricks", name, BK_FUNCTION, 0, lo, hi, kw, BF_COMPLEX | BF_RAISES, \
-   0, 0, type, lower}
+#define STRIDE_TRICK(name, lo, hi, kw, flags, type, lower) \
+  {"numpy.lib.stride_tricks." name, "numpy.lib.stride_tricks", name, BK_FUNCTION, 0, lo, hi, kw, flags, 0, 0, type, lower}
 
 /* BF_COMPLEX: views of any dtype */
 const Builtin bi_views[] = {
@@ -481,7 +478,7 @@ const Builtin bi_views[] = {
   FUNCTION("dsplit", 1, 2, hsplit_kw, BF_COMPLEX | BF_RAISES, SPLIT_D, ty_split, lo_split),
   FUNCTION("broadcast_arrays", 0, MAX_BROADCAST, NULL, BF_COMPLEX | BF_RAISES, 0, ty_broadcast_arrays, lo_broadcast_arrays),
   FUNCTION("trim_zeros", 1, 2, trim_kw, BF_COMPLEX | BF_STRINGS, 0, ty_trim_zeros, lo_trim_zeros),
-  STRIDE_TRICK("as_strided", 1, 5, as_strided_kw, ty_as_strided, lo_as_strided),
-  STRIDE_TRICK("sliding_window_view", 1, 5, window_kw, ty_sliding_window, lo_sliding_window),
+  STRIDE_TRICK("as_strided", 1, 5, as_strided_kw, BF_COMPLEX, ty_as_strided, lo_as_strided),
+  STRIDE_TRICK("sliding_window_view", 1, 5, window_kw, BF_COMPLEX | BF_RAISES, ty_sliding_window, lo_sliding_window),
   BI_END,
 };
