@@ -11,6 +11,8 @@
  * of arrays of layout 'A' (a Python list where it is returned, as NumPy's
  * and Numba's).
  */
+#include <ctype.h>
+
 #include "builtins/builtins.h"
 
 static bool is_array(const Type *t) { return t->kind == TY_ARRAY; }
@@ -90,7 +92,7 @@ static const Type *ty_split(Infer *in, Node *n, const Type **args) {
   if (!cuts) return ty_error(in, n, "%s() needs indices_or_sections", n->bi->name);
   const Type *c = cuts->ty;
   bool ints = is_int(c) || int_tuple_len(c, false) >= 0 || (c->kind == TY_LIST && c->elem && is_int(c->elem)) ||
-              (is_array(c) && c->ndim == 1 && is_int(c->elem));
+              (is_array(c) && c->ndim == 1 && ty_is_int(c->elem));  /* NumPy's bools are no slice bounds */
   if (!ints)
     return ty_error(in, cuts, "%s(): indices_or_sections must be an int, or a tuple, list or 1-d array of ints, got %s",
                     n->bi->name, c->name);
@@ -294,8 +296,10 @@ static const Type *ty_trim_zeros(Infer *in, Node *n, const Type **args) {
   if (t->ndim != 1) return ty_error(in, n, "%s() takes a 1-d array in compiled code, got %s", n->bi->name, t->name);
   if (trim && trim->kind != N_STRING)
     return ty_error(in, trim, "%s()'s trim must be a constant string, got %s", n->bi->name, trim->ty->name);
-  if (trim && trim->str[strspn(trim->str, "fbFB")])
-    return ty_error(in, trim, "unexpected character(s) in `trim`: '%s'", trim->str);
+  char lower[64] = "";
+  for (size_t i = 0; trim && trim->str[i] && i + 1 < sizeof lower; i++) lower[i] = (char)tolower((unsigned char)trim->str[i]);
+  if (trim && strcmp(lower, "fb") && strcmp(lower, "bf") && strcmp(lower, "f") && strcmp(lower, "b"))
+    return ty_error(in, trim, "unexpected character(s) in `trim`: '%s'", lower);
   return t;
 }
 
