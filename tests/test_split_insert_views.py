@@ -208,7 +208,7 @@ def test_hsplit_vsplit_dsplit_of_too_few_dimensions_are_typing_errors():
 
 def test_delete_matches_numpy():
     rng = make_rng(6)
-    forms = [fn("np.delete(a, i)", "a, i"), fn("np.delete(a, [0, -1])"), fn("np.delete(a, (1, 1, 2))")]
+    forms = [fn("np.delete(a, i)", "a, i"), fn("np.delete(a, [0, -1])"), fn("np.delete(a, (1, 1, 2))"), fn("np.delete(a, [])")]
     for a in samples(rng, [(5,), (1,), (3, 4), (2, 3, 2)]):
         for i in range(-a.size, a.size):
             check(forms[0], a, i)
@@ -237,13 +237,14 @@ def test_delete_errors_are_numpys():
 
 def test_insert_at_one_position_matches_numpy():
     rng = make_rng(7)
-    f, lit = fn("np.insert(a, i, v)", "a, i, v"), fn("np.insert(a, i, [1, 0, 1])", "a, i")
+    f, lit, none = fn("np.insert(a, i, v)", "a, i, v"), fn("np.insert(a, i, [1, 0, 1])", "a, i"), fn("np.insert(a, (), 1)")
     for a in samples(rng, [(4,), (0,), (2, 3)]):
         for i in range(-a.size, a.size + 1):
             check(f, a, i, a.dtype.type(1))
             check(f, a, i, array(rng, a.dtype, (3,), "strided"))
             check(f, a, np.array([i]), array(rng, a.dtype, (2,)))
             check(lit, a, i)
+        check(none, a)
 
 
 def test_insert_at_many_positions_matches_numpy():

@@ -120,11 +120,17 @@ static LLVMValueRef lo_extract(Lower *l, Node *n) {
 
 /* ---------------------------------------------------------------- delete, insert */
 
+/* An empty list or tuple written in the call, read as an array (of
+ * float64, as numpy.asarray([]) is): no positions, as NumPy reads it. */
+static bool empty_literal(const Node *x) {
+  return x->kind == N_CALL && x->list.len == 1 && x->list.items[0]->ty->kind == TY_TUPLE && !x->list.items[0]->ty->nfields;
+}
+
 /* obj of delete and insert: an int, or an array of ints (a literal list
  * or tuple is one); delete takes a 1-d array of bools too, a mask */
 static bool need_positions(Infer *in, Node *n, Node *obj, bool mask) {
   const Type *t = obj->ty;
-  if (ty_is_int(t) || (t->kind == TY_ARRAY && ty_is_int(t->elem))) return true;
+  if (ty_is_int(t) || (t->kind == TY_ARRAY && ty_is_int(t->elem)) || empty_literal(obj)) return true;
   if (mask && t->kind == TY_ARRAY && t->elem->kind == TY_BOOL && t->ndim == 1) return true;
   return ty_error(in, obj, "%s(): obj must be an int or an array of ints%s in compiled code, got %s", n->bi->name,
                   mask ? " (or a 1-d array of bools)" : "", t->name) != NULL;
