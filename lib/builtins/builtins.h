@@ -214,6 +214,8 @@ LLVMValueRef np_as_contiguous(Lower *l, const Type *t, LLVMValueRef a, char orde
 LLVMValueRef np_joined_elements(Lower *l, Node *const *arrays, int n, const Type *elem, LLVMValueRef *count);
 /* the 1-d array a (of type t) sorted in place, NaNs last */
 void np_sort_flat(Lower *l, const Type *t, LLVMValueRef a);
+/* the indices that sort it stably, into out (a 1-d int64 array of its length) */
+void np_argsort_flat(Lower *l, const Type *t, LLVMValueRef a, LLVMValueRef out);
 /* the same sorted; with unique, each value once at its start (*count: how many) */
 LLVMValueRef np_sorted_elements(Lower *l, Node *const *arrays, int n, const Type *elem, bool unique, LLVMValueRef *count);
 /* the first count elements of the 1-d array src (of type t), in a new array */

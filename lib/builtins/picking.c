@@ -144,6 +144,24 @@ static const Type *ty_delete(Infer *in, Node *n, const Type **args) {
   return ty_array(elem_of(args[0]), 1, 'C', false);
 }
 
+/* x's elements in C order as elements of e, in a C-contiguous array (of
+ * type *t, which the caller releases with lo_release_temp): x itself where
+ * it is an array of e and C-contiguous at run time, else a copy (a
+ * number's of one element); *size: how many. */
+static LLVMValueRef flat_of(Lower *l, Node *x, const Type *e, const Type **t, LLVMValueRef *size) {
+  if (x->ty->kind != TY_ARRAY || x->ty->elem != e) {
+    *t = ty_array(e, 1, 'C', false);
+    return np_joined_elements(l, &x, 1, e, size);
+  }
+  LLVMValueRef v = lo_expr(l, x), c = np_as_contiguous(l, x->ty, v, 'C');
+  *t = ty_array(e, x->ty->ndim, 'C', x->ty->readonly);
+  lo_temp_made(l, *t, c);
+  *size = const_i64(l, 1);
+  for (int d = 0; d < x->ty->ndim; d++) *size = LLVMBuildMul(l->b, *size, lo_arr_shape(l, c, d), "");
+  lo_done_with(l, x, v);
+  return c;
+}
+
 /* A new 1-d array (of type rt) of those of flat's count elements whose flag in drop (bools) is false. */
 static LLVMValueRef kept_elements(Lower *l, const Type *rt, LLVMValueRef flat, LLVMValueRef count, LLVMValueRef drop) {
   const Type *e = rt->elem, *b = TYS(TY_BOOL);
@@ -167,10 +185,10 @@ static LLVMValueRef kept_elements(Lower *l, const Type *rt, LLVMValueRef flat, L
 
 static LLVMValueRef lo_delete(Lower *l, Node *n) {
   Node *arr = n->list.items[0], *obj = n->list.items[1];
-  const Type *e = n->ty->elem, *b = TYS(TY_BOOL), *bt = ty_array(b, 1, 'C', false), *it = ty_array(TYS(TY_I64), 1, 'C', false);
+  const Type *e = n->ty->elem, *b = TYS(TY_BOOL), *bt = ty_array(b, 1, 'C', false), *ft, *pt;
   bool mask = elem_of(obj->ty)->kind == TY_BOOL;
-  LLVMValueRef size, count, flat = np_joined_elements(l, &arr, 1, e, &size);
-  LLVMValueRef pos = np_joined_elements(l, &obj, 1, mask ? b : TYS(TY_I64), &count), drop = pos;
+  LLVMValueRef size, count, flat = flat_of(l, arr, e, &ft, &size);
+  LLVMValueRef pos = flat_of(l, obj, mask ? b : TYS(TY_I64), &pt, &count), drop = pos;
   if (mask) {
     lo_raise_format_if(l, LLVMBuildICmp(l->b, LLVMIntNE, count, size, ""), RT_ERR_VALUE, "boolean array argument obj "
                        "to delete must be one dimensional and match the axis length of %lld", &size, 1);
@@ -184,8 +202,8 @@ static LLVMValueRef lo_delete(Lower *l, Node *n) {
   }
   LLVMValueRef out = kept_elements(l, n->ty, flat, size, drop);
   if (!mask) lo_release_temp(l, bt, drop);
-  lo_release_temp(l, mask ? bt : it, pos);
-  lo_release_temp(l, ty_array(e, 1, 'C', false), flat);
+  lo_release_temp(l, pt, pos);
+  lo_release_temp(l, ft, flat);
   return out;
 }
 
@@ -202,74 +220,68 @@ static const Type *ty_insert(Infer *in, Node *n, const Type **args) {
   return ty_array(elem_of(args[0]), 1, 'C', false);
 }
 
-/* What insert puts where: the arrays flattened (values converted to
- * arr's dtype), their sizes, and whether every value goes before one
- * position. */
-typedef struct Insert {
-  const Type *e;
-  LLVMValueRef flat, size, pos, npos, vals, nvals, one;
-} Insert;
-
-/* Insertion k's position in arr, from its end where negative (NumPy's IndexError beyond it). */
-static LLVMValueRef insert_position(Lower *l, const Insert *s, LLVMValueRef k) {
-  LLVMValueRef i = lo_load_scalar(l, TYS(TY_I64), flat_item(l, TYS(TY_I64), s->pos, LLVMBuildSelect(l->b, s->one, const_i64(l, 0), k, "")));
-  LLVMValueRef bad = LLVMBuildOr(l->b, LLVMBuildICmp(l->b, LLVMIntSLT, i, LLVMBuildNeg(l->b, s->size, ""), ""),
-                                 LLVMBuildICmp(l->b, LLVMIntSGT, i, s->size, ""), "");
-  lo_raise_index_error_if(l, bad, 0, i, const_i64(l, 0), s->size);
-  return LLVMBuildSelect(l->b, LLVMBuildICmp(l->b, LLVMIntSLT, i, const_i64(l, 0), ""), LLVMBuildAdd(l->b, i, s->size, ""), i, "");
+/* count elements of e from src to dst, both flat arrays, at their elements from and to */
+static void copy_run(Lower *l, const Type *e, LLVMValueRef dst, LLVMValueRef to, LLVMValueRef src, LLVMValueRef from,
+                     LLVMValueRef count) {
+  LLVMValueRef bytes = LLVMBuildMul(l->b, count, const_i64(l, ty_bits(e) / 8), "");
+  LLVMBuildMemCpy(l->b, flat_item(l, e, dst, to), 1, flat_item(l, e, src, from), 1, bytes);
 }
 
-/* The result's slots, by counting: next[v] starts as where the first
- * insertion before arr's element v goes (the insertions before smaller
- * positions and the elements before v ahead of it); each insertion
- * takes its position's next slot in obj's order (NumPy's stable order),
- * after which next[v] is where element v itself goes. */
+/* Each position from the end where negative, in place (NumPy's IndexError beyond [-size, size]). */
+static void normalise_positions(Lower *l, LLVMValueRef pos, LLVMValueRef count, LLVMValueRef size) {
+  const Type *i64 = TYS(TY_I64);
+  LoLoop loop = lo_loop_begin(l, const_i64(l, 0), count, NULL, "insert.position");
+  LLVMValueRef at = flat_item(l, i64, pos, loop.index), i = lo_load_scalar(l, i64, at);
+  LLVMValueRef bad = LLVMBuildOr(l->b, LLVMBuildICmp(l->b, LLVMIntSLT, i, LLVMBuildNeg(l->b, size, ""), ""),
+                                 LLVMBuildICmp(l->b, LLVMIntSGT, i, size, ""), "");
+  lo_raise_index_error_if(l, bad, 0, i, const_i64(l, 0), size);
+  lo_store_scalar(l, i64, at, LLVMBuildSelect(l->b, LLVMBuildICmp(l->b, LLVMIntSLT, i, const_i64(l, 0), ""),
+                                              LLVMBuildAdd(l->b, i, size, ""), i, ""));
+  lo_loop_end(l, &loop);
+}
+
+/* The result in one pass over the insertions in order of position (ties
+ * in obj's order, NumPy's stable order): the run of arr's elements
+ * before each copied, then its value. With one position (an int, or obj
+ * of one element) every value goes there, in order. */
 static LLVMValueRef lo_insert(Lower *l, Node *n) {
   Node *arr = n->list.items[0], *obj = n->list.items[1], *values = n->list.items[2];
-  const Type *i64 = TYS(TY_I64), *it = ty_array(i64, 1, 'C', false), *ft = ty_array(n->ty->elem, 1, 'C', false);
-  Insert s = {.e = n->ty->elem};
-  s.flat = np_joined_elements(l, &arr, 1, s.e, &s.size);
-  s.pos = np_joined_elements(l, &obj, 1, i64, &s.npos);
-  s.vals = np_joined_elements(l, &values, 1, s.e, &s.nvals);
-  LLVMValueRef one_value = LLVMBuildICmp(l->b, LLVMIntEQ, s.nvals, const_i64(l, 1), "");
-  s.one = obj->ty->kind == TY_ARRAY ? LLVMBuildICmp(l->b, LLVMIntEQ, s.npos, const_i64(l, 1), "") : const_bool(l, true);
-  LLVMValueRef mismatch = LLVMBuildAnd(l->b, LLVMBuildNot(l->b, s.one, ""),
+  const Type *e = n->ty->elem, *i64 = TYS(TY_I64), *it = ty_array(i64, 1, 'C', false), *ft, *vt;
+  LLVMValueRef size, npos, nvals, flat = flat_of(l, arr, e, &ft, &size);
+  LLVMValueRef pos = np_joined_elements(l, &obj, 1, i64, &npos);  /* a copy: normalised in place */
+  LLVMValueRef vals = flat_of(l, values, e, &vt, &nvals);
+  LLVMValueRef zero = const_i64(l, 0), one_value = LLVMBuildICmp(l->b, LLVMIntEQ, nvals, const_i64(l, 1), "");
+  LLVMValueRef one = obj->ty->kind == TY_ARRAY ? LLVMBuildICmp(l->b, LLVMIntEQ, npos, const_i64(l, 1), "") : const_bool(l, true);
+  LLVMValueRef mismatch = LLVMBuildAnd(l->b, LLVMBuildNot(l->b, one, ""),
                                        LLVMBuildAnd(l->b, LLVMBuildNot(l->b, one_value, ""),
-                                                    LLVMBuildICmp(l->b, LLVMIntNE, s.nvals, s.npos, ""), ""), "");
+                                                    LLVMBuildICmp(l->b, LLVMIntNE, nvals, npos, ""), ""), "");
   int ndims[2] = {1, 1};
-  const LLVMValueRef *shapes[2] = {&s.nvals, &s.npos};
+  const LLVMValueRef *shapes[2] = {&nvals, &npos};
   lo_raise_shape_error(l, mismatch, 3, 2, ndims, shapes);
-  LLVMValueRef count = LLVMBuildSelect(l->b, s.one, s.nvals, s.npos, "insert.count");
-  LLVMValueRef slots = LLVMBuildAdd(l->b, s.size, const_i64(l, 1), "");
-  LLVMValueRef next = lo_alloc_array(l, it, &slots, 0);
-  lo_temp_made(l, it, next);
-  LoLoop tally = lo_loop_begin(l, const_i64(l, 0), count, NULL, "insert.tally");
-  LLVMValueRef at = flat_item(l, i64, next, insert_position(l, &s, tally.index));
-  LLVMBuildStore(l->b, LLVMBuildAdd(l->b, LLVMBuildLoad2(l->b, l->mod->i64, at, ""), const_i64(l, 1), ""), at);
-  lo_loop_end(l, &tally);
-  LLVMValueRef sum = counter(l, "insert.sum");  /* next[v] = insertions before positions < v, plus v */
-  LoLoop start = lo_loop_begin(l, const_i64(l, 0), slots, NULL, "insert.start");
-  LLVMValueRef cell = flat_item(l, i64, next, start.index), here = LLVMBuildLoad2(l->b, l->mod->i64, cell, "");
-  LLVMBuildStore(l->b, LLVMBuildAdd(l->b, load_i64(l, sum), start.index, ""), cell);
-  LLVMBuildStore(l->b, LLVMBuildAdd(l->b, load_i64(l, sum), here, ""), sum);
-  lo_loop_end(l, &start);
-  LLVMValueRef total = LLVMBuildAdd(l->b, s.size, count, ""), out = lo_alloc_array(l, n->ty, &total, -1);
-  lo_temp_made(l, n->ty, out);
-  LoLoop put = lo_loop_begin(l, const_i64(l, 0), count, NULL, "insert.put");
-  LLVMValueRef slot = flat_item(l, i64, next, insert_position(l, &s, put.index)), to = LLVMBuildLoad2(l->b, l->mod->i64, slot, "");
-  LLVMValueRef from = LLVMBuildSelect(l->b, LLVMBuildAnd(l->b, LLVMBuildNot(l->b, s.one, ""), one_value, ""), const_i64(l, 0), put.index, "");
-  lo_store_scalar(l, s.e, flat_item(l, s.e, out, to), lo_load_scalar(l, s.e, flat_item(l, s.e, s.vals, from)));
-  LLVMBuildStore(l->b, LLVMBuildAdd(l->b, to, const_i64(l, 1), ""), slot);
+  normalise_positions(l, pos, npos, size);
+  LLVMValueRef order = lo_alloc_array(l, it, &npos, -1);
+  lo_temp_made(l, it, order);
+  np_argsort_flat(l, it, pos, order);
+  LLVMValueRef count = LLVMBuildSelect(l->b, one, nvals, npos, "insert.count");
+  LLVMValueRef total = LLVMBuildAdd(l->b, size, count, ""), out = lo_alloc_array(l, n->ty, &total, -1);
+  LLVMValueRef src = counter(l, "insert.src"), dst = counter(l, "insert.dst");
+  LoLoop put = lo_loop_begin(l, zero, count, NULL, "insert.put");
+  LLVMValueRef k = LLVMBuildSelect(l->b, one, zero, lo_load_scalar(l, i64, flat_item(l, i64, order, put.index)), "");
+  LLVMValueRef p = lo_load_scalar(l, i64, flat_item(l, i64, pos, k)), from = load_i64(l, src), to = load_i64(l, dst);
+  LLVMValueRef run = LLVMBuildSub(l->b, p, from, "");
+  copy_run(l, e, out, to, flat, from, run);
+  to = LLVMBuildAdd(l->b, to, run, "");
+  LLVMValueRef v = LLVMBuildSelect(l->b, one, put.index, LLVMBuildSelect(l->b, one_value, zero, k, ""), "");
+  lo_store_scalar(l, e, flat_item(l, e, out, to), lo_load_scalar(l, e, flat_item(l, e, vals, v)));
+  LLVMBuildStore(l->b, p, src);
+  LLVMBuildStore(l->b, LLVMBuildAdd(l->b, to, const_i64(l, 1), ""), dst);
   lo_loop_end(l, &put);
-  LoLoop keep = lo_loop_begin(l, const_i64(l, 0), s.size, NULL, "insert.keep");
-  LLVMValueRef own = lo_load_scalar(l, i64, flat_item(l, i64, next, keep.index));
-  lo_store_scalar(l, s.e, flat_item(l, s.e, out, own), lo_load_scalar(l, s.e, flat_item(l, s.e, s.flat, keep.index)));
-  lo_loop_end(l, &keep);
-  lo_temp_taken(l, out);
-  lo_release_temp(l, it, next);
-  lo_release_temp(l, ft, s.vals);
-  lo_release_temp(l, it, s.pos);
-  lo_release_temp(l, ft, s.flat);
+  LLVMValueRef rest = load_i64(l, src);  /* arr's elements after the last position */
+  copy_run(l, e, out, load_i64(l, dst), flat, rest, LLVMBuildSub(l->b, size, rest, ""));
+  lo_release_temp(l, it, order);
+  lo_release_temp(l, vt, vals);
+  lo_release_temp(l, it, pos);
+  lo_release_temp(l, ft, flat);
   return out;
 }
 

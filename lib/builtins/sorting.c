@@ -303,6 +303,10 @@ LLVMValueRef np_joined_elements(Lower *l, Node *const *arrays, int n, const Type
 
 void np_sort_flat(Lower *l, const Type *t, LLVMValueRef a) { sort_lanes(l, t, a, const_i64(l, 0), NULL, false); }
 
+void np_argsort_flat(Lower *l, const Type *t, LLVMValueRef a, LLVMValueRef out) {
+  sort_lanes(l, t, a, const_i64(l, 0), LLVMBuildExtractValue(l->b, out, 2, ""), true);
+}
+
 LLVMValueRef np_sorted_elements(Lower *l, Node *const *arrays, int n, const Type *elem, bool unique, LLVMValueRef *count) {
   LLVMValueRef sum, out = np_joined_elements(l, arrays, n, elem, &sum), data = LLVMBuildExtractValue(l->b, out, 2, "");
   np_sort_flat(l, ty_array(elem, 1, 'C', false), out);
