@@ -12,7 +12,7 @@ Deviations: what decides a result's type is a compile-time fact, so a
 split of too few dimensions (hsplit of a 0-d array, vsplit of a 1-d one)
 and a window_shape of the wrong length are TypingErrors naming NumPy's
 reason; delete and insert take no axis (as Numba's); trim_zeros takes 1-d
-arrays and a constant trim; broadcast_arrays and the splits take arrays."""
+arrays and a constant trim; the splits take arrays."""
 import numpy as np
 import pytest
 from numpy.lib.stride_tricks import as_strided, sliding_window_view
@@ -319,6 +319,10 @@ def test_broadcast_arrays_matches_numpy_as_views():
                 for e, g in zip(f3.py_func(a, b, c), f3(a, b, c)):
                     assert_same_array(e, g)
     assert fn("np.broadcast_arrays()", "")() == ()
+    for f in (f2, fn("np.broadcast_arrays(a, [1, 2, 3], b)", "a, b")):
+        for a, b in ((np.arange(3.0), 2), (1.5, np.ones((2, 3), np.int8)), (True, 1j)):
+            for e, g in zip(f.py_func(a, b), f(a, b)):
+                assert_same_array(e, g)
 
 
 @pytest.mark.filterwarnings("ignore:Numpy has detected that you:DeprecationWarning")
@@ -332,8 +336,8 @@ def test_broadcast_arrays_errors():
     f = fn("np.broadcast_arrays(a, b)", "a, b")
     raises_alike(f, np.ones(4), np.ones(3), match="broadcast")
     raises_alike(f, np.ones((2, 3)), np.ones((3, 2)), match="broadcast")
-    with pytest.raises(ruchey.TypingError, match="takes arrays"):
-        f(np.ones(3), 1.0)
+    with pytest.raises(ruchey.TypingError, match="takes arrays and numbers"):
+        f(np.ones(3), "x")
     five = fn("np.broadcast_arrays(a, a, a, a, b)", "a, b")
     raises_alike(five, np.ones(2), np.ones(3), match="cannot be broadcast to a single shape")
 

@@ -2,8 +2,9 @@
  * order), in compiled code: numpy.take(a, indices) and a.take(indices)
  * (no axis), numpy.extract(condition, arr), numpy.flatnonzero(a), and
  * numpy.delete(arr, obj) and numpy.insert(arr, obj, values) (no axis, as
- * Numba's: the result is 1-d). Each reads its array once into a flat
- * temporary; indices out of range are NumPy's IndexError.
+ * Numba's: the result is 1-d). Each reads its array once, flattened (a
+ * flat temporary, or for delete and insert the array itself where it is
+ * C-contiguous); indices out of range are NumPy's IndexError.
  */
 #include "builtins/builtins.h"
 

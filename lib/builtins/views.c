@@ -221,15 +221,19 @@ static LLVMValueRef lo_split(Lower *l, Node *n) {
 
 /* numpy.broadcast_arrays(*args): a tuple of views of the arrays, all in
  * their broadcast shape (strides 0 along the dimensions they are
- * stretched in); each writeable where its array is, as NumPy's are */
+ * stretched in); each writeable where its array is, as NumPy's are. A
+ * number is a 0-d array of it (numpy.asarray), a tuple or a list written
+ * in the call an array (the row's BF_ARRAYLIKE). */
 #define MAX_BROADCAST 32
 
 static const Type *ty_broadcast_arrays(Infer *in, Node *n, const Type **args) {
   if (ty_in_cuda(in)) return ty_error(in, n, "%s() is not supported in CUDA kernels", n->bi->name);
   int ndim = 0;
   for (int i = 0; i < n->list.len; i++) {
+    if (ty_is_scalar(args[i]) && !(args[i] = ty_wrap_call(in, n->list.items[i], "numpy.asarray"))) return NULL;
     if (!is_array(args[i]))
-      return ty_error(in, n->list.items[i], "%s() takes arrays in compiled code, got %s", n->bi->name, args[i]->name);
+      return ty_error(in, n->list.items[i], "%s() takes arrays and numbers in compiled code, got %s", n->bi->name,
+                      args[i]->name);
     if (args[i]->ndim > ndim) ndim = args[i]->ndim;
   }
   const Type *f[MAX_BROADCAST];
@@ -480,7 +484,7 @@ const Builtin bi_views[] = {
   FUNCTION("hsplit", 1, 2, hsplit_kw, BF_COMPLEX | BF_RAISES, SPLIT_H, ty_split, lo_split),
   FUNCTION("vsplit", 1, 2, hsplit_kw, BF_COMPLEX | BF_RAISES, SPLIT_V, ty_split, lo_split),
   FUNCTION("dsplit", 1, 2, hsplit_kw, BF_COMPLEX | BF_RAISES, SPLIT_D, ty_split, lo_split),
-  FUNCTION("broadcast_arrays", 0, MAX_BROADCAST, NULL, BF_COMPLEX | BF_RAISES, 0, ty_broadcast_arrays, lo_broadcast_arrays),
+  FUNCTION("broadcast_arrays", 0, MAX_BROADCAST, NULL, BF_COMPLEX | BF_RAISES | BF_ARRAYLIKE, 0, ty_broadcast_arrays, lo_broadcast_arrays),
   FUNCTION("trim_zeros", 1, 2, trim_kw, BF_COMPLEX | BF_STRINGS, 0, ty_trim_zeros, lo_trim_zeros),
   STRIDE_TRICK("as_strided", 1, 5, as_strided_kw, BF_COMPLEX, ty_as_strided, lo_as_strided),
   STRIDE_TRICK("sliding_window_view", 1, 5, window_kw, BF_COMPLEX | BF_RAISES, ty_sliding_window, lo_sliding_window),
