@@ -490,3 +490,22 @@ def test_sliding_window_view_errors_are_numpys():
             define(f"@ruchey.njit\ndef f(a):\n    return {body}\n", env=SWV)(np.ones(4))
     with pytest.raises(ruchey.TypingError, match="read-only"):
         define("@ruchey.njit\ndef f(a):\n    v = sliding_window_view(a, 2)\n    v[0, 0] = 1.0\n", env=SWV)(np.ones(4))
+
+
+# ---------------------------------------------------------------- float16, datetime64, timedelta64
+
+
+def test_views_and_moves_of_float16_and_datetimes_match_numpy():
+    views = [fn("np.split(a, 2)"), fn("np.array_split(a, [1, 3])"), fn("np.broadcast_arrays(a, a[:1])"),
+             define("@ruchey.njit\ndef f(a):\n    return sliding_window_view(a, 2)\n", env=SWV)]
+    moves = [fn("np.delete(a, 1)"), fn("np.delete(a, np.array([0, -1]))")]
+    half = np.array([0.0, 1.5, -2.25, 0.0], dtype=np.float16)
+    for a in (half, np.arange(4).astype("M8[D]"), np.array([3, "NaT", 0, 1], dtype="m8[s]")):
+        for f in views:
+            expected, got = f.py_func(a), f(a)
+            for e, g in zip(expected, got):
+                assert_same_array(e, g, f.py_func.__name__)
+        for f in moves:
+            check(f, a)
+    check(fn("np.insert(a, 1, 0.1)"), half)
+    check(fn("np.trim_zeros(a)"), half)
