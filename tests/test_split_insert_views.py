@@ -66,8 +66,8 @@ def check_view(f, a, *args, flags=False):
 
 
 def raises_alike(f, *args, match=None):
-    """f and f.py_func raise the same exception type (with the message matched)."""
-    with pytest.raises(Exception) as expected:
+    """f and f.py_func raise the same exception type, both messages matched."""
+    with pytest.raises(Exception, match=match) as expected:
         f.py_func(*args)
     with pytest.raises(type(expected.value), match=match):
         f(*args)
