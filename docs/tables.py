@@ -21,7 +21,7 @@ NOTES = {
 SECTIONS = [
     ("Python's builtins", lambda r: r[1] == "builtins"),
     ("`math`", lambda r: r[1] == "math"),
-    ("NumPy functions", lambda r: r[1] == "numpy"),
+    ("NumPy functions", lambda r: r[1] in ("numpy", "numpy.lib.stride_tricks")),
     ("`numpy.linalg`", lambda r: r[1] == "numpy.linalg"),
     ("`numpy.polynomial`", lambda r: (r[1] or "").startswith("numpy.polynomial")),
     ("`numpy.random`", lambda r: r[1] == "numpy.random"),

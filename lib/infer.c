@@ -682,8 +682,9 @@ const Type *ty_expr(Infer *in, Node *n) {
 
 /* ---------------------------------------------------------------- statements */
 
-/* x, y = a of a 1-d array: the value made a call of "array unpack" (the
- * tuple of a's elements, their count checked at run time); its type. */
+/* x, y = a of a 1-d array or a typed list: the value made a call of
+ * "array unpack" (the tuple of a's elements, their count checked at run
+ * time); its type. */
 static const Type *ty_array_unpacked(Infer *in, Node *at, int count) {
   Node *a = arena_alloc(in->f->arena, sizeof(Node));
   *a = *at;
@@ -730,7 +731,8 @@ static void ty_store(Infer *in, Node *target, const Type *t, Node *at) {
       ty_time_store(in, at, t, elem);
     }
   } else {  /* tuple unpacking */
-    if (t->kind == TY_ARRAY && t->ndim == 1 && at->ty == t && !(t = ty_array_unpacked(in, at, target->list.len))) return;
+    bool sequence = (t->kind == TY_ARRAY && t->ndim == 1) || (t->kind == TY_LIST && t->elem);
+    if (sequence && at->ty == t && !(t = ty_array_unpacked(in, at, target->list.len))) return;
     if (t->kind != TY_TUPLE || t->nfields != target->list.len) {
       ty_error(in, at, "cannot unpack %s into %d targets", t->name, target->list.len);
       return;

@@ -567,6 +567,9 @@ ALLOC_ARGS = {
     "numpy.unwrap": ["a"],
     "numpy.roots": ["numpy.array([2.0, 4.0, 0.0])"],  # an exact root (test_math_poly_attrs.py: the others)
     "numpy.select": ["[numpy.ones(n + 1, numpy.bool_)]", "[a]"],
+    "numpy.indices": ["(n, 2)"],
+    "numpy.delete": ["a", "1"],
+    "numpy.insert": ["a", "1", "2.5"],
 }
 
 

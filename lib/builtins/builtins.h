@@ -15,6 +15,7 @@ extern const Builtin bi_math[];    /* math.c: math.* and NumPy's scalar function
 extern const Builtin bi_mathparts[]; /* mathparts.c: math.frexp, modf, ldexp, isclose, factorial */
 extern const Builtin bi_numpy[];   /* numpy.c: arrays: creation, attributes, copies */
 extern const Builtin bi_shape[];   /* shape.c: arrays: shape functions, where, clip */
+extern const Builtin bi_views[];   /* views.c: splits into lists of views, broadcast_arrays, strided views, trim_zeros */
 extern const Builtin bi_cuda[];    /* cuda.c: the CUDA kernel language */
 extern const Builtin bi_operators[]; /* operators.c: NumPy's ufuncs for the operators */
 extern const Builtin bi_warp[];    /* warp.c: lanes, warp collectives, fences */
@@ -199,9 +200,6 @@ int np_shape_ndim(Infer *in, Node *shape);
 /* Evaluates a shape into int64 dimensions; returns how many. */
 int lo_shape_arg(Lower *l, Node *shape, LLVMValueRef *dims);
 
-/* shape.c: an axis computed at run time (0 where axis is NULL), normalised
- * into [0, ndim), or NumPy's AxisError (a ValueError) */
-LLVMValueRef np_runtime_axis(Lower *l, Node *axis, int ndim);
 /* shape.c: whether a (of type t) is C-contiguous (Fortran-contiguous) at run
  * time, as NumPy's flags say: lengths of 1 skipped, an empty array is */
 LLVMValueRef np_contiguous(Lower *l, const Type *t, LLVMValueRef a, bool fortran);
@@ -210,12 +208,23 @@ LLVMValueRef np_contiguous(Lower *l, const Type *t, LLVMValueRef a, bool fortran
  * holds no reference of its own. */
 LLVMValueRef np_view(Lower *l, const Type *t, LLVMValueRef base, LLVMValueRef data, const LLVMValueRef *shape,
                      const LLVMValueRef *strides);
-/* a as a C-contiguous array (an owned reference): itself where it is, a copy otherwise. */
-LLVMValueRef np_as_c_contiguous(Lower *l, const Type *t, LLVMValueRef a);
+/* The same view returned to the caller: it holds its own reference. */
+LLVMValueRef np_owned_view(Lower *l, const Type *t, LLVMValueRef base, LLVMValueRef data, const LLVMValueRef *shape,
+                           const LLVMValueRef *strides);
+/* An axis computed at run time (0 where axis is NULL), normalised into
+ * [0, ndim), or NumPy's AxisError (a ValueError). */
+LLVMValueRef np_runtime_axis(Lower *l, Node *axis, int ndim);
+LLVMValueRef np_axis_value(Lower *l, LLVMValueRef v, int ndim);  /* the same of an int64 value */
+/* a as an array contiguous in order 'C' or 'F' (an owned reference): itself where it is, a copy otherwise. */
+LLVMValueRef np_as_contiguous(Lower *l, const Type *t, LLVMValueRef a, char order);
 
 /* sorting.c: the elements of n (1 or 2) arrays or numbers as elem, in C
  * order one after another, in a new 1-d array (a temp); *count: how many */
 LLVMValueRef np_joined_elements(Lower *l, Node *const *arrays, int n, const Type *elem, LLVMValueRef *count);
+/* the 1-d array a (of type t) sorted in place, NaNs last */
+void np_sort_flat(Lower *l, const Type *t, LLVMValueRef a);
+/* the indices that sort it stably, into out (a 1-d int64 array of its length) */
+void np_argsort_flat(Lower *l, const Type *t, LLVMValueRef a, LLVMValueRef out);
 /* the same sorted; with unique, each value once at its start (*count: how many) */
 LLVMValueRef np_sorted_elements(Lower *l, Node *const *arrays, int n, const Type *elem, bool unique, LLVMValueRef *count);
 /* the first count elements of the 1-d array src (of type t), in a new array */

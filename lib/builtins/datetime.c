@@ -311,7 +311,10 @@ static const char *const takes_time[] = {
   "list", "typed.List", "list literal",
   /* shapes and views */
   "array.reshape", "numpy.reshape", "array.ravel", "numpy.ravel", "array.flatten", "array.transpose",
-  "numpy.transpose", NULL,
+  "numpy.transpose", "numpy.array_split", "numpy.split", "numpy.hsplit", "numpy.vsplit", "numpy.dsplit",
+  "numpy.broadcast_arrays", "numpy.lib.stride_tricks.as_strided", "numpy.lib.stride_tricks.sliding_window_view",
+  /* elements moved, not converted */
+  "numpy.delete", NULL,
 };
 
 /* and these timedeltas alone (NumPy has no absolute or negative datetime) */

@@ -18,6 +18,10 @@ static const char *const takes_half[] = {
   "numpy.empty", "numpy.zeros", "numpy.ones", "numpy.full", "numpy.empty_like", "numpy.zeros_like",
   "numpy.ones_like", "numpy.full_like", "numpy.arange", "numpy.array", "numpy.asarray", "numpy.copy", "array.copy",
   "array.astype", "numpy.where", "numpy.clip", "array.clip",
+  /* views, and elements moved (insert's values converted as any store's) */
+  "numpy.array_split", "numpy.split", "numpy.hsplit", "numpy.vsplit", "numpy.dsplit", "numpy.broadcast_arrays",
+  "numpy.trim_zeros", "numpy.lib.stride_tricks.as_strided", "numpy.lib.stride_tricks.sliding_window_view",
+  "numpy.delete", "numpy.insert",
   /* elementwise, in float32 as NumPy's loops for half */
   "numpy.sqrt", "numpy.exp", "numpy.log", "numpy.sin", "numpy.cos", "numpy.absolute", "numpy.abs", "numpy.floor",
   "numpy.ceil", "numpy.negative", "numpy.isnan", "numpy.isinf", "numpy.isfinite", "numpy.add", "numpy.subtract",

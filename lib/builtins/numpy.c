@@ -1,8 +1,8 @@
 /* builtins/numpy.c — NumPy arrays in compiled code: creation (numpy.empty,
  * zeros, ones, full and their *_like forms, arange, linspace, logspace,
- * geomspace, the windows hanning ... kaiser, eye, identity, array, asarray,
- * copy, ascontiguousarray, dtype), the attributes of an array (shape, size,
- * ndim, dtype, strides, flags' contiguity) and its copy;
+ * geomspace, the windows hanning ... kaiser, eye, identity, indices, array,
+ * asarray, copy, ascontiguousarray, asfortranarray, dtype), the attributes of
+ * an array (shape, size, ndim, dtype, strides, T, flags' contiguity) and its copy;
  * numpy.shape, and isscalar, iscomplexobj, isrealobj, which the type answers.
  *
  * A dtype is written as NumPy allows: a scalar type (numpy.float32, float,
@@ -494,6 +494,52 @@ static LLVMValueRef lo_eye(Lower *l, Node *n) {
   return a;
 }
 
+/* ---------------------------------------------------------------- indices */
+
+static const char *const indices_kw[] = {"dtype", "sparse", NULL};
+
+/* numpy.indices(dimensions, dtype=int): the grid of each dimension's
+ * indices, stacked: shape (len(dimensions), *dimensions), C order */
+static const Type *ty_np_indices(Infer *in, Node *n, const Type **args) {
+  const Type *t = args[0];
+  Node *sparse = np_arg(in, n, 2, "sparse");
+  bool ints = t->kind == TY_TUPLE;
+  for (int i = 0; ints && i < t->nfields; i++) ints = ty_is_int(t->fields[i]);
+  if (!ints) return ty_error(in, n->list.items[0], "%s()'s dimensions must be a tuple of ints, got %s", n->bi->name, t->name);
+  if (t->nfields + 1 > RC_MAX_NDIM) return ty_error(in, n, "%s(): at most %d dimensions", n->bi->name, RC_MAX_NDIM - 1);
+  if (sparse && (sparse->kind != N_BOOL || sparse->ival))
+    return ty_error(in, sparse, "%s(): sparse=True is not supported in compiled code", n->bi->name);
+  const Type *elem = np_dtype_arg(in, n, 1, TYS(TY_I64));
+  return elem ? ty_array(elem, t->nfields + 1, 'C', false) : NULL;
+}
+
+typedef struct Indices {
+  const Type *t;
+  LLVMValueRef a;
+  int axis;  /* the grid being filled: out[axis] */
+} Indices;
+
+/* out[axis, i0, i1, ...] = i_axis */
+static void index_of_axis(Lower *l, LLVMValueRef *idx, void *arg) {
+  Indices *x = arg;
+  LLVMValueRef at[RC_MAX_NDIM];
+  at[0] = const_i64(l, x->axis);
+  for (int d = 1; d < x->t->ndim; d++) at[d] = idx[d - 1];
+  LLVMValueRef v = lo_convert(l, idx[x->axis], TYS(TY_I64), x->t->elem);
+  lo_store_scalar(l, x->t->elem, lo_element_addr(l, x->t, x->a, at), v);
+}
+
+static LLVMValueRef lo_np_indices(Lower *l, Node *n) {
+  const Type *t = n->ty;
+  int ndim = t->ndim - 1;
+  LLVMValueRef shape[RC_MAX_NDIM];
+  shape[0] = const_i64(l, ndim);
+  lo_shape_arg(l, n->list.items[0], shape + 1);
+  Indices x = {t, lo_alloc_array(l, t, shape, -1), 0};
+  for (x.axis = 0; x.axis < ndim; x.axis++) lo_for_each_index(l, ndim, shape + 1, index_of_axis, &x);
+  return x.a;
+}
+
 /* ---------------------------------------------------------------- array, asarray */
 
 /* numpy.array's argument: a number, an array, or nested tuples (lists in
@@ -696,30 +742,34 @@ static const Type *ty_copy(Infer *in, Node *n, const Type **args) {
   return ty_array(args[0]->elem, args[0]->ndim, n->bi->kind == BK_METHOD ? 'C' : like_layout(args[0]), false);
 }
 
-/* numpy.ascontiguousarray(a, dtype=None): a itself if C-contiguous (at run
- * time) and of that dtype, else a C-contiguous copy; at least 1-d. */
+/* numpy.ascontiguousarray(a, dtype=None) and numpy.asfortranarray(a,
+ * dtype=None): a itself if contiguous in the row's order ('C' or 'F', its
+ * ival; at run time) and of that dtype, else a copy in that order; at
+ * least 1-d. */
 static const Type *ty_ascontiguous(Infer *in, Node *n, const Type **args) {
   const Type *t = args[0];
   if (ty_no_allocation(in)) return ty_error(in, n, "kernels cannot allocate arrays: %s() may copy", n->bi->name);
   if (!is_array(t) && !ty_is_scalar(t)) return ty_error(in, n, "%s() needs an array or a number, got %s", n->bi->name, t->name);
   const Type *elem = np_dtype_arg(in, n, 1, is_array(t) ? t->elem : t);
   if (!elem) return NULL;
-  return ty_array(elem, is_array(t) && t->ndim ? t->ndim : 1, 'C', is_array(t) && t->readonly && elem == t->elem);
+  return ty_array(elem, is_array(t) && t->ndim ? t->ndim : 1, (char)n->bi->ival, is_array(t) && t->readonly && elem == t->elem);
 }
 
 static LLVMValueRef lo_ascontiguous(Lower *l, Node *n) {
   Node *arg = n->list.items[0];
   const Type *t = arg->ty, *ct = n->ty;
-  LLVMValueRef v = lo_expr(l, arg), r;
-  if (!is_array(t) || !t->ndim) {  /* a number or a 0-d array: 1 element */
+  LLVMValueRef v = lo_expr(l, arg), r, one = const_i64(l, 1);
+  if (is_array(t) && !t->ndim && t->elem == ct->elem) {  /* a 0-d array: seen as 1-d, as NumPy's */
+    LLVMValueRef stride = const_i64(l, ty_bits(t->elem) / 8);
+    r = np_owned_view(l, ct, v, LLVMBuildExtractValue(l->b, v, 2, ""), &one, &stride);
+  } else if (!is_array(t) || !t->ndim) {  /* a number, or a 0-d array of another dtype: 1 element */
     LLVMValueRef x = is_array(t) ? lo_load_scalar(l, t->elem, LLVMBuildExtractValue(l->b, v, 2, "")) : v;
-    LLVMValueRef one = const_i64(l, 1);
     r = lo_alloc_array(l, ct, &one, -1);
     lo_store_scalar(l, ct->elem, LLVMBuildExtractValue(l->b, r, 2, ""), lo_convert(l, x, is_array(t) ? t->elem : t, ct->elem));
   } else if (t->elem != ct->elem) {
     r = lo_copy_array(l, ct, t, v);
   } else {
-    r = np_as_c_contiguous(l, t, v);
+    r = np_as_contiguous(l, t, v, (char)n->bi->ival);
   }
   lo_done_with(l, arg, v);
   return r;
@@ -869,10 +919,13 @@ const Builtin bi_numpy[] = {
   ALLOC("geomspace", 2, 5, linspace_kw, 0, ty_geomspace, lo_geomspace),
   ALLOC_ANY("eye", 1, 4, eye_kw, 1, ty_eye, lo_eye),
   ALLOC_ANY("identity", 1, 2, dtype_kw, 0, ty_eye, lo_eye),
+  ALLOC("indices", 1, 3, indices_kw, 0, ty_np_indices, lo_np_indices),
   ALLOC_ANY("array", 1, 2, dtype_kw, 1, ty_array_of, lo_array_of),
-  /* asarray and ascontiguousarray may return their argument: not BF_ALLOCATES */
+  /* asarray, ascontiguousarray and asfortranarray may return their argument: not BF_ALLOCATES */
   {"numpy.asarray", "numpy", "asarray", BK_FUNCTION, 0, 1, 2, dtype_kw, BF_COMPLEX, 0, 0, ty_asarray, lo_array_of},
-  {"numpy.ascontiguousarray", "numpy", "ascontiguousarray", BK_FUNCTION, 0, 1, 2, dtype_kw, BF_COMPLEX, 0, 0, ty_ascontiguous,
+  {"numpy.ascontiguousarray", "numpy", "ascontiguousarray", BK_FUNCTION, 0, 1, 2, dtype_kw, BF_COMPLEX, 'C', 0, ty_ascontiguous,
+   lo_ascontiguous},
+  {"numpy.asfortranarray", "numpy", "asfortranarray", BK_FUNCTION, 0, 1, 2, dtype_kw, BF_COMPLEX, 'F', 0, ty_ascontiguous,
    lo_ascontiguous},
   ALLOC_ANY("copy", 1, 1, NULL, 0, ty_copy, lo_copy),
   {"array.copy", NULL, "copy", BK_METHOD, TY_ARRAY, 0, 0, NULL, BF_ALLOCATES | BF_COMPLEX, 0, 0, ty_copy, lo_copy},

@@ -1,8 +1,10 @@
 /* builtins/picking.c — elements picked from an array read flattened (in C
  * order), in compiled code: numpy.take(a, indices) and a.take(indices)
- * (no axis), numpy.extract(condition, arr), numpy.flatnonzero(a). Each
- * reads its array once into a flat temporary; indices out of range are
- * NumPy's IndexError.
+ * (no axis), numpy.extract(condition, arr), numpy.flatnonzero(a), and
+ * numpy.delete(arr, obj) and numpy.insert(arr, obj, values) (no axis, as
+ * Numba's: the result is 1-d). Each reads its array once, flattened (a
+ * flat temporary, or for delete and insert the array itself where it is
+ * C-contiguous); indices out of range are NumPy's IndexError.
  */
 #include "builtins/builtins.h"
 
@@ -117,6 +119,173 @@ static LLVMValueRef lo_extract(Lower *l, Node *n) {
   return out;
 }
 
+/* ---------------------------------------------------------------- delete, insert */
+
+/* An empty list or tuple written in the call, read as an array (of
+ * float64, as numpy.asarray([]) is): no positions, as NumPy reads it. */
+static bool empty_literal(const Node *x) {
+  return x->kind == N_CALL && x->list.len == 1 && x->list.items[0]->ty->kind == TY_TUPLE && !x->list.items[0]->ty->nfields;
+}
+
+/* obj of delete and insert: an int, or an array of ints (a literal list
+ * or tuple is one); delete takes a 1-d array of bools too, a mask */
+static bool need_positions(Infer *in, Node *n, Node *obj, bool mask) {
+  const Type *t = obj->ty;
+  if (ty_is_int(t) || (t->kind == TY_ARRAY && ty_is_int(t->elem)) || empty_literal(obj)) return true;
+  if (mask && t->kind == TY_ARRAY && t->elem->kind == TY_BOOL && t->ndim == 1) return true;
+  return ty_error(in, obj, "%s(): obj must be an int or an array of ints%s in compiled code, got %s", n->bi->name,
+                  mask ? " (or a 1-d array of bools)" : "", t->name) != NULL;
+}
+
+/* numpy.delete(arr, obj): arr flattened without the elements at obj's
+ * positions (or where the mask obj is true) */
+static const Type *ty_delete(Infer *in, Node *n, const Type **args) {
+  Node *obj = n->list.items[1];
+  if (!bi_need_values(in, n, n->list.items[0]) || !need_positions(in, n, obj, true)) return NULL;
+  return ty_array(elem_of(args[0]), 1, 'C', false);
+}
+
+/* x's elements in C order as elements of e, in a C-contiguous array (of
+ * type *t, which the caller releases with lo_release_temp): x itself where
+ * it is an array of e and C-contiguous at run time, else a copy (a
+ * number's of one element); *size: how many. */
+static LLVMValueRef flat_of(Lower *l, Node *x, const Type *e, const Type **t, LLVMValueRef *size) {
+  if (x->ty->kind != TY_ARRAY || x->ty->elem != e) {
+    *t = ty_array(e, 1, 'C', false);
+    return np_joined_elements(l, &x, 1, e, size);
+  }
+  LLVMValueRef v = lo_expr(l, x), c = np_as_contiguous(l, x->ty, v, 'C');
+  *t = ty_array(e, x->ty->ndim, 'C', x->ty->readonly);
+  lo_temp_made(l, *t, c);
+  *size = const_i64(l, 1);
+  for (int d = 0; d < x->ty->ndim; d++) *size = LLVMBuildMul(l->b, *size, lo_arr_shape(l, c, d), "");
+  lo_done_with(l, x, v);
+  return c;
+}
+
+/* A new 1-d array (of type rt) of those of flat's count elements whose flag in drop (bools) is false. */
+static LLVMValueRef kept_elements(Lower *l, const Type *rt, LLVMValueRef flat, LLVMValueRef count, LLVMValueRef drop) {
+  const Type *e = rt->elem, *b = TYS(TY_BOOL);
+  LLVMValueRef kept = counter(l, "delete.kept");
+  LoLoop scan = lo_loop_begin(l, const_i64(l, 0), count, NULL, "delete.count");
+  LLVMValueRef keep = LLVMBuildNot(l->b, lo_truth(l, lo_load_scalar(l, b, flat_item(l, b, drop, scan.index)), b), "");
+  LLVMBuildStore(l->b, LLVMBuildAdd(l->b, load_i64(l, kept), LLVMBuildZExt(l->b, keep, l->mod->i64, ""), ""), kept);
+  lo_loop_end(l, &scan);
+  LLVMValueRef len = load_i64(l, kept), out = lo_alloc_array(l, rt, &len, -1), at = counter(l, "delete.at");
+  LoLoop copy = lo_loop_begin(l, const_i64(l, 0), count, NULL, "delete.copy");
+  LLVMBasicBlockRef put = new_block(l, "delete.put"), next = new_block(l, "delete.next");
+  LLVMBuildCondBr(l->b, lo_truth(l, lo_load_scalar(l, b, flat_item(l, b, drop, copy.index)), b), next, put);
+  position(l, put);
+  lo_store_scalar(l, e, flat_item(l, e, out, load_i64(l, at)), lo_load_scalar(l, e, flat_item(l, e, flat, copy.index)));
+  bump(l, at);
+  LLVMBuildBr(l->b, next);
+  position(l, next);
+  lo_loop_end(l, &copy);
+  return out;
+}
+
+static LLVMValueRef lo_delete(Lower *l, Node *n) {
+  Node *arr = n->list.items[0], *obj = n->list.items[1];
+  const Type *e = n->ty->elem, *b = TYS(TY_BOOL), *bt = ty_array(b, 1, 'C', false), *ft, *pt;
+  bool mask = elem_of(obj->ty)->kind == TY_BOOL;
+  LLVMValueRef size, count, flat = flat_of(l, arr, e, &ft, &size);
+  LLVMValueRef pos = flat_of(l, obj, mask ? b : TYS(TY_I64), &pt, &count), drop = pos;
+  if (mask) {
+    lo_raise_format_if(l, LLVMBuildICmp(l->b, LLVMIntNE, count, size, ""), RT_ERR_VALUE, "boolean array argument obj "
+                       "to delete must be one dimensional and match the axis length of %lld", &size, 1);
+  } else {
+    drop = lo_alloc_array(l, bt, &size, 0);
+    lo_temp_made(l, bt, drop);
+    LoLoop mark = lo_loop_begin(l, const_i64(l, 0), count, NULL, "delete.mark");
+    LLVMValueRef i = lo_index_wrapped(l, lo_load_scalar(l, TYS(TY_I64), flat_item(l, TYS(TY_I64), pos, mark.index)), size, 0);
+    lo_store_scalar(l, b, flat_item(l, b, drop, i), const_bool(l, true));
+    lo_loop_end(l, &mark);
+  }
+  LLVMValueRef out = kept_elements(l, n->ty, flat, size, drop);
+  if (!mask) lo_release_temp(l, bt, drop);
+  lo_release_temp(l, pt, pos);
+  lo_release_temp(l, ft, flat);
+  return out;
+}
+
+/* numpy.insert(arr, obj, values): arr flattened with values put before
+ * the positions obj names: all of them before one int (or a one-element
+ * obj), else one before each (values' one element, or one each) */
+static const Type *ty_insert(Infer *in, Node *n, const Type **args) {
+  Node *obj = n->list.items[1], *values = n->list.items[2];
+  if (!bi_need_values(in, n, n->list.items[0]) || !need_positions(in, n, obj, false) || !bi_need_values(in, n, values))
+    return NULL;
+  if (ndim_of(values->ty) > 1)
+    return ty_error(in, values, "%s(): values must be a number or a 1-d array (arr is flattened), got %s", n->bi->name,
+                    values->ty->name);
+  return ty_array(elem_of(args[0]), 1, 'C', false);
+}
+
+/* count elements of e from src to dst, both flat arrays, at their elements from and to */
+static void copy_run(Lower *l, const Type *e, LLVMValueRef dst, LLVMValueRef to, LLVMValueRef src, LLVMValueRef from,
+                     LLVMValueRef count) {
+  LLVMValueRef bytes = LLVMBuildMul(l->b, count, const_i64(l, ty_bits(e) / 8), "");
+  LLVMBuildMemCpy(l->b, flat_item(l, e, dst, to), 1, flat_item(l, e, src, from), 1, bytes);
+}
+
+/* Each position from the end where negative, in place (NumPy's IndexError beyond [-size, size]). */
+static void normalise_positions(Lower *l, LLVMValueRef pos, LLVMValueRef count, LLVMValueRef size) {
+  const Type *i64 = TYS(TY_I64);
+  LoLoop loop = lo_loop_begin(l, const_i64(l, 0), count, NULL, "insert.position");
+  LLVMValueRef at = flat_item(l, i64, pos, loop.index), i = lo_load_scalar(l, i64, at);
+  LLVMValueRef bad = LLVMBuildOr(l->b, LLVMBuildICmp(l->b, LLVMIntSLT, i, LLVMBuildNeg(l->b, size, ""), ""),
+                                 LLVMBuildICmp(l->b, LLVMIntSGT, i, size, ""), "");
+  lo_raise_index_error_if(l, bad, 0, i, const_i64(l, 0), size);
+  lo_store_scalar(l, i64, at, LLVMBuildSelect(l->b, LLVMBuildICmp(l->b, LLVMIntSLT, i, const_i64(l, 0), ""),
+                                              LLVMBuildAdd(l->b, i, size, ""), i, ""));
+  lo_loop_end(l, &loop);
+}
+
+/* The result in one pass over the insertions in order of position (ties
+ * in obj's order, NumPy's stable order): the run of arr's elements
+ * before each copied, then its value. With one position (an int, or obj
+ * of one element) every value goes there, in order. */
+static LLVMValueRef lo_insert(Lower *l, Node *n) {
+  Node *arr = n->list.items[0], *obj = n->list.items[1], *values = n->list.items[2];
+  const Type *e = n->ty->elem, *i64 = TYS(TY_I64), *it = ty_array(i64, 1, 'C', false), *ft, *vt;
+  LLVMValueRef size, npos, nvals, flat = flat_of(l, arr, e, &ft, &size);
+  LLVMValueRef pos = np_joined_elements(l, &obj, 1, i64, &npos);  /* a copy: normalised in place */
+  LLVMValueRef vals = flat_of(l, values, e, &vt, &nvals);
+  LLVMValueRef zero = const_i64(l, 0), one_value = LLVMBuildICmp(l->b, LLVMIntEQ, nvals, const_i64(l, 1), "");
+  LLVMValueRef one = obj->ty->kind == TY_ARRAY ? LLVMBuildICmp(l->b, LLVMIntEQ, npos, const_i64(l, 1), "") : const_bool(l, true);
+  LLVMValueRef mismatch = LLVMBuildAnd(l->b, LLVMBuildNot(l->b, one, ""),
+                                       LLVMBuildAnd(l->b, LLVMBuildNot(l->b, one_value, ""),
+                                                    LLVMBuildICmp(l->b, LLVMIntNE, nvals, npos, ""), ""), "");
+  int ndims[2] = {1, 1};
+  const LLVMValueRef *shapes[2] = {&nvals, &npos};
+  lo_raise_shape_error(l, mismatch, 3, 2, ndims, shapes);
+  normalise_positions(l, pos, npos, size);
+  LLVMValueRef order = lo_alloc_array(l, it, &npos, -1);
+  lo_temp_made(l, it, order);
+  np_argsort_flat(l, it, pos, order);
+  LLVMValueRef count = LLVMBuildSelect(l->b, one, nvals, npos, "insert.count");
+  LLVMValueRef total = LLVMBuildAdd(l->b, size, count, ""), out = lo_alloc_array(l, n->ty, &total, -1);
+  LLVMValueRef src = counter(l, "insert.src"), dst = counter(l, "insert.dst");
+  LoLoop put = lo_loop_begin(l, zero, count, NULL, "insert.put");
+  LLVMValueRef k = LLVMBuildSelect(l->b, one, zero, lo_load_scalar(l, i64, flat_item(l, i64, order, put.index)), "");
+  LLVMValueRef p = lo_load_scalar(l, i64, flat_item(l, i64, pos, k)), from = load_i64(l, src), to = load_i64(l, dst);
+  LLVMValueRef run = LLVMBuildSub(l->b, p, from, "");
+  copy_run(l, e, out, to, flat, from, run);
+  to = LLVMBuildAdd(l->b, to, run, "");
+  LLVMValueRef v = LLVMBuildSelect(l->b, one, put.index, LLVMBuildSelect(l->b, one_value, zero, k, ""), "");
+  lo_store_scalar(l, e, flat_item(l, e, out, to), lo_load_scalar(l, e, flat_item(l, e, vals, v)));
+  LLVMBuildStore(l->b, p, src);
+  LLVMBuildStore(l->b, LLVMBuildAdd(l->b, to, const_i64(l, 1), ""), dst);
+  lo_loop_end(l, &put);
+  LLVMValueRef rest = load_i64(l, src);  /* arr's elements after the last position */
+  copy_run(l, e, out, load_i64(l, dst), flat, rest, LLVMBuildSub(l->b, size, rest, ""));
+  lo_release_temp(l, it, order);
+  lo_release_temp(l, vt, vals);
+  lo_release_temp(l, it, pos);
+  lo_release_temp(l, ft, flat);
+  return out;
+}
+
 /* ---------------------------------------------------------------- the rows */
 
 #define PK_FLAGS (BF_ALLOCATES | BF_RAISES | BF_COMPLEX)
@@ -126,5 +295,7 @@ const Builtin bi_picking[] = {
   {"array.take", NULL, "take", BK_METHOD, TY_ARRAY, 1, 1, NULL, PK_FLAGS, 0, 0, ty_take, lo_take},
   {"numpy.extract", "numpy", "extract", BK_FUNCTION, 0, 2, 2, NULL, PK_FLAGS, EXTRACT, 0, ty_extract, lo_extract},
   {"numpy.flatnonzero", "numpy", "flatnonzero", BK_FUNCTION, 0, 1, 1, NULL, PK_FLAGS, FLATNONZERO, 0, ty_extract, lo_extract},
+  {"numpy.delete", "numpy", "delete", BK_FUNCTION, 0, 2, 2, NULL, PK_FLAGS | BF_ARRAYLIKE, 0, 0, ty_delete, lo_delete},
+  {"numpy.insert", "numpy", "insert", BK_FUNCTION, 0, 3, 3, NULL, PK_FLAGS | BF_ARRAYLIKE, 0, 0, ty_insert, lo_insert},
   BI_END,
 };

@@ -12,6 +12,7 @@ static const Builtin *const families[] = {
   bi_operators,
   bi_numpy,
   bi_shape,
+  bi_views,
   bi_reduce,
   bi_statistics,
   bi_sorting,

@@ -2,8 +2,8 @@
  * code: searchsorted, digitize and interp (a binary search per needle,
  * emitted inline, in the dtype NumPy compares the two in, NaN sorting
  * last), bincount and histogram, isin and the set functions (union1d,
- * intersect1d, setdiff1d: searches of sorted copies), and v in a (any
- * element equal).
+ * intersect1d, setdiff1d: searches of sorted copies; setxor1d: a sorted
+ * copy's lone values), and v in a (any element equal).
  */
 #include <math.h>
 #include <string.h>
@@ -562,7 +562,7 @@ static LLVMValueRef lo_isin(Lower *l, Node *n) {
   return out;
 }
 
-enum { SET_UNION, SET_INTERSECT, SET_DIFF };
+enum { SET_UNION, SET_INTERSECT, SET_DIFF, SET_XOR };
 
 /* union1d, intersect1d: the common dtype; setdiff1d: the first array's */
 static const Type *ty_set(Infer *in, Node *n, const Type **args) {
@@ -636,6 +636,68 @@ LLVMValueRef lo_array_contains(Lower *l, Node *n) {
   return LLVMBuildLoad2(l->b, l->mod->i1, c.any, "");
 }
 
+/* ---------------------------------------------------------------- setxor1d */
+
+/* numpy.setxor1d(ar1, ar2, assume_unique=False): the sorted values in
+ * one of the arrays but not both, as NumPy finds them: the distinct
+ * values of each (or each as it is, assumed distinct) sorted together,
+ * and those unlike both neighbours kept (a NaN is unlike every value, so
+ * each array's NaN is kept, as NumPy's are) */
+static const char *const setxor_kw[] = {"assume_unique", NULL};
+
+static const Type *ty_setxor(Infer *in, Node *n, const Type **args) {
+  Node *unique = bi_arg(n, 2, "assume_unique");
+  if (unique && unique->kind != N_BOOL)
+    return ty_error(in, unique, "%s(): assume_unique must be a constant True or False in compiled code", n->bi->name);
+  return ty_set(in, n, args);
+}
+
+/* The values of each array once, one array's after the other's, sorted (*count: how many). */
+static LLVMValueRef each_distinct_sorted(Lower *l, Node *n, const Type *ft, LLVMValueRef *count) {
+  const Type *e = ft->elem;
+  LLVMValueRef na, nb, ua = np_sorted_elements(l, &n->list.items[0], 1, e, true, &na);
+  LLVMValueRef ub = np_sorted_elements(l, &n->list.items[1], 1, e, true, &nb);
+  *count = LLVMBuildAdd(l->b, na, nb, "");
+  LLVMValueRef aux = lo_alloc_array(l, ft, count, -1), data = LLVMBuildExtractValue(l->b, aux, 2, "");
+  LLVMValueRef size = const_i64(l, ty_bits(e) / 8), from_b = LLVMBuildInBoundsGEP2(l->b, lo_storage_type(l, e), data, &na, 1, "");
+  LLVMBuildMemCpy(l->b, data, 1, LLVMBuildExtractValue(l->b, ua, 2, ""), 1, LLVMBuildMul(l->b, na, size, ""));
+  LLVMBuildMemCpy(l->b, from_b, 1, LLVMBuildExtractValue(l->b, ub, 2, ""), 1, LLVMBuildMul(l->b, nb, size, ""));
+  lo_release_temp(l, ft, ub);
+  lo_release_temp(l, ft, ua);
+  lo_temp_made(l, ft, aux);
+  np_sort_flat(l, ft, aux);
+  return aux;
+}
+
+static LLVMValueRef lo_setxor(Lower *l, Node *n) {
+  Node *unique = bi_arg(n, 2, "assume_unique");
+  const Type *ft = n->ty, *e = ft->elem;
+  LLVMValueRef count, aux = unique && unique->ival ? np_sorted_elements(l, n->list.items, 2, e, false, &count)
+                                                   : each_distinct_sorted(l, n, ft, &count);
+  Sorted s = sorted_temp(l, aux, count, e);
+  LLVMValueRef kept = lo_alloca(l, l->mod->i64, "setxor.kept"), zero = const_i64(l, 0), one = const_i64(l, 1);
+  LLVMBuildStore(l->b, zero, kept);
+  LoLoop loop = lo_loop_begin(l, zero, count, NULL, "setxor");  /* kept in place: kept <= i */
+  LLVMValueRef i = loop.index, x = element_at(l, &s, i);
+  LLVMValueRef first = LLVMBuildICmp(l->b, LLVMIntEQ, i, zero, ""), last = LLVMBuildICmp(l->b, LLVMIntEQ, i, LLVMBuildSub(l->b, count, one, ""), "");
+  LLVMValueRef prev = element_at(l, &s, LLVMBuildSelect(l->b, first, i, LLVMBuildSub(l->b, i, one, ""), ""));
+  LLVMValueRef next = element_at(l, &s, LLVMBuildSelect(l->b, last, i, LLVMBuildAdd(l->b, i, one, ""), ""));
+  LLVMValueRef lone = LLVMBuildAnd(l->b, LLVMBuildOr(l->b, first, lo_compare_values(l, OP_NE, prev, e, x, e), ""),
+                                   LLVMBuildOr(l->b, last, lo_compare_values(l, OP_NE, next, e, x, e), ""), "");
+  LLVMBasicBlockRef keep = new_block(l, "setxor.keep"), on = new_block(l, "setxor.next");
+  LLVMBuildCondBr(l->b, lone, keep, on);
+  position(l, keep);
+  LLVMValueRef k = LLVMBuildLoad2(l->b, l->mod->i64, kept, "");
+  lo_store_scalar(l, e, LLVMBuildInBoundsGEP2(l->b, lo_storage_type(l, e), s.data, &k, 1, ""), x);
+  LLVMBuildStore(l->b, LLVMBuildAdd(l->b, k, one, ""), kept);
+  LLVMBuildBr(l->b, on);
+  position(l, on);
+  lo_loop_end(l, &loop);
+  LLVMValueRef r = np_first_elements(l, ft, aux, LLVMBuildLoad2(l->b, l->mod->i64, kept, ""));
+  lo_release_temp(l, ft, aux);
+  return r;
+}
+
 /* ---------------------------------------------------------------- the rows */
 
 static const char *const searchsorted_kw[] = {"v", "side", NULL};
@@ -663,5 +725,7 @@ const Builtin bi_searching[] = {
   {"numpy.union1d", "numpy", "union1d", BK_FUNCTION, 0, 2, 2, NULL, BF_ALLOCATES | BF_RAISES | BF_ARRAYLIKE, SET_UNION, 0, ty_set, lo_set},
   {"numpy.intersect1d", "numpy", "intersect1d", BK_FUNCTION, 0, 2, 2, NULL, BF_ALLOCATES | BF_RAISES | BF_ARRAYLIKE, SET_INTERSECT, 0, ty_set, lo_set},
   {"numpy.setdiff1d", "numpy", "setdiff1d", BK_FUNCTION, 0, 2, 2, NULL, BF_ALLOCATES | BF_RAISES | BF_ARRAYLIKE, SET_DIFF, 0, ty_set, lo_set},
+  {"numpy.setxor1d", "numpy", "setxor1d", BK_FUNCTION, 0, 2, 3, setxor_kw, BF_ALLOCATES | BF_RAISES | BF_ARRAYLIKE, SET_XOR, 0, ty_setxor,
+   lo_setxor},
   BI_END,
 };

@@ -96,9 +96,8 @@ LLVMValueRef np_view(Lower *l, const Type *t, LLVMValueRef base, LLVMValueRef da
   return v;
 }
 
-/* A view returned to the caller: it holds its own reference. */
-static LLVMValueRef owned_view(Lower *l, const Type *t, LLVMValueRef base, LLVMValueRef data, const LLVMValueRef *shape,
-                               const LLVMValueRef *strides) {
+LLVMValueRef np_owned_view(Lower *l, const Type *t, LLVMValueRef base, LLVMValueRef data, const LLVMValueRef *shape,
+                           const LLVMValueRef *strides) {
   LLVMValueRef v = np_view(l, t, base, data, shape, strides);
   lo_refcount(l, t, v, true);
   return v;
@@ -119,17 +118,20 @@ static LLVMValueRef size_of(Lower *l, int ndim, const LLVMValueRef *shape) {
   return size;
 }
 
-/* The strides of a C-contiguous array of the shape. */
-static void c_strides(Lower *l, const Type *elem, int ndim, const LLVMValueRef *shape, LLVMValueRef *strides) {
+/* The strides of a contiguous array of the shape, in order 'C' (the last
+ * dimension's elements next to each other) or 'F' (the first's). */
+static void contiguous_strides(Lower *l, const Type *elem, int ndim, const LLVMValueRef *shape, LLVMValueRef *strides,
+                               char order) {
   LLVMValueRef s = const_i64(l, ty_bits(elem) / 8);
-  for (int d = ndim - 1; d >= 0; d--) {
+  for (int k = 0; k < ndim; k++) {
+    int d = order == 'C' ? ndim - 1 - k : k;
     strides[d] = s;
     s = LLVMBuildMul(l->b, s, shape[d], "");
   }
 }
 
 LLVMValueRef np_contiguous(Lower *l, const Type *t, LLVMValueRef a, bool fortran) {
-  if (t->layout == (fortran ? 'F' : 'C') || t->ndim == 0) return const_bool(l, true);
+  if (t->layout == (fortran ? 'F' : 'C') || t->ndim == 0 || (t->ndim == 1 && t->layout != 'A')) return const_bool(l, true);
   LLVMValueRef ok = const_bool(l, true), empty = const_bool(l, false), want = const_i64(l, ty_bits(t->elem) / 8);
   for (int k = 0; k < t->ndim; k++) {
     int d = fortran ? k : t->ndim - 1 - k;
@@ -143,21 +145,21 @@ LLVMValueRef np_contiguous(Lower *l, const Type *t, LLVMValueRef a, bool fortran
   return LLVMBuildOr(l->b, ok, empty, "");
 }
 
-LLVMValueRef np_as_c_contiguous(Lower *l, const Type *t, LLVMValueRef a) {
-  const Type *ct = ty_array(t->elem, t->ndim, 'C', t->readonly);
+LLVMValueRef np_as_contiguous(Lower *l, const Type *t, LLVMValueRef a, char order) {
+  const Type *ct = ty_array(t->elem, t->ndim, order, t->readonly);
   LLVMValueRef shape[RC_MAX_NDIM], strides[RC_MAX_NDIM];
   shape_of(l, t, a, shape, NULL);
-  c_strides(l, t->elem, t->ndim, shape, strides);
-  if (t->layout == 'C') return owned_view(l, ct, a, data_of(l, a), shape, strides);
+  contiguous_strides(l, t->elem, t->ndim, shape, strides, order);
+  if (t->layout == order) return np_owned_view(l, ct, a, data_of(l, a), shape, strides);
   LLVMBasicBlockRef same = new_block(l, "contiguous.same"), copy = new_block(l, "contiguous.copy"),
                     done = new_block(l, "contiguous.done");
-  LLVMBuildCondBr(l->b, np_contiguous(l, t, a, false), same, copy);
+  LLVMBuildCondBr(l->b, np_contiguous(l, t, a, order == 'F'), same, copy);
   position(l, same);
-  LLVMValueRef view = owned_view(l, ct, a, data_of(l, a), shape, strides);
+  LLVMValueRef view = np_owned_view(l, ct, a, data_of(l, a), shape, strides);
   LLVMBasicBlockRef same_end = LLVMGetInsertBlock(l->b);
   LLVMBuildBr(l->b, done);
   position(l, copy);
-  LLVMValueRef copied = lo_copy_array(l, ty_array(t->elem, t->ndim, 'C', false), t, a);
+  LLVMValueRef copied = lo_copy_array(l, ty_array(t->elem, t->ndim, order, false), t, a);
   LLVMBasicBlockRef copy_end = LLVMGetInsertBlock(l->b);
   LLVMBuildBr(l->b, done);
   position(l, done);
@@ -175,8 +177,11 @@ static LLVMValueRef addr_at(Lower *l, const Type *t, LLVMValueRef a, const LLVMV
 }
 
 LLVMValueRef np_runtime_axis(Lower *l, Node *axis, int ndim) {
-  if (!axis) return const_i64(l, 0);
-  LLVMValueRef v = lo_expr_as(l, axis, TYS(TY_I64)), n = const_i64(l, ndim);
+  return axis ? np_axis_value(l, lo_expr_as(l, axis, TYS(TY_I64)), ndim) : const_i64(l, 0);
+}
+
+LLVMValueRef np_axis_value(Lower *l, LLVMValueRef v, int ndim) {
+  LLVMValueRef n = const_i64(l, ndim);
   LLVMValueRef bad = LLVMBuildOr(l->b, LLVMBuildICmp(l->b, LLVMIntSLT, v, LLVMBuildNeg(l->b, n, ""), ""),
                                  LLVMBuildICmp(l->b, LLVMIntSGE, v, n, ""), "");
   lo_raise_format_if(l, bad, RT_ERR_VALUE, "axis %lld is out of bounds for array of dimension %lld",
@@ -274,8 +279,8 @@ static void check_new_shape(Lower *l, LLVMValueRef size, int ndim, LLVMValueRef 
 /* a's memory with a new C-contiguous shape: a view if a is C-contiguous,
  * else of a copy; an owned reference. */
 static LLVMValueRef reshaped(Lower *l, const Type *rt, const Type *t, LLVMValueRef a, LLVMValueRef *dims) {
-  LLVMValueRef c = np_as_c_contiguous(l, t, a), strides[RC_MAX_NDIM];
-  c_strides(l, rt->elem, rt->ndim, dims, strides);
+  LLVMValueRef c = np_as_contiguous(l, t, a, 'C'), strides[RC_MAX_NDIM];
+  contiguous_strides(l, rt->elem, rt->ndim, dims, strides, 'C');
   /* c's reference is the result's */
   return np_view(l, rt, c, data_of(l, c), dims, strides);
 }
@@ -395,7 +400,7 @@ static LLVMValueRef permuted(Lower *l, const Type *rt, const Type *t, LLVMValueR
     shape[d] = s[perm[d]];
     strides[d] = st[perm[d]];
   }
-  return owned_view(l, rt, a, data_of(l, a), shape, strides);
+  return np_owned_view(l, rt, a, data_of(l, a), shape, strides);
 }
 
 /* n's array argument viewed with its axes permuted by perm. */
@@ -495,7 +500,7 @@ static LLVMValueRef lo_rot90(Lower *l, Node *n) {
   LLVMValueRef empty = LLVMBuildOr(l->b, LLVMBuildICmp(l->b, LLVMIntEQ, s[0], zero, ""), LLVMBuildICmp(l->b, LLVMIntEQ, s[1], zero, ""), "");
   offset = pick(l, empty, zero, offset);  /* no element: the data pointer as it is */
   LLVMValueRef data = LLVMBuildGEP2(l->b, l->mod->i8, data_of(l, a), &offset, 1, "");
-  LLVMValueRef r = owned_view(l, n->ty, a, data, shape, strides);
+  LLVMValueRef r = np_owned_view(l, n->ty, a, data, shape, strides);
   lo_done_with(l, arg, a);
   return r;
 }
@@ -566,7 +571,7 @@ static LLVMValueRef lo_squeeze(Lower *l, Node *n) {
     strides[k++] = st[d];
   }
   lo_raise_if(l, bad, RT_ERR_VALUE, "cannot select an axis to squeeze out which has size not equal to one");
-  LLVMValueRef r = owned_view(l, n->ty, a, data_of(l, a), shape, strides);
+  LLVMValueRef r = np_owned_view(l, n->ty, a, data_of(l, a), shape, strides);
   lo_done_with(l, arg, a);
   return r;
 }
@@ -610,10 +615,10 @@ static LLVMValueRef view_with_axes(Lower *l, Node *n, const bool *added, int cou
     }
   }
   LLVMValueRef cs[RC_MAX_NDIM];
-  c_strides(l, t->elem, t->ndim + count, shape, cs);
+  contiguous_strides(l, t->elem, t->ndim + count, shape, cs, 'C');
   for (int d = 0; d < t->ndim + count; d++)
     if (!strides[d]) strides[d] = cs[d];
-  LLVMValueRef r = owned_view(l, n->ty, a, data_of(l, a), shape, strides);
+  LLVMValueRef r = np_owned_view(l, n->ty, a, data_of(l, a), shape, strides);
   lo_done_with(l, arg, a);
   return r;
 }
@@ -1131,7 +1136,7 @@ static LLVMValueRef lo_broadcast_to(Lower *l, Node *n) {
     strides[d] = pick(l, same, st[d - lead], const_i64(l, 0));
   }
   lo_raise_if(l, bad, RT_ERR_VALUE, "operands could not be broadcast together with the requested shape");
-  LLVMValueRef r = owned_view(l, n->ty, a, data_of(l, a), shape, strides);
+  LLVMValueRef r = np_owned_view(l, n->ty, a, data_of(l, a), shape, strides);
   lo_done_with(l, arg, a);
   return r;
 }
@@ -1296,7 +1301,7 @@ static LLVMValueRef lo_flip(Lower *l, Node *n) {
     strides[d] = pick(l, flipped[d], LLVMBuildNeg(l->b, strides[d], ""), strides[d]);
   }
   LLVMValueRef data = LLVMBuildGEP2(l->b, l->mod->i8, data_of(l, a), &offset, 1, "");
-  LLVMValueRef r = owned_view(l, n->ty, a, data, shape, strides);
+  LLVMValueRef r = np_owned_view(l, n->ty, a, data, shape, strides);
   lo_done_with(l, arg, a);
   return r;
 }

@@ -301,9 +301,15 @@ LLVMValueRef np_joined_elements(Lower *l, Node *const *arrays, int n, const Type
   return out;
 }
 
+void np_sort_flat(Lower *l, const Type *t, LLVMValueRef a) { sort_lanes(l, t, a, const_i64(l, 0), NULL, false); }
+
+void np_argsort_flat(Lower *l, const Type *t, LLVMValueRef a, LLVMValueRef out) {
+  sort_lanes(l, t, a, const_i64(l, 0), LLVMBuildExtractValue(l->b, out, 2, ""), true);
+}
+
 LLVMValueRef np_sorted_elements(Lower *l, Node *const *arrays, int n, const Type *elem, bool unique, LLVMValueRef *count) {
   LLVMValueRef sum, out = np_joined_elements(l, arrays, n, elem, &sum), data = LLVMBuildExtractValue(l->b, out, 2, "");
-  sort_lanes(l, ty_array(elem, 1, 'C', false), out, const_i64(l, 0), NULL, false);
+  np_sort_flat(l, ty_array(elem, 1, 'C', false), out);
   *count = sum;
   if (unique) {
     LLVMTypeRef p[4] = {l->mod->ptr, l->mod->i64, l->mod->i32, l->mod->ptr};

@@ -349,7 +349,7 @@ static LLVMValueRef lo_unwrap(Lower *l, Node *n) {
   LLVMValueRef pv = lo_expr(l, p), ax = axis ? np_runtime_axis(l, axis, nd) : const_i64(l, nd - 1);
   Unwrap u = unwrap_begin(l, n, t);
   const Type *ct = ty_array(e, nd, 'C', pt->readonly);
-  LLVMValueRef c = np_as_c_contiguous(l, pt, pv), shape[RC_MAX_NDIM];
+  LLVMValueRef c = np_as_contiguous(l, pt, pv, 'C'), shape[RC_MAX_NDIM];
   lo_temp_made(l, ct, c);
   LLVMValueRef outer = const_i64(l, 1), inner = const_i64(l, 1), len = const_i64(l, 1), one = const_i64(l, 1);
   for (int d = 0; d < nd; d++) {
