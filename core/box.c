@@ -633,6 +633,45 @@ PyObject *disp_interrupt_caught(int status, PyObject *result) {
   return NULL;
 }
 
+/* One argument of a raise's text (rt_raise_arg): a new value, *text moved
+ * past it; NULL at the text's end or after an error. */
+static PyObject *raise_arg(const char **text) {
+  const char *p = *text, *end = strchr(p, p[0] == 's' ? ':' : ';');
+  if (!p[0] || !end) return NULL;
+  PyObject *v = NULL;
+  if (p[0] == 's') {
+    size_t len = strtoull(p + 1, NULL, 10);
+    v = PyUnicode_DecodeUTF8(end + 1, (Py_ssize_t)len, "replace");
+    *text = end + 1 + len;
+    return v;
+  }
+  if (p[0] == 'n') v = Py_NewRef(Py_None);
+  else if (p[0] == 'b') v = PyBool_FromLong(p[1] == '1');
+  else if (p[0] == 'i') v = PyLong_FromLongLong(strtoll(p + 1, NULL, 10));
+  else if (p[0] == 'u') v = PyLong_FromUnsignedLongLong(strtoull(p + 1, NULL, 10));
+  else if (p[0] == 'f') {
+    char *stop;  /* the ';' after the repr */
+    double d = PyOS_string_to_double(p + 1, &stop, NULL);
+    v = d == -1.0 && PyErr_Occurred() ? NULL : PyFloat_FromDouble(d);
+  }
+  *text = end + 1;
+  return v;
+}
+
+/* raise cls(a, b, ...) with the arguments compiled code recorded. */
+static PyObject *disp_raise_args(PyObject *cls, const char *text) {
+  PyObject *args = PyList_New(0), *v;
+  while (args && (v = raise_arg(&text))) {
+    if (PyList_Append(args, v) < 0) Py_CLEAR(args);
+    Py_DECREF(v);
+  }
+  PyObject *tuple = args && !PyErr_Occurred() ? PyList_AsTuple(args) : NULL;
+  PyObject *exc = tuple ? PyObject_Call(cls, tuple, NULL) : NULL;
+  if (exc) PyErr_SetObject((PyObject *)Py_TYPE(exc), exc);
+  Py_XDECREF(exc); Py_XDECREF(tuple); Py_XDECREF(args);
+  return NULL;
+}
+
 PyObject *disp_raise_runtime_error(void) {
   RtError *e = core_api()->last_error();
   if (e->status == RT_ERR_INTERRUPT) {  /* Python's handler runs now: KeyboardInterrupt, or what the user's raises */
@@ -647,6 +686,7 @@ PyObject *disp_raise_runtime_error(void) {
   }
   if (e->status == RT_ERR_KEY && e->msg)  /* KeyError(key), the key a number as the message writes it */
     return disp_raise_key_error(e->msg);
+  if (e->status == RT_ERR_RAISE && e->msg && e->msg[0] == '\x02') return disp_raise_args(e->exc_class, e->msg + 1);
   PyObject *exc = e->status == RT_ERR_RAISE ? e->exc_class : disp_status_class(e->status);
   if (e->msg)
     PyErr_SetString(exc, e->msg);

@@ -98,6 +98,11 @@ int64_t rt_str_decode(const char *text, int64_t n, uint32_t *out);  /* UTF-8 to 
 bool rt_str_spec_ok(const char *spec, int kind);  /* a format spec supported for an int (0), float (1), str (2) */
 char *rt_str_utf8(const RtStr *s, size_t *len);
 void rt_raise_str(void *cls, const RtStr *s);  /* raise cls(s), s made at run time */
+/* raise cls(a, b, ...): begin, one call per argument, then rt_raise(cls, rt_raise_args_text()) */
+void rt_raise_args_begin(void);
+void rt_raise_arg(int32_t tag, int64_t bits);  /* 'i' 'u' 'b' an integer, 'f' a double's bits, 'n' None */
+void rt_raise_arg_str(const RtStr *s);
+const char *rt_raise_args_text(void);
 char *rt_str_repr(const RtStr *s);  /* Python's repr(s), malloc'd UTF-8; NULL: no memory */  /* malloc'd UTF-8, NUL-terminated; NULL: no memory */
 void rt_register_strings(void (*define)(const char *name, void *addr, void *ctx), void *ctx);
 

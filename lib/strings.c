@@ -116,6 +116,13 @@ char *rt_str_utf8(const RtStr *s, size_t *len) {
 void rt_raise_str(void *cls, const RtStr *s) {
   static _Thread_local char text[1024];
   char *utf8 = rt_str_utf8(s, NULL);
+  if (utf8 && utf8[0] == '\x02') {  /* what marks a raise's arguments (rt_raise_args_begin): one, then */
+    free(utf8);
+    rt_raise_args_begin();
+    rt_raise_arg_str(s);
+    rt_raise(cls, rt_raise_args_text());
+    return;
+  }
   size_t n = utf8 ? strlen(utf8) : 0;
   if (n >= sizeof text) {
     n = sizeof text - 1;
@@ -126,6 +133,63 @@ void rt_raise_str(void *cls, const RtStr *s) {
   free(utf8);
   rt_raise(cls, text);
 }
+
+/* raise cls(a, b, ...): the arguments as text in this thread's buffer,
+ * which the extension reads back into Python values (disp_raise_args):
+ * "\x02" then per argument a tag -- 'i' or 'u' and a decimal integer,
+ * 'f' and a float's repr, 'b' and 0 or 1, 'n' for None, each ended by
+ * ';', or 's' and a str as its length in bytes, ':' and its UTF-8. The
+ * buffer grows to hold them all; kept for the thread's next raise. */
+static _Thread_local char *raise_text;
+static _Thread_local size_t raise_len, raise_cap;
+
+static void raise_append(const char *item, size_t n) {
+  if (raise_len + n + 1 > raise_cap) {
+    size_t cap = raise_cap ? raise_cap : 256;
+    while (cap < raise_len + n + 1) cap *= 2;
+    char *grown = realloc(raise_text, cap);
+    if (!grown) return;  /* out of memory: the argument is left out */
+    raise_text = grown;
+    raise_cap = cap;
+  }
+  memcpy(raise_text + raise_len, item, n);
+  raise_len += n;
+  raise_text[raise_len] = 0;
+}
+
+void rt_raise_args_begin(void) {
+  raise_len = 0;
+  raise_append("\x02", 1);
+}
+
+void rt_raise_arg(int32_t tag, int64_t bits) {
+  char item[64];
+  int n = 0;
+  if (tag == 'f') {
+    double d;
+    memcpy(&d, &bits, sizeof d);
+    item[0] = 'f';
+    n = 1 + (int)rt_float_repr(item + 1, d, false);
+    n += snprintf(item + n, sizeof item - (size_t)n, ";");
+  } else if (tag == 'u') {
+    n = snprintf(item, sizeof item, "u%llu;", (unsigned long long)bits);
+  } else {
+    n = snprintf(item, sizeof item, "%c%lld;", tag, (long long)bits);
+  }
+  raise_append(item, (size_t)n);
+}
+
+void rt_raise_arg_str(const RtStr *s) {
+  size_t len = 0;
+  char *utf8 = rt_str_utf8(s, &len);
+  char head[32];
+  int n = snprintf(head, sizeof head, "s%zu:", utf8 ? len : 0);
+  raise_append(head, (size_t)n);
+  if (utf8) raise_append(utf8, len);
+  free(utf8);
+}
+
+const char *rt_raise_args_text(void) { return raise_text ? raise_text : ""; }
 
 /* ---------------------------------------------------------------- characters */
 
@@ -941,6 +1005,8 @@ void rt_register_strings(void (*define)(const char *name, void *addr, void *ctx)
     {"rt_str_to_int", (void *)rt_str_to_int}, {"rt_str_to_float", (void *)rt_str_to_float},
     {"rt_str_format_float", (void *)rt_str_format_float}, {"rt_str_format_int", (void *)rt_str_format_int},
     {"rt_str_format_str", (void *)rt_str_format_str}, {"rt_raise_str", (void *)rt_raise_str},
+    {"rt_raise_args_begin", (void *)rt_raise_args_begin}, {"rt_raise_arg", (void *)rt_raise_arg},
+    {"rt_raise_arg_str", (void *)rt_raise_arg_str}, {"rt_raise_args_text", (void *)rt_raise_args_text},
   };
   for (size_t i = 0; i < sizeof fns / sizeof fns[0]; i++) define(fns[i].name, fns[i].fn, ctx);
 }
