@@ -103,6 +103,9 @@ void rt_raise_args_begin(void);
 void rt_raise_arg(int32_t tag, int64_t bits);  /* 'i' 'u' 'b' an integer, 'f' a double's bits, 'n' None */
 void rt_raise_arg_str(const RtStr *s);
 const char *rt_raise_args_text(void);
+int32_t rt_str_repr_of(RtStr **out, const RtStr *s);  /* repr(s) as a str */
+int64_t rt_str_python_hash(const RtStr *s);  /* hash(s) as the interpreter's (rt_set_str_hash) */
+void rt_set_str_hash(uint64_t k0, uint64_t k1, int rounds);
 char *rt_str_repr(const RtStr *s);  /* Python's repr(s), malloc'd UTF-8; NULL: no memory */  /* malloc'd UTF-8, NUL-terminated; NULL: no memory */
 void rt_register_strings(void (*define)(const char *name, void *addr, void *ctx), void *ctx);
 

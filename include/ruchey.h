@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define RUCHEY_API_VERSION 24
+#define RUCHEY_API_VERSION 25
 #define RC_MAX_NDIM 8
 
 /* ---------------------------------------------------------------- arena */
@@ -730,6 +730,8 @@ typedef struct RucheyAPI {
   /* what keeps a Python object alive while compiled code holds an argument
    * array in a jitclass's field (rt_array_keep): a reference taken, one released */
   void (*set_object_keeper)(void (*retain)(void *obj), void (*release)(void *obj));
+  /* the interpreter's str hash: its SipHash key and rounds per word (0: not SipHash) */
+  void (*set_str_hash)(uint64_t k0, uint64_t k1, int rounds);
 } RucheyAPI;
 
 const RucheyAPI *ruchey_api(void);

@@ -725,17 +725,23 @@ static bool same_key(int32_t kind, uint64_t a, uint64_t b) {
 
 /* Python's hash of a tuple (Objects/tupleobject.c's xxHash-based one,
  * 64-bit), from its items' hashes. */
-static int64_t tuple_hash(uint64_t key) {
-  const RtTupleKey *t = (const RtTupleKey *)(uintptr_t)key;
+int64_t rt_tuple_hash(const int64_t *hashes, int64_t n) {
   const uint64_t prime1 = 11400714785074694791ULL, prime2 = 14029467366897019727ULL, prime5 = 2870177450012600261ULL;
   uint64_t acc = prime5;
-  for (int64_t i = 0; i < t->n; i++) {
-    acc += (uint64_t)rt_number_hash(t->kinds[i], t->bits[i]) * prime2;
+  for (int64_t i = 0; i < n; i++) {
+    acc += (uint64_t)hashes[i] * prime2;
     acc = (acc << 31) | (acc >> 33);
     acc *= prime1;
   }
-  acc += (uint64_t)t->n ^ (prime5 ^ 3527539ULL);
+  acc += (uint64_t)n ^ (prime5 ^ 3527539ULL);
   return acc == (uint64_t)-1 ? 1546275796 : (int64_t)acc;
+}
+
+static int64_t tuple_hash(uint64_t key) {
+  const RtTupleKey *t = (const RtTupleKey *)(uintptr_t)key;
+  int64_t hashes[RT_KEY_FIELDS];
+  for (int64_t i = 0; i < t->n; i++) hashes[i] = rt_number_hash(t->kinds[i], t->bits[i]);
+  return rt_tuple_hash(hashes, t->n);
 }
 
 static bool same_tuple(uint64_t a, uint64_t b) {
@@ -1089,6 +1095,8 @@ void rt_register_containers(void (*define)(const char *name, void *addr, void *c
   define("rt_dict_update", (void *)rt_dict_update, ctx);
   define("rt_key_error", (void *)rt_key_error, ctx);
   define("rt_tuple_key_free", (void *)rt_tuple_key_free, ctx);
+  define("rt_number_hash", (void *)rt_number_hash, ctx);
+  define("rt_tuple_hash", (void *)rt_tuple_hash, ctx);
   define("rt_heapify", (void *)rt_heapify, ctx);
   define("rt_heappush", (void *)rt_heappush, ctx);
   define("rt_heappop", (void *)rt_heappop, ctx);

@@ -585,8 +585,9 @@ static const Type *ty_call(Infer *in, Node *n) {
       !ty_check_records(in, n, args) || !ty_check_float16(in, n, args) ||
       !ty_check_time(in, n, args))
     return NULL;
-  const Type *t = n->bi->type(in, n, args);
-  return n->bi->lower_elem ? ty_ufunc_out(in, n, t) : t;
+  const Builtin *bi = n->bi;  /* a typer may make n what the call means (getattr: an attribute) */
+  const Type *t = bi->type(in, n, args);
+  return bi->lower_elem ? ty_ufunc_out(in, n, t) : t;
 }
 
 /* a.attr: the attribute's row from a's type. */

@@ -191,6 +191,71 @@ void rt_raise_arg_str(const RtStr *s) {
 
 const char *rt_raise_args_text(void) { return raise_text ? raise_text : ""; }
 
+/* ---------------------------------------------------------------- Python's hash of a str */
+
+/* The interpreter's key and its SipHash variant (Python/pyhash.c: 1 round
+ * per word for siphash13, 2 for siphash24; 0: another algorithm, which
+ * hash() then does not match), set by the extension when it loads this
+ * library: str hashes are salted per process. */
+static uint64_t str_hash_k0, str_hash_k1;
+static int str_hash_rounds;
+
+void rt_set_str_hash(uint64_t k0, uint64_t k1, int rounds) {
+  str_hash_k0 = k0;
+  str_hash_k1 = k1;
+  str_hash_rounds = rounds;
+}
+
+static inline uint64_t rotl(uint64_t x, int b) { return (x << b) | (x >> (64 - b)); }
+
+static inline void sip_rounds(uint64_t v[4], int rounds) {
+  for (int r = 0; r < rounds; r++) {
+    v[0] += v[1]; v[1] = rotl(v[1], 13); v[1] ^= v[0]; v[0] = rotl(v[0], 32);
+    v[2] += v[3]; v[3] = rotl(v[3], 16); v[3] ^= v[2];
+    v[0] += v[3]; v[3] = rotl(v[3], 21); v[3] ^= v[0];
+    v[2] += v[1]; v[1] = rotl(v[1], 17); v[1] ^= v[2]; v[2] = rotl(v[2], 32);
+  }
+}
+
+/* SipHash-c-d of n bytes with the interpreter's key (d = c + 2). */
+static uint64_t siphash(const unsigned char *p, size_t n, int c) {
+  uint64_t v[4] = {str_hash_k0 ^ 0x736f6d6570736575ULL, str_hash_k1 ^ 0x646f72616e646f6dULL,
+                   str_hash_k0 ^ 0x6c7967656e657261ULL, str_hash_k1 ^ 0x7465646279746573ULL};
+  uint64_t last = (uint64_t)n << 56, m;
+  for (; n >= 8; p += 8, n -= 8) {
+    memcpy(&m, p, 8);  /* little-endian hosts: the word as the algorithm reads it */
+    v[3] ^= m;
+    sip_rounds(v, c);
+    v[0] ^= m;
+  }
+  for (size_t i = 0; i < n; i++) last |= (uint64_t)p[i] << (8 * i);
+  v[3] ^= last;
+  sip_rounds(v, c);
+  v[0] ^= last;
+  v[2] ^= 0xff;
+  sip_rounds(v, c + 2);
+  return v[0] ^ v[1] ^ v[2] ^ v[3];
+}
+
+/* hash(s) as the interpreter computes it: over the code points as its str
+ * object holds them, one, two or four bytes each by the largest. */
+int64_t rt_str_python_hash(const RtStr *s) {
+  if (!s->len) return 0;
+  if (!str_hash_rounds) return rt_str_hash_of((RtStr *)s);
+  uint32_t top = 0;
+  for (int64_t i = 0; i < s->len; i++) top = s->data[i] > top ? s->data[i] : top;
+  size_t width = top < 0x100 ? 1 : top < 0x10000 ? 2 : 4, n = (size_t)s->len * width;
+  unsigned char *bytes = width == 4 ? (unsigned char *)s->data : malloc(n);
+  if (!bytes) return rt_str_hash_of((RtStr *)s);
+  for (int64_t i = 0; width < 4 && i < s->len; i++) {
+    if (width == 1) bytes[i] = (unsigned char)s->data[i];
+    else memcpy(bytes + 2 * i, &(uint16_t){(uint16_t)s->data[i]}, 2);
+  }
+  uint64_t h = siphash(bytes, n, str_hash_rounds);
+  if (width < 4) free(bytes);
+  return h == (uint64_t)-1 ? -2 : (int64_t)h;
+}
+
 /* ---------------------------------------------------------------- characters */
 
 /* Characters: ASCII answered here, the rest by the building Python's
@@ -268,8 +333,11 @@ int32_t rt_str_is(int32_t *out, RtStr *s, int32_t which) {
 
 /* ---------------------------------------------------------------- repr, for messages */
 
+/* The most bytes repr() writes for one character: \U0001xxxx. */
+#define REPR_WIDEST 10
+
 /* Python's repr(s), UTF-8, into out of cap bytes (cut short where it
- * does not fit; 4 bytes a character and 3 more always do). */
+ * does not fit; REPR_WIDEST bytes a character and 4 more always do). */
 static void repr_into(const RtStr *s, char *out, size_t cap) {
   char *text = out;
   bool dq = false, sq = false;
@@ -280,13 +348,14 @@ static void repr_into(const RtStr *s, char *out, size_t cap) {
   char q = sq && !dq ? '"' : '\'';
   char *o = text;
   *o++ = q;
-  for (int64_t i = 0; i < s->len && o + 8 < text + cap; i++) {
+  for (int64_t i = 0; i < s->len && o + REPR_WIDEST + 2 < text + cap; i++) {
     uint32_t c = s->data[i];
     if (c == (uint32_t)q || c == '\\') o += sprintf(o, "\\%c", (char)c);
     else if (c == '\n') o += sprintf(o, "\\n");
     else if (c == '\r') o += sprintf(o, "\\r");
     else if (c == '\t') o += sprintf(o, "\\t");
-    else if (c < 0x20 || (c >= 0x7f && c < 0xa1)) o += sprintf(o, "\\x%02x", c);
+    else if (c < 0x20 || c == 0x7f || (c > 0x7f && !uc_is(c, UC_IS_PRINTABLE)))  /* as Objects/unicodeobject.c */
+      o += sprintf(o, c < 0x100 ? "\\x%02x" : c < 0x10000 ? "\\u%04x" : "\\U%08x", c);
     else o += encode(&c, 1, o);
   }
   *o++ = q;
@@ -302,10 +371,20 @@ static const char *repr(const RtStr *s) {
 
 /* repr(s) whole, malloc'd (print() of a tuple holding s); NULL: no memory */
 char *rt_str_repr(const RtStr *s) {
-  size_t cap = 4 * (size_t)s->len + 12;
+  size_t cap = REPR_WIDEST * (size_t)s->len + REPR_WIDEST + 4;
   char *text = malloc(cap);
   if (text) repr_into(s, text, cap);
   return text;
+}
+
+/* repr(s) as a str */
+int32_t rt_str_repr_of(RtStr **out, const RtStr *s) {
+  char *text = rt_str_repr(s);
+  int64_t n = text ? rt_str_decode(text, (int64_t)strlen(text), NULL) : 0;
+  RtStr *r = text ? rt_str_alloc(n) : NULL;
+  if (r) rt_str_decode(text, (int64_t)strlen(text), r->data);
+  free(text);
+  return give(out, r);
 }
 
 static int32_t fail(int status, const char *fmt, const RtStr *s) {
@@ -1007,6 +1086,7 @@ void rt_register_strings(void (*define)(const char *name, void *addr, void *ctx)
     {"rt_str_format_str", (void *)rt_str_format_str}, {"rt_raise_str", (void *)rt_raise_str},
     {"rt_raise_args_begin", (void *)rt_raise_args_begin}, {"rt_raise_arg", (void *)rt_raise_arg},
     {"rt_raise_arg_str", (void *)rt_raise_arg_str}, {"rt_raise_args_text", (void *)rt_raise_args_text},
+    {"rt_str_python_hash", (void *)rt_str_python_hash}, {"rt_str_repr_of", (void *)rt_str_repr_of},
   };
   for (size_t i = 0; i < sizeof fns / sizeof fns[0]; i++) define(fns[i].name, fns[i].fn, ctx);
 }
