@@ -515,7 +515,7 @@ int disp_unbox(PyObject *o, const Type *t, Slot *slot, RtArray *arr, void **arg)
 static void reflect(PyObject *o, const Type *t, void *c) {
   PyObject *type, *value, *tb;
   PyErr_Fetch(&type, &value, &tb);
-  int rc = t->kind == TY_SET ? typed_set_reflect(o, c) : typed_pylist_reflect(o, t, c);
+  int rc = t->kind == TY_SET ? typed_set_reflect(o, t, c) : typed_pylist_reflect(o, t, c);
   if (rc < 0) PyErr_WriteUnraisable(o);
   PyErr_Restore(type, value, tb);
 }
@@ -649,6 +649,13 @@ static PyObject *raise_arg(const char **text) {
   else if (p[0] == 'b') v = PyBool_FromLong(p[1] == '1');
   else if (p[0] == 'i') v = PyLong_FromLongLong(strtoll(p + 1, NULL, 10));
   else if (p[0] == 'u') v = PyLong_FromUnsignedLongLong(strtoull(p + 1, NULL, 10));
+  else if (p[0] == 'M' || p[0] == 'm') {  /* unit,count */
+    char *comma;
+    long unit = strtol(p + 1, &comma, 10);
+    int64_t count = strtoll(comma + 1, NULL, 10);
+    const Type *t = unit >= 0 && unit < TU_COUNT ? core_api()->time(p[0] == 'M' ? TY_DATETIME : TY_TIMEDELTA, (int)unit) : NULL;
+    v = t ? disp_box(t, (char *)&count) : NULL;
+  }
   else if (p[0] == 'f') {
     char *stop;  /* the ';' after the repr */
     double d = PyOS_string_to_double(p + 1, &stop, NULL);
@@ -678,6 +685,8 @@ PyObject *disp_raise_runtime_error(void) {
     *core_interrupted = 0;
     if (PyErr_CheckSignals() < 0) return NULL;
   }
+  if (e->status == RT_ERR_KEY && e->msg && e->msg[0] == '\x02')  /* KeyError of a datetime (containers.c) */
+    return disp_raise_args(PyExc_KeyError, e->msg + 1);
   if (e->status == RT_ERR_KEY && e->msg && e->msg[0] == '\x01') {  /* KeyError of a str key (containers.c) */
     PyObject *key = PyUnicode_DecodeUTF8(e->msg + 1, (Py_ssize_t)strlen(e->msg + 1), "replace");
     if (key) PyErr_SetObject(PyExc_KeyError, key);

@@ -186,7 +186,7 @@ void typed_keep_arrays(const Type *t, void *c);
 const Type *typed_set_typeof(PyObject *o);
 int typed_set_unbox(PyObject *o, const Type *t, Slot *slot);
 PyObject *typed_set_box(const Type *t, RtDict *d);
-int typed_set_reflect(PyObject *o, RtDict *d);
+int typed_set_reflect(PyObject *o, const Type *t, RtDict *d);
 /* Python lists (Numba's reflected lists): copied in, written back after the call */
 const Type *typed_pylist_typeof(PyObject *o);
 PyObject *typed_pylist_refusal(PyObject *o);

@@ -100,7 +100,8 @@ char *rt_str_utf8(const RtStr *s, size_t *len);
 void rt_raise_str(void *cls, const RtStr *s);  /* raise cls(s), s made at run time */
 /* raise cls(a, b, ...): begin, one call per argument, then rt_raise(cls, rt_raise_args_text()) */
 void rt_raise_args_begin(void);
-void rt_raise_arg(int32_t tag, int64_t bits);  /* 'i' 'u' 'b' an integer, 'f' a double's bits, 'n' None */
+void rt_raise_arg(int32_t tag, int64_t bits);  /* 'i' 'u' 'b' an integer, 'f' a double's bits, 'n' None,
+                                                * 'M' 'm' | unit << 8 a datetime's count */
 void rt_raise_arg_str(const RtStr *s);
 const char *rt_raise_args_text(void);
 int32_t rt_str_repr_of(RtStr **out, const RtStr *s);  /* repr(s) as a str */

@@ -1035,9 +1035,16 @@ static void key_text(int32_t kind, uint64_t key, char *text, size_t size) {
   }
 }
 
-/* KeyError(key): the message is the key as Python writes it. */
+/* KeyError(key): the message is the key as Python writes it; a datetime64
+ * or timedelta64 key (its unit in kind's higher bits, rt_key_kind) as a
+ * raise's argument, which the extension makes NumPy's scalar. */
 void rt_key_error(int32_t kind, uint64_t key) {
   static _Thread_local char text[40 * RT_KEY_FIELDS];
+  if ((kind & 0xff) == TY_DATETIME || (kind & 0xff) == TY_TIMEDELTA) {  /* one argument, as rt_raise_arg writes it */
+    snprintf(text, sizeof text, "\x02%c%d,%lld;", (kind & 0xff) == TY_DATETIME ? 'M' : 'm', kind >> 8, (long long)key);
+    rt_set_error(RT_ERR_KEY, text);
+    return;
+  }
   if (kind == TY_STR) {  /* marked for the extension, which raises KeyError of the str */
     RtStr *s = (RtStr *)(uintptr_t)key;
     static _Thread_local char long_text[1024];

@@ -912,17 +912,19 @@ static void ty_if(Infer *in, Node *n) {
 
 /* raise E(message) of a message made at run time: a str, as Python shows it. */
 /* What an exception's arguments may be: values the extension makes again
- * in Python (lowered by lo_raise_args) -- a str, a number, a bool, None. */
+ * in Python (lowered by raise_args) -- a str, a number, a bool, None, a
+ * datetime64 or timedelta64. */
 static bool raisable(const Type *t) {
-  return t->kind == TY_STR || t->kind == TY_BOOL || t->kind == TY_NONE || ty_is_int(t) || ty_is_float(t);
+  return t->kind == TY_STR || t->kind == TY_BOOL || t->kind == TY_NONE || ty_is_int(t) || ty_is_float(t) ||
+         ty_is_time(t);
 }
 
 static void ty_raise_args(Infer *in, Node *n) {
   for (int i = 0; i < n->list.len; i++) {
     const Type *t = ty_expr(in, n->list.items[i]);
     if (t && !raisable(t))
-      ty_error(in, n->list.items[i], "an exception's arguments in compiled code are str, int, float, bool or None "
-               "values, got %s: write str(...) or an f-string", t->name);
+      ty_error(in, n->list.items[i], "an exception's arguments in compiled code are str, int, float, bool, None or "
+               "datetime64 values, got %s: write str(...) or an f-string", t->name);
   }
 }
 

@@ -137,9 +137,11 @@ void rt_raise_str(void *cls, const RtStr *s) {
 /* raise cls(a, b, ...): the arguments as text in this thread's buffer,
  * which the extension reads back into Python values (disp_raise_args):
  * "\x02" then per argument a tag -- 'i' or 'u' and a decimal integer,
- * 'f' and a float's repr, 'b' and 0 or 1, 'n' for None, each ended by
- * ';', or 's' and a str as its length in bytes, ':' and its UTF-8. The
- * buffer grows to hold them all; kept for the thread's next raise. */
+ * 'f' and a float's repr, 'b' and 0 or 1, 'n' for None, 'M' (datetime64)
+ * or 'm' (timedelta64) and the unit (TimeUnit), ',' and the count, each
+ * ended by ';', or 's' and a str as its length in bytes, ':' and its
+ * UTF-8. The buffer grows to hold them all; kept for the thread's next
+ * raise. */
 static _Thread_local char *raise_text;
 static _Thread_local size_t raise_len, raise_cap;
 
@@ -173,6 +175,8 @@ void rt_raise_arg(int32_t tag, int64_t bits) {
     n += snprintf(item + n, sizeof item - (size_t)n, ";");
   } else if (tag == 'u') {
     n = snprintf(item, sizeof item, "u%llu;", (unsigned long long)bits);
+  } else if ((tag & 0xff) == 'M' || (tag & 0xff) == 'm') {  /* the unit in the tag's higher bits */
+    n = snprintf(item, sizeof item, "%c%d,%lld;", tag & 0xff, tag >> 8, (long long)bits);
   } else {
     n = snprintf(item, sizeof item, "%c%lld;", tag, (long long)bits);
   }

@@ -711,7 +711,7 @@ def array_message(a):
 
 
 def test_an_argument_that_is_not_a_scalar_or_str_is_a_typing_error():
-    with pytest.raises(ruchey.TypingError, match="arguments in compiled code are str, int, float, bool or None"):
+    with pytest.raises(ruchey.TypingError, match="arguments in compiled code are str, int, float, bool, None or datetime64"):
         array_message(numpy.zeros(2))
 
 

@@ -572,10 +572,12 @@ static void raise_args(Lower *l, LLVMValueRef cls, NodeList *args) {
       lo_done_with(l, args->items[i], v[i]);
       continue;
     }
-    int tag = t->kind == TY_NONE ? 'n' : t->kind == TY_BOOL ? 'b' : ty_is_float(t) ? 'f' : ty_is_signed(t) ? 'i' : 'u';
-    LLVMValueRef bits = tag == 'n' ? const_i64(l, 0)
+    int tag = t->kind == TY_NONE ? 'n' : t->kind == TY_BOOL ? 'b' : ty_is_float(t) ? 'f' : ty_is_time(t) ? 't'
+              : ty_is_signed(t) ? 'i' : 'u';
+    LLVMValueRef bits = tag == 'n' ? const_i64(l, 0) : tag == 't' ? v[i]
                         : tag == 'f' ? LLVMBuildBitCast(l->b, lo_convert(l, v[i], t, TYS(TY_F64)), i64, "")
                         : lo_convert(l, v[i], t, ty_is_signed(t) || tag == 'b' ? TYS(TY_I64) : TYS(TY_U64));
+    if (tag == 't') tag = (t->kind == TY_DATETIME ? 'M' : 'm') | t->unit << 8;
     lo_call_fn(l, "rt_raise_arg", void_type(l), (LLVMTypeRef[]){i32, i64}, (LLVMValueRef[]){const_i32(l, tag), bits}, 2);
   }
   free(v);
