@@ -352,28 +352,42 @@ static int unbox_converted(PyObject *o, const Type *t, Slot *slot) {
   return 0;
 }
 
-/* Whether a value of type t holds strs unboxed for a call (a str, or a
- * tuple with one among its items): the call releases them after. */
+/* Whether a value of type t holds strs or lists unboxed for a call (a
+ * str, a list, or a tuple with one among its items): the call releases
+ * them after (a Python list's copy written back first). */
 bool disp_holds_strings(const Type *t) {
-  if (t->kind == TY_STR) return true;
+  if (t->kind == TY_STR || t->kind == TY_LIST || t->kind == TY_DICT) return true;  /* (a list: a Python list's copy, reflected; a container: the result may be it) */
   for (int i = 0; t->kind == TY_TUPLE && i < t->nfields; i++)
     if (disp_holds_strings(t->fields[i])) return true;
   return false;
 }
 
-/* The strs of a tuple's first n items at p released (n: all, after the
- * call; fewer, when unboxing its item n failed). */
-static void release_tuple_strings(const Type *t, char *p, int n) {
+static void reflect(PyObject *o, const Type *t, void *c);
+
+/* What a tuple's first n items at p hold for a call released (n: all,
+ * after the call; fewer, when unboxing its item n failed): its strs, and
+ * the copies of its Python lists, written back into the lists of o (the
+ * tuple passed) first after a call (called), as Numba reflects them. */
+static void release_tuple_items(const Type *t, char *p, int n, PyObject *o, bool called) {
   for (int i = 0; i < n; i++) {
     const Type *f = t->fields[i];
-    if (f->kind == TY_STR) rt_str_release(*(RtStr **)(p + t->offsets[i]));
-    else if (f->kind == TY_TUPLE) release_tuple_strings(f, p + t->offsets[i], f->nfields);
+    char *at = p + t->offsets[i];
+    PyObject *item = PyTuple_GET_ITEM(o, i);
+    if (f->kind == TY_STR) {
+      rt_str_release(*(RtStr **)at);
+    } else if (f->kind == TY_LIST && PyList_Check(item)) {
+      if (called) reflect(item, f, *(RtList **)at);
+      else rt_list_release(*(RtList **)at);
+    } else if (f->kind == TY_TUPLE) {
+      release_tuple_items(f, at, f->nfields, item, called);
+    }
   }
 }
 
 /* A tuple's items into its storage layout at p (t's field offsets):
  * numbers at their width, arrays as RtArrays, tuples in place, strs as
- * new RtStrs (the caller releases them, disp_release_args). */
+ * new RtStrs, Python lists as new RtLists, typed containers borrowed (the
+ * caller releases what is new, disp_release_args). */
 int disp_unbox_tuple(PyObject *o, const Type *t, char *p) {
   if (!PyTuple_Check(o) || PyTuple_GET_SIZE(o) != t->nfields) {
     PyErr_Format(PyExc_TypeError, "expected a tuple of %d items for %s, got %R", t->nfields, t->name, o);
@@ -399,11 +413,11 @@ int disp_unbox_tuple(PyObject *o, const Type *t, char *p) {
              : f->kind == TY_ARRAY ? unbox_array(item, (RtArray *)at, &unused)
                                    : disp_unbox(item, f, &slot, NULL, &unused);
     if (rc < 0) {
-      release_tuple_strings(t, p, i);
+      release_tuple_items(t, p, i, o, false);
       return -1;
     }
     if (ty_is_scalar(f)) memcpy(at, &slot, f->size);
-    else if (f->kind == TY_STR) memcpy(at, &slot.u, sizeof(RtStr *));
+    else if (f->kind == TY_STR || f->kind == TY_LIST || f->kind == TY_DICT) memcpy(at, &slot.u, sizeof(void *));
   }
   return 0;
 }
@@ -532,7 +546,7 @@ void disp_release_args(const Type *const *types, Slot *slots, void *const *argp,
     void *c = (void *)(uintptr_t)slots[i].u;
     switch (t->kind) {
     case TY_STR: rt_str_release(c); break;
-    case TY_TUPLE: release_tuple_strings(t, argp[i], t->nfields); break;
+    case TY_TUPLE: release_tuple_items(t, argp[i], t->nfields, args[i], called); break;
     case TY_SET:
       if (called) reflect(args[i], t, c);
       else rt_dict_release(c);
@@ -554,17 +568,38 @@ void disp_release_args(const Type *const *types, Slot *slots, void *const *argp,
   }
 }
 
+/* ret, a list or dict (kind), the container a call took as o: o itself,
+ * ret's reference released; else NULL. */
+static PyObject *same_container(int kind, void *c, PyObject *o, void *ret) {
+  if ((kind != TY_LIST && kind != TY_DICT) || c != ret) return NULL;
+  if (kind == TY_LIST) rt_list_release(ret);
+  else rt_dict_release(ret);
+  return Py_NewRef(o);
+}
+
+/* The same for the items of a tuple argument o, held at p. */
+static PyObject *same_in_tuple(const Type *t, char *p, PyObject *o, void *ret) {
+  PyObject *same = NULL;
+  for (int i = 0; !same && i < t->nfields; i++) {
+    const Type *f = t->fields[i];
+    char *at = p + t->offsets[i];
+    same = f->kind == TY_TUPLE ? same_in_tuple(f, at, PyTuple_GET_ITEM(o, i), ret)
+                               : same_container(f->kind, *(void **)at, PyTuple_GET_ITEM(o, i), ret);
+  }
+  return same;
+}
+
 /* A list or dict argument returned (ret, its reference released): the
- * argument itself, a Python list as Numba returns a reflected list, a
- * typed container as the object passed; NULL for other containers. */
-PyObject *disp_returned_arg(const Type *const *types, Slot *slots, PyObject *const *args, int n, void *ret) {
-  for (int i = 0; i < n; i++)
-    if ((types[i]->kind == TY_LIST || types[i]->kind == TY_DICT) && slots[i].u == (uint64_t)(uintptr_t)ret) {
-      if (types[i]->kind == TY_LIST) rt_list_release(ret);
-      else rt_dict_release(ret);
-      return Py_NewRef(args[i]);
-    }
-  return NULL;
+ * argument itself (or a tuple argument's item), a Python list as Numba
+ * returns a reflected list, a typed container as the object passed; NULL
+ * for other containers. */
+PyObject *disp_returned_arg(const Type *const *types, Slot *slots, void *const *argp, PyObject *const *args, int n,
+                            void *ret) {
+  PyObject *same = NULL;
+  for (int i = 0; !same && i < n; i++)
+    same = types[i]->kind == TY_TUPLE ? same_in_tuple(types[i], argp[i], args[i], ret)
+                                      : same_container(types[i]->kind, (void *)(uintptr_t)slots[i].u, args[i], ret);
+  return same;
 }
 
 /* ---------------------------------------------------------------- errors */
