@@ -12,6 +12,10 @@
 
 #include <numpy/arrayobject.h>
 
+#if NPY_ABI_VERSION < 0x02000000  /* NumPy 1.x: no accessor, the field */
+#define PyDataType_SET_ELSIZE(d, size) ((d)->elsize = (int)(size))
+#endif
+
 /* ---------------------------------------------------------------- memory owners */
 
 /* The Python owner of a reference to memory allocated by compiled code: the
@@ -119,6 +123,11 @@ static PyObject *box_int64(int64_t v) {
 /* The dtype of an array's elements (a new reference). */
 static PyArray_Descr *elem_descr(const Type *e) {
   if (ty_is_time(e)) return disp_time_descr(e);
+  if (e->kind == TY_CHARSEQ) {  /* '<Un' */
+    PyArray_Descr *d = PyArray_DescrNewFromType(NPY_UNICODE);
+    if (d) PyDataType_SET_ELSIZE(d, (npy_intp)e->size);
+    return d;
+  }
   return e->kind == TY_RECORD ? disp_record_descr(e) : PyArray_DescrFromType(disp_kind_type_num(e->kind));
 }
 

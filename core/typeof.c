@@ -14,6 +14,10 @@
 
 #include <numpy/arrayobject.h>
 
+#if NPY_ABI_VERSION < 0x02000000  /* NumPy 1.x: no accessor, the field */
+#define PyDataType_ELSIZE(d) ((d)->elsize)
+#endif
+
 const Type *core_plain;
 
 /* ---------------------------------------------------------------- dtypes */
@@ -120,6 +124,10 @@ static const Type *array_type(PyArrayObject *a) {
                              !PyArray_ISWRITEABLE(a));
   if (kind < 0 && PyDataType_HASFIELDS(d) && nd <= RC_MAX_NDIM)
     return record_array_type(a, nd == 0 || PyArray_IS_C_CONTIGUOUS(a) ? 0 : PyArray_IS_F_CONTIGUOUS(a) ? 1 : 2);
+  if (d->type_num == NPY_UNICODE && PyArray_ISNBO(d->byteorder) && PyDataType_ELSIZE(d) && nd <= RC_MAX_NDIM)
+    return core_api()->array(core_api()->charseq((int)(PyDataType_ELSIZE(d) / 4)), nd,
+                             nd == 0 || PyArray_IS_C_CONTIGUOUS(a) ? 'C' : PyArray_IS_F_CONTIGUOUS(a) ? 'F' : 'A',
+                             !PyArray_ISWRITEABLE(a));
   if (kind < 0 || !PyArray_ISNBO(d->byteorder) || nd > RC_MAX_NDIM) return NULL;
   int lay = nd == 0 || PyArray_IS_C_CONTIGUOUS(a) ? 0 : PyArray_IS_F_CONTIGUOUS(a) ? 1 : 2;
   bool readonly = !PyArray_ISWRITEABLE(a);

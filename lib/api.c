@@ -158,6 +158,7 @@ EXPORT const RucheyAPI *ruchey_api(void) {
     .jitclass_define = ty_jitclass_define,
     .set_object_keeper = rt_set_object_keeper,
     .set_str_hash = rt_set_str_hash,
+    .charseq = ty_charseq,
   };
   return &api;
 }

@@ -381,6 +381,15 @@ char *rt_str_repr(const RtStr *s) {
   return text;
 }
 
+/* A str of a NumPy str array's element: n code points, NUL-padded at
+ * the end (NumPy's '<Un' drops trailing NULs when it reads one too). */
+int32_t rt_str_from_chars(RtStr **out, const uint32_t *chars, int64_t n) {
+  while (n && !chars[n - 1]) n--;
+  RtStr *s = rt_str_alloc(n);
+  if (s) memcpy(s->data, chars, sizeof(uint32_t) * (size_t)n);
+  return give(out, s);
+}
+
 /* repr(s) as a str */
 int32_t rt_str_repr_of(RtStr **out, const RtStr *s) {
   char *text = rt_str_repr(s);
@@ -1091,6 +1100,7 @@ void rt_register_strings(void (*define)(const char *name, void *addr, void *ctx)
     {"rt_raise_args_begin", (void *)rt_raise_args_begin}, {"rt_raise_arg", (void *)rt_raise_arg},
     {"rt_raise_arg_str", (void *)rt_raise_arg_str}, {"rt_raise_args_text", (void *)rt_raise_args_text},
     {"rt_str_python_hash", (void *)rt_str_python_hash}, {"rt_str_repr_of", (void *)rt_str_repr_of},
+    {"rt_str_from_chars", (void *)rt_str_from_chars},
   };
   for (size_t i = 0; i < sizeof fns / sizeof fns[0]; i++) define(fns[i].name, fns[i].fn, ctx);
 }
