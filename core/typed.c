@@ -1017,9 +1017,6 @@ PyObject *typed_refusal(PyObject *o) {
     return PyUnicode_FromString("is an empty typed container whose item types are unknown: make it with "
                                 "List.empty_list(type) or Dict.empty(key_type, value_type)");
   if (PyList_Check(o) && !typed_pylist_typeof(o)) return typed_pylist_refusal(o);
-  if (PyList_Check(o))  /* one compiled code takes, as an argument */
-    return PyUnicode_FromString("is a Python list inside a container, which compiled code does not take (a list "
-                                "is taken as an argument of its own): pass a ruchey.typed.List, e.g. typed.List(items)");
   if (PyDict_Check(o))
     return PyUnicode_FromString("is a Python dict, which compiled code does not take: pass a ruchey.typed.Dict");
   if (PyFrozenSet_Check(o)) return PyUnicode_FromString("is a frozenset, which compiled code does not take: pass a set");

@@ -266,8 +266,8 @@ static PyObject *tuple_refusal(PyObject *o) {
     return PyUnicode_FromFormat("is a tuple of %zd items (at most %d are supported)", n, MAX_TUPLE_ITEMS);
   for (Py_ssize_t i = 0; i < n; i++) {
     PyObject *item = PyTuple_GET_ITEM(o, i);
-    if (disp_typeof(item) && !PyArray_IsScalar(item, Void) && !PyList_CheckExact(item) && !PySet_CheckExact(item))
-      continue;  /* a record, a list, a set: only not inside a tuple */
+    if (disp_typeof(item) && !PyArray_IsScalar(item, Void) && !PySet_CheckExact(item))
+      continue;  /* a record, a set: only not inside a tuple */
     PyObject *why = disp_refusal(item);
     PyObject *r = why ? PyUnicode_FromFormat("is a tuple whose item %zd %U", i, why) : NULL;
     Py_XDECREF(why);

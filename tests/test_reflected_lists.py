@@ -388,6 +388,7 @@ def test_bad_lists_name_what_is_wrong():
     assert "list whose item 0 of type 'object' is not supported" in call_error(length, [object()])
     assert "tuple whose item 0 is a list of lists" in call_error(length, ([[1.0], [2.0]],))
     assert "tuple whose item 0 is an empty list" in call_error(length, ([],))
+    assert "tuple whose item 1 of type 'object' is not supported" in call_error(length, ([1.0], object()))
 
 
 def test_a_failed_unboxing_leaves_no_references():
