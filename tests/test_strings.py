@@ -493,14 +493,25 @@ def test_unsupported_format_specs_are_refused_by_name():
     def computed_spec(x, w):
         return f"{x:{w}}"
 
-    def repr_conversion(x):
-        return f"{x!r}"
+    def ascii_conversion(x):
+        return f"{x!a}"
     with pytest.raises(ruchey.TypingError, match="format spec 'q'"):
         njit(bad_spec)(1.5)
     with pytest.raises(ruchey.TypingError, match="computed at run time"):
         njit(computed_spec)(1.5, 3)
-    with pytest.raises(ruchey.TypingError, match="!r"):
-        njit(repr_conversion)(1.5)
+    with pytest.raises(ruchey.TypingError, match="!a"):
+        njit(ascii_conversion)("é")
+
+
+@njit
+def repr_conversions(x, s):
+    return f"{s!r} is {x!r}, padded {s!r:>12}|{x!s}"
+
+
+@pytest.mark.parametrize("s", ["it's", 'say "hi"', "tab\t", "é\u2028", ""])
+def test_f_string_repr_conversion_as_python(s):
+    for x in (1.5, 7, True, 0.1):
+        assert_same(repr_conversions, x, s)
 
 
 # ---------------------------------------------------------------- print
