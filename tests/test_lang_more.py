@@ -199,3 +199,14 @@ def test_getattr_errors_are_typing_errors():
         unknown_attribute(numpy.zeros(2))
     with pytest.raises(ruchey.TypingError, match="must be a constant string"):
         name_made_at_run_time(numpy.zeros(2), "shape")
+
+
+def test_hash_in_a_cuda_kernel_is_a_typing_error():
+    from ruchey import cuda
+
+    @cuda.jit
+    def hashes(out):
+        i = cuda.grid(1)
+        out[i] = hash(i)
+    with pytest.raises(ruchey.TypingError, match=r"hash\(\) is not supported in CUDA kernels"):
+        hashes[1, 4](numpy.zeros(4, numpy.int64))

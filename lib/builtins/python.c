@@ -412,6 +412,7 @@ static bool hashable(const Type *t) {
 }
 
 static const Type *ty_hash(Infer *in, Node *n, const Type **args) {
+  if (ty_in_cuda(in)) return ty_error(in, n, "hash() is not supported in CUDA kernels and device functions");
   if (!hashable(args[0]))
     return ty_error(in, n, "hash() of %s is not supported in compiled code (numbers, bools, str and tuples of them are)",
                     args[0]->name);
