@@ -24,7 +24,8 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
-PACKAGES = ("stumpy", "pynndescent", "quantecon", "numbagg", "numba-stats", "fastdist", "resampy", "tslearn", "pvlib", "librosa", "sparse", "hapsira")
+PACKAGES = ("stumpy", "pynndescent", "quantecon", "numbagg", "numba-stats", "fastdist", "resampy", "tslearn", "pvlib", "librosa", "sparse", "hapsira",
+            "umap-learn", "pandas", "antropy", "aeon", "fluids")
 TIMEOUT = 1200
 
 
@@ -77,8 +78,12 @@ def venv_python(venv):
 
 # packages installed without their dependencies, and the ones their compiled
 # code needs: hapsira pins matplotlib<3.8, which would take NumPy back to 1.x
-# in the venv every package shares (its orbital mechanics never plots)
-WITHOUT_DEPS = {"hapsira": ["astropy", "jplephem", "pandas", "pyerfa", "scipy"]}
+# in the venv every package shares (its orbital mechanics never plots); aeon
+# pins an older Numba than the table's
+WITHOUT_DEPS = {"hapsira": ["astropy", "jplephem", "pandas", "pyerfa", "scipy"],
+                # aeon pins numba<0.64, which would take the venv's Numba back
+                "aeon": ["deprecated", "joblib", "packaging", "pandas", "scikit-learn", "scipy", "threadpoolctl",
+                         "typing-extensions"]}
 
 
 def install(python, packages):

@@ -249,6 +249,91 @@ def hapsira_perturbations_frames():
 
 
 # package -> its computations, by name
+def umap_embedding():
+    """UMAP of 500 digits: its fuzzy graph (weights to 3 decimals: the
+    float32 exp of vectorised loops may differ from libm's in the last bits)
+    and the embedding's trustworthiness; the embedding itself is a
+    stochastic gradient descent whose last bits (fastmath) differ."""
+    import umap
+    from sklearn.datasets import load_digits
+    from sklearn.manifold import trustworthiness
+    data = load_digits().data[:500]
+    fitted = umap.UMAP(n_neighbors=10, n_epochs=100, random_state=42).fit(data)
+    graph = fitted.graph_.tocoo()
+    new = fitted.transform(load_digits().data[500:600])
+    return {"graph_rows": graph.row, "graph_cols": graph.col, "graph_weights_3_decimals": np.round(graph.data, 3),
+            "trustworthiness_at_least_0.97": float(trustworthiness(data, fitted.embedding_, n_neighbors=10) >= 0.97),
+            "transformed_finite": float(np.isfinite(new).all() and new.shape == (100, 2))}
+
+
+def pandas_numba_engine():
+    """pandas' engine="numba": rolling apply and mean, groupby agg,
+    transform and sum over 3 columns of 2000 rows (its ewm passes a tuple
+    as long as the data, and DataFrame.apply its own numba types: not here)."""
+    import pandas as pd
+    rng = np.random.default_rng(0)
+    df = pd.DataFrame(rng.standard_normal((2000, 3)), columns=list("abc"))
+    df["g"] = rng.integers(0, 5, 2000)
+
+    def centred(x):
+        return np.mean(x) * 2 - x[0]
+
+    def doubled_sum(values, index):
+        return values.sum() * 2
+
+    def doubled(values, index):
+        return values * 2
+
+    cols = df[["a", "b"]]
+    return {"rolling_apply": cols.rolling(10).apply(centred, raw=True, engine="numba").to_numpy(),
+            "rolling_mean": cols.rolling(10).mean(engine="numba").to_numpy(),
+            "groupby_agg": df.groupby("g")[["a", "b"]].agg(doubled_sum, engine="numba").to_numpy(),
+            "groupby_transform": df.groupby("g")[["a"]].transform(doubled, engine="numba").to_numpy(),
+            "groupby_sum": df.groupby("g")[["a", "b"]].sum(engine="numba").to_numpy()}
+
+
+def antropy_entropies():
+    """antropy's entropies and fractal dimensions of 3000 samples (sample
+    and approximate entropy, DFA, Higuchi, Katz, Petrosian, Lempel-Ziv...)."""
+    import antropy as ant
+    x = np.random.default_rng(0).standard_normal(3000)
+    return {"perm": ant.perm_entropy(x, normalize=True), "spectral": ant.spectral_entropy(x, sf=100, method="welch"),
+            "svd": ant.svd_entropy(x), "app": ant.app_entropy(x), "sample": ant.sample_entropy(x),
+            "lziv": ant.lziv_complexity((x > 0).astype(int), normalize=True), "petrosian": ant.petrosian_fd(x),
+            "katz": ant.katz_fd(x), "higuchi": ant.higuchi_fd(x), "dfa": ant.detrended_fluctuation(x),
+            "hjorth": np.asarray(ant.hjorth_params(x)), "zero_crossings": ant.num_zerocross(x)}
+
+
+def aeon_distances():
+    """aeon's pairwise distances between two collections of series (20 and
+    15, length 60): the elastic ones (DTW and its kin, LCSS, ERP, EDR, TWE,
+    MSM, ADTW, shape DTW), SBD (an objmode FFT) and the lock-step ones."""
+    from aeon import distances
+    rng = np.random.default_rng(0)
+    x, y = rng.standard_normal((20, 1, 60)), rng.standard_normal((15, 1, 60))
+    methods = ["euclidean", "squared", "manhattan", "minkowski", "dtw", "ddtw", "wdtw", "wddtw", "lcss", "erp", "edr",
+               "twe", "msm", "adtw", "shape_dtw", "sbd"]
+    return {m: distances.pairwise_distance(x, y, method=m) for m in methods}
+
+
+def fluids_numba():
+    """fluids.numba (the whole library compiled, as its users import it):
+    Reynolds number, friction factors, fittings, packed beds, drag and
+    terminal velocity, gas pipelines, packings, the 1976 atmosphere and
+    tables looked up by name."""
+    import fluids.numba as fn
+    return {"reynolds": fn.Reynolds(V=2.5, D=0.25, rho=1.1613, mu=1.9E-5),
+            "friction": fn.friction_factor(Re=1E5, eD=1E-4), "colebrook": fn.Colebrook(1E5, 1E-4),
+            "gate_valve": fn.K_gate_valve_Crane(D1=.1, D2=.146, angle=13.115),
+            "packed_bed": fn.dP_packed_bed(dp=8E-4, voidage=0.4, vs=1E-3, rho=1E3, mu=1E-3),
+            "drag_sphere": fn.drag_sphere(200), "v_terminal": fn.v_terminal(D=70E-6, rhop=2600., rho=1000., mu=1E-3),
+            "isothermal_gas": fn.isothermal_gas(rho=11.3, fd=0.00185, P1=1E6, P2=9E5, L=1000, D=0.5),
+            "stichlmair": np.asarray(fn.Stichlmair_wet(Vg=0.4, Vl=5E-3, rhog=5., rhol=1200., mug=5E-5, voidage=0.68,
+                                                      specific_area=260., C1=32., C2=7., C3=1.)),
+            "atmosphere": fn.ATMOSPHERE_1976(5000.0).rho, "roughness": fn.roughness_Farshad("Cr13, bare", 0.05),
+            "darby3k": fn.Darby3K(NPS=2., Re=10000., name="Valve, Angle valve, 45°, full line size, β = 1")}
+
+
 WORKLOADS = {
     "stumpy": {"stump": stumpy_stump, "aamp": stumpy_aamp},
     "pynndescent": {"NNDescent": pynndescent_graph},
@@ -267,4 +352,9 @@ WORKLOADS = {
                "elementwise_indexing": sparse_elementwise_indexing},
     "hapsira": {"elements_lambert": hapsira_elements_lambert, "propagators": hapsira_propagators,
                 "perturbations_frames": hapsira_perturbations_frames},
+    "umap-learn": {"fit_transform": umap_embedding},
+    "pandas": {"numba_engine": pandas_numba_engine},
+    "antropy": {"entropies": antropy_entropies},
+    "aeon": {"pairwise_distances": aeon_distances},
+    "fluids": {"fluids_numba": fluids_numba},
 }

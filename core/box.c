@@ -168,8 +168,9 @@ static __attribute__((noinline)) PyObject *box_array(const Type *t, RtArray *a) 
   if (!a->meminfo && !a->parent) return box_frozen(t, a->data, shape, strides);
   PyObject *kept = a->meminfo ? rt_keeper_object(a->meminfo) : NULL;
   if (kept && disp_same_array(t, a, kept)) {  /* an array a container kept: the array object itself */
+    Py_INCREF(kept);  /* before the release, which may drop the keeper's reference, the last */
     core_api()->meminfo_release(a->meminfo);
-    return Py_NewRef(kept);
+    return kept;
   }
   if (a->meminfo) {
     MemInfoObject *owner = PyObject_New(MemInfoObject, &MemInfoType);
@@ -456,6 +457,11 @@ int disp_unbox(PyObject *o, const Type *t, Slot *slot, RtArray *arr, void **arg)
     *arg = arr;
     if (arr) return disp_unbox_tuple(o, t, (char *)arr);
     PyErr_Format(PyExc_TypeError, "a tuple (%s) cannot be passed here", t->name);
+    return -1;
+  }
+  if (t->kind == TY_DTYPE) {  /* no value: the dtype is in the type */
+    if (disp_typeof(o) == t) return 0;
+    PyErr_Format(PyExc_TypeError, "expected %s", t->name);
     return -1;
   }
   if (t->kind == TY_FUNCTION) {  /* no value: the function is in the type */

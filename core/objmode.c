@@ -12,7 +12,13 @@
  * The code holds the function's and the types' addresses, so it is not
  * cached (the function does not pickle).
  */
+#define NPY_NO_DEPRECATED_API NPY_2_0_API_VERSION
+#define NO_IMPORT_ARRAY
+#define PY_ARRAY_UNIQUE_SYMBOL ruchey_ARRAY_API
 #include "frontend.h"
+#include "containers.h"
+
+#include <numpy/arrayobject.h>
 
 /* ruchey.objmode, the class a with statement must call. */
 static bool calls_objmode(Fe *fe, PyObject *ctx) {
@@ -35,9 +41,9 @@ static const Type *output_type(Fe *fe, PyObject *value) {
   PyErr_Clear();
   Py_XDECREF(desc); Py_XDECREF(helper); Py_XDECREF(given);
   if (!t) return fe_error(fe, value, "an objmode output's type must be a type of ruchey.types or its name ('float64')");
-  if (!ty_is_scalar(t) && !(t->kind == TY_OPTIONAL && ty_is_scalar(t->elem)))
-    return fe_error(fe, value, "objmode outputs are numbers and bools (or None, as optional(float64)) in compiled "
-                    "code, not %s", t->name);
+  if (!ty_is_scalar(t) && !(t->kind == TY_OPTIONAL && ty_is_scalar(t->elem)) && t->kind != TY_ARRAY)
+    return fe_error(fe, value, "objmode outputs are numbers, bools (or None, as optional(float64)) and arrays in "
+                    "compiled code, not %s", t->name);
   return t;
 }
 
@@ -130,14 +136,37 @@ static void take_exception(void **cls, char *text, size_t size, const char *fall
   Py_XDECREF(s); Py_XDECREF(type); Py_XDECREF(value); Py_XDECREF(tb);
 }
 
+/* Whether the block's results r are arrays where out_t declares them, of
+ * their dtype and ndim, and C or F contiguous where so declared (a
+ * TypeError if not). */
+static bool arrays_as_declared(PyObject *r, const Type *out_t) {
+  for (int i = 0; i < out_t->nfields; i++) {
+    const Type *want = out_t->fields[i];
+    PyObject *item = PyTuple_GET_ITEM(r, i);
+    const Type *got = want->kind == TY_ARRAY && PyArray_Check(item) ? disp_typeof(item) : NULL;
+    if (want->kind != TY_ARRAY ||
+        (got && got->elem == want->elem && got->ndim == want->ndim &&
+         (want->layout == 'A' || got->layout == want->layout || (got->ndim <= 1 && got->layout != 'A'))))
+      continue;
+    PyErr_Format(PyExc_TypeError, "the objmode block's output %d is declared %s, got %s", i + 1, want->name,
+                 got ? got->name : Py_TYPE(item)->tp_name);
+    return false;
+  }
+  return true;
+}
+
 /* Runs a block (any thread; the GIL taken here): 0, or 1 with the
- * exception's class and message in *cls and *msg. */
+ * exception's class and message in *cls and *msg. An array output comes
+ * out owned: its meminfo keeps a reference to the NumPy array. */
 static int call_block(void *block, const Type *in_t, void *in, const Type *out_t, void *out, void **cls, const char **msg) {
   static _Thread_local char text[512];
   PyGILState_STATE g = PyGILState_Ensure();
   PyObject *args = disp_box(in_t, in);
   PyObject *r = args ? PyObject_Call(block, args, NULL) : NULL;
-  int failed = !r || disp_unbox_tuple(r, out_t, out) < 0;
+  int failed = !r || (PyTuple_Check(r) && PyTuple_GET_SIZE(r) == out_t->nfields && !arrays_as_declared(r, out_t)) ||
+               disp_unbox_tuple(r, out_t, out) < 0;
+  for (int i = 0; !failed && i < out_t->nfields; i++)
+    if (out_t->fields[i]->kind == TY_ARRAY) rt_array_keep((RtArray *)((char *)out + out_t->offsets[i]));
   if (failed) {
     take_exception(cls, text, sizeof text, "");
     *msg = text;

@@ -294,10 +294,11 @@ static bool holds_code(PyObject *lambda, PyCodeObject *code, long first_line, bo
          (end > span[2] || (end == span[2] && end_col >= span[3]));
 }
 
-/* The lambda of code among the statements: the only one with its
+/* The lambda of code among the statements (their line 1 the text's line
+ * first_line): of those on code's first line, the only one with its
  * parameters, or of several (`f = jit(lambda x: 1); g = jit(lambda x: 2)`)
  * the one at code's position, never merely the first on the line. */
-static PyObject *find_lambda(PyObject *body, PyCodeObject *code) {
+static PyObject *find_lambda(PyObject *body, PyCodeObject *code, long first_line) {
   PyObject *ast = PyImport_AddModule("ast"), *found = NULL;
   PyObject *module = PyObject_CallMethod(ast, "Module", "O[]", body);  /* one tree to walk */
   PyObject *walk = module ? PyObject_CallMethod(ast, "walk", "O", module) : NULL;
@@ -306,8 +307,10 @@ static PyObject *find_lambda(PyObject *body, PyCodeObject *code) {
   bool spanned = code_span(code, span), held = false;
   for (Py_ssize_t i = 0; nodes && !held && i < PyList_GET_SIZE(nodes); i++) {
     PyObject *node = PyList_GET_ITEM(nodes, i);
-    if (strcmp(Py_TYPE(node)->tp_name, "Lambda") || !defines(node, code)) continue;
-    held = holds_code(node, code, code->co_firstlineno, spanned, span);
+    if (strcmp(Py_TYPE(node)->tp_name, "Lambda") || node_int(node, "lineno") + first_line - 1 != code->co_firstlineno ||
+        !defines(node, code))
+      continue;
+    held = holds_code(node, code, first_line, spanned, span);
     if (held || !found) found = node;  /* the first, unless one holds the code */
   }
   Py_XINCREF(found);
@@ -326,8 +329,19 @@ static PyObject *parse_block(PyObject *block, PyCodeObject *code, int *col_offse
   if (is_def && defines(PyList_GET_ITEM(body, 0), code)) {
     def = Py_NewRef(PyList_GET_ITEM(body, 0));
   } else if (body && PyList_GET_SIZE(body)) {  /* the line's statements: `import m; f = jit(lambda ...)`, */
-    def = find_lambda(body, code);             /* or a one-line def holding it: `def g(): return jit(lambda ...)` */
-  }
+    def = find_lambda(body, code, code->co_firstlineno);  /* or a one-line def holding it: */
+  }                                                       /* `def g(): return jit(lambda ...)` */
+  Py_XDECREF(body);
+  return def;
+}
+
+/* The lambda of code in a whole text (lines of which the first is line 1),
+ * where the block from its line is no statement: a lambda on a later line
+ * of a call, a dict display or a list (`{"add": lambda a, b: a + b,`). */
+static PyObject *lambda_in_text(PyObject *lines, PyCodeObject *code) {
+  if (PyUnicode_CompareWithASCIIString(code->co_name, "<lambda>")) return NULL;
+  PyObject *body = parse_statements(lines);
+  PyObject *def = body ? find_lambda(body, code, 1) : NULL;
   Py_XDECREF(body);
   return def;
 }
@@ -388,12 +402,18 @@ PyObject *src_parse_function(PyObject *pyfunc, int *line_offset, int *col_offset
   }
   bool deep = nested_too_deep();
   Py_XDECREF(found);
+  found = def || deep || !in_file ? NULL : PyObject_CallMethod(inspect, "findsource", "O", pyfunc);
+  if (found && (def = lambda_in_text(PyTuple_GET_ITEM(found, 0), code))) *col_offset = 0, *line_offset = 0;
+  deep = deep || nested_too_deep();
+  Py_XDECREF(found);
   PyObject *texts = def || deep ? NULL : candidate_texts(code);
   for (Py_ssize_t i = 0; texts && !def && !deep && i < PyList_GET_SIZE(texts); i++) {
     PyObject *block = block_at(inspect, PyList_GET_ITEM(texts, i), code);
     def = block ? parse_block(block, code, col_offset) : NULL;
     *line_offset = code->co_firstlineno - 1;
-    deep = nested_too_deep();
+    if (!def && !(deep = nested_too_deep()) && (def = lambda_in_text(PyList_GET_ITEM(texts, i), code)))
+      *col_offset = 0, *line_offset = 0;
+    deep = deep || nested_too_deep();
     Py_XDECREF(block);
   }
   Py_XDECREF(texts);

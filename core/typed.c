@@ -634,6 +634,7 @@ static PyMethodDef list_methods[] = {
   {"copy", (PyCFunction)list_copy, METH_NOARGS, "A new typed list of the same items."},
   {"empty_list", (PyCFunction)(void (*)(void))list_empty_list, METH_VARARGS | METH_KEYWORDS | METH_CLASS,
    "An empty list of items of item_type (ruchey.int64, ruchey.float64, int, float, bool ...)."},
+  {"__class_getitem__", Py_GenericAlias, METH_O | METH_CLASS, "List[item] in annotations."},
   {NULL},
 };
 
@@ -923,6 +924,7 @@ static PyMethodDef dict_methods[] = {
   {"copy", (PyCFunction)dict_copy, METH_NOARGS, "A new typed dict of the same pairs."},
   {"empty", (PyCFunction)(void (*)(void))dict_empty, METH_VARARGS | METH_KEYWORDS | METH_CLASS,
    "An empty dict of key_type keys and value_type values (ruchey.int64, float, ...)."},
+  {"__class_getitem__", Py_GenericAlias, METH_O | METH_CLASS, "Dict[key, value] in annotations."},
   {NULL},
 };
 

@@ -77,6 +77,18 @@ const Type *disp_time_type(PyArray_Descr *d) {
   return *t;
 }
 
+/* A NumPy dtype (np.dtype("f4")) or scalar type (np.float32) as a value:
+ * its type dtype(float32), which has none at run time (np.empty(n, dt) is
+ * typed by it); NULL for other dtypes and byte orders. */
+static const Type *dtype_value_type(PyObject *o) {
+  PyArray_Descr *d = PyArray_DescrCheck(o) ? (PyArray_Descr *)Py_NewRef(o) : PyArray_DescrFromTypeObject(o);
+  int kind = d && PyArray_ISNBO(d->byteorder) ? disp_dtype_kind(d->type_num) : -1;
+  const Type *elem = kind >= 0 ? &core_plain[kind] : d ? disp_time_type(d) : NULL;
+  Py_XDECREF(d);
+  PyErr_Clear();
+  return elem ? core_api()->dtype(elem) : NULL;
+}
+
 const Type *disp_dtype_time(PyObject *o) { return PyArray_DescrCheck(o) ? disp_time_type((PyArray_Descr *)o) : NULL; }
 
 const Type *disp_scalar_time(PyObject *o) {
@@ -256,6 +268,8 @@ static const Type *typeof_depth(PyObject *o, int depth) {
     Py_DECREF(d);
     return kind < 0 ? other : &core_plain[kind];
   }
+  if (PyArray_DescrCheck(o) || (PyType_Check(o) && PyType_IsSubtype((PyTypeObject *)o, &PyGenericArrType_Type)))
+    return dtype_value_type(o);
   return NULL;
 }
 

@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define RUCHEY_API_VERSION 25
+#define RUCHEY_API_VERSION 26
 #define RC_MAX_NDIM 8
 
 /* ---------------------------------------------------------------- arena */
@@ -660,6 +660,7 @@ typedef struct RucheyAPI {
   const Type *(*optional)(const Type *elem);
   const Type *(*function)(const void *callee, const char *name);
   const Type *(*time)(TypeKind kind, int unit);  /* datetime64[unit], timedelta64[unit] */
+  const Type *(*dtype)(const Type *elem);        /* a NumPy dtype (or scalar type) as a value */
   const char *(*unit_name)(int unit);
   /* Types f for the argument types (calling opts->resolve for callees);
    * needs the caller's locks (the GIL) for those callbacks. */

@@ -141,6 +141,7 @@ EXPORT const RucheyAPI *ruchey_api(void) {
     .interrupted = &rt_interrupted,
     .function = ty_function,
     .time = ty_time,
+    .dtype = ty_dtype,
     .unit_name = ty_unit_name,
     .set_exception_matcher = rt_set_exception_matcher,
     .load_object = load_object,

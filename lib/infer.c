@@ -338,7 +338,7 @@ static const Type *ty_compare(Infer *in, Node *n) {
   if (strs) return ty_str_compare(in, n, t) ? TYS(TY_BOOL) : NULL;
   if (arrays) return ty_array_compare(in, n, t[0], t[1]);
   for (int i = 0; i + 1 < n->list.len; i++)
-    if ((t[i]->kind == TY_TUPLE || t[i + 1]->kind == TY_TUPLE) && !ty_tuple_compare(in, n, t[i], t[i + 1]))
+    if ((t[i]->kind == TY_TUPLE || t[i + 1]->kind == TY_TUPLE) && !ty_tuple_compare(in, n, n->ops[i], t[i], t[i + 1]))
       return NULL;
   for (int i = 0; i + 1 < n->list.len; i++)
     if ((t[i]->kind == TY_LIST || t[i + 1]->kind == TY_LIST) && !ty_list_compare(in, n, t[i], t[i + 1])) return NULL;
@@ -355,12 +355,19 @@ static const Type *ty_compare(Infer *in, Node *n) {
   return TYS(TY_BOOL);
 }
 
+/* a and b, a or b: an operand known from types to decide (False for and,
+ * True for or: `w is not None and w != 1.0` with w None) ends it, the
+ * operands after it never typed, as Numba prunes them. */
 static const Type *ty_boolop(Infer *in, Node *n) {
   const Type *t = NULL;
   for (int i = 0; i < n->list.len; i++) {
     const Type *e = ty_need_scalar(in, n->list.items[i], ty_expr(in, n->list.items[i]), "and/or");
     if (!e) return NULL;
     t = t ? ty_unify(t, e) : e;
+    if (known_condition(n->list.items[i]) == (n->op == OP_OR)) {
+      if (in->final) n->list.len = i + 1;
+      break;
+    }
   }
   return t;
 }
@@ -444,8 +451,8 @@ static const Type *ty_index(Infer *in, Node *n) {
 static const Type *ty_tuple_expr(Infer *in, Node *n) {
   const Type *f[64];
   if (n->list.len > 64) return ty_error(in, n, "tuples of more than 64 elements are not supported");
-  for (int i = 0; i < n->list.len; i++)
-    if (!(f[i] = ty_expr(in, n->list.items[i]))) return NULL;
+  for (int i = 0; i < n->list.len; i++)  /* an Optional stays one: (x, None-or-array) as Numba's */
+    if (!(f[i] = ty_maybe_none(in, n->list.items[i]))) return NULL;
   if (n->callee) return ty_named_tuple(n->list.len, f, n->kw_names, n->callee);  /* Point(x, y) */
   return ty_tuple(n->list.len, f);
 }
@@ -585,7 +592,7 @@ static const Type *ty_call(Infer *in, Node *n) {
       !ty_check_records(in, n, args) || !ty_check_float16(in, n, args) ||
       !ty_check_time(in, n, args))
     return NULL;
-  const Builtin *bi = n->bi;  /* a typer may make n what the call means (getattr: an attribute) */
+  const Builtin *bi = n->bi;  /* (a typer may make the call another node: pow(x, y) x ** y, getattr x.name) */
   const Type *t = bi->type(in, n, args);
   return bi->lower_elem ? ty_ufunc_out(in, n, t) : t;
 }
@@ -701,6 +708,8 @@ static void ty_store(Infer *in, Node *target, const Type *t, Node *at) {
     } else if ((!ty_is_scalar(t) && !(t->kind == TY_RECORD && t == elem)) || (ty_is_complex(t) && !ty_is_complex(elem))) {
       ty_error(in, at, "cannot store %s into an element of %s", t->name,
                target->lhs->ty->name);
+    } else {
+      ty_time_store(in, at, t, elem);
     }
   } else {  /* tuple unpacking */
     if (t->kind == TY_ARRAY && t->ndim == 1 && at->ty == t && !(t = ty_array_unpacked(in, at, target->list.len))) return;
@@ -866,20 +875,64 @@ static void ty_cond(Infer *in, Node *c) { ty_truth(in, c, "condition"); }
  * whose type is none, false. As Numba's
  * branch pruning, the branch not taken is then not typed at all, so that
  * `if out is None: out = numpy.empty_like(x)` compiles for an array out. */
+/* Whether evaluating n can have no effect to keep: variables, constants,
+ * their attributes, comparisons and negations (a flag tested before a
+ * known operand: `precomputed and t is not None`). */
+static bool without_effects(const Node *n) {
+  switch (n->kind) {
+  case N_VAR: case N_BOOL: case N_INT: case N_FLOAT: case N_NONE: return true;
+  case N_IS_NONE: case N_ATTR: return without_effects(n->lhs);
+  case N_UNARY: return n->op == OP_NOT && without_effects(n->lhs);
+  case N_COMPARE: case N_BOOLOP:
+    for (int i = 0; i < n->list.len; i++)
+      if (!without_effects(n->list.items[i])) return false;
+    return true;
+  default: return false;
+  }
+}
+
+/* An integer known from types alone: a literal, or an array's ndim. */
+static bool known_int(const Node *n, int64_t *v) {
+  if (n->kind == N_INT) return *v = n->ival, true;
+  if (n->kind == N_ATTR && !strcmp(n->str, "ndim") && n->lhs->ty && n->lhs->ty->kind == TY_ARRAY &&
+      (n->lhs->kind == N_VAR || n->lhs->kind == N_ATTR))
+    return *v = n->lhs->ty->ndim, true;
+  return false;
+}
+
+/* a op b of two integers known from types: x.ndim == 2 (Numba prunes on
+ * an array argument's ndim too); -1 where not. */
+static int known_comparison(const Node *cond) {
+  int64_t a, b;
+  if (cond->list.len != 2 || !known_int(cond->list.items[0], &a) || !known_int(cond->list.items[1], &b)) return -1;
+  switch (cond->ops[0]) {
+  case OP_EQ: return a == b;
+  case OP_NE: return a != b;
+  case OP_LT: return a < b;
+  case OP_LE: return a <= b;
+  case OP_GT: return a > b;
+  case OP_GE: return a >= b;
+  default: return -1;
+  }
+}
+
 static int known_condition(const Node *cond) {
+  if (cond->kind == N_COMPARE) return known_comparison(cond);
   if (cond->kind == N_BOOL || cond->kind == N_INT) return cond->ival != 0;
   if (cond->kind == N_FLOAT) return cond->fval != 0;
   if (cond->kind == N_UNARY && cond->op == OP_NOT) {
     int k = known_condition(cond->lhs);
     return k < 0 ? k : !k;
   }
-  if (cond->kind == N_BOOLOP) {  /* decided by a known operand after known ones only, which have no effects */
-    bool and = cond->op == OP_AND;
+  if (cond->kind == N_BOOLOP) {  /* decided by a known operand after ones without effects */
+    bool and = cond->op == OP_AND, unknown = false;
     for (int i = 0; i < cond->list.len; i++) {
       int k = known_condition(cond->list.items[i]);
-      if (k < 0 || k != and) return k < 0 ? -1 : k;
+      if (k >= 0 && k != and) return k;
+      if (k < 0 && !without_effects(cond->list.items[i])) return -1;
+      unknown |= k < 0;
     }
-    return and;
+    return unknown ? -1 : and;
   }
   if ((cond->kind == N_VAR || cond->kind == N_NONE) && cond->ty && cond->ty->kind == TY_NONE) return 0;
   if (cond->kind != N_IS_NONE || !cond->lhs->ty || cond->lhs->ty->kind == TY_OPTIONAL) return -1;

@@ -65,7 +65,7 @@ const Type *ty_named_field(Infer *in, Node *n, const Type *t);
 /* builtins/tuples.c: t[index], t + u, and comparisons of tuples */
 const Type *ty_tuple_index(Infer *in, Node *n, const Type *t);
 const Type *ty_tuple_binop(Infer *in, Node *n, const Type *a, const Type *b);
-const Type *ty_tuple_compare(Infer *in, Node *n, const Type *a, const Type *b);
+const Type *ty_tuple_compare(Infer *in, Node *n, int op, const Type *a, const Type *b);
 const Type *ty_tuple_contains(Infer *in, Node *n, const Type **args);  /* v in t, of numbers */
 /* A call with *t (n->op set, frontend's fe_spread_call): the parameters' types into bound; how many, or -1 */
 int ty_spread_args(Infer *in, Node *n, const Type **args, const Type **bound);
@@ -110,6 +110,7 @@ bool ty_check_records(Infer *in, Node *n, const Type **args);  /* refused record
 const Type *ty_time_binop(Infer *in, Node *n, int op, const Type *a, const Type *b);
 bool ty_time_compare(Infer *in, Node *n, const Type *a, const Type *b);
 const Type *ty_time_unify(const Type *a, const Type *b);
+bool ty_time_store(Infer *in, Node *at, const Type *value, const Type *elem);
 bool ty_check_time(Infer *in, Node *n, const Type **args);
 /* builtins/float16.c: float16 refused unless the row takes it */
 bool ty_check_float16(Infer *in, Node *n, const Type **args);

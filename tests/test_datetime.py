@@ -456,6 +456,31 @@ def test_what_numpy_refuses_is_a_typing_error(f, x, y):
         njit(f)(x, y)
 
 
+FINE_UNITS = ["W", "D", "h", "s", "ms", "us", "ns", "ps", "fs", "as"]
+
+
+def store_first(a, b):
+    b[0] = a[0]
+    return b
+
+
+@pytest.mark.parametrize("f, kind", [(add, "m8"), (lt, "m8"), (sub, "M8"), (lt, "M8"), (store_first, "m8")])
+def test_units_whose_common_unit_overflows_are_refused_as_numpy_refuses_them(f, kind):
+    """Weeks and attoseconds (or years of dates and femtoseconds) have no
+    common unit within int64: NumPy raises OverflowError; compiled code
+    refuses them at typing, and computes every pair that fits as NumPy."""
+    for ua in (["Y", "M"] if kind == "M8" else []) + FINE_UNITS:
+        for ub in FINE_UNITS:
+            a, b = np.array([3], f"{kind}[{ua}]"), np.array([2], f"{kind}[{ub}]")
+            try:
+                expected = numpy_result(f, a, b.copy())
+            except OverflowError:
+                with pytest.raises(TypingError, match="no common unit.*overflows"):
+                    njit(f)(a, b.copy())
+                continue
+            same(expected, njit(f)(a, b.copy()))
+
+
 def test_mixing_with_plain_numbers_is_refused_as_numba():
     with pytest.raises(TypingError, match="unsupported operand types"):
         njit(add)(np.timedelta64(1, "D"), 1)

@@ -384,10 +384,13 @@ def gen_expr(draw, g, depth, need="num", inner=0):
     if kind == "boolop":
         op = draw.sampled_from(["and", "or"])
         items = [sub(need) for _ in range(draw.integers(2, 3))]
-        t = unify(*(x[0] for x in items))
+        # an operand known to decide (False for and, True for or) ends the typing: those after it are never typed
+        decisive = next((i for i, x in enumerate(items) if const_truth(x[1]) == (op == "or")), len(items) - 1)
+        typed = items[:decisive + 1]
+        t = unify(*(x[0] for x in typed))
         src = "(" + f" {op} ".join(x[1] for x in items) + ")"
         ref = "(" + f" {op} ".join(x[2] for x in items) + ")"
-        return t, src, (ref if all(x[0] == t for x in items) else conv(None, t, ref))
+        return t, src, (ref if all(x[0] == t for x in typed) else conv(None, t, ref))
     if kind == "ifexp":
         (ct, cs, cr) = sub()
         (at, as_, ar), (bt, bs, br) = sub(need), sub(need)

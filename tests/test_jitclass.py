@@ -792,11 +792,24 @@ def test_unsupported_dunders_are_refused():
         length_of(Point(1.0))
     with pytest.raises(ruchey.TypingError, match="jitclass Vec needs its method __sub__"):
         njit(lambda a: a - a)(Vec(1.0, 2.0))
-    with pytest.raises(TypeError, match="__call__"):
-        @jitclass([("x", float64)])
-        class Calls:
-            def __call__(self, other):
-                return self
+
+
+@ruchey_only
+def test_calling_an_instance_is_python_s_alone():
+    """__call__ runs in Python (Numba refuses to box such a class); compiled
+    code calling an instance is a TypingError."""
+    @jitclass([("x", float64)])
+    class Calls:
+        def __init__(self, x):
+            self.x = x
+
+        def __call__(self, other):
+            return self.x + other
+
+    c = Calls(2.0)
+    assert c(3.0) == 5.0
+    with pytest.raises(ruchey.TypingError, match="is not a function"):
+        njit(lambda c: c(1.0))(c)
 
 
 @ruchey_only
@@ -826,3 +839,43 @@ def test_property_without_setter_cannot_be_assigned():
 
     with pytest.raises(ruchey.TypingError, match="property 'size' of jitclass Stack has no setter"):
         set_size(Stack(2))
+
+
+def test_other_special_methods_run_in_python_as_numbas():
+    """__repr__ (and special methods compiled code has no operator for) are
+    Python's for Python's calls, reading the fields through the instance,
+    and compiled methods for compiled code's explicit calls; those the
+    instance's own attribute access rests on are refused."""
+    @jitclass([("d", float64), ("n", int64)])
+    class Coil:
+        def __init__(self, d, n):
+            self.d = d
+            self.n = n
+
+        def __repr__(self):
+            return f"Coil(d={self.d}, n={self.n})"
+
+        def __contains__(self, k):
+            return 0 <= k < self.n
+
+        def length(self):
+            return self.d * self.n
+
+    c = Coil(0.5, 4)
+    assert repr(c) == "Coil(d=0.5, n=4)" and 3 in c and 4 not in c
+
+    @njit
+    def made(d):
+        c = Coil(d, 3)
+        return c.length(), c.__contains__(2)
+
+    assert made(2.0) == (6.0, True)
+    if not AS_NUMBA:
+        with pytest.raises(TypeError, match="special method '__getattr__' is not supported"):
+            @jitclass([("x", float64)])
+            class Shadow:
+                def __init__(self, x):
+                    self.x = x
+
+                def __getattr__(self, name):
+                    return 0.0

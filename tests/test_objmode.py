@@ -1,7 +1,7 @@
 """`with objmode(name=type, ...):` blocks, as Numba's numba.objmode: the
 block runs in the interpreter with the compiled function's variables it
-reads, and the names declared come back into compiled code as numbers or
-bools of the types given (strings or ruchey.types objects). Against the
+reads, and the names declared come back into compiled code as numbers,
+bools or arrays of the types given (strings or ruchey.types objects). Against the
 Python original on generated inputs; a Python exception inside is raised
 from the compiled call; bad blocks are clear TypingErrors."""
 import subprocess
@@ -111,14 +111,69 @@ def test_wrong_result_is_a_type_error():
         not_a_number()
 
 
-def test_array_output_is_a_typing_error():
+def correlated(x, y):
+    with objmode(a="float64[:]", n="int64"):
+        a = numpy.correlate(x, y, mode="full")
+        n = len(a)
+    return a.max(), n, a, a[::2].sum()
+
+
+def fresh_arrays_summed(k, size):
+    s = 0.0
+    for i in range(k):
+        with objmode(a="float64[::1]"):
+            a = numpy.ones(size) * i
+        s += a.sum()
+    return s
+
+
+def test_array_outputs_come_back_owned():
+    """An array made in the block lives on in compiled code (the block's
+    reference gone) and is returned as it is."""
+    f = njit(correlated)
+    rng = make_rng(11)
+    for _ in range(5):
+        x = rng.standard_normal(int(rng.integers(1, 40)))
+        y = rng.standard_normal(int(rng.integers(1, 40)))
+        got, expected = f(x, y), correlated(x, y)
+        assert got[:2] == expected[:2] and got[3] == expected[3]
+        numpy.testing.assert_array_equal(got[2], expected[2])
+    g = njit(fresh_arrays_summed)
+    assert g(50, 100) == fresh_arrays_summed(50, 100)
+
+
+def test_an_array_output_of_another_dtype_or_layout_is_a_type_error():
     @njit
-    def array_out():
-        with objmode(r="float64[:]"):
-            r = numpy.ones(3)
+    def ints_for_floats(x):
+        with objmode(a="float64[:]"):
+            a = x.astype(numpy.int64)
+        return a
+
+    @njit
+    def strided_for_contiguous(x):
+        with objmode(a="float64[::1]"):
+            a = x[::2]
+        return a
+
+    @njit
+    def list_for_array(x):
+        with objmode(a="float64[:]"):
+            a = [1.0]
+        return a
+
+    for f in (ints_for_floats, strided_for_contiguous, list_for_array):
+        with pytest.raises(TypeError, match="output 1 is declared"):
+            f(numpy.arange(4.0))
+
+
+def test_a_tuple_output_is_a_typing_error():
+    @njit
+    def tuple_out():
+        with objmode(r=ruchey.types.UniTuple(ruchey.types.float64, 2)):
+            r = (1.0, 2.0)
         return r
-    with pytest.raises(ruchey.TypingError, match="numbers and bools"):
-        array_out()
+    with pytest.raises(ruchey.TypingError, match="objmode output"):
+        tuple_out()
 
 
 def test_unknown_type_is_a_typing_error():
@@ -222,3 +277,23 @@ def test_optional_array_outputs_are_refused():
 
     with pytest.raises(ruchey.TypingError, match="objmode output"):
         arrays()
+
+
+def made_inputs_read_in_python(n):
+    total = 0.0
+    for i in range(n):
+        made = numpy.arange(10.0) * i  # an array compiled code owns
+        label = str(i) + "x"  # a str it owns
+        with objmode(r="float64", k="int64"):
+            r = float(made.sum())
+            k = len(label)
+        total += r + k + made[1]
+    return total
+
+
+def test_values_compiled_code_made_are_lent_to_the_block_not_given():
+    """Arrays and strs the function made are boxed for the block with a
+    reference of their own: the function still holds them after it."""
+    f = njit(made_inputs_read_in_python)
+    for n in (1, 5, 300):
+        assert f(n) == made_inputs_read_in_python(n)

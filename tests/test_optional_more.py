@@ -116,3 +116,74 @@ def test_truth_of_none_and_optional_in_if_expressions_and_not():
         for flag in (True, False):
             assert g(x, flag) == truth_of_an_optional(x, flag)
             assert g(int(x), flag) == truth_of_an_optional(int(x), flag)
+
+
+# ---------------------------------------------------------------- tuples holding a value or None
+
+
+def membership(n, with_dists):
+    """A tuple of arrays, one None unless asked for (umap's
+    compute_membership_strengths returns (rows, cols, vals, dists))."""
+    vals = np.zeros(n, dtype=np.float32)
+    if with_dists:
+        dists = np.zeros(n, dtype=np.float32)
+    else:
+        dists = None
+    for i in range(n):
+        vals[i] = np.float32(i) * np.float32(0.5)
+        if with_dists:
+            dists[i] = i * 2
+    return vals, dists
+
+
+def optional_items(flag, x):
+    t = (1, None if flag else x)
+    a, b = t
+    u = t + (3,)
+    return t, t[1], b is None, u, ((t, 2), a), t == (1, x), t != (1, None), (1, None) == t
+
+
+def optional_items_in_containers(n, k):
+    items = [(i, None if i % k == 0 else float(i)) for i in range(n)]
+    items.append((n, None))
+    d = {}
+    for i, v in items:
+        d[i] = (v, i)
+    total = 0.0
+    for i, v in items:
+        if v is not None:
+            total += v
+    return items, d, total
+
+
+def test_tuples_keep_their_none_items():
+    f = njit(membership)
+    for n in (0, 1, 5):
+        for with_dists in (True, False):
+            got, expected = f(n, with_dists), membership(n, with_dists)
+            np.testing.assert_array_equal(got[0], expected[0])
+            assert (got[1] is None) == (expected[1] is None)
+            if expected[1] is not None:
+                np.testing.assert_array_equal(got[1], expected[1])
+    f = njit(optional_items)
+    rng = make_rng(5)
+    for flag in (True, False):
+        for x in (float(rng.standard_normal()), 2.5):
+            assert f(flag, x) == optional_items(flag, x)
+
+
+def test_tuples_with_none_items_in_lists_and_dicts():
+    f = njit(optional_items_in_containers)
+    for n in (0, 1, 7):
+        for k in (1, 2, 3):
+            items, d, total = f(n, k)
+            e_items, e_d, e_total = optional_items_in_containers(n, k)
+            assert list(items) == e_items and dict(d) == e_d and total == e_total
+
+
+def test_ordering_tuples_with_none_items_is_a_typing_error():
+    def less(flag):
+        return (1, None if flag else 2.0) < (1, 3.0)
+
+    with pytest.raises(ruchey.TypingError, match="cannot compare"):
+        njit(less)(True)

@@ -1142,3 +1142,43 @@ def test_parallel_errors_from_several_python_threads():
 
     with ThreadPoolExecutor(4) as pool:
         assert sorted(pool.map(caller, range(4))) == list(range(4))
+
+
+# ---------------------------------------------------------------- typed lists read by the threads
+
+
+def pairwise_of_lists(xs, ys):
+    out = np.zeros((len(xs), len(ys)))
+    for i in prange(len(xs)):
+        for j in range(len(ys)):
+            x, y = xs[i], ys[j]
+            s = 0.0
+            for k in range(min(x.shape[0], y.shape[0])):
+                s += (x[k] - y[k]) ** 2
+            for v in y:
+                s += v
+            out[i, j] = s
+    return out
+
+
+def doubled_in_place(xs):
+    for i in prange(len(xs)):
+        xs[i] = xs[i] * 2
+    return xs
+
+
+def test_typed_lists_only_read_are_shared_by_the_threads():
+    """A prange body reading a typed list (xs[i], len(xs), for v in xs: as
+    aeon's pairwise distances over unequal-length series) runs on the pool;
+    one storing into it runs serially, with the reason."""
+    rng = np.random.default_rng(21)
+    xs = ruchey.typed.List([rng.standard_normal(int(rng.integers(1, 30))) for _ in range(40)])
+    ys = ruchey.typed.List([rng.standard_normal(int(rng.integers(1, 30))) for _ in range(25)])
+    f = njit(parallel=True)(pairwise_of_lists)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # no "runs serially"
+        got = f(xs, ys)
+    np.testing.assert_allclose(got, pairwise_of_lists(xs, ys), rtol=1e-12)
+    g = njit(parallel=True)(doubled_in_place)
+    with pytest.warns(RuntimeWarning, match="store into a typed list"):
+        g(ruchey.typed.List([1.0, 2.0]))

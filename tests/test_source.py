@@ -221,6 +221,24 @@ def test_lambda_inside_a_one_line_def_compiles(tmp_path):
     assert_printed(run_python_file(script, tmp_path), ["42", "12.0", "4", "-5"])
 
 
+def test_lambdas_on_later_lines_of_a_statement_compile(tmp_path):
+    script = """
+    from ruchey import njit
+    table = {
+        "add": lambda a, b: a + b,
+        "sub": lambda a, b: a - b,
+    }
+    pair = (njit(lambda x: x * 2),
+            njit(lambda x: x * 3))
+    def apply(f, x):
+        return njit(f)(x)
+    r = apply(
+        lambda x: x - 100, 1)
+    print(njit(table["sub"])(5, 2), njit(table["add"])(5, 2), pair[1](1), pair[0](1), r)
+    """
+    assert_printed(run_python_file(script, tmp_path), ["3", "7", "3", "2", "-99"])
+
+
 def test_nested_defs_with_lines_at_column_zero_compile(tmp_path):
     script = """
     from ruchey import njit

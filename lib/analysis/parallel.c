@@ -11,6 +11,7 @@
  * race, so the loop runs serially and the reason is given as a warning.
  */
 #include <stdio.h>
+#include <string.h>
 
 #include "analysis/analysis.h"
 #include "ir.h"
@@ -29,15 +30,33 @@ typedef struct Scan {
   Use *use;
   const char *unsafe;  /* why the loop cannot run in parallel */
   int unsafe_line;
+  const Node *lent[16];  /* typed lists only read where they stand: l[i], len(l), for x in l */
+  int nlent;
 } Scan;
 
 static void mark_seen(Scan *s, int v) { s->use[v].seen = true; }
 
 static void set_unsafe(Scan *s, const Node *n, const char *why);
 
+static bool is_list_var(const Node *n) { return n->kind == N_VAR && n->ty && n->ty->kind == TY_LIST; }
+
+/* A typed list n reads where it stands, which threads may share: its
+ * items read (l[i]), its length, a for loop over it. */
+static void lend(Scan *s, const Node *n) {
+  if (is_list_var(n) && s->nlent < (int)(sizeof s->lent / sizeof s->lent[0])) s->lent[s->nlent++] = n;
+}
+
+static bool lent(const Scan *s, const Node *n) {
+  for (int i = 0; i < s->nlent; i++)
+    if (s->lent[i] == n) return true;
+  return false;
+}
+
 static bool note_read(Node *n, void *ctx) {
   Scan *s = ctx;
-  if (n->ty && ty_is_container(n->ty))  /* appends would race, and so would a dict's compaction */
+  if (n->kind == N_INDEX) lend(s, n->lhs);
+  if (n->kind == N_CALL && n->bi && !strcmp(n->bi->name, "len") && n->list.len == 1) lend(s, n->list.items[0]);
+  if (n->ty && ty_is_container(n->ty) && !lent(s, n))  /* appends would race, and so would a dict's compaction */
     set_unsafe(s, n, "a typed list or dict, which its threads cannot share");
   if (n->kind == N_VAR) {
     mark_seen(s, n->var);
@@ -85,6 +104,7 @@ static void scan_target(Scan *s, const Node *t) {
     mark_seen(s, t->var);
     s->use[t->var].stores++;
   } else if ((t->kind == N_INDEX || t->kind == N_ATTR)) {
+    if (t->lhs->ty && ty_is_container(t->lhs->ty)) set_unsafe(s, t, "a store into a typed list or dict");
     scan_expr(s, t);
   } else {
     for (int i = 0; i < t->list.len; i++) scan_target(s, t->list.items[i]);
@@ -113,7 +133,7 @@ static void scan_stmt(Scan *s, const Node *n, int depth) {
     else if (n->lhs->kind == N_VAR)
       set_unsafe(s, n, "an augmented assignment that is not a reduction (+ - * | & ^)");
     else
-      scan_expr(s, n->lhs);
+      scan_target(s, n->lhs);
     break;
   case N_IF:
     scan_expr(s, n->cond);
@@ -126,6 +146,7 @@ static void scan_stmt(Scan *s, const Node *n, int depth) {
     scan_block(s, &n->orelse, depth);
     break;
   case N_FOR:
+    lend(s, n->cond);
     scan_expr(s, n->cond);
     scan_target(s, n->lhs);
     scan_block(s, &n->body, depth + 1);

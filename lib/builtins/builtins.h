@@ -37,6 +37,7 @@ extern const Builtin bi_complex[]; /* complex.c: complex(), .real/.imag, numpy's
 extern const Builtin bi_complex_reduce[]; /* complex_reduce.c: sum, prod, mean, var, std of complex arrays */
 extern const Builtin bi_limits[];  /* limits.c: numpy.iinfo, numpy.finfo */
 extern const Builtin bi_lists[];   /* lists.c: typed lists, `in` */
+extern const Builtin bi_tuples[];  /* tuples.c: tuple.index, tuple.count */
 extern const Builtin bi_dicts[];   /* dicts.c: typed dicts */
 extern const Builtin bi_sets[];    /* sets.c: sets */
 extern const Builtin bi_random[];  /* random.c: numpy.random and the random module */

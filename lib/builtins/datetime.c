@@ -27,64 +27,6 @@ static bool deltas_meet(int a, int b) {
   return a == TU_GENERIC || b == TU_GENERIC || is_calendar(a) == is_calendar(b);
 }
 
-/* ---------------------------------------------------------------- typing */
-
-static const Type *refuse(Infer *in, Node *n, const char *op, const Type *a, const Type *b) {
-  return ty_error(in, n, "unsupported operand types for %s: %s and %s", op, a->name, b->name);
-}
-
-/* datetime + timedelta: a timedelta of years or months moves only a
- * datetime of years or months. */
-static const Type *shifted_datetime(Infer *in, Node *n, const Type *dt, const Type *td) {
-  if (is_calendar(td->unit) && !is_calendar(dt->unit) && dt->unit != TU_GENERIC)
-    return ty_error(in, n, "cannot add or subtract %s and %s: NumPy cannot cast a timedelta of years or months "
-                    "to %s", dt->name, td->name, dt->name);
-  return ty_time(TY_DATETIME, finer_unit(dt->unit, td->unit));
-}
-
-static const Type *delta_pair(Infer *in, Node *n, int op, const Type *a, const Type *b) {
-  if (!deltas_meet(a->unit, b->unit))
-    return ty_error(in, n, "cannot combine %s and %s: NumPy has no common unit for years or months and days",
-                    a->name, b->name);
-  const Type *td = ty_time(TY_TIMEDELTA, finer_unit(a->unit, b->unit));
-  switch (op) {
-  case OP_ADD: case OP_SUB: case OP_MOD: return td;
-  case OP_DIV: return TYS(TY_F64);
-  case OP_FLOORDIV: return TYS(TY_I64);
-  default: return refuse(in, n, bi_op_text(op), a, b);
-  }
-}
-
-static bool is_real_number(const Type *t) { return ty_is_scalar(t) && !ty_is_time(t) && !ty_is_complex(t); }
-
-/* The type of a op b where either is a datetime or a timedelta. */
-const Type *ty_time_binop(Infer *in, Node *n, int op, const Type *a, const Type *b) {
-  bool da = a->kind == TY_DATETIME, db = b->kind == TY_DATETIME;
-  bool ta = a->kind == TY_TIMEDELTA, tb = b->kind == TY_TIMEDELTA;
-  if (da && db && op == OP_SUB) return ty_time(TY_TIMEDELTA, finer_unit(a->unit, b->unit));
-  if (da && tb && (op == OP_ADD || op == OP_SUB)) return shifted_datetime(in, n, a, b);
-  if (ta && db && op == OP_ADD) return shifted_datetime(in, n, b, a);
-  if (ta && tb) return delta_pair(in, n, op, a, b);
-  if (ta && is_real_number(b) && (op == OP_MUL || ((op == OP_DIV || op == OP_FLOORDIV) && b->kind != TY_BOOL))) return a;
-  if (tb && is_real_number(a) && op == OP_MUL) return b;
-  return refuse(in, n, bi_op_text(op), a, b);
-}
-
-/* Comparisons: datetimes with datetimes, timedeltas with timedeltas. */
-bool ty_time_compare(Infer *in, Node *n, const Type *a, const Type *b) {
-  if (ty_time_unify(a, b)) return true;
-  if (a->kind != b->kind || !ty_is_time(a)) return ty_error(in, n, "cannot compare %s and %s", a->name, b->name) != NULL;
-  return ty_error(in, n, "cannot compare %s and %s: NumPy has no common unit for years or months and days",
-                  a->name, b->name) != NULL;
-}
-
-/* A variable assigned both: the finer unit, where one exists. */
-const Type *ty_time_unify(const Type *a, const Type *b) {
-  if (a->kind != b->kind || !ty_is_time(a)) return NULL;
-  if (a->kind == TY_TIMEDELTA && !deltas_meet(a->unit, b->unit)) return NULL;
-  return ty_time(a->kind, finer_unit(a->unit, b->unit));
-}
-
 /* ---------------------------------------------------------------- units */
 
 /* How many of unit `to` make one of `from` (from coarser, both years and
@@ -101,6 +43,104 @@ static int64_t unit_factor(int from, int to) {
   }
   return f;
 }
+
+/* Whether values of kind (TY_DATETIME or TY_TIMEDELTA) in units a and b
+ * meet in the finer one as NumPy lets them: a datetime of years or months
+ * counts in days there, and NumPy raises OverflowError where the factor
+ * between the units reaches 2^56 (its margin below int64: days and
+ * picoseconds, seconds and attoseconds). */
+static bool units_fit(int kind, int a, int b) {
+  if (a == TU_GENERIC || b == TU_GENERIC) return true;
+  int coarse = a < b ? a : b, fine = finer_unit(a, b);
+  if (kind == TY_DATETIME && is_calendar(coarse) && !is_calendar(fine)) coarse = TU_D;
+  int64_t f = coarse == fine ? 1 : unit_factor(coarse, fine);
+  return f > 0 && f < (INT64_C(1) << 56);
+}
+
+/* The finer unit of a and b, of the kind of a (both of it), or -1 with
+ * NumPy's overflow as the error. */
+static int common_unit(Infer *in, Node *n, int kind, const Type *a, const Type *b) {
+  if (units_fit(kind, a->unit, b->unit)) return finer_unit(a->unit, b->unit);
+  ty_error(in, n, "%s and %s have no common unit: the factor from %s to %s overflows NumPy's datetime "
+           "arithmetic (it raises OverflowError)", a->name, b->name, ty_unit_name(a->unit < b->unit ? a->unit : b->unit),
+           ty_unit_name(finer_unit(a->unit, b->unit)));
+  return -1;
+}
+
+/* ---------------------------------------------------------------- typing */
+
+static const Type *refuse(Infer *in, Node *n, const char *op, const Type *a, const Type *b) {
+  return ty_error(in, n, "unsupported operand types for %s: %s and %s", op, a->name, b->name);
+}
+
+/* datetime + timedelta: a timedelta of years or months moves only a
+ * datetime of years or months. */
+static const Type *shifted_datetime(Infer *in, Node *n, const Type *dt, const Type *td) {
+  if (is_calendar(td->unit) && !is_calendar(dt->unit) && dt->unit != TU_GENERIC)
+    return ty_error(in, n, "cannot add or subtract %s and %s: NumPy cannot cast a timedelta of years or months "
+                    "to %s", dt->name, td->name, dt->name);
+  int unit = common_unit(in, n, TY_DATETIME, dt, td);
+  return unit < 0 ? NULL : ty_time(TY_DATETIME, unit);
+}
+
+static const Type *delta_pair(Infer *in, Node *n, int op, const Type *a, const Type *b) {
+  if (!deltas_meet(a->unit, b->unit))
+    return ty_error(in, n, "cannot combine %s and %s: NumPy has no common unit for years or months and days",
+                    a->name, b->name);
+  int unit = common_unit(in, n, TY_TIMEDELTA, a, b);
+  if (unit < 0) return NULL;
+  const Type *td = ty_time(TY_TIMEDELTA, unit);
+  switch (op) {
+  case OP_ADD: case OP_SUB: case OP_MOD: return td;
+  case OP_DIV: return TYS(TY_F64);
+  case OP_FLOORDIV: return TYS(TY_I64);
+  default: return refuse(in, n, bi_op_text(op), a, b);
+  }
+}
+
+static bool is_real_number(const Type *t) { return ty_is_scalar(t) && !ty_is_time(t) && !ty_is_complex(t); }
+
+/* The type of a op b where either is a datetime or a timedelta. */
+const Type *ty_time_binop(Infer *in, Node *n, int op, const Type *a, const Type *b) {
+  bool da = a->kind == TY_DATETIME, db = b->kind == TY_DATETIME;
+  bool ta = a->kind == TY_TIMEDELTA, tb = b->kind == TY_TIMEDELTA;
+  if (da && db && op == OP_SUB) {
+    int unit = common_unit(in, n, TY_DATETIME, a, b);
+    return unit < 0 ? NULL : ty_time(TY_TIMEDELTA, unit);
+  }
+  if (da && tb && (op == OP_ADD || op == OP_SUB)) return shifted_datetime(in, n, a, b);
+  if (ta && db && op == OP_ADD) return shifted_datetime(in, n, b, a);
+  if (ta && tb) return delta_pair(in, n, op, a, b);
+  if (ta && is_real_number(b) && (op == OP_MUL || ((op == OP_DIV || op == OP_FLOORDIV) && b->kind != TY_BOOL))) return a;
+  if (tb && is_real_number(a) && op == OP_MUL) return b;
+  return refuse(in, n, bi_op_text(op), a, b);
+}
+
+/* Comparisons: datetimes with datetimes, timedeltas with timedeltas. */
+bool ty_time_compare(Infer *in, Node *n, const Type *a, const Type *b) {
+  if (a->kind == b->kind && ty_is_time(a) && (a->kind == TY_DATETIME || deltas_meet(a->unit, b->unit)))
+    return common_unit(in, n, a->kind, a, b) >= 0;
+  if (a->kind != b->kind || !ty_is_time(a)) return ty_error(in, n, "cannot compare %s and %s", a->name, b->name) != NULL;
+  return ty_error(in, n, "cannot compare %s and %s: NumPy has no common unit for years or months and days",
+                  a->name, b->name) != NULL;
+}
+
+/* Whether a value of one datetime type stores into an element of another
+ * (NumPy's cast): where both are of one kind, their units must fit. */
+bool ty_time_store(Infer *in, Node *at, const Type *value, const Type *elem) {
+  if (!ty_is_time(value) || value->kind != elem->kind) return true;
+  return common_unit(in, at, value->kind, value, elem) >= 0;
+}
+
+/* A variable assigned both: the finer unit, where one exists. */
+const Type *ty_time_unify(const Type *a, const Type *b) {
+  if (a->kind != b->kind || !ty_is_time(a)) return NULL;
+  if (a->kind == TY_TIMEDELTA && !deltas_meet(a->unit, b->unit)) return NULL;
+  if (!units_fit(a->kind, a->unit, b->unit)) return NULL;
+  return ty_time(a->kind, finer_unit(a->unit, b->unit));
+}
+
+/* ---------------------------------------------------------------- units */
 
 static LLVMValueRef is_nat(Lower *l, LLVMValueRef v) {
   return LLVMBuildICmp(l->b, LLVMIntEQ, v, const_i64(l, INT64_MIN), "");

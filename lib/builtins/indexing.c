@@ -293,7 +293,10 @@ void ty_index_store(Infer *in, Node *target, const Type *t, Node *at) {
     ty_error(in, at, "arrays of str (%s) are read-only in compiled code", sel->name);
     return;
   }
-  if (ty_is_scalar(t)) return;
+  if (ty_is_scalar(t)) {
+    ty_time_store(in, at, t, sel->elem);
+    return;
+  }
   if (t->kind == TY_TUPLE || t->kind == TY_LIST) {  /* a[i] = [x, y]: stored as numpy.array((x, y)) */
     Node *seq = arena_alloc(in->f->arena, sizeof(Node));
     *seq = *at;
@@ -311,6 +314,7 @@ void ty_index_store(Infer *in, Node *target, const Type *t, Node *at) {
     ty_error(in, at, "cannot store %s into %s", t->name, sel->name);
     return;
   }
+  if (!ty_time_store(in, at, t->elem, sel->elem)) return;
   if (whole_mask(target) && t->ndim > 1)
     ty_error(in, at, "NumPy boolean array indexing assignment requires a 0 or 1-dimensional input, input has %d "
              "dimensions", t->ndim);

@@ -32,12 +32,13 @@ static int held_fields(const Type *t, int64_t at, int n, int32_t *kinds, int64_t
   return n + 1;
 }
 
-/* A tuple a container may hold: of numbers, bools, strs, arrays and such
- * tuples, with at most RT_HELD_FIELDS strs and arrays in all. */
+/* A tuple a container may hold: of numbers (or None: an Optional number),
+ * bools, strs, arrays and such tuples, with at most RT_HELD_FIELDS strs and
+ * arrays in all. */
 static bool held_tuple(const Type *t) {
   for (int i = 0; i < t->nfields; i++) {
-    const Type *f = t->fields[i];
-    if ((!ty_is_scalar(f) || ty_is_time(f)) && f->kind != TY_STR && f->kind != TY_ARRAY &&
+    const Type *f = t->fields[i]->kind == TY_OPTIONAL && ty_is_scalar(t->fields[i]->elem) ? t->fields[i]->elem : t->fields[i];
+    if ((!ty_is_scalar(f) || ty_is_time(f)) && f->kind != TY_STR && f->kind != TY_ARRAY && f->kind != TY_NONE &&
         !(f->kind == TY_TUPLE && held_tuple(f)))
       return false;
   }

@@ -30,7 +30,11 @@ static LLVMValueRef lo_objmode(Lower *l, Node *n) {
   const Type *in_t = ty_tuple(nin, f), *out_t = n->ty;
   LLVMValueRef in = lo_alloca(l, lo_storage_type(l, in_t), "objmode.in"), out = lo_alloca(l, lo_storage_type(l, out_t), "objmode.out");
   LLVMValueRef v = LLVMGetUndef(lo_type(l, in_t)), items[64];
-  for (int i = 0; i < nin; i++) v = LLVMBuildInsertValue(l->b, v, items[i] = lo_expr(l, n->list.items[i]), (unsigned)i, "");
+  for (int i = 0; i < nin; i++) {
+    items[i] = lo_expr(l, n->list.items[i]);
+    lo_refcount(l, f[i], items[i], true);  /* boxing them for the block takes a reference of each */
+    v = LLVMBuildInsertValue(l->b, v, items[i], (unsigned)i, "");
+  }
   lo_store_storage(l, in_t, in, v);
   LLVMTypeRef ptr = l->mod->ptr, p[5] = {ptr, ptr, ptr, ptr, ptr};
   /* the function as an extern the cache cannot name again: code calling it is never cached */

@@ -120,6 +120,14 @@ static LLVMValueRef lo_divmod(Lower *l, Node *n) {
   return LLVMBuildInsertValue(l->b, r, lo_arith(l, OP_MOD, t, a, b), 1, "");
 }
 
+/* pow(x, y) is x ** y, its types and errors those of the operator */
+static const Type *ty_pow(Infer *in, Node *n, const Type **args) {
+  (void)args;
+  Node *x = n->list.items[0], *y = n->list.items[1];
+  *n = (Node){.kind = N_BINOP, .op = OP_POW, .line = n->line, .col = n->col, .lhs = x, .rhs = y};
+  return ty_expr(in, n);
+}
+
 /* ---------------------------------------------------------------- conversions */
 
 static const Type *ty_int(Infer *in, Node *n, const Type **args) {
@@ -510,6 +518,7 @@ const Builtin bi_python[] = {
   FUNCTION("bool", "builtins", "bool", 1, 1, BF_PURE | BF_CHEAP | BF_COMPLEX, ty_bool, lo_convert_call),
   FUNCTION("round", "builtins", "round", 1, 2, BF_PURE | BF_RAISES | BF_CHEAP, ty_round, lo_round),
   FUNCTION("divmod", "builtins", "divmod", 2, 2, BF_PURE | BF_RAISES | BF_CHEAP, ty_divmod, lo_divmod),
+  FUNCTION("pow", "builtins", "pow", 2, 2, BF_PURE | BF_RAISES | BF_CHEAP | BF_COMPLEX, ty_pow, NULL),
   FUNCTION("round digits", NULL, NULL, 2, 2, BF_RAISES, ty_round, lo_round),
   FUNCTION("a NumPy scalar type", NULL, NULL, 1, 1, BF_PURE | BF_CHEAP | BF_COMPLEX, ty_cast, lo_convert_call),
   FUNCTION("type(x)", NULL, NULL, 1, 1, BF_PURE | BF_CHEAP | BF_COMPLEX, ty_type_value, lo_type_value),

@@ -32,6 +32,7 @@ static const Builtin *const families[] = {
   bi_grid,
   bi_limits,
   bi_lists,
+  bi_tuples,
   bi_dicts,
   bi_sets,
   bi_random,

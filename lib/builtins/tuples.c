@@ -113,39 +113,86 @@ const Type *ty_tuple_binop(Infer *in, Node *n, const Type *a, const Type *b) {
   return ty_error(in, n, "operator is not supported between %s and %s", a->name, b->name);
 }
 
-/* Whether two items compare: numbers, or tuples of such. */
-static bool comparable(const Type *a, const Type *b) {
+/* A number, None or an Optional number: an item == and != compare. */
+static bool maybe_number(const Type *t) {
+  return ty_is_scalar(t) || t->kind == TY_NONE || (t->kind == TY_OPTIONAL && ty_is_scalar(t->elem));
+}
+
+/* Whether two items compare: numbers, or tuples of such; for == and !=
+ * (equality) also None and Optional numbers, as Python's (1, None) ==
+ * (1, 2.5) is False where (1, None) < (1, 2.5) raises. */
+static bool comparable(const Type *a, const Type *b, bool equality) {
   if (ty_is_scalar(a) && ty_is_scalar(b)) return true;
+  if (equality && maybe_number(a) && maybe_number(b)) return true;
   if (a->kind != TY_TUPLE || b->kind != TY_TUPLE) return false;
   for (int i = 0; i < a->nfields && i < b->nfields; i++)
-    if (!comparable(a->fields[i], b->fields[i])) return false;
+    if (!comparable(a->fields[i], b->fields[i], equality)) return false;
   return true;
 }
 
-const Type *ty_tuple_compare(Infer *in, Node *n, const Type *a, const Type *b) {
-  if (!comparable(a, b)) return ty_error(in, n, "cannot compare %s and %s", a->name, b->name);
+const Type *ty_tuple_compare(Infer *in, Node *n, int op, const Type *a, const Type *b) {
+  if (!comparable(a, b, op == OP_EQ || op == OP_NE)) return ty_error(in, n, "cannot compare %s and %s", a->name, b->name);
   return TYS(TY_BOOL);
 }
 
-/* v in t: v == an item, for a number v and a tuple of numbers */
+/* v in t: v == an item, for a number or str v (an item of another kind is
+ * never equal to it) */
 const Type *ty_tuple_contains(Infer *in, Node *n, const Type **args) {
-  if (!ty_need_scalar(in, n->list.items[0], args[0], "'in'")) return NULL;
-  for (int i = 0; i < args[1]->nfields; i++)
-    if (!ty_is_scalar(args[1]->fields[i]))
-      return ty_error(in, n, "'in' a tuple holding %s is not supported", args[1]->fields[i]->name);
+  if (args[0]->kind != TY_STR && !ty_need_scalar(in, n->list.items[0], args[0], "'in'")) return NULL;
   return TYS(TY_BOOL);
+}
+
+/* t.index(x) (ival 1), t.count(x) (ival 2): x a number or a str; an item
+ * of another kind is never equal to it, as in Python. */
+static bool str_or_number(const Type *t) { return t->kind == TY_STR || ty_is_scalar(t); }
+
+/* strs with strs, numbers with numbers, datetimes with datetimes of a unit they share */
+static bool equatable(const Type *a, const Type *b) {
+  if (a->kind == TY_STR || b->kind == TY_STR) return a->kind == b->kind;
+  if (ty_is_time(a) || ty_is_time(b)) return ty_time_unify(a, b) != NULL;
+  return ty_is_scalar(a) && ty_is_scalar(b);
+}
+
+static const Type *ty_tuple_find(Infer *in, Node *n, const Type **args) {
+  if (!str_or_number(args[1]))
+    return ty_error(in, n, "tuple.%s() looks for a number or a str, got %s", n->bi->ival == 1 ? "index" : "count",
+                    args[1]->name);
+  return TYS(TY_I64);
 }
 
 /* ---------------------------------------------------------------- lowering */
+
+/* Whether the values a and b are equal, of types equatable or not. */
+static LLVMValueRef values_equal(Lower *l, LLVMValueRef a, const Type *ta, LLVMValueRef b, const Type *tb) {
+  if (!equatable(ta, tb)) return const_bool(l, false);
+  if (ta->kind == TY_STR) return lo_str_compare_values(l, OP_EQ, a, ta, b, tb);
+  return lo_compare_values(l, OP_EQ, a, ta, b, tb);
+}
+
+static LLVMValueRef lo_tuple_find(Lower *l, Node *n) {
+  Node *x = n->list.items[0], *v = n->list.items[1];
+  LLVMValueRef t = lo_expr(l, x), val = lo_expr(l, v), r = const_i64(l, n->bi->ival == 1 ? -1 : 0);
+  for (int i = x->ty->nfields - 1; i >= 0; i--) {
+    LLVMValueRef same = values_equal(l, LLVMBuildExtractValue(l->b, t, (unsigned)i, ""), x->ty->fields[i], val, v->ty);
+    r = n->bi->ival == 1 ? LLVMBuildSelect(l->b, same, const_i64(l, i), r, "")
+                         : LLVMBuildAdd(l->b, r, LLVMBuildZExt(l->b, same, l->mod->i64, ""), "");
+  }
+  lo_done_with(l, v, val);
+  lo_done_with(l, x, t);
+  if (n->bi->ival == 1)
+    lo_raise_if(l, LLVMBuildICmp(l->b, LLVMIntSLT, r, const_i64(l, 0), ""), RT_ERR_VALUE, "tuple.index(x): x not in tuple");
+  return r;
+}
 
 LLVMValueRef lo_tuple_contains(Lower *l, Node *n) {
   Node *v = n->list.items[0], *x = n->list.items[1];
   LLVMValueRef val = lo_expr(l, v), t = lo_expr(l, x), found = const_bool(l, false);
   for (int i = 0; i < x->ty->nfields; i++) {
     LLVMValueRef item = LLVMBuildExtractValue(l->b, t, (unsigned)i, "");
-    found = LLVMBuildOr(l->b, found, lo_compare_values(l, OP_EQ, val, v->ty, item, x->ty->fields[i]), "");
+    found = LLVMBuildOr(l->b, found, values_equal(l, val, v->ty, item, x->ty->fields[i]), "");
   }
   lo_done_with(l, x, t);
+  lo_done_with(l, v, val);
   return found;
 }
 
@@ -236,6 +283,26 @@ LLVMValueRef lo_tuple_binop(Lower *l, Node *n) {
 
 /* a op b of two tuples, as Python compares sequences: the first items
  * that differ decide, or else the lengths. */
+/* Whether an item that may be None is one, and its value where not. */
+static LLVMValueRef present(Lower *l, LLVMValueRef v, const Type *t, LLVMValueRef *value) {
+  *value = t->kind == TY_OPTIONAL ? LLVMBuildExtractValue(l->b, v, 0, "") : v;
+  if (t->kind == TY_NONE) return const_bool(l, false);
+  return t->kind == TY_OPTIONAL ? LLVMBuildExtractValue(l->b, v, 1, "") : const_bool(l, true);
+}
+
+/* x == y of two items, either of which may be None: both None, or both
+ * numbers and equal. */
+static LLVMValueRef items_equal(Lower *l, LLVMValueRef x, const Type *tx, LLVMValueRef y, const Type *ty) {
+  bool nx = tx->kind == TY_OPTIONAL || tx->kind == TY_NONE, ny = ty->kind == TY_OPTIONAL || ty->kind == TY_NONE;
+  if (!nx && !ny) return lo_compare_values(l, OP_EQ, x, tx, y, ty);
+  LLVMValueRef vx, vy, px = present(l, x, tx, &vx), py = present(l, y, ty, &vy);
+  LLVMValueRef both = LLVMBuildAnd(l->b, px, py, ""), neither = LLVMBuildNot(l->b, LLVMBuildOr(l->b, px, py, ""), "");
+  if (tx->kind == TY_NONE || ty->kind == TY_NONE) return neither;
+  const Type *ex = tx->kind == TY_OPTIONAL ? tx->elem : tx, *ey = ty->kind == TY_OPTIONAL ? ty->elem : ty;
+  LLVMValueRef equal = LLVMBuildAnd(l->b, both, lo_compare_values(l, OP_EQ, vx, ex, vy, ey), "");
+  return LLVMBuildOr(l->b, neither, equal, "");
+}
+
 LLVMValueRef lo_tuple_compare(Lower *l, int op, LLVMValueRef a, const Type *ta, LLVMValueRef b, const Type *tb) {
   int m = ta->nfields < tb->nfields ? ta->nfields : tb->nfields;
   int la = ta->nfields, lb = tb->nfields;
@@ -245,7 +312,7 @@ LLVMValueRef lo_tuple_compare(Lower *l, int op, LLVMValueRef a, const Type *ta, 
   if ((op == OP_EQ || op == OP_NE) && la != lb) return r;
   for (int i = m - 1; i >= 0; i--) {
     LLVMValueRef x = LLVMBuildExtractValue(l->b, a, (unsigned)i, ""), y = LLVMBuildExtractValue(l->b, b, (unsigned)i, "");
-    LLVMValueRef same = lo_compare_values(l, OP_EQ, x, ta->fields[i], y, tb->fields[i]);
+    LLVMValueRef same = items_equal(l, x, ta->fields[i], y, tb->fields[i]);
     LLVMValueRef decided = op == OP_EQ ? const_bool(l, false) : op == OP_NE ? const_bool(l, true)
                                        : lo_compare_values(l, op, x, ta->fields[i], y, tb->fields[i]);
     r = LLVMBuildSelect(l->b, same, r, decided, "");
@@ -285,3 +352,11 @@ int lo_spread_args(Lower *l, Node *n, const Func *callee, LLVMValueRef *args, LL
     args[np] = LLVMBuildInsertValue(l->b, args[np], LLVMBuildExtractValue(l->b, v, (unsigned)i, ""), (unsigned)(i - np), "");
   return np + 1;
 }
+
+/* ---------------------------------------------------------------- the rows */
+
+const Builtin bi_tuples[] = {
+  {"tuple.index", NULL, "index", BK_METHOD, TY_TUPLE, 1, 1, NULL, BF_RAISES | BF_STRINGS, 1, 0, ty_tuple_find, lo_tuple_find},
+  {"tuple.count", NULL, "count", BK_METHOD, TY_TUPLE, 1, 1, NULL, BF_STRINGS, 2, 0, ty_tuple_find, lo_tuple_find},
+  BI_END,
+};

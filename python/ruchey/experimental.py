@@ -36,6 +36,10 @@ _SPECIAL_METHODS = {f"__{name}__" for name in (
     "len abs bool float int hash str getitem setitem eq ne lt le gt ge "
     "add sub mul truediv floordiv mod pow lshift rshift and or xor "
     "radd rsub rmul rtruediv rfloordiv rmod rpow rlshift rrshift rand ror rxor").split()}
+# special methods the box's own attribute access, life and pickling rest on: refused
+_BOX_DUNDERS = {f"__{name}__" for name in (
+    "getattr getattribute setattr delattr del new init_subclass class_getitem set_name "
+    "reduce reduce_ex getstate setstate copy deepcopy").split()}
 _generated = itertools.count()
 
 
@@ -239,13 +243,16 @@ def _register(cls, spec):
             if attr == "__init__":
                 init = njit(value)
                 continue
-            if attr.startswith("__") and attr.endswith("__") and attr not in _SPECIAL_METHODS:
+            if attr in _BOX_DUNDERS:
                 raise TypeError(f"jitclass {name}: special method {attr!r} is not supported (__init__, operators, "
                                 f"comparisons, __len__, __getitem__, __setitem__, __abs__, __bool__, __float__, "
-                                f"__int__, __hash__ and __str__ are)")
+                                f"__int__, __hash__ and __str__ are; others such as __repr__ run in Python)")
             members[attr] = njit(value)
             methods[attr] = value
-            ns[attr] = _python_method(members[attr], attr)
+            # another special method (__repr__, __iter__): Python calls the original, reading the
+            # fields through the box, as Numba's jitclass (a subclass of the original) does
+            special = attr.startswith("__") and attr.endswith("__") and attr not in _SPECIAL_METHODS
+            ns[attr] = value if special else _python_method(members[attr], attr)
         elif attr not in _CLASS_DUNDERS:
             raise TypeError(f"jitclass {name}: class attribute {attr!r} is not supported (only fields, methods, "
                             f"properties and static methods)")

@@ -1,0 +1,63 @@
+"""NumPy dtypes as values passed to compiled functions: np.dtype objects
+and scalar types (np.float32) from Python, a.dtype and globals between
+compiled functions (pandas' numba engine passes its result dtype so);
+each compiled function against its py_func."""
+import numpy as np
+import pytest
+
+from ruchey import njit
+
+DTYPES = [np.float64, np.float32, np.int64, np.int32, np.int16, np.uint8, np.bool_, np.complex128]
+RESULT = np.dtype(np.float32)
+
+
+def filled(n, dt):
+    out = np.empty(n, dtype=dt)
+    for i in range(n):
+        out[i] = i % 3
+    return out, np.zeros((2, n), dt)
+
+
+_filled = njit(filled)
+
+
+def doubled_as(values, like):
+    return _doubled(values, like.dtype), _doubled(values, RESULT)
+
+
+def doubled(values, dt):
+    out = np.empty(values.shape[0], dtype=dt)
+    for i in range(values.shape[0]):
+        out[i] = values[i] * 2
+    return out
+
+
+_doubled = njit(doubled)
+
+
+def same_arrays(expected, got):
+    for e, g in zip(expected, got):
+        assert e.dtype == g.dtype and e.shape == g.shape
+        np.testing.assert_array_equal(e, g)
+
+
+@pytest.mark.parametrize("dt", DTYPES)
+def test_dtypes_and_scalar_types_from_python(dt):
+    for n in (0, 1, 5):
+        same_arrays(filled(n, dt), _filled(n, dt))
+        same_arrays(filled(n, np.dtype(dt)), _filled(n, np.dtype(dt)))
+
+
+def test_dtypes_passed_between_compiled_functions():
+    f = njit(doubled_as)
+    rng = np.random.default_rng(3)
+    for like in (np.zeros(1, np.int32), np.zeros(1, np.complex64), np.zeros(1)):
+        values = rng.standard_normal(int(rng.integers(0, 9))).astype(np.float32)
+        same_arrays(doubled_as(values, like), f(values, like))
+
+
+def test_a_dtype_numpy_cannot_hold_or_another_byte_order_is_refused():
+    with pytest.raises(TypeError, match="argument 2"):
+        _filled(3, np.dtype(">f8"))
+    with pytest.raises(TypeError, match="argument 2"):
+        _filled(3, object)
