@@ -121,6 +121,7 @@ def test_importing_config_does_not_load_the_compiler():
     (np.arange(5)[::-1], "array(int64, 1d, A)"),
     (np.zeros(3, bool), "array(bool, 1d, C)"),
     (7, "int64"), (2.5, "float64"), (True, "bool"), (np.float32(1), "float32"), (np.uint16(3), "uint16"),
+    (None, "none"), (((None,), (None, None)), "((none,), (none, none))"),  # interpolation's option tuples
 ])
 def test_typeof_gives_the_type_a_call_compiles_for(value, expected):
     assert repr(ruchey.typeof(value)) == expected

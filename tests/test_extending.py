@@ -146,6 +146,41 @@ def test_several_overloads_of_one_function_are_tried_in_turn():
     assert describe_all(np.uint8(1), np.bool_(False), np.float32(1), np.zeros((2, 2))) == (1, 2, 3, 4)
 
 
+def by_arity():
+    """A stub without parameters, overloaded once per number of arguments
+    (interpolation.py's eval_linear dispatches so)."""
+
+
+@overload(by_arity)
+def ol_by_arity_two(a, b):
+    return lambda a, b: a + b
+
+
+@overload(by_arity)
+def ol_by_arity_three(a, b, c):
+    if isinstance(c, types.Array):
+        return lambda a, b, c: (a + b) * c.sum()
+    return lambda a, b, c: (a + b) * c
+
+
+@njit
+def arities(x, y, z, arr):
+    return by_arity(x, y), by_arity(x, y, z), by_arity(x, y, arr)
+
+
+def test_overloads_of_a_stub_without_parameters_are_chosen_by_arity():
+    a = np.arange(3.0)
+    assert arities(1.0, 2.0, 4.0, a) == (3.0, 12.0, 9.0)
+    assert arities(1, 2, 3, a) == (3, 9, 9.0)
+
+    @njit
+    def four(x):
+        return by_arity(x, x, x, x)
+
+    with pytest.raises(ruchey.TypingError):
+        four(1.0)
+
+
 def picky(x):
     pass
 

@@ -23,6 +23,8 @@ calls as if they were built in.
 The implementations are ordinary compiled functions: as fast as any, and
 inlined where LLVM sees fit.
 """
+import inspect
+
 from ruchey import _core, types
 from ruchey.decorators import jit
 from ruchey.intrinsics import intrinsic
@@ -87,10 +89,11 @@ class _Overloads:
     """The typing functions registered for one function (or member), and
     the implementation chosen for each argument types, compiled."""
 
-    def __init__(self, name):
+    def __init__(self, name, variadic=False):
         self.name = name
         self.typers = []   # (typing function, jit options), the first registered first
         self.chosen = {}   # argument types' descriptions -> the implementation's dispatcher
+        self.variadic = variadic  # calls bind *args: each typer takes the arguments its parameters bind
 
     def select(self, descs):
         key = repr(descs)  # tuple types are described as lists
@@ -100,15 +103,40 @@ class _Overloads:
 
     def _choose(self, descs):
         argtypes = tuple(_type_of(d) for d in descs)
+        if self.variadic:  # one tuple of every argument's type
+            argtypes = argtypes[0].items
         for typer, jit_options in self.typers:
+            if self.variadic and not _binds(typer, len(argtypes)):
+                continue  # an overload for another number of arguments
             impl = typer(*argtypes)
             if impl is None:
                 continue
             if not callable(impl) or not hasattr(impl, "__code__"):
                 raise TypeError(f"the overload of {self.name} for {argtypes} returned {impl!r}, "
                                 f"not a Python function")
-            return jit(**jit_options)(impl)
+            chosen = jit(**jit_options)(impl)
+            return _spread(chosen) if self.variadic else chosen
         return None
+
+
+def _binds(func, nargs):
+    """Whether func's parameters take nargs positional arguments."""
+    try:
+        inspect.signature(func).bind(*range(nargs))
+        return True
+    except TypeError:
+        return False
+
+
+def _spread(disp):
+    """The implementation of a call binding *args: disp called with them."""
+    def spread(*args):
+        return disp(*args)
+    return jit(spread)
+
+
+def _variadic_stub(*args):
+    """The parameters of a function overloaded for several numbers of arguments."""
 
 
 def _generic(signature_func, overloads):
@@ -130,7 +158,10 @@ def overload(func, jit_options=None, strict=True, inline="never", prefer_literal
         if disp is None or "_overloads" not in disp.__dict__:
             name = getattr(func, "__qualname__", None) or getattr(func, "__name__", repr(func))
             signature = func if hasattr(func, "__code__") and hasattr(func, "__defaults__") else typer
-            disp = _callees[func] = _generic(signature, _Overloads(name))
+            # a stub without parameters (def f(): pass) or with *args only: each overload its own arity
+            code = getattr(signature, "__code__", None)
+            variadic = signature is func and code is not None and not code.co_argcount and not code.co_kwonlyargcount
+            disp = _callees[func] = _generic(_variadic_stub if variadic else signature, _Overloads(name, variadic))
         disp._overloads.typers.append((typer, dict(jit_options or {})))
         return typer
     return register

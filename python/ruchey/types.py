@@ -86,7 +86,7 @@ class TupleType:
 
     def __init__(self, items):
         for t in items:
-            if not isinstance(t, (Type, TupleType)):
+            if not isinstance(t, (Type, TupleType, NoneType)):
                 raise TypeError(f"a tuple's items are ruchey types, got {t!r}")
         self.items = tuple(items)
 
