@@ -12,6 +12,10 @@
 
 #include <numpy/arrayobject.h>
 
+#if NPY_ABI_VERSION < 0x02000000  /* NumPy 1.x: no accessor, the field */
+#define PyDataType_SET_ELSIZE(d, size) ((d)->elsize = (int)(size))
+#endif
+
 /* ---------------------------------------------------------------- memory owners */
 
 /* The Python owner of a reference to memory allocated by compiled code: the
@@ -119,6 +123,11 @@ static PyObject *box_int64(int64_t v) {
 /* The dtype of an array's elements (a new reference). */
 static PyArray_Descr *elem_descr(const Type *e) {
   if (ty_is_time(e)) return disp_time_descr(e);
+  if (e->kind == TY_CHARSEQ) {  /* '<Un' */
+    PyArray_Descr *d = PyArray_DescrNewFromType(NPY_UNICODE);
+    if (d) PyDataType_SET_ELSIZE(d, (npy_intp)e->size);
+    return d;
+  }
   return e->kind == TY_RECORD ? disp_record_descr(e) : PyArray_DescrFromType(disp_kind_type_num(e->kind));
 }
 
@@ -353,28 +362,42 @@ static int unbox_converted(PyObject *o, const Type *t, Slot *slot) {
   return 0;
 }
 
-/* Whether a value of type t holds strs unboxed for a call (a str, or a
- * tuple with one among its items): the call releases them after. */
+/* Whether a value of type t holds strs or lists unboxed for a call (a
+ * str, a list, or a tuple with one among its items): the call releases
+ * them after (a Python list's copy written back first). */
 bool disp_holds_strings(const Type *t) {
-  if (t->kind == TY_STR) return true;
+  if (t->kind == TY_STR || t->kind == TY_LIST || t->kind == TY_DICT) return true;  /* (a list: a Python list's copy, reflected; a container: the result may be it) */
   for (int i = 0; t->kind == TY_TUPLE && i < t->nfields; i++)
     if (disp_holds_strings(t->fields[i])) return true;
   return false;
 }
 
-/* The strs of a tuple's first n items at p released (n: all, after the
- * call; fewer, when unboxing its item n failed). */
-static void release_tuple_strings(const Type *t, char *p, int n) {
+static void reflect(PyObject *o, const Type *t, void *c);
+
+/* What a tuple's first n items at p hold for a call released (n: all,
+ * after the call; fewer, when unboxing its item n failed): its strs, and
+ * the copies of its Python lists, written back into the lists of o (the
+ * tuple passed) first after a call (called), as Numba reflects them. */
+static void release_tuple_items(const Type *t, char *p, int n, PyObject *o, bool called) {
   for (int i = 0; i < n; i++) {
     const Type *f = t->fields[i];
-    if (f->kind == TY_STR) rt_str_release(*(RtStr **)(p + t->offsets[i]));
-    else if (f->kind == TY_TUPLE) release_tuple_strings(f, p + t->offsets[i], f->nfields);
+    char *at = p + t->offsets[i];
+    PyObject *item = PyTuple_GET_ITEM(o, i);
+    if (f->kind == TY_STR) {
+      rt_str_release(*(RtStr **)at);
+    } else if (f->kind == TY_LIST && PyList_Check(item)) {
+      if (called) reflect(item, f, *(RtList **)at);
+      else rt_list_release(*(RtList **)at);
+    } else if (f->kind == TY_TUPLE) {
+      release_tuple_items(f, at, f->nfields, item, called);
+    }
   }
 }
 
 /* A tuple's items into its storage layout at p (t's field offsets):
  * numbers at their width, arrays as RtArrays, tuples in place, strs as
- * new RtStrs (the caller releases them, disp_release_args). */
+ * new RtStrs, Python lists as new RtLists, typed containers borrowed (the
+ * caller releases what is new, disp_release_args). */
 int disp_unbox_tuple(PyObject *o, const Type *t, char *p) {
   if (!PyTuple_Check(o) || PyTuple_GET_SIZE(o) != t->nfields) {
     PyErr_Format(PyExc_TypeError, "expected a tuple of %d items for %s, got %R", t->nfields, t->name, o);
@@ -400,11 +423,11 @@ int disp_unbox_tuple(PyObject *o, const Type *t, char *p) {
              : f->kind == TY_ARRAY ? unbox_array(item, (RtArray *)at, &unused)
                                    : disp_unbox(item, f, &slot, NULL, &unused);
     if (rc < 0) {
-      release_tuple_strings(t, p, i);
+      release_tuple_items(t, p, i, o, false);
       return -1;
     }
     if (ty_is_scalar(f)) memcpy(at, &slot, f->size);
-    else if (f->kind == TY_STR) memcpy(at, &slot.u, sizeof(RtStr *));
+    else if (f->kind == TY_STR || f->kind == TY_LIST || f->kind == TY_DICT) memcpy(at, &slot.u, sizeof(void *));
   }
   return 0;
 }
@@ -521,7 +544,7 @@ int disp_unbox(PyObject *o, const Type *t, Slot *slot, RtArray *arr, void **arg)
 static void reflect(PyObject *o, const Type *t, void *c) {
   PyObject *type, *value, *tb;
   PyErr_Fetch(&type, &value, &tb);
-  int rc = t->kind == TY_SET ? typed_set_reflect(o, c) : typed_pylist_reflect(o, t, c);
+  int rc = t->kind == TY_SET ? typed_set_reflect(o, t, c) : typed_pylist_reflect(o, t, c);
   if (rc < 0) PyErr_WriteUnraisable(o);
   PyErr_Restore(type, value, tb);
 }
@@ -538,7 +561,7 @@ void disp_release_args(const Type *const *types, Slot *slots, void *const *argp,
     void *c = (void *)(uintptr_t)slots[i].u;
     switch (t->kind) {
     case TY_STR: rt_str_release(c); break;
-    case TY_TUPLE: release_tuple_strings(t, argp[i], t->nfields); break;
+    case TY_TUPLE: release_tuple_items(t, argp[i], t->nfields, args[i], called); break;
     case TY_SET:
       if (called) reflect(args[i], t, c);
       else rt_dict_release(c);
@@ -560,17 +583,38 @@ void disp_release_args(const Type *const *types, Slot *slots, void *const *argp,
   }
 }
 
+/* ret, a list or dict (kind), the container a call took as o: o itself,
+ * ret's reference released; else NULL. */
+static PyObject *same_container(int kind, void *c, PyObject *o, void *ret) {
+  if ((kind != TY_LIST && kind != TY_DICT) || c != ret) return NULL;
+  if (kind == TY_LIST) rt_list_release(ret);
+  else rt_dict_release(ret);
+  return Py_NewRef(o);
+}
+
+/* The same for the items of a tuple argument o, held at p. */
+static PyObject *same_in_tuple(const Type *t, char *p, PyObject *o, void *ret) {
+  PyObject *same = NULL;
+  for (int i = 0; !same && i < t->nfields; i++) {
+    const Type *f = t->fields[i];
+    char *at = p + t->offsets[i];
+    same = f->kind == TY_TUPLE ? same_in_tuple(f, at, PyTuple_GET_ITEM(o, i), ret)
+                               : same_container(f->kind, *(void **)at, PyTuple_GET_ITEM(o, i), ret);
+  }
+  return same;
+}
+
 /* A list or dict argument returned (ret, its reference released): the
- * argument itself, a Python list as Numba returns a reflected list, a
- * typed container as the object passed; NULL for other containers. */
-PyObject *disp_returned_arg(const Type *const *types, Slot *slots, PyObject *const *args, int n, void *ret) {
-  for (int i = 0; i < n; i++)
-    if ((types[i]->kind == TY_LIST || types[i]->kind == TY_DICT) && slots[i].u == (uint64_t)(uintptr_t)ret) {
-      if (types[i]->kind == TY_LIST) rt_list_release(ret);
-      else rt_dict_release(ret);
-      return Py_NewRef(args[i]);
-    }
-  return NULL;
+ * argument itself (or a tuple argument's item), a Python list as Numba
+ * returns a reflected list, a typed container as the object passed; NULL
+ * for other containers. */
+PyObject *disp_returned_arg(const Type *const *types, Slot *slots, void *const *argp, PyObject *const *args, int n,
+                            void *ret) {
+  PyObject *same = NULL;
+  for (int i = 0; !same && i < n; i++)
+    same = types[i]->kind == TY_TUPLE ? same_in_tuple(types[i], argp[i], args[i], ret)
+                                      : same_container(types[i]->kind, (void *)(uintptr_t)slots[i].u, args[i], ret);
+  return same;
 }
 
 /* ---------------------------------------------------------------- errors */
@@ -639,12 +683,60 @@ PyObject *disp_interrupt_caught(int status, PyObject *result) {
   return NULL;
 }
 
+/* One argument of a raise's text (rt_raise_arg): a new value, *text moved
+ * past it; NULL at the text's end or after an error. */
+static PyObject *raise_arg(const char **text) {
+  const char *p = *text, *end = strchr(p, p[0] == 's' ? ':' : ';');
+  if (!p[0] || !end) return NULL;
+  PyObject *v = NULL;
+  if (p[0] == 's') {
+    size_t len = strtoull(p + 1, NULL, 10);
+    v = PyUnicode_DecodeUTF8(end + 1, (Py_ssize_t)len, "replace");
+    *text = end + 1 + len;
+    return v;
+  }
+  if (p[0] == 'n') v = Py_NewRef(Py_None);
+  else if (p[0] == 'b') v = PyBool_FromLong(p[1] == '1');
+  else if (p[0] == 'i') v = PyLong_FromLongLong(strtoll(p + 1, NULL, 10));
+  else if (p[0] == 'u') v = PyLong_FromUnsignedLongLong(strtoull(p + 1, NULL, 10));
+  else if (p[0] == 'M' || p[0] == 'm') {  /* unit,count */
+    char *comma;
+    long unit = strtol(p + 1, &comma, 10);
+    int64_t count = strtoll(comma + 1, NULL, 10);
+    const Type *t = unit >= 0 && unit < TU_COUNT ? core_api()->time(p[0] == 'M' ? TY_DATETIME : TY_TIMEDELTA, (int)unit) : NULL;
+    v = t ? disp_box(t, (char *)&count) : NULL;
+  }
+  else if (p[0] == 'f') {
+    char *stop;  /* the ';' after the repr */
+    double d = PyOS_string_to_double(p + 1, &stop, NULL);
+    v = d == -1.0 && PyErr_Occurred() ? NULL : PyFloat_FromDouble(d);
+  }
+  *text = end + 1;
+  return v;
+}
+
+/* raise cls(a, b, ...) with the arguments compiled code recorded. */
+static PyObject *disp_raise_args(PyObject *cls, const char *text) {
+  PyObject *args = PyList_New(0), *v;
+  while (args && (v = raise_arg(&text))) {
+    if (PyList_Append(args, v) < 0) Py_CLEAR(args);
+    Py_DECREF(v);
+  }
+  PyObject *tuple = args && !PyErr_Occurred() ? PyList_AsTuple(args) : NULL;
+  PyObject *exc = tuple ? PyObject_Call(cls, tuple, NULL) : NULL;
+  if (exc) PyErr_SetObject((PyObject *)Py_TYPE(exc), exc);
+  Py_XDECREF(exc); Py_XDECREF(tuple); Py_XDECREF(args);
+  return NULL;
+}
+
 PyObject *disp_raise_runtime_error(void) {
   RtError *e = core_api()->last_error();
   if (e->status == RT_ERR_INTERRUPT) {  /* Python's handler runs now: KeyboardInterrupt, or what the user's raises */
     *core_interrupted = 0;
     if (PyErr_CheckSignals() < 0) return NULL;
   }
+  if (e->status == RT_ERR_KEY && e->msg && e->msg[0] == '\x02')  /* KeyError of a datetime (containers.c) */
+    return disp_raise_args(PyExc_KeyError, e->msg + 1);
   if (e->status == RT_ERR_KEY && e->msg && e->msg[0] == '\x01') {  /* KeyError of a str key (containers.c) */
     PyObject *key = PyUnicode_DecodeUTF8(e->msg + 1, (Py_ssize_t)strlen(e->msg + 1), "replace");
     if (key) PyErr_SetObject(PyExc_KeyError, key);
@@ -653,6 +745,7 @@ PyObject *disp_raise_runtime_error(void) {
   }
   if (e->status == RT_ERR_KEY && e->msg)  /* KeyError(key), the key a number as the message writes it */
     return disp_raise_key_error(e->msg);
+  if (e->status == RT_ERR_RAISE && e->msg && e->msg[0] == '\x02') return disp_raise_args(e->exc_class, e->msg + 1);
   PyObject *exc = e->status == RT_ERR_RAISE ? e->exc_class : disp_status_class(e->status);
   if (e->msg)
     PyErr_SetString(exc, e->msg);

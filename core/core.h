@@ -186,7 +186,7 @@ void typed_keep_arrays(const Type *t, void *c);
 const Type *typed_set_typeof(PyObject *o);
 int typed_set_unbox(PyObject *o, const Type *t, Slot *slot);
 PyObject *typed_set_box(const Type *t, RtDict *d);
-int typed_set_reflect(PyObject *o, RtDict *d);
+int typed_set_reflect(PyObject *o, const Type *t, RtDict *d);
 /* Python lists (Numba's reflected lists): copied in, written back after the call */
 const Type *typed_pylist_typeof(PyObject *o);
 PyObject *typed_pylist_refusal(PyObject *o);
@@ -198,7 +198,8 @@ int typed_add_to_module(PyObject *m);
  * written back when called (box.c). */
 void disp_release_args(const Type *const *types, Slot *slots, void *const *argp, int n, PyObject *const *args,
                        bool called);
-PyObject *disp_returned_arg(const Type *const *types, Slot *slots, PyObject *const *args, int n, void *ret);
+PyObject *disp_returned_arg(const Type *const *types, Slot *slots, void *const *argp, PyObject *const *args, int n,
+                            void *ret);
 /* Whether the array at a is o itself: its data, shape and strides (an argument array handed back). */
 bool disp_same_array(const Type *t, const RtArray *a, PyObject *o);
 bool disp_holds_strings(const Type *t);

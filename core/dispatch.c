@@ -155,9 +155,9 @@ bool disp_arg_types(Dispatcher *self, PyObject *const *args, const Type **types)
 }
 
 /* A list or dict result: the argument itself where it is that container. */
-static __attribute__((noinline)) PyObject *box_container_result(const Type *const *held, Slot *slots, PyObject *const *args,
-                                                           int n, const Type *t, char *retp) {
-  PyObject *same = disp_returned_arg(held, slots, args, n, *(void **)retp);
+static __attribute__((noinline)) PyObject *box_container_result(const Type *const *held, Slot *slots, void *const *argp,
+                                                                 PyObject *const *args, int n, const Type *t, char *retp) {
+  PyObject *same = disp_returned_arg(held, slots, argp, args, n, *(void **)retp);
   return same ? same : disp_box(t, retp);
 }
 
@@ -213,7 +213,7 @@ PyObject *disp_call(Dispatcher *self, PyObject *const *args, void *extra) {
   PyObject *result = status                             ? NULL
                      : ret_type->kind == TY_GENERATOR ? disp_box_generator(retp, args, self->nparams)
                      : ret_type->kind == TY_YIELDS    ? disp_box_yields(ret_type, retp, (PyObject *)self, args, self->nparams)
-                     : strings && ty_is_container(ret_type) ? box_container_result(held, slots, args, self->nparams, ret_type, retp)
+                     : strings && ty_is_container(ret_type) ? box_container_result(held, slots, argp, args, self->nparams, ret_type, retp)
                                                       : disp_box(ret_type, retp);
   if (strings) disp_release_args(held, slots, argp, self->nparams, args, true);
   if (status) result = disp_raise_runtime_error();

@@ -521,7 +521,7 @@ static int op_from_ast(PyObject *op) {
 }
 
 /* Converts a Python list of expressions. */
-static bool fe_exprs(Fe *fe, PyObject *list, NodeList *out) {
+bool fe_exprs(Fe *fe, PyObject *list, NodeList *out) {
   *out = new_list(fe, (int)PyList_GET_SIZE(list));
   for (int i = 0; i < out->len; i++)
     if (!(out->items[i] = fe_expr(fe, PyList_GET_ITEM(list, i)))) return false;

@@ -46,6 +46,7 @@ PyObject *static_object(Fe *fe, PyObject *e);
 bool fe_message(Fe *fe, PyObject *e, const char **out);
 bool fe_block(Fe *fe, PyObject *stmts, NodeList *out);
 Node *fe_expr(Fe *fe, PyObject *e);
+bool fe_exprs(Fe *fe, PyObject *list, NodeList *out);  /* a Python list of expressions */
 int find_var(Fe *fe, const char *name);
 /* A call's arguments into n (how: ARGS_ flags, 0 for a compiled function's),
  * and a compiled function's bound to its parameters as Python binds them. */

@@ -37,10 +37,21 @@ static const char *class_symbol(Fe *fe, PyObject *cls) {
   return symbol;
 }
 
-/* raise E, raise E("constant"), raise E(message) of a str made at run time
- * (n->lhs: "bad " + str(x), an f-string): E must be an exception class
- * known at compile time; a bare raise, inside an except clause, raises
- * again what it caught. */
+/* raise E, raise E("constant"), raise E(a, b, ...) of values made at run
+ * time (n->list: "bad " + str(x), an f-string, a number; typing says which
+ * types travel): E must be an exception class known at compile time; a
+ * bare raise, inside an except clause, raises again what it caught. */
+/* E("message"): the one argument a constant string, kept as the raise's
+ * own (a GPU thread raises it too); one that starts as a raise's
+ * arguments are marked (rt_raise_args_begin) travels as they do. */
+static bool is_constant_str(PyObject *args) {
+  if (PyList_GET_SIZE(args) != 1 || !is_kind(PyList_GET_ITEM(args, 0), "Constant")) return false;
+  PyObject *v = field(PyList_GET_ITEM(args, 0), "value");
+  bool str = PyUnicode_Check(v) && (!PyUnicode_GET_LENGTH(v) || PyUnicode_READ_CHAR(v, 0) != 2);
+  Py_DECREF(v);
+  return str;
+}
+
 Node *fe_raise(Fe *fe, PyObject *s) {
   PyObject *exc = field(s, "exc");
   Node *n = new_node(fe, N_RAISE, s);
@@ -52,11 +63,10 @@ Node *fe_raise(Fe *fe, PyObject *s) {
   if (is_kind(exc, "Call")) {
     call = field(exc, "func");
     PyObject *args = field(exc, "args"), *kws = field(exc, "keywords");
-    PyObject *message = PyList_GET_SIZE(args) == 1 ? PyList_GET_ITEM(args, 0) : NULL;
-    if (PyList_GET_SIZE(args) > 1 || PyList_GET_SIZE(kws))
-      n = fe_error(fe, exc, "an exception raised in compiled code takes at most one message");
-    else if (message && is_kind(message, "Constant") ? !fe_message(fe, message, &n->str)
-                                                      : message && !(n->lhs = fe_expr(fe, message)))
+    if (PyList_GET_SIZE(kws))
+      n = fe_error(fe, exc, "an exception raised in compiled code takes no keyword arguments");
+    else if (is_constant_str(args) ? !fe_message(fe, PyList_GET_ITEM(args, 0), &n->str)
+                                   : !fe_exprs(fe, args, &n->list))
       n = NULL;
     Py_DECREF(args); Py_DECREF(kws);
   }

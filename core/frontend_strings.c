@@ -1,8 +1,8 @@
 /* frontend_strings.c — f-strings: f"a{x}b{y:.3f}" read as
  * "a" + format(x, "") + "b" + format(y, ".3f"), each format() a call of
- * the builtin's row (lib/builtins/strings.c), which checks the spec. A
- * spec computed at run time ({x:{w}}) and the conversions !r and !a are
- * refused, naming them. */
+ * the builtin's row (lib/builtins/strings.c), which checks the spec; {x!r}
+ * formats repr(x). A spec computed at run time ({x:{w}}) and the
+ * conversion !a are refused, naming them. */
 #include "frontend.h"
 
 static Node *text_node(Fe *fe, PyObject *e, const char *text, size_t n) {
@@ -40,16 +40,26 @@ static Node *spec_node(Fe *fe, PyObject *e, PyObject *spec) {
                                  "compiled code");
 }
 
-/* {value!conversion:spec} as format(value, spec) */
+/* The builtin call name(x), x made already (NULL: it failed). */
+static Node *call_of(Fe *fe, PyObject *e, const char *name, Node *x) {
+  if (!x) return NULL;
+  Node *n = new_node(fe, N_CALL, e);
+  n->bi = core_builtin_named(name);
+  n->list = new_list(fe, 1);
+  n->list.items[0] = x;
+  return n;
+}
+
+/* {value!conversion:spec} as format(value, spec), format(repr(value), spec) for !r */
 static Node *formatted_value(Fe *fe, PyObject *e) {
   int conversion = ast_int_attr(e, "conversion");
-  if (conversion == 'r' || conversion == 'a')
+  if (conversion == 'a')
     return fe_error(fe, e, "the f-string conversion !%c is not supported in compiled code", conversion);
   PyObject *value = field(e, "value"), *spec = field(e, "format_spec");
   Node *n = new_node(fe, N_CALL, e);
   n->bi = core_builtin_named("format");
   n->list = new_list(fe, 2);
-  n->list.items[0] = fe_expr(fe, value);
+  n->list.items[0] = conversion == 'r' ? call_of(fe, e, "repr", fe_expr(fe, value)) : fe_expr(fe, value);
   n->list.items[1] = n->list.items[0] ? spec_node(fe, e, spec) : NULL;
   Py_DECREF(value); Py_DECREF(spec);
   return n->list.items[1] ? n : NULL;

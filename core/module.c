@@ -55,6 +55,14 @@ static int numpy_version(void) {
   return version > 0 ? (int)version : 200;
 }
 
+/* hash() of a str in compiled code gives the interpreter's: its key (set
+ * per process unless PYTHONHASHSEED fixes it) and which SipHash it runs. */
+static void set_str_hash(const RucheyAPI *a) {
+  const char *name = PyHash_GetFuncDef()->name;
+  int rounds = !strcmp(name, "siphash13") ? 1 : !strcmp(name, "siphash24") ? 2 : 0;
+  a->set_str_hash(_Py_HashSecret.siphash.k0, _Py_HashSecret.siphash.k1, rounds);
+}
+
 const RucheyAPI *core_api(void) {
   static const RucheyAPI *api;
   if (api) return api;
@@ -82,6 +90,7 @@ const RucheyAPI *core_api(void) {
   *a->numpy_version = numpy_version();
   core_interrupted = a->interrupted;
   a->set_exception_matcher(exception_matches);
+  set_str_hash(a);
   core_register_objmode(a);
   a->set_cfunc_failure(cfunc_report_failure);
   jitclass_keep_objects(a);

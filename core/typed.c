@@ -329,6 +329,13 @@ static PyObject *key_object(int kind, uint64_t bits) {
   return kind == TY_U64 ? PyLong_FromUnsignedLongLong(bits) : PyLong_FromLongLong((int64_t)bits);
 }
 
+/* A key or a set's item of type t as a Python object: a datetime64 or
+ * timedelta64 with t's unit (the dict's kind has none), others by kind. */
+static PyObject *key_box(const Type *t, int kind, uint64_t bits) {
+  if (t && ty_is_time(t)) return disp_box(t, (char *)&bits);
+  return key_object(kind, bits);
+}
+
 /* ---------------------------------------------------------------- List */
 
 static PyTypeObject ListType;
@@ -699,6 +706,17 @@ typedef struct {
 static int dict_key(DictObject *self, PyObject *k, DictKey *key) {
   const Type *t = self->key;
   if (!t) return key_bits(self->d->keykind, k, &key->bits);
+  if (ty_is_time(t)) {  /* the count in the keys' unit: a key of that type alone */
+    Slot slot;
+    void *arg;
+    if (disp_typeof(k) == t && disp_unbox(k, t, &slot, NULL, &arg) == 0) {
+      key->bits = slot.u;
+      return 0;
+    }
+    PyErr_Clear();
+    PyErr_Format(PyExc_TypeError, "a typed.Dict keyed by %s cannot take the key %R", t->name, k);
+    return -1;
+  }
   if (!PyTuple_Check(k) || PyTuple_GET_SIZE(k) != t->nfields) {
     PyErr_Format(PyExc_TypeError, "a typed.Dict keyed by %s cannot take the key %R", t->name, k);
     return -1;
@@ -815,7 +833,7 @@ static PyObject *dict_parts(DictObject *self, int which) {
   PyObject *out = PyList_New(0);
   for (int64_t i = 0; out && i < d->used; i++) {
     char *e = rt_dict_entry(d, i);
-    PyObject *k = which != 1 ? key_object(d->keykind, *(uint64_t *)(e + 8)) : NULL;
+    PyObject *k = which != 1 ? key_box(self->key, d->keykind, *(uint64_t *)(e + 8)) : NULL;
     PyObject *v = which != 0 ? box_item(dict_value_type_of(self), e + RT_DICT_VALUE) : NULL;
     PyObject *item = which == 0 ? k : which == 1 ? v : (k && v ? PyTuple_Pack(2, k, v) : NULL);
     if (which == 2) {
@@ -1001,9 +1019,6 @@ PyObject *typed_refusal(PyObject *o) {
     return PyUnicode_FromString("is an empty typed container whose item types are unknown: make it with "
                                 "List.empty_list(type) or Dict.empty(key_type, value_type)");
   if (PyList_Check(o) && !typed_pylist_typeof(o)) return typed_pylist_refusal(o);
-  if (PyList_Check(o))  /* one compiled code takes, as an argument */
-    return PyUnicode_FromString("is a Python list inside a container, which compiled code does not take (a list "
-                                "is taken as an argument of its own): pass a ruchey.typed.List, e.g. typed.List(items)");
   if (PyDict_Check(o))
     return PyUnicode_FromString("is a Python dict, which compiled code does not take: pass a ruchey.typed.Dict");
   if (PyFrozenSet_Check(o)) return PyUnicode_FromString("is a frozenset, which compiled code does not take: pass a set");
@@ -1061,7 +1076,8 @@ static PyObject *python_dict(const Type *t, RtDict *d) {
   for (int64_t i = 0; r && i < d->nentries; i++) {
     char *e = d->entries + i * d->entsize;
     if (*(int64_t *)e == RT_DELETED) continue;
-    PyObject *k = key_object(d->keykind, *(uint64_t *)(e + 8)), *v = k ? box_object(t->fields[1], e + RT_DICT_VALUE) : NULL;
+    PyObject *k = key_box(t->fields[0], d->keykind, *(uint64_t *)(e + 8));
+    PyObject *v = k ? box_object(t->fields[1], e + RT_DICT_VALUE) : NULL;
     if (!v || PyDict_SetItem(r, k, v) < 0) Py_CLEAR(r);
     Py_XDECREF(k);
     Py_XDECREF(v);
@@ -1235,7 +1251,7 @@ int typed_set_unbox(PyObject *o, const Type *t, Slot *slot) {
 PyObject *typed_set_box(const Type *t, RtDict *d) {
   PyObject *s = PySet_New(NULL);
   for (int64_t i = 0; s && i < d->used; i++) {
-    PyObject *item = key_object(d->keykind, *(uint64_t *)(rt_dict_entry(d, i) + 8));
+    PyObject *item = key_box(t->nfields ? t->fields[0] : NULL, d->keykind, *(uint64_t *)(rt_dict_entry(d, i) + 8));
     if (!item || PySet_Add(s, item) < 0) Py_CLEAR(s);
     Py_XDECREF(item);
   }
@@ -1245,10 +1261,10 @@ PyObject *typed_set_box(const Type *t, RtDict *d) {
 
 /* After the call: o made to hold d's items where they differ (same size,
  * each of d's items in o: the same set); d released. */
-int typed_set_reflect(PyObject *o, RtDict *d) {
+int typed_set_reflect(PyObject *o, const Type *t, RtDict *d) {
   bool same = PySet_GET_SIZE(o) == d->used;
   for (int64_t i = 0; same && i < d->used; i++) {
-    PyObject *item = key_object(d->keykind, *(uint64_t *)(rt_dict_entry(d, i) + 8));
+    PyObject *item = key_box(t->nfields ? t->fields[0] : NULL, d->keykind, *(uint64_t *)(rt_dict_entry(d, i) + 8));
     same = item && PySet_Contains(o, item) == 1;
     Py_XDECREF(item);
   }
@@ -1258,7 +1274,7 @@ int typed_set_reflect(PyObject *o, RtDict *d) {
   }
   int rc = PySet_Clear(o);
   for (int64_t i = 0; !rc && i < d->used; i++) {
-    PyObject *item = key_object(d->keykind, *(uint64_t *)(rt_dict_entry(d, i) + 8));
+    PyObject *item = key_box(t->nfields ? t->fields[0] : NULL, d->keykind, *(uint64_t *)(rt_dict_entry(d, i) + 8));
     rc = item ? PySet_Add(o, item) : -1;
     Py_XDECREF(item);
   }

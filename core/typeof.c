@@ -14,6 +14,10 @@
 
 #include <numpy/arrayobject.h>
 
+#if NPY_ABI_VERSION < 0x02000000  /* NumPy 1.x: no accessor, the field */
+#define PyDataType_ELSIZE(d) ((d)->elsize)
+#endif
+
 const Type *core_plain;
 
 /* ---------------------------------------------------------------- dtypes */
@@ -132,6 +136,10 @@ static const Type *array_type(PyArrayObject *a) {
                              !PyArray_ISWRITEABLE(a));
   if (kind < 0 && PyDataType_HASFIELDS(d) && nd <= RC_MAX_NDIM)
     return record_array_type(a, nd == 0 || PyArray_IS_C_CONTIGUOUS(a) ? 0 : PyArray_IS_F_CONTIGUOUS(a) ? 1 : 2);
+  if (d->type_num == NPY_UNICODE && PyArray_ISNBO(d->byteorder) && PyDataType_ELSIZE(d) && nd <= RC_MAX_NDIM)
+    return core_api()->array(core_api()->charseq((int)(PyDataType_ELSIZE(d) / 4)), nd,
+                             nd == 0 || PyArray_IS_C_CONTIGUOUS(a) ? 'C' : PyArray_IS_F_CONTIGUOUS(a) ? 'F' : 'A',
+                             !PyArray_ISWRITEABLE(a));
   if (kind < 0 || !PyArray_ISNBO(d->byteorder) || nd > RC_MAX_NDIM) return NULL;
   int lay = nd == 0 || PyArray_IS_C_CONTIGUOUS(a) ? 0 : PyArray_IS_F_CONTIGUOUS(a) ? 1 : 2;
   bool readonly = !PyArray_ISWRITEABLE(a);
@@ -247,7 +255,7 @@ static const Type *typeof_depth(PyObject *o, int depth) {
   if (PyArray_Check(o)) return NULL;
   if (PyTuple_Check(o)) return tuple_type(o, depth);  /* a named tuple's class: the type names it */
   if (t == &PySet_Type) return depth ? NULL : typed_set_typeof(o);
-  if (t == &PyList_Type) return depth ? NULL : typed_pylist_typeof(o);
+  if (t == &PyList_Type) return typed_pylist_typeof(o);  /* in a tuple too, reflected as Numba's */
   const Type *jc = jitclass_typeof(o);
   if (jc) return jc;
   const Type *typed = typed_typeof(o);
@@ -272,8 +280,8 @@ static PyObject *tuple_refusal(PyObject *o) {
     return PyUnicode_FromFormat("is a tuple of %zd items (at most %d are supported)", n, MAX_TUPLE_ITEMS);
   for (Py_ssize_t i = 0; i < n; i++) {
     PyObject *item = PyTuple_GET_ITEM(o, i);
-    if (disp_typeof(item) && !PyArray_IsScalar(item, Void) && !PyList_CheckExact(item) && !PySet_CheckExact(item))
-      continue;  /* a record, a list, a set: only not inside a tuple */
+    if (disp_typeof(item) && !PyArray_IsScalar(item, Void) && !PySet_CheckExact(item))
+      continue;  /* a record, a set: only not inside a tuple */
     PyObject *why = disp_refusal(item);
     PyObject *r = why ? PyUnicode_FromFormat("is a tuple whose item %zd %U", i, why) : NULL;
     Py_XDECREF(why);

@@ -148,6 +148,7 @@ RtDict *rt_dict_copy(RtDict *d);
 char *rt_dict_popitem(RtDict *d);  /* the last entry, removed (readable until the next insertion), or NULL */
 int32_t rt_dict_update(RtDict *d, RtDict *e);  /* e's entries into d (one type); RT_OK or RT_ERR_MEMORY */
 int64_t rt_number_hash(int32_t kind, uint64_t key);  /* Python's hash() of the number (of a key of kind) */
+int64_t rt_tuple_hash(const int64_t *hashes, int64_t n);  /* Python's hash() of a tuple whose items hash to these */
 void rt_key_error(int32_t kind, uint64_t key);  /* KeyError(key), as compiled code raises it */
 void rt_tuple_key_free(RtTupleKey *t);  /* a tuple key rt_dict_popitem handed over */
 

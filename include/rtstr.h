@@ -98,6 +98,16 @@ int64_t rt_str_decode(const char *text, int64_t n, uint32_t *out);  /* UTF-8 to 
 bool rt_str_spec_ok(const char *spec, int kind);  /* a format spec supported for an int (0), float (1), str (2) */
 char *rt_str_utf8(const RtStr *s, size_t *len);
 void rt_raise_str(void *cls, const RtStr *s);  /* raise cls(s), s made at run time */
+/* raise cls(a, b, ...): begin, one call per argument, then rt_raise(cls, rt_raise_args_text()) */
+void rt_raise_args_begin(void);
+void rt_raise_arg(int32_t tag, int64_t bits);  /* 'i' 'u' 'b' an integer, 'f' a double's bits, 'n' None,
+                                                * 'M' 'm' | unit << 8 a datetime's count */
+void rt_raise_arg_str(const RtStr *s);
+const char *rt_raise_args_text(void);
+int32_t rt_str_repr_of(RtStr **out, const RtStr *s);  /* repr(s) as a str */
+int32_t rt_str_from_chars(RtStr **out, const uint32_t *chars, int64_t n);  /* a '<Un' element as a str */
+int64_t rt_str_python_hash(const RtStr *s);  /* hash(s) as the interpreter's (rt_set_str_hash) */
+void rt_set_str_hash(uint64_t k0, uint64_t k1, int rounds);
 char *rt_str_repr(const RtStr *s);  /* Python's repr(s), malloc'd UTF-8; NULL: no memory */  /* malloc'd UTF-8, NUL-terminated; NULL: no memory */
 void rt_register_strings(void (*define)(const char *name, void *addr, void *ctx), void *ctx);
 

@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define RUCHEY_API_VERSION 25
+#define RUCHEY_API_VERSION 26
 #define RC_MAX_NDIM 8
 
 /* ---------------------------------------------------------------- arena */
@@ -97,7 +97,7 @@ struct Type {
   TypeKind kind;
   unsigned flags;        /* the kind's TF_ flags, and TF_REFS for a tuple holding arrays */
   int bits;              /* a scalar's width */
-  int unit;              /* TY_DATETIME, TY_TIMEDELTA: NumPy's unit (TU_ codes) */
+  int unit;              /* TY_DATETIME, TY_TIMEDELTA: NumPy's unit (TU_ codes); TY_CHARSEQ: its length */
   const Type *elem;      /* TY_ARRAY, TY_DTYPE, TY_INFO: the scalar element type; TY_OPTIONAL: the value's type */
   int ndim;              /* TY_ARRAY */
   char layout;           /* TY_ARRAY: 'C' contiguous, 'F' Fortran, 'A' any strides */
@@ -151,6 +151,7 @@ const Type *ty_jitclass_declare(const char *name, const void *cls);
 void ty_jitclass_define(const Type *t, int n, const Type *const *fields, const char *const *names);
 static inline bool ty_jitclass_defined(const Type *t) { return t->offsets != NULL; }
 const Type *ty_time(TypeKind kind, int unit);  /* datetime64[unit] or timedelta64[unit] */
+const Type *ty_charseq(int n);  /* the element of a NumPy str array of n characters ('<Un') */
 const char *ty_unit_name(int unit);            /* "D", "ns"; "" for the generic unit, NULL for none */
 const Type *ty_dtype(const Type *elem);
 const Type *ty_info(const Type *elem);
@@ -731,6 +732,9 @@ typedef struct RucheyAPI {
   /* what keeps a Python object alive while compiled code holds an argument
    * array in a jitclass's field (rt_array_keep): a reference taken, one released */
   void (*set_object_keeper)(void (*retain)(void *obj), void (*release)(void *obj));
+  /* the interpreter's str hash: its SipHash key and rounds per word (0: not SipHash) */
+  void (*set_str_hash)(uint64_t k0, uint64_t k1, int rounds);
+  const Type *(*charseq)(int n);  /* ty_charseq */
 } RucheyAPI;
 
 const RucheyAPI *ruchey_api(void);

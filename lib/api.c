@@ -15,6 +15,7 @@
 #include <stdio.h>
 
 #include "containers.h"
+#include "rtstr.h"
 
 #define EXPORT __attribute__((visibility("default")))
 
@@ -157,6 +158,8 @@ EXPORT const RucheyAPI *ruchey_api(void) {
     .jitclass_declare = ty_jitclass_declare,
     .jitclass_define = ty_jitclass_define,
     .set_object_keeper = rt_set_object_keeper,
+    .set_str_hash = rt_set_str_hash,
+    .charseq = ty_charseq,
   };
   return &api;
 }

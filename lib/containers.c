@@ -725,17 +725,23 @@ static bool same_key(int32_t kind, uint64_t a, uint64_t b) {
 
 /* Python's hash of a tuple (Objects/tupleobject.c's xxHash-based one,
  * 64-bit), from its items' hashes. */
-static int64_t tuple_hash(uint64_t key) {
-  const RtTupleKey *t = (const RtTupleKey *)(uintptr_t)key;
+int64_t rt_tuple_hash(const int64_t *hashes, int64_t n) {
   const uint64_t prime1 = 11400714785074694791ULL, prime2 = 14029467366897019727ULL, prime5 = 2870177450012600261ULL;
   uint64_t acc = prime5;
-  for (int64_t i = 0; i < t->n; i++) {
-    acc += (uint64_t)rt_number_hash(t->kinds[i], t->bits[i]) * prime2;
+  for (int64_t i = 0; i < n; i++) {
+    acc += (uint64_t)hashes[i] * prime2;
     acc = (acc << 31) | (acc >> 33);
     acc *= prime1;
   }
-  acc += (uint64_t)t->n ^ (prime5 ^ 3527539ULL);
+  acc += (uint64_t)n ^ (prime5 ^ 3527539ULL);
   return acc == (uint64_t)-1 ? 1546275796 : (int64_t)acc;
+}
+
+static int64_t tuple_hash(uint64_t key) {
+  const RtTupleKey *t = (const RtTupleKey *)(uintptr_t)key;
+  int64_t hashes[RT_KEY_FIELDS];
+  for (int64_t i = 0; i < t->n; i++) hashes[i] = rt_number_hash(t->kinds[i], t->bits[i]);
+  return rt_tuple_hash(hashes, t->n);
 }
 
 static bool same_tuple(uint64_t a, uint64_t b) {
@@ -1029,9 +1035,16 @@ static void key_text(int32_t kind, uint64_t key, char *text, size_t size) {
   }
 }
 
-/* KeyError(key): the message is the key as Python writes it. */
+/* KeyError(key): the message is the key as Python writes it; a datetime64
+ * or timedelta64 key (its unit in kind's higher bits, rt_key_kind) as a
+ * raise's argument, which the extension makes NumPy's scalar. */
 void rt_key_error(int32_t kind, uint64_t key) {
   static _Thread_local char text[40 * RT_KEY_FIELDS];
+  if ((kind & 0xff) == TY_DATETIME || (kind & 0xff) == TY_TIMEDELTA) {  /* one argument, as rt_raise_arg writes it */
+    snprintf(text, sizeof text, "\x02%c%d,%lld;", (kind & 0xff) == TY_DATETIME ? 'M' : 'm', kind >> 8, (long long)key);
+    rt_set_error(RT_ERR_KEY, text);
+    return;
+  }
   if (kind == TY_STR) {  /* marked for the extension, which raises KeyError of the str */
     RtStr *s = (RtStr *)(uintptr_t)key;
     static _Thread_local char long_text[1024];
@@ -1089,6 +1102,8 @@ void rt_register_containers(void (*define)(const char *name, void *addr, void *c
   define("rt_dict_update", (void *)rt_dict_update, ctx);
   define("rt_key_error", (void *)rt_key_error, ctx);
   define("rt_tuple_key_free", (void *)rt_tuple_key_free, ctx);
+  define("rt_number_hash", (void *)rt_number_hash, ctx);
+  define("rt_tuple_hash", (void *)rt_tuple_hash, ctx);
   define("rt_heapify", (void *)rt_heapify, ctx);
   define("rt_heappush", (void *)rt_heappush, ctx);
   define("rt_heappop", (void *)rt_heappop, ctx);

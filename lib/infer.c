@@ -595,7 +595,7 @@ static const Type *ty_call(Infer *in, Node *n) {
       !ty_check_records(in, n, args) || !ty_check_float16(in, n, args) ||
       !ty_check_time(in, n, args))
     return NULL;
-  const Builtin *bi = n->bi;  /* (a typer may make the call another node: pow(x, y) becomes x ** y) */
+  const Builtin *bi = n->bi;  /* (a typer may make the call another node: pow(x, y) x ** y, getattr x.name) */
   const Type *t = bi->type(in, n, args);
   return bi->lower_elem ? ty_ufunc_out(in, n, t) : t;
 }
@@ -984,11 +984,21 @@ static void ty_if(Infer *in, Node *n) {
 }
 
 /* raise E(message) of a message made at run time: a str, as Python shows it. */
-static void ty_raise_message(Infer *in, Node *n) {
-  const Type *t = n->lhs ? ty_expr(in, n->lhs) : NULL;
-  if (t && t->kind != TY_STR)
-    ty_error(in, n->lhs, "an exception's message in compiled code is a str, got %s: write str(...) or an f-string",
-             t->name);
+/* What an exception's arguments may be: values the extension makes again
+ * in Python (lowered by raise_args) -- a str, a number, a bool, None, a
+ * datetime64 or timedelta64. */
+static bool raisable(const Type *t) {
+  return t->kind == TY_STR || t->kind == TY_BOOL || t->kind == TY_NONE || ty_is_int(t) || ty_is_float(t) ||
+         ty_is_time(t);
+}
+
+static void ty_raise_args(Infer *in, Node *n) {
+  for (int i = 0; i < n->list.len; i++) {
+    const Type *t = ty_expr(in, n->list.items[i]);
+    if (t && !raisable(t))
+      ty_error(in, n->list.items[i], "an exception's arguments in compiled code are str, int, float, bool, None or "
+               "datetime64 values, got %s: write str(...) or an f-string", t->name);
+  }
 }
 
 /* A CUDA thread cannot catch: a GPU stops the kernel where one raises. */
@@ -1080,7 +1090,7 @@ static void ty_stmt(Infer *in, Node *n) {
   case N_EXPR: ty_expr(in, n->lhs); break;
   case N_BLOCK: ty_block(in, &n->body); break;
   case N_ASSERT: ty_cond(in, n->cond); break;
-  case N_RAISE: ty_raise_message(in, n); break;
+  case N_RAISE: ty_raise_args(in, n); break;
   case N_TRY: ty_try(in, n); break;
   case N_YIELD: ty_yield(in, n); break;
   default: break;

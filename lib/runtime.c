@@ -199,7 +199,8 @@ void rt_kernel_error(int status, const char *msg, int64_t tx, int64_t ty, int64_
 
 /* NumPy's ValueError for shapes that do not broadcast. desc holds shapes as
  * ndim, then the dimensions: kind 0, a count and the operands' shapes;
- * kind 1, an output's shape and the broadcast shape of the inputs. */
+ * kind 1, an output's shape and the broadcast shape of the inputs; kind 4,
+ * as kind 0, an index's arrays (NumPy's IndexError). */
 static size_t put_shape(char *buf, size_t n, const int64_t **desc) {
   int64_t ndim = *(*desc)++;
   size_t used = (size_t)snprintf(buf, n, "(");
@@ -212,9 +213,10 @@ static size_t put_shape(char *buf, size_t n, const int64_t **desc) {
 void rt_shape_error(int64_t kind, const int64_t *desc) {
   static _Thread_local char text[512];
   size_t used;
-  if (kind == 0) {
+  if (kind == 0 || kind == 4) {
     int64_t count = *desc++;
-    used = (size_t)snprintf(text, sizeof text, "operands could not be broadcast together with shapes ");
+    used = (size_t)snprintf(text, sizeof text, "%s could not be broadcast together with shapes ",
+                            kind ? "shape mismatch: indexing arrays" : "operands");
     for (int64_t i = 0; i < count && used < sizeof text - 1; i++) {
       used += put_shape(text + used, sizeof text - used, &desc);
       if (used < sizeof text - 1) text[used++] = ' ', text[used] = 0;
@@ -231,7 +233,7 @@ void rt_shape_error(int64_t kind, const int64_t *desc) {
     used += (size_t)snprintf(text + used, sizeof text - used, "%s", words[kind & 3][1]);
     put_shape(text + used, sizeof text - used, &desc);
   }
-  rt_set_error(RT_ERR_VALUE, text);
+  rt_set_error(kind == 4 ? RT_ERR_INDEX : RT_ERR_VALUE, text);
 }
 
 /* An error whose message holds numbers known at run time ("axis 3 is out

@@ -116,6 +116,13 @@ char *rt_str_utf8(const RtStr *s, size_t *len) {
 void rt_raise_str(void *cls, const RtStr *s) {
   static _Thread_local char text[1024];
   char *utf8 = rt_str_utf8(s, NULL);
+  if (utf8 && utf8[0] == '\x02') {  /* what marks a raise's arguments (rt_raise_args_begin): one, then */
+    free(utf8);
+    rt_raise_args_begin();
+    rt_raise_arg_str(s);
+    rt_raise(cls, rt_raise_args_text());
+    return;
+  }
   size_t n = utf8 ? strlen(utf8) : 0;
   if (n >= sizeof text) {
     n = sizeof text - 1;
@@ -125,6 +132,132 @@ void rt_raise_str(void *cls, const RtStr *s) {
   text[n] = 0;
   free(utf8);
   rt_raise(cls, text);
+}
+
+/* raise cls(a, b, ...): the arguments as text in this thread's buffer,
+ * which the extension reads back into Python values (disp_raise_args):
+ * "\x02" then per argument a tag -- 'i' or 'u' and a decimal integer,
+ * 'f' and a float's repr, 'b' and 0 or 1, 'n' for None, 'M' (datetime64)
+ * or 'm' (timedelta64) and the unit (TimeUnit), ',' and the count, each
+ * ended by ';', or 's' and a str as its length in bytes, ':' and its
+ * UTF-8. The buffer grows to hold them all; kept for the thread's next
+ * raise. */
+static _Thread_local char *raise_text;
+static _Thread_local size_t raise_len, raise_cap;
+
+static void raise_append(const char *item, size_t n) {
+  if (raise_len + n + 1 > raise_cap) {
+    size_t cap = raise_cap ? raise_cap : 256;
+    while (cap < raise_len + n + 1) cap *= 2;
+    char *grown = realloc(raise_text, cap);
+    if (!grown) return;  /* out of memory: the argument is left out */
+    raise_text = grown;
+    raise_cap = cap;
+  }
+  memcpy(raise_text + raise_len, item, n);
+  raise_len += n;
+  raise_text[raise_len] = 0;
+}
+
+void rt_raise_args_begin(void) {
+  raise_len = 0;
+  raise_append("\x02", 1);
+}
+
+void rt_raise_arg(int32_t tag, int64_t bits) {
+  char item[64];
+  int n = 0;
+  if (tag == 'f') {
+    double d;
+    memcpy(&d, &bits, sizeof d);
+    item[0] = 'f';
+    n = 1 + (int)rt_float_repr(item + 1, d, false);
+    n += snprintf(item + n, sizeof item - (size_t)n, ";");
+  } else if (tag == 'u') {
+    n = snprintf(item, sizeof item, "u%llu;", (unsigned long long)bits);
+  } else if ((tag & 0xff) == 'M' || (tag & 0xff) == 'm') {  /* the unit in the tag's higher bits */
+    n = snprintf(item, sizeof item, "%c%d,%lld;", tag & 0xff, tag >> 8, (long long)bits);
+  } else {
+    n = snprintf(item, sizeof item, "%c%lld;", tag, (long long)bits);
+  }
+  raise_append(item, (size_t)n);
+}
+
+void rt_raise_arg_str(const RtStr *s) {
+  size_t len = 0;
+  char *utf8 = rt_str_utf8(s, &len);
+  char head[32];
+  int n = snprintf(head, sizeof head, "s%zu:", utf8 ? len : 0);
+  raise_append(head, (size_t)n);
+  if (utf8) raise_append(utf8, len);
+  free(utf8);
+}
+
+const char *rt_raise_args_text(void) { return raise_text ? raise_text : ""; }
+
+/* ---------------------------------------------------------------- Python's hash of a str */
+
+/* The interpreter's key and its SipHash variant (Python/pyhash.c: 1 round
+ * per word for siphash13, 2 for siphash24; 0: another algorithm, which
+ * hash() then does not match), set by the extension when it loads this
+ * library: str hashes are salted per process. */
+static uint64_t str_hash_k0, str_hash_k1;
+static int str_hash_rounds;
+
+void rt_set_str_hash(uint64_t k0, uint64_t k1, int rounds) {
+  str_hash_k0 = k0;
+  str_hash_k1 = k1;
+  str_hash_rounds = rounds;
+}
+
+static inline uint64_t rotl(uint64_t x, int b) { return (x << b) | (x >> (64 - b)); }
+
+static inline void sip_rounds(uint64_t v[4], int rounds) {
+  for (int r = 0; r < rounds; r++) {
+    v[0] += v[1]; v[1] = rotl(v[1], 13); v[1] ^= v[0]; v[0] = rotl(v[0], 32);
+    v[2] += v[3]; v[3] = rotl(v[3], 16); v[3] ^= v[2];
+    v[0] += v[3]; v[3] = rotl(v[3], 21); v[3] ^= v[0];
+    v[2] += v[1]; v[1] = rotl(v[1], 17); v[1] ^= v[2]; v[2] = rotl(v[2], 32);
+  }
+}
+
+/* SipHash-c-d of n bytes with the interpreter's key (d = c + 2). */
+static uint64_t siphash(const unsigned char *p, size_t n, int c) {
+  uint64_t v[4] = {str_hash_k0 ^ 0x736f6d6570736575ULL, str_hash_k1 ^ 0x646f72616e646f6dULL,
+                   str_hash_k0 ^ 0x6c7967656e657261ULL, str_hash_k1 ^ 0x7465646279746573ULL};
+  uint64_t last = (uint64_t)n << 56, m;
+  for (; n >= 8; p += 8, n -= 8) {
+    memcpy(&m, p, 8);  /* little-endian hosts: the word as the algorithm reads it */
+    v[3] ^= m;
+    sip_rounds(v, c);
+    v[0] ^= m;
+  }
+  for (size_t i = 0; i < n; i++) last |= (uint64_t)p[i] << (8 * i);
+  v[3] ^= last;
+  sip_rounds(v, c);
+  v[0] ^= last;
+  v[2] ^= 0xff;
+  sip_rounds(v, c + 2);
+  return v[0] ^ v[1] ^ v[2] ^ v[3];
+}
+
+/* hash(s) as the interpreter computes it: over the code points as its str
+ * object holds them, one, two or four bytes each by the largest. */
+int64_t rt_str_python_hash(const RtStr *s) {
+  if (!s->len) return 0;
+  if (!str_hash_rounds) return rt_str_hash_of((RtStr *)s);
+  uint32_t top = 0;
+  for (int64_t i = 0; i < s->len; i++) top = s->data[i] > top ? s->data[i] : top;
+  size_t width = top < 0x100 ? 1 : top < 0x10000 ? 2 : 4, n = (size_t)s->len * width;
+  unsigned char *bytes = width == 4 ? (unsigned char *)s->data : malloc(n);
+  if (!bytes) return rt_str_hash_of((RtStr *)s);
+  for (int64_t i = 0; width < 4 && i < s->len; i++) {
+    if (width == 1) bytes[i] = (unsigned char)s->data[i];
+    else memcpy(bytes + 2 * i, &(uint16_t){(uint16_t)s->data[i]}, 2);
+  }
+  uint64_t h = siphash(bytes, n, str_hash_rounds);
+  if (width < 4) free(bytes);
+  return h == (uint64_t)-1 ? -2 : (int64_t)h;
 }
 
 /* ---------------------------------------------------------------- characters */
@@ -204,8 +337,11 @@ int32_t rt_str_is(int32_t *out, RtStr *s, int32_t which) {
 
 /* ---------------------------------------------------------------- repr, for messages */
 
+/* The most bytes repr() writes for one character: \U0001xxxx. */
+#define REPR_WIDEST 10
+
 /* Python's repr(s), UTF-8, into out of cap bytes (cut short where it
- * does not fit; 4 bytes a character and 3 more always do). */
+ * does not fit; REPR_WIDEST bytes a character and 4 more always do). */
 static void repr_into(const RtStr *s, char *out, size_t cap) {
   char *text = out;
   bool dq = false, sq = false;
@@ -216,13 +352,14 @@ static void repr_into(const RtStr *s, char *out, size_t cap) {
   char q = sq && !dq ? '"' : '\'';
   char *o = text;
   *o++ = q;
-  for (int64_t i = 0; i < s->len && o + 8 < text + cap; i++) {
+  for (int64_t i = 0; i < s->len && o + REPR_WIDEST + 2 < text + cap; i++) {
     uint32_t c = s->data[i];
     if (c == (uint32_t)q || c == '\\') o += sprintf(o, "\\%c", (char)c);
     else if (c == '\n') o += sprintf(o, "\\n");
     else if (c == '\r') o += sprintf(o, "\\r");
     else if (c == '\t') o += sprintf(o, "\\t");
-    else if (c < 0x20 || (c >= 0x7f && c < 0xa1)) o += sprintf(o, "\\x%02x", c);
+    else if (c < 0x20 || c == 0x7f || (c > 0x7f && !uc_is(c, UC_IS_PRINTABLE)))  /* as Objects/unicodeobject.c */
+      o += sprintf(o, c < 0x100 ? "\\x%02x" : c < 0x10000 ? "\\u%04x" : "\\U%08x", c);
     else o += encode(&c, 1, o);
   }
   *o++ = q;
@@ -238,10 +375,29 @@ static const char *repr(const RtStr *s) {
 
 /* repr(s) whole, malloc'd (print() of a tuple holding s); NULL: no memory */
 char *rt_str_repr(const RtStr *s) {
-  size_t cap = 4 * (size_t)s->len + 12;
+  size_t cap = REPR_WIDEST * (size_t)s->len + REPR_WIDEST + 4;
   char *text = malloc(cap);
   if (text) repr_into(s, text, cap);
   return text;
+}
+
+/* A str of a NumPy str array's element: n code points, NUL-padded at
+ * the end (NumPy's '<Un' drops trailing NULs when it reads one too). */
+int32_t rt_str_from_chars(RtStr **out, const uint32_t *chars, int64_t n) {
+  while (n && !chars[n - 1]) n--;
+  RtStr *s = rt_str_alloc(n);
+  if (s) memcpy(s->data, chars, sizeof(uint32_t) * (size_t)n);
+  return give(out, s);
+}
+
+/* repr(s) as a str */
+int32_t rt_str_repr_of(RtStr **out, const RtStr *s) {
+  char *text = rt_str_repr(s);
+  int64_t n = text ? rt_str_decode(text, (int64_t)strlen(text), NULL) : 0;
+  RtStr *r = text ? rt_str_alloc(n) : NULL;
+  if (r) rt_str_decode(text, (int64_t)strlen(text), r->data);
+  free(text);
+  return give(out, r);
 }
 
 static int32_t fail(int status, const char *fmt, const RtStr *s) {
@@ -941,6 +1097,10 @@ void rt_register_strings(void (*define)(const char *name, void *addr, void *ctx)
     {"rt_str_to_int", (void *)rt_str_to_int}, {"rt_str_to_float", (void *)rt_str_to_float},
     {"rt_str_format_float", (void *)rt_str_format_float}, {"rt_str_format_int", (void *)rt_str_format_int},
     {"rt_str_format_str", (void *)rt_str_format_str}, {"rt_raise_str", (void *)rt_raise_str},
+    {"rt_raise_args_begin", (void *)rt_raise_args_begin}, {"rt_raise_arg", (void *)rt_raise_arg},
+    {"rt_raise_arg_str", (void *)rt_raise_arg_str}, {"rt_raise_args_text", (void *)rt_raise_args_text},
+    {"rt_str_python_hash", (void *)rt_str_python_hash}, {"rt_str_repr_of", (void *)rt_str_repr_of},
+    {"rt_str_from_chars", (void *)rt_str_from_chars},
   };
   for (size_t i = 0; i < sizeof fns / sizeof fns[0]; i++) define(fns[i].name, fns[i].fn, ctx);
 }

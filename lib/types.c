@@ -249,6 +249,12 @@ static void complete(Type *t) {
   case TY_RECORD:
     complete_record(t);
     break;
+  case TY_CHARSEQ:  /* Numba's name: [unichr x 2] */
+    t->bits = 32 * t->unit;
+    t->size = 4 * (size_t)t->unit;
+    t->align = 4;
+    t->name = format("[unichr x %d]", t->unit);
+    break;
   case TY_OPTIONAL:  /* laid out as the tuple (elem, bool): the flag after the value */
     t->flags |= t->elem->flags & TF_REFS;
     t->align = t->elem->align;
@@ -338,6 +344,8 @@ const Type *ty_time(TypeKind kind, int unit) {
   if (unit == TU_GENERIC) return TYS(kind);
   return intern(&(Type){.kind = kind, .unit = unit});
 }
+
+const Type *ty_charseq(int n) { return intern(&(Type){.kind = TY_CHARSEQ, .unit = n}); }
 
 const Type *ty_dtype(const Type *elem) { return intern(&(Type){.kind = TY_DTYPE, .elem = elem}); }
 

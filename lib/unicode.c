@@ -6,7 +6,7 @@
 
 #include "unicode_db.h"
 
-_Static_assert(UC_IS_ALPHA == UC_ALPHA && UC_IS_CASE_IGNORABLE == UC_CASE_IGNORABLE,
+_Static_assert(UC_IS_ALPHA == UC_ALPHA && UC_IS_CASE_IGNORABLE == UC_CASE_IGNORABLE && UC_IS_PRINTABLE == UC_PRINTABLE,
                "unicode.h's properties follow the generated database's flags");
 
 static const UcRecord *record(uint32_t c) {

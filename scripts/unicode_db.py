@@ -14,7 +14,8 @@ import sys
 import unicodedata
 
 SHIFT = 7
-FLAGS = ["ALPHA", "DECIMAL", "DIGIT", "NUMERIC", "SPACE", "LOWER", "UPPER", "TITLE", "CASED", "CASE_IGNORABLE"]
+FLAGS = ["ALPHA", "DECIMAL", "DIGIT", "NUMERIC", "SPACE", "LOWER", "UPPER", "TITLE", "CASED", "CASE_IGNORABLE",
+         "PRINTABLE"]
 MAPS = ["upper", "lower", "title", "casefold"]
 
 
@@ -26,6 +27,7 @@ def flags_of(ch):
         "SPACE": ch.isspace(), "LOWER": ch.islower(), "UPPER": ch.isupper(), "TITLE": title, "CASED": cased,
         # what a final sigma looks through: Python's lower() of "Σ" after ch tells
         "CASE_IGNORABLE": ("1" + ch + "Σ").lower()[-1] == "σ" if cased else ("A" + ch + "Σ").lower()[-1] == "ς",
+        "PRINTABLE": ch.isprintable(),  # what repr() writes as itself, not escaped
     }
     return sum(1 << i for i, name in enumerate(FLAGS) if values[name])
 

@@ -607,3 +607,95 @@ def test_prange_reductions_keep_nat(f):
         a = dates(rng, "s", 2000, nat)
         a[0] = np.datetime64("2000-01-01T00:00:00")
         same(f(a), g(a))
+
+
+# ---------------------------------------------------------------- dict keys and set items
+
+
+def count_by(a):
+    d = {}
+    for x in a:
+        d[x] = d.get(x, 0) + 1
+    return d
+
+
+def distinct(a):
+    s = set()
+    for x in a:
+        s.add(x)
+    return len(s), a[0] in s, a[-1] + (a[-1] - a[-1]) in s, s
+
+
+def first_seen(a):
+    d = {a[0]: 0}
+    for i in range(1, len(a)):
+        d.setdefault(a[i], i)
+    return d, set(a), {a[0], a[-1]}
+
+
+def keyed_lookup(a, i):
+    d = {}
+    for k in range(3):
+        d[a[k]] = k
+    return d[a[i]]
+
+
+@pytest.mark.parametrize("unit", ["D", "s", "ms"])
+def test_datetimes_and_timedeltas_as_dict_keys_and_set_items(unit):
+    rng = np.random.default_rng(40)
+    f, g, h = njit(count_by), njit(distinct), njit(first_seen)
+    for a in (dates(rng, unit, 20, nat=0), deltas(rng, unit, 30, nat=0)):
+        a = np.concatenate([a, a[:7]])  # repeated keys
+        got, want = f(a), count_by(a)
+        assert list(got.keys()) == list(want.keys()) and list(got.values()) == list(want.values())
+        assert all(type(k) is type(a[0]) and k.dtype == a.dtype for k in got.keys())
+        got_s, want_s = g(a), distinct(a)
+        assert got_s[:3] == want_s[:3] and got_s[3] == want_s[3]
+        (gd, gs, gl), (wd, ws, wl) = h(a), first_seen(a)
+        assert dict(gd) == wd and gs == ws and gl == wl
+
+
+def test_a_datetime_key_missing_raises_numpys_key_error():
+    a = np.array(["2020-01-01", "2020-01-02", "2020-01-03", "2021-05-06"], dtype="M8[D]")
+    g = njit(keyed_lookup)
+    assert g(a, 1) == keyed_lookup(a, 1)
+    with pytest.raises(KeyError) as got:
+        g(a, 3)
+    with pytest.raises(KeyError) as want:
+        keyed_lookup(a, 3)
+    assert got.value.args == want.value.args and str(got.value) == str(want.value)
+    s = njit(lambda a: {a[0]}.remove(a[1]))
+    with pytest.raises(KeyError, match=r"np.datetime64\('2020-01-02'\)|numpy.datetime64"):
+        s(a)
+
+
+def test_nat_keys_are_one_key_as_numbas():
+    """NaT != NaT, but a dict or set holds one NaT key, as Numba's (compared by their counts);
+    Python's dict of NaT objects holds each object."""
+    a = np.array(["2020-01-01", "NaT", "2020-01-02", "NaT", "2020-01-01"], dtype="M8[D]")
+    d = njit(count_by)(a)
+    assert len(d) == 3 and d[np.datetime64("NaT", "D")] == 2 and d[np.datetime64("2020-01-01")] == 2
+    n, has_first, _, s = njit(distinct)(a)
+    assert n == 3 and has_first and len(s) == 3
+
+
+def test_a_datetime_keyed_dict_from_compiled_code_is_read_in_python():
+    a = np.array([10, 20, 10], dtype="m8[s]")
+    d = njit(count_by)(a)
+    assert d[np.timedelta64(10, "s")] == 2 and np.timedelta64(20, "s") in d
+    with pytest.raises(KeyError):  # another value in another unit, as a Python dict of them
+        d[np.timedelta64(10, "ms")]
+    assert [repr(k) for k in d] == ["np.timedelta64(10,'s')", "np.timedelta64(20,'s')"]
+
+
+def raise_with_dates(x, y):
+    raise ValueError("between", x, y)
+
+
+def test_an_exception_keeps_datetime_arguments():
+    x, y = np.datetime64("2020-01-01T10:00"), np.timedelta64(3, "ms")
+    with pytest.raises(ValueError) as got:
+        njit(raise_with_dates)(x, y)
+    with pytest.raises(ValueError) as want:
+        raise_with_dates(x, y)
+    assert got.value.args == want.value.args and str(got.value) == str(want.value)

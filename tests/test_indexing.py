@@ -435,6 +435,113 @@ def test_int_array_assignment_reads_an_overlapping_right_side_first():
     assert_same(put_at, y, y, y[::-1])
 
 
+# ---------------------------------------------------------------- several int arrays: a[rows, cols]
+
+
+@ruchey.jit
+def take_pairs(a, r, c):
+    return a[r, c]
+
+
+@ruchey.jit
+def take_pairs_3d(b, r, c):
+    return (b[r, c, :], b[:, r, c], b[r, :, c], b[r, 1, c], b[r, c, r], b[r, 0:2, c], b[..., r, c], b[None, r, c],
+            b[r, c, None], b[r, c])
+
+
+@ruchey.jit
+def put_pairs(a, r, c, v):
+    a[r, c] = v
+
+
+@ruchey.jit
+def add_pairs(a, r, c, v):
+    a[r, c] += v
+
+
+def same_outcome(f, *args):
+    """f against f.py_func, an exception (its type and message) too."""
+    outcomes = []
+    for g in (f.py_func, f):
+        copies = [_copy(a) for a in args]
+        try:
+            outcomes.append(("value", g(*copies), copies))
+        except Exception as e:
+            outcomes.append(("error", type(e), str(e)))
+    want, got = outcomes
+    if want[0] == "error":
+        assert got == want
+        return
+    assert got[0] == "value", got
+    from conftest import assert_same_value
+    assert_same_value(want[1], got[1])
+    for w, g in zip(want[2], got[2]):
+        if isinstance(w, np.ndarray):
+            assert_same_value(w, g, what="argument after the call")
+
+
+def _copy(a):
+    return a.copy() if isinstance(a, np.ndarray) else a
+
+
+def broadcast_pairs(rng, n, m, dtype):
+    """Index arrays for axes of lengths n and m: equal shapes, shapes that
+    broadcast ((k, 1) with (1, j), (k, j) with (j,)), empty ones, 0-d."""
+    lo_n, lo_m = (0, 0) if np.dtype(dtype).kind == "u" else (-n, -m)
+    pick = lambda lo, hi, shape: rng.integers(lo, hi, size=shape).astype(dtype)
+    return [(pick(lo_n, n, (5,)), pick(lo_m, m, (5,))),
+            (pick(lo_n, n, (3, 1)), pick(lo_m, m, (1, 4))),
+            (pick(lo_n, n, (2, 3)), pick(lo_m, m, (3,))),
+            (pick(lo_n, n, (1,)), pick(lo_m, m, (4,))),
+            (pick(lo_n, n, (0,)), pick(lo_m, m, (0,))),
+            (pick(lo_n, n, ()), pick(lo_m, m, (2, 2)))]
+
+
+@pytest.mark.parametrize("layout", LAYOUTS)
+@pytest.mark.parametrize("dtype", [np.bool_, np.int16, np.uint32, np.float64])
+def test_two_int_arrays_select_pairs_as_numpy(dtype, layout):
+    rng = make_rng(30)
+    a = make(rng, dtype, (4, 6), layout)
+    for idx_dtype in [np.int64, np.int8, np.uint16]:
+        for r, c in broadcast_pairs(rng, 4, 6, idx_dtype):
+            same_outcome(take_pairs, a, r, c)
+            shape = np.broadcast_shapes(r.shape, c.shape)
+            same_outcome(put_pairs, a, r, c, values(rng, dtype, shape))
+            same_outcome(put_pairs, a, r, c, values(rng, dtype, shape[-1:]))
+            same_outcome(put_pairs, a, r, c, values(rng, dtype, ()))
+            if dtype != np.bool_:
+                same_outcome(add_pairs, a, r, c, values(rng, dtype, shape))
+
+
+@pytest.mark.parametrize("layout", LAYOUTS)
+def test_two_int_arrays_with_slices_ints_and_new_axes(layout):
+    rng = make_rng(31)
+    b = make(rng, np.float64, (3, 4, 5), layout)
+    for r, c in [(np.array([0, 2, -1]), np.array([1, 0, 2])), (np.array([[1], [2]]), np.array([0, 1, 2])),
+                 (np.array([0]), np.array([2, 2]))]:
+        same_outcome(take_pairs_3d, b, r, c)
+
+
+def test_several_int_arrays_repeated_pairs_keep_the_last_and_add_once():
+    a = np.zeros((3, 3))
+    same_outcome(put_pairs, a, np.array([1, 1, 2, 1]), np.array([0, 0, 2, 0]), np.array([1.0, 2.0, 3.0, 4.0]))
+    same_outcome(add_pairs, a, np.array([1, 1, 2, 1]), np.array([0, 0, 2, 0]), 1.0)
+
+
+def test_several_int_arrays_errors_are_numpys():
+    a = np.arange(24.0).reshape(4, 6)
+    r, c = np.array([0, 1, 2]), np.array([1, 2])
+    with pytest.raises(IndexError, match=r"^shape mismatch: indexing arrays could not be broadcast together with "
+                                          r"shapes \(3,\) \(2,\) $"):
+        take_pairs(a, r, c)
+    same_outcome(take_pairs, a, r, c)
+    same_outcome(take_pairs, a, np.array([0, 4]), np.array([1, 2]))
+    same_outcome(take_pairs, a, np.array([0, 1]), np.array([1, -7]))
+    same_outcome(put_pairs, a, np.array([0, 1]), np.array([6, 0]), 1.0)
+    same_outcome(put_pairs, a, np.array([0, 1]), np.array([1, 0]), np.ones(3))
+    same_outcome(take_pairs_3d, np.zeros((2, 2, 2)), np.array([0, 1]), np.array([1, 0, 1]))
+
+
 # ---------------------------------------------------------------- assignment with broadcasting
 
 
@@ -634,7 +741,8 @@ def put_2d_values(x, m, v):
 
 def test_unsupported_and_invalid_indices_are_typing_errors_at_the_line():
     a = np.zeros((3, 3))
-    typing_error(two_arrays, a, np.array([0]), np.array([1]), match=r"more than one array(.|\n)*return a\[i, j\]")
+    typing_error(two_arrays, a, np.array([True, False, True]), np.array([1]),
+                 match=r"boolean array together with another array(.|\n)*return a\[i, j\]")
     typing_error(float_index, a, 1.5, match=r"only integers, slices")
     typing_error(float_index, a, np.array([1.5]), match=r"integer \(or boolean\) type")
     typing_error(too_many, np.zeros(3), match=r"too many indices for array: array is 1-dimensional, but 2 were")

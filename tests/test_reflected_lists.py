@@ -386,7 +386,9 @@ def test_bad_lists_name_what_is_wrong():
     assert "empty list" in call_error(length, [])
     assert "list of lists" in call_error(length, [[1], [[2]]])
     assert "list whose item 0 of type 'object' is not supported" in call_error(length, [object()])
-    assert "Python list inside a container" in call_error(length, ([1.0],))
+    assert "tuple whose item 0 is a list of lists" in call_error(length, ([[1.0], [2.0]],))
+    assert "tuple whose item 0 is an empty list" in call_error(length, ([],))
+    assert "tuple whose item 1 of type 'object' is not supported" in call_error(length, ([1.0], object()))
 
 
 def test_a_failed_unboxing_leaves_no_references():
@@ -431,3 +433,76 @@ def test_numpy_array_of_a_list_typed_by_a_later_append():
     for g in (np.sort(rng.integers(0, 5, 30)), np.zeros(0, np.int64), np.array([3])):
         got, want = starts_of_runs(g), starts_of_runs.py_func(g)
         assert got.dtype == want.dtype and got.tolist() == want.tolist()
+
+
+# ---------------------------------------------------------------- lists inside tuple arguments
+
+
+@njit
+def pair_sum(t):
+    return t[0][1] + t[1]
+
+
+@njit
+def grow_pair(t):
+    t[0].append(t[1])
+    t[0][0] = t[1] * 2
+    return len(t[0])
+
+
+@njit
+def grow_pair_then_raise(t):
+    t[0].append(t[1])
+    if len(t[0]) > 3:
+        raise ValueError("too long", len(t[0]))
+    return t[0]
+
+
+@njit
+def nested_lists(t):
+    inner, words = t[1]
+    inner.append(len(words))
+    words.append(words[0] + "!")
+    s = 0.0
+    for x in t[0]:
+        s += x.sum()
+    return s, len(inner)
+
+
+@njit
+def first_of_pair(t):
+    return t[0]
+
+
+@pytest.mark.parametrize("n", SIZES)
+def test_a_list_inside_a_tuple_is_read_and_written_back(n):
+    rng = make_rng(seed_of("tuple lists", n))
+    for items in (ints(rng, n), floats(rng, n)):
+        same(pair_sum, (items, items[-1]))
+        same(grow_pair, (items, items[0]))
+        same(grow_pair_then_raise, (items, items[-1]))
+    arrays = [rng.standard_normal(3) for _ in range(n)]
+    same(nested_lists, (arrays, (ints(rng, n), ["a", "bé"])))
+
+
+def test_a_list_inside_a_tuple_returned_is_the_list_passed():
+    items = [1.5, 2.5]
+    assert first_of_pair((items, 1)) is items
+    assert first_of_pair.py_func((items, 1)) is items
+
+
+def test_a_typed_list_inside_a_tuple_is_shared():
+    items = typed.List([1, 2, 3])
+    assert pair_sum((items, 4)) == pair_sum.py_func((items, 4))
+    assert grow_pair((items, 7)) == 4 and list(items) == [14, 2, 3, 7]
+    assert first_of_pair((items, 1)) is items
+
+
+def test_lists_inside_tuples_leave_no_references():
+    arrays = [np.ones(2), np.ones(2)]
+    before = [sys.getrefcount(a) for a in arrays]
+    for _ in range(100):
+        nested_lists((arrays, ([1], ["x"])))
+        with pytest.raises(TypeError):
+            nested_lists((arrays + [np.ones((2, 2))], ([1], ["x"])))
+    assert [sys.getrefcount(a) for a in arrays] == before

@@ -493,14 +493,25 @@ def test_unsupported_format_specs_are_refused_by_name():
     def computed_spec(x, w):
         return f"{x:{w}}"
 
-    def repr_conversion(x):
-        return f"{x!r}"
+    def ascii_conversion(x):
+        return f"{x!a}"
     with pytest.raises(ruchey.TypingError, match="format spec 'q'"):
         njit(bad_spec)(1.5)
     with pytest.raises(ruchey.TypingError, match="computed at run time"):
         njit(computed_spec)(1.5, 3)
-    with pytest.raises(ruchey.TypingError, match="!r"):
-        njit(repr_conversion)(1.5)
+    with pytest.raises(ruchey.TypingError, match="!a"):
+        njit(ascii_conversion)("é")
+
+
+@njit
+def repr_conversions(x, s):
+    return f"{s!r} is {x!r}, padded {s!r:>12}|{x!s}"
+
+
+@pytest.mark.parametrize("s", ["it's", 'say "hi"', "tab\t", "é\u2028", ""])
+def test_f_string_repr_conversion_as_python(s):
+    for x in (1.5, 7, True, 0.1):
+        assert_same(repr_conversions, x, s)
 
 
 # ---------------------------------------------------------------- print
@@ -730,3 +741,101 @@ def test_containers_of_str_are_released():
     after = rss_bytes()
     if before is not None:
         assert after - before < 8 << 20, f"RSS grew by {(after - before) >> 20} MB"
+
+
+# ---------------------------------------------------------------- NumPy str arrays ('<Un')
+
+
+import numpy  # noqa: E402
+
+
+def str_array(rng, n, shape=None):
+    """A '<Un' array of words of several scripts, empty ones and ones that fill the width."""
+    alphabet = list("abcxyz é日本😀") + ["\x00a"]
+    words = ["", "ab", "a" * 6] + ["".join(rng.choice(alphabet, size=int(rng.integers(0, 6)))) for _ in range(n)]
+    a = numpy.array(words)
+    return a.reshape(shape) if shape else a
+
+
+@njit
+def joined_items(a):
+    s = ""
+    for x in a:
+        s += x + "|"
+    return s
+
+
+@njit
+def str_items_compared(a, i, j):
+    x, y = a[i], a[j]
+    return x == y, x < y, x + y, len(x), x[::-1], len(a)
+
+
+@njit
+def str_grid_item(a, i, j):
+    return a[i, j] + a[-1, -1]
+
+
+@njit
+def longest_item(a):
+    best = a[0]
+    for i in range(1, len(a)):
+        if len(a[i]) > len(best):
+            best = a[i]
+    return best
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_items_of_a_numpy_str_array_read_as_str(seed):
+    rng = make_rng(seed)
+    a = str_array(rng, 20)
+    assert joined_items(a) == joined_items.py_func(a)
+    assert joined_items(a[::-3]) == joined_items.py_func(a[::-3])
+    assert longest_item(a) == longest_item.py_func(a)
+    for i, j in rng.integers(-len(a), len(a), size=(20, 2)).tolist():
+        got, want = str_items_compared(a, i, j), str_items_compared.py_func(a, i, j)
+        assert got == tuple(want) and all(type(v) is type(w) or isinstance(w, str) for v, w in zip(got, want))
+    g = str_array(rng, 9, (3, 4))
+    for arr in (g, numpy.asfortranarray(g), g.T):
+        assert str_grid_item(arr, 1, 2) == str_grid_item.py_func(arr, 1, 2)
+
+
+@njit
+def str_tail_view(a):
+    return a[1:]
+
+
+def test_a_str_array_view_comes_back_with_its_dtype():
+    a = numpy.array(["ab", "cd", "e"])
+    got = str_tail_view(a)
+    assert got.dtype == a.dtype and got.tolist() == ["cd", "e"] and got.base is not None
+
+
+@njit
+def str_sum_of(a):
+    return a.sum()
+
+
+@njit
+def str_store_item(a):
+    a[0] = "x"
+
+
+@njit
+def str_picked(a, idx):
+    return a[idx]
+
+
+def test_str_arrays_errors_are_clear():
+    a = numpy.array(["ab", "cd"])
+    checked = njit(boundscheck=True)(str_items_compared.py_func)
+    with pytest.raises(IndexError, match="out of bounds"):  # (boundscheck's message, as Numba's)
+        checked(a, 5, 0)
+    with pytest.raises(ruchey.TypingError, match=r"does not support arrays of str"):
+        str_sum_of(a)
+    with pytest.raises(ruchey.TypingError, match=r"cannot store unicode_type into an element"):
+        str_store_item(a)
+    with pytest.raises(ruchey.TypingError, match=r"with an array is not supported"):
+        str_picked(a, numpy.array([0]))
+    with pytest.raises(TypeError, match=r"big-endian"):
+        joined_items(a.astype(">U2"))

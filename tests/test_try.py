@@ -639,6 +639,102 @@ def number_message(x):
     raise ValueError(x)
 
 
-def test_a_message_that_is_not_a_str_is_a_typing_error():
-    with pytest.raises(ruchey.TypingError, match="message in compiled code is a str, got float64"):
-        number_message(1.5)
+@njit
+def several_arguments(x, y, s):
+    if x > 0:
+        raise KeyError("bad", x, y, s, None, x > 3, numpy.int32(x), numpy.float32(0.5))
+    raise SolverError(s + "!", y, numpy.uint64(-x))
+
+
+@njit
+def several_caught(x):
+    try:
+        raise Diverged("bad", x)
+    except SolverError:
+        return -1
+    return 0
+
+
+def raised_args(f, *args):
+    try:
+        f(*args)
+    except Exception as e:
+        return type(e), e.args, str(e)
+    return None
+
+
+def python_args(value):
+    """NumPy scalars arrive as the Python numbers compiled code holds (as Numba gives them)."""
+    return value.item() if isinstance(value, numpy.generic) else value
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_an_exception_keeps_all_its_arguments(seed):
+    rng = make_rng(seed)
+    words = ["", "x", "héllo;:", "s5:", "a" * 3000, "\x02"]
+    xs = random_ints(rng, 10, -8, 8)
+    for x, y in zip(xs, rng.standard_normal(len(xs)).tolist()):
+        for s in words:
+            want_type, want_args, _ = raised_args(several_arguments.py_func, int(x), y, s)
+            got_type, got_args, got_text = raised_args(several_arguments, int(x), y, s)
+            assert got_type is want_type
+            assert got_args == tuple(python_args(v) for v in want_args)
+            assert got_text == str(tuple(python_args(v) for v in want_args))
+        assert several_caught(int(x)) == several_caught.py_func(int(x))
+
+
+@pytest.mark.parametrize("value", [3, -1, 2.5, float("inf"), True, 5e-324])
+def test_an_exception_of_one_number_is_pythons(value):
+    assert raised_args(number_message, value) == raised_args(number_message.py_func, value)
+
+
+@njit
+def marked_message(s):
+    if len(s) > 1:
+        raise ValueError("\x02s1:x")
+    raise ValueError(s)
+
+
+def test_a_message_that_looks_like_arguments_is_one_message():
+    for s in ["\x02", "\x02s1:x;", "ab"]:
+        assert raised_args(marked_message, s) == raised_args(marked_message.py_func, s)
+
+
+def test_a_nan_argument_stays_nan():
+    kind, args, text = raised_args(number_message, float("nan"))
+    assert kind is ValueError and numpy.isnan(args[0]) and text == "nan"
+
+
+@njit
+def array_message(a):
+    raise ValueError("bad", a)
+
+
+def test_an_argument_that_is_not_a_scalar_or_str_is_a_typing_error():
+    with pytest.raises(ruchey.TypingError, match="arguments in compiled code are str, int, float, bool, None or datetime64"):
+        array_message(numpy.zeros(2))
+
+
+@njit
+def keyword_message(x):
+    raise ValueError(x, extra=1)
+
+
+def test_an_exception_with_keywords_is_a_typing_error():
+    with pytest.raises(ruchey.TypingError, match="takes no keyword arguments"):
+        keyword_message(1)
+
+
+@njit(parallel=True)
+def raise_in_prange(n, at):
+    s = 0
+    for i in ruchey.prange(n):
+        if i == at:
+            raise ValueError("at", i, 0.5)
+        s += i
+    return s
+
+
+def test_a_prange_loop_raises_with_its_arguments():
+    assert raised_args(raise_in_prange, 1000, 77)[:2] == (ValueError, ("at", 77, 0.5))
+    assert raise_in_prange(100, -1) == raise_in_prange.py_func(100, -1)

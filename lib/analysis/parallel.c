@@ -160,7 +160,7 @@ static void scan_stmt(Scan *s, const Node *n, int depth) {
   case N_TRY: set_unsafe(s, n, "a try statement inside the prange loop"); break;
   case N_EXPR: scan_expr(s, n->lhs); break;
   case N_ASSERT: scan_expr(s, n->cond); break;
-  case N_RAISE: if (n->lhs) scan_expr(s, n->lhs); break;
+  case N_RAISE: for (int i = 0; i < n->list.len; i++) scan_expr(s, n->list.items[i]); break;
   default: break;
   }
 }
@@ -256,7 +256,7 @@ static void early_stmt(const Node *n, bool *done, Use *use, int nvars, Arena *a)
   case N_BLOCK: early_block(&n->body, done, use, nvars, a); break;
   case N_EXPR: early_expr(n->lhs, done, use); break;
   case N_ASSERT: early_expr(n->cond, done, use); break;
-  case N_RAISE: if (n->lhs) early_expr(n->lhs, done, use); break;
+  case N_RAISE: for (int i = 0; i < n->list.len; i++) early_expr(n->list.items[i], done, use); break;
   default: break;
   }
 }

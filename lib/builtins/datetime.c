@@ -337,10 +337,19 @@ static TypeKind held_time(const Type *t) {
   return ty_is_time(t) ? t->kind : 0;
 }
 
+/* Dicts and sets hold datetimes as they hold numbers, as 64-bit keys and
+ * values compared by their counts: each of their rows takes them. */
+static bool holds_opaque(const Node *n, const Type **args) {
+  static const char *const makers[] = {"dict literal", "dict", "typed.Dict", "set literal", NULL};
+  const Builtin *bi = n->bi;
+  if (!strcmp(bi->name, "in")) return args[1]->kind == TY_DICT || args[1]->kind == TY_SET;
+  return bi->receiver == TY_DICT || bi->receiver == TY_SET || named_in(makers, bi->name);
+}
+
 /* A builtin not checked to compute with datetimes (most would take them
  * for their int64 counts) refuses them. */
 bool ty_check_time(Infer *in, Node *n, const Type **args) {
-  if (n->callee || named_in(takes_time, n->bi->name)) return true;
+  if (n->callee || named_in(takes_time, n->bi->name) || holds_opaque(n, args)) return true;
   bool deltas = named_in(takes_delta, n->bi->name);
   for (int i = 0; i < n->list.len + n->kw.len; i++) {
     Node *x = i < n->list.len ? n->list.items[i] : n->kw.items[i - n->list.len];

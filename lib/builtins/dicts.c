@@ -27,13 +27,14 @@ static bool number_tuple(const Type *k) {
   return true;
 }
 
-/* A key: a number, a bool, a str or a tuple of numbers (float16 keys,
- * which would hash as their float64 values, are not taken). */
+/* A key: a number, a bool, a str, a datetime64 or timedelta64 (its int64
+ * count, NaT equal to NaT as Numba's keys are: hashed as the int's, as
+ * Numba's hash() of one) or a tuple of numbers (float16 keys, which would
+ * hash as their float64 values, are not taken). */
 static const Type *need_key(Infer *in, Node *at, const Type *k) {
   if (k && k->kind == TY_F16) return ty_error(in, at, "float16 dict keys are not supported in compiled code");
   if (k && ty_is_complex(k)) return ty_error(in, at, "complex dict keys and set items are not supported in compiled code");
-  if (k && ty_is_time(k)) return ty_error(in, at, "%s dict keys and set items are not supported in compiled code", k->name);
-  if (k && (k->kind == TY_STR || number_tuple(k))) return k;
+  if (k && (k->kind == TY_STR || ty_is_time(k) || number_tuple(k))) return k;
   if (k && k->kind == TY_TUPLE)
     return ty_error(in, at, "a dict key tuple holds up to %d numbers and bools, got %s", RT_KEY_FIELDS, k->name);
   return ty_need_scalar(in, at, k, "a dict key");
@@ -270,13 +271,20 @@ static LLVMValueRef insert(Lower *l, const Type *t, LLVMValueRef d, LLVMValueRef
   return at;
 }
 
+/* What rt_key_error takes to write a key of type k: its kind, a float's
+ * as float64, a datetime's with its unit in the higher bits. */
+int lo_key_error_kind(const Type *k) {
+  if (ty_is_float(k)) return TY_F64;
+  return ty_is_time(k) ? (int)k->kind | k->unit << 8 : (int)k->kind;
+}
+
 /* The value's address for key bits, KeyError(k) if it is missing. */
 static LLVMValueRef lookup_or_raise(Lower *l, const Type *t, LLVMValueRef d, LLVMValueRef bits) {
   LLVMValueRef at = lookup(l, d, bits);
   LLVMBasicBlockRef fail = new_block(l, "key.missing"), ok = new_block(l, "key.found");
   LLVMBuildCondBr(l->b, LLVMBuildIsNull(l->b, at, ""), fail, ok);
   position(l, fail);
-  int kind = ty_is_float(key_of(t)) ? TY_F64 : (int)key_of(t)->kind;
+  int kind = lo_key_error_kind(key_of(t));
   LLVMTypeRef p[2] = {l->mod->i32, l->mod->i64};
   lo_call_fn(l, "rt_key_error", void_type(l), p, (LLVMValueRef[]){const_i32(l, kind), bits}, 2);
   lo_raise_recorded(l, RT_ERR_KEY);

@@ -2,17 +2,18 @@
  * (a[index] = value) and updated (a[index] += value).
  *
  * An index is an item or a tuple of items, each an int, a slice, None
- * (numpy.newaxis), Ellipsis, or one array: of bools (a mask) or of ints
- * (fancy indexing). Without an array the result is a view sharing the
- * array's memory (basic indexing); with one it is a new array (advanced
- * indexing), as in NumPy. Lowering first evaluates the items in order and
- * makes the view V that the items other than the array select, keeping the
- * dimensions the array covers whole; advanced indexing then gathers from V,
- * or scatters into it, along those dimensions: the array's entries (a
- * mask's True positions, an int array's values) in C order, each with the
- * sub-array of V's other dimensions. Their dimensions come where the array
- * is, or first when the ints and the array are not next to each other
- * (a[0, :, idx]), NumPy's rule.
+ * (numpy.newaxis), Ellipsis, or arrays: one of bools (a mask), or any
+ * number of ints (fancy indexing, a[rows, cols]: broadcast together).
+ * Without an array the result is a view sharing the array's memory (basic
+ * indexing); with one it is a new array (advanced indexing), as in NumPy.
+ * Lowering first evaluates the items in order and makes the view V that
+ * the items other than the arrays select, keeping the dimensions the
+ * arrays cover whole; advanced indexing then gathers from V, or scatters
+ * into it, along those dimensions: the entries (a mask's True positions,
+ * the int arrays' values at each position of their broadcast shape) in C
+ * order, each with the sub-array of V's other dimensions. Their dimensions
+ * come where the first array is, or first when the ints and the arrays are
+ * not next to each other (a[0, :, idx], a[r, :, c]), NumPy's rule.
  *
  * x[mask] with a mask of x's shape, the common case, is a count of the
  * True values, then one pass without a branch that packs the selected
@@ -34,11 +35,16 @@ typedef struct Index {
   Node *item[MAX_ITEMS];
   ItemKind kind[MAX_ITEMS];
   int dims[MAX_ITEMS];  /* the array's dimensions each item names (an Ellipsis: those no other does) */
-  int array;            /* the item that is an array, or -1 */
-  bool array_first;     /* its dimensions go first in the result: the ints and it are apart */
+  int array;            /* the first item that is an array, or -1 */
+  int narrays;          /* the items that are arrays: one mask, or int arrays ... */
+  int arrays[MAX_ITEMS];/* ... these, numbered in order */
+  int vdim[MAX_ITEMS];  /* the dimension of V each int array covers */
+  bool array_first;     /* their dimensions go first in the result: the ints and they are apart */
   int view_ndim;        /* dimensions of V */
-  int at, covers;       /* the dimensions of V the array covers: [at, at + covers) */
-  int array_ndim;       /* dimensions it gives the result: 1 for a mask, an int array's ndim */
+  int at, covers;       /* the first dimension of V the arrays cover, how many they do */
+  int cover[RC_MAX_NDIM]; /* per dimension of V: -1, or the coordinate of an entry it takes
+                           * (a mask's dimension, an int array's number) */
+  int array_ndim;       /* dimensions they give the result: 1 for a mask, the int arrays' broadcast ndim */
   int ndim;             /* dimensions of the result */
 } Index;
 
@@ -64,17 +70,19 @@ static ItemKind item_kind(const Node *it) {
   }
 }
 
-/* Whether the ints and the array of an advanced index are next to each
- * other (NumPy then puts the array's dimensions where it is). */
+static bool is_array_item(ItemKind k) { return k == IX_MASK || k == IX_INTS; }
+
+/* Whether the ints and the arrays of an advanced index are next to each
+ * other (NumPy then puts the arrays' dimensions where the first is). */
 static bool advanced_adjacent(const Index *ix) {
   int first = -1, last = -1;
   for (int i = 0; i < ix->nitems; i++)
-    if (ix->kind[i] == IX_INT || i == ix->array) {
+    if (ix->kind[i] == IX_INT || is_array_item(ix->kind[i])) {
       if (first < 0) first = i;
       last = i;
     }
   for (int i = first; i <= last; i++)
-    if (ix->kind[i] != IX_INT && i != ix->array) return false;
+    if (ix->kind[i] != IX_INT && !is_array_item(ix->kind[i])) return false;
   return true;
 }
 
@@ -95,13 +103,14 @@ static bool index_form(Infer *in, const Node *n, const Type *bt, Index *ix) {
       ellipsis = i;
       continue;
     }
-    if (k == IX_MASK || k == IX_INTS) {
-      if (ix->array >= 0)
-        return index_error(in, it, "indexing with more than one array at a time (a[idx1, idx2]) is not supported: "
-                           "index one axis at a time", 0, 0);
+    if (is_array_item(k)) {
+      if (ix->narrays && (k == IX_MASK || ix->kind[ix->array] == IX_MASK))
+        return index_error(in, it, "indexing with a boolean array together with another array (a[mask, idx]) is not "
+                           "supported: index one axis at a time, or use numpy.nonzero(mask)", 0, 0);
       if (k == IX_MASK && it->ty->ndim == 0)
         return index_error(in, it, "a 0-dimensional boolean index is not supported", 0, 0);
-      ix->array = i;
+      if (ix->array < 0) ix->array = i;
+      ix->arrays[ix->narrays++] = i;
     }
     ix->dims[i] = k == IX_NEWAXIS ? 0 : k == IX_MASK ? it->ty->ndim : 1;
     named += ix->dims[i];
@@ -109,17 +118,27 @@ static bool index_form(Infer *in, const Node *n, const Type *bt, Index *ix) {
   if (named > bt->ndim)
     return index_error(in, n, "too many indices for array: array is %d-dimensional, but %d were indexed", bt->ndim, named);
   if (ellipsis >= 0) ix->dims[ellipsis] = bt->ndim - named;
-  int vd = 0;
+  int vd = 0, number = 0;
   for (int i = 0; i < ix->nitems; i++) {
     if (i == ix->array) ix->at = vd;
-    if (ix->kind[i] != IX_INT) vd += ix->kind[i] == IX_NEWAXIS ? 1 : ix->dims[i];
+    if (ix->kind[i] == IX_INT) continue;
+    int nd = ix->kind[i] == IX_NEWAXIS ? 1 : ix->dims[i];
+    if (vd + nd > RC_MAX_NDIM) return index_error(in, n, "an index naming more than %d dimensions is not supported", RC_MAX_NDIM, 0);
+    for (int k = 0; k < nd; k++) ix->cover[vd + k] = ix->kind[i] == IX_MASK ? k : ix->kind[i] == IX_INTS ? number : -1;
+    if (ix->kind[i] == IX_INTS) ix->vdim[number++] = vd;
+    vd += nd;
   }
   ix->view_ndim = vd + bt->ndim - named - (ellipsis >= 0 ? ix->dims[ellipsis] : 0);
+  if (ix->view_ndim > RC_MAX_NDIM)
+    return index_error(in, n, "an index naming more than %d dimensions is not supported", RC_MAX_NDIM, 0);
+  for (int d = vd; d < ix->view_ndim; d++) ix->cover[d] = -1;
   ix->ndim = ix->view_ndim;
   if (ix->array >= 0) {
-    const Node *a = ix->item[ix->array];
-    ix->covers = ix->dims[ix->array];
-    ix->array_ndim = ix->kind[ix->array] == IX_MASK ? 1 : a->ty->ndim;
+    bool mask = ix->kind[ix->array] == IX_MASK;
+    ix->covers = mask ? ix->dims[ix->array] : ix->narrays;
+    ix->array_ndim = mask ? 1 : 0;
+    for (int k = 0; !mask && k < ix->narrays; k++)
+      if (ix->item[ix->arrays[k]]->ty->ndim > ix->array_ndim) ix->array_ndim = ix->item[ix->arrays[k]]->ty->ndim;
     ix->array_first = !advanced_adjacent(ix);
     ix->ndim = ix->view_ndim - ix->covers + ix->array_ndim;
   }
@@ -222,6 +241,8 @@ const Type *ty_array_index(Infer *in, Node *n, const Type *bt) {
   }
   Index ix;
   if (!index_form(in, n, bt, &ix)) return NULL;
+  if (ix.array >= 0 && bt->elem->kind == TY_CHARSEQ)
+    return ty_error(in, n, "indexing an array of str (%s) with an array is not supported in compiled code", bt->name);
   if (ix.array >= 0) {
     if (ty_no_allocation(in))
       return ty_error(in, n, "indexing with an array makes a new array, which kernels cannot: index with ints "
@@ -231,7 +252,7 @@ const Type *ty_array_index(Infer *in, Node *n, const Type *bt) {
   /* ints alone name an element; with an Ellipsis NumPy gives a 0-d view */
   bool ellipsis = false;
   for (int i = 0; i < ix.nitems; i++) ellipsis |= ix.kind[i] == IX_ELLIPSIS;
-  if (ix.ndim == 0 && !ellipsis) return bt->elem;
+  if (ix.ndim == 0 && !ellipsis) return bt->elem->kind == TY_CHARSEQ ? TYS(TY_STR) : bt->elem;  /* '<Un': a str */
   return ty_array(bt->elem, ix.ndim, view_contiguous(bt, &ix) ? 'C' : 'A', bt->readonly);
 }
 
@@ -268,6 +289,10 @@ void ty_row_literal(Infer *in, Node *target, Node *value) {
 
 void ty_index_store(Infer *in, Node *target, const Type *t, Node *at) {
   const Type *sel = target->ty;
+  if (sel->elem->kind == TY_CHARSEQ) {
+    ty_error(in, at, "arrays of str (%s) are read-only in compiled code", sel->name);
+    return;
+  }
   if (ty_is_scalar(t)) {
     ty_time_store(in, at, t, sel->elem);
     return;
@@ -340,7 +365,7 @@ typedef struct Indexed {
   LLVMValueRef base;
   LLVMValueRef value[MAX_ITEMS];     /* IX_INT: the int64 */
   LLVMValueRef part[MAX_ITEMS][3];   /* IX_SLICE: start, stop, step as given (NULL: absent) */
-  LLVMValueRef array;                /* the array item, or NULL (walked fused, or none) */
+  LLVMValueRef array[MAX_ITEMS];     /* the array items, by number, or NULL (walked fused, or none) */
   View v;
 } Indexed;
 
@@ -378,6 +403,7 @@ static void evaluate(Lower *l, Node *n, Indexed *x, bool array_too) {
   x->bt = n->lhs->ty;
   index_form(NULL, n, x->bt, &x->ix);
   x->base = lo_expr(l, n->lhs);
+  int number = 0;
   for (int i = 0; i < x->ix.nitems; i++) {
     Node *it = x->ix.item[i];
     switch (x->ix.kind[i]) {
@@ -388,7 +414,8 @@ static void evaluate(Lower *l, Node *n, Indexed *x, bool array_too) {
       break;
     }
     case IX_MASK: case IX_INTS:
-      if (array_too) x->array = lo_expr(l, it);
+      if (array_too) x->array[number] = lo_expr(l, it);
+      number++;
       break;
     default: break;
     }
@@ -452,7 +479,8 @@ static LLVMValueRef view_value(Lower *l, const Indexed *x, const Type *t) {
 }
 
 static void done_with(Lower *l, Indexed *x) {
-  if (x->array) lo_done_with(l, x->ix.item[x->ix.array], x->array);
+  for (int k = 0; k < x->ix.narrays; k++)
+    if (x->array[k]) lo_done_with(l, x->ix.item[x->ix.arrays[k]], x->array[k]);
   lo_done_with(l, x->n->lhs, x->base);
 }
 
@@ -483,18 +511,19 @@ static void check_mask_shape(Lower *l, const Indexed *x, const LLVMValueRef *msh
   }
 }
 
-/* The array item's element at idx, an int64 (an unsigned one never negative). */
-static LLVMValueRef entry_value(Lower *l, const Indexed *x, const LLVMValueRef *idx) {
-  const Type *at = x->ix.item[x->ix.array]->ty;
+/* Array item k's element at idx, an int64 (an unsigned one never negative). */
+static LLVMValueRef entry_value(Lower *l, const Indexed *x, int k, const LLVMValueRef *idx) {
+  const Type *at = x->ix.item[x->ix.arrays[k]]->ty;
   LLVMValueRef step[RC_MAX_NDIM];
-  for (int d = 0; d < at->ndim; d++) step[d] = lo_arr_stride(l, at, x->array, d);
-  LLVMValueRef v = lo_load_scalar(l, at->elem, addr_at(l, LLVMBuildExtractValue(l->b, x->array, 2, ""), at->ndim, idx, step));
+  for (int d = 0; d < at->ndim; d++) step[d] = lo_arr_stride(l, at, x->array[k], d);
+  LLVMValueRef data = LLVMBuildExtractValue(l->b, x->array[k], 2, "");
+  LLVMValueRef v = lo_load_scalar(l, at->elem, addr_at(l, data, at->ndim, idx, step));
   return lo_convert(l, v, at->elem, ty_is_unsigned(at->elem) ? TYS(TY_U64) : TYS(TY_I64));
 }
 
-static void item_shape(Lower *l, const Indexed *x, LLVMValueRef *shape) {
-  const Type *at = x->ix.item[x->ix.array]->ty;
-  for (int d = 0; d < at->ndim; d++) shape[d] = lo_arr_shape(l, x->array, d);
+static void item_shape(Lower *l, const Indexed *x, int k, LLVMValueRef *shape) {
+  const Type *at = x->ix.item[x->ix.arrays[k]]->ty;
+  for (int d = 0; d < at->ndim; d++) shape[d] = lo_arr_shape(l, x->array[k], d);
 }
 
 typedef struct Count {
@@ -504,15 +533,15 @@ typedef struct Count {
 
 static void count_true_at(Lower *l, LLVMValueRef *idx, void *arg) {
   Count *c = arg;
-  LLVMValueRef m = entry_value(l, c->x, idx);
+  LLVMValueRef m = entry_value(l, c->x, 0, idx);
   LLVMBuildStore(l->b, LLVMBuildAdd(l->b, LLVMBuildLoad2(l->b, l->mod->i64, c->total, ""), m, ""), c->total);
 }
 
-/* Whether the int array's value at idx is out of bounds; *i gets it. */
-static LLVMValueRef int_out_of_bounds(Lower *l, const Indexed *x, LLVMValueRef *idx, LLVMValueRef *i) {
-  const Type *at = x->ix.item[x->ix.array]->ty;
-  LLVMValueRef len = x->v.shape[x->ix.at];
-  *i = entry_value(l, x, idx);
+/* Whether int array k's value at idx is out of bounds; *i gets it. */
+static LLVMValueRef int_out_of_bounds(Lower *l, const Indexed *x, int k, LLVMValueRef *idx, LLVMValueRef *i) {
+  const Type *at = x->ix.item[x->ix.arrays[k]]->ty;
+  LLVMValueRef len = x->v.shape[x->ix.vdim[k]];
+  *i = entry_value(l, x, k, idx);
   if (ty_is_unsigned(at->elem)) return LLVMBuildICmp(l->b, LLVMIntUGE, *i, len, "");
   return LLVMBuildOr(l->b, LLVMBuildICmp(l->b, LLVMIntSGE, *i, len, ""),
                      LLVMBuildICmp(l->b, LLVMIntSLT, *i, LLVMBuildNeg(l->b, len, ""), ""), "");
@@ -520,47 +549,79 @@ static LLVMValueRef int_out_of_bounds(Lower *l, const Indexed *x, LLVMValueRef *
 
 typedef struct Bounds {
   const Indexed *x;
+  int k;             /* the int array checked */
   LLVMValueRef any;  /* i1 alloca: a value out of bounds so far */
 } Bounds;
 
 static void note_int_at(Lower *l, LLVMValueRef *idx, void *arg) {
   Bounds *b = arg;
-  LLVMValueRef i, bad = int_out_of_bounds(l, b->x, idx, &i);
+  LLVMValueRef i, bad = int_out_of_bounds(l, b->x, b->k, idx, &i);
   LLVMBuildStore(l->b, LLVMBuildOr(l->b, LLVMBuildLoad2(l->b, l->mod->i1, b->any, ""), bad, ""), b->any);
 }
 
 static void check_int_at(Lower *l, LLVMValueRef *idx, void *arg) {
-  const Indexed *x = arg;
-  LLVMValueRef i, bad = int_out_of_bounds(l, x, idx, &i);
-  lo_raise_index_error_if(l, bad, 0, i, const_i64(l, x->v.axis[x->ix.at]), x->v.shape[x->ix.at]);
+  const Bounds *b = arg;
+  const Indexed *x = b->x;
+  int d = x->ix.vdim[b->k];
+  LLVMValueRef i, bad = int_out_of_bounds(l, x, b->k, idx, &i);
+  lo_raise_index_error_if(l, bad, 0, i, const_i64(l, x->v.axis[d]), x->v.shape[d]);
 }
 
-/* Every value of the int array checked: a loop that only notes a bad one
+/* Every value of int array k checked: a loop that only notes a bad one
  * (it vectorises), then, if there was one, a loop that raises at the first. */
-static void check_ints(Lower *l, const Indexed *x, int ndim, LLVMValueRef *shape) {
-  Bounds b = {x, lo_alloca(l, l->mod->i1, "out")};
+static void check_ints(Lower *l, const Indexed *x, int k) {
+  LLVMValueRef shape[RC_MAX_NDIM];
+  item_shape(l, x, k, shape);
+  int ndim = x->ix.item[x->ix.arrays[k]]->ty->ndim;
+  Bounds b = {x, k, lo_alloca(l, l->mod->i1, "out")};
   LLVMBuildStore(l->b, const_bool(l, false), b.any);
   lo_for_each_index(l, ndim, shape, note_int_at, &b);
   LLVMBasicBlockRef bad = new_block(l, "bounds.bad"), ok = new_block(l, "bounds.ok");
   LLVMBuildCondBr(l->b, LLVMBuildLoad2(l->b, l->mod->i1, b.any, ""), bad, ok);
   position(l, bad);
-  lo_for_each_index(l, ndim, shape, check_int_at, (void *)x);
+  lo_for_each_index(l, ndim, shape, check_int_at, &b);
   LLVMBuildBr(l->b, ok);
   position(l, ok);
 }
 
-/* Checks the array item against V and gives the shape of its entries in
- * the result: a mask's number of True values, an int array's shape (every
- * value checked first, so that nothing is written before an IndexError). */
+/* The int arrays' broadcast shape (array_ndim dimensions); with check,
+ * NumPy's IndexError where their shapes do not broadcast. */
+static void broadcast_ints(Lower *l, const Indexed *x, LLVMValueRef *shape, bool check) {
+  int nd = x->ix.array_ndim;
+  LLVMValueRef one = const_i64(l, 1), bad = const_bool(l, false), ishape[MAX_ITEMS][RC_MAX_NDIM];
+  int indim[MAX_ITEMS];
+  for (int d = 0; d < nd; d++) shape[d] = one;
+  for (int k = 0; k < x->ix.narrays; k++) {
+    item_shape(l, x, k, ishape[k]);
+    indim[k] = x->ix.item[x->ix.arrays[k]]->ty->ndim;
+    for (int d = 0; d < indim[k]; d++) {
+      int bd = d + nd - indim[k];
+      LLVMValueRef s = ishape[k][d], unit = LLVMBuildICmp(l->b, LLVMIntEQ, shape[bd], one, "");
+      LLVMValueRef clash = LLVMBuildAnd(l->b, LLVMBuildICmp(l->b, LLVMIntNE, s, one, ""),
+                                        LLVMBuildICmp(l->b, LLVMIntNE, s, shape[bd], ""), "");
+      bad = LLVMBuildOr(l->b, bad, LLVMBuildAnd(l->b, clash, LLVMBuildNot(l->b, unit, ""), ""), "");
+      shape[bd] = LLVMBuildSelect(l->b, unit, s, shape[bd], "");
+    }
+  }
+  if (!check || x->ix.narrays < 2) return;
+  const LLVMValueRef *shapes[4];
+  for (int k = 0; k < 4 && k < x->ix.narrays; k++) shapes[k] = ishape[k];
+  lo_raise_shape_error(l, bad, 4, x->ix.narrays < 4 ? x->ix.narrays : 4, indim, shapes);
+}
+
+/* Checks the array items against V and gives the shape of the entries in
+ * the result: a mask's number of True values, the int arrays' broadcast
+ * shape (every value checked first, so that nothing is written before an
+ * IndexError). */
 static void entries_shape(Lower *l, Indexed *x, LLVMValueRef *shape) {
-  LLVMValueRef ishape[RC_MAX_NDIM];
-  item_shape(l, x, ishape);
-  const Type *at = x->ix.item[x->ix.array]->ty;
   if (x->ix.kind[x->ix.array] == IX_INTS) {
-    check_ints(l, x, at->ndim, ishape);
-    for (int d = 0; d < at->ndim; d++) shape[d] = ishape[d];
+    broadcast_ints(l, x, shape, true);
+    for (int k = 0; k < x->ix.narrays; k++) check_ints(l, x, k);
     return;
   }
+  LLVMValueRef ishape[RC_MAX_NDIM];
+  item_shape(l, x, 0, ishape);
+  const Type *at = x->ix.item[x->ix.array]->ty;
   check_mask_shape(l, x, ishape);
   Count c = {x, lo_alloca(l, l->mod->i64, "true")};
   LLVMBuildStore(l->b, const_i64(l, 0), c.total);
@@ -568,9 +629,9 @@ static void entries_shape(Lower *l, Indexed *x, LLVMValueRef *shape) {
   shape[0] = LLVMBuildLoad2(l->b, l->mod->i64, c.total, "count");
 }
 
-/* Each entry of the array item, in C order: pos, its position among the
- * result's array dimensions, and coord, the coordinates it names in the
- * dimensions of V it covers (checked by entries_shape). */
+/* Each entry, in C order: pos, its position among the result's array
+ * dimensions, and coord, the coordinates it names in the dimensions of V
+ * the arrays cover (checked by entries_shape), by Index.cover. */
 typedef void (*EntryBody)(Lower *l, LLVMValueRef *pos, LLVMValueRef *coord, void *arg);
 
 typedef struct Entries {
@@ -578,20 +639,33 @@ typedef struct Entries {
   EntryBody body;
   void *arg;
   LLVMValueRef counter;  /* masks: the True values so far */
+  LLVMValueRef ishape[MAX_ITEMS][RC_MAX_NDIM];  /* int arrays: their shapes */
 } Entries;
 
+/* At a position of the broadcast shape, each int array's value there (a
+ * dimension of length 1 broadcast), negative ones wrapped. */
 static void int_entry(Lower *l, LLVMValueRef *idx, void *arg) {
   Entries *e = arg;
-  LLVMValueRef i = entry_value(l, e->x, idx), len = e->x->v.shape[e->x->ix.at];
-  LLVMValueRef neg = LLVMBuildICmp(l->b, LLVMIntSLT, i, const_i64(l, 0), "");
-  if (!ty_is_unsigned(e->x->ix.item[e->x->ix.array]->ty->elem)) i = LLVMBuildSelect(l->b, neg, LLVMBuildAdd(l->b, i, len, ""), i, "");
-  e->body(l, idx, &i, e->arg);
+  const Indexed *x = e->x;
+  LLVMValueRef coord[MAX_ITEMS], zero = const_i64(l, 0), one = const_i64(l, 1);
+  for (int k = 0; k < x->ix.narrays; k++) {
+    const Type *at = x->ix.item[x->ix.arrays[k]]->ty;
+    LLVMValueRef own[RC_MAX_NDIM];
+    for (int d = 0; d < at->ndim; d++) {
+      LLVMValueRef unit = LLVMBuildICmp(l->b, LLVMIntEQ, e->ishape[k][d], one, "");
+      own[d] = LLVMBuildSelect(l->b, unit, zero, idx[d + x->ix.array_ndim - at->ndim], "");
+    }
+    LLVMValueRef i = entry_value(l, x, k, own), len = x->v.shape[x->ix.vdim[k]];
+    LLVMValueRef neg = LLVMBuildICmp(l->b, LLVMIntSLT, i, zero, "");
+    coord[k] = ty_is_unsigned(at->elem) ? i : LLVMBuildSelect(l->b, neg, LLVMBuildAdd(l->b, i, len, ""), i, "");
+  }
+  e->body(l, idx, coord, e->arg);
 }
 
 static void mask_entry(Lower *l, LLVMValueRef *idx, void *arg) {
   Entries *e = arg;
   LLVMBasicBlockRef yes = new_block(l, "mask.true"), next = new_block(l, "mask.next");
-  LLVMValueRef m = LLVMBuildTrunc(l->b, entry_value(l, e->x, idx), l->mod->i1, "");
+  LLVMValueRef m = LLVMBuildTrunc(l->b, entry_value(l, e->x, 0, idx), l->mod->i1, "");
   LLVMBuildCondBr(l->b, m, yes, next);
   position(l, yes);
   LLVMValueRef j = LLVMBuildLoad2(l->b, l->mod->i64, e->counter, "");
@@ -602,17 +676,18 @@ static void mask_entry(Lower *l, LLVMValueRef *idx, void *arg) {
 }
 
 static void for_each_entry(Lower *l, const Indexed *x, EntryBody body, void *arg) {
-  LLVMValueRef ishape[RC_MAX_NDIM];
-  item_shape(l, x, ishape);
   Entries e = {x, body, arg, NULL};
-  int nd = x->ix.item[x->ix.array]->ty->ndim;
+  LLVMValueRef shape[RC_MAX_NDIM];
   if (x->ix.kind[x->ix.array] == IX_INTS) {
-    lo_for_each_index(l, nd, ishape, int_entry, &e);
+    for (int k = 0; k < x->ix.narrays; k++) item_shape(l, x, k, e.ishape[k]);
+    broadcast_ints(l, x, shape, false);
+    lo_for_each_index(l, x->ix.array_ndim, shape, int_entry, &e);
     return;
   }
+  item_shape(l, x, 0, shape);
   e.counter = lo_alloca(l, l->mod->i64, "selected");
   LLVMBuildStore(l->b, const_i64(l, 0), e.counter);
-  lo_for_each_index(l, nd, ishape, mask_entry, &e);
+  lo_for_each_index(l, x->ix.item[x->ix.array]->ty->ndim, shape, mask_entry, &e);
 }
 
 /* ---------------------------------------------------------------- gather and scatter */
@@ -626,7 +701,7 @@ static int result_shape(const Indexed *x, const LLVMValueRef *eshape, LLVMValueR
   for (int d = 0; d < ix->view_ndim; d++) {
     if (d == ix->at && !ix->array_first)
       for (int k = 0; k < ix->array_ndim; k++) shape[n++] = eshape[k];
-    if (d < ix->at || d >= ix->at + ix->covers) shape[n++] = x->v.shape[d];
+    if (ix->cover[d] < 0) shape[n++] = x->v.shape[d];
   }
   return n;
 }
@@ -655,8 +730,8 @@ static void move_element(Lower *l, LLVMValueRef *o, void *arg) {
   for (int d = 0; d < ix->view_ndim; d++) {
     if (d == ix->at && !ix->array_first)
       for (int j = 0; j < ix->array_ndim; j++) ridx[r++] = m->pos[j];
-    if (d >= ix->at && d < ix->at + ix->covers) {
-      vidx[d] = m->coord[d - ix->at];
+    if (ix->cover[d] >= 0) {
+      vidx[d] = m->coord[ix->cover[d]];
     } else {
       vidx[d] = o[k];
       ridx[r++] = o[k++];
@@ -683,7 +758,7 @@ static void move_entry(Lower *l, LLVMValueRef *pos, LLVMValueRef *coord, void *a
 static void move(Lower *l, Move *m) {
   const Index *ix = &m->x->ix;
   for (int d = 0; d < ix->view_ndim; d++)
-    if (d < ix->at || d >= ix->at + ix->covers) m->other[m->nother++] = m->x->v.shape[d];
+    if (ix->cover[d] < 0) m->other[m->nother++] = m->x->v.shape[d];
   for_each_entry(l, m->x, move_entry, m);
 }
 
@@ -794,7 +869,7 @@ static Elements *mask_walk(Lower *l, Node *n, Indexed *x) {
 static void pack_words(Lower *l, const Indexed *x, LLVMValueRef n, Pack *p) {
   const Type *e = x->bt->elem, *b = TYS(TY_BOOL);
   LLVMValueRef block = const_i64(l, 32);
-  LLVMValueRef mask = LLVMBuildExtractValue(l->b, x->array, 2, ""), data = LLVMBuildExtractValue(l->b, x->base, 2, "");
+  LLVMValueRef mask = LLVMBuildExtractValue(l->b, x->array[0], 2, ""), data = LLVMBuildExtractValue(l->b, x->base, 2, "");
   LLVMValueRef words = LLVMBuildUDiv(l->b, n, block, "");
   LoLoop w = lo_loop_begin(l, const_i64(l, 0), words, NULL, "words");
   LLVMValueRef first = LLVMBuildMul(l->b, w.index, block, "");
@@ -868,9 +943,9 @@ static LLVMValueRef select_masked(Lower *l, Node *n) {
   if (words) {
     evaluate(l, n, &x, true);
     make_view(l, &x);
-    item_shape(l, &x, mshape);
+    item_shape(l, &x, 0, mshape);
     check_mask_shape(l, &x, mshape);
-    count = count_words(l, LLVMBuildExtractValue(l->b, x.array, 2, ""), product(l, mt->ndim, mshape));
+    count = count_words(l, LLVMBuildExtractValue(l->b, x.array[0], 2, ""), product(l, mt->ndim, mshape));
   } else {
     fu = mask_walk(l, n, &x);
     LLVMBuildStore(l->b, const_i64(l, 0), p.count);
@@ -1049,13 +1124,19 @@ void lo_index_store(Lower *l, Node *target, const Type *t, LLVMValueRef v) {
     entries_shape(l, &x, eshape);
     int ndim = result_shape(&x, eshape, shape);
     if (whole_mask(target) && t->kind == TY_ARRAY) check_mask_values(l, t, v, eshape[0]);
-    /* the array item too is read while V is written */
-    const Type *it = x.ix.item[x.ix.array]->ty, *vt = ty_array(x.bt->elem, x.ix.view_ndim, 'A', false);
-    LLVMValueRef copy, given = x.array;
-    x.array = lo_unshared(l, &it, given, vt, view_value(l, &x, vt), false, &copy);
+    /* the array items too are read while V is written */
+    const Type *it[MAX_ITEMS], *vt = ty_array(x.bt->elem, x.ix.view_ndim, 'A', false);
+    LLVMValueRef copy[MAX_ITEMS], given[MAX_ITEMS];
+    for (int k = 0; k < x.ix.narrays; k++) {
+      it[k] = x.ix.item[x.ix.arrays[k]]->ty;
+      given[k] = x.array[k];
+      x.array[k] = lo_unshared(l, &it[k], given[k], vt, view_value(l, &x, vt), false, &copy[k]);
+    }
     scatter(l, &x, t, v, ndim, shape, 3);
-    lo_release_temp(l, ty_array(it->elem, it->ndim, 'C', false), copy);
-    x.array = given;
+    for (int k = 0; k < x.ix.narrays; k++) {
+      lo_release_temp(l, ty_array(it[k]->elem, it[k]->ndim, 'C', false), copy[k]);
+      x.array[k] = given[k];
+    }
   }
   done_with(l, &x);
 }

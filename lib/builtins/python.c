@@ -406,6 +406,59 @@ static const Type *ty_ufunc_jit_call(Infer *in, Node *n, const Type **args) {
   return ty_elementwise(in, n, args, ret);
 }
 
+/* ---------------------------------------------------------------- hash */
+
+/* hash(x) equal to CPython's hash of the same value (as Numba's is):
+ * numbers as Python/pyhash.c hashes them (an integral float as its int,
+ * a NaN as 0 where CPython hashes the object), a str with the
+ * interpreter's own key, a tuple from its items' hashes. */
+static bool hashable(const Type *t) {
+  for (int i = 0; t->kind == TY_TUPLE && i < t->nfields; i++)
+    if (!hashable(t->fields[i])) return false;
+  return t->kind == TY_TUPLE || t->kind == TY_STR || t->kind == TY_BOOL || ty_is_int(t) || ty_is_float(t) ||
+         ty_is_complex(t);
+}
+
+static const Type *ty_hash(Infer *in, Node *n, const Type **args) {
+  if (ty_in_cuda(in)) return ty_error(in, n, "hash() is not supported in CUDA kernels and device functions");
+  if (!hashable(args[0]))
+    return ty_error(in, n, "hash() of %s is not supported in compiled code (numbers, bools, str and tuples of them are)",
+                    args[0]->name);
+  return TYS(TY_I64);
+}
+
+static LLVMValueRef hash_of(Lower *l, LLVMValueRef v, const Type *t) {
+  LLVMTypeRef i64 = l->mod->i64, ptr = l->mod->ptr;
+  if (t->kind == TY_STR) return lo_call_fn(l, "rt_str_python_hash", i64, &ptr, &v, 1);
+  if (t->kind == TY_TUPLE) {
+    LLVMTypeRef row = LLVMArrayType(i64, (unsigned)t->nfields);
+    LLVMValueRef hashes = lo_alloca(l, row, "hashes");
+    for (int i = 0; i < t->nfields; i++) {
+      LLVMValueRef h = hash_of(l, LLVMBuildExtractValue(l->b, v, (unsigned)i, ""), t->fields[i]);
+      LLVMBuildStore(l->b, h, LLVMBuildGEP2(l->b, row, hashes, (LLVMValueRef[]){const_i64(l, 0), const_i64(l, i)}, 2, ""));
+    }
+    LLVMTypeRef p[2] = {ptr, i64};
+    return lo_call_fn(l, "rt_tuple_hash", i64, p, (LLVMValueRef[]){hashes, const_i64(l, t->nfields)}, 2);
+  }
+  if (ty_is_complex(t)) {  /* Objects/complexobject.c: real + 1000003 * imag, wrapping */
+    const Type *part = lo_complex_part(t);
+    LLVMValueRef re = hash_of(l, lo_complex_real(l, v), part), im = hash_of(l, lo_complex_imag(l, v), part);
+    LLVMValueRef h = LLVMBuildAdd(l->b, re, LLVMBuildMul(l->b, im, const_i64(l, 1000003), ""), "");
+    return LLVMBuildSelect(l->b, LLVMBuildICmp(l->b, LLVMIntEQ, h, const_i64(l, -1), ""), const_i64(l, -2), h, "");
+  }
+  const Type *as = ty_is_float(t) ? TYS(TY_F64) : ty_is_unsigned(t) ? TYS(TY_U64) : TYS(TY_I64);
+  LLVMValueRef bits = lo_to_bits(l, lo_convert(l, v, t, as), as);
+  LLVMTypeRef p[2] = {l->mod->i32, i64};
+  return lo_call_fn(l, "rt_number_hash", i64, p, (LLVMValueRef[]){const_i32(l, (int)as->kind), bits}, 2);
+}
+
+static LLVMValueRef lo_hash(Lower *l, Node *n) {
+  Node *x = n->list.items[0];
+  LLVMValueRef v = lo_expr(l, x), h = hash_of(l, v, x->ty);
+  lo_done_with(l, x, v);
+  return h;
+}
+
 /* ---------------------------------------------------------------- the rows */
 
 /* hasattr(x, "name"): answered by x's type at compile time, as Numba does:
@@ -413,7 +466,7 @@ static const Type *ty_ufunc_jit_call(Infer *in, Node *n, const Type **args) {
  * tuple's fields. The call becomes the constant, so that a branch on it
  * is pruned (`if hasattr(x, "shape"): ...` for an array and a number). */
 static bool has_member(const Type *t, const char *name) {
-  if (t->kind == TY_RECORD || (t->kind == TY_TUPLE && t->callee && t->names))
+  if (t->kind == TY_RECORD || t->kind == TY_CLASS || (t->kind == TY_TUPLE && t->callee && t->names))
     for (int i = 0; i < t->nfields; i++)
       if (!strcmp(t->names[i], name)) return true;
   return bi_member(t->kind, BK_ATTRIBUTE, name) || bi_member(t->kind, BK_METHOD, name);
@@ -429,6 +482,23 @@ static const Type *ty_hasattr(Infer *in, Node *n, const Type **args) {
   return TYS(TY_BOOL);
 }
 
+/* getattr(x, "name") is x.name, resolved by x's type at compile time as
+ * Numba resolves it; getattr(x, "name", default) is the default where x's
+ * type has no such member (hasattr's test). The call becomes what it
+ * chose, in place. */
+static const Type *ty_getattr(Infer *in, Node *n, const Type **args) {
+  Node *x = n->list.items[0], *name = n->list.items[1];
+  if (name->kind != N_STRING)
+    return ty_error(in, name, "getattr(): the attribute's name must be a constant string in compiled code");
+  bool has = has_member(args[0], name->str);
+  if (n->list.len == 3 && !has) {
+    *n = *n->list.items[2];
+    return ty_expr(in, n);
+  }
+  *n = (Node){.kind = N_ATTR, .line = n->line, .col = n->col, .lhs = x, .str = name->str};
+  return ty_expr(in, n);
+}
+
 #define FUNCTION(name, module, path, lo, hi, flags, type, lower) \
   {name, module, path, BK_FUNCTION, 0, lo, hi, NULL, flags, 0, 0, type, lower}
 
@@ -436,6 +506,8 @@ const Builtin bi_python[] = {
   FUNCTION("range", "builtins", "range", 1, 3, BF_RANGE, ty_range, lo_range_value),
   FUNCTION("prange", "ruchey", "prange", 1, 3, BF_RANGE | BF_PARALLEL, ty_range, lo_range_value),
   FUNCTION("hasattr", "builtins", "hasattr", 2, 2, BF_PURE | BF_CHEAP | BF_COMPLEX | BF_STRINGS, ty_hasattr, NULL),
+  FUNCTION("getattr", "builtins", "getattr", 2, 3, BF_COMPLEX | BF_STRINGS, ty_getattr, NULL),
+  FUNCTION("hash", "builtins", "hash", 1, 1, BF_PURE | BF_COMPLEX, ty_hash, lo_hash),
   FUNCTION("len", "builtins", "len", 1, 1, BF_PURE | BF_CHEAP | BF_COMPLEX | BF_STRINGS, ty_len, lo_len),
   {"abs", "builtins", "abs", BK_FUNCTION, 0, 1, 1, NULL, BF_PURE | BF_CHEAP | BF_COMPLEX, 0, 0, ty_abs, lo_abs,
    lo_abs_elem},

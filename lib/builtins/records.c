@@ -100,10 +100,12 @@ static const Builtin array_field = {"array field", NULL, NULL, BK_ATTRIBUTE, TY_
 /* ---------------------------------------------------------------- typing */
 
 /* What arrays of records may be given to: the shape's readers, and copies
- * (whole elements moved as bytes). */
+ * (whole elements moved as bytes), and getattr and hasattr, which name a
+ * field or an attribute. */
 static const char *const takes_records[] = {"len", "array.shape", "array.size", "array.ndim", "array.itemsize",
                                             "array.nbytes", "array.strides", "array.copy",
-                                            "numpy.empty", "numpy.zeros", "numpy.empty_like", "numpy.zeros_like", NULL};
+                                            "numpy.empty", "numpy.zeros", "numpy.empty_like", "numpy.zeros_like",
+                                            "getattr", "hasattr", NULL};
 
 static bool takes(const Builtin *bi) {
   for (int i = 0; takes_records[i]; i++)
@@ -111,7 +113,22 @@ static bool takes(const Builtin *bi) {
   return false;
 }
 
+/* What arrays of str ('<Un' elements, read one at a time as strs) may be
+ * given to: the shape's readers. */
+static const char *const takes_chars[] = {"len", "array.shape", "array.size", "array.ndim", "array.itemsize",
+                                          "array.nbytes", "array.strides", "getattr", "hasattr", NULL};
+
+static bool takes_str_arrays(const Builtin *bi) {
+  for (int i = 0; takes_chars[i]; i++)
+    if (!strcmp(bi->name, takes_chars[i])) return true;
+  return false;
+}
+
 bool ty_check_records(Infer *in, Node *n, const Type **args) {
+  for (int i = 0; !n->callee && !takes_str_arrays(n->bi) && i < n->list.len; i++)
+    if (args[i] && args[i]->kind == TY_ARRAY && args[i]->elem->kind == TY_CHARSEQ)
+      return ty_error(in, n->list.items[i], "%s() does not support arrays of str (%s) in compiled code: read their "
+                      "items (a[i], for s in a)", n->bi->name, args[i]->name) != NULL;
   if (n->callee || takes(n->bi)) return true;
   for (int i = 0; i < n->list.len + n->kw.len; i++) {
     Node *x = i < n->list.len ? n->list.items[i] : n->kw.items[i - n->list.len];

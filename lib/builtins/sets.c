@@ -223,7 +223,7 @@ static LLVMValueRef lo_keyed(Lower *l, Node *n) {
       LLVMBasicBlockRef fail = new_block(l, "remove.missing"), ok = new_block(l, "remove.done");
       LLVMBuildCondBr(l->b, LLVMBuildICmp(l->b, LLVMIntEQ, gone, const_i32(l, 0), ""), fail, ok);
       position(l, fail);
-      int kind = ty_is_float(item_of(t)) ? TY_F64 : (int)item_of(t)->kind;
+      int kind = lo_key_error_kind(item_of(t));
       LLVMTypeRef q[2] = {l->mod->i32, l->mod->i64};
       lo_call_fn(l, "rt_key_error", void_type(l), q, (LLVMValueRef[]){const_i32(l, kind), bits}, 2);
       lo_raise_recorded(l, RT_ERR_KEY);

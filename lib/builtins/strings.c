@@ -383,7 +383,8 @@ static LLVMValueRef lo_join(Lower *l, Node *n) {
 static const Type *ty_str_call(Infer *in, Node *n, const Type **args) {
   if (ty_no_allocation(in)) return ty_error(in, n, "strings are not supported in kernels");
   if (n->list.len && !is_str(args[0]) && (!ty_is_scalar(args[0]) || ty_is_complex(args[0])))
-    return ty_error(in, n, "str() of %s is not supported in compiled code (numbers, bools and str are)", args[0]->name);
+    return ty_error(in, n, "%s() of %s is not supported in compiled code (numbers, bools and str are)", n->bi->name,
+                    args[0]->name);
   return TYS(TY_STR);
 }
 
@@ -414,6 +415,16 @@ static LLVMValueRef lo_str_call(Lower *l, Node *n) {
   LLVMValueRef bits = number_bits(l, v, x->ty, &kind);
   LLVMTypeRef p[2] = {l->mod->i64, l->mod->i32};
   return call_rt(l, "rt_str_from_number", l->mod->ptr, p, (LLVMValueRef[]){bits, const_i32(l, kind)}, 2);
+}
+
+/* repr(x): a str quoted and escaped as Python writes it; a number or a
+ * bool as str() writes it (Python's repr of an int, a float, a bool). */
+static LLVMValueRef lo_repr(Lower *l, Node *n) {
+  Node *x = n->list.items[0];
+  if (!is_str(x->ty)) return lo_str_call(l, n);
+  LLVMValueRef v = lo_expr(l, x), r = call_rt(l, "rt_str_repr_of", l->mod->ptr, &l->mod->ptr, &v, 1);
+  lo_done_with(l, x, v);
+  return r;
 }
 
 static const Type *ty_ord(Infer *in, Node *n, const Type **args) {
@@ -542,6 +553,7 @@ const Builtin bi_strings[] = {
   STR_METHOD("rpartition", 1, 1, NULL, BF_RAISES, F_RPARTITION),
   {"str.join", NULL, "join", BK_METHOD, TY_STR, 1, 1, NULL, BF_STRINGS | BF_LISTS | BF_RAISES, 0, 0, ty_join, lo_join},
   STR_FUNCTION("str", 0, 1, BF_RAISES, ty_str_call, lo_str_call),
+  STR_FUNCTION("repr", 1, 1, BF_RAISES, ty_str_call, lo_repr),
   STR_FUNCTION("ord", 1, 1, BF_RAISES, ty_ord, lo_ord),
   STR_FUNCTION("chr", 1, 1, BF_RAISES, ty_chr, lo_chr),
   STR_FUNCTION("format", 1, 2, BF_RAISES, ty_format, lo_format),

@@ -293,7 +293,7 @@ static void shape_error(Lower *l, LLVMValueRef bad, int kind, LLVMValueRef *desc
   }
   LLVMTypeRef p[2] = {l->mod->i64, l->mod->ptr};
   lo_call_fn(l, "rt_shape_error", void_type(l), p, (LLVMValueRef[]){const_i64(l, kind), mem}, 2);
-  lo_raise_recorded(l, RT_ERR_VALUE);
+  lo_raise_recorded(l, kind == 4 ? RT_ERR_INDEX : RT_ERR_VALUE);
   position(l, ok);
 }
 
@@ -920,12 +920,13 @@ void lo_elements_walk(Lower *l, Elements *fu, WalkSink sink, void *arg) {
 
 
 /* NumPy's ValueError naming shapes where bad holds: kind 0, operands'
- * shapes that do not broadcast; kinds 1 to 3, two shapes (rt_shape_error). */
+ * shapes that do not broadcast; kinds 1 to 3, two shapes; kind 4, an
+ * index's arrays that do not broadcast, an IndexError (rt_shape_error). */
 void lo_raise_shape_error(Lower *l, LLVMValueRef bad, int kind, int nshapes, const int *ndim,
                           const LLVMValueRef *const *shapes) {
   LLVMValueRef desc[4 * (RC_MAX_NDIM + 1) + 1];
   int nd = 0;
-  if (kind == 0) desc[nd++] = const_i64(l, nshapes);
+  if (kind == 0 || kind == 4) desc[nd++] = const_i64(l, nshapes < 4 ? nshapes : 4);
   for (int i = 0; i < nshapes && i < 4; i++) nd = describe_shape(l, desc, nd, ndim[i], shapes[i]);
   shape_error(l, bad, kind, desc, nd);
 }

@@ -190,6 +190,14 @@ LLVMValueRef lo_index(Lower *l, Node *n) {
   if (n->lhs->ty->kind == TY_RANGE) return lo_range_index(l, n);
   LLVMValueRef base;
   LLVMValueRef addr = lo_index_addr(l, n, &base);
+  if (n->lhs->ty->kind == TY_ARRAY && n->lhs->ty->elem->kind == TY_CHARSEQ) {  /* '<Un': a new str of its characters */
+    LLVMValueRef out = lo_alloca(l, l->mod->ptr, "str.out");
+    LLVMTypeRef p[3] = {l->mod->ptr, l->mod->ptr, l->mod->i64};
+    LLVMValueRef args[3] = {out, addr, const_i64(l, n->lhs->ty->elem->unit)};
+    lo_check_call(l, lo_call_fn(l, "rt_str_from_chars", l->mod->i32, p, args, 3));
+    lo_done_with(l, n->lhs, base);
+    return LLVMBuildLoad2(l->b, l->mod->ptr, out, "");
+  }
   LLVMValueRef v = lo_load_scalar(l, n->ty, addr);
   if (ty_has_arrays(n->ty)) lo_refcount(l, n->ty, v, true);  /* a list's str item: a new reference, as any index gives */
   lo_done_with(l, n->lhs, base);

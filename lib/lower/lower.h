@@ -465,6 +465,7 @@ void lo_list_append(Lower *l, const Type *elem, LLVMValueRef lst, LLVMValueRef v
 LLVMValueRef lo_dict_new(Lower *l, const Type *t);
 LLVMValueRef lo_dict_key_bits(Lower *l, const Type *d, LLVMValueRef k, const Type *kt);
 LLVMValueRef lo_dict_insert(Lower *l, const Type *t, LLVMValueRef d, LLVMValueRef bits);  /* MemoryError raised */
+int lo_key_error_kind(const Type *k);  /* a key type as rt_key_error takes it */
 LLVMValueRef lo_dict_key_of_bits(Lower *l, const Type *key, LLVMValueRef bits);  /* a str's: borrowed */
 /* builtins/sets.c */
 LLVMValueRef lo_set_binop(Lower *l, Node *n);

@@ -2,6 +2,7 @@
  * loop over range is a counted loop, run first with its errors deferred
  * where the analysis allows), return, raise, assert. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "lower/lower.h"
@@ -550,6 +551,40 @@ static void lo_return(Lower *l, Node *n) {
   LLVMBuildBr(l->b, exit);
 }
 
+/* raise cls(a, b, ...) of values made at run time: all are computed
+ * before the runtime records any (computing one may fail), each as the
+ * extension makes it again in Python; one str alone is the message. */
+static void raise_args(Lower *l, LLVMValueRef cls, NodeList *args) {
+  LLVMTypeRef ptr = l->mod->ptr, i32 = l->mod->i32, i64 = l->mod->i64;
+  if (args->len == 1 && args->items[0]->ty->kind == TY_STR) {  /* copied by the runtime */
+    LLVMValueRef msg = lo_expr(l, args->items[0]);
+    lo_call_fn(l, "rt_raise_str", void_type(l), (LLVMTypeRef[]){ptr, ptr}, (LLVMValueRef[]){cls, msg}, 2);
+    lo_done_with(l, args->items[0], msg);
+    return;
+  }
+  LLVMValueRef *v = calloc((size_t)args->len, sizeof *v);
+  for (int i = 0; i < args->len; i++) v[i] = lo_expr(l, args->items[i]);
+  lo_call_fn(l, "rt_raise_args_begin", void_type(l), NULL, NULL, 0);
+  for (int i = 0; i < args->len; i++) {
+    const Type *t = args->items[i]->ty;
+    if (t->kind == TY_STR) {
+      lo_call_fn(l, "rt_raise_arg_str", void_type(l), &ptr, &v[i], 1);
+      lo_done_with(l, args->items[i], v[i]);
+      continue;
+    }
+    int tag = t->kind == TY_NONE ? 'n' : t->kind == TY_BOOL ? 'b' : ty_is_float(t) ? 'f' : ty_is_time(t) ? 't'
+              : ty_is_signed(t) ? 'i' : 'u';
+    LLVMValueRef bits = tag == 'n' ? const_i64(l, 0) : tag == 't' ? v[i]
+                        : tag == 'f' ? LLVMBuildBitCast(l->b, lo_convert(l, v[i], t, TYS(TY_F64)), i64, "")
+                        : lo_convert(l, v[i], t, ty_is_signed(t) || tag == 'b' ? TYS(TY_I64) : TYS(TY_U64));
+    if (tag == 't') tag = (t->kind == TY_DATETIME ? 'M' : 'm') | t->unit << 8;
+    lo_call_fn(l, "rt_raise_arg", void_type(l), (LLVMTypeRef[]){i32, i64}, (LLVMValueRef[]){const_i32(l, tag), bits}, 2);
+  }
+  free(v);
+  lo_call_fn(l, "rt_raise", void_type(l), (LLVMTypeRef[]){ptr, ptr},
+             (LLVMValueRef[]){cls, lo_call_fn(l, "rt_raise_args_text", ptr, NULL, NULL, 0)}, 2);
+}
+
 void lo_stmt(Lower *l, Node *n) {
   l->ntemps = 0;  /* every statement hands its arrays to an owner or releases them */
   switch (n->kind) {
@@ -596,13 +631,10 @@ void lo_stmt(Lower *l, Node *n) {
     }
     LLVMValueRef cls = lo_extern(l, n->symbol, n->callee);
     LLVMTypeRef p[2] = {l->mod->ptr, l->mod->ptr};
-    if (n->lhs) {  /* a message made at run time: copied by the runtime */
-      LLVMValueRef msg = lo_expr(l, n->lhs);
-      lo_call_fn(l, "rt_raise_str", void_type(l), p, (LLVMValueRef[]){cls, msg}, 2);
-      lo_done_with(l, n->lhs, msg);
-    } else {
+    if (n->list.len)
+      raise_args(l, cls, &n->list);
+    else
       lo_call_fn(l, "rt_raise", void_type(l), p, (LLVMValueRef[]){cls, lo_string(l, n->str)}, 2);
-    }
     LLVMBuildStore(l->b, const_i32(l, RT_ERR_RAISE), l->status);
     LLVMBuildBr(l->b, l->exit_bb);
     break;

@@ -1,0 +1,212 @@
+"""Builtins Numba compiles that read a value's Python identity: hash(x)
+equal to CPython's hash of the same value, repr(x) as Python writes it, and
+getattr(x, "name"[, default]) resolved by x's type at compile time. Every
+case against the function's own Python original on generated inputs."""
+import collections
+import math
+import os
+import subprocess
+import sys
+
+import numpy
+import pytest
+import ruchey
+from ruchey import njit
+
+from conftest import make_rng, random_floats, random_ints
+
+
+@njit
+def hash_of(x):
+    return hash(x)
+
+
+def random_words(rng, count):
+    """str of one, two and four bytes a character (CPython hashes those bytes), empty and long."""
+    alphabets = ["abcxyz ;:", "àéîõü\xff", "αβγδЖЯ€", "日本語", "😀🐍\U0001f600", "a\x00b"]
+    words = ["", "a", "\x02", "x" * 1000, "é" * 333, "😀" * 65]
+    for _ in range(count):
+        chars = "".join(alphabets[i] for i in rng.choice(len(alphabets), size=rng.integers(1, 3), replace=False))
+        words.append("".join(rng.choice(list(chars), size=int(rng.integers(1, 40)))))
+    return words
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_hash_of_ints_is_pythons(seed):
+    rng = make_rng(seed)
+    for x in random_ints(rng, 40, -(2**63), 2**63) + [2**61 - 1, 2**61, -(2**61), -(2**61) + 1]:
+        assert hash_of(x) == hash_of.py_func(x), x
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_hash_of_floats_is_pythons(seed):
+    rng = make_rng(seed)
+    for x in random_floats(rng, 60) + [2.0**61, 2.0**62 + 2.0**40, 5e-324, -1.0, float(2**53 + 1)]:
+        if math.isnan(x):
+            continue  # CPython hashes each NaN object by its identity
+        assert hash_of(x) == hash_of.py_func(x), x
+
+
+def test_hash_of_nan_is_numbas_constant():
+    assert hash_of(math.nan) == hash_of(-math.nan) == 0
+
+
+@pytest.mark.parametrize("value", [True, False, numpy.int8(-1), numpy.int32(-7), numpy.uint64(2**64 - 1),
+                                   numpy.uint32(2**32 - 1), numpy.float32(0.1), numpy.float32(-2.5),
+                                   1 + 2j, -0.5j, complex(-1.0, 0.0), numpy.complex64(3 - 1j)])
+def test_hash_of_bools_and_numpy_scalars_is_pythons(value):
+    assert hash_of(value) == hash_of.py_func(value)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_hash_of_str_is_the_interpreters(seed):
+    for s in random_words(make_rng(seed), 40):
+        assert hash_of(s) == hash_of.py_func(s), s
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_hash_of_tuples_is_pythons(seed):
+    rng = make_rng(seed)
+    ints, floats, words = random_ints(rng, 8), random_floats(rng, 8, special=False), random_words(rng, 8)
+    for i in range(8):
+        for t in [(ints[i],), (ints[i], floats[i]), (words[i], ints[i], True), ((ints[i], words[i]), (floats[i],)),
+                  (), (1 + 1j, -1)]:
+            assert hash_of(t) == hash_of.py_func(t), t
+
+
+def test_hash_of_str_follows_the_interpreters_key():
+    """The key is read from the interpreter running the code: PYTHONHASHSEED changes it."""
+    code = ("from ruchey import njit\n"
+            "f = njit(lambda s: hash(s))\n"
+            "print(f('ruchey') == hash('ruchey'), f(('a', 1)) == hash(('a', 1)), hash('ruchey'))\n")
+    seen = set()
+    for seed in ("0", "12345"):
+        env = dict(os.environ, PYTHONHASHSEED=seed, PYTHONPATH=os.pathsep.join(p for p in sys.path if p))
+        out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=300)
+        words = out.stdout.split()
+        assert words[:2] == ["True", "True"], out.stderr
+        seen.add(words[2])
+    assert len(seen) == 2
+
+
+@njit
+def hash_of_array(a):
+    return hash(a)
+
+
+def test_hash_of_an_array_is_a_typing_error():
+    with pytest.raises(ruchey.TypingError, match=r"hash\(\) of array"):
+        hash_of_array(numpy.zeros(3))
+
+
+@njit
+def repr_of(x):
+    return repr(x)
+
+
+@njit
+def repr_in_fstring(x, s):
+    return "got " + repr(s) + " and " + repr(x)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_repr_is_pythons(seed):
+    rng = make_rng(seed)
+    values = random_ints(rng, 10) + random_floats(rng, 10) + [True, False] + random_words(rng, 20)
+    values += ["it's", 'say "hi"', "both ' and \"", "tab\there\nnew", "\\", "\x7f\x80", "\u2028", "\ud7ff"]
+    for x in values:
+        assert repr_of(x) == repr_of.py_func(x), x
+    assert repr_in_fstring(1.5, "q'") == repr_in_fstring.py_func(1.5, "q'")
+
+
+def test_repr_of_an_array_is_a_typing_error():
+    with pytest.raises(ruchey.TypingError, match=r"repr\(\) of array"):
+        repr_of(numpy.zeros(2))
+
+
+Point = collections.namedtuple("Point", ["x", "y"])
+
+
+@njit
+def shape_and_size(a):
+    return getattr(a, "shape"), getattr(a, "ndim"), getattr(a, "size")
+
+
+@njit
+def field_or_default(p):
+    return getattr(p, "x", -1.0) + getattr(p, "z", 100.0)
+
+
+@njit
+def attribute_of_number(x):
+    return getattr(x, "real"), getattr(x, "imag"), getattr(x, "shape", (0,))
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_getattr_with_a_constant_name_is_the_attribute(seed):
+    rng = make_rng(seed)
+    for shape in [(3,), (2, 4), (1, 2, 3)]:
+        a = rng.standard_normal(shape)
+        assert shape_and_size(a) == shape_and_size.py_func(a)
+    for x, y in zip(random_floats(rng, 5), random_floats(rng, 5)):
+        p = Point(x, y)
+        assert repr(field_or_default(p)) == repr(field_or_default.py_func(p))
+    for z in [1.5, -3.0, 2 + 5j]:
+        assert attribute_of_number(z) == attribute_of_number.py_func(z)
+
+
+@njit
+def record_field(r):
+    return getattr(r, "b") * 2 + getattr(r, "missing", 0)
+
+
+def test_getattr_of_a_record_field():
+    a = numpy.rec.array(numpy.zeros(3, dtype=[("a", numpy.int32), ("b", numpy.float64)]))
+    a["b"] = [1.5, -2.0, 3.25]
+    for r in a:  # numpy.record: fields read as attributes in Python too
+        assert record_field(r) == record_field.py_func(r)
+
+
+@ruchey.experimental.jitclass([("value", ruchey.float64)])
+class Box:
+    def __init__(self, value):
+        self.value = value
+
+
+@njit
+def jitclass_field(v):
+    b = Box(v)
+    return getattr(b, "value") + getattr(b, "other", 1.0)
+
+
+def test_getattr_of_a_jitclass_field():
+    for v in [0.5, -3.0]:
+        assert jitclass_field(v) == jitclass_field.py_func(v)
+
+
+@njit
+def unknown_attribute(a):
+    return getattr(a, "no_such_attribute")
+
+
+@njit
+def name_made_at_run_time(a, name):
+    return getattr(a, name)
+
+
+def test_getattr_errors_are_typing_errors():
+    with pytest.raises(ruchey.TypingError, match="no_such_attribute"):
+        unknown_attribute(numpy.zeros(2))
+    with pytest.raises(ruchey.TypingError, match="must be a constant string"):
+        name_made_at_run_time(numpy.zeros(2), "shape")
+
+
+def test_hash_in_a_cuda_kernel_is_a_typing_error():
+    from ruchey import cuda
+
+    @cuda.jit
+    def hashes(out):
+        i = cuda.grid(1)
+        out[i] = hash(i)
+    with pytest.raises(ruchey.TypingError, match=r"hash\(\) is not supported in CUDA kernels"):
+        hashes[1, 4](numpy.zeros(4, numpy.int64))
