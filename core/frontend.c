@@ -81,9 +81,7 @@ NodeList new_list(Fe *fe, int len) {
   return l;
 }
 
-/* A call of the builtin named (core_builtin_named) with x its one argument;
- * NULL where x is NULL (an error read it). */
-static Node *call_of(Fe *fe, PyObject *e, const char *builtin, Node *x) {
+Node *fe_call_of(Fe *fe, PyObject *e, const char *builtin, Node *x) {
   if (!x) return NULL;
   Node *n = new_node(fe, N_CALL, e);
   n->bi = core_builtin_named(builtin);
@@ -234,14 +232,14 @@ static Node *time_scalar(Fe *fe, PyObject *obj, const Type *t, PyObject *e) {
   Node *x = new_node(fe, N_INT, e);
   x->ival = PyLong_AsLongLong(v);
   Py_DECREF(v);
-  Node *n = call_of(fe, e, "a NumPy datetime constant", x);
+  Node *n = fe_call_of(fe, e, "a NumPy datetime constant", x);
   n->data = t;
   return n;
 }
 
 /* x converted to the NumPy scalar type of kind, as numpy.<type>(x). */
 static Node *as_numpy_scalar(Fe *fe, Node *x, int kind, PyObject *e) {
-  Node *n = call_of(fe, e, "a NumPy scalar type", x);
+  Node *n = fe_call_of(fe, e, "a NumPy scalar type", x);
   n->ival = kind;
   return n;
 }
@@ -439,7 +437,7 @@ static Node *global_value(Fe *fe, PyObject *obj, PyObject *e, const char *name) 
 /* type(x) as a value (numpy.empty(n, type(x)), T after T = type(x)): x's
  * type as a dtype. */
 static Node *fe_type_value(Fe *fe, PyObject *e, PyObject *of) {
-  return call_of(fe, e, "type(x)", fe_expr(fe, of));
+  return fe_call_of(fe, e, "type(x)", fe_expr(fe, of));
 }
 
 static Node *fe_name(Fe *fe, PyObject *e) {
@@ -1112,7 +1110,7 @@ static Node *fe_isinstance(Fe *fe, PyObject *e) {
       Py_XDECREF(cls);
     }
     Py_XDECREF(elts);
-    if (ok && (n = call_of(fe, e, "isinstance", fe_expr(fe, PyList_GET_ITEM(args, 0))))) n->data = c;
+    if (ok && (n = fe_call_of(fe, e, "isinstance", fe_expr(fe, PyList_GET_ITEM(args, 0))))) n->data = c;
   }
   Py_DECREF(args);
   return n;

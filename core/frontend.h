@@ -39,6 +39,9 @@ PyObject *field(PyObject *o, const char *name);
 void *fe_error(Fe *fe, PyObject *e, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 Node *new_node(Fe *fe, NodeKind kind, PyObject *e);
 NodeList new_list(Fe *fe, int len);
+/* A call of the builtin named (core_builtin_named) with x its one argument;
+ * NULL where x is NULL (an error read it). */
+Node *fe_call_of(Fe *fe, PyObject *e, const char *builtin, Node *x);
 /* A global or attribute path that names a Python object at compile time
  * (numpy, numpy.empty, math.pi, a constant); a new reference or NULL. */
 PyObject *static_object(Fe *fe, PyObject *e);

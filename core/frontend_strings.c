@@ -40,16 +40,6 @@ static Node *spec_node(Fe *fe, PyObject *e, PyObject *spec) {
                                  "compiled code");
 }
 
-/* The builtin call name(x), x made already (NULL: it failed). */
-static Node *call_of(Fe *fe, PyObject *e, const char *name, Node *x) {
-  if (!x) return NULL;
-  Node *n = new_node(fe, N_CALL, e);
-  n->bi = core_builtin_named(name);
-  n->list = new_list(fe, 1);
-  n->list.items[0] = x;
-  return n;
-}
-
 /* {value!conversion:spec} as format(value, spec), format(repr(value), spec) for !r */
 static Node *formatted_value(Fe *fe, PyObject *e) {
   int conversion = ast_int_attr(e, "conversion");
@@ -59,7 +49,7 @@ static Node *formatted_value(Fe *fe, PyObject *e) {
   Node *n = new_node(fe, N_CALL, e);
   n->bi = core_builtin_named("format");
   n->list = new_list(fe, 2);
-  n->list.items[0] = conversion == 'r' ? call_of(fe, e, "repr", fe_expr(fe, value)) : fe_expr(fe, value);
+  n->list.items[0] = conversion == 'r' ? fe_call_of(fe, e, "repr", fe_expr(fe, value)) : fe_expr(fe, value);
   n->list.items[1] = n->list.items[0] ? spec_node(fe, e, spec) : NULL;
   Py_DECREF(value); Py_DECREF(spec);
   return n->list.items[1] ? n : NULL;

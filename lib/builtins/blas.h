@@ -4,6 +4,8 @@
 #ifndef RUCHEY_BLAS_H
 #define RUCHEY_BLAS_H
 
+#include <complex.h>
+
 #include "ruchey.h"
 
 enum { R_SGEMM, R_DGEMM, R_SGEMV, R_DGEMV, R_SGETRF, R_DGETRF, R_SGETRS, R_DGETRS, R_SGETRI, R_DGETRI,
@@ -25,5 +27,30 @@ RtStatus la_square_product(int kind, const char *a, const char *b, char *c, int6
  * with its row and column strides in bytes (as, bs) */
 RtStatus la_product(int kind, const char *a, int64_t m, int64_t k, const int64_t *as, const char *b, int64_t n,
                     const int64_t *bs, char *c);
+
+/* decomp_rt.c's and polynomial_rt.c's elements (float32, float64 and their
+ * complex kinds) read into and written from complex doubles */
+typedef double complex zdouble;
+
+static inline bool la_is_complex(int kind) { return kind == TY_C64 || kind == TY_C128; }
+static inline int64_t la_item_size(int kind) { return ty_plain[kind].bits / 8; }
+
+static inline zdouble la_load(const char *p, int kind) {
+  switch (kind) {
+  case TY_F32: return *(const float *)p;
+  case TY_F64: return *(const double *)p;
+  case TY_C64: return CMPLX(((const float *)p)[0], ((const float *)p)[1]);
+  default: return CMPLX(((const double *)p)[0], ((const double *)p)[1]);
+  }
+}
+
+static inline void la_store(char *p, int kind, zdouble v) {
+  switch (kind) {
+  case TY_F32: *(float *)p = (float)creal(v); break;
+  case TY_F64: *(double *)p = creal(v); break;
+  case TY_C64: ((float *)p)[0] = (float)creal(v), ((float *)p)[1] = (float)cimag(v); break;
+  default: ((double *)p)[0] = creal(v), ((double *)p)[1] = cimag(v); break;
+  }
+}
 
 #endif

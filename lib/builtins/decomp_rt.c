@@ -19,8 +19,6 @@
 
 #include "builtins/blas.h"
 
-typedef double complex zdouble;
-
 /* ---------------------------------------------------------------- matrices for LAPACK */
 
 /* A column-major m x n matrix of doubles or of complex doubles. */
@@ -30,27 +28,7 @@ typedef struct Fm {
   bool cplx;
 } Fm;
 
-static bool is_complex(int kind) { return kind == TY_C64 || kind == TY_C128; }
 static int real_kind(int kind) { return kind == TY_F32 || kind == TY_C64 ? TY_F32 : TY_F64; }
-static int64_t item_of(int kind) { return ty_plain[kind].bits / 8; }
-
-static zdouble load(const char *p, int kind) {
-  switch (kind) {
-  case TY_F32: return *(const float *)p;
-  case TY_F64: return *(const double *)p;
-  case TY_C64: return CMPLX(((const float *)p)[0], ((const float *)p)[1]);
-  default: return CMPLX(((const double *)p)[0], ((const double *)p)[1]);
-  }
-}
-
-static void store(char *p, int kind, zdouble v) {
-  switch (kind) {
-  case TY_F32: *(float *)p = (float)creal(v); break;
-  case TY_F64: *(double *)p = creal(v); break;
-  case TY_C64: ((float *)p)[0] = (float)creal(v), ((float *)p)[1] = (float)cimag(v); break;
-  default: ((double *)p)[0] = creal(v), ((double *)p)[1] = cimag(v); break;
-  }
-}
 
 static zdouble at(const Fm *f, int64_t i, int64_t j) {
   int64_t k = i + j * f->m;
@@ -92,35 +70,35 @@ static RtStatus new_fm(Fm *f, int64_t m, int64_t n, bool cplx) {
 /* a (a vector: one column) of elements of kind, copied into f. */
 static RtStatus fortran_of(const RtArray *a, int nd, int kind, Fm *f) {
   int64_t m = a->shape[0], n = nd == 2 ? a->shape[1] : 1, s1 = nd == 2 ? a->strides[1] : 0;
-  RtStatus st = new_fm(f, m, n, is_complex(kind));
+  RtStatus st = new_fm(f, m, n, la_is_complex(kind));
   for (int64_t j = 0; !st && j < n; j++)
-    for (int64_t i = 0; i < m; i++) put(f, i, j, load(a->data + i * a->strides[0] + j * s1, kind));
+    for (int64_t i = 0; i < m; i++) put(f, i, j, la_load(a->data + i * a->strides[0] + j * s1, kind));
   return st;
 }
 
 /* out: a new array of kind, rows x cols (nd 1: rows), element (i, j) f's
  * (i, j), or its conjugate transpose's with adjoint. */
 static RtStatus result_of(RtArray *out, int nd, int64_t rows, int64_t cols, int kind, const Fm *f, bool adjoint) {
-  int64_t item = item_of(kind), shape[2] = {rows, cols};
+  int64_t item = la_item_size(kind), shape[2] = {rows, cols};
   RtStatus st = la_new_result(out, nd, shape, item);
   for (int64_t i = 0; !st && i < rows; i++)
     for (int64_t j = 0; j < cols; j++)
-      store(out->data + (i * cols + j) * item, kind, adjoint ? conj(at(f, j, i)) : at(f, i, j));
+      la_store(out->data + (i * cols + j) * item, kind, adjoint ? conj(at(f, j, i)) : at(f, i, j));
   return st;
 }
 
 /* out: a new 1-d array of kind holding v[0..n) */
 static RtStatus vector_of(RtArray *out, int64_t n, int kind, const double *v) {
-  int64_t item = item_of(kind);
+  int64_t item = la_item_size(kind);
   RtStatus st = la_new_result(out, 1, &n, item);
-  for (int64_t i = 0; !st && i < n; i++) store(out->data + i * item, kind, v[i]);
+  for (int64_t i = 0; !st && i < n; i++) la_store(out->data + i * item, kind, v[i]);
   return st;
 }
 
 /* out: the rows x cols identity (nd 2) of kind */
 static RtStatus identity(RtArray *out, int64_t rows, int64_t cols, int kind) {
   Fm f;
-  RtStatus st = new_fm(&f, rows, cols, is_complex(kind));
+  RtStatus st = new_fm(&f, rows, cols, la_is_complex(kind));
   for (int64_t i = 0; !st && i < rows && i < cols; i++) put(&f, i, i, 1.0);
   if (!st) st = result_of(out, 2, rows, cols, kind, &f, false);
   free(f.d);
@@ -218,7 +196,7 @@ int32_t la_complex_linalg(int32_t op, int32_t kind, const RtArray *a, const RtAr
     zdouble sign;
     double logdet;
     st = log_det(&f, &sign, &logdet);
-    store(scalar, kind, sign * exp(logdet));  /* as NumPy computes det */
+    la_store(scalar, kind, sign * exp(logdet));  /* as NumPy computes det */
   } else if (!st && op == LA_INV) {
     st = new_fm(&x, n, n, true);
     for (int64_t i = 0; !st && i < n; i++) put(&x, i, i, 1.0);
@@ -371,13 +349,13 @@ static RtStatus eig(int kind, const RtArray *a, int flags, RtArray *out) {
  * first row -p[1:]/p[0]), then a zero for each trailing zero; of real
  * coefficients real roots, as Numba's (a ValueError where one is not) */
 static RtStatus roots(int kind, const RtArray *p, RtArray *out) {
-  int64_t len = p->shape[0], first = 0, last = len - 1, item = item_of(kind);
-#define COEFFICIENT(i) load(p->data + (i) * p->strides[0], kind)
+  int64_t len = p->shape[0], first = 0, last = len - 1, item = la_item_size(kind);
+#define COEFFICIENT(i) la_load(p->data + (i) * p->strides[0], kind)
   while (first < len && COEFFICIENT(first) == 0) first++;
   while (last > first && COEFFICIENT(last) == 0) last--;
   int64_t count = first < len ? last - first : 0, total = first < len ? count + len - 1 - last : 0;
   Fm f = {0};
-  RtStatus st = new_fm(&f, count, count, is_complex(kind));
+  RtStatus st = new_fm(&f, count, count, la_is_complex(kind));
   double *w = doubles(2 * count, &st);
   for (int64_t j = 0; !st && j < count; j++) {
     zdouble c = COEFFICIENT(first + 1 + j), lead = COEFFICIENT(first);
@@ -394,7 +372,7 @@ static RtStatus roots(int kind, const RtArray *p, RtArray *out) {
     }
   if (!st) st = la_new_result(out, 1, &total, item);
   for (int64_t i = 0; !st && i < total; i++)
-    store(out->data + i * item, kind, i >= count ? 0.0 : f.cplx ? CMPLX(w[2 * i], w[2 * i + 1]) : w[i]);
+    la_store(out->data + i * item, kind, i >= count ? 0.0 : f.cplx ? CMPLX(w[2 * i], w[2 * i + 1]) : w[i]);
   free(w), free(f.d);
   return st;
 }
@@ -616,10 +594,10 @@ static RtStatus lstsq(int kind, const RtArray *a, const RtArray *b, int ndb, dou
   for (int j = 0; !st && resids && j < bf.n; j++)
     for (int i = n; i < m; i++) r[j] += creal(at(&x, i, j) * conj(at(&x, i, j)));
   if (!st) {
-    int64_t item = item_of(kind), shape[2] = {n, bf.n};
+    int64_t item = la_item_size(kind), shape[2] = {n, bf.n};
     st = la_new_result(&out[0], ndb, shape, item);
     for (int64_t i = 0; !st && i < n; i++)
-      for (int64_t j = 0; j < bf.n; j++) store(out[0].data + (i * bf.n + j) * item, kind, at(&x, i, j));
+      for (int64_t j = 0; j < bf.n; j++) la_store(out[0].data + (i * bf.n + j) * item, kind, at(&x, i, j));
   }
   if (!st) st = vector_of(&out[1], resids ? bf.n : 0, real_kind(kind), r);
   if (!st) st = vector_of(&out[2], k, real_kind(kind), s);
@@ -787,7 +765,7 @@ static RtStatus rank(int kind, const RtArray *a, int nda, double p, int flags, d
   double *s = NULL, largest = 0;
   int k = 0, count = 0;  /* (of a Hermitian a, |eigenvalues|: flags) */
   if (nda == 1) {
-    for (int64_t i = 0; i < a->shape[0]; i++) count |= load(a->data + i * a->strides[0], kind) != 0;
+    for (int64_t i = 0; i < a->shape[0]; i++) count |= la_load(a->data + i * a->strides[0], kind) != 0;
     scalar[0] = count;
     return RT_OK;
   }
@@ -808,7 +786,7 @@ static RtStatus rank(int kind, const RtArray *a, int nda, double p, int flags, d
  * of a's inverse */
 static RtStatus power(int kind, const RtArray *a, double p, RtArray *out) {
   RtStatus st = check_square(a);
-  int64_t n = a->shape[0], item = item_of(kind), e = (int64_t)(p < 0 ? -p : p);
+  int64_t n = a->shape[0], item = la_item_size(kind), e = (int64_t)(p < 0 ? -p : p);
   if (!st && p < 0) {
     Fm f = {0}, x = {0};
     RtArray b = {0};
@@ -862,7 +840,7 @@ static RtStatus variables(const RtArray *a, int nd, const RtArray *b, int ndb, i
                                   "at index 1 has size %lld", obs, OBS(b, ndb, 1), 0, 0);
     return RT_ERR_VALUE;
   }
-  RtStatus st = new_fm(f, obs, va + vb, is_complex(kind));
+  RtStatus st = new_fm(f, obs, va + vb, la_is_complex(kind));
   for (int part = 0; !st && part < (b ? 2 : 1); part++) {
     const RtArray *x = part ? b : a;
     int d = part ? ndb : nd;
@@ -872,7 +850,7 @@ static RtStatus variables(const RtArray *a, int nd, const RtArray *b, int ndb, i
       for (int64_t o = 0; o < obs; o++) {
         int64_t off = d == 1 ? o * x->strides[0] : by_rows ? v * x->strides[0] + o * x->strides[1]
                                                           : o * x->strides[0] + v * x->strides[1];
-        put(f, o, first + v, load(x->data + off, kind));
+        put(f, o, first + v, la_load(x->data + off, kind));
       }
   }
   #undef BY_ROWS
@@ -940,8 +918,8 @@ static RtStatus cov(int kind, const RtArray *a, int nda, const RtArray *b, int n
     zdouble v = at(&c, 0, 0);
     if (flags & LF_CORR) v = cov_of_one / cov_of_one;  /* NumPy's c / c */
     scalar[0] = creal(v), scalar[1] = cimag(v);
-    if (!(flags & LF_CORR)) st = la_new_result(&out[0], 0, NULL, item_of(kind));
-    if (!st && !(flags & LF_CORR)) store(out[0].data, kind, v);
+    if (!(flags & LF_CORR)) st = la_new_result(&out[0], 0, NULL, la_item_size(kind));
+    if (!st && !(flags & LF_CORR)) la_store(out[0].data, kind, v);
   } else if (!st) {  /* (LF_SCALAR only of one variable: a vector without y) */
     st = result_of(&out[0], 2, vars, vars, kind, &c, false);
   }

@@ -219,14 +219,20 @@ static const Type *linspace_type(Node *n) {
   return t && t->kind == TY_F32 ? t : TYS(TY_F64);
 }
 
+/* Whether the arguments of numpy.linspace or geomspace (start, stop,
+ * num=50, endpoint=True, ...) are numbers, an int and a bool. */
+static bool spacing_args(Infer *in, Node *n, const Type **args, const char *ends) {
+  for (int i = 0; i < 2; i++)
+    if (!ty_need_scalar(in, n->list.items[i], args[i], ends)) return false;
+  Node *num = np_arg(in, n, 2, "num"), *endpoint = np_arg(in, n, 3, "endpoint");
+  if (num && !ty_is_int(num->ty)) return ty_error(in, num, "%s()'s num must be an int, got %s", n->bi->name, num->ty->name);
+  if (endpoint && !ty_is_scalar(endpoint->ty)) return ty_error(in, endpoint, "%s()'s endpoint must be a bool", n->bi->name);
+  return !ty_failed(in);
+}
+
 /* numpy.linspace(start, stop, num=50, endpoint=True, dtype=None) */
 static const Type *ty_linspace(Infer *in, Node *n, const Type **args) {
-  for (int i = 0; i < 2; i++)
-    if (!ty_need_scalar(in, n->list.items[i], args[i], "numpy.linspace()'s start and stop")) return NULL;
-  Node *num = np_arg(in, n, 2, "num"), *endpoint = np_arg(in, n, 3, "endpoint");
-  if (num && !ty_is_int(num->ty)) return ty_error(in, num, "numpy.linspace()'s num must be an int, got %s", num->ty->name);
-  if (endpoint && !ty_is_scalar(endpoint->ty)) return ty_error(in, endpoint, "numpy.linspace()'s endpoint must be a bool");
-  const Type *elem = np_dtype_arg(in, n, 4, linspace_type(n));
+  const Type *elem = spacing_args(in, n, args, "numpy.linspace()'s start and stop") ? np_dtype_arg(in, n, 4, linspace_type(n)) : NULL;
   return elem ? ty_array(elem, 1, 'C', false) : NULL;
 }
 
@@ -302,11 +308,7 @@ static const Type *geomspace_type(Node *n) {
 }
 
 static const Type *ty_geomspace(Infer *in, Node *n, const Type **args) {
-  for (int i = 0; i < 2; i++)
-    if (!ty_need_scalar(in, n->list.items[i], args[i], "numpy.geomspace()'s start and stop")) return NULL;
-  Node *num = np_arg(in, n, 2, "num"), *endpoint = np_arg(in, n, 3, "endpoint");
-  if (num && !ty_is_int(num->ty)) return ty_error(in, num, "numpy.geomspace()'s num must be an int, got %s", num->ty->name);
-  if (endpoint && !ty_is_scalar(endpoint->ty)) return ty_error(in, endpoint, "numpy.geomspace()'s endpoint must be a bool");
+  if (!spacing_args(in, n, args, "numpy.geomspace()'s start and stop")) return NULL;
   const Type *elem = np_dtype_arg(in, n, 4, NULL);
   if (ty_failed(in)) return NULL;
   return ty_array(elem ? elem : geomspace_type(n), 1, 'C', false);

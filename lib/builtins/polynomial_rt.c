@@ -12,39 +12,17 @@
 
 #include "builtins/blas.h"
 
-typedef double complex zdouble;
-
 /* A vector of coefficients, read into doubles (complex: pairs). */
 typedef struct Poly {
   zdouble *c;
   int64_t n;
 } Poly;
 
-static bool complex_kind(int kind) { return kind == TY_C64 || kind == TY_C128; }
-static int64_t item_of(int kind) { return ty_plain[kind].bits / 8; }
-
-static zdouble load(const char *p, int kind) {
-  switch (kind) {
-  case TY_F32: return *(const float *)p;
-  case TY_F64: return *(const double *)p;
-  case TY_C64: return CMPLX(((const float *)p)[0], ((const float *)p)[1]);
-  default: return CMPLX(((const double *)p)[0], ((const double *)p)[1]);
-  }
-}
-
-static void store(char *p, int kind, zdouble v) {
-  switch (kind) {
-  case TY_F32: *(float *)p = (float)creal(v); break;
-  case TY_F64: *(double *)p = creal(v); break;
-  case TY_C64: ((float *)p)[0] = (float)creal(v), ((float *)p)[1] = (float)cimag(v); break;
-  default: ((double *)p)[0] = creal(v), ((double *)p)[1] = cimag(v); break;
-  }
-}
 
 /* the products and quotients of real kinds in real arithmetic: a complex
  * one's rounding (and its inf * 0 in the imaginary part) left out */
-static zdouble mul(zdouble a, zdouble b, int kind) { return complex_kind(kind) ? a * b : creal(a) * creal(b); }
-static zdouble quotient(zdouble a, zdouble b, int kind) { return complex_kind(kind) ? a / b : creal(a) / creal(b); }
+static zdouble mul(zdouble a, zdouble b, int kind) { return la_is_complex(kind) ? a * b : creal(a) * creal(b); }
+static zdouble quotient(zdouble a, zdouble b, int kind) { return la_is_complex(kind) ? a / b : creal(a) / creal(b); }
 
 static RtStatus no_memory(void) {
   rt_set_error(RT_ERR_MEMORY, "cannot allocate a polynomial's coefficients");
@@ -60,7 +38,7 @@ static RtStatus new_poly(Poly *p, int64_t n) {
 
 static RtStatus read_poly(Poly *p, const RtArray *a, int kind) {
   RtStatus st = new_poly(p, a->shape[0]);
-  for (int64_t i = 0; !st && i < p->n; i++) p->c[i] = load(a->data + i * a->strides[0], kind);
+  for (int64_t i = 0; !st && i < p->n; i++) p->c[i] = la_load(a->data + i * a->strides[0], kind);
   return st;
 }
 
@@ -83,9 +61,9 @@ static RtStatus as_series(Poly *x, Poly *y, const RtArray *a, const RtArray *b, 
 }
 
 static RtStatus result(RtArray *out, const Poly *p, int kind) {
-  int64_t item = item_of(kind);
+  int64_t item = la_item_size(kind);
   RtStatus st = la_new_result(out, 1, &p->n, item);
-  for (int64_t i = 0; !st && i < p->n; i++) store(out->data + i * item, kind, p->c[i]);
+  for (int64_t i = 0; !st && i < p->n; i++) la_store(out->data + i * item, kind, p->c[i]);
   return st;
 }
 

@@ -303,15 +303,17 @@ static const Type *ty_ravel(Infer *in, Node *n, const Type **args) {
   return t ? ty_array(t->elem, 1, 'C', t->readonly) : NULL;
 }
 
-static LLVMValueRef lo_ravel(Lower *l, Node *n) {
-  Node *arg = n->list.items[0];
+/* arg's elements as the 1-d array of type to: a view where it is C-contiguous, a copy otherwise */
+static LLVMValueRef ravelled(Lower *l, Node *arg, const Type *to) {
   LLVMValueRef a = lo_expr(l, arg), shape[RC_MAX_NDIM];
   shape_of(l, arg->ty, a, shape, NULL);
   LLVMValueRef size = size_of(l, arg->ty->ndim, shape);
-  LLVMValueRef r = reshaped(l, n->ty, arg->ty, a, &size);
+  LLVMValueRef r = reshaped(l, to, arg->ty, a, &size);
   lo_done_with(l, arg, a);
   return r;
 }
+
+static LLVMValueRef lo_ravel(Lower *l, Node *n) { return ravelled(l, n->list.items[0], n->ty); }
 
 /* a.flat: its elements in C order, as a 1-d array: a 1-d array itself, a
  * view of a C-contiguous one (a.flat[i] = v writes a), read-only where a's
@@ -325,14 +327,7 @@ static const Type *ty_flat(Infer *in, Node *n, const Type **args) {
 }
 
 static LLVMValueRef lo_flat(Lower *l, Node *n) {
-  Node *arg = n->lhs;
-  if (arg->ty->ndim == 1) return lo_owned(l, arg);
-  LLVMValueRef a = lo_expr(l, arg), shape[RC_MAX_NDIM];
-  shape_of(l, arg->ty, a, shape, NULL);
-  LLVMValueRef size = size_of(l, arg->ty->ndim, shape);
-  LLVMValueRef r = reshaped(l, n->ty, arg->ty, a, &size);
-  lo_done_with(l, arg, a);
-  return r;
+  return n->lhs->ty->ndim == 1 ? lo_owned(l, n->lhs) : ravelled(l, n->lhs, n->ty);
 }
 
 /* a.flatten(): always a copy */
