@@ -56,11 +56,16 @@ static int numpy_version(void) {
 }
 
 /* hash() of a str in compiled code gives the interpreter's: its key (set
- * per process unless PYTHONHASHSEED fixes it) and which SipHash it runs. */
+ * per process unless PYTHONHASHSEED fixes it) and which SipHash it runs.
+ * The key is the interpreter's exported _Py_HashSecret, SipHash's k0 and k1
+ * first: looked up at run time, since 3.13 declares it in its internal
+ * headers only (where an interpreter does not export it, compiled code
+ * hashes strs its own way). */
 static void set_str_hash(const RucheyAPI *a) {
   const char *name = PyHash_GetFuncDef()->name;
   int rounds = !strcmp(name, "siphash13") ? 1 : !strcmp(name, "siphash24") ? 2 : 0;
-  a->set_str_hash(_Py_HashSecret.siphash.k0, _Py_HashSecret.siphash.k1, rounds);
+  const uint64_t *key = dlsym(RTLD_DEFAULT, "_Py_HashSecret");
+  a->set_str_hash(key ? key[0] : 0, key ? key[1] : 0, key ? rounds : 0);
 }
 
 const RucheyAPI *core_api(void) {
