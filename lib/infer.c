@@ -888,13 +888,6 @@ static bool ty_generator_loop(Infer *in, Node *n) {
 
 static void ty_cond(Infer *in, Node *c) { ty_truth(in, c, "condition"); }
 
-/* Whether cond is known from types alone (1 true, 0 false, -1 not): a
- * constant (a literal, a global frozen at compile time, isinstance() or
- * hasattr() of a variable, made one by their typers); x is
- * None where x's type is none, or neither none nor Optional; a variable
- * whose type is none, false. As Numba's
- * branch pruning, the branch not taken is then not typed at all, so that
- * `if out is None: out = numpy.empty_like(x)` compiles for an array out. */
 /* Whether evaluating n can have no effect to keep: variables, constants,
  * their attributes, comparisons and negations (a flag tested before a
  * known operand: `precomputed and t is not None`). */
@@ -936,6 +929,13 @@ static int known_comparison(const Node *cond) {
   }
 }
 
+/* Whether cond is known from types alone (1 true, 0 false, -1 not): a
+ * constant (a literal, a global frozen at compile time, isinstance() or
+ * hasattr() of a variable, made one by their typers); x is
+ * None where x's type is none, or neither none nor Optional; a variable
+ * whose type is none, false; x.ndim compared with an int. As Numba's
+ * branch pruning, the branch not taken is then not typed at all, so that
+ * `if out is None: out = numpy.empty_like(x)` compiles for an array out. */
 static int known_condition(const Node *cond) {
   if (cond->kind == N_COMPARE) return known_comparison(cond);
   if (cond->kind == N_BOOL || cond->kind == N_INT) return cond->ival != 0;
