@@ -685,7 +685,8 @@ def test_a_datetime_keyed_dict_from_compiled_code_is_read_in_python():
     assert d[np.timedelta64(10, "s")] == 2 and np.timedelta64(20, "s") in d
     with pytest.raises(KeyError):  # another value in another unit, as a Python dict of them
         d[np.timedelta64(10, "ms")]
-    assert [repr(k) for k in d] == ["np.timedelta64(10,'s')", "np.timedelta64(20,'s')"]
+    assert [(k, k.dtype) for k in d] == [(np.timedelta64(10, "s"), np.dtype("m8[s]")),
+                                         (np.timedelta64(20, "s"), np.dtype("m8[s]"))]
 
 
 def raise_with_dates(x, y):
