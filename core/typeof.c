@@ -86,7 +86,11 @@ static const Type *dtype_value_type(PyObject *o) {
   const Type *elem = kind >= 0 ? &core_plain[kind] : d ? disp_time_type(d) : NULL;
   Py_XDECREF(d);
   PyErr_Clear();
-  return elem ? core_api()->dtype(elem) : NULL;
+  if (!elem) return NULL;
+  static const Type *plain_dtypes[TY_COUNT];  /* a number's dtype interned once, not on every call */
+  if (kind < 0) return core_api()->dtype(elem);
+  if (!plain_dtypes[kind]) plain_dtypes[kind] = core_api()->dtype(elem);
+  return plain_dtypes[kind];
 }
 
 const Type *disp_dtype_time(PyObject *o) { return PyArray_DescrCheck(o) ? disp_time_type((PyArray_Descr *)o) : NULL; }

@@ -30,7 +30,7 @@ typedef struct Scan {
   Use *use;
   const char *unsafe;  /* why the loop cannot run in parallel */
   int unsafe_line;
-  const Node *lent[16];  /* typed lists only read where they stand: l[i], len(l), for x in l */
+  const Node *lent[16];  /* typed lists only read where they stand: l[i], len(l), for x in l (more: serial) */
   int nlent;
 } Scan;
 

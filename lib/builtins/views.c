@@ -367,13 +367,22 @@ static int writeable_arg(Infer *in, Node *n, int pos, bool dflt) {
  * asks: without them NumPy's depend on x's contiguity) */
 static const char *const as_strided_kw[] = {"shape", "strides", "subok", "writeable", NULL};
 
+/* The stride tricks' subok (argument 3: False alone) and writeable
+ * (argument 4, else writeable_default) of an array operand t: writeable
+ * (0 or 1), or -1 after an error. */
+static int stride_trick_flags(Infer *in, Node *n, const Type *t, bool writeable_default) {
+  Node *subok = np_arg(in, n, 3, "subok");
+  int writeable = t && !ty_failed(in) ? writeable_arg(in, n, 4, writeable_default) : -1;
+  if (writeable >= 0 && subok && (subok->kind != N_BOOL || subok->ival))
+    return ty_error(in, subok, "%s(): subok=True is not supported in compiled code", n->bi->name), -1;
+  return writeable;
+}
+
 static const Type *ty_as_strided(Infer *in, Node *n, const Type **args) {
   const Type *t = array_operand(in, n, args[0]);
-  Node *shape = np_arg(in, n, 1, "shape"), *strides = np_arg(in, n, 2, "strides"), *subok = np_arg(in, n, 3, "subok");
-  int writeable = t && !ty_failed(in) ? writeable_arg(in, n, 4, true) : -1;
+  Node *shape = np_arg(in, n, 1, "shape"), *strides = np_arg(in, n, 2, "strides");
+  int writeable = stride_trick_flags(in, n, t, true);
   if (writeable < 0) return NULL;
-  if (subok && (subok->kind != N_BOOL || subok->ival))
-    return ty_error(in, subok, "%s(): subok=True is not supported in compiled code", n->bi->name);
   if (!strides) return ty_error(in, n, "%s() strides argument cannot be None", n->bi->name);
   int ns = int_tuple_len(strides->ty, false), nd = shape ? int_tuple_len(shape->ty, false) : t->ndim;
   if (ns < 0) return ty_error(in, strides, "%s()'s strides must be a tuple of ints, got %s", n->bi->name, strides->ty->name);
@@ -404,11 +413,9 @@ static const char *const window_kw[] = {"window_shape", "axis", "subok", "writea
 
 static const Type *ty_sliding_window(Infer *in, Node *n, const Type **args) {
   const Type *t = array_operand(in, n, args[0]);
-  Node *window = np_arg(in, n, 1, "window_shape"), *axis = np_arg(in, n, 2, "axis"), *subok = np_arg(in, n, 3, "subok");
-  int writeable = t && !ty_failed(in) ? writeable_arg(in, n, 4, false) : -1;
+  Node *window = np_arg(in, n, 1, "window_shape"), *axis = np_arg(in, n, 2, "axis");
+  int writeable = stride_trick_flags(in, n, t, false);
   if (writeable < 0) return NULL;
-  if (subok && (subok->kind != N_BOOL || subok->ival))
-    return ty_error(in, subok, "%s(): subok=True is not supported in compiled code", n->bi->name);
   if (!window) return ty_error(in, n, "%s() needs window_shape", n->bi->name);
   int nw = int_tuple_len(window->ty, true), na = axis ? int_tuple_len(axis->ty, true) : t->ndim;
   if (nw < 0) return ty_error(in, window, "window_shape must be an integer or tuple of integers, got %s", window->ty->name);
