@@ -1205,12 +1205,26 @@ static bool ty_generator_function(Func *f, Infer *in, const CompileOptions *opts
   return true;
 }
 
+/* Whether a container of have's items is one of want's as it stands:
+ * arrays differing in layout alone share a struct, so a list of C arrays
+ * is a list of A arrays (Numba unifies the list's type with the declared
+ * one; ruchey reads the same memory). */
+static bool items_as_declared(const Type *want, const Type *have) {
+  if (want == have) return true;
+  if (want->kind == TY_ARRAY && have->kind == TY_ARRAY) return want->ndim == have->ndim && want->elem == have->elem;
+  if (want->kind == TY_LIST && have->kind == TY_LIST) return items_as_declared(want->elem, have->elem);
+  return want->kind == TY_DICT && have->kind == TY_DICT && want->nfields == 2 && have->nfields == 2 &&
+         want->fields[0] == have->fields[0] && items_as_declared(want->fields[1], have->fields[1]);
+}
+
 /* Whether a function returning have may return it as an explicit
  * signature's want, converted: a number as another number (not a complex
  * as a real), an array as one of its element type and dimensions, a tuple
- * item by item (Numba casts a float32 to a declared float64 in a tuple). */
+ * item by item (Numba casts a float32 to a declared float64 in a tuple),
+ * a container as one whose items differ in array layout alone. */
 static bool returns_as_declared(const Type *want, const Type *have) {
   if (want == have) return true;
+  if (ty_is_container(want)) return items_as_declared(want, have);
   if (ty_is_scalar(want) && ty_is_scalar(have)) return ty_is_complex(want) || !ty_is_complex(have);
   if (want->kind == TY_ARRAY && have->kind == TY_ARRAY) return want->ndim == have->ndim && want->elem == have->elem;
   if (want->kind != TY_TUPLE || have->kind != TY_TUPLE || want->nfields != have->nfields) return false;

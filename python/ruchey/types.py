@@ -86,7 +86,7 @@ class TupleType:
 
     def __init__(self, items):
         for t in items:
-            if not isinstance(t, (Type, TupleType, NoneType)):
+            if not isinstance(t, (Type, TupleType, NoneType, ListType, DictType)):
                 raise TypeError(f"a tuple's items are ruchey types, got {t!r}")
         self.items = tuple(items)
 
@@ -316,6 +316,9 @@ class ListType:
     def __init__(self, item_type):
         self.item_type = item_type
 
+    def __call__(self, *args):
+        return Signature(self, args)
+
     def describe(self):
         return ("list", self.item_type.describe())
 
@@ -329,11 +332,27 @@ class ListType:
         return f"ListType[{self.item_type!r}]"
 
 
+class List(ListType):
+    """Numba's List(int64): the type of a Python list passed to or returned
+    from compiled code (a reflected list); compiled code holds it as it
+    holds a typed List of the same items."""
+
+    def __init__(self, dtype, reflected=False):
+        super().__init__(dtype)
+        self.dtype, self.reflected = dtype, reflected
+
+    def __repr__(self):
+        return f"List({self.item_type!r}, reflected={self.reflected})"
+
+
 class DictType:
     """The type of a ruchey.typed.Dict (as numba.types.DictType)."""
 
     def __init__(self, key_type, value_type):
         self.key_type, self.value_type = key_type, value_type
+
+    def __call__(self, *args):
+        return Signature(self, args)
 
     def describe(self):
         return ("dict", self.key_type.describe(), self.value_type.describe())
