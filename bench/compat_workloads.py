@@ -402,6 +402,19 @@ def datashader_meshes_and_shading():
             "spread": tf.spread(tf.shade(counts), px=2).values, "dynspread": tf.dynspread(tf.shade(counts)).values}
 
 
+def datashader_dask():
+    """datashader's points and lines over a dask DataFrame of 4 partitions
+    (its kernels run per partition on dask's threads, then combine)."""
+    import dask.dataframe as dd
+    import datashader as ds
+    ddf, cvs = dd.from_pandas(_datashader_frame(), npartitions=4), _datashader_canvas()
+    reductions = {"count": ds.count(), "mean": ds.mean("v"), "std": ds.std("v"), "count_cat": ds.count_cat("c"),
+                  "max_n": ds.max_n("v", n=2), "where_max": ds.where(ds.max("v"))}
+    out = {name: cvs.points(ddf, "x", "y", agg=r).values.astype(float) for name, r in reductions.items()}
+    out["line"] = cvs.line(ddf, "x", "y").values.astype(float)
+    return out
+
+
 def datashader_bundling():
     """datashader's edge bundling of a random graph (30 nodes, 60 edges)."""
     import pandas as pd
@@ -438,5 +451,6 @@ WORKLOADS = {
     "fluids": {"fluids_numba": fluids_numba},
     "datashader": {"points": datashader_points, "lines": datashader_lines,
                    "antialiased_lines": datashader_antialiased_lines,
-                   "meshes_shading": datashader_meshes_and_shading, "bundling": datashader_bundling},
+                   "meshes_shading": datashader_meshes_and_shading, "dask": datashader_dask,
+                   "bundling": datashader_bundling},
 }
