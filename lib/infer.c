@@ -772,6 +772,17 @@ static void ty_return(Infer *in, Node *n) {
   in->f->ret_type = u;  /* so far: what a mutually recursive callee sees */
 }
 
+static bool returns_value_visit(Node *n, void *found) {
+  if (n->kind == N_RETURN && n->lhs && n->lhs->kind != N_NONE) *(bool *)found = true;
+  return !*(bool *)found;
+}
+
+bool ty_returns_nothing(const Func *f) {
+  bool found = false;
+  ir_walk_list(&f->body, returns_value_visit, &found);
+  return !found;
+}
+
 /* yield x: what the generator yields is the unification of every x. */
 static void ty_yield(Infer *in, Node *n) {
   if (ty_in_cuda(in) || (in->opts && in->opts->gpu_cc)) {

@@ -345,6 +345,7 @@ static const Type *ty_jit_call(Infer *in, Node *n, const Type **args) {
   if (in->opts->declared_ret) return in->opts->declared_ret;
   if (in->ret) return in->ret;
   if (in->f->ret_type) return in->f->ret_type;
+  if (ty_returns_nothing(in->f)) return TYS(TY_NONE);  /* shap's tree walks: bare returns only */
   if (in->final)
     return ty_error(in, n, "the type of this recursive call is unknown: return a value on a "
                     "non-recursive path before recursing");
