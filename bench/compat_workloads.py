@@ -426,6 +426,25 @@ def datashader_bundling():
             "hammer_bundle": hammer_bundle(nodes, edges, iterations=2).values}
 
 
+def shap_explainers():
+    """shap's model-agnostic explainers of a logistic regression on 6
+    features: exact, permutation and partition (its masks built by a
+    compiled tree walk), with the identity and logit links."""
+    import shap
+    from sklearn.linear_model import LogisticRegression
+    rng = np.random.default_rng(0)
+    x = rng.standard_normal((200, 6))
+    model = LogisticRegression().fit(x, (x[:, 0] + x[:, 1] * x[:, 2] > 0).astype(int))
+
+    def predict(v):
+        return model.predict_proba(v)[:, 1]
+    background = shap.maskers.Independent(x[:50])
+    return {"exact": shap.explainers.Exact(predict, background)(x[:10]).values,
+            "permutation": shap.explainers.Permutation(predict, background, seed=0)(x[:5]).values,
+            "partition": shap.explainers.Partition(predict, shap.maskers.Partition(x[:50]))(x[:5]).values,
+            "exact_logit": shap.explainers.Exact(predict, background, link=shap.links.logit)(x[:5]).values}
+
+
 WORKLOADS = {
     "stumpy": {"stump": stumpy_stump, "aamp": stumpy_aamp},
     "pynndescent": {"NNDescent": pynndescent_graph},
@@ -453,4 +472,5 @@ WORKLOADS = {
                    "antialiased_lines": datashader_antialiased_lines,
                    "meshes_shading": datashader_meshes_and_shading, "dask": datashader_dask,
                    "bundling": datashader_bundling},
+    "shap": {"explainers": shap_explainers},
 }
