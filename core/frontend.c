@@ -1786,6 +1786,7 @@ typedef struct Walk {
   Node *len[64];   /* their lengths */
   int nlen;
   int k;           /* the counter's variable */
+  bool parallel;   /* the counter is a prange's (ruchey.pndindex) */
 } Walk;
 
 static Node *var_node(Fe *fe, int var, PyObject *e) {
@@ -1912,21 +1913,24 @@ static Node *walk_zip(Fe *fe, Walk *w, PyObject *it) {
   return t;
 }
 
-/* Which of NumPy's index iterators `it` calls. */
-enum { NP_ITER_NONE, NP_ITER_NDINDEX, NP_ITER_NDENUMERATE, NP_ITER_NDITER };
+/* Which of NumPy's index iterators `it` calls (or ruchey.pndindex, Numba's
+ * parallel ndindex). */
+enum { NP_ITER_NONE, NP_ITER_NDINDEX, NP_ITER_NDENUMERATE, NP_ITER_NDITER, NP_ITER_PNDINDEX };
 
 static int numpy_index_iterator(Fe *fe, PyObject *it) {
   if (!is_kind(it, "Call")) return NP_ITER_NONE;
-  static const char *const names[] = {"ndindex", "ndenumerate", "nditer"};
-  PyObject *func = field(it, "func"), *obj = static_object(fe, func), *numpy = PyImport_ImportModule("numpy");
+  static const struct { const char *module, *name; } iterators[] = {
+    {"numpy", "ndindex"}, {"numpy", "ndenumerate"}, {"numpy", "nditer"}, {"ruchey", "pndindex"}};
+  PyObject *func = field(it, "func"), *obj = static_object(fe, func);
   int which = NP_ITER_NONE;
-  for (int i = 0; obj && numpy && i < 3 && !which; i++) {
-    PyObject *f = PyObject_GetAttrString(numpy, names[i]);
+  for (int i = 0; obj && i < 4 && !which; i++) {
+    PyObject *module = PyImport_ImportModule(iterators[i].module);
+    PyObject *f = module ? PyObject_GetAttrString(module, iterators[i].name) : NULL;
     if (f == obj) which = NP_ITER_NDINDEX + i;
-    Py_XDECREF(f);
+    Py_XDECREF(f); Py_XDECREF(module);
   }
   PyErr_Clear();
-  Py_XDECREF(numpy); Py_XDECREF(obj); Py_DECREF(func);
+  Py_XDECREF(obj); Py_DECREF(func);
   return which;
 }
 
@@ -1934,6 +1938,10 @@ static int numpy_index_iterator(Fe *fe, PyObject *it) {
  * into a tuple of indices; numpy.ndenumerate(a): (that index, a[index]);
  * numpy.nditer(a): a 0-d view of a at that index. */
 static Node *walk_ndindex(Fe *fe, Walk *w, PyObject *it, int which) {
+  if (which == NP_ITER_PNDINDEX) {  /* ndindex over a prange's counter */
+    w->parallel = true;
+    which = NP_ITER_NDINDEX;
+  }
   PyObject *args = field(it, "args"), *kws = field(it, "keywords");
   int na = (int)PyList_GET_SIZE(args);
   bool one = which != NP_ITER_NDINDEX;
@@ -2010,7 +2018,9 @@ static Node *fe_for_each(Fe *fe, PyObject *s, PyObject *t, PyObject *it, Node *s
   bind->rhs = elem;
   Node *count = w->nlen == 1 ? w->len[0] : call_node(fe, it, "min", w->len, w->nlen);
   loop->lhs = var_node(fe, w->k, s);
-  loop->cond = call_node(fe, it, "range", &count, 1);
+  if (w->parallel && w->nlen > 1)
+    return fe_error(fe, it, "pndindex() can only be the iterable of a for loop itself (or of enumerate())");
+  loop->cond = call_node(fe, it, w->parallel ? "prange" : "range", &count, 1);
   loop->body = new_list(fe, body.len + 1);
   loop->body.items[0] = bind;
   for (int i = 0; i < body.len; i++) loop->body.items[i + 1] = body.items[i];

@@ -701,10 +701,7 @@ static void ty_store(Infer *in, Node *target, const Type *t, Node *at) {
     if (owner && owner->kind == TY_CLASS && ty_maybe_none(in, target)) ty_jitclass_store(in, target, t, at);
     else if (owner && owner->kind != TY_CLASS) ty_record_store(in, target, t, at);
   } else if (target->kind == N_VAR) {
-    if (t->kind == TY_DTYPE)
-      ty_error(in, at, "a value of type %s cannot be stored in a variable", t->name);
-    else
-      assign_var(in, target, t);
+    assign_var(in, target, t);
     if (ty_is_container(t) && at->ty == t && target->ty) at->ty = target->ty;  /* x = []: as x's appends type it */
   } else if (target->kind == N_INDEX && (ty_expr(in, target->lhs), ty_failed(in))) {
     return;
