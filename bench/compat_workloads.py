@@ -445,6 +445,35 @@ def shap_explainers():
             "exact_logit": shap.explainers.Exact(predict, background, link=shap.links.logit)(x[:5]).values}
 
 
+def _matting_inputs():
+    rng = np.random.default_rng(0)
+    h, w = 40, 50
+    image = rng.random((h, w, 3))
+    trimap = np.full((h, w), 0.5)
+    trimap[:, :10], trimap[:, -10:] = 0, 1
+    return image, trimap, np.linspace(0, 1, w)[None, :].repeat(h, 0)
+
+
+def pymatting_alpha():
+    """pymatting's alpha mattes of a 40x50 image: closed-form, KNN, random
+    walk and learning-based Laplacians (sparse systems built by compiled
+    loops), and shared sampling (parallel pndindex loops, float32)."""
+    import pymatting as pm
+    image, trimap, _ = _matting_inputs()
+    return {"cf": pm.estimate_alpha_cf(image, trimap), "knn": pm.estimate_alpha_knn(image, trimap),
+            "rw": pm.estimate_alpha_rw(image, trimap), "lbdm": pm.estimate_alpha_lbdm(image, trimap),
+            "sm": pm.estimate_alpha_sm(image, trimap)}
+
+
+def pymatting_foreground():
+    """pymatting's foreground estimation (multi-level, float32, parallel)
+    and closed-form, and its box filter."""
+    import pymatting as pm
+    image, _, alpha = _matting_inputs()
+    return {"ml": pm.estimate_foreground_ml(image, alpha)[0], "cf": pm.estimate_foreground_cf(image, alpha)[0],
+            "boxfilter": pm.boxfilter(image[:, :, 0], 3)}
+
+
 WORKLOADS = {
     "stumpy": {"stump": stumpy_stump, "aamp": stumpy_aamp},
     "pynndescent": {"NNDescent": pynndescent_graph},
@@ -473,4 +502,5 @@ WORKLOADS = {
                    "meshes_shading": datashader_meshes_and_shading, "dask": datashader_dask,
                    "bundling": datashader_bundling},
     "shap": {"explainers": shap_explainers},
+    "pymatting": {"alpha": pymatting_alpha, "foreground": pymatting_foreground},
 }
