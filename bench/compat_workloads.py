@@ -474,6 +474,33 @@ def pymatting_foreground():
             "boxfilter": pm.boxfilter(image[:, :, 0], 3)}
 
 
+def _pyod_fit(model):
+    rng = np.random.default_rng(0)
+    x = np.vstack([rng.standard_normal((150, 4)), rng.uniform(-6, 6, (10, 4))])
+    return model.fit(x).decision_scores_
+
+
+def pyod_detectors():
+    """pyod's outlier detectors with compiled kernels, fitted on 160 points
+    in 4 dimensions: QMCD, ROD, SOS, LMDD, HBOS (static and automatic bins),
+    ABOD (fast and default), LOCI; and its weighted Pearson correlation."""
+    from pyod.models import abod, hbos, lmdd, loci, qmcd, rod, sos
+    from pyod.utils import stat_models
+    x = np.random.default_rng(1).standard_normal((3, 100))
+    return {"qmcd": _pyod_fit(qmcd.QMCD()), "rod": _pyod_fit(rod.ROD()), "sos": _pyod_fit(sos.SOS()),
+            "lmdd": _pyod_fit(lmdd.LMDD(random_state=0)), "hbos": _pyod_fit(hbos.HBOS()),
+            "hbos_auto": _pyod_fit(hbos.HBOS(n_bins="auto")), "abod": _pyod_fit(abod.ABOD()),
+            "abod_default": _pyod_fit(abod.ABOD(method="default")), "loci": _pyod_fit(loci.LOCI()),
+            "wpearson": stat_models.wpearsonr(x[0], x[1], np.abs(x[2]))}
+
+
+def pyod_sod():
+    """pyod's SOD: its shared neighbours ranked by an unstable argsort of
+    small counts, so the order of ties is each sort's own."""
+    from pyod.models import sod
+    return {"sod": _pyod_fit(sod.SOD())}
+
+
 WORKLOADS = {
     "stumpy": {"stump": stumpy_stump, "aamp": stumpy_aamp},
     "pynndescent": {"NNDescent": pynndescent_graph},
@@ -503,4 +530,5 @@ WORKLOADS = {
                    "bundling": datashader_bundling},
     "shap": {"explainers": shap_explainers},
     "pymatting": {"alpha": pymatting_alpha, "foreground": pymatting_foreground},
+    "pyod": {"detectors": pyod_detectors, "sod": pyod_sod},
 }

@@ -775,6 +775,38 @@ bool fe_call_args(Fe *fe, PyObject *e, Node *n, unsigned how) {
   return ok;
 }
 
+/* NumPy's leading parameters that calls may also name (np.zeros(shape=n)),
+ * per builtin: one row each. */
+static const struct {
+  const char *builtin;
+  const char *names[3];
+} named_positionals[] = {
+  {"numpy.empty", {"shape"}}, {"numpy.zeros", {"shape"}}, {"numpy.ones", {"shape"}},
+  {"numpy.full", {"shape", "fill_value"}}, {"numpy.empty_like", {"prototype"}}, {"numpy.zeros_like", {"a"}},
+  {"numpy.ones_like", {"a"}}, {"numpy.full_like", {"a", "fill_value"}},
+};
+
+/* A builtin's positional arguments given by name, moved into place while
+ * the row takes fewer than its least by position: np.zeros(shape=(n, k)). */
+static void bind_named_positionals(Fe *fe, Node *n) {
+  for (size_t r = 0; r < sizeof named_positionals / sizeof named_positionals[0]; r++) {
+    if (strcmp(named_positionals[r].builtin, n->bi->name)) continue;
+    for (const char *name; n->list.len < n->bi->min_args && n->list.len < 3 &&
+                           (name = named_positionals[r].names[n->list.len]);) {
+      int k = 0;
+      while (k < n->kw.len && strcmp(n->kw_names[k], name)) k++;
+      if (k == n->kw.len) return;
+      NodeList list = new_list(fe, n->list.len + 1);
+      for (int i = 0; i < n->list.len; i++) list.items[i] = n->list.items[i];
+      list.items[n->list.len] = n->kw.items[k];
+      n->list = list;
+      for (int i = k + 1; i < n->kw.len; i++) n->kw.items[i - 1] = n->kw.items[i], n->kw_names[i - 1] = n->kw_names[i];
+      n->kw.len--;
+    }
+    return;
+  }
+}
+
 /* A call to another ruchey function: keyword arguments and defaults are
  * bound here, like Python binds them, so the call is positional. */
 bool fe_bind_jit_call(Fe *fe, PyObject *e, Node *n, PyObject *disp) {
@@ -1232,6 +1264,8 @@ static Node *fe_call(Fe *fe, PyObject *e) {
       if (!fe_spread_call(fe, e, n, obj)) n = NULL;
     } else if (!fe_call_args(fe, e, n, how) || (is_jit && !fe_bind_jit_call(fe, e, n, obj))) {
       n = NULL;
+    } else if (!is_jit) {
+      bind_named_positionals(fe, n);
     }
   }
   Py_XDECREF(obj);
