@@ -813,6 +813,13 @@ static void bind_named_positionals(Fe *fe, Node *n) {
   }
 }
 
+/* A callee's default as an argument node: None, a number, a bool, a str,
+ * a tuple of these (NULL for anything else). */
+static Node *default_node(Fe *fe, PyObject *d, PyObject *e) {
+  if (d == Py_None) return new_node(fe, N_NONE, e);
+  return PyUnicode_CheckExact(d) ? string_node(fe, e, d) : constant_node(fe, d, e);
+}
+
 /* A call to another ruchey function: keyword arguments and defaults are
  * bound here, like Python binds them, so the call is positional. */
 bool fe_bind_jit_call(Fe *fe, PyObject *e, Node *n, PyObject *disp) {
@@ -850,10 +857,11 @@ bool fe_bind_jit_call(Fe *fe, PyObject *e, Node *n, PyObject *disp) {
     if (d < 0)
       ok = fe_error(fe, e, "%s() missing argument '%s'", PyUnicode_AsUTF8(code->co_name),
                     PyUnicode_AsUTF8(PyTuple_GET_ITEM(names, i))) != NULL;
-    else if (!(bound.items[i] = PyTuple_GET_ITEM(defaults, d) == Py_None ? new_node(fe, N_NONE, e)
-                                    : constant_node(fe, PyTuple_GET_ITEM(defaults, d), e)))
-      ok = fe_error(fe, e, "the default of parameter '%s' must be a number, a bool or None",
+    else if (!(bound.items[i] = default_node(fe, PyTuple_GET_ITEM(defaults, d), e)) && !fe->diag->kind)
+      ok = fe_error(fe, e, "the default of parameter '%s' must be a number, a bool, a str, a tuple of these or None",
                     PyUnicode_AsUTF8(PyTuple_GET_ITEM(names, i))) != NULL;
+    else if (!bound.items[i])
+      ok = false;
   }
   Py_DECREF(names);
   Py_DECREF(func);
@@ -878,8 +886,10 @@ static bool fe_spread_call(Fe *fe, PyObject *e, Node *n, PyObject *disp) {
   n->list = new_list(fe, 1 + nd);
   n->list.items[0] = packed;
   for (int d = 0; ok && d < nd; d++)
-    if (!(n->list.items[1 + d] = constant_node(fe, PyTuple_GET_ITEM(defaults, d), e)))
-      ok = fe_error(fe, e, "a call with *args needs the function's defaults to be numbers or bools") != NULL;
+    if (!(n->list.items[1 + d] = default_node(fe, PyTuple_GET_ITEM(defaults, d), e)))
+      ok = fe->diag->kind ? false
+                          : fe_error(fe, e, "a call with *args needs the function's defaults to be numbers, bools, "
+                                     "strs, tuples of these or None") != NULL;
   n->op = code->co_argcount + 1;
   n->ival = (code->co_flags & CO_VARARGS) != 0;
   n->kw.len = 0;

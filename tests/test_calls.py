@@ -396,3 +396,41 @@ def test_returned_local_arrays_move_to_the_caller():
         returns_in_a_loop(20000)
     if before is not None:
         assert rss_bytes() - before < 20 * 2**20
+
+
+@ruchey.njit
+def insert_at(a, idx, v, shift="right"):
+    """stumpy's _shift_insert_at_index: a str default chooses the direction."""
+    if shift == "left":
+        a[: idx - 1] = a[1:idx]
+        a[idx - 1] = v
+    else:
+        a[idx + 1:] = a[idx:-1]
+        a[idx] = v
+
+
+@ruchey.njit
+def inserts(a, where):
+    for i in range(len(where)):
+        insert_at(a, where[i], -1.0 - i)
+        insert_at(a, where[i] + 1, 10.0 + i, "left")
+    return a
+
+
+@ruchey.njit
+def labelled(x, tag="t", pair=(1, 2.5), none=None):
+    return x, tag, pair, none is None
+
+
+@ruchey.njit
+def spread_labelled(t):
+    return labelled(*t)
+
+
+def test_str_tuple_and_none_defaults_of_a_compiled_callee():
+    rng = numpy.random.default_rng(11)
+    for n in (4, 9, 30):
+        a, where = rng.standard_normal(n), rng.integers(1, n - 2, 3)
+        numpy.testing.assert_array_equal(inserts(a.copy(), where), inserts.py_func(a.copy(), where))
+    for t in [(1,), (2.5, "u"), (3, "v", (4, 5.5))]:
+        assert spread_labelled(t) == spread_labelled.py_func(t)
