@@ -21,6 +21,31 @@ def stumpy_aamp():
     return {"profile": stumpy.aamp(_walk(600, 1), m=30)[:, 0].astype(float)}
 
 
+def stumpy_more():
+    """The rest of stumpy's CPU API on short series: multidimensional
+    profiles (mstump, maamp, subspace, mmotifs), AB-joins, MPdist, motifs,
+    pattern matching, snippets, incremental updates (stumpi), FLUSS,
+    SCRIMP++, consensus motifs (ostinato) and the pan matrix profile."""
+    import stumpy
+    t, u = _walk(600, 2), _walk(500, 3)
+    multi = np.cumsum(np.random.default_rng(4).standard_normal((3, 300)), axis=1)
+    profile = stumpy.stump(t, 30)
+    incremental = stumpy.stumpi(t[:300], m=20, egress=False)
+    incremental.update(1.5)
+    np.random.seed(1)
+    return {"mstump": stumpy.mstump(multi, m=20)[0], "maamp": stumpy.maamp(multi, m=20)[0],
+            "subspace": stumpy.subspace(multi, 20, 10, 15, 1).astype(float),
+            "mmotifs": stumpy.mmotifs(multi, *stumpy.mstump(multi, m=20), max_motifs=1)[0][0],
+            "ab_join": stumpy.stump(t, 30, u, ignore_trivial=False)[:, 0].astype(float),
+            "mpdist": stumpy.mpdist(t[:200], u[:200], m=20), "aampdist": stumpy.aampdist(t[:200], u[:200], m=20),
+            "motifs": stumpy.motifs(t, profile[:, 0].astype(float), max_motifs=2)[0],
+            "match": stumpy.match(t[:30], t)[:, 0].astype(float), "snippets": stumpy.snippets(t[:300], m=20, k=2)[0],
+            "stumpi": incremental.P_, "fluss": stumpy.fluss(profile[:, 1].astype(np.int64), L=30, n_regimes=2)[0],
+            "scrump": stumpy.scrump(t, 30, percentage=1.0, pre_scrump=False).P_,
+            "ostinato": np.asarray(stumpy.ostinato([t[:200], u[:200], t[100:300]], m=20)[:2], dtype=float),
+            "stimp": stumpy.stimp(t[:200], min_m=10, max_m=20).PAN_}
+
+
 def pynndescent_graph():
     import pynndescent
     data = np.random.default_rng(1).standard_normal((600, 8)).astype(np.float32)
@@ -502,7 +527,7 @@ def pyod_sod():
 
 
 WORKLOADS = {
-    "stumpy": {"stump": stumpy_stump, "aamp": stumpy_aamp},
+    "stumpy": {"stump": stumpy_stump, "aamp": stumpy_aamp, "more": stumpy_more},
     "pynndescent": {"NNDescent": pynndescent_graph},
     "quantecon": {"markov": quantecon_markov, "brent_max": quantecon_brent_max,
                   "nelder_mead": quantecon_nelder_mead},
