@@ -1190,6 +1190,25 @@ static Node *unsupported_call(Fe *fe, PyObject *e, PyObject *func, PyObject *obj
   return n;
 }
 
+/* hasattr(module, "name") of a module global: answered now, from the
+ * module (math's functions differ between Pythons); NULL for any other
+ * hasattr, which its typer answers from the type. */
+static Node *module_hasattr(Fe *fe, PyObject *e) {
+  PyObject *args = field(e, "args"), *kws = field(e, "keywords");
+  Node *n = NULL;
+  if (PyList_GET_SIZE(args) == 2 && !PyList_GET_SIZE(kws) && is_kind(PyList_GET_ITEM(args, 1), "Constant")) {
+    PyObject *module = static_object(fe, PyList_GET_ITEM(args, 0)), *name = field(PyList_GET_ITEM(args, 1), "value");
+    if (module && PyModule_Check(module) && PyUnicode_Check(name)) {
+      n = new_node(fe, N_BOOL, e);
+      n->ival = PyObject_HasAttr(module, name);
+    }
+    Py_XDECREF(module); Py_XDECREF(name);
+  }
+  PyErr_Clear();
+  Py_DECREF(args); Py_DECREF(kws);
+  return n;
+}
+
 static Node *fe_call(Fe *fe, PyObject *e) {
   PyObject *func = field(e, "func");
   bool typed = false;
@@ -1249,6 +1268,11 @@ static Node *fe_call(Fe *fe, PyObject *e) {
     Node *n = fe_isinstance(fe, e);
     Py_DECREF(obj); Py_DECREF(func);
     return n;
+  }
+  Node *known = obj && obj == PyDict_GetItemString(fe->builtins, "hasattr") ? module_hasattr(fe, e) : NULL;
+  if (known || fe->diag->kind) {
+    Py_XDECREF(obj); Py_DECREF(func);
+    return known;
   }
   PyObject *args = obj == (PyObject *)&PyType_Type ? field(e, "args") : NULL;
   if (args && PyList_GET_SIZE(args) == 1) {  /* type(x) */
