@@ -825,12 +825,12 @@ static Node *default_node(Fe *fe, PyObject *d, PyObject *e) {
 bool fe_bind_jit_call(Fe *fe, PyObject *e, Node *n, PyObject *disp) {
   PyObject *func = PyObject_GetAttrString(disp, "py_func");
   PyCodeObject *code = (PyCodeObject *)PyFunction_GetCode(func);
-  int np = code->co_argcount;
+  int np = code->co_argcount, nkw = code->co_kwonlyargcount;  /* keyword-only: after the others */
   bool varargs = code->co_flags & CO_VARARGS;
-  PyObject *defaults = PyFunction_GetDefaults(func);
+  PyObject *defaults = PyFunction_GetDefaults(func), *kwdefaults = PyFunction_GetKwDefaults(func);
   int nd = defaults ? (int)PyTuple_GET_SIZE(defaults) : 0;
   PyObject *names = PyObject_GetAttrString((PyObject *)code, "co_varnames");  /* 3.10 has no PyCode_GetVarnames */
-  NodeList bound = new_list(fe, np + varargs);
+  NodeList bound = new_list(fe, np + varargs + nkw);
   bool ok = n->list.len <= np || varargs ||
             fe_error(fe, e, "too many arguments in call to %s()", PyUnicode_AsUTF8(code->co_name));
   int given = n->list.len < np ? n->list.len : np;
@@ -841,7 +841,7 @@ bool fe_bind_jit_call(Fe *fe, PyObject *e, Node *n, PyObject *disp) {
   }
   for (int k = 0; ok && k < n->kw.len; k++) {
     int slot = -1;
-    for (int i = 0; i < np; i++) {
+    for (int i = 0; i < np + nkw; i++) {
       PyObject *name = PyTuple_GET_ITEM(names, i);
       if (!strcmp(PyUnicode_AsUTF8(name), n->kw_names[k])) slot = i;
     }
@@ -850,6 +850,18 @@ bool fe_bind_jit_call(Fe *fe, PyObject *e, Node *n, PyObject *disp) {
                     PyUnicode_AsUTF8(code->co_name), n->kw_names[k]) != NULL;
     else
       bound.items[slot] = n->kw.items[k];
+  }
+  for (int i = np; ok && i < np + nkw; i++) {  /* a keyword-only parameter not given: its default */
+    if (bound.items[i]) continue;
+    PyObject *d = kwdefaults ? PyDict_GetItemWithError(kwdefaults, PyTuple_GET_ITEM(names, i)) : NULL;
+    if (!d)
+      ok = fe_error(fe, e, "%s() missing keyword-only argument '%s'", PyUnicode_AsUTF8(code->co_name),
+                    PyUnicode_AsUTF8(PyTuple_GET_ITEM(names, i))) != NULL;
+    else if (!(bound.items[i] = default_node(fe, d, e)) && !fe->diag->kind)
+      ok = fe_error(fe, e, "the default of parameter '%s' must be a number, a bool, a str, a tuple of these or None",
+                    PyUnicode_AsUTF8(PyTuple_GET_ITEM(names, i))) != NULL;
+    else if (!bound.items[i])
+      ok = false;
   }
   for (int i = 0; ok && i < np; i++) {
     if (bound.items[i]) continue;
@@ -881,7 +893,9 @@ static bool fe_spread_call(Fe *fe, PyObject *e, Node *n, PyObject *disp) {
   PyCodeObject *code = (PyCodeObject *)PyFunction_GetCode(func);
   PyObject *defaults = PyFunction_GetDefaults(func);
   int nd = defaults ? (int)PyTuple_GET_SIZE(defaults) : 0;
-  Node *packed = fe_spread_args(fe, e);
+  Node *packed = code->co_kwonlyargcount ? fe_error(fe, e, "a call with *args to a function with keyword-only "
+                                                       "parameters is not supported")
+                                         : fe_spread_args(fe, e);
   bool ok = packed != NULL;
   n->list = new_list(fe, 1 + nd);
   n->list.items[0] = packed;
@@ -2321,12 +2335,12 @@ static bool fe_params(Fe *fe, PyObject *def) {
            *vararg = field(args, "vararg"), *kwarg = field(args, "kwarg"),
            *kwonly = field(args, "kwonlyargs");
   bool ok = true;
-  if (kwarg != Py_None || PyList_GET_SIZE(kwonly))
-    ok = fe_error(fe, def, "**kwargs and keyword-only parameters are not supported: give the function named "
-                  "parameters (a wrapper such as functools.wraps' cannot be compiled; compile the function it "
-                  "wraps)") != NULL;
-  for (int pass = 0; ok && pass < 2; pass++) {
-    PyObject *list = pass ? plain : posonly;
+  if (kwarg != Py_None || (PyList_GET_SIZE(kwonly) && vararg != Py_None))
+    ok = fe_error(fe, def, "**kwargs, and keyword-only parameters after *args, are not supported: give the "
+                  "function named parameters (a wrapper such as functools.wraps' cannot be compiled; compile the "
+                  "function it wraps)") != NULL;
+  for (int pass = 0; ok && pass < 3; pass++) {  /* keyword-only ones last, as the code's variables list them */
+    PyObject *list = pass == 2 ? kwonly : pass ? plain : posonly;
     for (Py_ssize_t i = 0; i < PyList_GET_SIZE(list); i++) {
       PyObject *name = field(PyList_GET_ITEM(list, i), "arg");
       add_var(fe, PyUnicode_AsUTF8(name));
