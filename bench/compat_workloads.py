@@ -205,6 +205,35 @@ def librosa_pitch():
     return {"yin": librosa.yin(y, fmin=80, fmax=800), "pyin": librosa.pyin(y[:8000], fmin=80, fmax=800)[0]}
 
 
+def librosa_more():
+    """More of librosa's compiled code on one second of a noisy tone at
+    8 kHz: inverse STFT (overlap-add), Griffin-Lim, time stretching and
+    pitch shifting, nearest-neighbour filtering, recurrence and lag
+    matrices (shear), local extrema, NNLS, PCEN, PLP, CQT chroma, VQT,
+    reassigned spectrogram, tempogram, memory stacking, event matching."""
+    import librosa
+    sr = 8000
+    y = np.sin(2 * np.pi * 440 * np.arange(sr) / sr) + 0.1 * np.random.default_rng(0).standard_normal(sr)
+    spec = np.abs(librosa.stft(y, n_fft=512))
+    basis = np.abs(np.random.default_rng(1).standard_normal((20, 8)))
+    return {"istft": librosa.istft(librosa.stft(y, n_fft=512), n_fft=512),
+            "griffinlim": librosa.griffinlim(spec, n_iter=3, random_state=0, n_fft=512),
+            "time_stretch": librosa.effects.time_stretch(y, rate=1.3),
+            "pitch_shift": librosa.effects.pitch_shift(y, sr=sr, n_steps=2),
+            "nn_filter": librosa.decompose.nn_filter(spec[:, :40]),
+            "lag": librosa.segment.recurrence_to_lag(librosa.segment.recurrence_matrix(spec[:, :60], sparse=False)),
+            "localmax": librosa.util.localmax(spec[:, :30], axis=0).astype(float),
+            "localmin": librosa.util.localmin(spec[:, :30], axis=0).astype(float),
+            "nnls": librosa.util.nnls(basis, spec[:20, :5]), "pcen": librosa.pcen(spec, sr=sr),
+            "plp": librosa.beat.plp(y=y, sr=sr),
+            "chroma_cqt": librosa.feature.chroma_cqt(y=y, sr=sr, hop_length=256, fmin=100, n_octaves=3),
+            "vqt": np.abs(librosa.vqt(y, sr=sr, fmin=100, n_bins=24, hop_length=256)),
+            "reassigned": librosa.reassigned_spectrogram(y=y, sr=sr, n_fft=512)[2],
+            "tempogram": librosa.feature.tempogram(y=y, sr=sr),
+            "stack_memory": librosa.feature.stack_memory(spec[:5, :30], n_steps=3),
+            "match_events": librosa.util.match_events(np.array([0.1, 0.5, 0.9]), np.array([0.2, 0.45, 1.0, 1.3]))}
+
+
 def _sparse_pair():
     import sparse
     return sparse.random((80, 60), density=0.1, random_state=1), sparse.random((60, 50), density=0.1, random_state=2)
@@ -539,7 +568,8 @@ WORKLOADS = {
     "resampy": {"resample": resampy_resample},
     "tslearn": {"dtw": tslearn_dtw},
     "pvlib": {"spa": pvlib_spa},
-    "librosa": {"sequence": librosa_sequence, "onsets_beats": librosa_onsets_beats, "pitch": librosa_pitch},
+    "librosa": {"sequence": librosa_sequence, "onsets_beats": librosa_onsets_beats, "pitch": librosa_pitch,
+                "more": librosa_more},
     "sparse": {"products": sparse_products, "reductions": sparse_reductions,
                "elementwise_indexing": sparse_elementwise_indexing},
     "hapsira": {"elements_lambert": hapsira_elements_lambert, "propagators": hapsira_propagators,
