@@ -322,8 +322,9 @@ def umap_embedding():
 
 def pandas_numba_engine():
     """pandas' engine="numba": rolling apply and mean, groupby agg,
-    transform and sum over 3 columns of 2000 rows (its ewm passes a tuple
-    as long as the data, and DataFrame.apply its own numba types: not here)."""
+    transform and sum, exponentially weighted means (its kernels close over
+    a tuple as long as the data) over 3 columns of 2000 rows
+    (DataFrame.apply takes pandas' own numba types: not here)."""
     import pandas as pd
     rng = np.random.default_rng(0)
     df = pd.DataFrame(rng.standard_normal((2000, 3)), columns=list("abc"))
@@ -343,7 +344,11 @@ def pandas_numba_engine():
             "rolling_mean": cols.rolling(10).mean(engine="numba").to_numpy(),
             "groupby_agg": df.groupby("g")[["a", "b"]].agg(doubled_sum, engine="numba").to_numpy(),
             "groupby_transform": df.groupby("g")[["a"]].transform(doubled, engine="numba").to_numpy(),
-            "groupby_sum": df.groupby("g")[["a", "b"]].sum(engine="numba").to_numpy()}
+            "groupby_sum": df.groupby("g")[["a", "b"]].sum(engine="numba").to_numpy(),
+            "ewm_mean": cols.ewm(com=0.5).mean(engine="numba").to_numpy(),
+            "ewm_times": cols.ewm(halflife="2h", times=pd.date_range("2020", periods=2000, freq="h")
+                                  + pd.to_timedelta(np.arange(2000) % 7, unit="min")).mean(engine="numba").to_numpy(),
+            "groupby_ewm": df.groupby("g")[["a"]].ewm(com=1.0).mean(engine="numba").to_numpy()}
 
 
 def antropy_entropies():

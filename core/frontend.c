@@ -319,6 +319,9 @@ static Node *constant_node(Fe *fe, PyObject *obj, PyObject *e) {
     }
     return n;
   }
+  if (PyTuple_Check(obj) && PyTuple_GET_SIZE(obj) > 64)
+    return fe_error(fe, e, "a global tuple of %zd items (a tuple type holds at most 64) is read in compiled code only "
+                    "as a sequence of ints or floats: t[i], len(t), for x in t, x in t", PyTuple_GET_SIZE(obj));
   if (PyTuple_Check(obj)) {  /* a global tuple, frozen like its items */
     Node *n = new_node(fe, N_TUPLE, e);
     n->list = new_list(fe, (int)PyTuple_GET_SIZE(obj));
@@ -364,6 +367,32 @@ static Node *const_array(Fe *fe, PyObject *obj, PyObject *e) {
   n->data = data;
   PyBuffer_Release(&view);
   Py_DECREF(c);
+  return n;
+}
+
+/* A global or closure tuple longer than a tuple type holds (64 items),
+ * all ints or all floats (numpy.float64 too), where e reads it as a
+ * sequence only (an item at an int index, len(), a for loop's sequence,
+ * `in`): frozen as a read-only array of its items, which those reads find
+ * alike (pandas' ewm closes over a tuple of its data's time deltas). NULL
+ * for anything else. */
+static Node *fe_long_tuple(Fe *fe, PyObject *e) {
+  PyObject *obj = is_kind(e, "Name") || is_kind(e, "Attribute") ? static_object(fe, e) : NULL;
+  Node *n = NULL;
+  if (obj && PyTuple_CheckExact(obj) && PyTuple_GET_SIZE(obj) > 64) {
+    bool ints = true, floats = true;
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(obj) && (ints || floats); i++) {
+      PyObject *x = PyTuple_GET_ITEM(obj, i);
+      ints &= PyLong_Check(x) && !PyBool_Check(x);
+      floats &= PyFloat_Check(x);  /* numpy.float64 too */
+    }
+    PyObject *numpy = ints || floats ? PyImport_ImportModule("numpy") : NULL;
+    PyObject *a = numpy ? PyObject_CallMethod(numpy, "array", "Os", obj, ints ? "int64" : "float64") : NULL;
+    if (a) n = const_array(fe, a, e);
+    else PyErr_Clear();  /* ints beyond int64: the tuple's own error */
+    Py_XDECREF(a); Py_XDECREF(numpy);
+  }
+  Py_XDECREF(obj);
   return n;
 }
 
@@ -590,7 +619,7 @@ static Node *fe_is_none(Fe *fe, PyObject *e, PyObject *left, PyObject *op, PyObj
 /* v in x, v not in x (alone, not chained): the builtin "in" of v and x. */
 static Node *fe_in(Fe *fe, PyObject *e, PyObject *left, PyObject *op, PyObject *right) {
   Node *args[2] = {fe_expr(fe, left), NULL};
-  if (!args[0] || !(args[1] = fe_expr(fe, right))) return NULL;
+  if (!args[0] || !((args[1] = fe_long_tuple(fe, right)) || (args[1] = fe_expr(fe, right)))) return NULL;
   Node *n = call_node(fe, e, "in", args, 2);
   if (is_kind(op, "In")) return n;
   Node *not = new_node(fe, N_UNARY, e);
@@ -755,7 +784,11 @@ bool fe_call_args(Fe *fe, PyObject *e, Node *n, unsigned how) {
   PyObject *args = field(e, "args"), *kws = field(e, "keywords");
   bool ok = true, builtin = how & ARGS_BUILTIN;
   n->list = new_list(fe, (int)PyList_GET_SIZE(args));
-  for (int i = 0; ok && i < n->list.len; i++) ok = (n->list.items[i] = fe_call_arg(fe, PyList_GET_ITEM(args, i), how)) != NULL;
+  bool len = n->bi && !strcmp(n->bi->name, "len") && n->list.len == 1;  /* len(t) of a long global tuple */
+  if (len && (n->list.items[0] = fe_long_tuple(fe, PyList_GET_ITEM(args, 0)))) n->list.len = 1;
+  else if (fe->diag->kind) ok = false;
+  for (int i = len && n->list.items[0] ? 1 : 0; ok && i < n->list.len; i++)
+    ok = (n->list.items[i] = fe_call_arg(fe, PyList_GET_ITEM(args, i), how)) != NULL;
   int nk = (int)PyList_GET_SIZE(kws);
   n->kw = new_list(fe, nk);
   n->kw.len = 0;
@@ -1355,7 +1388,8 @@ static Node *fe_subscript(Fe *fe, PyObject *e) {
   PyObject *v = field(e, "value"), *s = field(e, "slice");
   Node *n = new_node(fe, N_INDEX, e);
   Node *name = fe_string(fe, s);  /* r['x']: a record's field */
-  if (!(n->lhs = fe_expr(fe, v)) || !(n->rhs = name ? name : fe_index(fe, s))) n = NULL;
+  Node *seq = is_kind(s, "Slice") || is_kind(s, "Tuple") ? NULL : fe_long_tuple(fe, v);  /* t[i] alone */
+  if (!(n->lhs = seq ? seq : fe_expr(fe, v)) || !(n->rhs = name ? name : fe_index(fe, s))) n = NULL;
   Py_DECREF(v); Py_DECREF(s);
   return n;
 }
@@ -2070,7 +2104,7 @@ static Node *walk_element(Fe *fe, Walk *w, PyObject *it, Node *seq) {
   if (names_builtin(builtin, "zip")) return walk_zip(fe, w, it);
   int numpy_iter = seq ? 0 : numpy_index_iterator(fe, it);
   if (numpy_iter) return walk_ndindex(fe, w, it, numpy_iter);
-  if (!seq && !(seq = fe_expr(fe, it))) return NULL;
+  if (!seq && !(seq = fe_long_tuple(fe, it)) && !(seq = fe_expr(fe, it))) return NULL;
   if (seq->kind == N_CALL && seq->bi && (seq->bi->flags & BF_RANGE)) return walk_range(fe, w, it, seq);
   const char *part = "iteration";  /* d.keys(), d.values(), d.items(): d walked for that part */
   if (seq->kind == N_CALL && !seq->bi && seq->list.len == 1 && !seq->kw.len) {
@@ -2159,9 +2193,10 @@ static Node *fe_for(Fe *fe, PyObject *s) {
   const char *builtin = called_builtin(fe, it);
   bool is_map = names_builtin(builtin, "map"), is_filter = names_builtin(builtin, "filter");
   bool walk = names_builtin(builtin, "enumerate") || names_builtin(builtin, "zip") || numpy_index_iterator(fe, it);
+  if (!walk && !is_map && !is_filter) walk = (seq = fe_long_tuple(fe, it)) != NULL;  /* for x in t: a long tuple */
   if (is_map || is_filter) {
     n = fe_for_fn(fe, s, t, it, b, o, is_filter);
-  } else if (!walk && (seq = fe_expr(fe, it))) {
+  } else if (!walk && !fe->diag->kind && (seq = fe_expr(fe, it))) {
     bool range = seq->kind == N_CALL && seq->bi && (seq->bi->flags & BF_RANGE);
     bool unroll = seq->kind == N_CALL && seq->bi && !strcmp(seq->bi->name, "literal_unroll");
     walk = !range && !unroll;
