@@ -35,7 +35,7 @@ static bool check_call(Dispatcher *disp, const Type **args, int nargs, Diag *dia
 
   for (int i = 0; i < nargs; i++)
     if (!ty_is_scalar(args[i]) && args[i]->kind != TY_ARRAY && args[i]->kind != TY_GRID && args[i]->kind != TY_NONE &&
-        args[i]->kind != TY_OPTIONAL && args[i]->kind != TY_TUPLE && args[i]->kind != TY_FUNCTION &&
+        args[i]->kind != TY_OPTIONAL && args[i]->kind != TY_TUPLE && args[i]->kind != TY_FUNCTION && args[i]->kind != TY_FUNCPTR &&
         args[i]->kind != TY_STR && args[i]->kind != TY_RECORD && args[i]->kind != TY_GENERATOR && args[i]->kind != TY_CLASS &&
         args[i]->kind != TY_YIELDS && args[i]->kind != TY_RANGE && !ty_is_numpy_dtype(args[i]) &&
         !(ty_is_container(args[i]) && (args[i]->elem || args[i]->nfields))) {  /* a typed list or dict */
@@ -221,6 +221,10 @@ static bool resolve_call(void *ctx, void *callee, const Type **args, int nargs, 
   if (!(e && e->typing) && disp->sealed && !disp->scalars_only && !device && !c->cc) {  /* recursion: its own signature */
     if (!(sig = disp_best_spec(disp, args)))  /* called as from Python: the best signature, its declared result */
       return call_error(diag, "%s", "no compiled signature of the called function accepts these argument types");
+    for (int i = 0; i < nargs; i++)
+      if (sig->args[i]->kind == TY_FUNCPTR && args[i]->kind == TY_FUNCTION)
+        return call_error(diag, "compiled code passes a compiled function to a parameter of %s by its name only: "
+                          "pass it from Python, or call the function without a signature", sig->args[i]->name);
     args = (const Type **)sig->args;
     e = find_callee(c, disp, args, device);
   }

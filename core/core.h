@@ -281,6 +281,7 @@ Spec *disp_find_spec(Dispatcher *self, const Type *const *args, bool device);
 Spec *disp_best_spec(Dispatcher *self, const Type *const *args);
 /* Compiles the signature unless another thread just did (the lock taken). */
 Spec *disp_compile_miss(Dispatcher *self, const Type *const *args, bool device);
+void *disp_function_entry(Dispatcher *self, const Type *fp);  /* a FunctionType argument's entry */
 /* Each argument's type; false, with the TypeError raised, for an argument
  * that cannot be compiled. */
 bool disp_arg_types(Dispatcher *self, PyObject *const *args, const Type **types);

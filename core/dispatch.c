@@ -142,6 +142,40 @@ Spec *disp_compile_miss(Dispatcher *self, const Type *const *args, bool device) 
   return s;
 }
 
+/* ---------------------------------------------------------------- as a first-class function */
+
+static Spec *spec_returning(Dispatcher *self, const Type *const *args, const Type *ret) {
+  for (int i = 0; i < self->nspecs; i++) {
+    Spec *s = &self->specs[i];
+    if (!s->device && s->ret_type == ret && !memcmp(s->args, args, sizeof(Type *) * (size_t)self->nparams)) return s;
+  }
+  return NULL;
+}
+
+/* The entry of self for fp's signature, what a FunctionType argument
+ * holds (as Numba's): its specialisation for fp's parameters, compiled
+ * now if self has no signatures of its own, and compiled again with fp's
+ * result declared where it returns another type (converted, as an
+ * explicit signature's). NULL with the exception set where self cannot
+ * be compiled so. */
+void *disp_function_entry(Dispatcher *self, const Type *fp) {
+  if (self->opts.kernel)
+    return PyErr_Format(PyExc_TypeError, "a CUDA kernel cannot be passed as %s", fp->name), NULL;
+  if (fp->nfields != self->nparams)
+    return PyErr_Format(PyExc_TypeError, "%S takes %d arguments, %s %d", self->py_func, self->nparams, fp->name,
+                        fp->nfields), NULL;
+  disp_lock_compiles(self);
+  Spec *s = spec_returning(self, fp->fields, fp->elem);
+  if (!s && self->sealed)
+    PyErr_Format(PyExc_TypeError, "%S has no compiled signature for %s and compiles no other (it has explicit "
+                 "signatures)", self->py_func, fp->name);
+  else if (!s && disp_compile_miss(self, fp->fields, false) && !(s = spec_returning(self, fp->fields, fp->elem)))
+    s = add_spec(self, fp->fields, fp->elem, false);
+  void *entry = s ? (void *)s->entry : NULL;
+  disp_unlock_compiles(self);
+  return entry;
+}
+
 /* ---------------------------------------------------------------- the call */
 
 bool disp_arg_types(Dispatcher *self, PyObject *const *args, const Type **types) {
