@@ -189,6 +189,7 @@ PyObject *typed_set_box(const Type *t, RtDict *d);
 int typed_set_reflect(PyObject *o, const Type *t, RtDict *d);
 /* Python lists (Numba's reflected lists): copied in, written back after the call */
 const Type *typed_pylist_typeof(PyObject *o);
+const Type *typed_pylist_of_lists(PyObject *o);  /* a list of lists, where a signature declares one */
 PyObject *typed_pylist_refusal(PyObject *o);
 int typed_pylist_unbox(PyObject *o, const Type *t, Slot *slot);
 int typed_pylist_reflect(PyObject *o, const Type *t, RtList *l);

@@ -181,7 +181,7 @@ void *disp_function_entry(Dispatcher *self, const Type *fp) {
 bool disp_arg_types(Dispatcher *self, PyObject *const *args, const Type **types) {
   if (!core_plain && !core_api()) return false;
   for (int i = 0; i < self->nparams; i++)
-    if (!(types[i] = disp_typeof(args[i]))) {
+    if (!(types[i] = disp_typeof(args[i])) && !(self->sealed && (types[i] = typed_pylist_of_lists(args[i])))) {
       type_error(self, args, i);
       return false;
     }
