@@ -221,10 +221,6 @@ static bool resolve_call(void *ctx, void *callee, const Type **args, int nargs, 
   if (!(e && e->typing) && disp->sealed && !disp->scalars_only && !device && !c->cc) {  /* recursion: its own signature */
     if (!(sig = disp_best_spec(disp, args)))  /* called as from Python: the best signature, its declared result */
       return call_error(diag, "%s", "no compiled signature of the called function accepts these argument types");
-    for (int i = 0; i < nargs; i++)
-      if (sig->args[i]->kind == TY_FUNCPTR && args[i]->kind == TY_FUNCTION)
-        return call_error(diag, "compiled code passes a compiled function to a parameter of %s by its name only: "
-                          "pass it from Python, or call the function without a signature", sig->args[i]->name);
     args = (const Type **)sig->args;
     e = find_callee(c, disp, args, device);
   }

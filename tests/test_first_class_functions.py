@@ -121,6 +121,42 @@ def test_passed_on_to_a_function_without_signature():
     assert_same(outer, c_sum, -1.5)
 
 
+def test_compiled_function_named_in_compiled_code():
+    @njit
+    def both(x, y):
+        return cost(x, y, square) + cost(x, y, absolute)
+    rng = make_rng(35)
+    assert_same(both, rng.standard_normal(5), rng.standard_normal(4))
+
+
+def test_compiled_function_passed_on_from_compiled_code():
+    @njit
+    def through(x, f):
+        return cost(x, x, f)
+    x = make_rng(36).standard_normal(6)
+    assert_same(through, x, square)
+    assert_same(through, x, absolute)
+
+
+def test_compiled_function_of_other_result_named_in_compiled_code_converts_it():
+    @njit
+    def ints(x):
+        return cost(x, x, truncated)
+    assert_same(ints, make_rng(37).standard_normal(4) * 4)
+
+
+def test_compiled_function_of_array_result_named_in_compiled_code_refused():
+    @njit
+    def pair(a, b):
+        return numpy.array([a, b])
+
+    @njit
+    def arrays(x):
+        return cost(x, x, pair)
+    with pytest.raises(ruchey.TypingError, match="returns array"):
+        arrays(numpy.arange(3.0))
+
+
 def test_cfunc_to_function_without_signature():
     @njit
     def apply(f, a, b):

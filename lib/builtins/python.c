@@ -317,6 +317,42 @@ static LLVMValueRef lo_num_threads(Lower *l, Node *n) {
 
 /* ---------------------------------------------------------------- calls to ruchey functions */
 
+/* A compiled function named where a callee's explicit signature takes a
+ * first-class function (FunctionType): the function typed for that
+ * signature, its entry's address passed (lo_function_entry). */
+static bool function_entry(Infer *in, Node **arg, const Type *fp) {
+  const Type *f = (*arg)->ty;
+  CallTarget *target = arena_alloc(in->f->arena, sizeof(CallTarget));
+  Diag inner = {0};
+  if (!in->opts->resolve(in->opts->resolve_ctx, (void *)f->callee, (const Type **)fp->fields, fp->nfields, false,
+                         target, &inner))
+    return ty_error(in, *arg, "%s cannot be passed as %s:\n%s", f->name, fp->name, inner.msg) != NULL;
+  const Type *ret = target->func ? target->func->ret_type : NULL;
+  if (target->self || !ret || (ret != fp->elem && !(ty_is_scalar(ret) && ty_is_scalar(fp->elem) &&
+                                                    (!ty_is_complex(ret) || ty_is_complex(fp->elem)))))
+    return ty_error(in, *arg, "%s returns %s, not the %s of %s", f->name,
+                    target->func && target->func->ret_type ? target->func->ret_type->name : "a type not known yet",
+                    fp->elem->name, fp->name) != NULL;
+  Node *wrap = arena_alloc(in->f->arena, sizeof(Node));
+  *wrap = (Node){.kind = N_CALL, .line = (*arg)->line, .col = (*arg)->col, .bi = bi_named("a compiled function's entry"),
+                 .target = target, .ty = fp};
+  *arg = wrap;
+  return true;
+}
+
+static bool function_entries(Infer *in, Node *n, const Type **args, const CallTarget *target) {
+  for (int i = 0; i < n->list.len; i++) {
+    const Type *want = target->func->param_types ? target->func->param_types[i] : NULL;
+    if (args[i]->kind == TY_FUNCTION && want && want->kind == TY_FUNCPTR) {
+      if (!function_entry(in, &n->list.items[i], want)) return false;
+      args[i] = want;
+    }
+  }
+  return true;
+}
+
+static const Type *ty_function_entry(Infer *in, Node *n, const Type **args) { return n->ty; }
+
 /* The extension compiles the callee for these argument types (or says it
  * is this function, recursively). */
 static const Type *ty_jit_call(Infer *in, Node *n, const Type **args) {
@@ -332,6 +368,7 @@ static const Type *ty_jit_call(Infer *in, Node *n, const Type **args) {
     return ty_error(in, n, "%s", inner.msg[0] ? inner.msg : "the called function cannot be compiled");
   }
   n->target = target;
+  if (!n->op && target->func && !function_entries(in, n, args, target)) return NULL;
   if (target->barrier) in->f->barrier = true;
   if (target->grid_sync) in->f->grid_sync = true;
   if (!target->self) {
@@ -573,6 +610,7 @@ const Builtin bi_python[] = {
            lo_jit_call),
   FUNCTION("a call through a function pointer", NULL, NULL, 0, 64, BF_RAISES | BF_VARIES | BF_COMPLEX | BF_KEYWORDS,
            ty_funcptr_call, lo_funcptr_call),
+  FUNCTION("a compiled function's entry", NULL, NULL, 0, 0, BF_PURE | BF_CHEAP, ty_function_entry, lo_function_entry),
   {"a ruchey ufunc", NULL, NULL, BK_FUNCTION, 0, 1, 64, NULL, BF_RAISES | BF_VARIES, 0, 0, ty_ufunc_jit_call,
    lo_jit_call, lo_jit_call_elem},
   BI_END,

@@ -240,8 +240,9 @@ static LLVMValueRef body_function(Lower *l, const char *name, bool deferred) {
 LLVMValueRef lo_body(Lower *l) { return body_function(l, l->f->symbol, false); }
 
 /* The entry ABI, int entry(void *ret, void **args): each argument read
- * from its storage layout, the body called, its result stored in ret. */
-static void lo_entry(Lower *l) {
+ * from its storage layout, the body called, its result stored in ret as
+ * a value of type ret_as (its own, or a number it converts to). */
+static void lo_entry_as(Lower *l, const Type *ret_as) {
   position(l, new_block(l, "entry"));
   l->stack_guard = NULL;  /* the body's parameter: the entry makes its own */
   int np = l->f->nparams + l->opts->device;
@@ -258,10 +259,35 @@ static void lo_entry(Lower *l) {
     }
   }
   LLVMValueRef r = lo_call_body(l, l->impl, l->f, l->opts, vals, np);
-  if (l->f->ret_type->kind != TY_NONE)
-    lo_store_storage(l, l->f->ret_type, LLVMGetParam(l->fn, 0),
-                     lo_take_result(l, l->f->ret_type, LLVMBuildExtractValue(l->b, r, 1, "")));
+  const Type *rt = l->f->ret_type;
+  if (rt->kind != TY_NONE)
+    lo_store_storage(l, ret_as, LLVMGetParam(l->fn, 0),
+                     lo_convert(l, lo_take_result(l, rt, LLVMBuildExtractValue(l->b, r, 1, "")), rt, ret_as));
   LLVMBuildRet(l->b, LLVMBuildExtractValue(l->b, r, 0, "status"));
+}
+
+static void lo_entry(Lower *l) { lo_entry_as(l, l->f->ret_type); }
+
+/* The entry of the function n's target names, returning the result of
+ * n's FunctionType, lowered into this module once: its address, a
+ * first-class function's value (ty_function_entry). */
+LLVMValueRef lo_function_entry(Lower *l, Node *n) {
+  const CallTarget *target = n->target;
+  char name[300];
+  snprintf(name, sizeof name, "%s.entry.%s", target->func->symbol, n->ty->elem->name);
+  LLVMValueRef fn = LLVMGetNamedFunction(l->mod->m, name);
+  if (fn) return fn;
+  LLVMValueRef body = lo_callee_body(l, target);
+  Lower sub;
+  lo_func_init(&sub, l->mod, target->func, target->func_opts);
+  sub.callee = true;
+  sub.impl = body;
+  LLVMTypeRef params[2] = {l->mod->ptr, l->mod->ptr};
+  sub.fn = fn = LLVMAddFunction(l->mod->m, name, LLVMFunctionType(l->mod->i32, params, 2, 0));
+  LLVMSetLinkage(fn, LLVMInternalLinkage);
+  lo_entry_as(&sub, n->ty->elem);
+  lo_func_done(&sub);
+  return fn;
 }
 
 /* ---------------------------------------------------------------- ufunc loops */
