@@ -144,20 +144,11 @@ Spec *disp_compile_miss(Dispatcher *self, const Type *const *args, bool device) 
 
 /* ---------------------------------------------------------------- as a first-class function */
 
-static Spec *spec_returning(Dispatcher *self, const Type *const *args, const Type *ret) {
-  for (int i = 0; i < self->nspecs; i++) {
-    Spec *s = &self->specs[i];
-    if (!s->device && s->ret_type == ret && !memcmp(s->args, args, sizeof(Type *) * (size_t)self->nparams)) return s;
-  }
-  return NULL;
-}
-
 /* The entry of self for fp's signature, what a FunctionType argument
- * holds (as Numba's): its specialisation for fp's parameters, compiled
- * now if self has no signatures of its own, and compiled again with fp's
- * result declared where it returns another type (converted, as an
- * explicit signature's). NULL with the exception set where self cannot
- * be compiled so. */
+ * holds, as Numba's: its specialisation for fp's parameters, which must
+ * return fp's result; where it has none, one compiled now with that
+ * result declared (converted, as an explicit signature's), unless self
+ * has explicit signatures. NULL with a TypeError where self does not fit. */
 void *disp_function_entry(Dispatcher *self, const Type *fp) {
   if (self->opts.kernel)
     return PyErr_Format(PyExc_TypeError, "a CUDA kernel cannot be passed as %s", fp->name), NULL;
@@ -165,13 +156,16 @@ void *disp_function_entry(Dispatcher *self, const Type *fp) {
     return PyErr_Format(PyExc_TypeError, "%S takes %d arguments, %s %d", self->py_func, self->nparams, fp->name,
                         fp->nfields), NULL;
   disp_lock_compiles(self);
-  Spec *s = spec_returning(self, fp->fields, fp->elem);
+  Spec *s = disp_find_spec(self, fp->fields, false);
   if (!s && self->sealed)
     PyErr_Format(PyExc_TypeError, "%S has no compiled signature for %s and compiles no other (it has explicit "
                  "signatures)", self->py_func, fp->name);
-  else if (!s && disp_compile_miss(self, fp->fields, false) && !(s = spec_returning(self, fp->fields, fp->elem)))
+  else if (!s)
     s = add_spec(self, fp->fields, fp->elem, false);
-  void *entry = s ? (void *)s->entry : NULL;
+  else if (s->ret_type != fp->elem)
+    PyErr_Format(PyExc_TypeError, "mismatch of return type: %s vs %s (%S compiled for %s)", s->ret_type->name,
+                 fp->elem->name, self->py_func, fp->name);
+  void *entry = s && s->ret_type == fp->elem ? (void *)s->entry : NULL;
   disp_unlock_compiles(self);
   return entry;
 }

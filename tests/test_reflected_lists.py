@@ -13,7 +13,7 @@ import pytest
 import ruchey
 from ruchey import njit, typed
 
-from conftest import AS_NUMBA, make_rng, seed_of
+from conftest import AS_NUMBA, make_rng, numba_deviation, seed_of
 
 ruchey_only = pytest.mark.skipif(AS_NUMBA, reason="ruchey's messages (numba's differ)")
 
@@ -550,6 +550,7 @@ def test_list_of_lists_a_function_returned_is_taken_back(seed):
     assert summed(lengths) == summed.py_func(deep_copy(lengths))
 
 
+@numba_deviation("it refuses a Python list of lists (it returns a typed List of lists, which it takes back)")
 @pytest.mark.parametrize("pyfunc", [regrow, shorten])
 def test_list_of_lists_changed_by_compiled_code_is_reflected(pyfunc):
     f = njit(ruchey.types.int64(INT_LISTS))(pyfunc)
