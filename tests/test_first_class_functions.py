@@ -51,6 +51,10 @@ def test_function_type_is_numbas_type():
     assert DIST == types.FunctionType(types.float64(types.float64, types.float64))
 
 
+def test_cfunc_is_a_function_of_its_signature():
+    assert ruchey.typeof(c_sum) == DIST
+
+
 @pytest.mark.parametrize("dist", [square, absolute, c_sum], ids=lambda f: f.__name__)
 def test_each_compiled_function_through_one_specialisation(dist):
     rng = make_rng(31)

@@ -678,4 +678,6 @@ def typeof(value):
         return TupleType([typeof(v) for v in value])
     if type(value) is str:
         return unicode_type
+    if hasattr(value, "_function_type"):  # a @cfunc (ruchey.ccallback): a first-class function of its signature
+        return FunctionType(value._signature)
     raise TypeError(f"ruchey has no type for {type(value).__name__} values")
