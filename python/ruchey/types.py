@@ -322,7 +322,7 @@ class Signature:
 
     def __init__(self, return_type, args):
         for a in args:
-            if not isinstance(a, (Type, TupleType, Optional, CPointer, ListType, DictType, FunctionType)):
+            if not isinstance(a, (Type, TupleType, Optional, CPointer, ListType, DictType, FunctionType, NoneType)):
                 raise TypeError(f"not a ruchey type in a signature: {a!r}")
         self.return_type, self.args = return_type, tuple(args)
 
