@@ -148,7 +148,7 @@ Spec *disp_compile_miss(Dispatcher *self, const Type *const *args, bool device) 
  * holds, as Numba's: its specialisation for fp's parameters, which must
  * return fp's result; where it has none, one compiled now with that
  * result declared (converted, as an explicit signature's), unless self
- * has explicit signatures. NULL with a TypeError where self does not fit. */
+ * compiles no more (sealed). NULL with a TypeError where self does not fit. */
 void *disp_function_entry(Dispatcher *self, const Type *fp) {
   if (self->opts.kernel)
     return PyErr_Format(PyExc_TypeError, "a CUDA kernel cannot be passed as %s", fp->name), NULL;
@@ -158,8 +158,8 @@ void *disp_function_entry(Dispatcher *self, const Type *fp) {
   disp_lock_compiles(self);
   Spec *s = disp_find_spec(self, fp->fields, false);
   if (!s && self->sealed)
-    PyErr_Format(PyExc_TypeError, "%S has no compiled signature for %s and compiles no other (it has explicit "
-                 "signatures)", self->py_func, fp->name);
+    PyErr_Format(PyExc_TypeError, "%S has no compiled signature for %s and compiles no others (explicit "
+                 "signatures, or disable_compile())", self->py_func, fp->name);
   else if (!s)
     s = add_spec(self, fp->fields, fp->elem, false);
   else if (s->ret_type != fp->elem)
