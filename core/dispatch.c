@@ -25,7 +25,8 @@ int disp_init_numpy(void) {
  * compiled. */
 static bool spec_code(Dispatcher *self, const Type *const *args, const Type *declared_ret, bool device,
                       CompileResult *res, Arena *arena) {
-  if (device) return cp_compile(self, args, declared_ret, device, OUT_JIT, 0, res, arena);
+  /* (a @cfunc's entries for FunctionType arguments: not cached, their key would be its jit's) */
+  if (device || self->opts.reports_failure) return cp_compile(self, args, declared_ret, device, OUT_JIT, 0, res, arena);
   return cache_compile(self, args, declared_ret, ENTRY_CALL, res, arena);
 }
 
@@ -636,6 +637,8 @@ static PyMemberDef dispatcher_members[] = {
    "The argument types of each compiled specialisation, as text: \"(int64, float64)\"."},
   {"_scalars_only", T_BOOL, offsetof(Dispatcher, scalars_only), 0,
    "A ufunc's function: compiled code calls it per element, with the types of one of its ufunc's loops."},
+  {"_reports_failures", T_BOOL, offsetof(Dispatcher, opts.reports_failure), 0,
+   "A @cfunc's: its entries (FunctionType arguments) write a failure out as unraisable and return zero."},
   {"_sealed", T_BOOL, offsetof(Dispatcher, sealed), 0,
    "No compiles beyond the explicit signatures (a ufunc's: beyond its loops)."},
   {"gpu_signatures", T_OBJECT, offsetof(Dispatcher, gpu_signatures), READONLY,

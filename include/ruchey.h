@@ -481,6 +481,9 @@ typedef struct CompileOptions {
   bool ufunc_loop;         /* OUT_JIT: the entry is a NumPy ufunc inner loop over the function of
                             * scalars, int loop(char **args, int64 *dims, int64 *steps, void *data),
                             * returning an RtStatus (the first element that failed) */
+  bool reports_failure;    /* OUT_JIT: where the body fails, the entry hands the error to rt_cfunc_failed(name)
+                            * and returns RT_OK with a zero result, as a @cfunc's C entry does (a @cfunc's
+                            * entry as a FunctionType argument) */
   bool c_entry;            /* OUT_JIT: the entry is a C function of the signature's scalars (@cfunc),
                             * ret f(args...); where the body fails it calls rt_cfunc_failed(name), the
                             * error in the thread's RtError, and returns zero */

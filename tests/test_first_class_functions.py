@@ -4,8 +4,10 @@ at run time and called through its address. An @njit function passed for it
 is compiled for the signature (now, where it has no signature of its own);
 a @cfunc of the signature is taken as it is. Each against the Python
 original on generated inputs; what the callee raises reaches Python as from
-a direct call; functions that do not fit are clear errors."""
+a direct call (a @cfunc's is written out as unraisable, and zero taken, as
+its C entry does); functions that do not fit are clear errors."""
 import math
+import sys
 
 import numpy
 import pytest
@@ -202,6 +204,23 @@ def test_exception_of_callee_reaches_python():
     with pytest.raises(ValueError) as expected:
         cost.py_func(x, x, picky)
     assert got.value.args == expected.value.args
+
+
+@cfunc("float64(float64, float64)")
+def c_picky(a, b):
+    if a > 2.0:
+        raise ValueError("too big")
+    return a
+
+
+def test_exception_of_cfunc_is_unraisable_and_zero_as_its_c_entrys(monkeypatch):
+    seen = []
+    monkeypatch.setattr(sys, "unraisablehook", lambda u: seen.append(u.exc_type))
+    x = numpy.arange(5.0)
+    got = cost(x, x[:1], c_picky)
+    expected = numpy.where(x > 2.0, 0.0, x)[:, None]
+    numpy.testing.assert_array_equal(got, expected)
+    assert seen == [ValueError, ValueError]
 
 
 def test_zero_division_in_callee_reaches_python():

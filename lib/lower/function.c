@@ -239,6 +239,23 @@ static LLVMValueRef body_function(Lower *l, const char *name, bool deferred) {
 
 LLVMValueRef lo_body(Lower *l) { return body_function(l, l->f->symbol, false); }
 
+/* A @cfunc's failure, where its entry is a FunctionType argument's: the
+ * error handed to rt_cfunc_failed (written out as unraisable) and a zero
+ * result returned with RT_OK, as its C entry does (lower/cfunc.c); the
+ * builder left where the body succeeded, the status RT_OK. */
+static LLVMValueRef reported_failure(Lower *l, LLVMValueRef status, const Type *ret_as) {
+  LLVMBasicBlockRef failed = new_block(l, "failed"), ok = new_block(l, "ok");
+  LLVMBuildCondBr(l->b, LLVMBuildICmp(l->b, LLVMIntNE, status, const_i32(l, RT_OK), ""), failed, ok);
+  position(l, failed);
+  LLVMTypeRef p[1] = {l->mod->ptr};
+  LLVMValueRef name = lo_string(l, l->f->name);
+  lo_call_fn(l, "rt_cfunc_failed", void_type(l), p, &name, 1);
+  if (ret_as->kind != TY_NONE) LLVMBuildStore(l->b, LLVMConstNull(lo_storage_type(l, ret_as)), LLVMGetParam(l->fn, 0));
+  LLVMBuildRet(l->b, const_i32(l, RT_OK));
+  position(l, ok);
+  return const_i32(l, RT_OK);
+}
+
 /* The entry ABI, int entry(void *ret, void **args): each argument read
  * from its storage layout, the body called, its result stored in ret as
  * a value of type ret_as (its own, or a number it converts to). */
@@ -259,11 +276,13 @@ static void lo_entry_as(Lower *l, const Type *ret_as) {
     }
   }
   LLVMValueRef r = lo_call_body(l, l->impl, l->f, l->opts, vals, np);
+  LLVMValueRef status = LLVMBuildExtractValue(l->b, r, 0, "status");
+  if (l->opts->reports_failure) status = reported_failure(l, status, ret_as);
   const Type *rt = l->f->ret_type;
   if (rt->kind != TY_NONE)
     lo_store_storage(l, ret_as, LLVMGetParam(l->fn, 0),
                      lo_convert(l, lo_take_result(l, rt, LLVMBuildExtractValue(l->b, r, 1, "")), rt, ret_as));
-  LLVMBuildRet(l->b, LLVMBuildExtractValue(l->b, r, 0, "status"));
+  LLVMBuildRet(l->b, status);
 }
 
 static void lo_entry(Lower *l) { lo_entry_as(l, l->f->ret_type); }
