@@ -560,6 +560,70 @@ def pyod_sod():
     return {"sod": _pyod_fit(sod.SOD())}
 
 
+def _series(n, length, seed):
+    return np.cumsum(np.random.default_rng(seed).standard_normal((n, length)), axis=1)
+
+
+def _letters(words):
+    """SAX's and SFA's letters as numbers, for comparing."""
+    return np.asarray(words).astype("U1").view(np.int32)
+
+
+def pyts_dtw():
+    """pyts' dynamic time warping: the classic, Sakoe-Chiba, Itakura,
+    multiscale and fast variants, and a user's @njit distance passed as its
+    first-class function (types.FunctionType) parameter."""
+    from numba import njit
+    from pyts import metrics
+
+    @njit
+    def cubed(a, b):
+        return abs(a - b) ** 3
+
+    X = _series(6, 128, 1)
+    return {"classic": metrics.dtw(X[0], X[1]),
+            "sakoechiba": metrics.dtw(X[0], X[2], method="sakoechiba", options={"window_size": 5}),
+            "itakura": metrics.dtw(X[0], X[3], method="itakura"),
+            "multiscale": metrics.dtw(X[0], X[4], method="multiscale"),
+            "fast": metrics.dtw(X[0], X[5], method="fast"),
+            "user_dist": metrics.dtw(X[1], X[2], dist=cubed),
+            "cost_matrix": metrics.dtw(X[0], X[1], dist="absolute", return_cost=True)[1]}
+
+
+def pyts_transforms():
+    """pyts' approximations and transformations of 20 series of 64 points:
+    PAA, SAX, SFA, the Gramian angular, Markov transition and recurrence
+    images, BOSS, WEASEL, ROCKET and singular spectrum analysis."""
+    from pyts import approximation, decomposition, image, transformation
+    X = _series(20, 64, 0)
+    y = np.arange(20) % 2
+    return {"paa": approximation.PiecewiseAggregateApproximation(window_size=4).transform(X),
+            "sax": _letters(approximation.SymbolicAggregateApproximation(n_bins=4, strategy="normal").transform(X)),
+            "sfa": _letters(approximation.SymbolicFourierApproximation(n_coefs=4, n_bins=4).fit_transform(X, y)),
+            "gaf": image.GramianAngularField().transform(X[:3]),
+            "mtf": image.MarkovTransitionField(n_bins=4).transform(X[:3]),
+            "rp": image.RecurrencePlot().transform(X[:3]),
+            "boss": transformation.BOSS(word_size=2, n_bins=2, window_size=12).fit_transform(X, y).toarray(),
+            "weasel": transformation.WEASEL(word_size=2, window_sizes=[12, 24]).fit_transform(X, y).toarray(),
+            "rocket": transformation.ROCKET(n_kernels=50, random_state=0).fit_transform(X),
+            "ssa": decomposition.SingularSpectrumAnalysis(window_size=8).transform(X[:3])}
+
+
+def pyts_classifiers():
+    """pyts' classifiers on 20 series: k-nearest neighbours under DTW,
+    BOSSVS, SAXVSM, time series forest, and the shapelet transform (typed
+    Lists of reflected lists passed between its compiled functions)."""
+    from pyts import classification, transformation
+    X = _series(20, 64, 0)
+    y = np.arange(20) % 2
+    return {"knn_dtw": classification.KNeighborsClassifier(metric="dtw").fit(X, y).predict(X),
+            "bossvs": classification.BOSSVS(window_size=16).fit(X, y).predict(X),
+            "saxvsm": classification.SAXVSM(window_size=16, word_size=4, n_bins=4).fit(X, y).predict(X),
+            "forest": classification.TimeSeriesForest(random_state=0, n_estimators=10).fit(X, y).predict(X),
+            "shapelets": transformation.ShapeletTransform(window_sizes=[12], random_state=0,
+                                                          n_shapelets=3).fit_transform(X, y)}
+
+
 WORKLOADS = {
     "stumpy": {"stump": stumpy_stump, "aamp": stumpy_aamp, "more": stumpy_more},
     "pynndescent": {"NNDescent": pynndescent_graph},
@@ -591,4 +655,5 @@ WORKLOADS = {
     "shap": {"explainers": shap_explainers},
     "pymatting": {"alpha": pymatting_alpha, "foreground": pymatting_foreground},
     "pyod": {"detectors": pyod_detectors, "sod": pyod_sod},
+    "pyts": {"dtw": pyts_dtw, "transforms": pyts_transforms, "classifiers": pyts_classifiers},
 }

@@ -450,6 +450,24 @@ static int unbox_generator(PyObject *o, Slot *slot) {
   return 0;
 }
 
+/* A first-class function (FunctionType): the entry of a compiled
+ * function, or of a @cfunc's, compiled for t's signature; it lives as
+ * long as the dispatcher, which the argument holds for the call. */
+static int unbox_funcptr(PyObject *o, const Type *t, Slot *slot) {
+  PyObject *disp = Py_TYPE(o) == &DispatcherType ? Py_NewRef(o) : NULL;
+  if (!disp && disp_typeof(o) == t) disp = PyObject_GetAttrString(o, "_disp");  /* a @cfunc of t's signature */
+  if (!disp || Py_TYPE(disp) != &DispatcherType) {
+    Py_XDECREF(disp);
+    PyErr_Clear();
+    PyErr_Format(PyExc_TypeError, "expected a compiled function for %s, got %R", t->name, o);
+    return -1;
+  }
+  void *entry = disp_function_entry((Dispatcher *)disp, t);
+  Py_DECREF(disp);
+  slot->u = (uint64_t)(uintptr_t)entry;
+  return entry ? 0 : -1;
+}
+
 int disp_unbox(PyObject *o, const Type *t, Slot *slot, RtArray *arr, void **arg) {
   *arg = slot;
   if (t->kind == TY_ARRAY) return unbox_array(o, arr, arg);
@@ -471,6 +489,7 @@ int disp_unbox(PyObject *o, const Type *t, Slot *slot, RtArray *arr, void **arg)
     return -1;
   }
   if (t->kind == TY_GENERATOR) return unbox_generator(o, slot);
+  if (t->kind == TY_FUNCPTR) return unbox_funcptr(o, t, slot);
   if (t->kind == TY_RECORD) {  /* a pointer to the numpy.void's bytes, which it holds for the call */
     if (disp_typeof(o) == t) {
       *arg = disp_record_data(o);

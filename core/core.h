@@ -189,6 +189,7 @@ PyObject *typed_set_box(const Type *t, RtDict *d);
 int typed_set_reflect(PyObject *o, const Type *t, RtDict *d);
 /* Python lists (Numba's reflected lists): copied in, written back after the call */
 const Type *typed_pylist_typeof(PyObject *o);
+const Type *typed_pylist_of_lists(PyObject *o);  /* a list of lists, where a signature declares one */
 PyObject *typed_pylist_refusal(PyObject *o);
 int typed_pylist_unbox(PyObject *o, const Type *t, Slot *slot);
 int typed_pylist_reflect(PyObject *o, const Type *t, RtList *l);
@@ -281,6 +282,7 @@ Spec *disp_find_spec(Dispatcher *self, const Type *const *args, bool device);
 Spec *disp_best_spec(Dispatcher *self, const Type *const *args);
 /* Compiles the signature unless another thread just did (the lock taken). */
 Spec *disp_compile_miss(Dispatcher *self, const Type *const *args, bool device);
+void *disp_function_entry(Dispatcher *self, const Type *fp);  /* a FunctionType argument's entry */
 /* Each argument's type; false, with the TypeError raised, for an argument
  * that cannot be compiled. */
 bool disp_arg_types(Dispatcher *self, PyObject *const *args, const Type **types);

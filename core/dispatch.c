@@ -25,7 +25,8 @@ int disp_init_numpy(void) {
  * compiled. */
 static bool spec_code(Dispatcher *self, const Type *const *args, const Type *declared_ret, bool device,
                       CompileResult *res, Arena *arena) {
-  if (device) return cp_compile(self, args, declared_ret, device, OUT_JIT, 0, res, arena);
+  /* (a @cfunc's entries for FunctionType arguments: not cached, their key would be its jit's) */
+  if (device || self->opts.reports_failure) return cp_compile(self, args, declared_ret, device, OUT_JIT, 0, res, arena);
   return cache_compile(self, args, declared_ret, ENTRY_CALL, res, arena);
 }
 
@@ -142,12 +143,40 @@ Spec *disp_compile_miss(Dispatcher *self, const Type *const *args, bool device) 
   return s;
 }
 
+/* ---------------------------------------------------------------- as a first-class function */
+
+/* The entry of self for fp's signature, what a FunctionType argument
+ * holds, as Numba's: its specialisation for fp's parameters, which must
+ * return fp's result; where it has none, one compiled now with that
+ * result declared (converted, as an explicit signature's), unless self
+ * compiles no more (sealed). NULL with a TypeError where self does not fit. */
+void *disp_function_entry(Dispatcher *self, const Type *fp) {
+  if (self->opts.kernel)
+    return PyErr_Format(PyExc_TypeError, "a CUDA kernel cannot be passed as %s", fp->name), NULL;
+  if (fp->nfields != self->nparams)
+    return PyErr_Format(PyExc_TypeError, "%S takes %d arguments, %s %d", self->py_func, self->nparams, fp->name,
+                        fp->nfields), NULL;
+  disp_lock_compiles(self);
+  Spec *s = disp_find_spec(self, fp->fields, false);
+  if (!s && self->sealed)
+    PyErr_Format(PyExc_TypeError, "%S has no compiled signature for %s and compiles no others (explicit "
+                 "signatures, or disable_compile())", self->py_func, fp->name);
+  else if (!s)
+    s = add_spec(self, fp->fields, fp->elem, false);
+  else if (s->ret_type != fp->elem)
+    PyErr_Format(PyExc_TypeError, "mismatch of return type: %s vs %s (%S compiled for %s)", s->ret_type->name,
+                 fp->elem->name, self->py_func, fp->name);
+  void *entry = s && s->ret_type == fp->elem ? (void *)s->entry : NULL;
+  disp_unlock_compiles(self);
+  return entry;
+}
+
 /* ---------------------------------------------------------------- the call */
 
 bool disp_arg_types(Dispatcher *self, PyObject *const *args, const Type **types) {
   if (!core_plain && !core_api()) return false;
   for (int i = 0; i < self->nparams; i++)
-    if (!(types[i] = disp_typeof(args[i]))) {
+    if (!(types[i] = disp_typeof(args[i])) && !(self->sealed && (types[i] = typed_pylist_of_lists(args[i])))) {
       type_error(self, args, i);
       return false;
     }
@@ -608,6 +637,8 @@ static PyMemberDef dispatcher_members[] = {
    "The argument types of each compiled specialisation, as text: \"(int64, float64)\"."},
   {"_scalars_only", T_BOOL, offsetof(Dispatcher, scalars_only), 0,
    "A ufunc's function: compiled code calls it per element, with the types of one of its ufunc's loops."},
+  {"_reports_failures", T_BOOL, offsetof(Dispatcher, opts.reports_failure), 0,
+   "A @cfunc's: its entries (FunctionType arguments) write a failure out as unraisable and return zero."},
   {"_sealed", T_BOOL, offsetof(Dispatcher, sealed), 0,
    "No compiles beyond the explicit signatures (a ufunc's: beyond its loops)."},
   {"gpu_signatures", T_OBJECT, offsetof(Dispatcher, gpu_signatures), READONLY,

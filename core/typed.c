@@ -1317,6 +1317,19 @@ const Type *typed_pylist_typeof(PyObject *o) {
   return last_list;
 }
 
+/* A list of lists, refused as an argument as Numba refuses it (it cannot
+ * reflect one), is taken where a signature declares a typed List of lists
+ * (ListType(List(int64))): ruchey returns a List of lists compiled code
+ * made as a Python list of Python lists, where Numba returns a typed List,
+ * which such a signature then takes back. Its type is its first list's,
+ * one level deep; NULL for others. */
+const Type *typed_pylist_of_lists(PyObject *o) {
+  PyObject *first = PyList_Check(o) && PyList_GET_SIZE(o) ? PyList_GET_ITEM(o, 0) : NULL;
+  const Type *item = first && PyList_CheckExact(first) ? typed_pylist_typeof(first) : NULL;
+  PyErr_Clear();
+  return item ? core_api()->list(item) : NULL;
+}
+
 PyObject *typed_pylist_refusal(PyObject *o) {
   if (!PyList_GET_SIZE(o))
     return PyUnicode_FromString("is an empty list, whose item type cannot be known (Numba: cannot compute "
@@ -1352,6 +1365,11 @@ static int pylist_store(const Type *t, PyObject *o, char *p, Py_ssize_t i) {
     return -1;
   }
   if (t->kind == TY_TUPLE) return disp_unbox_tuple(o, t, p);
+  if (t->kind == TY_LIST && !PyList_Check(o)) {  /* a typed List's is borrowed: only Python lists in a list of lists */
+    PyErr_Format(PyExc_TypeError, "can't unbox heterogeneous list: item %zd is a %s, the first a list", i,
+                 Py_TYPE(o)->tp_name);
+    return -1;
+  }
   Slot slot;
   void *arg;
   if (disp_unbox(o, t, &slot, (RtArray *)p, &arg) < 0) return -1;
@@ -1428,12 +1446,36 @@ static bool pylist_same(const Type *t, PyObject *o, const char *p) {
   return !memcmp(arg, p, t->size);
 }
 
+/* A list of lists: each inner list the call had made equal to its
+ * RtList, in place (the same objects, as Python code holding them sees
+ * them); new ones for items beyond them; then the outer list's items. */
+static int reflect_lists(PyObject *o, const Type *t, RtList *l) {
+  PyObject *items = PyList_New(l->len);
+  for (int64_t i = 0; items && i < l->len; i++) {
+    RtList *inner = *(RtList **)(l->data + i * l->itemsize);
+    PyObject *was = i < PyList_GET_SIZE(o) ? PyList_GET_ITEM(o, i) : NULL, *item = NULL;
+    if (was && PyList_CheckExact(was)) {
+      __atomic_add_fetch(&inner->refcount, 1, __ATOMIC_ACQ_REL);  /* typed_pylist_reflect releases it */
+      if (typed_pylist_reflect(was, t->elem, inner) == 0) item = Py_NewRef(was);
+    } else {
+      item = python_list(t->elem, inner);
+    }
+    if (!item) Py_CLEAR(items);
+    else PyList_SET_ITEM(items, i, item);
+  }
+  int rc = items ? PyList_SetSlice(o, 0, PY_SSIZE_T_MAX, items) : -1;
+  Py_XDECREF(items);
+  rt_list_release(l);
+  return rc;
+}
+
 /* After the call: o made to hold l's items where l differs from what o
  * held (its length, or an item), as Numba writes back a list compiled
  * code changed; l released. Items of numbers are replaced one by one where
  * they differ; items holding arrays are all made before o lets go of any,
  * since an array o held may be one that only o kept alive. */
 int typed_pylist_reflect(PyObject *o, const Type *t, RtList *l) {
+  if (t->elem->kind == TY_LIST) return reflect_lists(o, t, l);
   const Type *elem = t->elem;
   bool same_length = PyList_GET_SIZE(o) == l->len, in_place = same_length && !ty_has_arrays(elem);
   int64_t i = 0;

@@ -230,6 +230,17 @@ bool disp_is_generator(PyObject *o) {
 
 static const Type *typeof_depth(PyObject *o, int depth);
 
+/* A @cfunc (ruchey/ccallback.py) passed as a value: a first-class function
+ * of its signature, its _function_type described. */
+static const Type *cfunc_typeof(PyObject *o) {
+  if (PyType_Check(o) || strcmp(Py_TYPE(o)->tp_name, "CFunc")) return NULL;
+  PyObject *d = PyObject_GetAttrString(o, "_function_type");
+  const Type *t = d ? disp_described_type(d) : NULL;
+  Py_XDECREF(d);
+  if (!t) PyErr_Clear();
+  return t;
+}
+
 /* NULL where an item has no type (or the tuple nests or grows too far). */
 static const Type *tuple_type(PyObject *o, int depth) {
   Py_ssize_t n = PyTuple_GET_SIZE(o);
@@ -274,7 +285,7 @@ static const Type *typeof_depth(PyObject *o, int depth) {
   }
   if (PyArray_DescrCheck(o) || (PyType_Check(o) && PyType_IsSubtype((PyTypeObject *)o, &PyGenericArrType_Type)))
     return dtype_value_type(o);
-  return NULL;
+  return depth ? NULL : cfunc_typeof(o);
 }
 
 /* Why a tuple cannot be passed: its first item that cannot, or its size. */
@@ -351,6 +362,22 @@ static const Type *described_tuple(PyObject *d) {
   return core_api()->tuple((int)n, fields);
 }
 
+/* ("function", [the parameters'], the result's): a first-class function
+ * of that signature (Numba's FunctionType). */
+static const Type *described_funcptr(PyObject *d) {
+  PyObject *params = PyTuple_GET_ITEM(d, 1);
+  if (!PyList_Check(params) || PyList_GET_SIZE(params) > MAX_ARGS) {
+    PyErr_SetString(PyExc_ValueError, "invalid type description");
+    return NULL;
+  }
+  const Type *types[MAX_ARGS];
+  int n = (int)PyList_GET_SIZE(params);
+  for (int i = 0; i < n; i++)
+    if (!(types[i] = disp_described_type(PyList_GET_ITEM(params, i)))) return NULL;
+  const Type *ret = disp_described_type(PyTuple_GET_ITEM(d, 2));
+  return ret ? core_api()->funcptr(ret, n, types) : NULL;
+}
+
 const Type *disp_described_type(PyObject *d) {
   int kind, ndim;
   const char *layout;
@@ -375,6 +402,7 @@ const Type *disp_described_type(PyObject *d) {
       PyErr_Format(PyExc_TypeError, "%R is not a named tuple class of %d fields", PyTuple_GET_ITEM(d, 1), t->nfields);
     return named;
   }
+  if (!strcmp(tag, "function") && PyTuple_GET_SIZE(d) == 3) return described_funcptr(d);
   if (!strcmp(tag, "dict") && PyTuple_GET_SIZE(d) == 3) {  /* ("dict", the keys', the values'): a typed Dict */
     const Type *k = disp_described_type(PyTuple_GET_ITEM(d, 1)), *v = k ? disp_described_type(PyTuple_GET_ITEM(d, 2)) : NULL;
     return v ? core_api()->dict(k, v) : NULL;
@@ -452,6 +480,7 @@ static int scalar_conversion(const Type *want, const Type *have) {
 
 int disp_conversion_cost(const Type *want, const Type *have) {
   if (want == have) return 0;
+  if (want->kind == TY_FUNCPTR) return have->kind == TY_FUNCTION ? 1 : -1;  /* compiled for it as it is unboxed */
   if (want->kind == TY_ARRAY && have->kind == TY_ARRAY)
     return want->elem == have->elem && want->ndim == have->ndim &&
            (want->layout == 'A' || want->layout == have->layout) && (want->readonly || !have->readonly) ? 1 : -1;

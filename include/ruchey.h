@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define RUCHEY_API_VERSION 26
+#define RUCHEY_API_VERSION 27
 #define RC_MAX_NDIM 8
 
 /* ---------------------------------------------------------------- arena */
@@ -157,6 +157,7 @@ const Type *ty_dtype(const Type *elem);
 const Type *ty_info(const Type *elem);
 const Type *ty_optional(const Type *elem);
 const Type *ty_function(const void *callee, const char *name);  /* name: the function's, for messages */
+const Type *ty_funcptr(const Type *ret, int n, const Type *const *params);  /* FunctionType[ret(params)] */
 const Type *ty_list(const Type *item);  /* item NULL: an empty list's, typed by what it is given later */
 const Type *ty_dict(const Type *key, const Type *value);  /* both NULL: an empty dict's */
 const Type *ty_set_of(const Type *item);  /* NULL: an empty set's */
@@ -480,6 +481,9 @@ typedef struct CompileOptions {
   bool ufunc_loop;         /* OUT_JIT: the entry is a NumPy ufunc inner loop over the function of
                             * scalars, int loop(char **args, int64 *dims, int64 *steps, void *data),
                             * returning an RtStatus (the first element that failed) */
+  bool reports_failure;    /* OUT_JIT: where the body fails, the entry hands the error to rt_cfunc_failed(name)
+                            * and returns RT_OK with a zero result, as a @cfunc's C entry does (a @cfunc's
+                            * entry as a FunctionType argument) */
   bool c_entry;            /* OUT_JIT: the entry is a C function of the signature's scalars (@cfunc),
                             * ret f(args...); where the body fails it calls rt_cfunc_failed(name), the
                             * error in the thread's RtError, and returns zero */
@@ -735,6 +739,7 @@ typedef struct RucheyAPI {
   /* the interpreter's str hash: its SipHash key and rounds per word (0: not SipHash) */
   void (*set_str_hash)(uint64_t k0, uint64_t k1, int rounds);
   const Type *(*charseq)(int n);  /* ty_charseq */
+  const Type *(*funcptr)(const Type *ret, int n, const Type *const *params);  /* ty_funcptr */
 } RucheyAPI;
 
 const RucheyAPI *ruchey_api(void);

@@ -753,7 +753,7 @@ static void ty_return(Infer *in, Node *n) {
   const Type *t = ty_maybe_none(in, n->lhs);
   in->returning = NULL;
   if (!t) return;
-  if (t->kind == TY_RANGE || t->kind == TY_DTYPE || t->kind == TY_FUNCTION || ty_record_inside(t)) {
+  if (t->kind == TY_RANGE || t->kind == TY_DTYPE || t->kind == TY_FUNCTION || t->kind == TY_FUNCPTR || ty_record_inside(t)) {
     ty_error(in, n, "cannot return a value of type %s", t->name);
     return;
   }
@@ -796,7 +796,7 @@ static void ty_yield(Infer *in, Node *n) {
   }
   const Type *t = n->lhs ? ty_maybe_none(in, n->lhs) : TYS(TY_NONE);
   if (!t) return;
-  if (t->kind == TY_RANGE || t->kind == TY_DTYPE || t->kind == TY_FUNCTION || t->kind == TY_MODULE ||
+  if (t->kind == TY_RANGE || t->kind == TY_DTYPE || t->kind == TY_FUNCTION || t->kind == TY_FUNCPTR || t->kind == TY_MODULE ||
       t->kind == TY_INFO || ty_record_inside(t) || t->kind == TY_RECORD) {
     ty_error(in, n, "cannot yield a value of type %s", t->name);
     return;

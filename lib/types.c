@@ -191,6 +191,16 @@ static void define_jitclass(Type *t, int n, const Type *const *fields, const cha
   t->nfields = n;
 }
 
+static const char *funcptr_name(const Type *t) {
+  size_t len = strlen(t->elem->name) + 20;
+  for (int i = 0; i < t->nfields; i++) len += strlen(t->fields[i]->name) + 2;
+  char *name = arena_alloc(&T.arena, len), *p = name;
+  p += sprintf(p, "FunctionType[%s(", t->elem->name);
+  for (int i = 0; i < t->nfields; i++) p += sprintf(p, "%s%s", i ? ", " : "", t->fields[i]->name);
+  strcpy(p, ")]");
+  return name;
+}
+
 /* The name and data model of a new type (key's parts filled in). */
 static void complete(Type *t) {
   t->flags = kinds[t->kind].flags;
@@ -277,6 +287,10 @@ static void complete(Type *t) {
     t->size = t->align = sizeof(void *);
     t->name = format("generator(%s)", t->elem->name);
     break;
+  case TY_FUNCPTR:  /* the address of the function's entry: Numba's name, FunctionType[float64(float64, float64)] */
+    t->size = t->align = sizeof(void *);
+    t->name = funcptr_name(t);
+    break;
   case TY_SET:  /* a pointer to the RtDict of its items */
     t->size = t->align = sizeof(void *);
     t->name = format("set(%s)", t->nfields ? t->fields[0]->name : "undefined");
@@ -360,6 +374,12 @@ const Type *ty_optional(const Type *elem) {
 
 const Type *ty_function(const void *callee, const char *name) {
   return intern(&(Type){.kind = TY_FUNCTION, .callee = callee, .name = name});
+}
+
+/* A first-class function of this signature: whatever compiled function
+ * it holds at run time, called through its address. */
+const Type *ty_funcptr(const Type *ret, int n, const Type *const *params) {
+  return intern(&(Type){.kind = TY_FUNCPTR, .elem = ret, .nfields = n, .fields = params});
 }
 
 const Type *ty_list(const Type *item) { return intern(&(Type){.kind = TY_LIST, .elem = item}); }

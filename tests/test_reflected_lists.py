@@ -13,7 +13,7 @@ import pytest
 import ruchey
 from ruchey import njit, typed
 
-from conftest import AS_NUMBA, make_rng, seed_of
+from conftest import AS_NUMBA, make_rng, numba_deviation, seed_of
 
 ruchey_only = pytest.mark.skipif(AS_NUMBA, reason="ruchey's messages (numba's differ)")
 
@@ -506,3 +506,66 @@ def test_lists_inside_tuples_leave_no_references():
         with pytest.raises(TypeError):
             nested_lists((arrays + [np.ones((2, 2))], ([1], ["x"])))
     assert [sys.getrefcount(a) for a in arrays] == before
+
+
+# ---------------------------------------------------------------- lists of lists a signature declares
+
+INT_LISTS = ruchey.types.ListType(ruchey.types.List(ruchey.types.int64))
+
+
+@njit(ruchey.types.Tuple((INT_LISTS, ruchey.types.int64))(ruchey.types.int64[:]))
+def runs(sizes):
+    out = typed.List()
+    for n in sizes:
+        out.append([n] * n)
+    return out, len(out)
+
+
+def window_sum(lengths):
+    total = 0
+    for i in range(len(lengths)):
+        total += lengths[i][0] * 10 + len(lengths[i])
+    return total
+
+
+def regrow(lengths):
+    lengths[0].append(-1)
+    lengths[-1][0] = 99
+    lengths.append([5, 6])
+    return len(lengths)
+
+
+def shorten(lengths):
+    lengths.pop()
+    lengths[0].pop()
+    return len(lengths[0])
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_list_of_lists_a_function_returned_is_taken_back(seed):
+    sizes = make_rng(seed_of("runs", seed)).integers(1, 5, 4)
+    lengths, n = runs(sizes)
+    assert n == len(sizes) and [len(x) for x in lengths] == list(sizes)
+    summed = njit(ruchey.types.int64(INT_LISTS))(window_sum)
+    assert summed(lengths) == summed.py_func(deep_copy(lengths))
+
+
+@numba_deviation("it refuses a Python list of lists (it returns a typed List of lists, which it takes back)")
+@pytest.mark.parametrize("pyfunc", [regrow, shorten])
+def test_list_of_lists_changed_by_compiled_code_is_reflected(pyfunc):
+    f = njit(ruchey.types.int64(INT_LISTS))(pyfunc)
+    passed = [[1, 2, 3], [4], [7, 8]]
+    inner = passed[0]
+    expected = deep_copy(passed)
+    assert f(passed) == f.py_func(expected)
+    assert_equal(passed, expected, "the list passed")
+    assert passed[0] is inner  # the inner lists are the ones passed, changed in place
+
+
+@ruchey_only
+def test_list_of_lists_without_such_signature_still_refused():
+    f = njit(window_sum)
+    assert "list of lists" in call_error(f, [[1], [2]])
+    g = njit(ruchey.types.int64(INT_LISTS))(window_sum)
+    with pytest.raises(TypeError, match="heterogeneous"):
+        g([[1], [2.5]])

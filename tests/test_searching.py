@@ -173,6 +173,12 @@ def test_bincount_matches_numpy():
                     check(fm, x, w, m)
 
 
+def test_bincount_weights_none_counts():
+    x = make_rng(14).integers(0, 6, 40)
+    check(fn("np.bincount(x, None)", "x"), x)
+    check(fn("np.bincount(x, weights=w)", "x, w"), x, None)
+
+
 def test_bincount_errors():
     with pytest.raises(ValueError, match="'list' argument must have no negative elements"):
         fn("np.bincount(x)", "x")(np.array([1, -1]))

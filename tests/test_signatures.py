@@ -230,3 +230,17 @@ def test_disable_compile_keeps_the_compiled_signatures_only():
     assert len(sq.signatures) == 1
     sq.disable_compile(False)
     assert sq(2.5) == 6.25 and len(sq.signatures) == 2
+
+
+def test_none_as_an_argument_type():
+    @njit(["int64[:](int64[:, :], float64[:])", "int64[:](int64[:, :], none)"])
+    def hard_vote(votes, weights):
+        out = np.empty(votes.shape[0], dtype=np.int64)
+        for i in range(votes.shape[0]):
+            out[i] = np.argmax(np.bincount(votes[i], weights))
+        return out
+    votes = np.random.default_rng(5).integers(0, 4, (6, 5))
+    weights = np.linspace(0.5, 2.0, 5)
+    for w in (weights, None):
+        np.testing.assert_array_equal(hard_vote(votes, w), hard_vote.py_func(votes, w))
+    assert len(hard_vote.signatures) == 2

@@ -812,6 +812,30 @@ def test_a_str_array_view_comes_back_with_its_dtype():
 
 
 @njit
+def str_windows(a, size, step):
+    n, m = a.shape
+    s0, s1 = a.strides
+    return numpy.lib.stride_tricks.as_strided(a, shape=(n, (m - size + step) // step, size),
+                                              strides=(s0, step * s1, s1))
+
+
+@njit
+def str_sliding(a, size):
+    return numpy.lib.stride_tricks.sliding_window_view(a, size)
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_windows_of_a_str_array_are_views_with_its_dtype(seed):
+    g = str_array(make_rng(seed), 13, (4, 4))
+    for size, step in [(2, 1), (3, 1), (2, 2)]:
+        got, want = str_windows(g, size, step), str_windows.py_func(g, size, step)
+        assert got.dtype == want.dtype and got.tolist() == want.tolist()
+    row = g[1].copy()
+    got, want = str_sliding(row, 3), str_sliding.py_func(row, 3)
+    assert got.dtype == want.dtype and got.tolist() == want.tolist()
+
+
+@njit
 def str_sum_of(a):
     return a.sum()
 

@@ -317,6 +317,42 @@ static LLVMValueRef lo_num_threads(Lower *l, Node *n) {
 
 /* ---------------------------------------------------------------- calls to ruchey functions */
 
+/* A compiled function named where a callee's explicit signature takes a
+ * first-class function (FunctionType): the function typed for that
+ * signature, its entry's address passed (lo_function_entry). */
+static bool function_entry(Infer *in, Node **arg, const Type *fp) {
+  const Type *f = (*arg)->ty;
+  CallTarget *target = arena_alloc(in->f->arena, sizeof(CallTarget));
+  Diag inner = {0};
+  if (!in->opts->resolve(in->opts->resolve_ctx, (void *)f->callee, (const Type **)fp->fields, fp->nfields, false,
+                         target, &inner))
+    return ty_error(in, *arg, "%s cannot be passed as %s:\n%s", f->name, fp->name, inner.msg) != NULL;
+  const Type *ret = target->func ? target->func->ret_type : NULL;
+  if (target->self || !ret || (ret != fp->elem && !(ty_is_scalar(ret) && ty_is_scalar(fp->elem) &&
+                                                    (!ty_is_complex(ret) || ty_is_complex(fp->elem)))))
+    return ty_error(in, *arg, "%s returns %s, not the %s of %s", f->name,
+                    target->func && target->func->ret_type ? target->func->ret_type->name : "a type not known yet",
+                    fp->elem->name, fp->name) != NULL;
+  Node *wrap = arena_alloc(in->f->arena, sizeof(Node));
+  *wrap = (Node){.kind = N_CALL, .line = (*arg)->line, .col = (*arg)->col, .bi = bi_named("a compiled function's entry"),
+                 .target = target, .ty = fp};
+  *arg = wrap;
+  return true;
+}
+
+static bool function_entries(Infer *in, Node *n, const Type **args, const CallTarget *target) {
+  for (int i = 0; i < n->list.len; i++) {
+    const Type *want = target->func->param_types ? target->func->param_types[i] : NULL;
+    if (args[i]->kind == TY_FUNCTION && want && want->kind == TY_FUNCPTR) {
+      if (!function_entry(in, &n->list.items[i], want)) return false;
+      args[i] = want;
+    }
+  }
+  return true;
+}
+
+static const Type *ty_function_entry(Infer *in, Node *n, const Type **args) { return n->ty; }
+
 /* The extension compiles the callee for these argument types (or says it
  * is this function, recursively). */
 static const Type *ty_jit_call(Infer *in, Node *n, const Type **args) {
@@ -332,6 +368,7 @@ static const Type *ty_jit_call(Infer *in, Node *n, const Type **args) {
     return ty_error(in, n, "%s", inner.msg[0] ? inner.msg : "the called function cannot be compiled");
   }
   n->target = target;
+  if (!n->op && target->func && !function_entries(in, n, args, target)) return NULL;
   if (target->barrier) in->f->barrier = true;
   if (target->grid_sync) in->f->grid_sync = true;
   if (!target->self) {
@@ -352,6 +389,35 @@ static const Type *ty_jit_call(Infer *in, Node *n, const Type **args) {
   return NULL;
 }
 
+/* Whether an argument of type have may be passed where a first-class
+ * function takes want, as Numba converts it: numbers to numbers (a
+ * complex to a complex only), an array to one of the same items and
+ * dimensions whose layout it has. */
+static bool funcptr_arg_fits(const Type *have, const Type *want) {
+  if (have == want) return true;
+  if (ty_is_scalar(have) && ty_is_scalar(want)) return !ty_is_complex(have) || ty_is_complex(want);
+  return have->kind == TY_ARRAY && want->kind == TY_ARRAY && have->elem == want->elem && have->ndim == want->ndim &&
+         (want->layout == 'A' || want->layout == have->layout) && (want->readonly || !have->readonly);
+}
+
+/* f(args) where f holds a first-class function (a FunctionType
+ * parameter): its signature types the call, whatever function it holds
+ * at run time, which is called through its address (lo_funcptr_call). */
+static const Type *ty_funcptr_call(Infer *in, Node *n, const Type **args) {
+  const Type *f = ty_expr(in, n->lhs);
+  if (!f) return NULL;
+  if (ty_in_cuda(in) || (in->opts && in->opts->gpu_cc))
+    return ty_error(in, n, "a call through %s is not supported in CUDA code", f->name);
+  if (n->kw.len) return ty_error(in, n, "a call through %s takes its arguments by position", f->name);
+  if (n->list.len != f->nfields)
+    return ty_error(in, n, "mismatch of arguments number: %d vs %d (%s)", n->list.len, f->nfields, f->name);
+  for (int i = 0; i < f->nfields; i++)
+    if (!funcptr_arg_fits(args[i], f->fields[i]))
+      return ty_error(in, n, "mismatch of argument types: %s vs %s (argument %d of %s)", args[i]->name,
+                      f->fields[i]->name, i + 1, f->name);
+  return f->elem;
+}
+
 /* f(args) where f is a variable holding a compiled function (a parameter
  * a dispatcher was passed to, or a lambda's value): the call is to the
  * function its type names, compiled into this one as any call. */
@@ -362,6 +428,10 @@ static const Type *ty_value_call(Infer *in, Node *n, const Type **args) {
     n->bi = bi_named("a NumPy scalar type");  /* dtype = numpy.float32; dtype(x) */
     n->ival = f->elem->kind;
     return ty_cast(in, n, args);
+  }
+  if (f->kind == TY_FUNCPTR && n->bi == bi_named("a function value")) {  /* typed by its signature from now on */
+    n->bi = bi_named("a call through a function pointer");
+    return ty_funcptr_call(in, n, args);
   }
   if (f->kind != TY_FUNCTION)
     return ty_error(in, n, "'%s' is not a function: it holds %s", in->f->var_names[n->lhs->var], f->name);
@@ -538,6 +608,9 @@ const Builtin bi_python[] = {
   FUNCTION("a function value", NULL, NULL, 0, 64, BF_RAISES | BF_VARIES | BF_COMPLEX | BF_NONE | BF_KEYWORDS, ty_value_call, lo_jit_call),
   FUNCTION("a function value with *args", NULL, NULL, 1, 1, BF_RAISES | BF_VARIES | BF_COMPLEX, ty_value_spread_call,
            lo_jit_call),
+  FUNCTION("a call through a function pointer", NULL, NULL, 0, 64, BF_RAISES | BF_VARIES | BF_COMPLEX | BF_KEYWORDS,
+           ty_funcptr_call, lo_funcptr_call),
+  FUNCTION("a compiled function's entry", NULL, NULL, 0, 0, BF_PURE | BF_CHEAP, ty_function_entry, lo_function_entry),
   {"a ruchey ufunc", NULL, NULL, BK_FUNCTION, 0, 1, 64, NULL, BF_RAISES | BF_VARIES, 0, 0, ty_ufunc_jit_call,
    lo_jit_call, lo_jit_call_elem},
   BI_END,

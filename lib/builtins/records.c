@@ -114,9 +114,12 @@ static bool takes(const Builtin *bi) {
 }
 
 /* What arrays of str ('<Un' elements, read one at a time as strs) may be
- * given to: the shape's readers. */
+ * given to: the shape's readers, and the stride tricks' views (windows of
+ * symbols, as pyts' bag of words takes them). */
 static const char *const takes_chars[] = {"len", "array.shape", "array.size", "array.ndim", "array.itemsize",
-                                          "array.nbytes", "array.strides", "getattr", "hasattr", NULL};
+                                          "array.nbytes", "array.strides", "getattr", "hasattr",
+                                          "numpy.lib.stride_tricks.as_strided",
+                                          "numpy.lib.stride_tricks.sliding_window_view", NULL};
 
 static bool takes_str_arrays(const Builtin *bi) {
   for (int i = 0; takes_chars[i]; i++)

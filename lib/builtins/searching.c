@@ -274,8 +274,15 @@ static LLVMValueRef lo_interp(Lower *l, Node *n) {
 
 /* ---------------------------------------------------------------- bincount */
 
+/* bincount's weights; NULL where they are not given or None (a
+ * signature's none, as Numba takes it). */
+static Node *bincount_weights(Node *n) {
+  Node *w = bi_arg(n, 1, "weights");
+  return w && w->ty && w->ty->kind != TY_NONE ? w : NULL;
+}
+
 static const Type *ty_bincount(Infer *in, Node *n, const Type **args) {
-  Node *x = n->list.items[0], *w = bi_arg(n, 1, "weights"), *minlength = bi_arg(n, 2, "minlength");
+  Node *x = n->list.items[0], *w = bincount_weights(n), *minlength = bi_arg(n, 2, "minlength");
   if (!need_sorted_1d(in, n, x, "x")) return NULL;
   if (ty_is_float(x->ty->elem))
     return ty_error(in, x, "%s(): cannot cast array data from dtype('%s') to dtype('int64') according to the rule 'safe'",
@@ -287,7 +294,7 @@ static const Type *ty_bincount(Infer *in, Node *n, const Type **args) {
 }
 
 static LLVMValueRef lo_bincount(Lower *l, Node *n) {
-  Node *x = n->list.items[0], *w = bi_arg(n, 1, "weights"), *minlength = bi_arg(n, 2, "minlength");
+  Node *x = n->list.items[0], *w = bincount_weights(n), *minlength = bi_arg(n, 2, "minlength");
   const Type *i64 = TYS(TY_I64), *f64 = TYS(TY_F64), *rt = n->ty->elem;
   LLVMValueRef xv = lo_expr(l, x), wv = w ? lo_expr(l, w) : NULL;
   Sorted xs = sorted_of(l, x->ty, xv, i64), ws = w ? sorted_of(l, w->ty, wv, f64) : xs;
@@ -717,7 +724,7 @@ const Builtin bi_searching[] = {
   {"numpy.digitize", "numpy", "digitize", BK_FUNCTION, 0, 1, 3, digitize_kw, BF_ALLOCATES | BF_RAISES, 0, 0, ty_digitize,
    lo_digitize},
   {"numpy.interp", "numpy", "interp", BK_FUNCTION, 0, 1, 5, interp_kw, BF_ALLOCATES | BF_RAISES | BF_ARRAYLIKE, 0, 0, ty_interp, lo_interp},
-  {"numpy.bincount", "numpy", "bincount", BK_FUNCTION, 0, 1, 3, bincount_kw, BF_ALLOCATES | BF_RAISES, 0, 0, ty_bincount,
+  {"numpy.bincount", "numpy", "bincount", BK_FUNCTION, 0, 1, 3, bincount_kw, BF_ALLOCATES | BF_RAISES | BF_NONE, 0, 0, ty_bincount,
    lo_bincount},
   {"numpy.histogram", "numpy", "histogram", BK_FUNCTION, 0, 1, 3, histogram_kw, BF_ALLOCATES | BF_RAISES, 0, 0, ty_histogram,
    lo_histogram},

@@ -194,3 +194,31 @@ LLVMValueRef lo_jit_call_elem(Lower *l, Node *n, LLVMValueRef *vals) {
   lo_check_call(l, LLVMBuildExtractValue(l->b, r, 0, "status"));
   return lo_convert(l, LLVMBuildExtractValue(l->b, r, 1, ""), callee->ret_type, n->ty->elem);
 }
+
+/* f(args) through a first-class function (ty_funcptr_call): f is the
+ * address of an entry as the dispatcher calls it, int entry(void *ret,
+ * void **args), each argument in its storage layout; a failure the
+ * callee recorded propagates as a direct call's does. */
+LLVMValueRef lo_funcptr_call(Lower *l, Node *n) {
+  const Type *f = n->lhs->ty;
+  int na = f->nfields;
+  LLVMValueRef fn = lo_expr(l, n->lhs);
+  LLVMValueRef addrs = lo_alloca(l, LLVMArrayType2(l->mod->ptr, (unsigned)(na ? na : 1)), "fp.args");
+  LLVMValueRef *vals = arena_alloc(l->f->arena, sizeof(LLVMValueRef) * (size_t)(na ? na : 1));
+  for (int i = 0; i < na; i++) {
+    vals[i] = lo_expr_as(l, n->list.items[i], f->fields[i]);
+    LLVMValueRef slot = lo_alloca(l, lo_storage_type(l, f->fields[i]), "fp.arg");
+    lo_store_storage(l, f->fields[i], slot, vals[i]);
+    LLVMValueRef idx[2] = {const_i64(l, 0), const_i64(l, i)};
+    LLVMBuildStore(l->b, slot, LLVMBuildGEP2(l->b, LLVMArrayType2(l->mod->ptr, (unsigned)na), addrs, idx, 2, ""));
+  }
+  LLVMValueRef ret = lo_alloca(l, lo_storage_type(l, f->elem), "fp.ret");
+  LLVMTypeRef params[2] = {l->mod->ptr, l->mod->ptr};
+  LLVMTypeRef ft = LLVMFunctionType(l->mod->i32, params, 2, 0);
+  LLVMValueRef call_args[2] = {ret, addrs};
+  LLVMValueRef status = LLVMBuildCall2(l->b, ft, fn, call_args, 2, "status");
+  for (int i = 0; i < na; i++) lo_done_with(l, n->list.items[i], vals[i]);
+  lo_check_call(l, status);
+  if (f->elem->kind == TY_NONE) return LLVMGetUndef(l->mod->i8);
+  return lo_load_storage(l, f->elem, ret);  /* the entry handed over its result's references */
+}

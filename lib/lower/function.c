@@ -239,9 +239,27 @@ static LLVMValueRef body_function(Lower *l, const char *name, bool deferred) {
 
 LLVMValueRef lo_body(Lower *l) { return body_function(l, l->f->symbol, false); }
 
+/* A @cfunc's failure, where its entry is a FunctionType argument's: the
+ * error handed to rt_cfunc_failed (written out as unraisable) and a zero
+ * result returned with RT_OK, as its C entry does (lower/cfunc.c); the
+ * builder left where the body succeeded, the status RT_OK. */
+static LLVMValueRef reported_failure(Lower *l, LLVMValueRef status, const Type *ret_as) {
+  LLVMBasicBlockRef failed = new_block(l, "failed"), ok = new_block(l, "ok");
+  LLVMBuildCondBr(l->b, LLVMBuildICmp(l->b, LLVMIntNE, status, const_i32(l, RT_OK), ""), failed, ok);
+  position(l, failed);
+  LLVMTypeRef p[1] = {l->mod->ptr};
+  LLVMValueRef name = lo_string(l, l->f->name);
+  lo_call_fn(l, "rt_cfunc_failed", void_type(l), p, &name, 1);
+  if (ret_as->kind != TY_NONE) LLVMBuildStore(l->b, LLVMConstNull(lo_storage_type(l, ret_as)), LLVMGetParam(l->fn, 0));
+  LLVMBuildRet(l->b, const_i32(l, RT_OK));
+  position(l, ok);
+  return const_i32(l, RT_OK);
+}
+
 /* The entry ABI, int entry(void *ret, void **args): each argument read
- * from its storage layout, the body called, its result stored in ret. */
-static void lo_entry(Lower *l) {
+ * from its storage layout, the body called, its result stored in ret as
+ * a value of type ret_as (its own, or a number it converts to). */
+static void lo_entry_as(Lower *l, const Type *ret_as) {
   position(l, new_block(l, "entry"));
   l->stack_guard = NULL;  /* the body's parameter: the entry makes its own */
   int np = l->f->nparams + l->opts->device;
@@ -258,10 +276,37 @@ static void lo_entry(Lower *l) {
     }
   }
   LLVMValueRef r = lo_call_body(l, l->impl, l->f, l->opts, vals, np);
-  if (l->f->ret_type->kind != TY_NONE)
-    lo_store_storage(l, l->f->ret_type, LLVMGetParam(l->fn, 0),
-                     lo_take_result(l, l->f->ret_type, LLVMBuildExtractValue(l->b, r, 1, "")));
-  LLVMBuildRet(l->b, LLVMBuildExtractValue(l->b, r, 0, "status"));
+  LLVMValueRef status = LLVMBuildExtractValue(l->b, r, 0, "status");
+  if (l->opts->reports_failure) status = reported_failure(l, status, ret_as);
+  const Type *rt = l->f->ret_type;
+  if (rt->kind != TY_NONE)
+    lo_store_storage(l, ret_as, LLVMGetParam(l->fn, 0),
+                     lo_convert(l, lo_take_result(l, rt, LLVMBuildExtractValue(l->b, r, 1, "")), rt, ret_as));
+  LLVMBuildRet(l->b, status);
+}
+
+static void lo_entry(Lower *l) { lo_entry_as(l, l->f->ret_type); }
+
+/* The entry of the function n's target names, returning the result of
+ * n's FunctionType, lowered into this module once: its address, a
+ * first-class function's value (ty_function_entry). */
+LLVMValueRef lo_function_entry(Lower *l, Node *n) {
+  const CallTarget *target = n->target;
+  char name[300];
+  snprintf(name, sizeof name, "%s.entry.%s", target->func->symbol, n->ty->elem->name);
+  LLVMValueRef fn = LLVMGetNamedFunction(l->mod->m, name);
+  if (fn) return fn;
+  LLVMValueRef body = lo_callee_body(l, target);
+  Lower sub;
+  lo_func_init(&sub, l->mod, target->func, target->func_opts);
+  sub.callee = true;
+  sub.impl = body;
+  LLVMTypeRef params[2] = {l->mod->ptr, l->mod->ptr};
+  sub.fn = fn = LLVMAddFunction(l->mod->m, name, LLVMFunctionType(l->mod->i32, params, 2, 0));
+  LLVMSetLinkage(fn, LLVMInternalLinkage);
+  lo_entry_as(&sub, n->ty->elem);
+  lo_func_done(&sub);
+  return fn;
 }
 
 /* ---------------------------------------------------------------- ufunc loops */

@@ -330,6 +330,8 @@ void lo_reraise(Lower *l);  /* a bare raise in an except clause */
 /* ---------------------------------------------------------------- calls.c */
 
 LLVMValueRef lo_jit_call(Lower *l, Node *n);
+LLVMValueRef lo_funcptr_call(Lower *l, Node *n);  /* through a first-class function's address */
+LLVMValueRef lo_function_entry(Lower *l, Node *n);  /* a compiled function's entry, as such an address */
 LLVMValueRef lo_jit_call_elem(Lower *l, Node *n, LLVMValueRef *vals);  /* a @vectorize ufunc on elements */
 LLVMValueRef lo_call_target(Lower *l, const CallTarget *target, LLVMValueRef *args, int nargs);
 /* The body of the function target names, lowered into this module the first time */

@@ -188,6 +188,7 @@ static const Model models[TY_COUNT] = {
   [TY_RECORD] = {ptr_value, record_storage, record_load, record_store, NULL},
   [TY_STR] = {ptr_value, ptr_value, plain_load, plain_store, lo_str_refcount},
   [TY_CLASS] = {ptr_value, ptr_value, plain_load, plain_store, lo_jitclass_refcount},
+  [TY_FUNCPTR] = {ptr_value, ptr_value, plain_load, plain_store, NULL},  /* its code lives as long as its dispatcher */
 };
 
 static const Model *model(const Type *t) {

@@ -54,6 +54,9 @@ class CFunc:
         self._disp = decorators._dispatcher(func, options)  # cache=True: its C function on disk
         self._args = tuple(_described(t) for t in sig.args)
         self.address, self._code = _core._cfunc(self._disp, self._args, sig.return_type.describe())
+        if not any(isinstance(t, types.CPointer) for t in sig.args):  # passed to a FunctionType parameter
+            self._function_type = types.FunctionType(sig).describe()
+            self._disp._reports_failures = True  # there too its exceptions are unraisable, as Numba's
         self.native_name = f"cfunc.{func.__module__}.{func.__qualname__}"
         self.ctypes = ctypes.CFUNCTYPE(self._restype, *self._argtypes)(self.address)
         self.py_func = func

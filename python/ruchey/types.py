@@ -103,7 +103,7 @@ class TupleType:
 
     def __init__(self, items):
         for t in items:
-            if not isinstance(t, (Type, TupleType, NoneType, ListType, DictType, Described)):
+            if not isinstance(t, (Type, TupleType, NoneType, ListType, DictType, Described, FunctionType)):
                 raise TypeError(f"a tuple's items are ruchey types, got {t!r}")
         self.items = tuple(items)
 
@@ -322,7 +322,7 @@ class Signature:
 
     def __init__(self, return_type, args):
         for a in args:
-            if not isinstance(a, (Type, TupleType, Optional, CPointer, ListType, DictType)):
+            if not isinstance(a, (Type, TupleType, Optional, CPointer, ListType, DictType, FunctionType, NoneType)):
                 raise TypeError(f"not a ruchey type in a signature: {a!r}")
         self.return_type, self.args = return_type, tuple(args)
 
@@ -473,6 +473,38 @@ class List(ListType):
 
     def __repr__(self):
         return f"List({self.item_type!r}, reflected={self.reflected})"
+
+
+class FunctionType:
+    """Numba's first-class function type: FunctionType(float64(float64,
+    float64)) is a parameter (or variable) holding any compiled function
+    of that signature, chosen at run time. An @njit function passed for it
+    is compiled for the signature (now, if it has none of its own), a
+    @cfunc of the signature is taken as it is; the body calls it through
+    its address, and what it raises reaches the caller as from a direct
+    call."""
+
+    def __init__(self, signature):
+        if not isinstance(signature, Signature) or signature.return_type is None:
+            raise TypeError(f"FunctionType() takes a signature with its return type, as float64(float64), "
+                            f"got {signature!r}")
+        self.signature = signature
+
+    def describe(self):
+        return ("function", [a.describe() for a in self.signature.args], self.signature.return_type.describe())
+
+    @property
+    def name(self):
+        return f"FunctionType[{self.signature!r}]"
+
+    def __eq__(self, other):
+        return isinstance(other, FunctionType) and repr(self.signature) == repr(other.signature)
+
+    def __hash__(self):
+        return hash(("FunctionType", repr(self.signature)))
+
+    def __repr__(self):
+        return self.name
 
 
 class DictType:
@@ -646,4 +678,6 @@ def typeof(value):
         return TupleType([typeof(v) for v in value])
     if type(value) is str:
         return unicode_type
+    if hasattr(value, "_function_type"):  # a @cfunc (ruchey.ccallback): a first-class function of its signature
+        return FunctionType(value._signature)
     raise TypeError(f"ruchey has no type for {type(value).__name__} values")

@@ -1,0 +1,281 @@
+"""First-class functions (Numba's types.FunctionType): a parameter of an
+explicit signature that holds any compiled function of a signature, chosen
+at run time and called through its address. An @njit function passed for it
+is compiled for the signature (now, where it has no signature of its own);
+a @cfunc of the signature is taken as it is. Each against the Python
+original on generated inputs; what the callee raises reaches Python as from
+a direct call (a @cfunc's is written out as unraisable, and zero taken, as
+its C entry does); functions that do not fit are clear errors."""
+import math
+import sys
+
+import numpy
+import pytest
+import ruchey
+from ruchey import cfunc, njit, prange, types
+
+from conftest import AS_NUMBA, assert_same, make_rng, numba_deviation
+
+DIST = types.FunctionType(types.float64(types.float64, types.float64))
+
+
+def _cost(x, y, dist):
+    out = numpy.empty((x.size, y.size))
+    for i in range(x.size):
+        for j in range(y.size):
+            out[i, j] = dist(numpy.float64(x[i]), numpy.float64(y[j]))
+    return out
+
+
+cost = njit([types.float64[:, :](types.float64[:], types.float64[:], DIST),
+             types.float64[:, :](types.int64[:], types.int64[:], DIST)])(_cost)
+
+
+@njit("float64(float64, float64)")
+def square(a, b):
+    return (a - b) ** 2
+
+
+@njit
+def absolute(a, b):  # no signature of its own: compiled for DIST when passed
+    return abs(a - b)
+
+
+
+
+@cfunc("float64(float64, float64)")
+def c_sum(a, b):
+    return a + b
+
+
+def test_function_type_is_numbas_type():
+    assert repr(DIST) == "FunctionType[float64(float64, float64)]"
+    assert DIST == types.FunctionType(types.float64(types.float64, types.float64))
+
+
+def test_cfunc_is_a_function_of_its_signature():
+    assert ruchey.typeof(c_sum) == DIST
+
+
+@pytest.mark.parametrize("dist", [square, absolute, c_sum], ids=lambda f: f.__name__)
+def test_each_compiled_function_through_one_specialisation(dist):
+    rng = make_rng(31)
+    x, y = rng.standard_normal(7) * 3, rng.standard_normal(5) * 3
+    assert_same(cost, x, y, dist)
+    assert_same(cost, rng.integers(-9, 9, 6), rng.integers(-9, 9, 4), dist)
+    assert len(cost.signatures) == 2  # no specialisation per function passed
+
+
+def test_function_without_signature_compiled_for_the_type():
+    @njit
+    def product(a, b):
+        return a * b
+    rng = make_rng(32)
+    assert_same(cost, rng.standard_normal(4), rng.standard_normal(3), product)
+    assert ("float64", "float64") in [tuple(str(t) for t in sig) for sig in product.signatures]
+
+
+def test_function_returning_an_int_compiled_for_the_type_converts_it():
+    @njit
+    def truncated(a, b):
+        return int(a * b)
+    x = make_rng(38).standard_normal(5) * 4
+    expected = cost.py_func(x, x, truncated.py_func)  # (truncated itself not compiled before it is passed)
+    numpy.testing.assert_array_equal(cost(x, x, truncated), expected)
+    assert isinstance(truncated(2.5, 1.0), float)  # compiled as the type declares, as Numba compiles it
+
+
+def test_function_compiled_before_with_another_result_refused():
+    @njit
+    def truncated(a, b):
+        return int(a * b)
+    assert truncated(2.5, 1.0) == 2
+    with pytest.raises(TypeError, match="mismatch of return type: int64 vs float64"):
+        cost(numpy.arange(3.0), numpy.arange(2.0), truncated)
+
+
+def test_call_with_ints_converts_to_the_signature():
+    @njit(types.float64(DIST, types.int64, types.int64))
+    def call_ints(f, a, b):
+        return f(a, b) + f(a, 1.5)
+    for a, b in [(3, 4), (-2, 7), (0, 0)]:
+        assert_same(call_ints, square, a, b)
+
+
+def test_array_arguments_and_results():
+    scale = types.FunctionType(types.float64[:](types.float64[:], types.float64))
+
+    @njit(types.float64(scale, types.float64[:]))
+    def total(f, x):
+        s = 0.0
+        for k in range(3):
+            s += f(x, k * 0.5).sum()
+        return s
+
+    @njit
+    def scaled(v, c):
+        return v * c + 1.0
+
+    assert_same(total, scaled, make_rng(33).standard_normal(11))
+
+
+def test_called_in_parallel_loop():
+    @njit(types.float64[:](types.float64[:], DIST), parallel=True)
+    def each(x, f):
+        out = numpy.empty(x.size)
+        for i in prange(x.size):
+            out[i] = f(x[i], 0.5)
+        return out
+    x = make_rng(34).standard_normal(1000)
+    assert_same(each, x, square)
+    assert_same(each, x, absolute)
+
+
+def test_passed_on_to_a_function_without_signature():
+    @njit
+    def apply(f, a):
+        return f(a, 2.0)
+
+    @njit(types.float64(DIST, types.float64))
+    def outer(f, a):
+        return apply(f, a) * 2.0
+    assert_same(outer, square, 5.0)
+    assert_same(outer, c_sum, -1.5)
+
+
+def test_compiled_function_named_in_compiled_code():
+    @njit
+    def both(x, y):
+        return cost(x, y, square) + cost(x, y, absolute)
+    rng = make_rng(35)
+    assert_same(both, rng.standard_normal(5), rng.standard_normal(4))
+
+
+def test_compiled_function_passed_on_from_compiled_code():
+    @njit
+    def through(x, f):
+        return cost(x, x, f)
+    x = make_rng(36).standard_normal(6)
+    assert_same(through, x, square)
+    assert_same(through, x, absolute)
+
+
+def test_compiled_function_of_other_result_named_in_compiled_code_converts_it():
+    @njit
+    def truncated(a, b):
+        return int(a * b)
+
+    @njit
+    def ints(x):
+        return cost(x, x, truncated)
+    assert_same(ints, make_rng(37).standard_normal(4) * 4)
+
+
+def test_compiled_function_of_array_result_named_in_compiled_code_refused():
+    @njit
+    def pair(a, b):
+        return numpy.array([a, b])
+
+    @njit
+    def arrays(x):
+        return cost(x, x, pair)
+    with pytest.raises(ruchey.TypingError, match=None if AS_NUMBA else "returns array"):
+        arrays(numpy.arange(3.0))
+
+
+def test_cfunc_to_function_without_signature():
+    @njit
+    def apply(f, a, b):
+        return f(a, b) - f(b, a)
+    assert_same(apply, c_sum, 1.25, 3.0)
+
+
+@njit
+def picky(a, b):
+    if a > 2.0:
+        raise ValueError("too big", a)
+    return a
+
+
+def test_exception_of_callee_reaches_python():
+    x = numpy.arange(5.0)
+    with pytest.raises(ValueError) as got:
+        cost(x, x, picky)
+    with pytest.raises(ValueError) as expected:
+        cost.py_func(x, x, picky)
+    assert got.value.args == expected.value.args
+
+
+@cfunc("float64(float64, float64)")
+def c_picky(a, b):
+    if a > 2.0:
+        raise ValueError("too big")
+    return a
+
+
+def test_exception_of_cfunc_is_unraisable_and_zero_as_its_c_entrys(monkeypatch):
+    seen = []
+    monkeypatch.setattr(sys, "unraisablehook", lambda u: seen.append(u.exc_type))
+    x = numpy.arange(5.0)
+    got = cost(x, x[:1], c_picky)
+    expected = numpy.where(x > 2.0, 0.0, x)[:, None]
+    numpy.testing.assert_array_equal(got, expected)
+    assert seen == [ValueError, ValueError]
+
+
+def test_zero_division_in_callee_reaches_python():
+    @njit
+    def ratio(a, b):
+        return a / b
+    with pytest.raises(ZeroDivisionError):
+        cost(numpy.arange(3.0), numpy.zeros(2), ratio)
+
+
+def test_python_function_refused():
+    x = numpy.arange(3.0)
+    with pytest.raises(TypeError):
+        cost(x, x, lambda a, b: a)
+    with pytest.raises(TypeError):
+        cost(x, x, math.hypot)
+
+
+def test_number_refused():
+    x = numpy.arange(3.0)
+    with pytest.raises(TypeError):
+        cost(x, x, 3)
+
+
+@numba_deviation("it compiles a signature the function's own signatures exclude")
+def test_function_with_other_signatures_refused():
+    @njit("int64(int64, int64)")
+    def ints(a, b):
+        return a + b
+    with pytest.raises(TypeError, match="no compiled signature"):
+        cost(numpy.arange(3.0), numpy.arange(2.0), ints)
+
+
+def test_function_of_other_arity_refused():
+    @njit
+    def one(a):
+        return a
+    with pytest.raises(TypeError, match="takes 1 arguments"):
+        cost(numpy.arange(3.0), numpy.arange(2.0), one)
+
+
+@numba_deviation("its errors here are ValueErrors and UnsupportedErrors, raised while typing")
+@pytest.mark.parametrize("body, message", [
+    ("f(1.0, 2.0, 3.0)", "mismatch of arguments number: 3 vs 2"),
+    ("f(1j, 2.0)", "mismatch of argument types: complex128 vs float64"),
+    ("f(a=1.0, b=2.0)", None),
+])
+def test_bad_call_through_function_type_is_typing_error(body, message):
+    namespace = {}
+    exec(f"def g(f):\n    return {body}\n", namespace)
+    with pytest.raises(ruchey.TypingError, match=message):
+        njit(types.float64(DIST))(namespace["g"])
+
+
+@numba_deviation("an AttributeError")
+def test_function_type_needs_a_signature_with_result():
+    with pytest.raises(TypeError):
+        types.FunctionType(types.float64)
