@@ -294,6 +294,7 @@ PyObject *disp_box(const Type *t, char *p) {
   case TY_SET: return typed_set_box(t, *(void **)p);
   case TY_RECORD: return disp_box_record(t, p);
   case TY_CLASS: return jitclass_box(t, *(void **)p);
+  case TY_ENUM: case TY_INTENUM: return disp_box_enum(t, p);
   case TY_STR: {
     RtStr *s = *(RtStr **)p;
     PyObject *o = PyUnicode_FromKindAndData(PyUnicode_4BYTE_KIND, s->data, (Py_ssize_t)s->len);
@@ -426,7 +427,7 @@ int disp_unbox_tuple(PyObject *o, const Type *t, char *p) {
       release_tuple_items(t, p, i, o, false);
       return -1;
     }
-    if (ty_is_scalar(f)) memcpy(at, &slot, f->size);
+    if (ty_is_scalar(ty_enum_value(f))) memcpy(at, &slot, f->size);  /* (an enum member: its number) */
     else if (f->kind == TY_STR || f->kind == TY_LIST || f->kind == TY_DICT) memcpy(at, &slot.u, sizeof(void *));
   }
   return 0;
@@ -470,6 +471,7 @@ int disp_unbox(PyObject *o, const Type *t, Slot *slot, RtArray *arr, void **arg)
     return -1;
   }
   if (t->kind == TY_GENERATOR) return unbox_generator(o, slot);
+  if (ty_is_enum(t)) return disp_unbox_enum(o, t, slot, arg);
   if (t->kind == TY_RECORD) {  /* a pointer to the numpy.void's bytes, which it holds for the call */
     if (disp_typeof(o) == t) {
       *arg = disp_record_data(o);

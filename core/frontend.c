@@ -199,6 +199,13 @@ PyObject *static_object(Fe *fe, PyObject *e) {
     PyObject *value = field(e, "value");
     PyObject *base = static_object(fe, value);
     Py_DECREF(value);
+    if (base && core_is_enum_class(base)) {  /* Color.RED: the member (Color.X, no member, is NULL) */
+      PyObject *attr = field(e, "attr"), *members = PyObject_GetAttrString(base, "__members__");
+      PyObject *member = members ? PyObject_GetItem(members, attr) : NULL;
+      PyErr_Clear();
+      Py_XDECREF(members); Py_DECREF(attr); Py_DECREF(base);
+      return member;
+    }
     /* modules, ruchey.cuda's namespaces (cuda.threadIdx, cuda.atomic) and
      * the typed containers' classes (typed.Dict.empty) */
     if (!base ||
@@ -286,6 +293,8 @@ static Node *frozen_item(Fe *fe, PyObject *obj, PyObject *e) {
 }
 
 static Node *constant_node(Fe *fe, PyObject *obj, PyObject *e) {
+  Node *member = fe_enum_member(fe, obj, e);  /* before ints: an IntEnum member is one */
+  if (member || fe->diag->kind) return member;
   Node *scalar = numpy_scalar(fe, obj, e);
   if (scalar || fe->diag->kind) return scalar;
   if (PyBool_Check(obj)) {
@@ -425,6 +434,9 @@ static Node *global_value(Fe *fe, PyObject *obj, PyObject *e, const char *name) 
     n->ival = dtype;
     return n;
   }
+  if (core_is_enum_class(obj))
+    return fe_error(fe, e, "enum class '%s' is used in compiled code only to name its members (%s.X, %s['X']), "
+                    "as Numba", core_enum_name(obj), core_enum_name(obj), core_enum_name(obj));
   if (PyModule_Check(obj))
     return fe_error(fe, e, "module '%s' is not supported in compiled code (numpy and math are)",
                     PyModule_GetName(obj) ? PyModule_GetName(obj) : "?");
@@ -568,15 +580,22 @@ static Node *fe_unary(Fe *fe, PyObject *e) {
   return n->lhs ? n : NULL;
 }
 
-/* a is None, a is not None (either side None): the only identity tests
- * compiled code makes, as Numba's. */
-static Node *fe_is_none(Fe *fe, PyObject *e, PyObject *left, PyObject *op, PyObject *right) {
+/* a is None, a is not None (either side None); between other values, a
+ * call of "is" (which enum members take): the identity tests compiled
+ * code makes, as Numba's. */
+static Node *fe_is(Fe *fe, PyObject *e, PyObject *left, PyObject *op, PyObject *right) {
   Node *n = new_node(fe, N_IS_NONE, e);
   n->ival = is_kind(op, "IsNot");
   Node *a = fe_expr(fe, left), *b = a ? fe_expr(fe, right) : NULL;
   if (!b) return NULL;
-  if (a->kind != N_NONE && b->kind != N_NONE)
-    return fe_error(fe, e, "'is' and 'is not' are only supported with None in compiled code: use == or !=");
+  if (a->kind != N_NONE && b->kind != N_NONE) {
+    Node *args[2] = {a, b}, *is = call_node(fe, e, "is", args, 2);
+    if (!n->ival) return is;
+    n = new_node(fe, N_UNARY, e);
+    n->op = OP_NOT;
+    n->lhs = is;
+    return n;
+  }
   n->lhs = a->kind == N_NONE ? b : a;
   return n;
 }
@@ -604,7 +623,7 @@ static Node *fe_compare(Fe *fe, PyObject *e) {
   int k = (int)PyList_GET_SIZE(comps);
   PyObject *op0 = PyList_GET_ITEM(ops, 0);
   if (k == 1 && (is_kind(op0, "Is") || is_kind(op0, "IsNot"))) {
-    Node *n = fe_is_none(fe, e, left, op0, PyList_GET_ITEM(comps, 0));
+    Node *n = fe_is(fe, e, left, op0, PyList_GET_ITEM(comps, 0));
     Py_DECREF(left); Py_DECREF(ops); Py_DECREF(comps);
     return n;
   }
@@ -1264,7 +1283,13 @@ static Node *fe_index(Fe *fe, PyObject *e) {
 }
 
 static Node *fe_subscript(Fe *fe, PyObject *e) {
-  PyObject *v = field(e, "value"), *s = field(e, "slice");
+  PyObject *v = field(e, "value"), *s = field(e, "slice"), *cls = static_object(fe, v);
+  if (cls && core_is_enum_class(cls)) {
+    Node *n = fe_enum_subscript(fe, cls, e);
+    Py_DECREF(cls); Py_DECREF(v); Py_DECREF(s);
+    return n;
+  }
+  Py_XDECREF(cls);
   Node *n = new_node(fe, N_INDEX, e);
   Node *name = fe_string(fe, s);  /* r['x']: a record's field */
   if (!(n->lhs = fe_expr(fe, v)) || !(n->rhs = name ? name : fe_index(fe, s))) n = NULL;
@@ -1284,6 +1309,13 @@ static Node *fe_attribute(Fe *fe, PyObject *e) {
   /* an attribute of a value: infer finds it from the value's type */
   PyObject *attr = field(e, "attr"), *v = field(e, "value");
   const char *name = PyUnicode_AsUTF8(attr);
+  PyObject *base = static_object(fe, v);
+  if (base && core_is_enum_class(base)) {  /* a name that is no member */
+    Node *n = fe_enum_named(fe, base, attr, e);
+    Py_DECREF(base); Py_DECREF(attr); Py_DECREF(v);
+    return n;
+  }
+  Py_XDECREF(base);
   Node *n = new_node(fe, N_ATTR, e);
   n->str = arena_strdup(fe->arena, name);
   n->lhs = fe_expr(fe, v);

@@ -274,7 +274,7 @@ static const Type *typeof_depth(PyObject *o, int depth) {
   }
   if (PyArray_DescrCheck(o) || (PyType_Check(o) && PyType_IsSubtype((PyTypeObject *)o, &PyGenericArrType_Type)))
     return dtype_value_type(o);
-  return NULL;
+  return disp_enum_typeof(o);
 }
 
 /* Why a tuple cannot be passed: its first item that cannot, or its size. */
@@ -300,6 +300,8 @@ PyObject *disp_refusal(PyObject *o) {
   if (PyTuple_CheckExact(o)) return tuple_refusal(o);
   PyObject *typed = typed_refusal(o);
   if (typed) return typed;
+  PyObject *member = disp_enum_refusal(o);
+  if (member) return member;
   if (PyArray_IsScalar(o, Void)) {
     PyArray_Descr *d = PyArray_DescrFromScalar(o);
     PyObject *r = PyDataType_HASFIELDS(d) ? disp_record_refusal(d) : NULL;
