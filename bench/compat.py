@@ -25,7 +25,7 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 PACKAGES = ("stumpy", "pynndescent", "quantecon", "numbagg", "numba-stats", "fastdist", "resampy", "tslearn", "pvlib", "librosa", "sparse", "hapsira",
-            "umap-learn", "pandas", "antropy", "aeon", "fluids")
+            "umap-learn", "pandas", "antropy", "aeon", "fluids", "datashader")
 TIMEOUT = 1200
 
 
@@ -86,9 +86,14 @@ WITHOUT_DEPS = {"hapsira": ["astropy", "jplephem", "pandas", "pyerfa", "scipy"],
                          "typing-extensions"]}
 
 
+# what a package's computations need beside its own dependencies:
+# datashader's edge bundling takes dask and scikit-image
+ALSO = {"datashader": ["dask[dataframe]", "scikit-image"]}
+
+
 def install(python, packages):
     pip = [python, "-m", "pip", "install", "-q", "--disable-pip-version-check"]
-    plain = [p for p in packages if p not in WITHOUT_DEPS]
+    plain = [p for p in packages if p not in WITHOUT_DEPS] + [d for p in packages for d in ALSO.get(p, ())]
     needed = [d for p in packages for d in WITHOUT_DEPS.get(p, ())]
     subprocess.run(pip + ["numba", *plain, *needed], check=True)
     if len(plain) < len(packages):

@@ -334,6 +334,98 @@ def fluids_numba():
             "darby3k": fn.Darby3K(NPS=2., Re=10000., name="Valve, Angle valve, 45°, full line size, β = 1")}
 
 
+def _datashader_frame(n=20000):
+    import pandas as pd
+    rng = np.random.default_rng(0)
+    return pd.DataFrame({"x": rng.standard_normal(n), "y": rng.standard_normal(n), "v": rng.random(n),
+                         "c": pd.Categorical(rng.choice(list("abc"), n)), "i": rng.integers(0, 100, n)})
+
+
+def _datashader_canvas():
+    import datashader as ds
+    return ds.Canvas(plot_width=60, plot_height=40, x_range=(-3, 3), y_range=(-3, 3))
+
+
+def datashader_points():
+    """datashader's points onto a 60x40 canvas (20000 rows): its kernels
+    are generated (syntax trees compiled), one per reduction."""
+    import datashader as ds
+    df, cvs = _datashader_frame(), _datashader_canvas()
+    reductions = {"count": ds.count(), "sum": ds.sum("v"), "mean": ds.mean("v"), "max": ds.max("v"),
+                  "std": ds.std("v"), "var": ds.var("v"), "first": ds.first("v"), "count_cat": ds.count_cat("c"),
+                  "max_n": ds.max_n("v", n=3), "where_max": ds.where(ds.max("v")),
+                  "where_min_i": ds.where(ds.min("v"), "i"), "by_sum": ds.by("c", ds.sum("v")), "any": ds.any()}
+    return {name: cvs.points(df, "x", "y", agg=r).values.astype(float) for name, r in reductions.items()}
+
+
+def datashader_lines():
+    """datashader's lines (rows, and one line per row of 20 columns), areas."""
+    import pandas as pd
+    df, cvs = _datashader_frame(), _datashader_canvas()
+    walk = np.random.default_rng(1).standard_normal((50, 20)).cumsum(1) / 5
+    wide = pd.DataFrame({**{f"x{j}": np.full(50, j / 7 - 1.4) for j in range(20)},
+                         **{f"y{j}": walk[:, j] for j in range(20)}})
+    return {"line": cvs.line(df.iloc[:2000], "x", "y").values.astype(float),
+            "lines_axis1": cvs.line(wide, x=[f"x{j}" for j in range(20)], y=[f"y{j}" for j in range(20)],
+                                    axis=1).values.astype(float),
+            "area": cvs.area(df.sort_values("x").iloc[:500], "x", "y").values.astype(float)}
+
+
+def datashader_antialiased_lines():
+    """datashader's antialiased lines (line_width > 0: its kernels take Enum
+    members in named tuples)."""
+    import datashader as ds
+    df, cvs = _datashader_frame(), _datashader_canvas()
+    return {"count": cvs.line(df.iloc[:500], "x", "y", line_width=1.5).values.astype(float),
+            "sum": cvs.line(df.iloc[:500], "x", "y", agg=ds.sum("v"), line_width=1).values}
+
+
+def datashader_meshes_and_shading():
+    """datashader's triangle and quad meshes, rasters, and its shading:
+    eq_hist, categorical colours, spread and dynspread."""
+    import datashader as ds
+    import datashader.transfer_functions as tf
+    import pandas as pd
+    import xarray as xr
+    rng = np.random.default_rng(2)
+    verts = pd.DataFrame({"x": [0., 1, 0, 1], "y": [0., 0, 1, 1], "z": [1., 2, 3, 4]})
+    tris = pd.DataFrame({"v0": [0, 1], "v1": [1, 3], "v2": [2, 2]})
+    quad = xr.DataArray(rng.random((10, 12)), name="z", dims=("y", "x"),
+                        coords={"y": np.linspace(0, 1, 10) ** 2, "x": np.linspace(0, 1, 12) ** 2})
+    df, cvs = _datashader_frame(), _datashader_canvas()
+    counts = cvs.points(df, "x", "y")
+    return {"trimesh": ds.Canvas(plot_width=20, plot_height=20).trimesh(verts, tris).values,
+            "quadmesh": ds.Canvas(plot_width=30, plot_height=20).quadmesh(quad).values,
+            "raster": ds.Canvas(plot_width=30, plot_height=20).raster(quad).values,
+            "eq_hist": tf.shade(cvs.points(df, "x", "y", agg=ds.mean("v")), how="eq_hist").values,
+            "categories": tf.shade(cvs.points(df, "x", "y", agg=ds.count_cat("c"))).values,
+            "spread": tf.spread(tf.shade(counts), px=2).values, "dynspread": tf.dynspread(tf.shade(counts)).values}
+
+
+def datashader_dask():
+    """datashader's points and lines over a dask DataFrame of 4 partitions
+    (its kernels run per partition on dask's threads, then combine)."""
+    import dask.dataframe as dd
+    import datashader as ds
+    ddf, cvs = dd.from_pandas(_datashader_frame(), npartitions=4), _datashader_canvas()
+    reductions = {"count": ds.count(), "mean": ds.mean("v"), "std": ds.std("v"), "count_cat": ds.count_cat("c"),
+                  "max_n": ds.max_n("v", n=2), "where_max": ds.where(ds.max("v"))}
+    out = {name: cvs.points(ddf, "x", "y", agg=r).values.astype(float) for name, r in reductions.items()}
+    out["line"] = cvs.line(ddf, "x", "y").values.astype(float)
+    return out
+
+
+def datashader_bundling():
+    """datashader's edge bundling of a random graph (30 nodes, 60 edges)."""
+    import pandas as pd
+    from datashader.bundling import connect_edges, hammer_bundle
+    rng = np.random.default_rng(3)
+    nodes = pd.DataFrame({"x": rng.random(30), "y": rng.random(30)})
+    edges = pd.DataFrame({"source": rng.integers(0, 30, 60), "target": rng.integers(0, 30, 60)})
+    return {"connect_edges": connect_edges(nodes, edges).values,
+            "hammer_bundle": hammer_bundle(nodes, edges, iterations=2).values}
+
+
 WORKLOADS = {
     "stumpy": {"stump": stumpy_stump, "aamp": stumpy_aamp},
     "pynndescent": {"NNDescent": pynndescent_graph},
@@ -357,4 +449,8 @@ WORKLOADS = {
     "antropy": {"entropies": antropy_entropies},
     "aeon": {"pairwise_distances": aeon_distances},
     "fluids": {"fluids_numba": fluids_numba},
+    "datashader": {"points": datashader_points, "lines": datashader_lines,
+                   "antialiased_lines": datashader_antialiased_lines,
+                   "meshes_shading": datashader_meshes_and_shading, "dask": datashader_dask,
+                   "bundling": datashader_bundling},
 }

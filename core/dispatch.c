@@ -560,6 +560,16 @@ static PyObject *dispatcher_recompile(Dispatcher *self, PyObject *unused) {
   Py_RETURN_NONE;
 }
 
+/* disable_compile(val=True): no more specialisations (Numba's); calls
+ * then take the compiled ones, converting arguments as for explicit
+ * signatures. False allows them again. */
+static PyObject *dispatcher_disable_compile(Dispatcher *self, PyObject *args) {
+  int val = 1;
+  if (!PyArg_ParseTuple(args, "|p:disable_compile", &val)) return NULL;
+  self->sealed = val;
+  Py_RETURN_NONE;
+}
+
 static PyObject *dispatcher_get(PyObject *self, PyObject *obj, PyObject *type) {
   return Py_NewRef(self);  /* a jitted function stored on a class stays a plain function */
 }
@@ -580,6 +590,8 @@ static PyMethodDef dispatcher_methods[] = {
    "The machine code of each compiled signature, as assembly text in a dict."},
   {"recompile", (PyCFunction)dispatcher_recompile, METH_NOARGS,
    "Compile every signature again (after the globals it froze changed)."},
+  {"disable_compile", (PyCFunction)dispatcher_disable_compile, METH_VARARGS,
+   "disable_compile(val=True): compile no more signatures (val False: compile again)."},
   {"_entries", (PyCFunction)dispatcher_entries, METH_NOARGS,
    "(signature, entry point, return type) of each compiled signature."},
   {NULL, NULL, 0, NULL},

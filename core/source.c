@@ -55,24 +55,41 @@ static bool names_no_file(PyObject *filename) {
   return missing;
 }
 
+/* Whether o is a syntax tree (an ast.Module given to compile()). */
+static bool is_tree(PyObject *o) {
+  PyObject *ast = PyImport_ImportModule("ast");
+  PyObject *node = ast ? PyObject_GetAttrString(ast, "AST") : NULL;
+  bool tree = node && PyObject_IsInstance(o, node) == 1;
+  Py_XDECREF(ast); Py_XDECREF(node);
+  return tree;
+}
+
+/* Whether the code compiled from recent[i] is code, named by its file: a
+ * tree compiled is reported without its file name (None), and kept for any
+ * code, which the def's name, parameters and line then check. */
+static bool compiled_from(int i, PyCodeObject *code) {
+  return recent[i].filename &&
+         (recent[i].filename == Py_None || !PyUnicode_Compare(code->co_filename, recent[i].filename));
+}
+
 /* "compile" (source, filename) comes first, then "exec" (code) when exec()
- * or eval() runs it. */
+ * or eval() runs it. The source is a string, or a syntax tree that code
+ * generators build (datashader's macros): kept as the tree itself. */
 static int on_audit(const char *event, PyObject *args, void *unused) {
   bool compiled = !strcmp(event, "compile"), executed = !compiled && !strcmp(event, "exec");
   if ((!compiled && !executed) || busy || PyErr_Occurred() || !PyTuple_Check(args)) return 0;
   busy = true;
   if (compiled && PyTuple_GET_SIZE(args) == 2) {
     PyObject *text = PyTuple_GET_ITEM(args, 0), *filename = PyTuple_GET_ITEM(args, 1);
-    if ((PyBytes_Check(text) || PyUnicode_Check(text)) && PyUnicode_Check(filename) &&
-        names_no_file(filename)) {
+    bool string = (PyBytes_Check(text) || PyUnicode_Check(text)) && PyUnicode_Check(filename) && names_no_file(filename);
+    if (string || (filename == Py_None && is_tree(text))) {
       newest = (newest + 1) % RECENT;
       Py_XSETREF(recent[newest].text, Py_NewRef(text));
       Py_XSETREF(recent[newest].filename, Py_NewRef(filename));
     }
-  } else if (executed && PyTuple_GET_SIZE(args) >= 1 && recent[newest].filename) {
+  } else if (executed && PyTuple_GET_SIZE(args) >= 1) {
     PyObject *code = PyTuple_GET_ITEM(args, 0);
-    if (PyCode_Check(code) &&
-        PyUnicode_Compare(((PyCodeObject *)code)->co_filename, recent[newest].filename) == 0)
+    if (PyCode_Check(code) && compiled_from(newest, (PyCodeObject *)code))
       keep_functions(code, recent[newest].text);
   }
   PyErr_Clear();  /* a hook that fails would fail the user's exec() */
@@ -103,6 +120,12 @@ static PyObject *text_lines(PyObject *text) {
   Py_XDECREF(s);
   if (!lines) PyErr_Clear();
   return lines;
+}
+
+/* A kept source as candidate_texts gives it: a string as its lines, a
+ * syntax tree as it is. */
+static PyObject *text_or_tree(PyObject *text) {
+  return PyBytes_Check(text) || PyUnicode_Check(text) ? text_lines(text) : Py_NewRef(text);
 }
 
 /* The text `python -c` ran: sys.argv is ["-c", args...] and the text stands
@@ -139,18 +162,18 @@ static PyObject *history_lines(void) {
 }
 
 /* Each text that may hold code's source, as a list of lines of which the
- * first is line 1, most likely first: the string exec() ran it from, the
+ * first is line 1 (or a syntax tree compiled), most likely first: the
+ * string or tree exec() ran it from, the
  * last strings compiled under its file name, `python -c`'s text, and for
  * the REPL each statement typed (from its first line on), newest first. */
 static PyObject *candidate_texts(PyCodeObject *code) {
   PyObject *texts = PyList_New(0);
   PyObject *text = texts ? PyObject_CallMethod(exec_sources, "get", "O", (PyObject *)code) : NULL;
-  PyObject *lines = text && text != Py_None ? text_lines(text) : NULL;
+  PyObject *lines = text && text != Py_None ? text_or_tree(text) : NULL;
   if (lines) PyList_Append(texts, lines);
   for (int age = 0; texts && age < RECENT; age++) {
     int i = (newest - age + RECENT) % RECENT;
-    Py_XSETREF(lines, recent[i].filename && !PyUnicode_Compare(code->co_filename, recent[i].filename)
-                          ? text_lines(recent[i].text) : NULL);
+    Py_XSETREF(lines, compiled_from(i, code) ? text_or_tree(recent[i].text) : NULL);
     if (lines) PyList_Append(texts, lines);
   }
   Py_XSETREF(text, PyUnicode_CompareWithASCIIString(code->co_filename, "<string>") ? NULL : command_text());
@@ -346,6 +369,27 @@ static PyObject *lambda_in_text(PyObject *lines, PyCodeObject *code) {
   return def;
 }
 
+/* The def of code in a syntax tree compiled: the one of its name and
+ * parameters starting at its first line (its first decorator's). Its
+ * lines and columns are the tree's own. */
+static PyObject *def_in_tree(PyObject *tree, PyCodeObject *code) {
+  PyObject *ast = PyImport_AddModule("ast"), *found = NULL;
+  PyObject *walk = PyObject_CallMethod(ast, "walk", "O", tree);
+  PyObject *nodes = walk ? PySequence_List(walk) : NULL;
+  for (Py_ssize_t i = 0; nodes && !found && i < PyList_GET_SIZE(nodes); i++) {
+    PyObject *node = PyList_GET_ITEM(nodes, i);
+    if (strcmp(Py_TYPE(node)->tp_name, "FunctionDef") || !defines(node, code)) continue;
+    PyObject *decorators = PyObject_GetAttrString(node, "decorator_list");
+    long line = decorators && PyList_GET_SIZE(decorators) ? node_int(PyList_GET_ITEM(decorators, 0), "lineno")
+                                                         : node_int(node, "lineno");
+    if (line == code->co_firstlineno) found = Py_NewRef(node);
+    Py_XDECREF(decorators);
+  }
+  Py_XDECREF(walk); Py_XDECREF(nodes);
+  PyErr_Clear();
+  return found;
+}
+
 /* ---------------------------------------------------------------- the function's def */
 
 /* Whether the pending exception says the text nests too deeply for Python's
@@ -408,6 +452,10 @@ PyObject *src_parse_function(PyObject *pyfunc, int *line_offset, int *col_offset
   Py_XDECREF(found);
   PyObject *texts = def || deep ? NULL : candidate_texts(code);
   for (Py_ssize_t i = 0; texts && !def && !deep && i < PyList_GET_SIZE(texts); i++) {
+    if (!PyList_Check(PyList_GET_ITEM(texts, i))) {  /* a syntax tree */
+      if ((def = def_in_tree(PyList_GET_ITEM(texts, i), code))) *col_offset = 0, *line_offset = 0;
+      continue;
+    }
     PyObject *block = block_at(inspect, PyList_GET_ITEM(texts, i), code);
     def = block ? parse_block(block, code, col_offset) : NULL;
     *line_offset = code->co_firstlineno - 1;

@@ -369,6 +369,14 @@ const Type *disp_described_type(PyObject *d) {
     const Type *item = disp_described_type(PyTuple_GET_ITEM(d, 1));
     return item ? core_api()->list(item) : NULL;
   }
+  if (!strcmp(tag, "namedtuple") && PyTuple_GET_SIZE(d) == 3 && PyType_Check(PyTuple_GET_ITEM(d, 1)) &&
+      PyList_Check(PyTuple_GET_ITEM(d, 2))) {  /* ("namedtuple", its class, its items') */
+    const Type *t = described_tuple(PyTuple_GET_ITEM(d, 2));
+    const Type *named = t ? disp_named_tuple_type((PyTypeObject *)PyTuple_GET_ITEM(d, 1), t->nfields, t->fields) : NULL;
+    if (t && !named && !PyErr_Occurred())
+      PyErr_Format(PyExc_TypeError, "%R is not a named tuple class of %d fields", PyTuple_GET_ITEM(d, 1), t->nfields);
+    return named;
+  }
   if (!strcmp(tag, "dict") && PyTuple_GET_SIZE(d) == 3) {  /* ("dict", the keys', the values'): a typed Dict */
     const Type *k = disp_described_type(PyTuple_GET_ITEM(d, 1)), *v = k ? disp_described_type(PyTuple_GET_ITEM(d, 2)) : NULL;
     return v ? core_api()->dict(k, v) : NULL;

@@ -924,36 +924,65 @@ static bool without_effects(const Node *n) {
   }
 }
 
-/* An integer known from types alone: a literal, or an array's ndim. */
-static bool known_int(const Node *n, int64_t *v) {
-  if (n->kind == N_INT) return *v = n->ival, true;
+/* A number known from types alone: a literal (a global or closure
+ * variable is one, frozen at compile time), its negation, or an array's
+ * ndim; an int as itself, a float as a double. */
+typedef struct {
+  bool is_float;
+  int64_t i;
+  double f;
+} Known;
+
+static bool known_number(const Node *n, Known *k) {
+  if (n->kind == N_INT) return *k = (Known){.i = n->ival}, true;
+  if (n->kind == N_FLOAT) return *k = (Known){.is_float = true, .f = n->fval}, true;
+  if (n->kind == N_UNARY && n->op == OP_NEG && known_number(n->lhs, k) && (k->is_float || k->i != INT64_MIN)) {
+    k->i = -k->i, k->f = -k->f;
+    return true;
+  }
   if (n->kind == N_ATTR && !strcmp(n->str, "ndim") && n->lhs->ty && n->lhs->ty->kind == TY_ARRAY &&
       (n->lhs->kind == N_VAR || n->lhs->kind == N_ATTR))
-    return *v = n->lhs->ty->ndim, true;
+    return *k = (Known){.i = n->lhs->ty->ndim}, true;
   return false;
 }
 
-/* a op b of two integers known from types: x.ndim == 2 (Numba prunes on
- * an array argument's ndim too); -1 where not. */
-static int known_comparison(const Node *cond) {
-  int64_t a, b;
-  if (cond->list.len != 2 || !known_int(cond->list.items[0], &a) || !known_int(cond->list.items[1], &b)) return -1;
-  switch (cond->ops[0]) {
-  case OP_EQ: return a == b;
-  case OP_NE: return a != b;
-  case OP_LT: return a < b;
-  case OP_LE: return a <= b;
-  case OP_GT: return a > b;
-  case OP_GE: return a >= b;
+/* a op b of two numbers known from types: x.ndim == 2 (Numba prunes on
+ * an array argument's ndim too), `line_width > 0.0` of a closure's
+ * constant (as Numba's pruning of freevars); -1 where not. Compared as
+ * long doubles, which hold every int64 and double exactly: an int meets a
+ * float by value, as Python compares them. */
+static int known_pair(const Known *a, int op, const Known *b) {
+  long double x = a->is_float ? a->f : a->i, y = b->is_float ? b->f : b->i;  /* both exact there */
+  switch (op) {
+  case OP_EQ: return x == y;
+  case OP_NE: return x != y;
+  case OP_LT: return x < y;
+  case OP_LE: return x <= y;
+  case OP_GT: return x > y;
+  case OP_GE: return x >= y;
   default: return -1;
   }
+}
+
+/* A chain of comparisons of known numbers (`-1.5 <= w < 0` too): true
+ * where every link holds, false where a link fails (as Python stops there). */
+static int known_comparison(const Node *cond) {
+  Known k[2];
+  if (!known_number(cond->list.items[0], &k[0])) return -1;
+  for (int i = 1; i < cond->list.len; i++) {
+    if (!known_number(cond->list.items[i], &k[i % 2])) return -1;
+    int holds = known_pair(&k[(i - 1) % 2], cond->ops[i - 1], &k[i % 2]);
+    if (holds <= 0) return holds;
+  }
+  return 1;
 }
 
 /* Whether cond is known from types alone (1 true, 0 false, -1 not): a
  * constant (a literal, a global frozen at compile time, isinstance() or
  * hasattr() of a variable, made one by their typers); x is
  * None where x's type is none, or neither none nor Optional; a variable
- * whose type is none, false; x.ndim compared with an int. As Numba's
+ * whose type is none, false; numbers known from types compared (x.ndim,
+ * a closure constant). As Numba's
  * branch pruning, the branch not taken is then not typed at all, so that
  * `if out is None: out = numpy.empty_like(x)` compiles for an array out. */
 static int known_condition(const Node *cond) {

@@ -465,6 +465,31 @@ def dead_sides(a):
     return x
 
 
+def make_drawer(line_width, scale):
+    """As datashader builds its kernels: closure constants choose a helper,
+    the other one None, and the branch calling None is pruned."""
+    fancy = ruchey.njit(lambda v: v * scale) if line_width > 0.0 else None
+    plain = None if line_width > 0.0 else ruchey.njit(lambda v: v + scale)
+
+    def draw(v):
+        if line_width > 0.0:
+            return fancy(v)
+        elif -1.5 <= line_width < 0:
+            return "never typed" + v
+        return plain(v)
+    return draw
+
+
+@pytest.mark.parametrize("line_width", [0, 0.0, 1.5, -1, 2 ** 53 + 1])
+def test_comparisons_of_closure_number_constants_prune_the_side_not_taken(line_width):
+    draw = make_drawer(line_width, 3)
+    if -1.5 <= line_width < 0:
+        with pytest.raises(ruchey.TypingError):
+            ruchey.njit(draw)(2.0)
+        return
+    assert ruchey.njit(draw)(2.0) == draw(2.0)
+
+
 def test_a_constant_condition_prunes_the_side_not_taken_before_typing():
     """As Numba: a literal or a frozen global decides the branch, and the
     dead side (which would not type) is never typed."""

@@ -1,9 +1,13 @@
 """Dispatcher.signatures as Numba lists them: a tuple of argument types per
 compiled specialisation, each type a ruchey.types object (also equal to the
 text "(int64, float64)" ruchey listed before, the keys of inspect_llvm)."""
+from collections import namedtuple
+
 import numpy as np
+import pytest
 import ruchey
 from ruchey import njit
+from ruchey.typed import List
 
 from conftest import AS_NUMBA
 
@@ -145,3 +149,84 @@ def test_a_typed_list_in_an_explicit_signature():
         return total(xs)
     sizes = np.array([3, 1, 4])
     assert run(sizes) == sum(float(np.arange(n).sum()) for n in sizes)  # py_func: Python's typed.List holds numbers only
+
+
+def windows(x, sizes):
+    """pyts' shape: typed lists of arrays returned in a tuple, declared as
+    lists of A-layout arrays while the body makes C ones."""
+    out, starts = List(), List()
+    for w in sizes:
+        out.append(np.copy(x[: len(x) - w + 1]))
+        starts.append(np.arange(0, len(x) - w + 1))
+    return out, starts
+
+
+def test_typed_lists_declared_in_a_tuple_and_as_a_return_type():
+    t = ruchey.types
+    windows_sig = t.Tuple((t.ListType(t.float64[:]), t.ListType(t.int64[::1])))(t.float64[:], t.int64[:])
+    f = njit(windows_sig)(windows)
+    x, sizes = np.random.default_rng(3).standard_normal(12), np.array([2, 5, 12])
+    got = f(x, sizes)
+    want = ([np.copy(x[: len(x) - w + 1]) for w in sizes], [np.arange(0, len(x) - w + 1) for w in sizes])
+    for g, w in zip(got, want):  # (py_func's typed.List takes no arrays in Python)
+        assert len(g) == len(w)
+        for a, b in zip(g, w):
+            np.testing.assert_array_equal(a, b)
+
+    @njit(t.ListType(t.int64)(t.int64))
+    def evens(n):
+        out = List()
+        for i in range(0, n, 2):
+            out.append(i)
+        return out
+    assert list(evens(9)) == list(evens.py_func(9))
+    assert t.List(t.int64) == t.ListType(t.int64) and repr(t.List(t.int64)) == "List(int64, reflected=False)"
+
+
+def test_a_declared_list_return_takes_only_items_of_its_own_representation():
+    t = ruchey.types
+
+    def ints(n):
+        out = List()
+        for i in range(n):
+            out.append(i)
+        return out
+    with pytest.raises(ruchey.TypingError, match="declares ListType\\[float64\\]"):
+        njit(t.ListType(t.float64)(t.int64))(ints)
+
+
+def test_named_tuple_types_in_signatures():
+    t = ruchey.types
+    Seg = namedtuple("Seg", "a b c")
+    P = namedtuple("P", "x n")
+
+    @njit(ruchey.float64(t.NamedUniTuple(ruchey.float64, 3, Seg)))
+    def total(s):
+        return s.a + s.b * s.c
+    pt = t.NamedTuple((ruchey.float64, ruchey.int64), P)
+
+    @njit(pt(pt))
+    def bump(p):
+        return P(p.x + 1, p.n * 2)
+    for s in (Seg(1.0, 2.0, 3.0), Seg(-0.5, 4.25, 2.0)):
+        assert total(s) == total.py_func(s)
+    got = bump(P(1.5, 3))
+    assert got == bump.py_func(P(1.5, 3)) and type(got) is P
+    with pytest.raises(TypeError, match="2 fields, not 3"):
+        t.NamedUniTuple(ruchey.float64, 3, P)
+    with pytest.raises(TypeError, match="named tuple class"):
+        t.NamedTuple((ruchey.float64,), tuple)
+
+
+def test_disable_compile_keeps_the_compiled_signatures_only():
+    @njit
+    def sq(x):
+        return x * x
+    assert sq(3) == 9
+    sq.disable_compile()
+    assert sq(np.int32(4)) == 16  # converted to the compiled int64 signature
+    with pytest.raises(TypeError, match="no matching definition"):
+        sq(np.arange(3.0))
+    assert len(sq.signatures) == 1
+    sq.disable_compile(False)
+    assert sq(2.5) == 6.25 and len(sq.signatures) == 2

@@ -2,6 +2,7 @@
 ``python -c``, typed into the REPL, run by exec()/eval()/compile() from a
 string, or made by types.FunctionType from another function's code. Each
 runs in a fresh interpreter, as a user would."""
+import marshal
 import os
 import re
 import select
@@ -136,12 +137,14 @@ def test_exec_source_is_kept_only_while_its_functions_live(tmp_path):
 
 
 def test_function_with_no_source_anywhere_is_a_typing_error_that_says_what_to_do(tmp_path):
-    script = '''
-    import ast, types
+    # code compiled in this process, marshalled into the script: the script's
+    # process never saw its text
+    code = marshal.dumps(compile("def f(x):\n    return x\n", "<gone>", "exec").co_consts[0])
+    script = f'''
+    import marshal, types
     import ruchey
 
-    tree = ast.parse("def f(x):\\n    return x\\n")   # compiled from a tree: no text anywhere
-    f = types.FunctionType(compile(tree, "<tree>", "exec").co_consts[0], {})
+    f = types.FunctionType(marshal.loads({code!r}), {{}})
     try:
         ruchey.njit(f)(1)
     except ruchey.TypingError as e:
@@ -151,6 +154,30 @@ def test_function_with_no_source_anywhere_is_a_typing_error_that_says_what_to_do
     assert proc.returncode == 0, proc.stderr
     assert "cannot find the source" in proc.stdout
     assert "define the function in a file, or in a string given to exec() or compile()" in proc.stdout
+
+
+TREE_SCRIPT = '''
+import ast, types
+import ruchey
+
+# as code generators do (datashader's macros): a tree parsed, changed, compiled
+tree = ast.parse("def clamp(x, lo, hi):\\n    return min(max(x, lo), hi)\\n")
+tree.body[0].body[0].value.func.id = "max"
+tree.body[0].body[0].value.args[0].func.id = "min"
+ns = {}
+exec(compile(tree, "<clamp>", "exec"), ns)
+clamp = ruchey.njit(ns["clamp"])
+made = ast.parse("def twice(v):\\n    return 2 * v\\n")
+ast.increment_lineno(made, 40)
+twice = ruchey.njit(types.FunctionType(compile(made, "<twice>", "exec").co_consts[0], {}))
+print(clamp(5, 0, 3), clamp.py_func(5, 0, 3), twice(21))   # max(min(5, 0), 3): the tree, not its text
+'''
+
+
+def test_functions_compiled_from_a_syntax_tree_compile(tmp_path):
+    """A tree given to compile() is kept as the strings are: the function's
+    def found in it by name, parameters and line (the tree's own)."""
+    assert_printed(run_python_file(TREE_SCRIPT, tmp_path), ["3", "3", "42"])
 
 
 def test_function_whose_file_changed_after_import_is_not_compiled_from_the_new_text(tmp_path):

@@ -227,6 +227,27 @@ def test_lazy_reduce_and_frozen():
         add(np.ones(2), np.ones(2))  # float64 does not cast safely to float32
 
 
+def over(a, b):
+    """datashader's compositing operator: the top colour where it is opaque."""
+    return a if (a >> 24) == 255 else b
+
+
+def test_a_loop_compiled_for_numba_types_then_frozen():
+    f = vectorize(over)
+    f._compile_for_argtys((ruchey.uint32, ruchey.uint32))
+    f._frozen = True
+    rng = np.random.default_rng(5)
+    a, b = (rng.integers(0, 2 ** 32, 50, dtype=np.uint64).astype(np.uint32) for _ in range(2))
+    a[::3] |= np.uint32(0xFF000000)
+    np.testing.assert_array_equal(f(a, b), np.array([over(x, y) for x, y in zip(a, b)], dtype=np.uint32))
+    assert f.ufunc.types == ["II->I"]
+    with pytest.raises(TypeError):
+        f(np.ones(2), np.ones(2))  # no float64 loop, and none compiled
+    g = vectorize(over)
+    g._compile_for_argtys((ruchey.int64, ruchey.int64), ruchey.float64)
+    assert g.ufunc.types == ["ll->d"] and g(np.int64(5) << 24, np.int64(7)) == 7.0
+
+
 def test_lazy_unsupported_types():
     f = vectorize(axpb)
     with pytest.raises(TypeError, match="not supported for the input types"):

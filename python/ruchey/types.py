@@ -111,6 +111,43 @@ def Tuple(items):
     return TupleType(items)
 
 
+class NamedTupleType(TupleType):
+    """A named tuple's type: its items' types and its class (a
+    collections.namedtuple or typing.NamedTuple)."""
+
+    def __init__(self, items, cls):
+        super().__init__(items)
+        if not (isinstance(cls, type) and issubclass(cls, tuple) and hasattr(cls, "_fields")):
+            raise TypeError(f"a named tuple type takes a named tuple class, got {cls!r}")
+        if len(cls._fields) != len(self.items):
+            raise TypeError(f"{cls.__name__} has {len(cls._fields)} fields, not {len(self.items)}")
+        self.cls = cls
+
+    def describe(self):
+        return ("namedtuple", self.cls, super().describe())
+
+    def __eq__(self, other):
+        return isinstance(other, NamedTupleType) and (self.items, self.cls) == (other.items, other.cls)
+
+    def __hash__(self):
+        return hash((self.items, self.cls))
+
+    def __repr__(self):
+        return f"{self.cls.__name__}({', '.join(map(repr, self.items))})"
+
+
+def NamedTuple(items, cls):
+    """Numba's NamedTuple([int64, float64], Point): a Point of these item types."""
+    return NamedTupleType(items, cls)
+
+
+def NamedUniTuple(dtype, count, cls):
+    """Numba's NamedUniTuple(float64, 3, Segment): a Segment of count items of one type."""
+    if not isinstance(count, int) or count < 0:
+        raise ValueError(f"NamedUniTuple() takes a count of items, got {count!r}")
+    return NamedTupleType((dtype,) * count, cls)
+
+
 def UniTuple(dtype, count):
     """Numba's UniTuple(float64, 3): a tuple of count items of one type."""
     if not isinstance(count, int) or count < 0:
@@ -305,7 +342,8 @@ namespace.update({alias: _SCALARS[name] for alias, name in _ALIASES.items()})
 void = none = NoneType()
 optional = Optional
 voidptr = CPointer(_SCALARS["uint8"], "void*")
-namespace.update(NPDatetime=NPDatetime, NPTimedelta=NPTimedelta, void=void, none=none, Tuple=Tuple, UniTuple=UniTuple, optional=Optional, CPointer=CPointer,
+namespace.update(NPDatetime=NPDatetime, NPTimedelta=NPTimedelta, void=void, none=none, Tuple=Tuple, UniTuple=UniTuple, NamedTuple=NamedTuple,
+                 NamedUniTuple=NamedUniTuple, optional=Optional, CPointer=CPointer,
                  deferred_type=DeferredType, voidptr=voidptr, WrapperAddressProtocol=WrapperAddressProtocol)
 globals().update(namespace)
 

@@ -144,6 +144,11 @@ class DUFunc:
         self._loops.add(sig)
         self.ufunc = self._loops.build()
 
+    def _compile_for_argtys(self, argtys, return_type=None):
+        """Numba's: compiles the loop for these argument types now (datashader
+        compiles its operators so, then sets _frozen)."""
+        self.add(tuple(argtys) if return_type is None else return_type(*argtys))
+
     def _compile_for(self, dtypes):
         argtypes = [_type_of_dtype(np.dtype(d)) for d in dtypes]
         if any(t is None for t in argtypes):
