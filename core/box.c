@@ -367,6 +367,7 @@ static int unbox_converted(PyObject *o, const Type *t, Slot *slot) {
  * str, a list, or a tuple with one among its items): the call releases
  * them after (a Python list's copy written back first). */
 bool disp_holds_strings(const Type *t) {
+  t = ty_enum_value(t);  /* (a member of a class of str values: its str) */
   if (t->kind == TY_STR || t->kind == TY_LIST || t->kind == TY_DICT) return true;  /* (a list: a Python list's copy, reflected; a container: the result may be it) */
   for (int i = 0; t->kind == TY_TUPLE && i < t->nfields; i++)
     if (disp_holds_strings(t->fields[i])) return true;
@@ -384,7 +385,7 @@ static void release_tuple_items(const Type *t, char *p, int n, PyObject *o, bool
     const Type *f = t->fields[i];
     char *at = p + t->offsets[i];
     PyObject *item = PyTuple_GET_ITEM(o, i);
-    if (f->kind == TY_STR) {
+    if (ty_enum_value(f)->kind == TY_STR) {
       rt_str_release(*(RtStr **)at);
     } else if (f->kind == TY_LIST && PyList_Check(item)) {
       if (called) reflect(item, f, *(RtList **)at);
@@ -428,7 +429,7 @@ int disp_unbox_tuple(PyObject *o, const Type *t, char *p) {
       return -1;
     }
     if (ty_is_scalar(ty_enum_value(f))) memcpy(at, &slot, f->size);  /* (an enum member: its number) */
-    else if (f->kind == TY_STR || f->kind == TY_LIST || f->kind == TY_DICT) memcpy(at, &slot.u, sizeof(void *));
+    else if (ty_enum_value(f)->kind == TY_STR || f->kind == TY_LIST || f->kind == TY_DICT) memcpy(at, &slot.u, sizeof(void *));
   }
   return 0;
 }
@@ -561,7 +562,7 @@ void disp_release_args(const Type *const *types, Slot *slots, void *const *argp,
   for (int i = 0; i < n; i++) {
     const Type *t = types[i];
     void *c = (void *)(uintptr_t)slots[i].u;
-    switch (t->kind) {
+    switch (ty_enum_value(t)->kind) {
     case TY_STR: rt_str_release(c); break;
     case TY_TUPLE: release_tuple_items(t, argp[i], t->nfields, args[i], called); break;
     case TY_SET:

@@ -1,7 +1,8 @@
 /* enums.c — enum members between Python and compiled code, as Numba's
  * EnumMember and IntEnumMember: a member of an enum.Enum (enum.Flag) or
  * enum.IntEnum class is typed by its class and the type all the class's
- * values share (ty_enum), held in compiled code as its value, and boxed
+ * values share (ty_enum: numbers, bools or str), held in compiled code
+ * as its value (a str member's for the call, released after it), and boxed
  * by calling the class with the value, which gives the member itself. The
  * frontend freezes the members a function names through their class
  * (Color.RED, Color["RED"]); the class is no value of its own. An
@@ -62,9 +63,9 @@ static PyObject *value_type(PyObject *cls, const Type **value) {
     PyObject *v = PyObject_GetAttrString(PyList_GET_ITEM(list, i), "_value_");
     const Type *t = v ? disp_typeof(v) : NULL;
     PyErr_Clear();
-    if (!t || !ty_is_scalar(t))
+    if (!t || (!ty_is_scalar(t) && t->kind != TY_STR))
       why = PyUnicode_FromFormat("its values are of type '%s': compiled code holds enum members whose values "
-                                 "are numbers or bools", v ? Py_TYPE(v)->tp_name : "?");
+                                 "are numbers, bools or str", v ? Py_TYPE(v)->tp_name : "?");
     else if (*value && t != *value)
       why = PyUnicode_FromFormat("its values differ in type (%s and %s): compiled code holds enum members whose "
                                  "values share one type, as Numba", (*value)->name, t->name);
@@ -159,7 +160,7 @@ Node *fe_enum_member(Fe *fe, PyObject *obj, PyObject *e) {
   }
   if (!ty_is_enum(t)) return NULL;  /* an IntFlag member: the int it is */
   PyObject *v = PyObject_GetAttrString(obj, "_value_");
-  Node *x = v ? fe_frozen_constant(fe, v, e) : NULL;
+  Node *x = v ? fe_frozen_value(fe, v, e) : NULL;
   Py_XDECREF(v);
   PyErr_Clear();
   if (!x && !fe->diag->kind) return fe_error(fe, e, "cannot read the value of enum member %s", core_enum_name((PyObject *)Py_TYPE(obj)));

@@ -282,6 +282,11 @@ static Node *numpy_scalar(Fe *fe, PyObject *obj, PyObject *e) {
 
 Node *fe_frozen_constant(Fe *fe, PyObject *obj, PyObject *e) { return constant_node(fe, obj, e); }
 
+Node *fe_frozen_value(Fe *fe, PyObject *obj, PyObject *e) {
+  Node *n = constant_node(fe, obj, e);
+  return n || fe->diag->kind || !PyUnicode_CheckExact(obj) ? n : string_node(fe, e, obj);
+}
+
 static Node *const_array(Fe *fe, PyObject *obj, PyObject *e);
 
 /* An item of a global tuple: a number or a tuple of them, a str or a

@@ -65,6 +65,7 @@ Node *fe_local_call(Fe *fe, PyObject *e, PyObject *func);       /* f(...) where 
 bool fe_is_local_call(Fe *fe, PyObject *func);
 NativeSig *fe_native_signature(Fe *fe, PyObject *e, PyObject *obj, bool *failed);  /* ctypes', wrappers' */
 Node *fe_frozen_constant(Fe *fe, PyObject *obj, PyObject *e);   /* a number or bool, frozen */
+Node *fe_frozen_value(Fe *fe, PyObject *obj, PyObject *e);      /* a number, bool or str, frozen */
 /* namedtuples.c: cls(args) of a named tuple class whose items are fields */
 Node *fe_namedtuple_call(Fe *fe, PyObject *e, PyObject *cls, PyObject *fields);
 Node *fe_named_global(Fe *fe, PyObject *e, Node *t, PyObject *obj);  /* t of a global tuple obj: named if obj is */

@@ -44,13 +44,21 @@ static LLVMValueRef lo_member_constant(Lower *l, Node *n) {
   return lo_convert(l, lo_expr(l, v), v->ty, n->ty->elem);
 }
 
-/* m.value: the member as it is held */
-static LLVMValueRef lo_value(Lower *l, Node *n) { return lo_expr(l, n->lhs); }
+/* m.value: the member as it is held (a fresh member's reference passes
+ * to its value, lo_is_fresh) */
+static LLVMValueRef lo_value(Lower *l, Node *n) {
+  LLVMValueRef v = lo_expr(l, n->lhs);
+  if (lo_is_fresh(n->lhs) && ty_has_arrays(n->lhs->ty)) lo_temp_taken(l, v);
+  return v;
+}
 
 static LLVMValueRef lo_is(Lower *l, Node *n) {
   Node *a = n->list.items[0], *b = n->list.items[1];
   LLVMValueRef va = lo_expr(l, a), vb = lo_expr(l, b);
-  return a->ty == b->ty ? lo_compare_values(l, OP_EQ, va, a->ty, vb, b->ty) : const_bool(l, false);
+  LLVMValueRef same = a->ty == b->ty ? lo_compare_values(l, OP_EQ, va, a->ty, vb, b->ty) : const_bool(l, false);
+  lo_done_with(l, a, va);
+  lo_done_with(l, b, vb);
+  return same;
 }
 
 /* ---------------------------------------------------------------- the rows */

@@ -135,7 +135,10 @@ const Type *ty_tuple_compare(Infer *in, Node *n, int op, const Type *a, const Ty
   return TYS(TY_BOOL);
 }
 
-static bool str_or_number(const Type *t) { return t->kind == TY_STR || ty_is_scalar(ty_enum_value(t)); }
+static bool str_or_number(const Type *t) {
+  t = ty_enum_value(t);  /* (an enum member: its value) */
+  return t->kind == TY_STR || ty_is_scalar(t);
+}
 
 /* v in t: v == an item, for a number or str v (an item of another kind is
  * never equal to it) */
