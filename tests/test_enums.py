@@ -567,3 +567,46 @@ def test_str_members_are_released():
         churn(big.A, (big.B,))
     if before is not None:
         assert rss_bytes() - before < 20_000_000  # 20,000 calls leaking a 20 kB str would be 400 MB
+
+
+# ---------------------------------------------------------------- lists of members
+
+@njit
+def gathered(m, n):
+    members = [m]
+    for i in range(n):
+        members.append(Color.RED if i % 2 else Color.BLUE)
+    reds = 0
+    for x in members:
+        if x == Color.RED:
+            reds += 1
+    return members[-1], reds, Color.GREEN in members, members.count(Color.BLUE), len(members)
+
+
+def test_lists_of_members_made_in_compiled_code():
+    for m, n in itertools.product(Color, [0, 1, 4]):
+        assert_same(gathered, m, n)
+
+
+@njit
+def rewritten(members):
+    members.append(Color.GREEN)
+    members[0] = members[-1]
+    return members[1], len(members)
+
+
+def test_python_list_of_members_is_reflected_as_numba():
+    rng = make_rng(11)
+    for n in (1, 3, 6):
+        given = [list(Color)[k] for k in rng.integers(0, 3, n)]
+        expected = list(given)
+        assert rewritten(given) == rewritten.py_func(expected)
+        assert given == expected and all(type(m) is Color for m in given)
+
+
+def test_typed_list_of_members():
+    items = ruchey.typed.List([Color.BLUE, Color.RED])
+    assert rewritten(items) == (Color.RED, 3)
+    assert list(items) == [Color.GREEN, Color.RED, Color.GREEN]
+    with pytest.raises((TypeError, ruchey.TypingError)):  # (Numba's, a TypingError)
+        items.append(1)
