@@ -14,7 +14,7 @@ from collections import namedtuple
 import numpy
 import pytest
 import ruchey
-from ruchey import njit
+from ruchey import cuda, njit
 
 from conftest import AS_NUMBA, assert_same, make_rng, numba_deviation
 
@@ -610,3 +610,43 @@ def test_typed_list_of_members():
     assert list(items) == [Color.GREEN, Color.RED, Color.GREEN]
     with pytest.raises((TypeError, ruchey.TypingError)):  # (Numba's, a TypingError)
         items.append(1)
+
+
+# ---------------------------------------------------------------- kernels
+
+def make_cuda_kernel(combination):
+    @cuda.jit
+    def combine(out, x, level):
+        i = cuda.grid(1)
+        if i < x.size:
+            if combination == Combination.MAX:
+                out[i] = max(out[i], x[i])
+            elif combination is Combination.SUM_1AGG:
+                out[i] += x[i] * level.value
+            else:
+                out[i] = level.value if level is Color.GREEN else -1.0
+    return combine
+
+
+@pytest.mark.parametrize("c", [Combination.MAX, Combination.SUM_1AGG, Combination.LAST], ids=repr)
+def test_members_in_kernels_as_constants_and_arguments(c):
+    rng = make_rng(3)
+    x, out = rng.standard_normal(40), rng.standard_normal(40)
+    expected = out.copy()
+    for i in range(40):
+        if c == Combination.MAX:
+            expected[i] = max(expected[i], x[i])
+        elif c is Combination.SUM_1AGG:
+            expected[i] += x[i] * Color.GREEN.value
+        else:
+            expected[i] = Color.GREEN.value
+    make_cuda_kernel(c)[2, 32](out, x, Color.GREEN)
+    numpy.testing.assert_array_equal(out, expected)
+
+
+@pytest.mark.skipif(AS_NUMBA, reason="ruchey's PTX parameters")
+def test_kernel_takes_a_member_as_one_parameter_its_value():
+    kernel = make_cuda_kernel(Combination.LAST)
+    kernel[1, 8](numpy.zeros(8), numpy.zeros(8), Color.RED)
+    (ptx,) = kernel.inspect_ptx().values()
+    assert ptx.count(".param .u64") == 3 + 3 + 1  # two arrays (data, shape, stride) and the member's int64
