@@ -178,6 +178,7 @@ bool core_is_enum_class(PyObject *o);
 const char *core_enum_name(PyObject *cls);
 const Type *disp_enum_type(PyObject *cls);
 const Type *disp_enum_typeof(PyObject *o);
+const Type *disp_enum_recent(PyObject *o);  /* the same for a member of a class typed lately, else NULL: no lookups */
 PyObject *disp_enum_refusal(PyObject *o);
 int disp_unbox_enum(PyObject *o, const Type *t, Slot *slot, void **arg);
 PyObject *disp_box_enum(const Type *t, char *p);

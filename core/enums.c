@@ -13,9 +13,14 @@
 /* The enum module's classes, once: Enum, IntEnum, IntFlag. */
 enum { ENUM, INT_ENUM, INT_FLAG, BASES };
 static PyObject *bases[BASES];
+/* The names read on every call, made once: a member's value; a class's
+ * map from values to members */
+static PyObject *value_name, *map_name;
 
 static bool load_bases(void) {
   if (bases[ENUM]) return true;
+  if (!value_name && !(value_name = PyUnicode_InternFromString("_value_"))) return false;
+  if (!map_name && !(map_name = PyUnicode_InternFromString("_value2member_map_"))) return false;
   PyObject *module = PyImport_ImportModule("enum");
   static const char *const names[BASES] = {"Enum", "IntEnum", "IntFlag"};
   for (int i = 0; module && i < BASES; i++)
@@ -100,6 +105,12 @@ const Type *disp_enum_type(PyObject *cls) {
 
 /* ---------------------------------------------------------------- arguments */
 
+const Type *disp_enum_recent(PyObject *o) {
+  PyTypeObject *cls = Py_TYPE(o);
+  size_t h = ((uintptr_t)cls >> 4) % RECENT;
+  return recent[h].cls == cls ? recent[h].type : NULL;
+}
+
 const Type *disp_enum_typeof(PyObject *o) {
   PyTypeObject *cls = Py_TYPE(o);
   size_t h = ((uintptr_t)cls >> 4) % RECENT;
@@ -130,15 +141,21 @@ int disp_unbox_enum(PyObject *o, const Type *t, Slot *slot, void **arg) {
     PyErr_Format(PyExc_TypeError, "expected a member of %s, got %R", t->name, o);
     return -1;
   }
-  PyObject *v = PyObject_GetAttrString(o, "_value_");
+  PyObject *v = PyObject_GetAttr(o, value_name);  /* (the class's type was checked: the names are made) */
   int rc = v ? disp_unbox(v, t->elem, slot, NULL, arg) : -1;
   Py_XDECREF(v);
   return rc;
 }
 
+/* The member of value v: from the class's map of values to members, as
+ * cls(v) finds it without running the class's Python code; else cls(v). */
 PyObject *disp_box_enum(const Type *t, char *p) {
   PyObject *v = disp_box(t->elem, p);
-  PyObject *member = v ? PyObject_CallOneArg((PyObject *)t->callee, v) : NULL;
+  PyObject *map = v ? PyObject_GetAttr((PyObject *)t->callee, map_name) : NULL;
+  PyObject *member = map && PyDict_Check(map) ? PyDict_GetItemWithError(map, v) : NULL;
+  PyErr_Clear();
+  member = member ? Py_NewRef(member) : v ? PyObject_CallOneArg((PyObject *)t->callee, v) : NULL;
+  Py_XDECREF(map);
   Py_XDECREF(v);
   return member;
 }
