@@ -147,15 +147,31 @@ int disp_unbox_enum(PyObject *o, const Type *t, Slot *slot, void **arg) {
   return rc;
 }
 
+/* A class's map of values to members, read once per class lately boxed
+ * (the class holds it as long as it lives, as the type does the class). */
+static struct { const Type *type; PyObject *map; } maps[RECENT];
+
+static PyObject *member_map(const Type *t) {
+  size_t h = ((uintptr_t)t >> 4) % RECENT;
+  if (maps[h].type == t) return maps[h].map;
+  PyObject *map = PyObject_GetAttr((PyObject *)t->callee, map_name);
+  Py_XDECREF(map);  /* (borrowed: the class's) */
+  if (!map || !PyDict_Check(map)) {
+    PyErr_Clear();
+    return NULL;
+  }
+  maps[h].type = t;
+  maps[h].map = map;
+  return map;
+}
+
 /* The member of value v: from the class's map of values to members, as
  * cls(v) finds it without running the class's Python code; else cls(v). */
 PyObject *disp_box_enum(const Type *t, char *p) {
-  PyObject *v = disp_box(t->elem, p);
-  PyObject *map = v ? PyObject_GetAttr((PyObject *)t->callee, map_name) : NULL;
-  PyObject *member = map && PyDict_Check(map) ? PyDict_GetItemWithError(map, v) : NULL;
+  PyObject *v = disp_box(t->elem, p), *map = v ? member_map(t) : NULL;
+  PyObject *member = map ? PyDict_GetItemWithError(map, v) : NULL;
   PyErr_Clear();
   member = member ? Py_NewRef(member) : v ? PyObject_CallOneArg((PyObject *)t->callee, v) : NULL;
-  Py_XDECREF(map);
   Py_XDECREF(v);
   return member;
 }
