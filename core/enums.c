@@ -3,7 +3,7 @@
  * enum.IntEnum class is typed by its class and the type all the class's
  * values share (ty_enum: numbers, bools or str), held in compiled code
  * as its value (a str member's for the call, released after it), and boxed
- * by calling the class with the value, which gives the member itself. The
+ * as the member of that value, the very object Python has (cls(value)). The
  * frontend freezes the members a function names through their class
  * (Color.RED, Color["RED"]); the class is no value of its own. An
  * enum.IntFlag member is an int, as Numba types it.
@@ -53,6 +53,19 @@ static PyObject *typed_classes;
 enum { RECENT = 16 };
 static struct { PyTypeObject *cls; const Type *type; } recent[RECENT];
 
+/* A value's type, as Numba types it: an int past int64 a uint64 (as the
+ * frontend freezes one), NULL past that. */
+static const Type *value_typeof(PyObject *v) {
+  if (!PyLong_CheckExact(v)) return disp_typeof(v);
+  int overflow;
+  PyLong_AsLongLongAndOverflow(v, &overflow);
+  if (!overflow) return &core_plain[TY_I64];
+  if (overflow > 0) PyLong_AsUnsignedLongLong(v);
+  bool fits = overflow > 0 && !PyErr_Occurred();
+  PyErr_Clear();
+  return fits ? &core_plain[TY_U64] : NULL;
+}
+
 /* Why the values of cls cannot be held, or NULL with *value their type. */
 static PyObject *value_type(PyObject *cls, const Type **value) {
   PyObject *members = PyObject_GetAttrString(cls, "__members__");
@@ -66,9 +79,11 @@ static PyObject *value_type(PyObject *cls, const Type **value) {
   PyObject *why = PyList_GET_SIZE(list) ? NULL : PyUnicode_FromString("it has no members");
   for (Py_ssize_t i = 0; !why && i < PyList_GET_SIZE(list); i++) {
     PyObject *v = PyObject_GetAttrString(PyList_GET_ITEM(list, i), "_value_");
-    const Type *t = v ? disp_typeof(v) : NULL;
+    const Type *t = v ? value_typeof(v) : NULL;
     PyErr_Clear();
-    if (!t || (!ty_is_scalar(t) && t->kind != TY_STR))
+    if (!t && v && PyLong_Check(v))
+      why = PyUnicode_FromFormat("its value %R fits in neither int64 nor uint64", v);
+    else if (!t || (!ty_is_scalar(t) && t->kind != TY_STR))
       why = PyUnicode_FromFormat("its values are of type '%s': compiled code holds enum members whose values "
                                  "are numbers, bools or str", v ? Py_TYPE(v)->tp_name : "?");
     else if (*value && t != *value)

@@ -505,6 +505,30 @@ def test_mixed_class_named_in_compiled_code_is_a_typing_error():
         named()
 
 
+class Wide(enum.IntEnum):
+    HIGH = 2**63 + 5
+    HIGHER = 2**64 - 1
+
+
+@njit
+def wide_parts(w):
+    return w.value, w, Wide.HIGH.value, w == Wide.HIGHER
+
+
+def test_members_of_uint64_values_as_numba_types_them():
+    for w in Wide:
+        assert_same(wide_parts, w)
+
+
+class Huge(enum.Enum):
+    A = 2**70
+
+
+def test_members_of_values_past_64_bits_are_refused_clearly():
+    with pytest.raises((TypeError, ruchey.TypingError), match=says("fits in neither int64 nor uint64")):
+        same(Huge.A)
+
+
 @numba_deviation("Numba holds enum members whose values are tuples")
 def test_members_with_tuple_values_are_refused_clearly():
     with pytest.raises(TypeError, match="enum class 'Pair'.*tuple"):
