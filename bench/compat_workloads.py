@@ -426,6 +426,81 @@ def datashader_bundling():
             "hammer_bundle": hammer_bundle(nodes, edges, iterations=2).values}
 
 
+def shap_explainers():
+    """shap's model-agnostic explainers of a logistic regression on 6
+    features: exact, permutation and partition (its masks built by a
+    compiled tree walk), with the identity and logit links."""
+    import shap
+    from sklearn.linear_model import LogisticRegression
+    rng = np.random.default_rng(0)
+    x = rng.standard_normal((200, 6))
+    model = LogisticRegression().fit(x, (x[:, 0] + x[:, 1] * x[:, 2] > 0).astype(int))
+
+    def predict(v):
+        return model.predict_proba(v)[:, 1]
+    background = shap.maskers.Independent(x[:50])
+    return {"exact": shap.explainers.Exact(predict, background)(x[:10]).values,
+            "permutation": shap.explainers.Permutation(predict, background, seed=0)(x[:5]).values,
+            "partition": shap.explainers.Partition(predict, shap.maskers.Partition(x[:50]))(x[:5]).values,
+            "exact_logit": shap.explainers.Exact(predict, background, link=shap.links.logit)(x[:5]).values}
+
+
+def _matting_inputs():
+    rng = np.random.default_rng(0)
+    h, w = 40, 50
+    image = rng.random((h, w, 3))
+    trimap = np.full((h, w), 0.5)
+    trimap[:, :10], trimap[:, -10:] = 0, 1
+    return image, trimap, np.linspace(0, 1, w)[None, :].repeat(h, 0)
+
+
+def pymatting_alpha():
+    """pymatting's alpha mattes of a 40x50 image: closed-form, KNN, random
+    walk and learning-based Laplacians (sparse systems built by compiled
+    loops), and shared sampling (parallel pndindex loops, float32)."""
+    import pymatting as pm
+    image, trimap, _ = _matting_inputs()
+    return {"cf": pm.estimate_alpha_cf(image, trimap), "knn": pm.estimate_alpha_knn(image, trimap),
+            "rw": pm.estimate_alpha_rw(image, trimap), "lbdm": pm.estimate_alpha_lbdm(image, trimap),
+            "sm": pm.estimate_alpha_sm(image, trimap)}
+
+
+def pymatting_foreground():
+    """pymatting's foreground estimation (multi-level, float32, parallel)
+    and closed-form, and its box filter."""
+    import pymatting as pm
+    image, _, alpha = _matting_inputs()
+    return {"ml": pm.estimate_foreground_ml(image, alpha)[0], "cf": pm.estimate_foreground_cf(image, alpha)[0],
+            "boxfilter": pm.boxfilter(image[:, :, 0], 3)}
+
+
+def _pyod_fit(model):
+    rng = np.random.default_rng(0)
+    x = np.vstack([rng.standard_normal((150, 4)), rng.uniform(-6, 6, (10, 4))])
+    return model.fit(x).decision_scores_
+
+
+def pyod_detectors():
+    """pyod's outlier detectors with compiled kernels, fitted on 160 points
+    in 4 dimensions: QMCD, ROD, SOS, LMDD, HBOS (static and automatic bins),
+    ABOD (fast and default), LOCI; and its weighted Pearson correlation."""
+    from pyod.models import abod, hbos, lmdd, loci, qmcd, rod, sos
+    from pyod.utils import stat_models
+    x = np.random.default_rng(1).standard_normal((3, 100))
+    return {"qmcd": _pyod_fit(qmcd.QMCD()), "rod": _pyod_fit(rod.ROD()), "sos": _pyod_fit(sos.SOS()),
+            "lmdd": _pyod_fit(lmdd.LMDD(random_state=0)), "hbos": _pyod_fit(hbos.HBOS()),
+            "hbos_auto": _pyod_fit(hbos.HBOS(n_bins="auto")), "abod": _pyod_fit(abod.ABOD()),
+            "abod_default": _pyod_fit(abod.ABOD(method="default")), "loci": _pyod_fit(loci.LOCI()),
+            "wpearson": stat_models.wpearsonr(x[0], x[1], np.abs(x[2]))}
+
+
+def pyod_sod():
+    """pyod's SOD: its shared neighbours ranked by an unstable argsort of
+    small counts, so the order of ties is each sort's own."""
+    from pyod.models import sod
+    return {"sod": _pyod_fit(sod.SOD())}
+
+
 WORKLOADS = {
     "stumpy": {"stump": stumpy_stump, "aamp": stumpy_aamp},
     "pynndescent": {"NNDescent": pynndescent_graph},
@@ -453,4 +528,7 @@ WORKLOADS = {
                    "antialiased_lines": datashader_antialiased_lines,
                    "meshes_shading": datashader_meshes_and_shading, "dask": datashader_dask,
                    "bundling": datashader_bundling},
+    "shap": {"explainers": shap_explainers},
+    "pymatting": {"alpha": pymatting_alpha, "foreground": pymatting_foreground},
+    "pyod": {"detectors": pyod_detectors, "sod": pyod_sod},
 }

@@ -799,6 +799,38 @@ bool fe_call_args(Fe *fe, PyObject *e, Node *n, unsigned how) {
   return ok;
 }
 
+/* NumPy's leading parameters that calls may also name (np.zeros(shape=n)),
+ * per builtin: one row each. */
+static const struct {
+  const char *builtin;
+  const char *names[3];
+} named_positionals[] = {
+  {"numpy.empty", {"shape"}}, {"numpy.zeros", {"shape"}}, {"numpy.ones", {"shape"}},
+  {"numpy.full", {"shape", "fill_value"}}, {"numpy.empty_like", {"prototype"}}, {"numpy.zeros_like", {"a"}},
+  {"numpy.ones_like", {"a"}}, {"numpy.full_like", {"a", "fill_value"}},
+};
+
+/* A builtin's positional arguments given by name, moved into place while
+ * the row takes fewer than its least by position: np.zeros(shape=(n, k)). */
+static void bind_named_positionals(Fe *fe, Node *n) {
+  for (size_t r = 0; r < sizeof named_positionals / sizeof named_positionals[0]; r++) {
+    if (strcmp(named_positionals[r].builtin, n->bi->name)) continue;
+    for (const char *name; n->list.len < n->bi->min_args && n->list.len < 3 &&
+                           (name = named_positionals[r].names[n->list.len]);) {
+      int k = 0;
+      while (k < n->kw.len && strcmp(n->kw_names[k], name)) k++;
+      if (k == n->kw.len) return;
+      NodeList list = new_list(fe, n->list.len + 1);
+      for (int i = 0; i < n->list.len; i++) list.items[i] = n->list.items[i];
+      list.items[n->list.len] = n->kw.items[k];
+      n->list = list;
+      for (int i = k + 1; i < n->kw.len; i++) n->kw.items[i - 1] = n->kw.items[i], n->kw_names[i - 1] = n->kw_names[i];
+      n->kw.len--;
+    }
+    return;
+  }
+}
+
 /* A call to another ruchey function: keyword arguments and defaults are
  * bound here, like Python binds them, so the call is positional. */
 bool fe_bind_jit_call(Fe *fe, PyObject *e, Node *n, PyObject *disp) {
@@ -1256,6 +1288,8 @@ static Node *fe_call(Fe *fe, PyObject *e) {
       if (!fe_spread_call(fe, e, n, obj)) n = NULL;
     } else if (!fe_call_args(fe, e, n, how) || (is_jit && !fe_bind_jit_call(fe, e, n, obj))) {
       n = NULL;
+    } else if (!is_jit) {
+      bind_named_positionals(fe, n);
     }
   }
   Py_XDECREF(obj);
@@ -1823,6 +1857,7 @@ typedef struct Walk {
   Node *len[64];   /* their lengths */
   int nlen;
   int k;           /* the counter's variable */
+  bool parallel;   /* the counter is a prange's (ruchey.pndindex) */
 } Walk;
 
 static Node *var_node(Fe *fe, int var, PyObject *e) {
@@ -1949,21 +1984,24 @@ static Node *walk_zip(Fe *fe, Walk *w, PyObject *it) {
   return t;
 }
 
-/* Which of NumPy's index iterators `it` calls. */
-enum { NP_ITER_NONE, NP_ITER_NDINDEX, NP_ITER_NDENUMERATE, NP_ITER_NDITER };
+/* Which of NumPy's index iterators `it` calls (or ruchey.pndindex, Numba's
+ * parallel ndindex). */
+enum { NP_ITER_NONE, NP_ITER_NDINDEX, NP_ITER_NDENUMERATE, NP_ITER_NDITER, NP_ITER_PNDINDEX };
 
 static int numpy_index_iterator(Fe *fe, PyObject *it) {
   if (!is_kind(it, "Call")) return NP_ITER_NONE;
-  static const char *const names[] = {"ndindex", "ndenumerate", "nditer"};
-  PyObject *func = field(it, "func"), *obj = static_object(fe, func), *numpy = PyImport_ImportModule("numpy");
+  static const struct { const char *module, *name; } iterators[] = {
+    {"numpy", "ndindex"}, {"numpy", "ndenumerate"}, {"numpy", "nditer"}, {"ruchey", "pndindex"}};
+  PyObject *func = field(it, "func"), *obj = static_object(fe, func);
   int which = NP_ITER_NONE;
-  for (int i = 0; obj && numpy && i < 3 && !which; i++) {
-    PyObject *f = PyObject_GetAttrString(numpy, names[i]);
+  for (int i = 0; obj && i < 4 && !which; i++) {
+    PyObject *module = PyImport_ImportModule(iterators[i].module);
+    PyObject *f = module ? PyObject_GetAttrString(module, iterators[i].name) : NULL;
     if (f == obj) which = NP_ITER_NDINDEX + i;
-    Py_XDECREF(f);
+    Py_XDECREF(f); Py_XDECREF(module);
   }
   PyErr_Clear();
-  Py_XDECREF(numpy); Py_XDECREF(obj); Py_DECREF(func);
+  Py_XDECREF(obj); Py_DECREF(func);
   return which;
 }
 
@@ -1971,6 +2009,10 @@ static int numpy_index_iterator(Fe *fe, PyObject *it) {
  * into a tuple of indices; numpy.ndenumerate(a): (that index, a[index]);
  * numpy.nditer(a): a 0-d view of a at that index. */
 static Node *walk_ndindex(Fe *fe, Walk *w, PyObject *it, int which) {
+  if (which == NP_ITER_PNDINDEX) {  /* ndindex over a prange's counter */
+    w->parallel = true;
+    which = NP_ITER_NDINDEX;
+  }
   PyObject *args = field(it, "args"), *kws = field(it, "keywords");
   int na = (int)PyList_GET_SIZE(args);
   bool one = which != NP_ITER_NDINDEX;
@@ -2047,7 +2089,9 @@ static Node *fe_for_each(Fe *fe, PyObject *s, PyObject *t, PyObject *it, Node *s
   bind->rhs = elem;
   Node *count = w->nlen == 1 ? w->len[0] : call_node(fe, it, "min", w->len, w->nlen);
   loop->lhs = var_node(fe, w->k, s);
-  loop->cond = call_node(fe, it, "range", &count, 1);
+  if (w->parallel && w->nlen > 1)
+    return fe_error(fe, it, "pndindex() can only be the iterable of a for loop itself (or of enumerate())");
+  loop->cond = call_node(fe, it, w->parallel ? "prange" : "range", &count, 1);
   loop->body = new_list(fe, body.len + 1);
   loop->body.items[0] = bind;
   for (int i = 0; i < body.len; i++) loop->body.items[i + 1] = body.items[i];

@@ -721,10 +721,7 @@ static void ty_store(Infer *in, Node *target, const Type *t, Node *at) {
     if (owner && owner->kind == TY_CLASS && ty_maybe_none(in, target)) ty_jitclass_store(in, target, t, at);
     else if (owner && owner->kind != TY_CLASS) ty_record_store(in, target, t, at);
   } else if (target->kind == N_VAR) {
-    if (t->kind == TY_DTYPE)
-      ty_error(in, at, "a value of type %s cannot be stored in a variable", t->name);
-    else
-      assign_var(in, target, t);
+    assign_var(in, target, t);
     if (ty_is_container(t) && at->ty == t && target->ty) at->ty = target->ty;  /* x = []: as x's appends type it */
   } else if (target->kind == N_INDEX && (ty_expr(in, target->lhs), ty_failed(in))) {
     return;
@@ -790,6 +787,17 @@ static void ty_return(Infer *in, Node *n) {
   else if (ty_record_inside(u)) ty_error(in, n, "a record is returned alone, not as %s", u->name);
   in->ret = u;
   in->f->ret_type = u;  /* so far: what a mutually recursive callee sees */
+}
+
+static bool returns_value_visit(Node *n, void *found) {
+  if (n->kind == N_RETURN && n->lhs && n->lhs->kind != N_NONE) *(bool *)found = true;
+  return !*(bool *)found;
+}
+
+bool ty_returns_nothing(const Func *f) {
+  bool found = false;
+  ir_walk_list(&f->body, returns_value_visit, &found);
+  return !found;
 }
 
 /* yield x: what the generator yields is the unification of every x. */

@@ -25,6 +25,9 @@ typedef struct Infer {
 void ty_diag(Diag *d, const Node *n, const char *fmt, va_list ap);
 const Type *ty_error(Infer *in, const Node *n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 bool ty_failed(const Infer *in);
+/* Whether f has no `return value` anywhere (bare returns, `return None`):
+ * its recursive calls are None before any return is typed. */
+bool ty_returns_nothing(const Func *f);
 /* Types n (setting n->ty); NULL on an error, or while unknown before the last pass. */
 const Type *ty_expr(Infer *in, Node *n);
 /* The same, where an Optional or None is taken as it is (assigned, returned, passed

@@ -8,6 +8,7 @@ import pytest
 
 import ruchey
 from arraygen import DTYPES, LAYOUTS, array, assert_same_array, check, define, layout_flags
+from ruchey import njit
 from conftest import AS_NUMBA, make_rng, numpy2_only
 
 # Numba differs from NumPy in most of what is tested here (arange's and
@@ -374,3 +375,30 @@ def test_ascontiguousarray_is_a_itself_where_c_contiguous_else_a_copy(layout, sh
     if a.ndim and a.size:
         check(contiguous_as, a, flags=True)
     assert np.shares_memory(contiguous(a), a) == np.shares_memory(contiguous.py_func(a), a)  # a 0-d a: a 1-d view
+
+
+def allocations_by_keyword(n, k):
+    """pyod's style: the shape (and fill value) named rather than placed."""
+    a = np.zeros(shape=(n, k), dtype=np.uint32)
+    b = np.empty(shape=n)
+    b[:] = 1.5
+    c = np.full(shape=(2,), fill_value=7.5)
+    d = np.ones_like(a=b)
+    e = np.full_like(b, fill_value=3)
+    f = np.ones(shape=k, dtype=np.int16)
+    return a, b, c, d, e, f
+
+
+@pytest.mark.parametrize("n, k", [(0, 2), (3, 1), (4, 5)])
+def test_allocations_with_their_shape_named(n, k):
+    got, want = njit(allocations_by_keyword)(n, k), allocations_by_keyword(n, k)
+    for g, w in zip(got, want):
+        assert g.dtype == w.dtype
+        np.testing.assert_array_equal(g, w)
+
+
+def test_a_misspelled_shape_keyword_is_a_typing_error():
+    def spelled(n):
+        return np.zeros(shap=n)
+    with pytest.raises(ruchey.TypingError, match="numpy.zeros"):
+        njit(spelled)(3)

@@ -5,6 +5,7 @@ each compiled function against its py_func."""
 import numpy as np
 import pytest
 
+import ruchey
 from ruchey import njit
 
 DTYPES = [np.float64, np.float32, np.int64, np.int32, np.int16, np.uint8, np.bool_, np.complex128]
@@ -61,3 +62,30 @@ def test_a_dtype_numpy_cannot_hold_or_another_byte_order_is_refused():
         _filled(3, np.dtype(">f8"))
     with pytest.raises(TypeError, match="argument 2"):
         _filled(3, object)
+
+
+def dtype_in_a_variable(n):
+    """pymatting's style: the dtype named once, used for every array, and
+    called to convert."""
+    dtype = np.float32
+    a = np.zeros(n, dtype=dtype) + 1.5
+    b = np.empty((2, n), dtype)
+    b[:] = 2
+    return a, a.astype(dtype), dtype(2.5), b.dtype, (a * b).sum()
+
+
+def test_a_dtype_kept_in_a_variable():
+    for n in (0, 1, 5):
+        got, want = njit(dtype_in_a_variable)(n), dtype_in_a_variable(n)
+        for g, w in zip(got, want):
+            if isinstance(w, np.ndarray):  # (scalars come back as Python floats, as Numba's)
+                assert g.dtype == w.dtype
+            np.testing.assert_array_equal(g, w)
+
+
+def test_dtypes_of_two_kinds_in_one_variable_are_a_typing_error():
+    def either(flag):
+        d = np.float32 if flag else np.float64
+        return np.zeros(2, d)
+    with pytest.raises(ruchey.TypingError, match="dtype\\(float32\\) and dtype\\(float64\\)"):
+        njit(either)(True)

@@ -408,6 +408,46 @@ def prange_two(a, b):
     return s
 
 
+def private_in_a_loop_that_runs(g):
+    """pymatting's box filter: the running sum starts in a range(1) loop,
+    which runs, so it is the iteration's own."""
+    out = np.zeros_like(g)
+    for i in prange(g.shape[0]):
+        for j in range(1):
+            s = 0.0
+            for k in range(3):
+                s += g[i, j + k]
+            out[i, j] = s
+        for j in range(1, g.shape[1] - 2):
+            s -= g[i, j - 1]
+            s += g[i, j + 2]
+            out[i, j] = s
+    return out
+
+
+def private_divided_and_min_updated(g):
+    """A private vector divided in place, a private minimum kept by
+    min(v, e): both the iteration's own, as Numba's."""
+    out = np.empty((g.shape[0], 2))
+    for i in prange(g.shape[0]):
+        total = np.zeros(2)
+        lowest = np.inf
+        for j in range(g.shape[1]):
+            total[j % 2] += g[i, j]
+            lowest = min(lowest, g[i, j])
+        total /= g.shape[1]
+        out[i, 0] = total[0] + total[1]
+        out[i, 1] = lowest
+    return out
+
+
+def pndindex_rows(g):
+    out = np.empty_like(g)
+    for y, x in ruchey.pndindex(g.shape):
+        out[y, x] = g[y, x] * 2 + y - x
+    return out
+
+
 def rng(seed):
     return np.random.default_rng(seed)
 
@@ -469,12 +509,15 @@ CASES = {
     "prange_one": (prange_one, (10**5 + 3,), None),
     "prange_two": (prange_two, (-500, 7001), None),
     "prange_args": (prange_args, (1000, -7, -3), None),
+    "private_in_a_loop_that_runs": (private_in_a_loop_that_runs, (GRID,), None),
+    "private_divided_and_min_updated": (private_divided_and_min_updated, (GRID,), None),
+    "pndindex_rows": (pndindex_rows, (GRID,), None),
 }
 
 # Safe loops that ruchey nevertheless runs serially (with a RuntimeWarning).
 # Cases numba (the stand-in, RUCHEY_TEST_AS_NUMBA=1) refuses: no |= &= ^=
 # reductions, no += and -= on one variable, no prange with a variable step.
-NUMBA_REFUSES = {"or_int", "and_int", "xor_int", "add_and_sub_same_var", "several_int",
+NUMBA_REFUSES = {"or_int", "and_int", "xor_int", "add_and_sub_same_var", "several_int", "pndindex_rows",
                  "write_stepped", "prange_args"}
 TESTED_CASES = [name for name in CASES if not (AS_NUMBA and name in NUMBA_REFUSES)]
 
@@ -1182,3 +1225,16 @@ def test_typed_lists_only_read_are_shared_by_the_threads():
     g = njit(parallel=True)(doubled_in_place)
     with pytest.warns(RuntimeWarning, match="store into a typed list"):
         g(ruchey.typed.List([1.0, 2.0]))
+
+
+def test_pndindex_runs_in_python_and_is_a_loops_iterable_only():
+    assert list(ruchey.pndindex(2, 3)) == list(np.ndindex(2, 3))
+    assert list(ruchey.pndindex((2,))) == [(0,), (1,)]
+
+    def zipped(a, b):
+        s = 0.0
+        for idx, v in zip(ruchey.pndindex(a.shape), b):
+            s += v
+        return s
+    with pytest.raises(ruchey.TypingError, match="pndindex\\(\\) can only be the iterable of a for loop"):
+        njit(parallel=True)(zipped)(np.ones((2, 2)), np.ones(4))

@@ -95,3 +95,30 @@ def test_endless_recursion_in_a_key_or_element_function_is_a_recursion_error(tmp
     proc = run_python_file(ENDLESS, tmp_path)
     assert proc.returncode == 0, proc.stderr[-2000:]
     assert proc.stdout.split("\n")[:2] == ["RecursionError sorted_endlessly", "RecursionError vectorized_endlessly"]
+
+
+@njit
+def fill_leaves(tree, order, node, n_leaves):
+    """shap's shape: a tree walk whose base case returns nothing, its
+    results written into an array, the recursion's value unused."""
+    if node < n_leaves:
+        order[order[-1]] = node
+        order[-1] += 1
+        return
+    fill_leaves(tree, order, tree[node - n_leaves, 0], n_leaves)
+    fill_leaves(tree, order, tree[node - n_leaves, 1], n_leaves)
+
+
+@pytest.mark.parametrize("n_leaves", [1, 2, 5, 33])
+def test_recursion_whose_base_case_returns_nothing(n_leaves):
+    rng = make_rng(seed_of(n_leaves))
+    pool, tree = list(range(n_leaves)), []
+    while len(pool) > 1:  # a random binary tree over the leaves, as a linkage matrix
+        a, b = (pool.pop(int(rng.integers(len(pool)))) for _ in range(2))
+        tree.append((a, b))
+        pool.append(n_leaves + len(tree) - 1)
+    tree = np.array(tree or [(0, 0)], dtype=np.int64)
+    got, want = (np.zeros(n_leaves + 1, dtype=np.int64) for _ in range(2))
+    assert fill_leaves(tree, got, pool[0], n_leaves) is None
+    fill_leaves.py_func(tree, want, pool[0], n_leaves)
+    np.testing.assert_array_equal(got, want)

@@ -3,6 +3,7 @@ sum(t) of tuples of numbers (their unified type) and of strs; and a list
 literal of str constants given to str.join, list() and sorted() (a str,
 not a dtype's name). Compared with the function's py_func on generated
 inputs."""
+import numpy as np
 import pytest
 
 from ruchey import TypingError, njit
@@ -57,3 +58,27 @@ def test_tuples_that_are_not_items_are_typing_errors():
     for f in (empty, mixed):
         with pytest.raises(TypingError, match="a tuple of numbers"):
             njit(f)(1)
+
+
+def none_first(x):
+    return None, x, 7
+
+
+def none_between(t):
+    return t[1] * 2, (t[0], None, t[2])
+
+
+def nested_nones(x, a):
+    pairs = [(None, x, 1), (None, x + 1, 2)]
+    return pairs[1], ((None, x), (a.dtype, 3)), (a.dtype, x)
+
+
+@pytest.mark.parametrize("x", [0.0, 2.5, -1e300])
+def test_tuples_holding_none_or_a_dtype_keep_their_other_items(x):
+    """None and a dtype take no bytes in a tuple: the items after them are
+    where the boxing reads them (they were read at the wrong offsets)."""
+    a = np.arange(3, dtype=np.float32)
+    assert njit(none_first)(x) == none_first(x)
+    assert njit(none_between)((x, 4.5, 3)) == none_between((x, 4.5, 3))
+    assert njit(none_between)((None, x, 3)) == none_between((None, x, 3))
+    assert njit(nested_nones)(x, a) == nested_nones(x, a)

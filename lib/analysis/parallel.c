@@ -20,6 +20,8 @@ typedef struct Use {
   int reads;          /* reads inside the loop body */
   int stores;         /* plain assignments inside the body */
   int reductions;     /* reduction-form updates inside the body */
+  int update_reads;   /* the reads of v in those (v = min(v, e)), which the function's count has too */
+  const Node *other_update; /* the first v op= e of another operator (/=), fine only where v is private */
   int red_op;         /* the reduction's operator (OP_ADD for + and -) */
   bool mixed;         /* reductions with incompatible operators */
   bool read_early;    /* read where an iteration may not have assigned it yet */
@@ -120,6 +122,7 @@ static void scan_stmt(Scan *s, const Node *n, int depth) {
     if ((other = minmax_update(n))) {
       scan_expr(s, other);
       note_reduction(s, n->lhs->var, n->rhs->bi->reduce_op);
+      s->use[n->lhs->var].update_reads++;
     } else {
       scan_expr(s, n->rhs);
       scan_target(s, n->lhs);
@@ -130,8 +133,10 @@ static void scan_stmt(Scan *s, const Node *n, int depth) {
     if (n->lhs->kind == N_VAR && (n->op == OP_ADD || n->op == OP_SUB || n->op == OP_MUL ||
                                   n->op == OP_BITOR || n->op == OP_BITAND || n->op == OP_BITXOR))
       note_reduction(s, n->lhs->var, n->op);
-    else if (n->lhs->kind == N_VAR)
-      set_unsafe(s, n, "an augmented assignment that is not a reduction (+ - * | & ^)");
+    else if (n->lhs->kind == N_VAR) {  /* v /= e: a store that reads v first, fine where v is the iteration's own */
+      if (!s->use[n->lhs->var].other_update) s->use[n->lhs->var].other_update = n;
+      scan_target(s, n->lhs);
+    }
     else
       scan_target(s, n->lhs);
     break;
@@ -221,6 +226,28 @@ static void early_target(const Node *t, bool *done, Use *use) {
 
 static void early_block(const NodeList *b, bool *done, Use *use, int nvars, Arena *a);
 
+static bool jumps_visit(Node *n, void *found) {
+  if (n->kind == N_BREAK || n->kind == N_CONTINUE) *(bool *)found = true;
+  return !*(bool *)found;
+}
+
+/* Whether loop n is a for over range() of constants that runs at least
+ * once, its body without break or continue: it assigns what its body
+ * assigns (pymatting's `for j in range(1): s = 0.0`). */
+static bool runs_once_at_least(const Node *n) {
+  const Node *r = n->cond;
+  if (n->kind != N_FOR || !r || r->kind != N_CALL || !r->bi || !(r->bi->flags & BF_RANGE) || r->list.len < 1 ||
+      r->list.len > 3 || n->lhs->kind != N_VAR)
+    return false;
+  int64_t v[3] = {0, 0, 1};
+  for (int i = 0; i < r->list.len; i++)
+    if (!ir_const_int(r->list.items[i], &v[r->list.len == 1 ? 1 : i])) return false;
+  bool runs = v[2] > 0 ? v[0] < v[1] : v[2] < 0 && v[0] > v[1];
+  bool jumps = false;
+  ir_walk_list(&n->body, jumps_visit, &jumps);
+  return runs && !jumps;
+}
+
 static void early_stmt(const Node *n, bool *done, Use *use, int nvars, Arena *a) {
   switch (n->kind) {
   case N_ASSIGN:
@@ -240,7 +267,14 @@ static void early_stmt(const Node *n, bool *done, Use *use, int nvars, Arena *a)
     for (int v = 0; v < nvars; v++) done[v] = done[v] && other[v];
     break;
   }
-  case N_WHILE: case N_FOR: {  /* may run no iteration: assigns nothing for sure */
+  case N_WHILE: case N_FOR: {  /* may run no iteration: assigns nothing for sure, */
+    if (runs_once_at_least(n)) {  /* unless a range of constants says it runs */
+      for (int i = 0; i < n->cond->list.len; i++) early_expr(n->cond->list.items[i], done, use);
+      done[n->lhs->var] = true;
+      early_block(&n->body, done, use, nvars, a);
+      early_block(&n->orelse, done, use, nvars, a);
+      break;
+    }
     bool *inner = arena_alloc(a, (size_t)nvars);
     memcpy(inner, done, (size_t)nvars);
     if (n->kind == N_FOR) {
@@ -282,13 +316,15 @@ bool an_parallel(Func *f, const Node *loop, ParPlan *plan) {
     Use *u = &s.use[v];
     plan->kind[v] = PAR_UNUSED;
     if (!u->seen) continue;
-    bool read_outside = all_reads[v] > u->reads;
+    bool read_outside = all_reads[v] > u->reads + u->update_reads;
     if (u->stores && (!u->read_early || v == loop->lhs->var)) {
       /* assigned before any use in each iteration: each thread's own, even
        * when later updated with += */
       if (read_outside && v != loop->lhs->var)
         set_unsafe(&s, loop, "a variable assigned in the loop and used after it");
       plan->kind[v] = PAR_PRIVATE;
+    } else if (u->other_update) {
+      set_unsafe(&s, u->other_update, "an augmented assignment that is not a reduction (+ - * | & ^)");
     } else if (u->reductions) {
       if (u->stores || u->reads || u->mixed) set_unsafe(&s, loop, "a reduction variable that is also read or assigned");
       plan->kind[v] = PAR_REDUCTION;

@@ -345,6 +345,7 @@ static const Type *ty_jit_call(Infer *in, Node *n, const Type **args) {
   if (in->opts->declared_ret) return in->opts->declared_ret;
   if (in->ret) return in->ret;
   if (in->f->ret_type) return in->f->ret_type;
+  if (ty_returns_nothing(in->f)) return TYS(TY_NONE);  /* shap's tree walks: bare returns only */
   if (in->final)
     return ty_error(in, n, "the type of this recursive call is unknown: return a value on a "
                     "non-recursive path before recursing");
@@ -357,6 +358,11 @@ static const Type *ty_jit_call(Infer *in, Node *n, const Type **args) {
 static const Type *ty_value_call(Infer *in, Node *n, const Type **args) {
   const Type *f = ty_expr(in, n->lhs);
   if (!f) return NULL;
+  if (f->kind == TY_DTYPE && ty_is_scalar(f->elem) && !ty_is_time(f->elem) && n->list.len == 1 && !n->op) {
+    n->bi = bi_named("a NumPy scalar type");  /* dtype = numpy.float32; dtype(x) */
+    n->ival = f->elem->kind;
+    return ty_cast(in, n, args);
+  }
   if (f->kind != TY_FUNCTION)
     return ty_error(in, n, "'%s' is not a function: it holds %s", in->f->var_names[n->lhs->var], f->name);
   n->callee = (void *)f->callee;

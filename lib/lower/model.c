@@ -32,6 +32,10 @@ static LLVMTypeRef complex_value(Lower *l, const Type *t) {
   return LLVMStructTypeInContext(l->mod->c, f, 2, 0);
 }
 static LLVMTypeRef byte(Lower *l, const Type *t) { return l->mod->i8; }
+
+/* In memory a type with no value takes no bytes, as types.c lays out a
+ * tuple holding one (None, a dtype): an empty struct. */
+static LLVMTypeRef nothing(Lower *l, const Type *t) { return LLVMStructTypeInContext(l->mod->c, NULL, 0, 0); }
 static LLVMTypeRef same_storage(Lower *l, const Type *t) { return model(t)->value(l, t); }
 
 static LLVMValueRef plain_load(Lower *l, const Type *t, LLVMValueRef p) {
@@ -169,7 +173,7 @@ static void member_refcount(Lower *l, const Type *t, LLVMValueRef v, bool inc) {
 
 #define INT_MODEL {int_value, same_storage, plain_load, plain_store, NULL}
 #define FLOAT_MODEL {float_value, same_storage, plain_load, plain_store, NULL}
-#define NO_VALUE {byte, byte, no_load, no_store, NULL}
+#define NO_VALUE {byte, nothing, no_load, no_store, NULL}
 static const Model models[TY_COUNT] = {
   [TY_BOOL] = {bool_value, byte, bool_load, bool_store, NULL},
   [TY_I8] = INT_MODEL, [TY_I16] = INT_MODEL, [TY_I32] = INT_MODEL, [TY_I64] = INT_MODEL,

@@ -120,6 +120,14 @@ def prange(*args):
     return range(*args)
 
 
+def pndindex(*shape):
+    """numpy.ndindex whose loop ``parallel=True`` functions may run on
+    several threads (Numba's pndindex): the index tuples of the shape, in
+    C order in Python."""
+    import numpy
+    return numpy.ndindex(*shape)
+
+
 def literal_unroll(container):
     """Numba's: ``for x in literal_unroll(t)`` over a tuple of items of different
     types compiles the loop's body once per item; in Python, t itself."""
