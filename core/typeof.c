@@ -379,6 +379,11 @@ const Type *disp_described_type(PyObject *d) {
       PyErr_Format(PyExc_TypeError, "%R is not a named tuple class of %d fields", PyTuple_GET_ITEM(d, 1), t->nfields);
     return named;
   }
+  if (!strcmp(tag, "enum") && PyTuple_GET_SIZE(d) == 2) {  /* ("enum", its class): a member of it */
+    const Type *t = core_is_enum_class(PyTuple_GET_ITEM(d, 1)) ? disp_enum_type(PyTuple_GET_ITEM(d, 1)) : NULL;
+    if (!t) PyErr_Format(PyExc_TypeError, "%R is no enum class whose members compiled code holds", PyTuple_GET_ITEM(d, 1));
+    return t;
+  }
   if (!strcmp(tag, "dict") && PyTuple_GET_SIZE(d) == 3) {  /* ("dict", the keys', the values'): a typed Dict */
     const Type *k = disp_described_type(PyTuple_GET_ITEM(d, 1)), *v = k ? disp_described_type(PyTuple_GET_ITEM(d, 2)) : NULL;
     return v ? core_api()->dict(k, v) : NULL;

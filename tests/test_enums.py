@@ -674,3 +674,26 @@ def test_kernel_takes_a_member_as_one_parameter_its_value():
     kernel[1, 8](numpy.zeros(8), numpy.zeros(8), Color.RED)
     (ptx,) = kernel.inspect_ptx().values()
     assert ptx.count(".param .u64") == 3 + 3 + 1  # two arrays (data, shape, stride) and the member's int64
+
+
+# ---------------------------------------------------------------- types and signatures
+
+def test_typeof_a_member_as_numba():
+    assert repr(ruchey.typeof(Color.RED)) == "Enum<int64>(Color)"
+    assert repr(ruchey.typeof(Shape.CIRCLE)) == "IntEnum<int64>(Shape)"
+    assert repr(ruchey.typeof(Weight.HEAVY)) == "Enum<float64>(Weight)"
+    assert ruchey.typeof(Color.RED) == ruchey.types.EnumMember(Color, ruchey.types.int64)
+    assert ruchey.typeof(Shape.LINE) == ruchey.types.IntEnumMember(Shape, ruchey.types.int64)
+
+
+def test_explicit_signature_of_members():
+    types = ruchey.types
+
+    @njit(types.int64(types.IntEnumMember(Shape, types.int64), types.EnumMember(Color, types.int64)))
+    def scaled(s, c):
+        return s * c.value
+
+    for s, c in itertools.product(Shape, Color):
+        assert scaled(s, c) == scaled.py_func(s, c)
+    with pytest.raises(TypeError):
+        scaled(3, Color.RED)
