@@ -67,6 +67,6 @@ const Builtin bi_enums[] = {
   {"enum member", NULL, NULL, BK_FUNCTION, 0, 1, 1, NULL, BF_PURE | BF_CHEAP, 0, 0, ty_member_constant, lo_member_constant},
   {"Enum.value", NULL, "value", BK_ATTRIBUTE, TY_ENUM, 0, 0, NULL, BF_PURE | BF_CHEAP, 0, 0, ty_value, lo_value},
   {"IntEnum.value", NULL, "value", BK_ATTRIBUTE, TY_INTENUM, 0, 0, NULL, BF_PURE | BF_CHEAP, 0, 0, ty_value, lo_value},
-  {"is", NULL, NULL, BK_FUNCTION, 0, 2, 2, NULL, BF_PURE | BF_CHEAP | BF_MEMBERS, 0, 0, ty_is, lo_is},
+  {"is", NULL, NULL, BK_FUNCTION, 0, 2, 2, NULL, BF_PURE | BF_MEMBERS, 0, 0, ty_is, lo_is},  /* (members of str values: a str compare) */
   {NULL},
 };
