@@ -50,8 +50,9 @@ static bool held_tuple(const Type *t) {
 /* Whether a list item or a dict value may be of type t: a number, a bool,
  * a tuple (of numbers, strs and arrays), or one reference that
  * lib/containers.c counts (a str, an array, a typed list or dict whose
- * types are known). A datetime is a list's item alone: a list's box
- * keeps its type (and so its unit), a dict's keeps only kinds. */
+ * types are known). A datetime, and an enum member of a number, is a
+ * list's item alone: a list's box keeps its type (and so its unit, or its
+ * class), a dict's keeps only kinds. */
 static bool plain_item(const Type *t, const char *what) {
   if (ty_is_time(t) || (ty_is_enum(t) && ty_is_scalar(t->elem))) return !strcmp(what, "lists");
   if (ty_is_scalar(t) || t->kind == TY_STR || t->kind == TY_ARRAY || t->kind == TY_CLASS) return true;
