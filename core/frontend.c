@@ -1182,6 +1182,9 @@ static Node *unsupported_call(Fe *fe, PyObject *e, PyObject *func, PyObject *obj
   PyObject *desc = obj ? callee_title(obj) : NULL;
   if (!obj)
     fe_unknown_name(fe, e, func);
+  else if (core_is_enum_class(obj))  /* Color(1): Numba does not call the class either */
+    fe_error(fe, e, "enum class '%s' cannot be called in compiled code, as in Numba: name its members (%s.X, %s['X'])",
+             core_enum_name(obj), core_enum_name(obj), core_enum_name(obj));
   else
     fe_error(fe, e, "cannot call %s from compiled code: it is not a ruchey function or a supported "
              "numpy, math or builtin function", desc ? PyUnicode_AsUTF8(desc) : "this object");

@@ -334,7 +334,7 @@ def test_calling_the_class_is_a_typing_error_as_numba():
     def call():
         return Color(2)
 
-    with pytest.raises(ruchey.TypingError, match=says("Color")):
+    with pytest.raises(ruchey.TypingError, match=says("enum class 'Color' cannot be called")):
         call()
 
 
