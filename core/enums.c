@@ -5,8 +5,9 @@
  * as its value (a str member's for the call, released after it), and boxed
  * as the member of that value, the very object Python has (cls(value)). The
  * frontend freezes the members a function names through their class
- * (Color.RED, Color["RED"]); the class is no value of its own. An
- * enum.IntFlag member is an int, as Numba types it.
+ * (Color.RED, Color["RED"]); the class is no value of its own. A member
+ * that is an int, a float or a str besides (enum.IntFlag, enum.StrEnum,
+ * class C(str, Enum)) but no IntEnum's is that value, as Numba types it.
  */
 #include "frontend.h"
 
@@ -131,8 +132,11 @@ const Type *disp_enum_typeof(PyObject *o) {
   size_t h = ((uintptr_t)cls >> 4) % RECENT;
   if (recent[h].cls == cls) return recent[h].type;
   if (!subclass_of((PyObject *)cls, ENUM)) return NULL;
-  if (PyLong_Check(o) && subclass_of((PyObject *)cls, INT_FLAG)) return &core_plain[TY_I64];
-  const Type *t = disp_enum_type((PyObject *)cls);
+  /* a member that is also an int, a float or a str (IntFlag, StrEnum,
+   * class C(str, Enum)) but no IntEnum's: that value, as Numba types it */
+  bool plain = !subclass_of((PyObject *)cls, INT_ENUM);
+  const Type *t = plain && PyLong_Check(o) ? &core_plain[TY_I64] : plain && PyFloat_Check(o) ? &core_plain[TY_F64]
+                  : plain && PyUnicode_Check(o) ? &core_plain[TY_STR] : disp_enum_type((PyObject *)cls);
   if (t) {
     recent[h].cls = cls;  /* (the dict keeps the class) */
     recent[h].type = t;
@@ -206,12 +210,12 @@ Node *fe_enum_member(Fe *fe, PyObject *obj, PyObject *e) {
     Py_XDECREF(why); Py_XDECREF(text);
     return n;
   }
-  if (!ty_is_enum(t)) return NULL;  /* an IntFlag member: the int it is */
   PyObject *v = PyObject_GetAttrString(obj, "_value_");
   Node *x = v ? fe_frozen_value(fe, v, e) : NULL;
   Py_XDECREF(v);
   PyErr_Clear();
   if (!x && !fe->diag->kind) return fe_error(fe, e, "cannot read the value of enum member %s", core_enum_name((PyObject *)Py_TYPE(obj)));
+  if (!x || !ty_is_enum(t)) return x;  /* an int, float or str besides: its value (disp_enum_typeof) */
   Node *n = fe_call_of(fe, e, "enum member", x);
   if (n) n->data = t;
   return n;

@@ -338,6 +338,8 @@ static const Type *ty_compare(Infer *in, Node *n) {
   }
   for (int i = 0; i < n->list.len; i++)
     if (t[i]->kind == TY_CLASS) return ty_jitclass_compare(in, n);
+  for (int i = 0; i + 1 < n->list.len; i++)  /* (before strs: a member of str values is no str) */
+    if ((ty_is_enum(t[i]) || ty_is_enum(t[i + 1])) && !ty_enum_compare(in, n, n->ops[i], t[i], t[i + 1])) return NULL;
   if (strs) return ty_str_compare(in, n, t) ? TYS(TY_BOOL) : NULL;
   if (arrays) return ty_array_compare(in, n, t[0], t[1]);
   for (int i = 0; i + 1 < n->list.len; i++)
@@ -347,8 +349,6 @@ static const Type *ty_compare(Infer *in, Node *n) {
     if ((t[i]->kind == TY_LIST || t[i + 1]->kind == TY_LIST) && !ty_list_compare(in, n, t[i], t[i + 1])) return NULL;
   for (int i = 0; i + 1 < n->list.len; i++)
     if ((t[i]->kind == TY_SET || t[i + 1]->kind == TY_SET) && !ty_set_compare(in, n, t[i], t[i + 1])) return NULL;
-  for (int i = 0; i + 1 < n->list.len; i++)
-    if ((ty_is_enum(t[i]) || ty_is_enum(t[i + 1])) && !ty_enum_compare(in, n, n->ops[i], t[i], t[i + 1])) return NULL;
   for (int i = 0; i < n->list.len; i++)
     if (t[i]->kind != TY_TUPLE && t[i]->kind != TY_LIST && t[i]->kind != TY_SET && !ty_is_enum(t[i]) &&
         !ty_need_scalar(in, n->list.items[i], t[i], "comparison"))

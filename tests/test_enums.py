@@ -697,3 +697,54 @@ def test_explicit_signature_of_members():
         assert scaled(s, c) == scaled.py_func(s, c)
     with pytest.raises(TypeError):
         scaled(3, Color.RED)
+
+
+# ---------------------------------------------------------------- members that are ints, floats or strs besides
+
+class Code(str, enum.Enum):
+    OK = "ok"
+    FAIL = "fail"
+
+
+class Count(int, enum.Enum):
+    ONE = 1
+    TWO = 2
+
+
+class Ratio(float, enum.Enum):
+    HALF = 0.5
+
+
+@njit
+def plain_values(c, n, r):
+    return c == "ok", c + "!", n + 1, r * 2.0
+
+
+def test_members_that_are_values_besides_are_those_values_as_numba():
+    for c, n in itertools.product(Code, Count):
+        got = plain_values(c, n, Ratio.HALF)
+        assert got == plain_values.py_func(c, n, Ratio.HALF)
+        assert [type(x) for x in got] == [bool, str, int, float]
+    assert repr(ruchey.typeof(Code.OK)) == "unicode_type" and repr(ruchey.typeof(Count.ONE)) == "int64"
+
+
+@pytest.mark.skipif(not hasattr(enum, "StrEnum"), reason="enum.StrEnum is Python 3.11's")
+def test_strenum_members_are_strs_as_numba():
+    Mode = enum.StrEnum("Mode", {"FAST": "fast", "SLOW": "slow"})
+
+    @njit
+    def shout(m):
+        return m + "!", m == "fast"
+
+    for m in Mode:
+        assert shout(m) == (m.value + "!", m.value == "fast")
+
+
+@numba_deviation("Numba compares a member of str values with a str")
+def test_str_valued_member_against_a_str_is_a_typing_error():
+    @njit
+    def against(m):
+        return m == "alpha"
+
+    with pytest.raises(ruchey.TypingError, match=says("cannot compare")):
+        against(Label.ALPHA)

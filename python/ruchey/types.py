@@ -574,7 +574,8 @@ def typeof(value):
         return Type(t.kind, value.ndim, layout, unit=t.unit)
     if isinstance(value, (builtins.bool, numpy.bool_)):  # "bool" here is ruchey's type
         return _SCALARS["bool"]
-    if isinstance(value, enum.Enum) and not isinstance(value, enum.IntFlag):  # (an IntFlag member is an int)
+    if isinstance(value, enum.IntEnum) or (isinstance(value, enum.Enum) and not isinstance(value, (int, float, str))):
+        # (a member that is an int, float or str besides, IntFlag's and StrEnum's: that value)
         member = IntEnumMember if isinstance(value, enum.IntEnum) else EnumMember
         return member(type(value), typeof(value._value_))
     if isinstance(value, int):
@@ -587,6 +588,6 @@ def typeof(value):
         return from_dtype(value.dtype)
     if type(value) is tuple:
         return TupleType([typeof(v) for v in value])
-    if type(value) is str:
+    if type(value) is str or isinstance(value, enum.Enum) and isinstance(value, str):  # (a StrEnum member: its str)
         return unicode_type
     raise TypeError(f"ruchey has no type for {type(value).__name__} values")
