@@ -21,6 +21,31 @@ def stumpy_aamp():
     return {"profile": stumpy.aamp(_walk(600, 1), m=30)[:, 0].astype(float)}
 
 
+def stumpy_more():
+    """The rest of stumpy's CPU API on short series: multidimensional
+    profiles (mstump, maamp, subspace, mmotifs), AB-joins, MPdist, motifs,
+    pattern matching, snippets, incremental updates (stumpi), FLUSS,
+    SCRIMP++, consensus motifs (ostinato) and the pan matrix profile."""
+    import stumpy
+    t, u = _walk(600, 2), _walk(500, 3)
+    multi = np.cumsum(np.random.default_rng(4).standard_normal((3, 300)), axis=1)
+    profile = stumpy.stump(t, 30)
+    incremental = stumpy.stumpi(t[:300], m=20, egress=False)
+    incremental.update(1.5)
+    np.random.seed(1)
+    return {"mstump": stumpy.mstump(multi, m=20)[0], "maamp": stumpy.maamp(multi, m=20)[0],
+            "subspace": stumpy.subspace(multi, 20, 10, 15, 1).astype(float),
+            "mmotifs": stumpy.mmotifs(multi, *stumpy.mstump(multi, m=20), max_motifs=1)[0][0],
+            "ab_join": stumpy.stump(t, 30, u, ignore_trivial=False)[:, 0].astype(float),
+            "mpdist": stumpy.mpdist(t[:200], u[:200], m=20), "aampdist": stumpy.aampdist(t[:200], u[:200], m=20),
+            "motifs": stumpy.motifs(t, profile[:, 0].astype(float), max_motifs=2)[0],
+            "match": stumpy.match(t[:30], t)[:, 0].astype(float), "snippets": stumpy.snippets(t[:300], m=20, k=2)[0],
+            "stumpi": incremental.P_, "fluss": stumpy.fluss(profile[:, 1].astype(np.int64), L=30, n_regimes=2)[0],
+            "scrump": stumpy.scrump(t, 30, percentage=1.0, pre_scrump=False).P_,
+            "ostinato": np.asarray(stumpy.ostinato([t[:200], u[:200], t[100:300]], m=20)[:2], dtype=float),
+            "stimp": stumpy.stimp(t[:200], min_m=10, max_m=20).PAN_}
+
+
 def pynndescent_graph():
     import pynndescent
     data = np.random.default_rng(1).standard_normal((600, 8)).astype(np.float32)
@@ -180,6 +205,35 @@ def librosa_pitch():
     return {"yin": librosa.yin(y, fmin=80, fmax=800), "pyin": librosa.pyin(y[:8000], fmin=80, fmax=800)[0]}
 
 
+def librosa_more():
+    """More of librosa's compiled code on one second of a noisy tone at
+    8 kHz: inverse STFT (overlap-add), Griffin-Lim, time stretching and
+    pitch shifting, nearest-neighbour filtering, recurrence and lag
+    matrices (shear), local extrema, NNLS, PCEN, PLP, CQT chroma, VQT,
+    reassigned spectrogram, tempogram, memory stacking, event matching."""
+    import librosa
+    sr = 8000
+    y = np.sin(2 * np.pi * 440 * np.arange(sr) / sr) + 0.1 * np.random.default_rng(0).standard_normal(sr)
+    spec = np.abs(librosa.stft(y, n_fft=512))
+    basis = np.abs(np.random.default_rng(1).standard_normal((20, 8)))
+    return {"istft": librosa.istft(librosa.stft(y, n_fft=512), n_fft=512),
+            "griffinlim": librosa.griffinlim(spec, n_iter=3, random_state=0, n_fft=512),
+            "time_stretch": librosa.effects.time_stretch(y, rate=1.3),
+            "pitch_shift": librosa.effects.pitch_shift(y, sr=sr, n_steps=2),
+            "nn_filter": librosa.decompose.nn_filter(spec[:, :40]),
+            "lag": librosa.segment.recurrence_to_lag(librosa.segment.recurrence_matrix(spec[:, :60], sparse=False)),
+            "localmax": librosa.util.localmax(spec[:, :30], axis=0).astype(float),
+            "localmin": librosa.util.localmin(spec[:, :30], axis=0).astype(float),
+            "nnls": librosa.util.nnls(basis, spec[:20, :5]), "pcen": librosa.pcen(spec, sr=sr),
+            "plp": librosa.beat.plp(y=y, sr=sr),
+            "chroma_cqt": librosa.feature.chroma_cqt(y=y, sr=sr, hop_length=256, fmin=100, n_octaves=3),
+            "vqt": np.abs(librosa.vqt(y, sr=sr, fmin=100, n_bins=24, hop_length=256)),
+            "reassigned": librosa.reassigned_spectrogram(y=y, sr=sr, n_fft=512)[2],
+            "tempogram": librosa.feature.tempogram(y=y, sr=sr),
+            "stack_memory": librosa.feature.stack_memory(spec[:5, :30], n_steps=3),
+            "match_events": librosa.util.match_events(np.array([0.1, 0.5, 0.9]), np.array([0.2, 0.45, 1.0, 1.3]))}
+
+
 def _sparse_pair():
     import sparse
     return sparse.random((80, 60), density=0.1, random_state=1), sparse.random((60, 50), density=0.1, random_state=2)
@@ -268,8 +322,9 @@ def umap_embedding():
 
 def pandas_numba_engine():
     """pandas' engine="numba": rolling apply and mean, groupby agg,
-    transform and sum over 3 columns of 2000 rows (its ewm passes a tuple
-    as long as the data, and DataFrame.apply its own numba types: not here)."""
+    transform and sum, exponentially weighted means (its kernels close over
+    a tuple as long as the data) over 3 columns of 2000 rows
+    (DataFrame.apply takes pandas' own numba types: not here)."""
     import pandas as pd
     rng = np.random.default_rng(0)
     df = pd.DataFrame(rng.standard_normal((2000, 3)), columns=list("abc"))
@@ -289,7 +344,11 @@ def pandas_numba_engine():
             "rolling_mean": cols.rolling(10).mean(engine="numba").to_numpy(),
             "groupby_agg": df.groupby("g")[["a", "b"]].agg(doubled_sum, engine="numba").to_numpy(),
             "groupby_transform": df.groupby("g")[["a"]].transform(doubled, engine="numba").to_numpy(),
-            "groupby_sum": df.groupby("g")[["a", "b"]].sum(engine="numba").to_numpy()}
+            "groupby_sum": df.groupby("g")[["a", "b"]].sum(engine="numba").to_numpy(),
+            "ewm_mean": cols.ewm(com=0.5).mean(engine="numba").to_numpy(),
+            "ewm_times": cols.ewm(halflife="2h", times=pd.date_range("2020", periods=2000, freq="h")
+                                  + pd.to_timedelta(np.arange(2000) % 7, unit="min")).mean(engine="numba").to_numpy(),
+            "groupby_ewm": df.groupby("g")[["a"]].ewm(com=1.0).mean(engine="numba").to_numpy()}
 
 
 def antropy_entropies():
@@ -502,7 +561,7 @@ def pyod_sod():
 
 
 WORKLOADS = {
-    "stumpy": {"stump": stumpy_stump, "aamp": stumpy_aamp},
+    "stumpy": {"stump": stumpy_stump, "aamp": stumpy_aamp, "more": stumpy_more},
     "pynndescent": {"NNDescent": pynndescent_graph},
     "quantecon": {"markov": quantecon_markov, "brent_max": quantecon_brent_max,
                   "nelder_mead": quantecon_nelder_mead},
@@ -514,7 +573,8 @@ WORKLOADS = {
     "resampy": {"resample": resampy_resample},
     "tslearn": {"dtw": tslearn_dtw},
     "pvlib": {"spa": pvlib_spa},
-    "librosa": {"sequence": librosa_sequence, "onsets_beats": librosa_onsets_beats, "pitch": librosa_pitch},
+    "librosa": {"sequence": librosa_sequence, "onsets_beats": librosa_onsets_beats, "pitch": librosa_pitch,
+                "more": librosa_more},
     "sparse": {"products": sparse_products, "reductions": sparse_reductions,
                "elementwise_indexing": sparse_elementwise_indexing},
     "hapsira": {"elements_lambert": hapsira_elements_lambert, "propagators": hapsira_propagators,

@@ -288,8 +288,8 @@ static int param_index(Dispatcher *self, PyObject *key) {
  * current __defaults__ into full (borrowed references), as Python binds
  * plain parameters; false exactly where Python's binding fails. */
 static bool bind_plain(Dispatcher *self, PyObject *const *args, size_t nargs, PyObject *kwnames, PyObject **full) {
-  int n = self->nparams;
-  if (nargs > (size_t)n) return false;
+  int n = self->nparams, positional = n - self->kwonly;  /* keyword-only ones last: by keyword or default */
+  if (nargs > (size_t)positional) return false;
   for (int i = 0; i < n; i++) full[i] = (size_t)i < nargs ? args[i] : NULL;
   Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
   for (Py_ssize_t k = 0; k < nkw; k++) {
@@ -297,13 +297,16 @@ static bool bind_plain(Dispatcher *self, PyObject *const *args, size_t nargs, Py
     if (j < 0 || full[j]) return false;  /* unknown, or given twice */
     full[j] = args[nargs + (size_t)k];
   }
-  PyObject *defaults = PyFunction_GetDefaults(self->py_func);
+  PyObject *defaults = PyFunction_GetDefaults(self->py_func), *kwdefaults = PyFunction_GetKwDefaults(self->py_func);
   int ndef = defaults ? (int)PyTuple_GET_SIZE(defaults) : 0;
-  for (int i = 0; i < n; i++)
+  for (int i = 0; i < positional; i++)
     if (!full[i]) {
-      if (i < n - ndef) return false;  /* missing */
-      full[i] = PyTuple_GET_ITEM(defaults, i - (n - ndef));
+      if (i < positional - ndef) return false;  /* missing */
+      full[i] = PyTuple_GET_ITEM(defaults, i - (positional - ndef));
     }
+  for (int i = positional; i < n; i++)
+    if (!full[i] && !(full[i] = kwdefaults ? PyDict_GetItem(kwdefaults, PyTuple_GET_ITEM(self->param_names, i)) : NULL))
+      return false;  /* missing */
   return true;
 }
 
@@ -327,7 +330,7 @@ static PyObject *dispatcher_vectorcall(PyObject *callable, PyObject *const *args
   if (self->opts.kernel)
     return PyErr_Format(PyExc_ValueError,
                         "launch configuration was not specified: launch a kernel as kernel[blocks, threads](args)");
-  if (!kwnames && nargs == (size_t)self->nparams && !self->varargs) return disp_call(self, args, NULL);
+  if (!kwnames && nargs == (size_t)self->nparams && !self->varargs && !self->kwonly) return disp_call(self, args, NULL);
   if (!kwnames && self->varargs && nargs >= (size_t)self->nparams - 1) return call_varargs(self, args, nargs);
   return call_keywords(self, args, nargsf, kwnames);
 }
@@ -363,13 +366,15 @@ static int dispatcher_init(Dispatcher *self, PyObject *args, PyObject *kwds) {
   Py_XSETREF(self->signatures, PyList_New(0));
   Py_XSETREF(self->gpu_signatures, PyList_New(0));
   if (!self->signatures || !self->gpu_signatures) return -1;
-  /* *args alone; with **kwargs or keyword-only parameters a call says these are not supported */
+  /* *args alone, or keyword-only parameters alone (after the others); with **kwargs, or both, a call says
+   * these are not supported */
   self->varargs = (code->co_flags & (CO_VARARGS | CO_VARKEYWORDS)) == CO_VARARGS && !code->co_kwonlyargcount;
-  self->nparams = code->co_argcount + self->varargs;
+  self->kwonly = !(code->co_flags & (CO_VARARGS | CO_VARKEYWORDS)) ? code->co_kwonlyargcount : 0;
+  self->nparams = code->co_argcount + self->varargs + self->kwonly;
   Py_CLEAR(self->param_names);
-  if (!code->co_posonlyargcount && !code->co_kwonlyargcount && !(code->co_flags & (CO_VARARGS | CO_VARKEYWORDS))) {
+  if (!code->co_posonlyargcount && !(code->co_flags & (CO_VARARGS | CO_VARKEYWORDS))) {
     PyObject *names = PyObject_GetAttrString((PyObject *)code, "co_varnames");
-    self->param_names = names ? PyTuple_GetSlice(names, 0, code->co_argcount) : NULL;
+    self->param_names = names ? PyTuple_GetSlice(names, 0, code->co_argcount + self->kwonly) : NULL;
     Py_XDECREF(names);
     if (!self->param_names) return -1;
   }

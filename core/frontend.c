@@ -333,6 +333,9 @@ static Node *constant_node(Fe *fe, PyObject *obj, PyObject *e) {
     }
     return n;
   }
+  if (PyTuple_Check(obj) && PyTuple_GET_SIZE(obj) > 64)
+    return fe_error(fe, e, "a global tuple of %zd items (a tuple type holds at most 64) is read in compiled code only "
+                    "as a sequence of ints or floats: t[i], len(t), for x in t, x in t", PyTuple_GET_SIZE(obj));
   if (PyTuple_Check(obj)) {  /* a global tuple, frozen like its items */
     Node *n = new_node(fe, N_TUPLE, e);
     n->list = new_list(fe, (int)PyTuple_GET_SIZE(obj));
@@ -381,6 +384,32 @@ static Node *const_array(Fe *fe, PyObject *obj, PyObject *e) {
   return n;
 }
 
+/* A global or closure tuple longer than a tuple type holds (64 items),
+ * all ints or all floats (numpy.float64 too), where e reads it as a
+ * sequence only (an item at an int index, len(), a for loop's sequence,
+ * `in`): frozen as a read-only array of its items, which those reads find
+ * alike (pandas' ewm closes over a tuple of its data's time deltas). NULL
+ * for anything else. */
+static Node *fe_long_tuple(Fe *fe, PyObject *e) {
+  PyObject *obj = is_kind(e, "Name") || is_kind(e, "Attribute") ? static_object(fe, e) : NULL;
+  Node *n = NULL;
+  if (obj && PyTuple_CheckExact(obj) && PyTuple_GET_SIZE(obj) > 64) {
+    bool ints = true, floats = true;
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(obj) && (ints || floats); i++) {
+      PyObject *x = PyTuple_GET_ITEM(obj, i);
+      ints &= PyLong_Check(x) && !PyBool_Check(x);
+      floats &= PyFloat_Check(x);  /* numpy.float64 too */
+    }
+    PyObject *numpy = ints || floats ? PyImport_ImportModule("numpy") : NULL;
+    PyObject *a = numpy ? PyObject_CallMethod(numpy, "array", "Os", obj, ints ? "int64" : "float64") : NULL;
+    if (a) n = const_array(fe, a, e);
+    else PyErr_Clear();  /* ints beyond int64: the tuple's own error */
+    Py_XDECREF(a); Py_XDECREF(numpy);
+  }
+  Py_XDECREF(obj);
+  return n;
+}
+
 /* None (numpy.newaxis) and Ellipsis, which only an index may hold (infer
  * says so elsewhere); NULL for other objects. */
 static Node *index_constant(Fe *fe, PyObject *obj, PyObject *e) {
@@ -397,6 +426,12 @@ static Node *global_value(Fe *fe, PyObject *obj, PyObject *e, const char *name) 
   if (!n && !fe->diag->kind && PyUnicode_CheckExact(obj)) n = string_node(fe, e, obj);  /* frozen, as Numba's */
   if (n || fe->diag->kind || (n = const_array(fe, obj, e)) || fe->diag->kind) return n;
   if (PyObject_TypeCheck(obj, &DispatcherType)) return fe_function_value(fe, obj, e);
+  PyObject *overloaded = PyFunction_Check(obj) ? ext_callee(obj) : NULL;
+  if (overloaded) {  /* a function @overload implements, passed as a value (interpolation's fmap(get_index, ...)) */
+    n = fe_function_value(fe, overloaded, e);
+    Py_DECREF(overloaded);
+    return n;
+  }
   int mod = core_module_id(obj);
   if (mod >= 0) {
     n = new_node(fe, N_MODULE, e);
@@ -608,7 +643,7 @@ static Node *fe_is(Fe *fe, PyObject *e, PyObject *left, PyObject *op, PyObject *
 /* v in x, v not in x (alone, not chained): the builtin "in" of v and x. */
 static Node *fe_in(Fe *fe, PyObject *e, PyObject *left, PyObject *op, PyObject *right) {
   Node *args[2] = {fe_expr(fe, left), NULL};
-  if (!args[0] || !(args[1] = fe_expr(fe, right))) return NULL;
+  if (!args[0] || !((args[1] = fe_long_tuple(fe, right)) || (args[1] = fe_expr(fe, right)))) return NULL;
   Node *n = call_node(fe, e, "in", args, 2);
   if (is_kind(op, "In")) return n;
   Node *not = new_node(fe, N_UNARY, e);
@@ -773,7 +808,11 @@ bool fe_call_args(Fe *fe, PyObject *e, Node *n, unsigned how) {
   PyObject *args = field(e, "args"), *kws = field(e, "keywords");
   bool ok = true, builtin = how & ARGS_BUILTIN;
   n->list = new_list(fe, (int)PyList_GET_SIZE(args));
-  for (int i = 0; ok && i < n->list.len; i++) ok = (n->list.items[i] = fe_call_arg(fe, PyList_GET_ITEM(args, i), how)) != NULL;
+  bool len = n->bi && !strcmp(n->bi->name, "len") && n->list.len == 1;  /* len(t) of a long global tuple */
+  if (len && (n->list.items[0] = fe_long_tuple(fe, PyList_GET_ITEM(args, 0)))) n->list.len = 1;
+  else if (fe->diag->kind) ok = false;
+  for (int i = len && n->list.items[0] ? 1 : 0; ok && i < n->list.len; i++)
+    ok = (n->list.items[i] = fe_call_arg(fe, PyList_GET_ITEM(args, i), how)) != NULL;
   int nk = (int)PyList_GET_SIZE(kws);
   n->kw = new_list(fe, nk);
   n->kw.len = 0;
@@ -831,17 +870,24 @@ static void bind_named_positionals(Fe *fe, Node *n) {
   }
 }
 
+/* A callee's default as an argument node: None, a number, a bool, a str,
+ * a tuple of these (NULL for anything else). */
+static Node *default_node(Fe *fe, PyObject *d, PyObject *e) {
+  if (d == Py_None) return new_node(fe, N_NONE, e);
+  return PyUnicode_CheckExact(d) ? string_node(fe, e, d) : constant_node(fe, d, e);
+}
+
 /* A call to another ruchey function: keyword arguments and defaults are
  * bound here, like Python binds them, so the call is positional. */
 bool fe_bind_jit_call(Fe *fe, PyObject *e, Node *n, PyObject *disp) {
   PyObject *func = PyObject_GetAttrString(disp, "py_func");
   PyCodeObject *code = (PyCodeObject *)PyFunction_GetCode(func);
-  int np = code->co_argcount;
+  int np = code->co_argcount, nkw = code->co_kwonlyargcount;  /* keyword-only: after the others */
   bool varargs = code->co_flags & CO_VARARGS;
-  PyObject *defaults = PyFunction_GetDefaults(func);
+  PyObject *defaults = PyFunction_GetDefaults(func), *kwdefaults = PyFunction_GetKwDefaults(func);
   int nd = defaults ? (int)PyTuple_GET_SIZE(defaults) : 0;
   PyObject *names = PyObject_GetAttrString((PyObject *)code, "co_varnames");  /* 3.10 has no PyCode_GetVarnames */
-  NodeList bound = new_list(fe, np + varargs);
+  NodeList bound = new_list(fe, np + varargs + nkw);
   bool ok = n->list.len <= np || varargs ||
             fe_error(fe, e, "too many arguments in call to %s()", PyUnicode_AsUTF8(code->co_name));
   int given = n->list.len < np ? n->list.len : np;
@@ -852,7 +898,7 @@ bool fe_bind_jit_call(Fe *fe, PyObject *e, Node *n, PyObject *disp) {
   }
   for (int k = 0; ok && k < n->kw.len; k++) {
     int slot = -1;
-    for (int i = 0; i < np; i++) {
+    for (int i = 0; i < np + nkw; i++) {
       PyObject *name = PyTuple_GET_ITEM(names, i);
       if (!strcmp(PyUnicode_AsUTF8(name), n->kw_names[k])) slot = i;
     }
@@ -862,16 +908,29 @@ bool fe_bind_jit_call(Fe *fe, PyObject *e, Node *n, PyObject *disp) {
     else
       bound.items[slot] = n->kw.items[k];
   }
+  for (int i = np; ok && i < np + nkw; i++) {  /* a keyword-only parameter not given: its default */
+    if (bound.items[i]) continue;
+    PyObject *d = kwdefaults ? PyDict_GetItemWithError(kwdefaults, PyTuple_GET_ITEM(names, i)) : NULL;
+    if (!d)
+      ok = fe_error(fe, e, "%s() missing keyword-only argument '%s'", PyUnicode_AsUTF8(code->co_name),
+                    PyUnicode_AsUTF8(PyTuple_GET_ITEM(names, i))) != NULL;
+    else if (!(bound.items[i] = default_node(fe, d, e)) && !fe->diag->kind)
+      ok = fe_error(fe, e, "the default of parameter '%s' must be a number, a bool, a str, a tuple of these or None",
+                    PyUnicode_AsUTF8(PyTuple_GET_ITEM(names, i))) != NULL;
+    else if (!bound.items[i])
+      ok = false;
+  }
   for (int i = 0; ok && i < np; i++) {
     if (bound.items[i]) continue;
     int d = i - (np - nd);
     if (d < 0)
       ok = fe_error(fe, e, "%s() missing argument '%s'", PyUnicode_AsUTF8(code->co_name),
                     PyUnicode_AsUTF8(PyTuple_GET_ITEM(names, i))) != NULL;
-    else if (!(bound.items[i] = PyTuple_GET_ITEM(defaults, d) == Py_None ? new_node(fe, N_NONE, e)
-                                    : constant_node(fe, PyTuple_GET_ITEM(defaults, d), e)))
-      ok = fe_error(fe, e, "the default of parameter '%s' must be a number, a bool or None",
+    else if (!(bound.items[i] = default_node(fe, PyTuple_GET_ITEM(defaults, d), e)) && !fe->diag->kind)
+      ok = fe_error(fe, e, "the default of parameter '%s' must be a number, a bool, a str, a tuple of these or None",
                     PyUnicode_AsUTF8(PyTuple_GET_ITEM(names, i))) != NULL;
+    else if (!bound.items[i])
+      ok = false;
   }
   Py_DECREF(names);
   Py_DECREF(func);
@@ -891,13 +950,17 @@ static bool fe_spread_call(Fe *fe, PyObject *e, Node *n, PyObject *disp) {
   PyCodeObject *code = (PyCodeObject *)PyFunction_GetCode(func);
   PyObject *defaults = PyFunction_GetDefaults(func);
   int nd = defaults ? (int)PyTuple_GET_SIZE(defaults) : 0;
-  Node *packed = fe_spread_args(fe, e);
+  Node *packed = code->co_kwonlyargcount ? fe_error(fe, e, "a call with *args to a function with keyword-only "
+                                                       "parameters is not supported")
+                                         : fe_spread_args(fe, e);
   bool ok = packed != NULL;
   n->list = new_list(fe, 1 + nd);
   n->list.items[0] = packed;
   for (int d = 0; ok && d < nd; d++)
-    if (!(n->list.items[1 + d] = constant_node(fe, PyTuple_GET_ITEM(defaults, d), e)))
-      ok = fe_error(fe, e, "a call with *args needs the function's defaults to be numbers or bools") != NULL;
+    if (!(n->list.items[1 + d] = default_node(fe, PyTuple_GET_ITEM(defaults, d), e)))
+      ok = fe->diag->kind ? false
+                          : fe_error(fe, e, "a call with *args needs the function's defaults to be numbers, bools, "
+                                     "strs, tuples of these or None") != NULL;
   n->op = code->co_argcount + 1;
   n->ival = (code->co_flags & CO_VARARGS) != 0;
   n->kw.len = 0;
@@ -1201,6 +1264,25 @@ static Node *unsupported_call(Fe *fe, PyObject *e, PyObject *func, PyObject *obj
   return n;
 }
 
+/* hasattr(module, "name") of a module global: answered now, from the
+ * module (math's functions differ between Pythons); NULL for any other
+ * hasattr, which its typer answers from the type. */
+static Node *module_hasattr(Fe *fe, PyObject *e) {
+  PyObject *args = field(e, "args"), *kws = field(e, "keywords");
+  Node *n = NULL;
+  if (PyList_GET_SIZE(args) == 2 && !PyList_GET_SIZE(kws) && is_kind(PyList_GET_ITEM(args, 1), "Constant")) {
+    PyObject *module = static_object(fe, PyList_GET_ITEM(args, 0)), *name = field(PyList_GET_ITEM(args, 1), "value");
+    if (module && PyModule_Check(module) && PyUnicode_Check(name)) {
+      n = new_node(fe, N_BOOL, e);
+      n->ival = PyObject_HasAttr(module, name);
+    }
+    Py_XDECREF(module); Py_XDECREF(name);
+  }
+  PyErr_Clear();
+  Py_DECREF(args); Py_DECREF(kws);
+  return n;
+}
+
 static Node *fe_call(Fe *fe, PyObject *e) {
   PyObject *func = field(e, "func");
   bool typed = false;
@@ -1260,6 +1342,11 @@ static Node *fe_call(Fe *fe, PyObject *e) {
     Node *n = fe_isinstance(fe, e);
     Py_DECREF(obj); Py_DECREF(func);
     return n;
+  }
+  Node *known = obj && obj == PyDict_GetItemString(fe->builtins, "hasattr") ? module_hasattr(fe, e) : NULL;
+  if (known || fe->diag->kind) {
+    Py_XDECREF(obj); Py_DECREF(func);
+    return known;
   }
   PyObject *args = obj == (PyObject *)&PyType_Type ? field(e, "args") : NULL;
   if (args && PyList_GET_SIZE(args) == 1) {  /* type(x) */
@@ -1334,7 +1421,8 @@ static Node *fe_subscript(Fe *fe, PyObject *e) {
   Py_XDECREF(cls);
   Node *n = new_node(fe, N_INDEX, e);
   Node *name = fe_string(fe, s);  /* r['x']: a record's field */
-  if (!(n->lhs = fe_expr(fe, v)) || !(n->rhs = name ? name : fe_index(fe, s))) n = NULL;
+  Node *seq = is_kind(s, "Slice") || is_kind(s, "Tuple") ? NULL : fe_long_tuple(fe, v);  /* t[i] alone */
+  if (!(n->lhs = seq ? seq : fe_expr(fe, v)) || !(n->rhs = name ? name : fe_index(fe, s))) n = NULL;
   Py_DECREF(v); Py_DECREF(s);
   return n;
 }
@@ -2056,7 +2144,7 @@ static Node *walk_element(Fe *fe, Walk *w, PyObject *it, Node *seq) {
   if (names_builtin(builtin, "zip")) return walk_zip(fe, w, it);
   int numpy_iter = seq ? 0 : numpy_index_iterator(fe, it);
   if (numpy_iter) return walk_ndindex(fe, w, it, numpy_iter);
-  if (!seq && !(seq = fe_expr(fe, it))) return NULL;
+  if (!seq && !(seq = fe_long_tuple(fe, it)) && !(seq = fe_expr(fe, it))) return NULL;
   if (seq->kind == N_CALL && seq->bi && (seq->bi->flags & BF_RANGE)) return walk_range(fe, w, it, seq);
   const char *part = "iteration";  /* d.keys(), d.values(), d.items(): d walked for that part */
   if (seq->kind == N_CALL && !seq->bi && seq->list.len == 1 && !seq->kw.len) {
@@ -2145,9 +2233,10 @@ static Node *fe_for(Fe *fe, PyObject *s) {
   const char *builtin = called_builtin(fe, it);
   bool is_map = names_builtin(builtin, "map"), is_filter = names_builtin(builtin, "filter");
   bool walk = names_builtin(builtin, "enumerate") || names_builtin(builtin, "zip") || numpy_index_iterator(fe, it);
+  if (!walk && !is_map && !is_filter) walk = (seq = fe_long_tuple(fe, it)) != NULL;  /* for x in t: a long tuple */
   if (is_map || is_filter) {
     n = fe_for_fn(fe, s, t, it, b, o, is_filter);
-  } else if (!walk && (seq = fe_expr(fe, it))) {
+  } else if (!walk && !fe->diag->kind && (seq = fe_expr(fe, it))) {
     bool range = seq->kind == N_CALL && seq->bi && (seq->bi->flags & BF_RANGE);
     bool unroll = seq->kind == N_CALL && seq->bi && !strcmp(seq->bi->name, "literal_unroll");
     walk = !range && !unroll;
@@ -2321,12 +2410,12 @@ static bool fe_params(Fe *fe, PyObject *def) {
            *vararg = field(args, "vararg"), *kwarg = field(args, "kwarg"),
            *kwonly = field(args, "kwonlyargs");
   bool ok = true;
-  if (kwarg != Py_None || PyList_GET_SIZE(kwonly))
-    ok = fe_error(fe, def, "**kwargs and keyword-only parameters are not supported: give the function named "
-                  "parameters (a wrapper such as functools.wraps' cannot be compiled; compile the function it "
-                  "wraps)") != NULL;
-  for (int pass = 0; ok && pass < 2; pass++) {
-    PyObject *list = pass ? plain : posonly;
+  if (kwarg != Py_None || (PyList_GET_SIZE(kwonly) && vararg != Py_None))
+    ok = fe_error(fe, def, "**kwargs, and keyword-only parameters after *args, are not supported: give the "
+                  "function named parameters (a wrapper such as functools.wraps' cannot be compiled; compile the "
+                  "function it wraps)") != NULL;
+  for (int pass = 0; ok && pass < 3; pass++) {  /* keyword-only ones last, as the code's variables list them */
+    PyObject *list = pass == 2 ? kwonly : pass ? plain : posonly;
     for (Py_ssize_t i = 0; i < PyList_GET_SIZE(list); i++) {
       PyObject *name = field(PyList_GET_ITEM(list, i), "arg");
       add_var(fe, PyUnicode_AsUTF8(name));

@@ -396,3 +396,81 @@ def test_returned_local_arrays_move_to_the_caller():
         returns_in_a_loop(20000)
     if before is not None:
         assert rss_bytes() - before < 20 * 2**20
+
+
+@ruchey.njit
+def insert_at(a, idx, v, shift="right"):
+    """stumpy's _shift_insert_at_index: a str default chooses the direction."""
+    if shift == "left":
+        a[: idx - 1] = a[1:idx]
+        a[idx - 1] = v
+    else:
+        a[idx + 1:] = a[idx:-1]
+        a[idx] = v
+
+
+@ruchey.njit
+def inserts(a, where):
+    for i in range(len(where)):
+        insert_at(a, where[i], -1.0 - i)
+        insert_at(a, where[i] + 1, 10.0 + i, "left")
+    return a
+
+
+@ruchey.njit
+def labelled(x, tag="t", pair=(1, 2.5), none=None):
+    return x, tag, pair, none is None
+
+
+@ruchey.njit
+def spread_labelled(t):
+    return labelled(*t)
+
+
+def test_str_tuple_and_none_defaults_of_a_compiled_callee():
+    rng = numpy.random.default_rng(11)
+    for n in (4, 9, 30):
+        a, where = rng.standard_normal(n), rng.integers(1, n - 2, 3)
+        numpy.testing.assert_array_equal(inserts(a.copy(), where), inserts.py_func(a.copy(), where))
+    for t in [(1,), (2.5, "u"), (3, "v", (4, 5.5))]:
+        assert spread_labelled(t) == spread_labelled.py_func(t)
+
+
+@ruchey.njit
+def shear(x, *, factor=+1, axis=-1):
+    """librosa's __shear_dense: keyword-only parameters with defaults."""
+    if axis == 0:
+        x = x.T
+    out = numpy.empty_like(x)
+    for i in range(x.shape[1]):
+        out[:, i] = numpy.roll(x[:, i], factor * i)
+    if axis == 0:
+        out = out.T
+    return out
+
+
+@ruchey.njit
+def shears(x):
+    return shear(x, factor=-1), shear(x, axis=0), shear(x), shear(x, axis=0, factor=2)
+
+
+@ruchey.njit
+def scaled(x, *, k):
+    return x * k
+
+
+def test_keyword_only_parameters():
+    x = numpy.random.default_rng(12).standard_normal((3, 5))
+    for got, want in zip(shears(x), shears.py_func(x)):
+        numpy.testing.assert_array_equal(got, want)
+    numpy.testing.assert_array_equal(shear(x, factor=3, axis=0), shear.py_func(x, factor=3, axis=0))
+    assert scaled(2.5, k=4) == 10.0
+    for bad in (lambda: shear(x, 2), lambda: shear(x, fctor=2), lambda: scaled(2.5)):
+        with pytest.raises(TypeError):  # Python's own binding errors
+            bad()
+
+    @ruchey.njit
+    def missing(x):
+        return scaled(x)
+    with pytest.raises(ruchey.TypingError, match="missing keyword-only argument 'k'"):
+        missing(1.0)

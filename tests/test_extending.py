@@ -316,3 +316,53 @@ def test_the_type_classes_of_ruchey_types():
     assert isinstance(types.boolean, types.Boolean) and not isinstance(types.boolean, types.Number)
     assert types.float32[:, ::1].dtype == types.float32 and types.int16.bitwidth == 16
     assert types.Array(types.float64, 2, "C") == types.float64[:, ::1]
+
+
+def test_the_type_classes_of_tuple_types():
+    uni, mixed = types.UniTuple(types.float64, 3), types.Tuple((types.int64, types.float64))
+    assert isinstance(uni, types.UniTuple) and not isinstance(uni, types.Tuple)
+    assert isinstance(mixed, types.Tuple) and not isinstance(mixed, types.UniTuple)
+    assert isinstance(uni, types.BaseTuple) and isinstance(mixed, types.BaseTuple)
+    assert not isinstance(types.float64, types.BaseTuple)
+    assert types.Tuple((types.int64, types.int64)) == types.UniTuple(types.int64, 2)
+    assert uni.dtype == types.float64 and uni.count == 3 and len(uni) == 3 and uni[1] == types.float64
+    assert mixed.types == (types.int64, types.float64) and list(mixed) == [types.int64, types.float64]
+    with pytest.raises(AttributeError):
+        mixed.dtype
+
+
+def step_of(x):
+    pass
+
+
+@overload(step_of)
+def ol_step_of(x):
+    if isinstance(x, types.Float):
+        return lambda x: x * 0.5
+    return lambda x: x + 1
+
+
+def each(*args):
+    pass
+
+
+@overload(each)
+def ol_each(f, t):
+    """interpolation's fmap: a function applied to each item of a tuple,
+    its body written for the tuple's length."""
+    if not isinstance(t, types.BaseTuple):
+        return None
+    items = ", ".join(f"f(t[{i}])" for i in range(len(t)))
+    namespace = {}
+    exec(f"def apply(f, t):\n    return ({items},)\n", namespace)
+    return namespace["apply"]
+
+
+@njit
+def steps(t):
+    return each(step_of, t)
+
+
+def test_an_overloaded_function_passed_as_a_value():
+    for t in [(1.0, 3.0), (4, 5, 6), (2.5, 7)]:
+        assert steps(t) == tuple(x * 0.5 if isinstance(x, float) else x + 1 for x in t)

@@ -715,6 +715,18 @@ def test_hasattr_is_answered_by_the_type_and_prunes_the_branch_on_it():
         assert members(a) == members.py_func(a)
 
 
+@njit
+def module_members(x):
+    """Code written for several Pythons and NumPys asks the module."""
+    f = math.factorial(5) if hasattr(math, "factorial") else 0
+    return f, hasattr(np, "no_such_function"), hasattr(math, "gamma") and x > 0
+
+
+def test_hasattr_of_a_module_is_answered_from_the_module():
+    for x in (1.5, -2.0):
+        assert module_members(x) == module_members.py_func(x)
+
+
 def test_hasattr_of_a_name_made_at_run_time_is_a_typing_error():
     f = njit(lambda a, name: hasattr(a, name))
     with pytest.raises(ruchey.TypingError, match="must be a constant string"):

@@ -82,3 +82,48 @@ def test_tuples_holding_none_or_a_dtype_keep_their_other_items(x):
     assert njit(none_between)((x, 4.5, 3)) == none_between((x, 4.5, 3))
     assert njit(none_between)((None, x, 3)) == none_between((None, x, 3))
     assert njit(nested_nones)(x, a) == nested_nones(x, a)
+
+
+LONG_FLOATS = tuple(float(x) for x in np.linspace(0.5, 2.0, 300))
+LONG_INTS = tuple(range(100, 200))
+
+
+def make_decay(deltas):
+    """pandas' ewm: a closure over a tuple as long as the data, read by index."""
+    def decay(n, factor):
+        w, above = 1.0, 0
+        for i in range(n):
+            w *= factor ** deltas[i]
+        for x in deltas:
+            above += x > 1.0
+        return w, len(deltas), above, deltas[-1], 1.25 in deltas
+    return decay
+
+
+def long_ints(k):
+    return LONG_INTS[k] + len(LONG_INTS), 150 in LONG_INTS, 99 in LONG_INTS, LONG_INTS[-k - 1]
+
+
+@pytest.mark.parametrize("n", [0, 1, 50, 300])
+def test_long_global_tuples_read_as_sequences(n):
+    deltas = LONG_FLOATS + tuple(np.float64(x) for x in (0.25, 3.0))  # numpy.float64 items too
+    decay = make_decay(deltas)
+    assert njit(decay)(n, 0.9) == decay(n, 0.9)
+    assert njit(long_ints)(n % 100) == long_ints(n % 100)
+
+
+def test_long_global_tuples_used_as_tuples_are_a_typing_error():
+    def concat():
+        return LONG_FLOATS + (1.0,)
+
+    def sliced():
+        return LONG_INTS[1:3]
+
+    def mixed(i):
+        return MIXED[i]
+    for f, args in ((concat, ()), (sliced, ()), (mixed, (0,))):
+        with pytest.raises(TypingError, match="tuple of .* items"):
+            njit(f)(*args)
+
+
+MIXED = tuple([1, 2.5] * 40)

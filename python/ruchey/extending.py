@@ -59,22 +59,6 @@ def register_jitable(*args, **jit_options):
     return register
 
 
-class _Described:
-    """A type ruchey.types has no object for, by its name."""
-
-    def __init__(self, name):
-        self.name = name
-
-    def __repr__(self):
-        return self.name
-
-    def __eq__(self, other):
-        return isinstance(other, _Described) and other.name == self.name
-
-    def __hash__(self):
-        return hash(self.name)
-
-
 def _type_of(desc):
     if isinstance(desc, tuple):
         return types.Type(*desc)
@@ -82,7 +66,7 @@ def _type_of(desc):
         return types.TupleType([_type_of(d) for d in desc])
     if desc == "none":
         return types.none
-    return _named_types.get(desc) or _Described(desc)
+    return _named_types.get(desc) or types.Described(desc)
 
 
 class _Overloads:

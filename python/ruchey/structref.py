@@ -98,7 +98,7 @@ def _field_type(proxy, field, t):
     """A field's type as jitclass spec types say it (a structref's as its instance type)."""
     if isinstance(t, StructRef):
         return t._instance_type
-    if isinstance(t, extending._Described):
+    if isinstance(t, types.Described):
         raise TypeError(f"{proxy.__name__}(): field {field!r} is given a {t.name}, which a structref "
                         f"cannot hold (numbers, bools, arrays, tuples, strings and other structrefs)")
     return t

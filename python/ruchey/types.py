@@ -82,12 +82,29 @@ class Type:
         return f"{'readonly ' if self.readonly else ''}array({self.name}, {self.ndim}d, {self.layout})"
 
 
+class Described:
+    """A type ruchey.types has no class for (a function value's, a
+    jitclass's), by its name: what typing functions are given for it."""
+
+    def __init__(self, name):
+        self.name = name
+
+    def __repr__(self):
+        return self.name
+
+    def __eq__(self, other):
+        return isinstance(other, Described) and other.name == self.name
+
+    def __hash__(self):
+        return hash(self.name)
+
+
 class TupleType:
     """A tuple type: Tuple([int64, float64]), or UniTuple(float64, 3) of one item type."""
 
     def __init__(self, items):
         for t in items:
-            if not isinstance(t, (Type, TupleType, NoneType, ListType, DictType, EnumMember)):
+            if not isinstance(t, (Type, TupleType, NoneType, ListType, DictType, Described, EnumMember)):
                 raise TypeError(f"a tuple's items are ruchey types, got {t!r}")
         self.items = tuple(items)
 
@@ -106,10 +123,62 @@ class TupleType:
     def __repr__(self):
         return f"({', '.join(map(repr, self.items))}{',' if len(self.items) == 1 else ''})"
 
+    # what Numba's tuple types tell typing functions (@overload's)
+    @property
+    def types(self):
+        return self.items
 
-def Tuple(items):
-    """Numba's Tuple([int64, float64[:]]): a tuple of these item types."""
-    return TupleType(items)
+    @property
+    def count(self):
+        return len(self.items)
+
+    @property
+    def dtype(self):
+        """A tuple of one item type's: that type (Numba's UniTuple.dtype)."""
+        if not _homogeneous(self):
+            raise AttributeError(f"{self!r} has items of several types: no dtype")
+        return self.items[0]
+
+    def __len__(self):
+        return len(self.items)
+
+    def __iter__(self):
+        return iter(self.items)
+
+    def __getitem__(self, i):
+        return self.items[i]
+
+
+def _homogeneous(t):
+    return len(t.items) > 0 and all(item == t.items[0] for item in t.items)
+
+
+class _TupleCategory(type):
+    """A class of tuple types, as Numba's: isinstance(t, types.UniTuple)
+    asks whether t's items share one type; calling it makes a type."""
+
+    def __instancecheck__(cls, t):
+        return isinstance(t, TupleType) and cls._holds(t)
+
+
+class BaseTuple(metaclass=_TupleCategory):
+    """The class of every tuple type."""
+
+    @staticmethod
+    def _holds(t):
+        return True
+
+
+class Tuple(BaseTuple):
+    """Numba's Tuple([int64, float64[:]]): a tuple of these item types; and
+    the class of tuple types whose items differ (one item type: UniTuple)."""
+
+    def __new__(cls, items):
+        return TupleType(items)
+
+    @staticmethod
+    def _holds(t):
+        return not _homogeneous(t)
 
 
 class NamedTupleType(TupleType):
@@ -137,16 +206,10 @@ class NamedTupleType(TupleType):
         return f"{self.cls.__name__}({', '.join(map(repr, self.items))})"
 
 
-def NamedTuple(items, cls):
-    """Numba's NamedTuple([int64, float64], Point): a Point of these item types."""
-    return NamedTupleType(items, cls)
-
-
-def NamedUniTuple(dtype, count, cls):
-    """Numba's NamedUniTuple(float64, 3, Segment): a Segment of count items of one type."""
+def _count_of_items(count, name):
     if not isinstance(count, int) or count < 0:
-        raise ValueError(f"NamedUniTuple() takes a count of items, got {count!r}")
-    return NamedTupleType((dtype,) * count, cls)
+        raise ValueError(f"{name}() takes a count of items, got {count!r}")
+    return count
 
 
 class EnumMember:
@@ -179,11 +242,40 @@ class IntEnumMember(EnumMember):
     """Numba's IntEnumMember(Shape, int64): a member of an enum.IntEnum class."""
 
 
-def UniTuple(dtype, count):
-    """Numba's UniTuple(float64, 3): a tuple of count items of one type."""
-    if not isinstance(count, int) or count < 0:
-        raise ValueError(f"UniTuple() takes a count of items, got {count!r}")
-    return TupleType((dtype,) * count)
+class UniTuple(BaseTuple):
+    """Numba's UniTuple(float64, 3): a tuple of count items of one type; and
+    the class of such tuple types."""
+
+    def __new__(cls, dtype, count):
+        return TupleType((dtype,) * _count_of_items(count, "UniTuple"))
+
+    @staticmethod
+    def _holds(t):
+        return _homogeneous(t)
+
+
+class NamedTuple(BaseTuple):
+    """Numba's NamedTuple([int64, float64], Point): a Point of these item
+    types; and the class of named tuple types whose items differ."""
+
+    def __new__(cls, items, tuple_class):
+        return NamedTupleType(items, tuple_class)
+
+    @staticmethod
+    def _holds(t):
+        return isinstance(t, NamedTupleType) and not _homogeneous(t)
+
+
+class NamedUniTuple(BaseTuple):
+    """Numba's NamedUniTuple(float64, 3, Segment): a Segment of count items
+    of one type; and the class of such named tuple types."""
+
+    def __new__(cls, dtype, count, tuple_class):
+        return NamedTupleType((dtype,) * _count_of_items(count, "NamedUniTuple"), tuple_class)
+
+    @staticmethod
+    def _holds(t):
+        return isinstance(t, NamedTupleType) and _homogeneous(t)
 
 
 class NoneType:
@@ -374,8 +466,8 @@ void = none = NoneType()
 optional = Optional
 voidptr = CPointer(_SCALARS["uint8"], "void*")
 namespace.update(NPDatetime=NPDatetime, NPTimedelta=NPTimedelta, void=void, none=none, Tuple=Tuple, UniTuple=UniTuple, NamedTuple=NamedTuple,
-                 NamedUniTuple=NamedUniTuple, optional=Optional, CPointer=CPointer, EnumMember=EnumMember,
-                 IntEnumMember=IntEnumMember,
+                 NamedUniTuple=NamedUniTuple, BaseTuple=BaseTuple, optional=Optional, CPointer=CPointer,
+                 EnumMember=EnumMember, IntEnumMember=IntEnumMember,
                  deferred_type=DeferredType, voidptr=voidptr, WrapperAddressProtocol=WrapperAddressProtocol)
 globals().update(namespace)
 
