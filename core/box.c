@@ -294,6 +294,7 @@ PyObject *disp_box(const Type *t, char *p) {
   case TY_SET: return typed_set_box(t, *(void **)p);
   case TY_RECORD: return disp_box_record(t, p);
   case TY_CLASS: return jitclass_box(t, *(void **)p);
+  case TY_ENUM: case TY_INTENUM: return disp_box_enum(t, p);
   case TY_DTYPE: return (PyObject *)elem_descr(t->elem);  /* no value: its type says which (a.dtype) */
   case TY_STR: {
     RtStr *s = *(RtStr **)p;
@@ -367,6 +368,7 @@ static int unbox_converted(PyObject *o, const Type *t, Slot *slot) {
  * str, a list, or a tuple with one among its items): the call releases
  * them after (a Python list's copy written back first). */
 bool disp_holds_strings(const Type *t) {
+  t = ty_enum_value(t);  /* (a member of a class of str values: its str) */
   if (t->kind == TY_STR || t->kind == TY_LIST || t->kind == TY_DICT) return true;  /* (a list: a Python list's copy, reflected; a container: the result may be it) */
   for (int i = 0; t->kind == TY_TUPLE && i < t->nfields; i++)
     if (disp_holds_strings(t->fields[i])) return true;
@@ -384,7 +386,7 @@ static void release_tuple_items(const Type *t, char *p, int n, PyObject *o, bool
     const Type *f = t->fields[i];
     char *at = p + t->offsets[i];
     PyObject *item = PyTuple_GET_ITEM(o, i);
-    if (f->kind == TY_STR) {
+    if (ty_enum_value(f)->kind == TY_STR) {
       rt_str_release(*(RtStr **)at);
     } else if (f->kind == TY_LIST && PyList_Check(item)) {
       if (called) reflect(item, f, *(RtList **)at);
@@ -427,8 +429,8 @@ int disp_unbox_tuple(PyObject *o, const Type *t, char *p) {
       release_tuple_items(t, p, i, o, false);
       return -1;
     }
-    if (ty_is_scalar(f)) memcpy(at, &slot, f->size);
-    else if (f->kind == TY_STR || f->kind == TY_LIST || f->kind == TY_DICT) memcpy(at, &slot.u, sizeof(void *));
+    if (ty_is_scalar(ty_enum_value(f))) memcpy(at, &slot, f->size);  /* (an enum member: its number) */
+    else if (ty_enum_value(f)->kind == TY_STR || f->kind == TY_LIST || f->kind == TY_DICT) memcpy(at, &slot.u, sizeof(void *));
   }
   return 0;
 }
@@ -490,6 +492,7 @@ int disp_unbox(PyObject *o, const Type *t, Slot *slot, RtArray *arr, void **arg)
   }
   if (t->kind == TY_GENERATOR) return unbox_generator(o, slot);
   if (t->kind == TY_FUNCPTR) return unbox_funcptr(o, t, slot);
+  if (ty_is_enum(t)) return disp_unbox_enum(o, t, slot, arg);
   if (t->kind == TY_RECORD) {  /* a pointer to the numpy.void's bytes, which it holds for the call */
     if (disp_typeof(o) == t) {
       *arg = disp_record_data(o);
@@ -579,7 +582,7 @@ void disp_release_args(const Type *const *types, Slot *slots, void *const *argp,
   for (int i = 0; i < n; i++) {
     const Type *t = types[i];
     void *c = (void *)(uintptr_t)slots[i].u;
-    switch (t->kind) {
+    switch (ty_enum_value(t)->kind) {
     case TY_STR: rt_str_release(c); break;
     case TY_TUPLE: release_tuple_items(t, argp[i], t->nfields, args[i], called); break;
     case TY_SET:

@@ -169,6 +169,19 @@ static inline int disp_arg_units(const Type *t) {
 }
 /* A tuple o into t's storage layout at p (arr of disp_unbox: t->size bytes, RtArray-aligned). */
 int disp_unbox_tuple(PyObject *o, const Type *t, char *p);
+/* enums.c: enum members. Whether o is an enum class; a class's name as
+ * messages give it; its members' type (NULL: none); a member's type (NULL:
+ * o is none, or its class's values cannot be held), why its class is
+ * refused (NULL: o is no member of a refused class); a member unboxed into
+ * slot (its value) and a result boxed (the member itself) */
+bool core_is_enum_class(PyObject *o);
+const char *core_enum_name(PyObject *cls);
+const Type *disp_enum_type(PyObject *cls);
+const Type *disp_enum_typeof(PyObject *o);
+const Type *disp_enum_recent(PyObject *o);  /* the same for a member of a class typed lately, else NULL: no lookups */
+PyObject *disp_enum_refusal(PyObject *o);
+int disp_unbox_enum(PyObject *o, const Type *t, Slot *slot, void **arg);
+PyObject *disp_box_enum(const Type *t, char *p);
 /* typed.c: ruchey.typed.List and Dict. A typed container's type (NULL if
  * it is not one, or its item types are unknown); why a list, dict or
  * untyped container is refused (NULL for other objects); the C container

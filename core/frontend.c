@@ -199,6 +199,13 @@ PyObject *static_object(Fe *fe, PyObject *e) {
     PyObject *value = field(e, "value");
     PyObject *base = static_object(fe, value);
     Py_DECREF(value);
+    if (base && core_is_enum_class(base)) {  /* Color.RED: the member (Color.X, no member, is NULL) */
+      PyObject *attr = field(e, "attr"), *members = PyObject_GetAttrString(base, "__members__");
+      PyObject *member = members ? PyObject_GetItem(members, attr) : NULL;
+      PyErr_Clear();
+      Py_XDECREF(members); Py_DECREF(attr); Py_DECREF(base);
+      return member;
+    }
     /* modules, ruchey.cuda's namespaces (cuda.threadIdx, cuda.atomic) and
      * the typed containers' classes (typed.Dict.empty) */
     if (!base ||
@@ -275,6 +282,11 @@ static Node *numpy_scalar(Fe *fe, PyObject *obj, PyObject *e) {
 
 Node *fe_frozen_constant(Fe *fe, PyObject *obj, PyObject *e) { return constant_node(fe, obj, e); }
 
+Node *fe_frozen_value(Fe *fe, PyObject *obj, PyObject *e) {
+  Node *n = constant_node(fe, obj, e);
+  return n || fe->diag->kind || !PyUnicode_CheckExact(obj) ? n : string_node(fe, e, obj);
+}
+
 static Node *const_array(Fe *fe, PyObject *obj, PyObject *e);
 
 /* An item of a global tuple: a number or a tuple of them, a str or a
@@ -286,6 +298,8 @@ static Node *frozen_item(Fe *fe, PyObject *obj, PyObject *e) {
 }
 
 static Node *constant_node(Fe *fe, PyObject *obj, PyObject *e) {
+  Node *member = fe_enum_member(fe, obj, e);  /* before ints: an IntEnum member is one */
+  if (member || fe->diag->kind) return member;
   Node *scalar = numpy_scalar(fe, obj, e);
   if (scalar || fe->diag->kind) return scalar;
   if (PyBool_Check(obj)) {
@@ -460,6 +474,9 @@ static Node *global_value(Fe *fe, PyObject *obj, PyObject *e, const char *name) 
     n->ival = dtype;
     return n;
   }
+  if (core_is_enum_class(obj))
+    return fe_error(fe, e, "enum class '%s' is used in compiled code only to name its members (%s.X, %s['X']), "
+                    "as Numba", core_enum_name(obj), core_enum_name(obj), core_enum_name(obj));
   if (PyModule_Check(obj))
     return fe_error(fe, e, "module '%s' is not supported in compiled code (numpy and math are)",
                     PyModule_GetName(obj) ? PyModule_GetName(obj) : "?");
@@ -603,15 +620,22 @@ static Node *fe_unary(Fe *fe, PyObject *e) {
   return n->lhs ? n : NULL;
 }
 
-/* a is None, a is not None (either side None): the only identity tests
- * compiled code makes, as Numba's. */
-static Node *fe_is_none(Fe *fe, PyObject *e, PyObject *left, PyObject *op, PyObject *right) {
+/* a is None, a is not None (either side None); between other values, a
+ * call of "is" (which enum members take): the identity tests compiled
+ * code makes, as Numba's. */
+static Node *fe_is(Fe *fe, PyObject *e, PyObject *left, PyObject *op, PyObject *right) {
   Node *n = new_node(fe, N_IS_NONE, e);
   n->ival = is_kind(op, "IsNot");
   Node *a = fe_expr(fe, left), *b = a ? fe_expr(fe, right) : NULL;
   if (!b) return NULL;
-  if (a->kind != N_NONE && b->kind != N_NONE)
-    return fe_error(fe, e, "'is' and 'is not' are only supported with None in compiled code: use == or !=");
+  if (a->kind != N_NONE && b->kind != N_NONE) {
+    Node *args[2] = {a, b}, *is = call_node(fe, e, "is", args, 2);
+    if (!n->ival) return is;
+    n = new_node(fe, N_UNARY, e);
+    n->op = OP_NOT;
+    n->lhs = is;
+    return n;
+  }
   n->lhs = a->kind == N_NONE ? b : a;
   return n;
 }
@@ -639,7 +663,7 @@ static Node *fe_compare(Fe *fe, PyObject *e) {
   int k = (int)PyList_GET_SIZE(comps);
   PyObject *op0 = PyList_GET_ITEM(ops, 0);
   if (k == 1 && (is_kind(op0, "Is") || is_kind(op0, "IsNot"))) {
-    Node *n = fe_is_none(fe, e, left, op0, PyList_GET_ITEM(comps, 0));
+    Node *n = fe_is(fe, e, left, op0, PyList_GET_ITEM(comps, 0));
     Py_DECREF(left); Py_DECREF(ops); Py_DECREF(comps);
     return n;
   }
@@ -1221,6 +1245,9 @@ static Node *unsupported_call(Fe *fe, PyObject *e, PyObject *func, PyObject *obj
   PyObject *desc = obj ? callee_title(obj) : NULL;
   if (!obj)
     fe_unknown_name(fe, e, func);
+  else if (core_is_enum_class(obj))  /* Color(1): Numba does not call the class either */
+    fe_error(fe, e, "enum class '%s' cannot be called in compiled code, as in Numba: name its members (%s.X, %s['X'])",
+             core_enum_name(obj), core_enum_name(obj), core_enum_name(obj));
   else
     fe_error(fe, e, "cannot call %s from compiled code: it is not a ruchey function or a supported "
              "numpy, math or builtin function", desc ? PyUnicode_AsUTF8(desc) : "this object");
@@ -1385,7 +1412,13 @@ static Node *fe_index(Fe *fe, PyObject *e) {
 }
 
 static Node *fe_subscript(Fe *fe, PyObject *e) {
-  PyObject *v = field(e, "value"), *s = field(e, "slice");
+  PyObject *v = field(e, "value"), *s = field(e, "slice"), *cls = static_object(fe, v);
+  if (cls && core_is_enum_class(cls)) {
+    Node *n = fe_enum_subscript(fe, cls, e);
+    Py_DECREF(cls); Py_DECREF(v); Py_DECREF(s);
+    return n;
+  }
+  Py_XDECREF(cls);
   Node *n = new_node(fe, N_INDEX, e);
   Node *name = fe_string(fe, s);  /* r['x']: a record's field */
   Node *seq = is_kind(s, "Slice") || is_kind(s, "Tuple") ? NULL : fe_long_tuple(fe, v);  /* t[i] alone */
@@ -1406,6 +1439,13 @@ static Node *fe_attribute(Fe *fe, PyObject *e) {
   /* an attribute of a value: infer finds it from the value's type */
   PyObject *attr = field(e, "attr"), *v = field(e, "value");
   const char *name = PyUnicode_AsUTF8(attr);
+  PyObject *base = static_object(fe, v);
+  if (base && core_is_enum_class(base)) {  /* a name that is no member */
+    Node *n = fe_enum_named(fe, base, attr, e);
+    Py_DECREF(base); Py_DECREF(attr); Py_DECREF(v);
+    return n;
+  }
+  Py_XDECREF(base);
   Node *n = new_node(fe, N_ATTR, e);
   n->str = arena_strdup(fe->arena, name);
   n->lhs = fe_expr(fe, v);

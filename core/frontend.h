@@ -65,9 +65,15 @@ Node *fe_local_call(Fe *fe, PyObject *e, PyObject *func);       /* f(...) where 
 bool fe_is_local_call(Fe *fe, PyObject *func);
 NativeSig *fe_native_signature(Fe *fe, PyObject *e, PyObject *obj, bool *failed);  /* ctypes', wrappers' */
 Node *fe_frozen_constant(Fe *fe, PyObject *obj, PyObject *e);   /* a number or bool, frozen */
+Node *fe_frozen_value(Fe *fe, PyObject *obj, PyObject *e);      /* a number, bool or str, frozen */
 /* namedtuples.c: cls(args) of a named tuple class whose items are fields */
 Node *fe_namedtuple_call(Fe *fe, PyObject *e, PyObject *cls, PyObject *fields);
 Node *fe_named_global(Fe *fe, PyObject *e, Node *t, PyObject *obj);  /* t of a global tuple obj: named if obj is */
+/* enums.c: an enum member frozen (NULL, no error, for another object); the member
+ * of enum class cls named name; cls[key] (e a Subscript) */
+Node *fe_enum_member(Fe *fe, PyObject *obj, PyObject *e);
+Node *fe_enum_named(Fe *fe, PyObject *cls, PyObject *name, PyObject *e);
+Node *fe_enum_subscript(Fe *fe, PyObject *cls, PyObject *e);
 int fe_add_var(Fe *fe, const char *name);                       /* its number, made if new */
 /* objmode.c: with objmode(y='float64'): Python code inside compiled code */
 Node *fe_with(Fe *fe, PyObject *s);

@@ -111,6 +111,13 @@ static GpuSpec *compile_gpu_miss(Dispatcher *self, const Type *const *args) {
  * through NumPy: their data pointer is a device address. */
 static int pack_param(PyObject *arg, const Type *t, uint64_t *slots, int np) {
   if (t->kind == TY_NONE || np > 240) return np;  /* past 240, pack_params refuses the launch */
+  if (ty_is_enum(t)) {  /* an enum member: its value */
+    PyObject *v = (PyObject *)Py_TYPE(arg) == t->callee ? PyObject_GetAttrString(arg, "_value_") : NULL;
+    if (!v && !PyErr_Occurred()) PyErr_Format(PyExc_TypeError, "expected a member of %s, got %R", t->name, arg);
+    np = v ? pack_param(v, t->elem, slots, np) : -1;
+    Py_XDECREF(v);
+    return np;
+  }
   if (t->kind == TY_TUPLE) {
     for (int i = 0; i < t->nfields && np >= 0; i++) np = pack_param(PyTuple_GET_ITEM(arg, i), t->fields[i], slots, np);
     return np;

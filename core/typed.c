@@ -257,6 +257,13 @@ static int store_value(const Type *t, PyObject *o, char *p) {
   }
   if (ty_is_scalar(t) || t->kind == TY_STR) return store_item((int)t->kind, o, p);
   if (t->kind == TY_CLASS) return store_instance(t, o, p);
+  if (ty_is_enum(t) && ty_is_scalar(t->elem)) {  /* a member of its class: its value */
+    Slot slot;
+    void *arg;
+    if (disp_unbox(o, t, &slot, NULL, &arg) < 0) return -1;
+    memcpy(p, arg, t->size);
+    return 0;
+  }
   const Type *have = PyList_Check(o) ? NULL : disp_typeof(o);
   bool fits = have == t || (have && (t->kind == TY_ARRAY || t->kind == TY_TUPLE) && disp_conversion_cost(t, have) >= 0);
   if (fits && ty_is_container(t) && !typed_object(o)) fits = false, have = NULL;  /* a set: a Python object */
@@ -1295,6 +1302,7 @@ int typed_set_reflect(PyObject *o, const Type *t, RtDict *d) {
  * or a tuple of these (with at most RT_HELD_FIELDS strs and arrays). */
 static bool pylist_item(const Type *t, int *refs) {
   if (t->kind == TY_STR || t->kind == TY_ARRAY) return ++*refs <= RT_HELD_FIELDS;
+  if (ty_is_enum(t)) return ty_is_scalar(t->elem);  /* a member of a class of numbers: its number, boxed back a member */
   if (ty_is_scalar(t)) return t->kind != TY_F16;
   for (int i = 0; t->kind == TY_TUPLE && i < t->nfields; i++)
     if (!pylist_item(t->fields[i], refs)) return false;

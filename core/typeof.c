@@ -271,6 +271,8 @@ static const Type *typeof_depth(PyObject *o, int depth) {
   if (PyTuple_Check(o)) return tuple_type(o, depth);  /* a named tuple's class: the type names it */
   if (t == &PySet_Type) return depth ? NULL : typed_set_typeof(o);
   if (t == &PyList_Type) return typed_pylist_typeof(o);  /* in a tuple too, reflected as Numba's */
+  const Type *member = disp_enum_recent(o);  /* before the other classes' checks: a member of a class just seen */
+  if (member) return member;
   const Type *jc = jitclass_typeof(o);
   if (jc) return jc;
   const Type *typed = typed_typeof(o);
@@ -285,6 +287,8 @@ static const Type *typeof_depth(PyObject *o, int depth) {
   }
   if (PyArray_DescrCheck(o) || (PyType_Check(o) && PyType_IsSubtype((PyTypeObject *)o, &PyGenericArrType_Type)))
     return dtype_value_type(o);
+  member = disp_enum_typeof(o);
+  if (member || PyErr_Occurred()) return member;
   return depth ? NULL : cfunc_typeof(o);
 }
 
@@ -311,6 +315,8 @@ PyObject *disp_refusal(PyObject *o) {
   if (PyTuple_CheckExact(o)) return tuple_refusal(o);
   PyObject *typed = typed_refusal(o);
   if (typed) return typed;
+  PyObject *member = disp_enum_refusal(o);
+  if (member) return member;
   if (PyArray_IsScalar(o, Void)) {
     PyArray_Descr *d = PyArray_DescrFromScalar(o);
     PyObject *r = PyDataType_HASFIELDS(d) ? disp_record_refusal(d) : NULL;
@@ -403,6 +409,11 @@ const Type *disp_described_type(PyObject *d) {
     return named;
   }
   if (!strcmp(tag, "function") && PyTuple_GET_SIZE(d) == 3) return described_funcptr(d);
+  if (!strcmp(tag, "enum") && PyTuple_GET_SIZE(d) == 2) {  /* ("enum", its class): a member of it */
+    const Type *t = core_is_enum_class(PyTuple_GET_ITEM(d, 1)) ? disp_enum_type(PyTuple_GET_ITEM(d, 1)) : NULL;
+    if (!t) PyErr_Format(PyExc_TypeError, "%R is no enum class whose members compiled code holds", PyTuple_GET_ITEM(d, 1));
+    return t;
+  }
   if (!strcmp(tag, "dict") && PyTuple_GET_SIZE(d) == 3) {  /* ("dict", the keys', the values'): a typed Dict */
     const Type *k = disp_described_type(PyTuple_GET_ITEM(d, 1)), *v = k ? disp_described_type(PyTuple_GET_ITEM(d, 2)) : NULL;
     return v ? core_api()->dict(k, v) : NULL;

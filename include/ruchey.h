@@ -76,6 +76,7 @@ enum {
   TF_NOVALUE = 1 << 6,  /* only used where it is written (range, dtype, module) */
   TF_COMPLEX = 1 << 7,  /* a pair of floats; bits counts both, the alignment is one part's */
   TF_TIME = 1 << 8,     /* datetime64 or timedelta64: an int64 with a unit, taken only where a builtin says so */
+  TF_ENUM = 1 << 9,     /* a member of an enum class: held as its value (elem), boxed through its class (callee) */
 };
 
 typedef enum {
@@ -98,7 +99,8 @@ struct Type {
   unsigned flags;        /* the kind's TF_ flags, and TF_REFS for a tuple holding arrays */
   int bits;              /* a scalar's width */
   int unit;              /* TY_DATETIME, TY_TIMEDELTA: NumPy's unit (TU_ codes); TY_CHARSEQ: its length */
-  const Type *elem;      /* TY_ARRAY, TY_DTYPE, TY_INFO: the scalar element type; TY_OPTIONAL: the value's type */
+  const Type *elem;      /* TY_ARRAY, TY_DTYPE, TY_INFO: the scalar element type; TY_OPTIONAL: the value's type;
+                          * TY_ENUM, TY_INTENUM: the type of the class's values */
   int ndim;              /* TY_ARRAY */
   char layout;           /* TY_ARRAY: 'C' contiguous, 'F' Fortran, 'A' any strides */
   bool readonly;         /* TY_ARRAY: writing is a TypingError */
@@ -114,7 +116,8 @@ struct Type {
   const char *name;      /* as Numba spells it: "float64", "array(float64, 1d, C)", "(int64, float64)" */
   const void *callee;    /* TY_FUNCTION: the dispatcher it calls (the extension keeps it alive);
                           * TY_TUPLE: a named tuple's class (collections.namedtuple, typing.NamedTuple);
-                          * TY_CLASS: the jitclass's Python class (the boxes' type) */
+                          * TY_CLASS: the jitclass's Python class (the boxes' type);
+                          * TY_ENUM, TY_INTENUM: the enum class (cls(value) is the member) */
 };
 
 static inline bool ty_is_scalar(const Type *t) { return t->flags & TF_SCALAR; }
@@ -130,6 +133,9 @@ static inline bool ty_is_unsigned(const Type *t) { return (t->flags & (TF_INT | 
 static inline bool ty_is_numpy_dtype(const Type *t) {
   return t->kind == TY_DTYPE && t->elem->kind != TY_STR && t->elem->kind != TY_CLASS;
 }
+/* An enum member (held as its value), and the type of what a value of type t holds: a member's value's, else t. */
+static inline bool ty_is_enum(const Type *t) { return t->flags & TF_ENUM; }
+static inline const Type *ty_enum_value(const Type *t) { return ty_is_enum(t) ? t->elem : t; }
 /* Whether a value of type t holds arrays (whose memory is reference-counted). */
 static inline bool ty_has_arrays(const Type *t) { return t->flags & TF_REFS; }
 /* Width in bits of a scalar; bool counts as 8 in memory. */
@@ -162,6 +168,8 @@ const Type *ty_list(const Type *item);  /* item NULL: an empty list's, typed by 
 const Type *ty_dict(const Type *key, const Type *value);  /* both NULL: an empty dict's */
 const Type *ty_set_of(const Type *item);  /* NULL: an empty set's */
 const Type *ty_yields(const Type *item);  /* a generator object yielding item */
+/* A member of the enum class cls (named name), kind TY_ENUM or TY_INTENUM, its values of type value. */
+const Type *ty_enum(TypeKind kind, const Type *value, const void *cls, const char *name);
 /* A structured dtype's record: n fields at the given offsets, size bytes, aligned to align. */
 const Type *ty_record(int n, const Type *const *fields, const char *const *names, const size_t *offsets,
                       const int64_t *shapes, size_t size, size_t align);
@@ -196,7 +204,8 @@ typedef enum {
   N_NONE,       /* None (numpy.newaxis): a new axis inside an index */
   N_ELLIPSIS,   /* ... (Ellipsis): the dimensions an index does not name */
   N_IS_NONE,    /* lhs is None (ival 1: is not None); infer folds it where lhs's type decides */
-  N_UNWRAP,     /* lhs, an Optional, where its value is needed: TypeError if it is None (made by infer) */
+  N_UNWRAP,     /* lhs, an Optional, where its value is needed: TypeError if it is None; or an IntEnum
+                 * member, where a number is needed: its int (made by infer) */
   N_FUNC,       /* a compiled function as a value: callee the dispatcher, str its name */
   /* statements */
   N_ASSIGN,     /* lhs (N_VAR, N_INDEX or N_TUPLE of targets) = rhs */
@@ -349,6 +358,7 @@ enum {
                              * through a function value) */
   BF_ARRAYLIKE = 1 << 21,   /* a tuple or literal list among its arguments is an array (numpy.asarray
                              * of it), as NumPy's array-likes */
+  BF_MEMBERS = 1 << 22,     /* takes enum members as they are (`is`), not an IntEnum member's int */
 };
 
 /* A builtin that synchronises threads: passes split kernels at it. */
@@ -740,6 +750,7 @@ typedef struct RucheyAPI {
   void (*set_str_hash)(uint64_t k0, uint64_t k1, int rounds);
   const Type *(*charseq)(int n);  /* ty_charseq */
   const Type *(*funcptr)(const Type *ret, int n, const Type *const *params);  /* ty_funcptr */
+  const Type *(*enum_member)(TypeKind kind, const Type *value, const void *cls, const char *name);  /* ty_enum */
 } RucheyAPI;
 
 const RucheyAPI *ruchey_api(void);

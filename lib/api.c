@@ -161,6 +161,7 @@ EXPORT const RucheyAPI *ruchey_api(void) {
     .set_str_hash = rt_set_str_hash,
     .charseq = ty_charseq,
     .funcptr = ty_funcptr,
+    .enum_member = ty_enum,
   };
   return &api;
 }

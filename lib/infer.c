@@ -18,6 +18,7 @@ static bool ty_block(Infer *in, NodeList *l);
 static int known_condition(const Node *cond);
 static bool stmt_returns(const Node *n);
 static bool block_returns(const NodeList *l);
+static const Type *value_of(const Type *t);
 
 /* ---------------------------------------------------------------- errors */
 
@@ -100,6 +101,8 @@ const Type *ty_unify(const Type *a, const Type *b) {
     return u ? ty_optional(u) : NULL;
   }
   if (ty_is_time(a) || ty_is_time(b)) return ty_time_unify(a, b);
+  if ((a->kind == TY_INTENUM || b->kind == TY_INTENUM) && a->kind != TY_ENUM && b->kind != TY_ENUM)
+    return ty_unify(ty_enum_value(a), ty_enum_value(b));  /* an IntEnum member with a number: its int, as Numba */
   if (ty_is_scalar(a) && ty_is_scalar(b)) {
     if (a->kind == TY_BOOL) return b;
     if (b->kind == TY_BOOL) return a;
@@ -335,6 +338,8 @@ static const Type *ty_compare(Infer *in, Node *n) {
   }
   for (int i = 0; i < n->list.len; i++)
     if (t[i]->kind == TY_CLASS) return ty_jitclass_compare(in, n);
+  for (int i = 0; i + 1 < n->list.len; i++)  /* (before strs: a member of str values is no str) */
+    if ((ty_is_enum(t[i]) || ty_is_enum(t[i + 1])) && !ty_enum_compare(in, n, n->ops[i], t[i], t[i + 1])) return NULL;
   if (strs) return ty_str_compare(in, n, t) ? TYS(TY_BOOL) : NULL;
   if (arrays) return ty_array_compare(in, n, t[0], t[1]);
   for (int i = 0; i + 1 < n->list.len; i++)
@@ -345,7 +350,9 @@ static const Type *ty_compare(Infer *in, Node *n) {
   for (int i = 0; i + 1 < n->list.len; i++)
     if ((t[i]->kind == TY_SET || t[i + 1]->kind == TY_SET) && !ty_set_compare(in, n, t[i], t[i + 1])) return NULL;
   for (int i = 0; i < n->list.len; i++)
-    if (t[i]->kind != TY_TUPLE && t[i]->kind != TY_LIST && t[i]->kind != TY_SET && !ty_need_scalar(in, n->list.items[i], t[i], "comparison")) return NULL;
+    if (t[i]->kind != TY_TUPLE && t[i]->kind != TY_LIST && t[i]->kind != TY_SET && !ty_is_enum(t[i]) &&
+        !ty_need_scalar(in, n->list.items[i], t[i], "comparison"))
+      return NULL;
   for (int i = 0; i + 1 < n->list.len; i++)
     if ((ty_is_time(t[i]) || ty_is_time(t[i + 1])) && !ty_time_compare(in, n, t[i], t[i + 1])) return NULL;
   for (int i = 0; i + 1 < n->list.len; i++)
@@ -501,6 +508,7 @@ static bool check_place(Infer *in, Node *n, const Builtin *bi) {
 static const Type *ty_call_arg(Infer *in, Node *n, Node *x) {
   if (x->kind == N_NONE && (n->bi->flags & BF_NONE)) return x->ty = TYS(TY_NONE);
   if (n->callee && !n->bi->lower_elem) return ty_maybe_none(in, x);  /* a ruchey function takes None */
+  if (n->bi->flags & BF_MEMBERS) return ty_member_or_value(in, x);
   const Type *t = ty_expr(in, x);
   if (t && t->kind == TY_NONE && x->kind == N_VAR) {  /* known to be None (axis=None passed on): None written out */
     *x = (Node){.kind = N_NONE, .line = x->line, .col = x->col, .ty = t};
@@ -617,7 +625,7 @@ static void array_flag_attr(Infer *in, Node *n) {
 /* a.attr: the attribute's row from a's type. */
 static const Type *ty_attr(Infer *in, Node *n) {
   array_flag_attr(in, n);
-  const Type *base = ty_expr(in, n->lhs);
+  const Type *base = ty_member_or_value(in, n->lhs);  /* (s.value of an IntEnum member s) */
   if (!base) return NULL;
   if (ty_holds_record(base)) return ty_record_attr(in, n, base);
   if (base->kind == TY_TUPLE && base->callee) return ty_named_field(in, n, base);
@@ -652,13 +660,17 @@ static const Type *ty_expr_kind(Infer *in, Node *n) {
   case N_TUPLE: return ty_tuple_expr(in, n);
   case N_NONE: return TYS(TY_NONE);
   case N_IS_NONE: return ty_maybe_none(in, n->lhs) ? TYS(TY_BOOL) : NULL;
-  case N_UNWRAP: {
-    const Type *t = ty_maybe_none(in, n->lhs);
-    return t && t->kind == TY_OPTIONAL ? t->elem : t;
-  }
+  case N_UNWRAP: return value_of(ty_maybe_none(in, n->lhs));
   case N_ELLIPSIS: return ty_error(in, n, "Ellipsis (...) is only supported in an index");
   default: return ty_error(in, n, "internal error: statement used as an expression");
   }
+}
+
+/* The value a value of type t gives where one is needed: an Optional's,
+ * an IntEnum member's int. */
+static const Type *value_of(const Type *t) {
+  if (t && t->kind == TY_OPTIONAL) t = t->elem;
+  return t && t->kind == TY_INTENUM ? t->elem : t;
 }
 
 const Type *ty_maybe_none(Infer *in, Node *n) {
@@ -666,18 +678,26 @@ const Type *ty_maybe_none(Infer *in, Node *n) {
   return n->ty = ty_expr_kind(in, n);
 }
 
-/* An Optional where its value is needed: checked at run time (TypeError
- * if None), as Numba does. A variable's read converts from the variable's
+/* n, of type t, where its value is needed: an Optional's, checked at run
+ * time (TypeError if None), as Numba does; an IntEnum member's int, as
+ * Numba converts one. A variable's read converts from the variable's
  * type; another expression is moved under an N_UNWRAP made in its place. */
-const Type *ty_expr(Infer *in, Node *n) {
-  const Type *t = ty_maybe_none(in, n);
-  if (!t || t->kind != TY_OPTIONAL) return t;
+static const Type *value_needed(Infer *in, Node *n, const Type *t) {
+  const Type *v = value_of(t);
+  if (v == t) return t;
   if (n->kind != N_VAR) {
     Node *inner = arena_alloc(in->f->arena, sizeof(Node));
     *inner = *n;
     *n = (Node){.kind = N_UNWRAP, .line = inner->line, .col = inner->col, .lhs = inner};
   }
-  return n->ty = t->elem;
+  return n->ty = v;
+}
+
+const Type *ty_expr(Infer *in, Node *n) { return value_needed(in, n, ty_maybe_none(in, n)); }
+
+const Type *ty_member_or_value(Infer *in, Node *n) {
+  const Type *t = ty_maybe_none(in, n);
+  return t && ty_is_enum(t) ? t : value_needed(in, n, t);
 }
 
 /* ---------------------------------------------------------------- statements */

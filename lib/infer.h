@@ -33,6 +33,11 @@ const Type *ty_expr(Infer *in, Node *n);
 /* The same, where an Optional or None is taken as it is (assigned, returned, passed
  * to a ruchey function, tested with `is None`) rather than needed as a value. */
 const Type *ty_maybe_none(Infer *in, Node *n);
+/* The same, where an enum member is taken as it is (m.value, m is n) rather than an
+ * IntEnum member read as its int. */
+const Type *ty_member_or_value(Infer *in, Node *n);
+/* builtins/enums.c: m == n and m != n of enum members (a TypingError unless of one class) */
+bool ty_enum_compare(Infer *in, Node *n, int op, const Type *a, const Type *b);
 /* n made, in place, a call of builtin ("str truth", "len", "numpy.asarray") of its old self, typed. */
 const Type *ty_wrap_call(Infer *in, Node *n, const char *builtin);
 /* n, a call answered when typing (isinstance, hasattr), made the constant v, so that a branch on

@@ -291,6 +291,13 @@ static void complete(Type *t) {
     t->size = t->align = sizeof(void *);
     t->name = funcptr_name(t);
     break;
+  case TY_ENUM: case TY_INTENUM:  /* held as its value; Numba's name: Enum<int64>(Color) */
+    t->flags |= t->elem->flags & TF_REFS;
+    t->bits = t->elem->bits;
+    t->size = t->elem->size;
+    t->align = t->elem->align;
+    t->name = format("%s<%s>(%s)", kinds[t->kind].name, t->elem->name, t->name);
+    break;
   case TY_SET:  /* a pointer to the RtDict of its items */
     t->size = t->align = sizeof(void *);
     t->name = format("set(%s)", t->nfields ? t->fields[0]->name : "undefined");
@@ -393,6 +400,11 @@ const Type *ty_dict(const Type *key, const Type *value) {
 const Type *ty_set_of(const Type *item) {
   const Type *kv[2] = {item, TYS(TY_NONE)};
   return intern(&(Type){.kind = TY_SET, .nfields = item ? 2 : 0, .fields = item ? kv : NULL});
+}
+
+/* One type per enum class and its values' type, as Numba's EnumMember. */
+const Type *ty_enum(TypeKind kind, const Type *value, const void *cls, const char *name) {
+  return intern(&(Type){.kind = kind, .elem = value, .callee = cls, .name = name});
 }
 
 /* Generator objects are typed by what they yield alone: their state's

@@ -8,6 +8,7 @@ ruchey (to validate the tests themselves).  Tests decorated with
 :func:`numba_deviation` check spec behaviour where numba differs; in that mode
 they are strict xfails.
 """
+import enum
 import math
 import os
 import re
@@ -206,9 +207,12 @@ def assert_same_value(expected, got, rel=None, what="result"):
     Tuples: element by element; None: None; str: an equal str.
     Scalars: bool -> bool; int -> Python int (or numpy.int64); float -> float
     (exactly, incl. the sign of zero, unless ``rel`` gives a relative tolerance).
+    Enum members: the very member.
     """
     if expected is None:
         assert got is None, f"{what}: expected None, got {got!r}"
+    elif isinstance(expected, enum.Enum):
+        assert got is expected, f"{what}: {got!r} is not {expected!r}"
     elif isinstance(expected, str):
         assert type(got) is str and got == expected, f"{what}: {got!r} != {expected!r}"
     elif isinstance(expected, tuple):

@@ -665,3 +665,26 @@ def test_cfuncs_are_cached_and_report_failures_from_cached_code(tmp_path):
     '''
     assert run(tmp_path, code) == ["0"]
     assert run(tmp_path, code) == ["2"]
+
+
+LEVELS = '''
+import enum
+from ruchey import njit
+
+class Level(enum.Enum):
+    LOW = 1
+    HIGH = %s
+
+@njit(cache=True)
+def shifted(x):
+    return x + Level.HIGH.value
+'''
+
+
+def test_a_changed_enum_member_value_is_compiled_again(tmp_path):
+    (tmp_path / "levels.py").write_text(LEVELS % "2")
+    code = "import levels; print(levels.shifted(1), sum(levels.shifted.stats.cache_hits.values()))"
+    assert run(tmp_path, code) == ["3", "0"]
+    assert run(tmp_path, code) == ["3", "1"]
+    (tmp_path / "levels.py").write_text(LEVELS % "5")  # the function's own text unchanged
+    assert run(tmp_path, code) == ["6", "0"]

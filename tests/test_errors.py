@@ -257,11 +257,13 @@ def test_bad_arguments_and_unsupported_code_do_not_crash_the_interpreter(tmp_pat
 def test_function_without_source_is_a_clear_typing_error():
     import subprocess
     import sys
-    # compiled from a syntax tree: no text of it anywhere (a string given to
-    # eval() or exec() would compile, see test_source.py)
-    code = ("import ast, types, ruchey\n"
-            "tree = ast.parse('def f(x):\\n    return x\\n')\n"
-            "f = ruchey.njit(types.FunctionType(compile(tree, '<tree>', 'exec').co_consts[0], {}))\n"
+    import marshal
+    # code marshalled from this process: no text of it anywhere in the child
+    # (a string or a syntax tree given to exec() or compile() would compile,
+    # see test_source.py)
+    made = marshal.dumps(compile("def f(x):\n    return x\n", "<gone>", "exec").co_consts[0])
+    code = ("import marshal, types, ruchey\n"
+            f"f = ruchey.njit(types.FunctionType(marshal.loads({made!r}), {{}}))\n"
             "try:\n    f(1)\nexcept ruchey.TypingError as e:\n    print('source' in str(e))\n")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert out.returncode == 0 and out.stdout.strip() == "True", out.stderr

@@ -53,6 +53,7 @@ extern const Builtin bi_heapq[];  /* heapq.c: the heapq module on typed lists */
 extern const Builtin bi_jitclass[]; /* jitclass.c: jitclass instances: making one */
 extern const Builtin bi_generators[]; /* generators.c: next() and for loops of generator objects */
 extern const Builtin bi_libdevice[]; /* libdevice.c: cuda.libdevice.*, libdevice's functions */
+extern const Builtin bi_enums[];    /* enums.c: enum members: their value, is, == */
 extern const Builtin bi_polynomial[]; /* polynomial.c: numpy.polynomial.polynomial's functions, polyutils.trimseq */
 
 /* The elements' type of an array, or a number's own; dimensions (0 for a number). */

@@ -50,10 +50,11 @@ static bool held_tuple(const Type *t) {
 /* Whether a list item or a dict value may be of type t: a number, a bool,
  * a tuple (of numbers, strs and arrays), or one reference that
  * lib/containers.c counts (a str, an array, a typed list or dict whose
- * types are known). A datetime is a list's item alone: a list's box
- * keeps its type (and so its unit), a dict's keeps only kinds. */
+ * types are known). A datetime, and an enum member of a number, is a
+ * list's item alone: a list's box keeps its type (and so its unit, or its
+ * class), a dict's keeps only kinds. */
 static bool plain_item(const Type *t, const char *what) {
-  if (ty_is_time(t)) return !strcmp(what, "lists");
+  if (ty_is_time(t) || (ty_is_enum(t) && ty_is_scalar(t->elem))) return !strcmp(what, "lists");
   if (ty_is_scalar(t) || t->kind == TY_STR || t->kind == TY_ARRAY || t->kind == TY_CLASS) return true;
   if (t->kind == TY_LIST) return !t->elem || plain_item(t->elem, "lists");  /* [] typed later: rows[i].append(x) */
   if (t->kind == TY_DICT) return !t->nfields || plain_item(t->fields[1], "dict values");
@@ -449,6 +450,7 @@ static const Type *ty_pop(Infer *in, Node *n, const Type **args) {
  * str, a tuple of numbers in a list of such tuples. */
 static bool searchable(Infer *in, Node *v, const Type *vt, const Type *list, const char *what) {
   if (vt->kind == TY_STR && (!list->elem || list->elem->kind == TY_STR)) return true;
+  if (ty_is_enum(vt) && list->elem == vt) return true;  /* a member among its class's */
   if (vt->kind == TY_TUPLE && ty_item_ordered(vt) && (!list->elem || (list->elem->kind == TY_TUPLE && list->elem->nfields == vt->nfields)))
     return true;
   return ty_need_scalar(in, v, vt, what) != NULL;
@@ -461,7 +463,7 @@ static const Type *not_sortable(Infer *in, Node *n, const Type *elem) {
 }
 
 /* Items that == compares (index, count, remove, in): the ordered ones and complex numbers. */
-static bool item_equatable(const Type *t) { return ty_item_ordered(t) || ty_is_complex(t); }
+static bool item_equatable(const Type *t) { return ty_item_ordered(t) || ty_is_complex(t) || ty_is_enum(t); }
 
 static const Type *ty_find(Infer *in, Node *n, const Type **args) {
   if (!searchable(in, n->list.items[1], args[1], args[0], n->bi->name)) return NULL;

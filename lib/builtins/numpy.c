@@ -45,7 +45,7 @@ int np_shape_ndim(Infer *in, Node *shape) {
   if (ty_is_int(t)) return 1;
   if (t->kind == TY_TUPLE && t->nfields <= RC_MAX_NDIM) {
     int ints = 0;
-    while (ints < t->nfields && ty_is_int(t->fields[ints])) ints++;
+    while (ints < t->nfields && (ty_is_int(t->fields[ints]) || t->fields[ints]->kind == TY_INTENUM)) ints++;  /* (an IntEnum member's int, as Numba's) */
     if (ints == t->nfields) return t->nfields;
   }
   ty_error(in, shape, "a shape must be an int or a tuple of at most %d ints, got %s", RC_MAX_NDIM, t->name);

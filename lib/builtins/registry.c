@@ -50,6 +50,7 @@ static const Builtin *const families[] = {
   bi_intrinsic,
   bi_generators,
   bi_polynomial,
+  bi_enums,
 };
 
 #define NFAMILIES (sizeof families / sizeof families[0])

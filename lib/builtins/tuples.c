@@ -135,12 +135,16 @@ const Type *ty_tuple_compare(Infer *in, Node *n, int op, const Type *a, const Ty
   return TYS(TY_BOOL);
 }
 
-static bool str_or_number(const Type *t) { return t->kind == TY_STR || ty_is_scalar(t); }
+static bool str_or_number(const Type *t) {
+  t = ty_enum_value(t);  /* (an enum member: its value) */
+  return t->kind == TY_STR || ty_is_scalar(t);
+}
 
 /* v in t: v == an item, for a number or str v (an item of another kind is
  * never equal to it) */
 const Type *ty_tuple_contains(Infer *in, Node *n, const Type **args) {
-  if (args[0]->kind != TY_STR && !ty_need_scalar(in, n->list.items[0], args[0], "'in'")) return NULL;
+  if (args[0]->kind != TY_STR && !ty_is_enum(args[0]) && !ty_need_scalar(in, n->list.items[0], args[0], "'in'"))
+    return NULL;
   for (int i = 0; i < args[1]->nfields; i++)  /* x == an array is an array, whose truth Python refuses */
     if (!str_or_number(args[1]->fields[i]))
       return ty_error(in, n, "'in' a tuple holding %s is not supported", args[1]->fields[i]->name);
@@ -151,6 +155,8 @@ const Type *ty_tuple_contains(Infer *in, Node *n, const Type **args) {
  * of another kind is never equal to it, as in Python. */
 /* strs with strs, numbers with numbers, datetimes with datetimes of a unit they share */
 static bool equatable(const Type *a, const Type *b) {
+  if (a->kind == TY_ENUM || b->kind == TY_ENUM) return a == b;  /* an Enum member equals its class's members alone */
+  a = ty_enum_value(a), b = ty_enum_value(b);  /* an IntEnum member is its int */
   if (a->kind == TY_STR || b->kind == TY_STR) return a->kind == b->kind;
   if (ty_is_time(a) || ty_is_time(b)) return ty_time_unify(a, b) != NULL;
   return ty_is_scalar(a) && ty_is_scalar(b);

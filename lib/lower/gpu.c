@@ -37,7 +37,9 @@ LLVMValueRef lo_gpu_array_data(Lower *l, Node *n, int64_t count) {
  * turn, None as none. */
 static void add_params(Lower *l, const Type *t, LLVMTypeRef *params, unsigned *np) {
   if (*np > 240) return;
-  if (t->kind == TY_TUPLE) {
+  if (ty_is_enum(t)) {  /* an enum member: its value's */
+    add_params(l, t->elem, params, np);
+  } else if (t->kind == TY_TUPLE) {
     for (int i = 0; i < t->nfields; i++) add_params(l, t->fields[i], params, np);
   } else if (t->kind == TY_ARRAY) {
     params[(*np)++] = l->mod->ptr;
@@ -75,6 +77,7 @@ static void gpu_prologue(Lower *l) {
 /* A value of type t from the PTX parameters from *p on (add_params' order). */
 static LLVMValueRef from_params(Lower *l, const Type *t, unsigned *p) {
   if (t->kind == TY_NONE) return LLVMGetUndef(lo_type(l, t));
+  if (ty_is_enum(t)) return from_params(l, t->elem, p);  /* held as its value */
   if (ty_is_scalar(t) && !ty_is_complex(t)) return LLVMGetParam(l->fn, (*p)++);
   LLVMValueRef val = LLVMGetUndef(lo_type(l, t));
   if (ty_is_complex(t)) {

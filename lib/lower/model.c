@@ -164,6 +164,13 @@ static void yields_refcount(Lower *l, const Type *t, LLVMValueRef v, bool inc) {
   LLVMBuildCall2(l->b, LLVMGlobalGetValueType(f), f, &v, 1, "");
 }
 
+/* An enum member: its value, held as its value's type is. */
+static LLVMTypeRef member_value(Lower *l, const Type *t) { return model(t->elem)->value(l, t->elem); }
+static LLVMTypeRef member_storage(Lower *l, const Type *t) { return model(t->elem)->storage(l, t->elem); }
+static LLVMValueRef member_load(Lower *l, const Type *t, LLVMValueRef p) { return model(t->elem)->load(l, t->elem, p); }
+static void member_store(Lower *l, const Type *t, LLVMValueRef p, LLVMValueRef v) { model(t->elem)->store(l, t->elem, p, v); }
+static void member_refcount(Lower *l, const Type *t, LLVMValueRef v, bool inc) { lo_refcount(l, t->elem, v, inc); }
+
 #define INT_MODEL {int_value, same_storage, plain_load, plain_store, NULL}
 #define FLOAT_MODEL {float_value, same_storage, plain_load, plain_store, NULL}
 #define NO_VALUE {byte, nothing, no_load, no_store, NULL}
@@ -189,6 +196,8 @@ static const Model models[TY_COUNT] = {
   [TY_STR] = {ptr_value, ptr_value, plain_load, plain_store, lo_str_refcount},
   [TY_CLASS] = {ptr_value, ptr_value, plain_load, plain_store, lo_jitclass_refcount},
   [TY_FUNCPTR] = {ptr_value, ptr_value, plain_load, plain_store, NULL},  /* its code lives as long as its dispatcher */
+  [TY_ENUM] = {member_value, member_storage, member_load, member_store, member_refcount},
+  [TY_INTENUM] = {member_value, member_storage, member_load, member_store, member_refcount},
 };
 
 static const Model *model(const Type *t) {
@@ -265,6 +274,7 @@ static LLVMValueRef convert_optional(Lower *l, LLVMValueRef v, const Type *from,
 LLVMValueRef lo_convert(Lower *l, LLVMValueRef v, const Type *from, const Type *to) {
   if (from != to && (from->kind == TY_OPTIONAL || to->kind == TY_OPTIONAL)) return convert_optional(l, v, from, to);
   if (from == to || from->kind == TY_ARRAY || ty_is_container(from) || from->kind == TY_STR) return v;  /* layouts share a struct; a pointer */
+  if (ty_is_enum(from)) return lo_convert(l, v, from->elem, to);  /* an IntEnum member read as its int: its value */
   LLVMTypeRef dst = lo_type(l, to);
   if (to->kind == TY_TUPLE) {
     LLVMValueRef r = LLVMGetUndef(dst);

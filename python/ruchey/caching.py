@@ -23,6 +23,7 @@ Files are written under a temporary name and renamed, so processes saving
 at once never leave a partial file.
 """
 import collections
+import enum
 import hashlib
 import marshal
 import os
@@ -77,6 +78,11 @@ _LIBRARIES = {"numpy", "math", "cmath", "builtins", "operator", "ruchey", "scipy
 def _describe(value, names, seen):
     """What compiled code may take from a global value; _Uncacheable for one
     the key cannot describe."""
+    if isinstance(value, enum.Enum):  # frozen as its value: its class's members in the key
+        return ("member", _describe(type(value), names, seen), value._name_)
+    if isinstance(value, type) and issubclass(value, enum.Enum):
+        return ("enum", value.__module__, value.__qualname__,
+                tuple((name, _describe(m._value_, names, seen)) for name, m in value.__members__.items()))
     if value is None or isinstance(value, (bool, int, float, complex, str, bytes)):
         return (type(value).__name__, repr(value))
     extending = sys.modules.get("ruchey.extending")

@@ -7,6 +7,7 @@ A type is described to the dispatcher as (scalar kind, ndim, layout); the
 scalar kinds are numbered in the compiler's order, which _core exports.
 """
 import builtins
+import enum
 import itertools
 
 from ruchey import _core
@@ -103,7 +104,7 @@ class TupleType:
 
     def __init__(self, items):
         for t in items:
-            if not isinstance(t, (Type, TupleType, NoneType, ListType, DictType, Described, FunctionType)):
+            if not isinstance(t, (Type, TupleType, NoneType, ListType, DictType, Described, FunctionType, EnumMember)):
                 raise TypeError(f"a tuple's items are ruchey types, got {t!r}")
         self.items = tuple(items)
 
@@ -209,6 +210,36 @@ def _count_of_items(count, name):
     if not isinstance(count, int) or count < 0:
         raise ValueError(f"{name}() takes a count of items, got {count!r}")
     return count
+
+
+class EnumMember:
+    """Numba's EnumMember(Color, int64): a member of the enum class cls,
+    whose values are of type dtype (IntEnumMember: of an enum.IntEnum)."""
+
+    def __init__(self, cls, dtype):
+        if not (isinstance(cls, type) and issubclass(cls, enum.Enum)):
+            raise TypeError(f"an enum member type takes an enum class, got {cls!r}")
+        self.instance_class = cls
+        self.dtype = dtype
+
+    def __call__(self, *args):
+        return Signature(self, args)
+
+    def describe(self):
+        return ("enum", self.instance_class)
+
+    def __eq__(self, other):
+        return isinstance(other, EnumMember) and (self.instance_class, self.dtype) == (other.instance_class, other.dtype)
+
+    def __hash__(self):
+        return hash((self.instance_class, self.dtype))
+
+    def __repr__(self):
+        return f"{type(self).__name__[:-6]}<{self.dtype!r}>({self.instance_class.__name__})"
+
+
+class IntEnumMember(EnumMember):
+    """Numba's IntEnumMember(Shape, int64): a member of an enum.IntEnum class."""
 
 
 class UniTuple(BaseTuple):
@@ -322,7 +353,8 @@ class Signature:
 
     def __init__(self, return_type, args):
         for a in args:
-            if not isinstance(a, (Type, TupleType, Optional, CPointer, ListType, DictType, FunctionType, NoneType)):
+            if not isinstance(a, (Type, TupleType, Optional, CPointer, ListType, DictType, FunctionType, NoneType,
+                                  EnumMember)):
                 raise TypeError(f"not a ruchey type in a signature: {a!r}")
         self.return_type, self.args = return_type, tuple(args)
 
@@ -436,6 +468,7 @@ optional = Optional
 voidptr = CPointer(_SCALARS["uint8"], "void*")
 namespace.update(NPDatetime=NPDatetime, NPTimedelta=NPTimedelta, void=void, none=none, Tuple=Tuple, UniTuple=UniTuple, NamedTuple=NamedTuple,
                  NamedUniTuple=NamedUniTuple, BaseTuple=BaseTuple, optional=Optional, CPointer=CPointer,
+                 EnumMember=EnumMember, IntEnumMember=IntEnumMember,
                  deferred_type=DeferredType, voidptr=voidptr, WrapperAddressProtocol=WrapperAddressProtocol)
 globals().update(namespace)
 
@@ -666,6 +699,10 @@ def typeof(value):
         return Type(t.kind, value.ndim, layout, unit=t.unit)
     if isinstance(value, (builtins.bool, numpy.bool_)):  # "bool" here is ruchey's type
         return _SCALARS["bool"]
+    if isinstance(value, enum.IntEnum) or (isinstance(value, enum.Enum) and not isinstance(value, (int, float, str))):
+        # (a member that is an int, float or str besides, IntFlag's and StrEnum's: that value)
+        member = IntEnumMember if isinstance(value, enum.IntEnum) else EnumMember
+        return member(type(value), typeof(value._value_))
     if isinstance(value, int):
         return _SCALARS["int64"]
     if isinstance(value, float):
@@ -676,7 +713,7 @@ def typeof(value):
         return from_dtype(value.dtype)
     if type(value) is tuple:
         return TupleType([typeof(v) for v in value])
-    if type(value) is str:
+    if type(value) is str or isinstance(value, enum.Enum) and isinstance(value, str):  # (a StrEnum member: its str)
         return unicode_type
     if hasattr(value, "_function_type"):  # a @cfunc (ruchey.ccallback): a first-class function of its signature
         return FunctionType(value._signature)

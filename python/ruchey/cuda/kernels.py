@@ -1,4 +1,5 @@
 """cuda.jit: kernels, their launch configurations, and device functions."""
+import enum
 import functools
 import math
 import numbers
@@ -85,7 +86,7 @@ def _normalize(griddim, blockdim):
     return griddim, blockdim
 
 
-_SCALARS = (int, float, complex, np.number, np.bool_)  # bool is an int
+_SCALARS = (int, float, complex, np.number, np.bool_, enum.Enum)  # bool is an int; an enum member is its value
 
 
 def _bad_argument(arg, index):

@@ -1,0 +1,72 @@
+/* builtins/enums.c — enum members (enum.Enum, enum.IntEnum), as Numba's
+ * EnumMember and IntEnumMember: a member is held as its value (model.c),
+ * so that reading its value costs nothing. What compiled code does with
+ * one is what Numba does: m.value; m == n and m != n between members of
+ * one class; m is n between any members (false across classes); `in` a
+ * tuple (tuples.c). An IntEnum member is also its int wherever a number is
+ * needed (infer.c's ty_expr): s + 1, s == 3, a[s], range(s). The frontend
+ * freezes the members named through their class (Color.RED, Color["RED"])
+ * as calls of "enum member" of their values.
+ */
+#include "builtins/builtins.h"
+
+/* ---------------------------------------------------------------- typing */
+
+/* A member frozen by the frontend: its type in data, its value the argument. */
+static const Type *ty_member_constant(Infer *in, Node *n, const Type **args) { return n->data; }
+
+static const Type *ty_value(Infer *in, Node *n, const Type **args) { return args[0]->elem; }
+
+/* a is b of two values neither of which is None: enum members alone. */
+static const Type *ty_is(Infer *in, Node *n, const Type **args) {
+  if (!ty_is_enum(args[0]) || !ty_is_enum(args[1]))
+    return ty_error(in, n, "'is' and 'is not' are only supported with None and between enum members in compiled code "
+                           "(%s is %s): use == or !=", args[0]->name, args[1]->name);
+  return TYS(TY_BOOL);
+}
+
+/* m == n and m != n: of two members of one class alone, as Numba (an
+ * IntEnum member reaching here is compared as its int already). */
+bool ty_enum_compare(Infer *in, Node *n, int op, const Type *a, const Type *b) {
+  if (op != OP_EQ && op != OP_NE)
+    return ty_error(in, n, "enum members are only compared with ==, !=, 'is' and 'is not' (%s and %s)", a->name,
+                    b->name) != NULL;
+  if (a != b)
+    return ty_error(in, n, "cannot compare %s and %s: == and != compare members of one enum class", a->name,
+                    b->name) != NULL;
+  return true;
+}
+
+/* ---------------------------------------------------------------- lowering */
+
+static LLVMValueRef lo_member_constant(Lower *l, Node *n) {
+  Node *v = n->list.items[0];
+  return lo_convert(l, lo_expr(l, v), v->ty, n->ty->elem);
+}
+
+/* m.value: the member as it is held (a fresh member's reference passes
+ * to its value, lo_is_fresh) */
+static LLVMValueRef lo_value(Lower *l, Node *n) {
+  LLVMValueRef v = lo_expr(l, n->lhs);
+  if (lo_is_fresh(n->lhs) && ty_has_arrays(n->lhs->ty)) lo_temp_taken(l, v);
+  return v;
+}
+
+static LLVMValueRef lo_is(Lower *l, Node *n) {
+  Node *a = n->list.items[0], *b = n->list.items[1];
+  LLVMValueRef va = lo_expr(l, a), vb = lo_expr(l, b);
+  LLVMValueRef same = a->ty == b->ty ? lo_compare_values(l, OP_EQ, va, a->ty, vb, b->ty) : const_bool(l, false);
+  lo_done_with(l, a, va);
+  lo_done_with(l, b, vb);
+  return same;
+}
+
+/* ---------------------------------------------------------------- the rows */
+
+const Builtin bi_enums[] = {
+  {"enum member", NULL, NULL, BK_FUNCTION, 0, 1, 1, NULL, BF_PURE | BF_CHEAP, 0, 0, ty_member_constant, lo_member_constant},
+  {"Enum.value", NULL, "value", BK_ATTRIBUTE, TY_ENUM, 0, 0, NULL, BF_PURE | BF_CHEAP, 0, 0, ty_value, lo_value},
+  {"IntEnum.value", NULL, "value", BK_ATTRIBUTE, TY_INTENUM, 0, 0, NULL, BF_PURE | BF_CHEAP, 0, 0, ty_value, lo_value},
+  {"is", NULL, NULL, BK_FUNCTION, 0, 2, 2, NULL, BF_PURE | BF_MEMBERS, 0, 0, ty_is, lo_is},  /* (members of str values: a str compare) */
+  {NULL},
+};
