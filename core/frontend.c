@@ -384,14 +384,13 @@ static Node *const_array(Fe *fe, PyObject *obj, PyObject *e) {
   return n;
 }
 
-/* A global or closure tuple longer than a tuple type holds (64 items),
- * all ints or all floats (numpy.float64 too), where e reads it as a
+/* obj, a global or closure tuple longer than a tuple type holds (64
+ * items), all ints or all floats (numpy.float64 too), where e reads it as a
  * sequence only (an item at an int index, len(), a for loop's sequence,
  * `in`): frozen as a read-only array of its items, which those reads find
  * alike (pandas' ewm closes over a tuple of its data's time deltas). NULL
  * for anything else. */
-static Node *fe_long_tuple(Fe *fe, PyObject *e) {
-  PyObject *obj = is_kind(e, "Name") || is_kind(e, "Attribute") ? static_object(fe, e) : NULL;
+static Node *long_tuple_array(Fe *fe, PyObject *obj, PyObject *e) {
   Node *n = NULL;
   if (obj && PyTuple_CheckExact(obj) && PyTuple_GET_SIZE(obj) > 64) {
     bool ints = true, floats = true;
@@ -406,6 +405,13 @@ static Node *fe_long_tuple(Fe *fe, PyObject *e) {
     else PyErr_Clear();  /* ints beyond int64: the tuple's own error */
     Py_XDECREF(a); Py_XDECREF(numpy);
   }
+  return n;
+}
+
+/* The same of the global or closure value e names. */
+static Node *fe_long_tuple(Fe *fe, PyObject *e) {
+  PyObject *obj = is_kind(e, "Name") || is_kind(e, "Attribute") ? static_object(fe, e) : NULL;
+  Node *n = long_tuple_array(fe, obj, e);
   Py_XDECREF(obj);
   return n;
 }
@@ -808,10 +814,10 @@ bool fe_call_args(Fe *fe, PyObject *e, Node *n, unsigned how) {
   PyObject *args = field(e, "args"), *kws = field(e, "keywords");
   bool ok = true, builtin = how & ARGS_BUILTIN;
   n->list = new_list(fe, (int)PyList_GET_SIZE(args));
-  bool len = n->bi && !strcmp(n->bi->name, "len") && n->list.len == 1;  /* len(t) of a long global tuple */
-  if (len && (n->list.items[0] = fe_long_tuple(fe, PyList_GET_ITEM(args, 0)))) n->list.len = 1;
-  else if (fe->diag->kind) ok = false;
-  for (int i = len && n->list.items[0] ? 1 : 0; ok && i < n->list.len; i++)
+  int first = 0;  /* len(t) of a long global tuple: its array */
+  if (n->bi && !strcmp(n->bi->name, "len") && n->list.len == 1)
+    first = (n->list.items[0] = fe_long_tuple(fe, PyList_GET_ITEM(args, 0))) != NULL;
+  for (int i = first; ok && i < n->list.len; i++)
     ok = (n->list.items[i] = fe_call_arg(fe, PyList_GET_ITEM(args, i), how)) != NULL;
   int nk = (int)PyList_GET_SIZE(kws);
   n->kw = new_list(fe, nk);
@@ -873,8 +879,15 @@ static void bind_named_positionals(Fe *fe, Node *n) {
 /* A callee's default as an argument node: None, a number, a bool, a str,
  * a tuple of these (NULL for anything else). */
 static Node *default_node(Fe *fe, PyObject *d, PyObject *e) {
-  if (d == Py_None) return new_node(fe, N_NONE, e);
-  return PyUnicode_CheckExact(d) ? string_node(fe, e, d) : constant_node(fe, d, e);
+  return d == Py_None ? new_node(fe, N_NONE, e) : fe_frozen_value(fe, d, e);
+}
+
+/* The parameter named name takes the callee's default d at the call:
+ * false (a TypingError) where d is no value compiled code holds. */
+static bool bind_default(Fe *fe, PyObject *e, Node **slot, PyObject *d, PyObject *name) {
+  if ((*slot = default_node(fe, d, e)) || fe->diag->kind) return *slot != NULL;
+  return fe_error(fe, e, "the default of parameter '%s' must be a number, a bool, a str, a tuple of these or None",
+                  PyUnicode_AsUTF8(name)) != NULL;
 }
 
 /* A call to another ruchey function: keyword arguments and defaults are
@@ -914,11 +927,8 @@ bool fe_bind_jit_call(Fe *fe, PyObject *e, Node *n, PyObject *disp) {
     if (!d)
       ok = fe_error(fe, e, "%s() missing keyword-only argument '%s'", PyUnicode_AsUTF8(code->co_name),
                     PyUnicode_AsUTF8(PyTuple_GET_ITEM(names, i))) != NULL;
-    else if (!(bound.items[i] = default_node(fe, d, e)) && !fe->diag->kind)
-      ok = fe_error(fe, e, "the default of parameter '%s' must be a number, a bool, a str, a tuple of these or None",
-                    PyUnicode_AsUTF8(PyTuple_GET_ITEM(names, i))) != NULL;
-    else if (!bound.items[i])
-      ok = false;
+    else
+      ok = bind_default(fe, e, &bound.items[i], d, PyTuple_GET_ITEM(names, i));
   }
   for (int i = 0; ok && i < np; i++) {
     if (bound.items[i]) continue;
@@ -926,11 +936,8 @@ bool fe_bind_jit_call(Fe *fe, PyObject *e, Node *n, PyObject *disp) {
     if (d < 0)
       ok = fe_error(fe, e, "%s() missing argument '%s'", PyUnicode_AsUTF8(code->co_name),
                     PyUnicode_AsUTF8(PyTuple_GET_ITEM(names, i))) != NULL;
-    else if (!(bound.items[i] = default_node(fe, PyTuple_GET_ITEM(defaults, d), e)) && !fe->diag->kind)
-      ok = fe_error(fe, e, "the default of parameter '%s' must be a number, a bool, a str, a tuple of these or None",
-                    PyUnicode_AsUTF8(PyTuple_GET_ITEM(names, i))) != NULL;
-    else if (!bound.items[i])
-      ok = false;
+    else
+      ok = bind_default(fe, e, &bound.items[i], PyTuple_GET_ITEM(defaults, d), PyTuple_GET_ITEM(names, i));
   }
   Py_DECREF(names);
   Py_DECREF(func);
@@ -1418,10 +1425,10 @@ static Node *fe_subscript(Fe *fe, PyObject *e) {
     Py_DECREF(cls); Py_DECREF(v); Py_DECREF(s);
     return n;
   }
-  Py_XDECREF(cls);
   Node *n = new_node(fe, N_INDEX, e);
   Node *name = fe_string(fe, s);  /* r['x']: a record's field */
-  Node *seq = is_kind(s, "Slice") || is_kind(s, "Tuple") ? NULL : fe_long_tuple(fe, v);  /* t[i] alone */
+  Node *seq = is_kind(s, "Slice") || is_kind(s, "Tuple") ? NULL : long_tuple_array(fe, cls, v);  /* t[i] alone */
+  Py_XDECREF(cls);
   if (!(n->lhs = seq ? seq : fe_expr(fe, v)) || !(n->rhs = name ? name : fe_index(fe, s))) n = NULL;
   Py_DECREF(v); Py_DECREF(s);
   return n;
