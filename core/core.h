@@ -255,6 +255,7 @@ typedef struct Dispatcher {
   bool sealed;            /* explicit signatures given: no compiles on a miss */
   bool varargs;           /* takes *args: its last parameter, the tuple of the extra arguments */
   int kwonly;             /* how many keyword-only parameters it takes (without *args): its last ones */
+  int posonly;            /* how many positional-only ones (before a /): its first ones, never bound by keyword */
   bool scalars_only;      /* a ufunc's function (@vectorize): compiled code calls it per element */
   const Type *(*ufunc_loops)[MAX_ARGS]; /* its ufunc's loops' argument types, in NumPy's order */
   int nufunc_loops;
@@ -266,8 +267,8 @@ typedef struct Dispatcher {
   int lock_depth;
   int nparams;
   /* the parameters' names, where keywords and defaults bind in C (plain
-   * positional-or-keyword parameters, then keyword-only ones); NULL: bound
-   * through inspect */
+   * positional-only and positional-or-keyword parameters, then keyword-only
+   * ones); NULL: bound through inspect */
   PyObject *param_names;
   Spec *specs;
   int nspecs;

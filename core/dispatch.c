@@ -302,13 +302,14 @@ static PyObject *call_binding(Dispatcher *self, PyObject *const *args, size_t na
 }
 
 /* The parameter named key, or -1: the same object first (keyword names
- * in calls are interned), then equal strings, as CPython matches them. */
+ * in calls are interned), then equal strings, as CPython matches them.
+ * Positional-only parameters have no name a keyword can give. */
 static int param_index(Dispatcher *self, PyObject *key) {
   int n = self->nparams;
-  for (int i = 0; i < n; i++)
+  for (int i = self->posonly; i < n; i++)
     if (PyTuple_GET_ITEM(self->param_names, i) == key) return i;
   if (!PyUnicode_Check(key)) return -1;
-  for (int i = 0; i < n; i++)
+  for (int i = self->posonly; i < n; i++)
     if (PyUnicode_Compare(PyTuple_GET_ITEM(self->param_names, i), key) == 0) return i;
   return -1;
 }
@@ -400,8 +401,9 @@ static int dispatcher_init(Dispatcher *self, PyObject *args, PyObject *kwds) {
   self->varargs = (code->co_flags & (CO_VARARGS | CO_VARKEYWORDS)) == CO_VARARGS && !code->co_kwonlyargcount;
   self->kwonly = !(code->co_flags & (CO_VARARGS | CO_VARKEYWORDS)) ? code->co_kwonlyargcount : 0;
   self->nparams = code->co_argcount + self->varargs + self->kwonly;
+  self->posonly = code->co_posonlyargcount;
   Py_CLEAR(self->param_names);
-  if (!code->co_posonlyargcount && !(code->co_flags & (CO_VARARGS | CO_VARKEYWORDS))) {
+  if (!(code->co_flags & (CO_VARARGS | CO_VARKEYWORDS))) {
     PyObject *names = PyObject_GetAttrString((PyObject *)code, "co_varnames");
     self->param_names = names ? PyTuple_GetSlice(names, 0, code->co_argcount + self->kwonly) : NULL;
     Py_XDECREF(names);

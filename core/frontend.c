@@ -911,7 +911,7 @@ bool fe_bind_jit_call(Fe *fe, PyObject *e, Node *n, PyObject *disp) {
   }
   for (int k = 0; ok && k < n->kw.len; k++) {
     int slot = -1;
-    for (int i = 0; i < np + nkw; i++) {
+    for (int i = code->co_posonlyargcount; i < np + nkw; i++) {  /* positional-only: no keyword names them */
       PyObject *name = PyTuple_GET_ITEM(names, i);
       if (!strcmp(PyUnicode_AsUTF8(name), n->kw_names[k])) slot = i;
     }
