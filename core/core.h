@@ -165,7 +165,7 @@ bool disp_is_generator(PyObject *o);  /* typeof.c: a numpy.random.Generator */
  * one, a tuple its storage's worth. */
 static inline int disp_arg_units(const Type *t) {
   if (t->kind == TY_TUPLE) return (int)(t->size / sizeof(RtArray)) + 1;
-  return t->kind == TY_ARRAY;
+  return t->kind == TY_ARRAY || t->kind == TY_SLICE;  /* (a slice's three int64 in an RtArray's room) */
 }
 /* A tuple o into t's storage layout at p (arr of disp_unbox: t->size bytes, RtArray-aligned). */
 int disp_unbox_tuple(PyObject *o, const Type *t, char *p);
