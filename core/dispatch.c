@@ -365,6 +365,8 @@ static PyObject *dispatcher_vectorcall(PyObject *callable, PyObject *const *args
   return call_keywords(self, args, nargsf, kwnames);
 }
 
+bool disp_numba_reads;
+
 static int dispatcher_init(Dispatcher *self, PyObject *args, PyObject *kwds) {
   static char *kwlist[] = {"py_func", "boundscheck", "fastmath", "error_model", "nogil", "parallel",
                            "kernel", "debug", "locals", NULL};
@@ -412,6 +414,7 @@ static int dispatcher_init(Dispatcher *self, PyObject *args, PyObject *kwds) {
   self->opts.boundscheck = boundscheck;
   self->opts.fastmath = fastmath;
   self->opts.error_model_numpy = !strcmp(error_model, "numpy");
+  self->opts.unassigned_zero = disp_numba_reads;
   self->opts.python = PY_VERSION_HEX;
   self->opts.parallel = parallel;
   self->opts.kernel = kernel;

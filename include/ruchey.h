@@ -490,6 +490,8 @@ typedef struct CompileOptions {
   bool debug;              /* kernels: out-of-bounds indexing names the thread */
   int gpu_cc;              /* OUT_PTX: the compute capability (75 for 7.5); 0 for the CPU */
   bool error_model_numpy;  /* division by zero gives inf/nan instead of raising */
+  bool unassigned_zero;    /* a read of a variable not assigned on the path taken gives its type's zero (an
+                            * empty array), as Numba's code does, instead of raising UnboundLocalError */
   unsigned python;         /* the running interpreter's PY_VERSION_HEX: compiled code gives its answers
                             * where CPython changed them (3.14's complex arithmetic and messages) */
   bool ufunc_loop;         /* OUT_JIT: the entry is a NumPy ufunc inner loop over the function of
