@@ -624,6 +624,84 @@ def pyts_classifiers():
                                                           n_shapelets=3).fit_transform(X, y)}
 
 
+def _anndata(sparse=True, dtype=np.float32):
+    """A small single-cell count matrix: 300 cells, 200 genes, 60% zeros,
+    three batches and four groups of cells, ten mitochondrial genes."""
+    import anndata
+    import scipy.sparse
+    rng = np.random.default_rng(0)
+    x = rng.negative_binomial(2, 0.3, size=(300, 200)).astype(dtype)
+    x[rng.random(x.shape) < 0.6] = 0
+    adata = anndata.AnnData(scipy.sparse.csr_matrix(x) if sparse else x)
+    adata.obs["batch"] = rng.integers(0, 3, 300).astype(str)
+    adata.obs["group"] = rng.integers(0, 4, 300).astype(str)
+    adata.var_names = [f"g{i}" for i in range(200)]
+    adata.var["mt"] = np.arange(200) < 10
+    return adata
+
+
+def _dense(x):
+    return x.toarray() if hasattr(x, "toarray") else np.asarray(x)
+
+
+def scanpy_preprocessing():
+    """scanpy's preprocessing with compiled kernels: QC metrics (sparse and
+    dense), normalize_total and log1p of a sparse matrix, highly variable
+    genes (seurat, cell_ranger, Pearson residuals), scale (sparse, and dense
+    clipped), Pearson residuals, ComBat."""
+    import scanpy as sc
+    out = {}
+    for sparse in (True, False):
+        obs, var = sc.pp.calculate_qc_metrics(_anndata(sparse), qc_vars=["mt"], percent_top=[10, 50])
+        out[f"qc_obs_{sparse}"], out[f"qc_var_{sparse}"] = obs.to_numpy(float), var.to_numpy(float)
+    adata = _anndata()
+    sc.pp.normalize_total(adata, target_sum=1e4)
+    sc.pp.log1p(adata)
+    out["normalized"] = _dense(adata.X)
+    for flavor in ("seurat", "cell_ranger"):
+        adata = _anndata()
+        sc.pp.normalize_total(adata)
+        sc.pp.log1p(adata)
+        hvg = sc.pp.highly_variable_genes(adata, flavor=flavor, n_top_genes=50, batch_key="batch", inplace=False)
+        out["hvg_" + flavor] = hvg.select_dtypes("number").to_numpy(float)
+    hvg = sc.experimental.pp.highly_variable_genes(_anndata(), flavor="pearson_residuals", n_top_genes=50,
+                                                   inplace=False)
+    out["hvg_pearson"] = hvg.select_dtypes("number").to_numpy(float)
+    for sparse in (True, False):
+        adata = _anndata(sparse)
+        sc.pp.log1p(adata)
+        sc.pp.scale(adata, max_value=2, zero_center=not sparse)
+        out[f"scaled_{sparse}"] = _dense(adata.X)
+    adata = _anndata()
+    sc.experimental.pp.normalize_pearson_residuals(adata)
+    out["pearson"] = _dense(adata.X)
+    adata = _anndata(False)
+    sc.pp.log1p(adata)
+    sc.pp.combat(adata, key="batch")
+    out["combat"] = adata.X
+    return out
+
+
+def scanpy_metrics_ranking():
+    """scanpy's Moran's I and Geary's C of every gene over a k-nearest
+    neighbour graph (float64 counts, sparse and dense), and its marker
+    genes by t-test and Wilcoxon rank sums."""
+    import scanpy as sc
+    out = {}
+    for sparse in (True, False):
+        adata = _anndata(sparse, np.float64)
+        sc.pp.log1p(adata)
+        sc.pp.pca(adata, n_comps=10)
+        sc.pp.neighbors(adata, n_neighbors=10)
+        out[f"morans_{sparse}"], out[f"gearys_{sparse}"] = sc.metrics.morans_i(adata), sc.metrics.gearys_c(adata)
+    for method in ("t-test", "wilcoxon"):
+        adata = _anndata()
+        sc.pp.log1p(adata)
+        sc.tl.rank_genes_groups(adata, "group", method=method)
+        out[method] = np.array(adata.uns["rank_genes_groups"]["scores"].tolist(), dtype=float)
+    return out
+
+
 WORKLOADS = {
     "stumpy": {"stump": stumpy_stump, "aamp": stumpy_aamp, "more": stumpy_more},
     "pynndescent": {"NNDescent": pynndescent_graph},
@@ -656,4 +734,5 @@ WORKLOADS = {
     "pymatting": {"alpha": pymatting_alpha, "foreground": pymatting_foreground},
     "pyod": {"detectors": pyod_detectors, "sod": pyod_sod},
     "pyts": {"dtw": pyts_dtw, "transforms": pyts_transforms, "classifiers": pyts_classifiers},
+    "scanpy": {"preprocessing": scanpy_preprocessing, "metrics_ranking": scanpy_metrics_ranking},
 }

@@ -668,11 +668,19 @@ static PyObject *python_attribute(Dispatcher *self, void *closure) {
   return value;
 }
 
+/* __code__ and func_code: the Python function's code, as Numba's dispatchers
+ * give it (packages test hasattr(f, "func_code") to tell a compiled one). */
+static PyObject *dispatcher_code(Dispatcher *self, void *closure) {
+  return PyObject_GetAttrString(self->py_func, "__code__");
+}
+
 #define PYTHON_PROPERTY(name, doc) {name, (getter)python_attribute, NULL, doc, (void *)name}
 #define PYTHON_METHOD(name, doc) {name, (getter)python_attribute, NULL, doc, (void *)(name "()")}
 
 static PyGetSetDef dispatcher_getset[] = {
   {"__dict__", PyObject_GenericGetDict, PyObject_GenericSetDict, NULL, NULL},
+  {"__code__", (getter)dispatcher_code, NULL, "The Python function's code.", NULL},
+  {"func_code", (getter)dispatcher_code, NULL, "The Python function's code (Numba's name).", NULL},
   PYTHON_PROPERTY("stats", "The on-disk cache's hits and misses (cache_path, cache_hits, cache_misses)."),
   PYTHON_PROPERTY("overloads", "Each compiled signature's compile result (signature, entry_point, return type)."),
   PYTHON_PROPERTY("signatures", "The argument types of each compiled specialisation, a tuple of types each."),

@@ -855,13 +855,12 @@ static const struct {
   {"numpy.ones_like", {"a"}}, {"numpy.full_like", {"a", "fill_value"}},
 };
 
-/* A builtin's positional arguments given by name, moved into place while
- * the row takes fewer than its least by position: np.zeros(shape=(n, k)). */
+/* A builtin's positional arguments given by name, moved into place in
+ * order while each next one is named: np.zeros(shape=(n, k)). */
 static void bind_named_positionals(Fe *fe, Node *n) {
   for (size_t r = 0; r < sizeof named_positionals / sizeof named_positionals[0]; r++) {
     if (strcmp(named_positionals[r].builtin, n->bi->name)) continue;
-    for (const char *name; n->list.len < n->bi->min_args && n->list.len < 3 &&
-                           (name = named_positionals[r].names[n->list.len]);) {
+    for (const char *name; n->list.len < 3 && (name = named_positionals[r].names[n->list.len]);) {
       int k = 0;
       while (k < n->kw.len && strcmp(n->kw_names[k], name)) k++;
       if (k == n->kw.len) return;
@@ -874,6 +873,39 @@ static void bind_named_positionals(Fe *fe, Node *n) {
     }
     return;
   }
+}
+
+/* numpy.arange's start, stop and step given by name, made positional as
+ * NumPy binds them: a stop named without a start starts at 0
+ * (arange(stop=n)), and a step named after a lone first argument takes it
+ * as the stop (arange(n, step=2)). Anything else is left to the row. */
+static void bind_arange(Fe *fe, Node *n, PyObject *e) {
+  static const char *const names[3] = {"start", "stop", "step"};
+  Node *part[3] = {NULL, NULL, NULL};
+  if (n->list.len > 3) return;
+  for (int i = 0; i < n->list.len; i++) part[i] = n->list.items[i];
+  int kept = 0;
+  for (int k = 0; k < n->kw.len; k++) {
+    int i = 0;
+    while (i < 3 && strcmp(n->kw_names[k], names[i])) i++;
+    if (i == 3 || part[i]) {  /* dtype=, or a part given twice: the row's to judge */
+      n->kw.items[kept] = n->kw.items[k], n->kw_names[kept++] = n->kw_names[k];
+      continue;
+    }
+    part[i] = n->kw.items[k];
+  }
+  if (!part[1] && !n->list.len) return;  /* arange(start=n): NumPy's TypeError, the row's here */
+  if (!part[1] && n->list.len == 1 && part[2]) part[1] = part[0], part[0] = NULL;
+  if (!part[0] && part[1]) {
+    part[0] = new_node(fe, N_INT, e);
+    part[0]->ival = 0;
+  }
+  int len = part[2] ? 3 : part[1] ? 2 : part[0] ? 1 : 0;
+  for (int i = 0; i < len; i++)
+    if (!part[i]) return;  /* a gap: refused by the row as given */
+  n->kw.len = kept;
+  n->list = new_list(fe, len);
+  for (int i = 0; i < len; i++) n->list.items[i] = part[i];
 }
 
 /* A callee's default as an argument node: None, a number, a bool, a str,
@@ -1387,6 +1419,7 @@ static Node *fe_call(Fe *fe, PyObject *e) {
       n = NULL;
     } else if (!is_jit) {
       bind_named_positionals(fe, n);
+      if (!strcmp(builtin->name, "numpy.arange")) bind_arange(fe, n, e);
     }
   }
   Py_XDECREF(obj);
