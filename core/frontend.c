@@ -56,7 +56,7 @@ void *fe_error(Fe *fe, PyObject *e, const char *fmt, ...) {
 
 /* Whether reading one level deeper at e leaves the stack room; if not, a
  * RecursionError (CPython's own compiler stops at its recursion limit). */
-static bool fe_room(Fe *fe, PyObject *e) {
+bool fe_room(Fe *fe, PyObject *e) {
   char here;
   if ((uintptr_t)&here > fe->stack_limit + RC_STACK_PER_NEST * 4) return true;
   if (!fe->diag->kind) {
@@ -128,7 +128,7 @@ static void collect_locals(Fe *fe, PyObject *node) {
     PyObject *ctx = field(node, "ctx");
     if (is_kind(ctx, "Store")) {
       PyObject *id = field(node, "id");
-      add_var(fe, PyUnicode_AsUTF8(id));
+      if (!fe_is_alias(fe, id)) add_var(fe, PyUnicode_AsUTF8(id));  /* (a name of a builtin: no variable) */
       Py_DECREF(id);
     }
     Py_DECREF(ctx);
@@ -1895,8 +1895,26 @@ static Node *fe_target(Fe *fe, PyObject *t) {
   return fe_error(fe, t, "assignment to '%s' is not supported", ast_kind(t));
 }
 
+/* _sqrt, _exp = sqrt, exp: names of builtins (fe_collect_aliases), bound by nothing at run time. */
+static bool binds_aliases(Fe *fe, PyObject *targets) {
+  if (PyList_GET_SIZE(targets) != 1) return false;
+  PyObject *t = PyList_GET_ITEM(targets, 0), *names = is_kind(t, "Tuple") ? field(t, "elts") : NULL;
+  bool all = names ? PyList_GET_SIZE(names) > 0 : is_kind(t, "Name");
+  for (Py_ssize_t i = 0; all && i < (names ? PyList_GET_SIZE(names) : 1); i++) {
+    PyObject *name = names ? PyList_GET_ITEM(names, i) : t, *id = is_kind(name, "Name") ? field(name, "id") : NULL;
+    all = id && fe_is_alias(fe, id);
+    Py_XDECREF(id);
+  }
+  Py_XDECREF(names);
+  return all;
+}
+
 static Node *fe_assign(Fe *fe, PyObject *s) {
   PyObject *targets = field(s, "targets"), *value = field(s, "value");
+  if (binds_aliases(fe, targets)) {
+    Py_DECREF(targets); Py_DECREF(value);
+    return new_node(fe, N_PASS, s);
+  }
   Node *n = NULL;
   int nt = (int)PyList_GET_SIZE(targets);
   bool lambda = nt == 1 && is_kind(value, "Lambda") && is_kind(PyList_GET_ITEM(targets, 0), "Name");
@@ -2501,6 +2519,7 @@ Func *fe_read_function(PyObject *pyfunc, PyObject *self, Arena *arena, Diag *dia
   }
   bool ok = fe_params(&fe, def);
   if (ok) {
+    fe_collect_aliases(&fe, body);
     for (Py_ssize_t i = 0; i < PyList_GET_SIZE(body); i++)
       collect_locals(&fe, PyList_GET_ITEM(body, i));
     ok = !diag->kind && fe_block(&fe, body, &fe.f->body);
