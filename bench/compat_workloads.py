@@ -766,8 +766,34 @@ def chemicals_numba():
             "lindsay_bromley": cn.Lindsay_Bromley(323.15, np.array([0.23, 0.77]), np.array([1.939E-2, 1.231E-2]),
                                                   np.array([1.002E-5, 1.015E-5]), np.array([248.31, 248.93]),
                                                   np.array([46.07, 50.49])),
-            "rachford_rice_ln2": cn.Rachford_Rice_solution_LN2(zs, ks),
+            "rachford_rice_ln2": np.concatenate([np.ravel(part) for part in cn.Rachford_Rice_solution_LN2(zs, ks)]),
             "rachford_rice_error": cn.Rachford_Rice_flash_error(0.5, zs, ks)}
+
+
+def fast_hdbscan_clusters():
+    """fast_hdbscan (HDBSCAN* in Numba): labels and membership strengths of
+    300 points in three blobs, by excess of mass and by leaves."""
+    import fast_hdbscan
+    rng = np.random.default_rng(0)
+    x = np.vstack([rng.normal(c, 0.5, (100, 3)) for c in (0, 4, 8)])
+    eom = fast_hdbscan.HDBSCAN(min_cluster_size=10).fit(x)
+    leaf = fast_hdbscan.HDBSCAN(min_cluster_size=10, cluster_selection_method="leaf").fit(x)
+    return {"labels": eom.labels_, "probabilities": eom.probabilities_, "leaf_labels": leaf.labels_}
+
+
+def trackpy_numba():
+    """trackpy's numba engines: locating three Gaussian spots in a 64x64
+    image, and linking 30 particles over 10 frames."""
+    import pandas as pd
+    import trackpy
+    trackpy.quiet()
+    yy, xx = np.mgrid[:64, :64]
+    image = sum(100 * np.exp(-((yy - y) ** 2 + (xx - x) ** 2) / 4.0) for y, x in [(10, 10), (30, 40), (50, 20)])
+    rng = np.random.default_rng(0)
+    frames = pd.DataFrame([(f, p * 10.0 + f * 0.5 + rng.normal(0, 0.1), p * 7.0 + rng.normal(0, 0.1))
+                           for f in range(10) for p in range(30)], columns=["frame", "x", "y"])
+    return {"located": trackpy.locate(image, 7, engine="numba")[["x", "y", "mass"]].to_numpy(),
+            "linked": trackpy.link(frames, 3.0, link_strategy="numba")["particle"].to_numpy()}
 
 
 WORKLOADS = {
@@ -805,4 +831,6 @@ WORKLOADS = {
     "scanpy": {"preprocessing": scanpy_preprocessing, "metrics_ranking": scanpy_metrics_ranking},
     "decoupler": {"methods": decoupler_methods},
     "chemicals": {"chemicals_numba": chemicals_numba},
+    "fast_hdbscan": {"clusters": fast_hdbscan_clusters},
+    "trackpy": {"numba_engines": trackpy_numba},
 }

@@ -218,7 +218,7 @@ static bool resolve_call(void *ctx, void *callee, const Type **args, int nargs, 
   }
   const Spec *sig = NULL;
   Callee *e = find_callee(c, disp, args, device);
-  if (!(e && e->typing) && disp->sealed && !disp->scalars_only && !device && !c->cc) {  /* recursion: its own signature */
+  if (!(e && e->typing) && disp->sealed && !disp->inline_always && !disp->scalars_only && !device && !c->cc) {  /* recursion: its own signature */
     if (!(sig = disp_best_spec(disp, args)))  /* called as from Python: the best signature, its declared result */
       return call_error(diag, "%s", "no compiled signature of the called function accepts these argument types");
     args = (const Type **)sig->args;

@@ -287,7 +287,7 @@ static const Type *ty_truth(Infer *in, Node *c, const char *what) {
   const Type *t = ty_maybe_none(in, c);
   if (!t || t->kind == TY_NONE) return t;
   if (is_0d(t) && !(t = ty_element_of_0d(in, c))) return NULL;  /* one element: its truth, as NumPy's */
-  if (t->kind == TY_ARRAY) return ty_array_unary(in, c, OP_NOT, t);  /* ambiguous, as NumPy says */
+  if (t->kind == TY_ARRAY) return ty_wrap_call(in, c, "array truth");  /* one element's, as NumPy's */
   if (t->kind == TY_STR) return ty_wrap_call(in, c, "str truth");
   if (t->kind == TY_SET) return ty_wrap_call(in, c, "set truth");
   if (t->kind == TY_LIST || t->kind == TY_DICT) return ty_wrap_call(in, c, "len");
