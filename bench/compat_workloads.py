@@ -796,6 +796,60 @@ def trackpy_numba():
             "linked": trackpy.link(frames, 3.0, link_strategy="numba")["particle"].to_numpy()}
 
 
+def stingray_timing():
+    """stingray's X-ray timing on 10,000 photons of a 1.2345 Hz pulsar:
+    light curves, histograms, power and cross spectra (averaged), epoch
+    folding and Z^2 searches, folding, GTI arithmetic, rebinning and the
+    dead-time-modified power spectrum."""
+    from stingray import AveragedCrossspectrum, AveragedPowerspectrum, EventList, Powerspectrum, gti, utils
+    from stingray.deadtime import model
+    from stingray.pulse import pulsar, search
+    rng = np.random.default_rng(0)
+    times = np.sort(rng.uniform(0, 200.0, 20000))
+    events = times[rng.uniform(size=times.size) < 0.5 * (1 + 0.6 * np.sin(2 * np.pi * 1.2345 * times))]
+    ev = EventList(events, gti=[[0, 200.0]], mjdref=0)
+    lc = ev.to_lc(0.01)
+    freqs = np.linspace(1.2, 1.27, 50)
+    gtis = np.array([[0., 50.], [60., 200.]])
+    return {"lc": lc.counts, "hist1d": utils.histogram(events, bins=100, range=[0, 200.0]),
+            "hist2d": utils.histogram2d(events, events % 1.0, bins=(20, 10), range=[[0, 200.0], [0, 1]]),
+            "pds": Powerspectrum.from_events(ev, dt=0.01, norm="leahy").power,
+            "avg_pds": AveragedPowerspectrum.from_events(ev, segment_size=20, dt=0.01, norm="frac",
+                                                         silent=True).power,
+            "avg_cross": AveragedCrossspectrum.from_events(ev, ev, segment_size=20, dt=0.01, norm="frac",
+                                                           silent=True).power.real,
+            "ef": search.epoch_folding_search(events, freqs, nbin=16)[1],
+            "z2": search.z_n_search(events, freqs, nbin=32, nharm=2)[1],
+            "folded": pulsar.fold_events(events, 1.2345, nbin=16)[1],
+            "gti_cross": gti.cross_two_gtis(gtis, np.array([[10., 70.], [80., 150.]])),
+            "gti_bins": gti.bin_intervals_from_gtis(gtis, 10.0, lc.time)[0],
+            "rebinned": lc.rebin(1.0).counts,
+            "deadtime": model.pds_model_zhang(100, 100.0, 0.0025, 1e-4, limit_k=60)[1]}
+
+
+def mne_numba():
+    """MNE's compiled kernels: cluster-level permutation tests (with a
+    threshold and with TFCE), the time-delaying ridge's Toeplitz products,
+    and fitting matched points (quaternions to rotations)."""
+    import mne
+    from mne.decoding import TimeDelayingRidge
+    from mne.transforms import _fit_matched_points, _quat_to_rot, rotation
+    mne.set_log_level("ERROR")
+    rng = np.random.default_rng(0)
+    x = rng.normal(size=(12, 40, 6))
+    x[:, 10:20, 2:4] += 1.0
+    t, _, p, h0 = mne.stats.permutation_cluster_1samp_test(x, n_permutations=64, seed=0, out_type="mask")
+    t_tfce, _, p_tfce, _ = mne.stats.permutation_cluster_1samp_test(x[:, :, 0], n_permutations=32, seed=0,
+                                                                      threshold=dict(start=0, step=0.5))
+    signal = rng.normal(size=(500, 3))
+    response = np.convolve(signal[:, 0], [1.0, 0.5, 0.25], mode="same")[:, None]
+    points = rng.normal(size=(10, 3))
+    moved = points @ rotation(0.1, 0.2, 0.3)[:3, :3].T + [0.01, 0.02, 0.03]
+    return {"t": t, "p": p, "h0": h0, "t_tfce": t_tfce, "p_tfce": p_tfce,
+            "ridge": TimeDelayingRidge(-2, 2, 100.0, alpha=1.0).fit(signal, response).coef_,
+            "fit": _fit_matched_points(points, moved)[0], "rot": _quat_to_rot(np.array([[0.1, 0.2, 0.3]]))}
+
+
 WORKLOADS = {
     "stumpy": {"stump": stumpy_stump, "aamp": stumpy_aamp, "more": stumpy_more},
     "pynndescent": {"NNDescent": pynndescent_graph},
@@ -833,4 +887,6 @@ WORKLOADS = {
     "chemicals": {"chemicals_numba": chemicals_numba},
     "fast_hdbscan": {"clusters": fast_hdbscan_clusters},
     "trackpy": {"numba_engines": trackpy_numba},
+    "stingray": {"timing": stingray_timing},
+    "mne": {"stats_ridge_transforms": mne_numba},
 }
