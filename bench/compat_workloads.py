@@ -850,6 +850,34 @@ def mne_numba():
             "fit": _fit_matched_points(points, moved)[0], "rot": _quat_to_rot(np.array([[0.1, 0.2, 0.3]]))}
 
 
+def arch_recursions():
+    """arch's Numba kernels (used where its Cython ones are not built):
+    the GARCH, HARCH, EGARCH, APARCH and MIDAS variance recursions, FIGARCH
+    weights, long-run covariance kernels and the stationary bootstrap."""
+    from arch.bootstrap import _samplers_python as samplers
+    from arch.covariance.kernel import Bartlett, Parzen, QuadraticSpectral
+    from arch.univariate import recursions_python as rec
+    rng = np.random.default_rng(0)
+    resids = rng.standard_normal(500)
+    nobs, backcast = resids.shape[0], float(np.mean(resids ** 2))
+    bounds = np.ones((nobs, 2)) * np.array([1e-6, 1e6])
+    out = {name: np.empty(nobs) for name in ("garch", "harch", "egarch", "aparch", "midas")}
+    rec.garch_recursion(np.array([0.1, 0.1, 0.05, 0.8]), resids ** 2, np.sign(resids), out["garch"], 1, 1, 1, nobs,
+                        backcast, bounds)
+    rec.harch_recursion(np.array([0.1, 0.4, 0.3]), resids, out["harch"], np.array([1, 5], dtype=np.int32), nobs,
+                        backcast, bounds)
+    rec.egarch_recursion(np.array([0.0, 0.1, -0.05, 0.95]), resids, out["egarch"], 1, 1, 1, nobs, backcast, bounds,
+                         np.empty(nobs), np.empty(nobs), np.empty(nobs))
+    rec.aparch_recursion(np.array([0.1, 0.1, 0.1, 0.8, 1.5]), resids, np.abs(resids), out["aparch"], np.empty(nobs),
+                         1, 1, 1, nobs, backcast, bounds)
+    rec.midas_recursion(np.array([0.1, 0.8, 0.1]), np.ones(22) / 22, resids, out["midas"], nobs, backcast, bounds)
+    out["figarch"] = rec.figarch_weights(np.array([0.2, 0.4, 0.2]), 1, 1, 100)
+    x = rng.standard_normal((300, 2))
+    out["kernels"] = np.array([k(x).cov.long_run for k in (Bartlett, Parzen, QuadraticSpectral)])
+    out["stationary"] = samplers.stationary_bootstrap_sample(rng.integers(0, 100, 100), rng.random(100), 0.1)
+    return out
+
+
 WORKLOADS = {
     "stumpy": {"stump": stumpy_stump, "aamp": stumpy_aamp, "more": stumpy_more},
     "pynndescent": {"NNDescent": pynndescent_graph},
@@ -889,4 +917,5 @@ WORKLOADS = {
     "trackpy": {"numba_engines": trackpy_numba},
     "stingray": {"timing": stingray_timing},
     "mne": {"stats_ridge_transforms": mne_numba},
+    "arch": {"recursions": arch_recursions},
 }
