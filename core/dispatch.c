@@ -365,6 +365,8 @@ static PyObject *dispatcher_vectorcall(PyObject *callable, PyObject *const *args
   return call_keywords(self, args, nargsf, kwnames);
 }
 
+bool disp_numba_reads;
+
 static int dispatcher_init(Dispatcher *self, PyObject *args, PyObject *kwds) {
   static char *kwlist[] = {"py_func", "boundscheck", "fastmath", "error_model", "nogil", "parallel",
                            "kernel", "debug", "locals", NULL};
@@ -412,6 +414,7 @@ static int dispatcher_init(Dispatcher *self, PyObject *args, PyObject *kwds) {
   self->opts.boundscheck = boundscheck;
   self->opts.fastmath = fastmath;
   self->opts.error_model_numpy = !strcmp(error_model, "numpy");
+  self->opts.unassigned_zero = disp_numba_reads;
   self->opts.python = PY_VERSION_HEX;
   self->opts.parallel = parallel;
   self->opts.kernel = kernel;
@@ -643,6 +646,8 @@ static PyMemberDef dispatcher_members[] = {
    "A @cfunc's: its entries (FunctionType arguments) write a failure out as unraisable and return zero."},
   {"_sealed", T_BOOL, offsetof(Dispatcher, sealed), 0,
    "No compiles beyond the explicit signatures (a ufunc's: beyond its loops)."},
+  {"_inline_always", T_BOOL, offsetof(Dispatcher, inline_always), 0,
+   "inline=\"always\": compiled callers compile it for their argument types, its signatures aside."},
   {"gpu_signatures", T_OBJECT, offsetof(Dispatcher, gpu_signatures), READONLY,
    "A kernel's: the argument types of each specialisation loaded on a GPU."},
   {NULL, 0, 0, 0, NULL},
@@ -665,11 +670,19 @@ static PyObject *python_attribute(Dispatcher *self, void *closure) {
   return value;
 }
 
+/* __code__ and func_code: the Python function's code, as Numba's dispatchers
+ * give it (packages test hasattr(f, "func_code") to tell a compiled one). */
+static PyObject *dispatcher_code(Dispatcher *self, void *closure) {
+  return PyObject_GetAttrString(self->py_func, "__code__");
+}
+
 #define PYTHON_PROPERTY(name, doc) {name, (getter)python_attribute, NULL, doc, (void *)name}
 #define PYTHON_METHOD(name, doc) {name, (getter)python_attribute, NULL, doc, (void *)(name "()")}
 
 static PyGetSetDef dispatcher_getset[] = {
   {"__dict__", PyObject_GenericGetDict, PyObject_GenericSetDict, NULL, NULL},
+  {"__code__", (getter)dispatcher_code, NULL, "The Python function's code.", NULL},
+  {"func_code", (getter)dispatcher_code, NULL, "The Python function's code (Numba's name).", NULL},
   PYTHON_PROPERTY("stats", "The on-disk cache's hits and misses (cache_path, cache_hits, cache_misses)."),
   PYTHON_PROPERTY("overloads", "Each compiled signature's compile result (signature, entry_point, return type)."),
   PYTHON_PROPERTY("signatures", "The argument types of each compiled specialisation, a tuple of types each."),
