@@ -116,6 +116,16 @@ def test_operations_on_narrow_integer_0d_arrays_give_numbers_of_their_dtype(expr
         assert got == pytest.approx(want, rel=4 * float(np.finfo(np.float32).eps), abs=0), f"{expr} of {v}: {got!r} != {want!r}"
 
 
+@pytest.mark.parametrize("expr", ["a + a", "a & b", "a | b", "a ^ b", "~a", "a * 3", "a + 2.5", "np.logical_not(a)",
+                                  "np.add(a, b)"])
+def test_operations_on_bool_0d_arrays_give_numbers_of_their_dtype(expr):
+    f = define(f"@ruchey.njit\ndef f(a, b):\n    return {expr}\n")
+    for v, w in [(True, False), (True, True), (False, False)]:
+        a, b = np.array(v), np.array(w)
+        got, want = f(a, b), f.py_func(a, b)
+        assert not isinstance(got, np.ndarray) and got == want and type(got) is type(want.item()), (expr, v, w, got)
+
+
 def test_narrow_integer_0d_array_added_into_a_number():
     f = define("@ruchey.njit\ndef f(a, n):\n    s = 0\n    for i in range(n):\n        s += a\n    return s\n")
     check(f, np.array(7, np.int16), 5)
