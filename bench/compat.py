@@ -25,7 +25,9 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 PACKAGES = ("stumpy", "pynndescent", "quantecon", "numbagg", "numba-stats", "fastdist", "resampy", "tslearn", "pvlib", "librosa", "sparse", "hapsira",
-            "umap-learn", "pandas", "antropy", "aeon", "fluids", "datashader", "shap", "pymatting", "pyod", "pyts", "scanpy", "decoupler", "chemicals", "fast_hdbscan", "trackpy", "stingray", "mne", "arch")
+            "umap-learn", "pandas", "antropy", "aeon", "fluids", "datashader", "shap", "pymatting", "pyod", "pyts", "scanpy",
+            "decoupler", "chemicals", "fast_hdbscan", "trackpy", "stingray", "mne", "arch", "numpy-groupies", "ssqueezepy",
+            "quimb")
 TIMEOUT = 1200
 
 

@@ -878,6 +878,146 @@ def arch_recursions():
     return out
 
 
+def _groups(n, k, seed):
+    rng = np.random.default_rng(seed)
+    return rng.integers(0, k, n), rng.standard_normal(n)
+
+
+def numpy_groupies_reductions():
+    """aggregate_nb's reductions of floats (with NaNs for the nan-variants),
+    ints and bools, each group's one number."""
+    import numpy_groupies as npg
+    g, a = _groups(1000, 20, 0)
+    with_nan, ints = a.copy(), np.random.default_rng(1).integers(-50, 50, 1000)
+    with_nan[::17] = np.nan
+    out = {}
+    for func in ("sum", "mean", "min", "max", "var", "std", "prod", "first", "last", "argmax", "argmin", "len",
+                 "sumofsquares"):
+        out[func] = npg.aggregate_nb(g, a, func=func)
+        out["nan" + func] = npg.aggregate_nb(g, with_nan, func="nan" + func)
+    for func in ("all", "any", "allnan", "anynan"):
+        out[func] = npg.aggregate_nb(g, with_nan, func=func)
+    for func in ("sum", "mean", "max", "prod", "var", "first"):
+        out[func + "_int"] = npg.aggregate_nb(g, ints, func=func)
+    out["any_bool"], out["sum_bool"] = npg.aggregate_nb(g, a > 0.3, func="any"), npg.aggregate_nb(g, a > 0.3)
+    return out
+
+
+def numpy_groupies_options():
+    """fill_value, size, dtype, axis, ddof, 2-D group indices and a scalar
+    value."""
+    import numpy_groupies as npg
+    g, a = _groups(1000, 20, 2)
+    rng = np.random.default_rng(3)
+    g2, a2, m = rng.integers(0, 5, (2, 500)), rng.standard_normal(500), rng.standard_normal((3, 1000))
+    return {"fill": npg.aggregate_nb(g, a, size=25, fill_value=-1.5),
+            "fill_nan": npg.aggregate_nb(g, a, func="mean", size=25, fill_value=np.nan),
+            "float32": npg.aggregate_nb(g, a, func="max", dtype=np.float32),
+            "int32": npg.aggregate_nb(g, (a * 10).astype(np.int64), dtype=np.int32),
+            "scalar": npg.aggregate_nb(g, 1.0), "ddof": npg.aggregate_nb(g, a, func="var", ddof=1),
+            "2d_sum": npg.aggregate_nb(g2, a2), "2d_mean": npg.aggregate_nb(g2, a2, func="mean", size=(5, 6)),
+            "axis_sum": npg.aggregate_nb(g, m, axis=1), "axis_max": npg.aggregate_nb(g, m, func="max", axis=1)}
+
+
+def numpy_groupies_cumulative_collect():
+    """cumsum and sort within groups, and the values of every group
+    (func="array", an object array: its groups concatenated)."""
+    import numpy_groupies as npg
+    g, a = _groups(1000, 20, 4)
+    return {"cumsum": npg.aggregate_nb(g, a, func="cumsum"), "sort": npg.aggregate_nb(g, a, func="sort"),
+            "array": np.concatenate(list(npg.aggregate_nb(g, a, func="array")))}
+
+
+def _chirp(n=1024):
+    t = np.linspace(0, 60, n)
+    return np.cos(t ** 1.3) + 0.3 * np.sin(np.linspace(0, 200, n))
+
+
+def ssqueezepy_ssq_cwt():
+    """Synchrosqueezed CWTs: generalized Morse, Morlet and bump wavelets,
+    log-piecewise (the default), linear and log scales, parallel kernels."""
+    import os
+    os.environ["SSQ_PARALLEL"] = "1"
+    import ssqueezepy as ssq
+    x = _chirp()
+    return {"gmw": np.abs(ssq.ssq_cwt(x)[0]), "morlet": np.abs(ssq.ssq_cwt(x, "morlet")[0]),
+            "bump": np.abs(ssq.ssq_cwt(x, "bump")[0]), "linear": np.abs(ssq.ssq_cwt(x, scales="linear")[0]),
+            "log": np.abs(ssq.ssq_cwt(x, scales="log")[0]),
+            "abs_squeezing": ssq.ssq_cwt(x, squeezing="abs")[0]}
+
+
+def ssqueezepy_stft():
+    """STFT and its synchrosqueezing (with the phase transform returned),
+    inverted; serial kernels."""
+    import os
+    os.environ["SSQ_PARALLEL"] = "0"
+    import ssqueezepy as ssq
+    x = _chirp()
+    tx, sx, _, _, w = ssq.ssq_stft(x, get_w=True)
+    return {"ssq_stft": np.abs(tx), "stft": np.abs(sx), "w": w, "stft_direct": np.abs(ssq.stft(x)),
+            "issq_stft": ssq.issq_stft(tx)}
+
+
+def ssqueezepy_cwt_ridges():
+    """The CWT, ridges extracted from it, and the inverse synchrosqueezing."""
+    import ssqueezepy as ssq
+    x = _chirp(512)
+    wx, scales = ssq.cwt(x)
+    return {"cwt": np.abs(wx), "ridges": ssq.extract_ridges(np.abs(wx), scales, penalty=2.0, n_ridges=2, bw=4),
+            "issq_cwt": ssq.issq_cwt(ssq.ssq_cwt(x)[0], "gmw")}
+
+
+def quimb_core():
+    """quimb.core's kernels: products, updates, Kronecker products, partial
+    traces and expectations of dense operators."""
+    import quimb as qu
+    import quimb.core as qc
+    rng = np.random.default_rng(5)
+    x, y, d = rng.standard_normal(300), rng.standard_normal(300), rng.standard_normal(16)
+    a = rng.standard_normal((16, 16)) + 1j * rng.standard_normal((16, 16))
+    h, v = a + a.conj().T, rng.standard_normal((16, 1)) + 1j * rng.standard_normal((16, 1))
+    sub, div = a.copy(), a.copy()
+    qc.subtract_update_(sub, 2.0, h)
+    qc.divide_update_(div, 3.0, h)
+    return {"complex_array": qc.complex_array(x, y), "phase_to_complex": qc.phase_to_complex(x),
+            "mul_dense": qc.mul_dense(a, h), "dot": qc.dot(a, h), "vdot": qc.vdot(v, v),
+            "rdot": qc.rdot(v.conj().T, v), "ldmul": qc.ldmul(d, a), "rdmul": qc.rdmul(a, d),
+            "outer": qc.outer(d, d), "explt": qc.explt(d, 0.3), "kron": qc.kron(rng.standard_normal((8, 8)), a),
+            "ikron": qc.ikron(qu.pauli("Z"), [2, 2, 2, 2], 1), "ptr": qc.ptr(qu.rand_ket(16, seed=1), [2, 2, 4], [0, 2]),
+            "expec": qc.expec(h, v), "subtract_update": sub, "divide_update": div}
+
+
+def quimb_calc_evo():
+    """Entropies, entanglement measures and time evolution of states."""
+    import quimb as qu
+    evo = qu.Evolution(qu.rand_ket(16, seed=2), qu.ham_heis(4), method="solve")
+    evo.update_to(0.7)
+    integrated = qu.Evolution(qu.rand_ket(16, seed=2), qu.ham_heis(4), method="integrate")
+    integrated.update_to(0.3)
+    return {"entropy": qu.entropy(qu.rand_rho(8, seed=3)), "mutinf": qu.mutinf(qu.rand_rho(16, seed=4), [4, 4]),
+            "logneg": qu.logneg(qu.rand_rho(16, seed=5), [4, 4]), "concurrence": qu.concurrence(qu.bell_state("psi-")),
+            "page_entropy": qu.calc.page_entropy(4, 64), "evolved": evo.pt, "integrated": integrated.pt}
+
+
+def quimb_linalg_operators():
+    """Eigenproblems blocked by symmetry (autoblock: lists of sets in
+    compiled code), sparse operators built from terms, and a stochastic
+    spectral estimate."""
+    import quimb as qu
+    import quimb.operator
+    builder = qu.operator.SparseOperatorBuilder(hilbert_space=qu.operator.HilbertSpace(5))
+    for i in range(4):
+        builder += 0.5, ("x", i), ("x", i + 1)
+        builder += -1.0, ("z", i), ("z", i + 1)
+    builder += 0.3, ("z", 0)
+    qu.seed_rand(7)
+    spectral = qu.approx_spectral_function(qu.rand_herm(32, seed=1), lambda z: z ** 2, R=4, tol=1e-3)
+    return {"eigvalsh_autoblock": qu.eigvalsh(qu.ham_heis(6), autoblock=True),
+            "eigh_autoblock": qu.eigh(qu.ham_heis(5), autoblock=True)[0],
+            "built": builder.build_dense(), "matvec": builder.matvec(np.linspace(-1, 1, 32)),
+            "spectral": spectral}
+
+
 WORKLOADS = {
     "stumpy": {"stump": stumpy_stump, "aamp": stumpy_aamp, "more": stumpy_more},
     "pynndescent": {"NNDescent": pynndescent_graph},
@@ -918,4 +1058,8 @@ WORKLOADS = {
     "stingray": {"timing": stingray_timing},
     "mne": {"stats_ridge_transforms": mne_numba},
     "arch": {"recursions": arch_recursions},
+    "numpy-groupies": {"reductions": numpy_groupies_reductions, "options": numpy_groupies_options,
+                       "cumulative_collect": numpy_groupies_cumulative_collect},
+    "ssqueezepy": {"ssq_cwt": ssqueezepy_ssq_cwt, "stft": ssqueezepy_stft, "cwt_ridges": ssqueezepy_cwt_ridges},
+    "quimb": {"core": quimb_core, "calc_evo": quimb_calc_evo, "linalg_operators": quimb_linalg_operators},
 }
