@@ -1018,6 +1018,27 @@ def quimb_linalg_operators():
             "spectral": spectral}
 
 
+def lenstronomy_numba():
+    """lenstronomy's Numba kernels: the elliptical power-law lens (EPL_NUMBA)
+    with shear deflecting, its Hessian and potential on a 40x40 grid, the
+    EPL+shear lens equation solver (Brent's root finder inlined), and the
+    Numba convolution of an image."""
+    from lenstronomy.ImSim.Numerics.numba_convolution import NumbaConvolution
+    from lenstronomy.LensModel.lens_model import LensModel
+    from lenstronomy.LensModel.Solver.epl_shear_solver import solve_lenseq_pemd
+    from lenstronomy.Util import util
+    x, y = util.make_grid(40, 0.05)
+    kwargs = [{"theta_E": 1.0, "gamma": 2.1, "e1": 0.1, "e2": -0.05, "center_x": 0.0, "center_y": 0.0},
+              {"gamma1": 0.03, "gamma2": 0.01}]
+    model = LensModel(["EPL_NUMBA", "SHEAR"])
+    kernel = np.outer(np.hanning(5), np.hanning(5))
+    conv = NumbaConvolution(kernel / kernel.sum(), np.ones((20, 20), dtype=bool))
+    return {"deflected": np.ravel(model.ray_shooting(x, y, kwargs)), "hessian": np.ravel(model.hessian(x, y, kwargs)),
+            "potential": model.potential(x, y, kwargs),
+            "images": np.ravel(solve_lenseq_pemd((0.05, 0.02), kwargs)),
+            "convolved": conv.convolve2d(np.random.default_rng(0).random((20, 20)))}
+
+
 WORKLOADS = {
     "stumpy": {"stump": stumpy_stump, "aamp": stumpy_aamp, "more": stumpy_more},
     "pynndescent": {"NNDescent": pynndescent_graph},
@@ -1058,6 +1079,7 @@ WORKLOADS = {
     "stingray": {"timing": stingray_timing},
     "mne": {"stats_ridge_transforms": mne_numba},
     "arch": {"recursions": arch_recursions},
+    "lenstronomy": {"epl_solver_convolution": lenstronomy_numba},
     "numpy-groupies": {"reductions": numpy_groupies_reductions, "options": numpy_groupies_options,
                        "cumulative_collect": numpy_groupies_cumulative_collect},
     "ssqueezepy": {"ssq_cwt": ssqueezepy_ssq_cwt, "stft": ssqueezepy_stft, "cwt_ridges": ssqueezepy_cwt_ridges},

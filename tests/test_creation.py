@@ -137,6 +137,15 @@ def test_like_forms_keep_shape_and_fortran_order(layout, shape):
     assert layout_flags(got[5]) == layout_flags(expected[5]) and got[5].dtype == a.dtype
 
 
+@pytest.mark.parametrize("value", [1.5, -3, True, np.float32(2.5), np.int16(7), 1 - 2j])
+def test_like_forms_of_a_number_are_0d_arrays_of_its_type(value):
+    """lenstronomy's np.zeros_like(phi, dtype=np.complex128) of a float phi."""
+    got, expected = likes(value), likes.py_func(value)
+    for e, g in zip(expected[1:5], got[1:5]):
+        assert_same_array(e, g, flags=True)
+    assert got[0] == expected[0] == () and got[5].dtype == expected[5].dtype
+
+
 @ruchey.njit
 def negative_shape(n):
     return np.zeros((3, n))

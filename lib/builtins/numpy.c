@@ -85,17 +85,27 @@ static const Type *ty_alloc(Infer *in, Node *n, const Type **args) {
   return elem ? ty_array(elem, ndim, 'C', false) : NULL;
 }
 
+/* What a *_like function makes its array like: an array, or a number,
+ * which NumPy takes as a 0-d array of its type (numpy.zeros_like(1.5) is
+ * array(0.)), as Numba does. */
+static const Type *like_operand(Infer *in, Node *n, const Type *t) {
+  if (ty_is_scalar(t) && !ty_is_time(t)) return ty_array(t, 0, 'C', false);
+  return need_array(in, n, t);
+}
+
+static bool is_like_form(const Node *n) { return strstr(n->bi->name, "_like") != NULL; }
+
 /* numpy.empty_like/zeros_like/ones_like(a, dtype=a.dtype) */
 static const Type *ty_alloc_like(Infer *in, Node *n, const Type **args) {
-  if (!need_array(in, n, args[0])) return NULL;
-  const Type *elem = np_dtype_arg(in, n, 1, args[0]->elem);
-  return elem ? ty_array(elem, args[0]->ndim, like_layout(args[0]), false) : NULL;
+  const Type *a = like_operand(in, n, args[0]);
+  const Type *elem = a ? np_dtype_arg(in, n, 1, a->elem) : NULL;
+  return elem ? ty_array(elem, a->ndim, like_layout(a), false) : NULL;
 }
 
 static LLVMValueRef lo_alloc(Lower *l, Node *n) {
   LLVMValueRef shape[RC_MAX_NDIM];
   Node *arg = n->list.items[0];
-  if (is_array(arg->ty)) {  /* the *_like forms */
+  if (is_like_form(n)) {  /* the shape of the array (a number's: none) */
     LLVMValueRef v = lo_expr(l, arg);
     for (int d = 0; d < n->ty->ndim; d++) shape[d] = lo_arr_shape(l, v, d);
     lo_done_with(l, arg, v);
@@ -115,10 +125,10 @@ static const Type *ty_full(Infer *in, Node *n, const Type **args) {
 
 /* numpy.full_like(a, fill_value, dtype=a.dtype) */
 static const Type *ty_full_like(Infer *in, Node *n, const Type **args) {
-  if (!need_array(in, n, args[0]) || !ty_need_scalar(in, n->list.items[1], args[1], "numpy.full_like()'s fill value"))
-    return NULL;
-  const Type *elem = np_dtype_arg(in, n, 2, args[0]->elem);
-  return elem ? ty_array(elem, args[0]->ndim, like_layout(args[0]), false) : NULL;
+  const Type *a = like_operand(in, n, args[0]);
+  if (!a || !ty_need_scalar(in, n->list.items[1], args[1], "numpy.full_like()'s fill value")) return NULL;
+  const Type *elem = np_dtype_arg(in, n, 2, a->elem);
+  return elem ? ty_array(elem, a->ndim, like_layout(a), false) : NULL;
 }
 
 static LLVMValueRef lo_full(Lower *l, Node *n) {
