@@ -1039,6 +1039,27 @@ def lenstronomy_numba():
             "convolved": conv.convolve2d(np.random.default_rng(0).random((20, 20)))}
 
 
+def galois_fields():
+    """galois' finite fields (its arithmetic compiled as ufuncs and
+    functions taking its ndarray subclass): GF(2^8) and GF(31) arithmetic,
+    matrix products and inverses, polynomial products, Reed-Solomon and
+    BCH encoding, primality and factoring."""
+    import galois
+    gf = galois.GF(2**8)
+    a, b = gf(np.arange(1, 17)), gf(np.arange(17, 33))
+    gp = galois.GF(31)
+    square = gf(np.arange(16).reshape(4, 4) + 1)
+    return {"arith": np.asarray(np.concatenate([a + b, a * b, a / b, a ** 3, -a, np.reciprocal(a)])),
+            "matmul": np.asarray(square @ gf(np.arange(16).reshape(4, 4)[::-1] + 1)),
+            "inverse": np.asarray(np.linalg.inv(gf(np.array([[1, 2], [3, 4]])))),
+            "prime_field": np.asarray(gp(np.arange(1, 11)) ** 5 * gp(3)),
+            "poly": np.asarray((galois.Poly([1, 2, 3], field=gp) * galois.Poly([4, 5], field=gp)).coeffs),
+            "reed_solomon": np.asarray(galois.ReedSolomon(15, 9).encode(galois.GF(2**4)(np.arange(9) % 16))),
+            "bch": np.asarray(galois.BCH(15, 7).encode(galois.GF(2)(np.array([1, 0, 1, 1, 0, 0, 1])))),
+            "primes": np.array([galois.is_prime(n) for n in range(2, 60)]),
+            "factors": np.array(galois.factors(2 ** 20 - 1)[0])}
+
+
 WORKLOADS = {
     "stumpy": {"stump": stumpy_stump, "aamp": stumpy_aamp, "more": stumpy_more},
     "pynndescent": {"NNDescent": pynndescent_graph},
@@ -1080,6 +1101,7 @@ WORKLOADS = {
     "mne": {"stats_ridge_transforms": mne_numba},
     "arch": {"recursions": arch_recursions},
     "lenstronomy": {"epl_solver_convolution": lenstronomy_numba},
+    "galois": {"fields_codes": galois_fields},
     "numpy-groupies": {"reductions": numpy_groupies_reductions, "options": numpy_groupies_options,
                        "cumulative_collect": numpy_groupies_cumulative_collect},
     "ssqueezepy": {"ssq_cwt": ssqueezepy_ssq_cwt, "stft": ssqueezepy_stft, "cwt_ridges": ssqueezepy_cwt_ridges},
