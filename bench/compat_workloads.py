@@ -1054,6 +1054,7 @@ def galois_fields():
             "inverse": np.asarray(np.linalg.inv(gf(np.array([[1, 2], [3, 4]])))),
             "prime_field": np.asarray(gp(np.arange(1, 11)) ** 5 * gp(3)),
             "poly": np.asarray((galois.Poly([1, 2, 3], field=gp) * galois.Poly([4, 5], field=gp)).coeffs),
+            "poly_roots": np.asarray(galois.Poly([1, 0, 30], field=gp).roots()),
             "reed_solomon": np.asarray(galois.ReedSolomon(15, 9).encode(galois.GF(2**4)(np.arange(9) % 16))),
             "bch": np.asarray(galois.BCH(15, 7).encode(galois.GF(2)(np.array([1, 0, 1, 1, 0, 0, 1])))),
             "primes": np.array([galois.is_prime(n) for n in range(2, 60)]),

@@ -353,6 +353,26 @@ def test_array_of_arrays_of_any_shape(shape):
     check(stacked, array(rng, np.int16, shape), array(rng, np.int16, shape))
 
 
+@ruchey.njit
+def rows_of_lists(n, m):
+    """galois' np.array([roots, powers]) of two lists built in a loop."""
+    roots, powers = [], []
+    for i in range(n):
+        roots.append(i * 3)
+        powers.append(i / 2)
+    extra = [7] * m
+    return np.array([roots, powers]), np.array([roots, roots, extra]), np.array([roots, np.arange(n)]), np.array(((roots,),))
+
+
+def test_array_of_lists_stacks_them_as_rows():
+    for n in (1, 4):  # (empty lists: NumPy takes float64 from no values, compiled code the lists' item type)
+        check(rows_of_lists, n, n)
+    with pytest.raises(ValueError):
+        rows_of_lists.py_func(3, 2)
+    with pytest.raises(ValueError):
+        rows_of_lists(3, 2)
+
+
 def test_array_of_arrays_of_different_shapes_raises():
     f = define("@ruchey.njit\ndef f(a, b):\n    return np.array([a, b])\n")
     with pytest.raises(ValueError):
