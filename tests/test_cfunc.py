@@ -138,6 +138,26 @@ def test_quad_through_low_level_callable():
     assert got == pytest.approx(math.sqrt(math.pi), rel=1e-10)
 
 
+def window_mean(values_ptr, len_values, result, data):
+    """SciPy's generic_filter callback, as its LowLevelCallable examples write it (carray with the dtype)."""
+    values = carray(values_ptr, (len_values,), dtype=types.float64)
+    s = 0.0
+    for v in values:
+        s += v
+    result[0] = s / len_values
+    return 1
+
+
+def test_generic_filter_through_low_level_callable():
+    scipy = pytest.importorskip("scipy")
+    from scipy import ndimage
+    cb = cfunc(types.intc(types.CPointer(types.float64), types.intp, types.CPointer(types.float64),
+                          types.voidptr))(window_mean)
+    image = make_rng(71).standard_normal((9, 7))
+    got = ndimage.generic_filter(image, scipy.LowLevelCallable(cb.ctypes), size=3)
+    np.testing.assert_allclose(got, ndimage.generic_filter(image, np.mean, size=3), rtol=1e-13)
+
+
 def test_callback_runs_without_the_gil():
     @cfunc("float64(int64)")
     def spin(n):

@@ -125,8 +125,11 @@ def farray(ptr, shape, dtype=None):
 
 def _pointer_typer(fortran):
     def typer(ptr, shape, dtype=None):
-        if not (isinstance(ptr, types.Array) and ptr.ndim == 1) or (dtype is not None and dtype != types.none):
-            return None  # a pointer argument only, without a dtype (a void pointer's elements are bytes)
+        if not (isinstance(ptr, types.Array) and ptr.ndim == 1):
+            return None  # a pointer argument only
+        if dtype is not None and dtype != types.none and repr(dtype) != f"dtype({ptr.dtype})":
+            return None  # a dtype: the pointer's own (scipy's LowLevelCallable examples name it); no casts
+
         if isinstance(shape, types.Integer):
             return lambda ptr, shape, dtype=None: ptr[:shape]
         if not isinstance(shape, types.TupleType):
