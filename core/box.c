@@ -301,6 +301,7 @@ PyObject *disp_box_generator(char *p, PyObject *const *args, int n) {
 PyObject *disp_box(const Type *t, char *p) {
   switch (t->kind) {
   case TY_NONE: Py_RETURN_NONE;
+  case TY_ELLIPSIS: return Py_NewRef(Py_Ellipsis);
   case TY_BOOL: return PyBool_FromLong(*(uint8_t *)p);
   case TY_I8: return PyLong_FromLong(*(int8_t *)p);
   case TY_I16: return PyLong_FromLong(*(int16_t *)p);
@@ -504,7 +505,7 @@ static int unbox_funcptr(PyObject *o, const Type *t, Slot *slot) {
 int disp_unbox(PyObject *o, const Type *t, Slot *slot, RtArray *arr, void **arg) {
   *arg = slot;
   if (t->kind == TY_ARRAY) return unbox_array(o, arr, arg);
-  if (t->kind == TY_NONE) return 0;  /* None: nothing to pass */
+  if (t->kind == TY_NONE || t->kind == TY_ELLIPSIS) return 0;  /* None, Ellipsis: nothing to pass */
   if (t->kind == TY_TUPLE) {  /* arr: room for t's storage */
     *arg = arr;
     if (arr) return disp_unbox_tuple(o, t, (char *)arr);

@@ -290,6 +290,7 @@ static const Type *typeof_depth(PyObject *o, int depth) {
   if (t == &PyLong_Type) return &core_plain[TY_I64];
   if (t == &PyBool_Type) return &core_plain[TY_BOOL];
   if (o == Py_None) return &core_plain[TY_NONE];
+  if (o == Py_Ellipsis) return &core_plain[TY_ELLIPSIS];
   if (t == &PyTuple_Type) return tuple_type(o, depth);
   if (t == &DispatcherType) return disp_function_type((Dispatcher *)o);
   if (t == &PyComplex_Type) return &core_plain[TY_C128];

@@ -700,7 +700,7 @@ static const Type *ty_expr_kind(Infer *in, Node *n) {
   case N_NONE: return TYS(TY_NONE);
   case N_IS_NONE: return ty_maybe_none(in, n->lhs) ? TYS(TY_BOOL) : NULL;
   case N_UNWRAP: return value_of(ty_maybe_none(in, n->lhs));
-  case N_ELLIPSIS: return ty_error(in, n, "Ellipsis (...) is only supported in an index");
+  case N_ELLIPSIS: return TYS(TY_ELLIPSIS);  /* a value: an index item wherever it ends up in an index */
   default: return ty_error(in, n, "internal error: statement used as an expression");
   }
 }

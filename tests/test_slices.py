@@ -151,3 +151,28 @@ def test_bad_slices_are_clear_errors():
         negative_length(-1)
     with pytest.raises(TypeError, match="not supported"):
         takes(numpy.arange(3.0), slice(0.5, 2))
+
+
+@ruchey.njit
+def ellipsis_values(a, y):
+    """py-pde's bc_idx = (..., y), returned by one function and used as an
+    index by another; Ellipsis and None held in variables."""
+    idx = (..., y)
+    whole = ...
+    grown = (None, ...)
+    return a[idx], a[whole].sum(), a[grown].shape, idx
+
+
+@ruchey.njit
+def index_by(a, t):
+    return a[t]
+
+
+def test_ellipsis_and_none_as_values_in_indices():
+    a = numpy.arange(12.0).reshape(3, 4)
+    for y in (0, 3, -1):
+        got, want = ellipsis_values(a, y), ellipsis_values.py_func(a, y)
+        numpy.testing.assert_array_equal(got[0], want[0])
+        assert got[1:] == want[1:]
+    for t in ((..., 1), (1, ...), (None, ..., 2)):
+        numpy.testing.assert_array_equal(index_by(a, t), index_by.py_func(a, t))

@@ -204,10 +204,21 @@ static bool type_item(Infer *in, Node *it) {
 /* a[t] with t a tuple value (a variable, numpy.ndindex's index): the
  * index written out, (t[0], t[1], ...), t read once per item, so only
  * where reading it again is free. */
+/* An index item of type t standing for itself (Ellipsis or None held in a
+ * variable or a tuple: py-pde's bc_idx = (..., y)): its token, or NULL. */
+static Node *token_item(Infer *in, const Type *t, const Node *at) {
+  if (t->kind != TY_ELLIPSIS && t->kind != TY_NONE) return NULL;
+  Node *token = arena_alloc(in->f->arena, sizeof(Node));
+  *token = (Node){.kind = t->kind == TY_ELLIPSIS ? N_ELLIPSIS : N_NONE, .line = at->line, .col = at->col};
+  return token;
+}
+
 static bool spread_tuple_index(Infer *in, Node *n) {
   Node *t = n->rhs;
   const Type *tt = t->kind == N_TUPLE || t->kind == N_SLICE || t->kind == N_NONE || t->kind == N_ELLIPSIS
                        ? NULL : ty_expr(in, t);
+  Node *token = tt && t->kind == N_VAR ? token_item(in, tt, t) : NULL;
+  if (token) n->rhs = token;
   if (!tt || tt->kind != TY_TUPLE) return !ty_failed(in);
   if (t->kind != N_VAR && !(t->kind == N_CALL && t->bi && (t->bi->flags & BF_PURE)))
     return ty_error(in, t, "an array is indexed by a tuple value only from a variable: assign the tuple first") != NULL;
@@ -220,7 +231,8 @@ static bool spread_tuple_index(Infer *in, Node *n) {
     Node *k = arena_alloc(in->f->arena, sizeof(Node)), *item = arena_alloc(in->f->arena, sizeof(Node));
     *k = (Node){.kind = N_INT, .line = t->line, .col = t->col, .ival = i};
     *item = (Node){.kind = N_INDEX, .line = t->line, .col = t->col, .lhs = t, .rhs = k};
-    items->list.items[i] = item;
+    Node *itself = token_item(in, tt->fields[i], t);
+    items->list.items[i] = itself ? itself : item;
   }
   n->rhs = items;
   return true;

@@ -389,6 +389,10 @@ _ALIASES = {
     "u1": "uint8", "u2": "uint16", "u4": "uint32", "u8": "uint64", "uintp": "uint64",
     "f2": "float16", "half": "float16", "f4": "float32", "f8": "float64", "float_": "float64", "double": "float64", "size_t": "uint64",
     "c8": "complex64", "c16": "complex128",
+    # C's names, as Numba gives them on 64-bit Linux
+    "int_": "int64", "uint": "uint64", "uintc": "uint32", "byte": "uint8", "char": "int8", "uchar": "uint8",
+    "short": "int16", "ushort": "uint16", "long_": "int64", "ulong": "uint64", "longlong": "int64",
+    "ulonglong": "uint64", "ssize_t": "int64",
 }
 class UnicodeType(Type):
     """str, Numba's types.unicode_type: an argument type, and the item, key
