@@ -25,7 +25,8 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 PACKAGES = ("stumpy", "pynndescent", "quantecon", "numbagg", "numba-stats", "fastdist", "resampy", "tslearn", "pvlib", "librosa", "sparse", "hapsira",
-            "umap-learn", "pandas", "antropy", "aeon", "fluids", "datashader", "shap", "pymatting", "pyod", "pyts")
+            "umap-learn", "pandas", "antropy", "aeon", "fluids", "datashader", "shap", "pymatting", "pyod", "pyts",
+            "vectorbt")
 TIMEOUT = 1200
 
 
@@ -87,17 +88,26 @@ WITHOUT_DEPS = {"hapsira": ["astropy", "jplephem", "pandas", "pyerfa", "scipy"],
 
 
 # what a package's computations need beside its own dependencies:
-# datashader's edge bundling takes dask and scikit-image
-ALSO = {"datashader": ["dask[dataframe]", "scikit-image"]}
+# datashader's edge bundling takes dask and scikit-image; vectorbt 0.28
+# imports plotly's heatmapgl, which plotly 6 removed
+ALSO = {"datashader": ["dask[dataframe]", "scikit-image"], "vectorbt": ["plotly<6"]}
+
+# the version installed where the newest does not fit the venv: vectorbt
+# 1.x needs pandas 3, the other packages (and pandas' own row) pandas 2
+PINNED = {"vectorbt": "0.28.5"}
+
+
+def requirement(package):
+    return f"{package}=={PINNED[package]}" if package in PINNED else package
 
 
 def install(python, packages):
     pip = [python, "-m", "pip", "install", "-q", "--disable-pip-version-check"]
-    plain = [p for p in packages if p not in WITHOUT_DEPS] + [d for p in packages for d in ALSO.get(p, ())]
+    plain = [requirement(p) for p in packages if p not in WITHOUT_DEPS] + [d for p in packages for d in ALSO.get(p, ())]
     needed = [d for p in packages for d in WITHOUT_DEPS.get(p, ())]
     subprocess.run(pip + ["numba", *plain, *needed], check=True)
-    if len(plain) < len(packages):
-        subprocess.run(pip + ["--no-deps", *(p for p in packages if p in WITHOUT_DEPS)], check=True)
+    if any(p in WITHOUT_DEPS for p in packages):
+        subprocess.run(pip + ["--no-deps", *(requirement(p) for p in packages if p in WITHOUT_DEPS)], check=True)
 
 
 def version(python, package):
