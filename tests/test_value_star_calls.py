@@ -161,3 +161,20 @@ def test_callee_returning_a_tuple_through_star_args():
 def test_too_few_for_a_callee_with_defaults_is_a_typing_error():
     with pytest.raises(ruchey.TypingError):
         star_only(with_default, ())
+
+
+@njit
+def keyword_only(x, *, k=1):
+    return x * k
+
+
+@njit
+def array_default(x, k=numpy.ones(2)):
+    return x
+
+
+def test_callees_a_spread_cannot_bind_are_typing_errors():
+    with pytest.raises(ruchey.TypingError, match="keyword-only"):
+        call(keyword_only, 1.0, ())
+    with pytest.raises(ruchey.TypingError, match="defaults"):
+        call(array_default, 1.0, ())
