@@ -742,6 +742,152 @@ def vectorbt_from_order_func():
             **_vbt_records("from_orders", vbt.Portfolio.from_orders(close, sizes, fees=0.001).orders.values)}
 
 
+def _anndata(sparse=True, dtype=np.float32):
+    """A small single-cell count matrix: 300 cells, 200 genes, 60% zeros,
+    three batches and four groups of cells, ten mitochondrial genes."""
+    import anndata
+    import scipy.sparse
+    rng = np.random.default_rng(0)
+    x = rng.negative_binomial(2, 0.3, size=(300, 200)).astype(dtype)
+    x[rng.random(x.shape) < 0.6] = 0
+    adata = anndata.AnnData(scipy.sparse.csr_matrix(x) if sparse else x)
+    adata.obs["batch"] = rng.integers(0, 3, 300).astype(str)
+    adata.obs["group"] = rng.integers(0, 4, 300).astype(str)
+    adata.var_names = [f"g{i}" for i in range(200)]
+    adata.var["mt"] = np.arange(200) < 10
+    return adata
+
+
+def _dense(x):
+    return x.toarray() if hasattr(x, "toarray") else np.asarray(x)
+
+
+def scanpy_preprocessing():
+    """scanpy's preprocessing with compiled kernels: QC metrics (sparse and
+    dense), normalize_total and log1p of a sparse matrix, highly variable
+    genes (seurat, cell_ranger, Pearson residuals), scale (sparse, and dense
+    clipped), Pearson residuals, ComBat."""
+    import scanpy as sc
+    out = {}
+    for sparse in (True, False):
+        obs, var = sc.pp.calculate_qc_metrics(_anndata(sparse), qc_vars=["mt"], percent_top=[10, 50])
+        out[f"qc_obs_{sparse}"], out[f"qc_var_{sparse}"] = obs.to_numpy(float), var.to_numpy(float)
+    adata = _anndata()
+    sc.pp.normalize_total(adata, target_sum=1e4)
+    sc.pp.log1p(adata)
+    out["normalized"] = _dense(adata.X)
+    for flavor in ("seurat", "cell_ranger"):
+        adata = _anndata()
+        sc.pp.normalize_total(adata)
+        sc.pp.log1p(adata)
+        hvg = sc.pp.highly_variable_genes(adata, flavor=flavor, n_top_genes=50, batch_key="batch", inplace=False)
+        out["hvg_" + flavor] = hvg.select_dtypes("number").to_numpy(float)
+    hvg = sc.experimental.pp.highly_variable_genes(_anndata(), flavor="pearson_residuals", n_top_genes=50,
+                                                   inplace=False)
+    out["hvg_pearson"] = hvg.select_dtypes("number").to_numpy(float)
+    for sparse in (True, False):
+        adata = _anndata(sparse)
+        sc.pp.log1p(adata)
+        sc.pp.scale(adata, max_value=2, zero_center=not sparse)
+        out[f"scaled_{sparse}"] = _dense(adata.X)
+    adata = _anndata()
+    sc.experimental.pp.normalize_pearson_residuals(adata)
+    out["pearson"] = _dense(adata.X)
+    adata = _anndata(False)
+    sc.pp.log1p(adata)
+    sc.pp.combat(adata, key="batch")
+    out["combat"] = adata.X
+    return out
+
+
+def scanpy_metrics_ranking():
+    """scanpy's Moran's I and Geary's C of every gene over a k-nearest
+    neighbour graph (float64 counts, sparse and dense), and its marker
+    genes by t-test and Wilcoxon rank sums."""
+    import scanpy as sc
+    out = {}
+    for sparse in (True, False):
+        adata = _anndata(sparse, np.float64)
+        sc.pp.log1p(adata)
+        sc.pp.pca(adata, n_comps=10)
+        sc.pp.neighbors(adata, n_neighbors=10)
+        out[f"morans_{sparse}"], out[f"gearys_{sparse}"] = sc.metrics.morans_i(adata), sc.metrics.gearys_c(adata)
+    for method in ("t-test", "wilcoxon"):
+        adata = _anndata()
+        sc.pp.log1p(adata)
+        sc.tl.rank_genes_groups(adata, "group", method=method)
+        out[method] = np.array(adata.uns["rank_genes_groups"]["scores"].tolist(), dtype=float)
+    return out
+
+
+def _decoupler_inputs():
+    """20 samples of 300 genes, and a network of 12 sources with 25
+    signed, weighted targets each."""
+    import pandas as pd
+    rng = np.random.default_rng(0)
+    genes = [f"g{i}" for i in range(300)]
+    mat = pd.DataFrame(rng.normal(size=(20, 300)), index=[f"s{i}" for i in range(20)], columns=genes)
+    rows = [(f"src{s}", genes[g], float(rng.choice([-1.0, 1.0]) * rng.uniform(0.5, 2)))
+            for s in range(12) for g in rng.choice(300, 25, replace=False)]
+    return mat, pd.DataFrame(rows, columns=["source", "target", "weight"])
+
+
+def decoupler_methods():
+    """decoupler's enrichment methods with compiled kernels (parallel and
+    cached): ULM, MLM, weighted aggregate with permutations, z-score,
+    VIPER, AUCell, GSEA, GSVA, ORA, and decouple() running several."""
+    import decoupler as dc
+    mat, net = _decoupler_inputs()
+    out = {}
+    for name in ("ulm", "mlm", "waggr", "zscore", "viper", "aucell", "gsea", "gsva", "ora"):
+        result = getattr(dc.mt, name)(data=mat, net=net, tmin=3, verbose=False)
+        for k, part in enumerate(result if isinstance(result, tuple) else (result,)):
+            if part is not None:  # (no p-values: None)
+                out[f"{name}_{k}"] = part.to_numpy(float)
+    for key, frame in dc.mt.decouple(data=mat, net=net, tmin=3, methods=["ulm", "mlm", "zscore", "waggr"]).items():
+        out["decouple_" + key] = frame.to_numpy(float)
+    return out
+
+
+def chemicals_numba():
+    """`import chemicals.numba` (chemicals' functions compiled by Numba):
+    vapour pressure, liquid density, heat capacity, heat of vaporisation,
+    surface tension, the IAPWS-95 and IAPWS-97 steam tables, dry air,
+    mixing rules, gas mixture viscosity and conductivity, flash residuals."""
+    import chemicals.numba as cn
+    zs, ks = np.array([0.5, 0.3, 0.2]), np.array([1.685, 0.742, 0.532])
+    return {"antoine": cn.Antoine(100.0, 8.7, 1631.0, -41.0),
+            "trc_antoine": cn.TRC_Antoine_extended(180.0, 227.51, -120., 8.95894, 510.595, -15.95, 2.41377, -93.74,
+                                                   7425.9),
+            "wagner": cn.Wagner(70.0, 150.8, 4.87e6, -6.0, 1.3, -0.5, -1.7),
+            "yaws_psat": cn.Yaws_Psat(T=400.0, A=-36.8, B=-2.0, C=20.7, D=-0.021, E=1e-5),
+            "lee_kesler": cn.Lee_Kesler(400.0, 500.0, 3.5e6, 0.3),
+            "rackett": cn.Rackett(272.03889, 369.83333, 4248000.0, 0.2763),
+            "costald": cn.COSTALD(298, 647.13, 55.95E-6, 0.3449),
+            "lastovka_shaw": cn.Lastovka_Shaw(1000.0, 0.1333),
+            "zabransky": cn.Zabransky_quasi_polynomial(330, 591.79, -3.12743, 0.0857315, 13.7282, 1.28971, 6.42297,
+                                                       4.10989),
+            "watson": cn.Watson(T=320.0, Hvap_ref=43908, T_ref=300.0, Tc=647.14),
+            "brock_bird": cn.Brock_Bird(298.15, 391.35, 543.15, 3.6e6),
+            "letsou_stiel": cn.Letsou_Stiel(300., 500., 100., 3.6e6, 0.3),
+            "sheffy_johnson": cn.Sheffy_Johnson(300, 47, 280),
+            "iapws95_rho": cn.iapws95_rho(330.0, 8e5),
+            "iapws97_rho": cn.iapws97_rho(330.0, 8e5),
+            "air_rho": cn.lemmon2000_rho(300.0, 1e5),
+            "mu_iapws": cn.mu_IAPWS(T=647.35, rho=122.0),
+            "mixing_simple": cn.mixing_simple(np.array([0.1, 0.9]), np.array([1.0, 2.0])),
+            "brokaw": cn.Brokaw(308.15, np.array([0.05, 0.95]), np.array([1.34E-5, 9.5029E-6]),
+                                np.array([64.06, 46.07]), np.array([0.42, 0.19]), np.array([347., 432.])),
+            "herning_zipperer": cn.Herning_Zipperer(np.array([0.5, 0.25, 0.25]),
+                                                    np.array([1.78e-05, 1.12e-05, 9.35e-06]),
+                                                    np.array([28.0134, 16.043, 30.07])),
+            "lindsay_bromley": cn.Lindsay_Bromley(323.15, np.array([0.23, 0.77]), np.array([1.939E-2, 1.231E-2]),
+                                                  np.array([1.002E-5, 1.015E-5]), np.array([248.31, 248.93]),
+                                                  np.array([46.07, 50.49])),
+            "rachford_rice_ln2": cn.Rachford_Rice_solution_LN2(zs, ks),
+            "rachford_rice_error": cn.Rachford_Rice_flash_error(0.5, zs, ks)}
+
+
 WORKLOADS = {
     "stumpy": {"stump": stumpy_stump, "aamp": stumpy_aamp, "more": stumpy_more},
     "pynndescent": {"NNDescent": pynndescent_graph},
@@ -774,6 +920,9 @@ WORKLOADS = {
     "pymatting": {"alpha": pymatting_alpha, "foreground": pymatting_foreground},
     "pyod": {"detectors": pyod_detectors, "sod": pyod_sod},
     "pyts": {"dtw": pyts_dtw, "transforms": pyts_transforms, "classifiers": pyts_classifiers},
+    "scanpy": {"preprocessing": scanpy_preprocessing, "metrics_ranking": scanpy_metrics_ranking},
+    "decoupler": {"methods": decoupler_methods},
+    "chemicals": {"chemicals_numba": chemicals_numba},
     "vectorbt": {"indicators": vectorbt_indicators, "generic": vectorbt_generic, "signals": vectorbt_signals,
                  "from_signals": vectorbt_from_signals, "from_order_func": vectorbt_from_order_func},
 }

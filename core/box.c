@@ -211,6 +211,36 @@ static __attribute__((noinline)) PyObject *box_tuple(const Type *t, char *p) {
   return t->callee ? disp_box_named(t, tup) : tup;
 }
 
+/* A slice result: its parts not given are None. */
+static PyObject *box_slice(const Type *t, const int64_t *p) {
+  PyObject *parts[3] = {NULL, NULL, NULL}, *s = NULL;
+  int k = 0;
+  for (; k < 3; k++)
+    if (!(parts[k] = t->unit & (1 << k) ? PyLong_FromLongLong(p[k]) : Py_NewRef(Py_None))) break;
+  if (k == 3) s = PySlice_New(parts[0], parts[1], parts[2]);
+  for (k = 0; k < 3; k++) Py_XDECREF(parts[k]);
+  return s;
+}
+
+/* A slice argument into p: its int parts as int64 (those its type says are None, 0). */
+static int unbox_slice(PyObject *o, const Type *t, int64_t *p) {
+  if (disp_typeof(o) != t) {
+    PyErr_Format(PyExc_TypeError, "expected a %s, got %R", t->name, o);
+    return -1;
+  }
+  PySliceObject *s = (PySliceObject *)o;
+  PyObject *parts[3] = {s->start, s->stop, s->step};
+  for (int k = 0; k < 3; k++) {
+    p[k] = 0;
+    if (!(t->unit & (1 << k))) continue;
+    PyObject *i = PyNumber_Index(parts[k]);
+    p[k] = i ? PyLong_AsLongLong(i) : -1;
+    Py_XDECREF(i);
+    if (p[k] == -1 && PyErr_Occurred()) return -1;
+  }
+  return 0;
+}
+
 /* A float16 result: a numpy.float16, as Numba returns it. */
 static PyObject *box_half(char *p) {
   PyArray_Descr *d = PyArray_DescrFromType(NPY_HALF);
@@ -288,6 +318,7 @@ PyObject *disp_box(const Type *t, char *p) {
   case TY_C128: return PyComplex_FromDoubles(((double *)p)[0], ((double *)p)[1]);
   case TY_ARRAY: return box_array(t, (RtArray *)p);
   case TY_TUPLE: return box_tuple(t, p);
+  case TY_SLICE: return box_slice(t, (const int64_t *)p);
   case TY_OPTIONAL: return p[t->elem->size] ? disp_box(t->elem, p) : Py_NewRef(Py_None);  /* the flag follows the value */
   case TY_LIST: case TY_DICT: return typed_box(t, *(void **)p);
   case TY_GENERATOR: return disp_box_generator(p, NULL, 0);
@@ -479,6 +510,10 @@ int disp_unbox(PyObject *o, const Type *t, Slot *slot, RtArray *arr, void **arg)
     if (arr) return disp_unbox_tuple(o, t, (char *)arr);
     PyErr_Format(PyExc_TypeError, "a tuple (%s) cannot be passed here", t->name);
     return -1;
+  }
+  if (t->kind == TY_SLICE) {  /* arr: room for its three int64 */
+    *arg = arr;
+    return unbox_slice(o, t, (int64_t *)arr);
   }
   if (t->kind == TY_DTYPE) {  /* no value: the dtype is in the type */
     if (disp_typeof(o) == t) return 0;

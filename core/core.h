@@ -165,7 +165,7 @@ bool disp_is_generator(PyObject *o);  /* typeof.c: a numpy.random.Generator */
  * one, a tuple its storage's worth. */
 static inline int disp_arg_units(const Type *t) {
   if (t->kind == TY_TUPLE) return (int)(t->size / sizeof(RtArray)) + 1;
-  return t->kind == TY_ARRAY;
+  return t->kind == TY_ARRAY || t->kind == TY_SLICE;  /* (a slice's three int64 in an RtArray's room) */
 }
 /* A tuple o into t's storage layout at p (arr of disp_unbox: t->size bytes, RtArray-aligned). */
 int disp_unbox_tuple(PyObject *o, const Type *t, char *p);
@@ -255,6 +255,7 @@ typedef struct Dispatcher {
   bool sealed;            /* explicit signatures given: no compiles on a miss */
   bool varargs;           /* takes *args: its last parameter, the tuple of the extra arguments */
   int kwonly;             /* how many keyword-only parameters it takes (without *args): its last ones */
+  int posonly;            /* how many positional-only ones (before a /): its first ones, never bound by keyword */
   bool scalars_only;      /* a ufunc's function (@vectorize): compiled code calls it per element */
   const Type *(*ufunc_loops)[MAX_ARGS]; /* its ufunc's loops' argument types, in NumPy's order */
   int nufunc_loops;
@@ -266,8 +267,8 @@ typedef struct Dispatcher {
   int lock_depth;
   int nparams;
   /* the parameters' names, where keywords and defaults bind in C (plain
-   * positional-or-keyword parameters, then keyword-only ones); NULL: bound
-   * through inspect */
+   * positional-only and positional-or-keyword parameters, then keyword-only
+   * ones); NULL: bound through inspect */
   PyObject *param_names;
   Spec *specs;
   int nspecs;
@@ -285,6 +286,10 @@ typedef struct Dispatcher {
 } Dispatcher;
 
 extern PyTypeObject DispatcherType;
+/* Whether functions decorated from now on read a variable not assigned on
+ * the path taken as Numba does (CompileOptions.unassigned_zero): set by
+ * install_as_numba(), for packages written for Numba. */
+extern bool disp_numba_reads;
 /* typeof.c: a compiled function's type as a value (NULL for a kernel) */
 const Type *disp_function_type(Dispatcher *d);
 void disp_lock_compiles(Dispatcher *self);

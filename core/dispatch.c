@@ -302,13 +302,14 @@ static PyObject *call_binding(Dispatcher *self, PyObject *const *args, size_t na
 }
 
 /* The parameter named key, or -1: the same object first (keyword names
- * in calls are interned), then equal strings, as CPython matches them. */
+ * in calls are interned), then equal strings, as CPython matches them.
+ * Positional-only parameters have no name a keyword can give. */
 static int param_index(Dispatcher *self, PyObject *key) {
   int n = self->nparams;
-  for (int i = 0; i < n; i++)
+  for (int i = self->posonly; i < n; i++)
     if (PyTuple_GET_ITEM(self->param_names, i) == key) return i;
   if (!PyUnicode_Check(key)) return -1;
-  for (int i = 0; i < n; i++)
+  for (int i = self->posonly; i < n; i++)
     if (PyUnicode_Compare(PyTuple_GET_ITEM(self->param_names, i), key) == 0) return i;
   return -1;
 }
@@ -364,6 +365,8 @@ static PyObject *dispatcher_vectorcall(PyObject *callable, PyObject *const *args
   return call_keywords(self, args, nargsf, kwnames);
 }
 
+bool disp_numba_reads;
+
 static int dispatcher_init(Dispatcher *self, PyObject *args, PyObject *kwds) {
   static char *kwlist[] = {"py_func", "boundscheck", "fastmath", "error_model", "nogil", "parallel",
                            "kernel", "debug", "locals", NULL};
@@ -400,8 +403,9 @@ static int dispatcher_init(Dispatcher *self, PyObject *args, PyObject *kwds) {
   self->varargs = (code->co_flags & (CO_VARARGS | CO_VARKEYWORDS)) == CO_VARARGS && !code->co_kwonlyargcount;
   self->kwonly = !(code->co_flags & (CO_VARARGS | CO_VARKEYWORDS)) ? code->co_kwonlyargcount : 0;
   self->nparams = code->co_argcount + self->varargs + self->kwonly;
+  self->posonly = code->co_posonlyargcount;
   Py_CLEAR(self->param_names);
-  if (!code->co_posonlyargcount && !(code->co_flags & (CO_VARARGS | CO_VARKEYWORDS))) {
+  if (!(code->co_flags & (CO_VARARGS | CO_VARKEYWORDS))) {
     PyObject *names = PyObject_GetAttrString((PyObject *)code, "co_varnames");
     self->param_names = names ? PyTuple_GetSlice(names, 0, code->co_argcount + self->kwonly) : NULL;
     Py_XDECREF(names);
@@ -410,6 +414,7 @@ static int dispatcher_init(Dispatcher *self, PyObject *args, PyObject *kwds) {
   self->opts.boundscheck = boundscheck;
   self->opts.fastmath = fastmath;
   self->opts.error_model_numpy = !strcmp(error_model, "numpy");
+  self->opts.unassigned_zero = disp_numba_reads;
   self->opts.python = PY_VERSION_HEX;
   self->opts.parallel = parallel;
   self->opts.kernel = kernel;
@@ -663,11 +668,19 @@ static PyObject *python_attribute(Dispatcher *self, void *closure) {
   return value;
 }
 
+/* __code__ and func_code: the Python function's code, as Numba's dispatchers
+ * give it (packages test hasattr(f, "func_code") to tell a compiled one). */
+static PyObject *dispatcher_code(Dispatcher *self, void *closure) {
+  return PyObject_GetAttrString(self->py_func, "__code__");
+}
+
 #define PYTHON_PROPERTY(name, doc) {name, (getter)python_attribute, NULL, doc, (void *)name}
 #define PYTHON_METHOD(name, doc) {name, (getter)python_attribute, NULL, doc, (void *)(name "()")}
 
 static PyGetSetDef dispatcher_getset[] = {
   {"__dict__", PyObject_GenericGetDict, PyObject_GenericSetDict, NULL, NULL},
+  {"__code__", (getter)dispatcher_code, NULL, "The Python function's code.", NULL},
+  {"func_code", (getter)dispatcher_code, NULL, "The Python function's code (Numba's name).", NULL},
   PYTHON_PROPERTY("stats", "The on-disk cache's hits and misses (cache_path, cache_hits, cache_misses)."),
   PYTHON_PROPERTY("overloads", "Each compiled signature's compile result (signature, entry_point, return type)."),
   PYTHON_PROPERTY("signatures", "The argument types of each compiled specialisation, a tuple of types each."),

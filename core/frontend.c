@@ -56,7 +56,7 @@ void *fe_error(Fe *fe, PyObject *e, const char *fmt, ...) {
 
 /* Whether reading one level deeper at e leaves the stack room; if not, a
  * RecursionError (CPython's own compiler stops at its recursion limit). */
-static bool fe_room(Fe *fe, PyObject *e) {
+bool fe_room(Fe *fe, PyObject *e) {
   char here;
   if ((uintptr_t)&here > fe->stack_limit + RC_STACK_PER_NEST * 4) return true;
   if (!fe->diag->kind) {
@@ -128,7 +128,7 @@ static void collect_locals(Fe *fe, PyObject *node) {
     PyObject *ctx = field(node, "ctx");
     if (is_kind(ctx, "Store")) {
       PyObject *id = field(node, "id");
-      add_var(fe, PyUnicode_AsUTF8(id));
+      if (!fe_is_alias(fe, id)) add_var(fe, PyUnicode_AsUTF8(id));  /* (a name of a builtin: no variable) */
       Py_DECREF(id);
     }
     Py_DECREF(ctx);
@@ -855,13 +855,12 @@ static const struct {
   {"numpy.ones_like", {"a"}}, {"numpy.full_like", {"a", "fill_value"}},
 };
 
-/* A builtin's positional arguments given by name, moved into place while
- * the row takes fewer than its least by position: np.zeros(shape=(n, k)). */
+/* A builtin's positional arguments given by name, moved into place in
+ * order while each next one is named: np.zeros(shape=(n, k)). */
 static void bind_named_positionals(Fe *fe, Node *n) {
   for (size_t r = 0; r < sizeof named_positionals / sizeof named_positionals[0]; r++) {
     if (strcmp(named_positionals[r].builtin, n->bi->name)) continue;
-    for (const char *name; n->list.len < n->bi->min_args && n->list.len < 3 &&
-                           (name = named_positionals[r].names[n->list.len]);) {
+    for (const char *name; n->list.len < 3 && (name = named_positionals[r].names[n->list.len]);) {
       int k = 0;
       while (k < n->kw.len && strcmp(n->kw_names[k], name)) k++;
       if (k == n->kw.len) return;
@@ -874,6 +873,39 @@ static void bind_named_positionals(Fe *fe, Node *n) {
     }
     return;
   }
+}
+
+/* numpy.arange's start, stop and step given by name, made positional as
+ * NumPy binds them: a stop named without a start starts at 0
+ * (arange(stop=n)), and a step named after a lone first argument takes it
+ * as the stop (arange(n, step=2)). Anything else is left to the row. */
+static void bind_arange(Fe *fe, Node *n, PyObject *e) {
+  static const char *const names[3] = {"start", "stop", "step"};
+  Node *part[3] = {NULL, NULL, NULL};
+  if (n->list.len > 3) return;
+  for (int i = 0; i < n->list.len; i++) part[i] = n->list.items[i];
+  int kept = 0;
+  for (int k = 0; k < n->kw.len; k++) {
+    int i = 0;
+    while (i < 3 && strcmp(n->kw_names[k], names[i])) i++;
+    if (i == 3 || part[i]) {  /* dtype=, or a part given twice: the row's to judge */
+      n->kw.items[kept] = n->kw.items[k], n->kw_names[kept++] = n->kw_names[k];
+      continue;
+    }
+    part[i] = n->kw.items[k];
+  }
+  if (!part[1] && !n->list.len) return;  /* arange(start=n): NumPy's TypeError, the row's here */
+  if (!part[1] && n->list.len == 1 && part[2]) part[1] = part[0], part[0] = NULL;
+  if (!part[0] && part[1]) {
+    part[0] = new_node(fe, N_INT, e);
+    part[0]->ival = 0;
+  }
+  int len = part[2] ? 3 : part[1] ? 2 : part[0] ? 1 : 0;
+  for (int i = 0; i < len; i++)
+    if (!part[i]) return;  /* a gap: refused by the row as given */
+  n->kw.len = kept;
+  n->list = new_list(fe, len);
+  for (int i = 0; i < len; i++) n->list.items[i] = part[i];
 }
 
 /* A callee's default as an argument node: None, a number, a bool, a str,
@@ -911,7 +943,7 @@ bool fe_bind_jit_call(Fe *fe, PyObject *e, Node *n, PyObject *disp) {
   }
   for (int k = 0; ok && k < n->kw.len; k++) {
     int slot = -1;
-    for (int i = 0; i < np + nkw; i++) {
+    for (int i = code->co_posonlyargcount; i < np + nkw; i++) {  /* positional-only: no keyword names them */
       PyObject *name = PyTuple_GET_ITEM(names, i);
       if (!strcmp(PyUnicode_AsUTF8(name), n->kw_names[k])) slot = i;
     }
@@ -1387,6 +1419,7 @@ static Node *fe_call(Fe *fe, PyObject *e) {
       n = NULL;
     } else if (!is_jit) {
       bind_named_positionals(fe, n);
+      if (!strcmp(builtin->name, "numpy.arange")) bind_arange(fe, n, e);
     }
   }
   Py_XDECREF(obj);
@@ -1862,8 +1895,26 @@ static Node *fe_target(Fe *fe, PyObject *t) {
   return fe_error(fe, t, "assignment to '%s' is not supported", ast_kind(t));
 }
 
+/* _sqrt, _exp = sqrt, exp: names of builtins (fe_collect_aliases), bound by nothing at run time. */
+static bool binds_aliases(Fe *fe, PyObject *targets) {
+  if (PyList_GET_SIZE(targets) != 1) return false;
+  PyObject *t = PyList_GET_ITEM(targets, 0), *names = is_kind(t, "Tuple") ? field(t, "elts") : NULL;
+  bool all = names ? PyList_GET_SIZE(names) > 0 : is_kind(t, "Name");
+  for (Py_ssize_t i = 0; all && i < (names ? PyList_GET_SIZE(names) : 1); i++) {
+    PyObject *name = names ? PyList_GET_ITEM(names, i) : t, *id = is_kind(name, "Name") ? field(name, "id") : NULL;
+    all = id && fe_is_alias(fe, id);
+    Py_XDECREF(id);
+  }
+  Py_XDECREF(names);
+  return all;
+}
+
 static Node *fe_assign(Fe *fe, PyObject *s) {
   PyObject *targets = field(s, "targets"), *value = field(s, "value");
+  if (binds_aliases(fe, targets)) {
+    Py_DECREF(targets); Py_DECREF(value);
+    return new_node(fe, N_PASS, s);
+  }
   Node *n = NULL;
   int nt = (int)PyList_GET_SIZE(targets);
   bool lambda = nt == 1 && is_kind(value, "Lambda") && is_kind(PyList_GET_ITEM(targets, 0), "Name");
@@ -2468,6 +2519,7 @@ Func *fe_read_function(PyObject *pyfunc, PyObject *self, Arena *arena, Diag *dia
   }
   bool ok = fe_params(&fe, def);
   if (ok) {
+    fe_collect_aliases(&fe, body);
     for (Py_ssize_t i = 0; i < PyList_GET_SIZE(body); i++)
       collect_locals(&fe, PyList_GET_ITEM(body, i));
     ok = !diag->kind && fe_block(&fe, body, &fe.f->body);

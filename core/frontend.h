@@ -82,6 +82,12 @@ Node *fe_spread_args(Fe *fe, PyObject *e);                      /* its arguments
 bool fe_bind_spread_call(Fe *fe, PyObject *e, Node *n, PyObject *disp, Node *packed);  /* that tuple, then disp's defaults */
 Node *fe_import(Fe *fe, PyObject *s);
 PyObject *fe_imported(Fe *fe, PyObject *name);                  /* borrowed, or NULL */
+/* Local names bound once, to functions compiled code knows (_sqrt = math.sqrt):
+ * found before the body is read, they are those functions, as imports are. */
+void fe_collect_aliases(Fe *fe, PyObject *body);
+/* Whether reading one level deeper at e leaves the stack room (a RecursionError if not). */
+bool fe_room(Fe *fe, PyObject *e);
+bool fe_is_alias(Fe *fe, PyObject *name);                       /* such a name, not a variable */
 /* The syntax tree of a lambda or nested def read out of a compiled
  * function (the function's own variables it reads made parameters), or
  * NULL */

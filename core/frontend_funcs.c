@@ -344,6 +344,115 @@ PyObject *fe_imported(Fe *fe, PyObject *name) {
   return fe->imports ? PyDict_GetItemWithError(fe->imports, name) : NULL;
 }
 
+/* ---------------------------------------------------------------- local names of builtins */
+
+/* How many times each name is bound (stored or deleted) in the body, its
+ * nested functions' and classes' own names apart: name -> count. */
+static void count_bindings(Fe *fe, PyObject *node, PyObject *counts) {
+  if (!fe_room(fe, node) || PyErr_Occurred()) return;
+  if (is_kind(node, "FunctionDef") || is_kind(node, "AsyncFunctionDef") || is_kind(node, "ClassDef") ||
+      is_kind(node, "Lambda"))
+    return;  /* (its name counts as the Assign's would not: such a name is never an alias) */
+  if (is_kind(node, "Name")) {
+    PyObject *ctx = field(node, "ctx"), *id = field(node, "id");
+    if (!is_kind(ctx, "Load")) {
+      PyObject *was = PyDict_GetItemWithError(counts, id);
+      PyObject *now = PyLong_FromLong(was ? PyLong_AsLong(was) + 1 : 1);
+      if (now) PyDict_SetItem(counts, id, now);
+      Py_XDECREF(now);
+    }
+    Py_DECREF(ctx); Py_DECREF(id);
+    return;
+  }
+  PyObject *fields = PyObject_GetAttrString((PyObject *)Py_TYPE(node), "_fields");
+  for (Py_ssize_t i = 0; fields && i < PyTuple_GET_SIZE(fields); i++) {
+    PyObject *v = field(node, PyUnicode_AsUTF8(PyTuple_GET_ITEM(fields, i)));
+    if (PyList_Check(v))
+      for (Py_ssize_t j = 0; j < PyList_GET_SIZE(v); j++) count_bindings(fe, PyList_GET_ITEM(v, j), counts);
+    else if (PyObject_HasAttrString((PyObject *)Py_TYPE(v), "_fields"))
+      count_bindings(fe, v, counts);
+    Py_DECREF(v);
+  }
+  Py_XDECREF(fields);
+}
+
+/* The builtin a name of an alias assignment is bound to: value names a
+ * function compiled code knows (math.sqrt, numpy.sin), through names the
+ * body never binds; NULL otherwise. A new reference. */
+static PyObject *aliased_builtin(Fe *fe, PyObject *value, PyObject *counts) {
+  PyObject *root = Py_NewRef(value);
+  while (is_kind(root, "Attribute")) Py_SETREF(root, field(root, "value"));
+  PyObject *id = is_kind(root, "Name") ? field(root, "id") : NULL;
+  bool outside = id && !PyDict_GetItemWithError(counts, id) && !PyErr_Occurred();
+  Py_XDECREF(id); Py_DECREF(root);
+  PyObject *obj = outside ? static_object(fe, value) : NULL;
+  if (obj && (!core_builtin(obj) || PyObject_TypeCheck(obj, &DispatcherType))) Py_CLEAR(obj);
+  PyErr_Clear();
+  return obj;
+}
+
+/* An assignment binding names to builtins only (f = math.sqrt;
+ * _sqrt, _exp = sqrt, exp), each name bound nowhere else: those names are
+ * the functions themselves for the whole body, as an import binds them,
+ * and the statement does nothing (fe_assign). */
+static void alias_assignment(Fe *fe, PyObject *s, PyObject *counts) {
+  PyObject *targets = field(s, "targets"), *value = field(s, "value");
+  PyObject *target = PyList_GET_SIZE(targets) == 1 ? PyList_GET_ITEM(targets, 0) : NULL;
+  PyObject *names = NULL, *values = NULL;
+  if (target && is_kind(target, "Name")) {
+    names = PyList_New(1), values = PyList_New(1);
+    if (names && values) {
+      PyList_SET_ITEM(names, 0, Py_NewRef(target));
+      PyList_SET_ITEM(values, 0, Py_NewRef(value));
+    }
+  } else if (target && is_kind(target, "Tuple") && is_kind(value, "Tuple")) {
+    names = field(target, "elts"), values = field(value, "elts");
+  }
+  PyObject *bound = PyDict_New();
+  bool all = names && values && bound && PyList_GET_SIZE(names) == PyList_GET_SIZE(values);
+  for (Py_ssize_t i = 0; all && i < PyList_GET_SIZE(names); i++) {
+    PyObject *name = PyList_GET_ITEM(names, i), *id = is_kind(name, "Name") ? field(name, "id") : NULL;
+    PyObject *count = id ? PyDict_GetItemWithError(counts, id) : NULL;
+    PyObject *obj = count && PyLong_AsLong(count) == 1 ? aliased_builtin(fe, PyList_GET_ITEM(values, i), counts) : NULL;
+    all = obj && PyDict_SetItem(bound, id, obj) == 0;
+    Py_XDECREF(obj); Py_XDECREF(id);
+  }
+  if (all && (fe->imports || (fe->imports = PyDict_New()))) PyDict_Update(fe->imports, bound);
+  PyErr_Clear();
+  Py_XDECREF(bound); Py_XDECREF(names); Py_XDECREF(values); Py_DECREF(targets); Py_DECREF(value);
+}
+
+static void find_aliases(Fe *fe, PyObject *node, PyObject *counts) {
+  if (!fe_room(fe, node)) return;
+  if (is_kind(node, "FunctionDef") || is_kind(node, "AsyncFunctionDef") || is_kind(node, "ClassDef") ||
+      is_kind(node, "Lambda"))
+    return;
+  if (is_kind(node, "Assign")) {
+    alias_assignment(fe, node, counts);
+    return;
+  }
+  static const char *const blocks[] = {"body", "orelse", "finalbody", "handlers"};
+  for (int b = 0; b < 4; b++) {
+    if (!PyObject_HasAttrString(node, blocks[b])) continue;
+    PyObject *list = field(node, blocks[b]);
+    for (Py_ssize_t i = 0; PyList_Check(list) && i < PyList_GET_SIZE(list); i++)
+      find_aliases(fe, PyList_GET_ITEM(list, i), counts);
+    Py_DECREF(list);
+  }
+}
+
+void fe_collect_aliases(Fe *fe, PyObject *body) {
+  PyObject *counts = PyDict_New();
+  for (Py_ssize_t i = 0; counts && i < PyList_GET_SIZE(body); i++) count_bindings(fe, PyList_GET_ITEM(body, i), counts);
+  for (Py_ssize_t i = 0; counts && i < PyList_GET_SIZE(body); i++) find_aliases(fe, PyList_GET_ITEM(body, i), counts);
+  PyErr_Clear();
+  Py_XDECREF(counts);
+}
+
+bool fe_is_alias(Fe *fe, PyObject *name) {
+  return fe->imports && PyDict_GetItemWithError(fe->imports, name) && find_var(fe, PyUnicode_AsUTF8(name)) < 0;
+}
+
 /* "a" of "a.b.c": a new reference. */
 static PyObject *top_name(PyObject *name) {
   Py_ssize_t dot = PyUnicode_FindChar(name, '.', 0, PyUnicode_GET_LENGTH(name), 1);

@@ -371,6 +371,15 @@ static PyObject *core_max_threads(PyObject *self, PyObject *unused) {
   return api ? PyLong_FromLongLong(api->max_threads()) : NULL;
 }
 
+static PyObject *core_numba_reads(PyObject *self, PyObject *args) {
+  PyObject *flag = NULL;
+  if (!PyArg_ParseTuple(args, "|O", &flag)) return NULL;
+  int on = flag ? PyObject_IsTrue(flag) : disp_numba_reads;
+  if (on < 0) return NULL;
+  disp_numba_reads = on;
+  return PyBool_FromLong(on);
+}
+
 static PyObject *core_get_thread_id(PyObject *self, PyObject *unused) {
   const RucheyAPI *api = core_api();
   return api ? PyLong_FromLongLong(api->thread_id()) : NULL;
@@ -491,6 +500,9 @@ static PyMethodDef core_methods[] = {
    "Sets the number of threads parallel loops started by this thread use, 1 to max_threads()."},
   {"max_threads", core_max_threads, METH_NOARGS,
    "The size of the thread pool: RUCHEY_NUM_THREADS, else the CPUs available."},
+  {"_numba_reads", core_numba_reads, METH_VARARGS,
+   "([flag]) Whether functions decorated from now on read a variable not assigned on the path taken as "
+   "Numba (its type's zero) instead of raising UnboundLocalError: install_as_numba() sets it."},
   {"get_thread_id", core_get_thread_id, METH_NOARGS,
    "The index of the pool thread running this code: 0 outside parallel loops."},
   {"_parallel_chunks", core_parallel_chunks, METH_O,

@@ -241,6 +241,19 @@ static const Type *cfunc_typeof(PyObject *o) {
   return t;
 }
 
+/* A slice of ints and Nones: which parts are ints in its type. */
+static const Type *slice_type(PyObject *o) {
+  PySliceObject *s = (PySliceObject *)o;
+  PyObject *parts[3] = {s->start, s->stop, s->step};
+  int given = 0;
+  for (int k = 0; k < 3; k++)
+    if (parts[k] != Py_None) {
+      if (!PyLong_Check(parts[k]) && !PyArray_IsScalar(parts[k], Integer)) return NULL;
+      given |= 1 << k;
+    }
+  return core_api()->slice(given);
+}
+
 /* NULL where an item has no type (or the tuple nests or grows too far). */
 static const Type *tuple_type(PyObject *o, int depth) {
   Py_ssize_t n = PyTuple_GET_SIZE(o);
@@ -266,6 +279,7 @@ static const Type *typeof_depth(PyObject *o, int depth) {
   if (t == &DispatcherType) return disp_function_type((Dispatcher *)o);
   if (t == &PyComplex_Type) return &core_plain[TY_C128];
   if (t == &PyUnicode_Type) return &core_plain[TY_STR];
+  if (t == &PySlice_Type) return depth ? NULL : slice_type(o);
   if (t == &PyArray_Type || (PyArray_Check(o) && indexes_plainly(t))) return array_type((PyArrayObject *)o);
   if (PyArray_Check(o)) return NULL;
   if (PyTuple_Check(o)) return tuple_type(o, depth);  /* a named tuple's class: the type names it */

@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define RUCHEY_API_VERSION 27
+#define RUCHEY_API_VERSION 28
 #define RC_MAX_NDIM 8
 
 /* ---------------------------------------------------------------- arena */
@@ -158,6 +158,7 @@ void ty_jitclass_define(const Type *t, int n, const Type *const *fields, const c
 static inline bool ty_jitclass_defined(const Type *t) { return t->offsets != NULL; }
 const Type *ty_time(TypeKind kind, int unit);  /* datetime64[unit] or timedelta64[unit] */
 const Type *ty_charseq(int n);  /* the element of a NumPy str array of n characters ('<Un') */
+const Type *ty_slice(int given);  /* a slice object whose parts given (SLICE_ bits) are ints, the others None */
 const char *ty_unit_name(int unit);            /* "D", "ns"; "" for the generic unit, NULL for none */
 const Type *ty_dtype(const Type *elem);
 const Type *ty_info(const Type *elem);
@@ -175,6 +176,9 @@ const Type *ty_record(int n, const Type *const *fields, const char *const *names
                       const int64_t *shapes, size_t size, size_t align);
 #endif
 /* A typed List or Dict (containers.h): memory shared with Python's objects; or a set (an RtDict of keys alone). */
+/* Which parts of a slice are given (TY_SLICE's unit); one left out is None. */
+enum { SLICE_START = 1, SLICE_STOP = 2, SLICE_STEP = 4 };
+
 static inline bool ty_is_container(const Type *t) { return t->kind == TY_LIST || t->kind == TY_DICT || t->kind == TY_SET; }
 
 /* ---------------------------------------------------------------- IR (frontend.c) */
@@ -486,6 +490,8 @@ typedef struct CompileOptions {
   bool debug;              /* kernels: out-of-bounds indexing names the thread */
   int gpu_cc;              /* OUT_PTX: the compute capability (75 for 7.5); 0 for the CPU */
   bool error_model_numpy;  /* division by zero gives inf/nan instead of raising */
+  bool unassigned_zero;    /* a read of a variable not assigned on the path taken gives its type's zero (an
+                            * empty array), as Numba's code does, instead of raising UnboundLocalError */
   unsigned python;         /* the running interpreter's PY_VERSION_HEX: compiled code gives its answers
                             * where CPython changed them (3.14's complex arithmetic and messages) */
   bool ufunc_loop;         /* OUT_JIT: the entry is a NumPy ufunc inner loop over the function of
@@ -749,6 +755,7 @@ typedef struct RucheyAPI {
   /* the interpreter's str hash: its SipHash key and rounds per word (0: not SipHash) */
   void (*set_str_hash)(uint64_t k0, uint64_t k1, int rounds);
   const Type *(*charseq)(int n);  /* ty_charseq */
+  const Type *(*slice)(int given);  /* ty_slice */
   const Type *(*funcptr)(const Type *ret, int n, const Type *const *params);  /* ty_funcptr */
   const Type *(*enum_member)(TypeKind kind, const Type *value, const void *cls, const char *name);  /* ty_enum */
 } RucheyAPI;

@@ -432,6 +432,8 @@ static const Type *ty_ifexp(Infer *in, Node *n) {
 static const Type *ty_index(Infer *in, Node *n) {
   const Type *base = ty_expr(in, n->lhs);
   if (!base) return NULL;
+  if ((base->kind == TY_ARRAY || base->kind == TY_LIST || base->kind == TY_STR) && !ty_spread_slice_values(in, n))
+    return NULL;
   if (base->kind == TY_CLASS) return ty_jitclass_index(in, n);
   if (base->kind == TY_LIST) return ty_list_index(in, n, base);
   if (base->kind == TY_DICT) return ty_dict_index(in, n, base);

@@ -265,6 +265,12 @@ static void complete(Type *t) {
     t->align = 4;
     t->name = format("[unichr x %d]", t->unit);
     break;
+  case TY_SLICE:  /* three int64, as a range; named as Numba's slice<a:b:c>, a part left out blank */
+    t->size = 3 * sizeof(int64_t);
+    t->align = sizeof(int64_t);
+    t->name = format("slice<%s:%s%s>", t->unit & SLICE_START ? "a" : "", t->unit & SLICE_STOP ? "b" : "",
+                     t->unit & SLICE_STEP ? ":c" : "");
+    break;
   case TY_OPTIONAL:  /* laid out as the tuple (elem, bool): the flag after the value */
     t->flags |= t->elem->flags & TF_REFS;
     t->align = t->elem->align;
@@ -367,6 +373,8 @@ const Type *ty_time(TypeKind kind, int unit) {
 }
 
 const Type *ty_charseq(int n) { return intern(&(Type){.kind = TY_CHARSEQ, .unit = n}); }
+
+const Type *ty_slice(int given) { return intern(&(Type){.kind = TY_SLICE, .unit = given}); }
 
 const Type *ty_dtype(const Type *elem) { return intern(&(Type){.kind = TY_DTYPE, .elem = elem}); }
 

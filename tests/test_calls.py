@@ -474,3 +474,36 @@ def test_keyword_only_parameters():
         return scaled(x)
     with pytest.raises(ruchey.TypingError, match="missing keyword-only argument 'k'"):
         missing(1.0)
+
+
+@ruchey.njit
+def clipped(x, /, *, top, zero_center):
+    """scanpy's clip_array: a positional-only parameter, keyword-only ones without defaults."""
+    for i in range(x.size):
+        if x[i] > top:
+            x[i] = top
+        elif x[i] < -top and zero_center:
+            x[i] = -top
+    return x
+
+
+def test_positional_only_parameters():
+    x = numpy.random.default_rng(13).standard_normal(20) * 3
+    for flag in (True, False):
+        numpy.testing.assert_array_equal(clipped(x.copy(), top=1.5, zero_center=flag),
+                                         clipped.py_func(x.copy(), top=1.5, zero_center=flag))
+
+    @ruchey.njit
+    def caller(x):
+        return clipped(x, zero_center=True, top=0.5)
+    numpy.testing.assert_array_equal(caller(x.copy()), caller.py_func(x.copy()))
+    for bad in (lambda: clipped(x=x, top=1.0, zero_center=True), lambda: clipped(x, 1.0, True),
+                lambda: clipped(x, top=1.0)):
+        with pytest.raises(TypeError):  # Python's own binding errors
+            bad()
+
+    @ruchey.njit
+    def by_keyword(x):
+        return clipped(x=x, top=1.0, zero_center=True)
+    with pytest.raises(ruchey.TypingError, match="unexpected or repeated keyword argument 'x'"):
+        by_keyword(x)

@@ -174,6 +174,14 @@ def arange_forms(a, b):
     return np.arange(a), np.arange(a, b), np.arange(b, dtype=np.float32)
 
 
+@ruchey.njit
+def arange_named(a, b):
+    """start, stop and step given by name, as NumPy binds them (decoupler's
+    np.arange(1, stop=n + 1))."""
+    return (np.arange(a, stop=b), np.arange(stop=b), np.arange(start=a, stop=b), np.arange(b, step=2),
+            np.arange(a, b, step=3), np.arange(start=a, stop=b, step=2, dtype=np.float64))
+
+
 def test_arange_of_floats_matches_numpy_value_for_value():
     rng = make_rng(5)
     for _ in range(300):
@@ -193,6 +201,7 @@ def test_arange_of_ints_and_mixed_numbers():
         check(arange3, a, float(b) + 0.5, step)
         check(arange_typed, a, b, step)
         check(arange_forms, a, b)
+        check(arange_named, a, b)
 
 
 def test_arange_step_zero_raises():
@@ -201,6 +210,14 @@ def test_arange_step_zero_raises():
             arange3.py_func(*args)
         with pytest.raises(ZeroDivisionError):
             arange3(*args)
+
+
+def test_arange_start_alone_by_name_is_refused_as_numpy_refuses_it():
+    f = define("@ruchey.njit\ndef f(n):\n    return np.arange(start=n)\n")
+    with pytest.raises(TypeError, match="stop"):
+        f.py_func(3)
+    with pytest.raises(ruchey.TypingError, match="arange"):
+        f(3)
 
 
 def test_arange_of_bools_is_a_typing_error():

@@ -107,6 +107,12 @@ def test_parallel_diagnostics_of_a_serial_function(capsys):
     assert "not compiled with parallel=True" in capsys.readouterr().out
 
 
+def test_code_is_the_python_functions():
+    """decoupler tells a compiled function by hasattr(f, "func_code"), as Numba's dispatchers have."""
+    assert shifted.__code__ is shifted.py_func.__code__
+    assert shifted.func_code is shifted.py_func.__code__
+
+
 def test_results_match_python():
     a = np.arange(5.0)
     assert energy(a, 4) == energy.py_func(a, 4)

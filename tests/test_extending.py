@@ -146,6 +146,29 @@ def test_several_overloads_of_one_function_are_tried_in_turn():
     assert describe_all(np.uint8(1), np.bool_(False), np.float32(1), np.zeros((2, 2))) == (1, 2, 3, 4)
 
 
+def halved(x):
+    return x / 2
+
+
+@njit
+def _halved_compiled(x):
+    return x * 0.5
+
+
+@overload(halved)
+def ol_halved(x):
+    return _halved_compiled  # a compiled function as the implementation: its Python function is compiled
+
+
+@njit
+def uses_halved(x):
+    return halved(x) + 1.0
+
+
+def test_an_overload_may_return_a_compiled_function():
+    assert uses_halved(3.0) == uses_halved.py_func(3.0) == 2.5
+
+
 def by_arity():
     """A stub without parameters, overloaded once per number of arguments
     (interpolation.py's eval_linear dispatches so)."""

@@ -415,3 +415,37 @@ def test_kernel_as_value_refused():
         a[0] = 1.0
     with pytest.raises(TypeError):
         solver(kernel, 1.0)
+
+
+@njit
+def local_names_of_builtins(x, a):
+    """chemicals' IAPWS-95 binds math's functions to local names for speed
+    (_sqrt, _exp = sqrt, exp); Numba compiles them as the functions."""
+    _sqrt, _exp = math.sqrt, math.exp
+    sine = numpy.sin
+    log = math.log
+    s = 0.0
+    for i in range(3):
+        s += _sqrt(x + i) * _exp(-x) + log(x + i + 1.0)
+    return s, sine(a)
+
+
+def test_local_names_bound_to_builtins_are_the_builtins():
+    rng = make_rng(61)
+    for x in rng.uniform(0.1, 5.0, 20):
+        a = rng.standard_normal(4)
+        got, want = local_names_of_builtins(x, a), local_names_of_builtins.py_func(x, a)
+        assert got[0] == pytest.approx(want[0], rel=1e-15)
+        numpy.testing.assert_array_equal(got[1], want[1])
+
+
+def test_a_name_bound_to_a_builtin_and_to_something_else_is_a_variable():
+    @njit
+    def rebound(x, flag):
+        f = math.sqrt
+        if flag:
+            f = 2.0
+        return f
+
+    with pytest.raises(ruchey.TypingError, match="sqrt"):
+        rebound(4.0, True)

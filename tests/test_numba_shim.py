@@ -133,6 +133,46 @@ def test_an_overload_asking_for_omitted_sees_the_default_bound(tmp_path):
 
 
 @shim_only
+def test_unassigned_reads_after_install_are_numbas(tmp_path):
+    """scanpy's _normalize_csr returns a variable assigned under a flag only:
+    under Numba (and ruchey installed as numba) the read gives the type's
+    zero; ruchey's own functions, decorated before, keep Python's error."""
+    done = run_fresh("""
+        import numpy as np
+        import ruchey
+
+        @ruchey.njit
+        def before(n, flag):
+            if flag:
+                b = np.ones(n)
+            return b
+
+        numba = ruchey.install_as_numba()
+
+        @numba.njit
+        def counts(n, flag):
+            a = np.zeros(n)
+            if flag:
+                b = np.ones((n, 2), dtype=np.int32)
+                y = 2.5
+                k = 3
+            return a, b, y, k
+
+        a, b, y, k = counts(3, False)
+        assert b.shape == (0, 0) and b.dtype == np.int32 and y == 0.0 and k == 0, (b, y, k)
+        a, b, y, k = counts(3, True)
+        assert b.shape == (3, 2) and y == 2.5 and k == 3
+        assert before(2, True).shape == (2,)
+        try:
+            before(2, False)
+        except UnboundLocalError as e:
+            print("ok", e)
+    """, tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("ok cannot access local variable 'b'")
+
+
+@shim_only
 def test_names_ruchey_lacks_are_placeholders(tmp_path):
     done = run_fresh("""
         import ruchey

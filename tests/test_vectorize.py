@@ -57,6 +57,14 @@ def test_eager_is_a_numpy_ufunc_with_a_loop_per_signature():
     assert f.__name__ == "axpb"
 
 
+def test_vectorize_of_a_compiled_function_is_of_its_python_one():
+    compiled = njit(axpb)
+    lazy, eager = vectorize(compiled), vectorize(SIGS)(compiled)
+    x = np.linspace(-3.0, 3.0, 11)
+    np.testing.assert_array_equal(lazy(x, 2.5), [axpb(v, 2.5) for v in x])
+    np.testing.assert_array_equal(eager(x, 2.5), lazy(x, 2.5))
+
+
 @pytest.mark.parametrize("dtype", [np.float64, np.float32, np.int64])
 @pytest.mark.parametrize("func", [axpb, clipped])
 def test_eager_matches_python_on_every_layout(func, dtype):

@@ -53,6 +53,7 @@ extern const Builtin bi_heapq[];  /* heapq.c: the heapq module on typed lists */
 extern const Builtin bi_jitclass[]; /* jitclass.c: jitclass instances: making one */
 extern const Builtin bi_generators[]; /* generators.c: next() and for loops of generator objects */
 extern const Builtin bi_libdevice[]; /* libdevice.c: cuda.libdevice.*, libdevice's functions */
+extern const Builtin bi_slices[];   /* slices.c: slice objects: slice(), their parts, indices(), x[s] */
 extern const Builtin bi_enums[];    /* enums.c: enum members: their value, is, == */
 extern const Builtin bi_polynomial[]; /* polynomial.c: numpy.polynomial.polynomial's functions, polyutils.trimseq */
 
@@ -236,6 +237,12 @@ LLVMValueRef lo_unshared(Lower *l, const Type **t, LLVMValueRef src, const Type 
                          bool same_place, LLVMValueRef *copy);
 void lo_raise_shape_error(Lower *l, LLVMValueRef bad, int kind, int nshapes, const int *ndim,
                           const LLVMValueRef *const *shapes);
+
+/* slices.c: x[s] of slice values s (a variable's, or slice()'s) made
+ * x[start:stop:step] in place; Python's slice.indices(len) of the parts
+ * given (NULL: None) into out: start, stop, step. */
+bool ty_spread_slice_values(Infer *in, Node *n);
+void lo_slice_indices(Lower *l, LLVMValueRef *given, LLVMValueRef len, LLVMValueRef *out);
 
 /* A row that types its arguments and lowers them itself: none. */
 #define BI_END {NULL, NULL, NULL, 0, 0, 0, 0, NULL, 0, 0, 0, NULL, NULL}

@@ -373,25 +373,10 @@ typedef struct Indexed {
  * the length of the view. */
 static void slice_bounds(Lower *l, LLVMValueRef *given, LLVMValueRef len, LLVMValueRef *start,
                          LLVMValueRef *step, LLVMValueRef *count) {
-  LLVMValueRef zero = const_i64(l, 0), one = const_i64(l, 1);
-  *step = given[2] ? given[2] : one;
-  if (given[2]) lo_raise_if(l, LLVMBuildICmp(l->b, LLVMIntEQ, *step, zero, ""), RT_ERR_VALUE, "slice step cannot be zero");
-  LLVMValueRef neg = LLVMBuildICmp(l->b, LLVMIntSLT, *step, zero, "");
-  LLVMValueRef lower = LLVMBuildSelect(l->b, neg, const_i64(l, -1), zero, "");
-  LLVMValueRef upper = LLVMBuildSelect(l->b, neg, LLVMBuildSub(l->b, len, one, ""), len, "");
-  LLVMValueRef bound[2];
-  for (int k = 0; k < 2; k++) {
-    LLVMValueRef v = given[k];
-    if (!v) {
-      bound[k] = LLVMBuildSelect(l->b, neg, k ? lower : upper, k ? upper : lower, "");
-      continue;
-    }
-    LLVMValueRef isneg = LLVMBuildICmp(l->b, LLVMIntSLT, v, zero, "");
-    v = LLVMBuildSelect(l->b, isneg, LLVMBuildAdd(l->b, v, len, ""), v, "");
-    v = LLVMBuildSelect(l->b, LLVMBuildICmp(l->b, LLVMIntSLT, v, lower, ""), lower, v, "");
-    bound[k] = LLVMBuildSelect(l->b, LLVMBuildICmp(l->b, LLVMIntSGT, v, upper, ""), upper, v, "");
-  }
+  LLVMValueRef bound[3];
+  lo_slice_indices(l, given, len, bound);
   *start = bound[0];
+  *step = bound[2];
   *count = lo_range_count(l, bound[0], bound[1], *step);
 }
 

@@ -51,6 +51,7 @@ static const Builtin *const families[] = {
   bi_generators,
   bi_polynomial,
   bi_enums,
+  bi_slices,
 };
 
 #define NFAMILIES (sizeof families / sizeof families[0])

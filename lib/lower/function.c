@@ -90,11 +90,17 @@ static void load_thread(Lower *l, LLVMValueRef th) {
 }
 
 /* An "assigned" flag for each variable a read may find unassigned
- * (analysis/unbound.c), false until a store sets it. */
+ * (analysis/unbound.c), false until a store sets it; where the options
+ * read such a variable as Numba does, it starts as its type's zero
+ * instead (a local holding arrays starts so already). */
 void lo_unbound_flags(Lower *l) {
   l->assigned = arena_alloc(l->f->arena, sizeof(LLVMValueRef) * (size_t)(l->f->nvars ? l->f->nvars : 1));
   for (int v = 0; v < l->f->nvars; v++) {
     if (!l->f->plan->maybe_unbound[v]) continue;
+    if (l->opts->unassigned_zero) {
+      if (l->slots[v]) LLVMBuildStore(l->b, LLVMConstNull(lo_type(l, l->f->var_types[v])), l->slots[v]);
+      continue;
+    }
     l->assigned[v] = lo_alloca(l, l->mod->i1, "assigned");
     LLVMBuildStore(l->b, const_bool(l, false), l->assigned[v]);
   }

@@ -95,6 +95,7 @@ class _Overloads:
             impl = typer(*argtypes)
             if impl is None:
                 continue
+            impl = getattr(impl, "py_func", impl) if is_jitted(impl) else impl  # a compiled function: its Python one
             if not callable(impl) or not hasattr(impl, "__code__"):
                 raise TypeError(f"the overload of {self.name} for {argtypes} returned {impl!r}, "
                                 f"not a Python function")

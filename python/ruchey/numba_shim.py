@@ -239,9 +239,16 @@ _SUBMODULES = {}
 def install_as_numba():
     """Registers ruchey as ``numba`` in this process: later ``import numba``
     (and its submodules) get ruchey. Call it before importing the package
-    that uses Numba. A numba already imported is replaced."""
+    that uses Numba. A numba already imported is replaced. Functions
+    decorated from then on read a variable not assigned on the path taken
+    as Numba's code does: as its type's zero (an array: an empty one),
+    where Python raises UnboundLocalError."""
     if not _SUBMODULES:
         _SUBMODULES.update(_submodules())
+    # code written for Numba may read a variable its path did not assign (scanpy's normalize_total
+    # returns one): from now on such a read gives the type's zero, as under Numba
+    from ruchey import _core
+    _core._numba_reads(True)
     for name in [m for m in sys.modules if m == "numba" or m.startswith("numba.")]:
         del sys.modules[name]
     if not any(isinstance(f, _Finder) for f in sys.meta_path):

@@ -42,6 +42,7 @@ def _check_options(options):
 
 
 def _scalar_dispatcher(func, options):
+    func = func.py_func if isinstance(func, _core.Dispatcher) else func  # vectorize(njit(f)) is vectorize(f)
     if not callable(func) or not hasattr(func, "__code__"):
         raise TypeError(f"vectorize needs a Python function, not {func!r}")
     disp = _core.Dispatcher(func, fastmath=bool(options.get("fastmath")),

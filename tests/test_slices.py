@@ -1,0 +1,153 @@
+"""Slice objects as values: slice() in compiled code, their parts,
+indices(), x[s] of arrays, lists and strings, slices as arguments and
+results; each checked against the function's Python original."""
+import numpy
+import pytest
+import ruchey
+
+from conftest import make_rng
+
+
+@ruchey.njit
+def parts(a, b):
+    s, t, u = slice(a, b), slice(None, None, -1), slice(b)
+    return s.start, s.stop, s.step, t.start, t.step, u.start, u.stop
+
+
+def test_parts_are_ints_or_none():
+    for a, b in ((2, 5), (-3, 7), (0, 0)):
+        assert parts(a, b) == parts.py_func(a, b)
+
+
+@ruchey.njit
+def indices(start, stop, step, n):
+    return slice(start, stop, step).indices(n), slice(start, None).indices(n), slice(None, stop, step).indices(n)
+
+
+def test_indices_as_python():
+    rng = make_rng(41)
+    for _ in range(200):
+        start, stop, n = (int(v) for v in rng.integers(-12, 12, 3))
+        step = int(rng.choice([-3, -2, -1, 1, 2, 5]))
+        n = abs(n)
+        assert indices(start, stop, step, n) == indices.py_func(start, stop, step, n)
+
+
+@ruchey.njit
+def segment_sums(data, indptr, z):
+    """scanpy's Moran's I: a CSR row's entries through a slice object."""
+    out = numpy.zeros(len(indptr) - 1)
+    for i in range(len(indptr) - 1):
+        s = slice(indptr[i], indptr[i + 1])
+        out[i] = (data[s] * z[s]).sum()
+    return out
+
+
+@ruchey.njit(parallel=True)
+def weighted_rows(data, indices, indptr, z):
+    total = 0.0
+    for i in ruchey.prange(len(indptr) - 1):
+        s = slice(indptr[i], indptr[i + 1])
+        total += (data[s] * z[indices[s]]).sum() * z[i]
+    return total
+
+
+def test_array_slices_by_value():
+    rng = make_rng(42)
+    indptr = numpy.sort(rng.integers(0, 60, 12))
+    indptr[0], indptr[-1] = 0, 60
+    data, z = rng.random(60), rng.random(60)
+    numpy.testing.assert_array_equal(segment_sums(data, indptr, z), segment_sums.py_func(data, indptr, z))
+    indices, zz = rng.integers(0, 11, 60), rng.random(11)
+    assert weighted_rows(data, indices, indptr, zz) == pytest.approx(weighted_rows.py_func(data, indices, indptr, zz),
+                                                                     rel=1e-12)
+
+
+@ruchey.njit
+def many_forms(x, a, b, c):
+    s = slice(a, b, c)
+    r = slice(None, None, -1)
+    return x[s].copy(), x[r].copy(), x[slice(a, None)].copy(), x[s, slice(1, None)].copy()
+
+
+def test_slices_in_indices_and_tuples_of_them():
+    x = numpy.arange(48.0).reshape(8, 6)
+    for a, b, c in ((1, 7, 2), (7, 0, -3), (-2, -8, -1), (0, 100, 3)):
+        for got, want in zip(many_forms(x, a, b, c), many_forms.py_func(x, a, b, c)):
+            numpy.testing.assert_array_equal(got, want)
+
+
+@ruchey.njit
+def stores(x, a, b):
+    s = slice(a, b)
+    x[s] = -1.0
+    x[slice(None, 1)] += 10.0
+    return x
+
+
+def test_stores_through_a_slice():
+    for a, b in ((2, 4), (-3, None), (0, 0)):
+        numpy.testing.assert_array_equal(stores(numpy.arange(6.0), a, b), stores.py_func(numpy.arange(6.0), a, b))
+
+
+@ruchey.njit
+def of_list_and_str(items, text, k):
+    s = slice(k, None, 2)
+    return items[s], text[s]
+
+
+def test_lists_and_strings():
+    got = of_list_and_str([1, 2, 3, 4, 5], "abcdef", 1)
+    want = of_list_and_str.py_func([1, 2, 3, 4, 5], "abcdef", 1)
+    assert list(got[0]) == want[0] and got[1] == want[1]
+
+
+@ruchey.njit
+def takes(x, s):
+    return x[s].sum(), s
+
+
+@ruchey.njit
+def makes(a):
+    return slice(a, None, 2), slice(a)
+
+
+def test_slices_as_arguments_and_results():
+    x = numpy.arange(10.0)
+    for s in (slice(2, 8), slice(None, None, -2), slice(numpy.int64(3), None), slice(1, 9, 3)):
+        assert takes(x, s) == takes.py_func(x, s)
+    assert makes(3) == makes.py_func(3)
+
+    @ruchey.njit
+    def caller(x):
+        return takes(x, slice(1, 4))[0]
+    assert caller(x) == caller.py_func(x)
+
+
+def test_bad_slices_are_clear_errors():
+    @ruchey.njit
+    def zero_step(x):
+        s = slice(1, 5, 0)
+        return x[s]
+    with pytest.raises(ValueError, match="slice step cannot be zero"):
+        zero_step(numpy.arange(4.0))
+
+    @ruchey.njit
+    def float_part(x):
+        return x[slice(1.5, 3)]
+    with pytest.raises(ruchey.TypingError, match="slice indices must be integers"):
+        float_part(numpy.arange(4.0))
+
+    @ruchey.njit
+    def float_made(a):
+        return slice(a, 3)
+    with pytest.raises(ruchey.TypingError, match="slice indices must be integers or None, not float64"):
+        float_made(1.5)
+
+    @ruchey.njit
+    def negative_length(n):
+        return slice(1, 3).indices(n)
+    with pytest.raises(ValueError, match="length should not be negative"):
+        negative_length(-1)
+    with pytest.raises(TypeError, match="not supported"):
+        takes(numpy.arange(3.0), slice(0.5, 2))
