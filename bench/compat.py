@@ -4,16 +4,17 @@ registered as numba, their results compared with Numba's.
     python3 bench/compat.py [--only PACKAGE ...] [--fresh] [--venv DIR]
 
 Makes a virtual environment (build/compat-venv by default, seeing the
-system's site packages), pip-installs numba and the packages into it, then
-runs each package's computations (bench/compat_workloads.py) in fresh
-processes: once under Numba, once after ``ruchey.install_as_numba()``.
-The results must agree (numpy.allclose, rtol 1e-6, NaNs equal). Numba's
-results are kept in build/compat/, keyed by the package's and Numba's
-versions, since compiling them takes minutes (--fresh runs them again).
-Prints a table (markdown): per computation the time of each (the first
-call, compiles included) and whether ruchey's result agrees, or the first
-line of its error; then per package the Numba names it asked for that
-ruchey lacks (placeholders of ruchey.numba_shim).
+system's site packages), pip-installs numba and the packages into it
+(the newest of each, or the version PINNED names), then runs each
+package's computations (bench/compat_workloads.py) in fresh processes:
+once under Numba, once after ``ruchey.install_as_numba()``. The results
+must agree (numpy.allclose, rtol 1e-6, NaNs equal). Numba's results are
+kept in build/compat/, keyed by the package's and Numba's versions,
+since compiling them takes minutes (--fresh runs them again). Prints a
+table (markdown): per computation the time of each (the first call,
+compiles included) and whether ruchey's result agrees, or the first line
+of its error; then per package the Numba names it asked for that ruchey
+lacks (placeholders of ruchey.numba_shim).
 """
 import argparse
 import json
