@@ -884,8 +884,256 @@ def chemicals_numba():
             "lindsay_bromley": cn.Lindsay_Bromley(323.15, np.array([0.23, 0.77]), np.array([1.939E-2, 1.231E-2]),
                                                   np.array([1.002E-5, 1.015E-5]), np.array([248.31, 248.93]),
                                                   np.array([46.07, 50.49])),
-            "rachford_rice_ln2": cn.Rachford_Rice_solution_LN2(zs, ks),
+            "rachford_rice_ln2": np.concatenate([np.ravel(part) for part in cn.Rachford_Rice_solution_LN2(zs, ks)]),
             "rachford_rice_error": cn.Rachford_Rice_flash_error(0.5, zs, ks)}
+
+
+def fast_hdbscan_clusters():
+    """fast_hdbscan (HDBSCAN* in Numba): labels and membership strengths of
+    300 points in three blobs, by excess of mass and by leaves."""
+    import fast_hdbscan
+    rng = np.random.default_rng(0)
+    x = np.vstack([rng.normal(c, 0.5, (100, 3)) for c in (0, 4, 8)])
+    eom = fast_hdbscan.HDBSCAN(min_cluster_size=10).fit(x)
+    leaf = fast_hdbscan.HDBSCAN(min_cluster_size=10, cluster_selection_method="leaf").fit(x)
+    return {"labels": eom.labels_, "probabilities": eom.probabilities_, "leaf_labels": leaf.labels_}
+
+
+def trackpy_numba():
+    """trackpy's numba engines: locating three Gaussian spots in a 64x64
+    image, and linking 30 particles over 10 frames."""
+    import pandas as pd
+    import trackpy
+    trackpy.quiet()
+    yy, xx = np.mgrid[:64, :64]
+    image = sum(100 * np.exp(-((yy - y) ** 2 + (xx - x) ** 2) / 4.0) for y, x in [(10, 10), (30, 40), (50, 20)])
+    rng = np.random.default_rng(0)
+    frames = pd.DataFrame([(f, p * 10.0 + f * 0.5 + rng.normal(0, 0.1), p * 7.0 + rng.normal(0, 0.1))
+                           for f in range(10) for p in range(30)], columns=["frame", "x", "y"])
+    return {"located": trackpy.locate(image, 7, engine="numba")[["x", "y", "mass"]].to_numpy(),
+            "linked": trackpy.link(frames, 3.0, link_strategy="numba")["particle"].to_numpy()}
+
+
+def stingray_timing():
+    """stingray's X-ray timing on 10,000 photons of a 1.2345 Hz pulsar:
+    light curves, histograms, power and cross spectra (averaged), epoch
+    folding and Z^2 searches, folding, GTI arithmetic, rebinning and the
+    dead-time-modified power spectrum."""
+    from stingray import AveragedCrossspectrum, AveragedPowerspectrum, EventList, Powerspectrum, gti, utils
+    from stingray.deadtime import model
+    from stingray.pulse import pulsar, search
+    rng = np.random.default_rng(0)
+    times = np.sort(rng.uniform(0, 200.0, 20000))
+    events = times[rng.uniform(size=times.size) < 0.5 * (1 + 0.6 * np.sin(2 * np.pi * 1.2345 * times))]
+    ev = EventList(events, gti=[[0, 200.0]], mjdref=0)
+    lc = ev.to_lc(0.01)
+    freqs = np.linspace(1.2, 1.27, 50)
+    gtis = np.array([[0., 50.], [60., 200.]])
+    return {"lc": lc.counts, "hist1d": utils.histogram(events, bins=100, range=[0, 200.0]),
+            "hist2d": utils.histogram2d(events, events % 1.0, bins=(20, 10), range=[[0, 200.0], [0, 1]]),
+            "pds": Powerspectrum.from_events(ev, dt=0.01, norm="leahy").power,
+            "avg_pds": AveragedPowerspectrum.from_events(ev, segment_size=20, dt=0.01, norm="frac",
+                                                         silent=True).power,
+            "avg_cross": AveragedCrossspectrum.from_events(ev, ev, segment_size=20, dt=0.01, norm="frac",
+                                                           silent=True).power.real,
+            "ef": search.epoch_folding_search(events, freqs, nbin=16)[1],
+            "z2": search.z_n_search(events, freqs, nbin=32, nharm=2)[1],
+            "folded": pulsar.fold_events(events, 1.2345, nbin=16)[1],
+            "gti_cross": gti.cross_two_gtis(gtis, np.array([[10., 70.], [80., 150.]])),
+            "gti_bins": gti.bin_intervals_from_gtis(gtis, 10.0, lc.time)[0],
+            "rebinned": lc.rebin(1.0).counts,
+            "deadtime": model.pds_model_zhang(100, 100.0, 0.0025, 1e-4, limit_k=60)[1]}
+
+
+def mne_numba():
+    """MNE's compiled kernels: cluster-level permutation tests (with a
+    threshold and with TFCE), the time-delaying ridge's Toeplitz products,
+    and fitting matched points (quaternions to rotations)."""
+    import mne
+    from mne.decoding import TimeDelayingRidge
+    from mne.transforms import _fit_matched_points, _quat_to_rot, rotation
+    mne.set_log_level("ERROR")
+    rng = np.random.default_rng(0)
+    x = rng.normal(size=(12, 40, 6))
+    x[:, 10:20, 2:4] += 1.0
+    t, _, p, h0 = mne.stats.permutation_cluster_1samp_test(x, n_permutations=64, seed=0, out_type="mask")
+    t_tfce, _, p_tfce, _ = mne.stats.permutation_cluster_1samp_test(x[:, :, 0], n_permutations=32, seed=0,
+                                                                      threshold=dict(start=0, step=0.5))
+    signal = rng.normal(size=(500, 3))
+    response = np.convolve(signal[:, 0], [1.0, 0.5, 0.25], mode="same")[:, None]
+    points = rng.normal(size=(10, 3))
+    moved = points @ rotation(0.1, 0.2, 0.3)[:3, :3].T + [0.01, 0.02, 0.03]
+    return {"t": t, "p": p, "h0": h0, "t_tfce": t_tfce, "p_tfce": p_tfce,
+            "ridge": TimeDelayingRidge(-2, 2, 100.0, alpha=1.0).fit(signal, response).coef_,
+            "fit": _fit_matched_points(points, moved)[0], "rot": _quat_to_rot(np.array([[0.1, 0.2, 0.3]]))}
+
+
+def arch_recursions():
+    """arch's Numba kernels (used where its Cython ones are not built):
+    the GARCH, HARCH, EGARCH, APARCH and MIDAS variance recursions, FIGARCH
+    weights, long-run covariance kernels and the stationary bootstrap."""
+    from arch.bootstrap import _samplers_python as samplers
+    from arch.covariance.kernel import Bartlett, Parzen, QuadraticSpectral
+    from arch.univariate import recursions_python as rec
+    rng = np.random.default_rng(0)
+    resids = rng.standard_normal(500)
+    nobs, backcast = resids.shape[0], float(np.mean(resids ** 2))
+    bounds = np.ones((nobs, 2)) * np.array([1e-6, 1e6])
+    out = {name: np.empty(nobs) for name in ("garch", "harch", "egarch", "aparch", "midas")}
+    rec.garch_recursion(np.array([0.1, 0.1, 0.05, 0.8]), resids ** 2, np.sign(resids), out["garch"], 1, 1, 1, nobs,
+                        backcast, bounds)
+    rec.harch_recursion(np.array([0.1, 0.4, 0.3]), resids, out["harch"], np.array([1, 5], dtype=np.int32), nobs,
+                        backcast, bounds)
+    rec.egarch_recursion(np.array([0.0, 0.1, -0.05, 0.95]), resids, out["egarch"], 1, 1, 1, nobs, backcast, bounds,
+                         np.empty(nobs), np.empty(nobs), np.empty(nobs))
+    rec.aparch_recursion(np.array([0.1, 0.1, 0.1, 0.8, 1.5]), resids, np.abs(resids), out["aparch"], np.empty(nobs),
+                         1, 1, 1, nobs, backcast, bounds)
+    rec.midas_recursion(np.array([0.1, 0.8, 0.1]), np.ones(22) / 22, resids, out["midas"], nobs, backcast, bounds)
+    out["figarch"] = rec.figarch_weights(np.array([0.2, 0.4, 0.2]), 1, 1, 100)
+    x = rng.standard_normal((300, 2))
+    out["kernels"] = np.array([k(x).cov.long_run for k in (Bartlett, Parzen, QuadraticSpectral)])
+    out["stationary"] = samplers.stationary_bootstrap_sample(rng.integers(0, 100, 100), rng.random(100), 0.1)
+    return out
+
+
+def _groups(n, k, seed):
+    rng = np.random.default_rng(seed)
+    return rng.integers(0, k, n), rng.standard_normal(n)
+
+
+def numpy_groupies_reductions():
+    """aggregate_nb's reductions of floats (with NaNs for the nan-variants),
+    ints and bools, each group's one number."""
+    import numpy_groupies as npg
+    g, a = _groups(1000, 20, 0)
+    with_nan, ints = a.copy(), np.random.default_rng(1).integers(-50, 50, 1000)
+    with_nan[::17] = np.nan
+    out = {}
+    for func in ("sum", "mean", "min", "max", "var", "std", "prod", "first", "last", "argmax", "argmin", "len",
+                 "sumofsquares"):
+        out[func] = npg.aggregate_nb(g, a, func=func)
+        out["nan" + func] = npg.aggregate_nb(g, with_nan, func="nan" + func)
+    for func in ("all", "any", "allnan", "anynan"):
+        out[func] = npg.aggregate_nb(g, with_nan, func=func)
+    for func in ("sum", "mean", "max", "prod", "var", "first"):
+        out[func + "_int"] = npg.aggregate_nb(g, ints, func=func)
+    out["any_bool"], out["sum_bool"] = npg.aggregate_nb(g, a > 0.3, func="any"), npg.aggregate_nb(g, a > 0.3)
+    return out
+
+
+def numpy_groupies_options():
+    """fill_value, size, dtype, axis, ddof, 2-D group indices and a scalar
+    value."""
+    import numpy_groupies as npg
+    g, a = _groups(1000, 20, 2)
+    rng = np.random.default_rng(3)
+    g2, a2, m = rng.integers(0, 5, (2, 500)), rng.standard_normal(500), rng.standard_normal((3, 1000))
+    return {"fill": npg.aggregate_nb(g, a, size=25, fill_value=-1.5),
+            "fill_nan": npg.aggregate_nb(g, a, func="mean", size=25, fill_value=np.nan),
+            "float32": npg.aggregate_nb(g, a, func="max", dtype=np.float32),
+            "int32": npg.aggregate_nb(g, (a * 10).astype(np.int64), dtype=np.int32),
+            "scalar": npg.aggregate_nb(g, 1.0), "ddof": npg.aggregate_nb(g, a, func="var", ddof=1),
+            "2d_sum": npg.aggregate_nb(g2, a2), "2d_mean": npg.aggregate_nb(g2, a2, func="mean", size=(5, 6)),
+            "axis_sum": npg.aggregate_nb(g, m, axis=1), "axis_max": npg.aggregate_nb(g, m, func="max", axis=1)}
+
+
+def numpy_groupies_cumulative_collect():
+    """cumsum and sort within groups, and the values of every group
+    (func="array", an object array: its groups concatenated)."""
+    import numpy_groupies as npg
+    g, a = _groups(1000, 20, 4)
+    return {"cumsum": npg.aggregate_nb(g, a, func="cumsum"), "sort": npg.aggregate_nb(g, a, func="sort"),
+            "array": np.concatenate(list(npg.aggregate_nb(g, a, func="array")))}
+
+
+def _chirp(n=1024):
+    t = np.linspace(0, 60, n)
+    return np.cos(t ** 1.3) + 0.3 * np.sin(np.linspace(0, 200, n))
+
+
+def ssqueezepy_ssq_cwt():
+    """Synchrosqueezed CWTs: generalized Morse, Morlet and bump wavelets,
+    log-piecewise (the default), linear and log scales, parallel kernels."""
+    import os
+    os.environ["SSQ_PARALLEL"] = "1"
+    import ssqueezepy as ssq
+    x = _chirp()
+    return {"gmw": np.abs(ssq.ssq_cwt(x)[0]), "morlet": np.abs(ssq.ssq_cwt(x, "morlet")[0]),
+            "bump": np.abs(ssq.ssq_cwt(x, "bump")[0]), "linear": np.abs(ssq.ssq_cwt(x, scales="linear")[0]),
+            "log": np.abs(ssq.ssq_cwt(x, scales="log")[0]),
+            "abs_squeezing": ssq.ssq_cwt(x, squeezing="abs")[0]}
+
+
+def ssqueezepy_stft():
+    """STFT and its synchrosqueezing (with the phase transform returned),
+    inverted; serial kernels."""
+    import os
+    os.environ["SSQ_PARALLEL"] = "0"
+    import ssqueezepy as ssq
+    x = _chirp()
+    tx, sx, _, _, w = ssq.ssq_stft(x, get_w=True)
+    return {"ssq_stft": np.abs(tx), "stft": np.abs(sx), "w": w, "stft_direct": np.abs(ssq.stft(x)),
+            "issq_stft": ssq.issq_stft(tx)}
+
+
+def ssqueezepy_cwt_ridges():
+    """The CWT, ridges extracted from it, and the inverse synchrosqueezing."""
+    import ssqueezepy as ssq
+    x = _chirp(512)
+    wx, scales = ssq.cwt(x)
+    return {"cwt": np.abs(wx), "ridges": ssq.extract_ridges(np.abs(wx), scales, penalty=2.0, n_ridges=2, bw=4),
+            "issq_cwt": ssq.issq_cwt(ssq.ssq_cwt(x)[0], "gmw")}
+
+
+def quimb_core():
+    """quimb.core's kernels: products, updates, Kronecker products, partial
+    traces and expectations of dense operators."""
+    import quimb as qu
+    import quimb.core as qc
+    rng = np.random.default_rng(5)
+    x, y, d = rng.standard_normal(300), rng.standard_normal(300), rng.standard_normal(16)
+    a = rng.standard_normal((16, 16)) + 1j * rng.standard_normal((16, 16))
+    h, v = a + a.conj().T, rng.standard_normal((16, 1)) + 1j * rng.standard_normal((16, 1))
+    sub, div = a.copy(), a.copy()
+    qc.subtract_update_(sub, 2.0, h)
+    qc.divide_update_(div, 3.0, h)
+    return {"complex_array": qc.complex_array(x, y), "phase_to_complex": qc.phase_to_complex(x),
+            "mul_dense": qc.mul_dense(a, h), "dot": qc.dot(a, h), "vdot": qc.vdot(v, v),
+            "rdot": qc.rdot(v.conj().T, v), "ldmul": qc.ldmul(d, a), "rdmul": qc.rdmul(a, d),
+            "outer": qc.outer(d, d), "explt": qc.explt(d, 0.3), "kron": qc.kron(rng.standard_normal((8, 8)), a),
+            "ikron": qc.ikron(qu.pauli("Z"), [2, 2, 2, 2], 1), "ptr": qc.ptr(qu.rand_ket(16, seed=1), [2, 2, 4], [0, 2]),
+            "expec": qc.expec(h, v), "subtract_update": sub, "divide_update": div}
+
+
+def quimb_calc_evo():
+    """Entropies, entanglement measures and time evolution of states."""
+    import quimb as qu
+    evo = qu.Evolution(qu.rand_ket(16, seed=2), qu.ham_heis(4), method="solve")
+    evo.update_to(0.7)
+    integrated = qu.Evolution(qu.rand_ket(16, seed=2), qu.ham_heis(4), method="integrate")
+    integrated.update_to(0.3)
+    return {"entropy": qu.entropy(qu.rand_rho(8, seed=3)), "mutinf": qu.mutinf(qu.rand_rho(16, seed=4), [4, 4]),
+            "logneg": qu.logneg(qu.rand_rho(16, seed=5), [4, 4]), "concurrence": qu.concurrence(qu.bell_state("psi-")),
+            "page_entropy": qu.calc.page_entropy(4, 64), "evolved": evo.pt, "integrated": integrated.pt}
+
+
+def quimb_linalg_operators():
+    """Eigenproblems blocked by symmetry (autoblock: lists of sets in
+    compiled code), sparse operators built from terms, and a stochastic
+    spectral estimate."""
+    import quimb as qu
+    import quimb.operator
+    builder = qu.operator.SparseOperatorBuilder(hilbert_space=qu.operator.HilbertSpace(5))
+    for i in range(4):
+        builder += 0.5, ("x", i), ("x", i + 1)
+        builder += -1.0, ("z", i), ("z", i + 1)
+    builder += 0.3, ("z", 0)
+    qu.seed_rand(7)
+    spectral = qu.approx_spectral_function(qu.rand_herm(32, seed=1), lambda z: z ** 2, R=4, tol=1e-3)
+    return {"eigvalsh_autoblock": qu.eigvalsh(qu.ham_heis(6), autoblock=True),
+            "eigh_autoblock": qu.eigh(qu.ham_heis(5), autoblock=True)[0],
+            "built": builder.build_dense(), "matvec": builder.matvec(np.linspace(-1, 1, 32)),
+            "spectral": spectral}
 
 
 WORKLOADS = {
@@ -923,6 +1171,15 @@ WORKLOADS = {
     "scanpy": {"preprocessing": scanpy_preprocessing, "metrics_ranking": scanpy_metrics_ranking},
     "decoupler": {"methods": decoupler_methods},
     "chemicals": {"chemicals_numba": chemicals_numba},
+    "fast_hdbscan": {"clusters": fast_hdbscan_clusters},
+    "trackpy": {"numba_engines": trackpy_numba},
+    "stingray": {"timing": stingray_timing},
+    "mne": {"stats_ridge_transforms": mne_numba},
+    "arch": {"recursions": arch_recursions},
+    "numpy-groupies": {"reductions": numpy_groupies_reductions, "options": numpy_groupies_options,
+                       "cumulative_collect": numpy_groupies_cumulative_collect},
+    "ssqueezepy": {"ssq_cwt": ssqueezepy_ssq_cwt, "stft": ssqueezepy_stft, "cwt_ridges": ssqueezepy_cwt_ridges},
+    "quimb": {"core": quimb_core, "calc_evo": quimb_calc_evo, "linalg_operators": quimb_linalg_operators},
     "vectorbt": {"indicators": vectorbt_indicators, "generic": vectorbt_generic, "signals": vectorbt_signals,
                  "from_signals": vectorbt_from_signals, "from_order_func": vectorbt_from_order_func},
 }

@@ -38,6 +38,7 @@ static bool check_call(Dispatcher *disp, const Type **args, int nargs, Diag *dia
         args[i]->kind != TY_OPTIONAL && args[i]->kind != TY_TUPLE && args[i]->kind != TY_FUNCTION && args[i]->kind != TY_FUNCPTR &&
         args[i]->kind != TY_STR && args[i]->kind != TY_RECORD && args[i]->kind != TY_GENERATOR && args[i]->kind != TY_CLASS &&
         args[i]->kind != TY_YIELDS && args[i]->kind != TY_RANGE && args[i]->kind != TY_SLICE && !ty_is_numpy_dtype(args[i]) && !ty_is_enum(args[i]) &&
+        !(args[i]->kind == TY_DTYPE && args[i]->elem->kind == TY_PYOBJECT) &&
         !(ty_is_container(args[i]) && (args[i]->elem || args[i]->nfields))) {  /* a typed list or dict */
       diag->kind = DIAG_TYPING;
       snprintf(diag->msg, sizeof diag->msg, "argument %d of type %s cannot be passed to a ruchey function",
@@ -218,7 +219,7 @@ static bool resolve_call(void *ctx, void *callee, const Type **args, int nargs, 
   }
   const Spec *sig = NULL;
   Callee *e = find_callee(c, disp, args, device);
-  if (!(e && e->typing) && disp->sealed && !disp->scalars_only && !device && !c->cc) {  /* recursion: its own signature */
+  if (!(e && e->typing) && disp->sealed && !disp->inline_always && !disp->scalars_only && !device && !c->cc) {  /* recursion: its own signature */
     if (!(sig = disp_best_spec(disp, args)))  /* called as from Python: the best signature, its declared result */
       return call_error(diag, "%s", "no compiled signature of the called function accepts these argument types");
     args = (const Type **)sig->args;

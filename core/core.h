@@ -253,6 +253,8 @@ typedef struct Dispatcher {
   CompileOptions opts;
   bool nogil;
   bool sealed;            /* explicit signatures given: no compiles on a miss */
+  bool inline_always;     /* inline="always": compiled callers compile it for their own argument types, its
+                           * signatures aside, as Numba inlines such a function before typing */
   bool varargs;           /* takes *args: its last parameter, the tuple of the extra arguments */
   int kwonly;             /* how many keyword-only parameters it takes (without *args): its last ones */
   int posonly;            /* how many positional-only ones (before a /): its first ones, never bound by keyword */

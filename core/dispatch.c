@@ -646,6 +646,8 @@ static PyMemberDef dispatcher_members[] = {
    "A @cfunc's: its entries (FunctionType arguments) write a failure out as unraisable and return zero."},
   {"_sealed", T_BOOL, offsetof(Dispatcher, sealed), 0,
    "No compiles beyond the explicit signatures (a ufunc's: beyond its loops)."},
+  {"_inline_always", T_BOOL, offsetof(Dispatcher, inline_always), 0,
+   "inline=\"always\": compiled callers compile it for their argument types, its signatures aside."},
   {"gpu_signatures", T_OBJECT, offsetof(Dispatcher, gpu_signatures), READONLY,
    "A kernel's: the argument types of each specialisation loaded on a GPU."},
   {NULL, 0, 0, 0, NULL},

@@ -56,7 +56,7 @@ static int64_t item_size(int kind) { return kind == TY_STR ? (int64_t)sizeof(RtS
  * tuple's fields in turn), for a Python object made of it. */
 static void retain_held(const Type *t, char *p) {
   if (t->kind == TY_STR) rt_str_retain(*(RtStr **)p);
-  if (t->kind == TY_LIST || t->kind == TY_DICT) __atomic_add_fetch(*(int64_t **)p, 1, __ATOMIC_ACQ_REL);
+  if (t->kind == TY_LIST || t->kind == TY_DICT || t->kind == TY_SET) __atomic_add_fetch(*(int64_t **)p, 1, __ATOMIC_ACQ_REL);
   RtMemInfo *mi = t->kind == TY_ARRAY ? ((RtArray *)p)->meminfo : NULL;
   if (mi) __atomic_add_fetch(&mi->refcount, 1, __ATOMIC_ACQ_REL);  /* the array object's own */
   if (t->kind == TY_CLASS) __atomic_add_fetch(*(int64_t **)p, 1, __ATOMIC_ACQ_REL);  /* the box's */
@@ -1043,18 +1043,19 @@ void *typed_container(PyObject *o) {
 
 /* ---------------------------------------------------------------- containers of objects */
 
-/* A list whose items are arrays or containers goes back to Python as a
- * Python list of them, as Numba returns its reflected lists: compiled code
- * only borrows an argument array it stores (its meminfo NULL), so the
- * Python objects are made while the call's arguments still hold theirs.
- * Containers inside are made Python lists and dicts likewise; and so is a
- * dict keyed by tuples, which ruchey.typed.Dict does not take from Python.
- * A dict of arrays or containers stays a typed.Dict, as Numba's does (a
- * cache of arrays one compiled function makes and another reads): the
- * argument arrays it borrows are made to keep their objects (typed_box). */
+/* A list whose items are arrays or containers (sets too) goes back to
+ * Python as a Python list of them, as Numba returns its reflected lists:
+ * compiled code only borrows an argument array it stores (its meminfo
+ * NULL), so the Python objects are made while the call's arguments still
+ * hold theirs. Containers inside are made Python lists and dicts likewise;
+ * and so is a dict keyed by tuples, which ruchey.typed.Dict does not take
+ * from Python. A dict of arrays or containers stays a typed.Dict, as
+ * Numba's does (a cache of arrays one compiled function makes and another
+ * reads): the argument arrays it borrows are made to keep their objects
+ * (typed_box). */
 static bool holds_objects(const Type *t) {
   return t && (t->kind == TY_ARRAY || t->kind == TY_LIST || t->kind == TY_DICT || t->kind == TY_CLASS ||
-               (t->kind == TY_TUPLE && ty_has_arrays(t)));  /* a tuple of strs or arrays */
+               t->kind == TY_SET || (t->kind == TY_TUPLE && ty_has_arrays(t)));  /* a tuple of strs or arrays */
 }
 
 static bool python_container(const Type *t) {

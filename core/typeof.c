@@ -50,7 +50,7 @@ int disp_kind_type_num(TypeKind k) {
     [TY_I64] = NPY_INT64, [TY_U8] = NPY_UINT8, [TY_U16] = NPY_UINT16, [TY_U32] = NPY_UINT32,
     [TY_U64] = NPY_UINT64, [TY_F32] = NPY_FLOAT32, [TY_F64] = NPY_FLOAT64,
     [TY_C64] = NPY_COMPLEX64, [TY_C128] = NPY_COMPLEX128, [TY_F16] = NPY_HALF,
-    [TY_DATETIME] = NPY_DATETIME, [TY_TIMEDELTA] = NPY_TIMEDELTA,
+    [TY_DATETIME] = NPY_DATETIME, [TY_TIMEDELTA] = NPY_TIMEDELTA, [TY_PYOBJECT] = NPY_OBJECT,
   };
   return nums[k];
 }
@@ -79,10 +79,12 @@ const Type *disp_time_type(PyArray_Descr *d) {
 
 /* A NumPy dtype (np.dtype("f4")) or scalar type (np.float32) as a value:
  * its type dtype(float32), which has none at run time (np.empty(n, dt) is
- * typed by it); NULL for other dtypes and byte orders. */
+ * typed by it); the object dtype's dtype(pyobject), as Numba's (code may
+ * take it and pass it on); NULL for other dtypes and byte orders. */
 static const Type *dtype_value_type(PyObject *o) {
   PyArray_Descr *d = PyArray_DescrCheck(o) ? (PyArray_Descr *)Py_NewRef(o) : PyArray_DescrFromTypeObject(o);
   int kind = d && PyArray_ISNBO(d->byteorder) ? disp_dtype_kind(d->type_num) : -1;
+  if (d && d->type_num == NPY_OBJECT) kind = TY_PYOBJECT;
   const Type *elem = kind >= 0 ? &core_plain[kind] : d ? disp_time_type(d) : NULL;
   Py_XDECREF(d);
   PyErr_Clear();

@@ -127,11 +127,12 @@ static inline bool ty_is_float(const Type *t) { return t->flags & TF_FLOAT; }
 static inline bool ty_is_complex(const Type *t) { return t->flags & TF_COMPLEX; }
 static inline bool ty_is_time(const Type *t) { return t->flags & TF_TIME; }
 static inline bool ty_is_unsigned(const Type *t) { return (t->flags & (TF_INT | TF_SIGNED)) == TF_INT; }
-/* A dtype NumPy knows: not typed containers' unicode_type or a jitclass's
- * instance type (a TY_DTYPE of str or of the class, an item type of typed
- * lists and dicts alone) */
+/* A dtype NumPy knows and compiled code makes arrays of: not typed
+ * containers' unicode_type or a jitclass's instance type (a TY_DTYPE of str
+ * or of the class, an item type of typed lists and dicts alone), nor the
+ * object dtype (an argument's, passed on but never used) */
 static inline bool ty_is_numpy_dtype(const Type *t) {
-  return t->kind == TY_DTYPE && t->elem->kind != TY_STR && t->elem->kind != TY_CLASS;
+  return t->kind == TY_DTYPE && t->elem->kind != TY_STR && t->elem->kind != TY_CLASS && t->elem->kind != TY_PYOBJECT;
 }
 /* An enum member (held as its value), and the type of what a value of type t holds: a member's value's, else t. */
 static inline bool ty_is_enum(const Type *t) { return t->flags & TF_ENUM; }

@@ -103,6 +103,7 @@ static const HeldKind held_kinds[] = {
   {TY_ARRAY, free_meminfo},
   {TY_LIST, free_list},
   {TY_DICT, free_dict},
+  {TY_SET, free_dict},  /* a set is a dict without values */
   {TY_CLASS, free_object},
 };
 
@@ -444,9 +445,10 @@ int32_t rt_list_delete_slice(RtList *l, int64_t start, int64_t stop, int64_t ste
   return RT_OK;
 }
 
-/* The order of a list's items: one field, the item itself (a number or a
- * str), or a tuple's fields in turn, compared as Python compares tuples
- * (the first unequal field decides). layout: each field's kind and offset. */
+/* The order of a list's items: one field, the item itself (a number, a
+ * str, or a list of such items), or a tuple's fields in turn, compared as
+ * Python compares tuples (the first unequal field decides). layout: each
+ * field's kind and offset. */
 typedef struct {
   int32_t n;
   const int64_t *layout;
@@ -454,15 +456,40 @@ typedef struct {
 
 static bool is_float_kind(int32_t kind) { return kind == TY_F16 || kind == TY_F32 || kind == TY_F64; }
 
-/* a < b, a == b for fields of one kind, as Python compares the numbers. */
+static bool field_less(int32_t kind, const char *a, const char *b);
+static bool field_equal(int32_t kind, const char *a, const char *b);
+
+/* The first index at which lists a and b (of items of one kind) differ,
+ * or the shorter one's length. */
+static int64_t lists_differ_at(const RtList *a, const RtList *b) {
+  int64_t n = a->len < b->len ? a->len : b->len, i = 0;
+  while (i < n && field_equal(a->kind, a->data + i * a->itemsize, b->data + i * b->itemsize)) i++;
+  return i;
+}
+
+/* a < b of two lists, as Python's: by their first unequal items, else the shorter first. */
+static bool list_less(const RtList *a, const RtList *b) {
+  int64_t i = lists_differ_at(a, b);
+  if (i < a->len && i < b->len) return field_less(a->kind, a->data + i * a->itemsize, b->data + i * b->itemsize);
+  return a->len < b->len;
+}
+
+/* a < b, a == b for fields of one kind, as Python compares the numbers,
+ * strs and lists. */
 static bool field_less(int32_t kind, const char *a, const char *b) {
   if (kind == TY_STR) return rt_str_order(*(RtStr *const *)a, *(RtStr *const *)b) < 0;
+  if (kind == TY_LIST) return list_less(*(RtList *const *)a, *(RtList *const *)b);
   if (is_float_kind(kind)) return rt_item_double(kind, a) < rt_item_double(kind, b);
   if (kind == TY_U64) return *(const uint64_t *)a < *(const uint64_t *)b;
   return rt_item_int(kind, a) < rt_item_int(kind, b);
 }
 
 static bool field_equal(int32_t kind, const char *a, const char *b) {
+  if (kind == TY_STR) return rt_str_order(*(RtStr *const *)a, *(RtStr *const *)b) == 0;
+  if (kind == TY_LIST) {
+    const RtList *x = *(RtList *const *)a, *y = *(RtList *const *)b;
+    return x->len == y->len && lists_differ_at(x, y) == x->len;
+  }
   if (is_float_kind(kind)) return rt_item_double(kind, a) == rt_item_double(kind, b);
   if (kind == TY_U64) return *(const uint64_t *)a == *(const uint64_t *)b;
   return rt_item_int(kind, a) == rt_item_int(kind, b);

@@ -287,11 +287,29 @@ static const Type *ty_truth(Infer *in, Node *c, const char *what) {
   const Type *t = ty_maybe_none(in, c);
   if (!t || t->kind == TY_NONE) return t;
   if (is_0d(t) && !(t = ty_element_of_0d(in, c))) return NULL;  /* one element: its truth, as NumPy's */
-  if (t->kind == TY_ARRAY) return ty_array_unary(in, c, OP_NOT, t);  /* ambiguous, as NumPy says */
+  if (t->kind == TY_ARRAY) return ty_wrap_call(in, c, "array truth");  /* one element's, as NumPy's */
   if (t->kind == TY_STR) return ty_wrap_call(in, c, "str truth");
   if (t->kind == TY_SET) return ty_wrap_call(in, c, "set truth");
   if (t->kind == TY_LIST || t->kind == TY_DICT) return ty_wrap_call(in, c, "len");
   return ty_need_scalar(in, c, t->kind == TY_OPTIONAL ? t->elem : t, what) ? t : NULL;
+}
+
+/* n, an operator whose operands are numbers and 0-d arrays, some of bools
+ * or narrow ints, typed s on their elements: a number still, as NumPy's
+ * and Numba's, but of the dtype the operator gives on the arrays (the
+ * element of array): an int8 0-d array plus itself wraps at 8 bits where
+ * the rules of numbers would widen it, so n becomes s converted to it. */
+static const Type *ty_number_of_0d(Infer *in, Node *n, const Type *s, const Type *array) {
+  if (!s || !array) return NULL;
+  if (s == array->elem || ty_is_time(s)) return s;  /* (datetimes: their units, no widening) */
+  Node *x = arena_alloc(in->f->arena, sizeof(Node));
+  *x = *n;
+  *n = (Node){.kind = N_CALL, .line = x->line, .col = x->col, .bi = bi_named("a NumPy scalar type"),
+              .ival = array->elem->kind};
+  n->list.items = arena_alloc(in->f->arena, sizeof(Node *));
+  n->list.items[0] = x;
+  n->list.len = 1;
+  return ty_expr(in, n);
 }
 
 static const Type *ty_binop(Infer *in, Node *n) {
@@ -301,14 +319,16 @@ static const Type *ty_binop(Infer *in, Node *n) {
   const Type *t[2] = {a, b};
   Node *xs[2] = {n->lhs, n->rhs};
   if (only_0d_arrays(t, 2, false) && !ty_elements_of_0d(in, xs, t, 2)) return NULL;
+  if (only_0d_arrays(t, 2, true)) {  /* some hold bools or narrow ints */
+    const Type *array = ty_array_binop(in, n, n->op, n->lhs, t[0], n->rhs, t[1]);
+    if (!array || !ty_elements_of_0d(in, xs, t, 2)) return NULL;
+    return ty_number_of_0d(in, n, ty_binop_types(in, n, n->op, n->lhs, t[0], n->rhs, t[1]), array);
+  }
   return ty_binop_types(in, n, n->op, n->lhs, t[0], n->rhs, t[1]);
 }
 
-static const Type *ty_unary(Infer *in, Node *n) {
-  if (n->op == OP_NOT) return ty_truth(in, n->lhs, "not") ? TYS(TY_BOOL) : NULL;
-  const Type *a = ty_expr(in, n->lhs);
-  if (a && reads_as_number(a)) a = ty_element_of_0d(in, n->lhs);
-  if (a && a->kind == TY_ARRAY) return ty_array_unary(in, n, n->op, a);
+/* -a, +a, ~a of a number a. */
+static const Type *ty_unary_number(Infer *in, Node *n, const Type *a) {
   if (!ty_need_scalar(in, n, a, "unary operator")) return NULL;
   if (ty_is_time(a))  /* -td and +td; NumPy negates no datetime */
     return a->kind == TY_TIMEDELTA && n->op != OP_INVERT ? a : ty_error(in, n, "bad operand type for unary operator: %s", a->name);
@@ -321,6 +341,19 @@ static const Type *ty_unary(Infer *in, Node *n) {
   default:
     return ty_is_float(a) || ty_is_complex(a) ? a : ty_promote(a, a);
   }
+}
+
+static const Type *ty_unary(Infer *in, Node *n) {
+  if (n->op == OP_NOT) return ty_truth(in, n->lhs, "not") ? TYS(TY_BOOL) : NULL;
+  const Type *a = ty_expr(in, n->lhs);
+  if (a && reads_as_number(a)) a = ty_element_of_0d(in, n->lhs);
+  if (a && is_0d(a)) {  /* of bools or narrow ints (see ty_number_of_0d) */
+    const Type *array = ty_array_unary(in, n, n->op, a);
+    if (!array) return NULL;
+    return ty_number_of_0d(in, n, ty_unary_number(in, n, ty_element_of_0d(in, n->lhs)), array);
+  }
+  if (a && a->kind == TY_ARRAY) return ty_array_unary(in, n, n->op, a);
+  return ty_unary_number(in, n, a);
 }
 
 static const Type *ty_compare(Infer *in, Node *n) {
@@ -453,6 +486,10 @@ static const Type *ty_index(Infer *in, Node *n) {
                                                    : "for loops over %s are not supported: iterate over an array, "
                                                      "a tuple, a range, enumerate or zip", base->name);
   if (base->kind == TY_TUPLE) return ty_tuple_index(in, n, base);
+  if (ty_is_scalar(base) && n->rhs && n->rhs->kind == N_TUPLE && !n->rhs->list.len) {
+    *n = *n->lhs;  /* x[()] of a number is x, as NumPy's: what an operator on 0-d arrays gives */
+    return base;
+  }
   if (base->kind != TY_ARRAY) return ty_error(in, n, "%s cannot be indexed", base->name);
   return ty_array_index(in, n, base);
 }
@@ -593,7 +630,7 @@ static const Type *ty_call(Infer *in, Node *n) {
   if ((n->bi->flags & BF_ARRAYLIKE) && !ty_arraylike_args(in, n, args)) return NULL;
   /* a ufunc of 0-d arrays gives a number; arguments past the row's least may be outputs (numpy.round(x, 1, out)) */
   bool no_out = !ty_kwarg(n, "out") && n->list.len - (n->bi->kind == BK_METHOD) <= n->bi->min_args;
-  if (n->bi->lower_elem && no_out && only_0d_arrays(args, n->list.len, false) &&
+  if (n->bi->lower_elem && no_out && only_0d_arrays(args, n->list.len, true) &&
       !ty_elements_of_0d(in, n->list.items, args, n->list.len))
     return NULL;
   if (n->bi->kind == BK_FUNCTION && n->list.len == 1 && args[0]->kind == TY_CLASS) {
@@ -1096,7 +1133,7 @@ static void ty_stmt(Infer *in, Node *n) {
       break;
     }
     const Type *cur = ty_expr(in, n->lhs), *t = ty_expr(in, n->rhs);
-    if (cur && t && ty_is_scalar(cur) && reads_as_number(t)) t = ty_element_of_0d(in, n->rhs);  /* a 0-d array in place stays one */
+    if (cur && t && ty_is_scalar(cur) && is_0d(t)) t = ty_element_of_0d(in, n->rhs);  /* a 0-d array in place stays one */
     if (!cur || !t) break;
     const Type *r = ty_binop_types(in, n, n->op, n->lhs, cur, n->rhs, t);
     if (cur->kind == TY_ARRAY) {  /* in place: the array keeps its identity and dtype */

@@ -129,10 +129,29 @@ def test_unary_operators(dtype):
         check(inv, a)
 
 
-def test_not_of_an_array_is_refused():
+def test_truth_of_an_array_is_numpys():
+    """not a, and a condition on an array (fast_hdbscan's `if a[mask] >= x:`): its one element's truth; more
+    elements (and, from NumPy 2.2 on, none) are NumPy's ValueError, as in Numba."""
     f = define("@ruchey.njit\ndef f(a):\n    return not a\n")
-    with pytest.raises(ruchey.TypingError, match="ambiguous"):
-        f(np.ones(3))
+    g = define("@ruchey.njit\ndef f(a, x):\n    if a >= x:\n        return 1\n    return 0\n")
+    for a in (np.ones(1), np.zeros(1), np.array([[2.5]]), np.array([True])):
+        assert f(a) == f.py_func(a)
+        assert g(a, 1.0) == g.py_func(a, 1.0)
+    for a in (np.ones(3), np.ones((2, 2))):
+        with pytest.raises(ValueError, match="more than one element is ambiguous"):
+            f.py_func(a)
+        with pytest.raises(ValueError, match="more than one element is ambiguous"):
+            f(a)
+        with pytest.raises(ValueError, match="more than one element is ambiguous"):
+            g(a, 1.0)
+    empty = np.ones(0)
+    try:
+        want = f.py_func(empty)
+    except ValueError:
+        with pytest.raises(ValueError, match="empty array is ambiguous"):
+            f(empty)
+    else:
+        assert f(empty) == want
 
 
 # ---------------------------------------------------------------- shapes and layouts

@@ -417,14 +417,33 @@ def test_lists_of_tuples_sort_as_python(n):
     assert [repr(t) for t in got] == [repr(t) for t in expected]
 
 
+@njit
+def sorted_lists(n, seed):
+    rows = []
+    for i in range(n):
+        rows.append([(i * seed + k * k) % 3 for k in range((i * 7 + seed) % 4)])
+    names = [["b", "a"], ["a"], ["a", "c"], []]
+    nested = [[[2.0], [1.0]], [[1.5]], [[2.0], [0.5]], [[2.0]]]
+    a = sorted(rows)
+    rows.sort(reverse=True)
+    names.sort()
+    return a, rows, names, sorted(nested)
+
+
+@pytest.mark.parametrize("n", SIZES)
+def test_lists_of_lists_sort_as_python(n):
+    for seed in (1, 7):
+        assert same(sorted_lists.py_func(n, seed), sorted_lists(n, seed))
+
+
 def test_unordered_items_are_typing_errors():
     def sort_arrays(n):
         out = [np.zeros(n)]
         out.sort()
         return out
 
-    def sorted_lists(n):
-        x = [[n], [1]]
+    def sorted_lists(n):  # complex numbers have no order, in lists neither
+        x = [[n * 1j], [1j]]
         return sorted(x)
 
     def compare_arrays(n):
@@ -657,3 +676,68 @@ def closure_key_bad_result(xs, c):
 def test_closure_key_errors_name_the_key():
     with pytest.raises(ruchey.TypingError, match="key function returns numbers"):
         closure_key_bad_result(np.arange(3.0), 1.0)
+
+
+# ---------------------------------------------------------------- lists of sets
+
+
+def connected_groups(ix, jx, d):
+    """quimb's compute_blocks: the connected components of the graph of
+    edges (ix[k], jx[k]) over d nodes, as a list of sets merged in place."""
+    groups = []
+    for i, j in zip(ix, jx):
+        merge = []
+        for g, group in enumerate(groups):
+            if i in group:
+                group.add(j)
+                merge.append(g)
+            elif j in group:
+                group.add(i)
+                merge.append(g)
+        if len(merge) == 0:
+            groups.append({i, j})
+        elif len(merge) > 1:
+            group0 = groups[merge[0]]
+            for g in merge[-1:0:-1]:
+                other_group = groups[g]
+                group0.update(other_group)
+                other_group.clear()
+    for i in range(d):
+        for group in groups:
+            if i in group:
+                break
+        else:
+            groups.append({i})
+    return sorted([sorted(g) for g in groups if g])
+
+
+@pytest.mark.parametrize("n", SIZES)
+def test_lists_of_sets_agree_with_python(n):
+    f = njit(connected_groups)
+    rng = np.random.default_rng(seed_of(n))
+    for d in (1, 6, 20):
+        ix, jx = rng.integers(0, d, n), rng.integers(0, d, n)
+        assert same(connected_groups(ix, jx, d), [list(g) for g in f(ix, jx, d)])
+
+
+@njit
+def sets_in_a_list(n):
+    g = [{1, 2}, {n}]
+    g[0].add(n + 7)
+    g.append({i for i in range(n)})
+    total = 0
+    for s in g:
+        total += len(s)
+    g.pop(1)
+    return g, total
+
+
+def test_a_list_of_sets_returns_as_a_python_list_of_sets():
+    for n in SIZES:
+        got, want = sets_in_a_list(n), sets_in_a_list.py_func(n)
+        assert type(got[0]) is list and got == want
+    before = rss_bytes()
+    for _ in range(20000):
+        sets_in_a_list(5)
+    if before is not None:
+        assert rss_bytes() - before < 20 * 2**20

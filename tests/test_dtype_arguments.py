@@ -64,6 +64,37 @@ def test_a_dtype_numpy_cannot_hold_or_another_byte_order_is_refused():
         _filled(3, object)
 
 
+def counted_as(values, out_dtype):
+    """numpy_groupies' style: a driver takes the dtype its caller chose,
+    object for a result made in Python, and passes it on unused."""
+    return _total(values, out_dtype) + out_dtype.itemsize, out_dtype
+
+
+def _total_py(values, out_dtype):
+    s = 0.0
+    for v in values:
+        s += v
+    return s
+
+
+_total = njit(_total_py)
+
+
+def test_object_dtype_taken_and_passed_on_as_numba_types_it():
+    f = njit(counted_as)
+    values = np.random.default_rng(5).standard_normal(7)
+    for dt in (np.dtype(object), np.dtype(np.float64)):
+        got, want = f(values, dt), counted_as(values, dt)
+        assert got[0] == pytest.approx(want[0], rel=1e-15) and got[1] == want[1]
+    assert _total(values, np.object_) == pytest.approx(_total_py(values, np.object_), rel=1e-15)
+    assert "dtype(pyobject)" in str(f.signatures)
+
+
+def test_arrays_of_the_object_dtype_are_a_typing_error():
+    with pytest.raises(ruchey.TypingError, match="dtype\\(pyobject\\)"):
+        _filled(3, np.dtype(object))
+
+
 def dtype_in_a_variable(n):
     """pymatting's style: the dtype named once, used for every array, and
     called to convert."""

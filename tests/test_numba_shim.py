@@ -234,6 +234,38 @@ def test_a_cached_functions_key_asks_numba_for_nothing(tmp_path):
 
 
 @shim_only
+def test_null_cache_turns_a_functions_cache_off(tmp_path):
+    # numpy_groupies sets numba.core.caching.NullCache() as a dispatcher's _cache where it cannot
+    # give the cache a stable identity: the function compiles in each process, nothing is written
+    (tmp_path / "kernels_nc.py").write_text(textwrap.dedent('''
+        import numba as nb
+        from numba.core import caching
+
+        def total(a):
+            s = 0.0
+            for x in a:
+                s += x
+            return s
+        total_jit = nb.njit(total, cache=True)
+        total_jit._cache = caching.NullCache()
+    '''))
+    done = run_fresh("""
+        import os
+        import ruchey
+        ruchey.install_as_numba()
+        import numpy as np
+        import kernels_nc
+        a = np.arange(5.0)
+        assert kernels_nc.total_jit(a) == kernels_nc.total(a) == 10.0
+        assert not os.path.exists("__pycache__") or not [n for n in os.listdir("__pycache__") if "total" in n]
+        from ruchey import numba_shim
+        print(sorted(numba_shim.missing()))
+    """, tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "[]"
+
+
+@shim_only
 def test_python_m_numba_shim_runs_a_script(tmp_path):
     done = run_fresh("""
         import sys

@@ -196,3 +196,31 @@ def test_a_call_no_explicit_signature_accepts_is_a_typing_error():
 
     with pytest.raises(ruchey.TypingError, match="no compiled signature"):
         bad(np.zeros(3))
+
+
+@njit(["void(float32[:], int32[:], int32, int32)", "void(float64[:], int64[:], int64, int64)"], inline="always")
+def lower_bounds(bound, components, start, end):
+    """fast_hdbscan's update_component_bounds_from_block: signatures of its
+    own, called with others (an int64 array beside int32 bounds)."""
+    for i in range(start, end):
+        c = components[i]
+        if i < bound[c]:
+            bound[c] = i
+
+
+@njit
+def calls_lower_bounds(bound, components, start):
+    lower_bounds(bound, components, start, np.int32(len(components)))
+    return bound
+
+
+def test_inline_always_compiles_for_compiled_callers_types():
+    """Numba inlines an inline="always" function before typing: its
+    signatures bind calls from Python only."""
+    bound = np.full(4, np.inf, dtype=np.float32)
+    components = np.array([3, 1, 1, 0, 3], dtype=np.int64)
+    want = bound.copy()
+    lower_bounds.py_func(want, components, 1, len(components))
+    np.testing.assert_array_equal(calls_lower_bounds(bound.copy(), components, np.int32(1)), want)
+    with pytest.raises(TypeError):
+        lower_bounds(bound, components, 0, 5)  # from Python: no signature takes these

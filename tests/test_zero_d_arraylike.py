@@ -92,6 +92,50 @@ def test_narrow_integer_0d_arrays_keep_their_width():
     assert f(np.int8(100)) == -56
 
 
+NARROW_0D_EXPRS = [
+    "a + a", "a * 3", "a - b", "a // 3", "a % 3", "a & b", "a << 1", "-a", "~a", "+a", "a / 2",
+    "np.sin(a)", "np.add(a, b)", "np.maximum(a, b)", "a + 2.5", "int(min(round(x) + a, 9))",
+]
+
+
+@pytest.mark.parametrize("expr", NARROW_0D_EXPRS)
+@pytest.mark.parametrize("dtype", [np.int8, np.uint8, np.int16, np.int32, np.uint32])
+def test_operations_on_narrow_integer_0d_arrays_give_numbers_of_their_dtype(expr, dtype):
+    """As NumPy's (an int8 0-d array times 3 is a wrapped int8) and Numba's
+    (a number where every operand is a number or 0-d): ssqueezepy's
+    int(min(round(w) + idx, omax)) with idx a 0-d int32 array."""
+    f = define(f"@ruchey.njit\ndef f(a, b, x):\n    return {expr}\n")
+    rng = make_rng(len(expr) + np.dtype(dtype).itemsize)
+    info = np.iinfo(dtype)
+    for v, w in [(info.max, 1), (info.min, 3), (rng.integers(0, 100), rng.integers(1, 7))]:
+        a, b = np.array(v, dtype), np.array(w, dtype)
+        got = f(a, b, 2.4)
+        with np.errstate(all="ignore"):
+            want = f.py_func(a, b, 2.4)
+        assert not isinstance(got, np.ndarray), f"{expr}: {got!r}"
+        assert got == pytest.approx(want, rel=4 * float(np.finfo(np.float32).eps), abs=0), f"{expr} of {v}: {got!r} != {want!r}"
+
+
+@pytest.mark.parametrize("expr", ["a + a", "a & b", "a | b", "a ^ b", "~a", "a * 3", "a + 2.5", "np.logical_not(a)",
+                                  "np.add(a, b)"])
+def test_operations_on_bool_0d_arrays_give_numbers_of_their_dtype(expr):
+    f = define(f"@ruchey.njit\ndef f(a, b):\n    return {expr}\n")
+    for v, w in [(True, False), (True, True), (False, False)]:
+        a, b = np.array(v), np.array(w)
+        got, want = f(a, b), f.py_func(a, b)
+        assert not isinstance(got, np.ndarray) and got == want and type(got) is type(want.item()), (expr, v, w, got)
+
+
+def test_narrow_integer_0d_array_added_into_a_number():
+    f = define("@ruchey.njit\ndef f(a, n):\n    s = 0\n    for i in range(n):\n        s += a\n    return s\n")
+    check(f, np.array(7, np.int16), 5)
+
+
+def test_number_indexed_with_an_empty_tuple_is_itself():
+    f = define("@ruchey.njit\ndef f(x):\n    return np.float64(x)[()] + np.int64(3)[()]\n")
+    check(f, 1.5)
+
+
 ARRAYLIKE_EXPRS = [
     ("np.cross([0, 0, 1], h)", "h"),
     ("np.cross(h, (1.0, 0.5, 0.0))", "h"),

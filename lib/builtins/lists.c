@@ -58,6 +58,7 @@ static bool plain_item(const Type *t, const char *what) {
   if (ty_is_scalar(t) || t->kind == TY_STR || t->kind == TY_ARRAY || t->kind == TY_CLASS) return true;
   if (t->kind == TY_LIST) return !t->elem || plain_item(t->elem, "lists");  /* [] typed later: rows[i].append(x) */
   if (t->kind == TY_DICT) return !t->nfields || plain_item(t->fields[1], "dict values");
+  if (t->kind == TY_SET) return t->nfields && !strcmp(what, "lists");  /* quimb's groups.append({i, j}) */
   return t->kind == TY_TUPLE && held_tuple(t);
 }
 
@@ -456,6 +457,14 @@ static bool searchable(Infer *in, Node *v, const Type *vt, const Type *list, con
   return ty_need_scalar(in, v, vt, what) != NULL;
 }
 
+/* Items sort() and sorted() order: ty_item_ordered's, and lists of
+ * numbers, strs or such lists, compared as Python's, item by item (quimb
+ * sorts its lists of groups so). */
+static bool item_sortable(const Type *t) {
+  if (t->kind == TY_LIST) return t->elem && t->elem->kind != TY_TUPLE && item_sortable(t->elem);
+  return ty_item_ordered(t);
+}
+
 static const Type *not_sortable(Infer *in, Node *n, const Type *elem) {
   return ty_error(in, n, "sorting a list of %s is not supported%s", elem->name,
                   ty_is_complex(elem) ? ": complex numbers have no order ('<' is not supported between them); "
@@ -508,7 +517,7 @@ static bool ty_sort_keywords(Infer *in, Node *n, const Type *elem, const char *w
 
 static const Type *ty_none_method(Infer *in, Node *n, const Type **args) {
   bool sort = !strcmp(n->bi->path, "sort");
-  if (sort && args[0]->elem && !ty_item_ordered(args[0]->elem) && !ty_kwarg(n, "key"))
+  if (sort && args[0]->elem && !item_sortable(args[0]->elem) && !ty_kwarg(n, "key"))
     return not_sortable(in, n, args[0]->elem);
   if (sort && !ty_sort_keywords(in, n, args[0]->elem, "sort(reverse=)")) return NULL;
   return TYS(TY_NONE);
@@ -884,7 +893,7 @@ static LLVMValueRef lo_list_call(Lower *l, Node *n) {
 static const Type *ty_sorted(Infer *in, Node *n, const Type **args) {
   const Type *elem = items_of(in, n, args[0], "sorted()");
   if (!elem) return NULL;
-  if (!ty_item_ordered(elem) && !ty_kwarg(n, "key")) return not_sortable(in, n, elem);
+  if (!item_sortable(elem) && !ty_kwarg(n, "key")) return not_sortable(in, n, elem);
   if (!ty_sort_keywords(in, n, elem, "sorted(reverse=)")) return NULL;
   return ty_list(elem);
 }

@@ -704,6 +704,39 @@ static LLVMValueRef lo_item(Lower *l, Node *n) {
   return v;
 }
 
+/* The truth of an array where a condition reads it (if a[mask] >= x:),
+ * as NumPy's and Numba's: its one element's; an empty array is false
+ * before NumPy 2.2 and a ValueError since, as is an array of more. */
+static const Type *ty_array_truth(Infer *in, Node *n, const Type **args) { return TYS(TY_BOOL); }
+
+static LLVMValueRef lo_array_truth(Lower *l, Node *n) {
+  Node *arg = n->list.items[0];
+  const Type *t = arg->ty;
+  LLVMValueRef a = lo_expr(l, arg), shape[RC_MAX_NDIM];
+  shape_of(l, t, a, shape, NULL);
+  LLVMValueRef size = size_of(l, t->ndim, shape);
+  lo_raise_if(l, LLVMBuildICmp(l->b, LLVMIntSGT, size, const_i64(l, 1), ""), RT_ERR_VALUE,
+              "The truth value of an array with more than one element is ambiguous. Use a.any() or a.all()");
+  LLVMValueRef empty = LLVMBuildICmp(l->b, LLVMIntEQ, size, const_i64(l, 0), "");
+  if (rt_numpy_version >= 202)  /* (the cache's key holds NumPy's version) */
+    lo_raise_if(l, empty, RT_ERR_VALUE,
+              "The truth value of an empty array is ambiguous. Use `array.size > 0` to check that an array is "
+              "not empty.");
+  LLVMBasicBlockRef from = LLVMGetInsertBlock(l->b), one = new_block(l, "truth.one"), done = new_block(l, "truth.done");
+  LLVMBuildCondBr(l->b, empty, done, one);
+  position(l, one);
+  LLVMValueRef v = lo_truth(l, lo_load_scalar(l, t->elem, LLVMBuildExtractValue(l->b, a, 2, "")), t->elem);
+  LLVMBasicBlockRef loaded = LLVMGetInsertBlock(l->b);
+  LLVMBuildBr(l->b, done);
+  position(l, done);
+  LLVMValueRef r = LLVMBuildPhi(l->b, l->mod->i1, "truth");
+  LLVMValueRef values[2] = {LLVMConstInt(l->mod->i1, 0, 0), v};
+  LLVMBasicBlockRef blocks[2] = {from, loaded};
+  LLVMAddIncoming(r, values, blocks, 2);
+  lo_done_with(l, arg, a);
+  return r;
+}
+
 /* a.fill(value) */
 static const Type *ty_fill(Infer *in, Node *n, const Type **args) {
   const Type *t = array_operand(in, n, args[0]);
@@ -1706,6 +1739,7 @@ const Builtin bi_shape[] = {
   METHOD("nonzero", 0, 0, NULL, BF_ALLOCATES | BF_COMPLEX, 0, ty_nonzero, lo_nonzero),
   METHOD("fill", 1, 1, NULL, BF_COMPLEX, 0, ty_fill, lo_fill_method),
   METHOD("item", 0, 0, NULL, BF_COMPLEX | BF_RAISES, 0, ty_item, lo_item),
+  {"array truth", NULL, NULL, BK_FUNCTION, 0, 1, 1, NULL, BF_COMPLEX | BF_RAISES, 0, 0, ty_array_truth, lo_array_truth},
   {"numpy.fill_diagonal", "numpy", "fill_diagonal", BK_FUNCTION, 0, 2, 3, fill_diagonal_kw, BF_RAISES | BF_COMPLEX, 0, 0,
    ty_fill_diagonal, lo_fill_diagonal},
   /* elementwise: fused into the array expressions around them */

@@ -186,7 +186,7 @@ static const Model models[TY_COUNT] = {
   [TY_TUPLE] = {tuple_value, tuple_storage, tuple_load, tuple_store, tuple_refcount},
   [TY_NONE] = NO_VALUE, [TY_RANGE] = {range_value, same_storage, plain_load, plain_store, NULL},
   [TY_SLICE] = {range_value, same_storage, plain_load, plain_store, NULL},  /* {start, stop, step}, as a range */ [TY_DTYPE] = NO_VALUE, [TY_MODULE] = NO_VALUE,
-  [TY_GRID] = NO_VALUE, [TY_INFO] = NO_VALUE, [TY_FUNCTION] = NO_VALUE,
+  [TY_GRID] = NO_VALUE, [TY_INFO] = NO_VALUE, [TY_FUNCTION] = NO_VALUE, [TY_PYOBJECT] = NO_VALUE,
   [TY_OPTIONAL] = {optional_value, optional_storage, optional_load, optional_store, optional_refcount},
   [TY_LIST] = {ptr_value, ptr_value, plain_load, plain_store, lo_container_refcount},
   [TY_DICT] = {ptr_value, ptr_value, plain_load, plain_store, lo_container_refcount},

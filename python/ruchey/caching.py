@@ -441,3 +441,23 @@ class FunctionCache:
 
     def miss(self, signature):
         self.misses[signature[0]] += 1
+
+
+class NullCache:
+    """A dispatcher's ``_cache`` that keeps nothing (Numba's
+    ``numba.core.caching.NullCache``): a package that sets it turns caching
+    off for that function, which then compiles in each process."""
+
+    cache_path = None
+
+    def load(self, signature):
+        return None
+
+    def save(self, *entry):
+        pass
+
+    def hit(self, signature):
+        pass
+
+    def miss(self, signature):
+        pass

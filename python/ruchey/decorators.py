@@ -67,6 +67,8 @@ def _dispatcher(func, options):
     disp = _core.Dispatcher(func, **settings)
     functools.update_wrapper(disp, func)
     disp._ruchey_options = settings  # what pickling by value sends
+    # Numba inlines an inline="always" function before typing: compiled callers' types, not its signatures
+    disp._inline_always = options.get("inline") == "always"
     if options.get("cache"):
         from ruchey import caching
         disp._cache = caching.FunctionCache(func, settings)

@@ -177,6 +177,7 @@ def _top_names():
 
 def _submodules():
     """name -> (own names, sources) of each numba module given."""
+    import ruchey.caching
     import ruchey.experimental
     import ruchey.extending
     import ruchey.intrinsics
@@ -200,6 +201,7 @@ def _submodules():
         "numba.experimental": ({}, (ruchey.experimental,)),
         "numba.experimental.structref": ({}, (ruchey.structref,)),
         "numba.core.cgutils": (dict(get_or_insert_function=ruchey.intrinsics.get_or_insert_function), ()),
+        "numba.core.caching": (dict(NullCache=ruchey.caching.NullCache), ()),
         # the class of what @njit returns, for isinstance checks of functions as arguments
         "numba.core.registry": (dict(CPUDispatcher=_core.Dispatcher), ()),
     }
