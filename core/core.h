@@ -289,7 +289,8 @@ typedef struct Dispatcher {
 
 extern PyTypeObject DispatcherType;
 /* Whether functions decorated from now on read a variable not assigned on
- * the path taken as Numba does (CompileOptions.unassigned_zero): set by
+ * the path taken, and overflow in float **, as Numba does
+ * (CompileOptions.unassigned_zero, overflow_inf): set by
  * install_as_numba(), for packages written for Numba. */
 extern bool disp_numba_reads;
 /* typeof.c: a compiled function's type as a value (NULL for a kernel) */

@@ -173,6 +173,46 @@ def test_unassigned_reads_after_install_are_numbas(tmp_path):
 
 
 @shim_only
+def test_float_power_overflow_after_install_is_numbas_inf(tmp_path):
+    """vectorbt's annualized alpha, (np.nanmean(a) + 1) ** ann_factor: the
+    Python original's NumPy scalar overflows to inf, as Numba's code does;
+    functions decorated after install_as_numba() give inf too, ruchey's own
+    (decorated before) keep CPython's OverflowError of floats."""
+    done = run_fresh("""
+        import warnings
+        import numpy as np
+        import ruchey
+
+        @ruchey.njit
+        def before(x, k):
+            return (np.nanmean(x) + 1) ** k
+
+        numba = ruchey.install_as_numba()
+
+        @numba.njit
+        def alpha(x, k):
+            return (np.nanmean(x) + 1) ** k
+
+        @numba.njit
+        def alpha_int(x, n):
+            return (np.nanmean(x) + 1) ** n
+
+        warnings.simplefilter("ignore", RuntimeWarning)  # NumPy's scalar overflow
+        rng = np.random.default_rng(0)
+        for x, k in [(rng.uniform(0.5, 1.0, 20), 1000.0), (rng.uniform(-0.1, 0.1, 20), 252.0)]:
+            assert alpha(x, k) == alpha.py_func(x, k), (alpha(x, k), alpha.py_func(x, k))
+            assert alpha_int(x, int(k)) == alpha_int.py_func(x, int(k))
+        assert alpha(np.ones(3), 2000.0) == np.inf
+        try:
+            before(np.ones(3), 2000.0)
+        except OverflowError as e:
+            print("ok", e)
+    """, tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("ok (34, 'Numerical result out of range')")
+
+
+@shim_only
 def test_names_ruchey_lacks_are_placeholders(tmp_path):
     done = run_fresh("""
         import ruchey
