@@ -703,6 +703,21 @@ def vectorbt_from_signals():
             "win_rate": pf.trades.win_rate(), "both_value": both.value()}
 
 
+def vectorbt_returns():
+    """vectorbt's returns statistics of 3 columns against a benchmark:
+    Sharpe, Sortino, Calmar and Omega ratios, annualized return and
+    volatility, value at risk, alpha and beta, capture ratios."""
+    import vectorbt  # noqa: F401 - registers pandas' .vbt accessor
+    close = _vbt_prices()[0]
+    rets = close.pct_change().vbt.returns(freq="D")
+    bench = close.mean(axis=1).pct_change().to_numpy()
+    return {"sharpe": rets.sharpe_ratio(), "sortino": rets.sortino_ratio(), "calmar": rets.calmar_ratio(),
+            "omega": rets.omega_ratio(), "annualized": rets.annualized(), "volatility": rets.annualized_volatility(),
+            "var": rets.value_at_risk(), "cvar": rets.cond_value_at_risk(), "alpha": rets.alpha(bench),
+            "beta": rets.beta(bench), "up_capture": rets.up_capture(bench), "down_capture": rets.down_capture(bench),
+            "tail": rets.tail_ratio(), "rolling_sharpe": rets.rolling_sharpe_ratio(20)}
+
+
 def vectorbt_from_order_func():
     """vectorbt's portfolio simulated with a user's @njit order function
     (its context a named tuple of arrays), a segment preparation
@@ -1181,5 +1196,6 @@ WORKLOADS = {
     "ssqueezepy": {"ssq_cwt": ssqueezepy_ssq_cwt, "stft": ssqueezepy_stft, "cwt_ridges": ssqueezepy_cwt_ridges},
     "quimb": {"core": quimb_core, "calc_evo": quimb_calc_evo, "linalg_operators": quimb_linalg_operators},
     "vectorbt": {"indicators": vectorbt_indicators, "generic": vectorbt_generic, "signals": vectorbt_signals,
-                 "from_signals": vectorbt_from_signals, "from_order_func": vectorbt_from_order_func},
+                 "returns": vectorbt_returns, "from_signals": vectorbt_from_signals,
+                 "from_order_func": vectorbt_from_order_func},
 }
