@@ -1151,6 +1151,49 @@ def quimb_linalg_operators():
             "spectral": spectral}
 
 
+def lenstronomy_numba():
+    """lenstronomy's Numba kernels: the elliptical power-law lens (EPL_NUMBA)
+    with shear deflecting, its Hessian and potential on a 40x40 grid, the
+    EPL+shear lens equation solver (Brent's root finder inlined), and the
+    Numba convolution of an image."""
+    from lenstronomy.ImSim.Numerics.numba_convolution import NumbaConvolution
+    from lenstronomy.LensModel.lens_model import LensModel
+    from lenstronomy.LensModel.Solver.epl_shear_solver import solve_lenseq_pemd
+    from lenstronomy.Util import util
+    x, y = util.make_grid(40, 0.05)
+    kwargs = [{"theta_E": 1.0, "gamma": 2.1, "e1": 0.1, "e2": -0.05, "center_x": 0.0, "center_y": 0.0},
+              {"gamma1": 0.03, "gamma2": 0.01}]
+    model = LensModel(["EPL_NUMBA", "SHEAR"])
+    kernel = np.outer(np.hanning(5), np.hanning(5))
+    conv = NumbaConvolution(kernel / kernel.sum(), np.ones((20, 20), dtype=bool))
+    return {"deflected": np.ravel(model.ray_shooting(x, y, kwargs)), "hessian": np.ravel(model.hessian(x, y, kwargs)),
+            "potential": model.potential(x, y, kwargs),
+            "images": np.ravel(solve_lenseq_pemd((0.05, 0.02), kwargs)),
+            "convolved": conv.convolve2d(np.random.default_rng(0).random((20, 20)))}
+
+
+def galois_fields():
+    """galois' finite fields (its arithmetic compiled as ufuncs and
+    functions taking its ndarray subclass): GF(2^8) and GF(31) arithmetic,
+    matrix products and inverses, polynomial products, Reed-Solomon and
+    BCH encoding, primality and factoring."""
+    import galois
+    gf = galois.GF(2**8)
+    a, b = gf(np.arange(1, 17)), gf(np.arange(17, 33))
+    gp = galois.GF(31)
+    square = gf(np.arange(16).reshape(4, 4) + 1)
+    return {"arith": np.asarray(np.concatenate([a + b, a * b, a / b, a ** 3, -a, np.reciprocal(a)])),
+            "matmul": np.asarray(square @ gf(np.arange(16).reshape(4, 4)[::-1] + 1)),
+            "inverse": np.asarray(np.linalg.inv(gf(np.array([[1, 2], [3, 4]])))),
+            "prime_field": np.asarray(gp(np.arange(1, 11)) ** 5 * gp(3)),
+            "poly": np.asarray((galois.Poly([1, 2, 3], field=gp) * galois.Poly([4, 5], field=gp)).coeffs),
+            "poly_roots": np.asarray(galois.Poly([1, 0, 30], field=gp).roots()),
+            "reed_solomon": np.asarray(galois.ReedSolomon(15, 9).encode(galois.GF(2**4)(np.arange(9) % 16))),
+            "bch": np.asarray(galois.BCH(15, 7).encode(galois.GF(2)(np.array([1, 0, 1, 1, 0, 0, 1])))),
+            "primes": np.array([galois.is_prime(n) for n in range(2, 60)]),
+            "factors": np.array(galois.factors(2 ** 20 - 1)[0])}
+
+
 WORKLOADS = {
     "stumpy": {"stump": stumpy_stump, "aamp": stumpy_aamp, "more": stumpy_more},
     "pynndescent": {"NNDescent": pynndescent_graph},
@@ -1191,6 +1234,8 @@ WORKLOADS = {
     "stingray": {"timing": stingray_timing},
     "mne": {"stats_ridge_transforms": mne_numba},
     "arch": {"recursions": arch_recursions},
+    "lenstronomy": {"epl_solver_convolution": lenstronomy_numba},
+    "galois": {"fields_codes": galois_fields},
     "numpy-groupies": {"reductions": numpy_groupies_reductions, "options": numpy_groupies_options,
                        "cumulative_collect": numpy_groupies_cumulative_collect},
     "ssqueezepy": {"ssq_cwt": ssqueezepy_ssq_cwt, "stft": ssqueezepy_stft, "cwt_ridges": ssqueezepy_cwt_ridges},

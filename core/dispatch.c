@@ -365,7 +365,7 @@ static PyObject *dispatcher_vectorcall(PyObject *callable, PyObject *const *args
   return call_keywords(self, args, nargsf, kwnames);
 }
 
-bool disp_numba_reads;
+bool disp_numba_semantics;
 
 static int dispatcher_init(Dispatcher *self, PyObject *args, PyObject *kwds) {
   static char *kwlist[] = {"py_func", "boundscheck", "fastmath", "error_model", "nogil", "parallel",
@@ -414,8 +414,8 @@ static int dispatcher_init(Dispatcher *self, PyObject *args, PyObject *kwds) {
   self->opts.boundscheck = boundscheck;
   self->opts.fastmath = fastmath;
   self->opts.error_model_numpy = !strcmp(error_model, "numpy");
-  self->opts.unassigned_zero = disp_numba_reads;
-  self->opts.overflow_inf = disp_numba_reads;
+  self->opts.unassigned_zero = disp_numba_semantics;
+  self->opts.overflow_inf = disp_numba_semantics;
   self->opts.python = PY_VERSION_HEX;
   self->opts.parallel = parallel;
   self->opts.kernel = kernel;

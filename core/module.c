@@ -371,12 +371,12 @@ static PyObject *core_max_threads(PyObject *self, PyObject *unused) {
   return api ? PyLong_FromLongLong(api->max_threads()) : NULL;
 }
 
-static PyObject *core_numba_reads(PyObject *self, PyObject *args) {
+static PyObject *core_numba_semantics(PyObject *self, PyObject *args) {
   PyObject *flag = NULL;
   if (!PyArg_ParseTuple(args, "|O", &flag)) return NULL;
-  int on = flag ? PyObject_IsTrue(flag) : disp_numba_reads;
+  int on = flag ? PyObject_IsTrue(flag) : disp_numba_semantics;
   if (on < 0) return NULL;
-  disp_numba_reads = on;
+  disp_numba_semantics = on;
   return PyBool_FromLong(on);
 }
 
@@ -500,9 +500,10 @@ static PyMethodDef core_methods[] = {
    "Sets the number of threads parallel loops started by this thread use, 1 to max_threads()."},
   {"max_threads", core_max_threads, METH_NOARGS,
    "The size of the thread pool: RUCHEY_NUM_THREADS, else the CPUs available."},
-  {"_numba_reads", core_numba_reads, METH_VARARGS,
-   "([flag]) Whether functions decorated from now on read a variable not assigned on the path taken as "
-   "Numba (its type's zero) instead of raising UnboundLocalError: install_as_numba() sets it."},
+  {"_numba_semantics", core_numba_semantics, METH_VARARGS,
+   "([flag]) Whether code runs with Numba's readings where ruchey is stricter (install_as_numba() sets it): "
+   "functions decorated from now on read a variable not assigned on the path taken as its type's zero, and "
+   "calls take ndarray subclasses with their own indexing as plain arrays."},
   {"get_thread_id", core_get_thread_id, METH_NOARGS,
    "The index of the pool thread running this code: 0 outside parallel loops."},
   {"_parallel_chunks", core_parallel_chunks, METH_O,

@@ -160,8 +160,21 @@ static const Type *array_type(PyArrayObject *a) {
  * classes up to ndarray redefines indexing (numpy.ma.MaskedArray,
  * numpy.matrix and user classes that do would silently lose their mask or
  * their override), numpy.memmap excepted (its __getitem__ only changes the
- * class of what it returns). */
+ * class of what it returns). With Numba's readings (install_as_numba()),
+ * the others are taken as Numba takes them, as plain arrays (galois passes
+ * its field arrays so), the mask and the matrix operators still refused. */
+static bool is_subclass_of(PyTypeObject *t, const char *module, const char *name) {
+  PyObject *m = PyImport_ImportModule(module);
+  PyObject *cls = m ? PyObject_GetAttrString(m, name) : NULL;
+  bool is = cls && PyType_Check(cls) && PyType_IsSubtype(t, (PyTypeObject *)cls);
+  Py_XDECREF(cls); Py_XDECREF(m);
+  PyErr_Clear();
+  return is;
+}
+
 static bool indexes_plainly(PyTypeObject *t) {
+  if (disp_numba_semantics && !is_subclass_of(t, "numpy.ma", "MaskedArray") && !is_subclass_of(t, "numpy", "matrix"))
+    return true;
   PyObject *mro = t->tp_mro;
   for (Py_ssize_t i = 0; mro && i < PyTuple_GET_SIZE(mro); i++) {
     PyTypeObject *c = (PyTypeObject *)PyTuple_GET_ITEM(mro, i);

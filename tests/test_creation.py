@@ -137,6 +137,15 @@ def test_like_forms_keep_shape_and_fortran_order(layout, shape):
     assert layout_flags(got[5]) == layout_flags(expected[5]) and got[5].dtype == a.dtype
 
 
+@pytest.mark.parametrize("value", [1.5, -3, True, np.float32(2.5), np.int16(7), 1 - 2j])
+def test_like_forms_of_a_number_are_0d_arrays_of_its_type(value):
+    """lenstronomy's np.zeros_like(phi, dtype=np.complex128) of a float phi."""
+    got, expected = likes(value), likes.py_func(value)
+    for e, g in zip(expected[1:5], got[1:5]):
+        assert_same_array(e, g, flags=True)
+    assert got[0] == expected[0] == () and got[5].dtype == expected[5].dtype
+
+
 @ruchey.njit
 def negative_shape(n):
     return np.zeros((3, n))
@@ -342,6 +351,26 @@ def test_array_of_arrays_stacks_them(dtype):
 def test_array_of_arrays_of_any_shape(shape):
     rng = make_rng(10)
     check(stacked, array(rng, np.int16, shape), array(rng, np.int16, shape))
+
+
+@ruchey.njit
+def rows_of_lists(n, m):
+    """galois' np.array([roots, powers]) of two lists built in a loop."""
+    roots, powers = [], []
+    for i in range(n):
+        roots.append(i * 3)
+        powers.append(i / 2)
+    extra = [7] * m
+    return np.array([roots, powers]), np.array([roots, roots, extra]), np.array([roots, np.arange(n)]), np.array(((roots,),))
+
+
+def test_array_of_lists_stacks_them_as_rows():
+    for n in (1, 4):  # (empty lists: NumPy takes float64 from no values, compiled code the lists' item type)
+        check(rows_of_lists, n, n)
+    with pytest.raises(ValueError):
+        rows_of_lists.py_func(3, 2)
+    with pytest.raises(ValueError):
+        rows_of_lists(3, 2)
 
 
 def test_array_of_arrays_of_different_shapes_raises():

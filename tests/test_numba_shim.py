@@ -213,6 +213,47 @@ def test_float_power_overflow_after_install_is_numbas_inf(tmp_path):
 
 
 @shim_only
+def test_array_subclasses_after_install_are_plain_arrays_as_numbas(tmp_path):
+    """galois passes its field arrays (an ndarray subclass with its own
+    indexing) to compiled functions: Numba takes them as plain arrays, and so
+    does ruchey once installed as numba; masked arrays and matrices stay
+    refused."""
+    done = run_fresh("""
+        import numpy as np
+        import ruchey
+
+        class Field(np.ndarray):
+            def __getitem__(self, i):
+                return np.asarray(self)[i] % 7
+
+        @ruchey.njit
+        def total(a):
+            s = 0
+            for i in range(a.size):
+                s += a[i]
+            return s
+
+        field = np.arange(10).view(Field)
+        try:
+            total(field)
+        except TypeError as e:
+            assert "own indexing" in str(e)
+        ruchey.install_as_numba()
+        assert total(field) == 45  # the data, as Numba reads it
+        for refused in (np.ma.array([1, 2], mask=[True, False]), np.matrix([[1, 2]])):
+            try:
+                total(refused)
+            except TypeError as e:
+                assert "own indexing" in str(e)
+            else:
+                raise AssertionError(type(refused))
+        print("ok")
+    """, tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "ok"
+
+
+@shim_only
 def test_names_ruchey_lacks_are_placeholders(tmp_path):
     done = run_fresh("""
         import ruchey

@@ -85,17 +85,27 @@ static const Type *ty_alloc(Infer *in, Node *n, const Type **args) {
   return elem ? ty_array(elem, ndim, 'C', false) : NULL;
 }
 
+/* What a *_like function makes its array like: an array, or a number,
+ * which NumPy takes as a 0-d array of its type (numpy.zeros_like(1.5) is
+ * array(0.)), as Numba does. */
+static const Type *like_operand(Infer *in, Node *n, const Type *t) {
+  if (ty_is_scalar(t) && !ty_is_time(t)) return ty_array(t, 0, 'C', false);
+  return need_array(in, n, t);
+}
+
+static bool is_like_form(const Node *n) { return strstr(n->bi->name, "_like") != NULL; }
+
 /* numpy.empty_like/zeros_like/ones_like(a, dtype=a.dtype) */
 static const Type *ty_alloc_like(Infer *in, Node *n, const Type **args) {
-  if (!need_array(in, n, args[0])) return NULL;
-  const Type *elem = np_dtype_arg(in, n, 1, args[0]->elem);
-  return elem ? ty_array(elem, args[0]->ndim, like_layout(args[0]), false) : NULL;
+  const Type *a = like_operand(in, n, args[0]);
+  const Type *elem = a ? np_dtype_arg(in, n, 1, a->elem) : NULL;
+  return elem ? ty_array(elem, a->ndim, like_layout(a), false) : NULL;
 }
 
 static LLVMValueRef lo_alloc(Lower *l, Node *n) {
   LLVMValueRef shape[RC_MAX_NDIM];
   Node *arg = n->list.items[0];
-  if (is_array(arg->ty)) {  /* the *_like forms */
+  if (is_like_form(n)) {  /* the shape of the array (a number's: none) */
     LLVMValueRef v = lo_expr(l, arg);
     for (int d = 0; d < n->ty->ndim; d++) shape[d] = lo_arr_shape(l, v, d);
     lo_done_with(l, arg, v);
@@ -115,10 +125,10 @@ static const Type *ty_full(Infer *in, Node *n, const Type **args) {
 
 /* numpy.full_like(a, fill_value, dtype=a.dtype) */
 static const Type *ty_full_like(Infer *in, Node *n, const Type **args) {
-  if (!need_array(in, n, args[0]) || !ty_need_scalar(in, n->list.items[1], args[1], "numpy.full_like()'s fill value"))
-    return NULL;
-  const Type *elem = np_dtype_arg(in, n, 2, args[0]->elem);
-  return elem ? ty_array(elem, args[0]->ndim, like_layout(args[0]), false) : NULL;
+  const Type *a = like_operand(in, n, args[0]);
+  if (!a || !ty_need_scalar(in, n->list.items[1], args[1], "numpy.full_like()'s fill value")) return NULL;
+  const Type *elem = np_dtype_arg(in, n, 2, a->elem);
+  return elem ? ty_array(elem, a->ndim, like_layout(a), false) : NULL;
 }
 
 static LLVMValueRef lo_full(Lower *l, Node *n) {
@@ -545,16 +555,28 @@ static LLVMValueRef lo_np_indices(Lower *l, Node *n) {
 /* ---------------------------------------------------------------- array, asarray */
 
 /* numpy.array's argument: a number, an array, or nested tuples (lists in
- * the source) of numbers or of arrays, each level of one length. Fills
+ * the source) of numbers, of arrays or of lists of numbers (galois'
+ * np.array([roots, powers])), each level of one length. Fills
  * dims (the nesting's lengths) and the dtype NumPy gives the values
  * (promote_types of all of them: a Python number is not weak here). */
 typedef struct Nested {
   int ndim;                /* the tuples' levels */
   int64_t dims[RC_MAX_NDIM];
   const Type *elem;        /* the values' promoted dtype */
-  const Type *leaf;        /* the arrays' type at the leaves, or NULL for numbers */
+  const Type *leaf;        /* the first leaf's type where the leaves are arrays or lists, or NULL for numbers */
   bool ragged;
 } Nested;
+
+/* The dimensions a leaf gives: an array's, 1 for a list of numbers (its
+ * length known when it runs, as an array's shape), 0 for a number; -1 for
+ * anything else. */
+static int leaf_ndim(const Type *t) {
+  if (is_array(t)) return t->ndim;
+  if (t->kind == TY_LIST) return t->elem && ty_is_scalar(t->elem) ? 1 : -1;
+  return ty_is_scalar(t) ? 0 : -1;
+}
+
+static bool is_sequence_leaf(const Type *t) { return is_array(t) || t->kind == TY_LIST; }
 
 static void nested_leaves(Nested *s, const Type *t, int depth) {
   if (t->kind == TY_TUPLE) {
@@ -565,12 +587,12 @@ static void nested_leaves(Nested *s, const Type *t, int depth) {
     for (int i = 0; i < t->nfields; i++) nested_leaves(s, t->fields[i], depth + 1);
     return;
   }
-  if (depth != s->ndim || (is_array(t) ? !s->leaf || s->leaf->ndim != t->ndim : s->leaf != NULL) ||
-      !(is_array(t) || ty_is_scalar(t))) {
+  int nd = leaf_ndim(t);
+  if (depth != s->ndim || nd < 0 || (is_sequence_leaf(t) ? !s->leaf || leaf_ndim(s->leaf) != nd : s->leaf != NULL)) {
     s->ragged = true;
     return;
   }
-  const Type *e = is_array(t) ? t->elem : t;
+  const Type *e = is_sequence_leaf(t) ? t->elem : t;
   s->elem = s->elem ? np_promote(s->elem, e) : e;
 }
 
@@ -583,7 +605,7 @@ static Nested nested_shape(const Type *t) {
     first = first->fields[0];
   }
   if (first->kind == TY_TUPLE && first->nfields) s.ragged = true;
-  if (is_array(first)) s.leaf = first;
+  if (is_sequence_leaf(first)) s.leaf = first;
   nested_leaves(&s, t, 0);
   if (!s.elem) s.elem = TYS(TY_F64);  /* numpy.array(()) */
   return s;
@@ -626,7 +648,7 @@ static const Type *ty_array_of(Infer *in, Node *n, const Type **args) {
   if (!ty_is_scalar(t) && t->kind != TY_TUPLE)
     return ty_error(in, n, "%s() needs numbers, arrays or tuples or lists of them, got %s", n->bi->name, t->name);
   Nested s = nested_shape(t);
-  int ndim = s.ndim + (s.leaf ? s.leaf->ndim : 0);
+  int ndim = s.ndim + (s.leaf ? leaf_ndim(s.leaf) : 0);
   if (s.ragged || ndim > RC_MAX_NDIM)
     return ty_error(in, n, "%s(): the sequence %s has an inhomogeneous shape (each level must hold elements of "
                     "one length, all numbers or all arrays of one number of dimensions)", n->bi->name, t->name);
@@ -659,16 +681,36 @@ static void each_leaf(Lower *l, Fill *f, const Type *t, LLVMValueRef v,
   for (int i = 0; i < t->nfields; i++) each_leaf(l, f, t->fields[i], LLVMBuildExtractValue(l->b, v, (unsigned)i, ""), leaf);
 }
 
+static LLVMValueRef leaf_length(Lower *l, const Type *t, LLVMValueRef v, int d) {
+  return t->kind == TY_LIST ? lo_list_len(l, v) : lo_arr_shape(l, v, d);
+}
+
 static void check_leaf(Lower *l, Fill *f, const Type *t, LLVMValueRef v) {
-  for (int d = 0; d < t->ndim; d++) {
-    if (!f->leaf_shape[d]) f->leaf_shape[d] = lo_arr_shape(l, v, d);
-    f->bad = LLVMBuildOr(l->b, f->bad, LLVMBuildICmp(l->b, LLVMIntNE, lo_arr_shape(l, v, d), f->leaf_shape[d], ""), "");
+  for (int d = 0; d < leaf_ndim(t); d++) {
+    if (!f->leaf_shape[d]) f->leaf_shape[d] = leaf_length(l, t, v, d);
+    f->bad = LLVMBuildOr(l->b, f->bad, LLVMBuildICmp(l->b, LLVMIntNE, leaf_length(l, t, v, d), f->leaf_shape[d], ""), "");
   }
+}
+
+/* A list's numbers into the row of its place. */
+static void store_list_leaf(Lower *l, Fill *f, const Type *t, LLVMValueRef v) {
+  const Type *e = f->to->elem;
+  LLVMValueRef data = LLVMBuildExtractValue(l->b, f->out, 2, "");
+  LLVMValueRef first = LLVMBuildMul(l->b, const_i64(l, f->at++), f->leaf_shape[0], "");
+  LoLoop loop = lo_loop_begin(l, const_i64(l, 0), f->leaf_shape[0], NULL, "array.list_leaf");
+  LLVMValueRef item = lo_load_scalar(l, t->elem, lo_list_item_addr(l, t->elem, v, loop.index));
+  LLVMValueRef at = LLVMBuildAdd(l->b, first, loop.index, "");
+  lo_store_scalar(l, e, LLVMBuildGEP2(l->b, lo_storage_type(l, e), data, &at, 1, ""), lo_convert(l, item, t->elem, e));
+  lo_loop_end(l, &loop);
 }
 
 /* A number stored at its place, or an array copied into its block. */
 static void store_leaf(Lower *l, Fill *f, const Type *t, LLVMValueRef v) {
   const Type *e = f->to->elem;
+  if (t->kind == TY_LIST) {
+    store_list_leaf(l, f, t, v);
+    return;
+  }
   LLVMValueRef data = LLVMBuildExtractValue(l->b, f->out, 2, "");
   if (!is_array(t)) {
     LLVMValueRef at = const_i64(l, f->at++);
@@ -727,7 +769,7 @@ static LLVMValueRef lo_array_of(Lower *l, Node *n) {
   if (s.leaf) {
     each_leaf(l, &f, t, v, check_leaf);
     lo_raise_if(l, f.bad, RT_ERR_VALUE, "setting an array element with a sequence: the arrays have different shapes");
-    for (int d = 0; d < s.leaf->ndim; d++) shape[s.ndim + d] = f.leaf_shape[d];
+    for (int d = 0; d < leaf_ndim(s.leaf); d++) shape[s.ndim + d] = f.leaf_shape[d];
   }
   f.out = lo_alloc_array(l, n->ty, shape, -1);
   each_leaf(l, &f, t, v, store_leaf);

@@ -336,8 +336,8 @@ class FunctionCache:
 
     def __init__(self, py_func, options):
         self.py_func = py_func
-        # (a function decorated after install_as_numba() reads unassigned variables as Numba: other code)
-        self.options = tuple(sorted(options.items())) + (("numba_reads", _core._numba_reads()),)
+        # (a function decorated after install_as_numba() has Numba's readings: other code)
+        self.options = tuple(sorted(options.items())) + (("numba_semantics", _core._numba_semantics()),)
         self.hits = collections.Counter()
         self.misses = collections.Counter()
         self._prefix = False  # not yet located

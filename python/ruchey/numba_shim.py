@@ -249,7 +249,7 @@ def install_as_numba():
         _SUBMODULES.update(_submodules())
     # code written for Numba may read a variable its path did not assign (scanpy's normalize_total
     # returns one): from now on such a read gives the type's zero, as under Numba
-    _core._numba_reads(True)
+    _core._numba_semantics(True)
     for name in [m for m in sys.modules if m == "numba" or m.startswith("numba.")]:
         del sys.modules[name]
     if not any(isinstance(f, _Finder) for f in sys.meta_path):
