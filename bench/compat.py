@@ -4,16 +4,17 @@ registered as numba, their results compared with Numba's.
     python3 bench/compat.py [--only PACKAGE ...] [--fresh] [--venv DIR]
 
 Makes a virtual environment (build/compat-venv by default, seeing the
-system's site packages), pip-installs numba and the packages into it, then
-runs each package's computations (bench/compat_workloads.py) in fresh
-processes: once under Numba, once after ``ruchey.install_as_numba()``.
-The results must agree (numpy.allclose, rtol 1e-6, NaNs equal). Numba's
-results are kept in build/compat/, keyed by the package's and Numba's
-versions, since compiling them takes minutes (--fresh runs them again).
-Prints a table (markdown): per computation the time of each (the first
-call, compiles included) and whether ruchey's result agrees, or the first
-line of its error; then per package the Numba names it asked for that
-ruchey lacks (placeholders of ruchey.numba_shim).
+system's site packages), pip-installs numba and the packages into it
+(the newest of each, or the version PINNED names), then runs each
+package's computations (bench/compat_workloads.py) in fresh processes:
+once under Numba, once after ``ruchey.install_as_numba()``. The results
+must agree (numpy.allclose, rtol 1e-6, NaNs equal). Numba's results are
+kept in build/compat/, keyed by the package's and Numba's versions,
+since compiling them takes minutes (--fresh runs them again). Prints a
+table (markdown): per computation the time of each (the first call,
+compiles included) and whether ruchey's result agrees, or the first line
+of its error; then per package the Numba names it asked for that ruchey
+lacks (placeholders of ruchey.numba_shim).
 """
 import argparse
 import json
@@ -27,7 +28,7 @@ ROOT = os.path.dirname(HERE)
 PACKAGES = ("stumpy", "pynndescent", "quantecon", "numbagg", "numba-stats", "fastdist", "resampy", "tslearn", "pvlib", "librosa", "sparse", "hapsira",
             "umap-learn", "pandas", "antropy", "aeon", "fluids", "datashader", "shap", "pymatting", "pyod", "pyts", "scanpy",
             "decoupler", "chemicals", "fast_hdbscan", "trackpy", "stingray", "mne", "arch", "numpy-groupies", "ssqueezepy",
-            "quimb", "lenstronomy", "galois")
+            "quimb", "lenstronomy", "galois", "vectorbt")
 TIMEOUT = 1200
 
 
@@ -89,17 +90,26 @@ WITHOUT_DEPS = {"hapsira": ["astropy", "jplephem", "pandas", "pyerfa", "scipy"],
 
 
 # what a package's computations need beside its own dependencies:
-# datashader's edge bundling takes dask and scikit-image
-ALSO = {"datashader": ["dask[dataframe]", "scikit-image"]}
+# datashader's edge bundling takes dask and scikit-image; vectorbt 0.28
+# imports plotly's heatmapgl, which plotly 6 removed
+ALSO = {"datashader": ["dask[dataframe]", "scikit-image"], "vectorbt": ["plotly<6"]}
+
+# the version installed where the newest does not fit the venv: vectorbt
+# 1.x needs pandas 3, the other packages (and pandas' own row) pandas 2
+PINNED = {"vectorbt": "0.28.5"}
+
+
+def requirement(package):
+    return f"{package}=={PINNED[package]}" if package in PINNED else package
 
 
 def install(python, packages):
     pip = [python, "-m", "pip", "install", "-q", "--disable-pip-version-check"]
-    plain = [p for p in packages if p not in WITHOUT_DEPS] + [d for p in packages for d in ALSO.get(p, ())]
+    plain = [requirement(p) for p in packages if p not in WITHOUT_DEPS] + [d for p in packages for d in ALSO.get(p, ())]
     needed = [d for p in packages for d in WITHOUT_DEPS.get(p, ())]
     subprocess.run(pip + ["numba", *plain, *needed], check=True)
-    if len(plain) < len(packages):
-        subprocess.run(pip + ["--no-deps", *(p for p in packages if p in WITHOUT_DEPS)], check=True)
+    if any(p in WITHOUT_DEPS for p in packages):
+        subprocess.run(pip + ["--no-deps", *(requirement(p) for p in packages if p in WITHOUT_DEPS)], check=True)
 
 
 def version(python, package):

@@ -624,6 +624,139 @@ def pyts_classifiers():
                                                           n_shapelets=3).fit_transform(X, y)}
 
 
+def _vbt_prices(seed=0, n=300):
+    """Three columns of daily closes with highs, lows, opens and volumes."""
+    import pandas as pd
+    rng = np.random.default_rng(seed)
+    index = pd.date_range("2021-01-01", periods=n, freq="D")
+    close = pd.DataFrame(np.cumprod(1 + rng.normal(0, 0.02, (n, 3)), axis=0) * 100, index=index,
+                         columns=["a", "b", "c"])
+    high, low = close * (1 + rng.uniform(0, 0.02, (n, 3))), close * (1 - rng.uniform(0, 0.02, (n, 3)))
+    volume = pd.DataFrame(rng.integers(100, 1000, (n, 3)).astype(float), index=index, columns=close.columns)
+    return close, high, low, (high + low) / 2, volume
+
+
+def _vbt_records(name, records):
+    """A record array (orders, trades, drawdowns...) field by field, for comparing."""
+    return {f"{name}.{field}": records[field] for field in records.dtype.names}
+
+
+def vectorbt_indicators():
+    """vectorbt's indicators on 300 rows of 3 columns: MA and MSTD (plain
+    and exponential windows), BBANDS, RSI, STOCH, MACD, ATR, OBV."""
+    import vectorbt as vbt
+    close, high, low, _, volume = _vbt_prices()
+    bbands, stoch, macd = vbt.BBANDS.run(close, 20), vbt.STOCH.run(high, low, close), vbt.MACD.run(close)
+    return {"ma": vbt.MA.run(close, [5, 10], ewm=[False, True]).ma, "mstd": vbt.MSTD.run(close, [5, 10], ewm=[False, True]).mstd,
+            "bb_upper": bbands.upper, "bb_percent_b": bbands.percent_b, "rsi": vbt.RSI.run(close, [7, 14]).rsi,
+            "stoch_k": stoch.percent_k, "stoch_d": stoch.percent_d, "macd": macd.macd, "macd_hist": macd.hist,
+            "atr": vbt.ATR.run(high, low, close, 14).atr, "obv": vbt.OBV.run(close, volume).obv}
+
+
+def vectorbt_generic():
+    """vectorbt's rolling, expanding and exponential windows, user @njit
+    functions applied over rolling windows and groups, and drawdown records."""
+    import vectorbt as vbt
+    from numba import njit
+    close = _vbt_prices()[0]
+    return {"rolling_mean": close.vbt.rolling_mean(10), "rolling_std": close.vbt.rolling_std(10),
+            "expanding_max": close.vbt.expanding_max(), "ewm_std": close.vbt.ewm_std(10),
+            "rolling_apply": close.vbt.rolling_apply(5, njit(lambda i, col, a: np.nanmean(a))),
+            "groupby_apply": close.vbt.groupby_apply(np.arange(300) // 30, njit(lambda i, col, a: np.max(a))),
+            "fshift": close.vbt.fshift(2), "drawdown": close.vbt.drawdown(),
+            **_vbt_records("drawdowns", vbt.Drawdowns.from_ts(close, freq="D").values)}
+
+
+def vectorbt_signals():
+    """vectorbt's signals: random entries (by count and by probability),
+    random exits, stop and OHLC stop exits (trailing, take profit), ranks."""
+    import pandas as pd
+    import vectorbt as vbt
+    close, high, low, open_, _ = _vbt_prices()
+    entries = close.vbt.crossed_above(close.vbt.rolling_mean(10))
+    ohlc = vbt.OHLCSTX.run(entries, open_, high, low, close, sl_stop=[0.05], sl_trail=True, tp_stop=[0.1])
+    return {"random": pd.DataFrame.vbt.signals.generate_random((300, 3), n=[5, 10, 15], seed=42),
+            "random_prob": pd.DataFrame.vbt.signals.generate_random((300, 3), prob=0.1, seed=42),
+            "random_exits": (close > close.shift(1)).vbt.signals.generate_random_exits(seed=42),
+            "stop_exits": entries.vbt.signals.generate_stop_exits(close, 0.05, trailing=True),
+            "ohlc_exits": ohlc.exits, "ohlc_stop_price": ohlc.stop_price, "ohlc_stop_type": ohlc.stop_type,
+            "pos_rank": entries.vbt.signals.pos_rank(), "partition_rank": entries.vbt.signals.partition_pos_rank()}
+
+
+def vectorbt_from_signals():
+    """vectorbt's portfolio from signals (fees, slippage, stops, long and
+    short, grouped with shared cash): its order, trade, position and
+    drawdown records and statistics."""
+    import vectorbt as vbt
+    close, high, low, open_, _ = _vbt_prices()
+    entries = close.vbt.crossed_above(close.vbt.rolling_mean(10))
+    exits = close.vbt.crossed_below(close.vbt.rolling_mean(10))
+    pf = vbt.Portfolio.from_signals(close, entries, exits, init_cash=1000, fees=0.001, slippage=0.001, freq="D")
+    stops = vbt.Portfolio.from_signals(close, entries, exits, sl_stop=0.05, sl_trail=True, tp_stop=0.1,
+                                       open=open_, high=high, low=low)
+    both = vbt.Portfolio.from_signals(close, entries, exits, direction="both", size=10, size_type="value",
+                                      group_by=True, cash_sharing=True)
+    return {**_vbt_records("orders", pf.orders.values), **_vbt_records("trades", pf.trades.values),
+            **_vbt_records("positions", pf.positions.values), **_vbt_records("drawdowns", pf.drawdowns.values),
+            **_vbt_records("stops", stops.orders.values), **_vbt_records("both", both.orders.values),
+            "value": pf.value(), "sharpe": pf.sharpe_ratio(), "max_drawdown": pf.max_drawdown(),
+            "win_rate": pf.trades.win_rate(), "both_value": both.value()}
+
+
+def vectorbt_returns():
+    """vectorbt's returns statistics of 3 columns against a benchmark:
+    Sharpe, Sortino, Calmar and Omega ratios, annualized return and
+    volatility, value at risk, alpha and beta, capture ratios."""
+    import vectorbt  # noqa: F401 - registers pandas' .vbt accessor
+    close = _vbt_prices()[0]
+    rets = close.pct_change().vbt.returns(freq="D")
+    bench = close.mean(axis=1).pct_change().to_numpy()
+    return {"sharpe": rets.sharpe_ratio(), "sortino": rets.sortino_ratio(), "calmar": rets.calmar_ratio(),
+            "omega": rets.omega_ratio(), "annualized": rets.annualized(), "volatility": rets.annualized_volatility(),
+            "var": rets.value_at_risk(), "cvar": rets.cond_value_at_risk(), "alpha": rets.alpha(bench),
+            "beta": rets.beta(bench), "up_capture": rets.up_capture(bench), "down_capture": rets.down_capture(bench),
+            "tail": rets.tail_ratio(), "rolling_sharpe": rets.rolling_sharpe_ratio(20)}
+
+
+def vectorbt_from_order_func():
+    """vectorbt's portfolio simulated with a user's @njit order function
+    (its context a named tuple of arrays), a segment preparation
+    callback, row by row, and a flexible one placing several orders a bar;
+    and from orders of random sizes."""
+    import pandas as pd
+    import vectorbt as vbt
+    from numba import njit
+    from vectorbt.portfolio.nb import order_nb, order_nothing_nb
+    close = _vbt_prices()[0]
+
+    @njit
+    def order_func(c, size):
+        return order_nb(size if c.i % 10 == 0 else -size, c.close[c.i, c.col])
+
+    @njit
+    def pre_segment(c):
+        for col in range(c.from_col, c.to_col):
+            c.last_val_price[col] = c.close[c.i, col]
+        return ()
+
+    @njit
+    def flex_order_func(c, size):
+        if c.call_idx < c.group_len:
+            col = c.from_col + c.call_idx
+            return col, order_nb(size, c.close[c.i, col])
+        return -1, order_nothing_nb()
+
+    sizes = pd.DataFrame(np.random.default_rng(1).normal(0, 1, close.shape).round(1), index=close.index,
+                         columns=close.columns)
+    return {**_vbt_records("orders", vbt.Portfolio.from_order_func(close, order_func, 1.0).orders.values),
+            "segment_value": vbt.Portfolio.from_order_func(close, order_func, 2.0, pre_segment_func_nb=pre_segment,
+                                                           group_by=[0, 0, 1], cash_sharing=True).value(),
+            **_vbt_records("row_wise", vbt.Portfolio.from_order_func(close, order_func, 1.0, row_wise=True).orders.values),
+            **_vbt_records("flexible", vbt.Portfolio.from_order_func(close, flex_order_func, 1.0, flexible=True,
+                                                                     group_by=True, cash_sharing=True).orders.values),
+            **_vbt_records("from_orders", vbt.Portfolio.from_orders(close, sizes, fees=0.001).orders.values)}
+
+
 def _anndata(sparse=True, dtype=np.float32):
     """A small single-cell count matrix: 300 cells, 200 genes, 60% zeros,
     three batches and four groups of cells, ten mitochondrial genes."""
@@ -1107,4 +1240,7 @@ WORKLOADS = {
                        "cumulative_collect": numpy_groupies_cumulative_collect},
     "ssqueezepy": {"ssq_cwt": ssqueezepy_ssq_cwt, "stft": ssqueezepy_stft, "cwt_ridges": ssqueezepy_cwt_ridges},
     "quimb": {"core": quimb_core, "calc_evo": quimb_calc_evo, "linalg_operators": quimb_linalg_operators},
+    "vectorbt": {"indicators": vectorbt_indicators, "generic": vectorbt_generic, "signals": vectorbt_signals,
+                 "returns": vectorbt_returns, "from_signals": vectorbt_from_signals,
+                 "from_order_func": vectorbt_from_order_func},
 }

@@ -981,18 +981,18 @@ bool fe_bind_jit_call(Fe *fe, PyObject *e, Node *n, PyObject *disp) {
 
 /* A call to a ruchey function with *t among its arguments: how many
  * there are is known once t is typed, so infer binds them (ty_jit_call):
- * they come as one tuple, (a,) + t + (b,), followed by the callee's
- * defaults; op is the callee's plain parameters + 1, ival whether it
- * takes *args. */
-static bool fe_spread_call(Fe *fe, PyObject *e, Node *n, PyObject *disp) {
+ * they come as one tuple, packed, (a,) + t + (b,), followed by the
+ * callee's defaults; op is the callee's plain parameters + 1, ival
+ * whether it takes *args. e is the call's source (Py_None where infer
+ * binds a call through a function value). */
+bool fe_bind_spread_call(Fe *fe, PyObject *e, Node *n, PyObject *disp, Node *packed) {
   PyObject *func = PyObject_GetAttrString(disp, "py_func");
   PyCodeObject *code = (PyCodeObject *)PyFunction_GetCode(func);
   PyObject *defaults = PyFunction_GetDefaults(func);
   int nd = defaults ? (int)PyTuple_GET_SIZE(defaults) : 0;
-  Node *packed = code->co_kwonlyargcount ? fe_error(fe, e, "a call with *args to a function with keyword-only "
-                                                       "parameters is not supported")
-                                         : fe_spread_args(fe, e);
-  bool ok = packed != NULL;
+  bool ok = packed && (!code->co_kwonlyargcount ||
+                       fe_error(fe, e, "a call with *args to a function with keyword-only parameters is not "
+                                "supported") != NULL);
   n->list = new_list(fe, 1 + nd);
   n->list.items[0] = packed;
   for (int d = 0; ok && d < nd; d++)
@@ -1414,7 +1414,7 @@ static Node *fe_call(Fe *fe, PyObject *e) {
     n->callee = native ? (void *)native : (void *)intrinsic;
     unsigned how = is_jit ? 0 : builtin_args(builtin->flags);
     if (is_jit && !scalar_fn && fe_has_starred(e)) {
-      if (!fe_spread_call(fe, e, n, obj)) n = NULL;
+      if (!fe_bind_spread_call(fe, e, n, obj, fe_spread_args(fe, e))) n = NULL;
     } else if (!fe_call_args(fe, e, n, how) || (is_jit && !fe_bind_jit_call(fe, e, n, obj))) {
       n = NULL;
     } else if (!is_jit) {

@@ -79,6 +79,7 @@ int fe_add_var(Fe *fe, const char *name);                       /* its number, m
 Node *fe_with(Fe *fe, PyObject *s);
 bool fe_has_starred(PyObject *e);                               /* f(a, *t) */
 Node *fe_spread_args(Fe *fe, PyObject *e);                      /* its arguments as one tuple */
+bool fe_bind_spread_call(Fe *fe, PyObject *e, Node *n, PyObject *disp, Node *packed);  /* that tuple, then disp's defaults */
 Node *fe_import(Fe *fe, PyObject *s);
 PyObject *fe_imported(Fe *fe, PyObject *name);                  /* borrowed, or NULL */
 /* Local names bound once, to functions compiled code knows (_sqrt = math.sqrt):

@@ -530,11 +530,14 @@ Node *fe_import(Fe *fe, PyObject *s) {
 }
 
 /* f(x) where f holds a compiled function, bound once f's type names it
- * (infer asks): keywords and defaults as fe_bind_jit_call binds them, the
+ * (infer asks): keywords and defaults as fe_bind_jit_call binds them
+ * (f(x, *t): as fe_bind_spread_call does, the tuple packed already), the
  * nodes made with no source position of their own (Py_None has none). */
 bool fe_bind_value_call(Arena *arena, Diag *diag, Node *call, PyObject *disp) {
   Fe fe = {.arena = arena, .diag = diag};
-  bool ok = fe_bind_jit_call(&fe, Py_None, call, disp);
+  bool ok = call->bi == core_builtin_named("a function value with *args")
+                ? fe_bind_spread_call(&fe, Py_None, call, disp, call->list.items[0])
+                : fe_bind_jit_call(&fe, Py_None, call, disp);
   PyErr_Clear();
   return ok;
 }

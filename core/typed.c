@@ -1043,13 +1043,16 @@ void *typed_container(PyObject *o) {
 
 /* ---------------------------------------------------------------- containers of objects */
 
-/* A container whose items (or values) are arrays or containers (sets too)
- * goes back to Python as a Python list or dict of them, as Numba returns its
- * reflected lists: compiled code only borrows an argument array it stores
- * (its meminfo NULL), so the Python objects are made while the call's
- * arguments still hold theirs. Containers inside are made Python lists
- * and dicts likewise; and so is a dict keyed by tuples, which
- * ruchey.typed.Dict does not take from Python. */
+/* A list whose items are arrays or containers (sets too) goes back to
+ * Python as a Python list of them, as Numba returns its reflected lists:
+ * compiled code only borrows an argument array it stores (its meminfo
+ * NULL), so the Python objects are made while the call's arguments still
+ * hold theirs. Containers inside are made Python lists and dicts likewise;
+ * and so is a dict keyed by tuples, which ruchey.typed.Dict does not take
+ * from Python. A dict of arrays or containers stays a typed.Dict, as
+ * Numba's does (a cache of arrays one compiled function makes and another
+ * reads): the argument arrays it borrows are made to keep their objects
+ * (typed_box). */
 static bool holds_objects(const Type *t) {
   return t && (t->kind == TY_ARRAY || t->kind == TY_LIST || t->kind == TY_DICT || t->kind == TY_CLASS ||
                t->kind == TY_SET || (t->kind == TY_TUPLE && ty_has_arrays(t)));  /* a tuple of strs or arrays */
@@ -1057,7 +1060,7 @@ static bool holds_objects(const Type *t) {
 
 static bool python_container(const Type *t) {
   if (t->kind == TY_LIST) return holds_objects(t->elem) && t->elem->kind != TY_CLASS;  /* instances: counted, never borrowed */
-  return t->nfields && (holds_objects(t->fields[1]) || t->fields[0]->kind == TY_TUPLE);
+  return t->nfields && t->fields[0]->kind == TY_TUPLE;
 }
 
 static PyObject *python_copy(const Type *t, void *c);
@@ -1105,6 +1108,7 @@ PyObject *typed_box(const Type *t, void *c) {
     return r;
   }
   if (t->kind == TY_LIST) return (PyObject *)list_wrap(c, t->elem ? kept_type(t->elem) : NULL);
+  typed_keep_arrays(t, c);
   return (PyObject *)dict_wrap(c, t->nfields ? kept_type(t->fields[0]) : NULL, t->nfields ? kept_type(t->fields[1]) : NULL);
 }
 

@@ -493,6 +493,8 @@ typedef struct CompileOptions {
   bool error_model_numpy;  /* division by zero gives inf/nan instead of raising */
   bool unassigned_zero;    /* a read of a variable not assigned on the path taken gives its type's zero (an
                             * empty array), as Numba's code does, instead of raising UnboundLocalError */
+  bool overflow_inf;       /* a float ** overflowing gives inf, as Numba's code does, instead of raising
+                            * CPython's OverflowError (set with unassigned_zero) */
   unsigned python;         /* the running interpreter's PY_VERSION_HEX: compiled code gives its answers
                             * where CPython changed them (3.14's complex arithmetic and messages) */
   bool ufunc_loop;         /* OUT_JIT: the entry is a NumPy ufunc inner loop over the function of

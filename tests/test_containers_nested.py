@@ -19,8 +19,8 @@ def same(a, b):
         b = list(b)
     if isinstance(a, (list, tuple)):
         return type(a) is type(b) and len(a) == len(b) and all(same(x, y) for x, y in zip(a, b))
-    if isinstance(a, dict):
-        return isinstance(b, dict) and list(a) == list(b) and all(same(a[k], b[k]) for k in a)
+    if isinstance(a, dict):  # a dict compiled code returns is a typed.Dict, as Numba's (one inside a list: a dict)
+        return isinstance(b, (dict, ruchey.typed.Dict)) and list(a) == list(b) and all(same(a[k], b[k]) for k in a)
     return a == b
 
 

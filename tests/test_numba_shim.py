@@ -61,6 +61,78 @@ def test_install_as_numba_resolves_numba_and_its_submodules(tmp_path):
 
 
 @shim_only
+def test_functions_passed_as_arguments_are_cpu_dispatchers(tmp_path):
+    # packages check a callback with isinstance(f, CPUDispatcher) before
+    # handing it to compiled code (vectorbt's checks.is_numba_func)
+    done = run_fresh("""
+        import warnings
+        import numpy as np
+        import ruchey
+        ruchey.install_as_numba()
+        from numba import njit
+        from numba.core.registry import CPUDispatcher
+        from numba.core.errors import NumbaExperimentalFeatureWarning
+        warnings.filterwarnings("ignore", category=NumbaExperimentalFeatureWarning)
+
+        @njit
+        def double(x):
+            return 2 * x
+
+        @njit
+        def apply(f, a):
+            return f(a)
+        assert isinstance(double, CPUDispatcher) and not isinstance(double.py_func, CPUDispatcher)
+        a = np.arange(4.0)
+        assert (apply(double, a) == apply.py_func(double.py_func, a)).all()
+        print("ok")
+    """, tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "ok"
+
+
+@shim_only
+def test_an_overload_asking_for_omitted_sees_the_default_bound(tmp_path):
+    # Numba types a parameter left out as Omitted(default); ruchey binds
+    # the default's value, so isinstance(t, Omitted) is false and the
+    # overload types the default as any value
+    done = run_fresh("""
+        import numpy as np
+        import ruchey
+        ruchey.install_as_numba()
+        from numba import njit
+        from numba.core.types import Omitted, Type
+        from numba.extending import overload
+        from numba.np.numpy_support import as_dtype
+
+        def _shifted(a, fill):
+            if isinstance(a, Type):
+                fill_dtype = np.asarray(fill.value).dtype if isinstance(fill, Omitted) else as_dtype(fill)
+                dtype = np.promote_types(as_dtype(a.dtype), fill_dtype)
+            else:
+                dtype = np.promote_types(a.dtype, np.asarray(fill).dtype)
+
+            def impl(a, fill):
+                out = np.empty(a.shape[0], dtype=dtype)
+                out[0] = fill
+                out[1:] = a[:-1]
+                return out
+            return impl if isinstance(a, Type) else impl(a, fill)
+        overload(_shifted)(_shifted)
+
+        @njit
+        def shifted(a, fill=np.nan):
+            return _shifted(a, fill)
+        a = np.arange(5.0)
+        for args in [(a,), (a, 0), (a, -1.5)]:
+            got, want = shifted(*args), shifted.py_func(*args)
+            assert got.dtype == want.dtype and np.array_equal(got, want, equal_nan=True), (got, want)
+        print("ok")
+    """, tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "ok"
+
+
+@shim_only
 def test_unassigned_reads_after_install_are_numbas(tmp_path):
     """scanpy's _normalize_csr returns a variable assigned under a flag only:
     under Numba (and ruchey installed as numba) the read gives the type's
@@ -98,6 +170,46 @@ def test_unassigned_reads_after_install_are_numbas(tmp_path):
     """, tmp_path)
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith("ok cannot access local variable 'b'")
+
+
+@shim_only
+def test_float_power_overflow_after_install_is_numbas_inf(tmp_path):
+    """vectorbt's annualized alpha, (np.nanmean(a) + 1) ** ann_factor: the
+    Python original's NumPy scalar overflows to inf, as Numba's code does;
+    functions decorated after install_as_numba() give inf too, ruchey's own
+    (decorated before) keep CPython's OverflowError of floats."""
+    done = run_fresh("""
+        import warnings
+        import numpy as np
+        import ruchey
+
+        @ruchey.njit
+        def before(x, k):
+            return (np.nanmean(x) + 1) ** k
+
+        numba = ruchey.install_as_numba()
+
+        @numba.njit
+        def alpha(x, k):
+            return (np.nanmean(x) + 1) ** k
+
+        @numba.njit
+        def alpha_int(x, n):
+            return (np.nanmean(x) + 1) ** n
+
+        warnings.simplefilter("ignore", RuntimeWarning)  # NumPy's scalar overflow
+        rng = np.random.default_rng(0)
+        for x, k in [(rng.uniform(0.5, 1.0, 20), 1000.0), (rng.uniform(-0.1, 0.1, 20), 252.0)]:
+            assert alpha(x, k) == alpha.py_func(x, k), (alpha(x, k), alpha.py_func(x, k))
+            assert alpha_int(x, int(k)) == alpha_int.py_func(x, int(k))
+        assert alpha(np.ones(3), 2000.0) == np.inf
+        try:
+            before(np.ones(3), 2000.0)
+        except OverflowError as e:
+            print("ok", e)
+    """, tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("ok (34, 'Numerical result out of range')")
 
 
 @shim_only

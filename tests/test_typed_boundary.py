@@ -181,6 +181,45 @@ def test_a_str_keyed_dict_of_arrays_as_py_func(n):
     assert_same_arrays(list(mine.values()), list(theirs.values()))
 
 
+@njit
+def cache_of_windows(a, windows):
+    cache = dict()
+    for w in windows:
+        out = np.full(a.shape[0], np.nan)
+        for i in range(w - 1, a.shape[0]):
+            out[i] = a[i - w + 1:i + 1].mean()
+        cache[w] = out
+    cache[0] = a  # an argument array, borrowed while the call runs
+    cache[-1] = a[1:]
+    return cache
+
+
+@njit
+def cached_window(cache, w):
+    return cache[w]
+
+
+@pytest.mark.parametrize("n", SIZES)
+def test_a_dict_of_arrays_compiled_code_makes_comes_back_typed(n):
+    # as Numba's: a typed.Dict another compiled function takes (a cache one
+    # function fills and another reads), not a Python dict it would refuse
+    a = make_rng(seed_of("cache", n)).standard_normal(n + 4)
+    windows = [1, 2, 3]
+    mine, theirs = cache_of_windows(a.copy(), windows), cache_of_windows.py_func(a.copy(), windows)
+    assert isinstance(mine, typed.Dict) and list(mine.keys()) == list(theirs.keys())
+    for w in theirs:
+        np.testing.assert_allclose(cached_window(mine, w), cached_window.py_func(theirs, w), rtol=1e-12)
+        np.testing.assert_allclose(mine[w], theirs[w], rtol=1e-12)
+
+
+def test_argument_arrays_in_a_returned_dict_outlive_the_call():
+    cache = cache_of_windows(np.arange(5.0), [2])  # the array's only names are in the dict
+    gc.collect()
+    junk = [np.full(5, 9.0) for _ in range(100)]  # memory a freed array would have been given to
+    assert list(cache[0]) == [0.0, 1.0, 2.0, 3.0, 4.0] and list(cached_window(cache, -1)) == [1.0, 2.0, 3.0, 4.0]
+    assert np.shares_memory(cache[0], cache[-1]) and len(junk) == 100
+
+
 def test_dict_values_are_the_arrays_stored_and_replaced_cleanly():
     d = typed.Dict.empty(key_type=types.unicode_type, value_type=types.float64[:])
     a, b = np.ones(3), np.zeros(2)

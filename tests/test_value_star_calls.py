@@ -7,7 +7,7 @@ import pytest
 import ruchey
 from ruchey import njit
 
-from conftest import make_rng
+from conftest import make_rng, numba_deviation
 
 
 @njit
@@ -110,3 +110,75 @@ def test_wrong_count_is_a_typing_error():
 def test_not_a_function_is_a_typing_error():
     with pytest.raises(ruchey.TypingError, match="not a function"):
         call(3.0, 1.0, (1.0,))
+
+
+# ---------------------------------------------------------------- callbacks with *args and defaults
+# (a simulator calling its user's callback as cb(ctx, *cb_args), vectorbt's
+# adjust_sl_func_nb(ctx, *args) whose callee takes *args itself)
+
+@njit
+def takes_rest(x, *rest):
+    return x * 2.0 + len(rest)
+
+
+@njit
+def with_default(x, k=2.0, *rest):
+    return x * k + len(rest)
+
+
+@njit
+def pair_back(c, *rest):
+    return c[0] * 2.0, c[1] > 0
+
+
+@njit
+def call_with_context(f, args):
+    ctx = (3.0, -1)
+    a, b = f(ctx, *args)
+    return a, b
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_callee_taking_star_args(seed):
+    rng = make_rng(seed)
+    x = float(rng.uniform(-5, 5))
+    for args in [(), (1.0,), (1.0, 2, True)]:
+        assert call(takes_rest, x, args) == call.py_func(takes_rest.py_func, x, args)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_callee_defaults_fill_what_the_tuple_leaves_out(seed):
+    x, k = (float(v) for v in make_rng(seed).uniform(-5, 5, 2))
+    for args in [(), (k,), (k, 1, 2)]:
+        assert call(with_default, x, args) == call.py_func(with_default.py_func, x, args)
+
+
+def test_callee_returning_a_tuple_through_star_args():
+    for args in [(), (1,), (1.5, 2.5)]:
+        assert call_with_context(pair_back, args) == call_with_context.py_func(pair_back.py_func, args)
+
+
+def test_too_few_for_a_callee_with_defaults_is_a_typing_error():
+    with pytest.raises(ruchey.TypingError):
+        star_only(with_default, ())
+
+
+@njit
+def keyword_only(x, *, k=1):
+    return x * k
+
+
+@njit
+def array_default(x, k=numpy.ones(2)):
+    return x
+
+
+def test_a_callee_with_keyword_only_parameters_is_a_typing_error():
+    with pytest.raises(ruchey.TypingError):
+        call(keyword_only, 1.0, ())
+
+
+@numba_deviation("binds an array default as an omitted argument")
+def test_a_callee_default_compiled_code_cannot_hold_is_a_typing_error():
+    with pytest.raises(ruchey.TypingError, match="defaults"):
+        call(array_default, 1.0, ())

@@ -448,12 +448,24 @@ static const Type *ty_value_call(Infer *in, Node *n, const Type **args) {
 }
 
 /* f(x, *args) where f is a variable holding a compiled function: the
- * tuple (x,) + args gives its arguments, one each, by position. */
+ * tuple (x,) + args gives its arguments, one each, by position, then the
+ * function's *args and defaults, as a direct call's (bound once f's type
+ * names the function: its defaults join the call). */
 static const Type *ty_value_spread_call(Infer *in, Node *n, const Type **args) {
   if (args[0]->kind != TY_TUPLE) return ty_error(in, n, "argument after * must be a tuple, not %s", args[0]->name);
-  n->op = args[0]->nfields + 1;
-  n->ival = 0;
-  return ty_value_call(in, n, args);
+  const Type *f = ty_expr(in, n->lhs);
+  if (!f) return NULL;
+  if (f->kind != TY_FUNCTION)
+    return ty_error(in, n, "'%s' is not a function: it holds %s", in->f->var_names[n->lhs->var], f->name);
+  if (n->callee != f->callee) {
+    Diag d = {0};
+    if (!in->opts || !in->opts->bind_call) return ty_error(in, n, "calls to other functions are not available here");
+    if (!in->opts->bind_call(in->opts->resolve_ctx, (void *)f->callee, n, &d)) return ty_error(in, n, "%s", d.msg);
+  }
+  const Type **bound = arena_alloc(in->f->arena, sizeof(Type *) * (size_t)n->list.len);
+  for (int i = 0; i < n->list.len; i++)
+    if (!(bound[i] = ty_expr(in, n->list.items[i]))) return NULL;
+  return ty_jit_call(in, n, bound);
 }
 
 /* literal_unroll(t) outside a for loop's iterable (where the loop is
@@ -606,7 +618,7 @@ const Builtin bi_python[] = {
   FUNCTION("a ruchey function", NULL, NULL, 0, 64, BF_RAISES | BF_VARIES | BF_COMPLEX, ty_jit_call, lo_jit_call),
   FUNCTION("literal_unroll", "ruchey", "literal_unroll", 1, 1, BF_COMPLEX, ty_literal_unroll, lo_literal_unroll),
   FUNCTION("a function value", NULL, NULL, 0, 64, BF_RAISES | BF_VARIES | BF_COMPLEX | BF_NONE | BF_KEYWORDS, ty_value_call, lo_jit_call),
-  FUNCTION("a function value with *args", NULL, NULL, 1, 1, BF_RAISES | BF_VARIES | BF_COMPLEX, ty_value_spread_call,
+  FUNCTION("a function value with *args", NULL, NULL, 1, 64, BF_RAISES | BF_VARIES | BF_COMPLEX, ty_value_spread_call,
            lo_jit_call),
   FUNCTION("a call through a function pointer", NULL, NULL, 0, 64, BF_RAISES | BF_VARIES | BF_COMPLEX | BF_KEYWORDS,
            ty_funcptr_call, lo_funcptr_call),

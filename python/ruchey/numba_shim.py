@@ -23,7 +23,7 @@ import types as pytypes
 import numpy
 
 import ruchey
-from ruchey import types
+from ruchey import _core, types
 
 VERSION = "0.61.0"  # the Numba whose API ruchey follows, for packages that check it
 
@@ -120,6 +120,10 @@ class NumbaParallelSafetyWarning(NumbaWarning):
     pass
 
 
+class NumbaExperimentalFeatureWarning(NumbaWarning):
+    pass
+
+
 class NumbaError(Exception):
     pass
 
@@ -127,7 +131,8 @@ class NumbaError(Exception):
 _ERRORS = dict(NumbaWarning=NumbaWarning, NumbaPerformanceWarning=NumbaPerformanceWarning,
                NumbaDeprecationWarning=NumbaDeprecationWarning,
                NumbaPendingDeprecationWarning=NumbaPendingDeprecationWarning,
-               NumbaParallelSafetyWarning=NumbaParallelSafetyWarning, NumbaError=NumbaError,
+               NumbaParallelSafetyWarning=NumbaParallelSafetyWarning,
+               NumbaExperimentalFeatureWarning=NumbaExperimentalFeatureWarning, NumbaError=NumbaError,
                TypingError=ruchey.TypingError, UnsupportedError=ruchey.TypingError)
 
 
@@ -197,6 +202,8 @@ def _submodules():
         "numba.experimental.structref": ({}, (ruchey.structref,)),
         "numba.core.cgutils": (dict(get_or_insert_function=ruchey.intrinsics.get_or_insert_function), ()),
         "numba.core.caching": (dict(NullCache=ruchey.caching.NullCache), ()),
+        # the class of what @njit returns, for isinstance checks of functions as arguments
+        "numba.core.registry": (dict(CPUDispatcher=_core.Dispatcher), ()),
     }
 
 
@@ -242,7 +249,6 @@ def install_as_numba():
         _SUBMODULES.update(_submodules())
     # code written for Numba may read a variable its path did not assign (scanpy's normalize_total
     # returns one): from now on such a read gives the type's zero, as under Numba
-    from ruchey import _core
     _core._numba_semantics(True)
     for name in [m for m in sys.modules if m == "numba" or m.startswith("numba.")]:
         del sys.modules[name]

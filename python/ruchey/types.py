@@ -676,6 +676,16 @@ class Boolean(metaclass=_Category):
         return not t.ndim and t.name == "bool"
 
 
+class Omitted(metaclass=_Category):
+    """The class of Numba's type for a parameter a call leaves out (its
+    default given). ruchey binds a default as its value, so an overload's
+    typing function never sees one: isinstance(t, types.Omitted) is false."""
+
+    @staticmethod
+    def _holds(t):
+        return False
+
+
 def from_dtype(dtype):
     """The scalar type of a NumPy dtype (numpy.float32, "f8", numpy.dtype(bool))."""
     import numpy
