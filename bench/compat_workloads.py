@@ -1194,6 +1194,25 @@ def galois_fields():
             "factors": np.array(galois.factors(2 ** 20 - 1)[0])}
 
 
+def py_pde_solvers():
+    """py-pde's compiled operators and solvers on a 32x32 periodic grid:
+    Laplacian and gradient, the diffusion, Cahn-Hilliard and KPZ equations,
+    a PDE given as an expression (its right-hand side compiled from text) on
+    a 1-d grid, and a spherically symmetric Laplacian."""
+    import pde
+    grid = pde.UnitGrid([32, 32], periodic=True)
+    state = pde.ScalarField.from_expression(grid, "sin(x/5) * cos(y/7)")
+    line = pde.ScalarField.from_expression(pde.CartesianGrid([[0, 10]], 64), "exp(-(x-5)**2)")
+    sphere = pde.ScalarField.from_expression(pde.SphericalSymGrid(radius=5, shape=32), "exp(-r**2)")
+    return {"laplace": state.laplace("auto_periodic_neumann").data,
+            "gradient": state.gradient("auto_periodic_neumann").data,
+            "diffusion": pde.DiffusionPDE(diffusivity=0.5).solve(state, t_range=2, dt=0.01, tracker=None).data,
+            "cahn_hilliard": pde.CahnHilliardPDE().solve(state, t_range=0.5, dt=0.001, tracker=None).data,
+            "kpz": pde.KPZInterfacePDE().solve(state, t_range=0.5, dt=0.01, tracker=None).data,
+            "expression": pde.PDE({"c": "laplace(c) - c**3 + c"}).solve(line, t_range=1, dt=0.001, tracker=None).data,
+            "spherical": sphere.laplace({"derivative": 0}).data}
+
+
 WORKLOADS = {
     "stumpy": {"stump": stumpy_stump, "aamp": stumpy_aamp, "more": stumpy_more},
     "pynndescent": {"NNDescent": pynndescent_graph},
@@ -1236,6 +1255,7 @@ WORKLOADS = {
     "arch": {"recursions": arch_recursions},
     "lenstronomy": {"epl_solver_convolution": lenstronomy_numba},
     "galois": {"fields_codes": galois_fields},
+    "py-pde": {"solvers": py_pde_solvers},
     "numpy-groupies": {"reductions": numpy_groupies_reductions, "options": numpy_groupies_options,
                        "cumulative_collect": numpy_groupies_cumulative_collect},
     "ssqueezepy": {"ssq_cwt": ssqueezepy_ssq_cwt, "stft": ssqueezepy_stft, "cwt_ridges": ssqueezepy_cwt_ridges},

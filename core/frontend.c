@@ -792,6 +792,13 @@ static unsigned builtin_args(unsigned flags) {
 }
 
 static Node *fe_call_arg(Fe *fe, PyObject *a, unsigned how) {
+  if (how & ARGS_BUILTIN && is_kind(a, "Starred")) {  /* f(*t): its items, once t is typed */
+    PyObject *v = field(a, "value");
+    Node *n = new_node(fe, N_SPREAD, a);
+    if (!(n->lhs = fe_expr(fe, v))) n = NULL;
+    Py_DECREF(v);
+    return n;
+  }
   Node *n = how & ARGS_STRINGS ? fe_string(fe, a) : NULL;
   if (n) return n;
   if (how & ARGS_LISTS && is_kind(a, "List")) return fe_expr(fe, a);
@@ -1438,11 +1445,50 @@ static Node *fe_slice(Fe *fe, PyObject *e) {
   return n;
 }
 
+static Node *fe_index(Fe *fe, PyObject *e);
+
+/* (a, *t, b): the tuples (a,) + t + (b,), each run of items read by item
+ * (an index's by fe_index: slices and ... among them), as Python builds it. */
+static Node *starred_tuple(Fe *fe, PyObject *e, PyObject *elts, Node *(*item)(Fe *, PyObject *)) {
+  Node *whole = NULL, *run = NULL;
+  for (Py_ssize_t i = 0; i < PyList_GET_SIZE(elts); i++) {
+    PyObject *a = PyList_GET_ITEM(elts, i), *v = is_kind(a, "Starred") ? field(a, "value") : NULL;
+    Node *part = NULL;
+    if (v) {
+      part = fe_expr(fe, v);
+      Py_DECREF(v);
+      run = NULL;
+    } else if (run) {  /* one more item of the run of plain ones */
+      NodeList grown = new_list(fe, run->list.len + 1);
+      memcpy(grown.items, run->list.items, sizeof(Node *) * (size_t)run->list.len);
+      if (!(grown.items[run->list.len] = item(fe, a))) return NULL;
+      run->list = grown;
+      continue;
+    } else if ((part = run = tuple_node(fe, a, 1)) && !(run->list.items[0] = item(fe, a))) {
+      return NULL;
+    }
+    if (!part) return NULL;
+    whole = whole ? binop_node(fe, a, OP_ADD, whole, part) : part;
+  }
+  return whole;
+}
+
+static bool has_starred_elts(PyObject *elts) {
+  for (Py_ssize_t i = 0; i < PyList_GET_SIZE(elts); i++)
+    if (is_kind(PyList_GET_ITEM(elts, i), "Starred")) return true;
+  return false;
+}
+
 /* An index: an expression, a slice, or a tuple of those. */
 static Node *fe_index(Fe *fe, PyObject *e) {
   if (is_kind(e, "Slice")) return fe_slice(fe, e);
   if (!is_kind(e, "Tuple")) return fe_expr(fe, e);
   PyObject *elts = field(e, "elts");
+  if (has_starred_elts(elts)) {  /* a[(..., *idx)]: typing flattens the sum into one index tuple */
+    Node *n = starred_tuple(fe, e, elts, fe_index);
+    Py_DECREF(elts);
+    return n;
+  }
   Node *n = new_node(fe, N_TUPLE, e);
   n->list = new_list(fe, (int)PyList_GET_SIZE(elts));
   for (int i = 0; n && i < n->list.len; i++)
@@ -1497,6 +1543,11 @@ static Node *fe_attribute(Fe *fe, PyObject *e) {
 
 static Node *fe_tuple(Fe *fe, PyObject *e) {
   PyObject *elts = field(e, "elts");
+  if (has_starred_elts(elts)) {
+    Node *n = starred_tuple(fe, e, elts, fe_expr);
+    Py_DECREF(elts);
+    return n;
+  }
   Node *n = new_node(fe, N_TUPLE, e);
   bool ok = fe_exprs(fe, elts, &n->list);
   Py_DECREF(elts);
@@ -2171,6 +2222,8 @@ static Node *walk_ndindex(Fe *fe, Walk *w, PyObject *it, int which) {
                      : which == NP_ITER_NDITER   ? "numpy.nditer() takes one array (no other operands or flags) "
                                                    "in compiled code"
                                                  : "numpy.ndindex() takes a shape");
+  else if (fe_has_starred(it))  /* ndindex(*a.shape), ndindex(n, *rest): the shape packed into one tuple */
+    shape = fe_spread_args(fe, it), na = 1;
   else if (na == 1)
     shape = fe_expr(fe, PyList_GET_ITEM(args, 0));
   else

@@ -212,6 +212,8 @@ typedef enum {
   N_UNWRAP,     /* lhs, an Optional, where its value is needed: TypeError if it is None; or an IntEnum
                  * member, where a number is needed: its int (made by infer) */
   N_FUNC,       /* a compiled function as a value: callee the dispatcher, str its name */
+  N_SPREAD,     /* *lhs among a builtin's positional arguments (numpy.ndindex(*a.shape)): infer puts
+                 * the tuple's items in its place */
   /* statements */
   N_ASSIGN,     /* lhs (N_VAR, N_INDEX or N_TUPLE of targets) = rhs */
   N_AUGASSIGN,  /* lhs op= rhs */

@@ -603,8 +603,37 @@ static bool ty_arraylike_args(Infer *in, Node *n, const Type **args) {
 
 /* A call: every argument typed, then the builtin's typer. A method's row
  * is found from its receiver's type, the first argument. */
+/* f(a, *t, b) of a builtin: t's items in its place, each read from t (a
+ * variable, or an attribute of one: a.shape), as Python spreads them. */
+static bool spread_builtin_args(Infer *in, Node *n) {
+  for (int i = 0; i < n->list.len; i++) {
+    Node *s = n->list.items[i];
+    if (s->kind != N_SPREAD) continue;
+    const Type *t = ty_expr(in, s->lhs);
+    if (!t) return false;
+    if (t->kind != TY_TUPLE) return ty_error(in, s, "*%s in a call: only tuples are spread in compiled code", t->name) != NULL;
+    if (s->lhs->kind != N_VAR && !(s->lhs->kind == N_ATTR && s->lhs->lhs->kind == N_VAR))
+      return ty_error(in, s, "a tuple is spread into a call only from a variable (or its attribute): assign it first") != NULL;
+    if (n->list.len - 1 + t->nfields > 64) return ty_error(in, n, "too many arguments") != NULL;
+    NodeList list = {arena_alloc(in->f->arena, sizeof(Node *) * (size_t)(n->list.len - 1 + t->nfields + 1)),
+                     n->list.len - 1 + t->nfields};
+    for (int j = 0; j < i; j++) list.items[j] = n->list.items[j];
+    for (int k = 0; k < t->nfields; k++) {
+      Node *key = arena_alloc(in->f->arena, sizeof(Node)), *item = arena_alloc(in->f->arena, sizeof(Node));
+      *key = (Node){.kind = N_INT, .line = s->line, .col = s->col, .ival = k};
+      *item = (Node){.kind = N_INDEX, .line = s->line, .col = s->col, .lhs = s->lhs, .rhs = key};
+      list.items[i + k] = item;
+    }
+    for (int j = i + 1; j < n->list.len; j++) list.items[j - 1 + t->nfields] = n->list.items[j];
+    n->list = list;
+    i += t->nfields - 1;
+  }
+  return true;
+}
+
 static const Type *ty_call(Infer *in, Node *n) {
   const Type *args[64];
+  if (n->bi && !spread_builtin_args(in, n)) return NULL;
   if (n->list.len > 64) return ty_error(in, n, "too many arguments");
   int first = 0;  /* a method's receiver is typed first: its type finds the row */
   if (!n->bi) {

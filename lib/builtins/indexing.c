@@ -213,7 +213,55 @@ static Node *token_item(Infer *in, const Type *t, const Node *at) {
   return token;
 }
 
+/* Whether reading x again costs nothing and changes nothing: a variable,
+ * its attribute (a.shape), a slice or item of it (idx[1:]). */
+static bool reads_freely(const Node *x) {
+  if (x->kind == N_VAR) return true;
+  if (x->kind == N_ATTR) return reads_freely(x->lhs);
+  return x->kind == N_INDEX && x->lhs->kind == N_VAR && (x->rhs->kind == N_INT || x->rhs->kind == N_SLICE);
+}
+
+/* The parts of a sum of tuples (a[(..., *idx)] is a[(...,) + idx]) into
+ * items: a written tuple's items as they are, a tuple value's read from it
+ * (a variable or its attribute); false, no error, where a part is no tuple
+ * (a[i + j]). */
+static bool sum_items(Infer *in, Node *x, Node **items, int *n) {
+  if (x->kind == N_BINOP && x->op == OP_ADD) return sum_items(in, x->lhs, items, n) && sum_items(in, x->rhs, items, n);
+  if (x->kind == N_TUPLE) {
+    for (int i = 0; i < x->list.len; i++) {
+      if (*n == MAX_ITEMS) return false;
+      items[(*n)++] = x->list.items[i];
+    }
+    return true;
+  }
+  const Type *t = ty_expr(in, x);
+  if (!t || t->kind != TY_TUPLE || !reads_freely(x)) return false;
+  for (int i = 0; i < t->nfields; i++) {
+    if (*n == MAX_ITEMS) return false;
+    Node *k = arena_alloc(in->f->arena, sizeof(Node)), *item = arena_alloc(in->f->arena, sizeof(Node));
+    *k = (Node){.kind = N_INT, .line = x->line, .col = x->col, .ival = i};
+    *item = (Node){.kind = N_INDEX, .line = x->line, .col = x->col, .lhs = x, .rhs = k};
+    Node *itself = token_item(in, t->fields[i], x);
+    items[(*n)++] = itself ? itself : item;
+  }
+  return true;
+}
+
+static void flatten_index_sum(Infer *in, Node *n) {
+  if (n->rhs->kind != N_BINOP || n->rhs->op != OP_ADD) return;
+  Node *items[MAX_ITEMS];
+  int count = 0;
+  if (!sum_items(in, n->rhs, items, &count) || ty_failed(in)) return;
+  Node *t = arena_alloc(in->f->arena, sizeof(Node));
+  *t = (Node){.kind = N_TUPLE, .line = n->rhs->line, .col = n->rhs->col};
+  t->list.len = count;
+  t->list.items = arena_alloc(in->f->arena, sizeof(Node *) * (size_t)(count ? count : 1));
+  memcpy(t->list.items, items, sizeof(Node *) * (size_t)count);
+  n->rhs = t;
+}
+
 static bool spread_tuple_index(Infer *in, Node *n) {
+  flatten_index_sum(in, n);
   Node *t = n->rhs;
   const Type *tt = t->kind == N_TUPLE || t->kind == N_SLICE || t->kind == N_NONE || t->kind == N_ELLIPSIS
                        ? NULL : ty_expr(in, t);
