@@ -378,7 +378,8 @@ static void count_bindings(Fe *fe, PyObject *node, PyObject *counts) {
 
 /* The builtin a name of an alias assignment is bound to: value names a
  * function compiled code knows (math.sqrt, numpy.sin), through names the
- * body never binds; NULL otherwise. A new reference. */
+ * body never binds; NULL otherwise (a value read without a call, as
+ * cuda.threadIdx.x, stays a variable). A new reference. */
 static PyObject *aliased_builtin(Fe *fe, PyObject *value, PyObject *counts) {
   PyObject *root = Py_NewRef(value);
   while (is_kind(root, "Attribute")) Py_SETREF(root, field(root, "value"));
@@ -386,7 +387,9 @@ static PyObject *aliased_builtin(Fe *fe, PyObject *value, PyObject *counts) {
   bool outside = id && !PyDict_GetItemWithError(counts, id) && !PyErr_Occurred();
   Py_XDECREF(id); Py_DECREF(root);
   PyObject *obj = outside ? static_object(fe, value) : NULL;
-  if (obj && (!core_builtin(obj) || PyObject_TypeCheck(obj, &DispatcherType))) Py_CLEAR(obj);
+  const Builtin *bi = obj ? core_builtin(obj) : NULL;
+  if (obj && (!bi || bi->kind != BK_FUNCTION || (bi->flags & BF_NOCALL) || PyObject_TypeCheck(obj, &DispatcherType)))
+    Py_CLEAR(obj);
   PyErr_Clear();
   return obj;
 }
