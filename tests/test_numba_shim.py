@@ -41,6 +41,8 @@ def test_install_as_numba_resolves_numba_and_its_submodules(tmp_path):
         import numba.core.config
         assert numba.njit is ruchey.njit and core_types.float64 == ruchey.float64
         assert issubclass(NumbaPerformanceWarning, Warning) and TypingError is ruchey.TypingError
+        from numba.core.errors import NumbaValueError, NumbaNotImplementedError
+        assert issubclass(NumbaValueError, TypingError) and issubclass(NumbaNotImplementedError, TypingError)
         assert as_dtype(types.float32) == np.float32 and from_dtype(np.int16) == ruchey.int16
         assert overload is ruchey.extending.overload
         assert numba.__version__ and numba.version_info.major == 0

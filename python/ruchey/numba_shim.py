@@ -128,7 +128,13 @@ class NumbaError(Exception):
     pass
 
 
-_ERRORS = dict(NumbaWarning=NumbaWarning, NumbaPerformanceWarning=NumbaPerformanceWarning,
+# the typing errors Numba raises under Python's names (TypingError's kin, as in Numba), for packages
+# raising them from their typing functions (stingray's overloads)
+_TYPING_ERRORS = {name: type(name, (ruchey.TypingError,), {"__module__": "numba.core.errors"})
+                  for name in ("NumbaTypeError", "NumbaValueError", "NumbaAttributeError", "NumbaAssertionError",
+                               "NumbaNotImplementedError", "NumbaIndexError", "NumbaKeyError")}
+
+_ERRORS = dict(**_TYPING_ERRORS, NumbaWarning=NumbaWarning, NumbaPerformanceWarning=NumbaPerformanceWarning,
                NumbaDeprecationWarning=NumbaDeprecationWarning,
                NumbaPendingDeprecationWarning=NumbaPendingDeprecationWarning,
                NumbaParallelSafetyWarning=NumbaParallelSafetyWarning,
