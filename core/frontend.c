@@ -524,7 +524,12 @@ static Node *fe_name(Fe *fe, PyObject *e) {
     n->var = v;
   } else {
     PyObject *obj = static_object(fe, e);
-    if (!obj)
+    if (!obj && !PyErr_Occurred()) {  /* an error where typing reaches it: a branch pruned never does (fluids'
+                                       * `fprime2 is None or isnan(fcurv)`, fcurv assigned in lines it drops) */
+      n = new_node(fe, N_CALL, e);
+      n->bi = core_builtin_named("an undefined name");
+      n->str = arena_strdup(fe->arena, name);
+    } else if (!obj)
       n = fe_error(fe, e, "name '%s' is not defined", name);
     else
       n = global_value(fe, obj, e, name);

@@ -15,7 +15,7 @@
 #include "ir.h"
 
 static bool ty_block(Infer *in, NodeList *l);
-static int known_condition(const Node *cond);
+static int known_condition(const Infer *in, const Node *cond);
 static bool stmt_returns(const Node *n);
 static bool block_returns(const NodeList *l);
 static const Type *value_of(const Type *t);
@@ -315,6 +315,8 @@ static const Type *ty_number_of_0d(Infer *in, Node *n, const Type *s, const Type
 static const Type *ty_binop(Infer *in, Node *n) {
   const Type *a = ty_expr(in, n->lhs), *b = ty_expr(in, n->rhs);
   if (!a || !b) return NULL;
+  if (!in->final && ((a->kind == TY_NONE && n->lhs->kind == N_VAR) || (b->kind == TY_NONE && n->rhs->kind == N_VAR)))
+    return NULL;  /* a variable None so far, which an assignment later in a loop may make an Optional */
   if (a->kind == TY_CLASS || b->kind == TY_CLASS) return ty_jitclass_binop(in, n);
   const Type *t[2] = {a, b};
   Node *xs[2] = {n->lhs, n->rhs};
@@ -369,6 +371,12 @@ static const Type *ty_compare(Infer *in, Node *n) {
     if (!ty_elements_of_0d(in, n->list.items, t, n->list.len)) return NULL;
     arrays = false;
   }
+  if (n->list.len == 2 && (n->ops[0] == OP_EQ || n->ops[0] == OP_NE) && !arrays &&
+      (t[0]->kind == TY_NONE || t[1]->kind == TY_NONE)) {  /* x == None is x is None, as Python answers it */
+    Node *x = n->list.items[t[0]->kind == TY_NONE];
+    *n = (Node){.kind = N_IS_NONE, .line = n->line, .col = n->col, .lhs = x, .ival = n->ops[0] == OP_NE};
+    return ty_expr(in, n);
+  }
   for (int i = 0; i < n->list.len; i++)
     if (t[i]->kind == TY_CLASS) return ty_jitclass_compare(in, n);
   for (int i = 0; i + 1 < n->list.len; i++)  /* (before strs: a member of str values is no str) */
@@ -404,7 +412,7 @@ static const Type *ty_boolop(Infer *in, Node *n) {
     const Type *e = ty_need_scalar(in, n->list.items[i], ty_expr(in, n->list.items[i]), "and/or");
     if (!e) return NULL;
     t = t ? ty_unify(t, e) : e;
-    if (known_condition(n->list.items[i]) == (n->op == OP_OR)) {
+    if (known_condition(in, n->list.items[i]) == (n->op == OP_OR)) {
       if (in->final) n->list.len = i + 1;
       break;
     }
@@ -437,7 +445,7 @@ static const Type *ty_returned_branch(Infer *in, Node *branch, bool returned) {
 static const Type *ty_ifexp(Infer *in, Node *n) {
   bool returned = in->returning == n;
   if (!ty_truth(in, n->cond, "condition") || ty_failed(in)) return NULL;
-  int known = known_condition(n->cond);
+  int known = known_condition(in, n->cond);
   if (known >= 0) {  /* only the branch taken is typed (see known_condition) */
     Node *taken = known ? n->lhs : n->rhs;
     const Type *t = ty_maybe_none(in, taken);
@@ -1061,18 +1069,20 @@ static int known_comparison(const Node *cond) {
  * a closure constant). As Numba's
  * branch pruning, the branch not taken is then not typed at all, so that
  * `if out is None: out = numpy.empty_like(x)` compiles for an array out. */
-static int known_condition(const Node *cond) {
+static int known_condition(const Infer *in, const Node *cond) {
   if (cond->kind == N_COMPARE) return known_comparison(cond);
+  if (cond->kind == N_VAR && in && in->only_value && in->only_value[cond->var] && in->only_value[cond->var] != cond)
+    return known_condition(in, in->only_value[cond->var]);  /* fluids' `fprime2_included = fprime2 == True` */
   if (cond->kind == N_BOOL || cond->kind == N_INT) return cond->ival != 0;
   if (cond->kind == N_FLOAT) return cond->fval != 0;
   if (cond->kind == N_UNARY && cond->op == OP_NOT) {
-    int k = known_condition(cond->lhs);
+    int k = known_condition(in, cond->lhs);
     return k < 0 ? k : !k;
   }
   if (cond->kind == N_BOOLOP) {  /* decided by a known operand after ones without effects */
     bool and = cond->op == OP_AND, unknown = false;
     for (int i = 0; i < cond->list.len; i++) {
-      int k = known_condition(cond->list.items[i]);
+      int k = known_condition(in, cond->list.items[i]);
       if (k >= 0 && k != and) return k;
       if (k < 0 && !without_effects(cond->list.items[i])) return -1;
       unknown |= k < 0;
@@ -1099,7 +1109,7 @@ static void ty_taken_only(Infer *in, Node *n, NodeList *taken) {
 
 static void ty_if(Infer *in, Node *n) {
   ty_cond(in, n->cond);
-  int known = ty_failed(in) ? -1 : known_condition(n->cond);
+  int known = ty_failed(in) ? -1 : known_condition(in, n->cond);
   if (known < 0) {
     ty_block(in, &n->body);
     ty_block(in, &n->orelse);
@@ -1184,7 +1194,7 @@ static void ty_stmt(Infer *in, Node *n) {
     break;
   case N_WHILE:
     ty_cond(in, n->cond);
-    if (!ty_failed(in) && known_condition(n->cond) == 0) {  /* never runs: its else alone */
+    if (!ty_failed(in) && known_condition(in, n->cond) == 0) {  /* never runs: its else alone */
       ty_taken_only(in, n, &n->orelse);
       break;
     }
@@ -1231,7 +1241,7 @@ static bool stmt_ends(const Node *n) {
   switch (n->kind) {
   case N_BREAK: case N_CONTINUE: return true;
   case N_IF: {
-    int known = known_condition(n->cond);
+    int known = known_condition(NULL, n->cond);  /* (on the condition itself: a variable's value is not asked here) */
     if (known >= 0) return block_ends(known ? &n->body : &n->orelse);
     return block_ends(&n->body) && block_ends(&n->orelse);
   }
@@ -1358,6 +1368,39 @@ static bool returns_as_declared(const Type *want, const Type *have) {
   return true;
 }
 
+/* How many times each variable is bound, and the value of each one bound
+ * once, by an assignment at the body's top level. */
+typedef struct Bindings {
+  int *count;
+  Node **value;
+} Bindings;
+
+static void count_target(Bindings *b, const Node *t) {
+  if (t->kind == N_VAR) b->count[t->var]++;
+  for (int i = 0; t->kind == N_TUPLE && i < t->list.len; i++) count_target(b, t->list.items[i]);
+}
+
+static bool count_binding(Node *n, void *ctx) {
+  if ((n->kind == N_ASSIGN || n->kind == N_AUGASSIGN || n->kind == N_FOR) && n->lhs) count_target(ctx, n->lhs);
+  return true;
+}
+
+/* Per variable, the value of its one binding where that is an assignment
+ * at the body's top level (a parameter has none): a condition on the
+ * variable is known where that value's is (its branch pruned, as Numba
+ * prunes by the literal its comparison with None types as). */
+static Node **only_values(Func *f) {
+  Bindings b = {arena_alloc(f->arena, sizeof(int) * (size_t)(f->nvars ? f->nvars : 1)),
+                arena_alloc(f->arena, sizeof(Node *) * (size_t)(f->nvars ? f->nvars : 1))};
+  ir_walk_list(&f->body, count_binding, &b);
+  for (int i = 0; i < f->body.len; i++) {
+    Node *s = f->body.items[i];
+    if (s->kind == N_ASSIGN && s->lhs->kind == N_VAR && s->lhs->var >= f->nparams && b.count[s->lhs->var] == 1)
+      b.value[s->lhs->var] = s->rhs;
+  }
+  return b.value;
+}
+
 bool ty_infer(Func *f, const Type **argtypes, const CompileOptions *opts, Diag *diag) {
   Infer in = {.f = f, .opts = opts, .diag = diag};
   f->depth = ir_depth(&f->body);
@@ -1373,6 +1416,7 @@ bool ty_infer(Func *f, const Type **argtypes, const CompileOptions *opts, Diag *
   an_split_webs(f);  /* a name rebound to another type types each value on its own, as Numba */
   for (int i = 0; i < f->nparams; i++) f->var_types[i] = argtypes[i];
   f->param_types = argtypes;
+  in.only_value = only_values(f);
   for (int i = 0; f->declared_types && i < f->nvars; i++) {
     const Type *want = f->declared_types[i];
     if (want && i < f->nparams && !declared_accepts(want, argtypes[i])) {

@@ -18,6 +18,7 @@ typedef struct Infer {
   int tries;        /* try statements around the statement being typed (a yield refuses them) */
   int pranges;      /* prange loops around it (their bodies run on the pool: a yield refuses them) */
   const Node *returning; /* the value of the return statement being typed, or a branch of it */
+  Node **only_value;     /* per variable: the value of its one binding, an assignment at the body's top level */
 } Infer;
 
 /* Records a TypingError at n (the first one only); returns NULL. */

@@ -187,3 +187,53 @@ def test_ordering_tuples_with_none_items_is_a_typing_error():
 
     with pytest.raises(ruchey.TypingError, match="cannot compare"):
         njit(less)(True)
+
+
+# ---------------------------------------------------------------- fluids' Newton solver, as thermo compiles it
+
+@njit
+def newton_like(x0, n, fprime2=None):
+    """What fluids' newton does with its options: `fprime2 == True` of a
+    None default (False, as Python says), a flag assigned once and branched
+    on (the branch not taken never typed: it unpacks three values from a
+    pair, and reads a name defined nowhere), and p1 None at first, a float
+    after the loop's first pass."""
+    fprime2_included = fprime2 == True  # noqa: E712
+    p0 = 1.0 * x0
+    p1 = None
+    it = 0
+    while it < n:
+        if fprime2_included:
+            fval, fder, fcurv = (p0, 1.0)
+        else:
+            fval, fder = (p0 * p0 - 2.0, 2.0 * p0)
+        if fprime2 is None or np.isnan(fcurv):
+            step = fval / fder
+        else:
+            step = 0.0
+        guess = p0 - step if p1 is None else p1 + (p0 - p1) * 0.5 - step
+        p0, p1 = guess, p0
+        it += 1
+    return p0, None == fprime2, fprime2 != 1.5
+
+
+def test_options_of_a_newton_solver_compile_as_numba_compiles_them():
+    for x0, n in ((1.0, 5), (3.0, 8), (0.5, 1)):
+        assert newton_like(x0, n) == newton_like.py_func(x0, n)
+
+
+def test_a_name_defined_nowhere_is_an_error_where_typing_reaches_it():
+    @njit
+    def reaches(x):
+        return x + fcurv  # noqa: F821
+
+    with pytest.raises(ruchey.TypingError, match="name 'fcurv' is not defined"):
+        reaches(1.0)
+
+    @njit
+    def none_plus(x):
+        y = None
+        return x + y
+
+    with pytest.raises(ruchey.TypingError, match="not supported between float64 and none"):
+        none_plus(1.0)

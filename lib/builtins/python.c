@@ -587,6 +587,11 @@ static const Type *ty_getattr(Infer *in, Node *n, const Type **args) {
   return ty_expr(in, n);
 }
 
+/* A name neither local nor global, read where typing reaches it. */
+static const Type *ty_undefined_name(Infer *in, Node *n, const Type **args) {
+  return ty_error(in, n, "name '%s' is not defined", n->str);
+}
+
 #define FUNCTION(name, module, path, lo, hi, flags, type, lower) \
   {name, module, path, BK_FUNCTION, 0, lo, hi, NULL, flags, 0, 0, type, lower}
 
@@ -611,6 +616,7 @@ const Builtin bi_python[] = {
   FUNCTION("a NumPy scalar type", NULL, NULL, 1, 1, BF_PURE | BF_CHEAP | BF_COMPLEX, ty_cast, lo_convert_call),
   FUNCTION("type(x)", NULL, NULL, 1, 1, BF_PURE | BF_CHEAP | BF_COMPLEX, ty_type_value, lo_type_value),
   FUNCTION("a call compiled code cannot make", NULL, NULL, 0, 0, 0, ty_unsupported_call, NULL),
+  FUNCTION("an undefined name", NULL, NULL, 0, 0, 0, ty_undefined_name, NULL),
   FUNCTION("isinstance", NULL, NULL, 1, 1, BF_PURE | BF_CHEAP | BF_COMPLEX | BF_NONE, ty_isinstance, lo_isinstance),
   FUNCTION("type(x)(v)", NULL, NULL, 2, 2, BF_PURE | BF_CHEAP | BF_COMPLEX, ty_type_of_call, lo_type_of_call),
   FUNCTION("get_thread_id", "ruchey", "get_thread_id", 0, 0, BF_PURE | BF_CHEAP, ty_pool_query, lo_thread_id),
