@@ -1213,6 +1213,18 @@ def py_pde_solvers():
             "spherical": sphere.laplace({"derivative": 0}).data}
 
 
+def thermo_numba():
+    """`import thermo.numba` (thermo's equations of state compiled by Numba,
+    through fluids' Newton solver transformed for Numba): Peng-Robinson
+    and SRK volumes of n-hexane, departures and derivatives."""
+    import thermo.numba as tn
+    pr = tn.PR(Tc=507.6, Pc=3025000.0, omega=0.2975, T=400., P=1E6)
+    liquid = tn.PR(Tc=507.6, Pc=3025000.0, omega=0.2975, T=299., P=1E6)
+    srk = tn.SRK(Tc=507.6, Pc=3025000.0, omega=0.2975, T=400., P=1E6)
+    return {"pr": np.array([pr.V_l, pr.V_g]), "srk": np.array([srk.V_l, srk.V_g]),
+            "liquid": np.array([liquid.dP_dT_l, liquid.H_dep_l, liquid.S_dep_l, liquid.Cp_dep_l])}
+
+
 WORKLOADS = {
     "stumpy": {"stump": stumpy_stump, "aamp": stumpy_aamp, "more": stumpy_more},
     "pynndescent": {"NNDescent": pynndescent_graph},
@@ -1256,6 +1268,7 @@ WORKLOADS = {
     "lenstronomy": {"epl_solver_convolution": lenstronomy_numba},
     "galois": {"fields_codes": galois_fields},
     "py-pde": {"solvers": py_pde_solvers},
+    "thermo": {"thermo_numba": thermo_numba},
     "numpy-groupies": {"reductions": numpy_groupies_reductions, "options": numpy_groupies_options,
                        "cumulative_collect": numpy_groupies_cumulative_collect},
     "ssqueezepy": {"ssq_cwt": ssqueezepy_ssq_cwt, "stft": ssqueezepy_stft, "cwt_ridges": ssqueezepy_cwt_ridges},
