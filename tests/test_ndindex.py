@@ -173,12 +173,25 @@ def test_ndenumerate_takes_one_array():
         two(numpy.ones(2))
 
 
+@njit
+def corner():
+    return (0, 1)
+
+
 def test_tuple_index_must_be_a_variable():
     @njit
     def made(a):
-        return a[(0, 1) + (1,)]
+        return a[corner()]
     with pytest.raises(ruchey.TypingError, match="assign the tuple first"):
         made(numpy.ones((2, 2, 2)))
+
+
+def test_a_sum_of_tuples_indexes_as_the_tuple_it_makes():
+    @njit
+    def summed(a, t):
+        return a[(0, 1) + (1,)], a[t + (1,)], a[(1,) + t[:1] + (0,)]
+    a = numpy.arange(8.0).reshape(2, 2, 2)
+    assert summed(a, (1, 0)) == summed.py_func(a, (1, 0))
 
 
 def test_tuple_variable_index_too_long():
