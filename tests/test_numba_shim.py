@@ -162,6 +162,19 @@ def test_unassigned_reads_after_install_are_numbas(tmp_path):
 
         a, b, y, k = counts(3, False)
         assert b.shape == (0, 0) and b.dtype == np.int32 and y == 0.0 and k == 0, (b, y, k)
+
+        @numba.njit
+        def named(flag):
+            if flag:
+                s = "abc"
+            return s
+
+        try:  # a str's zero is no str: still Python's error, never a crash
+            named(False)
+        except UnboundLocalError:
+            pass
+        else:
+            raise AssertionError("a str read unassigned")
         a, b, y, k = counts(3, True)
         assert b.shape == (3, 2) and y == 2.5 and k == 3
         assert before(2, True).shape == (2,)

@@ -89,15 +89,29 @@ static void load_thread(Lower *l, LLVMValueRef th) {
   }
 }
 
+/* Whether a type's zero bits are a value of it: numbers, arrays (an empty
+ * one), None (and an Optional's None), tuples of these; not a pointer to a
+ * str, a container or an object. */
+static bool zero_is_a_value(const Type *t) {
+  if (t->kind == TY_TUPLE) {
+    for (int i = 0; i < t->nfields; i++)
+      if (!zero_is_a_value(t->fields[i])) return false;
+    return true;
+  }
+  if (t->kind == TY_OPTIONAL) return true;
+  return ty_is_scalar(t) || t->kind == TY_ARRAY || (t->flags & TF_NOVALUE) || t->kind == TY_NONE;
+}
+
 /* An "assigned" flag for each variable a read may find unassigned
  * (analysis/unbound.c), false until a store sets it; where the options
  * read such a variable as Numba does, it starts as its type's zero
- * instead (a local holding arrays starts so already). */
+ * instead (a local holding arrays starts so already), where that zero is
+ * a value (a str or a container read so stays UnboundLocalError). */
 void lo_unbound_flags(Lower *l) {
   l->assigned = arena_alloc(l->f->arena, sizeof(LLVMValueRef) * (size_t)(l->f->nvars ? l->f->nvars : 1));
   for (int v = 0; v < l->f->nvars; v++) {
     if (!l->f->plan->maybe_unbound[v]) continue;
-    if (l->opts->unassigned_zero) {
+    if (l->opts->unassigned_zero && zero_is_a_value(l->f->var_types[v])) {
       if (l->slots[v]) LLVMBuildStore(l->b, LLVMConstNull(lo_type(l, l->f->var_types[v])), l->slots[v]);
       continue;
     }
