@@ -609,8 +609,6 @@ static bool ty_arraylike_args(Infer *in, Node *n, const Type **args) {
   return true;
 }
 
-/* A call: every argument typed, then the builtin's typer. A method's row
- * is found from its receiver's type, the first argument. */
 /* f(a, *t, b) of a builtin: t's items in its place, each read from t (a
  * variable, or an attribute of one: a.shape), as Python spreads them. */
 static bool spread_builtin_args(Infer *in, Node *n) {
@@ -639,6 +637,8 @@ static bool spread_builtin_args(Infer *in, Node *n) {
   return true;
 }
 
+/* A call: every argument typed, then the builtin's typer. A method's row
+ * is found from its receiver's type, the first argument. */
 static const Type *ty_call(Infer *in, Node *n) {
   const Type *args[64];
   if (n->bi && !spread_builtin_args(in, n)) return NULL;
