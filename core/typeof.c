@@ -163,18 +163,27 @@ static const Type *array_type(PyArrayObject *a) {
  * class of what it returns). With Numba's readings (install_as_numba()),
  * the others are taken as Numba takes them, as plain arrays (galois passes
  * its field arrays so), the mask and the matrix operators still refused. */
-static bool is_subclass_of(PyTypeObject *t, const char *module, const char *name) {
-  PyObject *m = PyImport_ImportModule(module);
-  PyObject *cls = m ? PyObject_GetAttrString(m, name) : NULL;
-  bool is = cls && PyType_Check(cls) && PyType_IsSubtype(t, (PyTypeObject *)cls);
-  Py_XDECREF(cls); Py_XDECREF(m);
-  PyErr_Clear();
-  return is;
+/* NumPy's class module.name, looked up once (kept: NumPy's classes live as long as the process). */
+static PyTypeObject *numpy_class(PyObject **cache, const char *module, const char *name) {
+  if (!*cache) {
+    PyObject *m = PyImport_ImportModule(module);
+    *cache = m ? PyObject_GetAttrString(m, name) : NULL;
+    Py_XDECREF(m);
+    if (*cache && !PyType_Check(*cache)) Py_CLEAR(*cache);
+    PyErr_Clear();
+  }
+  return (PyTypeObject *)*cache;
+}
+
+/* Whether Numba's readings refuse the subclass t too: a masked array or a matrix. */
+static bool refused_by_numba_too(PyTypeObject *t) {
+  static PyObject *masked, *matrix;
+  PyTypeObject *a = numpy_class(&masked, "numpy.ma", "MaskedArray"), *b = numpy_class(&matrix, "numpy", "matrix");
+  return (a && PyType_IsSubtype(t, a)) || (b && PyType_IsSubtype(t, b));
 }
 
 static bool indexes_plainly(PyTypeObject *t) {
-  if (disp_numba_semantics && !is_subclass_of(t, "numpy.ma", "MaskedArray") && !is_subclass_of(t, "numpy", "matrix"))
-    return true;
+  if (disp_numba_semantics && !refused_by_numba_too(t)) return true;
   PyObject *mro = t->tp_mro;
   for (Py_ssize_t i = 0; mro && i < PyTuple_GET_SIZE(mro); i++) {
     PyTypeObject *c = (PyTypeObject *)PyTuple_GET_ITEM(mro, i);

@@ -624,12 +624,7 @@ static bool spread_builtin_args(Infer *in, Node *n) {
     NodeList list = {arena_alloc(in->f->arena, sizeof(Node *) * (size_t)(n->list.len - 1 + t->nfields + 1)),
                      n->list.len - 1 + t->nfields};
     for (int j = 0; j < i; j++) list.items[j] = n->list.items[j];
-    for (int k = 0; k < t->nfields; k++) {
-      Node *key = arena_alloc(in->f->arena, sizeof(Node)), *item = arena_alloc(in->f->arena, sizeof(Node));
-      *key = (Node){.kind = N_INT, .line = s->line, .col = s->col, .ival = k};
-      *item = (Node){.kind = N_INDEX, .line = s->line, .col = s->col, .lhs = s->lhs, .rhs = key};
-      list.items[i + k] = item;
-    }
+    for (int k = 0; k < t->nfields; k++) list.items[i + k] = ty_tuple_item(in, s->lhs, k);
     for (int j = i + 1; j < n->list.len; j++) list.items[j - 1 + t->nfields] = n->list.items[j];
     n->list = list;
     i += t->nfields - 1;

@@ -14,6 +14,12 @@ from ruchey import guvectorize, njit, types
 
 from conftest import AS_NUMBA, make_rng, numba_deviation
 
+def assert_printed_ok(done):
+    """A fresh interpreter's script ran to its end, printing "ok"."""
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "ok"
+
+
 shim_only = pytest.mark.skipif(AS_NUMBA, reason="numba itself stands in for ruchey")
 
 
@@ -58,8 +64,7 @@ def test_install_as_numba_resolves_numba_and_its_submodules(tmp_path):
         assert total(a) == total.py_func(a)
         print("ok")
     """, tmp_path)
-    assert done.returncode == 0, done.stderr
-    assert done.stdout.strip() == "ok"
+    assert_printed_ok(done)
 
 
 @shim_only
@@ -88,8 +93,7 @@ def test_functions_passed_as_arguments_are_cpu_dispatchers(tmp_path):
         assert (apply(double, a) == apply.py_func(double.py_func, a)).all()
         print("ok")
     """, tmp_path)
-    assert done.returncode == 0, done.stderr
-    assert done.stdout.strip() == "ok"
+    assert_printed_ok(done)
 
 
 @shim_only
@@ -130,8 +134,7 @@ def test_an_overload_asking_for_omitted_sees_the_default_bound(tmp_path):
             assert got.dtype == want.dtype and np.array_equal(got, want, equal_nan=True), (got, want)
         print("ok")
     """, tmp_path)
-    assert done.returncode == 0, done.stderr
-    assert done.stdout.strip() == "ok"
+    assert_printed_ok(done)
 
 
 @shim_only
@@ -264,8 +267,7 @@ def test_array_subclasses_after_install_are_plain_arrays_as_numbas(tmp_path):
                 raise AssertionError(type(refused))
         print("ok")
     """, tmp_path)
-    assert done.returncode == 0, done.stderr
-    assert done.stdout.strip() == "ok"
+    assert_printed_ok(done)
 
 
 @shim_only

@@ -242,6 +242,8 @@ void lo_raise_shape_error(Lower *l, LLVMValueRef bad, int kind, int nshapes, con
  * x[start:stop:step] in place; Python's slice.indices(len) of the parts
  * given (NULL: None) into out: start, stop, step. */
 bool ty_spread_slice_values(Infer *in, Node *n);
+/* indexing.c: t[i] of the tuple expression t, a node made for a spread read item by item */
+Node *ty_tuple_item(Infer *in, Node *t, int i);
 void lo_slice_indices(Lower *l, LLVMValueRef *given, LLVMValueRef len, LLVMValueRef *out);
 
 /* A row that types its arguments and lowers them itself: none. */

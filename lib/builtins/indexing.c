@@ -201,9 +201,6 @@ static bool type_item(Infer *in, Node *it) {
   return ty_error(in, it, "%s, got %s", bad_item, t->name) != NULL;
 }
 
-/* a[t] with t a tuple value (a variable, numpy.ndindex's index): the
- * index written out, (t[0], t[1], ...), t read once per item, so only
- * where reading it again is free. */
 /* An index item of type t standing for itself (Ellipsis or None held in a
  * variable or a tuple: py-pde's bc_idx = (..., y)): its token, or NULL. */
 static Node *token_item(Infer *in, const Type *t, const Node *at) {
@@ -211,6 +208,19 @@ static Node *token_item(Infer *in, const Type *t, const Node *at) {
   Node *token = arena_alloc(in->f->arena, sizeof(Node));
   *token = (Node){.kind = t->kind == TY_ELLIPSIS ? N_ELLIPSIS : N_NONE, .line = at->line, .col = at->col};
   return token;
+}
+
+Node *ty_tuple_item(Infer *in, Node *t, int i) {
+  Node *k = arena_alloc(in->f->arena, sizeof(Node)), *item = arena_alloc(in->f->arena, sizeof(Node));
+  *k = (Node){.kind = N_INT, .line = t->line, .col = t->col, .ival = i};
+  *item = (Node){.kind = N_INDEX, .line = t->line, .col = t->col, .lhs = t, .rhs = k};
+  return item;
+}
+
+/* Item i of the tuple value t as an index item: t[i], or the token it holds. */
+static Node *index_item(Infer *in, Node *t, const Type *tt, int i) {
+  Node *itself = token_item(in, tt->fields[i], t);
+  return itself ? itself : ty_tuple_item(in, t, i);
 }
 
 /* Whether reading x again costs nothing and changes nothing: a variable,
@@ -238,11 +248,7 @@ static bool sum_items(Infer *in, Node *x, Node **items, int *n) {
   if (!t || t->kind != TY_TUPLE || !reads_freely(x)) return false;
   for (int i = 0; i < t->nfields; i++) {
     if (*n == MAX_ITEMS) return false;
-    Node *k = arena_alloc(in->f->arena, sizeof(Node)), *item = arena_alloc(in->f->arena, sizeof(Node));
-    *k = (Node){.kind = N_INT, .line = x->line, .col = x->col, .ival = i};
-    *item = (Node){.kind = N_INDEX, .line = x->line, .col = x->col, .lhs = x, .rhs = k};
-    Node *itself = token_item(in, t->fields[i], x);
-    items[(*n)++] = itself ? itself : item;
+    items[(*n)++] = index_item(in, x, t, i);
   }
   return true;
 }
@@ -260,6 +266,9 @@ static void flatten_index_sum(Infer *in, Node *n) {
   n->rhs = t;
 }
 
+/* a[t] with t a tuple value (a variable, numpy.ndindex's index): the
+ * index written out, (t[0], t[1], ...), t read once per item, so only
+ * where reading it again is free. */
 static bool spread_tuple_index(Infer *in, Node *n) {
   flatten_index_sum(in, n);
   Node *t = n->rhs;
@@ -275,13 +284,7 @@ static bool spread_tuple_index(Infer *in, Node *n) {
   *items = (Node){.kind = N_TUPLE, .line = t->line, .col = t->col};
   items->list.len = tt->nfields;
   items->list.items = arena_alloc(in->f->arena, sizeof(Node *) * (size_t)(tt->nfields ? tt->nfields : 1));
-  for (int i = 0; i < tt->nfields; i++) {
-    Node *k = arena_alloc(in->f->arena, sizeof(Node)), *item = arena_alloc(in->f->arena, sizeof(Node));
-    *k = (Node){.kind = N_INT, .line = t->line, .col = t->col, .ival = i};
-    *item = (Node){.kind = N_INDEX, .line = t->line, .col = t->col, .lhs = t, .rhs = k};
-    Node *itself = token_item(in, tt->fields[i], t);
-    items->list.items[i] = itself ? itself : item;
-  }
+  for (int i = 0; i < tt->nfields; i++) items->list.items[i] = index_item(in, t, tt, i);
   n->rhs = items;
   return true;
 }

@@ -63,9 +63,11 @@ static Node *part_of_variable(Infer *in, Node *var, const Type *t, int k) {
   return a;
 }
 
+static LLVMValueRef lo_slice_call(Lower *l, Node *n);
+
 static bool spread_item(Infer *in, Node **slot) {
   Node *x = *slot, *parts[3];
-  if (x->kind == N_CALL && x->bi == bi_named("slice")) {
+  if (x->kind == N_CALL && x->bi && x->bi->lower == lo_slice_call) {  /* slice(...) itself */
     call_parts(x, parts);
     for (int k = 0; k < 3; k++)
       if (parts[k] && parts[k]->kind == N_NONE) parts[k] = NULL;
