@@ -1225,6 +1225,33 @@ def thermo_numba():
             "liquid": np.array([liquid.dP_dT_l, liquid.H_dep_l, liquid.S_dep_l, liquid.Cp_dep_l])}
 
 
+def interpolation_splines():
+    """EconForge's interpolation: multilinear and cubic splines on uniform
+    and non-uniform grids with each extrapolation mode (overloads whose
+    code is generated per argument types), eval_spline and prefilter taking
+    literally() of the order, the derivatives and the extrapolation mode
+    (Numba's literal dispatch), interp and mlinterp."""
+    from interpolation import interp, mlinterp
+    from interpolation.splines import CGrid, UCGrid, eval_cubic, eval_linear, eval_spline, filter_cubic, nodes, prefilter
+    from interpolation.splines import extrap_options as xto
+    rng = np.random.default_rng(11)
+    grid = UCGrid((-1.0, 1.0, 12), (0.0, 2.0, 9))
+    at = nodes(grid)
+    values = (np.sin(3 * at[:, 0]) * np.cos(at[:, 1])).reshape((12, 9))
+    points = rng.uniform(-1.2, 2.2, (500, 2))
+    nonuniform = CGrid(np.linspace(-1, 1, 12) ** 3, (0.0, 2.0, 9))
+    x = np.linspace(0, 1, 60)
+    return {"linear": eval_linear(grid, values, points), "point": eval_linear(grid, values, points[3]),
+            "constant": eval_linear(grid, values, points, xto.CONSTANT),
+            "nearest": eval_linear(grid, values, points, xto.NEAREST),
+            "nonuniform": eval_linear(nonuniform, values, points),
+            "cubic": eval_cubic(grid, filter_cubic(grid, values), points),
+            "spline_linear": eval_spline(grid, values, points, None, 1, "None", "linear"),
+            "spline_cubic": eval_spline(grid, prefilter(grid, values, k=3), points, None, 3, "None", "linear"),
+            "interp": interp(x, np.cos(5 * x), rng.random(40)),
+            "mlinterp": mlinterp((x, x), np.outer(np.cos(x), np.sin(x)), rng.random((40, 2)))}
+
+
 WORKLOADS = {
     "stumpy": {"stump": stumpy_stump, "aamp": stumpy_aamp, "more": stumpy_more},
     "pynndescent": {"NNDescent": pynndescent_graph},
@@ -1273,6 +1300,7 @@ WORKLOADS = {
                        "cumulative_collect": numpy_groupies_cumulative_collect},
     "ssqueezepy": {"ssq_cwt": ssqueezepy_ssq_cwt, "stft": ssqueezepy_stft, "cwt_ridges": ssqueezepy_cwt_ridges},
     "quimb": {"core": quimb_core, "calc_evo": quimb_calc_evo, "linalg_operators": quimb_linalg_operators},
+    "interpolation": {"splines": interpolation_splines},
     "vectorbt": {"indicators": vectorbt_indicators, "generic": vectorbt_generic, "signals": vectorbt_signals,
                  "returns": vectorbt_returns, "from_signals": vectorbt_from_signals,
                  "from_order_func": vectorbt_from_order_func},

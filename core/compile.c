@@ -117,8 +117,9 @@ static bool raise_failure(const Diag *diag, PyObject *pyfunc) {
  * typed is recursion. */
 typedef struct Callee {
   int index;              /* its place in the compile's list, in its symbol */
-  Dispatcher *disp;
+  Dispatcher *disp;       /* NULL once its typing asked for literal arguments: retyped with them */
   const Type *args[MAX_ARGS];
+  const Node **frozen;    /* per parameter, the constant literally() froze it to; NULL: none */
   bool device;            /* called from CUDA code */
   Func *func;
   CompileOptions opts;
@@ -149,12 +150,43 @@ static Callee *add_callee(Callees *c, Dispatcher *disp, const Type *const *args,
   return e;
 }
 
-static Callee *find_callee(Callees *c, Dispatcher *disp, const Type *const *args, bool device) {
+/* Whether two parameters' frozen constants are the same value (of the same type). */
+static bool same_constant(const Node *a, const Node *b) {
+  if (!a || !b) return a == b;
+  if (a->kind != b->kind || a->ival != b->ival) return false;
+  return a->kind != N_STRING || !memcmp(a->str, b->str, (size_t)a->ival);
+}
+
+static bool same_frozen(const Node *const *a, const Node *const *b, int n) {
+  for (int i = 0; (a || b) && i < n; i++)
+    if (!same_constant(a ? a[i] : NULL, b ? b[i] : NULL)) return false;
+  return true;
+}
+
+static Callee *find_callee(Callees *c, Dispatcher *disp, const Type *const *args, const Node *const *frozen,
+                           bool device) {
   for (int i = 0; i < c->n; i++) {
     Callee *e = c->items[i];
-    if (e->disp == disp && e->device == device && same_args(e->args, args, disp->nparams)) return e;
+    if (e->disp == disp && e->device == device && same_args(e->args, args, disp->nparams) &&
+        same_frozen(e->frozen, frozen, disp->nparams))
+      return e;
   }
   return NULL;
+}
+
+/* The frozen constants of disp's parameters in mask, from a call's consts
+ * (NULL where it has none), those in have kept; NULL where mask is empty.
+ * *missing gets the parameters in mask the call gives no constant for. */
+static const Node **freeze(Callees *c, Dispatcher *disp, const Node *const *have, const Node *const *consts,
+                           uint64_t mask, uint64_t *missing) {
+  *missing = 0;
+  if (!mask && !have) return NULL;
+  const Node **frozen = arena_alloc(c->arena, sizeof(Node *) * (size_t)(disp->nparams ? disp->nparams : 1));
+  for (int i = 0; i < disp->nparams; i++) {
+    frozen[i] = have ? have[i] : NULL;
+    if (i < 64 && (mask >> i & 1) && !frozen[i] && !(frozen[i] = consts ? consts[i] : NULL)) *missing |= 1ull << i;
+  }
+  return frozen;
 }
 
 /* Reads and types a callee for its entry; false with diag set. */
@@ -162,10 +194,46 @@ static bool type_callee(Callees *c, Callee *e, Diag *diag) {
   char symbol[256];
   snprintf(symbol, sizeof symbol, "%s_%d", PyUnicode_AsUTF8(((PyCodeObject *)PyFunction_GetCode(e->disp->py_func))->co_name),
            e->index);
+  e->opts.frozen = e->frozen;
   Func *f = read_and_type(core_api(), e->disp->py_func, (PyObject *)e->disp, e->disp->locals, e->args, e->disp->nparams, &e->opts, c->arena, diag, &e->func);
   if (e->func) e->func->symbol = arena_strdup(c->arena, symbol);
   e->typing = false;
   return f != NULL;
+}
+
+/* Types a callee whose literally() may ask for its parameters' values
+ * (Numba's literal dispatch): they are frozen to the call's constants
+ * and it is typed again, until it asks for none it lacks. The dispatcher
+ * remembers which it asks for, so that later calls freeze them at once.
+ * False with diag set; DIAG_LITERAL naming the parameters the call gives
+ * no constants for. */
+static Callee *type_literal_callee(Callees *c, Callee *e, const Node *const *consts, Diag *diag) {
+  while (!type_callee(c, e, diag)) {
+    if (diag->kind != DIAG_LITERAL) return NULL;
+    Dispatcher *disp = e->disp;
+    e->disp = NULL;  /* never found again */
+    uint64_t again = 0;
+    for (int i = 0; e->frozen && i < disp->nparams && i < 64; i++) again |= (uint64_t)(e->frozen[i] != NULL) << i;
+    if (diag->literal_params & again) {
+      call_error(diag, "%s", "Repeated literal typing request: literally() of a parameter whose value is known");
+      return NULL;
+    }
+    disp->literal_mask |= diag->literal_params;
+    uint64_t missing;
+    const Node **frozen = freeze(c, disp, e->frozen, consts, diag->literal_params, &missing);
+    if (missing) {
+      diag->literal_params = missing;
+      return NULL;
+    }
+    Callee *same = find_callee(c, disp, e->args, frozen, e->device);
+    if (same) return same;
+    CompileOptions opts = e->opts;
+    e = add_callee(c, disp, e->args, e->device);
+    e->opts = opts;
+    e->frozen = frozen;
+    *diag = (Diag){0};
+  }
+  return e;
 }
 
 
@@ -195,8 +263,8 @@ static bool bind_value_call(void *ctx, void *callee, Node *call, Diag *diag) {
   return fe_bind_value_call(c->arena, diag, call, callee);
 }
 
-static bool resolve_call(void *ctx, void *callee, const Type **args, int nargs, bool device,
-                         CallTarget *out, Diag *diag);
+static bool resolve_call(void *ctx, void *callee, const Type **args, const Node *const *consts, int nargs,
+                         bool device, CallTarget *out, Diag *diag);
 
 /* The callbacks every compile's options carry: calls to other functions,
  * members beyond the builtins', calls through function values, intrinsics. */
@@ -207,23 +275,30 @@ static void set_callbacks(CompileOptions *o) {
   o->intrinsic = ext_intrinsic_code;
 }
 
-static bool resolve_call(void *ctx, void *callee, const Type **args, int nargs, bool device,
-                         CallTarget *out, Diag *diag) {
+static bool resolve_call(void *ctx, void *callee, const Type **args, const Node *const *consts, int nargs,
+                         bool device, CallTarget *out, Diag *diag) {
   Callees *c = ctx;
   Dispatcher *disp = callee;
-  if (!ext_select(&disp, args, nargs, diag) || !check_call(disp, args, nargs, diag)) return false;
+  if (!ext_select(&disp, args, consts, nargs, diag) || !check_call(disp, args, nargs, diag)) return false;
+  uint64_t missing;  /* those of the parameters literally() asked for before that the call gives none for */
+  const Node **frozen = freeze(c, disp, NULL, consts, disp->literal_mask, &missing);
+  if (missing) {
+    diag->kind = DIAG_LITERAL;
+    diag->literal_params = missing;
+    return false;
+  }
   const Type *loop_args[MAX_ARGS];
   if (disp->scalars_only) {
     if (!ufunc_loop_types(disp, args, nargs, loop_args, diag)) return false;
     args = loop_args;
   }
   const Spec *sig = NULL;
-  Callee *e = find_callee(c, disp, args, device);
+  Callee *e = find_callee(c, disp, args, frozen, device);
   if (!(e && e->typing) && disp->sealed && !disp->inline_always && !disp->scalars_only && !device && !c->cc) {  /* recursion: its own signature */
     if (!(sig = disp_best_spec(disp, args)))  /* called as from Python: the best signature, its declared result */
       return call_error(diag, "%s", "no compiled signature of the called function accepts these argument types");
     args = (const Type **)sig->args;
-    e = find_callee(c, disp, args, device);
+    e = find_callee(c, disp, args, frozen, device);
   }
   if (e && e->typing) {  /* recursion: the innermost is this very function */
     int innermost = c->n - 1;
@@ -239,17 +314,21 @@ static bool resolve_call(void *ctx, void *callee, const Type **args, int nargs, 
   if (!e) {
     if (c->n == MAX_CALLEES) return call_error(diag, "%s", "a function calls too many different functions");
     e = add_callee(c, disp, args, device);
+    e->frozen = frozen;
     e->opts.kernel = false;
     e->opts.device = device;
     e->opts.gpu_cc = c->cc;
     e->opts.declared_ret = sig ? sig->declared_ret : NULL;
     if (disp->inherits) inherit_options(c, e);
     set_callbacks(&e->opts);
-    if (!type_callee(c, e, diag)) {
+    Callee *typed = type_literal_callee(c, e, consts, diag);
+    if (!typed && diag->kind == DIAG_LITERAL) return false;
+    if (!typed) {
       /* the callee's error, quoting its own source line */
       if (!PyErr_Occurred()) core_raise_diag(diag, e->func ? e->func->filename : source_file(disp));
       return diag_from_exception(diag);
     }
+    e = typed;
   }
   *out = (CallTarget){.func = e->func, .func_opts = &e->opts, .ret_type = e->func->ret_type,
                       .barrier = e->func->barrier, .grid_sync = e->func->grid_sync};
@@ -291,8 +370,11 @@ static bool compile_root(Dispatcher *self, CompileOptions opts, const Type *cons
   if (!api) return false;
   Callee *root = callee_options(&opts, self, args, out == OUT_PTX ? gpu_cc : 0, arena);
   root->opts = opts;
+  root->frozen = (const Node **)opts.frozen;
   Diag diag = {0};
-  if (!type_callee(opts.resolve_ctx, root, &diag)) return raise_failure(&diag, self->py_func);
+  bool typed = type_callee(opts.resolve_ctx, root, &diag);
+  if (!typed && diag.kind == DIAG_LITERAL) return disp_literal_request(self, &diag);
+  if (!typed) return raise_failure(&diag, self->py_func);
   if (opts.ufunc_loop && !ty_is_scalar(root->func->ret_type)) {
     PyErr_Format(PyExc_TypeError, "%S returns %s: a ufunc's function must return a number or a bool",
                  self->py_func, root->func->ret_type->name);
@@ -307,6 +389,13 @@ bool cp_compile(Dispatcher *self, const Type *const *args, const Type *declared_
   opts.declared_ret = declared_ret;
   opts.device = device;
   return compile_root(self, opts, args, out, gpu_cc, res, arena);
+}
+
+bool cp_compile_frozen(Dispatcher *self, const Type *const *args, const Node *const *frozen, OutputKind out,
+                       CompileResult *res, Arena *arena) {
+  CompileOptions opts = self->opts;
+  opts.frozen = frozen;
+  return compile_root(self, opts, args, out, 0, res, arena);
 }
 
 bool cp_compile_ufunc_loop(Dispatcher *self, const Type *const *args, const Type *declared_ret, OutputKind out,

@@ -25,6 +25,8 @@
 /* ---------------------------------------------------------------- module.c */
 
 extern PyObject *core_TypingError;
+/* A compile asked for arguments' values (literally()) it was not given. */
+extern PyObject *core_LiteralRequest;
 /* libruchey, loaded on first use (the first compile), or NULL with an
  * exception set. */
 const RucheyAPI *core_api(void);
@@ -241,6 +243,7 @@ typedef struct Spec {
   int narrays;                /* array arguments, for the call's unboxing space, and tuple
                                * arguments' storage counted in RtArrays */
   void *code;                 /* the loaded code, released with the dispatcher */
+  PyObject **lits;            /* per parameter, the value literally() froze it to (NULL: none); NULL: none at all */
 } Spec;
 
 typedef struct Dispatcher {
@@ -285,6 +288,7 @@ typedef struct Dispatcher {
    * types do, so that no other object ever has its address and type */
   const Type *as_value;
   bool inherits;          /* a lambda's: compiled with the options of the function calling it */
+  uint64_t literal_mask;  /* the parameters its body takes literally() of: compiled per value */
 } Dispatcher;
 
 extern PyTypeObject DispatcherType;
@@ -312,6 +316,9 @@ bool disp_arg_types(Dispatcher *self, PyObject *const *args, const Type **types)
  * if not NULL, is passed after them (a kernel's LaunchConfig). */
 PyObject *disp_call(Dispatcher *self, PyObject *const *args, void *extra);
 int disp_init_numpy(void);
+/* A compile's request for the values of the parameters in diag (literally()):
+ * noted by self, raised as core_LiteralRequest; false. */
+bool disp_literal_request(Dispatcher *self, const Diag *diag);
 
 /* ---------------------------------------------------------------- compile.c */
 
@@ -320,6 +327,9 @@ int disp_init_numpy(void);
  * with a Python exception set. */
 bool cp_compile(Dispatcher *self, const Type *const *args, const Type *declared_ret, bool device,
                 OutputKind out, int gpu_cc, CompileResult *res, Arena *arena);
+/* The same on the CPU (never cached) with parameters frozen to constants (literally()). */
+bool cp_compile_frozen(Dispatcher *self, const Type *const *args, const Node *const *frozen, OutputKind out,
+                       CompileResult *res, Arena *arena);
 /* The same for a ufunc: the entry is its inner loop (CompileOptions.ufunc_loop). */
 bool cp_compile_ufunc_loop(Dispatcher *self, const Type *const *args, const Type *declared_ret, OutputKind out,
                            CompileResult *res, Arena *arena);
@@ -363,7 +373,9 @@ IntrinsicCall *ext_intrinsic_call(PyObject *obj, Arena *arena);
 /* An overload's dispatcher (*disp) replaced by the implementation its
  * typing functions choose for args; false with diag set where none does.
  * Other dispatchers stay. */
-bool ext_select(Dispatcher **disp, const Type *const *args, int nargs, Diag *diag);
+/* An overload's implementation for a call's argument types (consts: its
+ * constants, seen by typing functions as literal types; NULL: none). */
+bool ext_select(Dispatcher **disp, const Type *const *args, const Node *const *consts, int nargs, Diag *diag);
 
 /* ---------------------------------------------------------------- launch.c */
 

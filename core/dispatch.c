@@ -21,29 +21,112 @@ int disp_init_numpy(void) {
 
 /* ---------------------------------------------------------------- specialisations */
 
+/* ---------------------------------------------------------------- literal arguments */
+
+/* literally(p) in the body: the compile asked for the values of the
+ * parameters in diag (Numba's ForceLiteralArg). The dispatcher takes note;
+ * a call compiles again with them frozen (disp_call), any other compile
+ * (an explicit signature, a first-class function) has no values to give. */
+bool disp_literal_request(Dispatcher *self, const Diag *diag) {
+  self->literal_mask |= diag->literal_params;
+  PyErr_Format(core_LiteralRequest, "%S takes literally() of an argument: it is compiled for each value of that "
+               "argument, which a compile from argument types alone (an explicit signature, a first-class "
+               "function's, a ufunc's) does not have", self->py_func);
+  return false;
+}
+
+/* The constants the parameters in self->literal_mask are frozen to for
+ * these arguments: ints, bools and strs, as Numba's literal types. */
+static const Node **frozen_nodes(Dispatcher *self, PyObject *const *values, Arena *arena) {
+  const Node **frozen = arena_alloc(arena, sizeof(Node *) * (size_t)self->nparams);
+  for (int i = 0; i < self->nparams; i++) {
+    PyObject *v = values[i];
+    if (!v) continue;
+    Node *n = arena_alloc(arena, sizeof(Node));
+    *n = (Node){.kind = PyBool_Check(v) ? N_BOOL : PyLong_Check(v) ? N_INT : N_STRING};
+    Py_ssize_t size = 0;
+    const char *text = n->kind == N_STRING && PyUnicode_Check(v) ? PyUnicode_AsUTF8AndSize(v, &size) : NULL;
+    if (n->kind == N_BOOL) n->ival = v == Py_True;
+    else if (n->kind == N_INT) n->ival = PyLong_AsLongLong(v);
+    else if (text) n->str = memcpy(arena_alloc(arena, (size_t)size + 1), text, (size_t)size + 1), n->ival = size;
+    if (PyErr_Occurred() || (n->kind == N_STRING && !text)) {
+      PyErr_Clear();
+      PyErr_Format(PyExc_TypeError, "%S takes literally() of argument %d, whose value %R cannot be a literal "
+                   "(ints in int64, bools and strs can)", self->py_func, i + 1, v);
+      return NULL;
+    }
+    frozen[i] = n;
+  }
+  return frozen;
+}
+
+/* ---------------------------------------------------------------- specialisations */
+
 /* The code for these types: from the on-disk cache (cache=True), or
- * compiled. */
-static bool spec_code(Dispatcher *self, const Type *const *args, const Type *declared_ret, bool device,
-                      CompileResult *res, Arena *arena) {
+ * compiled; with literal arguments (lits, NULL where none) compiled for
+ * their values, never cached (the cache's key is the types'). */
+static bool spec_code(Dispatcher *self, const Type *const *args, PyObject *const *lits, const Type *declared_ret,
+                      bool device, CompileResult *res, Arena *arena) {
+  if (lits) {
+    const Node **frozen = frozen_nodes(self, lits, arena);
+    return frozen && cp_compile_frozen(self, args, frozen, OUT_JIT, res, arena);
+  }
   /* (a @cfunc's entries for FunctionType arguments: not cached, their key would be its jit's) */
   if (device || self->opts.reports_failure) return cp_compile(self, args, declared_ret, device, OUT_JIT, 0, res, arena);
   return cache_compile(self, args, declared_ret, ENTRY_CALL, res, arena);
 }
 
-static Spec *add_spec(Dispatcher *self, const Type *const *args, const Type *declared_ret, bool device) {
+/* The values of the literal arguments among args (self->literal_mask), new
+ * references in a PyMem array, NULL elsewhere; NULL with no exception
+ * where there are none. */
+static PyObject **literal_values(Dispatcher *self, PyObject *const *args) {
+  if (!self->literal_mask || !args) return NULL;
+  PyObject **lits = PyMem_Calloc((size_t)self->nparams, sizeof(PyObject *));
+  if (!lits) return PyErr_NoMemory(), NULL;
+  for (int i = 0; i < self->nparams && i < 64; i++)
+    if (self->literal_mask >> i & 1) lits[i] = Py_NewRef(args[i]);
+  return lits;
+}
+
+static void free_literal_values(PyObject **lits, int n) {
+  for (int i = 0; lits && i < n; i++) Py_XDECREF(lits[i]);
+  PyMem_Free(lits);
+}
+
+/* A specialisation's signature; with literal arguments as Numba writes
+ * them: (float64, Literal[str](sq)). */
+static PyObject *signature_text(Dispatcher *self, const Type *const *args, PyObject *const *lits) {
+  if (!lits) return disp_signature_text(args, self->nparams);
+  PyObject *parts = PyList_New(self->nparams);
+  for (int i = 0; parts && i < self->nparams; i++) {
+    PyObject *p = lits[i] ? PyUnicode_FromFormat("Literal[%s](%S)", Py_TYPE(lits[i])->tp_name, lits[i])
+                          : PyUnicode_FromString(args[i]->name);
+    if (!p) Py_CLEAR(parts);
+    else PyList_SET_ITEM(parts, i, p);
+  }
+  PyObject *sep = parts ? PyUnicode_FromString(", ") : NULL;
+  PyObject *joined = sep ? PyUnicode_Join(sep, parts) : NULL;
+  PyObject *text = joined ? PyUnicode_FromFormat(self->nparams == 1 ? "(%U,)" : "(%U)", joined) : NULL;
+  Py_XDECREF(parts); Py_XDECREF(sep); Py_XDECREF(joined);
+  return text;
+}
+
+static Spec *add_spec(Dispatcher *self, const Type *const *args, PyObject **lits, const Type *declared_ret,
+                      bool device) {
   Arena arena = {0};
   CompileResult res = {0};
-  bool ok = spec_code(self, args, declared_ret, device, &res, &arena);
+  bool ok = spec_code(self, args, lits, declared_ret, device, &res, &arena);
   Spec *s = NULL;
   if (ok && res.warning[0] && PyErr_WarnEx(PyExc_RuntimeWarning, res.warning, 1) < 0) ok = false;
   if (ok) {
     Spec *grown = PyMem_Realloc(self->specs, sizeof(Spec) * (size_t)(self->nspecs + 1));
-    PyObject *sig = disp_signature_text(args, self->nparams);
+    PyObject *sig = signature_text(self, args, lits);
     if (grown && sig && PyList_Append(self->signatures, sig) == 0) {
       self->specs = grown;
       s = &grown[self->nspecs++];
       *s = (Spec){.entry = res.entry, .ret_type = res.ret_type, .device = device, .barrier = res.barrier,
-                  .code = res.code};
+                  .code = res.code, .lits = lits};
+      lits = NULL;  /* the spec's */
       memcpy(s->args, args, sizeof(Type *) * (size_t)self->nparams);
       s->declared_ret = declared_ret ? s->ret_type : NULL;
       for (int i = 0; i < self->nparams; i++) {
@@ -58,6 +141,7 @@ static Spec *add_spec(Dispatcher *self, const Type *const *args, const Type *dec
     Py_XDECREF(sig);
   }
   if (!s && res.code) core_api()->release_code(res.code);
+  free_literal_values(lits, self->nparams);
   arena_free(&arena);
   return s;
 }
@@ -135,10 +219,54 @@ void disp_unlock_compiles(Dispatcher *self) {
   PyThread_release_lock(self->compile_lock);
 }
 
+/* Whether two literal arguments are the same value of the same type (1
+ * and True are not, nor 1 and 1.0). */
+static bool same_literal(PyObject *a, PyObject *b) {
+  if (a == b) return true;
+  if (!a || !b || Py_TYPE(a) != Py_TYPE(b)) return false;
+  int eq = PyObject_RichCompareBool(a, b, Py_EQ);
+  if (eq < 0) PyErr_Clear();
+  return eq > 0;
+}
+
+/* A function taking literally() of some arguments: the specialisation for
+ * the arguments' types and the values it froze (one compiled before the
+ * body asked for them, without literal arguments, takes any value). */
+static Spec *find_literal_spec(Dispatcher *self, const Type *const *types, PyObject *const *args) {
+  for (int i = 0; i < self->nspecs; i++) {
+    Spec *s = &self->specs[i];
+    int a = 0;
+    while (a < self->nparams && s->args[a] == types[a] && (!s->lits || !s->lits[a] || same_literal(s->lits[a], args[a])))
+      a++;
+    if (a == self->nparams && !s->device) return s;
+  }
+  return NULL;
+}
+
 Spec *disp_compile_miss(Dispatcher *self, const Type *const *args, bool device) {
   disp_lock_compiles(self);
   Spec *s = disp_find_spec(self, args, device);
-  if (!s) s = add_spec(self, args, NULL, device);
+  if (!s) s = add_spec(self, args, NULL, NULL, device);
+  disp_unlock_compiles(self);
+  return s;
+}
+
+/* A call's miss: compiled for the arguments' types; where the body takes
+ * literally() of some (known from an earlier compile, or asked for by
+ * this one), for their values too, compiled again while it asks for more. */
+static Spec *call_compile_miss(Dispatcher *self, const Type *const *types, PyObject *const *args) {
+  disp_lock_compiles(self);
+  Spec *s = NULL;
+  if (!self->literal_mask && !(s = disp_find_spec(self, types, false))) s = add_spec(self, types, NULL, NULL, false);
+  uint64_t tried = 0;
+  while (!s && self->literal_mask != tried && (!PyErr_Occurred() || PyErr_ExceptionMatches(core_LiteralRequest))) {
+    PyErr_Clear();
+    tried = self->literal_mask;
+    if (!(s = find_literal_spec(self, types, args))) {
+      PyObject **lits = literal_values(self, args);
+      if (lits) s = add_spec(self, types, lits, NULL, false);
+    }
+  }
   disp_unlock_compiles(self);
   return s;
 }
@@ -162,7 +290,7 @@ void *disp_function_entry(Dispatcher *self, const Type *fp) {
     PyErr_Format(PyExc_TypeError, "%S has no compiled signature for %s and compiles no others (explicit "
                  "signatures, or disable_compile())", self->py_func, fp->name);
   else if (!s)
-    s = add_spec(self, fp->fields, fp->elem, false);
+    s = add_spec(self, fp->fields, NULL, fp->elem, false);
   else if (s->ret_type != fp->elem)
     PyErr_Format(PyExc_TypeError, "mismatch of return type: %s vs %s (%S compiled for %s)", s->ret_type->name,
                  fp->elem->name, self->py_func, fp->name);
@@ -193,9 +321,9 @@ static __attribute__((noinline)) PyObject *box_container_result(const Type *cons
 PyObject *disp_call(Dispatcher *self, PyObject *const *args, void *extra) {
   const Type *types[MAX_ARGS];  /* the first nparams only */
   if (!disp_arg_types(self, args, types)) return NULL;
-  Spec *s = disp_find_spec(self, types, false);
+  Spec *s = self->literal_mask ? find_literal_spec(self, types, args) : disp_find_spec(self, types, false);
   if (!s && self->sealed && !(s = disp_best_spec(self, types))) return no_match(self, types);
-  if (!s && !(s = disp_compile_miss(self, types, false))) return NULL;
+  if (!s && !(s = call_compile_miss(self, types, args))) return NULL;
   /* what the call needs from s: another thread may grow self->specs while
    * this one runs without the GIL */
   int (*entry)(void *, void **) = s->entry;
@@ -432,6 +560,7 @@ static int dispatcher_init(Dispatcher *self, PyObject *args, PyObject *kwds) {
  * call in progress holds the dispatcher. */
 static void release_specs(Dispatcher *self) {
   const RucheyAPI *api = self->nspecs ? core_api() : NULL;
+  for (int i = 0; i < self->nspecs; i++) free_literal_values(self->specs[i].lits, self->nparams);
   for (int i = 0; api && i < self->nspecs; i++)
     if (self->specs[i].code) api->release_code(self->specs[i].code);
   for (int i = 0; api && i < self->nretired; i++) api->release_code(self->retired[i]);
@@ -470,12 +599,14 @@ static int dispatcher_clear(Dispatcher *self) {
 /* Adds the text of one specialisation to d, under its signature: compiled
  * again (the JIT keeps only machine code), a kernel's PTX read from the
  * cache where it has one, as a launch on a GPU reads it. */
-static bool add_text(PyObject *d, PyObject *sig, Dispatcher *self, const Type *const *args,
+static bool add_text(PyObject *d, PyObject *sig, Dispatcher *self, const Type *const *args, PyObject *const *lits,
                      const Type *declared, bool device, OutputKind out, int gpu_cc) {
   Arena arena = {0};
   CompileResult res;
-  bool ok = out == OUT_PTX && !device && !declared ? cache_ptx(self, args, gpu_cc, &res, &arena)
-                                                   : cp_compile(self, args, declared, device, out, gpu_cc, &res, &arena);
+  const Node **frozen = lits ? frozen_nodes(self, lits, &arena) : NULL;
+  bool ok = lits ? frozen && cp_compile_frozen(self, args, frozen, out, &res, &arena)
+            : out == OUT_PTX && !device && !declared ? cache_ptx(self, args, gpu_cc, &res, &arena)
+                                                     : cp_compile(self, args, declared, device, out, gpu_cc, &res, &arena);
   arena_free(&arena);
   PyObject *text = ok ? PyUnicode_FromString(res.text) : NULL;
   if (ok) free(res.text);
@@ -489,13 +620,13 @@ static bool add_text(PyObject *d, PyObject *sig, Dispatcher *self, const Type *c
 static PyObject *inspect_text(Dispatcher *self, OutputKind out, int gpu_cc) {
   PyObject *d = PyDict_New();
   for (int i = 0; d && i < self->nspecs; i++)
-    if (!add_text(d, PyList_GET_ITEM(self->signatures, i), self, self->specs[i].args,
+    if (!add_text(d, PyList_GET_ITEM(self->signatures, i), self, self->specs[i].args, self->specs[i].lits,
                   self->specs[i].declared_ret, self->specs[i].device, out, gpu_cc))
       Py_CLEAR(d);
   for (int i = 0; d && i < self->ngpu_specs; i++) {
     PyObject *sig = PyList_GET_ITEM(self->gpu_signatures, i);
     int known = PyDict_Contains(d, sig);
-    if (known < 0 || (!known && !add_text(d, sig, self, self->gpu_specs[i].args, NULL, false, out,
+    if (known < 0 || (!known && !add_text(d, sig, self, self->gpu_specs[i].args, NULL, NULL, false, out,
                                           gpu_cc)))
       Py_CLEAR(d);
   }
@@ -535,7 +666,7 @@ static PyObject *dispatcher_compile_signature(Dispatcher *self, PyObject *a) {
   else if (ret != Py_None && !(declared = disp_described_type(ret))) return NULL;
   self->sealed = true;
   disp_lock_compiles(self);
-  bool ok = disp_find_spec(self, types, false) || add_spec(self, types, declared, false);
+  bool ok = disp_find_spec(self, types, false) || add_spec(self, types, NULL, declared, false);
   disp_unlock_compiles(self);
   if (!ok) return NULL;
   Py_RETURN_NONE;
@@ -572,7 +703,7 @@ static bool recompile_spec(Dispatcher *self, int i) {
   Spec was = self->specs[i];  /* compiling may grow self->specs */
   Arena arena = {0};
   CompileResult res = {0};
-  bool ok = spec_code(self, was.args, was.declared_ret, was.device, &res, &arena);
+  bool ok = spec_code(self, was.args, was.lits, was.declared_ret, was.device, &res, &arena);
   if (ok && res.warning[0] && PyErr_WarnEx(PyExc_RuntimeWarning, res.warning, 1) < 0) ok = false;
   Spec *s = &self->specs[i];
   if (ok) {

@@ -46,10 +46,22 @@ void *ext_find_member(void *ctx, const Type *receiver, const char *name, bool at
   return found ? disp : NULL;
 }
 
-static PyObject *described_args(const Type *const *args, int nargs) {
+/* A constant typing knows (N_INT, N_BOOL, N_STRING) as a Python value. */
+static PyObject *constant_value(const Node *n) {
+  if (n->kind == N_BOOL) return PyBool_FromLong((long)n->ival);
+  if (n->kind == N_INT) return PyLong_FromLongLong(n->ival);
+  return PyUnicode_DecodeUTF8(n->str, (Py_ssize_t)n->ival, NULL);
+}
+
+/* The arguments' descriptions for ruchey.extending; one whose value is
+ * known (consts) as {"type": its description, "literal": its value}. */
+static PyObject *described_args(const Type *const *args, const Node *const *consts, int nargs) {
   PyObject *t = PyTuple_New(nargs);
   for (int i = 0; t && i < nargs; i++) {
     PyObject *d = disp_describe_type(args[i]);
+    PyObject *v = d && consts && consts[i] ? constant_value(consts[i]) : NULL;
+    if (v) d = Py_BuildValue("{sNsN}", "type", d, "literal", v);
+    else PyErr_Clear();  /* (a value that cannot be one: the type alone) */
     if (!d) Py_CLEAR(t);
     else PyTuple_SET_ITEM(t, i, d);
   }
@@ -70,10 +82,10 @@ static bool select_failed(Diag *diag) {
   return false;
 }
 
-bool ext_select(Dispatcher **disp, const Type *const *args, int nargs, Diag *diag) {
+bool ext_select(Dispatcher **disp, const Type *const *args, const Node *const *consts, int nargs, Diag *diag) {
   PyObject *select = (*disp)->dict ? PyDict_GetItemString((*disp)->dict, "_select") : NULL;  /* borrowed */
   if (!select) return true;
-  PyObject *descs = described_args(args, nargs);
+  PyObject *descs = described_args(args, consts, nargs);
   PyObject *chosen = descs ? PyObject_CallOneArg(select, descs) : NULL;
   Py_XDECREF(descs);
   if (!chosen) return select_failed(diag);
@@ -115,7 +127,7 @@ IntrinsicCall *ext_intrinsic_call(PyObject *obj, Arena *arena) {
 /* The intrinsic's __ruchey_intrinsic__(argument descriptions) gives
  * (return description, argument descriptions, IR text); it keeps the text. */
 bool ext_intrinsic_code(void *ctx, IntrinsicCall *call, const Type *const *args, int nargs, Diag *diag) {
-  PyObject *descs = described_args(args, nargs);
+  PyObject *descs = described_args(args, NULL, nargs);
   PyObject *method = descs ? PyUnicode_FromString("__ruchey_intrinsic__") : NULL;
   PyObject *got = method ? PyObject_CallMethodOneArg(call->owner, method, descs) : NULL;
   Py_XDECREF(method);

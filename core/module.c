@@ -12,6 +12,7 @@
 #include "core.h"
 
 PyObject *core_TypingError;
+PyObject *core_LiteralRequest;
 
 /* print() in @njit code: the line goes to sys.stdout, in order with the
  * interpreter's own output (and to whatever replaced it: a test's capture). */
@@ -546,7 +547,11 @@ PyMODINIT_FUNC PyInit__core(void) {
   core_TypingError = PyErr_NewExceptionWithDoc(
       "ruchey.TypingError", "Code that ruchey cannot compile: the message points at the source line.",
       NULL, NULL);
-  if (!core_TypingError || PyModule_AddObjectRef(m, "TypingError", core_TypingError) < 0 ||
+  core_LiteralRequest = core_TypingError ? PyErr_NewExceptionWithDoc(
+      "ruchey.LiteralRequest", "A compile needed the value of an argument the function takes literally() of, "
+      "and was given only its type.", core_TypingError, NULL) : NULL;
+  if (!core_LiteralRequest || PyModule_AddObjectRef(m, "TypingError", core_TypingError) < 0 ||
+      PyModule_AddObjectRef(m, "LiteralRequest", core_LiteralRequest) < 0 ||
       PyType_Ready(&DispatcherType) < 0 || PyType_Ready(&MemInfoType) < 0 || PyType_Ready(&YieldsType) < 0 || typed_add_to_module(m) < 0 ||
       PyModule_AddObjectRef(m, "Dispatcher", (PyObject *)&DispatcherType) < 0 ||
       !names || PyModule_AddObjectRef(m, "SCALAR_NAMES", names) < 0 || cu_add_to_module(m) < 0 ||

@@ -366,6 +366,8 @@ enum {
   BF_ARRAYLIKE = 1 << 21,   /* a tuple or literal list among its arguments is an array (numpy.asarray
                              * of it), as NumPy's array-likes */
   BF_MEMBERS = 1 << 22,     /* takes enum members as they are (`is`), not an IntEnum member's int */
+  BF_LITERAL = 1 << 23,     /* its value is its argument's, known before typing where that one's is
+                             * (literally()) */
 };
 
 /* A builtin that synchronises threads: passes split kernels at it. */
@@ -402,13 +404,18 @@ typedef struct Builtin {
 
 /* ---------------------------------------------------------------- diagnostics */
 
-typedef enum { DIAG_TYPING = 1, DIAG_INTERNAL, DIAG_RECURSION } DiagKind;
+/* DIAG_LITERAL: not an error but literally(p) on parameters whose values
+ * the compile does not know yet: the caller compiles again with them frozen
+ * (literal_params says which), as Numba's dispatcher re-types them as
+ * literals. */
+typedef enum { DIAG_TYPING = 1, DIAG_INTERNAL, DIAG_RECURSION, DIAG_LITERAL } DiagKind;
 
 /* A compile-time error at a source position; the extension turns it into
  * ruchey.TypingError quoting the line. */
 typedef struct Diag {
   DiagKind kind;
   int line, col;
+  uint64_t literal_params;  /* DIAG_LITERAL: a bit per parameter asked for */
   char msg[1024];
 } Diag;
 
@@ -455,9 +462,13 @@ typedef struct CallTarget {
 
 /* Asks the extension for callee typed for argument types (reading and
  * typing it within this compile, or finding it typed or being typed);
- * false with diag set on failure. */
-typedef bool (*ResolveCall)(void *ctx, void *callee, const Type **args, int nargs, bool device,
-                            CallTarget *out, Diag *diag);
+ * false with diag set on failure. consts (NULL: none known) has per
+ * argument its value where typing knows it, an N_INT, N_BOOL or N_STRING:
+ * what an overload's typing function sees as a literal type, and what a
+ * callee's literally() freezes its parameter to (asking for one it lacks
+ * gives DIAG_LITERAL with literal_params naming the callee's parameters). */
+typedef bool (*ResolveCall)(void *ctx, void *callee, const Type **args, const Node *const *consts, int nargs,
+                            bool device, CallTarget *out, Diag *diag);
 
 enum { MAX_UFUNC_OPERANDS = 33 };  /* a ufunc loop's inputs and its output */
 
@@ -483,6 +494,7 @@ typedef struct CompileOptions {
   BindCall bind_call;      /* calls through function values (its ctx: resolve_ctx) */
   IntrinsicCode intrinsic; /* calls of @intrinsic functions (its ctx: resolve_ctx) */
   const Type *declared_ret;/* an explicit signature's return type, or NULL */
+  const Node *const *frozen; /* per parameter, the constant literally() froze its argument to, or NULL */
   bool boundscheck;
   bool fastmath;
   bool parallel;           /* prange loops run on the thread pool */

@@ -1381,10 +1381,11 @@ static bool count_binding(Node *n, void *ctx) {
 }
 
 /* Per variable, the value of its one binding where that is an assignment
- * at the body's top level (a parameter has none): a condition on the
- * variable is known where that value's is (its branch pruned, as Numba
- * prunes by the literal its comparison with None types as). */
-static Node **only_values(Func *f) {
+ * at the body's top level, or a parameter's frozen constant (literally())
+ * where the body never rebinds it: a condition on the variable is known
+ * where that value's is (its branch pruned, as Numba prunes by the literal
+ * its comparison with None types as). */
+static Node **only_values(Func *f, const CompileOptions *opts) {
   Bindings b = {arena_alloc(f->arena, sizeof(int) * (size_t)(f->nvars ? f->nvars : 1)),
                 arena_alloc(f->arena, sizeof(Node *) * (size_t)(f->nvars ? f->nvars : 1))};
   ir_walk_list(&f->body, count_binding, &b);
@@ -1393,7 +1394,22 @@ static Node **only_values(Func *f) {
     if (s->kind == N_ASSIGN && s->lhs->kind == N_VAR && s->lhs->var >= f->nparams && b.count[s->lhs->var] == 1)
       b.value[s->lhs->var] = s->rhs;
   }
+  for (int p = 0; opts && opts->frozen && p < f->nparams; p++)
+    if (!b.count[p]) b.value[p] = (Node *)opts->frozen[p];
   return b.value;
+}
+
+/* n's value where typing knows it before the code runs: a constant int,
+ * bool or str written in the source, a variable whose one binding is one,
+ * a frozen parameter, literally() of one. What Numba types as a literal. */
+const Node *ty_constant(const Infer *in, const Node *n) {
+  for (int hops = 0; n && hops < 64; hops++) {
+    if (n->kind == N_INT || n->kind == N_BOOL || n->kind == N_STRING) return n;
+    if (n->kind == N_VAR && in->only_value) n = in->only_value[n->var];
+    else if (n->kind == N_CALL && n->bi && (n->bi->flags & BF_LITERAL) && n->list.len == 1) n = n->list.items[0];
+    else return NULL;
+  }
+  return NULL;
 }
 
 bool ty_infer(Func *f, const Type **argtypes, const CompileOptions *opts, Diag *diag) {
@@ -1411,7 +1427,7 @@ bool ty_infer(Func *f, const Type **argtypes, const CompileOptions *opts, Diag *
   an_split_webs(f);  /* a name rebound to another type types each value on its own, as Numba */
   for (int i = 0; i < f->nparams; i++) f->var_types[i] = argtypes[i];
   f->param_types = argtypes;
-  in.only_value = only_values(f);
+  in.only_value = only_values(f, opts);
   for (int i = 0; f->declared_types && i < f->nvars; i++) {
     const Type *want = f->declared_types[i];
     if (want && i < f->nparams && !declared_accepts(want, argtypes[i])) {

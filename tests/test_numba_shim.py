@@ -442,3 +442,30 @@ def test_loop_variable_declared_a_float_is_a_typing_error():
         return s
     with pytest.raises(ruchey.TypingError):
         f(3)
+
+
+@shim_only
+def test_a_stub_without_parameters_binds_keywords_by_its_typing_function(tmp_path):
+    assert_printed_ok(run_fresh("""
+import ruchey
+ruchey.install_as_numba()
+import numba
+from numba.extending import overload
+from numba.core.types.misc import NoneType
+
+def stub():
+    pass
+
+@overload(stub, prefer_literal=True)
+def ol_stub(x, out=None, k=1, label="a"):
+    assert isinstance(k, numba.types.IntegerLiteral) and isinstance(out, NoneType)
+    kk, n = k.literal_value, len(label.literal_value)
+    return lambda x, out=None, k=1, label="a": x * kk + n
+
+@numba.njit
+def f(x, k):
+    return stub(x, label="abc", k=numba.literally(k)) + stub(x)
+
+assert f(2.0, 3) == 2.0 * 3 + 3 + 2.0 * 1 + 1, f(2.0, 3)
+print("ok")
+""", tmp_path))

@@ -498,7 +498,7 @@ static bool ty_sort_key(Infer *in, Node *key, const Type *elem) {
     if (!(args[1 + i] = ty_expr(in, key->list.items[i]))) return false;
   CallTarget *target = arena_alloc(in->f->arena, sizeof(CallTarget));
   Diag inner = {0};
-  if (!in->opts->resolve(in->opts->resolve_ctx, (void *)f->callee, args, 1 + key->list.len, false, target, &inner))
+  if (!in->opts->resolve(in->opts->resolve_ctx, (void *)f->callee, args, NULL, 1 + key->list.len, false, target, &inner))
     return ty_error(in, key, "in the key function:\n%s", inner.msg[0] ? inner.msg : "it cannot be compiled") != NULL;
   const Type *k = target->ret_type;
   if (!k || k->kind == TY_STR || !ty_item_ordered(k) || (k->kind == TY_TUPLE && k->nfields > 15))

@@ -324,8 +324,8 @@ static bool function_entry(Infer *in, Node **arg, const Type *fp) {
   const Type *f = (*arg)->ty;
   CallTarget *target = arena_alloc(in->f->arena, sizeof(CallTarget));
   Diag inner = {0};
-  if (!in->opts->resolve(in->opts->resolve_ctx, (void *)f->callee, (const Type **)fp->fields, fp->nfields, false,
-                         target, &inner))
+  if (!in->opts->resolve(in->opts->resolve_ctx, (void *)f->callee, (const Type **)fp->fields, NULL, fp->nfields,
+                         false, target, &inner))
     return ty_error(in, *arg, "%s cannot be passed as %s:\n%s", f->name, fp->name, inner.msg) != NULL;
   const Type *ret = target->func ? target->func->ret_type : NULL;
   if (target->self || !ret || (ret != fp->elem && !(ty_is_scalar(ret) && ty_is_scalar(fp->elem) &&
@@ -353,6 +353,44 @@ static bool function_entries(Infer *in, Node *n, const Type **args, const CallTa
 
 static const Type *ty_function_entry(Infer *in, Node *n, const Type **args) { return n->ty; }
 
+/* literal_unroll(t) and literally(x) outside what reads them before typing: t, x */
+static LLVMValueRef lo_first_argument(Lower *l, Node *n) { return lo_owned(l, n->list.items[0]); }
+
+/* literally(x): x itself, whose value the compile must know: a constant,
+ * or a parameter frozen to its argument's value. A parameter not frozen
+ * yet is asked for (DIAG_LITERAL): the dispatcher compiles again with
+ * the argument's value, as Numba's re-types it as a literal. */
+static const Type *ty_literally(Infer *in, Node *n, const Type **args) {
+  const Node *x = n->list.items[0];
+  if (ty_constant(in, x)) return args[0];
+  if (x->kind == N_VAR && x->var < in->f->nparams && !(in->opts->frozen && in->opts->frozen[x->var])) {
+    if (!ty_failed(in)) *in->diag = (Diag){.kind = DIAG_LITERAL, .line = n->line, .col = n->col,
+                                           .literal_params = 1ull << x->var};
+    return NULL;
+  }
+  return ty_error(in, n, "Invalid use of non-Literal type in literally(%s): its value must be known when the "
+                  "function is compiled (a constant, or a parameter of the function)", args[0]->name);
+}
+
+/* A called function's literally() asks for the values of its parameters
+ * in params that the call does not give as constants: where the call
+ * passes parameters of this function, this function is asked for them in
+ * turn (its caller compiles it again with their values frozen). */
+static const Type *literal_request(Infer *in, Node *n, uint64_t params) {
+  uint64_t own = 0;
+  for (int i = 0; i < n->list.len && i < 64; i++) {
+    if (!(params >> i & 1)) continue;
+    const Node *a = n->list.items[i];
+    if (a->kind != N_VAR || a->var >= in->f->nparams || (in->opts->frozen && in->opts->frozen[a->var]))
+      return ty_error(in, a, "the called function takes literally() of this argument: its value must be known "
+                      "when the function is compiled (a constant, or a parameter of this function)");
+    own |= 1ull << a->var;
+  }
+  if (!own) return ty_error(in, n, "the called function asks for the value of an argument it is not given");
+  if (!ty_failed(in)) *in->diag = (Diag){.kind = DIAG_LITERAL, .line = n->line, .col = n->col, .literal_params = own};
+  return NULL;
+}
+
 /* The extension compiles the callee for these argument types (or says it
  * is this function, recursively). */
 static const Type *ty_jit_call(Infer *in, Node *n, const Type **args) {
@@ -360,9 +398,13 @@ static const Type *ty_jit_call(Infer *in, Node *n, const Type **args) {
   const Type *bound[64];
   int nargs = n->list.len;
   if (n->op && (nargs = ty_spread_args(in, n, args, bound)) < 0) return NULL;
+  const Node *consts[64] = {0};
+  for (int i = 0; !n->op && i < nargs; i++) consts[i] = ty_constant(in, n->list.items[i]);
   CallTarget *target = arena_alloc(in->f->arena, sizeof(CallTarget));
   Diag inner = {0};
-  if (!in->opts->resolve(in->opts->resolve_ctx, n->callee, n->op ? bound : args, nargs, ty_in_cuda(in), target, &inner)) {
+  if (!in->opts->resolve(in->opts->resolve_ctx, n->callee, n->op ? bound : args, consts, nargs, ty_in_cuda(in), target,
+                         &inner)) {
+    if (inner.kind == DIAG_LITERAL) return literal_request(in, n, inner.literal_params);
     if (inner.kind == DIAG_TYPING && inner.msg[0])
       return ty_error(in, n, "in the function called here:\n%s", inner.msg);
     return ty_error(in, n, "%s", inner.msg[0] ? inner.msg : "the called function cannot be compiled");
@@ -476,7 +518,6 @@ static const Type *ty_literal_unroll(Infer *in, Node *n, const Type **args) {
   return args[0];
 }
 
-static LLVMValueRef lo_literal_unroll(Lower *l, Node *n) { return lo_owned(l, n->list.items[0]); }
 
 /* A @vectorize ufunc's function: on numbers a call; on arrays a ufunc,
  * fused into the array expression around it, the function typed for the
@@ -622,7 +663,9 @@ const Builtin bi_python[] = {
   FUNCTION("get_thread_id", "ruchey", "get_thread_id", 0, 0, BF_PURE | BF_CHEAP, ty_pool_query, lo_thread_id),
   FUNCTION("get_num_threads", "ruchey", "get_num_threads", 0, 0, BF_PURE | BF_CHEAP, ty_pool_query, lo_num_threads),
   FUNCTION("a ruchey function", NULL, NULL, 0, 64, BF_RAISES | BF_VARIES | BF_COMPLEX, ty_jit_call, lo_jit_call),
-  FUNCTION("literal_unroll", "ruchey", "literal_unroll", 1, 1, BF_COMPLEX, ty_literal_unroll, lo_literal_unroll),
+  FUNCTION("literal_unroll", "ruchey", "literal_unroll", 1, 1, BF_COMPLEX, ty_literal_unroll, lo_first_argument),
+  FUNCTION("literally", "ruchey", "literally", 1, 1, BF_PURE | BF_CHEAP | BF_STRINGS | BF_LITERAL, ty_literally,
+           lo_first_argument),
   FUNCTION("a function value", NULL, NULL, 0, 64, BF_RAISES | BF_VARIES | BF_COMPLEX | BF_NONE | BF_KEYWORDS, ty_value_call, lo_jit_call),
   FUNCTION("a function value with *args", NULL, NULL, 1, 64, BF_RAISES | BF_VARIES | BF_COMPLEX, ty_value_spread_call,
            lo_jit_call),

@@ -9,7 +9,7 @@ from ruchey._core import TypingError
 # thread count of parallel loops, per calling thread as in Numba; these load
 # the compiler library on first call but start no thread
 from ruchey._core import get_num_threads, get_thread_id, set_num_threads
-from ruchey.decorators import jit, literal_unroll, njit, pndindex, prange
+from ruchey.decorators import jit, literal_unroll, literally, njit, pndindex, prange
 from ruchey.types import (bool_, boolean, complex64, complex128, double, float16, float32, float64, from_dtype, int8,
                           int16, int32, int64, intp, typeof, uint8, uint16, uint32, uint64, uintp, void)
 from ruchey.types import deferred_type, none, optional  # as numba.none, numba.optional and numba.deferred_type
@@ -19,7 +19,7 @@ from ruchey import typed
 from ruchey._objmode import objmode
 
 __version__ = "0.1.0"
-__all__ = ["jit", "njit", "prange", "pndindex", "literal_unroll", "TypingError", "get_num_threads", "set_num_threads",
+__all__ = ["jit", "njit", "prange", "pndindex", "literal_unroll", "literally", "TypingError", "get_num_threads", "set_num_threads",
            "get_thread_id", "vectorize", "guvectorize", "cfunc", "carray", "farray", "objmode", "stencil"]
 
 

@@ -130,6 +130,14 @@ def pndindex(*shape):
     return numpy.ndindex(*shape)
 
 
+def literally(value):
+    """Numba's: in compiled code, the function is compiled for the value of
+    this argument (a parameter), not only its type, so that the calls it
+    makes see it as a literal (an overload's typing function reads
+    ``t.literal_value``); in Python, value itself."""
+    return value
+
+
 def literal_unroll(container):
     """Numba's: ``for x in literal_unroll(t)`` over a tuple of items of different
     types compiles the loop's body once per item; in Python, t itself."""

@@ -60,6 +60,8 @@ def register_jitable(*args, **jit_options):
 
 
 def _type_of(desc):
+    if isinstance(desc, dict):  # a constant's: its literal type
+        return types.literal(desc["literal"])
     if isinstance(desc, tuple):
         return types.Type(*desc)
     if isinstance(desc, list):  # a tuple type
@@ -86,13 +88,14 @@ class _Overloads:
         return self.chosen[key]
 
     def _choose(self, descs):
-        argtypes = tuple(_type_of(d) for d in descs)
+        literal = tuple(_type_of(d) for d in descs)
         if self.variadic:  # one tuple of every argument's type
-            argtypes = argtypes[0].items
-        for typer, jit_options in self.typers:
-            if self.variadic and not _binds(typer, len(argtypes)):
+            literal = literal[0].items
+        plain = tuple(types.unliteral(t) for t in literal)
+        for typer, jit_options, prefer_literal in self.typers:
+            if self.variadic and not _binds(typer, len(plain)):
                 continue  # an overload for another number of arguments
-            impl = typer(*argtypes)
+            impl = _typed(typer, (literal, plain) if prefer_literal else (plain, literal))
             if impl is None:
                 continue
             impl = getattr(impl, "py_func", impl) if is_jitted(impl) else impl  # a compiled function: its Python one
@@ -102,6 +105,27 @@ class _Overloads:
             chosen = jit(**jit_options)(impl)
             return _spread(chosen) if self.variadic else chosen
         return None
+
+
+def _typed(typer, attempts):
+    """What typer returns for the first of the attempts' argument types
+    that gives an implementation, as Numba tries the plain and literal
+    types in turn (the same once only); the first attempt's error where
+    none does."""
+    error = None
+    for i, argtypes in enumerate(attempts):
+        if i and argtypes == attempts[0]:
+            break
+        try:
+            impl = typer(*argtypes)
+        except Exception as exc:  # noqa: BLE001 - the other attempt may succeed, as in Numba
+            error = error or exc
+            continue
+        if impl is not None:
+            return impl
+    if error is not None:
+        raise error
+    return None
 
 
 def _binds(func, nargs):
@@ -143,13 +167,32 @@ def overload(func, jit_options=None, strict=True, inline="never", prefer_literal
         if disp is None or "_overloads" not in disp.__dict__:
             name = getattr(func, "__qualname__", None) or getattr(func, "__name__", repr(func))
             signature = func if hasattr(func, "__code__") and hasattr(func, "__defaults__") else typer
-            # a stub without parameters (def f(): pass) or with *args only: each overload its own arity
-            code = getattr(signature, "__code__", None)
-            variadic = signature is func and code is not None and not code.co_argcount and not code.co_kwonlyargcount
-            disp = _callees[func] = _generic(_variadic_stub if variadic else signature, _Overloads(name, variadic))
-        disp._overloads.typers.append((typer, dict(jit_options or {})))
+            disp = _callees[func] = _generic(signature, _Overloads(name))
+        disp._overloads.typers.append((typer, dict(jit_options or {}), prefer_literal))
+        _bind_by_typers(func, disp)
         return typer
     return register
+
+
+def _bind_by_typers(func, disp):
+    """A stub without parameters (def f(): pass) or with *args only binds
+    a call as its typing functions' parameters do, as Numba's: where they
+    all have the same ones, by name and default (keywords too); else each
+    typer takes the positional arguments of its own arity. The generic
+    dispatcher is made again where that changes."""
+    code = getattr(func, "__code__", None)
+    if not hasattr(func, "__defaults__") or code is None or code.co_argcount or code.co_kwonlyargcount:
+        return
+    overloads = disp._overloads
+    shared = {str(inspect.signature(typer)) for typer, _, _ in overloads.typers}
+    first = inspect.signature(overloads.typers[0][0]).parameters.values()
+    plain = all(p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD) for p in first)
+    signature = overloads.typers[0][0] if len(shared) == 1 and plain else _variadic_stub
+    if getattr(disp, "py_func", None) is signature and overloads.variadic == (signature is _variadic_stub):
+        return
+    overloads.variadic = signature is _variadic_stub
+    overloads.chosen.clear()
+    _callees[func] = _generic(signature, overloads)
 
 
 def _overload_member(type_class, name, attribute, jit_options):
@@ -158,7 +201,7 @@ def _overload_member(type_class, name, attribute, jit_options):
 
     def register(typer):
         overloads = _Overloads(f"{type_class.__name__}.{name}")
-        overloads.typers.append((typer, dict(jit_options or {})))
+        overloads.typers.append((typer, dict(jit_options or {}), False))
         _members.setdefault((name, attribute), []).append((type_class, _generic(typer, overloads)))
         return typer
     return register
@@ -197,8 +240,8 @@ def _member(desc, name, attribute):
 
 
 def _typers_key(disp, seen, function_key):
-    return tuple((function_key(typer, seen), tuple(sorted(options.items())))
-                 for typer, options in disp._overloads.typers)
+    return tuple((function_key(typer, seen), tuple(sorted(options.items())), prefer_literal)
+                 for typer, options, prefer_literal in disp._overloads.typers)
 
 
 def _registered_key(value, seen, function_key, dispatcher_key):

@@ -193,6 +193,9 @@ def _submodules():
         "numba.core": ({}, ()),
         "numba.core.types": (dict(types.namespace), (types,)),
         "numba.types": (dict(types.namespace), (types,)),
+        # numba.core.types' own submodules, where packages import a class from (types.misc.NoneType)
+        **{f"numba.core.types.{part}": (dict(types.namespace), (types,))
+           for part in ("abstract", "common", "containers", "functions", "misc", "npytypes", "scalars")},
         "numba.core.errors": (dict(_ERRORS), ()),
         "numba.errors": (dict(_ERRORS), ()),
         "numba.core.config": (_config(), (ruchey.config,)),

@@ -169,7 +169,7 @@ def define_constructor(py_class, struct_typeclass, fields):
     source = f"def {py_class.__name__}({', '.join(fields)}):\n    pass\n"
     signature = _exec_functions(source, {}, f"<structref {py_class.__name__} signature>")[py_class.__name__]
     overloads = extending._Overloads(py_class.__name__)
-    overloads.typers.append((definition.select, {}))
+    overloads.typers.append((definition.select, {}, False))
     extending._callees[py_class] = extending._generic(signature, overloads)
 
 

@@ -597,8 +597,74 @@ class StructRef:
         return self.name
 
 
+class Literal:
+    """Numba's literal types: the type of a value known when the function is
+    compiled (an int, bool or str constant, a parameter frozen by
+    literally()), its value in literal_value. An overload's typing function
+    is given them for such arguments (with prefer_literal=True first, else
+    when the plain types found no implementation); isinstance(t, types.Integer)
+    and the like hold as for the plain type."""
+
+    literal_value = None
+
+    @property
+    def literal_type(self):
+        return unliteral(self)
+
+    def __eq__(self, other):
+        return (type(other) is type(self) and type(other.literal_value) is type(self.literal_value) and
+                other.literal_value == self.literal_value)
+
+    def __hash__(self):
+        return hash((type(self), self.literal_value))
+
+    def __repr__(self):
+        return f"Literal[{type(self.literal_value).__name__}]({self.literal_value})"
+
+
+class IntegerLiteral(Literal, Type):
+    def __init__(self, value):
+        super().__init__(_SCALARS["int64"].kind)
+        self.literal_value = value
+
+
+class BooleanLiteral(Literal, Type):
+    def __init__(self, value):
+        super().__init__(_SCALARS["bool"].kind)
+        self.literal_value = value
+
+
+class StringLiteral(Literal, UnicodeType):
+    def __init__(self, value):
+        super().__init__()
+        self.literal_value = value
+
+
+def literal(value):
+    """Numba's: the literal type of a value (an int, bool or str)."""
+    if isinstance(value, builtins.bool):
+        return BooleanLiteral(value)
+    if isinstance(value, int):
+        return IntegerLiteral(value)
+    if isinstance(value, str):
+        return StringLiteral(value)
+    raise TypeError(f"{type(value).__name__} cannot be used as a literal")
+
+
+def maybe_literal(value):
+    """Numba's: the literal type of value, or None where it cannot have one."""
+    try:
+        return literal(value)
+    except TypeError:
+        return None
+
+
 def unliteral(t):
-    """Numba's: the type without its literal value; ruchey's types have none."""
+    """Numba's: the type without its literal value."""
+    if isinstance(t, StringLiteral):
+        return unicode_type
+    if isinstance(t, Literal):
+        return Type(t.kind)
     return t
 
 

@@ -1,0 +1,220 @@
+"""literally() and literal types: a function compiled per value of an
+argument, and overloads' typing functions given the values of constants
+(Numba's literal dispatch: types.IntegerLiteral, StringLiteral,
+BooleanLiteral and their literal_value)."""
+import numpy as np
+import pytest
+
+import ruchey
+from ruchey import literally, njit, types
+from ruchey.extending import overload
+
+from conftest import numba_deviation
+
+
+def scale(x, how):
+    """The Python meaning of the overload below."""
+    if how == "square":
+        return x * x
+    if how == "negate":
+        return -x
+    return x * how
+
+
+seen = []  # the types the typing function was given, in order
+
+
+@overload(scale)
+def ol_scale(x, how):
+    seen.append(how)
+    if not isinstance(how, types.Literal):
+        return None  # only for a known value: the literal types are tried next
+    value = how.literal_value
+    if value == "square":
+        return lambda x, how: x * x
+    if value == "negate":
+        return lambda x, how: -x
+    if isinstance(how, types.IntegerLiteral):
+        return lambda x, how: x * value  # the value, a constant of the implementation
+    return None
+
+
+@njit
+def scaled(x, how):
+    return scale(x, literally(how))
+
+
+def test_a_function_is_compiled_for_each_value_of_a_literally_argument():
+    rng = np.random.default_rng(0)
+    for x in rng.standard_normal(6):
+        for how in ("square", "negate", 3, -7):
+            assert scaled(x, how) == scaled.py_func(x, how)
+    assert sorted(map(str, scaled.signatures)) == [
+        "(float64, Literal[int](-7))", "(float64, Literal[int](3))",
+        "(float64, Literal[str](negate))", "(float64, Literal[str](square))"]
+
+
+def test_the_same_value_reuses_its_specialisation_and_1_true_differ():
+    @njit
+    def times(x, k):
+        return x * literally(k)
+
+    for k in (2, 5, 2, 5, True, 1):
+        assert times(1.5, k) == times.py_func(1.5, k)
+    assert len(times.signatures) == 4  # 2, 5, True and 1: True is a bool literal, not 1
+
+
+def offset(x, by):
+    return x + by
+
+
+offsets = []  # the types the typing function was given, in order
+
+
+@overload(offset)
+def ol_offset(x, by):
+    offsets.append(by)
+    if isinstance(by, types.Literal):
+        value = by.literal_value if isinstance(by, types.IntegerLiteral) else len(by.literal_value)
+        return lambda x, by: x + value
+    return None
+
+
+def test_typing_functions_see_plain_types_first_then_literals():
+    @njit
+    def twice(x):
+        return offset(x, "abc") + offset(x, 4)
+
+    assert twice(3.0) == 3.0 + 3 + 3.0 + 4
+    assert [isinstance(t, types.Literal) for t in offsets] == [False, True, False, True]
+    assert isinstance(offsets[0], types.UnicodeType) and isinstance(offsets[2], types.Integer)
+    assert offsets[1].literal_value == "abc" and offsets[3].literal_value == 4
+    assert isinstance(offsets[3], types.Integer) and types.unliteral(offsets[3]) == types.int64
+
+
+def mode_of(x, mode):
+    return x + len(mode)
+
+
+modes = []
+
+
+@overload(mode_of, prefer_literal=True)
+def ol_mode_of(x, mode):
+    modes.append(mode)
+    n = len(mode.literal_value) if isinstance(mode, types.StringLiteral) else 0
+    return lambda x, mode: x + n
+
+
+def test_prefer_literal_gives_the_literal_type_first():
+    modes.clear()
+
+    @njit
+    def f(x):
+        label = "three"  # a variable bound once to a constant is one
+        return mode_of(x, label)
+
+    assert f(1) == f.py_func(1) == 6
+    assert modes == [types.literal("three")]
+
+
+def test_a_caller_passing_its_own_parameter_is_compiled_per_value_too():
+    @njit
+    def outer(x, how):
+        return scaled(x, how) + 1.0
+
+    @njit
+    def constants(x):
+        return scaled(x, "square") - scaled(x, "negate")
+
+    for how in ("square", "negate", 4):
+        assert outer(2.5, how) == outer.py_func(2.5, how)
+    assert len(outer.signatures) == 3
+    assert constants(2.5) == constants.py_func(2.5)
+
+
+def test_a_literal_parameter_in_ordinary_control_flow():
+    @njit
+    def pick(x, kind):
+        k = literally(kind)
+        total = 0.0
+        for i in range(3):
+            if k == "sum":
+                total += x[i]
+            elif k == "max":
+                total = max(total, x[i])
+        return total
+
+    x = np.array([1.5, -2.0, 4.0])
+    for kind in ("sum", "max", "none"):
+        assert pick(x, kind) == pick.py_func(x, kind)
+
+
+@numba_deviation("an omitted argument is refused as a literal (LiteralTypingError)")
+def test_a_default_argument_is_frozen_to_its_value():
+    @njit
+    def defaulted(x, how="negate"):
+        return scale(x, literally(how))
+
+    assert defaulted(2.0) == defaulted.py_func(2.0) == -2.0
+    assert defaulted(2.0, "square") == 4.0
+
+
+@numba_deviation("its messages: 'No implementation of function literally', 'Cannot request literal type'")
+def test_literally_of_a_value_computed_in_the_body_is_a_typing_error():
+    @njit
+    def computed(x):
+        y = x + 1
+        return literally(y)
+
+    with pytest.raises(ruchey.TypingError, match="Invalid use of non-Literal type in literally"):
+        computed(1)
+
+    @njit
+    def passes_computed(x, k):
+        return scaled(x, k + 1)
+
+    with pytest.raises(ruchey.TypingError, match="takes literally\\(\\) of this argument"):
+        passes_computed(1.0, 2)
+
+
+def test_values_that_cannot_be_literals_are_a_type_error():
+    @njit
+    def times(x, k):
+        return x * literally(k)
+
+    with pytest.raises((TypeError, ruchey.TypingError), match="(?i)literal"):
+        times(1.0, 2.5)
+    with pytest.raises((TypeError, ruchey.TypingError), match="(?i)literal"):
+        times(1.0, 2**70)
+    assert times(1.0, 3) == 3.0  # still usable
+
+
+def test_an_explicit_signature_cannot_give_a_literal_value():
+    with pytest.raises(Exception, match="(?i)literal"):  # (Numba's ForceLiteralArg)
+        @njit("float64(float64, int64)")
+        def sig(x, k):
+            return x * literally(k)
+
+
+def test_inspection_of_literal_specialisations():
+    @njit
+    def times(x, k):
+        return x * literally(k)
+
+    times(1.0, 3)
+    times(1.0, 4)
+    texts = times.inspect_llvm()
+    assert set(map(str, texts)) == {"(float64, Literal[int](3))", "(float64, Literal[int](4))"}
+
+
+def test_literal_types_in_python():
+    assert types.literal(3) == types.IntegerLiteral(3) != types.literal(True)
+    assert isinstance(types.literal("a"), types.Literal) and types.literal("a").literal_value == "a"
+    assert types.unliteral(types.literal("a")) == types.unicode_type
+    assert types.unliteral(types.literal(False)) == types.boolean
+    assert types.unliteral(types.float64) == types.float64
+    assert types.maybe_literal(1.5) is None
+    with pytest.raises((TypeError, ruchey.TypingError)):
+        types.literal(1.5)
+    assert literally(5) == 5
