@@ -1252,6 +1252,70 @@ def interpolation_splines():
             "mlinterp": mlinterp((x, x), np.outer(np.cos(x), np.sin(x)), rng.random((40, 2)))}
 
 
+def _panel(n, channels, length, seed):
+    return np.cumsum(np.random.default_rng(seed).standard_normal((n, channels, length)), axis=2)
+
+
+def sktime_rockets():
+    """sktime's ROCKET, MiniRocket and MultiRocket transforms, univariate and
+    multivariate (parallel kernels, fastmath, a 252-index table written in
+    the source)."""
+    from sktime.transformations.panel.rocket import (MiniRocket, MiniRocketMultivariate, MultiRocket,
+                                                     MultiRocketMultivariate, Rocket)
+    x, xm = _panel(12, 1, 80, 0), _panel(12, 3, 60, 1)
+    return {"rocket": Rocket(num_kernels=200, random_state=1).fit_transform(x).to_numpy(),
+            "minirocket": MiniRocket(num_kernels=200, random_state=1).fit_transform(x).to_numpy(),
+            "multirocket": MultiRocket(num_kernels=200, random_state=1).fit_transform(x).to_numpy(),
+            "minirocket_mv": MiniRocketMultivariate(num_kernels=200, random_state=1).fit_transform(xm).to_numpy(),
+            "multirocket_mv": MultiRocketMultivariate(num_kernels=200, random_state=1).fit_transform(xm).to_numpy(),
+            "rocket_mv": Rocket(num_kernels=100, random_state=1).fit_transform(xm).to_numpy()}
+
+
+def sktime_features():
+    """Catch22 features, SFA words (SFAFast: typed dicts of uint32 keys,
+    sets of words), ClaSP segmentation (np.trapezoid chosen by a global
+    NumPy-version flag), random shapelets and supervised intervals."""
+    import pandas as pd
+    from sktime.detection.clasp import ClaSPSegmentation
+    from sktime.transformations.panel.catch22 import Catch22
+    from sktime.transformations.panel.dictionary_based import SFAFast
+    from sktime.transformations.panel.shapelet_transform import RandomShapeletTransform
+    from sktime.transformations.panel.supervised_intervals import SupervisedIntervals
+    x, y = _panel(12, 1, 80, 0), np.array([0, 1] * 6)
+    t = np.arange(300)
+    series = np.concatenate([np.sin(t / 5), 2 * np.sin(t / 2)]) + np.random.default_rng(2).standard_normal(600) / 10
+    sfa = SFAFast(word_length=4, alphabet_size=4, window_size=12, random_state=1).fit_transform(x, y)
+    return {"catch22": Catch22().fit_transform(x).to_numpy(dtype=float),
+            "sfa": sfa.toarray() if hasattr(sfa, "toarray") else np.asarray(sfa, dtype=float),
+            "clasp": np.asarray(ClaSPSegmentation(period_length=10, n_cps=1).fit_predict(pd.Series(series)), dtype=float),
+            "shapelets": np.asarray(RandomShapeletTransform(n_shapelet_samples=50, max_shapelets=5, random_state=1)
+                                    .fit_transform(x, y), dtype=float),
+            "intervals": np.asarray(SupervisedIntervals(n_intervals=2, random_state=1).fit_transform(x, y), dtype=float)}
+
+
+def sktime_distances():
+    """sktime's Numba distances (Euclidean, DTW and its derivative and
+    weighted kin, LCSS, EDR, ERP, MSM, TWE), pairwise matrices, an alignment
+    path, DtwDist and EditDist, the Numba DTW aligner, k-NN under DTW."""
+    import pandas as pd
+    from sktime.alignment.dtw_numba import AlignerDtwNumba
+    from sktime.classification.distance_based import KNeighborsTimeSeriesClassifier
+    from sktime.dists_kernels import DtwDist, EditDist
+    from sktime.dists_kernels._numba_distances import distance, dtw_alignment_path, pairwise_distance
+    x, y = _panel(12, 1, 80, 0), np.array([0, 1] * 6)
+    a, b = x[0, 0], x[1, 0]
+    out = {m: np.array([distance(a, b, metric=m)]) for m in ("euclidean", "squared", "dtw", "ddtw", "wdtw",
+                                                             "wddtw", "lcss", "edr", "erp", "msm", "twe")}
+    out.update(pairwise_dtw=pairwise_distance(x[:5, 0], x[5:9, 0], metric="dtw"),
+               pairwise_msm=pairwise_distance(x[:4, 0], x[4:7, 0], metric="msm"),
+               path=np.array(dtw_alignment_path(a, b)[0], dtype=float),
+               dtwdist=DtwDist(weighted=True).transform(x[:4], x[4:8]),
+               editdist=EditDist(distance="edr").transform(x[:4], x[4:8]),
+               aligner=np.array([AlignerDtwNumba().fit([pd.DataFrame(a), pd.DataFrame(b)]).get_distance()]),
+               knn=KNeighborsTimeSeriesClassifier(distance="dtw").fit(x, y).predict_proba(x))
+    return out
+
+
 WORKLOADS = {
     "stumpy": {"stump": stumpy_stump, "aamp": stumpy_aamp, "more": stumpy_more},
     "pynndescent": {"NNDescent": pynndescent_graph},
@@ -1301,6 +1365,7 @@ WORKLOADS = {
     "ssqueezepy": {"ssq_cwt": ssqueezepy_ssq_cwt, "stft": ssqueezepy_stft, "cwt_ridges": ssqueezepy_cwt_ridges},
     "quimb": {"core": quimb_core, "calc_evo": quimb_calc_evo, "linalg_operators": quimb_linalg_operators},
     "interpolation": {"splines": interpolation_splines},
+    "sktime": {"rockets": sktime_rockets, "features": sktime_features, "distances": sktime_distances},
     "vectorbt": {"indicators": vectorbt_indicators, "generic": vectorbt_generic, "signals": vectorbt_signals,
                  "returns": vectorbt_returns, "from_signals": vectorbt_from_signals,
                  "from_order_func": vectorbt_from_order_func},

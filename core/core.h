@@ -295,7 +295,7 @@ extern PyTypeObject DispatcherType;
 /* Numba's readings where ruchey is stricter, for packages written for
  * Numba (set by install_as_numba()): functions decorated from now on read a
  * variable not assigned on the path taken, and a float ** that overflows, as
- * Numba does (CompileOptions.unassigned_zero, overflow_inf), and calls take
+ * Numba does (CompileOptions.numba_code), and calls take
  * ndarray subclasses with their own indexing as plain arrays (typeof.c). */
 extern bool disp_numba_semantics;
 /* typeof.c: a compiled function's type as a value (NULL for a kernel) */

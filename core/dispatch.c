@@ -542,8 +542,7 @@ static int dispatcher_init(Dispatcher *self, PyObject *args, PyObject *kwds) {
   self->opts.boundscheck = boundscheck;
   self->opts.fastmath = fastmath;
   self->opts.error_model_numpy = !strcmp(error_model, "numpy");
-  self->opts.unassigned_zero = disp_numba_semantics;
-  self->opts.overflow_inf = disp_numba_semantics;
+  self->opts.numba_code = disp_numba_semantics;
   self->opts.python = PY_VERSION_HEX;
   self->opts.parallel = parallel;
   self->opts.kernel = kernel;

@@ -225,6 +225,7 @@ PyObject *static_object(Fe *fe, PyObject *e) {
 }
 
 static Node *constant_node(Fe *fe, PyObject *obj, PyObject *e);
+static Node *call_node(Fe *fe, PyObject *e, const char *builtin, Node **args, int n);
 static Node *string_node(Fe *fe, PyObject *e, PyObject *v);
 
 /* A datetime64 or timedelta64 global, frozen: its count of its unit. */
@@ -408,12 +409,51 @@ static Node *long_tuple_array(Fe *fe, PyObject *obj, PyObject *e) {
   return n;
 }
 
-/* The same of the global or closure value e names. */
+/* The values of a list or tuple display of more items than a tuple type
+ * holds, where each is a number written in the source (ast.literal_eval
+ * reads it); NULL, no exception, for any other. */
+static PyObject *long_display_values(PyObject *e) {
+  if (!is_kind(e, "List") && !is_kind(e, "Tuple")) return NULL;
+  PyObject *elts = field(e, "elts");
+  bool long_one = elts && PyList_GET_SIZE(elts) > 64;
+  Py_XDECREF(elts);
+  PyObject *ast = long_one ? PyImport_ImportModule("ast") : NULL;
+  PyObject *values = ast ? PyObject_CallMethod(ast, "literal_eval", "O", e) : NULL;
+  Py_XDECREF(ast);
+  PyObject *items = values ? PySequence_Tuple(values) : NULL;
+  Py_XDECREF(values);
+  PyErr_Clear();
+  return items;
+}
+
+/* The same of the global or closure value e names, or of a tuple display
+ * of numbers written in the source (`for k in (1, 2, ..., 100)`). */
 static Node *fe_long_tuple(Fe *fe, PyObject *e) {
-  PyObject *obj = is_kind(e, "Name") || is_kind(e, "Attribute") ? static_object(fe, e) : NULL;
+  PyObject *obj = is_kind(e, "Name") || is_kind(e, "Attribute") ? static_object(fe, e)
+                  : is_kind(e, "Tuple") ? long_display_values(e) : NULL;
   Node *n = long_tuple_array(fe, obj, e);
   Py_XDECREF(obj);
   return n;
+}
+
+/* A list or tuple display of more than 64 numbers or bools written in the
+ * source as a new array of them, of the dtype NumPy gives them (its
+ * reading of a display among a function's arguments: numpy.array((0, 1,
+ * ..., 252)), as of a list display's items: ints and floats together are
+ * floats); NULL for any other. */
+static Node *long_display_array(Fe *fe, PyObject *e) {
+  PyObject *values = long_display_values(e);
+  PyObject *numpy = values ? PyImport_ImportModule("numpy") : NULL;
+  PyObject *array = numpy ? PyObject_GetAttrString(numpy, "array") : NULL;
+  PyObject *a = array ? PyObject_CallOneArg(array, values) : NULL;
+  Py_XDECREF(array);
+  PyObject *dtype = a ? PyObject_GetAttrString(a, "dtype") : NULL;
+  PyObject *kind = dtype ? PyObject_GetAttrString(dtype, "kind") : NULL;
+  const char *k = kind && PyUnicode_Check(kind) ? PyUnicode_AsUTF8(kind) : NULL;
+  Node *frozen = k && strchr("biuf", k[0]) ? const_array(fe, a, e) : NULL;
+  PyErr_Clear();  /* (ints beyond int64, strs: the display's own error) */
+  Py_XDECREF(kind); Py_XDECREF(dtype); Py_XDECREF(a); Py_XDECREF(numpy); Py_XDECREF(values);
+  return frozen ? call_node(fe, e, "numpy.array", &frozen, 1) : NULL;
 }
 
 /* None (numpy.newaxis) and Ellipsis, which only an index may hold (infer
@@ -589,7 +629,6 @@ bool fe_exprs(Fe *fe, PyObject *list, NodeList *out) {
   return true;
 }
 
-static Node *call_node(Fe *fe, PyObject *e, const char *builtin, Node **args, int n);
 
 static Node *fe_binop(Fe *fe, PyObject *e) {
   PyObject *op = field(e, "op"), *l = field(e, "left"), *r = field(e, "right");
@@ -766,6 +805,8 @@ static Node *fe_arg(Fe *fe, PyObject *e) {
     if (n) return n;
   }
   if (!is_kind(e, "List") && !is_kind(e, "Tuple")) return fe_expr(fe, e);
+  Node *long_one = long_display_array(fe, e);
+  if (long_one || fe->diag->kind) return long_one;
   PyObject *elts = field(e, "elts");
   Node *n = new_node(fe, N_TUPLE, e);
   n->list = new_list(fe, (int)PyList_GET_SIZE(elts));
@@ -1287,9 +1328,10 @@ static Node *fe_isinstance(Fe *fe, PyObject *e) {
 }
 
 /* A call compiled code cannot make (func names nothing it knows, or obj,
- * which it cannot call): a node whose typing raises the error. Python
- * raises it only if the call runs and Numba only if it is typed, so a
- * branch pruned on a constant (if False:, isinstance) may hold one. */
+ * which it cannot call), or a module's attribute that does not exist
+ * (func is e): a node whose typing raises the error. Python raises it
+ * only if the code runs and Numba only if it is typed, so a branch pruned
+ * on a constant (if False:, isinstance) may hold one. */
 static Node *unsupported_call(Fe *fe, PyObject *e, PyObject *func, PyObject *obj) {
   Diag *outer = fe->diag, here = {0};
   fe->diag = &here;
@@ -1540,8 +1582,9 @@ static Node *fe_attribute(Fe *fe, PyObject *e) {
   Node *n = new_node(fe, N_ATTR, e);
   n->str = arena_strdup(fe->arena, name);
   n->lhs = fe_expr(fe, v);
-  if (n->lhs && n->lhs->kind == N_MODULE) fe_unknown_name(fe, e, e);  /* a module without it */
-  if (!n->lhs || n->lhs->kind == N_MODULE) n = NULL;
+  /* a module without it (numpy.trapz in NumPy 2): an error where typing reaches it, as a call's
+   * (sktime's `if NUMPY1: trapz = np.trapz`, pruned on a global) */
+  if (n->lhs && n->lhs->kind == N_MODULE) n = unsupported_call(fe, e, e, NULL);
   Py_DECREF(attr); Py_DECREF(v);
   return n;
 }
@@ -1562,6 +1605,8 @@ static Node *fe_tuple(Fe *fe, PyObject *e) {
 /* [a, b, c] or {a, b, c}: the builtin `literal` ("list literal", "set
  * literal") of the items. */
 static Node *fe_items_literal(Fe *fe, PyObject *e, const char *literal) {
+  Node *long_one = long_display_array(fe, e);  /* more than a call takes: list() of an array of them */
+  if (long_one || fe->diag->kind) return long_one ? call_node(fe, e, "list", &long_one, 1) : NULL;
   PyObject *elts = field(e, "elts");
   NodeList items;
   Node *n = fe_exprs(fe, elts, &items) ? call_node(fe, e, literal, items.items, items.len) : NULL;

@@ -346,10 +346,52 @@ PyObject *fe_imported(Fe *fe, PyObject *name) {
 
 /* ---------------------------------------------------------------- local names of builtins */
 
+/* An if statement's test known before the code runs, as typing prunes on
+ * it: a global bool or int (a module attribute too) through names the
+ * function never binds (sktime's `if NUMPY1:`), `not` of one; 1 or 0, -1
+ * where not known. */
+static int static_test(Fe *fe, PyObject *test) {
+  if (is_kind(test, "UnaryOp")) {
+    PyObject *op = field(test, "op"), *x = field(test, "operand");
+    int t = is_kind(op, "Not") ? static_test(fe, x) : -1;
+    Py_DECREF(op); Py_DECREF(x);
+    return t < 0 ? t : !t;
+  }
+  PyObject *root = Py_NewRef(test);
+  while (is_kind(root, "Attribute")) Py_SETREF(root, field(root, "value"));
+  PyObject *id = is_kind(root, "Name") ? field(root, "id") : NULL;
+  PyObject *code = id ? PyFunction_GetCode(fe->pyfunc) : NULL;
+  PyObject *locals = code ? PyObject_GetAttrString(code, "co_varnames") : NULL;
+  PyObject *cells = locals ? PyObject_GetAttrString(code, "co_cellvars") : NULL;
+  bool global = cells && !PySequence_Contains(locals, id) && !PySequence_Contains(cells, id);
+  PyObject *obj = global ? static_object(fe, test) : NULL;
+  int t = obj && (PyBool_Check(obj) || PyLong_CheckExact(obj)) ? PyObject_IsTrue(obj) : -1;
+  PyErr_Clear();
+  Py_XDECREF(obj); Py_XDECREF(cells); Py_XDECREF(locals); Py_XDECREF(id); Py_DECREF(root);
+  return t;
+}
+
+/* The statements of an if statement that run where its test is known
+ * (static_test): a new reference, or NULL. */
+static PyObject *static_branch(Fe *fe, PyObject *node) {
+  if (!is_kind(node, "If")) return NULL;
+  PyObject *test = field(node, "test");
+  int t = static_test(fe, test);
+  Py_DECREF(test);
+  return t < 0 ? NULL : field(node, t ? "body" : "orelse");
+}
+
 /* How many times each name is bound (stored or deleted) in the body, its
- * nested functions' and classes' own names apart: name -> count. */
+ * nested functions' and classes' own names apart, a branch never taken
+ * apart too: name -> count. */
 static void count_bindings(Fe *fe, PyObject *node, PyObject *counts) {
   if (!fe_room(fe, node) || PyErr_Occurred()) return;
+  PyObject *live = static_branch(fe, node);
+  if (live) {
+    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(live); i++) count_bindings(fe, PyList_GET_ITEM(live, i), counts);
+    Py_DECREF(live);
+    return;
+  }
   if (is_kind(node, "FunctionDef") || is_kind(node, "AsyncFunctionDef") || is_kind(node, "ClassDef") ||
       is_kind(node, "Lambda"))
     return;  /* (its name counts as the Assign's would not: such a name is never an alias) */
@@ -427,6 +469,12 @@ static void alias_assignment(Fe *fe, PyObject *s, PyObject *counts) {
 
 static void find_aliases(Fe *fe, PyObject *node, PyObject *counts) {
   if (!fe_room(fe, node)) return;
+  PyObject *live = static_branch(fe, node);
+  if (live) {
+    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(live); i++) find_aliases(fe, PyList_GET_ITEM(live, i), counts);
+    Py_DECREF(live);
+    return;
+  }
   if (is_kind(node, "FunctionDef") || is_kind(node, "AsyncFunctionDef") || is_kind(node, "ClassDef") ||
       is_kind(node, "Lambda"))
     return;

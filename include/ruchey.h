@@ -505,10 +505,12 @@ typedef struct CompileOptions {
   bool debug;              /* kernels: out-of-bounds indexing names the thread */
   int gpu_cc;              /* OUT_PTX: the compute capability (75 for 7.5); 0 for the CPU */
   bool error_model_numpy;  /* division by zero gives inf/nan instead of raising */
-  bool unassigned_zero;    /* a read of a variable not assigned on the path taken gives its type's zero (an
-                            * empty array), as Numba's code does, instead of raising UnboundLocalError */
-  bool overflow_inf;       /* a float ** overflowing gives inf, as Numba's code does, instead of raising
-                            * CPython's OverflowError (set with unassigned_zero) */
+  bool numba_code;         /* code written for Numba (ruchey registered as numba): its readings where they
+                            * differ from CPython's and NumPy's. A read of a variable not assigned on the
+                            * path taken gives its type's zero (an empty array) instead of UnboundLocalError;
+                            * a float ** overflowing gives inf instead of OverflowError; `a is b` of two bools
+                            * compares their values (CPython's answer for a NumPy bool is always False); `-`
+                            * of bool arrays is int8's, where NumPy refuses it */
   unsigned python;         /* the running interpreter's PY_VERSION_HEX: compiled code gives its answers
                             * where CPython changed them (3.14's complex arithmetic and messages) */
   bool ufunc_loop;         /* OUT_JIT: the entry is a NumPy ufunc inner loop over the function of

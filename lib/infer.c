@@ -1012,10 +1012,12 @@ typedef struct {
   double f;
 } Known;
 
-static bool known_number(const Node *n, Known *k) {
-  if (n->kind == N_INT) return *k = (Known){.i = n->ival}, true;
+static bool known_number(const Infer *in, const Node *n, Known *k) {
+  for (int hops = 0; n->kind == N_VAR && in && in->only_value && in->only_value[n->var] && hops < 64; hops++)
+    n = in->only_value[n->var];  /* `num_dims = x.ndim` (sktime), a frozen parameter */
+  if (n->kind == N_INT || n->kind == N_BOOL) return *k = (Known){.i = n->ival}, true;
   if (n->kind == N_FLOAT) return *k = (Known){.is_float = true, .f = n->fval}, true;
-  if (n->kind == N_UNARY && n->op == OP_NEG && known_number(n->lhs, k) && (k->is_float || k->i != INT64_MIN)) {
+  if (n->kind == N_UNARY && n->op == OP_NEG && known_number(in, n->lhs, k) && (k->is_float || k->i != INT64_MIN)) {
     k->i = -k->i, k->f = -k->f;
     return true;
   }
@@ -1043,13 +1045,25 @@ static int known_pair(const Known *a, int op, const Known *b) {
   }
 }
 
+/* s == t or s != t of two strs known before the code runs (a literal
+ * parameter's): 1 or 0; -1 where not known. */
+static int known_string_comparison(const Infer *in, const Node *cond) {
+  const Node *a = in ? ty_constant(in, cond->list.items[0]) : NULL;
+  const Node *b = a && cond->list.len == 2 ? ty_constant(in, cond->list.items[1]) : NULL;
+  if (!b || a->kind != N_STRING || b->kind != N_STRING || (cond->ops[0] != OP_EQ && cond->ops[0] != OP_NE)) return -1;
+  bool same = a->ival == b->ival && !memcmp(a->str, b->str, (size_t)a->ival);
+  return same == (cond->ops[0] == OP_EQ);
+}
+
 /* A chain of comparisons of known numbers (`-1.5 <= w < 0` too): true
  * where every link holds, false where a link fails (as Python stops there). */
-static int known_comparison(const Node *cond) {
+static int known_comparison(const Infer *in, const Node *cond) {
   Known k[2];
-  if (!known_number(cond->list.items[0], &k[0])) return -1;
+  int strings = known_string_comparison(in, cond);
+  if (strings >= 0) return strings;
+  if (!known_number(in, cond->list.items[0], &k[0])) return -1;
   for (int i = 1; i < cond->list.len; i++) {
-    if (!known_number(cond->list.items[i], &k[i % 2])) return -1;
+    if (!known_number(in, cond->list.items[i], &k[i % 2])) return -1;
     int holds = known_pair(&k[(i - 1) % 2], cond->ops[i - 1], &k[i % 2]);
     if (holds <= 0) return holds;
   }
@@ -1065,7 +1079,7 @@ static int known_comparison(const Node *cond) {
  * branch pruning, the branch not taken is then not typed at all, so that
  * `if out is None: out = numpy.empty_like(x)` compiles for an array out. */
 static int known_condition(const Infer *in, const Node *cond) {
-  if (cond->kind == N_COMPARE) return known_comparison(cond);
+  if (cond->kind == N_COMPARE) return known_comparison(in, cond);
   if (cond->kind == N_VAR && in && in->only_value && in->only_value[cond->var] && in->only_value[cond->var] != cond)
     return known_condition(in, in->only_value[cond->var]);  /* fluids' `fprime2_included = fprime2 == True` */
   if (cond->kind == N_BOOL || cond->kind == N_INT) return cond->ival != 0;

@@ -495,3 +495,25 @@ def test_a_constant_condition_prunes_the_side_not_taken_before_typing():
     dead side (which would not type) is never typed."""
     for a in (numpy.arange(3.0), 2, 1.5):
         assert_same(dead_sides, a)
+
+
+def test_a_variable_holding_an_arrays_ndim_prunes_as_the_ndim_itself():
+    """`num_dims = x.ndim` then branches on num_dims whose other branches
+    give arrays of other dimensions (sktime's distance inputs), as Numba's
+    rewrite of x.ndim to a constant prunes them."""
+    @ruchey.njit
+    def as_3d(x):
+        num_dims = x.ndim
+        if num_dims == 1:
+            out = numpy.reshape(x, (x.shape[0], 1, 1))
+        elif num_dims == 2:
+            out = numpy.reshape(x, (x.shape[0], 1, x.shape[1]))
+        else:
+            out = x
+        return out
+
+    rng = make_rng(63)
+    for shape in ((5,), (4, 3), (2, 3, 4)):
+        x = rng.standard_normal(shape)
+        got, want = as_3d(x), as_3d.py_func(x)
+        assert got.shape == want.shape and numpy.array_equal(got, want)

@@ -448,3 +448,43 @@ def test_a_misspelled_shape_keyword_is_a_typing_error():
         return np.zeros(shap=n)
     with pytest.raises(ruchey.TypingError, match="numpy.zeros"):
         njit(spelled)(3)
+
+
+def _long_display(values):
+    return ", ".join(repr(v) for v in values)
+
+
+@pytest.mark.parametrize("brackets", ["()", "[]"])
+@pytest.mark.parametrize("dtype", ["", ", dtype=np.int32", ", dtype=np.float32"])
+def test_a_display_of_more_numbers_than_a_tuple_holds_makes_an_array(brackets, dtype):
+    """numpy.array of a list or tuple of 65+ numbers written in the source
+    (lookup tables: sktime's MiniRocket writes 252 indices): a new array,
+    written to freely, as NumPy's."""
+    rng = make_rng(0)
+    for values in (rng.integers(-9, 99, 65 + int(rng.integers(0, 200))).tolist(),
+                   (rng.standard_normal(130) * 10).round(3).tolist()):
+        display = brackets[0] + _long_display(values) + brackets[1]
+        f = define(f"def f(i):\n    a = np.array({display}{dtype})\n    a[i] += 1\n    return a\n")
+        got, want = njit(f)(3), f(3)
+        assert got.dtype == want.dtype and np.array_equal(got, want)
+
+
+def test_a_long_list_display_is_a_list_and_a_long_tuple_display_a_sequence():
+    ints = list(range(-40, 60))
+    floats = [i * 0.25 for i in range(80)]
+    f = define(f"""def f(x):
+    table = [{_long_display(floats)}]
+    table.append(x)
+    s = 0
+    for k in ({_long_display(ints)}):
+        s += k
+    return len(table), table[-1], sum(table), s, len(({_long_display(ints)})), 7 in ({_long_display(ints)})
+""")
+    assert njit(f)(2.5) == f(2.5)
+
+
+def test_a_long_display_of_ints_and_floats_or_bools_is_numpys_array():
+    for values in (list(range(64)) + [0.5], [True, False, True] * 30):
+        f = define(f"def f():\n    return np.array(({_long_display(values)}))\n")
+        got, want = njit(f)(), f()
+        assert got.dtype == want.dtype and np.array_equal(got, want)

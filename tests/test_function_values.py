@@ -449,3 +449,46 @@ def test_a_name_bound_to_a_builtin_and_to_something_else_is_a_variable():
 
     with pytest.raises(ruchey.TypingError, match="sqrt"):
         rebound(4.0, True)
+
+
+OLD_NUMPY = False  # a flag a module sets once, as sktime's NUMPY1
+
+
+@njit
+def by_version_flag(y, x):
+    """sktime's ClaSP picks numpy.trapz or numpy.trapezoid by a global
+    flag; the branch not taken names a function NumPy 2 removed."""
+    if OLD_NUMPY:
+        integrate = numpy.trapz_removed_long_ago
+    else:
+        integrate = numpy.trapezoid
+    if not OLD_NUMPY:
+        total = numpy.sum
+    return integrate(y, x), total(y)
+
+
+def test_a_name_bound_to_a_builtin_in_the_branch_a_global_flag_takes_is_the_builtin():
+    rng = make_rng(62)
+    for _ in range(5):
+        x, y = numpy.sort(rng.random(20)), rng.standard_normal(20)
+        got, want = by_version_flag(y, x), by_version_flag.py_func(y, x)
+        assert got == pytest.approx(want, rel=1e-12)
+
+
+@numba_deviation("its message: Unknown attribute 'no_such_function' of type Module(numpy)")
+def test_a_module_attribute_that_does_not_exist_is_an_error_where_it_is_reached():
+    @njit
+    def missing(flag):
+        if flag:
+            return numpy.trapz_removed_long_ago(1.0)
+        return 0.0
+
+    @njit
+    def read(x):
+        f = numpy.no_such_function
+        return x
+
+    with pytest.raises(ruchey.TypingError, match="has no attribute 'trapz_removed_long_ago'"):
+        missing(True)
+    with pytest.raises(ruchey.TypingError, match="has no attribute 'no_such_function'"):
+        read(1.0)

@@ -469,3 +469,54 @@ def f(x, k):
 assert f(2.0, 3) == 2.0 * 3 + 3 + 2.0 * 1 + 1, f(2.0, 3)
 print("ok")
 """, tmp_path))
+
+
+@shim_only
+def test_code_written_for_numba_compares_bools_with_is_and_subtracts_bool_arrays(tmp_path):
+    """Numba's readings sktime relies on: `x is False` of a bool compares
+    its value (CPython's answer for a NumPy bool is always False), `-` of
+    bool arrays is int8's (NumPy refuses it); numba.typed.typedlist."""
+    assert_printed_ok(run_fresh("""
+import numpy as np
+import ruchey
+ruchey.install_as_numba()
+import numba
+from numba.typed.typedlist import List
+from numba.typed.typeddict import Dict
+
+@numba.njit
+def dropped(keep):
+    n = 0
+    for i in range(keep.shape[0]):
+        if keep[i] is False:
+            n += 1
+    return n
+
+@numba.njit
+def crossings(x, m):
+    above = x > m
+    return above[1:] - above[:-1]
+
+keep = np.array([True, False, False, True, False])
+assert dropped(keep) == 3
+d = crossings(np.array([0.0, 2.0, 3.0, 0.5, 4.0]), 1.0)
+assert d.dtype == np.int8 and d.tolist() == [1, 0, -1, 1], d
+assert List is ruchey.typed.List and Dict is ruchey.typed.Dict
+print("ok")
+""", tmp_path))
+
+
+@numba_deviation("it compares bools with 'is' and subtracts bool arrays everywhere")
+def test_bools_compared_with_is_and_bool_arrays_subtracted_stay_errors_in_ruchey_code():
+    @njit
+    def is_false(b):
+        return b is False
+
+    @njit
+    def minus(a):
+        return a[1:] - a[:-1]
+
+    with pytest.raises(ruchey.TypingError, match="'is' and 'is not'"):
+        is_false(True)
+    with pytest.raises(ruchey.TypingError, match="boolean subtract"):
+        minus(np.array([True, False]))

@@ -720,3 +720,34 @@ def test_python_side_dict_copy_and_clear():
 
 
 ITEM_PY = {"int64": int, "float64": float}
+
+
+def test_keys_of_another_int_type_are_cast_to_the_dicts_as_numba_casts_them():
+    """d[k] = v, d[k], k in d and del d[k] with an int64 key into a dict of
+    uint32 keys (sktime's SFA bags): the key converted to the key type."""
+    from ruchey import types
+
+    @njit
+    def bag(names, drop):
+        d = typed.Dict.empty(key_type=types.uint32, value_type=types.uint32)
+        for k, v in zip(names, np.arange(len(names), dtype=np.uint32)):
+            d[k] = v
+        if drop in d:
+            del d[drop]
+        total = 0
+        for k in names:
+            if k in d:
+                total += d[k]
+        return len(d), total
+
+    names = np.array([3, 9, 4, 12, 7], dtype=np.int64)
+    assert bag(names, 4) == bag.py_func(names, 4) == (4, 0 + 1 + 3 + 4)
+
+    @njit
+    def float_key(x):
+        d = typed.Dict.empty(key_type=types.int64, value_type=types.float64)
+        d[x] = 1.0
+        return len(d)
+
+    with pytest.raises(ruchey.TypingError, match="not a key type"):
+        float_key(1.5)

@@ -58,10 +58,11 @@ static const Type *part_of(const Type *d, int part) {
   return part == DICT_VALUES ? value_of(d) : part == DICT_ITEMS ? ty_tuple(2, d->fields) : key_of(d);
 }
 
-/* k as a key of d: a number that converts to the key type. */
+/* k as a key of d: a number that converts to the key type, or is cast to
+ * it as Numba's typed dict casts keys (an int64 into uint32 keys). */
 static bool key_fits(Infer *in, Node *at, const Type *d, const Type *k) {
   if (!need_key(in, at, k)) return false;
-  if (!ty_container_fits(key_of(d), k))
+  if (!ty_container_fits(key_of(d), k) && !ty_container_casts(key_of(d), k))
     return ty_error(in, at, "%s is not a key type of %s", k->name, d->name) != NULL;
   return true;
 }

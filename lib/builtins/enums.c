@@ -17,9 +17,11 @@ static const Type *ty_member_constant(Infer *in, Node *n, const Type **args) { r
 
 static const Type *ty_value(Infer *in, Node *n, const Type **args) { return args[0]->elem; }
 
-/* a is b of two values neither of which is None: enum members alone. */
+/* a is b of two values neither of which is None: enum members alone; two
+ * bools too under Numba's reading (CompileOptions.numba_code). */
 static const Type *ty_is(Infer *in, Node *n, const Type **args) {
-  if (!ty_is_enum(args[0]) || !ty_is_enum(args[1]))
+  bool bools = args[0]->kind == TY_BOOL && args[1]->kind == TY_BOOL && in->opts && in->opts->numba_code;
+  if (!bools && (!ty_is_enum(args[0]) || !ty_is_enum(args[1])))
     return ty_error(in, n, "'is' and 'is not' are only supported with None and between enum members in compiled code "
                            "(%s is %s): use == or !=", args[0]->name, args[1]->name);
   return TYS(TY_BOOL);

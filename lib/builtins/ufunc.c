@@ -115,6 +115,7 @@ static const Type *binop_dtype(Infer *in, Node *n, int op, const Type *ea, const
                     eb->name);
   switch (op) {
   case OP_SUB:
+    if (boolean && in->opts && in->opts->numba_code) return TYS(TY_I8);  /* Numba's loop for bools: int8's */
     if (boolean)
       return ty_error(in, n, "numpy boolean subtract, the `-` operator, is not supported, use the "
                       "bitwise_xor, the `^` operator, or the logical_xor function instead");

@@ -158,7 +158,7 @@ static LLVMValueRef float_pow(Lower *l, const Type *t, LLVMValueRef a, LLVMValue
                                              LLVMBuildFCmp(l->b, LLVMRealONE, b, LLVMConstReal(ty, -INFINITY), ""), ""), ""),
                 RT_ERR_ZERODIV, lo_python314(l) ? "zero to a negative power" : "0.0 cannot be raised to a negative power");
   LLVMValueRef r = lo_pow(l, t, a, b);
-  if (!lo_numpy_errors(l) && !l->opts->overflow_inf) {  /* finite ** finite overflowing, as CPython */
+  if (!lo_numpy_errors(l) && !l->opts->numba_code) {  /* finite ** finite overflowing, as CPython */
     LLVMValueRef fin = LLVMBuildAnd(l->b, LLVMBuildFCmp(l->b, LLVMRealOLT, lo_intrinsic(l, "llvm.fabs", ov, 1, &a, 1), inf, ""),
                                     LLVMBuildFCmp(l->b, LLVMRealOLT, lo_intrinsic(l, "llvm.fabs", ov, 1, &b, 1), inf, ""), "");
     LLVMValueRef big = LLVMBuildFCmp(l->b, LLVMRealOEQ, lo_intrinsic(l, "llvm.fabs", ov, 1, &r, 1), inf, "");

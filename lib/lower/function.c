@@ -111,7 +111,7 @@ void lo_unbound_flags(Lower *l) {
   l->assigned = arena_alloc(l->f->arena, sizeof(LLVMValueRef) * (size_t)(l->f->nvars ? l->f->nvars : 1));
   for (int v = 0; v < l->f->nvars; v++) {
     if (!l->f->plan->maybe_unbound[v]) continue;
-    if (l->opts->unassigned_zero && zero_is_a_value(l->f->var_types[v])) {
+    if (l->opts->numba_code && zero_is_a_value(l->f->var_types[v])) {
       if (l->slots[v]) LLVMBuildStore(l->b, LLVMConstNull(lo_type(l, l->f->var_types[v])), l->slots[v]);
       continue;
     }

@@ -203,6 +203,8 @@ def _submodules():
         "numba.extending": ({}, (ruchey.extending,)),
         "numba.core.extending": ({}, (ruchey.extending,)),
         "numba.typed": ({}, (ruchey.typed,)),
+        "numba.typed.typedlist": ({}, (ruchey.typed,)),
+        "numba.typed.typeddict": ({}, (ruchey.typed,)),
         "numba.np": ({}, ()),
         "numba.np.numpy_support": (dict(as_dtype=as_dtype, from_dtype=types.from_dtype), ()),
         "numba.np.ufunc": (dict(vectorize=vectorize, guvectorize=guvectorize), ()),
