@@ -92,8 +92,9 @@ WITHOUT_DEPS = {"hapsira": ["astropy", "jplephem", "pandas", "pyerfa", "scipy"],
 # what a package's computations need beside its own dependencies:
 # datashader's edge bundling takes dask and scikit-image; vectorbt 0.28
 # imports plotly's heatmapgl, which plotly 6 removed; statsforecast's MFLES
-# needs scikit-learn
-ALSO = {"datashader": ["dask[dataframe]", "scikit-image"], "vectorbt": ["plotly<6"], "statsforecast": ["scikit-learn"]}
+# needs scikit-learn; window-ops is run through mlforecast's lag transforms too
+ALSO = {"datashader": ["dask[dataframe]", "scikit-image"], "vectorbt": ["plotly<6"], "statsforecast": ["scikit-learn"],
+        "window-ops": ["mlforecast"]}
 
 # the version installed where the newest does not fit the venv: vectorbt
 # 1.x needs pandas 3, the other packages (and pandas' own row) pandas 2;

@@ -1330,6 +1330,29 @@ def window_ops_windows():
     return out
 
 
+def window_ops_mlforecast():
+    """window-ops as mlforecast uses it: lag transforms given as (function,
+    *args) that mlforecast's own compiled driver calls on every series of a
+    frame (the shift and the transform passed to it as compiled functions,
+    two Python threads), the features they make and a linear model's
+    10-step forecast from them."""
+    import pandas as pd
+    from mlforecast import MLForecast
+    from sklearn.linear_model import LinearRegression
+    from window_ops.ewm import ewm_mean
+    from window_ops.expanding import expanding_mean
+    from window_ops.rolling import rolling_max, rolling_mean, rolling_std, seasonal_rolling_mean
+    frame = pd.concat([pd.DataFrame({"unique_id": f"s{i}", "ds": np.arange(80 + 5 * i),
+                                     "y": _seasonal_series(80 + 5 * i, i, season=7)}) for i in range(4)])
+    forecast = MLForecast(models=[LinearRegression()], freq=1, lags=[1, 7], num_threads=2,
+                          lag_transforms={1: [(rolling_mean, 7), (expanding_mean,), (ewm_mean, 0.3)],
+                                          7: [(rolling_std, 7, 2), (seasonal_rolling_mean, 7, 2), (rolling_max, 14)]})
+    features = forecast.preprocess(frame)
+    out = {c: features[c].to_numpy() for c in features.columns if c not in ("unique_id", "ds")}
+    out["forecast"] = forecast.fit(frame).predict(h=10)["LinearRegression"].to_numpy()
+    return out
+
+
 def clifford_products():
     """clifford's algebras whose product tables Numba compiles at run time
     (each layout's gmt/omt/imt/lcmt functions): geometric, outer, inner and
@@ -1415,6 +1438,6 @@ WORKLOADS = {
                  "returns": vectorbt_returns, "from_signals": vectorbt_from_signals,
                  "from_order_func": vectorbt_from_order_func},
     "statsforecast": {"models": statsforecast_models, "intermittent": statsforecast_intermittent},
-    "window-ops": {"windows": window_ops_windows},
+    "window-ops": {"windows": window_ops_windows, "mlforecast": window_ops_mlforecast},
     "clifford": {"products": clifford_products, "multivector_functions": clifford_multivector_functions},
 }
