@@ -51,10 +51,11 @@ class _Placeholder:
     def __call__(self, *args, **kwargs):
         if len(args) == 1 and callable(args[0]) and not isinstance(args[0], type) and not kwargs:  # @placeholder
             return self._decorated(args[0])
-        # a class first is a registration for a type of the package's own (register_model(T),
+        # a class of the package's own first is a registration for its type (register_model(T),
         # box(T), typeof_impl.register(cls), make_attribute_wrapper(T, "a", "a")), made at import:
-        # it returns the decorator, and what compiled code would need of the type is what fails
-        if args and isinstance(args[0], type):
+        # it returns the decorator, and what compiled code would need of the type is what fails;
+        # Python's and NumPy's classes are what helpers take (from_dtype(numpy.float64)): those raise
+        if args and isinstance(args[0], type) and args[0].__module__.partition(".")[0] not in ("builtins", "numpy"):
             return self._decorated
         if not args:  # @placeholder(options...)
             return self._decorated
