@@ -28,7 +28,8 @@ ROOT = os.path.dirname(HERE)
 PACKAGES = ("stumpy", "pynndescent", "quantecon", "numbagg", "numba-stats", "fastdist", "resampy", "tslearn", "pvlib", "librosa", "sparse", "hapsira",
             "umap-learn", "pandas", "antropy", "aeon", "fluids", "datashader", "shap", "pymatting", "pyod", "pyts", "scanpy",
             "decoupler", "chemicals", "fast_hdbscan", "trackpy", "stingray", "mne", "arch", "numpy-groupies", "ssqueezepy",
-            "quimb", "lenstronomy", "galois", "vectorbt", "py-pde", "thermo", "interpolation", "sktime")
+            "quimb", "lenstronomy", "galois", "vectorbt", "py-pde", "thermo", "interpolation", "sktime", "statsforecast",
+            "window-ops", "clifford")
 TIMEOUT = 1200
 
 
@@ -91,12 +92,16 @@ WITHOUT_DEPS = {"hapsira": ["astropy", "jplephem", "pandas", "pyerfa", "scipy"],
 
 # what a package's computations need beside its own dependencies:
 # datashader's edge bundling takes dask and scikit-image; vectorbt 0.28
-# imports plotly's heatmapgl, which plotly 6 removed
-ALSO = {"datashader": ["dask[dataframe]", "scikit-image"], "vectorbt": ["plotly<6"]}
+# imports plotly's heatmapgl, which plotly 6 removed; statsforecast's MFLES
+# needs scikit-learn; window-ops is run through mlforecast's lag transforms too
+ALSO = {"datashader": ["dask[dataframe]", "scikit-image"], "vectorbt": ["plotly<6"], "statsforecast": ["scikit-learn"],
+        "window-ops": ["mlforecast"]}
 
 # the version installed where the newest does not fit the venv: vectorbt
-# 1.x needs pandas 3, the other packages (and pandas' own row) pandas 2
-PINNED = {"vectorbt": "0.28.5"}
+# 1.x needs pandas 3, the other packages (and pandas' own row) pandas 2;
+# statsforecast 2.0 moved its Theta models, 2.1 all the others Numba
+# compiled, to C++
+PINNED = {"vectorbt": "0.28.5", "statsforecast": "1.7.8"}
 
 
 def requirement(package):

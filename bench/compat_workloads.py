@@ -1316,6 +1316,167 @@ def sktime_distances():
     return out
 
 
+def _seasonal_series(n, seed, season=12):
+    t = np.arange(n)
+    return 10 + 0.05 * t + 2 * np.sin(2 * np.pi * t / season) + np.random.default_rng(seed).standard_normal(n)
+
+
+def _demand(n, seed):
+    rng = np.random.default_rng(seed)
+    return (rng.poisson(0.6, n) * rng.integers(1, 5, n)).astype(float)
+
+
+def _forecast(model, y, h=8):
+    model = model.fit(y)
+    out = {"mean": model.predict(h=h)["mean"]}
+    if hasattr(model, "predict_in_sample"):
+        out["fitted"] = model.predict_in_sample()["fitted"]
+    return out
+
+
+def _prefixed(**parts):
+    return {f"{name}.{key}": value for name, part in parts.items() for key, value in part.items()}
+
+
+def statsforecast_models():
+    """statsforecast's models whose fitting Numba compiles (1.7.8, the last
+    release with its Theta family in Numba; 2.1 moved all of them to C++),
+    fitted and predicting 8 steps with their in-sample values: AutoCES (its
+    four models and the Nelder-Mead search), the Theta models (standard,
+    optimised, dynamic, multiplicative and additive), simple and seasonal
+    exponential smoothing (fixed and optimised), GARCH and ARCH, MFLES and
+    AutoMFLES, TBATS and AutoTBATS, MSTL over AutoCES."""
+    from statsforecast import models as m
+    y = _seasonal_series(120, 0)
+    return _prefixed(
+        ces=_forecast(m.AutoCES(season_length=12), y), ces_full=_forecast(m.AutoCES(season_length=12, model="F"), y),
+        ces_partial=_forecast(m.AutoCES(season_length=12, model="P"), y),
+        ces_simple=_forecast(m.AutoCES(season_length=12, model="S"), y),
+        theta=_forecast(m.AutoTheta(season_length=12), y),
+        theta_additive=_forecast(m.AutoTheta(season_length=12, decomposition_type="additive"), y),
+        stm=_forecast(m.Theta(season_length=12), y), otm=_forecast(m.OptimizedTheta(season_length=12), y),
+        dstm=_forecast(m.DynamicTheta(season_length=12), y),
+        dotm=_forecast(m.DynamicOptimizedTheta(season_length=12), y),
+        ses=_forecast(m.SimpleExponentialSmoothing(alpha=0.3), y),
+        ses_opt=_forecast(m.SimpleExponentialSmoothingOptimized(), y),
+        seas_es=_forecast(m.SeasonalExponentialSmoothing(season_length=12, alpha=0.2), y),
+        seas_es_opt=_forecast(m.SeasonalExponentialSmoothingOptimized(season_length=12), y),
+        garch={"mean": m.GARCH(1, 1).fit(np.diff(y)).predict(h=8)["mean"]},
+        arch={"mean": m.ARCH(2).fit(np.diff(y)).predict(h=8)["mean"]},
+        mfles=_forecast(m.MFLES(season_length=12), y),
+        automfles=_forecast(m.AutoMFLES(test_size=8, season_length=12, n_windows=2), y),
+        tbats=_forecast(m.TBATS(season_length=12), y), autotbats=_forecast(m.AutoTBATS(season_length=12), y[:60]),
+        mstl=_forecast(m.MSTL(season_length=[12], trend_forecaster=m.AutoCES()), y))
+
+
+def statsforecast_intermittent():
+    """statsforecast's models of intermittent demand (ADIDA, Croston's
+    classic, optimised and SBA, IMAPA, TSB) with their in-sample values, and
+    StatsForecast(...).forecast over three series of a data frame with
+    AutoCES, those, seasonal naive and the historic average."""
+    import pandas as pd
+    from statsforecast import StatsForecast
+    from statsforecast import models as m
+    import warnings
+    y = _demand(80, 1)
+    frame = pd.concat([pd.DataFrame({"unique_id": f"s{i}", "ds": np.arange(60 + 10 * i),
+                                     "y": _seasonal_series(60 + 10 * i, 10 + i)}) for i in range(3)])
+    with warnings.catch_warnings():  # "Computing fitted values for ADIDA is very expensive"
+        warnings.simplefilter("ignore")
+        out = _prefixed(adida=_forecast(m.ADIDA(), y), croston=_forecast(m.CrostonClassic(), y),
+                        croston_opt=_forecast(m.CrostonOptimized(), y), croston_sba=_forecast(m.CrostonSBA(), y),
+                        imapa=_forecast(m.IMAPA(), y), tsb=_forecast(m.TSB(alpha_d=0.2, alpha_p=0.2), y))
+    sf = StatsForecast(models=[m.AutoCES(season_length=12), m.CrostonOptimized(), m.TSB(0.1, 0.3), m.IMAPA(),
+                               m.ADIDA(), m.SimpleExponentialSmoothingOptimized(), m.SeasonalNaive(12),
+                               m.HistoricAverage()], freq=1)
+    forecast = sf.forecast(df=frame, h=6)
+    out.update({f"frame.{c}": forecast[c].to_numpy() for c in forecast.columns if c not in ("unique_id", "ds")})
+    return out
+
+
+def window_ops_windows():
+    """window-ops (mlforecast's lag transforms): rolling, seasonal rolling,
+    expanding and seasonal expanding means, standard deviations, minima and
+    maxima with and without min_samples, rolling correlation, CV, kurtosis,
+    positive-only mean and days with sales, the exponentially weighted mean,
+    shifts; over float64 series with NaNs and a float32 one."""
+    from window_ops import ewm, expanding, rolling, shift
+    rng = np.random.default_rng(0)
+    x = rng.standard_normal(500).cumsum()
+    x[:5] = np.nan
+    x[100] = np.nan
+    sales = np.maximum(rng.standard_normal(300), 0)
+    out = {}
+    for tag, a in (("f64", x), ("f32", x.astype(np.float32)), ("sales", sales)):
+        for op in ("mean", "std", "max", "min"):
+            out[f"{tag}.rolling_{op}"] = getattr(rolling, f"rolling_{op}")(a, 7)
+            out[f"{tag}.rolling_{op}_min3"] = getattr(rolling, f"rolling_{op}")(a, 14, 3)
+            out[f"{tag}.seasonal_rolling_{op}"] = getattr(rolling, f"seasonal_rolling_{op}")(a, 7, 4, 2)
+            out[f"{tag}.expanding_{op}"] = getattr(expanding, f"expanding_{op}")(a)
+            out[f"{tag}.seasonal_expanding_{op}"] = getattr(expanding, f"seasonal_expanding_{op}")(a, 7)
+        for op in ("correlation", "cv", "kurtosis", "mean_positive_only", "average_days_with_sales"):
+            out[f"{tag}.rolling_{op}"] = getattr(rolling, f"rolling_{op}")(a, 10)
+        out[f"{tag}.ewm_mean"] = ewm.ewm_mean(a, 0.3)
+        out[f"{tag}.shift"] = shift.shift_array(a, 3)
+    return out
+
+
+def window_ops_mlforecast():
+    """window-ops as mlforecast uses it: lag transforms given as (function,
+    *args) that mlforecast's own compiled driver calls on every series of a
+    frame (the shift and the transform passed to it as compiled functions,
+    two Python threads), the features they make and a linear model's
+    10-step forecast from them."""
+    import pandas as pd
+    from mlforecast import MLForecast
+    from sklearn.linear_model import LinearRegression
+    from window_ops.ewm import ewm_mean
+    from window_ops.expanding import expanding_mean
+    from window_ops.rolling import rolling_max, rolling_mean, rolling_std, seasonal_rolling_mean
+    frame = pd.concat([pd.DataFrame({"unique_id": f"s{i}", "ds": np.arange(80 + 5 * i),
+                                     "y": _seasonal_series(80 + 5 * i, i, season=7)}) for i in range(4)])
+    forecast = MLForecast(models=[LinearRegression()], freq=1, lags=[1, 7], num_threads=2,
+                          lag_transforms={1: [(rolling_mean, 7), (expanding_mean,), (ewm_mean, 0.3)],
+                                          7: [(rolling_std, 7, 2), (seasonal_rolling_mean, 7, 2), (rolling_max, 14)]})
+    features = forecast.preprocess(frame)
+    out = {c: features[c].to_numpy() for c in features.columns if c not in ("unique_id", "ds")}
+    out["forecast"] = forecast.fit(frame).predict(h=10)["LinearRegression"].to_numpy()
+    return out
+
+
+def clifford_products():
+    """clifford's algebras whose product tables Numba compiles at run time
+    (each layout's gmt/omt/imt/lcmt functions): geometric, outer, inner and
+    left-contraction products, the regressive product (vee), commutators,
+    reverse, dual, adjoint, norms, the left-multiplication inverse and
+    powers in Cl(3), Cl(4) and Cl(1,3)."""
+    import clifford
+    out = {}
+    for name, (p, q) in (("Cl3", (3, 0)), ("Cl4", (4, 0)), ("Cl13", (1, 3))):
+        layout, _ = clifford.Cl(p, q)
+        a, b = (layout.MultiVector(np.random.default_rng(seed).standard_normal(layout.gaDims)) for seed in (1, 2))
+        for op, value in (("gp", a * b), ("op", a ^ b), ("ip", a | b), ("lc", a << b), ("vee", a.vee(b)),
+                          ("comm", a.commutator(b)), ("acomm", a.anticommutator(b)), ("rev", ~a),
+                          ("dual", a.dual()), ("adjoint", a.adjoint()), ("inv", a.leftLaInv()),
+                          ("normal", a.normal()), ("pow", a ** 3), ("mixed", (2 * a - b / 3) * a(2))):
+            out[f"{name}.{op}"] = value.value
+        out[f"{name}.mag2"] = a.mag2()
+    return out
+
+
+def clifford_multivector_functions():
+    """clifford's compiled functions that take MultiVector objects (Numba
+    extension types): exponentials and the Taylor series, grade involution,
+    the Hitzer and Shirokov inverses, rotors rotating a vector."""
+    import clifford
+    layout, blades = clifford.Cl(3)
+    a = layout.MultiVector(np.random.default_rng(1).standard_normal(layout.gaDims))
+    rotor = (blades["e12"] * 0.4).exp()
+    return {"exp": a(2).exp().value, "sin": a.sin().value, "cosh": a.cosh().value, "conjugate": a.conjugate().value,
+            "hitzer": a.hitzer_inverse().value, "shirokov": a.shirokov_inverse().value,
+            "rotated": (rotor * (blades["e1"] + 2 * blades["e3"]) * ~rotor).value}
+
+
 WORKLOADS = {
     "stumpy": {"stump": stumpy_stump, "aamp": stumpy_aamp, "more": stumpy_more},
     "pynndescent": {"NNDescent": pynndescent_graph},
@@ -1369,4 +1530,7 @@ WORKLOADS = {
     "vectorbt": {"indicators": vectorbt_indicators, "generic": vectorbt_generic, "signals": vectorbt_signals,
                  "returns": vectorbt_returns, "from_signals": vectorbt_from_signals,
                  "from_order_func": vectorbt_from_order_func},
+    "statsforecast": {"models": statsforecast_models, "intermittent": statsforecast_intermittent},
+    "window-ops": {"windows": window_ops_windows, "mlforecast": window_ops_mlforecast},
+    "clifford": {"products": clifford_products, "multivector_functions": clifford_multivector_functions},
 }

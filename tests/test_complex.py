@@ -1,5 +1,5 @@
 """complex64 and complex128: scalars (arguments, results, literals,
-complex(x, y), arithmetic with CPython's semantics, .real/.imag/.conjugate(),
+complex(x, y), arithmetic with CPython's semantics, .real/.imag/.conjugate()/.item(),
 abs, ==/!=, cmath) and arrays (arguments, results, elements, creation,
 array expressions, NumPy's functions, reductions), each compared with the
 function's Python original or NumPy on generated values, infinities, NaN
@@ -651,6 +651,31 @@ def real_parts(x, i, b):
 
 def test_parts_of_real_numbers_are_pythons():
     check(real_parts, [(2.5, 3, True), (-0.0, -7, False), (math.nan, 2**62, True)])
+
+
+@njit
+def items(x, i, b, z):
+    return x.item(), i.item(), b.item(), z.item(), (x * 2 + i).item()
+
+
+@njit
+def smoothed(x, alpha):
+    s = x[0]
+    out = np.empty_like(x)
+    for k in range(x.size):
+        s = (alpha * x[k] + (1 - alpha) * s).item()  # a NumPy scalar in Python, a float compiled
+        out[k] = s
+    return out
+
+
+def test_item_of_a_number_is_the_number():
+    # Python's own float has no item(): NumPy's scalars have, as compiled numbers
+    check(items, [(np.float64(2.5), np.int64(3), np.bool_(True), np.complex128(1 - 2j)),
+                  (np.float64(-0.0), np.int64(-7), np.bool_(False), np.complex128(complex(math.nan, 0.5))),
+                  (np.float64(math.nan), np.int64(2**62), np.bool_(True), np.complex128(0j)),
+                  (np.float32(1.5), np.int8(-3), np.bool_(True), np.complex64(1 - 1j))])
+    x = np.random.default_rng(5).standard_normal(50)
+    assert np.array_equal(smoothed(x, 0.3), smoothed.py_func(x, 0.3))
 
 
 @njit

@@ -305,6 +305,73 @@ def test_names_ruchey_lacks_are_placeholders(tmp_path):
 
 
 @shim_only
+def test_registrations_for_a_packages_own_types_wait_for_compiled_code(tmp_path):
+    # a package defining a Numba type of its own registers its data model, boxing and attributes at
+    # import (clifford's MultiVector): with ruchey the import goes on, and compiled code given such an
+    # object is a TypeError naming the argument
+    done = run_fresh("""
+        import numpy as np
+        import ruchey
+        ruchey.install_as_numba()
+        import numba
+        from numba.core import types
+        from numba.extending import register_model, models, box, unbox, make_attribute_wrapper, typeof_impl
+
+        class Vector:
+            def __init__(self, value):
+                self.value = value
+
+        class VectorType(types.Type):
+            pass
+
+        @register_model(VectorType)
+        class VectorModel(models.StructModel):
+            pass
+
+        @box(VectorType)
+        def box_vector(typ, val, c):
+            return None
+
+        @unbox(VectorType)
+        def unbox_vector(typ, obj, c):
+            return None
+
+        @typeof_impl.register(Vector)
+        def typeof_vector(val, c):
+            return VectorType("Vector")
+
+        make_attribute_wrapper(VectorType, "value", "value")
+        from numba.core import cgutils
+        try:  # a helper given NumPy's class is no registration
+            cgutils.sizeof_of_dtype(np.float64)
+        except NotImplementedError as exc:
+            assert "numba.core.cgutils.sizeof_of_dtype" in str(exc)
+        else:
+            raise AssertionError("a placeholder ran")
+        try:
+            box_vector(None, None, None)
+        except NotImplementedError as exc:
+            assert "numba.extending.box" in str(exc)
+        else:
+            raise AssertionError("a registration's function ran")
+
+        @numba.njit
+        def first(v):
+            return v[0]
+
+        assert first(np.arange(3.0)) == first.py_func(np.arange(3.0))
+        try:
+            first(Vector(np.arange(3.0)))
+        except TypeError as exc:
+            assert "argument 1 of type 'Vector' is not supported" in str(exc)
+        else:
+            raise AssertionError("compiled code took a Vector")
+        print("ok")
+    """, tmp_path)
+    assert_printed_ok(done)
+
+
+@shim_only
 def test_a_cached_functions_key_asks_numba_for_nothing(tmp_path):
     # the on-disk cache's key reads the attributes the code names of each module it reads;
     # numba.frombuffer (numpy's name, read from numba) is no name the code asked numba for

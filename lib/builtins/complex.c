@@ -377,20 +377,27 @@ static LLVMValueRef lo_rect(Lower *l, Node *n) {
 
 static const char *const out_kw[] = {"out", NULL};
 
+/* x.item() of a number is x, of its own type (as Numba's, and as an array's
+ * a.item() is its element's type): Python's float of a float32 scalar
+ * would be the same value */
+#define NUMBER_ITEM(kind, flags) \
+  {"number.item", NULL, "item", BK_METHOD, kind, 0, 0, NULL, BF_PURE | BF_CHEAP | (flags), 0, 0, ty_same, lo_real_self}
 #define SCALAR_PARTS(kind)                                                                                    \
   {"complex.real", NULL, "real", BK_ATTRIBUTE, kind, 0, 0, NULL, BF_PURE | BF_CHEAP | BF_COMPLEX, 0, 0, ty_part, \
    lo_real_attr},                                                                                             \
   {"complex.imag", NULL, "imag", BK_ATTRIBUTE, kind, 0, 0, NULL, BF_PURE | BF_CHEAP | BF_COMPLEX, 0, 0, ty_part, \
    lo_imag_attr},                                                                                             \
   {"complex.conjugate", NULL, "conjugate", BK_METHOD, kind, 0, 0, NULL, BF_PURE | BF_CHEAP | BF_COMPLEX, 0, 0,  \
-   ty_same, lo_conjugate_method}
+   ty_same, lo_conjugate_method},                                                                             \
+  NUMBER_ITEM(kind, BF_COMPLEX)
 #define REAL_PARTS(kind)                                                                                       \
   {"number.real", NULL, "real", BK_ATTRIBUTE, kind, 0, 0, NULL, BF_PURE | BF_CHEAP, 0, 0, ty_real_part,        \
    lo_real_self},                                                                                             \
   {"number.imag", NULL, "imag", BK_ATTRIBUTE, kind, 0, 0, NULL, BF_PURE | BF_CHEAP, 0, 0, ty_real_part,        \
    lo_real_zero},                                                                                             \
   {"number.conjugate", NULL, "conjugate", BK_METHOD, kind, 0, 0, NULL, BF_PURE | BF_CHEAP, 0, 0, ty_real_part, \
-   lo_real_self}
+   lo_real_self},                                                                                             \
+  NUMBER_ITEM(kind, 0)
 /* numpy.real and its kin: ival says which part */
 #define PARTS(name, which, type) \
   {"numpy." name, "numpy", name, BK_FUNCTION, 0, 1, 1, NULL, BF_PURE | BF_CHEAP | BF_COMPLEX, which, 0, type, lo_parts, \

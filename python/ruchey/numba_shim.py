@@ -9,7 +9,10 @@ such code imports resolve (``numba.core.types``, ``numba.core.errors``,
 Numba's name. A name ruchey lacks (``numba.core.cgutils.pack_array``...) resolves to a
 placeholder, so that importing a package does not fail on an API it may
 never call: decorating with a placeholder works, and calling it, or what
-it decorated, raises NotImplementedError naming it. ``missing()`` lists
+it decorated, raises NotImplementedError naming it. So does registering a
+type of a package's own at import (``register_model(T)``, ``box(T)``,
+``make_attribute_wrapper(T, "a", "a")``): compiled code given its objects
+then raises the TypeError of an argument ruchey does not take. ``missing()`` lists
 the placeholders handed out, which tells what a package needs that ruchey
 lacks.
 """
@@ -46,8 +49,14 @@ class _Placeholder:
         raise NotImplementedError(f"{self._numba_name} is not supported by ruchey (registered as numba)")
 
     def __call__(self, *args, **kwargs):
-        if len(args) == 1 and callable(args[0]) and not kwargs:  # @placeholder
+        if len(args) == 1 and callable(args[0]) and not isinstance(args[0], type) and not kwargs:  # @placeholder
             return self._decorated(args[0])
+        # a class of the package's own first is a registration for its type (register_model(T),
+        # box(T), typeof_impl.register(cls), make_attribute_wrapper(T, "a", "a")), made at import:
+        # it returns the decorator, and what compiled code would need of the type is what fails;
+        # Python's and NumPy's classes are what helpers take (from_dtype(numpy.float64)): those raise
+        if args and isinstance(args[0], type) and args[0].__module__.partition(".")[0] not in ("builtins", "numpy"):
+            return self._decorated
         if not args:  # @placeholder(options...)
             return self._decorated
         return self._refuse()
