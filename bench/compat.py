@@ -29,7 +29,7 @@ PACKAGES = ("stumpy", "pynndescent", "quantecon", "numbagg", "numba-stats", "fas
             "umap-learn", "pandas", "antropy", "aeon", "fluids", "datashader", "shap", "pymatting", "pyod", "pyts", "scanpy",
             "decoupler", "chemicals", "fast_hdbscan", "trackpy", "stingray", "mne", "arch", "numpy-groupies", "ssqueezepy",
             "quimb", "lenstronomy", "galois", "vectorbt", "py-pde", "thermo", "interpolation", "sktime", "statsforecast",
-            "window-ops", "clifford")
+            "window-ops", "clifford", "dcor", "hyppo")
 TIMEOUT = 1200
 
 
@@ -170,7 +170,8 @@ def agree(a_dir, b_dir, name):
             if x.shape != y.shape:
                 return f"{key}: shape {y.shape}, Numba's {x.shape}"
             if not np.allclose(x, y, rtol=1e-6, atol=1e-12, equal_nan=True):
-                return f"{key}: differs from Numba's (max abs diff {np.nanmax(np.abs(x - y)):.3g})"
+                gap = np.abs(x.astype(np.float64) - y.astype(np.float64))  # (unsigned ints would wrap)
+                return f"{key}: differs from Numba's (max abs diff {np.nanmax(gap):.3g})"
     return None
 
 

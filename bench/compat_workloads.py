@@ -1477,6 +1477,51 @@ def clifford_multivector_functions():
             "rotated": (rotor * (blades["e1"] + 2 * blades["e3"]) * ~rotor).value}
 
 
+def _dependent_pair(n, seed):
+    rng = np.random.default_rng(seed)
+    x = rng.standard_normal(n)
+    return x, x ** 2 + rng.standard_normal(n) * 0.3
+
+
+def dcor_statistics():
+    """dcor's distance covariance and correlation by the naive, AVL and
+    mergesort methods (functions compiled from closures over a `compiled`
+    flag, explicit signatures returning tuples with Optional items),
+    multivariate, energy distance, partial correlation, a permutation test."""
+    import dcor
+    x, y = _dependent_pair(300, 0)
+    rng = np.random.default_rng(1)
+    xm = rng.standard_normal((100, 3))
+    ym = xm @ rng.standard_normal((3, 2)) + rng.standard_normal((100, 2))
+    out = {}
+    for method in ("naive", "avl", "mergesort"):
+        out["dcor_" + method] = [dcor.distance_correlation(x, y, method=method)]
+        out["u_dcov_" + method] = [dcor.u_distance_covariance_sqr(x, y, method=method)]
+    out.update(multivariate=[dcor.distance_correlation(xm, ym)], energy=[dcor.energy_distance(xm, ym[:, :1] * 2)],
+               partial=[dcor.partial_distance_correlation(x, y, x ** 3)],
+               test=[dcor.independence.distance_covariance_test(x, y, num_resamples=50, random_state=1).pvalue])
+    return out
+
+
+def hyppo_tests():
+    """hyppo's independence and k-sample statistics (Dcorr, Hsic, HHG, CCA,
+    MGC, energy, MMD), a permutation test and a time-series DcorrX."""
+    from hyppo.independence import CCA, HHG, MGC, Dcorr, Hsic
+    from hyppo.ksample import MMD, Energy
+    from hyppo.time_series import DcorrX
+    x, y = _dependent_pair(300, 2)
+    rng = np.random.default_rng(3)
+    xm = rng.standard_normal((100, 3))
+    ym = xm[:, :1] * 2 + rng.standard_normal((100, 1))
+    out = {name: [test().statistic(xm, ym)] for name, test in (("dcorr", Dcorr), ("hsic", Hsic), ("hhg", HHG),
+                                                              ("cca", CCA))}
+    out.update(mgc=[MGC().statistic(x[:80, None], y[:80, None])],
+               dcorr_test=list(Dcorr().test(x[:, None], y[:, None], reps=50, random_state=1)),
+               energy=[Energy().statistic(xm, xm + 0.5)], mmd=[MMD().statistic(xm, xm + 0.5)],
+               dcorrx=[DcorrX(max_lag=2).statistic(x[:100, None], y[:100, None])[0]])
+    return out
+
+
 WORKLOADS = {
     "stumpy": {"stump": stumpy_stump, "aamp": stumpy_aamp, "more": stumpy_more},
     "pynndescent": {"NNDescent": pynndescent_graph},
@@ -1527,6 +1572,8 @@ WORKLOADS = {
     "quimb": {"core": quimb_core, "calc_evo": quimb_calc_evo, "linalg_operators": quimb_linalg_operators},
     "interpolation": {"splines": interpolation_splines},
     "sktime": {"rockets": sktime_rockets, "features": sktime_features, "distances": sktime_distances},
+    "dcor": {"statistics": dcor_statistics},
+    "hyppo": {"tests": hyppo_tests},
     "vectorbt": {"indicators": vectorbt_indicators, "generic": vectorbt_generic, "signals": vectorbt_signals,
                  "returns": vectorbt_returns, "from_signals": vectorbt_from_signals,
                  "from_order_func": vectorbt_from_order_func},

@@ -225,6 +225,16 @@ PyObject *static_object(Fe *fe, PyObject *e) {
 }
 
 static Node *constant_node(Fe *fe, PyObject *obj, PyObject *e);
+
+/* A node whose typing raises msg: an error of code Python would raise
+ * only where it runs and Numba only where it is typed, so that a branch
+ * pruned on a constant (if False:, a closure's flag) may hold it. */
+static Node *error_where_typed(Fe *fe, PyObject *e, const char *msg) {
+  Node *n = new_node(fe, N_CALL, e);
+  n->bi = core_builtin_named("an error where typed");
+  n->str = arena_strdup(fe->arena, msg);
+  return n;
+}
 static Node *call_node(Fe *fe, PyObject *e, const char *builtin, Node **args, int n);
 static Node *string_node(Fe *fe, PyObject *e, PyObject *v);
 
@@ -526,8 +536,10 @@ static Node *global_value(Fe *fe, PyObject *obj, PyObject *e, const char *name) 
   if (PyModule_Check(obj))
     return fe_error(fe, e, "module '%s' is not supported in compiled code (numpy and math are)",
                     PyModule_GetName(obj) ? PyModule_GetName(obj) : "?");
-  return fe_error(fe, e, "global '%s' of Python type '%s' cannot be used in compiled code",
-                  name, Py_TYPE(obj)->tp_name);
+  char msg[512];  /* (dcor's `f = compiled_f if compiled else python_f`, compiled a closure's True) */
+  snprintf(msg, sizeof msg, "global '%s' of Python type '%s' cannot be used in compiled code", name,
+           Py_TYPE(obj)->tp_name);
+  return error_where_typed(fe, e, msg);
 }
 
 /* ---------------------------------------------------------------- expressions */
@@ -1351,10 +1363,7 @@ static Node *unsupported_call(Fe *fe, PyObject *e, PyObject *func, PyObject *obj
     if (!outer->kind) *outer = here;
     return NULL;
   }
-  Node *n = new_node(fe, N_CALL, e);
-  n->bi = core_builtin_named("a call compiled code cannot make");
-  n->str = arena_strdup(fe->arena, here.msg);
-  return n;
+  return error_where_typed(fe, e, here.msg);
 }
 
 /* hasattr(module, "name") of a module global: answered now, from the

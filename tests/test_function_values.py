@@ -492,3 +492,28 @@ def test_a_module_attribute_that_does_not_exist_is_an_error_where_it_is_reached(
         missing(True)
     with pytest.raises(ruchey.TypingError, match="has no attribute 'no_such_function'"):
         read(1.0)
+
+
+def make_partial_sum(compiled):
+    """dcor's pattern: one body for the compiled and the Python function,
+    choosing its helper by a closure's flag."""
+    def partial_sum(x):
+        helper = doubled_compiled if compiled else doubled_python
+        return helper(x) + 1.0
+    return partial_sum
+
+
+def doubled_python(x):
+    return 2.0 * x
+
+
+doubled_compiled = njit(doubled_python)
+
+
+def test_a_python_function_in_the_branch_a_closure_flag_prunes_is_never_typed():
+    compiled = njit(make_partial_sum(True))
+    plain = make_partial_sum(False)
+    for x in make_rng(64).standard_normal(5):
+        assert compiled(x) == plain(x)
+    with pytest.raises(ruchey.TypingError, match="doubled_python"):
+        njit(make_partial_sum(False))(1.0)

@@ -6,7 +6,7 @@ import pytest
 import ruchey
 from ruchey import njit, types
 
-from conftest import AS_NUMBA, make_rng
+from conftest import AS_NUMBA, make_rng, numba_deviation
 
 
 def scaled_sum(a, x):
@@ -237,3 +237,29 @@ def test_a_name_defined_nowhere_is_an_error_where_typing_reaches_it():
 
     with pytest.raises(ruchey.TypingError, match="not supported between float64 and none"):
         none_plus(1.0)
+
+
+def test_an_explicit_signature_returning_a_tuple_with_optional_items():
+    """dcor declares (float64, float64[::1], optional(float64)) results:
+    each Optional item holds the number or None the body returns there."""
+    sig = types.Tuple((types.float64, types.float64[::1], types.optional(types.float64)))(types.float64[::1],
+                                                                                         types.boolean)
+
+    @njit(sig)
+    def terms(x, with_mean):
+        if with_mean:
+            return x.sum(), x * 2, x.mean()
+        return x.sum(), x * 2, None
+
+    rng = make_rng(71)
+    for flag in (True, False):
+        x = rng.standard_normal(9)
+        got, want = terms(x, flag), terms.py_func(x, flag)
+        assert got[0] == pytest.approx(want[0], rel=1e-12) and np.array_equal(got[1], want[1])
+        assert got[2] == (None if want[2] is None else pytest.approx(want[2], rel=1e-12))
+
+
+@numba_deviation("it takes an Optional array among a tuple type's items")
+def test_a_tuple_type_takes_optional_numbers_only():
+    with pytest.raises(TypeError, match="Optional"):
+        types.Tuple((types.float64, types.optional(types.float64[:])))

@@ -194,9 +194,10 @@ static LLVMValueRef lo_type_value(Lower *l, Node *n) {
   return LLVMGetUndef(l->mod->i8);  /* a dtype has no value at run time */
 }
 
-/* A call the frontend found compiled code cannot make: its error, raised
- * where the call is typed (never, in a branch pruned on a constant). */
-static const Type *ty_unsupported_call(Infer *in, Node *n, const Type **args) {
+/* What the frontend found compiled code cannot do (a call, a global's
+ * value): its error, raised where typed (never, in a branch pruned on a
+ * constant). */
+static const Type *ty_error_where_typed(Infer *in, Node *n, const Type **args) {
   (void)args;
   return ty_error(in, n, "%s", n->str);
 }
@@ -656,7 +657,7 @@ const Builtin bi_python[] = {
   FUNCTION("round digits", NULL, NULL, 2, 2, BF_RAISES, ty_round, lo_round),
   FUNCTION("a NumPy scalar type", NULL, NULL, 1, 1, BF_PURE | BF_CHEAP | BF_COMPLEX, ty_cast, lo_convert_call),
   FUNCTION("type(x)", NULL, NULL, 1, 1, BF_PURE | BF_CHEAP | BF_COMPLEX, ty_type_value, lo_type_value),
-  FUNCTION("a call compiled code cannot make", NULL, NULL, 0, 0, 0, ty_unsupported_call, NULL),
+  FUNCTION("an error where typed", NULL, NULL, 0, 0, 0, ty_error_where_typed, NULL),
   FUNCTION("an undefined name", NULL, NULL, 0, 0, 0, ty_undefined_name, NULL),
   FUNCTION("isinstance", NULL, NULL, 1, 1, BF_PURE | BF_CHEAP | BF_COMPLEX | BF_NONE, ty_isinstance, lo_isinstance),
   FUNCTION("type(x)(v)", NULL, NULL, 2, 2, BF_PURE | BF_CHEAP | BF_COMPLEX, ty_type_of_call, lo_type_of_call),

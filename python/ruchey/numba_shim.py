@@ -133,6 +133,10 @@ class NumbaExperimentalFeatureWarning(NumbaWarning):
     pass
 
 
+class NumbaTypeSafetyWarning(NumbaWarning):
+    """Numba's warning of a key or value cast into a typed container (ruchey casts as Numba, silently)."""
+
+
 class NumbaError(Exception):
     pass
 
@@ -147,7 +151,8 @@ _ERRORS = dict(**_TYPING_ERRORS, NumbaWarning=NumbaWarning, NumbaPerformanceWarn
                NumbaDeprecationWarning=NumbaDeprecationWarning,
                NumbaPendingDeprecationWarning=NumbaPendingDeprecationWarning,
                NumbaParallelSafetyWarning=NumbaParallelSafetyWarning,
-               NumbaExperimentalFeatureWarning=NumbaExperimentalFeatureWarning, NumbaError=NumbaError,
+               NumbaExperimentalFeatureWarning=NumbaExperimentalFeatureWarning,
+               NumbaTypeSafetyWarning=NumbaTypeSafetyWarning, NumbaError=NumbaError,
                TypingError=ruchey.TypingError, UnsupportedError=ruchey.TypingError)
 
 

@@ -104,15 +104,17 @@ class TupleType:
 
     def __init__(self, items):
         for t in items:
-            if not isinstance(t, (Type, TupleType, NoneType, ListType, DictType, Described, FunctionType, EnumMember)):
-                raise TypeError(f"a tuple's items are ruchey types, got {t!r}")
+            if not isinstance(t, (Type, TupleType, NoneType, ListType, DictType, Described, FunctionType, EnumMember)) and \
+                    not (isinstance(t, Optional) and isinstance(t.type, Type) and not t.type.ndim):
+                raise TypeError(f"a tuple's items are ruchey types (an Optional of a number), got {t!r}")
         self.items = tuple(items)
 
     def __call__(self, *args):
         return Signature(self, args)
 
     def describe(self):
-        return [t.describe() for t in self.items]
+        # (an Optional number among a returned tuple's items: dcor's (float64, ..., optional(float64)))
+        return [("optional", t.type.describe()) if isinstance(t, Optional) else t.describe() for t in self.items]
 
     def __eq__(self, other):
         return isinstance(other, TupleType) and self.items == other.items
