@@ -1408,7 +1408,7 @@ bool ty_infer(Func *f, const Type **argtypes, const CompileOptions *opts, Diag *
     return false;
   }
   if (!an_unroll_literal(f, argtypes, diag)) return false;
-  an_split_webs(f);  /* a name rebound to another type types each value on its own, as Numba */
+  an_split_webs(f, argtypes);  /* a name rebound to another type types each value on its own, as Numba */
   for (int i = 0; i < f->nparams; i++) f->var_types[i] = argtypes[i];
   f->param_types = argtypes;
   in.only_value = only_values(f);
