@@ -1321,13 +1321,24 @@ static bool block_returns(const NodeList *l) {
  * fixed by its yields (None where it yields none, or only bare ones). */
 static bool ty_generator_function(Func *f, Infer *in, const CompileOptions *opts, Diag *diag) {
   const char *why = opts && (opts->kernel || opts->device || opts->gpu_cc) ? "in CUDA kernels and device functions"
-                  : opts && opts->declared_ret ? "with an explicit signature"
                   : opts && opts->c_entry ? "as a cfunc"
                   : opts && opts->ufunc_loop ? "as a ufunc" : NULL;
   if (why) {
     diag->kind = DIAG_TYPING;
     diag->line = f->line;
     snprintf(diag->msg, sizeof diag->msg, "generator function '%s' cannot be compiled %s", f->name, why);
+    return false;
+  }
+  /* An explicit signature's return type is, as Numba reads it, that of
+   * the value the generator ends with (None): a generator that ends takes
+   * none other; one that never ends (`while True: yield`) takes any. */
+  const Type *declared = opts ? opts->declared_ret : NULL;
+  bool ends = !block_returns(&f->body) || in->returns_none || in->returns_value;
+  if (declared && declared->kind != TY_NONE && ends) {
+    diag->kind = DIAG_TYPING;
+    diag->line = f->line;
+    snprintf(diag->msg, sizeof diag->msg, "generator function '%s' ends with None, but its signature declares %s",
+             f->name, declared->name);
     return false;
   }
   f->yield_type = in->yields ? in->yields : TYS(TY_NONE);
