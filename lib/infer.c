@@ -808,7 +808,7 @@ static void ty_store(Infer *in, Node *target, const Type *t, Node *at) {
     if (!elem) return;
     if (target->lhs->ty->kind == TY_TUPLE) {
       ty_error(in, target, "tuples are immutable");
-    } else if (target->lhs->ty->readonly) {
+    } else if (target->lhs->ty->readonly && !ty_is_flat_store(target)) {
       ty_error(in, target, "cannot write to a read-only array");
     } else if (elem->kind == TY_ARRAY) {  /* a view, or the elements an array index selects */
       ty_index_store(in, target, t, at);
