@@ -33,9 +33,13 @@ _OPTIONS = ("target", "identity", "nopython", "forceobj", "cache", "fastmath", "
 def _named(u, func):
     """u (a numpy.ufunc) named by func's module and qualified name, as
     Numba's ufunc objects are: pickle finds it there (without them it
-    searches every module for it, asking the numba shim for names it lacks)."""
-    u.__module__ = func.__module__
-    u.__qualname__ = getattr(func, "__qualname__", func.__name__)
+    searches every module for it, asking the numba shim for names it lacks).
+    NumPy's ufuncs take attributes from 2.2 on; older ones stay unnamed."""
+    try:
+        u.__module__ = func.__module__
+        u.__qualname__ = getattr(func, "__qualname__", func.__name__)
+    except AttributeError:
+        pass
     return u
 
 
