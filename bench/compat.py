@@ -95,8 +95,9 @@ WITHOUT_DEPS = {"hapsira": ["astropy", "jplephem", "pandas", "pyerfa", "scipy"],
 ALSO = {"datashader": ["dask[dataframe]", "scikit-image"], "vectorbt": ["plotly<6"]}
 
 # the version installed where the newest does not fit the venv: vectorbt
-# 1.x needs pandas 3, the other packages (and pandas' own row) pandas 2
-PINNED = {"vectorbt": "0.28.5"}
+# 1.x needs pandas 3, the other packages (and pandas' own row) pandas 2;
+# sgkit 0.10 pins NumPy below 2.2 (0.8.0 takes NumPy 2.4)
+PINNED = {"vectorbt": "0.28.5", "sgkit": "0.8.0"}
 
 
 def requirement(package):
