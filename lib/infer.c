@@ -284,6 +284,10 @@ static bool ty_elements_of_0d(Infer *in, Node **xs, const Type **t, int n) {
  * Python's; a str or a set becomes a call reading its truth (so that a str
  * made for the test is released), a list or a dict len(c). */
 static const Type *ty_truth(Infer *in, Node *c, const char *what) {
+  for (int i = 0; c->kind == N_BOOLOP && i < c->list.len; i++) {  /* `while queue or k < n`: each operand's truth */
+    if (!ty_truth(in, c->list.items[i], what)) return NULL;
+    if (known_condition(in, c->list.items[i]) == (c->op == OP_OR)) break;  /* what follows is never typed */
+  }
   const Type *t = ty_maybe_none(in, c);
   if (!t || t->kind == TY_NONE) return t;
   if (is_0d(t) && !(t = ty_element_of_0d(in, c))) return NULL;  /* one element: its truth, as NumPy's */
@@ -1306,7 +1310,10 @@ static bool stmt_returns(const Node *n) {
   case N_BLOCK: return block_returns(&n->body);
   case N_TRY: return try_returns(n);
   case N_WHILE:  /* while True: without a break leaves only by returning */
-    return n->cond->kind == N_BOOL && n->cond->ival && !block_breaks(&n->body);
+    if (n->cond->kind == N_BOOL && n->cond->ival && !block_breaks(&n->body)) return true;
+    /* fall through: a loop without a break runs its else clause whenever it ends */
+  case N_FOR:
+    return block_returns(&n->orelse) && !block_breaks(&n->body);
   default: return false;
   }
 }
