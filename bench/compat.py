@@ -28,7 +28,7 @@ ROOT = os.path.dirname(HERE)
 PACKAGES = ("stumpy", "pynndescent", "quantecon", "numbagg", "numba-stats", "fastdist", "resampy", "tslearn", "pvlib", "librosa", "sparse", "hapsira",
             "umap-learn", "pandas", "antropy", "aeon", "fluids", "datashader", "shap", "pymatting", "pyod", "pyts", "scanpy",
             "decoupler", "chemicals", "fast_hdbscan", "trackpy", "stingray", "mne", "arch", "numpy-groupies", "ssqueezepy",
-            "quimb", "lenstronomy", "galois", "vectorbt", "py-pde", "thermo", "sgkit", "esda", "porespy")
+            "quimb", "lenstronomy", "galois", "vectorbt", "py-pde", "thermo", "sgkit", "esda", "porespy", "pysheds")
 TIMEOUT = 1200
 
 

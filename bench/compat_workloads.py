@@ -1471,6 +1471,54 @@ def porespy_network():
     return {k: np.asarray(v) for k, v in sorted(net.items()) if np.asarray(v).dtype.kind in "fiub"}
 
 
+def _pysheds_dem(n=60):
+    """A tilted, rippled, noisy 60x60 elevation model (fixed seed) and its grid."""
+    from affine import Affine
+    from pysheds.sgrid import sGrid
+    from pysheds.sview import Raster, ViewFinder
+    y, x = np.mgrid[0:n, 0:n]
+    z = 100 + 0.5 * x + 0.3 * y + 3 * np.sin(x / 6.0) * np.cos(y / 7.0) + np.random.default_rng(0).random((n, n))
+    dem = Raster(z, viewfinder=ViewFinder(affine=Affine(1.0, 0, 0, 0, -1.0, n), shape=z.shape, nodata=np.float64(-9999)))
+    return sGrid.from_raster(dem), dem
+
+
+def pysheds_flow():
+    """pysheds' compiled hydrology (its D8 routines that call numpy.in1d,
+    which NumPy 2.4 removed, left out): pits filled, flats resolved, flow
+    directions (D8, D-infinity, MFD), accumulation, catchments, distances
+    to the outlet and to ridges, heights above the drainage, cell drops,
+    distances and slopes."""
+    grid, dem = _pysheds_dem()
+    out = {"pits": grid.detect_pits(dem), "filled": grid.fill_pits(dem)}
+    out["flats"] = grid.detect_flats(out["filled"])
+    dem = out["inflated"] = grid.resolve_flats(out["filled"])
+    fdir = out["d8"] = grid.flowdir(dem)
+    dinf = out["dinf"] = grid.flowdir(dem, routing="dinf")
+    mfd = out["mfd"] = grid.flowdir(dem, routing="mfd")
+    acc = out["acc_dinf"] = grid.accumulation(dinf, routing="dinf")
+    out["acc_mfd"] = grid.accumulation(mfd, routing="mfd")
+    x, y = grid.snap_to_mask(acc > 50, [[1.5, 30.5]])[0]
+    out["catchment_d8"] = grid.catchment(x=x, y=y, fdir=fdir, xytype="coordinate")
+    streams = acc > 20
+    for name, f in (("dinf", dinf), ("mfd", mfd)):
+        out["catchment_" + name] = grid.catchment(x=x, y=y, fdir=f, routing=name, xytype="coordinate")
+        out["outlet_" + name] = grid.distance_to_outlet(x=x, y=y, fdir=f, routing=name, xytype="coordinate")
+        out["hand_" + name] = grid.compute_hand(f, dem, streams, routing=name)
+        out["ridge_" + name] = grid.distance_to_ridge(f, streams, routing=name)
+        out["drop_" + name] = grid.cell_dh(dem, f, routing=name)
+    out["distances_dinf"] = grid.cell_distances(dinf, routing="dinf")
+    out["slopes_dinf"] = grid.cell_slopes(dem, dinf, routing="dinf")
+    return {k: np.asarray(v) for k, v in out.items()}
+
+
+def pysheds_priority_flood():
+    """pysheds' depressions filled by its compiled priority flood (a heap of
+    tuples in a typed list whose item type is passed in)."""
+    grid, dem = _pysheds_dem()
+    filled = grid.fill_pits(dem)
+    return {"depressions": np.asarray(grid.detect_depressions(filled)), "flooded": np.asarray(grid.fill_depressions(filled))}
+
+
 WORKLOADS = {
     "stumpy": {"stump": stumpy_stump, "aamp": stumpy_aamp, "more": stumpy_more},
     "pynndescent": {"NNDescent": pynndescent_graph},
@@ -1526,4 +1574,5 @@ WORKLOADS = {
               "pedigree": sgkit_pedigree},
     "esda": {"local": esda_local, "significance_shape": esda_significance_shape},
     "porespy": {"images": porespy_images, "network": porespy_network},
+    "pysheds": {"flow": pysheds_flow, "priority_flood": pysheds_priority_flood},
 }
