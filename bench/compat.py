@@ -29,7 +29,7 @@ PACKAGES = ("stumpy", "pynndescent", "quantecon", "numbagg", "numba-stats", "fas
             "umap-learn", "pandas", "antropy", "aeon", "fluids", "datashader", "shap", "pymatting", "pyod", "pyts", "scanpy",
             "decoupler", "chemicals", "fast_hdbscan", "trackpy", "stingray", "mne", "arch", "numpy-groupies", "ssqueezepy",
             "quimb", "lenstronomy", "galois", "vectorbt", "py-pde", "thermo", "interpolation", "sktime", "statsforecast",
-            "window-ops", "clifford", "dcor", "hyppo")
+            "window-ops", "clifford", "dcor", "hyppo", "sgkit", "esda", "porespy", "pysheds")
 TIMEOUT = 1200
 
 
@@ -100,8 +100,8 @@ ALSO = {"datashader": ["dask[dataframe]", "scikit-image"], "vectorbt": ["plotly<
 # the version installed where the newest does not fit the venv: vectorbt
 # 1.x needs pandas 3, the other packages (and pandas' own row) pandas 2;
 # statsforecast 2.0 moved its Theta models, 2.1 all the others Numba
-# compiled, to C++
-PINNED = {"vectorbt": "0.28.5", "statsforecast": "1.7.8"}
+# compiled, to C++; sgkit 0.10 pins NumPy below 2.2 (0.8.0 takes NumPy 2.4)
+PINNED = {"vectorbt": "0.28.5", "statsforecast": "1.7.8", "sgkit": "0.8.0"}
 
 
 def requirement(package):

@@ -1520,6 +1520,298 @@ def hyppo_tests():
                energy=[Energy().statistic(xm, xm + 0.5)], mmd=[MMD().statistic(xm, xm + 0.5)],
                dcorrx=[DcorrX(max_lag=2).statistic(x[:100, None], y[:100, None])[0]])
     return out
+def _sgkit_calls(n_variant, n_sample, cohorts=0, **kw):
+    """A simulated call dataset of sgkit's (fixed seed), cohorts assigned in turn."""
+    import sgkit as sg
+    import xarray as xr
+    ds = sg.simulate_genotype_call_dataset(n_variant=n_variant, n_sample=n_sample, seed=0, **kw)
+    if cohorts:
+        ds["sample_cohort"] = xr.DataArray(np.arange(n_sample) % cohorts, dims="samples")
+    return ds
+
+
+def sgkit_counts_hwe():
+    """sgkit's guvectorized genotype kernels: allele and genotype counts
+    (diploid and tetraploid, 3 alleles, missing calls), variant and sample
+    statistics, heterozygosity, cohort counts, genotype indices, calls from
+    probabilities, Hardy-Weinberg exact tests (also on dask chunks)."""
+    import sgkit as sg
+    out = {}
+    for ploidy in (2, 4):
+        ds = _sgkit_calls(40, 12, cohorts=3, n_ploidy=ploidy, n_allele=3, missing_pct=0.1)
+        out[f"call_alleles{ploidy}"] = sg.count_call_alleles(ds)["call_allele_count"].values
+        out[f"variant_alleles{ploidy}"] = sg.count_variant_alleles(ds)["variant_allele_count"].values
+        out[f"genotypes{ploidy}"] = sg.count_variant_genotypes(ds)["variant_genotype_count"].values
+        out[f"cohort_alleles{ploidy}"] = sg.count_cohort_alleles(ds)["cohort_allele_count"].values
+        out[f"index{ploidy}"] = sg.convert_call_to_index(ds)["call_genotype_index"].values
+        stats = sg.variant_stats(ds)
+        for key in ("variant_call_rate", "variant_allele_frequency", "variant_n_het"):
+            out[f"{key}{ploidy}"] = stats[key].values
+        out[f"sample_n_het{ploidy}"] = sg.sample_stats(ds)["sample_n_het"].values
+        out[f"heterozygosity{ploidy}"] = sg.individual_heterozygosity(ds)["call_heterozygosity"].values
+    ds = _sgkit_calls(30, 10)
+    p = np.random.default_rng(4).random((30, 10, 3))
+    ds["call_genotype_probability"] = (("variants", "samples", "genotypes"), p / p.sum(-1, keepdims=True))
+    out["from_probability"] = sg.convert_probability_to_call(ds)["call_genotype"].values
+    out["hwe"] = sg.hardy_weinberg_test(_sgkit_calls(60, 40, missing_pct=0.1))["variant_hwe_p_value"].values
+    chunked = _sgkit_calls(50, 20, phased=True, missing_pct=0.1).chunk({"variants": 16, "samples": 7})
+    out["hwe_chunks"] = sg.hardy_weinberg_test(chunked)["variant_hwe_p_value"].values
+    return out
+
+
+def sgkit_distance_ld():
+    """sgkit's pairwise distances (euclidean, correlation), identity by
+    state and Weir-Goudet beta, the LD matrix by windows of variants and of
+    positions (with scores), maximal independent sets and LD pruning."""
+    import sgkit as sg
+    import xarray as xr
+    out = {}
+    x = _sgkit_calls(100, 30)["call_genotype"].sum(dim="ploidy").values.T.astype(float)
+    for metric in ("euclidean", "correlation"):
+        out[metric] = np.asarray(sg.pairwise_distance(x, metric=metric))
+    ds = _sgkit_calls(80, 20, missing_pct=0.05)
+    out["ibs"] = sg.identity_by_state(ds)["stat_identity_by_state"].values
+    out["beta"] = sg.Weir_Goudet_beta(ds)["stat_Weir_Goudet_beta"].values
+    ds = sg.window_by_variant(_sgkit_calls(200, 50), size=20)
+    ds["call_dosage"] = ds["call_genotype"].sum(dim="ploidy")
+    ld = sg.ld_matrix(ds)
+    out.update(ld_i=ld["i"].values, ld_j=ld["j"].values, ld_r2=ld["value"].values)
+    out["pruned"] = sg.ld_prune(ds, threshold=0.2)["variant_position"].values
+    rng = np.random.default_rng(5)
+    ds = _sgkit_calls(150, 30)
+    ds["variant_position"] = xr.DataArray(np.sort(rng.choice(5000, 150, replace=False)).astype(np.int32), dims="variants")
+    ds = sg.window_by_position(ds, size=500)
+    ds["call_dosage"] = ds["call_genotype"].sum(dim="ploidy")
+    ds["variant_score"] = xr.DataArray(rng.random(150), dims="variants")
+    ld = sg.ld_matrix(ds, threshold=0.05, variant_score="variant_score")
+    out.update(scored_r2=ld["value"].values, scored_cmp=ld["cmp"].values)
+    out["to_drop"] = sg.maximal_independent_set(ld)["ld_prune_index_to_drop"].values
+    return out
+
+
+def sgkit_popgen():
+    """sgkit's windowed population statistics over cohorts: diversity,
+    divergence, Fst (Hudson, Nei), PBS, observed heterozygosity (also in
+    overlapping windows with missing calls), Garud's H on phased calls."""
+    import sgkit as sg
+    out = {}
+    ds = sg.window_by_variant(_sgkit_calls(120, 60, cohorts=3), size=20)
+    out["diversity"] = sg.diversity(ds)["stat_diversity"].values
+    out["divergence"] = sg.divergence(ds)["stat_divergence"].values
+    for estimator in ("Hudson", "Nei"):
+        out["fst_" + estimator] = sg.Fst(ds, estimator=estimator)["stat_Fst"].values
+    out["pbs"] = sg.pbs(ds)["stat_pbs"].values
+    out["observed_heterozygosity"] = sg.observed_heterozygosity(ds)["stat_observed_heterozygosity"].values
+    ds = sg.window_by_variant(_sgkit_calls(90, 30, cohorts=3, missing_pct=0.05), size=30, step=15)
+    out["diversity_overlapping"] = sg.diversity(ds)["stat_diversity"].values
+    out["fst_overlapping"] = sg.Fst(ds)["stat_Fst"].values
+    ds = sg.window_by_variant(_sgkit_calls(100, 40, cohorts=2, phased=True), size=25)
+    garud = sg.Garud_H(ds)
+    for key in ("stat_Garud_h1", "stat_Garud_h12", "stat_Garud_h123", "stat_Garud_h2_h1"):
+        out[key] = garud[key].values
+    return out
+
+
+def sgkit_pedigree():
+    """sgkit's pedigree kernels on a random pedigree: kinship, inbreeding
+    and inverse kinship (diploid, and Hamilton-Kerr with tetraploid
+    gametes and double reduction), contributions, and a selection by
+    ancestors."""
+    import sgkit as sg
+    import xarray as xr
+    out = {}
+    for seed, tau, lam in ((1, 1, 0.0), (7, 2, 0.1)):
+        rng = np.random.default_rng(seed)
+        n = 30
+        ds = _sgkit_calls(20, n)
+        parent = np.full((n, 2), -1)
+        for i in range(8, n):
+            parent[i] = rng.choice(i, 2, replace=False)
+        ids = ds["sample_id"].values
+        ds["parent"] = (("samples", "parents"), parent)
+        ds["parent_id"] = (("samples", "parents"), np.where(parent < 0, ".", ids[parent]))
+        ds["stat_Hamilton_Kerr_tau"] = (("samples", "parents"), np.full((n, 2), tau, np.uint64))
+        ds["stat_Hamilton_Kerr_lambda"] = (("samples", "parents"), np.full((n, 2), lam))
+        methods = ("diploid", "Hamilton-Kerr") if tau == 1 else ("Hamilton-Kerr",)
+        for method in methods:
+            out[f"kinship_{method}{seed}"] = sg.pedigree_kinship(ds, method=method)["stat_pedigree_kinship"].values
+            out[f"inbreeding_{method}{seed}"] = sg.pedigree_inbreeding(ds, method=method)["stat_pedigree_inbreeding"].values
+            out[f"inverse_{method}{seed}"] = sg.pedigree_inverse_kinship(ds, method=method)[
+                "stat_pedigree_inverse_kinship"].values
+        if tau == 1:
+            out["contribution"] = sg.pedigree_contribution(ds)["stat_pedigree_contribution"].values
+            ds["trait"] = xr.DataArray(np.zeros(n), dims="samples")
+            selected = sg.pedigree_sel(ds, samples=[20, 25], ancestor_depth=2)["sample_id"].values
+            out["selected"] = np.array([list(ids).index(i) for i in selected])  # as sample numbers
+    return out
+
+
+def _esda_lattice(seed, side=10):
+    """A rook lattice (row-standardised) and two variables on it."""
+    from libpysal.weights import lat2W
+    rng = np.random.default_rng(seed)
+    w = lat2W(side, side)
+    w.transform = "r"
+    return w, rng.normal(size=side * side).cumsum() % 7 + rng.random(side * side), rng.normal(size=side * side)
+
+
+def esda_local():
+    """esda's local statistics by conditional randomisation (its compiled
+    permutation kernels, one process): local Moran (plain, bivariate,
+    rates), local Geary, Getis-Ord G and G*, local join counts (uni-, bi-
+    and multivariate), local spatial Pearson, Gamma."""
+    import esda
+    out = {}
+    w, y, x = _esda_lattice(0)
+    m = esda.Moran_Local(y, w, permutations=199, seed=12345, n_jobs=1)
+    out.update(moran=m.Is, moran_p=m.p_sim, moran_ei=m.EI_sim, moran_q=m.q, moran_z=m.z_sim)
+    m = esda.Moran_Local_BV(x, y, w, permutations=99, seed=7, n_jobs=1)
+    out.update(moran_bv=m.Is, moran_bv_p=m.p_sim)
+    events = np.arange(1, 101) * 10.0
+    m = esda.Moran_Local_Rate(events, events * 50 + np.arange(100), w, permutations=99, seed=8, n_jobs=1)
+    out.update(moran_rate=m.Is, moran_rate_p=m.p_sim)
+    w, y, x = _esda_lattice(2)
+    np.random.seed(3)  # Geary_Local does not pass its seed on: its permutations' seed is drawn from NumPy's
+    g = esda.Geary_Local(connectivity=w, permutations=99, seed=3, n_jobs=1).fit(y)
+    out.update(geary=g.localG, geary_p=g.p_sim)
+    for star in (False, True):
+        g = esda.G_Local(y, w, permutations=99, seed=4, star=star, n_jobs=1)
+        out.update({f"g_{star}": g.Gs, f"g_p_{star}": g.p_sim, f"g_z_{star}": g.z_sim})
+    w, y, x = _esda_lattice(3)
+    w.transform = "b"
+    a, b = (y > np.median(y)).astype(int), (x > 0).astype(int)
+    j = esda.Join_Counts_Local(connectivity=w, permutations=99, seed=5, n_jobs=1).fit(a)
+    out.update(ljc=j.LJC, ljc_p=j.p_sim)
+    j = esda.Join_Counts_Local_BV(connectivity=w, permutations=99, seed=5, n_jobs=1).fit(a, b)
+    out.update(ljc_bv=j.LJC, ljc_bv_p=j.p_sim)
+    j = esda.Join_Counts_Local_MV(connectivity=w, permutations=99, seed=5, n_jobs=1).fit([a, b])
+    out.update(ljc_mv=j.LJC, ljc_mv_p=j.p_sim)
+    w, y, x = _esda_lattice(4)
+    np.random.seed(6)
+    sp = esda.Spatial_Pearson_Local(connectivity=w.sparse, permutations=99).fit(x.reshape(-1, 1), y.reshape(-1, 1))
+    out.update(pearson=sp.associations_, pearson_p=sp.significance_)
+    w.transform = "b"
+    np.random.seed(9)
+    g = esda.Gamma(y, w, operation="c", permutations=99)
+    out.update(gamma=g.g, gamma_p=g.p_sim)
+    return out
+
+
+def esda_significance_shape():
+    """esda's permutation significance (two-sided, directed, lesser,
+    greater, folded; of an array and of a number) and its compiled shape
+    measures of polygons (angles, reflexive angle ratio, moments of
+    inertia and area, minimum bounding circle ratio)."""
+    import shapely
+    from esda import shape
+    from esda.significance import calculate_significance
+    rng = np.random.default_rng(10)
+    ref, stat = rng.normal(size=(30, 99)), rng.normal(size=30) * 1.5
+    out = {alt: calculate_significance(stat, ref, alternative=alt)
+           for alt in ("two-sided", "directed", "lesser", "greater", "folded")}
+    out["scalar"] = calculate_significance(0.3, ref[:1], alternative="greater")
+    polygons = []
+    for k in range(12):
+        n = 5 + k % 6
+        angle, radius = np.sort(rng.uniform(0, 2 * np.pi, n)), rng.uniform(0.5, 2.0, n)
+        polygons.append(shapely.Polygon(np.c_[k * 5 + radius * np.cos(angle), radius * np.sin(angle)]))
+    polygons = np.array(polygons, dtype=object)
+    out["angles"] = np.asarray(shape.get_angles(polygons), dtype=float)
+    for name in ("reflexive_angle_ratio", "moment_of_inertia", "second_areal_moment", "nmi", "moa_ratio",
+                 "isoperimetric_quotient", "minimum_bounding_circle_ratio"):
+        out[name] = getattr(shape, name)(polygons)
+    return out
+
+
+def _porespy_blobs(seed, shape=(80, 80)):
+    import porespy as ps
+    ps.settings.tqdm["disable"] = True
+    return ps.generators.blobs(shape=list(shape), porosity=0.65, blobiness=1.5, seed=seed)
+
+
+def porespy_images():
+    """porespy's compiled image kernels: random sphere packings (2-d and
+    3-d), pseudo-gravity and pseudo-electrostatic packings, local thickness
+    (by distance transform, brute force, convolution), porosimetry, SNOW
+    partitioning, invasion percolation (ibip, qbip), drainage, radial
+    density and two-point correlation."""
+    import porespy as ps
+    from scipy import ndimage
+    out = {"spheres": ps.generators.random_spheres([60, 60], r=5, clearance=1, seed=1, maxiter=50),
+           "spheres3": ps.generators.random_spheres([30, 30, 30], r=4, seed=2, maxiter=30),
+           "gravity": ps.generators.pseudo_gravity_packing(im=np.ones([60, 60], bool), r=5, seed=3),
+           "electrostatic": ps.generators.pseudo_electrostatic_packing(im=np.ones([60, 60], bool), r=4, seed=4)}
+    im = _porespy_blobs(0)
+    for method in ("dt", "bf", "conv"):
+        out["thickness_" + method] = ps.filters.local_thickness(im, method=method)
+    out["porosimetry"] = ps.filters.porosimetry(im)
+    out["snow"] = ps.filters.snow_partitioning(im, r_max=4, sigma=0.4).regions
+    im = _porespy_blobs(1)
+    inlets = ps.generators.faces(im.shape, inlet=0)
+    ibip = ps.simulations.ibip(im=im, inlets=inlets)
+    out.update(ibip_seq=ibip.im_seq, ibip_size=ibip.im_size)
+    out["qbip_seq"] = ps.simulations.qbip(im=im, inlets=inlets).im_seq
+    out["drainage_seq"] = ps.simulations.drainage(im=im, inlets=inlets).im_seq
+    im = _porespy_blobs(3, (60, 60))
+    out["radial_density"] = ps.metrics.radial_density_distribution(ndimage.distance_transform_edt(im)).pdf
+    out["two_point"] = ps.metrics.two_point_correlation(im).probability
+    return out
+
+
+def porespy_network():
+    """porespy's SNOW2 pore network extraction (its compiled region-to-
+    network kernels): every numeric property of the network."""
+    import porespy as ps
+    net = ps.networks.snow2(_porespy_blobs(2, (60, 60)), boundary_width=0).network
+    return {k: np.asarray(v) for k, v in sorted(net.items()) if np.asarray(v).dtype.kind in "fiub"}
+
+
+def _pysheds_dem(n=60):
+    """A tilted, rippled, noisy 60x60 elevation model (fixed seed) and its grid."""
+    from affine import Affine
+    from pysheds.sgrid import sGrid
+    from pysheds.sview import Raster, ViewFinder
+    y, x = np.mgrid[0:n, 0:n]
+    z = 100 + 0.5 * x + 0.3 * y + 3 * np.sin(x / 6.0) * np.cos(y / 7.0) + np.random.default_rng(0).random((n, n))
+    dem = Raster(z, viewfinder=ViewFinder(affine=Affine(1.0, 0, 0, 0, -1.0, n), shape=z.shape, nodata=np.float64(-9999)))
+    return sGrid.from_raster(dem), dem
+
+
+def pysheds_flow():
+    """pysheds' compiled hydrology (its D8 routines that call numpy.in1d,
+    which NumPy 2.4 removed, left out): pits filled, flats resolved, flow
+    directions (D8, D-infinity, MFD), accumulation, catchments, distances
+    to the outlet and to ridges, heights above the drainage, cell drops,
+    distances and slopes."""
+    grid, dem = _pysheds_dem()
+    out = {"pits": grid.detect_pits(dem), "filled": grid.fill_pits(dem)}
+    out["flats"] = grid.detect_flats(out["filled"])
+    dem = out["inflated"] = grid.resolve_flats(out["filled"])
+    fdir = out["d8"] = grid.flowdir(dem)
+    dinf = out["dinf"] = grid.flowdir(dem, routing="dinf")
+    mfd = out["mfd"] = grid.flowdir(dem, routing="mfd")
+    acc = out["acc_dinf"] = grid.accumulation(dinf, routing="dinf")
+    out["acc_mfd"] = grid.accumulation(mfd, routing="mfd")
+    x, y = grid.snap_to_mask(acc > 50, [[1.5, 30.5]])[0]
+    out["catchment_d8"] = grid.catchment(x=x, y=y, fdir=fdir, xytype="coordinate")
+    streams = acc > 20
+    for name, f in (("dinf", dinf), ("mfd", mfd)):
+        out["catchment_" + name] = grid.catchment(x=x, y=y, fdir=f, routing=name, xytype="coordinate")
+        out["outlet_" + name] = grid.distance_to_outlet(x=x, y=y, fdir=f, routing=name, xytype="coordinate")
+        out["hand_" + name] = grid.compute_hand(f, dem, streams, routing=name)
+        out["ridge_" + name] = grid.distance_to_ridge(f, streams, routing=name)
+        out["drop_" + name] = grid.cell_dh(dem, f, routing=name)
+    out["distances_dinf"] = grid.cell_distances(dinf, routing="dinf")
+    out["slopes_dinf"] = grid.cell_slopes(dem, dinf, routing="dinf")
+    return {k: np.asarray(v) for k, v in out.items()}
+
+
+def pysheds_priority_flood():
+    """pysheds' depressions filled by its compiled priority flood (a heap of
+    tuples in a typed list whose item type is passed in)."""
+    grid, dem = _pysheds_dem()
+    filled = grid.fill_pits(dem)
+    return {"depressions": np.asarray(grid.detect_depressions(filled)), "flooded": np.asarray(grid.fill_depressions(filled))}
 
 
 WORKLOADS = {
@@ -1580,4 +1872,9 @@ WORKLOADS = {
     "statsforecast": {"models": statsforecast_models, "intermittent": statsforecast_intermittent},
     "window-ops": {"windows": window_ops_windows, "mlforecast": window_ops_mlforecast},
     "clifford": {"products": clifford_products, "multivector_functions": clifford_multivector_functions},
+    "sgkit": {"counts_hwe": sgkit_counts_hwe, "distance_ld": sgkit_distance_ld, "popgen": sgkit_popgen,
+              "pedigree": sgkit_pedigree},
+    "esda": {"local": esda_local, "significance_shape": esda_significance_shape},
+    "porespy": {"images": porespy_images, "network": porespy_network},
+    "pysheds": {"flow": pysheds_flow, "priority_flood": pysheds_priority_flood},
 }

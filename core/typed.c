@@ -622,6 +622,37 @@ static PyObject *list_richcompare(ListObject *self, PyObject *other, int op) {
   return r;
 }
 
+/* `x in l`: an item equal to x, compared as Python compares (1 == 1.0). */
+static int list_contains(ListObject *self, PyObject *x) {
+  for (Py_ssize_t i = 0; i < (Py_ssize_t)self->l->len; i++) {
+    PyObject *o = list_item(self, i);
+    int eq = o ? PyObject_RichCompareBool(o, x, Py_EQ) : -1;
+    Py_XDECREF(o);
+    if (eq != 0) return eq;
+  }
+  return 0;
+}
+
+/* `l += items`: extended in place, as list's (and Numba's typed.List's). */
+static PyObject *list_inplace_concat(ListObject *self, PyObject *items) {
+  PyObject *r = list_extend(self, items);
+  if (!r) return NULL;
+  Py_DECREF(r);
+  return Py_NewRef(self);
+}
+
+/* reversed(l): over a snapshot of the items, from the last. */
+static PyObject *list_reversed(ListObject *self, PyObject *unused) {
+  PyObject *items = PySequence_List((PyObject *)self);
+  if (!items || PyList_Reverse(items) < 0) {
+    Py_XDECREF(items);
+    return NULL;
+  }
+  PyObject *it = PyObject_GetIter(items);
+  Py_DECREF(items);
+  return it;
+}
+
 static PyObject *list_item_type(ListObject *self, void *unused) {
   if (self->l->kind < 0) Py_RETURN_NONE;
   return PyUnicode_FromString(list_item_type_of(self)->name);
@@ -639,6 +670,7 @@ static PyMethodDef list_methods[] = {
   {"remove", (PyCFunction)list_remove, METH_O, "Removes the first item equal to x (ValueError if none)."},
   {"clear", (PyCFunction)list_clear, METH_NOARGS, "Removes every item."},
   {"copy", (PyCFunction)list_copy, METH_NOARGS, "A new typed list of the same items."},
+  {"__reversed__", (PyCFunction)list_reversed, METH_NOARGS, "An iterator over the items from the last."},
   {"empty_list", (PyCFunction)(void (*)(void))list_empty_list, METH_VARARGS | METH_KEYWORDS | METH_CLASS,
    "An empty list of items of item_type (ruchey.int64, ruchey.float64, int, float, bool ...)."},
   {"__class_getitem__", Py_GenericAlias, METH_O | METH_CLASS, "List[item] in annotations."},
@@ -654,6 +686,8 @@ static PySequenceMethods list_as_sequence = {
   .sq_length = (lenfunc)list_len,
   .sq_item = (ssizeargfunc)list_item,
   .sq_ass_item = (ssizeobjargproc)list_ass_item,
+  .sq_contains = (objobjproc)list_contains,
+  .sq_inplace_concat = (binaryfunc)list_inplace_concat,
 };
 
 static PyTypeObject ListType = {
@@ -663,6 +697,7 @@ static PyTypeObject ListType = {
   .tp_dealloc = (destructor)list_dealloc,
   .tp_repr = (reprfunc)list_repr,
   .tp_as_sequence = &list_as_sequence,
+  .tp_iter = PySeqIter_New,  /* an __iter__, which pandas' is_list_like and others look for */
   .tp_richcompare = (richcmpfunc)list_richcompare,
   .tp_hash = PyObject_HashNotImplemented,
   .tp_flags = Py_TPFLAGS_DEFAULT,

@@ -265,6 +265,26 @@ static const Type *cfunc_typeof(PyObject *o) {
   return t;
 }
 
+/* A ruchey type object (types.int64, Tuple([float64, int64])) passed as a
+ * value, as Numba passes a number class or a type reference: dtype(its
+ * type), no value at run time, so that typed.List.empty_list(t) of it
+ * compiles (pysheds passes its priority queue's item type). A scalar type
+ * or a tuple of them; an array type is not taken. */
+static const Type *type_object_typeof(PyObject *o) {
+  const char *cls = Py_TYPE(o)->tp_name;
+  if (PyType_Check(o) || (strcmp(cls, "Type") && strcmp(cls, "TupleType"))) return NULL;
+  PyObject *module = PyObject_GetAttrString((PyObject *)Py_TYPE(o), "__module__");
+  bool ours = module && PyUnicode_Check(module) && !strcmp(PyUnicode_AsUTF8(module), "ruchey.types");
+  Py_XDECREF(module);
+  PyObject *d = ours ? PyObject_CallMethod(o, "describe", NULL) : NULL;
+  const Type *t = d ? disp_described_type(d) : NULL;
+  Py_XDECREF(d);
+  PyErr_Clear();
+  bool scalars = t && (ty_is_scalar(t) || t->kind == TY_TUPLE);
+  for (int i = 0; scalars && t->kind == TY_TUPLE && i < t->nfields; i++) scalars = ty_is_scalar(t->fields[i]);
+  return scalars ? core_api()->dtype(t) : NULL;
+}
+
 /* A slice of ints and Nones: which parts are ints in its type. */
 static const Type *slice_type(PyObject *o) {
   PySliceObject *s = (PySliceObject *)o;
@@ -328,6 +348,8 @@ static const Type *typeof_depth(PyObject *o, int depth) {
     return dtype_value_type(o);
   member = disp_enum_typeof(o);
   if (member || PyErr_Occurred()) return member;
+  const Type *ref = type_object_typeof(o);
+  if (ref) return ref;
   return depth ? NULL : cfunc_typeof(o);
 }
 

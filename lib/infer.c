@@ -284,6 +284,10 @@ static bool ty_elements_of_0d(Infer *in, Node **xs, const Type **t, int n) {
  * Python's; a str or a set becomes a call reading its truth (so that a str
  * made for the test is released), a list or a dict len(c). */
 static const Type *ty_truth(Infer *in, Node *c, const char *what) {
+  for (int i = 0; c->kind == N_BOOLOP && i < c->list.len; i++) {  /* `while queue or k < n`: each operand's truth */
+    if (!ty_truth(in, c->list.items[i], what)) return NULL;
+    if (known_condition(in, c->list.items[i]) == (c->op == OP_OR)) break;  /* what follows is never typed */
+  }
   const Type *t = ty_maybe_none(in, c);
   if (!t || t->kind == TY_NONE) return t;
   if (is_0d(t) && !(t = ty_element_of_0d(in, c))) return NULL;  /* one element: its truth, as NumPy's */
@@ -808,7 +812,7 @@ static void ty_store(Infer *in, Node *target, const Type *t, Node *at) {
     if (!elem) return;
     if (target->lhs->ty->kind == TY_TUPLE) {
       ty_error(in, target, "tuples are immutable");
-    } else if (target->lhs->ty->readonly) {
+    } else if (target->lhs->ty->readonly && !ty_is_flat_store(target)) {
       ty_error(in, target, "cannot write to a read-only array");
     } else if (elem->kind == TY_ARRAY) {  /* a view, or the elements an array index selects */
       ty_index_store(in, target, t, at);
@@ -1320,7 +1324,10 @@ static bool stmt_returns(const Node *n) {
   case N_BLOCK: return block_returns(&n->body);
   case N_TRY: return try_returns(n);
   case N_WHILE:  /* while True: without a break leaves only by returning */
-    return n->cond->kind == N_BOOL && n->cond->ival && !block_breaks(&n->body);
+    if (n->cond->kind == N_BOOL && n->cond->ival && !block_breaks(&n->body)) return true;
+    /* fall through: a loop without a break runs its else clause whenever it ends */
+  case N_FOR:
+    return block_returns(&n->orelse) && !block_breaks(&n->body);
   default: return false;
   }
 }
@@ -1335,13 +1342,24 @@ static bool block_returns(const NodeList *l) {
  * fixed by its yields (None where it yields none, or only bare ones). */
 static bool ty_generator_function(Func *f, Infer *in, const CompileOptions *opts, Diag *diag) {
   const char *why = opts && (opts->kernel || opts->device || opts->gpu_cc) ? "in CUDA kernels and device functions"
-                  : opts && opts->declared_ret ? "with an explicit signature"
                   : opts && opts->c_entry ? "as a cfunc"
                   : opts && opts->ufunc_loop ? "as a ufunc" : NULL;
   if (why) {
     diag->kind = DIAG_TYPING;
     diag->line = f->line;
     snprintf(diag->msg, sizeof diag->msg, "generator function '%s' cannot be compiled %s", f->name, why);
+    return false;
+  }
+  /* An explicit signature's return type is, as Numba reads it, that of
+   * the value the generator ends with (None): a generator that ends takes
+   * none other; one that never ends (`while True: yield`) takes any. */
+  const Type *declared = opts ? opts->declared_ret : NULL;
+  bool ends = !block_returns(&f->body) || in->returns_none || in->returns_value;
+  if (declared && declared->kind != TY_NONE && ends) {
+    diag->kind = DIAG_TYPING;
+    diag->line = f->line;
+    snprintf(diag->msg, sizeof diag->msg, "generator function '%s' ends with None, but its signature declares %s",
+             f->name, declared->name);
     return false;
   }
   f->yield_type = in->yields ? in->yields : TYS(TY_NONE);
@@ -1438,7 +1456,7 @@ bool ty_infer(Func *f, const Type **argtypes, const CompileOptions *opts, Diag *
     return false;
   }
   if (!an_unroll_literal(f, argtypes, diag)) return false;
-  an_split_webs(f);  /* a name rebound to another type types each value on its own, as Numba */
+  an_split_webs(f, argtypes);  /* a name rebound to another type types each value on its own, as Numba */
   for (int i = 0; i < f->nparams; i++) f->var_types[i] = argtypes[i];
   f->param_types = argtypes;
   in.only_value = only_values(f, opts);

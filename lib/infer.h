@@ -46,6 +46,9 @@ const Type *ty_wrap_call(Infer *in, Node *n, const char *builtin);
 /* n, a call answered when typing (isinstance, hasattr), made the constant v, so that a branch on
  * it is pruned; its row stays, for what the call's typing reads after its typer. */
 void ty_become_bool(Node *n, bool v);
+/* builtins/python.c: whether n, a call of isinstance(), holds for a value of type t (1 or 0);
+ * -1 where n is another node, or t an Optional (which isinstance() refuses) */
+int ty_isinstance_of(const Node *n, const Type *t);
 /* NumPy's promotion of two scalar types, with Numba's rule that integer
  * arithmetic happens in at least 64 bits. */
 const Type *ty_promote(const Type *a, const Type *b);

@@ -182,6 +182,10 @@ MATH_OWN_INPUTS = {
     "factorial": [(n,) for n in MATH_INT_ARGS if n < 1000] + [(1000,), (2.0,), (np.int8(5),), (np.uint64(2**64 - 1),)],
     "ldexp": [(x, i) for x in MATH_PAIR_VALUES for i in MATH_INT_ARGS + [-1075, 1024, -3, 1.0]],
 }
+# gcd and lcm of ints (and bools) of every width, a float refused; none
+# whose answer passes int64 (Numba's wrap there)
+GCD_ARGS = [0, 1, 12, 18, -30, 7, 2**40, True, np.int32(-6), np.uint16(300), np.int8(-128)]
+MATH_OWN_INPUTS["gcd"] = MATH_OWN_INPUTS["lcm"] = list(itertools.product(GCD_ARGS, repeat=2)) + [(2.0, 4), (4, 2.5)]
 
 
 def math_inputs(nargs, name=None):
@@ -304,9 +308,9 @@ MATH_PROMISED = ["sqrt", "exp", "exp2", "expm1", "log", "log2", "log10", "log1p"
                  "erf", "erfc", "gamma", "lgamma", "cbrt", "fabs", "floor", "ceil", "trunc",
                  "isnan", "isinf", "isfinite", "degrees", "radians", "atan2", "hypot", "copysign",
                  "fmod", "pow", "ldexp", "frexp", "modf", "remainder", "isclose", "factorial",
-                 "nextafter", "ulp"]
+                 "nextafter", "ulp", "gcd", "lcm"]
 MATH_ARITY = {"atan2": 2, "hypot": 2, "copysign": 2, "fmod": 2, "pow": 2, "ldexp": 2, "remainder": 2,
-              "isclose": 2, "nextafter": 2}
+              "isclose": 2, "nextafter": 2, "gcd": 2, "lcm": 2}
 
 
 @pytest.mark.parametrize("name", MATH_PROMISED)

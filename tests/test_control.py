@@ -517,3 +517,58 @@ def test_a_variable_holding_an_arrays_ndim_prunes_as_the_ndim_itself():
         x = rng.standard_normal(shape)
         got, want = as_3d(x), as_3d.py_func(x)
         assert got.shape == want.shape and numpy.array_equal(got, want)
+@ruchey.njit
+def first_set(flags, start=0, end=None, step=1):
+    if end is None:
+        end = len(flags)
+    for i in range(start, end, step):
+        if flags[i]:
+            return i
+    else:
+        return -1
+
+
+@ruchey.njit
+def halve_until(n):
+    while n > 1:
+        n //= 2
+        if n == 5:
+            return -n
+    else:
+        return n
+
+
+def test_a_loop_whose_else_returns_always_returns():
+    """A loop without a break runs its else whenever it ends: a function
+    ending in `for ...: ... else: return -1` returns an int, not an
+    Optional (pysheds stores the result in an int array)."""
+    rng = make_rng(5)
+    out = numpy.zeros(3, numpy.int64)
+    for _ in range(6):
+        flags = rng.random(int(rng.integers(0, 7))) < 0.3
+        assert_same(first_set, flags)
+        assert_same(first_set, flags, len(flags) - 1, -1, -1)
+        out[0] = first_set(flags)  # an int where the element is stored
+    for n in (0, 1, 10, 11, 64, 1000):
+        assert_same(halve_until, n)
+
+
+@ruchey.njit
+def busy(queue, name, k):
+    n = 0
+    while queue or k < 3:
+        if queue:
+            n += queue.pop()
+        k += 1
+    if not queue and (name or k > 10):
+        n += 100
+    return n
+
+
+def test_and_or_in_conditions_take_each_operands_truth():
+    """`while queue or k < n` of a typed list, a str in `and`: each operand's
+    truth, as Python reads a condition (pysheds' priority flood)."""
+    for items, name, k in (([], "", 0), ([3, 4], "x", 1), ([5], "", 5)):
+        queue = ruchey.typed.List.empty_list(ruchey.int64)
+        queue.extend(items)
+        assert busy(queue, name, k) == busy.py_func(list(items), name, k)

@@ -120,3 +120,42 @@ def test_dtypes_of_two_kinds_in_one_variable_are_a_typing_error():
         return np.zeros(2, d)
     with pytest.raises(ruchey.TypingError, match="dtype\\(float32\\) and dtype\\(float64\\)"):
         njit(either)(True)
+
+
+@njit
+def queue_of(item_type, key_type, n):
+    """Typed containers made from types passed in (Numba's number classes
+    and type references)."""
+    q = ruchey.typed.List.empty_list(item_type)
+    d = ruchey.typed.Dict.empty(key_type, ruchey.int64)
+    for i in range(n):
+        q.append(q_item(i))
+        d[key_type(i)] = i
+    return len(q), len(d)
+
+
+@njit
+def q_item(i):
+    return (i * 0.5, i)
+
+
+@pytest.mark.parametrize("n", [0, 1, 5])
+def test_ruchey_types_as_arguments_make_typed_containers(n):
+    """types.int64, Tuple([...]) passed as values (pysheds passes its
+    priority queue's item type): dtype(type) values, no data at run time."""
+    from ruchey.types import Tuple, float64, int64
+    item = Tuple([float64, int64])
+    assert queue_of(item, int64, n) == (n, n)
+    assert queue_of(item, np.int32, n) == (n, n)
+
+
+def test_ruchey_scalar_and_tuple_types_pass_array_types_are_refused():
+    from ruchey.types import Tuple, float32, float64, int64
+
+    @njit
+    def empty(t):
+        return len(ruchey.typed.List.empty_list(t))
+
+    assert empty(float32) == 0 and empty(Tuple([float64, int64])) == 0
+    with pytest.raises(TypeError, match="not supported"):
+        empty(float64[:])

@@ -611,9 +611,30 @@ def test_unsupported_generator_code_is_a_typing_error(f, message):
         njit(f)(3)
 
 
-def test_generator_refused_with_explicit_signature():
+def test_generator_that_ends_refuses_a_signature_returning_a_value():
+    """As Numba reads it, a signature's return type is that of the value
+    the generator ends with, None."""
     def gen(n):
         yield n
 
-    with pytest.raises(ruchey.TypingError, match="explicit signature"):
+    with pytest.raises(ruchey.TypingError, match="ends with None, but its signature declares int64"):
         njit("int64(int64)")(gen)(3)
+
+
+def endless(n):
+    i = 1
+    while i <= n:
+        yield i
+        i += 1
+    while True:
+        yield -1
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_generator_that_never_ends_takes_a_signature(seed):
+    """Compiled when decorated (porespy's SimpleGenerator), called as any generator."""
+    n = int(make_rng(seed).integers(0, 6))
+    gen = njit("int64(int64)")(endless)
+    assert gen.signatures
+    got, expected = gen(n), endless(n)
+    assert [next(got) for _ in range(n + 3)] == [next(expected) for _ in range(n + 3)]

@@ -3,7 +3,7 @@ with the Python function applied to each outer element, and with NumPy's
 own results (a @ x, sums) where there is one."""
 import numpy as np
 import pytest
-from ruchey import guvectorize
+from ruchey import guvectorize, vectorize
 
 from conftest import make_rng, numpy2_only
 
@@ -162,3 +162,23 @@ def test_a_gufunc_keeps_its_compiled_loops_after_its_function_is_gone():
     x = np.arange(12.0).reshape(3, 4)
     for k in range(50):
         np.testing.assert_array_equal(shift(x, float(k)), x + k)
+
+
+@guvectorize(["void(float64[:], float64[:])"], "(n)->()")
+def named_total(x, out):
+    out[0] = x.sum()
+
+
+@vectorize(["float64(float64)"])
+def named_twice(x):
+    return 2.0 * x
+
+
+def test_ufuncs_carry_their_functions_module_and_name():
+    """As Numba's: pickle finds them by name in their module (it no longer
+    searches every module, asking the numba shim for names it lacks)."""
+    import pickle
+    for u, name in ((named_total, "named_total"), (named_twice, "named_twice")):
+        assert (u.__module__, u.__qualname__, u.__name__) == (__name__, name, name)
+        assert pickle.loads(pickle.dumps(u)) is u
+    np.testing.assert_array_equal(named_total(np.ones((2, 3))), [3.0, 3.0])

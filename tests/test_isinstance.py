@@ -146,3 +146,51 @@ def test_a_call_compiled_code_cannot_make_is_an_error_only_where_typed():
     assert unsupported_in_a_pruned_branch(2.5) == 2.5
     with pytest.raises(ruchey.TypingError, match="name 'name_never_defined' is not defined"):
         unsupported_in_a_pruned_branch(3)
+
+
+@njit
+def as_array(x, n):
+    """A number made an array of n copies of itself under its own name."""
+    if isinstance(x, (int, float)):
+        x = np.ones(n) * x
+    return x.sum() + x[0]
+
+
+@njit
+def as_array_else(x, n):
+    if not isinstance(x, float) and not isinstance(x, int):
+        x = x * 2.0
+    else:
+        x = np.full(n, x)
+    return x
+
+
+@njit
+def rebound_first(x, n):
+    x = np.arange(n) * 1.0  # x is no longer the parameter: its isinstance is typing's
+    if isinstance(x, float):
+        x = 1.0
+    return x.sum()
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_a_parameter_rebound_to_another_type_in_a_pruned_branch(seed):
+    """Numba prunes the branch before typing, so the name after the if holds
+    the branch's value alone (a number becomes an array of it)."""
+    rng = make_rng(seed)
+    n = int(rng.integers(1, 9))
+    for x in (float(rng.normal()), int(rng.integers(-5, 5)), rng.normal(size=n)):
+        assert_same(as_array, x, n)
+        assert_same(as_array_else, x, n)
+    assert_same(rebound_first, 2.5, n)
+
+
+def test_a_branch_not_decided_by_types_still_unifies():
+    @njit
+    def f(x, flag):
+        if flag:
+            x = np.ones(3) * x
+        return x
+
+    with pytest.raises(ruchey.TypingError, match="cannot be unified"):
+        f(1.0, True)

@@ -128,3 +128,15 @@ def test_a_tuple_holding_an_array_is_a_clear_typing_error():
 
     with pytest.raises(ruchey.TypingError, match="tuples of them"):
         f(np.zeros(2))
+
+
+@ruchey.njit
+def show_classes(x, a):
+    print("classes", type(x), type(a[0]), np.float32, type(x + 0.5))
+
+
+def test_number_classes_print_their_names_as_numba(capsys):
+    """Numba prints a number class (type(x), numpy.float32) by its name,
+    where Python would write "<class 'int'>" (porespy prints type(x))."""
+    out = printed(capsys, show_classes, np.int32(3), np.ones(2, np.float32))
+    assert out == "classes int32 float32 float32 float64\n"

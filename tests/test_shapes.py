@@ -862,3 +862,44 @@ def test_round_into_int_out_with_negative_decimals_is_numpys_error():
 def test_round_into_an_int_out_from_floats_is_refused():
     with pytest.raises(ruchey.TypingError, match="same_kind"):
         rounded_scalar_into(np.ones(3), 1, np.empty(3, np.int64))
+
+
+# ---------------------------------------------------------------- a.flat[i] = v of any layout
+
+@ruchey.njit
+def flat_store(a, i, v):
+    a.flat[i] = v
+    return a.flat[i]
+
+
+@ruchey.njit("void(int64, boolean[:, :])")
+def flat_mark(ix, marks):
+    marks.flat[ix] = True
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_flat_store_writes_an_array_of_any_layout_in_c_order(seed):
+    """NumPy's flatiter writes the array itself, also where it is not
+    C-contiguous (a transpose, a strided view, an 'A' signature's array:
+    pysheds' catchment): the element at the C-order position."""
+    rng = make_rng(seed)
+    base = rng.standard_normal((4, 6, 5))
+    for view in (lambda b: b[:, 1], lambda b: b[:, ::2, 1].T, lambda b: b[::2, 1:, ::3],
+                 lambda b: np.asfortranarray(b[0])):
+        got, expected = view(base.copy()), view(base.copy())
+        for i in [int(k) for k in rng.integers(-got.size, got.size, size=4)]:
+            v = float(rng.normal())
+            assert flat_store(got, i, v) == flat_store.py_func(expected, i, v)
+            np.testing.assert_array_equal(got, expected)
+    marks = np.zeros((3, 4), bool)[:, ::2]
+    flat_mark(3, marks)
+    assert marks.tolist() == [[False, False], [False, True], [False, False]]
+
+
+def test_flat_store_out_of_range_and_of_read_only_arrays():
+    a = np.zeros((4, 3)).T
+    with pytest.raises(IndexError):
+        flat_store(a, a.size, 1.0)
+    a.flags.writeable = False
+    with pytest.raises(ruchey.TypingError, match="read-only"):
+        flat_store(a, 0, 1.0)

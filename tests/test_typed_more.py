@@ -751,3 +751,39 @@ def test_keys_of_another_int_type_are_cast_to_the_dicts_as_numba_casts_them():
 
     with pytest.raises(ruchey.TypingError, match="not a key type"):
         float_key(1.5)
+# ---------------------------------------------------------------- a typed list from Python
+
+@njit
+def rows_of(n, scale):
+    rows = list()
+    for i in range(n):
+        rows.append((i, i * scale))
+    return rows
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_returned_list_iterates_as_a_python_list(seed):
+    """The sequence protocol in full (__iter__, __contains__, __reversed__,
+    +=): libraries test for __iter__ (pandas' is_list_like) before taking a
+    sequence."""
+    rng = make_rng(seed)
+    n, scale = int(rng.integers(0, 12)), float(rng.normal())
+    got, expected = rows_of(n, scale), rows_of.py_func(n, scale)
+    assert hasattr(got, "__iter__") and hasattr(got, "__contains__") and hasattr(got, "__reversed__")
+    assert list(iter(got)) == expected
+    assert list(reversed(got)) == expected[::-1]
+    for probe in expected[:3] + [(n, 0.0), (-1, scale)]:
+        assert (probe in got) == (probe in expected)
+    more = [(n + 1, 2.5), (n + 2, -1.0)]
+    alias = got
+    got += more
+    expected += more
+    assert got is alias and list(got) == expected
+
+
+def test_in_compares_as_python_and_iadd_checks_items():
+    ints = typed.List([1, 2, 3])
+    assert 2.0 in ints and 4 not in ints and "a" not in ints
+    with pytest.raises(TypeError):
+        ints += ["x"]
+    assert list(ints) == [1, 2, 3]

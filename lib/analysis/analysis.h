@@ -84,8 +84,9 @@ bool *an_maybe_unbound(Func *f);
  * before typing, false with the TypingError in diag */
 bool an_unroll_literal(Func *f, const Type *const *argtypes, Diag *diag);
 /* webs.c: each variable split into its webs (the assignments whose values
- * some read may find together), one slot each; run before typing */
-void an_split_webs(Func *f);
+ * some read may find together), one slot each; run before typing, with the
+ * parameters' types (a branch an isinstance() of one decides is pruned) */
+void an_split_webs(Func *f, const Type *const *argtypes);
 /* kernel.c */
 KernelPlan *an_kernel(Func *f);
 bool an_has_barrier(const Node *stmt);        /* stmt holds a collective (cuda.syncthreads()) */

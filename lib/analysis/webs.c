@@ -17,6 +17,7 @@
 #include <stdlib.h>
 
 #include "analysis/analysis.h"
+#include "infer.h"
 #include "ir.h"
 
 typedef uint64_t *Defs;  /* a set of definitions, one bit each */
@@ -33,6 +34,7 @@ typedef struct Jumps {
 
 typedef struct Webs {
   Func *f;
+  const Type *const *argtypes;  /* the parameters' types, which decide an isinstance() of one */
   int ndefs, words;
   int *def_var;     /* per definition in the order of the code: its variable */
   Node **def_node;  /* per definition in the order of the code: its target (none for parameters) */
@@ -286,6 +288,36 @@ static void flow_try(Webs *w, Node *n, Defs s) {
   }
 }
 
+/* Whether cond holds (1), fails (0) or is unknown (-1) from the
+ * arguments' types alone: isinstance() of a parameter that holds its
+ * value on entry here (under not, and, or). Typing prunes the branch such
+ * a condition decides, as Numba does before typing; flowing the taken
+ * branch alone keeps the other's assignments from joining the webs after
+ * the if, so that `if isinstance(x, float): x = numpy.ones(n) * x` types
+ * x as an array below for a float x (esda's permutation tests). */
+static int known_by_arguments(Webs *w, const Node *cond, Defs s) {
+  if (cond->kind == N_UNARY && cond->op == OP_NOT) {
+    int k = known_by_arguments(w, cond->lhs, s);
+    return k < 0 ? k : !k;
+  }
+  if (cond->kind == N_BOOLOP) {  /* every operand known (none has effects) */
+    bool and = cond->op == OP_AND;
+    for (int i = 0; i < cond->list.len; i++) {
+      int k = known_by_arguments(w, cond->list.items[i], s);
+      if (k < 0) return -1;
+      if (k != and) return k;
+    }
+    return and;
+  }
+  if (cond->kind != N_CALL || cond->list.len != 1 || cond->list.items[0]->kind != N_VAR) return -1;
+  int v = cond->list.items[0]->var, end = w->var_first[v + 1];
+  if (v >= w->f->nparams || next_in(s, w->var_first[v], end) != w->var_first[v] ||
+      next_in(s, w->var_first[v] + 1, end) != end)
+    return -1;  /* not a parameter, or reassigned on some path to here */
+  const Type *declared = w->f->declared_types ? w->f->declared_types[v] : NULL;  /* locals= wins, as in typing */
+  return ty_isinstance_of(cond, declared ? declared : w->argtypes[v]);
+}
+
 static void flow_stmt(Webs *w, Node *n, Defs s) {
   switch (n->kind) {
   case N_ASSIGN:
@@ -299,6 +331,11 @@ static void flow_stmt(Webs *w, Node *n, Defs s) {
     break;
   case N_IF: {
     reads(w, n->cond, s);
+    int known = known_by_arguments(w, n->cond, s);
+    if (known >= 0) {  /* the branch not taken is never typed: its reads and assignments join nothing */
+      flow_block(w, known ? &n->body : &n->orelse, s);
+      break;
+    }
     Defs other = defs_copy(w, s);
     flow_block(w, &n->body, s);
     flow_block(w, &n->orelse, other);
@@ -378,8 +415,8 @@ static int *give_slots(Webs *w) {
   return slot;
 }
 
-void an_split_webs(Func *f) {
-  Webs w = {.f = f};
+void an_split_webs(Func *f, const Type *const *argtypes) {
+  Webs w = {.f = f, .argtypes = argtypes};
   number_all(&w);
   if (w.ndefs == 0) return;
   Defs s = defs_new(&w);

@@ -536,7 +536,7 @@ static const Type *ty_empty_dict(Infer *in, Node *n, const Type **args) {
   if (!k || !v) return ty_error(in, n, "typed.Dict.empty() takes key_type and value_type");
   for (int i = 0; i < 2; i++) {
     Node *t = i ? v : k;
-    if (t->kind != N_DTYPE || t->ival == TY_RECORD)
+    if (t->ty->kind != TY_DTYPE || t->ty->elem->kind == TY_RECORD)  /* named, or held by a variable */
       return ty_error(in, t, "typed.Dict.empty() in compiled code takes number types or unicode_type "
                       "(types.int64, numpy.float32, ...), got %s", t->ty->name);
   }

@@ -380,6 +380,12 @@ static const Type *ty_math(Infer *in, Node *n, const Type **args) {
   if (!t) return NULL;
   if (m->flags & M_PREDICATE) return TYS(TY_BOOL);
   if (m->flags & M_INT_RESULT) return TYS(TY_I64);
+  if (m->flags & M_INT_ONLY) {  /* math.gcd, math.lcm: in the arguments' int type, as Numba's */
+    for (int i = 0; i < n->list.len; i++)
+      if (!ty_is_int(args[i]) && args[i]->kind != TY_BOOL)
+        return ty_error(in, n->list.items[i], "%s() needs integers, got %s", n->bi->path, args[i]->name);
+    return ty_is_int(t) ? t : TYS(TY_I64);
+  }
   if (t->kind == TY_F32 && ty_in_cuda(in)) return TYS(TY_F32);  /* as numba-cuda: a GPU's float64 is slow */
   return TYS(TY_F64);
 }
@@ -475,6 +481,10 @@ static LLVMValueRef lo_math_elem(Lower *l, Node *n, LLVMValueRef *v) {
     return m->int_code(l, t, v);
   }
   if (!numpy && int_args && (m->flags & M_INT_RESULT)) return lo_convert(l, v[0], n->list.items[0]->ty, TYS(TY_I64));
+  if (!numpy && (m->flags & M_INT_ONLY)) {
+    for (int i = 0; i < n->list.len; i++) a[i] = lo_convert(l, v[i], n->list.items[i]->ty, rt);
+    return m->int_code(l, rt, a);
+  }
   if (numpy && int_args && (m->flags & M_KEEPS_INT)) {  /* in ints; bools as int8s */
     const Type *t = rt->kind == TY_BOOL ? TYS(TY_I8) : rt;
     for (int i = 0; i < n->list.len; i++) a[i] = lo_convert(l, v[i], elem_of(n->list.items[i]->ty), t);
@@ -565,8 +575,8 @@ const Builtin bi_math[] = {
   NUMPY("float_power", FLOAT_POWER, 2, 0),
   NUMPY("deg2rad", RADIANS, 1, BF_CHEAP),
   NUMPY("rad2deg", DEGREES, 1, BF_CHEAP),
-  NUMPY("gcd", GCD, 2, 0),
-  NUMPY("lcm", LCM, 2, 0),
+  MATH("gcd", GCD, 2, BF_CHEAP), NUMPY("gcd", GCD, 2, 0),
+  MATH("lcm", LCM, 2, BF_CHEAP), NUMPY("lcm", LCM, 2, 0),
   /* not ufuncs: no out= */
   {"numpy.sinc", "numpy", "sinc", BK_FUNCTION, 0, 1, 1, NULL, BF_PURE, SINC, 0, ty_numpy_math, lo_math, lo_math_elem},
   {"numpy.isposinf", "numpy", "isposinf", BK_FUNCTION, 0, 1, 1, NULL, BF_PURE | BF_CHEAP, ISPOSINF, 0, ty_numpy_math, lo_math, lo_math_elem},

@@ -2,7 +2,8 @@
  * spaces, then a newline; ints as %lld (%llu unsigned), bools as
  * True/False, None, constant strings as themselves, complex numbers as
  * Python's repr writes them, tuples of these as Python writes them
- * ("(1, 2.5)", "(1,)"); floats as Python and NumPy
+ * ("(1, 2.5)", "(1,)"); a number class (type(x), numpy.int32) as its
+ * name, as Numba prints it; floats as Python and NumPy
  * write them in @njit code (repr: %g, %h for float32) and as numba-cuda
  * prints them in kernels (%f). The format is made here; the GPU's vprintf
  * or the CPU's rt_print (print.c: a kernel's lines kept together by block,
@@ -21,7 +22,7 @@ static bool printable(const Type *t) {
       if (!printable(t->fields[i]) || t->fields[i]->kind == TY_ARRAY) return false;
     return true;
   }
-  return ty_is_scalar(t) || t->kind == TY_NONE || t->kind == TY_STR;
+  return ty_is_scalar(t) || t->kind == TY_NONE || t->kind == TY_STR || t->kind == TY_DTYPE;
 }
 
 /* Whether t is or holds what only the CPU's print writes (strings made at run time, arrays). */
@@ -72,7 +73,7 @@ static int slots_of(const Type *t) {
     for (int i = 0; i < t->nfields; i++) n += slots_of(t->fields[i]);
     return n;
   }
-  return t->kind == TY_NONE ? 0 : ty_is_complex(t) ? 2 : 1;
+  return t->kind == TY_NONE || t->kind == TY_DTYPE ? 0 : ty_is_complex(t) ? 2 : 1;
 }
 
 /* Value v of type t: its directives in the format, its slots from slot[*used] on. */
@@ -80,6 +81,8 @@ static int slots_of(const Type *t) {
 static void print_value(Lower *l, Format *f, LLVMValueRef v, const Type *t, LLVMValueRef *slot, int *used, bool in_tuple) {
   if (t->kind == TY_NONE) {
     put(f, "None");
+  } else if (t->kind == TY_DTYPE) {  /* type(x), numpy.float32: its name, as Numba prints a number class */
+    put(f, t->elem->name);
   } else if (t->kind == TY_TUPLE) {
     put(f, "(");
     for (int i = 0; i < t->nfields; i++) {
@@ -122,6 +125,10 @@ static void print_value(Lower *l, Format *f, LLVMValueRef v, const Type *t, LLVM
 static LLVMValueRef print_item(Lower *l, Format *f, Node *a, LLVMValueRef *slot, int *used) {
   if (a->kind == N_STRING) {
     for (const char *c = a->str; *c; c++) put(f, *c == '%' ? "%%" : (char[]){*c, 0});
+    return NULL;
+  }
+  if (a->ty->kind == TY_DTYPE) {  /* known from types alone: no value to lower */
+    print_value(l, f, NULL, a->ty, slot, used, false);
     return NULL;
   }
   LLVMValueRef v = lo_expr(l, a);

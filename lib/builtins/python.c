@@ -206,6 +206,12 @@ static const Type *ty_error_where_typed(Infer *in, Node *n, const Type **args) {
  * classes, n->data). Of a variable, the call becomes the constant, so
  * that an if on it prunes the branch not taken, as Numba's does; an
  * Optional is refused, as Numba refuses it (test `is None` first). */
+static bool is_instance(const IsClasses *c, const Type *t) {
+  bool yes = (c->kinds >> t->kind) & 1;
+  for (int i = 0; i < c->n; i++) yes |= c->types[i] == t;
+  return yes;
+}
+
 static const Type *ty_isinstance(Infer *in, Node *n, const Type **args) {
   const IsClasses *c = n->data;
   Node *x = n->list.items[0];
@@ -213,11 +219,15 @@ static const Type *ty_isinstance(Infer *in, Node *n, const Type **args) {
   if (!t) return NULL;
   if (t->kind == TY_OPTIONAL)
     return ty_error(in, n, "isinstance() cannot take an Optional value (%s): test it with `is None` first", t->name);
-  bool yes = (c->kinds >> t->kind) & 1;
-  for (int i = 0; i < c->n; i++) yes |= c->types[i] == t;
+  bool yes = is_instance(c, t);
   if (x->kind == N_VAR) ty_become_bool(n, yes);
   else n->ival = yes;  /* an expression: evaluated, then the constant */
   return TYS(TY_BOOL);
+}
+
+int ty_isinstance_of(const Node *n, const Type *t) {
+  if (n->kind != N_CALL || !n->bi || n->bi->type != ty_isinstance || t->kind == TY_OPTIONAL) return -1;
+  return is_instance(n->data, t);
 }
 
 static LLVMValueRef lo_isinstance(Lower *l, Node *n) {

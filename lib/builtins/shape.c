@@ -330,6 +330,32 @@ static LLVMValueRef lo_flat(Lower *l, Node *n) {
   return n->lhs->ty->ndim == 1 ? lo_owned(l, n->lhs) : ravelled(l, n->lhs, n->ty);
 }
 
+bool ty_is_flat_store(const Node *target) {
+  const Node *flat = target->lhs;
+  if (target->kind != N_INDEX || flat->kind != N_ATTR || !flat->bi || flat->bi->type != ty_flat) return false;
+  const Type *a = flat->lhs->ty;
+  return a && a->kind == TY_ARRAY && a->ndim > 1 && a->layout != 'C' && !a->readonly && target->rhs->ty &&
+         (ty_is_int(target->rhs->ty) || target->rhs->ty->kind == TY_BOOL);
+}
+
+void lo_flat_store(Lower *l, Node *target, const Type *t, LLVMValueRef v) {
+  Node *arr = target->lhs->lhs;
+  const Type *at = arr->ty;
+  LLVMValueRef a = lo_expr(l, arr), shape[RC_MAX_NDIM], strides[RC_MAX_NDIM];
+  shape_of(l, at, a, shape, strides);
+  LLVMValueRef i = lo_convert(l, lo_expr(l, target->rhs), target->rhs->ty, TYS(TY_I64));
+  i = lo_index_wrapped(l, i, size_of(l, at->ndim, shape), 0);
+  LLVMValueRef offset = const_i64(l, 0);
+  for (int d = at->ndim - 1; d >= 0; d--) {  /* C order: the last axis varies fastest */
+    offset = LLVMBuildAdd(l->b, offset, LLVMBuildMul(l->b, LLVMBuildURem(l->b, i, shape[d], ""), strides[d], ""), "");
+    i = LLVMBuildUDiv(l->b, i, shape[d], "");
+  }
+  LLVMValueRef data = LLVMBuildExtractValue(l->b, a, 2, "");
+  LLVMValueRef p = LLVMBuildGEP2(l->b, l->mod->i8, data, &offset, 1, "flat.at");
+  lo_store_scalar(l, at->elem, p, lo_convert(l, v, t, at->elem));
+  lo_done_with(l, arr, a);
+}
+
 /* a.flatten(): always a copy */
 static const Type *ty_flatten(Infer *in, Node *n, const Type **args) {
   const Type *t = array_operand(in, n, args[0]);

@@ -242,6 +242,10 @@ bool ty_is_jitclass_field(const Node *n);
 void lo_jitclass_store(Lower *l, Node *target, const Type *t, LLVMValueRef v);
 void lo_jitclass_update(Lower *l, Node *n);
 void lo_jitclass_refcount(Lower *l, const Type *t, LLVMValueRef v, bool inc);
+/* builtins/shape.c: a.flat[i] = v where a's type is not C-contiguous (a.flat reads a copy of
+ * it): the element at C-order position i stored in a itself, as NumPy's flatiter */
+bool ty_is_flat_store(const Node *target);
+void lo_flat_store(Lower *l, Node *target, const Type *t, LLVMValueRef v);
 void lo_release_temp(Lower *l, const Type *t, LLVMValueRef v);  /* a temp made by lowering itself */
 
 /* ---------------------------------------------------------------- arith.c */

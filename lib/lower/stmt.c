@@ -26,6 +26,8 @@ static void lo_store(Lower *l, Node *target, const Type *t, LLVMValueRef v) {
   } else if (target->kind == N_INDEX && target->ty->kind == TY_ARRAY && target->lhs->ty->kind == TY_ARRAY) {
     lo_index_store(l, target, t, v);
     if (ty_has_arrays(t)) lo_refcount(l, t, v, false);  /* the stored value was owned */
+  } else if (ty_is_flat_store(target)) {
+    lo_flat_store(l, target, t, v);
   } else if (target->kind == N_INDEX) {
     LLVMValueRef base;
     const Type *bt = target->lhs->ty;

@@ -30,6 +30,19 @@ _OPTIONS = ("target", "identity", "nopython", "forceobj", "cache", "fastmath", "
             "error_model", "nogil", "writable_args")
 
 
+def _named(u, func):
+    """u (a numpy.ufunc) named by func's module and qualified name, as
+    Numba's ufunc objects are: pickle finds it there (without them it
+    searches every module for it, asking the numba shim for names it lacks).
+    NumPy's ufuncs take attributes from 2.2 on; older ones stay unnamed."""
+    try:
+        u.__module__ = func.__module__
+        u.__qualname__ = getattr(func, "__qualname__", func.__name__)
+    except AttributeError:
+        pass
+    return u
+
+
 def _check_options(options):
     unknown = set(options) - set(_OPTIONS)
     if unknown:
@@ -88,7 +101,7 @@ class _Loops:
         parallel = self.options.get("target", "cpu") == "parallel"
         u = _core._make_ufunc(self.func.__name__, doc, self.nin, identity, list(self.loops), parallel,
                               self.disp)
-        return u
+        return _named(u, self.func)
 
 
 def _dtype_of(value):
@@ -334,8 +347,8 @@ def _build_gufunc(func, disp, sigs, layout, options):
         how = _loop_arguments(sig, core, len(ins))
         address, nums = _core._gufunc_loop(disp, tuple(t.describe() for t in sig.args))
         loops.append((address, nums, how))
-    return _core._make_gufunc(func.__name__, func.__doc__ or "", len(ins), len(outs), layout.replace(" ", ""),
-                              loops, options.get("target", "cpu") == "parallel", disp)
+    return _named(_core._make_gufunc(func.__name__, func.__doc__ or "", len(ins), len(outs), layout.replace(" ", ""),
+                                     loops, options.get("target", "cpu") == "parallel", disp), func)
 
 
 class GUFunc:
