@@ -19,8 +19,6 @@ int disp_init_numpy(void) {
   return 0;
 }
 
-/* ---------------------------------------------------------------- specialisations */
-
 /* ---------------------------------------------------------------- literal arguments */
 
 /* literally(p) in the body: the compile asked for the values of the

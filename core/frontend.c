@@ -235,6 +235,7 @@ static Node *error_where_typed(Fe *fe, PyObject *e, const char *msg) {
   n->str = arena_strdup(fe->arena, msg);
   return n;
 }
+
 static Node *call_node(Fe *fe, PyObject *e, const char *builtin, Node **args, int n);
 static Node *string_node(Fe *fe, PyObject *e, PyObject *v);
 

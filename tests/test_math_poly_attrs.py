@@ -581,9 +581,15 @@ def test_flat_writes_a_c_contiguous_or_1d_array(shape):
         check(flat_writes, np.arange(10.0)[::2])
 
 
-def test_flat_of_other_layouts_is_read_only():
-    with pytest.raises(ruchey.TypingError, match="read-only"):
-        flat_writes(np.zeros((3, 4)).T)
+@pytest.mark.parametrize("view", [lambda a: a.T, lambda a: a[:, ::2], lambda a: a[::-1, 1:]])
+def test_flat_writes_of_other_layouts_write_the_array_in_c_order(view):
+    """a.flat[i] = v of a transpose or a strided view writes a's element at
+    C-order position i, as NumPy's flatiter."""
+    base = np.arange(24.0).reshape(4, 6)
+    got, want = base.copy(), base.copy()
+    flat_writes(view(got))
+    flat_writes.py_func(view(want))
+    assert np.array_equal(got, want)
 
 
 def test_flat_index_out_of_range():

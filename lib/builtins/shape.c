@@ -338,10 +338,10 @@ bool ty_is_flat_store(const Node *target) {
          (ty_is_int(target->rhs->ty) || target->rhs->ty->kind == TY_BOOL);
 }
 
-void lo_flat_store(Lower *l, Node *target, const Type *t, LLVMValueRef v) {
+LLVMValueRef lo_flat_addr(Lower *l, Node *target, LLVMValueRef *array) {
   Node *arr = target->lhs->lhs;
   const Type *at = arr->ty;
-  LLVMValueRef a = lo_expr(l, arr), shape[RC_MAX_NDIM], strides[RC_MAX_NDIM];
+  LLVMValueRef a = *array = lo_expr(l, arr), shape[RC_MAX_NDIM], strides[RC_MAX_NDIM];
   shape_of(l, at, a, shape, strides);
   LLVMValueRef i = lo_convert(l, lo_expr(l, target->rhs), target->rhs->ty, TYS(TY_I64));
   i = lo_index_wrapped(l, i, size_of(l, at->ndim, shape), 0);
@@ -351,9 +351,7 @@ void lo_flat_store(Lower *l, Node *target, const Type *t, LLVMValueRef v) {
     i = LLVMBuildUDiv(l->b, i, shape[d], "");
   }
   LLVMValueRef data = LLVMBuildExtractValue(l->b, a, 2, "");
-  LLVMValueRef p = LLVMBuildGEP2(l->b, l->mod->i8, data, &offset, 1, "flat.at");
-  lo_store_scalar(l, at->elem, p, lo_convert(l, v, t, at->elem));
-  lo_done_with(l, arr, a);
+  return LLVMBuildGEP2(l->b, l->mod->i8, data, &offset, 1, "flat.at");
 }
 
 /* a.flatten(): always a copy */

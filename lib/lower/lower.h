@@ -242,10 +242,11 @@ bool ty_is_jitclass_field(const Node *n);
 void lo_jitclass_store(Lower *l, Node *target, const Type *t, LLVMValueRef v);
 void lo_jitclass_update(Lower *l, Node *n);
 void lo_jitclass_refcount(Lower *l, const Type *t, LLVMValueRef v, bool inc);
-/* builtins/shape.c: a.flat[i] = v where a's type is not C-contiguous (a.flat reads a copy of
- * it): the element at C-order position i stored in a itself, as NumPy's flatiter */
+/* builtins/shape.c: a.flat[i] = v (or op= v) where a's type is not C-contiguous (a.flat reads a
+ * copy of it): the address of a's own element at C-order position i, as NumPy's flatiter
+ * writes it; *array gets a, for lo_done_with(l, target->lhs->lhs, *array) */
 bool ty_is_flat_store(const Node *target);
-void lo_flat_store(Lower *l, Node *target, const Type *t, LLVMValueRef v);
+LLVMValueRef lo_flat_addr(Lower *l, Node *target, LLVMValueRef *array);
 void lo_release_temp(Lower *l, const Type *t, LLVMValueRef v);  /* a temp made by lowering itself */
 
 /* ---------------------------------------------------------------- arith.c */

@@ -27,7 +27,9 @@ static void lo_store(Lower *l, Node *target, const Type *t, LLVMValueRef v) {
     lo_index_store(l, target, t, v);
     if (ty_has_arrays(t)) lo_refcount(l, t, v, false);  /* the stored value was owned */
   } else if (ty_is_flat_store(target)) {
-    lo_flat_store(l, target, t, v);
+    LLVMValueRef a, addr = lo_flat_addr(l, target, &a);
+    lo_store_scalar(l, target->ty, addr, lo_convert(l, v, t, target->ty));
+    lo_done_with(l, target->lhs->lhs, a);
   } else if (target->kind == N_INDEX) {
     LLVMValueRef base;
     const Type *bt = target->lhs->ty;
@@ -74,8 +76,9 @@ static void lo_augassign(Lower *l, Node *n) {
     lo_store(l, target, n->ty, r);
     return;
   }
+  bool flat = ty_is_flat_store(target);  /* a.flat[i] op= v: a's own element, its index read once */
   LLVMValueRef base;
-  LLVMValueRef addr = lo_index_addr(l, target, &base);
+  LLVMValueRef addr = flat ? lo_flat_addr(l, target, &base) : lo_index_addr(l, target, &base);
   LLVMValueRef cur = lo_load_scalar(l, target->ty, addr);
   LLVMValueRef rhs = lo_expr(l, n->rhs);
   LLVMValueRef r = lo_binop_values(l, n->op, n->ty, cur, target->ty, rhs, n->rhs->ty);
@@ -84,7 +87,7 @@ static void lo_augassign(Lower *l, Node *n) {
     lo_refcount(l, target->ty, cur, false);
     lo_done_with(l, n->rhs, rhs);
   }
-  lo_done_with(l, target->lhs, base);
+  lo_done_with(l, flat ? target->lhs->lhs : target->lhs, base);
 }
 
 /* if c: s += t in a loop planned for it (analysis/function.c, sums_guarded_terms):
