@@ -367,7 +367,8 @@ PyObject *ext_callee(PyObject *obj);
 /* CompileOptions.find_member: a method or attribute registered for a type. */
 void *ext_find_member(void *ctx, const Type *receiver, const char *name, bool attribute);
 /* CompileOptions.intrinsic: an @intrinsic's signature and LLVM IR for argument types. */
-bool ext_intrinsic_code(void *ctx, IntrinsicCall *call, const Type *const *args, int nargs, Diag *diag);
+bool ext_intrinsic_code(void *ctx, IntrinsicCall *call, const Type *const *args, const Node *const *consts, int nargs,
+                       Diag *diag);
 /* The frontend's: a call of obj is an @intrinsic's (a new IntrinsicCall in arena), or NULL. */
 IntrinsicCall *ext_intrinsic_call(PyObject *obj, Arena *arena);
 /* An overload's dispatcher (*disp) replaced by the implementation its

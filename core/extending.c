@@ -126,8 +126,9 @@ IntrinsicCall *ext_intrinsic_call(PyObject *obj, Arena *arena) {
 
 /* The intrinsic's __ruchey_intrinsic__(argument descriptions) gives
  * (return description, argument descriptions, IR text); it keeps the text. */
-bool ext_intrinsic_code(void *ctx, IntrinsicCall *call, const Type *const *args, int nargs, Diag *diag) {
-  PyObject *descs = described_args(args, NULL, nargs);
+bool ext_intrinsic_code(void *ctx, IntrinsicCall *call, const Type *const *args, const Node *const *consts, int nargs,
+                       Diag *diag) {
+  PyObject *descs = described_args(args, consts, nargs);
   PyObject *method = descs ? PyUnicode_FromString("__ruchey_intrinsic__") : NULL;
   PyObject *got = method ? PyObject_CallMethodOneArg(call->owner, method, descs) : NULL;
   Py_XDECREF(method);

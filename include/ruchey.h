@@ -483,9 +483,11 @@ typedef void *(*FindMember)(void *ctx, const Type *receiver, const char *name, b
 typedef bool (*BindCall)(void *ctx, void *callee, struct Node *call, Diag *diag);
 
 /* Asks the extension for an intrinsic's signature and code for argument
- * types, filling call; false with diag set where its typing or code
- * generation fails. */
-typedef bool (*IntrinsicCode)(void *ctx, IntrinsicCall *call, const Type *const *args, int nargs, Diag *diag);
+ * types (consts as ResolveCall's: the arguments' values typing knows, its
+ * typing function's literal types), filling call; false with diag set
+ * where its typing or code generation fails. */
+typedef bool (*IntrinsicCode)(void *ctx, IntrinsicCall *call, const Type *const *args, const Node *const *consts,
+                              int nargs, Diag *diag);
 
 typedef struct CompileOptions {
   ResolveCall resolve;     /* calls to other ruchey functions */

@@ -190,3 +190,41 @@ def test_codegen_returning_the_wrong_type_is_a_typing_error():
         return wrong(x)
     with pytest.raises(TypingError, match="codegen returned i64"):
         f(1)
+
+
+@intrinsic
+def shifted_left(typingctx, x, by):
+    """x << by, by a shift known when compiling (a literal), as Numba's
+    intrinsics read constants' values: IR with the count written in."""
+    if not isinstance(x, types.Integer) or not isinstance(by, types.IntegerLiteral):
+        return None
+    count = by.literal_value
+
+    def codegen(context, builder, sig, args):
+        return builder.shl(args[0], ir.Constant(args[0].type, count))
+    return x(x, by), codegen
+
+
+def test_an_intrinsic_typer_gets_the_literal_types_of_constants_and_of_literally():
+    from ruchey import literally
+
+    @njit
+    def by_constants(x):
+        return shifted_left(x, 3) + shifted_left(x, 1)
+
+    @njit
+    def by_argument(x, k):
+        return shifted_left(x, literally(k))
+
+    for x in make_rng(seed_of("shifted_left")).integers(-1000, 1000, 8):
+        x = int(x)
+        assert by_constants(x) == (x << 3) + (x << 1)
+        for k in (0, 2, 5):
+            assert by_argument(x, k) == x << k
+
+    @njit
+    def by_variable(x, k):
+        return shifted_left(x, k)
+
+    with pytest.raises(Exception, match="shifted_left"):  # no implementation for a plain int64 count
+        by_variable(3, 2)

@@ -49,8 +49,10 @@ static const Type *ty_intrinsic_call(Infer *in, Node *n, const Type **args) {
     if (!is_number_or_bool(args[i]))
       return ty_error(in, n->list.items[i], "an @intrinsic takes numbers and bools only: argument %d is %s",
                       i + 1, args[i]->name);
+  const Node *consts[64] = {0};
+  for (int i = 0; i < n->list.len && i < 64; i++) consts[i] = ty_constant(in, n->list.items[i]);
   Diag inner = {0};
-  if (!in->opts->intrinsic(in->opts->resolve_ctx, call, args, n->list.len, &inner))
+  if (!in->opts->intrinsic(in->opts->resolve_ctx, call, args, consts, n->list.len, &inner))
     return ty_error(in, n, "%s", inner.msg[0] ? inner.msg : "the intrinsic failed");
   if (call->nargs != n->list.len)
     return ty_error(in, n, "the intrinsic's signature takes %d argument%s, the call gives %d", call->nargs,

@@ -109,8 +109,9 @@ def get_or_insert_function(module, fnty, name):
 class Intrinsic:
     """What @intrinsic makes: compiled code calls it; Python cannot."""
 
-    def __init__(self, typer):
+    def __init__(self, typer, prefer_literal=False):
         self._typer = typer
+        self._prefer_literal = prefer_literal  # literal types (constants' values) tried first, as Numba's
         functools.update_wrapper(self, typer)
         self._code = {}  # the arguments' types, described -> (return, arguments, IR text), kept for the compiler
 
@@ -128,12 +129,14 @@ class Intrinsic:
         return self._code[key]
 
     def _generate(self, descs):
-        from ruchey.extending import _type_of
-        argtypes = tuple(_type_of(d) for d in descs)  # numbers and bools: the compiler refused the rest
+        from ruchey.extending import _type_of, _typed
+        literal = tuple(_type_of(d) for d in descs)  # numbers and bools: the compiler refused the rest
+        plain = tuple(types.unliteral(t) for t in literal)
         ir = _llvmlite_ir()
-        found = self._typer(None, *argtypes)
+        found = _typed(lambda *argtypes: self._typer(None, *argtypes),
+                       (literal, plain) if self._prefer_literal else (plain, literal))
         if found is None:
-            raise TypeError(f"the intrinsic {self.__name__} has no implementation for argument types {argtypes}")
+            raise TypeError(f"the intrinsic {self.__name__} has no implementation for argument types {plain}")
         if not isinstance(found, tuple) or len(found) != 2 or not isinstance(found[0], types.Signature):
             raise TypeError(f"the intrinsic {self.__name__}'s typing function must return (signature, codegen), "
                             f"got {found!r}")
@@ -162,4 +165,4 @@ def intrinsic(*args, **kwargs):
         return Intrinsic(args[0])
     if args:
         raise TypeError("intrinsic takes a typing function, or keyword options only")
-    return Intrinsic
+    return lambda typer: Intrinsic(typer, prefer_literal=kwargs.get("prefer_literal", False))
