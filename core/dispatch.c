@@ -58,17 +58,21 @@ static const Node **frozen_nodes(Dispatcher *self, PyObject *const *values, Aren
   return frozen;
 }
 
+/* The code (or text, out) for these types and the values of the literal
+ * arguments (lits), never cached: the cache's key is the types'. */
+static bool literal_code(Dispatcher *self, const Type *const *args, PyObject *const *lits, OutputKind out,
+                         CompileResult *res, Arena *arena) {
+  const Node **frozen = frozen_nodes(self, lits, arena);
+  return frozen && cp_compile_frozen(self, args, frozen, out, res, arena);
+}
+
 /* ---------------------------------------------------------------- specialisations */
 
 /* The code for these types: from the on-disk cache (cache=True), or
- * compiled; with literal arguments (lits, NULL where none) compiled for
- * their values, never cached (the cache's key is the types'). */
+ * compiled; with literal arguments (lits, NULL where none) literal_code. */
 static bool spec_code(Dispatcher *self, const Type *const *args, PyObject *const *lits, const Type *declared_ret,
                       bool device, CompileResult *res, Arena *arena) {
-  if (lits) {
-    const Node **frozen = frozen_nodes(self, lits, arena);
-    return frozen && cp_compile_frozen(self, args, frozen, OUT_JIT, res, arena);
-  }
+  if (lits) return literal_code(self, args, lits, OUT_JIT, res, arena);
   /* (a @cfunc's entries for FunctionType arguments: not cached, their key would be its jit's) */
   if (device || self->opts.reports_failure) return cp_compile(self, args, declared_ret, device, OUT_JIT, 0, res, arena);
   return cache_compile(self, args, declared_ret, ENTRY_CALL, res, arena);
@@ -78,7 +82,7 @@ static bool spec_code(Dispatcher *self, const Type *const *args, PyObject *const
  * references in a PyMem array, NULL elsewhere; NULL with no exception
  * where there are none. */
 static PyObject **literal_values(Dispatcher *self, PyObject *const *args) {
-  if (!self->literal_mask || !args) return NULL;
+  if (!self->literal_mask) return NULL;
   PyObject **lits = PyMem_Calloc((size_t)self->nparams, sizeof(PyObject *));
   if (!lits) return PyErr_NoMemory(), NULL;
   for (int i = 0; i < self->nparams && i < 64; i++)
@@ -256,14 +260,13 @@ static Spec *call_compile_miss(Dispatcher *self, const Type *const *types, PyObj
   disp_lock_compiles(self);
   Spec *s = NULL;
   if (!self->literal_mask && !(s = disp_find_spec(self, types, false))) s = add_spec(self, types, NULL, NULL, false);
-  uint64_t tried = 0;
-  while (!s && self->literal_mask != tried && (!PyErr_Occurred() || PyErr_ExceptionMatches(core_LiteralRequest))) {
+  /* each compile may ask for more (a LiteralRequest): again with those, until it asks for none new */
+  for (uint64_t tried = 0; !s && self->literal_mask != tried;) {
+    if (PyErr_Occurred() && !PyErr_ExceptionMatches(core_LiteralRequest)) break;
     PyErr_Clear();
     tried = self->literal_mask;
-    if (!(s = find_literal_spec(self, types, args))) {
-      PyObject **lits = literal_values(self, args);
-      if (lits) s = add_spec(self, types, lits, NULL, false);
-    }
+    PyObject **lits = (s = find_literal_spec(self, types, args)) ? NULL : literal_values(self, args);
+    if (lits) s = add_spec(self, types, lits, NULL, false);
   }
   disp_unlock_compiles(self);
   return s;
@@ -600,8 +603,7 @@ static bool add_text(PyObject *d, PyObject *sig, Dispatcher *self, const Type *c
                      const Type *declared, bool device, OutputKind out, int gpu_cc) {
   Arena arena = {0};
   CompileResult res;
-  const Node **frozen = lits ? frozen_nodes(self, lits, &arena) : NULL;
-  bool ok = lits ? frozen && cp_compile_frozen(self, args, frozen, out, &res, &arena)
+  bool ok = lits ? literal_code(self, args, lits, out, &res, &arena)
             : out == OUT_PTX && !device && !declared ? cache_ptx(self, args, gpu_cc, &res, &arena)
                                                      : cp_compile(self, args, declared, device, out, gpu_cc, &res, &arena);
   arena_free(&arena);

@@ -77,41 +77,54 @@ class _Overloads:
 
     def __init__(self, name, variadic=False):
         self.name = name
-        self.typers = []   # (typing function, jit options), the first registered first
-        self.chosen = {}   # argument types' descriptions -> the implementation's dispatcher
+        self.typers = []   # (typing function, jit options, prefer_literal), the first registered first
+        self.chosen = {}   # argument types' descriptions (constants' values too) -> the implementation's dispatcher
+        self.by_types = {}  # the same for choices no value decided, by the plain types' descriptions alone
         self.variadic = variadic  # calls bind *args: each typer takes the arguments its parameters bind
 
     def select(self, descs):
         key = repr(descs)  # tuple types are described as lists
         if key not in self.chosen:
-            self.chosen[key] = self._choose(descs)
+            plain_key = repr([d["type"] if isinstance(d, dict) else d for d in descs])
+            if plain_key in self.by_types:  # as Numba's: one implementation for every value of the constants
+                self.chosen[key] = self.by_types[plain_key]
+            else:
+                self.chosen[key], by_value = self._choose(descs)
+                if not by_value:
+                    self.by_types[plain_key] = self.chosen[key]
         return self.chosen[key]
 
     def _choose(self, descs):
+        """The implementation for these arguments, and whether constants'
+        values may have decided it: unless the first typing function that
+        takes them chose it from the plain types, not preferring literals."""
         literal = tuple(_type_of(d) for d in descs)
         if self.variadic:  # one tuple of every argument's type
             literal = literal[0].items
         plain = tuple(types.unliteral(t) for t in literal)
+        first = True
         for typer, jit_options, prefer_literal in self.typers:
             if self.variadic and not _binds(typer, len(plain)):
                 continue  # an overload for another number of arguments
-            impl = _typed(typer, (literal, plain) if prefer_literal else (plain, literal))
+            impl, attempt = _typed(typer, (literal, plain) if prefer_literal else (plain, literal))
             if impl is None:
+                first = False
                 continue
+            by_value = not first or prefer_literal or attempt > 0
             impl = getattr(impl, "py_func", impl) if is_jitted(impl) else impl  # a compiled function: its Python one
             if not callable(impl) or not hasattr(impl, "__code__"):
-                raise TypeError(f"the overload of {self.name} for {argtypes} returned {impl!r}, "
+                raise TypeError(f"the overload of {self.name} for {plain} returned {impl!r}, "
                                 f"not a Python function")
             chosen = jit(**jit_options)(impl)
-            return _spread(chosen) if self.variadic else chosen
-        return None
+            return (_spread(chosen) if self.variadic else chosen), by_value
+        return None, True
 
 
 def _typed(typer, attempts):
     """What typer returns for the first of the attempts' argument types
     that gives an implementation, as Numba tries the plain and literal
-    types in turn (the same once only); the first attempt's error where
-    none does."""
+    types in turn (the same once only), and that attempt's index; the
+    first attempt's error where none does."""
     error = None
     for i, argtypes in enumerate(attempts):
         if i and argtypes == attempts[0]:
@@ -122,10 +135,10 @@ def _typed(typer, attempts):
             error = error or exc
             continue
         if impl is not None:
-            return impl
+            return impl, i
     if error is not None:
         raise error
-    return None
+    return None, None
 
 
 def _binds(func, nargs):
@@ -192,6 +205,7 @@ def _bind_by_typers(func, disp):
         return
     overloads.variadic = signature is _variadic_stub
     overloads.chosen.clear()
+    overloads.by_types.clear()
     _callees[func] = _generic(signature, overloads)
 
 

@@ -133,8 +133,8 @@ class Intrinsic:
         literal = tuple(_type_of(d) for d in descs)  # numbers and bools: the compiler refused the rest
         plain = tuple(types.unliteral(t) for t in literal)
         ir = _llvmlite_ir()
-        found = _typed(lambda *argtypes: self._typer(None, *argtypes),
-                       (literal, plain) if self._prefer_literal else (plain, literal))
+        found, _ = _typed(lambda *argtypes: self._typer(None, *argtypes),
+                          (literal, plain) if self._prefer_literal else (plain, literal))
         if found is None:
             raise TypeError(f"the intrinsic {self.__name__} has no implementation for argument types {plain}")
         if not isinstance(found, tuple) or len(found) != 2 or not isinstance(found[0], types.Signature):
