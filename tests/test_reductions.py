@@ -358,7 +358,7 @@ def test_reduction_of_an_integer_expression_keeps_numpys_dtypes():
                                   "np.sum(a, dtype=np.bool_)", "np.mean(a, axis=0, dtype=np.float64)"])
 def test_dtype_argument_matches_numpy(expr):
     """Floats converted to an integer dtype=: in range (NumPy's casts of
-    others are C's undefined behaviour; ruchey's saturate)."""
+    others are C's undefined behaviour, tested on x86 in test_shapes.py)."""
     rng = make_rng(8)
     for dtype in (np.int16, np.float32, np.float64, np.bool_):
         for a in (values(rng, dtype, (0,)), values(rng, dtype, (30,)), values(rng, dtype, (1000,))):

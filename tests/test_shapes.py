@@ -7,6 +7,9 @@ Deviations (see lib/builtins/shape.c): reshape and ravel of an array that is
 not C-contiguous copy it; squeeze needs axis= (the dimensions of length 1
 are known only at run time); axes that decide a result's type are
 constants."""
+import platform
+import warnings
+
 import numpy as np
 import pytest
 
@@ -250,8 +253,8 @@ def test_expand_dims_repeated_axis_is_a_typing_error():
 
 def castable(a, to):
     """a with values every dtype holds (NumPy's casts of floats beyond an
-    integer type's range, and of NaN, are undefined in C and differ by
-    platform; ruchey's saturate)."""
+    integer type's range, and of NaN, are C's undefined behaviour and differ
+    by platform: test_float_beyond_an_int_range_converts_as_numpy_on_x86)."""
     if np.dtype(to).kind in "iub" and a.dtype.kind == "f":
         a = np.where(np.isfinite(a), a, 1).clip(0, 100)
     return a
@@ -266,6 +269,34 @@ def test_astype_every_pair_of_dtypes(to):
         assert not np.shares_memory(got, a)
     for layout in ("F", "strided"):
         check(f, castable(array(RNG, np.float64, (3, 4), layout), to), flags=True)
+
+
+BEYOND = [np.nan, np.inf, -np.inf, 1e300, -1e300, 2.0**63, -2.0**63, 2.0**64, 1e19, -1e19, 3e9, -3e9, 2.0**31,
+          70000.5, -70000.5, 300.7, -300.7, 255.9, -1.0, -0.5, 128.0, -129.0, 65536.0, 2.0**32, -2.0**32, 2.5]
+
+
+@pytest.mark.skipif(platform.machine() not in ("x86_64", "AMD64"), reason="the CPU's conversion decides")
+@pytest.mark.parametrize("to", [np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uint32, np.uint64])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_float_beyond_an_int_range_converts_as_numpy_on_x86(dtype, to):
+    """NaN, infinities and floats beyond the type's range give NumPy's values
+    on x86 (INT_MIN cut to the type, through the CPU's signed conversion), in
+    astype, stores into an array (as Numba's; NumPy's item assignment raises
+    for NaN) and NumPy's scalar types, whether or not the loop is vectorised.
+    NumPy's uint32 differs between its own loops there (2**31 or 0 for NaN):
+    its element-by-element one is the reference."""
+    astype = define(f"@ruchey.njit\ndef f(a):\n    return a.astype(np.{to.__name__})\n")
+    store = define("@ruchey.njit\ndef f(a, out):\n    for i in range(a.size):\n        out[i] = a[i]\n    return out\n")
+    scalar = define(f"@ruchey.njit\ndef f(x):\n    return np.{to.__name__}(x)\n")
+    with np.errstate(invalid="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        for n in (1, 7, 200):  # scalar code, a short loop, vectorised
+            a = np.resize(np.array(BEYOND, dtype), n)
+            want = np.repeat(a, 2)[::2].astype(to)
+            assert_same_array(astype(a), want)
+            assert_same_array(store(a, np.zeros(n, to)), want)
+        for x in BEYOND:
+            assert scalar(dtype(x)) == scalar.py_func(dtype(x))
 
 
 SAME_SIZE = [(np.int64, np.float64), (np.float64, np.uint64), (np.int32, np.float32),

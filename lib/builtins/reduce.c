@@ -220,10 +220,7 @@ static LLVMValueRef cast_lanes(Lower *l, LLVMValueRef v, const Type *from, const
   if (ty_is_int(from) && ty_is_int(to)) return LLVMBuildIntCast2(l->b, v, dst, ty_is_signed(from), "");
   if (ty_is_int(from))
     return ty_is_signed(from) ? LLVMBuildSIToFP(l->b, v, dst, "") : LLVMBuildUIToFP(l->b, v, dst, "");
-  if (ty_is_int(to)) {
-    LLVMTypeRef ov[2] = {dst, LLVMTypeOf(v)};
-    return lo_intrinsic(l, ty_is_signed(to) ? "llvm.fptosi.sat" : "llvm.fptoui.sat", ov, 2, &v, 1);
-  }
+  if (ty_is_int(to)) return lo_fp_to_int(l, v, dst, ty_is_signed(to));
   return LLVMBuildFPCast(l->b, v, dst, "");
 }
 

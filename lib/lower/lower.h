@@ -210,6 +210,7 @@ LLVMValueRef lo_take_result(Lower *l, const Type *t, LLVMValueRef r);  /* a call
 LLVMValueRef lo_fconst(Lower *l, const Type *t, double v);
 LLVMValueRef lo_truth(Lower *l, LLVMValueRef v, const Type *t);
 LLVMValueRef lo_convert(Lower *l, LLVMValueRef v, const Type *from, const Type *to);
+LLVMValueRef lo_fp_to_int(Lower *l, LLVMValueRef v, LLVMTypeRef dst, bool is_signed);  /* C's truncation, the CPU's value outside the range */
 LLVMValueRef lo_arr_field(Lower *l, LLVMValueRef a, unsigned field, unsigned i);
 LLVMValueRef lo_arr_shape(Lower *l, LLVMValueRef a, int d);
 LLVMValueRef lo_arr_stride(Lower *l, const Type *t, LLVMValueRef a, int d);

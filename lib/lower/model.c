@@ -295,12 +295,50 @@ LLVMValueRef lo_convert(Lower *l, LLVMValueRef v, const Type *from, const Type *
     return LLVMBuildIntCast2(l->b, v, dst, ty_is_signed(from), "");
   if (ty_is_int(from))
     return ty_is_signed(from) ? LLVMBuildSIToFP(l->b, v, dst, "") : LLVMBuildUIToFP(l->b, v, dst, "");
-  if (ty_is_int(to)) {
-    /* saturating, so NaN and out-of-range values are defined */
-    LLVMTypeRef ov[2] = {dst, lo_type(l, from)};
-    return lo_intrinsic(l, ty_is_signed(to) ? "llvm.fptosi.sat" : "llvm.fptoui.sat", ov, 2, &v, 1);
-  }
+  if (ty_is_int(to)) return lo_fp_to_int(l, v, dst, ty_is_signed(to));
   return LLVMBuildFPCast(l->b, v, dst, "");
+}
+
+static LLVMTypeRef scalar_of(LLVMTypeRef t) { return LLVMGetTypeKind(t) == LLVMVectorTypeKind ? LLVMGetElementType(t) : t; }
+
+/* An int type as wide as `bits`, with as many lanes as like has. */
+static LLVMTypeRef int_like(LLVMTypeRef like, unsigned bits) {
+  LLVMTypeRef t = LLVMIntTypeInContext(LLVMGetTypeContext(like), bits);
+  return LLVMGetTypeKind(like) == LLVMVectorTypeKind ? LLVMVectorType(t, LLVMGetVectorSize(like)) : t;
+}
+
+/* c, or c in every lane when like is a vector. */
+static LLVMValueRef like_const(LLVMValueRef c, LLVMTypeRef like) {
+  if (LLVMGetTypeKind(like) != LLVMVectorTypeKind) return c;
+  LLVMValueRef lanes[64];
+  unsigned n = LLVMGetVectorSize(like);
+  for (unsigned i = 0; i < n; i++) lanes[i] = c;
+  return LLVMConstVector(lanes, n);
+}
+
+static LLVMValueRef fp_to_signed(Lower *l, LLVMValueRef v, LLVMTypeRef dst) {
+  return LLVMBuildFreeze(l->b, LLVMBuildFPToSI(l->b, v, dst, ""), "");
+}
+
+/* A float truncated to an int type (or lanes of them) as NumPy's casts
+ * (C's) convert it on x86-64, where a value beyond the type's range, or
+ * NaN, gives what the CPU's signed conversion gives: INT_MIN, cut to the
+ * type. Unsigned types go through the signed conversion as gcc compiles
+ * them: u8 and u16 through int32, u32 through int64, u64 through int64
+ * of x or of x - 2**63 at and beyond 2**63. On a GPU, PTX's conversions
+ * saturate (NaN gives 0). LLVM calls these values poison; each freeze
+ * makes one fixed value the optimiser may not reason from. */
+LLVMValueRef lo_fp_to_int(Lower *l, LLVMValueRef v, LLVMTypeRef dst, bool is_signed) {
+  unsigned bits = LLVMGetIntTypeWidth(scalar_of(dst));
+  if (is_signed) return fp_to_signed(l, v, dst);
+  if (l->mod->gpu) return LLVMBuildFreeze(l->b, LLVMBuildFPToUI(l->b, v, dst, ""), "");  /* PTX's cvt: saturated, as CUDA C's */
+  if (bits < 64) return LLVMBuildTrunc(l->b, fp_to_signed(l, v, int_like(dst, bits < 32 ? 32 : 64)), dst, "");
+  LLVMValueRef top = like_const(LLVMConstReal(scalar_of(LLVMTypeOf(v)), 0x1p63), dst);
+  LLVMValueRef sign = like_const(LLVMConstInt(scalar_of(dst), 1ull << 63, 0), dst);
+  LLVMValueRef high = LLVMBuildFCmp(l->b, LLVMRealOGE, v, top, "");
+  LLVMValueRef low_part = fp_to_signed(l, v, dst);
+  LLVMValueRef high_part = LLVMBuildXor(l->b, fp_to_signed(l, LLVMBuildFSub(l->b, v, top, ""), dst), sign, "");
+  return LLVMBuildSelect(l->b, high, high_part, low_part, "");
 }
 
 /* ---------------------------------------------------------------- arrays */

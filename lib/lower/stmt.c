@@ -232,6 +232,16 @@ static bool leaves_early(Node *loop) {
   return e.found;
 }
 
+/* A range() argument as an int64. Floats are truncated as Numba takes
+ * them, but saturating, so that nan or inf gives an empty or bounded loop
+ * rather than one of 2**63 steps from INT64_MIN. */
+static LLVMValueRef range_bound(Lower *l, Node *x) {
+  if (!ty_is_float(x->ty)) return lo_expr_as(l, x, TYS(TY_I64));
+  LLVMValueRef v = lo_expr(l, x);
+  LLVMTypeRef ov[2] = {l->mod->i64, LLVMTypeOf(v)};
+  return lo_intrinsic(l, "llvm.fptosi.sat", ov, 2, &v, 1);
+}
+
 /* range(...)'s start, stop and step: a call's arguments (a zero step
  * raises ValueError, as Python's), or the parts of a range value (a
  * variable holding one: {start, stop, step}). */
@@ -246,13 +256,13 @@ void lo_range_parts(Lower *l, Node *r, LLVMValueRef *start, LLVMValueRef *stop, 
   *start = const_i64(l, 0);
   *step = const_i64(l, 1);
   if (r->list.len == 1) {
-    *stop = lo_expr_as(l, r->list.items[0], TYS(TY_I64));
+    *stop = range_bound(l, r->list.items[0]);
   } else {
-    *start = lo_expr_as(l, r->list.items[0], TYS(TY_I64));
-    *stop = lo_expr_as(l, r->list.items[1], TYS(TY_I64));
+    *start = range_bound(l, r->list.items[0]);
+    *stop = range_bound(l, r->list.items[1]);
   }
   if (r->list.len == 3) {
-    *step = lo_expr_as(l, r->list.items[2], TYS(TY_I64));
+    *step = range_bound(l, r->list.items[2]);
     if (!LLVMIsAConstantInt(*step) || LLVMConstIntGetSExtValue(*step) == 0)
       lo_raise_if(l, LLVMBuildICmp(l->b, LLVMIntEQ, *step, const_i64(l, 0), ""), RT_ERR_VALUE,
                "range() arg 3 must not be zero");
