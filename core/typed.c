@@ -929,6 +929,42 @@ static PyObject *dict_setdefault(DictObject *self, PyObject *args) {
   return dict_subscript(self, k);
 }
 
+/* The last pair inserted, removed (as dict.popitem: last in, first out). */
+static PyObject *dict_popitem(DictObject *self, PyObject *unused) {
+  RtDict *d = self->d;
+  if (d->used == 0) {
+    PyErr_SetString(PyExc_KeyError, "popitem(): dictionary is empty");
+    return NULL;
+  }
+  char *e = rt_dict_entry(d, d->used - 1);
+  PyObject *k = key_box(self->key, d->keykind, *(uint64_t *)(e + 8));
+  PyObject *v = k ? box_item(dict_value_type_of(self), e + RT_DICT_VALUE) : NULL;
+  PyObject *pair = v && dict_ass_subscript(self, k, NULL) == 0 ? PyTuple_Pack(2, k, v) : NULL;
+  Py_XDECREF(k); Py_XDECREF(v);
+  return pair;
+}
+
+/* Pairs from a mapping (anything with keys(), as dict.update reads it) or
+ * an iterable of pairs, stored in order: a key given twice keeps its
+ * first place and its last value, as in a dict. */
+static int dict_merge(DictObject *self, PyObject *from) {
+  PyObject *pairs = PyDict_New();
+  int rc = !pairs                             ? -1
+           : PyObject_HasAttrString(from, "keys") ? PyDict_Merge(pairs, from, 1)
+                                                  : PyDict_MergeFromSeq2(pairs, from, 1);
+  PyObject *k, *v;
+  for (Py_ssize_t at = 0; rc == 0 && PyDict_Next(pairs, &at, &k, &v);) rc = dict_ass_subscript(self, k, v);
+  Py_XDECREF(pairs);
+  return rc;
+}
+
+static PyObject *dict_update(DictObject *self, PyObject *args, PyObject *kw) {
+  PyObject *from = NULL;
+  if (!PyArg_UnpackTuple(args, "update", 0, 1, &from)) return NULL;
+  if ((from && dict_merge(self, from) < 0) || (kw && dict_merge(self, kw) < 0)) return NULL;
+  Py_RETURN_NONE;
+}
+
 static PyObject *dict_clear(DictObject *self, PyObject *unused) {
   rt_dict_clear(self->d);
   Py_RETURN_NONE;
@@ -962,6 +998,9 @@ static PyMethodDef dict_methods[] = {
   {"get", (PyCFunction)dict_get, METH_VARARGS, "d[k] if k is a key, else the default (None)."},
   {"pop", (PyCFunction)dict_pop, METH_VARARGS, "Removes k and returns its value (or the default)."},
   {"setdefault", (PyCFunction)dict_setdefault, METH_VARARGS, "d[k], set to the default first if missing."},
+  {"popitem", (PyCFunction)dict_popitem, METH_NOARGS, "Removes the last pair inserted and returns it."},
+  {"update", (PyCFunction)(void (*)(void))dict_update, METH_VARARGS | METH_KEYWORDS,
+   "Stores the pairs of a mapping or an iterable of pairs, then the keywords'."},
   {"clear", (PyCFunction)dict_clear, METH_NOARGS, "Removes every pair."},
   {"copy", (PyCFunction)dict_copy, METH_NOARGS, "A new typed dict of the same pairs."},
   {"empty", (PyCFunction)(void (*)(void))dict_empty, METH_VARARGS | METH_KEYWORDS | METH_CLASS,

@@ -472,6 +472,43 @@ def test_typed_dict_is_shared_without_copying():
     assert repr(d) == "DictType[int64,float64]({2: 2.0, 10: 1.0, 3: 7.0})"
 
 
+@pytest.mark.parametrize("seed", range(4))
+def test_typed_dict_update_and_popitem_as_a_dicts(seed):
+    """update (a mapping, pairs, keywords) and popitem (last in, first out),
+    step by step beside a Python dict, then passed to compiled code."""
+    rng = make_rng(seed)
+    d, want = typed.Dict.empty(ruchey.types.unicode_type, ruchey.float64), {}
+    for _ in range(30):
+        pairs = [(f"k{rng.integers(12)}", float(rng.normal())) for _ in range(rng.integers(4))]
+        how = rng.integers(4)
+        if how == 0:
+            d.update(dict(pairs)); want.update(dict(pairs))
+        elif how == 1:
+            d.update(pairs); want.update(pairs)
+        elif how == 2:
+            d.update(dict(pairs), extra=1.5); want.update(dict(pairs), extra=1.5)
+        elif want:
+            assert d.popitem() == want.popitem()
+        assert list(d.items()) == list(want.items())
+    assert add_first_value(d) == (next(iter(want.values())) if want else -1.0)
+    while want:
+        assert d.popitem() == want.popitem()
+    with pytest.raises(KeyError, match="empty"):
+        d.popitem()
+    with pytest.raises(ValueError, match="length 1"):
+        d.update([("x",)])
+    with pytest.raises(TypeError):
+        d.update(3)
+    assert len(d) == 0
+
+
+@njit
+def add_first_value(d):
+    for k in d:
+        return d[k]
+    return -1.0
+
+
 def test_untyped_dict_types_from_first_pair():
     d = typed.Dict()
     d[1.5] = True
