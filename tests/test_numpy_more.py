@@ -338,6 +338,55 @@ def test_take_out_of_bounds_raises_numpys_index_error():
             f(np.arange(6.0).reshape(2, 3), i)
 
 
+def test_take_along_axis_matches_numpy():
+    """Along each axis (a runtime one too, and the default -1), indices from
+    argsort and random ones (negative too), either array of length 1 in
+    the other dimensions (broadcast), and axis=None (flattened)."""
+    rng = make_rng(31)
+    by_axis = fn("np.take_along_axis(a, i, axis)", "a, i, axis")
+    by_default = fn("np.take_along_axis(a, i)", "a, i")
+    flat = fn("np.take_along_axis(a, i, axis=None)", "a, i")
+    for dtype in (np.float64, np.int8, np.bool_, np.complex64):  # elements moved, whatever they hold
+        for shape in [(5,), (3, 4), (2, 3, 4)]:
+            for layout in LAYOUTS:
+                a = small(rng, dtype, shape, layout)
+                for axis in range(-a.ndim, a.ndim):
+                    n = a.shape[axis]
+                    check(by_axis, a, np.argsort(a.real if a.dtype.kind == "c" else a, axis=axis), axis)
+                    ishape = list(a.shape)
+                    ishape[axis] = 3
+                    check(by_axis, a, rng.integers(-n, n, ishape), axis)
+                    other = (axis + 1) % a.ndim  # the axis itself in 1-d
+                    ishape[other] = 1  # indices broadcast there
+                    check(by_axis, a, rng.integers(-n, n, ishape).astype(np.int32), axis)
+                    if a.ndim > 1:  # arr broadcast there
+                        one = a[(slice(None),) * other + (slice(0, 1),)]
+                        ishape = list(one.shape)
+                        ishape[other], ishape[axis] = 5, 4
+                        check(by_axis, one, rng.integers(-n, n, ishape), axis)
+                check(by_default, a, rng.integers(0, a.shape[-1], a.shape))
+                check(flat, a, rng.integers(-a.size, a.size, 7))
+
+
+def test_take_along_axis_errors_match_numpy():
+    f = fn("np.take_along_axis(a, i, axis)", "a, i, axis")
+    m = np.arange(12.0).reshape(3, 4)
+    with pytest.raises(IndexError, match="index 9 is out of bounds for axis 1 with size 4"):
+        f(m, np.array([[9]]), 1)
+    with pytest.raises(IndexError, match="index -5 is out of bounds for axis 0 with size 3"):
+        f(m, np.array([[-5]]), 0)
+    with pytest.raises(IndexError, match="could not be broadcast"):
+        f(m, np.zeros((2, 4), np.int64), 1)
+    with pytest.raises(ValueError, match="axis 2 is out of bounds"):
+        f(m, np.zeros((1, 1), np.int64), 2)
+    with pytest.raises(ruchey.TypingError, match="same number of dimensions"):
+        f(m, np.zeros(3, np.int64), 1)
+    with pytest.raises(ruchey.TypingError, match="integer array"):
+        f(m, np.zeros((3, 1)), 1)
+    with pytest.raises(ruchey.TypingError, match="single dimension"):
+        fn("np.take_along_axis(a, i, None)", "a, i")(m, np.zeros((3, 1), np.int64))
+
+
 def test_extract_flatnonzero_match_numpy():
     rng = make_rng(14)
     fs = [fn("np.extract(c, a)", "c, a"), fn("np.extract(a > 2, a)", "c, a"), fn("np.flatnonzero(c)", "c, a")]

@@ -1,6 +1,8 @@
 /* builtins/picking.c — elements picked from an array read flattened (in C
  * order), in compiled code: numpy.take(a, indices) and a.take(indices)
- * (no axis), numpy.extract(condition, arr), numpy.flatnonzero(a), and
+ * (no axis), numpy.take_along_axis(arr, indices, axis) (along an axis,
+ * broadcasting, or flattened for axis=None), numpy.extract(condition,
+ * arr), numpy.flatnonzero(a), and
  * numpy.delete(arr, obj) and numpy.insert(arr, obj, values) (no axis, as
  * Numba's: the result is 1-d). Each reads its array once, flattened (a
  * flat temporary, or for delete and insert the array itself where it is
@@ -286,13 +288,99 @@ static LLVMValueRef lo_insert(Lower *l, Node *n) {
   return out;
 }
 
+/* ---------------------------------------------------------------- take_along_axis */
+
+static bool is_none(const Node *x) { return x && (x->kind == N_NONE || (x->ty && x->ty->kind == TY_NONE)); }
+
+/* numpy.take_along_axis(arr, indices, axis=-1): arr's elements at indices
+ * along axis, the other dimensions broadcast as NumPy's fancy indexing
+ * broadcasts them; axis=None reads arr flattened (np.take's), with 1-d
+ * indices. A C-ordered array of indices' broadcast shape. */
+static const Type *ty_take_along_axis(Infer *in, Node *n, const Type **args) {
+  Node *axis = bi_arg(n, 2, "axis");
+  const Type *t = args[0], *it = args[1];
+  if (t->kind != TY_ARRAY) return ty_error(in, n->list.items[0], "%s() needs an array, got %s", n->bi->name, t->name);
+  if (it->kind != TY_ARRAY || !ty_is_int(it->elem))
+    return ty_error(in, n->list.items[1], "%s(): indices must be an integer array, got %s", n->bi->name, it->name);
+  if (is_none(axis))
+    return it->ndim == 1 ? ty_array(t->elem, 1, 'C', false)
+                         : ty_error(in, n->list.items[1], "%s(): when axis=None, indices must have a single dimension",
+                                    n->bi->name);
+  if (axis && !bi_check_axis(in, n, axis, t->ndim)) return NULL;
+  if (!axis && t->ndim == 0) return ty_error(in, n, "%s(): axis -1 is out of bounds for array of dimension 0", n->bi->name);
+  if (it->ndim != t->ndim)
+    return ty_error(in, n->list.items[1], "%s(): indices and arr must have the same number of dimensions, got %d and %d",
+                    n->bi->name, it->ndim, t->ndim);
+  return ty_array(t->elem, t->ndim, 'C', false);
+}
+
+typedef struct Along {
+  const Type *t, *it, *ot;
+  LLVMValueRef a, ix, out, axis;
+  LLVMValueRef shape[RC_MAX_NDIM], ishape[RC_MAX_NDIM];
+} Along;
+
+/* out[idx] = arr[idx with indices[idx] along axis], a length of 1 in
+ * either array read at 0 */
+static void take_along(Lower *l, LLVMValueRef *idx, void *arg) {
+  Along *c = arg;
+  LLVMValueRef one = const_i64(l, 1), zero = const_i64(l, 0), at_ix[RC_MAX_NDIM], at_a[RC_MAX_NDIM];
+  for (int d = 0; d < c->t->ndim; d++)
+    at_ix[d] = LLVMBuildSelect(l->b, LLVMBuildICmp(l->b, LLVMIntEQ, c->ishape[d], one, ""), zero, idx[d], "");
+  LLVMValueRef j = lo_convert(l, lo_load_scalar(l, c->it->elem, lo_element_addr(l, c->it, c->ix, at_ix)), c->it->elem,
+                              TYS(TY_I64));
+  LLVMValueRef len = zero;
+  for (int d = 0; d < c->t->ndim; d++)
+    len = LLVMBuildSelect(l->b, LLVMBuildICmp(l->b, LLVMIntEQ, c->axis, const_i64(l, d), ""), c->shape[d], len, "");
+  LLVMValueRef bad = LLVMBuildOr(l->b, LLVMBuildICmp(l->b, LLVMIntSLT, j, LLVMBuildNeg(l->b, len, ""), ""),
+                                 LLVMBuildICmp(l->b, LLVMIntSGE, j, len, ""), "");
+  lo_raise_index_error_if(l, bad, 0, j, c->axis, len);
+  j = LLVMBuildSelect(l->b, LLVMBuildICmp(l->b, LLVMIntSLT, j, zero, ""), LLVMBuildAdd(l->b, j, len, ""), j, "");
+  for (int d = 0; d < c->t->ndim; d++) {
+    LLVMValueRef own = LLVMBuildSelect(l->b, LLVMBuildICmp(l->b, LLVMIntEQ, c->shape[d], one, ""), zero, idx[d], "");
+    at_a[d] = LLVMBuildSelect(l->b, LLVMBuildICmp(l->b, LLVMIntEQ, c->axis, const_i64(l, d), ""), j, own, "");
+  }
+  LLVMValueRef v = lo_load_scalar(l, c->t->elem, lo_element_addr(l, c->t, c->a, at_a));
+  lo_store_scalar(l, c->t->elem, lo_element_addr(l, c->ot, c->out, idx), v);
+}
+
+static LLVMValueRef lo_take_along_axis(Lower *l, Node *n) {
+  Node *arr = n->list.items[0], *ix = n->list.items[1], *axis = bi_arg(n, 2, "axis");
+  if (is_none(axis)) return lo_take(l, n);
+  Along c = {arr->ty, ix->ty, n->ty, lo_expr(l, arr), lo_expr(l, ix), NULL, NULL, {0}, {0}};
+  int ndim = c.t->ndim;
+  c.axis = axis ? np_runtime_axis(l, axis, ndim) : const_i64(l, ndim - 1);
+  LLVMValueRef out_shape[RC_MAX_NDIM], one = const_i64(l, 1), bad = const_bool(l, false);
+  for (int d = 0; d < ndim; d++) {
+    c.shape[d] = lo_arr_shape(l, c.a, d);
+    c.ishape[d] = lo_arr_shape(l, c.ix, d);
+    LLVMValueRef along = LLVMBuildICmp(l->b, LLVMIntEQ, c.axis, const_i64(l, d), "");
+    LLVMValueRef a1 = LLVMBuildICmp(l->b, LLVMIntEQ, c.shape[d], one, ""), i1 = LLVMBuildICmp(l->b, LLVMIntEQ, c.ishape[d], one, "");
+    LLVMValueRef fits = LLVMBuildOr(l->b, LLVMBuildOr(l->b, a1, i1, ""), LLVMBuildICmp(l->b, LLVMIntEQ, c.shape[d], c.ishape[d], ""), "");
+    bad = LLVMBuildOr(l->b, bad, LLVMBuildAnd(l->b, LLVMBuildNot(l->b, along, ""), LLVMBuildNot(l->b, fits, ""), ""), "");
+    out_shape[d] = LLVMBuildSelect(l->b, LLVMBuildOr(l->b, along, a1, ""), c.ishape[d], c.shape[d], "");
+  }
+  lo_raise_if(l, bad, RT_ERR_INDEX, "shape mismatch: indexing arrays could not be broadcast together");
+  c.out = lo_alloc_array(l, n->ty, out_shape, -1);
+  lo_temp_made(l, n->ty, c.out);
+  lo_for_each_index(l, ndim, out_shape, take_along, &c);
+  lo_temp_taken(l, c.out);
+  lo_done_with(l, ix, c.ix);
+  lo_done_with(l, arr, c.a);
+  return c.out;
+}
+
 /* ---------------------------------------------------------------- the rows */
 
 #define PK_FLAGS (BF_ALLOCATES | BF_RAISES | BF_COMPLEX)
 
+static const char *const along_kw[] = {"axis", NULL};
+
 const Builtin bi_picking[] = {
   {"numpy.take", "numpy", "take", BK_FUNCTION, 0, 2, 2, NULL, PK_FLAGS, 0, 0, ty_take, lo_take},
   {"array.take", NULL, "take", BK_METHOD, TY_ARRAY, 1, 1, NULL, PK_FLAGS, 0, 0, ty_take, lo_take},
+  {"numpy.take_along_axis", "numpy", "take_along_axis", BK_FUNCTION, 0, 2, 3, along_kw, PK_FLAGS | BF_NONE, 0, 0, ty_take_along_axis,
+   lo_take_along_axis},
   {"numpy.extract", "numpy", "extract", BK_FUNCTION, 0, 2, 2, NULL, PK_FLAGS, EXTRACT, 0, ty_extract, lo_extract},
   {"numpy.flatnonzero", "numpy", "flatnonzero", BK_FUNCTION, 0, 1, 1, NULL, PK_FLAGS, FLATNONZERO, 0, ty_extract, lo_extract},
   {"numpy.delete", "numpy", "delete", BK_FUNCTION, 0, 2, 2, NULL, PK_FLAGS | BF_ARRAYLIKE, 0, 0, ty_delete, lo_delete},
