@@ -336,6 +336,34 @@ def test_array_copies_asarray_does_not(layout):
 
 
 @ruchey.njit
+def checked(a):
+    return np.asarray_chkfinite(a), np.asarray_chkfinite(a, np.float32)
+
+
+@pytest.mark.parametrize("layout", LAYOUTS)
+@pytest.mark.parametrize("dtype", [np.float64, np.float32, np.complex128, np.int16, np.bool_])
+def test_asarray_chkfinite_as_numpys(dtype, layout):
+    """The array itself where its dtype is kept (a copy for another dtype,
+    or a list); NumPy's ValueError for a NaN or an infinity anywhere, a
+    complex element's imaginary part too."""
+    rng = make_rng(11)
+    a = array(rng, dtype, (3, 4), layout)
+    if a.dtype.kind in "fc":
+        a[~np.isfinite(a)] = 1.0
+    with np.errstate(all="ignore"):
+        check(checked, a)
+        assert np.shares_memory(checked(a)[0], a)
+    assert_same_array(checked([1.5, 2.0])[0], np.asarray_chkfinite([1.5, 2.0]))
+    if a.dtype.kind in "fc":
+        for bad in (np.nan, np.inf, -np.inf) + ((complex(0, np.nan),) if a.dtype.kind == "c" else ()):
+            b = a.copy()
+            b[2, 1] = bad
+            for f in (checked, checked.py_func):
+                with pytest.raises(ValueError, match="must not contain infs or NaNs"):
+                    f(b)
+
+
+@ruchey.njit
 def stacked(a, b):
     return np.array([a, b]), np.array((a, a, b)), np.array([[a], [b]])
 

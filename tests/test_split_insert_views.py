@@ -342,6 +342,19 @@ def test_broadcast_arrays_errors():
     raises_alike(five, np.ones(2), np.ones(3), match="cannot be broadcast to a single shape")
 
 
+def test_broadcast_shapes_matches_numpy():
+    f = fn("np.broadcast_shapes(a, b, c)", "a, b, c")
+    cases = [((3, 1), (1, 4), (2, 1, 1)), ((), 5, (1,)), ((0,), (1,), ()), ((2, 1, 3), 3, (4, 1, 1, 1)), (1, 1, 1)]
+    for args in cases:
+        assert f(*args) == f.py_func(*args)
+    assert fn("np.broadcast_shapes()", "")() == ()
+    assert fn("np.broadcast_shapes((2, 1), (3,))", "")() == (2, 3)
+    raises_alike(f, (3,), (4,), (), match="broadcast")
+    raises_alike(f, (-1,), (1,), (), match="negative dimensions")
+    with pytest.raises(ruchey.TypingError):
+        f((1.5,), (1,), ())
+
+
 # ---------------------------------------------------------------- asfortranarray
 
 

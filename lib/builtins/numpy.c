@@ -777,6 +777,39 @@ static LLVMValueRef lo_array_of(Lower *l, Node *n) {
   return f.out;
 }
 
+/* numpy.asarray_chkfinite(a, dtype=None): asarray's array, with NumPy's
+ * ValueError where an element (a part of a complex one) is NaN or infinite */
+typedef struct Finite {
+  const Type *t;
+  LLVMValueRef a, bad;
+} Finite;
+
+static void note_nonfinite(Lower *l, LLVMValueRef *idx, void *arg) {
+  Finite *c = arg;
+  const Type *e = c->t->elem, *pt = lo_complex_part(e);
+  LLVMValueRef v = lo_load_scalar(l, e, lo_element_addr(l, c->t, c->a, idx)), bad = LLVMBuildLoad2(l->b, l->mod->i1, c->bad, "");
+  LLVMValueRef inf = LLVMConstReal(lo_type(l, pt), INFINITY);
+  for (unsigned k = 0; k < (ty_is_complex(e) ? 2u : 1u); k++) {
+    LLVMValueRef x = ty_is_complex(e) ? LLVMBuildExtractValue(l->b, v, k, "") : v;
+    bad = LLVMBuildOr(l->b, bad, LLVMBuildFCmp(l->b, LLVMRealUEQ, lo_intrinsic1(l, "llvm.fabs", pt, x), inf, ""), "");
+  }
+  LLVMBuildStore(l->b, bad, c->bad);
+}
+
+static LLVMValueRef lo_asarray_chkfinite(Lower *l, Node *n) {
+  LLVMValueRef r = lo_array_of(l, n), shape[RC_MAX_NDIM];
+  const Type *t = n->ty;
+  if (!ty_is_float(t->elem) && !ty_is_complex(t->elem)) return r;
+  Finite c = {t, r, lo_alloca(l, l->mod->i1, "nonfinite")};
+  LLVMBuildStore(l->b, const_bool(l, false), c.bad);
+  for (int d = 0; d < t->ndim; d++) shape[d] = lo_arr_shape(l, r, d);
+  lo_temp_made(l, t, r);
+  lo_for_each_index(l, t->ndim, shape, note_nonfinite, &c);
+  lo_raise_if(l, LLVMBuildLoad2(l->b, l->mod->i1, c.bad, ""), RT_ERR_VALUE, "array must not contain infs or NaNs");
+  lo_temp_taken(l, r);
+  return r;
+}
+
 /* ---------------------------------------------------------------- copies */
 
 /* numpy.copy(a) keeps a Fortran array's order (order='K'); a.copy() is C
@@ -967,6 +1000,8 @@ const Builtin bi_numpy[] = {
   ALLOC_ANY("array", 1, 2, dtype_kw, 1, ty_array_of, lo_array_of),
   /* asarray, ascontiguousarray and asfortranarray may return their argument: not BF_ALLOCATES */
   {"numpy.asarray", "numpy", "asarray", BK_FUNCTION, 0, 1, 2, dtype_kw, BF_COMPLEX, 0, 0, ty_asarray, lo_array_of},
+  {"numpy.asarray_chkfinite", "numpy", "asarray_chkfinite", BK_FUNCTION, 0, 1, 2, dtype_kw, BF_COMPLEX | BF_RAISES, 0, 0,
+   ty_asarray, lo_asarray_chkfinite},
   {"numpy.ascontiguousarray", "numpy", "ascontiguousarray", BK_FUNCTION, 0, 1, 2, dtype_kw, BF_COMPLEX, 'C', 0, ty_ascontiguous,
    lo_ascontiguous},
   {"numpy.asfortranarray", "numpy", "asfortranarray", BK_FUNCTION, 0, 1, 2, dtype_kw, BF_COMPLEX, 'F', 0, ty_ascontiguous,

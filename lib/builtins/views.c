@@ -226,6 +226,25 @@ static LLVMValueRef lo_split(Lower *l, Node *n) {
  * in the call an array (the row's BF_ARRAYLIKE). */
 #define MAX_BROADCAST 32
 
+/* The shape s (of sndim lengths) broadcast into out (of ndim, aligned at
+ * the end): bad, or'ed with whether a length other than 1 meets another. */
+static LLVMValueRef broadcast_into(Lower *l, LLVMValueRef *out, int ndim, const LLVMValueRef *s, int sndim, LLVMValueRef bad) {
+  LLVMValueRef one = const_i64(l, 1);
+  for (int d = 0; d < sndim; d++) {
+    LLVMValueRef *o = &out[ndim - sndim + d];
+    LLVMValueRef clash = LLVMBuildAnd(l->b, LLVMBuildICmp(l->b, LLVMIntNE, s[d], one, ""),
+                                      LLVMBuildICmp(l->b, LLVMIntNE, *o, one, ""), "");
+    bad = LLVMBuildOr(l->b, bad, LLVMBuildAnd(l->b, clash, LLVMBuildICmp(l->b, LLVMIntNE, s[d], *o, ""), ""), "");
+    *o = pick(l, LLVMBuildICmp(l->b, LLVMIntEQ, s[d], one, ""), *o, s[d]);
+  }
+  return bad;
+}
+
+static void raise_unbroadcast(Lower *l, LLVMValueRef bad, int count, int *ndims, const LLVMValueRef **shapes) {
+  if (count <= 4) lo_raise_shape_error(l, bad, 0, count, ndims, shapes);  /* its message names four shapes at most */
+  else lo_raise_if(l, bad, RT_ERR_VALUE, "shape mismatch: objects cannot be broadcast to a single shape");
+}
+
 static const Type *ty_broadcast_arrays(Infer *in, Node *n, const Type **args) {
   if (ty_in_cuda(in)) return ty_error(in, n, "%s() is not supported in CUDA kernels", n->bi->name);
   int ndim = 0;
@@ -246,24 +265,17 @@ static LLVMValueRef lo_broadcast_arrays(Lower *l, Node *n) {
   LLVMValueRef a[MAX_BROADCAST], shapes[MAX_BROADCAST][RC_MAX_NDIM], strides[MAX_BROADCAST][RC_MAX_NDIM];
   const LLVMValueRef *described[MAX_BROADCAST];
   int ndims[MAX_BROADCAST];
-  LLVMValueRef out[RC_MAX_NDIM], one = const_i64(l, 1), bad = const_bool(l, false);
-  for (int d = 0; d < ndim; d++) out[d] = one;
+  LLVMValueRef out[RC_MAX_NDIM], bad = const_bool(l, false);
+  for (int d = 0; d < ndim; d++) out[d] = const_i64(l, 1);
   for (int i = 0; i < count; i++) {  /* the broadcast shape: dimensions aligned at the end */
     const Type *t = n->list.items[i]->ty;
     a[i] = lo_expr(l, n->list.items[i]);
     shape_of(l, t, a[i], shapes[i], strides[i]);
     described[i] = shapes[i];
     ndims[i] = t->ndim;
-    for (int d = 0; d < t->ndim; d++) {
-      LLVMValueRef s = shapes[i][d], *o = &out[ndim - t->ndim + d];
-      LLVMValueRef clash = LLVMBuildAnd(l->b, LLVMBuildICmp(l->b, LLVMIntNE, s, one, ""),
-                                        LLVMBuildICmp(l->b, LLVMIntNE, *o, one, ""), "");
-      bad = LLVMBuildOr(l->b, bad, LLVMBuildAnd(l->b, clash, LLVMBuildICmp(l->b, LLVMIntNE, s, *o, ""), ""), "");
-      *o = pick(l, LLVMBuildICmp(l->b, LLVMIntEQ, s, one, ""), *o, s);
-    }
+    bad = broadcast_into(l, out, ndim, shapes[i], t->ndim, bad);
   }
-  if (count <= 4) lo_raise_shape_error(l, bad, 0, count, ndims, described);  /* its message names four shapes at most */
-  else lo_raise_if(l, bad, RT_ERR_VALUE, "shape mismatch: objects cannot be broadcast to a single shape");
+  raise_unbroadcast(l, bad, count, ndims, described);
   LLVMValueRef r = LLVMGetUndef(lo_type(l, n->ty));
   for (int i = 0; i < count; i++) {
     const Type *t = n->list.items[i]->ty;
@@ -277,6 +289,40 @@ static LLVMValueRef lo_broadcast_arrays(Lower *l, Node *n) {
     r = LLVMBuildInsertValue(l->b, r, v, (unsigned)i, "");
     lo_done_with(l, n->list.items[i], a[i]);
   }
+  return r;
+}
+
+/* numpy.broadcast_shapes(*shapes): the shape the shapes (ints or tuples of
+ * ints) broadcast to, a tuple of ints; NumPy's ValueErrors */
+static const Type *ty_broadcast_shapes(Infer *in, Node *n, const Type **args) {
+  int ndim = 0;
+  for (int i = 0; i < n->list.len; i++) {
+    int k = np_shape_ndim(in, n->list.items[i]);
+    if (k < 0) return NULL;
+    if (k > ndim) ndim = k;
+  }
+  const Type *f[RC_MAX_NDIM];
+  if (ndim > RC_MAX_NDIM) return ty_error(in, n, "%s(): at most %d dimensions", n->bi->name, RC_MAX_NDIM);
+  for (int d = 0; d < ndim; d++) f[d] = TYS(TY_I64);
+  return ty_tuple(ndim, f);
+}
+
+static LLVMValueRef lo_broadcast_shapes(Lower *l, Node *n) {
+  int count = n->list.len, ndim = n->ty->nfields, ndims[MAX_BROADCAST];
+  LLVMValueRef shapes[MAX_BROADCAST][RC_MAX_NDIM], out[RC_MAX_NDIM], bad = const_bool(l, false), negative = bad;
+  const LLVMValueRef *described[MAX_BROADCAST];
+  for (int d = 0; d < ndim; d++) out[d] = const_i64(l, 1);
+  for (int i = 0; i < count; i++) {
+    ndims[i] = lo_shape_arg(l, n->list.items[i], shapes[i]);
+    described[i] = shapes[i];
+    for (int d = 0; d < ndims[i]; d++)
+      negative = LLVMBuildOr(l->b, negative, LLVMBuildICmp(l->b, LLVMIntSLT, shapes[i][d], const_i64(l, 0), ""), "");
+    bad = broadcast_into(l, out, ndim, shapes[i], ndims[i], bad);
+  }
+  lo_raise_if(l, negative, RT_ERR_VALUE, "negative dimensions are not allowed");
+  raise_unbroadcast(l, bad, count, ndims, described);
+  LLVMValueRef r = LLVMGetUndef(lo_type(l, n->ty));
+  for (int d = 0; d < ndim; d++) r = LLVMBuildInsertValue(l->b, r, out[d], (unsigned)d, "");
   return r;
 }
 
@@ -492,6 +538,7 @@ const Builtin bi_views[] = {
   FUNCTION("vsplit", 1, 2, hsplit_kw, BF_COMPLEX | BF_RAISES, SPLIT_V, ty_split, lo_split),
   FUNCTION("dsplit", 1, 2, hsplit_kw, BF_COMPLEX | BF_RAISES, SPLIT_D, ty_split, lo_split),
   FUNCTION("broadcast_arrays", 0, MAX_BROADCAST, NULL, BF_COMPLEX | BF_RAISES | BF_ARRAYLIKE, 0, ty_broadcast_arrays, lo_broadcast_arrays),
+  FUNCTION("broadcast_shapes", 0, MAX_BROADCAST, NULL, BF_RAISES, 0, ty_broadcast_shapes, lo_broadcast_shapes),
   FUNCTION("trim_zeros", 1, 2, trim_kw, BF_COMPLEX | BF_STRINGS, 0, ty_trim_zeros, lo_trim_zeros),
   STRIDE_TRICK("as_strided", 1, 5, as_strided_kw, BF_COMPLEX, ty_as_strided, lo_as_strided),
   STRIDE_TRICK("sliding_window_view", 1, 5, window_kw, BF_COMPLEX | BF_RAISES, ty_sliding_window, lo_sliding_window),
