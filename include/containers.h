@@ -124,6 +124,7 @@ RtList *rt_list_repeat(const RtList *a, int64_t n);        /* a * n */
  * start, bit 2 stop given (else None). NULL or RT_ERR_VALUE when step is 0. */
 RtList *rt_list_slice(const RtList *l, int64_t start, int64_t stop, int64_t step, int32_t given);
 int32_t rt_list_delete_slice(RtList *l, int64_t start, int64_t stop, int64_t step, int32_t given);  /* stable, as Python's; RT_OK or RT_ERR_MEMORY */
+int32_t rt_list_assign_slice(RtList *l, int64_t start, int64_t stop, int64_t step, int32_t given, const RtList *v);
 
 /* an object of bytes (the header's included), its fields zero; NULL: no memory */
 RtObject *rt_object_new(int64_t bytes, int32_t nheld, const int32_t *kinds, const int64_t *offsets);

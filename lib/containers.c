@@ -445,6 +445,53 @@ int32_t rt_list_delete_slice(RtList *l, int64_t start, int64_t stop, int64_t ste
   return RT_OK;
 }
 
+/* Replaces l's items from start (n of them) with v's m items, the list
+ * growing or shrinking around them. */
+static int32_t replace_run(RtList *l, int64_t start, int64_t n, const RtList *v) {
+  int64_t s = l->itemsize, m = v->len;
+  if (m > n && rt_list_reserve(l, l->len - n + m) != RT_OK) return RT_ERR_MEMORY;
+  drop_items(&l->held, l->data + start * s, n, s);
+  memmove(l->data + (start + m) * s, l->data + (start + n) * s, (size_t)((l->len - start - n) * s));
+  if (m) memcpy(l->data + start * s, v->data, (size_t)(m * s));
+  retain_items(&l->held, l->data + start * s, m, s);
+  l->len += m - n;
+  return RT_OK;
+}
+
+/* l[start:stop:step] = v, as Python assigns a list's slice: a step of 1
+ * replaces the slice with v's items, however many; another step needs
+ * exactly as many as the slice has (ValueError). v may be l itself. */
+int32_t rt_list_assign_slice(RtList *l, int64_t start, int64_t stop, int64_t step, int32_t given, const RtList *v) {
+  static _Thread_local char msg[120];
+  if (!step) {
+    rt_set_error(RT_ERR_VALUE, "slice step cannot be zero");
+    return RT_ERR_VALUE;
+  }
+  int64_t n = slice_indices(l->len, &start, &stop, step, given);
+  RtList *copy = v == l ? rt_list_copy(l) : NULL;
+  if (v == l && !copy) return RT_ERR_MEMORY;
+  if (copy) v = copy;
+  int32_t rc = RT_OK;
+  if (step == 1) {
+    rc = replace_run(l, start, n, v);
+  } else if (v->len != n) {
+    snprintf(msg, sizeof msg, "attempt to assign sequence of size %lld to extended slice of size %lld", (long long)v->len,
+             (long long)n);
+    rt_set_error(RT_ERR_VALUE, msg);
+    rc = RT_ERR_VALUE;
+  } else {
+    int64_t s = l->itemsize;
+    for (int64_t k = 0; k < n; k++) {
+      char *at = l->data + (start + k * step) * s;
+      drop_items(&l->held, at, 1, s);
+      memcpy(at, v->data + k * s, (size_t)s);
+      retain_items(&l->held, at, 1, s);
+    }
+  }
+  rt_list_release(copy);
+  return rc;
+}
+
 /* The order of a list's items: one field, the item itself (a number, a
  * str, or a list of such items), or a tuple's fields in turn, compared as
  * Python compares tuples (the first unequal field decides). layout: each
@@ -1117,6 +1164,7 @@ void rt_register_containers(void (*define)(const char *name, void *addr, void *c
   define("rt_list_repeat", (void *)rt_list_repeat, ctx);
   define("rt_list_slice", (void *)rt_list_slice, ctx);
   define("rt_list_delete_slice", (void *)rt_list_delete_slice, ctx);
+  define("rt_list_assign_slice", (void *)rt_list_assign_slice, ctx);
   define("rt_dict_new", (void *)rt_dict_new, ctx);
   define("rt_dict_free", (void *)rt_dict_free, ctx);
   define("rt_dict_lookup", (void *)rt_dict_lookup, ctx);

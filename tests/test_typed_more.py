@@ -390,11 +390,85 @@ def test_del_of_a_slice_as_python(seed):
     assert [list(g) for g in got] == list(want)
 
 
+@njit
+def assign_slice(x, v, a, b, c):
+    x[a:b:c] = v
+    y = x.copy()
+    y[a:] = v
+    y[:b] = y  # the list itself, read before it changes
+    return x, y
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_assign_to_a_slice_as_python(seed):
+    """Any length for a step of 1 (the list grows or shrinks), exactly the
+    slice's length for other steps (else Python's ValueError)."""
+    rng = make_rng(seed)
+    x = rng.standard_normal(int(rng.integers(0, 10)))
+    v = rng.standard_normal(int(rng.integers(0, 5)))
+    a, b = (int(k) for k in rng.integers(-12, 12, size=2))
+    c = int(rng.choice([-2, -1, 1, 1, 2, 3]))
+    if c != 1:  # an extended slice takes as many as it has
+        v = v[:0] if not len(range(len(x))[a:b:c]) else rng.standard_normal(len(range(len(x))[a:b:c]))
+    got = assign_slice(tlist("float64", x), tlist("float64", v), a, b, c)
+    want = assign_slice.py_func(list(x), list(v), a, b, c)
+    assert [list(g) for g in got] == list(want)
+    if c == 2 and len(range(len(x))[a:b:c]) != len(v) + 1:
+        for f, conv in ((assign_slice, lambda w: tlist("float64", w)), (assign_slice.py_func, list)):
+            with pytest.raises(ValueError, match="attempt to assign sequence of size"):
+                f(conv(x), conv(list(v) + [1.0]), a, b, c)
+
+
+@njit
+def assign_slice_held(n):
+    words = [str(i) for i in range(n)]
+    words[1:3] = ["x" * k for k in range(4)]
+    words[::2] = words[1::2][: len(words[::2])] + ["e"] * (len(words[::2]) - len(words[1::2]))
+    arrays = [np.full(2, float(i)) for i in range(n)]
+    arrays[:2] = [arrays[-1]]
+    return words, [a.sum() for a in arrays]
+
+
+def test_assign_to_a_slice_of_strs_and_arrays_keeps_them_alive():
+    for n in (3, 6, 9):
+        assert assign_slice_held(n) == assign_slice_held.py_func(n)
+
+
+@njit
+def assign_floats_to_slice(x):
+    x[0:1] = [1.5]
+    return x
+
+
+def test_assign_to_a_slice_of_another_item_type_is_a_typing_error():
+    with pytest.raises(ruchey.TypingError, match="only a list of int64 can be assigned to a slice"):
+        assign_floats_to_slice(tlist("int64", [1, 2]))
+
+
+@njit
+def slice_of_a_dict(d):
+    return d[0:1]
+
+
+@njit
+def store_slice_of_a_dict(d):
+    d[0:1] = 3
+    return d
+
+
+def test_dict_slices_are_typing_errors():
+    for f in (slice_of_a_dict, store_slice_of_a_dict):
+        with pytest.raises(ruchey.TypingError, match="dict keys cannot be slices"):
+            f(tdict("int64", "int64", [(1, 2)]))
+
+
 def test_slice_step_zero_raises_value_error():
     with pytest.raises(ValueError, match="step cannot be zero"):
         slices(tlist("int64", [1, 2]), 0, 1, 0)
     with pytest.raises(ValueError, match="step cannot be zero"):
         del_slice(tlist("int64", [1, 2]), 0, 1, 0)
+    with pytest.raises(ValueError, match="step cannot be zero"):
+        assign_slice(tlist("int64", [1, 2]), tlist("int64", [3]), 0, 1, 0)
 
 
 @njit

@@ -100,8 +100,15 @@ static const Type *ty_dict_literal(Infer *in, Node *n, const Type **args) {
   return ty_dict(kv[0], kv[1]);
 }
 
+/* d[a:b]: a slice is no key (unhashable before Python 3.12, and no key type of compiled dicts) */
+static bool slice_key(Infer *in, Node *k) {
+  if (k->kind != N_SLICE) return false;
+  ty_error(in, k, "dict keys cannot be slices in compiled code");
+  return true;
+}
+
 const Type *ty_dict_index(Infer *in, Node *n, const Type *d) {
-  if (!dict_known(in, n, d) || (n->str && !ty_expr(in, n->rhs))) return NULL;
+  if (!dict_known(in, n, d) || (n->str && !ty_expr(in, n->rhs)) || slice_key(in, n->rhs)) return NULL;
   if (n->str) return part_of(d, part_named(n->str));  /* for k in d, d.keys(), d.values(), d.items() */
   const Type *k = ty_expr(in, n->rhs);
   return k && key_fits(in, n->rhs, d, k) ? value_of(d) : NULL;
@@ -109,7 +116,7 @@ const Type *ty_dict_index(Infer *in, Node *n, const Type *d) {
 
 void ty_dict_store(Infer *in, Node *target, const Type *t, Node *at) {
   Node *recv = target->lhs;
-  const Type *k = ty_expr(in, target->rhs);
+  const Type *k = slice_key(in, target->rhs) ? NULL : ty_expr(in, target->rhs);
   if (k && takes_pair(in, target, recv, recv->ty, target->rhs, k, at, t)) target->ty = value_of(recv->ty);
 }
 

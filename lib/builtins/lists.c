@@ -358,8 +358,17 @@ static const Type *ty_list_slice(Infer *in, Node *n, const Type *base) {
   return base;
 }
 
+/* x[a:b:c] = v: a list of x's items (or an empty one) */
+static bool is_slice_store(const Node *target) { return !target->str && target->rhs->kind == N_SLICE; }
+
 void ty_list_store(Infer *in, Node *target, const Type *t, Node *at) {
   const Type *elem = ty_expr(in, target);
+  if (elem && is_slice_store(target)) {
+    if (t->kind != TY_LIST || (t->elem && t->elem != elem->elem))
+      ty_error(in, at, "only a list of %s can be assigned to a slice of %s in compiled code, got %s",
+               elem->elem ? elem->elem->name : "items", elem->name, t->name);
+    return;
+  }
   if (elem && !ty_container_fits(elem, t))
     ty_error(in, at, "cannot store %s into an item of %s", t->name, target->lhs->ty->name);
 }
@@ -402,6 +411,20 @@ LLVMValueRef lo_list_slice(Lower *l, Node *n) {
   position(l, ok);
   lo_done_with(l, n->lhs, lst);
   return c;
+}
+
+/* x[a:b:c] = v (v owned, released after its items are copied) */
+void lo_list_slice_store(Lower *l, Node *target, const Type *t, LLVMValueRef v) {
+  LLVMValueRef lst = lo_expr(l, target->lhs), a[6] = {lst};
+  Node *parts[3] = {target->rhs->lhs, target->rhs->rhs, target->rhs->cond};
+  slice_args(l, parts, a + 1);
+  a[5] = v;
+  LLVMTypeRef p[6] = {l->mod->ptr, l->mod->i64, l->mod->i64, l->mod->i64, l->mod->i32, l->mod->ptr};
+  lo_temp_made(l, t, v);
+  lo_check_call(l, lo_call_fn(l, "rt_list_assign_slice", l->mod->i32, p, a, 6));
+  lo_temp_taken(l, v);
+  lo_refcount(l, t, v, false);
+  lo_done_with(l, target->lhs, lst);
 }
 
 LLVMValueRef lo_list_index(Lower *l, Node *n, LLVMValueRef *base, bool store) {

@@ -459,6 +459,7 @@ LLVMValueRef lo_list_len(Lower *l, LLVMValueRef lst);
 /* x[i]'s address (IndexError, KeyError), x evaluated into *base; store:
  * for x[i] = v (a dict's key inserted) */
 LLVMValueRef lo_list_index(Lower *l, Node *n, LLVMValueRef *base, bool store);
+void lo_list_slice_store(Lower *l, Node *target, const Type *t, LLVMValueRef v);  /* x[a:b:c] = v */
 LLVMValueRef lo_list_slice(Lower *l, Node *n);  /* x[a:b:c] */
 LLVMValueRef lo_list_binop(Lower *l, Node *n);  /* x + y, x * n */
 LLVMValueRef lo_list_compare(Lower *l, int op, LLVMValueRef a, const Type *ta, LLVMValueRef b, const Type *tb);

@@ -30,6 +30,8 @@ static void lo_store(Lower *l, Node *target, const Type *t, LLVMValueRef v) {
     LLVMValueRef a, addr = lo_flat_addr(l, target, &a);
     lo_store_scalar(l, target->ty, addr, lo_convert(l, v, t, target->ty));
     lo_done_with(l, target->lhs->lhs, a);
+  } else if (target->kind == N_INDEX && target->lhs->ty->kind == TY_LIST && target->rhs->kind == N_SLICE) {
+    lo_list_slice_store(l, target, t, v);
   } else if (target->kind == N_INDEX) {
     LLVMValueRef base;
     const Type *bt = target->lhs->ty;
