@@ -1911,6 +1911,20 @@ def properscoring_scores():
             "brier_one": ps.threshold_brier_score(obs, fct, 0.3)}
 
 
+def yasa_staging_features():
+    """yasa's sleep-staging features of six minutes of EEG, EOG and EMG (its
+    one Numba path: antropy's compiled Higuchi fractal dimension per epoch)."""
+    import mne
+    import yasa
+    rng = np.random.default_rng(3)
+    sf, n = 100.0, 36000
+    eeg = 20 * np.sin(2 * np.pi * 10 * np.arange(n) / sf) + 30 * rng.standard_normal(n)
+    data = np.vstack([eeg, 50 * rng.standard_normal(n), 5 * rng.standard_normal(n)]) * 1e-6
+    raw = mne.io.RawArray(data, mne.create_info(["C4", "EOG", "EMG"], sf, ["eeg", "eog", "emg"]), verbose=False)
+    features = yasa.SleepStaging(raw, eeg_name="C4", eog_name="EOG", emg_name="EMG").get_features()
+    return {column: features[column].to_numpy() for column in features.columns}
+
+
 WORKLOADS = {
     "stumpy": {"stump": stumpy_stump, "aamp": stumpy_aamp, "more": stumpy_more},
     "pynndescent": {"NNDescent": pynndescent_graph},
@@ -1976,4 +1990,5 @@ WORKLOADS = {
     "pysheds": {"flow": pysheds_flow, "priority_flood": pysheds_priority_flood},
     "scoringrules": {"crps": scoringrules_crps, "multivariate": scoringrules_multivariate, "more": scoringrules_more},
     "properscoring": {"scores": properscoring_scores},
+    "yasa": {"staging_features": yasa_staging_features},
 }
