@@ -354,16 +354,18 @@ def _build_gufunc(func, disp, sigs, layout, options):
 class GUFunc:
     """A generalized ufunc compiled for the dtypes it is called with, as
     Numba's dynamic gufuncs (``@guvectorize("(n),()->(n)")`` without
-    signatures): every argument is given, the outputs too, and a call with
-    new dtypes adds a loop for them. ``ufunc`` is the numpy.ufunc of the
-    loops so far."""
+    signatures): every argument is given, the outputs too, and a call that
+    no loop so far takes adds a loop for its dtypes. ``ufunc`` is the
+    numpy.ufunc of the loops so far (none at first)."""
+
+    is_dynamic = True  # Numba's flag: a @guvectorize with signatures is a plain numpy.ufunc here
 
     def __init__(self, func, layout, options):
         self._disp = _gufunc_dispatcher(func, layout, options)
         self._layout, self._options, self._sigs = layout, options, {}  # dtypes called with -> signature
         ins, outs = _parse_layout(layout)
         self._core, self._nin = ins + outs, len(ins)
-        self.ufunc = None
+        self.ufunc = _build_gufunc(func, self._disp, [], layout, options)  # no loops yet: its nin, types... answer
         self.py_func = self.__wrapped__ = func
         self.__name__ = func.__name__
         self.__qualname__ = getattr(func, "__qualname__", func.__name__)
@@ -387,18 +389,44 @@ class GUFunc:
         return types.void(*argtypes)
 
     def __call__(self, *args, **kwargs):
-        if len(args) != len(self._core) or "out" in kwargs:
+        if "out" in kwargs:  # as Numba's: outputs given by name follow the inputs
+            out = kwargs.pop("out")
+            args += tuple(out) if isinstance(out, tuple) else (out,)
+        if len(args) != len(self._core):
             raise TypeError(f"{self.__name__}() compiles for the types it is called with: give all "
                             f"{len(self._core)} arguments, its outputs too, as Numba's dynamic gufuncs take them")
         dtypes = tuple(_dtype_of(a) for a in args)
-        if dtypes not in self._sigs:  # a loop for new dtypes: the ufunc made again with it
+        # Numba compiles only where no loop so far takes the operands, and
+        # NumPy picks the loop among them all: integers given after a float
+        # loop run in it, in floats, unless an output cannot take its result
+        if not _takes(self.ufunc, dtypes):
             sigs = list(self._sigs.values()) + [self._signature(dtypes)]
             self.ufunc = _build_gufunc(self.py_func, self._disp, sigs, self._layout, self._options)
             self._sigs[dtypes] = sigs[-1]
-        # the loop of these very dtypes (NumPy would take the first loop its inputs cast to safely)
-        return self.ufunc(*args, signature=dtypes, **kwargs)
+        return self.ufunc(*args, **kwargs)
 
     def __getattr__(self, name):
-        if name.startswith("__") or name == "ufunc" or self.ufunc is None:
+        if name.startswith("__") or name == "ufunc":
             raise AttributeError(name)
         return getattr(self.ufunc, name)
+
+
+def _takes(ufunc, dtypes):
+    """Whether one of ufunc's loops takes operands of these dtypes, outputs
+    included, as Numba's dynamic gufuncs decide it before compiling another
+    (its ufunc_find_matching_loop): each input casts to the loop's safely
+    (any integer to a float or complex where the inputs mix the two kinds,
+    as Numba lets float32 loops take integers beside float32 arrays), the
+    loop's outputs to the given ones within their kind."""
+    ins, outs = dtypes[:ufunc.nin], dtypes[ufunc.nin:]
+    mixed = any(d.kind in "iu" for d in ins) and any(d.kind in "fc" for d in ins)
+
+    def casts(a, b, rule):
+        return (mixed and a.kind in "iu" and b.kind in "fc") or np.can_cast(a, b, rule)
+
+    for loop in ufunc.types:
+        loop_ins, _, loop_outs = loop.partition("->")
+        if (all(casts(d, np.dtype(c), "safe") for d, c in zip(ins, loop_ins)) and
+                all(casts(np.dtype(c), d, "same_kind") for d, c in zip(outs, loop_outs))):
+            return True
+    return False
