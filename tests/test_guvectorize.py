@@ -245,3 +245,112 @@ def test_ufuncs_carry_their_functions_module_and_name():
         assert (u.__module__, u.__qualname__, u.__name__) == (__name__, name, name)
         assert pickle.loads(pickle.dumps(u)) is u
     np.testing.assert_array_equal(named_total(np.ones((2, 3))), [3.0, 3.0])
+
+
+# ---------------------------------------------------------------- calls from compiled code
+
+def mean_distance_py(obs, members, out):  # a "()" input taken as an array of one element
+    s = 0.0
+    for x in members:
+        s += abs(x - obs[0])
+    out[0] = s / members.shape[0]
+
+
+mean_distance = guvectorize(["void(float64[:], float64[:], float64[:])", "void(float32[:], float32[:], float32[:])"],
+                            "(),(n)->()")(mean_distance_py)
+
+
+@guvectorize("(),(n)->()")
+def mean_distance_dynamic(obs, members, out):  # a dynamic gufunc's "()" input is a number
+    s = 0.0
+    for x in members:
+        s += abs(x - obs)
+    out[0] = s / members.shape[0]
+
+
+matvec_gufunc = guvectorize(["void(float64[:, :], float64[:], float64[:])"], "(m,n),(n)->(m)")(matvec)
+
+
+def mean_distances_in_python(obs, members):
+    out = np.empty(obs.shape, members.dtype)
+    for index in np.ndindex(obs.shape):
+        one = np.empty(1, members.dtype)
+        mean_distance_py(np.array([obs[index]]), members[index], one)
+        out[index] = one[0]
+    return out
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_compiled_code_calls_a_gufunc_with_its_outputs(dtype):
+    from ruchey import njit
+
+    @njit
+    def scores(obs, members):
+        out = np.empty(obs.shape, members.dtype)
+        mean_distance(obs, members, out)
+        return out
+
+    rng = make_rng(12)
+    obs, members = rng.normal(size=(3, 4)).astype(dtype), rng.normal(size=(3, 4, 7)).astype(dtype)
+    got = scores(obs, members)
+    assert got.dtype == dtype
+    np.testing.assert_allclose(got, mean_distances_in_python(obs, members), rtol=1e-6 if dtype == np.float32 else 1e-15)
+    np.testing.assert_array_equal(got, scores.py_func(obs, members))  # the gufunc's own loop, called from Python
+
+
+def test_compiled_code_calls_a_dynamic_gufunc_for_its_dtypes():
+    from ruchey import njit
+
+    @njit
+    def scores(obs, members):
+        out = np.empty(obs.shape)
+        mean_distance_dynamic(obs, members, out)
+        return out
+
+    rng = make_rng(13)
+    members = rng.normal(size=(5, 6))
+    for obs in (rng.normal(size=5), np.arange(5)):
+        expected = np.empty(5)
+        for i in range(5):
+            mean_distance_dynamic.py_func(obs[i], members[i], expected[i:i + 1])
+        np.testing.assert_allclose(scores(obs, members), expected, rtol=1e-15)
+
+
+def test_compiled_code_casts_inputs_to_the_loop_that_takes_them():
+    """As Numba: integers into the float64 loop (the gufunc has no integer
+    loop); the inputs' outer dimensions are the loop's first ones."""
+    from ruchey import njit
+
+    @njit
+    def apply(a, x, out):
+        matvec_gufunc(a, x, out)
+        return out
+
+    rng = make_rng(14)
+    a, x = rng.integers(-9, 9, (4, 2, 3)), rng.random((4, 3))
+    np.testing.assert_allclose(apply(a, x, np.empty((4, 2))), apply.py_func(a, x, np.empty((4, 2))), rtol=1e-12)
+    x1 = rng.random(3)  # fewer outer dimensions: the loop's first ones (none)
+    np.testing.assert_allclose(apply(a * 1.0, x1, np.empty((4, 2))), np.einsum("kij,j->ki", a, x1), rtol=1e-12)
+
+
+def test_compiled_gufunc_calls_refuse_mismatched_shapes_and_types():
+    from ruchey import TypingError, njit
+
+    @njit
+    def apply(a, x, out):
+        matvec_gufunc(a, x, out)
+
+    @njit
+    def no_output(a, x):
+        return matvec_gufunc(a, x)
+
+    rng = make_rng(15)
+    a = rng.random((4, 2, 3))
+    with pytest.raises(ValueError, match="core dimension n"):
+        apply(a, rng.random((4, 5)), np.empty((4, 2)))
+    with pytest.raises(ValueError, match="Loop and array shapes are incompatible"):
+        apply(a, rng.random((5, 3)), np.empty((4, 2)))
+    with pytest.raises(TypingError, match="no loop"):
+        apply(a, rng.random((4, 3)), np.empty((4, 2), np.int64))
+    with pytest.raises(TypingError, match="missing argument 'out'"):
+        no_output(a, rng.random((4, 3)))
