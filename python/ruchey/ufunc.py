@@ -149,6 +149,10 @@ class DUFunc:
     def __repr__(self):
         return f"<ruchey.DUFunc '{self.__name__}'>"
 
+    def __reduce__(self):  # as Numba's, for multiprocessing and Dask
+        from ruchey import serialize
+        return serialize.reduce_remade(self, _remade_dufunc, self._loops.options)
+
     def disable_compile(self):
         """No more loops: calls that none takes raise NumPy's TypeError."""
         self._frozen = True
@@ -222,6 +226,10 @@ class DUFunc:
     @property
     def nin(self):
         return self._loops.nin
+
+
+def _remade_dufunc(func, options):
+    return DUFunc(func, **options)
 
 
 def vectorize(ftylist_or_function=(), **options):
@@ -384,6 +392,10 @@ class GUFunc:
 
     def __repr__(self):
         return f"<ruchey.GUFunc '{self.__name__}'>"
+
+    def __reduce__(self):  # as Numba's, for multiprocessing and Dask
+        from ruchey import serialize
+        return serialize.reduce_remade(self, GUFunc, self._layout, self._options)
 
     def _signature(self, dtypes):
         """void(...) of the arguments' dtypes, each with its layout's core dimensions."""
