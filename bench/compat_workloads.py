@@ -1814,6 +1814,117 @@ def pysheds_priority_flood():
     return {"depressions": np.asarray(grid.detect_depressions(filled)), "flooded": np.asarray(grid.fill_depressions(filled))}
 
 
+def _sr_ensembles(seed=0):
+    rng = np.random.default_rng(seed)
+    return (rng.normal(size=30), rng.normal(size=(30, 15)), rng.random((30, 15)),
+            rng.normal(size=(20, 3)), rng.normal(size=(20, 12, 3)), rng.random((20, 12)))
+
+
+def scoringrules_crps():
+    """scoringrules' CRPS of univariate ensembles (its gufuncs, lazily made
+    for each dtype): every estimator plain and weighted, threshold-, outcome-
+    and vertically re-scaled weighted, from quantiles; float32 and NaNs too."""
+    import scoringrules as sr
+    obs, fct, w, *_ = _sr_ensembles()
+    out = {}
+    for est in ("akr_circperm", "akr", "fair", "int", "nrg", "pwm", "qd"):
+        out[est] = sr.crps_ensemble(obs, fct, estimator=est, backend="numba")
+        out[est + "_w"] = sr.crps_ensemble(obs, fct, ens_w=w, estimator=est, backend="numba")
+    for name, fn in (("tw", sr.twcrps_ensemble), ("ow", sr.owcrps_ensemble), ("vr", sr.vrcrps_ensemble)):
+        out[name] = fn(obs, fct, a=-0.5, b=1.0, backend="numba")
+        if name != "tw":
+            out[name + "_w"] = fn(obs, fct, a=-0.5, b=1.0, ens_w=w, backend="numba")
+    out["quantile"] = sr.crps_quantile(obs, np.sort(fct, -1), np.linspace(0.05, 0.95, 15), backend="numba")
+    obs32, fct32 = obs.astype(np.float32).reshape(5, 6), fct.astype(np.float32).reshape(5, 6, 15)
+    obs32[0, 0] = np.nan
+    for est in ("qd", "int", "nrg"):
+        out[est + "_f32"] = sr.crps_ensemble(obs32, fct32, estimator=est, backend="numba")
+    return out
+
+
+def scoringrules_multivariate():
+    """scoringrules' energy, variogram and Gaussian kernel scores of
+    multivariate ensembles, plain, weighted and with weight functions."""
+    import scoringrules as sr
+    _, _, _, obs, fct, w = _sr_ensembles()
+
+    def chain(x):
+        return np.minimum(x, 0.5)
+
+    def weight(x):
+        return float(np.all(x > -1.0))
+
+    out = {}
+    for est in ("akr_circperm", "akr", "fair", "nrg"):
+        out["es_" + est] = sr.es_ensemble(obs, fct, estimator=est, backend="numba")
+        out["es_w_" + est] = sr.es_ensemble(obs, fct, ens_w=w, estimator=est, backend="numba")
+        out["gks_" + est] = sr.gksmv_ensemble(obs, fct, estimator=est, backend="numba")
+        out["gks_w_" + est] = sr.gksmv_ensemble(obs, fct, ens_w=w, estimator=est, backend="numba")
+    for est in ("fair", "nrg"):
+        out["vs_" + est] = sr.vs_ensemble(obs, fct, estimator=est, backend="numba")
+        out["vs_w_" + est] = sr.vs_ensemble(obs, fct, ens_w=w, estimator=est, backend="numba")
+    out["twes"] = sr.twes_ensemble(obs, fct, v_func=chain, backend="numba")
+    out["owes"] = sr.owes_ensemble(obs, fct, w_func=weight, backend="numba")
+    out["vres"] = sr.vres_ensemble(obs, fct, w_func=weight, backend="numba")
+    out["twgks"] = sr.twgksmv_ensemble(obs, fct, v_func=chain, backend="numba")
+    out["owgks"] = sr.owgksmv_ensemble(obs, fct, w_func=weight, backend="numba")
+    out["vrgks"] = sr.vrgksmv_ensemble(obs, fct, w_func=weight, backend="numba")
+    for name, fn in (("owvs", sr.owvs_ensemble), ("vrvs", sr.vrvs_ensemble)):
+        out[name] = fn(obs, fct, w_func=weight, backend="numba")
+        out[name + "_w"] = fn(obs, fct, w_func=weight, ens_w=w, backend="numba")
+    out["dssmv"] = sr.dssmv_ensemble(obs, fct, backend="numba")
+    return out
+
+
+def scoringrules_more():
+    """scoringrules' univariate kernel scores, Dawid-Sebastiani, interval and
+    weighted interval scores, the error-spread score."""
+    import scoringrules as sr
+    obs, fct, w, *_ = _sr_ensembles()
+    rng = np.random.default_rng(1)
+    lo, hi = obs - rng.random(30), obs + rng.random(30)
+    out = {}
+    for est in ("akr", "akr_circperm", "fair", "nrg"):
+        out["gks_" + est] = sr.gksuv_ensemble(obs, fct, estimator=est, backend="numba")
+        out["gks_w_" + est] = sr.gksuv_ensemble(obs, fct, ens_w=w, estimator=est, backend="numba")
+    for name, fn in (("tw", sr.twgksuv_ensemble), ("ow", sr.owgksuv_ensemble), ("vr", sr.vrgksuv_ensemble)):
+        out[name + "gks"] = fn(obs, fct, a=-0.5, b=1.0, backend="numba")
+    out["dssuv"] = sr.dssuv_ensemble(obs, fct, backend="numba")
+    out["interval"] = sr.interval_score(obs, lo, hi, 0.2, backend="numba")
+    out["wis"] = sr.weighted_interval_score(obs, (lo + hi) / 2, np.stack([lo - 0.5, lo], -1),
+                                            np.stack([hi + 0.5, hi], -1), np.array([0.1, 0.2]), backend="numba")
+    out["error_spread"] = sr.error_spread_score(obs, fct, backend="numba")
+    return out
+
+
+def properscoring_scores():
+    """properscoring's CRPS of ensembles (its gufunc, with weights, NaN
+    members and observations, another axis) and threshold Brier scores."""
+    import properscoring as ps
+    rng = np.random.default_rng(2)
+    obs, fct, w = rng.normal(size=(6, 7)), rng.normal(size=(6, 7, 11)), rng.random((6, 7, 11))
+    fct[0, 0, 3] = np.nan
+    obs[1, 1] = np.nan
+    return {"crps": ps.crps_ensemble(obs, fct), "crps_w": ps.crps_ensemble(obs, fct, weights=w),
+            "crps_axis0": ps.crps_ensemble(obs[:, 0], np.ascontiguousarray(fct[:, 0, :].T), axis=0),
+            "brier": ps.threshold_brier_score(obs, fct, np.linspace(-1, 1, 5)),
+            "brier_one": ps.threshold_brier_score(obs, fct, 0.3)}
+
+
+def yasa_staging_features():
+    """yasa's sleep-staging features of six minutes of EEG, EOG and EMG (its
+    one Numba path: antropy's compiled Higuchi fractal dimension per epoch)."""
+    import mne
+    import yasa
+    rng = np.random.default_rng(3)
+    sf, n = 100.0, 36000
+    eeg = 20 * np.sin(2 * np.pi * 10 * np.arange(n) / sf) + 30 * rng.standard_normal(n)
+    data = np.vstack([eeg, 50 * rng.standard_normal(n), 5 * rng.standard_normal(n)]) * 1e-6
+    raw = mne.io.RawArray(data, mne.create_info(["C4", "EOG", "EMG"], sf, ["eeg", "eog", "emg"]), verbose=False)
+    features = yasa.SleepStaging(raw, eeg_name="C4", eog_name="EOG", emg_name="EMG").get_features()
+    return {column: features[column].to_numpy() for column in features.columns}
+
+
 WORKLOADS = {
     "stumpy": {"stump": stumpy_stump, "aamp": stumpy_aamp, "more": stumpy_more},
     "pynndescent": {"NNDescent": pynndescent_graph},
@@ -1877,4 +1988,7 @@ WORKLOADS = {
     "esda": {"local": esda_local, "significance_shape": esda_significance_shape},
     "porespy": {"images": porespy_images, "network": porespy_network},
     "pysheds": {"flow": pysheds_flow, "priority_flood": pysheds_priority_flood},
+    "scoringrules": {"crps": scoringrules_crps, "multivariate": scoringrules_multivariate, "more": scoringrules_more},
+    "properscoring": {"scores": properscoring_scores},
+    "yasa": {"staging_features": yasa_staging_features},
 }

@@ -107,16 +107,77 @@ def test_a_layout_alone_compiles_a_loop_per_dtypes_called_with():
     out = np.empty_like(x)
     g(x, 1.5, out)
     np.testing.assert_array_equal(out, x + 1.5)
-    xi = np.arange(12, dtype=np.int64).reshape(3, 4)
-    outi = np.empty_like(xi)
-    g(xi, 7, outi)
-    np.testing.assert_array_equal(outi, xi + 7)
-    g(x, 2.0, out)  # float64 again: the loop made first
-    np.testing.assert_array_equal(out, x + 2.0)
-    assert len(g.ufunc.types) == 2 and g.ufunc.signature == "(n),()->(n)"
+    outi = np.empty((3, 4), np.int64)
+    g(np.arange(12).reshape(3, 4), np.int64(7), outi)  # the float64 loop's results do not cast to int64
+    np.testing.assert_array_equal(outi, np.arange(12).reshape(3, 4) + 7)
+    x32 = x.astype(np.float32)
+    out32 = np.empty_like(x32)
+    g(x32, np.float32(0.5), out32)  # as Numba: float32 runs in the float64 loop, its results cast back
+    np.testing.assert_array_equal(out32, (x32.astype(np.float64) + 0.5).astype(np.float32))
+    assert g.ufunc.types == ["dd->d", "ll->l"] and g.ufunc.signature == "(n),()->(n)"
     scalar_out = np.empty(3)
     guvectorize("(n)->()")(total)(np.ones((3, 5)), scalar_out)
     np.testing.assert_array_equal(scalar_out, [5.0, 5.0, 5.0])
+
+
+def square_plus(x, k, out):
+    for i in range(x.shape[0]):
+        out[i] = x[i] * x[i] + k
+
+
+def per_row(f, out, *args):
+    """f applied as the gufunc's loop: to each outer element, into out."""
+    for index in np.ndindex(out.shape[:-1]):
+        f(*(a[index] if np.ndim(a) > 1 else a for a in args), out[index])
+
+
+@numpy2_only  # NumPy 1 picks the float64 loop for an int64 array and a Python int, whose output int64 refuses
+def test_a_dynamic_gufunc_compiles_only_where_no_loop_takes_the_operands():
+    """As Numba's: integers given with a float64 output run in the float64
+    loop made first (in floats: no wrap-around); integer outputs, which the
+    float loop's results cannot cast to, get an integer loop."""
+    g = guvectorize("(n),()->(n)")(square_plus)
+    x = make_rng(8).uniform(-3, 3, (3, 4))
+    out, expected = np.empty_like(x), np.empty_like(x)
+    g(x, 0.5, out)
+    per_row(g.py_func, expected, x, 0.5)
+    np.testing.assert_array_equal(out, expected)
+    big = np.array([[3037000500, 7], [-5, 2**40]], np.int64)  # squares past int64
+    out = np.empty(big.shape)
+    g(big, 3, out)
+    assert g.types == ["dd->d"]
+    per_row(g.py_func, expected := np.empty(big.shape), big.astype(np.float64), 3.0)
+    np.testing.assert_array_equal(out, expected)
+    out_int = np.empty_like(big)
+    g(big, np.int64(3), out_int)  # (a Python 3 would have NumPy pick the float64 loop, and refuse its output)
+    assert g.types == ["dd->d", "ll->l"]
+    with np.errstate(over="ignore"):
+        wrapped = np.array([[int(np.int64(v) * np.int64(v) + 3) for v in row] for row in big])
+    np.testing.assert_array_equal(out_int, wrapped)
+
+
+def test_a_dynamic_gufunc_takes_its_outputs_by_name():
+    g = guvectorize("(n),()->(n)")(add_scalar)
+    x = make_rng(9).uniform(-5, 5, (4, 6))
+    expected = np.empty_like(x)
+    per_row(g.py_func, expected, x, 1.25)
+    for give in (lambda out: {"out": out}, lambda out: {"out": (out,)}):
+        out = np.empty_like(x)
+        g(x, 1.25, **give(out))
+        np.testing.assert_array_equal(out, expected)
+    with pytest.raises(TypeError, match="give all 3 arguments"):
+        g(x, 1.25, np.empty_like(x), out=np.empty_like(x))
+
+
+def test_a_dynamic_gufunc_answers_as_a_ufunc_before_its_first_call():
+    g = guvectorize("(m,n),(n)->(m)")(matvec)
+    assert (g.nin, g.nout, g.nargs, g.signature, g.types, g.ntypes, g.identity, g.is_dynamic) == \
+        (2, 1, 3, "(m,n),(n)->(m)", [], 0, None, True)
+    a, x = make_rng(10).random((5, 2, 3)), make_rng(11).random(3)
+    out = np.empty((5, 2))
+    g(a, x, out)
+    np.testing.assert_allclose(out, a @ x, rtol=1e-12)
+    assert g.types == ["dd->d"] and g.ntypes == 1
 
 
 def test_a_dynamic_gufunc_takes_every_argument():
@@ -184,3 +245,112 @@ def test_ufuncs_carry_their_functions_module_and_name():
         assert (u.__module__, u.__qualname__, u.__name__) == (__name__, name, name)
         assert pickle.loads(pickle.dumps(u)) is u
     np.testing.assert_array_equal(named_total(np.ones((2, 3))), [3.0, 3.0])
+
+
+# ---------------------------------------------------------------- calls from compiled code
+
+def mean_distance_py(obs, members, out):  # a "()" input taken as an array of one element
+    s = 0.0
+    for x in members:
+        s += abs(x - obs[0])
+    out[0] = s / members.shape[0]
+
+
+mean_distance = guvectorize(["void(float64[:], float64[:], float64[:])", "void(float32[:], float32[:], float32[:])"],
+                            "(),(n)->()")(mean_distance_py)
+
+
+@guvectorize("(),(n)->()")
+def mean_distance_dynamic(obs, members, out):  # a dynamic gufunc's "()" input is a number
+    s = 0.0
+    for x in members:
+        s += abs(x - obs)
+    out[0] = s / members.shape[0]
+
+
+matvec_gufunc = guvectorize(["void(float64[:, :], float64[:], float64[:])"], "(m,n),(n)->(m)")(matvec)
+
+
+def mean_distances_in_python(obs, members):
+    out = np.empty(obs.shape, members.dtype)
+    for index in np.ndindex(obs.shape):
+        one = np.empty(1, members.dtype)
+        mean_distance_py(np.array([obs[index]]), members[index], one)
+        out[index] = one[0]
+    return out
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_compiled_code_calls_a_gufunc_with_its_outputs(dtype):
+    from ruchey import njit
+
+    @njit
+    def scores(obs, members):
+        out = np.empty(obs.shape, members.dtype)
+        mean_distance(obs, members, out)
+        return out
+
+    rng = make_rng(12)
+    obs, members = rng.normal(size=(3, 4)).astype(dtype), rng.normal(size=(3, 4, 7)).astype(dtype)
+    got = scores(obs, members)
+    assert got.dtype == dtype
+    np.testing.assert_allclose(got, mean_distances_in_python(obs, members), rtol=1e-6 if dtype == np.float32 else 1e-15)
+    np.testing.assert_array_equal(got, scores.py_func(obs, members))  # the gufunc's own loop, called from Python
+
+
+def test_compiled_code_calls_a_dynamic_gufunc_for_its_dtypes():
+    from ruchey import njit
+
+    @njit
+    def scores(obs, members):
+        out = np.empty(obs.shape)
+        mean_distance_dynamic(obs, members, out)
+        return out
+
+    rng = make_rng(13)
+    members = rng.normal(size=(5, 6))
+    for obs in (rng.normal(size=5), np.arange(5)):
+        expected = np.empty(5)
+        for i in range(5):
+            mean_distance_dynamic.py_func(obs[i], members[i], expected[i:i + 1])
+        np.testing.assert_allclose(scores(obs, members), expected, rtol=1e-15)
+
+
+def test_compiled_code_casts_inputs_to_the_loop_that_takes_them():
+    """As Numba: integers into the float64 loop (the gufunc has no integer
+    loop); the inputs' outer dimensions are the loop's first ones."""
+    from ruchey import njit
+
+    @njit
+    def apply(a, x, out):
+        matvec_gufunc(a, x, out)
+        return out
+
+    rng = make_rng(14)
+    a, x = rng.integers(-9, 9, (4, 2, 3)), rng.random((4, 3))
+    np.testing.assert_allclose(apply(a, x, np.empty((4, 2))), apply.py_func(a, x, np.empty((4, 2))), rtol=1e-12)
+    x1 = rng.random(3)  # fewer outer dimensions: the loop's first ones (none)
+    np.testing.assert_allclose(apply(a * 1.0, x1, np.empty((4, 2))), np.einsum("kij,j->ki", a, x1), rtol=1e-12)
+
+
+def test_compiled_gufunc_calls_refuse_mismatched_shapes_and_types():
+    from ruchey import TypingError, njit
+
+    @njit
+    def apply(a, x, out):
+        matvec_gufunc(a, x, out)
+
+    @njit
+    def no_output(a, x):
+        return matvec_gufunc(a, x)
+
+    rng = make_rng(15)
+    a = rng.random((4, 2, 3))
+    with pytest.raises(ValueError, match="core dimension n"):
+        apply(a, rng.random((4, 5)), np.empty((4, 2)))
+    with pytest.raises(ValueError, match="Loop and array shapes are incompatible"):
+        apply(a, rng.random((5, 3)), np.empty((4, 2)))
+    with pytest.raises(TypingError, match="no loop"):
+        apply(a, rng.random((4, 3)), np.empty((4, 2), np.int64))
+    with pytest.raises(TypingError, match="missing argument 'out'"):
+        no_output(a, rng.random((4, 3)))

@@ -34,6 +34,17 @@ def add_one(a):
         a[i] += 1
 
 
+@ruchey.vectorize
+def halved(x):
+    return x / 2
+
+
+@ruchey.guvectorize("(n),()->(n)")
+def shifted(x, k, out):
+    for i in range(x.shape[0]):
+        out[i] = x[i] + k
+
+
 def make_closure(k):
     @ruchey.njit
     def times_k(x):
@@ -46,6 +57,69 @@ def test_an_importable_function_pickles_by_reference():
         data = pickle.dumps(f)
         assert b"test_pickle" in data and len(data) < 200
         assert pickle.loads(data) is f
+
+
+def test_importable_dynamic_ufuncs_pickle_by_reference():
+    """A @vectorize and a @guvectorize without signatures (Numba's DUFunc
+    and dynamic GUFunc; with signatures they are numpy.ufuncs, pickled by
+    name as NumPy's)."""
+    for f in (halved, shifted):
+        data = pickle.dumps(f)
+        assert b"test_pickle" in data and len(data) < 200
+        assert pickle.loads(data) is f
+
+
+def test_local_dynamic_ufuncs_pickle_by_value():
+    k = 3.0
+
+    @ruchey.vectorize
+    def scaled(x):
+        return x * k
+
+    @ruchey.guvectorize("(n)->()")
+    def total(x, out):
+        s = 0.0
+        for v in x:
+            s += v * k
+        out[0] = s
+
+    x = np.random.default_rng(16).random((4, 5))
+    expected = np.empty(4)
+    for i in range(4):
+        total.py_func(x[i], expected[i:i + 1])
+    scaled_again, total_again = pickle.loads(pickle.dumps((scaled, total)))
+    assert scaled_again is not scaled and total_again is not total  # made again from their functions
+    np.testing.assert_array_equal(scaled_again(x), scaled.py_func(x))
+    out = np.empty(4)
+    total_again(x, out)
+    np.testing.assert_allclose(out, expected, rtol=1e-15)
+
+
+def test_dynamic_ufuncs_from_main_pickle_into_a_fresh_process(tmp_path):
+    r = run_python_file("""
+        import pickle, subprocess, sys
+        import numpy as np
+        import ruchey
+
+        @ruchey.vectorize
+        def cube(x):
+            return x * x * x
+
+        @ruchey.guvectorize("(n),()->(n)")
+        def shift(x, k, out):
+            for i in range(x.shape[0]):
+                out[i] = x[i] + k
+
+        data = pickle.dumps((cube, shift))
+        child = subprocess.run([sys.executable, "-c",
+            "import pickle, sys, numpy as np; cube, shift = pickle.loads(sys.stdin.buffer.read()); "
+            "out = np.empty(3); shift(np.arange(3.0), 0.5, out); "
+            "print(cube(np.arange(4)).tolist(), out.tolist())"],
+            input=data, capture_output=True)
+        print(child.stdout.decode(), child.stderr.decode()[-2000:])
+    """, tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.strip().startswith("[0, 1, 8, 27] [0.5, 1.5, 2.5]"), r.stdout
 
 
 def test_a_local_function_pickles_by_value_and_keeps_its_closure():

@@ -106,6 +106,25 @@ def _existing(key):
     return _by_key[key]
 
 
+def reduce_remade(obj, remake, *args):
+    """The pickled form of an object made from a Python function (a
+    @vectorize or dynamic @guvectorize ufunc, obj.py_func): its name where
+    importable, else remake(its function, *args) in the receiver, which
+    compiles its loops again as it is called."""
+    name = _importable_name(obj)
+    if name is not None:
+        return name
+    return _remade, (remake, _function_bytes(obj.py_func), _source_lines(obj.py_func), args)
+
+
+def _remade(remake, payload, lines, args):
+    import uuid
+    func = pickle.loads(payload)
+    if lines:
+        _give_source(func, uuid.uuid4().hex, lines)
+    return remake(func, *args)
+
+
 def _rebuild(kind, key, payload, options, lines):
     with _lock:
         obj = _by_key.get(key)

@@ -8,6 +8,7 @@ scalar function inlined into a walk over NumPy's strided arguments.
 @guvectorize gives a generalized ufunc whose loop calls the compiled
 function once per outer element, on arrays of the core dimensions.
 """
+import linecache
 import re
 
 import numpy as np
@@ -148,6 +149,10 @@ class DUFunc:
     def __repr__(self):
         return f"<ruchey.DUFunc '{self.__name__}'>"
 
+    def __reduce__(self):  # as Numba's, for multiprocessing and Dask
+        from ruchey import serialize
+        return serialize.reduce_remade(self, _remade_dufunc, self._loops.options)
+
     def disable_compile(self):
         """No more loops: calls that none takes raise NumPy's TypeError."""
         self._frozen = True
@@ -221,6 +226,10 @@ class DUFunc:
     @property
     def nin(self):
         return self._loops.nin
+
+
+def _remade_dufunc(func, options):
+    return DUFunc(func, **options)
 
 
 def vectorize(ftylist_or_function=(), **options):
@@ -323,7 +332,15 @@ def guvectorize(*args, **options):
     sigs, layout = args
     sigs = [sigs] if isinstance(sigs, (str, types.Signature)) else list(sigs)
     _check_options(options)
-    return lambda func: _build_gufunc(func, _gufunc_dispatcher(func, layout, options), sigs, layout, options)
+
+    def build(func):
+        disp = _gufunc_dispatcher(func, layout, options)
+        u = _build_gufunc(func, disp, sigs, layout, options)
+        ins, outs = _parse_layout(layout)
+        hows = [_loop_arguments(types.parse_signature(sig), ins + outs, len(ins)) for sig in sigs]
+        _callable_from_compiled_code(u, disp, layout, dict(zip(u.types, hows)))
+        return u
+    return build
 
 
 def _gufunc_dispatcher(func, layout, options):
@@ -354,24 +371,31 @@ def _build_gufunc(func, disp, sigs, layout, options):
 class GUFunc:
     """A generalized ufunc compiled for the dtypes it is called with, as
     Numba's dynamic gufuncs (``@guvectorize("(n),()->(n)")`` without
-    signatures): every argument is given, the outputs too, and a call with
-    new dtypes adds a loop for them. ``ufunc`` is the numpy.ufunc of the
-    loops so far."""
+    signatures): every argument is given, the outputs too, and a call that
+    no loop so far takes adds a loop for its dtypes. ``ufunc`` is the
+    numpy.ufunc of the loops so far (none at first)."""
+
+    is_dynamic = True  # Numba's flag: a @guvectorize with signatures is a plain numpy.ufunc here
 
     def __init__(self, func, layout, options):
         self._disp = _gufunc_dispatcher(func, layout, options)
         self._layout, self._options, self._sigs = layout, options, {}  # dtypes called with -> signature
         ins, outs = _parse_layout(layout)
         self._core, self._nin = ins + outs, len(ins)
-        self.ufunc = None
+        self.ufunc = _build_gufunc(func, self._disp, [], layout, options)  # no loops yet: its nin, types... answer
         self.py_func = self.__wrapped__ = func
         self.__name__ = func.__name__
         self.__qualname__ = getattr(func, "__qualname__", func.__name__)
         self.__doc__ = func.__doc__
         self.__module__ = func.__module__
+        _callable_from_compiled_code(self, self._disp, layout, None)
 
     def __repr__(self):
         return f"<ruchey.GUFunc '{self.__name__}'>"
+
+    def __reduce__(self):  # as Numba's, for multiprocessing and Dask
+        from ruchey import serialize
+        return serialize.reduce_remade(self, GUFunc, self._layout, self._options)
 
     def _signature(self, dtypes):
         """void(...) of the arguments' dtypes, each with its layout's core dimensions."""
@@ -387,18 +411,154 @@ class GUFunc:
         return types.void(*argtypes)
 
     def __call__(self, *args, **kwargs):
-        if len(args) != len(self._core) or "out" in kwargs:
+        if "out" in kwargs:  # as Numba's: outputs given by name follow the inputs
+            out = kwargs.pop("out")
+            args += tuple(out) if isinstance(out, tuple) else (out,)
+        if len(args) != len(self._core):
             raise TypeError(f"{self.__name__}() compiles for the types it is called with: give all "
                             f"{len(self._core)} arguments, its outputs too, as Numba's dynamic gufuncs take them")
         dtypes = tuple(_dtype_of(a) for a in args)
-        if dtypes not in self._sigs:  # a loop for new dtypes: the ufunc made again with it
+        # Numba compiles only where no loop so far takes the operands, and
+        # NumPy picks the loop among them all: integers given after a float
+        # loop run in it, in floats, unless an output cannot take its result
+        if _matching_loop(self.ufunc.types, self._nin, dtypes) is None:
             sigs = list(self._sigs.values()) + [self._signature(dtypes)]
             self.ufunc = _build_gufunc(self.py_func, self._disp, sigs, self._layout, self._options)
             self._sigs[dtypes] = sigs[-1]
-        # the loop of these very dtypes (NumPy would take the first loop its inputs cast to safely)
-        return self.ufunc(*args, signature=dtypes, **kwargs)
+        return self.ufunc(*args, **kwargs)
 
     def __getattr__(self, name):
-        if name.startswith("__") or name == "ufunc" or self.ufunc is None:
+        if name.startswith("__") or name == "ufunc":
             raise AttributeError(name)
         return getattr(self.ufunc, name)
+
+
+def _matching_loop(loops, nin, dtypes):
+    """The first of a ufunc's loops ("dd->d") that takes operands of these
+    dtypes, outputs included, as Numba decides it (its
+    ufunc_find_matching_loop), or None: each input casts to the loop's
+    safely (any integer to a float or complex where the inputs mix the two
+    kinds, as Numba lets float32 loops take integers beside float32 arrays),
+    the loop's outputs to the given ones within their kind."""
+    ins, outs = dtypes[:nin], dtypes[nin:]
+    mixed = any(d.kind in "iu" for d in ins) and any(d.kind in "fc" for d in ins)
+
+    def casts(a, b, rule):
+        return (mixed and a.kind in "iu" and b.kind in "fc") or np.can_cast(a, b, rule)
+
+    for loop in loops:
+        loop_ins, _, loop_outs = loop.partition("->")
+        if (all(casts(d, np.dtype(c), "safe") for d, c in zip(ins, loop_ins)) and
+                all(casts(np.dtype(c), d, "same_kind") for d, c in zip(outs, loop_outs))):
+            return loop
+    return None
+
+
+# ---------------------------------------------------------------- calls from compiled code
+
+def _callable_from_compiled_code(u, disp, layout, hows):
+    """Lets compiled code call the gufunc u as Numba's does: u(a, b, out)
+    with its outputs given, a loop over the first output's outer dimensions
+    calling the compiled function disp on each element's core arrays; an
+    input's outer dimensions are the loop's first ones (no broadcasting).
+    hows: a static gufunc's loops ("dd->d": how its function takes each
+    argument), the first that takes the operands running with its inputs
+    cast to its dtypes; None for a dynamic gufunc, compiled for the
+    operands' own dtypes."""
+    from ruchey import extending  # (not at import: no gufunc may ever be called so)
+    ins, outs = _parse_layout(layout)
+    params = ", ".join(disp.py_func.__code__.co_varnames[:len(ins) + len(outs)])
+    space = {"_ruchey_typer": lambda *argtypes: _compiled_call(u, disp, ins + outs, len(ins), argtypes, hows)}
+    # the typer takes the gufunc's arguments as its function does
+    exec(f"def {u.__name__}({params}):\n    return _ruchey_typer({params},)\n", space)
+    extending.overload(u)(space[u.__name__])
+
+
+def _compiled_call(u, disp, core, nin, argtypes, hows):
+    """The implementation of a call of u from compiled code with these
+    argument types: Python source of its loop nest, compiled as the caller's."""
+    from ruchey import TypingError
+    name = u.__name__
+    for k, (t, dims) in enumerate(zip(argtypes, core)):
+        if not isinstance(t, types.Type) or (k >= nin and not t.ndim):
+            raise TypingError(f"{name}: argument {k + 1} is {t}: compiled code gives a gufunc "
+                              "numbers or arrays, and every output as an array")
+        if t.ndim and t.ndim < len(dims):
+            raise TypingError(f"{name}: argument {k + 1} has {t.ndim} dimensions, its core ({','.join(dims)}) "
+                              f"{len(dims)}")
+    dtypes = [np.dtype(t.dtype.name) for t in argtypes]
+    if hows is None:  # a dynamic gufunc: its "()" inputs are numbers
+        how, loop_dtypes = [(not dims and k < nin, ()) for k, dims in enumerate(core)], dtypes
+    else:
+        loop = _static_loop(u.types, nin, dtypes)
+        if loop is None:
+            raise TypingError(f"{name} has no loop for {', '.join(map(str, argtypes))} (its loops: {u.types})")
+        how, loop_dtypes = hows[loop], [np.dtype(c) for c in loop.replace("->", "")]
+    body = _shape_checks(name, core, nin, argtypes)
+    values = []
+    for k, (t, dims) in enumerate(zip(argtypes, core)):
+        value = f"a{k}"
+        if dtypes[k] != loop_dtypes[k]:  # an input cast to its loop's dtype, as Numba's does
+            kind = loop_dtypes[k].type.__name__
+            body.append(f"c{k} = np.{kind}(a{k})" if not t.ndim else f"c{k} = a{k}.astype(np.{kind})")
+            value = f"c{k}"
+        values.append(_element(value, t.ndim, t.ndim - len(dims), bool(dims), how[k][0]))
+    loop_ndim = argtypes[nin].ndim - len(core[nin])
+    for d in range(loop_ndim):
+        body.append(f"{'    ' * d}for i{d} in range(a{nin}.shape[{d}]):")
+    body.append(f"{'    ' * loop_ndim}kernel({', '.join(values)})")
+    params = ", ".join(f"a{k}" for k in range(len(core)))
+    text = f"def {name}({params}):\n" + "".join(f"    {line}\n" for line in body)
+    filename = f"<ruchey gufunc call {name} {', '.join(map(str, argtypes))}>"
+    linecache.cache[filename] = (len(text), None, text.splitlines(True), filename)
+    space = {"np": np, "kernel": disp}
+    exec(compile(text, filename, "exec"), space)
+    return space[name]
+
+
+def _static_loop(loops, nin, dtypes):
+    """The loop of a static gufunc that compiled code runs for these dtypes:
+    the loop of these very dtypes, else the first that takes the inputs as
+    Numba's does and writes the outputs' own dtypes (its function writes
+    into them)."""
+    chars = "".join(d.char for d in dtypes)
+    exact = chars[:nin] + "->" + chars[nin:]
+    if exact in loops:
+        return exact
+    return _matching_loop([loop for loop in loops if loop.endswith("->" + chars[nin:])], nin, dtypes)
+
+
+def _shape_checks(name, core, nin, argtypes):
+    """Lines raising ValueError where the arguments' outer dimensions are not
+    the loop's (the first output's) first ones, as Numba's, or a core
+    dimension's name has two sizes (which Numba leaves unchecked)."""
+    lines = []
+    outer = [(k, t.ndim - len(core[k])) for k, t in enumerate(argtypes) if t.ndim and k != nin]
+    loop_ndim = argtypes[nin].ndim - len(core[nin])
+    if any(r > loop_ndim for _, r in outer):
+        lines.append("raise ValueError('Loop and array shapes are incompatible')")
+    checks = [f"a{k}.shape[{d}] != a{nin}.shape[{d}]" for k, r in outer if r <= loop_ndim for d in range(r)]
+    if checks:
+        lines.append(f"if {' or '.join(checks)}:\n        raise ValueError('Loop and array shapes are incompatible')")
+    first = {}
+    for k, (t, dims) in enumerate(zip(argtypes, core)):
+        for j, d in enumerate(dims if t.ndim else ()):
+            axis = f"a{k}.shape[{t.ndim - len(dims) + j}]"
+            if d in first:
+                message = f"{name}: the core dimension {d} differs between the arguments"
+                lines.append(f"if {axis} != {first[d]}:\n        raise ValueError({message!r})")
+            first.setdefault(d, axis)
+    return lines
+
+
+def _element(value, ndim, outer, has_core, as_number):
+    """What the function gets of an argument at the loop's indices i0, i1...:
+    its core array, a number (a "()" input taken so), or a view of one
+    element (a "()" taken as an array of one element, outputs always)."""
+    index = ", ".join(f"i{d}" for d in range(outer))
+    if not ndim:
+        return value if as_number else f"np.full(1, {value})"
+    if has_core or as_number:
+        return f"{value}[{index or '()'}]" if as_number or outer else value
+    head = "".join(f"i{d}, " for d in range(outer - 1))
+    return f"{value}[{head}i{outer - 1}:i{outer - 1} + 1]" if outer else f"{value}.reshape(1)"
