@@ -565,6 +565,7 @@ ALLOC_ARGS = {
     "numpy.diag": ["a"],
     "numpy.take": ["a", "numpy.arange(n)"],
     "array.take": ["a", "numpy.arange(n)"],
+    "numpy.take_along_axis": ["a", "numpy.argsort(a)", "0"],
     "numpy.resize": ["a", "(n, 2)"],
     "numpy.logspace": ["0.0", "3.0", "4"],  # powers of 10 exact in every pow (test_numpy_more.py: the others)
     "numpy.geomspace": ["1.0", "1000.0", "4"],  # the same (test_math_poly_attrs.py: the others)
