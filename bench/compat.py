@@ -29,7 +29,8 @@ PACKAGES = ("stumpy", "pynndescent", "quantecon", "numbagg", "numba-stats", "fas
             "umap-learn", "pandas", "antropy", "aeon", "fluids", "datashader", "shap", "pymatting", "pyod", "pyts", "scanpy",
             "decoupler", "chemicals", "fast_hdbscan", "trackpy", "stingray", "mne", "arch", "numpy-groupies", "ssqueezepy",
             "quimb", "lenstronomy", "galois", "vectorbt", "py-pde", "thermo", "interpolation", "sktime", "statsforecast",
-            "window-ops", "clifford", "dcor", "hyppo", "sgkit", "esda", "porespy", "pysheds")
+            "window-ops", "clifford", "dcor", "hyppo", "sgkit", "esda", "porespy", "pysheds",
+            "trimap", "pacmap", "numba-kdtree", "numba_celltree")
 TIMEOUT = 1200
 
 

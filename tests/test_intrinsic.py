@@ -325,3 +325,20 @@ def test_a_scalar_type_argument_reaches_the_typer_with_its_dtype():
         return itemsize(np.float32) + 10 * itemsize(np.int16)
     assert f() == 24
     assert seen == [types.float32, types.int16]
+
+
+@ruchey_only
+def test_an_array_in_the_signature_is_a_typing_error():
+    from ruchey import TypingError
+
+    @intrinsic
+    def as_matrix(typingctx, x):
+        def codegen(context, builder, sig, args):
+            return args[0]
+        return types.float64[:, :](x), codegen
+
+    @njit
+    def f(x):
+        return as_matrix(x)
+    with pytest.raises(TypingError, match="scalar types and pointers only, not array"):
+        f(1.0)
