@@ -203,7 +203,7 @@ static LLVMValueRef lo_intrinsic_call(Lower *l, Node *n) {
     args[i] = call->args[i]->kind == TY_DTYPE ? LLVMGetUndef(params[i])
                                               : fit_int(l, lo_expr_as(l, n->list.items[i], call->args[i]), params[i]);
   LLVMValueRef v = allocates(fn) ? inline_intrinsic(l, fn, args, call->nargs)
-                          : LLVMBuildCall2(l->b, fnty, fn, args, (unsigned)call->nargs, "");
+                                 : LLVMBuildCall2(l->b, fnty, fn, args, (unsigned)call->nargs, "");
   if (call->ret->kind == TY_NONE) return LLVMGetUndef(l->mod->i8);
   if (call->ret->kind == TY_ARRAY) return lo_pointer_array(l, call->ret, v);
   return fit_int(l, v, lo_type(l, call->ret));
