@@ -1925,6 +1925,167 @@ def yasa_staging_features():
     return {column: features[column].to_numpy() for column in features.columns}
 
 
+def _trimap_inputs():
+    """300 points in 10 dimensions, their 30 nearest neighbours (annoy,
+    which seeds itself) and fixed triplets whose first similar point is
+    each point's second neighbour."""
+    from annoy import AnnoyIndex
+    rng = np.random.default_rng(0)
+    X = rng.standard_normal((300, 10)).astype(np.float32)
+    n = X.shape[0]
+    tree = AnnoyIndex(10, metric="euclidean")
+    for i in range(n):
+        tree.add_item(i, X[i])
+    tree.build(10)
+    nbrs = np.array([tree.get_nns_by_item(i, 30) for i in range(n)], dtype=np.int32)
+    dists = np.array([[tree.get_distance(i, j) for j in nbrs[i]] for i in range(n)], dtype=np.float32)
+    sig = np.maximum(np.mean(dists[:, 3:6], axis=1), 1e-10).astype(np.float32)
+    triplets = np.stack([np.repeat(np.arange(n), 6), np.repeat(nbrs[:, 1], 6), rng.integers(0, n, n * 6)],
+                        1).astype(np.int32)
+    Y = (rng.standard_normal((n, 2)) * 0.01).astype(np.float32)
+    return X, nbrs, dists, sig, triplets, Y
+
+
+def trimap_kernels():
+    """TriMap's compiled kernels: similarities, triplet sampling (its
+    neighbour columns; the outliers are random, checked for validity),
+    distances, triplet weights, the gradient and both embedding updates."""
+    from trimap import trimap_ as T
+    X, nbrs, dists, sig, triplets, Y = _trimap_inputs()
+    n = X.shape[0]
+    P = T.find_p(dists, sig, nbrs)
+    sampled = T.sample_knn_triplets(P, nbrs, 5, 3)
+    valid = all(sampled[t, 2] not in nbrs[sampled[t, 0]][np.argsort(-P[sampled[t, 0]])[: (t // 3) % 5 + 2]]
+                for t in range(sampled.shape[0]))
+    rand = T.sample_random_triplets(X, 3, sig, 0)
+    valid = valid and bool((rand[:, 3] >= 0).all() and (rand[:, 1] != rand[:, 0]).all())
+    out_dist = np.array([T.calculate_dist(X[a], X[c], 0) for a, _, c in triplets], dtype=np.float32)
+    weights = T.find_weights(triplets, P, nbrs, out_dist, sig)
+    grad = T.trimap_grad(Y, 2, 3, triplets, np.abs(weights) + np.float32(0.1))
+    Y1, vel = Y.copy(), np.zeros_like(Y)
+    T.update_embedding(Y1, grad, vel, np.float32(0.1), 3, 1)
+    Y2, gain = Y.copy(), np.ones_like(Y)
+    T.update_embedding_dbd(Y2, grad, np.random.default_rng(1).standard_normal(Y.shape).astype(np.float32), gain,
+                           np.float32(0.1), 300)
+    return {"P": P, "knn_triplets": sampled[:, :2], "sampled_valid": float(valid),
+            "distances": np.array([[T.calculate_dist(X[a], X[a + 1], d) for a in range(20)] for d in range(4)]),
+            "weights": weights, "grad": grad, "momentum": Y1, "dbd": Y2, "gain": gain}
+
+
+def _trimap_fit(opt_method):
+    import trimap
+    X, nbrs, dists, sig, triplets, Y = _trimap_inputs()
+    weights = (np.random.default_rng(2).random(triplets.shape[0]) + 0.1).astype(np.float32)
+    model = trimap.TRIMAP(n_iters=60, triplets=triplets, weights=weights, n_inliers=2, n_outliers=3,
+                          opt_method=opt_method)
+    return model.fit_transform(X, init=Y)
+
+
+def trimap_fit_sd_momentum():
+    """TRIMAP.fit_transform on fixed triplets, by gradient descent and with momentum."""
+    return {"sd": _trimap_fit("sd"), "momentum": _trimap_fit("momentum")}
+
+
+def trimap_fit_dbd():
+    """TRIMAP.fit_transform on fixed triplets with its default delta-bar-delta steps."""
+    return {"dbd": _trimap_fit("dbd")}
+
+
+def _pacmap_data():
+    rng = np.random.default_rng(0)
+    return np.vstack([rng.standard_normal((100, 8)) + c for c in (0, 4, 8)]).astype(np.float32)
+
+
+def pacmap_pairs():
+    """PaCMAP's neighbour, mid-near and further pairs (seeded in compiled
+    code by random_state) and its four distances."""
+    import pacmap
+    from pacmap import pacmap as P
+    X = _pacmap_data()
+    model = pacmap.PaCMAP(n_components=2, n_neighbors=10, random_state=0, num_iters=(2, 2, 2))
+    model.fit(X, init="pca")
+    return {"neighbors": model.pair_neighbors, "mid_near": model.pair_MN, "further": model.pair_FP,
+            "distances": np.array([[P.calculate_dist(X[a], X[a + 1], d) for a in range(20)] for d in range(4)])}
+
+
+def pacmap_embedding():
+    """PaCMAP.fit_transform (140 Adam steps) and transform of new points."""
+    import pacmap
+    X = _pacmap_data()
+    model = pacmap.PaCMAP(n_components=2, n_neighbors=10, random_state=0, num_iters=(40, 40, 60))
+    embedding = model.fit_transform(X, init="pca")
+    new = (np.random.default_rng(1).standard_normal((20, 8)) + 4).astype(np.float32)
+    return {"embedding": embedding, "transform": model.transform(new, basis=X)}
+
+
+def pacmap_localmap():
+    """LocalMAP.fit_transform (PaCMAP with local further pairs resampled)."""
+    import pacmap
+    model = pacmap.LocalMAP(n_components=2, n_neighbors=10, random_state=0, num_iters=(40, 40, 60))
+    return {"embedding": model.fit_transform(_pacmap_data(), init="pca")}
+
+
+def numba_kdtree_queries():
+    """numba-kdtree's KDTree: k nearest and radius queries, float32, in a compiled function."""
+    import numba
+    from numba_kdtree import KDTree
+    rng = np.random.default_rng(0)
+    data, q = rng.random((500, 3)), rng.random((50, 3))
+    tree = KDTree(data, leafsize=10)
+    d, i, _ = tree.query(q, k=5)
+    d1, i1, _ = tree.query(q, k=4, p=1)
+    radius = tree.query_radius(q, 0.15, return_sorted=True)
+    t32 = KDTree(data.astype(np.float32), leafsize=5, balanced=True, compact=True)
+    d32, i32, _ = t32.query(q.astype(np.float32), k=3)
+
+    @numba.njit
+    def built_inside(data, q):
+        return KDTree(data, leafsize=8).query(q, k=3)[1]
+    return {"d": d, "i": i, "d_p1": d1, "i_p1": i1, "radius_counts": np.array([len(r) for r in radius]),
+            "radius": np.concatenate([np.asarray(r) for r in radius]), "d32": d32, "i32": i32,
+            "inside": built_inside(data, q)}
+
+
+def _celltree_mesh(nx, ny, x0=0.0, y0=0.0, dx=1.0, seed=0):
+    """A jittered grid of quads, every third split into two triangles (fill value -1)."""
+    rng = np.random.default_rng(seed)
+    x, y = np.meshgrid(np.arange(nx + 1) * dx + x0, np.arange(ny + 1) * dx + y0)
+    vertices = np.column_stack([x.ravel(), y.ravel()]) + rng.uniform(-0.15, 0.15, ((nx + 1) * (ny + 1), 2)) * dx
+    i = np.arange(ny)[:, None] * (nx + 1) + np.arange(nx)[None, :]
+    faces = []
+    for k, q in enumerate(np.stack([i, i + 1, i + nx + 2, i + nx + 1], -1).reshape(-1, 4)):
+        faces += [[q[0], q[1], q[2], -1], [q[0], q[2], q[3], -1]] if k % 3 == 0 else [list(q)]
+    return vertices, np.array(faces, dtype=np.int64)
+
+
+def numba_celltree_queries():
+    """numba_celltree's CellTree2d on a mixed mesh: building, locating
+    points, boxes and faces, intersecting boxes, faces and edges,
+    barycentric weights; EdgeCellTree2d's point location and intersections."""
+    from numba_celltree import CellTree2d, EdgeCellTree2d
+    rng = np.random.default_rng(1)
+    tree = CellTree2d(*_celltree_mesh(20, 15), -1)
+    points = rng.uniform(-1, 21, (400, 2))
+    boxes = np.sort(rng.uniform(0, 20, (40, 2, 2)), axis=1).transpose(0, 2, 1).reshape(-1, 4)
+    other = _celltree_mesh(7, 5, x0=0.3, y0=0.2, dx=2.3, seed=2)
+    out = {"nodes": np.asarray(tree.nodes.tolist(), dtype=float), "bb_indices": tree.bb_indices,
+           "locate_points": tree.locate_points(points), "locate_boxes": np.stack(tree.locate_boxes(boxes)),
+           "locate_faces": np.stack(tree.locate_faces(*other))}
+    for name, found in (("boxes", tree.intersect_boxes(boxes)), ("faces", tree.intersect_faces(*other, -1)),
+                        ("edges", tree.intersect_edges(rng.uniform(-1, 21, (60, 2, 2)))),
+                        ("barycentric", tree.compute_barycentric_weights(points))):
+        for k, v in enumerate(found):
+            out[f"{name}_{k}"] = v
+    ev = rng.uniform(0, 10, (80, 2))
+    edges = np.stack([np.arange(79), np.arange(1, 80)], 1)
+    edge_tree = EdgeCellTree2d(ev, edges)
+    on_edges = (ev[edges[::3, 0]] + ev[edges[::3, 1]]) * 0.5
+    out["edge_locate_points"] = edge_tree.locate_points(np.vstack([on_edges, rng.uniform(0, 10, (30, 2))]))
+    for k, v in enumerate(edge_tree.intersect_edges(rng.uniform(0, 10, (30, 2, 2)))):
+        out[f"edge_edges_{k}"] = v
+    return out
+
+
 WORKLOADS = {
     "stumpy": {"stump": stumpy_stump, "aamp": stumpy_aamp, "more": stumpy_more},
     "pynndescent": {"NNDescent": pynndescent_graph},
@@ -1991,4 +2152,8 @@ WORKLOADS = {
     "scoringrules": {"crps": scoringrules_crps, "multivariate": scoringrules_multivariate, "more": scoringrules_more},
     "properscoring": {"scores": properscoring_scores},
     "yasa": {"staging_features": yasa_staging_features},
+    "trimap": {"kernels": trimap_kernels, "fit_sd_momentum": trimap_fit_sd_momentum, "fit_dbd": trimap_fit_dbd},
+    "pacmap": {"pairs": pacmap_pairs, "embedding": pacmap_embedding, "localmap": pacmap_localmap},
+    "numba-kdtree": {"queries": numba_kdtree_queries},
+    "numba_celltree": {"queries": numba_celltree_queries},
 }

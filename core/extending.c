@@ -8,6 +8,8 @@
  * own). Nothing is asked of Python where ruchey.extending was never
  * imported.
  */
+#include <string.h>
+
 #include "core.h"
 
 /* ruchey.extending's function named name, a new reference; NULL, no
@@ -138,7 +140,13 @@ bool ext_intrinsic_code(void *ctx, IntrinsicCall *call, const Type *const *args,
   bool ok = PyArg_ParseTuple(got, "OO!U", &ret, &PyTuple_Type, &argdescs, &ir) && PyTuple_GET_SIZE(argdescs) <= 64;
   ok = ok && (call->ret = disp_described_type(ret)) != NULL;
   call->nargs = ok ? (int)PyTuple_GET_SIZE(argdescs) : 0;
-  for (int i = 0; ok && i < call->nargs; i++) ok = (call->args[i] = disp_described_type(PyTuple_GET_ITEM(argdescs, i))) != NULL;
+  for (int i = 0; ok && i < call->nargs; i++) {
+    PyObject *d = PyTuple_GET_ITEM(argdescs, i);
+    if (PyUnicode_Check(d) && i < nargs && args[i]->kind == TY_DTYPE && !strcmp(PyUnicode_AsUTF8(d), args[i]->name))
+      call->args[i] = args[i];  /* a scalar type passed as a value, described by its name */
+    else
+      ok = (call->args[i] = disp_described_type(d)) != NULL;
+  }
   call->ir = ok ? PyUnicode_AsUTF8(ir) : NULL;
   Py_DECREF(got);
   if (!ok || !call->ir) {

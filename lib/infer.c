@@ -816,6 +816,9 @@ static void ty_store(Infer *in, Node *target, const Type *t, Node *at) {
       ty_error(in, target, "cannot write to a read-only array");
     } else if (elem->kind == TY_ARRAY) {  /* a view, or the elements an array index selects */
       ty_index_store(in, target, t, at);
+    } else if (t->kind == TY_OPTIONAL && at->ty == t && ty_is_scalar(t->elem)) {
+      /* a[i] = f() of a function that may return None: its value, TypeError if None, as Numba's */
+      ty_store(in, target, value_needed(in, at, t), at);
     } else if ((!ty_is_scalar(t) && !(t->kind == TY_RECORD && t == elem)) || (ty_is_complex(t) && !ty_is_complex(elem))) {
       ty_error(in, at, "cannot store %s into an element of %s", t->name,
                target->lhs->ty->name);

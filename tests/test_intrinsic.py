@@ -1,5 +1,7 @@
 """@intrinsic (ruchey.extending.intrinsic, as numba.extending.intrinsic) for
-numbers and bools: a typing function returning (signature, codegen), codegen
+numbers, bools, scalar types as arguments and pointers as results (stack
+memory, cgutils.alloca_once, in an array by carray): a typing function
+returning (signature, codegen), codegen
 writing the call's LLVM IR with llvmlite.ir, linked into the compiled code
 and inlined. Each is compared with a Numba-free Python expectation (an
 intrinsic cannot run in Python) on generated inputs."""
@@ -8,7 +10,7 @@ import struct
 import numpy as np
 import pytest
 
-from ruchey import njit, types
+from ruchey import carray, njit, prange, types
 from ruchey.extending import intrinsic
 
 from conftest import AS_NUMBA, make_rng, seed_of
@@ -154,7 +156,7 @@ def test_an_array_argument_is_a_typing_error():
     @njit
     def f(a):
         return popcount_u8(a)
-    with pytest.raises(TypingError, match="numbers and bools"):
+    with pytest.raises(TypingError, match="numbers, bools and scalar types only: argument 1 is array"):
         f(np.zeros(3, np.uint8))
 
 
@@ -228,3 +230,115 @@ def test_an_intrinsic_typer_gets_the_literal_types_of_constants_and_of_literally
 
     with pytest.raises(Exception, match="shifted_left"):  # no implementation for a plain int64 count
         by_variable(3, 2)
+
+
+# ---------------------------------------------------------------- stack memory through a pointer
+
+@intrinsic
+def stack_empty(typingctx, size, dtype):
+    """size values of dtype on the stack of the function that (after
+    inlining) calls it, as a pointer: the scratch arrays of numba_celltree."""
+    def codegen(context, builder, sig, args):
+        return cgutils.alloca_once(builder, context.get_value_type(dtype.dtype), size=args[0])
+    return types.CPointer(dtype.dtype)(types.int64, dtype), codegen
+
+
+SCRATCH_ROWS = 6
+SCRATCH_SIZE = 2 * SCRATCH_ROWS  # a global: a constant in the IR, as Numba's alloca_once at the entry needs
+
+
+@njit(inline="always")
+def scratch_pairs():
+    return carray(stack_empty(SCRATCH_SIZE, np.float64), (SCRATCH_ROWS, 2), dtype=np.float64)
+
+
+@njit(inline="always")
+def corners(x, y, n):
+    """The first n rows of a scratch array, a view returned through another function."""
+    out = scratch_pairs()
+    for i in range(n):
+        out[i, 0] = x + i
+        out[i, 1] = y * i
+    return out[:n]
+
+
+@njit
+def polygon_sums(xs, ys, counts):
+    """Two scratch arrays alive at once in each iteration: neither overwrites the other."""
+    total = np.empty(xs.size)
+    for k in range(xs.size):
+        a = corners(xs[k], ys[k], counts[k])
+        b = scratch_pairs()
+        for i in range(SCRATCH_ROWS):
+            b[i, 0] = -1.0
+            b[i, 1] = 2.0 * i
+        total[k] = a[:, 0].sum() + 3.0 * a[:, 1].sum() + b.sum()
+    return total
+
+
+@njit(parallel=True)
+def polygon_sums_parallel(xs, ys, counts):
+    total = np.empty(xs.size)
+    for k in prange(xs.size):
+        a = corners(xs[k], ys[k], counts[k])
+        total[k] = a[:, 0].sum() + 3.0 * a[:, 1].sum()
+    return total
+
+
+@njit
+def int32_counts(n):
+    c = carray(stack_empty(4, np.int32), 4)
+    c[:] = 0
+    for i in range(n):
+        c[i % 4] += i
+    return c[0] * 1000 + c[1] * 100 + c[2] * 10 + c[3]
+
+
+def test_stack_memory_from_an_intrinsic_lives_in_the_callers_frame():
+    rng = make_rng(seed_of("stack_empty"))
+    for size in (0, 1, 5, 200):
+        xs, ys = rng.standard_normal(size), rng.standard_normal(size)
+        counts = rng.integers(1, SCRATCH_ROWS + 1, size)
+        corner_sums = np.array([sum(x + i + 3 * y * i for i in range(n)) for x, y, n in zip(xs, ys, counts)])
+        scratch_sum = sum(-1.0 + 2.0 * i for i in range(SCRATCH_ROWS))
+        np.testing.assert_allclose(polygon_sums(xs, ys, counts), corner_sums + scratch_sum, rtol=1e-12, atol=1e-12)
+        np.testing.assert_allclose(polygon_sums_parallel(xs, ys, counts), corner_sums, rtol=1e-12, atol=1e-12)
+    for n in (0, 3, 17):
+        c = [sum(i for i in range(n) if i % 4 == j) for j in range(4)]
+        assert int32_counts(n) == c[0] * 1000 + c[1] * 100 + c[2] * 10 + c[3]
+
+
+@ruchey_only
+def test_a_scalar_type_argument_reaches_the_typer_with_its_dtype():
+    seen = []
+
+    @intrinsic
+    def itemsize(typingctx, dtype):
+        seen.append(dtype.dtype)
+
+        def codegen(context, builder, sig, args):
+            return context.get_constant(types.int64, np.dtype(str(dtype.dtype)).itemsize)
+        return types.int64(dtype), codegen
+
+    @njit
+    def f():
+        return itemsize(np.float32) + 10 * itemsize(np.int16)
+    assert f() == 24
+    assert seen == [types.float32, types.int16]
+
+
+@ruchey_only
+def test_an_array_in_the_signature_is_a_typing_error():
+    from ruchey import TypingError
+
+    @intrinsic
+    def as_matrix(typingctx, x):
+        def codegen(context, builder, sig, args):
+            return args[0]
+        return types.float64[:, :](x), codegen
+
+    @njit
+    def f(x):
+        return as_matrix(x)
+    with pytest.raises(TypingError, match="scalar types and pointers only, not array"):
+        f(1.0)

@@ -205,6 +205,45 @@ def test_none_used_as_a_value_raises_type_error():
 
 
 @njit
+def by_kind(x, kind):
+    if kind == 0:
+        return x * x
+    elif kind == 1:
+        return abs(x)  # no else: kind 2 falls off the end, None
+
+
+@njit
+def stores_optionals(x, kinds, out):
+    for i in range(x.size):
+        out[i] = by_kind(x[i], kinds[i])
+    return out
+
+
+@njit
+def stores_optional_2d(x, flag):
+    out = np.zeros((2, x.size), np.float32)
+    for i in range(x.size):
+        out[1, i] = positive_or_none(x[i]) if flag else x[i]
+    return out
+
+
+def test_an_optional_stored_into_an_array_element_is_its_value():
+    rng = make_rng(1502)
+    for n in SIZES:
+        kinds = rng.integers(0, 2, n)
+        for x, out in ((float_array(rng, n), np.zeros(n)), (float_array(rng, n).astype(np.float32), np.zeros(n, np.int64)),
+                       (int_array(rng, n), np.zeros(n, np.float32))):
+            assert_same(stores_optionals, x, kinds, out.copy())
+        x = np.abs(float_array(rng, n)) + 1.0
+        assert_same(stores_optional_2d, x, True)
+        assert_same(stores_optional_2d, x, False)
+    with pytest.raises(TypeError, match="expected float64, got None"):
+        stores_optionals(np.ones(3), np.array([0, 2, 1]), np.zeros(3))
+    with pytest.raises(TypeError, match="expected float64, got None"):
+        stores_optional_2d(np.array([1.0, -1.0]), True)
+
+
+@njit
 def passes_optional(x):
     return describe(positive_or_none(x))
 

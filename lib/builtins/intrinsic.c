@@ -1,12 +1,23 @@
 /* builtins/intrinsic.c — calls of @intrinsic functions (Numba's
  * numba.extending.intrinsic): Python code that writes LLVM IR for a call's
- * numbers and bools. The extension runs the intrinsic's typing and code
- * generation for the argument types (ruchey/intrinsics.py, with llvmlite)
- * and hands back the signature and the text of a module holding one
- * function, "intrinsic", of it. Typing parses that text once to report bad
- * IR at the call; lowering parses it into the module's context, links it
- * in under a name of its own, marks it internal and always inlined, and
- * calls it: after inlining, the intrinsic's instructions sit in the caller.
+ * numbers, bools and scalar types (a dtype as a value, which has none: an
+ * empty struct), giving a number, a bool or a pointer (a 1-d array of no
+ * known length, as a @cfunc's pointer argument). The extension runs the
+ * intrinsic's typing and code generation for the argument types
+ * (ruchey/intrinsics.py, with llvmlite) and hands back the signature and
+ * the text of a module holding one function, "intrinsic", of it. Typing
+ * parses that text once to report bad IR at the call; lowering parses it
+ * into the module's context, links it in under a name of its own, marks it
+ * internal and always inlined, and calls it: after inlining, the
+ * intrinsic's instructions sit in the caller. An intrinsic of one block
+ * that allocates stack memory (cgutils.alloca_once) is copied into the
+ * caller instead, its allocas of a constant size into the caller's entry,
+ * as Numba writes the codegen into the caller: the memory lives as long as
+ * the caller's frame, not the inlined call's (LLVM's inliner would end its
+ * lifetime there). A callee holding such memory is always inlined into its
+ * callers and its memory marked live from the entry on (no lifetime end
+ * for the inliner to add), so that an array made over it (carray) may be
+ * returned, as from Numba's inline="always" functions.
  */
 #include <stdio.h>
 #include <string.h>
@@ -17,6 +28,8 @@
 #include "builtins/builtins.h"
 
 static bool is_number_or_bool(const Type *t) { return ty_is_int(t) || ty_is_float(t) || t->kind == TY_BOOL; }
+static bool is_argument(const Type *t) { return is_number_or_bool(t) || t->kind == TY_DTYPE; }
+static bool is_pointer(const Type *t) { return t->kind == TY_ARRAY && t->ndim == 1 && t->layout == 'C' && ty_is_scalar(t->elem); }
 
 /* The IR's module in context c, or NULL with LLVM's message in msg (to free). */
 static LLVMModuleRef parse_intrinsic(LLVMContextRef c, const char *ir, char **msg) {
@@ -46,8 +59,8 @@ static const Type *ty_intrinsic_call(Infer *in, Node *n, const Type **args) {
   if (!in->opts || !in->opts->intrinsic) return ty_error(in, n, "an @intrinsic cannot be called here");
   if (in->opts->gpu_cc) return ty_error(in, n, "an @intrinsic cannot be called on the GPU");
   for (int i = 0; i < n->list.len; i++)
-    if (!is_number_or_bool(args[i]))
-      return ty_error(in, n->list.items[i], "an @intrinsic takes numbers and bools only: argument %d is %s",
+    if (!is_argument(args[i]))
+      return ty_error(in, n->list.items[i], "an @intrinsic takes numbers, bools and scalar types only: argument %d is %s",
                       i + 1, args[i]->name);
   const Node *consts[64] = {0};
   for (int i = 0; i < n->list.len && i < 64; i++) consts[i] = ty_constant(in, n->list.items[i]);
@@ -57,11 +70,12 @@ static const Type *ty_intrinsic_call(Infer *in, Node *n, const Type **args) {
   if (call->nargs != n->list.len)
     return ty_error(in, n, "the intrinsic's signature takes %d argument%s, the call gives %d", call->nargs,
                     call->nargs == 1 ? "" : "s", n->list.len);
-  if (call->ret->kind != TY_NONE && !is_number_or_bool(call->ret))
-    return ty_error(in, n, "an @intrinsic returns a number, a bool or nothing, not %s", call->ret->name);
+  if (call->ret->kind != TY_NONE && !is_number_or_bool(call->ret) && !is_pointer(call->ret))
+    return ty_error(in, n, "an @intrinsic returns a number, a bool, a pointer or nothing, not %s", call->ret->name);
   for (int i = 0; i < call->nargs; i++)
-    if (!is_number_or_bool(call->args[i]))
-      return ty_error(in, n, "an @intrinsic's signature takes numbers and bools only, not %s", call->args[i]->name);
+    if (!is_argument(call->args[i]))
+      return ty_error(in, n, "an @intrinsic's signature takes numbers, bools and scalar types only, not %s",
+                      call->args[i]->name);
   return check_intrinsic_ir(in, n, call) ? call->ret : NULL;
 }
 
@@ -97,6 +111,82 @@ static LLVMValueRef fit_int(Lower *l, LLVMValueRef v, LLVMTypeRef want) {
                                                                 : LLVMBuildZExt(l->b, v, want, "");
 }
 
+enum { MAX_COPIED = 512 };  /* instructions of an intrinsic copied into its caller */
+
+/* Whether fn, an intrinsic's function, is one block (of at most
+ * MAX_COPIED instructions) that allocates stack memory: copied into the
+ * caller (inline_intrinsic). */
+static bool allocates(LLVMValueRef fn) {
+  if (LLVMCountBasicBlocks(fn) != 1) return false;
+  bool found = false;
+  int count = 0;
+  for (LLVMValueRef i = LLVMGetFirstInstruction(LLVMGetEntryBasicBlock(fn)); i; i = LLVMGetNextInstruction(i), count++)
+    found = found || LLVMGetInstructionOpcode(i) == LLVMAlloca;
+  return found && count <= MAX_COPIED;
+}
+
+/* Stack memory a of the caller, allocated at its entry: marked live from
+ * there on (so that inlining the caller adds no end to its lifetime), and
+ * the caller, if another function calls it, always inlined. */
+static void keep_alloca(Lower *l, LLVMValueRef a) {
+  LLVMBasicBlockRef cur = LLVMGetInsertBlock(l->b);
+  LLVMValueRef first = LLVMGetFirstInstruction(LLVMGetEntryBasicBlock(l->fn));
+  LLVMPositionBuilderBefore(l->b, first);
+  LLVMInsertIntoBuilder(l->b, a);
+  LLVMValueRef start = LLVMGetNextInstruction(a);  /* the entry's first instruction that is no alloca */
+  while (start && LLVMGetInstructionOpcode(start) == LLVMAlloca) start = LLVMGetNextInstruction(start);
+  if (start) LLVMPositionBuilderBefore(l->b, start);
+  else LLVMPositionBuilderAtEnd(l->b, LLVMGetEntryBasicBlock(l->fn));
+  LLVMValueRef size = const_i64(l, -1);  /* the whole allocation */
+  lo_intrinsic(l, "llvm.lifetime.start", &l->mod->ptr, 1, (LLVMValueRef[]){size, a}, 2);
+  LLVMPositionBuilderAtEnd(l->b, cur);
+  lo_hold_stack_memory(l);
+}
+
+#define STACK_MEMORY "ruchey.stack-memory"
+
+void lo_hold_stack_memory(Lower *l) {
+  if (!l->callee || lo_holds_stack_memory(l->fn)) return;
+  unsigned inline_always = LLVMGetEnumAttributeKindForName("alwaysinline", 12);
+  LLVMAddAttributeAtIndex(l->fn, LLVMAttributeFunctionIndex, LLVMCreateEnumAttribute(l->mod->c, inline_always, 0));
+  LLVMAddAttributeAtIndex(l->fn, LLVMAttributeFunctionIndex,
+                          LLVMCreateStringAttribute(l->mod->c, STACK_MEMORY, sizeof STACK_MEMORY - 1, "", 0));
+}
+
+bool lo_holds_stack_memory(LLVMValueRef fn) {
+  return LLVMGetStringAttributeAtIndex(fn, LLVMAttributeFunctionIndex, STACK_MEMORY, sizeof STACK_MEMORY - 1) != NULL;
+}
+
+/* fn's one block copied to where the builder is, its parameters args; its
+ * allocas of a constant size go to the caller's entry. Its result, or
+ * NULL where it has none. */
+static LLVMValueRef inline_intrinsic(Lower *l, LLVMValueRef fn, LLVMValueRef *args, int nargs) {
+  LLVMValueRef from[MAX_COPIED + 64], to[MAX_COPIED + 64];
+  int n = 0;
+  for (int i = 0; i < nargs; i++, n++) from[n] = LLVMGetParam(fn, (unsigned)i), to[n] = args[i];
+  for (LLVMValueRef i = LLVMGetFirstInstruction(LLVMGetEntryBasicBlock(fn)); i; i = LLVMGetNextInstruction(i)) {
+    if (LLVMGetInstructionOpcode(i) == LLVMRet) {
+      if (!LLVMGetNumOperands(i)) return NULL;
+      LLVMValueRef v = LLVMGetOperand(i, 0);
+      for (int k = 0; k < n; k++)
+        if (from[k] == v) return to[k];
+      return v;  /* a constant */
+    }
+    LLVMValueRef copy = LLVMInstructionClone(i);
+    for (int o = 0; o < LLVMGetNumOperands(copy); o++) {
+      LLVMValueRef v = LLVMGetOperand(copy, (unsigned)o);
+      for (int k = 0; k < n; k++)
+        if (from[k] == v) LLVMSetOperand(copy, (unsigned)o, to[k]);
+    }
+    if (LLVMGetInstructionOpcode(i) == LLVMAlloca && LLVMIsConstant(LLVMGetOperand(copy, 0)))
+      keep_alloca(l, copy);
+    else
+      LLVMInsertIntoBuilder(l->b, copy);
+    from[n] = i, to[n++] = copy;
+  }
+  return NULL;
+}
+
 static LLVMValueRef lo_intrinsic_call(Lower *l, Node *n) {
   const IntrinsicCall *call = n->callee;
   char symbol[48];
@@ -109,10 +199,13 @@ static LLVMValueRef lo_intrinsic_call(Lower *l, Node *n) {
   LLVMTypeRef params[64];
   LLVMGetParamTypes(fnty, params);
   LLVMValueRef args[64];
-  for (int i = 0; i < call->nargs; i++)
-    args[i] = fit_int(l, lo_expr_as(l, n->list.items[i], call->args[i]), params[i]);
-  LLVMValueRef v = LLVMBuildCall2(l->b, fnty, fn, args, (unsigned)call->nargs, "");
+  for (int i = 0; i < call->nargs; i++)  /* a scalar type has no value: Numba's empty struct */
+    args[i] = call->args[i]->kind == TY_DTYPE ? LLVMGetUndef(params[i])
+                                              : fit_int(l, lo_expr_as(l, n->list.items[i], call->args[i]), params[i]);
+  LLVMValueRef v = allocates(fn) ? inline_intrinsic(l, fn, args, call->nargs)
+                                 : LLVMBuildCall2(l->b, fnty, fn, args, (unsigned)call->nargs, "");
   if (call->ret->kind == TY_NONE) return LLVMGetUndef(l->mod->i8);
+  if (call->ret->kind == TY_ARRAY) return lo_pointer_array(l, call->ret, v);
   return fit_int(l, v, lo_type(l, call->ret));
 }
 

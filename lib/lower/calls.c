@@ -152,6 +152,8 @@ LLVMValueRef lo_jit_call(Lower *l, Node *n) {
   if (l->mod->gpu) return lo_gpu_call(l, n);
   LLVMValueRef fn = lo_callee_body(l, n->target);
   const Func *callee = n->target->func;
+  if (lo_holds_stack_memory(fn) && (callee->ret_type->kind == TY_ARRAY || callee->ret_type->kind == TY_TUPLE))
+    lo_hold_stack_memory(l);  /* an array over the callee's stack memory may come back: it lives in this frame */
   int na = n->list.len;
   bool device = n->target->func_opts->device;
   LLVMValueRef *args = arena_alloc(l->f->arena, sizeof(LLVMValueRef) * (size_t)(callee->nparams + na + 4)), packed;
@@ -184,6 +186,8 @@ LLVMValueRef lo_call_target(Lower *l, const CallTarget *target, LLVMValueRef *ar
 LLVMValueRef lo_jit_call_elem(Lower *l, Node *n, LLVMValueRef *vals) {
   LLVMValueRef fn = lo_callee_body(l, n->target);
   const Func *callee = n->target->func;
+  if (lo_holds_stack_memory(fn) && (callee->ret_type->kind == TY_ARRAY || callee->ret_type->kind == TY_TUPLE))
+    lo_hold_stack_memory(l);  /* an array over the callee's stack memory may come back: it lives in this frame */
   int na = n->list.len;
   LLVMValueRef *args = arena_alloc(l->f->arena, sizeof(LLVMValueRef) * (size_t)(na + 2));
   for (int i = 0; i < na; i++) {

@@ -4,7 +4,7 @@
  *
  * It takes its arguments and returns its result by value in their storage
  * layout (bool as a byte), so the platform's C calling convention applies;
- * a pointer argument comes as a 1-d array (c_pointer_array).
+ * a pointer argument comes as a 1-d array (lo_pointer_array).
  * It touches no Python object: C code may call it without the GIL, from any
  * thread. A caller in C cannot receive a Python exception, so where the
  * body fails the entry hands the error (left in the thread's RtError) to
@@ -17,10 +17,11 @@ static LLVMTypeRef c_type(Lower *l, const Type *t) {
   return t->kind == TY_NONE ? void_type(l) : lo_storage_type(l, t);
 }
 
-/* A pointer argument (CPointer, voidptr), as the body takes it: a 1-d
- * array of its elements from the pointer on, of no known length (carray
- * and farray slice and shape it; ruchey/ccallback.py). It owns nothing. */
-static LLVMValueRef c_pointer_array(Lower *l, const Type *t, LLVMValueRef p) {
+/* A pointer (a CPointer or voidptr argument, an intrinsic's result), as
+ * the body takes it: a 1-d array of its elements from the pointer on, of
+ * no known length (carray and farray slice and shape it;
+ * ruchey/ccallback.py). It owns nothing. */
+LLVMValueRef lo_pointer_array(Lower *l, const Type *t, LLVMValueRef p) {
   LLVMValueRef slot = lo_alloca(l, l->mod->rtarray, "pointee");
   for (unsigned f = 0; f < 3; f++)
     LLVMBuildStore(l->b, f == 2 ? p : LLVMConstNull(l->mod->ptr), LLVMBuildStructGEP2(l->b, l->mod->rtarray, slot, f, ""));
@@ -38,7 +39,7 @@ static LLVMValueRef c_pointer_array(Lower *l, const Type *t, LLVMValueRef p) {
  * its storage layout, which mem2reg removes. */
 static LLVMValueRef c_argument(Lower *l, int v) {
   const Type *pt = l->f->param_types[v];
-  if (pt->kind == TY_ARRAY) return lo_convert(l, c_pointer_array(l, pt, LLVMGetParam(l->fn, (unsigned)v)), pt, l->f->var_types[v]);
+  if (pt->kind == TY_ARRAY) return lo_convert(l, lo_pointer_array(l, pt, LLVMGetParam(l->fn, (unsigned)v)), pt, l->f->var_types[v]);
   LLVMValueRef slot = lo_alloca(l, c_type(l, pt), "arg");
   LLVMBuildStore(l->b, LLVMGetParam(l->fn, (unsigned)v), slot);
   return lo_convert(l, lo_load_storage(l, pt, slot), pt, l->f->var_types[v]);

@@ -383,6 +383,13 @@ LLVMValueRef lo_generator_resume_of(Lower *l, Node *g, LLVMValueRef s);
 void lo_frame_generator_assign(Lower *l, Node *assign);
 void lo_frame_generators_drop(Lower *l);
 void lo_c_entry(Lower *l, const char *symbol);  /* cfunc.c: a @cfunc's C entry calling the body */
+/* builtins/intrinsic.c: the function being lowered, a callee, holds stack memory an intrinsic
+ * allocated (or a callee returned, in an array it returns): always inlined into its callers, so
+ * that the memory lives in their frames */
+void lo_hold_stack_memory(Lower *l);
+bool lo_holds_stack_memory(LLVMValueRef fn);
+/* cfunc.c: the memory p points at as t, a 1-d array of no known length that owns nothing */
+LLVMValueRef lo_pointer_array(Lower *l, const Type *t, LLVMValueRef p);
 /* Starts an internal function named after l's own plus suffix, emitted by
  * sub (same module and Func): entry and exit blocks, status RT_OK. */
 void lo_begin_outlined(Lower *sub, Lower *l, const char *suffix, LLVMTypeRef ft);

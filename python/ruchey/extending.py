@@ -68,7 +68,7 @@ def _type_of(desc):
         return types.TupleType([_type_of(d) for d in desc])
     if desc == "none":
         return types.none
-    return _named_types.get(desc) or types.Described(desc)
+    return _named_types.get(desc) or types.described_dtype(desc) or types.Described(desc)
 
 
 class _Overloads:

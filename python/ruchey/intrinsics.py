@@ -16,13 +16,21 @@ context, which ruchey gives as None) and returns (signature, codegen), or
 None where it has no implementation. codegen builds the LLVM IR of the
 call with llvmlite.ir, in a function of the signature's LLVM types (a bool
 is i1, as Numba's): ruchey links that function into the compiled module
-and inlines it. Arguments and results are numbers and bools only.
+and inlines it. Arguments are numbers, bools and scalar types (a dtype
+passed as a value, NumberClass, which has no value: an empty struct, as
+Numba's); results are numbers, bools or a pointer (CPointer: a 1-d array
+of no known length, as a @cfunc's pointer argument, for ``carray``).
+Stack memory (``cgutils.alloca_once``) of a constant size lives in the
+calling function's frame, as where Numba writes the codegen into the
+caller; a function holding it is inlined into its callers, as Numba's
+``inline="always"`` functions (numba_celltree's stack-allocated arrays)
+are, so that the memory outlives the call that made it.
 """
 import functools
 
 from ruchey import types
 
-__all__ = ["intrinsic", "get_or_insert_function"]
+__all__ = ["intrinsic", "get_or_insert_function", "alloca_once"]
 
 
 def _llvmlite_ir():
@@ -40,9 +48,13 @@ def _is_number_or_bool(t):
 
 
 def _llvm_type(ir, t):
-    """The LLVM type of a number or bool in an intrinsic's code (Numba's value types)."""
+    """The LLVM type of a number, bool, scalar type or pointer in an intrinsic's code (Numba's value types)."""
+    if isinstance(t, types.NumberClass):
+        return ir.LiteralStructType([])
+    if isinstance(t, types.CPointer):
+        return _llvm_type(ir, t.dtype).as_pointer()
     if not _is_number_or_bool(t):
-        raise TypeError(f"an @intrinsic's signature takes numbers and bools only, not {t!r}")
+        raise TypeError(f"an @intrinsic's signature takes numbers, bools, scalar types and pointers only, not {t!r}")
     name = t.name
     if name == "bool":
         return ir.IntType(1)
@@ -106,6 +118,31 @@ def get_or_insert_function(module, fnty, name):
     return fn
 
 
+def alloca_once(builder, ty, size=None, name="", zfill=False):
+    """numba.core.cgutils's: stack memory for size values (1 by default)
+    of the LLVM type ty, allocated at the function's entry and zeroed there
+    (and where it is called too, with zfill)."""
+    ir = _llvmlite_ir()
+    if isinstance(size, int):
+        size = ir.Constant(ir.IntType(64), size)
+    with builder.goto_entry_block():
+        ptr = builder.alloca(ty, size=size, name=name)
+        builder.store(ty(None), ptr)
+    if zfill:
+        builder.store(ty(None), ptr)
+    return ptr
+
+
+def _describe(t):
+    """t as the compiler takes it: a pointer as a 1-d array of its elements
+    (as a @cfunc's pointer argument), a scalar type by its name."""
+    if isinstance(t, types.CPointer):
+        return types.Type(t.dtype.kind, 1, "C").describe()
+    if isinstance(t, types.NumberClass):
+        return t.name
+    return t.describe()
+
+
 class Intrinsic:
     """What @intrinsic makes: compiled code calls it; Python cannot."""
 
@@ -155,7 +192,7 @@ class Intrinsic:
                             f"{'nothing' if value is None else value.type}, its signature says {fnty.return_type}")
         else:
             builder.ret(value)
-        return ret.describe(), tuple(t.describe() for t in sig.args), str(module)
+        return _describe(ret), tuple(_describe(t) for t in sig.args), str(module)
 
 
 def intrinsic(*args, **kwargs):

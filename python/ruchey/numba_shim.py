@@ -225,7 +225,8 @@ def _submodules():
         "numba.np.ufunc.gufunc": (dict(GUFunc=numpy.ufunc), ()),  # ruchey's gufuncs are NumPy's
         "numba.experimental": ({}, (ruchey.experimental,)),
         "numba.experimental.structref": ({}, (ruchey.structref,)),
-        "numba.core.cgutils": (dict(get_or_insert_function=ruchey.intrinsics.get_or_insert_function), ()),
+        "numba.core.cgutils": (dict(get_or_insert_function=ruchey.intrinsics.get_or_insert_function,
+                                    alloca_once=ruchey.intrinsics.alloca_once), ()),
         "numba.core.caching": (dict(NullCache=ruchey.caching.NullCache), ()),
         # the class of what @njit returns, for isinstance checks of functions as arguments
         "numba.core.registry": (dict(CPUDispatcher=_core.Dispatcher), ()),

@@ -340,6 +340,10 @@ class CPointer:
             raise TypeError(f"CPointer() takes a scalar type, got {dtype!r}")
         self.dtype, self._name = dtype, _name
 
+    def __call__(self, *args):
+        """CPointer(float64)(int64): a signature returning a pointer (an @intrinsic's)."""
+        return Signature(self, args)
+
     def __eq__(self, other):
         return isinstance(other, CPointer) and (self.dtype, self._name) == (other.dtype, other._name)
 
@@ -350,13 +354,30 @@ class CPointer:
         return self._name or f"{self.dtype!r}*"
 
 
+class NumberClass(Described):
+    """Numba's NumberClass: the type of a scalar type used as a value
+    (``numpy.float64`` passed to a function), described "dtype(float64)";
+    its ``dtype`` is the scalar type."""
+
+    @property
+    def dtype(self):
+        return _SCALARS[self.name[len("dtype("):-1]]
+
+
+def described_dtype(desc):
+    """A NumberClass for a description "dtype(<scalar>)", else None."""
+    if desc.startswith("dtype(") and desc.endswith(")") and desc[len("dtype("):-1] in _SCALARS:
+        return NumberClass(desc)
+    return None
+
+
 class Signature:
     """Argument types and a return type (None: inferred)."""
 
     def __init__(self, return_type, args):
         for a in args:
             if not isinstance(a, (Type, TupleType, Optional, CPointer, ListType, DictType, FunctionType, NoneType,
-                                  EnumMember)):
+                                  EnumMember, NumberClass)):
                 raise TypeError(f"not a ruchey type in a signature: {a!r}")
         self.return_type, self.args = return_type, tuple(args)
 
