@@ -99,6 +99,7 @@ int find_var(Fe *fe, const char *name) {
 }
 
 static int add_var(Fe *fe, const char *name);
+static void add_pre(Fe *fe, Node *s);
 int fe_add_var(Fe *fe, const char *name) { return add_var(fe, name); }
 
 static int add_var(Fe *fe, const char *name) {
@@ -751,7 +752,9 @@ static Node *fe_compare(Fe *fe, PyObject *e) {
  * and/or): a comprehension there is refused. */
 static Node *fe_expr_in_place(Fe *fe, PyObject *e, const char *where) {
   int before = fe->pre.len;
+  fe->in_place++;
   Node *n = fe_expr(fe, e);
+  fe->in_place--;
   if (n && fe->pre.len != before)
     return fe_error(fe, e, "a comprehension in %s is not supported in compiled code: assign it to a variable first",
                     where);
@@ -1554,6 +1557,48 @@ static Node *fe_index(Fe *fe, PyObject *e) {
   return n;
 }
 
+/* Whether x has no effect but its value (so reading it earlier changes
+ * nothing): names, constants, operators, items and pure builtins of such. */
+static bool effect_free(const Node *x) {
+  if (!x) return true;
+  switch (x->kind) {
+  case N_INT: case N_FLOAT: case N_BOOL: case N_VAR: case N_NONE: case N_STRING: case N_DTYPE: case N_MODULE:
+  case N_CONST_ARRAY: case N_ELLIPSIS:
+    return true;
+  case N_ATTR: case N_UNARY: return effect_free(x->lhs);
+  case N_BINOP: case N_INDEX: return effect_free(x->lhs) && effect_free(x->rhs);
+  case N_SLICE: return effect_free(x->lhs) && effect_free(x->rhs) && effect_free(x->cond);
+  case N_CALL:
+    if (!x->bi || !(x->bi->flags & (BF_PURE | BF_INDEXES))) return false;
+    for (int i = 0; i < x->kw.len; i++)
+      if (!effect_free(x->kw.items[i])) return false;
+    /* fall through: its positional arguments */
+  case N_COMPARE: case N_BOOLOP: case N_TUPLE:
+    for (int i = 0; i < x->list.len; i++)
+      if (!effect_free(x->list.items[i])) return false;
+    return true;
+  default: return false;
+  }
+}
+
+/* a[numpy.nonzero(m)]: an index that is a tuple of index arrays made by a
+ * call is computed once, in a hidden variable before the statement (as a
+ * comprehension is), and the array indexed by that tuple; where the
+ * expression must stay where it is written (a while loop's condition) it
+ * stays, to be assigned first. */
+static Node *index_once(Fe *fe, PyObject *e, Node *index) {
+  if (fe->in_place || index->kind != N_CALL || !index->bi || !(index->bi->flags & BF_INDEXES) || !effect_free(index))
+    return index;
+  char name[32];
+  snprintf(name, sizeof name, "$index%d", fe->ntemps++);
+  Node *init = new_node(fe, N_ASSIGN, e), *use = new_node(fe, N_VAR, e);
+  init->lhs = new_node(fe, N_VAR, e);
+  init->lhs->var = use->var = add_var(fe, name);
+  init->rhs = index;
+  add_pre(fe, init);
+  return use;
+}
+
 static Node *fe_subscript(Fe *fe, PyObject *e) {
   PyObject *v = field(e, "value"), *s = field(e, "slice"), *cls = static_object(fe, v);
   if (cls && core_is_enum_class(cls)) {
@@ -1566,6 +1611,7 @@ static Node *fe_subscript(Fe *fe, PyObject *e) {
   Node *seq = is_kind(s, "Slice") || is_kind(s, "Tuple") ? NULL : long_tuple_array(fe, cls, v);  /* t[i] alone */
   Py_XDECREF(cls);
   if (!(n->lhs = seq ? seq : fe_expr(fe, v)) || !(n->rhs = name ? name : fe_index(fe, s))) n = NULL;
+  if (n) n->rhs = index_once(fe, e, n->rhs);
   Py_DECREF(v); Py_DECREF(s);
   return n;
 }

@@ -20,6 +20,8 @@ typedef struct Fe {
   int ntemps;
   NodeList pre;         /* statements a comprehension in the statement being read runs before it */
   int pre_cap;
+  int in_place;         /* reading an expression that runs where it is written (a while loop's condition...):
+                         * nothing of it may move before the statement */
   Diag *diag;
   uintptr_t stack_limit;  /* rt_stack_limit: reading nests as deep as the code */
   int handlers;         /* except clauses being read around here: a bare raise re-raises */

@@ -368,6 +368,8 @@ enum {
   BF_MEMBERS = 1 << 22,     /* takes enum members as they are (`is`), not an IntEnum member's int */
   BF_LITERAL = 1 << 23,     /* its value is its argument's, known before typing where that one's is
                              * (literally()) */
+  BF_INDEXES = 1 << 24,     /* returns a tuple of index arrays (numpy.nonzero), without effects: as an
+                             * index (a[numpy.nonzero(m)]) computed before the statement, once */
 };
 
 /* A builtin that synchronises threads: passes split kernels at it. */

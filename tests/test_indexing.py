@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 import ruchey
 
-from conftest import assert_same, make_rng, needs_ptxas, numpy2_only, ptxas_errors, rss_bytes
+from conftest import assert_same, assert_same_value, make_rng, needs_ptxas, numpy2_only, ptxas_errors, rss_bytes
 
 DTYPES = [np.bool_, np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uint32, np.uint64,
           np.float32, np.float64]
@@ -950,3 +950,44 @@ def kernel_with_mask(x, m):
 def test_indexing_with_an_array_is_refused_in_kernels():
     with pytest.raises(ruchey.TypingError, match="indexing with an array makes a new array"):
         ruchey.cuda.compile_ptx(kernel_with_mask, "void(float64[::1], boolean[::1])", cc=(8, 0))
+
+
+# ---------------------------------------------------------------- a tuple of index arrays made in the index
+
+@ruchey.njit
+def upper_and_nonzero(m, a):
+    up = m[np.triu_indices(m.shape[0], 1)]
+    low = m[np.tril_indices_from(m, k=-1)]
+    pos = a[np.nonzero(a > 0)] + a[np.where(a > 0)]
+    m[np.triu_indices(m.shape[0])] = 0.0
+    a[np.where(a < 0)] += 1.0
+    rows = [r[np.nonzero(r > 0)].sum() for r in m]
+    return up, low, pos, m, a, rows
+
+
+@pytest.mark.parametrize("layout", LAYOUTS)
+def test_index_by_a_call_making_index_arrays_as_numpy(layout):
+    """numpy.nonzero, numpy.where, numpy.triu_indices... written in the
+    index: computed once before the statement (inside a comprehension's
+    loop, per item), as assigning them to a variable first would."""
+    rng = make_rng(41)
+    for n in (1, 4, 6):
+        m, a = make(rng, np.float64, (n, n), layout), make(rng, np.float64, (n + 3,), layout)
+        got, want = upper_and_nonzero(m.copy(), a.copy()), upper_and_nonzero.py_func(m.copy(), a.copy())
+        for g, w in zip(got[:5], want[:5]):
+            assert_same_value(w, g)
+        assert list(got[5]) == pytest.approx(want[5], rel=1e-15)
+
+
+@ruchey.njit
+def shrink_while_any(a):
+    while a[np.nonzero(a)].size > 0:
+        a[0] = 0.0
+    return a
+
+
+def test_index_by_such_a_call_where_it_must_stay_asks_for_a_variable():
+    """A while loop's condition runs each time: its index stays there, and
+    a tuple value there must come from a variable."""
+    with pytest.raises(ruchey.TypingError, match="assign the tuple first"):
+        shrink_while_any(np.ones(3))

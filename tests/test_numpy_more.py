@@ -331,6 +331,34 @@ def test_take_matches_numpy():
                             check(f, a, i)
 
 
+def test_take_along_an_axis_matches_numpy():
+    rng = make_rng(17)
+    for dtype in (np.float64, np.int16, np.complex128):
+        for shape in [(5,), (3, 4), (2, 3, 4)]:
+            for layout in LAYOUTS:
+                a = small(rng, dtype, shape, layout)
+                for axis in range(-a.ndim, a.ndim):
+                    f, g = fn(f"np.take(a, i, axis={axis})", "a, i"), fn(f"a.take(i, {axis})", "a, i")
+                    n = a.shape[axis]
+                    for i in (rng.integers(-n, n, 3), rng.integers(-n, n, (2, 2)).astype(np.int32), int(rng.integers(-n, n))):
+                        for h in (f, g):
+                            if a.ndim == 1 and isinstance(i, int):  # an element
+                                assert h(a, i) == h.py_func(a, i)
+                            else:
+                                check(h, a, i)
+    assert fn("np.take(a, i, axis=None)", "a, i")(np.arange(6.0).reshape(2, 3), 4) == 4.0
+
+
+def test_take_along_an_axis_errors():
+    f = fn("np.take(a, i, axis=1)", "a, i")
+    with pytest.raises(IndexError, match="index 5 is out of bounds for axis 1 with size 4"):
+        f(np.ones((3, 4)), np.array([0, 5]))
+    with pytest.raises(ruchey.TypingError, match="axis must be a constant int"):
+        fn("np.take(a, i, axis=k)", "a, i, k")(np.ones((3, 4)), 1, 0)
+    with pytest.raises(ruchey.TypingError, match="out of bounds"):
+        fn("np.take(a, i, axis=2)", "a, i")(np.ones((3, 4)), 1)
+
+
 def test_take_out_of_bounds_raises_numpys_index_error():
     f = fn("np.take(a, i)", "a, i")
     for i in (np.array([0, 6]), np.array([-7]), 6, -7):

@@ -1,10 +1,10 @@
-/* builtins/picking.c — elements picked from an array read flattened (in C
- * order), in compiled code: numpy.take(a, indices) and a.take(indices)
- * (no axis), numpy.take_along_axis(arr, indices, axis) (along an axis,
- * broadcasting, or flattened for axis=None), numpy.extract(condition,
- * arr), numpy.flatnonzero(a), and
+/* builtins/picking.c — elements picked from an array, in compiled code:
+ * numpy.take(a, indices, axis=None) and a.take(...) (of a flattened, or
+ * along a constant axis), numpy.take_along_axis(arr, indices, axis=-1)
+ * (along an axis, broadcasting; flattened for axis=None),
+ * numpy.extract(condition, arr), numpy.flatnonzero(a), and
  * numpy.delete(arr, obj) and numpy.insert(arr, obj, values) (no axis, as
- * Numba's: the result is 1-d). Each reads its array once, flattened (a
+ * Numba's: the result is 1-d). Those of a flattened array read it once (a
  * flat temporary, or for delete and insert the array itself where it is
  * C-contiguous); indices out of range are NumPy's IndexError.
  */
@@ -27,13 +27,36 @@ static void bump(Lower *l, LLVMValueRef p) { LLVMBuildStore(l->b, LLVMBuildAdd(l
 
 /* ---------------------------------------------------------------- take */
 
-/* numpy.take(a, indices): a number for an int, else an array of indices' shape */
+static bool is_none(const Node *x) { return x && (x->kind == N_NONE || (x->ty && x->ty->kind == TY_NONE)); }
+
+/* take's axis=: a constant int within a's dimensions (the result's shape
+ * is a's with indices' in place of that axis); -1 where there is none, or None */
+static int take_axis(const Node *n) {
+  Node *axis = bi_arg((Node *)n, 2, "axis");
+  int64_t k;
+  if (is_none(axis) || !axis || !bi_literal_int(axis, &k)) return -1;
+  int ndim = ndim_of(n->list.items[0]->ty);
+  return (int)(k < 0 ? k + ndim : k);
+}
+
+/* numpy.take(a, indices, axis=None), a.take(...): without an axis a number
+ * for an int, else an array of indices' shape, read from a flattened; with
+ * one, a's elements at indices along it */
 static const Type *ty_take(Infer *in, Node *n, const Type **args) {
   if (!bi_need_values(in, n, n->list.items[0])) return NULL;
   const Type *ix = args[1], *e = elem_of(args[0]);
+  Node *axis = bi_arg(n, 2, "axis");
   if (!ty_is_int(elem_of(ix)) || (ix->kind != TY_ARRAY && !ty_is_int(ix)))
     return ty_error(in, n->list.items[1], "%s(): indices must be an int or an array of ints in compiled code, got %s",
                     n->bi->name, ix->name);
+  if (axis && !is_none(axis)) {
+    int64_t k;
+    int ndim = ndim_of(args[0]), out = ndim - 1 + ndim_of(ix);
+    if (!bi_literal_int(axis, &k)) return ty_error(in, axis, "%s(): axis must be a constant int in compiled code", n->bi->name);
+    if (!bi_check_axis(in, n, axis, ndim)) return NULL;
+    if (out > RC_MAX_NDIM) return ty_error(in, n, "%s(): at most %d dimensions", n->bi->name, RC_MAX_NDIM);
+    return out ? ty_array(e, out, 'C', false) : e;
+  }
   return ix->kind == TY_ARRAY ? ty_array(e, ix->ndim, 'C', false) : e;
 }
 
@@ -54,7 +77,52 @@ static void take_element(Lower *l, LLVMValueRef *idx, void *arg) {
   lo_store_scalar(l, t->e, lo_element_addr(l, t->ot, t->out, idx), taken(l, t, i));
 }
 
+typedef struct TakeAxis {
+  const Type *t, *it;
+  int axis;
+  LLVMValueRef a, ix, out;
+} TakeAxis;
+
+/* a[idx before axis, indices[idx in indices' dimensions], idx after] */
+static LLVMValueRef taken_on_axis(Lower *l, const TakeAxis *c, LLVMValueRef *idx) {
+  int k = c->axis, ni = ndim_of(c->it);
+  LLVMValueRef j = ni ? lo_load_scalar(l, c->it->elem, lo_element_addr(l, c->it, c->ix, idx + k)) : c->ix, at[RC_MAX_NDIM];
+  j = lo_index_wrapped(l, lo_convert(l, j, elem_of(c->it), TYS(TY_I64)), lo_arr_shape(l, c->a, k), k);
+  for (int d = 0; d < c->t->ndim; d++) at[d] = d < k ? idx[d] : d == k ? j : idx[d - 1 + ni];
+  return lo_load_scalar(l, c->t->elem, lo_element_addr(l, c->t, c->a, at));
+}
+
+static void take_on_axis(Lower *l, LLVMValueRef *idx, void *arg) {
+  TakeAxis *c = arg;
+  const Type *ot = ty_array(c->t->elem, c->t->ndim - 1 + ndim_of(c->it), 'C', false);
+  lo_store_scalar(l, c->t->elem, lo_element_addr(l, ot, c->out, idx), taken_on_axis(l, c, idx));
+}
+
+/* take along a constant axis: a's shape with indices' in place of the axis */
+static LLVMValueRef lo_take_axis(Lower *l, Node *n, int axis) {
+  Node *a = n->list.items[0], *ix = n->list.items[1];
+  TakeAxis c = {a->ty, ix->ty, axis, lo_expr(l, a), lo_expr(l, ix), NULL};
+  LLVMValueRef r, shape[RC_MAX_NDIM];
+  int ni = ndim_of(ix->ty), ndim = c.t->ndim - 1 + ni;
+  if (!ndim) {
+    r = taken_on_axis(l, &c, NULL);
+  } else {
+    for (int d = 0; d < ndim; d++)
+      shape[d] = d < axis ? lo_arr_shape(l, c.a, d) : d < axis + ni ? lo_arr_shape(l, c.ix, d - axis)
+                                                                  : lo_arr_shape(l, c.a, d - ni + 1);
+    r = c.out = lo_alloc_array(l, n->ty, shape, -1);
+    lo_temp_made(l, n->ty, r);
+    lo_for_each_index(l, ndim, shape, take_on_axis, &c);
+    lo_temp_taken(l, r);
+  }
+  lo_done_with(l, ix, c.ix);
+  lo_done_with(l, a, c.a);
+  return r;
+}
+
 static LLVMValueRef lo_take(Lower *l, Node *n) {
+  int axis = take_axis(n);
+  if (axis >= 0) return lo_take_axis(l, n, axis);
   Node *a = n->list.items[0], *ix = n->list.items[1];
   const Type *e = elem_of(a->ty), *ft = ty_array(e, 1, 'C', false);
   Take t = {e, ix->ty, n->ty, NULL, NULL, NULL, NULL};
@@ -290,8 +358,6 @@ static LLVMValueRef lo_insert(Lower *l, Node *n) {
 
 /* ---------------------------------------------------------------- take_along_axis */
 
-static bool is_none(const Node *x) { return x && (x->kind == N_NONE || (x->ty && x->ty->kind == TY_NONE)); }
-
 /* numpy.take_along_axis(arr, indices, axis=-1): arr's elements at indices
  * along axis, the other dimensions broadcast as NumPy's fancy indexing
  * broadcasts them; axis=None reads arr flattened (np.take's), with 1-d
@@ -374,12 +440,12 @@ static LLVMValueRef lo_take_along_axis(Lower *l, Node *n) {
 
 #define PK_FLAGS (BF_ALLOCATES | BF_RAISES | BF_COMPLEX)
 
-static const char *const along_kw[] = {"axis", NULL};
+static const char *const axis_kw[] = {"axis", NULL};
 
 const Builtin bi_picking[] = {
-  {"numpy.take", "numpy", "take", BK_FUNCTION, 0, 2, 2, NULL, PK_FLAGS, 0, 0, ty_take, lo_take},
-  {"array.take", NULL, "take", BK_METHOD, TY_ARRAY, 1, 1, NULL, PK_FLAGS, 0, 0, ty_take, lo_take},
-  {"numpy.take_along_axis", "numpy", "take_along_axis", BK_FUNCTION, 0, 2, 3, along_kw, PK_FLAGS | BF_NONE, 0, 0, ty_take_along_axis,
+  {"numpy.take", "numpy", "take", BK_FUNCTION, 0, 2, 3, axis_kw, PK_FLAGS | BF_NONE, 0, 0, ty_take, lo_take},
+  {"array.take", NULL, "take", BK_METHOD, TY_ARRAY, 1, 2, axis_kw, PK_FLAGS | BF_NONE, 0, 0, ty_take, lo_take},
+  {"numpy.take_along_axis", "numpy", "take_along_axis", BK_FUNCTION, 0, 2, 3, axis_kw, PK_FLAGS | BF_NONE, 0, 0, ty_take_along_axis,
    lo_take_along_axis},
   {"numpy.extract", "numpy", "extract", BK_FUNCTION, 0, 2, 2, NULL, PK_FLAGS, EXTRACT, 0, ty_extract, lo_extract},
   {"numpy.flatnonzero", "numpy", "flatnonzero", BK_FUNCTION, 0, 1, 1, NULL, PK_FLAGS, FLATNONZERO, 0, ty_extract, lo_extract},

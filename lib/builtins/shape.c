@@ -1758,7 +1758,7 @@ const Builtin bi_shape[] = {
   FUNCTION("tile", 2, 2, NULL, BF_ALLOCATES | BF_COMPLEX, 0, ty_tile, lo_tile),
   FUNCTION("repeat", 2, 3, axis_kw, BF_ALLOCATES | BF_COMPLEX, 0, ty_repeat, lo_repeat),
   METHOD("repeat", 1, 2, axis_kw, BF_ALLOCATES | BF_COMPLEX, 0, ty_repeat, lo_repeat),
-  FUNCTION("nonzero", 1, 1, NULL, BF_ALLOCATES | BF_COMPLEX, 0, ty_nonzero, lo_nonzero),
+  FUNCTION("nonzero", 1, 1, NULL, BF_ALLOCATES | BF_COMPLEX | BF_INDEXES, 0, ty_nonzero, lo_nonzero),
   FUNCTION("argwhere", 1, 1, NULL, BF_ALLOCATES | BF_COMPLEX, 0, ty_argwhere, lo_argwhere),
   METHOD("nonzero", 0, 0, NULL, BF_ALLOCATES | BF_COMPLEX, 0, ty_nonzero, lo_nonzero),
   METHOD("fill", 1, 1, NULL, BF_COMPLEX, 0, ty_fill, lo_fill_method),
@@ -1767,7 +1767,8 @@ const Builtin bi_shape[] = {
   {"numpy.fill_diagonal", "numpy", "fill_diagonal", BK_FUNCTION, 0, 2, 3, fill_diagonal_kw, BF_RAISES | BF_COMPLEX, 0, 0,
    ty_fill_diagonal, lo_fill_diagonal},
   /* elementwise: fused into the array expressions around them */
-  {"numpy.where", "numpy", "where", BK_FUNCTION, 0, 1, 3, NULL, BF_ALLOCATES | BF_COMPLEX | BF_ARRAYLIKE, 0, 0, ty_where, lo_where, where_elem},
+  {"numpy.where", "numpy", "where", BK_FUNCTION, 0, 1, 3, NULL, BF_ALLOCATES | BF_COMPLEX | BF_ARRAYLIKE | BF_INDEXES, 0, 0, ty_where,
+   lo_where, where_elem},
   {"numpy.select", "numpy", "select", BK_FUNCTION, 0, 1, 3, select_kw, BF_ALLOCATES | BF_COMPLEX, 0, 0, ty_select, lo_where},
   {"numpy.clip", "numpy", "clip", BK_FUNCTION, 0, 3, 3, NULL, BF_PURE | BF_CHEAP, 0, 0, ty_clip, lo_clip, clip_elem},
   {"array.clip", NULL, "clip", BK_METHOD, TY_ARRAY, 2, 2, NULL, BF_PURE | BF_CHEAP, 0, 0, ty_clip, lo_clip, clip_elem},

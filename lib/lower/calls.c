@@ -148,12 +148,18 @@ void lo_call_args_done(Lower *l, Node *n, LLVMValueRef *args) {
  * arguments and result as values, so LLVM may inline it. A recursive
  * call's type was fixed before the callee's was final: the result is
  * converted to it. */
+/* An array over a callee's stack memory may come back from it: that
+ * memory must live in the caller's frame. */
+static void keep_callee_stack(Lower *l, LLVMValueRef fn, const Func *callee) {
+  if (lo_holds_stack_memory(fn) && (callee->ret_type->kind == TY_ARRAY || callee->ret_type->kind == TY_TUPLE))
+    lo_hold_stack_memory(l);
+}
+
 LLVMValueRef lo_jit_call(Lower *l, Node *n) {
   if (l->mod->gpu) return lo_gpu_call(l, n);
   LLVMValueRef fn = lo_callee_body(l, n->target);
   const Func *callee = n->target->func;
-  if (lo_holds_stack_memory(fn) && (callee->ret_type->kind == TY_ARRAY || callee->ret_type->kind == TY_TUPLE))
-    lo_hold_stack_memory(l);  /* an array over the callee's stack memory may come back: it lives in this frame */
+  keep_callee_stack(l, fn, callee);
   int na = n->list.len;
   bool device = n->target->func_opts->device;
   LLVMValueRef *args = arena_alloc(l->f->arena, sizeof(LLVMValueRef) * (size_t)(callee->nparams + na + 4)), packed;
@@ -186,8 +192,7 @@ LLVMValueRef lo_call_target(Lower *l, const CallTarget *target, LLVMValueRef *ar
 LLVMValueRef lo_jit_call_elem(Lower *l, Node *n, LLVMValueRef *vals) {
   LLVMValueRef fn = lo_callee_body(l, n->target);
   const Func *callee = n->target->func;
-  if (lo_holds_stack_memory(fn) && (callee->ret_type->kind == TY_ARRAY || callee->ret_type->kind == TY_TUPLE))
-    lo_hold_stack_memory(l);  /* an array over the callee's stack memory may come back: it lives in this frame */
+  keep_callee_stack(l, fn, callee);
   int na = n->list.len;
   LLVMValueRef *args = arena_alloc(l->f->arena, sizeof(LLVMValueRef) * (size_t)(na + 2));
   for (int i = 0; i < na; i++) {
