@@ -31,8 +31,8 @@ static bool is_none(const Node *x) { return x && (x->kind == N_NONE || (x->ty &&
 
 /* take's axis=: a constant int within a's dimensions (the result's shape
  * is a's with indices' in place of that axis); -1 where there is none, or None */
-static int take_axis(const Node *n) {
-  Node *axis = bi_arg((Node *)n, 2, "axis");
+static int take_axis(Node *n) {
+  Node *axis = bi_arg(n, 2, "axis");
   int64_t k;
   if (is_none(axis) || !axis || !bi_literal_int(axis, &k)) return -1;
   int ndim = ndim_of(n->list.items[0]->ty);
@@ -78,7 +78,7 @@ static void take_element(Lower *l, LLVMValueRef *idx, void *arg) {
 }
 
 typedef struct TakeAxis {
-  const Type *t, *it;
+  const Type *t, *it, *ot;
   int axis;
   LLVMValueRef a, ix, out;
 } TakeAxis;
@@ -94,14 +94,13 @@ static LLVMValueRef taken_on_axis(Lower *l, const TakeAxis *c, LLVMValueRef *idx
 
 static void take_on_axis(Lower *l, LLVMValueRef *idx, void *arg) {
   TakeAxis *c = arg;
-  const Type *ot = ty_array(c->t->elem, c->t->ndim - 1 + ndim_of(c->it), 'C', false);
-  lo_store_scalar(l, c->t->elem, lo_element_addr(l, ot, c->out, idx), taken_on_axis(l, c, idx));
+  lo_store_scalar(l, c->t->elem, lo_element_addr(l, c->ot, c->out, idx), taken_on_axis(l, c, idx));
 }
 
 /* take along a constant axis: a's shape with indices' in place of the axis */
 static LLVMValueRef lo_take_axis(Lower *l, Node *n, int axis) {
   Node *a = n->list.items[0], *ix = n->list.items[1];
-  TakeAxis c = {a->ty, ix->ty, axis, lo_expr(l, a), lo_expr(l, ix), NULL};
+  TakeAxis c = {a->ty, ix->ty, n->ty, axis, lo_expr(l, a), lo_expr(l, ix), NULL};
   LLVMValueRef r, shape[RC_MAX_NDIM];
   int ni = ndim_of(ix->ty), ndim = c.t->ndim - 1 + ni;
   if (!ndim) {
