@@ -435,6 +435,18 @@ def test_assign_to_a_slice_of_strs_and_arrays_keeps_them_alive():
 
 
 @njit
+def fill_empty_by_slices(n):
+    x = []
+    x[0:0] = [1.5]
+    x[1:] = [float(i) for i in range(n)]
+    return x
+
+
+def test_assign_to_a_slice_types_an_empty_list():
+    assert list(fill_empty_by_slices(4)) == fill_empty_by_slices.py_func(4)
+
+
+@njit
 def assign_floats_to_slice(x):
     x[0:1] = [1.5]
     return x

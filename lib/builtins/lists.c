@@ -364,6 +364,10 @@ static bool is_slice_store(const Node *target) { return !target->str && target->
 void ty_list_store(Infer *in, Node *target, const Type *t, Node *at) {
   const Type *elem = ty_expr(in, target);
   if (elem && is_slice_store(target)) {
+    if (!elem->elem && t->kind == TY_LIST && t->elem) {  /* x = [] then x[:0] = y: y's items type x */
+      ty_refine_container(in, at, target->lhs, t);
+      return;
+    }
     if (t->kind != TY_LIST || (t->elem && t->elem != elem->elem))
       ty_error(in, at, "only a list of %s can be assigned to a slice of %s in compiled code, got %s",
                elem->elem ? elem->elem->name : "items", elem->name, t->name);
