@@ -1571,7 +1571,7 @@ static bool effect_free(const Node *x) {
   case N_CALL:
     if (!x->bi || !(x->bi->flags & (BF_PURE | BF_INDEXES))) return false;
     for (int i = 0; i < x->kw.len; i++)
-      if (!effect_free(x->kw.items[i])) return false;
+      if (!strcmp(x->kw_names[i], "out") || !effect_free(x->kw.items[i])) return false;  /* out= writes */
     /* fall through: its positional arguments */
   case N_COMPARE: case N_BOOLOP: case N_TUPLE:
     for (int i = 0; i < x->list.len; i++)

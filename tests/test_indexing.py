@@ -958,7 +958,7 @@ def test_indexing_with_an_array_is_refused_in_kernels():
 def upper_and_nonzero(m, a):
     up = m[np.triu_indices(m.shape[0], 1)]
     low = m[np.tril_indices_from(m, k=-1)]
-    pos = a[np.nonzero(a > 0)] + a[np.where(a > 0)]
+    pos = a[np.nonzero(a > 0)] + a[np.where(np.abs(a) == a)]
     m[np.triu_indices(m.shape[0])] = 0.0
     a[np.where(a < 0)] += 1.0
     rows = [r[np.nonzero(r > 0)].sum() for r in m]
