@@ -812,6 +812,8 @@ static void ty_store(Infer *in, Node *target, const Type *t, Node *at) {
     if (!elem) return;
     if (target->lhs->ty->kind == TY_TUPLE) {
       ty_error(in, target, "tuples are immutable");
+    } else if (target->lhs->ty->kind == TY_RANGE || target->lhs->ty->kind == TY_STR) {
+      ty_error(in, target, "'%s' object does not support item assignment", target->lhs->ty->kind == TY_STR ? "str" : "range");
     } else if (target->lhs->ty->readonly && !ty_is_flat_store(target)) {
       ty_error(in, target, "cannot write to a read-only array");
     } else if (elem->kind == TY_ARRAY) {  /* a view, or the elements an array index selects */

@@ -495,3 +495,41 @@ assert fib_sum(100) == fib_sum.py_func(100)
 assert raises_recursion_error(unbounded_sum, 4)
 assert fib_sum(10) == fib_sum.py_func(10)
 """, tmp_path)
+
+
+# ---------------------------------------------------------------- stores typing let through
+
+def test_stores_into_slices_ranges_and_strs_are_python_errors(tmp_path):
+    """A list slice assigned (once typed as an item store, which crashed the
+    interpreter in lowering), and items of a range or a str assigned (once
+    an internal error): Python's result, or its TypeError as a TypingError."""
+    out = run_case("""
+import ruchey
+from ruchey import njit
+
+@njit
+def replace(x, y):
+    x[1:3] = y
+    return x
+
+assert list(replace([1, 2, 3, 4], [9, 9, 9])) == [1, 9, 9, 9, 4]
+
+@njit
+def into_range(n):
+    r = range(n)
+    r[0] = 1
+    return r[0]
+
+@njit
+def into_str(s):
+    s[0] = "x"
+    return s
+
+for f, arg in ((into_range, 5), (into_str, "ab")):
+    try:
+        f(arg)
+    except ruchey.TypingError as e:
+        print("REFUSED", str(e).splitlines()[0])
+""", tmp_path)
+    assert "REFUSED 'range' object does not support item assignment" in out
+    assert "REFUSED 'str' object does not support item assignment" in out
