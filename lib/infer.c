@@ -485,6 +485,7 @@ static const Type *ty_index(Infer *in, Node *n) {
   if (base->kind == TY_SET) return ty_set_index(in, n, base);
   if (base->kind == TY_STR) return ty_str_index(in, n, base);
   if (base->kind == TY_RANGE) {  /* r[i] of a range value (or a for loop's walk over one) */
+    if (n->rhs->kind == N_SLICE) return ty_error(in, n, "slices of a range are not supported in compiled code");
     const Type *i = ty_expr(in, n->rhs);
     if (i && !ty_is_int(i) && i->kind != TY_BOOL) return ty_error(in, n, "range indices must be integers, not %s", i->name);
     return i ? TYS(TY_I64) : NULL;

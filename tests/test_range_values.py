@@ -86,6 +86,16 @@ def test_a_range_cannot_be_returned():
         give(3)
 
 
+def test_a_slice_of_a_range_is_a_typing_error():
+    @njit
+    def sliced(n):
+        r = range(n)
+        return r[1:2][0]
+
+    with pytest.raises(TypingError, match="slices of a range are not supported"):
+        sliced(3)
+
+
 @njit
 def recurrence_and_wrap(x, alpha, lo):
     """A recurrence over range(1, n) (out[i - 1] is the value just stored),
