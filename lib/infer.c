@@ -298,6 +298,8 @@ static const Type *ty_truth(Infer *in, Node *c, const char *what) {
   return ty_need_scalar(in, c, t->kind == TY_OPTIONAL ? t->elem : t, what) ? t : NULL;
 }
 
+const Type *ty_truth_of(Infer *in, Node *c, const char *what) { return ty_truth(in, c, what); }
+
 /* n, an operator whose operands are numbers and 0-d arrays, some of bools
  * or narrow ints, typed s on their elements: a number still, as NumPy's
  * and Numba's, but of the dtype the operator gives on the arrays (the

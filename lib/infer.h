@@ -43,6 +43,8 @@ const Type *ty_member_or_value(Infer *in, Node *n);
 bool ty_enum_compare(Infer *in, Node *n, int op, const Type *a, const Type *b);
 /* n made, in place, a call of builtin ("str truth", "len", "numpy.asarray") of its old self, typed. */
 const Type *ty_wrap_call(Infer *in, Node *n, const char *builtin);
+/* c's truth read, as a condition's: a str, set, list, dict or array made the call reading it */
+const Type *ty_truth_of(Infer *in, Node *c, const char *what);
 /* n, a call answered when typing (isinstance, hasattr), made the constant v, so that a branch on
  * it is pruned; its row stays, for what the call's typing reads after its typer. */
 void ty_become_bool(Node *n, bool v);

@@ -210,3 +210,25 @@ def test_hash_in_a_cuda_kernel_is_a_typing_error():
         out[i] = hash(i)
     with pytest.raises(ruchey.TypingError, match=r"hash\(\) is not supported in CUDA kernels"):
         hashes[1, 4](numpy.zeros(4, numpy.int64))
+
+
+@ruchey.njit
+def truths(items, keyed, text, a):
+    return (bool([1]), bool([i for i in items if i > 2]), bool(items), bool(keyed), bool(text), bool(text[:0]),
+            bool(a), bool({1, 2}), bool(len(items)))
+
+
+@pytest.mark.parametrize("n", [0, 1, 5])
+def test_bool_of_strs_containers_and_arrays_as_python(n):
+    """bool(x) reads x's truth as a condition does: a container's or a str's
+    emptiness, an array's one element (NumPy's ValueError for more)."""
+    from ruchey import typed
+    items = typed.List.empty_list(ruchey.types.int64)
+    keyed = typed.Dict.empty(ruchey.types.int64, ruchey.types.float64)
+    for i in range(n):
+        items.append(i)
+        keyed[i] = 0.5
+    a = numpy.full(1, float(n))
+    assert truths(items, keyed, "x" * n, a) == truths.py_func(list(items), dict(keyed), "x" * n, a)
+    with pytest.raises(ValueError, match="truth value of an array with more than one element"):
+        truths(items, keyed, "x", numpy.ones(2))

@@ -147,13 +147,11 @@ static const Type *ty_float(Infer *in, Node *n, const Type **args) {
   return ty_need_scalar(in, n, args[0], "float()") ? TYS(TY_F64) : NULL;
 }
 
+/* bool(x): a number's truth, or a str's, a container's or an array's as a
+ * condition reads it (a list literal is a list: the row's BF_LISTS) */
 static const Type *ty_bool(Infer *in, Node *n, const Type **args) {
-  if (args[0]->kind == TY_SET) {  /* bool(s): s's truth */
-    ty_wrap_call(in, n->list.items[0], "set truth");
-    *n = *n->list.items[0];
-    return n->ty;
-  }
-  return ty_need_scalar(in, n, args[0], "bool()") ? TYS(TY_BOOL) : NULL;
+  if (!ty_is_scalar(args[0]) && !ty_truth_of(in, n->list.items[0], "bool()")) return NULL;
+  return ty_need_scalar(in, n, n->list.items[0]->ty, "bool()") ? TYS(TY_BOOL) : NULL;
 }
 
 /* numpy.float32(x) and the like: the node's ival is the type's kind. */
@@ -660,7 +658,7 @@ const Builtin bi_python[] = {
   {"max", "builtins", "max", BK_FUNCTION, 0, 1, 64, NULL, BF_PURE | BF_CHEAP, 0, OP_GT, ty_minmax, lo_minmax},
   FUNCTION("int", "builtins", "int", 1, 1, BF_PURE | BF_RAISES | BF_CHEAP | BF_STRINGS, ty_int, lo_int),
   FUNCTION("float", "builtins", "float", 1, 1, BF_PURE | BF_CHEAP | BF_STRINGS, ty_float, lo_float),
-  FUNCTION("bool", "builtins", "bool", 1, 1, BF_PURE | BF_CHEAP | BF_COMPLEX, ty_bool, lo_convert_call),
+  FUNCTION("bool", "builtins", "bool", 1, 1, BF_PURE | BF_CHEAP | BF_COMPLEX | BF_LISTS, ty_bool, lo_convert_call),
   FUNCTION("round", "builtins", "round", 1, 2, BF_PURE | BF_RAISES | BF_CHEAP, ty_round, lo_round),
   FUNCTION("divmod", "builtins", "divmod", 2, 2, BF_PURE | BF_RAISES | BF_CHEAP, ty_divmod, lo_divmod),
   FUNCTION("pow", "builtins", "pow", 2, 2, BF_PURE | BF_RAISES | BF_CHEAP | BF_COMPLEX, ty_pow, NULL),
