@@ -156,6 +156,14 @@ static const Type *ty_bool(Infer *in, Node *n, const Type **args) {
   return ty_need_scalar(in, n, args[0], "bool()") ? TYS(TY_BOOL) : NULL;
 }
 
+/* operator.index(x): an integer as it is, a bool as an int; Python's
+ * TypeError for anything else */
+static const Type *ty_index(Infer *in, Node *n, const Type **args) {
+  if (args[0]->kind == TY_BOOL) return TYS(TY_I64);
+  if (ty_is_int(args[0])) return args[0];
+  return ty_error(in, n, "'%s' object cannot be interpreted as an integer", args[0]->name);
+}
+
 /* numpy.float32(x) and the like: the node's ival is the type's kind. */
 static const Type *ty_cast(Infer *in, Node *n, const Type **args) {
   if (ty_is_complex(args[0]) && !ty_is_complex(TYS(n->ival)))
@@ -661,6 +669,7 @@ const Builtin bi_python[] = {
   FUNCTION("int", "builtins", "int", 1, 1, BF_PURE | BF_RAISES | BF_CHEAP | BF_STRINGS, ty_int, lo_int),
   FUNCTION("float", "builtins", "float", 1, 1, BF_PURE | BF_CHEAP | BF_STRINGS, ty_float, lo_float),
   FUNCTION("bool", "builtins", "bool", 1, 1, BF_PURE | BF_CHEAP | BF_COMPLEX, ty_bool, lo_convert_call),
+  FUNCTION("operator.index", NULL, NULL, 1, 1, BF_PURE | BF_CHEAP, ty_index, lo_convert_call),
   FUNCTION("round", "builtins", "round", 1, 2, BF_PURE | BF_RAISES | BF_CHEAP, ty_round, lo_round),
   FUNCTION("divmod", "builtins", "divmod", 2, 2, BF_PURE | BF_RAISES | BF_CHEAP, ty_divmod, lo_divmod),
   FUNCTION("pow", "builtins", "pow", 2, 2, BF_PURE | BF_RAISES | BF_CHEAP | BF_COMPLEX, ty_pow, NULL),
