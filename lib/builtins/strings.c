@@ -236,12 +236,25 @@ LLVMValueRef lo_str_index(Lower *l, Node *n) {
   return r;
 }
 
+/* A new list of str x's characters, each a str of its own (list(s), x.extend(s)). */
+LLVMValueRef lo_str_chars(Lower *l, Node *x) {
+  LLVMValueRef s = lo_expr(l, x), len = str_len(l, s), lst = lo_list_new(l, x->ty, len);
+  lo_temp_made(l, ty_list(x->ty), lst);
+  LoLoop loop = lo_loop_begin(l, const_i64(l, 0), len, NULL, "str.chars");
+  LLVMTypeRef p[2] = {l->mod->ptr, l->mod->i64};
+  lo_list_append(l, x->ty, lst, call_rt(l, "rt_str_getitem", l->mod->ptr, p, (LLVMValueRef[]){s, loop.index}, 2));
+  lo_loop_end(l, &loop);
+  lo_temp_taken(l, lst);
+  lo_done_with(l, x, s);
+  return lst;
+}
+
 /* ---------------------------------------------------------------- methods */
 
 /* What a method row calls: its runtime function, the kinds of its
  * arguments after the receiver (S a str, s a str or None, I an int, i an
  * int or None, n an int defaulting to -1, z an int or bool defaulting to
- * 0), its result (S a str, I an int, B a bool, L a list of str, T a tuple
+ * 0, T an int defaulting to 8), its result (S a str, I an int, B a bool, L a list of str, T a tuple
  * of three strs), and a constant passed last (-1: none). */
 typedef struct StrFn {
   const char *fn, *params;
