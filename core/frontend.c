@@ -753,8 +753,8 @@ static Node *fe_expr_in_place(Fe *fe, PyObject *e, const char *where) {
   int before = fe->pre.len;
   Node *n = fe_expr(fe, e);
   if (n && fe->pre.len != before)
-    return fe_error(fe, e, "a comprehension (or operator.iadd and its kin) in %s is not supported in compiled code: "
-                    "assign it to a variable first", where);
+    return fe_error(fe, e, "a comprehension in %s (or operator.iadd and its kin there) is not supported in compiled "
+                    "code: assign it to a variable first", where);
   return n;
 }
 
