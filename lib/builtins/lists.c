@@ -789,12 +789,18 @@ static LLVMValueRef lo_list_copy(Lower *l, Node *n) { return lo_list_copy_of(l, 
 static bool is_range_call(const Node *x) { return x->kind == N_CALL && x->ty && x->ty->kind == TY_RANGE; }
 
 /* A tuple's fields as the items of one list (list(t), sorted(t), min(t),
- * sum(t)): numbers (of their unified type), or fields of one type (strs). */
+ * sum(t)): numbers, or tuples of numbers of one length (of their unified
+ * type), or strs. */
+static bool unifies(const Type *a, const Type *b) {
+  return (ty_is_scalar(a) && ty_is_scalar(b)) || (a->kind == TY_TUPLE && b->kind == TY_TUPLE && ty_item_ordered(a) &&
+                                                   ty_item_ordered(b) && a->nfields == b->nfields);
+}
+
 static const Type *tuple_items(const Type *t) {
   const Type *u = t->nfields ? t->fields[0] : NULL;
   for (int i = 1; u && i < t->nfields; i++)
-    u = t->fields[i] == u ? u : ty_is_scalar(u) && ty_is_scalar(t->fields[i]) ? ty_unify(u, t->fields[i]) : NULL;
-  return u && (ty_is_scalar(u) || u->kind == TY_STR) ? u : NULL;
+    u = t->fields[i] == u ? u : unifies(u, t->fields[i]) ? ty_unify(u, t->fields[i]) : NULL;
+  return u && (ty_is_scalar(u) || u->kind == TY_STR || (u->kind == TY_TUPLE && ty_item_ordered(u))) ? u : NULL;
 }
 
 /* What list(), sorted(), sum() and x.extend() take (x, typed t, of the
@@ -957,6 +963,7 @@ struct Fold {
   LLVMValueRef seen;     /* min/max: whether acc holds an item yet (an alloca of i1) */
   int op;                /* min/max: OP_LT or OP_GT */
   FoldStep step;
+  FoldStep keep;         /* or NULL: run once the items are all seen, while they still live */
 };
 
 static void fold_element(Lower *l, LLVMValueRef v, void *arg) {
@@ -967,6 +974,7 @@ static void fold_element(Lower *l, LLVMValueRef v, void *arg) {
 static void fold_items(Lower *l, Node *x, Fold *f) {
   if (x->ty->kind == TY_ARRAY) {
     lo_for_each_element(l, x, fold_element, f);
+    if (f->keep) f->keep(l, f, NULL);
     return;
   }
   LLVMValueRef lst = x->ty->kind == TY_LIST ? lo_expr(l, x) : NULL;
@@ -977,6 +985,7 @@ static void fold_items(Lower *l, Node *x, Fold *f) {
   LoLoop loop = lo_loop_begin(l, const_i64(l, 0), lo_list_len(l, lst), NULL, "fold");
   f->step(l, f, lo_load_scalar(l, f->elem, lo_list_item_addr(l, f->elem, lst, loop.index)));
   lo_loop_end(l, &loop);
+  if (f->keep) f->keep(l, f, NULL);
   if (x->ty->kind == TY_LIST) lo_done_with(l, x, lst);
   else lo_release_temp(l, ty_list(f->elem), lst);
 }
@@ -1018,7 +1027,9 @@ const Type *ty_list_minmax(Infer *in, Node *n, const Type **args) {
   char what[16];
   snprintf(what, sizeof what, "%s()", n->bi->name);
   const Type *elem = items_of(in, n, n->list.items[0], args[0], what);
-  if (elem && !ty_is_scalar(elem)) return ty_error(in, n, "%s() of a list of %s is not supported", n->bi->name, elem->name);
+  if (elem && !ty_item_ordered(elem))
+    return ty_error(in, n, "%s() of items of %s is not supported (numbers, strs and tuples of numbers are)", n->bi->name,
+                    elem->name);
   return elem;
 }
 
@@ -1026,20 +1037,27 @@ const Type *ty_list_minmax(Infer *in, Node *n, const Type **args) {
 static void keep_better(Lower *l, Fold *f, LLVMValueRef v) {
   LLVMTypeRef t = lo_type(l, f->t);
   LLVMValueRef best = LLVMBuildLoad2(l->b, t, f->acc, ""), seen = LLVMBuildLoad2(l->b, l->mod->i1, f->seen, "");
+  best = LLVMBuildSelect(l->b, seen, best, v, "");  /* (a str's compare reads both: none is NULL) */
   LLVMValueRef better = lo_compare_values(l, f->op, v, f->t, best, f->t);
   LLVMBuildStore(l->b, LLVMBuildSelect(l->b, LLVMBuildOr(l->b, better, LLVMBuildNot(l->b, seen, ""), ""), v, best, ""), f->acc);
   LLVMBuildStore(l->b, const_bool(l, true), f->seen);
 }
 
+/* The best item found, or ValueError where there was none; a str one
+ * more reference (the result's) before its container lets it go. */
+static void keep_best(Lower *l, Fold *f, LLVMValueRef unused) {
+  lo_raise_if(l, LLVMBuildNot(l->b, LLVMBuildLoad2(l->b, l->mod->i1, f->seen, ""), ""), RT_ERR_VALUE,
+              f->op == OP_LT ? "min() arg is an empty sequence" : "max() arg is an empty sequence");
+  if (f->t->kind == TY_STR) lo_refcount(l, f->t, LLVMBuildLoad2(l->b, lo_type(l, f->t), f->acc, ""), true);
+}
+
 LLVMValueRef lo_list_minmax(Lower *l, Node *n) {
-  Fold f = {n->ty, n->ty, .op = n->bi->reduce_op, .step = keep_better};
+  Fold f = {n->ty, n->ty, .op = n->bi->reduce_op, .step = keep_better, .keep = keep_best};
   f.acc = lo_alloca(l, lo_type(l, f.t), "best");
   f.seen = lo_alloca(l, l->mod->i1, "seen");
   LLVMBuildStore(l->b, LLVMConstNull(lo_type(l, f.t)), f.acc);
   LLVMBuildStore(l->b, const_bool(l, false), f.seen);
   fold_items(l, n->list.items[0], &f);
-  lo_raise_if(l, LLVMBuildNot(l->b, LLVMBuildLoad2(l->b, l->mod->i1, f.seen, ""), ""), RT_ERR_VALUE,
-              f.op == OP_LT ? "min() arg is an empty sequence" : "max() arg is an empty sequence");
   return LLVMBuildLoad2(l->b, lo_type(l, f.t), f.acc, "");
 }
 
