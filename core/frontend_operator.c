@@ -7,7 +7,8 @@
  * operators through these very functions. The in-place ones
  * (operator.iadd(a, b)) are Python's `t = a; t += b` on a hidden variable,
  * run before the statement as a comprehension is: arrays and lists change
- * in place and are returned, numbers and tuples give a new value.
+ * in place and are returned, numbers and tuples give a new value;
+ * operator.setitem(a, i, v) is `a[i] = v` run so, its value None.
  */
 #include "frontend.h"
 
@@ -21,6 +22,8 @@ typedef enum {
   FORM_CONTAINS, /* b in a */
   FORM_GETITEM,  /* a[b] */
   FORM_IS,       /* a is b (op 1: is not) */
+  FORM_SETITEM,  /* a[b] = c, run before the statement; None */
+  FORM_MATMUL,   /* a @ b: numpy.matmul(a, b), as the syntax makes it */
 } Form;
 
 static const struct {
@@ -43,7 +46,7 @@ static const struct {
   {"le", FORM_COMPARE, OP_LE}, {"gt", FORM_COMPARE, OP_GT}, {"ge", FORM_COMPARE, OP_GE},
   {"abs", FORM_CALL, 0, "abs"}, {"truth", FORM_TRUTH}, {"index", FORM_CALL, 0, "operator.index"},
   {"contains", FORM_CONTAINS}, {"getitem", FORM_GETITEM},
-  {"is_", FORM_IS, 0}, {"is_not", FORM_IS, 1},
+  {"is_", FORM_IS, 0}, {"is_not", FORM_IS, 1}, {"setitem", FORM_SETITEM}, {"matmul", FORM_MATMUL},
 };
 
 #define NFNS (sizeof operator_fns / sizeof operator_fns[0])
@@ -65,7 +68,7 @@ static int operator_row(PyObject *obj) {
 bool fe_is_operator_function(PyObject *obj) { return operator_row(obj) >= 0; }
 
 static int arity(Form form) {
-  return form == FORM_UNARY || form == FORM_CALL || form == FORM_TRUTH ? 1 : 2;
+  return form == FORM_UNARY || form == FORM_CALL || form == FORM_TRUTH ? 1 : form == FORM_SETITEM ? 3 : 2;
 }
 
 static Node *unary(Fe *fe, PyObject *e, int op, Node *x) {
@@ -129,6 +132,11 @@ static Node *in_place(Fe *fe, PyObject *e, int op, Node *a, Node *b) {
   return t[2];
 }
 
+static Node *set_item(Fe *fe, PyObject *e, Node *a, Node *i, Node *v) {
+  fe_add_pre(fe, two(fe, e, N_ASSIGN, 0, two(fe, e, N_INDEX, 0, a, i), v));
+  return new_node(fe, N_NONE, e);
+}
+
 static Node *operator_node(Fe *fe, PyObject *e, int row, Node **x) {
   int op = operator_fns[row].op;
   switch (operator_fns[row].form) {
@@ -141,6 +149,10 @@ static Node *operator_node(Fe *fe, PyObject *e, int row, Node **x) {
   case FORM_CONTAINS: return call(fe, e, "in", x[1], x[0]);
   case FORM_GETITEM: return two(fe, e, N_INDEX, 0, x[0], x[1]);
   case FORM_IS: return is(fe, e, op, x[0], x[1]);
+  case FORM_SETITEM: return set_item(fe, e, x[0], x[1], x[2]);
+  case FORM_MATMUL:
+    core_load_blas();
+    return call(fe, e, "numpy.matmul", x[0], x[1]);
   }
   return NULL;
 }
@@ -152,7 +164,7 @@ Node *fe_operator_call(Fe *fe, PyObject *e, PyObject *obj, bool *is_operator) {
   const char *name = operator_fns[row].name;
   PyObject *args = field(e, "args"), *kws = field(e, "keywords");
   int n = arity(operator_fns[row].form);
-  Node *x[2] = {NULL, NULL}, *r = NULL;
+  Node *x[3] = {NULL, NULL, NULL}, *r = NULL;
   bool starred = false;
   for (Py_ssize_t i = 0; i < PyList_GET_SIZE(args); i++) starred |= is_kind(PyList_GET_ITEM(args, i), "Starred");
   if (PyList_GET_SIZE(kws))
@@ -162,8 +174,11 @@ Node *fe_operator_call(Fe *fe, PyObject *e, PyObject *obj, bool *is_operator) {
   else if (PyList_GET_SIZE(args) != n)
     fe_error(fe, e, "operator.%s() takes exactly %d argument%s (%zd given)", name, n, n == 1 ? "" : "s",
              PyList_GET_SIZE(args));
-  else if ((x[0] = fe_expr(fe, PyList_GET_ITEM(args, 0))) && (n == 1 || (x[1] = fe_expr(fe, PyList_GET_ITEM(args, 1)))))
-    r = operator_node(fe, e, row, x);
+  else {
+    bool ok = true;
+    for (int i = 0; ok && i < n; i++) ok = (x[i] = fe_expr(fe, PyList_GET_ITEM(args, i))) != NULL;
+    if (ok) r = operator_node(fe, e, row, x);
+  }
   Py_DECREF(args); Py_DECREF(kws);
   return r;
 }

@@ -237,3 +237,60 @@ def in_place_in_while(n):
 def test_in_place_function_in_a_while_condition_is_refused():
     with pytest.raises(TypingError, match="operator.iadd"):
         in_place_in_while(3)
+
+
+@njit
+def containers(s, items, k):
+    d = {1: 2.5, 4: -1.0}
+    return (operator.truth(s), operator.truth(items), operator.truth(d), operator.contains(s, "b"),
+            operator.contains(d, k), operator.getitem(s, k % max(len(s), 1)) if s else "", operator.contains(items, k))
+
+
+def test_truth_contains_and_getitem_of_strs_lists_and_dicts():
+    rng = make_rng(seed_of("operator containers"))
+    for s in ("", "abc", "xyz", "b"):
+        for k in random_ints(rng, 5, -3, 6):
+            expected = containers.py_func(s, [1, 2, 4], int(k))
+            assert containers(s, [1, 2, 4], int(k)) == expected
+
+
+@njit
+def truth_of(a):
+    return operator.truth(a)
+
+
+def test_truth_of_an_array_raises_as_python():
+    assert truth_of(np.ones(1)) is truth_of.py_func(np.ones(1))
+    for a in (np.zeros(0), np.ones(3)):
+        with pytest.raises(ValueError):
+            truth_of(a)
+        with pytest.raises(ValueError):
+            truth_of.py_func(a)
+
+
+@njit
+def stores(a, b, i, v):
+    operator.setitem(a, i, v)
+    r = operator.setitem(a, slice(0, 2), -v)
+    return operator.matmul(a, b), r
+
+
+def test_setitem_and_matmul():
+    rng = make_rng(seed_of("operator setitem"))
+    for i in random_ints(rng, 8, -4, 4):
+        assert_same(stores, rng.normal(size=4), rng.normal(size=(4, 3)), int(i), float(rng.normal()))
+
+
+@njit
+def store_in_list(n, i):
+    items = [0] * n
+    operator.setitem(items, i, 1)
+    return items
+
+
+def test_setitem_of_a_list_out_of_range_raises_index_error():
+    assert list(store_in_list(3, -1)) == store_in_list.py_func(3, -1)
+    with pytest.raises(IndexError):
+        store_in_list(3, 5)
+    with pytest.raises(IndexError):
+        store_in_list.py_func(3, 5)
