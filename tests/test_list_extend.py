@@ -104,3 +104,49 @@ def test_extend_of_a_non_iterable_or_a_wrong_item_is_a_typing_error():
         extended_with([1.0], np.ones((2, 2)))
     with pytest.raises(TypeError):
         extended_with.py_func([1], 3)
+
+
+@njit
+def grown_in_place(n, t, s):
+    x = [0.5]
+    alias = x
+    x += [1.0, 2.0]
+    x += range(n)
+    x += t
+    words = ["w"]
+    words += s
+    nested = [[1], [2, 3]]
+    nested[1] += [n]
+    return x, alias, words, nested
+
+
+def test_plus_equals_of_a_list_extends_it_in_place():
+    rng = make_rng(seed_of("list iadd"))
+    for n in (0, 1, 6):
+        t = tuple(float(v) for v in rng.normal(size=2))
+        for s in ("", "ab", "日本"):
+            expected, got = grown_in_place.py_func(n, t, s), grown_in_place(n, t, s)
+            assert [list(g) for g in got[:3]] == list(expected[:3])
+            assert [list(g) for g in got[3]] == expected[3]
+
+
+@njit
+def grown_by(x, y):
+    x += y
+    return x
+
+
+@njit
+def repeated_in_place(x):
+    x *= 2
+    return x
+
+
+def test_plus_equals_of_an_array_or_times_equals_is_a_typing_error():
+    # Python gives NumPy's elementwise x + a there (a new array), not an extended list
+    with pytest.raises(TypingError, match="x.extend"):
+        grown_by([1.0], np.ones(2))
+    with pytest.raises(TypingError, match=r"x = x \* n"):
+        repeated_in_place([1])
+    with pytest.raises(TypingError, match=r"extend\(\) takes"):
+        grown_by([1], 3)

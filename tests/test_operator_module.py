@@ -294,3 +294,16 @@ def test_setitem_of_a_list_out_of_range_raises_index_error():
         store_in_list(3, 5)
     with pytest.raises(IndexError):
         store_in_list.py_func(3, 5)
+
+
+@njit
+def list_in_place(n):
+    items = [1, 2]
+    same = operator.iadd(items, range(n))
+    return items, same
+
+
+def test_iadd_of_a_list_extends_it_and_returns_it():
+    for n in (0, 3):
+        expected, got = list_in_place.py_func(n), list_in_place(n)
+        assert [list(g) for g in got] == list(expected)

@@ -1068,7 +1068,7 @@ static bool int_like(const Type *t) { return ty_is_int(t) || t->kind == TY_BOOL;
 /* x + y of two lists of one item type; x * n and n * x. */
 const Type *ty_list_binop(Infer *in, Node *n, int op, const Type *a, const Type *b) {
   if (n->kind == N_AUGASSIGN)
-    return ty_error(in, n, "x += y and x *= n of a list are not supported in compiled code: write x.extend(y)");
+    return ty_error(in, n, "x *= n of a list is not supported in compiled code: write x = x * n");
   if (op == OP_ADD && a->kind == TY_LIST && b->kind == TY_LIST) {
     const Type *t = a->elem && b->elem ? (a == b ? a : NULL) : (a->elem ? a : b);
     return t ? t : ty_error(in, n, "cannot concatenate %s and %s", a->name, b->name);
