@@ -7,7 +7,7 @@ import pytest
 
 from ruchey import TypingError, njit
 
-from conftest import make_rng, random_ints, seed_of
+from conftest import make_rng, numba_deviation, random_ints, seed_of
 
 
 def same_list(f, *args, item=None):
@@ -95,6 +95,7 @@ def extended_with(x, y):
     return x
 
 
+@numba_deviation("Numba's messages differ")
 def test_extend_of_a_non_iterable_or_a_wrong_item_is_a_typing_error():
     with pytest.raises(TypingError, match=r"extend\(\) takes"):
         extended_with([1], 3)
@@ -120,6 +121,7 @@ def grown_in_place(n, t, s):
     return x, alias, words, nested
 
 
+@numba_deviation("Numba's list += takes a list only")
 def test_plus_equals_of_a_list_extends_it_in_place():
     rng = make_rng(seed_of("list iadd"))
     for n in (0, 1, 6):
@@ -142,6 +144,7 @@ def repeated_in_place(x):
     return x
 
 
+@numba_deviation("Numba's messages differ, and it repeats a list in place (x *= n)")
 def test_plus_equals_of_an_array_or_times_equals_is_a_typing_error():
     # Python gives NumPy's elementwise x + a there (a new array), not an extended list
     with pytest.raises(TypingError, match="x.extend"):

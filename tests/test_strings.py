@@ -287,7 +287,7 @@ def test_search_methods_as_python(s):
 @njit
 def tuple_searches(s, p, q, a, b):
     return (s.startswith((p, q)), s.endswith((p, q)), s.startswith((p, q), a), s.endswith((p, q), a, b),
-            s.startswith((p,), a, b), s.endswith((q, p, "")), s.startswith(()), s.endswith(("z", "é")))
+            s.startswith((p,), a, b), s.endswith((q, p, "")), s.endswith(("z", "é")))
 
 
 @pytest.mark.parametrize("s", WIDE_STRINGS)
@@ -295,6 +295,17 @@ def test_startswith_and_endswith_of_a_tuple_as_python(s):
     for p, q in [("", "x"), ("a", "b"), (s[:2], "q"), ("q", s[-2:]), (s, s + "x"), ("é", "😀")]:
         a, b = (int(v) for v in RNG.integers(-6, 14, size=2))
         assert_same(tuple_searches, s, p, q, a, b)
+
+
+@njit
+def starts_with_none_of(s):
+    return s.startswith(()), s.endswith(())
+
+
+@numba_deviation("Numba types no empty tuple of prefixes")
+def test_startswith_of_an_empty_tuple_is_false():
+    for s in ("", "abc"):
+        assert_same(starts_with_none_of, s)
 
 
 @njit
@@ -307,6 +318,7 @@ def starts_between(s, a):
     return s.startswith(("a", "b"), a)
 
 
+@numba_deviation("numba's messages differ")
 def test_startswith_of_a_non_str_is_a_typing_error():
     for bad in (3, (1, 2), ("x", 2), 1.5):
         with pytest.raises(ruchey.TypingError, match="first arg must be str or a tuple of str"):
@@ -333,6 +345,7 @@ def expanded_by(s, n):
     return s.expandtabs(n)
 
 
+@numba_deviation("Numba takes any int64 tabsize and tries to make the string")
 def test_expandtabs_bad_sizes_raise_as_python():
     raises_same(expanded_by, "a\tb", 2**40)
     with pytest.raises(ruchey.TypingError, match="must be int"):
@@ -607,8 +620,8 @@ def test_print_of_tuples_of_strings_writes_their_repr(capsys, s):
 @numba_deviation("numba's messages differ")
 def test_unsupported_method_names_it():
     def f(s):
-        return s.encode()
-    with pytest.raises(ruchey.TypingError, match="encode"):
+        return s.isidentifier()
+    with pytest.raises(ruchey.TypingError, match="isidentifier"):
         njit(f)("a")
 
 
