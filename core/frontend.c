@@ -534,6 +534,8 @@ static Node *global_value(Fe *fe, PyObject *obj, PyObject *e, const char *name) 
   if (core_is_enum_class(obj))
     return fe_error(fe, e, "enum class '%s' is used in compiled code only to name its members (%s.X, %s['X']), "
                     "as Numba", core_enum_name(obj), core_enum_name(obj), core_enum_name(obj));
+  Node *op = fe_operator_value(fe, obj, e);
+  if (op || fe->diag->kind) return op;
   if (PyModule_Check(obj))
     return fe_error(fe, e, "module '%s' is not supported in compiled code (numpy and math are)",
                     PyModule_GetName(obj) ? PyModule_GetName(obj) : "?");

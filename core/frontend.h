@@ -102,6 +102,8 @@ Node *fe_closure_key(Fe *fe, PyObject *e);     /* such a lambda as key=: its var
  * NULL with *is_operator false where obj is none of them */
 Node *fe_operator_call(Fe *fe, PyObject *e, PyObject *obj, bool *is_operator);
 bool fe_is_operator_function(PyObject *obj);
+/* operator.add named as a value: a compiled function calling it; NULL (no error) for another obj */
+Node *fe_operator_value(Fe *fe, PyObject *obj, PyObject *e);
 /* frontend_strings.c */
 Node *fe_fstring(Fe *fe, PyObject *e);  /* f"..." */
 /* frontend_except.c */

@@ -9,6 +9,8 @@
  * run before the statement as a comprehension is: arrays and lists change
  * in place and are returned, numbers and tuples give a new value;
  * operator.setitem(a, i, v) is `a[i] = v` run so, its value None.
+ * Named as a value (passed to another compiled function), an operator
+ * function is a compiled function of ruchey._operator_values calling it.
  */
 #include "frontend.h"
 
@@ -181,4 +183,18 @@ Node *fe_operator_call(Fe *fe, PyObject *e, PyObject *obj, bool *is_operator) {
   }
   Py_DECREF(args); Py_DECREF(kws);
   return r;
+}
+
+Node *fe_operator_value(Fe *fe, PyObject *obj, PyObject *e) {
+  int row = operator_row(obj);
+  if (row < 0) return NULL;
+  const char *name = operator_fns[row].name;
+  PyObject *module = PyImport_ImportModule("ruchey._operator_values");
+  PyObject *disp = module ? PyObject_CallMethod(module, "value", "si", name, arity(operator_fns[row].form)) : NULL;
+  Py_XDECREF(module);
+  Node *n = disp && PyObject_TypeCheck(disp, &DispatcherType) ? fe_function_value(fe, disp, e) : NULL;
+  if (!n && !fe->diag->kind) fe_error(fe, e, "operator.%s cannot be used as a value here", name);
+  PyErr_Clear();
+  Py_XDECREF(disp);
+  return n;
 }

@@ -329,3 +329,42 @@ def test_iadd_of_a_list_extends_it_and_returns_it():
     for n in (0, 3):
         expected, got = list_in_place.py_func(n), list_in_place(n)
         assert [list(g) for g in got] == list(expected)
+
+
+@njit
+def apply1(f, a):
+    return f(a)
+
+
+@njit
+def apply2(f, a, b):
+    return f(a, b)
+
+
+@njit
+def through_values(a, b):
+    less = operator.lt
+    return (apply2(operator.add, a, b), apply2(less, a, b), apply1(operator.neg, a), apply2(operator.getitem, (a, a + 1), 1),
+            apply2(operator.mul, a, b))
+
+
+def test_operator_functions_passed_as_values_to_compiled_functions():
+    for a, b in _pairs("mixed", 20):
+        assert through_values(a, b) == (a + b, a < b, -a, a + 1, a * b)
+
+
+@njit
+def scaled_through_a_value(x):
+    return apply2(operator.mul, x, 2.0), apply2(operator.iadd, x, x)
+
+
+def test_operator_function_values_on_arrays():
+    x = np.arange(5.0)
+    doubled, same = scaled_through_a_value(x)
+    assert np.array_equal(doubled, np.arange(5.0) * 2) and same is not None
+    assert np.array_equal(x, np.arange(5.0) * 2)  # iadd changed it in place
+
+
+def test_operator_function_passed_from_python_is_refused_as_numba():
+    with pytest.raises((TypeError, TypingError)):
+        apply2(operator.add, 1, 2)
