@@ -535,6 +535,8 @@ static Node *global_value(Fe *fe, PyObject *obj, PyObject *e, const char *name) 
   if (core_is_enum_class(obj))
     return fe_error(fe, e, "enum class '%s' is used in compiled code only to name its members (%s.X, %s['X']), "
                     "as Numba", core_enum_name(obj), core_enum_name(obj), core_enum_name(obj));
+  Node *op = fe_operator_value(fe, obj, e);
+  if (op || fe->diag->kind) return op;
   if (PyModule_Check(obj))
     return fe_error(fe, e, "module '%s' is not supported in compiled code (numpy and math are)",
                     PyModule_GetName(obj) ? PyModule_GetName(obj) : "?");
@@ -756,8 +758,8 @@ static Node *fe_expr_in_place(Fe *fe, PyObject *e, const char *where) {
   Node *n = fe_expr(fe, e);
   fe->in_place--;
   if (n && fe->pre.len != before)
-    return fe_error(fe, e, "a comprehension in %s is not supported in compiled code: assign it to a variable first",
-                    where);
+    return fe_error(fe, e, "a comprehension in %s (or operator.iadd and its kin there) is not supported in compiled "
+                    "code: assign it to a variable first", where);
   return n;
 }
 
@@ -1416,6 +1418,12 @@ static Node *fe_call(Fe *fe, PyObject *e) {
     }
     Py_DECREF(base_obj);
   }
+  bool is_operator = false;
+  Node *op = obj ? fe_operator_call(fe, e, obj, &is_operator) : NULL;
+  if (is_operator) {
+    Py_DECREF(obj); Py_DECREF(func);
+    return op;
+  }
   PyObject *allocator = obj ? allocator_of_type(fe, e, obj) : NULL;
   if (fe->diag->kind) {
     Py_XDECREF(obj); Py_DECREF(func);
@@ -1697,7 +1705,7 @@ static PyObject *ast_node(const char *kind, PyObject *kwargs, PyObject *loc) {
   return n;
 }
 
-static void add_pre(Fe *fe, Node *s) {
+void fe_add_pre(Fe *fe, Node *s) {
   if (fe->pre.len == fe->pre_cap) {
     fe->pre_cap = fe->pre_cap ? 2 * fe->pre_cap : 8;
     Node **items = arena_alloc(fe->arena, sizeof(Node *) * (size_t)fe->pre_cap);
@@ -1772,8 +1780,8 @@ static Node *fe_comprehension(Fe *fe, PyObject *e, int kind) {
   init->lhs = new_node(fe, N_VAR, e);
   init->lhs->var = var;
   init->rhs = call_node(fe, e, dict ? "dict literal" : kind == COMP_SET ? "set literal" : "list literal", NULL, 0);
-  add_pre(fe, init);
-  add_pre(fe, loop);
+  fe_add_pre(fe, init);
+  fe_add_pre(fe, loop);
   Node *use = new_node(fe, N_VAR, e);
   use->var = var;
   return use;

@@ -57,6 +57,8 @@ int find_var(Fe *fe, const char *name);
  * and a compiled function's bound to its parameters as Python binds them. */
 bool fe_call_args(Fe *fe, PyObject *e, Node *n, unsigned how);
 bool fe_bind_jit_call(Fe *fe, PyObject *e, Node *n, PyObject *disp);
+/* A statement run before the one being read (what a comprehension in it fills). */
+void fe_add_pre(Fe *fe, Node *s);
 
 /* frontend_funcs.c: functions as values */
 Node *fe_function_value(Fe *fe, PyObject *disp, PyObject *e);  /* a dispatcher named as a value */
@@ -98,6 +100,12 @@ bool fe_captures_of(Fe *fe, PyObject *name);                    /* a lambda vari
 bool fe_is_closure(Fe *fe, PyObject *e);       /* a lambda (or its name) that reads the function's variables */
 Node *fe_closure_key(Fe *fe, PyObject *e);     /* such a lambda as key=: its variables in the value's list */
 
+/* frontend_operator.c: operator.add(a, b) and its kin, as the operators' nodes;
+ * NULL with *is_operator false where obj is none of them */
+Node *fe_operator_call(Fe *fe, PyObject *e, PyObject *obj, bool *is_operator);
+bool fe_is_operator_function(PyObject *obj);
+/* operator.add named as a value: a compiled function calling it; NULL (no error) for another obj */
+Node *fe_operator_value(Fe *fe, PyObject *obj, PyObject *e);
 /* frontend_strings.c */
 Node *fe_fstring(Fe *fe, PyObject *e);  /* f"..." */
 /* frontend_except.c */

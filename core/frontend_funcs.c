@@ -419,7 +419,7 @@ static void count_bindings(Fe *fe, PyObject *node, PyObject *counts) {
 }
 
 /* The builtin a name of an alias assignment is bound to: value names a
- * function compiled code knows (math.sqrt, numpy.sin), through names the
+ * function compiled code knows (math.sqrt, numpy.sin, operator.lt), through names the
  * body never binds; NULL otherwise (a value read without a call, as
  * cuda.threadIdx.x, stays a variable). A new reference. */
 static PyObject *aliased_builtin(Fe *fe, PyObject *value, PyObject *counts) {
@@ -430,7 +430,7 @@ static PyObject *aliased_builtin(Fe *fe, PyObject *value, PyObject *counts) {
   Py_XDECREF(id); Py_DECREF(root);
   PyObject *obj = outside ? static_object(fe, value) : NULL;
   const Builtin *bi = obj ? core_builtin(obj) : NULL;
-  if (obj && (!bi || bi->kind != BK_FUNCTION || (bi->flags & BF_NOCALL) || PyObject_TypeCheck(obj, &DispatcherType)))
+  if (obj && !fe_is_operator_function(obj) && (!bi || bi->kind != BK_FUNCTION || (bi->flags & BF_NOCALL) || PyObject_TypeCheck(obj, &DispatcherType)))
     Py_CLEAR(obj);
   PyErr_Clear();
   return obj;

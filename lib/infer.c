@@ -1171,6 +1171,18 @@ static void ty_try(Infer *in, Node *n) {
   in->tries--;
 }
 
+/* x += y of a list x: the statement becomes x.extend(y) (any iterable
+ * extend takes); x is not rebound, as Python's list.__iadd__ returns it. */
+static void list_extend_in_place(Infer *in, Node *n) {
+  Node *call = arena_alloc(in->f->arena, sizeof(Node));
+  Node **args = arena_alloc(in->f->arena, 2 * sizeof(Node *));
+  args[0] = n->lhs;
+  args[1] = n->rhs;
+  *call = (Node){.kind = N_CALL, .line = n->line, .col = n->col, .str = "extend", .list = {args, 2}};
+  *n = (Node){.kind = N_EXPR, .line = n->line, .col = n->col, .lhs = call};
+  ty_expr(in, call);
+}
+
 static void ty_stmt(Infer *in, Node *n) {
   switch (n->kind) {
   case N_ASSIGN: {
@@ -1195,6 +1207,15 @@ static void ty_stmt(Infer *in, Node *n) {
     const Type *cur = ty_expr(in, n->lhs), *t = ty_expr(in, n->rhs);
     if (cur && t && ty_is_scalar(cur) && is_0d(t)) t = ty_element_of_0d(in, n->rhs);  /* a 0-d array in place stays one */
     if (!cur || !t) break;
+    if (cur->kind == TY_LIST && n->op == OP_ADD && t->kind == TY_ARRAY) {
+      ty_error(in, n, "x += a of a list and an array is NumPy's x + a in Python (a new array), not supported in "
+               "compiled code: write x.extend(a) or numpy.asarray(x) + a");
+      break;
+    }
+    if (cur->kind == TY_LIST && n->op == OP_ADD) {  /* x += y is x.extend(y), in place, as Python's */
+      list_extend_in_place(in, n);
+      break;
+    }
     const Type *r = ty_binop_types(in, n, n->op, n->lhs, cur, n->rhs, t);
     if (cur->kind == TY_ARRAY) {  /* in place: the array keeps its identity and dtype */
       const Node *t = n->lhs;

@@ -662,6 +662,44 @@ int32_t rt_str_zfill(RtStr **out, RtStr *s, int64_t width) {
   return st;
 }
 
+/* expandtabs(tabsize): each tab becomes the spaces to the next column
+ * that is a multiple of tabsize (none where tabsize <= 0), columns
+ * counted from the last newline or carriage return, as Python's. */
+int32_t rt_str_expandtabs(RtStr **out, RtStr *s, int64_t tabsize) {
+  if (tabsize > INT32_MAX || tabsize < INT32_MIN) {  /* CPython's tabsize is a C int */
+    rt_set_error(RT_ERR_OVERFLOW, "Python int too large to convert to C int");
+    return RT_ERR_OVERFLOW;
+  }
+  int64_t n = 0, col = 0;
+  bool tabs = false;
+  for (int64_t i = 0; i < s->len; i++) {
+    uint32_t c = s->data[i];
+    int64_t add = c != '\t' ? 1 : tabsize > 0 ? tabsize - col % tabsize : 0;
+    tabs |= c == '\t';
+    if (add > INT64_MAX / 8 - n) {
+      rt_set_error(RT_ERR_OVERFLOW, "new string is too long");
+      return RT_ERR_OVERFLOW;
+    }
+    n += add;
+    col = c == '\n' || c == '\r' ? 0 : col + add;
+  }
+  if (!tabs) return same(out, s);
+  RtStr *r = rt_str_alloc(n);
+  if (!r) return no_memory();
+  col = 0;
+  for (int64_t i = 0, o = 0; i < s->len; i++) {
+    uint32_t c = s->data[i];
+    int64_t add = c != '\t' ? 1 : tabsize > 0 ? tabsize - col % tabsize : 0;
+    if (c == '\t')
+      for (int64_t k = 0; k < add; k++) r->data[o++] = ' ';
+    else
+      r->data[o++] = c;
+    col = c == '\n' || c == '\r' ? 0 : col + add;
+  }
+  *out = r;
+  return RT_OK;
+}
+
 /* ---------------------------------------------------------------- replace, split, join */
 
 int32_t rt_str_replace(RtStr **out, RtStr *s, RtStr *old, RtStr *new, int64_t count) {
@@ -1089,7 +1127,7 @@ void rt_register_strings(void (*define)(const char *name, void *addr, void *ctx)
     {"rt_str_count", (void *)rt_str_count}, {"rt_str_tailmatch", (void *)rt_str_tailmatch},
     {"rt_str_case", (void *)rt_str_case}, {"rt_str_is", (void *)rt_str_is},
     {"rt_str_strip", (void *)rt_str_strip}, {"rt_str_pad", (void *)rt_str_pad},
-    {"rt_str_zfill", (void *)rt_str_zfill}, {"rt_str_replace", (void *)rt_str_replace},
+    {"rt_str_zfill", (void *)rt_str_zfill}, {"rt_str_expandtabs", (void *)rt_str_expandtabs}, {"rt_str_replace", (void *)rt_str_replace},
     {"rt_str_split", (void *)rt_str_split}, {"rt_str_splitlines", (void *)rt_str_splitlines},
     {"rt_str_partition", (void *)rt_str_partition}, {"rt_str_join", (void *)rt_str_join},
     {"rt_str_join_list", (void *)rt_str_join_list}, {"rt_str_ord", (void *)rt_str_ord},

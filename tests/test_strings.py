@@ -285,6 +285,74 @@ def test_search_methods_as_python(s):
 
 
 @njit
+def tuple_searches(s, p, q, a, b):
+    return (s.startswith((p, q)), s.endswith((p, q)), s.startswith((p, q), a), s.endswith((p, q), a, b),
+            s.startswith((p,), a, b), s.endswith((q, p, "")), s.endswith(("z", "é")))
+
+
+@pytest.mark.parametrize("s", WIDE_STRINGS)
+def test_startswith_and_endswith_of_a_tuple_as_python(s):
+    for p, q in [("", "x"), ("a", "b"), (s[:2], "q"), ("q", s[-2:]), (s, s + "x"), ("é", "😀")]:
+        a, b = (int(v) for v in RNG.integers(-6, 14, size=2))
+        assert_same(tuple_searches, s, p, q, a, b)
+
+
+@njit
+def starts_with_none_of(s):
+    return s.startswith(()), s.endswith(())
+
+
+@numba_deviation("Numba types no empty tuple of prefixes")
+def test_startswith_of_an_empty_tuple_is_false():
+    for s in ("", "abc"):
+        assert_same(starts_with_none_of, s)
+
+
+@njit
+def starts_with(s, prefix):
+    return s.startswith(prefix)
+
+
+@njit
+def starts_between(s, a):
+    return s.startswith(("a", "b"), a)
+
+
+@numba_deviation("numba's messages differ")
+def test_startswith_of_a_non_str_is_a_typing_error():
+    for bad in (3, (1, 2), ("x", 2), 1.5):
+        with pytest.raises(ruchey.TypingError, match="first arg must be str or a tuple of str"):
+            starts_with("abc", bad)
+        with pytest.raises(TypeError):
+            starts_with.py_func("abc", bad)
+    with pytest.raises(ruchey.TypingError, match="slice indices must be integers"):
+        starts_between("abc", 1.5)
+
+
+@njit
+def expanded(s, n):
+    return s.expandtabs(), s.expandtabs(n), s.expandtabs(tabsize=n)
+
+
+@pytest.mark.parametrize("s", WIDE_STRINGS + ["\t", "a\tb\tc", "ab\n\tc\r\t\td", "\t\t\t"])
+def test_expandtabs_as_python(s):
+    for n in (8, 1, 0, -3, 4, int(RNG.integers(2, 20))):
+        assert_same(expanded, s, n)
+
+
+@njit
+def expanded_by(s, n):
+    return s.expandtabs(n)
+
+
+@numba_deviation("Numba takes any int64 tabsize and tries to make the string")
+def test_expandtabs_bad_sizes_raise_as_python():
+    raises_same(expanded_by, "a\tb", 2**40)
+    with pytest.raises(ruchey.TypingError, match="must be int"):
+        expanded_by("a\tb", 1.5)
+
+
+@njit
 def index_of(s, sub):
     return s.index(sub), s.rindex(sub)
 
@@ -552,8 +620,8 @@ def test_print_of_tuples_of_strings_writes_their_repr(capsys, s):
 @numba_deviation("numba's messages differ")
 def test_unsupported_method_names_it():
     def f(s):
-        return s.expandtabs()
-    with pytest.raises(ruchey.TypingError, match="expandtabs"):
+        return s.isidentifier()
+    with pytest.raises(ruchey.TypingError, match="isidentifier"):
         njit(f)("a")
 
 

@@ -461,10 +461,13 @@ static const Type *ty_insert(Infer *in, Node *n, const Type **args) {
   return ty_list_takes(in, n, args, n->list.items[2], args[2]) ? TYS(TY_NONE) : NULL;
 }
 
+static const Type *items_of(Infer *in, Node *n, Node *x, const Type *t, const char *what);
+
+/* x.extend(y) of any iterable list() takes */
 static const Type *ty_extend(Infer *in, Node *n, const Type **args) {
-  if (args[1]->kind != TY_LIST) return ty_error(in, n->list.items[1], "extend() takes a typed list, got %s", args[1]->name);
-  if (!args[1]->elem) return TYS(TY_NONE);
-  return ty_list_takes(in, n, args, n->list.items[1], args[1]->elem) ? TYS(TY_NONE) : NULL;
+  if (args[1]->kind == TY_LIST && !args[1]->elem) return TYS(TY_NONE);
+  const Type *from = items_of(in, n->list.items[1], n->list.items[1], args[1], "extend()");
+  return from && ty_list_takes(in, n, args, n->list.items[1], from) ? TYS(TY_NONE) : NULL;
 }
 
 /* Methods that read items need their type. */
@@ -580,10 +583,17 @@ static LLVMValueRef lo_insert(Lower *l, Node *n) {
   return LLVMGetUndef(l->mod->i8);
 }
 
-/* x.extend(y): y's items read by index, so that x.extend(x) doubles x. */
+static const Type *item_type(const Type *t);
+static LLVMValueRef items_list(Lower *l, Node *x, const Type *elem);
+
+/* x.extend(y): a list's items read by index, so that x.extend(x) doubles
+ * x; another iterable's gathered into a list of their own first (as
+ * list(y)). */
 static LLVMValueRef lo_extend(Lower *l, Node *n) {
-  const Type *elem = n->list.items[0]->ty->elem, *from = n->list.items[1]->ty->elem;
-  LLVMValueRef lst = receiver(l, n), src = lo_expr(l, n->list.items[1]);
+  Node *y = n->list.items[1];
+  const Type *elem = n->list.items[0]->ty->elem, *from = item_type(y->ty);
+  LLVMValueRef lst = receiver(l, n), src = y->ty->kind == TY_LIST ? lo_expr(l, y) : items_list(l, y, from);
+  if (y->ty->kind != TY_LIST) lo_temp_made(l, ty_list(from), src);
   if (from) {
     LoLoop loop = lo_loop_begin(l, const_i64(l, 0), lo_list_len(l, src), NULL, "extend");
     LLVMValueRef v = lo_load_scalar(l, from, lo_list_item_addr(l, from, src, loop.index));
@@ -591,7 +601,8 @@ static LLVMValueRef lo_extend(Lower *l, Node *n) {
     lo_list_append(l, elem, lst, lo_convert(l, v, from, elem));
     lo_loop_end(l, &loop);
   }
-  lo_done_with(l, n->list.items[1], src);
+  if (y->ty->kind == TY_LIST) lo_done_with(l, y, src);
+  else lo_release_temp(l, ty_list(from), src);
   lo_done_with(l, n->list.items[0], lst);
   return LLVMGetUndef(l->mod->i8);
 }
@@ -782,31 +793,39 @@ static LLVMValueRef lo_list_copy(Lower *l, Node *n) { return lo_list_copy_of(l, 
 static bool is_range_call(const Node *x) { return x->kind == N_CALL && x->ty && x->ty->kind == TY_RANGE; }
 
 /* A tuple's fields as the items of one list (list(t), sorted(t), min(t),
- * sum(t)): numbers (of their unified type), or fields of one type (strs). */
+ * sum(t)): numbers, or tuples of numbers of one length (of their unified
+ * type), or strs. */
+static bool unifies(const Type *a, const Type *b) {
+  return (ty_is_scalar(a) && ty_is_scalar(b)) || (a->kind == TY_TUPLE && b->kind == TY_TUPLE && ty_item_ordered(a) &&
+                                                   ty_item_ordered(b) && a->nfields == b->nfields);
+}
+
 static const Type *tuple_items(const Type *t) {
   const Type *u = t->nfields ? t->fields[0] : NULL;
   for (int i = 1; u && i < t->nfields; i++)
-    u = t->fields[i] == u ? u : ty_is_scalar(u) && ty_is_scalar(t->fields[i]) ? ty_unify(u, t->fields[i]) : NULL;
-  return u && (ty_is_scalar(u) || u->kind == TY_STR) ? u : NULL;
+    u = t->fields[i] == u ? u : unifies(u, t->fields[i]) ? ty_unify(u, t->fields[i]) : NULL;
+  return u && (ty_is_scalar(u) || u->kind == TY_STR || (u->kind == TY_TUPLE && ty_item_ordered(u))) ? u : NULL;
 }
 
-/* What list(), sorted() and sum() take: a typed list, a set, a range() call,
- * a tuple of numbers or a 1-d array of numbers (their items in order). */
-static const Type *items_of(Infer *in, Node *n, const Type *t, const char *what) {
+/* What list(), sorted(), sum() and x.extend() take (x, typed t, of the
+ * call n): a typed list, a set, a dict, a range() call, a tuple of numbers,
+ * a str (its characters) or a 1-d array of numbers (their items in order). */
+static const Type *items_of(Infer *in, Node *n, Node *x, const Type *t, const char *what) {
   if (t->kind == TY_TUPLE && tuple_items(t)) return tuple_items(t);
   if (t->kind == TY_LIST) return t->elem ? t->elem : ty_list_item(in, n, t);
   if ((t->kind == TY_SET || t->kind == TY_DICT) && t->nfields) return t->fields[0];  /* a dict's keys */
-  if (t->kind == TY_RANGE && is_range_call(n->list.items[0])) return TYS(TY_I64);
+  if (t->kind == TY_RANGE && is_range_call(x)) return TYS(TY_I64);
+  if (t->kind == TY_STR) return t;
   if (t->kind == TY_ARRAY && t->ndim == 1 && ty_is_scalar(t->elem)) return t->elem;
   if (t->kind == TY_YIELDS && ty_is_scalar(t->elem)) return t->elem;
-  return ty_error(in, n, "%s takes a typed list, a set, a dict, a range(), a tuple of numbers, a 1-d array of numbers "
-                  "or a generator of numbers here, got %s", what, t->name);
+  return ty_error(in, n, "%s takes a typed list, a set, a dict, a range(), a tuple of numbers, a str, a 1-d array of "
+                  "numbers or a generator of numbers here, got %s", what, t->name);
 }
 
 static const Type *ty_list_call(Infer *in, Node *n, const Type **args) {
   if (!n->list.len) return ty_list_literal(in, n, args);
   if (args[0]->kind == TY_LIST && !args[0]->elem) return args[0];
-  const Type *elem = items_of(in, n, args[0], "list()");
+  const Type *elem = items_of(in, n, n->list.items[0], args[0], "list()");
   return elem ? ty_list(elem) : NULL;
 }
 
@@ -897,16 +916,17 @@ static LLVMValueRef generator_list(Lower *l, Node *g, const Type *elem) {
   return lst;
 }
 
-static LLVMValueRef items_list(Lower *l, Node *n) {
-  Node *x = n->list.items[0];
-  if (x->ty->kind == TY_YIELDS) return generator_list(l, x, n->ty->elem);
-  if (x->ty->kind == TY_LIST) return lo_list_copy(l, n);
+/* A new list of elem of iterable x's items. */
+static LLVMValueRef items_list(Lower *l, Node *x, const Type *elem) {
+  if (x->ty->kind == TY_YIELDS) return generator_list(l, x, elem);
+  if (x->ty->kind == TY_LIST) return lo_list_copy_of(l, x);
   if (x->ty->kind == TY_RANGE) return range_list(l, x);
-  if (x->ty->kind == TY_SET) return lo_set_list(l, x, n->ty->elem);
-  if (x->ty->kind == TY_DICT) return lo_dict_parts(l, x, DICT_KEYS, n->ty->elem);
-  if (x->ty->kind == TY_TUPLE) return tuple_list(l, x, n->ty->elem);
-  Appender a = {n->ty->elem, lo_list_new(l, n->ty->elem, const_i64(l, 0))};
-  lo_temp_made(l, n->ty, a.lst);
+  if (x->ty->kind == TY_SET) return lo_set_list(l, x, elem);
+  if (x->ty->kind == TY_DICT) return lo_dict_parts(l, x, DICT_KEYS, elem);
+  if (x->ty->kind == TY_TUPLE) return tuple_list(l, x, elem);
+  if (x->ty->kind == TY_STR) return lo_str_chars(l, x);
+  Appender a = {elem, lo_list_new(l, elem, const_i64(l, 0))};
+  lo_temp_made(l, ty_list(elem), a.lst);
   lo_for_each_element(l, x, append_element, &a);
   lo_temp_taken(l, a.lst);
   return a.lst;
@@ -914,12 +934,12 @@ static LLVMValueRef items_list(Lower *l, Node *n) {
 
 static LLVMValueRef lo_list_call(Lower *l, Node *n) {
   if (!n->list.len) return lo_list_literal(l, n);
-  return items_list(l, n);
+  return items_list(l, n->list.items[0], n->ty->elem);
 }
 
 /* sorted(x, reverse=False): a new list, sorted (stable, as Python's). */
 static const Type *ty_sorted(Infer *in, Node *n, const Type **args) {
-  const Type *elem = items_of(in, n, args[0], "sorted()");
+  const Type *elem = items_of(in, n, n->list.items[0], args[0], "sorted()");
   if (!elem) return NULL;
   if (!item_sortable(elem) && !ty_kwarg(n, "key")) return not_sortable(in, n, elem);
   if (!ty_sort_keywords(in, n, elem, "sorted(reverse=)")) return NULL;
@@ -927,7 +947,7 @@ static const Type *ty_sorted(Infer *in, Node *n, const Type **args) {
 }
 
 static LLVMValueRef lo_sorted(Lower *l, Node *n) {
-  LLVMValueRef lst = items_list(l, n);
+  LLVMValueRef lst = items_list(l, n->list.items[0], n->ty->elem);
   lo_temp_made(l, n->ty, lst);
   sort_list(l, n, n->ty->elem, lst);
   lo_temp_taken(l, lst);
@@ -947,6 +967,7 @@ struct Fold {
   LLVMValueRef seen;     /* min/max: whether acc holds an item yet (an alloca of i1) */
   int op;                /* min/max: OP_LT or OP_GT */
   FoldStep step;
+  FoldStep keep;         /* or NULL: run once the items are all seen, while they still live */
 };
 
 static void fold_element(Lower *l, LLVMValueRef v, void *arg) {
@@ -957,24 +978,25 @@ static void fold_element(Lower *l, LLVMValueRef v, void *arg) {
 static void fold_items(Lower *l, Node *x, Fold *f) {
   if (x->ty->kind == TY_ARRAY) {
     lo_for_each_element(l, x, fold_element, f);
+    if (f->keep) f->keep(l, f, NULL);
     return;
   }
   LLVMValueRef lst = x->ty->kind == TY_LIST ? lo_expr(l, x) : NULL;
   if (!lst) {  /* the other iterables' items, in a list of their own (items_list) */
-    Node wrap = {.kind = N_CALL, .ty = ty_list(f->elem), .list = {.items = &x, .len = 1}};
-    lst = items_list(l, &wrap);
-    lo_temp_made(l, wrap.ty, lst);
+    lst = items_list(l, x, f->elem);
+    lo_temp_made(l, ty_list(f->elem), lst);
   }
   LoLoop loop = lo_loop_begin(l, const_i64(l, 0), lo_list_len(l, lst), NULL, "fold");
   f->step(l, f, lo_load_scalar(l, f->elem, lo_list_item_addr(l, f->elem, lst, loop.index)));
   lo_loop_end(l, &loop);
+  if (f->keep) f->keep(l, f, NULL);
   if (x->ty->kind == TY_LIST) lo_done_with(l, x, lst);
   else lo_release_temp(l, ty_list(f->elem), lst);
 }
 
 /* sum(x[, start]): Python's, from 0 (an int) or start, item by item. */
 static const Type *ty_sum(Infer *in, Node *n, const Type **args) {
-  const Type *elem = items_of(in, n, args[0], "sum()");
+  const Type *elem = items_of(in, n, n->list.items[0], args[0], "sum()");
   if (!elem) return NULL;
   if (!ty_is_scalar(elem)) return ty_error(in, n, "sum() of a list of %s is not supported", elem->name);
   const Type *start = n->list.len > 1 ? ty_need_scalar(in, n->list.items[1], args[1], "sum()'s start") : TYS(TY_I64);
@@ -990,6 +1012,7 @@ static void add_item(Lower *l, Fold *f, LLVMValueRef item) {
 static const Type *item_type(const Type *t) {
   if (t->kind == TY_SET || t->kind == TY_DICT) return t->fields[0];
   if (t->kind == TY_TUPLE) return tuple_items(t);
+  if (t->kind == TY_STR) return t;
   return t->kind == TY_RANGE ? TYS(TY_I64) : t->elem;  /* a list's, an array's */
 }
 
@@ -1007,8 +1030,10 @@ static LLVMValueRef lo_sum(Lower *l, Node *n) {
 const Type *ty_list_minmax(Infer *in, Node *n, const Type **args) {
   char what[16];
   snprintf(what, sizeof what, "%s()", n->bi->name);
-  const Type *elem = items_of(in, n, args[0], what);
-  if (elem && !ty_is_scalar(elem)) return ty_error(in, n, "%s() of a list of %s is not supported", n->bi->name, elem->name);
+  const Type *elem = items_of(in, n, n->list.items[0], args[0], what);
+  if (elem && !ty_item_ordered(elem))
+    return ty_error(in, n, "%s() of items of %s is not supported (numbers, strs and tuples of numbers are)", n->bi->name,
+                    elem->name);
   return elem;
 }
 
@@ -1016,20 +1041,27 @@ const Type *ty_list_minmax(Infer *in, Node *n, const Type **args) {
 static void keep_better(Lower *l, Fold *f, LLVMValueRef v) {
   LLVMTypeRef t = lo_type(l, f->t);
   LLVMValueRef best = LLVMBuildLoad2(l->b, t, f->acc, ""), seen = LLVMBuildLoad2(l->b, l->mod->i1, f->seen, "");
+  best = LLVMBuildSelect(l->b, seen, best, v, "");  /* (a str's compare reads both: none is NULL) */
   LLVMValueRef better = lo_compare_values(l, f->op, v, f->t, best, f->t);
   LLVMBuildStore(l->b, LLVMBuildSelect(l->b, LLVMBuildOr(l->b, better, LLVMBuildNot(l->b, seen, ""), ""), v, best, ""), f->acc);
   LLVMBuildStore(l->b, const_bool(l, true), f->seen);
 }
 
+/* The best item found, or ValueError where there was none; a str one
+ * more reference (the result's) before its container lets it go. */
+static void keep_best(Lower *l, Fold *f, LLVMValueRef unused) {
+  lo_raise_if(l, LLVMBuildNot(l->b, LLVMBuildLoad2(l->b, l->mod->i1, f->seen, ""), ""), RT_ERR_VALUE,
+              f->op == OP_LT ? "min() arg is an empty sequence" : "max() arg is an empty sequence");
+  if (f->t->kind == TY_STR) lo_refcount(l, f->t, LLVMBuildLoad2(l->b, lo_type(l, f->t), f->acc, ""), true);
+}
+
 LLVMValueRef lo_list_minmax(Lower *l, Node *n) {
-  Fold f = {n->ty, n->ty, .op = n->bi->reduce_op, .step = keep_better};
+  Fold f = {n->ty, n->ty, .op = n->bi->reduce_op, .step = keep_better, .keep = keep_best};
   f.acc = lo_alloca(l, lo_type(l, f.t), "best");
   f.seen = lo_alloca(l, l->mod->i1, "seen");
   LLVMBuildStore(l->b, LLVMConstNull(lo_type(l, f.t)), f.acc);
   LLVMBuildStore(l->b, const_bool(l, false), f.seen);
   fold_items(l, n->list.items[0], &f);
-  lo_raise_if(l, LLVMBuildNot(l->b, LLVMBuildLoad2(l->b, l->mod->i1, f.seen, ""), ""), RT_ERR_VALUE,
-              f.op == OP_LT ? "min() arg is an empty sequence" : "max() arg is an empty sequence");
   return LLVMBuildLoad2(l->b, lo_type(l, f.t), f.acc, "");
 }
 
@@ -1040,7 +1072,7 @@ static bool int_like(const Type *t) { return ty_is_int(t) || t->kind == TY_BOOL;
 /* x + y of two lists of one item type; x * n and n * x. */
 const Type *ty_list_binop(Infer *in, Node *n, int op, const Type *a, const Type *b) {
   if (n->kind == N_AUGASSIGN)
-    return ty_error(in, n, "x += y and x *= n of a list are not supported in compiled code: write x.extend(y)");
+    return ty_error(in, n, "x *= n of a list is not supported in compiled code: write x = x * n");
   if (op == OP_ADD && a->kind == TY_LIST && b->kind == TY_LIST) {
     const Type *t = a->elem && b->elem ? (a == b ? a : NULL) : (a->elem ? a : b);
     return t ? t : ty_error(in, n, "cannot concatenate %s and %s", a->name, b->name);
@@ -1189,7 +1221,7 @@ const Builtin bi_lists[] = {
   /* BF_STRINGS: a constant string argument is a str, not a dtype's name; BF_LISTS: [1, 2] a list */
   LIST_METHOD("append", 1, 1, NULL, BF_RAISES | BF_STRINGS | BF_LISTS, 0, ty_append, lo_append),
   LIST_METHOD("insert", 2, 2, NULL, BF_RAISES | BF_STRINGS | BF_LISTS, 0, ty_insert, lo_insert),
-  LIST_METHOD("extend", 1, 1, NULL, BF_RAISES | BF_LISTS, 0, ty_extend, lo_extend),
+  LIST_METHOD("extend", 1, 1, NULL, BF_RAISES | BF_STRINGS | BF_LISTS, 0, ty_extend, lo_extend),
   LIST_METHOD("pop", 0, 1, NULL, BF_RAISES, 0, ty_pop, lo_pop),
   LIST_METHOD("__delitem__", 1, 1, NULL, BF_RAISES, 1, ty_pop, lo_pop),
   LIST_METHOD("__delslice__", 3, 3, NULL, BF_RAISES | BF_NONE, 0, ty_delslice, lo_delslice),

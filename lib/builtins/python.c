@@ -80,24 +80,41 @@ static LLVMValueRef lo_abs(Lower *l, Node *n) {
   return lo_abs_elem(l, n, &v);
 }
 
+/* min(a, b, ...), max(...): of numbers (their unified type), of strs, or
+ * of tuples of numbers of one length (their fields unified), ordered as
+ * Python orders them. */
 static const Type *ty_minmax(Infer *in, Node *n, const Type **args) {
   if (n->list.len == 1) return ty_list_minmax(in, n, args);
   const Type *t = NULL;
   for (int i = 0; i < n->list.len; i++) {
-    if (!ty_need_scalar(in, n->list.items[i], args[i], n->bi->name)) return NULL;
-    t = t ? ty_unify(t, args[i]) : args[i];
+    Node *x = n->list.items[i];
+    bool ordered = args[i]->kind == TY_STR || args[i]->kind == TY_TUPLE;
+    if (ordered && !ty_item_ordered(args[i]))
+      return ty_error(in, x, "%s() of %s is not supported (numbers, strs and tuples of numbers are)", n->bi->name,
+                      args[i]->name);
+    if (!ordered && !ty_need_scalar(in, x, args[i], n->bi->name)) return NULL;
+    const Type *u = !t ? args[i] : (t->kind == TY_STR) == (args[i]->kind == TY_STR) ? ty_unify(t, args[i]) : NULL;
+    if (!u || ty_is_scalar(t ? t : u) != ty_is_scalar(args[i]))
+      return ty_error(in, x, "%s() cannot compare %s with %s", n->bi->name, t->name, args[i]->name);
+    t = u;
   }
   return t;
 }
 
-/* min keeps the first of equal (or unordered) values, as Python's does. */
+/* min keeps the first of equal (or unordered) values, as Python's does;
+ * a str chosen is one more reference, the result's. */
 static LLVMValueRef lo_minmax(Lower *l, Node *n) {
   if (n->list.len == 1) return lo_list_minmax(l, n);
-  LLVMValueRef r = lo_expr_as(l, n->list.items[0], n->ty);
+  LLVMValueRef *v = arena_alloc(l->f->arena, sizeof(LLVMValueRef) * (size_t)n->list.len);
+  for (int i = 0; i < n->list.len; i++) v[i] = lo_expr_as(l, n->list.items[i], n->ty);
+  LLVMValueRef r = v[0];
   for (int i = 1; i < n->list.len; i++) {
-    LLVMValueRef v = lo_expr_as(l, n->list.items[i], n->ty);
-    LLVMValueRef better = lo_compare_values(l, n->bi->reduce_op, v, n->ty, r, n->ty);
-    r = LLVMBuildSelect(l->b, better, v, r, "");
+    LLVMValueRef better = lo_compare_values(l, n->bi->reduce_op, v[i], n->ty, r, n->ty);
+    r = LLVMBuildSelect(l->b, better, v[i], r, "");
+  }
+  if (n->ty->kind == TY_STR) {
+    lo_refcount(l, n->ty, r, true);
+    for (int i = 0; i < n->list.len; i++) lo_done_with(l, n->list.items[i], v[i]);
   }
   return r;
 }
@@ -152,6 +169,14 @@ static const Type *ty_float(Infer *in, Node *n, const Type **args) {
 static const Type *ty_bool(Infer *in, Node *n, const Type **args) {
   if (!ty_is_scalar(args[0]) && !ty_truth_of(in, n->list.items[0], "bool()")) return NULL;
   return ty_need_scalar(in, n, n->list.items[0]->ty, "bool()") ? TYS(TY_BOOL) : NULL;
+}
+
+/* operator.index(x): an integer as it is, a bool as an int; Python's
+ * TypeError for anything else */
+static const Type *ty_index(Infer *in, Node *n, const Type **args) {
+  if (args[0]->kind == TY_BOOL) return TYS(TY_I64);
+  if (ty_is_int(args[0])) return args[0];
+  return ty_error(in, n, "'%s' object cannot be interpreted as an integer", args[0]->name);
 }
 
 /* numpy.float32(x) and the like: the node's ival is the type's kind. */
@@ -654,11 +679,13 @@ const Builtin bi_python[] = {
   FUNCTION("len", "builtins", "len", 1, 1, BF_PURE | BF_CHEAP | BF_COMPLEX | BF_STRINGS, ty_len, lo_len),
   {"abs", "builtins", "abs", BK_FUNCTION, 0, 1, 1, NULL, BF_PURE | BF_CHEAP | BF_COMPLEX, 0, 0, ty_abs, lo_abs,
    lo_abs_elem},
-  {"min", "builtins", "min", BK_FUNCTION, 0, 1, 64, NULL, BF_PURE | BF_CHEAP, 0, OP_LT, ty_minmax, lo_minmax},
-  {"max", "builtins", "max", BK_FUNCTION, 0, 1, 64, NULL, BF_PURE | BF_CHEAP, 0, OP_GT, ty_minmax, lo_minmax},
+  /* BF_STRINGS: max("a", s) of a constant str */
+  {"min", "builtins", "min", BK_FUNCTION, 0, 1, 64, NULL, BF_PURE | BF_CHEAP | BF_STRINGS, 0, OP_LT, ty_minmax, lo_minmax},
+  {"max", "builtins", "max", BK_FUNCTION, 0, 1, 64, NULL, BF_PURE | BF_CHEAP | BF_STRINGS, 0, OP_GT, ty_minmax, lo_minmax},
   FUNCTION("int", "builtins", "int", 1, 1, BF_PURE | BF_RAISES | BF_CHEAP | BF_STRINGS, ty_int, lo_int),
   FUNCTION("float", "builtins", "float", 1, 1, BF_PURE | BF_CHEAP | BF_STRINGS, ty_float, lo_float),
   FUNCTION("bool", "builtins", "bool", 1, 1, BF_PURE | BF_CHEAP | BF_COMPLEX | BF_LISTS, ty_bool, lo_convert_call),
+  FUNCTION("operator.index", NULL, NULL, 1, 1, BF_PURE | BF_CHEAP, ty_index, lo_convert_call),
   FUNCTION("round", "builtins", "round", 1, 2, BF_PURE | BF_RAISES | BF_CHEAP, ty_round, lo_round),
   FUNCTION("divmod", "builtins", "divmod", 2, 2, BF_PURE | BF_RAISES | BF_CHEAP, ty_divmod, lo_divmod),
   FUNCTION("pow", "builtins", "pow", 2, 2, BF_PURE | BF_RAISES | BF_CHEAP | BF_COMPLEX, ty_pow, NULL),

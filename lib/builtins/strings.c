@@ -236,12 +236,25 @@ LLVMValueRef lo_str_index(Lower *l, Node *n) {
   return r;
 }
 
+/* A new list of str x's characters, each a str of its own (list(s), x.extend(s)). */
+LLVMValueRef lo_str_chars(Lower *l, Node *x) {
+  LLVMValueRef s = lo_expr(l, x), len = str_len(l, s), lst = lo_list_new(l, x->ty, len);
+  lo_temp_made(l, ty_list(x->ty), lst);
+  LoLoop loop = lo_loop_begin(l, const_i64(l, 0), len, NULL, "str.chars");
+  LLVMTypeRef p[2] = {l->mod->ptr, l->mod->i64};
+  lo_list_append(l, x->ty, lst, call_rt(l, "rt_str_getitem", l->mod->ptr, p, (LLVMValueRef[]){s, loop.index}, 2));
+  lo_loop_end(l, &loop);
+  lo_temp_taken(l, lst);
+  lo_done_with(l, x, s);
+  return lst;
+}
+
 /* ---------------------------------------------------------------- methods */
 
 /* What a method row calls: its runtime function, the kinds of its
  * arguments after the receiver (S a str, s a str or None, I an int, i an
  * int or None, n an int defaulting to -1, z an int or bool defaulting to
- * 0), its result (S a str, I an int, B a bool, L a list of str, T a tuple
+ * 0, T an int defaulting to 8), its result (S a str, I an int, B a bool, L a list of str, T a tuple
  * of three strs), and a constant passed last (-1: none). */
 typedef struct StrFn {
   const char *fn, *params;
@@ -254,7 +267,7 @@ enum {
   F_ISDIGIT, F_ISNUMERIC, F_ISALPHA, F_ISSPACE, F_ISALNUM, F_ISUPPER, F_ISLOWER, F_ISDECIMAL, F_ISASCII, F_ISTITLE,
   F_FIND, F_RFIND, F_INDEX, F_RINDEX, F_COUNT, F_STARTSWITH, F_ENDSWITH,
   F_STRIP, F_LSTRIP, F_RSTRIP, F_CENTER, F_LJUST, F_RJUST, F_ZFILL, F_REPLACE, F_SPLIT, F_RSPLIT,
-  F_SPLITLINES, F_PARTITION, F_RPARTITION,
+  F_SPLITLINES, F_PARTITION, F_RPARTITION, F_EXPANDTABS,
 };
 
 static const StrFn str_fns[] = {
@@ -278,6 +291,7 @@ static const StrFn str_fns[] = {
   [F_SPLIT] = {"rt_str_split", "sn", 'L', 0}, [F_RSPLIT] = {"rt_str_split", "sn", 'L', 1},
   [F_SPLITLINES] = {"rt_str_splitlines", "z", 'L', -1},
   [F_PARTITION] = {"rt_str_partition", "S", 'T', 0}, [F_RPARTITION] = {"rt_str_partition", "S", 'T', 1},
+  [F_EXPANDTABS] = {"rt_str_expandtabs", "T", 'S', -1},
 };
 
 /* The method's argument k (after the receiver), positional or by keyword; NULL if not given. */
@@ -331,7 +345,8 @@ static LLVMValueRef lo_str_method(Lower *l, Node *n) {
     } else {
       p[np] = l->mod->i64;
       char want = f->params[k];
-      a[np++] = given ? lo_expr_as(l, x, TYS(TY_I64)) : const_i64(l, want == 'n' ? -1 : want == 'z' ? 0 : NONE_INDEX);
+      a[np++] = given ? lo_expr_as(l, x, TYS(TY_I64))
+                      : const_i64(l, want == 'n' ? -1 : want == 'z' ? 0 : want == 'T' ? 8 : NONE_INDEX);
     }
   }
   if (f->extra >= 0) {
@@ -343,6 +358,48 @@ static LLVMValueRef lo_str_method(Lower *l, Node *n) {
   LLVMValueRef r = call_rt(l, f->fn, rt, p, a, (unsigned)np);
   for (int i = 0; i < ns; i++) lo_done_with(l, strs[i], held[i]);
   return f->result == 'B' ? LLVMBuildICmp(l->b, LLVMIntNE, r, const_i32(l, 0), "") : r;
+}
+
+/* s.startswith(prefix[, start[, end]]) and endswith: prefix a str, or a
+ * tuple of strs, any of which matches (none: False), as Python's. */
+static bool strs_tuple(const Type *t) {
+  for (int i = 0; t->kind == TY_TUPLE && i < t->nfields; i++)
+    if (!is_str(t->fields[i])) return false;
+  return t->kind == TY_TUPLE;
+}
+
+static const Type *ty_tailmatch(Infer *in, Node *n, const Type **args) {
+  if (n->list.len > 1 && !is_str(args[1]) && !strs_tuple(args[1]))
+    return ty_error(in, n->list.items[1], "%s first arg must be str or a tuple of str, not %s", n->bi->path, args[1]->name);
+  if (n->list.len < 2 || is_str(args[1])) return ty_str_method(in, n, args);
+  for (int k = 1; k < 3; k++) {  /* start and end, as ty_str_method checks them */
+    Node *x = method_arg(n, k);
+    const Type *t = x ? ty_expr(in, x) : NULL;
+    if (t && t->kind != TY_NONE && !is_intlike(t))
+      return ty_error(in, x, "slice indices must be integers or None or have an __index__ method");
+  }
+  return TYS(TY_BOOL);
+}
+
+static LLVMValueRef lo_tailmatch(Lower *l, Node *n) {
+  Node *prefixes = n->list.items[1];
+  if (is_str(prefixes->ty)) return lo_str_method(l, n);
+  LLVMValueRef s = lo_expr(l, n->list.items[0]), t = lo_expr(l, prefixes), any = const_bool(l, false);
+  LLVMValueRef ends[2];
+  for (int k = 1; k < 3; k++) {
+    Node *x = method_arg(n, k);
+    ends[k - 1] = x && x->ty->kind != TY_NONE ? lo_expr_as(l, x, TYS(TY_I64)) : const_i64(l, NONE_INDEX);
+  }
+  LLVMTypeRef p[5] = {l->mod->ptr, l->mod->ptr, l->mod->i64, l->mod->i64, l->mod->i32};
+  for (int i = 0; i < prefixes->ty->nfields; i++) {
+    LLVMValueRef a[5] = {s, LLVMBuildExtractValue(l->b, t, (unsigned)i, ""), ends[0], ends[1],
+                         const_i32(l, str_fns[n->bi->ival].extra)};
+    LLVMValueRef r = call_rt(l, "rt_str_tailmatch", l->mod->i32, p, a, 5);
+    any = LLVMBuildOr(l->b, any, LLVMBuildICmp(l->b, LLVMIntNE, r, const_i32(l, 0), ""), "");
+  }
+  lo_done_with(l, prefixes, t);
+  lo_done_with(l, n->list.items[0], s);
+  return any;
 }
 
 /* sep.join(items): a typed list of str, or a tuple of strs (a list written out) */
@@ -507,6 +564,7 @@ LLVMValueRef lo_str_to_number(Lower *l, Node *n) {
 
 static const char *const split_kw[] = {"sep", "maxsplit", NULL};
 static const char *const splitlines_kw[] = {"keepends", NULL};
+static const char *const expandtabs_kw[] = {"tabsize", NULL};
 
 /* BF_STRINGS: constant strings are strs (not dtypes' names); BF_NONE: None is an argument's default */
 #define STR_METHOD(name, lo, hi, kw, flags, fn) \
@@ -536,8 +594,10 @@ const Builtin bi_strings[] = {
   STR_METHOD("index", 1, 3, NULL, BF_RAISES, F_INDEX),
   STR_METHOD("rindex", 1, 3, NULL, BF_RAISES, F_RINDEX),
   STR_METHOD("count", 1, 3, NULL, 0, F_COUNT),
-  STR_METHOD("startswith", 1, 3, NULL, 0, F_STARTSWITH),
-  STR_METHOD("endswith", 1, 3, NULL, 0, F_ENDSWITH),
+  {"str.startswith", NULL, "startswith", BK_METHOD, TY_STR, 1, 3, NULL, BF_STRINGS | BF_NONE, F_STARTSWITH, 0,
+   ty_tailmatch, lo_tailmatch},
+  {"str.endswith", NULL, "endswith", BK_METHOD, TY_STR, 1, 3, NULL, BF_STRINGS | BF_NONE, F_ENDSWITH, 0, ty_tailmatch,
+   lo_tailmatch},
   STR_METHOD("strip", 0, 1, NULL, BF_RAISES, F_STRIP),
   STR_METHOD("lstrip", 0, 1, NULL, BF_RAISES, F_LSTRIP),
   STR_METHOD("rstrip", 0, 1, NULL, BF_RAISES, F_RSTRIP),
@@ -550,6 +610,7 @@ const Builtin bi_strings[] = {
   STR_METHOD("rsplit", 0, 2, split_kw, BF_RAISES, F_RSPLIT),
   STR_METHOD("splitlines", 0, 1, splitlines_kw, BF_RAISES, F_SPLITLINES),
   STR_METHOD("partition", 1, 1, NULL, BF_RAISES, F_PARTITION),
+  STR_METHOD("expandtabs", 0, 1, expandtabs_kw, BF_RAISES, F_EXPANDTABS),
   STR_METHOD("rpartition", 1, 1, NULL, BF_RAISES, F_RPARTITION),
   {"str.join", NULL, "join", BK_METHOD, TY_STR, 1, 1, NULL, BF_STRINGS | BF_LISTS | BF_RAISES, 0, 0, ty_join, lo_join},
   STR_FUNCTION("str", 0, 1, BF_RAISES, ty_str_call, lo_str_call),

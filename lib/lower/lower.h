@@ -502,6 +502,7 @@ LLVMValueRef lo_str_compare(Lower *l, Node *n);  /* a comparison with strs among
 LLVMValueRef lo_str_compare_values(Lower *l, int op, LLVMValueRef a, const Type *ta, LLVMValueRef b, const Type *tb);
 LLVMValueRef lo_str_contains(Lower *l, Node *n);
 LLVMValueRef lo_str_index(Lower *l, Node *n);
+LLVMValueRef lo_str_chars(Lower *l, Node *x);  /* a new list of its characters */
 LLVMValueRef lo_str_to_number(Lower *l, Node *n);  /* int(s), float(s) */
 
 /* ---------------------------------------------------------------- builtins/cuda.c */
