@@ -99,7 +99,6 @@ int find_var(Fe *fe, const char *name) {
 }
 
 static int add_var(Fe *fe, const char *name);
-static void add_pre(Fe *fe, Node *s);
 int fe_add_var(Fe *fe, const char *name) { return add_var(fe, name); }
 
 static int add_var(Fe *fe, const char *name) {
@@ -1565,6 +1564,14 @@ static Node *fe_index(Fe *fe, PyObject *e) {
   return n;
 }
 
+static bool effect_free(const Node *x);
+
+static bool all_effect_free(const NodeList *items) {
+  for (int i = 0; i < items->len; i++)
+    if (!effect_free(items->items[i])) return false;
+  return true;
+}
+
 /* Whether x has no effect but its value (so reading it earlier changes
  * nothing): names, constants, operators, items and pure builtins of such. */
 static bool effect_free(const Node *x) {
@@ -1576,15 +1583,12 @@ static bool effect_free(const Node *x) {
   case N_ATTR: case N_UNARY: return effect_free(x->lhs);
   case N_BINOP: case N_INDEX: return effect_free(x->lhs) && effect_free(x->rhs);
   case N_SLICE: return effect_free(x->lhs) && effect_free(x->rhs) && effect_free(x->cond);
+  case N_COMPARE: case N_BOOLOP: case N_TUPLE: return all_effect_free(&x->list);
   case N_CALL:
     if (!x->bi || !(x->bi->flags & (BF_PURE | BF_INDEXES))) return false;
     for (int i = 0; i < x->kw.len; i++)
-      if (!strcmp(x->kw_names[i], "out") || !effect_free(x->kw.items[i])) return false;  /* out= writes */
-    /* fall through: its positional arguments */
-  case N_COMPARE: case N_BOOLOP: case N_TUPLE:
-    for (int i = 0; i < x->list.len; i++)
-      if (!effect_free(x->list.items[i])) return false;
-    return true;
+      if (!strcmp(x->kw_names[i], "out")) return false;  /* out= writes */
+    return all_effect_free(&x->list) && all_effect_free(&x->kw);
   default: return false;
   }
 }
@@ -1603,7 +1607,7 @@ static Node *index_once(Fe *fe, PyObject *e, Node *index) {
   init->lhs = new_node(fe, N_VAR, e);
   init->lhs->var = use->var = add_var(fe, name);
   init->rhs = index;
-  add_pre(fe, init);
+  fe_add_pre(fe, init);
   return use;
 }
 

@@ -1354,7 +1354,7 @@ static bool stmt_returns(const Node *n) {
   case N_TRY: return try_returns(n);
   case N_WHILE:  /* while True: without a break leaves only by returning */
     if (n->cond->kind == N_BOOL && n->cond->ival && !block_breaks(&n->body)) return true;
-    /* fall through: a loop without a break runs its else clause whenever it ends */
+    __attribute__((fallthrough));  /* a loop without a break runs its else clause whenever it ends */
   case N_FOR:
     return block_returns(&n->orelse) && !block_breaks(&n->body);
   default: return false;
