@@ -524,13 +524,17 @@ def augmented(x, y):
     return x
 
 
-def test_concatenation_of_other_types_and_augmented_are_typing_errors():
+def test_concatenation_of_other_types_is_a_typing_error():
     with pytest.raises(ruchey.TypingError, match="cannot concatenate"):
         concat_mixed(tlist("int64", [1]), tlist("float64", [1.0]))
     with pytest.raises(ruchey.TypingError, match="not supported"):
         concat_mixed(tlist("int64", [1]), 2)
-    with pytest.raises(ruchey.TypingError, match="extend"):
-        augmented(tlist("int64", [1]), tlist("int64", [1]))
+
+
+def test_augmented_concatenation_extends_in_place_as_python():
+    x = tlist("int64", [1, 2])
+    got = augmented(x, tlist("int64", [3]))
+    assert got is x and list(x) == augmented.py_func([1, 2], [3]) == [1, 2, 3]
 
 
 @njit
