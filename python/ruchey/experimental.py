@@ -51,6 +51,9 @@ class InstanceType:
         self.jitclass = jitclass
         self.name = None  # set once the native type is made
 
+    def __call__(self, *args):  # a signature returning an instance: Point.class_type.instance_type(float64)
+        return types.Signature(self, args)
+
     def describe(self):
         return ("class", self.jitclass)
 
