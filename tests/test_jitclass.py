@@ -936,3 +936,36 @@ def test_a_0d_array_into_an_array_field_or_a_non_0d_into_a_number_field_is_refus
         into_values(1.0)
     with pytest.raises(ruchey.TypingError, match="field 'total'"):
         into_total(np.zeros(3))
+
+
+# ---------------------------------------------------------------- instances inside tuple arguments and *args
+
+def _first_norm(pair):
+    return pair[0].norm2() + pair[1]
+
+
+def _norms(scale, *points):
+    total = 0.0
+    for i in range(len(points)):
+        total += scale * points[i].norm2()
+    return total
+
+
+def _forward(k, *points):  # *args spread on into another function's
+    return _norms_jit(k, *points)
+
+
+first_norm, _norms_jit, forward = njit(_first_norm), njit(_norms), njit(_forward)
+
+
+def test_instances_in_tuple_arguments_and_star_args_are_passed_by_reference():
+    rng = make_rng(seed_of("tuple instances"))
+    for x, y, k in rng.normal(size=(5, 3)):
+        p, q = Point(x, y), Point(y, k)
+        assert first_norm((p, k)) == _first_norm((p, k))
+        assert _norms_jit(k, p, q) == _norms(k, p, q)
+        assert forward(k, p, q, p) == _forward(k, p, q, p)
+        stats = RunningStats()
+        record = njit(lambda t: t[1].add(t[0]))
+        record((x, stats))
+        assert (stats.count, stats.mean) == (1, x)  # the instance inside the tuple is the caller's
