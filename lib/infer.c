@@ -648,7 +648,7 @@ static const Type *ty_call(Infer *in, Node *n) {
     if (!(n->bi = bi_member(args[0]->kind, BK_METHOD, n->str)) &&
         !(n->bi = args[0]->kind == TY_CLASS ? ty_jitclass_method(in, n, args[0]) : ty_extension_member(in, n, args[0])))
       return ty_unknown_member(in, n, args[0], BK_METHOD);
-    first = 1;
+    first = !n->lhs;  /* (p.f(x) of a FunctionType field f: the receiver went into the callee, n->lhs) */
   }
   for (int i = first; i < n->list.len; i++)
     if (!(args[i] = ty_call_arg(in, n, n->list.items[i]))) return NULL;
@@ -799,6 +799,12 @@ static void ty_store(Infer *in, Node *target, const Type *t, Node *at) {
     if (field && is_0d(t) && at->ty == t && ty_is_jitclass_field(target) && ty_is_scalar(field) &&
         !(t = ty_element_of_0d(in, at)))
       return;
+    if (field && t->kind == TY_FUNCTION && at->ty == t && field->kind == TY_FUNCPTR) {
+      Node *entry = at;  /* p.f = g of a FunctionType field f: g's entry for f's signature */
+      if (!ty_function_entry_for(in, &entry, field)) return;
+      *at = *entry;
+      t = field;
+    }
     if (field) ty_jitclass_store(in, target, t, at);
     else if (owner && owner->kind != TY_CLASS) ty_record_store(in, target, t, at);
   } else if (target->kind == N_VAR) {

@@ -103,7 +103,7 @@ def _describe(t, owner, field):
         return ("optional", _describe(t.type, owner, field))
     if isinstance(t, types.DeferredType):
         return _describe(t.get(), owner, field)
-    if isinstance(t, (types.Type, types.TupleType, InstanceType)):
+    if isinstance(t, (types.Type, types.TupleType, InstanceType, types.FunctionType)):
         return t.describe()
     raise TypeError(f"jitclass {owner}: field {field!r} has type {t!r}, which is not a ruchey type "
                     f"(ruchey.float64, ruchey.float64[:], types.ListType(...), Other.class_type.instance_type)")
