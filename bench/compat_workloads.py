@@ -2088,11 +2088,12 @@ def numba_celltree_queries():
 
 def numbalsoda_solvers():
     """numbalsoda's LSODA and DOP853 on a @cfunc right-hand side (a
-    predator-prey system, and the Lorenz system through carray), called
-    from Python and from a compiled loop with the function's address, and
-    solve_ivp returning its jitclass result."""
+    predator-prey system, the Lorenz system through carray, a decay whose
+    rates are read through an address its address_as_void_pointer casts),
+    called from Python and from a compiled loop with the function's
+    address, and solve_ivp returning its jitclass result."""
     import numba
-    from numbalsoda import dop853, lsoda, lsoda_sig, solve_ivp
+    from numbalsoda import address_as_void_pointer, dop853, lsoda, lsoda_sig, solve_ivp
 
     @numba.cfunc(lsoda_sig)
     def predator_prey(t, u, du, p):
@@ -2107,7 +2108,15 @@ def numbalsoda_solvers():
         du[1] = x * (rho - z) - y
         du[2] = x * y - beta * z
 
+    @numba.cfunc(lsoda_sig)
+    def decay(t, u, du, p):
+        rates = numba.carray(address_as_void_pointer(numba.int64(p[0])), (2,), dtype=np.float64)
+        du[0] = -rates[0] * u[0]
+        du[1] = -rates[1] * u[1]
+
     u0, data, t_eval = np.array([5.0, 0.8]), np.array([1.0]), np.linspace(0.0, 50.0, 1000)
+    rates = np.array([0.5, 2.0])
+    decayed, _ = lsoda(decay.address, np.ones(2), np.linspace(0, 1, 5), data=np.array([float(rates.ctypes.data)]))
     address = predator_prey.address
 
     @numba.njit
@@ -2125,7 +2134,7 @@ def numbalsoda_solvers():
     r = solve_ivp(address, np.array([0.0, 10.0]), u0, t_eval=np.linspace(0, 10, 30), data=data.ctypes.data,
                   rtol=1e-8, atol=1e-8)
     return {"lsoda": usol, "lsoda_ok": np.array(ok), "dop853": dsol, "dop853_ok": np.array(dok), "lorenz": lsol,
-            "sweep": sweep(address), "ivp_t": np.asarray(r.t), "ivp_y": np.asarray(r.y), "ivp_ok": np.array(r.success)}
+            "sweep": sweep(address), "decay": decayed, "ivp_t": np.asarray(r.t), "ivp_y": np.asarray(r.y), "ivp_ok": np.array(r.success)}
 
 
 def nbkode_solvers():
