@@ -253,3 +253,30 @@ def test_void_pointer_arguments_take_integers():
     a, b = np.zeros(8, np.uint8), np.zeros(8, np.uint8)
     assert fill_at(a.ctypes.data + 2, 3) and fill_at.py_func(b.ctypes.data + 2, 3)
     np.testing.assert_array_equal(a, b)
+
+
+# a C function of typed pointers: qsort's comparison of two doubles, called here directly
+@ruchey.cfunc(types.int32(types.CPointer(types.float64), types.CPointer(types.float64)))
+def _dcmp(a, b):
+    return (a[0] > b[0]) - (a[0] < b[0])
+
+
+c_dcmp = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.POINTER(ctypes.c_double), ctypes.POINTER(ctypes.c_double))(_dcmp.address)
+
+
+@ruchey.njit
+def compare_all(a, b):
+    out = np.empty(a.size, np.int64)
+    for i in range(a.size):
+        out[i] = c_dcmp(a[i:].ctypes, b[i:].ctypes)  # POINTER(c_double) takes a.ctypes, as Numba's CPointer
+    return out
+
+
+def test_typed_pointer_arguments_take_an_arrays_ctypes():
+    rng = np.random.default_rng(4)
+    a, b = rng.integers(0, 3, 20).astype(float), rng.integers(0, 3, 20).astype(float)
+    # (in Python ctypes itself refuses a.ctypes for a POINTER(c_double): the original cannot run)
+    want = np.array([c_dcmp(a[i:].ctypes.data_as(ctypes.POINTER(ctypes.c_double)),
+                            b[i:].ctypes.data_as(ctypes.POINTER(ctypes.c_double))) for i in range(a.size)])
+    np.testing.assert_array_equal(compare_all(a, b), want)
+    np.testing.assert_array_equal(want, np.sign(a - b))

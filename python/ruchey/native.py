@@ -3,8 +3,8 @@ function pointer whose ``restype`` and ``argtypes`` are set, and an object
 of Numba's ``WrapperAddressProtocol`` (``__wrapper_address__()`` gives the
 address, ``signature()`` the types), the way packages reach SciPy's special
 functions through ``get_cython_function_address``. The arguments and the
-result are numbers, bools or addresses (c_void_p: an integer, an
-array's ``a.ctypes``); the frontend asks ``describe`` for the address
+result are numbers, bools or addresses (c_void_p, and POINTER(...)
+arguments: an integer, an array's ``a.ctypes``); the frontend asks ``describe`` for the address
 and the scalar kinds.
 """
 import ctypes
@@ -61,9 +61,11 @@ def _ctypes_kind(t, what):
     if t is None and what == "result":
         return -1
     name = _CTYPES.get(t)
+    if name is None and what != "result" and isinstance(t, type) and issubclass(t, ctypes._Pointer):
+        name = "uint64"  # POINTER(c_double): an address too, an array's a.ctypes (Numba's CPointer)
     if name is None:
         raise TypeError(f"a native function's {what} of ctypes type {getattr(t, '__name__', t)} is not supported "
-                        "in compiled code (numbers, bools and c_void_p are)")
+                        "in compiled code (numbers, bools, c_void_p and POINTER arguments are)")
     return _KINDS[name]
 
 
