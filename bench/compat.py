@@ -30,7 +30,8 @@ PACKAGES = ("stumpy", "pynndescent", "quantecon", "numbagg", "numba-stats", "fas
             "decoupler", "chemicals", "fast_hdbscan", "trackpy", "stingray", "mne", "arch", "numpy-groupies", "ssqueezepy",
             "quimb", "lenstronomy", "galois", "vectorbt", "py-pde", "thermo", "interpolation", "sktime", "statsforecast",
             "window-ops", "clifford", "dcor", "hyppo", "sgkit", "esda", "porespy", "pysheds",
-            "scoringrules", "properscoring", "yasa", "trimap", "pacmap", "numba-kdtree", "numba_celltree")
+            "scoringrules", "properscoring", "yasa", "trimap", "pacmap", "numba-kdtree", "numba_celltree",
+            "numbalsoda", "numbakit-ode", "cooltools", "scvelo")
 TIMEOUT = 1200
 
 

@@ -2086,6 +2086,143 @@ def numba_celltree_queries():
     return out
 
 
+def numbalsoda_solvers():
+    """numbalsoda's LSODA and DOP853 on a @cfunc right-hand side (a
+    predator-prey system, the Lorenz system through carray, a decay whose
+    rates are read through an address its address_as_void_pointer casts),
+    called from Python and from a compiled loop with the function's
+    address, and solve_ivp returning its jitclass result."""
+    import numba
+    from numbalsoda import address_as_void_pointer, dop853, lsoda, lsoda_sig, solve_ivp
+
+    @numba.cfunc(lsoda_sig)
+    def predator_prey(t, u, du, p):
+        du[0] = u[0] - u[0] * u[1]
+        du[1] = u[0] * u[1] - u[1] * p[0]
+
+    @numba.cfunc(lsoda_sig)
+    def lorenz(t, u, du, p):
+        x, y, z = numba.carray(u, (3,))
+        sigma, rho, beta = numba.carray(p, (3,))
+        du[0] = sigma * (y - x)
+        du[1] = x * (rho - z) - y
+        du[2] = x * y - beta * z
+
+    @numba.cfunc(lsoda_sig)
+    def decay(t, u, du, p):
+        rates = numba.carray(address_as_void_pointer(numba.int64(p[0])), (2,), dtype=np.float64)
+        du[0] = -rates[0] * u[0]
+        du[1] = -rates[1] * u[1]
+
+    u0, data, t_eval = np.array([5.0, 0.8]), np.array([1.0]), np.linspace(0.0, 50.0, 1000)
+    rates = np.array([0.5, 2.0])
+    decayed, _ = lsoda(decay.address, np.ones(2), np.linspace(0, 1, 5), data=np.array([float(rates.ctypes.data)]))
+    address = predator_prey.address
+
+    @numba.njit
+    def sweep(address):
+        out = np.empty((20, 2))
+        for i in range(20):
+            usol, _ = lsoda(address, u0, t_eval, data=np.array([0.5 + 0.05 * i]), rtol=1e-6, atol=1e-8)
+            out[i] = usol[-1]
+        return out
+
+    usol, ok = lsoda(address, u0, t_eval, data=data)
+    dsol, dok = dop853(address, u0, t_eval, data=data, rtol=1e-8, atol=1e-8)
+    lsol, _ = dop853(lorenz.address, np.ones(3), np.linspace(0, 2.0, 50), data=np.array([10.0, 28.0, 8.0 / 3.0]),
+                     rtol=1e-10, atol=1e-10)
+    r = solve_ivp(address, np.array([0.0, 10.0]), u0, t_eval=np.linspace(0, 10, 30), data=data.ctypes.data,
+                  rtol=1e-8, atol=1e-8)
+    return {"lsoda": usol, "lsoda_ok": np.array(ok), "dop853": dsol, "dop853_ok": np.array(dok), "lorenz": lsol,
+            "sweep": sweep(address), "decay": decayed, "ivp_t": np.asarray(r.t), "ivp_y": np.asarray(r.y), "ivp_ok": np.array(r.success)}
+
+
+def nbkode_solvers():
+    """numbakit-ode's solvers (Euler, Adams-Moulton, explicit Runge-Kutta
+    with their interpolators, DOP853) on a decay and a damped oscillator
+    with parameters: run to given times, and n steps. The adaptive ones are
+    given their first step (the installed SciPy's select_initial_step no
+    longer takes nbkode's arguments, under Numba too)."""
+    import nbkode
+
+    def decay(t, y):
+        return -0.5 * y
+
+    def oscillator(t, y, p):
+        return np.array([y[1], -p[0] * y[0] - p[1] * y[1]])
+
+    y0, t_eval, out = np.array([1.0, 2.0]), np.linspace(0.0, 5.0, 21), {}
+    for name in ("ForwardEuler", "BackwardEuler", "AdamsMoulton2", "RungeKutta23", "RungeKutta45", "DOP853"):
+        solver = nbkode.get_solver(name)
+        kw = {"h": 0.01} if solver.FIXED_STEP else {"first_step": 0.01}
+        out[name + "_t"], out[name + "_y"] = solver(decay, 0.0, y0, **kw).run(t_eval)
+        stepped = solver(oscillator, 0.0, y0, params=np.array([2.0, 0.3]), **kw)
+        out[name + "_steps_t"], out[name + "_steps_y"] = stepped.step(n=30)
+    return out
+
+
+def cooltools_numutils():
+    """cooltools' compiled Hi-C numerics on a synthetic contact map (power-law
+    decay, two compartments, an empty bin): log-spaced bins, observed over
+    expected with no, 1-d and 2-d masks, iterative correction (symmetric and
+    asymmetric), the cis and trans eigenvectors that call them, and the
+    log-space smoothing of contact-decay curves."""
+    from cooltools.api import eigdecomp
+    from cooltools.lib import numutils
+    from cooltools.sandbox import expected_smoothing
+    rng = np.random.default_rng(0)
+    n = 60
+    pos = np.arange(n)
+    comp = np.sign(np.sin(pos / 6.0))
+    a = (1.0 / (1 + np.abs(pos[:, None] - pos[None, :])) ** 1.1 * (1 + 0.4 * comp[:, None] * comp[None, :]) *
+         rng.uniform(0.8, 1.2, (n, n)))
+    a = (a + a.T) / 2
+    a[5, :] = a[:, 5] = 0
+    mask = a.sum(0) > 0
+    out = {"logbins": numutils._logbins_numba(1, 1000, 1.2), "logbins_n": numutils._logbins_numba(2, 500, 0, 15, True)}
+    for tag, m in (("none", np.empty(0, np.bool_)), ("1d", mask), ("2d", np.outer(mask, mask))):
+        for k, v in zip(("oe", "bins", "sums", "counts"), numutils.observed_over_expected(a, m)):
+            out[f"{k}_{tag}"] = v
+    x, bias, (converged, iterations) = numutils.iterative_correction_symmetric(a + 1e-3, max_iter=200, ignore_diags=1)
+    x2, b1, b2, (_, iterations2) = numutils.iterative_correction_asymmetric(rng.uniform(0.5, 2.0, (40, 30)), max_iter=300)
+    out.update(ic=x, ic_bias=bias, ic_converged=np.array(converged), ic_iterations=np.array(iterations),
+               ica=x2, ica_cols=b1, ica_rows=b2, ica_iterations=np.array(iterations2))
+    vals, vecs = eigdecomp.cis_eig(a, n_eigs=3, ignore_diags=2)
+    tvals, tvecs = eigdecomp.trans_eig(a, np.array([0, 30, 60]), n_eigs=2)
+    out.update(cis_vals=vals, cis_vecs=np.abs(vecs), trans_vals=tvals, trans_vecs=np.abs(tvecs))  # (signs are arbitrary)
+    xs = np.unique(np.round(np.logspace(0, 4, 300)))
+    ys = np.vstack([xs ** -1.1, xs ** -0.8 * (1 + 0.1 * np.sin(np.log(xs)))])
+    smooth_x, smooth_y = expected_smoothing._log_smooth_numba(xs, ys, 0.1, 5, 10)
+    out.update(thinned=expected_smoothing._log_thin(xs, 0.05), smooth_x=smooth_x, smooth_y=smooth_y,
+               log_smooth=np.asarray(expected_smoothing.log_smooth(xs, ys[0])))
+    return out
+
+
+def scvelo_velocity():
+    """scvelo's deterministic RNA velocity on its simulated data (300 cells,
+    30 genes): neighbours (pynndescent and umap's fuzzy graph, the
+    compiled code the pipeline runs; scvelo has none of its own), moments,
+    velocities and the velocity graph. The neighbour graph's float32
+    weights are compared to 3 decimals, as umap-learn's row: its float32
+    exp differs from Numba's in the last bits. (Velocity pseudotime is not
+    compared: its eigenvectors start from a random vector, so it differs
+    from run to run under Numba too.)"""
+    import warnings
+    import scvelo as scv
+    warnings.filterwarnings("ignore")
+    scv.settings.verbosity = 0
+    adata = scv.datasets.simulation(n_obs=300, n_vars=30, random_seed=0)
+    scv.pp.filter_and_normalize(adata, min_shared_counts=0)
+    scv.pp.neighbors(adata, n_neighbors=15, n_pcs=10, random_state=0)
+    scv.pp.moments(adata, n_pcs=10, n_neighbors=15)
+    scv.tl.velocity(adata, mode="deterministic")  # ("stochastic" fails under Numba too: NumPy 2 and its leastsq)
+    scv.tl.velocity_graph(adata, n_jobs=1)
+    conn = adata.obsp["connectivities"].toarray()
+    return {"neighbors": adata.obsp["distances"].toarray() > 0, "connectivities": np.round(conn, 3),
+            "Ms": adata.layers["Ms"], "Mu": adata.layers["Mu"], "velocity": adata.layers["velocity"],
+            "velocity_graph": adata.uns["velocity_graph"].toarray()}
+
+
 WORKLOADS = {
     "stumpy": {"stump": stumpy_stump, "aamp": stumpy_aamp, "more": stumpy_more},
     "pynndescent": {"NNDescent": pynndescent_graph},
@@ -2156,4 +2293,8 @@ WORKLOADS = {
     "pacmap": {"pairs": pacmap_pairs, "embedding": pacmap_embedding, "localmap": pacmap_localmap},
     "numba-kdtree": {"queries": numba_kdtree_queries},
     "numba_celltree": {"queries": numba_celltree_queries},
+    "numbalsoda": {"solvers": numbalsoda_solvers},
+    "numbakit-ode": {"solvers": nbkode_solvers},
+    "cooltools": {"numutils": cooltools_numutils},
+    "scvelo": {"velocity": scvelo_velocity},
 }

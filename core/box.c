@@ -462,7 +462,9 @@ int disp_unbox_tuple(PyObject *o, const Type *t, char *p) {
       return -1;
     }
     if (ty_is_scalar(ty_enum_value(f))) memcpy(at, &slot, f->size);  /* (an enum member: its number) */
-    else if (ty_enum_value(f)->kind == TY_STR || f->kind == TY_LIST || f->kind == TY_DICT) memcpy(at, &slot.u, sizeof(void *));
+    else if (ty_enum_value(f)->kind == TY_STR || f->kind == TY_LIST || f->kind == TY_DICT || f->kind == TY_CLASS ||
+             f->kind == TY_FUNCPTR)  /* (held as a pointer: a jitclass instance borrowed, a function's entry) */
+      memcpy(at, &slot.u, sizeof(void *));
   }
   return 0;
 }

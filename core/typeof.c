@@ -470,6 +470,11 @@ const Type *disp_described_type(PyObject *d) {
     return named;
   }
   if (!strcmp(tag, "function") && PyTuple_GET_SIZE(d) == 3) return described_funcptr(d);
+  if (!strcmp(tag, "class") && PyTuple_GET_SIZE(d) == 2) {  /* ("class", a jitclass): its instances, a signature's */
+    const Type *t = jitclass_class_instances(PyTuple_GET_ITEM(d, 1));
+    if (!t) PyErr_Format(PyExc_TypeError, "%R is no jitclass whose fields are given", PyTuple_GET_ITEM(d, 1));
+    return t;
+  }
   if (!strcmp(tag, "enum") && PyTuple_GET_SIZE(d) == 2) {  /* ("enum", its class): a member of it */
     const Type *t = core_is_enum_class(PyTuple_GET_ITEM(d, 1)) ? disp_enum_type(PyTuple_GET_ITEM(d, 1)) : NULL;
     if (!t) PyErr_Format(PyExc_TypeError, "%R is no enum class whose members compiled code holds", PyTuple_GET_ITEM(d, 1));

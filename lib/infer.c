@@ -651,7 +651,7 @@ static const Type *ty_call(Infer *in, Node *n) {
     if (!(n->bi = bi_member(args[0]->kind, BK_METHOD, n->str)) &&
         !(n->bi = args[0]->kind == TY_CLASS ? ty_jitclass_method(in, n, args[0]) : ty_extension_member(in, n, args[0])))
       return ty_unknown_member(in, n, args[0], BK_METHOD);
-    first = 1;
+    first = !n->lhs;  /* (p.f(x) of a FunctionType field f: the receiver went into the callee, n->lhs) */
   }
   for (int i = first; i < n->list.len; i++)
     if (!(args[i] = ty_call_arg(in, n, n->list.items[i]))) return NULL;
@@ -686,17 +686,18 @@ static const Type *ty_call(Infer *in, Node *n) {
   return bi->lower_elem ? ty_ufunc_out(in, n, t) : t;
 }
 
-/* a.flags.name of an array a: the array's own attribute "flags.name", as
- * the flags hold nothing but what the array's strides say. */
+/* a.flags.name (a.ctypes.name) of an array a: the array's own attribute
+ * "flags.name" ("ctypes.name"), as the flags hold nothing but what the
+ * array's strides say, and the ctypes object nothing but its data's address. */
 static void array_flag_attr(Infer *in, Node *n) {
-  Node *flags = n->lhs;
-  if (flags->kind != N_ATTR || strcmp(flags->str, "flags") || !ty_expr(in, flags->lhs) ||
-      flags->lhs->ty->kind != TY_ARRAY)
+  Node *group = n->lhs;
+  if (group->kind != N_ATTR || (strcmp(group->str, "flags") && strcmp(group->str, "ctypes")) ||
+      !ty_expr(in, group->lhs) || group->lhs->ty->kind != TY_ARRAY)
     return;
-  size_t len = strlen("flags.") + strlen(n->str) + 1;
+  size_t len = strlen(group->str) + strlen(n->str) + 2;
   char *name = arena_alloc(in->f->arena, len);
-  snprintf(name, len, "flags.%s", n->str);
-  n->lhs = flags->lhs;
+  snprintf(name, len, "%s.%s", group->str, n->str);
+  n->lhs = group->lhs;
   n->str = name;
 }
 
@@ -796,7 +797,18 @@ static const Type *ty_array_unpacked(Infer *in, Node *at, int count) {
 static void ty_store(Infer *in, Node *target, const Type *t, Node *at) {
   if (target->kind == N_ATTR) {
     const Type *owner = ty_expr(in, target->lhs);
-    if (owner && owner->kind == TY_CLASS && ty_maybe_none(in, target)) ty_jitclass_store(in, target, t, at);
+    const Type *field = owner && owner->kind == TY_CLASS ? ty_maybe_none(in, target) : NULL;
+    /* p.x = a of a 0-d array a and a number field x: a's element, as Numba casts it */
+    if (field && is_0d(t) && at->ty == t && ty_is_jitclass_field(target) && ty_is_scalar(field) &&
+        !(t = ty_element_of_0d(in, at)))
+      return;
+    if (field && t->kind == TY_FUNCTION && at->ty == t && field->kind == TY_FUNCPTR) {
+      Node *entry = at;  /* p.f = g of a FunctionType field f: g's entry for f's signature */
+      if (!ty_function_entry_for(in, &entry, field)) return;
+      *at = *entry;
+      t = field;
+    }
+    if (field) ty_jitclass_store(in, target, t, at);
     else if (owner && owner->kind != TY_CLASS) ty_record_store(in, target, t, at);
   } else if (target->kind == N_VAR) {
     assign_var(in, target, t);

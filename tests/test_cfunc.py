@@ -304,3 +304,33 @@ def test_carray_in_python_reads_a_ctypes_pointer():
     ptr = buf.ctypes.data_as(ctypes.POINTER(ctypes.c_double))
     np.testing.assert_array_equal(carray(ptr, (2, 3)), buf.reshape(2, 3))
     np.testing.assert_array_equal(farray(ptr, (2, 3)), buf.reshape(2, 3, order="F"))
+
+
+def _weighted(p, n, data):
+    """A callback reading its user data (a void pointer) as the float64 array it is, as Numba's carray casts it."""
+    w = carray(data, (2, n), dtype=np.float64)
+    x = carray(p, n)
+    s = 0.0
+    for i in range(n):
+        s += w[0, i] * x[i] + w[1, i]
+    return s
+
+
+def test_void_pointer_user_data_reads_as_a_dtype():
+    cb = cfunc(types.float64(types.CPointer(types.float64), types.int64, types.voidptr))(_weighted)
+    rng = make_rng(72)
+    for n in (1, 5, 17):
+        x, w = rng.normal(size=n), rng.normal(size=(2, n))
+        got = cb.ctypes(x.ctypes.data_as(ctypes.POINTER(ctypes.c_double)), n, w.ctypes.data)
+        want = _weighted(ctypes.cast(x.ctypes.data, ctypes.POINTER(ctypes.c_double)), n, w.ctypes.data)  # the original
+        assert got == want
+
+
+def test_void_pointer_as_fortran_array_of_a_dtype():
+    @cfunc(types.int64(types.voidptr, types.int64))
+    def corner(p, n):
+        a = farray(p, (n, 2), dtype=np.int32)
+        return a[n - 1, 0] * 1000 + a[0, 1]
+
+    a = np.asfortranarray(make_rng(73).integers(0, 999, (6, 2)).astype(np.int32))
+    assert corner.ctypes(a.ctypes.data, 6) == a[5, 0] * 1000 + a[0, 1]

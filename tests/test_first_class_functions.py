@@ -279,3 +279,54 @@ def test_bad_call_through_function_type_is_typing_error(body, message):
 def test_function_type_needs_a_signature_with_result():
     with pytest.raises(TypeError):
         types.FunctionType(types.float64)
+
+
+# ---------------------------------------------------------------- a jitclass field of a FunctionType
+
+from ruchey.experimental import jitclass  # noqa: E402
+
+
+@jitclass([("f", DIST), ("scale", types.float64)])
+class Scaled:
+    """Holds a function of DIST's signature, given to its constructor."""
+
+    def __init__(self, f, scale):
+        self.f = f
+        self.scale = scale
+
+    def at(self, x, y):
+        return self.scale * self.f(x, y)
+
+    def swap(self, g):
+        self.f = g
+
+
+def _scaled_sum(x, y, k):
+    s = Scaled(square, k)
+    total = 0.0
+    for i in range(x.size):
+        total += s.at(x[i], y[i])
+    s.swap(absolute)
+    for i in range(x.size):
+        total += s.at(x[i], y[i])
+    return total
+
+
+scaled_sum = njit(_scaled_sum)
+
+
+def test_a_compiled_function_stored_into_a_function_type_field():
+    rng = make_rng(31)
+    x, y = rng.normal(size=9), rng.normal(size=9)
+
+    class Plain:  # the jitclass's Python original, called with the plain functions
+        def __init__(self, f, scale):
+            self.f, self.scale = f, scale
+
+        def at(self, a, b):
+            return self.scale * self.f(a, b)
+
+    want = sum(2.5 * square.py_func(a, b) for a, b in zip(x, y)) + sum(2.5 * absolute.py_func(a, b) for a, b in zip(x, y))
+    assert scaled_sum(x, y, 2.5) == pytest.approx(want, rel=1e-12)
+    s = Scaled(square, 3.0)  # made in Python: the function converts as in compiled code
+    assert s.at(1.5, 0.25) == Plain(square.py_func, 3.0).at(1.5, 0.25)

@@ -342,3 +342,33 @@ def test_an_array_in_the_signature_is_a_typing_error():
         return as_matrix(x)
     with pytest.raises(TypingError, match="scalar types and pointers only, not array"):
         f(1.0)
+
+
+# ---------------------------------------------------------------- addresses as void pointers (cgutils' LLVM types)
+
+@intrinsic
+def address_as_void_pointer(typingctx, src):
+    """An address (an integer) as a void*, as packages pass user data to C callbacks."""
+    def codegen(context, builder, sig, args):
+        return builder.inttoptr(args[0], cgutils.voidptr_t)
+    return types.voidptr(src), codegen
+
+
+@njit
+def sum_at(address, n):
+    a = carray(address_as_void_pointer(address), (n,), dtype=np.float64)
+    return a.sum(), a[n - 1]
+
+
+@njit
+def rows_at(address, rows, cols):
+    return carray(address_as_void_pointer(address), (rows, cols), dtype=np.int32).sum(axis=1)
+
+
+def test_an_address_made_a_void_pointer_reads_as_an_array_of_a_dtype():
+    rng = make_rng(seed_of("void pointers"))
+    x = rng.normal(size=9)
+    assert sum_at(x.ctypes.data, 9) == (x.sum(), x[8])
+    m = rng.integers(-50, 50, (4, 5)).astype(np.int32)
+    np.testing.assert_array_equal(rows_at(m.ctypes.data, 4, 5), m.sum(axis=1))
+    assert (cgutils.int32_t, cgutils.true_bit.constant) == (ir.IntType(32), 1)

@@ -879,3 +879,93 @@ def test_other_special_methods_run_in_python_as_numbas():
 
                 def __getattr__(self, name):
                     return 0.0
+
+
+# ---------------------------------------------------------------- signatures naming instances; 0-d arrays into fields
+
+@jitclass([("ok", types.boolean), ("count", int64), ("total", float64), ("label", types.unicode_type),
+           ("values", float64[:])])
+class Outcome:
+    def __init__(self, ok, count, total, label, values):
+        self.ok = ok
+        self.count = count
+        self.total = total
+        self.label = label
+        self.values = values
+
+
+def summarize(a, label):
+    ok = np.empty((), np.bool_)  # filled as a C library fills its out-parameters
+    count = np.empty((), np.int32)
+    total = np.zeros((), np.float64)
+    ok[()] = a.sum() > 0
+    count[()] = (a > 0).sum()
+    total[()] = a.sum()
+    return Outcome(ok, count, total, label, a * 2)
+
+
+summarize_jit = njit(Outcome.class_type.instance_type(float64[:], types.unicode_type))(summarize)
+
+
+def test_a_signature_may_return_an_instance_and_0d_arrays_store_into_number_fields():
+    assert len(summarize_jit.signatures) == 1  # compiled at once, for the signature's types
+    rng = make_rng(seed_of("outcome"))
+    for n in (0, 1, 7, 40):
+        a = rng.normal(size=n)
+        got = summarize_jit(a, "run")
+        want = plain(Outcome)(*_outcome_fields(a, "run"))
+        assert (got.ok, got.count, got.total, got.label) == (bool(want.ok), int(want.count), float(want.total), "run")
+        assert isinstance(got.ok, bool) and isinstance(got.count, int) and isinstance(got.total, float)
+        np.testing.assert_array_equal(got.values, want.values)
+
+
+def _outcome_fields(a, label):
+    return np.array(a.sum() > 0), np.array((a > 0).sum(), np.int32), np.array(a.sum()), label, a * 2
+
+
+def test_a_0d_array_into_an_array_field_or_a_non_0d_into_a_number_field_is_refused():
+    @njit
+    def into_values(x):
+        return Outcome(True, 1, x, "x", np.zeros(()))
+
+    @njit
+    def into_total(a):
+        return Outcome(True, 1, a, "x", a)
+
+    with pytest.raises(ruchey.TypingError, match="field 'values'"):
+        into_values(1.0)
+    with pytest.raises(ruchey.TypingError, match="field 'total'"):
+        into_total(np.zeros(3))
+
+
+# ---------------------------------------------------------------- instances inside tuple arguments and *args
+
+def _first_norm(pair):
+    return pair[0].norm2() + pair[1]
+
+
+def _norms(scale, *points):
+    total = 0.0
+    for i in range(len(points)):
+        total += scale * points[i].norm2()
+    return total
+
+
+def _forward(k, *points):  # *args spread on into another function's
+    return _norms_jit(k, *points)
+
+
+first_norm, _norms_jit, forward = njit(_first_norm), njit(_norms), njit(_forward)
+
+
+def test_instances_in_tuple_arguments_and_star_args_are_passed_by_reference():
+    rng = make_rng(seed_of("tuple instances"))
+    for x, y, k in rng.normal(size=(5, 3)):
+        p, q = Point(x, y), Point(y, k)
+        assert first_norm((p, k)) == _first_norm((p, k))
+        assert _norms_jit(k, p, q) == _norms(k, p, q)
+        assert forward(k, p, q, p) == _forward(k, p, q, p)
+        stats = RunningStats()
+        record = njit(lambda t: t[1].add(t[0]))
+        record((x, stats))
+        assert (stats.count, stats.mean) == (1, x)  # the instance inside the tuple is the caller's

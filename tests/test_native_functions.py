@@ -193,3 +193,90 @@ def test_code_calling_a_native_function_is_never_cached(tmp_path, monkeypatch):
     assert not list(tmp_path.rglob("*.rbc"))
     assert cached_plain(0.25) == math.cos(0.25)
     assert len(list(tmp_path.rglob("*.rbc"))) == 1  # the same function without the call is kept
+
+
+# C functions of addresses (c_void_p), reached the way packages hand arrays to a C library
+libc = ctypes.CDLL(None)
+c_memset = libc.memset
+c_memset.restype, c_memset.argtypes = ctypes.c_void_p, (ctypes.c_void_p, ctypes.c_int, ctypes.c_size_t)
+c_memcpy = libc.memcpy
+c_memcpy.restype, c_memcpy.argtypes = ctypes.c_void_p, (ctypes.c_void_p, ctypes.c_void_p, ctypes.c_size_t)
+
+
+@ruchey.njit
+def fill_bytes(a, value):
+    back = c_memset(a.ctypes.data, value, a.nbytes)
+    return back == a.ctypes.data, back - a.ctypes.data
+
+
+@ruchey.njit
+def copy_into(dst, src, n):
+    c_memcpy(dst.ctypes, src.ctypes, n * src.itemsize)  # a.ctypes itself converts to the void*, as Numba's
+    return dst
+
+
+@ruchey.njit
+def copy_rows(a):
+    out = np.empty_like(a)
+    for i in range(a.shape[0]):
+        c_memcpy(out[i:].ctypes.data, a[i:].ctypes.data, a.shape[1] * a.itemsize)
+    return out
+
+
+@ruchey.njit
+def address_of(a):
+    return a.ctypes.data
+
+
+@pytest.mark.parametrize("dtype", [np.uint8, np.int32, np.float64, np.complex128])
+def test_void_pointer_arguments_take_an_arrays_ctypes_address(dtype):
+    a, b = np.arange(12, dtype=dtype), np.arange(12, dtype=dtype)
+    assert fill_bytes(a, 7) == fill_bytes.py_func(b, 7) == (True, 0)
+    np.testing.assert_array_equal(a, b)
+    src = np.random.default_rng(2).integers(0, 100, 12).astype(dtype)
+    np.testing.assert_array_equal(copy_into(np.zeros(12, dtype), src, 5), copy_into.py_func(np.zeros(12, dtype), src, 5))
+
+
+def test_an_arrays_ctypes_data_is_its_first_elements_address():
+    a = np.random.default_rng(3).normal(size=(5, 4))
+    np.testing.assert_array_equal(copy_rows(a), copy_rows.py_func(a))
+    view = a[2:, 1:]
+    assert address_of(view) == address_of.py_func(view) == view.ctypes.data
+    assert isinstance(address_of(view), int)
+
+
+def test_void_pointer_arguments_take_integers():
+    @ruchey.njit
+    def fill_at(address, n):
+        return c_memset(address, 255, n) == address
+
+    a, b = np.zeros(8, np.uint8), np.zeros(8, np.uint8)
+    assert fill_at(a.ctypes.data + 2, 3) and fill_at.py_func(b.ctypes.data + 2, 3)
+    np.testing.assert_array_equal(a, b)
+
+
+# a C function of typed pointers: qsort's comparison of two doubles, called here directly
+@ruchey.cfunc(types.int32(types.CPointer(types.float64), types.CPointer(types.float64)))
+def _dcmp(a, b):
+    return (a[0] > b[0]) - (a[0] < b[0])
+
+
+c_dcmp = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.POINTER(ctypes.c_double), ctypes.POINTER(ctypes.c_double))(_dcmp.address)
+
+
+@ruchey.njit
+def compare_all(a, b):
+    out = np.empty(a.size, np.int64)
+    for i in range(a.size):
+        out[i] = c_dcmp(a[i:].ctypes, b[i:].ctypes)  # POINTER(c_double) takes a.ctypes, as Numba's CPointer
+    return out
+
+
+def test_typed_pointer_arguments_take_an_arrays_ctypes():
+    rng = np.random.default_rng(4)
+    a, b = rng.integers(0, 3, 20).astype(float), rng.integers(0, 3, 20).astype(float)
+    # (in Python ctypes itself refuses a.ctypes for a POINTER(c_double): the original cannot run)
+    want = np.array([c_dcmp(a[i:].ctypes.data_as(ctypes.POINTER(ctypes.c_double)),
+                            b[i:].ctypes.data_as(ctypes.POINTER(ctypes.c_double))) for i in range(a.size)])
+    np.testing.assert_array_equal(compare_all(a, b), want)
+    np.testing.assert_array_equal(want, np.sign(a - b))

@@ -504,6 +504,17 @@ def test_repeat_every_dtype(dtype):
             check(repeats, a, n)
 
 
+@ruchey.njit
+def repeat_number(x, n):
+    return np.repeat(x, n), np.cumprod(np.repeat(x, n))
+
+
+@pytest.mark.parametrize("x", [2.5, -3, True, np.float32(0.5)])
+def test_repeat_of_a_number_repeats_its_0d_array(x):
+    for n in (0, 1, 4):
+        check(repeat_number, x, n)
+
+
 def test_repeat_every_layout_and_errors():
     for layout in LAYOUTS:
         check(repeats, array(RNG, np.float32, (2, 3, 2), layout), 2)

@@ -94,6 +94,11 @@ bool bi_check_number(Infer *in, Node *n, Node *x, const char *what);  /* absent,
  * receiver's type (ruchey.extending), n made a call of it; NULL if none */
 const Builtin *ty_extension_member(Infer *in, Node *n, const Type *receiver);
 
+/* python.c: a compiled function where a first-class function of type fp
+ * (FunctionType) is wanted: *arg made the entry of the function typed for
+ * fp's signature; false with the error */
+bool ty_function_entry_for(Infer *in, Node **arg, const Type *fp);
+
 /* jitclass.c: jitclass instances' fields, methods and properties */
 const Type *ty_jitclass_attr(Infer *in, Node *n, const Type *c);
 const Builtin *ty_jitclass_method(Infer *in, Node *n, const Type *c);

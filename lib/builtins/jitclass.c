@@ -137,11 +137,26 @@ static void *member(Infer *in, const Type *c, const char *name, bool attribute) 
   return in->opts && in->opts->find_member ? in->opts->find_member(in->opts->resolve_ctx, c, name, attribute) : NULL;
 }
 
+/* p.f(args) of a field f holding a first-class function (FunctionType):
+ * a call through its address, n's receiver made the field's read; NULL if
+ * f is no such field. */
+static const Builtin *funcptr_field_call(Infer *in, Node *n, const Type *c) {
+  int i = field_index(c, n->str);
+  if (i < 0 || c->fields[i]->kind != TY_FUNCPTR) return NULL;
+  Node *field = arena_alloc(in->f->arena, sizeof(Node));
+  *field = (Node){.kind = N_ATTR, .line = n->line, .col = n->col, .lhs = n->list.items[0], .str = n->str};
+  if (!ty_expr(in, field)) return NULL;
+  n->lhs = field;
+  n->list.items++;  /* the arguments after the receiver */
+  n->list.len--;
+  return n->bi = bi_named("a call through a function pointer");
+}
+
 /* p.name(args), n the call (p first): the method's ruchey function, its
  * keywords and defaults bound as Python binds them; NULL if there is none. */
 const Builtin *ty_jitclass_method(Infer *in, Node *n, const Type *c) {
   void *callee = member(in, c, n->str, false);
-  if (!callee) return NULL;
+  if (!callee) return funcptr_field_call(in, n, c);
   Diag d = {0};
   if (in->opts->bind_call && !in->opts->bind_call(in->opts->resolve_ctx, callee, n, &d)) {
     ty_error(in, n, "%s", d.msg);

@@ -964,6 +964,18 @@ static LLVMValueRef lo_flag(Lower *l, Node *n) {
   return r;
 }
 
+/* a.ctypes.data: the address of a's first element, a uintp, as Numba's
+ * ArrayCTypes; a.ctypes itself is that address too, so that a native
+ * function's void* parameter takes it as Numba converts it (native.c). */
+static const Type *ty_data_address(Infer *in, Node *n, const Type **args) { return TYS(TY_U64); }
+
+static LLVMValueRef lo_data_address(Lower *l, Node *n) {
+  LLVMValueRef a = lo_expr(l, n->lhs);
+  LLVMValueRef r = LLVMBuildPtrToInt(l->b, LLVMBuildExtractValue(l->b, a, 2, "data"), l->mod->i64, "address");
+  lo_done_with(l, n->lhs, a);
+  return r;
+}
+
 /* ---------------------------------------------------------------- the rows */
 
 #define ALLOC(name, lo, hi, kw, fill, type, lower) \
@@ -1025,6 +1037,8 @@ const Builtin bi_numpy[] = {
   ATTRIBUTE("strides", 0, ty_shape, lo_strides),
   ATTRIBUTE("flags", 0, ty_flags, lo_no_value),
   FLAG("c_contiguous", FLAG_C), FLAG("contiguous", FLAG_C), FLAG("f_contiguous", FLAG_F),
+  ATTRIBUTE("ctypes", BF_COMPLEX, ty_data_address, lo_data_address),
+  ATTRIBUTE("ctypes.data", BF_COMPLEX, ty_data_address, lo_data_address),
   {"dtype.itemsize", NULL, "itemsize", BK_ATTRIBUTE, TY_DTYPE, 0, 0, NULL, BF_PURE | BF_CHEAP, 0, 0, ty_int_attr, lo_itemsize},
   BI_END,
 };

@@ -354,7 +354,7 @@ static LLVMValueRef lo_num_threads(Lower *l, Node *n) {
 /* A compiled function named where a callee's explicit signature takes a
  * first-class function (FunctionType): the function typed for that
  * signature, its entry's address passed (lo_function_entry). */
-static bool function_entry(Infer *in, Node **arg, const Type *fp) {
+bool ty_function_entry_for(Infer *in, Node **arg, const Type *fp) {
   const Type *f = (*arg)->ty;
   CallTarget *target = arena_alloc(in->f->arena, sizeof(CallTarget));
   Diag inner = {0};
@@ -378,7 +378,7 @@ static bool function_entries(Infer *in, Node *n, const Type **args, const CallTa
   for (int i = 0; i < n->list.len; i++) {
     const Type *want = target->func->param_types ? target->func->param_types[i] : NULL;
     if (args[i]->kind == TY_FUNCTION && want && want->kind == TY_FUNCPTR) {
-      if (!function_entry(in, &n->list.items[i], want)) return false;
+      if (!ty_function_entry_for(in, &n->list.items[i], want)) return false;
       args[i] = want;
     }
   }

@@ -1248,6 +1248,8 @@ static LLVMValueRef lo_tile(Lower *l, Node *n) {
 /* numpy.repeat(a, repeats, axis=None), a.repeat(...): each element repeated,
  * along axis or in the flattened array; repeats one int */
 static const Type *ty_repeat(Infer *in, Node *n, const Type **args) {
+  if (ty_is_scalar(args[0]) && !(args[0] = ty_wrap_call(in, n->list.items[0], "numpy.asarray")))
+    return NULL;  /* numpy.repeat(x, k) of a number x: of the 0-d array of it, as NumPy's and Numba's */
   const Type *t = array_operand(in, n, args[0]);
   if (!t) return NULL;
   if (!ty_is_int(args[1]))

@@ -123,12 +123,37 @@ def farray(ptr, shape, dtype=None):
     return _python_array(ptr, shape, dtype, "F")
 
 
+_address_casts = {}
+
+
+def _address_cast(dtype):
+    """An @intrinsic making an address (a uintp) a pointer to dtype's values:
+    carray(p, shape, dtype) of a void pointer p reads them (one per dtype)."""
+    if dtype not in _address_casts:
+        from ruchey import intrinsics
+
+        def typer(typingctx, address):
+            def codegen(context, builder, sig, args):
+                return builder.inttoptr(args[0], intrinsics._llvm_type(intrinsics._llvmlite_ir(), dtype).as_pointer())
+            return types.CPointer(dtype)(types.uint64), codegen
+        typer.__name__ = f"address_as_{dtype}_pointer"
+        _address_casts[dtype] = intrinsics.intrinsic(typer)
+    return _address_casts[dtype]
+
+
 def _pointer_typer(fortran):
     def typer(ptr, shape, dtype=None):
         if not (isinstance(ptr, types.Array) and ptr.ndim == 1):
             return None  # a pointer argument only
         if dtype is not None and dtype != types.none and repr(dtype) != f"dtype({ptr.dtype})":
-            return None  # a dtype: the pointer's own (scipy's LowLevelCallable examples name it); no casts
+            # a dtype: the pointer's own (scipy's LowLevelCallable examples name it), or any for a
+            # void pointer (held as bytes, as a CPointer(uint8)), whose address is cast, as Numba's
+            if ptr.dtype != types.uint8 or not isinstance(dtype, types.NumberClass):
+                return None
+            cast = _address_cast(dtype.dtype)
+            if fortran:
+                return lambda ptr, shape, dtype=None: farray(cast(ptr.ctypes.data), shape)
+            return lambda ptr, shape, dtype=None: carray(cast(ptr.ctypes.data), shape)
 
         if isinstance(shape, types.Integer):
             return lambda ptr, shape, dtype=None: ptr[:shape]

@@ -51,6 +51,9 @@ class InstanceType:
         self.jitclass = jitclass
         self.name = None  # set once the native type is made
 
+    def __call__(self, *args):  # a signature returning an instance: Point.class_type.instance_type(float64)
+        return types.Signature(self, args)
+
     def describe(self):
         return ("class", self.jitclass)
 
@@ -100,7 +103,7 @@ def _describe(t, owner, field):
         return ("optional", _describe(t.type, owner, field))
     if isinstance(t, types.DeferredType):
         return _describe(t.get(), owner, field)
-    if isinstance(t, (types.Type, types.TupleType, InstanceType)):
+    if isinstance(t, (types.Type, types.TupleType, InstanceType, types.FunctionType)):
         return t.describe()
     raise TypeError(f"jitclass {owner}: field {field!r} has type {t!r}, which is not a ruchey type "
                     f"(ruchey.float64, ruchey.float64[:], types.ListType(...), Other.class_type.instance_type)")

@@ -42,6 +42,24 @@ def _llvmlite_ir():
     return ir
 
 
+# numba.core.cgutils' LLVM types and constants that codegen functions name
+# (builder.inttoptr(address, cgutils.voidptr_t)), made with llvmlite when
+# first read: importing ruchey needs no llvmlite
+CGUTILS_VALUES = {
+    "bool_t": lambda ir: ir.IntType(1), "int8_t": lambda ir: ir.IntType(8), "int16_t": lambda ir: ir.IntType(16),
+    "int32_t": lambda ir: ir.IntType(32), "int64_t": lambda ir: ir.IntType(64), "intp_t": lambda ir: ir.IntType(64),
+    "voidptr_t": lambda ir: ir.IntType(8).as_pointer(),
+    "true_bit": lambda ir: ir.Constant(ir.IntType(1), 1), "false_bit": lambda ir: ir.Constant(ir.IntType(1), 0),
+    "true_byte": lambda ir: ir.Constant(ir.IntType(8), 1), "false_byte": lambda ir: ir.Constant(ir.IntType(8), 0),
+}
+
+
+def __getattr__(name):
+    if name in CGUTILS_VALUES:
+        return CGUTILS_VALUES[name](_llvmlite_ir())
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
 def _is_number_or_bool(t):
     return isinstance(t, types.Type) and not isinstance(t, types.UnicodeType) and not t.ndim and \
         not t.name.startswith("complex")

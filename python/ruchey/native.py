@@ -3,7 +3,8 @@ function pointer whose ``restype`` and ``argtypes`` are set, and an object
 of Numba's ``WrapperAddressProtocol`` (``__wrapper_address__()`` gives the
 address, ``signature()`` the types), the way packages reach SciPy's special
 functions through ``get_cython_function_address``. The arguments and the
-result are numbers or bools; the frontend asks ``describe`` for the address
+result are numbers, bools or addresses (c_void_p, and POINTER(...)
+arguments: an integer, an array's ``a.ctypes``); the frontend asks ``describe`` for the address
 and the scalar kinds.
 """
 import ctypes
@@ -15,7 +16,9 @@ __all__ = ["get_cython_function_address", "WrapperAddressProtocol"]
 
 _KINDS = {name: kind for kind, name in enumerate(_core.SCALAR_NAMES)}
 # ctypes' types by size and signedness (c_int, c_long, c_size_t... are aliases of these)
-_CTYPES = {ctypes.c_bool: "bool", ctypes.c_float: "float32", ctypes.c_double: "float64"}
+# c_void_p is an address held as a uintp, as Numba types it: an integer or an
+# array's a.ctypes (a.ctypes.data) passed, a uintp returned
+_CTYPES = {ctypes.c_bool: "bool", ctypes.c_float: "float32", ctypes.c_double: "float64", ctypes.c_void_p: "uint64"}
 for _bits, (_signed, _unsigned) in {8: (ctypes.c_int8, ctypes.c_uint8), 16: (ctypes.c_int16, ctypes.c_uint16),
                                    32: (ctypes.c_int32, ctypes.c_uint32),
                                    64: (ctypes.c_int64, ctypes.c_uint64)}.items():
@@ -58,9 +61,11 @@ def _ctypes_kind(t, what):
     if t is None and what == "result":
         return -1
     name = _CTYPES.get(t)
+    if name is None and what != "result" and isinstance(t, type) and issubclass(t, ctypes._Pointer):
+        name = "uint64"  # POINTER(c_double): an address too, an array's a.ctypes (Numba's CPointer)
     if name is None:
         raise TypeError(f"a native function's {what} of ctypes type {getattr(t, '__name__', t)} is not supported "
-                        "in compiled code (numbers and bools are)")
+                        "in compiled code (numbers, bools, c_void_p and POINTER arguments are)")
     return _KINDS[name]
 
 

@@ -109,6 +109,16 @@ class _Module(pytypes.ModuleType):
 
 # ---------------------------------------------------------------- what the submodules hold
 
+class _CgutilsValues:
+    """numba.core.cgutils' LLVM types and constants (voidptr_t, int32_t,
+    true_bit...), ruchey.intrinsics' own, made when first read."""
+
+    def __getattr__(self, name):
+        if name not in ruchey.intrinsics.CGUTILS_VALUES:
+            raise AttributeError(name)
+        return getattr(ruchey.intrinsics, name)
+
+
 class NumbaWarning(Warning):
     pass
 
@@ -226,7 +236,7 @@ def _submodules():
         "numba.experimental": ({}, (ruchey.experimental,)),
         "numba.experimental.structref": ({}, (ruchey.structref,)),
         "numba.core.cgutils": (dict(get_or_insert_function=ruchey.intrinsics.get_or_insert_function,
-                                    alloca_once=ruchey.intrinsics.alloca_once), ()),
+                                    alloca_once=ruchey.intrinsics.alloca_once), (_CgutilsValues(),)),
         "numba.core.caching": (dict(NullCache=ruchey.caching.NullCache), ()),
         # the class of what @njit returns, for isinstance checks of functions as arguments
         "numba.core.registry": (dict(CPUDispatcher=_core.Dispatcher), ()),

@@ -384,6 +384,10 @@ class Signature:
     def __repr__(self):
         return f"{self.return_type!r}({', '.join(map(repr, self.args))})"
 
+    def as_type(self):
+        """Numba's: the first-class function type of this signature (a parameter's, a jitclass field's)."""
+        return FunctionType(self)
+
 
 _TIME_NAMES = ("datetime64", "timedelta64")  # NPDatetime(unit), NPTimedelta(unit): no plain scalar types
 _SCALARS = {name: Type(kind) for kind, name in enumerate(_core.SCALAR_NAMES) if name not in _TIME_NAMES}
