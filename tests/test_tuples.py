@@ -234,6 +234,15 @@ def test_comparisons_as_python():
         assert_same(compared, b, a)
 
 
+def test_comparisons_of_tuples_holding_strs_as_python():
+    rng = make_rng(10)
+    words = ["", "a", "ab", "b", "ba", "é"]
+    pairs = [((int(rng.integers(3)), words[rng.integers(6)]), (int(rng.integers(3)), words[rng.integers(6)]))
+             for _ in range(60)]
+    for a, b in pairs + [(("a", 1, "x"), ("a", 1, "xy")), (("b",), ("a", 2))]:
+        assert_same(compared, a, b)
+
+
 @ruchey_only  # numba fails inside its lowering
 def test_tuples_of_arrays_do_not_compare():
     with pytest.raises(ruchey.TypingError, match="cannot compare"):

@@ -118,11 +118,11 @@ static bool maybe_number(const Type *t) {
   return ty_is_scalar(t) || t->kind == TY_NONE || (t->kind == TY_OPTIONAL && ty_is_scalar(t->elem));
 }
 
-/* Whether two items compare: numbers, or tuples of such; for == and !=
- * (equality) also None and Optional numbers, as Python's (1, None) ==
+/* Whether two items compare: numbers, strs, or tuples of such; for == and
+ * != (equality) also None and Optional numbers, as Python's (1, None) ==
  * (1, 2.5) is False where (1, None) < (1, 2.5) raises. */
 static bool comparable(const Type *a, const Type *b, bool equality) {
-  if (ty_is_scalar(a) && ty_is_scalar(b)) return true;
+  if ((ty_is_scalar(a) && ty_is_scalar(b)) || (a->kind == TY_STR && b->kind == TY_STR)) return true;
   if (equality && maybe_number(a) && maybe_number(b)) return true;
   if (a->kind != TY_TUPLE || b->kind != TY_TUPLE) return false;
   for (int i = 0; i < a->nfields && i < b->nfields; i++)
