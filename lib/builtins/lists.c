@@ -358,7 +358,7 @@ static const Type *ty_list_slice(Infer *in, Node *n, const Type *base) {
   return base;
 }
 
-/* x[a:b:c] = v: a list of x's items (or an empty one) */
+/* x[a:b:c] as a store's target (x = y's items there; a for loop's walk is no slice) */
 static bool is_slice_store(const Node *target) { return !target->str && target->rhs->kind == N_SLICE; }
 
 void ty_list_store(Infer *in, Node *target, const Type *t, Node *at) {
