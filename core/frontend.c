@@ -1601,14 +1601,7 @@ static bool effect_free(const Node *x) {
 static Node *index_once(Fe *fe, PyObject *e, Node *index) {
   if (fe->in_place || index->kind != N_CALL || !index->bi || !(index->bi->flags & BF_INDEXES) || !effect_free(index))
     return index;
-  char name[32];
-  snprintf(name, sizeof name, "$index%d", fe->ntemps++);
-  Node *init = new_node(fe, N_ASSIGN, e), *use = new_node(fe, N_VAR, e);
-  init->lhs = new_node(fe, N_VAR, e);
-  init->lhs->var = use->var = add_var(fe, name);
-  init->rhs = index;
-  fe_add_pre(fe, init);
-  return use;
+  return fe_var_node(fe, e, fe_assign_before(fe, e, "index", index));
 }
 
 static Node *fe_subscript(Fe *fe, PyObject *e) {
@@ -1717,6 +1710,22 @@ void fe_add_pre(Fe *fe, Node *s) {
     fe->pre.items = items;
   }
   fe->pre.items[fe->pre.len++] = s;
+}
+
+Node *fe_var_node(Fe *fe, PyObject *e, int var) {
+  Node *n = new_node(fe, N_VAR, e);
+  n->var = var;
+  return n;
+}
+
+int fe_assign_before(Fe *fe, PyObject *e, const char *kind, Node *value) {
+  char name[32];
+  snprintf(name, sizeof name, "$%s%d", kind, fe->ntemps++);
+  Node *init = new_node(fe, N_ASSIGN, e);
+  init->lhs = fe_var_node(fe, e, add_var(fe, name));
+  init->rhs = value;
+  fe_add_pre(fe, init);
+  return init->lhs->var;
 }
 
 /* The loops of [elt for t in it if c ...] (or {k: v ...}) around `inner`,

@@ -59,6 +59,9 @@ bool fe_call_args(Fe *fe, PyObject *e, Node *n, unsigned how);
 bool fe_bind_jit_call(Fe *fe, PyObject *e, Node *n, PyObject *disp);
 /* A statement run before the one being read (what a comprehension in it fills). */
 void fe_add_pre(Fe *fe, Node *s);
+/* A hidden variable ($kind<n>) assigned value before the statement being read: its number */
+int fe_assign_before(Fe *fe, PyObject *e, const char *kind, Node *value);
+Node *fe_var_node(Fe *fe, PyObject *e, int var);  /* a read of variable var */
 
 /* frontend_funcs.c: functions as values */
 Node *fe_function_value(Fe *fe, PyObject *disp, PyObject *e);  /* a dispatcher named as a value */

@@ -53,17 +53,18 @@ static const struct {
 
 #define NFNS (sizeof operator_fns / sizeof operator_fns[0])
 
+/* obj's row: a function of the _operator module (operator.__add__ is
+ * operator.add, named add), found by its name; -1 for anything else. */
 static int operator_row(PyObject *obj) {
   if (!PyCFunction_Check(obj)) return -1;  /* (every call site asks: most callees are not builtins) */
-  PyObject *module = PyImport_ImportModule("operator");
+  PyObject *module = PyObject_GetAttrString(obj, "__module__"), *name = PyObject_GetAttrString(obj, "__name__");
+  const char *m = module && PyUnicode_Check(module) ? PyUnicode_AsUTF8(module) : NULL;
+  const char *nm = name && PyUnicode_Check(name) ? PyUnicode_AsUTF8(name) : NULL;
   int row = -1;
-  for (size_t i = 0; module && row < 0 && i < NFNS; i++) {
-    PyObject *fn = PyObject_GetAttrString(module, operator_fns[i].name);
-    if (fn == obj) row = (int)i;
-    Py_XDECREF(fn);
-  }
+  for (size_t i = 0; m && nm && !strcmp(m, "_operator") && row < 0 && i < NFNS; i++)
+    if (!strcmp(nm, operator_fns[i].name)) row = (int)i;
   PyErr_Clear();
-  Py_XDECREF(module);
+  Py_XDECREF(module); Py_XDECREF(name);
   return row;
 }
 
@@ -121,17 +122,9 @@ static Node *is(Fe *fe, PyObject *e, bool negated, Node *a, Node *b) {
 
 /* t = a; t op= b, run before the statement; t is the value */
 static Node *in_place(Fe *fe, PyObject *e, int op, Node *a, Node *b) {
-  char name[32];
-  snprintf(name, sizeof name, "$inplace%d", fe->ntemps++);
-  int var = fe_add_var(fe, name);
-  Node *t[3];
-  for (int i = 0; i < 3; i++) {
-    t[i] = new_node(fe, N_VAR, e);
-    t[i]->var = var;
-  }
-  fe_add_pre(fe, two(fe, e, N_ASSIGN, 0, t[0], a));
-  fe_add_pre(fe, two(fe, e, N_AUGASSIGN, op, t[1], b));
-  return t[2];
+  int t = fe_assign_before(fe, e, "inplace", a);
+  fe_add_pre(fe, two(fe, e, N_AUGASSIGN, op, fe_var_node(fe, e, t), b));
+  return fe_var_node(fe, e, t);
 }
 
 static Node *set_item(Fe *fe, PyObject *e, Node *a, Node *i, Node *v) {

@@ -142,6 +142,7 @@ const char *bi_op_text(int op);  /* an operator's source text ("+", "//"), "?" f
  * rt_index_error's kinds), and an index i in [-len, len) wrapped to [0, len), else that error */
 void lo_raise_index_error_if(Lower *l, LLVMValueRef bad, int kind, LLVMValueRef a, LLVMValueRef b, LLVMValueRef c);
 LLVMValueRef lo_index_wrapped(Lower *l, LLVMValueRef i, LLVMValueRef len, int axis);
+LLVMValueRef lo_index_wrapped_on(Lower *l, LLVMValueRef i, LLVMValueRef len, LLVMValueRef axis);  /* axis at run time */
 const Type *ty_array_compare(Infer *in, Node *n, const Type *a, const Type *b);
 /* f(..., out=o) of a ufunc row whose call typed as result: o's type, the
  * call rewritten to fill o (the result, when there is no out=) */

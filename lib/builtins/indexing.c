@@ -404,12 +404,17 @@ void lo_raise_index_error_if(Lower *l, LLVMValueRef bad, int kind, LLVMValueRef 
   position(l, ok);
 }
 
-/* i in [-len, len), wrapped to [0, len); else NumPy's IndexError. */
-LLVMValueRef lo_index_wrapped(Lower *l, LLVMValueRef i, LLVMValueRef len, int axis) {
+/* i in [-len, len), wrapped to [0, len); else NumPy's IndexError naming
+ * the axis (known at run time). */
+LLVMValueRef lo_index_wrapped_on(Lower *l, LLVMValueRef i, LLVMValueRef len, LLVMValueRef axis) {
   LLVMValueRef neg = LLVMBuildICmp(l->b, LLVMIntSLT, i, const_i64(l, 0), "");
   LLVMValueRef k = LLVMBuildSelect(l->b, neg, LLVMBuildAdd(l->b, i, len, ""), i, "idx");
-  lo_raise_index_error_if(l, LLVMBuildICmp(l->b, LLVMIntUGE, k, len, ""), 0, i, const_i64(l, axis), len);
+  lo_raise_index_error_if(l, LLVMBuildICmp(l->b, LLVMIntUGE, k, len, ""), 0, i, axis, len);
   return k;
+}
+
+LLVMValueRef lo_index_wrapped(Lower *l, LLVMValueRef i, LLVMValueRef len, int axis) {
+  return lo_index_wrapped_on(l, i, len, const_i64(l, axis));
 }
 
 /* ---------------------------------------------------------------- the view V */

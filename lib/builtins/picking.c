@@ -381,7 +381,7 @@ static const Type *ty_take_along_axis(Infer *in, Node *n, const Type **args) {
 
 typedef struct Along {
   const Type *t, *it, *ot;
-  LLVMValueRef a, ix, out, axis;
+  LLVMValueRef a, ix, out, axis, len;  /* len: arr's length along axis */
   LLVMValueRef shape[RC_MAX_NDIM], ishape[RC_MAX_NDIM];
 } Along;
 
@@ -394,13 +394,7 @@ static void take_along(Lower *l, LLVMValueRef *idx, void *arg) {
     at_ix[d] = LLVMBuildSelect(l->b, LLVMBuildICmp(l->b, LLVMIntEQ, c->ishape[d], one, ""), zero, idx[d], "");
   LLVMValueRef j = lo_convert(l, lo_load_scalar(l, c->it->elem, lo_element_addr(l, c->it, c->ix, at_ix)), c->it->elem,
                               TYS(TY_I64));
-  LLVMValueRef len = zero;
-  for (int d = 0; d < c->t->ndim; d++)
-    len = LLVMBuildSelect(l->b, LLVMBuildICmp(l->b, LLVMIntEQ, c->axis, const_i64(l, d), ""), c->shape[d], len, "");
-  LLVMValueRef bad = LLVMBuildOr(l->b, LLVMBuildICmp(l->b, LLVMIntSLT, j, LLVMBuildNeg(l->b, len, ""), ""),
-                                 LLVMBuildICmp(l->b, LLVMIntSGE, j, len, ""), "");
-  lo_raise_index_error_if(l, bad, 0, j, c->axis, len);
-  j = LLVMBuildSelect(l->b, LLVMBuildICmp(l->b, LLVMIntSLT, j, zero, ""), LLVMBuildAdd(l->b, j, len, ""), j, "");
+  j = lo_index_wrapped_on(l, j, c->len, c->axis);
   for (int d = 0; d < c->t->ndim; d++) {
     LLVMValueRef own = LLVMBuildSelect(l->b, LLVMBuildICmp(l->b, LLVMIntEQ, c->shape[d], one, ""), zero, idx[d], "");
     at_a[d] = LLVMBuildSelect(l->b, LLVMBuildICmp(l->b, LLVMIntEQ, c->axis, const_i64(l, d), ""), j, own, "");
@@ -412,14 +406,16 @@ static void take_along(Lower *l, LLVMValueRef *idx, void *arg) {
 static LLVMValueRef lo_take_along_axis(Lower *l, Node *n) {
   Node *arr = n->list.items[0], *ix = n->list.items[1], *axis = bi_arg(n, 2, "axis");
   if (is_none(axis)) return lo_take(l, n);
-  Along c = {arr->ty, ix->ty, n->ty, lo_expr(l, arr), lo_expr(l, ix), NULL, NULL, {0}, {0}};
+  Along c = {arr->ty, ix->ty, n->ty, lo_expr(l, arr), lo_expr(l, ix), NULL, NULL, NULL, {0}, {0}};
   int ndim = c.t->ndim;
   c.axis = axis ? np_runtime_axis(l, axis, ndim) : const_i64(l, ndim - 1);
+  c.len = const_i64(l, 0);
   LLVMValueRef out_shape[RC_MAX_NDIM], one = const_i64(l, 1), bad = const_bool(l, false);
   for (int d = 0; d < ndim; d++) {
     c.shape[d] = lo_arr_shape(l, c.a, d);
     c.ishape[d] = lo_arr_shape(l, c.ix, d);
     LLVMValueRef along = LLVMBuildICmp(l->b, LLVMIntEQ, c.axis, const_i64(l, d), "");
+    c.len = LLVMBuildSelect(l->b, along, c.shape[d], c.len, "");
     LLVMValueRef a1 = LLVMBuildICmp(l->b, LLVMIntEQ, c.shape[d], one, ""), i1 = LLVMBuildICmp(l->b, LLVMIntEQ, c.ishape[d], one, "");
     LLVMValueRef fits = LLVMBuildOr(l->b, LLVMBuildOr(l->b, a1, i1, ""), LLVMBuildICmp(l->b, LLVMIntEQ, c.shape[d], c.ishape[d], ""), "");
     bad = LLVMBuildOr(l->b, bad, LLVMBuildAnd(l->b, LLVMBuildNot(l->b, along, ""), LLVMBuildNot(l->b, fits, ""), ""), "");
