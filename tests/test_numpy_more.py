@@ -241,6 +241,85 @@ def test_isposinf_isneginf_nan_to_num_match_numpy():
             assert f(x) == f.py_func(x)
 
 
+def with_specials(rng, dtype, shape, layout):
+    a = array(rng, dtype, shape, layout)
+    if a.dtype.kind in "fc" and a.size:
+        specials = [np.inf, -np.inf, np.nan, 0.0, -0.0, complex(np.nan, -np.inf), complex(np.inf, 2)]
+        k = min(a.size, len(specials) if a.dtype.kind == "c" else 5)
+        a.flat[:k] = specials[:k]
+    return a
+
+
+def test_nan_to_num_replacements_and_copy_match_numpy():
+    rng = make_rng(31)
+    fs = [fn("np.nan_to_num(a, nan=n)", "a, n"), fn("np.nan_to_num(a, posinf=n, neginf=-n)", "a, n"),
+          fn("np.nan_to_num(a, True, n, None, n)", "a, n"), fn("np.nan_to_num(a, nan=n, posinf=None) + 1", "a, n")]
+    in_place = fn("(np.nan_to_num(a, copy=False, nan=n), a)", "a, n")
+    for dtype in DTYPES + COMPLEX:
+        for shape in [(0,), (9,), (3, 4)]:
+            for layout in ("C", "F", "reversed"):
+                a = with_specials(rng, dtype, shape, layout)
+                for n in (-1.5, 7, 1e300):
+                    for f in fs + [in_place]:
+                        check(f, a, n)
+    for x in (np.inf, -np.inf, np.nan, 2.5, 3, True, complex(np.nan, np.inf), np.float32(np.inf)):
+        for f in fs:
+            assert np.array_equal(f(x, 4.0), f.py_func(x, 4.0), equal_nan=True), (f.py_func, x)
+
+
+def test_nan_to_num_bad_arguments_are_typing_errors():
+    for expr, params in [("np.nan_to_num(a[1:], copy=False)", "a"), ("np.nan_to_num(a, copy=c)", "a, c"),
+                         ("np.nan_to_num(a, nan=a)", "a"), ("np.nan_to_num(a, copy=1.0)", "a"), ("np.nan_to_num('x')", "a")]:
+        f = fn(expr, params)
+        with pytest.raises(ruchey.TypingError):
+            f(np.array([np.nan, 1.0]), True) if "c" in params else f(np.array([np.nan, 1.0]))
+
+
+# ---------------------------------------------------------------- spacing, ldexp
+
+def test_spacing_matches_numpy():
+    rng = make_rng(32)
+    f, g = fn("np.spacing(a)"), fn("np.spacing(a) * 2")
+    for dtype in (np.float32, np.float64):
+        for shape in [(0,), (11,), (3, 4)]:
+            for layout in LAYOUTS:
+                a = with_specials(rng, dtype, shape, layout)
+                check(f, a)
+                check(g, a)
+        info = np.finfo(dtype)
+        edges = np.array([info.max, -info.max, info.tiny, info.smallest_subnormal, -info.smallest_subnormal, 1, -1], dtype)
+        check(f, edges)
+    for x in (0.0, -0.0, 1.0, -3.5, np.inf, np.nan, 1e308, np.float32(2.5)):
+        with np.errstate(all="ignore"):
+            assert np.array_equal(f(x), f.py_func(x), equal_nan=True), x
+
+
+def test_ldexp_matches_numpy():
+    rng = make_rng(33)
+    f = fn("np.ldexp(a, i)", "a, i")
+    out = fn("np.ldexp(a, i, out=o)", "a, i, o")
+    for dtype in (np.float32, np.float64, np.int32, np.int64, np.uint16):
+        for idtype in (np.int8, np.int32, np.int64, np.uint32):
+            for shape in [(0,), (9,), (3, 4)]:
+                a = with_specials(rng, dtype, shape, "C")
+                i = rng.integers(-1100, 1100, shape).astype(idtype) if np.dtype(idtype).kind == "i" else \
+                    rng.integers(0, 1100, shape).astype(idtype)
+                if a.dtype.kind == "f":
+                    check(f, a, i)
+                    check(f, a, 3)
+                    check(out, a, i, np.zeros(shape, a.dtype))
+                else:  # NumPy's int loops: float16 for narrow ints, where ruchey's math gives float32
+                    with np.errstate(all="ignore"):
+                        expected = f.py_func(a.astype(np.float64), i).astype(f(a, i).dtype)
+                    assert np.array_equal(f(a, i), expected, equal_nan=True)
+    for x, i in [(1.5, 3), (1.0, 2000), (1.0, -2000), (np.float32(1.5), 200), (-0.0, 5), (np.nan, 2)]:
+        with np.errstate(all="ignore"):
+            assert np.array_equal(f(x, i), f.py_func(x, i), equal_nan=True), (x, i)
+    for bad in (2.0, np.uint64(3), np.array([1.0])):
+        with pytest.raises(ruchey.TypingError):
+            f(1.0, bad)
+
+
 # ---------------------------------------------------------------- shape, isscalar, iscomplexobj, isrealobj
 
 def test_shape_and_type_questions_match_numpy():
@@ -249,6 +328,22 @@ def test_shape_and_type_questions_match_numpy():
               True, np.float32(2)):
         for f in fs:
             assert f(x) == f.py_func(x), (f.py_func, x)
+
+
+def test_size_and_ndim_match_numpy():
+    fs = [fn("np.size(a)"), fn("np.ndim(a)"), fn("np.size(a, 0)"), fn("np.size(a, axis=-1)"), fn("np.size(a, None)")]
+    for x in (np.zeros((2, 3, 4)), np.zeros(0, np.int8), np.ones((3, 1), bool)[::2], np.zeros((5,), np.complex64).T):
+        for f in fs:
+            assert f(x) == f.py_func(x), (f.py_func, x)
+    for x in (2, 2.5, 1j, True, np.zeros((), np.float32)):
+        for f in fs[:2] + fs[4:]:
+            assert f(x) == f.py_func(x), (f.py_func, x)
+    with pytest.raises(ValueError, match="axis 3 is out of bounds"):
+        fn("np.size(a, 3)")(np.zeros((2, 2)))
+    with pytest.raises(ruchey.TypingError):
+        fn("np.size(a, 1.0)")(np.zeros((2, 2)))
+    with pytest.raises(ruchey.TypingError):
+        fn("np.ndim(a)")("text")
 
 
 # ---------------------------------------------------------------- nancumsum, nancumprod, ediff1d

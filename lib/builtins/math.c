@@ -93,13 +93,6 @@ static LLVMValueRef isnan_code(Lower *l, const Type *t, LLVMValueRef *a) { retur
 static LLVMValueRef isinf_code(Lower *l, const Type *t, LLVMValueRef *a) { return infinite(l, t, a); }
 static LLVMValueRef isposinf_code(Lower *l, const Type *t, LLVMValueRef *a) { return fcmp(l, LLVMRealOEQ, a[0], inf(l, t)); }
 static LLVMValueRef isneginf_code(Lower *l, const Type *t, LLVMValueRef *a) { return fcmp(l, LLVMRealOEQ, a[0], lo_fconst(l, t, -INFINITY)); }
-/* NumPy's nan_to_num: NaN to 0, the infinities to the largest finite floats of their signs */
-static LLVMValueRef nan_to_num_code(Lower *l, const Type *t, LLVMValueRef *a) {
-  double big = t->kind == TY_F32 ? 3.4028234663852886e38 : 1.7976931348623157e308;
-  LLVMValueRef x = LLVMBuildSelect(l->b, fcmp(l, LLVMRealUNO, a[0], a[0]), lo_fconst(l, t, 0), a[0], "");
-  x = LLVMBuildSelect(l->b, fcmp(l, LLVMRealOEQ, x, inf(l, t)), lo_fconst(l, t, big), x, "");
-  return LLVMBuildSelect(l->b, fcmp(l, LLVMRealOEQ, x, lo_fconst(l, t, -INFINITY)), lo_fconst(l, t, -big), x, "");
-}
 static LLVMValueRef isfinite_code(Lower *l, const Type *t, LLVMValueRef *a) { return fcmp(l, LLVMRealOLT, absolute(l, t, a[0]), inf(l, t)); }
 static LLVMValueRef degrees_code(Lower *l, const Type *t, LLVMValueRef *a) { return LLVMBuildFMul(l->b, a[0], lo_fconst(l, t, 180.0 / M_PI), ""); }
 static LLVMValueRef radians_code(Lower *l, const Type *t, LLVMValueRef *a) { return LLVMBuildFMul(l->b, a[0], lo_fconst(l, t, M_PI / 180.0), ""); }
@@ -188,6 +181,15 @@ static LLVMValueRef ulp_code(Lower *l, const Type *t, LLVMValueRef *a) {
                                    LLVMBuildFSub(l->b, next, x, ""), "");
   /* NaN and the infinities are their own */
   return LLVMBuildSelect(l->b, fcmp(l, LLVMRealOLT, x, inf(l, t)), r, x, "");
+}
+
+/* the distance from x to the next float away from zero, negative for
+ * negative x (and +0.0's for -0.0), NaN for the infinities: NumPy's spacing */
+static LLVMValueRef spacing_code(Lower *l, const Type *t, LLVMValueRef *a) {
+  LLVMValueRef away = LLVMBuildSelect(l->b, fcmp(l, LLVMRealOLT, a[0], lo_fconst(l, t, 0)), lo_fconst(l, t, -INFINITY),
+                                      inf(l, t), "");
+  LLVMValueRef r = LLVMBuildFSub(l->b, lo_libm(l, "nextafter", t, (LLVMValueRef[]){a[0], away}, 2), a[0], "");
+  return LLVMBuildSelect(l->b, infinite(l, t, a), lo_fconst(l, t, NAN), r, "");
 }
 
 /* numpy.f of ints */
@@ -282,7 +284,7 @@ enum {
   ASINH, ACOSH, ATANH, ERF, ERFC, GAMMA, LGAMMA, CBRT, FABS, FLOOR, CEIL, TRUNC, RINT, ISNAN, ISINF,
   ISFINITE, DEGREES, RADIANS, SIGN, ATAN2, HYPOT, COPYSIGN, FMOD, POW, ABS, MINIMUM, MAXIMUM,
   FMAX, FMIN, SQUARE, RECIPROCAL, SIGNBIT, HEAVISIDE, LOGADDEXP, LOGADDEXP2, FLOAT_POWER, REMAINDER,
-  NEXTAFTER, ULP, SINC, ISPOSINF, ISNEGINF, NAN_TO_NUM, GCD, LCM,
+  NEXTAFTER, ULP, SINC, ISPOSINF, ISNEGINF, SPACING, GCD, LCM,
 };
 
 /* CPython 3.14's messages for arguments outside a domain */
@@ -355,7 +357,7 @@ static const MathFn math_fns[] = {
   [SINC] = {.code = sinc_code, .flags = M_INT_DOUBLE},
   [ISPOSINF] = {.code = isposinf_code, .flags = M_PREDICATE, .int_truth = false},
   [ISNEGINF] = {.code = isneginf_code, .flags = M_PREDICATE, .int_truth = false},
-  [NAN_TO_NUM] = {.code = nan_to_num_code, .flags = M_KEEPS_INT | M_KEEPS_BOOL, .int_code = int_same},
+  [SPACING] = {.code = spacing_code},
   [GCD] = {.flags = M_KEEPS_INT | M_INT_ONLY, .int_code = int_gcd},
   [LCM] = {.flags = M_KEEPS_INT | M_INT_ONLY, .int_code = int_lcm},
 };
@@ -505,6 +507,90 @@ static LLVMValueRef lo_math(Lower *l, Node *n) {
   return lo_math_elem(l, n, v);
 }
 
+/* ---------------------------------------------------------------- nan_to_num */
+
+/* numpy.nan_to_num(x, copy=True, nan=0.0, posinf=None, neginf=None): an
+ * elementwise call of its five arguments made positional, the replacements
+ * in x's float type (a complex's parts each replaced). copy=False writes an
+ * array back into itself, as out=x would. */
+static const char *const nan_to_num_kw[] = {"copy", "nan", "posinf", "neginf", NULL};
+
+/* An argument not given (or None): a node of its default; posinf's and
+ * neginf's (the largest finite float of x's type, signed) are marked by
+ * their names and made when lowering, once x's type is final. */
+static Node *nan_to_num_default(Infer *in, const Node *at, int i) {
+  Node *c = arena_alloc(in->f->arena, sizeof *c);
+  *c = (Node){.kind = i == 1 ? N_BOOL : N_FLOAT, .line = at->line, .col = at->col, .ival = i == 1,
+              .ty = i == 1 ? TYS(TY_BOOL) : TYS(TY_F64), .str = i > 2 ? nan_to_num_kw[i - 1] : NULL};
+  return c;
+}
+
+static const Type *float_part(const Type *e) {
+  return e->kind == TY_C64 ? TYS(TY_F32) : e->kind == TY_C128 ? TYS(TY_F64) : e;
+}
+
+static double largest_finite(const Type *t) {
+  return t->kind == TY_F16 ? 65504.0 : t->kind == TY_F32 ? 3.4028234663852886e38 : 1.7976931348623157e308;
+}
+
+static const Type *ty_nan_to_num(Infer *in, Node *n, const Type **args) {
+  const Type *x = args[0], *e = elem_of(x);
+  if (!ty_is_scalar(e) || (x->kind != TY_ARRAY && !ty_is_scalar(x)))
+    return ty_error(in, n->list.items[0], "%s() needs an array or a number, got %s", n->bi->name, x->name);
+  Node **all = arena_alloc(in->f->arena, 5 * sizeof(Node *));
+  all[0] = n->list.items[0];
+  for (int i = 1; i < 5; i++) {
+    Node *v = bi_arg(n, i, nan_to_num_kw[i - 1]);
+    all[i] = v && v->ty->kind != TY_NONE ? v : nan_to_num_default(in, n, i);
+    const Type *t = all[i]->ty;
+    if (i == 1 ? t->kind != TY_BOOL : !ty_is_scalar(t))
+      return ty_error(in, all[i], "%s(): %s must be %s, got %s", n->bi->name, nan_to_num_kw[i - 1],
+                      i == 1 ? "a bool" : "a number", t->name);
+  }
+  Node *copy = all[1];
+  if (x->kind == TY_ARRAY && copy->kind != N_BOOL)
+    return ty_error(in, copy, "%s(): copy must be a constant True or False for an array", n->bi->name);
+  n->list = (NodeList){.items = all, .len = 5};
+  n->kw = (NodeList){0};
+  n->kw_names = NULL;
+  if (x->kind != TY_ARRAY) return e;
+  const Type *types[5] = {x, all[1]->ty, all[2]->ty, all[3]->ty, all[4]->ty};
+  const Type *t = ty_elementwise(in, n, types, e);
+  if (!t || copy->ival) return t;
+  if (all[0]->kind != N_VAR)
+    return ty_error(in, all[0], "%s(copy=False) writes into its array: give it in a variable", n->bi->name);
+  Node *out = arena_alloc(in->f->arena, sizeof *out);
+  *out = *all[0];  /* the same variable, its own node */
+  all[1] = nan_to_num_default(in, n, 1);  /* the call (typed again as out='s operand) is a copy's */
+  n->kw = (NodeList){.items = arena_alloc(in->f->arena, sizeof(Node *)), .len = 1};
+  n->kw.items[0] = out;
+  n->kw_names = arena_alloc(in->f->arena, sizeof(char *));
+  n->kw_names[0] = "out";
+  return t;  /* the caller's ty_ufunc_out takes the out= made here */
+}
+
+/* x with NaN and the infinities replaced (each test on x itself: a
+ * replacement may be infinite), all of the float type f */
+static LLVMValueRef float_to_num(Lower *l, const Type *f, LLVMValueRef x, const LLVMValueRef *by) {
+  LLVMValueRef r = LLVMBuildSelect(l->b, fcmp(l, LLVMRealUNO, x, x), by[0], x, "");
+  r = LLVMBuildSelect(l->b, fcmp(l, LLVMRealOEQ, x, inf(l, f)), by[1], r, "");
+  return LLVMBuildSelect(l->b, fcmp(l, LLVMRealOEQ, x, lo_fconst(l, f, -INFINITY)), by[2], r, "");
+}
+
+static LLVMValueRef nan_to_num_elem(Lower *l, Node *n, LLVMValueRef *v) {
+  const Type *e = elem_of(n->ty), *f = float_part(e);
+  if (!ty_is_float(f)) return v[0];
+  LLVMValueRef by[3];
+  for (int i = 0; i < 3; i++) {
+    Node *r = n->list.items[i + 2];
+    by[i] = r->kind == N_FLOAT && r->str ? lo_fconst(l, f, i == 1 ? largest_finite(f) : -largest_finite(f))
+                   : lo_convert(l, v[i + 2], elem_of(r->ty), f);
+  }
+  if (f == e) return float_to_num(l, f, v[0], by);
+  return lo_complex_make(l, e, float_to_num(l, f, lo_complex_real(l, v[0]), by),
+                         float_to_num(l, f, lo_complex_imag(l, v[0]), by));
+}
+
 /* ---------------------------------------------------------------- the rows */
 
 /* name, the function (math_fns), its arity, its flags */
@@ -569,6 +655,7 @@ const Builtin bi_math[] = {
   NUMPY("square", SQUARE, 1, BF_CHEAP),
   NUMPY("reciprocal", RECIPROCAL, 1, BF_CHEAP),
   NUMPY("signbit", SIGNBIT, 1, BF_CHEAP),
+  NUMPY("spacing", SPACING, 1, BF_CHEAP),
   NUMPY("heaviside", HEAVISIDE, 2, BF_CHEAP),
   NUMPY("logaddexp", LOGADDEXP, 2, 0),
   NUMPY("logaddexp2", LOGADDEXP2, 2, 0),
@@ -581,6 +668,7 @@ const Builtin bi_math[] = {
   {"numpy.sinc", "numpy", "sinc", BK_FUNCTION, 0, 1, 1, NULL, BF_PURE, SINC, 0, ty_numpy_math, lo_math, lo_math_elem},
   {"numpy.isposinf", "numpy", "isposinf", BK_FUNCTION, 0, 1, 1, NULL, BF_PURE | BF_CHEAP, ISPOSINF, 0, ty_numpy_math, lo_math, lo_math_elem},
   {"numpy.isneginf", "numpy", "isneginf", BK_FUNCTION, 0, 1, 1, NULL, BF_PURE | BF_CHEAP, ISNEGINF, 0, ty_numpy_math, lo_math, lo_math_elem},
-  {"numpy.nan_to_num", "numpy", "nan_to_num", BK_FUNCTION, 0, 1, 1, NULL, BF_PURE | BF_CHEAP, NAN_TO_NUM, 0, ty_numpy_math, lo_math, lo_math_elem},
+  {"numpy.nan_to_num", "numpy", "nan_to_num", BK_FUNCTION, 0, 1, 5, nan_to_num_kw, BF_PURE | BF_CHEAP | BF_COMPLEX | BF_NONE, 0, 0,
+   ty_nan_to_num, lo_ufunc_call, nan_to_num_elem},
   BI_END,
 };

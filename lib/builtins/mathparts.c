@@ -38,6 +38,23 @@ static const Type *ty_modf(Infer *in, Node *n, const Type **args) {
   return ty_tuple(2, (const Type *[]){TYS(TY_F64), TYS(TY_F64)});
 }
 
+/* numpy.ldexp(x, i): elementwise, NumPy's loops: x's float type (an int x's
+ * float as other NumPy math functions give it), i any int but uint64 */
+static const Type *ty_np_ldexp(Infer *in, Node *n, const Type **args) {
+  const Type *x = elem_of(args[0]), *i = elem_of(args[1]);
+  for (int k = 0; k < 2; k++)
+    if (!ty_is_scalar(elem_of(args[k])) || (args[k]->kind != TY_ARRAY && !ty_is_scalar(args[k])))
+      return ty_error(in, n->list.items[k], "%s() needs numbers or arrays, got %s", n->bi->name, args[k]->name);
+  if (!ty_is_int(i) && i->kind != TY_BOOL)
+    return ty_error(in, n->list.items[1], "%s() needs an int exponent, got %s", n->bi->name, i->name);
+  if (i->kind == TY_U64)
+    return ty_error(in, n->list.items[1], "%s() has no loop for uint64 exponents (NumPy's casting rule 'safe')",
+                    n->bi->name);
+  const Type *e = ty_is_float(x) ? x : ty_bits(x) <= 16 ? TYS(TY_F32) : TYS(TY_F64);
+  return args[0]->kind == TY_ARRAY || args[1]->kind == TY_ARRAY ? ty_elementwise(in, n, args, e) : e;
+}
+
+static const char *const out_kw[] = {"out", NULL};
 static const char *const tolerances[] = {"rel_tol", "abs_tol", NULL};
 
 static const Type *ty_isclose(Infer *in, Node *n, const Type **args) {
@@ -86,6 +103,21 @@ static LLVMValueRef lo_ldexp(Lower *l, Node *n) {
   lo_raise_if(l, LLVMBuildAnd(l->b, is_finite(l, x), LLVMBuildNot(l->b, is_finite(l, r), ""), ""), RT_ERR_OVERFLOW,
               "math range error");
   return r;
+}
+
+/* numpy.ldexp of one element: x * 2**i in x's float type, inf and 0 beyond
+ * its range as C's ldexp gives them (computed in float64, which holds every
+ * float32 and float16 result exactly before the rounding) */
+static LLVMValueRef np_ldexp_elem(Lower *l, Node *n, LLVMValueRef *v) {
+  const Type *t = elem_of(n->ty), *ti = elem_of(n->list.items[1]->ty), *f64 = TYS(TY_F64);
+  LLVMValueRef x = lo_convert(l, v[0], elem_of(n->list.items[0]->ty), f64);
+  LLVMValueRef i = lo_convert(l, v[1], ti, TYS(TY_I64)), limit = const_i64(l, 2200);
+  LLVMTypeRef ov[1] = {l->mod->i64};
+  i = lo_intrinsic(l, "llvm.smin", ov, 1, (LLVMValueRef[]){i, limit}, 2);
+  i = lo_intrinsic(l, "llvm.smax", ov, 1, (LLVMValueRef[]){i, const_i64(l, -2200)}, 2);
+  LLVMTypeRef params[2] = {l->mod->f64, l->mod->i32};
+  LLVMValueRef r = call_libm(l, "ldexp", l->mod->f64, params, (LLVMValueRef[]){x, LLVMBuildTrunc(l->b, i, l->mod->i32, "")}, 2);
+  return lo_convert(l, r, f64, t);
 }
 
 /* (m, e) with x == m * 2**e, 0.5 <= |m| < 1; (x, 0) for 0, NaN and the infinities */
@@ -169,5 +201,7 @@ const Builtin bi_mathparts[] = {
   MATH("modf", 1, 1, NULL, BF_CHEAP, ty_modf, lo_modf),
   MATH("isclose", 2, 2, tolerances, BF_CHEAP, ty_isclose, lo_isclose),
   MATH("factorial", 1, 1, NULL, BF_CHEAP, ty_factorial, lo_factorial),
+  {"numpy.ldexp", "numpy", "ldexp", BK_FUNCTION, 0, 2, 2, out_kw, BF_PURE | BF_CHEAP, 0, 0, ty_np_ldexp, lo_ufunc_call,
+   np_ldexp_elem},
   BI_END,
 };

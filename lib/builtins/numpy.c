@@ -899,6 +899,40 @@ static LLVMValueRef lo_shape_of(Lower *l, Node *n) {
   return r;
 }
 
+/* numpy.ndim(x) and numpy.size(x, axis=None): an array's a.ndim and a.size
+ * (a.shape[axis] with an axis), a number's 0 and 1 */
+static const char *const axis_kw[] = {"axis", NULL};
+
+static const Type *ty_size_of(Infer *in, Node *n, const Type **args) {
+  Node *axis = bi_arg(n, 1, "axis");
+  if (!is_array(args[0]) && !ty_is_scalar(args[0]) && !ty_is_complex(args[0]))
+    return ty_error(in, n, "%s() needs an array or a number, got %s", n->bi->name, args[0]->name);
+  if (axis && axis->ty->kind != TY_NONE && !ty_is_int(axis->ty))
+    return ty_error(in, axis, "%s(): axis must be an int, got %s", n->bi->name, axis->ty->name);
+  return TYS(TY_I64);
+}
+
+static LLVMValueRef lo_ndim_of(Lower *l, Node *n) {
+  Node *x = n->list.items[0];
+  lo_done_with(l, x, lo_expr(l, x));
+  return const_i64(l, ndim_of(x->ty));
+}
+
+static LLVMValueRef lo_size_of(Lower *l, Node *n) {
+  Node *x = n->list.items[0], *axis = bi_arg(n, 1, "axis");
+  LLVMValueRef v = lo_expr(l, x), r = const_i64(l, 1);
+  int ndim = ndim_of(x->ty);
+  if (axis && axis->ty->kind != TY_NONE) {
+    LLVMValueRef k = np_axis_value(l, lo_expr_as(l, axis, TYS(TY_I64)), ndim);
+    for (int d = 0; d < ndim; d++)
+      r = LLVMBuildSelect(l->b, LLVMBuildICmp(l->b, LLVMIntEQ, k, const_i64(l, d), ""), lo_arr_shape(l, v, d), r, "");
+  } else {
+    for (int d = 0; d < ndim; d++) r = LLVMBuildMul(l->b, r, lo_arr_shape(l, v, d), "");
+  }
+  lo_done_with(l, x, v);
+  return r;
+}
+
 /* numpy.isscalar, iscomplexobj, isrealobj: answered by the argument's type */
 enum { IS_SCALAR, IS_COMPLEX_OBJ, IS_REAL_OBJ };
 
@@ -1022,6 +1056,8 @@ const Builtin bi_numpy[] = {
   {"array.copy", NULL, "copy", BK_METHOD, TY_ARRAY, 0, 0, NULL, BF_ALLOCATES | BF_COMPLEX, 0, 0, ty_copy, lo_copy},
   {"numpy.dtype", "numpy", "dtype", BK_FUNCTION, 0, 1, 1, NULL, BF_CHEAP | BF_COMPLEX, 0, 0, ty_dtype_call, lo_no_value},
   {"numpy.shape", "numpy", "shape", BK_FUNCTION, 0, 1, 1, NULL, BF_CHEAP | BF_COMPLEX, 0, 0, ty_shape_of, lo_shape_of},
+  {"numpy.ndim", "numpy", "ndim", BK_FUNCTION, 0, 1, 1, NULL, BF_CHEAP | BF_COMPLEX, 0, 0, ty_size_of, lo_ndim_of},
+  {"numpy.size", "numpy", "size", BK_FUNCTION, 0, 1, 2, axis_kw, BF_CHEAP | BF_COMPLEX | BF_NONE, 0, 0, ty_size_of, lo_size_of},
   {"numpy.isscalar", "numpy", "isscalar", BK_FUNCTION, 0, 1, 1, NULL, BF_PURE | BF_CHEAP | BF_COMPLEX, IS_SCALAR, 0,
    ty_type_question, lo_type_question},
   {"numpy.iscomplexobj", "numpy", "iscomplexobj", BK_FUNCTION, 0, 1, 1, NULL, BF_PURE | BF_CHEAP | BF_COMPLEX, IS_COMPLEX_OBJ, 0,

@@ -85,14 +85,9 @@ static const Type *ty_sort(Infer *in, Node *n, const Type **args) {
 
 /* ---------------------------------------------------------------- lowering */
 
-/* An axis given at run time, normalised into [0, ndim), or NumPy's AxisError. */
+/* An axis given at run time (the last when absent), normalised into [0, ndim), or NumPy's AxisError. */
 static LLVMValueRef axis_value(Lower *l, Node *axis, int ndim) {
-  if (!axis) return const_i64(l, ndim - 1);
-  LLVMValueRef v = lo_expr_as(l, axis, TYS(TY_I64)), n = const_i64(l, ndim);
-  LLVMValueRef bad = LLVMBuildOr(l->b, LLVMBuildICmp(l->b, LLVMIntSLT, v, LLVMBuildNeg(l->b, n, ""), ""),
-                                 LLVMBuildICmp(l->b, LLVMIntSGE, v, n, ""), "");
-  lo_raise_format_if(l, bad, RT_ERR_VALUE, "axis %lld is out of bounds for array of dimension %lld", (LLVMValueRef[]){v, n}, 2);
-  return LLVMBuildSelect(l->b, LLVMBuildICmp(l->b, LLVMIntSLT, v, const_i64(l, 0), ""), LLVMBuildAdd(l->b, v, n, ""), v, "");
+  return axis ? np_axis_value(l, lo_expr_as(l, axis, TYS(TY_I64)), ndim) : const_i64(l, ndim - 1);
 }
 
 /* dims[0..ndim) in a new i64 array on the stack: its address */

@@ -876,7 +876,7 @@ static const Type *ty_ufunc_out_again(Infer *in, Node *n, const Type **args) {
   return ty_out_operand(in, n->list.items[0], args[0], n->list.items[1]);
 }
 
-static const Builtin ufunc_out = {"numpy.ufunc.out", NULL, "out", BK_FUNCTION, 0, 2, 2, NULL, 0, 0, 0,
+static const Builtin ufunc_out = {"numpy.ufunc.out", NULL, "out", BK_FUNCTION, 0, 2, 2, NULL, BF_COMPLEX, 0, 0,
                                   ty_ufunc_out_again, lo_ufunc_out};
 
 const Type *ty_ufunc_out(Infer *in, Node *n, const Type *result) {
