@@ -1317,14 +1317,29 @@ static int set_items_into(RtDict *d, PyObject *o, int kind, const Type *t) {
   return PyErr_Occurred() ? -1 : 0;
 }
 
+/* d, made of o's items in its order, given o's table's layout, so that
+ * it iterates as o does after changes too (a str's hash is ruchey's own,
+ * not Python's randomized one: a set of strs keeps its own table). */
+static int mirror_table(RtDict *d, PyObject *o, int kind) {
+  PySetObject *so = (PySetObject *)o;
+  if (kind == TY_STR || d->used != so->used) return 0;
+  int64_t *slots = PyMem_Malloc(sizeof(int64_t) * (size_t)(so->mask + 1)), n = 0;
+  if (!slots) return 0;
+  for (Py_ssize_t i = 0; i <= so->mask; i++)
+    slots[i] = !so->table[i].key ? -1 : so->table[i].hash == -1 ? -2 : n++;  /* hash -1: a dummy's */
+  int rc = rt_set_mirror(d, so->mask + 1, slots, so->finger);
+  PyMem_Free(slots);
+  return rc == RT_ERR_MEMORY ? (PyErr_NoMemory(), -1) : 0;
+}
+
 int typed_set_unbox(PyObject *o, const Type *t, Slot *slot) {
   int kind = (int)t->fields[0]->kind;
-  RtDict *d = PyAnySet_Check(o) ? rt_dict_new(kind, TY_NONE, 0) : NULL;
+  RtDict *d = PyAnySet_Check(o) ? rt_dict_new(kind, TY_SET, 0) : NULL;
   if (!d) {
     if (!PyErr_Occurred()) PyErr_Format(PyExc_TypeError, "expected a set for %s, got %s", t->name, Py_TYPE(o)->tp_name);
     return -1;
   }
-  if (set_items_into(d, o, kind, t) < 0) {
+  if (set_items_into(d, o, kind, t) < 0 || mirror_table(d, o, kind) < 0) {
     rt_dict_free(d);
     return -1;
   }
