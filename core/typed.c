@@ -1347,9 +1347,62 @@ int typed_set_unbox(PyObject *o, const Type *t, Slot *slot) {
   return 0;
 }
 
-/* A Python set of d's items; d released (the reference handed over). */
+/* A Python set laid out as d's table, slot for slot, so that Python
+ * iterates, grows and pops it as the compiled set would (both tables are
+ * CPython's, containers.c's sets' table); NULL, without an error, where it
+ * cannot be: strs (Python's hash is not ruchey's), an item whose hash
+ * differs, a Python whose set internals are not public. */
+static PyObject *set_laid_out(const Type *t, RtDict *d) {
+#if !defined(Py_GIL_DISABLED) && PY_VERSION_HEX < 0x030D0000
+  if (d->keykind == TY_STR || !d->index || d->fill > d->mask) return NULL;
+  int64_t size = d->mask + 1, n = 0;
+  PyObject **items = PyMem_Calloc((size_t)size, sizeof(PyObject *));
+  Py_hash_t *hashes = PyMem_Calloc((size_t)size, sizeof(Py_hash_t));
+  bool ok = items && hashes;
+  for (int64_t i = 0; ok && i < size; i++) {
+    if (d->index[i] < 0) continue;
+    char *e = d->entries + d->index[i] * d->entsize;
+    items[i] = key_box(t->nfields ? t->fields[0] : NULL, d->keykind, *(uint64_t *)(e + 8));
+    hashes[i] = items[i] ? PyObject_Hash(items[i]) : -1;
+    ok = items[i] && hashes[i] == *(int64_t *)e;
+    n++;
+  }
+  PySetObject *so = ok && n == d->used ? (PySetObject *)PySet_New(NULL) : NULL;
+  setentry *table = !so || size == PySet_MINSIZE ? (so ? so->smalltable : NULL) : PyMem_Calloc((size_t)size, sizeof(setentry));
+  if (table) {
+    for (int64_t i = 0; i < size; i++) {  /* the items' references handed to the set; a dummy is not counted */
+      table[i].key = d->index[i] == -2 ? _PySet_Dummy : items[i];
+      table[i].hash = d->index[i] == -2 ? -1 : d->index[i] >= 0 ? hashes[i] : 0;
+      items[i] = NULL;
+    }
+    so->table = table;
+    so->mask = (Py_ssize_t)d->mask;
+    so->fill = (Py_ssize_t)d->fill;
+    so->used = (Py_ssize_t)d->used;
+    so->finger = (Py_ssize_t)d->finger;
+  } else {
+    Py_CLEAR(so);
+  }
+  for (int64_t i = 0; items && i < size; i++) Py_XDECREF(items[i]);
+  PyMem_Free(items);
+  PyMem_Free(hashes);
+  PyErr_Clear();
+  return (PyObject *)so;
+#else
+  (void)t, (void)d;
+  return NULL;
+#endif
+}
+
+/* A Python set of d's items (its table's layout where set_laid_out can
+ * give it); d released (the reference handed over). */
 PyObject *typed_set_box(const Type *t, RtDict *d) {
-  PyObject *s = PySet_New(NULL);
+  PyObject *s = set_laid_out(t, d);
+  if (s) {
+    rt_dict_release(d);
+    return s;
+  }
+  s = PySet_New(NULL);
   for (int64_t i = 0; s && i < d->used; i++) {
     PyObject *item = key_box(t->nfields ? t->fields[0] : NULL, d->keykind, *(uint64_t *)(rt_dict_entry(d, i) + 8));
     if (!item || PySet_Add(s, item) < 0) Py_CLEAR(s);

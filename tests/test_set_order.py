@@ -187,3 +187,31 @@ def test_set_of_unhashable_items_is_a_typing_error():
         return {[1], [2]}
     with pytest.raises(ruchey.TypingError):
         bad()
+
+
+@njit
+def built(xs, ds):
+    s = set()
+    for x in xs:
+        s.add(x)
+    for d in ds:
+        s.discard(d)
+    return s, {(x, x % 3) for x in xs}
+
+
+def test_a_returned_set_iterates_and_changes_in_python_as_the_python_one():
+    rng = random.Random(2)
+    for _ in range(300):
+        xs = [rng.randrange(-100, 100) * rng.choice([1, 8, 2**40]) for _ in range(rng.randrange(1, 60))]
+        ds = [rng.choice(xs) for _ in range(rng.randrange(1, len(xs) + 1))]
+        (a, ta), (b, tb) = built(xs, ds), built.py_func(xs, ds)
+        assert list(a) == list(b) and list(ta) == list(tb)
+        for _ in range(30):  # Python's own set operations go on from the same table
+            r, k = rng.random(), rng.randrange(-200, 200)
+            if r < 0.5:
+                a.add(k), b.add(k)
+            elif r < 0.8:
+                a.discard(k), b.discard(k)
+            elif a:
+                assert a.pop() == b.pop()
+        assert list(a) == list(b)
