@@ -1412,9 +1412,42 @@ PyObject *typed_set_box(const Type *t, RtDict *d) {
   return s;
 }
 
+/* o (a set, emptied) given the table of the set laid out (emptied), so
+ * that o is what the compiled code made of it, slot for slot. */
+static void take_table(PyObject *o, PyObject *laid_out) {
+#if !defined(Py_GIL_DISABLED) && PY_VERSION_HEX < 0x030D0000
+  PySetObject *so = (PySetObject *)o, *from = (PySetObject *)laid_out;
+  if (from->table == from->smalltable) {
+    memcpy(so->smalltable, from->smalltable, sizeof so->smalltable);
+    so->table = so->smalltable;
+  } else {
+    so->table = from->table;
+  }
+  so->mask = from->mask;
+  so->fill = from->fill;
+  so->used = from->used;
+  so->finger = from->finger;
+  memset(from->smalltable, 0, sizeof from->smalltable);
+  from->table = from->smalltable;
+  from->mask = PySet_MINSIZE - 1;
+  from->fill = from->used = 0;
+#else
+  (void)o, (void)laid_out;
+#endif
+}
+
 /* After the call: o made to hold d's items where they differ (same size,
- * each of d's items in o: the same set); d released. */
+ * each of d's items in o: the same set), laid out as d's table where it
+ * can be (set_laid_out); d released. */
 int typed_set_reflect(PyObject *o, const Type *t, RtDict *d) {
+  PyObject *laid_out = PySet_CheckExact(o) ? set_laid_out(t, d) : NULL;
+  if (laid_out) {
+    int rc = PySet_Clear(o);
+    if (!rc) take_table(o, laid_out);
+    Py_DECREF(laid_out);
+    rt_dict_release(d);
+    return rc;
+  }
   bool same = PySet_GET_SIZE(o) == d->used;
   for (int64_t i = 0; same && i < d->used; i++) {
     PyObject *item = key_box(t->nfields ? t->fields[0] : NULL, d->keykind, *(uint64_t *)(rt_dict_entry(d, i) + 8));

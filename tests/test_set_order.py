@@ -215,3 +215,31 @@ def test_a_returned_set_iterates_and_changes_in_python_as_the_python_one():
             elif a:
                 assert a.pop() == b.pop()
         assert list(a) == list(b)
+
+
+@njit
+def mutate(s, xs, ds):
+    for x in xs:
+        s.add(x)
+    for d in ds:
+        s.discard(d)
+    return len(s)
+
+
+def test_a_set_argument_changed_in_compiled_code_is_laid_out_as_pythons():
+    rng = random.Random(7)
+    for _ in range(300):
+        base = set()
+        for x in [rng.randrange(-50, 50) for _ in range(rng.randrange(1, 30))]:
+            base.add(x)
+        xs = [rng.randrange(-100, 100) * rng.choice([1, 8]) for _ in range(rng.randrange(1, 40))]
+        ds = [rng.choice(xs + list(base)) for _ in range(rng.randrange(1, 20))]
+        a, b = set(), set()
+        a.update(base), b.update(base)
+        assert mutate(a, xs, ds) == mutate.py_func(b, xs, ds)
+        assert list(a) == list(b)
+        for _ in range(20):
+            k = rng.randrange(-100, 100)
+            a.add(k), b.add(k)
+            assert a.pop() == b.pop()
+        assert list(a) == list(b)
