@@ -1,10 +1,11 @@
 /* sets.c — Python's sets in C, for compiled code.
  *
- * A set is an RtDict whose entries have no value (valsize 0): lib/
- * containers.c hashes, probes, inserts and deletes its items exactly as it
- * does a dict's keys (Python's hashes of numbers, strs by code points).
- * What a set has beyond a dict is here: the operations of two sets
- * (| & - ^ and their in-place forms), the relations (<=, isdisjoint), and
+ * A set is an RtDict whose entries have no value (valkind TY_SET, valsize
+ * 0), its index CPython's set table (lib/containers.c's sets' table), so
+ * that it iterates in CPython's order. What a set has beyond a dict is
+ * here: the operations of two sets (| & - ^ and their in-place forms),
+ * each walking its operands as CPython's setobject.c does, so that the
+ * result's table (its order) is Python's; the relations (<=, isdisjoint);
  * its items as a list, for list(s) and sorted(s).
  */
 #include <math.h>

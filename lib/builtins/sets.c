@@ -4,9 +4,11 @@
  * pop, clear, copy, update, union, issubset ...), the operators | & - ^
  * (in place as |= &= -= ^=) and the comparisons (<= is subset, as Python's).
  *
- * A set is a pointer to an RtDict of its items without values (lib/sets.c):
- * a set type's fields are {item, none}, so that dicts.c's lowering of keys
- * (their bits, lookups, insertions, iteration, `in`) serves its items.
+ * A set is a pointer to an RtDict of its items without values (lib/sets.c),
+ * made with value kind TY_SET, which gives it CPython's set table and so
+ * Python's iteration order: a set type's fields are {item, none}, so that
+ * dicts.c's lowering of keys (their bits, lookups, insertions, iteration,
+ * `in`) serves its items.
  * Items are numbers, bools, strs or tuples of numbers, as dict keys (a
  * tuple's bits point to an RtTupleKey).
  */
