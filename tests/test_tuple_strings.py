@@ -248,6 +248,25 @@ def test_min_and_max_of_tuples_holding_strs_leak_nothing():
         assert rss_bytes() - before < 8 << 20
 
 
+@njit
+def extremes_of_list(n, s):
+    rows = [(i % 3, s + str(i)) for i in range(n)]
+    return max(rows), min(rows)
+
+
+@pytest.mark.skipif(AS_NUMBA, reason="Numba refuses max() of tuples holding strs")
+def test_min_and_max_of_a_list_of_tuples_holding_strs_order_as_python():
+    for n in range(1, 12):
+        assert extremes_of_list(n, "k") == extremes_of_list.py_func(n, "k")
+    with pytest.raises(ValueError, match="empty"):
+        extremes_of_list(0, "k")
+    before = rss_bytes()
+    for _ in range(50000):
+        extremes_of_list(10, "x" * 30)
+    if before is not None:
+        assert rss_bytes() - before < 8 << 20
+
+
 def test_max_of_tuples_of_a_str_and_a_list_is_a_typing_error():
     @njit
     def bad(s):

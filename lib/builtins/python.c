@@ -80,13 +80,6 @@ static LLVMValueRef lo_abs(Lower *l, Node *n) {
   return lo_abs_elem(l, n, &v);
 }
 
-/* Whether tuples of t compare as Python's, item by item: numbers and strs. */
-static bool fields_ordered(const Type *t) {
-  for (int i = 0; t->kind == TY_TUPLE && i < t->nfields; i++)
-    if (t->fields[i]->kind != TY_STR && !ty_item_ordered(t->fields[i])) return false;
-  return t->kind == TY_TUPLE && t->nfields;
-}
-
 /* min(a, b, ...), max(...): of numbers (their unified type), of strs, or
  * of tuples of numbers and strs of one length (their fields unified),
  * ordered as Python orders them. */
@@ -96,7 +89,7 @@ static const Type *ty_minmax(Infer *in, Node *n, const Type **args) {
   for (int i = 0; i < n->list.len; i++) {
     Node *x = n->list.items[i];
     bool ordered = args[i]->kind == TY_STR || args[i]->kind == TY_TUPLE;
-    if (ordered && !ty_item_ordered(args[i]) && !fields_ordered(args[i]))
+    if (ordered && !ty_minmax_ordered(args[i]))
       return ty_error(in, x, "%s() of %s is not supported (numbers, strs and tuples of numbers and strs are)", n->bi->name,
                       args[i]->name);
     if (!ordered && !ty_need_scalar(in, x, args[i], n->bi->name)) return NULL;
