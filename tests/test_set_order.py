@@ -243,3 +243,20 @@ def test_a_set_argument_changed_in_compiled_code_is_laid_out_as_pythons():
             a.add(k), b.add(k)
             assert a.pop() == b.pop()
         assert list(a) == list(b)
+
+
+@njit
+def hashes(i, f, b):
+    return hash(i), hash(f), hash(b), hash((i, f)), hash((i, (f, b)))
+
+
+def test_hash_of_numbers_and_tuples_is_pythons():
+    """The order rests on it: a set's table places items by Python's hash."""
+    import math
+    rng = random.Random(0)
+    for _ in range(2000):
+        i = rng.choice([rng.randrange(-2**63, 2**63), rng.randrange(-10, 10), 2**61 - 1, -(2**61 - 1), -1])
+        f = rng.choice([rng.random() * 10.0**rng.randrange(-300, 300), -0.0, math.inf, -math.inf,
+                        float(rng.randrange(-5, 5)), 1e-320])
+        b = rng.random() < 0.5
+        assert hashes(i, f, b) == hashes.py_func(i, f, b)
