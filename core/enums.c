@@ -97,6 +97,30 @@ static PyObject *value_type(PyObject *cls, const Type **value) {
   return why;
 }
 
+/* The type of cls's members (of ints: each member's value and str(),
+ * which print() writes, kept for the process's life as the type is), or
+ * the str saying why there is none; a borrowed reference (the dict's),
+ * NULL on an error. */
+static const Type *member_type(PyObject *cls, const Type *value) {
+  TypeKind kind = subclass_of(cls, INT_ENUM) ? TY_INTENUM : TY_ENUM;
+  PyObject *list = ty_is_int(value) || value->kind == TY_BOOL ? PySequence_List(cls) : NULL;  /* no aliases */
+  Py_ssize_t n = list ? PyList_GET_SIZE(list) : 0;
+  int64_t *values = n ? PyMem_RawCalloc((size_t)n, sizeof(int64_t)) : NULL;
+  const char **texts = n ? PyMem_RawCalloc((size_t)n, sizeof(char *)) : NULL;
+  for (Py_ssize_t i = 0; values && texts && i < n; i++) {
+    PyObject *m = PyList_GET_ITEM(list, i), *v = PyObject_GetAttrString(m, "_value_"), *s = PyObject_Str(m);
+    const char *u = s ? PyUnicode_AsUTF8(s) : NULL;
+    values[i] = v ? (int64_t)PyLong_AsUnsignedLongLongMask(v) : 0;
+    texts[i] = u ? strdup(u) : NULL;
+    if (!texts[i]) n = 0;  /* print() refuses it */
+    Py_XDECREF(v);
+    Py_XDECREF(s);
+  }
+  PyErr_Clear();
+  Py_XDECREF(list);
+  return core_api()->enum_member(kind, value, cls, core_enum_name(cls), values && texts ? (int)n : 0, values, texts);
+}
+
 /* The type of cls's members, or the str saying why there is none; a
  * borrowed reference (the dict's), NULL on an error. */
 static PyObject *class_entry(PyObject *cls) {
@@ -105,9 +129,7 @@ static PyObject *class_entry(PyObject *cls) {
   if (entry || PyErr_Occurred()) return entry;
   const Type *value = NULL;
   PyObject *why = value_type(cls, &value);
-  entry = why ? why
-              : PyLong_FromVoidPtr((void *)core_api()->enum_member(subclass_of(cls, INT_ENUM) ? TY_INTENUM : TY_ENUM,
-                                                                  value, cls, core_enum_name(cls)));
+  entry = why ? why : PyLong_FromVoidPtr((void *)member_type(cls, value));
   int rc = entry ? PyDict_SetItem(typed_classes, cls, entry) : -1;
   Py_XDECREF(entry);
   return rc < 0 ? NULL : PyDict_GetItem(typed_classes, cls);

@@ -1991,8 +1991,30 @@ static Node *fe_dict_call(Fe *fe, PyObject *e) {
   return r;
 }
 
-/* zip(...) and enumerate(...) outside a for loop's header (list(zip(a, b)),
- * sorted(enumerate(x))): a list of the tuples a for loop over them walks. */
+/* Which of NumPy's index iterators `it` calls (or ruchey.pndindex, Numba's
+ * parallel ndindex). */
+enum { NP_ITER_NONE, NP_ITER_NDINDEX, NP_ITER_NDENUMERATE, NP_ITER_NDITER, NP_ITER_PNDINDEX };
+
+static int numpy_index_iterator(Fe *fe, PyObject *it) {
+  if (!is_kind(it, "Call")) return NP_ITER_NONE;
+  static const struct { const char *module, *name; } iterators[] = {
+    {"numpy", "ndindex"}, {"numpy", "ndenumerate"}, {"numpy", "nditer"}, {"ruchey", "pndindex"}};
+  PyObject *func = field(it, "func"), *obj = static_object(fe, func);
+  int which = NP_ITER_NONE;
+  for (int i = 0; obj && i < 4 && !which; i++) {
+    PyObject *module = PyImport_ImportModule(iterators[i].module);
+    PyObject *f = module ? PyObject_GetAttrString(module, iterators[i].name) : NULL;
+    if (f == obj) which = NP_ITER_NDINDEX + i;
+    Py_XDECREF(f); Py_XDECREF(module);
+  }
+  PyErr_Clear();
+  Py_XDECREF(obj); Py_DECREF(func);
+  return which;
+}
+
+/* zip(...), enumerate(...), numpy.ndindex(...) and numpy.ndenumerate(a)
+ * outside a for loop's header (list(zip(a, b)), sorted(enumerate(x))): a
+ * list of the tuples a for loop over them walks. */
 static Node *fe_walk_call(Fe *fe, PyObject *e) { return items_comprehension(fe, e, e, COMP_LIST); }
 
 /* The builtins whose calls are comprehensions, each with its maker. */
@@ -2010,6 +2032,8 @@ static Node *fe_call_expr(Fe *fe, PyObject *e) {
   const char *builtin = called_builtin(fe, e);
   for (size_t i = 0; builtin && i < sizeof comprehended_calls / sizeof *comprehended_calls; i++)
     if (!strcmp(builtin, comprehended_calls[i].name)) return comprehended_calls[i].make(fe, e);
+  int which = builtin ? NP_ITER_NONE : numpy_index_iterator(fe, e);
+  if (which == NP_ITER_NDINDEX || which == NP_ITER_NDENUMERATE) return fe_walk_call(fe, e);  /* list(numpy.ndindex(s)) */
   return fe_call(fe, e);
 }
 
@@ -2309,27 +2333,6 @@ static Node *walk_zip(Fe *fe, Walk *w, PyObject *it) {
     if (!(t->list.items[i] = walk_element(fe, w, PyList_GET_ITEM(args, i), NULL))) t = NULL;
   Py_DECREF(args); Py_DECREF(kws);
   return t;
-}
-
-/* Which of NumPy's index iterators `it` calls (or ruchey.pndindex, Numba's
- * parallel ndindex). */
-enum { NP_ITER_NONE, NP_ITER_NDINDEX, NP_ITER_NDENUMERATE, NP_ITER_NDITER, NP_ITER_PNDINDEX };
-
-static int numpy_index_iterator(Fe *fe, PyObject *it) {
-  if (!is_kind(it, "Call")) return NP_ITER_NONE;
-  static const struct { const char *module, *name; } iterators[] = {
-    {"numpy", "ndindex"}, {"numpy", "ndenumerate"}, {"numpy", "nditer"}, {"ruchey", "pndindex"}};
-  PyObject *func = field(it, "func"), *obj = static_object(fe, func);
-  int which = NP_ITER_NONE;
-  for (int i = 0; obj && i < 4 && !which; i++) {
-    PyObject *module = PyImport_ImportModule(iterators[i].module);
-    PyObject *f = module ? PyObject_GetAttrString(module, iterators[i].name) : NULL;
-    if (f == obj) which = NP_ITER_NDINDEX + i;
-    Py_XDECREF(f); Py_XDECREF(module);
-  }
-  PyErr_Clear();
-  Py_XDECREF(obj); Py_DECREF(func);
-  return which;
 }
 
 /* numpy.ndindex(shape) (or ndindex(d0, d1, ...)): the counter unravelled

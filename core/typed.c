@@ -1317,14 +1317,29 @@ static int set_items_into(RtDict *d, PyObject *o, int kind, const Type *t) {
   return PyErr_Occurred() ? -1 : 0;
 }
 
+/* d, made of o's items in its order, given o's table's layout, so that
+ * it iterates as o does after changes too (a str's hash is ruchey's own,
+ * not Python's randomized one: a set of strs keeps its own table). */
+static int mirror_table(RtDict *d, PyObject *o, int kind) {
+  PySetObject *so = (PySetObject *)o;
+  if (kind == TY_STR || d->used != so->used) return 0;
+  int64_t *slots = PyMem_Malloc(sizeof(int64_t) * (size_t)(so->mask + 1)), n = 0;
+  if (!slots) return 0;
+  for (Py_ssize_t i = 0; i <= so->mask; i++)
+    slots[i] = !so->table[i].key ? -1 : so->table[i].hash == -1 ? -2 : n++;  /* hash -1: a dummy's */
+  int rc = rt_set_mirror(d, so->mask + 1, slots, so->finger);
+  PyMem_Free(slots);
+  return rc == RT_ERR_MEMORY ? (PyErr_NoMemory(), -1) : 0;
+}
+
 int typed_set_unbox(PyObject *o, const Type *t, Slot *slot) {
   int kind = (int)t->fields[0]->kind;
-  RtDict *d = PyAnySet_Check(o) ? rt_dict_new(kind, TY_NONE, 0) : NULL;
+  RtDict *d = PyAnySet_Check(o) ? rt_dict_new(kind, TY_SET, 0) : NULL;
   if (!d) {
     if (!PyErr_Occurred()) PyErr_Format(PyExc_TypeError, "expected a set for %s, got %s", t->name, Py_TYPE(o)->tp_name);
     return -1;
   }
-  if (set_items_into(d, o, kind, t) < 0) {
+  if (set_items_into(d, o, kind, t) < 0 || mirror_table(d, o, kind) < 0) {
     rt_dict_free(d);
     return -1;
   }
@@ -1332,9 +1347,62 @@ int typed_set_unbox(PyObject *o, const Type *t, Slot *slot) {
   return 0;
 }
 
-/* A Python set of d's items; d released (the reference handed over). */
+/* A Python set laid out as d's table, slot for slot, so that Python
+ * iterates, grows and pops it as the compiled set would (both tables are
+ * CPython's, containers.c's sets' table); NULL, without an error, where it
+ * cannot be: strs (Python's hash is not ruchey's), an item whose hash
+ * differs, a Python whose set internals are not public. */
+static PyObject *set_laid_out(const Type *t, RtDict *d) {
+#if !defined(Py_GIL_DISABLED) && PY_VERSION_HEX < 0x030D0000
+  if (d->keykind == TY_STR || !d->index || d->fill > d->mask) return NULL;
+  int64_t size = d->mask + 1, n = 0;
+  PyObject **items = PyMem_Calloc((size_t)size, sizeof(PyObject *));
+  Py_hash_t *hashes = PyMem_Calloc((size_t)size, sizeof(Py_hash_t));
+  bool ok = items && hashes;
+  for (int64_t i = 0; ok && i < size; i++) {
+    if (d->index[i] < 0) continue;
+    char *e = d->entries + d->index[i] * d->entsize;
+    items[i] = key_box(t->nfields ? t->fields[0] : NULL, d->keykind, *(uint64_t *)(e + 8));
+    hashes[i] = items[i] ? PyObject_Hash(items[i]) : -1;
+    ok = items[i] && hashes[i] == *(int64_t *)e;
+    n++;
+  }
+  PySetObject *so = ok && n == d->used ? (PySetObject *)PySet_New(NULL) : NULL;
+  setentry *table = !so || size == PySet_MINSIZE ? (so ? so->smalltable : NULL) : PyMem_Calloc((size_t)size, sizeof(setentry));
+  if (table) {
+    for (int64_t i = 0; i < size; i++) {  /* the items' references handed to the set; a dummy is not counted */
+      table[i].key = d->index[i] == -2 ? _PySet_Dummy : items[i];
+      table[i].hash = d->index[i] == -2 ? -1 : d->index[i] >= 0 ? hashes[i] : 0;
+      items[i] = NULL;
+    }
+    so->table = table;
+    so->mask = (Py_ssize_t)d->mask;
+    so->fill = (Py_ssize_t)d->fill;
+    so->used = (Py_ssize_t)d->used;
+    so->finger = (Py_ssize_t)d->finger;
+  } else {
+    Py_CLEAR(so);
+  }
+  for (int64_t i = 0; items && i < size; i++) Py_XDECREF(items[i]);
+  PyMem_Free(items);
+  PyMem_Free(hashes);
+  PyErr_Clear();
+  return (PyObject *)so;
+#else
+  (void)t, (void)d;
+  return NULL;
+#endif
+}
+
+/* A Python set of d's items (its table's layout where set_laid_out can
+ * give it); d released (the reference handed over). */
 PyObject *typed_set_box(const Type *t, RtDict *d) {
-  PyObject *s = PySet_New(NULL);
+  PyObject *s = set_laid_out(t, d);
+  if (s) {
+    rt_dict_release(d);
+    return s;
+  }
+  s = PySet_New(NULL);
   for (int64_t i = 0; s && i < d->used; i++) {
     PyObject *item = key_box(t->nfields ? t->fields[0] : NULL, d->keykind, *(uint64_t *)(rt_dict_entry(d, i) + 8));
     if (!item || PySet_Add(s, item) < 0) Py_CLEAR(s);
@@ -1344,9 +1412,42 @@ PyObject *typed_set_box(const Type *t, RtDict *d) {
   return s;
 }
 
+/* o (a set, emptied) given the table of the set laid out (emptied), so
+ * that o is what the compiled code made of it, slot for slot. */
+static void take_table(PyObject *o, PyObject *laid_out) {
+#if !defined(Py_GIL_DISABLED) && PY_VERSION_HEX < 0x030D0000
+  PySetObject *so = (PySetObject *)o, *from = (PySetObject *)laid_out;
+  if (from->table == from->smalltable) {
+    memcpy(so->smalltable, from->smalltable, sizeof so->smalltable);
+    so->table = so->smalltable;
+  } else {
+    so->table = from->table;
+  }
+  so->mask = from->mask;
+  so->fill = from->fill;
+  so->used = from->used;
+  so->finger = from->finger;
+  memset(from->smalltable, 0, sizeof from->smalltable);
+  from->table = from->smalltable;
+  from->mask = PySet_MINSIZE - 1;
+  from->fill = from->used = 0;
+#else
+  (void)o, (void)laid_out;
+#endif
+}
+
 /* After the call: o made to hold d's items where they differ (same size,
- * each of d's items in o: the same set); d released. */
+ * each of d's items in o: the same set), laid out as d's table where it
+ * can be (set_laid_out); d released. */
 int typed_set_reflect(PyObject *o, const Type *t, RtDict *d) {
+  PyObject *laid_out = PySet_CheckExact(o) ? set_laid_out(t, d) : NULL;
+  if (laid_out) {
+    int rc = PySet_Clear(o);
+    if (!rc) take_table(o, laid_out);
+    Py_DECREF(laid_out);
+    rt_dict_release(d);
+    return rc;
+  }
   bool same = PySet_GET_SIZE(o) == d->used;
   for (int64_t i = 0; same && i < d->used; i++) {
     PyObject *item = key_box(t->nfields ? t->fields[0] : NULL, d->keykind, *(uint64_t *)(rt_dict_entry(d, i) + 8));

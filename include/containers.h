@@ -55,6 +55,11 @@ typedef struct RtDict {
   int32_t keykind, valkind;  /* TypeKinds */
   int64_t entries_mapped, index_mapped;  /* as RtList.mapped */
   RtHeld held;               /* the references in each value */
+  /* A set (valkind TY_SET, no values) iterates in the order of CPython's
+   * set table, which index is here (see containers.c's sets' table): */
+  int64_t fill;      /* its slots in use or dummies */
+  int64_t finger;    /* where pop() looks first */
+  int32_t ordered;   /* the entries are the table's live ones in its order */
 } RtDict;
 
 /* A tuple key (key kind TY_TUPLE): its bits are a pointer to one of these,
@@ -148,6 +153,15 @@ void rt_dict_clear(RtDict *d);
 RtDict *rt_dict_copy(RtDict *d);
 char *rt_dict_popitem(RtDict *d);  /* the last entry, removed (readable until the next insertion), or NULL */
 int32_t rt_dict_update(RtDict *d, RtDict *e);  /* e's entries into d (one type); RT_OK or RT_ERR_MEMORY */
+/* Sets: the item added or discarded as CPython's set does; RT_OK or RT_ERR_MEMORY, 1 if it was there */
+int32_t rt_set_add(RtDict *s, uint64_t key);
+int32_t rt_set_discard(RtDict *s, uint64_t key);
+void rt_set_shrink(RtDict *s);  /* the table rebuilt without its dummies once they are over a quarter of it */
+void rt_set_swap(RtDict *a, RtDict *b);  /* the two sets' items exchanged (each keeps its identity) */
+/* the i-th item of s in the order it was inserted (a set no item left since: made from a sequence) */
+uint64_t rt_set_inserted(RtDict *s, int64_t i);
+/* s given the layout of the CPython set table its items came from in order (see containers.c) */
+int32_t rt_set_mirror(RtDict *s, int64_t size, const int64_t *slots, int64_t finger);
 int64_t rt_number_hash(int32_t kind, uint64_t key);  /* Python's hash() of the number (of a key of kind) */
 int64_t rt_tuple_hash(const int64_t *hashes, int64_t n);  /* Python's hash() of a tuple whose items hash to these */
 void rt_key_error(int32_t kind, uint64_t key);  /* KeyError(key), as compiled code raises it */

@@ -112,7 +112,10 @@ struct Type {
   const size_t *offsets; /* TY_TUPLE, TY_RECORD: each field's offset; TY_CLASS: in the RtObject */
   const char *const *names; /* TY_RECORD: each field's name; a named tuple's (TY_TUPLE with a
                              * callee) and TY_CLASS's: its fields' names, then its class's name */
-  const int64_t *shapes; /* TY_RECORD: an array field's shape at [i * RC_MAX_NDIM] (a sub-array, C order) */
+  const int64_t *shapes; /* TY_RECORD: an array field's shape at [i * RC_MAX_NDIM] (a sub-array, C order);
+                          * TY_ENUM, TY_INTENUM of ints: each member's value, as int64 bits */
+  const char *const *texts; /* TY_ENUM, TY_INTENUM of ints: each member's str() (Python's print of it) */
+  int nmembers;          /* TY_ENUM, TY_INTENUM of ints: how many shapes and texts there are (0: other values) */
   const char *name;      /* as Numba spells it: "float64", "array(float64, 1d, C)", "(int64, float64)" */
   const void *callee;    /* TY_FUNCTION: the dispatcher it calls (the extension keeps it alive);
                           * TY_TUPLE: a named tuple's class (collections.namedtuple, typing.NamedTuple);
@@ -170,8 +173,10 @@ const Type *ty_list(const Type *item);  /* item NULL: an empty list's, typed by 
 const Type *ty_dict(const Type *key, const Type *value);  /* both NULL: an empty dict's */
 const Type *ty_set_of(const Type *item);  /* NULL: an empty set's */
 const Type *ty_yields(const Type *item);  /* a generator object yielding item */
-/* A member of the enum class cls (named name), kind TY_ENUM or TY_INTENUM, its values of type value. */
-const Type *ty_enum(TypeKind kind, const Type *value, const void *cls, const char *name);
+/* A member of the enum class cls (named name), kind TY_ENUM or TY_INTENUM, its values of type value;
+ * n members' values and str()s where they are ints (what print() writes), kept by the caller. */
+const Type *ty_enum(TypeKind kind, const Type *value, const void *cls, const char *name, int n,
+                    const int64_t *values, const char *const *texts);
 /* A structured dtype's record: n fields at the given offsets, size bytes, aligned to align. */
 const Type *ty_record(int n, const Type *const *fields, const char *const *names, const size_t *offsets,
                       const int64_t *shapes, size_t size, size_t align);
@@ -780,7 +785,8 @@ typedef struct RucheyAPI {
   const Type *(*charseq)(int n);  /* ty_charseq */
   const Type *(*slice)(int given);  /* ty_slice */
   const Type *(*funcptr)(const Type *ret, int n, const Type *const *params);  /* ty_funcptr */
-  const Type *(*enum_member)(TypeKind kind, const Type *value, const void *cls, const char *name);  /* ty_enum */
+  const Type *(*enum_member)(TypeKind kind, const Type *value, const void *cls, const char *name, int n,
+                             const int64_t *values, const char *const *texts);  /* ty_enum */
 } RucheyAPI;
 
 const RucheyAPI *ruchey_api(void);

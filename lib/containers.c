@@ -874,7 +874,7 @@ RtDict *rt_dict_new(int32_t keykind, int32_t valkind, int64_t valsize) {
   d->valkind = valkind;
   d->valsize = valsize;
   d->entsize = RT_DICT_VALUE + (valsize + 7) / 8 * 8;
-  d->held = held_of(valkind);
+  d->held = valkind == TY_SET ? (RtHeld){0} : held_of(valkind);  /* a set: no values */
   return d;
 }
 
@@ -884,7 +884,7 @@ void rt_dict_settle(RtDict *d, int32_t keykind, int32_t valkind, int64_t valsize
   d->valkind = valkind;
   d->valsize = valsize;
   d->entsize = RT_DICT_VALUE + (valsize + 7) / 8 * 8;  /* no entries yet */
-  d->held = held_of(valkind);
+  d->held = valkind == TY_SET ? (RtHeld){0} : held_of(valkind);
 }
 
 void rt_dict_hold(RtDict *d, int32_t n, const int32_t *kinds, const int64_t *offsets) {
@@ -976,15 +976,255 @@ static int32_t rebuild(RtDict *d, int64_t room) {
   return RT_OK;
 }
 
+/* ---------------------------------------------------------------- sets' table */
+
+/* A set iterates in the order of CPython's set table (Objects/setobject.c),
+ * as Python's and Numba's sets do, not in insertion order: {3, 1, 2} gives
+ * 1, 2, 3. Its index is that table, slot for slot (an entry number, -1
+ * empty, -2 a dummy, which a deletion leaves): a key is looked for in
+ * LINEAR_PROBES + 1 slots in a row, then at a jump perturbed by its hash's
+ * high bits; an insertion takes the last dummy on its path, else the empty
+ * slot ending it; the table grows when filled (dummies too) to 3/5. Its
+ * entries are put in the table's order when iteration asks (ordered). */
+#define LINEAR_PROBES 9
+#define PERTURB_SHIFT 5
+
+static bool is_set(const RtDict *d) { return d->valkind == TY_SET; }
+
+/* key's slot (found), or where CPython's set_add_entry would put it. */
+static int64_t *set_probe(RtDict *d, uint64_t key, int64_t hash, bool *found) {
+  uint64_t mask = (uint64_t)d->mask, i = (uint64_t)hash & mask, perturb = (uint64_t)hash;
+  int64_t *dummy = NULL;
+  for (;;) {
+    uint64_t last = i + LINEAR_PROBES <= mask ? i + LINEAR_PROBES : i;
+    for (uint64_t j = i; j <= last; j++) {
+      int64_t *slot = &d->index[j];
+      if (*slot == -1) {
+        *found = false;
+        return dummy ? dummy : slot;
+      }
+      if (*slot == -2) {
+        dummy = slot;
+      } else {
+        char *e = entry_at(d, *slot);
+        if (entry_hash(e) == hash && same_key(d->keykind, entry_key(e), key)) {
+          *found = true;
+          return slot;
+        }
+      }
+    }
+    perturb >>= PERTURB_SHIFT;
+    i = (i * 5 + 1 + perturb) & mask;
+  }
+}
+
+/* Entry number n put where CPython's set_insert_clean puts a hash in a table without dummies. */
+static void set_place(int64_t *index, uint64_t mask, int64_t hash, int64_t n) {
+  uint64_t i = (uint64_t)hash & mask, perturb = (uint64_t)hash;
+  for (;;) {
+    uint64_t last = i + LINEAR_PROBES <= mask ? i + LINEAR_PROBES : i;
+    for (uint64_t j = i; j <= last; j++)
+      if (index[j] == -1) {
+        index[j] = n;
+        return;
+      }
+    perturb >>= PERTURB_SHIFT;
+    i = (i * 5 + 1 + perturb) & mask;
+  }
+}
+
+/* A new table, the smallest power of two (8 at least) over minused slots,
+ * the items placed in the old one's order; its dummies gone. */
+static int32_t set_resize(RtDict *d, int64_t minused) {
+  int64_t size = 8, mapped = 0;
+  while (size <= minused) size *= 2;
+  int64_t *index = grow_memory(NULL, &mapped, 0, sizeof(int64_t) * (size_t)size);
+  if (!index) return RT_ERR_MEMORY;
+  memset(index, 0xff, sizeof(int64_t) * (size_t)size);  /* all -1 */
+  for (int64_t i = 0; d->index && i <= d->mask; i++)
+    if (d->index[i] >= 0) set_place(index, (uint64_t)size - 1, entry_hash(entry_at(d, d->index[i])), d->index[i]);
+  if (d->index) free_memory(d->index, d->index_mapped);
+  d->index = index;
+  d->index_mapped = mapped;
+  d->mask = size - 1;
+  d->fill = d->used;
+  d->ordered = false;
+  return RT_OK;
+}
+
+/* The entries made the table's live ones in its order (none deleted). */
+static int32_t set_order(RtDict *d) {
+  if (d->ordered) return RT_OK;
+  char *packed = malloc((size_t)(d->used * d->entsize) + 1);
+  if (!packed) return RT_ERR_MEMORY;
+  int64_t n = 0;
+  for (int64_t i = 0; d->index && i <= d->mask; i++) {
+    if (d->index[i] < 0) continue;
+    memcpy(packed + n * d->entsize, entry_at(d, d->index[i]), (size_t)d->entsize);
+    d->index[i] = n++;
+  }
+  memcpy(d->entries, packed, (size_t)(n * d->entsize));
+  free(packed);
+  d->nentries = n;
+  d->ordered = true;
+  return RT_OK;
+}
+
+/* A new entry of key (kept), hash; its number, or -1: no memory. The
+ * deleted entries go only when the entries are full: till then a set
+ * made from a sequence keeps its entries in the sequence's order. */
+static int64_t set_entry(RtDict *d, uint64_t key, int64_t hash) {
+  if (d->nentries == d->cap && d->nentries != d->used && set_order(d) != RT_OK) return -1;
+  if (d->nentries == d->cap) {
+    int64_t cap = d->cap < 8 ? 8 : 2 * d->cap;
+    char *entries = grow_memory(d->entries, &d->entries_mapped, (size_t)(d->nentries * d->entsize), (size_t)(cap * d->entsize));
+    if (!entries) return -1;
+    d->entries = entries;
+    d->cap = cap;
+  }
+  const KeyKind *k = key_kind(d->keykind);
+  uint64_t kept = k ? k->keep(key) : key;
+  if (k && !kept) return -1;
+  char *e = entry_at(d, d->nentries);
+  memcpy(e, &hash, 8);
+  memcpy(e + 8, &kept, 8);
+  d->ordered = false;
+  return d->nentries++;
+}
+
+static int32_t set_add(RtDict *d, uint64_t key, int64_t hash) {
+  if (!d->index && set_resize(d, 0) != RT_OK) return RT_ERR_MEMORY;
+  bool found;
+  int64_t *slot = set_probe(d, key, hash, &found);
+  if (found) return RT_OK;
+  bool fresh = *slot == -1;
+  int64_t n = set_entry(d, key, hash);  /* the slot stays: set_order renumbers live ones */
+  if (n < 0) return RT_ERR_MEMORY;
+  *slot = n;
+  d->used++;
+  if (!fresh) return RT_OK;
+  d->fill++;
+  return d->fill * 5 < d->mask * 3 ? RT_OK : set_resize(d, d->used > 50000 ? d->used * 2 : d->used * 4);
+}
+
+int32_t rt_set_add(RtDict *s, uint64_t key) { return set_add(s, key, rt_number_hash(s->keykind, key)); }
+
+int32_t rt_set_discard(RtDict *s, uint64_t key) {
+  if (!s->used) return 0;
+  bool found;
+  int64_t *slot = set_probe(s, key, rt_number_hash(s->keykind, key), &found);
+  if (!found) return 0;
+  release_entry(s, entry_at(s, *slot));
+  int64_t deleted = RT_DELETED;
+  memcpy(entry_at(s, *slot), &deleted, 8);
+  *slot = -2;
+  s->used--;
+  s->ordered = false;
+  return 1;
+}
+
+/* As CPython's set_difference_update ends. */
+void rt_set_shrink(RtDict *s) {
+  if (s->index && s->fill - s->used > s->mask / 4) set_resize(s, s->used > 50000 ? s->used * 2 : s->used * 4);
+}
+
+/* s.pop(): the first item from the finger on, as CPython's set_pop. */
+static char *set_pop(RtDict *s) {
+  if (!s->used) return NULL;
+  int64_t i = s->finger & s->mask;
+  while (s->index[i] < 0) i = i == s->mask ? 0 : i + 1;
+  char *e = entry_at(s, s->index[i]);
+  int64_t deleted = RT_DELETED;
+  uint64_t key = entry_key(e);
+  memcpy(e, &deleted, 8);  /* its key handed over, readable until the entries are packed */
+  memcpy(e + 8, &key, 8);
+  s->index[i] = -2;
+  s->used--;
+  s->finger = i + 1;
+  s->ordered = false;
+  return e;
+}
+
+static void set_clear(RtDict *s) {
+  release_entries(s);
+  s->used = s->nentries = s->fill = 0;
+  if (s->index) {  /* CPython's set is back to its smallest table */
+    s->mask = 7;
+    memset(s->index, 0xff, sizeof(int64_t) * 8);
+  }
+}
+
+/* e's items into s, as CPython's set_merge: into an empty set, its
+ * slots copied when the tables are alike, else its items placed in its
+ * table's order without a look for duplicates. */
+static int32_t set_merge(RtDict *s, RtDict *e) {
+  if (s == e || !e->used) return RT_OK;
+  if (!s->index && set_resize(s, 0) != RT_OK) return RT_ERR_MEMORY;
+  if ((s->fill + e->used) * 5 >= s->mask * 3 && set_resize(s, (s->used + e->used) * 2) != RT_OK) return RT_ERR_MEMORY;
+  bool empty = s->fill == 0, alike = empty && s->mask == e->mask && e->fill == e->used;
+  for (int64_t i = 0; i <= e->mask; i++) {
+    if (e->index[i] < 0) continue;
+    char *from = entry_at(e, e->index[i]);
+    if (!empty) {
+      if (set_add(s, entry_key(from), entry_hash(from)) != RT_OK) return RT_ERR_MEMORY;
+      continue;
+    }
+    int64_t n = set_entry(s, entry_key(from), entry_hash(from));
+    if (n < 0) return RT_ERR_MEMORY;
+    if (alike) s->index[i] = n;
+    else set_place(s->index, (uint64_t)s->mask, entry_hash(from), n);
+    s->used++;
+    s->fill++;
+  }
+  return RT_OK;
+}
+
+void rt_set_swap(RtDict *a, RtDict *b) {  /* as CPython's set_swap_bodies: the counts and fingers stay */
+  RtDict t = *a;
+  *a = *b;
+  *b = t;
+  b->refcount = a->refcount;
+  a->refcount = t.refcount;
+  b->finger = a->finger;
+  a->finger = t.finger;
+}
+
+uint64_t rt_set_inserted(RtDict *s, int64_t i) { return entry_key(entry_at(s, i)); }
+
+/* s, its items inserted in the order of a CPython set's table and none
+ * removed since, given that table's layout: slots[i] -1 empty, -2 a dummy,
+ * else its item's number; so that s iterates, grows and pops as it will. */
+int32_t rt_set_mirror(RtDict *s, int64_t size, const int64_t *slots, int64_t finger) {
+  if (size < 8 || (size & (size - 1)) || s->nentries != s->used) return RT_ERR_VALUE;
+  int64_t mapped = 0, fill = 0;
+  int64_t *index = grow_memory(NULL, &mapped, 0, sizeof(int64_t) * (size_t)size);
+  if (!index) return RT_ERR_MEMORY;
+  for (int64_t i = 0; i < size; i++) fill += (index[i] = slots[i]) != -1;
+  if (s->index) free_memory(s->index, s->index_mapped);
+  s->index = index;
+  s->index_mapped = mapped;
+  s->mask = size - 1;
+  s->fill = fill;
+  s->finger = finger;
+  s->ordered = false;
+  return RT_OK;
+}
+
 char *rt_dict_lookup(RtDict *d, uint64_t key) {
   if (!d->used) return NULL;
   bool found;
-  int64_t *slot = find_slot(d, key, rt_number_hash(d->keykind, key), &found);
+  int64_t hash = rt_number_hash(d->keykind, key);
+  int64_t *slot = is_set(d) ? set_probe(d, key, hash, &found) : find_slot(d, key, hash, &found);
   return found ? entry_at(d, *slot) + RT_DICT_VALUE : NULL;
 }
 
 char *rt_dict_insert(RtDict *d, uint64_t key) {
   int64_t hash = rt_number_hash(d->keykind, key);
+  if (is_set(d)) {  /* its entry's address (an item's, whose value has no bytes) */
+    if (set_add(d, key, hash) == RT_OK) return d->entries + RT_DICT_VALUE;
+    rt_set_error(RT_ERR_MEMORY, NULL);
+    return NULL;
+  }
   bool found = false;
   int64_t *slot = d->index ? find_slot(d, key, hash, &found) : NULL;
   if (found) return entry_at(d, *slot) + RT_DICT_VALUE;
@@ -1012,6 +1252,7 @@ char *rt_dict_insert(RtDict *d, uint64_t key) {
 }
 
 int32_t rt_dict_delete(RtDict *d, uint64_t key) {
+  if (is_set(d)) return rt_set_discard(d, key);
   if (!d->used) return 0;
   bool found;
   int64_t *slot = find_slot(d, key, rt_number_hash(d->keykind, key), &found);
@@ -1026,17 +1267,29 @@ int32_t rt_dict_delete(RtDict *d, uint64_t key) {
 
 char *rt_dict_entry(RtDict *d, int64_t i) {
   if (i < 0 || i >= d->used) return NULL;
+  if (is_set(d)) return set_order(d) == RT_OK ? entry_at(d, i) : NULL;
   if (d->nentries != d->used) rebuild(d, d->cap);  /* compacting needs no memory */
   return entry_at(d, i);
 }
 
 void rt_dict_clear(RtDict *d) {
+  if (is_set(d)) {
+    set_clear(d);
+    return;
+  }
   release_entries(d);
   d->used = d->nentries = 0;
   if (d->index) memset(d->index, 0xff, sizeof(int64_t) * (size_t)(d->mask + 1));
 }
 
 RtDict *rt_dict_copy(RtDict *d) {
+  if (is_set(d)) {  /* s.copy(): CPython's set merged into a new one */
+    RtDict *c = rt_dict_new(d->keykind, TY_SET, 0);
+    if (c && set_merge(c, d) == RT_OK) return c;
+    if (c) rt_dict_free(c);
+    rt_set_error(RT_ERR_MEMORY, NULL);
+    return NULL;
+  }
   RtDict *c = rt_dict_new(d->keykind, d->valkind, d->valsize);
   if (c) c->held = d->held;
   if (!c || rebuild(c, d->used) != RT_OK) {
@@ -1056,6 +1309,7 @@ RtDict *rt_dict_copy(RtDict *d) {
 /* The last live entry, removed (its key and value stay readable until the
  * next insertion), or NULL when d is empty. */
 char *rt_dict_popitem(RtDict *d) {
+  if (is_set(d)) return set_pop(d);
   if (!d->used) return NULL;
   while (entry_hash(entry_at(d, d->nentries - 1)) == RT_DELETED) d->nentries--;
   char *e = entry_at(d, d->nentries - 1);
@@ -1068,6 +1322,7 @@ char *rt_dict_popitem(RtDict *d) {
 
 /* d.update(e) for dicts of one type: e's entries inserted in order. */
 int32_t rt_dict_update(RtDict *d, RtDict *e) {
+  if (is_set(d)) return set_merge(d, e);
   int64_t n = e->nentries;  /* d.update(d) inserts nothing new */
   for (int64_t i = 0; i < n; i++) {
     char *src = entry_at(e, i);

@@ -1,10 +1,11 @@
 /* sets.c — Python's sets in C, for compiled code.
  *
- * A set is an RtDict whose entries have no value (valsize 0): lib/
- * containers.c hashes, probes, inserts and deletes its items exactly as it
- * does a dict's keys (Python's hashes of numbers, strs by code points).
- * What a set has beyond a dict is here: the operations of two sets
- * (| & - ^ and their in-place forms), the relations (<=, isdisjoint), and
+ * A set is an RtDict whose entries have no value (valkind TY_SET, valsize
+ * 0), its index CPython's set table (lib/containers.c's sets' table), so
+ * that it iterates in CPython's order. What a set has beyond a dict is
+ * here: the operations of two sets (| & - ^ and their in-place forms),
+ * each walking its operands as CPython's setobject.c does, so that the
+ * result's table (its order) is Python's; the relations (<=, isdisjoint);
  * its items as a list, for list(s) and sorted(s).
  */
 #include <math.h>
@@ -14,62 +15,124 @@
 #include "rtstr.h"
 
 enum { SET_UNION, SET_INTERSECTION, SET_DIFFERENCE, SET_SYMMETRIC };  /* what rt_set_combine does (a row's ival) */
+/* With an op: b was made of a sequence's items (a list, a tuple), which
+ * CPython's set takes one by one in the sequence's order. */
+#define SET_SEQUENCE 16
 
 static uint64_t key_at(const char *e) { return *(const uint64_t *)(e + 8); }
 
-/* The i-th item of s (0 <= i < len(s)). */
+/* The i-th item of s (0 <= i < len(s)), in its table's order. */
 static uint64_t item(RtDict *s, int64_t i) { return key_at(rt_dict_entry(s, i)); }
 
 static bool has(RtDict *s, uint64_t key) { return rt_dict_lookup(s, key) != NULL; }
 
-/* Inserts the items of a that are (keep) or are not (!keep) in b. */
-static int32_t add_filtered(RtDict *to, RtDict *a, RtDict *b, bool keep) {
-  for (int64_t i = 0; i < a->used; i++) {
-    uint64_t k = item(a, i);
-    if (has(b, k) == keep && !rt_dict_insert(to, k)) return RT_ERR_MEMORY;
+/* The i-th of b's items as CPython walks them: a sequence's in its order. */
+static uint64_t walked(RtDict *b, bool seq, int64_t i) { return seq ? rt_set_inserted(b, i) : item(b, i); }
+
+/* Adds the items of a (walked as seq says) that are (keep) or are not (!keep) in b. */
+static int32_t add_filtered(RtDict *to, RtDict *a, bool seq, RtDict *b, bool keep) {
+  for (int64_t i = 0, n = a->used; i < n; i++) {
+    uint64_t k = walked(a, seq, i);
+    if (has(b, k) == keep && rt_set_add(to, k) != RT_OK) return RT_ERR_MEMORY;
   }
   return RT_OK;
 }
 
-static int32_t combine_into(RtDict *r, RtDict *a, RtDict *b, int32_t op) {
-  switch (op) {
-  case SET_UNION: return rt_dict_update(r, a) == RT_OK ? rt_dict_update(r, b) : RT_ERR_MEMORY;
-  case SET_INTERSECTION: return add_filtered(r, a, b, true);
-  case SET_DIFFERENCE: return add_filtered(r, a, b, false);
-  default: return add_filtered(r, a, b, false) == RT_OK ? add_filtered(r, b, a, false) : RT_ERR_MEMORY;
+/* a -= b (CPython's set_difference_update). */
+static int32_t discard_all(RtDict *a, RtDict *b, bool seq) {
+  if (a == b) {
+    rt_dict_clear(a);
+    return RT_OK;
   }
+  for (int64_t i = 0, n = b->used; i < n; i++) rt_set_discard(a, walked(b, seq, i));
+  rt_set_shrink(a);
+  return RT_OK;
 }
 
-/* a | b, a & b, a - b or a ^ b: a new set; NULL when there is no memory. */
+/* a ^= b (CPython's set_symmetric_difference_update): b's items walked in its table's order. */
+static int32_t toggle_all(RtDict *a, RtDict *b) {
+  if (a == b) {
+    rt_dict_clear(a);
+    return RT_OK;
+  }
+  for (int64_t i = 0, n = b->used; i < n; i++) {
+    uint64_t k = item(b, i);
+    if (!rt_set_discard(a, k) && rt_set_add(a, k) != RT_OK) return RT_ERR_MEMORY;
+  }
+  return RT_OK;
+}
+
+/* a |= b (CPython's set_update_internal). */
+static int32_t add_all(RtDict *a, RtDict *b, bool seq) {
+  if (!seq) return rt_dict_update(a, b);
+  for (int64_t i = 0, n = b->used; i < n; i++)
+    if (rt_set_add(a, rt_set_inserted(b, i)) != RT_OK) return RT_ERR_MEMORY;
+  return RT_OK;
+}
+
+/* a & b as CPython's set_intersection: the smaller set walked (b when as large). */
+static int32_t intersect_into(RtDict *r, RtDict *a, RtDict *b, bool seq) {
+  if (seq) return add_filtered(r, b, true, a, true);
+  if (a == b) return rt_dict_update(r, a);
+  return b->used > a->used ? add_filtered(r, a, false, b, true) : add_filtered(r, b, false, a, true);
+}
+
+/* a - b as CPython's set_difference: a copied then b's items discarded
+ * when a is over four times larger (or b a sequence), else a walked. */
+static int32_t subtract_into(RtDict *r, RtDict *a, RtDict *b, bool seq) {
+  if (seq || (a->used >> 2) > b->used) return rt_dict_update(r, a) == RT_OK ? discard_all(r, b, seq) : RT_ERR_MEMORY;
+  return add_filtered(r, a, false, b, false);
+}
+
+/* a | b, a & b, a - b or a ^ b (op, with SET_SEQUENCE): a new set; NULL
+ * when there is no memory. a ^ b is CPython's: b copied (or b itself,
+ * made for the call from a sequence), a's items toggled in it. */
 RtDict *rt_set_combine(RtDict *a, RtDict *b, int32_t op) {
-  RtDict *r = rt_dict_new(a->keykind, a->valkind, 0);
-  if (r && combine_into(r, a, b, op) == RT_OK) return r;
-  if (r) rt_dict_free(r);
+  bool seq = op & SET_SEQUENCE;
+  op &= ~SET_SEQUENCE;
+  RtDict *r = op == SET_SYMMETRIC && seq ? b : rt_dict_new(a->keykind, a->valkind, 0);
+  if (r == b) __atomic_add_fetch(&b->refcount, 1, __ATOMIC_ACQ_REL);
+  int32_t rc = !r                      ? RT_ERR_MEMORY
+               : op == SET_UNION        ? (rt_dict_update(r, a) == RT_OK ? add_all(r, b, seq) : RT_ERR_MEMORY)
+               : op == SET_INTERSECTION ? intersect_into(r, a, b, seq)
+               : op == SET_DIFFERENCE   ? subtract_into(r, a, b, seq)
+               : r != b && rt_dict_update(r, b) != RT_OK ? RT_ERR_MEMORY
+                                         : toggle_all(r, a);
+  if (rc == RT_OK) return r;
+  if (r) rt_dict_release(r);
   rt_set_error(RT_ERR_MEMORY, NULL);
   return NULL;
 }
 
-/* a |= b, a &= b, a -= b, a ^= b: a changed in place (its identity kept,
- * as Python's, so that every name for it sees the change). */
+/* a |= b, a &= b, a -= b, a ^= b (op, with SET_SEQUENCE): a changed in
+ * place (its identity kept, as Python's, so that every name for it sees
+ * the change); a &= b takes the table of a & b, as CPython's. */
 int32_t rt_set_combine_update(RtDict *a, RtDict *b, int32_t op) {
-  if (op == SET_UNION) return rt_dict_update(a, b);
-  if (a == b) {  /* s &= s keeps s; s -= s and s ^= s empty it */
-    if (op != SET_INTERSECTION) rt_dict_clear(a);
-    return RT_OK;
-  }
-  if (op == SET_DIFFERENCE || op == SET_SYMMETRIC) {
-    for (int64_t i = 0; i < b->used; i++) {
-      uint64_t k = item(b, i);
-      if (!rt_dict_delete(a, k) && op == SET_SYMMETRIC && !rt_dict_insert(a, k)) return RT_ERR_MEMORY;
-    }
-    return RT_OK;
-  }
-  RtDict *r = rt_set_combine(a, b, SET_INTERSECTION);
+  bool seq = op & SET_SEQUENCE;
+  op &= ~SET_SEQUENCE;
+  if (op == SET_UNION) return add_all(a, b, seq);
+  if (op == SET_DIFFERENCE) return discard_all(a, b, seq);
+  if (op == SET_SYMMETRIC) return toggle_all(a, b);
+  RtDict *r = rt_set_combine(a, b, op | (seq ? SET_SEQUENCE : 0));
   if (!r) return RT_ERR_MEMORY;
-  rt_dict_clear(a);
-  int32_t rc = rt_dict_update(a, r);
+  rt_set_swap(a, r);
   rt_dict_release(r);
-  return rc;
+  return RT_OK;
+}
+
+/* The set {a, b, c, ...} of three constants or more makes of s (its
+ * items added in order): CPython compiles it to a frozenset, which its
+ * compiler makes again of the first one's items (merging constants), then
+ * merges into a new set. NULL: no memory. */
+RtDict *rt_set_frozen(RtDict *s) {
+  RtDict *again = rt_dict_new(s->keykind, s->valkind, 0), *r = NULL;
+  for (int64_t i = 0; again && i < s->used; i++)
+    if (rt_set_add(again, item(s, i)) != RT_OK) goto done;
+  if (again) r = rt_dict_copy(again);
+done:
+  if (again) rt_dict_release(again);
+  if (!r) rt_set_error(RT_ERR_MEMORY, NULL);
+  return r;
 }
 
 /* Whether every item of a is in b (a <= b). */
@@ -161,4 +224,5 @@ void rt_register_sets(void (*define)(const char *name, void *addr, void *ctx), v
   define("rt_set_subset_numbers", (void *)rt_set_subset_numbers, ctx);
   define("rt_set_disjoint", (void *)rt_set_disjoint, ctx);
   define("rt_set_items", (void *)rt_set_items, ctx);
+  define("rt_set_frozen", (void *)rt_set_frozen, ctx);
 }

@@ -411,8 +411,10 @@ const Type *ty_set_of(const Type *item) {
 }
 
 /* One type per enum class and its values' type, as Numba's EnumMember. */
-const Type *ty_enum(TypeKind kind, const Type *value, const void *cls, const char *name) {
-  return intern(&(Type){.kind = kind, .elem = value, .callee = cls, .name = name});
+const Type *ty_enum(TypeKind kind, const Type *value, const void *cls, const char *name, int n,
+                    const int64_t *values, const char *const *texts) {
+  return intern(&(Type){.kind = kind, .elem = value, .callee = cls, .name = name, .nmembers = n, .shapes = values,
+                        .texts = texts});
 }
 
 /* Generator objects are typed by what they yield alone: their state's

@@ -748,3 +748,35 @@ def test_str_valued_member_against_a_str_is_a_typing_error():
 
     with pytest.raises(ruchey.TypingError, match=says("cannot compare")):
         against(Label.ALPHA)
+
+
+# ---------------------------------------------------------------- print()
+
+class Tint(enum.Enum):
+    WARM = 1
+    COLD = 2
+    HOT = 1  # an alias: Python prints Tint.WARM
+
+
+@njit
+def prints_members(c, s, t):
+    print(Color.RED, Shape.LINE)
+    print(c, "and", s)
+    print(t, Tint.HOT, Switch.ON)
+    return 0
+
+
+def test_print_writes_enum_members_as_python_does(capsys):
+    for c, s, t in itertools.product(Color, Shape, Tint):
+        prints_members(c, s, t)
+        compiled = capsys.readouterr().out
+        prints_members.py_func(c, s, t)
+        assert compiled == capsys.readouterr().out
+
+
+def test_print_of_a_float_valued_member_is_a_typing_error():
+    @njit
+    def prints_weight():
+        print(Weight.LIGHT)
+    with pytest.raises(ruchey.TypingError, match=says("print")):
+        prints_weight()

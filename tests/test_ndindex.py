@@ -201,3 +201,28 @@ def test_tuple_variable_index_too_long():
         return a[t]
     with pytest.raises(ruchey.TypingError, match="too many indices"):
         too_many(numpy.ones((2, 2)))
+
+
+# ---------------------------------------------------------------- outside a for loop's header
+
+@njit
+def listed_indices(a):
+    return list(numpy.ndindex(a.shape)), list(numpy.ndindex(*a.shape)), list(numpy.ndenumerate(a)), \
+        sorted(numpy.ndindex(2, 3), reverse=True)
+
+
+def test_list_of_ndindex_and_ndenumerate_outside_loops_is_numpys():
+    rng = make_rng(11)
+    for shape in [(3,), (2, 3), (2, 1, 4), (0, 3)]:
+        a = rng.standard_normal(shape)
+        got = listed_indices(a)
+        want = listed_indices.py_func(a)
+        assert [list(x) for x in got] == [list(x) for x in want]
+
+
+def test_list_of_ndenumerate_of_a_number_is_a_typing_error():
+    @njit
+    def bad(x):
+        return list(numpy.ndenumerate(x))
+    with pytest.raises(ruchey.TypingError):
+        bad(1.5)

@@ -3,6 +3,8 @@ tuples holding strs, such tuples as defaults, returned and passed on to
 other compiled functions. The strs are unboxed for the call and released
 after it (and when unboxing fails part way). Each result is compared with
 the function's py_func on generated inputs."""
+import random
+
 import numpy as np
 import pytest
 
@@ -216,3 +218,58 @@ def test_repeated_calls_leak_nothing():
     after = rss_bytes()
     if before is not None:
         assert after - before < 8 << 20, f"RSS grew by {(after - before) >> 20} MB"
+
+
+# ---------------------------------------------------------------- min() and max() of tuples holding strs
+
+@njit
+def extremes(a, b, s):
+    x = max((a, s), (b, "y"), (a, "q" + s))
+    y = min((a, s), (b, "y"))
+    return x, y, max(s, "m", s + "z"), min(s + "a", s), max((1, s + "x"), (1, s))[1]
+
+
+@pytest.mark.skipif(AS_NUMBA, reason="Numba refuses max() of tuples holding strs")
+def test_min_and_max_of_tuples_holding_strs_order_as_python():
+    rng = random.Random(4)
+    for _ in range(200):
+        a, b = rng.randrange(-2, 3), rng.randrange(-2, 3)
+        s = "".join(rng.choice("amqyz") for _ in range(rng.randrange(0, 4)))
+        assert extremes(a, b, s) == extremes.py_func(a, b, s)
+
+
+@pytest.mark.skipif(AS_NUMBA, reason="Numba refuses max() of tuples holding strs")
+def test_min_and_max_of_tuples_holding_strs_leak_nothing():
+    assert extremes(1, 2, "abc") == extremes.py_func(1, 2, "abc")
+    before = rss_bytes()
+    for _ in range(100000):
+        extremes(1, 2, "abc" * 20)
+    if before is not None:
+        assert rss_bytes() - before < 8 << 20
+
+
+@njit
+def extremes_of_list(n, s):
+    rows = [(i % 3, s + str(i)) for i in range(n)]
+    return max(rows), min(rows)
+
+
+@pytest.mark.skipif(AS_NUMBA, reason="Numba refuses max() of tuples holding strs")
+def test_min_and_max_of_a_list_of_tuples_holding_strs_order_as_python():
+    for n in range(1, 12):
+        assert extremes_of_list(n, "k") == extremes_of_list.py_func(n, "k")
+    with pytest.raises(ValueError, match="empty"):
+        extremes_of_list(0, "k")
+    before = rss_bytes()
+    for _ in range(50000):
+        extremes_of_list(10, "x" * 30)
+    if before is not None:
+        assert rss_bytes() - before < 8 << 20
+
+
+def test_max_of_tuples_of_a_str_and_a_list_is_a_typing_error():
+    @njit
+    def bad(s):
+        return max((s, [1]), (s, [2]))
+    with pytest.raises(ruchey.TypingError, match="max"):
+        bad("a")

@@ -416,3 +416,31 @@ def test_in_a_tuple_compares_each_item(t):
 def test_in_a_tuple_of_arrays_is_a_typing_error():
     with pytest.raises(ruchey.TypingError, match="'in' a tuple holding"):
         ruchey.njit(contains)((numpy.zeros(2),), 1.0)
+
+
+# ---------------------------------------------------------------- slicing by a slice value
+
+@njit
+def sliced_by_values(t):
+    s = slice(1, 3)
+    back = slice(None, None, -1)
+    head = slice(2)
+    tail = slice(-3, None)
+    return t[s], t[back], t[head], t[tail], t[slice(0, 5, 2)], t[slice(-1, -6, -2)]
+
+
+def test_a_tuple_sliced_by_a_constant_slice_value_is_pythons_slice():
+    for n in range(0, 7):
+        t = tuple(range(10, 10 + n))
+        assert sliced_by_values(t) == sliced_by_values.py_func(t)
+    mixed = (1, 2.5, 3, 4, 5.5)
+    assert sliced_by_values(mixed) == sliced_by_values.py_func(mixed)
+
+
+def test_a_tuple_sliced_by_a_slice_known_only_at_run_time_is_a_typing_error():
+    @njit
+    def by_run_time_slice(t, k):
+        s = slice(1, k)
+        return t[s]
+    with pytest.raises(ruchey.TypingError, match="constant" if not AS_NUMBA else None):
+        by_run_time_slice((1, 2, 3), 2)

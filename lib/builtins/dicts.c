@@ -15,6 +15,11 @@
 static const Type *key_of(const Type *d) { return d->nfields ? d->fields[0] : NULL; }
 static const Type *value_of(const Type *d) { return d->nfields ? d->fields[1] : NULL; }
 
+/* The value kind and size an RtDict of type t is made with: a set's
+ * TY_SET, which marks it one (containers.c's sets' table), and no bytes. */
+static int value_kind(const Type *t) { return t->kind == TY_SET ? TY_SET : value_of(t) ? (int)value_of(t)->kind : -1; }
+static int64_t value_size(const Type *t) { return t->kind == TY_SET ? 0 : value_of(t) ? (int64_t)value_of(t)->size : 8; }
+
 /* ---------------------------------------------------------------- typing */
 
 /* A tuple of at most RT_KEY_FIELDS numbers and bools (RtTupleKey's). */
@@ -259,8 +264,7 @@ static void settle(Lower *l, const Type *t, LLVMValueRef d) {
   LLVMBuildCondBr(l->b, LLVMBuildICmp(l->b, LLVMIntSLT, kind, const_i32(l, 0), ""), untyped, typed);
   position(l, untyped);
   LLVMTypeRef p[4] = {l->mod->ptr, l->mod->i32, l->mod->i32, l->mod->i64};
-  LLVMValueRef a[4] = {d, const_i32(l, (int)key_of(t)->kind), const_i32(l, (int)value_of(t)->kind),
-                       const_i64(l, (int64_t)value_of(t)->size)};
+  LLVMValueRef a[4] = {d, const_i32(l, (int)key_of(t)->kind), const_i32(l, value_kind(t)), const_i64(l, value_size(t))};
   lo_call_fn(l, "rt_dict_settle", void_type(l), p, a, 4);
   lo_hold_items(l, value_of(t), d, "rt_dict_hold");
   LLVMBuildBr(l->b, typed);
@@ -303,8 +307,8 @@ static LLVMValueRef lookup_or_raise(Lower *l, const Type *t, LLVMValueRef d, LLV
 static LLVMValueRef new_dict(Lower *l, const Type *t) {
   const Type *v = value_of(t);
   LLVMTypeRef p[3] = {l->mod->i32, l->mod->i32, l->mod->i64};
-  LLVMValueRef a[3] = {const_i32(l, t->nfields ? (int)key_of(t)->kind : -1), const_i32(l, v ? (int)v->kind : -1),
-                       const_i64(l, v ? (int64_t)v->size : 8)};
+  LLVMValueRef a[3] = {const_i32(l, t->nfields ? (int)key_of(t)->kind : -1), const_i32(l, value_kind(t)),
+                       const_i64(l, value_size(t))};
   LLVMValueRef d = lo_call_fn(l, "rt_dict_new", l->mod->ptr, p, a, 3);
   lo_raise_if(l, LLVMBuildIsNull(l->b, d, ""), RT_ERR_MEMORY, NULL);
   lo_hold_items(l, v, d, "rt_dict_hold");

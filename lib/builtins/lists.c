@@ -152,6 +152,16 @@ bool ty_item_ordered(const Type *t) {
   return true;
 }
 
+/* Items min() and max() order: ty_item_ordered's, and tuples of numbers
+ * and strs, compared item by item (lo_compare_values), which no sort
+ * takes yet. */
+bool ty_minmax_ordered(const Type *t) {
+  if (ty_item_ordered(t)) return true;
+  for (int i = 0; t->kind == TY_TUPLE && i < t->nfields; i++)
+    if (t->fields[i]->kind != TY_STR && !ty_item_ordered(t->fields[i])) return false;
+  return t->kind == TY_TUPLE && t->nfields;
+}
+
 /* The item type of a list, or an error where it cannot be known. */
 const Type *ty_list_item(Infer *in, Node *n, const Type *t) {
   if (t->elem) return t->elem;
@@ -1031,8 +1041,8 @@ const Type *ty_list_minmax(Infer *in, Node *n, const Type **args) {
   char what[16];
   snprintf(what, sizeof what, "%s()", n->bi->name);
   const Type *elem = items_of(in, n, n->list.items[0], args[0], what);
-  if (elem && !ty_item_ordered(elem))
-    return ty_error(in, n, "%s() of items of %s is not supported (numbers, strs and tuples of numbers are)", n->bi->name,
+  if (elem && !ty_minmax_ordered(elem))
+    return ty_error(in, n, "%s() of items of %s is not supported (numbers, strs and tuples of numbers and strs are)", n->bi->name,
                     elem->name);
   return elem;
 }
@@ -1047,12 +1057,13 @@ static void keep_better(Lower *l, Fold *f, LLVMValueRef v) {
   LLVMBuildStore(l->b, const_bool(l, true), f->seen);
 }
 
-/* The best item found, or ValueError where there was none; a str one
- * more reference (the result's) before its container lets it go. */
+/* The best item found, or ValueError where there was none; a str (a
+ * tuple's strs) one more reference (the result's) before its container
+ * lets it go. */
 static void keep_best(Lower *l, Fold *f, LLVMValueRef unused) {
   lo_raise_if(l, LLVMBuildNot(l->b, LLVMBuildLoad2(l->b, l->mod->i1, f->seen, ""), ""), RT_ERR_VALUE,
               f->op == OP_LT ? "min() arg is an empty sequence" : "max() arg is an empty sequence");
-  if (f->t->kind == TY_STR) lo_refcount(l, f->t, LLVMBuildLoad2(l->b, lo_type(l, f->t), f->acc, ""), true);
+  if (ty_has_arrays(f->t)) lo_refcount(l, f->t, LLVMBuildLoad2(l->b, lo_type(l, f->t), f->acc, ""), true);
 }
 
 LLVMValueRef lo_list_minmax(Lower *l, Node *n) {

@@ -25,6 +25,10 @@ static bool printable(const Type *t) {
   return ty_is_scalar(t) || t->kind == TY_NONE || t->kind == TY_STR || t->kind == TY_DTYPE;
 }
 
+/* An enum member of ints, printed as Python prints it: its str() (Color.RED; an IntEnum's value since
+ * Python 3.11), known for each member when its class was typed. */
+static bool printable_member(const Type *t) { return ty_is_enum(t) && t->nmembers > 0; }
+
 /* Whether t is or holds what only the CPU's print writes (strings made at run time, arrays). */
 static bool host_only(const Type *t) {
   for (int i = 0; t->kind == TY_TUPLE && i < t->nfields; i++)
@@ -35,7 +39,8 @@ static bool host_only(const Type *t) {
 static const Type *ty_print(Infer *in, Node *n, const Type **args) {
   for (int i = 0; i < n->list.len; i++) {
     Node *x = n->list.items[i];
-    if (x->kind != N_STRING && (!printable(args[i]) || (host_only(args[i]) && ty_in_cuda(in))))
+    if (printable_member(args[i]) && ty_in_cuda(in)) return ty_error(in, x, "print() of an enum member is not supported in GPU code");
+    if (x->kind != N_STRING && !printable_member(args[i]) && (!printable(args[i]) || (host_only(args[i]) && ty_in_cuda(in))))
       return ty_error(in, x, "print() prints numbers, bools, None, tuples of them and constant strings (and str "
                       "values and arrays of numbers outside kernels) in compiled code, not %s", args[i]->name);
     if (ty_holds_complex(args[i]) && in->opts && in->opts->gpu_cc)
@@ -79,7 +84,15 @@ static int slots_of(const Type *t) {
 /* Value v of type t: its directives in the format, its slots from slot[*used] on. */
 /* in_tuple: a string is written as its repr, as a tuple's str writes its items */
 static void print_value(Lower *l, Format *f, LLVMValueRef v, const Type *t, LLVMValueRef *slot, int *used, bool in_tuple) {
-  if (t->kind == TY_NONE) {
+  if (printable_member(t) && !in_tuple) {  /* the text of the member whose value v is */
+    LLVMValueRef bits = lo_convert(l, v, t->elem, ty_is_signed(t->elem) ? TYS(TY_I64) : TYS(TY_U64)), text = lo_string(l, "?");
+    for (int i = t->nmembers - 1; i >= 0; i--) {
+      LLVMValueRef is = LLVMBuildICmp(l->b, LLVMIntEQ, bits, LLVMConstInt(l->mod->i64, (uint64_t)t->shapes[i], 0), "");
+      text = LLVMBuildSelect(l->b, is, lo_string(l, t->texts[i]), text, "");
+    }
+    put(f, "%s");
+    slot[(*used)++] = LLVMBuildPtrToInt(l->b, text, l->mod->i64, "");
+  } else if (t->kind == TY_NONE) {
     put(f, "None");
   } else if (t->kind == TY_DTYPE) {  /* type(x), numpy.float32: its name, as Numba prints a number class */
     put(f, t->elem->name);

@@ -81,16 +81,16 @@ static LLVMValueRef lo_abs(Lower *l, Node *n) {
 }
 
 /* min(a, b, ...), max(...): of numbers (their unified type), of strs, or
- * of tuples of numbers of one length (their fields unified), ordered as
- * Python orders them. */
+ * of tuples of numbers and strs of one length (their fields unified),
+ * ordered as Python orders them. */
 static const Type *ty_minmax(Infer *in, Node *n, const Type **args) {
   if (n->list.len == 1) return ty_list_minmax(in, n, args);
   const Type *t = NULL;
   for (int i = 0; i < n->list.len; i++) {
     Node *x = n->list.items[i];
     bool ordered = args[i]->kind == TY_STR || args[i]->kind == TY_TUPLE;
-    if (ordered && !ty_item_ordered(args[i]))
-      return ty_error(in, x, "%s() of %s is not supported (numbers, strs and tuples of numbers are)", n->bi->name,
+    if (ordered && !ty_minmax_ordered(args[i]))
+      return ty_error(in, x, "%s() of %s is not supported (numbers, strs and tuples of numbers and strs are)", n->bi->name,
                       args[i]->name);
     if (!ordered && !ty_need_scalar(in, x, args[i], n->bi->name)) return NULL;
     const Type *u = !t ? args[i] : (t->kind == TY_STR) == (args[i]->kind == TY_STR) ? ty_unify(t, args[i]) : NULL;
@@ -102,7 +102,7 @@ static const Type *ty_minmax(Infer *in, Node *n, const Type **args) {
 }
 
 /* min keeps the first of equal (or unordered) values, as Python's does;
- * a str chosen is one more reference, the result's. */
+ * a str chosen (a tuple's strs) is one more reference, the result's. */
 static LLVMValueRef lo_minmax(Lower *l, Node *n) {
   if (n->list.len == 1) return lo_list_minmax(l, n);
   LLVMValueRef *v = arena_alloc(l->f->arena, sizeof(LLVMValueRef) * (size_t)n->list.len);
@@ -112,7 +112,7 @@ static LLVMValueRef lo_minmax(Lower *l, Node *n) {
     LLVMValueRef better = lo_compare_values(l, n->bi->reduce_op, v[i], n->ty, r, n->ty);
     r = LLVMBuildSelect(l->b, better, v[i], r, "");
   }
-  if (n->ty->kind == TY_STR) {
+  if (ty_has_arrays(n->ty)) {
     lo_refcount(l, n->ty, r, true);
     for (int i = 0; i < n->list.len; i++) lo_done_with(l, n->list.items[i], v[i]);
   }

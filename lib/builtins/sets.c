@@ -4,9 +4,11 @@
  * pop, clear, copy, update, union, issubset ...), the operators | & - ^
  * (in place as |= &= -= ^=) and the comparisons (<= is subset, as Python's).
  *
- * A set is a pointer to an RtDict of its items without values (lib/sets.c):
- * a set type's fields are {item, none}, so that dicts.c's lowering of keys
- * (their bits, lookups, insertions, iteration, `in`) serves its items.
+ * A set is a pointer to an RtDict of its items without values (lib/sets.c),
+ * made with value kind TY_SET, which gives it CPython's set table and so
+ * Python's iteration order: a set type's fields are {item, none}, so that
+ * dicts.c's lowering of keys (their bits, lookups, insertions, iteration,
+ * `in`) serves its items.
  * Items are numbers, bools, strs or tuples of numbers, as dict keys (a
  * tuple's bits point to an RtTupleKey).
  */
@@ -16,6 +18,7 @@
 #include "containers.h"
 
 enum { SET_UNION, SET_INTERSECTION, SET_DIFFERENCE, SET_SYMMETRIC };  /* lib/sets.c's rt_set_combine ops */
+#define SET_SEQUENCE 16  /* with an op: the operand was made of a sequence's items (lib/sets.c) */
 
 static const Type *item_of(const Type *s) { return s->nfields ? s->fields[0] : NULL; }
 
@@ -180,17 +183,37 @@ static const Type *ty_relation(Infer *in, Node *n, const Type **args) {
 
 /* ---------------------------------------------------------------- lowering */
 
+/* Whether Python compiles x to a constant (a number, a str, a negated
+ * number, a tuple of them). */
+static bool constant(const Node *x) {
+  if (x->kind == N_INT || x->kind == N_FLOAT || x->kind == N_BOOL || x->kind == N_STRING) return true;
+  if (x->kind == N_UNARY) return x->lhs->kind == N_INT || x->lhs->kind == N_FLOAT;
+  if (x->kind != N_TUPLE) return false;
+  for (int i = 0; i < x->list.len; i++)
+    if (!constant(x->list.items[i])) return false;
+  return true;
+}
+
+/* {a, b, ...}: its items added in order. Of three constants or more
+ * Python makes a frozenset constant, merged into a new set (its table
+ * laid out anew: the order can differ), which rt_set_frozen does. */
 static LLVMValueRef lo_set_literal(Lower *l, Node *n) {
   LLVMValueRef s = lo_dict_new(l, n->ty);
   lo_temp_made(l, n->ty, s);  /* released if an item raises */
+  bool frozen = n->list.len >= 3;
   for (int i = 0; i < n->list.len; i++) {
     Node *k = n->list.items[i];
+    frozen = frozen && constant(k);
     LLVMValueRef kv = lo_expr(l, k);
     lo_dict_insert(l, n->ty, s, lo_dict_key_bits(l, n->ty, kv, k->ty));
     lo_done_with(l, k, kv);  /* the set took its own reference to a new str */
   }
   lo_temp_taken(l, s);
-  return s;
+  if (!frozen) return s;
+  LLVMValueRef c = lo_call_fn(l, "rt_set_frozen", l->mod->ptr, &l->mod->ptr, &s, 1);
+  lo_container_refcount(l, n->ty, s, false);
+  lo_raise_if(l, LLVMBuildIsNull(l->b, c, ""), RT_ERR_MEMORY, NULL);
+  return c;
 }
 
 static LLVMValueRef lo_set_truth(Lower *l, Node *n) {
@@ -313,6 +336,7 @@ static void update(Lower *l, Node *a, Node *b, int op) {
   const Type *st = operand_type(a, b);
   LLVMValueRef va = lo_expr(l, a), vb = operand(l, st, b);
   LLVMTypeRef p[3] = {l->mod->ptr, l->mod->ptr, l->mod->i32};
+  op |= b->ty->kind == TY_SET ? 0 : SET_SEQUENCE;
   lo_check_call(l, lo_call_fn(l, "rt_set_combine_update", l->mod->i32, p, (LLVMValueRef[]){va, vb, const_i32(l, op)}, 3));
   done_with_operand(l, st, b, vb);
   lo_done_with(l, a, va);
@@ -329,6 +353,7 @@ static LLVMValueRef combine(Lower *l, Node *a, Node *b, int op) {
   const Type *st = operand_type(a, b);
   LLVMValueRef va = lo_expr(l, a), vb = operand(l, st, b);
   LLVMTypeRef p[3] = {l->mod->ptr, l->mod->ptr, l->mod->i32};
+  op |= b->ty->kind == TY_SET ? 0 : SET_SEQUENCE;
   LLVMValueRef r = lo_call_fn(l, "rt_set_combine", l->mod->ptr, p, (LLVMValueRef[]){va, vb, const_i32(l, op)}, 3);
   done_with_operand(l, st, b, vb);
   lo_raise_if(l, LLVMBuildIsNull(l->b, r, ""), RT_ERR_MEMORY, NULL);

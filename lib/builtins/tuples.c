@@ -43,11 +43,41 @@ static bool slice_items(Infer *in, Node *s, int n, int64_t *first, int64_t *step
   return true;
 }
 
+/* A copy of a constant part of slice(...) (NULL for None), in *part;
+ * false where the part is no constant. */
+static bool constant_part(Infer *in, Node *x, Node **part) {
+  int64_t v;
+  *part = NULL;
+  if (!x || x->kind == N_NONE || (x->ty && x->ty->kind == TY_NONE)) return true;
+  if (!constant_int(x, &v)) return false;
+  *part = arena_alloc(in->f->arena, sizeof(Node));
+  **part = *x;
+  return true;
+}
+
+/* The index t[start:stop:step] that ix stands for where it is slice() of
+ * constants, or a variable whose one binding is (s = slice(1, 3); t[s]),
+ * as Numba types such a slice as a literal; NULL for any other. */
+static Node *constant_slice(Infer *in, const Node *ix) {
+  const Node *v = ix->kind == N_VAR && in->only_value ? in->only_value[ix->var] : ix;
+  if (!v || v->kind != N_CALL || !ir_calls_builtin(v, "slice") || v->list.len < 1 || v->list.len > 3) return NULL;
+  Node *parts[3] = {NULL, NULL, NULL}, *given[3] = {NULL, NULL, NULL};
+  for (int k = 0; k < v->list.len; k++) given[v->list.len == 1 ? 1 : k] = v->list.items[k];
+  for (int k = 0; k < 3; k++)
+    if (!constant_part(in, given[k], &parts[k])) return NULL;
+  Node *s = arena_alloc(in->f->arena, sizeof(Node));
+  *s = (Node){.kind = N_SLICE, .line = ix->line, .col = ix->col, .lhs = parts[0], .rhs = parts[1], .cond = parts[2]};
+  return s;
+}
+
 /* t[index] of a tuple: a constant picks its item, a slice of constants
- * a tuple of items, a variable an item of a homogeneous tuple. */
+ * (or a variable bound once to one) a tuple of items, a variable an item
+ * of a homogeneous tuple. */
 const Type *ty_tuple_index(Infer *in, Node *n, const Type *t) {
   Node *ix = n->rhs;
   int64_t i;
+  if (!n->str && (ix->kind == N_VAR || ix->kind == N_CALL) && (ix = constant_slice(in, n->rhs))) n->rhs = ix;
+  ix = n->rhs;
   if (ix->kind == N_SLICE) {
     int64_t first = 0, step = 1, count = 0;
     if (!slice_items(in, ix, t->nfields, &first, &step, &count)) return NULL;
@@ -65,6 +95,9 @@ const Type *ty_tuple_index(Infer *in, Node *n, const Type *t) {
   }
   const Type *it = ty_expr(in, ix);
   if (!it) return NULL;
+  if (it->kind == TY_SLICE)
+    return ty_error(in, n, "a tuple can only be sliced by constant integers (its length is part of its type): "
+                    "slice(...) of constants, or a variable bound once to one");
   if (!ty_is_int(it) && it->kind != TY_BOOL)
     return ty_error(in, n, "tuple indices must be integers, got %s", it->name);
   if (!t->nfields) return TYS(TY_I64);  /* never read: every index is out of range (an empty *args looped over) */
