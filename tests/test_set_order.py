@@ -4,6 +4,8 @@ removals, pops, growth and the set operations, as Python's (and Numba's)
 sets do. Each compiled function is checked against its py_func on
 generated sequences of operations."""
 import random
+import sys
+import sysconfig
 
 import pytest
 
@@ -199,6 +201,14 @@ def built(xs, ds):
     return s, {(x, x % 3) for x in xs}
 
 
+# A set handed back to Python takes the compiled table where CPython's set
+# internals are public (up to 3.12, with the GIL); elsewhere it is rebuilt
+# by additions, and only its items are Python's.
+python_set_table = pytest.mark.skipif(sys.version_info >= (3, 13) or sysconfig.get_config_var("Py_GIL_DISABLED"),
+                                      reason="a set handed back is rebuilt by additions on this Python")
+
+
+@python_set_table
 def test_a_returned_set_iterates_and_changes_in_python_as_the_python_one():
     rng = random.Random(2)
     for _ in range(300):
@@ -226,6 +236,7 @@ def mutate(s, xs, ds):
     return len(s)
 
 
+@python_set_table
 def test_a_set_argument_changed_in_compiled_code_is_laid_out_as_pythons():
     rng = random.Random(7)
     for _ in range(300):
