@@ -1390,6 +1390,23 @@ static Node *module_hasattr(Fe *fe, PyObject *e) {
   return n;
 }
 
+static bool effect_free(const Node *x);
+
+/* The arguments of a row that reads them twice (BF_ARGS_TWICE), each
+ * computed once: one that is not a name or a constant goes into a hidden
+ * variable before the statement where that changes nothing (it has no
+ * effect, or the call is what the statement evaluates first); the typer
+ * asks for variables where one stays. */
+static void args_once(Fe *fe, PyObject *e, Node *call) {
+  if (fe->in_place) return;
+  for (int i = 0; i < call->list.len; i++) {
+    Node *a = call->list.items[i];
+    bool movable = effect_free(a) || fe->first_value == e;
+    if (a->kind != N_VAR && a->kind != N_INT && a->kind != N_FLOAT && a->kind != N_BOOL && movable)
+      call->list.items[i] = fe_var_node(fe, e, fe_assign_before(fe, e, "arg", a));
+  }
+}
+
 static Node *fe_call(Fe *fe, PyObject *e) {
   PyObject *func = field(e, "func");
   bool typed = false;
@@ -1494,6 +1511,7 @@ static Node *fe_call(Fe *fe, PyObject *e) {
     } else if (!is_jit) {
       bind_named_positionals(fe, n);
       if (!strcmp(builtin->name, "numpy.arange")) bind_arange(fe, n, e);
+      if (builtin->flags & BF_ARGS_TWICE) args_once(fe, e, n);
     }
   }
   Py_XDECREF(obj);
@@ -1563,8 +1581,6 @@ static Node *fe_index(Fe *fe, PyObject *e) {
   Py_DECREF(elts);
   return n;
 }
-
-static bool effect_free(const Node *x);
 
 static bool all_effect_free(const NodeList *items) {
   for (int i = 0; i < items->len; i++)
@@ -2121,7 +2137,9 @@ static Node *fe_assign(Fe *fe, PyObject *s) {
   int nt = (int)PyList_GET_SIZE(targets);
   bool lambda = nt == 1 && is_kind(value, "Lambda") && is_kind(PyList_GET_ITEM(targets, 0), "Name");
   Node *type = nt == 1 && !lambda ? fe_assign_type(fe, s, PyList_GET_ITEM(targets, 0), value) : NULL;
+  fe->first_value = value;
   Node *rhs = lambda || type ? NULL : fe_expr(fe, value);
+  fe->first_value = NULL;
   if (type) {
     n = type;
   } else if (lambda) {
@@ -2507,7 +2525,9 @@ static Node *fe_return(Fe *fe, PyObject *s) {
     is_none = c == Py_None;
     Py_DECREF(c);
   }
+  fe->first_value = v;
   if (!is_none && !(n->lhs = fe_expr(fe, v))) n = NULL;
+  fe->first_value = NULL;
   Py_DECREF(v);
   return n;
 }

@@ -375,6 +375,9 @@ enum {
                              * (literally()) */
   BF_INDEXES = 1 << 24,     /* returns a tuple of index arrays (numpy.nonzero), without effects: as an
                              * index (a[numpy.nonzero(m)]) computed before the statement, once */
+  BF_ARGS_TWICE = 1 << 25,  /* reads each argument twice (numpy.divmod's quotient and remainder): an
+                             * argument that is not a name or a constant is computed before the
+                             * statement, once, into a hidden variable */
 };
 
 /* A builtin that synchronises threads: passes split kernels at it. */

@@ -42,3 +42,65 @@ def test_divmod_by_zero_raises_as_python(a, b):
 def test_divmod_of_complex_is_a_typing_error():
     with pytest.raises(TypingError, match="complex"):
         divmod_of(1j, 2)
+
+
+# ---------------------------------------------------------------- numpy.divmod
+
+@njit
+def np_divmod_of(a, b):
+    return np.divmod(a, b)
+
+
+@njit
+def np_divmod_unpacked(a, w):
+    r, c = np.divmod(a * 2 + 1, w)  # an expression argument, computed once
+    return r, c
+
+
+@njit
+def np_divmod_in_expression(a, w):
+    return np.divmod(a - 1, w)[1] + np.divmod(a, w + 1)[0]
+
+
+@njit
+def np_divmod_of_draws(n, seed):
+    np.random.seed(seed)
+    q, r = np.divmod(np.random.randint(0, 100, n), 7)  # drawn once: q * 7 + r is the draw
+    np.random.seed(seed)
+    return q, r, np.random.randint(0, 100, n)
+
+
+def test_numpy_divmod_matches_numpy():
+    rng = make_rng(seed_of("numpy.divmod"))
+    with np.errstate(all="ignore"):
+        for dtype in (np.int8, np.int32, np.int64, np.uint16, np.uint64, np.float32, np.float64):
+            a = (rng.integers(-100, 100, 12) if np.dtype(dtype).kind != "u" else rng.integers(0, 200, 12)).astype(dtype)
+            b = a[::-1].copy()
+            b[:3] = 0  # NumPy's answers by zero: 0 for ints, nan and inf for floats
+            for x, y in [(a, b), (a, 7), (a.reshape(3, 4), b[:4]), (5, b)]:
+                assert_same_value(np_divmod_of.py_func(x, y), np_divmod_of(x, y))
+            assert_same_value(np_divmod_unpacked.py_func(a, 5), np_divmod_unpacked(a, 5))
+            assert_same_value(np_divmod_in_expression.py_func(a, 3), np_divmod_in_expression(a, 3))
+        for x, y in [(7, 2), (-7, 2), (7, 0), (7.5, -2.0), (np.float32(3.5), 0.0), (True, 3)]:
+            assert_same_value(np_divmod_of.py_func(x, y), np_divmod_of(x, y))
+    q, r, draws = np_divmod_of_draws(9, 4)
+    assert np.array_equal(q * 7 + r, draws)
+
+
+def test_numpy_divmod_needs_variables_where_its_arguments_cannot_move():
+    @njit
+    def in_while(a):
+        n = 0
+        while np.divmod(a.sum() + n, 3)[1] != 0:
+            n += 1
+        return n
+
+    @njit
+    def after_a_draw(n):
+        return np.random.random() + np.divmod(np.random.randint(0, 9, n), 2)[0]
+
+    for f, arg in [(in_while, np.arange(4)), (after_a_draw, 3)]:
+        with pytest.raises(TypingError, match="reads its arguments twice"):
+            f(arg)
+    with pytest.raises(TypingError):
+        np_divmod_of(1j, 2)

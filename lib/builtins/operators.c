@@ -45,6 +45,40 @@ static const Type *ty_unary_op(Infer *in, Node *n, const Type **args) {
   return args[0];
 }
 
+/* numpy.divmod(a, b): (numpy.floor_divide(a, b), numpy.remainder(a, b)),
+ * a tuple made here (n->lhs) of the two calls on the same arguments, which
+ * the frontend made names or constants (BF_ARGS_TWICE) */
+static Node *same_argument(Infer *in, Node *x) {
+  Node *c = arena_alloc(in->f->arena, sizeof *c);
+  *c = *x;
+  return c;
+}
+
+static Node *divmod_part(Infer *in, Node *n, const char *row) {
+  Node *c = arena_alloc(in->f->arena, sizeof *c);
+  Node **args = arena_alloc(in->f->arena, 2 * sizeof(Node *));
+  args[0] = same_argument(in, n->list.items[0]), args[1] = same_argument(in, n->list.items[1]);
+  *c = (Node){.kind = N_CALL, .line = n->line, .col = n->col, .bi = bi_named(row), .list = {args, 2}, .ival = -1};
+  return c;
+}
+
+static const Type *ty_np_divmod(Infer *in, Node *n, const Type **args) {
+  for (int i = 0; i < 2; i++) {
+    int k = n->list.items[i]->kind;
+    if (k != N_VAR && k != N_INT && k != N_FLOAT && k != N_BOOL)
+      return ty_error(in, n->list.items[i], "%s() reads its arguments twice: give them in variables here", n->bi->name);
+  }
+  if (!n->lhs) {
+    Node *t = n->lhs = arena_alloc(in->f->arena, sizeof *t);
+    Node **parts = arena_alloc(in->f->arena, 2 * sizeof(Node *));
+    parts[0] = divmod_part(in, n, "numpy.floor_divide"), parts[1] = divmod_part(in, n, "numpy.remainder");
+    *t = (Node){.kind = N_TUPLE, .line = n->line, .col = n->col, .list = {parts, 2}};
+  }
+  return ty_expr(in, n->lhs);
+}
+
+static LLVMValueRef lo_np_divmod(Lower *l, Node *n) { return lo_expr(l, n->lhs); }
+
 /* ---------------------------------------------------------------- elements */
 
 static LLVMValueRef lo_arith_elem(Lower *l, Node *n, LLVMValueRef *v) {
@@ -95,6 +129,8 @@ const Builtin bi_operators[] = {
   ARITH("floor_divide", OP_FLOORDIV),
   ARITH("remainder", OP_MOD),
   ARITH("mod", OP_MOD),
+  {"numpy.divmod", "numpy", "divmod", BK_FUNCTION, 0, 2, 2, NULL, BF_ARGS_TWICE | BF_ARRAYLIKE, 0, 0, ty_np_divmod,
+   lo_np_divmod},
   ARITH("left_shift", OP_LSHIFT),
   ARITH("right_shift", OP_RSHIFT),
   ARITH("bitwise_and", OP_BITAND),
