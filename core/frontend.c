@@ -475,6 +475,66 @@ static Node *index_constant(Fe *fe, PyObject *obj, PyObject *e) {
   return NULL;
 }
 
+/* Whether obj is one of ruchey.types' objects (types.float64, a typed
+ * container's type...). */
+static bool is_ruchey_type(PyObject *obj) {
+  PyObject *module = PyObject_GetAttrString((PyObject *)Py_TYPE(obj), "__module__");
+  bool ours = module && PyUnicode_Check(module) && !strcmp(PyUnicode_AsUTF8(module), "ruchey.types");
+  Py_XDECREF(module);
+  PyErr_Clear();
+  return ours;
+}
+
+/* The type a ruchey.types object describes (types.float64[:], a typed
+ * container's type), used in compiled code as a dtype is (a typed
+ * container's item type); NULL for other objects. */
+static const Type *ruchey_type_object(PyObject *obj) {
+  PyObject *desc = is_ruchey_type(obj) ? PyObject_CallMethod(obj, "describe", NULL) : NULL;
+  const Type *t = desc ? disp_described_type(desc) : NULL;
+  Py_XDECREF(desc);
+  PyErr_Clear();
+  return t;
+}
+
+/* The value of a constant written in an index: an int, None, a slice of
+ * them or a tuple of these; NULL for any other expression. */
+static PyObject *constant_key(PyObject *e) {
+  if (is_kind(e, "Constant")) {
+    PyObject *v = field(e, "value");
+    if (v == Py_None || PyLong_CheckExact(v)) return v;
+    Py_DECREF(v);
+    return NULL;
+  }
+  if (is_kind(e, "Slice")) {
+    PyObject *parts[3] = {field(e, "lower"), field(e, "upper"), field(e, "step")};
+    for (int i = 0; i < 3; i++)
+      if (parts[i] != Py_None) Py_SETREF(parts[i], constant_key(parts[i]));
+    PyObject *s = parts[0] && parts[1] && parts[2] ? PySlice_New(parts[0], parts[1], parts[2]) : NULL;
+    for (int i = 0; i < 3; i++) Py_XDECREF(parts[i]);
+    return s;
+  }
+  if (!is_kind(e, "Tuple")) return NULL;
+  PyObject *elts = field(e, "elts"), *t = PyTuple_New(PyList_GET_SIZE(elts));
+  for (Py_ssize_t i = 0; t && i < PyList_GET_SIZE(elts); i++) {
+    PyObject *k = constant_key(PyList_GET_ITEM(elts, i));
+    if (!k) Py_CLEAR(t);
+    else PyTuple_SET_ITEM(t, i, k);
+  }
+  Py_DECREF(elts);
+  return t;
+}
+
+/* base[key] of a ruchey.types object named statically and a constant key
+ * (types.float64[:, ::1]): the object it makes; NULL for any other. */
+static PyObject *static_type_subscript(Fe *fe, PyObject *base_expr, PyObject *key_expr) {
+  PyObject *base = static_object(fe, base_expr);
+  PyObject *key = base && is_ruchey_type(base) ? constant_key(key_expr) : NULL;
+  PyObject *made = key ? PyObject_GetItem(base, key) : NULL;
+  PyErr_Clear();
+  Py_XDECREF(key); Py_XDECREF(base);
+  return made;
+}
+
 /* A global value used in an expression: a frozen constant or array, a
  * module, or a dtype. Functions are only valid as callees. */
 static Node *global_value(Fe *fe, PyObject *obj, PyObject *e, const char *name) {
@@ -529,6 +589,13 @@ static Node *global_value(Fe *fe, PyObject *obj, PyObject *e, const char *name) 
   if (dtype >= 0) {
     n = new_node(fe, N_DTYPE, e);
     n->ival = dtype;
+    return n;
+  }
+  const Type *described = ruchey_type_object(obj);  /* types.float64[:], types.ListType(types.int64) */
+  if (described) {
+    n = new_node(fe, N_DTYPE, e);
+    n->ival = (int)described->kind;
+    n->data = (void *)described;
     return n;
   }
   if (core_is_enum_class(obj))
@@ -877,6 +944,41 @@ static bool is_none_constant(PyObject *e) {
   return v == Py_None;
 }
 
+static PyObject *ast_node(const char *kind, PyObject *kwargs, PyObject *loc);
+
+/* The builtins that read a whole iterable before they answer; given a
+ * generator expression, they get the list comprehension of it, whose
+ * items are the same, computed the same way, in the same order (set()
+ * takes its set comprehension: fe_set_call). */
+static const char *const whole_consumers[] = {"sum", "min", "max", "sorted", "list", NULL};
+
+/* The syntax tree of a comprehension of kind ("ListComp", "SetComp") with
+ * a generator expression's item and loops; NULL (no error) on failure. */
+static PyObject *generator_comprehension(PyObject *g, const char *kind) {
+  PyObject *elt = field(g, "elt"), *gens = field(g, "generators");
+  PyObject *comp = ast_node(kind, Py_BuildValue("{s:N,s:N}", "elt", elt, "generators", gens), g);
+  PyErr_Clear();
+  return comp;
+}
+
+/* A generator expression that is the only argument of one of them (or of
+ * str.join) as a list comprehension's syntax tree; NULL for any other. */
+static PyObject *consumed_generator(const Node *call, PyObject *a) {
+  if (!is_kind(a, "GeneratorExp")) return NULL;
+  const char *name = call->bi && call->bi->module && !strcmp(call->bi->module, "builtins") ? call->bi->path : NULL;
+  bool whole = !call->bi && call->str && !strcmp(call->str, "join");
+  for (int i = 0; name && whole_consumers[i] && !whole; i++) whole = !strcmp(name, whole_consumers[i]);
+  return whole ? generator_comprehension(a, "ListComp") : NULL;
+}
+
+/* The comprehension of a generator expression (kind: "SetComp"), read. */
+static Node *fe_generator_as(Fe *fe, PyObject *g, const char *kind) {
+  PyObject *comp = generator_comprehension(g, kind);
+  Node *n = comp ? fe_expr(fe, comp) : fe_error(fe, g, "generator expressions are not supported in compiled code");
+  Py_XDECREF(comp);
+  return n;
+}
+
 /* Converts the call's positional and keyword arguments into n. A builtin's
  * keyword given None is left out: NumPy's None means the default (axis=None,
  * dtype=None), except where the builtin reads it (ARGS_NONE). */
@@ -887,8 +989,11 @@ bool fe_call_args(Fe *fe, PyObject *e, Node *n, unsigned how) {
   int first = 0;  /* len(t) of a long global tuple: its array */
   if (n->bi && !strcmp(n->bi->name, "len") && n->list.len == 1)
     first = (n->list.items[0] = fe_long_tuple(fe, PyList_GET_ITEM(args, 0))) != NULL;
-  for (int i = first; ok && i < n->list.len; i++)
-    ok = (n->list.items[i] = fe_call_arg(fe, PyList_GET_ITEM(args, i), how)) != NULL;
+  for (int i = first; ok && i < n->list.len; i++) {
+    PyObject *a = PyList_GET_ITEM(args, i), *list = n->list.len == 1 ? consumed_generator(n, a) : NULL;
+    ok = (n->list.items[i] = fe_call_arg(fe, list ? list : a, how)) != NULL;
+    Py_XDECREF(list);
+  }
   int nk = (int)PyList_GET_SIZE(kws);
   n->kw = new_list(fe, nk);
   n->kw.len = 0;
@@ -1621,7 +1726,13 @@ static Node *index_once(Fe *fe, PyObject *e, Node *index) {
 }
 
 static Node *fe_subscript(Fe *fe, PyObject *e) {
-  PyObject *v = field(e, "value"), *s = field(e, "slice"), *cls = static_object(fe, v);
+  PyObject *v = field(e, "value"), *s = field(e, "slice"), *type = static_type_subscript(fe, v, s);
+  if (type) {  /* types.float64[:]: an array type, as a dtype */
+    Node *n = global_value(fe, type, e, "an array type");
+    Py_DECREF(type); Py_DECREF(v); Py_DECREF(s);
+    return n;
+  }
+  PyObject *cls = static_object(fe, v);
   if (cls && core_is_enum_class(cls)) {
     Node *n = fe_enum_subscript(fe, cls, e);
     Py_DECREF(cls); Py_DECREF(v); Py_DECREF(s);
@@ -1835,13 +1946,14 @@ static Node *items_comprehension(Fe *fe, PyObject *e, PyObject *it, int kind) {
 }
 
 /* set() is an empty set; set(x) the comprehension {v for v in x}, so that
- * it takes whatever a for loop walks. */
+ * it takes whatever a for loop walks, and set(v for ...) a set comprehension. */
 static Node *fe_set_call(Fe *fe, PyObject *e) {
   PyObject *args = field(e, "args"), *kws = field(e, "keywords");
   Py_ssize_t n = PyList_GET_SIZE(args);
   Node *r = NULL;
   if (PyList_GET_SIZE(kws) || n > 1) r = fe_error(fe, e, "set() takes at most one argument, and no keywords");
   else if (!n) r = call_node(fe, e, "set literal", NULL, 0);
+  else if (is_kind(PyList_GET_ITEM(args, 0), "GeneratorExp")) r = fe_generator_as(fe, PyList_GET_ITEM(args, 0), "SetComp");
   else r = items_comprehension(fe, e, PyList_GET_ITEM(args, 0), COMP_SET);
   Py_DECREF(args); Py_DECREF(kws);
   return r;

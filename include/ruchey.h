@@ -130,12 +130,14 @@ static inline bool ty_is_float(const Type *t) { return t->flags & TF_FLOAT; }
 static inline bool ty_is_complex(const Type *t) { return t->flags & TF_COMPLEX; }
 static inline bool ty_is_time(const Type *t) { return t->flags & TF_TIME; }
 static inline bool ty_is_unsigned(const Type *t) { return (t->flags & (TF_INT | TF_SIGNED)) == TF_INT; }
-/* A dtype NumPy knows and compiled code makes arrays of: not typed
- * containers' unicode_type or a jitclass's instance type (a TY_DTYPE of str
- * or of the class, an item type of typed lists and dicts alone), nor the
- * object dtype (an argument's, passed on but never used) */
+/* A dtype NumPy knows and compiled code makes arrays of: numbers, bools,
+ * datetimes, records and fixed-width strings; not typed containers'
+ * unicode_type, a jitclass's instance type or an array or container type
+ * (a TY_DTYPE of those is an item type of typed lists and dicts alone),
+ * nor the object dtype (an argument's, passed on but never used) */
 static inline bool ty_is_numpy_dtype(const Type *t) {
-  return t->kind == TY_DTYPE && t->elem->kind != TY_STR && t->elem->kind != TY_CLASS && t->elem->kind != TY_PYOBJECT;
+  const Type *e = t->kind == TY_DTYPE ? t->elem : NULL;
+  return e && ((e->flags & TF_SCALAR) || e->kind == TY_RECORD || e->kind == TY_CHARSEQ);
 }
 /* An enum member (held as its value), and the type of what a value of type t holds: a member's value's, else t. */
 static inline bool ty_is_enum(const Type *t) { return t->flags & TF_ENUM; }
@@ -196,7 +198,7 @@ typedef enum {
   N_BOOL,       /* ival: True/False */
   N_VAR,        /* var: a local variable (parameters first) */
   N_MODULE,     /* ival: a module (ModuleId) used as an attribute base */
-  N_DTYPE,      /* ival: TypeKind of a NumPy scalar type used as a dtype */
+  N_DTYPE,      /* ival: TypeKind of a NumPy scalar type used as a dtype (or of the type in data) */
   N_BINOP,      /* op: BinOp; lhs, rhs */
   N_UNARY,      /* op: UnaryOp; lhs */
   N_COMPARE,    /* list: operands, ops: CmpOp per pair (chained) */
@@ -281,8 +283,8 @@ struct Node {
                          * N_INDEX: "iteration" where a for loop reads its sequence's element */
   void *callee;         /* N_CALL of a ruchey function: the dispatcher; of a native function: its
                          * NativeSig; N_RAISE: the class; N_CONST_ARRAY of datetimes: their type */
-  const void *data;     /* N_CONST_ARRAY: the elements; N_DTYPE of a record, a jitclass or a datetime,
-                         * and a frozen datetime's N_CALL: the type */
+  const void *data;     /* N_CONST_ARRAY: the elements; N_DTYPE of a record, a jitclass, a datetime,
+                         * an array or container type, and a frozen datetime's N_CALL: the type */
   const char *symbol;   /* N_RAISE: the class's name at link time (generated code holds no address) */
   struct CallTarget *target; /* N_CALL of a ruchey function: set by infer */
   struct LoopPlan *plan;     /* N_FOR: set by the analyses (lib/analysis) */

@@ -638,3 +638,32 @@ def test_generator_that_never_ends_takes_a_signature(seed):
     assert gen.signatures
     got, expected = gen(n), endless(n)
     assert [next(got) for _ in range(n + 3)] == [next(expected) for _ in range(n + 3)]
+
+
+# ---------------------------------------------------------------- generator expressions read whole
+
+@njit
+def generator_expressions_read_whole(n, a):
+    return (sum(i * i for i in range(n)), max(x for x in a if x < 0.5), min(abs(x - 0.5) for x in a),
+            sorted(int(x * 10) for x in a), list(i for i in range(n) if i % 2), sorted(set(i % 3 for i in range(n))),
+            ",".join(str(i) for i in range(n)), sum(x * y for x in range(3) for y in range(n)))
+
+
+@njit
+def generator_expression_kept_lazy(n):
+    g = (i for i in range(n))
+    return g
+
+
+def test_generator_expressions_as_the_argument_of_a_whole_reader():
+    rng = make_rng(seed_of("generator expressions"))
+    for n in (1, 2, 7):
+        a = rng.random(9)
+        a[0] = 0.1  # max() of the filtered items is never empty
+        got, want = generator_expressions_read_whole(n, a), generator_expressions_read_whole.py_func(n, a)
+        assert [list(v) if hasattr(v, "__len__") and not isinstance(v, str) else v for v in got] == \
+               [list(v) if hasattr(v, "__len__") and not isinstance(v, str) else v for v in want]
+    with pytest.raises(ValueError):
+        generator_expressions_read_whole(1, np.ones(3))  # max() of nothing, as Python's
+    with pytest.raises(ruchey.TypingError, match="generator expressions are not supported"):
+        generator_expression_kept_lazy(3)

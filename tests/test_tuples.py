@@ -444,3 +444,36 @@ def test_a_tuple_sliced_by_a_slice_known_only_at_run_time_is_a_typing_error():
         return t[s]
     with pytest.raises(ruchey.TypingError, match="constant" if not AS_NUMBA else None):
         by_run_time_slice((1, 2, 3), 2)
+
+
+# ---------------------------------------------------------------- to_fixed_tuple
+
+@pytest.mark.skipif(AS_NUMBA, reason="ruchey's own module")
+def test_to_fixed_tuple_takes_an_arrays_first_items():
+    from ruchey.extending import to_fixed_tuple
+
+    @njit
+    def first(a, n):
+        return to_fixed_tuple(a, n)
+
+    @njit
+    def shape_of(dims):
+        return numpy.zeros(to_fixed_tuple(dims[::2], 2)).shape
+
+    rng = make_rng(41)
+    for dtype in (numpy.float64, numpy.int32, numpy.bool_, numpy.complex128):
+        a = rng.integers(-9, 9, 6).astype(dtype)
+        for n in (0, 1, 3, 6):
+            assert first(a, n) == first.py_func(a, n)
+    assert shape_of(numpy.array([2, 7, 3])) == shape_of.py_func(numpy.array([2, 7, 3]))
+    with pytest.raises(IndexError, match="fewer than 4"):
+        first(numpy.arange(3.0), 4)
+    with pytest.raises(ruchey.TypingError, match="1-d array"):
+        first(numpy.zeros((2, 2)), 1)
+
+    @njit
+    def unknown_length(a):
+        return to_fixed_tuple(a, len(a))
+
+    with pytest.raises(ruchey.TypingError, match="must be known"):
+        unknown_length(numpy.arange(3.0))

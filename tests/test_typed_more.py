@@ -877,3 +877,39 @@ def test_in_compares_as_python_and_iadd_checks_items():
     with pytest.raises(TypeError):
         ints += ["x"]
     assert list(ints) == [1, 2, 3]
+
+
+# ---------------------------------------------------------------- container types written in compiled code
+
+INT_LIST = ruchey.types.ListType(ruchey.types.int64)
+MATRIX = ruchey.types.float64[:, ::1]
+
+
+@njit
+def containers_of_typed_items(n):
+    groups = typed.Dict.empty(key_type=ruchey.types.int64, value_type=INT_LIST)
+    for i in range(n):
+        members = typed.List.empty_list(ruchey.types.int64)
+        for j in range(i + 1):
+            members.append(j * i)
+        groups[i % 3] = members
+    rows = typed.Dict.empty(ruchey.types.unicode_type, ruchey.types.float64[:])
+    rows["a"] = np.arange(float(n))
+    blocks = typed.Dict.empty(ruchey.types.int64, MATRIX)
+    blocks[0] = np.ones((2, n))
+    vectors = typed.List.empty_list(ruchey.types.float64[::1])
+    vectors.append(np.arange(float(n)) * 2)
+    return groups, rows, blocks, vectors
+
+
+def test_array_and_container_types_name_typed_items_in_compiled_code():
+    for n in (0, 1, 4, 7):
+        got, want = containers_of_typed_items(n), containers_of_typed_items.py_func(n)
+        assert {k: list(v) for k, v in got[0].items()} == {k: list(v) for k, v in want[0].items()}
+        for g, w in zip(got[1:3], want[1:3]):
+            assert list(g) == list(w) and all(np.array_equal(g[k], w[k]) for k in w)
+        assert len(got[3]) == 1 and np.array_equal(got[3][0], want[3][0])
+    with pytest.raises(ruchey.TypingError, match="dtype must be a NumPy dtype"):
+        njit(lambda n: np.zeros(n, dtype=ruchey.types.float64[:]))(3)
+    with pytest.raises(ruchey.TypingError):
+        njit(lambda d: ruchey.types.float64[:] + d)(1)

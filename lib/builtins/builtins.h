@@ -95,6 +95,10 @@ bool bi_check_number(Infer *in, Node *n, Node *x, const char *what);  /* absent,
  * receiver's type (ruchey.extending), n made a call of it; NULL if none */
 const Builtin *ty_extension_member(Infer *in, Node *n, const Type *receiver);
 
+/* python.c: x's value where the compile knows it (a constant, or a parameter frozen to its
+ * argument's value); else NULL, having asked (*asked, DIAG_LITERAL) for a parameter's value:
+ * the dispatcher compiles again with it frozen, as literally() does */
+const Node *ty_value_known(Infer *in, Node *call, const Node *x, bool *asked);
 /* python.c: a compiled function where a first-class function of type fp
  * (FunctionType) is wanted: *arg made the entry of the function typed for
  * fp's signature; false with the error */

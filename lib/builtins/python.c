@@ -394,14 +394,22 @@ static LLVMValueRef lo_first_argument(Lower *l, Node *n) { return lo_owned(l, n-
  * or a parameter frozen to its argument's value. A parameter not frozen
  * yet is asked for (DIAG_LITERAL): the dispatcher compiles again with
  * the argument's value, as Numba's re-types it as a literal. */
-static const Type *ty_literally(Infer *in, Node *n, const Type **args) {
-  const Node *x = n->list.items[0];
-  if (ty_constant(in, x)) return args[0];
+const Node *ty_value_known(Infer *in, Node *call, const Node *x, bool *asked) {
+  const Node *c = ty_constant(in, x);
+  *asked = false;
+  if (c) return c;
   if (x->kind == N_VAR && x->var < in->f->nparams && !(in->opts->frozen && in->opts->frozen[x->var])) {
-    if (!ty_failed(in)) *in->diag = (Diag){.kind = DIAG_LITERAL, .line = n->line, .col = n->col,
+    if (!ty_failed(in)) *in->diag = (Diag){.kind = DIAG_LITERAL, .line = call->line, .col = call->col,
                                            .literal_params = 1ull << x->var};
-    return NULL;
+    *asked = true;
   }
+  return NULL;
+}
+
+static const Type *ty_literally(Infer *in, Node *n, const Type **args) {
+  bool asked;
+  if (ty_value_known(in, n, n->list.items[0], &asked)) return args[0];
+  if (asked) return NULL;
   return ty_error(in, n, "Invalid use of non-Literal type in literally(%s): its value must be known when the "
                   "function is compiled (a constant, or a parameter of the function)", args[0]->name);
 }

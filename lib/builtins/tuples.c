@@ -397,8 +397,51 @@ int lo_spread_args(Lower *l, Node *n, const Func *callee, LLVMValueRef *args, LL
 
 /* ---------------------------------------------------------------- the rows */
 
+/* ---------------------------------------------------------------- to_fixed_tuple */
+
+/* to_fixed_tuple(a, n) (Numba's numba.np.unsafe.ndarray's): the first n
+ * items of a 1-d array as a tuple. Its length is part of its type, so n
+ * must be known when compiling: a constant, or a parameter frozen to its
+ * value as literally() freezes it. Fewer items than n: IndexError. */
+static const Type *ty_to_fixed_tuple(Infer *in, Node *n, const Type **args) {
+  const Type *a = args[0];
+  if (a->kind != TY_ARRAY || a->ndim != 1)
+    return ty_error(in, n->list.items[0], "to_fixed_tuple() takes a 1-d array, got %s", a->name);
+  bool asked;
+  const Node *len = ty_value_known(in, n, n->list.items[1], &asked);
+  if (!len)
+    return asked ? NULL : ty_error(in, n->list.items[1], "to_fixed_tuple()'s length must be known when the function is "
+                                   "compiled (a constant, or a parameter of the function)");
+  if (len->kind != N_INT || len->ival < 0 || len->ival > 64)
+    return ty_error(in, n->list.items[1], "to_fixed_tuple()'s length must be an int from 0 to 64");
+  const Type *items[64];
+  for (int i = 0; i < len->ival; i++) items[i] = a->elem;
+  n->ival = len->ival;
+  return ty_tuple((int)len->ival, items);
+}
+
+static LLVMValueRef lo_to_fixed_tuple(Lower *l, Node *n) {
+  Node *x = n->list.items[0];
+  LLVMValueRef a = lo_expr(l, x), k = const_i64(l, n->ival);
+  lo_done_with(l, n->list.items[1], lo_expr(l, n->list.items[1]));
+  LLVMValueRef size = lo_arr_shape(l, a, 0);
+  lo_raise_format_if(l, LLVMBuildICmp(l->b, LLVMIntSLT, size, k, ""), RT_ERR_INDEX,
+                     "to_fixed_tuple(): the array has %lld items, fewer than %lld", (LLVMValueRef[]){size, k}, 2);
+  LLVMValueRef data = LLVMBuildExtractValue(l->b, a, 2, ""), stride = lo_arr_stride(l, x->ty, a, 0);
+  LLVMValueRef r = LLVMGetUndef(lo_type(l, n->ty));
+  for (int i = 0; i < n->ival; i++) {
+    LLVMValueRef off = LLVMBuildMul(l->b, const_i64(l, i), stride, "");
+    LLVMValueRef at = LLVMBuildInBoundsGEP2(l->b, l->mod->i8, data, &off, 1, "");
+    r = LLVMBuildInsertValue(l->b, r, lo_load_scalar(l, x->ty->elem, at), (unsigned)i, "");
+  }
+  lo_done_with(l, x, a);
+  return r;
+}
+
 const Builtin bi_tuples[] = {
   {"tuple.index", NULL, "index", BK_METHOD, TY_TUPLE, 1, 1, NULL, BF_RAISES | BF_STRINGS, 1, 0, ty_tuple_find, lo_tuple_find},
   {"tuple.count", NULL, "count", BK_METHOD, TY_TUPLE, 1, 1, NULL, BF_STRINGS, 2, 0, ty_tuple_find, lo_tuple_find},
+  {"to_fixed_tuple", "ruchey.extending", "to_fixed_tuple", BK_FUNCTION, 0, 2, 2, NULL, BF_RAISES | BF_COMPLEX, 0, 0,
+   ty_to_fixed_tuple, lo_to_fixed_tuple},
   BI_END,
 };
