@@ -2223,6 +2223,189 @@ def scvelo_velocity():
             "velocity_graph": adata.uns["velocity_graph"].toarray()}
 
 
+def xarray_einstats_numba():
+    """xarray-einstats' guvectorized (target="parallel") histogram and
+    searchsorted, and the ecdf built on them: its tutorial's MCMC-like
+    dataset reduced over chains and draws, density histograms, and every
+    integer and float dtype its signatures list."""
+    import xarray as xr
+    from xarray_einstats import numba as xn, tutorial
+    rng = np.random.default_rng(0)
+    ds = tutorial.generate_mcmc_like_dataset(3)
+    out = {}
+    for name in ("mu", "score"):
+        out[f"hist_{name}"] = xn.histogram(ds[name], dims=("chain", "draw")).values
+        out[f"hist_{name}_density"] = xn.histogram(ds[name], dims=("chain", "draw"), bins=7, density=True).values
+        out[f"ecdf_{name}"] = xn.ecdf(ds[name], dims=("chain", "draw")).values
+        out[f"ecdf_{name}_draw"] = xn.ecdf(ds[name], dims="draw").values
+    for dt in (np.int8, np.uint16, np.int32, np.int64, np.uint64, np.float32):
+        a = xr.DataArray((rng.random((4, 50)) * 20).astype(dt), dims=("c", "d"))
+        out[f"hist_{dt.__name__}"] = xn.histogram(a, dims="d", bins=np.arange(0, 21, 3).astype(dt)).values
+        out[f"searchsorted_{dt.__name__}"] = xn.searchsorted(a, xr.DataArray(np.arange(0, 20, 2).astype(dt), dims=("q",)),
+                                                              dims="d").values
+    return out
+
+
+def arviz_numba():
+    """arviz with az.Numba.enable_numba(): its compiled histogram (int bins,
+    edges, a range) and variance, the KDEs (linear, adaptive, circular, 2-d)
+    over them, circular standard deviations, ess (every method), rhat,
+    mcse, MC error, summary (with a circular variable), hdi, bfmi, r2 and
+    the optimized ECDF confidence band (its vectorized binomial pmf)."""
+    import warnings
+    import arviz as az
+    import scipy.stats
+    from arviz import utils as au
+    from arviz.stats import density_utils as du, diagnostics as dg, ecdf_utils as eu, stats_utils as su
+    warnings.filterwarnings("ignore")
+    az.Numba.enable_numba()
+    rng = np.random.default_rng(1)
+    x = rng.normal(size=2000)
+    ang = rng.vonmises(0.5, 2.0, size=1500)
+    post = rng.normal(size=(4, 500)).cumsum(axis=1) * 0.05 + rng.normal(size=(4, 500))
+    circ = np.angle(np.exp(1j * post))
+    out = {}
+
+    def put(name, r):
+        for i, v in enumerate(r if isinstance(r, tuple) else (r,)):
+            out[f"{name}_{i}"] = np.asarray(v)
+    put("kde", az.kde(x))
+    put("kde_adaptive", az.kde(x, bw="scott", adaptive=True))
+    put("kde_circular", az.kde(ang, circular=True))
+    put("kde_circular_bw", az.kde(ang, circular=True, bw=3.0))
+    put("kde_2d", du._fast_kde_2d(x[:500], x[500:1000] ** 2))
+    put("hist_int", du.histogram(x, 20))
+    put("hist_edges", du.histogram(x, np.linspace(-3, 3, 11)))
+    put("hist_range", du.histogram(x, 15, (-2.0, 2.0)))
+    put("var", (su.stats_variance_1d(x, ddof=1), su.stats_variance_2d(post, ddof=1, axis=1),
+                su.stats_variance_2d(post, ddof=0, axis=0)))
+    put("circstd", (su._circular_standard_deviation(ang, high=np.pi, low=-np.pi),
+                    su._circular_standard_deviation(circ, high=np.pi, low=-np.pi, axis=1)))
+    put("linalg", (au._dot(post[:, :10], post[:, :10].T), au._cov(post), au._cov(x)))
+    for m in ("bulk", "tail", "mean", "sd", "median", "mad", "z_scale", "folded", "identity", "local", "quantile"):
+        kw = {"prob": 0.3} if m == "quantile" else ({"prob": (0.1, 0.4)} if m == "local" else {})
+        put(f"ess_{m}", az.ess(post, method=m, **kw))
+    for m in ("rank", "split", "folded", "z_scale", "identity"):
+        put(f"rhat_{m}", az.rhat(post, method=m))
+    for m in ("mean", "median"):
+        put(f"mcse_{m}", az.mcse(post, method=m))
+    put("mcse_quantile", az.mcse(post, method="quantile", prob=0.2))
+    put("mc_error", (dg._mc_error(post.ravel()), dg._mc_error(post.ravel(), batches=1),
+                     dg._mc_error(circ.ravel(), circular=True), dg._mc_error(circ.ravel(), batches=1, circular=True)))
+    put("summary", az.summary(post, fmt="xarray").to_array().values)
+    put("summary_circular", az.summary(circ, circ_var_names=["x"], fmt="xarray").to_array().values)
+    put("hdi", (az.hdi(x), az.hdi(ang, circular=True), az.hdi(x, multimodal=True)))
+    put("bfmi", az.bfmi(post))
+    put("r2", az.r2_score(x[:100], post.reshape(-1, 100)[:, :100] + x[:100]))
+    grid = np.linspace(-2, 2, 10)
+    put("ecdf_band", eu.ecdf_confidence_band(50, grid, scipy.stats.norm.cdf(grid), prob=0.9, method="optimized"))
+    return out
+
+
+def spectrum_utils_processing():
+    """spectrum_utils' MsmsSpectrum on generated spectra: its jitclass
+    (fields typed by string annotations) rounding (sum, max), m/z range,
+    precursor-peak removal (Da and ppm, isotopes), intensity filtering and
+    scaling (root, log, rank, to a maximum), chained; peptide fragment
+    annotation (the compiled mass_diff) and a pickled round trip."""
+    import pickle
+    import spectrum_utils.spectrum as sus
+
+    def make(seed, n=300):
+        rng = np.random.default_rng(seed)
+        mz = np.round(rng.uniform(100, 1500, n), 3)
+        return sus.MsmsSpectrum(f"spec{seed}", 718.36, 2, mz, rng.lognormal(2, 1.5, n).astype(np.float32), retention_time=12.5)
+    steps = {"round_sum": [lambda s: s.round(0, "sum")], "round_max": [lambda s: s.round(1, "max")],
+             "round_unique": [lambda s: s.round(3)], "mz_range": [lambda s: s.set_mz_range(300, 1200)],
+             "mz_range_open": [lambda s: s.set_mz_range(None, 800.0), lambda s: s.set_mz_range(900.0, None)],
+             "precursor_da": [lambda s: s.remove_precursor_peak(0.5, "Da")],
+             "precursor_ppm": [lambda s: s.remove_precursor_peak(2000, "ppm", 2)],
+             "filter": [lambda s: s.filter_intensity(0.05, 50)], "filter_min": [lambda s: s.filter_intensity(0.1)],
+             "scale_root": [lambda s: s.scale_intensity("root", degree=3)],
+             "scale_log": [lambda s: s.scale_intensity("log", base=10)],
+             "scale_rank": [lambda s: s.filter_intensity(0.0, 80), lambda s: s.scale_intensity("rank", max_intensity=1.0)],
+             "chain": [lambda s: s.set_mz_range(150, 1400), lambda s: s.remove_precursor_peak(10, "ppm"),
+                       lambda s: s.filter_intensity(0.01, 100), lambda s: s.scale_intensity("root", 1.0)]}
+    out = {}
+    for seed, (name, fs) in enumerate(steps.items()):
+        s = make(seed)
+        for f in fs:
+            f(s)
+        out[f"{name}_mz"], out[f"{name}_intensity"] = s.mz, s.intensity
+    s = make(20, 400)
+    s.annotate_proforma("VAEINPSNGGTTFNEK/2", 0.05, "Da", ion_types="abyIm", max_ion_charge=2, neutral_losses=True)
+    t = make(21, 400)
+    t.annotate_proforma("[+42.011]-VAEINPSNGGTTFNEK", 20, "ppm", ion_types="by", max_ion_charge=1)
+    for tag, spec in (("da", s), ("ppm", t)):  # the annotations' text as bytes (the comparison takes numbers)
+        out[f"annotation_{tag}"] = np.frombuffer("\n".join(str(a) for a in spec.annotation).encode(), np.uint8)
+    u = pickle.loads(pickle.dumps(s))
+    out["pickled_mz"], out["pickled_intensity"] = u.mz, u.intensity
+    return out
+
+
+def matchms_similarities():
+    """matchms' similarity scores on 12 generated spectra (shared peaks,
+    shifted by a CH2 in some): CosineGreedy, CosineHungarian,
+    ModifiedCosine (greedy and Hungarian), NeutralLossesCosine,
+    CosineLinear, BlinkCosine, FlashSimilarity (entropy and cosine,
+    fragment, neutral-loss and hybrid), fingerprint similarities (jaccard,
+    dice, cosine), precursor and parent-mass matches: pairs, matrices and
+    symmetric matrices; and the compiled peak-number matching."""
+    import logging
+    from matchms import Spectrum, calculate_scores
+    from matchms import similarity as S
+    from matchms.similarity import spectrum_similarity_functions as ssf, vector_similarity_functions as vsf
+    logging.disable(logging.CRITICAL)
+    rng = np.random.default_rng(5)
+    base = np.sort(rng.uniform(50, 600, 60))
+
+    def spectrum(i):
+        keep = rng.random(60) < 0.7
+        shift = (i % 3) * 14.0157 * (rng.random(keep.sum()) < 0.3)
+        mz = np.sort(np.round(base[keep] + rng.normal(0, 0.02, keep.sum()) + shift, 4))
+        inten = rng.random(mz.size) ** 2
+        fp = (rng.random(128) < 0.3).astype(float) if i % 4 else (rng.random(128) < 0.4)
+        return Spectrum(mz=mz, intensities=inten / inten.max(),
+                        metadata={"precursor_mz": 620.0 + 14.0157 * (i % 3), "parent_mass": 619.0 + 14.0157 * (i % 3),
+                                  "fingerprint": fp, "compound_name": f"c{i % 4}"})
+    specs = [spectrum(i) for i in range(12)]
+    refs, queries = specs[:6], specs[6:]
+
+    def fields(a):
+        a = np.asarray(a)
+        return {n: a[n] for n in a.dtype.names} if a.dtype.names else {"": a}
+    out = {}
+    for name, sim in [("greedy", S.CosineGreedy(tolerance=0.05)),
+                      ("greedy_powers", S.CosineGreedy(0.1, mz_power=1.0, intensity_power=0.5)),
+                      ("hungarian", S.CosineHungarian(tolerance=0.05)), ("modified_greedy", S.ModifiedCosineGreedy(tolerance=0.05)),
+                      ("modified_hungarian", S.ModifiedCosineHungarian(tolerance=0.05)),
+                      ("neutral_losses", S.NeutralLossesCosine(tolerance=0.05)), ("linear", S.CosineLinear(tolerance=0.05)),
+                      ("blink", S.BlinkCosine(tolerance=0.05)), ("flash_entropy", S.FlashSimilarity()),
+                      ("flash_cosine", S.FlashSimilarity(score_type="cosine", tolerance=0.05)),
+                      ("flash_neutral_loss", S.FlashSimilarity(matching_mode="neutral_loss")),
+                      ("flash_hybrid", S.FlashSimilarity(matching_mode="hybrid", use_ppm=True, tolerance=50)),
+                      ("jaccard", S.FingerprintSimilarity("jaccard")), ("dice", S.FingerprintSimilarity("dice")),
+                      ("fp_cosine", S.FingerprintSimilarity("cosine")), ("precursor", S.PrecursorMzMatch(tolerance=2.0)),
+                      ("precursor_ppm", S.PrecursorMzMatch(tolerance=100, tolerance_type="ppm")),
+                      ("parent_mass", S.ParentMassMatch(tolerance=1.0))]:
+        pairs = [np.asarray(sim.pair(r, q)) for r in refs[:3] for q in queries[:3]]
+        for part, table in (("pairs", np.stack(pairs)), ("matrix", sim.matrix(refs, queries)),
+                            ("symmetric", sim.matrix(specs, specs, is_symmetric=True))):
+            for field, v in fields(table).items():
+                out[f"{name}_{part}{'_' + field if field else ''}"] = v
+    for field, v in fields(calculate_scores(refs, queries, S.CosineGreedy()).to_array()).items():
+        out[f"calculate_scores_{field}"] = v
+    a, b = np.sort(rng.uniform(0, 100, 50)), np.sort(rng.uniform(0, 100, 40))
+    out.update(number_matching=np.array(ssf.number_matching(a, b, 0.5)),
+               number_matching_symmetric=np.array(ssf.number_matching_symmetric(a, 0.8)),
+               number_matching_ppm=np.array(ssf.number_matching_ppm(a + 100, b + 100, 3000.0)),
+               number_matching_symmetric_ppm=np.array(ssf.number_matching_symmetric_ppm(a + 100, 5000.0)))
+    fps = rng.random((5, 64)) < 0.4
+    out.update(jaccard_matrix=vsf.jaccard_similarity_matrix(fps, fps[:3]), dice_matrix=vsf.dice_similarity_matrix(fps, fps[:3]),
+               cosine_matrix=vsf.cosine_similarity_matrix(fps.astype(float), fps[:3].astype(float)))
+    return out
+
+
 WORKLOADS = {
     "stumpy": {"stump": stumpy_stump, "aamp": stumpy_aamp, "more": stumpy_more},
     "pynndescent": {"NNDescent": pynndescent_graph},
@@ -2297,4 +2480,8 @@ WORKLOADS = {
     "numbakit-ode": {"solvers": nbkode_solvers},
     "cooltools": {"numutils": cooltools_numutils},
     "scvelo": {"velocity": scvelo_velocity},
+    "xarray-einstats": {"numba": xarray_einstats_numba},
+    "arviz": {"numba": arviz_numba},
+    "spectrum_utils": {"processing": spectrum_utils_processing},
+    "matchms": {"similarities": matchms_similarities},
 }

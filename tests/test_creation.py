@@ -401,6 +401,75 @@ def test_array_of_lists_stacks_them_as_rows():
         rows_of_lists(3, 2)
 
 
+@ruchey.njit
+def grid_of_lists(n, m, scale):
+    """Rows appended in a loop: a list of lists, each [int, int, float] as
+    matchms' matching pairs (unified to float64)."""
+    rows = []
+    for i in range(n):
+        row = []
+        for j in range(m):
+            row.append(i * scale + j)
+        rows.append(row)
+    pairs = []
+    for i in range(n):
+        pairs.append([i, n - i, i * scale])
+    return np.array(rows), np.array(pairs.copy()), np.array(rows, dtype=np.float32)
+
+
+@ruchey.njit
+def deeper_lists(n):
+    """Three levels of lists, and lists of lists of tuples."""
+    cube, rows = [], []
+    for i in range(n):
+        plane = []
+        for j in range(2):
+            plane.append([i + j, i - j, i * j])
+        cube.append(plane)
+        rows.append([(i, i * 0.5), (-i, 1.0)])
+    return np.array(cube), np.array(rows)
+
+
+def test_array_of_lists_of_lists_is_n_d():
+    rng = make_rng(11)
+    for n in (1, 3, 7):
+        for m in (1, 4):
+            check(grid_of_lists, n, m, float(rng.normal()))
+        check(deeper_lists, n)
+
+
+def test_array_of_empty_lists_of_lists_has_zero_lengths():
+    rows, pairs, _ = grid_of_lists(0, 3, 1.0)
+    assert rows.shape == pairs.shape == (0, 0)  # the levels below no list are empty (NumPy: (0,))
+    rows, _, _ = grid_of_lists(2, 0, 1.0)
+    assert_same_array(rows, grid_of_lists.py_func(2, 0, 1.0)[0])
+
+
+@ruchey.njit
+def ragged_lists(n):
+    rows = []
+    for i in range(n):
+        row = []
+        for j in range(i + 1):
+            row.append(j)
+        rows.append(row)
+    return np.array(rows)
+
+
+def test_array_of_ragged_lists_raises_value_error():
+    assert_same_array(ragged_lists(1), ragged_lists.py_func(1))
+    with pytest.raises(ValueError):
+        ragged_lists.py_func(3)
+    with pytest.raises(ValueError, match="the lists have different lengths"):
+        ragged_lists(3)
+
+
+def test_array_of_lists_of_other_items_is_a_typing_error():
+    f = define("@ruchey.njit\ndef f(a):\n    x = [[a]]\n    return np.array(x)\n")
+    with pytest.raises(ruchey.TypingError, match="of lists of them"):
+        f(np.zeros(2))
+
+
 def test_array_of_arrays_of_different_shapes_raises():
     f = define("@ruchey.njit\ndef f(a, b):\n    return np.array([a, b])\n")
     with pytest.raises(ValueError):

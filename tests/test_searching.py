@@ -254,6 +254,24 @@ def test_histogram_empty_and_constant():
         check(fn("np.histogram(a, 3)"), a)
 
 
+def test_histogram_range_none_reads_as_not_given():
+    @ruchey.njit
+    def hist(a, bins, range_=None):  # a default handed on, as wrappers of np.histogram do
+        return np.histogram(a, bins=bins, range=range_)
+
+    @ruchey.njit
+    def literal(a):
+        return np.histogram(a, 6, None)
+
+    rng = make_rng(8)
+    for dtype in (np.float64, np.float32, np.int32):
+        a = (rng.normal(size=60) * 3).astype(dtype)
+        check(hist, a, 5)
+        check(hist, a, np.array([-2.0, 0.0, 1.5, 4.0]))
+        check(hist, a, 4, (-1.0, 3.0))
+        check(literal, a)
+
+
 def test_histogram_errors():
     with pytest.raises(ValueError, match="autodetected range of"):
         fn("np.histogram(a)")(np.array([1.0, np.nan]))
@@ -269,5 +287,7 @@ def test_histogram_errors():
         fn("np.histogram(a, b)", "a, b")(np.zeros(3), np.array([3.0, 1.0]))
     with pytest.raises(ruchey.TypingError, match="bins must be an int or a 1-d array"):
         fn("np.histogram(a, 2.5)")(np.zeros(3))
+    with pytest.raises(ruchey.TypingError, match="bins must be an int or a 1-d array"):
+        fn("np.histogram(a, None)")(np.zeros(3))
     with pytest.raises(ruchey.TypingError, match="unsupported keyword argument 'density'"):
         fn("np.histogram(a, density=True)")(np.zeros(3))

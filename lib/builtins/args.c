@@ -8,6 +8,13 @@ Node *bi_arg(Node *n, int pos, const char *kw) {
   return kw ? ty_kwarg(n, kw) : NULL;
 }
 
+/* bi_arg, or NULL where it is None too: Numba reads an optional argument
+ * passed as None (a default handed on by the caller) as one not given. */
+Node *bi_arg_given(Node *n, int pos, const char *kw) {
+  Node *x = bi_arg(n, pos, kw);
+  return x && x->ty && x->ty->kind != TY_NONE ? x : NULL;
+}
+
 bool bi_literal_int(const Node *x, int64_t *v) {
   if (x->kind == N_INT) {
     *v = x->ival;

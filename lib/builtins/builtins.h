@@ -85,6 +85,7 @@ LLVMValueRef lo_array_contains(Lower *l, Node *n);
 
 /* args.c: the checks NumPy functions' typers make of their arguments */
 Node *bi_arg(Node *n, int pos, const char *kw);  /* at position pos (the array is 0, methods too) or by keyword */
+Node *bi_arg_given(Node *n, int pos, const char *kw);  /* bi_arg, NULL where None as well as where absent */
 bool bi_literal_int(const Node *x, int64_t *v);  /* an int literal, negative ones too */
 bool bi_need_values(Infer *in, Node *n, Node *a);  /* an array or a number, else a TypingError */
 bool bi_check_axis(Infer *in, Node *n, Node *axis, int ndim);  /* an int; a constant one within ndim */

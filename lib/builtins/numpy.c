@@ -627,14 +627,29 @@ static int list_row(const Type *t, const Type **elem) {
   return item->nfields;
 }
 
-/* numpy.array(a list): of numbers 1-d, of tuples of numbers 2-d, as Numba's of a reflected list */
+/* The dimensions numpy.array gives a list of type t: one per level of
+ * lists of lists, and one or two for the innermost's numbers or tuples of
+ * numbers (their dtype promoted into *elem); -1 for other items. */
+static int list_ndim(const Type *t, const Type **elem) {
+  if (t->elem && t->elem->kind == TY_LIST) {
+    int nd = list_ndim(t->elem, elem);
+    return nd < 0 || nd >= RC_MAX_NDIM ? -1 : nd + 1;
+  }
+  if (list_row(t, elem) < 0) return -1;
+  return t->elem->kind == TY_TUPLE ? 2 : 1;
+}
+
+/* numpy.array(a list): of numbers 1-d, of tuples of numbers 2-d, of lists
+ * of them one more per level, as Numba's of a reflected list */
 static const Type *ty_array_of_list(Infer *in, Node *n, const Type *t) {
   const Type *row = NULL;
   if (!ty_list_item(in, n, t)) return NULL;  /* an empty list's items: typed by a later append, or the error */
-  if (list_row(t, &row) < 0)
-    return ty_error(in, n, "%s() of a list needs one of numbers or of tuples of numbers, got %s", n->bi->name, t->name);
+  int ndim = list_ndim(t, &row);
+  if (ndim < 0)
+    return ty_error(in, n, "%s() of a list needs one of numbers, of tuples of numbers or of lists of them, got %s",
+                    n->bi->name, t->name);
   const Type *elem = np_dtype_arg(in, n, 1, row);
-  return elem ? ty_array(elem, t->elem->kind == TY_TUPLE ? 2 : 1, 'C', false) : NULL;
+  return elem ? ty_array(elem, ndim, 'C', false) : NULL;
 }
 
 /* numpy.array(object, dtype=None): always a new array */
@@ -751,10 +766,73 @@ static LLVMValueRef lo_array_of_list(Lower *l, Node *n, Node *arg) {
   return out;
 }
 
+/* Lists of lists into an array: a first walk takes each level's length
+ * (the first list met at a depth sets it, the others must match it), a
+ * second stores the numbers in C order. */
+typedef struct NestedList {
+  const Type *e;                      /* the new array's dtype */
+  LLVMValueRef len[RC_MAX_NDIM];      /* i64 allocas: a level's length, -1 until a list there is met */
+  LLVMValueRef at;                    /* i64 alloca: the next number's flat place */
+  LLVMValueRef data;                  /* the new array's data; NULL in the first walk */
+} NestedList;
+
+static void store_number(Lower *l, NestedList *f, const Type *t, LLVMValueRef addr) {
+  LLVMValueRef at = LLVMBuildLoad2(l->b, l->mod->i64, f->at, "");
+  lo_store_scalar(l, f->e, LLVMBuildGEP2(l->b, lo_storage_type(l, f->e), f->data, &at, 1, ""),
+                  lo_convert(l, lo_load_scalar(l, t, addr), t, f->e));
+  LLVMBuildStore(l->b, LLVMBuildAdd(l->b, at, const_i64(l, 1), ""), f->at);
+}
+
+static void walk_nested_list(Lower *l, NestedList *f, const Type *t, LLVMValueRef lst, int depth) {
+  LLVMValueRef n = lo_list_len(l, lst);
+  if (!f->data) {
+    LLVMValueRef seen = LLVMBuildLoad2(l->b, l->mod->i64, f->len[depth], "");
+    LLVMValueRef bad = LLVMBuildAnd(l->b, LLVMBuildICmp(l->b, LLVMIntSGE, seen, const_i64(l, 0), ""),
+                                    LLVMBuildICmp(l->b, LLVMIntNE, seen, n, ""), "");
+    lo_raise_if(l, bad, RT_ERR_VALUE, "setting an array element with a sequence: the lists have different lengths");
+    LLVMBuildStore(l->b, n, f->len[depth]);
+    if (t->elem->kind != TY_LIST) return;
+  }
+  const Type *item = t->elem;
+  LoLoop loop = lo_loop_begin(l, const_i64(l, 0), n, NULL, "array.nested_list");
+  LLVMValueRef addr = lo_list_item_addr(l, item, lst, loop.index);
+  if (item->kind == TY_LIST)
+    walk_nested_list(l, f, item, lo_load_storage(l, item, addr), depth + 1);
+  else if (item->kind == TY_TUPLE)
+    for (int j = 0; j < item->nfields; j++)
+      store_number(l, f, item->fields[j], LLVMBuildGEP2(l->b, l->mod->i8, addr, (LLVMValueRef[]){const_i64(l, (int64_t)item->offsets[j])}, 1, ""));
+  else
+    store_number(l, f, item, addr);
+  lo_loop_end(l, &loop);
+}
+
+static LLVMValueRef lo_array_of_nested_list(Lower *l, Node *n, Node *arg) {
+  NestedList f = {.e = n->ty->elem, .at = lo_alloca(l, l->mod->i64, "array.at")};
+  const Type *innermost = arg->ty;
+  int levels = 0;
+  for (; innermost->kind == TY_LIST; innermost = innermost->elem) {
+    f.len[levels] = lo_alloca(l, l->mod->i64, "array.level_len");
+    LLVMBuildStore(l->b, const_i64(l, -1), f.len[levels++]);
+  }
+  LLVMValueRef lst = lo_expr(l, arg), shape[RC_MAX_NDIM];
+  walk_nested_list(l, &f, arg->ty, lst, 0);
+  for (int d = 0; d < levels; d++) {  /* a level below empty lists only is empty */
+    LLVMValueRef len = LLVMBuildLoad2(l->b, l->mod->i64, f.len[d], "");
+    shape[d] = LLVMBuildSelect(l->b, LLVMBuildICmp(l->b, LLVMIntSLT, len, const_i64(l, 0), ""), const_i64(l, 0), len, "");
+  }
+  if (innermost->kind == TY_TUPLE) shape[levels] = const_i64(l, innermost->nfields);
+  LLVMValueRef out = lo_alloc_array(l, n->ty, shape, -1);
+  f.data = LLVMBuildExtractValue(l->b, out, 2, "");
+  LLVMBuildStore(l->b, const_i64(l, 0), f.at);
+  walk_nested_list(l, &f, arg->ty, lst, 0);
+  lo_done_with(l, arg, lst);
+  return out;
+}
+
 static LLVMValueRef lo_array_of(Lower *l, Node *n) {
   Node *arg = n->list.items[0];
   const Type *t = arg->ty;
-  if (t->kind == TY_LIST) return lo_array_of_list(l, n, arg);
+  if (t->kind == TY_LIST) return t->elem->kind == TY_LIST ? lo_array_of_nested_list(l, n, arg) : lo_array_of_list(l, n, arg);
   if (is_array(t) && t == n->ty && !n->bi->ival) return lo_owned(l, arg);  /* asarray of an array */
   LLVMValueRef v = lo_expr(l, arg);
   if (is_array(t)) {

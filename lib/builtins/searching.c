@@ -274,15 +274,9 @@ static LLVMValueRef lo_interp(Lower *l, Node *n) {
 
 /* ---------------------------------------------------------------- bincount */
 
-/* bincount's weights; NULL where they are not given or None (a
- * signature's none, as Numba takes it). */
-static Node *bincount_weights(Node *n) {
-  Node *w = bi_arg(n, 1, "weights");
-  return w && w->ty && w->ty->kind != TY_NONE ? w : NULL;
-}
 
 static const Type *ty_bincount(Infer *in, Node *n, const Type **args) {
-  Node *x = n->list.items[0], *w = bincount_weights(n), *minlength = bi_arg(n, 2, "minlength");
+  Node *x = n->list.items[0], *w = bi_arg_given(n, 1, "weights"), *minlength = bi_arg(n, 2, "minlength");
   if (!need_sorted_1d(in, n, x, "x")) return NULL;
   if (ty_is_float(x->ty->elem))
     return ty_error(in, x, "%s(): cannot cast array data from dtype('%s') to dtype('int64') according to the rule 'safe'",
@@ -294,7 +288,7 @@ static const Type *ty_bincount(Infer *in, Node *n, const Type **args) {
 }
 
 static LLVMValueRef lo_bincount(Lower *l, Node *n) {
-  Node *x = n->list.items[0], *w = bincount_weights(n), *minlength = bi_arg(n, 2, "minlength");
+  Node *x = n->list.items[0], *w = bi_arg_given(n, 1, "weights"), *minlength = bi_arg(n, 2, "minlength");
   const Type *i64 = TYS(TY_I64), *f64 = TYS(TY_F64), *rt = n->ty->elem;
   LLVMValueRef xv = lo_expr(l, x), wv = w ? lo_expr(l, w) : NULL;
   Sorted xs = sorted_of(l, x->ty, xv, i64), ws = w ? sorted_of(l, w->ty, wv, f64) : xs;
@@ -329,9 +323,9 @@ static bool edges_given(Node *bins) { return bins && bins->ty->kind == TY_ARRAY;
 
 /* numpy.histogram(a, bins=10, range=None): (counts, edges); the edges of
  * an int bins are of a's float dtype (float64 for ints), given ones keep
- * their own. */
+ * their own. A range of None is a's extremes, as one not given. */
 static const Type *ty_histogram(Infer *in, Node *n, const Type **args) {
-  Node *a = n->list.items[0], *bins = bi_arg(n, 1, "bins"), *range = bi_arg(n, 2, "range");
+  Node *a = n->list.items[0], *bins = bi_arg(n, 1, "bins"), *range = bi_arg_given(n, 2, "range");
   if (a->ty->kind != TY_ARRAY || a->ty->elem->kind == TY_BOOL)
     return ty_error(in, a, "%s() needs an array of numbers, got %s", n->bi->name, a->ty->name);
   if (bins && !ty_is_int(bins->ty) && !(edges_given(bins) && bins->ty->ndim == 1))
@@ -481,7 +475,7 @@ static void check_rising(Lower *l, Sorted e, LLVMValueRef nbins) {
 }
 
 static LLVMValueRef lo_histogram(Lower *l, Node *n) {
-  Node *a = n->list.items[0], *bins = bi_arg(n, 1, "bins"), *range = bi_arg(n, 2, "range");
+  Node *a = n->list.items[0], *bins = bi_arg(n, 1, "bins"), *range = bi_arg_given(n, 2, "range");
   const Type *et = n->ty->fields[1]->elem, *ct = ty_array(TYS(TY_I64), 1, 'C', false);
   Histogram h = {a->ty, et, lo_expr(l, a)};
   LLVMValueRef shape[RC_MAX_NDIM], size = const_i64(l, 1), edges;
@@ -726,7 +720,7 @@ const Builtin bi_searching[] = {
   {"numpy.interp", "numpy", "interp", BK_FUNCTION, 0, 1, 5, interp_kw, BF_ALLOCATES | BF_RAISES | BF_ARRAYLIKE, 0, 0, ty_interp, lo_interp},
   {"numpy.bincount", "numpy", "bincount", BK_FUNCTION, 0, 1, 3, bincount_kw, BF_ALLOCATES | BF_RAISES | BF_NONE, 0, 0, ty_bincount,
    lo_bincount},
-  {"numpy.histogram", "numpy", "histogram", BK_FUNCTION, 0, 1, 3, histogram_kw, BF_ALLOCATES | BF_RAISES, 0, 0, ty_histogram,
+  {"numpy.histogram", "numpy", "histogram", BK_FUNCTION, 0, 1, 3, histogram_kw, BF_ALLOCATES | BF_RAISES | BF_NONE, 0, 0, ty_histogram,
    lo_histogram},
   {"numpy.isin", "numpy", "isin", BK_FUNCTION, 0, 1, 3, isin_kw, BF_ALLOCATES | BF_RAISES | BF_ARRAYLIKE, 0, 0, ty_isin, lo_isin},
   {"numpy.union1d", "numpy", "union1d", BK_FUNCTION, 0, 2, 2, NULL, BF_ALLOCATES | BF_RAISES | BF_ARRAYLIKE, SET_UNION, 0, ty_set, lo_set},

@@ -15,6 +15,7 @@ methods call the compiled code; ``isinstance`` works, and
 import inspect
 import itertools
 import linecache
+import typing
 
 from ruchey import _core, extending, types
 from ruchey.decorators import njit
@@ -122,8 +123,37 @@ def _undefined(t):
     return []
 
 
+# Python's types in annotations, as Numba's as_numba_type reads them
+_PYTHON_TYPES = {int: types.int64, float: types.float64, complex: types.complex128, bool: types.boolean,
+                 str: types.unicode_type, type(None): types.none}
+
+
+def _annotation_type(t, owner, field):
+    """An annotation's ruchey type: a ruchey type as it is; int, float,
+    complex, bool, str, and list[...], dict[...], tuple[...], Optional[...]
+    of them as Numba's as_numba_type takes them."""
+    if t in _PYTHON_TYPES:
+        return _PYTHON_TYPES[t]
+    origin, args = typing.get_origin(t), typing.get_args(t)
+    if origin is None:
+        return t  # a ruchey type, or what _describe refuses with its message
+    items = [_annotation_type(a, owner, field) for a in args]
+    if origin is typing.Union and len(args) == 2 and type(None) in args:
+        return types.Optional(items[args.index(type(None)) ^ 1])
+    if origin is list and len(items) == 1:
+        return types.ListType(items[0])
+    if origin is dict and len(items) == 2:
+        return types.DictType(*items)
+    if origin is tuple and Ellipsis not in args:
+        return types.Tuple(items)
+    raise TypeError(f"jitclass {owner}: field {field!r} is annotated {t!r}, which has no ruchey type "
+                    f"(a Union other than an Optional, or a generic ruchey does not type)")
+
+
 def _spec_of(cls, spec):
-    """The fields in order: the spec's, then the annotations' not in it."""
+    """The fields in order: the spec's, then the annotations' not in it.
+    Annotations written as strings (``from __future__ import annotations``)
+    are evaluated in the class's module, as Numba's typing.get_type_hints."""
     if spec is None:
         spec = []
     if isinstance(spec, dict):
@@ -131,10 +161,9 @@ def _spec_of(cls, spec):
     if not isinstance(spec, (list, tuple)) or not all(isinstance(p, (list, tuple)) and len(p) == 2 for p in spec):
         raise TypeError(f"jitclass {cls.__name__}: spec must be a list of (name, type) pairs or a dict, got {spec!r}")
     fields = dict(spec)
-    for name, t in inspect.get_annotations(cls).items() if hasattr(inspect, "get_annotations") \
-            else cls.__dict__.get("__annotations__", {}).items():
-        if name not in fields and not isinstance(t, str):
-            fields[name] = t
+    for name, t in typing.get_type_hints(cls).items():
+        if name not in fields:
+            fields[name] = _annotation_type(t, cls.__name__, name)
     for name in fields:
         if not isinstance(name, str) or not name.isidentifier():
             raise TypeError(f"jitclass {cls.__name__}: field name {name!r} is not an identifier")

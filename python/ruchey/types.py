@@ -492,7 +492,7 @@ class DeferredType:
 deferred_type = DeferredType
 unicode_type = UnicodeType()
 namespace = dict(_SCALARS)
-namespace["unicode_type"] = unicode_type
+namespace["unicode_type"] = namespace["string"] = unicode_type  # Numba's types.string is its unicode_type
 namespace.update({alias: _SCALARS[name] for alias, name in _ALIASES.items()})
 void = none = NoneType()
 optional = Optional
