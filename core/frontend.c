@@ -811,6 +811,9 @@ static Node *dtype_name(Fe *fe, PyObject *e, PyObject *s) {
   return n;
 }
 
+static bool has_starred_elts(PyObject *elts);
+static Node *starred_tuple(Fe *fe, PyObject *e, PyObject *elts, Node *(*item)(Fe *, PyObject *));
+
 /* An argument of a builtin: an expression, a dtype's name, or a literal
  * list, read as a tuple of its elements (numpy.array([[1, 2], [3, 4]]),
  * numpy.concatenate([a, b])) since compiled code has no list type. */
@@ -825,6 +828,11 @@ static Node *fe_arg(Fe *fe, PyObject *e) {
   Node *long_one = long_display_array(fe, e);
   if (long_one || fe->diag->kind) return long_one;
   PyObject *elts = field(e, "elts");
+  if (has_starred_elts(elts)) {  /* numpy.zeros((n, *a.shape)): the tuples' sum, each item read as here */
+    Node *n = starred_tuple(fe, e, elts, fe_arg);
+    Py_DECREF(elts);
+    return n;
+  }
   Node *n = new_node(fe, N_TUPLE, e);
   n->list = new_list(fe, (int)PyList_GET_SIZE(elts));
   for (int i = 0; n && i < n->list.len; i++)
