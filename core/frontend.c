@@ -1360,16 +1360,19 @@ static Node *fe_isinstance(Fe *fe, PyObject *e) {
 static Node *unsupported_call(Fe *fe, PyObject *e, PyObject *func, PyObject *obj) {
   Diag *outer = fe->diag, here = {0};
   fe->diag = &here;
-  PyObject *desc = obj ? callee_title(obj) : NULL;
+  PyObject *desc = obj ? callee_title(obj) : NULL, *why = NULL;
   if (!obj)
     fe_unknown_name(fe, e, func);
   else if (core_is_enum_class(obj))  /* Color(1): Numba does not call the class either */
     fe_error(fe, e, "enum class '%s' cannot be called in compiled code, as in Numba: name its members (%s.X, %s['X'])",
              core_enum_name(obj), core_enum_name(obj), core_enum_name(obj));
+  else if ((why = PyObject_GetAttrString(obj, "__ruchey_unsupported__")) && PyUnicode_Check(why))
+    fe_error(fe, e, "cannot call %s from compiled code: %s", desc ? PyUnicode_AsUTF8(desc) : "this object",
+             PyUnicode_AsUTF8(why));  /* one registered through a Numba API ruchey lacks (numba_shim) */
   else
     fe_error(fe, e, "cannot call %s from compiled code: it is not a ruchey function or a supported "
              "numpy, math or builtin function", desc ? PyUnicode_AsUTF8(desc) : "this object");
-  Py_XDECREF(desc);
+  Py_XDECREF(desc); Py_XDECREF(why);
   PyErr_Clear();
   fe->diag = outer;
   if (here.kind != DIAG_TYPING) {  /* not an error of the program's: reported now */
