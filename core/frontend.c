@@ -1532,8 +1532,9 @@ static Node *starred_tuple(Fe *fe, PyObject *e, PyObject *elts, Node *(*item)(Fe
   for (Py_ssize_t i = 0; i < PyList_GET_SIZE(elts); i++) {
     PyObject *a = PyList_GET_ITEM(elts, i), *v = is_kind(a, "Starred") ? field(a, "value") : NULL;
     Node *part = NULL;
-    if (v) {
-      part = fe_expr(fe, v);
+    if (v) {  /* *x: x itself, once typing has found it a tuple */
+      part = new_node(fe, N_SPREAD, a);
+      if (!(part->lhs = fe_expr(fe, v))) part = NULL;
       Py_DECREF(v);
       run = NULL;
     } else if (run) {  /* one more item of the run of plain ones */

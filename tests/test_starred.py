@@ -87,9 +87,15 @@ def test_only_tuples_read_freely_are_spread():
         of_call(numpy.ones((2, 3)))
 
 
-def test_a_builtin_shape_spreads_tuples_only():
+def test_a_display_spreads_tuples_only():
     @ruchey.njit
-    def of_array(a):
+    def shape_of_array(a):
         return numpy.zeros((2, *a))
-    with pytest.raises(ruchey.TypingError):
-        of_array(numpy.arange(3))
+    with pytest.raises(ruchey.TypingError, match=r"\*x of array\(int64, 1d, C\) in a tuple display: only tuples"):
+        shape_of_array(numpy.arange(3))
+
+    @ruchey.njit
+    def display_of_number(x):
+        return (1, *x)
+    with pytest.raises(ruchey.TypingError, match="only tuples are spread"):
+        display_of_number(2.0)
