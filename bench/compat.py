@@ -31,7 +31,8 @@ PACKAGES = ("stumpy", "pynndescent", "quantecon", "numbagg", "numba-stats", "fas
             "quimb", "lenstronomy", "galois", "vectorbt", "py-pde", "thermo", "interpolation", "sktime", "statsforecast",
             "window-ops", "clifford", "dcor", "hyppo", "sgkit", "esda", "porespy", "pysheds",
             "scoringrules", "properscoring", "yasa", "trimap", "pacmap", "numba-kdtree", "numba_celltree",
-            "numbalsoda", "numbakit-ode", "cooltools", "scvelo", "xarray-einstats", "arviz", "spectrum_utils", "matchms")
+            "numbalsoda", "numbakit-ode", "cooltools", "scvelo", "xarray-einstats", "arviz", "spectrum_utils", "matchms",
+            "choclo", "harmonica", "wotan", "pylops")
 TIMEOUT = 1200
 
 
@@ -95,9 +96,10 @@ WITHOUT_DEPS = {"hapsira": ["astropy", "jplephem", "pandas", "pyerfa", "scipy"],
 # what a package's computations need beside its own dependencies:
 # datashader's edge bundling takes dask and scikit-image; vectorbt 0.28
 # imports plotly's heatmapgl, which plotly 6 removed; statsforecast's MFLES
-# needs scikit-learn; window-ops is run through mlforecast's lag transforms too
+# needs scikit-learn; window-ops is run through mlforecast's lag transforms too;
+# harmonica imports numba_progress (its progress bars) where it is installed
 ALSO = {"datashader": ["dask[dataframe]", "scikit-image"], "vectorbt": ["plotly<6"], "statsforecast": ["scikit-learn"],
-        "window-ops": ["mlforecast"]}
+        "window-ops": ["mlforecast"], "harmonica": ["numba-progress"]}
 
 # the version installed where the newest does not fit the venv: vectorbt
 # 1.x needs pandas 3, the other packages (and pandas' own row) pandas 2;

@@ -2403,6 +2403,425 @@ def matchms_similarities():
     fps = rng.random((5, 64)) < 0.4
     out.update(jaccard_matrix=vsf.jaccard_similarity_matrix(fps, fps[:3]), dice_matrix=vsf.dice_similarity_matrix(fps, fps[:3]),
                cosine_matrix=vsf.cosine_similarity_matrix(fps.astype(float), fps[:3].astype(float)))
+def _choclo_points():
+    """Observation points around a prism: random ones plus every mix of its
+    faces' coordinates (on faces, edges, vertices; inside)."""
+    rng = np.random.default_rng(0)
+    e = np.concatenate([rng.uniform(-40, 40, 60), np.repeat([-10.0, 0.0, 10.0, 25.0], 25)])
+    n = np.concatenate([rng.uniform(-40, 40, 60), np.tile(np.repeat([-8.0, 2.0, 12.0, 30.0, -33.0], 5), 4)])
+    u = np.concatenate([rng.uniform(-30, 20, 60), np.tile([-20.0, -12.0, -5.0, 0.0, 15.0], 20)])
+    return e, n, u
+
+
+def choclo_prism():
+    """choclo's prism kernels as its users call them, from compiled loops
+    over observation points (the ones on faces and edges included, where
+    the singular terms are dropped): the gravity potential, acceleration
+    and tensor, the magnetic field and its gradient, each kernel (up to
+    third order), and calls from Python."""
+    import numba
+    from choclo import prism
+    box_tuple = (-10.0, 10.0, -8.0, 12.0, -20.0, -5.0)
+    box, m = np.array(box_tuple), np.array([1.5, -0.7, 2.3])
+    e, n, u = _choclo_points()
+    out = {}
+
+    def gravity_loop(f):
+        @numba.jit(nopython=True)
+        def loop(e, n, u, b, density, res):
+            for i in range(e.size):
+                res[i] = f(e[i], n[i], u[i], b[0], b[1], b[2], b[3], b[4], b[5], density)
+        return loop
+
+    def magnetic_loop(f):
+        @numba.jit(nopython=True)
+        def loop(e, n, u, b, m, res):
+            for i in range(e.size):
+                res[i] = f(e[i], n[i], u[i], b[0], b[1], b[2], b[3], b[4], b[5], m[0], m[1], m[2])
+        return loop
+
+    @numba.jit(nopython=True)
+    def field_loop(e, n, u, b, m, be, bn, bu):
+        for i in range(e.size):
+            be[i], bn[i], bu[i] = prism.magnetic_field(e[i], n[i], u[i], b[0], b[1], b[2], b[3], b[4], b[5],
+                                                       m[0], m[1], m[2])
+
+    for name in ("pot", "e", "n", "u", "ee", "nn", "uu", "en", "eu", "nu"):
+        out["gravity_" + name] = res = np.empty(e.size)
+        gravity_loop(getattr(prism, "gravity_" + name))(e, n, u, box, 2670.0, res)
+    for name in ("e", "n", "u", "ee", "nn", "uu", "en", "eu", "nu"):
+        out["magnetic_" + name] = res = np.empty(e.size)
+        magnetic_loop(getattr(prism, "magnetic_" + name))(e, n, u, box, m, res)
+    out["field_e"], out["field_n"], out["field_u"] = fields = np.empty(e.size), np.empty(e.size), np.empty(e.size)
+    field_loop(e, n, u, box, m, *fields)
+    for name in ("pot", "e", "n", "u", "ee", "nn", "uu", "en", "eu", "nu", "eee", "nnn", "uuu", "een", "eeu",
+                 "enn", "nnu", "euu", "nuu", "enu"):
+        kernel = getattr(prism, "kernel_" + name)
+        out["kernel_" + name] = np.array([kernel(x, y, z, np.sqrt(x * x + y * y + z * z))
+                                          for x, y, z in zip(e[:40] - 0.3, n[:40] + 0.7, u[:40] - 0.1)])
+    out["python_pot"] = np.array([prism.gravity_pot(x, y, z, *box_tuple, 3.0) for x, y, z in zip(e, n, u)])
+    out["python_field"] = np.array([prism.magnetic_field(x, y, z, *box_tuple, 1.0, 2.0, 3.0) for x, y, z in zip(e, n, u)])
+    return out
+
+
+def choclo_point_dipole():
+    """choclo's point-mass gravity (every field and kernel), dipole
+    magnetic fields summed over sources in compiled loops, and its
+    Cartesian and spherical distances."""
+    import numba
+    from choclo import dipole, point, utils
+    rng = np.random.default_rng(1)
+    p, q = rng.uniform(-50, 50, (3, 200)), rng.uniform(-50, 50, (3, 30))
+    q[2] -= 80
+    mass, moments = rng.uniform(1e3, 1e5, 30), rng.normal(size=(3, 30))
+    out = {}
+
+    def point_loop(f):
+        @numba.jit(nopython=True)
+        def loop(p, q, mass, res):
+            for i in range(p.shape[1]):
+                s = 0.0
+                for j in range(q.shape[1]):
+                    s += f(p[0, i], p[1, i], p[2, i], q[0, j], q[1, j], q[2, j], mass[j])
+                res[i] = s
+        return loop
+
+    for name in ("pot", "e", "n", "u", "ee", "nn", "uu", "en", "eu", "nu"):
+        out["point_" + name] = res = np.empty(200)
+        point_loop(getattr(point, "gravity_" + name))(p, q, mass, res)
+        kernel = getattr(point, "kernel_" + name)
+        out["kernel_" + name] = np.array([kernel(*p[:, i], *q[:, 0], utils.distance_cartesian(*p[:, i], *q[:, 0]))
+                                          for i in range(50)])
+
+    @numba.jit(nopython=True)
+    def dipole_loop(p, q, m, res):
+        for i in range(p.shape[1]):
+            for j in range(q.shape[1]):
+                args = (p[0, i], p[1, i], p[2, i], q[0, j], q[1, j], q[2, j], m[0, j], m[1, j], m[2, j])
+                be, bn, bu = dipole.magnetic_field(*args)
+                res[0, i] += be
+                res[1, i] += bn
+                res[2, i] += bu
+                res[3, i] += dipole.magnetic_e(*args)
+                res[4, i] += dipole.magnetic_n(*args)
+                res[5, i] += dipole.magnetic_u(*args)
+
+    out["dipole"] = np.zeros((6, 200))
+    dipole_loop(p, q, moments, out["dipole"])
+    sph = rng.uniform([-180, -90, 6e6], [180, 90, 6.4e6], (100, 3))
+    cos, sin = np.cos(np.radians(sph[:, 1])), np.sin(np.radians(sph[:, 1]))
+    out["distance_spherical"] = np.array([utils.distance_spherical(*sph[i], *sph[i + 1]) for i in range(99)])
+    out["distance_spherical_core"] = np.array([utils.distance_spherical_core(
+        sph[i, 0], cos[i], sin[i], sph[i, 2], sph[i + 1, 0], cos[i + 1], sin[i + 1], sph[i + 1, 2]) for i in range(99)])
+    return out
+
+
+def _harmonica_grid(n=12, height=10.0):
+    e, n = np.meshgrid(np.linspace(-500, 500, n), np.linspace(-400, 600, n))
+    return e.ravel(), n.ravel(), np.full(e.size, height)
+
+
+def harmonica_forward():
+    """harmonica's forward modelling, serial and parallel: point masses
+    (Cartesian, every field; spherical), prisms' gravity (every field;
+    float32 results) and magnetic field, dipoles, and a prism layer's
+    gravity through its xarray accessor."""
+    import harmonica as hm
+    rng = np.random.default_rng(0)
+    coords = _harmonica_grid()
+    points = (rng.uniform(-600, 600, 40), rng.uniform(-600, 600, 40), rng.uniform(-900, -100, 40))
+    masses = rng.uniform(1e6, 1e8, 40)
+    west, south, bottom = rng.uniform(-600, 400, 25), rng.uniform(-600, 400, 25), rng.uniform(-1000, -300, 25)
+    prisms = np.column_stack([west, west + rng.uniform(50, 200, 25), south, south + rng.uniform(50, 200, 25), bottom,
+                              bottom + rng.uniform(50, 250, 25)])
+    density, magnetization = rng.uniform(-300, 300, 25), rng.normal(size=(3, 25))
+    moments = magnetization.repeat(2, 1)[:, :40]
+    sph_coords = (np.linspace(-5, 5, 30), np.linspace(-3, 4, 30), np.full(30, 6.4e6))
+    sph_points = (rng.uniform(-5, 5, 20), rng.uniform(-5, 5, 20), rng.uniform(6.3e6, 6.35e6, 20))
+    out = {}
+    for parallel in (False, True):
+        for field in ("potential", "g_e", "g_n", "g_z", "g_ee", "g_nn", "g_zz", "g_en", "g_ez", "g_nz"):
+            out[f"point_{field}_{parallel}"] = hm.point_gravity(coords, points, masses, field=field, parallel=parallel)
+            out[f"prism_{field}_{parallel}"] = hm.prism_gravity(coords, prisms, density, field=field, parallel=parallel)
+        for field in ("potential", "g_z"):
+            out[f"point_spherical_{field}_{parallel}"] = hm.point_gravity(
+                sph_coords, sph_points, masses[:20], field=field, coordinate_system="spherical", parallel=parallel)
+        out[f"prism_b_{parallel}"] = np.array(hm.prism_magnetic(coords, prisms, magnetization, "b", parallel=parallel))
+        out[f"dipole_b_{parallel}"] = np.array(hm.dipole_magnetic(coords, points, moments, "b", parallel=parallel))
+        for field in ("b_e", "b_n", "b_u"):
+            out[f"prism_{field}_{parallel}"] = hm.prism_magnetic(coords, prisms, magnetization, field, parallel=parallel)
+            out[f"dipole_{field}_{parallel}"] = hm.dipole_magnetic(coords, points, moments, field, parallel=parallel)
+    out["prism_g_z_float32"] = hm.prism_gravity(coords, prisms, density, field="g_z", dtype="float32")
+    east, north = np.linspace(-400, 400, 8), np.linspace(-300, 300, 6)
+    surface = 100 * np.sin(east[None, :] / 200) * np.cos(north[:, None] / 150)
+    layer = hm.prism_layer((east, north), surface=surface, reference=0,
+                           properties={"density": 2670 * np.ones_like(surface)})
+    out["layer_g_z"] = layer.prism_layer.gravity(coords, field="g_z")
+    out["layer_potential"] = layer.prism_layer.gravity(coords, field="potential")
+    return out
+
+
+def harmonica_tesseroids():
+    """tesseroids' gravity: constant densities (adaptive discretisation,
+    radial too, serial and parallel), a density function the caller
+    compiles (variable-density discretisation), and a tesseroid layer."""
+    import numba
+    import harmonica as hm
+    rng = np.random.default_rng(2)
+    r0 = 6371e3
+    lon, lat = np.meshgrid(np.linspace(-3, 3, 7), np.linspace(-2, 2, 5))
+    coords = (lon.ravel(), lat.ravel(), np.full(lon.size, r0 + 1e3))
+    west, south = rng.uniform(-3, 2, 8), rng.uniform(-2, 1, 8)
+    tesseroids = np.column_stack([west, west + 1, south, south + 1, np.full(8, r0 - 10e3), np.full(8, r0 - 1e3)])
+    density = rng.uniform(2000, 3000, 8)
+
+    @numba.jit(nopython=True)
+    def density_of_radius(radius):
+        return 2670.0 + 0.05 * (r0 - radius)
+
+    out = {}
+    for field in ("potential", "g_z"):
+        for parallel in (False, True):
+            out[f"{field}_{parallel}"] = hm.tesseroid_gravity(coords, tesseroids, density, field, parallel=parallel)
+            out[f"variable_{field}_{parallel}"] = hm.tesseroid_gravity(coords, tesseroids[:3], density_of_radius, field,
+                                                                       parallel=parallel)
+        out[f"{field}_radial"] = hm.tesseroid_gravity(coords, tesseroids, density, field,
+                                                      radial_adaptive_discretization=True)
+    lon, lat = np.linspace(-2, 2, 5), np.linspace(-1, 1, 4)
+    layer = hm.tesseroid_layer((lon, lat), surface=r0 + 500 * np.ones((4, 5)), reference=r0 - 1000,
+                               properties={"density": 2670 * np.ones((4, 5))})
+    out["layer_g_z"] = layer.tesseroid_layer.gravity((np.array([0.0, 0.5]), np.array([0.0, 0.2]), np.full(2, r0 + 1e3)),
+                                                     "g_z")
+    return out
+
+
+def harmonica_equivalent_sources():
+    """equivalent sources fitted to synthetic gravity and predicted on a
+    grid: Cartesian (serial, parallel, block-averaged, float32),
+    gradient-boosted, and spherical; and the associated Legendre functions
+    of its spherical harmonics (plain, Schmidt and fully normalised, with
+    their derivatives)."""
+    import harmonica as hm
+    from harmonica._spherical_harmonics import legendre
+    rng = np.random.default_rng(3)
+    n = 150
+    e, nn, u = rng.uniform(-1000, 1000, n), rng.uniform(-1000, 1000, n), rng.uniform(0, 50, n)
+    sources = (rng.uniform(-800, 800, 6), rng.uniform(-800, 800, 6), rng.uniform(-600, -200, 6))
+    data = hm.point_gravity((e, nn, u), sources, rng.uniform(1e9, 1e10, 6), field="g_z")
+    grid = _harmonica_grid(10, 60.0)
+    out = {}
+    for parallel in (False, True):
+        eqs = hm.EquivalentSources(depth=300, damping=1e-3, parallel=parallel).fit((e, nn, u), data)
+        out[f"coefs_{parallel}"], out[f"predicted_{parallel}"] = eqs.coefs_, eqs.predict(grid)
+    out["block_averaged"] = hm.EquivalentSources(depth=300, damping=1e-3, block_size=200).fit(
+        (e, nn, u), data, weights=np.ones(n)).predict(grid)
+    out["float32"] = hm.EquivalentSources(depth=300, damping=1e-3, dtype="float32").fit((e, nn, u), data).predict(grid)
+    out["gradient_boosted"] = hm.EquivalentSourcesGB(depth=300, damping=1e-3, window_size=800, random_state=0).fit(
+        (e, nn, u), data).predict(grid)
+    lon, lat, radius = rng.uniform(-2, 2, 80), rng.uniform(-2, 2, 80), np.full(80, 6.371e6 + 500)
+    sdata = hm.point_gravity((lon, lat, radius), (np.array([0.3, -0.5]), np.array([0.1, 0.4]), np.full(2, 6.36e6)),
+                             np.array([1e12, 2e12]), field="g_z", coordinate_system="spherical")
+    out["spherical"] = hm.EquivalentSourcesSph(damping=1e-4, relative_depth=20e3).fit((lon, lat, radius), sdata).predict(
+        (np.linspace(-1, 1, 20), np.linspace(-1, 1, 20), np.full(20, 6.371e6 + 1000)))
+    for norm in ("", "_schmidt", "_full"):
+        values, derivatives = getattr(legendre, "associated_legendre" + norm), getattr(
+            legendre, "associated_legendre" + norm + "_derivative")
+        p, dp = np.zeros((15, 21, 21)), np.zeros((15, 21, 21))
+        for i, x in enumerate(np.linspace(-0.99, 0.99, 15)):
+            values(x, 20, p[i])
+            derivatives(20, p[i], dp[i])
+        out["legendre" + norm], out["legendre_derivative" + norm] = p, dp
+    return out
+
+
+def _wotan_light_curve(n, seed):
+    """A light curve: a slow trend, transits every 3 days, noise, outliers,
+    NaNs and a gap."""
+    rng = np.random.default_rng(seed)
+    time = np.sort(rng.uniform(0, 12, n))
+    time = time[(time < 5.0) | (time > 5.8)]
+    flux = 1 + 0.01 * np.sin(time / 2.0) + 0.002 * time + rng.normal(0, 5e-4, time.size)
+    flux[np.abs((time % 3.0) - 1.5) < 0.06] -= 0.004
+    flux[rng.integers(0, time.size, 8)] += 0.01
+    flux[[10, 300]] = np.nan
+    return time, flux
+
+
+def wotan_sliders():
+    """wotan's flatten with each compiled time-windowed location estimator
+    (biweight, andrewsinewave, welsch, hodges, median, mean, trim_mean,
+    winsorize, huber_psi, hampelfilt, tau), edge cut-offs, gaps, its own
+    cval, transit masks and the thinned slider (step). (huber, hampel and
+    ramsay are statsmodels', not compiled.)"""
+    from wotan import flatten, transit_mask
+    time, flux = _wotan_light_curve(900, 0)
+    out = {}
+    for method in ("biweight", "andrewsinewave", "welsch", "hodges", "median", "mean", "trim_mean", "winsorize",
+                   "huber_psi", "hampelfilt", "tau"):
+        out[method], out[method + "_trend"] = flatten(time, flux, window_length=0.5, method=method, return_trend=True)
+    out["edges_gaps"] = flatten(time, flux, window_length=0.4, edge_cutoff=0.3, break_tolerance=0.3)
+    out["cval"] = flatten(time, flux, window_length=0.7, cval=3)
+    out["mask"] = mask = transit_mask(time=time, period=3.0, duration=0.15, T0=1.5)
+    for method in ("biweight", "median"):
+        out[method + "_masked"] = flatten(time, flux, window_length=0.5, method=method, mask=mask)
+    for method in ("biweight", "median", "welsch"):
+        out[method + "_step"] = flatten(time, flux, window_length=0.5, method=method, step=0.05)
+    return out
+
+
+def wotan_fits():
+    """wotan's compiled non-sliding detrenders: lowess, cofiam and cosine
+    (robust too) through flatten, and the cosine design matrices
+    (fastmath, cached)."""
+    from wotan import flatten
+    from wotan.cofiam import matrix_gen, matrix_gen_recurrence
+    time, flux = _wotan_light_curve(500, 1)
+    out = {}
+    for method in ("lowess", "cofiam", "cosine"):
+        out[method], out[method + "_trend"] = flatten(time, flux, window_length=1.0, method=method, return_trend=True)
+    out["cosine_robust"] = flatten(time, flux, window_length=1.0, method="cosine", robust=True)
+    t = np.linspace(0, 10, 200)
+    out["matrix_gen"], out["matrix_gen_recurrence"] = matrix_gen(t, 12), matrix_gen_recurrence(t, 12)
+    return out
+
+
+def _pylops():
+    """pylops, its kernels compiled parallel=True: it reads
+    NUMBA_NUM_THREADS when its modules are imported."""
+    import os
+    os.environ.setdefault("NUMBA_NUM_THREADS", "2")
+    import pylops
+    return pylops
+
+
+def pylops_radon():
+    """Radon2D and Radon3D with engine="numba" (linear, parabolic and
+    hyperbolic curves; centred or not; interpolated or not; a table or on
+    the fly; float64, float32 and complex), forward and adjoint, and
+    FourierRadon2D/3D's numba kernels (fastmath)."""
+    pylops = _pylops()
+    rng = np.random.default_rng(0)
+    t, h, px = np.arange(60) * 0.004, np.linspace(-300, 300, 21), np.linspace(-8e-4, 8e-4, 17)
+    out = {}
+    for kind in ("linear", "parabolic", "hyperbolic"):
+        p = {"linear": px, "parabolic": px / 300, "hyperbolic": np.abs(px) + 1e-4}[kind]
+        x, d = rng.normal(size=(p.size, t.size)), rng.normal(size=(h.size, t.size))
+        for centred in (True, False):
+            for interp in (True, False):
+                for onthefly in (False, True):
+                    R = pylops.signalprocessing.Radon2D(t, h, p, kind=kind, centeredh=centred, interp=interp,
+                                                        onthefly=onthefly, engine="numba")
+                    out[f"radon2d_{kind}_{centred}_{interp}_{onthefly}"] = R @ x.ravel()
+                    out[f"radon2d_adjoint_{kind}_{centred}_{interp}_{onthefly}"] = R.H @ d.ravel()
+    for dtype in ("float32", "complex128"):
+        x, d = rng.normal(size=(px.size, t.size)).astype(dtype), rng.normal(size=(h.size, t.size)).astype(dtype)
+        for onthefly in (False, True):
+            R = pylops.signalprocessing.Radon2D(t, h, px, onthefly=onthefly, engine="numba", dtype=dtype)
+            out[f"radon2d_{dtype}_{onthefly}"], out[f"radon2d_adjoint_{dtype}_{onthefly}"] = R @ x.ravel(), R.H @ d.ravel()
+    ty, hy, hx = np.arange(30) * 0.004, np.linspace(-100, 100, 5), np.linspace(-150, 150, 7)
+    py, pxx = np.linspace(-5e-4, 5e-4, 4), np.linspace(-5e-4, 5e-4, 5)
+    for kind in ("linear", "parabolic", "hyperbolic"):
+        pyk, pxk = {"linear": (py, pxx), "parabolic": (py / 100, pxx / 150),
+                    "hyperbolic": (np.abs(py) + 1e-4, np.abs(pxx) + 1e-4)}[kind]
+        x, d = rng.normal(size=(py.size, pxx.size, ty.size)), rng.normal(size=(hy.size, hx.size, ty.size))
+        for onthefly in (False, True):
+            R = pylops.signalprocessing.Radon3D(ty, hy, hx, pyk, pxk, kind=kind, onthefly=onthefly, engine="numba")
+            out[f"radon3d_{kind}_{onthefly}"], out[f"radon3d_adjoint_{kind}_{onthefly}"] = R @ x.ravel(), R.H @ d.ravel()
+    for kind, (p, pyk, pxk) in (("linear", (px, py, pxx)), ("parabolic", (px / 300, py / 100, pxx / 150))):
+        F = pylops.signalprocessing.FourierRadon2D(t, h, p, 128, kind=kind, engine="numba")
+        out["fourier2d_" + kind] = F @ rng.normal(size=(px.size, t.size)).ravel()
+        out["fourier2d_adjoint_" + kind] = F.H @ rng.normal(size=(h.size, t.size)).ravel()
+        F = pylops.signalprocessing.FourierRadon3D(ty, hy, hx, pyk, pxk, 64, kind=(kind, kind), engine="numba")
+        out["fourier3d_" + kind] = F @ rng.normal(size=(py.size, pxx.size, ty.size)).ravel()
+        out["fourier3d_adjoint_" + kind] = F.H @ rng.normal(size=(hy.size, hx.size, ty.size)).ravel()
+    return out
+
+
+def pylops_spread_kirchhoff():
+    """Spread with engine="numba" (a look-up table, with and without
+    interpolation weights; an on-the-fly function the caller compiles,
+    returning (indices, weights)), and Kirchhoff demigration/migration with
+    engine="numba": analytic travel times in a constant velocity,
+    kinematic and dynamic, with apertures, and the caller's tables (byot:
+    one table, separate source and receiver tables, amplitudes)."""
+    pylops = _pylops()
+    import numba
+    from pylops.waveeqprocessing import Kirchhoff
+    rng = np.random.default_rng(1)
+    nx0, nt0, nx, nt = 6, 20, 9, 40
+    table, dtable = np.full((nx0, nt0, nx), np.nan), np.zeros((nx0, nt0, nx))
+    for ix0 in range(nx0):
+        for it in range(nt0):
+            idx = it + 0.7 * ix0 * np.arange(nx) / nx + rng.uniform(0, 2)
+            idx[idx >= nt - 1] = np.nan
+            table[ix0, it], dtable[ix0, it] = np.floor(idx), idx - np.floor(idx)
+    x, d = rng.normal(size=(nx0, nt0)), rng.normal(size=(nx, nt))
+    out = {}
+    for name, S in (("table", pylops.Spread((nx0, nt0), (nx, nt), table=table, engine="numba")),
+                    ("dtable", pylops.Spread((nx0, nt0), (nx, nt), table=table, dtable=dtable, engine="numba"))):
+        out["spread_" + name], out["spread_adjoint_" + name] = S @ x.ravel(), S.H @ d.ravel()
+
+    @numba.jit(nopython=True)
+    def indices(ix0, it):
+        idx = it + 0.5 * ix0 * np.arange(9) / 9.0 + 0.3
+        idx = np.where(idx < 39, idx, np.nan)
+        return np.floor(idx), idx - np.floor(idx)
+
+    for interp in (False, True):
+        S = pylops.Spread((nx0, nt0), (nx, nt), fh=indices, interp=interp, engine="numba")
+        out[f"spread_fh_{interp}"], out[f"spread_adjoint_fh_{interp}"] = S @ x.ravel(), S.H @ d.ravel()
+    z, xs, t = np.arange(30) * 10.0, np.arange(40) * 10.0, np.arange(150) * 0.004
+    srcs, recs = np.vstack([np.linspace(50, 350, 3), np.zeros(3)]), np.vstack([np.linspace(0, 390, 12), np.zeros(12)])
+    wav, _, wavc = pylops.utils.wavelets.ricker(t[:21], f0=20)
+    refl = np.zeros((xs.size, z.size))
+    refl[:, 12], refl[15:25, 20] = 1.0, -0.7
+    data = rng.normal(size=(srcs.shape[1] * recs.shape[1], t.size))
+    trav_s, trav_r, amp_s, amp_r, _, _ = Kirchhoff._traveltime_table(z, xs, srcs, recs, 1500.0, mode="analytic")
+    trav = (trav_s[:, :, None] + trav_r[:, None, :]).reshape(trav_s.shape[0], -1)
+    operators = {
+        "analytic": dict(mode="analytic"), "analytic_dynamic": dict(mode="analytic", dynamic=True),
+        "apertures": dict(mode="analytic", dynamic=True, angleaperture=(40.0, 60.0), aperture=(2.0, 4.0)),
+        "byot": dict(mode="byot", trav=trav), "byot_tables": dict(mode="byot", trav=(trav_s, trav_r)),
+        "byot_amplitudes": dict(mode="byot", dynamic=True, trav=(trav_s, trav_r), amp=(amp_s, amp_r))}
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # (pylops' FutureWarning on single tables, the aperture's UserWarning)
+        for name, options in operators.items():
+            K = Kirchhoff(z, xs, t, srcs, recs, 1500.0, wav, wavc, engine="numba", **options)
+            out["kirchhoff_" + name], out["kirchhoff_adjoint_" + name] = K @ refl.ravel(), K.H @ data.ravel()
+    return out
+
+
+def pylops_pwd_nonstationary():
+    """plane-wave destruction (slope estimation of orders 1 and 2, on 2-d
+    and 3-d data; the sprayer and smoother operators, fastmath) and
+    non-stationary 2-d/3-d convolution and filter estimation with
+    engine="numba". (The filters' adjoint is left out: it fails under
+    Numba, its parallel=True lowering of np.zeros((n, *hs.shape)).)"""
+    _pylops()
+    from pylops.signalprocessing import NonStationaryConvolve2D, NonStationaryConvolve3D, NonStationaryFilters2D, \
+        PWSmoother2D, PWSprayer2D
+    from pylops.utils.signalprocessing import pwd_slope_estimate
+    rng = np.random.default_rng(3)
+    nz, nx = 50, 40
+    zz, xx = np.meshgrid(np.arange(nz), np.arange(nx), indexing="ij")
+    d = np.sin(0.3 * (zz - 0.4 * xx)) + 0.5 * np.sin(0.17 * (zz + 0.2 * xx)) + 0.05 * rng.normal(size=(nz, nx))
+    out = {}
+    for order in (1, 2):  # (smoothing="boxcar" fails on 2-d data in pylops itself: dims == 2 on a tuple)
+        out[f"slope_{order}"] = pwd_slope_estimate(d, niter=3, liter=10, order=order, nsmooth=5)
+    out["slope_3d"] = pwd_slope_estimate(np.stack([d, d[:, ::-1]], axis=-1), niter=2, liter=8, nsmooth=3, axis=1)
+    P = PWSprayer2D((nz, nx), out["slope_2"], radius=5, alpha=0.8)
+    out["spray"], out["spray_adjoint"] = P @ d.ravel(), P.H @ d.ravel()
+    S = PWSmoother2D((nz, nx), out["slope_2"], radius=4)
+    out["smooth"], out["smooth_adjoint"] = S @ d.ravel(), S.H @ d.ravel()
+    hs = rng.normal(size=(4, 3, 5, 7))
+    C = NonStationaryConvolve2D((nz, nx), hs, ihx=(5, 18, 31, 44), ihz=(5, 20, 35), engine="numba")
+    out["convolve2d"], out["convolve2d_adjoint"] = C @ d.ravel(), C.H @ d.ravel()
+    out["filters2d"] = NonStationaryFilters2D(d, (5, 7), ihx=(5, 18, 31, 44), ihz=(5, 20, 35), engine="numba") @ hs.ravel()
+    d3 = rng.normal(size=(12, 14, 16))
+    C = NonStationaryConvolve3D((12, 14, 16), rng.normal(size=(2, 2, 2, 3, 5, 5)), ihx=(3, 8), ihy=(4, 10), ihz=(4, 11),
+                                engine="numba")
+    out["convolve3d"], out["convolve3d_adjoint"] = C @ d3.ravel(), C.H @ d3.ravel()
     return out
 
 
@@ -2484,4 +2903,10 @@ WORKLOADS = {
     "arviz": {"numba": arviz_numba},
     "spectrum_utils": {"processing": spectrum_utils_processing},
     "matchms": {"similarities": matchms_similarities},
+    "choclo": {"prism": choclo_prism, "point_dipole": choclo_point_dipole},
+    "harmonica": {"forward": harmonica_forward, "tesseroids": harmonica_tesseroids,
+                  "equivalent_sources": harmonica_equivalent_sources},
+    "wotan": {"sliders": wotan_sliders, "fits": wotan_fits},
+    "pylops": {"radon": pylops_radon, "spread_kirchhoff": pylops_spread_kirchhoff,
+               "pwd_nonstationary": pylops_pwd_nonstationary},
 }

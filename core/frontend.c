@@ -878,6 +878,9 @@ static Node *dtype_name(Fe *fe, PyObject *e, PyObject *s) {
   return n;
 }
 
+static bool has_starred_elts(PyObject *elts);
+static Node *starred_tuple(Fe *fe, PyObject *e, PyObject *elts, Node *(*item)(Fe *, PyObject *));
+
 /* An argument of a builtin: an expression, a dtype's name, or a literal
  * list, read as a tuple of its elements (numpy.array([[1, 2], [3, 4]]),
  * numpy.concatenate([a, b])) since compiled code has no list type. */
@@ -892,6 +895,11 @@ static Node *fe_arg(Fe *fe, PyObject *e) {
   Node *long_one = long_display_array(fe, e);
   if (long_one || fe->diag->kind) return long_one;
   PyObject *elts = field(e, "elts");
+  if (has_starred_elts(elts)) {  /* numpy.zeros((n, *a.shape)): the tuples' sum, each item read as here */
+    Node *n = starred_tuple(fe, e, elts, fe_arg);
+    Py_DECREF(elts);
+    return n;
+  }
   Node *n = new_node(fe, N_TUPLE, e);
   n->list = new_list(fe, (int)PyList_GET_SIZE(elts));
   for (int i = 0; n && i < n->list.len; i++)
@@ -1457,16 +1465,19 @@ static Node *fe_isinstance(Fe *fe, PyObject *e) {
 static Node *unsupported_call(Fe *fe, PyObject *e, PyObject *func, PyObject *obj) {
   Diag *outer = fe->diag, here = {0};
   fe->diag = &here;
-  PyObject *desc = obj ? callee_title(obj) : NULL;
+  PyObject *desc = obj ? callee_title(obj) : NULL, *why = NULL;
   if (!obj)
     fe_unknown_name(fe, e, func);
   else if (core_is_enum_class(obj))  /* Color(1): Numba does not call the class either */
     fe_error(fe, e, "enum class '%s' cannot be called in compiled code, as in Numba: name its members (%s.X, %s['X'])",
              core_enum_name(obj), core_enum_name(obj), core_enum_name(obj));
+  else if ((why = PyObject_GetAttrString(obj, "__ruchey_unsupported__")) && PyUnicode_Check(why))
+    fe_error(fe, e, "cannot call %s from compiled code: %s", desc ? PyUnicode_AsUTF8(desc) : "this object",
+             PyUnicode_AsUTF8(why));  /* one registered through a Numba API ruchey lacks (numba_shim) */
   else
     fe_error(fe, e, "cannot call %s from compiled code: it is not a ruchey function or a supported "
              "numpy, math or builtin function", desc ? PyUnicode_AsUTF8(desc) : "this object");
-  Py_XDECREF(desc);
+  Py_XDECREF(desc); Py_XDECREF(why);
   PyErr_Clear();
   fe->diag = outer;
   if (here.kind != DIAG_TYPING) {  /* not an error of the program's: reported now */
@@ -1644,8 +1655,9 @@ static Node *starred_tuple(Fe *fe, PyObject *e, PyObject *elts, Node *(*item)(Fe
   for (Py_ssize_t i = 0; i < PyList_GET_SIZE(elts); i++) {
     PyObject *a = PyList_GET_ITEM(elts, i), *v = is_kind(a, "Starred") ? field(a, "value") : NULL;
     Node *part = NULL;
-    if (v) {
-      part = fe_expr(fe, v);
+    if (v) {  /* *x: x itself, once typing has found it a tuple */
+      part = new_node(fe, N_SPREAD, a);
+      if (!(part->lhs = fe_expr(fe, v))) part = NULL;
       Py_DECREF(v);
       run = NULL;
     } else if (run) {  /* one more item of the run of plain ones */

@@ -318,6 +318,18 @@ static const Type *ty_number_of_0d(Infer *in, Node *n, const Type *s, const Type
   return ty_expr(in, n);
 }
 
+/* *x in a tuple display ((n, *a.shape), made a sum of tuples by the
+ * frontend): x, which must be a tuple (Python's would take any iterable,
+ * whose length compiled code cannot know). */
+static const Type *ty_display_spread(Infer *in, Node *n) {
+  const Type *t = ty_expr(in, n->lhs);
+  if (!t) return NULL;
+  if (t->kind != TY_TUPLE)
+    return ty_error(in, n, "*x of %s in a tuple display: only tuples are spread in compiled code", t->name);
+  *n = *n->lhs;
+  return t;
+}
+
 static const Type *ty_binop(Infer *in, Node *n) {
   const Type *a = ty_expr(in, n->lhs), *b = ty_expr(in, n->rhs);
   if (!a || !b) return NULL;
@@ -729,6 +741,7 @@ static const Type *ty_expr_kind(Infer *in, Node *n) {
   case N_STRING: return TYS(TY_STR);
   case N_MODULE: return ty_error(in, n, "a module cannot be used as a value");
   case N_BINOP: return ty_binop(in, n);
+  case N_SPREAD: return ty_display_spread(in, n);
   case N_UNARY: return ty_unary(in, n);
   case N_COMPARE: return ty_compare(in, n);
   case N_BOOLOP: return ty_boolop(in, n);

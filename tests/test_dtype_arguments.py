@@ -159,3 +159,43 @@ def test_ruchey_scalar_and_tuple_types_pass_array_types_are_refused():
     assert empty(float32) == 0 and empty(Tuple([float64, int64])) == 0
     with pytest.raises(TypeError, match="not supported"):
         empty(float64[:])
+
+
+def cast_by_dtype_type(a, x):
+    kind = a.dtype.type  # the scalar type (numpy.float32), kept and called
+    first = kind(x)
+    return first, a.dtype.type(x) * 2, a.dtype.type(0) == a[0] * 0, np.zeros(2, a.dtype.type)
+
+
+@pytest.mark.parametrize("dt", [np.float64, np.float32, np.int64, np.int32, np.int8, np.uint16, np.bool_])
+def test_dtype_type_is_the_scalar_type(dt):
+    compiled = njit(cast_by_dtype_type)
+    a = np.arange(1, 4).astype(dt)
+    for x in (2.75, 3, -1.5, True):
+        if dt in (np.uint16,) and x == -1.5:
+            continue  # (a negative float to an unsigned int: undefined in C, platform-dependent in NumPy)
+        got, want = compiled(a, x), cast_by_dtype_type(a, x)
+        assert got[0] == want[0] and got[1] == want[1] and got[2] == want[2]
+        assert got[3].dtype == want[3].dtype
+
+
+def test_dtype_type_of_complex_arrays():
+    compiled = njit(cast_by_dtype_type)
+    a = np.arange(1, 4).astype(np.complex128)
+    for x in (2.5, 1 + 2j):
+        got, want = compiled(a, x), cast_by_dtype_type(a, x)
+        assert got[:3] == want[:3]
+
+
+def test_dtype_type_refuses_what_numpy_would_not_convert():
+    @njit
+    def complex_to_float(a):
+        return a.dtype.type(1 + 2j)
+    with pytest.raises(ruchey.TypingError, match="cannot convert complex128 to float64"):
+        complex_to_float(np.ones(2))
+
+    @njit
+    def datetime_cast(dt):
+        return dt.type(3)
+    with pytest.raises(ruchey.TypingError, match="datetime64"):
+        datetime_cast(np.dtype("M8[ns]"))

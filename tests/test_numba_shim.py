@@ -372,6 +372,56 @@ def test_registrations_for_a_packages_own_types_wait_for_compiled_code(tmp_path)
 
 
 @shim_only
+def test_registrations_keyed_by_a_function_let_the_package_import(tmp_path):
+    # a package typing and lowering a function of its own against Numba's internals (numba_progress's
+    # atomic_add, imported by harmonica where it is installed) makes the registrations at import:
+    # with ruchey they keep what they decorate and the import goes on; the function stays Python's,
+    # and compiled code calling it is a TypingError naming the registry ruchey lacks
+    done = run_fresh("""
+        import numpy as np
+        import ruchey
+        ruchey.install_as_numba()
+        import numba
+        from numba import types
+        from numba.extending import type_callable, lower_builtin
+
+        def bump(a, i, v):
+            a[i] += v
+
+        def typer(context):
+            return None
+
+        def lowering(context, builder, sig, args):
+            return None
+
+        assert type_callable(bump)(typer) is typer
+        assert lower_builtin(bump, types.Buffer, types.Any, types.Any)(lowering) is lowering
+
+        class CounterType(types.Type):
+            def __init__(self):
+                super().__init__(name="Counter")
+
+        assert CounterType().name == "Counter" and repr(types.float64.name) == "'float64'"
+        a = np.zeros(2)
+        bump(a, 1, 2.0)
+        assert a[1] == 2.0
+
+        @numba.njit
+        def calls_it(a):
+            bump(a, 0, 1.0)
+
+        try:
+            calls_it(a)
+        except numba.core.errors.TypingError as exc:
+            assert "is registered by numba.extending.lower_builtin, which ruchey lacks" in str(exc), str(exc)
+        else:
+            raise AssertionError("compiled code called a function typed by a registration ruchey lacks")
+        print("ok")
+    """, tmp_path)
+    assert_printed_ok(done)
+
+
+@shim_only
 def test_a_cached_functions_key_asks_numba_for_nothing(tmp_path):
     # the on-disk cache's key reads the attributes the code names of each module it reads;
     # numba.frombuffer (numpy's name, read from numba) is no name the code asked numba for

@@ -1,7 +1,8 @@
 """*t in compiled code beyond calls of compiled functions: a builtin's
 arguments (numpy.ndindex(*a.shape), max(*shape)), tuple displays
-((1, *idx)) and indices (a[(..., *idx)]), each against the Python
-original; what cannot be spread is a clear TypingError."""
+((1, *idx)), a builtin's shape written as a display with a spread
+(numpy.zeros((n, *a.shape))) and indices (a[(..., *idx)]), each against
+the Python original; what cannot be spread is a clear TypingError."""
 import numpy
 import pytest
 import ruchey
@@ -41,6 +42,37 @@ def test_tuple_displays_and_indices_with_a_spread():
             numpy.testing.assert_array_equal(g, w)
 
 
+@ruchey.njit
+def shapes_spread(a, n):
+    z = numpy.zeros((n, *a.shape), dtype=a.dtype)
+    for i in range(n):
+        z[i] = a * (i + 1)
+    e = numpy.full([*a.shape, 2], 0.5)
+    return z, e, a.reshape((*a.shape, 1)).shape, numpy.ones((*a.shape[1:], n)).sum()
+
+
+@ruchey.njit(parallel=True)
+def shapes_spread_parallel(a, n):
+    z = numpy.zeros((n, *a.shape), dtype=a.dtype)  # one slab per iteration, summed after the loop
+    for i in ruchey.prange(n):
+        z[i] = a * i
+    return z.sum(axis=0)
+
+
+def test_builtin_shapes_written_with_a_spread():
+    rng = make_rng(82)
+    for shape in ((3,), (2, 4), (2, 3, 2)):
+        a = rng.standard_normal(shape)
+        for n in (1, 3):
+            got, want = shapes_spread(a, n), shapes_spread.py_func(a, n)
+            for g, w in zip(got, want):
+                numpy.testing.assert_array_equal(g, w)
+            numpy.testing.assert_allclose(shapes_spread_parallel(a, n), shapes_spread_parallel.py_func(a, n),
+                                          rtol=1e-12)
+    ints = numpy.arange(6, dtype=numpy.int32).reshape(2, 3)
+    assert shapes_spread(ints, 2)[0].dtype == shapes_spread.py_func(ints, 2)[0].dtype
+
+
 def test_only_tuples_read_freely_are_spread():
     @ruchey.njit
     def of_array(a):
@@ -53,3 +85,17 @@ def test_only_tuples_read_freely_are_spread():
         return max(*a.sum(axis=0).shape, 1)
     with pytest.raises(ruchey.TypingError, match="assign it first"):
         of_call(numpy.ones((2, 3)))
+
+
+def test_a_display_spreads_tuples_only():
+    @ruchey.njit
+    def shape_of_array(a):
+        return numpy.zeros((2, *a))
+    with pytest.raises(ruchey.TypingError, match=r"\*x of array\(int64, 1d, C\) in a tuple display: only tuples"):
+        shape_of_array(numpy.arange(3))
+
+    @ruchey.njit
+    def display_of_number(x):
+        return (1, *x)
+    with pytest.raises(ruchey.TypingError, match="only tuples are spread"):
+        display_of_number(2.0)

@@ -1041,6 +1041,24 @@ static LLVMValueRef lo_ndim(Lower *l, Node *n) { return const_i64(l, n->lhs->ty-
 /* a.dtype: a type, used as an allocation's argument; no value at run time */
 static const Type *ty_dtype_attr(Infer *in, Node *n, const Type **args) { return ty_dtype(args[0]->elem); }
 
+/* dtype.type: the scalar type (numpy.float64 for float64's dtype), which
+ * a type here is the same as its dtype: callable as the type is (dtype.type(0)) */
+static const Type *ty_dtype_type(Infer *in, Node *n, const Type **args) {
+  if (!ty_is_numpy_dtype(args[0]))
+    return ty_error(in, n, "%s.type is known in compiled code for a number's or a bool's dtype only", args[0]->name);
+  return args[0];
+}
+
+/* a.dtype.type(v): v as that scalar type, as numpy.float64(v) */
+static const Type *ty_dtype_type_call(Infer *in, Node *n, const Type **args) {
+  if (!ty_dtype_type(in, n, args)) return NULL;
+  if (ty_is_complex(args[1]) && !ty_is_complex(args[0]->elem))
+    return ty_error(in, n, "cannot convert %s to %s: take its .real or abs()", args[1]->name, args[0]->elem->name);
+  return ty_need_scalar(in, n, args[1], "conversion") ? args[0]->elem : NULL;
+}
+
+static LLVMValueRef lo_dtype_type_call(Lower *l, Node *n) { return lo_expr_as(l, n->list.items[1], n->ty); }
+
 /* dtype.itemsize and array.itemsize: the bytes of one element */
 static LLVMValueRef lo_itemsize(Lower *l, Node *n) { return const_i64(l, ty_bits(n->lhs->ty->elem) / 8); }
 
@@ -1154,5 +1172,8 @@ const Builtin bi_numpy[] = {
   ATTRIBUTE("ctypes", BF_COMPLEX, ty_data_address, lo_data_address),
   ATTRIBUTE("ctypes.data", BF_COMPLEX, ty_data_address, lo_data_address),
   {"dtype.itemsize", NULL, "itemsize", BK_ATTRIBUTE, TY_DTYPE, 0, 0, NULL, BF_PURE | BF_CHEAP, 0, 0, ty_int_attr, lo_itemsize},
+  {"dtype.type", NULL, "type", BK_ATTRIBUTE, TY_DTYPE, 0, 0, NULL, BF_PURE | BF_CHEAP, 0, 0, ty_dtype_type, lo_no_value},
+  {"dtype.type", NULL, "type", BK_METHOD, TY_DTYPE, 1, 1, NULL, BF_PURE | BF_CHEAP | BF_COMPLEX, 0, 0, ty_dtype_type_call,
+   lo_dtype_type_call},
   BI_END,
 };

@@ -49,6 +49,8 @@ class _Placeholder:
         raise NotImplementedError(f"{self._numba_name} is not supported by ruchey (registered as numba)")
 
     def __call__(self, *args, **kwargs):
+        if self._numba_name.rpartition(".")[2] in _FUNCTION_REGISTRIES and args and callable(args[0]):
+            return self._registration(args[0])
         if len(args) == 1 and callable(args[0]) and not isinstance(args[0], type) and not kwargs:  # @placeholder
             return self._decorated(args[0])
         # a class of the package's own first is a registration for its type (register_model(T),
@@ -70,6 +72,24 @@ class _Placeholder:
         refuse.__wrapped__ = func
         return refuse
 
+    def _registration(self, key):
+        """type_callable(func) and its kin: a decorator keeping what it
+        decorates, registering nothing; compiled code calling func is then
+        told why it cannot (func itself stays a Python function). Called
+        otherwise it refuses, as what a placeholder decorated does (the
+        decorator written bare, @lower_builtin, made func that)."""
+        if not isinstance(key, type):
+            try:
+                key.__ruchey_unsupported__ = f"its typing or lowering is registered by {self._numba_name}, which ruchey lacks"
+            except (AttributeError, TypeError):  # a builtin's or a C function's: compiled code refuses it anyway
+                pass
+
+        def keep(*args, **kwargs):
+            if len(args) == 1 and callable(args[0]) and not kwargs:
+                return args[0]
+            self._refuse()
+        return keep
+
     def __getattr__(self, name):
         if name.startswith("__"):
             raise AttributeError(name)
@@ -80,6 +100,14 @@ class _Placeholder:
 
     def __repr__(self):
         return f"<ruchey placeholder for {self._numba_name}>"
+
+
+# Numba's registries keyed by a function or class, whose typing or lowering is written against
+# Numba's internals (llvmlite IR, its typing templates): type_callable(func), lower_builtin(func,
+# *types), lower(func, *types), infer_global(func[, type]). Called at a package's import (numba_progress's
+# atomic_add, which harmonica imports when it is installed): that must not fail where nothing
+# registered is ever compiled, so each returns a decorator that keeps what it decorates
+_FUNCTION_REGISTRIES = ("type_callable", "lower_builtin", "lower", "infer_global")
 
 
 def _placeholder(name):

@@ -19,7 +19,9 @@ class Type:
 
     unit = None  # a datetime64's or timedelta64's: "D", "ns", "" (generic)
 
-    def __init__(self, kind, ndim=0, layout="C", readonly=False, unit=None):
+    def __init__(self, kind=None, ndim=0, layout="C", readonly=False, unit=None, name=None):
+        if name is not None:  # Numba's Type(name=...), called by a package's own subclass (numba_progress's)
+            kind = name
         if layout.endswith("R"):  # as described: "CR" is a readonly C array
             layout, readonly = layout[:-1], True
         self.kind, self.ndim, self.layout, self.readonly = kind, ndim, layout, builtins.bool(readonly and ndim)
@@ -28,6 +30,8 @@ class Type:
 
     @property
     def name(self):
+        if isinstance(self.kind, str):  # a package's own subclass, named as Numba's Type(name)
+            return self.kind
         name = _core.SCALAR_NAMES[self.kind]
         return f"{name}[{self.unit}]" if self.unit else name
 
