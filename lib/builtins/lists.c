@@ -1173,6 +1173,7 @@ static const Type *ty_in(Infer *in, Node *n, const Type **args) {
   if (args[1]->kind == TY_DICT || args[1]->kind == TY_SET) return ty_dict_contains(in, n, args);
   if (args[1]->kind == TY_TUPLE) return ty_tuple_contains(in, n, args);
   if (args[1]->kind == TY_STR) return ty_str_contains(in, n, args);
+  if (args[1]->kind == TY_BYTES) return ty_bytes_contains(in, n, args);
   if (args[1]->kind == TY_ARRAY) return ty_array_contains(in, n, args);
   if (args[1]->kind != TY_LIST)
     return ty_error(in, n, "'in' needs a typed list, a dict, a tuple or an array here, got %s", args[1]->name);
@@ -1187,6 +1188,7 @@ static LLVMValueRef lo_in(Lower *l, Node *n) {
   if (x->ty->kind == TY_DICT || x->ty->kind == TY_SET) return lo_dict_contains(l, n);  /* a set's items are keys */
   if (x->ty->kind == TY_TUPLE) return lo_tuple_contains(l, n);
   if (x->ty->kind == TY_STR) return lo_str_contains(l, n);
+  if (x->ty->kind == TY_BYTES) return lo_bytes_contains(l, n);
   if (x->ty->kind == TY_ARRAY) return lo_array_contains(l, n);
   LLVMValueRef val = lo_expr(l, v), lst = lo_expr(l, x);
   LLVMValueRef r = x->ty->elem ? list_search(l, x->ty->elem, lst, val, v->ty, false) : const_i64(l, -1);

@@ -1,0 +1,192 @@
+/* builtins/bytes.c — bytes values in compiled code (Numba's Bytes): len,
+ * indexing (an int), slicing (a new bytes), iteration, truth, comparisons,
+ * `in`, and numpy.frombuffer of bytes and of arrays (bytearray and
+ * memoryview arguments are arrays of their items: typeof.c).
+ *
+ * A bytes value is held as a read-only, C-contiguous 1-d array of uint8
+ * (types.c gives it an array's data model): the array code reads its
+ * length, and what an expression makes is a new reference to its memory,
+ * as an array's. Its constants are frozen as arrays are (N_CONST_ARRAY).
+ * Orders, searching and slices call bytes_rt.c.
+ */
+#include "builtins/builtins.h"
+
+static bool is_bytes(const Type *t) { return t && t->kind == TY_BYTES; }
+static bool is_intlike(const Type *t) { return ty_is_int(t) || t->kind == TY_BOOL; }
+
+static LLVMValueRef bytes_data(Lower *l, LLVMValueRef b) { return LLVMBuildExtractValue(l->b, b, 2, "data"); }
+
+/* ---------------------------------------------------------------- indexing */
+
+static bool slice_part(Infer *in, Node *x) {
+  if (!x || x->kind == N_NONE) return true;
+  const Type *t = ty_expr(in, x);
+  if (t && !is_intlike(t) && t->kind != TY_NONE)
+    return ty_error(in, x, "slice indices must be integers or None, not %s", t->name) != NULL;
+  return t != NULL;
+}
+
+/* b[i] an int, as Python's (Numba's is a uint8, which boxes alike);
+ * b[i:j:k] a new bytes; for c in b reads b[i] too. */
+const Type *ty_bytes_index(Infer *in, Node *n, const Type *base) {
+  Node *i = n->rhs;
+  if (n->str && strcmp(n->str, "iteration")) return ty_error(in, n, "bytes have no keys(), values() or items()");
+  if (i->kind == N_SLICE) return slice_part(in, i->lhs) && slice_part(in, i->rhs) && slice_part(in, i->cond) ? base : NULL;
+  const Type *t = ty_expr(in, i);
+  if (t && !is_intlike(t)) return ty_error(in, i, "byte indices must be integers or slices, not %s", t->name);
+  return t ? TYS(TY_I64) : NULL;
+}
+
+static LLVMValueRef part_or_null(Lower *l, Node *x) {
+  return !x || x->kind == N_NONE || x->ty->kind == TY_NONE ? NULL : lo_expr_as(l, x, TYS(TY_I64));
+}
+
+static LLVMValueRef bytes_slice(Lower *l, LLVMValueRef b, Node *s) {
+  LLVMValueRef given[3] = {part_or_null(l, s->lhs), part_or_null(l, s->rhs), part_or_null(l, s->cond)}, at[3];
+  lo_slice_indices(l, given, lo_arr_shape(l, b, 0), at);
+  LLVMValueRef in = lo_alloca(l, l->mod->rtarray, "bytes.in"), out = lo_alloca(l, l->mod->rtarray, "bytes.out");
+  lo_store_storage(l, TYS(TY_BYTES), in, b);
+  LLVMTypeRef p[5] = {l->mod->ptr, l->mod->ptr, l->mod->i64, l->mod->i64, l->mod->i64};
+  LLVMValueRef a[5] = {out, in, at[0], at[1], at[2]};
+  lo_check_call(l, lo_call_fn(l, "rt_bytes_slice", l->mod->i32, p, a, 5));
+  return lo_load_storage(l, TYS(TY_BYTES), out);
+}
+
+LLVMValueRef lo_bytes_index(Lower *l, Node *n) {
+  LLVMValueRef b = lo_expr(l, n->lhs), r;
+  if (n->rhs->kind == N_SLICE) {
+    r = bytes_slice(l, b, n->rhs);
+  } else {
+    LLVMValueRef i = lo_expr_as(l, n->rhs, TYS(TY_I64)), len = lo_arr_shape(l, b, 0);
+    LLVMValueRef k = LLVMBuildSelect(l->b, LLVMBuildICmp(l->b, LLVMIntSLT, i, const_i64(l, 0), ""),
+                                     LLVMBuildAdd(l->b, i, len, ""), i, "");
+    lo_raise_if(l, LLVMBuildICmp(l->b, LLVMIntUGE, k, len, ""), RT_ERR_INDEX, "index out of range");
+    LLVMValueRef at = LLVMBuildGEP2(l->b, l->mod->i8, bytes_data(l, b), &k, 1, "");
+    r = LLVMBuildZExt(l->b, LLVMBuildLoad2(l->b, l->mod->i8, at, ""), l->mod->i64, "");
+  }
+  lo_done_with(l, n->lhs, b);
+  return r;
+}
+
+/* ---------------------------------------------------------------- comparisons */
+
+/* Between bytes, every comparison, as Python orders them; bytes and
+ * another type only == and != (never equal). */
+bool ty_bytes_compare(Infer *in, Node *n, const Type **t) {
+  for (int i = 0; i + 1 < n->list.len; i++) {
+    if (is_bytes(t[i]) == is_bytes(t[i + 1])) continue;
+    if (n->ops[i] != OP_EQ && n->ops[i] != OP_NE)
+      return ty_error(in, n, "'<' and the other orderings are not supported between %s and %s", t[i]->name,
+                      t[i + 1]->name) != NULL;
+    if (t[i]->kind == TY_ARRAY || t[i + 1]->kind == TY_ARRAY)
+      return ty_error(in, n, "comparing %s with %s is not supported", t[i]->name, t[i + 1]->name) != NULL;
+  }
+  return true;
+}
+
+LLVMValueRef lo_bytes_compare_values(Lower *l, int op, LLVMValueRef a, const Type *ta, LLVMValueRef b, const Type *tb) {
+  if (!is_bytes(ta) || !is_bytes(tb)) return const_bool(l, op == OP_NE);
+  LLVMTypeRef p[4] = {l->mod->ptr, l->mod->i64, l->mod->ptr, l->mod->i64};
+  LLVMValueRef args[4] = {bytes_data(l, a), lo_arr_shape(l, a, 0), bytes_data(l, b), lo_arr_shape(l, b, 0)};
+  LLVMValueRef c = lo_call_fn(l, "rt_bytes_order", l->mod->i64, p, args, 4);
+  static const LLVMIntPredicate pred[] = {LLVMIntEQ, LLVMIntNE, LLVMIntSLT, LLVMIntSLE, LLVMIntSGT, LLVMIntSGE};
+  return LLVMBuildICmp(l->b, pred[op - OP_EQ], c, const_i64(l, 0), "");
+}
+
+/* ---------------------------------------------------------------- in */
+
+/* v in b: an int (a byte's value) or bytes (a run of them), as Python's. */
+const Type *ty_bytes_contains(Infer *in, Node *n, const Type **args) {
+  if (!is_intlike(args[0]) && !is_bytes(args[0]))
+    return ty_error(in, n, "'in <bytes>' needs an int or bytes as left operand, not %s", args[0]->name);
+  return TYS(TY_BOOL);
+}
+
+LLVMValueRef lo_bytes_contains(Lower *l, Node *n) {
+  Node *v = n->list.items[0], *x = n->list.items[1];
+  LLVMValueRef vv = lo_expr(l, v), b = lo_expr(l, x), sub, len;
+  if (is_bytes(v->ty)) {
+    sub = bytes_data(l, vv);
+    len = lo_arr_shape(l, vv, 0);
+  } else {  /* one byte, of the int's value */
+    LLVMValueRef k = lo_convert(l, vv, v->ty, TYS(TY_I64));
+    lo_raise_if(l, LLVMBuildICmp(l->b, LLVMIntUGT, k, const_i64(l, 255), ""), RT_ERR_VALUE,
+                "byte must be in range(0, 256)");
+    sub = lo_alloca(l, l->mod->i8, "byte");
+    LLVMBuildStore(l->b, LLVMBuildTrunc(l->b, k, l->mod->i8, ""), sub);
+    len = const_i64(l, 1);
+  }
+  LLVMTypeRef p[4] = {l->mod->ptr, l->mod->i64, l->mod->ptr, l->mod->i64};
+  LLVMValueRef args[4] = {bytes_data(l, b), lo_arr_shape(l, b, 0), sub, len};
+  LLVMValueRef at = lo_call_fn(l, "rt_bytes_find", l->mod->i64, p, args, 4);
+  lo_done_with(l, x, b);
+  lo_done_with(l, v, vv);
+  return LLVMBuildICmp(l->b, LLVMIntSGE, at, const_i64(l, 0), "");
+}
+
+/* ---------------------------------------------------------------- numpy.frombuffer */
+
+static const char *const frombuffer_kw[] = {"dtype", "count", "offset", NULL};
+
+/* numpy.frombuffer(buffer, dtype=float, count=-1, offset=0): a 1-d view of
+ * the buffer's bytes (bytes, or a C-contiguous array: a bytearray's or a
+ * memoryview's), read-only where the buffer is, as NumPy's. */
+static const Type *ty_frombuffer(Infer *in, Node *n, const Type **args) {
+  const Type *buf = args[0];
+  if (!is_bytes(buf) && !(buf->kind == TY_ARRAY && buf->layout == 'C' && ty_is_scalar(buf->elem)))
+    return ty_error(in, n, "numpy.frombuffer() needs bytes, a bytearray, a memoryview or a C-contiguous array, got %s",
+                    buf->name);
+  const Type *elem = np_dtype_arg(in, n, 1, TYS(TY_F64));
+  if (!elem) return NULL;
+  if (!ty_is_scalar(elem) || ty_is_time(elem))
+    return ty_error(in, n, "numpy.frombuffer() of dtype %s is not supported", elem->name);
+  const char *names[2] = {"count", "offset"};
+  for (int k = 0; k < 2; k++) {
+    Node *x = np_arg(in, n, 2 + k, names[k]);
+    if (ty_failed(in)) return NULL;
+    if (x && !is_intlike(x->ty)) return ty_error(in, x, "numpy.frombuffer()'s %s must be an int, got %s", names[k], x->ty->name);
+  }
+  return ty_array(elem, 1, 'C', buf->readonly);
+}
+
+static LLVMValueRef lo_frombuffer(Lower *l, Node *n) {
+  Node *x = n->list.items[0], *count_node = np_arg_node(n, 2, "count"), *offset_node = np_arg_node(n, 3, "offset");
+  LLVMValueRef b = lo_expr(l, x);
+  LLVMValueRef nbytes = const_i64(l, (int64_t)(ty_bits(x->ty->elem) / 8));
+  for (int d = 0; d < x->ty->ndim; d++) nbytes = LLVMBuildMul(l->b, nbytes, lo_arr_shape(l, b, d), "");
+  LLVMValueRef offset = offset_node ? lo_expr_as(l, offset_node, TYS(TY_I64)) : const_i64(l, 0);
+  LLVMValueRef count = count_node ? lo_expr_as(l, count_node, TYS(TY_I64)) : const_i64(l, -1);
+  LLVMValueRef itemsize = const_i64(l, (int64_t)(ty_bits(n->ty->elem) / 8));
+  LLVMValueRef bad_offset = LLVMBuildOr(l->b, LLVMBuildICmp(l->b, LLVMIntSLT, offset, const_i64(l, 0), ""),
+                                        LLVMBuildICmp(l->b, LLVMIntSGT, offset, nbytes, ""), "");
+  lo_raise_format_if(l, bad_offset, RT_ERR_VALUE, "offset must be non-negative and no greater than buffer length (%lld)",
+                     &nbytes, 1);
+  LLVMValueRef rest = LLVMBuildSub(l->b, nbytes, offset, "");
+  LLVMValueRef all = LLVMBuildICmp(l->b, LLVMIntSLT, count, const_i64(l, 0), "");
+  lo_raise_if(l, LLVMBuildAnd(l->b, all, LLVMBuildICmp(l->b, LLVMIntNE, LLVMBuildSRem(l->b, rest, itemsize, ""),
+                                                       const_i64(l, 0), ""), ""),
+              RT_ERR_VALUE, "buffer size must be a multiple of element size");
+  LLVMValueRef short_one = LLVMBuildICmp(l->b, LLVMIntSLT, LLVMBuildSDiv(l->b, rest, itemsize, ""), count, "");
+  lo_raise_if(l, LLVMBuildAnd(l->b, LLVMBuildNot(l->b, all, ""), short_one, ""), RT_ERR_VALUE,
+              "buffer is smaller than requested size");
+  LLVMValueRef len = LLVMBuildSelect(l->b, all, LLVMBuildSDiv(l->b, rest, itemsize, ""), count, "");
+  LLVMTypeRef dims = LLVMArrayType2(l->mod->i64, 1);
+  LLVMValueRef data = LLVMBuildGEP2(l->b, l->mod->i8, LLVMBuildExtractValue(l->b, b, 2, ""), &offset, 1, "");
+  LLVMValueRef a = LLVMGetUndef(lo_type(l, n->ty));
+  a = LLVMBuildInsertValue(l->b, a, LLVMBuildExtractValue(l->b, b, 0, ""), 0, "");  /* the buffer's memory, */
+  a = LLVMBuildInsertValue(l->b, a, LLVMBuildExtractValue(l->b, b, 1, ""), 1, "");  /* or argument */
+  a = LLVMBuildInsertValue(l->b, a, data, 2, "");
+  a = LLVMBuildInsertValue(l->b, a, LLVMBuildInsertValue(l->b, LLVMGetUndef(dims), len, 0, ""), 3, "");
+  a = LLVMBuildInsertValue(l->b, a, LLVMBuildInsertValue(l->b, LLVMGetUndef(dims), itemsize, 0, ""), 4, "");
+  lo_refcount(l, n->ty, a, true);  /* a new reference to it */
+  lo_done_with(l, x, b);
+  return a;
+}
+
+/* ---------------------------------------------------------------- the rows */
+
+const Builtin bi_bytes[] = {
+  {"numpy.frombuffer", "numpy", "frombuffer", BK_FUNCTION, 0, 1, 4, frombuffer_kw, BF_RAISES, 0, 0, ty_frombuffer,
+   lo_frombuffer},
+  BI_END,
+};

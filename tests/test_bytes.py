@@ -1,0 +1,383 @@
+"""bytes values in @njit code (Numba's Bytes): arguments and results,
+constants in the source and as globals, len, indexing (an int), slicing (a
+new bytes), iteration, truth, comparisons, `in`, tuples of them, calls
+between compiled functions; numpy.frombuffer (a read-only view of bytes,
+a writable one of a bytearray); bytearray and memoryview arguments as
+arrays of their items. Each behaviour is compared with the function's own
+Python original on seeded random bytes, and bad input gives what Python
+gives or a TypingError naming what is not supported."""
+import numpy
+import pytest
+import ruchey
+from ruchey import njit
+
+from conftest import AS_NUMBA, assert_same, make_rng, numba_deviation, rss_bytes
+
+RNG = make_rng(1959)
+
+
+def random_bytes(lo=0, hi=24):
+    return RNG.integers(0, 256, size=int(RNG.integers(lo, hi + 1)), dtype=numpy.uint8).tobytes()
+
+
+SAMPLES = [b"", b"\x00", b"a", b"abc", b"\xff\x00\x7f\x80", b"hello world", b"x" * 40] + \
+    [random_bytes() for _ in range(20)]
+PAIRS = list(zip(SAMPLES, SAMPLES[1:] + SAMPLES[:1])) + [(b"abc", b"abc"), (b"ab", b"abc"), (b"abd", b"abc")]
+GLOBAL_BYTES = b"\x01global\xfe"
+GLOBAL_TUPLE = (b"one", 2, b"three")
+
+
+# ---------------------------------------------------------------- values
+
+@njit
+def identity(b):
+    return b
+
+
+@njit
+def measure(b):
+    return len(b), len(b"const"), len(GLOBAL_BYTES)
+
+
+@njit
+def constants():
+    return b"abc\x00\xff", GLOBAL_BYTES, GLOBAL_TUPLE[2], b""
+
+
+@njit
+def in_tuple(t):
+    a, n, c = t
+    return (c, n + 1, a), t[0]
+
+
+def test_bytes_argument_and_result():
+    for b in SAMPLES:
+        assert_same(identity, b)
+        assert identity(b) is b  # the argument itself, as Python returns it
+        assert_same(measure, b)
+
+
+def test_bytes_constants_and_globals():
+    assert_same(constants)
+
+
+def test_bytes_in_tuples():
+    for a, c in PAIRS:
+        assert_same(in_tuple, (a, 7, c))
+
+
+@njit
+def middle(b):
+    return b[1:-1]
+
+
+@njit
+def calls_another(b):
+    inner = middle(b)
+    return middle(inner), len(inner), identity(b)
+
+
+def test_bytes_passed_between_compiled_functions():
+    for b in SAMPLES:
+        assert_same(calls_another, b)
+
+
+# ---------------------------------------------------------------- indexing, slicing, iteration
+
+@njit
+def item(b, i):
+    return b[i]
+
+
+@njit
+def item_plus(b):
+    return b[0] + 300, b[-1] - 300, b[0] * b[-1]
+
+
+def test_bytes_index_is_an_int():
+    for b in SAMPLES:
+        for i in range(-len(b), len(b)):
+            assert_same(item, b, i)
+        if b:
+            assert_same(item_plus, b)
+
+
+def test_bytes_index_out_of_range_raises_index_error():
+    for b, i in [(b"", 0), (b"abc", 3), (b"abc", -4), (b"abc", 1 << 40)]:
+        with pytest.raises(IndexError, match="index out of range"):
+            item(b, i)
+        with pytest.raises(IndexError):
+            item.py_func(b, i)
+
+
+@njit
+def sliced(b, i, j, k):
+    return b[i:j:k]
+
+
+@njit
+def sliced_parts(b, i, j):
+    return b[i:], b[:j], b[::2], b[::-1], b[:], b[i:j], b[-3:]
+
+
+def test_bytes_slices_are_bytes():
+    bounds = [-30, -5, -1, 0, 1, 3, 7, 30]
+    for b in SAMPLES:
+        assert_same(sliced_parts, b, 2, -2)
+        for _ in range(12):
+            i, j = (int(RNG.choice(bounds)) for _ in range(2))
+            k = int(RNG.choice([-3, -2, -1, 1, 2, 5]))
+            assert_same(sliced, b, i, j, k)
+
+
+def test_bytes_slice_step_zero_raises_value_error():
+    with pytest.raises(ValueError, match="slice step cannot be zero"):
+        sliced(b"abc", 0, 2, 0)
+
+
+@njit
+def byte_sum(b):
+    s = 0
+    for c in b:
+        s = (s * 31 + c) % 1000003
+    return s
+
+
+@njit
+def weighted(b):
+    s = 0
+    for i, c in enumerate(b):
+        s += i * c
+    return s
+
+
+def test_bytes_iteration():
+    for b in SAMPLES:
+        assert_same(byte_sum, b)
+        assert_same(weighted, b)
+
+
+@njit
+def truth(b):
+    return 1 if b else 0, not b
+
+
+@numba_deviation("a bytes' truth is a TypingError")
+def test_bytes_truth():
+    for b in SAMPLES:
+        assert_same(truth, b)
+
+
+# ---------------------------------------------------------------- comparisons and in
+
+@njit
+def compare(a, b):
+    return a == b, a != b, a < b, a <= b, a > b, a >= b
+
+
+@njit
+def compare_other(a):
+    return a == 1, a != 1, a == "abc", a == (1, 2)
+
+
+@numba_deviation("bytes == bytes fails to lower")
+def test_bytes_comparisons():
+    for a, b in PAIRS:
+        assert_same(compare, a, b)
+        assert_same(compare, b, a)
+        assert_same(compare_other, a)
+
+
+@njit
+def contains(b, v, sub):
+    return v in b, v not in b, sub in b, b"" in b
+
+
+@numba_deviation("an int in bytes is a TypingError")
+def test_bytes_in():
+    for b in SAMPLES:
+        for v in (0, 97, 255, int(RNG.integers(0, 256))):
+            assert_same(contains, b, v, b[1:3])
+            assert_same(contains, b, v, b"zz\x00")
+
+
+@numba_deviation("an int in bytes is a TypingError")
+def test_bytes_in_out_of_range_raises_value_error():
+    for v in (256, -1):
+        with pytest.raises(ValueError, match=r"byte must be in range\(0, 256\)"):
+            contains(b"abc", v, b"a")
+        with pytest.raises(ValueError):
+            contains.py_func(b"abc", v, b"a")
+
+
+# ---------------------------------------------------------------- numpy.frombuffer
+
+@njit
+def as_uint8(b):
+    return numpy.frombuffer(b, dtype=numpy.uint8)
+
+
+@njit
+def as_dtype_int16(b):
+    return numpy.frombuffer(b, numpy.int16)
+
+
+@njit
+def as_float64(b):
+    return numpy.frombuffer(b)
+
+
+@njit
+def as_part(b, count, offset):
+    return numpy.frombuffer(b, dtype=numpy.uint8, count=count, offset=offset)
+
+
+def test_frombuffer_of_bytes_is_a_read_only_view():
+    for b in SAMPLES:
+        assert_same(as_uint8, b)
+        got = as_uint8(b)
+        assert not got.flags.writeable
+        if len(b) % 2 == 0:
+            assert_same(as_dtype_int16, b)
+        if len(b) % 8 == 0:
+            assert_same(as_float64, b)
+    b = bytes(range(40))
+    for count, offset in [(-1, 0), (3, 0), (-1, 5), (10, 30), (0, 40), (-1, 40)]:
+        assert_same(as_part, b, count, offset)
+
+
+def test_frombuffer_bad_sizes_raise_value_error():
+    for f, args in [(as_dtype_int16, (b"abc",)), (as_part, (b"abc", 4, 0)), (as_part, (b"abc", -1, 4)),
+                    (as_part, (b"abc", -1, -1))]:
+        with pytest.raises(ValueError) as py:
+            f.py_func(*args)
+        with pytest.raises(ValueError) as got:
+            f(*args)
+        if not AS_NUMBA:
+            assert str(got.value) == str(py.value)
+
+
+def test_frombuffer_write_is_a_typing_error():
+    @njit
+    def write(b):
+        a = numpy.frombuffer(b, dtype=numpy.uint8)
+        a[0] = 1
+        return a
+
+    with pytest.raises(ruchey.TypingError, match="read-only"):
+        write(b"abc")
+
+
+@njit
+def fill_from(buf, v):
+    a = numpy.frombuffer(buf, dtype=numpy.uint8)
+    for i in range(a.size):
+        a[i] = (int(a[i]) + v) & 255
+    return a.sum()
+
+
+def test_frombuffer_of_a_bytearray_writes_into_it():
+    for b in SAMPLES:
+        buf, py_buf = bytearray(b), bytearray(b)
+        assert int(fill_from(buf, 5)) == int(fill_from.py_func(py_buf, 5))
+        assert buf == py_buf == bytes((c + 5) & 255 for c in b)
+
+
+# ---------------------------------------------------------------- bytearray and memoryview
+
+@njit
+def bump(buf):
+    for i in range(len(buf)):
+        buf[i] = (buf[i] * 3 + 1) & 255
+    return buf
+
+
+@njit
+def read_buffer(buf):
+    s = 0
+    for i in range(len(buf)):
+        s += buf[i] * (i + 1)
+    return s, len(buf), buf[-1]
+
+
+def test_bytearray_argument_is_a_mutable_uint8_buffer():
+    for b in SAMPLES:
+        buf = bytearray(b)
+        got = bump(buf)
+        assert got is buf  # the argument itself, as Python returns it
+        assert buf == bump.py_func(bytearray(b))
+        if b:
+            assert_same(read_buffer, bytearray(b))
+
+
+def test_memoryview_arguments():
+    for b in filter(None, SAMPLES):
+        assert_same(read_buffer, memoryview(b))
+        view = memoryview(bytearray(b))
+        assert bump(view) is view
+        assert view.obj == bump.py_func(bytearray(b))
+    floats = numpy.arange(5.0)
+    assert_same(read_buffer, memoryview(floats))
+
+
+def test_memoryview_of_bytes_is_read_only():
+    with pytest.raises(ruchey.TypingError, match="read-only"):
+        bump(memoryview(b"abc"))
+
+
+# ---------------------------------------------------------------- memory
+
+@njit
+def churn(b, n):
+    total = 0
+    for i in range(n):
+        s = b[i % 3:]
+        t = s[::-1]
+        if t == s or len(t) > 2:
+            total += len(t)
+    return total
+
+
+@pytest.mark.skipif(AS_NUMBA, reason="measures ruchey's memory")
+def test_bytes_made_in_loops_are_released():
+    churn(b"abc" * 100, 1000)
+    before = rss_bytes()
+    for _ in range(200):
+        churn(b"abcdefgh" * 256, 1000)
+    after = rss_bytes()
+    if before is not None:
+        assert after - before < 8 << 20, f"RSS grew by {(after - before) >> 20} MB"
+
+
+# ---------------------------------------------------------------- bad input
+
+def typing_error(src_fn, *args, match):
+    with pytest.raises(ruchey.TypingError, match=match):
+        njit(src_fn)(*args)
+
+
+def test_unsupported_bytes_operations_are_typing_errors():
+    typing_error(lambda b: b.decode(), b"abc", match="decode")
+    typing_error(lambda b: hash(b), b"abc", match="hash")
+    typing_error(lambda b: b + b, b"abc", match="bytes")
+    typing_error(lambda b: b[1.5], b"abc", match="byte indices must be integers")
+    typing_error(lambda b: 1.5 in b, b"abc", match="bytes")
+    typing_error(lambda b: b < 1, b"abc", match="orderings")
+    typing_error(lambda b: {b: 1}, b"abc", match="bytes")
+    typing_error(lambda b: numpy.frombuffer(b, dtype=numpy.uint8, count=1.5), b"abc", match="count")
+    typing_error(lambda x: numpy.frombuffer(x), 1.0, match="frombuffer")
+
+
+def test_writing_into_bytes_is_a_typing_error():
+    def write(b):
+        b[0] = 1
+
+    typing_error(write, b"abc", match="read-only|bytes")
+
+
+def test_bytes_subclass_argument_is_a_type_error():
+    class Sub(bytes):
+        pass
+
+    with pytest.raises(TypeError):
+        identity(Sub(b"abc"))
