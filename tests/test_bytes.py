@@ -53,7 +53,8 @@ def in_tuple(t):
 def test_bytes_argument_and_result():
     for b in SAMPLES:
         assert_same(identity, b)
-        assert identity(b) is b  # the argument itself, as Python returns it
+        if not AS_NUMBA:  # (Numba's is a copy)
+            assert identity(b) is b  # the argument itself, as Python returns it
         assert_same(measure, b)
 
 
@@ -102,6 +103,7 @@ def test_bytes_index_is_an_int():
             assert_same(item_plus, b)
 
 
+@numba_deviation("an index far out of range reads past the bytes")
 def test_bytes_index_out_of_range_raises_index_error():
     for b, i in [(b"", 0), (b"abc", 3), (b"abc", -4), (b"abc", 1 << 40)]:
         with pytest.raises(IndexError, match="index out of range"):
@@ -120,6 +122,7 @@ def sliced_parts(b, i, j):
     return b[i:], b[:j], b[::2], b[::-1], b[:], b[i:j], b[-3:]
 
 
+@numba_deviation("a slice with a step other than 1 copies the wrong bytes")
 def test_bytes_slices_are_bytes():
     bounds = [-30, -5, -1, 0, 1, 3, 7, 30]
     for b in SAMPLES:
@@ -246,6 +249,7 @@ def test_frombuffer_of_bytes_is_a_read_only_view():
         assert_same(as_part, b, count, offset)
 
 
+@numba_deviation("frombuffer's offset counts items, not bytes")
 def test_frombuffer_bad_sizes_raise_value_error():
     for f, args in [(as_dtype_int16, (b"abc",)), (as_part, (b"abc", 4, 0)), (as_part, (b"abc", -1, 4)),
                     (as_part, (b"abc", -1, -1))]:
@@ -264,7 +268,7 @@ def test_frombuffer_write_is_a_typing_error():
         a[0] = 1
         return a
 
-    with pytest.raises(ruchey.TypingError, match="read-only"):
+    with pytest.raises(ruchey.TypingError, match="read-only|readonly"):
         write(b"abc")
 
 
@@ -300,6 +304,7 @@ def read_buffer(buf):
     return s, len(buf), buf[-1]
 
 
+@numba_deviation("a bytearray cannot be returned")
 def test_bytearray_argument_is_a_mutable_uint8_buffer():
     for b in SAMPLES:
         buf = bytearray(b)
@@ -310,6 +315,7 @@ def test_bytearray_argument_is_a_mutable_uint8_buffer():
             assert_same(read_buffer, bytearray(b))
 
 
+@numba_deviation("a memoryview cannot be returned")
 def test_memoryview_arguments():
     for b in filter(None, SAMPLES):
         assert_same(read_buffer, memoryview(b))
@@ -321,7 +327,7 @@ def test_memoryview_arguments():
 
 
 def test_memoryview_of_bytes_is_read_only():
-    with pytest.raises(ruchey.TypingError, match="read-only"):
+    with pytest.raises(ruchey.TypingError, match="read-only|readonly"):
         bump(memoryview(b"abc"))
 
 
@@ -352,20 +358,29 @@ def test_bytes_made_in_loops_are_released():
 # ---------------------------------------------------------------- bad input
 
 def typing_error(src_fn, *args, match):
-    with pytest.raises(ruchey.TypingError, match=match):
+    with pytest.raises(ruchey.TypingError, match=None if AS_NUMBA else match):  # (Numba's words differ)
         njit(src_fn)(*args)
 
 
-def test_unsupported_bytes_operations_are_typing_errors():
-    typing_error(lambda b: b.decode(), b"abc", match="decode")
-    typing_error(lambda b: hash(b), b"abc", match="hash")
-    typing_error(lambda b: b + b, b"abc", match="bytes")
-    typing_error(lambda b: b[1.5], b"abc", match="byte indices must be integers")
-    typing_error(lambda b: 1.5 in b, b"abc", match="bytes")
-    typing_error(lambda b: b < 1, b"abc", match="orderings")
-    typing_error(lambda b: {b: 1}, b"abc", match="bytes")
-    typing_error(lambda b: numpy.frombuffer(b, dtype=numpy.uint8, count=1.5), b"abc", match="count")
-    typing_error(lambda x: numpy.frombuffer(x), 1.0, match="frombuffer")
+UNSUPPORTED = [
+    pytest.param(lambda b: b.decode(), b"abc", "decode", id="decode"),
+    pytest.param(lambda b: hash(b), b"abc", "hash", id="hash",
+                 marks=numba_deviation("hash() of bytes is a TypeError when compiling")),
+    pytest.param(lambda b: b + b, b"abc", "bytes", id="concatenation"),
+    pytest.param(lambda b: b[1.5], b"abc", "byte indices must be integers", id="float index"),
+    pytest.param(lambda b: 1.5 in b, b"abc", "bytes", id="float in"),
+    pytest.param(lambda b: b < 1, b"abc", "orderings", id="order with an int"),
+    pytest.param(lambda b: {b: 1}, b"abc", "bytes", id="dict key",
+                 marks=numba_deviation("a dict of bytes keys fails to lower (NotImplementedError)")),
+    pytest.param(lambda b: numpy.frombuffer(b, dtype=numpy.uint8, count=1.5), b"abc", "count", id="float count",
+                 marks=numba_deviation("a float count is taken")),
+    pytest.param(lambda x: numpy.frombuffer(x), 1.0, "frombuffer", id="frombuffer of a float"),
+]
+
+
+@pytest.mark.parametrize("fn, arg, match", UNSUPPORTED)
+def test_unsupported_bytes_operations_are_typing_errors(fn, arg, match):
+    typing_error(fn, arg, match=match)
 
 
 def test_writing_into_bytes_is_a_typing_error():
@@ -375,6 +390,7 @@ def test_writing_into_bytes_is_a_typing_error():
     typing_error(write, b"abc", match="read-only|bytes")
 
 
+@numba_deviation("a bytes subclass is taken as bytes")
 def test_bytes_subclass_argument_is_a_type_error():
     class Sub(bytes):
         pass
