@@ -972,6 +972,10 @@ int32_t rt_monotonic(const char *data, int64_t n, int64_t stride, int32_t kind);
 int64_t rt_bytes_order(const char *a, int64_t na, const char *b, int64_t nb);
 int64_t rt_bytes_find(const char *s, int64_t len, const char *sub, int64_t n);
 int32_t rt_bytes_slice(RtArray *out, const RtArray *s, int64_t start, int64_t stop, int64_t step);
+/* bytes' methods (a row's ival): tests, and those making a new bytes */
+enum { BM_ISASCII, BM_STARTSWITH, BM_ENDSWITH, BM_STRIP, BM_LSTRIP, BM_RSTRIP, BM_LJUST, BM_RJUST, BM_CENTER, BM_ZFILL };
+int32_t rt_bytes_test(int32_t fn, const char *s, int64_t len, const char *sub, int64_t n, int64_t start, int64_t end);
+int32_t rt_bytes_make(RtArray *out, int32_t fn, const RtArray *s, const char *arg, int64_t n, int64_t width);
 int32_t rt_argsort(const void *data, const int64_t *shape, const int64_t *strides, int32_t ndim, int64_t axis, int32_t kind,
                    int64_t *out);
 /* builtins/blas.c, lapack.c: the matrix products and numpy.linalg's

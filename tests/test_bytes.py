@@ -213,6 +213,67 @@ def test_bytes_in_out_of_range_raises_value_error():
             contains.py_func(b"abc", v, b"a")
 
 
+# ---------------------------------------------------------------- methods
+
+SPACED = [b"", b"  ", b" a b ", b"\t\nab\x0b\x0c\r", b"-12", b"+7"] + \
+    [bytes(RNG.choice(list(b" \t-+0aZ\xff"), size=int(RNG.integers(0, 10))).tolist()) for _ in range(20)]
+
+
+@njit
+def checks_of(b, sub):
+    return b.isascii(), b.startswith(sub), b.endswith(sub)
+
+
+@njit
+def checks_within(b, sub, start, end):
+    return b.startswith(sub, start), b.endswith(sub, start), b.startswith(sub, start, end), b.endswith(sub, None, end)
+
+
+@njit
+def stripped(b, chars):
+    return b.strip(), b.lstrip(), b.rstrip(), b.strip(chars), b.lstrip(chars), b.rstrip(None)
+
+
+@njit
+def padded(b, width, fill):
+    return b.ljust(width), b.rjust(width, fill), b.center(width), b.center(width, fill), b.zfill(width)
+
+
+def test_bytes_methods():
+    for b in SPACED + SAMPLES:
+        for sub in (b"", b" ", b[:2], b[-2:], b"zz"):
+            assert_same(checks_of, b, sub)
+        for chars in (b" ", b"-+", b"", b"a\xff"):
+            if b in SPACED:  # (test_bytes_strip_strips_ascii_whitespace_only: the others)
+                assert_same(stripped, b, chars)
+        for width in (-1, 0, 3, len(b) + 1, len(b) + 6):
+            assert_same(padded, b, width, b"*")
+
+
+@numba_deviation("strip() strips the Latin-1 spaces \\x85 and \\xa0 too")
+def test_bytes_strip_strips_ascii_whitespace_only():
+    for b in [b"\x85\xa0x\xa0", b"\xa0 \x85", b"\x1c\x1dx\x1e\x1f"] + SAMPLES:
+        assert_same(stripped, b, b" ")
+
+
+@numba_deviation("startswith and endswith take no start and end")
+def test_bytes_startswith_within_bounds():
+    for b in SPACED + SAMPLES:
+        for sub in (b"", b" ", b[:2], b[-2:]):
+            for start, end in [(0, 3), (-3, -1), (1, 100), (5, 2)]:
+                assert_same(checks_within, b, sub, start, end)
+
+
+@numba_deviation("a long fill is a ValueError")
+def test_bytes_pad_with_a_long_fill_raises_type_error():
+    with pytest.raises(TypeError) as py:
+        padded.py_func(b"ab", 5, b"**")
+    with pytest.raises(TypeError) as got:
+        padded(b"ab", 5, b"**")
+    if not AS_NUMBA:
+        assert str(got.value) == str(py.value)
+
+
 # ---------------------------------------------------------------- numpy.frombuffer
 
 @njit
@@ -375,6 +436,10 @@ UNSUPPORTED = [
     pytest.param(lambda b: numpy.frombuffer(b, dtype=numpy.uint8, count=1.5), b"abc", "count", id="float count",
                  marks=numba_deviation("a float count is taken")),
     pytest.param(lambda x: numpy.frombuffer(x), 1.0, "frombuffer", id="frombuffer of a float"),
+    pytest.param(lambda b: b.startswith("a"), b"abc", "must be bytes", id="startswith a str"),
+    pytest.param(lambda b: b.ljust(2.5), b"abc", "must be int", id="ljust a float"),
+    pytest.param(lambda b: b.split(), b"abc", "split", id="split (a list of bytes)",
+                 marks=pytest.mark.skipif(AS_NUMBA, reason="Numba's split makes a list of bytes, which ruchey lacks")),
 ]
 
 

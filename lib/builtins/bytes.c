@@ -1,7 +1,9 @@
 /* builtins/bytes.c — bytes values in compiled code (Numba's Bytes): len,
  * indexing (an int), slicing (a new bytes), iteration, truth, comparisons,
- * `in`, and numpy.frombuffer of bytes and of arrays (bytearray and
- * memoryview arguments are arrays of their items: typeof.c).
+ * `in`, the methods of Numba's that make no list (isascii, startswith,
+ * endswith, strip, ljust, rjust, center, zfill), and numpy.frombuffer of
+ * bytes and of arrays (bytearray and memoryview arguments are arrays of
+ * their items: typeof.c).
  *
  * A bytes value is held as a read-only, C-contiguous 1-d array of uint8
  * (types.c gives it an array's data model): the array code reads its
@@ -183,9 +185,97 @@ static LLVMValueRef lo_frombuffer(Lower *l, Node *n) {
   return a;
 }
 
+/* ---------------------------------------------------------------- methods */
+
+#define NONE_INDEX INT64_MIN  /* an index given as None, or not given (bytes_rt.c) */
+
+/* The methods of Numba's Bytes that make no list: what each takes after its
+ * receiver ('b' bytes, 'i' an int; capitals required, lower case None or
+ * left out), and whether it makes a new bytes (else a bool). */
+static const struct { const char *params; bool makes; } methods[] = {
+  [BM_ISASCII] = {"", false},    [BM_STARTSWITH] = {"Bii", false}, [BM_ENDSWITH] = {"Bii", false},
+  [BM_STRIP] = {"b", true},      [BM_LSTRIP] = {"b", true},        [BM_RSTRIP] = {"b", true},
+  [BM_LJUST] = {"Ib", true},     [BM_RJUST] = {"Ib", true},        [BM_CENTER] = {"Ib", true},
+  [BM_ZFILL] = {"I", true},
+};
+
+static Node *method_arg(Node *n, int k) { return k + 1 < n->list.len ? n->list.items[k + 1] : NULL; }
+
+static const Type *ty_bytes_method(Infer *in, Node *n, const Type **args) {
+  const char *params = methods[n->bi->ival].params;
+  for (int k = 0; params[k]; k++) {
+    Node *x = method_arg(n, k);
+    const Type *t = x ? x->ty : NULL;
+    if (!t || (t->kind == TY_NONE && params[k] >= 'a')) continue;
+    bool bytes = params[k] == 'b' || params[k] == 'B';
+    if (bytes ? !is_bytes(t) : !is_intlike(t))
+      return ty_error(in, x, "%s() argument %d must be %s, not %s", n->bi->path, k + 1, bytes ? "bytes" : "int",
+                      t->name);
+  }
+  return methods[n->bi->ival].makes ? TYS(TY_BYTES) : TYS(TY_BOOL);
+}
+
+static LLVMValueRef lo_bytes_method(Lower *l, Node *n) {
+  int fn = n->bi->ival;
+  const char *params = methods[fn].params;
+  Node *recv = n->list.items[0];
+  LLVMValueRef b = lo_expr(l, recv), held[3] = {NULL};
+  /* the bytes argument (NULL: none; a pad's default fill, a space) and the ints, None as NONE_INDEX */
+  LLVMValueRef sub = LLVMConstNull(l->mod->ptr), sublen = const_i64(l, 0), ints[2] = {const_i64(l, NONE_INDEX), const_i64(l, NONE_INDEX)};
+  if (fn == BM_LJUST || fn == BM_RJUST || fn == BM_CENTER) {
+    sub = lo_string(l, " ");
+    sublen = const_i64(l, 1);
+  }
+  for (int k = 0, ni = 0; params[k]; k++) {
+    Node *x = method_arg(n, k);
+    if (!x || x->ty->kind == TY_NONE) {
+      ni += params[k] == 'i' || params[k] == 'I';
+      continue;
+    }
+    if (params[k] == 'b' || params[k] == 'B') {
+      held[k] = lo_expr(l, x);
+      sub = bytes_data(l, held[k]);
+      sublen = lo_arr_shape(l, held[k], 0);
+    } else {
+      ints[ni++] = lo_expr_as(l, x, TYS(TY_I64));
+    }
+  }
+  LLVMValueRef r;
+  if (methods[fn].makes) {
+    LLVMValueRef in = lo_alloca(l, l->mod->rtarray, "bytes.in"), out = lo_alloca(l, l->mod->rtarray, "bytes.out");
+    lo_store_storage(l, TYS(TY_BYTES), in, b);
+    LLVMTypeRef p[6] = {l->mod->ptr, l->mod->i32, l->mod->ptr, l->mod->ptr, l->mod->i64, l->mod->i64};
+    LLVMValueRef a[6] = {out, const_i32(l, fn), in, sub, sublen, ints[0]};
+    lo_check_call(l, lo_call_fn(l, "rt_bytes_make", l->mod->i32, p, a, 6));
+    r = lo_load_storage(l, TYS(TY_BYTES), out);
+  } else {
+    LLVMTypeRef p[7] = {l->mod->i32, l->mod->ptr, l->mod->i64, l->mod->ptr, l->mod->i64, l->mod->i64, l->mod->i64};
+    LLVMValueRef a[7] = {const_i32(l, fn), bytes_data(l, b), lo_arr_shape(l, b, 0), sub, sublen, ints[0], ints[1]};
+    r = LLVMBuildICmp(l->b, LLVMIntNE, lo_call_fn(l, "rt_bytes_test", l->mod->i32, p, a, 7), const_i32(l, 0), "");
+  }
+  for (int k = 0; params[k]; k++)
+    if (held[k]) lo_done_with(l, method_arg(n, k), held[k]);
+  lo_done_with(l, recv, b);
+  return r;
+}
+
 /* ---------------------------------------------------------------- the rows */
 
+/* BF_NONE: None is an argument's value (strip(None)) */
+#define BYTES_METHOD(name, lo, hi, fn) \
+  {"bytes." name, NULL, name, BK_METHOD, TY_BYTES, lo, hi, NULL, BF_NONE | BF_RAISES, fn, 0, ty_bytes_method, lo_bytes_method}
+
 const Builtin bi_bytes[] = {
+  BYTES_METHOD("isascii", 0, 0, BM_ISASCII),
+  BYTES_METHOD("startswith", 1, 3, BM_STARTSWITH),
+  BYTES_METHOD("endswith", 1, 3, BM_ENDSWITH),
+  BYTES_METHOD("strip", 0, 1, BM_STRIP),
+  BYTES_METHOD("lstrip", 0, 1, BM_LSTRIP),
+  BYTES_METHOD("rstrip", 0, 1, BM_RSTRIP),
+  BYTES_METHOD("ljust", 1, 2, BM_LJUST),
+  BYTES_METHOD("rjust", 1, 2, BM_RJUST),
+  BYTES_METHOD("center", 1, 2, BM_CENTER),
+  BYTES_METHOD("zfill", 1, 1, BM_ZFILL),
   {"numpy.frombuffer", "numpy", "frombuffer", BK_FUNCTION, 0, 1, 4, frombuffer_kw, BF_RAISES, 0, 0, ty_frombuffer,
    lo_frombuffer},
   BI_END,

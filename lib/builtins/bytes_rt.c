@@ -1,7 +1,8 @@
 /* builtins/bytes_rt.c — what compiled code calls for bytes values: their
- * order, searching, and slices; see bytes.c for the typers and lowerers.
+ * order, searching, slices and methods; see bytes.c for the typers and lowerers.
  * A bytes value is an RtArray of its items, always contiguous.
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "ruchey.h"
@@ -22,21 +23,107 @@ int64_t rt_bytes_find(const char *s, int64_t len, const char *sub, int64_t n) {
 
 /* s[start:stop:step] (clamped by the caller as slice.indices() does), a
  * new bytes; s itself, one reference more, where that is all of it. */
+/* s itself as the result, one reference more: what Python gives where a
+ * new bytes would equal it. */
+static int32_t same(RtArray *out, const RtArray *s) {
+  *out = *s;
+  if (s->meminfo) __atomic_add_fetch(&s->meminfo->refcount, 1, __ATOMIC_ACQ_REL);
+  return RT_OK;
+}
+
+/* A new bytes of n bytes (not filled in) into out, its data returned; NULL
+ * with MemoryError. */
+static char *made(RtArray *out, int64_t n) {
+  RtMemInfo *mi = rt_alloc(n);
+  if (!mi) {
+    rt_set_error(RT_ERR_MEMORY, "out of memory making bytes");
+    return NULL;
+  }
+  *out = (RtArray){.meminfo = mi, .data = mi->data, .shape = {n}, .strides = {1}};
+  return mi->data;
+}
+
 int32_t rt_bytes_slice(RtArray *out, const RtArray *s, int64_t start, int64_t stop, int64_t step) {
   int64_t n = step < 0 ? (stop < start ? (start - stop - 1) / -step + 1 : 0)
                        : (start < stop ? (stop - start - 1) / step + 1 : 0);
-  if (step == 1 && n == s->shape[0]) {
-    *out = *s;
-    if (s->meminfo) __atomic_add_fetch(&s->meminfo->refcount, 1, __ATOMIC_ACQ_REL);
-    return 0;
-  }
-  RtMemInfo *mi = rt_alloc(n);
-  if (!mi) {
-    rt_set_error(RT_ERR_MEMORY, "out of memory slicing bytes");
-    return RT_ERR_MEMORY;
-  }
-  char *d = mi->data;
+  if (step == 1 && n == s->shape[0]) return same(out, s);
+  char *d = made(out, n);
+  if (!d) return RT_ERR_MEMORY;
   for (int64_t i = 0; i < n; i++) d[i] = s->data[start + i * step];
-  *out = (RtArray){.meminfo = mi, .data = d, .shape = {n}, .strides = {1}};
-  return 0;
+  return RT_OK;
+}
+
+/* ---------------------------------------------------------------- methods */
+
+#define NONE_INDEX INT64_MIN  /* an index given as None, or not given (bytes.c) */
+
+/* CPython's ADJUST_INDICES: end clamped to the length, negatives counted from the end. */
+static void adjust(int64_t *start, int64_t *end, int64_t len) {
+  if (*end == NONE_INDEX || *end > len) *end = len;
+  else if (*end < 0 && (*end += len) < 0) *end = 0;
+  if (*start == NONE_INDEX) *start = 0;
+  else if (*start < 0 && (*start += len) < 0) *start = 0;
+}
+
+/* isascii(), startswith(sub, start, end), endswith(...) of s's len bytes. */
+int32_t rt_bytes_test(int32_t fn, const char *s, int64_t len, const char *sub, int64_t n, int64_t start, int64_t end) {
+  if (fn == BM_ISASCII) {
+    for (int64_t i = 0; i < len; i++)
+      if (s[i] & 0x80) return 0;
+    return 1;
+  }
+  adjust(&start, &end, len);
+  if (end - n < start) return 0;
+  return !memcmp(s + (fn == BM_ENDSWITH ? end - n : start), sub, (size_t)n);
+}
+
+static bool in_set(unsigned char c, const char *set, int64_t n) {
+  if (!set) return c == ' ' || (c >= '\t' && c <= '\r');  /* ASCII whitespace, as bytes.strip() */
+  return memchr(set, c, (size_t)n) != NULL;
+}
+
+static int32_t strip(RtArray *out, int32_t fn, const RtArray *s, const char *set, int64_t n) {
+  int64_t i = 0, j = s->shape[0];
+  const unsigned char *d = (const unsigned char *)s->data;
+  if (fn != BM_RSTRIP)
+    while (i < j && in_set(d[i], set, n)) i++;
+  if (fn != BM_LSTRIP)
+    while (j > i && in_set(d[j - 1], set, n)) j--;
+  if (i == 0 && j == s->shape[0]) return same(out, s);
+  char *r = made(out, j - i);
+  if (!r) return RT_ERR_MEMORY;
+  memcpy(r, s->data + i, (size_t)(j - i));
+  return RT_OK;
+}
+
+static const char *const pad_names[] = {[BM_LJUST] = "ljust", [BM_RJUST] = "rjust", [BM_CENTER] = "center"};
+
+/* ljust, rjust, center: s within width bytes of fill (one byte, else
+ * Python's TypeError); zfill: s after zeros, its sign first. */
+static int32_t pad(RtArray *out, int32_t fn, const RtArray *s, const char *fill, int64_t n, int64_t width) {
+  if (fn != BM_ZFILL && n != 1) {
+    char msg[120];
+    snprintf(msg, sizeof msg, "%s() argument 2 must be a byte string of length 1, not bytes", pad_names[fn]);
+    rt_set_error(RT_ERR_TYPE, msg);
+    return RT_ERR_TYPE;
+  }
+  int64_t len = s->shape[0], marg = width - len;
+  if (marg <= 0) return same(out, s);
+  int64_t left = fn == BM_LJUST ? 0 : fn == BM_CENTER ? marg / 2 + (marg & width & 1) : marg;
+  char *r = made(out, width);
+  if (!r) return RT_ERR_MEMORY;
+  memset(r, fn == BM_ZFILL ? '0' : fill[0], (size_t)width);
+  memcpy(r + left, s->data, (size_t)len);
+  if (fn == BM_ZFILL && len && (r[left] == '+' || r[left] == '-')) {
+    r[0] = r[left];
+    r[left] = '0';
+  }
+  return RT_OK;
+}
+
+/* The methods making a new bytes of s: strip, lstrip, rstrip (arg the bytes
+ * to strip, NULL: whitespace), ljust, rjust, center (arg the fill), zfill. */
+int32_t rt_bytes_make(RtArray *out, int32_t fn, const RtArray *s, const char *arg, int64_t n, int64_t width) {
+  if (fn == BM_STRIP || fn == BM_LSTRIP || fn == BM_RSTRIP) return strip(out, fn, s, arg, n);
+  return pad(out, fn, s, arg, n, width);
 }
