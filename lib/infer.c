@@ -19,6 +19,7 @@ static int known_condition(const Infer *in, const Node *cond);
 static bool stmt_returns(const Node *n);
 static bool block_returns(const NodeList *l);
 static const Type *value_of(const Type *t);
+static const Type *ty_unwrapped(const Type *t);
 
 /* ---------------------------------------------------------------- errors */
 
@@ -745,10 +746,16 @@ static const Type *ty_expr_kind(Infer *in, Node *n) {
   case N_TUPLE: return ty_tuple_expr(in, n);
   case N_NONE: return TYS(TY_NONE);
   case N_IS_NONE: return ty_maybe_none(in, n->lhs) ? TYS(TY_BOOL) : NULL;
-  case N_UNWRAP: return value_of(ty_maybe_none(in, n->lhs));
+  case N_UNWRAP: return ty_unwrapped(ty_maybe_none(in, n->lhs));
   case N_ELLIPSIS: return TYS(TY_ELLIPSIS);  /* a value: an index item wherever it ends up in an index */
   default: return ty_error(in, n, "internal error: statement used as an expression");
   }
+}
+
+/* What an N_UNWRAP of a value of type t gives: its value (value_of), or
+ * of bytes, the array of its items (ty_bytes_view made it). */
+static const Type *ty_unwrapped(const Type *t) {
+  return t && t->kind == TY_BYTES ? ty_array(t->elem, 1, 'C', true) : value_of(t);
 }
 
 /* The value a value of type t gives where one is needed: an Optional's,
@@ -767,6 +774,13 @@ const Type *ty_maybe_none(Infer *in, Node *n) {
  * time (TypeError if None), as Numba does; an IntEnum member's int, as
  * Numba converts one. A variable's read converts from the variable's
  * type; another expression is moved under an N_UNWRAP made in its place. */
+const Type *ty_bytes_view(Infer *in, Node *n) {
+  Node *inner = arena_alloc(in->f->arena, sizeof(Node));
+  *inner = *n;
+  *n = (Node){.kind = N_UNWRAP, .line = inner->line, .col = inner->col, .lhs = inner};
+  return n->ty = ty_unwrapped(inner->ty);
+}
+
 static const Type *value_needed(Infer *in, Node *n, const Type *t) {
   const Type *v = value_of(t);
   if (v == t) return t;

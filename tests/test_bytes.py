@@ -171,6 +171,52 @@ def test_bytes_truth():
         assert_same(truth, b)
 
 
+@njit
+def folds(b):
+    return min(b), max(b), sum(b), sum(b[1:], 10)
+
+
+@njit
+def as_lists(b):
+    first = [7]
+    first.extend(b)
+    return list(b), sorted(b), first
+
+
+@numba_deviation("sum() and sorted() of bytes are TypingErrors")
+def test_bytes_items_in_builtins():
+    for b in filter(None, SAMPLES):
+        assert_same(folds, b)
+        got, py = as_lists(b), as_lists.py_func(b)
+        assert [list(x) for x in got] == list(py)
+
+
+@njit
+def empty_min(b):
+    return min(b)
+
+
+@numba_deviation("min() of empty bytes raises StopIteration")
+def test_bytes_min_of_empty_raises_value_error():
+    with pytest.raises(ValueError, match="empty"):
+        empty_min(b"")
+
+
+@njit
+def show(a, b):
+    print(a)
+    print(a, b, (a, 1), (b,))
+
+
+def test_print_of_bytes_writes_their_repr(capsys):
+    for b in [b"", b"it's", b'say "hi"', b"both ' and \"", b"\x00\x7f\x80\xff\\\t\n\r abc"] + SAMPLES:
+        capsys.readouterr()
+        show(b, b[1:])
+        got = capsys.readouterr().out
+        show.py_func(b, b[1:])
+        assert got == capsys.readouterr().out
+
+
 # ---------------------------------------------------------------- comparisons and in
 
 @njit

@@ -809,13 +809,14 @@ static const Type *tuple_items(const Type *t) {
 
 /* What list(), sorted(), sum() and x.extend() take (x, typed t, of the
  * call n): a typed list, a set, a dict, a range() call, a tuple of numbers,
- * a str (its characters) or a 1-d array of numbers (their items in order). */
+ * a str (its characters), bytes or a 1-d array of numbers (their items in order). */
 static const Type *items_of(Infer *in, Node *n, Node *x, const Type *t, const char *what) {
   if (t->kind == TY_TUPLE && tuple_items(t)) return tuple_items(t);
   if (t->kind == TY_LIST) return t->elem ? t->elem : ty_list_item(in, n, t);
   if ((t->kind == TY_SET || t->kind == TY_DICT) && t->nfields) return t->fields[0];  /* a dict's keys */
   if (t->kind == TY_RANGE && is_range_call(x)) return TYS(TY_I64);
   if (t->kind == TY_STR) return t;
+  if (t->kind == TY_BYTES) t = ty_bytes_view(in, x);  /* its items, as an array's (uint8 ints) */
   if (t->kind == TY_ARRAY && t->ndim == 1 && ty_is_scalar(t->elem)) return t->elem;
   if (t->kind == TY_YIELDS && ty_is_scalar(t->elem)) return t->elem;
   return ty_error(in, n, "%s takes a typed list, a set, a dict, a range(), a tuple of numbers, a str, a 1-d array of "
