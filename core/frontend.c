@@ -1305,6 +1305,7 @@ static PyObject *iterator_of_builtin(Fe *fe, PyObject *obj) {
 static bool isinstance_class(Fe *fe, PyObject *e, PyObject *cls, IsClasses *c) {
   static const struct { const char *name; int kind; } kinds[] = {
     {"str", TY_STR}, {"tuple", TY_TUPLE}, {"list", TY_LIST}, {"dict", TY_DICT}, {"set", TY_SET}, {"range", TY_RANGE},
+    {"bytes", TY_BYTES},
   };
   int dtype = core_dtype_kind(cls), typed = typed_class_kind(cls);
   const Type *instance = dtype < 0 && typed < 0 ? jitclass_class_instances(cls) : NULL;
@@ -1324,7 +1325,7 @@ static bool isinstance_class(Fe *fe, PyObject *e, PyObject *cls, IsClasses *c) {
   }
   PyObject *r = PyObject_Repr(cls);
   fe_error(fe, e, "isinstance() of %s is not supported in compiled code (classes: int, float, complex, bool, "
-           "str, tuple, list, dict, set, range, NumPy's scalar types, typed.List, typed.Dict, jitclasses)",
+           "str, bytes, tuple, list, dict, set, range, NumPy's scalar types, typed.List, typed.Dict, jitclasses)",
            r ? PyUnicode_AsUTF8(r) : "this class");
   Py_XDECREF(r);
   PyErr_Clear();

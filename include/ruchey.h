@@ -291,7 +291,7 @@ struct Node {
 
 /* isinstance(x, classes): what the classes name, read by the frontend (as
  * Numba reads them): any type of a kind (tuple, list, dict, set, range,
- * str, None's type) or exactly a type (int: int64, numpy.float32, a
+ * str, bytes, None's type) or exactly a type (int: int64, numpy.float32, a
  * jitclass's instances). */
 typedef struct IsClasses {
   uint64_t kinds;           /* 1 << kind per kind named */

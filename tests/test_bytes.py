@@ -83,6 +83,28 @@ def test_bytes_passed_between_compiled_functions():
         assert_same(calls_another, b)
 
 
+@njit
+def kinds(x):
+    return isinstance(x, bytes), isinstance(x, (str, bytes)), isinstance(x, str)
+
+
+def test_isinstance_of_bytes():
+    for x in (b"abc", b"", "abc", 1, 2.5, numpy.zeros(2), (b"a",)):
+        assert_same(kinds, x)
+
+
+@njit
+def maybe(b, keep):
+    x = b if keep else None
+    return -1 if x is None else len(x), x
+
+
+def test_bytes_or_none():
+    for b in SAMPLES[:5]:
+        assert_same(maybe, b, True)
+        assert_same(maybe, b, False)
+
+
 # ---------------------------------------------------------------- indexing, slicing, iteration
 
 @njit
@@ -484,6 +506,9 @@ UNSUPPORTED = [
     pytest.param(lambda x: numpy.frombuffer(x), 1.0, "frombuffer", id="frombuffer of a float"),
     pytest.param(lambda b: b.startswith("a"), b"abc", "must be bytes", id="startswith a str"),
     pytest.param(lambda b: b.ljust(2.5), b"abc", "must be int", id="ljust a float"),
+    pytest.param(lambda b: [b, b], b"abc", "lists of", id="list of bytes",
+                 marks=pytest.mark.skipif(AS_NUMBA, reason="Numba makes lists of bytes, which ruchey lacks")),
+    pytest.param(lambda b: b if len(b) else "x", b"abc", "cannot be unified", id="bytes or str"),
     pytest.param(lambda b: b.split(), b"abc", "split", id="split (a list of bytes)",
                  marks=pytest.mark.skipif(AS_NUMBA, reason="Numba's split makes a list of bytes, which ruchey lacks")),
 ]
