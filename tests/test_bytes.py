@@ -519,6 +519,29 @@ def test_unsupported_bytes_operations_are_typing_errors(fn, arg, match):
     typing_error(fn, arg, match=match)
 
 
+def test_bytes_in_kernels_index_but_call_no_runtime():
+    from ruchey import cuda
+
+    @cuda.jit
+    def first_items(out):
+        k = b"\x01\x02\xff"
+        i = cuda.grid(1)
+        if i < len(k):
+            out[i] = k[i] + k[-1]
+
+    @cuda.jit
+    def sliced_in_kernel(out):
+        k = b"abc"
+        out[0] = len(k[1:])
+
+    out = numpy.zeros(3, numpy.int64)
+    first_items[1, 4](out)
+    assert out.tolist() == [256, 257, 510]
+    if not AS_NUMBA:
+        with pytest.raises(ruchey.TypingError, match="a slice of bytes is not supported in kernels"):
+            sliced_in_kernel[1, 1](out)
+
+
 def test_writing_into_bytes_is_a_typing_error():
     def write(b):
         b[0] = 1

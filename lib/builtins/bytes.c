@@ -18,6 +18,13 @@ static bool is_intlike(const Type *t) { return ty_is_int(t) || t->kind == TY_BOO
 
 static LLVMValueRef bytes_data(Lower *l, LLVMValueRef b) { return LLVMBuildExtractValue(l->b, b, 2, "data"); }
 
+/* What calls the runtime (bytes_rt.c), which kernels lack: a TypingError
+ * there, naming what; len and b[i] are instructions and work there. */
+static bool host_only(Infer *in, Node *n, const char *what, const char *call) {
+  return !ty_in_cuda(in) ||
+         ty_error(in, n, "%s%s is not supported in kernels (len(b) and b[i] of bytes are)", what, call) == NULL;
+}
+
 /* ---------------------------------------------------------------- indexing */
 
 static bool slice_part(Infer *in, Node *x) {
@@ -33,7 +40,9 @@ static bool slice_part(Infer *in, Node *x) {
 const Type *ty_bytes_index(Infer *in, Node *n, const Type *base) {
   Node *i = n->rhs;
   if (n->str && strcmp(n->str, "iteration")) return ty_error(in, n, "bytes have no keys(), values() or items()");
-  if (i->kind == N_SLICE) return slice_part(in, i->lhs) && slice_part(in, i->rhs) && slice_part(in, i->cond) ? base : NULL;
+  if (i->kind == N_SLICE)
+    return host_only(in, n, "a slice of bytes", "") && slice_part(in, i->lhs) && slice_part(in, i->rhs) &&
+                   slice_part(in, i->cond) ? base : NULL;
   const Type *t = ty_expr(in, i);
   if (t && !is_intlike(t)) return ty_error(in, i, "byte indices must be integers or slices, not %s", t->name);
   return t ? TYS(TY_I64) : NULL;
@@ -76,6 +85,7 @@ LLVMValueRef lo_bytes_index(Lower *l, Node *n) {
  * another type only == and != (never equal). */
 bool ty_bytes_compare(Infer *in, Node *n, const Type **t) {
   for (int i = 0; i + 1 < n->list.len; i++) {
+    if (is_bytes(t[i]) && is_bytes(t[i + 1]) && !host_only(in, n, "comparing bytes", "")) return false;
     if (is_bytes(t[i]) == is_bytes(t[i + 1])) continue;
     if (n->ops[i] != OP_EQ && n->ops[i] != OP_NE)
       return ty_error(in, n, "'<' and the other orderings are not supported between %s and %s", t[i]->name,
@@ -101,7 +111,7 @@ LLVMValueRef lo_bytes_compare_values(Lower *l, int op, LLVMValueRef a, const Typ
 const Type *ty_bytes_contains(Infer *in, Node *n, const Type **args) {
   if (!is_intlike(args[0]) && !is_bytes(args[0]))
     return ty_error(in, n, "'in <bytes>' needs an int or bytes as left operand, not %s", args[0]->name);
-  return TYS(TY_BOOL);
+  return host_only(in, n, "'in' of bytes", "") ? TYS(TY_BOOL) : NULL;
 }
 
 LLVMValueRef lo_bytes_contains(Lower *l, Node *n) {
@@ -203,6 +213,7 @@ static Node *method_arg(Node *n, int k) { return k + 1 < n->list.len ? n->list.i
 
 static const Type *ty_bytes_method(Infer *in, Node *n, const Type **args) {
   const char *params = methods[n->bi->ival].params;
+  if (!host_only(in, n, n->bi->name, "()")) return NULL;
   for (int k = 0; params[k]; k++) {
     Node *x = method_arg(n, k);
     const Type *t = x ? x->ty : NULL;
