@@ -9,7 +9,7 @@ gives or a TypingError naming what is not supported."""
 import numpy
 import pytest
 import ruchey
-from ruchey import njit
+from ruchey import cuda, njit
 
 from conftest import AS_NUMBA, assert_same, make_rng, numba_deviation, rss_bytes
 
@@ -520,8 +520,6 @@ def test_unsupported_bytes_operations_are_typing_errors(fn, arg, match):
 
 
 def test_bytes_in_kernels_index_but_call_no_runtime():
-    from ruchey import cuda
-
     @cuda.jit
     def first_items(out):
         k = b"\x01\x02\xff"
