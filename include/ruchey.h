@@ -976,6 +976,9 @@ int32_t rt_bytes_slice(RtArray *out, const RtArray *s, int64_t start, int64_t st
 enum { BM_ISASCII, BM_STARTSWITH, BM_ENDSWITH, BM_STRIP, BM_LSTRIP, BM_RSTRIP, BM_LJUST, BM_RJUST, BM_CENTER, BM_ZFILL };
 int32_t rt_bytes_test(int32_t fn, const char *s, int64_t len, const char *sub, int64_t n, int64_t start, int64_t end);
 int32_t rt_bytes_make(RtArray *out, int32_t fn, const RtArray *s, const char *arg, int64_t n, int64_t width);
+struct RtList;
+int32_t rt_bytes_split(struct RtList **out, const RtArray *s, const char *sep, int64_t seplen, int64_t maxsplit);
+int32_t rt_bytes_join(RtArray *out, const RtArray *sep, const RtArray *items, int64_t n);
 int32_t rt_argsort(const void *data, const int64_t *shape, const int64_t *strides, int32_t ndim, int64_t axis, int32_t kind,
                    int64_t *out);
 /* builtins/blas.c, lapack.c: the matrix products and numpy.linalg's

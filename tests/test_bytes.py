@@ -342,6 +342,60 @@ def test_bytes_pad_with_a_long_fill_raises_type_error():
         assert str(got.value) == str(py.value)
 
 
+@njit
+def split_join(b, sep, maxsplit):
+    parts = b.split()
+    by_sep = b.split(sep)
+    return parts, by_sep, b.split(None, maxsplit), b.split(sep, maxsplit), b"|".join(parts), sep.join(by_sep)
+
+
+@njit
+def split_keywords(b, sep):
+    return b.split(sep=sep), b.split(maxsplit=1), b.split(sep=sep, maxsplit=2)
+
+
+@numba_deviation("the join of one item is empty")
+def test_bytes_split_and_join():
+    for b in SPACED + SAMPLES:
+        for sep in (b" ", b"-+", b"a", b"\xff"):
+            for maxsplit in (-1, 0, 1, 3):
+                assert_same(split_join, b, sep, maxsplit)
+            assert_same(split_keywords, b, sep)
+
+
+@njit
+def joined_tuple(b):
+    return b"-".join((b, b[1:], b"")), b.join(()), b.join((b,))
+
+
+@numba_deviation("the join of an empty tuple is a TypingError")
+def test_bytes_join_of_a_tuple():
+    for b in SAMPLES:
+        assert_same(joined_tuple, b)
+
+
+def test_bytes_split_by_empty_separator_raises_value_error():
+    with pytest.raises(ValueError, match="empty separator"):
+        split_keywords(b"abc", b"")
+
+
+@njit
+def listed(b):
+    parts = [b, b[1:]]
+    for i in range(len(b)):
+        parts.append(b[i:])
+    total = 0
+    for p in parts:
+        total += len(p)
+    return parts, total, parts[2] if len(parts) > 2 else b, b[1:] in parts, b"zz" in parts
+
+
+@numba_deviation("bytes in a list of bytes fails to lower")
+def test_lists_of_bytes():
+    for b in SAMPLES:
+        assert_same(listed, b)
+
+
 # ---------------------------------------------------------------- numpy.frombuffer
 
 @njit
@@ -506,11 +560,11 @@ UNSUPPORTED = [
     pytest.param(lambda x: numpy.frombuffer(x), 1.0, "frombuffer", id="frombuffer of a float"),
     pytest.param(lambda b: b.startswith("a"), b"abc", "must be bytes", id="startswith a str"),
     pytest.param(lambda b: b.ljust(2.5), b"abc", "must be int", id="ljust a float"),
-    pytest.param(lambda b: [b, b], b"abc", "lists of", id="list of bytes",
-                 marks=pytest.mark.skipif(AS_NUMBA, reason="Numba makes lists of bytes, which ruchey lacks")),
+    pytest.param(lambda b: {1: b}, b"abc", "dict values", id="dict of bytes values",
+                 marks=numba_deviation("a dict of bytes values fails to lower")),
     pytest.param(lambda b: b if len(b) else "x", b"abc", "cannot be unified", id="bytes or str"),
-    pytest.param(lambda b: b.split(), b"abc", "split", id="split (a list of bytes)",
-                 marks=pytest.mark.skipif(AS_NUMBA, reason="Numba's split makes a list of bytes, which ruchey lacks")),
+    pytest.param(lambda b: b.split(1), b"abc", "'sep' must be bytes", id="split by an int"),
+    pytest.param(lambda b: b.join((b, 1)), b"abc", "list or a tuple of bytes", id="join of a tuple with an int"),
 ]
 
 

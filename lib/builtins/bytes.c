@@ -1,7 +1,7 @@
 /* builtins/bytes.c — bytes values in compiled code (Numba's Bytes): len,
  * indexing (an int), slicing (a new bytes), iteration, truth, comparisons,
- * `in`, the methods of Numba's that make no list (isascii, startswith,
- * endswith, strip, ljust, rjust, center, zfill), and numpy.frombuffer of
+ * `in`, the methods of Numba's (isascii, startswith, endswith, strip,
+ * ljust, rjust, center, zfill, split and join), and numpy.frombuffer of
  * bytes and of arrays (bytearray and memoryview arguments are arrays of
  * their items: typeof.c).
  *
@@ -199,7 +199,7 @@ static LLVMValueRef lo_frombuffer(Lower *l, Node *n) {
 
 #define NONE_INDEX INT64_MIN  /* an index given as None, or not given (bytes_rt.c) */
 
-/* The methods of Numba's Bytes that make no list: what each takes after its
+/* The methods of Numba's Bytes but split and join: what each takes after its
  * receiver ('b' bytes, 'i' an int; capitals required, lower case None or
  * left out), and whether it makes a new bytes (else a bool). */
 static const struct { const char *params; bool makes; } methods[] = {
@@ -270,7 +270,65 @@ static LLVMValueRef lo_bytes_method(Lower *l, Node *n) {
   return r;
 }
 
+/* sep.split(sep=None, maxsplit=-1): a list of new bytes */
+static const Type *ty_split(Infer *in, Node *n, const Type **args) {
+  Node *sep = np_arg(in, n, 1, "sep"), *maxsplit = np_arg(in, n, 2, "maxsplit");
+  if (ty_failed(in) || !host_only(in, n, "bytes.split", "()")) return NULL;
+  if (sep && !is_bytes(sep->ty) && sep->ty->kind != TY_NONE)
+    return ty_error(in, sep, "split() argument 'sep' must be bytes or None, not %s", sep->ty->name);
+  if (maxsplit && !is_intlike(maxsplit->ty))
+    return ty_error(in, maxsplit, "split() argument 'maxsplit' must be an int, not %s", maxsplit->ty->name);
+  return ty_list(TYS(TY_BYTES));
+}
+
+static LLVMValueRef lo_split(Lower *l, Node *n) {
+  Node *recv = n->list.items[0], *sep = np_arg_node(n, 1, "sep"), *maxsplit = np_arg_node(n, 2, "maxsplit");
+  LLVMValueRef b = lo_expr(l, recv), vsep = sep && sep->ty->kind != TY_NONE ? lo_expr(l, sep) : NULL;
+  LLVMValueRef in = lo_alloca(l, l->mod->rtarray, "bytes.in"), out = lo_alloca(l, l->mod->ptr, "bytes.parts");
+  lo_store_storage(l, TYS(TY_BYTES), in, b);
+  LLVMTypeRef p[5] = {l->mod->ptr, l->mod->ptr, l->mod->ptr, l->mod->i64, l->mod->i64};
+  LLVMValueRef a[5] = {out, in, vsep ? bytes_data(l, vsep) : LLVMConstNull(l->mod->ptr),
+                       vsep ? lo_arr_shape(l, vsep, 0) : const_i64(l, -1),
+                       maxsplit ? lo_expr_as(l, maxsplit, TYS(TY_I64)) : const_i64(l, -1)};
+  lo_check_call(l, lo_call_fn(l, "rt_bytes_split", l->mod->i32, p, a, 5));
+  if (vsep) lo_done_with(l, sep, vsep);
+  lo_done_with(l, recv, b);
+  return LLVMBuildLoad2(l->b, l->mod->ptr, out, "");
+}
+
+/* sep.join(items), a typed list or a tuple of bytes: a new bytes */
+static const Type *ty_join(Infer *in, Node *n, const Type **args) {
+  const Type *t = args[1];
+  if (!host_only(in, n, "bytes.join", "()")) return NULL;
+  bool ok = t->kind == TY_LIST ? !t->elem || is_bytes(t->elem) : t->kind == TY_TUPLE;
+  for (int i = 0; ok && t->kind == TY_TUPLE && i < t->nfields; i++) ok = is_bytes(t->fields[i]);
+  if (!ok) return ty_error(in, n, "bytes.join() takes a list or a tuple of bytes, not %s", t->name);
+  return TYS(TY_BYTES);
+}
+
+static LLVMValueRef lo_join(Lower *l, Node *n) {
+  Node *recv = n->list.items[0], *items = n->list.items[1];
+  LLVMValueRef b = lo_expr(l, recv), v = lo_expr(l, items), at, count;
+  if (items->ty->kind == TY_TUPLE) {  /* its storage: the RtArrays one after another, as a list holds them */
+    at = lo_alloca(l, lo_storage_type(l, items->ty), "bytes.items");
+    lo_store_storage(l, items->ty, at, v);
+    count = const_i64(l, items->ty->nfields);
+  } else {
+    count = lo_list_len(l, v);
+    at = items->ty->elem ? lo_list_item_addr(l, items->ty->elem, v, const_i64(l, 0)) : LLVMConstNull(l->mod->ptr);
+  }
+  LLVMValueRef in = lo_alloca(l, l->mod->rtarray, "bytes.in"), out = lo_alloca(l, l->mod->rtarray, "bytes.out");
+  lo_store_storage(l, TYS(TY_BYTES), in, b);
+  LLVMTypeRef p[4] = {l->mod->ptr, l->mod->ptr, l->mod->ptr, l->mod->i64};
+  lo_check_call(l, lo_call_fn(l, "rt_bytes_join", l->mod->i32, p, (LLVMValueRef[]){out, in, at, count}, 4));
+  lo_done_with(l, items, v);
+  lo_done_with(l, recv, b);
+  return lo_load_storage(l, TYS(TY_BYTES), out);
+}
+
 /* ---------------------------------------------------------------- the rows */
+
+static const char *const split_kw[] = {"sep", "maxsplit", NULL};
 
 /* BF_NONE: None is an argument's value (strip(None)) */
 #define BYTES_METHOD(name, lo, hi, fn) \
@@ -287,6 +345,8 @@ const Builtin bi_bytes[] = {
   BYTES_METHOD("rjust", 1, 2, BM_RJUST),
   BYTES_METHOD("center", 1, 2, BM_CENTER),
   BYTES_METHOD("zfill", 1, 1, BM_ZFILL),
+  {"bytes.split", NULL, "split", BK_METHOD, TY_BYTES, 0, 2, split_kw, BF_NONE | BF_RAISES, 0, 0, ty_split, lo_split},
+  {"bytes.join", NULL, "join", BK_METHOD, TY_BYTES, 1, 1, NULL, BF_LISTS | BF_RAISES, 0, 0, ty_join, lo_join},
   {"numpy.frombuffer", "numpy", "frombuffer", BK_FUNCTION, 0, 1, 4, frombuffer_kw, BF_RAISES, 0, 0, ty_frombuffer,
    lo_frombuffer},
   BI_END,

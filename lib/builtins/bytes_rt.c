@@ -1,11 +1,12 @@
 /* builtins/bytes_rt.c — what compiled code calls for bytes values: their
- * order, searching, slices and methods; see bytes.c for the typers and lowerers.
+ * order, searching, slices and methods (split making a typed list of
+ * them); see bytes.c for the typers and lowerers.
  * A bytes value is an RtArray of its items, always contiguous.
  */
 #include <stdio.h>
 #include <string.h>
 
-#include "ruchey.h"
+#include "containers.h"
 
 /* <0, 0 or >0 as a sorts before, with or after b: by their bytes, as Python. */
 int64_t rt_bytes_order(const char *a, int64_t na, const char *b, int64_t nb) {
@@ -21,8 +22,6 @@ int64_t rt_bytes_find(const char *s, int64_t len, const char *sub, int64_t n) {
   return at ? at - s : -1;
 }
 
-/* s[start:stop:step] (clamped by the caller as slice.indices() does), a
- * new bytes; s itself, one reference more, where that is all of it. */
 /* s itself as the result, one reference more: what Python gives where a
  * new bytes would equal it. */
 static int32_t same(RtArray *out, const RtArray *s) {
@@ -43,6 +42,8 @@ static char *made(RtArray *out, int64_t n) {
   return mi->data;
 }
 
+/* s[start:stop:step] (clamped by the caller as slice.indices() does), a
+ * new bytes; s itself, one reference more, where that is all of it. */
 int32_t rt_bytes_slice(RtArray *out, const RtArray *s, int64_t start, int64_t stop, int64_t step) {
   int64_t n = step < 0 ? (stop < start ? (start - stop - 1) / -step + 1 : 0)
                        : (start < stop ? (stop - start - 1) / step + 1 : 0);
@@ -126,4 +127,73 @@ static int32_t pad(RtArray *out, int32_t fn, const RtArray *s, const char *fill,
 int32_t rt_bytes_make(RtArray *out, int32_t fn, const RtArray *s, const char *arg, int64_t n, int64_t width) {
   if (fn == BM_STRIP || fn == BM_LSTRIP || fn == BM_RSTRIP) return strip(out, fn, s, arg, n);
   return pad(out, fn, s, arg, n, width);
+}
+
+/* ---------------------------------------------------------------- split, join */
+
+static bool is_space(unsigned char c) { return c == ' ' || (c >= '\t' && c <= '\r'); }
+
+/* Appends a new bytes of s[a:b] to l; false: no memory. */
+static bool add_part(RtList *l, const char *s, int64_t a, int64_t b) {
+  RtArray part;
+  if (!made(&part, b - a)) return false;
+  memcpy(part.data, s + a, (size_t)(b - a));
+  if (rt_list_reserve(l, l->len + 1) != RT_OK) {
+    rt_meminfo_free(part.meminfo);
+    return false;
+  }
+  memcpy(l->data + l->len++ * l->itemsize, &part, sizeof part);
+  return true;
+}
+
+static int32_t no_memory(void) {
+  rt_set_error(RT_ERR_MEMORY, "out of memory splitting bytes");
+  return RT_ERR_MEMORY;
+}
+
+/* split(sep=None, maxsplit=-1): a list of new bytes; sep NULL (seplen
+ * -1) splits at runs of ASCII whitespace, as Python's. */
+int32_t rt_bytes_split(RtList **out, const RtArray *s, const char *sep, int64_t seplen, int64_t maxsplit) {
+  if (seplen == 0) {
+    rt_set_error(RT_ERR_VALUE, "empty separator");
+    return RT_ERR_VALUE;
+  }
+  RtList *l = *out = rt_list_new(TY_BYTES, sizeof(RtArray), 4);
+  if (!l) return no_memory();
+  const char *d = s->data;
+  int64_t n = s->shape[0], i = 0;
+  if (maxsplit < 0) maxsplit = INT64_MAX;
+  if (!sep) {
+    while (true) {
+      while (i < n && is_space((unsigned char)d[i])) i++;
+      if (i == n) return RT_OK;
+      int64_t j = i;
+      if (maxsplit-- == 0) j = n;
+      while (j < n && !is_space((unsigned char)d[j])) j++;
+      if (!add_part(l, d, i, j)) return no_memory();
+      i = j;
+    }
+  }
+  for (int64_t k = 0, at; k < maxsplit && (at = rt_bytes_find(d + i, n - i, sep, seplen)) >= 0; k++) {
+    if (!add_part(l, d, i, i + at)) return no_memory();
+    i += at + seplen;
+  }
+  return add_part(l, d, i, n) ? RT_OK : no_memory();
+}
+
+/* sep.join(items), n bytes (a list's items, or a tuple's, which lie alike): a new bytes. */
+int32_t rt_bytes_join(RtArray *out, const RtArray *sep, const RtArray *items, int64_t n) {
+  int64_t len = n ? sep->shape[0] * (n - 1) : 0;
+  for (int64_t i = 0; i < n; i++) len += items[i].shape[0];
+  char *r = made(out, len);
+  if (!r) return RT_ERR_MEMORY;
+  for (int64_t i = 0; i < n; i++) {
+    if (i) {
+      memcpy(r, sep->data, (size_t)sep->shape[0]);
+      r += sep->shape[0];
+    }
+    memcpy(r, items[i].data, (size_t)items[i].shape[0]);
+    r += items[i].shape[0];
+  }
+  return RT_OK;
 }

@@ -25,7 +25,7 @@ static int held_fields(const Type *t, int64_t at, int n, int32_t *kinds, int64_t
       n = held_fields(t->fields[i], at + (int64_t)t->offsets[i], n, kinds, offsets);
     return n;
   }
-  if (t->kind != TY_STR && t->kind != TY_ARRAY) return n;
+  if (t->kind != TY_STR && t->kind != TY_ARRAY && t->kind != TY_BYTES) return n;
   if (n == RT_HELD_FIELDS) return -1;
   kinds[n] = (int32_t)t->kind;
   offsets[n] = at;
@@ -38,7 +38,8 @@ static int held_fields(const Type *t, int64_t at, int n, int32_t *kinds, int64_t
 static bool held_tuple(const Type *t) {
   for (int i = 0; i < t->nfields; i++) {
     const Type *f = t->fields[i]->kind == TY_OPTIONAL && ty_is_scalar(t->fields[i]->elem) ? t->fields[i]->elem : t->fields[i];
-    if ((!ty_is_scalar(f) || ty_is_time(f)) && f->kind != TY_STR && f->kind != TY_ARRAY && f->kind != TY_NONE &&
+    if ((!ty_is_scalar(f) || ty_is_time(f)) && f->kind != TY_STR && f->kind != TY_ARRAY && f->kind != TY_BYTES &&
+        f->kind != TY_NONE &&
         !(f->kind == TY_TUPLE && held_tuple(f)))
       return false;
   }
@@ -56,6 +57,7 @@ static bool held_tuple(const Type *t) {
 static bool plain_item(const Type *t, const char *what) {
   if (ty_is_time(t) || (ty_is_enum(t) && ty_is_scalar(t->elem))) return !strcmp(what, "lists");
   if (ty_is_scalar(t) || t->kind == TY_STR || t->kind == TY_ARRAY || t->kind == TY_CLASS) return true;
+  if (t->kind == TY_BYTES) return !strcmp(what, "lists");  /* (dict values: not from Python, which has no type for them) */
   if (t->kind == TY_LIST) return !t->elem || plain_item(t->elem, "lists");  /* [] typed later: rows[i].append(x) */
   if (t->kind == TY_DICT) return !t->nfields || plain_item(t->fields[1], "dict values");
   if (t->kind == TY_SET) return t->nfields && !strcmp(what, "lists");  /* quimb's groups.append({i, j}) */
@@ -481,6 +483,7 @@ static const Type *ty_pop(Infer *in, Node *n, const Type **args) {
  * str, a tuple of numbers in a list of such tuples. */
 static bool searchable(Infer *in, Node *v, const Type *vt, const Type *list, const char *what) {
   if (vt->kind == TY_STR && (!list->elem || list->elem->kind == TY_STR)) return true;
+  if (vt->kind == TY_BYTES && (!list->elem || list->elem->kind == TY_BYTES)) return true;
   if (ty_is_enum(vt) && list->elem == vt) return true;  /* a member among its class's */
   if (vt->kind == TY_TUPLE && ty_item_ordered(vt) && (!list->elem || (list->elem->kind == TY_TUPLE && list->elem->nfields == vt->nfields)))
     return true;
@@ -502,7 +505,9 @@ static const Type *not_sortable(Infer *in, Node *n, const Type *elem) {
 }
 
 /* Items that == compares (index, count, remove, in): the ordered ones and complex numbers. */
-static bool item_equatable(const Type *t) { return ty_item_ordered(t) || ty_is_complex(t) || ty_is_enum(t); }
+static bool item_equatable(const Type *t) {
+  return ty_item_ordered(t) || ty_is_complex(t) || ty_is_enum(t) || t->kind == TY_BYTES;
+}
 
 static const Type *ty_find(Infer *in, Node *n, const Type **args) {
   if (!searchable(in, n->list.items[1], args[1], args[0], n->bi->name)) return NULL;
