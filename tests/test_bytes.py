@@ -9,6 +9,7 @@ gives or a TypingError naming what is not supported."""
 import numpy
 import pytest
 import ruchey
+import ruchey.extending
 from ruchey import cuda, njit
 
 from conftest import AS_NUMBA, assert_same, make_rng, numba_deviation, rss_bytes
@@ -103,6 +104,27 @@ def test_bytes_or_none():
     for b in SAMPLES[:5]:
         assert_same(maybe, b, True)
         assert_same(maybe, b, False)
+
+
+def nominal_length(x):
+    return -1
+
+
+@ruchey.extending.overload(nominal_length)
+def _nominal_length_typing(x):
+    if isinstance(x, ruchey.types.Bytes):
+        return lambda x: len(x) * 10
+    return lambda x: -1
+
+
+@njit
+def via_overload(x):
+    return nominal_length(x)
+
+
+def test_overload_typing_sees_types_bytes():
+    assert via_overload(b"abc") == 30 and via_overload(1.5) == -1
+    assert ruchey.typeof(b"ab") == ruchey.types.Bytes(ruchey.types.uint8, 1, "C", readonly=True)
 
 
 # ---------------------------------------------------------------- indexing, slicing, iteration
