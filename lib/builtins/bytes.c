@@ -9,7 +9,7 @@
  * (types.c gives it an array's data model): the array code reads its
  * length, and what an expression makes is a new reference to its memory,
  * as an array's. Its constants are frozen as arrays are (N_CONST_ARRAY).
- * Orders, searching and slices call bytes_rt.c.
+ * Orders, searching, slices and the methods call bytes_rt.c.
  */
 #include "builtins/builtins.h"
 
@@ -156,7 +156,8 @@ static const Type *ty_frombuffer(Infer *in, Node *n, const Type **args) {
   for (int k = 0; k < 2; k++) {
     Node *x = np_arg(in, n, 2 + k, names[k]);
     if (ty_failed(in)) return NULL;
-    if (x && !is_intlike(x->ty)) return ty_error(in, x, "numpy.frombuffer()'s %s must be an int, got %s", names[k], x->ty->name);
+    if (x && !is_intlike(x->ty))
+      return ty_error(in, x, "numpy.frombuffer()'s %s must be an int, got %s", names[k], x->ty->name);
   }
   return ty_array(elem, 1, 'C', buf->readonly);
 }
@@ -232,7 +233,8 @@ static LLVMValueRef lo_bytes_method(Lower *l, Node *n) {
   Node *recv = n->list.items[0];
   LLVMValueRef b = lo_expr(l, recv), held[3] = {NULL};
   /* the bytes argument (NULL: none; a pad's default fill, a space) and the ints, None as NONE_INDEX */
-  LLVMValueRef sub = LLVMConstNull(l->mod->ptr), sublen = const_i64(l, 0), ints[2] = {const_i64(l, NONE_INDEX), const_i64(l, NONE_INDEX)};
+  LLVMValueRef sub = LLVMConstNull(l->mod->ptr), sublen = const_i64(l, 0);
+  LLVMValueRef ints[2] = {const_i64(l, NONE_INDEX), const_i64(l, NONE_INDEX)};
   if (fn == BM_LJUST || fn == BM_RJUST || fn == BM_CENTER) {
     sub = lo_string(l, " ");
     sublen = const_i64(l, 1);
@@ -270,7 +272,7 @@ static LLVMValueRef lo_bytes_method(Lower *l, Node *n) {
   return r;
 }
 
-/* sep.split(sep=None, maxsplit=-1): a list of new bytes */
+/* b.split(sep=None, maxsplit=-1): a list of new bytes */
 static const Type *ty_split(Infer *in, Node *n, const Type **args) {
   Node *sep = np_arg(in, n, 1, "sep"), *maxsplit = np_arg(in, n, 2, "maxsplit");
   if (ty_failed(in) || !host_only(in, n, "bytes.split", "()")) return NULL;
@@ -332,7 +334,8 @@ static const char *const split_kw[] = {"sep", "maxsplit", NULL};
 
 /* BF_NONE: None is an argument's value (strip(None)) */
 #define BYTES_METHOD(name, lo, hi, fn) \
-  {"bytes." name, NULL, name, BK_METHOD, TY_BYTES, lo, hi, NULL, BF_NONE | BF_RAISES, fn, 0, ty_bytes_method, lo_bytes_method}
+  {"bytes." name, NULL, name, BK_METHOD, TY_BYTES, lo, hi, NULL, BF_NONE | BF_RAISES, fn, 0, ty_bytes_method, \
+   lo_bytes_method}
 
 const Builtin bi_bytes[] = {
   BYTES_METHOD("isascii", 0, 0, BM_ISASCII),
