@@ -150,8 +150,27 @@ static PyObject *box_frozen(const Type *t, char *data, npy_intp *shape, npy_intp
   return copy;
 }
 
+/* Whether a is the whole of o's buffer (a bytearray or memoryview
+ * argument, of the type ty_buffer gives it): o itself is returned. */
+static bool same_buffer(const Type *t, const RtArray *a, PyObject *o) {
+  Py_buffer view;
+  if (PyObject_GetBuffer(o, &view, PyBUF_RECORDS_RO) < 0) {
+    PyErr_Clear();
+    return false;
+  }
+  bool same = view.buf == a->data && view.ndim == t->ndim && view.itemsize == (Py_ssize_t)t->elem->size;
+  Py_ssize_t stride = view.itemsize;  /* (no strides given: C order) */
+  for (int d = view.ndim - 1; same && d >= 0; d--) {
+    same = view.shape[d] == a->shape[d] && (view.strides ? view.strides[d] : stride) == a->strides[d];
+    stride *= view.shape[d];
+  }
+  PyBuffer_Release(&view);
+  return same;
+}
+
 bool disp_same_array(const Type *t, const RtArray *a, PyObject *o) {
   PyArrayObject *p = (PyArrayObject *)o;
+  if (!PyArray_Check(o)) return t->unit && a->parent == o && same_buffer(t, a, o);  /* (a view of bytes: an array) */
   return a->parent == o && PyArray_DATA(p) == a->data && PyArray_NDIM(p) == t->ndim &&
          PyArray_TYPE(p) == disp_kind_type_num(t->elem->kind) &&
          !memcmp(PyArray_DIMS(p), a->shape, sizeof(npy_intp) * (size_t)t->ndim) &&
@@ -183,7 +202,12 @@ static __attribute__((noinline)) PyObject *box_array(const Type *t, RtArray *a) 
   } else {
     /* an argument array (or a view of one) handed back */
     if (disp_same_array(t, a, a->parent)) return Py_NewRef((PyObject *)a->parent);
-    base = Py_NewRef((PyObject *)a->parent);
+    /* a view of a bytes, bytearray or memoryview argument: based on a
+     * memoryview of it, whose export keeps a bytearray from resizing under
+     * the view (as numpy.frombuffer's) */
+    base = PyArray_Check((PyObject *)a->parent) ? Py_NewRef((PyObject *)a->parent)
+                                                : PyMemoryView_FromObject((PyObject *)a->parent);
+    if (!base) return NULL;
   }
   PyArray_Descr *descr = elem_descr(t->elem);
   if (!descr) {
@@ -199,6 +223,17 @@ static __attribute__((noinline)) PyObject *box_array(const Type *t, RtArray *a) 
     return NULL;
   }
   return arr;
+}
+
+/* A bytes value: the bytes argument it is, else a new bytes of its
+ * items (always contiguous), its memory's reference released. */
+static PyObject *box_bytes(const Type *t, RtArray *a) {
+  PyObject *o = a->meminfo ? rt_keeper_object(a->meminfo) : a->parent;
+  PyObject *r = o && PyBytes_CheckExact(o) && PyBytes_AS_STRING(o) == a->data && PyBytes_GET_SIZE(o) == a->shape[0]
+                    ? Py_NewRef(o)
+                    : PyBytes_FromStringAndSize(a->data, (Py_ssize_t)a->shape[0]);
+  if (a->meminfo) core_api()->meminfo_release(a->meminfo);
+  return r;
 }
 
 static __attribute__((noinline)) PyObject *box_tuple(const Type *t, char *p) {
@@ -318,6 +353,7 @@ PyObject *disp_box(const Type *t, char *p) {
   case TY_C64: return PyComplex_FromDoubles(((float *)p)[0], ((float *)p)[1]);
   case TY_C128: return PyComplex_FromDoubles(((double *)p)[0], ((double *)p)[1]);
   case TY_ARRAY: return box_array(t, (RtArray *)p);
+  case TY_BYTES: return box_bytes(t, (RtArray *)p);
   case TY_TUPLE: return box_tuple(t, p);
   case TY_SLICE: return box_slice(t, (const int64_t *)p);
   case TY_OPTIONAL: return p[t->elem->size] ? disp_box(t->elem, p) : Py_NewRef(Py_None);  /* the flag follows the value */
@@ -342,7 +378,33 @@ PyObject *disp_box(const Type *t, char *p) {
 
 /* ---------------------------------------------------------------- unboxing */
 
+/* A bytes argument: its items borrowed for the call, as an array's. */
+static int unbox_bytes(PyObject *o, RtArray *arr, void **arg) {
+  if (!PyBytes_Check(o)) {
+    PyErr_Format(PyExc_TypeError, "expected bytes, got %s", Py_TYPE(o)->tp_name);
+    return -1;
+  }
+  *arr = (RtArray){.parent = o, .data = PyBytes_AS_STRING(o), .shape = {PyBytes_GET_SIZE(o)}, .strides = {1}};
+  *arg = arr;
+  return 0;
+}
+
+/* A bytearray or memoryview argument, typed as an array of its items
+ * (typeof.c): its buffer borrowed for the call, o the parent. */
+static int unbox_buffer(PyObject *o, RtArray *arr, void **arg) {
+  PyObject *view = disp_buffer_array(o);
+  if (!view) return -1;
+  PyArrayObject *a = (PyArrayObject *)view;
+  *arr = (RtArray){.parent = o, .data = PyArray_DATA(a)};
+  memcpy(arr->shape, PyArray_DIMS(a), sizeof(int64_t) * (size_t)PyArray_NDIM(a));
+  memcpy(arr->strides, PyArray_STRIDES(a), sizeof(int64_t) * (size_t)PyArray_NDIM(a));
+  Py_DECREF(view);  /* (the buffer is o's, which the call holds) */
+  *arg = arr;
+  return 0;
+}
+
 static int unbox_array(PyObject *o, RtArray *arr, void **arg) {
+  if (!PyArray_Check(o)) return unbox_buffer(o, arr, arg);
   PyArrayObject *a = (PyArrayObject *)o;
   arr->meminfo = NULL;
   arr->parent = o;
@@ -456,6 +518,7 @@ int disp_unbox_tuple(PyObject *o, const Type *t, char *p) {
     Slot slot;
     int rc = f->kind == TY_TUPLE   ? disp_unbox_tuple(item, f, at)
              : f->kind == TY_ARRAY ? unbox_array(item, (RtArray *)at, &unused)
+             : f->kind == TY_BYTES ? unbox_bytes(item, (RtArray *)at, &unused)
                                    : disp_unbox(item, f, &slot, NULL, &unused);
     if (rc < 0) {
       release_tuple_items(t, p, i, o, false);
@@ -507,6 +570,7 @@ static int unbox_funcptr(PyObject *o, const Type *t, Slot *slot) {
 int disp_unbox(PyObject *o, const Type *t, Slot *slot, RtArray *arr, void **arg) {
   *arg = slot;
   if (t->kind == TY_ARRAY) return unbox_array(o, arr, arg);
+  if (t->kind == TY_BYTES) return unbox_bytes(o, arr, arg);
   if (t->kind == TY_NONE || t->kind == TY_ELLIPSIS) return 0;  /* None, Ellipsis: nothing to pass */
   if (t->kind == TY_TUPLE) {  /* arr: room for t's storage */
     *arg = arr;

@@ -18,7 +18,7 @@ static PyObject *cache_of(Dispatcher *self) {
 }
 
 /* The kinds without parameters a cached function may return. */
-static bool plain_result(const Type *t) { return t == &core_plain[t->kind] && (ty_is_scalar(t) || t->kind == TY_STR); }
+static bool plain_result(const Type *t) { return t == &core_plain[t->kind] && (ty_is_scalar(t) || t->kind == TY_STR || t->kind == TY_BYTES); }
 
 /* A return type as the cache keeps it: "none", ("s", kind) for a scalar or
  * a str, ("d", kind, unit) for a datetime, ("a", kind, ndim, layout,

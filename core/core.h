@@ -82,6 +82,10 @@ extern const Type *core_plain;
  * path through a table of fingerprints, as Numba's _typeof.cpp. Needs
  * libruchey loaded (core_plain set). */
 const Type *disp_typeof(PyObject *o);
+/* A new ndarray over the buffer of o, a bytearray or memoryview, which
+ * compiled code takes as that array (Numba's ByteArray, MemoryView); NULL
+ * with an exception if NumPy cannot view it. */
+PyObject *disp_buffer_array(PyObject *o);
 /* Why disp_typeof gave o no type, as the end of a sentence ("is an array
  * of dtype ..."); NULL with an exception on failure. */
 PyObject *disp_refusal(PyObject *o);
@@ -167,7 +171,7 @@ bool disp_is_generator(PyObject *o);  /* typeof.c: a numpy.random.Generator */
  * one, a tuple its storage's worth. */
 static inline int disp_arg_units(const Type *t) {
   if (t->kind == TY_TUPLE) return (int)(t->size / sizeof(RtArray)) + 1;
-  return t->kind == TY_ARRAY || t->kind == TY_SLICE;  /* (a slice's three int64 in an RtArray's room) */
+  return t->kind == TY_ARRAY || t->kind == TY_BYTES || t->kind == TY_SLICE;  /* (a slice's three int64 in an RtArray's room) */
 }
 /* A tuple o into t's storage layout at p (arr of disp_unbox: t->size bytes, RtArray-aligned). */
 int disp_unbox_tuple(PyObject *o, const Type *t, char *p);

@@ -309,6 +309,20 @@ static Node *frozen_item(Fe *fe, PyObject *obj, PyObject *e) {
   return PyUnicode_CheckExact(obj) ? string_node(fe, e, obj) : const_array(fe, obj, e);
 }
 
+/* b"..." in the source, or a bytes global: its bytes frozen as an
+ * array's elements are (const_array), typed bytes. */
+static Node *bytes_constant(Fe *fe, PyObject *obj, PyObject *e) {
+  Node *n = new_node(fe, N_CONST_ARRAY, e);
+  n->op = TY_BYTES;
+  n->list = new_list(fe, 1);
+  n->list.items[0] = new_node(fe, N_INT, e);
+  n->ival = n->list.items[0]->ival = PyBytes_GET_SIZE(obj);
+  void *data = arena_alloc(fe->arena, (size_t)n->ival + 1);
+  memcpy(data, PyBytes_AS_STRING(obj), (size_t)n->ival);
+  n->data = data;
+  return n;
+}
+
 static Node *constant_node(Fe *fe, PyObject *obj, PyObject *e) {
   Node *member = fe_enum_member(fe, obj, e);  /* before ints: an IntEnum member is one */
   if (member || fe->diag->kind) return member;
@@ -345,6 +359,7 @@ static Node *constant_node(Fe *fe, PyObject *obj, PyObject *e) {
     }
     return n;
   }
+  if (PyBytes_CheckExact(obj)) return bytes_constant(fe, obj, e);
   if (PyTuple_Check(obj) && PyTuple_GET_SIZE(obj) > 64)
     return fe_error(fe, e, "a global tuple of %zd items (a tuple type holds at most 64) is read in compiled code only "
                     "as a sequence of ints or floats: t[i], len(t), for x in t, x in t", PyTuple_GET_SIZE(obj));
@@ -1403,6 +1418,7 @@ static PyObject *iterator_of_builtin(Fe *fe, PyObject *obj) {
 static bool isinstance_class(Fe *fe, PyObject *e, PyObject *cls, IsClasses *c) {
   static const struct { const char *name; int kind; } kinds[] = {
     {"str", TY_STR}, {"tuple", TY_TUPLE}, {"list", TY_LIST}, {"dict", TY_DICT}, {"set", TY_SET}, {"range", TY_RANGE},
+    {"bytes", TY_BYTES},
   };
   int dtype = core_dtype_kind(cls), typed = typed_class_kind(cls);
   const Type *instance = dtype < 0 && typed < 0 ? jitclass_class_instances(cls) : NULL;
@@ -1422,7 +1438,7 @@ static bool isinstance_class(Fe *fe, PyObject *e, PyObject *cls, IsClasses *c) {
   }
   PyObject *r = PyObject_Repr(cls);
   fe_error(fe, e, "isinstance() of %s is not supported in compiled code (classes: int, float, complex, bool, "
-           "str, tuple, list, dict, set, range, NumPy's scalar types, typed.List, typed.Dict, jitclasses)",
+           "str, bytes, tuple, list, dict, set, range, NumPy's scalar types, typed.List, typed.Dict, jitclasses)",
            r ? PyUnicode_AsUTF8(r) : "this class");
   Py_XDECREF(r);
   PyErr_Clear();

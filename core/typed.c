@@ -57,7 +57,7 @@ static int64_t item_size(int kind) { return kind == TY_STR ? (int64_t)sizeof(RtS
 static void retain_held(const Type *t, char *p) {
   if (t->kind == TY_STR) rt_str_retain(*(RtStr **)p);
   if (t->kind == TY_LIST || t->kind == TY_DICT || t->kind == TY_SET) __atomic_add_fetch(*(int64_t **)p, 1, __ATOMIC_ACQ_REL);
-  RtMemInfo *mi = t->kind == TY_ARRAY ? ((RtArray *)p)->meminfo : NULL;
+  RtMemInfo *mi = t->kind == TY_ARRAY || t->kind == TY_BYTES ? ((RtArray *)p)->meminfo : NULL;
   if (mi) __atomic_add_fetch(&mi->refcount, 1, __ATOMIC_ACQ_REL);  /* the array object's own */
   if (t->kind == TY_CLASS) __atomic_add_fetch(*(int64_t **)p, 1, __ATOMIC_ACQ_REL);  /* the box's */
   for (int i = 0; t->kind == TY_TUPLE && i < t->nfields; i++) retain_held(t->fields[i], p + t->offsets[i]);
@@ -89,9 +89,11 @@ static bool typed_object(PyObject *o);
 static bool pylist_item(const Type *t, int *refs);
 
 /* Whether a container may hold items of type t: numbers, bools, strs,
- * arrays (of numbers), tuples of these, typed containers, instances. */
+ * arrays (of numbers), tuples of these, typed containers, instances;
+ * bytes, which compiled code's lists hold (boxed as Python lists). */
 static bool holdable(const Type *t) {
   int refs = 0;
+  if (t->kind == TY_BYTES) return true;
   if (t->kind == TY_ARRAY) return ty_is_scalar(t->elem) && t->elem->kind != TY_F16;
   if (t->kind == TY_LIST) return t->elem != NULL;
   if (t->kind == TY_DICT) return t->nfields == 2;
@@ -243,7 +245,7 @@ static int store_instance(const Type *c, PyObject *o, char *p);
 /* The arrays of an item at p (a tuple's fields in turn) made to keep
  * their Python objects alive while the container holds them. */
 static void keep_arrays(const Type *t, char *p) {
-  if (t->kind == TY_ARRAY) rt_array_keep((RtArray *)p);
+  if (t->kind == TY_ARRAY || t->kind == TY_BYTES) rt_array_keep((RtArray *)p);
   for (int i = 0; t->kind == TY_TUPLE && i < t->nfields; i++) keep_arrays(t->fields[i], p + t->offsets[i]);
 }
 
@@ -1128,7 +1130,7 @@ void *typed_container(PyObject *o) {
  * reads): the argument arrays it borrows are made to keep their objects
  * (typed_box). */
 static bool holds_objects(const Type *t) {
-  return t && (t->kind == TY_ARRAY || t->kind == TY_LIST || t->kind == TY_DICT || t->kind == TY_CLASS ||
+  return t && (t->kind == TY_ARRAY || t->kind == TY_BYTES || t->kind == TY_LIST || t->kind == TY_DICT || t->kind == TY_CLASS ||
                t->kind == TY_SET || (t->kind == TY_TUPLE && ty_has_arrays(t)));  /* a tuple of strs or arrays */
 }
 
@@ -1206,7 +1208,7 @@ static PyObject *box_item(const Type *t, char *p) {
  * in the containers inside too. */
 static bool may_borrow(const Type *t) {
   if (!t) return false;
-  if (t->kind == TY_ARRAY) return true;
+  if (t->kind == TY_ARRAY || t->kind == TY_BYTES) return true;
   if (t->kind == TY_LIST) return may_borrow(t->elem);
   if (t->kind == TY_DICT) return t->nfields && may_borrow(t->fields[1]);
   for (int i = 0; t->kind == TY_TUPLE && i < t->nfields; i++)
@@ -1230,7 +1232,7 @@ static void keep_borrowed_in(const Type *t, void *c) {
 }
 
 static void keep_borrowed(const Type *t, char *p) {
-  if (t->kind == TY_ARRAY) rt_array_keep((RtArray *)p);
+  if (t->kind == TY_ARRAY || t->kind == TY_BYTES) rt_array_keep((RtArray *)p);
   if ((t->kind == TY_LIST || t->kind == TY_DICT) && may_borrow(t)) keep_borrowed_in(t, *(void **)p);
   for (int i = 0; t->kind == TY_TUPLE && i < t->nfields; i++) keep_borrowed(t->fields[i], p + t->offsets[i]);
 }

@@ -309,6 +309,23 @@ static const Type *tuple_type(PyObject *o, int depth) {
   return interned_tuple((int)n, fields);
 }
 
+PyObject *disp_buffer_array(PyObject *o) { return PyArray_FromAny(o, NULL, 0, 0, 0, NULL); }
+
+/* A bytearray (an array of uint8) or memoryview (of its format's items,
+ * read-only as it is): the array of its buffer's type; NULL for a
+ * format NumPy or ruchey has no dtype for. */
+static const Type *buffer_type(PyObject *o) {
+  static const Type *bytearray;  /* interned once, not on every call */
+  if (PyByteArray_CheckExact(o))
+    return bytearray ? bytearray : (bytearray = core_api()->buffer(core_api()->array(&core_plain[TY_U8], 1, 'C', false), 'B'));
+  PyObject *view = disp_buffer_array(o);
+  const Type *t = view && PyArray_CheckExact(view) ? array_type((PyArrayObject *)view) : NULL;
+  if (t) t = core_api()->buffer(t, 'M');
+  Py_XDECREF(view);
+  PyErr_Clear();
+  return t;
+}
+
 /* (the types live in libruchey: typing a value before anything was compiled,
  * as typed.List([numpy.float32(1)]) does, loads it) */
 const Type *disp_typeof(PyObject *o) { return core_plain || core_api() ? typeof_depth(o, 0) : NULL; }
@@ -324,6 +341,8 @@ static const Type *typeof_depth(PyObject *o, int depth) {
   if (t == &DispatcherType) return disp_function_type((Dispatcher *)o);
   if (t == &PyComplex_Type) return &core_plain[TY_C128];
   if (t == &PyUnicode_Type) return &core_plain[TY_STR];
+  if (t == &PyBytes_Type) return &core_plain[TY_BYTES];
+  if (t == &PyByteArray_Type || t == &PyMemoryView_Type) return buffer_type(o);
   if (t == &PySlice_Type) return depth ? NULL : slice_type(o);
   if (t == &PyArray_Type || (PyArray_Check(o) && indexes_plainly(t))) return array_type((PyArrayObject *)o);
   if (PyArray_Check(o)) return NULL;

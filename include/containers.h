@@ -18,7 +18,7 @@
 #define RT_HELD_FIELDS 8
 typedef struct RtHeld {
   int32_t n;                        /* references in an item */
-  int32_t kinds[RT_HELD_FIELDS];    /* each one's TypeKind: TY_STR, TY_ARRAY, TY_LIST, TY_DICT */
+  int32_t kinds[RT_HELD_FIELDS];    /* each one's TypeKind: TY_STR, TY_ARRAY, TY_BYTES, TY_LIST, TY_DICT */
   int64_t offsets[RT_HELD_FIELDS];  /* and its offset in the item */
 } RtHeld;
 

@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define RUCHEY_API_VERSION 28
+#define RUCHEY_API_VERSION 29
 #define RC_MAX_NDIM 8
 
 /* ---------------------------------------------------------------- arena */
@@ -98,7 +98,8 @@ struct Type {
   TypeKind kind;
   unsigned flags;        /* the kind's TF_ flags, and TF_REFS for a tuple holding arrays */
   int bits;              /* a scalar's width */
-  int unit;              /* TY_DATETIME, TY_TIMEDELTA: NumPy's unit (TU_ codes); TY_CHARSEQ: its length */
+  int unit;              /* TY_DATETIME, TY_TIMEDELTA: NumPy's unit (TU_ codes); TY_CHARSEQ: its length;
+                          * TY_ARRAY: 'B' a bytearray argument's, 'M' a memoryview's (ty_buffer), else 0 */
   const Type *elem;      /* TY_ARRAY, TY_DTYPE, TY_INFO: the scalar element type; TY_OPTIONAL: the value's type;
                           * TY_ENUM, TY_INTENUM: the type of the class's values */
   int ndim;              /* TY_ARRAY */
@@ -153,6 +154,10 @@ static inline int ty_bits(const Type *t) { return t->bits; }
 extern const Type ty_plain[TY_COUNT];  /* the kinds without parameters */
 #define TYS(k) (&ty_plain[(k)])
 const Type *ty_array(const Type *elem, int ndim, char layout, bool readonly);
+/* The array type of a bytearray (kind 'B') or memoryview ('M') argument,
+ * an array of its items (Numba's ByteArray, MemoryView); views and values
+ * made of it are plain arrays of its parts. */
+const Type *ty_buffer(const Type *array, char kind);
 const Type *ty_tuple(int n, const Type *const *fields);
 /* A named tuple: a tuple whose items also have names (n + 1: the class's name last), boxed as cls. */
 const Type *ty_named_tuple(int n, const Type *const *fields, const char *const *names, const void *cls);
@@ -212,7 +217,8 @@ typedef enum {
   N_SLICE,      /* lhs:rhs:cond (each may be NULL), only inside an index */
   N_STRING,     /* str: a constant string, only an argument of a builtin that takes them (print) */
   N_CONST_ARRAY,/* a NumPy array global to the module, frozen: op its element's TypeKind, list
-                 * its shape (N_INTs), data its elements in C order, ival their bytes */
+                 * its shape (N_INTs), data its elements in C order, ival their bytes; op
+                 * TY_BYTES: a bytes constant, its bytes so */
   N_NONE,       /* None (numpy.newaxis): a new axis inside an index */
   N_ELLIPSIS,   /* ... (Ellipsis): the dimensions an index does not name */
   N_IS_NONE,    /* lhs is None (ival 1: is not None); infer folds it where lhs's type decides */
@@ -292,7 +298,7 @@ struct Node {
 
 /* isinstance(x, classes): what the classes name, read by the frontend (as
  * Numba reads them): any type of a kind (tuple, list, dict, set, range,
- * str, None's type) or exactly a type (int: int64, numpy.float32, a
+ * str, bytes, None's type) or exactly a type (int: int64, numpy.float32, a
  * jitclass's instances). */
 typedef struct IsClasses {
   uint64_t kinds;           /* 1 << kind per kind named */
@@ -792,6 +798,7 @@ typedef struct RucheyAPI {
   const Type *(*funcptr)(const Type *ret, int n, const Type *const *params);  /* ty_funcptr */
   const Type *(*enum_member)(TypeKind kind, const Type *value, const void *cls, const char *name, int n,
                              const int64_t *values, const char *const *texts);  /* ty_enum */
+  const Type *(*buffer)(const Type *array, char kind);  /* ty_buffer */
 } RucheyAPI;
 
 const RucheyAPI *ruchey_api(void);
@@ -972,6 +979,17 @@ int32_t rt_cmath(int32_t fn, double re, double im, int32_t python, double *out);
 int32_t rt_complex_pow(double ar, double ai, double br, double bi, int32_t numpy, int32_t python314, double *out);
 /* builtins/searching.c: digitize's bins: 1 increasing, -1 decreasing, 0 neither */
 int32_t rt_monotonic(const char *data, int64_t n, int64_t stride, int32_t kind);
+/* builtins/bytes_rt.c: bytes values (contiguous RtArrays of uint8) */
+int64_t rt_bytes_order(const char *a, int64_t na, const char *b, int64_t nb);
+int64_t rt_bytes_find(const char *s, int64_t len, const char *sub, int64_t n);
+int32_t rt_bytes_slice(RtArray *out, const RtArray *s, int64_t start, int64_t stop, int64_t step);
+/* bytes' methods (a row's ival): tests, and those making a new bytes */
+enum { BM_ISASCII, BM_STARTSWITH, BM_ENDSWITH, BM_STRIP, BM_LSTRIP, BM_RSTRIP, BM_LJUST, BM_RJUST, BM_CENTER, BM_ZFILL };
+int32_t rt_bytes_test(int32_t fn, const char *s, int64_t len, const char *sub, int64_t n, int64_t start, int64_t end);
+int32_t rt_bytes_make(RtArray *out, int32_t fn, const RtArray *s, const char *arg, int64_t n, int64_t width);
+struct RtList;
+int32_t rt_bytes_split(struct RtList **out, const RtArray *s, const char *sep, int64_t seplen, int64_t maxsplit);
+int32_t rt_bytes_join(RtArray *out, const RtArray *sep, const RtArray *items, int64_t n);
 int32_t rt_argsort(const void *data, const int64_t *shape, const int64_t *strides, int32_t ndim, int64_t axis, int32_t kind,
                    int64_t *out);
 /* builtins/blas.c, lapack.c: the matrix products and numpy.linalg's

@@ -163,6 +163,7 @@ EXPORT const RucheyAPI *ruchey_api(void) {
     .slice = ty_slice,
     .funcptr = ty_funcptr,
     .enum_member = ty_enum,
+    .buffer = ty_buffer,
   };
   return &api;
 }

@@ -101,6 +101,7 @@ static void free_object(void *ref) { rt_object_free(ref); }
 static const HeldKind held_kinds[] = {
   {TY_STR, free_str},
   {TY_ARRAY, free_meminfo},
+  {TY_BYTES, free_meminfo},  /* an array's RtArray */
   {TY_LIST, free_list},
   {TY_DICT, free_dict},
   {TY_SET, free_dict},  /* a set is a dict without values */

@@ -19,6 +19,7 @@ static int known_condition(const Infer *in, const Node *cond);
 static bool stmt_returns(const Node *n);
 static bool block_returns(const NodeList *l);
 static const Type *value_of(const Type *t);
+static const Type *ty_unwrapped(const Type *t);
 
 /* ---------------------------------------------------------------- errors */
 
@@ -294,7 +295,7 @@ static const Type *ty_truth(Infer *in, Node *c, const char *what) {
   if (t->kind == TY_ARRAY) return ty_wrap_call(in, c, "array truth");  /* one element's, as NumPy's */
   if (t->kind == TY_STR) return ty_wrap_call(in, c, "str truth");
   if (t->kind == TY_SET) return ty_wrap_call(in, c, "set truth");
-  if (t->kind == TY_LIST || t->kind == TY_DICT) return ty_wrap_call(in, c, "len");
+  if (t->kind == TY_LIST || t->kind == TY_DICT || t->kind == TY_BYTES) return ty_wrap_call(in, c, "len");
   return ty_need_scalar(in, c, t->kind == TY_OPTIONAL ? t->elem : t, what) ? t : NULL;
 }
 
@@ -378,12 +379,13 @@ static const Type *ty_unary(Infer *in, Node *n) {
 
 static const Type *ty_compare(Infer *in, Node *n) {
   const Type *t[64];
-  bool arrays = false, strs = false;
+  bool arrays = false, strs = false, bytes = false;
   if (n->list.len > 64) return ty_error(in, n, "too many comparisons");
   for (int i = 0; i < n->list.len; i++) {
     if (!(t[i] = ty_expr(in, n->list.items[i]))) return NULL;
     arrays |= t[i]->kind == TY_ARRAY;
     strs |= t[i]->kind == TY_STR;
+    bytes |= t[i]->kind == TY_BYTES;
   }
   if (arrays && only_0d_arrays(t, n->list.len, true)) {
     if (!ty_elements_of_0d(in, n->list.items, t, n->list.len)) return NULL;
@@ -400,6 +402,7 @@ static const Type *ty_compare(Infer *in, Node *n) {
   for (int i = 0; i + 1 < n->list.len; i++)  /* (before strs: a member of str values is no str) */
     if ((ty_is_enum(t[i]) || ty_is_enum(t[i + 1])) && !ty_enum_compare(in, n, n->ops[i], t[i], t[i + 1])) return NULL;
   if (strs) return ty_str_compare(in, n, t) ? TYS(TY_BOOL) : NULL;
+  if (bytes) return ty_bytes_compare(in, n, t) ? TYS(TY_BOOL) : NULL;
   if (arrays) return ty_array_compare(in, n, t[0], t[1]);
   for (int i = 0; i + 1 < n->list.len; i++)
     if ((t[i]->kind == TY_TUPLE || t[i + 1]->kind == TY_TUPLE) && !ty_tuple_compare(in, n, n->ops[i], t[i], t[i + 1]))
@@ -491,13 +494,15 @@ static const Type *ty_ifexp(Infer *in, Node *n) {
 static const Type *ty_index(Infer *in, Node *n) {
   const Type *base = ty_expr(in, n->lhs);
   if (!base) return NULL;
-  if ((base->kind == TY_ARRAY || base->kind == TY_LIST || base->kind == TY_STR) && !ty_spread_slice_values(in, n))
+  if ((base->kind == TY_ARRAY || base->kind == TY_LIST || base->kind == TY_STR || base->kind == TY_BYTES) &&
+      !ty_spread_slice_values(in, n))
     return NULL;
   if (base->kind == TY_CLASS) return ty_jitclass_index(in, n);
   if (base->kind == TY_LIST) return ty_list_index(in, n, base);
   if (base->kind == TY_DICT) return ty_dict_index(in, n, base);
   if (base->kind == TY_SET) return ty_set_index(in, n, base);
   if (base->kind == TY_STR) return ty_str_index(in, n, base);
+  if (base->kind == TY_BYTES) return ty_bytes_index(in, n, base);
   if (base->kind == TY_RANGE) {  /* r[i] of a range value (or a for loop's walk over one) */
     if (n->rhs->kind == N_SLICE) return ty_error(in, n, "slices of a range are not supported in compiled code");
     const Type *i = ty_expr(in, n->rhs);
@@ -736,7 +741,9 @@ static const Type *ty_expr_kind(Infer *in, Node *n) {
   case N_VAR: return ty_var(in, n);
   case N_DTYPE:  /* a record, a jitclass, a datetime's unit, an array or container type: its type in data */
     return ty_dtype(n->data ? n->data : TYS(n->ival));
-  case N_CONST_ARRAY: return ty_array(n->callee ? n->callee : TYS(n->op), n->list.len, 'C', true);
+  case N_CONST_ARRAY:
+    if (n->op == TY_BYTES) return TYS(TY_BYTES);
+    return ty_array(n->callee ? n->callee : TYS(n->op), n->list.len, 'C', true);
   case N_FUNC: return ty_function(n->callee, n->str);
   case N_STRING: return TYS(TY_STR);
   case N_MODULE: return ty_error(in, n, "a module cannot be used as a value");
@@ -752,10 +759,16 @@ static const Type *ty_expr_kind(Infer *in, Node *n) {
   case N_TUPLE: return ty_tuple_expr(in, n);
   case N_NONE: return TYS(TY_NONE);
   case N_IS_NONE: return ty_maybe_none(in, n->lhs) ? TYS(TY_BOOL) : NULL;
-  case N_UNWRAP: return value_of(ty_maybe_none(in, n->lhs));
+  case N_UNWRAP: return ty_unwrapped(ty_maybe_none(in, n->lhs));
   case N_ELLIPSIS: return TYS(TY_ELLIPSIS);  /* a value: an index item wherever it ends up in an index */
   default: return ty_error(in, n, "internal error: statement used as an expression");
   }
+}
+
+/* What an N_UNWRAP of a value of type t gives: its value (value_of), or
+ * of bytes, the array of its items (ty_bytes_view made it). */
+static const Type *ty_unwrapped(const Type *t) {
+  return t && t->kind == TY_BYTES ? ty_array(t->elem, 1, 'C', true) : value_of(t);
 }
 
 /* The value a value of type t gives where one is needed: an Optional's,
@@ -774,6 +787,13 @@ const Type *ty_maybe_none(Infer *in, Node *n) {
  * time (TypeError if None), as Numba does; an IntEnum member's int, as
  * Numba converts one. A variable's read converts from the variable's
  * type; another expression is moved under an N_UNWRAP made in its place. */
+const Type *ty_bytes_view(Infer *in, Node *n) {
+  Node *inner = arena_alloc(in->f->arena, sizeof(Node));
+  *inner = *n;
+  *n = (Node){.kind = N_UNWRAP, .line = inner->line, .col = inner->col, .lhs = inner};
+  return n->ty = ty_unwrapped(inner->ty);
+}
+
 static const Type *value_needed(Infer *in, Node *n, const Type *t) {
   const Type *v = value_of(t);
   if (v == t) return t;

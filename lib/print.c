@@ -131,6 +131,27 @@ static size_t complex_repr(char *out, double re, double im) {
 
 char *rt_array_str(const RtArray *a, int32_t ndim, int32_t kind, double float32_sci);  /* print_array.c */
 
+/* Python's repr of a bytes value (a contiguous RtArray): b'...', in double
+ * quotes where it holds a single quote and no double one. */
+static void bytes_repr(Buffer *line, const RtArray *b) {
+  const unsigned char *d = (const unsigned char *)b->data;
+  int64_t n = b->shape[0];
+  char quote = memchr(d, '\'', (size_t)n) && !memchr(d, '"', (size_t)n) ? '"' : '\'';
+  append(line, "b", 1);
+  append(line, &quote, 1);
+  for (int64_t i = 0; i < n; i++) {
+    char esc[5] = {'\\', 0};
+    size_t len = 2;
+    unsigned char c = d[i];
+    if (c == '\t' || c == '\n' || c == '\r') esc[1] = c == '\t' ? 't' : c == '\n' ? 'n' : 'r';
+    else if (c == '\\' || c == (unsigned char)quote) esc[1] = (char)c;
+    else if (c < 0x20 || c >= 0x7f) len = (size_t)snprintf(esc, sizeof esc, "\\x%02x", c);
+    else esc[0] = (char)c, len = 1;
+    append(line, esc, len);
+  }
+  append(line, &quote, 1);
+}
+
 void rt_print(const char *fmt, const uint64_t *args, bool buffered) {
   Buffer line = {0};
   char item[128];
@@ -180,6 +201,9 @@ void rt_print(const char *fmt, const uint64_t *args, bool buffered) {
       char *text = p[1] == 'U' ? rt_str_utf8((const RtStr *)(uintptr_t)a, &n) : rt_str_repr((const RtStr *)(uintptr_t)a);
       if (text) append(&line, text, p[1] == 'U' ? n : strlen(text));
       free(text);
+      p += 1;
+    } else if (!strncmp(p, "%Y", 2)) {  /* a bytes value: its repr, as print writes it */
+      bytes_repr(&line, (const RtArray *)(uintptr_t)a);
       p += 1;
     } else if (!strncmp(p, "%s", 2)) {
       const char *s = (const char *)(uintptr_t)a;

@@ -482,6 +482,13 @@ void rt_register_symbols(void (*define)(const char *name, void *addr, void *ctx)
   define("rt_argsort", (void *)rt_argsort, ctx);
   define("rt_unique", (void *)rt_unique, ctx);
   define("rt_monotonic", (void *)rt_monotonic, ctx);
+  define("rt_bytes_order", (void *)rt_bytes_order, ctx);
+  define("rt_bytes_find", (void *)rt_bytes_find, ctx);
+  define("rt_bytes_slice", (void *)rt_bytes_slice, ctx);
+  define("rt_bytes_test", (void *)rt_bytes_test, ctx);
+  define("rt_bytes_make", (void *)rt_bytes_make, ctx);
+  define("rt_bytes_split", (void *)rt_bytes_split, ctx);
+  define("rt_bytes_join", (void *)rt_bytes_join, ctx);
   define("rt_sum", (void *)rt_sum, ctx);
   define("rt_i0", (void *)rt_i0, ctx);
   define("rt_cmath", (void *)rt_cmath, ctx);

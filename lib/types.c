@@ -37,6 +37,9 @@ const Type ty_plain[TY_COUNT] = {
   PLAIN(TY_NONE), PLAIN(TY_MODULE), PLAIN(TY_GRID), PLAIN(TY_GENERATOR), PLAIN(TY_PYOBJECT), PLAIN(TY_ELLIPSIS),
   [TY_RANGE] = {.kind = TY_RANGE, .size = 3 * sizeof(int64_t), .align = sizeof(int64_t), .name = "range"},
   [TY_STR] = {.kind = TY_STR, .flags = TF_REFS, .size = sizeof(void *), .align = sizeof(void *), .name = "unicode_type"},
+  /* bytes: an array's data model, so that the array code reads its length and items */
+  [TY_BYTES] = {.kind = TY_BYTES, .flags = TF_REFS, .elem = &ty_plain[TY_U8], .ndim = 1, .layout = 'C', .readonly = true,
+                .size = sizeof(RtArray), .align = _Alignof(RtArray), .name = "readonly bytes(uint8, 1d, C)"},
 };
 #undef PLAIN
 #undef PART_BITS
@@ -208,7 +211,8 @@ static void complete(Type *t) {
   case TY_ARRAY:
     t->size = sizeof(RtArray);
     t->align = _Alignof(RtArray);
-    t->name = format("%sarray(%s, %dd, %c)", t->readonly ? "readonly " : "", t->elem->name, t->ndim, t->layout);
+    t->name = format("%s%s(%s, %dd, %c)", t->readonly ? "readonly " : "",
+                     t->unit == 'B' ? "bytearray" : t->unit == 'M' ? "memoryview" : "array", t->elem->name, t->ndim, t->layout);
     break;
   case TY_FUNCTION:  /* no value at run time: the callee is in the type */
     t->align = 1;
@@ -336,6 +340,11 @@ static const Type *intern(const Type *key) {
 
 const Type *ty_array(const Type *elem, int ndim, char layout, bool readonly) {
   return intern(&(Type){.kind = TY_ARRAY, .elem = elem, .ndim = ndim, .layout = layout, .readonly = readonly});
+}
+
+const Type *ty_buffer(const Type *a, char kind) {
+  return intern(&(Type){.kind = TY_ARRAY, .elem = a->elem, .ndim = a->ndim, .layout = a->layout, .readonly = a->readonly,
+                        .unit = kind});
 }
 
 const Type *ty_tuple(int n, const Type *const *fields) {

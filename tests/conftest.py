@@ -204,7 +204,7 @@ def assert_same_value(expected, got, rel=None, what="result"):
     """Compare a compiled result with the Python result: value and type.
 
     Arrays: ndarray, same dtype, shape and values (exactly, NaN == NaN).
-    Tuples: element by element; None: None; str: an equal str.
+    Tuples and Python lists: element by element; None: None; str, bytes, bytearray: an equal one.
     Scalars: bool -> bool; int -> Python int (or numpy.int64); float -> float
     (exactly, incl. the sign of zero, unless ``rel`` gives a relative tolerance).
     Enum members: the very member.
@@ -215,8 +215,14 @@ def assert_same_value(expected, got, rel=None, what="result"):
         assert got is expected, f"{what}: {got!r} is not {expected!r}"
     elif isinstance(expected, str):
         assert type(got) is str and got == expected, f"{what}: {got!r} != {expected!r}"
+    elif isinstance(expected, (bytes, bytearray)):
+        assert type(got) is type(expected) and got == expected, f"{what}: {got!r} != {expected!r}"
     elif isinstance(expected, tuple):
         assert isinstance(got, tuple) and len(got) == len(expected), f"{what}: {got!r} != {expected!r}"
+        for i, (e, g) in enumerate(zip(expected, got)):
+            assert_same_value(e, g, rel=rel, what=f"{what}[{i}]")
+    elif type(expected) is list:  # (a reflected list's: a Python list again)
+        assert type(got) is list and len(got) == len(expected), f"{what}: {got!r} != {expected!r}"
         for i, (e, g) in enumerate(zip(expected, got)):
             assert_same_value(e, g, rel=rel, what=f"{what}[{i}]")
     elif isinstance(expected, numpy.ndarray):

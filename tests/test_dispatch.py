@@ -173,8 +173,8 @@ def test_inspect_asm_has_one_assembly_text_per_signature():
         assert isinstance(text, str) and text.strip()
 
 
-BAD_ARGUMENTS = [[object(), object()], b"abc", object()]  # a list of numbers is taken (Numba's reflected list)
-BAD_IDS = ["list", "bytes", "object"]
+BAD_ARGUMENTS = [[object(), object()], frozenset({1}), object()]  # a list of numbers is taken (Numba's reflected list), as bytes are (its Bytes)
+BAD_IDS = ["list", "frozenset", "object"]
 # None is an argument type (tests/test_optional.py): where the function
 # cannot use it, the TypingError says so, as Numba's does
 

@@ -173,8 +173,8 @@ def test_typeof():
 def test_unsupported_items_still_refused():
     with pytest.raises(TypeError, match="item 1 of type 'object' is not supported"):
         njit(lengths)(("a", object()))
-    with pytest.raises(TypeError, match="item 1 is a tuple whose item 0 of type 'bytes' is not supported"):
-        njit(echo)(("a", (b"x",)))
+    with pytest.raises(TypeError, match="item 1 is a tuple whose item 0 of type 'object' is not supported"):
+        njit(echo)(("a", (object(),)))
 
 
 @ruchey_only

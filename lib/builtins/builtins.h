@@ -43,6 +43,7 @@ extern const Builtin bi_dicts[];   /* dicts.c: typed dicts */
 extern const Builtin bi_sets[];    /* sets.c: sets */
 extern const Builtin bi_random[];  /* random.c: numpy.random and the random module */
 extern const Builtin bi_strings[]; /* strings.c: str values, their methods, str(), ord(), chr(), format() */
+extern const Builtin bi_bytes[];   /* bytes.c: bytes' methods, numpy.frombuffer (their operators: infer.c calls bytes.c) */
 extern const Builtin bi_linalg[];  /* linalg.c: matrix products (dot, matmul, @, inner, vdot), numpy.linalg */
 extern const Builtin bi_ndindex[];  /* ndindex.c: numpy.ndindex and numpy.ndenumerate in for loops */
 extern const Builtin bi_unpack[];  /* unpack.c: x, y = a of a 1-d array */

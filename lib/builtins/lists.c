@@ -25,7 +25,7 @@ static int held_fields(const Type *t, int64_t at, int n, int32_t *kinds, int64_t
       n = held_fields(t->fields[i], at + (int64_t)t->offsets[i], n, kinds, offsets);
     return n;
   }
-  if (t->kind != TY_STR && t->kind != TY_ARRAY) return n;
+  if (t->kind != TY_STR && t->kind != TY_ARRAY && t->kind != TY_BYTES) return n;
   if (n == RT_HELD_FIELDS) return -1;
   kinds[n] = (int32_t)t->kind;
   offsets[n] = at;
@@ -38,7 +38,8 @@ static int held_fields(const Type *t, int64_t at, int n, int32_t *kinds, int64_t
 static bool held_tuple(const Type *t) {
   for (int i = 0; i < t->nfields; i++) {
     const Type *f = t->fields[i]->kind == TY_OPTIONAL && ty_is_scalar(t->fields[i]->elem) ? t->fields[i]->elem : t->fields[i];
-    if ((!ty_is_scalar(f) || ty_is_time(f)) && f->kind != TY_STR && f->kind != TY_ARRAY && f->kind != TY_NONE &&
+    if ((!ty_is_scalar(f) || ty_is_time(f)) && f->kind != TY_STR && f->kind != TY_ARRAY && f->kind != TY_BYTES &&
+        f->kind != TY_NONE &&
         !(f->kind == TY_TUPLE && held_tuple(f)))
       return false;
   }
@@ -56,6 +57,7 @@ static bool held_tuple(const Type *t) {
 static bool plain_item(const Type *t, const char *what) {
   if (ty_is_time(t) || (ty_is_enum(t) && ty_is_scalar(t->elem))) return !strcmp(what, "lists");
   if (ty_is_scalar(t) || t->kind == TY_STR || t->kind == TY_ARRAY || t->kind == TY_CLASS) return true;
+  if (t->kind == TY_BYTES) return !strcmp(what, "lists");  /* (dict values: not from Python, which has no type for them) */
   if (t->kind == TY_LIST) return !t->elem || plain_item(t->elem, "lists");  /* [] typed later: rows[i].append(x) */
   if (t->kind == TY_DICT) return !t->nfields || plain_item(t->fields[1], "dict values");
   if (t->kind == TY_SET) return t->nfields && !strcmp(what, "lists");  /* quimb's groups.append({i, j}) */
@@ -491,6 +493,7 @@ static const Type *ty_pop(Infer *in, Node *n, const Type **args) {
  * str, a tuple of numbers in a list of such tuples. */
 static bool searchable(Infer *in, Node *v, const Type *vt, const Type *list, const char *what) {
   if (vt->kind == TY_STR && (!list->elem || list->elem->kind == TY_STR)) return true;
+  if (vt->kind == TY_BYTES && (!list->elem || list->elem->kind == TY_BYTES)) return true;
   if (ty_is_enum(vt) && list->elem == vt) return true;  /* a member among its class's */
   if (vt->kind == TY_TUPLE && ty_item_ordered(vt) && (!list->elem || (list->elem->kind == TY_TUPLE && list->elem->nfields == vt->nfields)))
     return true;
@@ -512,7 +515,9 @@ static const Type *not_sortable(Infer *in, Node *n, const Type *elem) {
 }
 
 /* Items that == compares (index, count, remove, in): the ordered ones and complex numbers. */
-static bool item_equatable(const Type *t) { return ty_item_ordered(t) || ty_is_complex(t) || ty_is_enum(t); }
+static bool item_equatable(const Type *t) {
+  return ty_item_ordered(t) || ty_is_complex(t) || ty_is_enum(t) || t->kind == TY_BYTES;
+}
 
 static const Type *ty_find(Infer *in, Node *n, const Type **args) {
   if (!searchable(in, n->list.items[1], args[1], args[0], n->bi->name)) return NULL;
@@ -819,13 +824,14 @@ static const Type *tuple_items(const Type *t) {
 
 /* What list(), sorted(), sum() and x.extend() take (x, typed t, of the
  * call n): a typed list, a set, a dict, a range() call, a tuple of numbers,
- * a str (its characters) or a 1-d array of numbers (their items in order). */
+ * a str (its characters), bytes or a 1-d array of numbers (their items in order). */
 static const Type *items_of(Infer *in, Node *n, Node *x, const Type *t, const char *what) {
   if (t->kind == TY_TUPLE && tuple_items(t)) return tuple_items(t);
   if (t->kind == TY_LIST) return t->elem ? t->elem : ty_list_item(in, n, t);
   if ((t->kind == TY_SET || t->kind == TY_DICT) && t->nfields) return t->fields[0];  /* a dict's keys */
   if (t->kind == TY_RANGE && is_range_call(x)) return TYS(TY_I64);
   if (t->kind == TY_STR) return t;
+  if (t->kind == TY_BYTES) t = ty_bytes_view(in, x);  /* its items, as an array's (uint8 ints) */
   if (t->kind == TY_ARRAY && t->ndim == 1 && ty_is_scalar(t->elem)) return t->elem;
   if (t->kind == TY_YIELDS && ty_is_scalar(t->elem)) return t->elem;
   return ty_error(in, n, "%s takes a typed list, a set, a dict, a range(), a tuple of numbers, a str, a 1-d array of "
@@ -1184,6 +1190,7 @@ static const Type *ty_in(Infer *in, Node *n, const Type **args) {
   if (args[1]->kind == TY_DICT || args[1]->kind == TY_SET) return ty_dict_contains(in, n, args);
   if (args[1]->kind == TY_TUPLE) return ty_tuple_contains(in, n, args);
   if (args[1]->kind == TY_STR) return ty_str_contains(in, n, args);
+  if (args[1]->kind == TY_BYTES) return ty_bytes_contains(in, n, args);
   if (args[1]->kind == TY_ARRAY) return ty_array_contains(in, n, args);
   if (args[1]->kind != TY_LIST)
     return ty_error(in, n, "'in' needs a typed list, a dict, a tuple or an array here, got %s", args[1]->name);
@@ -1198,6 +1205,7 @@ static LLVMValueRef lo_in(Lower *l, Node *n) {
   if (x->ty->kind == TY_DICT || x->ty->kind == TY_SET) return lo_dict_contains(l, n);  /* a set's items are keys */
   if (x->ty->kind == TY_TUPLE) return lo_tuple_contains(l, n);
   if (x->ty->kind == TY_STR) return lo_str_contains(l, n);
+  if (x->ty->kind == TY_BYTES) return lo_bytes_contains(l, n);
   if (x->ty->kind == TY_ARRAY) return lo_array_contains(l, n);
   LLVMValueRef val = lo_expr(l, v), lst = lo_expr(l, x);
   LLVMValueRef r = x->ty->elem ? list_search(l, x->ty->elem, lst, val, v->ty, false) : const_i64(l, -1);

@@ -1,6 +1,6 @@
 /* builtins/print.c — print() in compiled code: the arguments separated by
  * spaces, then a newline; ints as %lld (%llu unsigned), bools as
- * True/False, None, constant strings as themselves, complex numbers as
+ * True/False, None, constant strings as themselves, bytes as their repr, complex numbers as
  * Python's repr writes them, tuples of these as Python writes them
  * ("(1, 2.5)", "(1,)"); a number class (type(x), numpy.int32) as its
  * name, as Numba prints it; floats as Python and NumPy
@@ -12,9 +12,9 @@
 #include "builtins/builtins.h"
 
 /* Whether print() writes values of type t: numbers, bools, None, strings,
- * arrays of numbers and bools (not in kernels), and tuples of numbers,
- * bools, None and strings (a tuple writes its items' repr, which print
- * does not make for arrays). */
+ * bytes, arrays of numbers and bools (not in kernels), and tuples of
+ * numbers, bools, None, strings and bytes (a tuple writes its items' repr,
+ * which print does not make for arrays). */
 static bool printable(const Type *t) {
   if (t->kind == TY_ARRAY) return !ty_is_complex(t->elem);
   if (t->kind == TY_TUPLE) {
@@ -22,7 +22,7 @@ static bool printable(const Type *t) {
       if (!printable(t->fields[i]) || t->fields[i]->kind == TY_ARRAY) return false;
     return true;
   }
-  return ty_is_scalar(t) || t->kind == TY_NONE || t->kind == TY_STR || t->kind == TY_DTYPE;
+  return ty_is_scalar(t) || t->kind == TY_NONE || t->kind == TY_STR || t->kind == TY_BYTES || t->kind == TY_DTYPE;
 }
 
 /* An enum member of ints, printed as Python prints it: its str() (Color.RED; an IntEnum's value since
@@ -33,7 +33,7 @@ static bool printable_member(const Type *t) { return ty_is_enum(t) && t->nmember
 static bool host_only(const Type *t) {
   for (int i = 0; t->kind == TY_TUPLE && i < t->nfields; i++)
     if (host_only(t->fields[i])) return true;
-  return t->kind == TY_STR || t->kind == TY_ARRAY;
+  return t->kind == TY_STR || t->kind == TY_BYTES || t->kind == TY_ARRAY;
 }
 
 static const Type *ty_print(Infer *in, Node *n, const Type **args) {
@@ -111,6 +111,11 @@ static void print_value(Lower *l, Format *f, LLVMValueRef v, const Type *t, LLVM
     lo_store_storage(l, t, mem, v);
     put(f, "%A");
     put(f, (char[]){(char)('a' + t->elem->kind), (char)('0' + t->ndim), 0});
+    slot[(*used)++] = LLVMBuildPtrToInt(l->b, mem, l->mod->i64, "");
+  } else if (t->kind == TY_BYTES) {  /* %Y: its repr, in a tuple too (print_item keeps it alive) */
+    LLVMValueRef mem = lo_alloca(l, l->mod->rtarray, "print.bytes");
+    lo_store_storage(l, t, mem, v);
+    put(f, "%Y");
     slot[(*used)++] = LLVMBuildPtrToInt(l->b, mem, l->mod->i64, "");
   } else if (t->kind == TY_STR) {
     put(f, in_tuple ? "%R" : "%U");

@@ -27,7 +27,7 @@ static LLVMValueRef lo_range_value(Lower *l, Node *n) { return lo_range_struct(l
 
 static const Type *ty_len(Infer *in, Node *n, const Type **args) {
   if (args[0]->kind == TY_ARRAY || args[0]->kind == TY_TUPLE || args[0]->kind == TY_RANGE || ty_is_container(args[0]) ||
-      args[0]->kind == TY_STR)
+      args[0]->kind == TY_STR || args[0]->kind == TY_BYTES)
     return TYS(TY_I64);
   if (args[0]->kind == TY_YIELDS)
     return ty_error(in, n, "a generator has no len(): in compiled code for loops (zip() and enumerate() too), next(), "

@@ -52,6 +52,7 @@ static const Builtin *const families[] = {
   bi_polynomial,
   bi_enums,
   bi_slices,
+  bi_bytes,
 };
 
 #define NFAMILIES (sizeof families / sizeof families[0])

@@ -149,7 +149,7 @@ LLVMValueRef lo_str_compare_values(Lower *l, int op, LLVMValueRef a, const Type 
   return LLVMBuildICmp(l->b, pred[op - OP_LT], c, const_i64(l, 0), "");
 }
 
-/* a < b < c with strs among them: each operand evaluated once, and released after its last comparison. */
+/* a < b < c with strs (or bytes) among them: each operand evaluated once, and released after its last comparison. */
 LLVMValueRef lo_str_compare(Lower *l, Node *n) {
   LLVMValueRef result = lo_alloca(l, l->mod->i1, "cmp");
   LLVMBasicBlockRef done = new_block(l, "cmp.done");

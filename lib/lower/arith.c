@@ -555,6 +555,7 @@ LLVMValueRef lo_compare_values(Lower *l, int op, LLVMValueRef a, const Type *ta,
   if (ta->kind == TY_LIST) return lo_list_compare(l, op, a, ta, b, tb);
   if (ta->kind == TY_SET) return lo_set_compare(l, op, a, ta, b, tb);
   if (ta->kind == TY_STR || tb->kind == TY_STR) return lo_str_compare_values(l, op, a, ta, b, tb);
+  if (ta->kind == TY_BYTES || tb->kind == TY_BYTES) return lo_bytes_compare_values(l, op, a, ta, b, tb);
   if (ty_is_complex(ta) || ty_is_complex(tb)) return lo_complex_compare(l, op, a, ta, b, tb);
   if (ty_is_time(ta)) return lo_time_compare(l, op, a, ta, b, tb);
   if (ty_is_int(ta) && ty_is_int(tb) && (ta->kind == TY_U64 || tb->kind == TY_U64) &&

@@ -187,6 +187,7 @@ LLVMValueRef lo_index(Lower *l, Node *n) {
   if (n->lhs->ty->kind == TY_DICT || n->lhs->ty->kind == TY_SET) return lo_dict_index(l, n);  /* a set: iteration */
   if (n->lhs->ty->kind == TY_LIST && !n->str && n->rhs->kind == N_SLICE) return lo_list_slice(l, n);
   if (n->lhs->ty->kind == TY_STR) return lo_str_index(l, n);
+  if (n->lhs->ty->kind == TY_BYTES) return lo_bytes_index(l, n);
   if (n->lhs->ty->kind == TY_RANGE) return lo_range_index(l, n);
   LLVMValueRef base;
   LLVMValueRef addr = lo_index_addr(l, n, &base);

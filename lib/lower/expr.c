@@ -8,7 +8,8 @@
 /* a < b < c: each operand evaluated once, stopping at the first false. */
 static LLVMValueRef lo_compare(Lower *l, Node *n) {
   for (int i = 0; i < n->list.len; i++)  /* (enum members of str values too: their strs are released as strs are) */
-    if (ty_enum_value(n->list.items[i]->ty)->kind == TY_STR) return lo_str_compare(l, n);
+    if (ty_enum_value(n->list.items[i]->ty)->kind == TY_STR || n->list.items[i]->ty->kind == TY_BYTES)
+      return lo_str_compare(l, n);
   LLVMValueRef result = lo_alloca(l, l->mod->i1, "cmp");
   LLVMBasicBlockRef done = new_block(l, "cmp.done");
   LLVMValueRef a = lo_expr(l, n->list.items[0]);

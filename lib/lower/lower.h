@@ -498,12 +498,16 @@ LLVMValueRef lo_str_truth(Lower *l, LLVMValueRef s);
 LLVMValueRef lo_str_constant(Lower *l, Node *n);  /* an N_STRING */
 LLVMValueRef lo_str_binop(Lower *l, Node *n);
 LLVMValueRef lo_str_binop_values(Lower *l, int op, LLVMValueRef a, const Type *ta, LLVMValueRef b, const Type *tb);
-LLVMValueRef lo_str_compare(Lower *l, Node *n);  /* a comparison with strs among its operands */
+LLVMValueRef lo_str_compare(Lower *l, Node *n);  /* a comparison with strs (or bytes) among its operands */
 LLVMValueRef lo_str_compare_values(Lower *l, int op, LLVMValueRef a, const Type *ta, LLVMValueRef b, const Type *tb);
 LLVMValueRef lo_str_contains(Lower *l, Node *n);
 LLVMValueRef lo_str_index(Lower *l, Node *n);
 LLVMValueRef lo_str_chars(Lower *l, Node *x);  /* a new list of its characters */
 LLVMValueRef lo_str_to_number(Lower *l, Node *n);  /* int(s), float(s) */
+/* builtins/bytes.c: bytes values */
+LLVMValueRef lo_bytes_index(Lower *l, Node *n);
+LLVMValueRef lo_bytes_compare_values(Lower *l, int op, LLVMValueRef a, const Type *ta, LLVMValueRef b, const Type *tb);
+LLVMValueRef lo_bytes_contains(Lower *l, Node *n);
 
 /* ---------------------------------------------------------------- builtins/cuda.c */
 

@@ -183,6 +183,7 @@ static const Model models[TY_COUNT] = {
   [TY_C64] = {complex_value, same_storage, plain_load, plain_store, NULL},
   [TY_C128] = {complex_value, same_storage, plain_load, plain_store, NULL},
   [TY_ARRAY] = {array_value, array_storage, array_load, array_store, array_refcount},
+  [TY_BYTES] = {array_value, array_storage, array_load, array_store, array_refcount},  /* an array's (types.c) */
   [TY_TUPLE] = {tuple_value, tuple_storage, tuple_load, tuple_store, tuple_refcount},
   [TY_NONE] = NO_VALUE, [TY_RANGE] = {range_value, same_storage, plain_load, plain_store, NULL},
   [TY_SLICE] = {range_value, same_storage, plain_load, plain_store, NULL},  /* {start, stop, step}, as a range */ [TY_DTYPE] = NO_VALUE, [TY_MODULE] = NO_VALUE,
@@ -274,7 +275,8 @@ static LLVMValueRef convert_optional(Lower *l, LLVMValueRef v, const Type *from,
 
 LLVMValueRef lo_convert(Lower *l, LLVMValueRef v, const Type *from, const Type *to) {
   if (from != to && (from->kind == TY_OPTIONAL || to->kind == TY_OPTIONAL)) return convert_optional(l, v, from, to);
-  if (from == to || from->kind == TY_ARRAY || ty_is_container(from) || from->kind == TY_STR) return v;  /* layouts share a struct; a pointer */
+  if (from == to || from->kind == TY_ARRAY || from->kind == TY_BYTES || ty_is_container(from) || from->kind == TY_STR)
+    return v;  /* layouts share a struct (bytes an array's); a pointer */
   if (ty_is_enum(from)) return lo_convert(l, v, from->elem, to);  /* an IntEnum member read as its int: its value */
   LLVMTypeRef dst = lo_type(l, to);
   if (to->kind == TY_TUPLE) {

@@ -39,8 +39,8 @@ __all__ = ["register_jitable", "overload", "overload_method", "overload_attribut
 _callees = {}
 # (name, is an attribute) -> [(type class, dispatcher of the member's overloads)]
 _members = {}
-# the names of native types that have a type object of their own (a structref's) -> that object
-_named_types = {}
+# the names of native types that have a type object of their own (a structref's, bytes') -> that object
+_named_types = {types.bytes_type.name: types.bytes_type}
 
 
 def is_jitted(func):

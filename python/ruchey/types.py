@@ -441,6 +441,23 @@ class UnicodeType(Type):
         return "unicode_type"
 
 
+class Bytes(Described):
+    """bytes, Numba's types.Bytes: the type of bytes values, a read-only
+    C-contiguous array of uint8 (Bytes(uint8, 1, "C", readonly=True), the
+    one form there is); what typing functions are given for a bytes
+    argument."""
+
+    def __init__(self, dtype=None, ndim=1, layout="C", readonly=True):
+        if (dtype is not None and getattr(dtype, "name", None) != "uint8") or (ndim, layout, readonly) != (1, "C", True):
+            raise TypeError("bytes are Bytes(uint8, 1, 'C', readonly=True) alone")
+        super().__init__("readonly bytes(uint8, 1d, C)")
+
+    dtype = property(lambda self: _SCALARS["uint8"])
+    ndim = 1
+    layout = "C"
+    mutable = False
+
+
 class DeferredType:
     """Numba's deferred_type(): a type named before it exists, defined
     once later (define), so that a jitclass's spec can name the class
@@ -495,8 +512,10 @@ class DeferredType:
 
 deferred_type = DeferredType
 unicode_type = UnicodeType()
+bytes_type = Bytes()
 namespace = dict(_SCALARS)
 namespace["unicode_type"] = namespace["string"] = unicode_type  # Numba's types.string is its unicode_type
+namespace["Bytes"] = Bytes
 namespace.update({alias: _SCALARS[name] for alias, name in _ALIASES.items()})
 void = none = NoneType()
 optional = Optional
@@ -826,6 +845,8 @@ def typeof(value):
         return TupleType([typeof(v) for v in value])
     if type(value) is str or isinstance(value, enum.Enum) and isinstance(value, str):  # (a StrEnum member: its str)
         return unicode_type
+    if type(value) is bytes:
+        return bytes_type
     if hasattr(value, "_function_type"):  # a @cfunc (ruchey.ccallback): a first-class function of its signature
         return FunctionType(value._signature)
     raise TypeError(f"ruchey has no type for {type(value).__name__} values")
