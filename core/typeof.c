@@ -470,6 +470,7 @@ const Type *disp_described_type(PyObject *d) {
     return named;
   }
   if (!strcmp(tag, "function") && PyTuple_GET_SIZE(d) == 3) return described_funcptr(d);
+  if (!strcmp(tag, "meminfo")) return &core_plain[TY_MEMINFO];  /* ("meminfo", what it points to) */
   if (!strcmp(tag, "class") && PyTuple_GET_SIZE(d) == 2) {  /* ("class", a jitclass): its instances, a signature's */
     const Type *t = jitclass_class_instances(PyTuple_GET_ITEM(d, 1));
     if (!t) PyErr_Format(PyExc_TypeError, "%R is no jitclass whose fields are given", PyTuple_GET_ITEM(d, 1));

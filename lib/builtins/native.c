@@ -13,6 +13,10 @@
 
 #include "builtins/builtins.h"
 
+/* A pointer value (a voidptr or CPointer an @intrinsic gave: a 1-d array
+ * of no known length, lo_pointer_array) goes where an address is taken. */
+static bool is_pointer(const Type *t) { return t->kind == TY_ARRAY && t->ndim == 1 && t->layout == 'C'; }
+
 static const Type *ty_native_call(Infer *in, Node *n, const Type **args) {
   const NativeSig *sig = n->callee;
   if (in->opts && in->opts->gpu_cc)
@@ -21,6 +25,13 @@ static const Type *ty_native_call(Infer *in, Node *n, const Type **args) {
     return ty_error(in, n, "this native function takes %d argument%s, got %d", sig->nargs, sig->nargs == 1 ? "" : "s",
                     n->list.len);
   for (int i = 0; i < sig->nargs; i++) {
+    if (sig->args[i] == TY_MEMINFO || args[i]->kind == TY_MEMINFO) {
+      if (args[i]->kind != sig->args[i])
+        return ty_error(in, n->list.items[i], "a native function's argument %d is %s: it takes %s", i + 1,
+                        args[i]->name, TYS(sig->args[i])->name);
+      continue;
+    }
+    if (sig->args[i] == TY_U64 && is_pointer(args[i])) continue;
     if (!ty_need_scalar(in, n->list.items[i], args[i], "a native function's argument")) return NULL;
     if (ty_is_complex(args[i]))
       return ty_error(in, n->list.items[i], "a native function's argument %d is %s, a complex number: it takes %s",
@@ -47,7 +58,14 @@ static LLVMValueRef lo_native_call(Lower *l, Node *n) {
   for (int i = 0; i < sig->nargs; i++) {
     const Type *t = TYS(sig->args[i]);
     params[i] = lo_type(l, t);
-    args[i] = lo_expr_as(l, n->list.items[i], t);
+    Node *a = n->list.items[i];
+    if (sig->args[i] == TY_U64 && is_pointer(a->ty)) {  /* its data's address; borrowed for the call */
+      LLVMValueRef v = lo_expr(l, a);
+      args[i] = LLVMBuildPtrToInt(l->b, LLVMBuildExtractValue(l->b, v, 2, "data"), l->mod->i64, "");
+      lo_done_with(l, a, v);
+    } else {
+      args[i] = lo_expr_as(l, a, t);  /* a MemInfoPointer is borrowed for the call, as Numba passes it */
+    }
   }
   const Type *ret = TYS(sig->ret);
   LLVMTypeRef fnty = LLVMFunctionType(sig->ret == TY_NONE ? void_type(l) : lo_type(l, ret), params,

@@ -38,7 +38,7 @@ _callees = {}
 # (name, is an attribute) -> [(type class, dispatcher of the member's overloads)]
 _members = {}
 # the names of native types that have a type object of their own (a structref's) -> that object
-_named_types = {}
+_named_types = {"MemInfoPointer": types.MemInfoPointer(types.voidptr)}
 
 
 def is_jitted(func):
