@@ -510,6 +510,7 @@ const Type *disp_described_type(PyObject *d) {
 
 PyObject *disp_describe_type(const Type *t) {
   if (t->kind == TY_NONE) return PyUnicode_FromString("none");
+  if (t->kind == TY_MEMINFO) return Py_BuildValue("(ss)", "meminfo", "none");
   const Type *e = t->kind == TY_ARRAY ? t->elem : t;
   char layout[3] = {t->kind == TY_ARRAY ? t->layout : 'C', t->kind == TY_ARRAY && t->readonly ? 'R' : 0, 0};
   int ndim = t->kind == TY_ARRAY ? t->ndim : 0;

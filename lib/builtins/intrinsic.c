@@ -205,6 +205,8 @@ static LLVMValueRef lo_intrinsic_call(Lower *l, Node *n) {
                                               : fit_int(l, lo_expr_as(l, n->list.items[i], call->args[i]), params[i]);
   LLVMValueRef v = allocates(fn) ? inline_intrinsic(l, fn, args, call->nargs)
                                  : LLVMBuildCall2(l->b, fnty, fn, args, (unsigned)call->nargs, "");
+  for (int i = 0; i < call->nargs; i++)  /* a MemInfoPointer is borrowed for the call */
+    if (call->args[i]->kind == TY_MEMINFO) lo_done_with(l, n->list.items[i], args[i]);
   if (call->ret->kind == TY_NONE) return LLVMGetUndef(l->mod->i8);
   if (call->ret->kind == TY_ARRAY) return lo_pointer_array(l, call->ret, v);
   return fit_int(l, v, lo_type(l, call->ret));

@@ -54,18 +54,16 @@ static void mark_widening(Lower *l, LLVMValueRef call, unsigned index, TypeKind 
 static LLVMValueRef lo_native_call(Lower *l, Node *n) {
   const NativeSig *sig = n->callee;
   LLVMTypeRef params[64];
-  LLVMValueRef args[64];
+  LLVMValueRef args[64], held[64];
   for (int i = 0; i < sig->nargs; i++) {
     const Type *t = TYS(sig->args[i]);
     params[i] = lo_type(l, t);
     Node *a = n->list.items[i];
-    if (sig->args[i] == TY_U64 && is_pointer(a->ty)) {  /* its data's address; borrowed for the call */
-      LLVMValueRef v = lo_expr(l, a);
-      args[i] = LLVMBuildPtrToInt(l->b, LLVMBuildExtractValue(l->b, v, 2, "data"), l->mod->i64, "");
-      lo_done_with(l, a, v);
-    } else {
-      args[i] = lo_expr_as(l, a, t);  /* a MemInfoPointer is borrowed for the call, as Numba passes it */
-    }
+    bool address = sig->args[i] == TY_U64 && is_pointer(a->ty);  /* its data's address */
+    held[i] = address || sig->args[i] == TY_MEMINFO ? lo_expr(l, a) : NULL;  /* borrowed for the call, as Numba's */
+    args[i] = !held[i] ? lo_expr_as(l, a, t)
+              : address ? LLVMBuildPtrToInt(l->b, LLVMBuildExtractValue(l->b, held[i], 2, "data"), l->mod->i64, "")
+                        : held[i];
   }
   const Type *ret = TYS(sig->ret);
   LLVMTypeRef fnty = LLVMFunctionType(sig->ret == TY_NONE ? void_type(l) : lo_type(l, ret), params,
@@ -76,6 +74,8 @@ static LLVMValueRef lo_native_call(Lower *l, Node *n) {
   LLVMValueRef fn = LLVMConstIntToPtr(LLVMConstInt(l->mod->i64, (uint64_t)(uintptr_t)sig->addr, 0), l->mod->ptr);
   LLVMValueRef call = LLVMBuildCall2(l->b, fnty, fn, args, (unsigned)sig->nargs, "");
   for (int i = 0; i < sig->nargs; i++) mark_widening(l, call, (unsigned)i + 1, sig->args[i]);
+  for (int i = 0; i < sig->nargs; i++)
+    if (held[i]) lo_done_with(l, n->list.items[i], held[i]);
   mark_widening(l, call, LLVMAttributeReturnIndex, sig->ret);
   return sig->ret == TY_NONE ? LLVMGetUndef(l->mod->i8) : call;
 }

@@ -38,7 +38,7 @@ _callees = {}
 # (name, is an attribute) -> [(type class, dispatcher of the member's overloads)]
 _members = {}
 # the names of native types that have a type object of their own (a structref's) -> that object
-_named_types = {"MemInfoPointer": types.MemInfoPointer(types.voidptr)}
+_named_types = {}
 
 
 def is_jitted(func):
@@ -62,6 +62,8 @@ def register_jitable(*args, **jit_options):
 def _type_of(desc):
     if isinstance(desc, dict):  # a constant's: its literal type
         return types.literal(desc["literal"])
+    if isinstance(desc, tuple) and desc[0] == "meminfo":
+        return types.MemInfoPointer(types.voidptr)
     if isinstance(desc, tuple):
         return types.Type(*desc)
     if isinstance(desc, list):  # a tuple type
