@@ -510,10 +510,11 @@ static Node *global_value(Fe *fe, PyObject *obj, PyObject *e, const char *name) 
   }
   const Type *record = disp_record_global(obj);  /* numpy.empty(n, dtype=rec): a structured dtype */
   const Type *instance = record || PyErr_Occurred() ? NULL : jitclass_instance_type(obj);  /* typed.List.empty_list(point_type) */
-  if (record || instance) {
+  const Type *array = record || instance || PyErr_Occurred() ? NULL : disp_array_type_object(obj);  /* empty_list(int64[:]) */
+  if (record || instance || array) {
     n = new_node(fe, N_DTYPE, e);
-    n->ival = record ? TY_RECORD : TY_CLASS;
-    n->data = record ? record : instance;
+    n->ival = record ? TY_RECORD : instance ? TY_CLASS : TY_ARRAY;
+    n->data = record ? record : instance ? instance : array;
     return n;
   }
   if (PyErr_Occurred()) {
@@ -536,6 +537,7 @@ static Node *global_value(Fe *fe, PyObject *obj, PyObject *e, const char *name) 
                     "as Numba", core_enum_name(obj), core_enum_name(obj), core_enum_name(obj));
   Node *op = fe_operator_value(fe, obj, e);
   if (op || fe->diag->kind) return op;
+  if ((op = fe_builtin_value(fe, obj, e)) || fe->diag->kind) return op;
   if (PyModule_Check(obj))
     return fe_error(fe, e, "module '%s' is not supported in compiled code (numpy and math are)",
                     PyModule_GetName(obj) ? PyModule_GetName(obj) : "?");

@@ -265,12 +265,9 @@ static const Type *cfunc_typeof(PyObject *o) {
   return t;
 }
 
-/* A ruchey type object (types.int64, Tuple([float64, int64])) passed as a
- * value, as Numba passes a number class or a type reference: dtype(its
- * type), no value at run time, so that typed.List.empty_list(t) of it
- * compiles (pysheds passes its priority queue's item type). A scalar type
- * or a tuple of them; an array type is not taken. */
-static const Type *type_object_typeof(PyObject *o) {
+/* The type a ruchey type object (types.int64[:], Tuple(...)) describes,
+ * or NULL for any other object. */
+static const Type *described_type_object(PyObject *o) {
   const char *cls = Py_TYPE(o)->tp_name;
   if (PyType_Check(o) || (strcmp(cls, "Type") && strcmp(cls, "TupleType"))) return NULL;
   PyObject *module = PyObject_GetAttrString((PyObject *)Py_TYPE(o), "__module__");
@@ -280,6 +277,21 @@ static const Type *type_object_typeof(PyObject *o) {
   const Type *t = d ? disp_described_type(d) : NULL;
   Py_XDECREF(d);
   PyErr_Clear();
+  return t;
+}
+
+const Type *disp_array_type_object(PyObject *o) {
+  const Type *t = described_type_object(o);
+  return t && t->kind == TY_ARRAY ? t : NULL;
+}
+
+/* A ruchey type object (types.int64, Tuple([float64, int64])) passed as a
+ * value, as Numba passes a number class or a type reference: dtype(its
+ * type), no value at run time, so that typed.List.empty_list(t) of it
+ * compiles (pysheds passes its priority queue's item type). A scalar type
+ * or a tuple of them; an array type is not taken. */
+static const Type *type_object_typeof(PyObject *o) {
+  const Type *t = described_type_object(o);
   bool scalars = t && (ty_is_scalar(t) || t->kind == TY_TUPLE);
   for (int i = 0; scalars && t->kind == TY_TUPLE && i < t->nfields; i++) scalars = ty_is_scalar(t->fields[i]);
   return scalars ? core_api()->dtype(t) : NULL;

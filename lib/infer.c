@@ -722,8 +722,8 @@ static const Type *ty_expr_kind(Infer *in, Node *n) {
   case N_FLOAT: return TYS(TY_F64);
   case N_BOOL: return TYS(TY_BOOL);
   case N_VAR: return ty_var(in, n);
-  case N_DTYPE:  /* a record, a jitclass, a datetime's unit: its type in data */
-    return ty_dtype(n->ival == TY_RECORD || n->ival == TY_CLASS || (n->ival == TY_DATETIME || n->ival == TY_TIMEDELTA) ? n->data : TYS(n->ival));
+  case N_DTYPE:  /* a record, a jitclass, an array type, a datetime's unit: its type in data */
+    return ty_dtype(n->ival == TY_RECORD || n->ival == TY_CLASS || n->ival == TY_ARRAY || (n->ival == TY_DATETIME || n->ival == TY_TIMEDELTA) ? n->data : TYS(n->ival));
   case N_CONST_ARRAY: return ty_array(n->callee ? n->callee : TYS(n->op), n->list.len, 'C', true);
   case N_FUNC: return ty_function(n->callee, n->str);
   case N_STRING: return TYS(TY_STR);
