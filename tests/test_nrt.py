@@ -23,8 +23,14 @@ import pytest
 import ruchey
 from ruchey import njit, types
 from ruchey.extending import intrinsic
-from ruchey.intrinsics import NRT_get_api
 from ruchey.experimental import structref
+
+from conftest import AS_NUMBA
+
+if AS_NUMBA:
+    from numba.core.unsafe.nrt import NRT_get_api
+else:
+    from ruchey.intrinsics import NRT_get_api
 
 CC = shutil.which("cc") or shutil.which("gcc")
 pytestmark = pytest.mark.skipif(CC is None, reason="no C compiler")
@@ -52,6 +58,9 @@ apply = types.ExternalFunction("nrtbox_apply", types.float64(types.voidptr, type
 halves = types.ExternalFunction("nrtbox_halves", MI(types.voidptr, types.int64))
 keep = types.ExternalFunction("nrtbox_keep", types.void(types.voidptr, MI))
 drop = types.ExternalFunction("nrtbox_drop", types.void())
+# a use of a MemInfo after its data's: Numba drops a variable after its last
+# use, which would free the box before the data were read
+touch = types.ExternalFunction("nrtbox_touch", types.void(MI))
 
 
 @intrinsic
@@ -90,7 +99,9 @@ def test_meminfo_made_by_c_is_freed_once_at_the_end_of_its_life(lib):
     @njit
     def f(scale, offset, x):
         m = make(NRT_get_api(), scale, offset)
-        return apply(data_of(m), x)
+        v = apply(data_of(m), x)
+        touch(m)
+        return v
     before = live(lib)
     rng = np.random.default_rng(1)
     for scale, x in rng.normal(size=(5, 2)):
@@ -126,7 +137,9 @@ def test_reassigning_a_variable_drops_the_old_meminfo(lib):
         m = make(NRT_get_api(), 2.0, 0)
         for i in range(n):
             m = make(NRT_get_api(), 2.0, i)
-        return apply(data_of(m), 1.0)
+        v = apply(data_of(m), 1.0)
+        touch(m)
+        return v
     before = live(lib)
     assert f(50) == box_by_hand(2.0, 49, 1.0)
     assert live(lib) == before
@@ -160,7 +173,9 @@ def test_context_nrt_incref_and_decref_in_intrinsics(lib):
         m = make(NRT_get_api(), 1.0, 0)
         incref(m)
         decref(m)
-        return apply(data_of(m), 4.0)
+        v = apply(data_of(m), 4.0)
+        touch(m)
+        return v
 
     @njit
     def leaked():
@@ -225,6 +240,7 @@ def test_setting_the_field_again_frees_the_previous_meminfo(lib):
     assert live(lib) == before - 1
 
 
+@pytest.mark.skipif(AS_NUMBA, reason="Numba links an unknown symbol and crashes at the call")
 def test_an_unknown_symbol_is_a_clear_error():
     missing = types.ExternalFunction("nrtbox_no_such_function", types.float64(types.float64))
 
@@ -235,11 +251,13 @@ def test_an_unknown_symbol_is_a_clear_error():
         f(1.0)
 
 
+@pytest.mark.skipif(AS_NUMBA, reason="ruchey's own errors")
 def test_an_external_function_is_not_callable_from_python():
     with pytest.raises(TypeError, match="compiled code"):
         make(None, 1.0, 1)
 
 
+@pytest.mark.skipif(AS_NUMBA, reason="ruchey's own errors (Numba fails in lowering)")
 def test_a_number_is_no_meminfo(lib):
     @njit
     def f(x):
