@@ -270,3 +270,14 @@ def test_a_number_is_no_meminfo(lib):
         keep(NRT_get_api(), 5)
     with pytest.raises(ruchey.TypingError, match="MemInfoPointer"):
         g()
+
+
+@pytest.mark.skipif(AS_NUMBA, reason="ruchey's own errors")
+def test_returning_a_meminfo_to_python_is_refused_and_frees_it(lib):
+    @njit
+    def f():
+        return make(NRT_get_api(), 1.0, 2)
+    before = live(lib)
+    with pytest.raises(TypeError, match="MemInfoPointer"):
+        f()
+    assert live(lib) == before
