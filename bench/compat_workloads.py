@@ -2026,7 +2026,9 @@ def pacmap_localmap():
 
 
 def numba_kdtree_queries():
-    """numba-kdtree's KDTree: k nearest and radius queries, float32, in a compiled function."""
+    """numba-kdtree's KDTree: k nearest and radius queries (and their parallel
+    variants), float32, a pickled tree, a tree built in a compiled function."""
+    import pickle
     import numba
     from numba_kdtree import KDTree
     rng = np.random.default_rng(0)
@@ -2035,6 +2037,9 @@ def numba_kdtree_queries():
     d, i, _ = tree.query(q, k=5)
     d1, i1, _ = tree.query(q, k=4, p=1)
     radius = tree.query_radius(q, 0.15, return_sorted=True)
+    dp, ip, _ = tree.query_parallel(q, k=5)
+    radius_p = tree.query_radius_parallel(q, 0.15, return_sorted=True)
+    dk, ik, _ = pickle.loads(pickle.dumps(tree)).query(q, k=5)
     t32 = KDTree(data.astype(np.float32), leafsize=5, balanced=True, compact=True)
     d32, i32, _ = t32.query(q.astype(np.float32), k=3)
 
@@ -2043,7 +2048,8 @@ def numba_kdtree_queries():
         return KDTree(data, leafsize=8).query(q, k=3)[1]
     return {"d": d, "i": i, "d_p1": d1, "i_p1": i1, "radius_counts": np.array([len(r) for r in radius]),
             "radius": np.concatenate([np.asarray(r) for r in radius]), "d32": d32, "i32": i32,
-            "inside": built_inside(data, q)}
+            "inside": built_inside(data, q), "d_parallel": dp, "i_parallel": ip,
+            "radius_parallel": np.concatenate([np.asarray(r) for r in radius_p]), "d_pickled": dk, "i_pickled": ik}
 
 
 def _celltree_mesh(nx, ny, x0=0.0, y0=0.0, dx=1.0, seed=0):

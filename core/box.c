@@ -370,6 +370,11 @@ PyObject *disp_box(const Type *t, char *p) {
     rt_str_release(s);
     return o;
   }
+  case TY_MEMINFO:  /* C memory only compiled code and its library use, as Numba's: dropped */
+    core_api()->meminfo_release(*(RtMemInfo **)p);
+    PyErr_SetString(PyExc_TypeError, "ruchey: cannot return a MemInfoPointer to Python (compiled code and C code hold "
+                                     "it: keep it in a structref's field)");
+    return NULL;
   default:
     PyErr_Format(PyExc_TypeError, "ruchey: cannot return a value of type %s to Python", t->name);
     return NULL;

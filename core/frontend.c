@@ -490,27 +490,6 @@ static Node *index_constant(Fe *fe, PyObject *obj, PyObject *e) {
   return NULL;
 }
 
-/* Whether obj is one of ruchey.types' objects (types.float64, a typed
- * container's type...). */
-static bool is_ruchey_type(PyObject *obj) {
-  PyObject *module = PyObject_GetAttrString((PyObject *)Py_TYPE(obj), "__module__");
-  bool ours = module && PyUnicode_Check(module) && !strcmp(PyUnicode_AsUTF8(module), "ruchey.types");
-  Py_XDECREF(module);
-  PyErr_Clear();
-  return ours;
-}
-
-/* The type a ruchey.types object describes (types.float64[:], a typed
- * container's type), used in compiled code as a dtype is (a typed
- * container's item type); NULL for other objects. */
-static const Type *ruchey_type_object(PyObject *obj) {
-  PyObject *desc = is_ruchey_type(obj) ? PyObject_CallMethod(obj, "describe", NULL) : NULL;
-  const Type *t = desc ? disp_described_type(desc) : NULL;
-  Py_XDECREF(desc);
-  PyErr_Clear();
-  return t;
-}
-
 /* The value of a constant written in an index: an int, None, a slice of
  * them or a tuple of these; NULL for any other expression. */
 static PyObject *constant_key(PyObject *e) {
@@ -543,7 +522,7 @@ static PyObject *constant_key(PyObject *e) {
  * (types.float64[:, ::1]): the object it makes; NULL for any other. */
 static PyObject *static_type_subscript(Fe *fe, PyObject *base_expr, PyObject *key_expr) {
   PyObject *base = static_object(fe, base_expr);
-  PyObject *key = base && is_ruchey_type(base) ? constant_key(key_expr) : NULL;
+  PyObject *key = base && disp_type_object(base) ? constant_key(key_expr) : NULL;
   PyObject *made = key ? PyObject_GetItem(base, key) : NULL;
   PyErr_Clear();
   Py_XDECREF(key); Py_XDECREF(base);
@@ -606,7 +585,7 @@ static Node *global_value(Fe *fe, PyObject *obj, PyObject *e, const char *name) 
     n->ival = dtype;
     return n;
   }
-  const Type *described = ruchey_type_object(obj);  /* types.float64[:], types.ListType(types.int64) */
+  const Type *described = disp_type_object(obj);  /* types.float64[:], types.ListType(types.int64) */
   if (described) {
     n = new_node(fe, N_DTYPE, e);
     n->ival = (int)described->kind;
@@ -618,6 +597,7 @@ static Node *global_value(Fe *fe, PyObject *obj, PyObject *e, const char *name) 
                     "as Numba", core_enum_name(obj), core_enum_name(obj), core_enum_name(obj));
   Node *op = fe_operator_value(fe, obj, e);
   if (op || fe->diag->kind) return op;
+  if ((op = fe_builtin_value(fe, obj, e)) || fe->diag->kind) return op;
   if (PyModule_Check(obj))
     return fe_error(fe, e, "module '%s' is not supported in compiled code (numpy and math are)",
                     PyModule_GetName(obj) ? PyModule_GetName(obj) : "?");

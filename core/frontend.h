@@ -111,6 +111,7 @@ Node *fe_operator_call(Fe *fe, PyObject *e, PyObject *obj, bool *is_operator);
 bool fe_is_operator_function(PyObject *obj);
 /* operator.add named as a value: a compiled function calling it; NULL (no error) for another obj */
 Node *fe_operator_value(Fe *fe, PyObject *obj, PyObject *e);
+Node *fe_builtin_value(Fe *fe, PyObject *obj, PyObject *e);  /* numpy.amin as a value: a compiled function calling it */
 /* frontend_strings.c */
 Node *fe_fstring(Fe *fe, PyObject *e);  /* f"..." */
 /* frontend_except.c */

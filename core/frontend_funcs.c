@@ -595,6 +595,14 @@ bool fe_bind_value_call(Arena *arena, Diag *diag, Node *call, PyObject *disp) {
 
 /* ---------------------------------------------------------------- native functions */
 
+/* A kind ruchey.native.describe gives: a scalar's number, -1 for no
+ * result, "meminfo" for a MemInfoPointer (an ExternalFunction's). */
+static TypeKind native_kind(PyObject *k) {
+  if (PyUnicode_Check(k)) return TY_MEMINFO;
+  long v = PyLong_AsLong(k);
+  return v < 0 ? TY_NONE : (TypeKind)v;
+}
+
 /* f(...) of a native function (ruchey/native.py): its address and C
  * signature from ruchey.native.describe, in the function's arena; NULL for
  * any other object, and NULL with *failed set where describe refuses it
@@ -608,7 +616,7 @@ NativeSig *fe_native_signature(Fe *fe, PyObject *e, PyObject *obj, bool *failed)
   NativeSig *sig = NULL;
   PyObject *args = NULL;
   unsigned long long addr = 0;
-  int ret = 0;
+  PyObject *ret = NULL;
   if (!d) {
     PyObject *type, *value, *tb;
     PyErr_Fetch(&type, &value, &tb);
@@ -617,12 +625,12 @@ NativeSig *fe_native_signature(Fe *fe, PyObject *e, PyObject *obj, bool *failed)
     Py_XDECREF(text); Py_XDECREF(type); Py_XDECREF(value); Py_XDECREF(tb);
     PyErr_Clear();
     *failed = true;
-  } else if (d != Py_None && PyArg_ParseTuple(d, "KiO!", &addr, &ret, &PyTuple_Type, &args) &&
+  } else if (d != Py_None && PyArg_ParseTuple(d, "KOO!", &addr, &ret, &PyTuple_Type, &args) &&
              PyTuple_GET_SIZE(args) <= 64) {
     sig = arena_alloc(fe->arena, sizeof *sig);
     *sig = (NativeSig){.addr = (void *)(uintptr_t)addr, .owner = Py_NewRef(obj),  /* the code's for good */
-                       .ret = ret < 0 ? TY_NONE : (TypeKind)ret, .nargs = (int)PyTuple_GET_SIZE(args)};
-    for (int i = 0; i < sig->nargs; i++) sig->args[i] = (TypeKind)PyLong_AsLong(PyTuple_GET_ITEM(args, i));
+                       .ret = native_kind(ret), .nargs = (int)PyTuple_GET_SIZE(args)};
+    for (int i = 0; i < sig->nargs; i++) sig->args[i] = native_kind(PyTuple_GET_ITEM(args, i));
   }
   PyErr_Clear();
   Py_XDECREF(d);

@@ -265,14 +265,8 @@ static const Type *cfunc_typeof(PyObject *o) {
   return t;
 }
 
-/* A ruchey type object (types.int64, Tuple([float64, int64])) passed as a
- * value, as Numba passes a number class or a type reference: dtype(its
- * type), no value at run time, so that typed.List.empty_list(t) of it
- * compiles (pysheds passes its priority queue's item type). A scalar type
- * or a tuple of them; an array type is not taken. */
-static const Type *type_object_typeof(PyObject *o) {
-  const char *cls = Py_TYPE(o)->tp_name;
-  if (PyType_Check(o) || (strcmp(cls, "Type") && strcmp(cls, "TupleType"))) return NULL;
+const Type *disp_type_object(PyObject *o) {
+  if (PyType_Check(o)) return NULL;
   PyObject *module = PyObject_GetAttrString((PyObject *)Py_TYPE(o), "__module__");
   bool ours = module && PyUnicode_Check(module) && !strcmp(PyUnicode_AsUTF8(module), "ruchey.types");
   Py_XDECREF(module);
@@ -280,6 +274,16 @@ static const Type *type_object_typeof(PyObject *o) {
   const Type *t = d ? disp_described_type(d) : NULL;
   Py_XDECREF(d);
   PyErr_Clear();
+  return t;
+}
+
+/* A ruchey type object (types.int64, Tuple([float64, int64])) passed as a
+ * value, as Numba passes a number class or a type reference: dtype(its
+ * type), no value at run time, so that typed.List.empty_list(t) of it
+ * compiles (pysheds passes its priority queue's item type). A scalar type
+ * or a tuple of them; an array type is not taken. */
+static const Type *type_object_typeof(PyObject *o) {
+  const Type *t = disp_type_object(o);
   bool scalars = t && (ty_is_scalar(t) || t->kind == TY_TUPLE);
   for (int i = 0; scalars && t->kind == TY_TUPLE && i < t->nfields; i++) scalars = ty_is_scalar(t->fields[i]);
   return scalars ? core_api()->dtype(t) : NULL;
@@ -489,6 +493,7 @@ const Type *disp_described_type(PyObject *d) {
     return named;
   }
   if (!strcmp(tag, "function") && PyTuple_GET_SIZE(d) == 3) return described_funcptr(d);
+  if (!strcmp(tag, "meminfo")) return &core_plain[TY_MEMINFO];  /* ("meminfo", what it points to) */
   if (!strcmp(tag, "class") && PyTuple_GET_SIZE(d) == 2) {  /* ("class", a jitclass): its instances, a signature's */
     const Type *t = jitclass_class_instances(PyTuple_GET_ITEM(d, 1));
     if (!t) PyErr_Format(PyExc_TypeError, "%R is no jitclass whose fields are given", PyTuple_GET_ITEM(d, 1));
@@ -528,6 +533,7 @@ const Type *disp_described_type(PyObject *d) {
 
 PyObject *disp_describe_type(const Type *t) {
   if (t->kind == TY_NONE) return PyUnicode_FromString("none");
+  if (t->kind == TY_MEMINFO) return Py_BuildValue("(ss)", "meminfo", "none");
   const Type *e = t->kind == TY_ARRAY ? t->elem : t;
   char layout[3] = {t->kind == TY_ARRAY ? t->layout : 'C', t->kind == TY_ARRAY && t->readonly ? 'R' : 0, 0};
   int ndim = t->kind == TY_ARRAY ? t->ndim : 0;

@@ -571,10 +571,15 @@ typedef struct CompileResult {
 
 /* ---------------------------------------------------------------- runtime (runtime.c) */
 
-/* Reference-counted memory behind arrays allocated by compiled code. */
+/* Reference-counted memory behind arrays allocated by compiled code, and
+ * behind Numba's MemInfoPointer values that C code made through the NRT
+ * table (nrt.c): those carry a destructor, which the last release calls
+ * on data before freeing the header (NULL for an array's one block). */
 typedef struct RtMemInfo {
   int64_t refcount;
   void *data;
+  void (*dtor)(void *data, void *info);
+  void *dtor_info;
 } RtMemInfo;
 
 /* An array as compiled code sees it. Arrays that came in as arguments have
@@ -1054,6 +1059,9 @@ RtMemInfo *rt_alloc(int64_t nbytes);  /* runtime.c */
 RtGenState *rt_gen_new(int64_t nbytes);  /* runtime.c: a generator's zeroed state, or NULL with MemoryError */
 void rt_gen_free(RtGenState *s);         /* its last release */
 void rt_meminfo_free(RtMemInfo *mi);
+bool rt_meminfo_dtor_free(RtMemInfo *mi);  /* containers.c: a managed MemInfo's last release (false: none) */
+void *rt_nrt_api(void);                  /* nrt.c: Numba's NRT_api_functions table, over RtMemInfo */
+void rt_register_nrt(void (*define)(const char *name, void *addr, void *ctx), void *ctx);
 void rt_error_format(int status, const char *fmt, int64_t a, int64_t b, int64_t c, int64_t d);
 void rt_shape_error(int64_t kind, const int64_t *desc);
 void rt_copy_strided(int64_t ndim, const int64_t *shape, char *dst, const int64_t *dst_strides, const char *src,

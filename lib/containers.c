@@ -92,7 +92,7 @@ typedef struct {
 
 static void free_str(void *ref) { free(ref); }
 static void free_meminfo(void *ref) {  /* rt_meminfo_free's */
-  if (!rt_keeper_free(ref)) free(ref);
+  if (!rt_keeper_free(ref) && !rt_meminfo_dtor_free(ref)) free(ref);
 }
 static void free_list(void *ref) { rt_list_free(ref); }
 static void free_dict(void *ref) { rt_dict_free(ref); }
@@ -102,6 +102,7 @@ static const HeldKind held_kinds[] = {
   {TY_STR, free_str},
   {TY_ARRAY, free_meminfo},
   {TY_BYTES, free_meminfo},  /* an array's RtArray */
+  {TY_MEMINFO, free_meminfo},
   {TY_LIST, free_list},
   {TY_DICT, free_dict},
   {TY_SET, free_dict},  /* a set is a dict without values */
@@ -239,6 +240,16 @@ void *rt_keeper_object(const RtMemInfo *mi) { return mi->data == KEEPER ? ((cons
 bool rt_keeper_free(RtMemInfo *mi) {
   if (mi->data != KEEPER) return false;
   keeper_hooks.release(((RtKeeper *)mi)->obj);
+  free(mi);
+  return true;
+}
+
+/* A MemInfo with a destructor (C code's, through the NRT table): the
+ * destructor runs on its data, then the header goes. Here, not in nrt.c,
+ * so that the extension's copy of the held items frees them too. */
+bool rt_meminfo_dtor_free(RtMemInfo *mi) {
+  if (!mi->dtor) return false;
+  mi->dtor(mi->data, mi->dtor_info);
   free(mi);
   return true;
 }

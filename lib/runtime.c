@@ -66,6 +66,7 @@ RtMemInfo *rt_alloc(int64_t nbytes) {
   bool fresh = !mi;
   if (fresh && !(mi = malloc(bytes))) return NULL;
   mi->refcount = 1;
+  mi->dtor = NULL;
   mi->data = (void *)(((uintptr_t)(mi + 1) + DATA_ALIGN - 1) & ~(uintptr_t)(DATA_ALIGN - 1));
   if (fresh) advise_huge_pages(mi->data, (size_t)nbytes);
   return mi;
@@ -73,7 +74,7 @@ RtMemInfo *rt_alloc(int64_t nbytes) {
 
 /* Called by compiled code when the count reaches zero. */
 void rt_meminfo_free(RtMemInfo *mi) {
-  if (rt_keeper_free(mi)) return;
+  if (rt_keeper_free(mi) || rt_meminfo_dtor_free(mi)) return;
   size_t room = malloc_usable_size(mi);
   if (room >= SPARE_MIN && room <= SPARE_MAX) mi = __atomic_exchange_n(&spare, mi, __ATOMIC_ACQ_REL);
   free(mi);
@@ -462,6 +463,7 @@ void rt_register_symbols(void (*define)(const char *name, void *addr, void *ctx)
   rt_register_strings(define, ctx);
   define("rt_round_digits", (void *)rt_round_digits, ctx);
   define("rt_meminfo_free", (void *)rt_meminfo_free, ctx);
+  rt_register_nrt(define, ctx);
   define("rt_gen_new", (void *)rt_gen_new, ctx);
   define("rt_gen_free", (void *)rt_gen_free, ctx);
   define("rt_set_error", (void *)rt_set_error, ctx);

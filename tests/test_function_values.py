@@ -518,3 +518,32 @@ def test_a_python_function_in_the_branch_a_closure_flag_prunes_is_never_typed():
         assert compiled(x) == plain(x)
     with pytest.raises(ruchey.TypingError, match="doubled_python"):
         njit(make_partial_sum(False))(1.0)
+
+
+@njit
+def along_columns(func1d, a):
+    out = numpy.empty(a.shape[1], dtype=a.dtype)
+    for j in range(a.shape[1]):
+        out[j] = func1d(a[:, j])
+    return out
+
+
+@njit
+def column_extremes(a):
+    return along_columns(numpy.amin, a), along_columns(numpy.amax, a), along_columns(numpy.sum, a)
+
+
+@njit
+def through_math(x):
+    return solver(math.sqrt, x) + solver(math.floor, x)
+
+
+def test_numpy_and_math_functions_pass_as_values_to_compiled_functions():
+    rng = make_rng(5)
+    for dtype in (numpy.float64, numpy.float32, numpy.int64):
+        a = (rng.random((4, 3)) * 10).astype(dtype)
+        expected_all = [along_columns.py_func(f, a) for f in (numpy.amin, numpy.amax, numpy.sum)]
+        for got, expected in zip(column_extremes(a), expected_all):
+            assert got.dtype == expected.dtype and numpy.allclose(got, expected)
+    for x in (0.0, 2.25, 10.5):
+        assert through_math(x) == solver.py_func(math.sqrt, x) + solver.py_func(math.floor, x)

@@ -156,7 +156,7 @@ def test_an_array_argument_is_a_typing_error():
     @njit
     def f(a):
         return popcount_u8(a)
-    with pytest.raises(TypingError, match="numbers, bools and scalar types only: argument 1 is array"):
+    with pytest.raises(TypingError, match="numbers, bools, scalar types and MemInfoPointers only: argument 1 is array"):
         f(np.zeros(3, np.uint8))
 
 
@@ -340,7 +340,7 @@ def test_an_array_in_the_signature_is_a_typing_error():
     @njit
     def f(x):
         return as_matrix(x)
-    with pytest.raises(TypingError, match="scalar types and pointers only, not array"):
+    with pytest.raises(TypingError, match="scalar types, pointers and MemInfoPointers only, not array"):
         f(1.0)
 
 

@@ -595,6 +595,19 @@ def test_broadcast_to_is_a_read_only_view_matching_numpy():
         define("@ruchey.njit\ndef f(a):\n    b = np.broadcast_to(a, (2, 3))\n    b[0, 0] = 1.0\n    return b\n")(np.ones(3))
 
 
+def test_broadcast_to_of_a_number_matches_numpy():
+    fs = [fn("np.broadcast_to(a, n)", "a, n"), fn("np.broadcast_to(a, (2, n))", "a, n"),
+          fn("np.broadcast_to(a, ())", "a, n")]
+    for a in (2.5, -3, True, np.float32(1.5), np.int16(7)):
+        for n in (0, 1, 4):
+            for f in fs:
+                got, expected = f(a, n), f.py_func(a, n)
+                assert got.shape == expected.shape and got.dtype == expected.dtype
+                assert np.array_equal(got, expected) and not got.flags.writeable
+    with pytest.raises(ValueError, match="non-negative"):
+        fs[0](1.0, -1)
+
+
 # ---------------------------------------------------------------- rot90
 
 def test_rot90_matches_numpy_as_a_view():

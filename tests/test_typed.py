@@ -769,3 +769,22 @@ def test_typed_dict_refuses_complex_keys_as_compiled_code_does(how):
     d = typed.Dict.empty(ruchey.int64, ruchey.complex128)  # complex values are fine
     d[3] = 1 + 2j
     assert dict(d) == {3: 1 + 2j}
+
+
+ARRAY_ITEMS = ruchey.types.int64[:]
+
+
+@njit
+def arrays_by_length(n):
+    out = typed.List.empty_list(item_type=ARRAY_ITEMS, allocated=n)
+    out.extend([np.empty(0, dtype=np.int64) for i in range(n)])
+    for i in range(n):
+        out[i] = np.arange(i) * 2
+    return out
+
+
+def test_empty_list_of_an_array_type_a_global_names():
+    for n in (0, 1, 5):
+        got, expected = arrays_by_length(n), arrays_by_length.py_func(n)
+        assert len(got) == len(expected)
+        assert all(g.dtype == e.dtype and np.array_equal(g, e) for g, e in zip(got, expected))

@@ -28,7 +28,7 @@
 #include "builtins/builtins.h"
 
 static bool is_number_or_bool(const Type *t) { return ty_is_int(t) || ty_is_float(t) || t->kind == TY_BOOL; }
-static bool is_argument(const Type *t) { return is_number_or_bool(t) || t->kind == TY_DTYPE; }
+static bool is_argument(const Type *t) { return is_number_or_bool(t) || t->kind == TY_DTYPE || t->kind == TY_MEMINFO; }
 static bool is_pointer(const Type *t) { return t->kind == TY_ARRAY && t->ndim == 1 && t->layout == 'C' && ty_is_scalar(t->elem); }
 
 /* The IR's module in context c, or NULL with LLVM's message in msg (to free). */
@@ -60,7 +60,7 @@ static const Type *ty_intrinsic_call(Infer *in, Node *n, const Type **args) {
   if (in->opts->gpu_cc) return ty_error(in, n, "an @intrinsic cannot be called on the GPU");
   for (int i = 0; i < n->list.len; i++)
     if (!is_argument(args[i]))
-      return ty_error(in, n->list.items[i], "an @intrinsic takes numbers, bools and scalar types only: argument %d is %s",
+      return ty_error(in, n->list.items[i], "an @intrinsic takes numbers, bools, scalar types and MemInfoPointers only: argument %d is %s",
                       i + 1, args[i]->name);
   const Node *consts[64] = {0};
   for (int i = 0; i < n->list.len && i < 64; i++) consts[i] = ty_constant(in, n->list.items[i]);
@@ -70,11 +70,12 @@ static const Type *ty_intrinsic_call(Infer *in, Node *n, const Type **args) {
   if (call->nargs != n->list.len)
     return ty_error(in, n, "the intrinsic's signature takes %d argument%s, the call gives %d", call->nargs,
                     call->nargs == 1 ? "" : "s", n->list.len);
-  if (call->ret->kind != TY_NONE && !is_number_or_bool(call->ret) && !is_pointer(call->ret))
-    return ty_error(in, n, "an @intrinsic returns a number, a bool, a pointer or nothing, not %s", call->ret->name);
+  if (call->ret->kind != TY_NONE && call->ret->kind != TY_MEMINFO && !is_number_or_bool(call->ret) && !is_pointer(call->ret))
+    return ty_error(in, n, "an @intrinsic returns a number, a bool, a pointer, a MemInfoPointer or nothing, not %s",
+                    call->ret->name);
   for (int i = 0; i < call->nargs; i++)
     if (!is_argument(call->args[i]))
-      return ty_error(in, n, "an @intrinsic's signature takes numbers, bools and scalar types only, not %s",
+      return ty_error(in, n, "an @intrinsic's signature takes numbers, bools, scalar types and MemInfoPointers only, not %s",
                       call->args[i]->name);
   return check_intrinsic_ir(in, n, call) ? call->ret : NULL;
 }
@@ -204,6 +205,8 @@ static LLVMValueRef lo_intrinsic_call(Lower *l, Node *n) {
                                               : fit_int(l, lo_expr_as(l, n->list.items[i], call->args[i]), params[i]);
   LLVMValueRef v = allocates(fn) ? inline_intrinsic(l, fn, args, call->nargs)
                                  : LLVMBuildCall2(l->b, fnty, fn, args, (unsigned)call->nargs, "");
+  for (int i = 0; i < call->nargs; i++)  /* a MemInfoPointer is borrowed for the call */
+    if (call->args[i]->kind == TY_MEMINFO) lo_done_with(l, n->list.items[i], args[i]);
   if (call->ret->kind == TY_NONE) return LLVMGetUndef(l->mod->i8);
   if (call->ret->kind == TY_ARRAY) return lo_pointer_array(l, call->ret, v);
   return fit_int(l, v, lo_type(l, call->ret));

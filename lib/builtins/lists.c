@@ -853,8 +853,9 @@ static const Type *ty_empty_list(Infer *in, Node *n, const Type **args) {
   if (ty_no_allocation(in)) return ty_error(in, n, "kernels cannot make lists");
   if (!item) return ty_error(in, n, "typed.List.empty_list() takes item_type");
   if (item->ty->kind != TY_DTYPE || item->ty->elem->kind == TY_RECORD)
-    return ty_error(in, item, "typed.List.empty_list() in compiled code takes a number type, unicode_type or a "
-                    "jitclass's instance type (types.int64, numpy.float32, Point.class_type.instance_type ...), got %s",
+    return ty_error(in, item, "typed.List.empty_list() in compiled code takes a number type, unicode_type, an array "
+                    "type or a jitclass's instance type (types.int64, numpy.float32, types.float64[:], "
+                    "Point.class_type.instance_type ...), got %s",
                     item->ty->name);
   if (room && !ty_is_int(room->ty)) return ty_error(in, room, "allocated must be an int, got %s", room->ty->name);
   return ty_container_item(in, item, item->ty->elem, "lists") ? ty_list(item->ty->elem) : NULL;

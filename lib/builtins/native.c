@@ -13,6 +13,10 @@
 
 #include "builtins/builtins.h"
 
+/* A pointer value (a voidptr or CPointer an @intrinsic gave: a 1-d array
+ * of no known length, lo_pointer_array) goes where an address is taken. */
+static bool is_pointer(const Type *t) { return t->kind == TY_ARRAY && t->ndim == 1 && t->layout == 'C'; }
+
 static const Type *ty_native_call(Infer *in, Node *n, const Type **args) {
   const NativeSig *sig = n->callee;
   if (in->opts && in->opts->gpu_cc)
@@ -21,6 +25,13 @@ static const Type *ty_native_call(Infer *in, Node *n, const Type **args) {
     return ty_error(in, n, "this native function takes %d argument%s, got %d", sig->nargs, sig->nargs == 1 ? "" : "s",
                     n->list.len);
   for (int i = 0; i < sig->nargs; i++) {
+    if (sig->args[i] == TY_MEMINFO || args[i]->kind == TY_MEMINFO) {
+      if (args[i]->kind != sig->args[i])
+        return ty_error(in, n->list.items[i], "a native function's argument %d is %s: it takes %s", i + 1,
+                        args[i]->name, TYS(sig->args[i])->name);
+      continue;
+    }
+    if (sig->args[i] == TY_U64 && is_pointer(args[i])) continue;
     if (!ty_need_scalar(in, n->list.items[i], args[i], "a native function's argument")) return NULL;
     if (ty_is_complex(args[i]))
       return ty_error(in, n->list.items[i], "a native function's argument %d is %s, a complex number: it takes %s",
@@ -43,11 +54,16 @@ static void mark_widening(Lower *l, LLVMValueRef call, unsigned index, TypeKind 
 static LLVMValueRef lo_native_call(Lower *l, Node *n) {
   const NativeSig *sig = n->callee;
   LLVMTypeRef params[64];
-  LLVMValueRef args[64];
+  LLVMValueRef args[64], held[64];
   for (int i = 0; i < sig->nargs; i++) {
     const Type *t = TYS(sig->args[i]);
     params[i] = lo_type(l, t);
-    args[i] = lo_expr_as(l, n->list.items[i], t);
+    Node *a = n->list.items[i];
+    bool address = sig->args[i] == TY_U64 && is_pointer(a->ty);  /* its data's address */
+    held[i] = address || sig->args[i] == TY_MEMINFO ? lo_expr(l, a) : NULL;  /* borrowed for the call, as Numba's */
+    args[i] = !held[i] ? lo_expr_as(l, a, t)
+              : address ? LLVMBuildPtrToInt(l->b, LLVMBuildExtractValue(l->b, held[i], 2, "data"), l->mod->i64, "")
+                        : held[i];
   }
   const Type *ret = TYS(sig->ret);
   LLVMTypeRef fnty = LLVMFunctionType(sig->ret == TY_NONE ? void_type(l) : lo_type(l, ret), params,
@@ -58,6 +74,8 @@ static LLVMValueRef lo_native_call(Lower *l, Node *n) {
   LLVMValueRef fn = LLVMConstIntToPtr(LLVMConstInt(l->mod->i64, (uint64_t)(uintptr_t)sig->addr, 0), l->mod->ptr);
   LLVMValueRef call = LLVMBuildCall2(l->b, fnty, fn, args, (unsigned)sig->nargs, "");
   for (int i = 0; i < sig->nargs; i++) mark_widening(l, call, (unsigned)i + 1, sig->args[i]);
+  for (int i = 0; i < sig->nargs; i++)
+    if (held[i]) lo_done_with(l, n->list.items[i], held[i]);
   mark_widening(l, call, LLVMAttributeReturnIndex, sig->ret);
   return sig->ret == TY_NONE ? LLVMGetUndef(l->mod->i8) : call;
 }

@@ -1160,8 +1160,14 @@ static LLVMValueRef lo_resize(Lower *l, Node *n) {
 }
 
 /* numpy.broadcast_to(array, shape): a read-only view of array's elements
- * in the shape, its strides 0 along the dimensions it is broadcast in */
+ * in the shape, its strides 0 along the dimensions it is broadcast in; a
+ * number is a 0-d array, as NumPy and Numba take it (one element of new
+ * memory, every stride 0) */
 static const Type *ty_broadcast_to(Infer *in, Node *n, const Type **args) {
+  if (ty_is_scalar(args[0]) && !ty_in_cuda(in)) {
+    int ndim = np_shape_ndim(in, n->list.items[1]);
+    return ndim < 0 ? NULL : ty_array(args[0], ndim, 'A', true);
+  }
   const Type *t = array_operand(in, n, args[0]);
   int ndim = t ? np_shape_ndim(in, n->list.items[1]) : -1;
   if (ndim < 0) return NULL;
@@ -1169,9 +1175,27 @@ static const Type *ty_broadcast_to(Infer *in, Node *n, const Type **args) {
   return ty_array(t->elem, ndim, 'A', true);
 }
 
+static LLVMValueRef lo_broadcast_number(Lower *l, Node *n) {
+  const Type *e = n->list.items[0]->ty, *one_t = ty_array(e, 1, 'C', false);
+  LLVMValueRef v = lo_expr(l, n->list.items[0]);  /* the number before the shape, as Python evaluates them */
+  LLVMValueRef shape[RC_MAX_NDIM], strides[RC_MAX_NDIM], one = const_i64(l, 1), bad = const_bool(l, false);
+  int ndim = lo_shape_arg(l, n->list.items[1], shape);
+  for (int d = 0; d < ndim; d++) {
+    bad = LLVMBuildOr(l->b, bad, LLVMBuildICmp(l->b, LLVMIntSLT, shape[d], const_i64(l, 0), ""), "");
+    strides[d] = const_i64(l, 0);
+  }
+  lo_raise_if(l, bad, RT_ERR_VALUE, "all elements of broadcast shape must be non-negative");
+  LLVMValueRef box = lo_alloc_array(l, one_t, &one, -1);
+  lo_store_scalar(l, e, data_of(l, box), v);
+  LLVMValueRef r = np_owned_view(l, n->ty, box, data_of(l, box), shape, strides);
+  lo_release_temp(l, one_t, box);
+  return r;
+}
+
 static LLVMValueRef lo_broadcast_to(Lower *l, Node *n) {
   Node *arg = n->list.items[0];
   const Type *t = arg->ty;
+  if (t->kind != TY_ARRAY) return lo_broadcast_number(l, n);
   LLVMValueRef a = lo_expr(l, arg), s[RC_MAX_NDIM], st[RC_MAX_NDIM], shape[RC_MAX_NDIM], strides[RC_MAX_NDIM];
   int ndim = lo_shape_arg(l, n->list.items[1], shape), lead = ndim - t->ndim;
   shape_of(l, t, a, s, st);

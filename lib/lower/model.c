@@ -164,6 +164,10 @@ static void yields_refcount(Lower *l, const Type *t, LLVMValueRef v, bool inc) {
   LLVMBuildCall2(l->b, LLVMGlobalGetValueType(f), f, &v, 1, "");
 }
 
+/* A MemInfoPointer: its count first, as an array's memory; the last
+ * release runs the destructor C code gave (rt_meminfo_free). */
+static void meminfo_refcount(Lower *l, const Type *t, LLVMValueRef v, bool inc) { lo_meminfo_refcount(l, v, inc); }
+
 /* An enum member: its value, held as its value's type is. */
 static LLVMTypeRef member_value(Lower *l, const Type *t) { return model(t->elem)->value(l, t->elem); }
 static LLVMTypeRef member_storage(Lower *l, const Type *t) { return model(t->elem)->storage(l, t->elem); }
@@ -200,6 +204,7 @@ static const Model models[TY_COUNT] = {
   [TY_FUNCPTR] = {ptr_value, ptr_value, plain_load, plain_store, NULL},  /* its code lives as long as its dispatcher */
   [TY_ENUM] = {member_value, member_storage, member_load, member_store, member_refcount},
   [TY_INTENUM] = {member_value, member_storage, member_load, member_store, member_refcount},
+  [TY_MEMINFO] = {ptr_value, ptr_value, plain_load, plain_store, meminfo_refcount},
 };
 
 static const Model *model(const Type *t) {

@@ -1,8 +1,10 @@
-"""The operator module's functions as values in compiled code
-(`apply(operator.add, a, b)` inside a compiled function), as Numba passes
-its builtins' function types between compiled functions: each is a
-compiled function of its own calling the operator function, a call the
-frontend makes the operator itself (core/frontend_operator.c). Each is
+"""The operator module's functions, and NumPy's and math's, as values in
+compiled code (`apply(operator.add, a, b)`, `along_axis(numpy.amin, a)`
+inside a compiled function), as Numba passes its builtins' function types
+between compiled functions: each is a compiled function of its own calling
+the function, a call the frontend makes the builtin itself
+(core/frontend_operator.c). A NumPy or math function's takes the
+arguments the builtin requires. Each is
 made by exec() on first use, its text kept in linecache (as an
 interactive cell's) for the source and for error messages."""
 import linecache
@@ -24,3 +26,21 @@ def value(name, arity):
         exec(compile(text, filename, "exec"), namespace)
         fn = _made[name] = njit(namespace[name])
     return fn
+
+
+_builtins_made = {}
+
+
+def builtin_value(fn, arity):
+    """The compiled function of arity parameters returning fn (a NumPy or math function) of them (made once)."""
+    made = _builtins_made.get(id(fn))
+    if made is None:
+        name = getattr(fn, "__name__", "function")
+        params = ", ".join(f"x{i}" for i in range(arity))
+        namespace = {"__ruchey_builtin": fn}
+        filename = f"<{getattr(fn, '__module__', None) or 'builtin'}.{name} as a value>"
+        text = f"def {name}({params}):\n    return __ruchey_builtin({params})\n"
+        linecache.cache[filename] = (len(text), None, text.splitlines(True), filename)
+        exec(compile(text, filename, "exec"), namespace)
+        made = _builtins_made[id(fn)] = (fn, njit(namespace[name]))  # fn kept: its id stays its own
+    return made[1]

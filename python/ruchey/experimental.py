@@ -104,8 +104,10 @@ def _describe(t, owner, field):
         return ("optional", _describe(t.type, owner, field))
     if isinstance(t, types.DeferredType):
         return _describe(t.get(), owner, field)
-    if isinstance(t, (types.Type, types.TupleType, InstanceType, types.FunctionType)):
+    if isinstance(t, (types.Type, types.TupleType, InstanceType, types.FunctionType, types.MemInfoPointer)):
         return t.describe()
+    if isinstance(t, types.CPointer):  # held as compiled code holds a pointer: a 1-d array of no known length
+        return types.Type(t.dtype.kind, 1, "C").describe()
     raise TypeError(f"jitclass {owner}: field {field!r} has type {t!r}, which is not a ruchey type "
                     f"(ruchey.float64, ruchey.float64[:], types.ListType(...), Other.class_type.instance_type)")
 

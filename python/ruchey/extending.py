@@ -76,6 +76,8 @@ def register_jitable(*args, **jit_options):
 def _type_of(desc):
     if isinstance(desc, dict):  # a constant's: its literal type
         return types.literal(desc["literal"])
+    if isinstance(desc, tuple) and desc[0] == "meminfo":
+        return types.MemInfoPointer(types.voidptr)
     if isinstance(desc, tuple):
         return types.Type(*desc)
     if isinstance(desc, list):  # a tuple type

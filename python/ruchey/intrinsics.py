@@ -30,7 +30,7 @@ import functools
 
 from ruchey import types
 
-__all__ = ["intrinsic", "get_or_insert_function", "alloca_once"]
+__all__ = ["intrinsic", "get_or_insert_function", "alloca_once", "NRT_get_api"]
 
 
 def _llvmlite_ir():
@@ -54,12 +54,6 @@ CGUTILS_VALUES = {
 }
 
 
-def __getattr__(name):
-    if name in CGUTILS_VALUES:
-        return CGUTILS_VALUES[name](_llvmlite_ir())
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
 def _is_number_or_bool(t):
     return isinstance(t, types.Type) and not isinstance(t, types.UnicodeType) and not t.ndim and \
         not t.name.startswith("complex")
@@ -69,10 +63,13 @@ def _llvm_type(ir, t):
     """The LLVM type of a number, bool, scalar type or pointer in an intrinsic's code (Numba's value types)."""
     if isinstance(t, types.NumberClass):
         return ir.LiteralStructType([])
+    if isinstance(t, types.MemInfoPointer):  # the RtMemInfo's address, as Numba's MemInfo*
+        return ir.IntType(8).as_pointer()
     if isinstance(t, types.CPointer):
         return _llvm_type(ir, t.dtype).as_pointer()
     if not _is_number_or_bool(t):
-        raise TypeError(f"an @intrinsic's signature takes numbers, bools, scalar types and pointers only, not {t!r}")
+        raise TypeError(f"an @intrinsic's signature takes numbers, bools, scalar types, pointers and "
+                        f"MemInfoPointers only, not {t!r}")
     name = t.name
     if name == "bool":
         return ir.IntType(1)
@@ -85,11 +82,48 @@ def _llvm_type(ir, t):
     return ir.IntType(t.bitwidth)
 
 
+class _Nrt:
+    """context.nrt: Numba's runtime as intrinsics reach it, over ruchey's
+    counted memory (lib/nrt.c). A MemInfo is an RtMemInfo: its count, then
+    its data pointer."""
+
+    def __init__(self, ir):
+        self._ir = ir
+        self._ptr = ir.IntType(8).as_pointer()
+
+    def _call(self, builder, name, ret, args):
+        fnty = self._ir.FunctionType(ret, [a.type for a in args])
+        return builder.call(get_or_insert_function(builder.module, fnty, name), args)
+
+    def get_nrt_api(self, builder):
+        """The address of the NRT_api_functions table (numba.core.unsafe.nrt.NRT_get_api)."""
+        return self._call(builder, "rt_nrt_api", self._ptr, [])
+
+    def meminfo_data(self, builder, meminfo):
+        """The data pointer a MemInfo holds."""
+        ir = self._ir
+        slots = builder.bitcast(meminfo, self._ptr.as_pointer())
+        return builder.load(builder.gep(slots, [ir.Constant(ir.IntType(64), 1)]))
+
+    def _count(self, builder, typ, value, name):
+        if not isinstance(typ, types.MemInfoPointer):
+            raise TypeError(f"context.nrt counts MemInfoPointer values only in ruchey's intrinsics, not {typ!r}")
+        self._call(builder, name, self._ir.VoidType(), [builder.bitcast(value, self._ptr)])
+
+    def incref(self, builder, typ, value):
+        self._count(builder, typ, value, "rt_nrt_acquire")
+
+    def decref(self, builder, typ, value):
+        """Drops a reference; the last runs the MemInfo's destructor."""
+        self._count(builder, typ, value, "rt_nrt_release")
+
+
 class _Context:
     """What codegen gets as context: the conversions and types intrinsics use."""
 
     def __init__(self, ir):
         self._ir = ir
+        self.nrt = _Nrt(ir)
 
     def get_value_type(self, t):
         return _llvm_type(self._ir, t)
@@ -161,6 +195,18 @@ def _describe(t):
     return t.describe()
 
 
+def _nrt_get_api_typer(typingctx):
+    def codegen(context, builder, sig, args):
+        return context.nrt.get_nrt_api(builder)
+    return types.voidptr(), codegen
+
+
+def __getattr__(name):
+    if name in CGUTILS_VALUES:
+        return CGUTILS_VALUES[name](_llvmlite_ir())
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
 class Intrinsic:
     """What @intrinsic makes: compiled code calls it; Python cannot."""
 
@@ -221,3 +267,11 @@ def intrinsic(*args, **kwargs):
     if args:
         raise TypeError("intrinsic takes a typing function, or keyword options only")
     return lambda typer: Intrinsic(typer, prefer_literal=kwargs.get("prefer_literal", False))
+
+
+# numba.core.unsafe.nrt.NRT_get_api(): in compiled code, a voidptr to Numba's
+# table of NRT functions (allocate, manage_memory, acquire, release,
+# get_data), which works on ruchey's counted memory (lib/nrt.c); C code
+# given it makes MemInfos that compiled code holds as MemInfoPointers
+NRT_get_api = Intrinsic(_nrt_get_api_typer)
+NRT_get_api.__name__ = NRT_get_api.__qualname__ = "NRT_get_api"

@@ -73,9 +73,13 @@ def _ruchey_kind(t, what):
     from ruchey import types  # (types names WrapperAddressProtocol: imported after this module)
     if isinstance(t, types.NoneType) and what == "result":
         return -1
+    if isinstance(t, types.MemInfoPointer):
+        return "meminfo"  # passed borrowed; a result is a new reference
+    if isinstance(t, types.CPointer):
+        return _KINDS["uint64"]  # an address: an integer, an array's a.ctypes, a voidptr value
     if type(t) is not types.Type or t.ndim or t.name not in _CTYPES.values():
         raise TypeError(f"a native function's {what} of type {t!r} is not supported in compiled code "
-                        "(numbers and bools are)")
+                        "(numbers, bools, pointers and MemInfoPointers are)")
     return t.kind
 
 

@@ -268,8 +268,20 @@ def _submodules():
                                     alloca_once=ruchey.intrinsics.alloca_once), (_CgutilsValues(),)),
         "numba.core.caching": (dict(NullCache=ruchey.caching.NullCache), ()),
         # the class of what @njit returns, for isinstance checks of functions as arguments
-        "numba.core.registry": (dict(CPUDispatcher=_core.Dispatcher), ()),
+        "numba.core.registry": (dict(CPUDispatcher=_core.Dispatcher, cpu_target=_CpuTarget()), ()),
+        "numba.core.unsafe": ({}, ()),
+        "numba.core.unsafe.nrt": (dict(NRT_get_api=ruchey.intrinsics.NRT_get_api), ()),
+        "numba.core.runtime": ({}, ()),
+        "numba.core.runtime.nrt": ({}, ()),
     }
+
+
+class _CpuTarget:
+    """numba.core.registry.cpu_target: packages read its contexts to make
+    Numba set its CPU target up (numba-kdtree); ruchey's compiler needs no
+    such step, so they are plain objects with nothing to use."""
+
+    typing_context = target_context = type("CPUContext", (), {"__doc__": "ruchey's CPU target needs no context"})()
 
 
 class _Finder(importlib.abc.MetaPathFinder, importlib.abc.Loader):

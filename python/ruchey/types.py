@@ -358,6 +358,77 @@ class CPointer:
         return self._name or f"{self.dtype!r}*"
 
 
+class MemInfoPointer:
+    """Numba's MemInfoPointer(voidptr): a reference-counted pointer to
+    memory a C library made through the NRT table (``NRT_get_api()``),
+    with the destructor the library gave. Compiled code holds it in a
+    variable or a structref's field (a copy takes a reference, the end of
+    its life drops one, the last running the destructor), passes it to
+    ``ExternalFunction``s and reads its data in an @intrinsic
+    (``context.nrt.meminfo_data``). ruchey has one such type whatever it
+    points to."""
+
+    def __init__(self, dtype):
+        self.dtype = dtype
+
+    def __call__(self, *args):
+        """MemInfoPointer(voidptr)(voidptr, ...): a signature returning one (an ExternalFunction's)."""
+        return Signature(self, args)
+
+    def describe(self):
+        return ("meminfo", "none")
+
+    def __eq__(self, other):
+        return isinstance(other, MemInfoPointer)
+
+    def __hash__(self):
+        return hash("MemInfoPointer")
+
+    def __repr__(self):
+        return f"MemInfoPointer({self.dtype!r})"
+
+
+class ExternalFunction:
+    """Numba's ExternalFunction(symbol, signature): a C function of this
+    process (a library loaded with llvmlite.binding.load_library_permanently
+    or ctypes with RTLD_GLOBAL) that compiled code calls by its symbol.
+    Arguments and results are numbers, bools, pointers (voidptr, CPointer:
+    an address, an array's ``a.ctypes``, a voidptr an @intrinsic gave) and
+    MemInfoPointers (one returned is a new reference)."""
+
+    def __init__(self, symbol, sig):
+        if not isinstance(symbol, str) or not isinstance(sig, Signature):
+            raise TypeError(f"ExternalFunction takes a symbol and a signature, got {symbol!r}, {sig!r}")
+        self.symbol, self.sig = symbol, sig
+
+    def __repr__(self):
+        return f"ExternalFunction({self.symbol!r}, {self.sig!r})"
+
+    def __wrapper_address__(self):
+        """The symbol's address in this process (Numba's LLVM finds it
+        among the libraries loaded with RTLD_GLOBAL, as llvmlite loads them)."""
+        import ctypes
+        try:
+            return ctypes.cast(getattr(ctypes.CDLL(None), self.symbol), ctypes.c_void_p).value
+        except AttributeError:
+            pass
+        try:
+            from llvmlite import binding
+            address = binding.address_of_symbol(self.symbol)
+        except ImportError:
+            address = None
+        if not address:
+            raise TypeError(f"ExternalFunction {self.symbol!r}: no such symbol in this process "
+                            "(load its library with llvmlite.binding.load_library_permanently)")
+        return address
+
+    def signature(self):
+        return self.sig
+
+    def __call__(self, *args):
+        raise TypeError(f"ExternalFunction {self.symbol!r} is called from compiled code only")
+
+
 class NumberClass(Described):
     """Numba's NumberClass: the type of a scalar type used as a value
     (``numpy.float64`` passed to a function), described "dtype(float64)";
@@ -381,7 +452,7 @@ class Signature:
     def __init__(self, return_type, args):
         for a in args:
             if not isinstance(a, (Type, TupleType, Optional, CPointer, ListType, DictType, FunctionType, NoneType,
-                                  EnumMember, NumberClass)):
+                                  EnumMember, NumberClass, MemInfoPointer)):
                 raise TypeError(f"not a ruchey type in a signature: {a!r}")
         self.return_type, self.args = return_type, tuple(args)
 
@@ -523,7 +594,8 @@ voidptr = CPointer(_SCALARS["uint8"], "void*")
 namespace.update(NPDatetime=NPDatetime, NPTimedelta=NPTimedelta, void=void, none=none, Tuple=Tuple, UniTuple=UniTuple, NamedTuple=NamedTuple,
                  NamedUniTuple=NamedUniTuple, BaseTuple=BaseTuple, optional=Optional, CPointer=CPointer,
                  EnumMember=EnumMember, IntEnumMember=IntEnumMember,
-                 deferred_type=DeferredType, voidptr=voidptr, WrapperAddressProtocol=WrapperAddressProtocol)
+                 deferred_type=DeferredType, voidptr=voidptr, WrapperAddressProtocol=WrapperAddressProtocol,
+                 MemInfoPointer=MemInfoPointer, ExternalFunction=ExternalFunction)
 globals().update(namespace)
 
 
