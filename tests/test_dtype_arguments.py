@@ -159,3 +159,23 @@ def test_ruchey_scalar_and_tuple_types_pass_array_types_are_refused():
     assert empty(float32) == 0 and empty(Tuple([float64, int64])) == 0
     with pytest.raises(TypeError, match="not supported"):
         empty(float64[:])
+
+
+@njit
+def one_of_its_type(a, v):
+    """thewalrus' M.dtype.type(1.0): the element type's value, as Numba's number class makes it."""
+    t = a.dtype.type
+    return a.dtype.type(v), t(v) * 2
+
+
+@pytest.mark.parametrize("dt", [np.float64, np.float32, np.int16, np.uint8, np.complex128, np.complex64])
+def test_dtype_type_makes_a_scalar_of_the_elements_type(dt):
+    a = np.zeros(2, dt)
+    for v in (0.1, 3, True, 2.75):  # (0.1 is rounded to float32's, truncated to the ints')
+        got, expected = one_of_its_type(a, v), one_of_its_type.py_func(a, v)
+        assert got == expected
+
+
+def test_dtype_type_of_a_complex_value_for_a_real_dtype_is_a_typing_error():
+    with pytest.raises(ruchey.TypingError, match="cannot convert complex128"):
+        one_of_its_type(np.zeros(2), 1j)

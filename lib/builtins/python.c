@@ -204,6 +204,26 @@ static LLVMValueRef lo_type_of_call(Lower *l, Node *n) {
   return lo_convert_call(l, n);
 }
 
+/* dtype.type, as Numba's: the number class of the dtype, which ruchey's
+ * types do not tell apart from the dtype (numpy.float64 and
+ * numpy.dtype("f8") are both a dtype), so the dtype itself. */
+static const Type *ty_dtype_type(Infer *in, Node *n, const Type **args) {
+  if (!ty_is_scalar(args[0]->elem) || ty_is_time(args[0]->elem))
+    return ty_error(in, n, "%s has no number class in compiled code", args[0]->name);
+  return args[0];
+}
+
+static LLVMValueRef lo_dtype_type(Lower *l, Node *n) { return LLVMGetUndef(l->mod->i8); }
+
+/* a.dtype.type(v): v as the dtype's scalar type (thewalrus' M.dtype.type(1.0)) */
+static const Type *ty_dtype_type_call(Infer *in, Node *n, const Type **args) {
+  if (!ty_dtype_type(in, n, args)) return NULL;
+  n->ival = args[0]->elem->kind;
+  return ty_cast(in, n, args + 1);
+}
+
+static LLVMValueRef lo_dtype_type_call(Lower *l, Node *n) { return lo_expr_as(l, n->list.items[1], n->ty); }
+
 /* type(x) as a value: x's type as a dtype (numpy.empty(n, type(x))). */
 static const Type *ty_type_value(Infer *in, Node *n, const Type **args) {
   if (!ty_is_scalar(args[0]))
@@ -696,6 +716,10 @@ const Builtin bi_python[] = {
   FUNCTION("an undefined name", NULL, NULL, 0, 0, 0, ty_undefined_name, NULL),
   FUNCTION("isinstance", NULL, NULL, 1, 1, BF_PURE | BF_CHEAP | BF_COMPLEX | BF_NONE, ty_isinstance, lo_isinstance),
   FUNCTION("type(x)(v)", NULL, NULL, 2, 2, BF_PURE | BF_CHEAP | BF_COMPLEX, ty_type_of_call, lo_type_of_call),
+  {"dtype.type", NULL, "type", BK_ATTRIBUTE, TY_DTYPE, 0, 0, NULL, BF_PURE | BF_CHEAP | BF_COMPLEX, 0, 0, ty_dtype_type,
+   lo_dtype_type},
+  {"dtype.type()", NULL, "type", BK_METHOD, TY_DTYPE, 1, 1, NULL, BF_PURE | BF_CHEAP | BF_COMPLEX, 0, 0,
+   ty_dtype_type_call, lo_dtype_type_call},
   FUNCTION("get_thread_id", "ruchey", "get_thread_id", 0, 0, BF_PURE | BF_CHEAP, ty_pool_query, lo_thread_id),
   FUNCTION("get_num_threads", "ruchey", "get_num_threads", 0, 0, BF_PURE | BF_CHEAP, ty_pool_query, lo_num_threads),
   FUNCTION("a ruchey function", NULL, NULL, 0, 64, BF_RAISES | BF_VARIES | BF_COMPLEX, ty_jit_call, lo_jit_call),
