@@ -1285,6 +1285,34 @@ static PyObject *iterator_of_builtin(Fe *fe, PyObject *obj) {
   return iterate;
 }
 
+/* numpy.ndindex(...) or numpy.ndenumerate(a) as a value, not a for loop's
+ * iterable (it = numpy.ndindex(shape); next(it); for i in it): a compiled
+ * generator walking it as a for loop does (ruchey._iterators), as Numba's
+ * iterator objects are walked. */
+enum { NP_ITER_NONE, NP_ITER_NDINDEX, NP_ITER_NDENUMERATE, NP_ITER_NDITER, NP_ITER_PNDINDEX };
+static int numpy_index_iterator(Fe *fe, PyObject *it);
+static Node *ndindex_operand(Fe *fe, PyObject *it, int which);
+
+static Node *index_iterator_call(Fe *fe, PyObject *e, int which) {
+  PyObject *module = PyImport_ImportModule("ruchey._iterators");
+  PyObject *gen = module ? PyObject_GetAttrString(module, which == NP_ITER_NDINDEX ? "ndindex" : "ndenumerate") : NULL;
+  Py_XDECREF(module);
+  if (!gen) {
+    PyErr_Clear();
+    return fe_error(fe, e, "numpy's index iterators are not available as values here");
+  }
+  Node *operand = ndindex_operand(fe, e, which), *n = NULL;
+  if (operand) {
+    n = new_node(fe, N_CALL, e);
+    n->bi = core_builtin_named("a ruchey function");
+    n->list = new_list(fe, 1);
+    n->list.items[0] = operand;
+    if (!fe_bind_jit_call(fe, e, n, gen)) n = NULL;
+  }
+  Py_DECREF(gen);  /* (the module keeps it) */
+  return n;
+}
+
 /* One class of isinstance's, added to c: a kind, or a type exactly, as
  * Numba matches them; false (with the error) for a class it refuses. */
 static bool isinstance_class(Fe *fe, PyObject *e, PyObject *cls, IsClasses *c) {
@@ -1402,6 +1430,11 @@ static Node *fe_call(Fe *fe, PyObject *e) {
     Node *n = fe_local_call(fe, e, func);
     Py_DECREF(func);
     return n;
+  }
+  int index_iterator = numpy_index_iterator(fe, e);
+  if (index_iterator == NP_ITER_NDINDEX || index_iterator == NP_ITER_NDENUMERATE) {
+    Py_DECREF(func);
+    return index_iterator_call(fe, e, index_iterator);
   }
   PyObject *obj = iterator_of_builtin(fe, static_object(fe, func));
   if (!obj && is_kind(func, "Attribute")) {
@@ -2313,7 +2346,6 @@ static Node *walk_zip(Fe *fe, Walk *w, PyObject *it) {
 
 /* Which of NumPy's index iterators `it` calls (or ruchey.pndindex, Numba's
  * parallel ndindex). */
-enum { NP_ITER_NONE, NP_ITER_NDINDEX, NP_ITER_NDENUMERATE, NP_ITER_NDITER, NP_ITER_PNDINDEX };
 
 static int numpy_index_iterator(Fe *fe, PyObject *it) {
   if (!is_kind(it, "Call")) return NP_ITER_NONE;
@@ -2332,14 +2364,10 @@ static int numpy_index_iterator(Fe *fe, PyObject *it) {
   return which;
 }
 
-/* numpy.ndindex(shape) (or ndindex(d0, d1, ...)): the counter unravelled
- * into a tuple of indices; numpy.ndenumerate(a): (that index, a[index]);
- * numpy.nditer(a): a 0-d view of a at that index. */
-static Node *walk_ndindex(Fe *fe, Walk *w, PyObject *it, int which) {
-  if (which == NP_ITER_PNDINDEX) {  /* ndindex over a prange's counter */
-    w->parallel = true;
-    which = NP_ITER_NDINDEX;
-  }
+/* What numpy.ndindex(...) walks (its shape: its one argument, its
+ * arguments as a tuple, or the tuple its starred ones make), or
+ * ndenumerate's and nditer's one array. */
+static Node *ndindex_operand(Fe *fe, PyObject *it, int which) {
   PyObject *args = field(it, "args"), *kws = field(it, "keywords");
   int na = (int)PyList_GET_SIZE(args);
   bool one = which != NP_ITER_NDINDEX;
@@ -2358,6 +2386,18 @@ static Node *walk_ndindex(Fe *fe, Walk *w, PyObject *it, int which) {
   for (int i = 0; shape && na > 1 && i < na; i++)
     if (!(shape->list.items[i] = fe_expr(fe, PyList_GET_ITEM(args, i)))) shape = NULL;
   Py_DECREF(args); Py_DECREF(kws);
+  return shape;
+}
+
+/* numpy.ndindex(shape) (or ndindex(d0, d1, ...)): the counter unravelled
+ * into a tuple of indices; numpy.ndenumerate(a): (that index, a[index]);
+ * numpy.nditer(a): a 0-d view of a at that index. */
+static Node *walk_ndindex(Fe *fe, Walk *w, PyObject *it, int which) {
+  if (which == NP_ITER_PNDINDEX) {  /* ndindex over a prange's counter */
+    w->parallel = true;
+    which = NP_ITER_NDINDEX;
+  }
+  Node *shape = ndindex_operand(fe, it, which);
   int var = shape ? evaluated_once(fe, w, it, shape) : -1;
   if (var < 0) return NULL;
   bool nditer = which == NP_ITER_NDITER;

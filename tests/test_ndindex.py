@@ -201,3 +201,39 @@ def test_tuple_variable_index_too_long():
         return a[t]
     with pytest.raises(ruchey.TypingError, match="too many indices"):
         too_many(numpy.ones((2, 2)))
+
+
+@njit
+def walked_after_next(a):
+    """thewalrus' indices = numpy.ndindex(G.shape); next(indices); for idx in indices."""
+    indices = numpy.ndindex(a.shape)
+    first = next(indices)
+    s = 0.0
+    for idx in indices:
+        s = s * 0.5 + a[idx]
+    items = numpy.ndenumerate(a)
+    skipped = next(items)
+    t = 0.0
+    for idx, x in items:
+        t += x * (idx[0] + 1)
+    pairs = numpy.ndindex(2, 3)
+    return first, s, skipped[0], skipped[1], t, next(pairs), next(pairs)
+
+
+def test_ndindex_and_ndenumerate_as_values_walk_as_loops():
+    rng = make_rng(7)
+    for shape in ((3,), (2, 3), (2, 1, 4)):
+        a = rng.standard_normal(shape)
+        assert_same(walked_after_next, a)
+
+
+def test_next_of_an_exhausted_ndindex_raises_stop_iteration():
+    @njit
+    def past_end(n):
+        it = numpy.ndindex(n)
+        for _ in range(n + 1):
+            next(it)
+
+    for f in (past_end, past_end.py_func):
+        with pytest.raises(StopIteration):
+            f(2)
