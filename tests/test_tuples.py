@@ -416,3 +416,24 @@ def test_in_a_tuple_compares_each_item(t):
 def test_in_a_tuple_of_arrays_is_a_typing_error():
     with pytest.raises(ruchey.TypingError, match="'in' a tuple holding"):
         ruchey.njit(contains)((numpy.zeros(2),), 1.0)
+
+
+@njit
+def tuple_calls(i, j, t):
+    """thewalrus' tuple((i - 1, j - 1)): tuple() of a tuple is the tuple."""
+    return tuple((i - 1, j - 1)), tuple(), tuple(t), tuple((t, 2.5))
+
+
+def test_tuple_of_a_tuple_is_itself():
+    for args in ((3, 4, (1.5, 2)), (0, -1, ()), (7, 8, (numpy.zeros(2), 1))):
+        got, expected = tuple_calls(*args), tuple_calls.py_func(*args)
+        assert repr(got) == repr(expected)
+
+
+def test_tuple_of_a_list_is_a_typing_error():
+    @njit
+    def of_list(n):
+        return tuple([i for i in range(n)])
+
+    with pytest.raises(ruchey.TypingError, match="tuple\\(\\) of .* takes a tuple"):
+        of_list(3)

@@ -2,7 +2,7 @@
  * unpacking them: t[i] with a variable i (a homogeneous tuple's, which
  * also makes `for x in t`), t[a:b:c] with constants, t + u, t * k, and the
  * comparisons ==, !=, <, <=, >, >= (item by item, as Python compares
- * sequences), and the binding of f(*t) to a compiled function's
+ * sequences), tuple() and tuple(t), and the binding of f(*t) to a compiled function's
  * parameters. A tuple is an LLVM struct of its items (model.c).
  */
 #include "builtins/builtins.h"
@@ -362,9 +362,26 @@ int lo_spread_args(Lower *l, Node *n, const Func *callee, LLVMValueRef *args, LL
   return np + 1;
 }
 
+/* ---------------------------------------------------------------- tuple() */
+
+/* tuple() and tuple(t) of a tuple t, as Numba types them (it refuses any
+ * other iterable, whose length the type would have to know). */
+static const Type *ty_tuple_call(Infer *in, Node *n, const Type **args) {
+  if (!n->list.len) return ty_tuple(0, NULL);
+  if (args[0]->kind != TY_TUPLE)
+    return ty_error(in, n, "tuple() of %s is not supported in compiled code: it takes a tuple", args[0]->name);
+  return args[0];
+}
+
+static LLVMValueRef lo_tuple_call(Lower *l, Node *n) {
+  return n->list.len ? lo_owned(l, n->list.items[0]) : LLVMGetUndef(lo_type(l, n->ty));
+}
+
 /* ---------------------------------------------------------------- the rows */
 
 const Builtin bi_tuples[] = {
+  {"tuple", "builtins", "tuple", BK_FUNCTION, 0, 0, 1, NULL, BF_COMPLEX | BF_LISTS, 0, 0, ty_tuple_call,
+   lo_tuple_call},
   {"tuple.index", NULL, "index", BK_METHOD, TY_TUPLE, 1, 1, NULL, BF_RAISES | BF_STRINGS, 1, 0, ty_tuple_find, lo_tuple_find},
   {"tuple.count", NULL, "count", BK_METHOD, TY_TUPLE, 1, 1, NULL, BF_STRINGS, 2, 0, ty_tuple_find, lo_tuple_find},
   BI_END,
