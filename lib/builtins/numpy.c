@@ -153,7 +153,8 @@ static const Type *arange_args_type(Node *n) {
 /* numpy.arange([start, ]stop[, step][, dtype]) */
 static const Type *ty_arange(Infer *in, Node *n, const Type **args) {
   for (int i = 0; i < arange_nargs(n); i++)
-    if (!ty_is_scalar(args[i])) return ty_error(in, n->list.items[i], "numpy.arange() needs numbers, got %s", args[i]->name);
+    if (!ty_is_scalar(args[i]) || ty_is_complex(args[i]))
+      return ty_error(in, n->list.items[i], "numpy.arange() needs ints or floats in compiled code, got %s", args[i]->name);
   const Type *elem = np_dtype_arg(in, n, 3, arange_args_type(n));
   if (elem && elem->kind == TY_BOOL)
     return ty_error(in, n, "numpy.arange() cannot make bools (NumPy has no fill function for them)");
@@ -179,9 +180,10 @@ static LLVMValueRef arange_count(Lower *l, const Type *t, LLVMValueRef start, LL
 
 /* numpy.arange fills as NumPy does: the first two values are start and
  * start + step converted to the dtype, the others first + i*(second - first)
- * computed in the dtype. */
+ * computed in the dtype (a complex dtype's: in its real parts, the
+ * imaginary ones zero, as NumPy's complex fill of real bounds). */
 static LLVMValueRef lo_arange(Lower *l, Node *n) {
-  const Type *t = arange_args_type(n), *e = n->ty->elem;
+  const Type *t = arange_args_type(n), *c = n->ty->elem, *e = lo_complex_part(c);
   bool floats = ty_is_float(t);
   LLVMValueRef start = floats ? lo_fconst(l, t, 0) : const_i64(l, 0), stop, step = floats ? lo_fconst(l, t, 1) : const_i64(l, 1);
   if (n->list.len == 1) {
@@ -201,15 +203,16 @@ static LLVMValueRef lo_arange(Lower *l, Node *n) {
   LLVMValueRef i = lo_convert(l, loop.index, TYS(TY_I64), e);
   LLVMValueRef v = ty_is_float(e) ? LLVMBuildFAdd(l->b, b0, LLVMBuildFMul(l->b, i, delta, ""), "")
                                   : LLVMBuildAdd(l->b, b0, LLVMBuildMul(l->b, i, delta, ""), "");
-  lo_store_scalar(l, e, LLVMBuildGEP2(l->b, lo_storage_type(l, e), data, &loop.index, 1, ""), v);
+  if (c != e) v = lo_complex_make(l, c, v, lo_fconst(l, e, 0.0));
+  lo_store_scalar(l, c, LLVMBuildGEP2(l->b, lo_storage_type(l, c), data, &loop.index, 1, ""), v);
   lo_loop_end(l, &loop);
   LLVMValueRef first[2] = {b0, b1};
   for (int k = 0; k < 2; k++) {
     LLVMBasicBlockRef put = new_block(l, "arange.first"), done = new_block(l, "arange.done");
     LLVMBuildCondBr(l->b, LLVMBuildICmp(l->b, LLVMIntSGT, count, const_i64(l, k), ""), put, done);
     position(l, put);
-    LLVMValueRef at = const_i64(l, k);
-    lo_store_scalar(l, e, LLVMBuildGEP2(l->b, lo_storage_type(l, e), data, &at, 1, ""), first[k]);
+    LLVMValueRef at = const_i64(l, k), v = c != e ? lo_complex_make(l, c, first[k], lo_fconst(l, e, 0.0)) : first[k];
+    lo_store_scalar(l, c, LLVMBuildGEP2(l->b, lo_storage_type(l, c), data, &at, 1, ""), v);
     LLVMBuildBr(l->b, done);
     position(l, done);
   }
@@ -611,10 +614,14 @@ static Nested nested_shape(const Type *t) {
   return s;
 }
 
-/* The numbers each item of a list of type t has (a tuple's fields, of
- * one dtype promoted into *elem); 1 for numbers; -1 for other items. */
-static int list_row(const Type *t, const Type **elem) {
+/* A list of type t as numpy.array reads it: lists nested *depth deep (1:
+ * a list of numbers) whose innermost items are numbers or tuples of
+ * numbers (one more dimension, of the tuples' length), the values' dtype
+ * promoted into *elem. The numbers a row of innermost items has: 1 for
+ * numbers, a tuple's fields; -1 for other items. */
+static int list_nest(const Type *t, int *depth, const Type **elem) {
   const Type *item = t->elem;
+  for (*depth = 1; item && item->kind == TY_LIST && *depth < RC_MAX_NDIM - 1; ++*depth) item = item->elem;
   if (item && ty_is_scalar(item)) {
     *elem = item;
     return 1;
@@ -627,14 +634,22 @@ static int list_row(const Type *t, const Type **elem) {
   return item->nfields;
 }
 
-/* numpy.array(a list): of numbers 1-d, of tuples of numbers 2-d, as Numba's of a reflected list */
+static const Type *innermost_item(const Type *t) {
+  while (t->kind == TY_LIST) t = t->elem;
+  return t;
+}
+
+/* numpy.array(a list): of numbers 1-d, of tuples of numbers 2-d, of lists
+ * of them a dimension more each, as Numba's of a reflected list */
 static const Type *ty_array_of_list(Infer *in, Node *n, const Type *t) {
   const Type *row = NULL;
+  int depth;
   if (!ty_list_item(in, n, t)) return NULL;  /* an empty list's items: typed by a later append, or the error */
-  if (list_row(t, &row) < 0)
-    return ty_error(in, n, "%s() of a list needs one of numbers or of tuples of numbers, got %s", n->bi->name, t->name);
+  if (list_nest(t, &depth, &row) < 0)
+    return ty_error(in, n, "%s() of a list needs one of numbers, of tuples of numbers or of such lists, got %s",
+                    n->bi->name, t->name);
   const Type *elem = np_dtype_arg(in, n, 1, row);
-  return elem ? ty_array(elem, t->elem->kind == TY_TUPLE ? 2 : 1, 'C', false) : NULL;
+  return elem ? ty_array(elem, depth + (innermost_item(t)->kind == TY_TUPLE), 'C', false) : NULL;
 }
 
 /* numpy.array(object, dtype=None): always a new array */
@@ -729,26 +744,74 @@ static void store_leaf(Lower *l, Fill *f, const Type *t, LLVMValueRef v) {
   lo_copy_elements(l, bt, block, t, v);
 }
 
-/* A list's items, each a number or a tuple of numbers, in the rows of a new array. */
-static LLVMValueRef lo_array_of_list(Lower *l, Node *n, Node *arg) {
-  const Type *item = arg->ty->elem, *e = n->ty->elem, *row = NULL;
-  int k = list_row(arg->ty, &row);
-  LLVMValueRef lst = lo_expr(l, arg);
-  LLVMValueRef len = lo_list_len(l, lst), shape[2] = {len, const_i64(l, k)};
-  LLVMValueRef out = lo_alloc_array(l, n->ty, shape, -1);
-  LLVMValueRef data = LLVMBuildExtractValue(l->b, out, 2, "");
-  LoLoop loop = lo_loop_begin(l, const_i64(l, 0), len, NULL, "array.list");
+/* A list of lists being copied into a new array: its shape (the first
+ * items' lengths, level by level), and the row width k of its innermost
+ * items (a tuple's fields, or 1). */
+typedef struct ListFill {
+  const Type *to;
+  LLVMValueRef out;
+  LLVMValueRef shape[RC_MAX_NDIM];
+  int depth, k;
+} ListFill;
+
+/* lst's first item (a list, of type lt's items), or where lst is empty
+ * lst itself: a list whose length, 0, is the shape's all the same. */
+static LLVMValueRef first_item(Lower *l, const Type *lt, LLVMValueRef lst, LLVMValueRef len) {
+  LLVMValueRef slot = lo_alloca(l, LLVMTypeOf(lst), "array.first");
+  LLVMBuildStore(l->b, lst, slot);
+  LLVMBasicBlockRef take = new_block(l, "array.first"), done = new_block(l, "array.first_done");
+  LLVMBuildCondBr(l->b, LLVMBuildICmp(l->b, LLVMIntSGT, len, const_i64(l, 0), ""), take, done);
+  position(l, take);
+  LLVMBuildStore(l->b, lo_load_scalar(l, lt->elem, lo_list_item_addr(l, lt->elem, lst, const_i64(l, 0))), slot);
+  LLVMBuildBr(l->b, done);
+  position(l, done);
+  return LLVMBuildLoad2(l->b, LLVMTypeOf(lst), slot, "");
+}
+
+/* lst (of type lt, at nesting level d) into the rows from row `base` on:
+ * its items' lists a level deeper, each of the length the shape says
+ * (Numba's ValueError where one differs), or its numbers or tuples. */
+static void fill_from_list(Lower *l, ListFill *f, const Type *lt, LLVMValueRef lst, int d, LLVMValueRef base) {
+  const Type *item = lt->elem, *e = f->to->elem;
+  if (d) lo_raise_if(l, LLVMBuildICmp(l->b, LLVMIntNE, lo_list_len(l, lst), f->shape[d], ""), RT_ERR_VALUE,
+                     "incompatible sequence shape");
+  LLVMValueRef data = LLVMBuildExtractValue(l->b, f->out, 2, "");
+  LoLoop loop = lo_loop_begin(l, const_i64(l, 0), f->shape[d], NULL, "array.list");
+  LLVMValueRef row = LLVMBuildAdd(l->b, LLVMBuildMul(l->b, base, f->shape[d], ""), loop.index, "");
   LLVMValueRef from = lo_list_item_addr(l, item, lst, loop.index);
-  for (int j = 0; j < k; j++) {
-    const Type *f = item->kind == TY_TUPLE ? item->fields[j] : item;
-    LLVMValueRef field = item->kind == TY_TUPLE ? LLVMBuildGEP2(l->b, l->mod->i8, from, (LLVMValueRef[]){const_i64(l, (int64_t)item->offsets[j])}, 1, "") : from;
-    LLVMValueRef at = LLVMBuildAdd(l->b, LLVMBuildMul(l->b, loop.index, const_i64(l, k), ""), const_i64(l, j), "");
-    LLVMValueRef to = LLVMBuildGEP2(l->b, lo_storage_type(l, e), data, &at, 1, "");
-    lo_store_scalar(l, e, to, lo_convert(l, lo_load_scalar(l, f, field), f, e));
+  if (d + 1 < f->depth) {
+    fill_from_list(l, f, item, lo_load_scalar(l, item, from), d + 1, row);
+  } else {
+    for (int j = 0; j < f->k; j++) {
+      const Type *ft = item->kind == TY_TUPLE ? item->fields[j] : item;
+      LLVMValueRef field = item->kind == TY_TUPLE ? LLVMBuildGEP2(l->b, l->mod->i8, from, (LLVMValueRef[]){const_i64(l, (int64_t)item->offsets[j])}, 1, "") : from;
+      LLVMValueRef at = LLVMBuildAdd(l->b, LLVMBuildMul(l->b, row, const_i64(l, f->k), ""), const_i64(l, j), "");
+      LLVMValueRef to = LLVMBuildGEP2(l->b, lo_storage_type(l, e), data, &at, 1, "");
+      lo_store_scalar(l, e, to, lo_convert(l, lo_load_scalar(l, ft, field), ft, e));
+    }
   }
   lo_loop_end(l, &loop);
+}
+
+/* A list's items (numbers, tuples of numbers, or lists of them) in the rows of a new array. */
+static LLVMValueRef lo_array_of_list(Lower *l, Node *n, Node *arg) {
+  const Type *row = NULL;
+  ListFill f = {.to = n->ty};
+  f.k = list_nest(arg->ty, &f.depth, &row);
+  LLVMValueRef lst = lo_expr(l, arg), cur = lst;
+  const Type *lt = arg->ty;
+  f.shape[0] = lo_list_len(l, lst);
+  for (int d = 1; d < f.depth; d++, lt = lt->elem) {  /* down the first items */
+    cur = first_item(l, lt, cur, f.shape[d - 1]);
+    f.shape[d] = lo_list_len(l, cur);
+  }
+  if (innermost_item(arg->ty)->kind == TY_TUPLE) f.shape[f.depth] = const_i64(l, f.k);
+  f.out = lo_alloc_array(l, n->ty, f.shape, -1);
+  lo_temp_made(l, n->ty, f.out);  /* (freed where a ragged list raises) */
+  fill_from_list(l, &f, arg->ty, lst, 0, const_i64(l, 0));
+  lo_temp_taken(l, f.out);
   lo_done_with(l, arg, lst);
-  return out;
+  return f.out;
 }
 
 static LLVMValueRef lo_array_of(Lower *l, Node *n) {
@@ -1002,7 +1065,7 @@ const Builtin bi_numpy[] = {
   ALLOC_ANY("ones_like", 1, 2, dtype_kw, 1, ty_alloc_like, lo_alloc),
   ALLOC_ANY("full", 2, 3, dtype_kw, -1, ty_full, lo_full),
   ALLOC_ANY("full_like", 2, 3, dtype_kw, -1, ty_full_like, lo_full),
-  ALLOC("arange", 1, 4, dtype_kw, 0, ty_arange, lo_arange),
+  ALLOC_ANY("arange", 1, 4, dtype_kw, 0, ty_arange, lo_arange),
   ALLOC("linspace", 2, 5, linspace_kw, 0, ty_linspace, lo_linspace),
   ALLOC("logspace", 2, 5, logspace_kw, 0, ty_logspace, lo_logspace),
   ALLOC("geomspace", 2, 5, linspace_kw, 0, ty_geomspace, lo_geomspace),
