@@ -1626,14 +1626,23 @@ static bool effect_free(const Node *x) {
   }
 }
 
-/* a[numpy.nonzero(m)]: an index that is a tuple of index arrays made by a
- * call is computed once, in a hidden variable before the statement (as a
- * comprehension is), and the array indexed by that tuple; where the
- * expression must stay where it is written (a while loop's condition) it
+/* Whether x calls a compiled function (a ruchey function, or one held by
+ * a variable), whose result's type, a tuple maybe, typing learns later. */
+static bool calls_compiled(const Node *x) {
+  if (x->kind != N_CALL || !x->bi) return false;
+  return !strcmp(x->bi->name, "a ruchey function") || !strcmp(x->bi->name, "a function value");
+}
+
+/* a[numpy.nonzero(m)], c[mlo(i, j)]: an index that is a tuple of index
+ * arrays made by a call, or a compiled function's result (a tuple, as
+ * Numba's temporaries hold one), is computed once, in a hidden variable
+ * before the statement (as a comprehension is), and the array indexed by
+ * that variable; where the expression must stay where it is written (a
+ * while loop's condition, a branch of a conditional expression) it
  * stays, to be assigned first. */
 static Node *index_once(Fe *fe, PyObject *e, Node *index) {
-  if (fe->in_place || index->kind != N_CALL || !index->bi || !(index->bi->flags & BF_INDEXES) || !effect_free(index))
-    return index;
+  if (fe->in_place || index->kind != N_CALL || !index->bi) return index;
+  if (!calls_compiled(index) && (!(index->bi->flags & BF_INDEXES) || !effect_free(index))) return index;
   return fe_var_node(fe, e, fe_assign_before(fe, e, "index", index));
 }
 
@@ -2120,6 +2129,18 @@ static bool binds_aliases(Fe *fe, PyObject *targets) {
   return all;
 }
 
+/* c[f()] = g(): where the target's index went before the statement
+ * (index_once), the value goes before it, in a hidden variable, so that
+ * g runs before f as Python runs them; the statements at pre[mark] on
+ * move after it. */
+static Node *value_before(Fe *fe, PyObject *s, Node *rhs, int mark) {
+  int var = fe_assign_before(fe, s, "value", rhs);
+  Node *assign = fe->pre.items[fe->pre.len - 1];
+  memmove(fe->pre.items + mark + 1, fe->pre.items + mark, sizeof(Node *) * (size_t)(fe->pre.len - 1 - mark));
+  fe->pre.items[mark] = assign;
+  return fe_var_node(fe, s, var);
+}
+
 static Node *fe_assign(Fe *fe, PyObject *s) {
   PyObject *targets = field(s, "targets"), *value = field(s, "value");
   if (binds_aliases(fe, targets)) {
@@ -2138,7 +2159,9 @@ static Node *fe_assign(Fe *fe, PyObject *s) {
   } else if (rhs && nt == 1) {
     n = new_node(fe, N_ASSIGN, s);
     n->rhs = rhs;
+    int mark = fe->pre.len;
     if (!(n->lhs = fe_target(fe, PyList_GET_ITEM(targets, 0)))) n = NULL;
+    else if (fe->pre.len > mark && !effect_free(rhs)) n->rhs = value_before(fe, s, rhs, mark);
   } else if (rhs) {
     /* a = b = value: evaluate once into a hidden temporary, then assign it
      * to each target in order, as Python does. */

@@ -178,12 +178,20 @@ def corner():
     return (0, 1)
 
 
-def test_tuple_index_must_be_a_variable():
+def test_tuple_index_made_by_a_compiled_function_is_computed_once():
     @njit
     def made(a):
         return a[corner()]
+    a = numpy.arange(8.0).reshape(2, 2, 2)
+    assert_same(made, a)
+
+
+def test_tuple_index_made_in_a_branch_must_be_a_variable():
+    @njit
+    def made(a, c):
+        return a[corner()] if c else a[0]
     with pytest.raises(ruchey.TypingError, match="assign the tuple first"):
-        made(numpy.ones((2, 2, 2)))
+        made(numpy.ones((2, 2, 2)), True)
 
 
 def test_a_sum_of_tuples_indexes_as_the_tuple_it_makes():
