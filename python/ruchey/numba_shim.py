@@ -239,6 +239,8 @@ def _submodules():
         "numba.core.cgutils": (dict(get_or_insert_function=ruchey.intrinsics.get_or_insert_function,
                                     alloca_once=ruchey.intrinsics.alloca_once), (_CgutilsValues(),)),
         "numba.core.caching": (dict(NullCache=ruchey.caching.NullCache), ()),
+        "numba.cpython": ({}, ()),
+        "numba.cpython.unsafe": ({}, ()),
         "numba.cpython.unsafe.tuple": (dict(tuple_setitem=ruchey.unsafe.tuple_setitem), ()),
         # the class of what @njit returns, for isinstance checks of functions as arguments
         "numba.core.registry": (dict(CPUDispatcher=_core.Dispatcher), ()),
