@@ -31,7 +31,7 @@ PACKAGES = ("stumpy", "pynndescent", "quantecon", "numbagg", "numba-stats", "fas
             "quimb", "lenstronomy", "galois", "vectorbt", "py-pde", "thermo", "interpolation", "sktime", "statsforecast",
             "window-ops", "clifford", "dcor", "hyppo", "sgkit", "esda", "porespy", "pysheds",
             "scoringrules", "properscoring", "yasa", "trimap", "pacmap", "numba-kdtree", "numba_celltree",
-            "numbalsoda", "numbakit-ode", "cooltools", "scvelo")
+            "numbalsoda", "numbakit-ode", "cooltools", "scvelo", "sigpy", "thewalrus", "py_vollib_vectorized", "pecanpy")
 TIMEOUT = 1200
 
 
