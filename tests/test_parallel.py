@@ -24,7 +24,7 @@ import numpy
 import numpy as np
 import pytest
 
-from conftest import AS_NUMBA, assert_same_value, numba_deviation, run_python_file
+from conftest import AS_NUMBA, assert_same_value, numba_deviation, rss_bytes, run_python_file
 
 import ruchey
 from ruchey import njit, prange
@@ -1294,6 +1294,28 @@ def test_array_reduction_raising_in_a_chunk_raises():
     with pytest.raises(ValueError, match="bad j"):
         bad(100)
     np.testing.assert_array_equal(bad(50), bad.py_func(50))
+
+
+def test_array_reduction_partials_are_released_when_a_chunk_raises():
+    @njit(parallel=True)
+    def bad(n, m):
+        acc = np.zeros(m)
+        for j in prange(n):
+            if j == n - 3:
+                raise ValueError("bad j")
+            acc += j
+        return acc
+
+    def calls(k):
+        for _ in range(k):
+            with pytest.raises(ValueError):
+                bad(2000, 20000)
+
+    calls(20)
+    before = rss_bytes()
+    calls(200)  # 160 kB a partial, some per call: leaked, hundreds of MB
+    if before is not None:
+        assert rss_bytes() - before < 40 << 20
 
 
 def odd_batches(n, m):

@@ -130,14 +130,16 @@ static LLVMValueRef lo_region_body(Lower *caller, Node *n, const ParPlan *plan, 
   LLVMValueRef parts = LLVMBuildLoad2(l->b, l->mod->ptr, LLVMBuildStructGEP2(l->b, ctxty, ctx, CTX_PARTIALS, ""), "");
   LLVMValueRef mine = LLVMBuildGEP2(l->b, partty, parts, (LLVMValueRef[]){LLVMGetParam(l->fn, 3)}, 1, "");
   for (int v = 0; v < l->f->nvars; v++)
-    if (plan->kind[v] == PAR_REDUCTION)
-      LLVMBuildStore(l->b, LLVMBuildLoad2(l->b, lo_type(l, l->f->var_types[v]), l->slots[v], ""),
-                     LLVMBuildStructGEP2(l->b, partty, mine, (unsigned)slot[v], ""));
+    if (plan->kind[v] == PAR_REDUCTION) {
+      LLVMTypeRef vt = lo_type(l, l->f->var_types[v]);
+      LLVMBuildStore(l->b, LLVMBuildLoad2(l->b, vt, l->slots[v], ""), LLVMBuildStructGEP2(l->b, partty, mine, (unsigned)slot[v], ""));
+      if (array_reduction(l, plan, v)) LLVMBuildStore(l->b, LLVMConstNull(vt), l->slots[v]);  /* the partials own it now */
+    }
   LLVMBuildBr(l->b, l->exit_bb);
   lo_chunk_exit(l, ctx);
-  for (int v = 0; v < l->f->nvars; v++) {
+  for (int v = 0; v < l->f->nvars; v++) {  /* (an array reduced: its partial where the chunk raised) */
     const Type *t = l->f->var_types[v];
-    if (plan->kind[v] == PAR_PRIVATE && t && ty_has_arrays(t))
+    if ((plan->kind[v] == PAR_PRIVATE || array_reduction(l, plan, v)) && t && ty_has_arrays(t))
       lo_refcount(l, t, LLVMBuildLoad2(l->b, lo_type(l, t), l->slots[v], ""), false);
   }
   LLVMBuildRetVoid(l->b);
@@ -196,6 +198,13 @@ static void combine_array_partial(Lower *l, const Partials *pa, LLVMValueRef chu
   position(l, done);
 }
 
+/* Where a chunk raised: the arrays the others reduced into, released. */
+static void release_partial(Lower *l, LLVMValueRef *chunk, void *arg) {
+  Partials *pa = arg;
+  const Type *t = l->f->var_types[pa->var];
+  lo_refcount(l, t, LLVMBuildLoad2(l->b, lo_type(l, t), partial_addr(l, pa, chunk[0]), ""), false);
+}
+
 static void combine_partial(Lower *l, LLVMValueRef *chunk, void *arg) {
   Partials *pa = arg;
   const Type *t = l->f->var_types[pa->var];
@@ -244,6 +253,8 @@ void lo_parallel_for(Lower *l, Node *n, const ParPlan *plan) {
   LLVMBasicBlockRef fail = new_block(l, "region.fail"), ok = new_block(l, "region.ok");
   LLVMBuildCondBr(l->b, LLVMBuildICmp(l->b, LLVMIntNE, st, const_i32(l, 0), ""), fail, ok);
   position(l, fail);
+  for (pa.var = 0; pa.var < l->f->nvars; pa.var++)
+    if (array_reduction(l, plan, pa.var)) lo_for_each_index(l, 1, &nchunks, release_partial, &pa);
   lo_call_fn(l, "rt_error_restore", void_type(l), &l->mod->ptr, &ctx, 1);
   lo_intrinsic(l, "llvm.stackrestore", ptrov, 1, &sp, 1);
   LLVMBuildStore(l->b, st, l->status);
