@@ -245,3 +245,14 @@ def test_next_of_an_exhausted_ndindex_raises_stop_iteration():
     for f in (past_end, past_end.py_func):
         with pytest.raises(StopIteration):
             f(2)
+
+
+@njit
+def listed(n, m):
+    return list(numpy.ndindex(n, m)), sorted(numpy.ndindex((m, n)), reverse=True), len(list(numpy.ndindex(n)))
+
+
+def test_list_and_sorted_of_ndindex_values():
+    for n, m in ((0, 2), (2, 3), (1, 1)):
+        got, expected = listed(n, m), listed.py_func(n, m)
+        assert [list(x) for x in got[:2]] == [list(x) for x in expected[:2]] and got[2] == expected[2]
