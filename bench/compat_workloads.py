@@ -2828,6 +2828,248 @@ def pylops_pwd_nonstationary():
     C = NonStationaryConvolve3D((12, 14, 16), rng.normal(size=(2, 2, 2, 3, 5, 5)), ihx=(3, 8), ihy=(4, 10), ihz=(4, 11),
                                 engine="numba")
     out["convolve3d"], out["convolve3d_adjoint"] = C @ d3.ravel(), C.H @ d3.ravel()
+def sigpy_interp_gridding():
+    """sigpy's interpolation and gridding kernels (spline orders 0-2 and
+    Kaiser-Bessel) in 1, 2 and 3 dimensions, on float64 and complex64
+    data at scattered coordinates."""
+    import sigpy as sp
+    rng, out = np.random.default_rng(0), {}
+    for ndim in (1, 2, 3):
+        shape = (2,) + (9,) * ndim
+        x = rng.standard_normal(shape)
+        xc = (x + 1j * rng.standard_normal(shape)).astype(np.complex64)
+        coord = rng.uniform(0.0, 9.0, (17, ndim))
+        y = rng.standard_normal((2, 17))
+        for kernel, width, param in (("spline", 2, 1), ("spline", 3, 2), ("spline", 1, 0), ("kaiser_bessel", 4, 8.0)):
+            tag = f"{ndim}d_{kernel}_{param}"
+            kw = dict(kernel=kernel, width=width, param=param)
+            out["interp_" + tag] = sp.interpolate(x, coord, **kw)
+            out["interp_c_" + tag] = sp.interpolate(xc, coord.astype(np.float32), **kw)
+            out["grid_" + tag] = sp.gridding(y, coord, shape, **kw)
+            out["grid_c_" + tag] = sp.gridding((y + 1j * y[::-1]).astype(np.complex64), coord.astype(np.float32), shape,
+                                               **kw)
+    return out
+
+
+def sigpy_nufft_blocks():
+    """sigpy's NUFFT and its adjoint on the CPU (1-3 dimensions, and a
+    golden-angle radial trajectory through linop.NUFFT), block extraction
+    and its adjoint (array_to_blocks, blocks_to_array), the soft and hard
+    thresholds (vectorize) of real and complex data, Poisson-disc sampling
+    masks (seeded np.random in compiled code) and the slew-limited
+    Runge-Kutta step of its gradient design."""
+    import sigpy as sp
+    import sigpy.mri as mr
+    from sigpy.mri.rf import trajgrad
+    rng, out = np.random.default_rng(1), {}
+    for ndim in (1, 2, 3):
+        shape = (8,) * ndim
+        x = rng.standard_normal(shape) + 1j * rng.standard_normal(shape)
+        coord = rng.uniform(-4, 4, (30, ndim))
+        out[f"nufft_{ndim}d"] = sp.nufft(x, coord)
+        out[f"nufft_adjoint_{ndim}d"] = sp.nufft_adjoint(out[f"nufft_{ndim}d"], coord, shape)
+    out["radial"] = sp.linop.NUFFT((16, 16), mr.radial((16, 8, 2), (16, 16))) * (rng.standard_normal((16, 16)) + 0j)
+    for ndim, bs, st in ((1, [3], [2]), (2, [3, 2], [2, 1]), (3, [2, 2, 3], [1, 2, 2])):
+        x = rng.standard_normal((2,) + (7,) * ndim)
+        b = sp.array_to_blocks(x, bs, st)
+        out[f"blocks_{ndim}d"], out[f"from_blocks_{ndim}d"] = b, sp.blocks_to_array(b, x.shape, bs, st)
+    z = rng.standard_normal(50) + 1j * rng.standard_normal(50)
+    z[::7] = 0
+    out.update(soft=sp.soft_thresh(0.5, z.real), soft_c=sp.soft_thresh(0.5, z), hard=sp.hard_thresh(0.5, z.real),
+               hard_c=sp.hard_thresh(0.5, z))
+    out["poisson"] = mr.poisson((24, 24), 2.0, seed=3)
+    out["poisson_rect"] = mr.poisson((20, 30), 3.0, calib=(4, 4), seed=1, crop_corner=False)
+    out["rk_step"] = np.array(trajgrad.runge_kutta(0.01, 1.0, np.array([0.1, 0.2, 0.3]), smax=15.0))
+    return out
+
+
+def _walrus_symmetric(n, seed, complex_=True):
+    rng = np.random.default_rng(seed)
+    a = rng.standard_normal((n, n)) + (1j * rng.standard_normal((n, n)) if complex_ else 0)
+    return (a + a.T) / 2
+
+
+def thewalrus_hafnians():
+    """thewalrus' hafnians (glynn, inclusion-exclusion and recursive, of
+    real and complex matrices), loop hafnians (odd sizes, repeated rows),
+    repeated, banded and sparse hafnians, the approximate hafnian (seeded
+    np.random in compiled code), permanents (Ryser, BBFG, repeated, BRS),
+    torontonians and loop torontonians (recursive or not), montrealers and
+    the characteristic polynomial and power traces."""
+    import numba
+    import thewalrus as tw
+    from thewalrus import charpoly
+    from thewalrus._hafnian import hafnian_approx
+    out = {}
+    for n in (4, 6, 8):
+        a, ar = _walrus_symmetric(n, n), _walrus_symmetric(n, n + 10, complex_=False)
+        for method in ("glynn", "inclexcl", "recursive"):
+            out[f"haf_{n}_{method}"] = np.array(tw.hafnian(a, method=method))
+            out[f"haf_real_{n}_{method}"] = np.array(tw.hafnian(ar, method=method))
+        out[f"loop_haf_{n}"] = np.array(tw.hafnian(a, loop=True))
+        out[f"loop_haf_real_{n}"] = np.array(tw.hafnian(ar, loop=True))
+    a5 = _walrus_symmetric(5, 1)
+    out["loop_haf_odd"] = np.array(tw.loop_hafnian(a5, D=np.diag(a5).copy()))
+    out["loop_haf_reps"] = np.array(tw.loop_hafnian(_walrus_symmetric(3, 2), reps=[2, 1, 2]))
+    out["repeated"] = np.array(tw.hafnian_repeated(_walrus_symmetric(3, 3), [1, 2, 1]))
+    out["banded"] = np.array(tw.hafnian_banded(np.triu(np.tril(_walrus_symmetric(6, 4), 1), -1)))
+    out["sparse"] = np.array(tw.hafnian_sparse(np.triu(np.tril(_walrus_symmetric(6, 5), 2), -2)))
+    numba.njit(lambda s: np.random.seed(s))(7)
+    out["approx"] = np.array(hafnian_approx(np.abs(_walrus_symmetric(6, 6, complex_=False)), 200))
+    rng = np.random.default_rng(11)
+    for n in (3, 6):
+        m = rng.standard_normal((n, n)) + 1j * rng.standard_normal((n, n))
+        for method in ("bbfg", "ryser"):
+            out[f"perm_{n}_{method}"] = np.array(tw.perm(m, method=method))
+            out[f"perm_real_{n}_{method}"] = np.array(tw.perm(m.real.copy(), method=method))
+    m = rng.standard_normal((3, 3))
+    out.update(perm_repeated=np.array(tw.permanent_repeated(m, [1, 2, 0])),
+               brs=np.array(tw.brs(m + 0j, np.array([1, 0, 1]))), ubrs=np.array(tw.ubrs(m + 0j)))
+    for n in (2, 3):
+        x = rng.standard_normal((2 * n, 2 * n)) * 0.1
+        o, g = x @ x.T + 0j, rng.standard_normal(2 * n) * 0.1 + 0j
+        for recursive in (True, False):
+            out[f"tor_{n}_{recursive}"] = np.array(tw.tor(o, recursive=recursive))
+            out[f"ltor_{n}_{recursive}"] = np.array(tw.ltor(o, g, recursive=recursive))
+        out[f"mtl_{n}"], out[f"lmtl_{n}"] = np.array(tw.mtl(o)), np.array(tw.lmtl(o, g))
+    h = rng.standard_normal((6, 6)) + 1j * rng.standard_normal((6, 6))
+    out.update(charpoly=charpoly.charpoly(h.copy()), powertrace=charpoly.powertrace(h, 5))
+    return out
+
+
+def thewalrus_hermite_gates():
+    """thewalrus' multidimensional Hermite polynomials (plain and
+    renormalised, modified, their gradients, batched hafnians, the
+    interferometer's), the Fock-space gates and their gradients, loop
+    hafnian batches (even and odd, with gamma), Fock probabilities and
+    density matrices of a Gaussian state, loss, and grouped click
+    probabilities (seeded np.random in compiled code)."""
+    import thewalrus as tw
+    from thewalrus import fock_gradients as fg, quantum
+    from thewalrus.grouped_click_probabilities import grouped_click_probabilities, grouped_click_probabilities_squeezed
+    from thewalrus.loop_hafnian_batch import loop_hafnian_batch
+    from thewalrus.loop_hafnian_batch_gamma import loop_hafnian_batch_gamma
+    from thewalrus.quantum.fock_tensors import loss_mat, update_probabilities_with_loss
+    rng, out = np.random.default_rng(13), {}
+    for n in (2, 3):
+        r, y = _walrus_symmetric(n, 20 + n) * 0.3, rng.standard_normal(n) + 1j * rng.standard_normal(n)
+        for renorm in (False, True):
+            g = tw.hermite_multidimensional(r, 4, y=y, renorm=renorm)
+            out[f"hermite_{n}_{renorm}"] = g
+            out[f"hermite_modified_{n}_{renorm}"] = tw.hermite_multidimensional(r, 4, y=y, renorm=renorm, modified=True)
+            for i, d in enumerate(tw.grad_hermite_multidimensional(g, r, y, renorm=renorm)):
+                out[f"hermite_grad_{n}_{renorm}_{i}"] = d
+        out[f"batched_{n}"] = tw.hafnian_batched(r, 4, mu=y)
+    u = np.linalg.qr(rng.standard_normal((3, 3)) + 1j * rng.standard_normal((3, 3)))[0]
+    out["interferometer"] = tw.interferometer(u @ u.T, 3)
+    for cutoff in (4, 6):
+        for name, gate, grad, args in (("D", fg.displacement, fg.grad_displacement, (0.3, 0.4)),
+                                       ("S", fg.squeezing, fg.grad_squeezing, (0.2, 0.1)),
+                                       ("T", fg.two_mode_squeezing, fg.grad_two_mode_squeezing, (0.2, 0.1)),
+                                       ("B", fg.beamsplitter, fg.grad_beamsplitter, (0.3, 0.2)),
+                                       ("M", fg.mzgate, fg.grad_mzgate, (0.3, 0.2))):
+            t = gate(*args, cutoff)
+            out[f"{name}{cutoff}"], out[f"grad_{name}{cutoff}"] = t, np.array(grad(t, *args))
+    a = _walrus_symmetric(4, 30) * 0.3
+    d = np.diag(a).copy()
+    out["lhb_even"] = loop_hafnian_batch(a, d, np.array([1, 0, 1]), 3)
+    out["lhb_odd"] = loop_hafnian_batch(a, d, np.array([1, 1, 1]), 3)
+    out["lhb_gamma"] = loop_hafnian_batch_gamma(a, np.stack([d, d * 0.5]), np.array([1, 0, 1]), 3)
+    x = rng.standard_normal((4, 4)) * 0.2
+    cov, mu = np.eye(4) + x @ x.T, rng.standard_normal(4) * 0.3
+    out["probabilities"] = quantum.probabilities(mu, cov, 4)
+    out["density_matrix"] = quantum.density_matrix(mu, cov, cutoff=4)
+    out["loss"] = loss_mat(0.8, 5)
+    out["probabilities_lossy"] = update_probabilities_with_loss([0.9, 0.7], out["probabilities"])
+    u = np.linalg.qr(rng.standard_normal((4, 4)) + 1j * rng.standard_normal((4, 4)))[0] * 0.9
+    for tag, res in (("thermal", grouped_click_probabilities(np.array([0.5, 0.3, 0.2, 0.4]), np.array([0.1, 0.0, 0.2, 0.1]),
+                                                             u, 100, 2, seed=3)),
+                     ("squeezed", grouped_click_probabilities_squeezed(np.array([0.5, 0.3, 0.2, 0.4]), u, 100, 2, seed=3))):
+        out[f"clicks_{tag}"], out[f"clicks_{tag}_error"] = np.asarray(res[0]), np.asarray(res[1])
+    return out
+
+
+def _vollib_inputs(n=40, seed=0):
+    rng = np.random.default_rng(seed)
+    s, k = rng.uniform(80, 120, n), rng.uniform(80, 120, n)
+    t, r, sigma, q = rng.uniform(0.05, 2.0, n), rng.uniform(0.0, 0.05, n), rng.uniform(0.1, 0.6, n), rng.uniform(0.0, 0.03, n)
+    return np.where(rng.uniform(size=n) < 0.5, "c", "p"), s, k, t, r, sigma, q
+
+
+def py_vollib_vectorized_prices_ivs():
+    """py_vollib_vectorized's Black, Black-Scholes and Black-Scholes-Merton
+    prices and their implied volatilities (Jaeckel's rational guess)."""
+    import py_vollib_vectorized as pv
+    flag, s, k, t, r, sigma, q = _vollib_inputs()
+    bs = pv.vectorized_black_scholes(flag, s, k, t, r, sigma, return_as="numpy")
+    bsm = pv.vectorized_black_scholes_merton(flag, s, k, t, r, sigma, q, return_as="numpy")
+    black = pv.vectorized_black(flag, s, k, t, r, sigma, return_as="numpy")
+    return {"bs": bs, "bsm": bsm, "black": black,
+            "iv_bs": pv.vectorized_implied_volatility(bs, s, k, t, r, flag, return_as="numpy"),
+            "iv_bsm": pv.vectorized_implied_volatility(bsm, s, k, t, r, flag, q=q, model="black_scholes_merton",
+                                                       return_as="numpy"),
+            "iv_black": pv.vectorized_implied_volatility_black(black, s, k, r, t, flag, return_as="numpy")}
+
+
+def py_vollib_vectorized_greeks():
+    """py_vollib_vectorized's numerical greeks of the three models."""
+    import py_vollib_vectorized as pv
+    flag, s, k, t, r, sigma, q = _vollib_inputs(seed=2)
+    out = {}
+    for model, qq in (("black_scholes", None), ("black_scholes_merton", q), ("black", None)):
+        for greek in ("delta", "gamma", "theta", "vega", "rho"):
+            f = getattr(pv, "vectorized_" + greek)
+            out[f"{model}_{greek}"] = f(flag, s, k, t, r, sigma, qq, model=model, return_as="numpy")
+    return out
+
+
+def _pecanpy_walks(mode, weighted=True, **options):
+    """node2vec walks (p=0.5, q=2) of pecanpy's mode on a random graph of 30
+    nodes with an isolated one; the walks' lengths and nodes. Run on one
+    thread: each thread seeds its own generator (random_state + its id),
+    so the walks depend on how prange's iterations are spread."""
+    for old, new in (("bool8", "bool_"), ("object0", "object_"), ("int0", "intp"), ("uint0", "uintp"),
+                     ("float_", "float64"), ("longfloat", "longdouble"), ("singlecomplex", "complex64"),
+                     ("complex_", "complex128"), ("cfloat", "complex128"), ("clongfloat", "clongdouble"),
+                     ("longcomplex", "clongdouble"), ("void0", "void"), ("string_", "bytes_"), ("bytes0", "bytes_"),
+                     ("unicode_", "str_"), ("str0", "str_")):
+        if not hasattr(np, old):  # nptyping, pecanpy's type hints, reads NumPy 1's aliases at import
+            setattr(np, old, getattr(np, new))
+    from pecanpy import pecanpy
+    rng, n = np.random.default_rng(0), 30
+    a = (rng.uniform(size=(n, n)) < 0.2) * (rng.uniform(0.5, 2.0, (n, n)) if weighted else 1.0)
+    a = np.triu(a, 1)
+    a = a + a.T
+    a[3, :] = a[:, 3] = 0
+    g = getattr(pecanpy, mode).from_mat(a.astype(np.float32), [str(i) for i in range(n)], p=0.5, q=2.0,
+                                        random_state=7, **options)
+    import numba
+    threads = numba.get_num_threads()
+    numba.set_num_threads(1)
+    try:
+        walks = g.simulate_walks(num_walks=3, walk_length=12)
+    finally:
+        numba.set_num_threads(threads)
+    return {"lengths": np.array([len(w) for w in walks]), "nodes": np.array([int(x) for w in walks for x in w])}
+
+
+def pecanpy_sparse_otf():
+    return _pecanpy_walks("SparseOTF")
+
+
+def pecanpy_dense_otf():
+    return _pecanpy_walks("DenseOTF")
+
+
+def pecanpy_precomp_first_order():
+    """The precomputed modes (alias tables), the first-order unweighted
+    one, and the OTF modes with node2vec+ (extend, gamma)."""
+    out = {}
+    for mode, weighted, options in (("PreComp", True, {}), ("PreCompFirstOrder", True, {}),
+                                    ("FirstOrderUnweighted", False, {}), ("SparseOTF", True, {"extend": True, "gamma": 0.5}),
+                                    ("DenseOTF", True, {"extend": True, "gamma": 0.5})):
+        walks = _pecanpy_walks(mode, weighted, **options)
+        out.update({f"{mode}_{options.get('extend', False)}_{k}": v for k, v in walks.items()})
     return out
 
 
@@ -2915,4 +3157,9 @@ WORKLOADS = {
     "wotan": {"sliders": wotan_sliders, "fits": wotan_fits},
     "pylops": {"radon": pylops_radon, "spread_kirchhoff": pylops_spread_kirchhoff,
                "pwd_nonstationary": pylops_pwd_nonstationary},
+    "sigpy": {"interp_gridding": sigpy_interp_gridding, "nufft_blocks": sigpy_nufft_blocks},
+    "thewalrus": {"hafnians": thewalrus_hafnians, "hermite_gates": thewalrus_hermite_gates},
+    "py_vollib_vectorized": {"prices_ivs": py_vollib_vectorized_prices_ivs, "greeks": py_vollib_vectorized_greeks},
+    "pecanpy": {"sparse_otf": pecanpy_sparse_otf, "dense_otf": pecanpy_dense_otf,
+                "precomp_first_order": pecanpy_precomp_first_order},
 }

@@ -1393,6 +1393,34 @@ static PyObject *iterator_of_builtin(Fe *fe, PyObject *obj) {
   return iterate;
 }
 
+/* numpy.ndindex(...) or numpy.ndenumerate(a) as a value, not a for loop's
+ * iterable (it = numpy.ndindex(shape); next(it); for i in it): a compiled
+ * generator walking it as a for loop does (ruchey._iterators), as Numba's
+ * iterator objects are walked. */
+enum { NP_ITER_NONE, NP_ITER_NDINDEX, NP_ITER_NDENUMERATE, NP_ITER_NDITER, NP_ITER_PNDINDEX };
+static int numpy_index_iterator(Fe *fe, PyObject *it);
+static Node *ndindex_operand(Fe *fe, PyObject *it, int which);
+
+static Node *index_iterator_call(Fe *fe, PyObject *e, int which) {
+  PyObject *module = PyImport_ImportModule("ruchey._iterators");
+  PyObject *gen = module ? PyObject_GetAttrString(module, which == NP_ITER_NDINDEX ? "ndindex" : "ndenumerate") : NULL;
+  Py_XDECREF(module);
+  if (!gen) {
+    PyErr_Clear();
+    return fe_error(fe, e, "numpy's index iterators are not available as values here");
+  }
+  Node *operand = ndindex_operand(fe, e, which), *n = NULL;
+  if (operand) {
+    n = new_node(fe, N_CALL, e);
+    n->bi = core_builtin_named("a ruchey function");
+    n->list = new_list(fe, 1);
+    n->list.items[0] = operand;
+    if (!fe_bind_jit_call(fe, e, n, gen)) n = NULL;
+  }
+  Py_DECREF(gen);  /* (the module keeps it) */
+  return n;
+}
+
 /* One class of isinstance's, added to c: a kind, or a type exactly, as
  * Numba matches them; false (with the error) for a class it refuses. */
 static bool isinstance_class(Fe *fe, PyObject *e, PyObject *cls, IsClasses *c) {
@@ -1531,6 +1559,11 @@ static Node *fe_call(Fe *fe, PyObject *e) {
     Node *n = fe_local_call(fe, e, func);
     Py_DECREF(func);
     return n;
+  }
+  int index_iterator = numpy_index_iterator(fe, e);
+  if (index_iterator == NP_ITER_NDINDEX || index_iterator == NP_ITER_NDENUMERATE) {
+    Py_DECREF(func);
+    return index_iterator_call(fe, e, index_iterator);
   }
   PyObject *obj = iterator_of_builtin(fe, static_object(fe, func));
   if (!obj && is_kind(func, "Attribute")) {
@@ -1722,15 +1755,28 @@ static bool effect_free(const Node *x) {
   }
 }
 
-/* a[numpy.nonzero(m)]: an index that is a tuple of index arrays made by a
- * call is computed once, in a hidden variable before the statement (as a
- * comprehension is), and the array indexed by that tuple; where the
- * expression must stay where it is written (a while loop's condition) it
- * stays, to be assigned first. */
-static Node *index_once(Fe *fe, PyObject *e, Node *index) {
-  if (fe->in_place || index->kind != N_CALL || !index->bi || !(index->bi->flags & BF_INDEXES) || !effect_free(index))
-    return index;
-  return fe_var_node(fe, e, fe_assign_before(fe, e, "index", index));
+/* Whether x calls a compiled function (a ruchey function, or one held by
+ * a variable), whose result's type, a tuple maybe, typing learns later. */
+static bool calls_compiled(const Node *x) {
+  if (x->kind != N_CALL || !x->bi) return false;
+  return !strcmp(x->bi->name, "a ruchey function") || !strcmp(x->bi->name, "a function value");
+}
+
+/* a[numpy.nonzero(m)], c[mlo(i, j)]: an index that is a tuple of index
+ * arrays made by a call, or a compiled function's result (a tuple, as
+ * Numba's temporaries hold one), is computed once, in a hidden variable
+ * before the statement (as a comprehension is), and the array indexed by
+ * that variable. A compiled function may have effects: its call moves
+ * only where the statement evaluates nothing before it (first: the
+ * subscript of a variable is what an assignment or return evaluates
+ * first, or the assignment's target, whose value value_before moves
+ * first). Where the expression must stay where it is written (a while
+ * loop's condition, a branch of a conditional expression) it stays, to
+ * be assigned first. */
+static Node *index_once(Fe *fe, PyObject *e, Node *index, bool first) {
+  if (fe->in_place || index->kind != N_CALL || !index->bi) return index;
+  bool movable = calls_compiled(index) ? first : (index->bi->flags & BF_INDEXES) && effect_free(index);
+  return movable ? fe_var_node(fe, e, fe_assign_before(fe, e, "index", index)) : index;
 }
 
 static Node *fe_subscript(Fe *fe, PyObject *e) {
@@ -1751,7 +1797,7 @@ static Node *fe_subscript(Fe *fe, PyObject *e) {
   Node *seq = is_kind(s, "Slice") || is_kind(s, "Tuple") ? NULL : long_tuple_array(fe, cls, v);  /* t[i] alone */
   Py_XDECREF(cls);
   if (!(n->lhs = seq ? seq : fe_expr(fe, v)) || !(n->rhs = name ? name : fe_index(fe, s))) n = NULL;
-  if (n) n->rhs = index_once(fe, e, n->rhs);
+  if (n) n->rhs = index_once(fe, e, n->rhs, fe->first_value == e && n->lhs->kind == N_VAR);
   Py_DECREF(v); Py_DECREF(s);
   return n;
 }
@@ -2127,30 +2173,9 @@ static Node *fe_dict_call(Fe *fe, PyObject *e) {
   return r;
 }
 
-/* Which of NumPy's index iterators `it` calls (or ruchey.pndindex, Numba's
- * parallel ndindex). */
-enum { NP_ITER_NONE, NP_ITER_NDINDEX, NP_ITER_NDENUMERATE, NP_ITER_NDITER, NP_ITER_PNDINDEX };
-
-static int numpy_index_iterator(Fe *fe, PyObject *it) {
-  if (!is_kind(it, "Call")) return NP_ITER_NONE;
-  static const struct { const char *module, *name; } iterators[] = {
-    {"numpy", "ndindex"}, {"numpy", "ndenumerate"}, {"numpy", "nditer"}, {"ruchey", "pndindex"}};
-  PyObject *func = field(it, "func"), *obj = static_object(fe, func);
-  int which = NP_ITER_NONE;
-  for (int i = 0; obj && i < 4 && !which; i++) {
-    PyObject *module = PyImport_ImportModule(iterators[i].module);
-    PyObject *f = module ? PyObject_GetAttrString(module, iterators[i].name) : NULL;
-    if (f == obj) which = NP_ITER_NDINDEX + i;
-    Py_XDECREF(f); Py_XDECREF(module);
-  }
-  PyErr_Clear();
-  Py_XDECREF(obj); Py_DECREF(func);
-  return which;
-}
-
-/* zip(...), enumerate(...), numpy.ndindex(...) and numpy.ndenumerate(a)
- * outside a for loop's header (list(zip(a, b)), sorted(enumerate(x))): a
- * list of the tuples a for loop over them walks. */
+/* zip(...) and enumerate(...) outside a for loop's header (list(zip(a,
+ * b)), sorted(enumerate(x))): a list of the tuples a for loop over them
+ * walks. */
 static Node *fe_walk_call(Fe *fe, PyObject *e) { return items_comprehension(fe, e, e, COMP_LIST); }
 
 /* The builtins whose calls are comprehensions, each with its maker. */
@@ -2168,8 +2193,6 @@ static Node *fe_call_expr(Fe *fe, PyObject *e) {
   const char *builtin = called_builtin(fe, e);
   for (size_t i = 0; builtin && i < sizeof comprehended_calls / sizeof *comprehended_calls; i++)
     if (!strcmp(builtin, comprehended_calls[i].name)) return comprehended_calls[i].make(fe, e);
-  int which = builtin ? NP_ITER_NONE : numpy_index_iterator(fe, e);
-  if (which == NP_ITER_NDINDEX || which == NP_ITER_NDENUMERATE) return fe_walk_call(fe, e);  /* list(numpy.ndindex(s)) */
   return fe_call(fe, e);
 }
 
@@ -2247,6 +2270,18 @@ static bool binds_aliases(Fe *fe, PyObject *targets) {
   return all;
 }
 
+/* c[f()] = g(): where the target's index went before the statement
+ * (index_once), the value goes before it, in a hidden variable, so that
+ * g runs before f as Python runs them; the statements at pre[mark] on
+ * move after it. */
+static Node *value_before(Fe *fe, PyObject *s, Node *rhs, int mark) {
+  int var = fe_assign_before(fe, s, "value", rhs);
+  Node *assign = fe->pre.items[fe->pre.len - 1];
+  memmove(fe->pre.items + mark + 1, fe->pre.items + mark, sizeof(Node *) * (size_t)(fe->pre.len - 1 - mark));
+  fe->pre.items[mark] = assign;
+  return fe_var_node(fe, s, var);
+}
+
 static Node *fe_assign(Fe *fe, PyObject *s) {
   PyObject *targets = field(s, "targets"), *value = field(s, "value");
   if (binds_aliases(fe, targets)) {
@@ -2267,7 +2302,12 @@ static Node *fe_assign(Fe *fe, PyObject *s) {
   } else if (rhs && nt == 1) {
     n = new_node(fe, N_ASSIGN, s);
     n->rhs = rhs;
-    if (!(n->lhs = fe_target(fe, PyList_GET_ITEM(targets, 0)))) n = NULL;
+    int mark = fe->pre.len;
+    fe->first_value = PyList_GET_ITEM(targets, 0);  /* (its calls go after the value: value_before) */
+    n->lhs = fe_target(fe, fe->first_value);
+    fe->first_value = NULL;
+    if (!n->lhs) n = NULL;
+    else if (fe->pre.len > mark && !effect_free(rhs)) n->rhs = value_before(fe, s, rhs, mark);
   } else if (rhs) {
     /* a = b = value: evaluate once into a hidden temporary, then assign it
      * to each target in order, as Python does. */
@@ -2473,14 +2513,29 @@ static Node *walk_zip(Fe *fe, Walk *w, PyObject *it) {
   return t;
 }
 
-/* numpy.ndindex(shape) (or ndindex(d0, d1, ...)): the counter unravelled
- * into a tuple of indices; numpy.ndenumerate(a): (that index, a[index]);
- * numpy.nditer(a): a 0-d view of a at that index. */
-static Node *walk_ndindex(Fe *fe, Walk *w, PyObject *it, int which) {
-  if (which == NP_ITER_PNDINDEX) {  /* ndindex over a prange's counter */
-    w->parallel = true;
-    which = NP_ITER_NDINDEX;
+/* Which of NumPy's index iterators `it` calls (or ruchey.pndindex, Numba's
+ * parallel ndindex). */
+static int numpy_index_iterator(Fe *fe, PyObject *it) {
+  if (!is_kind(it, "Call")) return NP_ITER_NONE;
+  static const struct { const char *module, *name; } iterators[] = {
+    {"numpy", "ndindex"}, {"numpy", "ndenumerate"}, {"numpy", "nditer"}, {"ruchey", "pndindex"}};
+  PyObject *func = field(it, "func"), *obj = static_object(fe, func);
+  int which = NP_ITER_NONE;
+  for (int i = 0; obj && i < 4 && !which; i++) {
+    PyObject *module = PyImport_ImportModule(iterators[i].module);
+    PyObject *f = module ? PyObject_GetAttrString(module, iterators[i].name) : NULL;
+    if (f == obj) which = NP_ITER_NDINDEX + i;
+    Py_XDECREF(f); Py_XDECREF(module);
   }
+  PyErr_Clear();
+  Py_XDECREF(obj); Py_DECREF(func);
+  return which;
+}
+
+/* What numpy.ndindex(...) walks (its shape: its one argument, its
+ * arguments as a tuple, or the tuple its starred ones make), or
+ * ndenumerate's and nditer's one array. */
+static Node *ndindex_operand(Fe *fe, PyObject *it, int which) {
   PyObject *args = field(it, "args"), *kws = field(it, "keywords");
   int na = (int)PyList_GET_SIZE(args);
   bool one = which != NP_ITER_NDINDEX;
@@ -2499,6 +2554,18 @@ static Node *walk_ndindex(Fe *fe, Walk *w, PyObject *it, int which) {
   for (int i = 0; shape && na > 1 && i < na; i++)
     if (!(shape->list.items[i] = fe_expr(fe, PyList_GET_ITEM(args, i)))) shape = NULL;
   Py_DECREF(args); Py_DECREF(kws);
+  return shape;
+}
+
+/* numpy.ndindex(shape) (or ndindex(d0, d1, ...)): the counter unravelled
+ * into a tuple of indices; numpy.ndenumerate(a): (that index, a[index]);
+ * numpy.nditer(a): a 0-d view of a at that index. */
+static Node *walk_ndindex(Fe *fe, Walk *w, PyObject *it, int which) {
+  if (which == NP_ITER_PNDINDEX) {  /* ndindex over a prange's counter */
+    w->parallel = true;
+    which = NP_ITER_NDINDEX;
+  }
+  Node *shape = ndindex_operand(fe, it, which);
   int var = shape ? evaluated_once(fe, w, it, shape) : -1;
   if (var < 0) return NULL;
   bool nditer = which == NP_ITER_NDITER;

@@ -213,31 +213,51 @@ static int lookup(PyObject *table, PyObject *obj) {
  * name, from the object to the row's number. Rows of ruchey's submodules
  * not imported yet (ruchey.cuda) are added once they are: code that uses
  * none of their objects pays nothing for them. */
-static const char *add_builtins(PyObject *table, const RucheyAPI *api) {
-  PyObject *modules = PyImport_GetModuleDict();
-  const char *waiting = NULL;  /* a submodule whose rows wait for its import */
+static bool add_builtins(PyObject *table, PyObject *added, const RucheyAPI *api) {
+  PyObject *modules = PyImport_GetModuleDict(), *now = PyDict_New();  /* now: the submodules added by this pass */
+  bool waiting = false;  /* a submodule's rows wait for its import */
   const Builtin *b;
-  for (int i = 0; (b = api->builtin_at(i)); i++) {
+  for (int i = 0; now && (b = api->builtin_at(i)); i++) {
     if (b->kind != BK_FUNCTION || !b->module) continue;
-    if (!strncmp(b->module, "ruchey.", 7) && !PyDict_GetItemString(modules, b->module)) waiting = b->module;
-    else table_add(table, b->module, b->path, i);
+    bool sub = !strncmp(b->module, "ruchey.", 7);
+    if (sub && !PyDict_GetItemString(modules, b->module)) {
+      waiting = true;
+    } else if (!sub || !PyDict_GetItemString(added, b->module)) {
+      table_add(table, b->module, b->path, i);
+      if (sub) PyDict_SetItemString(now, b->module, Py_True);
+    }
   }
+  if (!now || PyDict_Update(added, now) < 0) PyErr_Clear();
+  Py_XDECREF(now);
   return waiting;
 }
 
+/* Whether a submodule some rows wait for is imported now (any of them:
+ * ruchey.cuda may never be while ruchey.unsafe is). */
+static bool waited_imported(PyObject *added, const RucheyAPI *api) {
+  PyObject *modules = PyImport_GetModuleDict();
+  const Builtin *b;
+  for (int i = 0; (b = api->builtin_at(i)); i++)
+    if (b->kind == BK_FUNCTION && b->module && !strncmp(b->module, "ruchey.", 7) &&
+        !PyDict_GetItemString(added, b->module) && PyDict_GetItemString(modules, b->module))
+      return true;
+  return false;
+}
+
 const Builtin *core_builtin(PyObject *obj) {
-  static PyObject *table;
-  static const char *waiting;
+  static PyObject *table, *added;  /* added: the submodules whose rows are in the table */
+  static bool waiting;
   const RucheyAPI *api = core_api();
   if (!api) return NULL;
   if (!table) {
-    if (!(table = PyDict_New())) {
+    if (!(table = PyDict_New()) || !(added = PyDict_New())) {
+      Py_CLEAR(table);
       PyErr_Clear();
       return NULL;
     }
-    waiting = add_builtins(table, api);
-  } else if (waiting && PyDict_GetItemString(PyImport_GetModuleDict(), waiting)) {
-    waiting = add_builtins(table, api);
+    waiting = add_builtins(table, added, api);
+  } else if (waiting && waited_imported(added, api)) {
+    waiting = add_builtins(table, added, api);
   }
   int id = lookup(table, obj);
   return id < 0 ? NULL : api->builtin_at(id);

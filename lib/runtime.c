@@ -23,6 +23,14 @@
 
 #define DATA_ALIGN 64
 
+/* Bytes past an array's end that stay ours, as Numba's allocator leaves
+ * them (NRT's aligned allocation asks for size + 2 * 32 bytes and starts
+ * the data at most 32 in): code written for Numba, which checks no index,
+ * may write a few elements past an array's end where the result is never
+ * read (thewalrus' charpoly of a 1x1 matrix fills c[1, 1] of a 1x1 c),
+ * and under Numba that lands in the slack, not on malloc's bookkeeping. */
+#define NUMBA_SLACK 32
+
 /* As NumPy does, large arrays ask for transparent huge pages (the kernel's
  * "madvise" mode): a fresh 8 MB result then faults a few times, not 2048
  * times (filling one took 4 ms instead of 1 once the C library had handed
@@ -61,7 +69,7 @@ RtMemInfo *rt_alloc(int64_t nbytes) {
   /* malloc and align by hand: aligned_alloc costs five times malloc's
    * time, which a loop making small arrays pays on every one */
   if (nbytes < 0 || (uint64_t)nbytes > SIZE_MAX / 2) return NULL;
-  size_t bytes = sizeof(RtMemInfo) + DATA_ALIGN - 1 + (size_t)nbytes;
+  size_t bytes = sizeof(RtMemInfo) + DATA_ALIGN - 1 + (size_t)nbytes + NUMBA_SLACK;
   RtMemInfo *mi = take_spare(bytes);
   bool fresh = !mi;
   if (fresh && !(mi = malloc(bytes))) return NULL;

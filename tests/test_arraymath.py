@@ -169,3 +169,16 @@ def test_convolve_errors():
         fn("np.correlate(a, v)", "a, v")(np.zeros(0), np.zeros(2))
     with pytest.raises(ruchey.TypingError, match="mode must be one of 'valid', 'same', or 'full'"):
         fn("np.convolve(a, a, 'middle')")(np.zeros(3))
+
+
+def test_trace_of_complex_arrays_adds_their_diagonal():
+    rng = make_rng(4)
+    fs = [fn("np.trace(a)"), fn("np.trace(a, k)", "a, k"), fn("a.trace(offset=k)", "a, k")]
+    for dtype in (np.complex128, np.complex64):
+        for shape in ((0, 3), (1, 1), (3, 4), (6, 5)):
+            a = (rng.standard_normal(shape) + 1j * rng.standard_normal(shape)).astype(dtype)
+            for a in (a, a.T, a[::-1]):
+                assert fs[0](a) == fs[0].py_func(a)  # (in order: NumPy's pairwise sum is too below 8 items)
+                for k in (-2, 0, 1, 9):
+                    np.testing.assert_allclose(fs[1](a, k), fs[1].py_func(a, k), rtol=1e-6)
+                    np.testing.assert_allclose(fs[2](a, k), fs[2].py_func(a, k), rtol=1e-6)

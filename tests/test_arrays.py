@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 import ruchey
 
-from conftest import SIZES, assert_same, float_array, int_array, make_rng, rss_bytes, seed_of
+from conftest import SIZES, assert_same, float_array, int_array, make_rng, rss_bytes, run_python_file, seed_of
 
 # ---------------------------------------------------------------- reading
 
@@ -436,3 +436,28 @@ def test_shapes_divide_and_wrap_as_python(start, stride):
         wrapped_picks(numpy.empty((0, 3)), start, 5, stride)
     with pytest.raises(ZeroDivisionError):
         wrapped_picks.py_func(numpy.empty((0, 3)), start, 5, stride)
+
+
+def test_writes_just_past_an_arrays_end_stay_in_numbas_slack(tmp_path):
+    """Code written for Numba, which checks no index, may write a few
+    elements past a small array's end (thewalrus' charpoly of a 1x1
+    matrix); Numba's allocator leaves 32 bytes there, and so does ruchey's,
+    so the heap survives as it does under Numba."""
+    proc = run_python_file("""
+        import numpy as np
+        import ruchey
+
+        @ruchey.njit
+        def past_end(n):
+            total = 0.0
+            for k in range(n):
+                c = np.zeros((1, 1), np.complex128)
+                c[1, 0] = k      # 16 bytes past the end
+                c[1, 1] = 2 * k  # 32
+                total += c[0, 0].real
+            return total
+
+        assert past_end(20000) == 0.0
+        print("ok")
+    """, tmp_path)
+    assert proc.returncode == 0 and "ok" in proc.stdout, proc.stderr[-2000:]

@@ -9,6 +9,7 @@ import itertools
 import math
 import random
 import sys
+import warnings
 
 import numpy as np
 import pytest
@@ -727,6 +728,25 @@ def test_vectorize_over_complex_arrays():
     eager = ruchey.vectorize(["c8(c8, f4)"])(rotate.py_func)
     assert eager(a.astype(np.complex64), np.float32(0.5)).dtype == np.complex64
 
+
+
+def test_vectorized_complex_division_sets_no_floating_point_flags():
+    # a ufunc's loop is followed by NumPy's look at the FP flags: a
+    # quotient of two nonzero numbers must set none, whichever of the
+    # divisor's parts is zero or the larger (sigpy's soft threshold)
+    @ruchey.vectorize
+    def unit(z, r):
+        return z / r
+
+    rng = np.random.default_rng(5)
+    z = rng.standard_normal(40) + 1j * rng.standard_normal(40)
+    divisors = (np.abs(z), 1j * np.abs(z), z, z.conj() * 3, np.full(40, 2.0 + 0j))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        for d in divisors:
+            got = unit(z, d)
+            expected = np.array([unit.py_func(complex(a), complex(b)) for a, b in zip(z, d)])
+            np.testing.assert_allclose(got, expected, rtol=1e-15)
 
 G64 = np.complex64(1.5 + 2j)
 G128 = np.complex128(-1j)

@@ -585,3 +585,48 @@ def test_a_long_display_of_ints_and_floats_or_bools_is_numpys_array():
         f = define(f"def f():\n    return np.array(({_long_display(values)}))\n")
         got, want = njit(f)(), f()
         assert got.dtype == want.dtype and np.array_equal(got, want)
+
+
+@ruchey.njit
+def complex_ranges(n, start, step):
+    return (np.arange(n, dtype=np.complex128), np.arange(start, n, step, dtype=np.complex64),
+            np.arange(start, n, dtype=complex))
+
+
+def test_arange_of_a_complex_dtype_fills_the_real_parts():
+    for n, start, step in ((5, 1, 2), (0, 0, 1), (7, -2.5, 0.75), (3, 5, 1), (10, 9.5, -0.5)):
+        check(complex_ranges, n, start, step)
+
+
+def test_arange_of_complex_bounds_is_a_typing_error():
+    f = define("@ruchey.njit\ndef f(n):\n    return np.arange(1j, n)\n")
+    with pytest.raises(ruchey.TypingError, match="needs ints or floats"):
+        f(3)
+
+
+@ruchey.njit
+def nested_lists(n, m):
+    """thewalrus' np.asarray([[f(p, q) for q in ...] for p in ...]): lists
+    of lists (and of tuples) built in loops, a dimension per level."""
+    grid = [[np.exp(1j * p * q / 3) for q in range(m)] for p in range(n)]
+    cube = [[[float(p + 2 * q + 3 * r) for r in range(2)] for q in range(m)] for p in range(n)]
+    pairs = [[(p, q * 0.5) for q in range(m)] for p in range(n)]
+    return np.asarray(grid), np.array(cube), np.array(pairs), np.array(grid, dtype=np.complex64)
+
+
+def test_array_of_lists_of_lists_has_a_dimension_per_level():
+    for n, m in ((1, 1), (3, 4), (4, 1)):
+        check(nested_lists, n, m)
+    assert [a.shape for a in nested_lists(0, 2)] == [(0, 0), (0, 0, 0), (0, 0, 2), (0, 0)]  # (NumPy: (0,) from no values)
+
+
+@ruchey.njit
+def ragged_lists(n):
+    return np.array([[1.0] * (p % 2 + 1) for p in range(n)])
+
+
+def test_array_of_ragged_lists_raises_value_error():
+    assert ragged_lists(1).shape == (1, 1)
+    for f in (ragged_lists, ragged_lists.py_func):
+        with pytest.raises(ValueError):
+            f(3)

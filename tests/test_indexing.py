@@ -991,3 +991,44 @@ def test_index_by_such_a_call_where_it_must_stay_asks_for_a_variable():
     a tuple value there must come from a variable."""
     with pytest.raises(ruchey.TypingError, match="assign the tuple first"):
         shrink_while_any(np.ones(3))
+
+
+@ruchey.njit
+def lower_corner(i, j):
+    """thewalrus' mlo(i, j): an index pair made by a compiled function."""
+    return (i - 1, j - 1)
+
+
+@ruchey.njit
+def tick(log, tag, value):
+    log[0] += 1
+    log[tag] = log[0]
+    return value
+
+
+@ruchey.njit
+def filled_by_index_calls(c, log):
+    c[lower_corner(1, 1)] = -2.0
+    c[lower_corner(2, 1)] = c[lower_corner(1, 1)] - 1.0
+    c[lower_corner(2, 2)] += c[lower_corner(2, 1)] * 3
+    c[tick(log, 1, (0, 2))] = tick(log, 2, 5.0)  # Python runs the value, then the index
+    c[tick(log, 3, (1, 2))] += tick(log, 4, 0.5) * c[tick(log, 5, 0), 2]
+    return c
+
+
+def test_index_by_a_compiled_functions_tuple_is_computed_once_in_pythons_order():
+    for n in (2, 3):
+        c, log = np.zeros((n, n + 1)), np.zeros(6, np.int64)
+        c2, log2 = c.copy(), log.copy()
+        assert_same_value(filled_by_index_calls.py_func(c2, log2), filled_by_index_calls(c, log))
+        assert log.tolist() == log2.tolist()
+
+
+@ruchey.njit
+def corner_if(c, i):
+    return c[lower_corner(i, i)] if i > 0 else 0.0
+
+
+def test_index_by_a_compiled_functions_tuple_in_a_branch_asks_for_a_variable():
+    with pytest.raises(ruchey.TypingError, match="assign the tuple first"):
+        corner_if(np.ones((2, 2)), 1)

@@ -178,12 +178,20 @@ def corner():
     return (0, 1)
 
 
-def test_tuple_index_must_be_a_variable():
+def test_tuple_index_made_by_a_compiled_function_is_computed_once():
     @njit
     def made(a):
         return a[corner()]
+    a = numpy.arange(8.0).reshape(2, 2, 2)
+    assert_same(made, a)
+
+
+def test_tuple_index_made_in_a_branch_must_be_a_variable():
+    @njit
+    def made(a, c):
+        return a[corner()] if c else a[0]
     with pytest.raises(ruchey.TypingError, match="assign the tuple first"):
-        made(numpy.ones((2, 2, 2)))
+        made(numpy.ones((2, 2, 2)), True)
 
 
 def test_a_sum_of_tuples_indexes_as_the_tuple_it_makes():
@@ -226,3 +234,50 @@ def test_list_of_ndenumerate_of_a_number_is_a_typing_error():
         return list(numpy.ndenumerate(x))
     with pytest.raises(ruchey.TypingError):
         bad(1.5)
+
+
+@njit
+def walked_after_next(a):
+    """thewalrus' indices = numpy.ndindex(G.shape); next(indices); for idx in indices."""
+    indices = numpy.ndindex(a.shape)
+    first = next(indices)
+    s = 0.0
+    for idx in indices:
+        s = s * 0.5 + a[idx]
+    items = numpy.ndenumerate(a)
+    skipped = next(items)
+    t = 0.0
+    for idx, x in items:
+        t += x * (idx[0] + 1)
+    pairs = numpy.ndindex(2, 3)
+    return first, s, skipped[0], skipped[1], t, next(pairs), next(pairs)
+
+
+def test_ndindex_and_ndenumerate_as_values_walk_as_loops():
+    rng = make_rng(7)
+    for shape in ((3,), (2, 3), (2, 1, 4)):
+        a = rng.standard_normal(shape)
+        assert_same(walked_after_next, a)
+
+
+def test_next_of_an_exhausted_ndindex_raises_stop_iteration():
+    @njit
+    def past_end(n):
+        it = numpy.ndindex(n)
+        for _ in range(n + 1):
+            next(it)
+
+    for f in (past_end, past_end.py_func):
+        with pytest.raises(StopIteration):
+            f(2)
+
+
+@njit
+def listed(n, m):
+    return list(numpy.ndindex(n, m)), sorted(numpy.ndindex((m, n)), reverse=True), len(list(numpy.ndindex(n)))
+
+
+def test_list_and_sorted_of_ndindex_values():
+    for n, m in ((0, 2), (2, 3), (1, 1)):
+        got, expected = listed(n, m), listed.py_func(n, m)
+        assert [list(x) for x in got[:2]] == [list(x) for x in expected[:2]] and got[2] == expected[2]

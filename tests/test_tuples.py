@@ -477,3 +477,43 @@ def test_to_fixed_tuple_takes_an_arrays_first_items():
 
     with pytest.raises(ruchey.TypingError, match="must be known"):
         unknown_length(numpy.arange(3.0))
+
+
+@njit
+def tuple_calls(i, j, t):
+    """thewalrus' tuple((i - 1, j - 1)): tuple() of a tuple is the tuple."""
+    return tuple((i - 1, j - 1)), tuple(), tuple(t), tuple((t, 2.5))
+
+
+def test_tuple_of_a_tuple_is_itself():
+    for args in ((3, 4, (1.5, 2)), (0, -1, ()), (7, 8, (numpy.zeros(2), 1))):
+        got, expected = tuple_calls(*args), tuple_calls.py_func(*args)
+        assert repr(got) == repr(expected)
+
+
+def test_tuple_of_a_list_is_a_typing_error():
+    @njit
+    def of_list(n):
+        return tuple([i for i in range(n)])
+
+    with pytest.raises(ruchey.TypingError, match="tuple\\(\\) of .* takes a tuple"):
+        of_list(3)
+
+
+def test_unsafe_tuple_setitem_replaces_one_item():
+    from ruchey.unsafe import tuple_setitem
+
+    @njit
+    def lowered(t, i):
+        """thewalrus' dec(): tuple_setitem(t, i, t[i] - 1)."""
+        return tuple_setitem(t, i, t[i] - 1), tuple_setitem((0.5, 1.5, 2.5), i % 3, 7)
+
+    for t in ((3, 4, 5), (1, 0, 2, 9)):
+        for i in range(len(t)):
+            got, expected = lowered(t, i), lowered.py_func(t, i)
+            assert got[0] == expected[0] and got[1] == tuple(float(x) for x in expected[1])
+    for f in (lowered, lowered.py_func):
+        with pytest.raises(IndexError):
+            f((3, 4, 5), 3)
+    with pytest.raises(ruchey.TypingError, match="one type of numbers"):
+        njit(lambda t: tuple_setitem(t, 0, 1))((1, 2.5))

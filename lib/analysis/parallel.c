@@ -6,7 +6,8 @@
  * if count, a loop that may not run does not — and not used outside the
  * loop), or a
  * reduction (only updated by `v op= e` with op in + - * | & ^, or by
- * `v = min(v, e)` / `v = max(v, e)`). Anything else — a variable carried
+ * `v = min(v, e)` / `v = max(v, e)`; an array by `v += e`, `v -= e` or
+ * `v *= e`, elementwise, as Numba's array reductions). Anything else — a variable carried
  * from one iteration to the next, a break out of the loop, a return — would
  * race, so the loop runs serially and the reason is given as a warning.
  */
@@ -21,6 +22,8 @@ typedef struct Use {
   int stores;         /* plain assignments inside the body */
   int reductions;     /* reduction-form updates inside the body */
   int update_reads;   /* the reads of v in those (v = min(v, e)), which the function's count has too */
+  int item_updates;   /* v[i] op= e of an array v with op a reduction's, whose reads of v these are */
+  int item_op;        /* their operator class; -1 where they differ */
   const Node *other_update; /* the first v op= e of another operator (/=), fine only where v is private */
   int red_op;         /* the reduction's operator (OP_ADD for + and -) */
   bool mixed;         /* reductions with incompatible operators */
@@ -86,6 +89,29 @@ static void note_reduction(Scan *s, int v, int op) {
   u->reductions++;
 }
 
+/* v[i] op= e of an array v (i not reading v), op a reduction's: part of
+ * v's reduction where v is one (H_batch[0] += x beside H_batch += h: each
+ * thread's partial takes it, as Numba's), a read of v otherwise. */
+static bool reads_var(Node *n, void *ctx) {
+  int *v = ctx;
+  if (n->kind == N_VAR && n->var == *v) *v = -1;
+  return *v >= 0;
+}
+
+static void note_item_update(Scan *s, const Node *n) {
+  const Node *t = n->lhs;
+  if (t->kind != N_INDEX || t->lhs->kind != N_VAR || !t->lhs->ty || t->lhs->ty->kind != TY_ARRAY ||
+      (n->op != OP_ADD && n->op != OP_SUB && n->op != OP_MUL))
+    return;
+  int v = t->lhs->var, probe = v;
+  ir_walk(t->rhs, reads_var, &probe);
+  ir_walk(n->rhs, reads_var, &probe);
+  if (probe < 0) return;
+  Use *u = &s->use[v];
+  u->item_op = u->item_updates && u->item_op != reduction_class(n->op) ? -1 : reduction_class(n->op);
+  u->item_updates++;
+}
+
 /* v = min(v, e) or v = max(v, e), with e not reading v: the reduction's
  * other operand, or NULL. */
 static const Node *minmax_update(const Node *assign) {
@@ -137,8 +163,10 @@ static void scan_stmt(Scan *s, const Node *n, int depth) {
       if (!s->use[n->lhs->var].other_update) s->use[n->lhs->var].other_update = n;
       scan_target(s, n->lhs);
     }
-    else
+    else {
       scan_target(s, n->lhs);
+      note_item_update(s, n);
+    }
     break;
   case N_IF:
     scan_expr(s, n->cond);
@@ -326,10 +354,14 @@ bool an_parallel(Func *f, const Node *loop, ParPlan *plan) {
     } else if (u->other_update) {
       set_unsafe(&s, u->other_update, "an augmented assignment that is not a reduction (+ - * | & ^)");
     } else if (u->reductions) {
-      if (u->stores || u->reads || u->mixed) set_unsafe(&s, loop, "a reduction variable that is also read or assigned");
+      bool items = u->item_updates && u->item_op == u->red_op && f->var_types[v]->kind == TY_ARRAY;
+      int reads = u->reads - (items ? u->item_updates : 0);  /* (an item update reads v once, in its target) */
+      if (u->stores || reads || u->mixed) set_unsafe(&s, loop, "a reduction variable that is also read or assigned");
       plan->kind[v] = PAR_REDUCTION;
       plan->red_op[v] = u->red_op;
-      if (!ty_is_scalar(f->var_types[v])) set_unsafe(&s, loop, "a reduction on a non-scalar variable");
+      const Type *t = f->var_types[v];
+      bool array = t->kind == TY_ARRAY && (u->red_op == OP_ADD || u->red_op == OP_MUL);  /* arr += x: Numba's too */
+      if (!ty_is_scalar(t) && !array) set_unsafe(&s, loop, "a reduction on a non-scalar variable");
     } else if (u->stores) {
       set_unsafe(&s, loop, "a variable carried between iterations");
       plan->kind[v] = PAR_PRIVATE;

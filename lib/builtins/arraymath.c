@@ -1,5 +1,5 @@
 /* builtins/arraymath.c — small NumPy array functions in compiled code:
- * outer, cross (of 3-vectors), trace (of a 2-d array), vander, meshgrid
+ * outer, cross (of 3-vectors), trace (of a 2-d array, complex too), vander, meshgrid
  * (of two arrays), trapezoid (of a 1-d array), convolve and correlate. Their arithmetic is
  * NumPy's on elements: ints wrap, bools are logical; float sums are
  * NumPy's pairwise sum (rt_sum at run time), so they are the same to the
@@ -135,12 +135,13 @@ static LLVMValueRef lo_cross(Lower *l, Node *n) {
 
 /* NumPy's dtype of a sum: int64 for bools and signed ints, uint64 for unsigned ones */
 static const Type *sum_dtype(const Type *e) {
-  if (ty_is_float(e)) return e;
+  if (ty_is_float(e) || ty_is_complex(e)) return e;
   return e->kind == TY_U8 || e->kind == TY_U16 || e->kind == TY_U32 || e->kind == TY_U64 ? TYS(TY_U64) : TYS(TY_I64);
 }
 
 /* The sum of n elements of type t from p, stride bytes apart, as t: NumPy's
- * reduction for floats (rt_sum), a loop for ints (their order is no matter). */
+ * reduction for floats (rt_sum), a loop for ints (their order is no
+ * matter) and complex numbers (in order, as Numba's trace adds them). */
 static LLVMValueRef sum_of(Lower *l, const Type *e, const Type *t, LLVMValueRef p, LLVMValueRef n, LLVMValueRef stride) {
   if (ty_is_float(t)) {
     LLVMTypeRef params[4] = {l->mod->ptr, l->mod->i64, l->mod->i64, l->mod->i32};
@@ -151,7 +152,9 @@ static LLVMValueRef sum_of(Lower *l, const Type *e, const Type *t, LLVMValueRef 
   LLVMBuildStore(l->b, LLVMConstNull(lo_type(l, t)), total);
   LoLoop loop = lo_loop_begin(l, const_i64(l, 0), n, NULL, "sum");
   LLVMValueRef x = lo_convert(l, load_at(l, e, p, stride, loop.index), e, t);
-  LLVMBuildStore(l->b, LLVMBuildAdd(l->b, LLVMBuildLoad2(l->b, lo_type(l, t), total, ""), x, ""), total);
+  LLVMValueRef sum = LLVMBuildLoad2(l->b, lo_type(l, t), total, "");
+  sum = ty_is_complex(t) ? lo_complex_binop(l, OP_ADD, t, sum, t, x, t) : LLVMBuildAdd(l->b, sum, x, "");
+  LLVMBuildStore(l->b, sum, total);
   lo_loop_end(l, &loop);
   return LLVMBuildLoad2(l->b, lo_type(l, t), total, "");
 }
@@ -404,8 +407,8 @@ static const char *const mode_kw[] = {"mode", NULL};
 const Builtin bi_arraymath[] = {
   {"numpy.outer", "numpy", "outer", BK_FUNCTION, 0, 2, 2, NULL, AM_FLAGS, 0, 0, ty_outer, lo_outer},
   {"numpy.cross", "numpy", "cross", BK_FUNCTION, 0, 2, 2, NULL, AM_FLAGS, 0, 0, ty_cross, lo_cross},
-  {"numpy.trace", "numpy", "trace", BK_FUNCTION, 0, 1, 2, trace_kw, BF_RAISES, 0, 0, ty_trace, lo_trace},
-  {"array.trace", NULL, "trace", BK_METHOD, TY_ARRAY, 0, 1, trace_kw, BF_RAISES, 0, 0, ty_trace, lo_trace},
+  {"numpy.trace", "numpy", "trace", BK_FUNCTION, 0, 1, 2, trace_kw, BF_RAISES | BF_COMPLEX, 0, 0, ty_trace, lo_trace},
+  {"array.trace", NULL, "trace", BK_METHOD, TY_ARRAY, 0, 1, trace_kw, BF_RAISES | BF_COMPLEX, 0, 0, ty_trace, lo_trace},
   {"numpy.vander", "numpy", "vander", BK_FUNCTION, 0, 1, 3, vander_kw, AM_FLAGS, 0, 0, ty_vander, lo_vander},
   {"numpy.meshgrid", "numpy", "meshgrid", BK_FUNCTION, 0, 2, 2, meshgrid_kw, AM_FLAGS | BF_STRINGS, 0, 0, ty_meshgrid, lo_meshgrid},
   {"numpy.convolve", "numpy", "convolve", BK_FUNCTION, 0, 2, 3, mode_kw, AM_FLAGS | BF_STRINGS, CONVOLVE, 0, ty_correlate, lo_correlate},

@@ -822,9 +822,18 @@ static const Type *tuple_items(const Type *t) {
   return u && (ty_is_scalar(u) || u->kind == TY_STR || (u->kind == TY_TUPLE && ty_item_ordered(u))) ? u : NULL;
 }
 
+/* A tuple of numbers alone (numpy.ndindex's index), which a list holds without references. */
+static bool numbers_tuple(const Type *t) {
+  if (t->kind != TY_TUPLE) return false;
+  for (int i = 0; i < t->nfields; i++)
+    if (!ty_is_scalar(t->fields[i])) return false;
+  return true;
+}
+
 /* What list(), sorted(), sum() and x.extend() take (x, typed t, of the
  * call n): a typed list, a set, a dict, a range() call, a tuple of numbers,
- * a str (its characters), bytes or a 1-d array of numbers (their items in order). */
+ * a str (its characters), bytes, a 1-d array of numbers (their items in order) or
+ * a generator of numbers or of tuples of them (list(numpy.ndindex(s))). */
 static const Type *items_of(Infer *in, Node *n, Node *x, const Type *t, const char *what) {
   if (t->kind == TY_TUPLE && tuple_items(t)) return tuple_items(t);
   if (t->kind == TY_LIST) return t->elem ? t->elem : ty_list_item(in, n, t);
@@ -833,9 +842,9 @@ static const Type *items_of(Infer *in, Node *n, Node *x, const Type *t, const ch
   if (t->kind == TY_STR) return t;
   if (t->kind == TY_BYTES) t = ty_bytes_view(in, x);  /* its items, as an array's (uint8 ints) */
   if (t->kind == TY_ARRAY && t->ndim == 1 && ty_is_scalar(t->elem)) return t->elem;
-  if (t->kind == TY_YIELDS && ty_is_scalar(t->elem)) return t->elem;
+  if (t->kind == TY_YIELDS && (ty_is_scalar(t->elem) || numbers_tuple(t->elem))) return t->elem;
   return ty_error(in, n, "%s takes a typed list, a set, a dict, a range(), a tuple of numbers, a str, a 1-d array of "
-                  "numbers or a generator of numbers here, got %s", what, t->name);
+                  "numbers or a generator of numbers (or of tuples of them) here, got %s", what, t->name);
 }
 
 static const Type *ty_list_call(Infer *in, Node *n, const Type **args) {

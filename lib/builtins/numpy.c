@@ -153,7 +153,8 @@ static const Type *arange_args_type(Node *n) {
 /* numpy.arange([start, ]stop[, step][, dtype]) */
 static const Type *ty_arange(Infer *in, Node *n, const Type **args) {
   for (int i = 0; i < arange_nargs(n); i++)
-    if (!ty_is_scalar(args[i])) return ty_error(in, n->list.items[i], "numpy.arange() needs numbers, got %s", args[i]->name);
+    if (!ty_is_scalar(args[i]) || ty_is_complex(args[i]))
+      return ty_error(in, n->list.items[i], "numpy.arange() needs ints or floats in compiled code, got %s", args[i]->name);
   const Type *elem = np_dtype_arg(in, n, 3, arange_args_type(n));
   if (elem && elem->kind == TY_BOOL)
     return ty_error(in, n, "numpy.arange() cannot make bools (NumPy has no fill function for them)");
@@ -179,9 +180,10 @@ static LLVMValueRef arange_count(Lower *l, const Type *t, LLVMValueRef start, LL
 
 /* numpy.arange fills as NumPy does: the first two values are start and
  * start + step converted to the dtype, the others first + i*(second - first)
- * computed in the dtype. */
+ * computed in the dtype (a complex dtype's: in its real parts, the
+ * imaginary ones zero, as NumPy's complex fill of real bounds). */
 static LLVMValueRef lo_arange(Lower *l, Node *n) {
-  const Type *t = arange_args_type(n), *e = n->ty->elem;
+  const Type *t = arange_args_type(n), *c = n->ty->elem, *e = lo_complex_part(c);
   bool floats = ty_is_float(t);
   LLVMValueRef start = floats ? lo_fconst(l, t, 0) : const_i64(l, 0), stop, step = floats ? lo_fconst(l, t, 1) : const_i64(l, 1);
   if (n->list.len == 1) {
@@ -201,15 +203,16 @@ static LLVMValueRef lo_arange(Lower *l, Node *n) {
   LLVMValueRef i = lo_convert(l, loop.index, TYS(TY_I64), e);
   LLVMValueRef v = ty_is_float(e) ? LLVMBuildFAdd(l->b, b0, LLVMBuildFMul(l->b, i, delta, ""), "")
                                   : LLVMBuildAdd(l->b, b0, LLVMBuildMul(l->b, i, delta, ""), "");
-  lo_store_scalar(l, e, LLVMBuildGEP2(l->b, lo_storage_type(l, e), data, &loop.index, 1, ""), v);
+  if (c != e) v = lo_complex_make(l, c, v, lo_fconst(l, e, 0.0));
+  lo_store_scalar(l, c, LLVMBuildGEP2(l->b, lo_storage_type(l, c), data, &loop.index, 1, ""), v);
   lo_loop_end(l, &loop);
   LLVMValueRef first[2] = {b0, b1};
   for (int k = 0; k < 2; k++) {
     LLVMBasicBlockRef put = new_block(l, "arange.first"), done = new_block(l, "arange.done");
     LLVMBuildCondBr(l->b, LLVMBuildICmp(l->b, LLVMIntSGT, count, const_i64(l, k), ""), put, done);
     position(l, put);
-    LLVMValueRef at = const_i64(l, k);
-    lo_store_scalar(l, e, LLVMBuildGEP2(l->b, lo_storage_type(l, e), data, &at, 1, ""), first[k]);
+    LLVMValueRef at = const_i64(l, k), v = c != e ? lo_complex_make(l, c, first[k], lo_fconst(l, e, 0.0)) : first[k];
+    lo_store_scalar(l, c, LLVMBuildGEP2(l->b, lo_storage_type(l, c), data, &at, 1, ""), v);
     LLVMBuildBr(l->b, done);
     position(l, done);
   }
@@ -1132,7 +1135,7 @@ const Builtin bi_numpy[] = {
   ALLOC_ANY("ones_like", 1, 2, dtype_kw, 1, ty_alloc_like, lo_alloc),
   ALLOC_ANY("full", 2, 3, dtype_kw, -1, ty_full, lo_full),
   ALLOC_ANY("full_like", 2, 3, dtype_kw, -1, ty_full_like, lo_full),
-  ALLOC("arange", 1, 4, dtype_kw, 0, ty_arange, lo_arange),
+  ALLOC_ANY("arange", 1, 4, dtype_kw, 0, ty_arange, lo_arange),
   ALLOC("linspace", 2, 5, linspace_kw, 0, ty_linspace, lo_linspace),
   ALLOC("logspace", 2, 5, logspace_kw, 0, ty_logspace, lo_logspace),
   ALLOC("geomspace", 2, 5, linspace_kw, 0, ty_geomspace, lo_geomspace),

@@ -2,7 +2,7 @@
  * unpacking them: t[i] with a variable i (a homogeneous tuple's, which
  * also makes `for x in t`), t[a:b:c] with constants, t + u, t * k, and the
  * comparisons ==, !=, <, <=, >, >= (item by item, as Python compares
- * sequences), and the binding of f(*t) to a compiled function's
+ * sequences), tuple() and tuple(t), Numba's unsafe tuple_setitem, and the binding of f(*t) to a compiled function's
  * parameters. A tuple is an LLVM struct of its items (model.c).
  */
 #include "builtins/builtins.h"
@@ -238,23 +238,34 @@ LLVMValueRef lo_tuple_contains(Lower *l, Node *n) {
   return found;
 }
 
+/* A homogeneous tuple value v copied into memory as an array of its items (of LLVM type *as_array). */
+static LLVMValueRef tuple_in_memory(Lower *l, const Type *t, LLVMValueRef v, LLVMTypeRef *as_array) {
+  LLVMTypeRef item = lo_type(l, t->nfields ? t->fields[0] : TYS(TY_I64));
+  *as_array = LLVMArrayType2(item, (uint64_t)(t->nfields ? t->nfields : 1));
+  LLVMValueRef mem = lo_alloca(l, *as_array, "tuple");
+  for (int k = 0; k < t->nfields; k++) {
+    LLVMValueRef at[2] = {const_i64(l, 0), const_i64(l, k)};
+    LLVMBuildStore(l->b, LLVMBuildExtractValue(l->b, v, (unsigned)k, ""), LLVMBuildGEP2(l->b, *as_array, mem, at, 2, ""));
+  }
+  return mem;
+}
+
+/* i checked against t's length: IndexError outside [0, n); 0 where the error is deferred. */
+static LLVMValueRef index_in_range(Lower *l, const Type *t, LLVMValueRef i) {
+  LLVMValueRef out = LLVMBuildICmp(l->b, LLVMIntUGE, i, const_i64(l, t->nfields), "");
+  lo_raise_if(l, out, RT_ERR_INDEX, "tuple index out of range");
+  return LLVMBuildSelect(l->b, out, const_i64(l, 0), i, "");
+}
+
 /* The item of tuple value v at run-time index i (wrapped if negative,
  * IndexError out of range), through a copy in memory. */
 static LLVMValueRef item_at(Lower *l, const Type *t, LLVMValueRef v, LLVMValueRef i) {
   LLVMValueRef n = const_i64(l, t->nfields);
   i = LLVMBuildSelect(l->b, LLVMBuildICmp(l->b, LLVMIntSLT, i, const_i64(l, 0), ""), LLVMBuildAdd(l->b, i, n, ""), i, "");
-  LLVMValueRef out = LLVMBuildICmp(l->b, LLVMIntUGE, i, n, "");
-  lo_raise_if(l, out, RT_ERR_INDEX, "tuple index out of range");
-  i = LLVMBuildSelect(l->b, out, const_i64(l, 0), i, "");  /* where the error is deferred */
-  LLVMTypeRef item = lo_type(l, t->nfields ? t->fields[0] : TYS(TY_I64));
-  LLVMTypeRef as_array = LLVMArrayType2(item, (uint64_t)(t->nfields ? t->nfields : 1));
-  LLVMValueRef mem = lo_alloca(l, as_array, "tuple");
-  for (int k = 0; k < t->nfields; k++) {
-    LLVMValueRef at[2] = {const_i64(l, 0), const_i64(l, k)};
-    LLVMBuildStore(l->b, LLVMBuildExtractValue(l->b, v, (unsigned)k, ""), LLVMBuildGEP2(l->b, as_array, mem, at, 2, ""));
-  }
-  LLVMValueRef at[2] = {const_i64(l, 0), i};
-  return LLVMBuildLoad2(l->b, item, LLVMBuildGEP2(l->b, as_array, mem, at, 2, ""), "");
+  i = index_in_range(l, t, i);
+  LLVMTypeRef as_array;
+  LLVMValueRef mem = tuple_in_memory(l, t, v, &as_array), at[2] = {const_i64(l, 0), i};
+  return LLVMBuildLoad2(l->b, LLVMGetElementType(as_array), LLVMBuildGEP2(l->b, as_array, mem, at, 2, ""), "");
 }
 
 /* t[index]: what it selects holds its own references to arrays (as a
@@ -395,6 +406,54 @@ int lo_spread_args(Lower *l, Node *n, const Func *callee, LLVMValueRef *args, LL
   return np + 1;
 }
 
+/* ---------------------------------------------------------------- tuple() */
+
+/* tuple() and tuple(t) of a tuple t, as Numba types them (it refuses any
+ * other iterable, whose length the type would have to know). */
+static const Type *ty_tuple_call(Infer *in, Node *n, const Type **args) {
+  if (!n->list.len) return ty_tuple(0, NULL);
+  if (args[0]->kind != TY_TUPLE)
+    return ty_error(in, n, "tuple() of %s is not supported in compiled code: it takes a tuple", args[0]->name);
+  return args[0];
+}
+
+static LLVMValueRef lo_tuple_call(Lower *l, Node *n) {
+  return n->list.len ? lo_owned(l, n->list.items[0]) : LLVMGetUndef(lo_type(l, n->ty));
+}
+
+/* ---------------------------------------------------------------- tuple_setitem */
+
+/* numba.cpython.unsafe.tuple.tuple_setitem(t, i, v): t with item i (at run
+ * time) replaced by v converted to the items' type, of a tuple of one
+ * type of numbers (thewalrus' Hermite recursions). Numba's reads no
+ * bounds; here an index outside the tuple is an IndexError. */
+static const Type *ty_tuple_setitem(Infer *in, Node *n, const Type **args) {
+  const Type *t = args[0];
+  if (t->kind != TY_TUPLE || !homogeneous(t) || !ty_is_scalar(t->fields[0]))
+    return ty_error(in, n, "tuple_setitem() takes a non-empty tuple of one type of numbers, got %s", t->name);
+  if (!ty_is_int(args[1])) return ty_error(in, n->list.items[1], "tuple_setitem()'s index must be an int, got %s", args[1]->name);
+  if (!ty_is_scalar(args[2]) || (ty_is_complex(args[2]) && !ty_is_complex(t->fields[0])))
+    return ty_error(in, n->list.items[2], "tuple_setitem() cannot store %s into %s", args[2]->name, t->name);
+  return t;
+}
+
+static LLVMValueRef lo_tuple_setitem(Lower *l, Node *n) {
+  const Type *t = n->ty;
+  LLVMValueRef v = lo_expr(l, n->list.items[0]);
+  LLVMValueRef i = index_in_range(l, t, lo_expr_as(l, n->list.items[1], TYS(TY_I64)));
+  LLVMValueRef x = lo_expr_as(l, n->list.items[2], t->fields[0]);
+  LLVMTypeRef as_array;
+  LLVMValueRef mem = tuple_in_memory(l, t, v, &as_array), at[2] = {const_i64(l, 0), i};
+  LLVMBuildStore(l->b, x, LLVMBuildGEP2(l->b, as_array, mem, at, 2, ""));
+  LLVMValueRef r = LLVMGetUndef(lo_type(l, t));
+  for (int k = 0; k < t->nfields; k++) {
+    LLVMValueRef kat[2] = {const_i64(l, 0), const_i64(l, k)};
+    LLVMValueRef item = LLVMBuildLoad2(l->b, LLVMGetElementType(as_array), LLVMBuildGEP2(l->b, as_array, mem, kat, 2, ""), "");
+    r = LLVMBuildInsertValue(l->b, r, item, (unsigned)k, "");
+  }
+  return r;
+}
+
 /* ---------------------------------------------------------------- the rows */
 
 /* ---------------------------------------------------------------- to_fixed_tuple */
@@ -439,6 +498,10 @@ static LLVMValueRef lo_to_fixed_tuple(Lower *l, Node *n) {
 }
 
 const Builtin bi_tuples[] = {
+  {"tuple_setitem", "ruchey.unsafe", "tuple_setitem", BK_FUNCTION, 0, 3, 3, NULL, BF_RAISES, 0, 0, ty_tuple_setitem,
+   lo_tuple_setitem},
+  {"tuple", "builtins", "tuple", BK_FUNCTION, 0, 0, 1, NULL, BF_COMPLEX | BF_LISTS, 0, 0, ty_tuple_call,
+   lo_tuple_call},
   {"tuple.index", NULL, "index", BK_METHOD, TY_TUPLE, 1, 1, NULL, BF_RAISES | BF_STRINGS, 1, 0, ty_tuple_find, lo_tuple_find},
   {"tuple.count", NULL, "count", BK_METHOD, TY_TUPLE, 1, 1, NULL, BF_STRINGS, 2, 0, ty_tuple_find, lo_tuple_find},
   {"to_fixed_tuple", "ruchey.extending", "to_fixed_tuple", BK_FUNCTION, 0, 2, 2, NULL, BF_RAISES | BF_COMPLEX, 0, 0,

@@ -60,7 +60,16 @@ static LLVMValueRef fabs_of(Lower *l, const Type *part, LLVMValueRef x) { return
 
 /* a / b by Smith's method: CPython's for scalars (a zero divisor raises,
  * NaN parts give NaN), NumPy's for arrays (it multiplies by the divisor's
- * reciprocal, and divides by zero into infinities and NaN). */
+ * reciprocal, and divides by zero into infinities and NaN). Only the
+ * chosen branch's ratio is divided: a ratio by the smaller part of the
+ * divisor, computed and dropped, would set the divide-by-zero flag that
+ * NumPy reports as a warning after a ufunc's loop. With the divisor's
+ * larger part big and smaller small, and the dividend's parts taken in
+ * the same order (p, q), both of Smith's branches are
+ *   re = (p + q*r) / d,  im = (q - p*r) / d  or  (p*r - q) / d,
+ *   r = small/big, d = big + small*r
+ * (the second imaginary part where the divisor's imaginary part is the
+ * larger, subtracted in that order so that a zero keeps CPython's sign). */
 static LLVMValueRef complex_div(Lower *l, const Type *t, LLVMValueRef ar, LLVMValueRef ai, LLVMValueRef br,
                                 LLVMValueRef bi) {
   const Type *p = lo_complex_part(t);
@@ -71,29 +80,23 @@ static LLVMValueRef complex_div(Lower *l, const Type *t, LLVMValueRef ar, LLVMVa
   LLVMValueRef bzero = LLVMBuildAnd(b, fcmp(l, LLVMRealOEQ, br, zero), fcmp(l, LLVMRealOEQ, bi, zero), "");
   bool numpy = lo_numpy_errors(l);
   if (!numpy) lo_raise_if(l, bzero, RT_ERR_ZERODIV, lo_zero_division(l, "complex division by zero"));
-  /* |br| >= |bi|: by the ratio bi/br */
-  LLVMValueRef r1 = LLVMBuildFDiv(b, bi, br, "");
-  LLVMValueRef d1 = LLVMBuildFAdd(b, br, LLVMBuildFMul(b, bi, r1, ""), "");
-  LLVMValueRef n1r = LLVMBuildFAdd(b, ar, LLVMBuildFMul(b, ai, r1, ""), "");
-  LLVMValueRef n1i = LLVMBuildFSub(b, ai, LLVMBuildFMul(b, ar, r1, ""), "");
-  /* else: by the ratio br/bi */
-  LLVMValueRef r2 = LLVMBuildFDiv(b, br, bi, "");
-  LLVMValueRef d2 = LLVMBuildFAdd(b, LLVMBuildFMul(b, br, r2, ""), bi, "");
-  LLVMValueRef n2r = LLVMBuildFAdd(b, LLVMBuildFMul(b, ar, r2, ""), ai, "");
-  LLVMValueRef n2i = LLVMBuildFSub(b, LLVMBuildFMul(b, ai, r2, ""), ar, "");
+  LLVMValueRef big = LLVMBuildSelect(b, wide, br, bi, ""), small = LLVMBuildSelect(b, wide, bi, br, "");
+  LLVMValueRef pp = LLVMBuildSelect(b, wide, ar, ai, ""), qq = LLVMBuildSelect(b, wide, ai, ar, "");
+  if (numpy) big = LLVMBuildSelect(b, bzero, one, big, "");  /* a zero divisor's quotient is ar/|br|, below */
+  LLVMValueRef r = LLVMBuildFDiv(b, small, big, "");
+  LLVMValueRef d = LLVMBuildFAdd(b, big, LLVMBuildFMul(b, small, r, ""), "");
+  LLVMValueRef nr = LLVMBuildFAdd(b, pp, LLVMBuildFMul(b, qq, r, ""), "");
+  LLVMValueRef pr = LLVMBuildFMul(b, pp, r, "");
+  LLVMValueRef ni = LLVMBuildSelect(b, wide, LLVMBuildFSub(b, qq, pr, ""), LLVMBuildFSub(b, pr, qq, ""), "");
   LLVMValueRef re, im;
   if (numpy) {
-    LLVMValueRef s1 = LLVMBuildFDiv(b, one, d1, ""), s2 = LLVMBuildFDiv(b, one, d2, "");
-    re = LLVMBuildSelect(b, wide, LLVMBuildFMul(b, n1r, s1, ""), LLVMBuildFMul(b, n2r, s2, ""), "");
-    im = LLVMBuildSelect(b, wide, LLVMBuildFMul(b, n1i, s1, ""), LLVMBuildFMul(b, n2i, s2, ""), "");
-    re = LLVMBuildSelect(b, bzero, LLVMBuildFDiv(b, ar, abr, ""), re, "");
-    im = LLVMBuildSelect(b, bzero, LLVMBuildFDiv(b, ai, abr, ""), im, "");
-  } else {
-    LLVMValueRef tall = fcmp(l, LLVMRealOGE, abi, abr), nan = lo_fconst(l, p, NAN);
-    re = LLVMBuildSelect(b, wide, LLVMBuildFDiv(b, n1r, d1, ""),
-                         LLVMBuildSelect(b, tall, LLVMBuildFDiv(b, n2r, d2, ""), nan, ""), "");
-    im = LLVMBuildSelect(b, wide, LLVMBuildFDiv(b, n1i, d1, ""),
-                         LLVMBuildSelect(b, tall, LLVMBuildFDiv(b, n2i, d2, ""), nan, ""), "");
+    LLVMValueRef s = LLVMBuildFDiv(b, one, d, ""), by = LLVMBuildSelect(b, bzero, abr, one, "");
+    re = LLVMBuildSelect(b, bzero, LLVMBuildFDiv(b, ar, by, ""), LLVMBuildFMul(b, nr, s, ""), "");
+    im = LLVMBuildSelect(b, bzero, LLVMBuildFDiv(b, ai, by, ""), LLVMBuildFMul(b, ni, s, ""), "");
+  } else {  /* a NaN part: neither |br| >= |bi| nor |bi| >= |br| */
+    LLVMValueRef ordered = fcmp(l, LLVMRealORD, abr, abi), nan = lo_fconst(l, p, NAN);
+    re = LLVMBuildSelect(b, ordered, LLVMBuildFDiv(b, nr, d, ""), nan, "");
+    im = LLVMBuildSelect(b, ordered, LLVMBuildFDiv(b, ni, d, ""), nan, "");
   }
   return lo_complex_make(l, t, re, im);
 }

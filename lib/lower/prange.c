@@ -2,7 +2,9 @@
  * decides which): the body is outlined into a chunk function the thread
  * pool runs over parts of the range; each chunk reduces into its own
  * partial, and the caller combines the partials in chunk order, so a float
- * sum comes out the same on every run. */
+ * sum comes out the same on every run. An array reduced (arr += x) has a
+ * partial array per chunk, of its shape, from the identity; the caller
+ * adds (or multiplies) them into the array's own elements. */
 #include <math.h>
 
 #include "lower/lower.h"
@@ -38,6 +40,11 @@ static LLVMValueRef reduction_combine(Lower *l, int op, const Type *t, LLVMValue
  * partials of the reductions, and the shared variables by value. */
 enum { CTX_STATUS, CTX_MSG, CTX_CLASS, CTX_START, CTX_STEP, CTX_PARTIALS, CTX_VARS };
 
+static bool array_reduction(Lower *l, const ParPlan *plan, int v) {
+  return plan->kind[v] == PAR_REDUCTION && l->f->var_types[v]->kind == TY_ARRAY;
+}
+
+/* (an array reduced is there too: its partials take its shape) */
 static LLVMTypeRef region_context_type(Lower *l, const ParPlan *plan, int *field) {
   LLVMTypeRef f[CTX_VARS + 256];
   int nf = CTX_VARS;
@@ -45,7 +52,7 @@ static LLVMTypeRef region_context_type(Lower *l, const ParPlan *plan, int *field
   f[CTX_MSG] = f[CTX_CLASS] = f[CTX_PARTIALS] = l->mod->ptr;
   f[CTX_START] = f[CTX_STEP] = l->mod->i64;
   for (int v = 0; v < l->f->nvars && nf < CTX_VARS + 256; v++)
-    if (plan->kind[v] == PAR_SHARED) {
+    if (plan->kind[v] == PAR_SHARED || array_reduction(l, plan, v)) {
       field[v] = nf;
       f[nf++] = lo_type(l, l->f->var_types[v]);
     }
@@ -72,15 +79,24 @@ typedef struct ChunkStart {
 } ChunkStart;
 
 /* A chunk's variables: the shared ones read from the context, the
- * reductions from their identity, the private ones holding arrays empty. */
+ * reductions from their identity (an array's: a new array of its shape
+ * filled with it), the private ones holding arrays empty. */
 static LLVMValueRef chunk_start(Lower *l, int v, void *arg) {
   ChunkStart *c = arg;
   const Type *t = l->f->var_types[v];
+  LLVMValueRef given = c->plan->kind[v] == PAR_SHARED || array_reduction(l, c->plan, v)
+      ? LLVMBuildLoad2(l->b, lo_type(l, t), LLVMBuildStructGEP2(l->b, c->ctxty, c->ctx, (unsigned)c->field[v], ""), "")
+      : NULL;
   switch (c->plan->kind[v]) {
   case PAR_UNUSED: return LO_NO_SLOT;
-  case PAR_SHARED:
-    return LLVMBuildLoad2(l->b, lo_type(l, t), LLVMBuildStructGEP2(l->b, c->ctxty, c->ctx, (unsigned)c->field[v], ""), "");
-  case PAR_REDUCTION: return reduction_identity(l, c->plan->red_op[v], t);
+  case PAR_SHARED: return given;
+  case PAR_REDUCTION:
+    if (given) {
+      LLVMValueRef shape[RC_MAX_NDIM];
+      for (int d = 0; d < t->ndim; d++) shape[d] = lo_arr_shape(l, given, d);
+      return lo_alloc_array(l, t, shape, c->plan->red_op[v] == OP_MUL ? 1 : 0);
+    }
+    return reduction_identity(l, c->plan->red_op[v], t);
   default: return ty_has_arrays(t) ? LLVMConstNull(lo_type(l, t)) : NULL;
   }
 }
@@ -114,14 +130,16 @@ static LLVMValueRef lo_region_body(Lower *caller, Node *n, const ParPlan *plan, 
   LLVMValueRef parts = LLVMBuildLoad2(l->b, l->mod->ptr, LLVMBuildStructGEP2(l->b, ctxty, ctx, CTX_PARTIALS, ""), "");
   LLVMValueRef mine = LLVMBuildGEP2(l->b, partty, parts, (LLVMValueRef[]){LLVMGetParam(l->fn, 3)}, 1, "");
   for (int v = 0; v < l->f->nvars; v++)
-    if (plan->kind[v] == PAR_REDUCTION)
-      LLVMBuildStore(l->b, LLVMBuildLoad2(l->b, lo_type(l, l->f->var_types[v]), l->slots[v], ""),
-                     LLVMBuildStructGEP2(l->b, partty, mine, (unsigned)slot[v], ""));
+    if (plan->kind[v] == PAR_REDUCTION) {
+      LLVMTypeRef vt = lo_type(l, l->f->var_types[v]);
+      LLVMBuildStore(l->b, LLVMBuildLoad2(l->b, vt, l->slots[v], ""), LLVMBuildStructGEP2(l->b, partty, mine, (unsigned)slot[v], ""));
+      if (array_reduction(l, plan, v)) LLVMBuildStore(l->b, LLVMConstNull(vt), l->slots[v]);  /* the partials own it now */
+    }
   LLVMBuildBr(l->b, l->exit_bb);
   lo_chunk_exit(l, ctx);
-  for (int v = 0; v < l->f->nvars; v++) {
+  for (int v = 0; v < l->f->nvars; v++) {  /* (an array reduced: its partial where the chunk raised) */
     const Type *t = l->f->var_types[v];
-    if (plan->kind[v] == PAR_PRIVATE && t && ty_has_arrays(t))
+    if ((plan->kind[v] == PAR_PRIVATE || array_reduction(l, plan, v)) && t && ty_has_arrays(t))
       lo_refcount(l, t, LLVMBuildLoad2(l->b, lo_type(l, t), l->slots[v], ""), false);
   }
   LLVMBuildRetVoid(l->b);
@@ -143,15 +161,57 @@ static LLVMValueRef partial_addr(Lower *l, const Partials *pa, LLVMValueRef chun
   return LLVMBuildStructGEP2(l->b, pa->type, p, (unsigned)pa->slot[pa->var], "");
 }
 
+/* (an array's partial starts as no array: a chunk that never runs leaves none) */
 static void init_partial(Lower *l, LLVMValueRef *chunk, void *arg) {
   Partials *pa = arg;
-  LLVMBuildStore(l->b, reduction_identity(l, pa->plan->red_op[pa->var], l->f->var_types[pa->var]),
-                 partial_addr(l, pa, chunk[0]));
+  const Type *t = l->f->var_types[pa->var];
+  LLVMValueRef identity = t->kind == TY_ARRAY ? LLVMConstNull(lo_type(l, t)) : reduction_identity(l, pa->plan->red_op[pa->var], t);
+  LLVMBuildStore(l->b, identity, partial_addr(l, pa, chunk[0]));
+}
+
+/* An array's partial combined into its elements, then released. */
+typedef struct ArrayCombine {
+  int op;
+  const Type *t;
+  LLVMValueRef acc, part;
+} ArrayCombine;
+
+static void combine_element(Lower *l, LLVMValueRef *idx, void *arg) {
+  ArrayCombine *c = arg;
+  const Type *e = c->t->elem;
+  LLVMValueRef to = lo_element_addr(l, c->t, c->acc, idx), from = lo_element_addr(l, c->t, c->part, idx);
+  lo_store_scalar(l, e, to, reduction_combine(l, c->op, e, lo_load_scalar(l, e, to), lo_load_scalar(l, e, from)));
+}
+
+static void combine_array_partial(Lower *l, const Partials *pa, LLVMValueRef chunk) {
+  const Type *t = l->f->var_types[pa->var];
+  LLVMValueRef part = LLVMBuildLoad2(l->b, lo_type(l, t), partial_addr(l, pa, chunk), "");
+  LLVMBasicBlockRef add = new_block(l, "reduce.array"), done = new_block(l, "reduce.array_done");
+  LLVMBuildCondBr(l->b, LLVMBuildIsNull(l->b, LLVMBuildExtractValue(l->b, part, 0, ""), ""), done, add);
+  position(l, add);
+  ArrayCombine c = {pa->plan->red_op[pa->var], t, LLVMBuildLoad2(l->b, lo_type(l, t), l->slots[pa->var], ""), part};
+  LLVMValueRef shape[RC_MAX_NDIM];
+  for (int d = 0; d < t->ndim; d++) shape[d] = lo_arr_shape(l, part, d);
+  lo_for_each_index(l, t->ndim, shape, combine_element, &c);
+  lo_refcount(l, t, part, false);
+  LLVMBuildBr(l->b, done);
+  position(l, done);
+}
+
+/* Where a chunk raised: the arrays the others reduced into, released. */
+static void release_partial(Lower *l, LLVMValueRef *chunk, void *arg) {
+  Partials *pa = arg;
+  const Type *t = l->f->var_types[pa->var];
+  lo_refcount(l, t, LLVMBuildLoad2(l->b, lo_type(l, t), partial_addr(l, pa, chunk[0]), ""), false);
 }
 
 static void combine_partial(Lower *l, LLVMValueRef *chunk, void *arg) {
   Partials *pa = arg;
   const Type *t = l->f->var_types[pa->var];
+  if (t->kind == TY_ARRAY) {
+    combine_array_partial(l, pa, chunk[0]);
+    return;
+  }
   LLVMValueRef part = LLVMBuildLoad2(l->b, lo_type(l, t), partial_addr(l, pa, chunk[0]), "");
   LLVMValueRef acc = l->slots[pa->var];
   LLVMValueRef cur = LLVMBuildLoad2(l->b, lo_type(l, t), acc, "");
@@ -174,7 +234,7 @@ void lo_parallel_for(Lower *l, Node *n, const ParPlan *plan) {
   LLVMBuildStore(l->b, start, LLVMBuildStructGEP2(l->b, ctxty, ctx, CTX_START, ""));
   LLVMBuildStore(l->b, step, LLVMBuildStructGEP2(l->b, ctxty, ctx, CTX_STEP, ""));
   for (int v = 0; v < l->f->nvars; v++)
-    if (plan->kind[v] == PAR_SHARED)
+    if (plan->kind[v] == PAR_SHARED || array_reduction(l, plan, v))
       LLVMBuildStore(l->b, LLVMBuildLoad2(l->b, lo_type(l, l->f->var_types[v]), l->slots[v], ""),
                      LLVMBuildStructGEP2(l->b, ctxty, ctx, (unsigned)field[v], ""));
   /* the partials live on the stack for the duration of the loop only */
@@ -193,6 +253,8 @@ void lo_parallel_for(Lower *l, Node *n, const ParPlan *plan) {
   LLVMBasicBlockRef fail = new_block(l, "region.fail"), ok = new_block(l, "region.ok");
   LLVMBuildCondBr(l->b, LLVMBuildICmp(l->b, LLVMIntNE, st, const_i32(l, 0), ""), fail, ok);
   position(l, fail);
+  for (pa.var = 0; pa.var < l->f->nvars; pa.var++)
+    if (array_reduction(l, plan, pa.var)) lo_for_each_index(l, 1, &nchunks, release_partial, &pa);
   lo_call_fn(l, "rt_error_restore", void_type(l), &l->mod->ptr, &ctx, 1);
   lo_intrinsic(l, "llvm.stackrestore", ptrov, 1, &sp, 1);
   LLVMBuildStore(l->b, st, l->status);

@@ -1,9 +1,26 @@
-"""iter(x) in compiled code: a generator walking x as a for loop walks it
-(the frontend calls this in place of the builtin)."""
+"""iter(x), numpy.ndindex(shape) and numpy.ndenumerate(a) as values in
+compiled code: generators walking them as a for loop walks them (the
+frontend calls these in place of the builtins)."""
+import numpy as np
+
 from .decorators import njit
 
 
 @njit
 def iterate(seq):
     for item in seq:
+        yield item
+
+
+@njit
+def ndindex(shape):
+    """numpy.ndindex(shape) as a value: it = numpy.ndindex(a.shape); next(it)."""
+    for index in np.ndindex(shape):
+        yield index
+
+
+@njit
+def ndenumerate(a):
+    """numpy.ndenumerate(a) as a value."""
+    for item in np.ndenumerate(a):
         yield item

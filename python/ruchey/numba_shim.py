@@ -240,6 +240,7 @@ def _submodules():
     import ruchey.extending
     import ruchey.intrinsics
     import ruchey.structref
+    import ruchey.unsafe
     return {
         "numba": (_top_names(), (ruchey,)),
         "numba.core": ({}, ()),
@@ -267,6 +268,9 @@ def _submodules():
         "numba.core.cgutils": (dict(get_or_insert_function=ruchey.intrinsics.get_or_insert_function,
                                     alloca_once=ruchey.intrinsics.alloca_once), (_CgutilsValues(),)),
         "numba.core.caching": (dict(NullCache=ruchey.caching.NullCache), ()),
+        "numba.cpython": ({}, ()),
+        "numba.cpython.unsafe": ({}, ()),
+        "numba.cpython.unsafe.tuple": (dict(tuple_setitem=ruchey.unsafe.tuple_setitem), ()),
         # the class of what @njit returns, for isinstance checks of functions as arguments
         "numba.core.registry": (dict(CPUDispatcher=_core.Dispatcher, cpu_target=_CpuTarget()), ()),
         "numba.core.unsafe": ({}, ()),
