@@ -719,6 +719,7 @@ static Node *fe_binop(Fe *fe, PyObject *e) {
   }
   Node *n = new_node(fe, N_BINOP, e);
   n->op = op_from_ast(op);
+  if (fe->first_value == e) fe->first_value = l;  /* what the statement evaluates first is the left operand */
   n->lhs = fe_expr(fe, l);
   n->rhs = n->lhs ? fe_expr(fe, r) : NULL;
   Py_DECREF(op); Py_DECREF(l); Py_DECREF(r);
@@ -2351,7 +2352,9 @@ static Node *fe_augassign(Fe *fe, PyObject *s) {
   PyObject *t = field(s, "target"), *op = field(s, "op"), *v = field(s, "value");
   Node *n = new_node(fe, N_AUGASSIGN, s);
   n->op = op_from_ast(op);
+  fe->first_value = t;  /* x[i] += v: the target's index is evaluated first */
   n->lhs = fe_target(fe, t);
+  fe->first_value = NULL;
   n->rhs = n->lhs ? fe_expr(fe, v) : NULL;
   if (n->lhs && n->lhs->kind == N_TUPLE) n = fe_error(fe, s, "illegal augmented assignment");
   else if (!n->rhs) n = NULL;

@@ -22,9 +22,9 @@ typedef struct Fe {
   int pre_cap;
   int in_place;         /* reading an expression that runs where it is written (a while loop's condition...):
                          * nothing of it may move before the statement */
-  PyObject *first_value; /* what an assignment or return statement being read evaluates before all else
-                          * (its value; a single target, once its value is moved first): a call that is
-                          * it may compute its arguments before the statement */
+  PyObject *first_value; /* what the statement being read evaluates before all else (an assignment's or
+                          * return's value, or its left operand; a single target, once its value is moved
+                          * first; an augmented assignment's target): a call there may move before it */
   Diag *diag;
   uintptr_t stack_limit;  /* rt_stack_limit: reading nests as deep as the code */
   int handlers;         /* except clauses being read around here: a bare raise re-raises */

@@ -1010,7 +1010,8 @@ def tick(log, tag, value):
 def filled_by_index_calls(c, log):
     c[lower_corner(1, 1)] = -2.0
     c[lower_corner(2, 1)] = c[lower_corner(1, 1)] - 1.0
-    c[lower_corner(2, 2)] += c[lower_corner(2, 1)] * 3
+    k = c[lower_corner(2, 1)] * 3
+    c[lower_corner(2, 2)] += k
     c[tick(log, 1, (0, 2))] = tick(log, 2, 5.0)  # Python runs the value, then the index
     c[tick(log, 3, (1, 2))] += tick(log, 4, 0.5) * c[tick(log, 5, 0), 2]
     return c
@@ -1022,6 +1023,19 @@ def test_index_by_a_compiled_functions_tuple_is_computed_once_in_pythons_order()
         c2, log2 = c.copy(), log.copy()
         assert_same_value(filled_by_index_calls.py_func(c2, log2), filled_by_index_calls(c, log))
         assert log.tolist() == log2.tolist()
+
+
+def test_index_by_a_compiled_functions_tuple_after_other_work_asks_for_a_variable():
+    """Moving the call before the statement would run it before what the
+    statement evaluates first (here the target's load, which the call
+    might change): a TypingError asks for the variable instead."""
+    @ruchey.njit
+    def later_in_the_statement(c):
+        c[lower_corner(2, 2)] += c[lower_corner(2, 1)] * 3
+        return c
+
+    with pytest.raises(ruchey.TypingError, match="assign the tuple first"):
+        later_in_the_statement(np.zeros((3, 4)))
 
 
 @ruchey.njit

@@ -450,7 +450,7 @@ def test_a_tuple_sliced_by_a_slice_known_only_at_run_time_is_a_typing_error():
 
 @pytest.mark.skipif(AS_NUMBA, reason="ruchey's own module")
 def test_to_fixed_tuple_takes_an_arrays_first_items():
-    from ruchey.extending import to_fixed_tuple
+    from ruchey.unsafe import to_fixed_tuple
 
     @njit
     def first(a, n):

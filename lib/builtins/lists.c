@@ -822,11 +822,12 @@ static const Type *tuple_items(const Type *t) {
   return u && (ty_is_scalar(u) || u->kind == TY_STR || (u->kind == TY_TUPLE && ty_item_ordered(u))) ? u : NULL;
 }
 
-/* A tuple of numbers alone (numpy.ndindex's index), which a list holds without references. */
+/* A tuple of numbers and of such tuples alone (numpy.ndindex's index,
+ * ndenumerate's (index, value)), which a list holds without references. */
 static bool numbers_tuple(const Type *t) {
   if (t->kind != TY_TUPLE) return false;
   for (int i = 0; i < t->nfields; i++)
-    if (!ty_is_scalar(t->fields[i])) return false;
+    if (!ty_is_scalar(t->fields[i]) && !numbers_tuple(t->fields[i])) return false;
   return true;
 }
 

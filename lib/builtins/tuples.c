@@ -504,7 +504,7 @@ const Builtin bi_tuples[] = {
    lo_tuple_call},
   {"tuple.index", NULL, "index", BK_METHOD, TY_TUPLE, 1, 1, NULL, BF_RAISES | BF_STRINGS, 1, 0, ty_tuple_find, lo_tuple_find},
   {"tuple.count", NULL, "count", BK_METHOD, TY_TUPLE, 1, 1, NULL, BF_STRINGS, 2, 0, ty_tuple_find, lo_tuple_find},
-  {"to_fixed_tuple", "ruchey.extending", "to_fixed_tuple", BK_FUNCTION, 0, 2, 2, NULL, BF_RAISES | BF_COMPLEX, 0, 0,
+  {"to_fixed_tuple", "ruchey.unsafe", "to_fixed_tuple", BK_FUNCTION, 0, 2, 2, NULL, BF_RAISES | BF_COMPLEX, 0, 0,
    ty_to_fixed_tuple, lo_to_fixed_tuple},
   BI_END,
 };

@@ -25,8 +25,6 @@ inlined where LLVM sees fit.
 """
 import inspect
 
-import numpy
-
 from ruchey import _core, types
 from ruchey.decorators import jit
 from ruchey.intrinsics import intrinsic
@@ -46,18 +44,6 @@ _named_types = {types.bytes_type.name: types.bytes_type}
 def is_jitted(func):
     """Whether func is a compiled function (a ruchey dispatcher)."""
     return isinstance(func, _core.Dispatcher)
-
-
-def to_fixed_tuple(array, length):
-    """Numba's numba.np.unsafe.ndarray.to_fixed_tuple: the first ``length``
-    items of a 1-d array as a tuple (in compiled code ``length`` must be
-    known when compiling: a constant, or a parameter, compiled for its value)."""
-    array = numpy.asarray(array)
-    if array.ndim != 1:
-        raise TypeError(f"to_fixed_tuple() takes a 1-d array, got {array.ndim} dimensions")
-    if len(array) < length:
-        raise IndexError(f"to_fixed_tuple(): the array has {len(array)} items, fewer than {length}")
-    return tuple(array[:length])
 
 
 def register_jitable(*args, **jit_options):

@@ -260,7 +260,7 @@ def _submodules():
         "numba.typed.typeddict": ({}, (ruchey.typed,)),
         "numba.np": ({}, ()),
         "numba.np.numpy_support": (dict(as_dtype=as_dtype, from_dtype=types.from_dtype), ()),
-        "numba.np.unsafe.ndarray": (dict(to_fixed_tuple=ruchey.extending.to_fixed_tuple), ()),
+        "numba.np.unsafe.ndarray": (dict(to_fixed_tuple=ruchey.unsafe.to_fixed_tuple), ()),
         "numba.np.ufunc": (dict(vectorize=vectorize, guvectorize=guvectorize), ()),
         "numba.np.ufunc.gufunc": (dict(GUFunc=numpy.ufunc), ()),  # ruchey's gufuncs are NumPy's
         "numba.experimental": ({}, (ruchey.experimental,)),
