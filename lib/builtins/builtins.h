@@ -92,6 +92,8 @@ bool bi_need_values(Infer *in, Node *n, Node *a);  /* an array or a number, else
 bool bi_check_axis(Infer *in, Node *n, Node *axis, int ndim);  /* an int; a constant one within ndim */
 bool bi_check_dtype(Infer *in, Node *n, Node *d, const Type **out);  /* dtype=: *out, NULL when not given */
 bool bi_check_number(Infer *in, Node *n, Node *x, const char *what);  /* absent, or a number */
+/* strings.c: a slice's start, stop or step of a str or bytes: absent, None or an int, else Python's TypeError */
+bool bi_slice_part(Infer *in, Node *x);
 
 /* extension.c: a method or attribute registered by user code for the
  * receiver's type (ruchey.extending), n made a call of it; NULL if none */

@@ -27,22 +27,14 @@ static bool host_only(Infer *in, Node *n, const char *what, const char *call) {
 
 /* ---------------------------------------------------------------- indexing */
 
-static bool slice_part(Infer *in, Node *x) {
-  if (!x || x->kind == N_NONE) return true;
-  const Type *t = ty_expr(in, x);
-  if (t && !is_intlike(t) && t->kind != TY_NONE)
-    return ty_error(in, x, "slice indices must be integers or None, not %s", t->name) != NULL;
-  return t != NULL;
-}
-
 /* b[i] an int, as Python's (Numba's is a uint8, which boxes alike);
  * b[i:j:k] a new bytes; for c in b reads b[i] too. */
 const Type *ty_bytes_index(Infer *in, Node *n, const Type *base) {
   Node *i = n->rhs;
   if (n->str && strcmp(n->str, "iteration")) return ty_error(in, n, "bytes have no keys(), values() or items()");
   if (i->kind == N_SLICE)
-    return host_only(in, n, "a slice of bytes", "") && slice_part(in, i->lhs) && slice_part(in, i->rhs) &&
-                   slice_part(in, i->cond) ? base : NULL;
+    return host_only(in, n, "a slice of bytes", "") && bi_slice_part(in, i->lhs) && bi_slice_part(in, i->rhs) &&
+                   bi_slice_part(in, i->cond) ? base : NULL;
   const Type *t = ty_expr(in, i);
   if (t && !is_intlike(t)) return ty_error(in, i, "byte indices must be integers or slices, not %s", t->name);
   return t ? TYS(TY_I64) : NULL;

@@ -199,7 +199,7 @@ LLVMValueRef lo_str_contains(Lower *l, Node *n) {
 
 /* ---------------------------------------------------------------- indexing */
 
-static bool index_part(Infer *in, Node *x) {
+bool bi_slice_part(Infer *in, Node *x) {
   if (!x || x->kind == N_NONE) return true;
   const Type *t = ty_expr(in, x);
   if (t && !is_intlike(t) && t->kind != TY_NONE)
@@ -209,7 +209,7 @@ static bool index_part(Infer *in, Node *x) {
 
 const Type *ty_str_index(Infer *in, Node *n, const Type *base) {
   Node *i = n->rhs;
-  if (i->kind == N_SLICE) return index_part(in, i->lhs) && index_part(in, i->rhs) && index_part(in, i->cond) ? base : NULL;
+  if (i->kind == N_SLICE) return bi_slice_part(in, i->lhs) && bi_slice_part(in, i->rhs) && bi_slice_part(in, i->cond) ? base : NULL;
   const Type *t = ty_expr(in, i);
   if (t && !is_intlike(t)) return ty_error(in, i, "string indices must be integers, not %s", t->name);
   if (n->str && strcmp(n->str, "iteration")) return ty_error(in, n, "strings have no keys(), values() or items()");
