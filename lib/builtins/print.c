@@ -188,6 +188,7 @@ static LLVMValueRef lo_print(Lower *l, Node *n) {
 }
 
 const Builtin bi_print[] = {
-  {"print", "builtins", "print", BK_FUNCTION, 0, 0, 32, NULL, BF_STRINGS | BF_NONE | BF_COMPLEX, 0, 0, ty_print, lo_print},
+  {"print", "builtins", "print", BK_FUNCTION, 0, 0, 32, NULL, BF_STRINGS | BF_NONE | BF_COMPLEX | BF_MEMBERS, 0, 0, ty_print,
+   lo_print},
   BI_END,
 };
