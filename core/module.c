@@ -211,53 +211,51 @@ static int lookup(PyObject *table, PyObject *obj) {
 
 /* The builtins' rows (lib/builtins) whose Python objects compiled code may
  * name, from the object to the row's number. Rows of ruchey's submodules
- * not imported yet (ruchey.cuda) are added once they are: code that uses
- * none of their objects pays nothing for them. */
-static bool add_builtins(PyObject *table, PyObject *added, const RucheyAPI *api) {
-  PyObject *modules = PyImport_GetModuleDict(), *now = PyDict_New();  /* now: the submodules added by this pass */
-  bool waiting = false;  /* a submodule's rows wait for its import */
+ * not imported yet (ruchey.cuda, ruchey.unsafe) wait in pending, by module,
+ * and are added once theirs is: code that uses none of their objects pays
+ * nothing for them. added: the submodules whose rows are in the table. */
+static void add_builtins(PyObject *table, PyObject *added, PyObject *pending, const RucheyAPI *api) {
+  PyObject *modules = PyImport_GetModuleDict(), *now = PyDict_New();  /* the submodules this pass adds */
   const Builtin *b;
+  PyDict_Clear(pending);
   for (int i = 0; now && (b = api->builtin_at(i)); i++) {
     if (b->kind != BK_FUNCTION || !b->module) continue;
     bool sub = !strncmp(b->module, "ruchey.", 7);
     if (sub && !PyDict_GetItemString(modules, b->module)) {
-      waiting = true;
+      PyDict_SetItemString(pending, b->module, Py_True);
     } else if (!sub || !PyDict_GetItemString(added, b->module)) {
       table_add(table, b->module, b->path, i);
       if (sub) PyDict_SetItemString(now, b->module, Py_True);
     }
   }
-  if (!now || PyDict_Update(added, now) < 0) PyErr_Clear();
+  if (now) PyDict_Update(added, now);
   Py_XDECREF(now);
-  return waiting;
+  PyErr_Clear();
 }
 
-/* Whether a submodule some rows wait for is imported now (any of them:
- * ruchey.cuda may never be while ruchey.unsafe is). */
-static bool waited_imported(PyObject *added, const RucheyAPI *api) {
-  PyObject *modules = PyImport_GetModuleDict();
-  const Builtin *b;
-  for (int i = 0; (b = api->builtin_at(i)); i++)
-    if (b->kind == BK_FUNCTION && b->module && !strncmp(b->module, "ruchey.", 7) &&
-        !PyDict_GetItemString(added, b->module) && PyDict_GetItemString(modules, b->module))
-      return true;
+/* Whether one of the submodules whose rows wait is imported now. */
+static bool pending_imported(PyObject *pending) {
+  PyObject *modules = PyImport_GetModuleDict(), *name;
+  Py_ssize_t pos = 0;
+  while (PyDict_Next(pending, &pos, &name, NULL))
+    if (PyDict_GetItem(modules, name)) return true;
   return false;
 }
 
 const Builtin *core_builtin(PyObject *obj) {
-  static PyObject *table, *added;  /* added: the submodules whose rows are in the table */
-  static bool waiting;
+  static PyObject *table, *added, *pending;
   const RucheyAPI *api = core_api();
   if (!api) return NULL;
   if (!table) {
-    if (!(table = PyDict_New()) || !(added = PyDict_New())) {
+    if (!(table = PyDict_New()) || !(added = PyDict_New()) || !(pending = PyDict_New())) {
       Py_CLEAR(table);
+      Py_CLEAR(added);
       PyErr_Clear();
       return NULL;
     }
-    waiting = add_builtins(table, added, api);
-  } else if (waiting && waited_imported(added, api)) {
-    waiting = add_builtins(table, added, api);
+    add_builtins(table, added, pending, api);
+  } else if (PyDict_GET_SIZE(pending) && pending_imported(pending)) {
+    add_builtins(table, added, pending, api);
   }
   int id = lookup(table, obj);
   return id < 0 ? NULL : api->builtin_at(id);

@@ -92,6 +92,9 @@ bool bi_need_values(Infer *in, Node *n, Node *a);  /* an array or a number, else
 bool bi_check_axis(Infer *in, Node *n, Node *axis, int ndim);  /* an int; a constant one within ndim */
 bool bi_check_dtype(Infer *in, Node *n, Node *d, const Type **out);  /* dtype=: *out, NULL when not given */
 bool bi_check_number(Infer *in, Node *n, Node *x, const char *what);  /* absent, or a number */
+/* strings.c: a == or != (op) of a str or bytes a with a value of another kind b (never equal), else
+ * a TypingError: orderings and arrays are refused */
+bool bi_compare_other_kind(Infer *in, Node *n, int op, const Type *a, const Type *b);
 /* strings.c: a slice's start, stop or step of a str or bytes: absent, None or an int, else Python's TypeError */
 bool bi_slice_part(Infer *in, Node *x);
 

@@ -78,12 +78,7 @@ LLVMValueRef lo_bytes_index(Lower *l, Node *n) {
 bool ty_bytes_compare(Infer *in, Node *n, const Type **t) {
   for (int i = 0; i + 1 < n->list.len; i++) {
     if (is_bytes(t[i]) && is_bytes(t[i + 1]) && !host_only(in, n, "comparing bytes", "")) return false;
-    if (is_bytes(t[i]) == is_bytes(t[i + 1])) continue;
-    if (n->ops[i] != OP_EQ && n->ops[i] != OP_NE)
-      return ty_error(in, n, "'<' and the other orderings are not supported between %s and %s", t[i]->name,
-                      t[i + 1]->name) != NULL;
-    if (t[i]->kind == TY_ARRAY || t[i + 1]->kind == TY_ARRAY)
-      return ty_error(in, n, "comparing %s with %s is not supported", t[i]->name, t[i + 1]->name) != NULL;
+    if (is_bytes(t[i]) != is_bytes(t[i + 1]) && !bi_compare_other_kind(in, n, n->ops[i], t[i], t[i + 1])) return false;
   }
   return true;
 }

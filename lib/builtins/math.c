@@ -525,10 +525,6 @@ static Node *nan_to_num_default(Infer *in, const Node *at, int i) {
   return c;
 }
 
-static const Type *float_part(const Type *e) {
-  return e->kind == TY_C64 ? TYS(TY_F32) : e->kind == TY_C128 ? TYS(TY_F64) : e;
-}
-
 static double largest_finite(const Type *t) {
   return t->kind == TY_F16 ? 65504.0 : t->kind == TY_F32 ? 3.4028234663852886e38 : 1.7976931348623157e308;
 }
@@ -578,7 +574,7 @@ static LLVMValueRef float_to_num(Lower *l, const Type *f, LLVMValueRef x, const 
 }
 
 static LLVMValueRef nan_to_num_elem(Lower *l, Node *n, LLVMValueRef *v) {
-  const Type *e = elem_of(n->ty), *f = float_part(e);
+  const Type *e = elem_of(n->ty), *f = lo_complex_part(e);
   if (!ty_is_float(f)) return v[0];
   LLVMValueRef by[3];
   for (int i = 0; i < 3; i++) {

@@ -123,17 +123,19 @@ LLVMValueRef lo_str_binop(Lower *l, Node *n) {
   return r;
 }
 
+bool bi_compare_other_kind(Infer *in, Node *n, int op, const Type *a, const Type *b) {
+  if (op != OP_EQ && op != OP_NE)
+    return ty_error(in, n, "'<' and the other orderings are not supported between %s and %s", a->name, b->name) != NULL;
+  if (a->kind == TY_ARRAY || b->kind == TY_ARRAY)
+    return ty_error(in, n, "comparing %s with %s is not supported", a->name, b->name) != NULL;
+  return true;
+}
+
 /* Comparisons: of two strs by code points; == and != of a str and another
  * type are False and True, as Python's; ordering them is an error. */
 bool ty_str_compare(Infer *in, Node *n, const Type **t) {
-  for (int i = 0; i + 1 < n->list.len; i++) {
-    if (is_str(t[i]) == is_str(t[i + 1])) continue;
-    if (n->ops[i] != OP_EQ && n->ops[i] != OP_NE)
-      return ty_error(in, n, "'<' and the other orderings are not supported between %s and %s", t[i]->name,
-                      t[i + 1]->name) != NULL;
-    if (t[i]->kind == TY_ARRAY || t[i + 1]->kind == TY_ARRAY)
-      return ty_error(in, n, "comparing %s with %s is not supported", t[i]->name, t[i + 1]->name) != NULL;
-  }
+  for (int i = 0; i + 1 < n->list.len; i++)
+    if (is_str(t[i]) != is_str(t[i + 1]) && !bi_compare_other_kind(in, n, n->ops[i], t[i], t[i + 1])) return false;
   return true;
 }
 
