@@ -1119,6 +1119,16 @@ static int32_t set_add(RtDict *d, uint64_t key, int64_t hash) {
   return d->fill * 5 < d->mask * 3 ? RT_OK : set_resize(d, d->used > 50000 ? d->used * 2 : d->used * 4);
 }
 
+/* The entry an index slot names released and marked deleted, the slot a
+ * dummy (-2), as a dict's and a set's deletions leave them. */
+static void delete_at(RtDict *d, int64_t *slot) {
+  release_entry(d, entry_at(d, *slot));
+  int64_t deleted = RT_DELETED;
+  memcpy(entry_at(d, *slot), &deleted, 8);
+  *slot = -2;
+  d->used--;
+}
+
 int32_t rt_set_add(RtDict *s, uint64_t key) { return set_add(s, key, rt_number_hash(s->keykind, key)); }
 
 int32_t rt_set_discard(RtDict *s, uint64_t key) {
@@ -1126,11 +1136,7 @@ int32_t rt_set_discard(RtDict *s, uint64_t key) {
   bool found;
   int64_t *slot = set_probe(s, key, rt_number_hash(s->keykind, key), &found);
   if (!found) return 0;
-  release_entry(s, entry_at(s, *slot));
-  int64_t deleted = RT_DELETED;
-  memcpy(entry_at(s, *slot), &deleted, 8);
-  *slot = -2;
-  s->used--;
+  delete_at(s, slot);
   s->ordered = false;
   return 1;
 }
@@ -1269,11 +1275,7 @@ int32_t rt_dict_delete(RtDict *d, uint64_t key) {
   bool found;
   int64_t *slot = find_slot(d, key, rt_number_hash(d->keykind, key), &found);
   if (!found) return 0;
-  release_entry(d, entry_at(d, *slot));
-  int64_t deleted = RT_DELETED;
-  memcpy(entry_at(d, *slot), &deleted, 8);
-  *slot = -2;
-  d->used--;
+  delete_at(d, slot);
   return 1;
 }
 
