@@ -279,7 +279,8 @@ static bool is_cased(uint32_t c) { return c < 128 ? is_upper(c) || is_lower(c) :
 static bool is_titlecase(uint32_t c) { return c >= 128 && uc_is(c, UC_IS_TITLE); }
 
 /* str.isdigit() and its kin (the ival of their rows) */
-enum { IS_DIGIT, IS_ALPHA, IS_SPACE, IS_ALNUM, IS_UPPER, IS_LOWER, IS_DECIMAL, IS_ASCII, IS_TITLE, IS_NUMERIC };
+enum { IS_DIGIT, IS_ALPHA, IS_SPACE, IS_ALNUM, IS_UPPER, IS_LOWER, IS_DECIMAL, IS_ASCII, IS_TITLE, IS_NUMERIC,
+       IS_IDENTIFIER };
 
 static bool all_of(const RtStr *s, bool (*pred)(uint32_t)) {
   for (int64_t i = 0; i < s->len; i++)
@@ -301,6 +302,14 @@ static bool only_case(const RtStr *s, bool (*want)(uint32_t), bool (*other)(uint
     seen |= want(c);
   }
   return seen;
+}
+
+/* Python's isidentifier (no keyword check, no NFKC normalisation: str's) */
+static bool is_identifier(const RtStr *s) {
+  if (s->len == 0 || !uc_is(s->data[0], UC_IS_ID_START)) return false;
+  for (int64_t i = 1; i < s->len; i++)
+    if (!uc_is(s->data[i], UC_IS_ID_CONTINUE)) return false;
+  return true;
 }
 
 static bool is_titled(const RtStr *s) {
@@ -330,6 +339,7 @@ int32_t rt_str_is(int32_t *out, RtStr *s, int32_t which) {
   case IS_UPPER: *out = only_case(s, is_upper, is_lower); break;
   case IS_LOWER: *out = only_case(s, is_lower, is_upper); break;
   case IS_ASCII: *out = s->len == 0 || all_of(s, is_ascii); break;
+  case IS_IDENTIFIER: *out = is_identifier(s); break;
   default: *out = is_titled(s); break;
   }
   return RT_OK;

@@ -6,7 +6,8 @@
 
 #include "unicode_db.h"
 
-_Static_assert(UC_IS_ALPHA == UC_ALPHA && UC_IS_CASE_IGNORABLE == UC_CASE_IGNORABLE && UC_IS_PRINTABLE == UC_PRINTABLE,
+_Static_assert(UC_IS_ALPHA == UC_ALPHA && UC_IS_CASE_IGNORABLE == UC_CASE_IGNORABLE && UC_IS_PRINTABLE == UC_PRINTABLE &&
+               UC_IS_ID_CONTINUE == UC_ID_CONTINUE,
                "unicode.h's properties follow the generated database's flags");
 
 static const UcRecord *record(uint32_t c) {

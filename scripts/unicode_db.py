@@ -15,7 +15,7 @@ import unicodedata
 
 SHIFT = 7
 FLAGS = ["ALPHA", "DECIMAL", "DIGIT", "NUMERIC", "SPACE", "LOWER", "UPPER", "TITLE", "CASED", "CASE_IGNORABLE",
-         "PRINTABLE"]
+         "PRINTABLE", "ID_START", "ID_CONTINUE"]
 MAPS = ["upper", "lower", "title", "casefold"]
 
 
@@ -28,6 +28,8 @@ def flags_of(ch):
         # what a final sigma looks through: Python's lower() of "Σ" after ch tells
         "CASE_IGNORABLE": ("1" + ch + "Σ").lower()[-1] == "σ" if cased else ("A" + ch + "Σ").lower()[-1] == "ς",
         "PRINTABLE": ch.isprintable(),  # what repr() writes as itself, not escaped
+        # isidentifier()'s first character (XID_Start or "_") and the others (XID_Continue)
+        "ID_START": ch.isidentifier(), "ID_CONTINUE": ("a" + ch).isidentifier(),
     }
     return sum(1 << i for i, name in enumerate(FLAGS) if values[name])
 
@@ -79,7 +81,7 @@ def main(out):
         for i, name in enumerate(FLAGS):
             f.write(f"#define UC_{name} (1u << {i})\n")
         f.write(f"#define UC_LONG(k) (1u << ({len(FLAGS)} + (k)))  /* mapping k is in uc_long */\n")
-        f.write("typedef struct UcRecord { uint16_t flags; int32_t map[4]; } UcRecord;\n")
+        f.write("typedef struct UcRecord { uint32_t flags; int32_t map[4]; } UcRecord;\n")
         f.write("static const UcRecord uc_records[] = {\n")
         f.write(",\n".join(f"  {{{r[0]}, {{{r[1]}, {r[2]}, {r[3]}, {r[4]}}}}}" for r in records))
         f.write("\n};\n")

@@ -267,6 +267,7 @@ typedef struct StrFn {
 enum {
   F_UPPER, F_LOWER, F_SWAPCASE, F_CAPITALIZE, F_TITLE, F_CASEFOLD,
   F_ISDIGIT, F_ISNUMERIC, F_ISALPHA, F_ISSPACE, F_ISALNUM, F_ISUPPER, F_ISLOWER, F_ISDECIMAL, F_ISASCII, F_ISTITLE,
+  F_ISIDENTIFIER,
   F_FIND, F_RFIND, F_INDEX, F_RINDEX, F_COUNT, F_STARTSWITH, F_ENDSWITH,
   F_STRIP, F_LSTRIP, F_RSTRIP, F_CENTER, F_LJUST, F_RJUST, F_ZFILL, F_REPLACE, F_SPLIT, F_RSPLIT,
   F_SPLITLINES, F_PARTITION, F_RPARTITION, F_EXPANDTABS,
@@ -281,6 +282,7 @@ static const StrFn str_fns[] = {
   [F_ISUPPER] = {"rt_str_is", "", 'B', 4}, [F_ISLOWER] = {"rt_str_is", "", 'B', 5},
   [F_ISDECIMAL] = {"rt_str_is", "", 'B', 6}, [F_ISASCII] = {"rt_str_is", "", 'B', 7},
   [F_ISTITLE] = {"rt_str_is", "", 'B', 8}, [F_ISNUMERIC] = {"rt_str_is", "", 'B', 9},
+  [F_ISIDENTIFIER] = {"rt_str_is", "", 'B', 10},
   [F_FIND] = {"rt_str_find", "Sii", 'I', 0}, [F_RFIND] = {"rt_str_find", "Sii", 'I', 1},
   [F_INDEX] = {"rt_str_find", "Sii", 'I', 2}, [F_RINDEX] = {"rt_str_find", "Sii", 'I', 3},
   [F_COUNT] = {"rt_str_count", "Sii", 'I', -1},
@@ -591,6 +593,7 @@ const Builtin bi_strings[] = {
   STR_METHOD("islower", 0, 0, NULL, 0, F_ISLOWER),
   STR_METHOD("isascii", 0, 0, NULL, 0, F_ISASCII),
   STR_METHOD("istitle", 0, 0, NULL, 0, F_ISTITLE),
+  STR_METHOD("isidentifier", 0, 0, NULL, 0, F_ISIDENTIFIER),
   STR_METHOD("find", 1, 3, NULL, 0, F_FIND),
   STR_METHOD("rfind", 1, 3, NULL, 0, F_RFIND),
   STR_METHOD("index", 1, 3, NULL, BF_RAISES, F_INDEX),
