@@ -280,7 +280,7 @@ static bool is_titlecase(uint32_t c) { return c >= 128 && uc_is(c, UC_IS_TITLE);
 
 /* str.isdigit() and its kin (the ival of their rows) */
 enum { IS_DIGIT, IS_ALPHA, IS_SPACE, IS_ALNUM, IS_UPPER, IS_LOWER, IS_DECIMAL, IS_ASCII, IS_TITLE, IS_NUMERIC,
-       IS_IDENTIFIER };
+       IS_IDENTIFIER, IS_PRINTABLE };
 
 static bool all_of(const RtStr *s, bool (*pred)(uint32_t)) {
   for (int64_t i = 0; i < s->len; i++)
@@ -291,6 +291,7 @@ static bool all_of(const RtStr *s, bool (*pred)(uint32_t)) {
 /* Python's isalnum: alphabetic, or decimal, digit or numeric */
 static bool is_alnum(uint32_t c) { return is_alpha(c) || is_numeric(c) || is_digit(c) || is_decimal(c); }
 static bool is_ascii(uint32_t c) { return c < 128; }
+static bool is_printable(uint32_t c) { return uc_is(c, UC_IS_PRINTABLE); }
 
 /* islower/isupper: a cased character, and none of the other case (a
  * titlecase character counts as neither's: CPython's) */
@@ -340,6 +341,7 @@ int32_t rt_str_is(int32_t *out, RtStr *s, int32_t which) {
   case IS_LOWER: *out = only_case(s, is_lower, is_upper); break;
   case IS_ASCII: *out = s->len == 0 || all_of(s, is_ascii); break;
   case IS_IDENTIFIER: *out = is_identifier(s); break;
+  case IS_PRINTABLE: *out = s->len == 0 || all_of(s, is_printable); break;
   default: *out = is_titled(s); break;
   }
   return RT_OK;

@@ -273,25 +273,28 @@ def test_case_and_class_methods_of_any_character_as_python():
 
 @njit
 def identifier(s):
-    return s.isidentifier()
+    return s.isidentifier(), s.isprintable()
 
 
 @njit
 def identifier_classes(points):
     first = numpy.empty(len(points), numpy.bool_)
     later = numpy.empty(len(points), numpy.bool_)
+    printable = numpy.empty(len(points), numpy.bool_)
     for i in range(len(points)):
         first[i] = chr(points[i]).isidentifier()
         later[i] = ("a" + chr(points[i])).isidentifier()
-    return first, later
+        printable[i] = chr(points[i]).isprintable()
+    return first, later, printable
 
 
-def test_isidentifier_of_every_code_point_as_python():
+def test_isidentifier_and_isprintable_of_every_code_point_as_python():
     points = numpy.array([c for c in range(0x110000) if not 0xD800 <= c < 0xE000], dtype=numpy.int64)
     got, want = identifier_classes(points), identifier_classes.py_func(points)
-    assert numpy.array_equal(got[0], want[0]) and numpy.array_equal(got[1], want[1])
+    assert all(numpy.array_equal(g, w) for g, w in zip(got, want))
     for s in ["", "_", "_1", "1_", "if", "a b", "x\u00b7", "\u00b7x", "\u2118", "\u212e", "a\u0301", "\u0301",
-              "\U0001d518\U0001d52b", "a\U000e0100", "\U000e0100"]:
+              "\U0001d518\U0001d52b", "a\U000e0100", "\U000e0100",
+              "a\n", "\t", "\x7f", "\u00a0", " "]:
         assert identifier(s) == identifier.py_func(s), s
 
 
