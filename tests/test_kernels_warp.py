@@ -366,12 +366,13 @@ def fenced(a, out):
     cuda.threadfence_block()
     cuda.threadfence()
     cuda.threadfence_system()
+    cuda.nanosleep(100)
     cuda.syncwarp()
     cuda.syncwarp(0xFFFF)
     out[i] = a[i ^ 1]
 
 
-def test_fences_and_syncwarp_order_a_warps_memory():
+def test_fences_nanosleep_and_syncwarp_order_a_warps_memory():
     a = numpy.zeros(64, dtype=numpy.int64)
     out = numpy.zeros(64, dtype=numpy.int64)
     fenced[1, 64](a, out)
@@ -577,9 +578,17 @@ def test_warp_intrinsics_are_ptx_instructions():
     for instruction in ("shfl.sync.down.b32", "shfl.sync.bfly.b32", "vote.sync.all.pred",
                         "vote.sync.ballot.b32", "vote.sync.uni.pred", "match.any.sync.b64",
                         "match.all.sync.b64", "activemask.b32", "%lanemask_lt", "bar.red.popc.u32",
-                        "bar.red.and.pred", "bar.warp.sync", "membar.gl", "membar.cta", "membar.sys",
+                        "bar.red.and.pred", "bar.warp.sync", "membar.gl", "membar.cta", "membar.sys", "nanosleep.u32",
                         "popc.b64", "clz.b64", "brev.b32", "fma.rn.f32"):
         assert instruction in ptx, instruction
+
+
+def test_nanosleep_takes_an_integer():
+    def sleeps(out):
+        cuda.nanosleep(1.5)
+        out[0] = 1
+    with pytest.raises(ruchey.TypingError, match="nanosleep.*integer"):
+        cuda.jit(sleeps)[1, 1](numpy.zeros(1))
 
 
 @needs_ptxas

@@ -267,6 +267,25 @@ static LLVMValueRef lo_fence(Lower *l, Node *n) {
   return LLVMGetUndef(l->mod->i8);
 }
 
+/* cuda.nanosleep(ns): PTX's nanosleep on the GPU. On the CPU nothing: the
+ * PTX manual allows any sleep in [0, 2 * ns], and a thread that waits on
+ * another there (a spin on a flag) is a fiber or a pool thread that the
+ * sleep would only hold up. */
+static const Type *ty_nanosleep(Infer *in, Node *n, const Type **args) {
+  return need_int(in, n, 0, args, "the duration in nanoseconds", false) ? TYS(TY_NONE) : NULL;
+}
+
+static LLVMValueRef lo_nanosleep(Lower *l, Node *n) {
+  if (l->mod->gpu) {
+    Node *arg = n->list.items[0];
+    LLVMValueRef ns = lo_convert(l, lo_expr(l, arg), arg->ty, TYS(TY_U32));
+    lo_call_fn(l, "llvm.nvvm.nanosleep", void_type(l), (LLVMTypeRef[]){l->mod->i32}, &ns, 1);
+  } else {
+    lo_expr(l, n->list.items[0]);
+  }
+  return LLVMGetUndef(l->mod->i8);
+}
+
 /* ---------------------------------------------------------------- the rows */
 
 #define ROW(name, flags, ival, type, lower, lo, hi) \
@@ -296,5 +315,6 @@ const Builtin bi_warp[] = {
   ROW("threadfence", 0, 0, ty_fence, lo_fence, 0, 0),
   ROW("threadfence_block", 0, 1, ty_fence, lo_fence, 0, 0),
   ROW("threadfence_system", 0, 2, ty_fence, lo_fence, 0, 0),
+  ROW("nanosleep", 0, 0, ty_nanosleep, lo_nanosleep, 1, 1),
   BI_END,
 };

@@ -91,6 +91,9 @@ threadfence_block = _Intrinsic(
 threadfence_system = _Intrinsic(
     "threadfence_system", "threadfence_system(): order this thread's memory accesses for the "
                           "host too.")
+nanosleep = _Intrinsic(
+    "nanosleep", "nanosleep(ns): suspend the thread for about ns nanoseconds (PTX's nanosleep, "
+                 "anywhere from 0 to 2 * ns); on the CPU it returns at once.")
 
 # ---------------------------------------------------------------- warps
 
