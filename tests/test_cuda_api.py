@@ -428,6 +428,12 @@ def test_current_context_gives_the_hosts_memory_on_the_cpu_backend():
     assert 0 < free <= total
     ctx.deallocations.clear()
     assert len(ctx.deallocations) == 0
+    for deferring in (cuda.defer_cleanup(), ctx.defer_cleanup()):
+        with deferring:  # arrays made and dropped inside: freed with their last reference
+            d = cuda.to_device(numpy.arange(4.0))
+            assert d.copy_to_host().sum() == 6.0
+            del d
+        assert len(ctx.deallocations) == 0
     ctx.synchronize()
     ctx.reset()
     with cuda.gpus[0]:

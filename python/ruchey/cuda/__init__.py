@@ -40,7 +40,7 @@ from ruchey.cuda.sourcemodule import CompileError, RawKernel, SourceModule
 from ruchey.cuda.runtime import (CPUBackendDevice, CudaError, CudaSupportError, Event, GPUDevice,
                                  Context, MemoryInfo, current_context,
                                  Stream, close, gpus, profile_start, profile_stop, profiling,
-                                 default_stream, detect, event, event_elapsed_time,
+                                 default_stream, defer_cleanup, detect, event, event_elapsed_time,
                                  get_current_device, is_available, legacy_default_stream,
                                  list_devices, per_thread_default_stream, select_device, stream,
                                  synchronize)

@@ -371,6 +371,11 @@ class Context:
         """Wait for the device's work."""
         synchronize()
 
+    def defer_cleanup(self):
+        """numba-cuda's context in which freeing device memory waits until
+        it ends; here the same as cuda.defer_cleanup()."""
+        return defer_cleanup()
+
     def reset(self):
         """Release the device's resources."""
         self.device.reset()
@@ -450,6 +455,14 @@ def profiling():
         yield
     finally:
         profile_stop()
+
+
+@contextlib.contextmanager
+def defer_cleanup():
+    """numba-cuda's context that holds deallocations until it ends. ruchey
+    frees an array's memory when the array goes and keeps no queue to
+    hold, so the block runs as it is."""
+    yield
 
 
 def close():
