@@ -642,6 +642,33 @@ def test_sort_key_errors():
 
 
 @njit
+def sorts_with_strs(nums, words, rev):
+    pairs = [(nums[i], words[i]) for i in range(len(words))]
+    pairs.sort()
+    flipped = sorted([(words[i], nums[i]) for i in range(len(words))], reverse=rev)
+    by_lower = sorted(words, key=lambda w: w.lower(), reverse=rev)
+    by_len = sorted(words, key=lambda w: (len(w), w))
+    pairs_by_word = sorted(pairs, key=lambda p: p[1])
+    return pairs, flipped, by_lower, by_len, pairs_by_word
+
+
+@pytest.mark.parametrize("n", SIZES)
+def test_sorts_of_tuples_with_strs_and_str_keys_as_python(n):
+    """Tuples of numbers and strs sort field by field, and a key may give a
+    str or a tuple holding strs (Numba sorts these too); equal keys keep
+    their order."""
+    rng = np.random.default_rng(seed_of("str sorts", n))
+    alphabet = np.array(list("abAB\u00e9z"))
+    words = ruchey.typed.List(["".join(rng.choice(alphabet, int(k))) for k in rng.integers(0, 4, n)] or [""])
+    nums = rng.integers(-2, 3, len(words)).astype(np.float64)
+    nums[rng.random(len(words)) < 0.2] = -0.0
+    for rev in (False, True):
+        got = sorts_with_strs(nums, words, rev)
+        want = sorts_with_strs.py_func(nums.tolist(), list(words), rev)
+        assert [[repr(x) for x in g] for g in got] == [[repr(x) for x in w] for w in want]
+
+
+@njit
 def closure_keyed_sorts(xs, centre, names, width):
     near = [x for x in xs]
     near.sort(key=lambda v: abs(v - centre))  # a lambda reading the function's variables
@@ -674,7 +701,7 @@ def closure_key_bad_result(xs, c):
 
 
 def test_closure_key_errors_name_the_key():
-    with pytest.raises(ruchey.TypingError, match="key function returns numbers"):
+    with pytest.raises(ruchey.TypingError, match="key function returns a number, a str or a tuple"):
         closure_key_bad_result(np.arange(3.0), 1.0)
 
 

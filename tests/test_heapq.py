@@ -123,6 +123,51 @@ def test_heaps_of_tuples_compare_lexicographically(n):
 
 
 @njit
+def run_named(prio, names, ops):
+    h = [(prio[0], names[0])]
+    h.pop()
+    out = [(prio[0], names[0])]
+    out.pop()
+    for i in range(len(ops)):
+        apply_jit(h, ops[i], (prio[i], names[i]), out)
+    return h, out, heapq.nsmallest(3, h)
+
+
+def run_named_py(prio, names, ops):
+    h, out = [], []
+    for i in range(len(ops)):
+        apply(h, ops[i], (prio[i], names[i]), out)
+    return h, out, heapq.nsmallest(3, h)
+
+
+@pytest.mark.parametrize("n", [1, 6, 80, 500])
+def test_heaps_of_priorities_and_strs(n):
+    """(priority, name) items, the usual task queue: equal priorities
+    ordered by their strs, as Python's tuples are."""
+    rng = make_rng(seed_of("heap named", n))
+    for _ in range(3):
+        prio = gen_values(rng, "floats", n)
+        names = typed.List(["n" + "x" * int(k) + str(int(j)) for k, j in zip(rng.integers(0, 3, n), rng.integers(0, 4, n))])
+        ops = gen_ops(rng, n)
+        h, out, best = run_named(prio, names, ops)
+        eh, eout, ebest = run_named_py(prio.tolist(), list(names), ops.tolist())
+        assert exact(h) == exact(eh)
+        assert exact(out) == exact(eout)
+        assert exact(best) == exact(ebest)
+
+
+def test_heaps_of_strs_release_them():
+    prio = np.arange(200.0) % 7
+    names = typed.List([str(i) * 3 for i in range(200)])
+    ops = np.array([PUSH, PUSH, POP, PUSHPOP, REPLACE] * 40)
+    run_named(prio, names, ops)
+    before = rss_bytes()
+    for _ in range(300):
+        run_named(prio, names, ops)
+    assert rss_bytes() - before < 8 << 20
+
+
+@njit
 def heapify_list(x):
     heapq.heapify(x)
 

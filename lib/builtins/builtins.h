@@ -69,6 +69,7 @@ LLVMValueRef lo_list_minmax(Lower *l, Node *n);
 /* lists.c: what other families share of typed lists */
 bool ty_item_ordered(const Type *t);  /* items of t have Python's order: numbers, strs, tuples of numbers */
 bool ty_minmax_ordered(const Type *t);  /* min() and max() order them: ty_item_ordered's, tuples of numbers and strs */
+bool ty_sort_ordered(const Type *t);    /* sort() and heaps order them: numbers, strs, tuples of numbers and strs */
 const Type *ty_list_item(Infer *in, Node *n, const Type *t);  /* a list's item type, or an error where unknown */
 /* v (of type vt) put into the list that is n's first argument (args[0]):
  * it types an empty list, else it must fit; false after an error */

@@ -3,7 +3,7 @@
  * steps are lib/containers.c's, CPython's own, so that the list holds the
  * items in CPython's order after each call), nlargest and nsmallest.
  * Items are ordered as sort() orders them: numbers, strs, tuples of
- * numbers (lexicographically).
+ * numbers and strs (lexicographically).
  */
 #include "builtins/builtins.h"
 
@@ -16,7 +16,7 @@ static const char *const heap_fn[] = {"rt_heapify", "rt_heappush", "rt_heappop",
  * empty list's type is not known yet). */
 static const Type *ordered_item(Infer *in, Node *n, const Type *list) {
   const Type *elem = ty_list_item(in, n, list);
-  if (elem && !ty_item_ordered(elem))
+  if (elem && !ty_sort_ordered(elem))
     return ty_error(in, n, "%s(): items of %s cannot be ordered ('<' is not supported between them)", n->bi->name,
                     elem->name);
   return elem;

@@ -155,8 +155,7 @@ bool ty_item_ordered(const Type *t) {
 }
 
 /* Items min() and max() order: ty_item_ordered's, and tuples of numbers
- * and strs, compared item by item (lo_compare_values), which no sort
- * takes yet. */
+ * and strs, compared item by item (lo_compare_values). */
 bool ty_minmax_ordered(const Type *t) {
   if (ty_item_ordered(t)) return true;
   for (int i = 0; t->kind == TY_TUPLE && i < t->nfields; i++)
@@ -500,12 +499,22 @@ static bool searchable(Infer *in, Node *v, const Type *vt, const Type *list, con
   return ty_need_scalar(in, v, vt, what) != NULL;
 }
 
-/* Items sort() and sorted() order: ty_item_ordered's, and lists of
+/* Whether the sort's and the heap's runtime (rt_list_sort_fields,
+ * containers.c's Order) orders items of t: numbers, strs, or tuples of
+ * them, compared field by field by kind. */
+bool ty_sort_ordered(const Type *t) {
+  if (t->kind != TY_TUPLE) return ty_item_ordered(t);
+  for (int i = 0; i < t->nfields; i++)
+    if (t->fields[i]->kind != TY_STR && (!ty_is_scalar(t->fields[i]) || ty_is_complex(t->fields[i]))) return false;
+  return t->nfields > 0;
+}
+
+/* Items sort() and sorted() order: ty_sort_ordered's, and lists of
  * numbers, strs or such lists, compared as Python's, item by item (quimb
  * sorts its lists of groups so). */
 static bool item_sortable(const Type *t) {
   if (t->kind == TY_LIST) return t->elem && t->elem->kind != TY_TUPLE && item_sortable(t->elem);
-  return ty_item_ordered(t);
+  return ty_sort_ordered(t);
 }
 
 static const Type *not_sortable(Infer *in, Node *n, const Type *elem) {
@@ -546,8 +555,8 @@ static bool ty_sort_key(Infer *in, Node *key, const Type *elem) {
   if (!in->opts->resolve(in->opts->resolve_ctx, (void *)f->callee, args, NULL, 1 + key->list.len, false, target, &inner))
     return ty_error(in, key, "in the key function:\n%s", inner.msg[0] ? inner.msg : "it cannot be compiled") != NULL;
   const Type *k = target->ret_type;
-  if (!k || k->kind == TY_STR || !ty_item_ordered(k) || (k->kind == TY_TUPLE && k->nfields > 15))
-    return ty_error(in, key, "a key function returns numbers or a tuple of numbers here, not %s",
+  if (!k || !ty_sort_ordered(k) || (k->kind == TY_TUPLE && k->nfields > 15))
+    return ty_error(in, key, "a key function returns a number, a str or a tuple of them here, not %s",
                     k ? k->name : "a recursive result") != NULL;
   key->target = target;
   return true;
