@@ -320,7 +320,9 @@ static bool holds_code(PyObject *lambda, PyCodeObject *code, long first_line, bo
 /* The lambda of code among the statements (their line 1 the text's line
  * first_line): of those on code's first line, the only one with its
  * parameters, or of several (`f = jit(lambda x: 1); g = jit(lambda x: 2)`)
- * the one at code's position, never merely the first on the line. */
+ * the one at code's position, never merely the first on the line. A
+ * lambda inside another (`lambda: jit(lambda: 1)()`) is held by both: the
+ * innermost holding it is its own, and the walk meets it last. */
 static PyObject *find_lambda(PyObject *body, PyCodeObject *code, long first_line) {
   PyObject *ast = PyImport_AddModule("ast"), *found = NULL;
   PyObject *module = PyObject_CallMethod(ast, "Module", "O[]", body);  /* one tree to walk */
@@ -328,13 +330,14 @@ static PyObject *find_lambda(PyObject *body, PyCodeObject *code, long first_line
   PyObject *nodes = walk ? PySequence_List(walk) : NULL;
   long span[4];
   bool spanned = code_span(code, span), held = false;
-  for (Py_ssize_t i = 0; nodes && !held && i < PyList_GET_SIZE(nodes); i++) {
+  for (Py_ssize_t i = 0; nodes && i < PyList_GET_SIZE(nodes); i++) {
     PyObject *node = PyList_GET_ITEM(nodes, i);
     if (strcmp(Py_TYPE(node)->tp_name, "Lambda") || node_int(node, "lineno") + first_line - 1 != code->co_firstlineno ||
         !defines(node, code))
       continue;
-    held = holds_code(node, code, first_line, spanned, span);
-    if (held || !found) found = node;  /* the first, unless one holds the code */
+    bool holds = holds_code(node, code, first_line, spanned, span);
+    if (holds || (!held && !found)) found = node;  /* the first, unless one holds the code */
+    held |= holds;
   }
   Py_XINCREF(found);
   Py_XDECREF(module); Py_XDECREF(walk); Py_XDECREF(nodes);

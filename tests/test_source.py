@@ -234,6 +234,16 @@ def test_lambdas_with_the_same_parameters_on_one_line_are_told_apart_by_position
     assert_printed(run_python_file(script, tmp_path), ["100", "2", "6", "2", "-2", "-1", "30", "4", "100", "2"])
 
 
+def test_a_lambda_inside_another_compiles_as_itself(tmp_path):
+    script = """
+    from ruchey import njit
+    outer = lambda: njit(lambda: 7 * 6)()
+    twice = lambda k: njit(lambda x: (lambda y: y + k)(x) * 2)
+    print(outer(), njit(lambda: 1)(), twice(3)(4))
+    """
+    assert_printed(run_python_file(script, tmp_path), ["42", "1", "14"])
+
+
 def test_lambda_inside_a_one_line_def_compiles(tmp_path):
     script = """
     import numpy as np
