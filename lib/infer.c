@@ -283,7 +283,8 @@ static bool ty_elements_of_0d(Infer *in, Node **xs, const Type **t, int n) {
 /* Types c where its truth is read (if, while, assert, not, x if c else y):
  * a number; None, which is false, and an Optional, false when None, as
  * Python's; a str or a set becomes a call reading its truth (so that a str
- * made for the test is released), a list or a dict len(c). */
+ * made for the test is released), a list or a dict len(c), a jitclass
+ * instance its __bool__ or __len__ (ty_jitclass_truth). */
 static const Type *ty_truth(Infer *in, Node *c, const char *what) {
   for (int i = 0; c->kind == N_BOOLOP && i < c->list.len; i++) {  /* `while queue or k < n`: each operand's truth */
     if (!ty_truth(in, c->list.items[i], what)) return NULL;
@@ -296,6 +297,7 @@ static const Type *ty_truth(Infer *in, Node *c, const char *what) {
   if (t->kind == TY_STR) return ty_wrap_call(in, c, "str truth");
   if (t->kind == TY_SET) return ty_wrap_call(in, c, "set truth");
   if (t->kind == TY_LIST || t->kind == TY_DICT || t->kind == TY_BYTES) return ty_wrap_call(in, c, "len");
+  if (t->kind == TY_CLASS || (t->kind == TY_OPTIONAL && t->elem->kind == TY_CLASS)) return ty_jitclass_truth(in, c);
   return ty_need_scalar(in, c, t->kind == TY_OPTIONAL ? t->elem : t, what) ? t : NULL;
 }
 
@@ -374,6 +376,7 @@ static const Type *ty_unary(Infer *in, Node *n) {
     return ty_number_of_0d(in, n, ty_unary_number(in, n, ty_element_of_0d(in, n->lhs)), array);
   }
   if (a && a->kind == TY_ARRAY) return ty_array_unary(in, n, n->op, a);
+  if (a && a->kind == TY_CLASS) return ty_jitclass_unary(in, n);
   return ty_unary_number(in, n, a);
 }
 

@@ -669,6 +669,72 @@ def test_special_methods_from_python():
     assert a.x == 7.0
 
 
+@jitclass([("n", int64), ("data", float64[:])])
+class Tally:
+    """Unary operators, truth, `in`, complex() and != through __eq__."""
+
+    def __init__(self, n):
+        self.n = n
+        self.data = np.arange(float(n))
+
+    def __neg__(self):
+        return Tally(self.n + 1)
+
+    def __pos__(self):
+        return self.n * 10
+
+    def __invert__(self):
+        return ~self.n
+
+    def __bool__(self):
+        return self.n % 2 == 1
+
+    def __contains__(self, v):
+        return v in self.data
+
+    def __complex__(self):
+        return complex(self.n, -self.n)
+
+    def __eq__(self, other):
+        return self.n == other.n
+
+
+@jitclass([("n", int64)])
+class Sized:
+    def __init__(self, n):
+        self.n = n
+
+    def __len__(self):
+        return self.n
+
+
+@jitclass([("n", int64)])
+class Bare:
+    def __init__(self, n):
+        self.n = n
+
+
+def bag_ops(n, m, v):
+    a, b, s, t = Tally(n), Tally(m), Sized(n), Bare(n)
+    truth = (1 if a else 0) + (2 if not b else 0) + (4 if s else 0) + (8 if t else 0)
+    return ((-a).n, +a, ~a, bool(a), bool(s), bool(t), truth, v in a, v not in b, complex(a),
+            a != b, a == b, a != a)
+
+
+@ruchey_only  # Numba has no truth for a class without __bool__, nor __pos__ or __invert__
+def test_unary_truth_in_complex_and_not_equal_call_the_special_methods():
+    """The same function on the jitclasses compiled and on their plain
+    Python classes: a class without __ne__ inverts __eq__, one without
+    __bool__ is true by __len__, one without either is always true."""
+    compiled = njit(bag_ops)
+    on_plain = type(bag_ops)(bag_ops.__code__, dict(bag_ops.__globals__, Tally=plain(Tally), Sized=plain(Sized),
+                                                    Bare=plain(Bare)))
+    rng = make_rng(seed_of("bag"))
+    for n, m in rng.integers(0, 5, size=(12, 2)).tolist():
+        for v in (0.0, 2.0, 3.5):
+            assert compiled(n, m, v) == on_plain(n, m, v)
+
+
 # ---------------------------------------------------------------- memory
 
 @ruchey_only

@@ -75,6 +75,16 @@ def walk_sum(head):
 
 
 @njit
+def walk_sum_by_truth(head):
+    s = 0
+    n = head
+    while n:  # None is false, a node (no __bool__, no __len__) true
+        s += n.data
+        n = n.next
+    return s
+
+
+@njit
 def double_every_other(head):
     n = head
     i = 0
@@ -125,8 +135,10 @@ def test_linked_list_built_and_walked_in_compiled_code():
         for build in (linked, linked_by_method):
             head, expected = build(values), build.py_func(values)
             assert walk_sum(head) == walk_sum.py_func(expected) == values.sum()
+            assert walk_sum_by_truth(head) == walk_sum_by_truth.py_func(expected) == values.sum()
             assert python_walk(head) == python_walk(expected) == list(values)
     assert linked(values[:0]) is None
+    assert walk_sum_by_truth(None) == 0
 
 
 def test_linked_list_mutated_in_compiled_code_seen_in_python():

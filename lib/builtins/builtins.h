@@ -118,12 +118,16 @@ const Builtin *ty_jitclass_method(Infer *in, Node *n, const Type *c);
 void ty_jitclass_store(Infer *in, Node *target, const Type *t, Node *at);
 bool ty_jitclass_setter(Infer *in, Node *n, const Type *c);
 bool ty_jitclass_optional_update(Infer *in, Node *n);
-/* ... their special methods: an operator's (its operands typed), a
- * comparison's, a builtin's (NULL, no error, for a builtin without one),
- * p[i], and the statement p[i] = v */
+/* ... their special methods: an operator's (its operands typed), a unary
+ * one's, a comparison's, a builtin's (NULL, no error, for a builtin
+ * without one), truth (c, an instance or an Optional one, made what
+ * Python reads), `v in p`, p[i], and the statement p[i] = v */
 const Type *ty_jitclass_binop(Infer *in, Node *n);
+const Type *ty_jitclass_unary(Infer *in, Node *n);
 const Type *ty_jitclass_compare(Infer *in, Node *n);
 const Type *ty_jitclass_builtin(Infer *in, Node *n);
+const Type *ty_jitclass_truth(Infer *in, Node *c);
+const Type *ty_jitclass_contains(Infer *in, Node *n);
 const Type *ty_jitclass_index(Infer *in, Node *n);
 void ty_jitclass_setitem(Infer *in, Node *n);
 

@@ -235,9 +235,12 @@ static const char *const binop_methods[OP_COUNT][2] = {  /* the method, and the 
 static const char *const compare_methods[OP_COUNT] = {
   [OP_EQ] = "__eq__", [OP_NE] = "__ne__", [OP_LT] = "__lt__", [OP_LE] = "__le__", [OP_GT] = "__gt__", [OP_GE] = "__ge__",
 };
+static const char *const unary_methods[OP_COUNT] = {
+  [OP_NEG] = "__neg__", [OP_POS] = "__pos__", [OP_INVERT] = "__invert__",
+};
 static const struct { const char *builtin, *method; } builtin_methods[] = {
-  {"len", "__len__"}, {"abs", "__abs__"}, {"bool", "__bool__"}, {"float", "__float__"}, {"int", "__int__"},
-  {"hash", "__hash__"}, {"str", "__str__"},
+  {"len", "__len__"}, {"abs", "__abs__"}, {"float", "__float__"}, {"int", "__int__"},
+  {"complex", "__complex__"}, {"hash", "__hash__"}, {"str", "__str__"},
 };
 
 /* n made the call receiver.method(args...) and typed; a TypingError naming
@@ -267,6 +270,24 @@ const Type *ty_jitclass_binop(Infer *in, Node *n) {
   return special_call(in, n, m[0], n->lhs->ty->kind == TY_CLASS ? args : reflected, 2, "this operator");
 }
 
+/* -a, +a, ~a: a's __neg__, __pos__, __invert__ */
+const Type *ty_jitclass_unary(Infer *in, Node *n) {
+  const char *m = unary_methods[n->op];
+  if (!m) return ty_error(in, n, "this operator is not supported on jitclass instances");
+  return special_call(in, n, m, &n->lhs, 1, "this operator");
+}
+
+/* n, a != b where neither defines __ne__, made not (a == b): Python's
+ * default __ne__ inverts __eq__. */
+static const Type *ne_as_not_eq(Infer *in, Node *n) {
+  Node *eq = arena_alloc(in->f->arena, sizeof(Node));
+  *eq = *n;
+  eq->ops = arena_alloc(in->f->arena, sizeof(int));
+  eq->ops[0] = OP_EQ;
+  *n = (Node){.kind = N_UNARY, .line = n->line, .col = n->col, .op = OP_NOT, .lhs = eq};
+  return ty_expr(in, n);
+}
+
 /* a < b: a's __lt__, else b's __gt__ (the mirrored comparison) */
 const Type *ty_jitclass_compare(Infer *in, Node *n) {
   static const int mirror[OP_COUNT] = {[OP_EQ] = OP_EQ, [OP_NE] = OP_NE, [OP_LT] = OP_GT, [OP_LE] = OP_GE,
@@ -275,12 +296,41 @@ const Type *ty_jitclass_compare(Infer *in, Node *n) {
   Node *a = n->list.items[0], *b = n->list.items[1], *args[2] = {a, b}, *reflected[2] = {b, a};
   const char *m = compare_methods[n->ops[0]], *r = compare_methods[mirror[n->ops[0]]];
   if (!m) return ty_error(in, n, "this comparison is not supported on jitclass instances");
+  if (n->ops[0] == OP_NE && !defines(in, a, m) && !defines(in, b, r) &&
+      (defines(in, a, "__eq__") || defines(in, b, "__eq__")))
+    return ne_as_not_eq(in, n);
   if (defines(in, b, r) && !defines(in, a, m)) return special_call(in, n, r, reflected, 2, "a comparison");
   return special_call(in, n, m, a->ty->kind == TY_CLASS ? args : reflected, 2, "a comparison");
 }
 
+/* The truth of c, an instance (or an Optional one, None false), as Python
+ * reads it: __bool__(), else __len__() (its truth), else true. c is made
+ * that call, or `c is not None`, where an instance is always true. */
+const Type *ty_jitclass_truth(Infer *in, Node *c) {
+  const Type *t = c->ty->kind == TY_OPTIONAL ? c->ty->elem : c->ty;
+  const char *m = member(in, t, "__bool__", false) ? "__bool__" : member(in, t, "__len__", false) ? "__len__" : NULL;
+  Node *x = arena_alloc(in->f->arena, sizeof(Node));
+  *x = *c;
+  if (!m) {
+    *c = (Node){.kind = N_IS_NONE, .line = x->line, .col = x->col, .lhs = x, .ival = 1};
+    return ty_expr(in, c);
+  }
+  if (c->ty->kind == TY_OPTIONAL)
+    return ty_error(in, c, "the truth of an Optional jitclass %s defining %s is not supported: test `is not None` "
+                    "and call %s() apart", class_name(t), m, m + 2);
+  return special_call(in, c, m, &x, 1, "truth");
+}
+
+/* v in p: p.__contains__(v) */
+const Type *ty_jitclass_contains(Infer *in, Node *n) {
+  Node *args[2] = {n->list.items[1], n->list.items[0]};
+  return special_call(in, n, "__contains__", args, 2, "'in'");
+}
+
 /* len(p) and the like: NULL (no error) where the builtin has no special method */
 const Type *ty_jitclass_builtin(Infer *in, Node *n) {
+  if (!strcmp(n->bi->name, "bool") && n->list.len == 1 && !n->kw.len)  /* bool(p): p's truth */
+    return ty_jitclass_truth(in, n->list.items[0]) ? ty_expr(in, n) : NULL;
   for (size_t i = 0; i < sizeof builtin_methods / sizeof builtin_methods[0]; i++)
     if (!strcmp(n->bi->name, builtin_methods[i].builtin) && n->list.len == 1 && !n->kw.len)
       return special_call(in, n, builtin_methods[i].method, n->list.items, 1, n->bi->name);

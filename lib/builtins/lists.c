@@ -1205,13 +1205,15 @@ LLVMValueRef lo_list_compare(Lower *l, int op, LLVMValueRef a, const Type *ta, L
 
 /* ---------------------------------------------------------------- in, len */
 
-/* v in x, for lists, dicts, tuples, strs and arrays; not in is not(v in x) (the frontend). */
+/* v in x, for lists, dicts, tuples, strs, arrays and jitclass instances
+ * (their __contains__); not in is not(v in x) (the frontend). */
 static const Type *ty_in(Infer *in, Node *n, const Type **args) {
   if (args[1]->kind == TY_DICT || args[1]->kind == TY_SET) return ty_dict_contains(in, n, args);
   if (args[1]->kind == TY_TUPLE) return ty_tuple_contains(in, n, args);
   if (args[1]->kind == TY_STR) return ty_str_contains(in, n, args);
   if (args[1]->kind == TY_BYTES) return ty_bytes_contains(in, n, args);
   if (args[1]->kind == TY_ARRAY) return ty_array_contains(in, n, args);
+  if (args[1]->kind == TY_CLASS) return ty_jitclass_contains(in, n);
   if (args[1]->kind != TY_LIST)
     return ty_error(in, n, "'in' needs a typed list, a dict, a tuple or an array here, got %s", args[1]->name);
   if (!searchable(in, n->list.items[0], args[0], args[1], "'in'")) return NULL;
