@@ -141,6 +141,31 @@ def test_linked_list_built_and_walked_in_compiled_code():
     assert walk_sum_by_truth(None) == 0
 
 
+@ruchey_only
+def test_truth_of_an_optional_instance_with_len_asks_for_is_not_none():
+    sized_type = deferred_type()
+
+    @jitclass([("n", int64), ("next", optional(sized_type))])
+    class Sized:
+        def __init__(self, n):
+            self.n = n
+            self.next = None
+
+        def __len__(self):
+            return self.n
+
+    sized_type.define(Sized.class_type.instance_type)
+
+    @njit
+    def walk(k):
+        x = Sized(k).next
+        while x:
+            x = x.next
+
+    with pytest.raises(ruchey.TypingError, match=r"is not None. and then len\(\)"):
+        walk(2)
+
+
 def test_linked_list_mutated_in_compiled_code_seen_in_python():
     rng = make_rng(seed_of("linked-mutate"))
     for n in (1, 5, 40):

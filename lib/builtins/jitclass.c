@@ -317,7 +317,7 @@ const Type *ty_jitclass_truth(Infer *in, Node *c) {
   }
   if (c->ty->kind == TY_OPTIONAL)
     return ty_error(in, c, "the truth of an Optional jitclass %s defining %s is not supported: test `is not None` "
-                    "and call %s() apart", class_name(t), m, m + 2);
+                    "and then %s() apart", class_name(t), m, strcmp(m, "__len__") ? "bool" : "len");
   return special_call(in, c, m, &x, 1, "truth");
 }
 
