@@ -533,6 +533,7 @@ ALLOC_ARGS = {
     "numpy.stack": ["(a, a)"],
     "numpy.hstack": ["(a, a)"],
     "numpy.vstack": ["(a, a)"],
+    "numpy.row_stack": ["(a, a)"],
     "numpy.column_stack": ["(a, a)"],
     "numpy.roll": ["a", "2"],
     "numpy.tile": ["a", "2"],

@@ -1775,6 +1775,7 @@ const Builtin bi_shape[] = {
   FUNCTION("stack", 1, 2, join_kw, BF_ALLOCATES | BF_COMPLEX, JOIN_STACK, ty_join, lo_join),
   FUNCTION("hstack", 1, 1, stack_kw, BF_ALLOCATES | BF_COMPLEX, JOIN_HSTACK, ty_join, lo_join),
   FUNCTION("vstack", 1, 1, stack_kw, BF_ALLOCATES | BF_COMPLEX, JOIN_VSTACK, ty_join, lo_join),
+  FUNCTION("row_stack", 1, 1, stack_kw, BF_ALLOCATES | BF_COMPLEX, JOIN_VSTACK, ty_join, lo_join),  /* vstack's alias, NumPy 2 deprecates it */
   FUNCTION("column_stack", 1, 1, NULL, BF_ALLOCATES | BF_COMPLEX, JOIN_COLUMNS, ty_join, lo_join),
   FUNCTION("dstack", 1, 1, NULL, BF_ALLOCATES | BF_COMPLEX, JOIN_DSTACK, ty_join, lo_join),
   FUNCTION("append", 2, 2, NULL, BF_ALLOCATES | BF_COMPLEX, 0, ty_append, lo_append),
