@@ -3185,7 +3185,7 @@ def pynapple_core():
                     ("dropna", nap.Tsd(t=t, d=with_nans).dropna()),
                     ("interpolate", tsd.interpolate(nap.Ts(np.linspace(1, 99, 333))))):
         _pynapple_values(out, name, r)
-    out["in_interval"] = np.asarray(tsd.in_interval(ep))
+    out["in_interval"] = ep.in_interval(tsd)
     return out
 
 
@@ -3207,6 +3207,59 @@ def pynapple_process():
                     ("eta_one", nap.compute_event_triggered_average(regular[:, 0], spikes[1], 0.05, (-0.5, 1))),
                     ("mean_psd", nap.compute_mean_power_spectral_density(signal, 2.0, fs=200.0))):
         _pynapple_values(out, name, r)
+    return out
+
+
+def _systole_signals():
+    """30 s of a synthetic ECG (QRS and T waves at about 70 beats a minute,
+    noise and drift) and PPG at 500 Hz."""
+    rng = np.random.default_rng(0)
+    t = np.arange(0, 30, 1 / 500)
+    beats = np.cumsum(rng.normal(0.85, 0.05, 40))
+    beats = beats[beats < 29.5]
+    ecg, ppg = np.zeros_like(t), np.zeros_like(t)
+    for b in beats:
+        ecg += (1.2 * np.exp(-((t - b) / 0.012) ** 2) - 0.2 * np.exp(-((t - b - 0.03) / 0.01) ** 2) +
+                0.25 * np.exp(-((t - b - 0.25) / 0.05) ** 2))
+        ppg += np.exp(-((t - b - 0.2) / 0.12) ** 2)
+    ecg += 0.02 * rng.standard_normal(t.size) + 0.05 * np.sin(2 * np.pi * 0.3 * t)
+    ppg += 0.01 * rng.standard_normal(t.size)
+    return ecg, ppg
+
+
+def systole_detectors():
+    """systole's compiled R-peak detectors (Hamilton, Christov,
+    Engelse-Zeelenberg, Pan-Tompkins, moving average), its PPG detectors
+    (rolling average, MSPTD), and sleepecg's Numba backend."""
+    from sleepecg import detect_heartbeats
+    from systole.detection import ecg_peaks, ppg_peaks
+    ecg, ppg = _systole_signals()
+    out = {m: ecg_peaks(ecg, sfreq=500, new_sfreq=500, method=m)[1]
+           for m in ("hamilton", "christov", "engelse-zeelenberg", "pan-tompkins", "moving-average")}
+    out.update({"ppg_" + m: ppg_peaks(ppg, sfreq=500, method=m, clipping=False)[1] for m in ("rolling_average", "msptd")})
+    out["sleepecg_numba"] = detect_heartbeats(ecg[::2], 250, backend="numba")
+    return out
+
+
+def systole_hrv():
+    """systole's RR-interval artefact detection and correction, Poincare,
+    nonlinear and recurrence measures of the RR series it simulates, and
+    NaN cleaning."""
+    from systole import hrv, utils
+    from systole.correction import correct_peaks, correct_rr
+    from systole.detection import rr_artefacts
+    rr = utils.simulate_rr(random_state=1)
+    peaks = np.zeros(int(np.sum(rr)) + 10, dtype=bool)
+    peaks[np.cumsum(rr).astype(int)] = True
+    ecg = _systole_signals()[0]
+    ecg[100:120] = np.nan
+    out = {f"artefacts_{k}": v for k, v in rr_artefacts(rr).items()}
+    out.update({"rr": rr, "corrected_rr": correct_rr(rr, verbose=False)[0],
+                "corrected_peaks": correct_peaks(peaks, verbose=False)["clean_peaks"],
+                "poincare": np.array(hrv._poincare(np.asarray(rr, float))),
+                "nonlinear": hrv.nonlinear_domain(rr).Values.to_numpy(),
+                "recurrence": hrv.recurrence_matrix(np.asarray(rr, float)[:120]),
+                "nan_cleaned": utils.nan_cleaning(ecg, verbose=False)})
     return out
 
 
@@ -3303,4 +3356,5 @@ WORKLOADS = {
                      "float32_kernels": mne_features_float32_kernels},
     "tensorpac": {"numba_methods": tensorpac_numba_methods},
     "pynapple": {"core": pynapple_core, "process": pynapple_process},
+    "systole": {"detectors": systole_detectors, "hrv": systole_hrv},
 }
