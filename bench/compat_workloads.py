@@ -3236,7 +3236,8 @@ def systole_detectors():
     ecg, ppg = _systole_signals()
     out = {m: ecg_peaks(ecg, sfreq=500, new_sfreq=500, method=m)[1]
            for m in ("hamilton", "christov", "engelse-zeelenberg", "pan-tompkins", "moving-average")}
-    out.update({"ppg_" + m: ppg_peaks(ppg, sfreq=500, method=m, clipping=False)[1] for m in ("rolling_average", "msptd")})
+    out.update({"ppg_" + m: ppg_peaks(ppg, sfreq=500, method=m, clipping=False)[1]
+                for m in ("rolling_average", "msptd")})
     out["sleepecg_numba"] = detect_heartbeats(ecg[::2], 250, backend="numba")
     return out
 

@@ -1107,8 +1107,8 @@ static Node *default_node(Fe *fe, PyObject *d, PyObject *e) {
  * false (a TypingError) where d is no value compiled code holds. */
 static bool bind_default(Fe *fe, PyObject *e, Node **slot, PyObject *d, PyObject *name) {
   if ((*slot = default_node(fe, d, e)) || fe->diag->kind) return *slot != NULL;
-  return fe_error(fe, e, "the default of parameter '%s' must be a number, a bool, a str, a dtype, a tuple of these or None",
-                  PyUnicode_AsUTF8(name)) != NULL;
+  return fe_error(fe, e, "the default of parameter '%s' must be a number, a bool, a str, a dtype, a tuple of these "
+                  "or None", PyUnicode_AsUTF8(name)) != NULL;
 }
 
 /* A call to another ruchey function: keyword arguments and defaults are
