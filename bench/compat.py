@@ -32,7 +32,8 @@ PACKAGES = ("stumpy", "pynndescent", "quantecon", "numbagg", "numba-stats", "fas
             "window-ops", "clifford", "dcor", "hyppo", "sgkit", "esda", "porespy", "pysheds",
             "scoringrules", "properscoring", "yasa", "trimap", "pacmap", "numba-kdtree", "numba_celltree",
             "numbalsoda", "numbakit-ode", "cooltools", "scvelo", "xarray-einstats", "arviz", "spectrum_utils", "matchms",
-            "choclo", "harmonica", "wotan", "pylops", "sigpy", "thewalrus", "py_vollib_vectorized", "pecanpy")
+            "choclo", "harmonica", "wotan", "pylops", "sigpy", "thewalrus", "py_vollib_vectorized", "pecanpy",
+            "mne-features", "tensorpac", "pynapple", "systole")
 TIMEOUT = 1200
 
 
@@ -90,7 +91,9 @@ def venv_python(venv):
 WITHOUT_DEPS = {"hapsira": ["astropy", "jplephem", "pandas", "pyerfa", "scipy"],
                 # aeon pins numba<0.64, which would take the venv's Numba back
                 "aeon": ["deprecated", "joblib", "packaging", "pandas", "scikit-learn", "scipy", "threadpoolctl",
-                         "typing-extensions"]}
+                         "typing-extensions"],
+                # systole 0.3 pins numpy<=2.2; its detectors and HRV need only these (not its plots)
+                "systole": ["pandas", "requests", "scipy", "sleepecg", "tqdm"]}
 
 
 # what a package's computations need beside its own dependencies:

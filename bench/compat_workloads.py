@@ -3073,6 +3073,197 @@ def pecanpy_precomp_first_order():
     return out
 
 
+def _mne_features_epochs():
+    """Three epochs of four channels, 256 samples at 256 Hz: random walks
+    with noise on top."""
+    rng = np.random.default_rng(0)
+    return rng.standard_normal((3, 4, 256)).cumsum(-1) * 0.1 + rng.standard_normal((3, 4, 256))
+
+
+def mne_features_univariate():
+    """mne-features' extract_features with each univariate feature (Higuchi
+    fractal dimension, Hurst exponent, Teager-Kaiser energy and others
+    compiled; spect_slope is left out: it fails under NumPy 2 without Numba
+    too)."""
+    import warnings
+    from mne_features.feature_extraction import extract_features
+    from mne_features.univariate import get_univariate_funcs
+    x = _mne_features_epochs()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return {name: extract_features(x, 256.0, [name], return_as_df=False)
+                for name in sorted(get_univariate_funcs(256.0)) if name != "spect_slope"}
+
+
+def mne_features_bivariate():
+    """mne-features' bivariate features (max_cross_corr compiled with an
+    optional(boolean) parameter, the pairs enumerated by a compiled
+    generator)."""
+    import warnings
+    from mne_features.bivariate import get_bivariate_funcs
+    from mne_features.feature_extraction import extract_features
+    x = _mne_features_epochs()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return {name: extract_features(x, 256.0, [name], return_as_df=False)
+                for name in sorted(get_bivariate_funcs(256.0))}
+
+
+def mne_features_float32_kernels():
+    """The compiled kernels called directly under both of their explicit
+    signatures, float64 and float32."""
+    from mne_features import bivariate, univariate
+    out = {}
+    for dt, int_t in ((np.float64, np.int64), (np.float32, np.int32)):
+        d = _mne_features_epochs()[0].astype(dt)
+        name = dt.__name__
+        out.update({f"hurst_rs_{name}": univariate._hurst_exp_compute_rs(d), f"tk_{name}": univariate._tk_energy(d),
+                    f"higuchi_{name}": univariate._higuchi_fd(d, int_t(8)),
+                    f"slope_{name}": univariate._slope_lstsq(d[0], d[1]),
+                    f"std_{name}": univariate._accumulate_std(d[0]), f"max_{name}": univariate._accumulate_max(d[0]),
+                    f"min_{name}": univariate._accumulate_min(d[0]),
+                    f"cross_corr_{name}": bivariate._max_cross_corr(dt(256.0), d, True)})
+    return out
+
+
+def tensorpac_numba_methods():
+    """tensorpac's Numba implementations of phase-amplitude coupling (mean
+    vector length, modulation index, heights ratio, normalized direct PAC,
+    and the binning helper) on signals it generates, filtered by Pac."""
+    from tensorpac import Pac
+    from tensorpac.methods import meth_pac_nb
+    from tensorpac.methods.meth_switch import get_pac_fcn
+    from tensorpac.signals import pac_signals_tort
+    data, _ = pac_signals_tort(f_pha=6, f_amp=60, n_epochs=4, n_times=1000, sf=256.0, rnd_state=0)
+    pac = Pac(idpac=(1, 0, 0), f_pha=(4, 8, 2, 1), f_amp=(50, 70, 10, 5), verbose=False)
+    pha = np.ascontiguousarray(pac.filter(256.0, data, ftype="phase", n_jobs=1))
+    amp = np.ascontiguousarray(pac.filter(256.0, data, ftype="amplitude", n_jobs=1))
+    out = {f"method_{k}": get_pac_fcn(k, 18, 0.05, implementation="numba")(pha, amp) for k in (1, 2, 3, 4)}
+    rng = np.random.default_rng(1)
+    phases, amps = rng.uniform(-np.pi, np.pi, 500), rng.random(500)
+    out["bins_mean"] = meth_pac_nb._kl_hr_nb(phases, amps, np.uint64(18), True)
+    out["bins_sum"] = meth_pac_nb._kl_hr_nb(phases, amps, np.uint64(10), False)
+    return out
+
+
+def _pynapple_data():
+    import pynapple as nap
+    rng = np.random.default_rng(0)
+    t = np.sort(rng.uniform(0, 100, 2000))
+    d = rng.standard_normal((2000, 3)).cumsum(0)
+    spikes = nap.TsGroup({i: nap.Ts(np.sort(rng.uniform(0, 100, 300 + 50 * i))) for i in range(3)})
+    with_nans = np.where(rng.random(2000) < 0.1, np.nan, d[:, 1])
+    return nap, t, d, spikes, with_nans
+
+
+def _pynapple_values(out, name, r):
+    """A pynapple result's arrays: its values, times and epochs."""
+    out[name] = np.asarray(getattr(r, "values", r))
+    if hasattr(r, "index"):
+        out[name + "_t"] = np.asarray(getattr(r.index, "values", r.index))
+    if hasattr(r, "start"):
+        out[name + "_start"], out[name + "_end"] = np.asarray(r.start), np.asarray(r.end)
+
+
+def pynapple_core():
+    """pynapple's compiled core on irregular time series: restrict, count
+    (a dtype parameter whose default is np.int64), value_from, threshold,
+    bin_average, interval sets' intersection, union, difference and
+    merging, in_interval, dropna and interpolate."""
+    nap, t, d, spikes, with_nans = _pynapple_data()
+    tsd, tsdf = nap.Tsd(t=t, d=d[:, 0]), nap.TsdFrame(t=t, d=d)
+    ep = nap.IntervalSet(start=[0, 20, 55.5], end=[10, 40, 90])
+    ep2 = nap.IntervalSet(start=[5, 30, 80], end=[25, 60, 95])
+    out = {}
+    for name, r in (("restrict", tsd.restrict(ep)), ("restrict_frame", tsdf.restrict(ep)),
+                    ("count", tsd.count(0.5, ep)), ("count_group", spikes.count(1.0, ep)),
+                    ("value_from", spikes[0].value_from(tsd, ep)), ("above", tsd.threshold(0.5)),
+                    ("below_equal", tsd.threshold(-0.5, method="belowequal")),
+                    ("above_support", tsd.threshold(0.0).time_support), ("bin_average", tsdf.bin_average(0.7, ep)),
+                    ("intersect", ep.intersect(ep2)), ("union", ep.union(ep2)), ("set_diff", ep.set_diff(ep2)),
+                    ("merge", ep.merge_close_intervals(3.0)), ("drop_short", ep.drop_short_intervals(12.0)),
+                    ("dropna", nap.Tsd(t=t, d=with_nans).dropna()),
+                    ("interpolate", tsd.interpolate(nap.Ts(np.linspace(1, 99, 333))))):
+        _pynapple_values(out, name, r)
+    out["in_interval"] = ep.in_interval(tsd)
+    return out
+
+
+def pynapple_process():
+    """pynapple's compiled processing: cross- and autocorrelograms,
+    perievent alignment, event-triggered averages and the mean power
+    spectral density's overlapping windows."""
+    nap, _, _, spikes, _ = _pynapple_data()
+    ep = nap.IntervalSet(start=[0, 20, 55.5], end=[10, 40, 90])
+    t = np.arange(0, 100, 0.01)
+    regular = nap.TsdFrame(t=t, d=np.stack([np.sin(t), np.cos(3 * t) + 0.1 * np.sin(7.1 * t)], 1))
+    ts = np.arange(0, 60, 1 / 200.0)
+    signal = nap.Tsd(t=ts, d=np.sin(2 * np.pi * 10 * ts) + np.random.default_rng(1).standard_normal(ts.size) * 0.1)
+    out = {}
+    for name, r in (("crosscorrelogram", nap.compute_crosscorrelogram(spikes, 0.05, 1.0)),
+                    ("autocorrelogram", nap.compute_autocorrelogram(spikes, 0.05, 1.0, ep=ep)),
+                    ("perievent", nap.compute_perievent(regular, nap.Ts(np.array([15.0, 33.3, 60.0, 75.5])), (-1, 2))),
+                    ("eta", nap.compute_event_triggered_average(regular, spikes, 0.1, (-1, 1), epochs=ep)),
+                    ("eta_one", nap.compute_event_triggered_average(regular[:, 0], spikes[1], 0.05, (-0.5, 1))),
+                    ("mean_psd", nap.compute_mean_power_spectral_density(signal, 2.0, fs=200.0))):
+        _pynapple_values(out, name, r)
+    return out
+
+
+def _systole_signals():
+    """30 s of a synthetic ECG (QRS and T waves at about 70 beats a minute,
+    noise and drift) and PPG at 500 Hz."""
+    rng = np.random.default_rng(0)
+    t = np.arange(0, 30, 1 / 500)
+    beats = np.cumsum(rng.normal(0.85, 0.05, 40))
+    beats = beats[beats < 29.5]
+    ecg, ppg = np.zeros_like(t), np.zeros_like(t)
+    for b in beats:
+        ecg += (1.2 * np.exp(-((t - b) / 0.012) ** 2) - 0.2 * np.exp(-((t - b - 0.03) / 0.01) ** 2) +
+                0.25 * np.exp(-((t - b - 0.25) / 0.05) ** 2))
+        ppg += np.exp(-((t - b - 0.2) / 0.12) ** 2)
+    ecg += 0.02 * rng.standard_normal(t.size) + 0.05 * np.sin(2 * np.pi * 0.3 * t)
+    ppg += 0.01 * rng.standard_normal(t.size)
+    return ecg, ppg
+
+
+def systole_detectors():
+    """systole's compiled R-peak detectors (Hamilton, Christov,
+    Engelse-Zeelenberg, Pan-Tompkins, moving average), its PPG detectors
+    (rolling average, MSPTD), and sleepecg's Numba backend."""
+    from sleepecg import detect_heartbeats
+    from systole.detection import ecg_peaks, ppg_peaks
+    ecg, ppg = _systole_signals()
+    out = {m: ecg_peaks(ecg, sfreq=500, new_sfreq=500, method=m)[1]
+           for m in ("hamilton", "christov", "engelse-zeelenberg", "pan-tompkins", "moving-average")}
+    out.update({"ppg_" + m: ppg_peaks(ppg, sfreq=500, method=m, clipping=False)[1]
+                for m in ("rolling_average", "msptd")})
+    out["sleepecg_numba"] = detect_heartbeats(ecg[::2], 250, backend="numba")
+    return out
+
+
+def systole_hrv():
+    """systole's RR-interval artefact detection and correction, Poincare,
+    nonlinear and recurrence measures of the RR series it simulates, and
+    NaN cleaning."""
+    from systole import hrv, utils
+    from systole.correction import correct_peaks, correct_rr
+    from systole.detection import rr_artefacts
+    rr = utils.simulate_rr(random_state=1)
+    peaks = np.zeros(int(np.sum(rr)) + 10, dtype=bool)
+    peaks[np.cumsum(rr).astype(int)] = True
+    ecg = _systole_signals()[0]
+    ecg[100:120] = np.nan
+    out = {f"artefacts_{k}": v for k, v in rr_artefacts(rr).items()}
+    out.update({"rr": rr, "corrected_rr": correct_rr(rr, verbose=False)[0],
+                "corrected_peaks": correct_peaks(peaks, verbose=False)["clean_peaks"],
+                "poincare": np.array(hrv._poincare(np.asarray(rr, float))),
+                "nonlinear": hrv.nonlinear_domain(rr).Values.to_numpy(),
+                "recurrence": hrv.recurrence_matrix(np.asarray(rr, float)[:120]),
+                "nan_cleaned": utils.nan_cleaning(ecg, verbose=False)})
+    return out
+
+
 WORKLOADS = {
     "stumpy": {"stump": stumpy_stump, "aamp": stumpy_aamp, "more": stumpy_more},
     "pynndescent": {"NNDescent": pynndescent_graph},
@@ -3162,4 +3353,9 @@ WORKLOADS = {
     "py_vollib_vectorized": {"prices_ivs": py_vollib_vectorized_prices_ivs, "greeks": py_vollib_vectorized_greeks},
     "pecanpy": {"sparse_otf": pecanpy_sparse_otf, "dense_otf": pecanpy_dense_otf,
                 "precomp_first_order": pecanpy_precomp_first_order},
+    "mne-features": {"univariate": mne_features_univariate, "bivariate": mne_features_bivariate,
+                     "float32_kernels": mne_features_float32_kernels},
+    "tensorpac": {"numba_methods": tensorpac_numba_methods},
+    "pynapple": {"core": pynapple_core, "process": pynapple_process},
+    "systole": {"detectors": systole_detectors, "hrv": systole_hrv},
 }

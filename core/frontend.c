@@ -529,6 +529,49 @@ static PyObject *static_type_subscript(Fe *fe, PyObject *base_expr, PyObject *ke
   return made;
 }
 
+/* obj as a dtype (numpy.float64, numpy.dtype('M8[ns]'), a structured dtype,
+ * types.float64[:]): an N_DTYPE node; NULL (no error) for any other object. */
+static Node *dtype_global(Fe *fe, PyObject *obj, PyObject *e) {
+  const Type *time = disp_dtype_time(obj);
+  if (time) {  /* numpy.dtype('M8[ns]') */
+    Node *n = new_node(fe, N_DTYPE, e);
+    n->ival = (int)time->kind;
+    n->data = (void *)time;
+    return n;
+  }
+  const Type *record = disp_record_global(obj);  /* numpy.empty(n, dtype=rec): a structured dtype */
+  const Type *instance = record || PyErr_Occurred() ? NULL : jitclass_instance_type(obj);  /* typed.List.empty_list(point_type) */
+  if (record || instance) {
+    Node *n = new_node(fe, N_DTYPE, e);
+    n->ival = record ? TY_RECORD : TY_CLASS;
+    n->data = record ? record : instance;
+    return n;
+  }
+  if (PyErr_Occurred()) {
+    PyObject *type, *value, *tb;
+    PyErr_Fetch(&type, &value, &tb);
+    PyObject *text = value ? PyObject_Str(value) : NULL;
+    Node *n = fe_error(fe, e, "%s", text ? PyUnicode_AsUTF8(text) : "unsupported dtype");
+    Py_XDECREF(text); Py_XDECREF(type); Py_XDECREF(value); Py_XDECREF(tb);
+    PyErr_Clear();
+    return n;
+  }
+  int dtype = core_is_unicode_type(obj) ? TY_STR : core_dtype_kind(obj);  /* unicode_type: typed containers' */
+  if (dtype >= 0) {
+    Node *n = new_node(fe, N_DTYPE, e);
+    n->ival = dtype;
+    return n;
+  }
+  const Type *described = disp_type_object(obj);  /* types.float64[:], types.ListType(types.int64) */
+  if (described) {
+    Node *n = new_node(fe, N_DTYPE, e);
+    n->ival = (int)described->kind;
+    n->data = (void *)described;
+    return n;
+  }
+  return NULL;
+}
+
 /* A global value used in an expression: a frozen constant or array, a
  * module, or a dtype. Functions are only valid as callees. */
 static Node *global_value(Fe *fe, PyObject *obj, PyObject *e, const char *name) {
@@ -555,43 +598,7 @@ static Node *global_value(Fe *fe, PyObject *obj, PyObject *e, const char *name) 
     n->bi = bi;
     return n;
   }
-  const Type *time = disp_dtype_time(obj);
-  if (time) {  /* numpy.dtype('M8[ns]') */
-    n = new_node(fe, N_DTYPE, e);
-    n->ival = (int)time->kind;
-    n->data = (void *)time;
-    return n;
-  }
-  const Type *record = disp_record_global(obj);  /* numpy.empty(n, dtype=rec): a structured dtype */
-  const Type *instance = record || PyErr_Occurred() ? NULL : jitclass_instance_type(obj);  /* typed.List.empty_list(point_type) */
-  if (record || instance) {
-    n = new_node(fe, N_DTYPE, e);
-    n->ival = record ? TY_RECORD : TY_CLASS;
-    n->data = record ? record : instance;
-    return n;
-  }
-  if (PyErr_Occurred()) {
-    PyObject *type, *value, *tb;
-    PyErr_Fetch(&type, &value, &tb);
-    PyObject *text = value ? PyObject_Str(value) : NULL;
-    n = fe_error(fe, e, "%s", text ? PyUnicode_AsUTF8(text) : "unsupported dtype");
-    Py_XDECREF(text); Py_XDECREF(type); Py_XDECREF(value); Py_XDECREF(tb);
-    PyErr_Clear();
-    return n;
-  }
-  int dtype = core_is_unicode_type(obj) ? TY_STR : core_dtype_kind(obj);  /* unicode_type: typed containers' */
-  if (dtype >= 0) {
-    n = new_node(fe, N_DTYPE, e);
-    n->ival = dtype;
-    return n;
-  }
-  const Type *described = disp_type_object(obj);  /* types.float64[:], types.ListType(types.int64) */
-  if (described) {
-    n = new_node(fe, N_DTYPE, e);
-    n->ival = (int)described->kind;
-    n->data = (void *)described;
-    return n;
-  }
+  if ((n = dtype_global(fe, obj, e)) || fe->diag->kind) return n;
   if (core_is_enum_class(obj))
     return fe_error(fe, e, "enum class '%s' is used in compiled code only to name its members (%s.X, %s['X']), "
                     "as Numba", core_enum_name(obj), core_enum_name(obj), core_enum_name(obj));
@@ -1088,17 +1095,20 @@ static void bind_arange(Fe *fe, Node *n, PyObject *e) {
 }
 
 /* A callee's default as an argument node: None, a number, a bool, a str,
- * a tuple of these (NULL for anything else). */
+ * a tuple of these, or a dtype (pynapple's dtype=np.int64, which Numba
+ * takes as its class); NULL for anything else. */
 static Node *default_node(Fe *fe, PyObject *d, PyObject *e) {
-  return d == Py_None ? new_node(fe, N_NONE, e) : fe_frozen_value(fe, d, e);
+  if (d == Py_None) return new_node(fe, N_NONE, e);
+  Node *n = fe_frozen_value(fe, d, e);
+  return n || fe->diag->kind ? n : dtype_global(fe, d, e);
 }
 
 /* The parameter named name takes the callee's default d at the call:
  * false (a TypingError) where d is no value compiled code holds. */
 static bool bind_default(Fe *fe, PyObject *e, Node **slot, PyObject *d, PyObject *name) {
   if ((*slot = default_node(fe, d, e)) || fe->diag->kind) return *slot != NULL;
-  return fe_error(fe, e, "the default of parameter '%s' must be a number, a bool, a str, a tuple of these or None",
-                  PyUnicode_AsUTF8(name)) != NULL;
+  return fe_error(fe, e, "the default of parameter '%s' must be a number, a bool, a str, a dtype, a tuple of these "
+                  "or None", PyUnicode_AsUTF8(name)) != NULL;
 }
 
 /* A call to another ruchey function: keyword arguments and defaults are
@@ -1178,7 +1188,7 @@ bool fe_bind_spread_call(Fe *fe, PyObject *e, Node *n, PyObject *disp, Node *pac
     if (!(n->list.items[1 + d] = default_node(fe, PyTuple_GET_ITEM(defaults, d), e)))
       ok = fe->diag->kind ? false
                           : fe_error(fe, e, "a call with *args needs the function's defaults to be numbers, bools, "
-                                     "strs, tuples of these or None") != NULL;
+                                     "strs, dtypes, tuples of these or None") != NULL;
   n->op = code->co_argcount + 1;
   n->ival = (code->co_flags & CO_VARARGS) != 0;
   n->kw.len = 0;

@@ -578,15 +578,17 @@ static bool check_place(Infer *in, Node *n, const Builtin *bi) {
   return true;
 }
 
-/* None where the builtin reads it (BF_NONE) is typed NoneType. */
-static const Type *ty_call_arg(Infer *in, Node *n, Node *x) {
+/* None where the builtin reads it (BF_NONE) is typed NoneType. A keyword
+ * variable known to be None is None written out, which ty_call drops as
+ * the default (pynapple's numpy.zeros(n, dtype=dtype) with dtype=None). */
+static const Type *ty_call_arg(Infer *in, Node *n, Node *x, bool keyword) {
   if (x->kind == N_NONE && (n->bi->flags & BF_NONE)) return x->ty = TYS(TY_NONE);
   if (n->callee && !n->bi->lower_elem) return ty_maybe_none(in, x);  /* a ruchey function takes None */
   if (n->bi->flags & BF_MEMBERS) return ty_member_or_value(in, x);
   const Type *t = ty_expr(in, x);
   if (t && t->kind == TY_NONE && x->kind == N_VAR) {  /* known to be None (axis=None passed on): None written out */
     *x = (Node){.kind = N_NONE, .line = x->line, .col = x->col, .ty = t};
-    if (n->bi->flags & BF_NONE) return t;
+    if ((n->bi->flags & BF_NONE) || keyword) return t;
   }
   if (t && t->kind == TY_NONE && !(n->bi->flags & BF_NONE))
     return ty_error(in, x, "%s() does not take None here", n->bi->name);
@@ -674,14 +676,14 @@ static const Type *ty_call(Infer *in, Node *n) {
     first = !n->lhs;  /* (p.f(x) of a FunctionType field f: the receiver went into the callee, n->lhs) */
   }
   for (int i = first; i < n->list.len; i++)
-    if (!(args[i] = ty_call_arg(in, n, n->list.items[i]))) return NULL;
+    if (!(args[i] = ty_call_arg(in, n, n->list.items[i], false))) return NULL;
   int kept = 0;
   for (int i = 0; i < n->kw.len; i++) {
     Node *x = n->kw.items[i];
     bool typed = x->kind == N_VAR;  /* a variable first: one known to be None becomes N_NONE */
-    if (typed && !ty_call_arg(in, n, x)) return NULL;
+    if (typed && !ty_call_arg(in, n, x, true)) return NULL;
     if (x->kind == N_NONE && !(n->bi->flags & BF_NONE)) continue;  /* None given: the default, as the frontend */
-    if (!typed && !ty_call_arg(in, n, x)) return NULL;
+    if (!typed && !ty_call_arg(in, n, x, true)) return NULL;
     n->kw_names[kept] = n->kw_names[i];
     n->kw.items[kept++] = x;
   }

@@ -199,3 +199,54 @@ def test_dtype_type_refuses_what_numpy_would_not_convert():
         return dt.type(3)
     with pytest.raises(ruchey.TypingError, match="datetime64"):
         datetime_cast(np.dtype("M8[ns]"))
+
+
+def counted(values, limit, dtype=np.int64, fill=np.float32):
+    """A helper whose dtype parameters have scalar types as defaults."""
+    out = np.zeros(values.shape[0], dtype=dtype)
+    for i in range(values.shape[0]):
+        if values[i] < limit:
+            out[i] += 1
+    return out, np.ones(2, fill)
+
+
+_counted = njit(counted)
+
+
+def counts_by_default_and_given(values):
+    return (_counted(values, 0.5), _counted(values, 0.0, np.uint8), _counted(values, 0.2, dtype=np.float64),
+            _counted(values, 0.1, fill=np.int16))
+
+
+def test_scalar_type_defaults_of_a_compiled_callee():
+    compiled = njit(counts_by_default_and_given)
+    rng = np.random.default_rng(11)
+    for n in (0, 1, 7):
+        values = rng.standard_normal(n)
+        for got, want in zip(compiled(values), counts_by_default_and_given(values)):
+            same_arrays(want, got)
+    same_arrays(counted(np.ones(3), 2.0), _counted(np.ones(3), 2.0))  # from Python, the default too
+
+
+def made_with(n, dtype):
+    """dtype, given None from Python, is NumPy's default where a keyword passes it on."""
+    return (np.zeros(n, dtype=dtype), np.empty(n, dtype=dtype) * 0, np.ones((2, n), dtype=dtype),
+            np.full(n, 7, dtype=dtype), np.arange(n, dtype=dtype), np.zeros_like(np.ones(n, np.int8), dtype=dtype))
+
+
+@pytest.mark.parametrize("dt", [None, np.int32, np.float32])
+def test_a_keyword_dtype_known_to_be_none_is_the_default(dt):
+    for n in (0, 3):
+        same_arrays(made_with(n, dt), njit(made_with)(n, dt))
+
+
+def test_a_default_compiled_code_cannot_hold_is_a_typing_error():
+    def listed(x, scale=[1, 2]):
+        return x
+    callee = njit(listed)
+
+    @njit
+    def caller(x):
+        return callee(x)
+    with pytest.raises(ruchey.TypingError, match="the default of parameter 'scale' must be"):
+        caller(1.0)
