@@ -3073,6 +3073,138 @@ def pecanpy_precomp_first_order():
     return out
 
 
+def _csrgraph(n=25, seed=0):
+    """A weighted directed graph of n nodes with a node (4) without out-edges."""
+    import scipy.sparse as sp
+    import csrgraph as cg
+    rng = np.random.default_rng(seed)
+    a = (rng.uniform(size=(n, n)) < 0.25) * rng.uniform(0.5, 2.0, (n, n))
+    a[4, :] = 0
+    return cg.csrgraph(sp.csr_matrix(a))
+
+
+def _numba_seed(seed):
+    """Seeds the generator compiled code draws from (NumPy's own as well)."""
+    import numba
+    numba.njit(lambda s: np.random.seed(s))(seed)
+    np.random.seed(seed)
+
+
+def csrgraph_walks():
+    """Random walks and node2vec walks (return 0.5, neighbour 2.0) from fixed
+    seeds, on one thread: each thread draws from its own generator; the
+    edge list of the walks' context windows."""
+    import numba
+    from csrgraph import random_walks
+    g = _csrgraph()
+    threads = numba.get_num_threads()
+    numba.set_num_threads(1)
+    try:
+        _numba_seed(3)
+        walks = g.random_walks(walklen=8, epochs=2)
+        _numba_seed(5)
+        n2v = g.random_walks(walklen=8, epochs=2, return_weight=0.5, neighbor_weight=2.0)
+    finally:
+        numba.set_num_threads(threads)
+    edges = random_walks.walks_to_edgelist(walks)
+    return {"walks": walks, "node2vec": n2v, **{"edges_" + c: edges[c].to_numpy() for c in edges.columns}}
+
+
+def csrgraph_methods():
+    """The CSR kernels on the pool: node degrees, row normalisation, the
+    weights multiplied by their source's and their destination's weight."""
+    from csrgraph import methods
+    g = _csrgraph(60, 1)
+    w = np.arange(1.0, g.nnodes + 1)
+    weights = g.weights.astype(np.float64)
+    methods._src_multiply(w, g.src, weights)
+    src_multiplied = weights.copy()
+    methods._dst_multiply(w, g.src, g.dst, weights)
+    return {"degrees": methods._node_degrees(g.src, g.dst), "normalized": g.normalize(return_self=False).weights,
+            "src_multiplied": src_multiplied, "dst_multiplied": weights}
+
+
+def csrgraph_embeddings():
+    """GGVec (its loss a prange reduction) and GloVe embeddings from fixed
+    seeds, on one thread: their updates race between threads."""
+    import warnings
+    import numba
+    g = _csrgraph()
+    threads = numba.get_num_threads()
+    numba.set_num_threads(1)
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", UserWarning)  # "has not converged" in so few epochs
+            _numba_seed(9)
+            ggvec = g.ggvec(n_components=3, max_epoch=20, verbose=False)
+            _numba_seed(11)
+            glove = g.glove(n_components=3, max_epoch=30, verbose=False)
+    finally:
+        numba.set_num_threads(threads)
+    return {"ggvec": ggvec, "glove": glove}
+
+
+def _verde_data():
+    import verde as vd
+    region = (0, 5000, -2000, 3000)
+    coords = vd.scatter_points(region, size=150, random_state=1)
+    data = 0.01 * coords[0] - 0.003 * coords[1] + np.sin(coords[0] / 700) * 50
+    return region, coords, data, vd.grid_coordinates(region, shape=(12, 15))
+
+
+def verde_spline():
+    """Spline fit (its Jacobian) and prediction on the numba engine, with
+    and without weights and given forces; a Jacobian of its own points."""
+    import verde as vd
+    region, coords, data, grid = _verde_data()
+    spline = vd.Spline(damping=1e-8, mindist=1.0, engine="numba").fit(coords, data)
+    given = vd.Spline(mindist=5.0, engine="numba", force_coords=vd.grid_coordinates(region, spacing=700))
+    given.fit(coords, data, weights=np.linspace(0.5, 2, data.size))
+    return {"forces": spline.force_, "predicted": spline.predict(grid),
+            "jacobian": spline.jacobian((coords[0][:40], coords[1][:40]), (coords[0][50:80], coords[1][50:80])),
+            "given_predicted": given.predict(grid), "given_score": given.score(coords, data)}
+
+
+def verde_vector_spline_cv():
+    """VectorSpline2D's coupled Green's functions (fastmath) and SplineCV's
+    cross-validated dampings and mindists."""
+    import verde as vd
+    _, coords, data, grid = _verde_data()
+    vectors = (np.cos(coords[0] / 900), np.sin(coords[1] / 1100))
+    spline = vd.VectorSpline2D(poisson=0.25, mindist=10, damping=1e-6, engine="numba").fit(coords, vectors)
+    east, north = spline.predict(grid)
+    cv = vd.SplineCV(dampings=[None, 1e-6], mindists=[1.0, 10.0], engine="numba", delayed=False).fit(coords, data)
+    return {"forces": spline.force_, "east": east, "north": north, "cv_scores": np.array(cv.scores_),
+            "cv_predicted": cv.predict(grid)}
+
+
+def opensimplex_arrays():
+    """2-, 3- and 4-D noise on grids (nested prange loops) for three seeds."""
+    import opensimplex
+    out = {}
+    x, y, z, w = np.linspace(-3.7, 5.1, 23), np.linspace(-1.2, 8.3, 19), np.linspace(0.1, 2.9, 7), np.linspace(-2, 2, 5)
+    for seed in (0, 1234, -77):
+        opensimplex.seed(seed)
+        out[f"noise2_{seed}"] = opensimplex.noise2array(x, y)
+        out[f"noise3_{seed}"] = opensimplex.noise3array(x, y, z)
+        out[f"noise4_{seed}"] = opensimplex.noise4array(x[:9], y[:8], z, w)
+    return out
+
+
+def opensimplex_points():
+    """Noise at scattered points, floats and ints, from the module and from
+    an OpenSimplex generator of its own seed."""
+    import opensimplex
+    p = np.random.default_rng(0).uniform(-50, 50, (40, 4))
+    opensimplex.seed(42)
+    gen = opensimplex.OpenSimplex(seed=99)
+    return {"noise2": np.array([opensimplex.noise2(a, b) for a, b, _, _ in p]),
+            "noise3": np.array([opensimplex.noise3(a, b, c) for a, b, c, _ in p]),
+            "noise4": np.array([opensimplex.noise4(*row) for row in p]),
+            "generator": gen.noise2array(np.arange(10.0) * 0.37, np.arange(6.0) * 1.1),
+            "ints": np.array([gen.noise2(3, 4), gen.noise3(1, 2, 3), gen.noise4(1, 0, 2, 5)])}
+
+
 WORKLOADS = {
     "stumpy": {"stump": stumpy_stump, "aamp": stumpy_aamp, "more": stumpy_more},
     "pynndescent": {"NNDescent": pynndescent_graph},
@@ -3162,4 +3294,7 @@ WORKLOADS = {
     "py_vollib_vectorized": {"prices_ivs": py_vollib_vectorized_prices_ivs, "greeks": py_vollib_vectorized_greeks},
     "pecanpy": {"sparse_otf": pecanpy_sparse_otf, "dense_otf": pecanpy_dense_otf,
                 "precomp_first_order": pecanpy_precomp_first_order},
+    "csrgraph": {"walks": csrgraph_walks, "methods": csrgraph_methods, "embeddings": csrgraph_embeddings},
+    "verde": {"spline": verde_spline, "vector_spline_cv": verde_vector_spline_cv},
+    "opensimplex": {"arrays": opensimplex_arrays, "points": opensimplex_points},
 }
