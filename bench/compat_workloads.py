@@ -3205,6 +3205,56 @@ def opensimplex_points():
             "ints": np.array([gen.noise2(3, 4), gen.noise3(1, 2, 3), gen.noise4(1, 0, 2, 5)])}
 
 
+def _pyfixest_data(n=400):
+    import pandas as pd
+    rng = np.random.default_rng(0)
+    df = pd.DataFrame({"f1": rng.integers(0, 12, n), "f2": rng.integers(0, 7, n), "x1": rng.normal(size=n),
+                       "x2": rng.normal(size=n), "cl": rng.integers(0, 20, n), "w": rng.uniform(0.5, 2, n),
+                       "treat": rng.integers(0, 2, n)})
+    df["Y"] = 1.5 * df.x1 - 0.7 * df.x2 + 0.3 * df.treat + df.f1 * 0.1 + rng.normal(size=n)
+    return df
+
+
+def pyfixest_demean():
+    """pyfixest's Numba backend (its default is Rust): the alternating
+    projections demeaning (prange over columns, a scratch row per thread
+    id) of C- and F-ordered data, with weights; fixed-effects regressions
+    with clustered and weighted errors through it."""
+    import warnings
+    import pyfixest as pf
+    from pyfixest.estimation.numba.demean_nb import demean
+    df = _pyfixest_data()
+    x = np.column_stack([df.Y, df.x1, df.x2]).astype(np.float64)
+    factors = np.column_stack([df.f1, df.f2]).astype(np.uint64)
+    weighted, converged = demean(x, factors, df.w.to_numpy())
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # the Numba backend's deprecation
+        fit = pf.feols("Y ~ x1 + x2 + treat | f1 + f2", data=df, vcov={"CRV1": "cl"}, demeaner_backend="numba")
+        fit_w = pf.feols("Y ~ x1 + x2 | f1", data=df, weights="w", demeaner_backend="numba")
+    return {"weighted": weighted, "converged": converged, "fortran": demean(np.asfortranarray(x), factors, np.ones(len(df)))[0],
+            "coef": fit.coef().to_numpy(), "se": fit.se().to_numpy(), "coef_weighted": fit_w.coef().to_numpy()}
+
+
+def pyfixest_collinear_nested_ritest():
+    """The collinearity check (a Cholesky-like sweep), the nested fixed
+    effects count (string arrays compared in prange) and randomisation
+    inference (a Generator drawn in compiled code, SVD least squares)."""
+    import pyfixest as pf
+    from pyfixest.estimation.numba.find_collinear_variables_nb import _find_collinear_variables_nb
+    from pyfixest.estimation.numba.nested_fixef_nb import _count_fixef_fully_nested_all
+    df = _pyfixest_data()
+    X = np.column_stack([df.x1, df.x2, df.x1 + df.x2, df.treat])
+    excluded, n_excluded, all_removed = _find_collinear_variables_nb(X.T @ X, 1e-10)
+    fe = np.column_stack([df.f1, df.f2, df.cl, df.cl // 4]).astype(np.int64)
+    nested, n_nested = _count_fixef_fully_nested_all(np.array(["f1", "f2", "cl", "clq"]), np.array(["cl", "f2x"]),
+                                                     np.column_stack([df.cl, df.f2]).astype(np.int64), fe)
+    fit = pf.feols("Y ~ treat + x1 + x2", data=df)
+    fit.ritest(resampvar="treat", reps=200, store_ritest_statistics=True, rng=np.random.default_rng(3),
+               choose_algorithm="fast")
+    return {"excluded": excluded, "n_excluded": n_excluded, "all_removed": all_removed, "nested": nested,
+            "n_nested": n_nested, "ritest": fit._ritest_statistics, "ritest_p": fit._ritest_pvalue}
+
+
 WORKLOADS = {
     "stumpy": {"stump": stumpy_stump, "aamp": stumpy_aamp, "more": stumpy_more},
     "pynndescent": {"NNDescent": pynndescent_graph},
@@ -3297,4 +3347,5 @@ WORKLOADS = {
     "csrgraph": {"walks": csrgraph_walks, "methods": csrgraph_methods, "embeddings": csrgraph_embeddings},
     "verde": {"spline": verde_spline, "vector_spline_cv": verde_vector_spline_cv},
     "opensimplex": {"arrays": opensimplex_arrays, "points": opensimplex_points},
+    "pyfixest": {"demean": pyfixest_demean, "collinear_nested_ritest": pyfixest_collinear_nested_ritest},
 }
