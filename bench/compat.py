@@ -33,7 +33,8 @@ PACKAGES = ("stumpy", "pynndescent", "quantecon", "numbagg", "numba-stats", "fas
             "scoringrules", "properscoring", "yasa", "trimap", "pacmap", "numba-kdtree", "numba_celltree",
             "numbalsoda", "numbakit-ode", "cooltools", "scvelo", "xarray-einstats", "arviz", "spectrum_utils", "matchms",
             "choclo", "harmonica", "wotan", "pylops", "sigpy", "thewalrus", "py_vollib_vectorized", "pecanpy",
-            "csrgraph", "verde", "opensimplex", "pyfixest")
+            "csrgraph", "verde", "opensimplex", "pyfixest",
+            "transitleastsquares")
 TIMEOUT = 1200
 
 

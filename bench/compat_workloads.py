@@ -3255,6 +3255,41 @@ def pyfixest_collinear_nested_ritest():
             "n_nested": n_nested, "ritest": fit._ritest_statistics, "ritest_p": fit._ritest_pvalue}
 
 
+def _tls_search(*backends):
+    """A transit search (periods 2.5 to 5.5 d) on a light curve of 700
+    points with a 1e-3 deep transit every 3.7 d, on the given backends."""
+    import warnings
+    from transitleastsquares import transitleastsquares
+    rng = np.random.default_rng(0)
+    t = np.sort(rng.uniform(0, 20, 700))
+    y = np.ones_like(t) + rng.normal(0, 1e-4, t.size)
+    phase = ((t - 1.3) / 3.7) % 1
+    y[(phase < 0.012) | (phase > 0.988)] -= 1e-3
+    out = {}
+    for backend in backends:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            r = transitleastsquares(t, y, np.full_like(t, 1e-4), verbose=False).power(
+                period_min=2.5, period_max=5.5, oversampling_factor=2, duration_grid_step=1.15, use_threads=1,
+                show_progress_bar=False, backend=backend)
+        for k in ("period", "T0", "duration", "depth", "SDE", "snr", "odd_even_mismatch", "transit_count", "power",
+                  "periods", "model_lightcurve_model"):
+            out[f"{backend}_{k}"] = np.asarray(getattr(r, k), dtype=float)
+    return out
+
+
+def transitleastsquares_exact():
+    """The exact backends: the reference search (numba), the fused one and
+    its prange over chunks of periods (fused-threads)."""
+    return _tls_search("numba", "fused", "fused-threads")
+
+
+def transitleastsquares_approximate():
+    """The approximate backends, which keep the residuals in float32:
+    stride-binned correlation, piecewise-constant templates, both."""
+    return _tls_search("fused-binned", "fused-pieces", "fused-pl")
+
+
 WORKLOADS = {
     "stumpy": {"stump": stumpy_stump, "aamp": stumpy_aamp, "more": stumpy_more},
     "pynndescent": {"NNDescent": pynndescent_graph},
@@ -3348,4 +3383,5 @@ WORKLOADS = {
     "verde": {"spline": verde_spline, "vector_spline_cv": verde_vector_spline_cv},
     "opensimplex": {"arrays": opensimplex_arrays, "points": opensimplex_points},
     "pyfixest": {"demean": pyfixest_demean, "collinear_nested_ritest": pyfixest_collinear_nested_ritest},
+    "transitleastsquares": {"exact": transitleastsquares_exact, "approximate": transitleastsquares_approximate},
 }
