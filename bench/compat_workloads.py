@@ -3262,6 +3262,221 @@ def systole_hrv():
                 "recurrence": hrv.recurrence_matrix(np.asarray(rr, float)[:120]),
                 "nan_cleaned": utils.nan_cleaning(ecg, verbose=False)})
     return out
+def _csrgraph(n=25, seed=0):
+    """A weighted directed graph of n nodes with a node (4) without out-edges."""
+    import scipy.sparse as sp
+    import csrgraph as cg
+    rng = np.random.default_rng(seed)
+    a = (rng.uniform(size=(n, n)) < 0.25) * rng.uniform(0.5, 2.0, (n, n))
+    a[4, :] = 0
+    return cg.csrgraph(sp.csr_matrix(a))
+
+
+def _numba_seed(seed):
+    """Seeds the generator compiled code draws from (NumPy's own as well)."""
+    import numba
+    numba.njit(lambda s: np.random.seed(s))(seed)
+    np.random.seed(seed)
+
+
+def csrgraph_walks():
+    """Random walks and node2vec walks (return 0.5, neighbour 2.0) from fixed
+    seeds, on one thread: each thread draws from its own generator; the
+    edge list of the walks' context windows."""
+    import numba
+    from csrgraph import random_walks
+    g = _csrgraph()
+    threads = numba.get_num_threads()
+    numba.set_num_threads(1)
+    try:
+        _numba_seed(3)
+        walks = g.random_walks(walklen=8, epochs=2)
+        _numba_seed(5)
+        n2v = g.random_walks(walklen=8, epochs=2, return_weight=0.5, neighbor_weight=2.0)
+    finally:
+        numba.set_num_threads(threads)
+    edges = random_walks.walks_to_edgelist(walks)
+    return {"walks": walks, "node2vec": n2v, **{"edges_" + c: edges[c].to_numpy() for c in edges.columns}}
+
+
+def csrgraph_methods():
+    """The CSR kernels on the pool: node degrees, row normalisation, the
+    weights multiplied by their source's and their destination's weight."""
+    from csrgraph import methods
+    g = _csrgraph(60, 1)
+    w = np.arange(1.0, g.nnodes + 1)
+    weights = g.weights.astype(np.float64)
+    methods._src_multiply(w, g.src, weights)
+    src_multiplied = weights.copy()
+    methods._dst_multiply(w, g.src, g.dst, weights)
+    return {"degrees": methods._node_degrees(g.src, g.dst), "normalized": g.normalize(return_self=False).weights,
+            "src_multiplied": src_multiplied, "dst_multiplied": weights}
+
+
+def csrgraph_embeddings():
+    """GGVec (its loss a prange reduction) and GloVe embeddings from fixed
+    seeds, on one thread: their updates race between threads."""
+    import warnings
+    import numba
+    g = _csrgraph()
+    threads = numba.get_num_threads()
+    numba.set_num_threads(1)
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", UserWarning)  # "has not converged" in so few epochs
+            _numba_seed(9)
+            ggvec = g.ggvec(n_components=3, max_epoch=20, verbose=False)
+            _numba_seed(11)
+            glove = g.glove(n_components=3, max_epoch=30, verbose=False)
+    finally:
+        numba.set_num_threads(threads)
+    return {"ggvec": ggvec, "glove": glove}
+
+
+def _verde_data():
+    import verde as vd
+    region = (0, 5000, -2000, 3000)
+    coords = vd.scatter_points(region, size=150, random_state=1)
+    data = 0.01 * coords[0] - 0.003 * coords[1] + np.sin(coords[0] / 700) * 50
+    return region, coords, data, vd.grid_coordinates(region, shape=(12, 15))
+
+
+def verde_spline():
+    """Spline fit (its Jacobian) and prediction on the numba engine, with
+    and without weights and given forces; a Jacobian of its own points."""
+    import verde as vd
+    region, coords, data, grid = _verde_data()
+    spline = vd.Spline(damping=1e-8, mindist=1.0, engine="numba").fit(coords, data)
+    given = vd.Spline(mindist=5.0, engine="numba", force_coords=vd.grid_coordinates(region, spacing=700))
+    given.fit(coords, data, weights=np.linspace(0.5, 2, data.size))
+    return {"forces": spline.force_, "predicted": spline.predict(grid),
+            "jacobian": spline.jacobian((coords[0][:40], coords[1][:40]), (coords[0][50:80], coords[1][50:80])),
+            "given_predicted": given.predict(grid), "given_score": given.score(coords, data)}
+
+
+def verde_vector_spline_cv():
+    """VectorSpline2D's coupled Green's functions (fastmath) and SplineCV's
+    cross-validated dampings and mindists."""
+    import verde as vd
+    _, coords, data, grid = _verde_data()
+    vectors = (np.cos(coords[0] / 900), np.sin(coords[1] / 1100))
+    spline = vd.VectorSpline2D(poisson=0.25, mindist=10, damping=1e-6, engine="numba").fit(coords, vectors)
+    east, north = spline.predict(grid)
+    cv = vd.SplineCV(dampings=[None, 1e-6], mindists=[1.0, 10.0], engine="numba", delayed=False).fit(coords, data)
+    return {"forces": spline.force_, "east": east, "north": north, "cv_scores": np.array(cv.scores_),
+            "cv_predicted": cv.predict(grid)}
+
+
+def opensimplex_arrays():
+    """2-, 3- and 4-D noise on grids (nested prange loops) for three seeds."""
+    import opensimplex
+    out = {}
+    x, y, z, w = np.linspace(-3.7, 5.1, 23), np.linspace(-1.2, 8.3, 19), np.linspace(0.1, 2.9, 7), np.linspace(-2, 2, 5)
+    for seed in (0, 1234, -77):
+        opensimplex.seed(seed)
+        out[f"noise2_{seed}"] = opensimplex.noise2array(x, y)
+        out[f"noise3_{seed}"] = opensimplex.noise3array(x, y, z)
+        out[f"noise4_{seed}"] = opensimplex.noise4array(x[:9], y[:8], z, w)
+    return out
+
+
+def opensimplex_points():
+    """Noise at scattered points, floats and ints, from the module and from
+    an OpenSimplex generator of its own seed."""
+    import opensimplex
+    p = np.random.default_rng(0).uniform(-50, 50, (40, 4))
+    opensimplex.seed(42)
+    gen = opensimplex.OpenSimplex(seed=99)
+    return {"noise2": np.array([opensimplex.noise2(a, b) for a, b, _, _ in p]),
+            "noise3": np.array([opensimplex.noise3(a, b, c) for a, b, c, _ in p]),
+            "noise4": np.array([opensimplex.noise4(*row) for row in p]),
+            "generator": gen.noise2array(np.arange(10.0) * 0.37, np.arange(6.0) * 1.1),
+            "ints": np.array([gen.noise2(3, 4), gen.noise3(1, 2, 3), gen.noise4(1, 0, 2, 5)])}
+
+
+def _pyfixest_data(n=400):
+    import pandas as pd
+    rng = np.random.default_rng(0)
+    df = pd.DataFrame({"f1": rng.integers(0, 12, n), "f2": rng.integers(0, 7, n), "x1": rng.normal(size=n),
+                       "x2": rng.normal(size=n), "cl": rng.integers(0, 20, n), "w": rng.uniform(0.5, 2, n),
+                       "treat": rng.integers(0, 2, n)})
+    df["Y"] = 1.5 * df.x1 - 0.7 * df.x2 + 0.3 * df.treat + df.f1 * 0.1 + rng.normal(size=n)
+    return df
+
+
+def pyfixest_demean():
+    """pyfixest's Numba backend (its default is Rust): the alternating
+    projections demeaning (prange over columns, a scratch row per thread
+    id) of C- and F-ordered data, with weights; fixed-effects regressions
+    with clustered and weighted errors through it."""
+    import warnings
+    import pyfixest as pf
+    from pyfixest.estimation.numba.demean_nb import demean
+    df = _pyfixest_data()
+    x = np.column_stack([df.Y, df.x1, df.x2]).astype(np.float64)
+    factors = np.column_stack([df.f1, df.f2]).astype(np.uint64)
+    weighted, converged = demean(x, factors, df.w.to_numpy())
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # the Numba backend's deprecation
+        fit = pf.feols("Y ~ x1 + x2 + treat | f1 + f2", data=df, vcov={"CRV1": "cl"}, demeaner_backend="numba")
+        fit_w = pf.feols("Y ~ x1 + x2 | f1", data=df, weights="w", demeaner_backend="numba")
+    return {"weighted": weighted, "converged": converged, "fortran": demean(np.asfortranarray(x), factors, np.ones(len(df)))[0],
+            "coef": fit.coef().to_numpy(), "se": fit.se().to_numpy(), "coef_weighted": fit_w.coef().to_numpy()}
+
+
+def pyfixest_collinear_nested_ritest():
+    """The collinearity check (a Cholesky-like sweep), the nested fixed
+    effects count (string arrays compared in prange) and randomisation
+    inference (a Generator drawn in compiled code, SVD least squares)."""
+    import pyfixest as pf
+    from pyfixest.estimation.numba.find_collinear_variables_nb import _find_collinear_variables_nb
+    from pyfixest.estimation.numba.nested_fixef_nb import _count_fixef_fully_nested_all
+    df = _pyfixest_data()
+    X = np.column_stack([df.x1, df.x2, df.x1 + df.x2, df.treat])
+    excluded, n_excluded, all_removed = _find_collinear_variables_nb(X.T @ X, 1e-10)
+    fe = np.column_stack([df.f1, df.f2, df.cl, df.cl // 4]).astype(np.int64)
+    nested, n_nested = _count_fixef_fully_nested_all(np.array(["f1", "f2", "cl", "clq"]), np.array(["cl", "f2x"]),
+                                                     np.column_stack([df.cl, df.f2]).astype(np.int64), fe)
+    fit = pf.feols("Y ~ treat + x1 + x2", data=df)
+    fit.ritest(resampvar="treat", reps=200, store_ritest_statistics=True, rng=np.random.default_rng(3),
+               choose_algorithm="fast")
+    return {"excluded": excluded, "n_excluded": n_excluded, "all_removed": all_removed, "nested": nested,
+            "n_nested": n_nested, "ritest": fit._ritest_statistics, "ritest_p": fit._ritest_pvalue}
+
+
+def _tls_search(*backends):
+    """A transit search (periods 2.5 to 5.5 d) on a light curve of 700
+    points with a 1e-3 deep transit every 3.7 d, on the given backends."""
+    import warnings
+    from transitleastsquares import transitleastsquares
+    rng = np.random.default_rng(0)
+    t = np.sort(rng.uniform(0, 20, 700))
+    y = np.ones_like(t) + rng.normal(0, 1e-4, t.size)
+    phase = ((t - 1.3) / 3.7) % 1
+    y[(phase < 0.012) | (phase > 0.988)] -= 1e-3
+    out = {}
+    for backend in backends:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            r = transitleastsquares(t, y, np.full_like(t, 1e-4), verbose=False).power(
+                period_min=2.5, period_max=5.5, oversampling_factor=2, duration_grid_step=1.15, use_threads=1,
+                show_progress_bar=False, backend=backend)
+        for k in ("period", "T0", "duration", "depth", "SDE", "snr", "odd_even_mismatch", "transit_count", "power",
+                  "periods", "model_lightcurve_model"):
+            out[f"{backend}_{k}"] = np.asarray(getattr(r, k), dtype=float)
+    return out
+
+
+def transitleastsquares_exact():
+    """The exact backends: the reference search (numba), the fused one and
+    its prange over chunks of periods (fused-threads)."""
+    return _tls_search("numba", "fused", "fused-threads")
+
+
+def transitleastsquares_approximate():
+    """The approximate backends, which keep the residuals in float32:
+    stride-binned correlation, piecewise-constant templates, both."""
+    return _tls_search("fused-binned", "fused-pieces", "fused-pl")
 
 
 WORKLOADS = {
@@ -3358,4 +3573,9 @@ WORKLOADS = {
     "tensorpac": {"numba_methods": tensorpac_numba_methods},
     "pynapple": {"core": pynapple_core, "process": pynapple_process},
     "systole": {"detectors": systole_detectors, "hrv": systole_hrv},
+    "csrgraph": {"walks": csrgraph_walks, "methods": csrgraph_methods, "embeddings": csrgraph_embeddings},
+    "verde": {"spline": verde_spline, "vector_spline_cv": verde_vector_spline_cv},
+    "opensimplex": {"arrays": opensimplex_arrays, "points": opensimplex_points},
+    "pyfixest": {"demean": pyfixest_demean, "collinear_nested_ritest": pyfixest_collinear_nested_ritest},
+    "transitleastsquares": {"exact": transitleastsquares_exact, "approximate": transitleastsquares_approximate},
 }

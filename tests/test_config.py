@@ -108,6 +108,18 @@ def test_thread_count_from_the_environment(name):
     assert out == ["3", "3"]
 
 
+def test_default_thread_count_is_the_cpus_whatever_the_setting():
+    """Numba's NUMBA_DEFAULT_NUM_THREADS: the CPUs this process may use,
+    the pool's size unless NUM_THREADS says otherwise (csrgraph compares them)."""
+    code = ("import ruchey; ruchey.install_as_numba(); import numba; "
+            "print(ruchey.config.DEFAULT_NUM_THREADS, numba.config.NUMBA_DEFAULT_NUM_THREADS, "
+            "numba.config.NUMBA_NUM_THREADS)")
+    cpus = str(len(os.sched_getaffinity(0)))
+    default, as_numba, size = run_with({}, code)
+    assert default == as_numba == cpus and int(size) == min(int(cpus), int(size))
+    assert run_with({"NUMBA_NUM_THREADS": "1"}, code) == [cpus, cpus, "1"]
+
+
 def test_importing_config_does_not_load_the_compiler():
     out = run_with({}, "import sys, ruchey; ruchey.config.DISABLE_JIT; "
                        "print(any('libruchey' in l for l in open('/proc/self/maps')))")

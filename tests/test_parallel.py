@@ -250,6 +250,37 @@ def reduction_in_inner_while(x):
     return s
 
 
+def spelled_out_float(x):
+    """v = v op e and v = e op v: the reductions of v op= e spelled out."""
+    s = 0.0
+    t = 1.0
+    d = 0.0
+    for i in prange(len(x)):
+        s = s + abs(x[i])
+        t = t * (1.0 + x[i] * 1e-4)
+        d = d - x[i] / 3.0
+    return s, t, d
+
+
+def spelled_out_operand_first(x):
+    """v = e op v (op commutative) and v = v | e: reductions too, which
+    Numba's parfor lowering fails on."""
+    s = 0
+    o = 0
+    for i in prange(len(x)):
+        s = x[i] * 2 + s
+        o = o | (x[i] & 0xff)
+    return s, o
+
+
+def spelled_out_in_inner_loop(g):
+    total = 0.0
+    for i in prange(g.shape[0]):
+        for j in range(g.shape[1]):
+            total = total + g[i, j] * (j + 1)
+    return total
+
+
 def two_loops(x):
     s = 0.0
     for i in prange(len(x)):
@@ -491,6 +522,9 @@ CASES = {
     "reduction_of_index": (reduction_of_index, (100003,), None),
     "reduction_in_inner_loop": (reduction_in_inner_loop, (GRID,), REL),
     "reduction_in_inner_while": (reduction_in_inner_while, (GRID,), REL),
+    "spelled_out_float": (spelled_out_float, (FLOATS,), REL),
+    "spelled_out_operand_first": (spelled_out_operand_first, (INTS,), None),
+    "spelled_out_in_inner_loop": (spelled_out_in_inner_loop, (GRID,), REL),
     "two_loops": (two_loops, (POS,), REL),
     "prange_in_serial_loop": (prange_in_serial_loop, (POS,), REL),
     "map_write": (map_write, (FLOATS,), None),
@@ -518,7 +552,7 @@ CASES = {
 # Cases numba (the stand-in, RUCHEY_TEST_AS_NUMBA=1) refuses: no |= &= ^=
 # reductions, no += and -= on one variable, no prange with a variable step.
 NUMBA_REFUSES = {"or_int", "and_int", "xor_int", "add_and_sub_same_var", "several_int", "pndindex_rows",
-                 "write_stepped", "prange_args"}
+                 "write_stepped", "prange_args", "spelled_out_operand_first"}
 TESTED_CASES = [name for name in CASES if not (AS_NUMBA and name in NUMBA_REFUSES)]
 
 
@@ -801,6 +835,22 @@ def unsafe_carried(x):
     return s
 
 
+def unsafe_subtracted_from(x):
+    s = 0.0
+    for i in prange(len(x)):  # <- reported
+        s = x[i] - s  # not s - e: carried
+    return s
+
+
+def unsafe_reduction_spelled_out_and_read(x):
+    s = 0.0
+    out = np.empty_like(x)
+    for i in prange(len(x)):  # <- reported
+        s = s + x[i]
+        out[i] = s
+    return out
+
+
 def unsafe_used_after(x):
     t = 0.0
     for i in prange(len(x)):  # <- reported
@@ -871,7 +921,8 @@ def unsafe_assigned_in_inner_loop(x):
     return out
 
 
-UNSAFE = [unsafe_break, unsafe_return, unsafe_carried, unsafe_used_after,
+UNSAFE = [unsafe_break, unsafe_return, unsafe_carried, unsafe_subtracted_from, unsafe_reduction_spelled_out_and_read,
+          unsafe_used_after,
           unsafe_reduction_read, unsafe_reduction_assigned, unsafe_mixed_reduction,
           unsafe_not_a_reduction, unsafe_read_carried_array_index, unsafe_assigned_in_one_branch,
           unsafe_assigned_in_inner_loop]
@@ -1255,6 +1306,18 @@ def batches(n, m):
         acc -= 0.25
         scale *= 1.0 + 0.001 * (j % 7)
     return acc, scale
+
+
+@pytest.mark.parametrize("name", ["spelled_out_float", "spelled_out_in_inner_loop",
+                                  pytest.param("spelled_out_operand_first", marks=numba_deviation("v = e op v"))])
+def test_spelled_out_reduction_runs_in_parallel(name):
+    fn, args, rel = CASES[name]
+    f = njit(parallel=True)(fn)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # no "runs serially"
+        for threads in range(1, max_threads() + 1):
+            ruchey.set_num_threads(threads)
+            compare(fn(*copies(args)), copies(args), f(*copies(args)), copies(args), rel, name)
 
 
 def test_array_reduction_runs_in_parallel_as_the_loop_does():

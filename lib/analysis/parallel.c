@@ -5,7 +5,8 @@
  * before any read on every path through an iteration — both branches of an
  * if count, a loop that may not run does not — and not used outside the
  * loop), or a
- * reduction (only updated by `v op= e` with op in + - * | & ^, or by
+ * reduction (only updated by `v op= e` with op in + - * | & ^, by its
+ * spelled-out `v = v op e` (or `v = e op v` but for -) of a scalar v, or by
  * `v = min(v, e)` / `v = max(v, e)`; an array by `v += e`, `v -= e` or
  * `v *= e`, elementwise, as Numba's array reductions). Anything else — a variable carried
  * from one iteration to the next, a break out of the loop, a return — would
@@ -33,6 +34,7 @@ typedef struct Use {
 
 typedef struct Scan {
   Use *use;
+  const Type **var_types;
   const char *unsafe;  /* why the loop cannot run in parallel */
   int unsafe_line;
   const Node *lent[16];  /* typed lists only read where they stand: l[i], len(l), for x in l (more: serial) */
@@ -127,6 +129,27 @@ static const Node *minmax_update(const Node *assign) {
   return NULL;
 }
 
+static bool reduction_op(int op) {
+  return op == OP_ADD || op == OP_SUB || op == OP_MUL || op == OP_BITOR || op == OP_BITAND || op == OP_BITXOR;
+}
+
+/* v = v op e, or v = e op v with op commutative, of a scalar v and e not
+ * reading v: `v op= e` spelled out, which Numba takes for a reduction too
+ * (csrgraph's total_loss = total_loss + abs(loss)); the other operand, or
+ * NULL. */
+static const Node *binop_update(const Scan *s, const Node *assign) {
+  const Node *t = assign->lhs, *r = assign->rhs;
+  if (t->kind != N_VAR || !ty_is_scalar(s->var_types[t->var]) || r->kind != N_BINOP || !reduction_op(r->op))
+    return NULL;
+  for (int i = 0; i < (r->op == OP_SUB ? 1 : 2); i++) {
+    const Node *a = i ? r->rhs : r->lhs, *other = i ? r->lhs : r->rhs;
+    int probe = t->var;
+    ir_walk((Node *)other, reads_var, &probe);
+    if (a->kind == N_VAR && a->var == t->var && probe >= 0) return other;
+  }
+  return NULL;
+}
+
 static void scan_target(Scan *s, const Node *t) {
   if (t->kind == N_VAR) {
     mark_seen(s, t->var);
@@ -149,6 +172,10 @@ static void scan_stmt(Scan *s, const Node *n, int depth) {
       scan_expr(s, other);
       note_reduction(s, n->lhs->var, n->rhs->bi->reduce_op);
       s->use[n->lhs->var].update_reads++;
+    } else if ((other = binop_update(s, n))) {
+      scan_expr(s, other);
+      note_reduction(s, n->lhs->var, n->rhs->op);
+      s->use[n->lhs->var].update_reads++;
     } else {
       scan_expr(s, n->rhs);
       scan_target(s, n->lhs);
@@ -156,8 +183,7 @@ static void scan_stmt(Scan *s, const Node *n, int depth) {
     break;
   case N_AUGASSIGN:
     scan_expr(s, n->rhs);
-    if (n->lhs->kind == N_VAR && (n->op == OP_ADD || n->op == OP_SUB || n->op == OP_MUL ||
-                                  n->op == OP_BITOR || n->op == OP_BITAND || n->op == OP_BITXOR))
+    if (n->lhs->kind == N_VAR && reduction_op(n->op))
       note_reduction(s, n->lhs->var, n->op);
     else if (n->lhs->kind == N_VAR) {  /* v /= e: a store that reads v first, fine where v is the iteration's own */
       if (!s->use[n->lhs->var].other_update) s->use[n->lhs->var].other_update = n;
@@ -329,7 +355,7 @@ static void early_block(const NodeList *b, bool *done, Use *use, int nvars, Aren
 
 bool an_parallel(Func *f, const Node *loop, ParPlan *plan) {
   Arena *a = f->arena;
-  Scan s = {.use = arena_alloc(a, sizeof(Use) * (size_t)f->nvars)};
+  Scan s = {.use = arena_alloc(a, sizeof(Use) * (size_t)f->nvars), .var_types = f->var_types};
   mark_seen(&s, loop->lhs->var);
   s.use[loop->lhs->var].stores++;
   scan_block(&s, &loop->body, 0);

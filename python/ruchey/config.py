@@ -5,8 +5,8 @@ for Numba (``RUCHEY_<NAME>`` wins where both are set):
 
 - ``DISABLE_JIT=1``: ``@jit``/``@njit`` return the Python function itself, to
   step through it in a debugger (``prange`` is ``range``);
-- ``NUM_THREADS=n``: the thread pool's size (the CPUs by default), read by the
-  pool when it starts;
+- ``NUM_THREADS=n``: the thread pool's size (the CPUs by default,
+  ``DEFAULT_NUM_THREADS``), read by the pool when it starts;
 - ``BOUNDSCHECK=1`` checks every index of every compiled function (IndexError
   instead of a wild read), 0 checks none, unset leaves it to each function's
   ``boundscheck=`` option;
@@ -40,6 +40,18 @@ def _flag(name):
 DISABLE_JIT = bool(_flag("DISABLE_JIT"))
 CACHE_DIR = _setting("CACHE_DIR") or ""  # cache=True's root folder instead of __pycache__
 BOUNDSCHECK = _flag("BOUNDSCHECK")
+
+
+def _cpus():
+    """The CPUs this process may run on, as the pool counts them when no
+    NUM_THREADS is set (csrgraph compares its own thread count with it)."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # no affinity masks (macOS)
+        return max(1, os.cpu_count() or 1)
+
+
+DEFAULT_NUM_THREADS = NUMBA_DEFAULT_NUM_THREADS = _cpus()
 
 
 def __getattr__(name):
