@@ -430,10 +430,39 @@ static const Type *ty_compare(Infer *in, Node *n) {
 /* a and b, a or b: an operand known from types to decide (False for and,
  * True for or: `w is not None and w != 1.0` with w None) ends it, the
  * operands after it never typed, as Numba prunes them. */
+/* An and/or operand that may be read twice, tested and then given: a
+ * variable or a constant. */
+static bool rereadable(const Node *x) {
+  return x->kind == N_VAR || x->kind == N_NONE || x->kind == N_INT || x->kind == N_FLOAT || x->kind == N_BOOL;
+}
+
+/* a or b, a and b where an operand is no number (`tol = tol or 1e-8` given
+ * None, `name = name or "x"` of a str): n made the conditional expressions
+ * Python evaluates, `a if a else b` and `b if a else a`, each operand but
+ * the last read twice. */
+static const Type *boolop_as_ifexp(Infer *in, Node *n) {
+  for (int i = 0; i + 1 < n->list.len; i++)
+    if (!rereadable(n->list.items[i]))
+      return ty_error(in, n->list.items[i], "'%s' of a value that is not a number takes a variable or a constant "
+                      "here (compiled code reads it twice): assign it to a variable first",
+                      n->op == OP_OR ? "or" : "and");
+  Node *r = n->list.items[n->list.len - 1];
+  for (int i = n->list.len - 2; i >= 0; i--) {
+    Node *a = n->list.items[i], *again = arena_alloc(in->f->arena, sizeof(Node)), *e = arena_alloc(in->f->arena, sizeof(Node));
+    *again = *a;
+    *e = (Node){.kind = N_IFEXP, .line = a->line, .col = a->col, .cond = a, .lhs = n->op == OP_OR ? again : r,
+                .rhs = n->op == OP_OR ? r : again};
+    r = e;
+  }
+  *n = *r;
+  return ty_expr(in, n);
+}
+
 static const Type *ty_boolop(Infer *in, Node *n) {
   const Type *t = NULL;
   for (int i = 0; i < n->list.len; i++) {
-    const Type *e = ty_need_scalar(in, n->list.items[i], ty_expr(in, n->list.items[i]), "and/or");
+    const Type *e = ty_maybe_none(in, n->list.items[i]);
+    if (e && !ty_is_scalar(e)) return boolop_as_ifexp(in, n);
     if (!e) return NULL;
     t = t ? ty_unify(t, e) : e;
     if (known_condition(in, n->list.items[i]) == (n->op == OP_OR)) {

@@ -115,6 +115,39 @@ def test_is_none_in_conditional_expressions():
             assert_same(none_in_conditional_expression, x, y)
 
 
+@njit
+def or_defaults(x, tol=None, name=None, n=None, a=None):
+    tol = tol or 1e-8
+    name = name or "unnamed"
+    n = n or len(x)
+    first = a or None or x  # the first true operand, else the last
+    none_and = a and name  # None: the falsy operand given back
+    count = n and n + 1
+    return x[0] + tol, name + "!", n, first.sum(), none_and, count
+
+
+def test_or_and_of_none_strs_and_arrays_give_the_operand_python_gives():
+    """`v = v or default`, Python's idiom for a None default, and its kin:
+    the operand Python's and/or give back, of None, strs, ints and arrays,
+    as Numba compiles them."""
+    rng = make_rng(4242)
+    x = float_array(rng, 5)
+    for tol in (None, 0.0, 0.5):
+        for name in (None, "", "dt"):
+            for n in (None, 0, 3):
+                assert_same(or_defaults, x, tol, name, n)
+
+
+@njit
+def or_of_a_call(x):
+    return str(x) or "zero"
+
+
+def test_or_of_a_value_read_twice_asks_for_a_variable():
+    with pytest.raises(ruchey.TypingError, match="assign it to a variable first"):
+        or_of_a_call(3)
+
+
 # ---------------------------------------------------------------- Optional variables and returns
 
 @njit
