@@ -168,6 +168,22 @@ static PyObject *closure_value(Fe *fe, const char *name) {
   return value;
 }
 
+/* t.x where t is a named tuple the function reads as a global or closure
+ * variable and x one of its fields: the field's value, frozen alone as
+ * Numba freezes the whole tuple, so that a catalogue of more fields than
+ * a tuple type holds (PySDM's physical constants, its formulae) reads
+ * alike, and a field holding a compiled function is called directly;
+ * NULL for anything else. */
+static PyObject *named_field(PyObject *base, PyObject *e) {
+  if (!PyTuple_Check(base) || PyTuple_CheckExact(base)) return NULL;
+  PyObject *fields = PyObject_GetAttrString(base, "_fields"), *attr = fields ? field(e, "attr") : NULL;
+  int named = attr && PyTuple_Check(fields) ? PySequence_Contains(fields, attr) : 0;
+  PyObject *obj = named > 0 ? PyObject_GetAttr(base, attr) : NULL;
+  PyErr_Clear();
+  Py_XDECREF(attr); Py_XDECREF(fields);
+  return obj;
+}
+
 /* A global or attribute path that names a Python object at compile time
  * (numpy, numpy.empty, math.pi, a constant); a new reference or NULL. */
 PyObject *static_object(Fe *fe, PyObject *e) {
@@ -205,6 +221,11 @@ PyObject *static_object(Fe *fe, PyObject *e) {
       PyErr_Clear();
       Py_XDECREF(members); Py_DECREF(attr); Py_DECREF(base);
       return member;
+    }
+    PyObject *field_obj = base ? named_field(base, e) : NULL;
+    if (field_obj) {
+      Py_DECREF(base);
+      return field_obj;
     }
     /* modules, ruchey.cuda's namespaces (cuda.threadIdx, cuda.atomic) and
      * the typed containers' classes (typed.Dict.empty) */
@@ -301,11 +322,15 @@ Node *fe_frozen_value(Fe *fe, PyObject *obj, PyObject *e) {
 
 static Node *const_array(Fe *fe, PyObject *obj, PyObject *e);
 
-/* An item of a global tuple: a number or a tuple of them, a str or a
- * NumPy array (literal_unroll's items), frozen as Numba freezes them. */
+/* An item of a global tuple: a number or a tuple of them, a str, a
+ * NumPy array (literal_unroll's items), None or a compiled function (a
+ * closure's tuple of the functions it calls, some absent: PyMPDATA's
+ * formulae per dimension), frozen as Numba freezes them. */
 static Node *frozen_item(Fe *fe, PyObject *obj, PyObject *e) {
   Node *n = constant_node(fe, obj, e);
   if (n || fe->diag->kind) return n;
+  if (obj == Py_None) return new_node(fe, N_NONE, e);
+  if (PyObject_TypeCheck(obj, &DispatcherType)) return fe_function_value(fe, obj, e);
   return PyUnicode_CheckExact(obj) ? string_node(fe, e, obj) : const_array(fe, obj, e);
 }
 
