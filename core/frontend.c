@@ -1507,6 +1507,26 @@ static Node *fe_isinstance(Fe *fe, PyObject *e) {
   return n;
 }
 
+/* obj registered with numba.extending.lower_builtin, its lowering one
+ * atomic update of an array element (ruchey/_lowerings.py reads it): the
+ * row of ruchey's own update, *kinds the element kinds it takes; NULL for
+ * any other object. */
+static const Builtin *lowered_atomic(PyObject *obj, int *kinds) {
+  if (!PyObject_HasAttrString(obj, "__ruchey_lowering__")) return NULL;
+  PyObject *module = PyImport_ImportModule("ruchey._lowerings");
+  PyObject *r = module ? PyObject_CallMethod(module, "atomic_update", "O", obj) : NULL;
+  const Builtin *bi = NULL;
+  if (r && PyTuple_Check(r)) {
+    char name[64];
+    snprintf(name, sizeof name, "a lowering's atomic %s", PyUnicode_AsUTF8(PyTuple_GET_ITEM(r, 0)));
+    bi = core_builtin_named(name);
+    *kinds = (int)PyLong_AsLong(PyTuple_GET_ITEM(r, 1));
+  }
+  PyErr_Clear();  /* (its lowering unread: the call's refusal says why) */
+  Py_XDECREF(r); Py_XDECREF(module);
+  return bi;
+}
+
 /* A call compiled code cannot make (func names nothing it knows, or obj,
  * which it cannot call), or a module's attribute that does not exist
  * (func is e): a node whose typing raises the error. Python raises it
@@ -1663,6 +1683,8 @@ static Node *fe_call(Fe *fe, PyObject *e) {
   if (native) builtin = core_builtin_named("a native function");
   IntrinsicCall *intrinsic = !builtin && obj ? ext_intrinsic_call(obj, fe->arena) : NULL;
   if (intrinsic) builtin = core_builtin_named("an intrinsic");
+  int lowered_kinds = 0;
+  if (!builtin && obj) builtin = lowered_atomic(obj, &lowered_kinds);
   Node *n = NULL;
   if (refused) {
     PyErr_Clear();
@@ -1674,6 +1696,7 @@ static Node *fe_call(Fe *fe, PyObject *e) {
     n->bi = builtin;
     n->ival = cast;
     n->callee = native ? (void *)native : (void *)intrinsic;
+    n->op = lowered_kinds;
     unsigned how = is_jit ? 0 : builtin_args(builtin->flags);
     if (is_jit && !scalar_fn && fe_has_starred(e)) {
       if (!fe_bind_spread_call(fe, e, n, obj, fe_spread_args(fe, e))) n = NULL;
