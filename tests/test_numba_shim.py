@@ -530,6 +530,24 @@ def test_a_lowering_updating_one_element_atomically_is_run_as_ruchey_atomic(tmp_
 
 
 @shim_only
+def test_parallel_support_is_always_there(tmp_path):
+    done = run_fresh("""
+        import ruchey
+        ruchey.install_as_numba()
+        import numba
+        try:
+            numba.parfors.parfor.ensure_parallel_support()
+        except numba.core.errors.UnsupportedParforsError:
+            raise AssertionError("no parallel support")
+        assert issubclass(numba.core.errors.UnsupportedParforsError, Exception)
+        from ruchey import numba_shim
+        assert not [m for m in numba_shim.missing() if "parfor" in m], numba_shim.missing()
+        print("ok")
+    """, tmp_path)
+    assert_printed_ok(done)
+
+
+@shim_only
 def test_a_cached_functions_key_asks_numba_for_nothing(tmp_path):
     # the on-disk cache's key reads the attributes the code names of each module it reads;
     # numba.frombuffer (numpy's name, read from numba) is no name the code asked numba for

@@ -186,6 +186,16 @@ class NumbaError(Exception):
     pass
 
 
+class UnsupportedParforsError(NumbaError):
+    """Numba's, where its platform has no parallel loops; ruchey's always has them."""
+
+
+def _ensure_parallel_support():
+    """numba.parfors.parfor.ensure_parallel_support: ruchey runs prange on
+    its own thread pool on every platform it builds on, so it never raises
+    (PyMPDATA and PySDM ask before they compile parallel code)."""
+
+
 # the typing errors Numba raises under Python's names (TypingError's kin, as in Numba), for packages
 # raising them from their typing functions (stingray's overloads)
 _TYPING_ERRORS = {name: type(name, (ruchey.TypingError,), {"__module__": "numba.core.errors"})
@@ -198,7 +208,8 @@ _ERRORS = dict(**_TYPING_ERRORS, NumbaWarning=NumbaWarning, NumbaPerformanceWarn
                NumbaParallelSafetyWarning=NumbaParallelSafetyWarning,
                NumbaExperimentalFeatureWarning=NumbaExperimentalFeatureWarning,
                NumbaTypeSafetyWarning=NumbaTypeSafetyWarning, NumbaError=NumbaError,
-               TypingError=ruchey.TypingError, UnsupportedError=ruchey.TypingError)
+               TypingError=ruchey.TypingError, UnsupportedError=ruchey.TypingError,
+               UnsupportedParforsError=UnsupportedParforsError)
 
 
 def as_dtype(t):
@@ -274,6 +285,8 @@ def _submodules():
         "numba.np.unsafe.ndarray": (dict(to_fixed_tuple=ruchey.unsafe.to_fixed_tuple), ()),
         "numba.np.ufunc": (dict(vectorize=vectorize, guvectorize=guvectorize), ()),
         "numba.np.ufunc.gufunc": (dict(GUFunc=numpy.ufunc), ()),  # ruchey's gufuncs are NumPy's
+        "numba.parfors": ({}, ()),
+        "numba.parfors.parfor": (dict(ensure_parallel_support=_ensure_parallel_support), ()),
         "numba.experimental": ({}, (ruchey.experimental,)),
         "numba.experimental.structref": ({}, (ruchey.structref,)),
         "numba.core.cgutils": (dict(get_or_insert_function=ruchey.intrinsics.get_or_insert_function,
