@@ -3479,6 +3479,109 @@ def transitleastsquares_approximate():
     return _tls_search("fused-binned", "fused-pieces", "fused-pl")
 
 
+def _pympdata_run(options, data, courant, n_steps, grid=None):
+    """PyMPDATA's solver on periodic boundaries: the advected field after
+    n_steps (a Stepper of n_dims, or of the grid where given)."""
+    from PyMPDATA import Options, ScalarField, Solver, Stepper, VectorField
+    from PyMPDATA.boundary_conditions import Periodic
+    options = Options(**options)
+    bcs = tuple(Periodic() for _ in data.shape)
+    advectee = ScalarField(data, halo=options.n_halo, boundary_conditions=bcs)
+    advector = VectorField(courant, halo=options.n_halo, boundary_conditions=bcs)
+    stepper = Stepper(options=options, grid=grid) if grid else Stepper(options=options, n_dims=data.ndim)
+    solver = Solver(stepper=stepper, advectee=advectee, advector=advector)
+    solver.advance(n_steps=n_steps)
+    return solver.advectee.get().copy()
+
+
+def pympdata_advection_1d():
+    """A Gaussian advected in 1-d by upwind, MPDATA with 2 iterations, its
+    non-oscillatory (FCT) variant, infinite-gauge with FCT, and third-order
+    terms with DPDC (each option set compiles its own closures)."""
+    x = np.linspace(0, 1, 64)
+    psi = np.exp(-((x - .3) / .1) ** 2)
+    out = {}
+    for name, options in (("upwind", {"n_iters": 1}), ("mpdata2", {"n_iters": 2}),
+                          ("fct", {"n_iters": 3, "nonoscillatory": True}),
+                          ("iga_fct", {"n_iters": 2, "infinite_gauge": True, "nonoscillatory": True}),
+                          ("tot_dpdc", {"n_iters": 3, "third_order_terms": True, "DPDC": True})):
+        shift = 1.0 if options.get("nonoscillatory") else 0.0  # FCT on a positive field
+        out[name] = _pympdata_run(options, psi + shift, (np.full(65, .4),), 20)
+    return out
+
+
+def pympdata_advection_2d():
+    """The README's 2-d example: a Gaussian advected diagonally on a 24x20
+    periodic grid, with MPDATA of 2 iterations (a Stepper of n_dims), with
+    infinite gauge and FCT, and with 3 iterations on a Stepper made for the
+    grid; the 2-d steppers divide the grid among the threads (prange)."""
+    nx, ny = 24, 20
+    xi, yi = np.indices((nx, ny), dtype=float)
+    psi = np.exp(-(xi + .5 - nx / 2) ** 2 / (2 * (ny / 10) ** 2) - (yi + .5 - nx / 2) ** 2 / (2 * (ny / 10) ** 2))
+    courant = (np.full((nx + 1, ny), -.5), np.full((nx, ny + 1), -.25))
+    return {"mpdata2": _pympdata_run({"n_iters": 2}, psi, courant, 15),
+            "iga_fct": _pympdata_run({"n_iters": 2, "infinite_gauge": True, "nonoscillatory": True}, psi, courant, 15),
+            "grid_stepper": _pympdata_run({"n_iters": 3}, psi, courant, 15, grid=(nx, ny))}
+
+
+def pysdm_box_coalescence():
+    """PySDM's box model: Golovin-kernel coalescence of 1024 super-droplets
+    from an exponential spectrum (seeded pairing and collision draws), the
+    spectrum dv/dlnr after 0, 60 and 120 steps and the multiplicities."""
+    from PySDM import Formulae, Particulator
+    from PySDM.backends import CPU
+    from PySDM.dynamics import Coalescence
+    from PySDM.dynamics.collisions.collision_kernels import Golovin
+    from PySDM.environments import Box
+    from PySDM.initialisation.sampling.spectral_sampling import ConstantMultiplicity
+    from PySDM.initialisation.spectra.exponential import Exponential
+    from PySDM.physics import si
+    from PySDM.products import ParticleVolumeVersusRadiusLogarithmSpectrum
+    n_sd = 2 ** 10
+    attributes = {}
+    spectrum = Exponential(norm_factor=8.39e12, scale=1.19e5 * si.um ** 3)
+    attributes["volume"], attributes["multiplicity"] = ConstantMultiplicity(spectrum).sample_deterministic(n_sd)
+    env = Box(dt=1 * si.s, dv=1e6 * si.m ** 3, backend=CPU(Formulae(seed=44)))
+    edges = np.logspace(np.log10(10 * si.um), np.log10(5e3 * si.um), num=32)
+    product = ParticleVolumeVersusRadiusLogarithmSpectrum(radius_bins_edges=edges, name="dv/dlnr")
+    particulator = Particulator(n_sd, environment=env, attributes=attributes, products=(product,),
+                                dynamics=(Coalescence(collision_kernel=Golovin(b=1.5e3 / si.s)),))
+    out = {}
+    for step in (0, 60, 120):
+        particulator.advance(step - particulator.n_steps)
+        out[f"dv_dlnr_{step}"] = particulator.products["dv/dlnr"].get().copy()
+    out["multiplicity"] = particulator.attributes["multiplicity"].to_ndarray()
+    return out
+
+
+def pysdm_parcel_condensation():
+    """PySDM's adiabatic parcel rising at 2.5 m/s: 64 super-droplets of a
+    lognormal aerosol, equilibrated (TOMS748 root finding), growing by
+    condensation (its adaptive solver) for 40 steps; the wet radii and the
+    parcel's T, p, vapour mixing ratio and RH every 10 steps."""
+    from PySDM import Formulae, Particulator
+    from PySDM.backends import CPU
+    from PySDM.dynamics import AmbientThermodynamics, Condensation
+    from PySDM.environments import Parcel
+    from PySDM.initialisation.sampling.spectral_sampling import Logarithmic
+    from PySDM.initialisation.spectra import Lognormal
+    from PySDM.physics import si
+    env = Parcel(dt=1 * si.s, mass_of_dry_air=1 * si.kg, p0=1000 * si.hPa, initial_water_vapour_mixing_ratio=20 * si.g / si.kg,
+                 T0=300 * si.K, w=2.5 * si.m / si.s, backend=CPU(Formulae(seed=44)))
+    n_sd = 64
+    spectrum = Lognormal(norm_factor=1e4 / si.mg, m_mode=50 * si.nm, s_geom=1.4)
+    r_dry, n_per_kg = Logarithmic(spectrum).sample_deterministic(n_sd)
+    attributes = env.init_attributes(n_in_dv=n_per_kg * env.mass_of_dry_air, kappa=0.5, r_dry=r_dry)
+    particulator = Particulator(n_sd, environment=env, attributes=attributes,
+                                dynamics=(AmbientThermodynamics(), Condensation()), requested_attributes=("radius",))
+    out = {}
+    for block in range(4):
+        particulator.advance(10)
+        out[f"radius_{block}"] = particulator.attributes["radius"].to_ndarray()
+        out[f"env_{block}"] = np.array([env[k][0] for k in ("T", "p", "water_vapour_mixing_ratio", "RH")])
+    return out
+
+
 WORKLOADS = {
     "stumpy": {"stump": stumpy_stump, "aamp": stumpy_aamp, "more": stumpy_more},
     "pynndescent": {"NNDescent": pynndescent_graph},
@@ -3578,4 +3681,6 @@ WORKLOADS = {
     "opensimplex": {"arrays": opensimplex_arrays, "points": opensimplex_points},
     "pyfixest": {"demean": pyfixest_demean, "collinear_nested_ritest": pyfixest_collinear_nested_ritest},
     "transitleastsquares": {"exact": transitleastsquares_exact, "approximate": transitleastsquares_approximate},
+    "PyMPDATA": {"advection_1d": pympdata_advection_1d, "advection_2d": pympdata_advection_2d},
+    "PySDM": {"box_coalescence": pysdm_box_coalescence, "parcel_condensation": pysdm_parcel_condensation},
 }

@@ -168,6 +168,22 @@ static PyObject *closure_value(Fe *fe, const char *name) {
   return value;
 }
 
+/* t.x where t is a named tuple the function reads as a global or closure
+ * variable and x one of its fields: the field's value, frozen alone as
+ * Numba freezes the whole tuple, so that a catalogue of more fields than
+ * a tuple type holds (PySDM's physical constants, its formulae) reads
+ * alike, and a field holding a compiled function is called directly;
+ * NULL for anything else. */
+static PyObject *named_field(PyObject *base, PyObject *e) {
+  if (!PyTuple_Check(base) || PyTuple_CheckExact(base)) return NULL;
+  PyObject *fields = PyObject_GetAttrString(base, "_fields"), *attr = fields ? field(e, "attr") : NULL;
+  int named = attr && PyTuple_Check(fields) ? PySequence_Contains(fields, attr) : 0;
+  PyObject *obj = named > 0 ? PyObject_GetAttr(base, attr) : NULL;
+  PyErr_Clear();
+  Py_XDECREF(attr); Py_XDECREF(fields);
+  return obj;
+}
+
 /* A global or attribute path that names a Python object at compile time
  * (numpy, numpy.empty, math.pi, a constant); a new reference or NULL. */
 PyObject *static_object(Fe *fe, PyObject *e) {
@@ -205,6 +221,11 @@ PyObject *static_object(Fe *fe, PyObject *e) {
       PyErr_Clear();
       Py_XDECREF(members); Py_DECREF(attr); Py_DECREF(base);
       return member;
+    }
+    PyObject *field_obj = base ? named_field(base, e) : NULL;
+    if (field_obj) {
+      Py_DECREF(base);
+      return field_obj;
     }
     /* modules, ruchey.cuda's namespaces (cuda.threadIdx, cuda.atomic) and
      * the typed containers' classes (typed.Dict.empty) */
@@ -301,11 +322,15 @@ Node *fe_frozen_value(Fe *fe, PyObject *obj, PyObject *e) {
 
 static Node *const_array(Fe *fe, PyObject *obj, PyObject *e);
 
-/* An item of a global tuple: a number or a tuple of them, a str or a
- * NumPy array (literal_unroll's items), frozen as Numba freezes them. */
+/* An item of a global tuple: a number or a tuple of them, a str, a
+ * NumPy array (literal_unroll's items), None or a compiled function (a
+ * closure's tuple of the functions it calls, some absent: PyMPDATA's
+ * formulae per dimension), frozen as Numba freezes them. */
 static Node *frozen_item(Fe *fe, PyObject *obj, PyObject *e) {
   Node *n = constant_node(fe, obj, e);
   if (n || fe->diag->kind) return n;
+  if (obj == Py_None) return new_node(fe, N_NONE, e);
+  if (PyObject_TypeCheck(obj, &DispatcherType)) return fe_function_value(fe, obj, e);
   return PyUnicode_CheckExact(obj) ? string_node(fe, e, obj) : const_array(fe, obj, e);
 }
 
@@ -1492,6 +1517,26 @@ static Node *fe_isinstance(Fe *fe, PyObject *e) {
   return n;
 }
 
+/* obj registered with numba.extending.lower_builtin, its lowering one
+ * atomic update of an array element (ruchey/_lowerings.py reads it): the
+ * row of ruchey's own update, *kinds the element kinds it takes; NULL for
+ * any other object. */
+static const Builtin *lowered_atomic(PyObject *obj, int *kinds) {
+  if (!PyObject_HasAttrString(obj, "__ruchey_lowering__")) return NULL;
+  PyObject *module = PyImport_ImportModule("ruchey._lowerings");
+  PyObject *r = module ? PyObject_CallMethod(module, "atomic_update", "O", obj) : NULL;
+  const Builtin *bi = NULL;
+  if (r && PyTuple_Check(r)) {
+    char name[64];
+    snprintf(name, sizeof name, "a lowering's atomic %s", PyUnicode_AsUTF8(PyTuple_GET_ITEM(r, 0)));
+    bi = core_builtin_named(name);
+    *kinds = (int)PyLong_AsLong(PyTuple_GET_ITEM(r, 1));
+  }
+  PyErr_Clear();  /* (its lowering unread: the call's refusal says why) */
+  Py_XDECREF(r); Py_XDECREF(module);
+  return bi;
+}
+
 /* A call compiled code cannot make (func names nothing it knows, or obj,
  * which it cannot call), or a module's attribute that does not exist
  * (func is e): a node whose typing raises the error. Python raises it
@@ -1648,6 +1693,8 @@ static Node *fe_call(Fe *fe, PyObject *e) {
   if (native) builtin = core_builtin_named("a native function");
   IntrinsicCall *intrinsic = !builtin && obj ? ext_intrinsic_call(obj, fe->arena) : NULL;
   if (intrinsic) builtin = core_builtin_named("an intrinsic");
+  int lowered_kinds = 0;
+  if (!builtin && obj) builtin = lowered_atomic(obj, &lowered_kinds);
   Node *n = NULL;
   if (refused) {
     PyErr_Clear();
@@ -1659,6 +1706,7 @@ static Node *fe_call(Fe *fe, PyObject *e) {
     n->bi = builtin;
     n->ival = cast;
     n->callee = native ? (void *)native : (void *)intrinsic;
+    n->op = lowered_kinds;
     unsigned how = is_jit ? 0 : builtin_args(builtin->flags);
     if (is_jit && !scalar_fn && fe_has_starred(e)) {
       if (!fe_bind_spread_call(fe, e, n, obj, fe_spread_args(fe, e))) n = NULL;

@@ -71,7 +71,7 @@ Node *fe_function_value(Fe *fe, PyObject *disp, PyObject *e);  /* a dispatcher n
 Node *fe_lambda(Fe *fe, PyObject *e);                           /* a lambda expression as a value */
 Node *fe_lambda_assign(Fe *fe, PyObject *s, PyObject *target, PyObject *lambda);  /* name = lambda ... */
 Node *fe_def(Fe *fe, PyObject *s);                              /* a nested def, as name = lambda */
-Node *fe_local_call(Fe *fe, PyObject *e, PyObject *func);       /* f(...) where f is a local or a lambda */
+Node *fe_local_call(Fe *fe, PyObject *e, PyObject *func);       /* f(...) where f is a local, a lambda or fns[i] */
 bool fe_is_local_call(Fe *fe, PyObject *func);
 NativeSig *fe_native_signature(Fe *fe, PyObject *e, PyObject *obj, bool *failed);  /* ctypes', wrappers' */
 Node *fe_frozen_constant(Fe *fe, PyObject *obj, PyObject *e);   /* a number or bool, frozen */

@@ -194,14 +194,14 @@ Node *fe_operator_value(Fe *fe, PyObject *obj, PyObject *e) {
 
 /* A NumPy or math function as a value (_np_apply_along_axis(np.amin, 0, a),
  * as Numba passes its builtins' function types): a compiled function of
- * the builtin's required arguments calling it (ruchey/_operator_values.py),
- * one per builtin. */
+ * the builtin's required arguments, and its optional ones as *more,
+ * calling it (ruchey/_operator_values.py), one per builtin. */
 Node *fe_builtin_value(Fe *fe, PyObject *obj, PyObject *e) {
   const Builtin *bi = core_builtin(obj);
   if (!bi || bi->kind != BK_FUNCTION || (bi->flags & BF_NOCALL) || !bi->module || PyObject_TypeCheck(obj, &DispatcherType))
     return NULL;
   PyObject *module = PyImport_ImportModule("ruchey._operator_values");
-  PyObject *disp = module ? PyObject_CallMethod(module, "builtin_value", "Oi", obj, bi->min_args) : NULL;
+  PyObject *disp = module ? PyObject_CallMethod(module, "builtin_value", "Oii", obj, bi->min_args, bi->max_args > bi->min_args) : NULL;
   Py_XDECREF(module);
   Node *n = disp && PyObject_TypeCheck(disp, &DispatcherType) ? fe_function_value(fe, disp, e) : NULL;
   if (!n && !fe->diag->kind) fe_error(fe, e, "%s cannot be used as a value here", bi->name);

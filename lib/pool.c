@@ -14,6 +14,15 @@
  * Chunk boundaries depend only on the loop's length and the thread count,
  * so reductions combined in chunk order give the same result on every run.
  *
+ * A loop of no more iterations than threads (`for t in prange(n_threads)`,
+ * each iteration a thread's share of work the code divides itself) runs
+ * one iteration on each thread, as Numba's static schedule does: every
+ * thread claims one chunk at most, so the caller waits for the workers it
+ * woke. Code that checks that the loop ran on several threads
+ * (get_thread_id() > 0 somewhere: PyMPDATA's check of its thread count)
+ * finds that it did, and no thread runs two heavy shares while another
+ * is still waking.
+ *
  * The claim word holds the loop's generation (high half) and its next
  * chunk (low half): a claim is a compare-and-swap that fails once the loop
  * is over, so a late worker never touches a finished loop's context.
@@ -78,6 +87,7 @@ static struct {
   PoolBody body;
   void *ctx;
   int64_t n, threads;
+  bool one_each;          /* each thread claims one chunk at most */
   _Atomic uint32_t chunks;
   _Alignas(CACHE_LINE) _Atomic uint64_t claim;     /* generation << 32 | next chunk */
   /* written at the end of every chunk: its own cache line */
@@ -253,7 +263,9 @@ static void run_chunks(void) {
     uint32_t k = atomic_load_explicit(&P.chunks, memory_order_relaxed);
     tl_threads = P.threads;
     P.body(P.ctx, chunk_begin(P.n, k, c), chunk_begin(P.n, k, c + 1), c);
+    bool last_of_mine = P.one_each;  /* (read before the loop can end) */
     if (atomic_fetch_add(&P.done, 1) + 1 == k) wake_if_sleeping(&P.done, &P.caller_sleeping);
+    if (last_of_mine) break;
   }
 }
 
@@ -339,6 +351,7 @@ static void run(PoolBody body, void *ctx, int64_t n, int64_t chunks, int64_t k) 
   P.ctx = ctx;
   P.n = n;
   P.threads = pool_get_num_threads();
+  P.one_each = n == chunks && k == chunks;
   atomic_store_explicit(&P.chunks, (uint32_t)chunks, memory_order_relaxed);
   atomic_store_explicit(&P.done, 0, memory_order_relaxed);
   P.generation++;

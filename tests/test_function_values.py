@@ -187,6 +187,74 @@ def test_compiled_function_as_global_and_closure():
         assert_same(g, x)
 
 
+def make_per_dimension(fns):
+    """A closure over a tuple of compiled functions and Nones (one per
+    dimension, as PyMPDATA's formulae), spread into a call and indexed."""
+    @njit
+    def first_and_rest(a, b, c, x):
+        return a(x) + (0.0 if b is None else b(x)) + (0.0 if c is None else c(x))
+
+    @njit
+    def apply(x):
+        return first_and_rest(*fns, x) + fns[0](x) * 2.0
+    return apply
+
+
+def test_closure_tuple_of_functions_and_none_spread_and_indexed():
+    for fns in ((square, cube, None), (cube, None, None), (square, square, shifted)):
+        f = make_per_dimension(fns)
+        for x in floats(8, 5):
+            assert_same(f, x)
+
+
+def make_indexed(fns, which):
+    @njit
+    def call_item(x):
+        return fns[which](x)
+    return call_item
+
+
+def test_item_of_a_global_tuple_of_functions_called_directly():
+    fns = (square, cube, shifted)
+    for which in range(3):
+        f = make_indexed(fns, which)
+        for x in floats(9, 4):
+            assert_same(f, x)
+
+
+@njit
+def variadic_sum(x, *more):
+    return x + more[0] * 2.0 + more[-1] * len(more)
+
+
+@njit
+def call_with_three(f, a, b, c):
+    return f(a, b, c)
+
+
+@njit
+def through_variadic(a, b, c):
+    return call_with_three(variadic_sum, a, b, c)
+
+
+def test_star_args_function_through_a_function_argument_packs_once():
+    for a, b, c in zip(floats(10, 4), floats(11, 4), range(4)):
+        assert_same(through_variadic, a, b, c)
+
+
+@njit
+def extremes(a, b, c):
+    return call_with_three(min, a, b, c), call_with_three(max, a, b, c), solver(abs, a)
+
+
+def test_min_and_max_as_values_take_every_argument():
+    """min and max passed to a compiled function take as many arguments as
+    the call gives, as Numba's builtins' function types do (PyMPDATA's
+    extremum(a, b, c)); Python's own builtins give the expected values."""
+    for a, b, c in zip(floats(12, 6), floats(13, 6), range(-3, 3)):
+        assert extremes(a, b, c) == (min(a, b, c), max(a, b, c), abs(a) + 1.0)
+
+
 # ---------------------------------------------------------------- lambdas
 
 

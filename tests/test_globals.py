@@ -162,3 +162,44 @@ def test_itemsize_nbytes_strides(shape, index, t):
     assert f(a) == f.py_func(a)
     if a.ndim == 2:
         assert f(a.T) == f.py_func(a.T)
+
+
+# ---------------------------------------------------------------- fields of global named tuples
+
+from collections import namedtuple  # noqa: E402
+
+Catalogue = namedtuple("Catalogue", [f"c{i}" for i in range(300)] + ["scale", "offset"])
+CATALOGUE = Catalogue(*[float(i) * 0.5 for i in range(300)], 2.5, -1)
+
+
+@njit
+def from_catalogue(x):
+    return x * CATALOGUE.scale + CATALOGUE.offset + CATALOGUE.c299
+
+
+@njit
+def twice(x):
+    return 2.0 * x
+
+
+def make_formulae_user(formulae):
+    @njit
+    def use(x):
+        return formulae.double(x) + formulae.const.scale
+    return use
+
+
+def test_field_of_a_global_named_tuple_of_more_fields_than_a_tuple_holds():
+    """A named tuple read as a global (PySDM's catalogue of hundreds of
+    physical constants): each field read is frozen as Numba freezes the
+    tuple, however many fields it has."""
+    for x in np.random.default_rng(3).uniform(-5, 5, 6):
+        assert from_catalogue(x) == from_catalogue.py_func(x)
+
+
+def test_compiled_function_in_a_closure_named_tuple_is_called():
+    Formulae = namedtuple("Formulae", ["double", "const"] + [f"f{i}" for i in range(80)])
+    formulae = Formulae(twice, CATALOGUE, *range(80))
+    f = make_formulae_user(formulae)
+    for x in np.random.default_rng(4).uniform(-5, 5, 6):
+        assert f(x) == f.py_func(x)

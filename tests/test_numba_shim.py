@@ -422,6 +422,132 @@ def test_registrations_keyed_by_a_function_let_the_package_import(tmp_path):
 
 
 @shim_only
+def test_a_lowering_updating_one_element_atomically_is_run_as_ruchey_atomic(tmp_path):
+    # a function lowered (lower_builtin) as one atomicrmw on the element an index names, returning
+    # the value it held (PySDM's atomic_add, katana's numpy_atomic): ruchey reads the lowering and
+    # runs its own atomic update, in serial and parallel code; the element kinds the lowering
+    # refuses stay refused, and a lowering building anything else stays a TypingError
+    done = run_fresh("""
+        import numpy as np
+        import ruchey
+        ruchey.install_as_numba()
+        import numba
+        from numba import types
+        from numba.core import cgutils
+        from numba.extending import lower_builtin, type_callable
+        from numba.np.arrayobj import basic_indexing, make_array, normalize_indices
+
+        def updated_by(signed_op, unsigned_op, float_op):
+            def register(func):
+                def lowering(context, builder, sig, args):
+                    aryty, idxty, valty = sig.args
+                    ary, idx, val = args
+                    if isinstance(idxty, types.BaseTuple):
+                        index_types, indices = idxty.types, cgutils.unpack_tuple(builder, idx, count=len(idxty))
+                    else:
+                        index_types, indices = (idxty,), (idx,)
+                    view = make_array(aryty)(context, builder, ary)
+                    index_types, indices = normalize_indices(context, builder, index_types, indices)
+                    ptr, shapes, _ = basic_indexing(context, builder, aryty, view, index_types, indices,
+                                                    boundscheck=context.enable_boundscheck)
+                    assert not shapes
+                    val = context.cast(builder, val, valty, aryty.dtype)
+                    dtype = aryty.dtype
+                    op = float_op if isinstance(dtype, types.Float) else signed_op if dtype.signed else unsigned_op
+                    if op is None:
+                        raise TypeError(f"no update of {dtype}")
+                    return builder.atomic_rmw(op, ptr, context.get_value_as_data(builder, dtype, val), "monotonic")
+                type_callable(func)(lambda context: None)
+                lower_builtin(func, types.Buffer, types.Any, types.Any)(lowering)
+                return func
+            return register
+
+        @updated_by("add", "add", "fadd")
+        def fetch_add(a, i, v):
+            old = a[i]
+            a[i] += v
+            return old
+
+        @updated_by("max", "umax", None)
+        def fetch_max(a, i, v):
+            old = a[i]
+            a[i] = max(a[i], v)
+            return old
+
+        def not_an_update(a, i, v):
+            return a[i] + v
+        lower_builtin(not_an_update, types.Buffer, types.Any, types.Any)(
+            lambda context, builder, sig, args: builder.fadd(args[2], args[2]))
+
+        @numba.njit(parallel=True)
+        def histogram(counts, bins, weights):
+            for k in numba.prange(bins.shape[0]):
+                fetch_add(counts, bins[k], weights[k])
+
+        @numba.njit
+        def olds(a, idx, values):
+            out = np.empty_like(values)
+            for k in range(values.shape[0]):
+                out[k] = fetch_add(a, idx[k], values[k])
+            return out
+
+        @numba.njit
+        def in_grid(g, i, j, v):
+            return fetch_add(g, (i, j), v), fetch_max(g, (j, i), v)
+
+        rng = np.random.default_rng(5)
+        bins, weights = rng.integers(0, 7, 200_000), rng.integers(1, 4, 200_000)
+        counts = np.zeros(7, np.int64)
+        histogram(counts, bins, weights)
+        assert (counts == np.bincount(bins, weights).astype(np.int64)).all(), counts
+        for dtype in (np.int64, np.uint64, np.float64, np.float32, np.int32):
+            a, b = np.zeros(4, dtype), np.zeros(4, dtype)
+            idx, values = rng.integers(0, 4, 30), (rng.integers(1, 9, 30)).astype(dtype)
+            got, expected = olds(a, idx, values), olds.py_func(b, idx, values)
+            assert got.dtype == expected.dtype and (got == expected).all() and (a == b).all(), dtype
+        g, h = np.arange(12, dtype=np.int64).reshape(3, 4), np.arange(12, dtype=np.int64).reshape(3, 4)
+        assert in_grid(g, 1, 2, 20) == in_grid.py_func(h, 1, 2, 20) and (g == h).all()
+
+        @numba.njit
+        def float_max(a):
+            return fetch_max(a, 0, 1.0)
+
+        @numba.njit
+        def other(a):
+            return not_an_update(a, 0, 1.0)
+
+        for f, says in ((float_max, "does not take arrays of float64"),
+                        (other, "is registered by numba.extending.lower_builtin, which ruchey lacks")):
+            try:
+                f(np.zeros(2))
+            except numba.core.errors.TypingError as exc:
+                assert says in str(exc), str(exc)
+            else:
+                raise AssertionError(f"{f} compiled")
+        print("ok")
+    """, tmp_path)
+    assert_printed_ok(done)
+
+
+@shim_only
+def test_parallel_support_is_always_there(tmp_path):
+    done = run_fresh("""
+        import ruchey
+        ruchey.install_as_numba()
+        import numba
+        try:
+            numba.parfors.parfor.ensure_parallel_support()
+        except numba.core.errors.UnsupportedParforsError:
+            raise AssertionError("no parallel support")
+        assert issubclass(numba.core.errors.UnsupportedParforsError, Exception)
+        from ruchey import numba_shim
+        assert not [m for m in numba_shim.missing() if "parfor" in m], numba_shim.missing()
+        print("ok")
+    """, tmp_path)
+    assert_printed_ok(done)
+
+
+@shim_only
 def test_a_cached_functions_key_asks_numba_for_nothing(tmp_path):
     # the on-disk cache's key reads the attributes the code names of each module it reads;
     # numba.frombuffer (numpy's name, read from numba) is no name the code asked numba for

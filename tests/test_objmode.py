@@ -93,6 +93,27 @@ def test_no_outputs_runs_the_block():
     assert [str(w.message) for w in caught] == ["from an objmode block"]
 
 
+def report(items, scale, context=None):
+    """A block whose loop variable and branch locals are its own (PySDM's
+    warn()): only scale is the compiled function's."""
+    with objmode(total="float64"):
+        total = 0.0
+        if context is not None:
+            for var in context:
+                total += var * scale
+        else:
+            for k in range(items):
+                part = k * scale
+                total += part
+    return total
+
+
+def test_names_a_block_assigns_before_reading_are_its_own():
+    f = njit(report)
+    for items, scale in zip(range(5), make_rng(21).uniform(-2, 2, 5)):
+        assert f(items, scale) == report(items, scale)
+
+
 def test_exception_inside_is_raised():
     with pytest.raises(ZeroDivisionError):
         raises_inside.py_func(0.0)

@@ -1412,3 +1412,37 @@ def test_an_array_read_in_the_loop_is_no_reduction():
     with pytest.warns(RuntimeWarning, match="also read"):
         got = reads(6)
     np.testing.assert_array_equal(got, reads.py_func(6))
+
+
+# ---------------------------------------------------------------- a loop of one iteration per thread
+
+ONE_PER_THREAD = """
+import numpy as np
+import ruchey
+from ruchey import njit, prange
+
+@njit(parallel=True)
+def thread_ids(out):
+    for i in prange(out.shape[0]):
+        out[i] = ruchey.get_thread_id()
+
+n = ruchey.get_num_threads()
+ok = 0
+for length in [n] + [n, n - 1, 2] * 30:   # the first is the pool's first loop
+    out = np.full(length, -1)
+    thread_ids(out)
+    ok += sorted(out) == list(range(length))
+print("threads", n, "spread", ok, "of", 91)
+"""
+
+
+@pytest.mark.skipif(AS_NUMBA, reason="Numba's schedule depends on its threading layer")
+def test_loop_of_no_more_iterations_than_threads_runs_one_on_each(tmp_path, monkeypatch):
+    """`for t in prange(get_num_threads())` (a thread's share of work in each
+    iteration, as PyMPDATA divides its domain) runs each iteration on a
+    thread of its own, the pool's very first loop too, so code checking that
+    the loop ran on several threads finds it did."""
+    monkeypatch.setenv("RUCHEY_NUM_THREADS", "4")
+    proc = run_python_file(ONE_PER_THREAD, tmp_path, timeout=120)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "threads 4 spread 91 of 91" in proc.stdout, proc.stdout

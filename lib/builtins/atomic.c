@@ -144,6 +144,18 @@ static LLVMValueRef lo_atomic(Lower *l, Node *n) {
   return LLVMBuildAtomicRMW(l->b, rmw_op(op, elem), addr, v, LLVMAtomicOrderingMonotonic, 0);
 }
 
+/* A Numba lowering's atomic update of an array element (ruchey/_lowerings.py
+ * reads it: PySDM's atomic_add), in any compiled code, as Numba runs it: the
+ * element kinds its lowering takes are n->op's bits (signed ints, unsigned
+ * ints, floats). */
+static const Type *ty_lowered_atomic(Infer *in, Node *n, const Type **args) {
+  const Type *e = args[0]->kind == TY_ARRAY ? args[0]->elem : NULL;
+  int bit = !e ? 0 : ty_is_float(e) ? 4 : ty_is_int(e) && !ty_is_signed(e) ? 2 : ty_is_int(e) ? 1 : 0;
+  if (e && !(n->op & bit))
+    return ty_error(in, n, "%s(): the function's Numba lowering does not take arrays of %s", n->bi->name, e->name);
+  return ty_atomic(in, n, args);
+}
+
 /* ---------------------------------------------------------------- the rows */
 
 #define ATOMIC(path, op, n) \
@@ -164,5 +176,9 @@ const Builtin bi_atomic[] = {
   ATOMIC("nanmin", ATOM_NANMIN, 3),
   ATOMIC("cas", ATOM_CAS, 4),
   ATOMIC("compare_and_swap", ATOM_COMPARE_AND_SWAP, 3),
+#define LOWERED(path, op) \
+  {"a lowering's atomic " path, NULL, NULL, BK_FUNCTION, 0, 3, 3, NULL, BF_VARIES, op, 0, ty_lowered_atomic, lo_atomic}
+  LOWERED("add", ATOM_ADD), LOWERED("sub", ATOM_SUB), LOWERED("max", ATOM_MAX), LOWERED("min", ATOM_MIN),
+  LOWERED("and_", ATOM_AND), LOWERED("or_", ATOM_OR), LOWERED("xor", ATOM_XOR), LOWERED("exch", ATOM_EXCH),
   BI_END,
 };

@@ -519,8 +519,9 @@ static const Type *ty_value_call(Infer *in, Node *n, const Type **args) {
   }
   if (f->kind != TY_FUNCTION)
     return ty_error(in, n, "'%s' is not a function: it holds %s", in->f->var_names[n->lhs->var], f->name);
+  bool bound_already = n->callee == f->callee;  /* (again on the next pass: *args would be packed twice) */
   n->callee = (void *)f->callee;
-  if (!n->op && in->opts && in->opts->bind_call) {  /* keywords and defaults, bound now f's callee is known */
+  if (!n->op && !bound_already && in->opts && in->opts->bind_call) {  /* keywords and defaults, bound now f's callee is known */
     Diag d = {0};
     if (!in->opts->bind_call(in->opts->resolve_ctx, n->callee, n, &d)) return ty_error(in, n, "%s", d.msg);
     const Type **bound = arena_alloc(in->f->arena, sizeof(Type *) * (size_t)(n->list.len ? n->list.len : 1));

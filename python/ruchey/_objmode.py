@@ -25,14 +25,27 @@ class objmode:
         return False
 
 
-def _read(body):
+def _names(node, loads):
+    return {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load) == loads}
+
+
+def _read(body, assigned=frozenset()):
     """The names the statements read before they assign them (a statement
-    that does both reads first, as `y = y + 1`)."""
-    read, assigned = set(), set()
+    that does both reads first, as `y = y + 1`). A for loop's target is
+    assigned before its body reads it (`for var in context: print(var)`
+    reads no var of the compiled function); what a branch or a loop's body
+    assigns is not taken as assigned after it, which may not run it."""
+    read, assigned = set(), set(assigned)
     for s in body:
-        names = [n for n in ast.walk(s) if isinstance(n, ast.Name)]
-        read |= {n.id for n in names if isinstance(n.ctx, ast.Load)} - assigned
-        assigned |= {n.id for n in names if not isinstance(n.ctx, ast.Load)}
+        if isinstance(s, (ast.For, ast.AsyncFor)):
+            read |= _names(s.iter, True) - assigned
+            read |= _read(s.body + s.orelse, assigned | _names(s.target, False))
+        elif isinstance(s, (ast.If, ast.While)):
+            read |= _names(s.test, True) - assigned
+            read |= _read(s.body, assigned) | _read(s.orelse, assigned)
+        else:
+            read |= _names(s, True) - assigned
+            assigned |= _names(s, False)
     return read
 
 

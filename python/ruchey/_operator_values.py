@@ -4,7 +4,7 @@ inside a compiled function), as Numba passes its builtins' function types
 between compiled functions: each is a compiled function of its own calling
 the function, a call the frontend makes the builtin itself
 (core/frontend_operator.c). A NumPy or math function's takes the
-arguments the builtin requires. Each is
+arguments the builtin requires, and the optional ones after them. Each is
 made by exec() on first use, its text kept in linecache (as an
 interactive cell's) for the source and for error messages."""
 import linecache
@@ -31,12 +31,15 @@ def value(name, arity):
 _builtins_made = {}
 
 
-def builtin_value(fn, arity):
-    """The compiled function of arity parameters returning fn (a NumPy or math function) of them (made once)."""
+def builtin_value(fn, arity, more):
+    """The compiled function of arity parameters returning fn (a NumPy or math
+    function, or min and max) of them (made once); where more is true, it
+    passes on the optional arguments after them too (*more), so that
+    min(a, b, c) through a parameter holding min is min of the three."""
     made = _builtins_made.get(id(fn))
     if made is None:
         name = getattr(fn, "__name__", "function")
-        params = ", ".join(f"x{i}" for i in range(arity))
+        params = ", ".join([f"x{i}" for i in range(arity)] + (["*more"] if more else []))
         namespace = {"__ruchey_builtin": fn}
         filename = f"<{getattr(fn, '__module__', None) or 'builtin'}.{name} as a value>"
         text = f"def {name}({params}):\n    return __ruchey_builtin({params})\n"

@@ -86,6 +86,11 @@ class _Placeholder:
 
         def keep(*args, **kwargs):
             if len(args) == 1 and callable(args[0]) and not kwargs:
+                if self._numba_name.endswith(".lower_builtin") and not isinstance(key, type):
+                    try:  # read by ruchey._lowerings where it is an atomic update of an array element
+                        key.__ruchey_lowering__ = args[0]
+                    except (AttributeError, TypeError):
+                        pass
                 return args[0]
             self._refuse()
         return keep
@@ -106,7 +111,9 @@ class _Placeholder:
 # Numba's internals (llvmlite IR, its typing templates): type_callable(func), lower_builtin(func,
 # *types), lower(func, *types), infer_global(func[, type]). Called at a package's import (numba_progress's
 # atomic_add, which harmonica imports when it is installed): that must not fail where nothing
-# registered is ever compiled, so each returns a decorator that keeps what it decorates
+# registered is ever compiled, so each returns a decorator that keeps what it decorates; a
+# lower_builtin implementation is kept on the function too, which ruchey runs where it reads as
+# an atomic update of an array element (ruchey/_lowerings.py: PySDM's atomic_add)
 _FUNCTION_REGISTRIES = ("type_callable", "lower_builtin", "lower", "infer_global")
 
 
@@ -179,6 +186,16 @@ class NumbaError(Exception):
     pass
 
 
+class UnsupportedParforsError(NumbaError):
+    """Numba's, where its platform has no parallel loops; ruchey's always has them."""
+
+
+def _ensure_parallel_support():
+    """numba.parfors.parfor.ensure_parallel_support: ruchey runs prange on
+    its own thread pool on every platform it builds on, so it never raises
+    (PyMPDATA and PySDM ask before they compile parallel code)."""
+
+
 # the typing errors Numba raises under Python's names (TypingError's kin, as in Numba), for packages
 # raising them from their typing functions (stingray's overloads)
 _TYPING_ERRORS = {name: type(name, (ruchey.TypingError,), {"__module__": "numba.core.errors"})
@@ -191,7 +208,8 @@ _ERRORS = dict(**_TYPING_ERRORS, NumbaWarning=NumbaWarning, NumbaPerformanceWarn
                NumbaParallelSafetyWarning=NumbaParallelSafetyWarning,
                NumbaExperimentalFeatureWarning=NumbaExperimentalFeatureWarning,
                NumbaTypeSafetyWarning=NumbaTypeSafetyWarning, NumbaError=NumbaError,
-               TypingError=ruchey.TypingError, UnsupportedError=ruchey.TypingError)
+               TypingError=ruchey.TypingError, UnsupportedError=ruchey.TypingError,
+               UnsupportedParforsError=UnsupportedParforsError)
 
 
 def as_dtype(t):
@@ -237,6 +255,7 @@ def _submodules():
     """name -> (own names, sources) of each numba module given."""
     import ruchey.caching
     import ruchey.experimental
+    from ruchey import _lowerings
     import ruchey.extending
     import ruchey.intrinsics
     import ruchey.structref
@@ -260,13 +279,19 @@ def _submodules():
         "numba.typed.typeddict": ({}, (ruchey.typed,)),
         "numba.np": ({}, ()),
         "numba.np.numpy_support": (dict(as_dtype=as_dtype, from_dtype=types.from_dtype), ()),
+        # what a lowering finding an array's element uses, for those ruchey reads (ruchey._lowerings)
+        "numba.np.arrayobj": (dict(make_array=_lowerings.make_array, normalize_indices=_lowerings.normalize_indices,
+                                   basic_indexing=_lowerings.basic_indexing), ()),
         "numba.np.unsafe.ndarray": (dict(to_fixed_tuple=ruchey.unsafe.to_fixed_tuple), ()),
         "numba.np.ufunc": (dict(vectorize=vectorize, guvectorize=guvectorize), ()),
         "numba.np.ufunc.gufunc": (dict(GUFunc=numpy.ufunc), ()),  # ruchey's gufuncs are NumPy's
+        "numba.parfors": ({}, ()),
+        "numba.parfors.parfor": (dict(ensure_parallel_support=_ensure_parallel_support), ()),
         "numba.experimental": ({}, (ruchey.experimental,)),
         "numba.experimental.structref": ({}, (ruchey.structref,)),
         "numba.core.cgutils": (dict(get_or_insert_function=ruchey.intrinsics.get_or_insert_function,
-                                    alloca_once=ruchey.intrinsics.alloca_once), (_CgutilsValues(),)),
+                                    alloca_once=ruchey.intrinsics.alloca_once, unpack_tuple=_lowerings.unpack_tuple),
+                               (_CgutilsValues(),)),
         "numba.core.caching": (dict(NullCache=ruchey.caching.NullCache), ()),
         "numba.cpython": ({}, ()),
         "numba.cpython.unsafe": ({}, ()),
