@@ -166,7 +166,14 @@ def too_many_strs(n):
 
 @njit
 def sorts_str_tuples(n):
-    out = [("b", n), ("a", 1)]
+    out = [("b", n), ("a", 1), ("b", n - 3)]
+    out.sort()
+    return out
+
+
+@njit
+def sorts_array_tuples(n):
+    out = [(np.zeros(n), 1), (np.ones(n), 2)]
     out.sort()
     return out
 
@@ -174,8 +181,13 @@ def sorts_str_tuples(n):
 def test_tuples_holding_too_many_references_or_unordered_are_typing_errors():
     with pytest.raises(ruchey.TypingError, match="lists of .* are not supported"):
         too_many_strs(2)
-    with pytest.raises(ruchey.TypingError):
-        sorts_str_tuples(2)
+    with pytest.raises(ruchey.TypingError, match="sorting a list of"):
+        sorts_array_tuples(2)
+
+
+def test_tuples_of_strs_and_numbers_sort_as_python():
+    for n in (-2, 2, 5):
+        assert list(sorts_str_tuples(n)) == sorts_str_tuples.py_func(n)
 
 
 def test_lists_of_many_sizes_of_tuples_do_not_crash(tmp_path):
