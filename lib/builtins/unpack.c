@@ -2,36 +2,47 @@
  * numpy.split(v, 2)): infer makes the value a call of "array unpack" (a,
  * its ival the targets' count), a tuple of a's elements or items, after
  * checking at run time that a has that many (Python's ValueError
- * otherwise, as for any sequence).
+ * otherwise, as for any sequence). A nested target takes a sequence that
+ * is a field of the value (for i, (x, y) in enumerate(rows)): the store
+ * unpacks it there, with the same check.
  */
 #include "builtins/builtins.h"
 
-static const Type *ty_array_unpack(Infer *in, Node *n, const Type **args) {
-  const Type *t = args[0], *fields[64];
+const Type *ty_unpacked(Infer *in, Node *n, const Type *t, int count) {
+  const Type *fields[64];
   bool list = t->kind == TY_LIST && t->elem;
   if (!list && (t->kind != TY_ARRAY || t->ndim != 1))
     return ty_error(in, n, "cannot unpack %s: only a 1-d array's elements and a typed list's items are unpacked", t->name);
-  if (n->ival > 64) return ty_error(in, n, "cannot unpack into more than 64 targets");
-  for (int i = 0; i < n->ival; i++) fields[i] = t->elem;
-  return ty_tuple((int)n->ival, fields);
+  if (count > 64) return ty_error(in, n, "cannot unpack into more than 64 targets");
+  for (int i = 0; i < count; i++) fields[i] = t->elem;
+  return ty_tuple(count, fields);
 }
 
-static LLVMValueRef lo_array_unpack(Lower *l, Node *n) {
-  Node *a = n->list.items[0];
-  bool list = a->ty->kind == TY_LIST;
-  LLVMValueRef v = lo_expr(l, a), len = list ? lo_list_len(l, v) : lo_arr_shape(l, v, 0), want = const_i64(l, n->ival);
+static const Type *ty_array_unpack(Infer *in, Node *n, const Type **args) {
+  return ty_unpacked(in, n, args[0], (int)n->ival);
+}
+
+LLVMValueRef lo_unpacked(Lower *l, const Type *seq, LLVMValueRef v, const Type *tuple) {
+  bool list = seq->kind == TY_LIST;
+  LLVMValueRef len = list ? lo_list_len(l, v) : lo_arr_shape(l, v, 0), want = const_i64(l, tuple->nfields);
   lo_raise_format_if(l, LLVMBuildICmp(l->b, LLVMIntSGT, len, want, ""), RT_ERR_VALUE,
                      "too many values to unpack (expected %lld)", &want, 1);
   lo_raise_format_if(l, LLVMBuildICmp(l->b, LLVMIntSLT, len, want, ""), RT_ERR_VALUE,
                      "not enough values to unpack (expected %lld, got %lld)", (LLVMValueRef[]){want, len}, 2);
-  LLVMValueRef t = LLVMGetUndef(lo_type(l, n->ty));
-  for (int i = 0; i < n->ival; i++) {
-    LLVMValueRef at = list ? lo_list_item_addr(l, a->ty->elem, v, const_i64(l, i))
-                           : lo_element_addr(l, a->ty, v, (LLVMValueRef[]){const_i64(l, i)});
-    LLVMValueRef item = lo_load_scalar(l, a->ty->elem, at);
-    if (ty_has_arrays(a->ty->elem)) lo_refcount(l, a->ty->elem, item, true);  /* the tuple's own, as an index's */
+  LLVMValueRef t = LLVMGetUndef(lo_type(l, tuple));
+  for (int i = 0; i < tuple->nfields; i++) {
+    LLVMValueRef at = list ? lo_list_item_addr(l, seq->elem, v, const_i64(l, i))
+                           : lo_element_addr(l, seq, v, (LLVMValueRef[]){const_i64(l, i)});
+    LLVMValueRef item = lo_load_scalar(l, seq->elem, at);
+    if (ty_has_arrays(seq->elem)) lo_refcount(l, seq->elem, item, true);  /* the tuple's own, as an index's */
     t = LLVMBuildInsertValue(l->b, t, item, (unsigned)i, "");
   }
+  return t;
+}
+
+static LLVMValueRef lo_array_unpack(Lower *l, Node *n) {
+  Node *a = n->list.items[0];
+  LLVMValueRef v = lo_expr(l, a), t = lo_unpacked(l, a->ty, v, n->ty);
   lo_done_with(l, a, v);
   return t;
 }
