@@ -3613,6 +3613,16 @@ def pybispectra_ppc_aac_tde():
     return out
 
 
+def pybispectra_single():
+    """The same in single precision (complex64 and float32 arrays)."""
+    import pybispectra as pb
+    pb.set_precision("single")
+    try:
+        return {**pybispectra_bispectrum(), **pybispectra_ppc_aac_tde()}
+    finally:
+        pb.set_precision("double")
+
+
 WORKLOADS = {
     "stumpy": {"stump": stumpy_stump, "aamp": stumpy_aamp, "more": stumpy_more},
     "pynndescent": {"NNDescent": pynndescent_graph},
@@ -3714,5 +3724,6 @@ WORKLOADS = {
     "transitleastsquares": {"exact": transitleastsquares_exact, "approximate": transitleastsquares_approximate},
     "pandapower": {"newton": pandapower_newton, "other_flows": pandapower_other_flows,
                    "sc_se_3ph": pandapower_sc_se_3ph},
-    "pybispectra": {"bispectrum": pybispectra_bispectrum, "ppc_aac_tde": pybispectra_ppc_aac_tde},
+    "pybispectra": {"bispectrum": pybispectra_bispectrum, "ppc_aac_tde": pybispectra_ppc_aac_tde,
+                    "single": pybispectra_single},
 }
