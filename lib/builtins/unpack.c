@@ -1,6 +1,7 @@
-/* builtins/unpack.c — x, y = a of a 1-d array or a typed list a (x, y =
+/* builtins/unpack.c — x, y = a of an array or a typed list a (x, y =
  * numpy.split(v, 2)): infer makes the value a call of "array unpack" (a,
- * its ival the targets' count), a tuple of a's elements or items, after
+ * its ival the targets' count), a tuple of a's elements, rows (views, as
+ * a[i]) or items, after
  * checking at run time that a has that many (Python's ValueError
  * otherwise, as for any sequence). A nested target takes a sequence that
  * is a field of the value (for i, (x, y) in enumerate(rows)): the store
@@ -8,14 +9,45 @@
  */
 #include "builtins/builtins.h"
 
-const Type *ty_unpacked(Infer *in, Node *n, const Type *t, int count) {
+/* what unpacking t gives each target: an element, a row (a[i]'s view) or an item */
+static const Type *unpacked_item(const Type *t) {
+  if (t->kind != TY_ARRAY || t->ndim == 1) return t->elem;
+  return ty_array(t->elem, t->ndim - 1, t->layout == 'C' ? 'C' : 'A', t->readonly);
+}
+
+const Type *ty_unpacked_tuple(const Type *t, int count) {
   const Type *fields[64];
-  bool list = t->kind == TY_LIST && t->elem;
-  if (!list && (t->kind != TY_ARRAY || t->ndim != 1))
-    return ty_error(in, n, "cannot unpack %s: only a 1-d array's elements and a typed list's items are unpacked", t->name);
-  if (count > 64) return ty_error(in, n, "cannot unpack into more than 64 targets");
-  for (int i = 0; i < count; i++) fields[i] = t->elem;
+  for (int i = 0; i < count; i++) fields[i] = unpacked_item(t);
   return ty_tuple(count, fields);
+}
+
+const Type *ty_unpacked(Infer *in, Node *n, const Type *t, int count) {
+  bool list = t->kind == TY_LIST && t->elem;
+  if (!list && (t->kind != TY_ARRAY || t->ndim < 1))
+    return ty_error(in, n, "cannot unpack %s: only an array's rows and a typed list's items are unpacked", t->name);
+  if (count > 64) return ty_error(in, n, "cannot unpack into more than 64 targets");
+  return ty_unpacked_tuple(t, count);
+}
+
+/* a[i] of an array a of 2 or more dimensions: a view of its row, holding a reference */
+static LLVMValueRef row_view(Lower *l, const Type *t, LLVMValueRef a, int i) {
+  const Type *row = unpacked_item(t);
+  LLVMTypeRef dims = LLVMArrayType2(l->mod->i64, (uint64_t)row->ndim);
+  LLVMValueRef shape = LLVMGetUndef(dims), strides = LLVMGetUndef(dims);
+  for (int d = 0; d < row->ndim; d++) {
+    shape = LLVMBuildInsertValue(l->b, shape, lo_arr_shape(l, a, d + 1), (unsigned)d, "");
+    strides = LLVMBuildInsertValue(l->b, strides, lo_arr_stride(l, t, a, d + 1), (unsigned)d, "");
+  }
+  LLVMValueRef offset = LLVMBuildMul(l->b, const_i64(l, i), lo_arr_stride(l, t, a, 0), "");
+  LLVMValueRef data = LLVMBuildGEP2(l->b, l->mod->i8, LLVMBuildExtractValue(l->b, a, 2, ""), &offset, 1, "row");
+  LLVMValueRef v = LLVMGetUndef(lo_type(l, row));
+  v = LLVMBuildInsertValue(l->b, v, LLVMBuildExtractValue(l->b, a, 0, ""), 0, "");
+  v = LLVMBuildInsertValue(l->b, v, LLVMBuildExtractValue(l->b, a, 1, ""), 1, "");
+  v = LLVMBuildInsertValue(l->b, v, data, 2, "");
+  v = LLVMBuildInsertValue(l->b, v, shape, 3, "");
+  v = LLVMBuildInsertValue(l->b, v, strides, 4, "");
+  lo_refcount(l, row, v, true);
+  return v;
 }
 
 static const Type *ty_array_unpack(Infer *in, Node *n, const Type **args) {
@@ -30,7 +62,9 @@ LLVMValueRef lo_unpacked(Lower *l, const Type *seq, LLVMValueRef v, const Type *
   lo_raise_format_if(l, LLVMBuildICmp(l->b, LLVMIntSLT, len, want, ""), RT_ERR_VALUE,
                      "not enough values to unpack (expected %lld, got %lld)", (LLVMValueRef[]){want, len}, 2);
   LLVMValueRef t = LLVMGetUndef(lo_type(l, tuple));
-  for (int i = 0; i < tuple->nfields; i++) {
+  for (int i = 0; i < tuple->nfields && !list && seq->ndim > 1; i++)
+    t = LLVMBuildInsertValue(l->b, t, row_view(l, seq, v, i), (unsigned)i, "");
+  for (int i = 0; i < tuple->nfields && (list || seq->ndim == 1); i++) {
     LLVMValueRef at = list ? lo_list_item_addr(l, seq->elem, v, const_i64(l, i))
                            : lo_element_addr(l, seq, v, (LLVMValueRef[]){const_i64(l, i)});
     LLVMValueRef item = lo_load_scalar(l, seq->elem, at);
