@@ -35,7 +35,7 @@ PACKAGES = ("stumpy", "pynndescent", "quantecon", "numbagg", "numba-stats", "fas
             "choclo", "harmonica", "wotan", "pylops", "sigpy", "thewalrus", "py_vollib_vectorized", "pecanpy",
             "mne-features", "tensorpac", "pynapple", "systole",
             "csrgraph", "verde", "opensimplex", "pyfixest",
-            "transitleastsquares", "PyMPDATA", "PySDM")
+            "transitleastsquares", "PyMPDATA", "PySDM", "pandapower", "pybispectra")
 TIMEOUT = 1200
 
 

@@ -3582,6 +3582,150 @@ def pysdm_parcel_condensation():
     return out
 
 
+def _pandapower_flows(cases, algorithms):
+    import warnings
+    import pandapower as pp
+    import pandapower.networks as pn
+    out = {}
+    for case in cases:
+        for algorithm in algorithms:
+            net = getattr(pn, case)()
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                pp.runpp(net, algorithm=algorithm, numba=True, calculate_voltage_angles=True)
+            out[f"{case}_{algorithm}_vm"] = net.res_bus.vm_pu.to_numpy()
+            out[f"{case}_{algorithm}_va"] = net.res_bus.va_degree.to_numpy()
+            out[f"{case}_{algorithm}_loading"] = net.res_line.loading_percent.to_numpy()
+    return out
+
+
+def pandapower_newton():
+    """runpp's default (numba=True): the admittance matrix, the Jacobian in
+    CSR form, dS/dV and the result's branch flows compiled, under
+    Newton-Raphson and its Iwamoto multiplier, on four bundled grids."""
+    return _pandapower_flows(("case9", "case30", "case118", "mv_oberrhein"), ("nr", "iwamoto_nr"))
+
+
+def pandapower_other_flows():
+    """The fast-decoupled (BX, XB), backward/forward sweep (a radial grid)
+    and Gauss-Seidel algorithms, and the DC power flow."""
+    import pandapower as pp
+    import pandapower.networks as pn
+    out = _pandapower_flows(("case9", "case118"), ("fdbx", "fdxb"))
+    out.update(_pandapower_flows(("example_simple",), ("bfsw",)))
+    out.update(_pandapower_flows(("case9",), ("gs",)))
+    net = pn.case118()
+    pp.rundcpp(net)
+    out["dc_va"], out["dc_p"] = net.res_bus.va_degree.to_numpy(), net.res_line.p_from_mw.to_numpy()
+    return out
+
+
+def pandapower_sc_se_3ph():
+    """Short-circuit currents (the compiled admittance matrix), the line
+    outage distribution factors, a state estimation from noisy
+    measurements and an unbalanced three-phase power flow."""
+    import warnings
+    import pandapower as pp
+    import pandapower.networks as pn
+    import pandapower.shortcircuit as sc
+    from pandapower.estimation import estimate
+    from pandapower.pypower.makeLODF import makeLODF
+    from pandapower.pypower.makePTDF import makePTDF
+    out = {}
+    warnings.simplefilter("ignore")
+    net = pn.create_cigre_network_mv(with_der=False)
+    sc.calc_sc(net, case="max", ip=True, ith=True)
+    out["ikss"], out["ip"] = net.res_bus_sc.ikss_ka.to_numpy(), net.res_bus_sc.ip_ka.to_numpy()
+    net = pn.case30()
+    pp.rundcpp(net)
+    ppc = net._ppc
+    out["lodf"] = makeLODF(ppc["branch"], makePTDF(ppc["baseMVA"], ppc["bus"], ppc["branch"]))
+    net = pn.case9()
+    pp.runpp(net)
+    rng = np.random.default_rng(0)
+    for b in net.bus.index:
+        pp.create_measurement(net, "v", "bus", net.res_bus.vm_pu[b] * (1 + 0.002 * rng.standard_normal()), 0.01, b)
+        pp.create_measurement(net, "p", "bus", net.res_bus.p_mw[b] + 0.02 * rng.standard_normal(), 0.1, b)
+        pp.create_measurement(net, "q", "bus", net.res_bus.q_mvar[b] + 0.02 * rng.standard_normal(), 0.1, b)
+    estimate(net, init="flat")
+    out["se_vm"], out["se_va"] = net.res_bus_est.vm_pu.to_numpy(), net.res_bus_est.va_degree.to_numpy()
+    net = pp.create_empty_network(sn_mva=100)
+    b1, b2, b3 = (pp.create_bus(net, 20) for _ in range(3))
+    pp.create_ext_grid(net, b1, s_sc_max_mva=1000, rx_max=0.1, x0x_max=1.0, r0x0_max=0.1)
+    pp.create_std_type(net, {"r0_ohm_per_km": 0.0848, "x0_ohm_per_km": 0.4649556, "c0_nf_per_km": 230.6,
+                             "max_i_ka": 0.963, "r_ohm_per_km": 0.0212, "x_ohm_per_km": 0.1162389,
+                             "c_nf_per_km": 230}, "cable")
+    pp.create_line(net, b1, b2, 5, std_type="cable")
+    pp.create_line(net, b2, b3, 3, std_type="cable")
+    pp.create_asymmetric_load(net, b2, p_a_mw=0.5, p_b_mw=0.3, p_c_mw=0.1, q_a_mvar=0.1)
+    pp.create_asymmetric_load(net, b3, p_a_mw=0.2, p_b_mw=0.6, p_c_mw=0.4)
+    pp.runpp_3ph(net)
+    for k in ("vm_a_pu", "vm_b_pu", "vm_c_pu", "va_a_degree", "va_c_degree"):
+        out[f"3ph_{k}"] = net.res_bus_3ph[k].to_numpy()
+    return out
+
+
+def _pybispectra_data():
+    import pybispectra as pb
+    rng = np.random.default_rng(0)
+    fs, t = 200, np.arange(400) / 200
+    data = rng.standard_normal((6, 3, 400))
+    data[:, 0] += np.sin(2 * np.pi * 10 * t)
+    data[:, 1] += (1 + np.sin(2 * np.pi * 10 * t)) * np.sin(2 * np.pi * 40 * t)
+    fft, freqs = pb.compute_fft(data, sampling_freq=fs, n_points=fs, verbose=False)
+    return data, fs, fft, freqs
+
+
+def pybispectra_bispectrum():
+    """The compiled bispectrum and threenorm (a nested target unpacks each
+    row of channel indices): PAC with and without antisymmetrisation and
+    normalisation, wave shape, and the general Bispectrum/Threenorm."""
+    import pybispectra as pb
+    _, fs, fft, freqs = _pybispectra_data()
+    out = {}
+    pac = pb.PAC(fft, freqs, fs, verbose=False)
+    pac.compute(f1s=(5, 15), f2s=(30, 50), antisym=(False, True), norm=(False, True), n_jobs=1)
+    out.update({f"pac{i}": r.get_results() for i, r in enumerate(pac.results)})
+    shape = pb.WaveShape(fft, freqs, fs, verbose=False)
+    shape.compute(f1s=(5, 20), f2s=(5, 20), n_jobs=1)
+    out["waveshape"] = shape.results.get_results()
+    for cls in (pb.Bispectrum, pb.Threenorm):
+        general = cls(fft, freqs, fs, verbose=False)
+        general.compute(f1s=(5, 15), f2s=(30, 50), n_jobs=1)
+        out[cls.__name__] = general.results.get_results()
+    return out
+
+
+def pybispectra_ppc_aac_tde():
+    """Phase-phase and amplitude-amplitude coupling of Morlet transforms,
+    and time delays (methods I-IV, antisymmetrised or not) of a shifted copy."""
+    import pybispectra as pb
+    data, fs, _, _ = _pybispectra_data()
+    out = {}
+    for name, cls, output in (("ppc", pb.PPC, "complex"), ("aac", pb.AAC, "power")):
+        tfr, tfreqs = pb.compute_tfr(data, fs, freqs=np.arange(5, 51, 5.0), n_cycles=3, output=output, verbose=False)
+        coupling = cls(tfr, tfreqs, fs, verbose=False)
+        coupling.compute(f1s=(5, 15), f2s=(30, 50), n_jobs=1)
+        out[name] = coupling.results.get_results()
+    shifted = np.stack([data[:, 0], np.roll(data[:, 0], 5, axis=-1) + 0.1 * data[:, 2]], axis=1)
+    fft, freqs = pb.compute_fft(shifted, sampling_freq=fs, n_points=2 * shifted.shape[2] + 1, window="hamming",
+                                verbose=False)
+    tde = pb.TDE(fft, freqs, fs, verbose=False)
+    tde.compute(indices=((0,), (1,)), method=(1, 2, 3, 4), antisym=(False, True), n_jobs=1)
+    out.update({f"tde{i}": r.get_results() for i, r in enumerate(tde.results)})
+    return out
+
+
+def pybispectra_single():
+    """The same in single precision (complex64 and float32 arrays)."""
+    import pybispectra as pb
+    pb.set_precision("single")
+    try:
+        return {**pybispectra_bispectrum(), **pybispectra_ppc_aac_tde()}
+    finally:
+        pb.set_precision("double")
+
+
 WORKLOADS = {
     "stumpy": {"stump": stumpy_stump, "aamp": stumpy_aamp, "more": stumpy_more},
     "pynndescent": {"NNDescent": pynndescent_graph},
@@ -3683,4 +3827,8 @@ WORKLOADS = {
     "transitleastsquares": {"exact": transitleastsquares_exact, "approximate": transitleastsquares_approximate},
     "PyMPDATA": {"advection_1d": pympdata_advection_1d, "advection_2d": pympdata_advection_2d},
     "PySDM": {"box_coalescence": pysdm_box_coalescence, "parcel_condensation": pysdm_parcel_condensation},
+    "pandapower": {"newton": pandapower_newton, "other_flows": pandapower_other_flows,
+                   "sc_se_3ph": pandapower_sc_se_3ph},
+    "pybispectra": {"bispectrum": pybispectra_bispectrum, "ppc_aac_tde": pybispectra_ppc_aac_tde,
+                    "single": pybispectra_single},
 }

@@ -910,14 +910,18 @@ static void ty_store(Infer *in, Node *target, const Type *t, Node *at) {
       ty_time_store(in, at, t, elem);
     }
   } else {  /* tuple unpacking */
-    bool sequence = (t->kind == TY_ARRAY && t->ndim == 1) || (t->kind == TY_LIST && t->elem);
+    bool sequence = (t->kind == TY_ARRAY && t->ndim >= 1) || (t->kind == TY_LIST && t->elem);
     if (sequence && at->ty == t && !(t = ty_array_unpacked(in, at, target->list.len))) return;
-    if (t->kind != TY_TUPLE || t->nfields != target->list.len) {
+    /* a nested target of a sequence field (for i, (x, y) in enumerate(rows)): the store unpacks it
+     * (lower/stmt.c), target->ty the sequence */
+    const Type *fields = t->kind != TY_TUPLE && sequence ? ty_unpacked(in, at, t, target->list.len) : t;
+    if (!fields) return;
+    if (fields->kind != TY_TUPLE || fields->nfields != target->list.len) {
       ty_error(in, at, "cannot unpack %s into %d targets", t->name, target->list.len);
       return;
     }
     for (int i = 0; i < target->list.len && !ty_failed(in); i++)
-      ty_store(in, target->list.items[i], t->fields[i], at);
+      ty_store(in, target->list.items[i], fields->fields[i], at);
     target->ty = t;
   }
 }

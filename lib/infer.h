@@ -76,6 +76,8 @@ void ty_index_store(Infer *in, Node *target, const Type *t, Node *at);
 /* a[i] = [[x, y], [z, w]] of an array a: the list written out made a tuple
  * of tuples before it is typed (stored as numpy.array of it) */
 void ty_row_literal(Infer *in, Node *target, Node *value);
+/* builtins/unpack.c: the tuple that count targets take of an array or typed list t, or a TypingError */
+const Type *ty_unpacked(Infer *in, Node *n, const Type *t, int count);
 /* builtins/namedtuples.c: p.x of a named tuple p, made p[i] */
 const Type *ty_named_field(Infer *in, Node *n, const Type *t);
 /* builtins/tuples.c: t[index], t + u, and comparisons of tuples */

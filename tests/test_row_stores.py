@@ -1,7 +1,9 @@
 """What numbagg's nanquantile writes beyond plain loops: a list or tuple
 written out stored into an array row (a[i] = [x, y], a[i, :] = (x, y),
 converted to the row's dtype as NumPy does), x, y = a of a 1-d array
-(Python's ValueError when the count differs), and numpy.partition with a
+or of an n-d array's rows (views), Python's ValueError when the count
+differs, also as a nested target (for i, (x, y) in enumerate(rows), of
+arrays and typed lists), and numpy.partition with a
 sequence of kth (a tuple or a 1-d array). Against the Python original on
 generated inputs; bad uses are clear errors."""
 import numpy
@@ -9,7 +11,7 @@ import pytest
 import ruchey
 from ruchey import njit
 
-from conftest import assert_same, make_rng
+from conftest import assert_same, make_rng, rss_bytes
 
 
 @njit
@@ -67,6 +69,40 @@ def unpack_rows(m):
 def unpack_selected(a, idx):
     lo, hi = a[idx]
     return lo + 0.25 * (hi - lo)
+
+
+@njit
+def unpack_enumerated_rows(m):
+    out = numpy.zeros(len(m))
+    for i, (x, y, z) in enumerate(m):
+        out[i] = i * x + y - z
+    return out
+
+
+@njit
+def unpack_nested_value(k, a):
+    i, (x, y) = k, a
+    return i * x - y
+
+
+@njit
+def unpack_zipped_rows(m, w):
+    s = 0.0
+    for (x, y), c in zip(m, w):
+        s += c * (x - y)
+    return s
+
+
+@njit
+def unpack_enumerated_list_items(m):
+    rows = [m[i, 0] for i in range(len(m))]  # a list of arrays: each one released once unpacked
+    pairs = [[m[i, 1, 0], m[i, 1, 1]] for i in range(len(m))]
+    s = 0.0
+    for i, (a, b, c) in enumerate(rows):
+        s += i * a + b * c
+    for i, (x, y) in enumerate(pairs):
+        s += i * x - y
+    return s
 
 
 @njit
@@ -132,9 +168,83 @@ def test_unpacking_the_wrong_count_is_a_value_error(n):
     assert str(got.value) == str(expected.value)
 
 
-def test_unpacking_a_2d_array_is_a_typing_error():
-    with pytest.raises(ruchey.TypingError):
-        pair_difference(numpy.ones((2, 2)))
+@pytest.mark.parametrize("seed", range(5))
+def test_unpacking_nested_targets_of_sequences(seed):
+    rng = make_rng(seed)
+    n = int(rng.integers(0, 8))
+    assert_same(unpack_enumerated_rows, rng.standard_normal((n, 3)))
+    assert_same(unpack_enumerated_rows, rng.integers(-9, 9, (n, 3)))
+    assert_same(unpack_nested_value, int(rng.integers(-5, 5)), rng.standard_normal(2))
+    assert_same(unpack_zipped_rows, rng.standard_normal((n, 2)), rng.standard_normal(n))
+    assert_same(unpack_enumerated_list_items, rng.standard_normal((n, 2, 3)))
+
+
+@pytest.mark.parametrize("shape", [(3, 2), (3, 4), (2, 0)])
+def test_unpacking_a_nested_target_of_the_wrong_count_is_a_value_error(shape):
+    m = numpy.ones(shape)
+    with pytest.raises(ValueError) as expected:
+        unpack_enumerated_rows.py_func(m)
+    with pytest.raises(ValueError) as got:
+        unpack_enumerated_rows(m)
+    assert str(got.value) == str(expected.value)
+
+
+def test_unpacked_list_items_and_rows_leak_nothing():
+    m = numpy.ones((200, 2, 3))
+    unpack_enumerated_list_items(m)
+    unpack_enumerated_planes(m)
+    before = rss_bytes()
+    for _ in range(2000):  # fresh arrays: one a view kept alive would keep all of its memory
+        unpack_enumerated_list_items(m)
+        unpack_enumerated_planes(numpy.ones((200, 2, 3)))
+        unpack_into_rows(numpy.ones((2, 600)))
+    after = rss_bytes()
+    if before is not None:
+        assert after - before < 8 << 20, f"RSS grew by {(after - before) >> 20} MB"
+
+
+@njit
+def unpack_into_rows(m):
+    a, b = m
+    a[0] = -1.0  # a view: m changes too
+    return a.sum() - 2 * b.sum()
+
+
+@njit
+def unpack_enumerated_planes(m):
+    s = 0.0
+    for i, (a, b) in enumerate(m):
+        s += i * a.sum() - b[..., 1:].sum()
+    return s
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_unpacking_an_nd_array_gives_views_of_its_rows(seed):
+    rng = make_rng(seed)
+    m = rng.standard_normal((2, int(rng.integers(1, 6))))
+    assert_same(unpack_into_rows, m)
+    assert_same(unpack_into_rows, numpy.asfortranarray(m))
+    assert_same(unpack_into_rows, rng.standard_normal((2, 3, 4))[:, ::2])
+    n = int(rng.integers(0, 5))
+    assert_same(unpack_enumerated_planes, rng.standard_normal((n, 2, 3)))
+    assert_same(unpack_enumerated_planes, rng.standard_normal((n, 2, 3, 4))[:, :, ::-1])
+
+
+@pytest.mark.parametrize("shape", [(3, 2), (1, 4), (0, 2)])
+def test_unpacking_an_nd_array_of_the_wrong_count_is_a_value_error(shape):
+    m = numpy.ones(shape)
+    with pytest.raises(ValueError) as expected:
+        unpack_into_rows.py_func(m)
+    with pytest.raises(ValueError) as got:
+        unpack_into_rows(m)
+    assert str(got.value) == str(expected.value)
+
+
+def test_unpacking_a_number_or_a_0d_array_is_a_typing_error():
+    with pytest.raises(ruchey.TypingError, match="cannot unpack"):
+        unpack_enumerated_rows(numpy.ones(3))
+    with pytest.raises(ruchey.TypingError, match="cannot unpack"):
+        pair_difference(numpy.ones(()))
 
 
 @pytest.mark.parametrize("seed", range(6))

@@ -1,37 +1,82 @@
-/* builtins/unpack.c — x, y = a of a 1-d array or a typed list a (x, y =
+/* builtins/unpack.c — x, y = a of an array or a typed list a (x, y =
  * numpy.split(v, 2)): infer makes the value a call of "array unpack" (a,
- * its ival the targets' count), a tuple of a's elements or items, after
+ * its ival the targets' count), a tuple of a's elements, rows (views, as
+ * a[i]) or items, after
  * checking at run time that a has that many (Python's ValueError
- * otherwise, as for any sequence).
+ * otherwise, as for any sequence). A nested target takes a sequence that
+ * is a field of the value (for i, (x, y) in enumerate(rows)): the store
+ * unpacks it there, with the same check.
  */
 #include "builtins/builtins.h"
 
-static const Type *ty_array_unpack(Infer *in, Node *n, const Type **args) {
-  const Type *t = args[0], *fields[64];
-  bool list = t->kind == TY_LIST && t->elem;
-  if (!list && (t->kind != TY_ARRAY || t->ndim != 1))
-    return ty_error(in, n, "cannot unpack %s: only a 1-d array's elements and a typed list's items are unpacked", t->name);
-  if (n->ival > 64) return ty_error(in, n, "cannot unpack into more than 64 targets");
-  for (int i = 0; i < n->ival; i++) fields[i] = t->elem;
-  return ty_tuple((int)n->ival, fields);
+/* what unpacking t gives each target: an element, a row (a[i]'s view) or an item */
+static const Type *unpacked_item(const Type *t) {
+  if (t->kind != TY_ARRAY || t->ndim == 1) return t->elem;
+  return ty_array(t->elem, t->ndim - 1, t->layout == 'C' ? 'C' : 'A', t->readonly);
 }
 
-static LLVMValueRef lo_array_unpack(Lower *l, Node *n) {
-  Node *a = n->list.items[0];
-  bool list = a->ty->kind == TY_LIST;
-  LLVMValueRef v = lo_expr(l, a), len = list ? lo_list_len(l, v) : lo_arr_shape(l, v, 0), want = const_i64(l, n->ival);
+const Type *ty_unpacked_tuple(const Type *t, int count) {
+  const Type *fields[64];
+  for (int i = 0; i < count; i++) fields[i] = unpacked_item(t);
+  return ty_tuple(count, fields);
+}
+
+const Type *ty_unpacked(Infer *in, Node *n, const Type *t, int count) {
+  bool list = t->kind == TY_LIST && t->elem;
+  if (!list && (t->kind != TY_ARRAY || t->ndim < 1))
+    return ty_error(in, n, "cannot unpack %s: only an array's rows and a typed list's items are unpacked", t->name);
+  if (count > 64) return ty_error(in, n, "cannot unpack into more than 64 targets");
+  return ty_unpacked_tuple(t, count);
+}
+
+/* a[i] of an array a of 2 or more dimensions: a view of its row, holding a reference */
+static LLVMValueRef row_view(Lower *l, const Type *t, LLVMValueRef a, int i) {
+  const Type *row = unpacked_item(t);
+  LLVMTypeRef dims = LLVMArrayType2(l->mod->i64, (uint64_t)row->ndim);
+  LLVMValueRef shape = LLVMGetUndef(dims), strides = LLVMGetUndef(dims);
+  for (int d = 0; d < row->ndim; d++) {
+    shape = LLVMBuildInsertValue(l->b, shape, lo_arr_shape(l, a, d + 1), (unsigned)d, "");
+    strides = LLVMBuildInsertValue(l->b, strides, lo_arr_stride(l, t, a, d + 1), (unsigned)d, "");
+  }
+  LLVMValueRef offset = LLVMBuildMul(l->b, const_i64(l, i), lo_arr_stride(l, t, a, 0), "");
+  LLVMValueRef data = LLVMBuildGEP2(l->b, l->mod->i8, LLVMBuildExtractValue(l->b, a, 2, ""), &offset, 1, "row");
+  LLVMValueRef v = LLVMGetUndef(lo_type(l, row));
+  v = LLVMBuildInsertValue(l->b, v, LLVMBuildExtractValue(l->b, a, 0, ""), 0, "");
+  v = LLVMBuildInsertValue(l->b, v, LLVMBuildExtractValue(l->b, a, 1, ""), 1, "");
+  v = LLVMBuildInsertValue(l->b, v, data, 2, "");
+  v = LLVMBuildInsertValue(l->b, v, shape, 3, "");
+  v = LLVMBuildInsertValue(l->b, v, strides, 4, "");
+  lo_refcount(l, row, v, true);
+  return v;
+}
+
+static const Type *ty_array_unpack(Infer *in, Node *n, const Type **args) {
+  return ty_unpacked(in, n, args[0], (int)n->ival);
+}
+
+LLVMValueRef lo_unpacked(Lower *l, const Type *seq, LLVMValueRef v, const Type *tuple) {
+  bool list = seq->kind == TY_LIST;
+  LLVMValueRef len = list ? lo_list_len(l, v) : lo_arr_shape(l, v, 0), want = const_i64(l, tuple->nfields);
   lo_raise_format_if(l, LLVMBuildICmp(l->b, LLVMIntSGT, len, want, ""), RT_ERR_VALUE,
                      "too many values to unpack (expected %lld)", &want, 1);
   lo_raise_format_if(l, LLVMBuildICmp(l->b, LLVMIntSLT, len, want, ""), RT_ERR_VALUE,
                      "not enough values to unpack (expected %lld, got %lld)", (LLVMValueRef[]){want, len}, 2);
-  LLVMValueRef t = LLVMGetUndef(lo_type(l, n->ty));
-  for (int i = 0; i < n->ival; i++) {
-    LLVMValueRef at = list ? lo_list_item_addr(l, a->ty->elem, v, const_i64(l, i))
-                           : lo_element_addr(l, a->ty, v, (LLVMValueRef[]){const_i64(l, i)});
-    LLVMValueRef item = lo_load_scalar(l, a->ty->elem, at);
-    if (ty_has_arrays(a->ty->elem)) lo_refcount(l, a->ty->elem, item, true);  /* the tuple's own, as an index's */
+  LLVMValueRef t = LLVMGetUndef(lo_type(l, tuple));
+  for (int i = 0; i < tuple->nfields && !list && seq->ndim > 1; i++)
+    t = LLVMBuildInsertValue(l->b, t, row_view(l, seq, v, i), (unsigned)i, "");
+  for (int i = 0; i < tuple->nfields && (list || seq->ndim == 1); i++) {
+    LLVMValueRef at = list ? lo_list_item_addr(l, seq->elem, v, const_i64(l, i))
+                           : lo_element_addr(l, seq, v, (LLVMValueRef[]){const_i64(l, i)});
+    LLVMValueRef item = lo_load_scalar(l, seq->elem, at);
+    if (ty_has_arrays(seq->elem)) lo_refcount(l, seq->elem, item, true);  /* the tuple's own, as an index's */
     t = LLVMBuildInsertValue(l->b, t, item, (unsigned)i, "");
   }
+  return t;
+}
+
+static LLVMValueRef lo_array_unpack(Lower *l, Node *n) {
+  Node *a = n->list.items[0];
+  LLVMValueRef v = lo_expr(l, a), t = lo_unpacked(l, a->ty, v, n->ty);
   lo_done_with(l, a, v);
   return t;
 }

@@ -44,6 +44,11 @@ static void lo_store(Lower *l, Node *target, const Type *t, LLVMValueRef v) {
     lo_store_scalar(l, target->ty, addr, lo_convert(l, v, t, target->ty));
     if (old) lo_refcount(l, target->ty, old, false);
     lo_done_with(l, target->lhs, base);
+  } else if (t->kind != TY_TUPLE) {  /* a nested target of an array or typed list (infer's ty_store) */
+    const Type *tuple = ty_unpacked_tuple(t, target->list.len);
+    LLVMValueRef items = lo_unpacked(l, t, v, tuple);
+    lo_refcount(l, t, v, false);  /* the sequence was owned, its items now the tuple's */
+    lo_store(l, target, tuple, items);
   } else {
     for (int i = 0; i < target->list.len; i++)
       lo_store(l, target->list.items[i], t->fields[i], LLVMBuildExtractValue(l->b, v, (unsigned)i, ""));
