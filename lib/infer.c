@@ -876,7 +876,7 @@ static void ty_store(Infer *in, Node *target, const Type *t, Node *at) {
       ty_time_store(in, at, t, elem);
     }
   } else {  /* tuple unpacking */
-    bool sequence = (t->kind == TY_ARRAY && t->ndim == 1) || (t->kind == TY_LIST && t->elem);
+    bool sequence = (t->kind == TY_ARRAY && t->ndim >= 1) || (t->kind == TY_LIST && t->elem);
     if (sequence && at->ty == t && !(t = ty_array_unpacked(in, at, target->list.len))) return;
     if (t->kind != TY_TUPLE || t->nfields != target->list.len) {
       ty_error(in, at, "cannot unpack %s into %d targets", t->name, target->list.len);
