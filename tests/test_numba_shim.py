@@ -683,3 +683,36 @@ def test_a_raise_in_a_ufunc_from_compiled_code_after_install_is_zero(tmp_path):
     """, tmp_path)
     assert done.returncode == 0, done.stderr
     assert done.stdout.splitlines() == ["ok unknown kind", "ok unknown kind"]
+
+
+@shim_only
+def test_round_digits_after_install_is_numbas_scaled_rounding(tmp_path):
+    """pandas-ta's Schaff trend cycle rounds a recursion with round(x, 8) at
+    each step: Numba scales by 10**8, rounds half to even and scales back
+    (NumPy's np.round), which near a half is not CPython's correctly rounded
+    answer; functions decorated after install_as_numba() round as Numba's,
+    ruchey's own keep CPython's."""
+    done = run_fresh("""
+        import numpy as np
+        import ruchey
+
+        def rounded(x, nd):
+            out = np.empty_like(x)
+            for i in range(x.size):
+                out[i] = round(x[i], nd)
+            return out
+
+        own = ruchey.njit(rounded)
+        numba = ruchey.install_as_numba()
+        theirs = numba.njit(rounded)
+        x = np.concatenate([np.random.default_rng(0).uniform(-100, 100, 20000), [28.770272205, 93.548466475, 0.5, 2.5,
+                            1e300, -1e-300, np.inf, np.nan]])
+        for nd in (0, 3, 8, -2):
+            assert np.array_equal(theirs(x, nd), np.round(x, nd), equal_nan=True), nd
+        cpython = np.array([round(float(v), 8) for v in x[:-2]])
+        assert np.array_equal(own(x[:-2], 8), cpython)
+        assert theirs(np.array([28.770272205]), 8)[0] == 28.7702722 != own(np.array([28.770272205]), 8)[0]
+        print("ok")
+    """, tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "ok"
