@@ -32,7 +32,7 @@ PACKAGES = ("stumpy", "pynndescent", "quantecon", "numbagg", "numba-stats", "fas
             "window-ops", "clifford", "dcor", "hyppo", "sgkit", "esda", "porespy", "pysheds",
             "scoringrules", "properscoring", "yasa", "trimap", "pacmap", "numba-kdtree", "numba_celltree",
             "numbalsoda", "numbakit-ode", "cooltools", "scvelo", "xarray-einstats", "arviz", "spectrum_utils", "matchms",
-            "choclo", "harmonica", "wotan", "pylops", "sigpy", "thewalrus", "py_vollib_vectorized", "pecanpy", "financepy")
+            "choclo", "harmonica", "wotan", "pylops", "sigpy", "thewalrus", "py_vollib_vectorized", "pecanpy", "financepy", "pandas-ta-classic")
 TIMEOUT = 1200
 
 
@@ -99,7 +99,8 @@ WITHOUT_DEPS = {"hapsira": ["astropy", "jplephem", "pandas", "pyerfa", "scipy"],
 # needs scikit-learn; window-ops is run through mlforecast's lag transforms too;
 # harmonica imports numba_progress (its progress bars) where it is installed
 ALSO = {"datashader": ["dask[dataframe]", "scikit-image"], "vectorbt": ["plotly<6"], "statsforecast": ["scikit-learn"],
-        "window-ops": ["mlforecast"], "harmonica": ["numba-progress"]}
+        "window-ops": ["mlforecast"], "harmonica": ["numba-progress"], "financepy": ["pandas<3"],
+        "pandas-ta-classic": ["pandas<3"]}
 
 # the version installed where the newest does not fit the venv: vectorbt
 # 1.x needs pandas 3, the other packages (and pandas' own row) pandas 2;

@@ -3218,6 +3218,54 @@ def financepy_monte_carlo():
     return out
 
 
+def _pandas_ta_frame(n=300, seed=0):
+    import pandas as pd
+    rng = np.random.default_rng(seed)
+    close = 100 * np.exp(np.cumsum(rng.normal(0, 0.01, n)))
+    high, low = close * (1 + rng.uniform(0, 0.01, n)), close * (1 - rng.uniform(0, 0.01, n))
+    return pd.DataFrame({"open": low + (high - low) * rng.uniform(size=n), "high": high, "low": low, "close": close,
+                         "volume": rng.uniform(1e3, 1e4, n)}, index=pd.date_range("2020-01-01", periods=n, freq="D"))
+
+
+def _pandas_ta_categories(*categories):
+    """Every indicator of the categories on one OHLCV frame, with its
+    defaults (mavp, which needs a periods series, left out)."""
+    import warnings
+    import pandas_ta_classic as ta
+    df = _pandas_ta_frame()
+    out = {}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for category in categories:
+            for name in ta.Category[category]:
+                if name != "mavp":
+                    out[name] = getattr(df.ta, name)().to_numpy(dtype=float, na_value=np.nan)
+    return out
+
+
+def pandas_ta_classic_overlap_trend():
+    """Moving averages and trend indicators (Jurik, Hull, MESA adaptive,
+    KAMA, SuperTrend, parabolic SAR, ... the recursive ones @njit loops)."""
+    return _pandas_ta_categories("overlap", "trend")
+
+
+def pandas_ta_classic_momentum_volatility():
+    """Momentum, cycle, volatility, volume, statistics and performance
+    indicators (RSX, Laguerre RSI, QQE, Fisher, TD sequential, Schaff trend
+    cycle's rounded recursion, Even Better Sinewave, Holt-Winters channel)."""
+    return _pandas_ta_categories("momentum", "cycles", "volatility", "volume", "statistics", "performance")
+
+
+def pandas_ta_classic_candles():
+    """Every candlestick pattern (cdl_pattern "all": 60-odd @njit pattern
+    scans), Heikin-Ashi candles and the z-scored candles."""
+    import pandas_ta_classic as ta  # noqa: F401 - registers the DataFrame accessor
+    df = _pandas_ta_frame(seed=1)
+    return {"patterns": df.ta.cdl_pattern(name="all").to_numpy(dtype=float), "ha": df.ta.ha().to_numpy(dtype=float),
+            "z": df.ta.cdl_z().to_numpy(dtype=float, na_value=np.nan),
+            "doji": df.ta.cdl_doji().to_numpy(dtype=float, na_value=np.nan)}
+
+
 WORKLOADS = {
     "stumpy": {"stump": stumpy_stump, "aamp": stumpy_aamp, "more": stumpy_more},
     "pynndescent": {"NNDescent": pynndescent_graph},
@@ -3309,4 +3357,7 @@ WORKLOADS = {
                 "precomp_first_order": pecanpy_precomp_first_order},
     "financepy": {"analytic": financepy_analytic, "trees_curves": financepy_trees_curves,
                   "monte_carlo": financepy_monte_carlo},
+    "pandas-ta-classic": {"overlap_trend": pandas_ta_classic_overlap_trend,
+                          "momentum_volatility": pandas_ta_classic_momentum_volatility,
+                          "candles": pandas_ta_classic_candles},
 }
