@@ -80,3 +80,70 @@ def test_a_none_item_where_a_value_is_needed_is_a_type_error():
         read_none(1)
     with pytest.raises(TypeError, match="None"):
         f(1)
+
+
+def appended_nones(n):
+    items = [1.0]
+    for i in range(n):
+        items.append(None if i % 3 == 0 else i * 0.5)
+    items.insert(1, None)
+    total, nones = 0.0, 0
+    for v in items:
+        if v is None:
+            nones += 1
+        else:
+            total += v
+    return total, nones, len(items)
+
+
+def returned(n):
+    factors = [None]
+    factors.append(np.arange(float(n)))
+    return factors
+
+
+def test_none_appended_or_inserted_makes_the_items_optional():
+    for n in (0, 1, 5, 12):
+        assert njit(appended_nones)(n) == appended_nones(n)
+
+
+def test_a_list_of_optionals_returned_to_python():
+    got = njit(returned)(4)
+    assert len(got) == 2 and got[0] is None
+    np.testing.assert_array_equal(got[1], returned(4)[1])
+
+
+def appended_optional_variable(n):
+    items = [0.5]
+    for i in range(n):
+        x = None
+        if i % 2:
+            x = i * 1.5
+        items.append(x)
+    total = 0.0
+    for v in items:
+        if v is not None:
+            total += v
+    return len(items), total
+
+
+def test_an_optional_variable_appended():
+    for n in (0, 1, 6):
+        assert njit(appended_optional_variable)(n) == appended_optional_variable(n)
+
+
+def kept_argument(a):
+    items = [None]
+    items.append(a)
+    return items
+
+
+def test_an_argument_array_kept_in_a_returned_list_of_optionals():
+    import gc
+    f = njit(kept_argument)
+    for _ in range(50):
+        got = f(np.arange(5.0) * 2.0)  # the argument's only other owner goes with the call
+        gc.collect()
+        assert got[0] is None
+        np.testing.assert_array_equal(got[1], np.arange(5.0) * 2.0)
+        del got

@@ -485,13 +485,26 @@ bool ty_list_takes(Infer *in, Node *n, const Type **args, Node *v, const Type *v
   return true;
 }
 
+/* An item given to append() or insert() that may be None (x if c else
+ * None): the Optional itself, not its value (the call's typing checked it
+ * is not None), so that it makes the items Optionals as in Numba. */
+static const Type *given_item(Infer *in, Node *v, const Type *t) {
+  const Type *var = v->kind == N_VAR ? in->f->var_types[v->var] : NULL;  /* a variable's read is its value's */
+  if (var && var->kind == TY_OPTIONAL) return v->ty = var;
+  if (v->kind != N_UNWRAP || !v->lhs->ty || v->lhs->ty->kind != TY_OPTIONAL) return t;
+  *v = *v->lhs;
+  return v->ty;
+}
+
 static const Type *ty_append(Infer *in, Node *n, const Type **args) {
-  return ty_list_takes(in, n, args, n->list.items[1], args[1]) ? TYS(TY_NONE) : NULL;
+  const Type *t = given_item(in, n->list.items[1], args[1]);
+  return ty_list_takes(in, n, args, n->list.items[1], t) ? TYS(TY_NONE) : NULL;
 }
 
 static const Type *ty_insert(Infer *in, Node *n, const Type **args) {
   if (!ty_is_int(args[1]) && args[1]->kind != TY_BOOL) return ty_error(in, n->list.items[1], "insert()'s index must be an integer");
-  return ty_list_takes(in, n, args, n->list.items[2], args[2]) ? TYS(TY_NONE) : NULL;
+  const Type *t = given_item(in, n->list.items[2], args[2]);
+  return ty_list_takes(in, n, args, n->list.items[2], t) ? TYS(TY_NONE) : NULL;
 }
 
 static const Type *items_of(Infer *in, Node *n, Node *x, const Type *t, const char *what);
@@ -1271,8 +1284,8 @@ const Builtin bi_lists[] = {
    lo_list_literal},
   {"in", NULL, NULL, BK_FUNCTION, 0, 2, 2, NULL, BF_COMPLEX, 0, 0, ty_in, lo_in},
   /* BF_STRINGS: a constant string argument is a str, not a dtype's name; BF_LISTS: [1, 2] a list */
-  LIST_METHOD("append", 1, 1, NULL, BF_RAISES | BF_STRINGS | BF_LISTS, 0, ty_append, lo_append),
-  LIST_METHOD("insert", 2, 2, NULL, BF_RAISES | BF_STRINGS | BF_LISTS, 0, ty_insert, lo_insert),
+  LIST_METHOD("append", 1, 1, NULL, BF_RAISES | BF_STRINGS | BF_LISTS | BF_NONE, 0, ty_append, lo_append),
+  LIST_METHOD("insert", 2, 2, NULL, BF_RAISES | BF_STRINGS | BF_LISTS | BF_NONE, 0, ty_insert, lo_insert),
   LIST_METHOD("extend", 1, 1, NULL, BF_RAISES | BF_STRINGS | BF_LISTS, 0, ty_extend, lo_extend),
   LIST_METHOD("pop", 0, 1, NULL, BF_RAISES, 0, ty_pop, lo_pop),
   LIST_METHOD("__delitem__", 1, 1, NULL, BF_RAISES, 1, ty_pop, lo_pop),
