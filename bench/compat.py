@@ -35,7 +35,7 @@ PACKAGES = ("stumpy", "pynndescent", "quantecon", "numbagg", "numba-stats", "fas
             "choclo", "harmonica", "wotan", "pylops", "sigpy", "thewalrus", "py_vollib_vectorized", "pecanpy",
             "mne-features", "tensorpac", "pynapple", "systole",
             "csrgraph", "verde", "opensimplex", "pyfixest",
-            "transitleastsquares", "PyMPDATA", "PySDM", "pandapower", "pybispectra")
+            "transitleastsquares", "PyMPDATA", "PySDM", "pandapower", "pybispectra", "financepy", "pandas-ta-classic")
 TIMEOUT = 1200
 
 
@@ -104,7 +104,8 @@ WITHOUT_DEPS = {"hapsira": ["astropy", "jplephem", "pandas", "pyerfa", "scipy"],
 # needs scikit-learn; window-ops is run through mlforecast's lag transforms too;
 # harmonica imports numba_progress (its progress bars) where it is installed
 ALSO = {"datashader": ["dask[dataframe]", "scikit-image"], "vectorbt": ["plotly<6"], "statsforecast": ["scikit-learn"],
-        "window-ops": ["mlforecast"], "harmonica": ["numba-progress"]}
+        "window-ops": ["mlforecast"], "harmonica": ["numba-progress"], "financepy": ["pandas<3"],
+        "pandas-ta-classic": ["pandas<3"]}
 
 # the version installed where the newest does not fit the venv: vectorbt
 # 1.x needs pandas 3, the other packages (and pandas' own row) pandas 2;

@@ -3724,6 +3724,197 @@ def pybispectra_single():
         return {**pybispectra_bispectrum(), **pybispectra_ppc_aac_tde()}
     finally:
         pb.set_precision("double")
+def _financepy_setup():
+    from financepy.market.curves import DiscountCurveFlat
+    from financepy.utils import Date, OptionTypes
+    value_dt = Date(1, 1, 2020)
+    return (value_dt, Date(1, 7, 2020), DiscountCurveFlat(value_dt, 0.05), DiscountCurveFlat(value_dt, 0.01),
+            OptionTypes)
+
+
+def financepy_analytic():
+    """financepy's closed forms: Black-Scholes values and greeks (ufuncs),
+    Barone-Adesi-Whaley and Bjerksund-Stensland American values (a secant
+    solver over a ufunc, a nested def reading nonlocals), implied
+    volatilities (an object-mode ufunc), SABR and SVI/SSVI smiles, Heston's
+    Lewis, Weber and Gatheral integrals, bivariate and trivariate normals."""
+    from financepy.models import black_scholes_analytic as b, sabr, volatility_fns as vf, heston
+    from financepy.products.equity import EquityVanillaOption
+    from financepy.models.black_scholes import BlackScholes
+    from financepy.utils import math as fm
+    value_dt, expiry, dc, div, ot = _financepy_setup()
+    rng = np.random.default_rng(0)
+    spots, vols = rng.uniform(80, 120, 6), rng.uniform(0.1, 0.4, 6)
+    out = {}
+    for name in ("bs_value", "bs_delta", "bs_gamma", "bs_vega", "bs_theta", "bs_rho", "bs_vanna"):
+        f = getattr(b, name)
+        out[name] = [f(s, 0.5, 100.0, 0.05, 0.01, v, o.value) for s, v in zip(spots, vols)
+                     for o in (ot.EUROPEAN_CALL, ot.EUROPEAN_PUT)]
+    out["american"] = [b.baw_value(s, 0.5, 100.0, 0.05, 0.01, v, phi) for s, v in zip(spots, vols) for phi in (1, -1)]
+    out["bjerksund"] = [b.bjerksund_stensland_value(s, 0.5, 100.0, 0.05, 0.01, v, o.value) for s, v in zip(spots, vols)
+                        for o in (ot.AMERICAN_CALL, ot.AMERICAN_PUT)]
+    strikes = np.linspace(85.0, 115.0, 7)
+    prices = b.bs_value(100.0, 0.5, strikes, 0.05, 0.01, 0.25, ot.EUROPEAN_CALL.value)
+    out["implied"] = b.bs_implied_volatility(100.0, 0.5, strikes, 0.05, 0.01, prices, ot.EUROPEAN_CALL.value)
+    opt = EquityVanillaOption(expiry, 100.0, ot.EUROPEAN_PUT)
+    m = BlackScholes(0.2)
+    out["vanilla"] = [opt.value(value_dt, 105.0, dc, div, m), opt.delta(value_dt, 105.0, dc, div, m),
+                      opt.vega(value_dt, 105.0, dc, div, m), opt.implied_volatility(value_dt, 105.0, dc, div, 4.0)]
+    ks = np.linspace(0.02, 0.06, 9)
+    out["sabr"] = [sabr.vol_function_sabr(np.array([0.2, 0.7, -0.3, 0.5]), 0.04, k, 1.5) for k in ks]
+    out["sabr_b1"] = [sabr.vol_function_sabr_beta_one(np.array([0.2, -0.3, 0.5]), 0.04, k, 1.5) for k in ks]
+    out["svi"] = [vf.vol_function_svi(np.array([0.03, 0.1, -0.3, 0.0, 0.1]), 100.0, k, 0.5) for k in strikes]
+    out["ssvi"] = [vf.vol_function_ssvi(np.array([0.2, 0.5, -0.3, 0.8]), 100.0, k, 0.5) for k in strikes]
+    out["clark"] = [vf.vol_function_clark(np.array([0.2, 0.01, 0.001]), 100.0, k, 0.5) for k in strikes]
+    h = heston.Heston(0.04, 2.0, 0.04, 0.3, -0.6)
+    call = EquityVanillaOption(expiry, 100.0, ot.EUROPEAN_CALL)
+    out["heston"] = [h.value_lewis(value_dt, call, 100.0, 0.05, 0.01), h.value_weber(value_dt, call, 100.0, 0.05, 0.01),
+                     h.value_gatheral(value_dt, call, 100.0, 0.05, 0.01)]
+    out["normals"] = [fm.phi2(0.3, -0.2, 0.5), fm.M(0.1, 0.2, 0.3), fm.phi3(0.1, 0.2, 0.3, 0.2, 0.3, 0.1),
+                      fm.normcdf_integrate(0.7)] + [fm.norminvcdf(p) for p in (0.01, 0.3, 0.9, 0.999)]
+    return out
+
+
+def financepy_trees_curves():
+    """financepy's lattices and grids: CRR binomial trees, Hull-White,
+    Black-Karasinski and Black-Derman-Toy trees with European and American
+    bond options, the PSOR finite-difference American put, Asian options'
+    approximations, an option-implied density and the discount-curve
+    interpolation schemes."""
+    from financepy.models import equity_crr_tree as crr
+    from financepy.models.hw_tree import HWTree
+    from financepy.models.bk_tree import BKTree
+    from financepy.models.bdt_tree import BDTTree
+    from financepy.models.finite_difference_psor import black_scholes_fd_psor
+    from financepy.models.option_implied_dbn import option_implied_dbn
+    from financepy.products.equity import EquityAsianOption
+    from financepy.products.equity.equity_asian_option import AsianOptionValuationMethods
+    from financepy.models.black_scholes import BlackScholes
+    from financepy.market.curves.interpolator import interpolate, InterpTypes
+    from financepy.utils.global_types import FinExerciseTypes
+    from financepy.utils import Date
+    value_dt, expiry, dc, div, ot = _financepy_setup()
+    out = {"crr": [crr.crr_tree_val(100.0, 0.05, 0.01, 0.25, 100, 0.75, o.value, 95.0, even)
+                   for o in (ot.AMERICAN_PUT, ot.EUROPEAN_CALL) for even in (0, 1)],
+           "crr_avg": [crr.crr_tree_val_avg(100.0, 0.05, 0.01, 0.25, 100, 0.75, o.value, 95.0)["value"]
+                       for o in (ot.AMERICAN_PUT, ot.AMERICAN_CALL)]}
+    times = np.linspace(0.0, 10.0, 21)
+    dfs = np.exp(-0.04 * times)
+    for cls, args in ((HWTree, (0.01, 0.05)), (BKTree, (0.2, 0.05)), (BDTTree, (0.2,))):
+        m = cls(*args, num_time_steps=40)
+        m.build_tree(5.0, times, dfs)
+        out[cls.__name__] = [np.ravel(list(m.bond_option(3.0, 95.0, 100.0, np.arange(1.0, 6.0),
+                                                         np.array([4.0, 4.0, 4.0, 4.0, 104.0]), e).values()))
+                             for e in (FinExerciseTypes.EUROPEAN, FinExerciseTypes.AMERICAN)]
+    out["psor"] = [black_scholes_fd_psor(100.0, 0.05, 0.01, 0.2, 1.0, 100.0, ot.AMERICAN_PUT.value)]
+    asian = EquityAsianOption(Date(1, 3, 2020), expiry, 100.0, ot.EUROPEAN_CALL, 20)
+    out["asian"] = [asian.value(value_dt, 100.0, dc, div, BlackScholes(0.2), method, 0.0)
+                    for method in AsianOptionValuationMethods]
+    ks = np.linspace(60.0, 140.0, 41)
+    out["density"] = option_implied_dbn(100.0, 0.5, 0.05, 0.01, ks, 0.2 + 0.0001 * (ks - 100) ** 2)
+    knots = np.array([0.0, 0.5, 1.0, 2.0, 5.0, 10.0])
+    knot_dfs = np.exp(-0.03 * knots - 0.001 * knots ** 2)
+    for it in (InterpTypes.FLAT_FWD_RATES, InterpTypes.LINEAR_FWD_RATES, InterpTypes.LINEAR_ZERO_RATES):
+        out["interp_" + it.name] = [interpolate(t, knots, knot_dfs, it.value) for t in np.linspace(0.1, 12.0, 17)]
+    return out
+
+
+def financepy_monte_carlo():
+    """financepy's simulations from np.random.seed inside compiled code:
+    Black-Scholes Monte Carlo values, Heston, GBM, Vasicek and CIR paths,
+    CIR and Vasicek zero-coupon prices (every CIR scheme but the exact one,
+    whose chi-square draws Numba makes its own way), LIBOR market model
+    forwards (one, several and N factors, with Sobol numbers), Sobol points,
+    Asian Monte Carlo and large-portfolio credit loss distributions."""
+    from financepy.models import heston, process_simulator as ps, cir_montecarlo as cir, vasicek_mc as vas, lmm_mc
+    from financepy.models import gauss_copula_lhp as lhp, loss_dbn_builder as loss
+    from financepy.models.sobol import get_uniform_sobol, get_gaussian_sobol
+    from financepy.products.equity import EquityVanillaOption, EquityAsianOption
+    from financepy.models.black_scholes import BlackScholes
+    from financepy.utils import Date
+    value_dt, expiry, dc, div, ot = _financepy_setup()
+    out = {}
+    opt, m = EquityVanillaOption(expiry, 100.0, ot.EUROPEAN_CALL), BlackScholes(0.2)
+    out["bs_mc"] = [opt.value_mc(value_dt, 105.0, dc, div, m, 2000, 42),
+                    opt.value_mc_numba_only(value_dt, 105.0, dc, div, m, 2000, 42)]
+    out["heston_paths"] = heston.get_paths(100.0, 0.05, 0.01, 0.04, 2.0, 0.04, 0.3, -0.6, 0.5, 0.01, 200, 7,
+                                           heston.HestonNumericalScheme.EULERLOG.value)[:, -1]
+    out["heston_mc"] = [heston.Heston(0.04, 2.0, 0.04, 0.3, -0.6).value_mc(value_dt, opt, 100.0, 0.05, 0.01, 200, 7, 0.01)]
+    out["gbm"] = ps.get_gbm_paths(50, 52, 1.0, 0.05, 100.0, 0.2, ps.FinGBMNumericalScheme.ANTITHETIC_SCHEME.value, 4)
+    out["heston_sim"] = ps.get_heston_paths(50, 52, 1.0, 0.05, 100.0, 0.04, 2.0, 0.04, 0.3, -0.5,
+                                            ps.FinHestonNumericalScheme.EULERLOG_SCHEME.value, 4)
+    out["vasicek_sim"] = ps.get_vasicek_paths(50, 52, 1.0, 0.05, 0.05, 0.2, 0.01, ps.FinVasicekNumericalScheme.NORMAL.value, 4)
+    out["cir_sim"] = ps.get_cir_paths(50, 52, 1.0, 0.05, 0.05, 0.2, 0.01, ps.CIRNumericalScheme.MILSTEIN_SCHEME.value, 4)
+    out["cir_zcb"] = [cir.zero_price(0.05, 0.2, 0.05, 0.1, 2.0)] + [
+        cir.zero_price_mc(0.05, 0.2, 0.05, 0.1, 2.0, 0.05, 200, 3, s.value)
+        for s in cir.CIRNumericalScheme if s != cir.CIRNumericalScheme.EXACT]
+    out["cir_path"] = cir.rate_path_mc(0.05, 0.2, 0.05, 0.1, 2.0, 0.05, 3, cir.CIRNumericalScheme.MILSTEIN.value)
+    out["vasicek"] = [vas.zero_price(0.05, 0.2, 0.05, 0.1, 2.0), vas.zero_price_mc(0.05, 0.2, 0.05, 0.1, 2.0, 0.05, 200, 3)]
+    fwd0, taus, zetas = np.full(8, 0.04), np.full(8, 0.5), np.full(8, 0.2)
+    alive = np.triu_indices(8)  # (time, forward): the forwards not yet fixed, all that is written (np.empty)
+    out["lmm_nf"] = lmm_mc.lmm_simulate_fwds_nf(8, 20, fwd0, zetas, np.eye(8) * 0.5 + 0.5, taus, 5)[:, alive[0], alive[1]]
+    out["lmm_1f"] = lmm_mc.lmm_simulate_fwds_1f(8, 20, 0, fwd0, zetas, taus, False, 5)[:, alive[0], alive[1]]
+    out["lmm_1f_sobol"] = lmm_mc.lmm_simulate_fwds_1f(8, 16, 0, fwd0, zetas, taus, True, 5)[:, alive[0], alive[1]]
+    fwds = lmm_mc.lmm_simulate_fwds_mf(8, 2, 20, 0, fwd0, np.full((2, 8), 0.1), taus, False, 5)
+    out["lmm_mf"] = fwds[:, alive[0], alive[1]]
+    out["lmm_swap"] = [lmm_mc.lmm_swap_pricer(0.04, 6, 20, fwd0, fwds, taus)]
+    out["sobol"] = get_uniform_sobol(64, 3)
+    out["sobol_gauss"] = get_gaussian_sobol(32, 2)
+    asian = EquityAsianOption(Date(1, 3, 2020), expiry, 100.0, ot.EUROPEAN_CALL, 20)
+    out["asian_mc"] = [asian.value_mc(value_dt, 100.0, dc, div, m, 500, 3, 0.0)]
+    out["lhp"] = [lhp.tr_surv_prob_lhp(0.03, 0.07, 100, np.full(100, 0.95), np.full(100, 0.4), 0.3),
+                  lhp.portfolio_cdf_lhp(0.05, 100, np.full(100, 0.05), np.full(100, 0.4), 0.3)]
+    out["loss_binomial"] = loss.indep_loss_dbn_hetero_adj_binomial(10, np.linspace(0.01, 0.1, 10), np.full(10, 0.6))
+    out["loss_gcd"] = loss.indep_loss_dbn_recursion_gcd(10, np.linspace(0.01, 0.1, 10), np.arange(1.0, 11.0))
+    return out
+
+
+def _pandas_ta_frame(n=300, seed=0):
+    import pandas as pd
+    rng = np.random.default_rng(seed)
+    close = 100 * np.exp(np.cumsum(rng.normal(0, 0.01, n)))
+    high, low = close * (1 + rng.uniform(0, 0.01, n)), close * (1 - rng.uniform(0, 0.01, n))
+    return pd.DataFrame({"open": low + (high - low) * rng.uniform(size=n), "high": high, "low": low, "close": close,
+                         "volume": rng.uniform(1e3, 1e4, n)}, index=pd.date_range("2020-01-01", periods=n, freq="D"))
+
+
+def _pandas_ta_categories(*categories):
+    """Every indicator of the categories on one OHLCV frame, with its
+    defaults (mavp, which needs a periods series, left out)."""
+    import warnings
+    import pandas_ta_classic as ta
+    df = _pandas_ta_frame()
+    out = {}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for category in categories:
+            for name in ta.Category[category]:
+                if name != "mavp":
+                    out[name] = getattr(df.ta, name)().to_numpy(dtype=float, na_value=np.nan)
+    return out
+
+
+def pandas_ta_classic_overlap_trend():
+    """Moving averages and trend indicators (Jurik, Hull, MESA adaptive,
+    KAMA, SuperTrend, parabolic SAR, ... the recursive ones @njit loops)."""
+    return _pandas_ta_categories("overlap", "trend")
+
+
+def pandas_ta_classic_momentum_volatility():
+    """Momentum, cycle, volatility, volume, statistics and performance
+    indicators (RSX, Laguerre RSI, QQE, Fisher, TD sequential, Schaff trend
+    cycle's rounded recursion, Even Better Sinewave, Holt-Winters channel)."""
+    return _pandas_ta_categories("momentum", "cycles", "volatility", "volume", "statistics", "performance")
+
+
+def pandas_ta_classic_candles():
+    """Every candlestick pattern (cdl_pattern "all": 60-odd @njit pattern
+    scans), Heikin-Ashi candles and the z-scored candles."""
+    import pandas_ta_classic as ta  # noqa: F401 - registers the DataFrame accessor
+    df = _pandas_ta_frame(seed=1)
+    return {"patterns": df.ta.cdl_pattern(name="all").to_numpy(dtype=float), "ha": df.ta.ha().to_numpy(dtype=float),
+            "z": df.ta.cdl_z().to_numpy(dtype=float, na_value=np.nan),
+            "doji": df.ta.cdl_doji().to_numpy(dtype=float, na_value=np.nan)}
 
 
 WORKLOADS = {
@@ -3831,4 +4022,9 @@ WORKLOADS = {
                    "sc_se_3ph": pandapower_sc_se_3ph},
     "pybispectra": {"bispectrum": pybispectra_bispectrum, "ppc_aac_tde": pybispectra_ppc_aac_tde,
                     "single": pybispectra_single},
+    "financepy": {"analytic": financepy_analytic, "trees_curves": financepy_trees_curves,
+                  "monte_carlo": financepy_monte_carlo},
+    "pandas-ta-classic": {"overlap_trend": pandas_ta_classic_overlap_trend,
+                          "momentum_volatility": pandas_ta_classic_momentum_volatility,
+                          "candles": pandas_ta_classic_candles},
 }

@@ -166,7 +166,10 @@ Spec *disp_best_spec(Dispatcher *self, const Type *const *args) {
   for (int i = 0; i < self->nspecs; i++) {
     int cost = self->specs[i].device ? -1 : 0;
     for (int a = 0; cost >= 0 && a < self->nparams; a++) {
-      int c = disp_conversion_cost(self->specs[i].args[a], args[a]);
+      const Type *want = self->specs[i].args[a];
+      int c = disp_conversion_cost(want, args[a]);
+      if (c < 0 && ty_is_int(want) && ty_is_float(args[a])) c = 4;  /* truncated (disp_call): Numba's unsafe
+                                                                     * conversion, which its typed containers refuse */
       cost = c < 0 ? -1 : cost + c;
     }
     if (cost >= 0 && (!best || cost < least)) best = &self->specs[i], least = cost;
@@ -348,7 +351,13 @@ PyObject *disp_call(Dispatcher *self, PyObject *const *args, void *extra) {
   for (int i = 0; i < self->nparams; i++) {
     RtArray *slot_array = disp_arg_units(s->args[i]) ? &arrays[a] : NULL;
     a += disp_arg_units(s->args[i]);
-    if (disp_unbox(args[i], s->args[i], &slots[i], slot_array, &argp[i]) < 0) {
+    PyObject *arg = args[i], *truncated = NULL;
+    if (ty_is_int(s->args[i]) && ty_is_float(types[i]))  /* a float for a declared int: truncated, as Numba's
+                                                          * unsafe conversion (disp_best_spec chose it) */
+      arg = truncated = PyNumber_Long(args[i]);
+    int unboxed = arg ? disp_unbox(arg, s->args[i], &slots[i], slot_array, &argp[i]) : -1;
+    Py_XDECREF(truncated);
+    if (unboxed < 0) {
       if (strings) disp_release_args(held, slots, argp, i, args, false);
       if (arrays != few) PyMem_Free(arrays);
       if (retp != ret) PyMem_Free(retp);

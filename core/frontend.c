@@ -2824,11 +2824,27 @@ static Node *fe_assert(Fe *fe, PyObject *s) {
   return n;
 }
 
+/* global x: reading x is reading the global, as without the declaration
+ * (Numba's too: the globals' values are frozen when compiling); storing to
+ * it, Python's STORE_GLOBAL, Numba refuses, and so does ruchey. */
+static Node *fe_global(Fe *fe, PyObject *s) {
+  PyObject *names = field(s, "names");
+  Node *n = new_node(fe, N_PASS, s);
+  for (Py_ssize_t i = 0; n && i < PyList_GET_SIZE(names); i++) {
+    const char *name = PyUnicode_AsUTF8(PyList_GET_ITEM(names, i));
+    if (find_var(fe, name) >= 0)
+      n = fe_error(fe, s, "assigning to the global variable '%s' is not supported in compiled code (its value "
+                   "is read when compiling): return the new value instead", name);
+  }
+  Py_DECREF(names);
+  return n;
+}
+
 static const struct { const char *kind, *what; } unsupported_stmts[] = {
   {"TryStar", "try/except*"},
   {"AsyncWith", "async with"},
   {"AsyncFunctionDef", "nested functions"}, {"ClassDef", "classes"},
-  {"Global", "global declarations"}, {"Nonlocal", "nonlocal declarations"},
+  {"Nonlocal", "nonlocal declarations"},
   {"AsyncFor", "async for"}, {"Match", "match"},
 };
 
@@ -2890,6 +2906,7 @@ static Node *fe_stmt_kind(Fe *fe, PyObject *s) {
   if (!strcmp(k, "Return")) return fe_return(fe, s);
   if (!strcmp(k, "Expr")) return fe_expr_stmt(fe, s);
   if (!strcmp(k, "Pass")) return new_node(fe, N_PASS, s);
+  if (!strcmp(k, "Global")) return fe_global(fe, s);
   if (!strcmp(k, "Break")) return new_node(fe, N_BREAK, s);
   if (!strcmp(k, "Continue")) return new_node(fe, N_CONTINUE, s);
   if (!strcmp(k, "Assert")) return fe_assert(fe, s);

@@ -99,6 +99,33 @@ static PyObject *inner_globals(Fe *fe) {
   return g;
 }
 
+/* `nonlocal x` at the top of a def that only reads x: x is a captured
+ * variable like any other read (a parameter of the made function), so the
+ * declaration goes from made's body (a list of its own: made is a shallow
+ * copy). Numba inlines such a closure, reading x; one that assigns to x is
+ * refused. */
+static bool drop_nonlocals(Fe *fe, PyObject *node, PyObject *made) {
+  PyObject *body = field(node, "body"), *stores = body_names(node, "Store"), *kept = PyList_New(0);
+  bool ok = body && stores && kept;
+  for (Py_ssize_t i = 0; ok && i < PyList_GET_SIZE(body); i++) {
+    PyObject *stmt = PyList_GET_ITEM(body, i);
+    if (!is_kind(stmt, "Nonlocal")) {
+      ok = PyList_Append(kept, stmt) == 0;
+      continue;
+    }
+    PyObject *names = field(stmt, "names");
+    for (Py_ssize_t k = 0; ok && k < PyList_GET_SIZE(names); k++)
+      if (PySequence_Contains(stores, PyList_GET_ITEM(names, k)) == 1)
+        ok = fe_error(fe, stmt, "a nested function that assigns to a variable of the enclosing function (nonlocal "
+                      "%s) is not supported in compiled code: return the new value instead",
+                      PyUnicode_AsUTF8(PyList_GET_ITEM(names, k))) != NULL;
+    Py_DECREF(names);
+  }
+  ok = ok && PyObject_SetAttrString(made, "body", kept) == 0;
+  Py_XDECREF(body); Py_XDECREF(stores); Py_XDECREF(kept);
+  return ok;
+}
+
 /* The inner function (a lambda or a def) with the captured variables as
  * parameters after its own, compiled by Python into a function of the
  * enclosing function's module, made a compiled function. */
@@ -116,7 +143,7 @@ static PyObject *make_inner(Fe *fe, PyObject *node, PyObject *captured) {
   PyObject *made = new_args ? PyObject_CallMethod(copy, "copy", "O", node) : NULL;
   PyObject *none = PyList_New(0);
   if (made && (PyObject_SetAttrString(new_args, "args", params) < 0 || PyObject_SetAttrString(made, "args", new_args) < 0 ||
-               (def && PyObject_SetAttrString(made, "decorator_list", none) < 0)))
+               (def && PyObject_SetAttrString(made, "decorator_list", none) < 0) || (def && !drop_nonlocals(fe, node, made))))
     Py_CLEAR(made);
   PyObject *tree = !made ? NULL : def ? PyObject_CallMethod(ast, "Module", "[O]O", made, none)
                                       : PyObject_CallMethod(ast, "Expression", "O", made);

@@ -55,6 +55,7 @@ static int64_t item_size(int kind) { return kind == TY_STR ? (int64_t)sizeof(RtS
 /* One more reference to each str and array an item at p holds (a
  * tuple's fields in turn), for a Python object made of it. */
 static void retain_held(const Type *t, char *p) {
+  if (t->kind == TY_OPTIONAL) retain_held(t->elem, p);  /* its value's; None's is zeros, holding nothing */
   if (t->kind == TY_STR) rt_str_retain(*(RtStr **)p);
   if (t->kind == TY_LIST || t->kind == TY_DICT || t->kind == TY_SET) __atomic_add_fetch(*(int64_t **)p, 1, __ATOMIC_ACQ_REL);
   RtMemInfo *mi = t->kind == TY_ARRAY || t->kind == TY_BYTES ? ((RtArray *)p)->meminfo : NULL;
@@ -1130,6 +1131,7 @@ void *typed_container(PyObject *o) {
  * reads): the argument arrays it borrows are made to keep their objects
  * (typed_box). */
 static bool holds_objects(const Type *t) {
+  if (t && t->kind == TY_OPTIONAL) return holds_objects(t->elem);  /* an array or None: a Python list, as Numba's */
   return t && (t->kind == TY_ARRAY || t->kind == TY_BYTES || t->kind == TY_LIST || t->kind == TY_DICT || t->kind == TY_CLASS ||
                t->kind == TY_SET || (t->kind == TY_TUPLE && ty_has_arrays(t)));  /* a tuple of strs or arrays */
 }

@@ -473,6 +473,9 @@ typedef struct CallTarget {
   bool self;             /* a recursive call to the function being lowered */
   bool barrier;          /* it reaches cuda.syncthreads(): callers run as fibers */
   bool grid_sync;        /* it reaches a grid group's sync() */
+  bool errors_ignored;   /* a @vectorize function's decorated after install_as_numba(): a raise in it
+                          * gives the zero of its type, as Numba's ufunc kernels in compiled code
+                          * ignore the call's status (ruchey's own propagate it) */
   const Type *ret_type;  /* NULL while a recursive call's type is unknown */
   Func *func;            /* the callee, typed for these arguments */
   const struct CompileOptions *func_opts; /* the options it was typed with */

@@ -615,3 +615,39 @@ def test_numpy_and_math_functions_pass_as_values_to_compiled_functions():
             assert got.dtype == expected.dtype and numpy.allclose(got, expected)
     for x in (0.0, 2.25, 10.5):
         assert through_math(x) == solver.py_func(math.sqrt, x) + solver.py_func(math.floor, x)
+
+
+# ---------------------------------------------------------------- nonlocal declarations in a nested def
+
+def reads_nonlocal(s, k, r, flip):
+    if flip:
+        s, k = k, s
+
+    def value(x, power):
+        nonlocal r, k  # read only: as reading them without the declaration
+        return (x - k) ** power * math.exp(-r)
+    return value(s, 2) + value(s * 0.5, 1)
+
+
+def writes_nonlocal(x):
+    count = 0
+
+    def bump(step):
+        nonlocal count
+        count = count + step
+        return count
+    bump(x)
+    return count
+
+
+def test_a_nested_def_reading_nonlocal_variables():
+    rng = make_rng(12)
+    f = njit(reads_nonlocal)
+    for s, k, r in rng.uniform(0.5, 3.0, (6, 3)):
+        for flip in (False, True):
+            assert f(s, k, r, flip) == pytest.approx(reads_nonlocal(s, k, r, flip), rel=1e-13)
+
+
+def test_a_nested_def_assigning_a_nonlocal_is_a_typing_error():
+    with pytest.raises(ruchey.TypingError, match="nonlocal count"):
+        njit(writes_nonlocal)(2)

@@ -203,3 +203,30 @@ def test_compiled_function_in_a_closure_named_tuple_is_called():
     f = make_formulae_user(formulae)
     for x in np.random.default_rng(4).uniform(-5, 5, 6):
         assert f(x) == f.py_func(x)
+# ---------------------------------------------------------------- global declarations
+
+SCALE = 2.5
+TABLE = np.arange(6.0)
+
+
+def declared_global_reads(i):
+    global SCALE
+    global TABLE
+    return TABLE[i] * SCALE
+
+
+def declared_global_store(x):
+    global SCALE
+    SCALE = x
+    return x
+
+
+def test_a_global_declaration_reads_the_global():
+    f = njit(declared_global_reads)
+    for i in range(6):
+        assert f(i) == declared_global_reads(i)
+
+
+def test_assigning_a_declared_global_is_a_typing_error():
+    with pytest.raises(ruchey.TypingError, match="global variable 'SCALE'"):
+        njit(declared_global_store)(1.0)

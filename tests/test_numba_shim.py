@@ -763,3 +763,82 @@ def test_bools_compared_with_is_and_bool_arrays_subtracted_stay_errors_in_ruchey
         is_false(True)
     with pytest.raises(ruchey.TypingError, match="boolean subtract"):
         minus(np.array([True, False]))
+
+
+@shim_only
+def test_a_raise_in_a_ufunc_from_compiled_code_after_install_is_zero(tmp_path):
+    """financepy's American-option pricers call a @vectorize Black-Scholes
+    value with an option type it raises for: Numba's ufunc kernels in
+    compiled code ignore the function's status, so the element is 0.0
+    (from Python the ufunc raises); functions decorated after
+    install_as_numba() do so too, ruchey's own keep the exception."""
+    done = run_fresh("""
+        import numpy as np
+        import ruchey
+
+        def priced(s, k, kind):
+            if kind == 1:
+                return max(s - k, 0.0)
+            raise ValueError("unknown kind")
+
+        own = ruchey.vectorize(["float64(float64, float64, int64)"])(priced)
+
+        @ruchey.njit
+        def own_call(s, k, kind):
+            return own(s, k, kind)
+
+        numba = ruchey.install_as_numba()
+        theirs = numba.vectorize(["float64(float64, float64, int64)"])(priced)
+
+        @numba.njit
+        def scalar_call(s, k, kind):
+            return theirs(s, k, kind) + 1.0
+
+        @numba.njit
+        def array_call(s, k, kinds):
+            return theirs(s, k, kinds)
+
+        assert scalar_call(120.0, 100.0, 1) == 21.0 and scalar_call(120.0, 100.0, 0) == 1.0
+        got = array_call(np.array([120.0, 90.0, 130.0]), np.full(3, 100.0), np.array([1, 1, 0]))
+        assert np.array_equal(got, [20.0, 0.0, 0.0]), got
+        for call in (lambda: theirs(120.0, 100.0, 0), lambda: own_call(120.0, 100.0, 0)):
+            try:
+                call()
+            except ValueError as e:
+                print("ok", e)
+    """, tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == ["ok unknown kind", "ok unknown kind"]
+
+
+@shim_only
+def test_round_digits_after_install_is_numbas_scaled_rounding(tmp_path):
+    """pandas-ta's Schaff trend cycle rounds a recursion with round(x, 8) at
+    each step: Numba scales by 10**8, rounds half to even and scales back
+    (NumPy's np.round), which near a half is not CPython's correctly rounded
+    answer; functions decorated after install_as_numba() round as Numba's,
+    ruchey's own keep CPython's."""
+    done = run_fresh("""
+        import numpy as np
+        import ruchey
+
+        def rounded(x, nd):
+            out = np.empty_like(x)
+            for i in range(x.size):
+                out[i] = round(x[i], nd)
+            return out
+
+        own = ruchey.njit(rounded)
+        numba = ruchey.install_as_numba()
+        theirs = numba.njit(rounded)
+        x = np.concatenate([np.random.default_rng(0).uniform(-100, 100, 20000), [28.770272205, 93.548466475, 0.5, 2.5,
+                            1e300, -1e-300, np.inf, np.nan]])
+        for nd in (0, 3, 8, -2):
+            assert np.array_equal(theirs(x, nd), np.round(x, nd), equal_nan=True), nd
+        cpython = np.array([round(float(v), 8) for v in x[:-2]])
+        assert np.array_equal(own(x[:-2], 8), cpython)
+        assert theirs(np.array([28.770272205]), 8)[0] == 28.7702722 != own(np.array([28.770272205]), 8)[0]
+        print("ok")
+    """, tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "ok"

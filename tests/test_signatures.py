@@ -244,3 +244,24 @@ def test_none_as_an_argument_type():
     for w in (weights, None):
         np.testing.assert_array_equal(hard_vote(votes, w), hard_vote.py_func(votes, w))
     assert len(hard_vote.signatures) == 2
+
+
+# ---------------------------------------------------------------- conversions to a declared signature
+
+def steps_and_scale(n, x):
+    total = 0.0
+    for i in range(n):
+        total += x * i
+    return total
+
+
+def test_a_float_for_a_declared_int_is_truncated_as_numba_converts_it():
+    f = njit("float64(int64, float64)")(steps_and_scale)
+    for n in (0.0, 3.0, 3.9, -2.5, 7.0):
+        assert f(n, 1.5) == steps_and_scale(int(n), 1.5)
+    assert f(np.float32(4.7), 2.0) == steps_and_scale(4, 2.0)
+    assert f(5, 2) == steps_and_scale(5, 2.0)
+    with pytest.raises(TypeError):
+        f(1 + 2j, 1.0)  # no complex converts to an int
+    with pytest.raises(TypeError):
+        f("3", 1.0)

@@ -517,3 +517,42 @@ def test_unsafe_tuple_setitem_replaces_one_item():
             f((3, 4, 5), 3)
     with pytest.raises(ruchey.TypingError, match="one type of numbers"):
         njit(lambda t: tuple_setitem(t, 0, 1))((1, 2.5))
+
+
+# ---------------------------------------------------------------- unpacking an array's rows
+
+def three_rows(m):
+    a, b, c = m
+    return a.sum() + 2.0 * b[0] - c[-1], a.shape[0]
+
+
+def bands(m):
+    lower, diag, upper = m.T  # an F-ordered view: each row strided
+    lower[0] = 0.0
+    return diag * 2.0 + lower + upper
+
+
+def cube_rows(t):
+    x, y = t
+    return x[1, 0] + y[0, 1]
+
+
+def test_unpacking_a_2d_arrays_rows():
+    rng = make_rng(31)
+    for cols in (1, 4, 9):
+        m = rng.standard_normal((3, cols))
+        assert njit(three_rows)(m) == three_rows(m)
+        m = rng.standard_normal((cols, 3))
+        got, want = m.copy(), m.copy()
+        numpy.testing.assert_array_equal(njit(bands)(got), bands(want))
+        numpy.testing.assert_array_equal(got, want)  # the rows are views: written through
+    t = rng.standard_normal((2, 3, 2))
+    assert njit(cube_rows)(t) == cube_rows(t)
+
+
+def test_unpacking_the_wrong_number_of_rows_is_a_value_error():
+    f = njit(three_rows)
+    with pytest.raises(ValueError, match="not enough values to unpack"):
+        f(numpy.ones((2, 4)))
+    with pytest.raises(ValueError, match="too many values to unpack"):
+        f(numpy.ones((4, 4)))

@@ -416,3 +416,44 @@ def test_from_njit_an_error_frees_the_result_being_filled():
         with pytest.raises(ZeroDivisionError):
             on(x, y)
     assert rss_bytes() - before < 64 * 2**20  # 320 MB if each result leaked
+
+
+# ---------------------------------------------------------------- forceobj
+
+def priced(s, k, kind):
+    """A float64 and an int64 operand; raises for an unknown kind."""
+    if kind == 1:
+        return max(s - k, 0.0)
+    if kind == -1:
+        return max(k - s, 0.0)
+    raise ValueError("unknown kind")
+
+
+def test_forceobj_runs_the_python_function_per_element():
+    u = vectorize(["float64(float64, float64, int64)"], forceobj=True)(priced)
+    rng = make_rng(41)
+    s, k = rng.uniform(50, 150, 30), rng.uniform(50, 150, 30)
+    kinds = rng.choice([1, -1], 30)
+    got = u(s, k, kinds)
+    assert got.dtype == np.float64
+    np.testing.assert_array_equal(got, reference(priced, s, k, kinds, otypes=[np.float64]))
+    assert u.types == ["dd" + np.dtype(np.int64).char + "->d"] and u.nin == 3 and u.__name__ == "priced"
+    scalar = u(120.0, 100.0, 1)
+    assert isinstance(scalar, np.float64) and scalar == 20.0
+    out = np.empty(30)
+    assert u(s, k[:1], kinds, out=out) is out
+    np.testing.assert_array_equal(out, reference(priced, s, k[:1], kinds, otypes=[np.float64]))
+
+
+def test_forceobj_errors_and_refusals():
+    u = vectorize(["float64(float64, float64, int64)"], forceobj=True)(priced)
+    with pytest.raises(ValueError, match="unknown kind"):
+        u(np.ones(3), np.ones(3), np.array([1, 0, 1]))
+    with pytest.raises(TypeError, match="not supported for the input types"):
+        u(np.ones(3), np.ones(3), np.ones(3))  # float64 kinds do not cast safely to int64
+    with pytest.raises(TypeError, match="needs signatures"):
+        vectorize(forceobj=True)(priced)
+    with pytest.raises(ValueError, match="nopython.*forceobj"):
+        vectorize(["float64(float64, float64, int64)"], forceobj=True, nopython=True)(priced)
+    with pytest.raises(TypeError, match="guvectorize.*forceobj"):
+        ruchey.guvectorize(["void(float64[:], float64[:])"], "(n)->(n)", forceobj=True)(lambda a, out: None)

@@ -20,6 +20,7 @@
  * turn), after the n already in kinds/offsets; their number, or -1 where
  * there are more than RT_HELD_FIELDS. */
 static int held_fields(const Type *t, int64_t at, int n, int32_t *kinds, int64_t *offsets) {
+  if (t->kind == TY_OPTIONAL) return held_fields(t->elem, at, n, kinds, offsets);  /* {value, flag}: None's is NULL */
   if (t->kind == TY_TUPLE) {
     for (int i = 0; i < t->nfields && n >= 0; i++)
       n = held_fields(t->fields[i], at + (int64_t)t->offsets[i], n, kinds, offsets);
@@ -55,6 +56,10 @@ static bool held_tuple(const Type *t) {
  * list's item alone: a list's box keeps its type (and so its unit, or its
  * class), a dict's keeps only kinds. */
 static bool plain_item(const Type *t, const char *what) {
+  if (t->kind == TY_NONE) return !strcmp(what, "lists");  /* [None], as Numba's, typed by what is appended later */
+  if (t->kind == TY_OPTIONAL)  /* a list of arrays and Nones: the value of each, or None */
+    return !strcmp(what, "lists") && ((ty_is_scalar(t->elem) && !ty_is_time(t->elem)) ||
+                                      t->elem->kind == TY_ARRAY || (t->elem->kind == TY_TUPLE && held_tuple(t->elem)));
   if (ty_is_time(t) || (ty_is_enum(t) && ty_is_scalar(t->elem))) return !strcmp(what, "lists");
   if (ty_is_scalar(t) || t->kind == TY_STR || t->kind == TY_ARRAY || t->kind == TY_CLASS) return true;
   if (t->kind == TY_BYTES) return !strcmp(what, "lists");  /* (dict values: not from Python, which has no type for them) */
@@ -78,6 +83,8 @@ bool ty_container_item(Infer *in, Node *at, const Type *t, const char *what) {
  * Numba's typed.List.empty_list(float64[:]) holds). */
 bool ty_container_fits(const Type *to, const Type *from) {
   if (to == from) return true;
+  if (to->kind == TY_OPTIONAL)  /* an item that may be None: None, or what fits its value */
+    return from->kind == TY_NONE || ty_container_fits(to->elem, from->kind == TY_OPTIONAL ? from->elem : from);
   if (to->kind == TY_ARRAY && from->kind == TY_ARRAY)  /* one struct for every layout: nothing converts */
     return to->elem == from->elem && to->ndim == from->ndim && to->layout == 'A' && (to->readonly || !from->readonly);
   bool numbers = ty_is_scalar(from) && ty_is_scalar(to);
@@ -98,6 +105,8 @@ bool ty_container_casts(const Type *to, const Type *from) {
   return ty_is_int(to) && ty_is_int(from);
 }
 
+static bool maybe_none(const Type *t) { return t->kind == TY_NONE || t->kind == TY_OPTIONAL; }
+
 /* Two container types as one: an empty one's (its types unknown) taken
  * from the other, inside containers too ([[]] and [[1]]). */
 const Type *ty_unify_containers(const Type *a, const Type *b) {
@@ -105,6 +114,10 @@ const Type *ty_unify_containers(const Type *a, const Type *b) {
   if (a == b) return a;
   if (a->kind == TY_LIST) {
     if (!a->elem || !b->elem) return !a->elem ? b : a;
+    if (maybe_none(a->elem) || maybe_none(b->elem)) {  /* [None] and [x]: a list of Optionals */
+      const Type *u = ty_unify(a->elem, b->elem);
+      return u ? ty_list(u) : NULL;
+    }
     const Type *e = ty_is_container(a->elem) && ty_is_container(b->elem) ? ty_unify_containers(a->elem, b->elem) : NULL;
     return e ? ty_list(e) : NULL;
   }
@@ -196,7 +209,10 @@ LLVMValueRef lo_keep_strs(Lower *l, const Type *t, LLVMValueRef v) {
 /* An item's (or a dict value's) value to store: owned where it holds references. */
 LLVMValueRef lo_item_value(Lower *l, Node *n, const Type *elem) {
   if (!ty_has_arrays(elem)) return lo_expr_as(l, n, elem);
-  return lo_keep_strs(l, elem, lo_owned(l, n));
+  LLVMValueRef v = lo_owned(l, n);
+  if (n->ty != elem && (n->ty->kind == TY_NONE || elem->kind == TY_OPTIONAL))
+    v = lo_convert(l, v, n->ty, elem);  /* None or an array into a list of Optional arrays: owned all the same */
+  return lo_keep_strs(l, elem, v);
 }
 
 /* Tells a new container (or one just settled) where its items of type
@@ -204,7 +220,7 @@ LLVMValueRef lo_item_value(Lower *l, Node *n, const Type *elem) {
 void lo_hold_items(Lower *l, const Type *elem, LLVMValueRef c, const char *fn) {
   int32_t kinds[RT_HELD_FIELDS];
   int64_t offsets[RT_HELD_FIELDS];
-  int n = elem && elem->kind == TY_TUPLE ? held_fields(elem, 0, 0, kinds, offsets) : 0;
+  int n = elem && (elem->kind == TY_TUPLE || elem->kind == TY_OPTIONAL) ? held_fields(elem, 0, 0, kinds, offsets) : 0;
   if (n <= 0) return;
   LLVMValueRef k = lo_alloca(l, LLVMArrayType2(l->mod->i32, (uint64_t)n), "held.kinds");
   LLVMValueRef o = lo_alloca(l, LLVMArrayType2(l->mod->i64, (uint64_t)n), "held.offsets");
@@ -373,7 +389,7 @@ static const Type *ty_list_slice(Infer *in, Node *n, const Type *base) {
 static bool is_slice_store(const Node *target) { return !target->str && target->rhs->kind == N_SLICE; }
 
 void ty_list_store(Infer *in, Node *target, const Type *t, Node *at) {
-  const Type *elem = ty_expr(in, target);
+  const Type *elem = ty_maybe_none(in, target);  /* (an Optional item stays one: the store is no read of it) */
   if (elem && is_slice_store(target)) {
     if (!elem->elem && t->kind == TY_LIST && t->elem) {  /* x = [] then x[:0] = y: y's items type x */
       ty_refine_container(in, at, target->lhs, t);
@@ -458,18 +474,36 @@ bool ty_list_takes(Infer *in, Node *n, const Type **args, Node *v, const Type *v
   if (!recv_item(args)) return ty_refine_container(in, n, n->list.items[0], ty_list(vt));
   const Type *u = ty_is_container(vt) && ty_is_container(recv_item(args)) ? ty_unify_containers(recv_item(args), vt) : NULL;
   if (u && u != recv_item(args)) return ty_refine_container(in, n, n->list.items[0], ty_list(u));  /* [[]] given [1] */
+  if (maybe_none(recv_item(args)) || maybe_none(vt)) {  /* [None] given an array: Numba's list of Optionals */
+    const Type *o = ty_unify(recv_item(args), vt);
+    if (o && o != recv_item(args) && plain_item(o, "lists")) return ty_refine_container(in, n, n->list.items[0], ty_list(o));
+    if (o == recv_item(args)) return true;
+  }
   if (!ty_container_fits(recv_item(args), vt) && !ty_container_casts(recv_item(args), vt))
     return ty_error(in, v, "cannot put %s into %s", vt->name, args[0]->name) != NULL;
   return true;
 }
 
+/* An item given to append() or insert() that may be None (x if c else
+ * None): the Optional itself, not its value (the call's typing checked it
+ * is not None), so that it makes the items Optionals as in Numba. */
+static const Type *given_item(Infer *in, Node *v, const Type *t) {
+  const Type *var = v->kind == N_VAR ? in->f->var_types[v->var] : NULL;  /* a variable's read is its value's */
+  if (var && var->kind == TY_OPTIONAL) return v->ty = var;
+  if (v->kind != N_UNWRAP || !v->lhs->ty || v->lhs->ty->kind != TY_OPTIONAL) return t;
+  *v = *v->lhs;
+  return v->ty;
+}
+
 static const Type *ty_append(Infer *in, Node *n, const Type **args) {
-  return ty_list_takes(in, n, args, n->list.items[1], args[1]) ? TYS(TY_NONE) : NULL;
+  const Type *t = given_item(in, n->list.items[1], args[1]);
+  return ty_list_takes(in, n, args, n->list.items[1], t) ? TYS(TY_NONE) : NULL;
 }
 
 static const Type *ty_insert(Infer *in, Node *n, const Type **args) {
   if (!ty_is_int(args[1]) && args[1]->kind != TY_BOOL) return ty_error(in, n->list.items[1], "insert()'s index must be an integer");
-  return ty_list_takes(in, n, args, n->list.items[2], args[2]) ? TYS(TY_NONE) : NULL;
+  const Type *t = given_item(in, n->list.items[2], args[2]);
+  return ty_list_takes(in, n, args, n->list.items[2], t) ? TYS(TY_NONE) : NULL;
 }
 
 static const Type *items_of(Infer *in, Node *n, Node *x, const Type *t, const char *what);
@@ -1257,11 +1291,12 @@ const Builtin bi_lists[] = {
    ty_empty_list, lo_empty_list},
   {"sorted", "builtins", "sorted", BK_FUNCTION, 0, 1, 1, sort_kw, BF_RAISES | BF_LISTS | BF_STRINGS | BF_COMPLEX, 0, 0, ty_sorted, lo_sorted},
   {"sum", "builtins", "sum", BK_FUNCTION, 0, 1, 2, NULL, BF_LISTS | BF_COMPLEX, 0, 0, ty_sum, lo_sum},
-  {"list literal", NULL, NULL, BK_FUNCTION, 0, 0, 1 << 20, NULL, BF_RAISES | BF_COMPLEX, 0, 0, ty_list_literal, lo_list_literal},
+  {"list literal", NULL, NULL, BK_FUNCTION, 0, 0, 1 << 20, NULL, BF_RAISES | BF_COMPLEX | BF_NONE, 0, 0, ty_list_literal,
+   lo_list_literal},
   {"in", NULL, NULL, BK_FUNCTION, 0, 2, 2, NULL, BF_COMPLEX, 0, 0, ty_in, lo_in},
   /* BF_STRINGS: a constant string argument is a str, not a dtype's name; BF_LISTS: [1, 2] a list */
-  LIST_METHOD("append", 1, 1, NULL, BF_RAISES | BF_STRINGS | BF_LISTS, 0, ty_append, lo_append),
-  LIST_METHOD("insert", 2, 2, NULL, BF_RAISES | BF_STRINGS | BF_LISTS, 0, ty_insert, lo_insert),
+  LIST_METHOD("append", 1, 1, NULL, BF_RAISES | BF_STRINGS | BF_LISTS | BF_NONE, 0, ty_append, lo_append),
+  LIST_METHOD("insert", 2, 2, NULL, BF_RAISES | BF_STRINGS | BF_LISTS | BF_NONE, 0, ty_insert, lo_insert),
   LIST_METHOD("extend", 1, 1, NULL, BF_RAISES | BF_STRINGS | BF_LISTS, 0, ty_extend, lo_extend),
   LIST_METHOD("pop", 0, 1, NULL, BF_RAISES, 0, ty_pop, lo_pop),
   LIST_METHOD("__delitem__", 1, 1, NULL, BF_RAISES, 1, ty_pop, lo_pop),

@@ -30,6 +30,19 @@ void lo_check_call(Lower *l, LLVMValueRef status) {
   position(l, ok);
 }
 
+/* A call's result, r being {status, result}: a failure propagates, but a
+ * @vectorize function's under Numba's readings (errors_ignored) gives the
+ * zero of its type. */
+static LLVMValueRef call_result(Lower *l, const CallTarget *t, LLVMValueRef r) {
+  LLVMValueRef status = LLVMBuildExtractValue(l->b, r, 0, "status"), v = LLVMBuildExtractValue(l->b, r, 1, "");
+  if (!t->errors_ignored) {
+    lo_check_call(l, status);
+    return v;
+  }
+  LLVMValueRef failed = LLVMBuildICmp(l->b, LLVMIntNE, status, const_i32(l, RT_OK), "");
+  return LLVMBuildSelect(l->b, failed, LLVMConstNull(LLVMTypeOf(v)), v, "");
+}
+
 /* body's guarded entry, {status, result} (its arguments but the last two):
  * an RtStackGuard on its frame, set by _setjmp (in a function of its own,
  * which LLVM never inlines, so that the caller's optimisation is not
@@ -172,9 +185,9 @@ LLVMValueRef lo_jit_call(Lower *l, Node *n) {
   if (n->op) lo_done_with(l, n->list.items[0], packed);
   else
     lo_call_args_done(l, n, args);
-  lo_check_call(l, LLVMBuildExtractValue(l->b, r, 0, "status"));
+  LLVMValueRef v = call_result(l, n->target, r);
   if (n->ty->kind == TY_NONE) return LLVMGetUndef(l->mod->i8);
-  return lo_convert(l, lo_take_result(l, callee->ret_type, LLVMBuildExtractValue(l->b, r, 1, "")), callee->ret_type, n->ty);
+  return lo_convert(l, lo_take_result(l, callee->ret_type, v), callee->ret_type, n->ty);
 }
 
 /* A call to the function target names with argument values of its
@@ -200,8 +213,7 @@ LLVMValueRef lo_jit_call_elem(Lower *l, Node *n, LLVMValueRef *vals) {
     args[i] = lo_convert(l, vals[i], t->kind == TY_ARRAY ? t->elem : t, callee->var_types[i]);
   }
   LLVMValueRef r = lo_call_body(l, fn, callee, n->target->func_opts, args, na);
-  lo_check_call(l, LLVMBuildExtractValue(l->b, r, 0, "status"));
-  return lo_convert(l, LLVMBuildExtractValue(l->b, r, 1, ""), callee->ret_type, n->ty->elem);
+  return lo_convert(l, call_result(l, n->target, r), callee->ret_type, n->ty->elem);
 }
 
 /* f(args) through a first-class function (ty_funcptr_call): f is the

@@ -8,6 +8,7 @@ scalar function inlined into a walk over NumPy's strided arguments.
 @guvectorize gives a generalized ufunc whose loop calls the compiled
 function once per outer element, on arrays of the core dimensions.
 """
+import functools
 import linecache
 import re
 
@@ -44,15 +45,17 @@ def _named(u, func):
     return u
 
 
-def _check_options(options):
+def _check_options(options, object_mode=False):
     unknown = set(options) - set(_OPTIONS)
     if unknown:
         raise TypeError(f"unsupported vectorize option(s): {', '.join(sorted(unknown))}")
     target = options.get("target", "cpu")
     if target not in _TARGETS:
         raise ValueError(f"vectorize target must be one of {', '.join(_TARGETS)}, not {target!r}")
-    if options.get("forceobj"):
-        raise TypeError("vectorize(forceobj=True) is not supported: ruchey compiles in nopython mode only")
+    if options.get("forceobj") and options.get("nopython"):
+        raise ValueError("Only one of 'nopython' or 'forceobj' can be True.")
+    if options.get("forceobj") and not object_mode:
+        raise TypeError("guvectorize(forceobj=True) is not supported: ruchey compiles in nopython mode only")
 
 
 def _scalar_dispatcher(func, options):
@@ -228,6 +231,65 @@ class DUFunc:
         return self._loops.nin
 
 
+class ObjectModeUFunc:
+    """``@vectorize([...], forceobj=True)``: Numba's object-mode ufunc calls
+    the Python function once per element, on the elements boxed as Python
+    objects (a float64 as a float, an int64 as an int), and stores each
+    result as its signature's return type. ruchey has no object mode, so it
+    runs the function through NumPy's frompyfunc: the operands cast to the
+    first signature that takes them all safely (as NumPy picks a ufunc's
+    loop), the results to that signature's return type."""
+
+    def __init__(self, func, sigs):
+        self.py_func = func
+        self.nin, self.nout = func.__code__.co_argcount, 1
+        self._loops = []  # (the arguments' dtypes, the result's dtype)
+        for sig in sigs:
+            sig = types.parse_signature(sig)
+            if sig.return_type is None:
+                raise TypeError(f"vectorize(forceobj=True) needs each signature's return type: {sig!r}")
+            if len(sig.args) != self.nin:
+                raise TypeError(f"the signature has {len(sig.args)} arguments, the function {self.nin}")
+            for t in sig.args + (sig.return_type,):
+                _describe(t)  # scalars only
+            self._loops.append((tuple(np.dtype(t.name) for t in sig.args), np.dtype(sig.return_type.name)))
+        self._elements = np.frompyfunc(func, self.nin, 1)
+        functools.update_wrapper(self, func)
+
+    @property
+    def types(self):
+        return ["".join(d.char for d in args) + "->" + ret.char for args, ret in self._loops]
+
+    def _loop(self, operands):
+        def takes(value, dtype):
+            if isinstance(value, (np.ndarray, np.generic)):
+                return np.can_cast(value.dtype, dtype)
+            return np.can_cast(np.min_scalar_type(value), dtype)  # a Python number, by its value
+        for args, ret in self._loops:
+            if all(takes(v, d) for v, d in zip(operands, args)):
+                return args, ret
+        seen = ", ".join(repr(_dtype_of(v).name) for v in operands)
+        raise TypeError(f"ufunc '{self.__name__}' not supported for the input types ({seen}): "
+                        f"none of its loops {self.types} takes them safely")
+
+    def __call__(self, *args, out=None):
+        if len(args) != self.nin:
+            raise TypeError(f"{self.__name__}() takes {self.nin} arguments ({len(args)} given)")
+        operands = [np.asarray(v) for v in args]
+        dtypes, ret = self._loop(args)
+        result = self._elements(*[v.astype(d, copy=False) for v, d in zip(operands, dtypes)])
+        if out is not None:
+            out = out[0] if isinstance(out, tuple) else out
+            np.copyto(out, np.asarray(result, dtype=ret))
+            return out
+        if not isinstance(result, np.ndarray):  # all operands scalars: a NumPy scalar, as a ufunc's
+            return ret.type(result)
+        return result.astype(ret)
+
+    def __repr__(self):
+        return f"<ruchey.ObjectModeUFunc '{self.__name__}'>"
+
+
 def _remade_dufunc(func, options):
     return DUFunc(func, **options)
 
@@ -253,9 +315,14 @@ def vectorize(ftylist_or_function=(), **options):
     elif isinstance(sigs, (str, types.Signature)):
         sigs = [sigs]
     sigs = list(sigs)
-    _check_options(options)
+    _check_options(options, object_mode=True)
 
     def wrap(func):
+        if options.get("forceobj"):
+            if not sigs:
+                raise TypeError("vectorize(forceobj=True) needs signatures: ruchey has no object mode to "
+                                "compile a loop per call's dtypes in")
+            return ObjectModeUFunc(func, sigs)
         if options.get("target") == "cuda":
             if not sigs:
                 raise TypeError("vectorize(target='cuda') needs signatures")
