@@ -32,7 +32,8 @@ PACKAGES = ("stumpy", "pynndescent", "quantecon", "numbagg", "numba-stats", "fas
             "window-ops", "clifford", "dcor", "hyppo", "sgkit", "esda", "porespy", "pysheds",
             "scoringrules", "properscoring", "yasa", "trimap", "pacmap", "numba-kdtree", "numba_celltree",
             "numbalsoda", "numbakit-ode", "cooltools", "scvelo", "xarray-einstats", "arviz", "spectrum_utils", "matchms",
-            "choclo", "harmonica", "wotan", "pylops", "sigpy", "thewalrus", "py_vollib_vectorized", "pecanpy")
+            "choclo", "harmonica", "wotan", "pylops", "sigpy", "thewalrus", "py_vollib_vectorized", "pecanpy",
+            "transitleastsquares", "hendrics")
 TIMEOUT = 1200
 
 

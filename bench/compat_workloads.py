@@ -3073,6 +3073,173 @@ def pecanpy_precomp_first_order():
     return out
 
 
+def _tls_light_curve(n=600, seed=0):
+    """A light curve with transits every 4.3 days (0.5% deep) and white noise."""
+    rng = np.random.default_rng(seed)
+    t = np.sort(rng.uniform(0, 20, n))
+    y = 1 + rng.normal(0, 1e-3, n)
+    y[np.abs((t % 4.3) - 2.0) < 0.08] -= 0.005
+    return t, y, np.full(n, 1e-3)
+
+
+def tls_kernels():
+    """transitleastsquares' compiled kernels called directly: fold and
+    foldfast, the out-of-transit residuals, the lowest residuals of one
+    duration, the edge-effect correction, T14, the running median, pink
+    noise, interp1d (two guvectorize kernels) and the fused kernel's fold
+    with its stable sort."""
+    from transitleastsquares import core, core_fused, grid, helpers, interpolation, stats
+    t, y, dy = _tls_light_curve()
+    w, inv = 30, 1 / dy**2
+    patched, patched_inv = np.concatenate([y, y[:w]]), np.concatenate([inv, inv[:w]])
+    out = {"fold": core.fold(t, 4.3, 0.7), "foldfast": core.foldfast(t, 4.3)}
+    out["ootr"] = ootr = core.out_of_transit_residuals(y, w, inv)
+    out["lowest"] = np.array(core.lowest_residuals_in_this_duration(
+        1 - helpers.running_mean(y, w), 1e-5, patched, w, np.linspace(1, 0.99, w) ** 2, patched_inv, 1.1, ootr,
+        0.1, 3, 600.0, 0.01), dtype=float)
+    out["edge"] = core.edge_effect_correction(y, patched, dy, patched_inv)
+    out["T14"] = np.array([grid.T14(R_s=r, M_s=1.0, P=p) for r in (0.5, 1, 2) for p in (1.0, 10.0)])
+    out["median"] = np.empty(len(y) - 31 + 1)
+    helpers._running_median_odd(y, 31, out["median"])
+    out["pink"] = stats._pink_noise(y, 25)
+    x = np.linspace(0, 1, 50)
+    out["interp"] = interpolation.interp1d(np.linspace(0.01, 0.99, 77), x)(np.sin(5 * x))
+    for i, part in enumerate(core_fused.fold_sort(t, y, inv, 4.3)):
+        out[f"fold_sort{i}"] = part
+    return out
+
+
+def _tls_search(backends):
+    import warnings
+    from transitleastsquares import transitleastsquares
+    t, y, dy = _tls_light_curve()
+    out = {}
+    for backend in backends:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # the default stellar density gives too few periods: TLS says so
+            r = transitleastsquares(t, y, dy, verbose=False).power(
+                period_min=3.0, period_max=6.0, oversampling_factor=2, duration_grid_step=1.15,
+                use_threads=2 if backend == "fused-threads" else 1, show_progress_bar=False, backend=backend,
+                verbose=False)
+        for key in ("periods", "power", "SDE", "period", "T0", "depth", "duration", "chi2"):
+            out[f"{backend}_{key}"] = getattr(r, key)
+    return out
+
+
+def tls_search_exact():
+    """The TLS search (power()) with its exact backends: the original
+    algorithm ("numba"), the fused allocation-free kernel, and the fused
+    kernel in prange threads; its final T0 fit and statistics. Then the
+    fused kernel on a regular cadence with a gap (28.8 min, as Kepler's),
+    where it folds by walking the cadence grid."""
+    import warnings
+    from transitleastsquares import transitleastsquares
+    out = _tls_search(("numba", "fused", "fused-threads"))
+    rng = np.random.default_rng(3)
+    t = np.arange(0, 27, 0.02)
+    t = t[(t < 12) | (t > 13.5)]
+    y = 1 + rng.normal(0, 1e-3, t.size)
+    y[np.abs((t % 4.3) - 2.0) < 0.08] -= 0.005
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        r = transitleastsquares(t, y, verbose=False).power(period_min=2.0, period_max=8.0, oversampling_factor=2,
+                                                          use_threads=1, show_progress_bar=False, backend="fused",
+                                                          verbose=False)
+    for key in ("periods", "power", "SDE", "period", "T0", "depth", "chi2"):
+        out[f"cadence_{key}"] = getattr(r, key)
+    return out
+
+
+def tls_search_approximate():
+    """The TLS search with its approximate backends, whose data are stored
+    in float32: stride bins ("fused-binned"), piecewise-constant templates
+    ("fused-pieces") and the default, piecewise-linear templates ("fused-pl")."""
+    return _tls_search(("fused-binned", "fused-pieces", "fused-pl"))
+
+
+def _hendrics_events(seed=0):
+    """Photon arrival times over 2000 s: a flat background and a 1.23 Hz pulsation."""
+    rng = np.random.default_rng(seed)
+    pulsed = np.sort(rng.uniform(0, 2000, 3000)) // (1 / 1.23) * (1 / 1.23) + rng.normal(0, 0.02, 3000)
+    return np.sort(np.concatenate([rng.uniform(0, 2000, 20000), pulsed]))
+
+
+def hendrics_histograms():
+    """HENDRICS' compiled histograms: bin edges and bins, 1-3 dimensions with
+    and without weights, and the n-dimensional one (array strides, ravel)."""
+    from hendrics import base
+    rng = np.random.default_rng(1)
+    x, y, z, w = rng.uniform(0, 1, 2000), rng.uniform(2, 3, 2000), rng.uniform(4, 5, 2000), rng.random(2000)
+    r2, r3 = ((0.0, 1.0), (2.0, 3.0)), ((0.0, 1.0), (2.0, 3.0), (4.0, 5.0))
+    edges = base.get_bin_edges(x, 13)
+    return {"edges": edges, "bins": np.array([base.compute_bin(v, edges) for v in x[:50]]),
+            "h1": base.hist1d_numba_seq(x, 17, (0.0, 1.0)), "h2": base.hist2d_numba_seq(x, y, (5, 7), r2),
+            "h3": base.hist3d_numba_seq((x, y, z), (4, 5, 6), r3),
+            "h1w": base.hist1d_numba_seq_weight(x, w, 17, (0.0, 1.0)),
+            "h2w": base.hist2d_numba_seq_weight(x, y, w, (5, 7), r2),
+            "h3w": base.hist3d_numba_seq_weight((x, y, z), w, (4, 5, 6), r3),
+            "hnd2": base.histnd_numba_seq(np.array([x, y]), np.array([5, 5]), np.array(r2)),
+            "hnd3": base.histnd_numba_seq(np.array([x, y, z]), np.array([5, 6, 7]), np.array(r3))}
+
+
+def hendrics_statistics():
+    """HENDRICS' Z^2_n statistics (on phases, on binned profiles with cached
+    harmonics, all harmonics at once), the H test, pulse phases with fdot
+    and fddot (parallel=True), profile shifts, its vectorized phase wrappers
+    and the Poisson log-likelihood."""
+    from hendrics import efsearch, ffa, ml_timing
+    times = _hendrics_events()
+    phase = 2 * np.pi * ((times * 1.23) % 1)
+    profile = np.histogram((times * 1.23) % 1, bins=32)[0].astype(float)
+    grid = np.linspace(-3, 3, 31)
+    return {"z2": efsearch.z_n_fast(phase, np.ones_like(phase), n=2),
+            "z4": efsearch.z_n_fast(phase[:999], np.sin(phase[:999]) + 1, n=4),
+            "z3_cached": ffa.z_n_fast_cached(profile, n=3), "z_all": ffa.z_n_fast_cached_all(profile, nmax=8),
+            "h_test": np.array(ffa.h_test(profile, nmax=8), dtype=float),
+            "phase": efsearch._fast_phase(times, 1.23), "phase_fdot": efsearch._fast_phase_fdot(times, 1.23, 1e-7),
+            "phase_fddot": efsearch._fast_phase_fddot(times, 1.23, 1e-7, 1e-12),
+            "shifts": efsearch.calculate_shifts(16, 32, 4, 2), "mod": efsearch.mod(np.arange(-5.0, 5.0), 3),
+            "roll": ffa.roll(np.arange(10.0), 3), "sum_arrays": ffa.sum_arrays(np.arange(5.0), np.arange(5.0)),
+            "sum_arrays_int": ffa.sum_arrays(np.arange(5), np.arange(5)),
+            "zero_to_one": ml_timing.phases_from_zero_to_one(grid),
+            "zero_to_one32": ml_timing.phases_from_zero_to_one(grid.astype(np.float32)),
+            "around_zero": ml_timing.phases_around_zero(grid), "around_zero_int": ml_timing.phases_around_zero(np.arange(-3, 4)),
+            "loglike": ml_timing.poisson_loglike(np.linspace(1, 5, 20), np.arange(20) % 6)}
+
+
+def hendrics_searches():
+    """HENDRICS' pulsation searches: the quasi-fast folding search (shifted
+    and summed sub-profiles, prange), the fast folding algorithm and its
+    search, the transient search, the sub-profile Z^2 search and the epoch
+    folding and Z^2 searches of event lists."""
+    import warnings
+    from hendrics import efsearch, ffa
+    from stingray.events import EventList
+    from stingray.pulse.search import epoch_folding_search, z_n_search
+    times = _hendrics_events()
+    rng = np.random.default_rng(2)
+    out = dict(zip(("qffa_f", "qffa_fdot", "qffa_stats"),
+                   efsearch.search_with_qffa(times, 1.2, 1.26, nbin=16, n=2, npfact=2, oversample=4, silent=True)))
+    counts = np.histogram(times, bins=np.arange(0, 2000, 0.05))[0].astype(float)
+    out["ffa_periods"], out["ffa_stats"] = ffa.ffa(counts[:5000], 16, z_n_n=2)
+    out["ffa_search_f"], out["ffa_search_stats"] = efsearch.search_with_ffa(times, 1.2, 1.26, nbin=16, n=2)[:2]
+    out["ffa_bins_p"], out["ffa_bins_stats"] = ffa.ffa_search(counts[:4000], 0.05, 0.7, 0.9)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        r = efsearch.transient_search(times, 1.2, 1.26, nbin=16, n=1, oversample=2)
+        events = EventList(times, gti=np.array([[0.0, 2000.0]]))
+        out["ef_f"], out["ef_stats"] = efsearch.folding_search(events, 1.2, 1.26, oversample=2,
+                                                               func=epoch_folding_search, nbin=16)[:2]
+        out["z2_f"], out["z2_stats"] = efsearch.folding_search(events, 1.2, 1.26, oversample=2, func=z_n_search,
+                                                               nbin=16)[:2]
+    out["transient_freqs"], out["transient_times"], out["transient_stats"] = r.freqs, r.times, r.stats
+    profiles = rng.poisson(5, (16, 32)).astype(float)
+    lin, quad = np.outer(np.linspace(-2, 2, 9), np.ones(5)), np.outer(np.ones(9), np.linspace(-1, 1, 5))
+    out["fast_step"] = efsearch._fast_step(profiles, lin, quad, np.arange(9), np.arange(5), 32, n=2)
+    out["sub_n"], out["sub_z"] = efsearch._average_and_z_sub_search(profiles, n=2)
+    return out
+
+
 WORKLOADS = {
     "stumpy": {"stump": stumpy_stump, "aamp": stumpy_aamp, "more": stumpy_more},
     "pynndescent": {"NNDescent": pynndescent_graph},
@@ -3162,4 +3329,8 @@ WORKLOADS = {
     "py_vollib_vectorized": {"prices_ivs": py_vollib_vectorized_prices_ivs, "greeks": py_vollib_vectorized_greeks},
     "pecanpy": {"sparse_otf": pecanpy_sparse_otf, "dense_otf": pecanpy_dense_otf,
                 "precomp_first_order": pecanpy_precomp_first_order},
+    "transitleastsquares": {"kernels": tls_kernels, "search_exact": tls_search_exact,
+                            "search_approximate": tls_search_approximate},
+    "hendrics": {"histograms": hendrics_histograms, "statistics": hendrics_statistics,
+                 "searches": hendrics_searches},
 }
