@@ -33,7 +33,7 @@ PACKAGES = ("stumpy", "pynndescent", "quantecon", "numbagg", "numba-stats", "fas
             "scoringrules", "properscoring", "yasa", "trimap", "pacmap", "numba-kdtree", "numba_celltree",
             "numbalsoda", "numbakit-ode", "cooltools", "scvelo", "xarray-einstats", "arviz", "spectrum_utils", "matchms",
             "choclo", "harmonica", "wotan", "pylops", "sigpy", "thewalrus", "py_vollib_vectorized", "pecanpy",
-            "transitleastsquares", "hendrics")
+            "transitleastsquares", "hendrics", "pytransit")
 TIMEOUT = 1200
 
 

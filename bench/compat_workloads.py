@@ -3240,6 +3240,135 @@ def hendrics_searches():
     return out
 
 
+def _pytransit_models(models):
+    """Each model's light curve for one parameter set (circular and
+    eccentric) and for two parameter sets at once."""
+    times = np.linspace(-0.2, 0.2, 500)
+    out = {}
+    for name, make, ldc in models:
+        tm = make()
+        tm.set_data(times)
+        kw = {"ldc": np.array(ldc)} if ldc else {}
+        many = {"ldc": np.array([ldc, ldc])} if ldc else {}
+        out[name] = tm.evaluate(k=0.1, **kw, t0=0.0, p=1.0, a=3.0, i=0.5 * np.pi - 0.05)
+        out[name + "_eccentric"] = tm.evaluate(k=0.1, **kw, t0=0.0, p=1.0, a=3.0, i=0.5 * np.pi - 0.05, e=0.1, w=0.5)
+        out[name + "_many"] = tm.evaluate(k=np.array([0.1, 0.12]), **many, t0=np.array([0.0, 0.01]),
+                                          p=np.array([1.0, 1.1]), a=np.array([3.0, 3.5]), i=np.array([1.52, 1.55]))
+    return out
+
+
+def pytransit_models():
+    """PyTransit's transit models: Mandel-Agol quadratic (direct and
+    interpolated), uniform, QPower2, chromosphere, the general model, and
+    RoadRunner with quadratic, power-2 and nonlinear limb darkening."""
+    import pytransit as pt
+    return _pytransit_models([
+        ("quadratic", pt.QuadraticModel, [0.3, 0.1]),
+        ("quadratic_interpolated", lambda: pt.QuadraticModel(interpolate=True), [0.3, 0.1]),
+        ("uniform", pt.UniformModel, []), ("qpower2", pt.QPower2Model, [0.3, 0.1]),
+        ("chromosphere", pt.ChromosphereModel, []), ("general", pt.GeneralModel, [0.3, 0.1]),
+        ("rr_quadratic", lambda: pt.RoadRunnerModel("quadratic"), [0.3, 0.1]),
+        ("rr_power2", lambda: pt.RoadRunnerModel("power-2"), [0.6, 0.5]),
+        ("rr_nonlinear", lambda: pt.RoadRunnerModel("nonlinear"), [0.3, 0.1, 0.1, -0.05])])
+
+
+def pytransit_orbits():
+    """PyTransit's orbits: eccentric and true anomalies by Newton's method,
+    iteration and series, projected distances (serial and prange), folding,
+    durations, eclipse phases, inclinations; and the secondary eclipse model."""
+    import pytransit as pt
+    from pytransit.orbits import orbits_py as o
+    times = np.linspace(-0.2, 0.2, 500)
+    pv = np.array([0.0, 1.0, 3.0, 0.5 * np.pi - 0.05, 0.1, 0.5])
+    i = 0.5 * np.pi - 0.05
+    tm = pt.EclipseModel()
+    tm.set_data(times + 0.5)
+    return {"ea_newton": o.ea_newton_v(times, 0.0, 1.0, 0.1, 0.5), "ea_iter": o.ea_iter_v(times, 0.0, 1.0, 0.1, 0.5),
+            "ta_newton": o.ta_newton_v(times, 0.0, 1.0, 0.1, 0.5), "ta_iter": o.ta_iter_v(times, 0.0, 1.0, 0.1, 0.5),
+            "ta_ps3": o.ta_ps3(times, 0.0, 1.0, 0.1, 0.5), "ta_ps5": o.ta_ps5(times, 0.0, 1.0, 0.1, 0.5),
+            "z_newton": o.z_newton_v(times, pv), "z_iter": o.z_iter_v(times, pv), "z_ps5": o.z_ps5(times, pv),
+            "z_newton_p": o.z_newton_p(times, pv), "z_iter_p": o.z_iter_p(times, pv),
+            "z_newton_mp": o.z_newton_mp(times, np.array([pv, pv * 1.01])), "fold": o.fold(times, 0.3, 0.01, 0.5),
+            "duration": o.duration_eccentric(1.0, 0.1, 3.0, i, 0.1, 0.5, 1),
+            "eclipse_phase": o.eclipse_phase(1.0, i, 0.1, 0.5), "i_from_ba": o.i_from_ba(0.3, 3.0),
+            "i_from_baew": o.i_from_baew(0.3, 3.0, 0.1, 0.5), "as_from_rhop": o.as_from_rhop(1.4, 3.0),
+            "d_from_pkaiews": o.d_from_pkaiews(1.0, 0.1, 3.0, i, 0.1, 0.5, 1),
+            "eclipse": tm.evaluate(k=0.1, t0=0.0, p=1.0, a=3.0, i=i, fr=1e-3)}
+
+
+def pytransit_more():
+    """More of PyTransit: RoadRunner over two passbands with supersampling,
+    the oblate planet model, its phase curves (parallel=True), the limb
+    darkening laws, its likelihoods, baselines, contamination, binning
+    and differential evolution's steps (np.random seeded in compiled code)."""
+    import numba
+    import pytransit as pt
+    from pytransit.contamination import contamination
+    from pytransit.lpf import lpf
+    from pytransit.lpf.baselines import legendrebaseline, linearbaseline
+    from pytransit.lpf.loglikelihood import clloglikelihood, logisticloglikelihood, wnloglikelihood
+    from pytransit.models.numba import ldmodels, phasecurves
+    from pytransit.utils import de, downsample
+    from pytransit.utils import phasecurves as planck
+    times = np.linspace(-0.2, 0.2, 300)
+    ldc = np.array([[0.3, 0.1], [0.2, 0.15]])
+    out = {}
+    tm = pt.RoadRunnerModel("quadratic")
+    tm.set_data(np.concatenate([times, times]), lcids=np.repeat([0, 1], times.size), pbids=[0, 1], nsamples=[1, 5],
+                exptimes=[0.0, 0.02])
+    out["rr_passbands"] = tm.evaluate(k=np.array([0.1, 0.11]), ldc=ldc, t0=0.0, p=1.0, a=3.0, i=1.52)
+    out["rr_passbands_eccentric"] = tm.evaluate(k=np.array([0.1, 0.11]), ldc=ldc, t0=0.0, p=1.0, a=3.0, i=1.52, e=0.2,
+                                                w=1.0)
+    tm = pt.OblatePlanetModel()
+    tm.set_data(times)
+    out["oblate"] = tm.evaluate(k=0.1, f=0.2, alpha=0.3, ldc=np.array([0.3, 0.1]), t0=0.0, p=1.0, a=3.0, i=1.52)
+    x = np.linspace(0, 2, 200)
+    out["ellipsoidal"] = phasecurves.ellipsoidal_variation(1e-4, 0.0, 1.0, 0.0, True, x)
+    out["doppler"] = phasecurves.doppler_boosting(1e-4, 0.0, 1.0, True, x)
+    out["ev_and_db"] = phasecurves.ev_and_db(1e-4, 2e-5, 0.0, 1.0, 0.0, True, x)
+    out["emission"] = phasecurves.emission(0.1, 0.1, 0.9, 0.1, 0.0, 1.0, True, x)
+    out["lambert"] = phasecurves.lambert_phase_function(3.0, 0.1, 0.3, 0.0, 1.0, True, x)
+    mu = np.linspace(0.01, 1, 50)
+    for name in ("ld_linear", "ld_quadratic", "ld_quadratic_tri", "ld_nonlinear", "ld_general", "ld_square_root",
+                 "ld_logarithmic", "ld_exponential", "ld_power_2", "ld_power_2_pm", "ld_uniform"):
+        out[name] = getattr(ldmodels, name)(mu, np.array([0.3, 0.1, 0.05, 0.02]) if name == "ld_nonlinear"
+                                            else np.array([0.3, 0.1]))
+    rng = np.random.default_rng(5)
+    t = np.sort(rng.uniform(0, 10, 300))
+    v, v2 = rng.normal(size=300), rng.normal(size=(300, 3))
+    out["binned"] = np.array(downsample.downsample_time_1d(t, v, 0.5))
+    out["binned_unsorted"] = np.array(downsample.downsample_time_1d(t[::-1].copy(), v, 0.5, 1.0, 9.0, False))
+    for i, part in enumerate(downsample.downsample_time_2d(t, v2, 0.5)):
+        out[f"binned_2d{i}"] = part
+    o, m, e = 1 + rng.normal(0, 1e-3, 300), np.ones((4, 300)), np.full((4, 2), 1e-3)
+    lcids, slices = np.repeat([0, 1], 150), np.array([[0, 150], [150, 300]])
+    out["lnlike"] = lpf.lnlike_normal(o, m[0], np.full(300, 1e-3))
+    out["lnlike_s"] = lpf.lnlike_normal_s(o, m[0], 1e-3)
+    out["lnlike_v"] = lpf.lnlike_normal_v(o, m, e, np.array([0, 1]), lcids)
+    out["map_pv"] = lpf.map_pv(np.array([[0.0, 1.0, 1.4, 0.3, 0.01], [0.1, 2.0, 1.2, 0.1, 0.02]]))
+    out["map_ldc"] = lpf.map_ldc(np.array([[0.3, 0.2, 0.4, 0.1]]))
+    out["logistic"] = logisticloglikelihood.lnlike_logistic(o, m, e, slices, np.array([0, 1]))
+    out["white_noise"] = wnloglikelihood.lnlike_normal(o, m, e, slices, np.array([0, 1]))
+    out["psum2d"] = clloglikelihood.psum2d(rng.normal(size=(3, 37)))
+    out["legendre"] = legendrebaseline.lbaseline(np.linspace(-1, 1, 300), lcids, rng.normal(size=(2, 7)),
+                                                 np.array([2, 3]), np.array([0, 3]))
+    out["linear"] = linearbaseline.linear_model(rng.normal(size=(2, 6)), lcids, np.array([0, 3]), np.array([2, 2]),
+                                                rng.normal(size=600))
+    out["contaminated"] = contamination.contaminate_light_curve(o, np.array([0.1, 0.2]), lcids)
+    out["planck"] = planck.summed_planck(np.array([3000.0, 5000.0]), np.linspace(4e-7, 9e-7, 50), np.ones(50))
+
+    @numba.njit
+    def seed(s):
+        np.random.seed(s)
+
+    seed(3)
+    pop = rng.normal(size=(20, 4))
+    out["de_population"] = np.zeros_like(pop)
+    de.evolve_population(pop, out["de_population"], 0.5, 0.9)
+    out["de_vector"] = de.evolve_vector(2, pop, 0.5, 0.9)
+    return out
+
+
 WORKLOADS = {
     "stumpy": {"stump": stumpy_stump, "aamp": stumpy_aamp, "more": stumpy_more},
     "pynndescent": {"NNDescent": pynndescent_graph},
@@ -3333,4 +3462,5 @@ WORKLOADS = {
                             "search_approximate": tls_search_approximate},
     "hendrics": {"histograms": hendrics_histograms, "statistics": hendrics_statistics,
                  "searches": hendrics_searches},
+    "pytransit": {"models": pytransit_models, "orbits": pytransit_orbits, "more": pytransit_more},
 }
