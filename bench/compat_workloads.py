@@ -3240,6 +3240,25 @@ def hendrics_searches():
     return out
 
 
+def hendrics_long_double():
+    """Event times in float128, as X-ray timing keeps them: stingray's
+    checks (is_sorted, check_isallfinite) try the compiled function, catch
+    its TypingError and convert; HENDRICS' folding searches of such events."""
+    import warnings
+    from hendrics import efsearch
+    from stingray.events import EventList
+    from stingray.pulse.search import epoch_folding_search
+    from stingray.utils import check_isallfinite, is_sorted
+    times = _hendrics_events().astype(np.longdouble)
+    out = {"sorted": is_sorted(times), "unsorted": is_sorted(times[::-1]), "finite": check_isallfinite(times)}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        events = EventList(times, gti=np.array([[0.0, 2000.0]], dtype=np.longdouble))
+        out["ef_f"], out["ef_stats"] = efsearch.folding_search(events, 1.2, 1.26, oversample=2,
+                                                               func=epoch_folding_search, nbin=16)[:2]
+    return {k: np.asarray(v, dtype=np.float64) for k, v in out.items()}
+
+
 def _pytransit_models(models):
     """Each model's light curve for one parameter set (circular and
     eccentric) and for two parameter sets at once."""
@@ -3461,6 +3480,6 @@ WORKLOADS = {
     "transitleastsquares": {"kernels": tls_kernels, "search_exact": tls_search_exact,
                             "search_approximate": tls_search_approximate},
     "hendrics": {"histograms": hendrics_histograms, "statistics": hendrics_statistics,
-                 "searches": hendrics_searches},
+                 "searches": hendrics_searches, "long_double": hendrics_long_double},
     "pytransit": {"models": pytransit_models, "orbits": pytransit_orbits, "more": pytransit_more},
 }
