@@ -3109,52 +3109,27 @@ def tls_kernels():
     return out
 
 
-def _tls_search(backends):
+def tls_regular_cadence():
+    """The fused search on a regular cadence with a gap (28.8 min, as
+    Kepler's), where it folds by walking the cadence grid (three-gap steps,
+    a certified walk, insertion repairs), and the original algorithm's."""
     import warnings
     from transitleastsquares import transitleastsquares
-    t, y, dy = _tls_light_curve()
-    out = {}
-    for backend in backends:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")  # the default stellar density gives too few periods: TLS says so
-            r = transitleastsquares(t, y, dy, verbose=False).power(
-                period_min=3.0, period_max=6.0, oversampling_factor=2, duration_grid_step=1.15,
-                use_threads=2 if backend == "fused-threads" else 1, show_progress_bar=False, backend=backend,
-                verbose=False)
-        for key in ("periods", "power", "SDE", "period", "T0", "depth", "duration", "chi2"):
-            out[f"{backend}_{key}"] = getattr(r, key)
-    return out
-
-
-def tls_search_exact():
-    """The TLS search (power()) with its exact backends: the original
-    algorithm ("numba"), the fused allocation-free kernel, and the fused
-    kernel in prange threads; its final T0 fit and statistics. Then the
-    fused kernel on a regular cadence with a gap (28.8 min, as Kepler's),
-    where it folds by walking the cadence grid."""
-    import warnings
-    from transitleastsquares import transitleastsquares
-    out = _tls_search(("numba", "fused", "fused-threads"))
     rng = np.random.default_rng(3)
     t = np.arange(0, 27, 0.02)
     t = t[(t < 12) | (t > 13.5)]
     y = 1 + rng.normal(0, 1e-3, t.size)
     y[np.abs((t % 4.3) - 2.0) < 0.08] -= 0.005
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        r = transitleastsquares(t, y, verbose=False).power(period_min=2.0, period_max=8.0, oversampling_factor=2,
-                                                          use_threads=1, show_progress_bar=False, backend="fused",
-                                                          verbose=False)
-    for key in ("periods", "power", "SDE", "period", "T0", "depth", "chi2"):
-        out[f"cadence_{key}"] = getattr(r, key)
+    out = {}
+    for backend in ("fused", "numba"):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            r = transitleastsquares(t, y, verbose=False).power(period_min=2.0, period_max=8.0, oversampling_factor=2,
+                                                              use_threads=1, show_progress_bar=False, backend=backend,
+                                                              verbose=False)
+        for key in ("periods", "power", "SDE", "period", "T0", "depth", "chi2"):
+            out[f"{backend}_{key}"] = getattr(r, key)
     return out
-
-
-def tls_search_approximate():
-    """The TLS search with its approximate backends, whose data are stored
-    in float32: stride bins ("fused-binned"), piecewise-constant templates
-    ("fused-pieces") and the default, piecewise-linear templates ("fused-pl")."""
-    return _tls_search(("fused-binned", "fused-pieces", "fused-pl"))
 
 
 def _hendrics_events(seed=0):
@@ -3477,8 +3452,7 @@ WORKLOADS = {
     "py_vollib_vectorized": {"prices_ivs": py_vollib_vectorized_prices_ivs, "greeks": py_vollib_vectorized_greeks},
     "pecanpy": {"sparse_otf": pecanpy_sparse_otf, "dense_otf": pecanpy_dense_otf,
                 "precomp_first_order": pecanpy_precomp_first_order},
-    "transitleastsquares": {"kernels": tls_kernels, "search_exact": tls_search_exact,
-                            "search_approximate": tls_search_approximate},
+    "transitleastsquares": {"kernels": tls_kernels, "regular_cadence": tls_regular_cadence},
     "hendrics": {"histograms": hendrics_histograms, "statistics": hendrics_statistics,
                  "searches": hendrics_searches, "long_double": hendrics_long_double},
     "pytransit": {"models": pytransit_models, "orbits": pytransit_orbits, "more": pytransit_more},
