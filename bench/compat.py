@@ -35,7 +35,8 @@ PACKAGES = ("stumpy", "pynndescent", "quantecon", "numbagg", "numba-stats", "fas
             "choclo", "harmonica", "wotan", "pylops", "sigpy", "thewalrus", "py_vollib_vectorized", "pecanpy",
             "mne-features", "tensorpac", "pynapple", "systole",
             "csrgraph", "verde", "opensimplex", "pyfixest",
-            "transitleastsquares", "PyMPDATA", "PySDM", "pandapower", "pybispectra", "financepy", "pandas-ta-classic")
+            "transitleastsquares", "PyMPDATA", "PySDM", "pandapower", "pybispectra", "financepy", "pandas-ta-classic",
+            "hendrics", "pytransit")
 TIMEOUT = 1200
 
 

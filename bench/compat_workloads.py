@@ -3915,6 +3915,294 @@ def pandas_ta_classic_candles():
     return {"patterns": df.ta.cdl_pattern(name="all").to_numpy(dtype=float), "ha": df.ta.ha().to_numpy(dtype=float),
             "z": df.ta.cdl_z().to_numpy(dtype=float, na_value=np.nan),
             "doji": df.ta.cdl_doji().to_numpy(dtype=float, na_value=np.nan)}
+def _tls_light_curve(n=600, seed=0):
+    """A light curve with transits every 4.3 days (0.5% deep) and white noise."""
+    rng = np.random.default_rng(seed)
+    t = np.sort(rng.uniform(0, 20, n))
+    y = 1 + rng.normal(0, 1e-3, n)
+    y[np.abs((t % 4.3) - 2.0) < 0.08] -= 0.005
+    return t, y, np.full(n, 1e-3)
+
+
+def tls_kernels():
+    """transitleastsquares' compiled kernels called directly: fold and
+    foldfast, the out-of-transit residuals, the lowest residuals of one
+    duration, the edge-effect correction, T14, the running median, pink
+    noise, interp1d (two guvectorize kernels) and the fused kernel's fold
+    with its stable sort."""
+    from transitleastsquares import core, core_fused, grid, helpers, interpolation, stats
+    t, y, dy = _tls_light_curve()
+    w, inv = 30, 1 / dy**2
+    patched, patched_inv = np.concatenate([y, y[:w]]), np.concatenate([inv, inv[:w]])
+    out = {"fold": core.fold(t, 4.3, 0.7), "foldfast": core.foldfast(t, 4.3)}
+    out["ootr"] = ootr = core.out_of_transit_residuals(y, w, inv)
+    out["lowest"] = np.array(core.lowest_residuals_in_this_duration(
+        1 - helpers.running_mean(y, w), 1e-5, patched, w, np.linspace(1, 0.99, w) ** 2, patched_inv, 1.1, ootr,
+        0.1, 3, 600.0, 0.01), dtype=float)
+    out["edge"] = core.edge_effect_correction(y, patched, dy, patched_inv)
+    out["T14"] = np.array([grid.T14(R_s=r, M_s=1.0, P=p) for r in (0.5, 1, 2) for p in (1.0, 10.0)])
+    out["median"] = np.empty(len(y) - 31 + 1)
+    helpers._running_median_odd(y, 31, out["median"])
+    out["pink"] = stats._pink_noise(y, 25)
+    x = np.linspace(0, 1, 50)
+    out["interp"] = interpolation.interp1d(np.linspace(0.01, 0.99, 77), x)(np.sin(5 * x))
+    for i, part in enumerate(core_fused.fold_sort(t, y, inv, 4.3)):
+        out[f"fold_sort{i}"] = part
+    return out
+
+
+def tls_regular_cadence():
+    """The fused search on a regular cadence with a gap (28.8 min, as
+    Kepler's), where it folds by walking the cadence grid (three-gap steps,
+    a certified walk, insertion repairs), and the original algorithm's."""
+    import warnings
+    from transitleastsquares import transitleastsquares
+    rng = np.random.default_rng(3)
+    t = np.arange(0, 27, 0.02)
+    t = t[(t < 12) | (t > 13.5)]
+    y = 1 + rng.normal(0, 1e-3, t.size)
+    y[np.abs((t % 4.3) - 2.0) < 0.08] -= 0.005
+    out = {}
+    for backend in ("fused", "numba"):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            r = transitleastsquares(t, y, verbose=False).power(period_min=2.0, period_max=8.0, oversampling_factor=2,
+                                                              use_threads=1, show_progress_bar=False, backend=backend,
+                                                              verbose=False)
+        for key in ("periods", "power", "SDE", "period", "T0", "depth", "chi2"):
+            out[f"{backend}_{key}"] = getattr(r, key)
+    return out
+
+
+def _hendrics_events(seed=0):
+    """Photon arrival times over 2000 s: a flat background and a 1.23 Hz pulsation."""
+    rng = np.random.default_rng(seed)
+    pulsed = np.sort(rng.uniform(0, 2000, 3000)) // (1 / 1.23) * (1 / 1.23) + rng.normal(0, 0.02, 3000)
+    return np.sort(np.concatenate([rng.uniform(0, 2000, 20000), pulsed]))
+
+
+def hendrics_histograms():
+    """HENDRICS' compiled histograms: bin edges and bins, 1-3 dimensions with
+    and without weights, and the n-dimensional one (array strides, ravel)."""
+    from hendrics import base
+    rng = np.random.default_rng(1)
+    x, y, z, w = rng.uniform(0, 1, 2000), rng.uniform(2, 3, 2000), rng.uniform(4, 5, 2000), rng.random(2000)
+    r2, r3 = ((0.0, 1.0), (2.0, 3.0)), ((0.0, 1.0), (2.0, 3.0), (4.0, 5.0))
+    edges = base.get_bin_edges(x, 13)
+    return {"edges": edges, "bins": np.array([base.compute_bin(v, edges) for v in x[:50]]),
+            "h1": base.hist1d_numba_seq(x, 17, (0.0, 1.0)), "h2": base.hist2d_numba_seq(x, y, (5, 7), r2),
+            "h3": base.hist3d_numba_seq((x, y, z), (4, 5, 6), r3),
+            "h1w": base.hist1d_numba_seq_weight(x, w, 17, (0.0, 1.0)),
+            "h2w": base.hist2d_numba_seq_weight(x, y, w, (5, 7), r2),
+            "h3w": base.hist3d_numba_seq_weight((x, y, z), w, (4, 5, 6), r3),
+            "hnd2": base.histnd_numba_seq(np.array([x, y]), np.array([5, 5]), np.array(r2)),
+            "hnd3": base.histnd_numba_seq(np.array([x, y, z]), np.array([5, 6, 7]), np.array(r3))}
+
+
+def hendrics_statistics():
+    """HENDRICS' Z^2_n statistics (on phases, on binned profiles with cached
+    harmonics, all harmonics at once), the H test, pulse phases with fdot
+    and fddot (parallel=True), profile shifts, its vectorized phase wrappers
+    and the Poisson log-likelihood."""
+    from hendrics import efsearch, ffa, ml_timing
+    times = _hendrics_events()
+    phase = 2 * np.pi * ((times * 1.23) % 1)
+    profile = np.histogram((times * 1.23) % 1, bins=32)[0].astype(float)
+    grid = np.linspace(-3, 3, 31)
+    return {"z2": efsearch.z_n_fast(phase, np.ones_like(phase), n=2),
+            "z4": efsearch.z_n_fast(phase[:999], np.sin(phase[:999]) + 1, n=4),
+            "z3_cached": ffa.z_n_fast_cached(profile, n=3), "z_all": ffa.z_n_fast_cached_all(profile, nmax=8),
+            "h_test": np.array(ffa.h_test(profile, nmax=8), dtype=float),
+            "phase": efsearch._fast_phase(times, 1.23), "phase_fdot": efsearch._fast_phase_fdot(times, 1.23, 1e-7),
+            "phase_fddot": efsearch._fast_phase_fddot(times, 1.23, 1e-7, 1e-12),
+            "shifts": efsearch.calculate_shifts(16, 32, 4, 2), "mod": efsearch.mod(np.arange(-5.0, 5.0), 3),
+            "roll": ffa.roll(np.arange(10.0), 3), "sum_arrays": ffa.sum_arrays(np.arange(5.0), np.arange(5.0)),
+            "sum_arrays_int": ffa.sum_arrays(np.arange(5), np.arange(5)),
+            "zero_to_one": ml_timing.phases_from_zero_to_one(grid),
+            "zero_to_one32": ml_timing.phases_from_zero_to_one(grid.astype(np.float32)),
+            "around_zero": ml_timing.phases_around_zero(grid), "around_zero_int": ml_timing.phases_around_zero(np.arange(-3, 4)),
+            "loglike": ml_timing.poisson_loglike(np.linspace(1, 5, 20), np.arange(20) % 6)}
+
+
+def hendrics_searches():
+    """HENDRICS' pulsation searches: the quasi-fast folding search (shifted
+    and summed sub-profiles, prange), the fast folding algorithm and its
+    search, the transient search, the sub-profile Z^2 search and the epoch
+    folding and Z^2 searches of event lists."""
+    import warnings
+    from hendrics import efsearch, ffa
+    from stingray.events import EventList
+    from stingray.pulse.search import epoch_folding_search, z_n_search
+    times = _hendrics_events()
+    rng = np.random.default_rng(2)
+    out = dict(zip(("qffa_f", "qffa_fdot", "qffa_stats"),
+                   efsearch.search_with_qffa(times, 1.2, 1.26, nbin=16, n=2, npfact=2, oversample=4, silent=True)))
+    counts = np.histogram(times, bins=np.arange(0, 2000, 0.05))[0].astype(float)
+    out["ffa_periods"], out["ffa_stats"] = ffa.ffa(counts[:5000], 16, z_n_n=2)
+    out["ffa_search_f"], out["ffa_search_stats"] = efsearch.search_with_ffa(times, 1.2, 1.26, nbin=16, n=2)[:2]
+    out["ffa_bins_p"], out["ffa_bins_stats"] = ffa.ffa_search(counts[:4000], 0.05, 0.7, 0.9)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        r = efsearch.transient_search(times, 1.2, 1.26, nbin=16, n=1, oversample=2)
+        events = EventList(times, gti=np.array([[0.0, 2000.0]]))
+        out["ef_f"], out["ef_stats"] = efsearch.folding_search(events, 1.2, 1.26, oversample=2,
+                                                               func=epoch_folding_search, nbin=16)[:2]
+        out["z2_f"], out["z2_stats"] = efsearch.folding_search(events, 1.2, 1.26, oversample=2, func=z_n_search,
+                                                               nbin=16)[:2]
+    out["transient_freqs"], out["transient_times"], out["transient_stats"] = r.freqs, r.times, r.stats
+    profiles = rng.poisson(5, (16, 32)).astype(float)
+    lin, quad = np.outer(np.linspace(-2, 2, 9), np.ones(5)), np.outer(np.ones(9), np.linspace(-1, 1, 5))
+    out["fast_step"] = efsearch._fast_step(profiles, lin, quad, np.arange(9), np.arange(5), 32, n=2)
+    out["sub_n"], out["sub_z"] = efsearch._average_and_z_sub_search(profiles, n=2)
+    return out
+
+
+def hendrics_long_double():
+    """Event times in float128, as X-ray timing keeps them: stingray's
+    checks (is_sorted, check_isallfinite) try the compiled function, catch
+    its TypingError and convert; HENDRICS' folding searches of such events."""
+    import warnings
+    from hendrics import efsearch
+    from stingray.events import EventList
+    from stingray.pulse.search import epoch_folding_search
+    from stingray.utils import check_isallfinite, is_sorted
+    times = _hendrics_events().astype(np.longdouble)
+    out = {"sorted": is_sorted(times), "unsorted": is_sorted(times[::-1]), "finite": check_isallfinite(times)}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        events = EventList(times, gti=np.array([[0.0, 2000.0]], dtype=np.longdouble))
+        out["ef_f"], out["ef_stats"] = efsearch.folding_search(events, 1.2, 1.26, oversample=2,
+                                                               func=epoch_folding_search, nbin=16)[:2]
+    return {k: np.asarray(v, dtype=np.float64) for k, v in out.items()}
+
+
+def _pytransit_models(models):
+    """Each model's light curve for one parameter set (circular and
+    eccentric) and for two parameter sets at once."""
+    times = np.linspace(-0.2, 0.2, 500)
+    out = {}
+    for name, make, ldc in models:
+        tm = make()
+        tm.set_data(times)
+        kw = {"ldc": np.array(ldc)} if ldc else {}
+        many = {"ldc": np.array([ldc, ldc])} if ldc else {}
+        out[name] = tm.evaluate(k=0.1, **kw, t0=0.0, p=1.0, a=3.0, i=0.5 * np.pi - 0.05)
+        out[name + "_eccentric"] = tm.evaluate(k=0.1, **kw, t0=0.0, p=1.0, a=3.0, i=0.5 * np.pi - 0.05, e=0.1, w=0.5)
+        out[name + "_many"] = tm.evaluate(k=np.array([0.1, 0.12]), **many, t0=np.array([0.0, 0.01]),
+                                          p=np.array([1.0, 1.1]), a=np.array([3.0, 3.5]), i=np.array([1.52, 1.55]))
+    return out
+
+
+def pytransit_models():
+    """PyTransit's transit models: Mandel-Agol quadratic (direct and
+    interpolated), uniform, QPower2, chromosphere, the general model, and
+    RoadRunner with quadratic, power-2 and nonlinear limb darkening."""
+    import pytransit as pt
+    return _pytransit_models([
+        ("quadratic", pt.QuadraticModel, [0.3, 0.1]),
+        ("quadratic_interpolated", lambda: pt.QuadraticModel(interpolate=True), [0.3, 0.1]),
+        ("uniform", pt.UniformModel, []), ("qpower2", pt.QPower2Model, [0.3, 0.1]),
+        ("chromosphere", pt.ChromosphereModel, []), ("general", pt.GeneralModel, [0.3, 0.1]),
+        ("rr_quadratic", lambda: pt.RoadRunnerModel("quadratic"), [0.3, 0.1]),
+        ("rr_power2", lambda: pt.RoadRunnerModel("power-2"), [0.6, 0.5]),
+        ("rr_nonlinear", lambda: pt.RoadRunnerModel("nonlinear"), [0.3, 0.1, 0.1, -0.05])])
+
+
+def pytransit_orbits():
+    """PyTransit's orbits: eccentric and true anomalies by Newton's method,
+    iteration and series, projected distances (serial and prange), folding,
+    durations, eclipse phases, inclinations; and the secondary eclipse model."""
+    import pytransit as pt
+    from pytransit.orbits import orbits_py as o
+    times = np.linspace(-0.2, 0.2, 500)
+    pv = np.array([0.0, 1.0, 3.0, 0.5 * np.pi - 0.05, 0.1, 0.5])
+    i = 0.5 * np.pi - 0.05
+    tm = pt.EclipseModel()
+    tm.set_data(times + 0.5)
+    return {"ea_newton": o.ea_newton_v(times, 0.0, 1.0, 0.1, 0.5), "ea_iter": o.ea_iter_v(times, 0.0, 1.0, 0.1, 0.5),
+            "ta_newton": o.ta_newton_v(times, 0.0, 1.0, 0.1, 0.5), "ta_iter": o.ta_iter_v(times, 0.0, 1.0, 0.1, 0.5),
+            "ta_ps3": o.ta_ps3(times, 0.0, 1.0, 0.1, 0.5), "ta_ps5": o.ta_ps5(times, 0.0, 1.0, 0.1, 0.5),
+            "z_newton": o.z_newton_v(times, pv), "z_iter": o.z_iter_v(times, pv), "z_ps5": o.z_ps5(times, pv),
+            "z_newton_p": o.z_newton_p(times, pv), "z_iter_p": o.z_iter_p(times, pv),
+            "z_newton_mp": o.z_newton_mp(times, np.array([pv, pv * 1.01])), "fold": o.fold(times, 0.3, 0.01, 0.5),
+            "duration": o.duration_eccentric(1.0, 0.1, 3.0, i, 0.1, 0.5, 1),
+            "eclipse_phase": o.eclipse_phase(1.0, i, 0.1, 0.5), "i_from_ba": o.i_from_ba(0.3, 3.0),
+            "i_from_baew": o.i_from_baew(0.3, 3.0, 0.1, 0.5), "as_from_rhop": o.as_from_rhop(1.4, 3.0),
+            "d_from_pkaiews": o.d_from_pkaiews(1.0, 0.1, 3.0, i, 0.1, 0.5, 1),
+            "eclipse": tm.evaluate(k=0.1, t0=0.0, p=1.0, a=3.0, i=i, fr=1e-3)}
+
+
+def pytransit_more():
+    """More of PyTransit: RoadRunner over two passbands with supersampling,
+    the oblate planet model, its phase curves (parallel=True), the limb
+    darkening laws, its likelihoods, baselines, contamination, binning
+    and differential evolution's steps (np.random seeded in compiled code)."""
+    import numba
+    import pytransit as pt
+    from pytransit.contamination import contamination
+    from pytransit.lpf import lpf
+    from pytransit.lpf.baselines import legendrebaseline, linearbaseline
+    from pytransit.lpf.loglikelihood import clloglikelihood, logisticloglikelihood, wnloglikelihood
+    from pytransit.models.numba import ldmodels, phasecurves
+    from pytransit.utils import de, downsample
+    from pytransit.utils import phasecurves as planck
+    times = np.linspace(-0.2, 0.2, 300)
+    ldc = np.array([[0.3, 0.1], [0.2, 0.15]])
+    out = {}
+    tm = pt.RoadRunnerModel("quadratic")
+    tm.set_data(np.concatenate([times, times]), lcids=np.repeat([0, 1], times.size), pbids=[0, 1], nsamples=[1, 5],
+                exptimes=[0.0, 0.02])
+    out["rr_passbands"] = tm.evaluate(k=np.array([0.1, 0.11]), ldc=ldc, t0=0.0, p=1.0, a=3.0, i=1.52)
+    out["rr_passbands_eccentric"] = tm.evaluate(k=np.array([0.1, 0.11]), ldc=ldc, t0=0.0, p=1.0, a=3.0, i=1.52, e=0.2,
+                                                w=1.0)
+    tm = pt.OblatePlanetModel()
+    tm.set_data(times)
+    out["oblate"] = tm.evaluate(k=0.1, f=0.2, alpha=0.3, ldc=np.array([0.3, 0.1]), t0=0.0, p=1.0, a=3.0, i=1.52)
+    x = np.linspace(0, 2, 200)
+    out["ellipsoidal"] = phasecurves.ellipsoidal_variation(1e-4, 0.0, 1.0, 0.0, True, x)
+    out["doppler"] = phasecurves.doppler_boosting(1e-4, 0.0, 1.0, True, x)
+    out["ev_and_db"] = phasecurves.ev_and_db(1e-4, 2e-5, 0.0, 1.0, 0.0, True, x)
+    out["emission"] = phasecurves.emission(0.1, 0.1, 0.9, 0.1, 0.0, 1.0, True, x)
+    out["lambert"] = phasecurves.lambert_phase_function(3.0, 0.1, 0.3, 0.0, 1.0, True, x)
+    mu = np.linspace(0.01, 1, 50)
+    for name in ("ld_linear", "ld_quadratic", "ld_quadratic_tri", "ld_nonlinear", "ld_general", "ld_square_root",
+                 "ld_logarithmic", "ld_exponential", "ld_power_2", "ld_power_2_pm", "ld_uniform"):
+        out[name] = getattr(ldmodels, name)(mu, np.array([0.3, 0.1, 0.05, 0.02]) if name == "ld_nonlinear"
+                                            else np.array([0.3, 0.1]))
+    rng = np.random.default_rng(5)
+    t = np.sort(rng.uniform(0, 10, 300))
+    v, v2 = rng.normal(size=300), rng.normal(size=(300, 3))
+    out["binned"] = np.array(downsample.downsample_time_1d(t, v, 0.5))
+    out["binned_unsorted"] = np.array(downsample.downsample_time_1d(t[::-1].copy(), v, 0.5, 1.0, 9.0, False))
+    for i, part in enumerate(downsample.downsample_time_2d(t, v2, 0.5)):
+        out[f"binned_2d{i}"] = part
+    o, m, e = 1 + rng.normal(0, 1e-3, 300), np.ones((4, 300)), np.full((4, 2), 1e-3)
+    lcids, slices = np.repeat([0, 1], 150), np.array([[0, 150], [150, 300]])
+    out["lnlike"] = lpf.lnlike_normal(o, m[0], np.full(300, 1e-3))
+    out["lnlike_s"] = lpf.lnlike_normal_s(o, m[0], 1e-3)
+    out["lnlike_v"] = lpf.lnlike_normal_v(o, m, e, np.array([0, 1]), lcids)
+    out["map_pv"] = lpf.map_pv(np.array([[0.0, 1.0, 1.4, 0.3, 0.01], [0.1, 2.0, 1.2, 0.1, 0.02]]))
+    out["map_ldc"] = lpf.map_ldc(np.array([[0.3, 0.2, 0.4, 0.1]]))
+    out["logistic"] = logisticloglikelihood.lnlike_logistic(o, m, e, slices, np.array([0, 1]))
+    out["white_noise"] = wnloglikelihood.lnlike_normal(o, m, e, slices, np.array([0, 1]))
+    out["psum2d"] = clloglikelihood.psum2d(rng.normal(size=(3, 37)))
+    out["legendre"] = legendrebaseline.lbaseline(np.linspace(-1, 1, 300), lcids, rng.normal(size=(2, 7)),
+                                                 np.array([2, 3]), np.array([0, 3]))
+    out["linear"] = linearbaseline.linear_model(rng.normal(size=(2, 6)), lcids, np.array([0, 3]), np.array([2, 2]),
+                                                rng.normal(size=600))
+    out["contaminated"] = contamination.contaminate_light_curve(o, np.array([0.1, 0.2]), lcids)
+    out["planck"] = planck.summed_planck(np.array([3000.0, 5000.0]), np.linspace(4e-7, 9e-7, 50), np.ones(50))
+
+    @numba.njit
+    def seed(s):
+        np.random.seed(s)
+
+    seed(3)
+    pop = rng.normal(size=(20, 4))
+    out["de_population"] = np.zeros_like(pop)
+    de.evolve_population(pop, out["de_population"], 0.5, 0.9)
+    out["de_vector"] = de.evolve_vector(2, pop, 0.5, 0.9)
+    return out
 
 
 WORKLOADS = {
@@ -4015,7 +4303,8 @@ WORKLOADS = {
     "verde": {"spline": verde_spline, "vector_spline_cv": verde_vector_spline_cv},
     "opensimplex": {"arrays": opensimplex_arrays, "points": opensimplex_points},
     "pyfixest": {"demean": pyfixest_demean, "collinear_nested_ritest": pyfixest_collinear_nested_ritest},
-    "transitleastsquares": {"exact": transitleastsquares_exact, "approximate": transitleastsquares_approximate},
+    "transitleastsquares": {"exact": transitleastsquares_exact, "approximate": transitleastsquares_approximate,
+                            "kernels": tls_kernels, "regular_cadence": tls_regular_cadence},
     "PyMPDATA": {"advection_1d": pympdata_advection_1d, "advection_2d": pympdata_advection_2d},
     "PySDM": {"box_coalescence": pysdm_box_coalescence, "parcel_condensation": pysdm_parcel_condensation},
     "pandapower": {"newton": pandapower_newton, "other_flows": pandapower_other_flows,
@@ -4027,4 +4316,7 @@ WORKLOADS = {
     "pandas-ta-classic": {"overlap_trend": pandas_ta_classic_overlap_trend,
                           "momentum_volatility": pandas_ta_classic_momentum_volatility,
                           "candles": pandas_ta_classic_candles},
+    "hendrics": {"histograms": hendrics_histograms, "statistics": hendrics_statistics,
+                 "searches": hendrics_searches, "long_double": hendrics_long_double},
+    "pytransit": {"models": pytransit_models, "orbits": pytransit_orbits, "more": pytransit_more},
 }

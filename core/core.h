@@ -27,6 +27,10 @@
 extern PyObject *core_TypingError;
 /* A compile asked for arguments' values (literally()) it was not given. */
 extern PyObject *core_LiteralRequest;
+/* An argument compiled code cannot take: a TypingError, as Numba raises
+ * (packages catch it to convert the argument: stingray's float128 times),
+ * and a TypeError, as Python would. */
+extern PyObject *core_ArgumentTypeError;
 /* libruchey, loaded on first use (the first compile), or NULL with an
  * exception set. */
 const RucheyAPI *core_api(void);

@@ -12,6 +12,7 @@
 #include "core.h"
 
 PyObject *core_TypingError;
+PyObject *core_ArgumentTypeError;
 PyObject *core_LiteralRequest;
 
 /* print() in @njit code: the line goes to sys.stdout, in order with the
@@ -568,8 +569,14 @@ PyMODINIT_FUNC PyInit__core(void) {
   core_LiteralRequest = core_TypingError ? PyErr_NewExceptionWithDoc(
       "ruchey.LiteralRequest", "A compile needed the value of an argument the function takes literally() of, "
       "and was given only its type.", core_TypingError, NULL) : NULL;
-  if (!core_LiteralRequest || PyModule_AddObjectRef(m, "TypingError", core_TypingError) < 0 ||
+  PyObject *bases = core_TypingError ? PyTuple_Pack(2, core_TypingError, PyExc_TypeError) : NULL;
+  core_ArgumentTypeError = bases ? PyErr_NewExceptionWithDoc(
+      "ruchey.ArgumentTypeError", "An argument of a type compiled code cannot take: a TypingError, as Numba "
+      "raises, and a TypeError.", bases, NULL) : NULL;
+  Py_XDECREF(bases);
+  if (!core_LiteralRequest || !core_ArgumentTypeError || PyModule_AddObjectRef(m, "TypingError", core_TypingError) < 0 ||
       PyModule_AddObjectRef(m, "LiteralRequest", core_LiteralRequest) < 0 ||
+      PyModule_AddObjectRef(m, "ArgumentTypeError", core_ArgumentTypeError) < 0 ||
       PyType_Ready(&DispatcherType) < 0 || PyType_Ready(&MemInfoType) < 0 || PyType_Ready(&YieldsType) < 0 || typed_add_to_module(m) < 0 ||
       PyModule_AddObjectRef(m, "Dispatcher", (PyObject *)&DispatcherType) < 0 ||
       !names || PyModule_AddObjectRef(m, "SCALAR_NAMES", names) < 0 || cu_add_to_module(m) < 0 ||

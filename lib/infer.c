@@ -690,6 +690,23 @@ static bool spread_builtin_args(Infer *in, Node *n) {
   return true;
 }
 
+/* numpy.f(x, o) of a ufunc taking out=: its output given by position after
+ * its inputs, as NumPy and Numba take it, read as numpy.f(x, out=o). */
+static void positional_out(Infer *in, Node *n) {
+  const Builtin *bi = n->bi;
+  if (!bi->lower_elem || bi->kind != BK_FUNCTION || n->list.len != bi->max_args + 1 || ty_kwarg(n, "out")) return;
+  bool takes_out = false;
+  for (int k = 0; bi->keywords && bi->keywords[k]; k++) takes_out |= !strcmp(bi->keywords[k], "out");
+  if (!takes_out) return;
+  Node **items = arena_alloc(in->f->arena, sizeof(Node *) * (size_t)(n->kw.len + 1));
+  const char **names = arena_alloc(in->f->arena, sizeof(char *) * (size_t)(n->kw.len + 1));
+  for (int i = 0; i < n->kw.len; i++) items[i] = n->kw.items[i], names[i] = n->kw_names[i];
+  items[n->kw.len] = n->list.items[--n->list.len];
+  names[n->kw.len] = "out";
+  n->kw = (NodeList){.items = items, .len = n->kw.len + 1};
+  n->kw_names = names;
+}
+
 /* A call: every argument typed, then the builtin's typer. A method's row
  * is found from its receiver's type, the first argument. */
 static const Type *ty_call(Infer *in, Node *n) {
@@ -717,6 +734,7 @@ static const Type *ty_call(Infer *in, Node *n) {
     n->kw.items[kept++] = x;
   }
   n->kw.len = kept;
+  positional_out(in, n);
   if ((n->bi->flags & BF_ARRAYLIKE) && !ty_arraylike_args(in, n, args)) return NULL;
   /* a ufunc of 0-d arrays gives a number; arguments past the row's least may be outputs (numpy.round(x, 1, out)) */
   bool no_out = !ty_kwarg(n, "out") && n->list.len - (n->bi->kind == BK_METHOD) <= n->bi->min_args;

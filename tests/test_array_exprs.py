@@ -360,6 +360,34 @@ def test_ufunc_out_argument(name):
     close_enough(u(*args), big[::2, ::2], name)
 
 
+@pytest.mark.parametrize("name", ["sqrt", "add", "multiply", "logical_and", "sign", "arctan2", "less"])
+def test_ufunc_output_given_by_position(name):
+    u = getattr(np, name)
+    params = ", ".join(f"x{i}" for i in range(u.nin))
+    f = define(f"@ruchey.njit\ndef f(out, {params}):\n    r = np.{name}({params}, out)\n    return r\n")
+    args = [np.abs(array(RNG, np.float64, (4, 5))) for _ in range(u.nin)]
+    out = np.zeros((4, 5), dtype=u(*args).dtype)
+    check(f, out, *args)
+    assert f(out, *args) is out or np.shares_memory(f(out, *args), out)
+    check(f, np.zeros((2, 4, 5), dtype=out.dtype), *args)  # broadcast into a larger output
+    # numbers into an array: each element of out set to the number's result
+    check(f, np.zeros(6, dtype=out.dtype), *[1.5] * u.nin)
+
+
+def test_ufunc_output_by_position_errors():
+    f = define("@ruchey.njit\ndef f(x, out):\n    return np.sign(x, out)\n")
+    with pytest.raises(ruchey.TypingError, match="out= must be an array"):
+        f(np.ones(3), 1.0)
+    with pytest.raises(ValueError):
+        f(np.ones(3), np.zeros(4))
+    g = define("@ruchey.njit\ndef f(x, out):\n    return np.sign(x, out, out)\n")
+    with pytest.raises(ruchey.TypingError, match="takes 1 argument"):
+        g(np.ones(3), np.zeros(3))
+    h = define("@ruchey.njit\ndef f(x, out):\n    return np.sign(x, out, out=out)\n")
+    with pytest.raises(ruchey.TypingError):
+        h(np.ones(3), np.zeros(3))
+
+
 def test_out_may_be_an_input_and_may_be_of_a_wider_dtype():
     f = define("@ruchey.njit\ndef f(x, y):\n    np.multiply(x, 2.0, out=x)\n    np.add(x, y, out=y)\n    return y\n")
     x, y = array(RNG, np.float64, (9,)), array(RNG, np.float64, (9,))

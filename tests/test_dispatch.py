@@ -206,6 +206,38 @@ def test_unsupported_argument_type_raises_type_error_array_function(bad):
         array_total(bad)
 
 
+LONGDOUBLE = numpy.dtype(numpy.longdouble) != numpy.dtype(numpy.float64)
+
+
+@pytest.mark.parametrize("make", [
+    lambda: numpy.arange(4, dtype=numpy.longdouble), lambda: numpy.array([1.0, None]), lambda: object(),
+    lambda: numpy.longdouble(2.5)], ids=["float128_array", "object_array", "object", "float128"])
+def test_unsupported_arguments_raise_a_typing_error_as_numba(make):
+    """Numba raises a TypingError for an argument it cannot type, which
+    packages catch to convert the argument and call again; ruchey's error is
+    that TypingError and a TypeError too."""
+    bad = make()
+    if isinstance(bad, (numpy.ndarray, numpy.longdouble)) and bad.dtype == numpy.longdouble and not LONGDOUBLE:
+        pytest.skip("long double is float64 here")
+    with pytest.raises(ruchey.TypingError, match="argument"):
+        array_total(bad) if isinstance(bad, numpy.ndarray) else add_one(bad)
+    if not AS_NUMBA:
+        with pytest.raises(TypeError, match="argument 1"):
+            add_one(bad)
+
+
+def test_a_package_falls_back_on_the_typing_error():
+    def total(a):
+        try:
+            return array_total(a)
+        except ruchey.TypingError:
+            return array_total(a.astype(float))
+
+    data = numpy.linspace(0, 1, 7)
+    assert total(data.astype(numpy.longdouble)) == array_total.py_func(data)
+    assert total(numpy.array(list(data), dtype=object)) == array_total.py_func(data)
+
+
 def test_none_where_a_number_is_needed_is_a_typing_error():
     from ruchey import TypingError
     with pytest.raises(TypingError, match="none"):

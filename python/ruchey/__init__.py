@@ -5,7 +5,7 @@ code. Importing it loads neither LLVM nor the compiler: the first call of a
 compiled function does.
 """
 from ruchey import config
-from ruchey._core import TypingError
+from ruchey._core import ArgumentTypeError, TypingError
 # thread count of parallel loops, per calling thread as in Numba; these load
 # the compiler library on first call but start no thread
 from ruchey._core import get_num_threads, get_thread_id, set_num_threads
