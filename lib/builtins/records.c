@@ -129,8 +129,8 @@ static bool takes_str_arrays(const Builtin *bi) {
 
 bool ty_check_records(Infer *in, Node *n, const Type **args) {
   for (int i = 0; !n->callee && !takes_str_arrays(n->bi) && i < n->list.len; i++)
-    if (args[i] && args[i]->kind == TY_ARRAY && args[i]->elem->kind == TY_CHARSEQ)
-      return ty_error(in, n->list.items[i], "%s() does not support arrays of str (%s) in compiled code: read their "
+    if (args[i] && args[i]->kind == TY_ARRAY && ty_is_fixed_text(args[i]->elem))
+      return ty_error(in, n->list.items[i], "%s() does not support arrays of str or bytes (%s) in compiled code: read their "
                       "items (a[i], for s in a)", n->bi->name, args[i]->name) != NULL;
   if (n->callee || takes(n->bi)) return true;
   for (int i = 0; i < n->list.len + n->kw.len; i++) {

@@ -199,6 +199,14 @@ LLVMValueRef lo_index(Lower *l, Node *n) {
     lo_done_with(l, n->lhs, base);
     return LLVMBuildLoad2(l->b, l->mod->ptr, out, "");
   }
+  if (n->lhs->ty->kind == TY_ARRAY && n->lhs->ty->elem->kind == TY_BYTESEQ) {  /* '|Sn': a new bytes of its bytes */
+    LLVMValueRef out = lo_alloca(l, lo_storage_type(l, TYS(TY_BYTES)), "bytes.out");
+    LLVMTypeRef p[3] = {l->mod->ptr, l->mod->ptr, l->mod->i64};
+    LLVMValueRef args[3] = {out, addr, const_i64(l, n->lhs->ty->elem->unit)};
+    lo_check_call(l, lo_call_fn(l, "rt_bytes_from_chars", l->mod->i32, p, args, 3));
+    lo_done_with(l, n->lhs, base);
+    return lo_load_storage(l, TYS(TY_BYTES), out);
+  }
   LLVMValueRef v = lo_load_scalar(l, n->ty, addr);
   if (ty_has_arrays(n->ty)) lo_refcount(l, n->ty, v, true);  /* a list's str item: a new reference, as any index gives */
   lo_done_with(l, n->lhs, base);

@@ -1,0 +1,141 @@
+"""NumPy fixed-width bytes arrays ('|Sn', Numba's CharSeq arrays): items
+read as bytes, stored cut or NUL-padded to the width, views kept."""
+
+import numpy
+import pytest
+import ruchey
+from ruchey import njit
+
+from conftest import make_rng
+
+
+def bytes_array(rng, n, shape=None):
+    """A '|Sn' array of words with empty ones, ones that fill the width and inner NULs."""
+    alphabet = [b"a", b"b", b"z", b"\x00", b"\xff", b" "]
+    words = [b"", b"ab", b"q" * 6, b"a\x00b"] + [b"".join(rng.choice(alphabet, size=int(rng.integers(0, 6))))
+                                               for _ in range(n)]
+    a = numpy.array(words)
+    return a.reshape(shape) if shape else a
+
+
+@njit
+def bytes_items_compared(a, i, j):
+    x, y = a[i], a[j]
+    return x == y, x != y, x < y, x >= y, len(x), x[1:], x[::-1], a[i] == b"ab", len(a)
+
+
+@njit
+def total_length(a):
+    n = 0
+    for x in a:
+        n += len(x) * 7 + (x[0] if len(x) else 1)
+    return n
+
+
+@njit
+def grid_item(a, i, j):
+    return a[i, j], a[-1, -1], len(a[i]), a.shape, a.size, a.ndim
+
+
+@njit
+def store_items(a, words):
+    for i in range(len(words)):
+        a[i % len(a)] = words[i]
+    return a
+
+
+@njit
+def store_from_other(a, b):
+    for i in range(min(len(a), len(b))):
+        a[i] = b[len(b) - 1 - i]
+
+
+@njit
+def tail_view(a):
+    return a[1:]
+
+
+@njit
+def first(a):
+    return a[0]
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_items_of_a_bytes_array_read_as_bytes(seed):
+    rng = make_rng(seed)
+    a = bytes_array(rng, 20)
+    for arr in (a, a[::-3]):
+        assert total_length(arr) == total_length.py_func(arr)
+    for i, j in rng.integers(-len(a), len(a), size=(30, 2)).tolist():
+        got, want = bytes_items_compared(a, i, j), bytes_items_compared.py_func(a, i, j)
+        assert got == tuple(want)
+        assert all(type(v) is type(w) or isinstance(w, bytes) for v, w in zip(got, want))
+    assert type(first(a)) is bytes and first(a) == first.py_func(a)
+    g = bytes_array(rng, 8, (3, 4))
+    for arr in (g, numpy.asfortranarray(g), g.T):
+        assert grid_item(arr, 1, 2) == grid_item.py_func(arr, 1, 2)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_storing_into_a_bytes_array_cuts_or_pads_as_numpy(seed):
+    rng = make_rng(seed)
+    a = bytes_array(rng, 10)
+    words = ruchey.typed.List([bytes(rng.integers(0, 256, size=int(k)).astype(numpy.uint8))
+                               for k in rng.integers(0, 10, size=15)])
+    got, want = store_items(a.copy(), words), store_items.py_func(a.copy(), list(words))
+    assert got.dtype == want.dtype and got.tolist() == want.tolist()
+    strided = a.copy()[::2]
+    store_items(strided, words)
+    want = a.copy()[::2]
+    store_items.py_func(want, list(words))
+    assert strided.tolist() == want.tolist()
+    short = numpy.array([b"xy", b"", b"zzz"])
+    got, want = a.copy(), a.copy()
+    store_from_other(got, short)
+    store_from_other.py_func(want, short)
+    assert got.tolist() == want.tolist()
+
+
+def test_a_bytes_array_view_comes_back_with_its_dtype():
+    a = numpy.array([b"ab", b"cd", b"e"])
+    got = tail_view(a)
+    assert got.dtype == a.dtype and got.tolist() == [b"cd", b"e"] and got.base is not None
+    assert tail_view(a[::-1]).tolist() == tail_view.py_func(a[::-1]).tolist()
+
+
+@njit
+def bytes_sum_of(a):
+    return a.sum()
+
+
+@njit
+def store_str(a):
+    a[0] = "x"
+
+
+@njit
+def store_several(a):
+    a[:1] = b"x"
+
+
+@njit
+def picked(a, idx):
+    return a[idx]
+
+
+def test_bytes_arrays_errors_are_clear():
+    a = numpy.array([b"ab", b"cd"])
+    with pytest.raises(ruchey.TypingError, match=r"does not support arrays of str or bytes"):
+        bytes_sum_of(a)
+    with pytest.raises(ruchey.TypingError, match=r"cannot store unicode_type into an element.*only a bytes"):
+        store_str(a)
+    with pytest.raises(ruchey.TypingError, match=r"several items of an array of bytes"):
+        store_several(a)
+    with pytest.raises(ruchey.TypingError, match=r"with an array is not supported"):
+        picked(a, numpy.array([0]))
+    with pytest.raises(IndexError):
+        njit(boundscheck=True)(bytes_items_compared.py_func)(a, 5, 0)
+    ro = a.copy()
+    ro.flags.writeable = False
+    with pytest.raises(ruchey.TypingError, match=r"read-only"):
+        store_items(ro, ruchey.typed.List([b"x"]))
