@@ -157,3 +157,20 @@ def test_bytes_arrays_errors_are_clear():
     ro.flags.writeable = False
     with pytest.raises(ruchey.TypingError, match=r"read-only"):
         store_items(ro, ruchey.typed.List([b"x"]))
+
+
+@njit
+def copies(a):
+    return a.copy(), numpy.copy(a), numpy.empty_like(a).shape
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_copies_of_text_arrays_keep_their_dtype(seed):
+    rng = make_rng(seed)
+    g = bytes_array(rng, 8, (3, 4))
+    for arr in (g, numpy.asfortranarray(g), g[:, ::-2], numpy.array(["ab", "é", ""])):
+        got, want = copies(arr), copies.py_func(arr)
+        for x, y in zip(got[:2], want[:2]):
+            assert x.dtype == y.dtype and x.tolist() == y.tolist()
+        assert got[2] == want[2]
+        assert got[0].base is None or got[0].base is not arr

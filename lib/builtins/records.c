@@ -113,11 +113,13 @@ static bool takes(const Builtin *bi) {
   return false;
 }
 
-/* What arrays of str ('<Un' elements, read one at a time as strs) may be
- * given to: the shape's readers, and the stride tricks' views (windows of
+/* What arrays of str or bytes ('<Un', '|Sn' elements, read one at a time
+ * as strs or bytes) may be given to: the shape's readers, copies and new
+ * arrays like them (as Numba's), and the stride tricks' views (windows of
  * symbols, as pyts' bag of words takes them). */
 static const char *const takes_chars[] = {"len", "array.shape", "array.size", "array.ndim", "array.itemsize",
-                                          "array.nbytes", "array.strides", "getattr", "hasattr",
+                                          "array.nbytes", "array.strides", "getattr", "hasattr", "array.copy",
+                                          "numpy.copy", "numpy.empty_like",
                                           "numpy.lib.stride_tricks.as_strided",
                                           "numpy.lib.stride_tricks.sliding_window_view", NULL};
 
