@@ -991,6 +991,7 @@ int32_t rt_monotonic(const char *data, int64_t n, int64_t stride, int32_t kind);
 int64_t rt_bytes_order(const char *a, int64_t na, const char *b, int64_t nb);
 int32_t rt_bytes_from_chars(RtArray *out, const char *chars, int64_t n);  /* a '|Sn' item as a bytes */
 void rt_bytes_to_chars(char *chars, int64_t n, const RtArray *s);         /* a bytes stored into a '|Sn' item */
+int64_t rt_bytes_python_hash(const RtArray *b);  /* strings.c: hash(b) as the interpreter's */
 int64_t rt_bytes_find(const char *s, int64_t len, const char *sub, int64_t n);
 int32_t rt_bytes_slice(RtArray *out, const RtArray *s, int64_t start, int64_t stop, int64_t step);
 /* bytes' methods (a row's ival): tests, and those making a new bytes */

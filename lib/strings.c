@@ -260,6 +260,20 @@ int64_t rt_str_python_hash(const RtStr *s) {
   return h == (uint64_t)-1 ? -2 : (int64_t)h;
 }
 
+/* hash(b) of a bytes as the interpreter computes it: its bytes' SipHash,
+ * as a str's of one byte per code point (else FNV-1a: the same within
+ * compiled code only). */
+int64_t rt_bytes_python_hash(const RtArray *b) {
+  const unsigned char *p = (const unsigned char *)b->data;
+  size_t n = (size_t)b->shape[0];
+  if (!n) return 0;
+  uint64_t h = 14695981039346656037u;
+  if (str_hash_rounds) h = siphash(p, n, str_hash_rounds);
+  else
+    for (size_t i = 0; i < n; i++) h = (h ^ p[i]) * 1099511628211u;
+  return h == (uint64_t)-1 ? -2 : (int64_t)h;
+}
+
 /* ---------------------------------------------------------------- characters */
 
 /* Characters: ASCII answered here, the rest by the building Python's
@@ -1150,7 +1164,7 @@ void rt_register_strings(void (*define)(const char *name, void *addr, void *ctx)
     {"rt_raise_args_begin", (void *)rt_raise_args_begin}, {"rt_raise_arg", (void *)rt_raise_arg},
     {"rt_raise_arg_str", (void *)rt_raise_arg_str}, {"rt_raise_args_text", (void *)rt_raise_args_text},
     {"rt_str_python_hash", (void *)rt_str_python_hash}, {"rt_str_repr_of", (void *)rt_str_repr_of},
-    {"rt_str_from_chars", (void *)rt_str_from_chars},
+    {"rt_str_from_chars", (void *)rt_str_from_chars}, {"rt_bytes_python_hash", (void *)rt_bytes_python_hash},
   };
   for (size_t i = 0; i < sizeof fns / sizeof fns[0]; i++) define(fns[i].name, fns[i].fn, ctx);
 }

@@ -174,3 +174,24 @@ def test_copies_of_text_arrays_keep_their_dtype(seed):
             assert x.dtype == y.dtype and x.tolist() == y.tolist()
         assert got[2] == want[2]
         assert got[0].base is None or got[0].base is not arr
+
+
+@njit
+def item_hashed_and_found(a, i):
+    return hash(a[i]), a[i] in (b"ab", b"")
+
+
+def test_bytes_items_hash_as_python_and_are_found_in_tuples():
+    a = bytes_array(make_rng(9), 15)
+    for i in range(len(a)):
+        assert item_hashed_and_found(a, i) == item_hashed_and_found.py_func(a, i)
+
+
+@numba_deviation("numba finds no CharSeq in a tuple of other kinds nor hashes one in a tuple")
+def test_bytes_items_found_among_other_kinds():
+    @njit
+    def found(a, i):
+        return hash((a[i], 1)), a[i] in (b"ab", 3, "ab"), (b"zz", 1.5, a[0]).count(a[i])
+    a = bytes_array(make_rng(10), 10)
+    for i in range(len(a)):
+        assert found(a, i) == found.py_func(a, i)
