@@ -25,6 +25,17 @@ def bytes_items_compared(a, i, j):
 
 
 @njit
+def item_as_bytes(a, i):
+    x = bytes(a[i])
+    return x, len(bytes(x))
+
+
+@njit
+def bytes_of_a_number(n):
+    return bytes(n)
+
+
+@njit
 def item_sliced(a, i):
     return a[i][1:], a[i][::-1], a[i].startswith(b"a")
 
@@ -76,6 +87,8 @@ def test_items_of_a_bytes_array_read_as_bytes(seed):
         assert got == tuple(want)
         assert all(type(v) is type(w) or isinstance(w, bytes) for v, w in zip(got, want))
     assert type(first(a)) is bytes and first(a) == first.py_func(a)
+    for i in range(len(a)):
+        assert item_as_bytes(a, i) == item_as_bytes.py_func(a, i)
     g = bytes_array(rng, 8, (3, 4))
     for arr in (g, numpy.asfortranarray(g), g.T):
         assert grid_item(arr, 1, 2) == grid_item.py_func(arr, 1, 2)
@@ -151,6 +164,8 @@ def test_bytes_arrays_errors_are_clear():
         store_several(a)
     with pytest.raises(ruchey.TypingError, match=r"with an array is not supported"):
         picked(a, numpy.array([0]))
+    with pytest.raises(ruchey.TypingError, match=r"bytes\(\) takes a bytes"):
+        bytes_of_a_number(3)
     with pytest.raises(IndexError):
         njit(boundscheck=True)(bytes_items_compared.py_func)(a, 5, 0)
     ro = a.copy()
