@@ -210,3 +210,25 @@ def test_bytes_items_found_among_other_kinds():
     a = bytes_array(make_rng(10), 10)
     for i in range(len(a)):
         assert found(a, i) == found.py_func(a, i)
+
+
+@njit
+def reshaped(a):
+    return a.ravel(), numpy.ravel(a), a.flatten(), a.transpose(), numpy.transpose(a), a.reshape(a.size)
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_text_arrays_reshaped_and_transposed_keep_their_dtype(seed):
+    rng = make_rng(seed)
+    g = bytes_array(rng, 8, (3, 4))
+    for arr in (g, numpy.array(["ab", "é", "", "xyz"]).reshape(2, 2)):
+        for x, y in zip(reshaped(arr), reshaped.py_func(arr)):
+            assert x.dtype == y.dtype and x.shape == y.shape and x.tolist() == y.tolist()
+
+
+@numba_deviation("numba reshapes no array that is not C-contiguous")
+def test_a_strided_text_array_reshaped_is_a_copy():
+    g = bytes_array(make_rng(3), 8, (3, 4))
+    for arr in (g[:, ::-2], numpy.asfortranarray(g)):
+        for x, y in zip(reshaped(arr), reshaped.py_func(arr)):
+            assert x.dtype == y.dtype and x.tolist() == y.tolist()

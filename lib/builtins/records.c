@@ -119,7 +119,9 @@ static bool takes(const Builtin *bi) {
  * symbols, as pyts' bag of words takes them). */
 static const char *const takes_chars[] = {"len", "array.shape", "array.size", "array.ndim", "array.itemsize",
                                           "array.nbytes", "array.strides", "getattr", "hasattr", "array.copy",
-                                          "numpy.copy", "numpy.empty_like",
+                                          "numpy.copy", "numpy.empty_like", "array.reshape", "numpy.reshape",
+                                          "array.ravel", "numpy.ravel", "array.flatten", "array.transpose",
+                                          "numpy.transpose",
                                           "numpy.lib.stride_tricks.as_strided",
                                           "numpy.lib.stride_tricks.sliding_window_view", NULL};
 
