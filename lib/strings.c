@@ -416,6 +416,14 @@ int32_t rt_str_from_chars(RtStr **out, const uint32_t *chars, int64_t n) {
   return give(out, s);
 }
 
+/* s stored into a NumPy str array's element of n code points: cut to n,
+ * or NUL-padded, as NumPy's. */
+void rt_str_to_chars(uint32_t *chars, int64_t n, const RtStr *s) {
+  int64_t k = s->len < n ? s->len : n;
+  memmove(chars, s->data, sizeof(uint32_t) * (size_t)k);
+  memset(chars + k, 0, sizeof(uint32_t) * (size_t)(n - k));
+}
+
 /* repr(s) as a str */
 int32_t rt_str_repr_of(RtStr **out, const RtStr *s) {
   char *text = rt_str_repr(s);
@@ -1165,6 +1173,7 @@ void rt_register_strings(void (*define)(const char *name, void *addr, void *ctx)
     {"rt_raise_arg_str", (void *)rt_raise_arg_str}, {"rt_raise_args_text", (void *)rt_raise_args_text},
     {"rt_str_python_hash", (void *)rt_str_python_hash}, {"rt_str_repr_of", (void *)rt_str_repr_of},
     {"rt_str_from_chars", (void *)rt_str_from_chars}, {"rt_bytes_python_hash", (void *)rt_bytes_python_hash},
+    {"rt_str_to_chars", (void *)rt_str_to_chars},
   };
   for (size_t i = 0; i < sizeof fns / sizeof fns[0]; i++) define(fns[i].name, fns[i].fn, ctx);
 }

@@ -160,7 +160,7 @@ def test_bytes_arrays_errors_are_clear():
         bytes_sum_of(a)
     with pytest.raises(ruchey.TypingError, match=r"cannot store unicode_type into an element.*only a bytes"):
         store_str(a)
-    with pytest.raises(ruchey.TypingError, match=r"several items of an array of bytes"):
+    with pytest.raises(ruchey.TypingError, match=r"several items of an array of str or bytes"):
         store_several(a)
     with pytest.raises(ruchey.TypingError, match=r"with an array is not supported"):
         picked(a, numpy.array([0]))

@@ -353,13 +353,9 @@ void ty_row_literal(Infer *in, Node *target, Node *value) {
 
 void ty_index_store(Infer *in, Node *target, const Type *t, Node *at) {
   const Type *sel = target->ty;
-  if (sel->elem->kind == TY_CHARSEQ) {
-    ty_error(in, at, "arrays of str (%s) are read-only in compiled code", sel->name);
-    return;
-  }
-  if (sel->elem->kind == TY_BYTESEQ) {
-    ty_error(in, at, "storing into several items of an array of bytes (%s) is not supported in compiled code: store "
-             "one item at a time (a[i] = b'..')", sel->name);
+  if (ty_is_fixed_text(sel->elem)) {
+    ty_error(in, at, "storing into several items of an array of str or bytes (%s) is not supported in compiled code: "
+             "store one item at a time (a[i] = s)", sel->name);
     return;
   }
   if (ty_is_scalar(t)) {
