@@ -232,3 +232,45 @@ def test_a_strided_text_array_reshaped_is_a_copy():
     for arr in (g[:, ::-2], numpy.asfortranarray(g)):
         for x, y in zip(reshaped(arr), reshaped.py_func(arr)):
             assert x.dtype == y.dtype and x.tolist() == y.tolist()
+
+
+@njit
+def filled(a, v):
+    a.fill(v)
+    return a
+
+
+@njit
+def only_item(a):
+    return a.item()
+
+
+@njit
+def walked(a, b):
+    out = []
+    for x, y in numpy.nditer((a, b)):
+        out.append((x.item(), y[()]))
+    return out
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_text_arrays_filled_read_whole_and_walked_by_nditer(seed):
+    rng = make_rng(seed)
+    g = bytes_array(rng, 8, (3, 4))
+    for arr, v in ((g, b"xyz"), (numpy.asfortranarray(g), b""), (g[:, ::2], b"longer than six"),
+                   (numpy.array(["ab", "é"]), "éé€")):
+        got, want = filled(arr.copy(), v), filled.py_func(arr.copy(), v)
+        assert got.dtype == want.dtype and got.tolist() == want.tolist()
+    for arr in (numpy.array(b"ab"), numpy.array([["é"]]), g[1:2, 2:3]):
+        assert only_item(arr) == only_item.py_func(arr)
+    with pytest.raises(ValueError, match="size 1"):
+        only_item(g)
+    words = bytes_array(rng, 8)
+    rows = numpy.array(["x", "yy", "", "é"] * 6).reshape(2, 12)
+    assert walked(words, rows) == walked.py_func(words, rows)
+
+
+@numba_deviation("numba broadcasts by leading dimensions only")
+def test_nditer_broadcasts_text_arrays():
+    words, col = bytes_array(make_rng(1), 4), numpy.array(["x", "yy", ""]).reshape(3, 1)
+    assert walked(words, col) == walked.py_func(words, col)

@@ -89,8 +89,9 @@ static const Type *ty_nditer_size(Infer *in, Node *n, const Type **args) {
   if (!nops) return ty_error(in, n, "numpy.nditer() needs at least one operand");
   for (int i = 0; i < nops; i++) {
     const Type *t = nditer_operand(args[0], i);
-    if (t->kind == TY_ARRAY ? !ty_is_scalar(t->elem) : !ty_is_scalar(t))
-      return ty_error(in, n, "numpy.nditer() takes arrays of numbers and numbers in compiled code, got %s", t->name);
+    if (t->kind == TY_ARRAY ? !ty_is_scalar(t->elem) && !ty_is_fixed_text(t->elem) : !ty_is_scalar(t))
+      return ty_error(in, n, "numpy.nditer() takes arrays of numbers, str or bytes and numbers in compiled code, got %s",
+                      t->name);
   }
   return TYS(TY_I64);
 }

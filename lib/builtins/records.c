@@ -121,7 +121,7 @@ static const char *const takes_chars[] = {"len", "array.shape", "array.size", "a
                                           "array.nbytes", "array.strides", "getattr", "hasattr", "array.copy",
                                           "numpy.copy", "numpy.empty_like", "array.reshape", "numpy.reshape",
                                           "array.ravel", "numpy.ravel", "array.flatten", "array.transpose",
-                                          "numpy.transpose",
+                                          "numpy.transpose", "array.item", "array.fill", "nditer size", "nditer at",
                                           "numpy.lib.stride_tricks.as_strided",
                                           "numpy.lib.stride_tricks.sliding_window_view", NULL};
 

@@ -32,15 +32,7 @@ static void lo_store(Lower *l, Node *target, const Type *t, LLVMValueRef v) {
     lo_done_with(l, target->lhs->lhs, a);
   } else if (target->kind == N_INDEX && target->lhs->ty->kind == TY_ARRAY && ty_is_fixed_text(target->lhs->ty->elem)) {
     LLVMValueRef base, addr = lo_index_addr(l, target, &base);  /* '<Un', '|Sn': the str or bytes cut or padded to n */
-    bool str = t->kind == TY_STR;
-    LLVMValueRef s = v;
-    if (!str) {  /* a bytes, passed by address */
-      s = lo_alloca(l, lo_storage_type(l, t), "bytes.in");
-      lo_store_storage(l, t, s, v);
-    }
-    LLVMTypeRef p[3] = {l->mod->ptr, l->mod->i64, l->mod->ptr};
-    LLVMValueRef args[3] = {addr, const_i64(l, target->lhs->ty->elem->unit), s};
-    lo_call_fn(l, str ? "rt_str_to_chars" : "rt_bytes_to_chars", LLVMVoidTypeInContext(l->mod->c), p, args, 3);
+    lo_text_write(l, target->lhs->ty->elem, addr, v);
     lo_refcount(l, t, v, false);  /* the stored value was owned */
     lo_done_with(l, target->lhs, base);
   } else if (target->kind == N_INDEX && target->lhs->ty->kind == TY_LIST && target->rhs->kind == N_SLICE) {
