@@ -6,7 +6,7 @@ import pytest
 import ruchey
 from ruchey import njit
 
-from conftest import make_rng, numba_deviation
+from conftest import AS_NUMBA, make_rng, numba_deviation
 
 
 def bytes_array(rng, n, shape=None):
@@ -274,3 +274,13 @@ def test_text_arrays_filled_read_whole_and_walked_by_nditer(seed):
 def test_nditer_broadcasts_text_arrays():
     words, col = bytes_array(make_rng(1), 4), numpy.array(["x", "yy", ""]).reshape(3, 1)
     assert walked(words, col) == walked.py_func(words, col)
+
+
+@pytest.mark.skipif(AS_NUMBA, reason="numba's kernels need a CUDA driver; ruchey runs them on the CPU too")
+@pytest.mark.parametrize("body", ["out[0] = len(a[0])", "a[0] = b'x'", "out[0] = len(a.item())", "a.fill(b'x')"])
+def test_text_array_items_in_kernels_are_typing_errors(body):
+    ns = {"cuda": ruchey.cuda}
+    exec(f"def k(a, out):\n    {body}\n", ns)
+    kernel = ruchey.cuda.jit(ns["k"])
+    with pytest.raises(ruchey.TypingError, match="kernels"):
+        kernel[1, 1](numpy.array([b"ab"]), numpy.zeros(1, numpy.int64))

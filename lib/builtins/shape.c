@@ -713,6 +713,8 @@ static LLVMValueRef lo_view_as(Lower *l, Node *n) { return lo_owned(l, n->list.i
 /* (of a '<Un' or '|Sn' array: a str or a bytes, as its items read) */
 static const Type *ty_item(Infer *in, Node *n, const Type **args) {
   const Type *t = array_operand(in, n, args[0]);
+  if (t && ty_is_fixed_text(t->elem) && ty_no_allocation(in))
+    return ty_error(in, n, "array.item() of %s makes a new str or bytes, which kernels cannot", t->name);
   if (t && ty_is_fixed_text(t->elem)) return t->elem->kind == TY_CHARSEQ ? TYS(TY_STR) : TYS(TY_BYTES);
   return t ? t->elem : NULL;
 }
@@ -767,6 +769,8 @@ static LLVMValueRef lo_array_truth(Lower *l, Node *n) {
 /* a.fill(value) */
 static const Type *ty_fill(Infer *in, Node *n, const Type **args) {
   const Type *t = array_operand(in, n, args[0]);
+  if (t && ty_is_fixed_text(t->elem) && ty_no_allocation(in))
+    return ty_error(in, n, "array.fill() of %s calls the runtime, which kernels cannot", t->name);
   if (t && ty_is_fixed_text(t->elem)) {  /* '<Un' takes a str, '|Sn' a bytes, as their items */
     const Type *item = t->elem->kind == TY_CHARSEQ ? TYS(TY_STR) : TYS(TY_BYTES);
     if (args[1] != item) return ty_error(in, n->list.items[1], "array.fill() of %s takes a %s, got %s", t->name,
