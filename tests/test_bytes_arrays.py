@@ -284,3 +284,29 @@ def test_text_array_items_in_kernels_are_typing_errors(body):
     kernel = ruchey.cuda.jit(ns["k"])
     with pytest.raises(ruchey.TypingError, match="kernels"):
         kernel[1, 1](numpy.array([b"ab"]), numpy.zeros(1, numpy.int64))
+
+
+@njit
+def grown_items(a, s):
+    for i in range(len(a)):
+        a[i] += s
+    return a
+
+
+@njit
+def flat_store_and_read(a, v):
+    a.flat[3] = v
+    return a.flat[2]
+
+
+def test_text_items_updated_in_place_and_through_flat():
+    rng = make_rng(12)
+    words = numpy.array(["a", "bcd", "", "é€"] * 3)
+    for s in ("x", "", "yyyyy"):
+        got, want = grown_items(words.copy(), s), grown_items.py_func(words.copy(), s)
+        assert got.tolist() == want.tolist()
+    g = bytes_array(rng, 8, (3, 4))
+    for arr, v in ((g.T.copy(), b"xyzw"), (g[:, ::-1], b""), (words.reshape(3, 4), "longer")):
+        got, want = arr.copy(), arr.copy()
+        assert flat_store_and_read(got, v) == flat_store_and_read.py_func(want, v)
+        assert got.tolist() == want.tolist()

@@ -83,6 +83,18 @@ static void lo_augassign(Lower *l, Node *n) {
     lo_store(l, target, n->ty, r);
     return;
   }
+  if (target->kind == N_INDEX && target->lhs->ty->kind == TY_ARRAY && ty_is_fixed_text(target->lhs->ty->elem)) {
+    const Type *elem = target->lhs->ty->elem;  /* a[i] += s of a '<Un' array: read, made anew, stored cut to n */
+    LLVMValueRef base, addr = lo_index_addr(l, target, &base);
+    LLVMValueRef cur = lo_text_read(l, elem, addr), rhs = lo_expr(l, n->rhs);
+    LLVMValueRef r = lo_binop_values(l, n->op, n->ty, cur, target->ty, rhs, n->rhs->ty);
+    lo_text_write(l, elem, addr, r);
+    lo_refcount(l, target->ty, cur, false);
+    lo_refcount(l, n->ty, r, false);
+    lo_done_with(l, n->rhs, rhs);
+    lo_done_with(l, target->lhs, base);
+    return;
+  }
   bool flat = ty_is_flat_store(target);  /* a.flat[i] op= v: a's own element, its index read once */
   LLVMValueRef base;
   LLVMValueRef addr = flat ? lo_flat_addr(l, target, &base) : lo_index_addr(l, target, &base);
