@@ -310,3 +310,15 @@ def test_text_items_updated_in_place_and_through_flat():
         got, want = arr.copy(), arr.copy()
         assert flat_store_and_read(got, v) == flat_store_and_read.py_func(want, v)
         assert got.tolist() == want.tolist()
+
+
+@njit
+def enumerated(a, u):
+    return [(i, x) for i, x in numpy.ndenumerate(a)], [(i, x, y) for i, (x, y) in enumerate(zip(a.ravel(), u))]
+
+
+def test_text_arrays_enumerated_and_zipped():
+    g = bytes_array(make_rng(13), 8, (3, 4))
+    u = numpy.array(["x", "é", ""] * 4)
+    for arr in (g, g.T, g[:, ::-1]):
+        assert enumerated(arr, u) == enumerated.py_func(arr, u)
