@@ -123,8 +123,8 @@ static PyObject *box_int64(int64_t v) {
 /* The dtype of an array's elements (a new reference). */
 static PyArray_Descr *elem_descr(const Type *e) {
   if (ty_is_time(e)) return disp_time_descr(e);
-  if (e->kind == TY_CHARSEQ) {  /* '<Un' */
-    PyArray_Descr *d = PyArray_DescrNewFromType(NPY_UNICODE);
+  if (ty_is_fixed_text(e)) {  /* '<Un', '|Sn' */
+    PyArray_Descr *d = PyArray_DescrNewFromType(e->kind == TY_CHARSEQ ? NPY_UNICODE : NPY_STRING);
     if (d) PyDataType_SET_ELSIZE(d, (npy_intp)e->size);
     return d;
   }

@@ -2595,7 +2595,7 @@ static int numpy_index_iterator(Fe *fe, PyObject *it) {
 
 /* What numpy.ndindex(...) walks (its shape: its one argument, its
  * arguments as a tuple, or the tuple its starred ones make), or
- * ndenumerate's and nditer's one array. */
+ * ndenumerate's one array, nditer's array or tuple of operands. */
 static Node *ndindex_operand(Fe *fe, PyObject *it, int which) {
   PyObject *args = field(it, "args"), *kws = field(it, "keywords");
   int na = (int)PyList_GET_SIZE(args);
@@ -2603,8 +2603,8 @@ static Node *ndindex_operand(Fe *fe, PyObject *it, int which) {
   Node *shape = NULL;
   if (PyList_GET_SIZE(kws) || (one ? na != 1 : na < 1))
     fe_error(fe, it, which == NP_ITER_NDENUMERATE ? "numpy.ndenumerate() takes one array"
-                     : which == NP_ITER_NDITER   ? "numpy.nditer() takes one array (no other operands or flags) "
-                                                   "in compiled code"
+                     : which == NP_ITER_NDITER   ? "numpy.nditer() takes one array or a tuple of operands (no "
+                                                   "flags) in compiled code"
                                                  : "numpy.ndindex() takes a shape");
   else if (fe_has_starred(it))  /* ndindex(*a.shape), ndindex(n, *rest): the shape packed into one tuple */
     shape = fe_spread_args(fe, it), na = 1;

@@ -146,6 +146,10 @@ static const Type *array_type(PyArrayObject *a) {
     return core_api()->array(core_api()->charseq((int)(PyDataType_ELSIZE(d) / 4)), nd,
                              nd == 0 || PyArray_IS_C_CONTIGUOUS(a) ? 'C' : PyArray_IS_F_CONTIGUOUS(a) ? 'F' : 'A',
                              !PyArray_ISWRITEABLE(a));
+  if (d->type_num == NPY_STRING && PyDataType_ELSIZE(d) && nd <= RC_MAX_NDIM)  /* '|Sn': bytes have no byte order */
+    return core_api()->array(core_api()->byteseq((int)PyDataType_ELSIZE(d)), nd,
+                             nd == 0 || PyArray_IS_C_CONTIGUOUS(a) ? 'C' : PyArray_IS_F_CONTIGUOUS(a) ? 'F' : 'A',
+                             !PyArray_ISWRITEABLE(a));
   if (kind < 0 || !PyArray_ISNBO(d->byteorder) || nd > RC_MAX_NDIM) return NULL;
   int lay = nd == 0 || PyArray_IS_C_CONTIGUOUS(a) ? 0 : PyArray_IS_F_CONTIGUOUS(a) ? 1 : 2;
   bool readonly = !PyArray_ISWRITEABLE(a);

@@ -106,6 +106,7 @@ void rt_raise_arg_str(const RtStr *s);
 const char *rt_raise_args_text(void);
 int32_t rt_str_repr_of(RtStr **out, const RtStr *s);  /* repr(s) as a str */
 int32_t rt_str_from_chars(RtStr **out, const uint32_t *chars, int64_t n);  /* a '<Un' element as a str */
+void rt_str_to_chars(uint32_t *chars, int64_t n, const RtStr *s);  /* a str stored into a '<Un' element */
 int64_t rt_str_python_hash(const RtStr *s);  /* hash(s) as the interpreter's (rt_set_str_hash) */
 void rt_set_str_hash(uint64_t k0, uint64_t k1, int rounds);
 char *rt_str_repr(const RtStr *s);  /* Python's repr(s), malloc'd UTF-8; NULL: no memory */  /* malloc'd UTF-8, NUL-terminated; NULL: no memory */

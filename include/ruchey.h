@@ -136,9 +136,10 @@ static inline bool ty_is_unsigned(const Type *t) { return (t->flags & (TF_INT | 
  * unicode_type, a jitclass's instance type or an array or container type
  * (a TY_DTYPE of those is an item type of typed lists and dicts alone),
  * nor the object dtype (an argument's, passed on but never used) */
+static inline bool ty_is_fixed_text(const Type *e) { return e->kind == TY_CHARSEQ || e->kind == TY_BYTESEQ; }  /* '<Un', '|Sn' */
 static inline bool ty_is_numpy_dtype(const Type *t) {
   const Type *e = t->kind == TY_DTYPE ? t->elem : NULL;
-  return e && ((e->flags & TF_SCALAR) || e->kind == TY_RECORD || e->kind == TY_CHARSEQ);
+  return e && ((e->flags & TF_SCALAR) || e->kind == TY_RECORD || ty_is_fixed_text(e));
 }
 /* An enum member (held as its value), and the type of what a value of type t holds: a member's value's, else t. */
 static inline bool ty_is_enum(const Type *t) { return t->flags & TF_ENUM; }
@@ -169,6 +170,7 @@ void ty_jitclass_define(const Type *t, int n, const Type *const *fields, const c
 static inline bool ty_jitclass_defined(const Type *t) { return t->offsets != NULL; }
 const Type *ty_time(TypeKind kind, int unit);  /* datetime64[unit] or timedelta64[unit] */
 const Type *ty_charseq(int n);  /* the element of a NumPy str array of n characters ('<Un') */
+const Type *ty_byteseq(int n);  /* the element of a NumPy bytes array of n bytes ('|Sn') */
 const Type *ty_slice(int given);  /* a slice object whose parts given (SLICE_ bits) are ints, the others None */
 const char *ty_unit_name(int unit);            /* "D", "ns"; "" for the generic unit, NULL for none */
 const Type *ty_dtype(const Type *elem);
@@ -802,6 +804,7 @@ typedef struct RucheyAPI {
   /* the interpreter's str hash: its SipHash key and rounds per word (0: not SipHash) */
   void (*set_str_hash)(uint64_t k0, uint64_t k1, int rounds);
   const Type *(*charseq)(int n);  /* ty_charseq */
+  const Type *(*byteseq)(int n);  /* ty_byteseq */
   const Type *(*slice)(int given);  /* ty_slice */
   const Type *(*funcptr)(const Type *ret, int n, const Type *const *params);  /* ty_funcptr */
   const Type *(*enum_member)(TypeKind kind, const Type *value, const void *cls, const char *name, int n,
@@ -989,6 +992,9 @@ int32_t rt_complex_pow(double ar, double ai, double br, double bi, int32_t numpy
 int32_t rt_monotonic(const char *data, int64_t n, int64_t stride, int32_t kind);
 /* builtins/bytes_rt.c: bytes values (contiguous RtArrays of uint8) */
 int64_t rt_bytes_order(const char *a, int64_t na, const char *b, int64_t nb);
+int32_t rt_bytes_from_chars(RtArray *out, const char *chars, int64_t n);  /* a '|Sn' item as a bytes */
+void rt_bytes_to_chars(char *chars, int64_t n, const RtArray *s);         /* a bytes stored into a '|Sn' item */
+int64_t rt_bytes_python_hash(const RtArray *b);  /* strings.c: hash(b) as the interpreter's */
 int64_t rt_bytes_find(const char *s, int64_t len, const char *sub, int64_t n);
 int32_t rt_bytes_slice(RtArray *out, const RtArray *s, int64_t start, int64_t stop, int64_t step);
 /* bytes' methods (a row's ival): tests, and those making a new bytes */

@@ -160,6 +160,7 @@ EXPORT const RucheyAPI *ruchey_api(void) {
     .set_object_keeper = rt_set_object_keeper,
     .set_str_hash = rt_set_str_hash,
     .charseq = ty_charseq,
+    .byteseq = ty_byteseq,
     .slice = ty_slice,
     .funcptr = ty_funcptr,
     .enum_member = ty_enum,

@@ -918,6 +918,11 @@ static void ty_store(Infer *in, Node *target, const Type *t, Node *at) {
       ty_error(in, target, "cannot write to a read-only array");
     } else if (elem->kind == TY_ARRAY) {  /* a view, or the elements an array index selects */
       ty_index_store(in, target, t, at);
+    } else if (target->lhs->ty->kind == TY_ARRAY && ty_is_fixed_text(target->lhs->ty->elem)) {
+      /* a '<Un' item takes a str, a '|Sn' one a bytes, cut or NUL-padded to n as NumPy's; Numba takes no other */
+      if (t->kind != elem->kind)
+        ty_error(in, at, "cannot store %s into an element of %s: only a %s", t->name, target->lhs->ty->name,
+                 elem->kind == TY_STR ? "str" : "bytes");
     } else if (t->kind == TY_OPTIONAL && at->ty == t && ty_is_scalar(t->elem)) {
       /* a[i] = f() of a function that may return None: its value, TypeError if None, as Numba's */
       ty_store(in, target, value_needed(in, at, t), at);

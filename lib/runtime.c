@@ -493,6 +493,8 @@ void rt_register_symbols(void (*define)(const char *name, void *addr, void *ctx)
   define("rt_unique", (void *)rt_unique, ctx);
   define("rt_monotonic", (void *)rt_monotonic, ctx);
   define("rt_bytes_order", (void *)rt_bytes_order, ctx);
+  define("rt_bytes_from_chars", (void *)rt_bytes_from_chars, ctx);
+  define("rt_bytes_to_chars", (void *)rt_bytes_to_chars, ctx);
   define("rt_bytes_find", (void *)rt_bytes_find, ctx);
   define("rt_bytes_slice", (void *)rt_bytes_slice, ctx);
   define("rt_bytes_test", (void *)rt_bytes_test, ctx);

@@ -260,6 +260,20 @@ int64_t rt_str_python_hash(const RtStr *s) {
   return h == (uint64_t)-1 ? -2 : (int64_t)h;
 }
 
+/* hash(b) of a bytes as the interpreter computes it: its bytes' SipHash,
+ * as a str's of one byte per code point (else FNV-1a: the same within
+ * compiled code only). */
+int64_t rt_bytes_python_hash(const RtArray *b) {
+  const unsigned char *p = (const unsigned char *)b->data;
+  size_t n = (size_t)b->shape[0];
+  if (!n) return 0;
+  uint64_t h = 14695981039346656037u;
+  if (str_hash_rounds) h = siphash(p, n, str_hash_rounds);
+  else
+    for (size_t i = 0; i < n; i++) h = (h ^ p[i]) * 1099511628211u;
+  return h == (uint64_t)-1 ? -2 : (int64_t)h;
+}
+
 /* ---------------------------------------------------------------- characters */
 
 /* Characters: ASCII answered here, the rest by the building Python's
@@ -400,6 +414,14 @@ int32_t rt_str_from_chars(RtStr **out, const uint32_t *chars, int64_t n) {
   RtStr *s = rt_str_alloc(n);
   if (s) memcpy(s->data, chars, sizeof(uint32_t) * (size_t)n);
   return give(out, s);
+}
+
+/* s stored into a NumPy str array's element of n code points: cut to n,
+ * or NUL-padded, as NumPy's. */
+void rt_str_to_chars(uint32_t *chars, int64_t n, const RtStr *s) {
+  int64_t k = s->len < n ? s->len : n;
+  memmove(chars, s->data, sizeof(uint32_t) * (size_t)k);
+  memset(chars + k, 0, sizeof(uint32_t) * (size_t)(n - k));
 }
 
 /* repr(s) as a str */
@@ -1150,7 +1172,8 @@ void rt_register_strings(void (*define)(const char *name, void *addr, void *ctx)
     {"rt_raise_args_begin", (void *)rt_raise_args_begin}, {"rt_raise_arg", (void *)rt_raise_arg},
     {"rt_raise_arg_str", (void *)rt_raise_arg_str}, {"rt_raise_args_text", (void *)rt_raise_args_text},
     {"rt_str_python_hash", (void *)rt_str_python_hash}, {"rt_str_repr_of", (void *)rt_str_repr_of},
-    {"rt_str_from_chars", (void *)rt_str_from_chars},
+    {"rt_str_from_chars", (void *)rt_str_from_chars}, {"rt_bytes_python_hash", (void *)rt_bytes_python_hash},
+    {"rt_str_to_chars", (void *)rt_str_to_chars},
   };
   for (size_t i = 0; i < sizeof fns / sizeof fns[0]; i++) define(fns[i].name, fns[i].fn, ctx);
 }

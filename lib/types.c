@@ -270,6 +270,12 @@ static void complete(Type *t) {
     t->align = 4;
     t->name = format("[unichr x %d]", t->unit);
     break;
+  case TY_BYTESEQ:  /* Numba's name: [char x 2] */
+    t->bits = 8 * t->unit;
+    t->size = (size_t)t->unit;
+    t->align = 1;
+    t->name = format("[char x %d]", t->unit);
+    break;
   case TY_SLICE:  /* three int64, as a range; named as Numba's slice<a:b:c>, a part left out blank */
     t->size = 3 * sizeof(int64_t);
     t->align = sizeof(int64_t);
@@ -383,6 +389,8 @@ const Type *ty_time(TypeKind kind, int unit) {
 }
 
 const Type *ty_charseq(int n) { return intern(&(Type){.kind = TY_CHARSEQ, .unit = n}); }
+
+const Type *ty_byteseq(int n) { return intern(&(Type){.kind = TY_BYTESEQ, .unit = n}); }
 
 const Type *ty_slice(int given) { return intern(&(Type){.kind = TY_SLICE, .unit = given}); }
 

@@ -1,10 +1,14 @@
-"""numpy.nditer(a) of one array as a for loop's iterable in compiled code:
+"""numpy.nditer(a), and numpy.nditer((a, b, ...)) of arrays and numbers
+broadcast together, as a for loop's iterable in compiled code:
 each element a 0-d read-only view (x.item(), x[()]), in memory order
 where the array is contiguous (C or Fortran order) and C order otherwise,
 as Numba's (NumPy's order='K' also walks a strided array in memory order:
 the reversed arrays below are compared with order='C'). Compared with the
 Python original on generated arrays of every dtype, layout and shape;
-zero-sized arrays raise NumPy's ValueError; bad uses are TypingErrors."""
+zero-sized arrays raise NumPy's ValueError; bad uses are TypingErrors.
+Several operands are walked in C order over their broadcast shape, or
+Fortran order where more of them are Fortran-ordered than C-ordered (a
+1-d contiguous one counting as both), as Numba's."""
 import numpy as np
 import pytest
 
@@ -74,7 +78,8 @@ def test_nditer_views_are_read_only():
 
 
 @pytest.mark.parametrize("call", [
-    pytest.param("np.nditer((a, a))", marks=numba_deviation("numba's messages differ")),
+    pytest.param("np.nditer((a, 'x'))", marks=numba_deviation("numba's messages differ")),
+    pytest.param("np.nditer(())", marks=numba_deviation("numba's messages differ")),
     pytest.param("np.nditer(a, flags=['c_index'])", marks=numba_deviation("numba's messages differ")),
     "np.nditer(a, a)",
     pytest.param("np.nditer(3.0)", marks=numba_deviation("numba's messages differ"))])
@@ -93,3 +98,77 @@ def test_item_of_an_array_of_one_element():
         assert item(a) == item.py_func(a)
     with pytest.raises(ValueError, match="can only convert an array of size 1"):
         item(np.zeros(3))
+
+
+@ruchey.njit
+def pairs(a, b):
+    out = []
+    for x, y in np.nditer((a, b)):
+        out.append(x.item() * 1000.0 + y[()])
+    return out
+
+
+@ruchey.njit
+def triples(a, b, c):
+    s = 0.0
+    for x, y, z in np.nditer((a, b, c)):
+        s = s * 0.75 + x.item() - 2.0 * y.item() + z[()]
+    return s
+
+
+@ruchey.njit
+def one_in_a_tuple(a):
+    return [x.item() for x in np.nditer((a,))]
+
+
+def small(rng, shape, dtype=np.float64):
+    return (rng.integers(-9, 10, size=shape)).astype(dtype)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_nditer_of_several_operands_broadcasts_them(seed):
+    rng = make_rng(seed)
+    a = small(rng, (3, 4))
+    for b in (small(rng, 4), small(rng, (3, 4), np.int32), small(rng, (2, 3, 4)), np.float64(rng.integers(9)), 7,
+              a.T.copy().T, a[:, ::-1], small(rng, (3, 4)).T.copy().T):
+        for first, second in ((a, b), (b, a)):
+            assert pairs(first, second) == pairs.py_func(first, second)
+    assert one_in_a_tuple(a) == one_in_a_tuple.py_func(a)
+    b = small(rng, 4)
+    for c in (2.5, small(rng, (2, 3, 4)), np.int64(3)):
+        assert triples(a, b, c) == triples.py_func(a, b, c)
+
+
+@numba_deviation("numba broadcasts by leading dimensions only, not a length 1 stretched")
+@pytest.mark.parametrize("seed", range(2))
+def test_nditer_stretches_dimensions_of_length_one(seed):
+    rng = make_rng(seed)
+    a, col, b = small(rng, (3, 4)), small(rng, (3, 1)), small(rng, 4)
+    assert pairs(a, col) == pairs.py_func(a, col)
+    assert triples(a, b, col) == triples.py_func(a, b, col)
+    assert triples(col, b, 1.5) == triples.py_func(col, b, 1.5)
+    row = small(rng, (2, 1, 4))
+    assert triples(a, b, row) == triples.py_func(a, b, row)
+
+
+def test_nditer_of_fortran_operands_walks_fortran_order_as_numba():
+    rng = make_rng(5)
+    f, g = np.asfortranarray(small(rng, (3, 4))), np.asfortranarray(small(rng, (3, 4)))
+    assert pairs(f, g) == pairs.py_func(f, g)          # both Fortran: memory order, NumPy's too
+    v = small(rng, 4)
+    assert pairs(f, v) == pairs.py_func(f, v)          # a 1-d one counts as both
+    c = small(rng, (3, 4))
+    want = [x.item() * 1000.0 + y.item() for x, y in np.nditer((f, c), order="C")]
+    assert pairs(f, c) == want                          # one each: C order
+
+
+@numba_deviation("numba iterates nothing")
+def test_nditer_of_several_operands_errors_as_numpy():
+    a = np.zeros((3, 4))
+    for b in (np.zeros(3), np.zeros((2, 4))):
+        with pytest.raises(ValueError, match="could not be broadcast"):
+            pairs.py_func(a, b)
+        with pytest.raises(ValueError, match="could not be broadcast"):
+            pairs(a, b)
+    with pytest.raises(ValueError, match="zero-sized operands"):
+        pairs(np.zeros((0, 4)), np.zeros(4))

@@ -934,8 +934,28 @@ def str_sum_of(a):
 
 
 @njit
-def str_store_item(a):
-    a[0] = "x"
+def str_store_number(a):
+    a[0] = 1
+
+
+@njit
+def str_store_items(a, words):
+    for i in range(len(words)):
+        a[i % len(a)] = words[i]
+    return a
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_storing_into_a_str_array_cuts_or_pads_as_numpy(seed):
+    rng = make_rng(seed)
+    a = str_array(rng, 10)
+    words = ruchey.typed.List(str_array(rng, 14).tolist()[::-1])
+    got, want = str_store_items(a.copy(), words), str_store_items.py_func(a.copy(), list(words))
+    assert got.dtype == want.dtype and got.tolist() == want.tolist()
+    strided, want = a.copy()[::-2], a.copy()[::-2]
+    str_store_items(strided, words)
+    str_store_items.py_func(want, list(words))
+    assert strided.tolist() == want.tolist()
 
 
 @njit
@@ -950,8 +970,8 @@ def test_str_arrays_errors_are_clear():
         checked(a, 5, 0)
     with pytest.raises(ruchey.TypingError, match=r"does not support arrays of str"):
         str_sum_of(a)
-    with pytest.raises(ruchey.TypingError, match=r"cannot store unicode_type into an element"):
-        str_store_item(a)
+    with pytest.raises(ruchey.TypingError, match=r"cannot store int64 into an element.*only a str"):
+        str_store_number(a)
     with pytest.raises(ruchey.TypingError, match=r"with an array is not supported"):
         str_picked(a, numpy.array([0]))
     with pytest.raises(TypeError, match=r"big-endian"):

@@ -315,6 +315,18 @@ static LLVMValueRef lo_join(Lower *l, Node *n) {
   return lo_load_storage(l, TYS(TY_BYTES), out);
 }
 
+/* ---------------------------------------------------------------- bytes(b) */
+
+/* bytes(b) of a bytes (a bytes array's item, as Numba takes it): b itself,
+ * as CPython gives; its other arguments (sizes, iterables) are not taken. */
+static const Type *ty_bytes_call(Infer *in, Node *n, const Type **args) {
+  if (args[0]->kind != TY_BYTES)
+    return ty_error(in, n, "bytes() takes a bytes in compiled code, got %s", args[0]->name);
+  return TYS(TY_BYTES);
+}
+
+static LLVMValueRef lo_bytes_call(Lower *l, Node *n) { return lo_owned(l, n->list.items[0]); }
+
 /* ---------------------------------------------------------------- the rows */
 
 static const char *const split_kw[] = {"sep", "maxsplit", NULL};
@@ -337,6 +349,7 @@ const Builtin bi_bytes[] = {
   BYTES_METHOD("zfill", 1, 1, BM_ZFILL),
   {"bytes.split", NULL, "split", BK_METHOD, TY_BYTES, 0, 2, split_kw, BF_NONE | BF_RAISES, 0, 0, ty_split, lo_split},
   {"bytes.join", NULL, "join", BK_METHOD, TY_BYTES, 1, 1, NULL, BF_LISTS | BF_RAISES, 0, 0, ty_join, lo_join},
+  {"bytes", "builtins", "bytes", BK_FUNCTION, 0, 1, 1, NULL, 0, 0, 0, ty_bytes_call, lo_bytes_call},
   {"numpy.frombuffer", "numpy", "frombuffer", BK_FUNCTION, 0, 1, 4, frombuffer_kw, BF_RAISES, 0, 0, ty_frombuffer,
    lo_frombuffer},
   BI_END,

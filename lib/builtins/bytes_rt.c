@@ -197,3 +197,22 @@ int32_t rt_bytes_join(RtArray *out, const RtArray *sep, const RtArray *items, in
   }
   return RT_OK;
 }
+
+/* ---------------------------------------------------------------- NumPy '|Sn' items */
+
+/* A bytes of a NumPy bytes array's item: n bytes, NUL-padded at the end
+ * (NumPy drops trailing NULs when it reads one too). */
+int32_t rt_bytes_from_chars(RtArray *out, const char *chars, int64_t n) {
+  while (n && !chars[n - 1]) n--;
+  char *d = made(out, n);
+  if (!d) return RT_ERR_MEMORY;
+  memcpy(d, chars, (size_t)n);
+  return RT_OK;
+}
+
+/* s stored into an item of n bytes: cut to n, or NUL-padded, as NumPy's. */
+void rt_bytes_to_chars(char *chars, int64_t n, const RtArray *s) {
+  int64_t k = s->shape[0] < n ? s->shape[0] : n;
+  memmove(chars, s->data, (size_t)k);
+  memset(chars + k, 0, (size_t)(n - k));
+}

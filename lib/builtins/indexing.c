@@ -304,8 +304,8 @@ const Type *ty_array_index(Infer *in, Node *n, const Type *bt) {
   }
   Index ix;
   if (!index_form(in, n, bt, &ix)) return NULL;
-  if (ix.array >= 0 && bt->elem->kind == TY_CHARSEQ)
-    return ty_error(in, n, "indexing an array of str (%s) with an array is not supported in compiled code", bt->name);
+  if (ix.array >= 0 && ty_is_fixed_text(bt->elem))
+    return ty_error(in, n, "indexing an array of str or bytes (%s) with an array is not supported in compiled code", bt->name);
   if (ix.array >= 0) {
     if (ty_no_allocation(in))
       return ty_error(in, n, "indexing with an array makes a new array, which kernels cannot: index with ints "
@@ -315,7 +315,11 @@ const Type *ty_array_index(Infer *in, Node *n, const Type *bt) {
   /* ints alone name an element; with an Ellipsis NumPy gives a 0-d view */
   bool ellipsis = false;
   for (int i = 0; i < ix.nitems; i++) ellipsis |= ix.kind[i] == IX_ELLIPSIS;
-  if (ix.ndim == 0 && !ellipsis) return bt->elem->kind == TY_CHARSEQ ? TYS(TY_STR) : bt->elem;  /* '<Un': a str */
+  if (ix.ndim == 0 && !ellipsis && ty_is_fixed_text(bt->elem) && ty_no_allocation(in))
+    return ty_error(in, n, "items of arrays of str or bytes (%s) are not supported in kernels: each is a new str or "
+                    "bytes (stored ones too, through the runtime)", bt->name);
+  if (ix.ndim == 0 && !ellipsis)  /* '<Un': a str, '|Sn': a bytes */
+    return bt->elem->kind == TY_CHARSEQ ? TYS(TY_STR) : bt->elem->kind == TY_BYTESEQ ? TYS(TY_BYTES) : bt->elem;
   return ty_array(bt->elem, ix.ndim, view_contiguous(bt, &ix) ? 'C' : 'A', bt->readonly);
 }
 
@@ -352,8 +356,9 @@ void ty_row_literal(Infer *in, Node *target, Node *value) {
 
 void ty_index_store(Infer *in, Node *target, const Type *t, Node *at) {
   const Type *sel = target->ty;
-  if (sel->elem->kind == TY_CHARSEQ) {
-    ty_error(in, at, "arrays of str (%s) are read-only in compiled code", sel->name);
+  if (ty_is_fixed_text(sel->elem)) {
+    ty_error(in, at, "storing into several items of an array of str or bytes (%s) is not supported in compiled code: "
+             "store one item at a time (a[i] = s)", sel->name);
     return;
   }
   if (ty_is_scalar(t)) {

@@ -3,10 +3,11 @@
  * sequence, over a hidden counter k running to the shape's size ("ndindex
  * size"); the loop's index is k unravelled in C order into a tuple of
  * int64 ("ndindex at"). The shape is an int, a tuple of ints, or an
- * array's (ndenumerate's: its elements are read at that index; nditer's:
- * each a 0-d read-only view of a, "nditer at", in memory order where a is
- * contiguous, C order otherwise, as Numba's: NumPy's order='K' walks a
- * strided array's memory order too).
+ * array's (ndenumerate's: its elements are read at that index). nditer's
+ * operands, one array or a tuple of arrays and numbers, are broadcast
+ * together; each step gives a 0-d read-only view per operand, "nditer at",
+ * in the order Numba's takes (nditer_fortran): NumPy's order='K' walks a
+ * strided array's memory order too.
  */
 #include "builtins/builtins.h"
 
@@ -75,46 +76,150 @@ static LLVMValueRef lo_ndindex_at(Lower *l, Node *n) {
   return t;
 }
 
-/* numpy.nditer(a) of one array (NumPy's other operands and flags are not
- * taken). */
+/* numpy.nditer(a), or numpy.nditer((a, b, ...)) of arrays and numbers
+ * broadcast together (NumPy's other arguments and flags are not taken). */
+static int nditer_count(const Type *t) { return t->kind == TY_TUPLE ? t->nfields : 1; }
+static const Type *nditer_operand(const Type *t, int i) { return t->kind == TY_TUPLE ? t->fields[i] : t; }
+
 static const Type *ty_nditer_size(Infer *in, Node *n, const Type **args) {
-  if (args[0]->kind != TY_ARRAY)
-    return ty_error(in, n, "numpy.nditer() takes one array in compiled code, got %s", args[0]->name);
+  int nops = nditer_count(args[0]);
+  if (args[0]->kind != TY_TUPLE && args[0]->kind != TY_ARRAY)
+    return ty_error(in, n, "numpy.nditer() takes an array or a tuple of arrays and numbers in compiled code, got %s",
+                    args[0]->name);
+  if (!nops) return ty_error(in, n, "numpy.nditer() needs at least one operand");
+  for (int i = 0; i < nops; i++) {
+    const Type *t = nditer_operand(args[0], i);
+    if (t->kind == TY_ARRAY ? !ty_is_scalar(t->elem) && !ty_is_fixed_text(t->elem) : !ty_is_scalar(t))
+      return ty_error(in, n, "numpy.nditer() takes arrays of numbers, str or bytes and numbers in compiled code, got %s",
+                      t->name);
+  }
   return TYS(TY_I64);
 }
 
+/* A 0-d read-only view per operand: one alone, several as a tuple (Numba's). */
 static const Type *ty_nditer_at(Infer *in, Node *n, const Type **args) {
-  return ty_nditer_size(in, n, args) ? ty_array(args[0]->elem, 0, 'C', true) : NULL;
+  if (!ty_nditer_size(in, n, args)) return NULL;
+  const Type *views[MAX_DIMS];
+  int nops = nditer_count(args[0]);
+  if (nops > MAX_DIMS) return ty_error(in, n, "numpy.nditer() takes at most %d operands", MAX_DIMS);
+  for (int i = 0; i < nops; i++) {
+    const Type *t = nditer_operand(args[0], i);
+    views[i] = ty_array(t->kind == TY_ARRAY ? t->elem : t, 0, 'C', true);
+  }
+  return args[0]->kind == TY_TUPLE && nops > 1 ? ty_tuple(nops, views) : views[0];
+}
+
+/* The order the broadcast shape is walked in, as Numba's: Fortran's (the
+ * first index fastest) where more operands are Fortran-ordered than
+ * C-ordered (a 1-d contiguous one counting as both), else C's. */
+static bool nditer_fortran(const Type *t) {
+  int c = 0, f = 0;
+  for (int i = 0; i < nditer_count(t); i++) {
+    const Type *op = nditer_operand(t, i);
+    if (op->kind == TY_ARRAY && op->ndim >= 1) {
+      bool one = op->ndim == 1 && op->layout != 'A';
+      c += one || op->layout == 'C';
+      f += one || op->layout == 'F';
+    }
+  }
+  return f > c;
+}
+
+typedef struct Operands {
+  int n, ndim;                  /* how many; the broadcast shape's dimensions */
+  const Type *types[MAX_DIMS];
+  LLVMValueRef values[MAX_DIMS];
+  LLVMValueRef dims[RC_MAX_NDIM];  /* the broadcast shape */
+} Operands;
+
+/* The operands and their broadcast shape, NumPy's: dimensions matched from
+ * the last, a 1 stretched to the other's length; ValueError where two
+ * differ otherwise (check). */
+static void nditer_broadcast(Lower *l, Node *arg, LLVMValueRef v, Operands *o, bool check) {
+  o->n = nditer_count(arg->ty);
+  o->ndim = 0;
+  for (int i = 0; i < o->n; i++) {
+    o->types[i] = nditer_operand(arg->ty, i);
+    o->values[i] = arg->ty->kind == TY_TUPLE ? LLVMBuildExtractValue(l->b, v, (unsigned)i, "") : v;
+    if (o->types[i]->kind == TY_ARRAY && o->types[i]->ndim > o->ndim) o->ndim = o->types[i]->ndim;
+  }
+  LLVMValueRef one = const_i64(l, 1);
+  for (int d = 0; d < o->ndim; d++) o->dims[d] = one;
+  for (int i = 0; i < o->n; i++) {
+    const Type *t = o->types[i];
+    for (int d = 0; t->kind == TY_ARRAY && d < t->ndim; d++) {
+      LLVMValueRef s = lo_arr_shape(l, o->values[i], d), *dim = &o->dims[o->ndim - t->ndim + d];
+      LLVMValueRef s_one = LLVMBuildICmp(l->b, LLVMIntEQ, s, one, "");
+      if (check) {
+        LLVMValueRef clash = LLVMBuildAnd(l->b, LLVMBuildNot(l->b, s_one, ""),
+                                          LLVMBuildAnd(l->b, LLVMBuildICmp(l->b, LLVMIntNE, *dim, one, ""),
+                                                       LLVMBuildICmp(l->b, LLVMIntNE, *dim, s, ""), ""), "");
+        lo_raise_if(l, clash, RT_ERR_VALUE, "operands could not be broadcast together");
+      }
+      *dim = LLVMBuildSelect(l->b, s_one, *dim, s, "");
+    }
+  }
 }
 
 static LLVMValueRef lo_nditer_size(Lower *l, Node *n) {
-  LLVMValueRef size = lo_ndindex_size(l, n);
+  Node *arg = n->list.items[0];
+  LLVMValueRef v = lo_expr(l, arg), size = const_i64(l, 1);
+  Operands o;
+  nditer_broadcast(l, arg, v, &o, true);
+  for (int d = 0; d < o.ndim; d++) size = LLVMBuildMul(l->b, size, o.dims[d], "");
+  lo_done_with(l, arg, v);
   lo_raise_if(l, LLVMBuildICmp(l->b, LLVMIntEQ, size, const_i64(l, 0), ""), RT_ERR_VALUE,
               "Iteration of zero-sized operands is not enabled");
   return size;
 }
 
-/* a's element k (k unravelled with the last index fastest, or the first
- * for a Fortran-ordered a) as a 0-d view holding a reference to a's
- * memory, read-only as NumPy's nditer makes it. */
-static LLVMValueRef lo_nditer_at(Lower *l, Node *n) {
-  Node *arr = n->list.items[0];
-  const Type *t = arr->ty;
-  LLVMValueRef a = lo_expr(l, arr), k = lo_expr_as(l, n->list.items[1], TYS(TY_I64)), idx[RC_MAX_NDIM];
-  bool fortran = t->layout == 'F';
-  for (int i = 0; i < t->ndim; i++) {
-    int d = fortran ? i : t->ndim - 1 - i;
-    bool last = i == t->ndim - 1;
-    idx[d] = last ? k : LLVMBuildURem(l->b, k, lo_arr_shape(l, a, d), "");
-    if (!last) k = LLVMBuildUDiv(l->b, k, lo_arr_shape(l, a, d), "");
+/* The 0-d view of operand i at the broadcast index idx: a view holding a
+ * reference to an array's memory, or a new 0-d array holding a number. */
+static LLVMValueRef nditer_view(Lower *l, const Operands *o, int i, LLVMValueRef *idx, const Type *vt) {
+  const Type *t = o->types[i];
+  if (t->kind != TY_ARRAY) {
+    LLVMValueRef a = lo_alloc_array(l, ty_array(t, 0, 'C', false), NULL, -1);
+    lo_store_scalar(l, t, LLVMBuildExtractValue(l->b, a, 2, ""), o->values[i]);
+    return a;
   }
-  LLVMValueRef v = LLVMGetUndef(lo_type(l, n->ty));
+  LLVMValueRef at[RC_MAX_NDIM], zero = const_i64(l, 0), one = const_i64(l, 1);
+  for (int d = 0; d < t->ndim; d++) {  /* a stretched dimension stays at 0 */
+    LLVMValueRef s = lo_arr_shape(l, o->values[i], d);
+    at[d] = LLVMBuildSelect(l->b, LLVMBuildICmp(l->b, LLVMIntEQ, s, one, ""), zero, idx[o->ndim - t->ndim + d], "");
+  }
+  LLVMValueRef v = LLVMGetUndef(lo_type(l, vt)), a = o->values[i];
   v = LLVMBuildInsertValue(l->b, v, LLVMBuildExtractValue(l->b, a, 0, ""), 0, "");
   v = LLVMBuildInsertValue(l->b, v, LLVMBuildExtractValue(l->b, a, 1, ""), 1, "");
-  v = LLVMBuildInsertValue(l->b, v, lo_element_addr(l, t, a, idx), 2, "");
-  lo_refcount(l, n->ty, v, true);
-  lo_done_with(l, arr, a);
+  v = LLVMBuildInsertValue(l->b, v, lo_element_addr(l, t, a, at), 2, "");
+  lo_refcount(l, vt, v, true);
   return v;
+}
+
+/* Each operand's element k of the broadcast shape (k unravelled with the
+ * last index fastest, or the first in Fortran order: nditer_fortran), as
+ * a 0-d view read-only as NumPy's nditer makes it. */
+static LLVMValueRef lo_nditer_at(Lower *l, Node *n) {
+  Node *arg = n->list.items[0];
+  LLVMValueRef v = lo_expr(l, arg), k = lo_expr_as(l, n->list.items[1], TYS(TY_I64)), idx[RC_MAX_NDIM];
+  Operands o;
+  nditer_broadcast(l, arg, v, &o, false);
+  bool fortran = nditer_fortran(arg->ty);
+  for (int i = 0; i < o.ndim; i++) {
+    int d = fortran ? i : o.ndim - 1 - i;
+    bool last = i == o.ndim - 1;
+    idx[d] = last ? k : LLVMBuildURem(l->b, k, o.dims[d], "");
+    if (!last) k = LLVMBuildUDiv(l->b, k, o.dims[d], "");
+  }
+  LLVMValueRef r;
+  if (n->ty->kind == TY_TUPLE) {
+    r = LLVMGetUndef(lo_type(l, n->ty));
+    for (int i = 0; i < o.n; i++)
+      r = LLVMBuildInsertValue(l->b, r, nditer_view(l, &o, i, idx, n->ty->fields[i]), (unsigned)i, "");
+  } else {
+    r = nditer_view(l, &o, 0, idx, n->ty);
+  }
+  lo_done_with(l, arg, v);
+  return r;
 }
 
 #define HIDDEN(name, lo, hi, type, lower) \

@@ -594,14 +594,14 @@ static const Type *ty_ufunc_jit_call(Infer *in, Node *n, const Type **args) {
 static bool hashable(const Type *t) {
   for (int i = 0; t->kind == TY_TUPLE && i < t->nfields; i++)
     if (!hashable(t->fields[i])) return false;
-  return t->kind == TY_TUPLE || t->kind == TY_STR || t->kind == TY_BOOL || ty_is_int(t) || ty_is_float(t) ||
+  return t->kind == TY_TUPLE || t->kind == TY_STR || t->kind == TY_BYTES || t->kind == TY_BOOL || ty_is_int(t) || ty_is_float(t) ||
          ty_is_complex(t);
 }
 
 static const Type *ty_hash(Infer *in, Node *n, const Type **args) {
   if (ty_in_cuda(in)) return ty_error(in, n, "hash() is not supported in CUDA kernels and device functions");
   if (!hashable(args[0]))
-    return ty_error(in, n, "hash() of %s is not supported in compiled code (numbers, bools, str and tuples of them are)",
+    return ty_error(in, n, "hash() of %s is not supported in compiled code (numbers, bools, str, bytes and tuples of them are)",
                     args[0]->name);
   return TYS(TY_I64);
 }
@@ -609,6 +609,11 @@ static const Type *ty_hash(Infer *in, Node *n, const Type **args) {
 static LLVMValueRef hash_of(Lower *l, LLVMValueRef v, const Type *t) {
   LLVMTypeRef i64 = l->mod->i64, ptr = l->mod->ptr;
   if (t->kind == TY_STR) return lo_call_fn(l, "rt_str_python_hash", i64, &ptr, &v, 1);
+  if (t->kind == TY_BYTES) {
+    LLVMValueRef s = lo_alloca(l, lo_storage_type(l, t), "bytes.h");
+    lo_store_storage(l, t, s, v);
+    return lo_call_fn(l, "rt_bytes_python_hash", i64, &ptr, &s, 1);
+  }
   if (t->kind == TY_TUPLE) {
     LLVMTypeRef row = LLVMArrayType(i64, (unsigned)t->nfields);
     LLVMValueRef hashes = lo_alloca(l, row, "hashes");

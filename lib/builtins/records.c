@@ -113,11 +113,17 @@ static bool takes(const Builtin *bi) {
   return false;
 }
 
-/* What arrays of str ('<Un' elements, read one at a time as strs) may be
- * given to: the shape's readers, and the stride tricks' views (windows of
- * symbols, as pyts' bag of words takes them). */
+/* What arrays of str or bytes ('<Un', '|Sn' elements, read one at a time
+ * as strs or bytes) may be given to: the shape's readers, copies, new
+ * arrays like them, item() and fill(), nditer and ndenumerate (as
+ * Numba's), and the stride tricks' views (windows of symbols, as pyts'
+ * bag of words takes them). */
 static const char *const takes_chars[] = {"len", "array.shape", "array.size", "array.ndim", "array.itemsize",
-                                          "array.nbytes", "array.strides", "getattr", "hasattr",
+                                          "array.nbytes", "array.strides", "getattr", "hasattr", "array.copy",
+                                          "numpy.copy", "numpy.empty_like", "array.reshape", "numpy.reshape",
+                                          "array.ravel", "numpy.ravel", "array.flatten", "array.transpose",
+                                          "numpy.transpose", "array.item", "array.fill", "nditer size", "nditer at",
+                                          "ndindex size", "ndindex at",
                                           "numpy.lib.stride_tricks.as_strided",
                                           "numpy.lib.stride_tricks.sliding_window_view", NULL};
 
@@ -129,8 +135,8 @@ static bool takes_str_arrays(const Builtin *bi) {
 
 bool ty_check_records(Infer *in, Node *n, const Type **args) {
   for (int i = 0; !n->callee && !takes_str_arrays(n->bi) && i < n->list.len; i++)
-    if (args[i] && args[i]->kind == TY_ARRAY && args[i]->elem->kind == TY_CHARSEQ)
-      return ty_error(in, n->list.items[i], "%s() does not support arrays of str (%s) in compiled code: read their "
+    if (args[i] && args[i]->kind == TY_ARRAY && ty_is_fixed_text(args[i]->elem))
+      return ty_error(in, n->list.items[i], "%s() does not support arrays of str or bytes (%s) in compiled code: read their "
                       "items (a[i], for s in a)", n->bi->name, args[i]->name) != NULL;
   if (n->callee || takes(n->bi)) return true;
   for (int i = 0; i < n->list.len + n->kw.len; i++) {

@@ -710,8 +710,12 @@ static LLVMValueRef lo_view_as(Lower *l, Node *n) { return lo_owned(l, n->list.i
 
 /* a.item(): the one element of an array of size 1 (NumPy's ValueError
  * otherwise), as its dtype's scalar (Numba's; NumPy gives a Python one). */
+/* (of a '<Un' or '|Sn' array: a str or a bytes, as its items read) */
 static const Type *ty_item(Infer *in, Node *n, const Type **args) {
   const Type *t = array_operand(in, n, args[0]);
+  if (t && ty_is_fixed_text(t->elem) && ty_no_allocation(in))
+    return ty_error(in, n, "array.item() of %s makes a new str or bytes, which kernels cannot", t->name);
+  if (t && ty_is_fixed_text(t->elem)) return t->elem->kind == TY_CHARSEQ ? TYS(TY_STR) : TYS(TY_BYTES);
   return t ? t->elem : NULL;
 }
 
@@ -723,7 +727,8 @@ static LLVMValueRef lo_item(Lower *l, Node *n) {
   if (t->ndim)
     lo_raise_if(l, LLVMBuildICmp(l->b, LLVMIntNE, size_of(l, t->ndim, shape), const_i64(l, 1), ""), RT_ERR_VALUE,
                 "can only convert an array of size 1 to a Python scalar");
-  LLVMValueRef v = lo_load_scalar(l, t->elem, LLVMBuildExtractValue(l->b, a, 2, ""));
+  LLVMValueRef data = LLVMBuildExtractValue(l->b, a, 2, "");
+  LLVMValueRef v = ty_is_fixed_text(t->elem) ? lo_text_read(l, t->elem, data) : lo_load_scalar(l, t->elem, data);
   lo_done_with(l, arg, a);
   return v;
 }
@@ -764,7 +769,15 @@ static LLVMValueRef lo_array_truth(Lower *l, Node *n) {
 /* a.fill(value) */
 static const Type *ty_fill(Infer *in, Node *n, const Type **args) {
   const Type *t = array_operand(in, n, args[0]);
-  if (!t || !ty_need_scalar(in, n->list.items[1], args[1], "array.fill()")) return NULL;
+  if (t && ty_is_fixed_text(t->elem) && ty_no_allocation(in))
+    return ty_error(in, n, "array.fill() of %s calls the runtime, which kernels cannot", t->name);
+  if (t && ty_is_fixed_text(t->elem)) {  /* '<Un' takes a str, '|Sn' a bytes, as their items */
+    const Type *item = t->elem->kind == TY_CHARSEQ ? TYS(TY_STR) : TYS(TY_BYTES);
+    if (args[1] != item) return ty_error(in, n->list.items[1], "array.fill() of %s takes a %s, got %s", t->name,
+                                         item == TYS(TY_STR) ? "str" : "bytes", args[1]->name);
+  } else if (!t || !ty_need_scalar(in, n->list.items[1], args[1], "array.fill()")) {
+    return NULL;
+  }
   if (t->readonly) return ty_error(in, n, "cannot write to a read-only array");
   return TYS(TY_NONE);
 }
@@ -776,15 +789,18 @@ typedef struct FillArgs {
 
 static void fill_one(Lower *l, LLVMValueRef *idx, void *arg) {
   FillArgs *f = arg;
-  lo_store_scalar(l, f->t->elem, addr_at(l, f->t, f->a, idx), f->v);
+  if (ty_is_fixed_text(f->t->elem)) lo_text_write(l, f->t->elem, addr_at(l, f->t, f->a, idx), f->v);
+  else lo_store_scalar(l, f->t->elem, addr_at(l, f->t, f->a, idx), f->v);
 }
 
 static LLVMValueRef lo_fill_method(Lower *l, Node *n) {
-  Node *arg = n->list.items[0];
+  Node *arg = n->list.items[0], *val = n->list.items[1];
+  bool text = ty_is_fixed_text(arg->ty->elem);
   LLVMValueRef a = lo_expr(l, arg), shape[RC_MAX_NDIM];
-  LLVMValueRef v = lo_expr_as(l, n->list.items[1], arg->ty->elem);
+  LLVMValueRef v = text ? lo_expr(l, val) : lo_expr_as(l, val, arg->ty->elem);
   shape_of(l, arg->ty, a, shape, NULL);
   lo_for_each_index(l, arg->ty->ndim, shape, fill_one, &(FillArgs){arg->ty, a, v});
+  if (text) lo_done_with(l, val, v);
   lo_done_with(l, arg, a);
   return LLVMGetUndef(l->mod->i8);
 }

@@ -170,13 +170,14 @@ const Type *ty_tuple_compare(Infer *in, Node *n, int op, const Type *a, const Ty
 
 static bool str_or_number(const Type *t) {
   t = ty_enum_value(t);  /* (an enum member: its value) */
-  return t->kind == TY_STR || ty_is_scalar(t);
+  return t->kind == TY_STR || t->kind == TY_BYTES || ty_is_scalar(t);
 }
 
-/* v in t: v == an item, for a number or str v (an item of another kind is
- * never equal to it) */
+/* v in t: v == an item, for a number, str or bytes v (an item of another
+ * kind is never equal to it) */
 const Type *ty_tuple_contains(Infer *in, Node *n, const Type **args) {
-  if (args[0]->kind != TY_STR && !ty_is_enum(args[0]) && !ty_need_scalar(in, n->list.items[0], args[0], "'in'"))
+  if (args[0]->kind != TY_STR && args[0]->kind != TY_BYTES && !ty_is_enum(args[0]) &&
+      !ty_need_scalar(in, n->list.items[0], args[0], "'in'"))
     return NULL;
   for (int i = 0; i < args[1]->nfields; i++)  /* x == an array is an array, whose truth Python refuses */
     if (!str_or_number(args[1]->fields[i]))
@@ -190,7 +191,7 @@ const Type *ty_tuple_contains(Infer *in, Node *n, const Type **args) {
 static bool equatable(const Type *a, const Type *b) {
   if (a->kind == TY_ENUM || b->kind == TY_ENUM) return a == b;  /* an Enum member equals its class's members alone */
   a = ty_enum_value(a), b = ty_enum_value(b);  /* an IntEnum member is its int */
-  if (a->kind == TY_STR || b->kind == TY_STR) return a->kind == b->kind;
+  if (a->kind == TY_STR || b->kind == TY_STR || a->kind == TY_BYTES || b->kind == TY_BYTES) return a->kind == b->kind;
   if (ty_is_time(a) || ty_is_time(b)) return ty_time_unify(a, b) != NULL;
   return ty_is_scalar(a) && ty_is_scalar(b);
 }
@@ -208,6 +209,7 @@ static const Type *ty_tuple_find(Infer *in, Node *n, const Type **args) {
 static LLVMValueRef values_equal(Lower *l, LLVMValueRef a, const Type *ta, LLVMValueRef b, const Type *tb) {
   if (!equatable(ta, tb)) return const_bool(l, false);
   if (ta->kind == TY_STR) return lo_str_compare_values(l, OP_EQ, a, ta, b, tb);
+  if (ta->kind == TY_BYTES) return lo_bytes_compare_values(l, OP_EQ, a, ta, b, tb);
   return lo_compare_values(l, OP_EQ, a, ta, b, tb);
 }
 

@@ -181,6 +181,32 @@ LLVMValueRef lo_copy(Lower *l, Node *n) {
   return dst;
 }
 
+/* The '<Un' or '|Sn' element at addr as a new str or bytes (trailing NULs
+ * dropped, as NumPy reads one). */
+LLVMValueRef lo_text_read(Lower *l, const Type *elem, LLVMValueRef addr) {
+  bool str = elem->kind == TY_CHARSEQ;
+  const Type *t = str ? TYS(TY_STR) : TYS(TY_BYTES);
+  LLVMValueRef out = lo_alloca(l, lo_storage_type(l, t), "text.out");
+  LLVMTypeRef p[3] = {l->mod->ptr, l->mod->ptr, l->mod->i64};
+  LLVMValueRef args[3] = {out, addr, const_i64(l, elem->unit)};
+  lo_check_call(l, lo_call_fn(l, str ? "rt_str_from_chars" : "rt_bytes_from_chars", l->mod->i32, p, args, 3));
+  return lo_load_storage(l, t, out);
+}
+
+/* The str or bytes v (borrowed) stored into the '<Un' or '|Sn' element at
+ * addr, cut or NUL-padded to its width as NumPy's. */
+void lo_text_write(Lower *l, const Type *elem, LLVMValueRef addr, LLVMValueRef v) {
+  bool str = elem->kind == TY_CHARSEQ;
+  LLVMValueRef s = v;
+  if (!str) {  /* a bytes, passed by address */
+    s = lo_alloca(l, lo_storage_type(l, TYS(TY_BYTES)), "bytes.in");
+    lo_store_storage(l, TYS(TY_BYTES), s, v);
+  }
+  LLVMTypeRef p[3] = {l->mod->ptr, l->mod->i64, l->mod->ptr};
+  LLVMValueRef args[3] = {addr, const_i64(l, elem->unit), s};
+  lo_call_fn(l, str ? "rt_str_to_chars" : "rt_bytes_to_chars", LLVMVoidTypeInContext(l->mod->c), p, args, 3);
+}
+
 LLVMValueRef lo_index(Lower *l, Node *n) {
   if (n->lhs->ty->kind == TY_TUPLE) return lo_tuple_index(l, n);
   if (n->lhs->ty->kind == TY_ARRAY && n->ty->kind == TY_ARRAY) return lo_array_index(l, n);
@@ -191,13 +217,10 @@ LLVMValueRef lo_index(Lower *l, Node *n) {
   if (n->lhs->ty->kind == TY_RANGE) return lo_range_index(l, n);
   LLVMValueRef base;
   LLVMValueRef addr = lo_index_addr(l, n, &base);
-  if (n->lhs->ty->kind == TY_ARRAY && n->lhs->ty->elem->kind == TY_CHARSEQ) {  /* '<Un': a new str of its characters */
-    LLVMValueRef out = lo_alloca(l, l->mod->ptr, "str.out");
-    LLVMTypeRef p[3] = {l->mod->ptr, l->mod->ptr, l->mod->i64};
-    LLVMValueRef args[3] = {out, addr, const_i64(l, n->lhs->ty->elem->unit)};
-    lo_check_call(l, lo_call_fn(l, "rt_str_from_chars", l->mod->i32, p, args, 3));
+  if (n->lhs->ty->kind == TY_ARRAY && ty_is_fixed_text(n->lhs->ty->elem)) {
+    LLVMValueRef v = lo_text_read(l, n->lhs->ty->elem, addr);
     lo_done_with(l, n->lhs, base);
-    return LLVMBuildLoad2(l->b, l->mod->ptr, out, "");
+    return v;
   }
   LLVMValueRef v = lo_load_scalar(l, n->ty, addr);
   if (ty_has_arrays(n->ty)) lo_refcount(l, n->ty, v, true);  /* a list's str item: a new reference, as any index gives */

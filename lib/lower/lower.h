@@ -290,6 +290,8 @@ void lo_check_status(Lower *l, LLVMValueRef status);  /* raises what a runtime c
 LLVMValueRef lo_element_addr(Lower *l, const Type *t, LLVMValueRef a, LLVMValueRef *idx);
 void lo_indices(Lower *l, Node *idx, LLVMValueRef *out);
 LLVMValueRef lo_index_addr(Lower *l, Node *n, LLVMValueRef *base);
+LLVMValueRef lo_text_read(Lower *l, const Type *elem, LLVMValueRef addr);  /* a '<Un'/'|Sn' element: a new str/bytes */
+void lo_text_write(Lower *l, const Type *elem, LLVMValueRef addr, LLVMValueRef v);  /* cut or NUL-padded */
 LLVMValueRef lo_alloc_array(Lower *l, const Type *t, LLVMValueRef *shape, int fill);
 void lo_fill(Lower *l, const Type *elem, LLVMValueRef data, LLVMValueRef n, LLVMValueRef v);
 LLVMValueRef lo_copy(Lower *l, Node *n);  /* a.copy(), numpy.copy(a): a new array of n's type */

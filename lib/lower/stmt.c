@@ -30,6 +30,11 @@ static void lo_store(Lower *l, Node *target, const Type *t, LLVMValueRef v) {
     LLVMValueRef a, addr = lo_flat_addr(l, target, &a);
     lo_store_scalar(l, target->ty, addr, lo_convert(l, v, t, target->ty));
     lo_done_with(l, target->lhs->lhs, a);
+  } else if (target->kind == N_INDEX && target->lhs->ty->kind == TY_ARRAY && ty_is_fixed_text(target->lhs->ty->elem)) {
+    LLVMValueRef base, addr = lo_index_addr(l, target, &base);  /* '<Un', '|Sn': the str or bytes cut or padded to n */
+    lo_text_write(l, target->lhs->ty->elem, addr, v);
+    lo_refcount(l, t, v, false);  /* the stored value was owned */
+    lo_done_with(l, target->lhs, base);
   } else if (target->kind == N_INDEX && target->lhs->ty->kind == TY_LIST && target->rhs->kind == N_SLICE) {
     lo_list_slice_store(l, target, t, v);
   } else if (target->kind == N_INDEX) {
@@ -81,6 +86,18 @@ static void lo_augassign(Lower *l, Node *n) {
     LLVMValueRef r = lo_binop_values(l, n->op, n->ty, cur, target->ty, rhs, n->rhs->ty);
     if (n->ty->kind == TY_STR) lo_done_with(l, n->rhs, rhs);  /* s += t: a new string, t no longer needed */
     lo_store(l, target, n->ty, r);
+    return;
+  }
+  if (target->kind == N_INDEX && target->lhs->ty->kind == TY_ARRAY && ty_is_fixed_text(target->lhs->ty->elem)) {
+    const Type *elem = target->lhs->ty->elem;  /* a[i] += s of a '<Un' array: read, made anew, stored cut to n */
+    LLVMValueRef base, addr = lo_index_addr(l, target, &base);
+    LLVMValueRef cur = lo_text_read(l, elem, addr), rhs = lo_expr(l, n->rhs);
+    LLVMValueRef r = lo_binop_values(l, n->op, n->ty, cur, target->ty, rhs, n->rhs->ty);
+    lo_text_write(l, elem, addr, r);
+    lo_refcount(l, target->ty, cur, false);
+    lo_refcount(l, n->ty, r, false);
+    lo_done_with(l, n->rhs, rhs);
+    lo_done_with(l, target->lhs, base);
     return;
   }
   bool flat = ty_is_flat_store(target);  /* a.flat[i] op= v: a's own element, its index read once */
