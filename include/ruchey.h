@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define RUCHEY_API_VERSION 29
+#define RUCHEY_API_VERSION 30
 #define RC_MAX_NDIM 8
 
 /* ---------------------------------------------------------------- arena */
