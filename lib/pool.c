@@ -87,7 +87,10 @@ static struct {
   PoolBody body;
   void *ctx;
   int64_t n, threads;
-  bool one_each;          /* each thread claims one chunk at most */
+  /* each thread claims one chunk at most, and only threads 0..woken-1 claim
+   * (atomic: a worker of an earlier loop reads them before its claim) */
+  _Atomic bool one_each;
+  _Atomic int64_t woken;  /* the threads the loop's caller runs it on, itself (0) included */
   _Atomic uint32_t chunks;
   _Alignas(CACHE_LINE) _Atomic uint64_t claim;     /* generation << 32 | next chunk */
   /* written at the end of every chunk: its own cache line */
@@ -247,6 +250,13 @@ static bool claim_chunk(uint32_t *chunk) {
   for (;;) {
     uint32_t next = (uint32_t)c;
     if (next >= atomic_load_explicit(&P.chunks, memory_order_relaxed)) return false;
+    /* a loop of one iteration per thread runs on the threads woken for it
+     * (get_thread_id() below the count, as Numba's static schedule): a
+     * worker still awake from an earlier loop leaves it to them. (Fields
+     * read after the claim word: a newer loop fails the exchange below.) */
+    if (atomic_load_explicit(&P.one_each, memory_order_relaxed) &&
+        tl_id >= atomic_load_explicit(&P.woken, memory_order_relaxed))
+      return false;
     if (atomic_compare_exchange_weak_explicit(&P.claim, &c, c + 1, memory_order_acq_rel,
                                               memory_order_acquire)) {
       *chunk = next;
@@ -263,7 +273,7 @@ static void run_chunks(void) {
     uint32_t k = atomic_load_explicit(&P.chunks, memory_order_relaxed);
     tl_threads = P.threads;
     P.body(P.ctx, chunk_begin(P.n, k, c), chunk_begin(P.n, k, c + 1), c);
-    bool last_of_mine = P.one_each;  /* (read before the loop can end) */
+    bool last_of_mine = atomic_load_explicit(&P.one_each, memory_order_relaxed);  /* (read before the loop can end) */
     if (atomic_fetch_add(&P.done, 1) + 1 == k) wake_if_sleeping(&P.done, &P.caller_sleeping);
     if (last_of_mine) break;
   }
@@ -351,7 +361,8 @@ static void run(PoolBody body, void *ctx, int64_t n, int64_t chunks, int64_t k) 
   P.ctx = ctx;
   P.n = n;
   P.threads = pool_get_num_threads();
-  P.one_each = n == chunks && k == chunks;
+  atomic_store_explicit(&P.one_each, n == chunks && k == chunks, memory_order_relaxed);
+  atomic_store_explicit(&P.woken, k, memory_order_relaxed);
   atomic_store_explicit(&P.chunks, (uint32_t)chunks, memory_order_relaxed);
   atomic_store_explicit(&P.done, 0, memory_order_relaxed);
   P.generation++;
