@@ -486,11 +486,15 @@ bool ty_list_takes(Infer *in, Node *n, const Type **args, Node *v, const Type *v
 
 /* An item given to append() or insert() that may be None (x if c else
  * None): the Optional itself, not its value (the call's typing checked it
- * is not None), so that it makes the items Optionals as in Numba. */
+ * is not None), so that it makes the items Optionals as in Numba; where
+ * lists cannot hold such Optionals (of jitclass instances: a tree walk's
+ * `stack.append(node)` under `while node is not None`), its value, checked
+ * not None when appended. */
 static const Type *given_item(Infer *in, Node *v, const Type *t) {
   const Type *var = v->kind == N_VAR ? in->f->var_types[v->var] : NULL;  /* a variable's read is its value's */
-  if (var && var->kind == TY_OPTIONAL) return v->ty = var;
-  if (v->kind != N_UNWRAP || !v->lhs->ty || v->lhs->ty->kind != TY_OPTIONAL) return t;
+  if (var && var->kind == TY_OPTIONAL) return plain_item(var, "lists") ? (v->ty = var) : t;
+  if (v->kind != N_UNWRAP || !v->lhs->ty || v->lhs->ty->kind != TY_OPTIONAL || !plain_item(v->lhs->ty, "lists"))
+    return t;
   *v = *v->lhs;
   return v->ty;
 }
