@@ -287,9 +287,9 @@ static bool resolve_call(void *ctx, void *callee, const Type **args, const Node 
     diag->literal_params = missing;
     return false;
   }
-  const Type *loop_args[MAX_ARGS];
+  const Type *loop_args[MAX_ARGS], *loop_ret = NULL;  /* a ufunc's loop: its declared result, as NumPy's loop gives it */
   if (disp->scalars_only) {
-    if (!ufunc_loop_types(disp, args, nargs, loop_args, diag)) return false;
+    if (!ufunc_loop_types(disp, args, nargs, loop_args, &loop_ret, diag)) return false;
     args = loop_args;
   }
   const Spec *sig = NULL;
@@ -318,7 +318,7 @@ static bool resolve_call(void *ctx, void *callee, const Type **args, const Node 
     e->opts.kernel = false;
     e->opts.device = device;
     e->opts.gpu_cc = c->cc;
-    e->opts.declared_ret = sig ? sig->declared_ret : NULL;
+    e->opts.declared_ret = sig ? sig->declared_ret : loop_ret;
     if (disp->inherits) inherit_options(c, e);
     set_callbacks(&e->opts);
     Callee *typed = type_literal_callee(c, e, consts, diag);

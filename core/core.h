@@ -271,7 +271,8 @@ typedef struct Dispatcher {
   int kwonly;             /* how many keyword-only parameters it takes (without *args): its last ones */
   int posonly;            /* how many positional-only ones (before a /): its first ones, never bound by keyword */
   bool scalars_only;      /* a ufunc's function (@vectorize): compiled code calls it per element */
-  const Type *(*ufunc_loops)[MAX_ARGS]; /* its ufunc's loops' argument types, in NumPy's order */
+  const Type *(*ufunc_loops)[MAX_ARGS]; /* its ufunc's loops' argument types, in NumPy's order, each
+                                        * followed by its declared return type (NULL: inferred) */
   int nufunc_loops;
   /* One thread compiles this function at a time, so that threads calling a
    * new signature at once get one compilation. Re-entered by its owner
@@ -423,8 +424,9 @@ Dispatcher *ufunc_scalar_function(PyObject *obj);
 /* The argument types a call from compiled code passes a ufunc's function
  * (args, of numbers): those of the first loop args cast to safely, as
  * NumPy picks a loop; args themselves where none does and the ufunc may
- * compile more (a DUFunc's). False with diag set where none is allowed. */
-bool ufunc_loop_types(Dispatcher *disp, const Type *const *args, int n, const Type **out, Diag *diag);
+ * compile more (a DUFunc's). *ret: the loop's declared return type, or
+ * NULL (inferred). False with diag set where none is allowed. */
+bool ufunc_loop_types(Dispatcher *disp, const Type *const *args, int n, const Type **out, const Type **ret, Diag *diag);
 
 /* ---------------------------------------------------------------- cfunc.c */
 

@@ -21,14 +21,15 @@ typedef int (*UfuncLoop)(char **args, const npy_intp *dims, const npy_intp *step
 
 /* ---------------------------------------------------------------- compiling a loop */
 
-static bool record_loop(Dispatcher *disp, const Type *const *types, int n) {
+static bool record_loop(Dispatcher *disp, const Type *const *types, int n, const Type *declared) {
   const Type *(*grown)[MAX_ARGS] = PyMem_Realloc(disp->ufunc_loops, sizeof *grown * (size_t)(disp->nufunc_loops + 1));
   if (!grown) {
     PyErr_NoMemory();
     return false;
   }
   disp->ufunc_loops = grown;
-  memcpy(grown[disp->nufunc_loops++], types, sizeof(Type *) * (size_t)n);
+  memcpy(grown[disp->nufunc_loops], types, sizeof(Type *) * (size_t)n);
+  grown[disp->nufunc_loops++][n] = declared;  /* (n < MAX_UFUNC_OPERANDS <= MAX_ARGS) */
   return true;
 }
 
@@ -50,11 +51,13 @@ static int find_loop(Dispatcher *disp, const Type *const *args, int n, bool (*ca
 
 /* NumPy takes a loop of the very dtypes first, else the first the inputs
  * cast to safely. */
-bool ufunc_loop_types(Dispatcher *disp, const Type *const *args, int n, const Type **out, Diag *diag) {
+bool ufunc_loop_types(Dispatcher *disp, const Type *const *args, int n, const Type **out, const Type **ret, Diag *diag) {
   int k = find_loop(disp, args, n, casts_exactly);
   if (k < 0) k = find_loop(disp, args, n, casts_safely);
+  *ret = NULL;
   if (k >= 0) {
     memcpy(out, disp->ufunc_loops[k], sizeof(Type *) * (size_t)n);
+    *ret = disp->ufunc_loops[k][n];
     return true;
   }
   if (!disp->sealed) {
@@ -97,7 +100,7 @@ PyObject *ufunc_compile_loop(PyObject *module, PyObject *a) {
   disp_lock_compiles(disp);
   bool ok = cache_compile(disp, types, declared, ENTRY_UFUNC_LOOP, &res, &arena);
   disp_unlock_compiles(disp);
-  if (ok) ok = record_loop(disp, types, n);
+  if (ok) ok = record_loop(disp, types, n, declared);
   PyObject *nums = ok ? PyTuple_New(n + 1) : NULL;
   for (int i = 0; nums && i <= n; i++)
     PyTuple_SET_ITEM(nums, i, PyLong_FromLong(disp_kind_type_num(i < n ? types[i]->kind : res.ret_type->kind)));

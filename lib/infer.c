@@ -3,8 +3,11 @@
  * A variable has one type: the unification of everything assigned to it
  * (int64 ∪ float64 = float64, as Numba). Loops can feed a variable's type
  * back into itself, so the body is typed repeatedly until no variable's type
- * changes; a last pass reports what is still unknown. Python literals are
- * "weak" as in NumPy 2 (NEP 50): 1.0 does not widen a float32 operand.
+ * changes; a last pass reports what is still unknown. A literal in scalar
+ * arithmetic is an int64 or a float64, as in Numba (and NumPy 1's scalars):
+ * x * 0.5 of a float32 x is a float64, where NumPy 2 (NEP 50) keeps float32;
+ * in array expressions and NumPy's functions literals stay "weak" (NEP 50),
+ * as both NumPys keep a float32 array float32 there.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -81,16 +84,6 @@ const Type *ty_promote(const Type *a, const Type *b) {
   return is_unsigned(a) && is_unsigned(b) ? TYS(TY_U64) : TYS(TY_I64);
 }
 
-/* Promotion of binary operands, honouring weak float literals (an int
- * literal is an int64, as in Numba: uint16 & 0x3FFF is an int64). */
-static const Type *promote_operands(const Node *l, const Type *a, const Node *r, const Type *b) {
-  bool wl = ty_is_weak(l), wr = ty_is_weak(r);
-  if (wl != wr) {
-    const Type *strong = wl ? b : a, *weak = wl ? a : b;
-    if (ty_is_complex(strong) || (ty_is_float(strong) && !ty_is_complex(weak))) return strong;
-  }
-  return ty_promote(a, b);
-}
 
 /* The type a variable takes when both a and b are assigned to it. */
 const Type *ty_unify(const Type *a, const Type *b) {
@@ -203,23 +196,24 @@ static const Type *ty_binop_types(Infer *in, Node *n, int op, Node *l, const Typ
   switch (op) {
   case OP_DIV:  /* true division of ints and bools gives a float64 */
     if (!ty_is_float(a) && !ty_is_float(b) && !ty_is_complex(a) && !ty_is_complex(b)) return TYS(TY_F64);
-    return promote_operands(l, a, r, b);
+    return ty_promote(a, b);
   case OP_POW:
     /* An integer power is an integer, except with a literal negative exponent,
      * where Python gives a float. */
     if (!ty_is_float(a) && !ty_is_float(b) && !ty_is_complex(a) && !ty_is_complex(b) &&
         ((r->kind == N_INT && r->ival < 0) || (r->kind == N_UNARY && r->op == OP_NEG && r->lhs->kind == N_INT)))
       return TYS(TY_F64);
-    return promote_operands(l, a, r, b);
+    if (ty_is_float(a) && (ty_is_int(b) || b->kind == TY_BOOL)) return a;  /* x ** 2 of a float32 x: Numba's float32 */
+    return ty_promote(a, b);
   case OP_LSHIFT: case OP_RSHIFT: case OP_BITAND: case OP_BITOR: case OP_BITXOR:
     if (ty_is_float(a) || ty_is_float(b))
       return ty_error(in, n, "bit operations need integers, got %s and %s", a->name, b->name);
     if (a->kind == TY_BOOL && b->kind == TY_BOOL && op >= OP_BITAND) return TYS(TY_BOOL);
     /* a shift has its left operand's type, as in Numba (a literal's yields) */
     if ((op == OP_LSHIFT || op == OP_RSHIFT) && !ty_is_weak(l)) return ty_promote(a, a);
-    return promote_operands(l, a, r, b);
+    return ty_promote(a, b);
   default:
-    return promote_operands(l, a, r, b);
+    return ty_promote(a, b);
   }
 }
 

@@ -339,17 +339,23 @@ def test_numpy_functions_keep_float32_and_integers():
     assert r[0] == pytest.approx(float(np.sqrt(np.float32(2.0))), rel=1e-7)
 
 
-def test_float32_arithmetic_with_python_literals_stays_float32():
+def test_float32_scalar_arithmetic_with_python_literals_is_float64_as_numbas():
+    """A literal is a float64 (or an int64) in scalar arithmetic, as Numba
+    types it and NumPy 1's scalars compute (NumPy 2, NEP 50, keeps float32
+    there); an array expression keeps a float32 array float32, as both
+    NumPys do."""
     @njit
     def scale(a):
         out = np.empty_like(a)
         for i in range(len(a)):
             out[i] = a[i] * 1.1 + 2
-        return out, a[0] * 1.1
-    a = np.array([1.5, 2.25, -3.0], dtype=np.float32)
-    got, first = scale(a)
-    np.testing.assert_array_equal(got, a * np.float32(1.1) + np.float32(2))
-    assert first == float(a[0] * np.float32(1.1))
+        return out, a[0] * 1.1, 1.0 - a[1], a * 1.1
+    a = np.array([1.5, 2.25, -3.0, 0.1], dtype=np.float32)
+    got, first, flux, whole = scale(a)
+    np.testing.assert_array_equal(got, (a.astype(np.float64) * 1.1 + 2).astype(np.float32))
+    assert first == float(a[0]) * 1.1 and flux == 1.0 - float(a[1])
+    assert whole.dtype == np.float32
+    np.testing.assert_array_equal(whole, a * np.float32(1.1))
 
 
 def test_allocations_with_shapes_and_dtypes():

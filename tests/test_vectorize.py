@@ -310,6 +310,22 @@ def test_from_njit_the_loop_is_numpys_choice():
         np.testing.assert_array_equal(got, expected)
 
 
+narrowing = vectorize(["float32(float64)", "int8(int64)"])(lambda v: v * 3 + 0.25 if v > 0 else v * 3)
+
+
+def test_from_njit_the_loops_declared_result_type_is_kept():
+    """A loop declared to return a narrower type than its function computes
+    gives that type from compiled code too, on arrays and on numbers, as
+    NumPy's call of the ufunc does."""
+    @njit
+    def on(x, k):
+        return narrowing(x), narrowing(k), narrowing(x[0])
+    x = np.array([0.1, -2.0, 7.3])
+    got, expected = on(x, 40), (narrowing(x), narrowing(40), narrowing(x[0]))
+    assert got[0].dtype == np.float32 and np.array_equal(got[0], expected[0])
+    assert got[1] == expected[1] and got[2] == expected[2]
+
+
 def test_from_njit_errors_raise():
     @njit
     def on(x, y):
