@@ -32,20 +32,14 @@ const Type *ty_unpacked(Infer *in, Node *n, const Type *t, int count) {
 /* a[i] of an array a of 2 or more dimensions: a view of its row, holding a reference */
 static LLVMValueRef row_view(Lower *l, const Type *t, LLVMValueRef a, int i) {
   const Type *row = unpacked_item(t);
-  LLVMTypeRef dims = LLVMArrayType2(l->mod->i64, (uint64_t)row->ndim);
-  LLVMValueRef shape = LLVMGetUndef(dims), strides = LLVMGetUndef(dims);
+  LLVMValueRef shape[RC_MAX_NDIM], strides[RC_MAX_NDIM];
   for (int d = 0; d < row->ndim; d++) {
-    shape = LLVMBuildInsertValue(l->b, shape, lo_arr_shape(l, a, d + 1), (unsigned)d, "");
-    strides = LLVMBuildInsertValue(l->b, strides, lo_arr_stride(l, t, a, d + 1), (unsigned)d, "");
+    shape[d] = lo_arr_shape(l, a, d + 1);
+    strides[d] = lo_arr_stride(l, t, a, d + 1);
   }
   LLVMValueRef offset = LLVMBuildMul(l->b, const_i64(l, i), lo_arr_stride(l, t, a, 0), "");
   LLVMValueRef data = LLVMBuildGEP2(l->b, l->mod->i8, LLVMBuildExtractValue(l->b, a, 2, ""), &offset, 1, "row");
-  LLVMValueRef v = LLVMGetUndef(lo_type(l, row));
-  v = LLVMBuildInsertValue(l->b, v, LLVMBuildExtractValue(l->b, a, 0, ""), 0, "");
-  v = LLVMBuildInsertValue(l->b, v, LLVMBuildExtractValue(l->b, a, 1, ""), 1, "");
-  v = LLVMBuildInsertValue(l->b, v, data, 2, "");
-  v = LLVMBuildInsertValue(l->b, v, shape, 3, "");
-  v = LLVMBuildInsertValue(l->b, v, strides, 4, "");
+  LLVMValueRef v = np_view(l, row, a, data, shape, strides);
   lo_refcount(l, row, v, true);
   return v;
 }
