@@ -367,11 +367,11 @@ def test_ufunc_output_given_by_position(name):
     f = define(f"@ruchey.njit\ndef f(out, {params}):\n    r = np.{name}({params}, out)\n    return r\n")
     args = [np.abs(array(RNG, np.float64, (4, 5))) for _ in range(u.nin)]
     out = np.zeros((4, 5), dtype=u(*args).dtype)
-    check(f, out, *args)
+    check_or_refused(f, out, *args, ulps=True)  # (arctan2: libm's and NumPy 1's SIMD loop differ in the last bit)
     assert f(out, *args) is out or np.shares_memory(f(out, *args), out)
-    check(f, np.zeros((2, 4, 5), dtype=out.dtype), *args)  # broadcast into a larger output
+    check_or_refused(f, np.zeros((2, 4, 5), dtype=out.dtype), *args, ulps=True)  # broadcast into a larger output
     # numbers into an array: each element of out set to the number's result
-    check(f, np.zeros(6, dtype=out.dtype), *[1.5] * u.nin)
+    check_or_refused(f, np.zeros(6, dtype=out.dtype), *[1.5] * u.nin, ulps=True)
 
 
 def test_ufunc_output_by_position_errors():

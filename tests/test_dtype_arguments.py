@@ -230,7 +230,7 @@ def test_scalar_type_defaults_of_a_compiled_callee():
 
 def made_with(n, dtype):
     """dtype, given None from Python, is NumPy's default where a keyword passes it on."""
-    return (np.zeros(n, dtype=dtype), np.empty(n, dtype=dtype) * 0, np.ones((2, n), dtype=dtype),
+    return (np.zeros(n, dtype=dtype), np.full_like(np.empty(n, dtype=dtype), 0), np.ones((2, n), dtype=dtype),
             np.full(n, 7, dtype=dtype), np.arange(n, dtype=dtype), np.zeros_like(np.ones(n, np.int8), dtype=dtype))
 
 

@@ -1790,8 +1790,9 @@ const Builtin bi_shape[] = {
   FUNCTION("concatenate", 1, 2, join_kw, BF_ALLOCATES | BF_COMPLEX, JOIN_CONCATENATE, ty_join, lo_join),
   FUNCTION("stack", 1, 2, join_kw, BF_ALLOCATES | BF_COMPLEX, JOIN_STACK, ty_join, lo_join),
   FUNCTION("hstack", 1, 1, stack_kw, BF_ALLOCATES | BF_COMPLEX, JOIN_HSTACK, ty_join, lo_join),
+  /* vstack's alias, which NumPy 2 deprecates; NumPy 1's is vstack itself, whose row (the later) names it */
+  FUNCTION("row_stack", 1, 1, stack_kw, BF_ALLOCATES | BF_COMPLEX, JOIN_VSTACK, ty_join, lo_join),
   FUNCTION("vstack", 1, 1, stack_kw, BF_ALLOCATES | BF_COMPLEX, JOIN_VSTACK, ty_join, lo_join),
-  FUNCTION("row_stack", 1, 1, stack_kw, BF_ALLOCATES | BF_COMPLEX, JOIN_VSTACK, ty_join, lo_join),  /* vstack's alias, NumPy 2 deprecates it */
   FUNCTION("column_stack", 1, 1, NULL, BF_ALLOCATES | BF_COMPLEX, JOIN_COLUMNS, ty_join, lo_join),
   FUNCTION("dstack", 1, 1, NULL, BF_ALLOCATES | BF_COMPLEX, JOIN_DSTACK, ty_join, lo_join),
   FUNCTION("append", 2, 2, NULL, BF_ALLOCATES | BF_COMPLEX, 0, ty_append, lo_append),
