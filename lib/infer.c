@@ -84,7 +84,6 @@ const Type *ty_promote(const Type *a, const Type *b) {
   return is_unsigned(a) && is_unsigned(b) ? TYS(TY_U64) : TYS(TY_I64);
 }
 
-
 /* The type a variable takes when both a and b are assigned to it. */
 const Type *ty_unify(const Type *a, const Type *b) {
   if (a == b) return a;
@@ -421,9 +420,6 @@ static const Type *ty_compare(Infer *in, Node *n) {
   return TYS(TY_BOOL);
 }
 
-/* a and b, a or b: an operand known from types to decide (False for and,
- * True for or: `w is not None and w != 1.0` with w None) ends it, the
- * operands after it never typed, as Numba prunes them. */
 /* An and/or operand that may be read twice, tested and then given: a
  * variable or a constant. */
 static bool rereadable(const Node *x) {
@@ -452,6 +448,9 @@ static const Type *boolop_as_ifexp(Infer *in, Node *n) {
   return ty_expr(in, n);
 }
 
+/* a and b, a or b: an operand known from types to decide (False for and,
+ * True for or: `w is not None and w != 1.0` with w None) ends it, the
+ * operands after it never typed, as Numba prunes them. */
 static const Type *ty_boolop(Infer *in, Node *n) {
   const Type *t = NULL;
   for (int i = 0; i < n->list.len; i++) {
