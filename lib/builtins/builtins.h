@@ -231,6 +231,9 @@ LLVMValueRef np_contiguous(Lower *l, const Type *t, LLVMValueRef a, bool fortran
 /* shape.c: views */
 /* An array value of type t on base's memory (data, shape, strides); it
  * holds no reference of its own. */
+/* views.c: shape s (sndim lengths) broadcast into out (ndim, aligned at the end), NumPy's rule; bad or'ed
+ * with whether two lengths other than 1 differ */
+LLVMValueRef np_broadcast_into(Lower *l, LLVMValueRef *out, int ndim, const LLVMValueRef *s, int sndim, LLVMValueRef bad);
 LLVMValueRef np_view(Lower *l, const Type *t, LLVMValueRef base, LLVMValueRef data, const LLVMValueRef *shape,
                      const LLVMValueRef *strides);
 /* The same view returned to the caller: it holds its own reference. */

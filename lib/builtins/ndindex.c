@@ -143,22 +143,15 @@ static void nditer_broadcast(Lower *l, Node *arg, LLVMValueRef v, Operands *o, b
     o->values[i] = arg->ty->kind == TY_TUPLE ? LLVMBuildExtractValue(l->b, v, (unsigned)i, "") : v;
     if (o->types[i]->kind == TY_ARRAY && o->types[i]->ndim > o->ndim) o->ndim = o->types[i]->ndim;
   }
-  LLVMValueRef one = const_i64(l, 1);
-  for (int d = 0; d < o->ndim; d++) o->dims[d] = one;
+  LLVMValueRef bad = const_bool(l, false);
+  for (int d = 0; d < o->ndim; d++) o->dims[d] = const_i64(l, 1);
   for (int i = 0; i < o->n; i++) {
     const Type *t = o->types[i];
-    for (int d = 0; t->kind == TY_ARRAY && d < t->ndim; d++) {
-      LLVMValueRef s = lo_arr_shape(l, o->values[i], d), *dim = &o->dims[o->ndim - t->ndim + d];
-      LLVMValueRef s_one = LLVMBuildICmp(l->b, LLVMIntEQ, s, one, "");
-      if (check) {
-        LLVMValueRef clash = LLVMBuildAnd(l->b, LLVMBuildNot(l->b, s_one, ""),
-                                          LLVMBuildAnd(l->b, LLVMBuildICmp(l->b, LLVMIntNE, *dim, one, ""),
-                                                       LLVMBuildICmp(l->b, LLVMIntNE, *dim, s, ""), ""), "");
-        lo_raise_if(l, clash, RT_ERR_VALUE, "operands could not be broadcast together");
-      }
-      *dim = LLVMBuildSelect(l->b, s_one, *dim, s, "");
-    }
+    LLVMValueRef s[RC_MAX_NDIM];
+    for (int d = 0; t->kind == TY_ARRAY && d < t->ndim; d++) s[d] = lo_arr_shape(l, o->values[i], d);
+    if (t->kind == TY_ARRAY) bad = np_broadcast_into(l, o->dims, o->ndim, s, t->ndim, bad);
   }
+  if (check) lo_raise_if(l, bad, RT_ERR_VALUE, "operands could not be broadcast together");
 }
 
 static LLVMValueRef lo_nditer_size(Lower *l, Node *n) {

@@ -228,7 +228,7 @@ static LLVMValueRef lo_split(Lower *l, Node *n) {
 
 /* The shape s (of sndim lengths) broadcast into out (of ndim, aligned at
  * the end): bad, or'ed with whether a length other than 1 meets another. */
-static LLVMValueRef broadcast_into(Lower *l, LLVMValueRef *out, int ndim, const LLVMValueRef *s, int sndim, LLVMValueRef bad) {
+LLVMValueRef np_broadcast_into(Lower *l, LLVMValueRef *out, int ndim, const LLVMValueRef *s, int sndim, LLVMValueRef bad) {
   LLVMValueRef one = const_i64(l, 1);
   for (int d = 0; d < sndim; d++) {
     LLVMValueRef *o = &out[ndim - sndim + d];
@@ -273,7 +273,7 @@ static LLVMValueRef lo_broadcast_arrays(Lower *l, Node *n) {
     shape_of(l, t, a[i], shapes[i], strides[i]);
     described[i] = shapes[i];
     ndims[i] = t->ndim;
-    bad = broadcast_into(l, out, ndim, shapes[i], t->ndim, bad);
+    bad = np_broadcast_into(l, out, ndim, shapes[i], t->ndim, bad);
   }
   raise_unbroadcast(l, bad, count, ndims, described);
   LLVMValueRef r = LLVMGetUndef(lo_type(l, n->ty));
@@ -317,7 +317,7 @@ static LLVMValueRef lo_broadcast_shapes(Lower *l, Node *n) {
     described[i] = shapes[i];
     for (int d = 0; d < ndims[i]; d++)
       negative = LLVMBuildOr(l->b, negative, LLVMBuildICmp(l->b, LLVMIntSLT, shapes[i][d], const_i64(l, 0), ""), "");
-    bad = broadcast_into(l, out, ndim, shapes[i], ndims[i], bad);
+    bad = np_broadcast_into(l, out, ndim, shapes[i], ndims[i], bad);
   }
   lo_raise_if(l, negative, RT_ERR_VALUE, "negative dimensions are not allowed");
   raise_unbroadcast(l, bad, count, ndims, described);
