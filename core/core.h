@@ -299,6 +299,11 @@ typedef struct Dispatcher {
   const Type *as_value;
   bool inherits;          /* a lambda's: compiled with the options of the function calling it */
   uint64_t literal_mask;  /* the parameters its body takes literally() of: compiled per value */
+  /* a function of no parameters: its one host specialisation's entry and
+   * result type, noted at its first call (NULL: not yet, or recompiled), so
+   * that f() calls it with nothing to type or look up */
+  int (*nullary_entry)(void *, void **);
+  const Type *nullary_ret;
 } Dispatcher;
 
 extern PyTypeObject DispatcherType;

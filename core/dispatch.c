@@ -322,6 +322,31 @@ static __attribute__((noinline)) PyObject *box_container_result(const Type *cons
   return same ? same : disp_box(t, retp);
 }
 
+/* The compiled entry run, without the GIL for nogil=True; a Ctrl-C
+ * Python has seen is lowered first by the main thread (asked only when
+ * the flag is up). */
+static inline int run_entry(Dispatcher *self, int (*entry)(void *, void **), char *retp, void **argp) {
+  if (*core_interrupted && PyThread_get_thread_ident() == core_main_thread) *core_interrupted = 0;
+  int status;
+  if (self->nogil) {
+    Py_BEGIN_ALLOW_THREADS
+    status = entry(retp, argp);
+    Py_END_ALLOW_THREADS
+  } else {
+    status = entry(retp, argp);
+  }
+  return status;
+}
+
+/* The call's result: the runtime error its status says, or the boxed
+ * result; a Ctrl-C the compiled code caught is raised now. */
+static inline PyObject *finish_call(int status, PyObject *result) {
+  if (status) result = disp_raise_runtime_error();
+  if ((*core_interrupted & RT_INTERRUPT_CAUGHT) && PyThread_get_thread_ident() == core_main_thread)
+    result = disp_interrupt_caught(status, result);
+  return result;
+}
+
 PyObject *disp_call(Dispatcher *self, PyObject *const *args, void *extra) {
   const Type *types[MAX_ARGS];  /* the first nparams only */
   if (!disp_arg_types(self, args, types)) return NULL;
@@ -365,16 +390,7 @@ PyObject *disp_call(Dispatcher *self, PyObject *const *args, void *extra) {
     }
   }
   argp[self->nparams] = extra;
-  /* a Ctrl-C Python has seen: lowered by the main thread (asked only when the flag is up) */
-  if (*core_interrupted && PyThread_get_thread_ident() == core_main_thread) *core_interrupted = 0;
-  int status;
-  if (self->nogil) {
-    Py_BEGIN_ALLOW_THREADS
-    status = entry(retp, argp);
-    Py_END_ALLOW_THREADS
-  } else {
-    status = entry(retp, argp);
-  }
+  int status = run_entry(self, entry, retp, argp);
   /* the result made before the arguments are released: it may hold
    * arrays only a Python list argument holds until written back */
   PyObject *result = status                             ? NULL
@@ -383,12 +399,23 @@ PyObject *disp_call(Dispatcher *self, PyObject *const *args, void *extra) {
                      : strings && ty_is_container(ret_type) ? box_container_result(held, slots, argp, args, self->nparams, ret_type, retp)
                                                       : disp_box(ret_type, retp);
   if (strings) disp_release_args(held, slots, argp, self->nparams, args, true);
-  if (status) result = disp_raise_runtime_error();
-  if ((*core_interrupted & RT_INTERRUPT_CAUGHT) && PyThread_get_thread_ident() == core_main_thread)
-    result = disp_interrupt_caught(status, result);
+  result = finish_call(status, result);
   if (retp != ret) PyMem_Free(retp);
   if (arrays != few) PyMem_Free(arrays);
+  if (!self->nparams && !status && !self->literal_mask && ret_type->size <= sizeof ret && !extra &&
+      ret_type->kind != TY_GENERATOR && ret_type->kind != TY_YIELDS)
+    self->nullary_ret = ret_type, self->nullary_entry = entry;
   return result;
+}
+
+/* f() of a function without parameters, once disp_call has noted its
+ * entry: called and its result boxed, nothing else (the call-overhead
+ * figure's f()). */
+static PyObject *call_nullary(Dispatcher *self) {
+  _Alignas(16) char ret[256];
+  void *argp[1] = {NULL};
+  int status = run_entry(self, self->nullary_entry, ret, argp);
+  return finish_call(status, status ? NULL : disp_box(self->nullary_ret, ret));
 }
 
 /* A function taking *args: the arguments past its plain parameters as a
@@ -498,6 +525,7 @@ static PyObject *dispatcher_vectorcall(PyObject *callable, PyObject *const *args
   if (self->opts.kernel)
     return PyErr_Format(PyExc_ValueError,
                         "launch configuration was not specified: launch a kernel as kernel[blocks, threads](args)");
+  if (!nargs && self->nullary_entry && !kwnames) return call_nullary(self);
   if (!kwnames && nargs == (size_t)self->nparams && !self->varargs && !self->kwonly) return disp_call(self, args, NULL);
   if (!kwnames && self->varargs && nargs >= (size_t)self->nparams - 1) return call_varargs(self, args, nargs);
   return call_keywords(self, args, nargsf, kwnames);
@@ -733,6 +761,7 @@ static PyObject *dispatcher_recompile(Dispatcher *self, PyObject *unused) {
   if (self->opts.kernel) return PyErr_Format(PyExc_TypeError, "recompile() is for @jit functions, not kernels");
   disp_lock_compiles(self);
   bool ok = true;
+  self->nullary_entry = NULL;  /* noted again at the next call */
   for (int i = 0; ok && i < self->nspecs; i++) ok = recompile_spec(self, i);
   disp_unlock_compiles(self);
   if (!ok) return NULL;

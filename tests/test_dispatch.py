@@ -8,7 +8,7 @@ import pytest
 import ruchey
 from ruchey import jit, njit
 
-from conftest import AS_NUMBA, assert_same, float_array, int_array, make_rng, numba_deviation, run_python_file
+from conftest import AS_NUMBA, assert_same, assert_same_value, float_array, int_array, make_rng, numba_deviation, run_python_file
 
 
 def _poly(a, b):
@@ -469,3 +469,68 @@ def test_changed_defaults_are_seen_at_the_next_call():
     assert f(3.0) == 12.0
     f.py_func.__defaults__ = (2,)  # a new type: a new specialisation
     assert f(3.0) == f.py_func(3.0) == 6.0
+
+
+# A function of no parameters is called straight after its first call (its
+# entry noted): each kind of result, raising, nogil, recompile() and f(1)
+# must behave as the first call did.
+_NULLARY_SCALE = 3
+
+
+def _nullary_int():
+    return 7 * _NULLARY_SCALE
+
+
+def _nullary_array():
+    return numpy.arange(5.0) * _NULLARY_SCALE
+
+
+def _nullary_text():
+    return "ab" * _NULLARY_SCALE
+
+
+def _nullary_tuple():
+    return (1.5, _NULLARY_SCALE, None)
+
+
+def _nullary_raises():
+    raise ValueError("no value")
+
+
+def _nullary_gen():
+    for i in range(_NULLARY_SCALE):
+        yield i
+
+
+@pytest.mark.parametrize("fn", [_nullary_int, _nullary_array, _nullary_text, _nullary_tuple, _nullary_gen],
+                         ids=lambda f: f.__name__)
+@pytest.mark.parametrize("nogil", [False, True])
+def test_calls_without_arguments_match_python_after_the_first(fn, nogil):
+    f = njit(nogil=nogil)(fn)
+    for _ in range(3):
+        if fn is _nullary_gen:
+            assert_same_value(list(f.py_func()), list(f()))
+        else:
+            assert_same(f)
+
+
+def test_calls_without_arguments_keep_raising():
+    f = njit(_nullary_raises)
+    for _ in range(3):
+        with pytest.raises(ValueError, match="no value"):
+            f()
+    with pytest.raises(TypeError):
+        f(1)
+
+
+def test_calls_without_arguments_see_recompile():
+    global _NULLARY_SCALE
+    f = njit(_nullary_int)
+    assert f() == f.py_func()
+    _NULLARY_SCALE = 5
+    try:
+        assert f() == 21  # the global was frozen at compile time
+        f.recompile()
+        assert f() == f.py_func() == 35
+    finally:
+        _NULLARY_SCALE = 3
