@@ -333,10 +333,13 @@ PyObject *disp_box_generator(char *p, PyObject *const *args, int n) {
   return NULL;
 }
 
+/* Everything but the plain scalars: out of line, so that boxing a number
+ * (every scalar call's result) needs no stack frame. */
+static __attribute__((noinline)) PyObject *box_composite(const Type *t, char *p);
+
 PyObject *disp_box(const Type *t, char *p) {
   switch (t->kind) {
   case TY_NONE: Py_RETURN_NONE;
-  case TY_ELLIPSIS: return Py_NewRef(Py_Ellipsis);
   case TY_BOOL: return PyBool_FromLong(*(uint8_t *)p);
   case TY_I8: return PyLong_FromLong(*(int8_t *)p);
   case TY_I16: return PyLong_FromLong(*(int16_t *)p);
@@ -348,6 +351,13 @@ PyObject *disp_box(const Type *t, char *p) {
   case TY_U64: return PyLong_FromUnsignedLongLong(*(uint64_t *)p);
   case TY_F32: return PyFloat_FromDouble(*(float *)p);
   case TY_F64: return PyFloat_FromDouble(*(double *)p);
+  default: return box_composite(t, p);
+  }
+}
+
+static PyObject *box_composite(const Type *t, char *p) {
+  switch (t->kind) {
+  case TY_ELLIPSIS: return Py_NewRef(Py_Ellipsis);
   case TY_F16: return box_half(p);
   case TY_DATETIME: case TY_TIMEDELTA: return box_time(t, p);
   case TY_C64: return PyComplex_FromDoubles(((float *)p)[0], ((float *)p)[1]);
