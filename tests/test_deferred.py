@@ -5,6 +5,7 @@ the loop and the exception raised must be Python's: each function is run
 compiled and as its py_func on generated inputs, with the bad value at
 every kind of position."""
 import math
+import re
 import platform
 
 import numpy as np
@@ -313,3 +314,57 @@ def test_index_that_may_be_unbound_raises():
         maybe_unbound_index.py_func(x, False)
     with pytest.raises(UnboundLocalError):
         maybe_unbound_index(x, False)
+
+
+# fastmath=True reassociates sums, so a reduction whose only check is a
+# power's overflow vectorises once that check is deferred too
+@ruchey.njit(fastmath=True)
+def fast_squared_distance(a, b):
+    s = 0.0
+    for i in range(len(a)):
+        s += (a[i] - b[i]) ** 2
+    return s
+
+
+@ruchey.njit(fastmath=True)
+def fast_cubes_and_count(x, lo):
+    s = 0.0
+    n = 0
+    for i in range(len(x)):
+        if x[i] > lo:
+            s += x[i] ** 3
+            n += 1
+    return s, n
+
+
+@pytest.mark.parametrize("n", [0, 1, 7, 64, 1001])
+def test_fastmath_power_reductions_match_python(n):
+    rng = make_rng(n)
+    a, b = rng.normal(size=n), rng.normal(size=n)
+    assert_same(fast_squared_distance, a, b, rel=1e-12)
+    assert_same(fast_cubes_and_count, a, 0.25, rel=1e-12)
+    a[n // 2:] = np.inf  # inf ** 2 is inf in Python: no error
+    assert_same(fast_squared_distance, a, b)
+
+
+@raises_like_python
+@pytest.mark.parametrize("where", ["first", "middle", "last"])
+@pytest.mark.parametrize("n", [1, 9, 1000])
+def test_fastmath_power_overflow_raised_as_python(n, where):
+    k = {"first": 0, "middle": n // 2, "last": n - 1}[where]
+    a, b = arrays(n, 3), arrays(n, 4)
+    a[k] = 1e200
+    # Python's floats raise (NumPy's float64 scalars would give inf): the
+    # original runs on lists of them
+    for f, args in ((fast_squared_distance, (a, b)), (fast_cubes_and_count, (a, 0.0))):
+        with pytest.raises(OverflowError, match="Numerical result out of range"):
+            f.py_func(*(x.tolist() if isinstance(x, np.ndarray) else x for x in args))
+        with pytest.raises(OverflowError, match="Numerical result out of range"):
+            f(*args)
+
+
+@pytest.mark.skipif(AS_NUMBA or platform.machine() != "x86_64", reason="ruchey's code on x86-64")
+def test_fastmath_power_reduction_is_vectorised():
+    fast_squared_distance(np.ones(4), np.ones(4))
+    ir = next(iter(fast_squared_distance.inspect_llvm().values()))
+    assert re.search(r"fmul [a-z ]*<\d+ x double>", ir)

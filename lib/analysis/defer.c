@@ -191,8 +191,9 @@ static bool note_gain(Node *n, void *ctx) {
 }
 
 /* Deferring compiles the loop twice: worth it for a loop that writes
- * arrays (a map over sqrt then runs 8 lanes wide) or calls a dear math
- * function, not for a reduction whose only check guards a sqrt (its
+ * arrays (a map over sqrt then runs 8 lanes wide), calls a dear math
+ * function or may reassociate (fastmath: its sums vectorise too), not for
+ * a strict reduction whose only check guards a sqrt or a square (its
  * vector form, bound by the ordered sum, gains little). Fills `changed`
  * with the scalars the loop assigns. */
 bool an_deferrable(Func *f, const CompileOptions *opts, const Node *n, bool *changed) {
@@ -204,7 +205,7 @@ bool an_deferrable(Func *f, const CompileOptions *opts, const Node *n, bool *cha
   assigned_in(&n->body, changed);
   bool writes = false;
   for (int v = 0; v < f->nvars; v++) writes |= d.written[v];
-  return (g.dear || writes) && deferrable_body(&d, &n->body);
+  return (g.dear || writes || opts->fastmath) && deferrable_body(&d, &n->body);
 }
 
 /* Whether a whole function of scalars may run with its checks only noted,
