@@ -179,7 +179,12 @@ typedef struct { const char *module, *name; int id; } Named;
 
 /* name may be dotted: "threadIdx.x" is an attribute of an attribute. */
 static void table_add(PyObject *table, const char *module, const char *name, int id) {
-  PyObject *mod = PyImport_ImportModule(module);
+  /* sys.modules first: an import of a module already there still runs
+   * importlib's Python code, dear across hundreds of rows */
+  PyObject *modname = PyUnicode_FromString(module);
+  PyObject *mod = modname ? PyImport_GetModule(modname) : NULL;
+  Py_XDECREF(modname);
+  if (!mod && !PyErr_Occurred()) mod = PyImport_ImportModule(module);
   PyObject *obj = mod ? Py_NewRef(mod) : NULL;
   char part[64];
   for (const char *p = name; obj && *p;) {
@@ -211,22 +216,23 @@ static int lookup(PyObject *table, PyObject *obj) {
 }
 
 /* The builtins' rows (lib/builtins) whose Python objects compiled code may
- * name, from the object to the row's number. Rows of ruchey's submodules
- * not imported yet (ruchey.cuda, ruchey.unsafe) wait in pending, by module,
- * and are added once theirs is: code that uses none of their objects pays
- * nothing for them. added: the submodules whose rows are in the table. */
+ * name, from the object to the row's number. Rows of modules not imported
+ * yet (numpy.polynomial, heapq, ruchey.cuda) wait in pending, by module,
+ * and are added once theirs is: no object of theirs can exist before, and
+ * code that uses none of them pays nothing for them (importing them here
+ * cost every process's first compile milliseconds). added: the modules
+ * whose rows are in the table. */
 static void add_builtins(PyObject *table, PyObject *added, PyObject *pending, const RucheyAPI *api) {
-  PyObject *modules = PyImport_GetModuleDict(), *now = PyDict_New();  /* the submodules this pass adds */
+  PyObject *modules = PyImport_GetModuleDict(), *now = PyDict_New();  /* the modules this pass adds */
   const Builtin *b;
   PyDict_Clear(pending);
   for (int i = 0; now && (b = api->builtin_at(i)); i++) {
-    if (b->kind != BK_FUNCTION || !b->module) continue;
-    bool sub = !strncmp(b->module, "ruchey.", 7);
-    if (sub && !PyDict_GetItemString(modules, b->module)) {
+    if (b->kind != BK_FUNCTION || !b->module || PyDict_GetItemString(added, b->module)) continue;
+    if (!PyDict_GetItemString(modules, b->module)) {
       PyDict_SetItemString(pending, b->module, Py_True);
-    } else if (!sub || !PyDict_GetItemString(added, b->module)) {
+    } else {
       table_add(table, b->module, b->path, i);
-      if (sub) PyDict_SetItemString(now, b->module, Py_True);
+      PyDict_SetItemString(now, b->module, Py_True);
     }
   }
   if (now) PyDict_Update(added, now);
@@ -234,7 +240,7 @@ static void add_builtins(PyObject *table, PyObject *added, PyObject *pending, co
   PyErr_Clear();
 }
 
-/* Whether one of the submodules whose rows wait is imported now. */
+/* Whether one of the modules whose rows wait is imported now. */
 static bool pending_imported(PyObject *pending) {
   PyObject *modules = PyImport_GetModuleDict(), *name;
   Py_ssize_t pos = 0;

@@ -1,6 +1,9 @@
 """Dispatcher: decorator forms, lazy compilation, one specialisation per tuple of
 argument types, .py_func, .signatures, inspect_llvm/inspect_asm, bad argument types."""
 import gc
+import subprocess
+import sys
+import textwrap
 import re
 
 import numpy
@@ -534,3 +537,39 @@ def test_calls_without_arguments_see_recompile():
         assert f() == f.py_func() == 35
     finally:
         _NULLARY_SCALE = 3
+
+
+@pytest.mark.skipif(AS_NUMBA, reason="ruchey's own table of builtins")
+def test_builtins_of_modules_imported_after_the_first_compile(tmp_path):
+    """The first compile imports no module of the builtins' table (heapq,
+    numpy.polynomial...); their functions compile once the program imports
+    them."""
+    script = tmp_path / "late_imports.py"
+    script.write_text(textwrap.dedent("""
+        import math, sys
+        import numpy as np
+        import ruchey
+
+        @ruchey.njit
+        def first(x):
+            return math.cos(x) + abs(x)
+
+        assert first(0.5) == first.py_func(0.5)
+        late = ("heapq", "cmath", "numpy.polynomial.polynomial")
+        assert not [m for m in late if m in sys.modules], [m for m in late if m in sys.modules]
+
+        import cmath, heapq
+        from numpy.polynomial import polynomial as P
+
+        @ruchey.njit
+        def later(h, c, x):
+            heapq.heapify(h)
+            return heapq.heappop(h), cmath.sqrt(c), P.polyval(x, np.array([1.0, 2.0, 3.0]))
+
+        args = ([5, 1, 4], -4 + 0j, np.linspace(0.0, 1.0, 5))
+        got, want = later(*args[:1] + args[1:]), later.py_func([5, 1, 4], *args[1:])
+        assert got[:2] == want[:2] and np.allclose(got[2], want[2]), (got, want)
+        print("ok")
+    """))
+    out = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0 and out.stdout.strip() == "ok", out.stderr
