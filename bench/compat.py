@@ -36,7 +36,7 @@ PACKAGES = ("stumpy", "pynndescent", "quantecon", "numbagg", "numba-stats", "fas
             "mne-features", "tensorpac", "pynapple", "systole",
             "csrgraph", "verde", "opensimplex", "pyfixest",
             "transitleastsquares", "PyMPDATA", "PySDM", "pandapower", "pybispectra", "financepy", "pandas-ta-classic",
-            "hendrics", "pytransit")
+            "hendrics", "pytransit", "xugrid", "pyproximal", "sarkas")
 TIMEOUT = 1200
 
 
@@ -96,17 +96,22 @@ WITHOUT_DEPS = {"hapsira": ["astropy", "jplephem", "pandas", "pyerfa", "scipy"],
                 "aeon": ["deprecated", "joblib", "packaging", "pandas", "scikit-learn", "scipy", "threadpoolctl",
                          "typing-extensions"],
                 # systole 0.3 pins numpy<=2.2; its detectors and HRV need only these (not its plots)
-                "systole": ["pandas", "requests", "scipy", "sleepecg", "tqdm"]}
+                "systole": ["pandas", "requests", "scipy", "sleepecg", "tqdm"],
+                # sarkas 1.0 requires pickle5 (a backport that does not build on Python 3.8+) and
+                # jupyter; its simulations import these
+                "sarkas": ["ipython", "matplotlib", "pandas", "pyfftw", "pyfiglet==0.8.post1", "pyyaml", "scipy",
+                           "seaborn", "tqdm"]}
 
 
 # what a package's computations need beside its own dependencies:
 # datashader's edge bundling takes dask and scikit-image; vectorbt 0.28
 # imports plotly's heatmapgl, which plotly 6 removed; statsforecast's MFLES
 # needs scikit-learn; window-ops is run through mlforecast's lag transforms too;
-# harmonica imports numba_progress (its progress bars) where it is installed
+# harmonica imports numba_progress (its progress bars) where it is installed;
+# xugrid's regridders locate cells with numba_celltree, an optional dependency
 ALSO = {"datashader": ["dask[dataframe]", "scikit-image"], "vectorbt": ["plotly<6"], "statsforecast": ["scikit-learn"],
         "window-ops": ["mlforecast"], "harmonica": ["numba-progress"], "financepy": ["pandas<3"],
-        "pandas-ta-classic": ["pandas<3"]}
+        "pandas-ta-classic": ["pandas<3"], "xugrid": ["numba_celltree"]}
 
 # the version installed where the newest does not fit the venv: vectorbt
 # 1.x needs pandas 3, the other packages (and pandas' own row) pandas 2;

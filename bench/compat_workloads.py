@@ -4205,6 +4205,167 @@ def pytransit_more():
     return out
 
 
+
+def _xugrid_disk(seed, nan_fraction=0.0):
+    """xugrid's synthetic triangulated disk with random face values (some NaN)."""
+    from xugrid.data.synthetic import disk
+    uda = disk()["face_z"]
+    rng = np.random.default_rng(seed)
+    data = rng.random(uda.shape)
+    data[rng.random(uda.shape) < nan_fraction] = np.nan
+    return uda.copy(data=data)
+
+
+def xugrid_regrid():
+    """xugrid's regridders from its unstructured disk to a structured grid:
+    the overlap reductions (closures compiled per method, parallel=True,
+    over CSR weights: mean, geometric mean, mode, median, max_overlap, a
+    percentile), the relative overlap and the centroid locator."""
+    import xarray as xr
+    import xugrid as xu
+    uda = _xugrid_disk(0)
+    xmin, ymin, xmax, ymax = uda.ugrid.grid.bounds
+    target = xr.DataArray(np.zeros((20, 24)), dims=("y", "x"),
+                          coords={"y": np.linspace(ymax - 0.5, ymin + 0.5, 20), "x": np.linspace(xmin + 0.5, xmax - 0.5, 24)})
+    out = {}
+    for method in ("mean", "geometric_mean", "mode", "median", "max_overlap", "p25"):
+        out["overlap_" + method] = xu.OverlapRegridder(uda, target, method=method).regrid(uda).values
+    out["relative"] = xu.RelativeOverlapRegridder(uda, target, method="first_order_conservative").regrid(uda).values
+    out["centroid"] = xu.CentroidLocatorRegridder(uda, target).regrid(uda).values
+    return out
+
+
+def xugrid_interpolate():
+    """xugrid's interpolation: barycentric onto a structured mesh, and NaN
+    filling by its Laplace solve (an ILU0-preconditioned conjugate gradient
+    whose helpers return CSR rows' ranges and slices) and by nearest
+    neighbour."""
+    import xugrid as xu
+    uda = _xugrid_disk(1)
+    target = xu.Ugrid2d.from_structured_intervals1d(np.linspace(0.5, 9.5, 13), np.linspace(0.5, 9.5, 11))
+    holes = _xugrid_disk(2, nan_fraction=0.3)
+    return {"barycentric": xu.BarycentricInterpolator(uda, target).regrid(uda).values,
+            "laplace": holes.ugrid.laplace_interpolate().values, "nearest": holes.ugrid.interpolate_na().values}
+
+
+def xugrid_topology():
+    """xugrid's topology helpers: snapping nodes together, a 1-d network's
+    depth-first topological sort and vertex contraction, and the overlap
+    regridding of one structured grid onto another (1-d overlaps)."""
+    import xarray as xr
+    import xugrid as xu
+    rng = np.random.default_rng(3)
+    x, y = rng.uniform(0, 10, 400), rng.uniform(0, 10, 400)
+    out = dict(zip(("snap_x", "snap_y", "snap_inverse"), xu.snap_nodes(x, y, 0.3)))
+    node_x = np.arange(30.0)
+    edges = np.array([[i, i + 1] for i in range(29)] + [[3, 12], [5, 20]])
+    network = xu.Ugrid1d(node_x, np.sin(node_x), -1, edges)
+    out["topological_sort"] = network.topological_sort_by_dfs()
+    out["contracted"] = network.contract_vertices(np.array([0, 4, 9, 15, 22, 29])).edge_node_connectivity
+    src = xr.DataArray(rng.random((12, 15)), dims=("y", "x"),
+                       coords={"y": np.linspace(9.6, 0.4, 12), "x": np.linspace(0.33, 9.67, 15)})
+    dst = xr.DataArray(np.zeros((7, 9)), dims=("y", "x"),
+                       coords={"y": np.linspace(9.0, 1.0, 7), "x": np.linspace(0.5, 9.5, 9)})
+    out["structured_mean"] = xu.OverlapRegridder(src, dst, method="mean").regrid(src).values
+    return out
+
+
+def pyproximal_simplex():
+    """pyproximal's Simplex proximal operator with engine="numba": its
+    bisection over one vector, and over the rows or columns of a 2-d one."""
+    import pyproximal
+    rng = np.random.default_rng(0)
+    x, X = rng.standard_normal(200), rng.standard_normal((8, 50)).ravel()
+    flat = pyproximal.Simplex(200, radius=3.0, engine="numba")
+    return {"prox": flat.prox(x, 0.5), "value": np.array(flat(x)),
+            "prox_axis0": pyproximal.Simplex(400, radius=1.0, dims=(8, 50), axis=0, engine="numba").prox(X, 1.0),
+            "prox_axis1": pyproximal.Simplex(400, radius=2.0, dims=(8, 50), axis=1, engine="numba").prox(X, 1.0)}
+
+
+def pyproximal_segment():
+    """pyproximal's image segmentation (a primal-dual solver whose simplex
+    projection is the numba engine's) of a noisy three-class image."""
+    from pyproximal.optimization.segmentation import Segment
+    rng = np.random.default_rng(1)
+    img = np.zeros((24, 30))
+    img[6:18, 5:15], img[:, 20:] = 1.0, 2.0
+    img += 0.3 * rng.standard_normal(img.shape)
+    x, classes = Segment(img, np.array([0.0, 1.0, 2.0]), 1.0, 0.8, tau=1.0, niter=20,
+                         kwargs_simplex={"engine": "numba"})
+    return {"probabilities": x, "classes": classes}
+
+
+_SARKAS_YUKAWA = """
+Particles:
+    - Species:
+        name: C
+        number_density: 1.13666931822e+23
+        mass: 2.0089e-23
+        num: 500
+        Z: 1.976599
+        temperature: 5.0e+03
+Potential:
+    type: Yukawa
+    method: PP
+    rc: 6.0e-8
+    screening_length_type: thomas-fermi
+    electron_temperature: 5.0e+03
+Integrator:
+    type: Verlet
+    dt: 5.0e-17
+Thermostat:
+    type: Berendsen
+    relaxation_timestep: 5
+    berendsen_tau: 2.0
+Parameters:
+    rand_seed: 314159265
+    units: cgs
+    boundary_conditions: periodic
+    load_method: random_no_reject
+    equilibration_steps: 20
+    production_steps: 20
+    eq_dump_step: 10
+    prod_dump_step: 10
+IO:
+    verbose: no
+    job_dir: job
+    data_to_save: ["id", "names", "pos", "vel", "acc", "rdf_hist"]
+Observables:
+  - Thermodynamics:
+      phase: production
+  - RadialDistributionFunction:
+      no_bins: 50
+"""
+
+
+def sarkas_yukawa_md():
+    """A Sarkas molecular dynamics run (in a temporary folder) of a Yukawa
+    one-component plasma, 500 particles: the linked-cell pair forces and
+    radial distribution histogram, velocity Verlet with periodic
+    boundaries, the Berendsen thermostat and drift removal, 20
+    equilibration and 20 production steps from a seeded start."""
+    import os
+    import shutil
+    import tempfile
+    import warnings
+    from sarkas.processes import Simulation
+    here, folder = os.getcwd(), tempfile.mkdtemp(prefix="sarkas-")
+    try:
+        os.chdir(folder)
+        with open("yukawa.yaml", "w") as f:
+            f.write(_SARKAS_YUKAWA)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            sim = Simulation("yukawa.yaml")
+            sim.setup(read_yaml=True)
+            sim.run()
+        p = sim.particles
+        return {"pos": p.pos, "vel": p.vel, "acc": p.acc, "rdf_hist": p.rdf_hist,
+                "potential_energy": np.array(p.potential_energy)}
+    finally:
+        os.chdir(here)
+        shutil.rmtree(folder, ignore_errors=True)
+
 WORKLOADS = {
     "stumpy": {"stump": stumpy_stump, "aamp": stumpy_aamp, "more": stumpy_more},
     "pynndescent": {"NNDescent": pynndescent_graph},
@@ -4319,4 +4480,7 @@ WORKLOADS = {
     "hendrics": {"histograms": hendrics_histograms, "statistics": hendrics_statistics,
                  "searches": hendrics_searches, "long_double": hendrics_long_double},
     "pytransit": {"models": pytransit_models, "orbits": pytransit_orbits, "more": pytransit_more},
+    "xugrid": {"regrid": xugrid_regrid, "interpolate": xugrid_interpolate, "topology": xugrid_topology},
+    "pyproximal": {"simplex": pyproximal_simplex, "segment": pyproximal_segment},
+    "sarkas": {"yukawa_md": sarkas_yukawa_md},
 }

@@ -257,6 +257,11 @@ static PyObject *box_slice(const Type *t, const int64_t *p) {
   return s;
 }
 
+/* A range result (where Numba's range_state cannot be boxed): the Python range it stands for. */
+static PyObject *box_range(const int64_t *p) {
+  return PyObject_CallFunction((PyObject *)&PyRange_Type, "LLL", (long long)p[0], (long long)p[1], (long long)p[2]);
+}
+
 /* A slice argument into p: its int parts as int64 (those its type says are None, 0). */
 static int unbox_slice(PyObject *o, const Type *t, int64_t *p) {
   if (disp_typeof(o) != t) {
@@ -366,6 +371,7 @@ static PyObject *box_composite(const Type *t, char *p) {
   case TY_BYTES: return box_bytes(t, (RtArray *)p);
   case TY_TUPLE: return box_tuple(t, p);
   case TY_SLICE: return box_slice(t, (const int64_t *)p);
+  case TY_RANGE: return box_range((const int64_t *)p);
   case TY_OPTIONAL: return p[t->elem->size] ? disp_box(t->elem, p) : Py_NewRef(Py_None);  /* the flag follows the value */
   case TY_LIST: case TY_DICT: return typed_box(t, *(void **)p);
   case TY_GENERATOR: return disp_box_generator(p, NULL, 0);

@@ -1,8 +1,10 @@
 """range(...) as a value: stored in a variable (chosen on a branch, as real
-code picks a forward or a backward range), iterated later (alone, with zip
-and enumerate), len(), indexing (negative indices, IndexError) — each
+code picks a forward or a backward range), returned by a function, iterated
+later (alone, with zip and enumerate), len(), list(), indexing (negative
+indices, IndexError) — each
 compared with the function's Python original on generated bounds and
 steps."""
+import numpy
 import pytest
 
 from ruchey import TypingError, njit
@@ -77,13 +79,50 @@ def test_a_zero_step_raises_where_the_range_is_made():
         index(0, 5, 0, 1)
 
 
-def test_a_range_cannot_be_returned():
-    @njit
-    def give(n):
-        return range(n)
+@njit
+def row_range(indptr, i):
+    return range(indptr[i], indptr[i + 1])
 
-    with pytest.raises(TypingError, match="range"):
-        give(3)
+
+@njit
+def picked(n, how):
+    if how == 0:
+        return range(n)
+    if how == 1:
+        return range(n, -n, -3)
+    return range(2, n, 2)
+
+
+@njit
+def through_results(indptr, values, n, how):
+    """xugrid's nzrange: a CSR row's range(indptr[i], indptr[i + 1]) made
+    by a helper, walked by its caller; a range chosen by a function, kept,
+    measured, listed, sorted and summed."""
+    total = 0.0
+    for i in range(len(indptr) - 1):
+        for k in row_range(indptr, i):
+            total += values[k] * (i + 1)
+    r = picked(n, how)
+    items = list(r)
+    return total, len(r), len(items), sum(r), sorted(r)[0] if len(r) else 0, items[-1] if len(r) else 0
+
+
+def test_ranges_returned_by_functions_as_python():
+    rng = make_rng(9)
+    indptr = numpy.sort(rng.integers(0, 50, 11))
+    indptr[0], indptr[-1] = 0, 50
+    values = rng.random(50)
+    for n in (0, 1, 5, 12):
+        for how in (0, 1, 2):
+            got, want = through_results(indptr, values, n, how), through_results.py_func(indptr, values, n, how)
+            assert got[0] == pytest.approx(want[0], rel=1e-12) and got[1:] == want[1:], (n, how)
+
+
+def test_a_range_returned_to_python_is_a_range():
+    for n in (0, 4, 9):
+        for how in (0, 1, 2):
+            assert picked(n, how) == picked.py_func(n, how)
+    assert row_range(numpy.array([3, 8]), 0) == range(3, 8)
 
 
 def test_a_slice_of_a_range_is_a_typing_error():

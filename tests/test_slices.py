@@ -124,6 +124,49 @@ def test_slices_as_arguments_and_results():
     assert caller(x) == caller.py_func(x)
 
 
+@ruchey.njit
+def row_slice(indptr, i):
+    return slice(indptr[i], indptr[i + 1])
+
+
+@ruchey.njit
+def counted_slice(count, a, b, c):
+    count[0] += 1
+    return slice(a, b, c)
+
+
+@ruchey.njit
+def through_results(data, indptr, count, a, b, c):
+    """xugrid's CSR helpers: an array indexed by a function's slice result
+    (read, walked by a for loop, in a 2-d index, stored and updated), the
+    function called once per index, as Python evaluates it."""
+    out = numpy.zeros(len(indptr) - 1)
+    for i in range(len(indptr) - 1):
+        for v in data[row_slice(indptr, i)]:
+            out[i] += v
+        out[i] += data[row_slice(indptr, i)].sum() * 0.5
+    grid = numpy.arange(30.0).reshape(6, 5)
+    part = grid[counted_slice(count, a, b, c), 1:].copy()
+    stepped = data[counted_slice(count, a, b, c)].copy()
+    data[counted_slice(count, a, b, c)] = -1.0
+    data[counted_slice(count, a, b, c)] += 3.0
+    return out, part, stepped, data
+
+
+def test_slice_results_of_functions_index_arrays():
+    rng = make_rng(43)
+    indptr = numpy.sort(rng.integers(0, 40, 9))
+    indptr[0], indptr[-1] = 0, 40
+    for a, b, c in ((1, 5, 1), (4, 0, -1), (0, 6, 2), (-3, 100, 1), (2, 2, 1)):
+        data = rng.random(40)
+        count, count_py = numpy.zeros(1, numpy.int64), numpy.zeros(1, numpy.int64)
+        got = through_results(data.copy(), indptr, count, a, b, c)
+        want = through_results.py_func(data.copy(), indptr, count_py, a, b, c)
+        for g, w in zip(got, want):
+            numpy.testing.assert_allclose(g, w, rtol=1e-12)
+        assert count[0] == count_py[0] == 4
+
+
 def test_bad_slices_are_clear_errors():
     @ruchey.njit
     def zero_step(x):
@@ -151,6 +194,12 @@ def test_bad_slices_are_clear_errors():
         negative_length(-1)
     with pytest.raises(TypeError, match="not supported"):
         takes(numpy.arange(3.0), slice(0.5, 2))
+
+    @ruchey.njit
+    def zero_step_result(x):
+        return x[counted_slice(numpy.zeros(1, numpy.int64), 0, 3, 0)]
+    with pytest.raises(ValueError, match="slice step cannot be zero"):
+        zero_step_result(numpy.arange(4.0))
 
 
 @ruchey.njit

@@ -65,6 +65,7 @@ static ItemKind item_kind(const Node *it) {
   case N_NONE: return IX_NEWAXIS;
   case N_ELLIPSIS: return IX_ELLIPSIS;
   default:
+    if (it->ty->kind == TY_SLICE) return IX_SLICE;  /* a slice value other than a variable's (f(...)'s result) */
     if (it->ty->kind != TY_ARRAY) return IX_INT;
     return it->ty->elem->kind == TY_BOOL ? IX_MASK : IX_INTS;
   }
@@ -149,9 +150,13 @@ static bool index_form(Infer *in, const Node *n, const Type *bt, Index *ix) {
 
 /* ---------------------------------------------------------------- typing */
 
-static bool whole_slice(const Node *s) {
-  return !s->lhs && !s->rhs && (!s->cond || (s->cond->kind == N_INT && s->cond->ival == 1));
+/* Whether slice item s steps by 1: a slice value's step given is not known until run time. */
+static bool unit_step(const Node *s) {
+  if (s->kind != N_SLICE) return !(s->ty->unit & 4);
+  return !s->cond || (s->cond->kind == N_INT && s->cond->ival == 1);
 }
+
+static bool whole_slice(const Node *s) { return s->kind == N_SLICE && !s->lhs && !s->rhs && unit_step(s); }
 
 /* Whether a view of a C-contiguous array stays C-contiguous: some ints,
  * then at most one slice with unit step, then whole dimensions only (new
@@ -165,10 +170,7 @@ static bool view_contiguous(const Type *bt, const Index *ix) {
     case IX_INT: if (past) return false; break;
     case IX_ELLIPSIS: if (ix->dims[i]) past = true; break;
     case IX_SLICE:
-      if (!whole_slice(it)) {
-        bool unit = !it->cond || (it->cond->kind == N_INT && it->cond->ival == 1);
-        if (!unit || past) return false;
-      }
+      if (!whole_slice(it) && (!unit_step(it) || past)) return false;
       past = true;
       break;
     default: break;
@@ -195,7 +197,7 @@ static bool type_item(Infer *in, Node *it) {
   }
   const Type *t = ty_expr(in, it);
   if (!t) return false;
-  if (ty_is_int(t) || t->kind == TY_BOOL) return true;
+  if (ty_is_int(t) || t->kind == TY_BOOL || t->kind == TY_SLICE) return true;
   if (t->kind == TY_ARRAY && (ty_is_int(t->elem) || t->elem->kind == TY_BOOL)) return true;
   if (t->kind == TY_ARRAY) return ty_error(in, it, "arrays used as indices must be of integer (or boolean) type, got %s", t->name) != NULL;
   return ty_error(in, it, "%s, got %s", bad_item, t->name) != NULL;
@@ -467,6 +469,12 @@ static void evaluate(Lower *l, Node *n, Indexed *x, bool array_too) {
     switch (x->ix.kind[i]) {
     case IX_INT: x->value[i] = lo_expr_as(l, it, TYS(TY_I64)); break;
     case IX_SLICE: {
+      if (it->kind != N_SLICE) {  /* a slice value, evaluated once: its parts given, as its type says */
+        LLVMValueRef s = lo_expr(l, it);
+        for (unsigned k = 0; k < 3; k++)
+          x->part[i][k] = it->ty->unit & (1 << k) ? LLVMBuildExtractValue(l->b, s, k, "slice.part") : NULL;
+        break;
+      }
       Node *parts[3] = {it->lhs, it->rhs, it->cond};
       for (int k = 0; k < 3; k++) x->part[i][k] = parts[k] ? lo_expr_as(l, parts[k], TYS(TY_I64)) : NULL;
       break;

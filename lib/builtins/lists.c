@@ -852,8 +852,6 @@ static LLVMValueRef lo_list_copy(Lower *l, Node *n) { return lo_list_copy_of(l, 
 
 /* ---------------------------------------------------------------- list(), sorted, sum, min, max */
 
-static bool is_range_call(const Node *x) { return x->kind == N_CALL && x->ty && x->ty->kind == TY_RANGE; }
-
 /* A tuple's fields as the items of one list (list(t), sorted(t), min(t),
  * sum(t)): numbers, or tuples of numbers of one length (of their unified
  * type), or strs. */
@@ -879,19 +877,19 @@ static bool numbers_tuple(const Type *t) {
 }
 
 /* What list(), sorted(), sum() and x.extend() take (x, typed t, of the
- * call n): a typed list, a set, a dict, a range() call, a tuple of numbers,
+ * call n): a typed list, a set, a dict, a range, a tuple of numbers,
  * a str (its characters), bytes, a 1-d array of numbers (their items in order) or
  * a generator of numbers or of tuples of them (list(numpy.ndindex(s))). */
 static const Type *items_of(Infer *in, Node *n, Node *x, const Type *t, const char *what) {
   if (t->kind == TY_TUPLE && tuple_items(t)) return tuple_items(t);
   if (t->kind == TY_LIST) return t->elem ? t->elem : ty_list_item(in, n, t);
   if ((t->kind == TY_SET || t->kind == TY_DICT) && t->nfields) return t->fields[0];  /* a dict's keys */
-  if (t->kind == TY_RANGE && is_range_call(x)) return TYS(TY_I64);
+  if (t->kind == TY_RANGE) return TYS(TY_I64);
   if (t->kind == TY_STR) return t;
   if (t->kind == TY_BYTES) t = ty_bytes_view(in, x);  /* its items, as an array's (uint8 ints) */
   if (t->kind == TY_ARRAY && t->ndim == 1 && ty_is_scalar(t->elem)) return t->elem;
   if (t->kind == TY_YIELDS && (ty_is_scalar(t->elem) || numbers_tuple(t->elem))) return t->elem;
-  return ty_error(in, n, "%s takes a typed list, a set, a dict, a range(), a tuple of numbers, a str, a 1-d array of "
+  return ty_error(in, n, "%s takes a typed list, a set, a dict, a range, a tuple of numbers, a str, a 1-d array of "
                   "numbers or a generator of numbers (or of tuples of them) here, got %s", what, t->name);
 }
 
@@ -936,18 +934,12 @@ static void append_element(Lower *l, LLVMValueRef v, void *arg) {
   lo_list_append(l, a->elem, a->lst, v);
 }
 
-/* range(start, stop, step)'s items, written in place: Python's count of them. */
+/* A range's items (a range() call's, or a range value's: a variable, a
+ * function's result), written in place: Python's count of them. */
 static LLVMValueRef range_list(Lower *l, Node *r) {
-  int k = r->list.len;
-  LLVMValueRef start = k > 1 ? lo_expr_as(l, r->list.items[0], TYS(TY_I64)) : const_i64(l, 0);
-  LLVMValueRef stop = lo_expr_as(l, r->list.items[k > 1], TYS(TY_I64));
-  LLVMValueRef step = k > 2 ? lo_expr_as(l, r->list.items[2], TYS(TY_I64)) : const_i64(l, 1);
-  lo_raise_if(l, LLVMBuildICmp(l->b, LLVMIntEQ, step, const_i64(l, 0), ""), RT_ERR_VALUE, "range() arg 3 must not be zero");
-  LLVMValueRef up = LLVMBuildICmp(l->b, LLVMIntSGT, step, const_i64(l, 0), "");
-  LLVMValueRef span = LLVMBuildSelect(l->b, up, LLVMBuildSub(l->b, stop, start, ""), LLVMBuildSub(l->b, start, stop, ""), "");
-  LLVMValueRef by = LLVMBuildSelect(l->b, up, step, LLVMBuildNeg(l->b, step, ""), "");
-  LLVMValueRef n = LLVMBuildSDiv(l->b, LLVMBuildAdd(l->b, span, LLVMBuildSub(l->b, by, const_i64(l, 1), ""), ""), by, "");
-  n = LLVMBuildSelect(l->b, LLVMBuildICmp(l->b, LLVMIntSGT, span, const_i64(l, 0), ""), n, const_i64(l, 0), "");
+  LLVMValueRef start, stop, step;
+  lo_range_parts(l, r, &start, &stop, &step);
+  LLVMValueRef n = lo_range_count(l, start, stop, step);
   LLVMValueRef lst = lo_list_new(l, TYS(TY_I64), n);
   LoLoop loop = lo_loop_begin(l, const_i64(l, 0), n, NULL, "list.range");
   LLVMValueRef v = LLVMBuildAdd(l->b, start, LLVMBuildMul(l->b, loop.index, step, ""), "");

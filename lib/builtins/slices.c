@@ -47,7 +47,8 @@ static const Type *ty_slice_indices_call(Infer *in, Node *n, const Type **args) 
 /* x[s] of a slice value s: rewritten as x[start:stop:step], so that
  * arrays, lists and strings slice it as they slice written ones. s is a
  * variable (its parts read from it) or a call of slice() (its arguments
- * become the parts); any other slice value is refused by the indexing. */
+ * become the parts); an array's indexing takes any other slice value as it
+ * is (a function's result: indexing.c evaluates it once). */
 static Node *slice_node(Infer *in, Node *at, Node **parts) {
   Node *s = arena_alloc(in->f->arena, sizeof(Node));
   *s = (Node){.kind = N_SLICE, .line = at->line, .col = at->col, .lhs = parts[0], .rhs = parts[1], .cond = parts[2]};
